@@ -1,0 +1,1 @@
+"""pastfix: search your Claude Code history for how you fixed an error last time."""

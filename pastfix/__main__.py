@@ -1,0 +1,4 @@
+from pastfix.cli import cli
+
+if __name__ == "__main__":
+    cli(prog_name="pastfix")

@@ -1,0 +1,102 @@
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pastfix import db as pdb
+from pastfix import transcripts
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+@click.group(context_settings=CONTEXT_SETTINGS)
+@click.version_option(package_name="pastfix")
+def cli() -> None:
+    """Search your Claude Code history for how you fixed an error last time."""
+
+
+@contextmanager
+def progressbar(silent: bool, label: str, length: int) -> Iterator[Any]:
+    """click.progressbar on a TTY, a no-op otherwise."""
+    if silent or not sys.stderr.isatty() or length == 0:
+
+        class _Null:
+            def update(self, n: int) -> None:
+                pass
+
+        yield _Null()
+        return
+    with click.progressbar(length=length, label=label, file=sys.stderr) as bar:
+        yield bar
+
+
+@cli.command()
+@click.argument(
+    "db_path",
+    default="index.db",
+    type=click.Path(dir_okay=True, path_type=Path),
+)
+@click.option(
+    "sources",
+    "--source",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Directory of Claude Code projects (repeatable). Default: ~/.claude/projects",
+)
+@click.option("--force", is_flag=True, help="Rebuild everything instead of refreshing")
+@click.option("-s", "--silent", is_flag=True, help="Don't show a progress bar")
+@click.option("json_", "--json", is_flag=True, help="Print the summary as JSON on stdout")
+def build(db_path: Path, sources: tuple[Path, ...], force: bool, silent: bool, json_: bool) -> None:
+    """Build or refresh DB_PATH (default index.db) from Claude Code transcripts.
+
+    Only files that changed since the last build are read. Without --source,
+    ~/.claude/projects is indexed, or the bundled demo sessions when that does
+    not exist.
+
+    \b
+    Example:
+        pastfix build
+        pastfix build index.db --source ~/.claude/projects --json
+    """
+    if not sources:
+        sources = (transcripts.default_source(),)
+        if sources[0] == transcripts.DEMO_PROJECTS:
+            click.echo(
+                "No ~/.claude/projects here: indexing the bundled demo sessions", err=True
+            )
+    state: dict[str, Any] = {}
+
+    def on_plan(files: int, total: int) -> None:
+        state["ctx"] = progressbar(silent, f"Indexing {files:,} files", total)
+        state["bar"] = state["ctx"].__enter__()
+
+    try:
+        stats = pdb.build(
+            db_path,
+            list(sources),
+            force=force,
+            on_plan=on_plan,
+            progress=lambda n: state["bar"].update(n),
+        )
+    except pdb.BuildError as e:
+        raise click.ClickException(str(e)) from e
+    finally:
+        if "ctx" in state:
+            state["ctx"].__exit__(None, None, None)
+    if json_:
+        click.echo(json.dumps(stats.to_dict(), indent=2))
+    click.echo(summary_line(stats), err=True)
+
+
+def summary_line(stats: pdb.BuildStats) -> str:
+    return (
+        f"{stats.mode.capitalize()} build: read {stats.files_read:,} of {stats.files_seen:,} files"
+        f" ({stats.bytes_read / 1e6:,.1f} MB, {stats.new_lines:,} new lines):"
+        f" {stats.messages:,} messages, {stats.tool_results:,} tool results"
+        f" ({stats.failed_tool_results:,} failed), {stats.problems:,} problems"
+        f" in {stats.seconds:.2f}s"
+    )

@@ -1,0 +1,516 @@
+"""Write transcripts into index.db: the build, its incremental refresh, and the FTS refresh."""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from sqlite3 import Connection
+from typing import Any
+
+from sqlite_utils import Database
+
+from pastfix import transcripts
+from pastfix.migrations import migrations
+from pastfix.transcripts import Batch, SourceFile
+
+# Files are read in slices of this size, so memory stays flat however large a
+# transcript grows; each slice is cut at its last complete line.
+CHUNK_BYTES = 16 * 1024 * 1024
+# The first bytes of a file are hashed to tell an append from a rewrite.
+HEAD_BYTES = 4096
+# SQLite page cache for the build (negative = KiB).
+CACHE_KIB = 131072
+
+DATA_TABLES = ("messages", "tool_calls", "tool_results", "session_meta")
+
+INSERT_SQL = {
+    "messages": (
+        "INSERT OR IGNORE INTO messages (file_id, uuid, session_id, line_no, parent_uuid, type,"
+        " kind, timestamp, text, is_sidechain, is_meta, is_compact_summary, agent_id, model, cwd,"
+        " git_branch, version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    ),
+    "tool_calls": (
+        "INSERT OR IGNORE INTO tool_calls (file_id, tool_use_id, session_id, line_no, message_uuid,"
+        " timestamp, name, command, file_path, description, input, agent_id, is_sidechain)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    ),
+    "tool_results": (
+        "INSERT OR IGNORE INTO tool_results (file_id, tool_use_id, session_id, line_no,"
+        " message_uuid, timestamp, is_error, content, content_length) VALUES (?,?,?,?,?,?,?,?,?)"
+    ),
+    "session_meta": (
+        "INSERT INTO session_meta (file_id, session_id, line_no, key, value) VALUES (?,?,?,?,?)"
+    ),
+    "problems": (
+        "INSERT INTO problems (file_id, path, line_no, reason, excerpt) VALUES (?,?,?,?,?)"
+    ),
+}
+
+# One row per session, recomputed from the rows of the sessions in _touched.
+REFRESH_SESSIONS_SQL = """
+INSERT OR REPLACE INTO sessions (session_id, project, title, first_ts, last_ts, git_branch,
+    version, message_count, tool_call_count, tool_error_count, source_paths)
+SELECT t.session_id,
+    coalesce(
+        (SELECT cwd FROM messages WHERE session_id = t.session_id AND cwd > ''
+         GROUP BY cwd ORDER BY count(*) DESC, cwd LIMIT 1),
+        t.project_fallback),
+    coalesce(
+        (SELECT value FROM session_meta WHERE session_id = t.session_id AND key = 'custom_title'
+         ORDER BY line_no DESC, value LIMIT 1),
+        (SELECT value FROM session_meta WHERE session_id = t.session_id AND key = 'ai_title'
+         ORDER BY line_no DESC, value LIMIT 1),
+        (SELECT value FROM session_meta WHERE session_id = t.session_id AND key = 'summary'
+         ORDER BY line_no DESC, value LIMIT 1),
+        (SELECT substr(text, 1, 200) FROM messages WHERE session_id = t.session_id
+         AND kind = 'prompt' AND is_meta = 0 AND is_sidechain = 0 AND text > ''
+         AND substr(text, 1, 1) != '<' ORDER BY timestamp, line_no LIMIT 1),
+        (SELECT substr(text, 1, 200) FROM messages WHERE session_id = t.session_id
+         AND kind = 'prompt' AND is_meta = 0 AND text > '' AND substr(text, 1, 1) != '<'
+         ORDER BY timestamp, line_no LIMIT 1)),
+    (SELECT min(timestamp) FROM messages WHERE session_id = t.session_id),
+    (SELECT max(timestamp) FROM messages WHERE session_id = t.session_id),
+    (SELECT git_branch FROM messages WHERE session_id = t.session_id AND git_branch > ''
+     ORDER BY timestamp DESC LIMIT 1),
+    (SELECT version FROM messages WHERE session_id = t.session_id AND version > ''
+     ORDER BY timestamp DESC LIMIT 1),
+    (SELECT count(*) FROM messages WHERE session_id = t.session_id),
+    (SELECT count(*) FROM tool_calls WHERE session_id = t.session_id),
+    (SELECT count(*) FROM tool_results WHERE session_id = t.session_id AND is_error = 1),
+    t.source_paths
+FROM _touched t
+WHERE EXISTS (SELECT 1 FROM messages WHERE session_id = t.session_id)
+   OR EXISTS (SELECT 1 FROM session_meta WHERE session_id = t.session_id)
+"""
+
+
+class BuildError(Exception):
+    """A build that cannot start: the message is meant for the user."""
+
+
+@dataclass
+class BuildStats:
+    mode: str = "incremental"
+    files_seen: int = 0
+    files_read: int = 0
+    files_removed: int = 0
+    bytes_read: int = 0
+    new_lines: int = 0
+    messages: int = 0
+    tool_calls: int = 0
+    tool_results: int = 0
+    failed_tool_results: int = 0
+    problems: int = 0
+    skipped_lines: int = 0
+    duplicates: int = 0
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class _Plan:
+    """What one build will do to one file."""
+
+    source: SourceFile
+    stat: os.stat_result
+    stored: dict[str, Any] | None
+    start: int  # byte offset to read from; 0 means the whole file
+    rewrite: bool  # retract the file's rows before reading
+
+
+def check_db_path(path: Path) -> None:
+    """Refuse a path that is a directory or a file that is not SQLite."""
+    if path.is_dir():
+        raise BuildError(f"{path} is a directory, not a database file")
+    if path.exists() and path.stat().st_size > 0:
+        with open(path, "rb") as f:
+            if f.read(16) != b"SQLite format 3\x00":
+                raise BuildError(f"{path} is not a SQLite database; refusing to overwrite it")
+
+
+def open_database(path: str | Path) -> Database:
+    """Open (creating if needed) an index and bring its schema up to date."""
+    path = Path(path)
+    check_db_path(path)
+    db = Database(path)
+    names = set(db.table_names())
+    if names and "_sqlite_migrations" not in names:
+        db.close()
+        raise BuildError(f"{path} is a SQLite database that pastfix did not create")
+    migrations.apply(db)
+    return db
+
+
+def refresh_tool_errors_fts(conn: Connection) -> None:
+    """Empty tool_errors_fts and refill it from the failed tool results.
+
+    Wholesale, not by triggers: tool_results rows are replaced when a tool
+    call is re-indexed (a rewritten or retracted file), and a trigger pair
+    would leave superseded text searchable or accumulate duplicates. A plain
+    DELETE FROM corrupts an external-content FTS table, hence 'delete-all'.
+    Run it inside the transaction of the build's last writes.
+    """
+    conn.execute("INSERT INTO tool_errors_fts(tool_errors_fts) VALUES('delete-all')")
+    conn.execute(
+        "INSERT INTO tool_errors_fts(rowid, content)"
+        " SELECT id, content FROM tool_results WHERE is_error = 1"
+    )
+
+
+def refresh_sessions(conn: Connection, touched: dict[str, tuple[str, str]]) -> None:
+    """Recompute the sessions rows of `touched` {session_id: (project_fallback, paths_json)}."""
+    conn.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS _touched"
+        " (session_id TEXT PRIMARY KEY, project_fallback TEXT, source_paths TEXT)"
+    )
+    conn.execute("DELETE FROM _touched")
+    conn.executemany(
+        "INSERT INTO _touched VALUES (?, ?, ?)",
+        [(sid, fallback, paths) for sid, (fallback, paths) in touched.items()],
+    )
+    conn.execute("DELETE FROM sessions WHERE session_id IN (SELECT session_id FROM _touched)")
+    conn.execute(REFRESH_SESSIONS_SQL)
+
+
+def build(
+    db_path: str | Path,
+    sources: Sequence[Path],
+    *,
+    force: bool = False,
+    progress: Callable[[int], None] | None = None,
+    on_plan: Callable[[int, int], None] | None = None,
+) -> BuildStats:
+    """Index the transcripts under `sources` into the database at `db_path`.
+
+    Incremental by default: unchanged files are not read, grown files are read
+    from their stored offset, rewritten files are re-indexed and vanished ones
+    retracted. `force` (or an empty index) rebuilds everything in one
+    transaction. `on_plan(files, bytes)` is called once with the work ahead,
+    `progress(bytes)` as it gets done.
+    """
+    started = time.perf_counter()
+    for root in sources:
+        if not Path(root).is_dir():
+            raise BuildError(f"source directory not found: {root}")
+    db = open_database(db_path)
+    conn = db.conn
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        stats = _Builder(conn, [Path(os.path.abspath(s)) for s in sources], force).run(
+            progress, on_plan
+        )
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+        db.close()
+    stats.seconds = round(time.perf_counter() - started, 3)
+    return stats
+
+
+class _Builder:
+    def __init__(self, conn: Connection, roots: list[Path], force: bool) -> None:
+        # Transactions are explicit: BEGIN/COMMIT per file, SAVEPOINT around each file.
+        conn.isolation_level = None
+        self.conn = conn
+        self.roots = roots
+        self.stats = BuildStats()
+        stored = conn.execute("SELECT count(*) FROM source_files").fetchone()[0]
+        self.bulk = force or stored == 0
+        self.force = force
+        self.stats.mode = "forced" if force else ("fresh" if stored == 0 else "incremental")
+        self.stored: dict[str, dict[str, Any]] = {}
+        cursor = conn.execute("SELECT * FROM source_files")
+        columns = [d[0] for d in cursor.description]
+        for row in cursor:
+            record = dict(zip(columns, row, strict=True))
+            self.stored[record["path"]] = record
+        self.file_problems: list[tuple[str, str]] = []
+        self.touched: set[str] = set()
+
+    # -- planning -------------------------------------------------------
+
+    def _plan(self) -> tuple[list[_Plan], list[dict[str, Any]]]:
+        plans: list[_Plan] = []
+        seen: set[str] = set()
+        for root in self.roots:
+            for source in transcripts.iter_source_files(root):
+                seen.add(source.path)
+                try:
+                    st = os.stat(source.path)
+                except OSError as e:
+                    self.file_problems.append((source.path, f"cannot read: {e.strerror}"))
+                    continue
+                if st.st_size == 0:
+                    self.file_problems.append((source.path, "empty file"))
+                stored = None if self.bulk else self.stored.get(source.path)
+                if stored is None:
+                    plans.append(_Plan(source, st, None, 0, False))
+                elif (
+                    st.st_size == stored["size"]
+                    and st.st_mtime_ns == stored["mtime_ns"]
+                    and st.st_ino == stored["inode"]
+                ):
+                    continue
+                elif self._is_append(source.path, st, stored):
+                    plans.append(_Plan(source, st, stored, stored["offset"], False))
+                else:
+                    plans.append(_Plan(source, st, stored, 0, True))
+        self.stats.files_seen = len(seen)
+        gone = [
+            record
+            for path, record in self.stored.items()
+            if path not in seen and any(path.startswith(str(r) + os.sep) for r in self.roots)
+        ]
+        return plans, gone
+
+    @staticmethod
+    def _is_append(path: str, st: os.stat_result, stored: dict[str, Any]) -> bool:
+        if st.st_ino != stored["inode"] or st.st_size < stored["offset"]:
+            return False
+        try:
+            with open(path, "rb") as f:
+                head = f.read(min(HEAD_BYTES, stored["offset"]))
+        except OSError:
+            return False
+        return _hash(head) == stored["head_hash"]
+
+    # -- running --------------------------------------------------------
+
+    def run(
+        self,
+        progress: Callable[[int], None] | None,
+        on_plan: Callable[[int, int], None] | None,
+    ) -> BuildStats:
+        conn = self.conn
+        plans, gone = self._plan()
+        if on_plan:
+            on_plan(len(plans), sum(p.stat.st_size - p.start for p in plans))
+        if self.bulk:
+            # A rollback journal costs almost nothing while filling new pages,
+            # unlike WAL which writes every page twice; WAL is restored below.
+            conn.execute("PRAGMA journal_mode=DELETE")
+            conn.execute("PRAGMA synchronous=OFF")
+            conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+            conn.execute("BEGIN")
+            if self.force:
+                self._clear()
+            for plan in plans:
+                self._index_file(plan, progress)
+            conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
+            self._refresh_sessions(all_sessions=True)
+            self._finish()
+            conn.execute("COMMIT")
+        else:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            for plan in plans:
+                # A file's rows, its offset and its sessions commit together.
+                conn.execute("BEGIN")
+                self.touched = set()
+                if plan.rewrite and plan.stored:
+                    self._retract(plan.stored)
+                self._index_file(plan, progress)
+                self._refresh_sessions()
+                conn.execute("COMMIT")
+            for record in gone:
+                conn.execute("BEGIN")
+                self.touched = set()
+                self._retract(record)
+                conn.execute("DELETE FROM source_files WHERE id = ?", [record["id"]])
+                self.stats.files_removed += 1
+                self._refresh_sessions()
+                conn.execute("COMMIT")
+            conn.execute("BEGIN")
+            self._finish()
+            conn.execute("COMMIT")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return self.stats
+
+    def _clear(self) -> None:
+        for fts in ("messages_fts", "tool_errors_fts"):
+            self.conn.execute(f"INSERT INTO {fts}({fts}) VALUES('delete-all')")
+        for table in (*DATA_TABLES, "problems", "sessions", "source_files"):
+            self.conn.execute(f"DELETE FROM {table}")
+
+    def _finish(self) -> None:
+        conn = self.conn
+        conn.execute("DELETE FROM problems WHERE file_id IS NULL")
+        conn.executemany(
+            INSERT_SQL["problems"],
+            [(None, path, None, reason, "") for path, reason in self.file_problems],
+        )
+        self.stats.problems += len(self.file_problems)
+        refresh_tool_errors_fts(conn)
+
+    def _retract(self, record: dict[str, Any]) -> None:
+        """Delete every row a file contributed (its sessions are then refreshed)."""
+        conn = self.conn
+        file_id = record["id"]
+        session_ids = json.loads(record["session_ids"] or "[]")
+        self.touched.update(session_ids)
+        for sid in session_ids:
+            conn.execute(
+                "INSERT INTO messages_fts(messages_fts, rowid, text)"
+                " SELECT 'delete', id, text FROM messages WHERE session_id = ? AND file_id = ?",
+                [sid, file_id],
+            )
+            for table in DATA_TABLES:
+                conn.execute(
+                    f"DELETE FROM {table} WHERE session_id = ? AND file_id = ?", [sid, file_id]
+                )
+        conn.execute("DELETE FROM problems WHERE file_id = ?", [file_id])
+
+    def _index_file(self, plan: _Plan, progress: Callable[[int], None] | None) -> None:
+        conn = self.conn
+        source = plan.source
+        stored = plan.stored
+        if stored is not None:
+            file_id = stored["id"]
+            lines = 0 if plan.rewrite else stored["lines"]
+            session_ids = set() if plan.rewrite else set(json.loads(stored["session_ids"] or "[]"))
+            head_hash = stored["head_hash"]
+            skipped = 0 if plan.rewrite else stored["skipped_lines"]
+        else:
+            file_id = None
+            lines, session_ids, head_hash, skipped = 0, set(), "", 0
+        offset = plan.start
+        first_id = None
+        if not self.bulk:
+            first_id = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+        # A file that turns out unreadable halfway leaves nothing behind.
+        conn.execute("SAVEPOINT file")
+        if file_id is None:
+            file_id = conn.execute(
+                "INSERT INTO source_files (path, session_id, project_dir, size, mtime_ns, inode,"
+                " offset, lines) VALUES (?, ?, ?, 0, 0, 0, 0, 0)",
+                [source.path, source.session_id, source.project_dir],
+            ).lastrowid
+        try:
+            with open(source.path, "rb") as f:
+                f.seek(offset)
+                pending = b""
+                while True:
+                    chunk = f.read(CHUNK_BYTES)
+                    if not chunk:
+                        break
+                    data = pending + chunk if pending else chunk
+                    cut = data.rfind(b"\n") + 1
+                    pending = data[cut:]
+                    if cut:
+                        batch = transcripts.parse_lines(
+                            data[:cut],
+                            first_line_no=lines + 1,
+                            default_session_id=source.session_id,
+                        )
+                        self._save_batch(file_id, source.path, batch)
+                        session_ids.update(batch.session_ids)
+                        lines += batch.lines
+                        skipped += batch.skipped
+                        offset += cut
+                    self.stats.bytes_read += len(chunk)
+                    if progress:
+                        progress(len(chunk))
+                if plan.start < HEAD_BYTES:
+                    # Hash exactly the bytes a later build re-reads to compare.
+                    f.seek(0)
+                    head_hash = _hash(f.read(min(HEAD_BYTES, offset)))
+        except OSError as e:
+            conn.execute("ROLLBACK TO file")
+            conn.execute("RELEASE file")
+            self.file_problems.append((source.path, f"cannot read: {e.strerror or e}"))
+            return
+        if first_id is not None:
+            conn.execute(
+                "INSERT INTO messages_fts(rowid, text) SELECT id, text FROM messages WHERE id > ?",
+                [first_id],
+            )
+        conn.execute(
+            "UPDATE source_files SET size = ?, mtime_ns = ?, inode = ?, offset = ?, lines = ?,"
+            " head_hash = ?, session_ids = ?, skipped_lines = ?, indexed_at = ? WHERE id = ?",
+            [
+                plan.stat.st_size,
+                plan.stat.st_mtime_ns,
+                plan.stat.st_ino,
+                offset,
+                lines,
+                head_hash,
+                json.dumps(sorted(session_ids)),
+                skipped,
+                time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                file_id,
+            ],
+        )
+        conn.execute("RELEASE file")
+        self.touched.update(session_ids)
+        self.stats.files_read += 1
+
+    def _save_batch(self, file_id: int, path: str, batch: Batch) -> None:
+        conn = self.conn
+        stats = self.stats
+        before = conn.total_changes
+        expected = 0
+        for table, rows in (
+            ("messages", batch.messages),
+            ("tool_calls", batch.tool_calls),
+            ("tool_results", batch.tool_results),
+            ("session_meta", batch.meta),
+        ):
+            if rows:
+                conn.executemany(INSERT_SQL[table], [(file_id, *row) for row in rows])
+                expected += len(rows)
+        stats.duplicates += expected - (conn.total_changes - before)
+        if batch.problems:
+            conn.executemany(
+                INSERT_SQL["problems"],
+                [(file_id, path, p.line_no, p.reason, p.excerpt) for p in batch.problems],
+            )
+        stats.new_lines += batch.lines
+        stats.messages += len(batch.messages)
+        stats.tool_calls += len(batch.tool_calls)
+        stats.tool_results += len(batch.tool_results)
+        stats.failed_tool_results += sum(r.is_error for r in batch.tool_results)
+        stats.problems += len(batch.problems)
+        stats.skipped_lines += batch.skipped
+
+    def _refresh_sessions(self, all_sessions: bool = False) -> None:
+        conn = self.conn
+        if all_sessions:
+            self.touched = {
+                row[0]
+                for row in conn.execute(
+                    "SELECT session_id FROM messages UNION SELECT session_id FROM session_meta"
+                )
+            }
+        if not self.touched:
+            return
+        paths: dict[str, list[str]] = {}
+        fallback: dict[str, str] = {}
+        for path, project_dir, ids in conn.execute(
+            "SELECT path, project_dir, session_ids FROM source_files ORDER BY path"
+        ):
+            for sid in json.loads(ids or "[]"):
+                if sid in self.touched:
+                    paths.setdefault(sid, []).append(path)
+                    fallback.setdefault(sid, transcripts.decode_project_dir(project_dir))
+        refresh_sessions(
+            conn,
+            {
+                sid: (fallback.get(sid, ""), json.dumps(paths.get(sid, [])))
+                for sid in self.touched
+            },
+        )
+
+
+def _hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+

@@ -1,0 +1,169 @@
+"""The schema of index.db, as numbered sqlite-utils migrations.
+
+Never renumber, rename or edit a migration that has shipped: add a new one.
+"""
+
+from sqlite_utils import Database, Migrations
+from sqlite_utils.db import Table
+
+migrations = Migrations("pastfix")
+
+
+def _table(db: Database, name: str) -> Table:
+    return db.table(name)
+
+
+@migrations()
+def m001_create_tables(db: Database) -> None:
+    _table(db, "source_files").create(
+        {
+            "id": int,
+            "path": str,
+            "session_id": str,
+            "project_dir": str,
+            "size": int,
+            "mtime_ns": int,
+            "inode": int,
+            "offset": int,
+            "lines": int,
+            "head_hash": str,
+            "session_ids": str,
+            "skipped_lines": int,
+            "indexed_at": str,
+        },
+        pk="id",
+        not_null={"path", "size", "mtime_ns", "offset", "lines"},
+    )
+    _table(db, "source_files").create_index(["path"], unique=True)
+
+    _table(db, "sessions").create(
+        {
+            "session_id": str,
+            "project": str,
+            "title": str,
+            "first_ts": str,
+            "last_ts": str,
+            "git_branch": str,
+            "version": str,
+            "message_count": int,
+            "tool_call_count": int,
+            "tool_error_count": int,
+            "source_paths": str,
+        },
+        pk="session_id",
+    )
+
+    _table(db, "messages").create(
+        {
+            "id": int,
+            "uuid": str,
+            "session_id": str,
+            "file_id": int,
+            "line_no": int,
+            "parent_uuid": str,
+            "type": str,
+            "kind": str,
+            "timestamp": str,
+            "text": str,
+            "is_sidechain": int,
+            "is_meta": int,
+            "is_compact_summary": int,
+            "agent_id": str,
+            "model": str,
+            "cwd": str,
+            "git_branch": str,
+            "version": str,
+        },
+        pk="id",
+        not_null={"uuid", "session_id", "type"},
+    )
+    _table(db, "messages").create_index(["uuid"], unique=True)
+    _table(db, "messages").create_index(
+        ["session_id", "timestamp"], index_name="idx_messages_session"
+    )
+
+    _table(db, "tool_calls").create(
+        {
+            "tool_use_id": str,
+            "session_id": str,
+            "file_id": int,
+            "line_no": int,
+            "message_uuid": str,
+            "timestamp": str,
+            "name": str,
+            "command": str,
+            "file_path": str,
+            "description": str,
+            "input": str,
+            "agent_id": str,
+            "is_sidechain": int,
+        },
+        pk="tool_use_id",
+        not_null={"session_id", "name"},
+    )
+    _table(db, "tool_calls").create_index(
+        ["session_id", "timestamp"], index_name="idx_tc_session"
+    )
+
+    _table(db, "tool_results").create(
+        {
+            "id": int,
+            "tool_use_id": str,
+            "session_id": str,
+            "file_id": int,
+            "line_no": int,
+            "message_uuid": str,
+            "timestamp": str,
+            "is_error": int,
+            "content": str,
+            "content_length": int,
+        },
+        pk="id",
+        not_null={"tool_use_id", "session_id", "is_error"},
+    )
+    _table(db, "tool_results").create_index(["tool_use_id"], unique=True)
+    _table(db, "tool_results").create_index(["session_id"], index_name="idx_tr_session")
+    # Partial index: the wholesale refresh of tool_errors_fts reads only these rows.
+    db.execute(
+        "CREATE INDEX idx_tr_errors ON tool_results(is_error) WHERE is_error = 1"
+    )
+
+    _table(db, "session_meta").create(
+        {
+            "session_id": str,
+            "file_id": int,
+            "line_no": int,
+            "key": str,
+            "value": str,
+        },
+        not_null={"session_id", "key"},
+    )
+    _table(db, "session_meta").create_index(["session_id"], index_name="idx_meta_session")
+
+    _table(db, "problems").create(
+        {
+            "id": int,
+            "path": str,
+            "file_id": int,
+            "line_no": int,
+            "reason": str,
+            "excerpt": str,
+        },
+        pk="id",
+        not_null={"path", "reason"},
+    )
+    _table(db, "problems").create_index(["file_id"], index_name="idx_problems_file")
+
+
+@migrations()
+def m002_full_text(db: Database) -> None:
+    # External content, no triggers: the build feeds messages_fts in bulk
+    # ('rebuild' after a fresh load, INSERT ... SELECT for appended rows).
+    _table(db, "messages").enable_fts(["text"], create_triggers=False)
+    # content="tool_results" must be double-quoted: Datasette and
+    # datasette-search-all only detect the external-content table that way.
+    # Only is_error = 1 rows are ever inserted; see db.refresh_tool_errors_fts().
+    db.execute(
+        'CREATE VIRTUAL TABLE tool_errors_fts USING fts5('
+        'content, content="tool_results", content_rowid="id")'
+    )

@@ -1,0 +1,1 @@
+"""Datasette plugin (placeholder until the plugin lands)."""

@@ -1,0 +1,484 @@
+"""Read Claude Code transcripts into plain records.
+
+Everything that knows Claude Code's on-disk format lives here: where the files
+are (`iter_source_files`) and what a line means (`parse_lines`). The database
+code only sees the NamedTuples below, so another agent's format can be added
+beside this module by producing the same records.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import msgspec
+
+# Text longer than this keeps its head and tail with a marker between them.
+# Claude Code itself truncates Bash output at 30,000 characters and refuses
+# reads over 256 KB, so nothing a person saw in a session is cut; only odd
+# outliers (huge MCP payloads, pasted logs) lose their middle.
+MAX_TEXT = 200_000
+_HEAD = 150_000
+_TAIL = MAX_TEXT - _HEAD
+
+EXCERPT_CHARS = 200
+
+DEMO_PROJECTS = Path(__file__).parent / "demo" / "projects"
+
+# Line types that carry nothing pastfix indexes; skipped without a problem.
+IGNORED_TYPES = frozenset(
+    {
+        "progress",
+        "attachment",
+        "file-history-snapshot",
+        "file-history-delta",
+        "last-prompt",
+        "mode",
+        "permission-mode",
+        "agent-name",
+        "queue-operation",
+    }
+)
+# Metadata lines that name a session: line type -> (key stored, field read).
+META_TYPES = {
+    "ai-title": ("ai_title", "aiTitle"),
+    "summary": ("summary", "summary"),
+    "custom-title": ("custom_title", "customTitle"),
+}
+
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+
+
+class Message(NamedTuple):
+    uuid: str
+    session_id: str
+    line_no: int
+    parent_uuid: str | None
+    type: str
+    kind: str | None
+    timestamp: str | None
+    text: str
+    is_sidechain: int
+    is_meta: int
+    is_compact_summary: int
+    agent_id: str | None
+    model: str | None
+    cwd: str | None
+    git_branch: str | None
+    version: str | None
+
+
+class ToolCall(NamedTuple):
+    tool_use_id: str
+    session_id: str
+    line_no: int
+    message_uuid: str
+    timestamp: str | None
+    name: str
+    command: str | None
+    file_path: str | None
+    description: str | None
+    input: str
+    agent_id: str | None
+    is_sidechain: int
+
+
+class ToolResult(NamedTuple):
+    tool_use_id: str
+    session_id: str
+    line_no: int
+    message_uuid: str
+    timestamp: str | None
+    is_error: int
+    content: str
+    content_length: int
+
+
+class SessionMeta(NamedTuple):
+    session_id: str
+    line_no: int
+    key: str
+    value: str
+
+
+class Problem(NamedTuple):
+    line_no: int | None
+    reason: str
+    excerpt: str
+
+
+@dataclass
+class Batch:
+    """The records parsed from a run of complete lines of one file."""
+
+    messages: list[Message] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    tool_results: list[ToolResult] = field(default_factory=list)
+    meta: list[SessionMeta] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    lines: int = 0
+    skipped: int = 0
+
+    @property
+    def session_ids(self) -> set[str]:
+        ids = {m.session_id for m in self.messages}
+        ids.update(m.session_id for m in self.meta)
+        ids.update(r.session_id for r in self.tool_results)
+        return ids
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A transcript file and what its location says about it."""
+
+    path: str
+    # The session the file belongs to when its lines do not say (None for the
+    # 2.0.x agent-<id>.jsonl layout, whose lines always carry sessionId).
+    session_id: str | None
+    project_dir: str
+
+
+class BadLine(Exception):
+    """A line that cannot be indexed; the reason goes to `problems`."""
+
+
+def iter_source_files(root: Path) -> Iterator[SourceFile]:
+    """Every transcript under a projects directory, in path order.
+
+    Layouts: `<project>/<session>.jsonl` (all versions, 1.0.x sidechains
+    inline), `<project>/agent-<id>.jsonl` (2.0.x) and
+    `<project>/<session>/subagents/agent-*.jsonl` (2.1.x).
+    """
+    root = Path(root)
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        found.extend(os.path.join(dirpath, f) for f in filenames if f.endswith(".jsonl"))
+    for path in sorted(found):
+        rel = Path(path).relative_to(root).parts
+        project_dir = rel[0] if len(rel) > 1 else root.name
+        name = rel[-1][: -len(".jsonl")]
+        if len(rel) >= 3 and rel[-2] == "subagents":
+            session_id: str | None = rel[-3]
+        elif name.startswith("agent-"):
+            session_id = None
+        else:
+            session_id = name
+        yield SourceFile(path, session_id, project_dir)
+
+
+def default_source() -> Path:
+    """~/.claude/projects, or the bundled demo sessions when it does not exist."""
+    projects = Path.home() / ".claude" / "projects"
+    return projects if projects.is_dir() else DEMO_PROJECTS
+
+
+def decode_project_dir(name: str) -> str:
+    """Best guess at the cwd behind an encoded project directory name.
+
+    Claude Code replaces every non-alphanumeric character with '-', so this is
+    lossy; it is only used when no line records a cwd.
+    """
+    return "/" + name[1:].replace("-", "/") if name.startswith("-") else name
+
+
+def cap_text(text: str) -> str:
+    """Keep the head and tail of very long text, marking what was left out."""
+    if len(text) <= MAX_TEXT:
+        return text
+    omitted = len(text) - MAX_TEXT
+    return f"{text[:_HEAD]}\n[... pastfix: {omitted:,} characters omitted ...]\n{text[-_TAIL:]}"
+
+
+def clean_text(text: str) -> str:
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    return cap_text(text)
+
+
+def _placeholder(block: dict[str, Any]) -> str:
+    source = block.get("source")
+    media = "binary"
+    size = 0
+    if isinstance(source, dict):
+        media = str(source.get("media_type") or block.get("type") or "binary")
+        data = source.get("data")
+        if isinstance(data, str):
+            size = len(data) * 3 // 4
+    else:
+        media = str(block.get("type"))
+    if size >= 1024 * 1024:
+        return f"[{media} {size / (1024 * 1024):.1f} MB]"
+    return f"[{media} {max(1, round(size / 1024))} KB]"
+
+
+def flatten_content(content: Any) -> str:
+    """Tool result content as text: strings and text blocks, images as placeholders."""
+    if isinstance(content, str):
+        return content
+    if content is None:
+        return ""
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict):
+                kind = block.get("type")
+                if kind == "text":
+                    text = block.get("text")
+                    if not isinstance(text, str):
+                        raise BadLine("tool_result text block without a text string")
+                    parts.append(text)
+                elif kind in ("image", "document"):
+                    parts.append(_placeholder(block))
+                elif kind == "tool_reference":
+                    parts.append(f"[tool_reference {block.get('tool_name', '')}]")
+                else:
+                    parts.append(msgspec.json.encode(block).decode())
+            else:
+                raise BadLine(f"tool_result content holds a {type(block).__name__}")
+        return "\n".join(parts)
+    if isinstance(content, dict):
+        return msgspec.json.encode(content).decode()
+    raise BadLine(f"tool_result content is a {type(content).__name__}")
+
+
+def _str_or_none(obj: dict[str, Any], key: str) -> str | None:
+    value = obj.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise BadLine(f"{key} is a {type(value).__name__}, not a string")
+
+
+def _excerpt(line: bytes) -> str:
+    return line[: EXCERPT_CHARS * 2].decode("utf-8", "replace")[:EXCERPT_CHARS]
+
+
+_decode = msgspec.json.Decoder().decode
+
+
+def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | None) -> Batch:
+    """Parse complete JSONL lines (``data`` ends with a newline or is empty)."""
+    batch = Batch()
+    line_no = first_line_no - 1
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    batch.lines = len(lines)
+    for line in lines:
+        line_no += 1
+        if not line.strip():
+            continue
+        try:
+            obj = _decode(line)
+        except msgspec.DecodeError as e:
+            reason = str(e)
+            if "UTF-8" in reason:
+                reason = "invalid UTF-8"
+            elif line.lstrip().startswith((b"//", b"#")):
+                reason = "comment line, not JSON"
+            else:
+                reason = f"malformed JSON: {reason}"
+            batch.problems.append(Problem(line_no, reason, _excerpt(line)))
+            continue
+        if type(obj) is not dict:
+            batch.problems.append(
+                Problem(line_no, f"JSON {type(obj).__name__}, not an object", _excerpt(line))
+            )
+            continue
+        try:
+            _parse_object(obj, line_no, default_session_id, batch)
+        except BadLine as e:
+            batch.problems.append(Problem(line_no, str(e), _excerpt(line)))
+    return batch
+
+
+def _parse_object(
+    obj: dict[str, Any], line_no: int, default_session_id: str | None, batch: Batch
+) -> None:
+    kind = obj.get("type")
+    if kind in ("user", "assistant", "system"):
+        _parse_message(obj, kind, line_no, default_session_id, batch)
+    elif kind in IGNORED_TYPES:
+        return
+    elif kind in META_TYPES:
+        key, field_name = META_TYPES[kind]
+        value = obj.get(field_name)
+        session_id = _str_or_none(obj, "sessionId") or default_session_id
+        if isinstance(value, str) and value and session_id:
+            batch.meta.append(SessionMeta(session_id, line_no, key, value))
+    elif isinstance(kind, str):
+        # A line type from a newer Claude Code: not an error, just counted.
+        batch.skipped += 1
+    else:
+        raise BadLine("line has no string 'type'")
+
+
+def _parse_message(
+    obj: dict[str, Any],
+    kind: str,
+    line_no: int,
+    default_session_id: str | None,
+    batch: Batch,
+) -> None:
+    uuid = obj.get("uuid")
+    if not isinstance(uuid, str) or not uuid:
+        raise BadLine(f"{kind} line without a uuid")
+    session_id = _str_or_none(obj, "sessionId") or default_session_id
+    if not session_id:
+        raise BadLine(f"{kind} line without a sessionId")
+    timestamp = _str_or_none(obj, "timestamp")
+    agent_id = _str_or_none(obj, "agentId")
+    is_sidechain = 1 if obj.get("isSidechain") is True else 0
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    results: list[ToolResult] = []
+    model = None
+    block_kind: str | None = None
+    if kind == "system":
+        block_kind = _str_or_none(obj, "subtype")
+        content = obj.get("content")
+        if isinstance(content, str):
+            texts.append(content)
+        cause = obj.get("cause")
+        if block_kind == "api_error" and isinstance(cause, dict):
+            texts.append(f"API error: {cause.get('code', '')} {cause.get('path', '')}".strip())
+    else:
+        message = obj.get("message")
+        if not isinstance(message, dict):
+            raise BadLine(f"{kind} line whose message is a {type(message).__name__}")
+        model = _str_or_none(message, "model")
+        content = message.get("content")
+        if isinstance(content, str):
+            texts.append(content)
+            block_kind = "prompt" if kind == "user" else "text"
+        elif isinstance(content, list):
+            for block in content:
+                if not isinstance(block, dict):
+                    raise BadLine(f"content block is a {type(block).__name__}")
+                btype = block.get("type")
+                if block_kind is None and isinstance(btype, str):
+                    block_kind = btype
+                if btype == "text":
+                    text = block.get("text")
+                    if not isinstance(text, str):
+                        raise BadLine("text block without a text string")
+                    texts.append(text)
+                elif btype == "thinking":
+                    text = block.get("thinking")
+                    if isinstance(text, str):
+                        texts.append(text)
+                elif btype == "tool_result":
+                    results.append(_tool_result(block, obj, session_id, line_no, uuid, timestamp))
+                elif btype in ("tool_use", "server_tool_use"):
+                    calls.append(
+                        _tool_call(
+                            block, session_id, line_no, uuid, timestamp, agent_id, is_sidechain
+                        )
+                    )
+                elif btype in ("image", "document"):
+                    texts.append(_placeholder(block))
+                else:
+                    batch.skipped += 1
+        elif content is not None:
+            raise BadLine(f"message content is a {type(content).__name__}")
+        if kind == "user" and block_kind != "prompt":
+            block_kind = "tool_result" if results else "prompt"
+    is_compact = 1 if obj.get("isCompactSummary") is True else 0
+    if is_compact:
+        block_kind = "compact_summary"
+    batch.messages.append(
+        Message(
+            uuid,
+            session_id,
+            line_no,
+            _str_or_none(obj, "parentUuid"),
+            kind,
+            block_kind,
+            timestamp,
+            clean_text("\n\n".join(texts)) if texts else "",
+            is_sidechain,
+            1 if obj.get("isMeta") is True else 0,
+            is_compact,
+            agent_id,
+            model,
+            _str_or_none(obj, "cwd"),
+            _str_or_none(obj, "gitBranch") or None,
+            _str_or_none(obj, "version"),
+        )
+    )
+    batch.tool_calls.extend(calls)
+    batch.tool_results.extend(results)
+
+
+def _tool_result(
+    block: dict[str, Any],
+    obj: dict[str, Any],
+    session_id: str,
+    line_no: int,
+    uuid: str,
+    timestamp: str | None,
+) -> ToolResult:
+    tool_use_id = block.get("tool_use_id")
+    if not isinstance(tool_use_id, str) or not tool_use_id:
+        raise BadLine("tool_result without a tool_use_id")
+    is_error = block.get("is_error", False)
+    if is_error is None:
+        is_error = False
+    if not isinstance(is_error, bool):
+        raise BadLine(f"tool_result is_error is a {type(is_error).__name__}, not a boolean")
+    text = flatten_content(block.get("content"))
+    return ToolResult(
+        tool_use_id,
+        session_id,
+        line_no,
+        uuid,
+        timestamp,
+        1 if is_error else 0,
+        clean_text(text),
+        len(text),
+    )
+
+
+def _tool_call(
+    block: dict[str, Any],
+    session_id: str,
+    line_no: int,
+    uuid: str,
+    timestamp: str | None,
+    agent_id: str | None,
+    is_sidechain: int,
+) -> ToolCall:
+    tool_use_id = block.get("id")
+    name = block.get("name")
+    if not isinstance(tool_use_id, str) or not tool_use_id:
+        raise BadLine("tool_use without an id")
+    if not isinstance(name, str):
+        raise BadLine("tool_use without a name")
+    tool_input = block.get("input")
+    command = file_path = description = None
+    if isinstance(tool_input, dict):
+        command = tool_input.get("command")
+        file_path = tool_input.get("file_path") or tool_input.get("notebook_path")
+        if file_path is None and name in ("Grep", "Glob"):
+            file_path = tool_input.get("path")
+        description = tool_input.get("description")
+    return ToolCall(
+        tool_use_id,
+        session_id,
+        line_no,
+        uuid,
+        timestamp,
+        name,
+        command if isinstance(command, str) else None,
+        file_path if isinstance(file_path, str) else None,
+        description if isinstance(description, str) else None,
+        cap_text(msgspec.json.encode(tool_input).decode()),
+        agent_id,
+        is_sidechain,
+    )

@@ -65,9 +65,7 @@ def build(db_path: Path, sources: tuple[Path, ...], force: bool, silent: bool, j
     if not sources:
         sources = (transcripts.default_source(),)
         if sources[0] == transcripts.DEMO_PROJECTS:
-            click.echo(
-                "No ~/.claude/projects here: indexing the bundled demo sessions", err=True
-            )
+            click.echo("No ~/.claude/projects here: indexing the bundled demo sessions", err=True)
     state: dict[str, Any] = {}
 
     def on_plan(files: int, total: int) -> None:

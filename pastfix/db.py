@@ -504,13 +504,9 @@ class _Builder:
                     fallback.setdefault(sid, transcripts.decode_project_dir(project_dir))
         refresh_sessions(
             conn,
-            {
-                sid: (fallback.get(sid, ""), json.dumps(paths.get(sid, [])))
-                for sid in self.touched
-            },
+            {sid: (fallback.get(sid, ""), json.dumps(paths.get(sid, []))) for sid in self.touched},
         )
 
 
 def _hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
-

@@ -101,9 +101,7 @@ def m001_create_tables(db: Database) -> None:
         pk="tool_use_id",
         not_null={"session_id", "name"},
     )
-    _table(db, "tool_calls").create_index(
-        ["session_id", "timestamp"], index_name="idx_tc_session"
-    )
+    _table(db, "tool_calls").create_index(["session_id", "timestamp"], index_name="idx_tc_session")
 
     _table(db, "tool_results").create(
         {
@@ -124,9 +122,7 @@ def m001_create_tables(db: Database) -> None:
     _table(db, "tool_results").create_index(["tool_use_id"], unique=True)
     _table(db, "tool_results").create_index(["session_id"], index_name="idx_tr_session")
     # Partial index: the wholesale refresh of tool_errors_fts reads only these rows.
-    db.execute(
-        "CREATE INDEX idx_tr_errors ON tool_results(is_error) WHERE is_error = 1"
-    )
+    db.execute("CREATE INDEX idx_tr_errors ON tool_results(is_error) WHERE is_error = 1")
 
     _table(db, "session_meta").create(
         {
@@ -164,6 +160,6 @@ def m002_full_text(db: Database) -> None:
     # datasette-search-all only detect the external-content table that way.
     # Only is_error = 1 rows are ever inserted; see db.refresh_tool_errors_fts().
     db.execute(
-        'CREATE VIRTUAL TABLE tool_errors_fts USING fts5('
+        "CREATE VIRTUAL TABLE tool_errors_fts USING fts5("
         'content, content="tool_results", content_rowid="id")'
     )

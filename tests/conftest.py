@@ -1,0 +1,35 @@
+from pathlib import Path
+
+import pytest
+
+from pastfix import db as pdb
+
+ROOT = Path(__file__).parent.parent
+FIXTURES = Path(__file__).parent / "fixtures"
+REAL_CORPUS = ROOT.parent / "shared" / "corpus" / "real"
+REAL_PROJECTS = REAL_CORPUS / "projects"
+
+
+@pytest.fixture(autouse=True)
+def fake_home(tmp_path_factory, monkeypatch):
+    """Tests never read the real home directory (and its ~/.claude)."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "index.db"
+
+
+def build_index(db_path, *sources, **kwargs):
+    """Run the real build, as `pastfix build` does."""
+    return pdb.build(db_path, [Path(s) for s in sources], **kwargs)
+
+
+def needs_real_corpus():
+    return pytest.mark.skipif(
+        not REAL_PROJECTS.is_dir(),
+        reason=f"real corpus not found at {REAL_PROJECTS} (../shared beside the project)",
+    )

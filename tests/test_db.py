@@ -1,0 +1,530 @@
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import ROOT, build_index
+from jsonl import failing_session, prompt, result, say, tool_use, write_jsonl
+
+from pastfix import db as pdb
+from pastfix import transcripts
+
+SID = "11111111-1111-4111-8111-111111111111"
+SID2 = "22222222-2222-4222-8222-222222222222"
+SURROGATES = {"id", "file_id", "indexed_at"}
+
+
+def snapshot(path):
+    """Everything in the index, keyed by natural keys (surrogate ids differ between builds)."""
+    conn = sqlite3.connect(path)
+    snap = {}
+    for table in (
+        "sessions",
+        "messages",
+        "tool_calls",
+        "tool_results",
+        "session_meta",
+        "problems",
+        "source_files",
+    ):
+        info = conn.execute(f"PRAGMA table_info({table})").fetchall()
+        columns = [f"t.[{c[1]}]" for c in info if c[1] not in SURROGATES]
+        join = ""
+        if any(c[1] == "file_id" for c in info):
+            columns.append("f.path")
+            join = "LEFT JOIN source_files f ON f.id = t.file_id"
+        sql = f"SELECT {', '.join(columns)} FROM {table} t {join}"
+        snap[table] = sorted(conn.execute(sql).fetchall(), key=repr)
+    for fts, table, key in (
+        ("messages_fts", "messages", "uuid"),
+        ("tool_errors_fts", "tool_results", "tool_use_id"),
+    ):
+        conn.execute(f"CREATE VIRTUAL TABLE temp.v_{fts} USING fts5vocab(main, {fts}, instance)")
+        snap[fts] = sorted(
+            conn.execute(
+                f"SELECT v.term, t.{key}, v.offset FROM temp.v_{fts} v"
+                f" JOIN {table} t ON t.id = v.doc"
+            ).fetchall()
+        )
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.execute("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)")
+    conn.execute("INSERT INTO tool_errors_fts(tool_errors_fts) VALUES('integrity-check')")
+    conn.close()
+    return snap
+
+
+def error_hits(path, query):
+    conn = sqlite3.connect(path)
+    rows = conn.execute(
+        "SELECT tr.session_id, tr.tool_use_id FROM tool_errors_fts"
+        " JOIN tool_results tr ON tr.id = tool_errors_fts.rowid"
+        " WHERE tool_errors_fts MATCH ? ORDER BY tr.tool_use_id",
+        [query],
+    ).fetchall()
+    conn.close()
+    return rows
+
+
+def query(path, sql, params=()):
+    conn = sqlite3.connect(path)
+    rows = conn.execute(sql, params).fetchall()
+    conn.close()
+    return rows
+
+
+@pytest.fixture
+def projects(tmp_path):
+    return tmp_path / "projects"
+
+
+def small_session(projects, sid=SID, error="ENOENT: no such file or directory, open 'a.txt'"):
+    path = projects / "-home-dev-app" / f"{sid}.jsonl"
+    return write_jsonl(
+        path,
+        [
+            prompt("u1", sid, "read the config", "2026-01-01T10:00:00Z"),
+            tool_use(
+                "a1",
+                sid,
+                "t1",
+                "Read",
+                {"file_path": "/home/dev/app/a.txt"},
+                "2026-01-01T10:00:01Z",
+            ),
+            result("r1", sid, "t1", error, "2026-01-01T10:00:02Z", is_error=True),
+            tool_use("a2", sid, "t2", "Bash", {"command": "cat b.txt"}, "2026-01-01T10:00:03Z"),
+            result(
+                "r2",
+                sid,
+                "t2",
+                "ENOENT appears in a successful output",
+                "2026-01-01T10:00:04Z",
+                is_error=False,
+            ),
+            say("a3", sid, "The file was missing, I created it.", "2026-01-01T10:00:05Z"),
+        ],
+    )
+
+
+# -- the seven tests of the original design ---------------------------------
+
+
+def test_schema_declares_error_index(db_path):
+    db = pdb.open_database(db_path)
+    sql = db.execute("SELECT sql FROM sqlite_master WHERE name = 'tool_errors_fts'").fetchone()[0]
+    assert 'content="tool_results"' in sql
+    # Datasette and datasette-search-all find it through this detection.
+    assert db.table("tool_results").detect_fts() == "tool_errors_fts"
+    assert db.table("messages").detect_fts() == "messages_fts"
+    triggers = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='trigger'")]
+    assert triggers == []
+
+
+def test_only_is_error_rows_are_indexed(db_path, projects):
+    small_session(projects)
+    build_index(db_path, projects)
+    assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
+    assert query(db_path, "SELECT count(*) FROM tool_errors_fts_docsize") == [(1,)]
+
+
+def test_hit_leads_to_session_and_tool_use_id(db_path, projects):
+    small_session(projects)
+    build_index(db_path, projects)
+    rows = query(
+        db_path,
+        "SELECT s.session_id, s.project, tc.tool_use_id, tc.name, tc.file_path"
+        " FROM tool_errors_fts JOIN tool_results tr ON tr.id = tool_errors_fts.rowid"
+        " JOIN sessions s ON s.session_id = tr.session_id"
+        " JOIN tool_calls tc ON tc.tool_use_id = tr.tool_use_id"
+        " WHERE tool_errors_fts MATCH '\"no such file\"'",
+    )
+    assert rows == [(SID, "/home/dev/app", "t1", "Read", "/home/dev/app/a.txt")]
+
+
+def test_refresh_is_idempotent(db_path, projects):
+    small_session(projects)
+    build_index(db_path, projects)
+    before = snapshot(db_path)
+    conn = sqlite3.connect(db_path)
+    with conn:
+        pdb.refresh_tool_errors_fts(conn)
+        pdb.refresh_tool_errors_fts(conn)
+    conn.close()
+    assert snapshot(db_path) == before
+    assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
+
+
+def test_reindexing_same_tool_use_id_leaves_no_stale_text(db_path, projects):
+    path = small_session(projects)
+    build_index(db_path, projects)
+    path.write_text(path.read_text().replace("ENOENT: no such file", "EACCES: permission denied"))
+    build_index(db_path, projects)
+    assert error_hits(db_path, "ENOENT") == []
+    assert error_hits(db_path, "EACCES") == [(SID, "t1")]
+    assert query(db_path, "SELECT count(*) FROM tool_results WHERE tool_use_id = 't1'") == [(1,)]
+
+
+def test_result_that_stops_being_an_error_drops_out(db_path, projects):
+    path = small_session(projects)
+    build_index(db_path, projects)
+    assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
+    path.write_text(path.read_text().replace('"is_error": true', '"is_error": false'))
+    build_index(db_path, projects)
+    assert error_hits(db_path, "ENOENT") == []
+    assert query(db_path, "SELECT tool_error_count FROM sessions") == [(0,)]
+
+
+def test_clearing_tool_results_empties_index(db_path, projects, tmp_path):
+    small_session(projects)
+    build_index(db_path, projects)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    build_index(db_path, empty, force=True)
+    assert query(db_path, "SELECT count(*) FROM tool_results") == [(0,)]
+    assert query(db_path, "SELECT count(*) FROM tool_errors_fts_docsize") == [(0,)]
+    assert error_hits(db_path, "ENOENT") == []
+    snapshot(db_path)  # integrity checks pass on the emptied index
+
+
+# -- what a build writes ------------------------------------------------------
+
+
+def test_build_writes_rows(db_path, projects):
+    small_session(projects)
+    stats = build_index(db_path, projects)
+    assert (stats.files_read, stats.messages, stats.tool_results, stats.failed_tool_results) == (
+        1,
+        6,
+        2,
+        1,
+    )
+    assert query(
+        db_path,
+        "SELECT session_id, project, title, first_ts, last_ts, git_branch, version,"
+        " message_count, tool_call_count, tool_error_count, source_paths FROM sessions",
+    ) == [
+        (
+            SID,
+            "/home/dev/app",
+            "read the config",
+            "2026-01-01T10:00:00Z",
+            "2026-01-01T10:00:05Z",
+            "main",
+            "2.1.39",
+            6,
+            2,
+            1,
+            json.dumps([str(projects / "-home-dev-app" / f"{SID}.jsonl")]),
+        ),
+    ]
+    assert query(db_path, "SELECT uuid, type, kind, text FROM messages ORDER BY line_no") == [
+        ("u1", "user", "prompt", "read the config"),
+        ("a1", "assistant", "tool_use", ""),
+        ("r1", "user", "tool_result", ""),
+        ("a2", "assistant", "tool_use", ""),
+        ("r2", "user", "tool_result", ""),
+        ("a3", "assistant", "text", "The file was missing, I created it."),
+    ]
+    assert query(db_path, "SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'missing'") == (
+        query(db_path, "SELECT id FROM messages WHERE uuid = 'a3'")
+    )
+    assert query(db_path, "PRAGMA journal_mode") == [("wal",)]
+
+
+def test_second_build_reads_nothing(db_path, projects):
+    small_session(projects)
+    build_index(db_path, projects)
+    before = snapshot(db_path)
+    stats = build_index(db_path, projects)
+    assert (stats.files_seen, stats.files_read, stats.bytes_read, stats.new_lines) == (1, 0, 0, 0)
+    assert snapshot(db_path) == before
+
+
+# -- convergence ----------------------------------------------------------------
+
+
+def corpus_v1(projects):
+    a = write_jsonl(
+        projects / "-home-dev-a" / f"{SID}.jsonl",
+        failing_session(SID, 5, "TypeError: x is undefined", "Guard x"),
+    )
+    b = write_jsonl(
+        projects / "-home-dev-b" / f"{SID2}.jsonl",
+        failing_session(SID2, 4, "error TS2339: Property 'y' does not exist", "Add y"),
+    )
+    sub = write_jsonl(
+        projects / "-home-dev-b" / SID2 / "subagents" / "agent-abc1234.jsonl",
+        [
+            {**line, "isSidechain": True, "agentId": "abc1234", "uuid": "sub-" + line["uuid"]}
+            for line in failing_session(
+                "sub", 2, "ModuleNotFoundError: No module named 'q'", "Install q"
+            )
+        ],
+    )
+    gone = write_jsonl(
+        projects / "-home-dev-c" / "33333333-3333-4333-8333-333333333333.jsonl",
+        failing_session("c", 2, "EISDIR: illegal operation", "Use a file"),
+    )
+    return a, b, sub, gone
+
+
+def corpus_v2(a, b, sub, gone, projects):
+    """Every kind of change at once: append, rewrite (shrink), new file, deletion."""
+    write_jsonl(a, failing_session(SID, 7, "TypeError: x is undefined", "Guard x")[31:], "a")
+    lines = b.read_text().splitlines()
+    b.write_text("\n".join(lines[:6]).replace("Add y", "Declare y") + "\n")
+    gone.unlink()
+    write_jsonl(
+        projects / "-home-dev-d" / "44444444-4444-4444-8444-444444444444.jsonl",
+        failing_session("d", 3, "Exit code 127 command not found: tree", "Install tree"),
+    )
+    sub.write_text(sub.read_text() + "{not json\n")
+
+
+def test_fresh_incremental_forced_and_retracted_builds_converge(tmp_path, projects):
+    files = corpus_v1(projects)
+    incremental = tmp_path / "incremental.db"
+    build_index(incremental, projects)
+    corpus_v2(*files, projects)
+    stats = build_index(incremental, projects)
+    assert stats.files_removed == 1
+    fresh = tmp_path / "fresh.db"
+    build_index(fresh, projects)
+    forced = tmp_path / "forced.db"
+    shutil.copy(incremental, forced)
+    build_index(forced, projects, force=True)
+    expected = snapshot(fresh)
+    assert expected["tool_results"] and expected["problems"]
+    assert snapshot(incremental) == expected
+    assert snapshot(forced) == expected
+    # retraction of everything a session contributed
+    shutil.rmtree(projects / "-home-dev-b")
+    build_index(incremental, projects)
+    fresh2 = tmp_path / "fresh2.db"
+    build_index(fresh2, projects)
+    assert snapshot(incremental) == snapshot(fresh2)
+    assert query(incremental, "SELECT count(*) FROM sessions WHERE session_id = ?", [SID2]) == [
+        (0,)
+    ]
+
+
+def test_torn_last_line_is_left_for_next_build(db_path, projects, tmp_path):
+    path = projects / "-home-dev-app" / f"{SID}.jsonl"
+    lines = [json.dumps(x) for x in failing_session(SID, 2, "ENOENT missing", "Create it")]
+    whole = "\n".join(lines) + "\n"
+    cut = len(whole) - 40
+    path.parent.mkdir(parents=True)
+    path.write_text(whole[:cut])
+    stats = build_index(db_path, projects)
+    assert stats.problems == 0
+    assert query(db_path, "SELECT lines FROM source_files") == [(len(lines) - 1,)]
+    assert query(db_path, "SELECT count(*) FROM messages") == [(len(lines) - 1,)]
+    with open(path, "a") as f:
+        f.write(whole[cut:])
+    build_index(db_path, projects)
+    fresh = tmp_path / "fresh.db"
+    build_index(fresh, projects)
+    assert snapshot(db_path) == snapshot(fresh)
+    assert query(db_path, "SELECT count(*) FROM messages") == [(len(lines),)]
+
+
+# -- bad input -----------------------------------------------------------------
+
+
+def test_bad_lines_are_recorded_and_good_lines_kept(db_path, projects):
+    sid = SID
+    good = [json.dumps(x) for x in failing_session(sid, 1, "ENOENT gone", "Create it")]
+    bad = [
+        "{not json",
+        '["an", "array"]',
+        "// a comment line",
+        json.dumps(prompt("b1", sid, "x", "2026-01-01T10:00:00Z")).replace(
+            '"content": "x"', '"content": 42'
+        ),
+        json.dumps(result("b2", sid, "tb", "boom", "2026-01-01T10:00:00Z", True)).replace(
+            '"is_error": true', '"is_error": "true"'
+        ),
+        json.dumps({**prompt("b3", sid, "x", "2026-01-01T10:00:00Z"), "message": "a string"}),
+    ]
+    path = projects / "-home-dev-app" / f"{sid}.jsonl"
+    path.parent.mkdir(parents=True)
+    data = "\n".join(g + "\n" + b for g, b in zip(good, bad, strict=False)) + "\n"
+    data = data.encode() + b'{"type": "user", "bad": "\xff\xfe"}\n'
+    path.write_bytes(data)
+    stats = build_index(db_path, projects)
+    assert stats.messages == len(good)
+    assert stats.problems == len(bad) + 1
+    problems = query(db_path, "SELECT line_no, reason FROM problems ORDER BY line_no")
+    assert [line for line, _ in problems] == [2, 4, 6, 8, 10, 12, 13]
+    reasons = [reason for _, reason in problems]
+    assert reasons[0].startswith("malformed JSON")
+    assert reasons[1:] == [
+        "JSON list, not an object",
+        "comment line, not JSON",
+        "message content is a int",
+        "tool_result is_error is a str, not a boolean",
+        "user line whose message is a str",
+        "invalid UTF-8",
+    ]
+    assert error_hits(db_path, "ENOENT") == [(sid, f"toolu_{sid}_0")]
+
+
+def test_unknown_types_are_counted_not_problems(db_path, projects):
+    lines = failing_session(SID, 1, "ENOENT gone", "Create it")
+    lines.insert(2, {"type": "brand-new-line-type", "sessionId": SID})
+    block = {"type": "hologram", "data": 1}
+    lines.insert(3, say("n1", SID, "x", "2026-01-01T10:00:00Z"))
+    lines[3]["message"]["content"].append(block)
+    write_jsonl(projects / "-home-dev-app" / f"{SID}.jsonl", lines)
+    stats = build_index(db_path, projects)
+    assert stats.problems == 0
+    assert stats.skipped_lines == 2
+    assert query(db_path, "SELECT skipped_lines FROM source_files") == [(2,)]
+
+
+def test_empty_and_unreadable_files_are_problems(db_path, projects):
+    small_session(projects)
+    empty = projects / "-home-dev-app" / "55555555-5555-4555-8555-555555555555.jsonl"
+    empty.write_text("")
+    dangling = projects / "-home-dev-app" / "66666666-6666-4666-8666-666666666666.jsonl"
+    os.symlink(projects / "nowhere.jsonl", dangling)
+    stats = build_index(db_path, projects)
+    assert stats.problems == 2
+    assert query(db_path, "SELECT path, line_no, reason FROM problems ORDER BY path") == [
+        (str(empty), None, "empty file"),
+        (str(dangling), None, "cannot read: No such file or directory"),
+    ]
+    assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
+    # Still reported, not duplicated, on the next build; gone once fixed.
+    build_index(db_path, projects)
+    assert query(db_path, "SELECT count(*) FROM problems") == [(2,)]
+    dangling.unlink()
+    write_jsonl(empty, [prompt("e1", empty.stem, "now it has a line", "2026-01-02T00:00:00Z")])
+    build_index(db_path, projects)
+    assert query(db_path, "SELECT count(*) FROM problems") == [(0,)]
+    assert query(db_path, "SELECT title FROM sessions WHERE session_id = ?", [empty.stem]) == [
+        ("now it has a line",)
+    ]
+
+
+def test_huge_line_is_indexed_with_head_and_tail(db_path, projects):
+    big = "x" * (3 * 1024 * 1024) + "\nFATAL: the informative last line"
+    write_jsonl(
+        projects / "-home-dev-app" / f"{SID}.jsonl",
+        [
+            tool_use("a1", SID, "t1", "Bash", {"command": "make"}, "2026-01-01T10:00:00Z"),
+            result("r1", SID, "t1", big, "2026-01-01T10:00:01Z", is_error=True),
+            say("a2", SID, "after", "2026-01-01T10:00:02Z"),
+        ],
+    )
+    build_index(db_path, projects)
+    [(content, length)] = query(db_path, "SELECT content, content_length FROM tool_results")
+    assert length == len(big)
+    assert len(content) < transcripts.MAX_TEXT + 100
+    assert content.startswith("xxxx") and content.endswith("FATAL: the informative last line")
+    assert "characters omitted" in content
+    assert error_hits(db_path, "informative") == [(SID, "t1")]
+    assert query(db_path, "SELECT count(*) FROM messages") == [(3,)]
+
+
+def test_image_becomes_placeholder(db_path, projects):
+    content = [
+        {"type": "text", "text": "screenshot taken"},
+        {
+            "type": "image",
+            "source": {"type": "base64", "media_type": "image/png", "data": "QUJD" * 200_000},
+        },
+    ]
+    write_jsonl(
+        projects / "-home-dev-app" / f"{SID}.jsonl",
+        [result("r1", SID, "t1", content, "2026-01-01T10:00:01Z")],
+    )
+    build_index(db_path, projects)
+    assert query(db_path, "SELECT content FROM tool_results") == [
+        ("screenshot taken\n[image/png 586 KB]",)
+    ]
+
+
+@pytest.mark.parametrize("kind", ["directory", "not-sqlite", "foreign-sqlite"])
+def test_bad_db_path_is_refused_and_untouched(tmp_path, projects, kind):
+    small_session(projects)
+    target = tmp_path / "target"
+    if kind == "directory":
+        target.mkdir()
+    elif kind == "not-sqlite":
+        target.write_text("my precious notes\n")
+    else:
+        conn = sqlite3.connect(target)
+        conn.execute("CREATE TABLE notes (body TEXT)")
+        conn.commit()
+        conn.close()
+    before = None if kind == "directory" else target.read_bytes()
+    with pytest.raises(pdb.BuildError) as e:
+        build_index(target, projects)
+    assert str(target) in str(e.value)
+    if before is not None:
+        assert target.read_bytes() == before
+
+
+def test_missing_source_is_refused(db_path, tmp_path):
+    with pytest.raises(pdb.BuildError, match="source directory not found"):
+        build_index(db_path, tmp_path / "nope")
+    assert not db_path.exists()
+
+
+# -- crashes --------------------------------------------------------------------
+
+
+def big_corpus(projects, sessions, rounds):
+    for i in range(sessions):
+        sid = f"{i:08d}-0000-4000-8000-000000000000"
+        write_jsonl(
+            projects / f"-home-dev-p{i % 5}" / f"{sid}.jsonl",
+            failing_session(sid, rounds, f"ENOENT file{i} missing " + "z" * 2000, "Create it"),
+        )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.35, 0.6, 0.9])
+def test_kill_during_build_then_rebuild_converges(tmp_path, delay):
+    # ~32 MB: a build takes about a second here, so the kills land mid-build.
+    projects = tmp_path / "projects"
+    big_corpus(projects, 80, 60)
+    db_path = tmp_path / "index.db"
+    # Half the corpus is indexed first, so the kill can also land in an incremental build.
+    later = projects / "-home-dev-p4"
+    parked = tmp_path / "parked"
+    shutil.move(later, parked)
+    build_index(db_path, projects)
+    shutil.move(parked, later)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for target, force in ((db_path, False), (tmp_path / "fresh-killed.db", False), (db_path, True)):
+        args = [
+            sys.executable,
+            "-m",
+            "pastfix",
+            "build",
+            str(target),
+            "--source",
+            str(projects),
+            "-s",
+        ] + (["--force"] if force else [])
+        proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        if target.exists():
+            conn = sqlite3.connect(target)
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            conn.close()
+        build_index(target, projects)
+    clean = tmp_path / "clean.db"
+    build_index(clean, projects)
+    expected = snapshot(clean)
+    assert snapshot(db_path) == expected
+    assert snapshot(tmp_path / "fresh-killed.db") == expected

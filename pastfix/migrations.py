@@ -75,6 +75,7 @@ def m001_create_tables(db: Database) -> None:
             "version": str,
         },
         pk="id",
+        foreign_keys=[("session_id", "sessions", "session_id"), ("file_id", "source_files", "id")],
         not_null={"uuid", "session_id", "type"},
     )
     _table(db, "messages").create_index(["uuid"], unique=True)
@@ -99,6 +100,7 @@ def m001_create_tables(db: Database) -> None:
             "is_sidechain": int,
         },
         pk="tool_use_id",
+        foreign_keys=[("session_id", "sessions", "session_id"), ("file_id", "source_files", "id")],
         not_null={"session_id", "name"},
     )
     _table(db, "tool_calls").create_index(["session_id", "timestamp"], index_name="idx_tc_session")
@@ -117,6 +119,7 @@ def m001_create_tables(db: Database) -> None:
             "content_length": int,
         },
         pk="id",
+        foreign_keys=[("session_id", "sessions", "session_id"), ("file_id", "source_files", "id")],
         not_null={"tool_use_id", "session_id", "is_error"},
     )
     _table(db, "tool_results").create_index(["tool_use_id"], unique=True)
@@ -132,6 +135,7 @@ def m001_create_tables(db: Database) -> None:
             "key": str,
             "value": str,
         },
+        foreign_keys=[("session_id", "sessions", "session_id"), ("file_id", "source_files", "id")],
         not_null={"session_id", "key"},
     )
     _table(db, "session_meta").create_index(["session_id"], index_name="idx_meta_session")

@@ -1,0 +1,149 @@
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from importlib.metadata import version
+
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT
+from jsonl import failing_session, write_jsonl
+
+from pastfix import transcripts
+from pastfix.cli import cli
+
+SID = "11111111-1111-4111-8111-111111111111"
+
+
+@pytest.fixture
+def projects(tmp_path):
+    path = tmp_path / "projects"
+    write_jsonl(
+        path / "-home-dev-app" / f"{SID}.jsonl",
+        failing_session(SID, 2, "ENOENT: no such file", "Create it"),
+    )
+    return path
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_build_json_summary(tmp_path, projects):
+    db_path = tmp_path / "index.db"
+    result = run("build", str(db_path), "--source", str(projects), "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert {k: summary[k] for k in ("mode", "files_seen", "files_read", "new_lines")} == {
+        "mode": "fresh",
+        "files_seen": 1,
+        "files_read": 1,
+        "new_lines": 11,
+    }
+    assert (summary["messages"], summary["tool_results"], summary["failed_tool_results"]) == (
+        11,
+        4,
+        2,
+    )
+    assert summary["problems"] == 0 and summary["seconds"] >= 0
+    assert result.stderr.startswith("Fresh build: read 1 of 1 files")
+    assert "2 failed" in result.stderr
+    again = run("build", str(db_path), "--source", str(projects), "--json")
+    assert json.loads(again.stdout)["files_read"] == 0
+
+
+def test_summary_goes_to_stderr_only(tmp_path, projects):
+    result = run("build", str(tmp_path / "x.db"), "--source", str(projects), "-s")
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    assert "11 messages, 4 tool results (2 failed), 0 problems" in result.stderr
+
+
+def test_default_source_is_claude_projects_in_home(tmp_path, fake_home, monkeypatch):
+    write_jsonl(
+        fake_home / ".claude" / "projects" / "-home-me-x" / f"{SID}.jsonl",
+        failing_session(SID, 1, "EISDIR: illegal operation", "Use a file"),
+    )
+    monkeypatch.chdir(tmp_path)
+    result = run("build")
+    assert result.exit_code == 0, result.output
+    conn = sqlite3.connect(tmp_path / "index.db")
+    assert conn.execute("SELECT session_id FROM sessions").fetchall() == [(SID,)]
+    assert (
+        conn.execute("SELECT DISTINCT path FROM source_files")
+        .fetchone()[0]
+        .startswith(str(fake_home))
+    )
+
+
+@pytest.mark.skipif(
+    not transcripts.DEMO_PROJECTS.is_dir(), reason="demo sessions not generated yet"
+)
+def test_demo_sessions_when_no_claude_dir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("build", "--json")
+    assert result.exit_code == 0, result.output
+    assert "indexing the bundled demo sessions" in result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["failed_tool_results"] > 0 and summary["problems"] == 0
+    conn = sqlite3.connect(tmp_path / "index.db")
+    assert conn.execute("SELECT count(DISTINCT project) FROM sessions").fetchone()[0] >= 2
+
+
+def test_missing_source(tmp_path):
+    result = run("build", str(tmp_path / "x.db"), "--source", str(tmp_path / "nope"))
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: source directory not found: {tmp_path / 'nope'}\n"
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_db_path_is_directory(tmp_path, projects):
+    result = run("build", str(tmp_path), "--source", str(projects))
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {tmp_path} is a directory, not a database file\n"
+
+
+def test_db_path_not_sqlite(tmp_path, projects):
+    target = tmp_path / "notes.txt"
+    target.write_text("keep me")
+    result = run("build", str(target), "--source", str(projects))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {target} is not a SQLite database; refusing to overwrite it\n"
+    )
+    assert target.read_text() == "keep me"
+
+
+def test_version_and_help():
+    assert run("--version").stdout.endswith(f", version {version('pastfix')}\n")
+    for args in (["-h"], ["build", "-h"]):
+        result = run(*args)
+        assert result.exit_code == 0
+        assert "Usage:" in result.stdout
+    assert "Example:" in run("build", "--help").stdout
+
+
+def test_build_script_from_checkout(tmp_path, projects):
+    """The top-level ./build script writes index.db in the current directory."""
+    env = {**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+    proc = subprocess.run(
+        [str(ROOT / "build"), "--source", str(projects), "--json", "-s"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["failed_tool_results"] == 2
+    assert (tmp_path / "index.db").exists()
+
+
+def test_no_traceback_on_bad_input(tmp_path):
+    projects = tmp_path / "projects"
+    (projects / "-x").mkdir(parents=True)
+    (projects / "-x" / f"{SID}.jsonl").write_bytes(b"\xff\xfe garbage\n{}\n[]\n")
+    result = run("build", str(tmp_path / "x.db"), "--source", str(projects))
+    assert result.exit_code == 0
+    assert "Traceback" not in result.output
+    assert "3 problems" in result.stderr

@@ -1,0 +1,59 @@
+import sqlite3
+
+from sqlite_utils import Database
+
+from pastfix import db as pdb
+from pastfix.migrations import migrations
+
+
+def test_latest_migration_constant_matches():
+    assert pdb.LATEST_MIGRATION == migrations._migrations[-1].name
+
+
+def test_blank_database_gets_full_schema():
+    db = Database(memory=True)
+    migrations.apply(db)
+    assert set(db.table_names()) >= {
+        "sessions",
+        "messages",
+        "tool_calls",
+        "tool_results",
+        "session_meta",
+        "problems",
+        "source_files",
+        "messages_fts",
+        "tool_errors_fts",
+        "_sqlite_migrations",
+    }
+    assert db.table("tool_results").columns_dict == {
+        "id": int,
+        "tool_use_id": str,
+        "session_id": str,
+        "file_id": int,
+        "line_no": int,
+        "message_uuid": str,
+        "timestamp": str,
+        "is_error": int,
+        "content": str,
+        "content_length": int,
+    }
+    assert db.table("tool_results").pks == ["id"]
+    assert db.table("messages").pks == ["id"]
+    assert db.table("tool_calls").pks == ["tool_use_id"]
+    indexes = {i.name: (i.columns, i.unique) for i in db.table("tool_results").indexes}
+    assert indexes["idx_tr_session"] == (["session_id"], 0)
+    assert indexes["idx_tr_errors"] == (["is_error"], 0)
+    partial = db.execute("SELECT sql FROM sqlite_master WHERE name = 'idx_tr_errors'").fetchone()
+    assert "WHERE is_error = 1" in partial[0]
+    assert [c for c, u in indexes.values() if u] == [["tool_use_id"]]
+
+
+def test_reapplying_is_a_no_op(tmp_path):
+    path = tmp_path / "index.db"
+    pdb.connect(path).close()
+    schema = sqlite3.connect(path).execute("SELECT sql FROM sqlite_master").fetchall()
+    applied = [m.name for m in migrations.applied(Database(path))]
+    pdb.connect(path).close()
+    migrations.apply(Database(path))
+    assert sqlite3.connect(path).execute("SELECT sql FROM sqlite_master").fetchall() == schema
+    assert [m.name for m in migrations.applied(Database(path))] == applied

@@ -295,6 +295,7 @@ class _Builder:
             for path, record in self.stored.items()
             if path not in seen and any(path.startswith(str(r) + os.sep) for r in self.roots)
         ]
+        plans.sort(key=lambda p: p.source.path)
         return plans, gone
 
     @staticmethod
@@ -354,12 +355,45 @@ class _Builder:
                 self.stats.files_removed += 1
                 self._refresh_sessions()
                 conn.execute("COMMIT")
+            if plans or gone:
+                self._repair_duplicates()
             conn.execute("BEGIN")
             self._finish()
             conn.execute("COMMIT")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         return self.stats
+
+    def _repair_duplicates(self) -> None:
+        """Give each duplicated uuid to the first file in path order, as a fresh build does.
+
+        Resumed sessions can repeat lines of another file; INSERT OR IGNORE keeps
+        whichever file came first in *this* build, so the files involved are
+        re-indexed together, in path order.
+        """
+        conn = self.conn
+        cursor = conn.execute("SELECT * FROM source_files WHERE has_duplicates = 1 ORDER BY path")
+        columns = [d[0] for d in cursor.description]
+        flagged = [dict(zip(columns, row, strict=True)) for row in cursor]
+        if not flagged:
+            return
+        conn.execute("BEGIN")
+        self.touched = set()
+        # Rows re-read here were counted when first read; keep the summary about this build.
+        stats, self.stats = self.stats, BuildStats()
+        for record in flagged:
+            self._retract(record)
+        conn.execute("UPDATE source_files SET has_duplicates = 0 WHERE has_duplicates = 1")
+        for record in flagged:
+            source = SourceFile(record["path"], record["session_id"], record["project_dir"])
+            try:
+                st = os.stat(source.path)
+            except OSError:
+                continue  # reported by the file scan; its rows are already retracted
+            self._index_file(_Plan(source, st, record, 0, True), None)
+        self._refresh_sessions()
+        conn.execute("COMMIT")
+        self.stats = stats
 
     def _clear(self) -> None:
         for fts in ("messages_fts", "tool_errors_fts"):
@@ -417,7 +451,7 @@ class _Builder:
         if file_id is None:
             file_id = conn.execute(
                 "INSERT INTO source_files (path, session_id, project_dir, size, mtime_ns, inode,"
-                " offset, lines) VALUES (?, ?, ?, 0, 0, 0, 0, 0)",
+                " offset, lines, has_duplicates) VALUES (?, ?, ?, 0, 0, 0, 0, 0, 0)",
                 [source.path, source.session_id, source.project_dir],
             ).lastrowid
         try:
@@ -493,7 +527,10 @@ class _Builder:
             if rows:
                 conn.executemany(INSERT_SQL[table], [(file_id, *row) for row in rows])
                 expected += len(rows)
-        stats.duplicates += expected - (conn.total_changes - before)
+        ignored = expected - (conn.total_changes - before)
+        if ignored:
+            stats.duplicates += ignored
+            self._flag_duplicates(file_id, batch)
         if batch.problems:
             conn.executemany(
                 INSERT_SQL["problems"],
@@ -506,6 +543,33 @@ class _Builder:
         stats.failed_tool_results += sum(r.is_error for r in batch.tool_results)
         stats.problems += len(batch.problems)
         stats.skipped_lines += batch.skipped
+
+    def _flag_duplicates(self, file_id: int, batch: Batch) -> None:
+        """Mark this file and the files that already hold its ids (see _repair_duplicates)."""
+        conn = self.conn
+        owners: set[int] = set()
+        for table, column, keys in (
+            ("messages", "uuid", [m.uuid for m in batch.messages]),
+            ("tool_calls", "tool_use_id", [c.tool_use_id for c in batch.tool_calls]),
+            ("tool_results", "tool_use_id", [r.tool_use_id for r in batch.tool_results]),
+        ):
+            for i in range(0, len(keys), 500):
+                chunk = keys[i : i + 500]
+                owners.update(
+                    r[0]
+                    for r in conn.execute(
+                        f"SELECT DISTINCT file_id FROM {table} WHERE {column} IN"
+                        f" ({','.join('?' * len(chunk))}) AND file_id != ?",
+                        [*chunk, file_id],
+                    )
+                )
+        if owners:
+            owners.add(file_id)
+            conn.execute(
+                "UPDATE source_files SET has_duplicates = 1"
+                f" WHERE id IN ({','.join('?' * len(owners))})",
+                sorted(owners),
+            )
 
     def _refresh_sessions(self, all_sessions: bool = False) -> None:
         conn = self.conn

@@ -29,6 +29,7 @@ def m001_create_tables(db: Database) -> None:
             "head_hash": str,
             "session_ids": str,
             "skipped_lines": int,
+            "has_duplicates": int,
             "indexed_at": str,
         },
         pk="id",

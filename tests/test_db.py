@@ -528,3 +528,33 @@ def test_kill_during_build_then_rebuild_converges(tmp_path, delay):
     expected = snapshot(clean)
     assert snapshot(db_path) == expected
     assert snapshot(tmp_path / "fresh-killed.db") == expected
+
+
+def test_duplicated_lines_of_a_resumed_session_converge(tmp_path, projects):
+    """A resumed session repeats lines of another file: the first file in path order owns them."""
+    original = failing_session(SID, 3, "TypeError: x is undefined", "Guard x")
+    resumed = [{**line, "sessionId": SID2} for line in original[:8]]
+    resumed += failing_session(SID2, 2, "ENOENT: no such file", "Create it")
+    a = projects / "-home-dev-a" / f"{SID}.jsonl"
+    b = projects / "-home-dev-b" / f"{SID2}.jsonl"
+    write_jsonl(b, resumed)
+    incremental = tmp_path / "incremental.db"
+    build_index(incremental, projects)
+    write_jsonl(a, original)  # appears later, but sorts first
+    stats = build_index(incremental, projects)
+    # 8 messages, 3 tool calls and 3 results of b were already indexed from a
+    assert (stats.files_read, stats.duplicates) == (1, 14)
+    fresh = tmp_path / "fresh.db"
+    build_index(fresh, projects)
+    assert snapshot(incremental) == snapshot(fresh)
+    assert query(incremental, "SELECT session_id FROM messages WHERE uuid = ?", [f"{SID}-u0"]) == [
+        (SID,)
+    ]
+    a.unlink()
+    build_index(incremental, projects)
+    fresh2 = tmp_path / "fresh2.db"
+    build_index(fresh2, projects)
+    assert snapshot(incremental) == snapshot(fresh2)
+    assert query(incremental, "SELECT session_id FROM messages WHERE uuid = ?", [f"{SID}-u0"]) == [
+        (SID2,)
+    ]

@@ -248,8 +248,15 @@ def flatten_content(content: Any) -> str:
     raise BadLine(f"tool_result content is a {type(content).__name__}")
 
 
-def _str_or_none(obj: dict[str, Any], key: str) -> str | None:
-    value = obj.get(key)
+def _decode_error(raw: bytes) -> str:
+    try:
+        msgspec.json.decode(raw, type=dict)
+    except msgspec.MsgspecError as e:
+        return str(e)
+    return ""
+
+
+def _str_or_none(value: Any, key: str) -> str | None:
     if value is None or isinstance(value, str):
         return value
     raise BadLine(f"{key} is a {type(value).__name__}, not a string")
@@ -259,7 +266,44 @@ def _excerpt(line: bytes) -> str:
     return line[: EXCERPT_CHARS * 2].decode("utf-8", "replace")[:EXCERPT_CHARS]
 
 
-_decode = msgspec.json.Decoder().decode
+class _Line(msgspec.Struct):
+    """The fields pastfix reads from a line; msgspec skips the rest in C.
+
+    Fields are typed Any and checked by hand, so that a wrong type becomes a
+    precise problem rather than a whole-line validation error. `message` stays
+    raw until the line turns out to be a user or assistant line: progress
+    lines and the bulky `toolUseResult` sidecar are never materialised.
+    """
+
+    type: Any = None
+    uuid: Any = None
+    sessionId: Any = None
+    timestamp: Any = None
+    parentUuid: Any = None
+    isSidechain: Any = None
+    isMeta: Any = None
+    isCompactSummary: Any = None
+    agentId: Any = None
+    cwd: Any = None
+    gitBranch: Any = None
+    version: Any = None
+    subtype: Any = None
+    content: Any = None
+    cause: Any = None
+    aiTitle: Any = None
+    summary: Any = None
+    customTitle: Any = None
+    message: msgspec.Raw = msgspec.Raw()
+
+
+class _Message(msgspec.Struct):
+    model: Any = None
+    content: Any = None
+
+
+_decode_line = msgspec.json.Decoder(_Line).decode
+_decode_message = msgspec.json.Decoder(_Message).decode
+_JSON_TYPE = re.compile(r"got `(\w+)`")
 
 
 def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | None) -> Batch:
@@ -272,11 +316,18 @@ def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | No
     batch.lines = len(lines)
     for line in lines:
         line_no += 1
-        if not line.strip():
-            continue
         try:
-            obj = _decode(line)
+            obj = _decode_line(line)
+            _parse_object(obj, line_no, default_session_id, batch)
+        except msgspec.ValidationError as e:
+            if not line.strip():
+                continue
+            found = _JSON_TYPE.search(str(e))
+            reason = f"JSON {found.group(1) if found else 'value'}, not an object"
+            batch.problems.append(Problem(line_no, reason, _excerpt(line)))
         except msgspec.DecodeError as e:
+            if not line.strip():
+                continue
             reason = str(e)
             if "UTF-8" in reason:
                 reason = "invalid UTF-8"
@@ -285,31 +336,21 @@ def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | No
             else:
                 reason = f"malformed JSON: {reason}"
             batch.problems.append(Problem(line_no, reason, _excerpt(line)))
-            continue
-        if type(obj) is not dict:
-            batch.problems.append(
-                Problem(line_no, f"JSON {type(obj).__name__}, not an object", _excerpt(line))
-            )
-            continue
-        try:
-            _parse_object(obj, line_no, default_session_id, batch)
         except BadLine as e:
             batch.problems.append(Problem(line_no, str(e), _excerpt(line)))
     return batch
 
 
-def _parse_object(
-    obj: dict[str, Any], line_no: int, default_session_id: str | None, batch: Batch
-) -> None:
-    kind = obj.get("type")
-    if kind in ("user", "assistant", "system"):
+def _parse_object(obj: _Line, line_no: int, default_session_id: str | None, batch: Batch) -> None:
+    kind = obj.type
+    if kind == "user" or kind == "assistant" or kind == "system":
         _parse_message(obj, kind, line_no, default_session_id, batch)
     elif kind in IGNORED_TYPES:
         return
     elif kind in META_TYPES:
         key, field_name = META_TYPES[kind]
-        value = obj.get(field_name)
-        session_id = _str_or_none(obj, "sessionId") or default_session_id
+        value = getattr(obj, field_name)
+        session_id = _str_or_none(obj.sessionId, "sessionId") or default_session_id
         if isinstance(value, str) and value and session_id:
             batch.meta.append(SessionMeta(session_id, line_no, key, value))
     elif isinstance(kind, str):
@@ -320,40 +361,47 @@ def _parse_object(
 
 
 def _parse_message(
-    obj: dict[str, Any],
+    obj: _Line,
     kind: str,
     line_no: int,
     default_session_id: str | None,
     batch: Batch,
 ) -> None:
-    uuid = obj.get("uuid")
+    uuid = obj.uuid
     if not isinstance(uuid, str) or not uuid:
         raise BadLine(f"{kind} line without a uuid")
-    session_id = _str_or_none(obj, "sessionId") or default_session_id
+    session_id = _str_or_none(obj.sessionId, "sessionId") or default_session_id
     if not session_id:
         raise BadLine(f"{kind} line without a sessionId")
-    timestamp = _str_or_none(obj, "timestamp")
-    agent_id = _str_or_none(obj, "agentId")
-    is_sidechain = 1 if obj.get("isSidechain") is True else 0
+    timestamp = _str_or_none(obj.timestamp, "timestamp")
+    agent_id = _str_or_none(obj.agentId, "agentId")
+    is_sidechain = 1 if obj.isSidechain is True else 0
     texts: list[str] = []
     calls: list[ToolCall] = []
     results: list[ToolResult] = []
     model = None
     block_kind: str | None = None
     if kind == "system":
-        block_kind = _str_or_none(obj, "subtype")
-        content = obj.get("content")
+        block_kind = _str_or_none(obj.subtype, "subtype")
+        content = obj.content
         if isinstance(content, str):
             texts.append(content)
-        cause = obj.get("cause")
+        cause = obj.cause
         if block_kind == "api_error" and isinstance(cause, dict):
             texts.append(f"API error: {cause.get('code', '')} {cause.get('path', '')}".strip())
     else:
-        message = obj.get("message")
-        if not isinstance(message, dict):
-            raise BadLine(f"{kind} line whose message is a {type(message).__name__}")
-        model = _str_or_none(message, "model")
-        content = message.get("content")
+        raw = bytes(obj.message)
+        if not raw:
+            raise BadLine(f"{kind} line without a message")
+        try:
+            message = _decode_message(raw)
+        except msgspec.ValidationError:
+            found = _JSON_TYPE.search(_decode_error(raw))
+            raise BadLine(
+                f"{kind} line whose message is a {found.group(1) if found else 'value'}"
+            ) from None
+        model = _str_or_none(message.model, "model")
+        content = message.content
         if isinstance(content, str):
             texts.append(content)
             block_kind = "prompt" if kind == "user" else "text"
@@ -374,7 +422,7 @@ def _parse_message(
                     if isinstance(text, str):
                         texts.append(text)
                 elif btype == "tool_result":
-                    results.append(_tool_result(block, obj, session_id, line_no, uuid, timestamp))
+                    results.append(_tool_result(block, session_id, line_no, uuid, timestamp))
                 elif btype in ("tool_use", "server_tool_use"):
                     calls.append(
                         _tool_call(
@@ -389,7 +437,7 @@ def _parse_message(
             raise BadLine(f"message content is a {type(content).__name__}")
         if kind == "user" and block_kind != "prompt":
             block_kind = "tool_result" if results else "prompt"
-    is_compact = 1 if obj.get("isCompactSummary") is True else 0
+    is_compact = 1 if obj.isCompactSummary is True else 0
     if is_compact:
         block_kind = "compact_summary"
     batch.messages.append(
@@ -397,19 +445,19 @@ def _parse_message(
             uuid,
             session_id,
             line_no,
-            _str_or_none(obj, "parentUuid"),
+            _str_or_none(obj.parentUuid, "parentUuid"),
             kind,
             block_kind,
             timestamp,
             clean_text("\n\n".join(texts)) if texts else "",
             is_sidechain,
-            1 if obj.get("isMeta") is True else 0,
+            1 if obj.isMeta is True else 0,
             is_compact,
             agent_id,
             model,
-            _str_or_none(obj, "cwd"),
-            _str_or_none(obj, "gitBranch") or None,
-            _str_or_none(obj, "version"),
+            _str_or_none(obj.cwd, "cwd"),
+            _str_or_none(obj.gitBranch, "gitBranch") or None,
+            _str_or_none(obj.version, "version"),
         )
     )
     batch.tool_calls.extend(calls)
@@ -418,7 +466,6 @@ def _parse_message(
 
 def _tool_result(
     block: dict[str, Any],
-    obj: dict[str, Any],
     session_id: str,
     line_no: int,
     uuid: str,

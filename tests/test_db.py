@@ -354,7 +354,7 @@ def test_bad_lines_are_recorded_and_good_lines_kept(db_path, projects):
     path = projects / "-home-dev-app" / f"{sid}.jsonl"
     path.parent.mkdir(parents=True)
     data = "\n".join(g + "\n" + b for g, b in zip(good, bad, strict=False)) + "\n"
-    data = data.encode() + b'{"type": "user", "bad": "\xff\xfe"}\n'
+    data = data.encode() + b'{"type": "user", "uuid": "\xff\xfe"}\n'
     path.write_bytes(data)
     stats = build_index(db_path, projects)
     assert stats.messages == len(good)
@@ -364,7 +364,7 @@ def test_bad_lines_are_recorded_and_good_lines_kept(db_path, projects):
     reasons = [reason for _, reason in problems]
     assert reasons[0].startswith("malformed JSON")
     assert reasons[1:] == [
-        "JSON list, not an object",
+        "JSON array, not an object",
         "comment line, not JSON",
         "message content is a int",
         "tool_result is_error is a str, not a boolean",

@@ -1,7 +1,7 @@
 import json
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -66,27 +66,30 @@ def build(db_path: Path, sources: tuple[Path, ...], force: bool, silent: bool, j
         sources = (transcripts.default_source(),)
         if sources[0] == transcripts.DEMO_PROJECTS:
             click.echo("No ~/.claude/projects here: indexing the bundled demo sessions", err=True)
-    state: dict[str, Any] = {}
+    with ExitStack() as stack:
+        bars: list[Any] = []
 
-    def on_plan(files: int, total: int) -> None:
-        state["ctx"] = progressbar(silent, f"Indexing {files:,} files", total)
-        state["bar"] = state["ctx"].__enter__()
+        def on_plan(files: int, total: int) -> None:
+            bars.append(
+                stack.enter_context(progressbar(silent, f"Indexing {files:,} files", total))
+            )
 
-    try:
-        stats = pdb.build(
-            db_path,
-            list(sources),
-            force=force,
-            on_plan=on_plan,
-            progress=lambda n: state["bar"].update(n),
-        )
-    except pdb.BuildError as e:
-        raise click.ClickException(str(e)) from e
-    finally:
-        if "ctx" in state:
-            state["ctx"].__exit__(None, None, None)
+        try:
+            stats = pdb.build(
+                db_path,
+                list(sources),
+                force=force,
+                on_plan=on_plan,
+                progress=lambda n: bars[0].update(n),
+            )
+        except pdb.BuildError as e:
+            raise click.ClickException(str(e)) from e
     if json_:
         click.echo(json.dumps(stats.to_dict(), indent=2))
+    for problem in stats.problem_examples:
+        click.echo(f"Skipped {problem}", err=True)
+    if stats.problems > len(stats.problem_examples):
+        click.echo(f"... and {stats.problems - len(stats.problem_examples):,} more", err=True)
     click.echo(summary_line(stats), err=True)
 
 

@@ -9,7 +9,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from sqlite3 import Connection
 from typing import TYPE_CHECKING, Any
@@ -29,6 +29,7 @@ LATEST_MIGRATION = "m002_full_text"
 CHUNK_BYTES = 16 * 1024 * 1024
 # The first bytes of a file are hashed to tell an append from a rewrite.
 HEAD_BYTES = 4096
+MAX_PROBLEM_EXAMPLES = 20
 # SQLite page cache for the build (negative = KiB).
 CACHE_KIB = 131072
 
@@ -115,6 +116,15 @@ class BuildStats:
     skipped_lines: int = 0
     duplicates: int = 0
     seconds: float = 0.0
+    # The first problems of this build, as "path:line: reason" (the rest are in the table).
+    problem_examples: list[str] = field(default_factory=list)
+
+    def add_problems(self, path: str, problems: Sequence[tuple[int | None, str]]) -> None:
+        self.problems += len(problems)
+        room = MAX_PROBLEM_EXAMPLES - len(self.problem_examples)
+        for line_no, reason in problems[: max(room, 0)]:
+            where = f"{path}:{line_no}" if line_no else path
+            self.problem_examples.append(f"{where}: {reason}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -321,9 +331,10 @@ class _Builder:
         if on_plan:
             on_plan(len(plans), sum(p.stat.st_size - p.start for p in plans))
         if self.bulk:
-            # A rollback journal costs almost nothing while filling new pages,
-            # unlike WAL which writes every page twice; WAL is restored below.
-            conn.execute("PRAGMA journal_mode=DELETE")
+            # One transaction for everything. A new database is still in
+            # rollback-journal mode, which costs almost nothing while filling new
+            # pages (WAL would write every page twice); it switches to WAL below.
+            # A forced rebuild stays in WAL so that readers are never locked out.
             conn.execute("PRAGMA synchronous=OFF")
             conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             conn.execute("BEGIN")
@@ -408,7 +419,8 @@ class _Builder:
             INSERT_SQL["problems"],
             [(None, path, None, reason, "") for path, reason in self.file_problems],
         )
-        self.stats.problems += len(self.file_problems)
+        for path, reason in self.file_problems:
+            self.stats.add_problems(path, [(None, reason)])
         refresh_tool_errors_fts(conn)
 
     def _retract(self, record: dict[str, Any]) -> None:
@@ -541,7 +553,8 @@ class _Builder:
         stats.tool_calls += len(batch.tool_calls)
         stats.tool_results += len(batch.tool_results)
         stats.failed_tool_results += sum(r.is_error for r in batch.tool_results)
-        stats.problems += len(batch.problems)
+        if batch.problems:
+            stats.add_problems(path, [(p.line_no, p.reason) for p in batch.problems])
         stats.skipped_lines += batch.skipped
 
     def _flag_duplicates(self, file_id: int, batch: Batch) -> None:

@@ -328,7 +328,7 @@ def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | No
         except msgspec.DecodeError as e:
             if not line.strip():
                 continue
-            reason = str(e)
+            reason = str(e).removeprefix("JSON is malformed: ")
             if "UTF-8" in reason:
                 reason = "invalid UTF-8"
             elif line.lstrip().startswith((b"//", b"#")):

@@ -8,7 +8,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from sqlite3 import Connection
@@ -66,7 +66,10 @@ SELECT t.session_id,
     coalesce(
         (SELECT cwd FROM messages WHERE session_id = t.session_id AND cwd > ''
          GROUP BY cwd ORDER BY count(*) DESC, cwd LIMIT 1),
-        t.project_fallback),
+        (SELECT decode_project_dir(f.project_dir) FROM source_files f
+         WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
+                        UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id)
+         ORDER BY f.path LIMIT 1)),
     coalesce(
         (SELECT value FROM session_meta WHERE session_id = t.session_id AND key = 'custom_title'
          ORDER BY line_no DESC, value LIMIT 1),
@@ -89,7 +92,11 @@ SELECT t.session_id,
     (SELECT count(*) FROM messages WHERE session_id = t.session_id),
     (SELECT count(*) FROM tool_calls WHERE session_id = t.session_id),
     (SELECT count(*) FROM tool_results WHERE session_id = t.session_id AND is_error = 1),
-    t.source_paths
+    (SELECT json_group_array(path) FROM (
+        SELECT f.path FROM source_files f
+        WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
+                       UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id)
+        ORDER BY f.path))
 FROM _touched t
 WHERE EXISTS (SELECT 1 FROM messages WHERE session_id = t.session_id)
    OR EXISTS (SELECT 1 FROM session_meta WHERE session_id = t.session_id)
@@ -203,17 +210,14 @@ def refresh_tool_errors_fts(conn: Connection) -> None:
     )
 
 
-def refresh_sessions(conn: Connection, touched: dict[str, tuple[str, str]]) -> None:
-    """Recompute the sessions rows of `touched` {session_id: (project_fallback, paths_json)}."""
-    conn.execute(
-        "CREATE TEMP TABLE IF NOT EXISTS _touched"
-        " (session_id TEXT PRIMARY KEY, project_fallback TEXT, source_paths TEXT)"
+def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
+    """Recompute the sessions rows of `session_ids` from their messages and metadata."""
+    conn.create_function(
+        "decode_project_dir", 1, transcripts.decode_project_dir, deterministic=True
     )
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS _touched (session_id TEXT PRIMARY KEY)")
     conn.execute("DELETE FROM _touched")
-    conn.executemany(
-        "INSERT INTO _touched VALUES (?, ?, ?)",
-        [(sid, fallback, paths) for sid, (fallback, paths) in touched.items()],
-    )
+    conn.executemany("INSERT INTO _touched VALUES (?)", [(sid,) for sid in session_ids])
     conn.execute("DELETE FROM sessions WHERE session_id IN (SELECT session_id FROM _touched)")
     conn.execute(REFRESH_SESSIONS_SQL)
 
@@ -585,29 +589,15 @@ class _Builder:
             )
 
     def _refresh_sessions(self, all_sessions: bool = False) -> None:
-        conn = self.conn
         if all_sessions:
             self.touched = {
                 row[0]
-                for row in conn.execute(
+                for row in self.conn.execute(
                     "SELECT session_id FROM messages UNION SELECT session_id FROM session_meta"
                 )
             }
-        if not self.touched:
-            return
-        paths: dict[str, list[str]] = {}
-        fallback: dict[str, str] = {}
-        for path, project_dir, ids in conn.execute(
-            "SELECT path, project_dir, session_ids FROM source_files ORDER BY path"
-        ):
-            for sid in json.loads(ids or "[]"):
-                if sid in self.touched:
-                    paths.setdefault(sid, []).append(path)
-                    fallback.setdefault(sid, transcripts.decode_project_dir(project_dir))
-        refresh_sessions(
-            conn,
-            {sid: (fallback.get(sid, ""), json.dumps(paths.get(sid, []))) for sid in self.touched},
-        )
+        if self.touched:
+            refresh_sessions(self.conn, self.touched)
 
 
 def _hash(data: bytes) -> str:

@@ -51,7 +51,8 @@ INSERT_SQL = {
         " message_uuid, timestamp, is_error, content, content_length) VALUES (?,?,?,?,?,?,?,?,?)"
     ),
     "session_meta": (
-        "INSERT INTO session_meta (file_id, session_id, line_no, key, value) VALUES (?,?,?,?,?)"
+        "INSERT INTO session_meta (file_id, session_id, line_no, key, value, leaf_uuid)"
+        " VALUES (?,?,?,?,?,?)"
     ),
     "problems": (
         "INSERT INTO problems (file_id, path, line_no, reason, excerpt) VALUES (?,?,?,?,?)"
@@ -75,8 +76,9 @@ SELECT t.session_id,
          ORDER BY line_no DESC, value LIMIT 1),
         (SELECT value FROM session_meta WHERE session_id = t.session_id AND key = 'ai_title'
          ORDER BY line_no DESC, value LIMIT 1),
-        (SELECT value FROM session_meta WHERE session_id = t.session_id AND key = 'summary'
-         ORDER BY line_no DESC, value LIMIT 1),
+        (SELECT sm.value FROM messages m JOIN session_meta sm ON sm.leaf_uuid = m.uuid
+         WHERE m.session_id = t.session_id AND sm.key = 'summary'
+         ORDER BY m.timestamp DESC, sm.value LIMIT 1),
         (SELECT substr(text, 1, 200) FROM messages WHERE session_id = t.session_id
          AND kind = 'prompt' AND is_meta = 0 AND is_sidechain = 0 AND text > ''
          AND substr(text, 1, 1) != '<' ORDER BY timestamp, line_no LIMIT 1),
@@ -433,6 +435,7 @@ class _Builder:
         file_id = record["id"]
         session_ids = json.loads(record["session_ids"] or "[]")
         self.touched.update(session_ids)
+        self.touched.update(self._summarised_sessions(file_id, session_ids))
         for sid in session_ids:
             conn.execute(
                 "INSERT INTO messages_fts(messages_fts, rowid, text)"
@@ -527,6 +530,8 @@ class _Builder:
         )
         conn.execute("RELEASE file")
         self.touched.update(session_ids)
+        if not self.bulk:
+            self.touched.update(self._summarised_sessions(file_id, session_ids))
         self.stats.files_read += 1
 
     def _save_batch(self, file_id: int, path: str, batch: Batch) -> None:
@@ -587,6 +592,21 @@ class _Builder:
                 f" WHERE id IN ({','.join('?' * len(owners))})",
                 sorted(owners),
             )
+
+    def _summarised_sessions(self, file_id: int, session_ids: Iterable[str]) -> set[str]:
+        """Sessions titled by a summary line of this file (whose leafUuid they hold)."""
+        found: set[str] = set()
+        for sid in session_ids:
+            found.update(
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT DISTINCT m.session_id FROM session_meta sm"
+                    " JOIN messages m ON m.uuid = sm.leaf_uuid"
+                    " WHERE sm.session_id = ? AND sm.file_id = ? AND sm.leaf_uuid IS NOT NULL",
+                    [sid, file_id],
+                )
+            )
+        return found
 
     def _refresh_sessions(self, all_sessions: bool = False) -> None:
         if all_sessions:

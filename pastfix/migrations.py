@@ -135,11 +135,13 @@ def m001_create_tables(db: Database) -> None:
             "line_no": int,
             "key": str,
             "value": str,
+            "leaf_uuid": str,
         },
         foreign_keys=[("session_id", "sessions", "session_id"), ("file_id", "source_files", "id")],
         not_null={"session_id", "key"},
     )
     _table(db, "session_meta").create_index(["session_id"], index_name="idx_meta_session")
+    _table(db, "session_meta").create_index(["leaf_uuid"], index_name="idx_meta_leaf")
 
     _table(db, "problems").create(
         {

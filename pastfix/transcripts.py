@@ -103,6 +103,9 @@ class SessionMeta(NamedTuple):
     line_no: int
     key: str
     value: str
+    # A summary names the session holding this message, which in 1.0.x is
+    # often an earlier session than the file the summary line sits in.
+    leaf_uuid: str | None = None
 
 
 class Problem(NamedTuple):
@@ -293,6 +296,7 @@ class _Line(msgspec.Struct):
     aiTitle: Any = None
     summary: Any = None
     customTitle: Any = None
+    leafUuid: Any = None
     message: msgspec.Raw = msgspec.Raw()
 
 
@@ -352,7 +356,8 @@ def _parse_object(obj: _Line, line_no: int, default_session_id: str | None, batc
         value = getattr(obj, field_name)
         session_id = _str_or_none(obj.sessionId, "sessionId") or default_session_id
         if isinstance(value, str) and value and session_id:
-            batch.meta.append(SessionMeta(session_id, line_no, key, value))
+            leaf = obj.leafUuid if isinstance(obj.leafUuid, str) else None
+            batch.meta.append(SessionMeta(session_id, line_no, key, value, leaf))
     elif isinstance(kind, str):
         # A line type from a newer Claude Code: not an error, just counted.
         batch.skipped += 1

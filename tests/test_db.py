@@ -558,3 +558,31 @@ def test_duplicated_lines_of_a_resumed_session_converge(tmp_path, projects):
     assert query(incremental, "SELECT session_id FROM messages WHERE uuid = ?", [f"{SID}-u0"]) == [
         (SID2,)
     ]
+
+
+def test_summary_titles_its_leaf_session(db_path, tmp_path):
+    """A 1.0.x summary on line 1 names the earlier session whose message is its leafUuid."""
+    from conftest import FIXTURES
+
+    projects = tmp_path / "projects"
+    shutil.copytree(FIXTURES / "projects" / "-home-dev-todo", projects / "-home-dev-todo")
+    init, later = sorted((projects / "-home-dev-todo").glob("*.jsonl"))
+    summary = json.loads(later.read_text().splitlines()[0])
+    build_index(db_path, projects)
+    titles = dict(query(db_path, "SELECT session_id, title FROM sessions"))
+    assert titles[init.stem] == summary["summary"]
+    assert titles[later.stem] != summary["summary"]
+    # Incrementally: the summary's file arrives after the session it names, then goes.
+    incremental = tmp_path / "incremental.db"
+    later.rename(tmp_path / later.name)
+    build_index(incremental, projects)
+    assert query(incremental, "SELECT title FROM sessions") != [(summary["summary"],)]
+    (tmp_path / later.name).rename(later)
+    build_index(incremental, projects)
+    assert snapshot(incremental) == snapshot(db_path)
+    later.unlink()
+    build_index(incremental, projects)
+    assert (
+        dict(query(incremental, "SELECT session_id, title FROM sessions"))[init.stem]
+        != (summary["summary"])
+    )

@@ -126,9 +126,13 @@ def test_versions_and_layouts(real_index):
     assert titles["6fc6d062-1972-4457-9bfd-6b47c7e77e11"] == (
         "Implement WSConn adapter for nhooyr websocket"
     )
-    assert titles["fe5e1c67-53e7-4862-81ae-d0e013e3270b"] == (
+    # The summary on line 1 of fe5e1c67 names 1af7fc5e, which holds its leafUuid.
+    assert titles["1af7fc5e-8455-4414-9ccd-011d40f70b2a"] == (
         "Empty Repo Setup: CLAUDE.md Foundation Created"
     )
+    assert titles["fe5e1c67-53e7-4862-81ae-d0e013e3270b"] != titles[
+        "1af7fc5e-8455-4414-9ccd-011d40f70b2a"
+    ]
 
 
 def test_second_build_changes_nothing(real_index, tmp_path):

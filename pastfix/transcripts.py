@@ -272,25 +272,25 @@ def _excerpt(line: bytes) -> str:
 class _Line(msgspec.Struct):
     """The fields pastfix reads from a line; msgspec skips the rest in C.
 
-    Fields are typed Any and checked by hand, so that a wrong type becomes a
-    precise problem rather than a whole-line validation error. `message` stays
-    raw until the line turns out to be a user or assistant line: progress
-    lines and the bulky `toolUseResult` sidecar are never materialised.
+    String fields are validated by msgspec (a wrong type fails the line with a
+    precise reason); the rest are checked by hand. `message` stays raw until
+    the line turns out to be a user or assistant line: progress lines and the
+    bulky `toolUseResult` sidecar are never materialised.
     """
 
     type: Any = None
-    uuid: Any = None
-    sessionId: Any = None
-    timestamp: Any = None
-    parentUuid: Any = None
+    uuid: str | None = None
+    sessionId: str | None = None
+    timestamp: str | None = None
+    parentUuid: str | None = None
     isSidechain: Any = None
     isMeta: Any = None
     isCompactSummary: Any = None
-    agentId: Any = None
-    cwd: Any = None
-    gitBranch: Any = None
-    version: Any = None
-    subtype: Any = None
+    agentId: str | None = None
+    cwd: str | None = None
+    gitBranch: str | None = None
+    version: str | None = None
+    subtype: str | None = None
     content: Any = None
     cause: Any = None
     aiTitle: Any = None
@@ -308,6 +308,7 @@ class _Message(msgspec.Struct):
 _decode_line = msgspec.json.Decoder(_Line).decode
 _decode_message = msgspec.json.Decoder(_Message).decode
 _JSON_TYPE = re.compile(r"got `(\w+)`")
+_FIELD_TYPE = re.compile(r"got `(\w+)` - at `\$\.(\w+)`")
 
 
 def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | None) -> Batch:
@@ -326,8 +327,12 @@ def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | No
         except msgspec.ValidationError as e:
             if not line.strip():
                 continue
-            found = _JSON_TYPE.search(str(e))
-            reason = f"JSON {found.group(1) if found else 'value'}, not an object"
+            field = _FIELD_TYPE.search(str(e))
+            if field:
+                reason = f"{field.group(2)} is a {field.group(1)}, not a string"
+            else:
+                found = _JSON_TYPE.search(str(e))
+                reason = f"JSON {found.group(1) if found else 'value'}, not an object"
             batch.problems.append(Problem(line_no, reason, _excerpt(line)))
         except msgspec.DecodeError as e:
             if not line.strip():
@@ -354,7 +359,7 @@ def _parse_object(obj: _Line, line_no: int, default_session_id: str | None, batc
     elif kind in META_TYPES:
         key, field_name = META_TYPES[kind]
         value = getattr(obj, field_name)
-        session_id = _str_or_none(obj.sessionId, "sessionId") or default_session_id
+        session_id = obj.sessionId or default_session_id
         if isinstance(value, str) and value and session_id:
             leaf = obj.leafUuid if isinstance(obj.leafUuid, str) else None
             batch.meta.append(SessionMeta(session_id, line_no, key, value, leaf))
@@ -373,13 +378,13 @@ def _parse_message(
     batch: Batch,
 ) -> None:
     uuid = obj.uuid
-    if not isinstance(uuid, str) or not uuid:
+    if not uuid:
         raise BadLine(f"{kind} line without a uuid")
-    session_id = _str_or_none(obj.sessionId, "sessionId") or default_session_id
+    session_id = obj.sessionId or default_session_id
     if not session_id:
         raise BadLine(f"{kind} line without a sessionId")
-    timestamp = _str_or_none(obj.timestamp, "timestamp")
-    agent_id = _str_or_none(obj.agentId, "agentId")
+    timestamp = obj.timestamp
+    agent_id = obj.agentId
     is_sidechain = 1 if obj.isSidechain is True else 0
     texts: list[str] = []
     calls: list[ToolCall] = []
@@ -387,7 +392,7 @@ def _parse_message(
     model = None
     block_kind: str | None = None
     if kind == "system":
-        block_kind = _str_or_none(obj.subtype, "subtype")
+        block_kind = obj.subtype
         content = obj.content
         if isinstance(content, str):
             texts.append(content)
@@ -450,7 +455,7 @@ def _parse_message(
             uuid,
             session_id,
             line_no,
-            _str_or_none(obj.parentUuid, "parentUuid"),
+            obj.parentUuid,
             kind,
             block_kind,
             timestamp,
@@ -460,9 +465,9 @@ def _parse_message(
             is_compact,
             agent_id,
             model,
-            _str_or_none(obj.cwd, "cwd"),
-            _str_or_none(obj.gitBranch, "gitBranch") or None,
-            _str_or_none(obj.version, "version"),
+            obj.cwd,
+            obj.gitBranch or None,
+            obj.version,
         )
     )
     batch.tool_calls.extend(calls)

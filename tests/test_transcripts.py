@@ -1486,3 +1486,23 @@ def test_real_edge_file_with_comment_lines_and_a_screenshot():
     [screenshot] = batch.tool_results
     assert screenshot.content.endswith("\n[image/png 443 KB]")
     assert len(screenshot.content) < 1000
+
+
+@pytest.mark.parametrize("field", ["uuid", "sessionId", "timestamp", "cwd", "gitBranch"])
+def test_envelope_field_of_the_wrong_type_is_a_problem(field):
+    good = {
+        "type": "user",
+        "uuid": "0f0e0d0c-1111-4222-8333-444455556666",
+        "sessionId": "s1",
+        "timestamp": "2026-01-01T00:00:00Z",
+        "cwd": "/home/dev/app",
+        "gitBranch": "main",
+        "message": {"role": "user", "content": "hello"},
+    }
+    bad = {**good, field: 42}
+    data = (json.dumps(good) + "\n" + json.dumps(bad) + "\n").encode()
+    batch = parse_lines(data, first_line_no=1, default_session_id="s1")
+    assert [m.line_no for m in batch.messages] == [1]
+    assert [(p.line_no, p.reason) for p in batch.problems] == [
+        (2, f"{field} is a int, not a string")
+    ]

@@ -15,7 +15,7 @@ from sqlite3 import Connection
 from typing import TYPE_CHECKING, Any
 
 from pastfix import transcripts
-from pastfix.transcripts import Batch, SourceFile
+from pastfix.transcripts import Batch, Reader, SourceFile
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -231,6 +231,7 @@ def build(
     force: bool = False,
     progress: Callable[[int], None] | None = None,
     on_plan: Callable[[int, int], None] | None = None,
+    reader: Reader = transcripts,
 ) -> BuildStats:
     """Index the transcripts under `sources` into the database at `db_path`.
 
@@ -238,7 +239,8 @@ def build(
     from their stored offset, rewritten files are re-indexed and vanished ones
     retracted. `force` (or an empty index) rebuilds everything in one
     transaction. `on_plan(files, bytes)` is called once with the work ahead,
-    `progress(bytes)` as it gets done.
+    `progress(bytes)` as it gets done. `reader` knows the transcript format
+    (pastfix.transcripts reads Claude Code).
     """
     started = time.perf_counter()
     for root in sources:
@@ -248,9 +250,8 @@ def build(
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        stats = _Builder(conn, [Path(os.path.abspath(s)) for s in sources], force).run(
-            progress, on_plan
-        )
+        roots = [Path(os.path.abspath(s)) for s in sources]
+        stats = _Builder(conn, roots, force, reader).run(progress, on_plan)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -260,8 +261,9 @@ def build(
 
 
 class _Builder:
-    def __init__(self, conn: Connection, roots: list[Path], force: bool) -> None:
+    def __init__(self, conn: Connection, roots: list[Path], force: bool, reader: Reader) -> None:
         self.conn = conn
+        self.reader = reader
         self.roots = roots
         self.stats = BuildStats()
         stored = conn.execute("SELECT count(*) FROM source_files").fetchone()[0]
@@ -283,7 +285,7 @@ class _Builder:
         plans: list[_Plan] = []
         seen: set[str] = set()
         for root in self.roots:
-            for source in transcripts.iter_source_files(root):
+            for source in self.reader.iter_source_files(root):
                 seen.add(source.path)
                 try:
                     st = os.stat(source.path)
@@ -485,7 +487,7 @@ class _Builder:
                     cut = data.rfind(b"\n") + 1
                     pending = data[cut:]
                     if cut:
-                        batch = transcripts.parse_lines(
+                        batch = self.reader.parse_lines(
                             data[:cut],
                             first_line_no=lines + 1,
                             default_session_id=source.session_id,

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import msgspec
 
@@ -143,6 +143,16 @@ class SourceFile:
     # 2.0.x agent-<id>.jsonl layout, whose lines always carry sessionId).
     session_id: str | None
     project_dir: str
+
+
+class Reader(Protocol):
+    """What the build needs from a transcript format; this module is the Claude Code one."""
+
+    def iter_source_files(self, root: Path) -> Iterator[SourceFile]: ...
+
+    def parse_lines(
+        self, data: bytes, *, first_line_no: int, default_session_id: str | None
+    ) -> Batch: ...
 
 
 class BadLine(Exception):

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from pastfix import db as pdb
-from pastfix import transcripts
+from pastfix import queries, transcripts
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -101,3 +101,44 @@ def summary_line(stats: pdb.BuildStats) -> str:
         f" ({stats.failed_tool_results:,} failed), {stats.problems:,} problems"
         f" in {stats.seconds:.2f}s"
     )
+
+
+@cli.command()
+@click.argument("error")
+@click.argument("db_path", default="index.db", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("json_", "--json", is_flag=True, help="Print the rows as a JSON array")
+@click.option(
+    "-n",
+    "--limit",
+    default=queries.FIND_LIMIT,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="Most failures to show",
+)
+def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
+    """Find past failures matching ERROR and what happened next, in DB_PATH (default index.db).
+
+    Runs the find_past_fix query of the Datasette plugin: failed tool calls whose output
+    contains every word of ERROR (or, when none does, some of them), best first. Start
+    ERROR with raw: to write an FTS5 query.
+
+    \b
+    Example:
+        pastfix find "EISDIR: illegal operation on a directory"
+        pastfix find "error TS2307" index.db --json --limit 5
+    """
+    try:
+        conn = queries.connect(db_path)
+    except queries.NotAnIndex as e:
+        raise click.ClickException(str(e)) from e
+    try:
+        rows = queries.find_past_fix(conn, error, limit)
+    finally:
+        conn.close()
+    if json_:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+    elif not rows:
+        click.echo(f"No failed tool call matches {error!r}", err=True)
+    else:
+        bold = (click.style("", bold=True, reset=False), click.style("", reset=True))
+        click.echo("\n\n".join(queries.format_hit(i, row, bold) for i, row in enumerate(rows, 1)))

@@ -1,1 +1,41 @@
-"""Datasette plugin (placeholder until the plugin lands)."""
+"""pastfix's Datasette plugin: canned queries, the session page, session links, safe_fts().
+
+Registered by the `datasette` entry point `pastfix` (or by plugins/register_pastfix.py in a
+checkout). Every feature is offered on each database that has pastfix's schema, and on no other.
+"""
+
+from datasette import hookimpl
+
+from pastfix import queries
+from pastfix.plugin import views
+
+
+@hookimpl
+def prepare_connection(conn):
+    queries.register_functions(conn)
+
+
+@hookimpl
+def canned_queries(datasette, database):
+    async def inner():
+        return await views.canned_queries(datasette, database)
+
+    return inner
+
+
+@hookimpl
+def register_routes():
+    return [(views.SESSION_ROUTE, views.session_page), (views.CSS_ROUTE, views.css)]
+
+
+@hookimpl
+def render_cell(row, value, column, table, database, datasette):
+    return views.render_cell(row, value, column, table, database, datasette)
+
+
+@hookimpl
+def extra_css_urls(datasette, database):
+    async def inner():
+        return await views.css_urls(datasette, database)
+
+    return inner

@@ -1,0 +1,194 @@
+"""What the hooks in pastfix.plugin delegate to: the session page, cell links, schema checks."""
+
+from __future__ import annotations
+
+import copy
+import weakref
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, unquote, urlencode
+
+import markupsafe
+from datasette.utils import tilde_decode, tilde_encode
+from datasette.utils.asgi import NotFound, Request, Response
+
+from pastfix import queries
+
+if TYPE_CHECKING:  # datasette.app imports the plugins, so not at run time
+    from datasette.app import Datasette
+
+SESSION_ROUTE = r"^/(?P<database>[^/]+)/-/session/(?P<session_id>[^/]+?)(\.(?P<format>json))?$"
+CSS_ROUTE = r"^/-/pastfix\.css$"
+CSS_PATH = "-/pastfix.css"
+CSS = (Path(__file__).parent / "static" / "pastfix.css").read_text()
+
+# Databases known to have pastfix's schema, per Datasette instance.
+_known: weakref.WeakKeyDictionary[Datasette, dict[str, bool]] = weakref.WeakKeyDictionary()
+
+# Columns whose value render_cell turns into a link to the session page.
+SESSION_COLUMNS = frozenset({"session_id"})
+# Columns holding FTS snippets with <mark> highlights.
+SNIPPET_COLUMNS = frozenset({"error_snippet", "snippet"})
+CELL_COLUMNS = SESSION_COLUMNS | SNIPPET_COLUMNS | {"resume", "next_ok_target"}
+
+
+async def is_index(datasette: Datasette, database: str) -> bool:
+    """Whether `database` has pastfix's schema.
+
+    A yes is remembered per Datasette instance (an index stays one); a no is checked
+    again, so a database that `pastfix build` fills while it is served gains the queries.
+    """
+    known = _known.setdefault(datasette, {})
+    if not known.get(database):
+        try:
+            db = datasette.get_database(database)
+        except KeyError:
+            return False
+        known[database] = queries.is_index(await db.table_names())
+    return known[database]
+
+
+async def canned_queries(datasette: Datasette, database: str) -> dict[str, Any] | None:
+    if not await is_index(datasette, database):
+        return None
+    # Datasette writes into the dicts it gets: hand out copies.
+    return copy.deepcopy(queries.CANNED_QUERIES)
+
+
+async def css_urls(datasette: Datasette, database: str | None) -> list[str]:
+    """The stylesheet, on the pages of a pastfix database."""
+    if database and await is_index(datasette, database):
+        return [datasette.urls.path(CSS_PATH)]
+    return []
+
+
+def session_url(
+    datasette: Datasette,
+    database: str,
+    session_id: str,
+    call: str | None = None,
+    suffix: str = "",
+    **args: str,
+) -> str:
+    """The session page (suffix ".json" for its JSON), at a tool call or message when given."""
+    path = f"{datasette.urls.database(database)}/-/session/{quote(session_id, safe='')}{suffix}"
+    if call:
+        args["call"] = call
+    query = f"?{urlencode(args)}" if args else ""
+    target = f"call-{call}" if call else (f"msg-{args['msg']}" if "msg" in args else "")
+    anchor = f"#{quote(target, safe='')}" if target else ""
+    return path + query + anchor
+
+
+def highlight(snippet: str) -> markupsafe.Markup:
+    """Escape an FTS snippet, then restore only its <mark> tags."""
+    escaped = str(markupsafe.escape(snippet))
+    return markupsafe.Markup(
+        escaped.replace("&lt;mark&gt;", "<mark>").replace("&lt;/mark&gt;", "</mark>")
+    )
+
+
+def _row_get(row: Any, key: str) -> Any:
+    try:
+        return row[key]
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def render_cell(
+    row: Any, value: Any, column: str, table: str | None, database: str, datasette: Datasette
+) -> Any:
+    label, show_id = value, False
+    if table == "sessions" and column == "title":
+        # The sessions table links each session_id to its row: the title links to the page.
+        column, value = "session_id", _row_get(row, "session_id")
+    elif column in SESSION_COLUMNS and isinstance(value, dict):
+        # A foreign key Datasette has expanded: {"value": the id, "label": the session's title}.
+        value, label = value.get("value"), value.get("label") or value.get("value")
+        show_id = label != value
+    if column not in CELL_COLUMNS or not isinstance(value, str) or not value:
+        return None
+
+    async def inner() -> markupsafe.Markup | None:
+        if not await is_index(datasette, database):
+            return None
+        if column in SNIPPET_COLUMNS:
+            return highlight(value)
+        if column == "resume":
+            return markupsafe.Markup("<code>{}</code>").format(value)
+        if column == "next_ok_target":
+            session_id, call = _row_get(row, "session_id"), _row_get(row, "next_ok_tool_use_id")
+            if not (isinstance(session_id, str) and call):
+                return None
+            url = session_url(datasette, database, session_id, call=call)
+        else:
+            call = _row_get(row, "tool_use_id")
+            msg = None if call else _row_get(row, "uuid")
+            url = session_url(
+                datasette, database, value, call=call, **({"msg": msg} if msg else {})
+            )
+        link = markupsafe.Markup('<a href="{}">{}</a>').format(url, label)
+        return link + markupsafe.Markup("&nbsp;<em>{}</em>").format(value) if show_id else link
+
+    return inner
+
+
+def _page_links(datasette: Datasette, database: str, data: dict[str, Any]) -> dict[str, str]:
+    session_id = data["session"]["session_id"]
+    links = {}
+    if data["page"] > 1:
+        links["previous"] = session_url(datasette, database, session_id, page=str(data["page"] - 1))
+    if data["page"] < data["pages"]:
+        links["next"] = session_url(datasette, database, session_id, page=str(data["page"] + 1))
+    return links
+
+
+async def session_page(datasette: Datasette, request: Request) -> Response:
+    """A session's conversation in order, with anchors: HTML, or JSON with .json."""
+    try:
+        db = datasette.get_database(route=tilde_decode(request.url_vars["database"]))
+    except KeyError:
+        raise NotFound("Database not found") from None
+    if not await is_index(datasette, db.name):
+        raise NotFound(f"{db.name} is not a pastfix index")
+    await datasette.ensure_permissions(request.actor, [("view-database", db.name), "view-instance"])
+    session_id = unquote(request.url_vars["session_id"])
+    page = request.args.get("page", "")
+    data = await db.execute_fn(
+        lambda conn: queries.session_page(
+            conn,
+            session_id,
+            page=int(page) if page.isdigit() else None,
+            call=request.args.get("call"),
+            message=request.args.get("msg"),
+        )
+    )
+    if data is None:
+        raise NotFound(f"No session {session_id} in {db.name}")
+    data["links"] = _page_links(datasette, db.name, data)
+    if request.url_vars.get("format") == "json":
+        return Response.json(data)
+    context = {
+        "database": db.name,
+        "data": data,
+        "session": data["session"],
+        "row_url": datasette.urls.row(db.name, "sessions", tilde_encode(session_id)),
+        "json_url": session_url(
+            datasette, db.name, session_id, suffix=".json", page=str(data["page"])
+        ),
+        "errors_url": datasette.urls.query(db.name, "session_errors")
+        + "?"
+        + urlencode({"session_id": session_id}),
+        "output_url": datasette.urls.query(db.name, "session_tool_output"),
+        "call_url": lambda call: session_url(datasette, db.name, session_id, call=call),
+    }
+    html = await datasette.render_template("pastfix_session.html", context, request=request)
+    return Response.html(html)
+
+
+async def css(request: Request) -> Response:
+    return Response(
+        CSS,
+        content_type="text/css; charset=utf-8",
+        headers={"cache-control": "max-age=3600"},
+    )

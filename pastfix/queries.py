@@ -1,0 +1,505 @@
+"""The SQL that answers questions about an index: canned queries and the session page.
+
+One home for every query: the Datasette plugin serves CANNED_QUERIES, `pastfix
+find` runs find_past_fix() on a plain sqlite3 connection, and the tests use
+both. Nothing here imports click or datasette.
+
+Typed text reaches FTS5 only through the SQL function safe_fts(), registered
+by register_functions(): every word is quoted, so quotes, AND, NEAR(, col:x and
+a bare '-' are matched as words and never raise a syntax error. Text that
+starts with "raw:" is passed to FTS5 as a query expression when it parses, and
+is matched as words when it does not.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+RAW_PREFIX = "raw:"
+# Words after this many are ignored: a pasted stack trace stays a fast query.
+MAX_WORDS = 32
+# An FTS5 query that parses and matches nothing (an empty phrase).
+MATCH_NOTHING = '"."'
+FIND_LIMIT = 20
+# Tool calls that change a file, for "files edited afterwards".
+EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit")
+# How far after a failure to look for edited files, in tool calls.
+EDIT_WINDOW = 100
+# The tables whose presence makes a database a pastfix index.
+REQUIRED_TABLES = frozenset(
+    {
+        "sessions",
+        "messages",
+        "tool_calls",
+        "tool_results",
+        "messages_fts",
+        "tool_errors_fts",
+        "_sqlite_migrations",
+    }
+)
+
+
+class NotAnIndex(Exception):
+    """A database file that pastfix did not build: the message is meant for the user."""
+
+
+# -- safe_fts ---------------------------------------------------------------
+
+_validator = sqlite3.connect(":memory:", check_same_thread=False)
+_validator_lock = threading.Lock()
+_COLUMN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@functools.lru_cache(maxsize=512)
+def _parses(expression: str, column: str) -> bool:
+    """Whether `expression` is a valid FTS5 query for a table with one `column`."""
+    if not _COLUMN.match(column):
+        return False
+    with _validator_lock:
+        table = f"check_{column}"
+        _validator.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5({column})")
+        try:
+            _validator.execute(f"SELECT 1 FROM {table} WHERE {table} MATCH ?", [expression])
+        except sqlite3.Error:
+            return False
+    return True
+
+
+def _words(text: str) -> list[str]:
+    # A word with no letter or digit holds no token for unicode61; as a phrase
+    # it would only make the query fail to parse or match nothing.
+    return [w for w in text.split() if any(ch.isalnum() for ch in w)][:MAX_WORDS]
+
+
+def safe_fts(text: object, mode: str = "all", column: str = "content") -> str:
+    """Turn typed text into an FTS5 query that always parses.
+
+    mode "all": every word must appear (each word is a quoted phrase).
+    mode "any": at least one word must appear; used as a fallback when "all"
+    finds nothing, so a raw expression gives MATCH_NOTHING here.
+    `column` is the FTS table's column, needed to check a raw expression.
+    """
+    text = ("" if text is None else str(text)).replace("\x00", " ")
+    stripped = text.lstrip()
+    if stripped[: len(RAW_PREFIX)].lower() == RAW_PREFIX:
+        expression = stripped[len(RAW_PREFIX) :].strip()
+        if expression and _parses(expression, column):
+            return expression if mode == "all" else MATCH_NOTHING
+        text = expression
+    words = _words(text)
+    if mode == "any" and len(words) < 2:
+        return MATCH_NOTHING
+    joiner = " OR " if mode == "any" else " "
+    return joiner.join('"' + w.replace('"', '""') + '"' for w in words) or MATCH_NOTHING
+
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    """Add the SQL functions the queries use (safe_fts) to a connection."""
+    conn.create_function("safe_fts", 1, safe_fts, deterministic=True)
+    conn.create_function("safe_fts", 2, safe_fts, deterministic=True)
+    conn.create_function("safe_fts", 3, safe_fts, deterministic=True)
+
+
+def is_index(table_names: set[str] | frozenset[str] | list[str]) -> bool:
+    """Whether a database with these tables has pastfix's schema."""
+    return REQUIRED_TABLES <= set(table_names)
+
+
+# -- canned queries ---------------------------------------------------------
+
+# Text typed into a LIKE is literal: escape \, % and _ (ESCAPE '\').
+_LIKE_LITERAL = r"replace(replace(replace({param}, '\', '\\'), '%', '\%'), '_', '\_')"
+
+
+def find_past_fix_sql(limit: int = FIND_LIMIT) -> str:
+    """The find_past_fix query, returning at most `limit` failures."""
+    edit_tools = ", ".join(f"'{name}'" for name in EDIT_TOOLS)
+    return f"""
+-- Failed tool results that contain every word, best first (bm25, then most recent);
+-- only when none does, those that contain some of the words.
+with all_words as materialized (
+  select rowid as id, rank as score
+  from tool_errors_fts where tool_errors_fts match safe_fts(:error)
+),
+matches as materialized (
+  select id, score, 'all words' as matched from all_words
+  union all
+  select rowid, rank, 'some words' from tool_errors_fts
+  where tool_errors_fts match safe_fts(:error, 'any') and not exists (select 1 from all_words)
+),
+-- Ties with the last score kept are broken by time: look up the time of those rows only.
+cut as (
+  select coalesce((select score from matches order by score limit 1 offset {int(limit) - 1}),
+                  1e308) as score
+),
+hits as (
+  select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
+    m.score, m.matched
+  from matches m join tool_results tr on tr.id = m.id
+  where m.score <= (select score from cut)
+  order by m.score, tr.timestamp desc
+  limit {int(limit)}
+)
+select
+  h.session_id,
+  s.project,
+  h.timestamp as failed_at,
+  c.name as tool,
+  coalesce(c.command, c.file_path, c.description, substr(c.input, 1, 300)) as target,
+  (select snippet(tool_errors_fts, 0, '<mark>', '</mark>', '…', 24) from tool_errors_fts
+   where tool_errors_fts match (case h.matched when 'all words' then safe_fts(:error)
+                                else safe_fts(:error, 'any') end)
+     and rowid = h.id) as error_snippet,
+  -- what the same agent (main thread or subagent) said next
+  (select substr(n.text, 1, 600) from messages n
+   where n.session_id = h.session_id and n.timestamp > h.timestamp
+     and n.type = 'assistant' and n.kind = 'text' and n.text != ''
+     and n.is_sidechain = rm.is_sidechain and n.agent_id is rm.agent_id
+   order by n.timestamp limit 1) as next_text,
+  coalesce(ok.command, ok.file_path, ok.description, substr(ok.input, 1, 300)) as next_ok_target,
+  (select group_concat(path, char(10)) from (
+     select e.file_path as path from (
+       select tool_use_id, name, file_path, timestamp from tool_calls
+       where session_id = h.session_id and timestamp > h.timestamp
+       order by timestamp limit {EDIT_WINDOW}) e
+     where e.name in ({edit_tools}) and e.file_path is not null
+       and not exists (select 1 from tool_results r
+                       where r.tool_use_id = e.tool_use_id and r.is_error = 1)
+     group by e.file_path order by min(e.timestamp) limit 10)) as files_edited_after,
+  'claude --resume ' || h.session_id as resume,
+  h.tool_use_id,
+  ok.tool_use_id as next_ok_tool_use_id,
+  h.matched,
+  round(h.score, 3) as score
+from hits h
+left join messages rm on rm.uuid = h.message_uuid
+left join tool_calls c on c.tool_use_id = h.tool_use_id
+left join sessions s on s.session_id = h.session_id
+-- the next call of the same tool by the same agent that did not fail
+left join tool_calls ok on ok.tool_use_id = (
+  select c2.tool_use_id from tool_calls c2
+  where c2.session_id = h.session_id and c2.timestamp > c.timestamp
+    and c2.name = c.name and c2.agent_id is c.agent_id
+    and exists (select 1 from tool_results r2
+                where r2.tool_use_id = c2.tool_use_id and r2.is_error = 0)
+  order by c2.timestamp limit 1)
+order by h.score, h.timestamp desc
+"""
+
+
+SESSION_TOOL_OUTPUT_SQL = f"""
+-- Every tool result of one session (failed or not) containing the text, in order.
+select
+  tr.timestamp,
+  c.name as tool,
+  coalesce(c.command, c.file_path, c.description, substr(c.input, 1, 300)) as target,
+  tr.is_error,
+  substr(tr.content, max(1, instr(lower(tr.content), lower(:pattern)) - 200), 600) as excerpt,
+  tr.content_length,
+  tr.tool_use_id,
+  tr.session_id
+from tool_results tr indexed by idx_tr_session
+left join tool_calls c on c.tool_use_id = tr.tool_use_id
+where tr.session_id = :session_id
+  and tr.content like '%' || {_LIKE_LITERAL.format(param=":pattern")} || '%' escape '\\'
+order by tr.timestamp, tr.id
+"""
+
+SESSION_ERRORS_SQL = """
+-- Every failed tool result of one session, in order, with the call that failed.
+select
+  tr.timestamp as failed_at,
+  c.name as tool,
+  coalesce(c.command, c.file_path, c.description, substr(c.input, 1, 300)) as target,
+  substr(tr.content, 1, 2000) as error,
+  tr.content_length,
+  c.is_sidechain,
+  c.agent_id,
+  tr.tool_use_id,
+  tr.session_id
+from tool_results tr indexed by idx_tr_session
+left join tool_calls c on c.tool_use_id = tr.tool_use_id
+where tr.session_id = :session_id and tr.is_error = 1
+order by tr.timestamp, tr.id
+"""
+
+SEARCH_MESSAGES_SQL = """
+-- Prompts, replies, thinking and summaries containing every word, best first.
+select
+  m.session_id,
+  s.project,
+  m.timestamp,
+  m.type as role,
+  m.kind,
+  hit.snippet,
+  m.is_sidechain,
+  m.uuid
+from (
+  select rowid as id, rank, snippet(messages_fts, 0, '<mark>', '</mark>', '…', 24) as snippet
+  from messages_fts where messages_fts match safe_fts(:q, 'all', 'text')
+  order by rank limit 100
+) hit
+join messages m on m.id = hit.id
+left join sessions s on s.session_id = m.session_id
+order by hit.rank
+"""
+
+RECENT_FAILURES_SQL = f"""
+-- The latest failed tool results across all projects (or those whose path contains :project).
+with latest as (
+  select id, tool_use_id, session_id, timestamp from tool_results
+  where is_error = 1
+    and (:project = '' or session_id in (
+      select session_id from sessions
+      where project like '%' || {_LIKE_LITERAL.format(param=":project")} || '%' escape '\\'))
+  order by timestamp desc
+  limit 100
+)
+select
+  l.session_id,
+  s.project,
+  l.timestamp as failed_at,
+  c.name as tool,
+  coalesce(c.command, c.file_path, c.description, substr(c.input, 1, 300)) as target,
+  (select substr(content, 1, 300) from tool_results where id = l.id) as error,
+  l.tool_use_id
+from latest l
+left join tool_calls c on c.tool_use_id = l.tool_use_id
+left join sessions s on s.session_id = l.session_id
+order by l.timestamp desc
+"""
+
+CANNED_QUERIES: dict[str, dict[str, Any]] = {
+    "find_past_fix": {
+        "title": "Find past fix",
+        "description": (
+            "Paste an error (error): the failed tool calls whose output matches it, best first,"
+            " each with what happened next in that session: the assistant's next reply, the"
+            " next successful call of the same tool, the files edited afterwards and the"
+            " command to resume the session. Words are matched as words; start with raw: to"
+            " write an FTS5 query (raw: ENOENT OR EISDIR)."
+        ),
+        "sql": find_past_fix_sql(),
+        "params": ["error"],
+        "hide_sql": True,
+    },
+    "session_tool_output": {
+        "title": "Search one session's tool output",
+        "description": (
+            "Every tool result of one session (session_id), failed or not, that contains the"
+            " text (pattern), case-insensitive. % and _ are literal characters."
+        ),
+        "sql": SESSION_TOOL_OUTPUT_SQL,
+        "params": ["session_id", "pattern"],
+        "hide_sql": True,
+    },
+    "session_errors": {
+        "title": "Failures in one session",
+        "description": "Every failed tool result of one session (session_id), in order.",
+        "sql": SESSION_ERRORS_SQL,
+        "params": ["session_id"],
+        "hide_sql": True,
+    },
+    "search_messages": {
+        "title": "Search messages",
+        "description": (
+            "Prompts, replies, thinking and compaction summaries containing every word of the"
+            " text (q), best first (at most 100). Start with raw: for an FTS5 query."
+        ),
+        "sql": SEARCH_MESSAGES_SQL,
+        "params": ["q"],
+        "hide_sql": True,
+    },
+    "recent_failures": {
+        "title": "Recent failures",
+        "description": (
+            "The 100 latest failed tool calls, across projects or in the projects whose path"
+            " contains the text (project); leave it empty for all."
+        ),
+        "sql": RECENT_FAILURES_SQL,
+        "params": ["project"],
+        "hide_sql": True,
+    },
+}
+
+
+# -- the session page -------------------------------------------------------
+
+# A page shows this many messages; a long session is split into pages.
+PAGE_SIZE = 500
+# Characters of a message, a tool input or a tool result shown on the page; the
+# full text is one click away on its row page.
+PAGE_TEXT_CHARS = 20_000
+PAGE_INPUT_CHARS = 2_000
+PAGE_RESULT_CHARS = 5_000
+
+SESSION_SQL = "select * from sessions where session_id = ?"
+SESSION_MESSAGE_IDS_SQL = (
+    "select id, uuid from messages where session_id = ? order by timestamp, id"
+)
+SESSION_MESSAGES_SQL = """
+select id, uuid, type, kind, timestamp, substr(coalesce(text, ''), 1, ?) as text,
+  length(coalesce(text, '')) as text_length,
+  is_sidechain, is_meta, is_compact_summary, agent_id, model
+from messages where session_id = ? order by timestamp, id limit ? offset ?
+"""
+SESSION_CALLS_SQL = """
+select tool_use_id, message_uuid, timestamp, name, command, file_path, description,
+  substr(input, 1, ?) as input, length(input) as input_length, is_sidechain, agent_id
+from tool_calls where session_id = ? and message_uuid in (select value from json_each(?))
+order by timestamp, tool_use_id
+"""
+SESSION_RESULTS_SQL = """
+select id, tool_use_id, message_uuid, timestamp, is_error,
+  substr(coalesce(content, ''), 1, ?) as content, coalesce(content_length, 0) as content_length
+from tool_results indexed by idx_tr_session
+where session_id = ? and (tool_use_id in (select value from json_each(?))
+                          or message_uuid in (select value from json_each(?)))
+order by timestamp, id
+"""
+SESSION_FAILURES_SQL = """
+select tr.tool_use_id, tr.timestamp, c.name as tool,
+  coalesce(c.command, c.file_path, c.description) as target,
+  substr(tr.content, 1, 200) as error
+from tool_results tr indexed by idx_tr_session
+left join tool_calls c on c.tool_use_id = tr.tool_use_id
+where tr.session_id = ? and tr.is_error = 1
+order by tr.timestamp, tr.id
+"""
+CALL_MESSAGE_SQL = "select message_uuid from tool_calls where tool_use_id = ? and session_id = ?"
+
+
+# -- the library entry points -----------------------------------------------
+
+
+def connect(path: str | Path) -> sqlite3.Connection:
+    """Open an index read-only, with the SQL functions registered."""
+    path = Path(path)
+    if not path.is_file():
+        raise NotAnIndex(f"{path} not found: build it with `pastfix build {path}`")
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        names = {row[0] for row in conn.execute("select name from sqlite_master")}
+    except sqlite3.DatabaseError as e:
+        raise NotAnIndex(f"{path} is not a SQLite database ({e})") from e
+    if not is_index(names):
+        conn.close()
+        raise NotAnIndex(f"{path} is not a pastfix index (see `pastfix build --help`)")
+    register_functions(conn)
+    return conn
+
+
+def find_past_fix(
+    conn: sqlite3.Connection, error: str, limit: int = FIND_LIMIT
+) -> list[dict[str, Any]]:
+    """Rows of the find_past_fix canned query for `error`, as dicts."""
+    cursor = conn.execute(find_past_fix_sql(limit), {"error": error})
+    columns = [d[0] for d in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor]
+
+
+def _dicts(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
+    columns = [d[0] for d in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor]
+
+
+def session_page(
+    conn: sqlite3.Connection,
+    session_id: str,
+    *,
+    page: int | None = None,
+    call: str | None = None,
+    message: str | None = None,
+    page_size: int = PAGE_SIZE,
+) -> dict[str, Any] | None:
+    """One page of a session's conversation, or None when there is no such session.
+
+    Messages come in time order, each with its tool calls and their results
+    (a result whose call is on another page stands on its own). `call` or
+    `message` picks the page holding that tool call or message; otherwise
+    `page` (1-based, clamped).
+    """
+    sessions = _dicts(conn.execute(SESSION_SQL, [session_id]))
+    if not sessions:
+        return None
+    order = conn.execute(SESSION_MESSAGE_IDS_SQL, [session_id]).fetchall()
+    pages = max(1, -(-len(order) // page_size))
+    if call:
+        found = conn.execute(CALL_MESSAGE_SQL, [call, session_id]).fetchone()
+        message = found[0] if found else message
+    position = next((i for i, (_, uuid) in enumerate(order) if uuid == message), None)
+    if position is not None:
+        page = position // page_size + 1
+    page = min(max(page or 1, 1), pages)
+    messages = _dicts(
+        conn.execute(
+            SESSION_MESSAGES_SQL,
+            [PAGE_TEXT_CHARS, session_id, page_size, (page - 1) * page_size],
+        )
+    )
+    uuids = json.dumps([m["uuid"] for m in messages])
+    calls = _dicts(conn.execute(SESSION_CALLS_SQL, [PAGE_INPUT_CHARS, session_id, uuids]))
+    results = _dicts(
+        conn.execute(
+            SESSION_RESULTS_SQL,
+            [PAGE_RESULT_CHARS, session_id, json.dumps([c["tool_use_id"] for c in calls]), uuids],
+        )
+    )
+    result_of = {r["tool_use_id"]: r for r in results}
+    calls_of: dict[str, list[dict[str, Any]]] = {}
+    for c in calls:
+        c["result"] = result_of.get(c["tool_use_id"])
+        calls_of.setdefault(c["message_uuid"], []).append(c)
+    on_page = {c["tool_use_id"] for c in calls}
+    orphans_of: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        if r["tool_use_id"] not in on_page:
+            orphans_of.setdefault(r["message_uuid"], []).append(r)
+    for m in messages:
+        m["tool_calls"] = calls_of.get(m["uuid"], [])
+        m["tool_results"] = orphans_of.get(m["uuid"], [])
+    return {
+        "session": sessions[0],
+        "resume": f"claude --resume {session_id}",
+        "page": page,
+        "pages": pages,
+        "page_size": page_size,
+        "message_count": len(order),
+        "failures": _dicts(conn.execute(SESSION_FAILURES_SQL, [session_id])),
+        "messages": messages,
+    }
+
+
+def _one_line(text: str | None, width: int) -> str:
+    flat = " ".join((text or "").split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def format_hit(number: int, row: dict[str, Any], mark: tuple[str, str] = ("[", "]")) -> str:
+    """A find_past_fix row as a few terminal lines; `mark` wraps the matched words."""
+    error = _one_line(row["error_snippet"], 400)
+    error = error.replace("<mark>", mark[0]).replace("</mark>", mark[1])
+    lines = [
+        f"{number}. {row['tool'] or '?'} failed {row['failed_at'] or ''}"
+        f" in {row['project'] or '?'}",
+        f"   ran:    {_one_line(row['target'], 200)}",
+        f"   error:  {error}",
+    ]
+    if row["next_text"]:
+        lines.append(f"   next:   {_one_line(row['next_text'], 300)}")
+    if row["next_ok_target"]:
+        lines.append(
+            f"   then:   {row['tool']} {_one_line(row['next_ok_target'], 200)} (succeeded)"
+        )
+    if row["files_edited_after"]:
+        inside = f"{row['project']}/" if row["project"] else "\0"
+        files = [path.removeprefix(inside) for path in row["files_edited_after"].splitlines()]
+        lines.append(f"   edited: {', '.join(files)}")
+    lines.append(f"   resume: {row['resume']}")
+    return "\n".join(lines)

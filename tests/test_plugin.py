@@ -1,0 +1,398 @@
+"""The Datasette plugin, in process: both loading modes, every canned query, hostile input,
+session pages, links, /-/search and metadata."""
+
+import json
+import re
+import shutil
+import sqlite3
+from urllib.parse import quote
+
+import pytest
+import pytest_asyncio
+import yaml
+from conftest import ROOT, build_index
+from datasette.app import Datasette
+from datasette.plugins import pm
+from test_queries import ENOENT, FIND_COLUMNS, HOSTILE, LIB, session_page, write_corpus
+
+import pastfix.plugin
+from pastfix import queries
+
+QUERIES = {
+    "find_past_fix": ["error"],
+    "session_tool_output": ["session_id", "pattern"],
+    "session_errors": ["session_id"],
+    "search_messages": ["q"],
+    "recent_failures": ["project"],
+}
+HOOKS = ["canned_queries", "extra_css_urls", "prepare_connection", "register_routes", "render_cell"]
+
+
+@pytest.fixture(scope="module")
+def databases(tmp_path_factory):
+    """index.db and anyname.db (the same index), and other.db, which pastfix did not build."""
+    root = tmp_path_factory.mktemp("dbs")
+    index = root / "index.db"
+    build_index(index, write_corpus(root))
+    shutil.copy(index, root / "anyname.db")
+    other = sqlite3.connect(root / "other.db")
+    other.execute("create table sessions (session_id text primary key, title text)")
+    other.execute("insert into sessions values ('s1', 'not pastfix')")
+    other.execute("create table notes (session_id text, tool_use_id text, body text)")
+    other.execute("insert into notes values ('s1', 't1', 'x')")
+    other.commit()
+    other.close()
+    return [str(root / name) for name in ("index.db", "anyname.db", "other.db")]
+
+
+@pytest.fixture(params=["entry point", "plugins dir"])
+def loading(request):
+    """Datasette arguments for each way of loading the plugin."""
+    if request.param == "entry point":
+        assert pm.get_plugin("pastfix") is pastfix.plugin
+        yield {}
+        return
+    # A checkout that is not pip-installed: only the plugins/ shim registers the plugin.
+    name = pm.get_name(pastfix.plugin)
+    pm.unregister(pastfix.plugin)
+    try:
+        yield {"plugins_dir": str(ROOT / "plugins")}
+    finally:
+        for plugin in (pm.get_plugin("register_pastfix.py"), pastfix.plugin):
+            if plugin is not None and pm.is_registered(plugin):
+                pm.unregister(plugin)
+        pm.register(pastfix.plugin, name=name)
+
+
+@pytest_asyncio.fixture
+async def ds(databases, loading):
+    metadata = yaml.safe_load((ROOT / "metadata.yml").read_text())
+    return Datasette(databases, metadata=metadata, template_dir=str(ROOT / "templates"), **loading)
+
+
+@pytest.fixture
+def conn(databases):
+    conn = queries.connect(databases[0])
+    yield conn
+    conn.close()
+
+
+async def get_json(ds, path, **params):
+    response = await ds.client.get(path, params=params)
+    assert response.status_code == 200, response.text[:500]
+    return response.json()
+
+
+# -- loading, metadata, the queries on offer ----------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_plugins_json(ds, loading):
+    plugins = await get_json(ds, "/-/plugins.json")
+    ours = [p for p in plugins if p["hooks"] == HOOKS]
+    # pluggy remembers the distribution of the module, whoever registered it.
+    assert ours == [
+        {"name": "pastfix", "static": True, "templates": True, "version": "0.1.0", "hooks": HOOKS}
+    ]
+    names = [p["name"] for p in plugins]
+    assert "datasette-search-all" in names
+    if loading:
+        assert pm.get_name(pastfix.plugin) == "pastfix.plugin"  # registered by the shim
+        assert "register_pastfix.py" in names
+    else:
+        assert pm.get_name(pastfix.plugin) == "pastfix"  # the entry point
+        assert "register_pastfix.py" not in names
+
+
+@pytest.mark.asyncio
+async def test_metadata_title_and_hidden_tables(ds):
+    assert (await get_json(ds, "/-/metadata.json"))["title"] == "pastfix"
+    assert "<h1>pastfix</h1>" in (await ds.client.get("/")).text
+    tables = {t["name"]: t for t in (await get_json(ds, "/index.json"))["tables"]}
+    assert tables["_sqlite_migrations"]["hidden"] is True
+    assert not tables["sessions"]["hidden"] and not tables["tool_results"]["hidden"]
+    page = (await ds.client.get("/index/tool_results")).text
+    assert "Every tool_result block. Search covers the failed results only" in page
+
+
+def test_metadata_tables_exist(databases):
+    metadata = yaml.safe_load((ROOT / "metadata.yml").read_text())
+    with sqlite3.connect(databases[0]) as db:
+        names = {row[0] for row in db.execute("select name from sqlite_master")}
+        for table, config in metadata["databases"]["index"]["tables"].items():
+            assert table in names
+            columns = {row[1] for row in db.execute(f"pragma table_info([{table}])")}
+            assert set(config.get("columns", {})) <= columns, table
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("database", ["index", "anyname"])
+async def test_queries_on_every_pastfix_database(ds, database):
+    offered = {q["name"]: q for q in (await get_json(ds, f"/{database}.json"))["queries"]}
+    assert list(offered) == list(QUERIES)
+    for name, params in QUERIES.items():
+        assert offered[name]["title"] == queries.CANNED_QUERIES[name]["title"]
+        assert offered[name]["params"] == params
+        # Each parameter is documented in the description shown on the query page.
+        assert all(f"({param})" in offered[name]["description"] for param in params)
+
+
+@pytest.mark.asyncio
+async def test_no_queries_elsewhere(ds):
+    assert (await get_json(ds, "/other.json"))["queries"] == []
+    assert (await ds.client.get("/other/find_past_fix?error=x")).status_code == 404
+    assert (await ds.client.get("/other/-/session/s1")).status_code == 404
+    page = (await ds.client.get("/other/sessions")).text
+    assert "/-/session/" not in page and "pastfix.css" not in page
+
+
+# -- canned queries: whole rows ------------------------------------------------------
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("database", ["index", "anyname"])
+async def test_find_past_fix_json(ds, conn, database):
+    path = f"/{database}/find_past_fix.json"
+    rows = await get_json(ds, path, error="ENOENT dist/index.js", _shape="array")
+    assert rows == queries.find_past_fix(conn, "ENOENT dist/index.js")
+    assert [(r["session_id"], r["tool_use_id"], r["next_ok_target"]) for r in rows] == [
+        ("s2", "u1", "npm run build"),
+        ("s1", "t1", "mkdir -p dist && npm run build"),
+    ]
+    objects = await get_json(ds, path, error="ENOENT dist/index.js", _shape="objects")
+    assert objects["columns"] == FIND_COLUMNS
+    assert objects["rows"] == rows
+    assert objects["ok"] is True and objects["truncated"] is False
+    default = await get_json(ds, path, error="ENOENT dist/index.js")
+    assert default["columns"] == FIND_COLUMNS
+    assert default["rows"] == [[row[c] for c in FIND_COLUMNS] for row in rows]
+
+
+@pytest.mark.asyncio
+async def test_other_queries_json(ds, conn):
+    cases = [
+        ("session_tool_output", {"session_id": "s1", "pattern": "100%"}),
+        ("session_errors", {"session_id": "s3"}),
+        ("search_messages", {"q": "missing"}),
+        ("recent_failures", {"project": "u/lib"}),
+    ]
+    for name, params in cases:
+        rows = await get_json(ds, f"/index/{name}.json", _shape="array", **params)
+        cursor = conn.execute(queries.CANNED_QUERIES[name]["sql"], params)
+        columns = [d[0] for d in cursor.description]
+        assert rows == [dict(zip(columns, row, strict=True)) for row in cursor], name
+    outputs = await get_json(
+        ds, "/index/session_tool_output.json", session_id="s1", pattern="100%", _shape="array"
+    )
+    assert [(r["tool_use_id"], r["tool"], r["is_error"]) for r in outputs] == [("t3", "Bash", 0)]
+    errors = await get_json(ds, "/index/session_errors.json", session_id="s3", _shape="array")
+    assert [(r["tool_use_id"], r["agent_id"], r["target"]) for r in errors] == [
+        ("w1", "a1", f"{LIB}/missing.txt")
+    ]
+    recent = await get_json(ds, "/index/recent_failures.json", project="u/lib", _shape="array")
+    assert [(r["tool_use_id"], r["error"]) for r in recent] == [
+        ("w1", "<tool_use_error>File does not exist.</tool_use_error>"),
+        ("u1", ENOENT),
+    ]
+
+
+# -- hostile input: always 200 -------------------------------------------------------
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("text", HOSTILE)
+async def test_hostile_input(ds, text):
+    for name, params in QUERIES.items():
+        for fmt in ("", ".json"):
+            args = {param: text for param in params}
+            response = await ds.client.get(f"/index/{name}{fmt}", params=args)
+            assert response.status_code == 200, (name, fmt, response.text[:300])
+            if fmt:
+                assert response.json()["ok"] is True
+            else:
+                assert 'class="message-error"' not in response.text
+    # The scoped search within a session that exists.
+    rows = await get_json(
+        ds, "/index/session_tool_output.json", session_id="s1", pattern=text, _shape="array"
+    )
+    assert all(r["session_id"] == "s1" for r in rows)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("name", list(QUERIES))
+async def test_bare_pages(ds, name):
+    for path in (f"/index/{name}", f"/index/{name}.json", f"/anyname/{name}?_shape=array"):
+        assert (await ds.client.get(path)).status_code == 200, path
+    # Bytes that are not UTF-8 in the query string.
+    assert (await ds.client.get(f"/index/{name}?{QUERIES[name][0]}=%FF%FE%00")).status_code == 200
+
+
+@pytest.mark.asyncio
+async def test_raw_mode(ds):
+    raw = await get_json(
+        ds, "/index/find_past_fix.json", error="raw: ENOENT OR EISDIR", _shape="array"
+    )
+    assert sorted(r["tool_use_id"] for r in raw) == ["t1", "t4", "u1"]
+    broken = await get_json(
+        ds, "/index/find_past_fix.json", error="raw: EISDIR AND", _shape="array"
+    )
+    assert [(r["tool_use_id"], r["matched"]) for r in broken] == [("t4", "some words")]
+
+
+# -- HTML: the find_past_fix page and links ------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_find_past_fix_page(ds):
+    page = (await ds.client.get("/index/find_past_fix", params={"error": "EISDIR"})).text
+    assert 'body class="query db-index query-find_past_fix"' in page
+    assert '<link rel="stylesheet" href="/-/pastfix.css">' in page
+    assert (
+        '<td class="col-session_id"><a href="/index/-/session/s1?call=t4#call-t4">s1</a></td>'
+        in page
+    )
+    assert (
+        '<td class="col-error_snippet"><mark>EISDIR</mark>: illegal operation on a directory,'
+        " read</td>" in page
+    )
+    assert (
+        '<td class="col-next_ok_target"><a href="/index/-/session/s1?call=t5#call-t5">'
+        "/home/u/app/src/index.js</a></td>" in page
+    )
+    assert '<td class="col-resume"><code>claude --resume s1</code></td>' in page
+    assert '<td class="col-next_text">That is a directory; reading the file inside it.</td>' in page
+    # The SQL is one click away, not in the way.
+    assert '<pre id="sql-query">' not in page
+
+
+@pytest.mark.asyncio
+async def test_snippets_are_escaped(ds):
+    page = (await ds.client.get("/index/find_past_fix", params={"error": "alert"})).text
+    assert (
+        '<td class="col-error_snippet">&lt;script&gt;<mark>alert</mark>(1)&lt;/script&gt;'
+        " <mark>not a match</mark></td>" in page
+    )
+    assert "<script>alert" not in page
+
+
+@pytest.mark.asyncio
+async def test_session_links_everywhere(ds):
+    anyname = (await ds.client.get("/anyname/find_past_fix", params={"error": "EISDIR"})).text
+    assert '<a href="/anyname/-/session/s1?call=t4#call-t4">s1</a>' in anyname
+    messages = (await ds.client.get("/index/messages?session_id=s2&_sort=id&_size=1")).text
+    # session_id is a foreign key: Datasette labels it with the title, we link it to the page.
+    assert (
+        '<a href="/index/-/session/s2?msg=s2-main-1#msg-s2-main-1">build lib</a>&nbsp;<em>s2</em>'
+        in messages
+    )
+    results = (await ds.client.get("/index/tool_results?tool_use_id=u1")).text
+    assert '<a href="/index/-/session/s2?call=u1#call-u1">build lib</a>&nbsp;<em>s2</em>' in results
+    sessions = (await ds.client.get("/index/sessions?session_id=s2")).text
+    assert (
+        '<td class="col-title type-str"><a href="/index/-/session/s2">build lib</a></td>'
+        in sessions
+    )
+    row = (await ds.client.get("/index/sessions/s2")).text
+    assert '<a href="/index/-/session/s2">s2</a>' in row
+    search = (await ds.client.get("/index/search_messages", params={"q": "missing"})).text
+    assert '<a href="/index/-/session/s2?msg=s2-main-4#msg-s2-main-4">s2</a>' in search
+    assert "Creating the <mark>missing</mark> dist/index.js." in search
+    errors = (await ds.client.get("/index/session_errors", params={"session_id": "s1"})).text
+    assert '<a href="/index/-/session/s1?call=t6#call-t6">s1</a>' in errors
+
+
+@pytest.mark.asyncio
+async def test_css(ds):
+    response = await ds.client.get("/-/pastfix.css")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "text/css; charset=utf-8"
+    assert "body.query-find_past_fix .rows-and-columns tr {" in response.text
+
+
+# -- the session page ------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_session_page_html(ds):
+    response = await ds.client.get("/index/-/session/s1")
+    assert response.status_code == 200
+    page = response.text
+    assert "<h1>fix the build</h1>" in page
+    assert '<div class="pf-call pf-failed" id="call-t1">' in page
+    assert '<div class="pf-result pf-error" id="result-t1">' in page
+    assert '<div class="pf-call" id="call-t2">' in page
+    assert '<span class="pf-badge pf-badge-compact">conversation compacted</span>' in page
+    assert '<span class="pf-badge pf-badge-compact">compaction summary</span>' in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
+    assert '<a href="/index/-/session/s1?call=t4#call-t4">' in page  # the failures list
+    assert "<code>claude --resume s1</code>" in page
+    assert 'href="/index/session_errors?session_id=s1">3 failed</a>' in page
+    assert 'href="/index/-/session/s1.json?page=1">JSON</a>' in page
+    assert page.index('id="call-t1"') < page.index('id="call-t2"') < page.index('id="call-t6"')
+
+
+@pytest.mark.asyncio
+async def test_session_page_marks_sidechains(ds):
+    page = (await ds.client.get("/anyname/-/session/s3")).text
+    assert 'class="pf-msg pf-assistant pf-kind-tool_use pf-sidechain" id="msg-s3-a1-2"' in page
+    assert '<span class="pf-badge">sidechain a1</span>' in page
+    assert '<div class="pf-call pf-failed" id="call-w1">' in page
+
+
+@pytest.mark.asyncio
+async def test_session_page_json(ds, conn):
+    data = await get_json(ds, "/index/-/session/s1.json")
+    expected = session_page(conn, "s1")
+    assert data == json.loads(json.dumps({**expected, "links": {}}))
+    assert data["messages"][2]["tool_calls"][0]["result"]["content"] == ENOENT
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    "session_id", ["nope", "s1 ", "'", '"', "%", "..", "s1.csv", "a/b", "\x00"]
+)
+async def test_session_page_unknown(ds, session_id):
+    response = await ds.client.get(f"/index/-/session/{quote(session_id, safe='')}")
+    if response.status_code == 302:  # Datasette moves %-escapes to its ~ encoding
+        response = await ds.client.get(response.headers["location"])
+    assert response.status_code == 404
+
+
+@pytest.mark.asyncio
+async def test_session_page_args_are_forgiving(ds):
+    for args in ("?page=abc", "?page=-1", "?page=99", "?call=%27", "?msg=", "?call=t4&page=9"):
+        response = await ds.client.get(f"/index/-/session/s1{args}")
+        assert response.status_code == 200, args
+
+
+# -- datasette-search-all ---------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_search_all_covers_messages_and_failed_results(ds):
+    page = (await ds.client.get("/-/search", params={"q": "ENOENT"})).text
+    found = re.search(r"var searchable_tables = (\[.*?\]);", page, re.S)
+    assert found, page
+    listed = json.loads(found.group(1))
+    assert sorted((t["database"], t["table"]) for t in listed) == [
+        ("anyname", "messages"),
+        ("anyname", "tool_results"),
+        ("index", "messages"),
+        ("index", "tool_results"),
+    ]
+    # The browser then fetches each table like this: failed results only (t1, u1, not t5).
+    data = await get_json(
+        ds,
+        "/index/tool_results.json",
+        _search="ENOENT",
+        _shape="objects",
+        _labels="on",
+        _extra="count",
+        _size="5",
+    )
+    assert data["filtered_table_rows_count"] == 2
+    assert sorted(r["tool_use_id"] for r in data["rows"]) == ["t1", "u1"]
+    messages = await get_json(
+        ds, "/anyname/messages.json", _search="missing", _shape="objects", _extra="count"
+    )
+    assert sorted(r["uuid"] for r in messages["rows"]) == ["s1-main-5", "s2-main-4"]

@@ -1,0 +1,790 @@
+"""pastfix.queries on plain sqlite3: safe_fts, the canned queries, the session page, `pastfix find`.
+
+The fixture index is built by the real build from JSONL written here (write_corpus, also
+used by test_plugin.py and test_browser.py); the real-corpus tests compute their
+expectations from the index's own rows.
+"""
+
+import json
+import re
+import sqlite3
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import REAL_PROJECTS, build_index, needs_real_corpus
+
+from pastfix import queries
+from pastfix.cli import cli
+
+APP = "/home/u/app"
+LIB = "/home/u/lib"
+START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+ENOENT = "Exit code 1\nError: ENOENT: no such file or directory, open '/home/u/app/dist/index.js'"
+READ_OUTPUT = "     1→console.log('ENOENT is only a word here')\n     2→// 100 percent"
+HOSTILE = [
+    "",
+    " ",
+    '"',
+    '""',
+    'foo"',
+    "AND",
+    "OR",
+    "NOT",
+    "a AND",
+    "ENOENT OR",
+    "NEAR(",
+    "NEAR(x",
+    "NEAR(no file, 3)",
+    "(",
+    ")",
+    "*",
+    "ENOENT*",
+    "-",
+    "-x",
+    "a-b",
+    "col:x",
+    "content:x",
+    "ENOENT:",
+    "^",
+    "+",
+    "/home/u/app/dist/index.js",
+    "open '/home",
+    "%",
+    "_",
+    "100%",
+    "\\",
+    "'; drop table sessions; --",
+    "\x00",
+    "a\x00b",
+    "<script>alert(1)</script>",
+    "é∑😀",
+    "raw:",
+    "raw: (",
+    "raw: AND",
+    "raw: col:x",
+    "raw: text:x",
+    "raw: NEAR(",
+    'raw: "unterminated',
+    "x " * 500,
+]
+
+
+# -- a small corpus, written line by line --------------------------------------
+
+
+class Session:
+    """Lines of one transcript file, with increasing timestamps."""
+
+    def __init__(self, session_id, cwd, start, *, agent_id=None):
+        self.session_id = session_id
+        self.cwd = cwd
+        self.minute = start
+        self.agent_id = agent_id
+        self.lines = []
+        self.n = 0
+
+    def _line(self, kind, **fields):
+        self.n += 1
+        self.minute += 1
+        line = {
+            "type": kind,
+            "uuid": f"{self.session_id}-{self.agent_id or 'main'}-{self.n}",
+            "sessionId": self.session_id,
+            "timestamp": ts(self.minute),
+            "cwd": self.cwd,
+            "version": "2.1.39",
+            "isSidechain": self.agent_id is not None,
+            **fields,
+        }
+        if self.agent_id:
+            line["agentId"] = self.agent_id
+        self.lines.append(line)
+        return self
+
+    def prompt(self, text):
+        return self._line("user", message={"role": "user", "content": text})
+
+    def say(self, text):
+        content = [{"type": "text", "text": text}]
+        return self._line("assistant", message={"role": "assistant", "content": content})
+
+    def call(self, tool_use_id, name, **tool_input):
+        block = {"type": "tool_use", "id": tool_use_id, "name": name, "input": tool_input}
+        return self._line("assistant", message={"role": "assistant", "content": [block]})
+
+    def result(self, tool_use_id, content, error=False):
+        block = {"type": "tool_result", "tool_use_id": tool_use_id, "content": content}
+        if error:
+            block["is_error"] = True
+        return self._line("user", message={"role": "user", "content": [block]})
+
+    def compact(self, summary):
+        self._line("system", subtype="compact_boundary", content="Conversation compacted")
+        self._line("user", isCompactSummary=True, message={"role": "user", "content": summary})
+        return self
+
+    def write(self, path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(json.dumps(line) + "\n" for line in self.lines))
+
+
+def write_corpus(root: Path) -> Path:
+    """Three sessions in two projects, one with a subagent; returns the projects dir."""
+    projects = root / "projects"
+    s1 = (
+        Session("s1", APP, 0)
+        .prompt("fix the build")
+        .say("Let me build it.")
+        .call("t1", "Bash", command="npm run build", description="Build")
+        .result("t1", ENOENT, error=True)
+        .say("The dist folder is missing; I will create it in build.js.")
+        .call("t2", "Edit", file_path=f"{APP}/build.js", old_string="a", new_string="b")
+        .result("t2", "The file has been updated.")
+        .call("t3", "Bash", command="mkdir -p dist && npm run build")
+        .result("t3", "built in 100% of the time, see done_x")
+        .call("t4", "Read", file_path=f"{APP}/src")
+        .result("t4", "EISDIR: illegal operation on a directory, read", error=True)
+        .say("That is a directory; reading the file inside it.")
+        .call("t5", "Read", file_path=f"{APP}/src/index.js")
+        .result("t5", READ_OUTPUT)
+        .compact("This session is being continued from a previous conversation.")
+        .call("t6", "Bash", command="cat notes.txt")
+        .result("t6", "<script>alert(1)</script> <mark>not a match</mark>", error=True)
+        .say("Done.")
+    )
+    s1.write(projects / "-home-u-app" / "s1.jsonl")
+    s2 = (
+        Session("s2", LIB, 2000)
+        .prompt("build lib")
+        .call("u1", "Bash", command="npm run build")
+        .result("u1", ENOENT, error=True)
+        .say("Creating the missing dist/index.js.")
+        .call("u2", "Write", file_path=f"{LIB}/dist/index.js", content="x")
+        .result("u2", "File created successfully")
+        .call("u3", "Bash", command="npm run build")
+        .result("u3", "ok")
+    )
+    s2.write(projects / "-home-u-lib" / "s2.jsonl")
+    s3 = Session("s3", LIB, 3000).prompt("explore").call("v1", "Task", description="Look")
+    s3.result("v1", "Explored.").say("The subagent is done.")
+    s3.write(projects / "-home-u-lib" / "s3.jsonl")
+    agent = (
+        Session("s3", LIB, 3001, agent_id="a1")
+        .prompt("Look around")
+        .call("w1", "Read", file_path=f"{LIB}/missing.txt")
+        .result("w1", "<tool_use_error>File does not exist.</tool_use_error>", error=True)
+        .say("No such file; listing the directory instead.")
+        .call("w2", "Read", file_path=f"{LIB}/README.md")
+        .result("w2", "# lib")
+    )
+    agent.write(projects / "-home-u-lib" / "s3" / "subagents" / "agent-a1.jsonl")
+    return projects
+
+
+@pytest.fixture(scope="module")
+def index_path(tmp_path_factory):
+    root = tmp_path_factory.mktemp("corpus")
+    path = root / "index.db"
+    build_index(path, write_corpus(root))
+    return path
+
+
+@pytest.fixture
+def conn(index_path):
+    conn = queries.connect(index_path)
+    yield conn
+    conn.close()
+
+
+def rows(conn, sql, **params):
+    cursor = conn.execute(sql, params)
+    columns = [d[0] for d in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor]
+
+
+def ts(minute):
+    """The timestamp of a line written `minute` minutes into the corpus."""
+    return (START + timedelta(minutes=minute)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+# -- safe_fts -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text,mode,expected",
+    [
+        ("EISDIR", "all", '"EISDIR"'),
+        ("Exit code 127", "all", '"Exit" "code" "127"'),
+        ("Exit code 127", "any", '"Exit" OR "code" OR "127"'),
+        ("EISDIR", "any", queries.MATCH_NOTHING),
+        ('foo"bar', "all", '"foo""bar"'),
+        ("AND OR NOT", "all", '"AND" "OR" "NOT"'),
+        ("col:x NEAR(a", "all", '"col:x" "NEAR(a"'),
+        ("- * ( ) ^", "all", queries.MATCH_NOTHING),
+        ("", "all", queries.MATCH_NOTHING),
+        (None, "all", queries.MATCH_NOTHING),
+        ("a\x00b", "all", '"a" "b"'),
+        ("raw: ENOENT OR EISDIR", "all", "ENOENT OR EISDIR"),
+        ("RAW:  NEAR(no file, 3) ", "all", "NEAR(no file, 3)"),
+        ("raw: ENOENT OR EISDIR", "any", queries.MATCH_NOTHING),
+        ("raw: (", "all", queries.MATCH_NOTHING),
+        ("raw: a AND", "all", '"a" "AND"'),
+        ("raw: a AND", "any", '"a" OR "AND"'),
+        ("raw: col:x", "all", '"col:x"'),
+        ("raw: content:x", "all", "content:x"),
+    ],
+)
+def test_safe_fts(text, mode, expected):
+    assert queries.safe_fts(text, mode) == expected
+
+
+def test_safe_fts_raw_checks_the_column():
+    assert queries.safe_fts("raw: text:x", "all", "text") == "text:x"
+    assert queries.safe_fts("raw: text:x", "all", "content") == '"text:x"'
+
+
+def test_safe_fts_caps_words():
+    assert queries.safe_fts("w " * 100).count('"w"') == queries.MAX_WORDS
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+@pytest.mark.parametrize("mode", ["all", "any"])
+def test_safe_fts_always_parses(text, mode):
+    db = sqlite3.connect(":memory:")
+    db.execute("create virtual table f using fts5(content)")
+    db.execute("insert into f values ('ENOENT no such file a-b x')")
+    db.execute("select * from f where f match ?", [queries.safe_fts(text, mode)]).fetchall()
+
+
+# -- find_past_fix ---------------------------------------------------------------
+
+FIND_COLUMNS = [
+    "session_id",
+    "project",
+    "failed_at",
+    "tool",
+    "target",
+    "error_snippet",
+    "next_text",
+    "next_ok_target",
+    "files_edited_after",
+    "resume",
+    "tool_use_id",
+    "next_ok_tool_use_id",
+    "matched",
+    "score",
+]
+
+
+def test_find_past_fix_rows(conn):
+    found = queries.find_past_fix(conn, "ENOENT dist/index.js")
+    assert [list(row) for row in found] == [FIND_COLUMNS, FIND_COLUMNS]
+    scores = {row.pop("score") for row in found}
+    # The same error text scores the same: the more recent failure comes first.
+    assert len(scores) == 1 and scores.pop() < 0
+    snippet = (
+        "Exit code 1\nError: <mark>ENOENT</mark>: no such file or directory, open"
+        " '/home/u/app/<mark>dist/index.js</mark>'"
+    )
+    assert found == [
+        {
+            "session_id": "s2",
+            "project": LIB,
+            "failed_at": ts(2003),
+            "tool": "Bash",
+            "target": "npm run build",
+            "error_snippet": snippet,
+            "next_text": "Creating the missing dist/index.js.",
+            "next_ok_target": "npm run build",
+            "files_edited_after": f"{LIB}/dist/index.js",
+            "resume": "claude --resume s2",
+            "tool_use_id": "u1",
+            "next_ok_tool_use_id": "u3",
+            "matched": "all words",
+        },
+        {
+            "session_id": "s1",
+            "project": APP,
+            "failed_at": ts(4),
+            "tool": "Bash",
+            "target": "npm run build",
+            "error_snippet": snippet,
+            "next_text": "The dist folder is missing; I will create it in build.js.",
+            "next_ok_target": "mkdir -p dist && npm run build",
+            "files_edited_after": f"{APP}/build.js",
+            "resume": "claude --resume s1",
+            "tool_use_id": "t1",
+            "next_ok_tool_use_id": "t3",
+            "matched": "all words",
+        },
+    ]
+
+
+def test_find_past_fix_next_steps_of_a_read(conn):
+    [row] = queries.find_past_fix(conn, "EISDIR: illegal operation")
+    assert (row["session_id"], row["tool"], row["target"]) == ("s1", "Read", f"{APP}/src")
+    assert row["error_snippet"] == (
+        "<mark>EISDIR</mark>: <mark>illegal</mark> <mark>operation</mark> on a directory, read"
+    )
+    assert row["next_text"] == "That is a directory; reading the file inside it."
+    assert (row["next_ok_target"], row["next_ok_tool_use_id"]) == (f"{APP}/src/index.js", "t5")
+    # Edits before the failure do not count.
+    assert row["files_edited_after"] is None
+
+
+def test_find_past_fix_in_a_subagent_follows_that_subagent(conn):
+    [row] = queries.find_past_fix(conn, "File does not exist")
+    assert (row["session_id"], row["tool_use_id"], row["project"]) == ("s3", "w1", LIB)
+    assert row["next_text"] == "No such file; listing the directory instead."
+    assert row["next_ok_target"] == f"{LIB}/README.md"
+
+
+def test_find_past_fix_falls_back_to_some_words(conn):
+    found = queries.find_past_fix(conn, "EISDIR zzzunknownword")
+    assert [(r["tool_use_id"], r["matched"]) for r in found] == [("t4", "some words")]
+    assert found[0]["error_snippet"].startswith("<mark>EISDIR</mark>:")
+
+
+def test_find_past_fix_matches_words_not_operators(conn):
+    # No failure holds the three words ENOENT, OR, EISDIR: some of them match.
+    words = queries.find_past_fix(conn, "ENOENT OR EISDIR")
+    assert sorted((r["tool_use_id"], r["matched"]) for r in words) == [
+        ("t1", "some words"),
+        ("t4", "some words"),
+        ("u1", "some words"),
+    ]
+    raw = queries.find_past_fix(conn, "raw: ENOENT OR EISDIR")
+    assert sorted((r["tool_use_id"], r["matched"]) for r in raw) == [
+        ("t1", "all words"),
+        ("t4", "all words"),
+        ("u1", "all words"),
+    ]
+    assert queries.find_past_fix(conn, "raw: ENOENT NOT directory") == []
+    # Text in successful results is not searched.
+    assert "t5" not in [r["tool_use_id"] for r in queries.find_past_fix(conn, "ENOENT")]
+
+
+def test_find_past_fix_limit(conn):
+    assert [r["tool_use_id"] for r in queries.find_past_fix(conn, "ENOENT", limit=1)] == ["u1"]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_find_past_fix_hostile_input(conn, text):
+    found = queries.find_past_fix(conn, text)
+    assert all(row["session_id"] in {"s1", "s2", "s3"} for row in found)
+
+
+def test_find_past_fix_uses_the_indexes(conn):
+    plan = "\n".join(
+        r[3]
+        for r in conn.execute("explain query plan " + queries.find_past_fix_sql(), {"error": "x"})
+    )
+    assert "SEARCH n USING INDEX idx_messages_session (session_id=? AND timestamp>?)" in plan
+    assert "SEARCH c2 USING INDEX idx_tc_session (session_id=? AND timestamp>?)" in plan
+    assert "SEARCH tool_calls USING INDEX idx_tc_session (session_id=? AND timestamp>?)" in plan
+    assert "SEARCH tr USING INTEGER PRIMARY KEY (rowid=?)" in plan
+    assert "SCAN tool_results" not in plan and "SCAN messages" not in plan
+
+
+# -- the other canned queries ----------------------------------------------------
+
+
+def test_session_tool_output_searches_every_result_of_one_session(conn):
+    sql = queries.SESSION_TOOL_OUTPUT_SQL
+    found = rows(conn, sql, session_id="s1", pattern="enoent")
+    assert [(r["tool_use_id"], r["is_error"], r["tool"]) for r in found] == [
+        ("t1", 1, "Bash"),
+        ("t5", 0, "Read"),
+    ]
+    assert found[1] == {
+        "timestamp": ts(14),
+        "tool": "Read",
+        "target": f"{APP}/src/index.js",
+        "is_error": 0,
+        "excerpt": READ_OUTPUT,
+        "content_length": len(READ_OUTPUT),
+        "tool_use_id": "t5",
+        "session_id": "s1",
+    }
+    assert rows(conn, sql, session_id="s2", pattern="index.js")[0]["tool_use_id"] == "u1"
+
+
+@pytest.mark.parametrize(
+    "pattern,expected",
+    [
+        ("100%", ["t3"]),  # not "100 percent" in t5
+        ("%", ["t3"]),
+        ("done_x", ["t3"]),
+        ("_", ["t3"]),
+        ("o_e", []),  # as a wildcard, _ would match "done" and "open"
+        ("\\", []),
+        ("", ["t1", "t2", "t3", "t4", "t5", "t6"]),
+    ],
+)
+def test_session_tool_output_like_is_literal(conn, pattern, expected):
+    found = rows(conn, queries.SESSION_TOOL_OUTPUT_SQL, session_id="s1", pattern=pattern)
+    assert [r["tool_use_id"] for r in found] == expected
+
+
+def test_session_tool_output_uses_idx_tr_session(conn):
+    plan = [
+        r[3]
+        for r in conn.execute(
+            "explain query plan " + queries.SESSION_TOOL_OUTPUT_SQL,
+            {"session_id": "s1", "pattern": "x"},
+        )
+    ]
+    assert plan[0] == "SEARCH tr USING INDEX idx_tr_session (session_id=?)"
+
+
+def test_session_errors(conn):
+    found = rows(conn, queries.SESSION_ERRORS_SQL, session_id="s1")
+    assert [(r["tool_use_id"], r["tool"], r["target"]) for r in found] == [
+        ("t1", "Bash", "npm run build"),
+        ("t4", "Read", f"{APP}/src"),
+        ("t6", "Bash", "cat notes.txt"),
+    ]
+    assert found[0] == {
+        "failed_at": ts(4),
+        "tool": "Bash",
+        "target": "npm run build",
+        "error": ENOENT,
+        "content_length": len(ENOENT),
+        "is_sidechain": 0,
+        "agent_id": None,
+        "tool_use_id": "t1",
+        "session_id": "s1",
+    }
+    sub = rows(conn, queries.SESSION_ERRORS_SQL, session_id="s3")
+    assert [(r["tool_use_id"], r["is_sidechain"], r["agent_id"]) for r in sub] == [("w1", 1, "a1")]
+
+
+def test_search_messages(conn):
+    found = rows(conn, queries.SEARCH_MESSAGES_SQL, q="missing")
+    assert sorted((r["session_id"], r["uuid"]) for r in found) == [
+        ("s1", "s1-main-5"),
+        ("s2", "s2-main-4"),
+    ]
+    by_uuid = {r["uuid"]: r for r in found}
+    assert by_uuid["s2-main-4"] == {
+        "session_id": "s2",
+        "project": LIB,
+        "timestamp": ts(2004),
+        "role": "assistant",
+        "kind": "text",
+        "snippet": "Creating the <mark>missing</mark> dist/index.js.",
+        "is_sidechain": 0,
+        "uuid": "s2-main-4",
+    }
+    # Tool output is not in messages; sidechain text is.
+    assert rows(conn, queries.SEARCH_MESSAGES_SQL, q="EISDIR") == []
+    assert [r["is_sidechain"] for r in rows(conn, queries.SEARCH_MESSAGES_SQL, q="listing")] == [1]
+    assert len(rows(conn, queries.SEARCH_MESSAGES_SQL, q="raw: missing OR subagent")) == 3
+
+
+def test_recent_failures(conn):
+    found = rows(conn, queries.RECENT_FAILURES_SQL, project="")
+    assert [r["tool_use_id"] for r in found] == ["w1", "u1", "t6", "t4", "t1"]
+    assert found[1] == {
+        "session_id": "s2",
+        "project": LIB,
+        "failed_at": ts(2003),
+        "tool": "Bash",
+        "target": "npm run build",
+        "error": ENOENT,
+        "tool_use_id": "u1",
+    }
+    assert [r["tool_use_id"] for r in rows(conn, queries.RECENT_FAILURES_SQL, project="u/app")] == [
+        "t6",
+        "t4",
+        "t1",
+    ]
+    assert rows(conn, queries.RECENT_FAILURES_SQL, project="%") == []
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_other_queries_hostile_input(conn, text):
+    for sql, params in [
+        (queries.SESSION_TOOL_OUTPUT_SQL, {"session_id": text, "pattern": text}),
+        (queries.SESSION_TOOL_OUTPUT_SQL, {"session_id": "s1", "pattern": text}),
+        (queries.SESSION_ERRORS_SQL, {"session_id": text}),
+        (queries.SEARCH_MESSAGES_SQL, {"q": text}),
+        (queries.RECENT_FAILURES_SQL, {"project": text}),
+    ]:
+        conn.execute(sql, params).fetchall()
+
+
+# -- the session page ------------------------------------------------------------
+
+
+def session_page(conn, session_id, **args):
+    page = queries.session_page(conn, session_id, **args)
+    assert page is not None
+    return page
+
+
+def test_session_page(conn):
+    page = session_page(conn, "s1")
+    assert (page["page"], page["pages"], page["message_count"]) == (1, 1, 19)
+    assert page["session"]["session_id"] == "s1" and page["resume"] == "claude --resume s1"
+    assert [f["tool_use_id"] for f in page["failures"]] == ["t1", "t4", "t6"]
+    kinds = [m["kind"] for m in page["messages"]]
+    assert kinds[:5] == ["prompt", "text", "tool_use", "tool_result", "text"]
+    assert "compact_boundary" in kinds
+    assert [m["is_compact_summary"] for m in page["messages"]].count(1) == 1
+    [call_message] = [
+        m
+        for m in page["messages"]
+        if m["tool_calls"][:1] and m["tool_calls"][0]["tool_use_id"] == "t1"
+    ]
+    call = call_message["tool_calls"][0]
+    assert (call["name"], call["command"], call["result"]["is_error"]) == (
+        "Bash",
+        "npm run build",
+        1,
+    )
+    assert call["result"]["content"] == ENOENT
+    assert all(not m["tool_results"] for m in page["messages"])
+
+
+def test_session_page_with_a_subagent(conn):
+    page = session_page(conn, "s3")
+    sidechain = [m["uuid"] for m in page["messages"] if m["is_sidechain"]]
+    assert sidechain == [f"s3-a1-{n}" for n in range(1, 7)]
+    assert {m["agent_id"] for m in page["messages"] if m["is_sidechain"]} == {"a1"}
+
+
+def test_session_page_pages(conn):
+    def page(**args):
+        found = session_page(conn, "s1", page_size=4, **args)
+        calls = [
+            (c["tool_use_id"], bool(c["result"]))
+            for m in found["messages"]
+            for c in m["tool_calls"]
+        ]
+        alone = [r["tool_use_id"] for m in found["messages"] for r in m["tool_results"]]
+        return found["page"], [m["uuid"][8:] for m in found["messages"]], calls, alone
+
+    assert session_page(conn, "s1", page_size=4)["pages"] == 5
+    assert page() == (1, ["1", "2", "3", "4"], [("t1", True)], [])
+    # t3's call ends page 2; its result opens page 3, on its own there.
+    assert page(page=2) == (2, ["5", "6", "7", "8"], [("t2", True), ("t3", True)], [])
+    assert page(call="t4") == (3, ["9", "10", "11", "12"], [("t4", True)], ["t3"])
+    assert page(message="s1-main-19")[0] == 5
+    assert page(page=99)[0] == 5
+    assert page(page=0)[0] == 1
+    assert page(call="no-such-call")[0] == 1
+
+
+def test_session_page_of_an_unknown_session(conn):
+    assert queries.session_page(conn, "nope") is None
+
+
+# -- connect and `pastfix find` --------------------------------------------------
+
+
+def test_connect_refuses_what_is_not_an_index(tmp_path):
+    with pytest.raises(queries.NotAnIndex, match="not found: build it"):
+        queries.connect(tmp_path / "missing.db")
+    (tmp_path / "text.db").write_text("hello")
+    with pytest.raises(queries.NotAnIndex, match="is not a SQLite database"):
+        queries.connect(tmp_path / "text.db")
+    sqlite3.connect(tmp_path / "other.db").execute("create table t (x)")
+    with pytest.raises(queries.NotAnIndex, match="is not a pastfix index"):
+        queries.connect(tmp_path / "other.db")
+
+
+def test_cli_find(index_path):
+    result = CliRunner().invoke(cli, ["find", "EISDIR", str(index_path)])
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        f"1. Read failed {ts(11)} in {APP}\n"
+        f"   ran:    {APP}/src\n"
+        "   error:  EISDIR: illegal operation on a directory, read\n"
+        "   next:   That is a directory; reading the file inside it.\n"
+        f"   then:   Read {APP}/src/index.js (succeeded)\n"
+        "   resume: claude --resume s1\n"
+    )
+
+
+def test_cli_find_json_is_the_query(index_path, conn):
+    result = CliRunner().invoke(cli, ["find", "ENOENT", str(index_path), "--json", "--limit", "1"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == queries.find_past_fix(conn, "ENOENT", limit=1)
+
+
+def test_cli_find_defaults_to_index_db(index_path, monkeypatch):
+    monkeypatch.chdir(index_path.parent)
+    result = CliRunner().invoke(cli, ["find", "nothing-like-it"])
+    assert (result.exit_code, result.output) == (
+        0,
+        "No failed tool call matches 'nothing-like-it'\n",
+    )
+
+
+def test_cli_find_errors(tmp_path):
+    missing = tmp_path / "none.db"
+    result = CliRunner().invoke(cli, ["find", "x", str(missing)])
+    assert result.exit_code == 1
+    assert result.output == f"Error: {missing} not found: build it with `pastfix build {missing}`\n"
+    result = CliRunner().invoke(cli, ["find", "x", str(tmp_path), "--limit", "0"])
+    assert result.exit_code == 2
+
+
+def test_format_hit():
+    row = {
+        "tool": "Bash",
+        "failed_at": "T",
+        "project": "/p",
+        "target": "npm  run\nbuild",
+        "error_snippet": "a <mark>b</mark> c",
+        "next_text": None,
+        "next_ok_target": None,
+        "files_edited_after": "/p/a\n/q/b",
+        "resume": "claude --resume s",
+    }
+    assert queries.format_hit(3, row, ("*", "*")) == (
+        "3. Bash failed T in /p\n"
+        "   ran:    npm run build\n"
+        "   error:  a *b* c\n"
+        "   edited: a, /q/b\n"
+        "   resume: claude --resume s"
+    )
+
+
+# -- the real corpus ---------------------------------------------------------------
+
+WORD = re.compile(r"[^\W_]+")
+
+
+@pytest.fixture(scope="module")
+def real_conn(tmp_path_factory):
+    if not REAL_PROJECTS.is_dir():
+        pytest.skip(f"real corpus not found at {REAL_PROJECTS}")
+    path = tmp_path_factory.mktemp("real") / "index.db"
+    build_index(path, REAL_PROJECTS)
+    conn = queries.connect(path)
+    yield conn
+    conn.close()
+
+
+def failures(conn):
+    return rows(
+        conn,
+        "select tr.id, tr.tool_use_id, tr.session_id, tr.timestamp, tr.content,"
+        " m.is_sidechain, m.agent_id from tool_results tr join messages m"
+        " on m.uuid = tr.message_uuid where tr.is_error = 1",
+    )
+
+
+@needs_real_corpus()
+def test_real_corpus_every_failure_is_found_by_its_rarest_word(real_conn):
+    failed = failures(real_conn)
+    assert len(failed) == 93
+    words = {f["id"]: {w.lower() for w in WORD.findall(f["content"])} for f in failed}
+    df = Counter(w for ws in words.values() for w in ws)
+    for f in failed:
+        if not words[f["id"]]:
+            continue
+        rarest = min(words[f["id"]], key=lambda w: (df[w], -len(w), w))
+        found = queries.find_past_fix(real_conn, rarest, limit=max(queries.FIND_LIMIT, df[rarest]))
+        assert len(found) == df[rarest], rarest
+        assert (f["session_id"], f["tool_use_id"]) in {
+            (r["session_id"], r["tool_use_id"]) for r in found
+        }, rarest
+
+
+@needs_real_corpus()
+@pytest.mark.parametrize(
+    "identifier",
+    [
+        "EISDIR",
+        "InputValidationError",
+        "File does not exist",
+        "Exit code 127",
+        "error TS2307",
+        "String to replace not found in file",
+        "File has not been read yet",
+        "Sibling tool call errored",
+        "command not found",
+        "No such file or directory",
+    ],
+)
+def test_real_corpus_identifiers(real_conn, identifier):
+    wanted = [w.lower() for w in WORD.findall(identifier)]
+    expected = {
+        f["tool_use_id"]
+        for f in failures(real_conn)
+        if all(w in {x.lower() for x in WORD.findall(f["content"])} for w in wanted)
+    }
+    assert expected, identifier
+    found = queries.find_past_fix(real_conn, identifier, limit=1000)
+    assert {r["tool_use_id"] for r in found} == expected
+    assert {r["matched"] for r in found} == {"all words"}
+    for r in found:
+        assert r["resume"] == f"claude --resume {r['session_id']}"
+        assert "<mark>" in r["error_snippet"]
+    ranked = [r["score"] for r in found]
+    assert ranked == sorted(ranked)
+
+
+@needs_real_corpus()
+def test_real_corpus_what_happened_next(real_conn):
+    """next_text and the next successful call, recomputed in Python from the index's rows."""
+    messages = rows(
+        real_conn,
+        "select session_id, timestamp, type, kind, text, is_sidechain, agent_id from messages"
+        " order by timestamp, id",
+    )
+    calls = rows(
+        real_conn,
+        "select c.tool_use_id, c.session_id, c.timestamp, c.name, c.agent_id, r.is_error"
+        " from tool_calls c left join tool_results r on r.tool_use_id = c.tool_use_id"
+        " order by c.timestamp, c.rowid",
+    )
+    call_of = {c["tool_use_id"]: c for c in calls}
+    failed = failures(real_conn)
+    words = {f["id"]: {w.lower() for w in WORD.findall(f["content"])} for f in failed}
+    df = Counter(w for ws in words.values() for w in ws)
+    with_next = 0
+    for f in failed:
+        rarest = min(words[f["id"]], key=lambda w: (df[w], -len(w), w))
+        [row] = [
+            r
+            for r in queries.find_past_fix(real_conn, rarest, limit=df[rarest])
+            if r["tool_use_id"] == f["tool_use_id"]
+        ]
+        next_text = next(
+            (
+                m["text"][:600]
+                for m in messages
+                if m["session_id"] == f["session_id"]
+                and m["timestamp"] > f["timestamp"]
+                and m["type"] == "assistant"
+                and m["kind"] == "text"
+                and m["text"]
+                and m["is_sidechain"] == f["is_sidechain"]
+                and m["agent_id"] == f["agent_id"]
+            ),
+            None,
+        )
+        assert row["next_text"] == next_text
+        call = call_of[f["tool_use_id"]]
+        ok = next(
+            (
+                c["tool_use_id"]
+                for c in calls
+                if c["session_id"] == f["session_id"]
+                and c["timestamp"] > call["timestamp"]
+                and c["name"] == call["name"]
+                and c["agent_id"] == call["agent_id"]
+                and c["is_error"] == 0
+            ),
+            None,
+        )
+        assert row["next_ok_tool_use_id"] == ok
+        with_next += bool(row["next_text"] or row["next_ok_target"] or row["files_edited_after"])
+    assert with_next >= 80

@@ -57,3 +57,18 @@ def test_reapplying_is_a_no_op(tmp_path):
     migrations.apply(Database(path))
     assert sqlite3.connect(path).execute("SELECT sql FROM sqlite_master").fetchall() == schema
     assert [m.name for m in migrations.applied(Database(path))] == applied
+
+
+def test_upgrade_from_previous_schema_keeps_rows(tmp_path):
+    path = tmp_path / "index.db"
+    db = Database(path)
+    migrations.apply(db, stop_before="m003_recent_failures_index")
+    db.table("tool_results").insert(
+        {"tool_use_id": "t1", "session_id": "s1", "is_error": 1, "content": "ENOENT"}
+    )
+    db.close()
+    pdb.connect(path).close()
+    db = Database(path)
+    assert [m.name for m in migrations.applied(db)][-1] == "m003_recent_failures_index"
+    assert "idx_tr_errors_time" in {i.name for i in db.table("tool_results").indexes}
+    assert [r["tool_use_id"] for r in db.table("tool_results").rows] == ["t1"]

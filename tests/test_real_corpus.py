@@ -130,9 +130,10 @@ def test_versions_and_layouts(real_index):
     assert titles["1af7fc5e-8455-4414-9ccd-011d40f70b2a"] == (
         "Empty Repo Setup: CLAUDE.md Foundation Created"
     )
-    assert titles["fe5e1c67-53e7-4862-81ae-d0e013e3270b"] != titles[
-        "1af7fc5e-8455-4414-9ccd-011d40f70b2a"
-    ]
+    assert (
+        titles["fe5e1c67-53e7-4862-81ae-d0e013e3270b"]
+        != titles["1af7fc5e-8455-4414-9ccd-011d40f70b2a"]
+    )
 
 
 def test_second_build_changes_nothing(real_index, tmp_path):

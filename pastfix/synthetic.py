@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import base64
 import functools
+import json
 import math
 import random
 import re
@@ -38,7 +39,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import orjson
+import msgspec
 
 __all__ = ["CorpusStats", "generate_corpus", "write_demo", "main"]
 
@@ -609,6 +610,9 @@ def _lang(path: str) -> str:
     return "md"
 
 
+_encode = msgspec.json.Encoder().encode
+
+
 def _encode_cwd(cwd: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "-", cwd)
 
@@ -648,7 +652,7 @@ class _Sink:
         stats.files += 1
 
     def put(self, kind: str, obj: JSON) -> None:
-        data = orjson.dumps(obj, option=orjson.OPT_APPEND_NEWLINE)
+        data = _encode(obj) + b"\n"
         self._f.write(data)
         st = self._stats
         st.bytes += len(data)
@@ -1779,9 +1783,7 @@ def _mcp(t: _Thread, v: dict[str, str]) -> None:
             "user": {"login": "sam"},
             "comments": r.randint(0, 8),
         }
-        content = [
-            {"type": "text", "text": orjson.dumps(issue, option=orjson.OPT_INDENT_2).decode()}
-        ]
+        content = [{"type": "text", "text": json.dumps(issue, indent=2, ensure_ascii=False)}]
         inp: JSON = {"owner": s.p.org, "repo": s.p.name, "issue_number": num}
         t.call("mcp__github__get_issue", inp, _Res(content, content))
         return

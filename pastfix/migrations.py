@@ -125,8 +125,14 @@ def m001_create_tables(db: Database) -> None:
     )
     _table(db, "tool_results").create_index(["tool_use_id"], unique=True)
     _table(db, "tool_results").create_index(["session_id"], index_name="idx_tr_session")
-    # Partial index: the wholesale refresh of tool_errors_fts reads only these rows.
-    db.execute("CREATE INDEX idx_tr_errors ON tool_results(is_error) WHERE is_error = 1")
+    # Partial indexes over the ~1% of failed rows: the wholesale refresh of
+    # tool_errors_fts and recent failures read idx_tr_errors; per-session error
+    # counts and lists read idx_tr_session_errors without touching the big rows.
+    db.execute("CREATE INDEX idx_tr_errors ON tool_results(is_error, timestamp) WHERE is_error = 1")
+    db.execute(
+        "CREATE INDEX idx_tr_session_errors ON tool_results(session_id, timestamp)"
+        " WHERE is_error = 1"
+    )
 
     _table(db, "session_meta").create(
         {
@@ -169,12 +175,4 @@ def m002_full_text(db: Database) -> None:
     db.execute(
         "CREATE VIRTUAL TABLE tool_errors_fts USING fts5("
         'content, content="tool_results", content_rowid="id")'
-    )
-
-
-@migrations()
-def m003_recent_failures_index(db: Database) -> None:
-    # recent_failures lists failed results newest first: 14 ms -> 0.9 ms at 2.4 GB.
-    db.execute(
-        "CREATE INDEX idx_tr_errors_time ON tool_results(is_error, timestamp) WHERE is_error = 1"
     )

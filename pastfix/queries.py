@@ -223,7 +223,7 @@ select
   c.agent_id,
   tr.tool_use_id,
   tr.session_id
-from tool_results tr indexed by idx_tr_session
+from tool_results tr indexed by idx_tr_session_errors
 left join tool_calls c on c.tool_use_id = tr.tool_use_id
 where tr.session_id = :session_id and tr.is_error = 1
 order by tr.timestamp, tr.id
@@ -367,7 +367,7 @@ SESSION_FAILURES_SQL = """
 select tr.tool_use_id, tr.timestamp, c.name as tool,
   coalesce(c.command, c.file_path, c.description) as target,
   substr(tr.content, 1, 200) as error
-from tool_results tr indexed by idx_tr_session
+from tool_results tr indexed by idx_tr_session_errors
 left join tool_calls c on c.tool_use_id = tr.tool_use_id
 where tr.session_id = ? and tr.is_error = 1
 order by tr.timestamp, tr.id

@@ -42,7 +42,8 @@ def test_blank_database_gets_full_schema():
     assert db.table("tool_calls").pks == ["tool_use_id"]
     indexes = {i.name: (i.columns, i.unique) for i in db.table("tool_results").indexes}
     assert indexes["idx_tr_session"] == (["session_id"], 0)
-    assert indexes["idx_tr_errors"] == (["is_error"], 0)
+    assert indexes["idx_tr_errors"] == (["is_error", "timestamp"], 0)
+    assert indexes["idx_tr_session_errors"] == (["session_id", "timestamp"], 0)
     partial = db.execute("SELECT sql FROM sqlite_master WHERE name = 'idx_tr_errors'").fetchone()
     assert "WHERE is_error = 1" in partial[0]
     assert [c for c, u in indexes.values() if u] == [["tool_use_id"]]
@@ -62,13 +63,13 @@ def test_reapplying_is_a_no_op(tmp_path):
 def test_upgrade_from_previous_schema_keeps_rows(tmp_path):
     path = tmp_path / "index.db"
     db = Database(path)
-    migrations.apply(db, stop_before="m003_recent_failures_index")
+    migrations.apply(db, stop_before="m002_full_text")
     db.table("tool_results").insert(
         {"tool_use_id": "t1", "session_id": "s1", "is_error": 1, "content": "ENOENT"}
     )
     db.close()
     pdb.connect(path).close()
     db = Database(path)
-    assert [m.name for m in migrations.applied(db)][-1] == "m003_recent_failures_index"
-    assert "idx_tr_errors_time" in {i.name for i in db.table("tool_results").indexes}
+    assert [m.name for m in migrations.applied(db)][-1] == "m002_full_text"
+    assert db.table("messages").detect_fts() == "messages_fts"
     assert [r["tool_use_id"] for r in db.table("tool_results").rows] == ["t1"]

@@ -310,13 +310,38 @@ class _Line(msgspec.Struct):
     message: msgspec.Raw = msgspec.Raw()
 
 
+class _Block(msgspec.Struct):
+    """A content block; `input` stays raw JSON, stored as-is and read field by field."""
+
+    type: Any = None
+    text: Any = None
+    thinking: Any = None
+    id: Any = None
+    name: Any = None
+    input: msgspec.Raw = msgspec.Raw()
+    tool_use_id: Any = None
+    content: Any = None
+    is_error: Any = None
+    source: Any = None
+
+
 class _Message(msgspec.Struct):
     model: Any = None
-    content: Any = None
+    content: str | list[_Block] | None = None
+
+
+class _ToolInput(msgspec.Struct):
+    command: Any = None
+    file_path: Any = None
+    notebook_path: Any = None
+    path: Any = None
+    description: Any = None
 
 
 _decode_line = msgspec.json.Decoder(_Line).decode
 _decode_message = msgspec.json.Decoder(_Message).decode
+_decode_input = msgspec.json.Decoder(_ToolInput).decode
+_AT = re.compile(r"got `(\w+)`(?: - at `\$(.*)`)?")
 _JSON_TYPE = re.compile(r"got `(\w+)`")
 _FIELD_TYPE = re.compile(r"got `(\w+)` - at `\$\.(\w+)`")
 
@@ -415,30 +440,25 @@ def _parse_message(
             raise BadLine(f"{kind} line without a message")
         try:
             message = _decode_message(raw)
-        except msgspec.ValidationError:
-            found = _JSON_TYPE.search(_decode_error(raw))
-            raise BadLine(
-                f"{kind} line whose message is a {found.group(1) if found else 'value'}"
-            ) from None
+        except msgspec.ValidationError as e:
+            raise BadLine(_message_problem(kind, str(e))) from None
         model = _str_or_none(message.model, "model")
         content = message.content
         if isinstance(content, str):
             texts.append(content)
             block_kind = "prompt" if kind == "user" else "text"
-        elif isinstance(content, list):
+        elif content is not None:
             for block in content:
-                if not isinstance(block, dict):
-                    raise BadLine(f"content block is a {type(block).__name__}")
-                btype = block.get("type")
+                btype = block.type
                 if block_kind is None and isinstance(btype, str):
                     block_kind = btype
                 if btype == "text":
-                    text = block.get("text")
+                    text = block.text
                     if not isinstance(text, str):
                         raise BadLine("text block without a text string")
                     texts.append(text)
                 elif btype == "thinking":
-                    text = block.get("thinking")
+                    text = block.thinking
                     if isinstance(text, str):
                         texts.append(text)
                 elif btype == "tool_result":
@@ -450,11 +470,9 @@ def _parse_message(
                         )
                     )
                 elif btype in ("image", "document"):
-                    texts.append(_placeholder(block))
+                    texts.append(_placeholder({"type": btype, "source": block.source}))
                 else:
                     batch.skipped += 1
-        elif content is not None:
-            raise BadLine(f"message content is a {type(content).__name__}")
         if kind == "user" and block_kind != "prompt":
             block_kind = "tool_result" if results else "prompt"
     is_compact = 1 if obj.isCompactSummary is True else 0
@@ -484,22 +502,35 @@ def _parse_message(
     batch.tool_results.extend(results)
 
 
+def _message_problem(kind: str, error: str) -> str:
+    """A problem reason from msgspec's validation error for `message`."""
+    found = _AT.search(error)
+    got, at = (found.group(1), found.group(2) or "") if found else ("value", "")
+    if not at:
+        return f"{kind} line whose message is a {got}"
+    if at == ".content":
+        return f"message content is a {got}"
+    if re.fullmatch(r"\.content\[\d+\]", at):
+        return f"content block is a {got}"
+    return f"{at.lstrip('.')} is a {got}"
+
+
 def _tool_result(
-    block: dict[str, Any],
+    block: _Block,
     session_id: str,
     line_no: int,
     uuid: str,
     timestamp: str | None,
 ) -> ToolResult:
-    tool_use_id = block.get("tool_use_id")
+    tool_use_id = block.tool_use_id
     if not isinstance(tool_use_id, str) or not tool_use_id:
         raise BadLine("tool_result without a tool_use_id")
-    is_error = block.get("is_error", False)
+    is_error = block.is_error
     if is_error is None:
         is_error = False
     if not isinstance(is_error, bool):
         raise BadLine(f"tool_result is_error is a {type(is_error).__name__}, not a boolean")
-    text = flatten_content(block.get("content"))
+    text = flatten_content(block.content)
     return ToolResult(
         tool_use_id,
         session_id,
@@ -513,7 +544,7 @@ def _tool_result(
 
 
 def _tool_call(
-    block: dict[str, Any],
+    block: _Block,
     session_id: str,
     line_no: int,
     uuid: str,
@@ -521,20 +552,23 @@ def _tool_call(
     agent_id: str | None,
     is_sidechain: int,
 ) -> ToolCall:
-    tool_use_id = block.get("id")
-    name = block.get("name")
+    tool_use_id = block.id
+    name = block.name
     if not isinstance(tool_use_id, str) or not tool_use_id:
         raise BadLine("tool_use without an id")
     if not isinstance(name, str):
         raise BadLine("tool_use without a name")
-    tool_input = block.get("input")
-    command = file_path = description = None
-    if isinstance(tool_input, dict):
-        command = tool_input.get("command")
-        file_path = tool_input.get("file_path") or tool_input.get("notebook_path")
-        if file_path is None and name in ("Grep", "Glob"):
-            file_path = tool_input.get("path")
-        description = tool_input.get("description")
+    raw = bytes(block.input)
+    try:
+        input_json = raw.decode() if raw else "null"
+        fields = _decode_input(raw) if raw[:1] == b"{" else _ToolInput()
+    except (UnicodeDecodeError, msgspec.DecodeError):
+        raise BadLine("invalid UTF-8") from None
+    command = fields.command
+    file_path = fields.file_path or fields.notebook_path
+    if file_path is None and name in ("Grep", "Glob"):
+        file_path = fields.path
+    description = fields.description
     return ToolCall(
         tool_use_id,
         session_id,
@@ -545,7 +579,7 @@ def _tool_call(
         command if isinstance(command, str) else None,
         file_path if isinstance(file_path, str) else None,
         description if isinstance(description, str) else None,
-        cap_text(msgspec.json.encode(tool_input).decode()),
+        cap_text(input_json),
         agent_id,
         is_sidechain,
     )

@@ -93,7 +93,8 @@ SELECT t.session_id,
      ORDER BY timestamp DESC LIMIT 1),
     (SELECT count(*) FROM messages WHERE session_id = t.session_id),
     (SELECT count(*) FROM tool_calls WHERE session_id = t.session_id),
-    (SELECT count(*) FROM tool_results WHERE session_id = t.session_id AND is_error = 1),
+    (SELECT count(*) FROM tool_results INDEXED BY idx_tr_session_errors
+     WHERE session_id = t.session_id AND is_error = 1),
     (SELECT json_group_array(path) FROM (
         SELECT f.path FROM source_files f
         WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id

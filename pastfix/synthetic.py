@@ -764,8 +764,9 @@ class _Session:
         return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:]}"
 
     def b62(self, n: int) -> str:
-        o = int(self.r.random() * (len(self.pools.ids) - n))
-        return self.pools.ids[o : o + n]
+        # Real ids never collide: draw fresh random digits rather than a window of a pool.
+        v = self.r.getrandbits(6 * n)
+        return "".join(_B62[(v >> (6 * i)) % 62] for i in range(n))
 
     def hex(self, n: int) -> str:
         return f"{self.r.getrandbits(4 * n):0{n}x}"

@@ -284,6 +284,8 @@ class _Builder:
             self.stored[record["path"]] = record
         self.file_problems: list[tuple[str, str]] = []
         self.touched: set[str] = set()
+        # Ids of the files read or retracted by this build.
+        self.changed: set[int] = set()
 
     # -- planning -------------------------------------------------------
 
@@ -391,7 +393,7 @@ class _Builder:
                 self.stats.files_removed += 1
                 self._refresh_sessions()
                 conn.execute("COMMIT")
-            if plans or gone:
+            if self.changed:
                 self._repair_duplicates()
             conn.execute("BEGIN")
             self._finish()
@@ -403,24 +405,47 @@ class _Builder:
     def _repair_duplicates(self) -> None:
         """Give each duplicated uuid to the first file in path order, as a fresh build does.
 
-        Resumed sessions can repeat lines of another file; INSERT OR IGNORE keeps
-        whichever file came first in *this* build, so the files involved are
-        re-indexed together, in path order.
+        Resumed sessions can repeat lines of another file. INSERT OR IGNORE keeps
+        whichever file came first in *this* build, so when a file changes, the
+        group of files it shares ids with is re-indexed together, in path order.
         """
         conn = self.conn
-        cursor = conn.execute("SELECT * FROM source_files WHERE has_duplicates = 1 ORDER BY path")
-        columns = [d[0] for d in cursor.description]
-        flagged = [dict(zip(columns, row, strict=True)) for row in cursor]
-        if not flagged:
+        if not linked_any(conn, self.changed):
             return
+        group = set(self.changed)
+        frontier = list(group)
+        while frontier:
+            linked: set[int] = set()
+            for i in range(0, len(frontier), 500):
+                chunk = frontier[i : i + 500]
+                linked.update(
+                    r[0]
+                    for r in conn.execute(
+                        "SELECT other_id FROM _duplicate_links"
+                        f" WHERE file_id IN ({','.join('?' * len(chunk))})",
+                        chunk,
+                    )
+                )
+            frontier = list(linked - group)
+            group.update(frontier)
+        ids = sorted(group)
+        marks = ",".join("?" * len(ids))
+        cursor = conn.execute(
+            f"SELECT * FROM source_files WHERE id IN ({marks}) ORDER BY path", ids
+        )
+        columns = [d[0] for d in cursor.description]
+        records = [dict(zip(columns, row, strict=True)) for row in cursor]
         conn.execute("BEGIN")
         self.touched = set()
         # Rows re-read here were counted when first read; keep the summary about this build.
         stats, self.stats = self.stats, BuildStats()
-        for record in flagged:
+        for record in records:
             self._retract(record)
-        conn.execute("UPDATE source_files SET has_duplicates = 0 WHERE has_duplicates = 1")
-        for record in flagged:
+        conn.execute(
+            f"DELETE FROM _duplicate_links WHERE file_id IN ({marks}) OR other_id IN ({marks})",
+            ids + ids,
+        )
+        for record in records:
             source = SourceFile(record["path"], record["session_id"], record["project_dir"])
             try:
                 st = os.stat(source.path)
@@ -434,7 +459,7 @@ class _Builder:
     def _clear(self) -> None:
         for fts in ("messages_fts", "tool_errors_fts"):
             self.conn.execute(f"INSERT INTO {fts}({fts}) VALUES('delete-all')")
-        for table in (*DATA_TABLES, "problems", "sessions", "source_files"):
+        for table in (*DATA_TABLES, "problems", "sessions", "source_files", "_duplicate_links"):
             self.conn.execute(f"DELETE FROM {table}")
 
     def _finish(self) -> None:
@@ -452,6 +477,7 @@ class _Builder:
         """Delete every row a file contributed (its sessions are then refreshed)."""
         conn = self.conn
         file_id = record["id"]
+        self.changed.add(file_id)
         session_ids = json.loads(record["session_ids"] or "[]")
         self.touched.update(session_ids)
         self.touched.update(self._summarised_sessions(file_id, session_ids))
@@ -489,7 +515,7 @@ class _Builder:
         if file_id is None:
             file_id = conn.execute(
                 "INSERT INTO source_files (path, session_id, project_dir, size, mtime_ns, inode,"
-                " offset, lines, has_duplicates) VALUES (?, ?, ?, 0, 0, 0, 0, 0, 0)",
+                " offset, lines) VALUES (?, ?, ?, 0, 0, 0, 0, 0)",
                 [source.path, source.session_id, source.project_dir],
             ).lastrowid
         try:
@@ -548,6 +574,7 @@ class _Builder:
             ],
         )
         conn.execute("RELEASE file")
+        self.changed.add(file_id)
         self.touched.update(session_ids)
         if not self.bulk:
             self.touched.update(self._summarised_sessions(file_id, session_ids))
@@ -586,7 +613,7 @@ class _Builder:
         stats.skipped_lines += batch.skipped
 
     def _flag_duplicates(self, file_id: int, batch: Batch) -> None:
-        """Mark this file and the files that already hold its ids (see _repair_duplicates)."""
+        """Link this file to the files that already hold its ids (see _repair_duplicates)."""
         conn = self.conn
         owners: set[int] = set()
         for table, column, keys in (
@@ -604,13 +631,10 @@ class _Builder:
                         [*chunk, file_id],
                     )
                 )
-        if owners:
-            owners.add(file_id)
-            conn.execute(
-                "UPDATE source_files SET has_duplicates = 1"
-                f" WHERE id IN ({','.join('?' * len(owners))})",
-                sorted(owners),
-            )
+        conn.executemany(
+            "INSERT OR IGNORE INTO _duplicate_links (file_id, other_id) VALUES (?, ?)",
+            [pair for other in owners for pair in ((file_id, other), (other, file_id))],
+        )
 
     def _summarised_sessions(self, file_id: int, session_ids: Iterable[str]) -> set[str]:
         """Sessions titled by a summary line of this file (whose leafUuid they hold)."""
@@ -637,6 +661,18 @@ class _Builder:
             }
         if self.touched:
             refresh_sessions(self.conn, self.touched)
+
+
+def linked_any(conn: Connection, file_ids: set[int]) -> bool:
+    ids = sorted(file_ids)
+    return any(
+        conn.execute(
+            "SELECT 1 FROM _duplicate_links"
+            f" WHERE file_id IN ({','.join('?' * len(ids[i : i + 500]))}) LIMIT 1",
+            ids[i : i + 500],
+        ).fetchone()
+        for i in range(0, len(ids), 500)
+    )
 
 
 def _hash(data: bytes) -> str:

@@ -29,13 +29,18 @@ def m001_create_tables(db: Database) -> None:
             "head_hash": str,
             "session_ids": str,
             "skipped_lines": int,
-            "has_duplicates": int,
             "indexed_at": str,
         },
         pk="id",
         not_null={"path", "size", "mtime_ns", "offset", "lines"},
     )
     _table(db, "source_files").create_index(["path"], unique=True)
+
+    # Pairs of files that hold copies of the same uuid or tool_use_id (resumed
+    # sessions); the build re-indexes such groups together when one changes.
+    _table(db, "_duplicate_links").create(
+        {"file_id": int, "other_id": int}, pk=("file_id", "other_id")
+    )
 
     _table(db, "sessions").create(
         {

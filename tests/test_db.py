@@ -586,3 +586,46 @@ def test_summary_titles_its_leaf_session(db_path, tmp_path):
         dict(query(incremental, "SELECT session_id, title FROM sessions"))[init.stem]
         != (summary["summary"])
     )
+
+
+def test_duplicate_repair_is_limited_to_the_linked_files(tmp_path, projects):
+    """A change elsewhere does not re-read the files that share ids."""
+    original = failing_session(SID, 3, "TypeError: x is undefined", "Guard x")
+    resumed = [{**line, "sessionId": SID2} for line in original[:8]]
+    write_jsonl(projects / "-home-dev-a" / f"{SID}.jsonl", original)
+    write_jsonl(projects / "-home-dev-b" / f"{SID2}.jsonl", resumed)
+    other = "33333333-3333-4333-8333-333333333333"
+    other_path = write_jsonl(
+        projects / "-home-dev-c" / f"{other}.jsonl",
+        failing_session(other, 1, "EISDIR", "Use a file"),
+    )
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    assert query(db_path, "SELECT count(*) FROM _duplicate_links") == [(2,)]
+
+    parsed = []
+
+    class CountingReader:
+        iter_source_files = staticmethod(transcripts.iter_source_files)
+
+        @staticmethod
+        def parse_lines(data, *, first_line_no, default_session_id):
+            parsed.append(default_session_id)
+            return transcripts.parse_lines(
+                data, first_line_no=first_line_no, default_session_id=default_session_id
+            )
+
+    write_jsonl(other_path, failing_session(other, 2, "EISDIR", "Use a file")[6:], "a")
+    build_index(db_path, projects, reader=CountingReader)
+    assert parsed == [other]
+    parsed.clear()
+    write_jsonl(
+        projects / "-home-dev-b" / f"{SID2}.jsonl",
+        failing_session(SID2, 1, "ENOENT", "Create it"),
+        "a",
+    )
+    build_index(db_path, projects, reader=CountingReader)
+    assert sorted(parsed) == sorted([SID2, SID, SID2])  # the change, then the group
+    fresh = tmp_path / "fresh.db"
+    build_index(fresh, projects)
+    assert snapshot(db_path) == snapshot(fresh)

@@ -1,0 +1,40 @@
+"""Smoke test of the benchmark harness: a --quick run prints every row (no timing is checked)."""
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+RUN = Path(__file__).parent.parent / "benchmarks" / "run.py"
+
+
+def harness_labels() -> list[str]:
+    spec = importlib.util.spec_from_file_location("benchmarks_run", RUN)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module.LABELS
+
+
+@pytest.mark.slow
+def test_quick_run_prints_every_row(tmp_path):
+    doc = tmp_path / "benchmarks.md"
+    doc.write_text("# Benchmarks\n\nProse that --write keeps.\n")
+    result = subprocess.run(
+        [sys.executable, str(RUN), "--quick", "--work-dir", str(tmp_path), "--write", str(doc)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| ")]
+    for label in harness_labels():
+        matching = [row for row in rows if row.startswith(f"| {label} |")]
+        assert matching, f"no row {label!r} in:\n{result.stdout}"
+    assert "searchable: yes" in result.stdout
+    written = doc.read_text()
+    assert written.startswith("# Benchmarks\n\nProse that --write keeps.")
+    assert all(f"| {label} |" in written for label in harness_labels())

@@ -214,7 +214,8 @@ def refresh_tool_errors_fts(conn: Connection) -> None:
     conn.execute("INSERT INTO tool_errors_fts(tool_errors_fts) VALUES('delete-all')")
     conn.execute(
         "INSERT INTO tool_errors_fts(rowid, content)"
-        " SELECT id, content FROM tool_results WHERE is_error = 1"
+        " SELECT id, content FROM tool_results INDEXED BY idx_tr_errors"
+        " WHERE is_error = 1 ORDER BY id"
     )
 
 

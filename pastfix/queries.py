@@ -253,7 +253,7 @@ order by hit.rank
 RECENT_FAILURES_SQL = f"""
 -- The latest failed tool results across all projects (or those whose path contains :project).
 with latest as (
-  select id, tool_use_id, session_id, timestamp from tool_results
+  select id, tool_use_id, session_id, timestamp from tool_results indexed by idx_tr_errors_time
   where is_error = 1
     and (:project = '' or session_id in (
       select session_id from sessions

@@ -42,7 +42,8 @@ def test_blank_database_gets_full_schema():
     assert db.table("tool_calls").pks == ["tool_use_id"]
     indexes = {i.name: (i.columns, i.unique) for i in db.table("tool_results").indexes}
     assert indexes["idx_tr_session"] == (["session_id"], 0)
-    assert indexes["idx_tr_errors"] == (["is_error", "timestamp"], 0)
+    assert indexes["idx_tr_errors"] == (["is_error"], 0)
+    assert indexes["idx_tr_errors_time"] == (["timestamp"], 0)
     assert indexes["idx_tr_session_errors"] == (["session_id", "timestamp"], 0)
     partial = db.execute("SELECT sql FROM sqlite_master WHERE name = 'idx_tr_errors'").fetchone()
     assert "WHERE is_error = 1" in partial[0]

@@ -379,7 +379,7 @@ class _Builder:
             conn.execute("PRAGMA synchronous=NORMAL")
             for plan in plans:
                 # A file's rows, its offset and its sessions commit together.
-                conn.execute("BEGIN")
+                self._begin()
                 self.touched = set()
                 if plan.rewrite and plan.stored:
                     self._retract(plan.stored)
@@ -387,7 +387,7 @@ class _Builder:
                 self._refresh_sessions()
                 conn.execute("COMMIT")
             for record in gone:
-                conn.execute("BEGIN")
+                self._begin()
                 self.touched = set()
                 self._retract(record)
                 conn.execute("DELETE FROM source_files WHERE id = ?", [record["id"]])
@@ -396,9 +396,16 @@ class _Builder:
                 conn.execute("COMMIT")
             if self.changed:
                 self._repair_duplicates()
-            conn.execute("BEGIN")
-            self._finish()
-            conn.execute("COMMIT")
+            stale = conn.execute("SELECT 1 FROM _build_state WHERE name = 'stale'").fetchone()
+            stored = conn.execute("SELECT path, reason FROM problems WHERE file_id IS NULL")
+            if stale or sorted(stored) != sorted(self.file_problems):
+                conn.execute("BEGIN")
+                self._finish()
+                conn.execute("COMMIT")
+            else:
+                # Nothing was written since the last complete build: the error
+                # index is already what a refresh would make it.
+                self._count_file_problems()
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         return self.stats
@@ -436,7 +443,7 @@ class _Builder:
         )
         columns = [d[0] for d in cursor.description]
         records = [dict(zip(columns, row, strict=True)) for row in cursor]
-        conn.execute("BEGIN")
+        self._begin()
         self.touched = set()
         # Rows re-read here were counted when first read; keep the summary about this build.
         stats, self.stats = self.stats, BuildStats()
@@ -470,9 +477,18 @@ class _Builder:
             INSERT_SQL["problems"],
             [(None, path, None, reason, "") for path, reason in self.file_problems],
         )
+        self._count_file_problems()
+        refresh_tool_errors_fts(conn)
+        conn.execute("DELETE FROM _build_state WHERE name = 'stale'")
+
+    def _count_file_problems(self) -> None:
         for path, reason in self.file_problems:
             self.stats.add_problems(path, [(None, reason)])
-        refresh_tool_errors_fts(conn)
+
+    def _begin(self) -> None:
+        """Start a write transaction of an incremental build (see _build_state)."""
+        self.conn.execute("BEGIN")
+        self.conn.execute("INSERT OR REPLACE INTO _build_state VALUES ('stale', '1')")
 
     def _retract(self, record: dict[str, Any]) -> None:
         """Delete every row a file contributed (its sessions are then refreshed)."""

@@ -42,6 +42,11 @@ def m001_create_tables(db: Database) -> None:
         {"file_id": int, "other_id": int}, pk=("file_id", "other_id")
     )
 
+    # Set by every write transaction of an incremental build, cleared by the
+    # final one that refreshes tool_errors_fts: a build interrupted in between
+    # leaves it set, so the next build refreshes even if it finds no change.
+    _table(db, "_build_state").create({"name": str, "value": str}, pk="name")
+
     _table(db, "sessions").create(
         {
             "session_id": str,

@@ -629,3 +629,19 @@ def test_duplicate_repair_is_limited_to_the_linked_files(tmp_path, projects):
     fresh = tmp_path / "fresh.db"
     build_index(fresh, projects)
     assert snapshot(db_path) == snapshot(fresh)
+
+
+def test_build_after_an_interrupted_one_refreshes_the_error_index(db_path, projects):
+    """A build killed between its file commits and its final refresh leaves a marker."""
+    small_session(projects)
+    build_index(db_path, projects)
+    conn = sqlite3.connect(db_path)
+    with conn:  # the state right after the file commits of an interrupted build
+        conn.execute("INSERT INTO tool_errors_fts(tool_errors_fts) VALUES('delete-all')")
+        conn.execute("INSERT OR REPLACE INTO _build_state VALUES ('stale', '1')")
+    conn.close()
+    assert error_hits(db_path, "ENOENT") == []
+    stats = build_index(db_path, projects)
+    assert stats.files_read == 0
+    assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
+    assert query(db_path, "SELECT count(*) FROM _build_state") == [(0,)]

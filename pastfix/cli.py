@@ -1,4 +1,3 @@
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -6,9 +5,10 @@ from pathlib import Path
 from typing import Any
 
 import click
+import msgspec
 
 from pastfix import db as pdb
-from pastfix import queries, transcripts
+from pastfix import transcripts
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -85,12 +85,16 @@ def build(db_path: Path, sources: tuple[Path, ...], force: bool, silent: bool, j
         except pdb.BuildError as e:
             raise click.ClickException(str(e)) from e
     if json_:
-        click.echo(json.dumps(stats.to_dict(), indent=2))
+        click.echo(to_json(stats.to_dict()))
     for problem in stats.problem_examples:
         click.echo(f"Skipped {problem}", err=True)
     if stats.problems > len(stats.problem_examples):
         click.echo(f"... and {stats.problems - len(stats.problem_examples):,} more", err=True)
     click.echo(summary_line(stats), err=True)
+
+
+def to_json(value: Any) -> str:
+    return msgspec.json.format(msgspec.json.encode(value), indent=2).decode()
 
 
 def summary_line(stats: pdb.BuildStats) -> str:
@@ -110,8 +114,8 @@ def summary_line(stats: pdb.BuildStats) -> str:
 @click.option(
     "-n",
     "--limit",
-    default=queries.FIND_LIMIT,
-    show_default=True,
+    default=lambda: find_limit(),
+    show_default="20",
     type=click.IntRange(1, 1000),
     help="Most failures to show",
 )
@@ -127,6 +131,8 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
         pastfix find "EISDIR: illegal operation on a directory"
         pastfix find "error TS2307" index.db --json --limit 5
     """
+    from pastfix import queries  # imported here: `build` starts faster without it
+
     try:
         conn = queries.connect(db_path)
     except queries.NotAnIndex as e:
@@ -136,9 +142,15 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
     finally:
         conn.close()
     if json_:
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        click.echo(to_json(rows))
     elif not rows:
         click.echo(f"No failed tool call matches {error!r}", err=True)
     else:
         bold = (click.style("", bold=True, reset=False), click.style("", reset=True))
         click.echo("\n\n".join(queries.format_hit(i, row, bold) for i, row in enumerate(rows, 1)))
+
+
+def find_limit() -> int:
+    from pastfix import queries
+
+    return queries.FIND_LIMIT

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import json
 import os
 import sqlite3
 import time
@@ -13,6 +12,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from sqlite3 import Connection
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from pastfix import transcripts
 from pastfix.transcripts import Batch, Reader, SourceFile
@@ -495,7 +496,7 @@ class _Builder:
         conn = self.conn
         file_id = record["id"]
         self.changed.add(file_id)
-        session_ids = json.loads(record["session_ids"] or "[]")
+        session_ids = _ids(record["session_ids"])
         self.touched.update(session_ids)
         self.touched.update(self._summarised_sessions(file_id, session_ids))
         for sid in session_ids:
@@ -517,7 +518,7 @@ class _Builder:
         if stored is not None:
             file_id = stored["id"]
             lines = 0 if plan.rewrite else stored["lines"]
-            session_ids = set() if plan.rewrite else set(json.loads(stored["session_ids"] or "[]"))
+            session_ids = set() if plan.rewrite else set(_ids(stored["session_ids"]))
             head_hash = stored["head_hash"]
             skipped = 0 if plan.rewrite else stored["skipped_lines"]
         else:
@@ -584,7 +585,7 @@ class _Builder:
                 offset,
                 lines,
                 head_hash,
-                json.dumps(sorted(session_ids)),
+                msgspec.json.encode(sorted(session_ids)).decode(),
                 skipped,
                 time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 file_id,
@@ -690,6 +691,10 @@ def linked_any(conn: Connection, file_ids: set[int]) -> bool:
         ).fetchone()
         for i in range(0, len(ids), 500)
     )
+
+
+def _ids(stored: str | None) -> list[str]:
+    return msgspec.json.decode(stored) if stored else []
 
 
 def _hash(data: bytes) -> str:

@@ -171,8 +171,9 @@ def iter_source_files(root: Path) -> Iterator[SourceFile]:
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames.sort()
         found.extend(os.path.join(dirpath, f) for f in filenames if f.endswith(".jsonl"))
+    skip = len(os.path.join(str(root), ""))
     for path in sorted(found):
-        rel = Path(path).relative_to(root).parts
+        rel = path[skip:].split(os.sep)
         project_dir = rel[0] if len(rel) > 1 else root.name
         name = rel[-1][: -len(".jsonl")]
         if len(rel) >= 3 and rel[-2] == "subagents":

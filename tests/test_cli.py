@@ -153,3 +153,9 @@ def test_no_traceback_on_bad_input(tmp_path):
         f"Skipped {path}:2: line has no string 'type'",
         f"Skipped {path}:3: JSON array, not an object",
     ]
+
+
+def test_find_help_shows_the_default_limit():
+    from pastfix import queries
+
+    assert f"[default: {queries.FIND_LIMIT}]" in run("find", "--help").stdout

@@ -158,4 +158,4 @@ def test_no_traceback_on_bad_input(tmp_path):
 def test_find_help_shows_the_default_limit():
     from pastfix import queries
 
-    assert f"[default: {queries.FIND_LIMIT}]" in run("find", "--help").stdout
+    assert f"[default: ({queries.FIND_LIMIT});" in run("find", "--help").stdout

@@ -351,38 +351,43 @@ def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | No
     """Parse complete JSONL lines (``data`` ends with a newline or is empty)."""
     batch = Batch()
     line_no = first_line_no - 1
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    batch.lines = len(lines)
-    for line in lines:
+    # Lines are decoded from memoryview slices: no copy of the text is made.
+    view = memoryview(data)
+    size = len(data)
+    start = 0
+    while start < size:
+        end = data.find(b"\n", start)
+        if end < 0:
+            end = size
         line_no += 1
         try:
-            obj = _decode_line(line)
+            obj = _decode_line(view[start:end])
             _parse_object(obj, line_no, default_session_id, batch)
         except msgspec.ValidationError as e:
-            if not line.strip():
-                continue
-            field = _FIELD_TYPE.search(str(e))
-            if field:
-                reason = f"{field.group(2)} is a {field.group(1)}, not a string"
-            else:
-                found = _JSON_TYPE.search(str(e))
-                reason = f"JSON {found.group(1) if found else 'value'}, not an object"
-            batch.problems.append(Problem(line_no, reason, _excerpt(line)))
+            line = data[start:end]
+            if line.strip():
+                field = _FIELD_TYPE.search(str(e))
+                if field:
+                    reason = f"{field.group(2)} is a {field.group(1)}, not a string"
+                else:
+                    found = _JSON_TYPE.search(str(e))
+                    reason = f"JSON {found.group(1) if found else 'value'}, not an object"
+                batch.problems.append(Problem(line_no, reason, _excerpt(line)))
         except msgspec.DecodeError as e:
-            if not line.strip():
-                continue
-            reason = str(e).removeprefix("JSON is malformed: ")
-            if "UTF-8" in reason:
-                reason = "invalid UTF-8"
-            elif line.lstrip().startswith((b"//", b"#")):
-                reason = "comment line, not JSON"
-            else:
-                reason = f"malformed JSON: {reason}"
-            batch.problems.append(Problem(line_no, reason, _excerpt(line)))
+            line = data[start:end]
+            if line.strip():
+                reason = str(e).removeprefix("JSON is malformed: ")
+                if "UTF-8" in reason:
+                    reason = "invalid UTF-8"
+                elif line.lstrip().startswith((b"//", b"#")):
+                    reason = "comment line, not JSON"
+                else:
+                    reason = f"malformed JSON: {reason}"
+                batch.problems.append(Problem(line_no, reason, _excerpt(line)))
         except BadLine as e:
-            batch.problems.append(Problem(line_no, str(e), _excerpt(line)))
+            batch.problems.append(Problem(line_no, str(e), _excerpt(data[start:end])))
+        start = end + 1
+    batch.lines = line_no - first_line_no + 1
     return batch
 
 

@@ -355,6 +355,7 @@ class _Builder:
             # A forced rebuild stays in WAL so that readers are never locked out.
             conn.execute("PRAGMA synchronous=OFF")
             conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+            conn.execute("PRAGMA temp_store=MEMORY")  # the sorts of the deferred indexes
             conn.execute("BEGIN")
             if self.force:
                 self._clear()

@@ -1,0 +1,986 @@
+"""pastfix benchmarks (issue 4): one command, every measurement, one markdown table.
+
+    python benchmarks/run.py [--mb 500] [--runs 3] [--write docs/benchmarks.md] [--quick]
+
+Measures, in this order and in one run:
+
+1. full build of a generated corpus (fresh DB, `pastfix build` as a process): wall, MB/s,
+   peak RSS, DB size; interleaved with
+2. the naive baseline (benchmarks/naive.py) on the same corpus, as a process;
+   then an in-process split of one full build (parse, inserts, FTS, sessions, commit);
+3. no-change refresh over a corpus of ~1,000 files (`--sessions`), process wall;
+4. 1 MB of real lines, with new ids, appended to one live session, then `pastfix build`;
+   the appended text is checked to be searchable;
+5. wholesale refresh of tool_errors_fts at >= 10,000 failed results (in-process);
+6. the canned queries over HTTP against `datasette serve`, and an unscoped LIKE in-process.
+
+Corpora come from pastfix.synthetic and are cached under --work-dir, keyed by size and seed,
+so reruns do not regenerate them. Each figure is the median of --runs runs (queries: p50/p95
+over every request), with min and max. Timings are reported, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import http.client
+import json
+import math
+import os
+import platform
+import random
+import re
+import shutil
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pastfix.db
+import pastfix.synthetic
+import pastfix.transcripts
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+NAIVE = HERE / "naive.py"
+
+# The original TypeScript indexer, for comparison (2.5 GB, 380k messages, 127k tool results).
+REFERENCE_MB = 2500
+REFERENCE_TOOL_OUTPUT_MB = 209
+ERRORS_TARGET_ROWS = 10_000
+APPEND_BYTES = 1_000_000
+
+# The rows of the table, in order (the smoke test checks that each is printed).
+FULL_BUILD = "Full build, fresh DB"
+THROUGHPUT = "Full build throughput"
+PROJECTED = "Full build projected to 2.5 GB"
+NAIVE_BUILD = "Naive baseline build"
+SPEEDUP = "Speed-up over naive"
+PEAK_RSS = "Peak RSS of the build"
+DB_RATIO = "DB size / transcripts"
+NO_CHANGE = "No-change refresh"
+APPEND = "1 MB append + refresh, searchable"
+ERRORS_FTS = "tool_errors_fts refresh at 10k failed results"
+FIND_P50 = "find_past_fix p50 (HTTP)"
+FIND_P95 = "find_past_fix p95 (HTTP)"
+SESSION_OUTPUT = "session_tool_output p50 (HTTP, scoped LIKE)"
+SEARCH_MESSAGES = "search_messages p50 (HTTP)"
+LIKE = "Unscoped LIKE '%TypeError%', all tool output"
+LIKE_PROJECTED = "Unscoped LIKE projected to 209 MB"
+LABELS = [
+    FULL_BUILD,
+    THROUGHPUT,
+    PROJECTED,
+    NAIVE_BUILD,
+    SPEEDUP,
+    PEAK_RSS,
+    DB_RATIO,
+    NO_CHANGE,
+    APPEND,
+    ERRORS_FTS,
+    FIND_P50,
+    FIND_P95,
+    SESSION_OUTPUT,
+    SEARCH_MESSAGES,
+    LIKE,
+    LIKE_PROJECTED,
+]
+
+BEGIN_MARK = "<!-- benchmark results: begin (written by benchmarks/run.py --write) -->"
+END_MARK = "<!-- benchmark results: end -->"
+
+
+def log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# -- results ------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    """One line of the table: samples (or why there are none) and the target they meet."""
+
+    label: str
+    samples: list[float] | None
+    unit: str
+    digits: int = 2
+    target: str = "—"
+    meets: Callable[[float], bool] | None = None
+    original: str = "—"
+    note: str = ""
+    stat: str = "median"  # or "p95"
+
+    def value(self) -> float | None:
+        if not self.samples:
+            return None
+        if self.stat == "p95":
+            return percentile(self.samples, 95)
+        return statistics.median(self.samples)
+
+    def cells(self) -> list[str]:
+        value = self.value()
+        if value is None or not self.samples:
+            na = self.note or "n/a"
+            return [self.label, "n/a", "", self.target, "n/a", self.original, na]
+        shown = self.fmt(value)
+        spread = f"{self.fmt(min(self.samples))} – {self.fmt(max(self.samples))}"
+        met = "n/a" if self.meets is None else ("yes" if self.meets(value) else "**no**")
+        return [self.label, shown, spread, self.target, met, self.original, self.note]
+
+    def fmt(self, x: float) -> str:
+        gap = "" if self.unit in ("", "×") else " "
+        return f"{x:,.{self.digits}f}{gap}{self.unit}"
+
+
+def percentile(samples: list[float], pct: float) -> float:
+    ordered = sorted(samples)
+    k = (len(ordered) - 1) * pct / 100
+    lo, hi = math.floor(k), math.ceil(k)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def render_table(rows: list[Row]) -> str:
+    header = ["Measurement", "Median", "Min – max", "Target", "Met?", "Original (TS)", "Notes"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row.cells()) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+# -- machine facts ------------------------------------------------------------
+
+
+def machine_facts() -> dict[str, str]:
+    cpu = platform.processor() or "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    ram = "?"
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                ram = f"{int(line.split()[1]) / 1024**2:.1f} GiB"
+                break
+    except OSError:
+        pass
+    commit = git("rev-parse", "--short", "HEAD")
+    if git("status", "--porcelain", "--untracked-files=no"):
+        commit += " (+ uncommitted changes)"
+    from importlib.metadata import version
+
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "CPU": cpu,
+        "cores": str(os.cpu_count()),
+        "RAM": ram,
+        "OS": platform.platform(),
+        "Python": platform.python_version(),
+        "SQLite": sqlite3.sqlite_version,
+        "pastfix": version("pastfix"),
+        "datasette": version("datasette"),
+        "sqlite-utils": version("sqlite-utils"),
+        "git commit": commit,
+        "load average at start": "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg()),
+    }
+
+
+def git(*args: str) -> str:
+    try:
+        out = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10)
+        return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+
+
+# -- corpora ------------------------------------------------------------------
+
+
+def generator_hash() -> str:
+    return hashlib.blake2b(Path(pastfix.synthetic.__file__).read_bytes(), digest_size=6).hexdigest()
+
+
+def cached_corpus(work: Path, name: str, **kwargs: Any) -> Path:
+    """A generated corpus under work/name, generated once per generator version."""
+    out = work / name
+    marker = work / f"{name}.json"
+    want = generator_hash()
+    if out.is_dir() and marker.is_file() and json.loads(marker.read_text())["generator"] == want:
+        return out
+    log(f"generating {name} ...")
+    tmp = work / f"{name}.tmp"
+    for stale in (tmp, out):
+        shutil.rmtree(stale, ignore_errors=True)
+    started = time.perf_counter()
+    stats = pastfix.synthetic.generate_corpus(tmp, **kwargs)
+    tmp.rename(out)
+    marker.write_text(json.dumps({"generator": want, "files": stats.files, "bytes": stats.bytes}))
+    secs = time.perf_counter() - started
+    log(f"  {stats.files:,} files, {stats.bytes / 1e6:,.1f} MB in {secs:.1f}s")
+    return out
+
+
+def jsonl_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*.jsonl"))
+
+
+def corpus_bytes(root: Path) -> int:
+    return sum(p.stat().st_size for p in jsonl_files(root))
+
+
+def remove_db(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def db_bytes(path: Path) -> int:
+    return sum(
+        Path(f"{path}{s}").stat().st_size for s in ("", "-wal") if Path(f"{path}{s}").exists()
+    )
+
+
+# -- processes ----------------------------------------------------------------
+
+
+@dataclass
+class Proc:
+    wall: float  # seconds
+    peak_rss_mb: float
+    stdout: str
+
+
+def pastfix_cmd() -> list[str]:
+    script = Path(sys.executable).parent / "pastfix"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "pastfix"]
+
+
+def run_process(cmd: list[str]) -> Proc:
+    """Run cmd; its wall time and its own peak RSS (os.wait4 gives that child's rusage)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(), err.read().decode()
+    if proc.returncode:
+        raise RuntimeError(f"{' '.join(cmd)} exited with {proc.returncode}:\n{stderr[-3000:]}")
+    return Proc(wall, usage.ru_maxrss * 1024 / 1e6, stdout)
+
+
+def pastfix_build(db: Path, source: Path) -> tuple[Proc, dict]:
+    proc = run_process([*pastfix_cmd(), "build", str(db), "--source", str(source), "-s", "--json"])
+    return proc, json.loads(proc.stdout)
+
+
+# -- 1 + 2: full build and the naive baseline ---------------------------------
+
+
+def measure_full_build(corpus: Path, work: Path, runs: int) -> tuple[list[Row], Path]:
+    mb = corpus_bytes(corpus) / 1e6
+    db, naive_db = work / "full.db", work / "naive.db"
+    builds: list[Proc] = []
+    naives: list[Proc] = []
+    stats: dict = {}
+    naive_counts: dict = {}
+    for i in range(runs):
+        # Interleaved, so that load from elsewhere on the machine hits both alike.
+        remove_db(db)
+        proc, stats = pastfix_build(db, corpus)
+        builds.append(proc)
+        log(f"full build {i + 1}/{runs}: {proc.wall:.2f}s, {proc.peak_rss_mb:.0f} MB RSS")
+        remove_db(naive_db)
+        naive = run_process([sys.executable, str(NAIVE), str(naive_db), "--source", str(corpus)])
+        naive_counts = json.loads(naive.stdout)
+        naives.append(naive)
+        log(f"naive build {i + 1}/{runs}: {naive.wall:.2f}s, {naive.peak_rss_mb:.0f} MB RSS")
+    walls = [p.wall for p in builds]
+    naive_walls = [p.wall for p in naives]
+    size = db_bytes(db)
+    corpus_note = (
+        f"{mb:,.0f} MB, {stats['files_seen']:,} files: {stats['messages']:,} messages,"
+        f" {stats['tool_results']:,} tool results ({stats['failed_tool_results']:,} failed)"
+    )
+    rows = [
+        Row(FULL_BUILD, walls, "s", original="113 s (2.5 GB)", note=corpus_note),
+        Row(
+            THROUGHPUT,
+            [mb / w for w in walls],
+            "MB/s",
+            0,
+            "≥ 100 MB/s",
+            lambda v: v >= 100,
+            "22 MB/s",
+            "whole `pastfix build` process, warm page cache",
+        ),
+        Row(
+            PROJECTED,
+            [REFERENCE_MB / (mb / w) for w in walls],
+            "s",
+            1,
+            "≤ 25 s",
+            lambda v: v <= 25,
+            "113 s",
+            "linear from the MB/s above",
+        ),
+        Row(
+            NAIVE_BUILD,
+            naive_walls,
+            "s",
+            note=f"{mb / statistics.median(naive_walls):,.0f} MB/s,"
+            f" peak RSS {statistics.median(p.peak_rss_mb for p in naives):,.0f} MB,"
+            f" {naive_counts.get('messages', 0):,} messages,"
+            f" {naive_counts.get('tool_results', 0):,} tool results",
+        ),
+        Row(
+            SPEEDUP,
+            [n / b for n, b in zip(naive_walls, walls, strict=True)],
+            "×",
+            1,
+            "≥ 4×",
+            lambda v: v >= 4,
+            note="naive wall / pastfix wall, paired runs",
+        ),
+        Row(
+            PEAK_RSS,
+            [p.peak_rss_mb for p in builds],
+            "MB",
+            0,
+            "≤ 300 MB",
+            lambda v: v <= 300,
+            note="max RSS of the build process (wait4)",
+        ),
+        Row(
+            DB_RATIO,
+            [size / (mb * 1e6)],
+            "×",
+            3,
+            "≤ 0.45×",
+            lambda v: v <= 0.45,
+            "0.38× (950 MB)",
+            f"{size / 1e6:,.0f} MB DB for {mb:,.0f} MB of transcripts",
+        ),
+    ]
+    return rows, db
+
+
+# -- where the build time goes (in-process) ------------------------------------
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    def add(self, phase: str, secs: float) -> None:
+        self.seconds[phase] = self.seconds.get(phase, 0.0) + secs
+
+
+def _sql_phase(sql: str) -> str:
+    head = " ".join(sql.split())[:80].upper()
+    if "'REBUILD'" in head:
+        return "messages_fts rebuild"
+    if "TOOL_ERRORS_FTS" in head:
+        return "tool_errors_fts refresh"
+    if head.startswith("INSERT OR REPLACE INTO SESSIONS"):
+        return "sessions refresh"
+    if head.startswith(("COMMIT", "RELEASE")):
+        return "commit"
+    return "other SQL: " + " ".join(head.split()[:4]).lower()
+
+
+def measure_build_split(corpus: Path, work: Path) -> list[tuple[str, float]]:
+    """One in-process full build, its time split by phase (parse, inserts, FTS, commit...)."""
+    clock = _Clock()
+
+    class TimedConnection(sqlite3.Connection):
+        def execute(self, sql, parameters=(), /):
+            started = time.perf_counter()
+            try:
+                return super().execute(sql, parameters)
+            finally:
+                clock.add(_sql_phase(sql), time.perf_counter() - started)
+
+        def executemany(self, sql, parameters, /):
+            started = time.perf_counter()
+            try:
+                return super().executemany(sql, parameters)
+            finally:
+                table = re.search(r"INTO\s+(\w+)", sql, re.IGNORECASE)
+                name = table.group(1) if table else "?"
+                clock.add(f"row inserts: {name} (executemany)", time.perf_counter() - started)
+
+    real_connect, real_parse = sqlite3.connect, pastfix.transcripts.parse_lines
+
+    def timed_parse(*args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return real_parse(*args, **kwargs)
+        finally:
+            clock.add("parse (transcripts.parse_lines)", time.perf_counter() - started)
+
+    db = work / "split.db"
+    remove_db(db)
+    sqlite3.connect = lambda *a, **k: real_connect(*a, **{**k, "factory": TimedConnection})
+    pastfix.transcripts.parse_lines = timed_parse
+    try:
+        started = time.perf_counter()
+        pastfix.db.build(db, [corpus])
+        total = time.perf_counter() - started
+    finally:
+        sqlite3.connect = real_connect
+        pastfix.transcripts.parse_lines = real_parse
+        remove_db(db)
+    # Statements below 2% of the build are lumped together.
+    small = {
+        k
+        for k, v in clock.seconds.items()
+        if k.startswith(("other", "row inserts")) and v < 0.02 * total
+    }
+    seconds = {k: v for k, v in clock.seconds.items() if k not in small}
+    seconds["other SQL (each under 2%)"] = sum(clock.seconds[k] for k in small)
+    phases = sorted(seconds.items(), key=lambda kv: -kv[1])
+    phases.append(("rest: reading files, Python glue, schema", total - sum(clock.seconds.values())))
+    phases.append(("total (in-process, no interpreter start)", total))
+    return phases
+
+
+def render_split(phases: list[tuple[str, float]], mb: float) -> str:
+    total = phases[-1][1]
+    lines = ["| Phase of one full build | s | share | MB/s if alone |", "|---|---|---|---|"]
+    for name, secs in phases:
+        rate = f"{mb / secs:,.0f}" if secs > 0 else "—"
+        lines.append(f"| {name} | {secs:.2f} | {100 * secs / total:.0f}% | {rate} |")
+    return "\n".join(lines)
+
+
+# -- 3 + 4: incremental refresh ---------------------------------------------------
+
+
+UUID_OR_TOOL_ID = re.compile(
+    rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|toolu_[0-9A-Za-z]+"
+)
+
+
+def main_session_files(root: Path) -> list[Path]:
+    """Session files (not subagent files), largest first."""
+    files = [p for p in root.glob("*/*.jsonl") if not p.name.startswith("agent-")]
+    return sorted(files, key=lambda p: (-p.stat().st_size, str(p)))
+
+
+def new_lines(donors: list[Path], session_id: str, salt: str, marker: str) -> bytes:
+    """~1 MB of real lines from other sessions, with new ids, moved into `session_id`.
+
+    The first assistant text gets `marker` as its first word; the first tool result is made
+    a failure whose output starts with `marker + "err"`, so both FTS tables can be checked.
+    """
+    donor_sessions = {p.stem.encode() for p in donors}
+    mapped: dict[bytes, bytes] = {}
+
+    def new_id(m: re.Match[bytes]) -> bytes:
+        old = m.group(0)
+        if old in donor_sessions:
+            return session_id.encode()
+        if old not in mapped:
+            h = hashlib.blake2b(salt.encode() + old, digest_size=16).hexdigest()
+            if old.startswith(b"toolu_"):
+                mapped[old] = f"toolu_{h[:24]}".encode()
+            else:
+                mapped[old] = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}".encode()
+        return mapped[old]
+
+    out: list[bytes] = []
+    size = 0
+    text_marked = error_marked = False
+    for donor in donors:
+        with open(donor, "rb") as f:
+            for line in f:
+                line = UUID_OR_TOOL_ID.sub(new_id, line.rstrip(b"\n"))
+                if not text_marked and b'"text"' in line:
+                    line, text_marked = mark_text(line, marker)
+                if not error_marked and b'"tool_result"' in line:
+                    line, error_marked = mark_error(line, marker + "err")
+                out.append(line + b"\n")
+                size += len(line) + 1
+                if size >= APPEND_BYTES and text_marked and error_marked:
+                    return b"".join(out)
+    return b"".join(out)
+
+
+def _dump(obj: dict) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def mark_text(line: bytes, marker: str) -> tuple[bytes, bool]:
+    obj = json.loads(line)
+    if obj.get("type") != "assistant":
+        return line, False
+    for block in obj.get("message", {}).get("content") or []:
+        if isinstance(block, dict) and block.get("type") == "text":
+            block["text"] = f"{marker} {block['text']}"
+            return _dump(obj), True
+    return line, False
+
+
+def mark_error(line: bytes, marker: str) -> tuple[bytes, bool]:
+    obj = json.loads(line)
+    if obj.get("type") != "user":
+        return line, False
+    for block in obj.get("message", {}).get("content") or []:
+        if isinstance(block, dict) and block.get("type") == "tool_result":
+            block["is_error"] = True
+            content = block.get("content")
+            if isinstance(content, list):
+                block["content"] = [{"type": "text", "text": marker}, *content]
+            else:
+                block["content"] = f"{marker} {content or ''}"
+            return _dump(obj), True
+    return line, False
+
+
+def fts_hits(db: Path, table: str, word: str) -> int:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(
+            f"SELECT count(*) FROM {table} WHERE {table} MATCH ?", [word]
+        ).fetchone()[0]
+
+
+def measure_refresh(corpus: Path, work: Path, runs: int) -> list[Row]:
+    """No-change refresh and 1 MB appends, on a hard-linked copy of the corpus."""
+    live, db = work / "live", work / "live.db"
+    shutil.rmtree(live, ignore_errors=True)
+    shutil.copytree(corpus, live, copy_function=os.link)
+    sessions = main_session_files(live)
+    target, donors = sessions[0], sessions[1:]
+    target.unlink()  # the file that grows gets its own copy, the cached corpus stays intact
+    shutil.copyfile(corpus / target.relative_to(live), target)
+    remove_db(db)
+    log(f"building the refresh DB ({corpus_bytes(live) / 1e6:,.0f} MB) ...")
+    pastfix_build(db, live)
+    pastfix_build(db, live)  # warm-up
+
+    walls = []
+    files = 0
+    for _ in range(runs):
+        proc, stats = pastfix_build(db, live)
+        assert stats["files_read"] == 0, stats
+        files = stats["files_seen"]
+        walls.append(proc.wall)
+    log(f"no-change refresh over {files:,} files: {statistics.median(walls) * 1000:.0f} ms")
+
+    append_walls = []
+    checks = []
+    for i in range(runs):
+        marker = f"pfbench{i}x{random.Random(i).randrange(10**9)}"
+        chunk = new_lines(donors, target.stem, f"append-{i}-", marker)
+        with open(target, "ab") as f:
+            f.write(chunk)
+        proc, stats = pastfix_build(db, live)
+        append_walls.append(proc.wall)
+        found = (
+            fts_hits(db, "messages_fts", marker),
+            fts_hits(db, "tool_errors_fts", marker + "err"),
+        )
+        checks.append(found[0] >= 1 and found[1] >= 1)
+        log(
+            f"append {i + 1}/{runs}: {len(chunk) / 1e6:.2f} MB, {stats['new_lines']:,} lines,"
+            f" {proc.wall * 1000:.0f} ms, found in messages_fts/tool_errors_fts: {found}"
+        )
+    searchable = "yes" if all(checks) else "**NO**"
+    with sqlite3.connect(db) as conn:
+        linked = conn.execute("SELECT count(DISTINCT file_id) FROM _duplicate_links").fetchone()[0]
+    repair = (
+        f"; {linked:,} files share ids with another and are re-indexed with it when it changes"
+        if linked
+        else ""
+    )
+    return [
+        Row(
+            NO_CHANGE,
+            [w * 1000 for w in walls],
+            "ms",
+            0,
+            "≤ 150 ms",
+            lambda v: v <= 150,
+            note=f"whole `pastfix build` process, {files:,} files unchanged",
+        ),
+        Row(
+            APPEND,
+            [w * 1000 for w in append_walls],
+            "ms",
+            0,
+            "≤ 200 ms",
+            lambda v: v <= 200,
+            note=f"whole process; {len(chunk) / 1e6:.2f} MB, {stats['new_lines']:,} lines"
+            f" into a {target.stat().st_size / 1e6:.0f} MB session; searchable: {searchable}"
+            + repair,
+        ),
+    ]
+
+
+# -- 5: wholesale refresh of tool_errors_fts -----------------------------------------
+
+
+def measure_errors_fts(full_db: Path, work: Path, runs: int) -> Row:
+    db = work / "errors.db"
+    remove_db(db)
+    shutil.copyfile(full_db, db)
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        failed = conn.execute("SELECT count(*) FROM tool_results WHERE is_error = 1").fetchone()[0]
+        copies = math.ceil(ERRORS_TARGET_ROWS / failed) - 1 if failed else 0
+        if copies > 0:
+            columns = [r[1] for r in conn.execute("PRAGMA table_info(tool_results)")]
+            columns = [c for c in columns if c != "id"]
+            select = ", ".join(
+                "tr.tool_use_id || '-copy' || k.n" if c == "tool_use_id" else f"tr.{c}"
+                for c in columns
+            )
+            conn.execute(
+                f"WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < ?)"
+                f" INSERT INTO tool_results ({', '.join(columns)})"
+                f" SELECT {select} FROM tool_results tr, k WHERE tr.is_error = 1",
+                [copies],
+            )
+        rows = conn.execute("SELECT count(*) FROM tool_results WHERE is_error = 1").fetchone()[0]
+        conn.execute("PRAGMA synchronous=NORMAL")
+        timings, commits = [], []
+        for _ in range(runs + 1):  # the first run warms the cache and is dropped
+            conn.execute("BEGIN")
+            started = time.perf_counter()
+            pastfix.db.refresh_tool_errors_fts(conn)
+            refreshed = time.perf_counter()
+            conn.execute("COMMIT")
+            timings.append((refreshed - started) * 1000)
+            commits.append((time.perf_counter() - refreshed) * 1000)
+    finally:
+        conn.close()
+        remove_db(db)
+    log(f"tool_errors_fts refresh at {rows:,} rows: {statistics.median(timings[1:]):.1f} ms")
+    return Row(
+        ERRORS_FTS,
+        timings[1:],
+        "ms",
+        1,
+        "≤ 50 ms",
+        lambda v: v <= 50,
+        "~500 ms",
+        f"{rows:,} failed results ({failed:,} real, duplicated); refresh_tool_errors_fts() in a"
+        f" transaction, in-process; COMMIT adds {statistics.median(commits[1:]):.0f} ms",
+    )
+
+
+# -- 6: queries -------------------------------------------------------------------
+
+IDENTIFIER = re.compile(
+    r"\b(?:(?!ERROR\b)E[A-Z]{3,}|TS\d{4}|[A-Z][A-Za-z]*(?:Error|Exception)|Exit code \d+)\b"
+)
+
+
+def sample_inputs(db: Path, n: int, seed: int) -> dict[str, list[dict[str, str]]]:
+    """Parameters for each canned query, sampled from the index itself."""
+    rng = random.Random(seed)
+    with sqlite3.connect(db) as conn:
+        failed = [r[0] for r in conn.execute("SELECT id FROM tool_results WHERE is_error = 1")]
+        errors = []
+        for rid in rng.sample(failed, min(n, len(failed))):
+            (content,) = conn.execute(
+                "SELECT content FROM tool_results WHERE id = ?", [rid]
+            ).fetchone()
+            found = IDENTIFIER.search(content or "")
+            if found:
+                errors.append(found.group(0))
+            else:  # no identifier: the first words of the error, as a user would paste them
+                words = re.sub(r"<[^>]+>", " ", content or "").split()[:5]
+                errors.append(" ".join(words) or "error")
+        sessions = [r[0] for r in conn.execute("SELECT DISTINCT session_id FROM tool_results")]
+        patterns = ["error", "TypeError", "src/", "npm"]
+        scoped = [
+            {"session_id": sid, "pattern": patterns[i % len(patterns)]}
+            for i, sid in enumerate(rng.sample(sessions, min(n, len(sessions))))
+        ]
+        ids = [
+            r[0]
+            for r in conn.execute(
+                "SELECT id FROM messages WHERE kind IN ('text', 'prompt') AND length(text) > 40"
+            )
+        ]
+        searches = []
+        for mid in rng.sample(ids, min(n, len(ids))):
+            (text,) = conn.execute("SELECT text FROM messages WHERE id = ?", [mid]).fetchone()
+            words = [w for w in re.findall(r"[A-Za-z]{5,}", text)]
+            searches.append({"q": " ".join(rng.sample(words, min(2, len(words)))) or "error"})
+    return {
+        "find_past_fix": [{"error": e} for e in errors],
+        "session_tool_output": scoped,
+        "search_messages": searches,
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def datasette_server(db: Path, work: Path) -> Iterator[int | None]:
+    """`datasette serve db` on a free port; yields the port (None if it would not start)."""
+    port = free_port()
+    logfile = open(work / "datasette.log", "wb")  # noqa: SIM115 - closed below
+    cmd = [sys.executable, "-m", "datasette", "serve", str(db), "-h", "127.0.0.1", "-p", str(port)]
+    proc = subprocess.Popen(cmd, stdout=logfile, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        ready = False
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", "/-/versions.json")
+                ready = conn.getresponse().status == 200
+                conn.close()
+                if ready:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield port if ready else None
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        logfile.close()
+
+
+def time_query(
+    port: int, database: str, query: str, inputs: list[dict[str, str]], runs: int
+) -> list[float] | str:
+    """Milliseconds per request over every input and run, or why there are none."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def get(params: dict[str, str]) -> tuple[int, float]:
+        path = f"/{database}/{query}.json?" + urllib.parse.urlencode({**params, "_shape": "array"})
+        started = time.perf_counter()
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        return response.status, (time.perf_counter() - started) * 1000
+
+    try:
+        if not inputs:
+            return "n/a (nothing to sample)"
+        status, _ = get(inputs[0])
+        if status == 404:
+            return "n/a (query missing)"
+        if status != 200:
+            return f"n/a (HTTP {status})"
+        for params in inputs:  # warm-up
+            get(params)
+        timings, failures = [], 0
+        for _ in range(runs):
+            for params in inputs:
+                status, ms = get(params)
+                failures += status != 200
+                timings.append(ms)
+        if failures:
+            return f"n/a ({failures} requests failed)"
+        return timings
+    finally:
+        conn.close()
+
+
+def measure_queries(db: Path, work: Path, runs: int, samples: int, seed: int) -> list[Row]:
+    inputs = sample_inputs(db, samples, seed)
+    results: dict[str, list[float] | str] = {}
+    with datasette_server(db, work) as port:
+        for query, params in inputs.items():
+            if port is None:
+                results[query] = "n/a (datasette did not start, see datasette.log)"
+                continue
+            got = results[query] = time_query(port, db.stem, query, params, runs)
+            log(f"{query}: p50 {percentile(got, 50):.1f} ms" if isinstance(got, list) else got)
+
+    def row(label: str, query: str, target: float, stat: str, note: str) -> Row:
+        got = results[query]
+        samples_ = got if isinstance(got, list) else None
+        return Row(
+            label,
+            samples_,
+            "ms",
+            1,
+            f"≤ {target:g} ms",
+            lambda v: v <= target,
+            "~1 ms" if query == "session_tool_output" else "—",
+            note if samples_ else str(got),
+            stat,
+        )
+
+    distinct = len({p["error"] for p in inputs["find_past_fix"]})
+    n = len(inputs["find_past_fix"])
+    find_note = f"{n} errors sampled from failed results ({distinct} distinct) × {runs} runs"
+    return [
+        row(FIND_P50, "find_past_fix", 25, "median", find_note),
+        row(FIND_P95, "find_past_fix", 60, "p95", find_note),
+        row(
+            SESSION_OUTPUT,
+            "session_tool_output",
+            5,
+            "median",
+            f"{len(inputs['session_tool_output'])} sessions × patterns error/TypeError/src//npm",
+        ),
+        row(
+            SEARCH_MESSAGES,
+            "search_messages",
+            25,
+            "median",
+            f"{len(inputs['search_messages'])} two-word queries from message text",
+        ),
+    ]
+
+
+def measure_like(db: Path, runs: int) -> list[Row]:
+    conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        sql = "SELECT count(*) FROM tool_results WHERE content LIKE '%TypeError%'"
+        tool_mb = (
+            conn.execute("SELECT sum(length(CAST(content AS BLOB))) FROM tool_results").fetchone()[
+                0
+            ]
+            / 1e6
+        )
+        conn.execute(sql).fetchone()  # warm-up
+        timings = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            hits = conn.execute(sql).fetchone()[0]
+            timings.append(time.perf_counter() - started)
+    finally:
+        conn.close()
+    rate = tool_mb / statistics.median(timings)
+    log(f"unscoped LIKE: {statistics.median(timings):.3f}s over {tool_mb:.0f} MB")
+    return [
+        Row(
+            LIKE,
+            timings,
+            "s",
+            3,
+            note=f"{tool_mb:,.0f} MB of tool output at {rate:,.0f} MB/s, {hits:,} rows match;"
+            " in-process sqlite3",
+        ),
+        Row(
+            LIKE_PROJECTED,
+            [t * REFERENCE_TOOL_OUTPUT_MB / tool_mb for t in timings],
+            "s",
+            3,
+            "≤ 0.4 s",
+            lambda v: v <= 0.4,
+            "1.7–3.2 s",
+            "linear from the row above",
+        ),
+    ]
+
+
+# -- the run ------------------------------------------------------------------------
+
+
+def report(facts: dict[str, str], rows: list[Row], split: str, command: str) -> str:
+    facts_line = "; ".join(f"**{k}** {v}" for k, v in facts.items())
+    return "\n".join(
+        [
+            f"Command: `{command}`",
+            "",
+            facts_line,
+            "",
+            render_table(rows),
+            "",
+            split,
+        ]
+    )
+
+
+def write_doc(path: Path, text: str) -> None:
+    block = f"{BEGIN_MARK}\n{text}\n{END_MARK}"
+    if path.exists():
+        doc = path.read_text()
+        if BEGIN_MARK in doc and END_MARK in doc:
+            head, rest = doc.split(BEGIN_MARK, 1)
+            tail = rest.split(END_MARK, 1)[1]
+            path.write_text(head + block + tail)
+            return
+        path.write_text(doc.rstrip() + "\n\n" + block + "\n")
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"# pastfix benchmarks\n\n{block}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run pastfix's benchmarks and print the table.")
+    parser.add_argument("--mb", type=float, help="size of the full-build corpus (default 500)")
+    parser.add_argument("--runs", type=int, help="runs per measurement (default 3)")
+    parser.add_argument(
+        "--sessions", type=int, help="sessions of the refresh corpus (default 450, ~1,000 files)"
+    )
+    parser.add_argument("--samples", type=int, help="inputs per canned query (default 50)")
+    parser.add_argument("--seed", type=int, default=0, help="corpus and sampling seed")
+    parser.add_argument("--work-dir", type=Path, default=HERE / ".work", help="corpora and DBs")
+    parser.add_argument("--write", type=Path, help="also write the results into this markdown file")
+    parser.add_argument("--quick", action="store_true", help="a ~5 MB smoke run, one run each")
+    args = parser.parse_args(argv)
+    quick = {"mb": 5, "runs": 1, "sessions": 10, "samples": 10}
+    full = {"mb": 500, "runs": 3, "sessions": 450, "samples": 50}
+    for key, value in (quick if args.quick else full).items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    work = args.work_dir.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    command = "python benchmarks/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
+
+    facts = machine_facts()
+    corpus = cached_corpus(
+        work,
+        f"corpus-{args.mb:g}mb-seed{args.seed}",
+        seed=args.seed,
+        target_bytes=int(args.mb * 1e6),
+    )
+    refresh_corpus = cached_corpus(
+        work,
+        f"sessions-{args.sessions}-seed{args.seed + 1}",
+        seed=args.seed + 1,
+        sessions=args.sessions,
+    )
+
+    rows, full_db = measure_full_build(corpus, work, args.runs)
+    log("in-process build split ...")
+    split = render_split(measure_build_split(corpus, work), corpus_bytes(corpus) / 1e6)
+    rows += measure_refresh(refresh_corpus, work, args.runs)
+    rows.append(measure_errors_fts(full_db, work, args.runs))
+    rows += measure_queries(full_db, work, args.runs, args.samples, args.seed)
+    rows += measure_like(full_db, args.runs)
+    facts["load average at end"] = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+    text = report(facts, rows, split, command.strip())
+    print(text)
+    if args.write:
+        write_doc(args.write, text)
+        log(f"wrote {args.write}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

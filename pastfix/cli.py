@@ -16,7 +16,14 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 @click.group(context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="pastfix")
 def cli() -> None:
-    """Search your Claude Code history for how you fixed an error last time."""
+    """Search your Claude Code history for how you fixed an error last time.
+
+    \b
+    Example:
+        pastfix build                      # ~/.claude/projects -> index.db
+        pastfix find "EISDIR: illegal operation on a directory"
+        datasette serve index.db           # browse, with the find_past_fix query
+    """
 
 
 @contextmanager

@@ -645,3 +645,19 @@ def test_build_after_an_interrupted_one_refreshes_the_error_index(db_path, proje
     assert stats.files_read == 0
     assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
     assert query(db_path, "SELECT count(*) FROM _build_state") == [(0,)]
+
+
+def test_a_reader_can_stay_open_while_builds_write(db_path, projects):
+    """WAL: Datasette keeps reading while an incremental or forced build writes."""
+    path = small_session(projects)
+    build_index(db_path, projects)
+    reader = sqlite3.connect(db_path, isolation_level=None)
+    reader.execute("BEGIN")
+    assert reader.execute("SELECT count(*) FROM messages").fetchone() == (6,)
+    write_jsonl(path, [say("a4", SID, "one more", "2026-01-01T10:00:06Z")], "a")
+    assert build_index(db_path, projects).messages == 1
+    assert build_index(db_path, projects, force=True).messages == 7
+    assert reader.execute("SELECT count(*) FROM messages").fetchone() == (6,)  # its snapshot
+    reader.execute("COMMIT")
+    assert reader.execute("SELECT count(*) FROM messages").fetchone() == (7,)
+    reader.close()

@@ -32,6 +32,7 @@ CHUNK_BYTES = 16 * 1024 * 1024
 HEAD_BYTES = 4096
 MAX_PROBLEM_EXAMPLES = 20
 PAGE_SIZE = 8192
+BUSY_TIMEOUT = 60.0
 # SQLite page cache for the build (negative = KiB).
 CACHE_KIB = 131072
 
@@ -167,7 +168,9 @@ def connect(path: str | Path) -> Connection:
     """Open (creating if needed) an index with its schema up to date, in autocommit mode."""
     path = Path(path)
     check_db_path(path)
-    conn = sqlite3.connect(path, isolation_level=None)
+    # A concurrent build holds the write lock for one file's transaction at a
+    # time (or a whole fresh build): wait for it rather than fail at once.
+    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
     try:
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not names:
@@ -254,12 +257,18 @@ def build(
     for root in sources:
         if not Path(root).is_dir():
             raise BuildError(f"source directory not found: {root}")
-    conn = connect(db_path)
+    try:
+        conn = connect(db_path)
+    except sqlite3.Error as e:
+        raise BuildError(f"{db_path}: {e}") from e
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
         roots = [Path(os.path.abspath(s)) for s in sources]
         stats = _Builder(conn, roots, force, reader).run(progress, on_plan)
+    except sqlite3.Error as e:
+        # Locked for over a minute, disk full, a damaged file: what committed stays.
+        raise BuildError(f"{db_path}: {e}") from e
     finally:
         if gc_was_enabled:
             gc.enable()

@@ -159,3 +159,29 @@ def test_find_help_shows_the_default_limit():
     from pastfix import queries
 
     assert f"[default: ({queries.FIND_LIMIT});" in run("find", "--help").stdout
+
+
+def test_locked_database_is_a_one_line_error(tmp_path, projects, monkeypatch):
+    from pastfix import db as pdb
+
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    monkeypatch.setattr(pdb, "BUSY_TIMEOUT", 0.1)
+    blocker = sqlite3.connect(db_path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    write_jsonl(projects / "-home-dev-app" / f"{SID}.jsonl", failing_session(SID, 3, "ENOENT", "x"))
+    result = run("build", str(db_path), "--source", str(projects), "-s")
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {db_path}: database is locked\n"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+
+
+def test_damaged_database_is_a_one_line_error(tmp_path, projects):
+    db_path = tmp_path / "index.db"
+    db_path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 5000)
+    result = run("build", str(db_path), "--source", str(projects))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: {db_path}: ")
+    assert len(result.stderr.splitlines()) == 1

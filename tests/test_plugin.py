@@ -123,6 +123,10 @@ def test_metadata_tables_exist(databases):
             assert table in names
             columns = {row[1] for row in db.execute(f"pragma table_info([{table}])")}
             assert set(config.get("columns", {})) <= columns, table
+        # Every internal table of the schema is hidden.
+        internal = {n for n in names if n.startswith("_") and not n.startswith("_touched")}
+        hidden = {t for t, c in metadata["databases"]["index"]["tables"].items() if c.get("hidden")}
+        assert internal <= hidden
 
 
 @pytest.mark.asyncio

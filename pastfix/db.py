@@ -32,6 +32,8 @@ CHUNK_BYTES = 16 * 1024 * 1024
 HEAD_BYTES = 4096
 MAX_PROBLEM_EXAMPLES = 20
 PAGE_SIZE = 8192
+# A bulk build this large is split between this process and a forked helper.
+PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 BUSY_TIMEOUT = 60.0
 # SQLite page cache for the build (negative = KiB).
 CACHE_KIB = 131072
@@ -128,6 +130,7 @@ class BuildStats:
     problems: int = 0
     skipped_lines: int = 0
     duplicates: int = 0
+    processes: int = 1
     seconds: float = 0.0
     # The first problems of this build, as "path:line: reason" (the rest are in the table).
     problem_examples: list[str] = field(default_factory=list)
@@ -141,6 +144,27 @@ class BuildStats:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def add(self, other: dict[str, Any]) -> None:
+        """Add the counts of a helper process's stats (see _Shard)."""
+        for name in COUNTED:
+            setattr(self, name, getattr(self, name) + other[name])
+        room = MAX_PROBLEM_EXAMPLES - len(self.problem_examples)
+        self.problem_examples += other["problem_examples"][: max(room, 0)]
+
+
+COUNTED = (
+    "files_read",
+    "bytes_read",
+    "new_lines",
+    "messages",
+    "tool_calls",
+    "tool_results",
+    "failed_tool_results",
+    "problems",
+    "skipped_lines",
+    "duplicates",
+)
 
 
 @dataclass
@@ -265,7 +289,7 @@ def build(
     gc.disable()
     try:
         roots = [Path(os.path.abspath(s)) for s in sources]
-        stats = _Builder(conn, roots, force, reader).run(progress, on_plan)
+        stats = _Builder(conn, roots, force, reader, Path(db_path)).run(progress, on_plan)
     except sqlite3.Error as e:
         # Locked for over a minute, disk full, a damaged file: what committed stays.
         raise BuildError(f"{db_path}: {e}") from e
@@ -278,8 +302,16 @@ def build(
 
 
 class _Builder:
-    def __init__(self, conn: Connection, roots: list[Path], force: bool, reader: Reader) -> None:
+    def __init__(
+        self,
+        conn: Connection,
+        roots: list[Path],
+        force: bool,
+        reader: Reader,
+        db_path: Path,
+    ) -> None:
         self.conn = conn
+        self.db_path = db_path
         self.reader = reader
         self.roots = roots
         self.stats = BuildStats()
@@ -365,26 +397,34 @@ class _Builder:
             conn.execute("PRAGMA synchronous=OFF")
             conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             conn.execute("PRAGMA temp_store=MEMORY")  # the sorts of the deferred indexes
+            mine, theirs = _split(plans)
+            shard = _Shard.start(self, theirs) if theirs else None
+            self.stats.processes = 2 if shard else 1
             conn.execute("BEGIN")
             if self.force:
                 self._clear()
             # Secondary indexes are cheaper to build once, sorted, than row by
             # row; unique ones stay, since INSERT OR IGNORE relies on them.
-            deferred = conn.execute(
-                "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
-                " AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN (?, ?, ?)",
-                ["messages", "tool_calls", "tool_results"],
-            ).fetchall()
+            deferred = _secondary_indexes(conn)
             for name, _ in deferred:
                 conn.execute(f"DROP INDEX [{name}]")
-            for plan in plans:
+            for plan in mine:
                 self._index_file(plan, progress)
+                if shard:
+                    shard.poll(progress)
+            if shard:
+                if not shard.merge(progress):
+                    self.stats.processes = 1
+                    for plan in theirs:  # the helper failed: do its share here
+                        self._index_file(plan, progress)
             for _, sql in deferred:
                 conn.execute(sql)
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
             self._refresh_sessions(all_sessions=True)
             self._finish()
             conn.execute("COMMIT")
+            if shard:
+                shard.remove()
         else:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
@@ -689,6 +729,179 @@ class _Builder:
             }
         if self.touched:
             refresh_sessions(self.conn, self.touched)
+
+
+def _secondary_indexes(conn: Connection) -> list[tuple[str, str]]:
+    return conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+        " AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN (?, ?, ?)",
+        ["messages", "tool_calls", "tool_results"],
+    ).fetchall()
+
+
+def _split(plans: list[_Plan]) -> tuple[list[_Plan], list[_Plan]]:
+    """The files this process reads, and the later ones (in path order) a helper reads."""
+    total = sum(p.stat.st_size for p in plans)
+    if total < PARALLEL_MIN_BYTES or len(plans) < 2 or (os.cpu_count() or 1) < 2:
+        return plans, []
+    # The helper's rows are copied in again by SQLite, so it takes a bit less than half.
+    target, done = total * 0.47, 0
+    for i, plan in enumerate(plans):
+        done += plan.stat.st_size
+        if done >= target:
+            return plans[: i + 1], plans[i + 1 :]
+    return plans, []
+
+
+class _Shard:
+    """A forked helper that indexes the later half of a bulk build into a side file.
+
+    Parsing is Python and holds the GIL, so a second core only helps in another
+    process; shipping rows between processes costs as much as parsing them, so
+    the helper writes them to its own SQLite file, which the builder copies in
+    with INSERT ... SELECT (no Python per row) inside its single transaction.
+    """
+
+    TABLES = ("messages", "tool_calls", "tool_results", "session_meta", "problems")
+
+    def __init__(self, builder: _Builder, path: Path, pid: int, pipe: Any) -> None:
+        self.builder, self.path, self.pid, self.pipe = builder, path, pid, pipe
+        self.result: dict[str, Any] | None = None
+        self.failure = ""
+
+    @classmethod
+    def start(cls, builder: _Builder, plans: list[_Plan]) -> _Shard:
+        from multiprocessing import Pipe
+
+        for stale in builder.db_path.parent.glob(builder.db_path.name + ".part-*"):
+            stale.unlink()
+        path = builder.db_path.with_name(f"{builder.db_path.name}.part-{os.getpid()}")
+        side = connect(path)
+        for name, _ in _secondary_indexes(side):
+            side.execute(f"DROP INDEX [{name}]")
+        side.close()
+        # Attached before the builder's transaction begins (SQLite forbids it after).
+        builder.conn.execute("ATTACH DATABASE ? AS shard", [str(path)])
+        ours, theirs = Pipe(duplex=False)
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:  # the helper: never returns, never touches the builder's connection
+            code = 1
+            try:
+                ours.close()
+                _run_shard(path, plans, builder.reader, theirs, parent)
+                code = 0
+            except BaseException as e:  # reported to the builder, which does the work itself
+                theirs.send(("failed", f"{type(e).__name__}: {e}"))
+            finally:
+                os._exit(code)
+        theirs.close()
+        return cls(builder, path, pid, ours)
+
+    def poll(self, progress: Callable[[int], None] | None) -> None:
+        try:
+            while self.result is None and self.pipe.poll():
+                self._receive(progress)
+        except (EOFError, OSError):
+            self.result = {}  # it died: merge() reports the failure
+
+    def _receive(self, progress: Callable[[int], None] | None) -> None:
+        kind, value = self.pipe.recv()
+        if kind == "progress" and progress:
+            progress(value)
+        elif kind == "done":
+            self.result = value
+        elif kind == "failed":
+            self.failure = value
+            self.result = {}
+
+    def merge(self, progress: Callable[[int], None] | None) -> bool:
+        """Wait for the helper and copy its rows in; False if it failed."""
+        try:
+            while self.result is None:
+                self._receive(progress)
+        except (EOFError, OSError):
+            self.result = {}
+        os.waitpid(self.pid, 0)
+        result = self.result
+        if not result:
+            return False
+        self.builder.stats.add(result["stats"])
+        self.builder.file_problems += [tuple(p) for p in result["file_problems"]]
+        self._copy()
+        return True
+
+    def _copy(self) -> None:
+        conn = self.builder.conn
+        columns = "path, session_id, project_dir, size, mtime_ns, inode, offset, lines,"
+        columns += " head_hash, session_ids, skipped_lines, indexed_at"
+        conn.execute(
+            f"INSERT INTO source_files ({columns}) SELECT {columns} FROM shard.source_files"
+            " ORDER BY path"
+        )
+        conn.execute(
+            "CREATE TEMP TABLE _file_map AS SELECT s.id AS old, m.id AS new"
+            " FROM shard.source_files s JOIN main.source_files m ON m.path = s.path"
+        )
+        # Ids held by both halves stay with the first file in path order, as in
+        # one process; the files are linked as _flag_duplicates would link them.
+        for table, key in (
+            ("messages", "uuid"),
+            ("tool_calls", "tool_use_id"),
+            ("tool_results", "tool_use_id"),
+        ):
+            conn.execute(
+                "INSERT OR IGNORE INTO _duplicate_links SELECT DISTINCT f.new, m.file_id"
+                f" FROM shard.{table} s JOIN main.{table} m ON m.{key} = s.{key}"
+                " JOIN _file_map f ON f.old = s.file_id"
+            )
+        conn.execute(
+            "INSERT OR IGNORE INTO _duplicate_links SELECT a.new, b.new"
+            " FROM shard._duplicate_links l JOIN _file_map a ON a.old = l.file_id"
+            " JOIN _file_map b ON b.old = l.other_id"
+        )
+        conn.execute(
+            "INSERT OR IGNORE INTO _duplicate_links SELECT other_id, file_id FROM _duplicate_links"
+        )
+        for table in self.TABLES:
+            names = [
+                r[1]
+                for r in conn.execute(f"PRAGMA main.table_info({table})")
+                if r[1] not in ("id", "file_id")
+            ]
+            cols = ", ".join(names)
+            picked = ", ".join(f"s.{n}" for n in names)
+            ignored = conn.total_changes
+            rows = conn.execute(f"SELECT count(*) FROM shard.{table}").fetchone()[0]
+            conn.execute(
+                f"INSERT OR IGNORE INTO main.{table} (file_id, {cols}) SELECT f.new, {picked}"
+                f" FROM shard.{table} s JOIN _file_map f ON f.old = s.file_id ORDER BY s.rowid"
+            )
+            if table != "problems":
+                self.builder.stats.duplicates += rows - (conn.total_changes - ignored)
+        conn.execute("DROP TABLE temp._file_map")
+
+    def remove(self) -> None:
+        self.builder.conn.execute("DETACH DATABASE shard")
+        for suffix in ("", "-journal"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+
+
+def _run_shard(path: Path, plans: list[_Plan], reader: Reader, pipe: Any, parent: int) -> None:
+    """The helper process: index `plans` into the side file at `path`."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
+    conn.execute("PRAGMA synchronous=OFF")
+    conn.execute("PRAGMA journal_mode=OFF")  # a crash discards the side file anyway
+    conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+    builder = _Builder(conn, [], False, reader, path)
+    conn.execute("BEGIN")
+    for plan in plans:
+        if os.getppid() != parent:
+            return  # the builder is gone: stop
+        builder._index_file(plan, lambda n: pipe.send(("progress", n)))
+    conn.execute("COMMIT")
+    conn.close()
+    pipe.send(("done", {"stats": builder.stats.to_dict(), "file_problems": builder.file_problems}))
 
 
 def linked_any(conn: Connection, file_ids: set[int]) -> bool:

@@ -82,6 +82,14 @@ def projects(tmp_path):
     return tmp_path / "projects"
 
 
+@pytest.fixture(params=["one process", "two processes"])
+def processes(request, monkeypatch):
+    """Fresh builds over 16 MB fork a helper; these tests run both ways on small corpora."""
+    if request.param == "two processes":
+        monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+    return request.param
+
+
 def small_session(projects, sid=SID, error="ENOENT: no such file or directory, open 'a.txt'"):
     path = projects / "-home-dev-app" / f"{sid}.jsonl"
     return write_jsonl(
@@ -194,7 +202,7 @@ def test_clearing_tool_results_empties_index(db_path, projects, tmp_path):
 # -- what a build writes ------------------------------------------------------
 
 
-def test_build_writes_rows(db_path, projects):
+def test_build_writes_rows(db_path, projects, processes):
     small_session(projects)
     stats = build_index(db_path, projects)
     assert (stats.files_read, stats.messages, stats.tool_results, stats.failed_tool_results) == (
@@ -286,7 +294,7 @@ def corpus_v2(a, b, sub, gone, projects):
     sub.write_text(sub.read_text() + "{not json\n")
 
 
-def test_fresh_incremental_forced_and_retracted_builds_converge(tmp_path, projects):
+def test_fresh_incremental_forced_and_retracted_builds_converge(tmp_path, projects, processes):
     files = corpus_v1(projects)
     incremental = tmp_path / "incremental.db"
     build_index(incremental, projects)
@@ -294,7 +302,8 @@ def test_fresh_incremental_forced_and_retracted_builds_converge(tmp_path, projec
     stats = build_index(incremental, projects)
     assert stats.files_removed == 1
     fresh = tmp_path / "fresh.db"
-    build_index(fresh, projects)
+    assert build_index(fresh, projects).processes == (2 if processes == "two processes" else 1)
+    assert not list(tmp_path.glob("*.part-*"))
     forced = tmp_path / "forced.db"
     shutil.copy(incremental, forced)
     build_index(forced, projects, force=True)
@@ -336,7 +345,7 @@ def test_torn_last_line_is_left_for_next_build(db_path, projects, tmp_path):
 # -- bad input -----------------------------------------------------------------
 
 
-def test_bad_lines_are_recorded_and_good_lines_kept(db_path, projects):
+def test_bad_lines_are_recorded_and_good_lines_kept(db_path, projects, processes):
     sid = SID
     good = [json.dumps(x) for x in failing_session(sid, 1, "ENOENT gone", "Create it")]
     bad = [
@@ -387,7 +396,7 @@ def test_unknown_types_are_counted_not_problems(db_path, projects):
     assert query(db_path, "SELECT skipped_lines FROM source_files") == [(2,)]
 
 
-def test_empty_and_unreadable_files_are_problems(db_path, projects):
+def test_empty_and_unreadable_files_are_problems(db_path, projects, processes):
     small_session(projects)
     empty = projects / "-home-dev-app" / "55555555-5555-4555-8555-555555555555.jsonl"
     empty.write_text("")
@@ -530,7 +539,7 @@ def test_kill_during_build_then_rebuild_converges(tmp_path, delay):
     assert snapshot(tmp_path / "fresh-killed.db") == expected
 
 
-def test_duplicated_lines_of_a_resumed_session_converge(tmp_path, projects):
+def test_duplicated_lines_of_a_resumed_session_converge(tmp_path, projects, processes):
     """A resumed session repeats lines of another file: the first file in path order owns them."""
     original = failing_session(SID, 3, "TypeError: x is undefined", "Guard x")
     resumed = [{**line, "sessionId": SID2} for line in original[:8]]
@@ -560,7 +569,7 @@ def test_duplicated_lines_of_a_resumed_session_converge(tmp_path, projects):
     ]
 
 
-def test_summary_titles_its_leaf_session(db_path, tmp_path):
+def test_summary_titles_its_leaf_session(db_path, tmp_path, processes):
     """A 1.0.x summary on line 1 names the earlier session whose message is its leafUuid."""
     from conftest import FIXTURES
 
@@ -588,7 +597,7 @@ def test_summary_titles_its_leaf_session(db_path, tmp_path):
     )
 
 
-def test_duplicate_repair_is_limited_to_the_linked_files(tmp_path, projects):
+def test_duplicate_repair_is_limited_to_the_linked_files(tmp_path, projects, processes):
     """A change elsewhere does not re-read the files that share ids."""
     original = failing_session(SID, 3, "TypeError: x is undefined", "Guard x")
     resumed = [{**line, "sessionId": SID2} for line in original[:8]]
@@ -661,3 +670,19 @@ def test_a_reader_can_stay_open_while_builds_write(db_path, projects):
     reader.execute("COMMIT")
     assert reader.execute("SELECT count(*) FROM messages").fetchone() == (7,)
     reader.close()
+
+
+def test_a_failing_helper_process_loses_nothing(tmp_path, projects, monkeypatch):
+    corpus_v1(projects)
+    expected = tmp_path / "expected.db"
+    build_index(expected, projects)
+
+    def broken(*args):
+        raise OSError("disk on fire")
+
+    monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(pdb, "_run_shard", broken)
+    db_path = tmp_path / "index.db"
+    stats = build_index(db_path, projects)
+    assert stats.processes == 1  # the builder did the helper's share itself
+    assert snapshot(db_path) == snapshot(expected)

@@ -839,30 +839,17 @@ class _Shard:
             f"INSERT INTO source_files ({columns}) SELECT {columns} FROM shard.source_files"
             " ORDER BY path"
         )
+        conn.execute("CREATE TEMP TABLE _file_map (old INTEGER PRIMARY KEY, new INTEGER)")
         conn.execute(
-            "CREATE TEMP TABLE _file_map AS SELECT s.id AS old, m.id AS new"
+            "INSERT INTO _file_map SELECT s.id, m.id"
             " FROM shard.source_files s JOIN main.source_files m ON m.path = s.path"
         )
-        # Ids held by both halves stay with the first file in path order, as in
-        # one process; the files are linked as _flag_duplicates would link them.
-        for table, key in (
-            ("messages", "uuid"),
-            ("tool_calls", "tool_use_id"),
-            ("tool_results", "tool_use_id"),
-        ):
-            conn.execute(
-                "INSERT OR IGNORE INTO _duplicate_links SELECT DISTINCT f.new, m.file_id"
-                f" FROM shard.{table} s JOIN main.{table} m ON m.{key} = s.{key}"
-                " JOIN _file_map f ON f.old = s.file_id"
-            )
         conn.execute(
             "INSERT OR IGNORE INTO _duplicate_links SELECT a.new, b.new"
             " FROM shard._duplicate_links l JOIN _file_map a ON a.old = l.file_id"
             " JOIN _file_map b ON b.old = l.other_id"
         )
-        conn.execute(
-            "INSERT OR IGNORE INTO _duplicate_links SELECT other_id, file_id FROM _duplicate_links"
-        )
+        keys = {"messages": "uuid", "tool_calls": "tool_use_id", "tool_results": "tool_use_id"}
         for table in self.TABLES:
             names = [
                 r[1]
@@ -871,14 +858,26 @@ class _Shard:
             ]
             cols = ", ".join(names)
             picked = ", ".join(f"s.{n}" for n in names)
-            ignored = conn.total_changes
+            before = conn.total_changes
             rows = conn.execute(f"SELECT count(*) FROM shard.{table}").fetchone()[0]
             conn.execute(
                 f"INSERT OR IGNORE INTO main.{table} (file_id, {cols}) SELECT f.new, {picked}"
                 f" FROM shard.{table} s JOIN _file_map f ON f.old = s.file_id ORDER BY s.rowid"
             )
-            if table != "problems":
-                self.builder.stats.duplicates += rows - (conn.total_changes - ignored)
+            ignored = rows - (conn.total_changes - before)
+            if ignored and table in keys:
+                # Ids held by both halves stay with the first file in path order,
+                # as in one process; link the files as _flag_duplicates would.
+                self.builder.stats.duplicates += ignored
+                key = keys[table]
+                conn.execute(
+                    "INSERT OR IGNORE INTO _duplicate_links SELECT DISTINCT f.new, m.file_id"
+                    f" FROM shard.{table} s JOIN _file_map f ON f.old = s.file_id"
+                    f" JOIN main.{table} m ON m.{key} = s.{key} WHERE m.file_id != f.new"
+                )
+        conn.execute(
+            "INSERT OR IGNORE INTO _duplicate_links SELECT other_id, file_id FROM _duplicate_links"
+        )
         conn.execute("DROP TABLE temp._file_map")
 
     def remove(self) -> None:
@@ -892,7 +891,9 @@ def _run_shard(path: Path, plans: list[_Plan], reader: Reader, pipe: Any, parent
     conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
     conn.execute("PRAGMA synchronous=OFF")
     conn.execute("PRAGMA journal_mode=OFF")  # a crash discards the side file anyway
-    conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+    # The helper's file has no secondary indexes: a smaller cache keeps the
+    # two processes together under ~300 MB.
+    conn.execute(f"PRAGMA cache_size=-{CACHE_KIB // 4}")
     builder = _Builder(conn, [], False, reader, path)
     conn.execute("BEGIN")
     for plan in plans:

@@ -291,6 +291,12 @@ def pastfix_build(db: Path, source: Path) -> tuple[Proc, dict]:
 # -- 1 + 2: full build and the naive baseline ---------------------------------
 
 
+def throughput_row(name: str, mb: float, walls: list[float], note: str) -> Row:
+    return Row(
+        name, [mb / w for w in walls], "MB/s", 0, "≥ 100 MB/s", lambda v: v >= 100, "22 MB/s", note
+    )
+
+
 def measure_full_build(corpus: Path, work: Path, runs: int) -> tuple[list[Row], Path]:
     mb = corpus_bytes(corpus) / 1e6
     db, naive_db = work / "full.db", work / "naive.db"
@@ -318,16 +324,7 @@ def measure_full_build(corpus: Path, work: Path, runs: int) -> tuple[list[Row], 
     )
     rows = [
         Row(FULL_BUILD, walls, "s", original="113 s (2.5 GB)", note=corpus_note),
-        Row(
-            THROUGHPUT,
-            [mb / w for w in walls],
-            "MB/s",
-            0,
-            "≥ 100 MB/s",
-            lambda v: v >= 100,
-            "22 MB/s",
-            "whole `pastfix build` process, warm page cache",
-        ),
+        throughput_row(THROUGHPUT, mb, walls, "whole `pastfix build` process, warm page cache"),
         Row(
             PROJECTED,
             [REFERENCE_MB / (mb / w) for w in walls],
@@ -973,20 +970,12 @@ def measure_real_mix(work: Path, target_mb: float, runs: int) -> list[Row]:
         proc, stats = pastfix_build(db, corpus)
         walls.append(proc.wall)
         log(f"real-mix build {i + 1}/{runs}: {proc.wall:.2f}s")
-    return [
-        Row(
-            REAL_MIX,
-            [mb / w for w in walls],
-            "MB/s",
-            0,
-            "≥ 100 MB/s",
-            lambda v: v >= 100,
-            "22 MB/s",
-            f"{mb:,.0f} MB: the real corpus copied with fresh ids, {stats['messages'] / mb:,.0f}"
-            f" messages and {stats['tool_results'] / mb:,.0f} tool results per MB"
-            " (reference: 152 and 51)",
-        )
-    ]
+    note = (
+        f"{mb:,.0f} MB: the real corpus copied with fresh ids, {stats['messages'] / mb:,.0f}"
+        f" messages and {stats['tool_results'] / mb:,.0f} tool results per MB"
+        " (reference: 152 and 51)"
+    )
+    return [throughput_row(REAL_MIX, mb, walls, note)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -890,7 +890,9 @@ def _run_shard(path: Path, plans: list[_Plan], reader: Reader, pipe: Any, parent
     """The helper process: index `plans` into the side file at `path`."""
     conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
     conn.execute("PRAGMA synchronous=OFF")
-    conn.execute("PRAGMA journal_mode=OFF")  # a crash discards the side file anyway
+    # A crash discards the side file anyway; an in-memory journal still lets a
+    # file that turns unreadable halfway roll back to its savepoint.
+    conn.execute("PRAGMA journal_mode=MEMORY")
     # The helper's file has no secondary indexes: a smaller cache keeps the
     # two processes together under ~300 MB.
     conn.execute(f"PRAGMA cache_size=-{CACHE_KIB // 4}")

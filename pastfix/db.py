@@ -279,8 +279,10 @@ def build(
     """
     started = time.perf_counter()
     for root in sources:
-        if not Path(root).is_dir():
+        if not Path(root).exists():
             raise BuildError(f"source directory not found: {root}")
+        if not Path(root).is_dir():
+            raise BuildError(f"source is not a directory: {root}")
     try:
         conn = connect(db_path)
     except sqlite3.Error as e:

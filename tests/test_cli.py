@@ -98,6 +98,13 @@ def test_missing_source(tmp_path):
     assert not (tmp_path / "x.db").exists()
 
 
+def test_source_is_a_file(tmp_path, projects):
+    target = next(projects.rglob("*.jsonl"))
+    result = run("build", str(tmp_path / "x.db"), "--source", str(target))
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: source is not a directory: {target}\n"
+
+
 def test_db_path_is_directory(tmp_path, projects):
     result = run("build", str(tmp_path), "--source", str(projects))
     assert result.exit_code == 1

@@ -764,12 +764,11 @@ class _Shard:
     with INSERT ... SELECT (no Python per row) inside its single transaction.
     """
 
-    TABLES = ("messages", "tool_calls", "tool_results", "session_meta", "problems")
+    TABLES = (*DATA_TABLES, "problems")
 
     def __init__(self, builder: _Builder, path: Path, pid: int, pipe: Any) -> None:
         self.builder, self.path, self.pid, self.pipe = builder, path, pid, pipe
         self.result: dict[str, Any] | None = None
-        self.failure = ""
 
     @classmethod
     def start(cls, builder: _Builder, plans: list[_Plan]) -> _Shard:
@@ -805,7 +804,7 @@ class _Shard:
             while self.result is None and self.pipe.poll():
                 self._receive(progress)
         except (EOFError, OSError):
-            self.result = {}  # it died: merge() reports the failure
+            self.result = {}  # it died: merge() falls back
 
     def _receive(self, progress: Callable[[int], None] | None) -> None:
         kind, value = self.pipe.recv()
@@ -813,8 +812,7 @@ class _Shard:
             progress(value)
         elif kind == "done":
             self.result = value
-        elif kind == "failed":
-            self.failure = value
+        elif kind == "failed":  # the builder does the helper's share itself
             self.result = {}
 
     def merge(self, progress: Callable[[int], None] | None) -> bool:

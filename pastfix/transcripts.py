@@ -262,14 +262,6 @@ def flatten_content(content: Any) -> str:
     raise BadLine(f"tool_result content is a {type(content).__name__}")
 
 
-def _decode_error(raw: bytes) -> str:
-    try:
-        msgspec.json.decode(raw, type=dict)
-    except msgspec.MsgspecError as e:
-        return str(e)
-    return ""
-
-
 def _str_or_none(value: Any, key: str) -> str | None:
     if value is None or isinstance(value, str):
         return value
@@ -342,9 +334,7 @@ class _ToolInput(msgspec.Struct):
 _decode_line = msgspec.json.Decoder(_Line).decode
 _decode_message = msgspec.json.Decoder(_Message).decode
 _decode_input = msgspec.json.Decoder(_ToolInput).decode
-_AT = re.compile(r"got `(\w+)`(?: - at `\$(.*)`)?")
-_JSON_TYPE = re.compile(r"got `(\w+)`")
-_FIELD_TYPE = re.compile(r"got `(\w+)` - at `\$\.(\w+)`")
+_GOT_AT = re.compile(r"got `(\w+)`(?: - at `\$(.*)`)?")
 
 
 def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | None) -> Batch:
@@ -366,12 +356,12 @@ def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | No
         except msgspec.ValidationError as e:
             line = data[start:end]
             if line.strip():
-                field = _FIELD_TYPE.search(str(e))
-                if field:
-                    reason = f"{field.group(2)} is a {field.group(1)}, not a string"
-                else:
-                    found = _JSON_TYPE.search(str(e))
-                    reason = f"JSON {found.group(1) if found else 'value'}, not an object"
+                got, at = _got_at(str(e))
+                reason = (
+                    f"{at.lstrip('.')} is a {got}, not a string"
+                    if at
+                    else f"JSON {got}, not an object"
+                )
                 batch.problems.append(Problem(line_no, reason, _excerpt(line)))
         except msgspec.DecodeError as e:
             line = data[start:end]
@@ -508,10 +498,15 @@ def _parse_message(
     batch.tool_results.extend(results)
 
 
+def _got_at(error: str) -> tuple[str, str]:
+    """The JSON type found and where (``".cwd"``, or ``""`` for the whole value)."""
+    found = _GOT_AT.search(error)
+    return (found.group(1), found.group(2) or "") if found else ("value", "")
+
+
 def _message_problem(kind: str, error: str) -> str:
     """A problem reason from msgspec's validation error for `message`."""
-    found = _AT.search(error)
-    got, at = (found.group(1), found.group(2) or "") if found else ("value", "")
+    got, at = _got_at(error)
     if not at:
         return f"{kind} line whose message is a {got}"
     if at == ".content":

@@ -42,7 +42,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -468,6 +468,7 @@ def render_split(phases: list[tuple[str, float]], mb: float) -> str:
 # -- 3 + 4: incremental refresh ---------------------------------------------------
 
 
+TIMESTAMP = re.compile(rb'"timestamp":"[^"]*"')
 UUID_OR_TOOL_ID = re.compile(
     rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|toolu_[0-9A-Za-z]+"
 )
@@ -479,8 +480,13 @@ def main_session_files(root: Path) -> list[Path]:
     return sorted(files, key=lambda p: (-p.stat().st_size, str(p)))
 
 
-def new_lines(donors: list[Path], session_id: str, salt: str, marker: str) -> bytes:
+def new_lines(
+    donors: list[Path], session_id: str, salt: str, marker: str, clock: datetime
+) -> tuple[bytes, datetime]:
     """~1 MB of real lines from other sessions, with new ids, moved into `session_id`.
+
+    A live session grows at its end, so the lines are timed after `clock` (later than
+    every line already there), 10 ms apart; the time of the last one is returned.
 
     The first assistant text gets `marker` as its first word; the first tool result is made
     a failure whose output starts with `marker + "err"`, so both FTS tables can be checked.
@@ -500,6 +506,11 @@ def new_lines(donors: list[Path], session_id: str, salt: str, marker: str) -> by
                 mapped[old] = f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}".encode()
         return mapped[old]
 
+    def new_time(m: re.Match[bytes]) -> bytes:
+        nonlocal clock
+        clock += timedelta(milliseconds=10)
+        return b'"timestamp":"' + clock.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3].encode() + b'Z"'
+
     out: list[bytes] = []
     size = 0
     text_marked = error_marked = False
@@ -507,6 +518,7 @@ def new_lines(donors: list[Path], session_id: str, salt: str, marker: str) -> by
         with open(donor, "rb") as f:
             for line in f:
                 line = UUID_OR_TOOL_ID.sub(new_id, line.rstrip(b"\n"))
+                line = TIMESTAMP.sub(new_time, line)
                 if not text_marked and b'"text"' in line:
                     line, text_marked = mark_text(line, marker)
                 if not error_marked and b'"tool_result"' in line:
@@ -514,8 +526,8 @@ def new_lines(donors: list[Path], session_id: str, salt: str, marker: str) -> by
                 out.append(line + b"\n")
                 size += len(line) + 1
                 if size >= APPEND_BYTES and text_marked and error_marked:
-                    return b"".join(out)
-    return b"".join(out)
+                    return b"".join(out), clock
+    return b"".join(out), clock
 
 
 def _dump(obj: dict) -> bytes:
@@ -580,10 +592,11 @@ def measure_refresh(corpus: Path, work: Path, runs: int) -> list[Row]:
     log(f"no-change refresh over {files:,} files: {statistics.median(walls) * 1000:.0f} ms")
 
     append_walls = []
+    clock = datetime.now(UTC)  # later than every timestamp of the synthetic corpus
     checks = []
     for i in range(runs):
         marker = f"pfbench{i}x{random.Random(i).randrange(10**9)}"
-        chunk = new_lines(donors, target.stem, f"append-{i}-", marker)
+        chunk, clock = new_lines(donors, target.stem, f"append-{i}-", marker, clock)
         with open(target, "ab") as f:
             f.write(chunk)
         proc, stats = pastfix_build(db, live)

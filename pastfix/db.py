@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 # The newest migration in pastfix.migrations. When an index already has it,
 # the build skips importing sqlite-utils (~70 ms of a ~100 ms no-change refresh).
-LATEST_MIGRATION = "m002_full_text"
+LATEST_MIGRATION = "m003_covering_indexes"
 
 # Files are read in slices of this size, so memory stays flat however large a
 # transcript grows; each slice is cut at its last complete line.
@@ -69,9 +69,10 @@ REFRESH_SESSIONS_SQL = """
 INSERT OR REPLACE INTO sessions (session_id, project, title, first_ts, last_ts, git_branch,
     version, message_count, tool_call_count, tool_error_count, source_paths)
 SELECT t.session_id,
+    -- the directory the session was started in: the first cwd recorded
     coalesce(
         (SELECT cwd FROM messages WHERE session_id = t.session_id AND cwd > ''
-         GROUP BY cwd ORDER BY count(*) DESC, cwd LIMIT 1),
+         ORDER BY timestamp, line_no LIMIT 1),
         (SELECT decode_project_dir(f.project_dir) FROM source_files f
          WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
                         UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id)

@@ -187,3 +187,18 @@ def m002_full_text(db: Database) -> None:
         "CREATE VIRTUAL TABLE tool_errors_fts USING fts5("
         'content, content="tool_results", content_rowid="id")'
     )
+
+
+@migrations()
+def m003_covering_indexes(db: Database) -> None:
+    # A session's refresh lists the files it came from through
+    # idx_messages_session alone, instead of visiting every one of its messages.
+    db.execute("DROP INDEX idx_messages_session")
+    db.execute("CREATE INDEX idx_messages_session ON messages(session_id, timestamp, file_id)")
+    # The wholesale refresh of tool_errors_fts reads the failed results from
+    # idx_tr_errors alone, in rowid order, instead of seeking each row in the
+    # table. The failures are ~1% of tool output, so the copy is small.
+    db.execute("DROP INDEX idx_tr_errors")
+    db.execute(
+        "CREATE INDEX idx_tr_errors ON tool_results(is_error, id, content) WHERE is_error = 1"
+    )

@@ -168,9 +168,7 @@ def iter_source_files(root: Path) -> Iterator[SourceFile]:
     """
     root = Path(root)
     found: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames.sort()
-        found.extend(os.path.join(dirpath, f) for f in filenames if f.endswith(".jsonl"))
+    _find_jsonl(str(root), found)
     skip = len(os.path.join(str(root), ""))
     for path in sorted(found):
         rel = path[skip:].split(os.sep)
@@ -183,6 +181,23 @@ def iter_source_files(root: Path) -> Iterator[SourceFile]:
         else:
             session_id = name
         yield SourceFile(path, session_id, project_dir)
+
+
+def _find_jsonl(top: str, found: list[str]) -> None:
+    """Append the .jsonl files under `top` to `found`, not following directory symlinks.
+
+    Unlike os.walk, this asks the directory entries rather than lstat() whether
+    each one is a directory: a refresh walks ~500 directories every time.
+    """
+    try:
+        entries = list(os.scandir(top))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            _find_jsonl(entry.path, found)
+        elif entry.name.endswith(".jsonl") and not entry.is_dir():
+            found.append(entry.path)
 
 
 def default_source() -> Path:

@@ -192,3 +192,55 @@ def test_damaged_database_is_a_one_line_error(tmp_path, projects):
     assert result.exit_code == 1
     assert result.stderr.startswith(f"Error: {db_path}: ")
     assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("how", ["python -m pastfix", "pastfix script"])
+def test_command_exits_with_its_code_and_flushes_output(tmp_path, projects, how):
+    """main() leaves through os._exit: output must still arrive whole, codes unchanged."""
+    if how == "pastfix script":
+        script = os.path.join(os.path.dirname(sys.executable), "pastfix")
+        if not os.path.exists(script):
+            pytest.skip("no pastfix console script beside this Python: not installed with pip")
+        command = [script]
+    else:
+        command = [sys.executable, "-m", "pastfix"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    db = str(tmp_path / "index.db")
+
+    def pastfix(*args):
+        return subprocess.run([*command, *args], env=env, capture_output=True, text=True)
+
+    built = pastfix("build", db, "--source", str(projects), "--json", "-s")
+    assert built.returncode == 0, built.stderr
+    assert json.loads(built.stdout)["failed_tool_results"] == 2
+    assert built.stderr.startswith("Fresh build: read 1 of 1 files")
+    found = pastfix("find", "ENOENT", db, "--json")
+    assert found.returncode == 0, found.stderr
+    assert [row["session_id"] for row in json.loads(found.stdout)] == [SID, SID]
+    missing = pastfix("build", db, "--source", str(tmp_path / "nowhere"))
+    assert (missing.returncode, missing.stdout) == (1, "")
+    assert missing.stderr == f"Error: source directory not found: {tmp_path / 'nowhere'}\n"
+    usage = pastfix("build", "--no-such-option")
+    assert usage.returncode == 2
+    assert usage.stderr.endswith("Error: No such option '--no-such-option'.\n")
+
+
+def test_closed_stdout_is_not_a_traceback(tmp_path, projects):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    db = str(tmp_path / "index.db")
+    subprocess.run(
+        [sys.executable, "-m", "pastfix", "build", db, "--source", str(projects), "-s"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pastfix", "find", "ENOENT", db, "--json"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()  # as `| head -c 0` would
+    stderr = proc.stderr.read().decode()
+    assert proc.wait() != 0
+    assert "Traceback" not in stderr

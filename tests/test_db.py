@@ -244,6 +244,22 @@ def test_build_writes_rows(db_path, projects, processes):
     assert query(db_path, "PRAGMA journal_mode") == [("wal",)]
 
 
+def test_project_is_the_directory_the_session_started_in(db_path, projects):
+    # The agent's cd moves later lines into subdirectories, however many of them.
+    sub = "/home/dev/app/web"
+    write_jsonl(
+        projects / "-home-dev-app" / f"{SID}.jsonl",
+        [
+            prompt("u1", SID, "build the web app", "2026-01-01T10:00:00Z"),
+            say("a1", SID, "Building.", "2026-01-01T10:00:01Z", cwd=sub),
+            say("a2", SID, "Still building.", "2026-01-01T10:00:02Z", cwd=sub),
+            say("a3", SID, "Done.", "2026-01-01T10:00:03Z", cwd=sub),
+        ],
+    )
+    build_index(db_path, projects)
+    assert query(db_path, "SELECT project FROM sessions") == [("/home/dev/app",)]
+
+
 def test_second_build_reads_nothing(db_path, projects):
     small_session(projects)
     build_index(db_path, projects)

@@ -42,12 +42,14 @@ def test_blank_database_gets_full_schema():
     assert db.table("tool_calls").pks == ["tool_use_id"]
     indexes = {i.name: (i.columns, i.unique) for i in db.table("tool_results").indexes}
     assert indexes["idx_tr_session"] == (["session_id"], 0)
-    assert indexes["idx_tr_errors"] == (["is_error"], 0)
+    assert indexes["idx_tr_errors"] == (["is_error", "id", "content"], 0)
     assert indexes["idx_tr_errors_time"] == (["timestamp"], 0)
     assert indexes["idx_tr_session_errors"] == (["session_id", "timestamp"], 0)
     partial = db.execute("SELECT sql FROM sqlite_master WHERE name = 'idx_tr_errors'").fetchone()
     assert "WHERE is_error = 1" in partial[0]
     assert [c for c, u in indexes.values() if u] == [["tool_use_id"]]
+    messages = {i.name: (i.columns, i.unique) for i in db.table("messages").indexes}
+    assert messages["idx_messages_session"] == (["session_id", "timestamp", "file_id"], 0)
 
 
 def test_reapplying_is_a_no_op(tmp_path):
@@ -71,6 +73,33 @@ def test_upgrade_from_previous_schema_keeps_rows(tmp_path):
     db.close()
     pdb.connect(path).close()
     db = Database(path)
-    assert [m.name for m in migrations.applied(db)][-1] == "m002_full_text"
+    assert [m.name for m in migrations.applied(db)][-1] == pdb.LATEST_MIGRATION
     assert db.table("messages").detect_fts() == "messages_fts"
     assert [r["tool_use_id"] for r in db.table("tool_results").rows] == ["t1"]
+
+
+def test_upgrade_to_covering_indexes_keeps_rows_and_search(tmp_path):
+    path = tmp_path / "index.db"
+    db = Database(path)
+    migrations.apply(db, stop_before="m003_covering_indexes")
+    db.table("tool_results").insert_all(
+        [
+            {"tool_use_id": "t1", "session_id": "s1", "is_error": 1, "content": "ENOENT: no file"},
+            {"tool_use_id": "t2", "session_id": "s1", "is_error": 0, "content": "ENOENT listed"},
+        ]
+    )
+    db.close()
+    conn = pdb.connect(path)
+    conn.execute("BEGIN")
+    pdb.refresh_tool_errors_fts(conn)
+    conn.execute("COMMIT")
+    plan = conn.execute(
+        "EXPLAIN QUERY PLAN SELECT id, content FROM tool_results WHERE is_error = 1 ORDER BY id"
+    ).fetchall()
+    hits = conn.execute(
+        "SELECT tool_use_id FROM tool_results WHERE id IN"
+        " (SELECT rowid FROM tool_errors_fts WHERE tool_errors_fts MATCH 'ENOENT')"
+    ).fetchall()
+    conn.close()
+    assert "COVERING INDEX idx_tr_errors" in plan[0][-1]
+    assert hits == [("t1",)]

@@ -99,11 +99,42 @@ def safe_fts(text: object, mode: str = "all", column: str = "content") -> str:
     return joiner.join('"' + w.replace('"', '""') + '"' for w in words) or MATCH_NOTHING
 
 
+# -- like_anchor --------------------------------------------------------------
+
+# Printable ASCII from the most to the least frequent in tool output, letters of
+# either case counted together: the higher of the frequencies measured over
+# ../shared/corpus/real and over a synthetic benchmark corpus.
+_BY_FREQUENCY = " etsroinacdlmpu._\"()h1f/g:,2-=93ybv4w{}506x7k8>'[];q`<j%z*|\\#@!+~?&$^"
+_RARITY = {ch: -i for i, ch in enumerate(_BY_FREQUENCY)}
+# A shorter anchor would let most rows through to the real LIKE.
+_ANCHOR_MIN = 4
+
+
+def like_anchor(text: object) -> str:
+    """The end of `text` from a rare character on, escaped for LIKE ... ESCAPE '\\'.
+
+    To match '%TypeError%', SQLite's LIKE stops at every 't' and 'T' of the
+    haystack, a twentieth of it, and tries the rest of the pattern there;
+    '%ypeError%' stops only at the y's. Every text that contains `text` contains
+    its end, so `content LIKE '%' || like_anchor(:x) || '%'` is a prefilter for
+    the real LIKE; it makes an unscoped scan of tool output 1.5-3x faster. The
+    anchor keeps at least four characters. Characters outside ASCII (which LIKE
+    matches slowly) and control characters rank as the most frequent.
+    """
+    if not isinstance(text, str) or not text:
+        return ""
+    last = max(0, len(text) - _ANCHOR_MIN)
+    start = min(range(last + 1), key=lambda i: (_RARITY.get(text[i].lower(), 1), i))
+    tail = text[start:]
+    return tail.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def register_functions(conn: sqlite3.Connection) -> None:
-    """Add the SQL functions the queries use (safe_fts) to a connection."""
+    """Add the SQL functions the queries use (safe_fts, like_anchor) to a connection."""
     conn.create_function("safe_fts", 1, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 2, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 3, safe_fts, deterministic=True)
+    conn.create_function("like_anchor", 1, like_anchor, deterministic=True)
 
 
 def is_index(table_names: set[str] | frozenset[str] | list[str]) -> bool:
@@ -211,6 +242,39 @@ where tr.session_id = :session_id
 order by tr.timestamp, tr.id
 """
 
+SEARCH_TOOL_OUTPUT_LIMIT = 100
+
+SEARCH_TOOL_OUTPUT_SQL = f"""
+-- Tool results of every session (failed or not) containing the text, newest first.
+-- A full scan of tool output: like_anchor() makes it a fast prefilter first.
+with hits as (
+  select tr.id, tr.timestamp from tool_results tr
+  where :pattern != ''
+    and tr.content like '%' || like_anchor(:pattern) || '%' escape '\\'
+    and tr.content like '%' || {_LIKE_LITERAL.format(param=":pattern")} || '%' escape '\\'
+    and (:project = '' or tr.session_id in (
+      select session_id from sessions
+      where project like '%' || {_LIKE_LITERAL.format(param=":project")} || '%' escape '\\'))
+  order by tr.timestamp desc, tr.id desc
+  limit {SEARCH_TOOL_OUTPUT_LIMIT}
+)
+select
+  tr.timestamp,
+  s.project,
+  c.name as tool,
+  coalesce(c.command, c.file_path, c.description, substr(c.input, 1, 300)) as target,
+  tr.is_error,
+  substr(tr.content, max(1, instr(lower(tr.content), lower(:pattern)) - 200), 600) as excerpt,
+  tr.content_length,
+  tr.tool_use_id,
+  tr.session_id
+from hits h
+join tool_results tr on tr.id = h.id
+left join tool_calls c on c.tool_use_id = tr.tool_use_id
+left join sessions s on s.session_id = tr.session_id
+order by h.timestamp desc, h.id desc
+"""
+
 SESSION_ERRORS_SQL = """
 -- Every failed tool result of one session, in order, with the call that failed.
 select
@@ -297,6 +361,19 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
         ),
         "sql": SESSION_TOOL_OUTPUT_SQL,
         "params": ["session_id", "pattern"],
+        "hide_sql": True,
+    },
+    "search_tool_output": {
+        "title": "Search all tool output",
+        "description": (
+            "Tool results of every session, failed or not, that contain the text (pattern),"
+            " case-insensitive, newest first (at most 100), in the projects whose path contains"
+            " the text (project), or in all when it is empty. It reads all tool output, about"
+            " 0.1 s per 100 MB; find_past_fix searches failures faster. % and _ are literal"
+            " characters."
+        ),
+        "sql": SEARCH_TOOL_OUTPUT_SQL,
+        "params": ["pattern", "project"],
         "hide_sql": True,
     },
     "session_errors": {

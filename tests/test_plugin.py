@@ -21,6 +21,7 @@ from pastfix import queries
 QUERIES = {
     "find_past_fix": ["error"],
     "session_tool_output": ["session_id", "pattern"],
+    "search_tool_output": ["pattern", "project"],
     "session_errors": ["session_id"],
     "search_messages": ["q"],
     "recent_failures": ["project"],
@@ -176,6 +177,8 @@ async def test_find_past_fix_json(ds, conn, database):
 async def test_other_queries_json(ds, conn):
     cases = [
         ("session_tool_output", {"session_id": "s1", "pattern": "100%"}),
+        ("search_tool_output", {"pattern": "enoent", "project": ""}),
+        ("search_tool_output", {"pattern": "ENOENT", "project": "u/lib"}),
         ("session_errors", {"session_id": "s3"}),
         ("search_messages", {"q": "missing"}),
         ("recent_failures", {"project": "u/lib"}),
@@ -189,6 +192,14 @@ async def test_other_queries_json(ds, conn):
         ds, "/index/session_tool_output.json", session_id="s1", pattern="100%", _shape="array"
     )
     assert [(r["tool_use_id"], r["tool"], r["is_error"]) for r in outputs] == [("t3", "Bash", 0)]
+    everywhere = await get_json(
+        ds, "/index/search_tool_output.json", pattern="enoent", project="", _shape="array"
+    )
+    assert [(r["tool_use_id"], r["session_id"]) for r in everywhere] == [
+        ("u1", "s2"),
+        ("t5", "s1"),
+        ("t1", "s1"),
+    ]
     errors = await get_json(ds, "/index/session_errors.json", session_id="s3", _shape="array")
     assert [(r["tool_use_id"], r["agent_id"], r["target"]) for r in errors] == [
         ("w1", "a1", f"{LIB}/missing.txt")

@@ -440,6 +440,80 @@ def test_session_tool_output_uses_idx_tr_session(conn):
     assert plan[0] == "SEARCH tr USING INDEX idx_tr_session (session_id=?)"
 
 
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("TypeError", "ypeError"),  # y is rarer than t
+        ("Exit code 127", "xit code 127"),
+        ("ENOENT", "NOENT"),
+        ("TS2339", "2339"),  # at least four characters are kept
+        ("zod", "zod"),
+        ("a_b%c\\d", "\\%c\\\\d"),  # escaped for ESCAPE '\\'
+        ("naïve wörld", "wörld"),  # never from a non-ASCII character
+        ("", ""),
+        (None, ""),
+    ],
+)
+def test_like_anchor(text, expected):
+    assert queries.like_anchor(text) == expected
+
+
+@pytest.mark.parametrize("text", ["TypeError", "Exit code 127", "a_b%c\\d", "é∑😀 x", "%_\\", "ab"])
+def test_like_anchor_is_implied_by_the_whole_text(conn, text):
+    """Every haystack the text matches, its anchor matches too: it can only prefilter."""
+    for haystack in (text, f"before {text} after", f"{text.upper()} {text.lower()}"):
+        matched = conn.execute(
+            "select ? like '%' || like_anchor(?) || '%' escape '\\'", [haystack, text]
+        ).fetchone()[0]
+        assert matched == 1, haystack
+
+
+def test_search_tool_output_searches_every_session(conn):
+    sql = queries.SEARCH_TOOL_OUTPUT_SQL
+    found = rows(conn, sql, pattern="enoent", project="")
+    assert [(r["tool_use_id"], r["session_id"], r["is_error"]) for r in found] == [
+        ("u1", "s2", 1),
+        ("t5", "s1", 0),
+        ("t1", "s1", 1),
+    ]
+    assert found[1] == {
+        "timestamp": ts(14),
+        "project": APP,
+        "tool": "Read",
+        "target": f"{APP}/src/index.js",
+        "is_error": 0,
+        "excerpt": READ_OUTPUT,
+        "content_length": len(READ_OUTPUT),
+        "tool_use_id": "t5",
+        "session_id": "s1",
+    }
+    assert [r["tool_use_id"] for r in rows(conn, sql, pattern="ENOENT", project="u/lib")] == ["u1"]
+    assert [r["tool_use_id"] for r in rows(conn, sql, pattern="# LIB", project="")] == ["w2"]
+
+
+@pytest.mark.parametrize(
+    "pattern,expected",
+    [
+        ("100%", ["t3"]),
+        ("done_x", ["t3"]),
+        ("o_e", []),  # as a wildcard, _ would match "done" and "open"
+        ("\\", []),
+        ("", []),  # an empty form does not scan everything
+    ],
+)
+def test_search_tool_output_like_is_literal(conn, pattern, expected):
+    found = rows(conn, queries.SEARCH_TOOL_OUTPUT_SQL, pattern=pattern, project="")
+    assert [r["tool_use_id"] for r in found] == expected
+
+
+def test_search_tool_output_keeps_the_newest(conn):
+    sql = queries.SEARCH_TOOL_OUTPUT_SQL.replace(
+        f"limit {queries.SEARCH_TOOL_OUTPUT_LIMIT}", "limit 2"
+    )
+    # w2 ("# lib") is newer but has no e
+    assert [r["tool_use_id"] for r in rows(conn, sql, pattern="e", project="")] == ["w1", "v1"]
+
+
 def test_session_errors(conn):
     found = rows(conn, queries.SESSION_ERRORS_SQL, session_id="s1")
     assert [(r["tool_use_id"], r["tool"], r["target"]) for r in found] == [
@@ -511,6 +585,8 @@ def test_other_queries_hostile_input(conn, text):
         (queries.SESSION_TOOL_OUTPUT_SQL, {"session_id": text, "pattern": text}),
         (queries.SESSION_TOOL_OUTPUT_SQL, {"session_id": "s1", "pattern": text}),
         (queries.SESSION_ERRORS_SQL, {"session_id": text}),
+        (queries.SEARCH_TOOL_OUTPUT_SQL, {"pattern": text, "project": text}),
+        (queries.SEARCH_TOOL_OUTPUT_SQL, {"pattern": text, "project": ""}),
         (queries.SEARCH_MESSAGES_SQL, {"q": text}),
         (queries.RECENT_FAILURES_SQL, {"project": text}),
     ]:

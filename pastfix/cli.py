@@ -140,7 +140,21 @@ def summary_line(stats: pdb.BuildStats) -> str:
     )
 
 
-@cli.command()
+class _FindCommand(click.Command):
+    """`find`, whose unknown-option error says how to search for text starting with '-'."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as e:
+            raise click.UsageError(
+                e.format_message().rstrip(".") + ". To search for an error that starts with '-',"
+                " put -- before it: pastfix find -- '-bash: npm: command not found'",
+                ctx,
+            ) from e
+
+
+@cli.command(cls=_FindCommand)
 @click.argument("error")
 @click.argument("db_path", default="index.db", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("json_", "--json", is_flag=True, help="Print the rows as a JSON array")
@@ -157,12 +171,13 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
 
     Runs the find_past_fix query of the Datasette plugin: failed tool calls whose output
     contains every word of ERROR (or, when none does, some of them), best first. Start
-    ERROR with raw: to write an FTS5 query.
+    ERROR with raw: to write an FTS5 query, and put -- before an ERROR that starts with -.
 
     \b
     Example:
         pastfix find "EISDIR: illegal operation on a directory"
         pastfix find "error TS2307" index.db --json --limit 5
+        pastfix find -- "-bash: npm: command not found"
     """
     from pastfix import queries  # imported here: `build` starts faster without it
 

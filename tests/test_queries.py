@@ -864,3 +864,16 @@ def test_real_corpus_what_happened_next(real_conn):
         assert row["next_ok_tool_use_id"] == ok
         with_next += bool(row["next_text"] or row["next_ok_target"] or row["files_edited_after"])
     assert with_next >= 80
+
+
+def test_cli_find_error_starting_with_a_dash(index_path):
+    text = "-bash: npm: command not found"
+    result = CliRunner().invoke(cli, ["find", text, str(index_path)])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        "Error: No such option '-b'. To search for an error that starts with '-', put -- before"
+        " it: pastfix find -- '-bash: npm: command not found'"
+    )
+    result = CliRunner().invoke(cli, ["find", "--json", "--", text, str(index_path)])
+    assert result.exit_code == 0, result.output
+    assert {row["matched"] for row in json.loads(result.stdout)} == {"some words"}

@@ -202,6 +202,29 @@ def machine_facts() -> dict[str, str]:
     }
 
 
+def cpu_probe() -> str:
+    """Milliseconds for a fixed piece of work (FTS5-index 4,000 short texts in memory).
+
+    The VM's speed drifts by up to 1.5x from one minute to the next with nothing else
+    running (no CPU steal is reported); this probe, run at the start and the end, shows
+    which phase the measurements met.
+    """
+    texts = [
+        (i, f"Error: ENOENT {i} no such file or directory, open '/tmp/x{i}.js'")
+        for i in range(4000)
+    ]
+    timings = []
+    for _ in range(5):
+        conn = sqlite3.connect(":memory:")
+        conn.execute("CREATE VIRTUAL TABLE probe USING fts5(content)")
+        started = time.perf_counter()
+        conn.executemany("INSERT INTO probe(rowid, content) VALUES (?, ?)", texts)
+        conn.commit()
+        timings.append((time.perf_counter() - started) * 1000)
+        conn.close()
+    return f"{statistics.median(timings):.1f} ms"
+
+
 def git(*args: str) -> str:
     try:
         out = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10)
@@ -1069,6 +1092,7 @@ def main(argv: list[str] | None = None) -> int:
     # PYTHONDONTWRITEBYTECODE=1 would recompile pastfix at every start (~25 ms).
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "pastfix")], check=True)
     facts = machine_facts()
+    probe_start = cpu_probe()
     corpus = cached_corpus(
         work,
         f"corpus-{args.mb:g}mb-seed{args.seed}",
@@ -1091,6 +1115,7 @@ def main(argv: list[str] | None = None) -> int:
     rows += measure_queries(full_db, work, args.runs, args.samples, args.seed)
     rows += measure_like(full_db, args.runs, args.samples, args.seed)
     facts["load average at end"] = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    facts["CPU probe at start / end"] = f"{probe_start} / {cpu_probe()}"
 
     text = report(facts, rows, split, command.strip())
     print(text)

@@ -33,7 +33,6 @@ DEMO_PROJECTS = Path(__file__).parent / "demo" / "projects"
 IGNORED_TYPES = frozenset(
     {
         "progress",
-        "attachment",
         "file-history-snapshot",
         "file-history-delta",
         "last-prompt",
@@ -316,6 +315,7 @@ class _Line(msgspec.Struct):
     customTitle: Any = None
     leafUuid: Any = None
     message: msgspec.Raw = msgspec.Raw()
+    attachment: msgspec.Raw = msgspec.Raw()
 
 
 class _Block(msgspec.Struct):
@@ -338,6 +338,11 @@ class _Message(msgspec.Struct):
     content: str | list[_Block] | None = None
 
 
+class _Attachment(msgspec.Struct):
+    type: Any = None
+    prompt: msgspec.Raw = msgspec.Raw()
+
+
 class _ToolInput(msgspec.Struct):
     command: Any = None
     file_path: Any = None
@@ -349,6 +354,8 @@ class _ToolInput(msgspec.Struct):
 _decode_line = msgspec.json.Decoder(_Line).decode
 _decode_message = msgspec.json.Decoder(_Message).decode
 _decode_input = msgspec.json.Decoder(_ToolInput).decode
+_decode_attachment = msgspec.json.Decoder(_Attachment).decode
+_decode_prompt = msgspec.json.Decoder(str | list[_Block]).decode
 _GOT_AT = re.compile(r"got `(\w+)`(?: - at `\$(.*)`)?")
 
 
@@ -402,6 +409,8 @@ def _parse_object(obj: _Line, line_no: int, default_session_id: str | None, batc
         _parse_message(obj, kind, line_no, default_session_id, batch)
     elif kind in IGNORED_TYPES:
         return
+    elif kind == "attachment":
+        _parse_attachment(obj, line_no, default_session_id, batch)
     elif kind in META_TYPES:
         key, field_name = META_TYPES[kind]
         value = getattr(obj, field_name)
@@ -511,6 +520,62 @@ def _parse_message(
     )
     batch.tool_calls.extend(calls)
     batch.tool_results.extend(results)
+
+
+def _parse_attachment(
+    obj: _Line, line_no: int, default_session_id: str | None, batch: Batch
+) -> None:
+    """A prompt typed while the agent was busy (queued_command) becomes a message.
+
+    Other attachments (hook output, reminders, IDE state, diagnostics) are skipped.
+    """
+    raw = bytes(obj.attachment)
+    if not raw:
+        return
+    try:
+        attachment = _decode_attachment(raw)
+    except msgspec.ValidationError as e:
+        raise BadLine(f"attachment is a {_got_at(str(e))[0]}") from None
+    if attachment.type != "queued_command":
+        return
+    try:
+        prompt = _decode_prompt(bytes(attachment.prompt)) if attachment.prompt else ""
+    except msgspec.ValidationError as e:
+        got, at = _got_at(str(e))
+        raise BadLine(f"queued_command prompt{at} is a {got}") from None
+    uuid = obj.uuid
+    session_id = obj.sessionId or default_session_id
+    if not uuid or not session_id:
+        raise BadLine("queued_command attachment without a uuid or sessionId")
+    if isinstance(prompt, str):
+        texts = [prompt]
+    else:
+        texts = [b.text for b in prompt if b.type == "text" and isinstance(b.text, str)]
+        texts += [
+            _placeholder({"type": b.type, "source": b.source})
+            for b in prompt
+            if b.type in ("image", "document")
+        ]
+    batch.messages.append(
+        Message(
+            uuid,
+            session_id,
+            line_no,
+            obj.parentUuid,
+            "user",
+            "queued_prompt",
+            obj.timestamp,
+            clean_text("\n\n".join(texts)),
+            1 if obj.isSidechain is True else 0,
+            0,
+            0,
+            obj.agentId,
+            None,
+            obj.cwd,
+            obj.gitBranch or None,
+            obj.version,
+        )
+    )
 
 
 def _got_at(error: str) -> tuple[str, str]:

@@ -13,7 +13,11 @@ pytestmark = needs_real_corpus()
 
 
 def expected_from_files():
-    """What the index must hold, computed with the stdlib json module."""
+    """What the index must hold, computed with the stdlib json module.
+
+    Messages are the user, assistant and system lines, and the prompts queued while the
+    agent was busy (queued_command attachments).
+    """
     sessions, messages, failed = set(), {}, {}
     for path in sorted(REAL_PROJECTS.rglob("*.jsonl")):
         parts = path.relative_to(REAL_PROJECTS).parts
@@ -21,7 +25,10 @@ def expected_from_files():
         for line in path.read_text(encoding="utf-8").splitlines():
             obj = json.loads(line)
             sid = obj.get("sessionId") or (None if path.stem.startswith("agent-") else default)
-            if obj.get("type") in ("user", "assistant", "system") and obj.get("uuid"):
+            queued = obj.get("type") == "attachment" and (
+                (obj.get("attachment") or {}).get("type") == "queued_command"
+            )
+            if (obj.get("type") in ("user", "assistant", "system") or queued) and obj.get("uuid"):
                 messages[obj["uuid"]] = sid
                 sessions.add(sid)
                 content = (obj.get("message") or {}).get("content")

@@ -1329,6 +1329,43 @@ def test_error_result_record():
     )
 
 
+def test_queued_command_attachment_is_a_prompt_other_attachments_are_skipped():
+    batch = parse_file(FIXTURES / "blocks/attachment_queued_command.jsonl")
+
+    def uuid(n):
+        return f"c900000{n}-6a2c-4e8b-9d1f-3b5c7e9a0d42"
+
+    queued = Message(
+        uuid(1),
+        SESSION,
+        1,
+        "b8000000-6a2c-4e8b-9d1f-3b5c7e9a0d42",
+        "user",
+        "queued_prompt",
+        "2026-02-03T10:00:01.000Z",
+        "also run the linter when the tests pass",
+        0,
+        0,
+        0,
+        None,
+        None,
+        APP,
+        "main",
+        "2.1.128",
+    )
+    assert batch.messages == [
+        queued,
+        queued._replace(
+            uuid=uuid(2),
+            line_no=2,
+            parent_uuid=uuid(1),
+            timestamp="2026-02-03T10:00:02.000Z",
+            text="and fix this one too [Image #2]\n\n[image/png 1 KB]",
+        ),
+    ]
+    assert (batch.problems, batch.lines, batch.skipped, batch.tool_results) == ([], 4, 0, [])
+
+
 # -- bad lines ---------------------------------------------------------------------
 
 
@@ -1349,6 +1386,7 @@ BAD_LINES = {
     "tool_result_without_tool_use_id": ([(2, "tool_result without a tool_use_id")], [1, 3]),
     "user_line_without_uuid": ([(2, "user line without a uuid")], [1, 3]),
     "object_without_type": ([(2, "line has no string 'type'")], [1, 3]),
+    "queued_command_prompt_is_a_number": ([(2, "queued_command prompt is a int")], [1, 3]),
 }
 
 

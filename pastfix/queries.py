@@ -224,17 +224,20 @@ order by h.score, h.timestamp desc
 """
 
 
-SESSION_TOOL_OUTPUT_SQL = f"""
--- Every tool result of one session (failed or not) containing the text, in order.
-select
-  tr.timestamp,
-  c.name as tool,
+# What a search of tool output shows of each result: the call, and the text around the match.
+_OUTPUT_HIT_COLUMNS = """  c.name as tool,
   coalesce(c.command, c.file_path, c.description, substr(c.input, 1, 300)) as target,
   tr.is_error,
   substr(tr.content, max(1, instr(lower(tr.content), lower(:pattern)) - 200), 600) as excerpt,
   tr.content_length,
   tr.tool_use_id,
-  tr.session_id
+  tr.session_id"""
+
+SESSION_TOOL_OUTPUT_SQL = f"""
+-- Every tool result of one session (failed or not) containing the text, in order.
+select
+  tr.timestamp,
+{_OUTPUT_HIT_COLUMNS}
 from tool_results tr indexed by idx_tr_session
 left join tool_calls c on c.tool_use_id = tr.tool_use_id
 where tr.session_id = :session_id
@@ -261,13 +264,7 @@ with hits as (
 select
   tr.timestamp,
   s.project,
-  c.name as tool,
-  coalesce(c.command, c.file_path, c.description, substr(c.input, 1, 300)) as target,
-  tr.is_error,
-  substr(tr.content, max(1, instr(lower(tr.content), lower(:pattern)) - 200), 600) as excerpt,
-  tr.content_length,
-  tr.tool_use_id,
-  tr.session_id
+{_OUTPUT_HIT_COLUMNS}
 from hits h
 join tool_results tr on tr.id = h.id
 left join tool_calls c on c.tool_use_id = tr.tool_use_id

@@ -498,25 +498,9 @@ def _parse_message(
     is_compact = 1 if obj.isCompactSummary is True else 0
     if is_compact:
         block_kind = "compact_summary"
+    text = clean_text("\n\n".join(texts)) if texts else ""
     batch.messages.append(
-        Message(
-            uuid,
-            session_id,
-            line_no,
-            obj.parentUuid,
-            kind,
-            block_kind,
-            timestamp,
-            clean_text("\n\n".join(texts)) if texts else "",
-            is_sidechain,
-            1 if obj.isMeta is True else 0,
-            is_compact,
-            agent_id,
-            model,
-            obj.cwd,
-            obj.gitBranch or None,
-            obj.version,
-        )
+        _message(obj, uuid, session_id, line_no, kind, block_kind, text, model, is_compact)
     )
     batch.tool_calls.extend(calls)
     batch.tool_results.extend(results)
@@ -556,25 +540,39 @@ def _parse_attachment(
             for b in prompt
             if b.type in ("image", "document")
         ]
-    batch.messages.append(
-        Message(
-            uuid,
-            session_id,
-            line_no,
-            obj.parentUuid,
-            "user",
-            "queued_prompt",
-            obj.timestamp,
-            clean_text("\n\n".join(texts)),
-            1 if obj.isSidechain is True else 0,
-            0,
-            0,
-            obj.agentId,
-            None,
-            obj.cwd,
-            obj.gitBranch or None,
-            obj.version,
-        )
+    text = clean_text("\n\n".join(texts))
+    batch.messages.append(_message(obj, uuid, session_id, line_no, "user", "queued_prompt", text))
+
+
+def _message(
+    obj: _Line,
+    uuid: str,
+    session_id: str,
+    line_no: int,
+    kind: str,
+    block_kind: str | None,
+    text: str,
+    model: str | None = None,
+    is_compact: int = 0,
+) -> Message:
+    """The message row of a line, its envelope read from `obj`."""
+    return Message(
+        uuid,
+        session_id,
+        line_no,
+        obj.parentUuid,
+        kind,
+        block_kind,
+        obj.timestamp,
+        text,
+        1 if obj.isSidechain is True else 0,
+        1 if obj.isMeta is True else 0,
+        is_compact,
+        obj.agentId,
+        model,
+        obj.cwd,
+        obj.gitBranch or None,
+        obj.version,
     )
 
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 # The newest migration in pastfix.migrations. When an index already has it,
 # the build skips importing sqlite-utils (~70 ms of a ~100 ms no-change refresh).
-LATEST_MIGRATION = "m003_covering_indexes"
+LATEST_MIGRATION = "m004_project_is_first_cwd"
 
 # Files are read in slices of this size, so memory stays flat however large a
 # transcript grows; each slice is cut at its last complete line.

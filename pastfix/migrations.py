@@ -202,3 +202,20 @@ def m003_covering_indexes(db: Database) -> None:
     db.execute(
         "CREATE INDEX idx_tr_errors ON tool_results(is_error, id, content) WHERE is_error = 1"
     )
+
+
+@migrations()
+def m004_project_is_first_cwd(db: Database) -> None:
+    # A session's project is now the directory it was started in, its first
+    # recorded cwd, rather than its most frequent one (see db.REFRESH_SESSIONS_SQL):
+    # sessions indexed before are brought in line without waiting for a change.
+    db.execute(
+        """
+        UPDATE sessions SET project = (
+            SELECT cwd FROM messages
+            WHERE session_id = sessions.session_id AND cwd > ''
+            ORDER BY timestamp, line_no LIMIT 1)
+        WHERE EXISTS (
+            SELECT 1 FROM messages WHERE session_id = sessions.session_id AND cwd > '')
+        """
+    )

@@ -103,3 +103,27 @@ def test_upgrade_to_covering_indexes_keeps_rows_and_search(tmp_path):
     conn.close()
     assert "COVERING INDEX idx_tr_errors" in plan[0][-1]
     assert hits == [("t1",)]
+
+
+def test_upgrade_sets_project_to_the_first_cwd(tmp_path):
+    path = tmp_path / "index.db"
+    db = Database(path)
+    migrations.apply(db, stop_before="m004_project_is_first_cwd")
+    db.table("sessions").insert_all(
+        [
+            {"session_id": "s1", "project": "/app/web"},  # the old rule: the most frequent cwd
+            {"session_id": "s2", "project": "/decoded/from/dir"},  # no message records a cwd
+        ]
+    )
+    db.table("messages").insert_all(
+        [
+            {"uuid": "u1", "session_id": "s1", "type": "user", "timestamp": "1", "cwd": "/app"},
+            {"uuid": "u2", "session_id": "s1", "type": "user", "timestamp": "2", "cwd": "/app/web"},
+            {"uuid": "u3", "session_id": "s1", "type": "user", "timestamp": "3", "cwd": "/app/web"},
+            {"uuid": "u4", "session_id": "s2", "type": "user", "timestamp": "1", "cwd": ""},
+        ]
+    )
+    db.close()
+    pdb.connect(path).close()
+    rows = sqlite3.connect(path).execute("SELECT session_id, project FROM sessions ORDER BY 1")
+    assert rows.fetchall() == [("s1", "/app"), ("s2", "/decoded/from/dir")]

@@ -117,7 +117,7 @@ def like_anchor(text: object) -> str:
     haystack, a twentieth of it, and tries the rest of the pattern there;
     '%ypeError%' stops only at the y's. Every text that contains `text` contains
     its end, so `content LIKE '%' || like_anchor(:x) || '%'` is a prefilter for
-    the real LIKE; it makes an unscoped scan of tool output 1.5-3x faster. The
+    the real LIKE; it makes an unscoped scan of tool output 1.2-3x faster. The
     anchor keeps at least four characters. Characters outside ASCII (which LIKE
     matches slowly) and control characters rank as the most frequent.
     """

@@ -866,8 +866,10 @@ def time_query(
         conn.close()
 
 
-def measure_queries(db: Path, work: Path, runs: int, samples: int, seed: int) -> list[Row]:
-    inputs = sample_inputs(db, samples, seed)
+def measure_queries(
+    db: Path, work: Path, runs: int, inputs: dict[str, list[dict[str, str]]], mb: float
+) -> list[Row]:
+    """The canned queries over HTTP; `mb` is the index's MB of tool output."""
     results: dict[str, list[float] | str] = {}
     with datasette_server(db, work) as port:
         for query, params in inputs.items():
@@ -895,7 +897,6 @@ def measure_queries(db: Path, work: Path, runs: int, samples: int, seed: int) ->
     distinct = len({p["error"] for p in inputs["find_past_fix"]})
     n = len(inputs["find_past_fix"])
     find_note = f"{n} errors sampled from failed results ({distinct} distinct) × {runs} runs"
-    mb = tool_output_mb(db)
     scans = results["search_tool_output"]
     projected = (
         [ms / 1000 * REFERENCE_TOOL_OUTPUT_MB / mb for ms in scans]
@@ -963,10 +964,8 @@ def tool_output_mb(db: Path) -> float:
         conn.close()
 
 
-def measure_like(db: Path, runs: int, samples: int, seed: int) -> list[Row]:
+def measure_like(db: Path, runs: int, patterns: list[str], mb: float) -> list[Row]:
     """The same scans as search_tool_output, as a plain LIKE (no anchor), in-process."""
-    patterns = [p["pattern"] for p in sample_inputs(db, samples, seed)["search_tool_output"]]
-    mb = tool_output_mb(db)
     conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
     sql = "SELECT count(*) FROM tool_results WHERE content LIKE '%' || ? || '%'"
     try:
@@ -1125,8 +1124,11 @@ def main(argv: list[str] | None = None) -> int:
     split = render_split(measure_build_split(corpus, work), corpus_bytes(corpus) / 1e6)
     rows += measure_refresh(refresh_corpus, work, args.runs)
     rows.append(measure_errors_fts(full_db, work, args.runs))
-    rows += measure_queries(full_db, work, args.runs, args.samples, args.seed)
-    rows += measure_like(full_db, args.runs, args.samples, args.seed)
+    inputs = sample_inputs(full_db, args.samples, args.seed)
+    tool_mb = tool_output_mb(full_db)  # a full read of tool output: once
+    rows += measure_queries(full_db, work, args.runs, inputs, tool_mb)
+    patterns = [p["pattern"] for p in inputs["search_tool_output"]]
+    rows += measure_like(full_db, args.runs, patterns, tool_mb)
     facts["load average at end"] = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
     facts["CPU probe at start / end"] = f"{probe_start} / {cpu_probe()}"
 

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from pastfix import transcripts
+from pastfix import signatures, transcripts
+from pastfix.prepare import prepare
 from pastfix.transcripts import Batch, Reader, SourceFile
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 # The newest migration in pastfix.migrations. When an index already has it,
 # the build skips importing sqlite-utils (~70 ms of a ~100 ms no-change refresh).
-LATEST_MIGRATION = "m004_project_is_first_cwd"
+LATEST_MIGRATION = "m005_error_signatures"
 
 # Files are read in slices of this size, so memory stays flat however large a
 # transcript grows; each slice is cut at its last complete line.
@@ -53,7 +54,8 @@ INSERT_SQL = {
     ),
     "tool_results": (
         "INSERT OR IGNORE INTO tool_results (file_id, tool_use_id, session_id, line_no,"
-        " message_uuid, timestamp, is_error, content, content_length) VALUES (?,?,?,?,?,?,?,?,?)"
+        " message_uuid, timestamp, is_error, content, content_length, signature, kind)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?)"
     ),
     "session_meta": (
         "INSERT INTO session_meta (file_id, session_id, line_no, key, value, leaf_uuid)"
@@ -246,6 +248,27 @@ def refresh_tool_errors_fts(conn: Connection) -> None:
         " SELECT id, content FROM tool_results INDEXED BY idx_tr_errors"
         " WHERE is_error = 1 ORDER BY id"
     )
+
+
+def refresh_signatures(conn: Connection) -> None:
+    """Recompute the signature and kind of every failed tool result.
+
+    New rows get theirs as they are parsed (pastfix.prepare); this brings older
+    rows in line when the rules change (signatures.SIGNATURE_VERSION) or when
+    an index built before signatures existed is refreshed.
+    """
+    conn.create_function("error_signature", 1, signatures.signature, deterministic=True)
+    conn.create_function("error_kind", 1, signatures.classify, deterministic=True)
+    conn.execute(
+        "UPDATE tool_results SET signature = error_signature(content),"
+        " kind = error_kind(content) WHERE is_error = 1"
+    )
+
+
+def signatures_current(conn: Connection) -> bool:
+    """Whether the stored signatures were made by this version of the rules."""
+    row = conn.execute("SELECT value FROM _build_state WHERE name = 'signature_version'").fetchone()
+    return row is not None and row[0] == str(signatures.SIGNATURE_VERSION)
 
 
 def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
@@ -452,7 +475,11 @@ class _Builder:
                 self._repair_duplicates()
             stale = conn.execute("SELECT 1 FROM _build_state WHERE name = 'stale'").fetchone()
             stored = conn.execute("SELECT path, reason FROM problems WHERE file_id IS NULL")
-            if stale or sorted(stored) != sorted(self.file_problems):
+            if (
+                stale
+                or sorted(stored) != sorted(self.file_problems)
+                or not signatures_current(conn)
+            ):
                 conn.execute("BEGIN")
                 self._finish()
                 conn.execute("COMMIT")
@@ -532,6 +559,13 @@ class _Builder:
             [(None, path, None, reason, "") for path, reason in self.file_problems],
         )
         self._count_file_problems()
+        # A bulk build prepared every row it wrote; a refresh may keep older ones.
+        if not self.bulk and not signatures_current(conn):
+            refresh_signatures(conn)
+        conn.execute(
+            "INSERT OR REPLACE INTO _build_state VALUES ('signature_version', ?)",
+            [str(signatures.SIGNATURE_VERSION)],
+        )
         refresh_tool_errors_fts(conn)
         conn.execute("DELETE FROM _build_state WHERE name = 'stale'")
 
@@ -601,10 +635,12 @@ class _Builder:
                     cut = data.rfind(b"\n") + 1
                     pending = data[cut:]
                     if cut:
-                        batch = self.reader.parse_lines(
-                            data[:cut],
-                            first_line_no=lines + 1,
-                            default_session_id=source.session_id,
+                        batch = prepare(
+                            self.reader.parse_lines(
+                                data[:cut],
+                                first_line_no=lines + 1,
+                                default_session_id=source.session_id,
+                            )
                         )
                         self._save_batch(file_id, source.path, batch)
                         session_ids.update(batch.session_ids)

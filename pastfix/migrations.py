@@ -219,3 +219,18 @@ def m004_project_is_first_cwd(db: Database) -> None:
             SELECT 1 FROM messages WHERE session_id = sessions.session_id AND cwd > '')
         """
     )
+
+
+@migrations()
+def m005_error_signatures(db: Database) -> None:
+    # Every failed result's signature (its key line, normalised) and kind (a real
+    # error or Claude Code's own noise): see pastfix.signatures. They are filled
+    # in by the build, for rows indexed before too (db.refresh_signatures).
+    db.execute("ALTER TABLE tool_results ADD COLUMN signature TEXT")
+    db.execute("ALTER TABLE tool_results ADD COLUMN kind TEXT")
+    # Grouping by signature and finding a pasted error's signature read this
+    # index alone.
+    db.execute(
+        "CREATE INDEX idx_tr_signature ON tool_results(signature, session_id, kind)"
+        " WHERE is_error = 1"
+    )

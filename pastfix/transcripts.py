@@ -95,6 +95,9 @@ class ToolResult(NamedTuple):
     is_error: int
     content: str
     content_length: int
+    # Filled in for failures by pastfix.prepare, after parsing (see pastfix.signatures).
+    signature: str | None = None
+    kind: str | None = None
 
 
 class SessionMeta(NamedTuple):

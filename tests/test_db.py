@@ -669,7 +669,7 @@ def test_build_after_an_interrupted_one_refreshes_the_error_index(db_path, proje
     stats = build_index(db_path, projects)
     assert stats.files_read == 0
     assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
-    assert query(db_path, "SELECT count(*) FROM _build_state") == [(0,)]
+    assert query(db_path, "SELECT name FROM _build_state") == [("signature_version",)]
 
 
 def test_a_reader_can_stay_open_while_builds_write(db_path, projects):

@@ -36,6 +36,8 @@ def test_blank_database_gets_full_schema():
         "is_error": int,
         "content": str,
         "content_length": int,
+        "signature": str,
+        "kind": str,
     }
     assert db.table("tool_results").pks == ["id"]
     assert db.table("messages").pks == ["id"]
@@ -45,6 +47,7 @@ def test_blank_database_gets_full_schema():
     assert indexes["idx_tr_errors"] == (["is_error", "id", "content"], 0)
     assert indexes["idx_tr_errors_time"] == (["timestamp"], 0)
     assert indexes["idx_tr_session_errors"] == (["session_id", "timestamp"], 0)
+    assert indexes["idx_tr_signature"] == (["signature", "session_id", "kind"], 0)
     partial = db.execute("SELECT sql FROM sqlite_master WHERE name = 'idx_tr_errors'").fetchone()
     assert "WHERE is_error = 1" in partial[0]
     assert [c for c, u in indexes.values() if u] == [["tool_use_id"]]

@@ -163,15 +163,17 @@ class _FindCommand(click.Command):
     "--limit",
     default=lambda: find_limit(),
     show_default="20",
-    type=click.IntRange(1, 1000),
-    help="Most failures to show",
+    type=click.IntRange(1, 200),
+    help="Most rows to show (one per session and error signature)",
 )
 def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
     """Find past failures matching ERROR and what happened next, in DB_PATH (default index.db).
 
-    Runs the find_past_fix query of the Datasette plugin: failed tool calls whose output
-    contains every word of ERROR (or, when none does, some of them), best first. Start
-    ERROR with raw: to write an FTS5 query, and put -- before an ERROR that starts with -.
+    Runs the find_past_fix query of the Datasette plugin: failed tool calls with the
+    same error signature as ERROR (its key line with paths, numbers and ids left out) or
+    whose output contains every word of ERROR (or, when none does, some of them), best
+    first, one per session and signature. Start ERROR with raw: to write an FTS5 query,
+    and put -- before an ERROR that starts with -.
 
     \b
     Example:
@@ -202,3 +204,42 @@ def find_limit() -> int:
     from pastfix import queries
 
     return queries.FIND_LIMIT
+
+
+@cli.command()
+@click.argument("db_path", default="index.db", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--sample",
+    default=200,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Most (identifier, session) pairs and key lines to try",
+)
+@click.option("--seed", default=0, show_default=True, help="Seed of the random sample")
+@click.option("json_", "--json", is_flag=True, help="Print the shares as JSON")
+def probe(db_path: Path, sample: int, seed: int, json_: bool) -> None:
+    """Measure how well each search path finds past failures in DB_PATH (default index.db).
+
+    Samples error identifiers (ENOENT, TypeError, error TS2339, Exit code 127, "File
+    does not exist", ...) from failed tool results and asks messages_fts,
+    tool_errors_fts and find_past_fix whether their first page shows the session that
+    had each one. Then pastes failures' key lines, as recorded and with other paths and
+    numbers, and counts how often their own session comes first.
+
+    \b
+    Example:
+        pastfix probe
+        pastfix probe index.db --sample 500 --seed 1 --json
+    """
+    from pastfix import probe as probing
+    from pastfix import queries
+
+    try:
+        conn = queries.connect(db_path)
+    except queries.NotAnIndex as e:
+        raise click.ClickException(str(e)) from e
+    try:
+        result = probing.probe(conn, sample, seed)
+    finally:
+        conn.close()
+    click.echo(to_json(result) if json_ else probing.format_table(result))

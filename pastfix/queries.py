@@ -18,8 +18,11 @@ import json
 import re
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from pastfix import signatures
 
 RAW_PREFIX = "raw:"
 # Words after this many are ignored: a pasted stack trace stays a fast query.
@@ -27,6 +30,8 @@ MAX_WORDS = 32
 # An FTS5 query that parses and matches nothing (an empty phrase).
 MATCH_NOTHING = '"."'
 FIND_LIMIT = 20
+# What a script may ask find_past_fix for with `limit`.
+FIND_MAX = 200
 # Tool calls that change a file, for "files edited afterwards".
 EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit")
 # How far after a failure to look for edited files, in tool calls.
@@ -135,6 +140,17 @@ def register_functions(conn: sqlite3.Connection) -> None:
     conn.create_function("safe_fts", 2, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 3, safe_fts, deterministic=True)
     conn.create_function("like_anchor", 1, like_anchor, deterministic=True)
+    conn.create_function("error_signature", 1, _text_of(signatures.signature), deterministic=True)
+    conn.create_function("error_key_line", 1, _text_of(signatures.key_line), deterministic=True)
+
+
+def _text_of(function: Callable[[str], str]) -> Callable[[object], str]:
+    """`function` made safe for any SQL value: NULL and numbers are text too."""
+
+    def call(value: object) -> str:
+        return function("" if value is None else str(value))
+
+    return call
 
 
 def is_index(table_names: set[str] | frozenset[str] | list[str]) -> bool:
@@ -144,56 +160,79 @@ def is_index(table_names: set[str] | frozenset[str] | list[str]) -> bool:
 
 # -- canned queries ---------------------------------------------------------
 
+# What a tool call worked on, for a call aliased {c}.
+TARGET = "coalesce({c}.command, {c}.file_path, {c}.description, substr({c}.input, 1, 300))"
+
 # Text typed into a LIKE is literal: escape \, % and _ (ESCAPE '\').
 _LIKE_LITERAL = r"replace(replace(replace({param}, '\', '\\'), '%', '\%'), '_', '\_')"
 
 
-def find_past_fix_sql(limit: int = FIND_LIMIT) -> str:
-    """The find_past_fix query, returning at most `limit` failures."""
+def find_past_fix_sql() -> str:
+    """The find_past_fix query: one row per (session, signature), `:limit` groups at most."""
     edit_tools = ", ".join(f"'{name}'" for name in EDIT_TOOLS)
+    # The `limit` parameter: FIND_LIMIT when empty or not a number, at most FIND_MAX.
+    limit = (
+        f"max(1, min({FIND_MAX}, coalesce(nullif(cast(trim(:limit) as integer), 0), {FIND_LIMIT})))"
+    )
     return f"""
--- Failed tool results that contain every word, best first (bm25, then most recent);
--- only when none does, those that contain some of the words.
-with all_words as materialized (
+-- Failed tool results with the pasted error's signature or every one of its words;
+-- only when there are none, those with some of the words.
+with pasted as (select error_signature(:error) as signature),
+by_signature as materialized (
+  select id from tool_results indexed by idx_tr_signature
+  where is_error = 1 and signature = (select signature from pasted) and signature != ''
+),
+all_words as materialized (
   select rowid as id, rank as score
   from tool_errors_fts where tool_errors_fts match safe_fts(:error)
 ),
-matches as materialized (
-  select id, score, 'all words' as matched from all_words
-  union all
-  select rowid, rank, 'some words' from tool_errors_fts
-  where tool_errors_fts match safe_fts(:error, 'any') and not exists (select 1 from all_words)
+some_words as materialized (
+  select rowid as id, rank as score from tool_errors_fts
+  where tool_errors_fts match safe_fts(:error, 'any')
+    and not exists (select 1 from all_words) and not exists (select 1 from by_signature)
 ),
--- Ties with the last score kept are broken by time: look up the time of those rows only.
-cut as (
-  select coalesce((select score from matches order by score limit 1 offset {int(limit) - 1}),
-                  1e308) as score
+-- words: 2 every word, 1 some words, 0 none (a signature match only)
+matches as (
+  select id, min(score) as score, max(same) as same, max(words) as words from (
+    select id, null as score, 1 as same, 0 as words from by_signature
+    union all select id, score, 0, 2 from all_words
+    union all select id, score, 0, 1 from some_words)
+  group by id
+),
+-- The best failure of each (session, signature) stands for the group.
+ranked as (
+  select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
+    coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words,
+    row_number() over (
+      partition by tr.session_id, coalesce(tr.signature, '')
+      order by m.same desc, m.words desc, m.score, tr.timestamp desc, tr.id) as nth
+  from matches m join tool_results tr on tr.id = m.id
 ),
 hits as (
-  select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
-    m.score, m.matched
-  from matches m join tool_results tr on tr.id = m.id
-  where m.score <= (select score from cut)
-  order by m.score, tr.timestamp desc
-  limit {int(limit)}
+  select * from ranked where nth = 1
+  order by same or words = 2 desc, same desc, kind = 'error' desc, score, timestamp desc, id
+  limit {limit}
 )
 select
   h.session_id,
   s.project,
   h.timestamp as failed_at,
   c.name as tool,
-  coalesce(c.command, c.file_path, c.description, substr(c.input, 1, 300)) as target,
-  (select snippet(tool_errors_fts, 0, '<mark>', '</mark>', '…', 24) from tool_errors_fts
-   where tool_errors_fts match (case h.matched when 'all words' then safe_fts(:error)
-                                else safe_fts(:error, 'any') end)
-     and rowid = h.id) as error_snippet,
+  {TARGET.format(c="c")} as target,
+  case when h.words > 0 then
+    (select snippet(tool_errors_fts, 0, '<mark>', '</mark>', '…', 24) from tool_errors_fts
+     where tool_errors_fts match (case h.words when 2 then safe_fts(:error)
+                                  else safe_fts(:error, 'any') end)
+       and rowid = h.id)
+  else (select error_key_line(content) from tool_results where id = h.id)
+  end as error_snippet,
   -- what the same agent (main thread or subagent) said next
   (select substr(n.text, 1, 600) from messages n
    where n.session_id = h.session_id and n.timestamp > h.timestamp
      and n.type = 'assistant' and n.kind = 'text' and n.text != ''
      and n.is_sidechain = rm.is_sidechain and n.agent_id is rm.agent_id
    order by n.timestamp limit 1) as next_text,
-  coalesce(ok.command, ok.file_path, ok.description, substr(ok.input, 1, 300)) as next_ok_target,
+  {TARGET.format(c="ok")} as next_ok_target,
   (select group_concat(path, char(10)) from (
      select e.file_path as path from (
        select tool_use_id, name, file_path, timestamp from tool_calls
@@ -206,8 +245,13 @@ select
   'claude --resume ' || h.session_id as resume,
   h.tool_use_id,
   ok.tool_use_id as next_ok_tool_use_id,
-  h.matched,
-  round(h.score, 3) as score
+  case when h.same then 'signature' when h.words = 2 then 'all words'
+       else 'some words' end as matched,
+  round(h.score, 3) as score,
+  h.signature,
+  h.kind,
+  (select count(*) from tool_results indexed by idx_tr_signature
+   where is_error = 1 and signature = h.signature and session_id = h.session_id) as occurrences
 from hits h
 left join messages rm on rm.uuid = h.message_uuid
 left join tool_calls c on c.tool_use_id = h.tool_use_id
@@ -220,13 +264,14 @@ left join tool_calls ok on ok.tool_use_id = (
     and exists (select 1 from tool_results r2
                 where r2.tool_use_id = c2.tool_use_id and r2.is_error = 0)
   order by c2.timestamp limit 1)
-order by h.score, h.timestamp desc
+order by h.same or h.words = 2 desc, h.same desc, h.kind = 'error' desc, h.score,
+  h.timestamp desc, h.id
 """
 
 
 # What a search of tool output shows of each result: the call, and the text around the match.
-_OUTPUT_HIT_COLUMNS = """  c.name as tool,
-  coalesce(c.command, c.file_path, c.description, substr(c.input, 1, 300)) as target,
+_OUTPUT_HIT_COLUMNS = f"""  c.name as tool,
+  {TARGET.format(c="c")} as target,
   tr.is_error,
   substr(tr.content, max(1, instr(lower(tr.content), lower(:pattern)) - 200), 600) as excerpt,
   tr.content_length,
@@ -272,12 +317,12 @@ left join sessions s on s.session_id = tr.session_id
 order by h.timestamp desc, h.id desc
 """
 
-SESSION_ERRORS_SQL = """
+SESSION_ERRORS_SQL = f"""
 -- Every failed tool result of one session, in order, with the call that failed.
 select
   tr.timestamp as failed_at,
   c.name as tool,
-  coalesce(c.command, c.file_path, c.description, substr(c.input, 1, 300)) as target,
+  {TARGET.format(c="c")} as target,
   substr(tr.content, 1, 2000) as error,
   tr.content_length,
   c.is_sidechain,
@@ -327,13 +372,96 @@ select
   s.project,
   l.timestamp as failed_at,
   c.name as tool,
-  coalesce(c.command, c.file_path, c.description, substr(c.input, 1, 300)) as target,
+  {TARGET.format(c="c")} as target,
   (select substr(content, 1, 300) from tool_results where id = l.id) as error,
   l.tool_use_id
 from latest l
 left join tool_calls c on c.tool_use_id = l.tool_use_id
 left join sessions s on s.session_id = l.session_id
 order by l.timestamp desc
+"""
+
+RECURRING_LIMIT = 200
+
+RECURRING_ERRORS_SQL = f"""
+-- One row per error signature, most frequent first; Claude Code's own noise after the
+-- real errors, or left out when noise is 'hide'.
+with failures as (
+  select tr.id, tr.signature, tr.kind, tr.session_id, tr.timestamp
+  from tool_results tr indexed by idx_tr_signature
+  where tr.is_error = 1 and tr.signature > ''
+    and (:noise != 'hide' or tr.kind = 'error')
+    and (:project = '' or tr.session_id in (
+      select session_id from sessions
+      where project like '%' || {_LIKE_LITERAL.format(param=":project")} || '%' escape '\\'))
+),
+grouped as (
+  select signature,
+    -- a signature's kind is that of most of its failures
+    case when 2 * sum(kind = 'error') >= count(*) then 'error'
+         else max(nullif(kind, 'error')) end as kind,
+    count(*) as failures,
+    count(distinct session_id) as sessions,
+    min(timestamp) as first_seen,
+    max(timestamp) as last_seen,
+    max(id) as latest_id
+  from failures group by signature
+)
+select
+  g.signature,
+  g.kind,
+  g.failures,
+  g.sessions,
+  (select count(distinct s.project) from sessions s where s.session_id in (
+     select session_id from failures f where f.signature = g.signature)) as projects,
+  g.first_seen,
+  g.last_seen,
+  (select error_key_line(content) from tool_results where id = g.latest_id) as example
+from grouped g
+order by g.kind = 'error' desc, g.failures desc, g.sessions desc, g.last_seen desc
+limit {RECURRING_LIMIT}
+"""
+
+FILE_HISTORY_SQL = f"""
+-- The sessions whose tool calls read, edited or wrote a file (its full path, or the end
+-- of it after a '/'), newest first, with their failed calls on it.
+with calls as (
+  select c.tool_use_id, c.session_id, c.name, c.timestamp, c.file_path
+  from tool_calls c
+  where :path != '' and c.file_path is not null
+    and (c.file_path = :path
+         or substr(c.file_path, -length(ltrim(:path, '/')) - 1) = '/' || ltrim(:path, '/'))
+),
+per_session as (
+  select c.session_id,
+    min(c.timestamp) as first_touched,
+    max(c.timestamp) as last_touched,
+    count(*) as calls,
+    sum(c.name = 'Read') as reads,
+    sum(c.name in ({", ".join(f"'{name}'" for name in EDIT_TOOLS)})) as edits,
+    count(r.id) - count(nullif(r.is_error, 1)) as failed,
+    group_concat(distinct c.file_path) as paths
+  from calls c left join tool_results r on r.tool_use_id = c.tool_use_id
+  group by c.session_id
+)
+select
+  p.session_id,
+  s.project,
+  s.title,
+  p.first_touched,
+  p.last_touched,
+  p.reads,
+  p.edits,
+  p.calls,
+  p.failed,
+  (select substr(r.content, 1, 300) from calls c join tool_results r
+     on r.tool_use_id = c.tool_use_id and r.is_error = 1
+   where c.session_id = p.session_id order by c.timestamp desc limit 1) as last_error,
+  p.paths
+from per_session p
+left join sessions s on s.session_id = p.session_id
+order by p.last_touched desc
+limit 100
 """
 
 CANNED_QUERIES: dict[str, dict[str, Any]] = {
@@ -343,11 +471,38 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
             "Paste an error (error): the failed tool calls whose output matches it, best first,"
             " each with what happened next in that session: the assistant's next reply, the"
             " next successful call of the same tool, the files edited afterwards and the"
-            " command to resume the session. Words are matched as words; start with raw: to"
-            " write an FTS5 query (raw: ENOENT OR EISDIR)."
+            " command to resume the session. One row per session and error signature, with"
+            " how often that session hit it. Paths, numbers and ids need not match: the same"
+            " signature is enough. Words are matched as words; start with raw: to write an"
+            " FTS5 query (raw: ENOENT OR EISDIR). How many rows (limit): 20 when empty, at"
+            " most 200."
         ),
         "sql": find_past_fix_sql(),
-        "params": ["error"],
+        "params": ["error", "limit"],
+        "hide_sql": True,
+    },
+    "recurring_errors": {
+        "title": "Recurring errors",
+        "description": (
+            "One row per error signature (the key line of a failure, with paths, numbers and"
+            " ids replaced), most frequent first, in the projects whose path contains the text"
+            " (project), or in all when it is empty. Claude Code's own noise (rejected or"
+            " interrupted calls, files not read first, ...) comes after the real errors; hide"
+            " leaves it out (noise)."
+        ),
+        "sql": RECURRING_ERRORS_SQL,
+        "params": ["project", "noise"],
+        "hide_sql": True,
+    },
+    "file_history": {
+        "title": "File history",
+        "description": (
+            "The sessions that read, edited or wrote a file (path), newest first, with how many"
+            " of their calls on it failed and the last error. A full path, or its end such as"
+            " src/app.py."
+        ),
+        "sql": FILE_HISTORY_SQL,
+        "params": ["path"],
         "hide_sql": True,
     },
     "session_tool_output": {
@@ -469,13 +624,18 @@ def connect(path: str | Path) -> sqlite3.Connection:
     return conn
 
 
+def run(conn: sqlite3.Connection, name: str, **params: object) -> list[dict[str, Any]]:
+    """Rows of the canned query `name`, as dicts; parameters not given are empty."""
+    query = CANNED_QUERIES[name]
+    values = {p: params.get(p, "") for p in query["params"]}
+    return _dicts(conn.execute(query["sql"], values))
+
+
 def find_past_fix(
     conn: sqlite3.Connection, error: str, limit: int = FIND_LIMIT
 ) -> list[dict[str, Any]]:
     """Rows of the find_past_fix canned query for `error`, as dicts."""
-    cursor = conn.execute(find_past_fix_sql(limit), {"error": error})
-    columns = [d[0] for d in cursor.description]
-    return [dict(zip(columns, row, strict=True)) for row in cursor]
+    return run(conn, "find_past_fix", error=error, limit=limit)
 
 
 def _dicts(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:

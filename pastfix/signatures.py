@@ -12,6 +12,111 @@ a rejected or interrupted call, a cancelled sibling, a file not read first.
 
 Bump SIGNATURE_VERSION whenever key_line(), normalise() or classify() change:
 the next build then recomputes every stored signature and kind.
+
+Key line
+--------
+Only a bounded window is read: the first and last 4 KB, at most 100 lines of
+each, every line cut to 1,000 characters (and scored on its first 200). So a
+200,000-character output costs no more than an 8 KB one.
+
+- Claude Code's own messages: a `<tool_use_error>...</tool_use_error>` wrapper
+  is removed and the first line is the key line (`String to replace not found
+  in file.`, not the old string that follows it). The same holds for the
+  unwrapped harness messages that classify() recognises (rejections,
+  permission requests...).
+- A Python traceback: the exception line after the last `Traceback (most
+  recent call last):` (`json.decoder.JSONDecodeError: Expecting value: ...`).
+- Anything else: each line gets a score and the *first* line with the best
+  score wins, because compilers, linters and package managers print the cause
+  first and cascades, stack frames and summaries after it.
+  3 (strong): a line that names an error in a known form: `error TS2307`,
+  `error[E0308]`, `✘ [ERROR]`, `error:`/`fatal:`/`Error:`, `npm error`/`npm
+  ERR!`, an eslint `12:5  error`, pytest `E   ...`/`FAILED`/`ERROR`, an
+  exception class (`TypeError: ...`, `** (RuntimeError)`), a Go or linter
+  `file:line:col:` diagnostic, errno names (`ENOENT`), `command not found`,
+  `No such file or directory`, `Permission denied`, `timed out after`,
+  `Cannot find module`, `Could not resolve`, a credo issue line.
+  2 (medium): an error word: error, failed, failure, fatal, exception, not
+  found, cannot, could not, unable, denied, refused, invalid, missing...
+  0 (noise, never preferred): warnings, `hint:` lines, stack frames (`at ...`,
+  `File "..."`), summaries (`✖ 10 problems`, `1 error`, `12 tests, 1 failure`,
+  `Total errors: 3`, pytest's `=== ... ===`).
+  When no line scores, the first non-empty line other than Claude Code's
+  `Exit code N` is taken (`The following paths are ignored by one of your
+  .gitignore files: ...`); `Exit code N` is the key line only when it is all
+  the output there is.
+- A short key line that ends with `:` (`Pre-commit validation failed:`,
+  `InputValidationError: Task failed due to the following issue:`) is a header:
+  the next non-empty line is appended to it.
+- Pre-commit hook output carries literal `\\n` in its first line; that line is
+  split there.
+
+Normalisation (in this order)
+-----------------------------
+Only the first 6,000 characters are read; ANSI escapes go, whitespace is
+collapsed and the first 1,200 characters kept. Then:
+
+- `<str>`: a quoted value, '...', "...", `...`, ‘...’, “...”. Trade-off: this
+  makes `Cannot find module 'react'` and `Cannot find module 'vue'`, or
+  `Property 'x' does not exist on type 'Y'` for any x and Y, one signature: the
+  signature names the *kind* of error (and so the kind of fix), the names
+  are user data that differ per sighting (`No such file or directory:
+  '/tmp/x'`). The full text stays in the full-text index, so a search that
+  names `react` still ranks that sighting first.
+- `<url>`: http(s) URLs.
+- `<tmp>`: a path under /tmp, /var/folders, /private/var/folders, /dev/shm or
+  a Windows Temp directory: its name is random, so all of it goes.
+- `<path>/name`: any other path (absolute, `./`, `../`, `~/`, or relative with
+  a file extension, a trailing `/` or at least two `/`) keeps only its base
+  name: the checkout is where you happened to be, the base name
+  (`package.json`, `app.py`) is what the error is about. `@scope/pkg` and
+  eslint rule names (`@typescript-eslint/no-unused-vars`) are not paths.
+- `<uuid>`; `<name>`: a branch name after `branch ` that has a `-`, `/`, `_`
+  or digit in it (worktrees make "The current branch spotter-a0y has no
+  upstream branch" differ per checkout; `branch main` stays);
+- `<time>` (ISO timestamps, dates, clock times), `<duration>` (`3m 0s`,
+  `1.23s`, `120ms`, `0m12.17s`, `5 seconds`), `<ip>`, `<size>` (`806.5KB`,
+  `12 bytes`), `<hex>` (0x... and free-standing runs of 7+ hex digits mixing
+  digits and letters: git SHAs, ids), `<n>` (any other free-standing number:
+  line and column numbers, PIDs, ports, counts). Digits glued to letters
+  (`python3`, `TS2339`) are not free-standing.
+- Kept, because they tell different bugs apart: compiler and rule codes glued
+  to letters (`TS2339`, `E0308`, `F401`), errno names (`ENOENT`), exception
+  class names, and the number after `Exit code`, `exit status`, `Errno`,
+  `os error`, `status code` and `HTTP` (`Exit code 1` and `Exit code 127`
+  differ).
+
+Whitespace is collapsed and the result cut to MAX_SIGNATURE characters.
+
+Kinds
+-----
+classify() looks only at the start of the text (after removing a
+`<tool_use_error>` wrapper and an `Error: ` prefix, as `toolUseResult` has it)
+and tests, in the order of KINDS:
+
+- rejected: `The user doesn't want to proceed with this tool use...`, `The user
+  doesn't want to take this action...`, `User rejected tool use`.
+- interrupted: `[Request interrupted by user...`, `Interrupted by user`.
+- sibling_error: `Sibling tool call errored` (a parallel call cancelled after
+  a sibling failed).
+- not_read: `File has not been read yet...`, `File has been modified since
+  read...`, `File has been unexpectedly modified...`.
+- permission_denied: Claude Code's permission system: `Claude requested
+  permissions to ... but you haven't granted it yet`, `Permission to use X has
+  been denied`, `Permission for ... denied`. An OS `Permission denied` inside
+  command output is an `error`.
+- hook_blocked: a hook's own refusal: `PreToolUse:Bash hook error: ...`, `Bash
+  operation blocked by hook:`, `Hook PreToolUse:Bash denied ...`, `Blocked by
+  hook`, `Denied by PermissionRequest hook`. A pre-commit hook that reports
+  failing checks (`Pre-commit validation failed:` + formatter/linter output) is
+  an `error`: it is the user's code that failed, and its fix is worth finding.
+- timeout: `Command timed out after ...`, also as the line after `Exit code N`.
+- string_not_found: `String to replace not found in file.`
+- input_validation: `InputValidationError: ...`.
+- error: everything else, including Bash failures (`Exit code N` + output,
+  unless the next line is a timeout or interruption), `File does not exist.`,
+  `EISDIR: ...`, `File content (...) exceeds maximum allowed ...`, `No task
+  found with ID: ...`.
 """
 
 from __future__ import annotations
@@ -38,24 +143,407 @@ KINDS = (
     ERROR,
 )
 
+# The bounded window key_line() reads: outputs can be 200,000 characters.
+_WINDOW = 4096
+_WINDOW_LINES = 100
+_MAX_LINE = 1000
+_MAX_SCORED = 200
+# A header line ending in ':' longer than this is a sentence, not a header.
+_MAX_HEADER = 100
+
+_WRAPPED = re.compile(r"^\s*<tool_use_error>(.*?)(?:</tool_use_error>\s*)?$", re.S)
+_EXIT_CODE = re.compile(r"Exit code -?\d+\s*$")
+_EXIT_CODE_HEAD = re.compile(r"Exit code -?\d+[ \t]*(?:\n|$)")
+_ERROR_PREFIX = re.compile(r"Error: ")
+
+# --- classify() rules, tried at the start of the (unwrapped) text -----------
+
+_KIND_RULES = (
+    (
+        "rejected",
+        re.compile(
+            r"The user doesn't want to (?:proceed|take this action)"
+            r"|User rejected tool use|The user rejected|Tool use was rejected",
+            re.I,
+        ),
+    ),
+    ("interrupted", re.compile(r"\[?(?:Request )?interrupted by user", re.I)),
+    ("sibling_error", re.compile(r"Sibling tool call errored", re.I)),
+    (
+        "not_read",
+        re.compile(
+            r"File has not been read yet|File has been (?:unexpectedly )?modified",
+            re.I,
+        ),
+    ),
+    (
+        "permission_denied",
+        # Claude Code's wording only: the OS says "Permission denied", never
+        # "Permission to use ... denied", so raw command output does not match.
+        re.compile(
+            r"Claude requested permissions? to "
+            r"|Permission to use [^\n]{0,300}?(?:has been|was|is) (?:auto-?)?denied"
+            r"|Permission for [^\n]{0,300}?(?:has been|was) denied"
+            r"|[^\n]{0,300}?but you haven't granted it yet",
+            re.I,
+        ),
+    ),
+    (
+        "hook_blocked",
+        re.compile(
+            r"(?:[\w:]+ )?operation blocked by (?:a )?hook"
+            r"|(?:PreToolUse|PostToolUse|PostToolUseFailure|UserPromptSubmit|Stop"
+            r"|SubagentStop|PermissionRequest|SessionStart|Notification)"
+            r"(?::\S*)? hook (?:error|blocked|denied)"
+            r"|Hook \S+ (?:denied|blocked)|Blocked by (?:a |the )?\S* ?hook"
+            r"|Denied by \S+ hook",
+            re.I,
+        ),
+    ),
+    ("timeout", re.compile(r"Command timed out after", re.I)),
+    ("string_not_found", re.compile(r"String to replace not found in file", re.I)),
+    ("input_validation", re.compile(r"InputValidationError\b")),
+)
+_KIND_BY_NAME = dict(_KIND_RULES)
+
+# --- key_line() scoring ------------------------------------------------------
+
+# Lines that mention errors but never name the cause: warnings, hints, stack
+# frames, summaries and count lines that follow the real error.
+_NOISE = re.compile(
+    r"^(?:"
+    r"(?:npm )?warn(?:ing)?\b"
+    r"|\d+:\d+\s+warning\b"
+    r"|hint:"
+    r"|at\s"
+    r"|File \""
+    r"|Traceback \(most recent call last\)"
+    r"|During handling of the above exception"
+    r"|The above exception was the direct cause"
+    r"|[✖✕×]?\s*\d+ (?:problems?|errors?|failures?|tests?|warnings?)\b"
+    r"|Found \d+ errors?"
+    r"|Total errors:"
+    r"|\d+ (?:failed|passed|errors?)\b"
+    r"|=+ .* =+$"
+    r"|npm (?:error|ERR!) (?:A complete log|Log files|\s*$)"
+    r"|Please report incorrect results"
+    r"|Finished in "
+    r"|\d+ doctests?,"
+    r")",
+    re.I,
+)
+
+# Speed: Python's re skips ahead quickly only for patterns that start with a
+# literal or a plain character set, and case-insensitive alternations defeat
+# that (15 us a line instead of 1). So the anchored forms are tried with
+# match() at the line start, and the forms that can occur anywhere are plain
+# lowercase literals searched in the lowercased line.
+_STRONG_START = re.compile(
+    r"npm (?:error|ERR!)"
+    r"|\d+:\d+\s+error\s"  # eslint
+    r"|E\s{2,}\S"  # pytest
+    r"|(?:FAILED|ERROR)\b"  # pytest
+    r"|\[?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\]?(?::|$)"
+    r"|\*\* \([\w.]+\)"  # Elixir
+    r"|\S+\.go:\d+:\d+: "
+    r"|\S+:\d+:\d+: [A-Z]+\d+ "  # ruff, flake8
+    r"|┃\s*\[[A-Z]\]\s"  # credo
+    r"|undefined:"
+    r"|(?i:error|fatal(?: error)?|panic)(?:\[[\w-]+\])?:"
+)
+_STRONG_ANY = re.compile(
+    r"error ts\d|error\[|\[error\]|✘|error:|fatal:|panic:"
+    r"|command not found|no such file or directory|permission denied"
+    r"|not a directory|is a directory|timed out after|segmentation fault"
+    r"|cannot find module|could not resolve|module not found|no module named"
+    r"|undefined reference|: undefined: |syntax error|syntaxerror"
+)
+_ERRNO = re.compile(
+    r"E(?:NOENT|ACCES|PERM|ISDIR|NOTDIR|EXIST|NOTEMPTY|CONNREFUSED|CONNRESET"
+    r"|ADDRINUSE|ADDRNOTAVAIL|TIMEDOUT|MFILE|PIPE|NOSPC|ROFS|BUSY|INVAL|NOTFOUND"
+    r"|AI_AGAIN|HOSTUNREACH|NETUNREACH|LIFECYCLE|RESOLVE|2BIG|LOOP|NAMETOOLONG)\b"
+)
+# Substrings, not words: "fail" covers failed and failure. Every _STRONG_ANY
+# form contains one of these, so a line without any (most lines) costs one pass.
+_MEDIUM = re.compile(
+    r"error|fail|fatal|exception|not found|cannot|can't|couldn't|could not"
+    r"|unable|denied|refused|invalid|missing|no such|undefined|timed out|panic"
+    r"|abort|unknown|unexpected|forbidden|not allowed|no matches found"
+    r"|not a directory|is a directory|segmentation fault|no module named|✘"
+)
+
+_TRACEBACK = "Traceback (most recent call last)"
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?::|$)")
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][AB012]")
+
+# --- normalise() placeholders, applied in this order -------------------------
+# Speed, as above: every pattern starts with a literal or a plain character
+# set, and a left boundary is a lookbehind placed after the first character
+# ("\d(?<![\w.]\d)"), so the engine skips ahead instead of trying each position.
+
+_QUOTED = re.compile(
+    r"'(?<![\w']')[^'\n]*'(?!\w)"  # not the apostrophe of "doesn't"
+    r'|"[^"\n]*"'
+    r"|`[^`\n]*`"
+    r"|‘[^’\n]*’|“[^”\n]*”"
+)
+_URL = re.compile(r"(?:https?|wss?|file)://[^\s'\"<>)\]]+")
+_TMP_PATH = re.compile(
+    r"/(?:private/)?var/folders/[^\s'\":,;)\]]*"
+    r"|/(?<![\w.]/)(?:tmp|dev/shm)/[^\s'\":,;)\]]*"
+)
+_WIN_TMP_PATH = re.compile(r"[A-Za-z]:\\[^\s'\":;]*?\\Temp\\[^\s'\":,;)\]]*", re.I)
+# A path: absolute, ./ ../ ~/, a Windows drive path, or a relative path that
+# looks like one (an extension, a trailing slash, or two or more slashes).
+# Relative candidates exclude @scope/name so npm packages and eslint rules stay.
+# Applied only to whitespace-separated tokens that hold a slash.
+_PATH = re.compile(
+    r"(?<![\w@<>.:/\\-])"
+    r"(?:"
+    r"(?:~|\.{1,2})?/[^\s'\":,;()\[\]<>/][^\s'\":,;()\[\]<>]*"
+    r"|[A-Za-z]:\\[^\s'\":,;()\[\]<>]+"
+    r"|[\w.-]+(?:/[\w.@+-]+)*/(?![\w.@+-])"
+    r"|[\w.-]+(?:/[\w.@+-]+)+\.[A-Za-z]\w{0,7}\b"
+    r"|[\w.-]+/[\w.@+-]+/[\w.@+-]+(?:/[\w.@+-]+)*"
+    r")"
+)
+_TOKENS = re.compile(r"(\s+)")
+_UUID = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?!\w)"
+)
+_DIGIT = re.compile(r"\d")
+_TIME = re.compile(
+    r"\d(?<![\w.]\d)"
+    r"(?:\d{3}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+    r"|\d?:\d{2}:\d{2}(?:[.,]\d+)?)(?!\w)"
+)
+_DURATION = re.compile(
+    r"\d(?<![\w.]\d)\d*(?:\.\d+)?(?:ms|us|µs|ns|h|m|s|(?:\s?(?:ms|msecs?|secs?|seconds?"
+    r"|mins?|minutes?|hours?)))"
+    r"(?:\s?\d+(?:\.\d+)?(?:ms|us|µs|ns|s|m|(?:\s?(?:ms|secs?|seconds?))))*(?!\w)"
+)
+_IP = re.compile(r"\d(?<![\w.]\d)\d{0,2}(?:\.\d{1,3}){3}(?![\w.])")
+_SIZE = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)?\s?(?:[KMGT]i?B|kB|B|bytes?)(?!\w)")
+# 0x..., and runs of 7+ hex digits; _hex() keeps words and all-digit runs.
+_HEX = re.compile(r"0x[0-9a-fA-F]+(?!\w)|[0-9a-fA-F]{7,}")
+# Branch names differ per checkout or worktree ("The current branch spotter-a0y
+# has no upstream branch"); quoted ones are already <str>.
+# Only names with a '-', '/', '_' or digit, so "branch is up to date" stays.
+_BRANCH = re.compile(r"branch(?<!\wbranch) (?=[\w./-]*[-/_\d])[\w./-]*[\w/-]")
+_NUMBER = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)*(?!\w)")
+# A number after one of these is kept: it tells bugs apart.
+_KEEP_NUMBER_AFTER = ("exit code", "exit status", "errno", "os error", "status code", "http")
+_SPACE = re.compile(r"\s+")
+
+
+def _unwrap(text: str) -> tuple[str, bool]:
+    """`text` without Claude Code's <tool_use_error> wrapper, and whether it had one."""
+    if "<tool_use_error>" not in text[:200]:
+        return text, False
+    m = _WRAPPED.match(text)
+    if not m:
+        return text, False
+    return m.group(1), True
+
+
+def _window(text: str) -> list[str]:
+    """The lines key_line() looks at: bounded head and tail, cut, without ANSI codes."""
+    if len(text) > 2 * _WINDOW:
+        head = text[:_WINDOW].splitlines()[:_WINDOW_LINES]
+        tail = text[-_WINDOW:].splitlines()[-_WINDOW_LINES:]
+        # The cut lines at the seams are partial: drop them.
+        lines = head[:-1] + tail[1:]
+    else:
+        lines = text.splitlines()
+        if len(lines) > 2 * _WINDOW_LINES:
+            lines = lines[:_WINDOW_LINES] + lines[-_WINDOW_LINES:]
+    if lines and "\\n" in lines[0]:
+        # Hook messages (e.g. "Pre-commit validation failed:\n\n[FORMAT] ...")
+        # arrive with their newlines still escaped in the first line.
+        lines = lines[0].split("\\n") + lines[1:]
+    return [_ANSI.sub("", line[:_MAX_LINE]) for line in lines]
+
+
+def _with_header(lines: list[str], i: int) -> str:
+    """Line i, followed by the next non-empty line when line i is a short header."""
+    line = lines[i]
+    if line.endswith(":") and len(line) <= _MAX_HEADER:
+        for nxt in lines[i + 1 :]:
+            if nxt:
+                return f"{line} {nxt}"
+    return line
+
+
+def _score(line: str) -> int:
+    # An error line names its error early; the rest of a long line is data
+    # (a dependency list, minified code) that would only cost time.
+    line = line[:_MAX_SCORED]
+    if _NOISE.match(line):
+        return 0
+    if _STRONG_START.match(line) or ("E" in line and _ERRNO.search(line)):
+        return 3
+    low = line.lower()
+    if not _MEDIUM.search(low):
+        return 0
+    if _STRONG_ANY.search(low):
+        return 3
+    return 2
+
+
+def _traceback_exception(lines: list[str], raw: list[str]) -> int | None:
+    """Index of the exception line after the last Python traceback header."""
+    start = None
+    for i in range(len(lines) - 1, -1, -1):
+        if lines[i].startswith(_TRACEBACK):
+            start = i
+            break
+    if start is None:
+        return None
+    for i in range(start + 1, len(lines)):
+        # Frames and source lines are indented; the exception line is not.
+        if lines[i] and not raw[i][:1].isspace() and _EXCEPTION_LINE.match(lines[i]):
+            return i
+    return None
+
+
+def _harness_start(text: str) -> bool:
+    head = text.lstrip()[:400]
+    if _ERROR_PREFIX.match(head):
+        head = head[7:]
+    return any(rx.match(head) for _, rx in _KIND_RULES)
+
 
 def key_line(text: str) -> str:
-    """The most informative line of a failure's output (stub: the last non-empty line)."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[-1] if lines else ""
+    """The most informative line of a failure's output (rules in the module docstring)."""
+    if not text or text.isspace():
+        return ""
+    text, wrapped = _unwrap(text)
+    if wrapped or _harness_start(text):
+        lines = [line.strip() for line in _window(text.lstrip()[: 2 * _WINDOW])]
+        for i, line in enumerate(lines):
+            if line:
+                return _with_header(lines, i)
+        return ""
+    raws = _window(text)
+    lines = [line.strip() for line in raws]
+    if _TRACEBACK in text[:_WINDOW] or _TRACEBACK in text[-_WINDOW:]:
+        exc = _traceback_exception(lines, raws)
+        if exc is not None:
+            return lines[exc]
+    best, best_score = -1, -1
+    for i, line in enumerate(lines):
+        if not line:
+            continue
+        score = _score(line)
+        if score > best_score:
+            best, best_score = i, score
+            if score == 3:
+                break
+    if best < 0:
+        return ""
+    if best_score == 0:
+        # Nothing names an error: the first line that is not Claude Code's
+        # "Exit code N" says most about what happened.
+        for i, line in enumerate(lines):
+            if line and not _EXIT_CODE.match(line):
+                return _with_header(lines, i)
+    return _with_header(lines, best)
+
+
+def _path(m: re.Match[str]) -> str:
+    path = m.group(0).rstrip(".")
+    tail = m.group(0)[len(path) :]
+    base = re.split(r"[/\\]", path.rstrip("/\\"))[-1]
+    if not base or base in (".", "..", "~"):
+        return "<path>" + tail
+    return f"<path>/{base}{tail}"
+
+
+def _paths(line: str) -> str:
+    parts = _TOKENS.split(line)
+    for i, part in enumerate(parts):
+        if "/" in part or "\\" in part:
+            parts[i] = _PATH.sub(_path, part)
+    return "".join(parts)
+
+
+def _hex(m: re.Match[str]) -> str:
+    s, start, end = m.string, m.start(), m.end()
+    token = m.group(0)
+    if token.startswith("0x"):
+        return "<hex>"
+    if (start and (s[start - 1].isalnum() or s[start - 1] == "_")) or (
+        end < len(s) and (s[end].isalnum() or s[end] == "_")
+    ):
+        return token
+    # A hash or id mixes digits with letters of one case; "deadline" or a
+    # long number is not one.
+    if token.isdigit() or not any(c.isdigit() for c in token):
+        return token
+    if not (token.islower() or (token.isupper() and len(token) >= 12)):
+        return token
+    return "<hex>"
+
+
+def _number(m: re.Match[str]) -> str:
+    before = m.string[max(0, m.start() - 12) : m.start()].rstrip().lower()
+    return m.group(0) if before.endswith(_KEEP_NUMBER_AFTER) else "<n>"
 
 
 def normalise(line: str) -> str:
-    """`line` with the details that differ between sightings replaced (stub)."""
-    line = re.sub(r"\d+", "N", line)
+    """`line` with the details that differ between sightings replaced (see module docstring)."""
+    # Work on a bounded prefix: the signature is a prefix of the result, and
+    # pasted text can be long.
+    line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
+    line = _QUOTED.sub("<str>", line)
+    if "://" in line:
+        line = _URL.sub("<url>", line)
+    if "/" in line or "\\" in line:
+        line = _TMP_PATH.sub("<tmp>", line)
+        if "\\" in line:
+            line = _WIN_TMP_PATH.sub("<tmp>", line)
+        line = _paths(line)
+    if line.count("-") >= 4:
+        line = _UUID.sub("<uuid>", line)
+    if "branch " in line:
+        line = _BRANCH.sub("branch <name>", line)
+    if _DIGIT.search(line):
+        line = _TIME.sub("<time>", line)
+        line = _DURATION.sub("<duration>", line)
+        line = _IP.sub("<ip>", line)
+        line = _SIZE.sub("<size>", line)
+        line = _HEX.sub(_hex, line)
+        line = _NUMBER.sub(_number, line)
+    line = _SPACE.sub(" ", line).strip()
     return line[:MAX_SIGNATURE]
 
 
 def signature(text: str) -> str:
     """The signature of a failure's output: its key line, normalised."""
+    if not text:
+        return ""
     return normalise(key_line(text))
 
 
 def classify(text: str) -> str:
-    """The kind of a failure: ERROR, or one of the harness kinds in KINDS (stub)."""
+    """The kind of a failure: ERROR, or one of the harness kinds in KINDS."""
+    if not text:
+        return ERROR
+    head, _ = _unwrap(text[:2000])
+    head = head.lstrip()
+    if _ERROR_PREFIX.match(head):
+        head = head[7:]
+    m = _EXIT_CODE_HEAD.match(head)
+    if m:
+        # A Bash failure: its output is the command's, so only the line that
+        # Claude Code itself writes after "Exit code N" can make it harness noise.
+        rest = head[m.end() :].lstrip()
+        for kind in ("timeout", "interrupted"):
+            if _KIND_BY_NAME[kind].match(rest):
+                return kind
+        return ERROR
+    for kind, rx in _KIND_RULES:
+        if rx.match(head):
+            return kind
     return ERROR

@@ -19,7 +19,9 @@ import pastfix.plugin
 from pastfix import queries
 
 QUERIES = {
-    "find_past_fix": ["error"],
+    "find_past_fix": ["error", "limit"],
+    "recurring_errors": ["project", "noise"],
+    "file_history": ["path"],
     "session_tool_output": ["session_id", "pattern"],
     "search_tool_output": ["pattern", "project"],
     "session_errors": ["session_id"],

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
 
-from pastfix import queries
+from pastfix import queries, signatures
 from pastfix.cli import cli
 
 APP = "/home/u/app"
@@ -276,6 +276,9 @@ FIND_COLUMNS = [
     "next_ok_tool_use_id",
     "matched",
     "score",
+    "signature",
+    "kind",
+    "occurrences",
 ]
 
 
@@ -304,6 +307,9 @@ def test_find_past_fix_rows(conn):
             "tool_use_id": "u1",
             "next_ok_tool_use_id": "u3",
             "matched": "all words",
+            "signature": signatures.signature(ENOENT),
+            "kind": "error",
+            "occurrences": 1,
         },
         {
             "session_id": "s1",
@@ -319,6 +325,9 @@ def test_find_past_fix_rows(conn):
             "tool_use_id": "t1",
             "next_ok_tool_use_id": "t3",
             "matched": "all words",
+            "signature": signatures.signature(ENOENT),
+            "kind": "error",
+            "occurrences": 1,
         },
     ]
 
@@ -380,13 +389,174 @@ def test_find_past_fix_hostile_input(conn, text):
 def test_find_past_fix_uses_the_indexes(conn):
     plan = "\n".join(
         r[3]
-        for r in conn.execute("explain query plan " + queries.find_past_fix_sql(), {"error": "x"})
+        for r in conn.execute(
+            "explain query plan " + queries.find_past_fix_sql(), {"error": "x", "limit": ""}
+        )
     )
     assert "SEARCH n USING INDEX idx_messages_session (session_id=? AND timestamp>?)" in plan
     assert "SEARCH c2 USING INDEX idx_tc_session (session_id=? AND timestamp>?)" in plan
     assert "SEARCH tool_calls USING INDEX idx_tc_session (session_id=? AND timestamp>?)" in plan
     assert "SEARCH tr USING INTEGER PRIMARY KEY (rowid=?)" in plan
     assert "SCAN tool_results" not in plan and "SCAN messages" not in plan
+
+
+# -- grouped by signature: find_past_fix, recurring_errors, file_history ------------
+
+APP_PY = f"{APP}/src/app.py"
+MISSING = "FileNotFoundError: [Errno 2] No such file or directory: '{}'"
+REJECTED = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it"
+    " was a file edit, the new_string was NOT written to the file). STOP what you are doing and"
+    " wait for the user to tell you how to proceed."
+)
+LOCKED = "error: cannot proceed, the lock file is held\n" + "while installing packages\n" * 40
+MAKE_SESSIONS = 25
+
+
+def traceback(line, path):
+    return (
+        "Exit code 1\nTraceback (most recent call last):\n"
+        f'  File "{APP}/load.py", line {line}, in <module>\n    open(path)\n' + MISSING.format(path)
+    )
+
+
+def write_recurring_corpus(root: Path) -> Path:
+    """One error six times in r1 and once in r2, noise, file edits, and many make failures."""
+    projects = root / "projects"
+    r1 = Session("r1", APP, 0).prompt("load the data")
+    for i in range(6):
+        r1.call(f"r1-{i}", "Bash", command="python load.py")
+        r1.result(f"r1-{i}", traceback(10 + i, f"/tmp/pytest-of-u/pytest-{i}/data.json"), True)
+    r1.call("r1-read", "Read", file_path=APP_PY).result("r1-read", "     1→import os")
+    r1.call("r1-edit", "Edit", file_path=APP_PY, old_string="x", new_string="y")
+    r1.result("r1-edit", "<tool_use_error>String to replace not found in file.", True)
+    r1.call("r1-edit2", "Edit", file_path=APP_PY, old_string="os", new_string="sys")
+    r1.result("r1-edit2", "The file has been updated.")
+    r1.call("r1-rm", "Bash", command="rm -rf build").result("r1-rm", REJECTED, True)
+    r1.write(projects / "-home-u-app" / "r1.jsonl")
+    r2 = Session("r2", LIB, 5000).prompt("load it here too")
+    r2.call("r2-0", "Bash", command="python load.py")
+    r2.result("r2-0", traceback(99, "/var/folders/xy/T/run-41/data.json"), True)
+    r2.call("r2-lock", "Bash", command="npm install").result("r2-lock", LOCKED, True)
+    r2.call("r2-read", "Read", file_path=f"{LIB}/src/app.py").result("r2-read", "1→x")
+    r2.write(projects / "-home-u-lib" / "r2.jsonl")
+    for n in range(MAKE_SESSIONS):
+        make = Session(f"m{n:02}", "/home/u/make", 6000 + 10 * n).prompt("build")
+        make.call(f"m{n:02}-1", "Bash", command="make")
+        make.result(f"m{n:02}-1", "Exit code 2\nmake: *** [Makefile:12: all] Error 2", True)
+        make.write(projects / "-home-u-make" / f"m{n:02}.jsonl")
+    return projects
+
+
+@pytest.fixture(scope="module")
+def recurring(tmp_path_factory):
+    root = tmp_path_factory.mktemp("recurring")
+    build_index(root / "index.db", write_recurring_corpus(root))
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+def test_find_past_fix_one_row_per_session_and_signature(recurring):
+    found = queries.find_past_fix(recurring, "FileNotFoundError data.json")
+    assert [(r["session_id"], r["occurrences"], r["matched"]) for r in found] == [
+        ("r2", 1, "all words"),
+        ("r1", 6, "all words"),
+    ]
+    assert found[0]["signature"] == found[1]["signature"] != ""
+    # The group shows its most recent failure among equally good ones.
+    assert found[1]["tool_use_id"] == "r1-5"
+
+
+def test_find_past_fix_matches_an_error_from_another_place_by_signature(recurring):
+    pasted = traceback(240, "/home/someone/else/.cache/tmp-8812/data.json")
+    found = queries.find_past_fix(recurring, pasted)
+    assert [(r["session_id"], r["matched"], r["occurrences"]) for r in found[:2]] == [
+        ("r2", "signature", 1),
+        ("r1", "signature", 6),
+    ]
+    assert found[0]["signature"] == signatures.signature(pasted)
+    # No FTS match to highlight: the key line of the past failure is shown.
+    assert found[0]["error_snippet"] == MISSING.format("/var/folders/xy/T/run-41/data.json")
+    assert found[0]["score"] is None
+    # Only the key line, pasted with other details, finds them too.
+    line = MISSING.format("/srv/ci/work/data.json")
+    assert [r["session_id"] for r in queries.find_past_fix(recurring, line)][:2] == ["r2", "r1"]
+
+
+def test_find_past_fix_puts_real_errors_before_noise(recurring):
+    found = queries.find_past_fix(recurring, "proceed")
+    assert [(r["tool_use_id"], r["kind"]) for r in found] == [
+        ("r2-lock", "error"),
+        ("r1-rm", "rejected"),
+    ]
+    # bm25 alone would put the short rejection first.
+    assert found[0]["score"] > found[1]["score"]
+
+
+@pytest.mark.parametrize(
+    "limit,rows",
+    [("", 20), (None, 20), ("0", 20), ("abc", 20), ("5", 5), (" 25 ", 25), ("-3", 1)],
+)
+def test_find_past_fix_limit_parameter(recurring, limit, rows):
+    found = queries.run(recurring, "find_past_fix", error="make Error 2", limit=limit)
+    assert len(found) == rows
+    assert len({r["session_id"] for r in found}) == rows
+
+
+def test_find_past_fix_limit_is_capped(recurring, monkeypatch):
+    monkeypatch.setattr(queries, "FIND_MAX", 3)
+    sql = queries.find_past_fix_sql()
+    found = recurring.execute(sql, {"error": "make Error 2", "limit": "1000"}).fetchall()
+    assert len(found) == 3
+
+
+def test_recurring_errors(recurring):
+    found = queries.run(recurring, "recurring_errors", project="", noise="")
+    missing = signatures.signature(traceback(1, "/x/data.json"))
+    make = signatures.signature("Exit code 2\nmake: *** [Makefile:12: all] Error 2")
+    assert [(r["signature"], r["failures"], r["sessions"], r["projects"]) for r in found[:2]] == [
+        (make, MAKE_SESSIONS, MAKE_SESSIONS, 1),
+        (missing, 7, 2, 2),
+    ]
+    first = found[1]
+    assert (first["kind"], first["first_seen"], first["last_seen"]) == ("error", ts(3), ts(5003))
+    assert first["example"] == MISSING.format("/var/folders/xy/T/run-41/data.json")
+    kinds = [r["kind"] for r in found]
+    # Real errors first, Claude Code's noise after them.
+    assert kinds == sorted(kinds, key=lambda k: k != "error")
+    assert {"rejected", "string_not_found"} <= set(kinds)
+    hidden = queries.run(recurring, "recurring_errors", project="", noise="hide")
+    assert {r["kind"] for r in hidden} == {"error"}
+    assert len(hidden) == len(found) - 2
+    lib = queries.run(recurring, "recurring_errors", project="u/lib", noise="")
+    assert [(r["failures"], r["sessions"]) for r in lib if r["signature"] == missing] == [(1, 1)]
+    assert {r["signature"] for r in lib} == {missing, signatures.signature(LOCKED)}
+
+
+def test_recurring_errors_link_to_find_past_fix(recurring):
+    for row in queries.run(recurring, "recurring_errors", project="", noise=""):
+        found = queries.find_past_fix(recurring, row["example"], limit=queries.FIND_MAX)
+        assert row["sessions"] == sum(r["signature"] == row["signature"] for r in found)
+
+
+def test_file_history(recurring):
+    def history(path):
+        return [
+            (r["session_id"], r["reads"], r["edits"], r["calls"], r["failed"])
+            for r in queries.run(recurring, "file_history", path=path)
+        ]
+
+    both = [("r2", 1, 0, 1, 0), ("r1", 1, 2, 3, 1)]
+    assert history("src/app.py") == both
+    assert history("/src/app.py") == both
+    assert history("app.py") == both
+    assert history(APP_PY) == [("r1", 1, 2, 3, 1)]
+    assert history("p.py") == []
+    assert history("") == []
+    [r1] = queries.run(recurring, "file_history", path=APP_PY)
+    assert r1["last_error"] == "<tool_use_error>String to replace not found in file."
+    assert (r1["project"], r1["paths"]) == (APP, APP_PY)
 
 
 # -- the other canned queries ----------------------------------------------------
@@ -750,10 +920,21 @@ def real_conn(tmp_path_factory):
 def failures(conn):
     return rows(
         conn,
-        "select tr.id, tr.tool_use_id, tr.session_id, tr.timestamp, tr.content,"
+        "select tr.id, tr.tool_use_id, tr.session_id, tr.timestamp, tr.content, tr.signature,"
         " m.is_sidechain, m.agent_id from tool_results tr join messages m"
         " on m.uuid = tr.message_uuid where tr.is_error = 1",
     )
+
+
+def groups_of(failed, words, text):
+    """The (session, signature) groups find_past_fix should return for `text`."""
+    wanted = {w.lower() for w in WORD.findall(text)}
+    pasted = signatures.signature(text)
+    return {
+        (f["session_id"], f["signature"])
+        for f in failed
+        if wanted <= words[f["id"]] or (pasted and f["signature"] == pasted)
+    }
 
 
 @needs_real_corpus()
@@ -766,11 +947,11 @@ def test_real_corpus_every_failure_is_found_by_its_rarest_word(real_conn):
         if not words[f["id"]]:
             continue
         rarest = min(words[f["id"]], key=lambda w: (df[w], -len(w), w))
-        found = queries.find_past_fix(real_conn, rarest, limit=max(queries.FIND_LIMIT, df[rarest]))
-        assert len(found) == df[rarest], rarest
-        assert (f["session_id"], f["tool_use_id"]) in {
-            (r["session_id"], r["tool_use_id"]) for r in found
-        }, rarest
+        found = queries.find_past_fix(real_conn, rarest, limit=queries.FIND_MAX)
+        groups = [(r["session_id"], r["signature"]) for r in found]
+        assert len(groups) == len(set(groups)), rarest
+        assert set(groups) == groups_of(failed, words, rarest), rarest
+        assert (f["session_id"], f["signature"]) in groups, rarest
 
 
 @needs_real_corpus()
@@ -790,20 +971,22 @@ def test_real_corpus_every_failure_is_found_by_its_rarest_word(real_conn):
     ],
 )
 def test_real_corpus_identifiers(real_conn, identifier):
-    wanted = [w.lower() for w in WORD.findall(identifier)]
-    expected = {
-        f["tool_use_id"]
-        for f in failures(real_conn)
-        if all(w in {x.lower() for x in WORD.findall(f["content"])} for w in wanted)
-    }
+    failed = failures(real_conn)
+    words = {f["id"]: {w.lower() for w in WORD.findall(f["content"])} for f in failed}
+    expected = groups_of(failed, words, identifier)
     assert expected, identifier
-    found = queries.find_past_fix(real_conn, identifier, limit=1000)
-    assert {r["tool_use_id"] for r in found} == expected
-    assert {r["matched"] for r in found} == {"all words"}
+    found = queries.find_past_fix(real_conn, identifier, limit=queries.FIND_MAX)
+    assert sorted((r["session_id"], r["signature"]) for r in found) == sorted(expected)
+    assert {r["matched"] for r in found} <= {"all words", "signature"}
     for r in found:
         assert r["resume"] == f"claude --resume {r['session_id']}"
-        assert "<mark>" in r["error_snippet"]
-    ranked = [r["score"] for r in found]
+        if r["matched"] == "all words":
+            assert "<mark>" in r["error_snippet"]
+        assert r["occurrences"] == sum(
+            f["session_id"] == r["session_id"] and f["signature"] == r["signature"] for f in failed
+        )
+    # Real errors before Claude Code's noise, then by bm25 among all-words matches.
+    ranked = [(r["kind"] != "error", r["score"]) for r in found if r["matched"] == "all words"]
     assert ranked == sorted(ranked)
 
 
@@ -828,11 +1011,13 @@ def test_real_corpus_what_happened_next(real_conn):
     with_next = 0
     for f in failed:
         rarest = min(words[f["id"]], key=lambda w: (df[w], -len(w), w))
+        # The failure's group, shown by its first failure matching best: start from that one.
         [row] = [
             r
-            for r in queries.find_past_fix(real_conn, rarest, limit=df[rarest])
-            if r["tool_use_id"] == f["tool_use_id"]
+            for r in queries.find_past_fix(real_conn, rarest, limit=queries.FIND_MAX)
+            if (r["session_id"], r["signature"]) == (f["session_id"], f["signature"])
         ]
+        f = next(g for g in failed if g["tool_use_id"] == row["tool_use_id"])
         next_text = next(
             (
                 m["text"][:600]

@@ -1,0 +1,616 @@
+import json
+
+import pytest
+from conftest import REAL_PROJECTS, needs_real_corpus
+
+from pastfix import signatures as sig
+from pastfix.signatures import (
+    ERROR,
+    KINDS,
+    MAX_SIGNATURE,
+    classify,
+    key_line,
+    normalise,
+    signature,
+)
+
+PY_TRACEBACK = """Exit code 1
+Traceback (most recent call last):
+  File "<string>", line 6, in <module>
+  File "/usr/lib/python3.12/json/__init__.py", line 346, in loads
+    return _default_decoder.decode(s)
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/usr/lib/python3.12/json/decoder.py", line 355, in raw_decode
+    raise JSONDecodeError("Expecting value", s, err.value) from None
+json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"""
+
+PY_CHAINED = """Traceback (most recent call last):
+  File "/home/a/app.py", line 3, in <module>
+    d["x"]
+KeyError: 'x'
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/home/a/app.py", line 5, in <module>
+    raise RuntimeError("config broken")
+RuntimeError: config broken
+Error in sys.excepthook: nothing"""
+
+TSC = """npm warn Unknown env config "store-dir". This will stop working in the next major version.
+
+src/a.ts(3,5): error TS2339: Property 'x' does not exist on type 'Y'.
+src/b.ts(9,1): error TS2307: Cannot find module 'zod' or its corresponding type declarations.
+
+Found 2 errors in 2 files."""
+
+ESLINT = """Exit code 1
+
+/home/u/proj/src/app.ts
+   33:15  warning  Unsafe argument of type `any`  @typescript-eslint/no-unsafe-argument
+   70:36  error    '_rank' is defined but never used  @typescript-eslint/no-unused-vars
+
+✖ 2 problems (1 error, 1 warning)"""
+
+PYTEST = """Exit code 1
+============================= test session starts ==============================
+collected 3 items
+
+tests/test_x.py .F.                                                      [100%]
+
+=================================== FAILURES ===================================
+___________________________________ test_y ____________________________________
+
+    def test_y():
+>       assert add(1, 2) == 4
+E       AssertionError: assert 3 == 4
+E        +  where 3 = add(1, 2)
+
+tests/test_x.py:7: AssertionError
+=========================== short test summary info ============================
+FAILED tests/test_x.py::test_y - AssertionError: assert 3 == 4
+========================= 1 failed, 2 passed in 0.12s ========================="""
+
+PYTEST_SUMMARY_ONLY = """Exit code 1
+FAILED tests/test_x.py::test_y - AssertionError: assert 3 == 4
+1 failed, 2 passed in 0.12s"""
+
+NPM = """Exit code 254
+npm error code ENOENT
+npm error syscall open
+npm error path /home/u/proj/package.json
+npm error errno -2
+npm error enoent Could not read package.json: Error: ENOENT: no such file or directory
+npm error A complete log of this run can be found in: /home/u/.npm/_logs/x-debug-0.log"""
+
+NPM_OLD = """npm WARN config global `--global`, `--local` are deprecated.
+npm ERR! code ELIFECYCLE
+npm ERR! errno 1
+npm ERR! app@1.0.0 build: `webpack`"""
+
+ESBUILD = """Exit code 1
+✘ [ERROR] Could not resolve "js/app.js"
+
+1 error
+/home/USER/projects/x/assets/node_modules/esbuild/lib/main.js:1467
+  let error = new Error(text);
+              ^
+
+Error: Build failed with 1 error:
+error: Could not resolve "js/app.js"
+    at failureErrorWithLog (/home/USER/x/assets/node_modules/esbuild/lib/main.js:1467:15)"""
+
+CARGO = """Exit code 101
+   Compiling demo v0.1.0 (/home/u/demo)
+warning: unused variable: `x`
+ --> src/main.rs:2:9
+error[E0308]: mismatched types
+ --> src/main.rs:4:18
+  |
+4 |     let y: u32 = "no";
+  |            ---   ^^^^ expected `u32`, found `&str`
+error: could not compile `demo` (bin "demo") due to 1 previous error; 1 warning emitted"""
+
+GO = """Exit code 1
+# example.com/demo
+./main.go:3:2: undefined: foo
+./main.go:7:9: undefined: bar"""
+
+GIT_PUSH = """Exit code 128
+fatal: The current branch spotter-dov has no upstream branch.
+To push the current branch and set the remote as upstream, use
+
+    git push --set-upstream origin spotter-dov
+"""
+
+GIT_ERROR = """Exit code 1
+error: pathspec 'nope.txt' did not match any file(s) known to git"""
+
+NODE_TYPEERROR = """> app@0.1.0 build
+> next build
+
+> Build error occurred
+[TypeError: generate is not a function]"""
+
+EXUNIT = """Exit code 2
+Running ExUnit with seed: 624694, max_cases: 32
+
+     warning: variable "messages" is unused (if the variable is not meant to be used, prefix...)
+
+  1) test renders (SpotterWeb.SessionLiveTest)
+     test/spotter_web/live/session_live_test.exs:42
+     ** (RuntimeError) Phoenix LiveView requires lazy_html as a test dependency.
+     stacktrace:
+       test/spotter_web/live/session_live_test.exs:47: (test)
+
+Finished in 1.3 seconds (0.00s async, 1.3s sync)
+12 tests, 12 failures"""
+
+PRE_COMMIT = (
+    "Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.\\n"
+    "Run 'mix format' to fix.\\n\\nFix these issues before committing."
+)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (PY_TRACEBACK, "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"),
+        (PY_CHAINED, "RuntimeError: config broken"),
+        (TSC, "src/a.ts(3,5): error TS2339: Property 'x' does not exist on type 'Y'."),
+        (
+            ESLINT,
+            "70:36  error    '_rank' is defined but never used  @typescript-eslint/no-unused-vars",
+        ),
+        (PYTEST, "E       AssertionError: assert 3 == 4"),
+        (PYTEST_SUMMARY_ONLY, "FAILED tests/test_x.py::test_y - AssertionError: assert 3 == 4"),
+        (NPM, "npm error code ENOENT"),
+        (NPM_OLD, "npm ERR! code ELIFECYCLE"),
+        (ESBUILD, '✘ [ERROR] Could not resolve "js/app.js"'),
+        (CARGO, "error[E0308]: mismatched types"),
+        (GO, "./main.go:3:2: undefined: foo"),
+        (GIT_PUSH, "fatal: The current branch spotter-dov has no upstream branch."),
+        (GIT_ERROR, "error: pathspec 'nope.txt' did not match any file(s) known to git"),
+        (NODE_TYPEERROR, "[TypeError: generate is not a function]"),
+        (EXUNIT, "** (RuntimeError) Phoenix LiveView requires lazy_html as a test dependency."),
+        ("Exit code 127\n(eval):1: command not found: tree", "(eval):1: command not found: tree"),
+        (
+            "Exit code 127\n/bin/bash: line 1: python: command not found",
+            "/bin/bash: line 1: python: command not found",
+        ),
+        ("bash: foo: command not found", "bash: foo: command not found"),
+        (
+            "ls: cannot access 'types/': No such file or directory",
+            "ls: cannot access 'types/': No such file or directory",
+        ),
+        (
+            "EISDIR: illegal operation on a directory, read",
+            "EISDIR: illegal operation on a directory, read",
+        ),
+        # Claude Code's own messages: wrapper stripped, first line only.
+        ("<tool_use_error>File does not exist.</tool_use_error>", "File does not exist."),
+        (
+            "<tool_use_error>String to replace not found in file.\n"
+            "String:     raise ValueError('boom')\n"
+            "    except TypeError: fatal error</tool_use_error>",
+            "String to replace not found in file.",
+        ),
+        (
+            "<tool_use_error>InputValidationError: Task failed due to the following issue:\n"
+            "The required parameter `prompt` is missing</tool_use_error>",
+            "InputValidationError: Task failed due to the following issue: "
+            "The required parameter `prompt` is missing",
+        ),
+        (
+            "<tool_use_error>Sibling tool call errored</tool_use_error>",
+            "Sibling tool call errored",
+        ),
+        (
+            "Exit code 143\nCommand timed out after 3m 0s\n-- SQL that follows\nERROR: relation x",
+            "Command timed out after 3m 0s",
+        ),
+        (PRE_COMMIT, "Pre-commit validation failed: [FORMAT] Code is not formatted."),
+        # Nothing names an error: the first line after "Exit code N", with a
+        # header's next line appended.
+        (
+            "Exit code 1\nThe following paths are ignored by one of your .gitignore files:\n"
+            "priv/static/assets\nhint: Use -f if you really want to add them.",
+            "The following paths are ignored by one of your .gitignore files: priv/static/assets",
+        ),
+        # Only "Exit code N": that is the key line.
+        ("Exit code 1\n\n", "Exit code 1"),
+        ("Exit code 1", "Exit code 1"),
+        ("Error", "Error"),
+        ("", ""),
+        ("   \n\n ", ""),
+    ],
+)
+def test_key_line(text, expected):
+    assert key_line(text) == expected
+
+
+def test_key_line_strips_ansi():
+    text = "Exit code 1\n\x1b[1m\x1b[31merror\x1b[39m: Could not find `Cargo.toml`\x1b[0m"
+    assert key_line(text) == "error: Could not find `Cargo.toml`"
+
+
+def test_key_line_of_a_huge_output_reads_head_and_tail():
+    # 200,000 characters of progress, the error at the very end.
+    noise = "".join(f"building module {i} of 9999 ok\n" for i in range(7000))
+    text = "Exit code 1\n" + noise + "error: linker `cc` not found\n"
+    assert len(text) > 200_000
+    assert key_line(text) == "error: linker `cc` not found"
+    # A single line of 200,000 characters without a newline.
+    assert len(key_line("x" * 200_000)) <= 1000
+
+
+# Each group: the same bug seen from two (or more) places must give one signature.
+SAME_BUG = [
+    (
+        "Exit code 1\nTraceback (most recent call last):\n"
+        '  File "/home/alice/proj/app.py", line 12, in <module>\n'
+        "ModuleNotFoundError: No module named 'requests'",
+        "Exit code 1\nTraceback (most recent call last):\n"
+        '  File "/Users/bob/work/other/app.py", line 99, in main\n'
+        "ModuleNotFoundError: No module named 'requests'",
+    ),
+    (
+        "/home/a/proj/src/app.py:12:5: error: Incompatible return value",
+        "/srv/ci/checkout/src/app.py:88:1: error: Incompatible return value",
+    ),
+    (
+        "src/a.ts(3,5): error TS2339: Property 'x' does not exist on type 'Y'.",
+        "web/src/a.ts(40,12): error TS2339: Property 'name' does not exist on type 'User'.",
+    ),
+    (
+        "Error: listen EADDRINUSE: address already in use 127.0.0.1:3000",
+        "Error: listen EADDRINUSE: address already in use 127.0.0.1:8080",
+    ),
+    (
+        "Error: process 4242 exited with signal SIGKILL",
+        "Error: process 98765 exited with signal SIGKILL",
+    ),
+    (
+        "Error: session 123e4567-e89b-12d3-a456-426614174000 not found",
+        "Error: session 9f0c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b not found",
+    ),
+    (
+        "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/tmpa8f3k2/out.json'",
+        "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/tmpzz91qq/out.json'",
+    ),
+    (
+        "error: cannot write /tmp/pytest-of-u/pytest-12/test_a0/out.txt",
+        "error: cannot write /var/folders/x1/abc_d/T/pytest-3/test_b0/res.txt",
+    ),
+    (
+        "2024-05-01T10:22:33.123Z ERROR worker crashed",
+        "2025-11-30T23:59:01Z ERROR worker crashed",
+    ),
+    (
+        "Exit code 143\nCommand timed out after 3m 0s\nfoo",
+        "Exit code 143\nCommand timed out after 2m 0.0s\nbar",
+    ),
+    (
+        "fatal: bad object 3f2a9c1d0e7b",
+        "fatal: bad object a1b2c3d4e5f60718293a4b5c6d7e8f9012345678",
+    ),
+    (
+        "Exit code 128\nfatal: The current branch spotter-a0y has no upstream branch.",
+        "Exit code 128\nfatal: The current branch feat/login-2 has no upstream branch.",
+    ),
+    (
+        "\x1b[31merror\x1b[0m: Request failed after 1.23s",
+        "error: Request failed after 120ms",
+    ),
+    (
+        "<tool_use_error>No task found with ID: ac27727</tool_use_error>",
+        "<tool_use_error>No task found with ID: b81f0e2</tool_use_error>",
+    ),
+    (
+        "File content (85812 tokens) exceeds maximum allowed tokens (25000). Please use offset",
+        "File content (31000 tokens) exceeds maximum allowed tokens (25000). Please use offset",
+    ),
+    (
+        "Exit code 1\ncat: test/jest-e2e.json: No such file or directory",
+        "Exit code 1\ncat: /home/u/other/test/jest-e2e.json: No such file or directory",
+    ),
+    (
+        "Error: connect ECONNREFUSED 127.0.0.1:5432",
+        "Error: connect ECONNREFUSED 10.0.0.7:5433",
+    ),
+    (
+        "Claude requested permissions to write to /path/to/Demo/CLAUDE.md, but you haven't "
+        "granted it yet.",
+        "Claude requested permissions to write to /home/u/x/CLAUDE.md, but you haven't granted "
+        "it yet.",
+    ),
+]
+
+
+@pytest.mark.parametrize("a, b", SAME_BUG)
+def test_same_bug_from_two_places_has_one_signature(a, b):
+    assert signature(a) == signature(b)
+    assert signature(a)
+
+
+# Distinct bugs: no two may share a signature.
+DISTINCT = [
+    "src/a.ts(3,5): error TS2339: Property 'x' does not exist on type 'Y'.",
+    "src/a.ts(3,5): error TS2307: Cannot find module 'zod' or its corresponding type declarations.",
+    "src/a.ts(3,5): error TS2345: Argument of type 'string' is not assignable to parameter of "
+    "type 'number'.",
+    "Exit code 1",
+    "Exit code 127",
+    "Exit code 127\n(eval):1: command not found: tree",
+    "Exit code 127\n(eval):1: command not found: python",
+    "Error: ENOENT: no such file or directory, open '/x/package.json'",
+    "Error: EACCES: permission denied, open '/x/package.json'",
+    "EISDIR: illegal operation on a directory, read",
+    "ModuleNotFoundError: No module named 'requests'",
+    "ImportError: cannot import name 'foo' from 'bar'",
+    "KeyError: 'x'",
+    "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+    "json.decoder.JSONDecodeError: Unterminated string starting at: line 1 column 256 (char 255)",
+    "FileNotFoundError: [Errno 2] No such file or directory: 'a.txt'",
+    "PermissionError: [Errno 13] Permission denied: 'a.txt'",
+    "error[E0308]: mismatched types",
+    "error[E0425]: cannot find value `x` in this scope",
+    "./main.go:3:2: undefined: foo",
+    "fatal: not a git repository (or any of the parent directories): .git",
+    "fatal: The current branch spotter-dov has no upstream branch.",
+    "error: pathspec 'nope.txt' did not match any file(s) known to git",
+    "70:36  error  '_rank' is defined but never used  @typescript-eslint/no-unused-vars",
+    "127:23  error  Unsafe member access .id on an `any` value  "
+    "@typescript-eslint/no-unsafe-member-access",
+    "npm error code ENOENT",
+    "npm error code ERESOLVE",
+    '✘ [ERROR] Could not resolve "js/app.js"',
+    "<tool_use_error>File does not exist.</tool_use_error>",
+    "<tool_use_error>File has not been read yet. Read it first before writing to "
+    "it.</tool_use_error>",
+    "<tool_use_error>String to replace not found in file.\nString: foo</tool_use_error>",
+    "<tool_use_error>Sibling tool call errored</tool_use_error>",
+    "Exit code 143\nCommand timed out after 3m 0s",
+    "Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.",
+    "Pre-commit validation failed:\\n\\n[DIALYZER]\\nFinding suitable PLTs",
+    "cat: package.json: No such file or directory",
+    "cat: tsconfig.json: No such file or directory",
+    "HTTP 404 Not Found",
+    "HTTP 500 Internal Server Error",
+    "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+]
+
+
+def test_distinct_bugs_have_distinct_signatures():
+    sigs = [signature(t) for t in DISTINCT]
+    assert all(sigs)
+    dupes = {s for s in sigs if sigs.count(s) > 1}
+    assert not dupes, dupes
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("/home/a/proj/src/app.py:12: error", "<path>/app.py:<n>: error"),
+        ("./main.go:3:2: undefined: foo", "<path>/main.go:<n>:<n>: undefined: foo"),
+        (r"C:\Users\x\proj\app.py line 3", "<path>/app.py line <n>"),
+        ("ls: src/generated/prisma/: No such file", "ls: <path>/prisma: No such file"),
+        ("~/proj/x.txt ../up/y.js priv/static/assets", "<path>/x.txt <path>/y.js <path>/assets"),
+        # Not paths: npm scopes, eslint rules, prose.
+        (
+            "@typescript-eslint/no-unused-vars and/or origin/main",
+            "@typescript-eslint/no-unused-vars and/or origin/main",
+        ),
+        ("open /tmp/tmpab12/x.txt or /var/folders/ab/T/y", "open <tmp> or <tmp>"),
+        ("No module named 'foo' in \"bar\" or `baz`", "No module named <str> in <str> or <str>"),
+        ("it doesn't exist, can't open", "it doesn't exist, can't open"),
+        ("see https://github.com/a/b/issues/1 now", "see <url> now"),
+        ("id 123e4567-e89b-12d3-a456-426614174000", "id <uuid>"),
+        ("commit 3f2a9c1d0e and 0xdeadbeef", "commit <hex> and <hex>"),
+        ("at 2024-01-02T03:04:05.123Z and 12:34:56", "at <time> and <time>"),
+        ("took 1.23s, then 120ms, then 3m 0s", "took <duration>, then <duration>, then <duration>"),
+        ("connect ECONNREFUSED 127.0.0.1:5432", "connect ECONNREFUSED <ip>:<n>"),
+        ("pid 12345 on port 8080", "pid <n> on port <n>"),
+        ("File content (806.5KB) exceeds 256KB", "File content (<size>) exceeds <size>"),
+        (
+            "Exit code 127, exit status 2, [Errno 13], (os error 2)",
+            "Exit code 127, exit status 2, [Errno 13], (os error 2)",
+        ),
+        ("error TS2339 error[E0308] F401 ENOENT", "error TS2339 error[E0308] F401 ENOENT"),
+        ("Your branch is up to date", "Your branch is up to date"),
+        ("\x1b[31merror\x1b[0m:   too   many\tspaces ", "error: too many spaces"),
+    ],
+)
+def test_normalise(line, expected):
+    assert normalise(line) == expected
+
+
+def test_normalise_cuts_to_max_signature():
+    assert len(normalise("error: " + "word " * 200)) == MAX_SIGNATURE
+
+
+def test_signature_of_empty_text_is_empty():
+    assert signature("") == ""
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        (
+            "The user doesn't want to proceed with this tool use. The tool use was rejected "
+            "(eg. if it was a file edit, the new_string was NOT written to the file). STOP what "
+            "you are doing and wait for the user to tell you how to proceed.",
+            "rejected",
+        ),
+        ("Error: The user doesn't want to proceed with this tool use.", "rejected"),
+        ("User rejected tool use", "rejected"),
+        ("[Request interrupted by user for tool use]", "interrupted"),
+        ("Exit code 137\n[Request interrupted by user for tool use]", "interrupted"),
+        ("<tool_use_error>Sibling tool call errored</tool_use_error>", "sibling_error"),
+        (
+            "<tool_use_error>File has not been read yet. Read it first before writing to "
+            "it.</tool_use_error>",
+            "not_read",
+        ),
+        (
+            "File has been modified since read, either by the user or by a linter. "
+            "Read it again before attempting to write it.",
+            "not_read",
+        ),
+        (
+            "File has been unexpectedly modified. Read it again before attempting to write it.",
+            "not_read",
+        ),
+        (
+            "Claude requested permissions to write to /path/to/Demo/CLAUDE.md, but you haven't "
+            "granted it yet.",
+            "permission_denied",
+        ),
+        ("Permission to use Bash with command rm -rf build has been denied.", "permission_denied"),
+        ("PreToolUse:Bash hook error: [/home/u/bin/check]: BLOCKED: use cd first", "hook_blocked"),
+        ("Bash operation blocked by hook:\n- [./guard.sh]: no force pushes", "hook_blocked"),
+        ("Denied by PermissionRequest hook", "hook_blocked"),
+        ("Exit code 143\nCommand timed out after 3m 0s\nsome output", "timeout"),
+        ("Command timed out after 2m 0.0s", "timeout"),
+        (
+            "<tool_use_error>String to replace not found in file.\nString: foo</tool_use_error>",
+            "string_not_found",
+        ),
+        (
+            "<tool_use_error>InputValidationError: Task failed due to the following issue:\n"
+            "The required parameter `prompt` is missing</tool_use_error>",
+            "input_validation",
+        ),
+        ('InputValidationError: [\n  {\n    "code": "invalid_type"', "input_validation"),
+        # Real failures, including ones whose output mentions harness-like words.
+        ("<tool_use_error>File does not exist.</tool_use_error>", ERROR),
+        ("Exit code 1\n(eval):1: permission denied:", ERROR),
+        ("Exit code 1\nbash: ./run.sh: Permission denied", ERROR),
+        ("Permission denied (publickey).", ERROR),
+        ("EACCES: permission denied, open '/etc/x'", ERROR),
+        ("Exit code 1\nThe user doesn't want to proceed (quoted by grep)", ERROR),
+        ("Exit code 1\nrunning tests\nCommand timed out after 5s (the runner's own output)", ERROR),
+        ("Exit code 2\nwarning: pre-commit hook error", ERROR),
+        ("Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.", ERROR),
+        ("EISDIR: illegal operation on a directory, read", ERROR),
+        ("<tool_use_error>No task found with ID: ac27727</tool_use_error>", ERROR),
+        ("", ERROR),
+    ],
+)
+def test_classify(text, kind):
+    assert classify(text) == kind
+
+
+def test_kinds_end_with_error_and_rules_follow_their_order():
+    assert KINDS[-1] == ERROR
+    assert [k for k, _ in sig._KIND_RULES] == list(KINDS[:-1])
+
+
+def _real_failed_results():
+    out = []
+    for path in sorted(REAL_PROJECTS.rglob("*.jsonl")):
+        with open(path, "rb") as f:
+            for raw in f:
+                if b'"is_error":true' not in raw:
+                    continue
+                try:
+                    line = json.loads(raw)
+                except ValueError:
+                    continue
+                content = (line.get("message") or {}).get("content")
+                if not isinstance(content, list):
+                    continue
+                for block in content:
+                    if isinstance(block, dict) and block.get("is_error") is True:
+                        text = block.get("content")
+                        if isinstance(text, list):
+                            text = "\n".join(b.get("text", "") for b in text if isinstance(b, dict))
+                        out.append(text or "")
+    return out
+
+
+@pytest.fixture(scope="module")
+def real_failed():
+    return _real_failed_results()
+
+
+# Known real failures: (a prefix that picks them, expected kind, expected key line).
+REAL_CASES = [
+    ("<tool_use_error>Sibling tool call errored", "sibling_error", "Sibling tool call errored"),
+    (
+        "<tool_use_error>File has not been read yet",
+        "not_read",
+        "File has not been read yet. Read it first before writing to it.",
+    ),
+    ("<tool_use_error>File does not exist.", ERROR, "File does not exist."),
+    (
+        "<tool_use_error>InputValidationError",
+        "input_validation",
+        "InputValidationError: Task failed due to the following issue: "
+        "The required parameter `prompt` is missing",
+    ),
+    ("The user doesn't want to proceed", "rejected", None),
+    ("Exit code 143\nCommand timed out", "timeout", "Command timed out after 3m 0s"),
+    (
+        "<tool_use_error>String to replace not found",
+        "string_not_found",
+        "String to replace not found in file.",
+    ),
+    ("Claude requested permissions", "permission_denied", None),
+    (
+        "Exit code 127\n(eval):1: command not found: tree",
+        ERROR,
+        "(eval):1: command not found: tree",
+    ),
+    ("Exit code 1\n✘ [ERROR] Could not resolve", ERROR, '✘ [ERROR] Could not resolve "js/app.js"'),
+    (
+        "Exit code 1\nTraceback",
+        ERROR,
+        "json.decoder.JSONDecodeError: Unterminated string starting at: line 1 column 256 (char "
+        "255)",
+    ),
+    ("Exit code 128\nfatal: The current branch", ERROR, None),
+    ("Exit code 1\n(eval):1: permission denied", ERROR, "(eval):1: permission denied:"),
+    ("EISDIR", ERROR, "EISDIR: illegal operation on a directory, read"),
+    ("Pre-commit validation failed", ERROR, None),
+    (
+        "npm warn Unknown env config",
+        ERROR,
+        None,
+    ),
+]
+
+
+@needs_real_corpus()
+@pytest.mark.parametrize("prefix, kind, key", REAL_CASES)
+def test_real_failures(real_failed, prefix, kind, key):
+    rows = [t for t in real_failed if t.startswith(prefix)]
+    assert rows, f"no real failed result starts with {prefix!r}"
+    for text in rows:
+        assert classify(text) == kind, text[:200]
+        if key is not None:
+            assert key_line(text) == key
+        assert signature(text)
+
+
+@needs_real_corpus()
+def test_real_timeout_and_git_upstream_collapse(real_failed):
+    upstream = {
+        signature(t)
+        for t in real_failed
+        if t.startswith("Exit code 128\nfatal: The current branch")
+    }
+    assert upstream == {"fatal: The current branch <name> has no upstream branch."}
+    tsc = [t for t in real_failed if "error TS2307" in t]
+    assert tsc and {signature(t) for t in tsc} == {
+        "<path>/useTodos.test.ts(<n>,<n>): error TS2307: Cannot find module <str> "
+        "or its corresponding type declarations."
+    }
+
+
+def test_huge_output_finds_the_error_at_its_end():
+    text = "Exit code 1\n" + ("npm warn something deprecated, see the docs for details\n" * 4000)
+    text += "npm error code ERESOLVE\n"
+    assert len(text) > 200_000
+    assert signature(text) == "npm error code ERESOLVE"
+    assert classify(text) == "error"

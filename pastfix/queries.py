@@ -719,12 +719,16 @@ def format_hit(number: int, row: dict[str, Any], mark: tuple[str, str] = ("[", "
     """A find_past_fix row as a few terminal lines; `mark` wraps the matched words."""
     error = _one_line(row["error_snippet"], 400)
     error = error.replace("<mark>", mark[0]).replace("</mark>", mark[1])
+    times = f", {row['occurrences']} times in this session" if row["occurrences"] > 1 else ""
+    noise = f" ({row['kind'].replace('_', ' ')})" if row["kind"] not in (None, "error") else ""
     lines = [
-        f"{number}. {row['tool'] or '?'} failed {row['failed_at'] or ''}"
-        f" in {row['project'] or '?'}",
+        f"{number}. {row['tool'] or '?'} failed{noise} {row['failed_at'] or ''}"
+        f" in {row['project'] or '?'}{times}",
         f"   ran:    {_one_line(row['target'], 200)}",
         f"   error:  {error}",
     ]
+    if row["matched"] == "signature":
+        lines.append(f"   same error signature: {_one_line(row['signature'], 200)}")
     if row["next_text"]:
         lines.append(f"   next:   {_one_line(row['next_text'], 300)}")
     if row["next_ok_target"]:

@@ -12,7 +12,7 @@ from conftest import ROOT, build_index
 from jsonl import failing_session, prompt, result, say, tool_use, write_jsonl
 
 from pastfix import db as pdb
-from pastfix import transcripts
+from pastfix import signatures, transcripts
 
 SID = "11111111-1111-4111-8111-111111111111"
 SID2 = "22222222-2222-4222-8222-222222222222"
@@ -702,3 +702,51 @@ def test_a_failing_helper_process_loses_nothing(tmp_path, projects, monkeypatch)
     stats = build_index(db_path, projects)
     assert stats.processes == 1  # the builder did the helper's share itself
     assert snapshot(db_path) == snapshot(expected)
+
+
+# -- signatures and kinds ------------------------------------------------------------
+
+
+def signature_rows(path):
+    return query(path, "SELECT tool_use_id, is_error, signature, kind FROM tool_results ORDER BY 1")
+
+
+def test_failures_get_a_signature_and_kind(db_path, projects, processes):
+    error = "Exit code 1\nError: ENOENT: no such file or directory, open '/home/dev/app/a.txt'"
+    small_session(projects, error=error)
+    build_index(db_path, projects)
+    assert signature_rows(db_path) == [
+        ("t1", 1, signatures.signature(error), "error"),
+        ("t2", 0, None, None),
+    ]
+    assert signatures.signature(error).startswith("Error: ENOENT: no such file or directory")
+
+
+def test_signatures_are_recomputed_when_the_rules_change(db_path, projects, monkeypatch):
+    small_session(projects)
+    build_index(db_path, projects)
+    before = signature_rows(db_path)
+    monkeypatch.setattr(signatures, "SIGNATURE_VERSION", signatures.SIGNATURE_VERSION + 1)
+    monkeypatch.setattr(signatures, "signature", lambda text: "new " + text[:6])
+    monkeypatch.setattr(signatures, "classify", lambda text: "timeout")
+    stats = build_index(db_path, projects)
+    assert stats.files_read == 0
+    assert signature_rows(db_path) == [("t1", 1, "new ENOENT", "timeout"), ("t2", 0, None, None)]
+    assert before != signature_rows(db_path)
+    # The next build finds them current: nothing to redo.
+    monkeypatch.setattr(signatures, "signature", lambda text: "newer")
+    build_index(db_path, projects)
+    assert signature_rows(db_path)[0][2] == "new ENOENT"
+
+
+def test_an_index_from_before_signatures_gets_them(db_path, projects):
+    small_session(projects)
+    build_index(db_path, projects)
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE tool_results SET signature = NULL, kind = NULL")
+    conn.execute("DELETE FROM _build_state")
+    conn.commit()
+    conn.close()
+    build_index(db_path, projects)
+    error = "ENOENT: no such file or directory, open 'a.txt'"
+    assert signature_rows(db_path)[0] == ("t1", 1, signatures.signature(error), "error")

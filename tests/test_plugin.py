@@ -1,11 +1,12 @@
 """The Datasette plugin, in process: both loading modes, every canned query, hostile input,
 session pages, links, /-/search and metadata."""
 
+import html
 import json
 import re
 import shutil
 import sqlite3
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pytest
 import pytest_asyncio
@@ -16,7 +17,7 @@ from datasette.plugins import pm
 from test_queries import ENOENT, FIND_COLUMNS, HOSTILE, LIB, session_page, write_corpus
 
 import pastfix.plugin
-from pastfix import queries
+from pastfix import queries, signatures
 
 QUERIES = {
     "find_past_fix": ["error", "limit"],
@@ -254,6 +255,45 @@ async def test_raw_mode(ds):
         ds, "/index/find_past_fix.json", error="raw: EISDIR AND", _shape="array"
     )
     assert [(r["tool_use_id"], r["matched"]) for r in broken] == [("t4", "some words")]
+
+
+@pytest.mark.asyncio
+async def test_recurring_errors_and_file_history_json(ds, conn):
+    rows = await get_json(ds, "/index/recurring_errors.json", project="", noise="", _shape="array")
+    assert rows == queries.run(conn, "recurring_errors", project="", noise="")
+    # Two sessions failed the same build the same way: one signature, counted once each.
+    assert (rows[0]["signature"], rows[0]["failures"], rows[0]["sessions"]) == (
+        signatures.signature(ENOENT),
+        2,
+        2,
+    )
+    response = await ds.client.get(
+        "/index/file_history.json", params={"path": "dist/index.js", "_shape": "array"}
+    )
+    history = response.json()
+    assert [(r["session_id"], r["edits"], r["failed"]) for r in history] == [("s2", 1, 0)]
+
+
+@pytest.mark.asyncio
+async def test_find_past_fix_limit_over_http(ds):
+    one = await get_json(ds, "/index/find_past_fix.json", error="ENOENT", limit="1", _shape="array")
+    assert [r["tool_use_id"] for r in one] == ["u1"]
+    every = await get_json(ds, "/index/find_past_fix.json", error="ENOENT", _shape="array")
+    assert [r["tool_use_id"] for r in every] == ["u1", "t1"]
+
+
+@pytest.mark.asyncio
+async def test_signatures_link_to_find_past_fix(ds):
+    page = (await ds.client.get("/index/recurring_errors", params={"project": ""})).text
+    example = signatures.key_line(ENOENT)
+    url = "/index/find_past_fix?" + urlencode({"error": example})
+    assert f'<a href="{html.escape(url)}">{html.escape(signatures.signature(ENOENT))}</a>' in page
+    table = (await ds.client.get("/index/tool_results", params={"tool_use_id": "t4"})).text
+    signature = signatures.signature("EISDIR: illegal operation on a directory, read")
+    url = "/index/find_past_fix?" + urlencode({"error": signature})
+    assert f'<a href="{html.escape(url)}">{html.escape(signature)}</a>' in table
+    found = await get_json(ds, "/index/find_past_fix.json", error=signature, _shape="array")
+    assert [(r["tool_use_id"], r["matched"]) for r in found] == [("t4", "signature")]
 
 
 # -- HTML: the find_past_fix page and links ------------------------------------------

@@ -29,7 +29,7 @@ _known: weakref.WeakKeyDictionary[Datasette, dict[str, bool]] = weakref.WeakKeyD
 SESSION_COLUMNS = frozenset({"session_id"})
 # Columns holding FTS snippets with <mark> highlights.
 SNIPPET_COLUMNS = frozenset({"error_snippet", "snippet"})
-CELL_COLUMNS = SESSION_COLUMNS | SNIPPET_COLUMNS | {"resume", "next_ok_target"}
+CELL_COLUMNS = SESSION_COLUMNS | SNIPPET_COLUMNS | {"resume", "next_ok_target", "signature"}
 
 
 async def is_index(datasette: Datasette, database: str) -> bool:
@@ -116,6 +116,14 @@ def render_cell(
             return highlight(value)
         if column == "resume":
             return markupsafe.Markup("<code>{}</code>").format(value)
+        if column == "signature":
+            # Pasting a signature finds every failure that has it; an example finds them too,
+            # and its words are highlighted.
+            error = _row_get(row, "example") or value
+            url = (
+                datasette.urls.query(database, "find_past_fix") + "?" + urlencode({"error": error})
+            )
+            return markupsafe.Markup('<a href="{}">{}</a>').format(url, value)
         if column == "next_ok_target":
             session_id, call = _row_get(row, "session_id"), _row_get(row, "next_ok_tool_use_id")
             if not (isinstance(session_id, str) and call):

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import pastfix.db
+import pastfix.signatures
 import pastfix.synthetic
 import pastfix.transcripts
 
@@ -73,6 +74,9 @@ APPEND = "1 MB append + refresh, searchable"
 ERRORS_FTS = "tool_errors_fts refresh at 10k failed results"
 FIND_P50 = "find_past_fix p50 (HTTP)"
 FIND_P95 = "find_past_fix p95 (HTTP)"
+RECURRING = "recurring_errors p50 (HTTP)"
+FILE_HISTORY = "file_history p50 (HTTP)"
+SIGNATURES = "Signatures and kinds, share of a full build"
 SESSION_OUTPUT = "session_tool_output p50 (HTTP, scoped LIKE)"
 SEARCH_MESSAGES = "search_messages p50 (HTTP)"
 SEARCH_OUTPUT = "search_tool_output p50 (HTTP, unscoped LIKE)"
@@ -92,6 +96,9 @@ LABELS = [
     ERRORS_FTS,
     FIND_P50,
     FIND_P95,
+    RECURRING,
+    FILE_HISTORY,
+    SIGNATURES,
     SESSION_OUTPUT,
     SEARCH_MESSAGES,
     SEARCH_OUTPUT,
@@ -743,6 +750,38 @@ def measure_errors_fts(full_db: Path, work: Path, runs: int) -> Row:
     )
 
 
+def measure_signatures(db: Path, build_seconds: float | None, runs: int) -> Row:
+    """What computing signatures and kinds adds to a full build, as a share of its time.
+
+    Both are computed once per failed result as it is parsed (pastfix.prepare), so
+    their cost is that of calling them on every failed result's text, in one process.
+    """
+    with sqlite3.connect(db) as conn:
+        failed = conn.execute("SELECT content FROM tool_results WHERE is_error = 1")
+        texts = [r[0] or "" for r in failed]
+    shares = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        for text in texts:
+            pastfix.signatures.signature(text)
+            pastfix.signatures.classify(text)
+        seconds = time.perf_counter() - started
+        if build_seconds:
+            shares.append(100 * seconds / build_seconds)
+    return Row(
+        SIGNATURES,
+        shares or None,
+        "%",
+        1,
+        "≤ 10 %",
+        lambda v: v <= 10,
+        note=(
+            f"signature() + classify() over the {len(texts):,} failed results, in one process,"
+            " against the median full build"
+        ),
+    )
+
+
 # -- 6: queries -------------------------------------------------------------------
 
 IDENTIFIER = re.compile(
@@ -778,6 +817,19 @@ def sample_inputs(db: Path, n: int, seed: int) -> dict[str, list[dict[str, str]]
                 "SELECT id FROM messages WHERE kind IN ('text', 'prompt') AND length(text) > 40"
             )
         ]
+        projects = [r[0] for r in conn.execute("SELECT DISTINCT project FROM sessions") if r[0]]
+        recurring = [{"project": "", "noise": ""}, {"project": "", "noise": "hide"}] + [
+            {"project": p.rsplit("/", 1)[-1], "noise": ""}
+            for p in rng.sample(projects, min(8, len(projects)))
+        ]
+        paths = [
+            r[0]
+            for r in conn.execute("SELECT DISTINCT file_path FROM tool_calls WHERE name = 'Edit'")
+        ]
+        # the end of a path, as a person types it: src/app.py
+        tails = [
+            {"path": "/".join(p.rsplit("/", 2)[-2:])} for p in rng.sample(paths, min(n, len(paths)))
+        ]
         searches = []
         for mid in rng.sample(ids, min(n, len(ids))):
             (text,) = conn.execute("SELECT text FROM messages WHERE id = ?", [mid]).fetchone()
@@ -787,6 +839,8 @@ def sample_inputs(db: Path, n: int, seed: int) -> dict[str, list[dict[str, str]]
         "find_past_fix": [{"error": e} for e in errors],
         "session_tool_output": scoped,
         "search_messages": searches,
+        "recurring_errors": recurring,
+        "file_history": tails,
         # each distinct error once: every request reads all tool output
         "search_tool_output": [{"pattern": e, "project": ""} for e in dict.fromkeys(errors)],
     }
@@ -906,6 +960,20 @@ def measure_queries(
     return [
         row(FIND_P50, "find_past_fix", 25, "median", find_note),
         row(FIND_P95, "find_past_fix", 60, "p95", find_note),
+        row(
+            RECURRING,
+            "recurring_errors",
+            200,
+            "median",
+            f"all projects, noise hidden, and {len(inputs['recurring_errors']) - 2} projects",
+        ),
+        row(
+            FILE_HISTORY,
+            "file_history",
+            200,
+            "median",
+            f"{len(inputs['file_history'])} path ends (dir/file) of edited files",
+        ),
         row(
             SESSION_OUTPUT,
             "session_tool_output",
@@ -1119,6 +1187,7 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     rows, full_db = measure_full_build(corpus, work, args.runs)
+    build_seconds = next((r.value() for r in rows if r.label == FULL_BUILD), None)
     rows += measure_real_mix(work, args.mb, args.runs)
     log("in-process build split ...")
     split = render_split(measure_build_split(corpus, work), corpus_bytes(corpus) / 1e6)
@@ -1127,6 +1196,7 @@ def main(argv: list[str] | None = None) -> int:
     inputs = sample_inputs(full_db, args.samples, args.seed)
     tool_mb = tool_output_mb(full_db)  # a full read of tool output: once
     rows += measure_queries(full_db, work, args.runs, inputs, tool_mb)
+    rows.append(measure_signatures(full_db, build_seconds, args.runs))
     patterns = [p["pattern"] for p in inputs["search_tool_output"]]
     rows += measure_like(full_db, args.runs, patterns, tool_mb)
     facts["load average at end"] = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())

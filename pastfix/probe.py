@@ -111,9 +111,9 @@ def search_paths(conn: sqlite3.Connection) -> dict[str, Callable[[str], list[str
 
 
 _DIRS = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)+")
-# Numbers that differ between sightings: not error codes (TS2339, Errno 2, Exit code 1)
-# nor versions.
-_NUMBER = re.compile(r"(?<![\w.-])(?<!code )(?<!Errno )\d+(?![\w.])")
+# Numbers that differ between sightings: not error codes (TS2339, Errno 2, Exit code 1,
+# os error 2) nor versions.
+_NUMBER = re.compile(r"(?<![\w.-])(?<!code )(?<!Errno )(?<!error )(?<!status )\d+(?![\w.])")
 _HEX = re.compile(r"\b[0-9a-f]{7,}\b")
 
 

@@ -891,6 +891,10 @@ def test_format_hit():
         "next_ok_target": None,
         "files_edited_after": "/p/a\n/q/b",
         "resume": "claude --resume s",
+        "matched": "all words",
+        "signature": "a b c",
+        "kind": "error",
+        "occurrences": 1,
     }
     assert queries.format_hit(3, row, ("*", "*")) == (
         "3. Bash failed T in /p\n"
@@ -899,6 +903,13 @@ def test_format_hit():
         "   edited: a, /q/b\n"
         "   resume: claude --resume s"
     )
+    row.update(matched="signature", kind="not_read", occurrences=4)
+    assert queries.format_hit(1, row, ("*", "*")).splitlines()[:4] == [
+        "1. Bash failed (not read) T in /p, 4 times in this session",
+        "   ran:    npm run build",
+        "   error:  a *b* c",
+        "   same error signature: a b c",
+    ]
 
 
 # -- the real corpus ---------------------------------------------------------------

@@ -4,7 +4,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import build_index
+from conftest import REAL_PROJECTS, build_index, needs_real_corpus
 from test_queries import Session
 
 from pastfix import probe, queries
@@ -95,3 +95,20 @@ def test_cli_probe_not_an_index(tmp_path):
         f"Error: {tmp_path / 'none.db'} not found: build it with"
         f" `pastfix build {tmp_path / 'none.db'}`\n"
     )
+
+
+@needs_real_corpus()
+def test_probe_on_the_real_corpus(tmp_path):
+    build_index(tmp_path / "index.db", REAL_PROJECTS)
+    conn = queries.connect(tmp_path / "index.db")
+    result = probe.probe(conn, sample=1000)
+    conn.close()
+    assert result["pairs"] > 40
+    # find_past_fix finds the session of every identifier; message text alone, few.
+    assert result["find_past_fix"]["right"] == 1.0
+    assert result["messages_fts"]["right"] < 0.5
+    first = result["first"]
+    assert first["failures"] > 30
+    # A key line pasted with other paths and numbers still finds its own session first.
+    assert first["find_past_fix"] == {"recorded": 1.0, "changed": 1.0}
+    assert first["tool_errors_fts"]["changed"] < first["find_past_fix"]["changed"]

@@ -32,15 +32,17 @@ _MARKED = "[REDACTED:"
 # A word that may name a secret (with a suffix such as SECRET_KEY, SECRET_KEY_BASE);
 # what is assigned to it is redacted when it looks like a secret.
 _KEYWORD = (
-    r"(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_-]?key|apikey"
+    r"(?:passw(?:or)?d|secret|token|api[_-]?key|apikey"
     r"|access[_-]?key|private[_-]?key|auth[_-]?key)(?:[_-]?(?:key|base))*"
 )
-# Substrings (case-sensitive) without which no keyword rule can match: the
-# keyword rules look only near them.
-_KEYWORD_ANCHORS = (
-    *("assw", "ASSW", "assp", "ASSP", "pwd", "PWD", "Pwd"),
-    *("ecret", "ECRET", "oken", "OKEN", "key", "Key", "KEY"),
-)
+# Substrings (case-sensitive) without which no keyword rule can match, and how
+# many characters before each a keyword may start (`private_key`: 8).
+_KEY_LEADS = (0, 3, 4, 5, 6, 7, 8)
+_KEYWORD_ANCHORS = {
+    **dict.fromkeys(("assw", "ASSW", "oken", "OKEN"), (1,)),
+    **dict.fromkeys(("ecret", "ECRET"), (1, 4, 5)),  # aws_secret
+    **dict.fromkeys(("key", "Key", "KEY"), _KEY_LEADS),
+}
 
 
 def _entropy(value: str) -> float:
@@ -61,6 +63,17 @@ def _random_looking(value: str) -> bool:
     return _mixed(value) and _entropy(value) >= 3.0
 
 
+def _wordy(value: str) -> bool:
+    """Words joined by dashes or underscores, as people write placeholders and test values.
+
+    `dev-only-secret-not-for-production`, `nope-nope-nope`: generated keys
+    are not made of lower-case words.
+    """
+    parts = re.split(r"[-_]", value)
+    words = sum(len(p) for p in parts if len(p) >= 2 and p.isalpha() and p.islower())
+    return len(parts) >= 3 and words >= 0.6 * len(value)
+
+
 _PLACEHOLDER = re.compile(
     r"^(?:[$%<{\[*]|.*(?:\.\.\.|\*\*\*|xxxx|XXXX|\$\{|\{\{|<[A-Za-z_-]+>))"
     r"|^(?i:(?:your|my|the|an?|some|example|sample|dummy|fake|test|placeholder|redacted"
@@ -78,7 +91,7 @@ def _assigned_secret(name: str, value: str, quoted: bool) -> bool:
         return False
     if value.isdigit() and not re.search(r"(?i)pass|pwd", name):
         return False  # max_tokens=4096, token_ttl: 3600
-    if _DOTTED_NAME.match(value):
+    if _DOTTED_NAME.match(value) or _wordy(value):
         return False
     if quoted or _ENV_NAME.match(name):
         return True  # "password": "...", DB_PASSWORD=...
@@ -106,7 +119,6 @@ class Rule(NamedTuple):
     kind_of: Callable[[re.Match[str]], str] | None = None
 
 
-_KEYWORD_LEAD = 8
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,40}$")
 
 
@@ -158,7 +170,7 @@ def _near_keyword(m: re.Match[str]) -> bool:
     if start and m.string[start - 1].isalpha():
         return False
     token = m.group("token")
-    if token.startswith(_MARKED) or not _mixed(token):
+    if token.startswith(_MARKED) or not _mixed(token) or _wordy(token):
         return False
     hexadecimal = all(c in "0123456789abcdefABCDEF" for c in token)
     return _entropy(token) >= (3.0 if hexadecimal else 3.5)
@@ -193,7 +205,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "anthropic-key",
         re.compile(r"sk-ant-" + _alone(7) + r"[A-Za-z0-9_-]{20,}"),
-        anchors=("sk-ant-",),
+        anchors=("sk-",),
     ),
     Rule(
         "openai-key",
@@ -203,13 +215,18 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "github-token",
-        re.compile(r"g" + _alone(1) + r"(?:h[pousr]_[A-Za-z0-9]{30,}|ithub_pat_\w{22,})"),
-        anchors=("gh",),
+        re.compile(r"gh" + _alone(2) + r"[pousr]_[A-Za-z0-9]{30,}"),
+        anchors=("gh|glpat-",),
+    ),
+    Rule(
+        "github-token",
+        re.compile(r"github_pat_" + _alone(11) + r"\w{22,}"),
+        anchors=("gh|glpat-",),
     ),
     Rule(
         "gitlab-token",
         re.compile(r"glpat-" + _alone(6) + r"[A-Za-z0-9_-]{20,}"),
-        anchors=("glpat-",),
+        anchors=("gh|glpat-",),
     ),
     Rule(
         "slack-token",
@@ -219,17 +236,17 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "slack-webhook",
         re.compile(r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"),
-        anchors=("hooks.slack.com",),
+        anchors=("://",),
     ),
     Rule(
         "stripe-key",
         re.compile(r"(?<![A-Za-z0-9_-])[rs]k_(?:live|test)_[A-Za-z0-9]{16,}"),
-        anchors=("_live_", "_test_"),
+        anchors=("_live_|_test_",),
     ),
     Rule(
         "aws-access-key-id",
         re.compile(r"A(?<![A-Z0-9]A)[KS]IA[A-Z0-9]{16}(?![A-Z0-9])"),
-        anchors=("AKIA", "ASIA"),
+        anchors=("AKIA|ASIA|AIza",),
     ),
     Rule(
         "aws-secret-key",
@@ -244,7 +261,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "google-api-key",
         re.compile(r"AIza" + _alone(4) + r"[0-9A-Za-z_-]{35}"),
-        anchors=("AIza",),
+        anchors=("AKIA|ASIA|AIza",),
     ),
     Rule(
         "jwt",
@@ -273,7 +290,7 @@ RULES: tuple[Rule, ...] = (
         ),
         "value",
         _assignment,
-        _KEYWORD_ANCHORS,
+        tuple(_KEYWORD_ANCHORS),
         keyword=True,
         kind_of=_assigned_kind,
     ),
@@ -285,11 +302,20 @@ RULES: tuple[Rule, ...] = (
         ),
         "token",
         _near_keyword,
-        _KEYWORD_ANCHORS,
+        tuple(_KEYWORD_ANCHORS),
         keyword=True,
     ),
 )
 
+# Anchors that share a first character are looked for together by one regex
+# (one scan of the text instead of two or three).
+_JOINT_ANCHORS = {
+    "gh|glpat-": re.compile(r"g(?:h|lpat-)"),
+    "_live_|_test_": re.compile(r"_(?:live|test)_"),
+    "AKIA|ASIA|AIza": re.compile(r"A(?:[KS]IA|Iza)"),
+}
+# Every other anchor, each looked for once per text: most texts hold none.
+ANCHORS = tuple(dict.fromkeys(a for rule in RULES for a in rule.anchors if a not in _JOINT_ANCHORS))
 # Texts shorter than this hold no secret any rule finds.
 _MIN_LENGTH = 12
 
@@ -302,18 +328,20 @@ def redact(text: str) -> tuple[str, dict[str, int]]:
     found: dict[str, int] = {}
     if len(text) < _MIN_LENGTH:
         return text, found
+    present = {anchor for anchor in ANCHORS if anchor in text}
+    present.update(name for name, probe in _JOINT_ANCHORS.items() if probe.search(text))
+    if not present:
+        return text, found
     for rule in RULES:
-        text = _apply(rule, text, found)
+        if not present.isdisjoint(rule.anchors):
+            text = _apply(rule, text, found, present)
     return text, found
 
 
-def _apply(rule: Rule, text: str, found: dict[str, int]) -> str:
-    anchors = rule.anchors
-    if not any(anchor in text for anchor in anchors):
-        return text
+def _apply(rule: Rule, text: str, found: dict[str, int], present: set[str]) -> str:
     pattern, group, check = rule.pattern, rule.group, rule.check
     if rule.keyword:
-        matches = _at_keywords(pattern, text, anchors, group)
+        matches = _at_keywords(pattern, text, present.intersection(rule.anchors), group)
     else:
         matches = list(pattern.finditer(text))
     parts: list[str] = []
@@ -334,18 +362,24 @@ def _apply(rule: Rule, text: str, found: dict[str, int]) -> str:
 
 
 def _at_keywords(
-    pattern: re.Pattern[str], text: str, anchors: tuple[str, ...], group: int | str
+    pattern: re.Pattern[str], text: str, anchors: set[str], group: int | str
 ) -> list[re.Match[str]]:
-    """The matches of `pattern` whose keyword holds an anchor, by position of their secret.
+    """The matches of `pattern` at the keywords that hold an anchor, by position of their secret.
 
-    A keyword starts at most _KEYWORD_LEAD characters before its anchor
-    (`private_key`), so the pattern is tried only at those positions.
+    The pattern is only tried where a keyword can start (see _KEYWORD_ANCHORS):
+    a regex search would try its case-insensitive words at every position.
     """
     starts: set[int] = set()
     for anchor in anchors:
+        leads = _KEYWORD_ANCHORS[anchor]
         at = text.find(anchor)
         while at >= 0:
-            starts.update(range(max(0, at - _KEYWORD_LEAD), at + 1))
+            if leads is _KEY_LEADS and (
+                at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_-")
+            ):
+                starts.add(at)  # a word of its own: `key`, not `api_key`
+            else:
+                starts.update(at - lead for lead in leads if at >= lead)
             at = text.find(anchor, at + 1)
     matches = [m for m in map(lambda p: pattern.match(text, p), sorted(starts)) if m]
     return sorted(matches, key=lambda m: m.start(group))

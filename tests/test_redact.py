@@ -112,6 +112,10 @@ def test_secrets_in_context(text, expected, kinds):
         "sk-learn is not a package name, use scikit-learn",
         "a Bearer token in the header",
         "key: value",
+        "PWD=/home/dev/app\nOLDPWD=/home/dev",  # the shell's working directory
+        # placeholders and test values written as words
+        'secret_key_base: "dev-only-secret-not-for-production-use-minimum-64-bytes-long"',
+        "token: 'nope-nope-nope'",
     ],
 )
 def test_look_alikes_are_kept(text):

@@ -81,9 +81,22 @@ def progressbar(silent: bool, label: str, length: int) -> Iterator[Any]:
     help="Directory of Claude Code projects (repeatable). Default: ~/.claude/projects",
 )
 @click.option("--force", is_flag=True, help="Rebuild everything instead of refreshing")
+@click.option(
+    "--no-redact",
+    is_flag=True,
+    help="Keep secrets (API keys, tokens, passwords) instead of replacing them by"
+    " [REDACTED:kind]. Changing this re-indexes every file.",
+)
 @click.option("-s", "--silent", is_flag=True, help="Don't show a progress bar")
 @click.option("json_", "--json", is_flag=True, help="Print the summary as JSON on stdout")
-def build(db_path: Path, sources: tuple[Path, ...], force: bool, silent: bool, json_: bool) -> None:
+def build(
+    db_path: Path,
+    sources: tuple[Path, ...],
+    force: bool,
+    no_redact: bool,
+    silent: bool,
+    json_: bool,
+) -> None:
     """Build or refresh DB_PATH (default index.db) from Claude Code transcripts.
 
     Only files that changed since the last build are read. Without --source,
@@ -112,6 +125,7 @@ def build(db_path: Path, sources: tuple[Path, ...], force: bool, silent: bool, j
                 db_path,
                 list(sources),
                 force=force,
+                redact=not no_redact,
                 on_plan=on_plan,
                 progress=lambda n: bars[0].update(n),
             )
@@ -119,6 +133,9 @@ def build(db_path: Path, sources: tuple[Path, ...], force: bool, silent: bool, j
             raise click.ClickException(str(e)) from e
     if json_:
         click.echo(to_json(stats.to_dict()))
+    if stats.redact_changed:
+        now = "on" if stats.redact else "off (--no-redact)"
+        click.echo(f"Redaction turned {now}: every file was re-indexed", err=True)
     for problem in stats.problem_examples:
         click.echo(f"Skipped {problem}", err=True)
     if stats.problems > len(stats.problem_examples):
@@ -136,7 +153,8 @@ def summary_line(stats: pdb.BuildStats) -> str:
         f" ({stats.bytes_read / 1e6:,.1f} MB, {stats.new_lines:,} new lines):"
         f" {stats.messages:,} messages, {stats.tool_results:,} tool results"
         f" ({stats.failed_tool_results:,} failed), {stats.problems:,} problems"
-        f" in {stats.seconds:.2f}s"
+        + (f", {stats.redactions:,} secrets redacted" if stats.redactions else "")
+        + f" in {stats.seconds:.2f}s"
     )
 
 

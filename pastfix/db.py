@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 # The newest migration in pastfix.migrations. When an index already has it,
 # the build skips importing sqlite-utils (~70 ms of a ~100 ms no-change refresh).
-LATEST_MIGRATION = "m005_error_signatures"
+LATEST_MIGRATION = "m007_redactions"
 
 # Files are read in slices of this size, so memory stays flat however large a
 # transcript grows; each slice is cut at its last complete line.
@@ -63,6 +63,10 @@ INSERT_SQL = {
     ),
     "problems": (
         "INSERT INTO problems (file_id, path, line_no, reason, excerpt) VALUES (?,?,?,?,?)"
+    ),
+    "redactions": (
+        "INSERT INTO redactions (file_id, table_name, row_key, line_no, column_name, kind, count)"
+        " VALUES (?,?,?,?,?,?,?)"
     ),
 }
 
@@ -134,6 +138,11 @@ class BuildStats:
     skipped_lines: int = 0
     duplicates: int = 0
     processes: int = 1
+    # Whether secrets were redacted, and whether that changed since the last
+    # build (which then re-indexed every file); secrets replaced by this build.
+    redact: bool = True
+    redact_changed: bool = False
+    redactions: int = 0
     seconds: float = 0.0
     # The first problems of this build, as "path:line: reason" (the rest are in the table).
     problem_examples: list[str] = field(default_factory=list)
@@ -167,6 +176,7 @@ COUNTED = (
     "problems",
     "skipped_lines",
     "duplicates",
+    "redactions",
 )
 
 
@@ -271,6 +281,17 @@ def signatures_current(conn: Connection) -> bool:
     return row is not None and row[0] == str(signatures.SIGNATURE_VERSION)
 
 
+def redact_setting(conn: Connection) -> bool | None:
+    """Whether the index's text was redacted; None for an empty index.
+
+    An index built before redaction existed holds the text as it was.
+    """
+    if conn.execute("SELECT 1 FROM source_files LIMIT 1").fetchone() is None:
+        return None
+    row = conn.execute("SELECT value FROM _build_state WHERE name = 'redact'").fetchone()
+    return row is not None and row[0] == "1"
+
+
 def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
     """Recompute the sessions rows of `session_ids` from their messages and metadata."""
     conn.create_function(
@@ -288,6 +309,7 @@ def build(
     sources: Sequence[Path],
     *,
     force: bool = False,
+    redact: bool = True,
     progress: Callable[[int], None] | None = None,
     on_plan: Callable[[int, int], None] | None = None,
     reader: Reader = transcripts,
@@ -300,6 +322,10 @@ def build(
     transaction. `on_plan(files, bytes)` is called once with the work ahead,
     `progress(bytes)` as it gets done. `reader` knows the transcript format
     (pastfix.transcripts reads Claude Code).
+
+    `redact` replaces secrets by markers (pastfix.redact). The setting is
+    recorded in the index; a build with the other setting re-indexes every
+    file, as a forced one, since restoring the text needs the transcripts.
     """
     started = time.perf_counter()
     for root in sources:
@@ -314,8 +340,18 @@ def build(
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
+        # Deleted rows are overwritten with zeros: a secret redacted by a later
+        # build does not linger in free pages.
+        conn.execute("PRAGMA secure_delete=ON")
+        changed = redact_setting(conn) not in (None, redact)
         roots = [Path(os.path.abspath(s)) for s in sources]
-        stats = _Builder(conn, roots, force, reader, Path(db_path)).run(progress, on_plan)
+        builder = _Builder(conn, roots, force or changed, reader, Path(db_path), redact)
+        builder.stats.redact_changed = changed
+        stats = builder.run(progress, on_plan)
+        if changed:
+            # Old WAL frames past the ones this build wrote may still hold the
+            # previous text: empty the WAL file.
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     except sqlite3.Error as e:
         # Locked for over a minute, disk full, a damaged file: what committed stays.
         raise BuildError(f"{db_path}: {e}") from e
@@ -335,12 +371,14 @@ class _Builder:
         force: bool,
         reader: Reader,
         db_path: Path,
+        redact: bool = True,
     ) -> None:
         self.conn = conn
+        self.redact = redact
         self.db_path = db_path
         self.reader = reader
         self.roots = roots
-        self.stats = BuildStats()
+        self.stats = BuildStats(redact=redact)
         stored = conn.execute("SELECT count(*) FROM source_files").fetchone()[0]
         self.bulk = force or stored == 0
         self.force = force
@@ -548,7 +586,14 @@ class _Builder:
     def _clear(self) -> None:
         for fts in ("messages_fts", "tool_errors_fts"):
             self.conn.execute(f"INSERT INTO {fts}({fts}) VALUES('delete-all')")
-        for table in (*DATA_TABLES, "problems", "sessions", "source_files", "_duplicate_links"):
+        for table in (
+            *DATA_TABLES,
+            "problems",
+            "redactions",
+            "sessions",
+            "source_files",
+            "_duplicate_links",
+        ):
             self.conn.execute(f"DELETE FROM {table}")
 
     def _finish(self) -> None:
@@ -565,6 +610,9 @@ class _Builder:
         conn.execute(
             "INSERT OR REPLACE INTO _build_state VALUES ('signature_version', ?)",
             [str(signatures.SIGNATURE_VERSION)],
+        )
+        conn.execute(
+            "INSERT OR REPLACE INTO _build_state VALUES ('redact', ?)", [str(int(self.redact))]
         )
         refresh_tool_errors_fts(conn)
         conn.execute("DELETE FROM _build_state WHERE name = 'stale'")
@@ -597,6 +645,7 @@ class _Builder:
                     f"DELETE FROM {table} WHERE session_id = ? AND file_id = ?", [sid, file_id]
                 )
         conn.execute("DELETE FROM problems WHERE file_id = ?", [file_id])
+        conn.execute("DELETE FROM redactions WHERE file_id = ?", [file_id])
 
     def _index_file(self, plan: _Plan, progress: Callable[[int], None] | None) -> None:
         conn = self.conn
@@ -640,7 +689,8 @@ class _Builder:
                                 data[:cut],
                                 first_line_no=lines + 1,
                                 default_session_id=source.session_id,
-                            )
+                            ),
+                            redact_secrets=self.redact,
                         )
                         self._save_batch(file_id, source.path, batch)
                         session_ids.update(batch.session_ids)
@@ -710,6 +760,9 @@ class _Builder:
                 INSERT_SQL["problems"],
                 [(file_id, path, p.line_no, p.reason, p.excerpt) for p in batch.problems],
             )
+        if batch.redactions:
+            conn.executemany(INSERT_SQL["redactions"], [(file_id, *r) for r in batch.redactions])
+            stats.redactions += sum(r.occurrences for r in batch.redactions)
         stats.new_lines += batch.lines
         stats.messages += len(batch.messages)
         stats.tool_calls += len(batch.tool_calls)
@@ -801,7 +854,7 @@ class _Shard:
     with INSERT ... SELECT (no Python per row) inside its single transaction.
     """
 
-    TABLES = (*DATA_TABLES, "problems")
+    TABLES = (*DATA_TABLES, "problems", "redactions")
 
     def __init__(self, builder: _Builder, path: Path, pid: int, pipe: Any) -> None:
         self.builder, self.path, self.pid, self.pipe = builder, path, pid, pipe
@@ -827,7 +880,7 @@ class _Shard:
             code = 1
             try:
                 ours.close()
-                _run_shard(path, plans, builder.reader, theirs, parent)
+                _run_shard(path, plans, builder.reader, theirs, parent, builder.redact)
                 code = 0
             except BaseException as e:  # reported to the builder, which does the work itself
                 theirs.send(("failed", f"{type(e).__name__}: {e}"))
@@ -923,7 +976,9 @@ class _Shard:
             Path(f"{self.path}{suffix}").unlink(missing_ok=True)
 
 
-def _run_shard(path: Path, plans: list[_Plan], reader: Reader, pipe: Any, parent: int) -> None:
+def _run_shard(
+    path: Path, plans: list[_Plan], reader: Reader, pipe: Any, parent: int, redact: bool
+) -> None:
     """The helper process: index `plans` into the side file at `path`."""
     conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
     conn.execute("PRAGMA synchronous=OFF")
@@ -933,7 +988,7 @@ def _run_shard(path: Path, plans: list[_Plan], reader: Reader, pipe: Any, parent
     # The helper's file has no secondary indexes: a smaller cache keeps the
     # two processes together under ~300 MB.
     conn.execute(f"PRAGMA cache_size=-{CACHE_KIB // 4}")
-    builder = _Builder(conn, [], False, reader, path)
+    builder = _Builder(conn, [], False, reader, path, redact)
     conn.execute("BEGIN")
     for plan in plans:
         if os.getppid() != parent:

@@ -234,3 +234,27 @@ def m005_error_signatures(db: Database) -> None:
         "CREATE INDEX idx_tr_signature ON tool_results(signature, session_id, kind)"
         " WHERE is_error = 1"
     )
+
+
+@migrations()
+def m007_redactions(db: Database) -> None:
+    # What the build redacted (see pastfix.redact): one row per kind of secret
+    # found in one column of one row, named by the row's natural key (ids are
+    # only given on insert). Never the secret itself. Retracted with the
+    # file's other rows. Whether redaction is on is in _build_state ('redact').
+    _table(db, "redactions").create(
+        {
+            "id": int,
+            "file_id": int,
+            "table_name": str,
+            "row_key": str,
+            "line_no": int,
+            "column_name": str,
+            "kind": str,
+            "count": int,
+        },
+        pk="id",
+        foreign_keys=[("file_id", "source_files", "id")],
+        not_null={"table_name", "column_name", "kind", "count"},
+    )
+    _table(db, "redactions").create_index(["file_id"], index_name="idx_redactions_file")

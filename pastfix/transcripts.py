@@ -116,6 +116,19 @@ class Problem(NamedTuple):
     excerpt: str
 
 
+class Redaction(NamedTuple):
+    """Secrets of one kind replaced in one column of one row (see pastfix.redact)."""
+
+    table_name: str
+    # The row's natural key: messages.uuid, tool_use_id, or the session id of a
+    # session_meta row; None for a problem (its line_no says which).
+    row_key: str | None
+    line_no: int | None
+    column_name: str
+    kind: str
+    occurrences: int  # stored as redactions.count
+
+
 @dataclass
 class Batch:
     """The records parsed from a run of complete lines of one file."""
@@ -125,6 +138,8 @@ class Batch:
     tool_results: list[ToolResult] = field(default_factory=list)
     meta: list[SessionMeta] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # Filled in by pastfix.prepare.
+    redactions: list[Redaction] = field(default_factory=list)
     lines: int = 0
     skipped: int = 0
 

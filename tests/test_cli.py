@@ -244,3 +244,34 @@ def test_closed_stdout_is_not_a_traceback(tmp_path, projects):
     stderr = proc.stderr.read().decode()
     assert proc.wait() != 0
     assert "Traceback" not in stderr
+
+
+def test_no_redact_is_recorded_and_changing_it_rebuilds(tmp_path):
+    projects = tmp_path / "projects"
+    key = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234"
+    write_jsonl(
+        projects / "-home-dev-app" / f"{SID}.jsonl",
+        failing_session(SID, 1, f"bad credentials for {key}", "Rotate it"),
+    )
+    db_path = tmp_path / "index.db"
+
+    def texts():
+        conn = sqlite3.connect(db_path)
+        rows = conn.execute("SELECT content FROM tool_results WHERE is_error = 1").fetchall()
+        conn.close()
+        return rows
+
+    first = run("build", str(db_path), "--source", str(projects), "--json")
+    assert json.loads(first.stdout)["redactions"] == 1
+    assert ", 1 secrets redacted in " in first.stderr
+    assert texts() == [("Exit code 1\nbad credentials for [REDACTED:github-token] step0",)]
+    off = run("build", str(db_path), "--source", str(projects), "--no-redact", "--json")
+    summary = json.loads(off.stdout)
+    assert (summary["mode"], summary["redact"], summary["files_read"]) == ("forced", False, 1)
+    assert "Redaction turned off (--no-redact): every file was re-indexed" in off.stderr
+    assert texts() == [(f"Exit code 1\nbad credentials for {key} step0",)]
+    same = run("build", str(db_path), "--source", str(projects), "--no-redact", "--json")
+    assert json.loads(same.stdout)["files_read"] == 0 and "Redaction" not in same.stderr
+    on = run("build", str(db_path), "--source", str(projects))
+    assert on.stderr.startswith("Redaction turned on: every file was re-indexed\nForced build")
+    assert texts() == [("Exit code 1\nbad credentials for [REDACTED:github-token] step0",)]

@@ -669,7 +669,10 @@ def test_build_after_an_interrupted_one_refreshes_the_error_index(db_path, proje
     stats = build_index(db_path, projects)
     assert stats.files_read == 0
     assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
-    assert query(db_path, "SELECT name FROM _build_state") == [("signature_version",)]
+    assert query(db_path, "SELECT name FROM _build_state ORDER BY 1") == [
+        ("redact",),
+        ("signature_version",),
+    ]
 
 
 def test_a_reader_can_stay_open_while_builds_write(db_path, projects):
@@ -750,3 +753,168 @@ def test_an_index_from_before_signatures_gets_them(db_path, projects):
     build_index(db_path, projects)
     error = "ENOENT: no such file or directory, open 'a.txt'"
     assert signature_rows(db_path)[0] == ("t1", 1, signatures.signature(error), "error")
+
+
+# Made-up secrets of every kind the build redacts, and look-alikes it keeps.
+PLANTED = {
+    "anthropic-key": "sk-ant-api03-Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQ-sT2uV5xW8yA1bE4cG7hJ0kM3",
+    "openai-key": "sk-proj-A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v2W3x4",
+    "github-token": "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234",
+    "gitlab-token": "glpat-Xy7Zq2Wv9Ut4Rs1Pq8No",
+    "slack-token": "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+    "stripe-key": "sk_live_51HqLyjWDarjtT1zdp7dcXaBcDeFgHiJk",
+    "aws-access-key-id": "AKIAZ7Q3XW5N2R8T4LMP",
+    "aws-secret-key": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYz8Qk3v9Zx8",
+    "google-api-key": "AIzaSyD3kF8mN2pQ7rT9vX1zB4cE6gH0jL5nP8s",
+    "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyLTQyIn0.Qk3v9Zx8Wc7Vb6Nm5Lk4Jh3",
+    "bearer-token": "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2",
+    "url-password": "Tr0ub4dorPw",
+    "password": "hunter2hunter2",
+    "private-key": "MIIEowIBAAKCAQEAq7Bz3Xk9Lm2Np4Qr6St8Uv0Wx2Yz4Ab6Cd8Ef0Gh2Ij4Kl6Mn",
+}
+LOOK_ALIKES = [
+    "4f0509c1a2b3c4d5e6f708192a3b4c5d6e7f8091",  # git SHA
+    "9d7c2b1a-3e4f-4a5b-8c6d-7e8f9a0b1c2d",  # UUID
+    "sha512-Qk3v9Zx8Wc7Vb6Nm5Lk4Jh3Gf2Ds1Aa0Pp9Oo8Ii7Uu6Yy5Tt4Rr3Ee2Ww1Qq0==",  # lockfile
+    "/home/dev/app/src/auth/token_store.py",
+    "password=<your-password>",
+    "the refresh token expired",
+]
+
+
+def secrets_session(projects, sid=SID):
+    s = PLANTED
+    env = (
+        f"ANTHROPIC_API_KEY={s['anthropic-key']}\nOPENAI_API_KEY={s['openai-key']}\n"
+        f"GITLAB={s['gitlab-token']}\nSLACK={s['slack-token']}\nSTRIPE={s['stripe-key']}\n"
+        f"AWS_ACCESS_KEY_ID={s['aws-access-key-id']}\n"
+        f"aws_secret_access_key={s['aws-secret-key']}\nGOOGLE={s['google-api-key']}\n"
+        f"DB_PASSWORD={s['password']}\n-----BEGIN PRIVATE KEY-----\n{s['private-key']}\n"
+        "-----END PRIVATE KEY-----\n" + "\n".join(LOOK_ALIKES)
+    )
+    path = projects / "-home-dev-app" / f"{sid}.jsonl"
+    return write_jsonl(
+        path,
+        [
+            prompt("u1", sid, f"my token is {s['github-token']}, fix auth", "2026-01-01T10:00:00Z"),
+            tool_use(
+                "a1",
+                sid,
+                "t1",
+                "Bash",
+                {"command": f"curl -H 'Authorization: Bearer {s['bearer-token']}' x.io"},
+                "2026-01-01T10:00:01Z",
+            ),
+            result("r1", sid, "t1", "401 " + env, "2026-01-01T10:00:02Z", is_error=True),
+            tool_use(
+                "a2",
+                sid,
+                "t2",
+                "Write",
+                {"file_path": "/home/dev/app/.env", "content": env},
+                "2026-01-01T10:00:03Z",
+            ),
+            result("r2", sid, "t2", f"jwt {s['jwt']}", "2026-01-01T10:00:04Z", is_error=False),
+            say(
+                "a3",
+                sid,
+                f"Use postgres://app:{s['url-password']}@db/app. " + " ".join(LOOK_ALIKES),
+                "2026-01-01T10:00:05Z",
+            ),
+            {
+                "type": "custom-title",
+                "customTitle": f"rotate {s['github-token']}",
+                "sessionId": sid,
+            },
+            f'{{"broken": "{s["openai-key"]}"',
+        ],
+    )
+
+
+def raw_bytes(db_path):
+    """The index as stored: the database file and whatever WAL or journal is beside it."""
+    data = b""
+    for suffix in ("", "-wal", "-journal"):
+        path = f"{db_path}{suffix}"
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                data += f.read()
+    return data
+
+
+def test_planted_secrets_are_not_in_the_database_file(db_path, projects, processes):
+    secrets_session(projects)
+    stats = build_index(db_path, projects)
+    data = raw_bytes(db_path)
+    leaked = [kind for kind, secret in PLANTED.items() if secret.encode() in data]
+    assert leaked == []
+    kept = [text for text in LOOK_ALIKES if text.encode() not in data]
+    assert kept == []
+    assert stats.redactions == 27 and stats.redact
+    # the tool call's input is still JSON, markers in place
+    (raw,) = query(db_path, "SELECT input FROM tool_calls WHERE tool_use_id = 't2'")[0]
+    assert "DB_PASSWORD=[REDACTED:password]" in json.loads(raw)["content"]
+    assert query(db_path, "SELECT title FROM sessions") == [("rotate [REDACTED:github-token]",)]
+    assert error_hits(db_path, "REDACTED") == [(SID, "t1")]
+    assert error_hits(db_path, "hunter2hunter2") == []
+
+
+def test_redactions_table_says_where_and_what(db_path, projects, processes):
+    secrets_session(projects)
+    build_index(db_path, projects)
+    rows = query(
+        db_path,
+        "SELECT table_name, row_key, line_no, column_name, kind, count FROM redactions"
+        " ORDER BY line_no, column_name, kind",
+    )
+    per_kind = sorted(
+        ["anthropic-key", "openai-key", "gitlab-token", "slack-token", "stripe-key"]
+        + ["aws-access-key-id", "aws-secret-key", "google-api-key", "password", "private-key"]
+    )
+    assert rows == [
+        ("messages", "u1", 1, "text", "github-token", 1),
+        ("tool_calls", "t1", 2, "command", "bearer-token", 1),
+        ("tool_calls", "t1", 2, "input", "bearer-token", 1),
+        *[("tool_results", "t1", 3, "content", kind, 1) for kind in per_kind],
+        *[("tool_calls", "t2", 4, "input", kind, 1) for kind in per_kind],
+        ("tool_results", "t2", 5, "content", "jwt", 1),
+        ("messages", "a3", 6, "text", "url-password", 1),
+        ("session_meta", SID, 7, "value", "github-token", 1),
+        ("problems", None, 8, "excerpt", "openai-key", 1),
+    ]
+    assert not any(secret in repr(rows) for secret in PLANTED.values())
+
+
+def test_turning_redaction_off_and_on_restores_and_redacts(db_path, projects):
+    secrets_session(projects)
+    build_index(db_path, projects)
+    off = build_index(db_path, projects, redact=False)
+    assert (off.mode, off.redact, off.redact_changed, off.files_read) == ("forced", False, True, 1)
+    data = raw_bytes(db_path)
+    assert all(secret.encode() in data for secret in PLANTED.values())
+    assert query(db_path, "SELECT count(*) FROM redactions") == [(0,)]
+    assert query(db_path, "SELECT title FROM sessions") == [(f"rotate {PLANTED['github-token']}",)]
+    # the same setting again: nothing to do
+    again = build_index(db_path, projects, redact=False)
+    assert (again.mode, again.files_read, again.redact_changed) == ("incremental", 0, False)
+    on = build_index(db_path, projects)
+    assert (on.mode, on.redact_changed, on.files_read, on.redactions) == ("forced", True, 1, 27)
+    data = raw_bytes(db_path)
+    assert [kind for kind, secret in PLANTED.items() if secret.encode() in data] == []
+
+
+def test_redactions_go_with_their_file(db_path, projects):
+    path = secrets_session(projects)
+    build_index(db_path, projects)
+    assert query(db_path, "SELECT count(*) FROM redactions") == [(27,)]
+    small_session(projects)  # the same session id, another file: rewrite this one
+    write_jsonl(path, [prompt("u9", SID, "no secret here", "2026-01-02T10:00:00Z")])
+    build_index(db_path, projects)
+    assert query(db_path, "SELECT count(*) FROM redactions") == [(0,)]
+    secrets_session(projects, SID2)
+    build_index(db_path, projects)
+    assert query(db_path, "SELECT count(DISTINCT file_id), count(*) FROM redactions") == [(1, 27)]
+    path.unlink()
+    (projects / "-home-dev-app" / f"{SID2}.jsonl").unlink()
+    build_index(db_path, projects)
+    assert query(db_path, "SELECT count(*) FROM redactions") == [(0,)]

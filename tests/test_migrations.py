@@ -1,5 +1,6 @@
 import sqlite3
 
+from jsonl import prompt, write_jsonl
 from sqlite_utils import Database
 
 from pastfix import db as pdb
@@ -130,3 +131,39 @@ def test_upgrade_sets_project_to_the_first_cwd(tmp_path):
     pdb.connect(path).close()
     rows = sqlite3.connect(path).execute("SELECT session_id, project FROM sessions ORDER BY 1")
     assert rows.fetchall() == [("s1", "/app"), ("s2", "/decoded/from/dir")]
+
+
+def test_redactions_table(tmp_path):
+    db = Database(memory=True)
+    migrations.apply(db)
+    assert db.table("redactions").columns_dict == {
+        "id": int,
+        "file_id": int,
+        "table_name": str,
+        "row_key": str,
+        "line_no": int,
+        "column_name": str,
+        "kind": str,
+        "count": int,
+    }
+    assert [(i.name, i.columns) for i in db.table("redactions").indexes] == [
+        ("idx_redactions_file", ["file_id"])
+    ]
+    assert [fk.other_table for fk in db.table("redactions").foreign_keys] == ["source_files"]
+
+
+def test_upgrade_to_redactions_rebuilds_an_unredacted_index(tmp_path):
+    """An index built before redaction existed holds secrets: the next build redacts them."""
+    projects = tmp_path / "projects"
+    key = "glpat-Xy7Zq2Wv9Ut4Rs1Pq8No"
+    write_jsonl(projects / "p" / "s1.jsonl", [prompt("u1", "s1", f"key {key}", "2026-01-01")])
+    path = tmp_path / "index.db"
+    pdb.build(path, [projects], redact=False)
+    conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM _build_state WHERE name = 'redact'")
+    conn.commit()
+    conn.close()
+    stats = pdb.build(path, [projects])
+    assert (stats.mode, stats.redact_changed, stats.redactions) == ("forced", True, 1)
+    text = sqlite3.connect(path).execute("SELECT text FROM messages").fetchall()
+    assert text == [("key [REDACTED:gitlab-token]",)]

@@ -1544,3 +1544,136 @@ def test_envelope_field_of_the_wrong_type_is_a_problem(field):
     assert [(p.line_no, p.reason) for p in batch.problems] == [
         (2, f"{field} is a int, not a string")
     ]
+
+
+# -- hostile input (issue 10): a recorded problem, never a traceback -----------------
+
+
+def _line(text="hello", **extra):
+    return json.dumps(
+        {
+            "type": "user",
+            "uuid": extra.pop("uuid", "u1"),
+            "sessionId": SESSION,
+            "message": {"role": "user", "content": text},
+            **extra,
+        }
+    ).encode()
+
+
+@pytest.mark.parametrize("where", ["progress", "unknown field", "content"])
+def test_deeply_nested_line_is_a_problem_and_its_neighbours_survive(where):
+    deep = "[" * 1200 + "]" * 1200
+    if where == "progress":
+        bad = b'{"type": "progress", "data": ' + deep.encode() + b"}"
+    elif where == "unknown field":
+        bad = _line(uuid="u2")[:-1] + b', "extra": ' + deep.encode() + b"}"
+    else:
+        bad = _line(uuid="u2")[:-2] + b', "deep": ' + deep.encode() + b"}}"
+    batch = parse_lines(
+        _line(uuid="u1") + b"\n" + bad + b"\n" + _line(uuid="u3") + b"\n",
+        first_line_no=1,
+        default_session_id=SESSION,
+    )
+    assert [m.uuid for m in batch.messages] == ["u1", "u3"]
+    assert [(p.line_no, p.reason) for p in batch.problems] == [(2, "JSON nested too deeply")]
+
+
+@pytest.mark.parametrize(
+    "escape, expected",
+    [
+        (r"cut \ud83d", "cut \ufffd"),
+        (r"\ud83d", "\ufffd"),
+        (r"low \udc00 alone", "low \ufffd alone"),
+        (r"pair \ud83d\ude00 kept", "pair \U0001f600 kept"),
+        (r"two \ud83d\ud83d\ude00", "two \ufffd\U0001f600"),
+        (r"escaped \\ud83d stays", r"escaped \ud83d stays"),
+    ],
+)
+def test_lone_surrogate_escape_is_replaced_and_the_line_kept(escape, expected):
+    line = b'{"type": "user", "uuid": "u1", "sessionId": "s", "message": {"content": "'
+    line += escape.encode() + b'"}, "x": "\\ud83d"}\n'
+    batch = parse_lines(line, first_line_no=1, default_session_id=None)
+    assert batch.problems == []
+    assert [m.text for m in batch.messages] == [expected]
+
+
+def test_byte_order_mark_does_not_cost_the_first_line():
+    data = b"\xef\xbb\xbf" + _line(uuid="u1") + b"\n" + _line(uuid="u2") + b"\n"
+    batch = parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    assert [m.uuid for m in batch.messages] == ["u1", "u2"]
+    assert batch.problems == []
+
+
+def test_iter_source_files_walks_a_tree_deeper_than_the_recursion_limit(tmp_path):
+    import os
+
+    deep = str(tmp_path / "proj")
+    os.mkdir(deep)
+    path = deep
+    for _ in range(1100):  # os.makedirs and pathlib would recurse themselves
+        path += "/d"
+        os.mkdir(path)
+    for name in (f"{path}/deep.jsonl", f"{deep}/top.jsonl"):
+        open(name, "w").close()
+    try:
+        found = list(iter_source_files(tmp_path))
+    finally:
+        os.remove(f"{path}/deep.jsonl")
+        folder = path
+        while folder != deep:  # shutil.rmtree recurses too: leave pytest a shallow tree
+            os.rmdir(folder)
+            folder = os.path.dirname(folder)
+    assert [f.path for f in found] == [f"{path}/deep.jsonl", f"{deep}/top.jsonl"]
+
+
+def test_iter_source_files_symlink_loop_named_jsonl_is_listed_not_fatal(tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "loop.jsonl").symlink_to(project / "loop.jsonl")
+    (project / "ok.jsonl").write_text("")
+    assert [Path(f.path).name for f in iter_source_files(tmp_path)] == ["loop.jsonl", "ok.jsonl"]
+
+
+def test_iter_source_files_reports_unreadable_directories(tmp_path, monkeypatch):
+    import os
+
+    from pastfix import transcripts
+
+    (tmp_path / "ok").mkdir()
+    (tmp_path / "ok" / "a.jsonl").write_text("")
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "b.jsonl").write_text("")
+    real_scandir = os.scandir
+
+    def scandir(path):
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(transcripts.os, "scandir", scandir)
+    assert list(iter_source_files(tmp_path)) == [
+        SourceFile(
+            str(tmp_path / "locked"), None, "locked", problem="cannot list: Permission denied"
+        ),
+        SourceFile(str(tmp_path / "ok" / "a.jsonl"), "a", "ok"),
+    ]
+
+
+def test_iter_source_files_follows_symlinked_folders_once(tmp_path):
+    elsewhere = tmp_path / "elsewhere" / "proj"
+    elsewhere.mkdir(parents=True)
+    (elsewhere / "s.jsonl").write_text("")
+    (elsewhere / "back").symlink_to(elsewhere)  # a loop
+    root = tmp_path / "projects"
+    root.mkdir()
+    (root / "proj").symlink_to(elsewhere)
+    (root / "again").symlink_to(elsewhere)
+    found = list(iter_source_files(root))
+    # Entries are read in name order: "again" is followed, "proj" is the alias.
+    problem = f"symlink to a folder read already: {elsewhere}"
+    assert found == [
+        SourceFile(str(root / "again" / "back"), None, "again", problem=problem),
+        SourceFile(str(root / "again" / "s.jsonl"), "s", "again"),
+        SourceFile(str(root / "proj"), None, "proj", problem=problem),
+    ]

@@ -234,3 +234,12 @@ def m005_error_signatures(db: Database) -> None:
         "CREATE INDEX idx_tr_signature ON tool_results(signature, session_id, kind)"
         " WHERE is_error = 1"
     )
+
+
+@migrations()
+def m006_tail_hash(db: Database) -> None:
+    # A hash of the bytes just before the offset a build stopped at: a file
+    # rewritten in place (same inode and head, not shorter) differs there, and
+    # is re-indexed instead of being read on from that offset as an append.
+    # Files indexed before have none, so their next change re-indexes them.
+    db.execute("ALTER TABLE source_files ADD COLUMN tail_hash TEXT")

@@ -482,6 +482,8 @@ def _replace_lone_surrogates(line: bytes) -> bytes:
 
 def _parse_object(obj: _Line, line_no: int, default_session_id: str | None, batch: Batch) -> None:
     kind = obj.type
+    if not isinstance(kind, str):  # a list or object would not even hash
+        raise BadLine("line has no string 'type'")
     if kind == "user" or kind == "assistant" or kind == "system":
         _parse_message(obj, kind, line_no, default_session_id, batch)
     elif kind in IGNORED_TYPES:
@@ -495,11 +497,9 @@ def _parse_object(obj: _Line, line_no: int, default_session_id: str | None, batc
         if isinstance(value, str) and value and session_id:
             leaf = obj.leafUuid if isinstance(obj.leafUuid, str) else None
             batch.meta.append(SessionMeta(session_id, line_no, key, value, leaf))
-    elif isinstance(kind, str):
+    else:
         # A line type from a newer Claude Code: not an error, just counted.
         batch.skipped += 1
-    else:
-        raise BadLine("line has no string 'type'")
 
 
 def _parse_message(

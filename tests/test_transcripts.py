@@ -1677,3 +1677,99 @@ def test_iter_source_files_follows_symlinked_folders_once(tmp_path):
         SourceFile(str(root / "again" / "s.jsonl"), "s", "again"),
         SourceFile(str(root / "proj"), None, "proj", problem=problem),
     ]
+
+
+# -- fuzzing (issue 10): mutated real lines never raise, never cost a neighbour ------------
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+def _real_lines(limit=400):
+    """A sample of real lines of every type, from the real corpus (or the fixtures)."""
+    root = REAL_PROJECTS if REAL_PROJECTS.is_dir() else PROJECTS
+    lines = []
+    for path in sorted(root.rglob("*.jsonl")):
+        for line in path.read_bytes().splitlines()[:40]:
+            if 2 < len(line) < 20_000:
+                lines.append(line)
+        if len(lines) >= limit:
+            break
+    return lines
+
+
+REAL_LINES = _real_lines()
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@st.composite
+def mutated_lines(draw):
+    line = draw(st.sampled_from(REAL_LINES))
+    how = draw(
+        st.sampled_from(
+            ["truncate", "retype", "nest", "huge", "bad utf-8", "nul", "surrogate", "block"]
+        )
+    )
+    if how == "truncate":
+        return line[: draw(st.integers(0, len(line)))]
+    if how in ("bad utf-8", "nul"):
+        at = draw(st.integers(0, len(line)))
+        bad_utf8 = st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80"])
+        junk = b"\x00" if how == "nul" else draw(bad_utf8)
+        return line[:at] + junk + line[at:]
+    if how == "surrogate":
+        at = draw(st.integers(0, len(line)))
+        escape = draw(st.sampled_from([b"\\ud83d", b"\\udc00", b"\\ud83d\\u"]))
+        return line[:at] + escape + line[at:]
+    obj = json.loads(line)
+    if not isinstance(obj, dict) or not obj:
+        return line
+    if how == "retype":
+        obj[draw(st.sampled_from(sorted(obj)))] = draw(JSON_VALUES)
+    elif how == "nest":
+        depth = draw(st.integers(100, 3000))
+        obj[draw(st.sampled_from([*sorted(obj), "extra"]))] = (
+            json.loads("[" * depth + "]" * depth) if depth < 900 else None
+        )
+        if depth >= 900:  # json.loads would recurse too: splice the text in
+            text = json.dumps(obj)
+            return text[:-1].encode() + b', "deep": ' + b"[" * depth + b"]" * depth + b"}"
+    elif how == "huge":
+        obj[draw(st.sampled_from([*sorted(obj), "extra"]))] = "x" * draw(st.integers(0, 300_000))
+    elif how == "block":
+        block = {"type": draw(st.text(max_size=12)), "data": draw(JSON_VALUES)}
+        message = obj.get("message") if isinstance(obj.get("message"), dict) else {}
+        message["content"] = [block]
+        obj["message"] = message
+    return json.dumps(obj, ensure_ascii=draw(st.booleans())).encode()
+
+
+def _good(uuid):
+    return json.dumps(
+        {"type": "user", "uuid": uuid, "sessionId": SESSION, "message": {"content": uuid}}
+    ).encode()
+
+
+@hypothesis.settings(max_examples=150, deadline=None)
+@hypothesis.given(mutated_lines())
+def test_mutated_real_lines_never_raise_nor_cost_their_neighbours(bad):
+    bad = bad.replace(b"\n", b" ")
+    data = _good("before") + b"\n" + bad + b"\n" + _good("after") + b"\n"
+    batch = parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    uuids = [m.uuid for m in batch.messages]
+    assert uuids[0] == "before" and uuids[-1] == "after"
+    assert batch.lines == 3
+    assert all(p.line_no == 2 for p in batch.problems)
+    assert len(batch.problems) <= 1
+
+
+@pytest.mark.parametrize("kind", ["[]", "{}", "[1]"])
+def test_a_type_that_is_a_list_or_object_is_a_problem(kind):
+    # Found by the fuzz test above: a list does not hash, so `in IGNORED_TYPES` raised.
+    data = b'{"type": ' + kind.encode() + b', "uuid": "u1"}\n'
+    batch = parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    assert [(p.line_no, p.reason) for p in batch.problems] == [(1, "line has no string 'type'")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import glob
 import hashlib
 import os
 import sqlite3
@@ -11,7 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from sqlite3 import Connection
-from typing import TYPE_CHECKING, Any
+from stat import S_ISREG
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import msgspec
 
@@ -29,8 +31,14 @@ LATEST_MIGRATION = "m007_redactions"
 # Files are read in slices of this size, so memory stays flat however large a
 # transcript grows; each slice is cut at its last complete line.
 CHUNK_BYTES = 16 * 1024 * 1024
-# The first bytes of a file are hashed to tell an append from a rewrite.
+# The first bytes of a file, and the last before the offset reached, are
+# hashed to tell an append from a rewrite.
 HEAD_BYTES = 4096
+TAIL_BYTES = 4096
+# An incremental build commits about this often: each file's rows, offset and
+# sessions commit together, and a session spread over many changed files is
+# recomputed once per commit rather than once per file.
+GROUP_SECONDS = 0.5
 MAX_PROBLEM_EXAMPLES = 20
 PAGE_SIZE = 8192
 # A bulk build this large is split between this process and a forked helper.
@@ -336,7 +344,8 @@ def build(
     try:
         conn = connect(db_path)
     except sqlite3.Error as e:
-        raise BuildError(f"{db_path}: {e}") from e
+        raise BuildError(_error_text(Path(db_path), e)) from e
+    remove_stale_side_files(Path(db_path))
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -344,7 +353,7 @@ def build(
         # build does not linger in free pages.
         conn.execute("PRAGMA secure_delete=ON")
         changed = redact_setting(conn) not in (None, redact)
-        roots = [Path(os.path.abspath(s)) for s in sources]
+        roots = _distinct_roots(sources)
         builder = _Builder(conn, roots, force or changed, reader, Path(db_path), redact)
         builder.stats.redact_changed = changed
         stats = builder.run(progress, on_plan)
@@ -354,13 +363,89 @@ def build(
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     except sqlite3.Error as e:
         # Locked for over a minute, disk full, a damaged file: what committed stays.
-        raise BuildError(f"{db_path}: {e}") from e
+        raise BuildError(_error_text(Path(db_path), e)) from e
     finally:
         if gc_was_enabled:
             gc.enable()
         conn.close()
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats
+
+
+def _distinct_roots(sources: Sequence[Path]) -> list[Path]:
+    """The sources, each folder once: a repeat, or one inside another, would list files twice."""
+    roots: list[Path] = []
+    reals: list[str] = []
+    for source in sources:
+        real = os.path.realpath(source)
+        if any(real == r or real.startswith(r + os.sep) for r in reals):
+            continue
+        inner = [i for i, r in enumerate(reals) if r.startswith(real + os.sep)]
+        for i in reversed(inner):
+            del roots[i], reals[i]
+        roots.append(Path(os.path.abspath(source)))
+        reals.append(real)
+    return roots
+
+
+def _error_text(db_path: Path, error: sqlite3.Error) -> str:
+    """The one-line error of a build, naming the file to fix when one is read-only."""
+    if "readonly" in str(error):
+        for name in (f"{db_path}", f"{db_path}-wal", f"{db_path}-shm", f"{db_path}-journal"):
+            if os.path.exists(name) and not _writable(name):
+                return f"{name} is read-only: make it writable (chmod u+w) and build again"
+        if not _writable(str(db_path.parent)):
+            return f"{db_path.parent} is read-only: SQLite needs to create files beside the index"
+    return f"{db_path}: {error}"
+
+
+def _writable(path: str) -> bool:
+    # Mode bits as well as access(): root may write anything, yet a file made
+    # read-only is what the user has to fix.
+    return os.access(path, os.W_OK) and bool(os.stat(path).st_mode & 0o222)
+
+
+def remove_stale_side_files(db_path: Path) -> None:
+    """Delete the side files of forked helpers whose build is gone (killed or failed)."""
+    for part in db_path.parent.glob(glob.escape(db_path.name) + ".part-*"):
+        pid = part.name.rsplit(".part-", 1)[1].removesuffix("-journal")
+        if pid.isdigit() and not _alive(int(pid)):
+            part.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _open_regular(path: str) -> BinaryIO:
+    """Open a transcript, refusing anything but a regular file: a FIFO would
+    block the build and /dev/zero never end."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "not a regular file", path)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _is_demo(path: str) -> bool:
+    """Whether `path` is one of the demo sessions bundled with pastfix (this copy or another)."""
+    return path.startswith(str(transcripts.DEMO_PROJECTS) + os.sep) or (
+        os.path.join(os.sep + "pastfix", "demo", "projects", "") in path
+    )
+
+
+def _printable(path: str) -> str:
+    """A path as it can be stored: a name that is not UTF-8 gets replacement characters."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 class _Builder:
@@ -399,48 +484,111 @@ class _Builder:
     def _plan(self) -> tuple[list[_Plan], list[dict[str, Any]]]:
         plans: list[_Plan] = []
         seen: set[str] = set()
+        # Folders that could not be read: the files they held keep their rows.
+        kept: list[str] = []
         for root in self.roots:
             for source in self.reader.iter_source_files(root):
+                if source.path in seen:
+                    continue
                 seen.add(source.path)
+                if source.problem:
+                    self._file_problem(source.path, source.problem)
+                    kept.append(source.path)
+                    continue
+                try:
+                    source.path.encode()
+                except UnicodeEncodeError:
+                    self._file_problem(source.path, "file name is not UTF-8")
+                    continue
                 try:
                     st = os.stat(source.path)
+                    if not S_ISREG(st.st_mode):
+                        self._file_problem(source.path, "not a regular file")
+                        continue
+                    if st.st_size == 0:
+                        self._file_problem(source.path, "empty file")
+                    stored = None if self.bulk else self.stored.get(source.path)
+                    plan = self._plan_file(source, st, stored)
                 except OSError as e:
-                    self.file_problems.append((source.path, f"cannot read: {e.strerror}"))
+                    # The file keeps whatever rows it has until it can be read.
+                    self._file_problem(source.path, f"cannot read: {e.strerror or e}")
                     continue
-                if st.st_size == 0:
-                    self.file_problems.append((source.path, "empty file"))
-                stored = None if self.bulk else self.stored.get(source.path)
-                if stored is None:
-                    plans.append(_Plan(source, st, None, 0, False))
-                elif (
-                    st.st_size == stored["size"]
-                    and st.st_mtime_ns == stored["mtime_ns"]
-                    and st.st_ino == stored["inode"]
-                ):
-                    continue
-                elif self._is_append(source.path, st, stored):
-                    plans.append(_Plan(source, st, stored, stored["offset"], False))
-                else:
-                    plans.append(_Plan(source, st, stored, 0, True))
+                if plan:
+                    plans.append(plan)
         self.stats.files_seen = len(seen)
+        demo = str(transcripts.DEMO_PROJECTS)
+        demo_is_source = any(str(r) == demo for r in self.roots)
         gone = [
             record
             for path, record in self.stored.items()
-            if path not in seen and any(path.startswith(str(r) + os.sep) for r in self.roots)
+            if path not in seen
+            and not any(path.startswith(k + os.sep) for k in kept)
+            and (
+                any(path.startswith(str(r) + os.sep) for r in self.roots)
+                # The demo stands in until real transcripts are indexed (see README).
+                or (not demo_is_source and _is_demo(path))
+            )
         ]
         plans.sort(key=lambda p: p.source.path)
         return plans, gone
 
+    def _plan_file(
+        self, source: SourceFile, st: os.stat_result, stored: dict[str, Any] | None
+    ) -> _Plan | None:
+        """What to do with a file whose stored row is `stored`: None when it is unchanged."""
+        if stored is None:
+            return _Plan(source, st, None, 0, False)
+        if (
+            st.st_size == stored["size"]
+            and st.st_mtime_ns == stored["mtime_ns"]
+            and st.st_ino == stored["inode"]
+        ):
+            return None
+        if self._is_append(source.path, st, stored):
+            return _Plan(source, st, stored, stored["offset"], False)
+        return _Plan(source, st, stored, 0, True)
+
     @staticmethod
     def _is_append(path: str, st: os.stat_result, stored: dict[str, Any]) -> bool:
-        if st.st_ino != stored["inode"] or st.st_size < stored["offset"]:
+        """Whether the file only grew since it was read (OSError when it cannot be read).
+
+        Same inode, not shorter, and the same bytes at its head and just before the
+        stored offset: a file rewritten in place, say its last line changed from
+        `"is_error": true` to `false`, differs there and is re-indexed.
+        """
+        offset = stored["offset"]
+        if st.st_ino != stored["inode"] or st.st_size < offset or not stored["tail_hash"]:
             return False
+        with _open_regular(path) as f:
+            head = f.read(min(HEAD_BYTES, offset))
+            f.seek(max(0, offset - TAIL_BYTES))
+            tail = f.read(offset - max(0, offset - TAIL_BYTES))
+        return _hash(head) == stored["head_hash"] and _hash(tail) == stored["tail_hash"]
+
+    def _file_problem(self, path: str, reason: str) -> None:
+        self.file_problems.append((_printable(path), reason))
+
+    def _stored_row(self, path: str) -> dict[str, Any] | None:
+        cursor = self.conn.execute("SELECT * FROM source_files WHERE path = ?", [path])
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        return dict(zip([d[0] for d in cursor.description], row, strict=True))
+
+    def _recheck(self, plan: _Plan) -> _Plan | None:
+        """The plan made again if another build changed the file's row since planning.
+
+        Run inside the write transaction: two builds at once must not both read
+        a file from the same old offset.
+        """
+        stored = self._stored_row(plan.source.path)
+        if stored == plan.stored:
+            return plan
         try:
-            with open(path, "rb") as f:
-                head = f.read(min(HEAD_BYTES, stored["offset"]))
-        except OSError:
-            return False
-        return _hash(head) == stored["head_hash"]
+            return self._plan_file(plan.source, plan.stat, stored)
+        except OSError as e:
+            self._file_problem(plan.source.path, f"cannot read: {e.strerror or e}")
+            return None
 
     # -- running --------------------------------------------------------
 
@@ -464,8 +612,10 @@ class _Builder:
             mine, theirs = _split(plans)
             shard = _Shard.start(self, theirs) if theirs else None
             self.stats.processes = 2 if shard else 1
+            # Not IMMEDIATE: that would lock the helper's attached side file too.
             conn.execute("BEGIN")
-            if self.force:
+            if self.force or conn.execute("SELECT 1 FROM source_files LIMIT 1").fetchone():
+                # Forced, or another build filled the index while this one planned.
                 self._clear()
             # Secondary indexes are cheaper to build once, sorted, than row by
             # row; unique ones stay, since INSERT OR IGNORE relies on them.
@@ -492,23 +642,8 @@ class _Builder:
         else:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            for plan in plans:
-                # A file's rows, its offset and its sessions commit together.
-                self._begin()
-                self.touched = set()
-                if plan.rewrite and plan.stored:
-                    self._retract(plan.stored)
-                self._index_file(plan, progress)
-                self._refresh_sessions()
-                conn.execute("COMMIT")
-            for record in gone:
-                self._begin()
-                self.touched = set()
-                self._retract(record)
-                conn.execute("DELETE FROM source_files WHERE id = ?", [record["id"]])
-                self.stats.files_removed += 1
-                self._refresh_sessions()
-                conn.execute("COMMIT")
+            self._write_grouped(plans, lambda plan: self._refresh_file(plan, progress))
+            self._write_grouped(gone, self._remove_file)
             if self.changed:
                 self._repair_duplicates()
             stale = conn.execute("SELECT 1 FROM _build_state WHERE name = 'stale'").fetchone()
@@ -528,6 +663,40 @@ class _Builder:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         return self.stats
+
+    def _write_grouped(self, items: Sequence[Any], write: Callable[[Any], None]) -> None:
+        """Call write(item) for each item, committing about every GROUP_SECONDS.
+
+        What commits together is some files' rows, their offsets and their
+        sessions: an interrupted build leaves a consistent index.
+        """
+        started: float | None = None
+        for item in items:
+            if started is None:
+                self._begin()
+                self.touched = set()
+                started = time.perf_counter()
+            write(item)
+            if time.perf_counter() - started >= GROUP_SECONDS:
+                self._refresh_sessions()
+                self.conn.execute("COMMIT")
+                started = None
+        if started is not None:
+            self._refresh_sessions()
+            self.conn.execute("COMMIT")
+
+    def _refresh_file(self, plan: _Plan, progress: Callable[[int], None] | None) -> None:
+        current = self._recheck(plan)
+        if current is not None:
+            self._index_file(current, progress)
+
+    def _remove_file(self, record: dict[str, Any]) -> None:
+        current = self._stored_row(record["path"])
+        if current is None:
+            return  # another build removed it meanwhile
+        self._retract(current)
+        self.conn.execute("DELETE FROM source_files WHERE id = ?", [current["id"]])
+        self.stats.files_removed += 1
 
     def _repair_duplicates(self) -> None:
         """Give each duplicated uuid to the first file in path order, as a fresh build does.
@@ -557,13 +726,13 @@ class _Builder:
             group.update(frontier)
         ids = sorted(group)
         marks = ",".join("?" * len(ids))
+        self._begin()
+        self.touched = set()
         cursor = conn.execute(
             f"SELECT * FROM source_files WHERE id IN ({marks}) ORDER BY path", ids
         )
         columns = [d[0] for d in cursor.description]
         records = [dict(zip(columns, row, strict=True)) for row in cursor]
-        self._begin()
-        self.touched = set()
         # Rows re-read here were counted when first read; keep the summary about this build.
         stats, self.stats = self.stats, BuildStats()
         for record in records:
@@ -577,8 +746,15 @@ class _Builder:
             try:
                 st = os.stat(source.path)
             except OSError:
-                continue  # reported by the file scan; its rows are already retracted
-            self._index_file(_Plan(source, st, record, 0, True), None)
+                st = None  # reported by the file scan
+            if st is None or not self._index_file(
+                _Plan(source, st, record, 0, True), None, retract=False
+            ):
+                # A file of the group cannot be read now: keep every row as it
+                # was, to be repaired by a later build.
+                conn.execute("ROLLBACK")
+                self.stats = stats
+                return
         self._refresh_sessions()
         conn.execute("COMMIT")
         self.stats = stats
@@ -623,7 +799,7 @@ class _Builder:
 
     def _begin(self) -> None:
         """Start a write transaction of an incremental build (see _build_state)."""
-        self.conn.execute("BEGIN")
+        self.conn.execute("BEGIN IMMEDIATE")
         self.conn.execute("INSERT OR REPLACE INTO _build_state VALUES ('stale', '1')")
 
     def _retract(self, record: dict[str, Any]) -> None:
@@ -647,7 +823,14 @@ class _Builder:
         conn.execute("DELETE FROM problems WHERE file_id = ?", [file_id])
         conn.execute("DELETE FROM redactions WHERE file_id = ?", [file_id])
 
-    def _index_file(self, plan: _Plan, progress: Callable[[int], None] | None) -> None:
+    def _index_file(
+        self, plan: _Plan, progress: Callable[[int], None] | None, retract: bool = True
+    ) -> bool:
+        """Index what `plan` says to read of one file; False, changing nothing, if it cannot.
+
+        A rewritten file's old rows are retracted first (unless the caller did,
+        `retract=False`), inside the same savepoint as its new rows.
+        """
         conn = self.conn
         source = plan.source
         stored = plan.stored
@@ -660,12 +843,16 @@ class _Builder:
         else:
             file_id = None
             lines, session_ids, head_hash, skipped = 0, set(), "", 0
+        tail_hash = ""
         offset = plan.start
         first_id = None
+        # A file that turns out unreadable, even halfway, changes nothing: its
+        # old rows stay with its old offset.
+        conn.execute("SAVEPOINT file")
+        if plan.rewrite and stored is not None and retract:
+            self._retract(stored)
         if not self.bulk:
             first_id = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
-        # A file that turns out unreadable halfway leaves nothing behind.
-        conn.execute("SAVEPOINT file")
         if file_id is None:
             file_id = conn.execute(
                 "INSERT INTO source_files (path, session_id, project_dir, size, mtime_ns, inode,"
@@ -673,7 +860,7 @@ class _Builder:
                 [source.path, source.session_id, source.project_dir],
             ).lastrowid
         try:
-            with open(source.path, "rb") as f:
+            with _open_regular(source.path) as f:
                 f.seek(offset)
                 pending = b""
                 while True:
@@ -704,11 +891,13 @@ class _Builder:
                     # Hash exactly the bytes a later build re-reads to compare.
                     f.seek(0)
                     head_hash = _hash(f.read(min(HEAD_BYTES, offset)))
+                f.seek(max(0, offset - TAIL_BYTES))
+                tail_hash = _hash(f.read(offset - max(0, offset - TAIL_BYTES)))
         except OSError as e:
             conn.execute("ROLLBACK TO file")
             conn.execute("RELEASE file")
-            self.file_problems.append((source.path, f"cannot read: {e.strerror or e}"))
-            return
+            self._file_problem(source.path, f"cannot read: {e.strerror or e}")
+            return False
         if first_id is not None:
             conn.execute(
                 "INSERT INTO messages_fts(rowid, text) SELECT id, text FROM messages WHERE id > ?",
@@ -716,7 +905,8 @@ class _Builder:
             )
         conn.execute(
             "UPDATE source_files SET size = ?, mtime_ns = ?, inode = ?, offset = ?, lines = ?,"
-            " head_hash = ?, session_ids = ?, skipped_lines = ?, indexed_at = ? WHERE id = ?",
+            " head_hash = ?, tail_hash = ?, session_ids = ?, skipped_lines = ?, indexed_at = ?"
+            " WHERE id = ?",
             [
                 plan.stat.st_size,
                 plan.stat.st_mtime_ns,
@@ -724,6 +914,7 @@ class _Builder:
                 offset,
                 lines,
                 head_hash,
+                tail_hash,
                 msgspec.json.encode(sorted(session_ids)).decode(),
                 skipped,
                 time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -736,6 +927,7 @@ class _Builder:
         if not self.bulk:
             self.touched.update(self._summarised_sessions(file_id, session_ids))
         self.stats.files_read += 1
+        return True
 
     def _save_batch(self, file_id: int, path: str, batch: Batch) -> None:
         conn = self.conn
@@ -864,8 +1056,6 @@ class _Shard:
     def start(cls, builder: _Builder, plans: list[_Plan]) -> _Shard:
         from multiprocessing import Pipe
 
-        for stale in builder.db_path.parent.glob(builder.db_path.name + ".part-*"):
-            stale.unlink()
         path = builder.db_path.with_name(f"{builder.db_path.name}.part-{os.getpid()}")
         side = connect(path)
         for name, _ in _secondary_indexes(side):
@@ -924,7 +1114,7 @@ class _Shard:
     def _copy(self) -> None:
         conn = self.builder.conn
         columns = "path, session_id, project_dir, size, mtime_ns, inode, offset, lines,"
-        columns += " head_hash, session_ids, skipped_lines, indexed_at"
+        columns += " head_hash, tail_hash, session_ids, skipped_lines, indexed_at"
         conn.execute(
             f"INSERT INTO source_files ({columns}) SELECT {columns} FROM shard.source_files"
             " ORDER BY path"

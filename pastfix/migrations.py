@@ -237,6 +237,15 @@ def m005_error_signatures(db: Database) -> None:
 
 
 @migrations()
+def m006_tail_hash(db: Database) -> None:
+    # A hash of the bytes just before the offset a build stopped at: a file
+    # rewritten in place (same inode and head, not shorter) differs there, and
+    # is re-indexed instead of being read on from that offset as an append.
+    # Files indexed before have none, so their next change re-indexes them.
+    db.execute("ALTER TABLE source_files ADD COLUMN tail_hash TEXT")
+
+
+@migrations()
 def m007_redactions(db: Database) -> None:
     # What the build redacted (see pastfix.redact): one row per kind of secret
     # found in one column of one row, named by the row's natural key (ids are

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 import sqlite3
 import threading
@@ -32,6 +33,8 @@ MATCH_NOTHING = '"."'
 FIND_LIMIT = 20
 # What a script may ask find_past_fix for with `limit`.
 FIND_MAX = 200
+# How long `pastfix find` waits for a build that locks the whole index (a fresh one).
+BUSY_TIMEOUT = 5.0
 # Tool calls that change a file, for "files edited afterwards".
 EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit")
 # How far after a failure to look for edited files, in tool calls.
@@ -613,10 +616,10 @@ def connect(path: str | Path) -> sqlite3.Connection:
     if not path.is_file():
         raise NotAnIndex(f"{path} not found: build it with `pastfix build {path}`")
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT)
         names = {row[0] for row in conn.execute("select name from sqlite_master")}
     except sqlite3.DatabaseError as e:
-        raise NotAnIndex(f"{path} is not a SQLite database ({e})") from e
+        raise NotAnIndex(_open_error(path, e)) from e
     if not is_index(names):
         conn.close()
         raise NotAnIndex(f"{path} is not a pastfix index (see `pastfix build --help`)")
@@ -629,6 +632,32 @@ def run(conn: sqlite3.Connection, name: str, **params: object) -> list[dict[str,
     query = CANNED_QUERIES[name]
     values = {p: params.get(p, "") for p in query["params"]}
     return _dicts(conn.execute(query["sql"], values))
+
+
+def _open_error(path: Path, error: sqlite3.DatabaseError) -> str:
+    """What keeps the index at `path` from being read, in words a user can act on."""
+    text = str(error)
+    folder = path.resolve().parent
+    if "locked" in text:
+        return (
+            f"{path} is locked by a build writing it (a fresh or --force build holds it"
+            " until it ends): try again when the build is done"
+        )
+    if "not a database" in text:
+        return f"{path} is not a SQLite database"
+    journal = Path(f"{path}-journal")
+    if journal.exists():
+        return (
+            f"{path} has a leftover journal, {journal}, from an interrupted build, which"
+            f" only a writer can roll back: run `pastfix build {path}` with write access"
+            f" to {folder}"
+        )
+    if not os.access(folder, os.W_OK):
+        return (
+            f"{folder} is read-only: SQLite must create {path.name}-shm beside the index"
+            " to read it; copy the index to a writable folder"
+        )
+    return f"{path} cannot be read: {text}"
 
 
 def find_past_fix(

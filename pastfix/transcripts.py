@@ -160,6 +160,9 @@ class SourceFile:
     # 2.0.x agent-<id>.jsonl layout, whose lines always carry sessionId).
     session_id: str | None
     project_dir: str
+    # Set when `path` is a folder that could not be read: the build records the
+    # problem and keeps the rows of the files it held.
+    problem: str | None = None
 
 
 class Reader(Protocol):
@@ -184,11 +187,14 @@ def iter_source_files(root: Path) -> Iterator[SourceFile]:
     `<project>/<session>/subagents/agent-*.jsonl` (2.1.x).
     """
     root = Path(root)
-    found: list[str] = []
+    found: list[tuple[str, str | None]] = []
     _find_jsonl(str(root), found)
     skip = len(os.path.join(str(root), ""))
-    for path in sorted(found):
+    for path, problem in sorted(found):
         rel = path[skip:].split(os.sep)
+        if problem:
+            yield SourceFile(path, None, rel[0], problem)
+            continue
         project_dir = rel[0] if len(rel) > 1 else root.name
         name = rel[-1][: -len(".jsonl")]
         if len(rel) >= 3 and rel[-2] == "subagents":
@@ -200,21 +206,41 @@ def iter_source_files(root: Path) -> Iterator[SourceFile]:
         yield SourceFile(path, session_id, project_dir)
 
 
-def _find_jsonl(top: str, found: list[str]) -> None:
-    """Append the .jsonl files under `top` to `found`, not following directory symlinks.
+def _find_jsonl(top: str, found: list[tuple[str, str | None]]) -> None:
+    """Append (path, None) for each .jsonl file under `top` to `found`, and
+    (folder, reason) for each folder that could not be read.
 
     Unlike os.walk, this asks the directory entries rather than lstat() whether
     each one is a directory: a refresh walks ~500 directories every time.
+    Symlinked folders are followed once each, so a loop ends; the walk keeps
+    its own stack, so no tree is too deep for it.
     """
-    try:
-        entries = list(os.scandir(top))
-    except OSError:
-        return
-    for entry in entries:
-        if entry.is_dir(follow_symlinks=False):
-            _find_jsonl(entry.path, found)
-        elif entry.name.endswith(".jsonl") and not entry.is_dir():
-            found.append(entry.path)
+    followed = [os.path.realpath(top)]
+    stack = [(top, False)]
+    while stack:
+        folder, linked = stack.pop()
+        if linked:
+            real = os.path.realpath(folder)
+            if any(real == seen or real.startswith(seen + os.sep) for seen in followed):
+                found.append((folder, f"symlink to a folder read already: {real}"))
+                continue
+            followed.append(real)
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError as e:
+            found.append((folder, f"cannot list: {e.strerror or e}"))
+            continue
+        folders = []
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                folders.append((entry.path, False))
+            elif entry.is_symlink() and os.path.isdir(entry.path):
+                folders.append((entry.path, True))
+            elif entry.name.endswith(".jsonl"):
+                found.append((entry.path, None))
+        # Popped in name order: of two links to one folder, the first in path order is read.
+        stack.extend(sorted(folders, reverse=True))
 
 
 def default_source() -> Path:
@@ -375,6 +401,10 @@ _decode_input = msgspec.json.Decoder(_ToolInput).decode
 _decode_attachment = msgspec.json.Decoder(_Attachment).decode
 _decode_prompt = msgspec.json.Decoder(str | list[_Block]).decode
 _GOT_AT = re.compile(r"got `(\w+)`(?: - at `\$(.*)`)?")
+# Every escape sequence of a JSON line; \uXXXX ones with their code.
+_ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+_BOM = b"\xef\xbb\xbf"
+_SURROGATE_ERROR = re.compile("surrogate|truncated|hex escape")
 
 
 def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | None) -> Batch:
@@ -384,45 +414,91 @@ def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | No
     # Lines are decoded from memoryview slices: no copy of the text is made.
     view = memoryview(data)
     size = len(data)
-    start = 0
+    # The byte-order mark some editors write is not part of the first line's JSON.
+    start = len(_BOM) if first_line_no == 1 and data.startswith(_BOM) else 0
     while start < size:
         end = data.find(b"\n", start)
         if end < 0:
             end = size
         line_no += 1
-        try:
-            obj = _decode_line(view[start:end])
-            _parse_object(obj, line_no, default_session_id, batch)
-        except msgspec.ValidationError as e:
-            line = data[start:end]
-            if line.strip():
-                got, at = _got_at(str(e))
-                reason = (
-                    f"{at.lstrip('.')} is a {got}, not a string"
-                    if at
-                    else f"JSON {got}, not an object"
-                )
-                batch.problems.append(Problem(line_no, reason, _excerpt(line)))
-        except msgspec.DecodeError as e:
-            line = data[start:end]
-            if line.strip():
-                reason = str(e).removeprefix("JSON is malformed: ")
-                if "UTF-8" in reason:
-                    reason = "invalid UTF-8"
-                elif line.lstrip().startswith((b"//", b"#")):
-                    reason = "comment line, not JSON"
-                else:
-                    reason = f"malformed JSON: {reason}"
-                batch.problems.append(Problem(line_no, reason, _excerpt(line)))
-        except BadLine as e:
-            batch.problems.append(Problem(line_no, str(e), _excerpt(data[start:end])))
+        problem = _parse_line(view[start:end], line_no, default_session_id, batch)
+        if problem is not None and data[start:end].strip():
+            batch.problems.append(problem)
         start = end + 1
     batch.lines = line_no - first_line_no + 1
     return batch
 
 
+def _parse_line(
+    line: memoryview | bytes,
+    line_no: int,
+    default_session_id: str | None,
+    batch: Batch,
+    repaired: bool = False,
+) -> Problem | None:
+    """Add one line's records to `batch`, or say why it cannot be indexed."""
+    try:
+        obj = _decode_line(line)
+        _parse_object(obj, line_no, default_session_id, batch)
+    except msgspec.ValidationError as e:
+        got, at = _got_at(str(e))
+        reason = (
+            f"{at.lstrip('.')} is a {got}, not a string" if at else f"JSON {got}, not an object"
+        )
+        return Problem(line_no, reason, _excerpt(bytes(line)))
+    except msgspec.DecodeError as e:
+        reason = str(e).removeprefix("JSON is malformed: ")
+        raw = bytes(line)
+        # Node cuts a string mid-emoji into a lone UTF-16 surrogate escape, which
+        # msgspec rejects as "truncated", an "unexpected end of hex escape" or an
+        # "invalid utf-16 surrogate pair", depending on what follows it.
+        if not repaired and b"\\u" in raw and _SURROGATE_ERROR.search(reason):
+            fixed = _replace_lone_surrogates(raw)
+            if fixed != raw:
+                return _parse_line(fixed, line_no, default_session_id, batch, repaired=True)
+        if "UTF-8" in reason:
+            reason = "invalid UTF-8"
+        elif raw.lstrip().startswith((b"//", b"#")):
+            reason = "comment line, not JSON"
+        else:
+            reason = f"malformed JSON: {reason}"
+        return Problem(line_no, reason, _excerpt(raw))
+    except BadLine as e:
+        return Problem(line_no, str(e), _excerpt(bytes(line)))
+    except RecursionError:
+        # msgspec refuses nesting deeper than Python's recursion limit, even in
+        # a field it would skip.
+        return Problem(line_no, "JSON nested too deeply", _excerpt(bytes(line)))
+    return None
+
+
+def _replace_lone_surrogates(line: bytes) -> bytes:
+    """`line` with every \\uD800-\\uDFFF escape that is not half of a pair made \\uFFFD."""
+    escapes = list(_ESCAPE.finditer(line))
+    out: list[bytes] = []
+    done = 0
+    i = 0
+    while i < len(escapes):
+        m = escapes[i]
+        code = int(m.group(1), 16) if m.group(1) else 0
+        if 0xD800 <= code <= 0xDBFF and i + 1 < len(escapes):
+            after = escapes[i + 1]
+            low = int(after.group(1), 16) if after.group(1) else 0
+            if after.start() == m.end() and 0xDC00 <= low <= 0xDFFF:
+                i += 2  # a proper pair
+                continue
+        if 0xD800 <= code <= 0xDFFF:
+            out += (line[done : m.start()], b"\\ufffd")
+            done = m.end()
+        i += 1
+    out.append(line[done:])
+    return b"".join(out)
+
+
 def _parse_object(obj: _Line, line_no: int, default_session_id: str | None, batch: Batch) -> None:
     kind = obj.type
+    if not isinstance(kind, str):  # a list or object would not even hash
+        raise BadLine("line has no string 'type'")
     if kind == "user" or kind == "assistant" or kind == "system":
         _parse_message(obj, kind, line_no, default_session_id, batch)
     elif kind in IGNORED_TYPES:
@@ -436,11 +512,9 @@ def _parse_object(obj: _Line, line_no: int, default_session_id: str | None, batc
         if isinstance(value, str) and value and session_id:
             leaf = obj.leafUuid if isinstance(obj.leafUuid, str) else None
             batch.meta.append(SessionMeta(session_id, line_no, key, value, leaf))
-    elif isinstance(kind, str):
+    else:
         # A line type from a newer Claude Code: not an error, just counted.
         batch.skipped += 1
-    else:
-        raise BadLine("line has no string 'type'")
 
 
 def _parse_message(

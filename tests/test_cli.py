@@ -1,5 +1,6 @@
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -275,3 +276,79 @@ def test_no_redact_is_recorded_and_changing_it_rebuilds(tmp_path):
     on = run("build", str(db_path), "--source", str(projects))
     assert on.stderr.startswith("Redaction turned on: every file was re-indexed\nForced build")
     assert texts() == [("Exit code 1\nbad credentials for [REDACTED:github-token] step0",)]
+
+
+# -- errors that say what is wrong (issue 10) ------------------------------------------
+
+
+def test_find_on_an_index_locked_by_a_fresh_build_says_so(tmp_path, projects, monkeypatch):
+    from pastfix import queries
+
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    monkeypatch.setattr(queries, "BUSY_TIMEOUT", 0.1)
+    blocker = sqlite3.connect(db_path, isolation_level=None)
+    blocker.execute("PRAGMA journal_mode=DELETE")  # as during a fresh build
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        result = CliRunner().invoke(cli, ["find", "ENOENT", str(db_path)])
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert result.exit_code == 1
+    assert result.output == (
+        f"Error: {db_path} is locked by a build writing it (a fresh or --force build holds it"
+        " until it ends): try again when the build is done\n"
+    )
+
+
+def test_find_with_a_leftover_journal_says_so(tmp_path, projects, monkeypatch):
+    from pastfix import queries
+
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    (tmp_path / "index.db-journal").write_bytes(b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7")
+
+    def read_only_connect(*args, **kwargs):
+        # What SQLite says when a read-only open meets a hot journal it cannot roll back.
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(queries.sqlite3, "connect", read_only_connect)
+    result = CliRunner().invoke(cli, ["find", "ENOENT", str(db_path)])
+    assert result.exit_code == 1
+    assert result.output == (
+        f"Error: {db_path} has a leftover journal, {db_path}-journal, from an interrupted"
+        f" build, which only a writer can roll back: run `pastfix build {db_path}` with"
+        f" write access to {tmp_path}\n"
+    )
+
+
+def test_a_read_only_wal_file_is_named_in_the_error(tmp_path, projects, monkeypatch):
+    from pastfix import db as pdb
+
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    wal = tmp_path / "index.db-wal"
+    wal.write_bytes(b"")
+    wal.chmod(0o444)
+
+    def read_only_connect(*args, **kwargs):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(pdb.sqlite3, "connect", read_only_connect)
+    result = run("build", str(db_path), "--source", str(projects), "-s")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {wal} is read-only: make it writable (chmod u+w) and build again\n"
+    )
+
+
+def test_real_transcripts_replace_the_demo(tmp_path, fake_home, projects):
+    db_path = tmp_path / "index.db"
+    assert "bundled demo" in run("build", str(db_path), "-s").stderr
+    shutil.copytree(projects, fake_home / ".claude" / "projects")
+    result = run("build", str(db_path), "-s", "--json")
+    assert json.loads(result.stdout)["files_removed"] == 13
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT count(*) FROM sessions").fetchone() == (1,)
+    conn.close()

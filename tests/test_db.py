@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from conftest import ROOT, build_index
@@ -918,3 +919,274 @@ def test_redactions_go_with_their_file(db_path, projects):
     (projects / "-home-dev-app" / f"{SID2}.jsonl").unlink()
     build_index(db_path, projects)
     assert query(db_path, "SELECT count(*) FROM redactions") == [(0,)]
+
+
+# -- faults (issue 10): nothing lost, nothing duplicated, no traceback, no hang ------------
+
+
+def grown_session(projects, rounds=10):
+    """A session file over HEAD_BYTES, indexed once; returns its path."""
+    path = projects / "-home-dev-app" / f"{SID}.jsonl"
+    write_jsonl(path, failing_session(SID, rounds, "ENOENT: no such file", "Create it"))
+    return path
+
+
+def test_a_failed_read_changes_nothing_and_the_next_build_converges(db_path, projects, monkeypatch):
+    path = grown_session(projects)
+    build_index(db_path, projects)
+    before = query(db_path, "SELECT count(*) FROM messages")
+    write_jsonl(path, [say("late", SID, "one more line", "2026-01-02T00:00:00Z")], "a")
+    real_open = os.open
+
+    def failing_open(name, *args, **kwargs):
+        if str(name) == str(path):
+            raise PermissionError(13, "Permission denied", str(name))
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(pdb.os, "open", failing_open)
+    stats = build_index(db_path, projects)
+    assert stats.problem_examples == [f"{path}: cannot read: Permission denied"]
+    assert query(db_path, "SELECT count(*) FROM messages") == before
+    monkeypatch.setattr(pdb.os, "open", real_open)
+    build_index(db_path, projects)
+    clean = db_path.with_name("clean.db")
+    build_index(clean, projects)
+    assert snapshot(db_path) == snapshot(clean)
+
+
+def test_a_read_failing_halfway_through_a_rewrite_keeps_the_old_rows(
+    db_path, projects, monkeypatch
+):
+    path = grown_session(projects)
+    build_index(db_path, projects)
+    before = snapshot(db_path)
+    path.write_text(path.read_text().replace("ENOENT", "EACCES"))
+    real_parse = transcripts.parse_lines
+
+    def failing_parse(*args, **kwargs):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(transcripts, "parse_lines", failing_parse)
+    stats = build_index(db_path, projects)
+    assert stats.problem_examples == [f"{path}: cannot read: Input/output error"]
+    after = snapshot(db_path)
+    assert {k: v for k, v in after.items() if k != "problems"} == {
+        k: v for k, v in before.items() if k != "problems"
+    }
+    monkeypatch.setattr(transcripts, "parse_lines", real_parse)
+    build_index(db_path, projects)
+    assert error_hits(db_path, "EACCES") and not error_hits(db_path, "ENOENT")
+
+
+def test_an_in_place_rewrite_of_the_last_line_is_not_taken_for_an_append(db_path, projects):
+    path = grown_session(projects)
+    lines = path.read_text().splitlines(keepends=True)
+    last = result("last", SID, "tlast", "EPIPE: broken", "2026-01-02T00:00:00Z", True)
+    lines[-1] = json.dumps(last)
+    path.write_text("".join(lines) + "\n")
+    assert path.stat().st_size > pdb.HEAD_BYTES
+    build_index(db_path, projects)
+    assert error_hits(db_path, "EPIPE") == [(SID, "tlast")]
+    inode = path.stat().st_ino
+    with open(path, "r+") as f:  # in place: same inode, same head, one byte longer
+        f.write("".join(lines[:-1]) + lines[-1].replace('"is_error": true', '"is_error": false'))
+        f.write("\n")
+    assert path.stat().st_ino == inode
+    build_index(db_path, projects)
+    assert error_hits(db_path, "EPIPE") == []
+    clean = db_path.with_name("clean.db")
+    build_index(clean, projects)
+    assert snapshot(db_path) == snapshot(clean)
+
+
+def test_hostile_files_are_problems_and_the_build_goes_on(db_path, projects):
+    small_session(projects)
+    folder = projects / "-home-dev-app"
+    os.mkfifo(folder / "fifo.jsonl")
+    (folder / "zero.jsonl").symlink_to("/dev/zero")
+    (folder / "loop.jsonl").symlink_to(folder / "loop.jsonl")
+    odd = os.fsencode(str(folder)) + b"/caf\xe9.jsonl"
+    with open(odd, "wb") as f:
+        f.write(json.dumps(prompt("odd", SID2, "latin-1 name", "2026-01-01T00:00:00Z")).encode())
+    stats = build_index(db_path, projects)
+    assert query(db_path, "SELECT path, reason FROM problems ORDER BY path") == [
+        (f"{folder}/caf\ufffd.jsonl", "file name is not UTF-8"),
+        (f"{folder}/fifo.jsonl", "not a regular file"),
+        (f"{folder}/loop.jsonl", "cannot read: Too many levels of symbolic links"),
+        (f"{folder}/zero.jsonl", "not a regular file"),
+    ]
+    assert stats.problems == 4
+    assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
+    assert build_index(db_path, projects).files_read == 0
+
+
+def test_a_file_turned_into_a_fifo_after_planning_does_not_hang(db_path, projects, monkeypatch):
+    path = small_session(projects)
+    real_stat = os.stat
+    swapped = []
+
+    def stat_then_swap(name, *args, **kwargs):
+        st = real_stat(name, *args, **kwargs)
+        if str(name) == str(path) and not swapped:
+            swapped.append(path)
+            os.unlink(path)
+            os.mkfifo(path)
+        return st
+
+    monkeypatch.setattr(pdb.os, "stat", stat_then_swap)
+    stats = build_index(db_path, projects)
+    assert stats.problem_examples == [f"{path}: cannot read: not a regular file"]
+
+
+def test_deeply_nested_line_in_a_build_is_a_problem(db_path, projects):
+    path = small_session(projects)
+    with open(path, "a") as f:
+        f.write('{"type": "progress", "data": ' + "[" * 1500 + "]" * 1500 + "}\n")
+    stats = build_index(db_path, projects)
+    assert stats.problem_examples == [f"{path}:7: JSON nested too deeply"]
+    assert stats.messages == 6
+
+
+def test_a_tree_deeper_than_the_recursion_limit_is_indexed(db_path, projects):
+    small_session(projects)
+    deep = str(projects / "-home-dev-app")
+    for _ in range(1100):
+        deep += "/d"
+        os.mkdir(deep)
+    write_jsonl(Path(deep) / f"{SID2}.jsonl", [prompt("deep", SID2, "deep", "2026-01-01T00:00Z")])
+    try:
+        stats = build_index(db_path, projects)
+    finally:
+        os.remove(f"{deep}/{SID2}.jsonl")
+        while deep != str(projects / "-home-dev-app"):
+            os.rmdir(deep)
+            deep = os.path.dirname(deep)
+    assert (stats.files_read, stats.messages, stats.problems) == (2, 7, 0)
+
+
+@pytest.mark.parametrize("how", ["repeated", "nested", "through a symlink"])
+def test_a_source_given_twice_is_read_once(tmp_path, projects, how):
+    small_session(projects)
+    other = {
+        "repeated": projects,
+        "nested": projects / "-home-dev-app",
+        "through a symlink": tmp_path / "link",
+    }[how]
+    if how == "through a symlink":
+        other.symlink_to(projects)
+    db_path = tmp_path / "index.db"
+    stats = build_index(db_path, projects, other)
+    assert (stats.files_seen, stats.messages) == (1, 6)
+    build_index(db_path, other, projects)
+    path = small_session(projects)
+    write_jsonl(path, [say("a4", SID, "one more", "2026-01-01T10:00:06Z")], "a")
+    build_index(db_path, projects, other)
+    build_index(db_path, projects, other, force=True)
+    clean = tmp_path / "clean.db"
+    build_index(clean, projects)
+    assert snapshot(db_path) == snapshot(clean)
+
+
+def test_two_incremental_builds_at_once_do_not_read_a_file_twice(db_path, projects, monkeypatch):
+    path = grown_session(projects)
+    with open(path, "a") as f:
+        f.write(json.dumps({"type": "custom-title", "customTitle": "t", "sessionId": SID}) + "\n")
+    build_index(db_path, projects)
+    write_jsonl(path, [say("late", SID, "one more line", "2026-01-02T00:00:00Z")], "a")
+    write_jsonl(path, ["{not json"], "a")
+    real_plan = pdb._Builder._plan
+    other: list[pdb.BuildStats] = []
+
+    def plan_then_let_another_build_run(self):
+        plans = real_plan(self)
+        if not other:  # the other build plans and writes while this one waits
+            other.append(pdb.BuildStats())
+            other[0] = build_index(db_path, projects)
+        return plans
+
+    monkeypatch.setattr(pdb._Builder, "_plan", plan_then_let_another_build_run)
+    stats = build_index(db_path, projects)
+    assert other[0].files_read == 1
+    assert stats.files_read == 0
+    clean = db_path.with_name("clean.db")
+    monkeypatch.setattr(pdb._Builder, "_plan", real_plan)
+    build_index(clean, projects)
+    assert snapshot(db_path) == snapshot(clean)
+
+
+def test_an_unreadable_project_folder_keeps_its_sessions(db_path, projects, monkeypatch):
+    small_session(projects)
+    other = projects / "-home-dev-other" / f"{SID2}.jsonl"
+    write_jsonl(other, [prompt("o1", SID2, "other project", "2026-01-01T00:00:00Z")])
+    build_index(db_path, projects)
+    before = snapshot(db_path)
+    real_scandir = os.scandir
+
+    def scandir(name):
+        if str(name).endswith("-home-dev-other"):
+            raise PermissionError(13, "Permission denied", str(name))
+        return real_scandir(name)
+
+    monkeypatch.setattr(transcripts.os, "scandir", scandir)
+    stats = build_index(db_path, projects)
+    assert stats.problem_examples == [f"{other.parent}: cannot list: Permission denied"]
+    after = snapshot(db_path)
+    problem = (str(other.parent), None, "cannot list: Permission denied", "", None)
+    assert after.pop("problems") == [problem]
+    before.pop("problems")
+    assert after == before
+    monkeypatch.setattr(transcripts.os, "scandir", real_scandir)
+    assert build_index(db_path, projects).problems == 0
+
+
+def test_a_symlinked_project_folder_is_indexed(db_path, projects, tmp_path):
+    small_session(projects)
+    elsewhere = tmp_path / "elsewhere" / "-home-dev-other"
+    write_jsonl(elsewhere / f"{SID2}.jsonl", [prompt("o1", SID2, "linked", "2026-01-01T00:00Z")])
+    (projects / "-home-dev-other").symlink_to(elsewhere)
+    stats = build_index(db_path, projects)
+    assert (stats.files_read, stats.problems) == (2, 0)
+    assert query(db_path, "SELECT title FROM sessions WHERE session_id = ?", [SID2]) == [
+        ("linked",)
+    ]
+
+
+def test_demo_sessions_are_retracted_once_real_transcripts_are_indexed(db_path, projects):
+    demo = build_index(db_path, transcripts.DEMO_PROJECTS)
+    assert demo.files_read > 0
+    small_session(projects)
+    stats = build_index(db_path, projects)
+    assert stats.files_removed == demo.files_read
+    clean = db_path.with_name("clean.db")
+    build_index(clean, projects)
+    assert snapshot(db_path) == snapshot(clean)
+
+
+def test_stale_side_files_are_removed_by_every_build(db_path, projects):
+    small_session(projects)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = [db_path.with_name(f"index.db.part-{dead.pid}{s}") for s in ("", "-journal")]
+    live = db_path.with_name(f"index.db.part-{os.getppid()}")
+    for path in (*stale, live):
+        path.write_bytes(b"x")
+    build_index(db_path, projects)
+    assert [p.exists() for p in (*stale, live)] == [False, False, True]
+
+
+def test_a_session_spread_over_many_changed_files_is_refreshed_once_per_commit(
+    db_path, projects, monkeypatch
+):
+    folder = projects / "-home-dev-app" / SID / "subagents"
+    files = [
+        write_jsonl(folder / f"agent-{i:03d}.jsonl", [prompt(f"p{i}", SID, "x", "2026-01-01T00Z")])
+        for i in range(60)
+    ]
+    build_index(db_path, projects)
+    for i, path in enumerate(files):
+        write_jsonl(path, [say(f"s{i}", SID, "y", "2026-01-01T00:01Z")], "a")
+    calls = []
+    real = pdb.refresh_sessions
+    monkeypatch.setattr(pdb, "refresh_sessions", lambda *a: calls.append(1) or real(*a))
+    assert build_index(db_path, projects).files_read == 60
+    assert len(calls) <= 2

@@ -453,3 +453,139 @@ async def test_search_all_covers_messages_and_failed_results(ds):
         ds, "/anyname/messages.json", _search="missing", _shape="objects", _extra="count"
     )
     assert sorted(r["uuid"] for r in messages["rows"]) == ["s1-main-5", "s2-main-4"]
+
+
+# -- fuzzing and live serving (issue 10) ---------------------------------------------
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+@hypothesis.settings(max_examples=25, deadline=None)
+@hypothesis.given(text=st.text(max_size=60))
+def test_any_text_in_every_canned_query_answers(databases, text):
+    """Arbitrary strings into every parameter of every canned query: never a 4xx or 5xx."""
+    import asyncio
+
+    async def ask():
+        ds = Datasette(databases)
+        for name, params in QUERIES.items():
+            for fmt in ("", ".json"):
+                args = {param: text for param in params}
+                response = await ds.client.get(f"/index/{name}{fmt}", params=args)
+                assert response.status_code == 200, (name, fmt, text, response.text[:300])
+                if fmt:
+                    assert response.json()["ok"] is True
+        for arg in ("call", "msg", "page"):
+            response = await ds.client.get("/index/-/session/s1", params={arg: text})
+            assert response.status_code == 200, (arg, text, response.text[:300])
+
+    asyncio.run(ask())
+
+
+def _serve(db_path, log):
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    command = [sys.executable, "-m", "datasette", "serve", str(db_path)]
+    command += ["-h", "127.0.0.1", "-p", str(port)]
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/-/versions.json", timeout=1):
+                return process, base
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError(f"datasette did not start: see {log.name}") from None
+            time.sleep(0.1)
+
+
+@pytest.mark.slow
+def test_datasette_keeps_answering_while_builds_run(tmp_path):
+    """A live `datasette serve` answers every request during fresh, incremental and forced
+    builds, and shows the new rows afterwards without a restart."""
+    import threading
+    import urllib.error
+    import urllib.request
+
+    from jsonl import failing_session, write_jsonl
+
+    projects = tmp_path / "projects"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    db_path = tmp_path / "index.db"
+    build_index(db_path, empty)  # an index with the schema and no rows yet
+    sessions = [f"{i:08d}-0000-4000-8000-000000000000" for i in range(12)]
+    for sid in sessions:
+        write_jsonl(
+            projects / "-home-dev-app" / f"{sid}.jsonl",
+            failing_session(sid, 40, "ENOENT missing " + "z" * 3000, "Create it"),
+        )
+    log = open(tmp_path / "datasette.log", "wb")
+    process, base = _serve(db_path, log)
+    paths = [
+        "/index/find_past_fix.json?error=ENOENT&_shape=array",
+        "/index/tool_results?_size=20",
+        f"/index/-/session/{sessions[0]}",
+        f"/index/-/session/{sessions[0]}.json",
+    ]
+    failures: list[str] = []
+    done = threading.Event()
+    count = [0]
+
+    def hammer():
+        while not done.is_set() and count[0] < 5000:
+            path = paths[count[0] % len(paths)]
+            count[0] += 1
+            try:
+                with urllib.request.urlopen(base + path, timeout=30) as response:
+                    response.read()
+            except urllib.error.HTTPError as e:
+                if not (e.code == 404 and "/-/session/" in path):  # before the fresh build
+                    failures.append(f"{path}: {e.code} {e.read()[:300]!r}")
+            except OSError as e:
+                failures.append(f"{path}: {e}")
+
+    threads = [threading.Thread(target=hammer) for _ in range(2)]
+    try:
+        for thread in threads:
+            thread.start()
+        assert build_index(db_path, projects).mode == "fresh"
+        for sid in sessions[:3]:
+            write_jsonl(
+                projects / "-home-dev-app" / f"{sid}.jsonl",
+                failing_session(sid, 2, "EHOSTUNREACH live", "Retry", start=50),
+                "a",
+            )
+        assert build_index(db_path, projects).mode == "incremental"
+        assert build_index(db_path, projects, force=True).mode == "forced"
+        late_lines = failing_session("late", 1, "ECONNRESET late", "Retry")[1:3]
+        for line in late_lines:  # new ids, in an old session
+            line["sessionId"] = sessions[5]
+        write_jsonl(projects / "-home-dev-app" / f"{sessions[5]}.jsonl", late_lines, "a")
+        assert build_index(db_path, projects).mode == "incremental"
+    finally:
+        done.set()
+        for thread in threads:
+            thread.join(timeout=60)
+        try:
+            with urllib.request.urlopen(
+                f"{base}/index/find_past_fix.json?error=ECONNRESET&_shape=array", timeout=30
+            ) as response:
+                late = json.loads(response.read())
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+            log.close()
+    assert failures == []
+    assert count[0] > 10
+    assert {row["session_id"] for row in late} == {sessions[5]}

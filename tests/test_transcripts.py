@@ -1544,3 +1544,232 @@ def test_envelope_field_of_the_wrong_type_is_a_problem(field):
     assert [(p.line_no, p.reason) for p in batch.problems] == [
         (2, f"{field} is a int, not a string")
     ]
+
+
+# -- hostile input (issue 10): a recorded problem, never a traceback -----------------
+
+
+def _line(text="hello", **extra):
+    return json.dumps(
+        {
+            "type": "user",
+            "uuid": extra.pop("uuid", "u1"),
+            "sessionId": SESSION,
+            "message": {"role": "user", "content": text},
+            **extra,
+        }
+    ).encode()
+
+
+@pytest.mark.parametrize("where", ["progress", "unknown field", "content"])
+def test_deeply_nested_line_is_a_problem_and_its_neighbours_survive(where):
+    deep = "[" * 1200 + "]" * 1200
+    if where == "progress":
+        bad = b'{"type": "progress", "data": ' + deep.encode() + b"}"
+    elif where == "unknown field":
+        bad = _line(uuid="u2")[:-1] + b', "extra": ' + deep.encode() + b"}"
+    else:
+        bad = _line(uuid="u2")[:-2] + b', "deep": ' + deep.encode() + b"}}"
+    batch = parse_lines(
+        _line(uuid="u1") + b"\n" + bad + b"\n" + _line(uuid="u3") + b"\n",
+        first_line_no=1,
+        default_session_id=SESSION,
+    )
+    assert [m.uuid for m in batch.messages] == ["u1", "u3"]
+    assert [(p.line_no, p.reason) for p in batch.problems] == [(2, "JSON nested too deeply")]
+
+
+@pytest.mark.parametrize(
+    "escape, expected",
+    [
+        (r"cut \ud83d", "cut \ufffd"),
+        (r"\ud83d", "\ufffd"),
+        (r"low \udc00 alone", "low \ufffd alone"),
+        (r"pair \ud83d\ude00 kept", "pair \U0001f600 kept"),
+        (r"two \ud83d\ud83d\ude00", "two \ufffd\U0001f600"),
+        (r"escaped \\ud83d stays", r"escaped \ud83d stays"),
+    ],
+)
+def test_lone_surrogate_escape_is_replaced_and_the_line_kept(escape, expected):
+    line = b'{"type": "user", "uuid": "u1", "sessionId": "s", "message": {"content": "'
+    line += escape.encode() + b'"}, "x": "\\ud83d"}\n'
+    batch = parse_lines(line, first_line_no=1, default_session_id=None)
+    assert batch.problems == []
+    assert [m.text for m in batch.messages] == [expected]
+
+
+def test_byte_order_mark_does_not_cost_the_first_line():
+    data = b"\xef\xbb\xbf" + _line(uuid="u1") + b"\n" + _line(uuid="u2") + b"\n"
+    batch = parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    assert [m.uuid for m in batch.messages] == ["u1", "u2"]
+    assert batch.problems == []
+
+
+def test_iter_source_files_walks_a_tree_deeper_than_the_recursion_limit(tmp_path):
+    import os
+
+    deep = str(tmp_path / "proj")
+    os.mkdir(deep)
+    path = deep
+    for _ in range(1100):  # os.makedirs and pathlib would recurse themselves
+        path += "/d"
+        os.mkdir(path)
+    for name in (f"{path}/deep.jsonl", f"{deep}/top.jsonl"):
+        open(name, "w").close()
+    try:
+        found = list(iter_source_files(tmp_path))
+    finally:
+        os.remove(f"{path}/deep.jsonl")
+        folder = path
+        while folder != deep:  # shutil.rmtree recurses too: leave pytest a shallow tree
+            os.rmdir(folder)
+            folder = os.path.dirname(folder)
+    assert [f.path for f in found] == [f"{path}/deep.jsonl", f"{deep}/top.jsonl"]
+
+
+def test_iter_source_files_symlink_loop_named_jsonl_is_listed_not_fatal(tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "loop.jsonl").symlink_to(project / "loop.jsonl")
+    (project / "ok.jsonl").write_text("")
+    assert [Path(f.path).name for f in iter_source_files(tmp_path)] == ["loop.jsonl", "ok.jsonl"]
+
+
+def test_iter_source_files_reports_unreadable_directories(tmp_path, monkeypatch):
+    import os
+
+    from pastfix import transcripts
+
+    (tmp_path / "ok").mkdir()
+    (tmp_path / "ok" / "a.jsonl").write_text("")
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "b.jsonl").write_text("")
+    real_scandir = os.scandir
+
+    def scandir(path):
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(transcripts.os, "scandir", scandir)
+    assert list(iter_source_files(tmp_path)) == [
+        SourceFile(
+            str(tmp_path / "locked"), None, "locked", problem="cannot list: Permission denied"
+        ),
+        SourceFile(str(tmp_path / "ok" / "a.jsonl"), "a", "ok"),
+    ]
+
+
+def test_iter_source_files_follows_symlinked_folders_once(tmp_path):
+    elsewhere = tmp_path / "elsewhere" / "proj"
+    elsewhere.mkdir(parents=True)
+    (elsewhere / "s.jsonl").write_text("")
+    (elsewhere / "back").symlink_to(elsewhere)  # a loop
+    root = tmp_path / "projects"
+    root.mkdir()
+    (root / "proj").symlink_to(elsewhere)
+    (root / "again").symlink_to(elsewhere)
+    found = list(iter_source_files(root))
+    # Entries are read in name order: "again" is followed, "proj" is the alias.
+    problem = f"symlink to a folder read already: {elsewhere}"
+    assert found == [
+        SourceFile(str(root / "again" / "back"), None, "again", problem=problem),
+        SourceFile(str(root / "again" / "s.jsonl"), "s", "again"),
+        SourceFile(str(root / "proj"), None, "proj", problem=problem),
+    ]
+
+
+# -- fuzzing (issue 10): mutated real lines never raise, never cost a neighbour ------------
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+def _real_lines(limit=400):
+    """A sample of real lines of every type, from the real corpus (or the fixtures)."""
+    root = REAL_PROJECTS if REAL_PROJECTS.is_dir() else PROJECTS
+    lines = []
+    for path in sorted(root.rglob("*.jsonl")):
+        for line in path.read_bytes().splitlines()[:40]:
+            if 2 < len(line) < 20_000:
+                lines.append(line)
+        if len(lines) >= limit:
+            break
+    return lines
+
+
+REAL_LINES = _real_lines()
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@st.composite
+def mutated_lines(draw):
+    line = draw(st.sampled_from(REAL_LINES))
+    how = draw(
+        st.sampled_from(
+            ["truncate", "retype", "nest", "huge", "bad utf-8", "nul", "surrogate", "block"]
+        )
+    )
+    if how == "truncate":
+        return line[: draw(st.integers(0, len(line)))]
+    if how in ("bad utf-8", "nul"):
+        at = draw(st.integers(0, len(line)))
+        bad_utf8 = st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80"])
+        junk = b"\x00" if how == "nul" else draw(bad_utf8)
+        return line[:at] + junk + line[at:]
+    if how == "surrogate":
+        at = draw(st.integers(0, len(line)))
+        escape = draw(st.sampled_from([b"\\ud83d", b"\\udc00", b"\\ud83d\\u"]))
+        return line[:at] + escape + line[at:]
+    obj = json.loads(line)
+    if not isinstance(obj, dict) or not obj:
+        return line
+    if how == "retype":
+        obj[draw(st.sampled_from(sorted(obj)))] = draw(JSON_VALUES)
+    elif how == "nest":
+        depth = draw(st.integers(100, 3000))
+        obj[draw(st.sampled_from([*sorted(obj), "extra"]))] = (
+            json.loads("[" * depth + "]" * depth) if depth < 900 else None
+        )
+        if depth >= 900:  # json.loads would recurse too: splice the text in
+            text = json.dumps(obj)
+            return text[:-1].encode() + b', "deep": ' + b"[" * depth + b"]" * depth + b"}"
+    elif how == "huge":
+        obj[draw(st.sampled_from([*sorted(obj), "extra"]))] = "x" * draw(st.integers(0, 300_000))
+    elif how == "block":
+        block = {"type": draw(st.text(max_size=12)), "data": draw(JSON_VALUES)}
+        message = obj.get("message") if isinstance(obj.get("message"), dict) else {}
+        message["content"] = [block]
+        obj["message"] = message
+    return json.dumps(obj, ensure_ascii=draw(st.booleans())).encode()
+
+
+def _good(uuid):
+    return json.dumps(
+        {"type": "user", "uuid": uuid, "sessionId": SESSION, "message": {"content": uuid}}
+    ).encode()
+
+
+@hypothesis.settings(max_examples=150, deadline=None)
+@hypothesis.given(mutated_lines())
+def test_mutated_real_lines_never_raise_nor_cost_their_neighbours(bad):
+    bad = bad.replace(b"\n", b" ")
+    data = _good("before") + b"\n" + bad + b"\n" + _good("after") + b"\n"
+    batch = parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    uuids = [m.uuid for m in batch.messages]
+    assert uuids[0] == "before" and uuids[-1] == "after"
+    assert batch.lines == 3
+    assert all(p.line_no == 2 for p in batch.problems)
+    assert len(batch.problems) <= 1
+
+
+@pytest.mark.parametrize("kind", ["[]", "{}", "[1]"])
+def test_a_type_that_is_a_list_or_object_is_a_problem(kind):
+    # Found by the fuzz test above: a list does not hash, so `in IGNORED_TYPES` raised.
+    data = b'{"type": ' + kind.encode() + b', "uuid": "u1"}\n'
+    batch = parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    assert [(p.line_no, p.reason) for p in batch.problems] == [(1, "line has no string 'type'")]

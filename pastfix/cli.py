@@ -190,17 +190,22 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
     Runs the find_past_fix query of the Datasette plugin: failed tool calls with the
     same error signature as ERROR (its key line with paths, numbers and ids left out) or
     whose output contains every word of ERROR (or, when none does, some of them), best
-    first, one per session and signature. Start ERROR with raw: to write an FTS5 query,
-    and put -- before an ERROR that starts with -.
+    first, one per session and signature, each with what fixed it: the edits and calls
+    up to the first successful retry. ERROR - reads the error from standard input, so a
+    pasted error needs no quoting. Start ERROR with raw: to write an FTS5 query, and put
+    -- before an ERROR that starts with -.
 
     \b
     Example:
         pastfix find "EISDIR: illegal operation on a directory"
         pastfix find "error TS2307" index.db --json --limit 5
+        pbpaste | pastfix find -
         pastfix find -- "-bash: npm: command not found"
     """
     from pastfix import queries  # imported here: `build` starts faster without it
 
+    if error == "-":
+        error = sys.stdin.read()
     try:
         conn = queries.connect(db_path)
     except queries.NotAnIndex as e:
@@ -212,10 +217,19 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
     if json_:
         click.echo(to_json(rows))
     elif not rows:
-        click.echo(f"No failed tool call matches {error!r}", err=True)
+        click.echo(f"No failed tool call matches {_short(error)}", err=True)
     else:
+        if rows[0]["matched"] == "some words":
+            click.echo("No failure contains every word; closest matches:\n", err=True)
         bold = (click.style("", bold=True, reset=False), click.style("", reset=True))
-        click.echo("\n\n".join(queries.format_hit(i, row, bold) for i, row in enumerate(rows, 1)))
+        click.echo(
+            "\n\n".join(queries.format_hit(i, row, bold, error) for i, row in enumerate(rows, 1))
+        )
+
+
+def _short(text: str) -> str:
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= 80 else flat[:79] + "…")
 
 
 def find_limit() -> int:

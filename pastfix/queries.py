@@ -14,6 +14,7 @@ is matched as words when it does not.
 from __future__ import annotations
 
 import functools
+import html
 import json
 import os
 import re
@@ -22,6 +23,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlencode
 
 from pastfix import signatures
 
@@ -35,10 +37,17 @@ FIND_LIMIT = 20
 FIND_MAX = 200
 # How long `pastfix find` waits for a build that locks the whole index (a fresh one).
 BUSY_TIMEOUT = 5.0
+# find_past_fix's columns that hold JSON arrays (Datasette: add _json=<column> to decode).
+JSON_COLUMNS = ("files_edited_after", "fix_edits", "fix_calls")
 # Tool calls that change a file, for "files edited afterwards".
 EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit")
-# How far after a failure to look for edited files, in tool calls.
-EDIT_WINDOW = 100
+# What find_past_fix shows of a fix: edits (with this much of their old and new text)
+# and other calls.
+FIX_EDITS = 5
+FIX_CALLS = 10
+FIX_TEXT_CHARS = 800
+# The whole error as find_past_fix returns it, up to this many characters.
+ERROR_CHARS = 3000
 # The tables whose presence makes a database a pastfix index.
 REQUIRED_TABLES = frozenset(
     {
@@ -137,14 +146,26 @@ def like_anchor(text: object) -> str:
     return tail.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def register_functions(conn: sqlite3.Connection) -> None:
-    """Add the SQL functions the queries use (safe_fts, like_anchor) to a connection."""
+def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -> None:
+    """Add the SQL functions the queries use to a connection.
+
+    `database_url` is where the database is served (Datasette's /<name>), for the
+    session links of find_past_fix.
+    """
     conn.create_function("safe_fts", 1, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 2, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 3, safe_fts, deterministic=True)
     conn.create_function("like_anchor", 1, like_anchor, deterministic=True)
     conn.create_function("error_signature", 1, _text_of(signatures.signature), deterministic=True)
     conn.create_function("error_key_line", 1, _text_of(signatures.key_line), deterministic=True)
+    conn.create_function("same_command", 2, same_command, deterministic=True)
+    conn.create_function("error_excerpt", 4, error_excerpt, deterministic=True)
+    conn.create_function(
+        "session_url",
+        2,
+        lambda session_id, call: session_path(database_url, str(session_id), call),
+        deterministic=True,
+    )
 
 
 def _text_of(function: Callable[[str], str]) -> Callable[[object], str]:
@@ -154,6 +175,113 @@ def _text_of(function: Callable[[str], str]) -> Callable[[object], str]:
         return function("" if value is None else str(value))
 
     return call
+
+
+# -- what find_past_fix computes per row ----------------------------------------
+
+# `cd somewhere && ` before a command: the same command run from elsewhere.
+_CD_PREFIX = re.compile(r"cd\s+(?:\"[^\"]*\"|'[^']*'|[^\s;&|]+)\s*&&\s*")
+_SEGMENT_END = re.compile(r"\s*(?:\|\|?|&&|;)\s*")
+_REDIRECT = re.compile(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>")
+# Words of a pasted error, as FTS5's unicode61 tokenizer sees them.
+_TOKEN = re.compile(r"[^\W_]+")
+_OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
+# Characters of context shown around a matched word that is not on the key line.
+EXCERPT_CONTEXT = 100
+
+
+def command_key(command: object) -> str | None:
+    """What a shell command does, to recognise its retry: the words of its first command.
+
+    Whitespace is collapsed; `cd X &&` prefixes, flags (`--set-upstream`),
+    redirections (`2>&1`) and everything after the first pipe, `&&`, `||` or `;`
+    are left out. `git push --set-upstream origin main 2>&1 | tail` is
+    `git push origin main`.
+    """
+    if not isinstance(command, str):
+        return None
+    key = " ".join(command.split())
+    while found := _CD_PREFIX.match(key):
+        key = key[found.end() :]
+    words = []
+    for word in _SEGMENT_END.split(key, maxsplit=1)[0].split():
+        if not (word.startswith("-") or _REDIRECT.match(word)):
+            words.append(word)
+    return " ".join(words)
+
+
+def same_command(one: object, other: object) -> bool:
+    """Whether two shell commands do the same thing (see command_key).
+
+    Either may add words to the other (`git push` and `git push --set-upstream origin
+    main`), as long as the shorter has two: `npm run build` is not `npm run test`.
+    """
+    a, b = command_key(one), command_key(other)
+    if not a or not b:
+        return False
+    short, long = sorted((a, b), key=len)
+    return short == long or (" " in short and long.startswith(short + " "))
+
+
+def _words_pattern(error: object) -> re.Pattern[str] | None:
+    """A regex finding the words of a pasted error as whole words, case-insensitive."""
+    words = [w for w in _TOKEN.findall(str(error or "")) if w not in _OPERATORS][:MAX_WORDS]
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+    return re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])", re.IGNORECASE)
+
+
+def mark_words(
+    text: str, error: object, mark: str, end: str, escape: Callable[[str], str] = str
+) -> str:
+    """`text` with the words of `error` between `mark` and `end`, the rest passed to `escape`."""
+    found = _words_pattern(error)
+    pieces, last = [], 0
+    for m in found.finditer(text) if found else ():
+        pieces += [escape(text[last : m.start()]), mark, escape(m.group(0)), end]
+        last = m.end()
+    pieces.append(escape(text[last:]))
+    return "".join(pieces)
+
+
+def error_excerpt(content: object, error: object, mark: object = "", end: object = "") -> str:
+    """A failure's key line, then the pasted words in context when they are elsewhere.
+
+    With marks ('<mark>', '</mark>') the text is HTML-escaped and the pasted words are
+    wrapped in them; without, it is plain text.
+    """
+    text = content if isinstance(content, str) else ""
+    line = signatures.key_line(text) or " ".join(text[:300].split())
+    parts = [line]
+    found = _words_pattern(error)
+    if found:
+        on_line = {m.group(0).lower() for m in found.finditer(line)}
+        elsewhere = next(
+            (m for m in found.finditer(text) if m.group(0).lower() not in on_line), None
+        )
+        if elsewhere:
+            start = max(0, elsewhere.start() - EXCERPT_CONTEXT)
+            around = " ".join(text[start : elsewhere.end() + EXCERPT_CONTEXT].split())
+            if around and around not in line:
+                parts.append(f"… {around} …")
+    plain = "\n".join(parts)
+    if not (mark or end):
+        return plain
+    return mark_words(plain, error, str(mark), str(end), html.escape)
+
+
+def session_path(
+    database_url: str, session_id: str, call: str | None = None, suffix: str = "", **args: str
+) -> str:
+    """The session page under `database_url` (".json" suffix for its JSON), at a call or message."""
+    path = f"{database_url}/-/session/{quote(session_id, safe='')}{suffix}"
+    if call:
+        args["call"] = call
+    query = f"?{urlencode(args)}" if args else ""
+    target = f"call-{call}" if call else (f"msg-{args['msg']}" if "msg" in args else "")
+    anchor = f"#{quote(target, safe='')}" if target else ""
+    return path + query + anchor
 
 
 def is_index(table_names: set[str] | frozenset[str] | list[str]) -> bool:
@@ -215,60 +343,119 @@ hits as (
   select * from ranked where nth = 1
   order by same or words = 2 desc, same desc, kind = 'error' desc, score, timestamp desc, id
   limit {limit}
+),
+-- Each failure with its call and its fix: the first later call of the same agent that
+-- succeeded at the same thing (the same command, or the same tool on the same file).
+-- What happened in between is the fix; without one, what happened before the next prompt.
+framed as (
+  select h.*, c.name as tool, c.timestamp as called_at, c.agent_id, c.command, c.file_path,
+    {TARGET.format(c="c")} as target,
+    fx.tool_use_id as fix_tool_use_id, fx.timestamp as fixed_at,
+    {TARGET.format(c="fx")} as fix_target,
+    (select content from tool_results where id = h.id) as content,
+    coalesce(fx.timestamp, (
+      select min(p.timestamp) from messages p
+      where p.session_id = h.session_id and p.timestamp > h.timestamp
+        and p.kind in ('prompt', 'queued_prompt') and p.is_meta = 0 and p.is_sidechain = 0),
+      '9999') as window_end
+  from hits h
+  left join tool_calls c on c.tool_use_id = h.tool_use_id
+  left join tool_calls fx on fx.tool_use_id = (
+    select c2.tool_use_id from tool_calls c2
+    where c2.session_id = h.session_id and c2.timestamp > c.timestamp
+      and c2.agent_id is c.agent_id and c2.name = c.name
+      and case when c.command is not null then same_command(c2.command, c.command)
+               when c.file_path is not null then c2.file_path = c.file_path
+               else 0 end
+      and exists (select 1 from tool_results r2
+                  where r2.tool_use_id = c2.tool_use_id and r2.is_error = 0)
+    order by c2.timestamp limit 1)
 )
 select
-  h.session_id,
+  f.session_id,
   s.project,
-  h.timestamp as failed_at,
-  c.name as tool,
-  {TARGET.format(c="c")} as target,
-  case when h.words > 0 then
-    (select snippet(tool_errors_fts, 0, '<mark>', '</mark>', '…', 24) from tool_errors_fts
-     where tool_errors_fts match (case h.words when 2 then safe_fts(:error)
-                                  else safe_fts(:error, 'any') end)
-       and rowid = h.id)
-  else (select error_key_line(content) from tool_results where id = h.id)
-  end as error_snippet,
+  f.timestamp as failed_at,
+  f.tool,
+  f.target,
+  error_excerpt(f.content, :error, '', '') as error_snippet,
   -- what the same agent (main thread or subagent) said next
   (select substr(n.text, 1, 600) from messages n
-   where n.session_id = h.session_id and n.timestamp > h.timestamp
+   where n.session_id = f.session_id and n.timestamp > f.timestamp
      and n.type = 'assistant' and n.kind = 'text' and n.text != ''
      and n.is_sidechain = rm.is_sidechain and n.agent_id is rm.agent_id
    order by n.timestamp limit 1) as next_text,
   {TARGET.format(c="ok")} as next_ok_target,
-  (select group_concat(path, char(10)) from (
-     select e.file_path as path from (
-       select tool_use_id, name, file_path, timestamp from tool_calls
-       where session_id = h.session_id and timestamp > h.timestamp
-       order by timestamp limit {EDIT_WINDOW}) e
-     where e.name in ({edit_tools}) and e.file_path is not null
+  (select json_group_array(path) from (
+     select e.file_path as path from tool_calls e
+     where e.session_id = f.session_id and e.timestamp > f.timestamp
+       and e.timestamp < f.window_end and e.name in ({edit_tools}) and e.file_path is not null
        and not exists (select 1 from tool_results r
                        where r.tool_use_id = e.tool_use_id and r.is_error = 1)
      group by e.file_path order by min(e.timestamp) limit 10)) as files_edited_after,
-  'claude --resume ' || h.session_id as resume,
-  h.tool_use_id,
+  'claude --resume ' || f.session_id as resume,
+  f.tool_use_id,
   ok.tool_use_id as next_ok_tool_use_id,
-  case when h.same then 'signature' when h.words = 2 then 'all words'
+  case when f.same then 'signature' when f.words = 2 then 'all words'
        else 'some words' end as matched,
-  round(h.score, 3) as score,
-  h.signature,
-  h.kind,
+  round(f.score, 3) as score,
+  f.signature,
+  f.kind,
   (select count(*) from tool_results indexed by idx_tr_signature
-   where is_error = 1 and signature = h.signature and session_id = h.session_id) as occurrences
-from hits h
-left join messages rm on rm.uuid = h.message_uuid
-left join tool_calls c on c.tool_use_id = h.tool_use_id
-left join sessions s on s.session_id = h.session_id
+   where is_error = 1 and signature = f.signature and session_id = f.session_id) as occurrences,
+  f.fixed_at,
+  f.fix_tool_use_id,
+  f.fix_target,
+  -- the edits between the failure and its fix, those to files the error or the command
+  -- names first
+  case when f.fixed_at is null then '[]' else (
+    select json_group_array(json(edit)) from (
+      select json_object('tool', e.name, 'file_path', e.file_path,
+        'old', substr(coalesce(json_extract(e.input, '$.old_string'),
+                               json_extract(e.input, '$.edits[0].old_string'), ''),
+                      1, {FIX_TEXT_CHARS}),
+        'new', substr(coalesce(json_extract(e.input, '$.new_string'),
+                               json_extract(e.input, '$.edits[0].new_string'),
+                               json_extract(e.input, '$.content'),
+                               json_extract(e.input, '$.new_source'), ''),
+                      1, {FIX_TEXT_CHARS})) as edit,
+        instr(f.content || ' ' || coalesce(f.command, ''),
+              replace(e.file_path, rtrim(e.file_path, replace(e.file_path, '/', '')), ''))
+          > 0 as named, e.timestamp as at
+      from tool_calls e
+      where e.session_id = f.session_id and e.timestamp > f.called_at
+        and e.timestamp <= f.fixed_at and e.agent_id is f.agent_id
+        and e.name in ({edit_tools}) and json_valid(e.input)
+        and not exists (select 1 from tool_results r
+                        where r.tool_use_id = e.tool_use_id and r.is_error = 1)
+      order by named desc, at
+      limit {FIX_EDITS})) end as fix_edits,
+  -- the other calls in between: what was looked at or tried
+  case when f.fixed_at is null then '[]' else (
+    select json_group_array(json(step)) from (
+      select json_object('tool', k.name, 'target', substr({TARGET.format(c="k")}, 1, 300),
+        'ok', json(case when r.is_error = 1 then 'false' else 'true' end)) as step
+      from tool_calls k left join tool_results r on r.tool_use_id = k.tool_use_id
+      where k.session_id = f.session_id and k.timestamp > f.called_at
+        and k.timestamp < f.fixed_at and k.agent_id is f.agent_id
+        and not (k.name in ({edit_tools}) and coalesce(r.is_error, 0) = 0)
+      order by k.timestamp limit {FIX_CALLS})) end as fix_calls,
+  s.title as session_title,
+  session_url(f.session_id, f.tool_use_id) as session_url,
+  error_excerpt(f.content, :error, '<mark>', '</mark>') as error_snippet_html,
+  substr(f.content, 1, {ERROR_CHARS}) as error
+from framed f
+left join messages rm on rm.uuid = f.message_uuid
+left join sessions s on s.session_id = f.session_id
 -- the next call of the same tool by the same agent that did not fail
 left join tool_calls ok on ok.tool_use_id = (
   select c2.tool_use_id from tool_calls c2
-  where c2.session_id = h.session_id and c2.timestamp > c.timestamp
-    and c2.name = c.name and c2.agent_id is c.agent_id
+  where c2.session_id = f.session_id and c2.timestamp > f.called_at
+    and c2.name = f.tool and c2.agent_id is f.agent_id
     and exists (select 1 from tool_results r2
                 where r2.tool_use_id = c2.tool_use_id and r2.is_error = 0)
   order by c2.timestamp limit 1)
-order by h.same or h.words = 2 desc, h.same desc, h.kind = 'error' desc, h.score,
-  h.timestamp desc, h.id
+order by f.same or f.words = 2 desc, f.same desc, f.kind = 'error' desc, f.score,
+  f.timestamp desc, f.id
 """
 
 
@@ -623,7 +810,7 @@ def connect(path: str | Path) -> sqlite3.Connection:
     if not is_index(names):
         conn.close()
         raise NotAnIndex(f"{path} is not a pastfix index (see `pastfix build --help`)")
-    register_functions(conn)
+    register_functions(conn, f"/{path.stem}")
     return conn
 
 
@@ -663,8 +850,15 @@ def _open_error(path: Path, error: sqlite3.DatabaseError) -> str:
 def find_past_fix(
     conn: sqlite3.Connection, error: str, limit: int = FIND_LIMIT
 ) -> list[dict[str, Any]]:
-    """Rows of the find_past_fix canned query for `error`, as dicts."""
-    return run(conn, "find_past_fix", error=error, limit=limit)
+    """Rows of the find_past_fix canned query for `error`, as dicts.
+
+    The JSON columns (JSON_COLUMNS) are decoded into lists.
+    """
+    rows = run(conn, "find_past_fix", error=error, limit=limit)
+    for row in rows:
+        for column in JSON_COLUMNS:
+            row[column] = json.loads(row[column]) if row[column] else []
+    return rows
 
 
 def _dicts(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
@@ -744,29 +938,60 @@ def _one_line(text: str | None, width: int) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
-def format_hit(number: int, row: dict[str, Any], mark: tuple[str, str] = ("[", "]")) -> str:
-    """A find_past_fix row as a few terminal lines; `mark` wraps the matched words."""
-    error = _one_line(row["error_snippet"], 400)
-    error = error.replace("<mark>", mark[0]).replace("</mark>", mark[1])
+def format_hit(
+    number: int, row: dict[str, Any], mark: tuple[str, str] = ("[", "]"), error: str = ""
+) -> str:
+    """A find_past_fix row (as find_past_fix() returns it) as a few terminal lines.
+
+    The words of `error` are wrapped in `mark`.
+    """
+    snippet = "\n           ".join(
+        _one_line(part, 300) for part in row["error_snippet"].splitlines()[:2]
+    )
+    snippet = mark_words(snippet, error, *mark)
     times = f", {row['occurrences']} times in this session" if row["occurrences"] > 1 else ""
     noise = f" ({row['kind'].replace('_', ' ')})" if row["kind"] not in (None, "error") else ""
+    weak = "  [some words]" if row["matched"] == "some words" else ""
     lines = [
-        f"{number}. {row['tool'] or '?'} failed{noise} {row['failed_at'] or ''}"
-        f" in {row['project'] or '?'}{times}",
+        f"{number}. {row['tool'] or '?'} failed{noise} {_when(row['failed_at'])}"
+        f" in {row['project'] or '?'}{times}{weak}",
+    ]
+    if row["session_title"]:
+        lines.append(f"   session: {_one_line(row['session_title'], 100)}")
+    lines += [
         f"   ran:    {_one_line(row['target'], 200)}",
-        f"   error:  {error}",
+        f"   error:  {snippet}",
     ]
     if row["matched"] == "signature":
         lines.append(f"   same error signature: {_one_line(row['signature'], 200)}")
+    inside = f"{row['project']}/" if row["project"] else "\0"
+    if row["fixed_at"]:
+        lines.append(f"   fixed:  {row['tool']} {_one_line(row['fix_target'], 200)} succeeded")
+        for edit in row["fix_edits"]:
+            lines.append(f"   edit:   {edit['file_path'].removeprefix(inside)}")
+            if edit["old"]:
+                lines.append(f"             - {_one_line(edit['old'], 150)}")
+            lines.append(f"             + {_one_line(edit['new'], 150)}")
+        for call in row["fix_calls"]:
+            state = "" if call["ok"] else " (failed)"
+            lines.append(f"   before: {call['tool']} {_one_line(call['target'], 150)}{state}")
+    else:
+        lines.append("   fixed:  no successful retry in this session")
+        if row["next_ok_target"]:
+            lines.append(
+                f"   then:   {row['tool']} {_one_line(row['next_ok_target'], 200)} (succeeded)"
+            )
+        if row["files_edited_after"]:
+            files = [path.removeprefix(inside) for path in row["files_edited_after"]]
+            lines.append(f"   edited: {', '.join(files)}")
     if row["next_text"]:
         lines.append(f"   next:   {_one_line(row['next_text'], 300)}")
-    if row["next_ok_target"]:
-        lines.append(
-            f"   then:   {row['tool']} {_one_line(row['next_ok_target'], 200)} (succeeded)"
-        )
-    if row["files_edited_after"]:
-        inside = f"{row['project']}/" if row["project"] else "\0"
-        files = [path.removeprefix(inside) for path in row["files_edited_after"].splitlines()]
-        lines.append(f"   edited: {', '.join(files)}")
     lines.append(f"   resume: {row['resume']}")
     return "\n".join(lines)
+
+
+def _when(timestamp: str | None) -> str:
+    """An ISO timestamp as `2026-02-12 21:03 UTC`."""
+    if not timestamp or len(timestamp) < 16:
+        return timestamp or ""
+    return f"{timestamp[:10]} {timestamp[11:16]} UTC"

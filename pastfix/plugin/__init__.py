@@ -11,8 +11,8 @@ from pastfix.plugin import views
 
 
 @hookimpl
-def prepare_connection(conn):
-    queries.register_functions(conn)
+def prepare_connection(conn, database, datasette):
+    queries.register_functions(conn, datasette.urls.database(database))
 
 
 @hookimpl
@@ -37,5 +37,13 @@ def render_cell(row, value, column, table, database, datasette):
 def extra_css_urls(datasette, database):
     async def inner():
         return await views.css_urls(datasette, database)
+
+    return inner
+
+
+@hookimpl
+def extra_template_vars(template, database, request, datasette):
+    async def inner():
+        return await views.template_vars(template, database, request, datasette)
 
     return inner

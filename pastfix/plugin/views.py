@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import copy
+import difflib
+import json
 import weakref
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote, unquote, urlencode
+from urllib.parse import unquote, urlencode
 
 import markupsafe
 from datasette.utils import tilde_decode, tilde_encode
@@ -71,13 +74,7 @@ def session_url(
     **args: str,
 ) -> str:
     """The session page (suffix ".json" for its JSON), at a tool call or message when given."""
-    path = f"{datasette.urls.database(database)}/-/session/{quote(session_id, safe='')}{suffix}"
-    if call:
-        args["call"] = call
-    query = f"?{urlencode(args)}" if args else ""
-    target = f"call-{call}" if call else (f"msg-{args['msg']}" if "msg" in args else "")
-    anchor = f"#{quote(target, safe='')}" if target else ""
-    return path + query + anchor
+    return queries.session_path(datasette.urls.database(database), session_id, call, suffix, **args)
 
 
 def highlight(snippet: str) -> markupsafe.Markup:
@@ -200,3 +197,157 @@ async def css(request: Request) -> Response:
         content_type="text/css; charset=utf-8",
         headers={"cache-control": "max-age=3600"},
     )
+
+
+# -- the find_past_fix page ------------------------------------------------------------
+
+FIND_QUERY = "find_past_fix"
+# Lines of a command shown before "more"; lines of each side of an edit's diff.
+COMMAND_LINES = 3
+DIFF_LINES = 12
+
+
+async def template_vars(
+    template: str, database: str | None, request: Request | None, datasette: Datasette
+) -> dict[str, Any]:
+    """`pastfix_find` on the find_past_fix page of an index: query.html draws cards with it."""
+    if template != "query.html" or not database or request is None:
+        return {}
+    if request.url_vars.get("table") != FIND_QUERY or not await is_index(datasette, database):
+        return {}
+    return {"pastfix_find": lambda rows: find_page(rows, request, database, datasette)}
+
+
+def find_page(
+    rows: list[Any], request: Request, database: str, datasette: Datasette
+) -> dict[str, Any]:
+    """What the find_past_fix page shows: the pasted error, its cards, and where else to look."""
+    error = request.args.get("error", "")
+    first_line = next((line.strip() for line in error.splitlines() if line.strip()), "")
+    query_url = datasette.urls.database(database)
+    now = datetime.now(UTC)
+    cards = [_card(dict(row), now, database, datasette) for row in rows]
+    return {
+        "error": error,
+        "limit": request.args.get("limit", ""),
+        "action": f"{query_url}/{FIND_QUERY}",
+        "cards": cards,
+        "weak": bool(cards) and cards[0]["matched"] == "some words",
+        "sessions": len({c["session_id"] for c in cards}),
+        "elsewhere": {
+            "search_tool_output": f"{query_url}/search_tool_output?"
+            + urlencode({"pattern": first_line[:200], "project": ""}),
+            "search_messages": f"{query_url}/search_messages?" + urlencode({"q": first_line}),
+        },
+    }
+
+
+def _card(
+    row: dict[str, Any], now: datetime, database: str, datasette: Datasette
+) -> dict[str, Any]:
+    project = row["project"] or ""
+    inside = project.rstrip("/") + "/" if project else "\0"
+    target = row["target"] or ""
+    lines = target.splitlines() or [""]
+    edits = [
+        {
+            "tool": edit["tool"],
+            "path": (edit["file_path"] or "").removeprefix(inside),
+            "diff": diff_lines(edit["old"] or "", edit["new"] or ""),
+        }
+        for edit in _json_list(row["fix_edits"])
+    ]
+    return {
+        **row,
+        "title": row["session_title"] or row["session_id"],
+        "when": _when(row["failed_at"], now),
+        "fixed_after": _gap(row["failed_at"], row["fixed_at"]),
+        "command_head": "\n".join(lines[:COMMAND_LINES]),
+        "command_more": "\n".join(lines[COMMAND_LINES:]),
+        "snippet": markupsafe.Markup(row["error_snippet_html"] or ""),
+        "edits": edits,
+        "calls": [
+            {**call, "target": (call["target"] or "").removeprefix(inside)}
+            for call in _json_list(row["fix_calls"])
+        ],
+        "files": [path.removeprefix(inside) for path in _json_list(row["files_edited_after"])],
+        "noise": row["kind"] if row["kind"] not in (None, "error") else None,
+        "fix_url": session_url(datasette, database, row["session_id"], row["fix_tool_use_id"]),
+        "next_ok_url": session_url(
+            datasette, database, row["session_id"], row["next_ok_tool_use_id"]
+        ),
+    }
+
+
+def _json_list(value: Any) -> list[Any]:
+    if isinstance(value, list):
+        return value
+    try:
+        found = json.loads(value) if value else []
+    except ValueError:
+        return []
+    return found if isinstance(found, list) else []
+
+
+def diff_lines(old: str, new: str) -> list[tuple[str, str]]:
+    """The lines an edit changed, with one line of context: ("-"|"+"|" "|"…", line).
+
+    At most DIFF_LINES lines; "…" stands for what is left out.
+    """
+    a, b = old.splitlines(), new.splitlines()
+    shown: list[tuple[str, str]] = []
+    for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(1):
+        if shown:
+            shown.append(("…", ""))
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                shown += [(" ", line) for line in a[i1:i2]]
+                continue
+            shown += [("-", line) for line in a[i1:i2]]
+            shown += [("+", line) for line in b[j1:j2]]
+    if len(shown) > DIFF_LINES:
+        left = len(shown) - DIFF_LINES
+        shown = [*shown[:DIFF_LINES], ("…", f"{left} more line{'s' if left > 1 else ''}")]
+    return shown
+
+
+def _parse(timestamp: str | None) -> datetime | None:
+    try:
+        return datetime.fromisoformat((timestamp or "").replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def _when(timestamp: str | None, now: datetime) -> dict[str, str]:
+    """An ISO timestamp as a date a person reads, and how long ago it was."""
+    at = _parse(timestamp)
+    if at is None or at.tzinfo is None:
+        return {"absolute": timestamp or "", "relative": ""}
+    return {
+        "absolute": at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "relative": _duration(now - at) + " ago" if now >= at else "",
+        "iso": timestamp or "",
+    }
+
+
+def _gap(start: str | None, end: str | None) -> str:
+    """How long after `start` `end` came, in words ("2 min later")."""
+    a, b = _parse(start), _parse(end)
+    if a is None or b is None or a.tzinfo is None or b.tzinfo is None or b < a:
+        return ""
+    return _duration(b - a) + " later"
+
+
+def _duration(delta: timedelta) -> str:
+    seconds = int(delta.total_seconds())
+    for unit, size in (
+        ("year", 365 * 86400),
+        ("month", 30 * 86400),
+        ("day", 86400),
+        ("hour", 3600),
+        ("min", 60),
+    ):
+        if seconds >= size:
+            n = seconds // size
+            return f"{n} {unit}{'s' if n > 1 and unit != 'min' else ''}"
+    return f"{seconds} s"

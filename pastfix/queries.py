@@ -263,7 +263,12 @@ def error_excerpt(content: object, error: object, mark: object = "", end: object
         if elsewhere:
             start = max(0, elsewhere.start() - EXCERPT_CONTEXT)
             around = " ".join(text[start : elsewhere.end() + EXCERPT_CONTEXT].split())
-            if around and around not in line:
+            flat = " ".join(line.split())
+            if flat and flat in around:
+                # The words are just before the key line: show them with it.
+                lead = "" if start == 0 else "… "
+                parts = [lead + around[: around.index(flat) + len(flat)]]
+            elif around:
                 parts.append(f"… {around} …")
     plain = "\n".join(parts)
     if not (mark or end):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, build_index
-from test_queries import APP, write_corpus
+from test_queries import write_corpus
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = ROOT / "test-artifacts"
@@ -92,31 +92,58 @@ def test_find_past_fix_in_a_browser(server):
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(f"{server}/index/find_past_fix")
-            page.fill('input[name="error"]', "EISDIR: illegal operation on a directory")
-            page.click('input[type="submit"]')
+            # A pasted error keeps its lines: a text box, not a one-line input.
+            page.fill("textarea#pf-error", "Exit code 1\nError: ENOENT: no such file\n")
+            page.click('button[type="submit"]')
             page.wait_for_load_state()
-            assert "error=EISDIR" in page.url
-
-            card = page.locator("table.rows-and-columns tbody tr")
-            expect(card).to_have_count(1)
-            expect(card.locator("td.col-error_snippet mark").first).to_have_text("EISDIR")
-            expect(card.locator("td.col-next_text")).to_have_text(
-                "That is a directory; reading the file inside it."
+            assert "error=Exit+code+1%0D%0AError" in page.url or "%0A" in page.url
+            expect(page.locator("textarea#pf-error")).to_have_value(
+                "Exit code 1\nError: ENOENT: no such file\n"
             )
-            expect(card.locator("td.col-next_ok_target")).to_have_text(f"{APP}/src/index.js")
-            expect(card.locator("td.col-resume code")).to_have_text("claude --resume s1")
-            # "error -> what happened next": the next reply sits to the right of the error.
-            error_box = card.locator("td.col-error_snippet").bounding_box()
-            next_box = card.locator("td.col-next_text").bounding_box()
-            assert error_box and next_box
-            assert next_box["x"] > error_box["x"] + error_box["width"] - 1
-            assert page.evaluate(
-                "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
-            )
-            page.screenshot(path=str(ARTIFACTS / "find_past_fix.png"), full_page=True)
+            cards = page.locator("article.pf-card")
+            expect(cards).to_have_count(2)
+            fixed = cards.nth(0)
+            expect(fixed.locator("h3.pf-fixed")).to_have_text("Fixed 4 min later")
+            expect(fixed.locator(".pf-diff .pf-add")).to_have_text("+ x")
+            expect(fixed.locator(".pf-keyline mark", has_text="ENOENT")).to_have_count(1)
+            for width in (400, 800, 1400):
+                page.set_viewport_size({"width": width, "height": 900})
+                # Nothing is cut off: no horizontal scrolling, and every card's fix is in view
+                # of the page (beside the failure, or under it on narrow screens).
+                assert page.evaluate(
+                    "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+                ), width
+                for i in range(cards.count()):
+                    fix = cards.nth(i).locator("section.pf-fix")
+                    failure = cards.nth(i).locator("section.pf-failure")
+                    expect(fix).to_be_visible()
+                    box, left = fix.bounding_box(), failure.bounding_box()
+                    assert box and left and box["width"] > 150, (width, box)
+                    assert box["x"] + box["width"] <= width + 1, (width, box)
+                    if width >= 1400:
+                        assert box["x"] > left["x"] + left["width"] - 1
+                    else:
+                        assert box["y"] >= left["y"] + left["height"] - 1
+                page.screenshot(path=str(ARTIFACTS / f"find_past_fix-{width}.png"), full_page=True)
+            page.set_viewport_size({"width": 1280, "height": 900})
 
-            link = card.locator("td.col-session_id a")
+            weak = f"{server}/index/find_past_fix?error=EISDIR+zzzunknown"
+            page.goto(weak)
+            expect(page.locator(".pf-weak-notice")).to_contain_text(
+                "No failure contains every word"
+            )
+            expect(page.locator("article.pf-card.pf-weak")).to_have_count(1)
+            page.goto(f"{server}/index/find_past_fix?error=zzz+nothing+like+it")
+            expect(page.locator(".pf-no-hits")).to_contain_text("No past failure matches")
+            page.locator(".pf-no-hits a", has_text="Search messages").click()
+            page.wait_for_load_state()
+            assert "/index/search_messages?q=zzz+nothing+like+it" in page.url
+            page.screenshot(path=str(ARTIFACTS / "no_hits_followed.png"))
+
+            page.goto(f"{server}/index/find_past_fix?error=EISDIR")
+            link = page.locator("article.pf-card h2 a")
             assert link.get_attribute("href") == "/index/-/session/s1?call=t4#call-t4"
+            expect(link).to_have_text("fix the build")
             link.click()
             page.wait_for_load_state()
             assert page.url == f"{server}/index/-/session/s1?call=t4#call-t4"

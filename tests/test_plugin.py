@@ -29,7 +29,14 @@ QUERIES = {
     "search_messages": ["q"],
     "recent_failures": ["project"],
 }
-HOOKS = ["canned_queries", "extra_css_urls", "prepare_connection", "register_routes", "render_cell"]
+HOOKS = [
+    "canned_queries",
+    "extra_css_urls",
+    "extra_template_vars",
+    "prepare_connection",
+    "register_routes",
+    "render_cell",
+]
 
 
 @pytest.fixture(scope="module")
@@ -161,17 +168,24 @@ async def test_no_queries_elsewhere(ds):
 @pytest.mark.parametrize("database", ["index", "anyname"])
 async def test_find_past_fix_json(ds, conn, database):
     path = f"/{database}/find_past_fix.json"
-    rows = await get_json(ds, path, error="ENOENT dist/index.js", _shape="array")
-    assert rows == queries.find_past_fix(conn, "ENOENT dist/index.js")
+    # _json decodes the columns that hold JSON arrays, as queries.find_past_fix() does.
+    decode = list(queries.JSON_COLUMNS)
+    rows = await get_json(ds, path, error="ENOENT dist/index.js", _shape="array", _json=decode)
+    expected = queries.find_past_fix(conn, "ENOENT dist/index.js")
+    for row in expected:
+        row["session_url"] = row["session_url"].replace("/index/", f"/{database}/", 1)
+    assert rows == expected
+    plain = await get_json(ds, path, error="ENOENT dist/index.js", _shape="array")
+    assert [json.loads(r["fix_edits"]) for r in plain] == [r["fix_edits"] for r in rows]
     assert [(r["session_id"], r["tool_use_id"], r["next_ok_target"]) for r in rows] == [
         ("s2", "u1", "npm run build"),
         ("s1", "t1", "mkdir -p dist && npm run build"),
     ]
-    objects = await get_json(ds, path, error="ENOENT dist/index.js", _shape="objects")
+    objects = await get_json(ds, path, error="ENOENT dist/index.js", _shape="objects", _json=decode)
     assert objects["columns"] == FIND_COLUMNS
     assert objects["rows"] == rows
     assert objects["ok"] is True and objects["truncated"] is False
-    default = await get_json(ds, path, error="ENOENT dist/index.js")
+    default = await get_json(ds, path, error="ENOENT dist/index.js", _json=decode)
     assert default["columns"] == FIND_COLUMNS
     assert default["rows"] == [[row[c] for c in FIND_COLUMNS] for row in rows]
 
@@ -302,32 +316,75 @@ async def test_signatures_link_to_find_past_fix(ds):
 @pytest.mark.asyncio
 async def test_find_past_fix_page(ds):
     page = (await ds.client.get("/index/find_past_fix", params={"error": "EISDIR"})).text
+    assert "<title>Find past fix - index</title>" in page
     assert 'body class="query db-index query-find_past_fix"' in page
     assert '<link rel="stylesheet" href="/-/pastfix.css">' in page
+    # A form for a pasted error, no SQL chrome.
+    assert '<textarea id="pf-error" name="error" rows="5"' in page
+    assert ">EISDIR</textarea>" in page
+    assert '<button type="submit">Find</button>' in page
+    for chrome in ("Custom SQL query", "Query parameters", "Run SQL", '<pre id="sql-query">'):
+        assert chrome not in page
+    assert "1 past failure\n  in 1 session" in page
+    [card] = re.findall(r'<article class="pf-card" id="hit-1">.*?</article>', page, re.S)
+    assert '<a href="/index/-/session/s1?call=t4#call-t4">fix the build</a>' in card
+    assert '<span class="pf-project">/home/u/app</span>' in card
+    assert '<time datetime="2026-01-05T09:11:00.000Z" title="2026-01-05 09:11 UTC">' in card
+    assert '<pre class="pf-command">/home/u/app/src</pre>' in card
     assert (
-        '<td class="col-session_id"><a href="/index/-/session/s1?call=t4#call-t4">s1</a></td>'
-        in page
+        '<pre class="pf-keyline"><mark>EISDIR</mark>: illegal operation on a directory, read</pre>'
+        in card
     )
+    assert '<h3 class="pf-unfixed">No successful retry in this session</h3>' in card
     assert (
-        '<td class="col-error_snippet"><mark>EISDIR</mark>: illegal operation on a directory,'
-        " read</td>" in page
+        '<a href="/index/-/session/s1?call=t5#call-t5"><code class="pf-inline">src/index.js' in card
     )
+    assert '<blockquote class="pf-reply">That is a directory; reading the file inside it.' in card
+    assert '<button type="button" class="pf-copy" data-copy="claude --resume s1">' in card
+    # Empty fields are not shown.
+    assert "Files edited" not in card and "pf-badge" not in card
+
+
+@pytest.mark.asyncio
+async def test_find_past_fix_page_shows_the_fix(ds):
+    page = (await ds.client.get("/index/find_past_fix", params={"error": "ENOENT"})).text
+    cards = re.findall(r'<article class="pf-card" id="hit-\d">.*?</article>', page, re.S)
+    assert len(cards) == 2
+    fixed, unfixed = cards
+    assert '<a href="/index/-/session/s2?call=u1#call-u1">build lib</a>' in fixed
+    assert '<h3 class="pf-fixed">Fixed 4 min later</h3>' in fixed
+    assert '<p class="pf-edit-file">Write <code>dist/index.js</code></p>' in fixed
+    assert '<pre class="pf-diff"><span class="pf-add">+ x</span></pre>' in fixed
     assert (
-        '<td class="col-next_ok_target"><a href="/index/-/session/s1?call=t5#call-t5">'
-        "/home/u/app/src/index.js</a></td>" in page
+        'Then <span class="pf-tool">Bash</span> <a href="/index/-/session/s2?call=u3#call-u3">'
+        '<code class="pf-inline">npm run build</code></a> succeeded.' in fixed
     )
-    assert '<td class="col-resume"><code>claude --resume s1</code></td>' in page
-    assert '<td class="col-next_text">That is a directory; reading the file inside it.</td>' in page
-    # The SQL is one click away, not in the way.
-    assert '<pre id="sql-query">' not in page
+    assert '<h3 class="pf-unfixed">' in unfixed
+    assert '<ul class="pf-files"><li><code class="pf-inline">build.js</code></li></ul>' in unfixed
+
+
+@pytest.mark.asyncio
+async def test_find_past_fix_page_weak_matches_and_no_hits(ds):
+    weak = (await ds.client.get("/index/find_past_fix", params={"error": "EISDIR zzz"})).text
+    assert "<strong>No failure contains every word;</strong> closest matches:" in weak
+    assert '<article class="pf-card pf-weak" id="hit-1">' in weak
+    assert '<span class="pf-badge pf-badge-weak">some words</span>' in weak
+    none = (await ds.client.get("/index/find_past_fix", params={"error": "zzz\nyyy"})).text
+    assert "<strong>No past failure matches this error.</strong>" in none
+    assert '<a href="/index/search_tool_output?pattern=zzz&amp;project=">' in none
+    assert '<a href="/index/search_messages?q=zzz">' in none
+    assert "pf-card" not in none
+    empty = (await ds.client.get("/index/find_past_fix")).text
+    assert "No past failure" not in empty and "0 results" not in empty
+    assert "past failure" not in empty.split("</form>")[1]
 
 
 @pytest.mark.asyncio
 async def test_snippets_are_escaped(ds):
     page = (await ds.client.get("/index/find_past_fix", params={"error": "alert"})).text
     assert (
-        '<td class="col-error_snippet">&lt;script&gt;<mark>alert</mark>(1)&lt;/script&gt;'
-        " <mark>not a match</mark></td>" in page
+        '<pre class="pf-keyline">&lt;script&gt;<mark>alert</mark>(1)&lt;/script&gt;'
+        " &lt;mark&gt;not a match&lt;/mark&gt;</pre>" in page
     )
     assert "<script>alert" not in page
 
@@ -335,7 +392,7 @@ async def test_snippets_are_escaped(ds):
 @pytest.mark.asyncio
 async def test_session_links_everywhere(ds):
     anyname = (await ds.client.get("/anyname/find_past_fix", params={"error": "EISDIR"})).text
-    assert '<a href="/anyname/-/session/s1?call=t4#call-t4">s1</a>' in anyname
+    assert '<a href="/anyname/-/session/s1?call=t4#call-t4">fix the build</a>' in anyname
     messages = (await ds.client.get("/index/messages?session_id=s2&_sort=id&_size=1")).text
     # session_id is a foreign key: Datasette labels it with the title, we link it to the page.
     assert (
@@ -363,7 +420,7 @@ async def test_css(ds):
     response = await ds.client.get("/-/pastfix.css")
     assert response.status_code == 200
     assert response.headers["content-type"] == "text/css; charset=utf-8"
-    assert "body.query-find_past_fix .rows-and-columns tr {" in response.text
+    assert ".pf-card {" in response.text
 
 
 # -- the session page ------------------------------------------------------------------

@@ -279,6 +279,15 @@ FIND_COLUMNS = [
     "signature",
     "kind",
     "occurrences",
+    "fixed_at",
+    "fix_tool_use_id",
+    "fix_target",
+    "fix_edits",
+    "fix_calls",
+    "session_title",
+    "session_url",
+    "error_snippet_html",
+    "error",
 ]
 
 
@@ -288,9 +297,11 @@ def test_find_past_fix_rows(conn):
     scores = {row.pop("score") for row in found}
     # The same error text scores the same: the more recent failure comes first.
     assert len(scores) == 1 and scores.pop() < 0
-    snippet = (
-        "Exit code 1\nError: <mark>ENOENT</mark>: no such file or directory, open"
-        " '/home/u/app/<mark>dist/index.js</mark>'"
+    # The key line, the pasted words highlighted in the HTML version only.
+    snippet = "Error: ENOENT: no such file or directory, open '/home/u/app/dist/index.js'"
+    html = (
+        "Error: <mark>ENOENT</mark>: no such file or directory, open"
+        " &#x27;/home/u/app/<mark>dist</mark>/<mark>index</mark>.<mark>js</mark>&#x27;"
     )
     assert found == [
         {
@@ -302,7 +313,7 @@ def test_find_past_fix_rows(conn):
             "error_snippet": snippet,
             "next_text": "Creating the missing dist/index.js.",
             "next_ok_target": "npm run build",
-            "files_edited_after": f"{LIB}/dist/index.js",
+            "files_edited_after": [f"{LIB}/dist/index.js"],
             "resume": "claude --resume s2",
             "tool_use_id": "u1",
             "next_ok_tool_use_id": "u3",
@@ -310,6 +321,18 @@ def test_find_past_fix_rows(conn):
             "signature": signatures.signature(ENOENT),
             "kind": "error",
             "occurrences": 1,
+            # The same command succeeded after the missing file was written.
+            "fixed_at": ts(2007),
+            "fix_tool_use_id": "u3",
+            "fix_target": "npm run build",
+            "fix_edits": [
+                {"tool": "Write", "file_path": f"{LIB}/dist/index.js", "old": "", "new": "x"}
+            ],
+            "fix_calls": [],
+            "session_title": "build lib",
+            "session_url": "/index/-/session/s2?call=u1#call-u1",
+            "error_snippet_html": html,
+            "error": ENOENT,
         },
         {
             "session_id": "s1",
@@ -320,7 +343,7 @@ def test_find_past_fix_rows(conn):
             "error_snippet": snippet,
             "next_text": "The dist folder is missing; I will create it in build.js.",
             "next_ok_target": "mkdir -p dist && npm run build",
-            "files_edited_after": f"{APP}/build.js",
+            "files_edited_after": [f"{APP}/build.js"],
             "resume": "claude --resume s1",
             "tool_use_id": "t1",
             "next_ok_tool_use_id": "t3",
@@ -328,6 +351,16 @@ def test_find_past_fix_rows(conn):
             "signature": signatures.signature(ENOENT),
             "kind": "error",
             "occurrences": 1,
+            # `mkdir -p dist && npm run build` is another command: no retry of this one.
+            "fixed_at": None,
+            "fix_tool_use_id": None,
+            "fix_target": None,
+            "fix_edits": [],
+            "fix_calls": [],
+            "session_title": "fix the build",
+            "session_url": "/index/-/session/s1?call=t1#call-t1",
+            "error_snippet_html": html,
+            "error": ENOENT,
         },
     ]
 
@@ -335,13 +368,14 @@ def test_find_past_fix_rows(conn):
 def test_find_past_fix_next_steps_of_a_read(conn):
     [row] = queries.find_past_fix(conn, "EISDIR: illegal operation")
     assert (row["session_id"], row["tool"], row["target"]) == ("s1", "Read", f"{APP}/src")
-    assert row["error_snippet"] == (
+    assert row["error_snippet"] == "EISDIR: illegal operation on a directory, read"
+    assert row["error_snippet_html"] == (
         "<mark>EISDIR</mark>: <mark>illegal</mark> <mark>operation</mark> on a directory, read"
     )
     assert row["next_text"] == "That is a directory; reading the file inside it."
     assert (row["next_ok_target"], row["next_ok_tool_use_id"]) == (f"{APP}/src/index.js", "t5")
     # Edits before the failure do not count.
-    assert row["files_edited_after"] is None
+    assert row["files_edited_after"] == []
 
 
 def test_find_past_fix_in_a_subagent_follows_that_subagent(conn):
@@ -354,7 +388,7 @@ def test_find_past_fix_in_a_subagent_follows_that_subagent(conn):
 def test_find_past_fix_falls_back_to_some_words(conn):
     found = queries.find_past_fix(conn, "EISDIR zzzunknownword")
     assert [(r["tool_use_id"], r["matched"]) for r in found] == [("t4", "some words")]
-    assert found[0]["error_snippet"].startswith("<mark>EISDIR</mark>:")
+    assert found[0]["error_snippet_html"].startswith("<mark>EISDIR</mark>:")
 
 
 def test_find_past_fix_matches_words_not_operators(conn):
@@ -395,7 +429,8 @@ def test_find_past_fix_uses_the_indexes(conn):
     )
     assert "SEARCH n USING INDEX idx_messages_session (session_id=? AND timestamp>?)" in plan
     assert "SEARCH c2 USING INDEX idx_tc_session (session_id=? AND timestamp>?)" in plan
-    assert "SEARCH tool_calls USING INDEX idx_tc_session (session_id=? AND timestamp>?)" in plan
+    window = "USING INDEX idx_tc_session (session_id=? AND timestamp>? AND timestamp<?)"
+    assert f"SEARCH e {window}" in plan and f"SEARCH k {window}" in plan
     assert "SEARCH tr USING INTEGER PRIMARY KEY (rowid=?)" in plan
     assert "SCAN tool_results" not in plan and "SCAN messages" not in plan
 
@@ -477,7 +512,9 @@ def test_find_past_fix_matches_an_error_from_another_place_by_signature(recurrin
     ]
     assert found[0]["signature"] == signatures.signature(pasted)
     # No FTS match to highlight: the key line of the past failure is shown.
-    assert found[0]["error_snippet"] == MISSING.format("/var/folders/xy/T/run-41/data.json")
+    # The key line first, then where the other pasted words are.
+    first = found[0]["error_snippet"].splitlines()[0]
+    assert first == MISSING.format("/var/folders/xy/T/run-41/data.json")
     assert found[0]["score"] is None
     # Only the key line, pasted with other details, finds them too.
     line = MISSING.format("/srv/ci/work/data.json")
@@ -847,13 +884,48 @@ def test_cli_find(index_path):
     result = CliRunner().invoke(cli, ["find", "EISDIR", str(index_path)])
     assert result.exit_code == 0, result.output
     assert result.output == (
-        f"1. Read failed {ts(11)} in {APP}\n"
+        f"1. Read failed 2026-01-05 09:11 UTC in {APP}\n"
+        "   session: fix the build\n"
         f"   ran:    {APP}/src\n"
         "   error:  EISDIR: illegal operation on a directory, read\n"
-        "   next:   That is a directory; reading the file inside it.\n"
+        "   fixed:  no successful retry in this session\n"
         f"   then:   Read {APP}/src/index.js (succeeded)\n"
+        "   next:   That is a directory; reading the file inside it.\n"
         "   resume: claude --resume s1\n"
     )
+
+
+def test_cli_find_shows_the_fix(index_path):
+    result = CliRunner().invoke(cli, ["find", "ENOENT", str(index_path), "--limit", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:8] == [
+        f"1. Bash failed 2026-01-06 18:23 UTC in {LIB}",
+        "   session: build lib",
+        "   ran:    npm run build",
+        "   error:  Error: ENOENT: no such file or directory, open '/home/u/app/dist/index.js'",
+        "   fixed:  Bash npm run build succeeded",
+        "   edit:   dist/index.js",
+        "             + x",
+        "   next:   Creating the missing dist/index.js.",
+    ]
+
+
+def test_cli_find_reads_the_error_from_stdin(index_path):
+    # Quotes and $ need no escaping; the path is another one than recorded.
+    pasted = "Exit code 1\nError: ENOENT: no such file or directory, open '/srv/$x \"y/a.js'\n"
+    piped = CliRunner().invoke(cli, ["find", "-", str(index_path), "--json"], input=pasted)
+    assert piped.exit_code == 0, piped.output
+    conn = queries.connect(index_path)
+    assert json.loads(piped.stdout) == queries.find_past_fix(conn, pasted)
+    conn.close()
+    assert [r["tool_use_id"] for r in json.loads(piped.stdout)] == ["u1", "t1"]
+
+
+def test_cli_find_says_when_matches_are_weak(index_path):
+    result = CliRunner().invoke(cli, ["find", "EISDIR zzzunknownword", str(index_path)])
+    assert result.exit_code == 0
+    assert result.stderr == "No failure contains every word; closest matches:\n\n"
+    assert result.stdout.startswith(f"1. Read failed 2026-01-05 09:11 UTC in {APP}  [some words]")
 
 
 def test_cli_find_json_is_the_query(index_path, conn):
@@ -886,29 +958,48 @@ def test_format_hit():
         "failed_at": "T",
         "project": "/p",
         "target": "npm  run\nbuild",
-        "error_snippet": "a <mark>b</mark> c",
+        "error_snippet": "a b c",
         "next_text": None,
         "next_ok_target": None,
-        "files_edited_after": "/p/a\n/q/b",
+        "files_edited_after": ["/p/a", "/q/b"],
         "resume": "claude --resume s",
         "matched": "all words",
         "signature": "a b c",
         "kind": "error",
         "occurrences": 1,
+        "session_title": None,
+        "fixed_at": None,
     }
-    assert queries.format_hit(3, row, ("*", "*")) == (
+    assert queries.format_hit(3, row, ("*", "*"), "B") == (
         "3. Bash failed T in /p\n"
         "   ran:    npm run build\n"
         "   error:  a *b* c\n"
+        "   fixed:  no successful retry in this session\n"
         "   edited: a, /q/b\n"
         "   resume: claude --resume s"
     )
-    row.update(matched="signature", kind="not_read", occurrences=4)
-    assert queries.format_hit(1, row, ("*", "*")).splitlines()[:4] == [
+    row.update(
+        matched="signature",
+        kind="not_read",
+        occurrences=4,
+        session_title="the\ntitle",
+        fixed_at="2026-01-01T00:00:00Z",
+        fix_target="npm run build",
+        fix_edits=[{"tool": "Edit", "file_path": "/p/x.js", "old": "a\nb", "new": "c"}],
+        fix_calls=[{"tool": "Read", "target": "/p/x.js", "ok": False}],
+    )
+    assert queries.format_hit(1, row, ("*", "*"), "b").splitlines() == [
         "1. Bash failed (not read) T in /p, 4 times in this session",
+        "   session: the title",
         "   ran:    npm run build",
         "   error:  a *b* c",
         "   same error signature: a b c",
+        "   fixed:  Bash npm run build succeeded",
+        "   edit:   x.js",
+        "             - a b",
+        "             + c",
+        "   before: Read /p/x.js (failed)",
+        "   resume: claude --resume s",
     ]
 
 
@@ -992,7 +1083,7 @@ def test_real_corpus_identifiers(real_conn, identifier):
     for r in found:
         assert r["resume"] == f"claude --resume {r['session_id']}"
         if r["matched"] == "all words":
-            assert "<mark>" in r["error_snippet"]
+            assert "<mark>" in r["error_snippet_html"]
         assert r["occurrences"] == sum(
             f["session_id"] == r["session_id"] and f["signature"] == r["signature"] for f in failed
         )

@@ -12,7 +12,7 @@ from pastfix.plugin import views
 
 @hookimpl
 def prepare_connection(conn, database, datasette):
-    queries.register_functions(conn, datasette.urls.database(database))
+    queries.register_functions(conn, views.database_url(datasette, database))
 
 
 @hookimpl

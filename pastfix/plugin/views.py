@@ -9,7 +9,7 @@ import weakref
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlencode
+from urllib.parse import quote, unquote, urlencode
 
 import markupsafe
 from datasette.utils import tilde_decode, tilde_encode
@@ -63,6 +63,14 @@ async def css_urls(datasette: Datasette, database: str | None) -> list[str]:
     if database and await is_index(datasette, database):
         return [datasette.urls.path(CSS_PATH)]
     return []
+
+
+def database_url(datasette: Datasette, database: str) -> str:
+    """Where `database` is served; internal databases (_memory) have no route of their own."""
+    try:
+        return datasette.urls.database(database)
+    except KeyError:
+        return datasette.urls.path(quote(database, safe=""))
 
 
 def session_url(
@@ -272,6 +280,8 @@ def _card(
         ],
         "files": [path.removeprefix(inside) for path in _json_list(row["files_edited_after"])],
         "noise": row["kind"] if row["kind"] not in (None, "error") else None,
+        "next_ok_target": (row["next_ok_target"] or "").removeprefix(inside),
+        "fix_target": (row["fix_target"] or "").removeprefix(inside),
         "fix_url": session_url(datasette, database, row["session_id"], row["fix_tool_use_id"]),
         "next_ok_url": session_url(
             datasette, database, row["session_id"], row["next_ok_tool_use_id"]

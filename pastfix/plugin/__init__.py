@@ -47,3 +47,11 @@ def extra_template_vars(template, database, request, datasette):
         return await views.template_vars(template, database, request, datasette)
 
     return inner
+
+
+@hookimpl
+def extra_body_script(template, database, request, datasette):
+    async def inner():
+        return await views.body_script(template, database, request, datasette)
+
+    return inner

@@ -24,6 +24,9 @@ SESSION_ROUTE = r"^/(?P<database>[^/]+)/-/session/(?P<session_id>[^/]+?)(\.(?P<f
 CSS_ROUTE = r"^/-/pastfix\.css$"
 CSS_PATH = "-/pastfix.css"
 CSS = (Path(__file__).parent / "static" / "pastfix.css").read_text()
+HIGHLIGHT_JS = (Path(__file__).parent / "static" / "highlight.js").read_text()
+# The canned queries whose excerpt column gets the searched text marked (HIGHLIGHT_JS).
+HIGHLIGHTED_QUERIES = frozenset({"search_tool_output", "session_tool_output"})
 
 # Databases known to have pastfix's schema, per Datasette instance.
 _known: weakref.WeakKeyDictionary[Datasette, dict[str, bool]] = weakref.WeakKeyDictionary()
@@ -224,6 +227,17 @@ async def template_vars(
     if request.url_vars.get("table") != FIND_QUERY or not await is_index(datasette, database):
         return {}
     return {"pastfix_find": lambda rows: find_page(rows, request, database, datasette)}
+
+
+async def body_script(
+    template: str, database: str | None, request: Request | None, datasette: Datasette
+) -> str:
+    """The script that marks the searched text, on the tool output searches of an index."""
+    if template != "query.html" or not database or request is None:
+        return ""
+    if request.url_vars.get("table") not in HIGHLIGHTED_QUERIES:
+        return ""
+    return HIGHLIGHT_JS if await is_index(datasette, database) else ""
 
 
 def find_page(

@@ -31,6 +31,7 @@ QUERIES = {
 }
 HOOKS = [
     "canned_queries",
+    "extra_body_script",
     "extra_css_urls",
     "extra_template_vars",
     "prepare_connection",
@@ -646,3 +647,15 @@ def test_datasette_keeps_answering_while_builds_run(tmp_path):
     assert failures == []
     assert count[0] > 10
     assert {row["session_id"] for row in late} == {sessions[5]}
+
+
+@pytest.mark.asyncio
+async def test_tool_output_searches_mark_the_searched_text(ds):
+    params = {"pattern": "enoent", "project": ""}
+    page = (await ds.client.get("/index/search_tool_output", params=params)).text
+    assert 'querySelectorAll("td.col-excerpt")' in page
+    assert '<td class="col-excerpt">' in page
+    others = (await ds.client.get("/index/recent_failures", params={"project": ""})).text
+    assert "td.col-excerpt" not in others
+    not_ours = (await ds.client.get("/other")).text
+    assert "td.col-excerpt" not in not_ours

@@ -257,8 +257,15 @@ def error_excerpt(content: object, error: object, mark: object = "", end: object
     found = _words_pattern(error)
     if found:
         on_line = {m.group(0).lower() for m in found.finditer(line)}
-        elsewhere = next(
-            (m for m in found.finditer(text) if m.group(0).lower() not in on_line), None
+        # The longest pasted word missing from the key line says most: show it in context.
+        missing = sorted(
+            {w.lower() for w in _TOKEN.findall(str(error or "")) if w not in _OPERATORS} - on_line,
+            key=lambda w: (-len(w), w),
+        )
+        elsewhere = (
+            next((m for m in found.finditer(text) if m.group(0).lower() == missing[0]), None)
+            if missing
+            else None
         )
         if elsewhere:
             start = max(0, elsewhere.start() - EXCERPT_CONTEXT)

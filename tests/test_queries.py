@@ -596,6 +596,196 @@ def test_file_history(recurring):
     assert (r1["project"], r1["paths"]) == (APP, APP_PY)
 
 
+# -- what fixed it: fix extraction ------------------------------------------------------
+
+ASSERTION = "Exit code 1\nE   AssertionError: assert 1 == 2\nFAILED tests/test_a.py::test_x"
+TS2339 = "Exit code 2\nsrc/x.ts(3,5): error TS2339: Property 'y' does not exist on type 'Z'."
+
+
+def write_fix_corpus(root: Path) -> Path:
+    """One session per shape of fix (see the tests below)."""
+    projects = root / "projects"
+    # A failing test, one edit, then the same test passes (without its -x flag).
+    one = Session("f1", APP, 0).prompt("make the test pass")
+    one.call("f1-b1", "Bash", command="pytest tests/test_a.py -x").result("f1-b1", ASSERTION, True)
+    one.call("f1-e1", "Edit", file_path=f"{APP}/a.py", old_string="return 1", new_string="return 2")
+    one.result("f1-e1", "The file has been updated.")
+    one.call("f1-b2", "Bash", command="pytest tests/test_a.py").result("f1-b2", "1 passed")
+    one.write(projects / "-home-u-app" / "f1.jsonl")
+    # A Read, two edits and a failed lint before the build passes, run from another dir.
+    several = Session("f2", APP, 100).prompt("fix the types")
+    several.call("f2-b1", "Bash", command="npm run build").result("f2-b1", TS2339, True)
+    several.call("f2-r1", "Read", file_path=f"{APP}/src/x.ts").result("f2-r1", "1→const z")
+    several.call("f2-e1", "Edit", file_path=f"{APP}/src/types.ts", old_string="a", new_string="b")
+    several.result("f2-e1", "The file has been updated.")
+    several.call("f2-e2", "Edit", file_path=f"{APP}/src/x.ts", old_string="z.y", new_string="z.w")
+    several.result("f2-e2", "The file has been updated.")
+    several.call("f2-l1", "Bash", command="npm run lint").result("f2-l1", "Exit code 1\nlint", True)
+    several.call("f2-b2", "Bash", command=f"cd {APP} && npm run build").result("f2-b2", "built")
+    several.write(projects / "-home-u-app" / "f2.jsonl")
+    # Another command succeeded: not a retry.
+    other = Session("f3", APP, 200).prompt("run it")
+    other.call("f3-b1", "Bash", command="python app.py")
+    other.result("f3-b1", "Exit code 127\nbash: python: command not found", True)
+    other.call("f3-b2", "Bash", command="python3 app.py").result("f3-b2", "ok")
+    other.write(projects / "-home-u-app" / "f3.jsonl")
+    # No retry; the next prompt ends what counts as "after".
+    none = Session("f4", APP, 300).prompt("deploy")
+    none.call("f4-b1", "Bash", command="make deploy")
+    none.result("f4-b1", "Exit code 2\nmake: *** No rule to make target 'deploy'.  Stop.", True)
+    none.call("f4-e1", "Edit", file_path=f"{APP}/Makefile", old_string="a", new_string="b")
+    none.result("f4-e1", "The file has been updated.")
+    none.prompt("never mind, do something else")
+    none.call("f4-e2", "Edit", file_path=f"{APP}/other.py", old_string="a", new_string="b")
+    none.result("f4-e2", "The file has been updated.")
+    none.write(projects / "-home-u-app" / "f4.jsonl")
+    # The fix in a subagent, while the main thread runs the same command in between.
+    main = Session("f5", APP, 400).prompt("check the go build").call("f5-t", "Task")
+    main.minute = 402
+    main.call("f5-main", "Bash", command="go test ./...").result("f5-main", "ok (main thread)")
+    main.result("f5-t", "Done.")
+    main.write(projects / "-home-u-app" / "f5.jsonl")
+    sub = Session("f5", APP, 400, agent_id="g1").prompt("run the go tests")
+    sub.call("f5-s1", "Bash", command="go test ./...")
+    sub.result("f5-s1", "Exit code 1\n./main.go:3:2: undefined: foo", True)
+    sub.minute = 403
+    sub.call("f5-s2", "Edit", file_path=f"{APP}/main.go", old_string="foo", new_string="bar")
+    sub.result("f5-s2", "The file has been updated.")
+    sub.call("f5-s3", "Bash", command="go test ./...").result("f5-s3", "ok")
+    sub.write(projects / "-home-u-app" / "f5" / "subagents" / "agent-g1.jsonl")
+    # Parallel calls: the other file's read is not the retry; the read of the same file is.
+    parallel = Session("f6", APP, 500).prompt("read both")
+    parallel.call("f6-p1", "Read", file_path=f"{APP}/a.txt")
+    parallel.call("f6-p2", "Read", file_path=f"{APP}/b.txt")
+    parallel.result("f6-p1", "<tool_use_error>File does not exist.</tool_use_error>", True)
+    parallel.result("f6-p2", "1→b")
+    parallel.call("f6-w", "Write", file_path=f"{APP}/a.txt", content="a\n")
+    parallel.result("f6-w", "File created successfully")
+    parallel.call("f6-p3", "Read", file_path=f"{APP}/a.txt").result("f6-p3", "1→a")
+    parallel.write(projects / "-home-u-app" / "f6.jsonl")
+    return projects
+
+
+@pytest.fixture(scope="module")
+def fixes(tmp_path_factory):
+    root = tmp_path_factory.mktemp("fixes")
+    build_index(root / "index.db", write_fix_corpus(root))
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+def fix_of(conn, error, session_id):
+    [row] = [r for r in queries.find_past_fix(conn, error) if r["session_id"] == session_id]
+    return row
+
+
+def test_fix_after_one_edit(fixes):
+    row = fix_of(fixes, "AssertionError: assert 1 == 2", "f1")
+    assert (row["fix_tool_use_id"], row["fix_target"]) == ("f1-b2", "pytest tests/test_a.py")
+    assert row["fixed_at"] == ts(6)
+    assert row["fix_edits"] == [
+        {"tool": "Edit", "file_path": f"{APP}/a.py", "old": "return 1", "new": "return 2"}
+    ]
+    assert row["fix_calls"] == []
+
+
+def test_fix_after_several_edits_and_a_read(fixes):
+    row = fix_of(fixes, "error TS2339", "f2")
+    assert row["fix_tool_use_id"] == "f2-b2"
+    # The file the error names comes first.
+    assert [e["file_path"] for e in row["fix_edits"]] == [f"{APP}/src/x.ts", f"{APP}/src/types.ts"]
+    assert row["fix_edits"][0]["new"] == "z.w"
+    assert row["fix_calls"] == [
+        {"tool": "Read", "target": f"{APP}/src/x.ts", "ok": True},
+        {"tool": "Bash", "target": "npm run lint", "ok": False},
+    ]
+
+
+def test_another_command_is_not_a_retry(fixes):
+    row = fix_of(fixes, "python: command not found", "f3")
+    assert (row["fixed_at"], row["fix_tool_use_id"], row["fix_edits"]) == (None, None, [])
+    # What happened next is still shown.
+    assert row["next_ok_target"] == "python3 app.py"
+
+
+def test_no_retry_shows_the_edits_before_the_next_prompt(fixes):
+    row = fix_of(fixes, "No rule to make target", "f4")
+    assert row["fixed_at"] is None
+    assert row["files_edited_after"] == [f"{APP}/Makefile"]
+
+
+def test_fix_in_a_subagent_is_that_subagents(fixes):
+    row = fix_of(fixes, "undefined: foo", "f5")
+    assert row["fix_tool_use_id"] == "f5-s3"
+    assert [e["file_path"] for e in row["fix_edits"]] == [f"{APP}/main.go"]
+    # The main thread's run of the same command is another agent's.
+    assert row["fix_calls"] == []
+
+
+def test_fix_among_parallel_calls(fixes):
+    row = fix_of(fixes, "File does not exist", "f6")
+    assert row["fix_tool_use_id"] == "f6-p3"
+    assert row["fix_calls"] == [{"tool": "Read", "target": f"{APP}/b.txt", "ok": True}]
+    assert row["fix_edits"] == [
+        {"tool": "Write", "file_path": f"{APP}/a.txt", "old": "", "new": "a\n"}
+    ]
+
+
+@pytest.mark.parametrize(
+    "command,other,same",
+    [
+        ("git push", "git push --set-upstream origin main 2>&1", True),
+        ("cd /x && npm run build", "npm run build | tail -5", True),
+        ("npm run build", "npm run test", False),
+        ("git", "git status", False),
+        ("make", "make", True),
+        ("pytest -x", "pytest", True),
+        (None, "ls", False),
+    ],
+)
+def test_same_command(command, other, same):
+    assert queries.same_command(command, other) is same
+    assert queries.same_command(other, command) is same
+
+
+def test_snippet_is_the_key_line_of_long_output():
+    frames = "".join(f'  File "/app/m{i}.py", line {i}, in f\n    f()\n' for i in range(200))
+    traceback = f"Exit code 1\nTraceback (most recent call last):\n{frames}ValueError: bad input\n"
+    assert queries.error_excerpt(traceback, "ValueError") == "ValueError: bad input"
+    npm = "npm warn deprecated inflight@1.0.6\n" * 50 + "npm error code E404\nnpm error 404 x\n"
+    assert queries.error_excerpt(npm, "E404").splitlines()[0] == "npm error code E404"
+    # Words that are not on the key line are shown where they are.
+    excerpt = queries.error_excerpt(traceback, "ValueError m7.py")
+    assert excerpt.splitlines()[0] == "ValueError: bad input"
+    assert 'File "/app/m7.py", line 7' in excerpt.splitlines()[1]
+    html = queries.error_excerpt("x <b>ValueError</b>", "valueerror", "<mark>", "</mark>")
+    assert html == "x &lt;b&gt;<mark>ValueError</mark>&lt;/b&gt;"
+
+
+def test_pastfix_find_reads_a_pipe(index_path):
+    import subprocess
+    import sys
+
+    pasted = "Error: ENOENT: no such file or directory, open '/elsewhere/dist/index.js'\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "pastfix", "find", "-", str(index_path), "--json"],
+        input=pasted,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert [(r["tool_use_id"], r["matched"]) for r in rows] == [
+        ("u1", "signature"),
+        ("t1", "signature"),
+    ]
+    assert rows[0]["fix_edits"] == [
+        {"tool": "Write", "file_path": f"{LIB}/dist/index.js", "old": "", "new": "x"}
+    ]
+
+
 # -- the other canned queries ----------------------------------------------------
 
 

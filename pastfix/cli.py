@@ -143,6 +143,21 @@ def build(
     click.echo(summary_line(stats), err=True)
 
 
+@contextmanager
+def open_index(db_path: Path) -> Iterator[Any]:
+    """A read-only connection to the index, or a one-line error when there is none."""
+    from pastfix import queries  # imported here: `build` starts faster without it
+
+    try:
+        conn = queries.connect(db_path)
+    except queries.NotAnIndex as e:
+        raise click.ClickException(str(e)) from e
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
 def to_json(value: Any) -> str:
     return msgspec.json.format(msgspec.json.encode(value), indent=2).decode()
 
@@ -206,14 +221,8 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
 
     if error == "-":
         error = sys.stdin.read()
-    try:
-        conn = queries.connect(db_path)
-    except queries.NotAnIndex as e:
-        raise click.ClickException(str(e)) from e
-    try:
+    with open_index(db_path) as conn:
         rows = queries.find_past_fix(conn, error, limit)
-    finally:
-        conn.close()
     if json_:
         click.echo(to_json(rows))
     elif not rows:
@@ -264,14 +273,7 @@ def probe(db_path: Path, sample: int, seed: int, json_: bool) -> None:
         pastfix probe index.db --sample 500 --seed 1 --json
     """
     from pastfix import probe as probing
-    from pastfix import queries
 
-    try:
-        conn = queries.connect(db_path)
-    except queries.NotAnIndex as e:
-        raise click.ClickException(str(e)) from e
-    try:
+    with open_index(db_path) as conn:
         result = probing.probe(conn, sample, seed)
-    finally:
-        conn.close()
     click.echo(to_json(result) if json_ else probing.format_table(result))

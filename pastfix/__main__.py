@@ -5,7 +5,7 @@ import sys
 gc.disable()
 
 try:
-    from pastfix.cli import main
+    from pastfix.entry import main
 except ImportError as e:  # run from a checkout whose dependencies are not installed
     sys.exit(f"Error: {e}; install pastfix first: python3 -m venv .venv && .venv/bin/pip install .")
 

@@ -9,7 +9,7 @@ import click
 import msgspec
 
 from pastfix import db as pdb
-from pastfix import transcripts
+from pastfix import paths, transcripts
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -87,13 +87,22 @@ def progressbar(silent: bool, label: str, length: int) -> Iterator[Any]:
     help="Keep secrets (API keys, tokens, passwords) instead of replacing them by"
     " [REDACTED:kind]. Changing this re-indexes every file.",
 )
+@click.option(
+    "--default-db",
+    is_flag=True,
+    help="Write the index where the hook and the MCP server look for it: $PASTFIX_DB, or"
+    " ~/.local/share/pastfix/index.db",
+)
 @click.option("-s", "--silent", is_flag=True, help="Don't show a progress bar")
 @click.option("json_", "--json", is_flag=True, help="Print the summary as JSON on stdout")
+@click.pass_context
 def build(
+    ctx: click.Context,
     db_path: Path,
     sources: tuple[Path, ...],
     force: bool,
     no_redact: bool,
+    default_db: bool,
     silent: bool,
     json_: bool,
 ) -> None:
@@ -107,7 +116,13 @@ def build(
     Example:
         pastfix build
         pastfix build index.db --source ~/.claude/projects --json
+        pastfix build --default-db         # the index of the hook and the MCP server
     """
+    if default_db:
+        if ctx.get_parameter_source("db_path") != click.core.ParameterSource.DEFAULT:
+            raise click.UsageError("give DB_PATH or --default-db, not both")
+        db_path = paths.default_db()
+        db_path.parent.mkdir(parents=True, exist_ok=True)
     if not sources:
         sources = (transcripts.default_source(),)
         if sources[0] == transcripts.DEMO_PROJECTS:
@@ -277,3 +292,157 @@ def probe(db_path: Path, sample: int, seed: int, json_: bool) -> None:
     with open_index(db_path) as conn:
         result = probing.probe(conn, sample, seed)
     click.echo(to_json(result) if json_ else probing.format_table(result))
+
+
+def _db_option(help_text: str) -> Any:
+    return click.option(
+        "db_path",
+        "--db",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help=help_text + " Default: $PASTFIX_DB, or ~/.local/share/pastfix/index.db",
+    )
+
+
+@cli.group(invoke_without_command=True)
+@_db_option("The index to look failures up in.")
+@click.option("--refresh", is_flag=True, help="Bring the index up to date first (incremental)")
+@click.pass_context
+def hook(ctx: click.Context, db_path: Path | None, refresh: bool) -> None:
+    """Claude Code hook: recall how a failed tool call was fixed before.
+
+    Reads one PostToolUseFailure event as JSON on standard input. When an earlier
+    failure in another session has the same error signature or every word of its key
+    line, prints {"hookSpecificOutput": {"hookEventName": "PostToolUseFailure",
+    "additionalContext": ...}}: where it was seen and what fixed it. Prints nothing
+    on an interrupt, Claude Code's own noise (rejections, cancelled siblings, files
+    not read), no good match, or any problem, which goes to stderr; always exits 0.
+
+    \b
+    Example:
+        pastfix hook install               # add it to ~/.claude/settings.json
+        pastfix hook --db index.db < event.json
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from pastfix import hook as recall
+
+    answer = recall.run(sys.stdin.read(), db_path or paths.default_db(), refresh)
+    if answer:
+        click.echo(answer)
+
+
+@hook.command(name="install")
+@click.option(
+    "settings",
+    "--settings",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Claude Code settings file. Default: ~/.claude/settings.json",
+)
+@_db_option("The index the hooks read and refresh.")
+def hook_install(settings: Path | None, db_path: Path | None) -> None:
+    """Add pastfix's hooks to a Claude Code settings file (again: replace them).
+
+    A PostToolUseFailure hook runs `pastfix hook` after every failed tool call; a
+    SessionEnd hook refreshes the index in the background. Paths are absolute; every
+    other setting and hook is kept.
+
+    \b
+    Example:
+        pastfix hook install
+        pastfix hook install --settings .claude/settings.local.json --db ~/index.db
+    """
+    from pastfix import install
+
+    settings = settings or install.default_settings()
+    db_path = db_path or paths.default_db()
+    try:
+        install.install_hooks(settings, db_path)
+    except install.InstallError as e:
+        raise click.ClickException(str(e)) from e
+    click.echo(f"Added pastfix's PostToolUseFailure and SessionEnd hooks to {settings}", err=True)
+    if not db_path.exists():
+        click.echo(f"Build the index they read: pastfix build {db_path}", err=True)
+
+
+@hook.command(name="uninstall")
+@click.option(
+    "settings",
+    "--settings",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Claude Code settings file. Default: ~/.claude/settings.json",
+)
+def hook_uninstall(settings: Path | None) -> None:
+    """Remove pastfix's hooks from a Claude Code settings file, and nothing else.
+
+    \b
+    Example:
+        pastfix hook uninstall
+        pastfix hook uninstall --settings .claude/settings.local.json
+    """
+    from pastfix import install
+
+    settings = settings or install.default_settings()
+    try:
+        removed = install.uninstall_hooks(settings)
+    except install.InstallError as e:
+        raise click.ClickException(str(e)) from e
+    done = "Removed pastfix's hooks from" if removed else "No pastfix hook in"
+    click.echo(f"{done} {settings}", err=True)
+
+
+@cli.command()
+@_db_option("The index to answer from.")
+def mcp(db_path: Path | None) -> None:
+    """Serve the index to agents as an MCP server over stdio.
+
+    Tools: find_past_fix, session_errors, session_tool_output, search_messages,
+    recurring_errors and file_history, each returning the rows of the canned query of
+    that name, as structured content and as compact text.
+
+    \b
+    Example:
+        claude mcp add pastfix -- pastfix mcp
+        claude mcp add pastfix -- pastfix mcp --db ~/index.db
+    """
+    from pastfix import mcp as server
+    from pastfix import queries
+
+    db_path = db_path or paths.default_db()
+    try:
+        queries.connect(db_path).close()
+    except queries.NotAnIndex as e:
+        raise click.ClickException(str(e)) from e
+    server.serve(db_path)
+
+
+@cli.group()
+def skill() -> None:
+    """The pastfix skill for Claude Code: when and how an agent searches its history.
+
+    \b
+    Example:
+        pastfix skill install              # -> ~/.claude/skills/pastfix
+    """
+
+
+@skill.command(name="install")
+@click.option(
+    "--dest",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Skills folder to copy it into. Default: ~/.claude/skills",
+)
+def skill_install(dest: Path | None) -> None:
+    """Copy the skill (SKILL.md and references/) to DEST/pastfix, replacing an older copy.
+
+    \b
+    Example:
+        pastfix skill install
+        pastfix skill install --dest .claude/skills
+    """
+    from pastfix import install
+
+    try:
+        target = install.install_skill(dest or install.default_skills())
+    except install.InstallError as e:
+        raise click.ClickException(str(e)) from e
+    click.echo(f"Installed the pastfix skill in {target}", err=True)

@@ -1,0 +1,27 @@
+"""The `pastfix` command's entry point: `pastfix hook` answers without importing click.
+
+The hook runs after every failed tool call, so its start-up is its latency:
+click, sqlite-utils and the build modules cost ~100 ms of imports it does not
+need. Any other command, and `pastfix hook` with arguments other than --db and
+--refresh (install, --help), goes to the click CLI.
+"""
+
+import os
+import sys
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["hook"]:
+        from pastfix import hook
+
+        code = hook.main(sys.argv[2:])
+        if code is not None:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except OSError:  # a closed pipe: what Python itself exits with then
+                code = 120
+            os._exit(code)
+    from pastfix.cli import main as cli_main
+
+    cli_main()

@@ -1,0 +1,245 @@
+"""`pastfix hook`: recall a past fix when a tool call fails, as a Claude Code hook.
+
+Claude Code runs the hook after every failed tool call (the PostToolUseFailure
+event) with the event as JSON on standard input. When an earlier failure in
+another session matches this one well (the same error signature, or every word
+of its key line), the hook prints
+
+    {"hookSpecificOutput": {"hookEventName": "PostToolUseFailure",
+                            "additionalContext": "..."}}
+
+and Claude Code shows that context to the model beside the failure: how often
+and where the error was seen before, and for the best one or two sessions what
+fixed it (the rows of queries.find_past_fix). Otherwise it prints nothing.
+
+A hook must never disturb the session: an interrupt, Claude Code's own noise
+(a rejected call, a cancelled sibling, a file not read first...), a key line too
+generic to mean anything (`Exit code 1`), no match, and every problem (no index,
+a locked one, bad input) give no output and exit status 0; problems are told on
+stderr. It runs on every failed call, so it imports little: no click, no
+sqlite-utils (pastfix.entry sends `pastfix hook` here before importing click).
+No SQL here: the lookup is queries.find_past_fix.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pastfix import paths, queries, signatures
+
+EVENT = "PostToolUseFailure"
+# Kinds of failure the hook stays silent on: Claude Code's own reports, whose fix is
+# obvious from the message itself (read the file first, retry the edit) or which
+# are not failures of the work at all (a rejection, an interrupt, a cancelled sibling).
+SILENT_KINDS = frozenset(
+    {
+        "rejected",
+        "interrupted",
+        "sibling_error",
+        "not_read",
+        "permission_denied",
+        "hook_blocked",
+        "string_not_found",
+    }
+)
+# How find_past_fix matched a row that counts as a good match.
+GOOD_MATCHES = ("signature", "all words")
+# Rows asked of find_past_fix; those of the calling session (or, in a replay, of a
+# later time) are dropped from them.
+CANDIDATES = 30
+# Past sessions described in full, and the most characters of context.
+SHOWN = 2
+MAX_CONTEXT = 1500
+# A key line needs this many words that are not placeholders to be worth recalling.
+MIN_WORDS = 2
+_WORD = re.compile(r"[^\W_]+")
+_PLACEHOLDERS = frozenset({"n", "str", "path", "tmp", "url", "uuid", "hex", "time", "ip"})
+_EXIT_CODE_ONLY = re.compile(r"^Exit code -?\d+$")
+
+
+def too_generic(key: str) -> bool:
+    """Whether a key line says too little to find the same error (`Exit code 1`, `Error`)."""
+    sig = signatures.normalise(key)
+    if _EXIT_CODE_ONLY.match(sig):
+        return True
+    words = [w for w in _WORD.findall(sig) if w.lower() not in _PLACEHOLDERS]
+    return len(words) < MIN_WORDS
+
+
+def matches(
+    conn: sqlite3.Connection, event: dict[str, Any], before: str | None = None
+) -> list[dict[str, Any]]:
+    """The find_past_fix rows that match a PostToolUseFailure event well, best first.
+
+    Rows of the event's own session are left out, and with `before` (an ISO
+    timestamp, for a replay) rows of failures at or after it.
+    """
+    error = event.get("error")
+    if event.get("is_interrupt") is True or not isinstance(error, str) or not error.strip():
+        return []
+    if signatures.classify(error) in SILENT_KINDS:
+        return []
+    key = signatures.key_line(error)
+    if not key or too_generic(key):
+        return []
+    own = event.get("session_id")
+    rows = []
+    for row in queries.find_past_fix(conn, key, CANDIDATES):
+        if row["matched"] not in GOOD_MATCHES or row["session_id"] == own:
+            continue
+        if row["kind"] in SILENT_KINDS:
+            continue
+        if before is not None and (row["failed_at"] or "") >= before:
+            continue
+        rows.append(row)
+    return rows
+
+
+def _cut(text: str | None, width: int) -> str:
+    flat = " ".join((text or "").split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def _fix(row: dict[str, Any]) -> list[str]:
+    """What fixed a past failure, in a few short lines."""
+    inside = f"{row['project']}/" if row["project"] else "\0"
+    lines = []
+    for edit in row["fix_edits"][:2]:
+        lines.append(f"  edited {edit['file_path'].removeprefix(inside)}")
+        if edit["old"]:
+            lines.append(f"    - {_cut(edit['old'], 120)}")
+        lines.append(f"    + {_cut(edit['new'], 120)}")
+    if row["fixed_at"]:
+        lines.append(f"  then {row['tool']} `{_cut(row['fix_target'], 160)}` succeeded")
+    elif row["next_ok_target"]:
+        target = _cut(row["next_ok_target"], 160)
+        lines.append(f"  no retry succeeded; next {row['tool']} that did: `{target}`")
+    elif row["files_edited_after"]:
+        files = [p.removeprefix(inside) for p in row["files_edited_after"][:4]]
+        lines.append(f"  no retry succeeded; edited afterwards: {', '.join(files)}")
+    if row["next_text"]:
+        lines.append(f"  the assistant said next: {_cut(row['next_text'], 200)}")
+    return lines
+
+
+def context(rows: list[dict[str, Any]]) -> str:
+    """The additionalContext for good matches: where the error was seen, what fixed it."""
+    sessions: dict[str, int] = {}
+    for row in rows:
+        sessions[row["session_id"]] = sessions.get(row["session_id"], 0) + row["occurrences"]
+    times = sum(sessions.values())
+    head = (
+        f"pastfix: this error was seen before, {times} time{'s' * (times != 1)} in"
+        f" {len(sessions)} other session{'s' * (len(sessions) != 1)}"
+        f" ({', '.join(s[:8] for s in list(sessions)[:6])}{', …' if len(sessions) > 6 else ''})."
+    )
+    blocks = []
+    for row in rows[:SHOWN]:
+        how = "same error signature" if row["matched"] == "signature" else "same words"
+        blocks.append(
+            "\n".join(
+                [
+                    f"- {(row['failed_at'] or '')[:10]} in {row['project'] or '?'} ({how}),"
+                    f" session {row['session_id']} (claude --resume {row['session_id']}):",
+                    *_fix(row),
+                ]
+            )
+        )
+    tail = "More: `pastfix find - --json` with the error on stdin."
+    text = "\n".join([head, *blocks, tail])
+    while len(text) > MAX_CONTEXT and len(blocks) > 1:
+        blocks.pop()
+        text = "\n".join([head, *blocks, tail])
+    return text if len(text) <= MAX_CONTEXT else text[: MAX_CONTEXT - 1] + "…"
+
+
+def output(additional_context: str) -> str:
+    """The hook's JSON answer carrying `additional_context`."""
+    return json.dumps(
+        {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": additional_context}}
+    )
+
+
+def respond(stdin_text: str, db_path: Path, before: str | None = None) -> str:
+    """What the hook prints for one event: the JSON answer, or "" to stay silent.
+
+    Problems (bad input, no index, a locked one) raise: run() tells them on stderr.
+    """
+    event = json.loads(stdin_text)
+    if not isinstance(event, dict) or event.get("hook_event_name", EVENT) != EVENT:
+        return ""
+    if not db_path.is_file():
+        raise queries.NotAnIndex(f"{db_path} not found: build it with `pastfix build {db_path}`")
+    conn = queries.connect(db_path)
+    try:
+        # A hook must answer fast: a build holding the index gets a short wait only.
+        conn.execute("PRAGMA busy_timeout = 200")
+        rows = matches(conn, event, before)
+    finally:
+        conn.close()
+    return output(context(rows)) if rows else ""
+
+
+def refresh(db_path: Path) -> None:
+    """Bring the index up to date with ~/.claude/projects, incrementally.
+
+    Only an existing index built with redaction (the default) is refreshed, so a
+    hook never starts a full re-index.
+    """
+    from pastfix import db as pdb  # imported here: only --refresh pays for it
+
+    projects = paths.claude_projects()
+    if not projects.is_dir() or not db_path.is_file():
+        return
+    conn = pdb.connect(db_path)
+    try:
+        redacted = pdb.redact_setting(conn)
+    finally:
+        conn.close()
+    if redacted:
+        pdb.build(db_path, [projects])
+
+
+def run(stdin_text: str, db_path: Path, refresh_first: bool = False) -> str:
+    """respond(), with every problem told on stderr and turned into silence."""
+    try:
+        if refresh_first:
+            refresh(db_path)
+        return respond(stdin_text, db_path)
+    except Exception as e:  # a hook must never disturb the session
+        print(f"pastfix hook: {type(e).__name__}: {e}", file=sys.stderr)
+        return ""
+
+
+def main(argv: Sequence[str]) -> int | None:
+    """`pastfix hook [--db DB] [--refresh]` without click; None for anything else.
+
+    Any other argument (install, uninstall, --help) is left to the click command.
+    """
+    db_path, refresh_first = None, False
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg == "--refresh":
+            refresh_first = True
+        elif arg == "--db" and args:
+            db_path = args.pop(0)
+        elif arg.startswith("--db="):
+            db_path = arg[5:]
+        else:
+            return None
+    try:
+        stdin_text = sys.stdin.read()
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"pastfix hook: cannot read the event: {e}", file=sys.stderr)
+        return 0
+    answer = run(stdin_text, Path(db_path) if db_path else paths.default_db(), refresh_first)
+    if answer:
+        sys.stdout.write(answer + "\n")
+    return 0

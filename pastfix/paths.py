@@ -1,0 +1,30 @@
+"""Where the index lives when no path is given: the hook, the MCP server and the skill.
+
+`pastfix build` and `pastfix find` keep `index.db` in the current directory as
+their default, for `datasette serve index.db`. The commands that Claude Code
+runs on its own (the hook, the MCP server) start in whatever directory the
+session is in, so they need one fixed place: $PASTFIX_DB when it is set, else
+$XDG_DATA_HOME/pastfix/index.db (~/.local/share/pastfix/index.db). The index is
+pastfix's own data, derived from the transcripts, so it goes where data of an
+application goes rather than inside ~/.claude, which Claude Code owns.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ENV = "PASTFIX_DB"
+
+
+def default_db() -> Path:
+    """$PASTFIX_DB, or $XDG_DATA_HOME/pastfix/index.db (~/.local/share/pastfix/index.db)."""
+    if os.environ.get(ENV):
+        return Path(os.environ[ENV]).expanduser()
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data).expanduser() / "pastfix" / "index.db"
+
+
+def claude_projects() -> Path:
+    """Where Claude Code keeps its transcripts: ~/.claude/projects."""
+    return Path.home() / ".claude" / "projects"

@@ -1,0 +1,419 @@
+"""pastfix hook: the failure hook's answers, its silence, its install into a settings file."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import REAL_PROJECTS, build_index, needs_real_corpus
+from jsonl import prompt, result, say, tool_use, write_jsonl
+
+from pastfix import hook, install, queries
+from pastfix.cli import cli
+
+TS_ERROR = "{file}({line},5): error TS2339: Property 'total' does not exist on type 'Order'."
+PAST = "aaaaaaaa-0000-4000-8000-000000000001"
+OTHER = "bbbbbbbb-0000-4000-8000-000000000002"
+NOVEL = "cccccccc-0000-4000-8000-000000000003"
+NOW = "dddddddd-0000-4000-8000-000000000004"
+
+
+def fixed_session(session: str, day: int, file: str, line: int) -> list[dict]:
+    """A build that fails with TS2339 in `file`, an edit, and the same build succeeding."""
+    t = f"2026-01-0{day}T10:00:"
+    build = {"command": "npm run build"}
+    edit = {"file_path": f"/home/dev/app/{file}", "old_string": "o.total", "new_string": "o.sum"}
+    return [
+        prompt(f"{session}-p", session, "fix the build", t + "00Z"),
+        tool_use(f"{session}-1", session, f"{session}-t1", "Bash", build, t + "01Z"),
+        result(
+            f"{session}-2",
+            session,
+            f"{session}-t1",
+            "Exit code 2\n> tsc\n" + TS_ERROR.format(file=file, line=line),
+            t + "02Z",
+            True,
+        ),
+        say(f"{session}-3", session, "Order has sum, not total: renaming.", t + "03Z"),
+        tool_use(f"{session}-4", session, f"{session}-t2", "Edit", edit, t + "04Z"),
+        result(f"{session}-5", session, f"{session}-t2", "The file was updated", t + "05Z", False),
+        tool_use(f"{session}-6", session, f"{session}-t3", "Bash", build, t + "06Z"),
+        result(f"{session}-7", session, f"{session}-t3", "built in 2s", t + "07Z", False),
+    ]
+
+
+def novel_session(session: str) -> list[dict]:
+    t = "2026-01-03T10:00:"
+    return [
+        prompt(f"{session}-p", session, "run the script", t + "00Z"),
+        tool_use(f"{session}-1", session, f"{session}-t1", "Bash", {"command": "x"}, t + "01Z"),
+        result(
+            f"{session}-2",
+            session,
+            f"{session}-t1",
+            "Exit code 1\nModuleNotFoundError: No module named 'zebra_stripes'",
+            t + "02Z",
+            True,
+        ),
+    ]
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hook-corpus")
+    project = root / "projects" / "-home-dev-app"
+    write_jsonl(project / f"{PAST}.jsonl", fixed_session(PAST, 1, "src/order.ts", 12))
+    write_jsonl(project / f"{OTHER}.jsonl", fixed_session(OTHER, 2, "web/order.ts", 40))
+    write_jsonl(project / f"{NOVEL}.jsonl", novel_session(NOVEL))
+    db = root / "index.db"
+    build_index(db, root / "projects")
+    return db
+
+
+def event(error, session=NOW, **extra):
+    return {
+        "session_id": session,
+        "transcript_path": f"/home/dev/.claude/projects/-home-dev-app/{session}.jsonl",
+        "cwd": "/home/dev/app",
+        "hook_event_name": "PostToolUseFailure",
+        "tool_name": "Bash",
+        "tool_input": {"command": "npm run build"},
+        "tool_use_id": "toolu_now",
+        "error": error,
+        "is_interrupt": False,
+        **extra,
+    }
+
+
+def context_of(answer: str) -> str:
+    data = json.loads(answer)
+    assert data["hookSpecificOutput"]["hookEventName"] == "PostToolUseFailure"
+    return data["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_known_error_recalls_past_sessions_and_their_fix(index):
+    # Another folder and line: the same signature.
+    error = "Exit code 2\n" + TS_ERROR.format(file="lib/order.ts", line=7)
+    text = context_of(hook.respond(json.dumps(event(error)), index))
+    assert text.startswith("pastfix: this error was seen before, 2 times in 2 other sessions")
+    # the newest first, each with its resume command and its fix
+    assert text.index(OTHER) < text.index(PAST)
+    assert f"claude --resume {OTHER}" in text
+    assert "edited web/order.ts" in text and "- o.total" in text and "+ o.sum" in text
+    assert "then Bash `npm run build` succeeded" in text
+    assert len(text) <= hook.MAX_CONTEXT
+
+
+def test_never_points_to_the_calling_session(index):
+    error = TS_ERROR.format(file="src/order.ts", line=12)
+    text = context_of(hook.respond(json.dumps(event(error, session=OTHER)), index))
+    assert PAST in text and OTHER not in text
+    assert "1 time in 1 other session" in text
+
+
+def test_before_leaves_out_later_failures(index):
+    error = TS_ERROR.format(file="src/order.ts", line=12)
+    rows = hook.matches(queries.connect(index), event(error), before="2026-01-02T00:00:00Z")
+    assert [r["session_id"] for r in rows] == [PAST]
+
+
+@pytest.mark.parametrize(
+    "error, extra",
+    [
+        # seen only in its own session
+        ("ModuleNotFoundError: No module named 'zebra_stripes'", {"session_id": NOVEL}),
+        # seen nowhere
+        ("error: linker `cc` not found", {}),
+        # an interrupt
+        (TS_ERROR.format(file="a.ts", line=1), {"is_interrupt": True}),
+        # Claude Code's own noise
+        ("The user doesn't want to proceed with this tool use. The tool use was rejected.", {}),
+        ("<tool_use_error>Sibling tool call errored</tool_use_error>", {}),
+        ("File has not been read yet. Read it first before writing to it.", {}),
+        # too generic to mean anything
+        ("Exit code 1", {}),
+        ("Exit code 2\nError", {}),
+        # no error text
+        ("", {}),
+    ],
+)
+def test_silent(index, error, extra):
+    assert hook.respond(json.dumps(event(error, **extra)), index) == ""
+
+
+@pytest.mark.parametrize(
+    "stdin",
+    [
+        json.dumps({**event(TS_ERROR.format(file="a.ts", line=1)), "hook_event_name": "Stop"}),
+        json.dumps([1, 2]),
+        json.dumps({**event(TS_ERROR), "error": 42}),
+    ],
+)
+def test_other_events_and_shapes_are_silent(index, stdin):
+    assert hook.respond(stdin, index) == ""
+
+
+@pytest.mark.parametrize("problem", ["bad json", "no index", "not an index"])
+def test_problems_are_silent_and_told_on_stderr(index, tmp_path, capsys, problem):
+    stdin = json.dumps(event(TS_ERROR.format(file="a.ts", line=1)))
+    db = index
+    if problem == "bad json":
+        stdin = "{not json"
+    elif problem == "no index":
+        db = tmp_path / "missing.db"
+    else:
+        db = tmp_path / "other.db"
+        db.write_bytes(b"not sqlite at all" * 100)
+    assert hook.run(stdin, db) == ""
+    err = capsys.readouterr().err
+    assert err.startswith("pastfix hook: ")
+
+
+def run_hook(args, stdin, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "pastfix", "hook", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+
+
+@pytest.mark.slow
+def test_the_command_answers_and_exits_0(index):
+    error = TS_ERROR.format(file="lib/order.ts", line=7)
+    done = run_hook(["--db", str(index)], json.dumps(event(error)))
+    assert done.returncode == 0, done.stderr
+    assert PAST in context_of(done.stdout)
+    # a locked or missing index: nothing on stdout, still 0
+    done = run_hook(["--db", str(index.parent / "nope.db")], json.dumps(event(error)))
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "nope.db not found" in done.stderr
+
+
+@pytest.mark.slow
+def test_the_command_reads_pastfix_db(index):
+    env = {**os.environ, "PASTFIX_DB": str(index)}
+    done = run_hook([], json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=1))), env)
+    assert PAST in context_of(done.stdout)
+
+
+def test_the_click_command_gives_the_same_answer(index):
+    stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=1)))
+    out = CliRunner().invoke(cli, ["hook", "--db", str(index)], input=stdin)
+    assert out.exit_code == 0
+    assert context_of(out.stdout) == context_of(hook.respond(stdin, index))
+
+
+@pytest.mark.slow
+def test_the_hook_imports_neither_click_nor_the_build():
+    code = (
+        "import sys, pastfix.entry, pastfix.hook;"
+        "print(sorted(m for m in ('click', 'sqlite_utils', 'pastfix.db', 'msgspec')"
+        " if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_hook_main_leaves_other_arguments_to_click():
+    assert hook.main(["install"]) is None
+    assert hook.main(["--help"]) is None
+    assert hook.main(["--db"]) is None
+
+
+# -- install / uninstall ------------------------------------------------------------
+
+OTHER_SETTINGS = {
+    "model": "opus",
+    "permissions": {"allow": ["Bash(npm run build)"]},
+    "hooks": {
+        "PostToolUseFailure": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "notify-send failed"}]}
+        ],
+        "PreToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "lint"}]}],
+    },
+}
+
+
+def test_install_adds_both_hooks_and_keeps_everything_else(tmp_path):
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps(OTHER_SETTINGS))
+    db = tmp_path / "data" / "index.db"
+    out = CliRunner().invoke(cli, ["hook", "install", "--settings", str(settings), "--db", str(db)])
+    assert out.exit_code == 0, out.output
+    data = json.loads(settings.read_text())
+    assert data["model"] == "opus" and data["permissions"] == OTHER_SETTINGS["permissions"]
+    assert data["hooks"]["PreToolUse"] == OTHER_SETTINGS["hooks"]["PreToolUse"]
+    failure = data["hooks"]["PostToolUseFailure"]
+    assert failure[0] == OTHER_SETTINGS["hooks"]["PostToolUseFailure"][0]
+    assert failure[1]["matcher"] == "*"
+    [ours] = failure[1]["hooks"]
+    assert ours["type"] == "command" and ours["timeout"] == install.TIMEOUT
+    assert f" hook --db {db.absolute()}" in ours["command"]
+    assert ours["command"].split()[0].startswith("/")  # the absolute pastfix executable
+    [end] = data["hooks"]["SessionEnd"]
+    [refresh] = end["hooks"]
+    assert refresh["command"].startswith("nohup /") and " build " in refresh["command"]
+    assert "&  # pastfix hook install" in refresh["command"]
+    assert db.parent.is_dir()
+
+
+def test_install_is_idempotent_and_uninstall_restores(tmp_path):
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps(OTHER_SETTINGS))
+    args = ["--settings", str(settings), "--db", str(tmp_path / "index.db")]
+    CliRunner().invoke(cli, ["hook", "install", *args])
+    once = settings.read_text()
+    CliRunner().invoke(cli, ["hook", "install", *args])
+    assert settings.read_text() == once
+    out = CliRunner().invoke(cli, ["hook", "uninstall", "--settings", str(settings)])
+    assert out.exit_code == 0
+    assert "Removed pastfix's hooks from" in out.stderr
+    assert json.loads(settings.read_text()) == OTHER_SETTINGS
+    out = CliRunner().invoke(cli, ["hook", "uninstall", "--settings", str(settings)])
+    assert "No pastfix hook in" in out.stderr
+
+
+def test_install_into_a_missing_file_and_uninstall_leaves_it_empty(tmp_path):
+    settings = tmp_path / "new" / "settings.json"
+    install.install_hooks(settings, tmp_path / "index.db")
+    assert set(json.loads(settings.read_text())["hooks"]) == {"PostToolUseFailure", "SessionEnd"}
+    assert install.uninstall_hooks(settings)
+    assert json.loads(settings.read_text()) == {}
+
+
+@pytest.mark.parametrize("text", ["{not json", "[1, 2]", '{"hooks": []}'])
+def test_install_refuses_a_broken_settings_file(tmp_path, text):
+    settings = tmp_path / "settings.json"
+    settings.write_text(text)
+    out = CliRunner().invoke(cli, ["hook", "install", "--settings", str(settings)])
+    assert out.exit_code == 1
+    assert out.output.startswith("Error: ")
+    assert settings.read_text() == text
+
+
+def test_install_defaults_to_the_home_settings(fake_home):
+    out = CliRunner().invoke(cli, ["hook", "install"])
+    assert out.exit_code == 0, out.output
+    data = json.loads((fake_home / ".claude" / "settings.json").read_text())
+    command = data["hooks"]["PostToolUseFailure"][0]["hooks"][0]["command"]
+    assert str(fake_home / ".local" / "share" / "pastfix" / "index.db") in command
+
+
+@pytest.mark.slow
+def test_the_installed_hook_works(tmp_path, index):
+    settings = tmp_path / "settings.json"
+    install.install_hooks(settings, index)
+    data = json.loads(settings.read_text())
+    command = data["hooks"]["PostToolUseFailure"][0]["hooks"][0]["command"]
+    stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=1)))
+    done = subprocess.run(
+        ["sh", "-c", command], input=stdin, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert PAST in context_of(done.stdout)
+    novel = json.dumps(event("error: linker `cc` not found"))
+    done = subprocess.run(["sh", "-c", command], input=novel, capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+@pytest.mark.slow
+def test_the_installed_session_end_hook_returns_at_once_and_refreshes(tmp_path):
+    projects = tmp_path / "projects"
+    write_jsonl(projects / "-home-dev-app" / f"{PAST}.jsonl", fixed_session(PAST, 1, "a.ts", 1))
+    db = tmp_path / "index.db"
+    settings = tmp_path / "settings.json"
+    install.install_hooks(settings, db, projects)
+    command = json.loads(settings.read_text())["hooks"]["SessionEnd"][0]["hooks"][0]["command"]
+    done = subprocess.run(["sh", "-c", command], input="{}", text=True, timeout=5)
+    assert done.returncode == 0
+    conn = None
+    for _ in range(100):  # the build runs on in the background
+        try:
+            conn = queries.connect(db)
+            if conn.execute("select count(*) from sessions").fetchone()[0] == 1:
+                break
+        except queries.NotAnIndex:
+            pass
+        import time
+
+        time.sleep(0.1)
+    assert conn is not None
+    assert conn.execute("select session_id from sessions").fetchall() == [(PAST,)]
+
+
+def test_default_db(monkeypatch, fake_home):
+    from pastfix import paths
+
+    monkeypatch.delenv("PASTFIX_DB", raising=False)
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    assert paths.default_db() == fake_home / ".local" / "share" / "pastfix" / "index.db"
+    monkeypatch.setenv("XDG_DATA_HOME", str(fake_home / "data"))
+    assert paths.default_db() == fake_home / "data" / "pastfix" / "index.db"
+    monkeypatch.setenv("PASTFIX_DB", "/somewhere/else.db")
+    assert paths.default_db() == Path("/somewhere/else.db")
+
+
+def test_build_default_db(monkeypatch, tmp_path):
+    target = tmp_path / "deep" / "pastfix.db"
+    monkeypatch.setenv("PASTFIX_DB", str(target))
+    projects = tmp_path / "projects"
+    write_jsonl(projects / "-home-dev-app" / f"{PAST}.jsonl", fixed_session(PAST, 1, "a.ts", 1))
+    out = CliRunner().invoke(cli, ["build", "--default-db", "--source", str(projects), "-s"])
+    assert out.exit_code == 0, out.output
+    assert target.is_file()
+    out = CliRunner().invoke(cli, ["build", "other.db", "--default-db"])
+    assert out.exit_code == 2
+    assert "give DB_PATH or --default-db, not both" in out.output
+
+
+# -- the replay of the real corpus -------------------------------------------------
+
+
+def replay(db):
+    """Each failure of the index, in time order, through the hook as if it just happened.
+
+    Returns (known, recalled, novel, silent): failures whose signature failed earlier in
+    another session, those whose context names one of those sessions; failures seen
+    nowhere before, those the hook stayed silent on. Claude Code's noise and generic key
+    lines, on which the hook is silent by design, are in neither.
+    """
+    from pastfix import signatures
+
+    conn = queries.connect(db)
+    failures = conn.execute(
+        "select session_id, timestamp, content, signature, kind from tool_results"
+        " where is_error = 1 order by timestamp, id"
+    ).fetchall()
+    conn.close()
+    known = recalled = novel = silent = 0
+    for session, ts, content, sig, kind in failures:
+        if kind in hook.SILENT_KINDS or hook.too_generic(signatures.key_line(content or "")):
+            continue
+        earlier = {s for s, t, _, g, _ in failures if g == sig and s != session and t < ts}
+        answer = hook.respond(json.dumps(event(content, session=session)), db, before=ts)
+        if earlier:
+            known += 1
+            recalled += bool(answer) and any(s in context_of(answer) for s in earlier)
+        else:
+            novel += 1
+            silent += not answer
+    return known, recalled, novel, silent
+
+
+@pytest.mark.slow
+@needs_real_corpus()
+def test_replay_of_the_real_corpus(tmp_path):
+    db = tmp_path / "real.db"
+    build_index(db, REAL_PROJECTS)
+    known, recalled, novel, silent = replay(db)
+    # 93 failures: 32 are noise or generic; of the rest 10 were seen before in another
+    # session and 51 were not (docs/benchmarks.md).
+    assert (known, novel) == (10, 51)
+    assert recalled / known >= 0.9
+    assert silent / novel >= 0.95

@@ -1,0 +1,91 @@
+"""pastfix mcp: every tool answers with the rows of its canned query, structured and as text."""
+
+import json
+import sys
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+from test_hook import OTHER, PAST, TS_ERROR, index  # noqa: F401  (the fixture index)
+
+from pastfix import mcp as server
+from pastfix import queries
+
+TOOLS = {
+    "find_past_fix": {"error": TS_ERROR.format(file="lib/order.ts", line=3)},
+    "session_errors": {"session_id": PAST},
+    "session_tool_output": {"session_id": PAST, "pattern": "built in"},
+    "search_messages": {"q": "renaming"},
+    "recurring_errors": {},
+    "file_history": {"path": "web/order.ts"},
+}
+
+
+async def call_all(target):
+    async with Client(target) as client:
+        names = sorted(tool.name for tool in (await client.list_tools()).tools)
+        answers = {name: await client.call_tool(name, args) for name, args in TOOLS.items()}
+    return names, answers
+
+
+def expected_rows(index, name, args):  # noqa: F811
+    conn = queries.connect(index)
+    try:
+        if name == "find_past_fix":
+            rows = queries.find_past_fix(conn, args["error"], 5)
+        else:
+            rows = queries.run(conn, name, **args)
+    finally:
+        conn.close()
+    return json.loads(json.dumps(rows))
+
+
+def check(index, names, answers):  # noqa: F811
+    assert names == sorted(TOOLS)
+    for name, args in TOOLS.items():
+        answer = answers[name]
+        assert not answer.is_error, answer
+        rows = answer.structured_content["rows"]
+        assert rows, name
+        assert rows == expected_rows(index, name, args), name
+        text = answer.content[0].text
+        assert text.startswith(f"{name}: {len(rows)} row")
+    past_fix = answers["find_past_fix"].structured_content["rows"]
+    assert {r["session_id"] for r in past_fix} == {PAST, OTHER}
+    assert "fix_target: npm run build" in answers["find_past_fix"].content[0].text
+    assert "<mark>" not in answers["find_past_fix"].content[0].text
+
+
+def test_tools_in_process(index):  # noqa: F811
+    names, answers = anyio.run(call_all, server.create_server(index))
+    check(index, names, answers)
+
+
+@pytest.mark.slow
+def test_tools_over_stdio(index):  # noqa: F811
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "pastfix", "mcp", "--db", str(index)]
+    )
+
+    async def bounded():
+        with anyio.fail_after(60):
+            return await call_all(params)
+
+    names, answers = anyio.run(bounded)
+    check(index, names, answers)
+
+
+def test_compact_text_leaves_out_empty_values_and_cuts_long_ones():
+    text = server.compact_text("x", [{"a": "", "b": None, "c": "y" * 1000, "d": [1]}])
+    assert text == "x: 1 row\n1.\n  c: " + "y" * 299 + "…\n  d: [1]"
+    assert server.compact_text("x", []) == "x: no rows"
+
+
+def test_mcp_command_refuses_a_missing_index(tmp_path):
+    from click.testing import CliRunner
+
+    from pastfix.cli import cli
+
+    out = CliRunner().invoke(cli, ["mcp", "--db", str(tmp_path / "none.db")])
+    assert out.exit_code == 1
+    assert "none.db not found" in out.output

@@ -1,0 +1,122 @@
+"""The skill: its frontmatter, its generated schema, its SQL examples run on the fixture index."""
+
+import re
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT
+from test_hook import PAST, index  # noqa: F401  (the fixture index)
+
+from pastfix.cli import cli
+
+SKILL = ROOT / "pastfix" / "skill"
+PATTERNS = (SKILL / "references" / "query-patterns.md").read_text()
+# What each :parameter of query-patterns.md is bound to on the fixture index.
+PARAMS = {
+    "fts": '"error" "TS2339:"',
+    "signature": "<path>/order.ts(<n>,<n>): error TS2339: Property <str> does not exist on"
+    " type <str>.",
+    "session_id": PAST,
+    "failed_at": "2026-01-01T10:00:02Z",
+    "pattern": "built in",
+    "fts_text": '"renaming"',
+    "path": "order.ts",
+}
+
+
+def examples():
+    """(title, sql, columns) of each example in query-patterns.md."""
+    found = []
+    for section in PATTERNS.split("\n## ")[1:]:
+        title = section.splitlines()[0]
+        sql = re.search(r"```sql\n(.*?)```", section, re.S)
+        if not sql:
+            continue
+        columns = re.search(r"^Columns: (.*)\.$", section, re.M)
+        assert columns, f"{title}: no Columns: line"
+        found.append((title, sql.group(1), columns.group(1).split(", ")))
+    return found
+
+
+def test_there_are_examples():
+    assert len(examples()) == 7
+
+
+@pytest.mark.parametrize("title, sql, columns", examples(), ids=lambda x: str(x)[:20])
+def test_example_returns_what_the_doc_says(index, title, sql, columns):  # noqa: F811
+    # plain sqlite3, read-only, without pastfix's SQL functions: as an agent runs it
+    conn = sqlite3.connect(f"{index.as_uri()}?mode=ro", uri=True)
+    try:
+        names = set(re.findall(r":(\w+)", sql))
+        cursor = conn.execute(sql, {n: PARAMS[n] for n in names})
+        rows = cursor.fetchall()
+        assert [d[0] for d in cursor.description] == columns
+    finally:
+        conn.close()
+    assert rows, title
+
+
+def test_example_answers_are_the_fix(index):  # noqa: F811
+    conn = sqlite3.connect(f"{index.as_uri()}?mode=ro", uri=True)
+    by_title = {title: sql for title, sql, _ in examples()}
+    sql = next(s for t, s in by_title.items() if t.startswith("3."))
+    rows = conn.execute(sql, {"session_id": PAST, "failed_at": PARAMS["failed_at"]}).fetchall()
+    assert [(tool, target, failed) for _, tool, target, failed in rows] == [
+        ("Edit", "/home/dev/app/src/order.ts", 0),
+        ("Bash", "npm run build", 0),
+    ]
+
+
+def test_the_unquoted_fts_pitfall_fails_as_the_doc_says(index):  # noqa: F811
+    conn = sqlite3.connect(f"{index.as_uri()}?mode=ro", uri=True)
+    assert "fails with\n  `no such column: TS2339`" in PATTERNS
+    with pytest.raises(sqlite3.OperationalError, match="no such column: TS2339"):
+        conn.execute(
+            "select * from tool_errors_fts where tool_errors_fts match 'error TS2339: Property'"
+        ).fetchall()
+
+
+def test_skill_frontmatter():
+    text = (SKILL / "SKILL.md").read_text()
+    front = re.match(r"---\n(.*?)\n---\n", text, re.S)
+    assert front
+    fields = dict(line.split(": ", 1) for line in front.group(1).splitlines())
+    assert fields["name"] == "pastfix"
+    assert fields["description"].startswith("Search the user's past Claude Code sessions")
+    assert "Use when" in fields["description"] and len(fields["description"]) < 1024
+    for link in re.findall(r"\]\((references/[^)]+)\)", text):
+        assert (SKILL / link).is_file(), link
+
+
+def test_schema_md_names_every_table():
+    import sqlite_utils
+
+    from pastfix.migrations import migrations
+
+    db = sqlite_utils.Database(memory=True)
+    migrations.apply(db)
+    schema = (SKILL / "references" / "schema.md").read_text()
+    for table in db.table_names():
+        if "_fts_" in table or table == "_sqlite_migrations":
+            continue
+        assert re.search(rf'CREATE (VIRTUAL )?TABLE "?{table}"? ', schema), table
+
+
+def test_skill_install(tmp_path):
+    out = CliRunner().invoke(cli, ["skill", "install", "--dest", str(tmp_path / "skills")])
+    assert out.exit_code == 0, out.output
+    target = tmp_path / "skills" / "pastfix"
+    files = sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
+    assert files == ["SKILL.md", "references/query-patterns.md", "references/schema.md"]
+    assert (target / "SKILL.md").read_text() == (SKILL / "SKILL.md").read_text()
+    # again: replaces, never nests
+    (target / "stale.md").write_text("old")
+    assert CliRunner().invoke(cli, ["skill", "install", "--dest", str(tmp_path / "skills")])
+    assert not (target / "stale.md").exists() and not (target / "pastfix").exists()
+
+
+def test_skill_install_defaults_to_home(fake_home):
+    out = CliRunner().invoke(cli, ["skill", "install"])
+    assert out.exit_code == 0, out.output
+    assert (fake_home / ".claude" / "skills" / "pastfix" / "SKILL.md").is_file()

@@ -19,7 +19,7 @@ import msgspec
 
 from pastfix import signatures, transcripts
 from pastfix.prepare import prepare
-from pastfix.transcripts import Batch, Reader, SourceFile
+from pastfix.records import Batch, Reader, SourceFile
 
 if TYPE_CHECKING:
     from sqlite_utils import Database

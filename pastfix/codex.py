@@ -4,10 +4,12 @@ Codex keeps each session as `~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.
 one `{timestamp, type, payload}` object a line:
 
 - `session_meta` (line 1): the session's id, cwd, cli_version, originator and
-  git info. Stored as session_meta rows (`cwd`, `cli_version`, `git_branch`,
-  `git_commit`, `originator`), so a later read from the stored offset, which
-  never sees line 1 again, still has them; and copied onto the messages after it.
-- `turn_context`: the cwd and model of the turn that follows.
+  git info, stored as session_meta rows (`cwd`, `cli_version`, `git_branch`,
+  `git_commit`, `originator`) from which the sessions row takes its project,
+  version and branch. They are not copied onto the messages: each line is read
+  on its own, so a later build that reads on from the stored offset (and never
+  sees line 1 again) stores exactly what a fresh build would.
+- `turn_context` (cwd, model, sandbox of the next turn): not indexed.
 - `response_item`: what the model saw and said, read as the messages:
   `message` (role user, assistant or developer), `reasoning` (its summary and
   any reasoning text), `function_call` / `custom_tool_call` /
@@ -106,8 +108,6 @@ _HEADER = re.compile(
     r"|Process exited with code -?\d+|Process running with session ID .*"
     r"|Original token count: \d+)$"
 )
-# Line types read or known: others (a newer Codex) are counted as skipped.
-_KNOWN_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg"})
 _CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
 _OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
 
@@ -156,14 +156,10 @@ _decode_arguments = msgspec.json.Decoder(_Arguments).decode
 
 
 class _Context:
-    """What the lines before say about the ones after, within one read."""
+    """The session the lines belong to: the file name's, else its session_meta's."""
 
     def __init__(self, session_id: str | None) -> None:
         self.session_id = session_id
-        self.cwd: str | None = None
-        self.version: str | None = None
-        self.branch: str | None = None
-        self.model: str | None = None
 
 
 def iter_source_files(root: Path) -> Iterator[SourceFile]:
@@ -254,12 +250,9 @@ def _parse_object(
     if kind == "session_meta":
         _session_meta(payload, line_no, context, batch)
         return
-    if kind == "turn_context":
-        context.cwd = _str(payload.cwd) or context.cwd
-        context.model = _str(payload.model) or context.model
+    if kind == "turn_context" or kind == "event_msg":
+        # event_msg: the UI's copies of response items, and bookkeeping
         return
-    if kind == "event_msg":
-        return  # the UI's copies of response items, and bookkeeping
     session_id = context.session_id
     if kind == "compacted":
         if isinstance(payload.message, str) and session_id:
@@ -314,13 +307,10 @@ def _session_meta(payload: _Payload, line_no: int, context: _Context, batch: Bat
     if context.session_id is None:
         raise transcripts.BadLine("session_meta without an id")
     git = payload.git if isinstance(payload.git, dict) else {}
-    context.cwd = _str(payload.cwd)
-    context.version = _str(payload.cli_version)
-    context.branch = _str(git.get("branch"))
     for key, value in (
-        ("cwd", context.cwd),
-        ("cli_version", context.version),
-        ("git_branch", context.branch),
+        ("cwd", _str(payload.cwd)),
+        ("cli_version", _str(payload.cli_version)),
+        ("git_branch", _str(git.get("branch"))),
         ("git_commit", _str(git.get("commit_hash"))),
         ("originator", _str(payload.originator)),
     ):
@@ -368,10 +358,10 @@ def _message(
         meta,
         compact,
         None,
-        context.model if kind == "assistant" else None,
-        context.cwd,
-        context.branch,
-        context.version,
+        None,
+        None,
+        None,
+        None,
     )
 
 

@@ -104,10 +104,10 @@ def test_a_session_as_records():
         is_meta=0,
         is_compact_summary=0,
         agent_id=None,
-        model="gpt-5-codex",
-        cwd="/home/dev/shop",
-        git_branch="fix-tests",
-        version="0.104.0",
+        model=None,
+        cwd=None,
+        git_branch=None,
+        version=None,
     )
     assert batch.tool_calls[0] == ToolCall(
         tool_use_id="call_npmtest1",
@@ -273,3 +273,19 @@ def test_real_rollouts_parse_without_problems():
             r.tool_use_id for r in batch.tool_results
         }
     assert counts == [(118, 118), (5, 5)]
+
+
+def test_default_sources(fake_home, monkeypatch):
+    from pastfix import sources, transcripts
+
+    claude, codex_home = fake_home / ".claude" / "projects", fake_home / ".codex" / "sessions"
+    assert sources.default_sources() == [transcripts.DEMO_PROJECTS]
+    codex_home.mkdir(parents=True)
+    # Real Codex sessions are never mixed with the demo.
+    assert sources.default_sources() == [codex_home]
+    assert sources.default_sources("claude") == [transcripts.DEMO_PROJECTS]
+    claude.mkdir(parents=True)
+    assert sources.default_sources() == [claude, codex_home]
+    assert sources.default_sources("codex") == [codex_home]
+    monkeypatch.setenv("CODEX_HOME", str(fake_home / "elsewhere"))
+    assert sources.default_sources("codex") == [fake_home / "elsewhere" / "sessions"]

@@ -31,6 +31,7 @@ QUERIES = {
 }
 HOOKS = [
     "canned_queries",
+    "extra_body_script",
     "extra_css_urls",
     "extra_template_vars",
     "prepare_connection",

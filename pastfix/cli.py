@@ -121,11 +121,8 @@ def build(
     if not sources:
         sources = tuple(agents.default_sources(agent))
         if sources[0] == transcripts.DEMO_PROJECTS:
-            click.echo(
-                "No ~/.claude/projects or ~/.codex/sessions here:"
-                " indexing the bundled demo sessions",
-                err=True,
-            )
+            missing = "~/.claude/projects" if agent else "~/.claude/projects or ~/.codex/sessions"
+            click.echo(f"No {missing} here: indexing the bundled demo sessions", err=True)
     with ExitStack() as stack:
         bars: list[Any] = []
 

@@ -10,6 +10,7 @@ import msgspec
 
 from pastfix import db as pdb
 from pastfix import paths, transcripts
+from pastfix import sources as agents
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -78,7 +79,13 @@ def progressbar(silent: bool, label: str, length: int) -> Iterator[Any]:
     "--source",
     multiple=True,
     type=click.Path(path_type=Path),
-    help="Directory of Claude Code projects (repeatable). Default: ~/.claude/projects",
+    help="Directory of Claude Code projects or of Codex sessions (repeatable)."
+    " Default: ~/.claude/projects and ~/.codex/sessions",
+)
+@click.option(
+    "--agent",
+    type=click.Choice(agents.AGENTS),
+    help="Read only this agent's transcripts (its default folder without --source)",
 )
 @click.option("--force", is_flag=True, help="Rebuild everything instead of refreshing")
 @click.option(
@@ -100,23 +107,26 @@ def build(
     ctx: click.Context,
     db_path: Path,
     sources: tuple[Path, ...],
+    agent: str | None,
     force: bool,
     no_redact: bool,
     default_db: bool,
     silent: bool,
     json_: bool,
 ) -> None:
-    """Build or refresh DB_PATH (default index.db) from Claude Code transcripts.
+    """Build or refresh DB_PATH (default index.db) from Claude Code and Codex transcripts.
 
     Only files that changed since the last build are read. Without --source,
-    ~/.claude/projects is indexed, or the bundled demo sessions when that does
-    not exist.
+    ~/.claude/projects and ~/.codex/sessions are indexed, or the bundled demo
+    sessions when neither exists. Whether a folder holds Codex rollouts or
+    Claude Code projects is told from its files.
 
     \b
     Example:
         pastfix build
         pastfix build index.db --source ~/.claude/projects --json
         pastfix build --default-db         # the index of the hook and the MCP server
+        pastfix build --agent codex
     """
     if default_db:
         if ctx.get_parameter_source("db_path") != click.core.ParameterSource.DEFAULT:
@@ -124,9 +134,10 @@ def build(
         db_path = paths.default_db()
         db_path.parent.mkdir(parents=True, exist_ok=True)
     if not sources:
-        sources = (transcripts.default_source(),)
+        sources = tuple(agents.default_sources(agent))
         if sources[0] == transcripts.DEMO_PROJECTS:
-            click.echo("No ~/.claude/projects here: indexing the bundled demo sessions", err=True)
+            missing = "~/.claude/projects" if agent else "~/.claude/projects or ~/.codex/sessions"
+            click.echo(f"No {missing} here: indexing the bundled demo sessions", err=True)
     with ExitStack() as stack:
         bars: list[Any] = []
 
@@ -143,6 +154,7 @@ def build(
                 redact=not no_redact,
                 on_plan=on_plan,
                 progress=lambda n: bars[0].update(n),
+                agent=agent,
             )
         except pdb.BuildError as e:
             raise click.ClickException(str(e)) from e

@@ -19,14 +19,15 @@ import msgspec
 
 from pastfix import signatures, transcripts
 from pastfix.prepare import prepare
-from pastfix.transcripts import Batch, Reader, SourceFile
+from pastfix.records import Batch, Reader, SourceFile
+from pastfix.sources import READERS, WrongAgent, agent_of
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
 # The newest migration in pastfix.migrations. When an index already has it,
 # the build skips importing sqlite-utils (~70 ms of a ~100 ms no-change refresh).
-LATEST_MIGRATION = "m007_redactions"
+LATEST_MIGRATION = "m008_session_agent"
 
 # Files are read in slices of this size, so memory stays flat however large a
 # transcript grows; each slice is cut at its last complete line.
@@ -81,12 +82,15 @@ INSERT_SQL = {
 # One row per session, recomputed from the rows of the sessions in _touched.
 REFRESH_SESSIONS_SQL = """
 INSERT OR REPLACE INTO sessions (session_id, project, title, first_ts, last_ts, git_branch,
-    version, message_count, tool_call_count, tool_error_count, source_paths)
+    version, message_count, tool_call_count, tool_error_count, source_paths, agent)
 SELECT t.session_id,
     -- the directory the session was started in: the first cwd recorded
     coalesce(
         (SELECT cwd FROM messages WHERE session_id = t.session_id AND cwd > ''
          ORDER BY timestamp, line_no LIMIT 1),
+        -- Codex's session_meta line, read by an earlier build than its messages
+        (SELECT value FROM session_meta WHERE session_id = t.session_id AND key = 'cwd'
+         ORDER BY line_no LIMIT 1),
         (SELECT decode_project_dir(f.project_dir) FROM source_files f
          WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
                         UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id)
@@ -107,10 +111,16 @@ SELECT t.session_id,
          ORDER BY timestamp, line_no LIMIT 1)),
     (SELECT min(timestamp) FROM messages WHERE session_id = t.session_id),
     (SELECT max(timestamp) FROM messages WHERE session_id = t.session_id),
-    (SELECT git_branch FROM messages WHERE session_id = t.session_id AND git_branch > ''
-     ORDER BY timestamp DESC LIMIT 1),
-    (SELECT version FROM messages WHERE session_id = t.session_id AND version > ''
-     ORDER BY timestamp DESC LIMIT 1),
+    coalesce(
+        (SELECT git_branch FROM messages WHERE session_id = t.session_id AND git_branch > ''
+         ORDER BY timestamp DESC LIMIT 1),
+        (SELECT value FROM session_meta WHERE session_id = t.session_id AND key = 'git_branch'
+         ORDER BY line_no DESC LIMIT 1)),
+    coalesce(
+        (SELECT version FROM messages WHERE session_id = t.session_id AND version > ''
+         ORDER BY timestamp DESC LIMIT 1),
+        (SELECT value FROM session_meta WHERE session_id = t.session_id AND key = 'cli_version'
+         ORDER BY line_no DESC LIMIT 1)),
     (SELECT count(*) FROM messages WHERE session_id = t.session_id),
     (SELECT count(*) FROM tool_calls WHERE session_id = t.session_id),
     (SELECT count(*) FROM tool_results INDEXED BY idx_tr_session_errors
@@ -119,7 +129,13 @@ SELECT t.session_id,
         SELECT f.path FROM source_files f
         WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
                        UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id)
-        ORDER BY f.path))
+        ORDER BY f.path)),
+    coalesce(
+        (SELECT f.agent FROM source_files f
+         WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
+                        UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id)
+         ORDER BY f.path LIMIT 1),
+        'claude')
 FROM _touched t
 WHERE EXISTS (SELECT 1 FROM messages WHERE session_id = t.session_id)
    OR EXISTS (SELECT 1 FROM session_meta WHERE session_id = t.session_id)
@@ -320,7 +336,8 @@ def build(
     redact: bool = True,
     progress: Callable[[int], None] | None = None,
     on_plan: Callable[[int, int], None] | None = None,
-    reader: Reader = transcripts,
+    agent: str | None = None,
+    reader: Reader | None = None,
 ) -> BuildStats:
     """Index the transcripts under `sources` into the database at `db_path`.
 
@@ -328,8 +345,12 @@ def build(
     from their stored offset, rewritten files are re-indexed and vanished ones
     retracted. `force` (or an empty index) rebuilds everything in one
     transaction. `on_plan(files, bytes)` is called once with the work ahead,
-    `progress(bytes)` as it gets done. `reader` knows the transcript format
-    (pastfix.transcripts reads Claude Code).
+    `progress(bytes)` as it gets done.
+
+    Each source is read by the reader of the agent whose files it holds
+    (pastfix.sources.agent_of: Codex rollouts, else Claude Code); `agent`
+    reads an empty folder as that agent's and refuses one of the other's.
+    `reader` reads every source with one given reader instead.
 
     `redact` replaces secrets by markers (pastfix.redact). The setting is
     recorded in the index; a build with the other setting re-indexes every
@@ -342,6 +363,10 @@ def build(
         if not Path(root).is_dir():
             raise BuildError(f"source is not a directory: {root}")
     try:
+        roots = [(root, agent_of(root, agent)) for root in _distinct_roots(sources)]
+    except WrongAgent as e:
+        raise BuildError(str(e)) from e
+    try:
         conn = connect(db_path)
     except sqlite3.Error as e:
         raise BuildError(_error_text(Path(db_path), e)) from e
@@ -353,7 +378,6 @@ def build(
         # build does not linger in free pages.
         conn.execute("PRAGMA secure_delete=ON")
         changed = redact_setting(conn) not in (None, redact)
-        roots = _distinct_roots(sources)
         builder = _Builder(conn, roots, force or changed, reader, Path(db_path), redact)
         builder.stats.redact_changed = changed
         stats = builder.run(progress, on_plan)
@@ -452,9 +476,9 @@ class _Builder:
     def __init__(
         self,
         conn: Connection,
-        roots: list[Path],
+        roots: list[tuple[Path, str]],
         force: bool,
-        reader: Reader,
+        reader: Reader | None,
         db_path: Path,
         redact: bool = True,
     ) -> None:
@@ -486,8 +510,8 @@ class _Builder:
         seen: set[str] = set()
         # Folders that could not be read: the files they held keep their rows.
         kept: list[str] = []
-        for root in self.roots:
-            for source in self.reader.iter_source_files(root):
+        for root, agent in self.roots:
+            for source in self._reader(agent).iter_source_files(root):
                 if source.path in seen:
                     continue
                 seen.add(source.path)
@@ -517,14 +541,14 @@ class _Builder:
                     plans.append(plan)
         self.stats.files_seen = len(seen)
         demo = str(transcripts.DEMO_PROJECTS)
-        demo_is_source = any(str(r) == demo for r in self.roots)
+        demo_is_source = any(str(r) == demo for r, _ in self.roots)
         gone = [
             record
             for path, record in self.stored.items()
             if path not in seen
             and not any(path.startswith(k + os.sep) for k in kept)
             and (
-                any(path.startswith(str(r) + os.sep) for r in self.roots)
+                any(path.startswith(str(r) + os.sep) for r, _ in self.roots)
                 # The demo stands in until real transcripts are indexed (see README).
                 or (not demo_is_source and _is_demo(path))
             )
@@ -564,6 +588,10 @@ class _Builder:
             f.seek(max(0, offset - TAIL_BYTES))
             tail = f.read(offset - max(0, offset - TAIL_BYTES))
         return _hash(head) == stored["head_hash"] and _hash(tail) == stored["tail_hash"]
+
+    def _reader(self, agent: str) -> Reader:
+        """The reader of `agent`'s files, unless the build was given one for all."""
+        return self.reader or READERS[agent]
 
     def _file_problem(self, path: str, reason: str) -> None:
         self.file_problems.append((_printable(path), reason))
@@ -742,7 +770,12 @@ class _Builder:
             ids + ids,
         )
         for record in records:
-            source = SourceFile(record["path"], record["session_id"], record["project_dir"])
+            source = SourceFile(
+                record["path"],
+                record["session_id"],
+                record["project_dir"],
+                agent=record["agent"],
+            )
             try:
                 st = os.stat(source.path)
             except OSError:
@@ -855,10 +888,11 @@ class _Builder:
             first_id = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
         if file_id is None:
             file_id = conn.execute(
-                "INSERT INTO source_files (path, session_id, project_dir, size, mtime_ns, inode,"
-                " offset, lines) VALUES (?, ?, ?, 0, 0, 0, 0, 0)",
-                [source.path, source.session_id, source.project_dir],
+                "INSERT INTO source_files (path, session_id, project_dir, agent, size, mtime_ns,"
+                " inode, offset, lines) VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0)",
+                [source.path, source.session_id, source.project_dir, source.agent],
             ).lastrowid
+        reader = self._reader(source.agent)
         try:
             with _open_regular(source.path) as f:
                 f.seek(offset)
@@ -872,7 +906,7 @@ class _Builder:
                     pending = data[cut:]
                     if cut:
                         batch = prepare(
-                            self.reader.parse_lines(
+                            reader.parse_lines(
                                 data[:cut],
                                 first_line_no=lines + 1,
                                 default_session_id=source.session_id,
@@ -1113,7 +1147,7 @@ class _Shard:
 
     def _copy(self) -> None:
         conn = self.builder.conn
-        columns = "path, session_id, project_dir, size, mtime_ns, inode, offset, lines,"
+        columns = "path, session_id, project_dir, agent, size, mtime_ns, inode, offset, lines,"
         columns += " head_hash, tail_hash, session_ids, skipped_lines, indexed_at"
         conn.execute(
             f"INSERT INTO source_files ({columns}) SELECT {columns} FROM shard.source_files"
@@ -1167,7 +1201,7 @@ class _Shard:
 
 
 def _run_shard(
-    path: Path, plans: list[_Plan], reader: Reader, pipe: Any, parent: int, redact: bool
+    path: Path, plans: list[_Plan], reader: Reader | None, pipe: Any, parent: int, redact: bool
 ) -> None:
     """The helper process: index `plans` into the side file at `path`."""
     conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)

@@ -267,3 +267,13 @@ def m007_redactions(db: Database) -> None:
         not_null={"table_name", "column_name", "kind", "count"},
     )
     _table(db, "redactions").create_index(["file_id"], index_name="idx_redactions_file")
+
+
+@migrations()
+def m008_session_agent(db: Database) -> None:
+    # Which agent wrote a session (claude or codex; see pastfix.sources), and
+    # which reader a file needs, so that a re-read of a stored file (a rewrite,
+    # a group of duplicates) uses the same one. Everything indexed before
+    # Codex was read came from Claude Code.
+    db.execute("ALTER TABLE source_files ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude'")
+    db.execute("ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude'")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from pastfix import signatures
+from pastfix.records import Batch, Redaction
 from pastfix.redact import redact
-from pastfix.transcripts import Batch, Redaction
 
 # The text columns of each record, redacted in place, and the field that names the row.
 TEXT_FIELDS = {

@@ -27,6 +27,9 @@ from urllib.parse import quote, urlencode
 
 from pastfix import signatures
 
+# How each agent reopens a session (sessions.agent); find_past_fix's SQL says the same.
+RESUME = {"claude": "claude --resume {}", "codex": "codex resume {}"}
+
 RAW_PREFIX = "raw:"
 # Words after this many are ignored: a pasted stack trace stays a fast query.
 MAX_WORDS = 32
@@ -39,8 +42,8 @@ FIND_MAX = 200
 BUSY_TIMEOUT = 5.0
 # find_past_fix's columns that hold JSON arrays (Datasette: add _json=<column> to decode).
 JSON_COLUMNS = ("files_edited_after", "fix_edits", "fix_calls")
-# Tool calls that change a file, for "files edited afterwards".
-EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit")
+# Tool calls that change a file, for "files edited afterwards" (apply_patch: Codex's).
+EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch")
 # What find_past_fix shows of a fix: edits (with this much of their old and new text)
 # and other calls.
 FIX_EDITS = 5
@@ -404,7 +407,8 @@ select
        and not exists (select 1 from tool_results r
                        where r.tool_use_id = e.tool_use_id and r.is_error = 1)
      group by e.file_path order by min(e.timestamp) limit 10)) as files_edited_after,
-  'claude --resume ' || f.session_id as resume,
+  case s.agent when 'codex' then 'codex resume ' else 'claude --resume ' end
+    || f.session_id as resume,
   f.tool_use_id,
   ok.tool_use_id as next_ok_tool_use_id,
   case when f.same then 'signature' when f.words = 2 then 'all words'
@@ -454,7 +458,8 @@ select
   s.title as session_title,
   session_url(f.session_id, f.tool_use_id) as session_url,
   error_excerpt(f.content, :error, '<mark>', '</mark>') as error_snippet_html,
-  substr(f.content, 1, {ERROR_CHARS}) as error
+  substr(f.content, 1, {ERROR_CHARS}) as error,
+  coalesce(s.agent, 'claude') as agent
 from framed f
 left join messages rm on rm.uuid = f.message_uuid
 left join sessions s on s.session_id = f.session_id
@@ -618,7 +623,12 @@ select
      select session_id from failures f where f.signature = g.signature)) as projects,
   g.first_seen,
   g.last_seen,
-  (select error_key_line(content) from tool_results where id = g.latest_id) as example
+  (select error_key_line(content) from tool_results where id = g.latest_id) as example,
+  -- which agents hit it: claude, codex or both
+  (select group_concat(agent, ', ') from (
+     select distinct s.agent from sessions s where s.session_id in (
+       select session_id from failures f where f.signature = g.signature)
+     order by s.agent)) as agents
 from grouped g
 order by g.kind = 'error' desc, g.failures desc, g.sessions desc, g.last_seen desc
 limit {RECURRING_LIMIT}
@@ -935,7 +945,7 @@ def session_page(
         m["tool_results"] = orphans_of.get(m["uuid"], [])
     return {
         "session": sessions[0],
-        "resume": f"claude --resume {session_id}",
+        "resume": RESUME.get(str(sessions[0].get("agent")), RESUME["claude"]).format(session_id),
         "page": page,
         "pages": pages,
         "page_size": page_size,
@@ -964,8 +974,9 @@ def format_hit(
     times = f", {row['occurrences']} times in this session" if row["occurrences"] > 1 else ""
     noise = f" ({row['kind'].replace('_', ' ')})" if row["kind"] not in (None, "error") else ""
     weak = "  [some words]" if row["matched"] == "some words" else ""
+    agent = " (Codex)" if row.get("agent") == "codex" else ""
     lines = [
-        f"{number}. {row['tool'] or '?'} failed{noise} {_when(row['failed_at'])}"
+        f"{number}. {row['tool'] or '?'}{agent} failed{noise} {_when(row['failed_at'])}"
         f" in {row['project'] or '?'}{times}{weak}",
     ]
     if row["session_title"]:
@@ -983,7 +994,8 @@ def format_hit(
             lines.append(f"   edit:   {edit['file_path'].removeprefix(inside)}")
             if edit["old"]:
                 lines.append(f"             - {_one_line(edit['old'], 150)}")
-            lines.append(f"             + {_one_line(edit['new'], 150)}")
+            if edit["new"]:
+                lines.append(f"             + {_one_line(edit['new'], 150)}")
         for call in row["fix_calls"]:
             state = "" if call["ok"] else " (failed)"
             lines.append(f"   before: {call['tool']} {_one_line(call['target'], 150)}{state}")

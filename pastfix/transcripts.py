@@ -2,8 +2,8 @@
 
 Everything that knows Claude Code's on-disk format lives here: where the files
 are (`iter_source_files`) and what a line means (`parse_lines`). The database
-code only sees the NamedTuples below, so another agent's format can be added
-beside this module by producing the same records.
+code only sees the records of pastfix.records, which pastfix.codex produces
+from Codex CLI's rollouts too.
 """
 
 from __future__ import annotations
@@ -11,19 +11,43 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any
 
 import msgspec
 
-# Text longer than this keeps its head and tail with a marker between them.
-# Claude Code itself truncates Bash output at 30,000 characters and refuses
-# reads over 256 KB, so nothing a person saw in a session is cut; only odd
-# outliers (huge MCP payloads, pasted logs) lose their middle.
-MAX_TEXT = 200_000
-_HEAD = 150_000
-_TAIL = MAX_TEXT - _HEAD
+from pastfix.records import (
+    MAX_TEXT,
+    Batch,
+    Message,
+    Problem,
+    Reader,
+    Redaction,
+    SessionMeta,
+    SourceFile,
+    ToolCall,
+    ToolResult,
+    cap_text,
+    clean_text,
+)
+
+# Re-exported: the records were defined here before pastfix.records held them.
+__all__ = [
+    "MAX_TEXT",
+    "Batch",
+    "Message",
+    "Problem",
+    "Reader",
+    "Redaction",
+    "SessionMeta",
+    "SourceFile",
+    "ToolCall",
+    "ToolResult",
+    "cap_text",
+    "clean_text",
+    "iter_source_files",
+    "parse_lines",
+]
 
 EXCERPT_CHARS = 200
 
@@ -48,131 +72,6 @@ META_TYPES = {
     "summary": ("summary", "summary"),
     "custom-title": ("custom_title", "customTitle"),
 }
-
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
-
-
-class Message(NamedTuple):
-    uuid: str
-    session_id: str
-    line_no: int
-    parent_uuid: str | None
-    type: str
-    kind: str | None
-    timestamp: str | None
-    text: str
-    is_sidechain: int
-    is_meta: int
-    is_compact_summary: int
-    agent_id: str | None
-    model: str | None
-    cwd: str | None
-    git_branch: str | None
-    version: str | None
-
-
-class ToolCall(NamedTuple):
-    tool_use_id: str
-    session_id: str
-    line_no: int
-    message_uuid: str
-    timestamp: str | None
-    name: str
-    command: str | None
-    file_path: str | None
-    description: str | None
-    input: str
-    agent_id: str | None
-    is_sidechain: int
-
-
-class ToolResult(NamedTuple):
-    tool_use_id: str
-    session_id: str
-    line_no: int
-    message_uuid: str
-    timestamp: str | None
-    is_error: int
-    content: str
-    content_length: int
-    # Filled in for failures by pastfix.prepare, after parsing (see pastfix.signatures).
-    signature: str | None = None
-    kind: str | None = None
-
-
-class SessionMeta(NamedTuple):
-    session_id: str
-    line_no: int
-    key: str
-    value: str
-    # A summary names the session holding this message, which in 1.0.x is
-    # often an earlier session than the file the summary line sits in.
-    leaf_uuid: str | None = None
-
-
-class Problem(NamedTuple):
-    line_no: int | None
-    reason: str
-    excerpt: str
-
-
-class Redaction(NamedTuple):
-    """Secrets of one kind replaced in one column of one row (see pastfix.redact)."""
-
-    table_name: str
-    # The row's natural key: messages.uuid, tool_use_id, or the session id of a
-    # session_meta row; None for a problem (its line_no says which).
-    row_key: str | None
-    line_no: int | None
-    column_name: str
-    kind: str
-    occurrences: int  # stored as redactions.count
-
-
-@dataclass
-class Batch:
-    """The records parsed from a run of complete lines of one file."""
-
-    messages: list[Message] = field(default_factory=list)
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    tool_results: list[ToolResult] = field(default_factory=list)
-    meta: list[SessionMeta] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    # Filled in by pastfix.prepare.
-    redactions: list[Redaction] = field(default_factory=list)
-    lines: int = 0
-    skipped: int = 0
-
-    @property
-    def session_ids(self) -> set[str]:
-        ids = {m.session_id for m in self.messages}
-        ids.update(m.session_id for m in self.meta)
-        ids.update(r.session_id for r in self.tool_results)
-        return ids
-
-
-@dataclass(frozen=True)
-class SourceFile:
-    """A transcript file and what its location says about it."""
-
-    path: str
-    # The session the file belongs to when its lines do not say (None for the
-    # 2.0.x agent-<id>.jsonl layout, whose lines always carry sessionId).
-    session_id: str | None
-    project_dir: str
-    # Set when `path` is a folder that could not be read: the build records the
-    # problem and keeps the rows of the files it held.
-    problem: str | None = None
-
-
-class Reader(Protocol):
-    """What the build needs from a transcript format; this module is the Claude Code one."""
-
-    def iter_source_files(self, root: Path) -> Iterator[SourceFile]: ...
-
-    def parse_lines(
-        self, data: bytes, *, first_line_no: int, default_session_id: str | None
-    ) -> Batch: ...
 
 
 class BadLine(Exception):
@@ -256,20 +155,6 @@ def decode_project_dir(name: str) -> str:
     lossy; it is only used when no line records a cwd.
     """
     return "/" + name[1:].replace("-", "/") if name.startswith("-") else name
-
-
-def cap_text(text: str) -> str:
-    """Keep the head and tail of very long text, marking what was left out."""
-    if len(text) <= MAX_TEXT:
-        return text
-    omitted = len(text) - MAX_TEXT
-    return f"{text[:_HEAD]}\n[... pastfix: {omitted:,} characters omitted ...]\n{text[-_TAIL:]}"
-
-
-def clean_text(text: str) -> str:
-    if "\x1b" in text:
-        text = _ANSI.sub("", text)
-    return cap_text(text)
 
 
 def _placeholder(block: dict[str, Any]) -> str:

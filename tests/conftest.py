@@ -12,9 +12,10 @@ REAL_PROJECTS = REAL_CORPUS / "projects"
 
 @pytest.fixture(autouse=True)
 def fake_home(tmp_path_factory, monkeypatch):
-    """Tests never read the real home directory (and its ~/.claude)."""
+    """Tests never read the real home directory (and its ~/.claude and ~/.codex)."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
     return home
 
 

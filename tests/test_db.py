@@ -1190,3 +1190,111 @@ def test_a_session_spread_over_many_changed_files_is_refreshed_once_per_commit(
     monkeypatch.setattr(pdb, "refresh_sessions", lambda *a: calls.append(1) or real(*a))
     assert build_index(db_path, projects).files_read == 60
     assert len(calls) <= 2
+
+
+# -- Codex rollouts beside Claude Code sessions ---------------------------------
+
+CODEX_FIXTURES = ROOT / "tests" / "fixtures" / "codex" / "sessions"
+CODEX_SID = "0195a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b"
+CODEX_NAME = f"2026/03/01/rollout-2026-03-01T10-00-00-{CODEX_SID}.jsonl"
+
+
+@pytest.fixture
+def codex_sessions(tmp_path):
+    folder = tmp_path / "codex" / "sessions"
+    shutil.copytree(CODEX_FIXTURES, folder)
+    return folder
+
+
+def test_claude_and_codex_sessions_side_by_side(db_path, projects, codex_sessions, processes):
+    small_session(projects)
+    stats = build_index(db_path, projects, codex_sessions)
+    assert (stats.files_seen, stats.files_read, stats.problems) == (2, 2, 0)
+    assert query(
+        db_path,
+        "SELECT session_id, agent, project, title, git_branch, version, message_count,"
+        " tool_call_count, tool_error_count FROM sessions ORDER BY agent",
+    ) == [
+        (SID, "claude", "/home/dev/app", "read the config", "main", "2.1.39", 6, 2, 1),
+        (
+            CODEX_SID,
+            "codex",
+            "/home/dev/shop",
+            "Make the test suite pass",
+            "fix-tests",
+            "0.104.0",
+            13,
+            3,
+            1,
+        ),
+    ]
+    assert query(db_path, "SELECT agent, session_id FROM source_files ORDER BY agent") == [
+        ("claude", SID),
+        ("codex", CODEX_SID),
+    ]
+    assert query(
+        db_path,
+        "SELECT tool_use_id, name, command, file_path FROM tool_calls WHERE session_id = ?"
+        " ORDER BY timestamp",
+        [CODEX_SID],
+    ) == [
+        ("call_npmtest1", "shell", "npm test", None),
+        ("call_patch1", "apply_patch", None, "package.json"),
+        ("call_npmtest2", "shell", "npm test", None),
+    ]
+    assert query(
+        db_path, "SELECT signature, kind FROM tool_results WHERE is_error = 1 ORDER BY session_id"
+    ) == [
+        ("npm ERR! Missing script: <str>", "error"),
+        ("ENOENT: no such file or directory, open <str>", "error"),
+    ]
+    assert error_hits(db_path, '"Missing script"') == [(CODEX_SID, "call_npmtest1")]
+    forced = db_path.with_name("forced.db")
+    build_index(forced, projects, codex_sessions, force=True)
+    assert snapshot(forced) == snapshot(db_path)
+
+
+def test_codex_rollout_appends_are_read_from_the_stored_offset(db_path, tmp_path, codex_sessions):
+    path = codex_sessions / CODEX_NAME
+    lines = path.read_bytes().splitlines(keepends=True)
+    # A session just started: only its session_meta line is written.
+    path.write_bytes(lines[0])
+    build_index(db_path, codex_sessions)
+    assert query(db_path, "SELECT project, version, agent FROM sessions") == [
+        ("/home/dev/shop", "0.104.0", "codex")
+    ]
+    with open(path, "ab") as f:
+        f.write(b"".join(lines[1:14]))
+    stats = build_index(db_path, codex_sessions)
+    assert (stats.mode, stats.files_read, stats.new_lines, stats.failed_tool_results) == (
+        "incremental",
+        1,
+        13,
+        1,
+    )
+    with open(path, "ab") as f:
+        f.write(b"".join(lines[14:]))
+    stats = build_index(db_path, codex_sessions)
+    assert (stats.new_lines, stats.tool_results) == (8, 2)
+    assert query(db_path, "SELECT offset FROM source_files") == [(path.stat().st_size,)]
+    fresh = tmp_path / "fresh.db"
+    build_index(fresh, codex_sessions)
+    assert snapshot(db_path) == snapshot(fresh)
+
+
+def test_a_sources_agent_is_told_from_its_files(db_path, projects, codex_sessions):
+    small_session(projects)
+    with pytest.raises(pdb.BuildError, match="holds codex transcripts, not claude's"):
+        build_index(db_path, codex_sessions, agent="claude")
+    with pytest.raises(pdb.BuildError, match="holds claude transcripts, not codex's"):
+        build_index(db_path, projects, agent="codex")
+    # An empty folder is the named agent's; later rollouts in it are read as Codex's.
+    empty = codex_sessions.parent / "later"
+    empty.mkdir()
+    build_index(db_path, empty, agent="codex")
+    shutil.copytree(codex_sessions, empty, dirs_exist_ok=True)
+    build_index(db_path, projects, empty)
+    assert query(db_path, "SELECT agent, count(*) FROM sessions GROUP BY agent") == [
+        ("claude", 1),
+        ("codex", 1),
+    ]

@@ -167,3 +167,21 @@ def test_upgrade_to_redactions_rebuilds_an_unredacted_index(tmp_path):
     assert (stats.mode, stats.redact_changed, stats.redactions) == ("forced", True, 1)
     text = sqlite3.connect(path).execute("SELECT text FROM messages").fetchall()
     assert text == [("key [REDACTED:gitlab-token]",)]
+
+
+def test_upgrade_to_session_agent_marks_every_indexed_session_claude(tmp_path):
+    projects = tmp_path / "projects"
+    write_jsonl(projects / "p" / "s1.jsonl", [prompt("u1", "s1", "hello", "2026-01-01")])
+    path = tmp_path / "index.db"
+    pdb.build(path, [projects])
+    conn = sqlite3.connect(path)
+    conn.execute("ALTER TABLE sessions DROP COLUMN agent")
+    conn.execute("ALTER TABLE source_files DROP COLUMN agent")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm008_session_agent'")
+    conn.commit()
+    conn.close()
+    db = pdb.open_database(path)
+    assert db.table("sessions").columns_dict["agent"] is str
+    assert list(db.execute("SELECT session_id, agent FROM sessions")) == [("s1", "claude")]
+    assert list(db.execute("SELECT agent FROM source_files")) == [("claude",)]
+    db.conn.close()

@@ -288,6 +288,7 @@ FIND_COLUMNS = [
     "session_url",
     "error_snippet_html",
     "error",
+    "agent",
 ]
 
 
@@ -333,6 +334,7 @@ def test_find_past_fix_rows(conn):
             "session_url": "/index/-/session/s2?call=u1#call-u1",
             "error_snippet_html": html,
             "error": ENOENT,
+            "agent": "claude",
         },
         {
             "session_id": "s1",
@@ -361,6 +363,7 @@ def test_find_past_fix_rows(conn):
             "session_url": "/index/-/session/s1?call=t1#call-t1",
             "error_snippet_html": html,
             "error": ENOENT,
+            "agent": "claude",
         },
     ]
 
@@ -1354,3 +1357,61 @@ def test_cli_find_error_starting_with_a_dash(index_path):
     result = CliRunner().invoke(cli, ["find", "--json", "--", text, str(index_path)])
     assert result.exit_code == 0, result.output
     assert {row["matched"] for row in json.loads(result.stdout)} == {"some words"}
+
+
+# -- Codex failures ---------------------------------------------------------------
+
+CODEX_SESSIONS = Path(__file__).parent / "fixtures" / "codex" / "sessions"
+CODEX_SID = "0195a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b"
+
+
+@pytest.fixture(scope="module")
+def both_agents(tmp_path_factory):
+    root = tmp_path_factory.mktemp("both")
+    path = root / "index.db"
+    build_index(path, write_corpus(root), CODEX_SESSIONS)
+    conn = queries.connect(path)
+    yield conn
+    conn.close()
+
+
+def test_find_past_fix_finds_a_codex_failure_and_its_fix(both_agents):
+    found = queries.find_past_fix(both_agents, 'npm ERR! Missing script: "tests"')
+    assert [list(row) for row in found] == [FIND_COLUMNS]
+    row = found[0]
+    assert {k: row[k] for k in ("session_id", "project", "tool", "target", "matched")} == {
+        "session_id": CODEX_SID,
+        "project": "/home/dev/shop",
+        "tool": "shell",
+        "target": "npm test",
+        "matched": "signature",
+    }
+    assert (row["agent"], row["resume"]) == ("codex", f"codex resume {CODEX_SID}")
+    assert (row["signature"], row["kind"]) == ("npm ERR! Missing script: <str>", "error")
+    # The fix: the retry of the same command that succeeded, and the patch before it.
+    assert (row["fix_tool_use_id"], row["fix_target"]) == ("call_npmtest2", "npm test")
+    assert row["fix_edits"] == [
+        {"tool": "apply_patch", "file_path": "package.json", "old": "", "new": ""}
+    ]
+    assert row["files_edited_after"] == ["package.json"]
+    assert row["next_text"] == "The script is misspelled as tst in package.json; renaming it."
+    assert "shell (Codex) failed" in queries.format_hit(1, row)
+    claude = queries.find_past_fix(both_agents, "ENOENT dist/index.js")
+    assert {r["agent"] for r in claude} == {"claude"}
+    assert {r["resume"].split()[0] for r in claude} == {"claude"}
+
+
+def test_codex_sessions_in_recurring_errors_and_session_pages(both_agents):
+    found = queries.run(both_agents, "recurring_errors", project="", noise="")
+    agents = {r["signature"]: r["agents"] for r in found}
+    assert agents["npm ERR! Missing script: <str>"] == "codex"
+    assert set(agents.values()) == {"claude", "codex"}
+    page = queries.session_page(both_agents, CODEX_SID)
+    assert page is not None
+    assert (page["session"]["agent"], page["resume"]) == ("codex", f"codex resume {CODEX_SID}")
+    calls = [c for m in page["messages"] for c in m["tool_calls"]]
+    assert [(c["name"], c["result"]["is_error"]) for c in calls] == [
+        ("shell", 1),
+        ("apply_patch", 0),
+        ("shell", 0),
+    ]

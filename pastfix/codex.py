@@ -1,0 +1,524 @@
+"""Read Codex CLI rollouts into pastfix's records.
+
+Codex keeps each session as `~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl`,
+one `{timestamp, type, payload}` object a line:
+
+- `session_meta` (line 1): the session's id, cwd, cli_version, originator and
+  git info, stored as session_meta rows (`cwd`, `cli_version`, `git_branch`,
+  `git_commit`, `originator`) from which the sessions row takes its project,
+  version and branch. They are not copied onto the messages: each line is read
+  on its own, so a later build that reads on from the stored offset (and never
+  sees line 1 again) stores exactly what a fresh build would.
+- `turn_context` (cwd, model, sandbox of the next turn): not indexed.
+- `response_item`: what the model saw and said, read as the messages:
+  `message` (role user, assistant or developer), `reasoning` (its summary and
+  any reasoning text), `function_call` / `custom_tool_call` /
+  `local_shell_call` (a tool call), their `*_output` (a tool result).
+- `event_msg`: the UI's copy of the same conversation (user_message,
+  agent_message, agent_reasoning repeat response items word for word) and
+  bookkeeping (token_count, task_started...): never indexed, so nothing is
+  stored twice.
+- `compacted`: the summary that replaced the history, a compact_summary message.
+
+Ids. A session is its rollout's uuid (the one in the file name, which
+`codex resume <id>` takes); a message, which Codex does not name, is
+`<session uuid>:<line>`, which no Claude Code uuid can be; a tool call keeps
+Codex's `call_id` (`call_...`, where Claude Code's are `toolu_...`). A call
+and its result each get a message row (kind `tool_use` / `tool_result`,
+empty text), as Claude Code's do, so the session page shows them in order.
+
+Failures. Codex records no is_error flag. A tool result is a failure when:
+
+1. it records an exit code other than 0: the JSON form
+   `{"output": ..., "metadata": {"exit_code": N}}`, a first line `Exit code: N`
+   (shell), or a header line `Process exited with code N` (exec_command and
+   write_stdin); or
+2. it reports that the call itself failed: an MCP result with `"isError": true`,
+   `{"success": false}`, or an output that starts with one of Codex's own
+   failure messages (FAILED_CALL_PREFIXES: `err: `, `failed to parse function
+   arguments`, `unsupported call`, `apply_patch verification failed`, ...).
+
+Shell output is stored the way Claude Code stores Bash output, so that error
+signatures and kinds read it alike: the header lines (`Wall time`, `Chunk ID`,
+`Original token count`, `Output:`) go, and a failure starts with `Exit code N`.
+
+Commands. A shell call's argv list is stored as the shell command text: the
+script of `bash -lc <script>` (or sh, zsh, ... -c), else the argv joined with
+shell quoting; `exec_command`'s `cmd` and `shell_command`'s `command` strings
+as they are. A call that runs `apply_patch` (the tool, or the shell running it)
+is named `apply_patch`, as Codex itself treats it, and its file_path is the
+first file the patch touches: it is an edit for find_past_fix.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from pastfix import transcripts
+from pastfix.records import (
+    Batch,
+    Message,
+    Problem,
+    SessionMeta,
+    SourceFile,
+    ToolCall,
+    ToolResult,
+    cap_text,
+    clean_text,
+)
+
+AGENT = "codex"
+# Where Codex CLI keeps its rollouts (CODEX_HOME, when set, moves ~/.codex).
+SESSIONS_DIR = Path("sessions")
+
+_ROLLOUT = re.compile(
+    r"^rollout-.*?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$",
+    re.IGNORECASE,
+)
+# User messages Codex writes itself at the start of a session or turn (the
+# environment, AGENTS.md): not prompts typed by a person. Codex tells them apart
+# from prompts by the same prefixes.
+_CONTEXT_PREFIXES = ("<", "# AGENTS.md instructions")
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
+# Codex's own words for a call that failed before or instead of running.
+FAILED_CALL_PREFIXES = (
+    "err: ",
+    "failed to parse function arguments",
+    "unsupported call",
+    "unsupported custom tool call",
+    "apply_patch verification failed",
+    "execution error:",
+    "exec command rejected by user",
+    "patch rejected by user",
+    "sandbox error",
+)
+_EXIT_FIRST = re.compile(r"Exit code: (-?\d+)\n")
+_EXITED = re.compile(r"Process exited with code (-?\d+)$")
+# Header lines of exec output before its `Output:` line.
+_HEADER = re.compile(
+    r"(?:Exit code: -?\d+|Wall time: .*|Total output lines: \d+|Chunk ID: .*"
+    r"|Process exited with code -?\d+|Process running with session ID .*"
+    r"|Original token count: \d+)$"
+)
+_CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
+_OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
+
+
+class _Line(msgspec.Struct):
+    timestamp: str | None = None
+    type: Any = None
+    payload: msgspec.Raw = msgspec.Raw()
+
+
+class _Payload(msgspec.Struct):
+    """The payload fields read, of every line type; msgspec skips the rest (instructions)."""
+
+    type: Any = None
+    id: Any = None
+    cwd: Any = None
+    cli_version: Any = None
+    originator: Any = None
+    git: Any = None
+    model: Any = None
+    role: Any = None
+    content: Any = None
+    summary: Any = None
+    name: Any = None
+    arguments: Any = None
+    input: Any = None
+    call_id: Any = None
+    action: Any = None
+    output: Any = None
+    message: Any = None
+
+
+class _Arguments(msgspec.Struct):
+    command: Any = None
+    cmd: Any = None
+    workdir: Any = None
+    path: Any = None
+    file_path: Any = None
+    input: Any = None
+    patch: Any = None
+
+
+_decode_line = msgspec.json.Decoder(_Line).decode
+_decode_payload = msgspec.json.Decoder(_Payload).decode
+_decode_arguments = msgspec.json.Decoder(_Arguments).decode
+
+
+class _Context:
+    """The session the lines belong to: the file name's, else its session_meta's."""
+
+    def __init__(self, session_id: str | None) -> None:
+        self.session_id = session_id
+
+
+def iter_source_files(root: Path) -> Iterator[SourceFile]:
+    """Every rollout-*.jsonl under a Codex sessions folder, in path order."""
+    found: list[tuple[str, str | None]] = []
+    transcripts._find_jsonl(str(root), found)
+    for path, problem in sorted(found):
+        if problem:
+            yield SourceFile(path, None, "", problem, AGENT)
+            continue
+        named = _ROLLOUT.match(os.path.basename(path))
+        if named:
+            yield SourceFile(path, named.group(1).lower(), "", None, AGENT)
+
+
+def is_sessions_folder(root: Path) -> bool:
+    """Whether `root` holds Codex rollouts: rollout-*.jsonl in it or in its date folders."""
+    level = [Path(root)]
+    for _ in range(4):
+        below: list[Path] = []
+        for folder in level:
+            try:
+                with os.scandir(folder) as listing:
+                    entries = sorted(listing, key=lambda e: e.name, reverse=True)
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.name.startswith("rollout-") and entry.name.endswith(".jsonl"):
+                    return True
+                # YYYY, MM and DD folders; a Claude projects folder has none.
+                if entry.name.isdigit() and entry.is_dir():
+                    below.append(Path(entry.path))
+        level = below[:3]
+    return False
+
+
+def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | None) -> Batch:
+    """Parse complete rollout lines (``data`` ends with a newline or is empty)."""
+    batch = Batch()
+    context = _Context(default_session_id)
+    line_no = first_line_no - 1
+    start = 3 if first_line_no == 1 and data.startswith(b"\xef\xbb\xbf") else 0
+    size = len(data)
+    while start < size:
+        end = data.find(b"\n", start)
+        if end < 0:
+            end = size
+        line_no += 1
+        raw = data[start:end]
+        if raw.strip():
+            problem = _parse_line(raw, line_no, context, batch)
+            if problem is not None:
+                batch.problems.append(problem)
+        start = end + 1
+    batch.lines = line_no - first_line_no + 1
+    return batch
+
+
+def _parse_line(
+    raw: bytes, line_no: int, context: _Context, batch: Batch, repaired: bool = False
+) -> Problem | None:
+    try:
+        line = _decode_line(raw)
+        payload = _decode_payload(bytes(line.payload)) if line.payload else _Payload()
+        _parse_object(line, payload, line_no, context, batch)
+    except msgspec.ValidationError as e:
+        reason = str(e).replace("Expected `object`, got", "JSON").replace("`", "")
+        return Problem(line_no, f"{reason}, not an object", transcripts._excerpt(raw))
+    except msgspec.DecodeError as e:
+        reason = str(e).removeprefix("JSON is malformed: ")
+        if not repaired and b"\\u" in raw and transcripts._SURROGATE_ERROR.search(reason):
+            fixed = transcripts._replace_lone_surrogates(raw)
+            if fixed != raw:
+                return _parse_line(fixed, line_no, context, batch, repaired=True)
+        reason = "invalid UTF-8" if "UTF-8" in reason else f"malformed JSON: {reason}"
+        return Problem(line_no, reason, transcripts._excerpt(raw))
+    except transcripts.BadLine as e:
+        return Problem(line_no, str(e), transcripts._excerpt(raw))
+    except RecursionError:
+        return Problem(line_no, "JSON nested too deeply", transcripts._excerpt(raw))
+    return None
+
+
+def _parse_object(
+    line: _Line, payload: _Payload, line_no: int, context: _Context, batch: Batch
+) -> None:
+    kind = line.type
+    if kind == "session_meta":
+        _session_meta(payload, line_no, context, batch)
+        return
+    if kind == "turn_context" or kind == "event_msg":
+        # event_msg: the UI's copies of response items, and bookkeeping
+        return
+    session_id = context.session_id
+    if kind == "compacted":
+        if isinstance(payload.message, str) and session_id:
+            text = clean_text(payload.message)
+            batch.messages.append(
+                _message(context, line, line_no, "user", "compact_summary", text, compact=1)
+            )
+        return
+    if kind != "response_item":
+        batch.skipped += 1  # a line type from a newer Codex
+        return
+    if not session_id:
+        raise transcripts.BadLine("response_item before any session_meta")
+    item = payload.type
+    if item == "message":
+        _parse_message(line, payload, line_no, context, batch)
+    elif item == "reasoning":
+        texts = _texts(payload.summary) + _texts(payload.content)
+        if texts:
+            text = clean_text("\n\n".join(texts))
+            batch.messages.append(_message(context, line, line_no, "assistant", "thinking", text))
+    elif item in _CALLS:
+        message = _message(context, line, line_no, "assistant", "tool_use", "")
+        batch.messages.append(message)
+        batch.tool_calls.append(_tool_call(payload, message))
+    elif item in _OUTPUTS:
+        call_id = payload.call_id
+        if not isinstance(call_id, str) or not call_id:
+            raise transcripts.BadLine(f"{item} without a call_id")
+        message = _message(context, line, line_no, "user", "tool_result", "")
+        batch.messages.append(message)
+        content, failed = tool_output(payload.output)
+        batch.tool_results.append(
+            ToolResult(
+                call_id,
+                message.session_id,
+                line_no,
+                message.uuid,
+                message.timestamp,
+                1 if failed else 0,
+                clean_text(content),
+                len(content),
+            )
+        )
+    else:
+        batch.skipped += 1  # web_search_call and item types of a newer Codex
+
+
+def _session_meta(payload: _Payload, line_no: int, context: _Context, batch: Batch) -> None:
+    if context.session_id is None:
+        context.session_id = _str(payload.id)
+    if context.session_id is None:
+        raise transcripts.BadLine("session_meta without an id")
+    git = payload.git if isinstance(payload.git, dict) else {}
+    for key, value in (
+        ("cwd", _str(payload.cwd)),
+        ("cli_version", _str(payload.cli_version)),
+        ("git_branch", _str(git.get("branch"))),
+        ("git_commit", _str(git.get("commit_hash"))),
+        ("originator", _str(payload.originator)),
+    ):
+        if value:
+            batch.meta.append(SessionMeta(context.session_id, line_no, key, value))
+
+
+def _parse_message(
+    line: _Line, payload: _Payload, line_no: int, context: _Context, batch: Batch
+) -> None:
+    role = payload.role
+    text = clean_text("\n\n".join(_texts(payload.content)))
+    if role == "assistant":
+        batch.messages.append(_message(context, line, line_no, "assistant", "text", text))
+    elif role == "user":
+        meta = 1 if text.lstrip().startswith(_CONTEXT_PREFIXES) else 0
+        batch.messages.append(_message(context, line, line_no, "user", "prompt", text, meta=meta))
+    elif role in ("developer", "system"):
+        batch.messages.append(_message(context, line, line_no, "system", role, text, meta=1))
+    else:
+        batch.skipped += 1
+
+
+def _message(
+    context: _Context,
+    line: _Line,
+    line_no: int,
+    kind: str,
+    block_kind: str,
+    text: str,
+    meta: int = 0,
+    compact: int = 0,
+) -> Message:
+    session_id = context.session_id or ""
+    return Message(
+        f"{session_id}:{line_no}",
+        session_id,
+        line_no,
+        None,
+        kind,
+        block_kind,
+        line.timestamp,
+        text,
+        0,
+        meta,
+        compact,
+        None,
+        None,
+        None,
+        None,
+        None,
+    )
+
+
+def _tool_call(payload: _Payload, message: Message) -> ToolCall:
+    item = payload.type
+    call_id = payload.call_id
+    if item == "local_shell_call" and not call_id:
+        call_id = payload.id
+    if not isinstance(call_id, str) or not call_id:
+        raise transcripts.BadLine(f"{item} without a call_id")
+    name = payload.name if isinstance(payload.name, str) else ""
+    args = _Arguments()
+    if item == "function_call":
+        raw = payload.arguments
+        input_text = raw if isinstance(raw, str) else msgspec.json.encode(raw).decode()
+        args = _arguments(input_text)
+    elif item == "custom_tool_call":
+        raw = payload.input
+        input_text = msgspec.json.encode({"input": raw}).decode()
+        args = _Arguments(input=raw)
+    else:  # local_shell_call: {"action": {"type": "exec", "command": [...]}}
+        name = name or "local_shell"
+        action = payload.action if isinstance(payload.action, dict) else {}
+        input_text = msgspec.json.encode(action).decode()
+        args = _Arguments(command=action.get("command"), workdir=action.get("working_directory"))
+    command = shell_command(args.command if args.command is not None else args.cmd)
+    patch = args.input if isinstance(args.input, str) else args.patch
+    if isinstance(args.command, list) and args.command[:1] == ["apply_patch"]:
+        patch = args.command[1] if len(args.command) > 1 else None
+    elif command and command.lstrip().startswith("apply_patch") and "*** Begin Patch" in command:
+        patch = command
+    file_path = args.file_path if isinstance(args.file_path, str) else _str(args.path)
+    if name == "apply_patch" or (isinstance(patch, str) and "*** Begin Patch" in patch):
+        name = "apply_patch"
+        command = None
+        found = _PATCH_FILE.search(patch) if isinstance(patch, str) else None
+        file_path = found.group(1) if found else None
+    return ToolCall(
+        call_id,
+        message.session_id,
+        message.line_no,
+        message.uuid,
+        message.timestamp,
+        name or str(item),
+        command,
+        file_path,
+        None,
+        cap_text(input_text),
+        None,
+        0,
+    )
+
+
+def _arguments(text: str) -> _Arguments:
+    """A function call's arguments, parsed; none when they are not a JSON object."""
+    if not text.lstrip().startswith("{"):
+        return _Arguments()
+    try:
+        return _decode_arguments(text)
+    except (msgspec.DecodeError, RecursionError):
+        return _Arguments()
+
+
+def shell_command(command: Any) -> str | None:
+    """A shell call's command as the text a person would type.
+
+    `["bash", "-lc", "npm test"]` is `npm test`; another argv list is joined with
+    shell quoting; a string is itself.
+    """
+    if isinstance(command, str):
+        return command
+    if not isinstance(command, list) or not all(isinstance(a, str) for a in command):
+        return None
+    if (
+        len(command) == 3
+        and os.path.basename(command[0]) in _SHELLS
+        and command[1].startswith("-")
+        and "c" in command[1]
+    ):
+        return str(command[2])
+    return shlex.join(command) if command else None
+
+
+def tool_output(output: Any) -> tuple[str, bool]:
+    """A tool result's text as stored, and whether it is a failure (see the module docstring)."""
+    if isinstance(output, list):
+        return "\n".join(_texts(output)), False
+    if isinstance(output, dict):
+        text, failed = tool_output(output.get("content", ""))
+        return text, failed or output.get("success") is False
+    if not isinstance(output, str):
+        return ("" if output is None else msgspec.json.encode(output).decode()), False
+    if output.startswith("{"):
+        structured = _structured(output)
+        if structured is not None:
+            return structured
+    code, body = _exec_text(output)
+    if code is not None:
+        return (f"Exit code {code}\n{body}".rstrip("\n") if code else body), code != 0
+    return output, output.lstrip().startswith(FAILED_CALL_PREFIXES)
+
+
+def _structured(output: str) -> tuple[str, bool] | None:
+    """The JSON forms: exec output with its metadata, or an MCP CallToolResult."""
+    try:
+        value = msgspec.json.decode(output)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    metadata = value.get("metadata")
+    if isinstance(value.get("output"), str) and isinstance(metadata, dict):
+        code = metadata.get("exit_code")
+        body = value["output"]
+        if isinstance(code, int) and code != 0:
+            return f"Exit code {code}\n{body}".rstrip("\n"), True
+        return body, False
+    if isinstance(value.get("content"), list) and "isError" in value:
+        return "\n".join(_texts(value["content"])), value["isError"] is True
+    return None
+
+
+def _exec_text(output: str) -> tuple[int | None, str]:
+    """The exit code and output of Codex's text form of exec output (None: not that form)."""
+    head, sep, body = output.partition("\nOutput:\n")
+    if not sep:
+        if not output.endswith("\nOutput:") and not output.startswith("Exit code: "):
+            return None, output
+        head, body = output.removesuffix("\nOutput:"), ""
+    lines = head.split("\n")
+    if not all(_HEADER.match(line) for line in lines):
+        return None, output
+    for line in lines:
+        found = _EXIT_FIRST.match(line + "\n") or _EXITED.match(line)
+        if found:
+            return int(found.group(1)), body
+    return 0, body
+
+
+def _texts(content: Any) -> list[str]:
+    """The text of a list of content or summary items (input_text, output_text, ...)."""
+    if isinstance(content, str):
+        return [content]
+    if not isinstance(content, list):
+        return []
+    texts = []
+    for item in content:
+        if isinstance(item, dict):
+            text = item.get("text")
+            if isinstance(text, str):
+                texts.append(text)
+            elif item.get("type") in ("input_image", "image"):
+                texts.append("[image]")
+        elif isinstance(item, str):
+            texts.append(item)
+    return texts
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None

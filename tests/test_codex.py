@@ -1,0 +1,291 @@
+"""The Codex CLI reader: rollout lines to records, and the failure rule."""
+
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, REAL_CORPUS
+
+from pastfix import codex
+from pastfix.records import Message, SessionMeta, SourceFile, ToolCall, ToolResult
+
+CODEX = FIXTURES / "codex"
+SESSIONS = CODEX / "sessions"
+SESSION = "0195a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b"
+SESSION_FILE = SESSIONS / "2026/03/01" / f"rollout-2026-03-01T10-00-00-{SESSION}.jsonl"
+SHAPES = "0195a1b2-c3d4-7e5f-8a6b-000000000002"
+SHAPES_FILE = CODEX / "shapes" / f"rollout-2026-03-02T09-00-00-{SHAPES}.jsonl"
+REAL_CODEX = REAL_CORPUS / "codex" / "sessions"
+PERMISSIONS = "<permissions instructions>sandboxed</permissions instructions>"
+ENVIRONMENT = "<environment_context>\n  <cwd>/home/dev/shop</cwd>\n</environment_context>"
+RENAMING = "The script is misspelled as tst in package.json; renaming it."
+
+
+def parse(path: Path, session_id: str | None, first_line_no: int = 1, skip: int = 0):
+    data = b"".join(path.read_bytes().splitlines(keepends=True)[skip:])
+    return codex.parse_lines(data, first_line_no=first_line_no, default_session_id=session_id)
+
+
+def test_iter_source_files_takes_the_session_from_the_file_name(tmp_path):
+    (tmp_path / "2026/03/01").mkdir(parents=True)
+    (tmp_path / "2026/03/01/notes.jsonl").write_text("{}\n")
+    assert list(codex.iter_source_files(SESSIONS)) == [
+        SourceFile(str(SESSION_FILE), SESSION, "", None, "codex")
+    ]
+    assert list(codex.iter_source_files(tmp_path)) == []
+
+
+def test_is_sessions_folder():
+    assert codex.is_sessions_folder(SESSIONS)
+    assert codex.is_sessions_folder(SESSIONS / "2026")
+    assert codex.is_sessions_folder(CODEX / "shapes")
+    assert not codex.is_sessions_folder(FIXTURES / "projects")
+    assert not codex.is_sessions_folder(FIXTURES / "nowhere")
+
+
+def test_a_session_as_records():
+    batch = parse(SESSION_FILE, SESSION)
+    assert batch.problems == []
+    assert batch.skipped == 0
+    assert batch.lines == 22
+    meta = {m.key: m.value for m in batch.meta}
+    assert meta == {
+        "cwd": "/home/dev/shop",
+        "cli_version": "0.104.0",
+        "git_branch": "fix-tests",
+        "git_commit": "4f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c",
+        "originator": "codex_cli_rs",
+    }
+    assert batch.meta[0] == SessionMeta(SESSION, 1, "cwd", "/home/dev/shop")
+    # event_msg copies (user_message, agent_reasoning, agent_message) are not messages
+    kinds = [(m.line_no, m.type, m.kind, m.is_meta, m.text) for m in batch.messages]
+    assert kinds == [
+        (
+            2,
+            "system",
+            "developer",
+            1,
+            "<permissions instructions>sandboxed</permissions instructions>",
+        ),
+        (
+            3,
+            "user",
+            "prompt",
+            1,
+            "<environment_context>\n  <cwd>/home/dev/shop</cwd>\n</environment_context>",
+        ),
+        (5, "user", "prompt", 0, "Make the test suite pass"),
+        (9, "assistant", "thinking", 0, "**Running the tests first**"),
+        (11, "assistant", "text", 0, "Running the test suite."),
+        (12, "assistant", "tool_use", 0, ""),
+        (14, "user", "tool_result", 0, ""),
+        (
+            15,
+            "assistant",
+            "text",
+            0,
+            "The script is misspelled as tst in package.json; renaming it.",
+        ),
+        (16, "assistant", "tool_use", 0, ""),
+        (17, "user", "tool_result", 0, ""),
+        (18, "assistant", "tool_use", 0, ""),
+        (19, "user", "tool_result", 0, ""),
+        (21, "assistant", "text", 0, "Fixed: the test script was named tst."),
+    ]
+    assert batch.messages[4] == Message(
+        uuid=f"{SESSION}:11",
+        session_id=SESSION,
+        line_no=11,
+        parent_uuid=None,
+        type="assistant",
+        kind="text",
+        timestamp="2026-03-01T10:00:04.000Z",
+        text="Running the test suite.",
+        is_sidechain=0,
+        is_meta=0,
+        is_compact_summary=0,
+        agent_id=None,
+        model=None,
+        cwd=None,
+        git_branch=None,
+        version=None,
+    )
+    assert batch.tool_calls[0] == ToolCall(
+        tool_use_id="call_npmtest1",
+        session_id=SESSION,
+        line_no=12,
+        message_uuid=f"{SESSION}:12",
+        timestamp="2026-03-01T10:00:05.000Z",
+        name="shell",
+        command="npm test",
+        file_path=None,
+        description=None,
+        input='{"command": ["bash", "-lc", "npm test"], "workdir": "/home/dev/shop",'
+        ' "timeout_ms": 120000}',
+        agent_id=None,
+        is_sidechain=0,
+    )
+    assert [(c.name, c.command, c.file_path) for c in batch.tool_calls] == [
+        ("shell", "npm test", None),
+        ("apply_patch", None, "package.json"),
+        ("shell", "npm test", None),
+    ]
+    assert batch.tool_results[0] == ToolResult(
+        tool_use_id="call_npmtest1",
+        session_id=SESSION,
+        line_no=14,
+        message_uuid=f"{SESSION}:14",
+        timestamp="2026-03-01T10:00:06.000Z",
+        is_error=1,
+        content='Exit code 1\nnpm ERR! Missing script: "test"\nnpm ERR! To see a list of scripts,'
+        " run:\nnpm ERR!   npm run",
+        content_length=102,
+    )
+    assert [r.is_error for r in batch.tool_results] == [1, 0, 0]
+
+
+# The failure rule, one hand-written output of each shape (tests/fixtures/codex/shapes).
+SHAPE_RESULTS = [
+    # call id, tool, command, is_error, stored content (start)
+    ("call_structured_ok", "shell", "ls -la 'my dir'", 0, "total 0"),
+    ("call_structured_fail", "shell", "cat config.yml", 1, "Exit code 1\ncat: config.yml: No such"),
+    (
+        "call_text_fail",
+        "shell_command",
+        "python -m pytest -x",
+        1,
+        "Exit code 1\nE   ModuleNotFound",
+    ),
+    ("call_text_ok", "shell_command", "echo ok", 0, "ok"),
+    (
+        "call_exec_fail",
+        "exec_command",
+        "uvicorn app:app --port 8000",
+        1,
+        "Exit code 1\nERROR:    [Errno 98]",
+    ),
+    ("call_exec_running", "exec_command", "uvicorn app:app --port 8001", 0, "INFO:     Started"),
+    ("call_stdin_ok", "write_stdin", None, 0, "Shutdown"),
+    ("call_mcp_error", "mcp__db__query", None, 1, 'relation "users" does not exist'),
+    ("call_mcp_ok", "mcp__db__query", None, 0, "1"),
+    ("call_mcp_err", "mcp__db__tables", None, 1, "err: tool call failed"),
+    ("call_bad_args", "shell", None, 1, "failed to parse function arguments"),
+    ("call_patch_fail", "apply_patch", None, 1, "apply_patch verification failed"),
+    ("call_shell_patch", "apply_patch", None, 0, "Success. Updated the following files:\nA req"),
+    (
+        "call_local",
+        "local_shell",
+        "pip install -r requirements.txt",
+        1,
+        "Exit code 1\nERROR: Could",
+    ),
+]
+
+
+def test_each_output_shape_and_the_failure_rule():
+    batch = parse(SHAPES_FILE, SHAPES)
+    calls = {c.tool_use_id: c for c in batch.tool_calls}
+    got = [
+        (r.tool_use_id, calls[r.tool_use_id].name, calls[r.tool_use_id].command, r.is_error)
+        for r in batch.tool_results
+    ]
+    assert got == [row[:4] for row in SHAPE_RESULTS]
+    for result, (*_, start) in zip(batch.tool_results, SHAPE_RESULTS, strict=True):
+        assert result.content.startswith(start), result
+    assert calls["call_patch_fail"].file_path == "app.py"
+    assert calls["call_shell_patch"].file_path == "requirements.txt"
+
+
+def test_bad_and_unknown_lines():
+    batch = parse(SHAPES_FILE, SHAPES)
+    assert [(p.line_no, p.reason) for p in batch.problems] == [
+        (33, "malformed JSON: Input data was truncated"),
+        (34, "JSON array, not an object"),
+        (35, "function_call_output without a call_id"),
+    ]
+    assert batch.skipped == 2  # web_search_call, a line type of a newer Codex
+    assert batch.messages[-1].kind == "compact_summary"
+    assert batch.messages[-1].is_compact_summary == 1
+
+
+def test_a_read_from_an_offset_uses_the_file_names_session():
+    # A later build reads on from line 12: the session_meta line is not read again.
+    batch = parse(SESSION_FILE, SESSION, first_line_no=12, skip=11)
+    assert batch.problems == []
+    assert {m.session_id for m in batch.messages} == {SESSION}
+    assert batch.messages[0].uuid == f"{SESSION}:12"
+    assert batch.meta == []
+    assert [r.tool_use_id for r in batch.tool_results] == [
+        "call_npmtest1",
+        "call_patch1",
+        "call_npmtest2",
+    ]
+    # Without a session id from anywhere, response items cannot be placed.
+    orphan = parse(SESSION_FILE, None, first_line_no=12, skip=11)
+    assert orphan.messages == []
+    assert orphan.problems[0].reason == "response_item before any session_meta"
+
+
+@pytest.mark.parametrize(
+    ("command", "text"),
+    [
+        (["bash", "-lc", "npm test && npm run lint"], "npm test && npm run lint"),
+        (["/bin/zsh", "-c", "ls"], "ls"),
+        (["git", "commit", "-m", "fix it"], "git commit -m 'fix it'"),
+        ("cargo build", "cargo build"),
+        ([], None),
+        ([1, 2], None),
+        (None, None),
+    ],
+)
+def test_shell_command(command, text):
+    assert codex.shell_command(command) == text
+
+
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        ('{"output": "ok", "metadata": {"exit_code": 0}}', ("ok", False)),
+        ('{"output": "", "metadata": {"exit_code": 127}}', ("Exit code 127", True)),
+        ("Exit code: 2\nWall time: 0 seconds\nOutput:\n", ("Exit code 2", True)),
+        ("Process running with session ID 3\nOutput:\nwaiting", ("waiting", False)),
+        ([{"type": "input_text", "text": "a"}, {"type": "input_image"}], ("a\n[image]", False)),
+        ({"content": "denied", "success": False}, ("denied", True)),
+        ("Exit code: 1 is what the docs say", ("Exit code: 1 is what the docs say", False)),
+        ("plain output", ("plain output", False)),
+        ('{"not": "exec output"}', ('{"not": "exec output"}', False)),
+    ],
+)
+def test_tool_output(output, expected):
+    assert codex.tool_output(output) == expected
+
+
+@pytest.mark.skipif(not REAL_CODEX.is_dir(), reason=f"real corpus not found at {REAL_CODEX}")
+def test_real_rollouts_parse_without_problems():
+    files = list(codex.iter_source_files(REAL_CODEX))
+    assert len(files) == 2
+    counts = []
+    for source in files:
+        batch = parse(Path(source.path), source.session_id)
+        assert batch.problems == [] and batch.skipped == 0
+        assert {m.session_id for m in batch.messages} == {source.session_id}
+        counts.append((len(batch.tool_calls), len(batch.tool_results)))
+        assert {c.tool_use_id for c in batch.tool_calls} == {
+            r.tool_use_id for r in batch.tool_results
+        }
+    assert counts == [(118, 118), (5, 5)]
+
+
+def test_default_sources(fake_home, monkeypatch):
+    from pastfix import sources, transcripts
+
+    claude, codex_home = fake_home / ".claude" / "projects", fake_home / ".codex" / "sessions"
+    assert sources.default_sources() == [transcripts.DEMO_PROJECTS]
+    codex_home.mkdir(parents=True)
+    # Real Codex sessions are never mixed with the demo.
+    assert sources.default_sources() == [codex_home]
+    assert sources.default_sources("claude") == [transcripts.DEMO_PROJECTS]
+    claude.mkdir(parents=True)
+    assert sources.default_sources() == [claude, codex_home]
+    assert sources.default_sources("codex") == [codex_home]
+    monkeypatch.setenv("CODEX_HOME", str(fake_home / "elsewhere"))
+    assert sources.default_sources("codex") == [fake_home / "elsewhere" / "sessions"]

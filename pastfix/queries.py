@@ -432,7 +432,9 @@ select
         'new', substr(coalesce(json_extract(e.input, '$.new_string'),
                                json_extract(e.input, '$.edits[0].new_string'),
                                json_extract(e.input, '$.content'),
-                               json_extract(e.input, '$.new_source'), ''),
+                               json_extract(e.input, '$.new_source'),
+                               -- Codex's apply_patch: the patch itself
+                               json_extract(e.input, '$.input'), ''),
                       1, {FIX_TEXT_CHARS})) as edit,
         instr(f.content || ' ' || coalesce(f.command, ''),
               replace(e.file_path, rtrim(e.file_path, replace(e.file_path, '/', '')), ''))
@@ -991,7 +993,14 @@ def format_hit(
     if row["fixed_at"]:
         lines.append(f"   fixed:  {row['tool']} {_one_line(row['fix_target'], 200)} succeeded")
         for edit in row["fix_edits"]:
-            lines.append(f"   edit:   {edit['file_path'].removeprefix(inside)}")
+            lines.append(f"   edit:   {(edit['file_path'] or '').removeprefix(inside)}")
+            if edit["tool"] == "apply_patch":
+                lines += [
+                    f"             {sign} {_one_line(line, 150)}"
+                    for sign, line in patch_lines(edit["new"])[:6]
+                    if sign in "-+"
+                ]
+                continue
             if edit["old"]:
                 lines.append(f"             - {_one_line(edit['old'], 150)}")
             if edit["new"]:
@@ -1012,6 +1021,20 @@ def format_hit(
         lines.append(f"   next:   {_one_line(row['next_text'], 300)}")
     lines.append(f"   resume: {row['resume']}")
     return "\n".join(lines)
+
+
+def patch_lines(patch: str | None) -> list[tuple[str, str]]:
+    """The lines of an apply_patch patch as ("-"|"+"|" "|"…", line), its headers left out."""
+    shown: list[tuple[str, str]] = []
+    for line in (patch or "").splitlines():
+        if line.startswith("***"):
+            continue
+        if line.startswith("@@"):
+            if shown:
+                shown.append(("…", ""))
+        elif line[:1] in ("-", "+", " "):
+            shown.append((line[0], line[1:]))
+    return shown
 
 
 def _when(timestamp: str | None) -> str:

@@ -1390,12 +1390,18 @@ def test_find_past_fix_finds_a_codex_failure_and_its_fix(both_agents):
     assert (row["signature"], row["kind"]) == ("npm ERR! Missing script: <str>", "error")
     # The fix: the retry of the same command that succeeded, and the patch before it.
     assert (row["fix_tool_use_id"], row["fix_target"]) == ("call_npmtest2", "npm test")
-    assert row["fix_edits"] == [
-        {"tool": "apply_patch", "file_path": "package.json", "old": "", "new": ""}
+    [patch] = row["fix_edits"]
+    assert (patch["tool"], patch["file_path"], patch["old"]) == ("apply_patch", "package.json", "")
+    # The patch is the edit: shown as the lines it takes out and puts in.
+    assert queries.patch_lines(patch["new"]) == [
+        ("-", '    "tst": "jest"'),
+        ("+", '    "test": "jest"'),
     ]
     assert row["files_edited_after"] == ["package.json"]
     assert row["next_text"] == "The script is misspelled as tst in package.json; renaming it."
-    assert "shell (Codex) failed" in queries.format_hit(1, row)
+    text = queries.format_hit(1, row)
+    assert "shell (Codex) failed" in text
+    assert '             - "tst": "jest"\n             + "test": "jest"' in text
     claude = queries.find_past_fix(both_agents, "ENOENT dist/index.js")
     assert {r["agent"] for r in claude} == {"claude"}
     assert {r["resume"].split()[0] for r in claude} == {"claude"}

@@ -275,7 +275,11 @@ def _card(
         {
             "tool": edit["tool"],
             "path": (edit["file_path"] or "").removeprefix(inside),
-            "diff": diff_lines(edit["old"] or "", edit["new"] or ""),
+            "diff": (
+                queries.patch_lines(edit["new"])[:DIFF_LINES]
+                if edit["tool"] == "apply_patch"
+                else diff_lines(edit["old"] or "", edit["new"] or "")
+            ),
         }
         for edit in _json_list(row["fix_edits"])
     ]

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from pastfix import signatures
+from pastfix import LATEST_MIGRATION, signatures
 
 # How each agent reopens a session (sessions.agent); find_past_fix's SQL says the same.
 RESUME = {"claude": "claude --resume {}", "codex": "codex resume {}"}
@@ -834,8 +834,23 @@ def connect(path: str | Path) -> sqlite3.Connection:
     if not is_index(names):
         conn.close()
         raise NotAnIndex(f"{path} is not a pastfix index (see `pastfix build --help`)")
+    if not schema_current(conn):
+        conn.close()
+        raise NotAnIndex(
+            f"{path} was built by an older pastfix: run `pastfix build {path}` to bring it"
+            " up to date"
+        )
     register_functions(conn, f"/{path.stem}")
     return conn
+
+
+# Whether the newest migration was applied.
+SCHEMA_CURRENT_SQL = "select 1 from _sqlite_migrations where migration_set = 'pastfix' and name = ?"
+
+
+def schema_current(conn: sqlite3.Connection) -> bool:
+    """Whether the index has the schema this pastfix queries (see pastfix.LATEST_MIGRATION)."""
+    return conn.execute(SCHEMA_CURRENT_SQL, [LATEST_MIGRATION]).fetchone() is not None
 
 
 def run(conn: sqlite3.Connection, name: str, **params: object) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from datasette.plugins import pm
 from test_queries import ENOENT, FIND_COLUMNS, HOSTILE, LIB, session_page, write_corpus
 
 import pastfix.plugin
-from pastfix import queries, signatures
+from pastfix import LATEST_MIGRATION, queries, signatures
 
 QUERIES = {
     "find_past_fix": ["error", "limit"],
@@ -659,3 +659,17 @@ async def test_tool_output_searches_mark_the_searched_text(ds):
     assert "td.col-excerpt" not in others
     not_ours = (await ds.client.get("/other")).text
     assert "td.col-excerpt" not in not_ours
+
+
+@pytest.mark.asyncio
+async def test_an_index_from_an_older_pastfix_gets_no_queries(databases, tmp_path):
+    old = tmp_path / "old.db"
+    shutil.copy(databases[0], old)
+    conn = sqlite3.connect(old)
+    conn.execute("delete from _sqlite_migrations where name = ?", [LATEST_MIGRATION])
+    conn.commit()
+    conn.close()
+    ds = Datasette([str(old)])
+    # Its queries would fail on columns it lacks: none is offered until it is rebuilt.
+    assert (await get_json(ds, "/old.json"))["queries"] == []
+    assert (await ds.client.get("/old/find_past_fix?error=x")).status_code == 404

@@ -7,6 +7,7 @@ expectations from the index's own rows.
 
 import json
 import re
+import shutil
 import sqlite3
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -16,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
 
-from pastfix import queries, signatures
+from pastfix import LATEST_MIGRATION, queries, signatures
 from pastfix.cli import cli
 
 APP = "/home/u/app"
@@ -1133,6 +1134,21 @@ def test_cli_find_defaults_to_index_db(index_path, monkeypatch):
     assert (result.exit_code, result.output) == (
         0,
         "No failed tool call matches 'nothing-like-it'\n",
+    )
+
+
+def test_an_index_from_an_older_pastfix_asks_for_a_build(index_path, tmp_path):
+    old = tmp_path / "old.db"
+    shutil.copy(index_path, old)
+    conn = sqlite3.connect(old)
+    conn.execute("delete from _sqlite_migrations where name = ?", [LATEST_MIGRATION])
+    conn.commit()
+    conn.close()
+    result = CliRunner().invoke(cli, ["find", "ENOENT", str(old)])
+    assert (result.exit_code, result.output) == (
+        1,
+        f"Error: {old} was built by an older pastfix: run `pastfix build {old}` to bring it"
+        " up to date\n",
     )
 
 

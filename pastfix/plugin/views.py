@@ -15,7 +15,7 @@ import markupsafe
 from datasette.utils import tilde_decode, tilde_encode
 from datasette.utils.asgi import NotFound, Request, Response
 
-from pastfix import queries
+from pastfix import LATEST_MIGRATION, queries
 
 if TYPE_CHECKING:  # datasette.app imports the plugins, so not at run time
     from datasette.app import Datasette
@@ -39,10 +39,12 @@ CELL_COLUMNS = SESSION_COLUMNS | SNIPPET_COLUMNS | {"resume", "next_ok_target", 
 
 
 async def is_index(datasette: Datasette, database: str) -> bool:
-    """Whether `database` has pastfix's schema.
+    """Whether `database` has the schema of this pastfix.
 
     A yes is remembered per Datasette instance (an index stays one); a no is checked
-    again, so a database that `pastfix build` fills while it is served gains the queries.
+    again, so a database that `pastfix build` fills or brings up to date while it is
+    served gains the queries. An index built by an older pastfix gets none of them
+    until then: its queries would fail on the columns it lacks.
     """
     known = _known.setdefault(datasette, {})
     if not known.get(database):
@@ -50,7 +52,10 @@ async def is_index(datasette: Datasette, database: str) -> bool:
             db = datasette.get_database(database)
         except KeyError:
             return False
-        known[database] = queries.is_index(await db.table_names())
+        current = queries.is_index(await db.table_names()) and bool(
+            (await db.execute(queries.SCHEMA_CURRENT_SQL, [LATEST_MIGRATION])).rows
+        )
+        known[database] = current
     return known[database]
 
 

@@ -1,3 +1,4 @@
+import sys
 from pathlib import Path
 
 import pytest
@@ -5,6 +6,8 @@ import pytest
 from pastfix import db as pdb
 
 ROOT = Path(__file__).parent.parent
+# benchmarks/synthetic.py, the corpus generator, serves the tests too.
+sys.path.insert(0, str(ROOT / "benchmarks"))
 FIXTURES = Path(__file__).parent / "fixtures"
 REAL_CORPUS = ROOT.parent / "shared" / "corpus" / "real"
 REAL_PROJECTS = REAL_CORPUS / "projects"

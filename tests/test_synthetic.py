@@ -1,4 +1,5 @@
-"""Tests for pastfix.synthetic: shapes, layouts, determinism and the shipped demo corpus."""
+"""Tests for benchmarks/synthetic.py, the corpus generator: shapes, layouts, determinism and
+the shipped demo corpus."""
 
 from __future__ import annotations
 
@@ -7,11 +8,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
+from synthetic import CorpusStats, generate_corpus, main, write_demo
 
-from pastfix import synthetic
-from pastfix.synthetic import CorpusStats, generate_corpus, main, write_demo
-
-DEMO_DIR = Path(synthetic.__file__).parent / "demo" / "projects"
+DEMO_DIR = ROOT / "pastfix" / "demo" / "projects"
 
 ENVELOPE = {
     "parentUuid",
@@ -219,7 +219,7 @@ def test_sessions_limit(tmp_path: Path) -> None:
 def test_shipped_demo_matches_write_demo(tmp_path: Path) -> None:
     stats = write_demo(tmp_path)
     assert _tree(tmp_path) == _tree(DEMO_DIR), (
-        "regenerate with: python -m pastfix.synthetic pastfix/demo/projects --demo"
+        "regenerate with: python benchmarks/synthetic.py pastfix/demo/projects --demo"
     )
     assert stats.bytes < 1_000_000
 

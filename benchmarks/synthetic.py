@@ -19,7 +19,7 @@ seeded with ``(seed, session index)``, and timestamps come from a simulated cloc
 wall clock. Files are streamed line by line, so memory stays flat whatever the corpus size.
 
 ``write_demo()`` writes the small fixed corpus shipped in ``pastfix/demo/projects``.
-Run ``python -m pastfix.synthetic --help`` for the command-line interface.
+Run ``python benchmarks/synthetic.py --help`` for the command-line interface.
 """
 
 from __future__ import annotations
@@ -3905,7 +3905,7 @@ def write_demo(root: Path) -> CorpusStats:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m pastfix.synthetic",
+        prog="python benchmarks/synthetic.py",
         description="Write a synthetic Claude Code corpus (a ~/.claude/projects twin) to OUT_DIR.",
     )
     parser.add_argument("out_dir", metavar="OUT_DIR", type=Path)

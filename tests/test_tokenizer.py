@@ -1,0 +1,152 @@
+"""The FTS5 tokenizer of the full-text tables: pastfix build --tokenizer, and CJK text."""
+
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from pastfix import cli
+from pastfix import db as pdb
+from tests.conftest import build_index
+from tests.jsonl import prompt, result, say, tool_use, write_jsonl
+
+# Prompts and tool errors in Chinese, Japanese and Korean (and mixed with Latin text).
+CJK = {
+    "zh": ("请修复数据库连接失败的问题", "错误：无法连接到数据库服务器 ECONNREFUSED"),
+    "ja": ("テストが失敗したので設定ファイルを確認して", "エラー：設定ファイルが見つかりません"),
+    "ko": ("빌드가실패했습니다 의존성을확인해주세요", "오류: 모듈을찾을수없습니다 numpy"),
+}
+
+
+def cjk_projects(root):
+    for n, (lang, (text, error)) in enumerate(CJK.items()):
+        sid = f"0000000{n}-{lang}00-4000-8000-000000000000"
+        ts = f"2026-01-0{n + 1}T10:00:0"
+        tid = f"toolu_{lang}"
+        write_jsonl(
+            root / "-home-dev-app" / f"{sid}.jsonl",
+            [
+                prompt(f"{lang}-p", sid, text, ts + "0Z"),
+                tool_use(f"{lang}-u", sid, tid, "Bash", {"command": "make"}, ts + "1Z"),
+                result(f"{lang}-r", sid, tid, error, ts + "2Z", True),
+                say(f"{lang}-s", sid, f"{lang} fixed", ts + "3Z"),
+            ],
+        )
+    return root
+
+
+def fts_sessions(db_path, table, query):
+    conn = sqlite3.connect(db_path)
+    source = "messages m on m.id" if table == "messages_fts" else "tool_results m on m.id"
+    rows = conn.execute(
+        f"select distinct m.session_id from {table} f join {source} = f.rowid"
+        f" where {table} match ? order by 1",
+        [query],
+    ).fetchall()
+    conn.close()
+    return [r[0].split("-")[1][:2] for r in rows]  # the language
+
+
+def fts_sql(db_path):
+    conn = sqlite3.connect(db_path)
+    rows = conn.execute(
+        "select name, sql from sqlite_master where name in ('messages_fts', 'tool_errors_fts')"
+        " order by name"
+    ).fetchall()
+    conn.close()
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("given", "normal"),
+    [
+        ("unicode61", "unicode61"),
+        ("Unicode61  remove_diacritics 2", "unicode61 remove_diacritics 2"),
+        ("porter", "porter"),
+        ("porter unicode61 remove_diacritics 2", "porter unicode61 remove_diacritics 2"),
+        ("porter ascii", "porter ascii"),
+        ("ascii", "ascii"),
+        ("trigram", "trigram"),
+        ("trigram case_sensitive 0", "trigram case_sensitive 0"),
+    ],
+)
+def test_parse_tokenizer(given, normal):
+    assert pdb.parse_tokenizer(given) == normal
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "icu",
+        "trigram case_sensitive",
+        "trigram case_sensitive 2",
+        "unicode61 x 1",
+        "porter remove_diacritics 2",
+        "trigram remove_diacritics 1",
+        "unicode61'); drop table x --",
+    ],
+)
+def test_parse_tokenizer_refuses(bad):
+    with pytest.raises(ValueError):
+        pdb.parse_tokenizer(bad)
+
+
+def test_switching_tokenizer_rebuilds_fts_from_stored_rows(tmp_path, db_path):
+    projects = cjk_projects(tmp_path / "projects")
+    first = build_index(db_path, projects)
+    assert (first.tokenizer, first.tokenizer_changed) == ("unicode61", False)
+    # unicode61 reads a run of CJK characters as one token: a word inside it is not found.
+    assert fts_sessions(db_path, "messages_fts", '"数据库"') == []
+    assert fts_sessions(db_path, "tool_errors_fts", '"設定ファイル"') == []
+
+    switched = build_index(db_path, projects, tokenizer="trigram")
+    assert (switched.tokenizer, switched.tokenizer_changed) == ("trigram", True)
+    assert (switched.files_read, switched.mode) == (0, "incremental")
+    assert fts_sessions(db_path, "messages_fts", '"数据库"') == ["zh"]
+    assert fts_sessions(db_path, "tool_errors_fts", '"設定ファイル"') == ["ja"]
+    assert fts_sessions(db_path, "tool_errors_fts", '"모듈을"') == ["ko"]
+
+    # A build without the option keeps the recorded tokenizer.
+    kept = build_index(db_path, projects)
+    assert (kept.tokenizer, kept.tokenizer_changed, kept.files_read) == ("trigram", False, 0)
+    assert fts_sessions(db_path, "messages_fts", '"数据库"') == ["zh"]
+
+    # The same tables and results as a fresh build with that tokenizer.
+    fresh = tmp_path / "fresh.db"
+    build_index(fresh, projects, tokenizer="trigram")
+    assert fts_sql(db_path) == fts_sql(fresh)
+    for table, query in [("messages_fts", '"失敗"'), ("tool_errors_fts", '"ECONNREFUSED"')]:
+        assert fts_sessions(db_path, table, query) == fts_sessions(fresh, table, query)
+
+    back = build_index(db_path, projects, tokenizer="unicode61")
+    assert (back.tokenizer_changed, back.files_read) == (True, 0)
+    assert fts_sessions(db_path, "messages_fts", '"数据库"') == []
+    assert fts_sessions(db_path, "messages_fts", "fixed") == ["zh", "ja", "ko"]
+
+
+def test_tokenizer_with_forced_and_redaction_builds(tmp_path, db_path):
+    projects = cjk_projects(tmp_path / "projects")
+    build_index(db_path, projects)
+    forced = build_index(db_path, projects, tokenizer="trigram", force=True)
+    assert (forced.mode, forced.tokenizer_changed) == ("forced", True)
+    assert fts_sessions(db_path, "messages_fts", '"数据库"') == ["zh"]
+    off = build_index(db_path, projects, tokenizer="porter", redact=False)
+    assert (off.mode, off.tokenizer) == ("forced", "porter")
+    assert fts_sessions(db_path, "messages_fts", "fix") == ["zh", "ja", "ko"]
+
+
+def test_cli_tokenizer_option(tmp_path, db_path):
+    projects = cjk_projects(tmp_path / "projects")
+    runner = CliRunner()
+    args = ["build", str(db_path), "--source", str(projects)]
+    first = runner.invoke(cli.cli, [*args, "--tokenizer", "trigram case_sensitive 0"])
+    assert first.exit_code == 0, first.output
+    assert "Tokenizer set to trigram case_sensitive 0: full-text indexes rebuilt" in first.stderr
+    before = fts_sql(db_path)
+    bad = runner.invoke(cli.cli, [*args, "--tokenizer", "icu"])
+    assert bad.exit_code == 2
+    assert "Invalid value for '--tokenizer': unknown tokenizer 'icu': choose" in bad.stderr
+    assert fts_sql(db_path) == before
+    same = runner.invoke(cli.cli, args)
+    assert same.exit_code == 0 and "Tokenizer" not in same.stderr

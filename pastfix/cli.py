@@ -270,6 +270,7 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
         error = sys.stdin.read()
     with open_index(db_path) as conn:
         rows = queries.find_past_fix(conn, error, limit)
+        substrings = queries.is_trigram(queries.tokenizer(conn))
     if json_:
         click.echo(to_json(rows))
     elif not rows:
@@ -279,7 +280,9 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
             click.echo("No failure contains every word; closest matches:\n", err=True)
         bold = (click.style("", bold=True, reset=False), click.style("", reset=True))
         click.echo(
-            "\n\n".join(queries.format_hit(i, row, bold, error) for i, row in enumerate(rows, 1))
+            "\n\n".join(
+                queries.format_hit(i, row, bold, error, substrings) for i, row in enumerate(rows, 1)
+            )
         )
 
 

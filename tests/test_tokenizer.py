@@ -4,11 +4,13 @@ import sqlite3
 
 import pytest
 from click.testing import CliRunner
+from conftest import build_index
+from datasette.app import Datasette
+from jsonl import prompt, result, say, tool_use, write_jsonl
+from test_queries import HOSTILE as QUERY_HOSTILE
 
-from pastfix import cli
+from pastfix import cli, queries
 from pastfix import db as pdb
-from tests.conftest import build_index
-from tests.jsonl import prompt, result, say, tool_use, write_jsonl
 
 # Prompts and tool errors in Chinese, Japanese and Korean (and mixed with Latin text).
 CJK = {
@@ -150,3 +152,139 @@ def test_cli_tokenizer_option(tmp_path, db_path):
     assert fts_sql(db_path) == before
     same = runner.invoke(cli.cli, args)
     assert same.exit_code == 0 and "Tokenizer" not in same.stderr
+
+
+# Words of one to five characters from the prompts and errors of CJK, and who holds them.
+PROMPT_WORDS = [
+    ("请", "zh"),
+    ("数据", "zh"),
+    ("数据库", "zh"),
+    ("连接失败", "zh"),
+    ("设定", None),
+    ("ファイル", "ja"),
+    ("失敗", "ja"),
+    ("テ", "ja"),
+    ("빌드", "ko"),
+    ("의존성을", "ko"),
+    ("连接失败 数据", "zh"),
+    ("fixed 数据", None),
+    ("数据 库连", "zh"),
+    ("请 修", "zh"),
+]
+ERROR_WORDS = [
+    ("错", "zh"),
+    ("错误", "zh"),
+    ("数据库", "zh"),
+    ("服务器 ECONNREFUSED", "zh"),
+    ("設定ファ", "ja"),
+    ("エラー", "ja"),
+    ("오류", "ko"),
+    ("모듈을찾을", "ko"),
+    ("numpy 오", "ko"),
+    ("nump", "ko"),
+]
+
+
+@pytest.fixture
+def trigram_db(tmp_path):
+    db_path = tmp_path / "index.db"
+    build_index(db_path, cjk_projects(tmp_path / "projects"), tokenizer="trigram")
+    conn = queries.connect(db_path)
+    yield conn
+    conn.close()
+
+
+def sessions_of(rows):
+    return sorted({r["session_id"].split("-")[1][:2] for r in rows})
+
+
+@pytest.mark.parametrize(("word", "lang"), PROMPT_WORDS)
+def test_trigram_search_messages_finds_cjk_words(trigram_db, word, lang):
+    rows = queries.run(trigram_db, "search_messages", q=word)
+    assert sessions_of(rows) == ([lang] if lang else [])
+    for row in rows:
+        assert "<mark>" in row["snippet"]
+
+
+@pytest.mark.parametrize(("word", "lang"), ERROR_WORDS)
+def test_trigram_find_past_fix_finds_cjk_words(trigram_db, word, lang):
+    rows = queries.find_past_fix(trigram_db, word)
+    assert sessions_of(rows) == [lang]
+    assert rows[0]["matched"] == "all words"
+    first = word.split()[0]
+    assert f"<mark>{first}</mark>" in rows[0]["error_snippet_html"]
+
+
+def test_unicode61_misses_words_inside_cjk_runs(tmp_path, db_path):
+    build_index(db_path, cjk_projects(tmp_path / "projects"))
+    conn = queries.connect(db_path)
+    assert queries.run(conn, "search_messages", q="数据库") == []
+    assert queries.find_past_fix(conn, "数据库") == []
+    # A whole run is one word: found, and marked whole.
+    rows = queries.find_past_fix(conn, "错误：无法连接到数据库服务器")
+    assert sessions_of(rows) == ["zh"]
+    conn.close()
+
+
+def test_trigram_highlights_substrings_and_short_ascii_words_whole():
+    text = "ModuleNotFoundError: no module named 'a' in 数据库连接"
+    assert queries.error_excerpt(text, "NotFound a 数据", "<b>", "</b>", "trigram") == (
+        "Module<b>NotFound</b>Error: no module named &#x27;<b>a</b>&#x27; in <b>数据</b>库连接"
+    )
+    # unicode61: whole words only, as before.
+    assert "<b>" not in queries.error_excerpt(text, "NotFound 数据", "<b>", "</b>")
+
+
+HOSTILE = QUERY_HOSTILE + [
+    " ",
+    '"',
+    "a",
+    "错",
+    "- * ^ : ( ) NEAR( AND OR NOT",
+    'raw: "unterminated',
+    "raw: a OR",
+    "raw: NEAR(数据 库, 2)",
+    "raw: text:数据库",
+    "col:x -y +z",
+    "%_\\' ; drop table messages; --",
+    "\x00\x01 é ß İ",
+    "a" * 5000,
+    "数 据 库 错 误 " * 20,
+]
+
+
+@pytest.mark.parametrize(
+    "tokenizer", ["unicode61", "unicode61 remove_diacritics 2", "porter", "ascii", "trigram"]
+)
+def test_hostile_inputs_never_raise(tmp_path, tokenizer):
+    db_path = tmp_path / "index.db"
+    build_index(db_path, cjk_projects(tmp_path / "projects"), tokenizer=tokenizer)
+    conn = queries.connect(db_path)
+    for text in HOSTILE:
+        queries.find_past_fix(conn, text)
+        queries.run(conn, "search_messages", q=text)
+        for mode, column in [("all", "content"), ("any", "content"), ("all", "text")]:
+            table = "tool_errors_fts" if column == "content" else "messages_fts"
+            conn.execute(
+                f"select count(*) from {table} where {table} match safe_fts(?, ?, ?)",
+                [text, mode, column],
+            ).fetchall()
+    conn.close()
+
+
+@pytest.mark.asyncio
+async def test_trigram_datasette_pages(tmp_path):
+    db_path = tmp_path / "index.db"
+    build_index(db_path, cjk_projects(tmp_path / "projects"), tokenizer="trigram")
+    ds = Datasette([str(db_path)])
+    page = await ds.client.get("/index/find_past_fix", params={"error": "数据"})
+    assert page.status_code == 200
+    assert "无法连接到<mark>数据</mark>库服务器" in page.text
+    rows = (
+        await ds.client.get("/index/search_messages.json", params={"q": "失敗", "_shape": "array"})
+    ).json()
+    assert sessions_of(rows) == ["ja"]
+    for text in HOSTILE:
+        for query, param in [("find_past_fix", "error"), ("search_messages", "q")]:
+            response = await ds.client.get(f"/index/{query}.json", params={param: text})
+            assert response.status_code == 200, (query, text)

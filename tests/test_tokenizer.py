@@ -118,6 +118,13 @@ def test_switching_tokenizer_rebuilds_fts_from_stored_rows(tmp_path, db_path):
     fresh = tmp_path / "fresh.db"
     build_index(fresh, projects, tokenizer="trigram")
     assert fts_sql(db_path) == fts_sql(fresh)
+    # Datasette (through sqlite-utils) still finds both tables' FTS index.
+    index = pdb.open_database(db_path)
+    assert (index.table("messages").detect_fts(), index.table("tool_results").detect_fts()) == (
+        "messages_fts",
+        "tool_errors_fts",
+    )
+    index.close()
     for table, query in [("messages_fts", '"失敗"'), ("tool_errors_fts", '"ECONNREFUSED"')]:
         assert fts_sessions(db_path, table, query) == fts_sessions(fresh, table, query)
 
@@ -288,3 +295,15 @@ async def test_trigram_datasette_pages(tmp_path):
         for query, param in [("find_past_fix", "error"), ("search_messages", "q")]:
             response = await ds.client.get(f"/index/{query}.json", params={param: text})
             assert response.status_code == 200, (query, text)
+
+
+def test_trigram_pastfix_find(tmp_path, db_path):
+    build_index(db_path, cjk_projects(tmp_path / "projects"), tokenizer="trigram")
+    found = CliRunner().invoke(cli.cli, ["find", "数据", str(db_path)])
+    assert found.exit_code == 0, found.output
+    assert "error:  错误：无法连接到数据库服务器 ECONNREFUSED" in found.stdout
+    conn = queries.connect(db_path)
+    row = queries.find_past_fix(conn, "数据")[0]
+    conn.close()
+    assert "无法连接到[数据]库服务器" in queries.format_hit(1, row, error="数据", substrings=True)
+    assert "[数据]" not in queries.format_hit(1, row, error="数据")

@@ -95,6 +95,14 @@ def progressbar(silent: bool, label: str, length: int) -> Iterator[Any]:
     " [REDACTED:kind]. Changing this re-indexes every file.",
 )
 @click.option(
+    "--tokenizer",
+    callback=lambda ctx, param, value: _tokenizer(value),
+    help="FTS5 tokenizer of the full-text indexes: unicode61 (the default), porter, ascii"
+    " or trigram (every language, substrings; several times larger), with options such as"
+    " 'unicode61 remove_diacritics 2' or 'trigram case_sensitive 0'. Recorded in the index;"
+    " changing it rebuilds the full-text indexes from the stored rows.",
+)
+@click.option(
     "--default-db",
     is_flag=True,
     help="Write the index where the hook and the MCP server look for it: $PASTFIX_DB, or"
@@ -110,6 +118,7 @@ def build(
     agent: str | None,
     force: bool,
     no_redact: bool,
+    tokenizer: str | None,
     default_db: bool,
     silent: bool,
     json_: bool,
@@ -127,6 +136,7 @@ def build(
         pastfix build index.db --source ~/.claude/projects --json
         pastfix build --default-db         # the index of the hook and the MCP server
         pastfix build --agent codex
+        pastfix build --tokenizer trigram  # Chinese, Japanese, Korean words
     """
     if default_db:
         if ctx.get_parameter_source("db_path") != click.core.ParameterSource.DEFAULT:
@@ -155,6 +165,7 @@ def build(
                 on_plan=on_plan,
                 progress=lambda n: bars[0].update(n),
                 agent=agent,
+                tokenizer=tokenizer,
             )
         except pdb.BuildError as e:
             raise click.ClickException(str(e)) from e
@@ -163,11 +174,20 @@ def build(
     if stats.redact_changed:
         now = "on" if stats.redact else "off (--no-redact)"
         click.echo(f"Redaction turned {now}: every file was re-indexed", err=True)
+    if stats.tokenizer_changed:
+        click.echo(f"Tokenizer set to {stats.tokenizer}: full-text indexes rebuilt", err=True)
     for problem in stats.problem_examples:
         click.echo(f"Skipped {problem}", err=True)
     if stats.problems > len(stats.problem_examples):
         click.echo(f"... and {stats.problems - len(stats.problem_examples):,} more", err=True)
     click.echo(summary_line(stats), err=True)
+
+
+def _tokenizer(value: str | None) -> str | None:
+    try:
+        return None if value is None else pdb.parse_tokenizer(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from e
 
 
 @contextmanager
@@ -250,6 +270,7 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
         error = sys.stdin.read()
     with open_index(db_path) as conn:
         rows = queries.find_past_fix(conn, error, limit)
+        substrings = queries.is_trigram(queries.tokenizer(conn))
     if json_:
         click.echo(to_json(rows))
     elif not rows:
@@ -259,7 +280,9 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
             click.echo("No failure contains every word; closest matches:\n", err=True)
         bold = (click.style("", bold=True, reset=False), click.style("", reset=True))
         click.echo(
-            "\n\n".join(queries.format_hit(i, row, bold, error) for i, row in enumerate(rows, 1))
+            "\n\n".join(
+                queries.format_hit(i, row, bold, error, substrings) for i, row in enumerate(rows, 1)
+            )
         )
 
 

@@ -49,6 +49,30 @@ CACHE_KIB = 131072
 
 DATA_TABLES = ("messages", "tool_calls", "tool_results", "session_meta")
 
+# The FTS5 tokenizers a build may use (`pastfix build --tokenizer`), each with the
+# options it accepts and their values. porter wraps unicode61 (the default) or
+# ascii, whose options follow it: "porter unicode61 remove_diacritics 2".
+# trigram's remove_diacritics needs SQLite 3.45, newer than the one we ship on.
+TOKENIZERS: dict[str, dict[str, tuple[str, ...]]] = {
+    "unicode61": {"remove_diacritics": ("0", "1", "2")},
+    "ascii": {},
+    "porter": {},
+    "trigram": {"case_sensitive": ("0", "1")},
+}
+DEFAULT_TOKENIZER = "unicode61"
+# Both full-text tables, with the tokenizer left to fill in. messages_fts is
+# written as sqlite-utils' enable_fts() writes it (migrations.m002_full_text).
+FTS_TABLES = {
+    "messages_fts": (
+        'CREATE VIRTUAL TABLE "messages_fts" USING FTS5 (\n    "text",\n'
+        "    tokenize='{tokenize}',\n    content=\"messages\"\n)"
+    ),
+    "tool_errors_fts": (
+        "CREATE VIRTUAL TABLE tool_errors_fts USING fts5(content, tokenize='{tokenize}',"
+        ' content="tool_results", content_rowid="id")'
+    ),
+}
+
 INSERT_SQL = {
     "messages": (
         "INSERT OR IGNORE INTO messages (file_id, uuid, session_id, line_no, parent_uuid, type,"
@@ -166,6 +190,10 @@ class BuildStats:
     redact: bool = True
     redact_changed: bool = False
     redactions: int = 0
+    # The FTS5 tokenizer of the index, and whether this build changed it (and so
+    # rebuilt the full-text tables from the stored rows).
+    tokenizer: str = DEFAULT_TOKENIZER
+    tokenizer_changed: bool = False
     seconds: float = 0.0
     # The first problems of this build, as "path:line: reason" (the rest are in the table).
     problem_examples: list[str] = field(default_factory=list)
@@ -315,6 +343,67 @@ def redact_setting(conn: Connection) -> bool | None:
     return row is not None and row[0] == "1"
 
 
+def parse_tokenizer(text: str) -> str:
+    """The tokenizer `text` names, normalised ("trigram case_sensitive 0"); ValueError if
+    it is not one of TOKENIZERS with options it accepts."""
+    words = text.lower().split()
+    name, options = (words[0], words[1:]) if words else ("", [])
+    accepted = TOKENIZERS.get(name)
+    if accepted is not None and name == "porter" and options:
+        wrapped = options[0] if options else DEFAULT_TOKENIZER
+        if wrapped in ("unicode61", "ascii"):
+            accepted = TOKENIZERS[wrapped]
+            options = options[1:]
+            words = ["porter", wrapped, *options]
+    if accepted is None:
+        raise ValueError(
+            f"unknown tokenizer {text.strip()!r}: choose {', '.join(TOKENIZERS)}, with"
+            ' options such as "unicode61 remove_diacritics 2" or "trigram case_sensitive 0"'
+        )
+    pairs = list(zip(options[::2], options[1::2], strict=False))
+    if len(options) % 2 or any(value not in accepted.get(key, ()) for key, value in pairs):
+        choices = "; ".join(f"{k} {'|'.join(v)}" for k, v in accepted.items()) or "none"
+        raise ValueError(
+            f"bad options for tokenizer {name!r} in {text.strip()!r} (options: {choices})"
+        )
+    normal = " ".join(words)
+    try:  # what this SQLite's FTS5 accepts
+        sqlite3.connect(":memory:").execute(
+            f"CREATE VIRTUAL TABLE t USING fts5(x, tokenize='{normal}')"
+        )
+    except sqlite3.Error as e:
+        raise ValueError(f"tokenizer {normal!r}: {e}") from e
+    return normal
+
+
+def tokenizer_setting(conn: Connection) -> str:
+    """The FTS5 tokenizer of the index's full-text tables (DEFAULT_TOKENIZER unless set)."""
+    row = conn.execute("SELECT value FROM _build_state WHERE name = 'tokenizer'").fetchone()
+    return row[0] if row else DEFAULT_TOKENIZER
+
+
+def set_tokenizer(conn: Connection, tokenizer: str, refill: bool = True) -> None:
+    """Recreate messages_fts and tool_errors_fts with `tokenizer` and record it.
+
+    FTS5 cannot change the tokenizer of a table: both are dropped and created
+    again, then refilled from the stored rows (`refill`), in one transaction.
+    The transcripts are not read again.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for name, sql in FTS_TABLES.items():
+            conn.execute(f"DROP TABLE IF EXISTS {name}")
+            conn.execute(sql.format(tokenize=tokenizer))
+        if refill:
+            conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
+            refresh_tool_errors_fts(conn)
+        conn.execute("INSERT OR REPLACE INTO _build_state VALUES ('tokenizer', ?)", [tokenizer])
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
 def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
     """Recompute the sessions rows of `session_ids` from their messages and metadata."""
     conn.create_function(
@@ -337,6 +426,7 @@ def build(
     on_plan: Callable[[int, int], None] | None = None,
     agent: str | None = None,
     reader: Reader | None = None,
+    tokenizer: str | None = None,
 ) -> BuildStats:
     """Index the transcripts under `sources` into the database at `db_path`.
 
@@ -354,8 +444,18 @@ def build(
     `redact` replaces secrets by markers (pastfix.redact). The setting is
     recorded in the index; a build with the other setting re-indexes every
     file, as a forced one, since restoring the text needs the transcripts.
+
+    `tokenizer` (see TOKENIZERS and parse_tokenizer) is the FTS5 tokenizer of
+    both full-text tables; it is recorded, and None keeps the recorded one. A
+    change rebuilds them from the stored rows (set_tokenizer), before the
+    transcripts are refreshed.
     """
     started = time.perf_counter()
+    if tokenizer is not None:
+        try:
+            tokenizer = parse_tokenizer(tokenizer)
+        except ValueError as e:
+            raise BuildError(str(e)) from e
     for root in sources:
         if not Path(root).exists():
             raise BuildError(f"source directory not found: {root}")
@@ -377,8 +477,14 @@ def build(
         # build does not linger in free pages.
         conn.execute("PRAGMA secure_delete=ON")
         changed = redact_setting(conn) not in (None, redact)
+        current = tokenizer_setting(conn)
+        if tokenizer is not None and tokenizer != current:
+            # A forced build refills the tables itself.
+            set_tokenizer(conn, tokenizer, refill=not (force or changed))
         builder = _Builder(conn, roots, force or changed, reader, Path(db_path), redact)
         builder.stats.redact_changed = changed
+        builder.stats.tokenizer = tokenizer or current
+        builder.stats.tokenizer_changed = tokenizer not in (None, current)
         stats = builder.run(progress, on_plan)
         if changed:
             # Old WAL frames past the ones this build wrote may still hold the

@@ -9,6 +9,14 @@ by register_functions(): every word is quoted, so quotes, AND, NEAR(, col:x and
 a bare '-' are matched as words and never raise a syntax error. Text that
 starts with "raw:" is passed to FTS5 as a query expression when it parses, and
 is matched as words when it does not.
+
+Under the trigram tokenizer (`pastfix build --tokenizer trigram`) FTS5 matches
+substrings, but only of three characters or more. fts_query() then gives FTS5
+the longer words alone, and short_words() the others, which the queries check
+with LIKE among the FTS5 candidates; when no word is long enough, a LIKE over
+the newest rows, bounded by a LIMIT, answers instead (see search_messages and
+find_past_fix). Under every other tokenizer fts_query() is safe_fts() and there
+are no short words.
 """
 
 from __future__ import annotations
@@ -119,6 +127,67 @@ def safe_fts(text: object, mode: str = "all", column: str = "content") -> str:
     return joiner.join('"' + w.replace('"', '""') + '"' for w in words) or MATCH_NOTHING
 
 
+# -- tokenizers --------------------------------------------------------------
+
+# The index's FTS5 tokenizer (db.set_tokenizer records it), as an SQL expression.
+TOKENIZER_SQL = (
+    "(select coalesce(max(value), 'unicode61') from _build_state where name = 'tokenizer')"
+)
+# trigram indexes runs of three characters: a shorter word holds none.
+TRIGRAM_MIN = 3
+# The rows a LIKE answers at most when no word of a query is long enough for trigram.
+FALLBACK_LIMIT = 1000
+
+
+def is_trigram(tokenizer: object) -> bool:
+    return str(tokenizer or "").split()[:1] == ["trigram"]
+
+
+def _is_raw(text: str) -> bool:
+    return text.lstrip()[: len(RAW_PREFIX)].lower() == RAW_PREFIX
+
+
+def _split_words(text: object, tokenizer: object) -> tuple[str, list[str]]:
+    """The text FTS5 can match under `tokenizer`, and the words it cannot (trigram only)."""
+    text = "" if text is None else str(text)
+    if not is_trigram(tokenizer) or _is_raw(text):
+        return text, []
+    words = _words(text.replace("\x00", " "))
+    long = [w for w in words if len(w) >= TRIGRAM_MIN]
+    return " ".join(long), [w for w in words if len(w) < TRIGRAM_MIN]
+
+
+def fts_query(text: object, mode: str, column: str, tokenizer: object) -> str:
+    """safe_fts() of the words of `text` that the tokenizer can match (see the module doc)."""
+    return safe_fts(_split_words(text, tokenizer)[0], mode, column)
+
+
+def short_words(text: object, tokenizer: object) -> str:
+    """The words of `text` too short for the trigram tokenizer, as a JSON array."""
+    return json.dumps(_split_words(text, tokenizer)[1], ensure_ascii=False)
+
+
+def text_snippet(text: object, query: object) -> str:
+    """FTS5's snippet() for a row found by LIKE: the text around the first word of `query`
+    found in it, those words marked with <mark> (not HTML-escaped, as snippet())."""
+    text = text if isinstance(text, str) else ""
+    found = _words_pattern(query, substrings=True)
+    first = found.search(text) if found else None
+    start = max(0, first.start() - 60) if first else 0
+    piece = text[start : start + 160]
+    piece = ("…" if start else "") + piece + ("…" if start + 160 < len(text) else "")
+    return mark_words(piece, query, "<mark>", "</mark>", substrings=True)
+
+
+def _short_words_in(column: str, words: str) -> str:
+    """SQL: `column` holds every word of the JSON array `words` (short_words), any case."""
+    word = _LIKE_LITERAL.format(param="w.value")
+    return (
+        f"({words} = '[]' or not exists (select 1 from json_each({words}) w"
+        f" where {column} not like '%' || {word} || '%' escape '\\'))"
+    )
+
+
 # -- like_anchor --------------------------------------------------------------
 
 # Printable ASCII from the most to the least frequent in tool output, letters of
@@ -163,6 +232,10 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("error_key_line", 1, _text_of(signatures.key_line), deterministic=True)
     conn.create_function("same_command", 2, same_command, deterministic=True)
     conn.create_function("error_excerpt", 4, error_excerpt, deterministic=True)
+    conn.create_function("error_excerpt", 5, error_excerpt, deterministic=True)
+    conn.create_function("fts_query", 4, fts_query, deterministic=True)
+    conn.create_function("short_words", 2, short_words, deterministic=True)
+    conn.create_function("text_snippet", 2, text_snippet, deterministic=True)
     conn.create_function(
         "session_url",
         2,
@@ -226,20 +299,38 @@ def same_command(one: object, other: object) -> bool:
     return short == long or (" " in short and long.startswith(short + " "))
 
 
-def _words_pattern(error: object) -> re.Pattern[str] | None:
-    """A regex finding the words of a pasted error as whole words, case-insensitive."""
+def _words_pattern(error: object, substrings: bool = False) -> re.Pattern[str] | None:
+    """A regex finding the words of a pasted error as whole words, case-insensitive.
+
+    With `substrings` (the trigram tokenizer), inside other words too: a Chinese or
+    Japanese word is part of a longer run of characters. ASCII words under three
+    characters stay whole words, or every 'a' and 'to' would be marked.
+    """
     words = [w for w in _TOKEN.findall(str(error or "")) if w not in _OPERATORS][:MAX_WORDS]
     if not words:
         return None
-    alternatives = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
-    return re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])", re.IGNORECASE)
+    ordered = sorted(set(words), key=len, reverse=True)
+    whole = [w for w in ordered if not substrings or (w.isascii() and len(w) < TRIGRAM_MIN)]
+    parts = [re.escape(w) for w in ordered if w not in whole]
+    if whole:
+        alternatives = "|".join(re.escape(w) for w in whole)
+        parts.append(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])")
+    return re.compile("|".join(parts), re.IGNORECASE)
 
 
 def mark_words(
-    text: str, error: object, mark: str, end: str, escape: Callable[[str], str] = str
+    text: str,
+    error: object,
+    mark: str,
+    end: str,
+    escape: Callable[[str], str] = str,
+    substrings: bool = False,
 ) -> str:
-    """`text` with the words of `error` between `mark` and `end`, the rest passed to `escape`."""
-    found = _words_pattern(error)
+    """`text` with the words of `error` between `mark` and `end`, the rest passed to `escape`.
+
+    `substrings`: inside other words too (see _words_pattern).
+    """
+    found = _words_pattern(error, substrings)
     pieces, last = [], 0
     for m in found.finditer(text) if found else ():
         pieces += [escape(text[last : m.start()]), mark, escape(m.group(0)), end]
@@ -248,16 +339,20 @@ def mark_words(
     return "".join(pieces)
 
 
-def error_excerpt(content: object, error: object, mark: object = "", end: object = "") -> str:
+def error_excerpt(
+    content: object, error: object, mark: object = "", end: object = "", tokenizer: object = ""
+) -> str:
     """A failure's key line, then the pasted words in context when they are elsewhere.
 
     With marks ('<mark>', '</mark>') the text is HTML-escaped and the pasted words are
-    wrapped in them; without, it is plain text.
+    wrapped in them; without, it is plain text. Under the trigram `tokenizer` words are
+    found inside other words too, as FTS5 found them.
     """
     text = content if isinstance(content, str) else ""
     line = signatures.key_line(text) or " ".join(text[:300].split())
     parts = [line]
-    found = _words_pattern(error)
+    substrings = is_trigram(tokenizer)
+    found = _words_pattern(error, substrings)
     if found:
         on_line = {m.group(0).lower() for m in found.finditer(line)}
         # The longest pasted word missing from the key line says most: show it in context.
@@ -283,7 +378,7 @@ def error_excerpt(content: object, error: object, mark: object = "", end: object
     plain = "\n".join(parts)
     if not (mark or end):
         return plain
-    return mark_words(plain, error, str(mark), str(end), html.escape)
+    return mark_words(plain, error, str(mark), str(end), html.escape, substrings)
 
 
 def session_path(
@@ -323,18 +418,34 @@ def find_past_fix_sql() -> str:
     return f"""
 -- Failed tool results with the pasted error's signature or every one of its words;
 -- only when there are none, those with some of the words.
-with pasted as (select error_signature(:error) as signature),
+-- Under trigram, words under three characters are checked by LIKE (see fts_query).
+with pasted as (
+  select error_signature(:error) as signature,
+    fts_query(:error, 'all', 'content', {TOKENIZER_SQL}) as all_query,
+    fts_query(:error, 'any', 'content', {TOKENIZER_SQL}) as any_query,
+    short_words(:error, {TOKENIZER_SQL}) as short
+),
 by_signature as materialized (
   select id from tool_results indexed by idx_tr_signature
   where is_error = 1 and signature = (select signature from pasted) and signature != ''
 ),
 all_words as materialized (
   select rowid as id, rank as score
-  from tool_errors_fts where tool_errors_fts match safe_fts(:error)
+  from tool_errors_fts
+  where tool_errors_fts match (select all_query from pasted)
+    and {_short_words_in("tool_errors_fts.content", "(select short from pasted)")}
+  union all
+  -- no word long enough for trigram: the newest failures holding the short ones
+  select id, 0 from (
+    select id from tool_results indexed by idx_tr_errors
+    where (select all_query from pasted) = '{MATCH_NOTHING}'
+      and (select short from pasted) != '[]' and is_error = 1
+      and {_short_words_in("content", "(select short from pasted)")}
+    order by id desc limit {FALLBACK_LIMIT})
 ),
 some_words as materialized (
   select rowid as id, rank as score from tool_errors_fts
-  where tool_errors_fts match safe_fts(:error, 'any')
+  where tool_errors_fts match (select any_query from pasted)
     and not exists (select 1 from all_words) and not exists (select 1 from by_signature)
 ),
 -- words: 2 every word, 1 some words, 0 none (a signature match only)
@@ -392,7 +503,7 @@ select
   f.timestamp as failed_at,
   f.tool,
   f.target,
-  error_excerpt(f.content, :error, '', '') as error_snippet,
+  error_excerpt(f.content, :error, '', '', {TOKENIZER_SQL}) as error_snippet,
   -- what the same agent (main thread or subagent) said next
   (select substr(n.text, 1, 600) from messages n
    where n.session_id = f.session_id and n.timestamp > f.timestamp
@@ -459,7 +570,7 @@ select
       order by k.timestamp limit {FIX_CALLS})) end as fix_calls,
   s.title as session_title,
   session_url(f.session_id, f.tool_use_id) as session_url,
-  error_excerpt(f.content, :error, '<mark>', '</mark>') as error_snippet_html,
+  error_excerpt(f.content, :error, '<mark>', '</mark>', {TOKENIZER_SQL}) as error_snippet_html,
   substr(f.content, 1, {ERROR_CHARS}) as error,
   coalesce(s.agent, 'claude') as agent
 from framed f
@@ -544,8 +655,13 @@ where tr.session_id = :session_id and tr.is_error = 1
 order by tr.timestamp, tr.id
 """
 
-SEARCH_MESSAGES_SQL = """
+SEARCH_MESSAGES_SQL = f"""
 -- Prompts, replies, thinking and summaries containing every word, best first.
+-- Under trigram, words under three characters are checked by LIKE (see fts_query).
+with q as (
+  select fts_query(:q, 'all', 'text', {TOKENIZER_SQL}) as fts,
+    short_words(:q, {TOKENIZER_SQL}) as short
+)
 select
   m.session_id,
   s.project,
@@ -556,9 +672,18 @@ select
   m.is_sidechain,
   m.uuid
 from (
-  select rowid as id, rank, snippet(messages_fts, 0, '<mark>', '</mark>', '…', 24) as snippet
-  from messages_fts where messages_fts match safe_fts(:q, 'all', 'text')
-  order by rank limit 100
+  select * from (
+    select rowid as id, rank, snippet(messages_fts, 0, '<mark>', '</mark>', '…', 24) as snippet
+    from messages_fts where messages_fts match (select fts from q)
+      and {_short_words_in("messages_fts.text", "(select short from q)")}
+    order by rank limit 100)
+  union all
+  -- no word long enough for trigram: the newest messages holding the short ones
+  select * from (
+    select id, 0 as rank, text_snippet(text, :q) as snippet from messages
+    where (select fts from q) = '{MATCH_NOTHING}' and (select short from q) != '[]'
+      and {_short_words_in("text", "(select short from q)")}
+    order by id desc limit 100)
 ) hit
 join messages m on m.id = hit.id
 left join sessions s on s.session_id = m.session_id
@@ -886,6 +1011,11 @@ def _open_error(path: Path, error: sqlite3.DatabaseError) -> str:
     return f"{path} cannot be read: {text}"
 
 
+def tokenizer(conn: sqlite3.Connection) -> str:
+    """The FTS5 tokenizer of an index (see db.set_tokenizer)."""
+    return str(conn.execute(f"select {TOKENIZER_SQL}").fetchone()[0])
+
+
 def find_past_fix(
     conn: sqlite3.Connection, error: str, limit: int = FIND_LIMIT
 ) -> list[dict[str, Any]]:
@@ -978,16 +1108,21 @@ def _one_line(text: str | None, width: int) -> str:
 
 
 def format_hit(
-    number: int, row: dict[str, Any], mark: tuple[str, str] = ("[", "]"), error: str = ""
+    number: int,
+    row: dict[str, Any],
+    mark: tuple[str, str] = ("[", "]"),
+    error: str = "",
+    substrings: bool = False,
 ) -> str:
     """A find_past_fix row (as find_past_fix() returns it) as a few terminal lines.
 
-    The words of `error` are wrapped in `mark`.
+    The words of `error` are wrapped in `mark` (inside other words too with `substrings`,
+    for the trigram tokenizer).
     """
     snippet = "\n           ".join(
         _one_line(part, 300) for part in row["error_snippet"].splitlines()[:2]
     )
-    snippet = mark_words(snippet, error, *mark)
+    snippet = mark_words(snippet, error, *mark, substrings=substrings)
     times = f", {row['occurrences']} times in this session" if row["occurrences"] > 1 else ""
     noise = f" ({row['kind'].replace('_', ' ')})" if row["kind"] not in (None, "error") else ""
     weak = "  [some words]" if row["matched"] == "some words" else ""

@@ -38,3 +38,19 @@ def test_quick_run_prints_every_row(tmp_path):
     written = doc.read_text()
     assert written.startswith("# Benchmarks\n\nProse that --write keeps.")
     assert all(f"| {label} |" in written for label in harness_labels())
+
+
+@pytest.mark.slow
+def test_tokenizers_run_prints_a_row_per_tokenizer(tmp_path):
+    script = RUN.parent / "tokenizers.py"
+    result = subprocess.run(
+        [sys.executable, str(script), "--mb", "1", "--runs", "1", "--samples", "3"]
+        + ["--work-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    for name in ("unicode61", "porter", "ascii", "trigram"):
+        assert f"\n| {name} | " in result.stdout
+    assert "(files read: 0)" in result.stdout

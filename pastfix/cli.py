@@ -440,13 +440,10 @@ def mcp(db_path: Path | None) -> None:
         claude mcp add pastfix -- pastfix mcp --db ~/index.db
     """
     from pastfix import mcp as server
-    from pastfix import queries
 
     db_path = db_path or paths.default_db()
-    try:
-        queries.connect(db_path).close()
-    except queries.NotAnIndex as e:
-        raise click.ClickException(str(e)) from e
+    with open_index(db_path):  # a missing or outdated index is a one-line error first
+        pass
     server.serve(db_path)
 
 

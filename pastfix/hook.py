@@ -101,30 +101,25 @@ def matches(
     return rows
 
 
-def _cut(text: str | None, width: int) -> str:
-    flat = " ".join((text or "").split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
 def _fix(row: dict[str, Any]) -> list[str]:
     """What fixed a past failure, in a few short lines."""
-    inside = f"{row['project']}/" if row["project"] else "\0"
     lines = []
     for edit in row["fix_edits"][:2]:
-        lines.append(f"  edited {edit['file_path'].removeprefix(inside)}")
-        if edit["old"]:
-            lines.append(f"    - {_cut(edit['old'], 120)}")
-        lines.append(f"    + {_cut(edit['new'], 120)}")
+        lines.append(f"  edited {queries.in_project(edit['file_path'], row['project'])}")
+        lines += [
+            f"    {sign} {queries.one_line(text, 120)}"
+            for sign, text in queries.edit_lines(edit)[:2]
+        ]
     if row["fixed_at"]:
-        lines.append(f"  then {row['tool']} `{_cut(row['fix_target'], 160)}` succeeded")
+        lines.append(f"  then {row['tool']} `{queries.one_line(row['fix_target'], 160)}` succeeded")
     elif row["next_ok_target"]:
-        target = _cut(row["next_ok_target"], 160)
+        target = queries.one_line(row["next_ok_target"], 160)
         lines.append(f"  no retry succeeded; next {row['tool']} that did: `{target}`")
     elif row["files_edited_after"]:
-        files = [p.removeprefix(inside) for p in row["files_edited_after"][:4]]
+        files = [queries.in_project(p, row["project"]) for p in row["files_edited_after"][:4]]
         lines.append(f"  no retry succeeded; edited afterwards: {', '.join(files)}")
     if row["next_text"]:
-        lines.append(f"  the assistant said next: {_cut(row['next_text'], 200)}")
+        lines.append(f"  the assistant said next: {queries.one_line(row['next_text'], 200)}")
     return lines
 
 
@@ -146,7 +141,7 @@ def context(rows: list[dict[str, Any]]) -> str:
             "\n".join(
                 [
                     f"- {(row['failed_at'] or '')[:10]} in {row['project'] or '?'} ({how}),"
-                    f" session {row['session_id']} (claude --resume {row['session_id']}):",
+                    f" session {row['session_id']} ({row['resume']}):",
                     *_fix(row),
                 ]
             )
@@ -174,8 +169,6 @@ def respond(stdin_text: str, db_path: Path, before: str | None = None) -> str:
     event = json.loads(stdin_text)
     if not isinstance(event, dict) or event.get("hook_event_name", EVENT) != EVENT:
         return ""
-    if not db_path.is_file():
-        raise queries.NotAnIndex(f"{db_path} not found: build it with `pastfix build {db_path}`")
     conn = queries.connect(db_path)
     try:
         # A hook must answer fast: a build holding the index gets a short wait only.

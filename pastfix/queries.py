@@ -1102,9 +1102,23 @@ def session_page(
     }
 
 
-def _one_line(text: str | None, width: int) -> str:
+def one_line(text: str | None, width: int) -> str:
+    """`text` on one line, cut to `width` characters with an ellipsis."""
     flat = " ".join((text or "").split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def in_project(path: str | None, project: str | None) -> str:
+    """`path` relative to `project` when it is inside it, else as it is."""
+    inside = project.rstrip("/") + "/" if project else "\0"
+    return (path or "").removeprefix(inside)
+
+
+def edit_lines(edit: dict[str, Any]) -> list[tuple[str, str]]:
+    """The lines a fix_edits entry takes out ("-") and puts in ("+"), on one line each."""
+    if edit["tool"] == "apply_patch":
+        return [(sign, line) for sign, line in patch_lines(edit["new"]) if sign in "-+"]
+    return [(sign, text) for sign, text in (("-", edit["old"]), ("+", edit["new"])) if text]
 
 
 def format_hit(
@@ -1120,7 +1134,7 @@ def format_hit(
     for the trigram tokenizer).
     """
     snippet = "\n           ".join(
-        _one_line(part, 300) for part in row["error_snippet"].splitlines()[:2]
+        one_line(part, 300) for part in row["error_snippet"].splitlines()[:2]
     )
     snippet = mark_words(snippet, error, *mark, substrings=substrings)
     times = f", {row['occurrences']} times in this session" if row["occurrences"] > 1 else ""
@@ -1132,43 +1146,34 @@ def format_hit(
         f" in {row['project'] or '?'}{times}{weak}",
     ]
     if row["session_title"]:
-        lines.append(f"   session: {_one_line(row['session_title'], 100)}")
+        lines.append(f"   session: {one_line(row['session_title'], 100)}")
     lines += [
-        f"   ran:    {_one_line(row['target'], 200)}",
+        f"   ran:    {one_line(row['target'], 200)}",
         f"   error:  {snippet}",
     ]
     if row["matched"] == "signature":
-        lines.append(f"   same error signature: {_one_line(row['signature'], 200)}")
-    inside = f"{row['project']}/" if row["project"] else "\0"
+        lines.append(f"   same error signature: {one_line(row['signature'], 200)}")
     if row["fixed_at"]:
-        lines.append(f"   fixed:  {row['tool']} {_one_line(row['fix_target'], 200)} succeeded")
+        lines.append(f"   fixed:  {row['tool']} {one_line(row['fix_target'], 200)} succeeded")
         for edit in row["fix_edits"]:
-            lines.append(f"   edit:   {(edit['file_path'] or '').removeprefix(inside)}")
-            if edit["tool"] == "apply_patch":
-                lines += [
-                    f"             {sign} {_one_line(line, 150)}"
-                    for sign, line in patch_lines(edit["new"])[:6]
-                    if sign in "-+"
-                ]
-                continue
-            if edit["old"]:
-                lines.append(f"             - {_one_line(edit['old'], 150)}")
-            if edit["new"]:
-                lines.append(f"             + {_one_line(edit['new'], 150)}")
+            lines.append(f"   edit:   {in_project(edit['file_path'], row['project'])}")
+            lines += [
+                f"             {sign} {one_line(text, 150)}" for sign, text in edit_lines(edit)[:6]
+            ]
         for call in row["fix_calls"]:
             state = "" if call["ok"] else " (failed)"
-            lines.append(f"   before: {call['tool']} {_one_line(call['target'], 150)}{state}")
+            lines.append(f"   before: {call['tool']} {one_line(call['target'], 150)}{state}")
     else:
         lines.append("   fixed:  no successful retry in this session")
         if row["next_ok_target"]:
             lines.append(
-                f"   then:   {row['tool']} {_one_line(row['next_ok_target'], 200)} (succeeded)"
+                f"   then:   {row['tool']} {one_line(row['next_ok_target'], 200)} (succeeded)"
             )
         if row["files_edited_after"]:
-            files = [path.removeprefix(inside) for path in row["files_edited_after"]]
+            files = [in_project(path, row["project"]) for path in row["files_edited_after"]]
             lines.append(f"   edited: {', '.join(files)}")
     if row["next_text"]:
-        lines.append(f"   next:   {_one_line(row['next_text'], 300)}")
+        lines.append(f"   next:   {one_line(row['next_text'], 300)}")
     lines.append(f"   resume: {row['resume']}")
     return "\n".join(lines)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pastfix import codex, transcripts
+from pastfix import codex, paths, transcripts
 from pastfix.records import Reader
 
 AGENTS = ("claude", "codex")
@@ -32,7 +32,7 @@ def default_sources(agent: str | None = None) -> list[Path]:
         return [codex_sessions()]
     if agent == "claude":
         return [transcripts.default_source()]
-    found = [p for p in (Path.home() / ".claude" / "projects", codex_sessions()) if p.is_dir()]
+    found = [p for p in (paths.claude_projects(), codex_sessions()) if p.is_dir()]
     return found or [transcripts.DEMO_PROJECTS]
 
 

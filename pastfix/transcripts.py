@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from pastfix import paths
 from pastfix.records import (
     MAX_TEXT,
     Batch,
@@ -144,7 +145,7 @@ def _find_jsonl(top: str, found: list[tuple[str, str | None]]) -> None:
 
 def default_source() -> Path:
     """~/.claude/projects, or the bundled demo sessions when it does not exist."""
-    projects = Path.home() / ".claude" / "projects"
+    projects = paths.claude_projects()
     return projects if projects.is_dir() else DEMO_PROJECTS
 
 

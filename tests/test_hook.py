@@ -107,6 +107,36 @@ def test_a_known_error_recalls_past_sessions_and_their_fix(index):
     assert len(text) <= hook.MAX_CONTEXT
 
 
+def test_context_takes_each_rows_resume_command_and_patch_lines():
+    row = {
+        "session_id": "0195a1b2-c3d4",
+        "project": "/home/dev/shop",
+        "failed_at": "2026-03-01T10:00:00Z",
+        "tool": "shell",
+        "matched": "signature",
+        "occurrences": 1,
+        "resume": "codex resume 0195a1b2-c3d4",
+        "fixed_at": "2026-03-01T10:01:00Z",
+        "fix_target": "npm test",
+        # a Codex patch: no old text, the patch as the new one, and maybe no file
+        "fix_edits": [
+            {
+                "tool": "apply_patch",
+                "file_path": None,
+                "old": "",
+                "new": '*** Begin Patch\n@@\n-  "tst": 1\n+  "test": 1\n*** End Patch\n',
+            }
+        ],
+        "next_ok_target": None,
+        "files_edited_after": [],
+        "next_text": None,
+    }
+    text = hook.context([row])
+    assert "session 0195a1b2-c3d4 (codex resume 0195a1b2-c3d4):" in text
+    assert "claude --resume" not in text
+    assert '    - "tst": 1\n    + "test": 1\n  then shell `npm test` succeeded' in text
+
+
 def test_never_points_to_the_calling_session(index):
     error = TS_ERROR.format(file="src/order.ts", line=12)
     text = context_of(hook.respond(json.dumps(event(error, session=OTHER)), index))

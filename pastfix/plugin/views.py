@@ -272,14 +272,13 @@ def find_page(
 def _card(
     row: dict[str, Any], now: datetime, database: str, datasette: Datasette
 ) -> dict[str, Any]:
-    project = row["project"] or ""
-    inside = project.rstrip("/") + "/" if project else "\0"
+    project = row["project"]
     target = row["target"] or ""
     lines = target.splitlines() or [""]
     edits = [
         {
             "tool": edit["tool"],
-            "path": (edit["file_path"] or "").removeprefix(inside),
+            "path": queries.in_project(edit["file_path"], project),
             "diff": (
                 queries.patch_lines(edit["new"])[:DIFF_LINES]
                 if edit["tool"] == "apply_patch"
@@ -298,13 +297,15 @@ def _card(
         "snippet": markupsafe.Markup(row["error_snippet_html"] or ""),
         "edits": edits,
         "calls": [
-            {**call, "target": (call["target"] or "").removeprefix(inside)}
+            {**call, "target": queries.in_project(call["target"], project)}
             for call in _json_list(row["fix_calls"])
         ],
-        "files": [path.removeprefix(inside) for path in _json_list(row["files_edited_after"])],
+        "files": [
+            queries.in_project(path, project) for path in _json_list(row["files_edited_after"])
+        ],
         "noise": row["kind"] if row["kind"] not in (None, "error") else None,
-        "next_ok_target": (row["next_ok_target"] or "").removeprefix(inside),
-        "fix_target": (row["fix_target"] or "").removeprefix(inside),
+        "next_ok_target": queries.in_project(row["next_ok_target"], project),
+        "fix_target": queries.in_project(row["fix_target"], project),
         "fix_url": session_url(datasette, database, row["session_id"], row["fix_tool_use_id"]),
         "next_ok_url": session_url(
             datasette, database, row["session_id"], row["next_ok_tool_use_id"]

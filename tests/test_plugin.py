@@ -673,3 +673,15 @@ async def test_an_index_from_an_older_pastfix_gets_no_queries(databases, tmp_pat
     # Its queries would fail on columns it lacks: none is offered until it is rebuilt.
     assert (await get_json(ds, "/old.json"))["queries"] == []
     assert (await ds.client.get("/old/find_past_fix?error=x")).status_code == 404
+
+
+@pytest.mark.asyncio
+async def test_timestamps_read_as_a_date_and_a_time(ds):
+    page = (await ds.client.get("/index/recent_failures", params={"project": "u/lib"})).text
+    assert (
+        '<td class="col-failed_at"><time datetime="2026-01-06T18:23:00.000Z"'
+        ' title="2026-01-06T18:23:00.000Z"><span class="pf-nowrap">2026-01-06</span>'
+        ' <span class="pf-nowrap">18:23:00</span></time></td>' in page
+    )
+    other = (await ds.client.get("/other/notes")).text
+    assert "pf-nowrap" not in other

@@ -35,7 +35,13 @@ _known: weakref.WeakKeyDictionary[Datasette, dict[str, bool]] = weakref.WeakKeyD
 SESSION_COLUMNS = frozenset({"session_id"})
 # Columns holding FTS snippets with <mark> highlights.
 SNIPPET_COLUMNS = frozenset({"error_snippet", "snippet"})
-CELL_COLUMNS = SESSION_COLUMNS | SNIPPET_COLUMNS | {"resume", "next_ok_target", "signature"}
+# Timestamp columns, shown as a date and a time that wrap between them, never inside.
+TIME_COLUMNS = frozenset(
+    {"timestamp", "failed_at", "first_seen", "last_seen", "first_touched", "last_touched"}
+)
+CELL_COLUMNS = (
+    SESSION_COLUMNS | SNIPPET_COLUMNS | TIME_COLUMNS | {"resume", "next_ok_target", "signature"}
+)
 
 
 async def is_index(datasette: Datasette, database: str) -> bool:
@@ -101,6 +107,16 @@ def highlight(snippet: str) -> markupsafe.Markup:
     )
 
 
+def readable_time(timestamp: str) -> markupsafe.Markup | None:
+    """`2026-03-04T05:21:14.928Z` as `2026-03-04 05:21:14`, the ISO text as its title."""
+    if len(timestamp) < 19 or timestamp[10] != "T":
+        return None
+    return markupsafe.Markup(
+        '<time datetime="{0}" title="{0}"><span class="pf-nowrap">{1}</span>'
+        ' <span class="pf-nowrap">{2}</span></time>'
+    ).format(timestamp, timestamp[:10], timestamp[11:19])
+
+
 def _row_get(row: Any, key: str) -> Any:
     try:
         return row[key]
@@ -127,6 +143,8 @@ def render_cell(
             return None
         if column in SNIPPET_COLUMNS:
             return highlight(value)
+        if column in TIME_COLUMNS:
+            return readable_time(value)
         if column == "resume":
             return markupsafe.Markup("<code>{}</code>").format(value)
         if column == "signature":

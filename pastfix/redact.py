@@ -7,9 +7,11 @@ by a marker naming its kind, such as `[REDACTED:github-token]`, and counts them.
 
 The patterns are a table of compiled regexes, most starting with a provider's
 fixed prefix (`ghp_`, `sk-ant-`, `AKIA`). A rule is tried only on a text that
-holds one of its anchors (str.find, several times faster than a regex search),
-and a rule that starts with a word introducing a secret (`password`, `token`,
-...) only just before that word. Most texts hold no anchor at all. Look-alikes
+holds one of its anchors, and a rule that starts with a word introducing a
+secret (`password`, `token`, ...) only just before that word. Which anchors a
+text holds is found in one pass over its bytes by an RE2 set of all of them
+(a DFA: four times faster than looking for each anchor with str.find). Most
+texts hold no anchor at all. Look-alikes
 are kept: a git SHA or a UUID has no prefix and no keyword before it, a
 lockfile's `sha512-...` integrity hash matches no pattern, and a value after a
 keyword must look like a secret (not a placeholder such as `<your-token>` or
@@ -25,6 +27,8 @@ import math
 import re
 from collections.abc import Callable
 from typing import NamedTuple
+
+import re2
 
 MARKER = "[REDACTED:{}]"
 _MARKED = "[REDACTED:"
@@ -103,8 +107,8 @@ def _assigned_secret(name: str, value: str, quoted: bool) -> bool:
 class Rule(NamedTuple):
     """A pattern; `group` is the part replaced (0 = all), `check` may veto a match.
 
-    A rule is tried only on texts that hold one of its `anchors` (str.find is
-    several times faster than a regex search). A `keyword` rule's pattern,
+    A rule is tried only on texts that hold one of its `anchors`, substrings
+    (case-sensitive) that every match contains. A `keyword` rule's pattern,
     which starts with a case-insensitive word that the regex engine would try
     at every position, is only tried just before each anchor.
     """
@@ -205,7 +209,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "anthropic-key",
         re.compile(r"sk-ant-" + _alone(7) + r"[A-Za-z0-9_-]{20,}"),
-        anchors=("sk-",),
+        anchors=("sk-ant-",),
     ),
     Rule(
         "openai-key",
@@ -216,17 +220,17 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "github-token",
         re.compile(r"gh" + _alone(2) + r"[pousr]_[A-Za-z0-9]{30,}"),
-        anchors=("gh|glpat-",),
+        anchors=("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
     ),
     Rule(
         "github-token",
         re.compile(r"github_pat_" + _alone(11) + r"\w{22,}"),
-        anchors=("gh|glpat-",),
+        anchors=("github_pat_",),
     ),
     Rule(
         "gitlab-token",
         re.compile(r"glpat-" + _alone(6) + r"[A-Za-z0-9_-]{20,}"),
-        anchors=("gh|glpat-",),
+        anchors=("glpat-",),
     ),
     Rule(
         "slack-token",
@@ -236,17 +240,17 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "slack-webhook",
         re.compile(r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"),
-        anchors=("://",),
+        anchors=("https://hooks.slack.com/",),
     ),
     Rule(
         "stripe-key",
         re.compile(r"(?<![A-Za-z0-9_-])[rs]k_(?:live|test)_[A-Za-z0-9]{16,}"),
-        anchors=("_live_|_test_",),
+        anchors=("_live_", "_test_"),
     ),
     Rule(
         "aws-access-key-id",
         re.compile(r"A(?<![A-Z0-9]A)[KS]IA[A-Z0-9]{16}(?![A-Z0-9])"),
-        anchors=("AKIA|ASIA|AIza",),
+        anchors=("AKIA", "ASIA"),
     ),
     Rule(
         "aws-secret-key",
@@ -261,7 +265,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "google-api-key",
         re.compile(r"AIza" + _alone(4) + r"[0-9A-Za-z_-]{35}"),
-        anchors=("AKIA|ASIA|AIza",),
+        anchors=("AIza",),
     ),
     Rule(
         "jwt",
@@ -307,17 +311,21 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-# Anchors that share a first character are looked for together by one regex
-# (one scan of the text instead of two or three).
-_JOINT_ANCHORS = {
-    "gh|glpat-": re.compile(r"g(?:h|lpat-)"),
-    "_live_|_test_": re.compile(r"_(?:live|test)_"),
-    "AKIA|ASIA|AIza": re.compile(r"A(?:[KS]IA|Iza)"),
-}
-# Every other anchor, each looked for once per text: most texts hold none.
-ANCHORS = tuple(dict.fromkeys(a for rule in RULES for a in rule.anchors if a not in _JOINT_ANCHORS))
+# Every anchor of every rule, found together in one pass over a text's bytes.
+ANCHORS = tuple(dict.fromkeys(a for rule in RULES for a in rule.anchors))
+_SCANNER = re2.Set.SearchSet()
+for _anchor in ANCHORS:
+    _SCANNER.Add(re2.escape(_anchor))
+_SCANNER.Compile()
 # Texts shorter than this hold no secret any rule finds.
 _MIN_LENGTH = 12
+
+
+def anchors_in(text: str) -> set[str]:
+    """The ANCHORS that `text` holds, all found in one pass."""
+    # Anchors are ASCII: the bytes of other characters (a lone surrogate too) are no part of one.
+    hits = _SCANNER.Match(text.encode("utf-8", "surrogatepass"))
+    return {ANCHORS[i] for i in hits} if hits else set()
 
 
 def redact(text: str) -> tuple[str, dict[str, int]]:
@@ -328,8 +336,7 @@ def redact(text: str) -> tuple[str, dict[str, int]]:
     found: dict[str, int] = {}
     if len(text) < _MIN_LENGTH:
         return text, found
-    present = {anchor for anchor in ANCHORS if anchor in text}
-    present.update(name for name, probe in _JOINT_ANCHORS.items() if probe.search(text))
+    present = anchors_in(text)
     if not present:
         return text, found
     for rule in RULES:

@@ -1,8 +1,10 @@
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from pastfix.redact import redact
+from pastfix.redact import ANCHORS, anchors_in, redact
 
 # Made-up secrets of every kind, in the shape each provider issues them.
 SECRETS = {
@@ -157,3 +159,32 @@ def test_text_without_secrets_is_returned_as_is():
     text = "ENOENT: no such file or directory, open '/home/dev/app/a.txt'" * 10
     redacted, found = redact(text)
     assert redacted is text and found == {}
+
+
+# Text around anchors: ASCII, other scripts, emoji, a lone surrogate, and anchors that
+# overlap (one's end is another's start: `disk-----BEGIN`, `xoxox`, `sk-ant-sk-`).
+_AROUND = st.text(
+    alphabet=st.sampled_from(list('ab -_:/=k"\\\n') + ["é", "日", "🙂", "\ud83d", "\x00"]),
+    max_size=8,
+)
+
+
+@given(st.lists(st.tuples(_AROUND, st.sampled_from(ANCHORS)), max_size=6), _AROUND)
+def test_one_pass_finds_every_anchor_the_text_holds(pieces, tail):
+    text = "".join(before + anchor for before, anchor in pieces) + tail
+    assert anchors_in(text) == {anchor for anchor in ANCHORS if anchor in text}
+
+
+@pytest.mark.parametrize(
+    "around",
+    ["key: {}", "日本語のテキスト {} 🙂", "\ud83d lone surrogate {}", "x" * 5000 + " {}"],
+)
+def test_secrets_are_found_next_to_any_text(around):
+    for kind, secret in [*SECRETS.items(), ("private-key", PEM)]:
+        redacted, found = redact(around.format(secret))
+        assert secret not in redacted and found == {kind: 1}, kind
+
+
+def test_an_anchor_overlapping_another_is_found():
+    # `sk-` ends where `-----BEGIN` starts.
+    assert redact("disk" + PEM) == ("disk[REDACTED:private-key]", {"private-key": 1})

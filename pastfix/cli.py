@@ -229,7 +229,8 @@ class _FindCommand(click.Command):
         except click.NoSuchOption as e:
             raise click.UsageError(
                 e.format_message().rstrip(".") + ". To search for an error that starts with '-',"
-                " put -- before it: pastfix find -- '-bash: npm: command not found'",
+                " put -- before it (pastfix find -- '-bash: npm: command not found')"
+                " or pipe it in (... | pastfix find -)",
                 ctx,
             ) from e
 

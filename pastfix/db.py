@@ -538,7 +538,7 @@ def remove_stale_side_files(db_path: Path) -> None:
     """Delete the side files of forked helpers whose build is gone (killed or failed)."""
     for part in db_path.parent.glob(glob.escape(db_path.name) + ".part-*"):
         pid = part.name.rsplit(".part-", 1)[1].removesuffix("-journal")
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isascii() and pid.isdigit() and not _alive(int(pid)):
             part.unlink(missing_ok=True)
 
 

@@ -167,16 +167,32 @@ def short_words(text: object, tokenizer: object) -> str:
     return json.dumps(_split_words(text, tokenizer)[1], ensure_ascii=False)
 
 
+# The markers FTS5's snippet() puts around matches (private-use characters, which
+# text does not hold), so that a literal `<mark>` in the text stays text: see snippet_html().
+SNIPPET_OPEN, SNIPPET_CLOSE = "\ue000", "\ue001"
+SNIPPET_MARKS_SQL = f"char({ord(SNIPPET_OPEN)}), char({ord(SNIPPET_CLOSE)})"
+
+
+def snippet_html(snippet: object) -> str:
+    """An FTS5 snippet() made with the SNIPPET_ markers, as HTML: escaped, matches in <mark>."""
+    escaped = html.escape(snippet if isinstance(snippet, str) else "", quote=False)
+    return escaped.replace(SNIPPET_OPEN, "<mark>").replace(SNIPPET_CLOSE, "</mark>")
+
+
 def text_snippet(text: object, query: object) -> str:
-    """FTS5's snippet() for a row found by LIKE: the text around the first word of `query`
-    found in it, those words marked with <mark> (not HTML-escaped, as snippet())."""
+    """snippet_html() for a row found by LIKE: the text around the first word of `query`
+    found in it, HTML-escaped, those words marked with <mark>."""
     text = text if isinstance(text, str) else ""
     found = _words_pattern(query, substrings=True)
     first = found.search(text) if found else None
     start = max(0, first.start() - 60) if first else 0
     piece = text[start : start + 160]
     piece = ("…" if start else "") + piece + ("…" if start + 160 < len(text) else "")
-    return mark_words(piece, query, "<mark>", "</mark>", substrings=True)
+    return mark_words(piece, query, "<mark>", "</mark>", _escape_text, substrings=True)
+
+
+def _escape_text(text: str) -> str:
+    return html.escape(text, quote=False)
 
 
 def _short_words_in(column: str, words: str) -> str:
@@ -236,6 +252,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("fts_query", 4, fts_query, deterministic=True)
     conn.create_function("short_words", 2, short_words, deterministic=True)
     conn.create_function("text_snippet", 2, text_snippet, deterministic=True)
+    conn.create_function("snippet_html", 1, snippet_html, deterministic=True)
     conn.create_function(
         "session_url",
         2,
@@ -673,7 +690,8 @@ select
   m.uuid
 from (
   select * from (
-    select rowid as id, rank, snippet(messages_fts, 0, '<mark>', '</mark>', '…', 24) as snippet
+    select rowid as id, rank,
+      snippet_html(snippet(messages_fts, 0, {SNIPPET_MARKS_SQL}, '…', 24)) as snippet
     from messages_fts where messages_fts match (select fts from q)
       and {_short_words_in("messages_fts.text", "(select short from q)")}
     order by rank limit 100)

@@ -1168,10 +1168,12 @@ def test_stale_side_files_are_removed_by_every_build(db_path, projects):
     dead.wait()
     stale = [db_path.with_name(f"index.db.part-{dead.pid}{s}") for s in ("", "-journal")]
     live = db_path.with_name(f"index.db.part-{os.getppid()}")
-    for path in (*stale, live):
+    # Not a helper's: digits that int() does not read, and no number at all.
+    others = [db_path.with_name(f"index.db.part-{name}") for name in ("²", "x", "")]
+    for path in (*stale, live, *others):
         path.write_bytes(b"x")
     build_index(db_path, projects)
-    assert [p.exists() for p in (*stale, live)] == [False, False, True]
+    assert [p.exists() for p in (*stale, live, *others)] == [False, False, True, True, True, True]
 
 
 def test_a_session_spread_over_many_changed_files_is_refreshed_once_per_commit(

@@ -699,3 +699,37 @@ async def test_timestamps_read_as_a_date_and_a_time(ds):
     )
     other = (await ds.client.get("/other/notes")).text
     assert "pf-nowrap" not in other
+
+
+# -- text that looks like HTML -------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_literal_mark_in_the_text_is_shown_not_rendered(tmp_path):
+    """Tool output and messages holding `<mark>` show it as text; only matches are marked."""
+    from jsonl import prompt, result, say, tool_use, write_jsonl
+
+    ts = "2026-02-01T10:00:00Z"
+    output = "Exit code 1\nparse error near <mark>stale</mark> & <b>bold</b> quux"
+    write_jsonl(
+        tmp_path / "projects" / "-home-dev-app" / "m1.jsonl",
+        [
+            prompt("m1-p", "m1", "the parser says <mark>stale</mark> frobnicate", ts),
+            tool_use("m1-u", "m1", "toolu_m1", "Bash", {"command": "make parse"}, ts),
+            result("m1-r", "m1", "toolu_m1", output, ts, True),
+            say("m1-s", "m1", "fixed frobnicate", ts),
+        ],
+    )
+    db = tmp_path / "marks.db"
+    build_index(db, tmp_path / "projects")
+    ds = Datasette([str(db)])
+    page = (await ds.client.get("/marks/find_past_fix", params={"error": "quux"})).text
+    for text in (page, (await ds.client.get("/marks/search_messages?q=frobnicate")).text):
+        assert "<mark>stale</mark>" not in text and "&lt;mark&gt;stale&lt;/mark&gt;" in text
+        assert "<b>bold</b>" not in text
+    assert "<mark>quux</mark>" in page
+    messages = (await ds.client.get("/marks/search_messages?q=frobnicate")).text
+    assert "<mark>frobnicate</mark>" in messages
+    rows = (await ds.client.get("/marks/find_past_fix.json?error=quux&_shape=array")).json()
+    assert "<mark>stale</mark>" in rows[0]["error_snippet"]  # JSON: plain text, as it was
+    assert "&lt;mark&gt;stale" in rows[0]["error_snippet_html"]

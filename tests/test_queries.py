@@ -1368,11 +1368,16 @@ def test_cli_find_error_starting_with_a_dash(index_path):
     assert result.exit_code == 2
     assert result.stderr.splitlines()[-1] == (
         "Error: No such option '-b'. To search for an error that starts with '-', put -- before"
-        " it: pastfix find -- '-bash: npm: command not found'"
+        " it (pastfix find -- '-bash: npm: command not found') or pipe it in"
+        " (... | pastfix find -)"
     )
     result = CliRunner().invoke(cli, ["find", "--json", "--", text, str(index_path)])
     assert result.exit_code == 0, result.output
     assert {row["matched"] for row in json.loads(result.stdout)} == {"some words"}
+    # The way the message offers: the text on stdin.
+    piped = CliRunner().invoke(cli, ["find", "--json", "-", str(index_path)], input=text)
+    assert piped.exit_code == 0, piped.output
+    assert json.loads(piped.stdout) == json.loads(result.stdout)
 
 
 # -- Codex failures ---------------------------------------------------------------

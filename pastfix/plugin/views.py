@@ -33,8 +33,8 @@ _known: weakref.WeakKeyDictionary[Datasette, dict[str, bool]] = weakref.WeakKeyD
 
 # Columns whose value render_cell turns into a link to the session page.
 SESSION_COLUMNS = frozenset({"session_id"})
-# Columns holding FTS snippets with <mark> highlights.
-SNIPPET_COLUMNS = frozenset({"error_snippet", "snippet"})
+# Columns holding HTML: escaped text with <mark> highlights (queries.snippet_html).
+SNIPPET_COLUMNS = frozenset({"snippet"})
 # Timestamp columns, shown as a date and a time that wrap between them, never inside.
 TIME_COLUMNS = frozenset(
     {"timestamp", "failed_at", "first_seen", "last_seen", "first_touched", "last_touched"}
@@ -100,11 +100,15 @@ def session_url(
 
 
 def highlight(snippet: str) -> markupsafe.Markup:
-    """Escape an FTS snippet, then restore only its <mark> tags."""
+    """A snippet column's HTML, whatever the SQL put in it: no tag but <mark> survives.
+
+    Everything is escaped again; then the <mark> tags come back, and then the
+    text's own entities (`&lt;mark&gt;` for a literal one stays text). An entity
+    can only ever show a character, never make a tag.
+    """
     escaped = str(markupsafe.escape(snippet))
-    return markupsafe.Markup(
-        escaped.replace("&lt;mark&gt;", "<mark>").replace("&lt;/mark&gt;", "</mark>")
-    )
+    escaped = escaped.replace("&lt;mark&gt;", "<mark>").replace("&lt;/mark&gt;", "</mark>")
+    return markupsafe.Markup(escaped.replace("&amp;", "&"))
 
 
 def readable_time(timestamp: str) -> markupsafe.Markup | None:
@@ -197,7 +201,7 @@ async def session_page(datasette: Datasette, request: Request) -> Response:
         lambda conn: queries.session_page(
             conn,
             session_id,
-            page=int(page) if page.isdigit() else None,
+            page=int(page) if page.isascii() and page.isdigit() else None,
             call=request.args.get("call"),
             message=request.args.get("msg"),
         )

@@ -159,6 +159,8 @@ def _url_password(m: re.Match[str]) -> bool:
     if not m.string[m.start() - 1 : m.start()].isalnum():
         return False  # a scheme comes first: postgres://
     password = m.group("password")
+    if m.group("user").startswith("[REDACTED"):
+        return False  # a token in the user part, redacted already: `https://[REDACTED:...]@`
     if password.startswith(_MARKED) or _PLACEHOLDER.match(password):
         return False
     return not (password.isdigit() and len(password) <= 5)  # a port: host:8080@
@@ -281,7 +283,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "url-password",
-        re.compile(r"://[^\s:/?#@\"'`\\<>]{1,100}:(?P<password>[^\s/?#@\"'`\\<>]{1,200})@"),
+        re.compile(
+            r"://(?P<user>[^\s:/?#@\"'`\\<>]{1,100}):(?P<password>[^\s/?#@\"'`\\<>]{1,200})@"
+        ),
         "password",
         _url_password,
         anchors=("://",),

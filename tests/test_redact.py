@@ -55,6 +55,17 @@ def test_provider_keys_become_typed_markers(kind):
             {"url-password": 1},
         ),
         ("redis://u:p@h/0", "redis://u:[REDACTED:url-password]@h/0", {"url-password": 1}),
+        # A token as the whole user part: one marker, not one inside another.
+        (
+            f"git clone https://{SECRETS['github-token']}@github.com/org/repo",
+            "git clone https://[REDACTED:github-token]@github.com/org/repo",
+            {"github-token": 1},
+        ),
+        (
+            f"https://x-access-token:{SECRETS['github-token']}@github.com/o/r",
+            "https://x-access-token:[REDACTED:github-token]@github.com/o/r",
+            {"github-token": 1},
+        ),
         (
             f"aws_secret_access_key = {AWS_SECRET}\n",
             "aws_secret_access_key = [REDACTED:aws-secret-key]\n",

@@ -408,19 +408,19 @@ TARGET = "coalesce({c}.command, {c}.file_path, {c}.description, substr({c}.input
 _LIKE_LITERAL = r"replace(replace(replace({param}, '\', '\\'), '%', '\%'), '_', '\_')"
 
 
-# The `limit` parameter of find_past_fix: FIND_LIMIT when empty or not a number, at most
-# FIND_MAX.
-FIND_LIMIT_SQL = (
-    f"max(1, min({FIND_MAX}, coalesce(nullif(cast(trim(:limit) as integer), 0), {FIND_LIMIT})))"
-)
+def find_limit_sql() -> str:
+    """find_past_fix's `limit` in SQL: FIND_LIMIT when empty or not a number, at most FIND_MAX."""
+    return (
+        f"max(1, min({FIND_MAX}, coalesce(nullif(cast(trim(:limit) as integer), 0), {FIND_LIMIT})))"
+    )
 
 
 def find_limit(limit: object) -> int:
-    """How many rows find_past_fix returns for the `limit` parameter (FIND_LIMIT_SQL)."""
+    """How many rows find_past_fix returns for the `limit` parameter (find_limit_sql)."""
     conn = sqlite3.connect(":memory:")
     try:
         value = "" if limit is None else str(limit)
-        return int(conn.execute(f"select {FIND_LIMIT_SQL}", {"limit": value}).fetchone()[0])
+        return int(conn.execute(f"select {find_limit_sql()}", {"limit": value}).fetchone()[0])
     finally:
         conn.close()
 
@@ -456,7 +456,7 @@ def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any
 def find_past_fix_sql() -> str:
     """The find_past_fix query: one row per (session, signature), `:limit` groups at most."""
     edit_tools = ", ".join(f"'{name}'" for name in EDIT_TOOLS)
-    limit = FIND_LIMIT_SQL
+    limit = find_limit_sql()
     return f"""
 -- Failed tool results with the pasted error's signature or every one of its words;
 -- only when there are none, those with some of the words.

@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 import pytest
 from conftest import build_index
 from datasette.app import Datasette
+from datasette.database import QueryInterrupted
 from test_queries import HOSTILE, write_corpus
 
 from pastfix import LATEST_MIGRATION, queries
@@ -270,3 +271,23 @@ async def test_an_index_the_actor_may_not_see_is_left_out(files):
     data = await get_json(ds, "/-/pastfix/find.json", error="ENOENT")
     assert data["databases"] == ["alice"] and data["skipped"] == []
     assert {r["database"] for r in data["rows"]} == {"alice"}
+
+
+@pytest.mark.asyncio
+async def test_an_index_slower_than_the_time_limit_is_named_and_left_out(files, monkeypatch):
+    ds = Datasette([files["alice"], files["bob"]])
+    await get_json(ds, "/-/pastfix/find.json", error="x")  # both known as indexes
+    bob = ds.get_database("bob")
+
+    async def interrupted(sql, params=None, **kwargs):
+        raise QueryInterrupted(sqlite3.OperationalError("interrupted"), sql, params)
+
+    monkeypatch.setattr(bob, "execute", interrupted)
+    data = await get_json(ds, "/-/pastfix/search.json", q="missing")
+    assert data["skipped"] == [
+        {
+            "database": "bob",
+            "reason": "the query took longer than the time limit (sql_time_limit_ms)",
+        }
+    ]
+    assert [r["database"] for r in data["rows"]] == ["alice"]

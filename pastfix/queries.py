@@ -28,7 +28,7 @@ import os
 import re
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -425,13 +425,55 @@ TARGET = "coalesce({c}.command, {c}.file_path, {c}.description, substr({c}.input
 _LIKE_LITERAL = r"replace(replace(replace({param}, '\', '\\'), '%', '\%'), '_', '\_')"
 
 
+def find_limit_sql() -> str:
+    """find_past_fix's `limit` in SQL: FIND_LIMIT when empty or not a number, at most FIND_MAX."""
+    return (
+        f"max(1, min({FIND_MAX}, coalesce(nullif(cast(trim(:limit) as integer), 0), {FIND_LIMIT})))"
+    )
+
+
+def find_limit(limit: object) -> int:
+    """How many rows find_past_fix returns for the `limit` parameter (find_limit_sql)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        value = "" if limit is None else str(limit)
+        return int(conn.execute(f"select {find_limit_sql()}", {"limit": value}).fetchone()[0])
+    finally:
+        conn.close()
+
+
+def find_class(row: dict[str, Any]) -> tuple[bool, bool, bool]:
+    """Where a find_past_fix row stands before bm25 comes in, the first keys of its ORDER BY.
+
+    Signature or every word before some words, the signature first, real errors before noise.
+    """
+    return (row["matched"] == "some words", row["matched"] != "signature", row["kind"] != "error")
+
+
+def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The find_past_fix rows of several indexes (each list in the query's order) as one list.
+
+    By find_class, then by the row's rank within its class in its own index, the most
+    recent first among rows of the same rank: the best of each index come together. bm25
+    itself is not compared across indexes, since it depends on each index's word counts.
+    One list comes back in its own order.
+    """
+    keyed = []
+    for rows in lists:
+        seen: dict[tuple[bool, bool, bool], int] = {}
+        for row in rows:
+            group = find_class(row)
+            keyed.append((group, seen.get(group, 0), row))
+            seen[group] = seen.get(group, 0) + 1
+    keyed.sort(key=lambda item: item[2]["failed_at"] or "", reverse=True)
+    keyed.sort(key=lambda item: (item[0], item[1]))
+    return [row for _, _, row in keyed]
+
+
 def find_past_fix_sql() -> str:
     """The find_past_fix query: one row per (session, signature), `:limit` groups at most."""
     edit_tools = ", ".join(f"'{name}'" for name in EDIT_TOOLS)
-    # The `limit` parameter: FIND_LIMIT when empty or not a number, at most FIND_MAX.
-    limit = (
-        f"max(1, min({FIND_MAX}, coalesce(nullif(cast(trim(:limit) as integer), 0), {FIND_LIMIT})))"
-    )
+    limit = find_limit_sql()
     return f"""
 -- Failed tool results with the pasted error's signature or every one of its words;
 -- only when there are none, those with some of the words.
@@ -1041,7 +1083,11 @@ def find_past_fix(
 
     The JSON columns (JSON_COLUMNS) are decoded into lists.
     """
-    rows = run(conn, "find_past_fix", error=error, limit=limit)
+    return decode_json_columns(run(conn, "find_past_fix", error=error, limit=limit))
+
+
+def decode_json_columns(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """find_past_fix rows with their JSON columns (JSON_COLUMNS) decoded into lists."""
     for row in rows:
         for column in JSON_COLUMNS:
             row[column] = json.loads(row[column]) if row[column] else []

@@ -53,15 +53,12 @@ def _free_port():
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server(tmp_path):
-    """`datasette serve index.db -m metadata.yml` on a free port; yields its base URL."""
-    _require_browser()
-    build_index(tmp_path / "index.db", write_corpus(tmp_path))
+def _serve(tmp_path, files):
+    """`datasette serve <files> -m metadata.yml` on a free port; yields its base URL."""
     port = _free_port()
     datasette = Path(sys.executable).parent / "datasette"
     command = [str(datasette) if datasette.exists() else shutil.which("datasette") or "datasette"]
-    command += ["serve", "index.db", "-m", str(ROOT / "metadata.yml")]
+    command += ["serve", *files, "-m", str(ROOT / "metadata.yml")]
     command += ["--template-dir", str(ROOT / "templates"), "-h", "127.0.0.1", "-p", str(port)]
     log = open(tmp_path / "datasette.log", "wb")
     process = subprocess.Popen(command, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT)
@@ -81,6 +78,32 @@ def server(tmp_path):
         process.terminate()
         process.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    """`datasette serve index.db -m metadata.yml` on a free port; yields its base URL."""
+    _require_browser()
+    build_index(tmp_path / "index.db", write_corpus(tmp_path))
+    yield from _serve(tmp_path, ["index.db"])
+
+
+@pytest.fixture
+def team_server(tmp_path):
+    """Two indexes, alice.db (the app project) and bob.db (the lib project), served together."""
+    _require_browser()
+    projects = write_corpus(tmp_path)
+    build_index(tmp_path / "alice.db", projects / "-home-u-app")
+    build_index(tmp_path / "bob.db", projects / "-home-u-lib")
+    yield from _serve(tmp_path, ["alice.db", "bob.db"])
+
+
+def _fits(page, width):
+    """Nothing scrolls sideways at `width`."""
+    page.set_viewport_size({"width": width, "height": 900})
+    return page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
 
 
 def test_find_past_fix_in_a_browser(server):
@@ -155,5 +178,39 @@ def test_find_past_fix_in_a_browser(server):
             )
             assert target.is_visible()
             page.screenshot(path=str(ARTIFACTS / "session.png"))
+        finally:
+            browser.close()
+
+
+def test_every_index_in_a_browser(team_server):
+    from playwright.sync_api import expect, sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"{team_server}/")
+            page.locator("a", has_text="Find past fix in every index").click()
+            page.wait_for_load_state()
+            page.fill("textarea#pf-error", "Error: ENOENT: no such file")
+            page.click('button[type="submit"]')
+            page.wait_for_load_state()
+            cards = page.locator("article.pf-card")
+            expect(cards).to_have_count(2)
+            expect(cards.locator(".pf-db")).to_have_text(["bob", "alice"])
+            for width in (400, 800, 1400):
+                assert _fits(page, width), width
+                page.screenshot(path=str(ARTIFACTS / f"every_index-{width}.png"), full_page=True)
+            for name in ("search?q=missing", "recurring"):
+                page.goto(f"{team_server}/-/pastfix/{name}")
+                expect(page.locator(".pf-team-list li").first).to_be_visible()
+                for width in (400, 1400):
+                    assert _fits(page, width), (name, width)
+            page.set_viewport_size({"width": 1280, "height": 900})
+            page.goto(f"{team_server}/-/pastfix/find?error=ENOENT")
+            page.locator("article.pf-card h2 a").nth(1).click()
+            page.wait_for_load_state()
+            assert page.url == f"{team_server}/alice/-/session/s1?call=t1#call-t1"
         finally:
             browser.close()

@@ -1,4 +1,5 @@
-"""pastfix's Datasette plugin: canned queries, the session page, session links, safe_fts().
+"""pastfix's Datasette plugin: canned queries, the session page, session links, safe_fts(),
+and the pages over every index (/-/pastfix/find, search, recurring).
 
 Registered by the `datasette` entry point `pastfix` (or by plugins/register_pastfix.py in a
 checkout). Every feature is offered on each database that has pastfix's schema, and on no other.
@@ -7,7 +8,7 @@ checkout). Every feature is offered on each database that has pastfix's schema, 
 from datasette import hookimpl
 
 from pastfix import queries
-from pastfix.plugin import views
+from pastfix.plugin import team, views
 
 
 @hookimpl
@@ -25,7 +26,11 @@ def canned_queries(datasette, database):
 
 @hookimpl
 def register_routes():
-    return [(views.SESSION_ROUTE, views.session_page), (views.CSS_ROUTE, views.css)]
+    return [
+        (views.SESSION_ROUTE, views.session_page),
+        (views.CSS_ROUTE, views.css),
+        (team.ROUTE, team.page),
+    ]
 
 
 @hookimpl

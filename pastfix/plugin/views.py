@@ -275,7 +275,7 @@ def find_page(
     first_line = next((line.strip() for line in error.splitlines() if line.strip()), "")
     query_url = datasette.urls.database(database)
     now = datetime.now(UTC)
-    cards = [_card(dict(row), now, database, datasette) for row in rows]
+    cards = [find_card(dict(row), now, database, datasette) for row in rows]
     return {
         "error": error,
         "limit": request.args.get("limit", ""),
@@ -291,9 +291,10 @@ def find_page(
     }
 
 
-def _card(
+def find_card(
     row: dict[str, Any], now: datetime, database: str, datasette: Datasette
 ) -> dict[str, Any]:
+    """What a find_past_fix card (pastfix_find_parts.html) shows of a row of `database`."""
     project = row["project"]
     target = row["target"] or ""
     lines = target.splitlines() or [""]

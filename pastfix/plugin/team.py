@@ -1,0 +1,246 @@
+"""find_past_fix, search_messages and recurring_errors over every index a Datasette serves.
+
+`datasette serve alice.db bob.db` (a team's indexes, or one person's archives) gets
+/-/pastfix/find, /-/pastfix/search and /-/pastfix/recurring (and their .json): the same
+canned query run on each pastfix database, and the rows merged, each naming its database.
+Each query runs through Datasette's own database object (`Database.execute`), not the
+canned-query view: so the pages do not depend on how a Datasette version offers canned
+queries. A database without pastfix's schema is left out silently; one built by an older
+pastfix, or one that fails (locked, too slow), is named in a notice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+from datasette.database import QueryInterrupted
+from datasette.utils.asgi import Request, Response
+
+from pastfix import queries
+from pastfix.plugin import views
+
+if TYPE_CHECKING:
+    from datasette.app import Datasette
+
+ROUTE = r"^/-/pastfix/(?P<page>find|search|recurring)(\.(?P<format>json))?$"
+# Each page: the canned query it runs on every index, and its title.
+PAGES = {
+    "find": ("find_past_fix", "Find past fix"),
+    "search": ("search_messages", "Search messages"),
+    "recurring": ("recurring_errors", "Recurring errors"),
+}
+# search_messages returns the 100 best messages of an index; the merge keeps as many.
+SEARCH_LIMIT = 100
+
+
+async def page(datasette: Datasette, request: Request) -> Response:
+    """One of the pages over every index, HTML or JSON (.json)."""
+    await datasette.ensure_permissions(request.actor, ["view-instance"])
+    name = request.url_vars["page"]
+    query, title = PAGES[name]
+    params = {p: _arg(request, p) for p in queries.CANNED_QUERIES[query]["params"]}
+    names, skipped = await indexes(datasette, request.actor)
+    per_index = await _run_everywhere(datasette, names, query, params, skipped)
+    rows = MERGES[name](datasette, per_index, params)
+    data = {
+        "ok": True,
+        "query": query,
+        "params": params,
+        "databases": names,
+        "skipped": skipped,
+        "rows": rows,
+    }
+    if request.url_vars.get("format") == "json":
+        return Response.json(data)
+    context = {
+        "name": name,
+        "title": title,
+        "data": data,
+        "pages": {key: (_url(datasette, key), label) for key, (_, label) in PAGES.items()},
+        "database_urls": {db: datasette.urls.database(db) for db in names},
+        "action": _url(datasette, name),
+        "json_url": _url(datasette, name, ".json", **params),
+        "highlight": views.highlight,
+        "find_url": lambda error: _url(datasette, "find", error=error),
+        **(
+            _find_context(datasette, rows, params)
+            if name == "find"
+            else {"search_url": _url(datasette, "search")}
+        ),
+    }
+    html = await datasette.render_template("pastfix_team.html", context, request=request)
+    return Response.html(html)
+
+
+def _arg(request: Request, name: str) -> str:
+    # A NUL is never meant, and SQLite's LIKE stops at it.
+    return request.args.get(name, "").replace("\x00", " ")
+
+
+def _url(datasette: Datasette, name: str, suffix: str = "", **params: str) -> str:
+    query = "?" + urlencode(params) if params else ""
+    return datasette.urls.path(f"-/pastfix/{name}{suffix}") + query
+
+
+async def indexes(datasette: Datasette, actor: Any) -> tuple[list[str], list[dict[str, str]]]:
+    """The pastfix databases the actor may see, and those left out with the reason."""
+    names: list[str] = []
+    skipped: list[dict[str, str]] = []
+    for name, db in list(datasette.databases.items()):
+        if not await datasette.permission_allowed(actor, "view-database", name, default=True):
+            continue
+        try:
+            if await views.is_index(datasette, name):
+                names.append(name)
+            elif queries.is_index(await db.table_names()):
+                skipped.append(
+                    {
+                        "database": name,
+                        "reason": "built by an older pastfix: run `pastfix build` on it to"
+                        " bring it up to date",
+                    }
+                )
+        except (sqlite3.DatabaseError, QueryInterrupted) as e:
+            skipped.append({"database": name, "reason": _reason(e)})
+    return names, skipped
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, QueryInterrupted):
+        return "the query took longer than the time limit (sql_time_limit_ms)"
+    return f"could not be read: {error}"
+
+
+async def _run(datasette: Datasette, name: str, query: str, params: dict[str, str]) -> list[Any]:
+    db = datasette.get_database(name)
+    results = await db.execute(queries.CANNED_QUERIES[query]["sql"], params)
+    return [dict(zip(results.columns, row, strict=True)) for row in results.rows]
+
+
+async def _run_everywhere(
+    datasette: Datasette,
+    names: list[str],
+    query: str,
+    params: dict[str, str],
+    skipped: list[dict[str, str]],
+) -> dict[str, list[dict[str, Any]]]:
+    """The rows of `query` in each index; an index whose query fails joins `skipped`."""
+    outcomes = await asyncio.gather(
+        *(_run(datasette, name, query, params) for name in names), return_exceptions=True
+    )
+    found = {}
+    for name, outcome in zip(names, outcomes, strict=True):
+        if isinstance(outcome, sqlite3.DatabaseError | QueryInterrupted):
+            skipped.append({"database": name, "reason": _reason(outcome)})
+        elif isinstance(outcome, BaseException):
+            raise outcome
+        else:
+            found[name] = outcome
+    return found
+
+
+# -- merging ------------------------------------------------------------------------
+
+
+def _merge_find(
+    datasette: Datasette, per_index: dict[str, list[dict[str, Any]]], params: dict[str, str]
+) -> list[dict[str, Any]]:
+    """Every index's rows merged by queries.merge_find_rows, cut to `limit`."""
+    lists = []
+    for name, found in per_index.items():
+        find_url = datasette.urls.query(name, "find_past_fix") + "?" + urlencode(params)
+        rows = queries.decode_json_columns(found)
+        lists.append([{"database": name, "find_url": find_url, **row} for row in rows])
+    return queries.merge_find_rows(lists)[: queries.find_limit(params["limit"])]
+
+
+def _merge_search(
+    datasette: Datasette, per_index: dict[str, list[dict[str, Any]]], params: dict[str, str]
+) -> list[dict[str, Any]]:
+    """The best message of each index, then the second best, ...; newest first among equals.
+
+    bm25 ranks messages within an index but depends on that index's size: it is not
+    compared across indexes.
+    """
+    rows = []
+    for name, found in per_index.items():
+        for position, row in enumerate(found):
+            url = views.session_url(datasette, name, row["session_id"], msg=row["uuid"])
+            rows.append((position, {"database": name, **row, "session_url": url}))
+    rows.sort(key=lambda pair: pair[1]["timestamp"] or "", reverse=True)
+    rows.sort(key=lambda pair: pair[0])
+    return [row for _, row in rows[:SEARCH_LIMIT]]
+
+
+def _merge_recurring(
+    datasette: Datasette, per_index: dict[str, list[dict[str, Any]]], params: dict[str, str]
+) -> list[dict[str, Any]]:
+    """One row per signature over every index, the counts added up, in recurring_errors' order.
+
+    `databases` gives each index's share. `projects` adds up each index's count: two
+    people's copies of a project count twice.
+    """
+    merged: dict[str, dict[str, Any]] = {}
+    for name, found in per_index.items():
+        for row in found:
+            share = {
+                "database": name,
+                "failures": row["failures"],
+                "sessions": row["sessions"],
+                "kind": row["kind"],
+                "find_url": datasette.urls.query(name, "find_past_fix")
+                + "?"
+                + urlencode({"error": row["example"] or row["signature"]}),
+            }
+            into = merged.get(row["signature"])
+            if into is None:
+                merged[row["signature"]] = {**row, "databases": [share]}
+                continue
+            into["databases"].append(share)
+            for count in ("failures", "sessions", "projects"):
+                into[count] += row[count]
+            into["first_seen"] = min(into["first_seen"], row["first_seen"])
+            if row["last_seen"] > into["last_seen"]:
+                into["last_seen"], into["example"] = row["last_seen"], row["example"]
+            agents = {*(into["agents"] or "").split(", "), *(row["agents"] or "").split(", ")}
+            into["agents"] = ", ".join(sorted(a for a in agents if a))
+    for row in merged.values():
+        row["kind"] = _kind(row["databases"])
+    rows = sorted(merged.values(), key=lambda row: row["last_seen"] or "", reverse=True)
+    rows.sort(key=lambda row: (row["kind"] != "error", -row["failures"], -row["sessions"]))
+    return rows[: queries.RECURRING_LIMIT]
+
+
+def _kind(shares: list[dict[str, Any]]) -> str:
+    """A signature's kind over several indexes: that of most of its failures."""
+    failures: dict[str, int] = {}
+    for share in shares:
+        failures[share["kind"]] = failures.get(share["kind"], 0) + share["failures"]
+    if 2 * failures.get("error", 0) >= sum(failures.values()):
+        return "error"
+    return max((n, kind) for kind, n in failures.items() if kind != "error")[1]
+
+
+MERGES = {"find": _merge_find, "search": _merge_search, "recurring": _merge_recurring}
+
+
+def _find_context(
+    datasette: Datasette, rows: list[dict[str, Any]], params: dict[str, str]
+) -> dict[str, Any]:
+    now = datetime.now(UTC)
+    # the rows carry database and find_url, which the cards show
+    cards = [views.find_card(row, now, row["database"], datasette) for row in rows]
+    return {
+        "cards": cards,
+        "weak": bool(cards) and cards[0]["matched"] == "some words",
+        "sessions": len({(c["database"], c["session_id"]) for c in cards}),
+        "search_url": _url(datasette, "search", q=_first_line(params["error"])),
+    }
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")

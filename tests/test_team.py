@@ -1,0 +1,293 @@
+"""The pages over every index (pastfix.plugin.team): /-/pastfix/find, search and recurring,
+with two indexes under other names than index, beside a database pastfix did not build."""
+
+import shutil
+import sqlite3
+from urllib.parse import urlencode
+
+import pytest
+from conftest import build_index
+from datasette.app import Datasette
+from datasette.database import QueryInterrupted
+from test_queries import HOSTILE, write_corpus
+
+from pastfix import LATEST_MIGRATION, queries
+
+PAGES = {"find": ["error", "limit"], "search": ["q"], "recurring": ["project", "noise"]}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """alice.db (the app project's session), bob.db (the lib project's), notes.db (not ours),
+    old.db (alice's index from an older pastfix) and broken.db (alice's, missing an index
+    find_past_fix names)."""
+    root = tmp_path_factory.mktemp("team")
+    projects = write_corpus(root)
+    build_index(root / "alice.db", projects / "-home-u-app")
+    build_index(root / "bob.db", projects / "-home-u-lib")
+    with sqlite3.connect(root / "notes.db") as notes:
+        notes.execute("create table sessions (session_id text primary key, title text)")
+        notes.execute("insert into sessions values ('s1', 'not pastfix')")
+    shutil.copy(root / "alice.db", root / "old.db")
+    shutil.copy(root / "alice.db", root / "broken.db")
+    with sqlite3.connect(root / "old.db") as old:
+        old.execute("delete from _sqlite_migrations where name = ?", [LATEST_MIGRATION])
+    with sqlite3.connect(root / "broken.db") as broken:
+        broken.execute("drop index idx_tr_signature")
+    return {path.stem: str(path) for path in root.glob("*.db")}
+
+
+@pytest.fixture
+def ds(files):
+    return Datasette([files[name] for name in ("alice", "bob", "notes")])
+
+
+async def get_json(ds, path, **params):
+    response = await ds.client.get(path, params=params)
+    assert response.status_code == 200, response.text[:500]
+    return response.json()
+
+
+def expected_find(files, name, error, **params):
+    """find_past_fix's rows in one index, as the page labels them."""
+    conn = queries.connect(files[name])
+    try:
+        rows = queries.find_past_fix(conn, error, **params)
+    finally:
+        conn.close()
+    find_url = f"/{name}/find_past_fix?" + urlencode({"error": error, "limit": ""})
+    return [{"database": name, "find_url": find_url, **row} for row in rows]
+
+
+@pytest.mark.asyncio
+async def test_find_merges_every_index(ds, files):
+    data = await get_json(ds, "/-/pastfix/find.json", error="ENOENT dist/index.js")
+    assert list(data) == ["ok", "query", "params", "databases", "skipped", "rows"]
+    assert data["ok"] is True and data["query"] == "find_past_fix"
+    assert data["params"] == {"error": "ENOENT dist/index.js", "limit": ""}
+    # notes.db is not an index: left out without a word.
+    assert data["databases"] == ["alice", "bob"] and data["skipped"] == []
+    # Both rank first in their index, with every word: the most recent comes first.
+    alice = expected_find(files, "alice", "ENOENT dist/index.js")
+    bob = expected_find(files, "bob", "ENOENT dist/index.js")
+    assert data["rows"] == [*bob, *alice]
+    assert [(r["database"], r["session_id"], r["tool_use_id"]) for r in data["rows"]] == [
+        ("bob", "s2", "u1"),
+        ("alice", "s1", "t1"),
+    ]
+    assert data["rows"][1]["session_url"] == "/alice/-/session/s1?call=t1#call-t1"
+    assert data["rows"][0]["fix_edits"][0]["tool"] == "Write"  # JSON columns decoded
+
+
+@pytest.mark.asyncio
+async def test_find_limit_is_over_every_index(ds):
+    for limit, count in [("1", 1), ("", 2), ("abc", 2), ("-3", 1), ("99999999999999999999", 2)]:
+        data = await get_json(ds, "/-/pastfix/find.json", error="ENOENT", limit=limit)
+        assert len(data["rows"]) == count, limit
+    assert [queries.find_limit(v) for v in ["", None, "0", "5", " 7 ", "x", "100000", "-1"]] == [
+        20,
+        20,
+        20,
+        5,
+        7,
+        20,
+        queries.FIND_MAX,
+        1,
+    ]
+
+
+def test_merge_keeps_one_index_in_its_own_order(files):
+    conn = queries.connect(files["alice"])
+    try:
+        for error in ["ENOENT", "EISDIR zzzunknown", "Exit code 1", "npm run build", "a"]:
+            rows = queries.find_past_fix(conn, error)
+            assert queries.merge_find_rows([rows]) == rows, error
+    finally:
+        conn.close()
+
+
+def test_merge_by_class_then_rank_in_its_index():
+    def row(name, n, matched, kind="error", score=-1.0, at="2026-01-01"):
+        return {
+            "id": f"{name}{n}",
+            "matched": matched,
+            "kind": kind,
+            "score": score,
+            "failed_at": at,
+        }
+
+    a = [row("a", 1, "all words", score=-9.0), row("a", 2, "all words", score=-8.0)]
+    b = [
+        row("b", 1, "signature", score=None),
+        row("b", 2, "all words", score=-0.5, at="2026-02-01"),
+        row("b", 3, "all words", kind="rejected", score=-20.0),
+    ]
+    c = [row("c", 1, "some words", score=-30.0)]
+    merged = [r["id"] for r in queries.merge_find_rows([a, b, c])]
+    # bm25 is not compared across indexes: b2 (-0.5) ranks first of its class in b, beside a1.
+    assert merged == ["b1", "b2", "a1", "a2", "b3", "c1"]
+
+
+@pytest.mark.asyncio
+async def test_search_takes_the_best_of_each_index_first(ds):
+    data = await get_json(ds, "/-/pastfix/search.json", q="missing")
+    assert data["query"] == "search_messages" and data["params"] == {"q": "missing"}
+    assert [(r["database"], r["uuid"], r["session_url"]) for r in data["rows"]] == [
+        ("bob", "s2-main-4", "/bob/-/session/s2?msg=s2-main-4#msg-s2-main-4"),
+        ("alice", "s1-main-5", "/alice/-/session/s1?msg=s1-main-5#msg-s1-main-5"),
+    ]
+    assert data["rows"][0]["snippet"] == "Creating the <mark>missing</mark> dist/index.js."
+
+
+@pytest.mark.asyncio
+async def test_recurring_adds_up_a_signature_over_every_index(ds):
+    data = await get_json(ds, "/-/pastfix/recurring.json", project="", noise="")
+    enoent = signature_row(data, "Error: ENOENT")
+    assert enoent["failures"] == 2 and enoent["sessions"] == 2 and enoent["projects"] == 2
+    assert [(s["database"], s["failures"]) for s in enoent["databases"]] == [
+        ("alice", 1),
+        ("bob", 1),
+    ]
+    assert enoent["databases"][1]["find_url"].startswith("/bob/find_past_fix?error=")
+    assert enoent["first_seen"] < enoent["last_seen"] and enoent["agents"] == "claude"
+    # Real errors first, the most failures first.
+    assert data["rows"][0] is not None and data["rows"][0]["signature"] == enoent["signature"]
+    kinds = [r["kind"] for r in data["rows"]]
+    assert kinds == sorted(kinds, key=lambda kind: kind != "error")
+    # noise=hide leaves Claude Code's own noise out, in every index; project narrows.
+    hidden = await get_json(ds, "/-/pastfix/recurring.json", noise="hide")
+    assert {r["kind"] for r in hidden["rows"]} == {"error"}
+    lib = await get_json(ds, "/-/pastfix/recurring.json", project="u/lib")
+    assert {s["database"] for r in lib["rows"] for s in r["databases"]} == {"bob"}
+
+
+def signature_row(data, text):
+    return next(r for r in data["rows"] if text in r["signature"])
+
+
+@pytest.mark.asyncio
+async def test_find_page_labels_every_card_with_its_index(ds):
+    response = await ds.client.get("/-/pastfix/find", params={"error": "ENOENT dist/index.js"})
+    assert response.status_code == 200
+    page = response.text
+    assert '<link rel="stylesheet" href="/-/pastfix.css">' in page
+    assert page.count('<article class="pf-card') == 2
+    first, second = page.index('id="hit-1"'), page.index('id="hit-2"')
+    assert first < page.index('href="/bob/-/session/s2?call=u1#call-u1"') < second
+    assert second < page.index('href="/alice/-/session/s1?call=t1#call-t1"')
+    badge = '<a class="pf-badge pf-db" href="/alice/find_past_fix?error=ENOENT+dist%2Findex.js'
+    assert badge + '&amp;limit="' in page
+    assert "2 past failures in 2 sessions" in " ".join(page.split())
+    assert '<a href="/-/pastfix/find.json?error=ENOENT+dist%2Findex.js&amp;limit=">JSON</a>' in page
+    none = (await ds.client.get("/-/pastfix/find", params={"error": "zzz nothing"})).text
+    assert "No past failure matches this error" in none
+    assert 'href="/-/pastfix/search?q=zzz+nothing"' in none
+
+
+@pytest.mark.asyncio
+async def test_search_and_recurring_pages(ds):
+    search = (await ds.client.get("/-/pastfix/search", params={"q": "missing"})).text
+    assert search.index("/bob/-/session/s2?msg=") < search.index("/alice/-/session/s1?msg=")
+    assert "Creating the <mark>missing</mark> dist/index.js." in search
+    recurring = (await ds.client.get("/-/pastfix/recurring")).text
+    assert ">alice: 1</a>" in recurring and ">bob: 1</a>" in recurring
+    assert 'href="/-/pastfix/find?error=' in recurring
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("text", HOSTILE)
+async def test_hostile_input(ds, text):
+    for name, params in PAGES.items():
+        for fmt in ("", ".json"):
+            response = await ds.client.get(
+                f"/-/pastfix/{name}{fmt}", params={p: text for p in params}
+            )
+            assert response.status_code == 200, (name, fmt, response.text[:300])
+            if fmt:
+                assert response.json()["ok"] is True and response.json()["skipped"] == []
+            else:
+                assert "<script>alert(1)</script>" not in response.text
+
+
+@pytest.mark.asyncio
+async def test_bare_pages_and_bad_bytes(ds):
+    for name in PAGES:
+        for path in (f"/-/pastfix/{name}", f"/-/pastfix/{name}.json"):
+            assert (await ds.client.get(path)).status_code == 200, path
+        response = await ds.client.get(f"/-/pastfix/{name}?error=%ff%fe&q=%ff&project=%c3")
+        assert response.status_code == 200
+    assert (await ds.client.get("/-/pastfix/other")).status_code == 404
+    assert (await ds.client.get("/-/pastfix/find.csv")).status_code == 404
+
+
+@pytest.mark.asyncio
+async def test_an_old_or_failing_index_is_named_and_left_out(files):
+    ds = Datasette([files[name] for name in ("alice", "old", "broken", "notes")])
+    data = await get_json(ds, "/-/pastfix/find.json", error="ENOENT")
+    assert data["databases"] == ["alice", "broken"]
+    assert data["skipped"] == [
+        {
+            "database": "old",
+            "reason": (
+                "built by an older pastfix: run `pastfix build` on it to bring it up to date"
+            ),
+        },
+        {"database": "broken", "reason": "could not be read: no such index: idx_tr_signature"},
+    ]
+    assert {r["database"] for r in data["rows"]} == {"alice"}
+    page = (await ds.client.get("/-/pastfix/find", params={"error": "ENOENT"})).text
+    assert "<strong>old left out:</strong> built by an older pastfix" in page
+    assert "<strong>broken left out:</strong> could not be read: no such index" in page
+
+
+@pytest.mark.asyncio
+async def test_one_index_and_none(files):
+    one = Datasette([files["alice"]])
+    data = await get_json(one, "/-/pastfix/find.json", error="ENOENT")
+    assert data["databases"] == ["alice"]
+    assert data["rows"] == expected_find(files, "alice", "ENOENT")
+    none = Datasette([files["notes"]])
+    assert (await get_json(none, "/-/pastfix/search.json", q="x"))["databases"] == []
+    page = (await none.client.get("/-/pastfix/find", params={"error": "x"})).text
+    assert "In 0 indexes" in page
+
+
+@pytest.mark.asyncio
+async def test_immutable_copies_are_read_and_left_unchanged(files, tmp_path):
+    copies = [shutil.copy(files[name], tmp_path / f"{name}.db") for name in ("alice", "bob")]
+    before = [open(path, "rb").read() for path in copies]
+    ds = Datasette([], immutables=[str(path) for path in copies])
+    data = await get_json(ds, "/-/pastfix/find.json", error="ENOENT")
+    assert [r["database"] for r in data["rows"]] == ["bob", "alice"]
+    assert (await ds.client.get("/alice/-/session/s1")).status_code == 200
+    assert [open(path, "rb").read() for path in copies] == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["alice.db", "bob.db"]
+
+
+@pytest.mark.asyncio
+async def test_an_index_the_actor_may_not_see_is_left_out(files):
+    metadata = {"databases": {"bob": {"allow": {"id": "nobody"}}}}
+    ds = Datasette([files["alice"], files["bob"]], metadata=metadata)
+    data = await get_json(ds, "/-/pastfix/find.json", error="ENOENT")
+    assert data["databases"] == ["alice"] and data["skipped"] == []
+    assert {r["database"] for r in data["rows"]} == {"alice"}
+
+
+@pytest.mark.asyncio
+async def test_an_index_slower_than_the_time_limit_is_named_and_left_out(files, monkeypatch):
+    ds = Datasette([files["alice"], files["bob"]])
+    await get_json(ds, "/-/pastfix/find.json", error="x")  # both known as indexes
+    bob = ds.get_database("bob")
+
+    async def interrupted(sql, params=None, **kwargs):
+        raise QueryInterrupted(sqlite3.OperationalError("interrupted"), sql, params)
+
+    monkeypatch.setattr(bob, "execute", interrupted)
+    data = await get_json(ds, "/-/pastfix/search.json", q="missing")
+    assert data["skipped"] == [
+        {
+            "database": "bob",
+            "reason": "the query took longer than the time limit (sql_time_limit_ms)",
+        }
+    ]
+    assert [r["database"] for r in data["rows"]] == ["alice"]

@@ -19,6 +19,7 @@ from test_queries import ENOENT, FIND_COLUMNS, HOSTILE, LIB, session_page, write
 
 import pastfix.plugin
 from pastfix import LATEST_MIGRATION, queries, signatures
+from pastfix.plugin import indexes
 
 QUERIES = {
     "find_past_fix": ["error", "limit"],
@@ -31,13 +32,16 @@ QUERIES = {
     "recent_failures": ["project"],
 }
 HOOKS = [
+    "asgi_wrapper",
     "canned_queries",
     "extra_body_script",
     "extra_css_urls",
     "extra_template_vars",
+    "get_metadata",
     "prepare_connection",
     "register_routes",
     "render_cell",
+    "startup",
 ]
 
 
@@ -119,8 +123,9 @@ async def test_plugins_json(ds, loading):
 
 @pytest.mark.asyncio
 async def test_metadata_title_and_hidden_tables(ds):
-    assert (await get_json(ds, "/-/metadata.json"))["title"] == "pastfix"
-    assert "<h1>pastfix</h1>" in (await ds.client.get("/")).text
+    home = (await ds.client.get("/")).text
+    assert "<h1>pastfix</h1>" in home
+    assert '<a href="/-/pastfix/find">Find past fix</a>' in home
     tables = {t["name"]: t for t in (await get_json(ds, "/index.json"))["tables"]}
     assert tables["_sqlite_migrations"]["hidden"] is True
     assert not tables["sessions"]["hidden"] and not tables["tool_results"]["hidden"]
@@ -129,17 +134,56 @@ async def test_metadata_title_and_hidden_tables(ds):
 
 
 def test_metadata_tables_exist(databases):
-    metadata = yaml.safe_load((ROOT / "metadata.yml").read_text())
+    tables = indexes.METADATA["tables"]
     with sqlite3.connect(databases[0]) as db:
         names = {row[0] for row in db.execute("select name from sqlite_master")}
-        for table, config in metadata["databases"]["index"]["tables"].items():
+        for table, config in tables.items():
             assert table in names
             columns = {row[1] for row in db.execute(f"pragma table_info([{table}])")}
             assert set(config.get("columns", {})) <= columns, table
+            named = [*config.get("facets", []), config.get("sort_desc", "id")]
+            assert set(named) <= columns | {"id"}, table
         # Every internal table of the schema is hidden.
         internal = {n for n in names if n.startswith("_") and not n.startswith("_touched")}
-        hidden = {t for t, c in metadata["databases"]["index"]["tables"].items() if c.get("hidden")}
+        hidden = {t for t, c in tables.items() if c.get("hidden")}
         assert internal <= hidden
+
+
+@pytest.mark.asyncio
+async def test_every_index_is_described_without_a_metadata_file(databases):
+    """Descriptions, facets, sort order and hidden tables come from the plugin, for any name."""
+    ds = Datasette(databases)
+    tables = {t["name"]: t for t in (await get_json(ds, "/anyname.json"))["tables"]}
+    assert tables["_sqlite_migrations"]["hidden"] is True
+    assert tables["_build_state"]["hidden"] is True
+    database = (await ds.client.get("/anyname")).text
+    assert "Claude Code and Codex sessions indexed by" in database
+    sessions = (await ds.client.get("/anyname/sessions")).text
+    assert "One row per Claude Code or Codex session" in sessions
+    assert "The directory the session was started in" in sessions  # a column's description
+    assert 'data-column="agent"' in sessions and "facet-info" in sessions
+    rows = await get_json(ds, "/anyname/sessions.json", _shape="objects")
+    last = [row["last_ts"] for row in rows["rows"]]
+    assert last == sorted(last, reverse=True) and len(last) > 1
+    facets = await get_json(ds, "/anyname/tool_results.json", _shape="objects", _extra="facets")
+    results = facets.get("facet_results", {})
+    assert {"is_error", "kind"} <= set(results.get("results", results))
+    # other.db has a sessions table too, and is described by nothing of pastfix's.
+    other = (await ds.client.get("/other/sessions")).text
+    assert "One row per Claude Code" not in other and "facet-info" not in other
+
+
+@pytest.mark.asyncio
+async def test_a_metadata_file_overrides_the_plugin(databases):
+    tables = {"sessions": {"description": "Mine", "columns": {"project": "Where"}}}
+    ds = Datasette(databases, metadata={"databases": {"index": {"tables": tables}}})
+    page = (await ds.client.get("/index/sessions")).text
+    assert "Mine" in page and "Where" in page
+    assert "One row per Claude Code or Codex session" not in page
+    assert (
+        "One row per Claude Code or Codex session"
+        in (await ds.client.get("/anyname/sessions")).text
+    )
 
 
 @pytest.mark.asyncio

@@ -1,13 +1,33 @@
 """pastfix's Datasette plugin: canned queries, the session page, session links, safe_fts().
 
 Registered by the `datasette` entry point `pastfix` (or by plugins/register_pastfix.py in a
-checkout). Every feature is offered on each database that has pastfix's schema, and on no other.
+checkout). Every feature is offered on each database that has pastfix's schema, and on no other,
+on Datasette 0.65 and the 1.0 alphas (see pastfix.plugin.indexes for what differs).
 """
 
 from datasette import hookimpl
 
 from pastfix import queries
-from pastfix.plugin import views
+from pastfix.plugin import indexes, views
+
+
+@hookimpl
+def startup(datasette):
+    async def inner():
+        await indexes.check_all(datasette)
+
+    return inner
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    return lambda app: indexes.check_requests(datasette, app)
+
+
+@hookimpl
+def get_metadata(datasette, key, database, table):
+    # Datasette 0.65 only; 1.0 is told at startup (indexes.adopt).
+    return indexes.known_metadata(datasette)
 
 
 @hookimpl
@@ -17,6 +37,7 @@ def prepare_connection(conn, database, datasette):
 
 @hookimpl
 def canned_queries(datasette, database):
+    # Datasette 0.65 only; 1.0 stores the queries instead (indexes.adopt).
     async def inner():
         return await views.canned_queries(datasette, database)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import difflib
 import json
-import weakref
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,7 +14,8 @@ import markupsafe
 from datasette.utils import tilde_decode, tilde_encode
 from datasette.utils.asgi import NotFound, Request, Response
 
-from pastfix import LATEST_MIGRATION, queries
+from pastfix import queries
+from pastfix.plugin.indexes import is_index
 
 if TYPE_CHECKING:  # datasette.app imports the plugins, so not at run time
     from datasette.app import Datasette
@@ -28,9 +28,6 @@ HIGHLIGHT_JS = (Path(__file__).parent / "static" / "highlight.js").read_text()
 # The canned queries whose excerpt column gets the searched text marked (HIGHLIGHT_JS).
 HIGHLIGHTED_QUERIES = frozenset({"search_tool_output", "session_tool_output"})
 
-# Databases known to have pastfix's schema, per Datasette instance.
-_known: weakref.WeakKeyDictionary[Datasette, dict[str, bool]] = weakref.WeakKeyDictionary()
-
 # Columns whose value render_cell turns into a link to the session page.
 SESSION_COLUMNS = frozenset({"session_id"})
 # Columns holding FTS snippets with <mark> highlights.
@@ -42,27 +39,6 @@ TIME_COLUMNS = frozenset(
 CELL_COLUMNS = (
     SESSION_COLUMNS | SNIPPET_COLUMNS | TIME_COLUMNS | {"resume", "next_ok_target", "signature"}
 )
-
-
-async def is_index(datasette: Datasette, database: str) -> bool:
-    """Whether `database` has the schema of this pastfix.
-
-    A yes is remembered per Datasette instance (an index stays one); a no is checked
-    again, so a database that `pastfix build` fills or brings up to date while it is
-    served gains the queries. An index built by an older pastfix gets none of them
-    until then: its queries would fail on the columns it lacks.
-    """
-    known = _known.setdefault(datasette, {})
-    if not known.get(database):
-        try:
-            db = datasette.get_database(database)
-        except KeyError:
-            return False
-        current = queries.is_index(await db.table_names()) and bool(
-            (await db.execute(queries.SCHEMA_CURRENT_SQL, [LATEST_MIGRATION])).rows
-        )
-        known[database] = current
-    return known[database]
 
 
 async def canned_queries(datasette: Datasette, database: str) -> dict[str, Any] | None:
@@ -190,7 +166,7 @@ async def session_page(datasette: Datasette, request: Request) -> Response:
         raise NotFound("Database not found") from None
     if not await is_index(datasette, db.name):
         raise NotFound(f"{db.name} is not a pastfix index")
-    await datasette.ensure_permissions(request.actor, [("view-database", db.name), "view-instance"])
+    await ensure_can_view(datasette, request, db.name)
     session_id = unquote(request.url_vars["session_id"])
     page = request.args.get("page", "")
     data = await db.execute_fn(
@@ -223,6 +199,21 @@ async def session_page(datasette: Datasette, request: Request) -> Response:
     }
     html = await datasette.render_template("pastfix_session.html", context, request=request)
     return Response.html(html)
+
+
+async def ensure_can_view(datasette: Datasette, request: Request, database: str) -> None:
+    """Forbidden unless the actor may view the instance and `database`, on either line."""
+    if hasattr(datasette, "ensure_permissions"):  # 0.65
+        await datasette.ensure_permissions(
+            request.actor, [("view-database", database), "view-instance"]
+        )
+        return
+    from datasette.resources import DatabaseResource  # 1.0
+
+    await datasette.ensure_permission(action="view-instance", actor=request.actor)
+    await datasette.ensure_permission(
+        action="view-database", resource=DatabaseResource(database=database), actor=request.actor
+    )
 
 
 async def css(request: Request) -> Response:

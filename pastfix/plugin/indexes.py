@@ -28,7 +28,9 @@ if TYPE_CHECKING:  # datasette.app imports the plugins, so not at run time
 # Descriptions and table settings of every pastfix database, whatever its name.
 METADATA: dict[str, Any] = yaml.safe_load((Path(__file__).parent / "metadata.yml").read_text())
 # The table settings Datasette 1.0 reads from its config, not from metadata.
-TABLE_CONFIG_KEYS = frozenset({"hidden", "sort", "sort_desc", "facets", "fts_table", "fts_pk"})
+TABLE_CONFIG_KEYS = frozenset(
+    {"hidden", "sort", "sort_desc", "size", "label_column", "facets", "fts_table", "fts_pk"}
+)
 
 # Databases known to have pastfix's schema, per Datasette instance.
 _known: weakref.WeakKeyDictionary[Datasette, dict[str, bool]] = weakref.WeakKeyDictionary()

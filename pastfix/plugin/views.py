@@ -240,7 +240,20 @@ async def template_vars(
         return {}
     if request.url_vars.get("table") != FIND_QUERY or not await is_index(datasette, database):
         return {}
-    return {"pastfix_find": lambda rows: find_page(rows, request, database, datasette)}
+
+    async def pastfix_find(rows: list[Any] | None) -> dict[str, Any]:
+        if rows is None:  # Datasette 1.0 gives the template its rendered cells only
+            rows = await _find_rows(datasette, database, request)
+        return find_page(rows, request, database, datasette)
+
+    return {"pastfix_find": pastfix_find}
+
+
+async def _find_rows(datasette: Datasette, database: str, request: Request) -> list[Any]:
+    """find_past_fix's rows for the request's arguments, as Datasette runs the query."""
+    query = queries.CANNED_QUERIES[FIND_QUERY]
+    params = {param: request.args.get(param, "") for param in query["params"]}
+    return list((await datasette.get_database(database).execute(query["sql"], params)).rows)
 
 
 async def body_script(

@@ -744,17 +744,29 @@ async def test_tool_output_searches_mark_the_searched_text(ds):
 
 
 @pytest.mark.asyncio
-async def test_an_index_from_an_older_pastfix_gets_no_queries(databases, tmp_path):
+async def test_an_index_from_an_older_pastfix_gets_its_queries_once_rebuilt(databases, tmp_path):
     old = tmp_path / "old.db"
     shutil.copy(databases[0], old)
     conn = sqlite3.connect(old)
+    [migration] = conn.execute(
+        "select * from _sqlite_migrations where name = ?", [LATEST_MIGRATION]
+    ).fetchall()
     conn.execute("delete from _sqlite_migrations where name = ?", [LATEST_MIGRATION])
     conn.commit()
-    conn.close()
     ds = Datasette([str(old)])
     # Its queries would fail on columns it lacks: none is offered until it is rebuilt.
     assert (await get_json(ds, "/old.json"))["queries"] == []
     assert (await ds.client.get("/old/find_past_fix?error=x")).status_code == 404
+    assert "One row per Claude Code" not in (await ds.client.get("/old/sessions")).text
+    # Brought up to date while served (as `pastfix build` would): the next request finds it.
+    conn.execute(
+        f"insert into _sqlite_migrations values ({', '.join('?' * len(migration))})", migration
+    )
+    conn.commit()
+    conn.close()
+    assert (await ds.client.get("/old/find_past_fix?error=x")).status_code == 200
+    assert list(await offered_queries(ds, "old")) != []
+    assert "One row per Claude Code" in (await ds.client.get("/old/sessions")).text
 
 
 @pytest.mark.asyncio
@@ -767,3 +779,24 @@ async def test_timestamps_read_as_a_date_and_a_time(ds):
     )
     other = (await ds.client.get("/other/notes")).text
     assert "pf-nowrap" not in other
+
+
+@pytest.mark.parametrize(
+    ("line", "version", "fails"),
+    [("0.65", "1.1.4", False), ("1.0", "1.1.4", True), ("1.0", "1.1.5a0", False)],
+)
+def test_a_search_all_too_old_for_datasette_1_stops_startup(monkeypatch, line, version, fails):
+    from datasette.utils import StartupError
+
+    from pastfix.plugin import views
+
+    class Datasette065:
+        def ensure_permissions(self): ...
+
+    datasette = Datasette065() if line == "0.65" else object()
+    monkeypatch.setattr(views.importlib.metadata, "version", lambda name: version)
+    if not fails:
+        views.check_search_all(datasette)
+        return
+    with pytest.raises(StartupError, match=r"datasette-search-all>=1\.1\.5a0"):
+        views.check_search_all(datasette)

@@ -14,6 +14,7 @@ from pastfix.plugin import indexes, views
 @hookimpl
 def startup(datasette):
     async def inner():
+        views.check_search_all(datasette)
         await indexes.check_all(datasette)
 
     return inner

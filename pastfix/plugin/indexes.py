@@ -128,18 +128,32 @@ async def adopt(datasette: Datasette, database: str) -> None:
 
 
 async def _describe(datasette: Datasette, database: str) -> None:
-    """Descriptions of the database, its tables and columns; a metadata file's win."""
-    if "description" not in await datasette.get_database_metadata(database):
-        await datasette.set_database_metadata(database, "description", METADATA["description"])
-    for table, settings in METADATA["tables"].items():
-        if "description" in settings:
-            if "description" not in await datasette.get_resource_metadata(database, table):
-                await datasette.set_resource_metadata(
-                    database, table, "description", settings["description"]
-                )
-        for column, text in settings.get("columns", {}).items():
-            if "description" not in await datasette.get_column_metadata(database, table, column):
-                await datasette.set_column_metadata(database, table, column, "description", text)
+    """Descriptions of the database, its tables and columns; a metadata file's win.
+
+    The same rows set_*_metadata() writes, but in three statements instead of one
+    round trip per column (about 0.2 s an index), and only where none is set yet.
+    """
+    internal = datasette.get_internal_database()
+    tables = METADATA["tables"].items()
+    await internal.execute_write_many(
+        "insert into metadata_databases (database_name, key, value) values (?, ?, ?)"
+        " on conflict do nothing",
+        [(database, "description", METADATA["description"])],
+    )
+    await internal.execute_write_many(
+        "insert into metadata_resources (database_name, resource_name, key, value)"
+        " values (?, ?, ?, ?) on conflict do nothing",
+        [(database, t, "description", s["description"]) for t, s in tables if "description" in s],
+    )
+    await internal.execute_write_many(
+        "insert into metadata_columns (database_name, resource_name, column_name, key, value)"
+        " values (?, ?, ?, ?, ?) on conflict do nothing",
+        [
+            (database, table, column, "description", text)
+            for table, settings in tables
+            for column, text in settings.get("columns", {}).items()
+        ],
+    )
 
 
 def _configure_tables(datasette: Datasette, database: str) -> None:

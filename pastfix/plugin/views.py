@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import copy
 import difflib
+import importlib.metadata
 import json
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote, urlencode
 
 import markupsafe
-from datasette.utils import tilde_decode, tilde_encode
+from datasette.utils import StartupError, tilde_decode, tilde_encode
 from datasette.utils.asgi import NotFound, Request, Response
 
 from pastfix import queries
@@ -39,6 +41,25 @@ TIME_COLUMNS = frozenset(
 CELL_COLUMNS = (
     SESSION_COLUMNS | SNIPPET_COLUMNS | TIME_COLUMNS | {"resume", "next_ok_target", "signature"}
 )
+
+
+def check_search_all(datasette: Datasette) -> None:
+    """Stop with a way out when datasette-search-all is too old for Datasette 1.0.
+
+    search-all before 1.1.5a0 calls ensure_permissions(), which 1.0 removed: every HTML
+    page would answer 500.
+    """
+    if hasattr(datasette, "ensure_permissions"):  # 0.65: every release works
+        return
+    try:
+        version = importlib.metadata.version("datasette-search-all")
+    except importlib.metadata.PackageNotFoundError:
+        return
+    if tuple(int(n) for n in re.findall(r"\d+", version)[:3]) < (1, 1, 5):
+        raise StartupError(
+            f"datasette-search-all {version} does not work with Datasette 1.0: "
+            "pip install 'datasette-search-all>=1.1.5a0' (or 'pastfix[datasette1]')"
+        )
 
 
 async def canned_queries(datasette: Datasette, database: str) -> dict[str, Any] | None:

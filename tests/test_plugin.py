@@ -800,3 +800,21 @@ def test_a_search_all_too_old_for_datasette_1_stops_startup(monkeypatch, line, v
         return
     with pytest.raises(StartupError, match=r"datasette-search-all>=1\.1\.5a0"):
         views.check_search_all(datasette)
+
+
+@pytest.mark.parametrize(
+    ("base_url", "path", "database"),
+    [
+        ("/", "/anyname/sessions.json", "anyname"),
+        ("/", "/anyname.json", "anyname"),
+        ("/", "/anyname/-/session/s1", "anyname"),
+        ("/", "/-/search", None),
+        ("/", "/nope/sessions", None),
+        ("/", "/", None),
+        ("/prefix/", "/prefix/index/find_past_fix", "index"),
+        ("/prefix/", "/prefix/-/pastfix.css", None),
+    ],
+)
+def test_the_database_a_request_names(databases, base_url, path, database):
+    ds = Datasette(databases, settings={"base_url": base_url})
+    assert indexes.database_in_path(ds, path) == database

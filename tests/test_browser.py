@@ -191,7 +191,7 @@ def test_every_index_in_a_browser(team_server):
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(f"{team_server}/")
-            page.locator("a", has_text="Find past fix in every index").click()
+            page.locator("a", has_text="Find past fix").click()
             page.wait_for_load_state()
             page.fill("textarea#pf-error", "Error: ENOENT: no such file")
             page.click('button[type="submit"]')

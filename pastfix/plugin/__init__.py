@@ -2,13 +2,34 @@
 and the pages over every index (/-/pastfix/find, search, recurring).
 
 Registered by the `datasette` entry point `pastfix` (or by plugins/register_pastfix.py in a
-checkout). Every feature is offered on each database that has pastfix's schema, and on no other.
+checkout). Every feature is offered on each database that has pastfix's schema, and on no other,
+on Datasette 0.65 and the 1.0 alphas (see pastfix.plugin.indexes for what differs).
 """
 
 from datasette import hookimpl
 
 from pastfix import queries
-from pastfix.plugin import team, views
+from pastfix.plugin import indexes, team, views
+
+
+@hookimpl
+def startup(datasette):
+    async def inner():
+        views.check_search_all(datasette)
+        await indexes.check_all(datasette)
+
+    return inner
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    return lambda app: indexes.check_requests(datasette, app)
+
+
+@hookimpl
+def get_metadata(datasette, key, database, table):
+    # Datasette 0.65 only; 1.0 is told at startup (indexes.adopt).
+    return indexes.known_metadata(datasette)
 
 
 @hookimpl
@@ -18,6 +39,7 @@ def prepare_connection(conn, database, datasette):
 
 @hookimpl
 def canned_queries(datasette, database):
+    # Datasette 0.65 only; 1.0 stores the queries instead (indexes.adopt).
     async def inner():
         return await views.canned_queries(datasette, database)
 

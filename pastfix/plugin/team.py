@@ -21,7 +21,7 @@ from datasette.database import QueryInterrupted
 from datasette.utils.asgi import Request, Response
 
 from pastfix import queries
-from pastfix.plugin import views
+from pastfix.plugin import indexes, views
 
 if TYPE_CHECKING:
     from datasette.app import Datasette
@@ -39,11 +39,11 @@ SEARCH_LIMIT = 100
 
 async def page(datasette: Datasette, request: Request) -> Response:
     """One of the pages over every index, HTML or JSON (.json)."""
-    await datasette.ensure_permissions(request.actor, ["view-instance"])
+    await views.ensure_can_view(datasette, request)
     name = request.url_vars["page"]
     query, title = PAGES[name]
     params = {p: _arg(request, p) for p in queries.CANNED_QUERIES[query]["params"]}
-    names, skipped = await indexes(datasette, request.actor)
+    names, skipped = await served_indexes(datasette, request.actor)
     per_index = await _run_everywhere(datasette, names, query, params, skipped)
     rows = MERGES[name](datasette, per_index, params)
     data = {
@@ -86,15 +86,17 @@ def _url(datasette: Datasette, name: str, suffix: str = "", **params: str) -> st
     return datasette.urls.path(f"-/pastfix/{name}{suffix}") + query
 
 
-async def indexes(datasette: Datasette, actor: Any) -> tuple[list[str], list[dict[str, str]]]:
+async def served_indexes(
+    datasette: Datasette, actor: Any
+) -> tuple[list[str], list[dict[str, str]]]:
     """The pastfix databases the actor may see, and those left out with the reason."""
     names: list[str] = []
     skipped: list[dict[str, str]] = []
     for name, db in list(datasette.databases.items()):
-        if not await datasette.permission_allowed(actor, "view-database", name, default=True):
+        if not await views.may_view(datasette, actor, name):
             continue
         try:
-            if await views.is_index(datasette, name):
+            if await indexes.is_index(datasette, name):
                 names.append(name)
             elif queries.is_index(await db.table_names()):
                 skipped.append(

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import copy
 import difflib
+import importlib.metadata
 import json
-import weakref
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote, urlencode
 
 import markupsafe
-from datasette.utils import tilde_decode, tilde_encode
+from datasette.utils import StartupError, tilde_decode, tilde_encode
 from datasette.utils.asgi import NotFound, Request, Response
 
-from pastfix import LATEST_MIGRATION, queries
+from pastfix import queries
+from pastfix.plugin.indexes import is_index
 
 if TYPE_CHECKING:  # datasette.app imports the plugins, so not at run time
     from datasette.app import Datasette
@@ -27,9 +29,6 @@ CSS = (Path(__file__).parent / "static" / "pastfix.css").read_text()
 HIGHLIGHT_JS = (Path(__file__).parent / "static" / "highlight.js").read_text()
 # The canned queries whose excerpt column gets the searched text marked (HIGHLIGHT_JS).
 HIGHLIGHTED_QUERIES = frozenset({"search_tool_output", "session_tool_output"})
-
-# Databases known to have pastfix's schema, per Datasette instance.
-_known: weakref.WeakKeyDictionary[Datasette, dict[str, bool]] = weakref.WeakKeyDictionary()
 
 # Columns whose value render_cell turns into a link to the session page.
 SESSION_COLUMNS = frozenset({"session_id"})
@@ -44,25 +43,23 @@ CELL_COLUMNS = (
 )
 
 
-async def is_index(datasette: Datasette, database: str) -> bool:
-    """Whether `database` has the schema of this pastfix.
+def check_search_all(datasette: Datasette) -> None:
+    """Stop with a way out when datasette-search-all is too old for Datasette 1.0.
 
-    A yes is remembered per Datasette instance (an index stays one); a no is checked
-    again, so a database that `pastfix build` fills or brings up to date while it is
-    served gains the queries. An index built by an older pastfix gets none of them
-    until then: its queries would fail on the columns it lacks.
+    search-all before 1.1.5a0 calls ensure_permissions(), which 1.0 removed: every HTML
+    page would answer 500.
     """
-    known = _known.setdefault(datasette, {})
-    if not known.get(database):
-        try:
-            db = datasette.get_database(database)
-        except KeyError:
-            return False
-        current = queries.is_index(await db.table_names()) and bool(
-            (await db.execute(queries.SCHEMA_CURRENT_SQL, [LATEST_MIGRATION])).rows
+    if hasattr(datasette, "ensure_permissions"):  # 0.65: every release works
+        return
+    try:
+        version = importlib.metadata.version("datasette-search-all")
+    except importlib.metadata.PackageNotFoundError:
+        return
+    if tuple(int(n) for n in re.findall(r"\d+", version)[:3]) < (1, 1, 5):
+        raise StartupError(
+            f"datasette-search-all {version} does not work with Datasette 1.0: "
+            "pip install 'datasette-search-all>=1.1.5a0' (or 'pastfix[datasette1]')"
         )
-        known[database] = current
-    return known[database]
 
 
 async def canned_queries(datasette: Datasette, database: str) -> dict[str, Any] | None:
@@ -194,7 +191,7 @@ async def session_page(datasette: Datasette, request: Request) -> Response:
         raise NotFound("Database not found") from None
     if not await is_index(datasette, db.name):
         raise NotFound(f"{db.name} is not a pastfix index")
-    await datasette.ensure_permissions(request.actor, [("view-database", db.name), "view-instance"])
+    await ensure_can_view(datasette, request, db.name)
     session_id = unquote(request.url_vars["session_id"])
     page = request.args.get("page", "")
     data = await db.execute_fn(
@@ -229,6 +226,39 @@ async def session_page(datasette: Datasette, request: Request) -> Response:
     return Response.html(html)
 
 
+async def ensure_can_view(
+    datasette: Datasette, request: Request, database: str | None = None
+) -> None:
+    """Forbidden unless the actor may view the instance (and `database`), on either line."""
+    if hasattr(datasette, "ensure_permissions"):  # 0.65
+        permissions: list[Any] = ["view-instance"]
+        if database is not None:
+            permissions.insert(0, ("view-database", database))
+        await datasette.ensure_permissions(request.actor, permissions)
+        return
+    await datasette.ensure_permission(action="view-instance", actor=request.actor)  # 1.0
+    if database is not None:
+        await datasette.ensure_permission(
+            action="view-database", resource=_database_resource(database), actor=request.actor
+        )
+
+
+async def may_view(datasette: Datasette, actor: Any, database: str) -> bool:
+    """Whether the actor may view `database`, on either line."""
+    if hasattr(datasette, "permission_allowed"):  # 0.65
+        return bool(
+            await datasette.permission_allowed(actor, "view-database", database, default=True)
+        )
+    resource = _database_resource(database)  # 1.0
+    return bool(await datasette.allowed(action="view-database", resource=resource, actor=actor))
+
+
+def _database_resource(database: str) -> Any:
+    from datasette.resources import DatabaseResource  # Datasette 1.0 only
+
+    return DatabaseResource(database=database)
+
+
 async def css(request: Request) -> Response:
     return Response(
         CSS,
@@ -253,7 +283,20 @@ async def template_vars(
         return {}
     if request.url_vars.get("table") != FIND_QUERY or not await is_index(datasette, database):
         return {}
-    return {"pastfix_find": lambda rows: find_page(rows, request, database, datasette)}
+
+    async def pastfix_find(rows: list[Any] | None) -> dict[str, Any]:
+        if rows is None:  # Datasette 1.0 gives the template its rendered cells only
+            rows = await _find_rows(datasette, database, request)
+        return find_page(rows, request, database, datasette)
+
+    return {"pastfix_find": pastfix_find}
+
+
+async def _find_rows(datasette: Datasette, database: str, request: Request) -> list[Any]:
+    """find_past_fix's rows for the request's arguments, as Datasette runs the query."""
+    query = queries.CANNED_QUERIES[FIND_QUERY]
+    params = {param: request.args.get(param, "") for param in query["params"]}
+    return list((await datasette.get_database(database).execute(query["sql"], params)).rows)
 
 
 async def body_script(

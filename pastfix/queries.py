@@ -597,10 +597,10 @@ select
     select json_group_array(json(edit)) from (
       select json_object('tool', e.name, 'file_path', e.file_path,
         'old', substr(coalesce(json_extract(e.input, '$.old_string'),
-                               json_extract(e.input, '$.edits[0].old_string'), ''),
+                               json_extract(part.value, '$.old_string'), ''),
                       1, {FIX_TEXT_CHARS}),
         'new', substr(coalesce(json_extract(e.input, '$.new_string'),
-                               json_extract(e.input, '$.edits[0].new_string'),
+                               json_extract(part.value, '$.new_string'),
                                json_extract(e.input, '$.content'),
                                json_extract(e.input, '$.new_source'),
                                -- Codex's apply_patch: the patch itself
@@ -608,14 +608,17 @@ select
                       1, {FIX_TEXT_CHARS})) as edit,
         instr(f.content || ' ' || coalesce(f.command, ''),
               replace(e.file_path, rtrim(e.file_path, replace(e.file_path, '/', '')), ''))
-          > 0 as named, e.timestamp as at
+          > 0 as named, e.timestamp as at, part.key as n
       from tool_calls e
+      -- a MultiEdit: each of its edits
+      left join json_each(case when e.name = 'MultiEdit' and json_valid(e.input)
+                               then e.input else '{{}}' end, '$.edits') part
       where e.session_id = f.session_id and e.timestamp > f.called_at
         and e.timestamp <= f.fixed_at and e.agent_id is f.agent_id
         and e.name in ({edit_tools}) and json_valid(e.input)
         and not exists (select 1 from tool_results r
                         where r.tool_use_id = e.tool_use_id and r.is_error = 1)
-      order by named desc, at
+      order by named desc, at, n
       limit {FIX_EDITS})) end as fix_edits,
   -- the other calls in between: what was looked at or tried
   case when f.fixed_at is null then '[]' else (

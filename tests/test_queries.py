@@ -606,6 +606,9 @@ ASSERTION = "Exit code 1\nE   AssertionError: assert 1 == 2\nFAILED tests/test_a
 TS2339 = "Exit code 2\nsrc/x.ts(3,5): error TS2339: Property 'y' does not exist on type 'Z'."
 
 
+PARSE = "Exit code 1\nE   ParseError: unexpected token '}' at line 3"
+
+
 def write_fix_corpus(root: Path) -> Path:
     """One session per shape of fix (see the tests below)."""
     projects = root / "projects"
@@ -667,6 +670,14 @@ def write_fix_corpus(root: Path) -> Path:
     parallel.result("f6-w", "File created successfully")
     parallel.call("f6-p3", "Read", file_path=f"{APP}/a.txt").result("f6-p3", "1→a")
     parallel.write(projects / "-home-u-app" / "f6.jsonl")
+    # One MultiEdit of three changes, then the test passes.
+    multi = Session("f7", APP, 600).prompt("fix the parser")
+    multi.call("f7-b1", "Bash", command="pytest tests/test_p.py").result("f7-b1", PARSE, True)
+    edits = [{"old_string": f"v{i}", "new_string": f"w{i}"} for i in range(3)]
+    multi.call("f7-m", "MultiEdit", file_path=f"{APP}/p.py", edits=edits)
+    multi.result("f7-m", "Applied 3 edits to p.py")
+    multi.call("f7-b2", "Bash", command="pytest tests/test_p.py").result("f7-b2", "3 passed")
+    multi.write(projects / "-home-u-app" / "f7.jsonl")
     return projects
 
 
@@ -733,6 +744,15 @@ def test_fix_among_parallel_calls(fixes):
     assert row["fix_calls"] == [{"tool": "Read", "target": f"{APP}/b.txt", "ok": True}]
     assert row["fix_edits"] == [
         {"tool": "Write", "file_path": f"{APP}/a.txt", "old": "", "new": "a\n"}
+    ]
+
+
+def test_fix_by_multiedit_shows_each_of_its_edits(fixes):
+    row = fix_of(fixes, "ParseError: unexpected token", "f7")
+    assert row["fix_tool_use_id"] == "f7-b2"
+    assert row["fix_edits"] == [
+        {"tool": "MultiEdit", "file_path": f"{APP}/p.py", "old": f"v{i}", "new": f"w{i}"}
+        for i in range(3)
     ]
 
 

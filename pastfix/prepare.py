@@ -12,7 +12,6 @@ from typing import Any
 
 from pastfix import signatures
 from pastfix.records import Batch, Redaction
-from pastfix.redact import redact
 
 # The text columns of each record, redacted in place, and the field that names the row.
 TEXT_FIELDS = {
@@ -47,6 +46,10 @@ def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:
 
 def _redact_rows(rows: list[Any], table: str, found: list[Redaction]) -> None:
     """Redact the text columns of `rows` in place; add what was replaced to `found`."""
+    # Imported on first use: a build that finds nothing changed (the hook's refresh at
+    # the end of every session) does not compile the patterns (~20 ms).
+    from pastfix.redact import redact
+
     key, columns = TEXT_FIELDS[table]
     for i, row in enumerate(rows):
         changed: dict[str, str] = {}

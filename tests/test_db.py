@@ -1300,3 +1300,19 @@ def test_a_sources_agent_is_told_from_its_files(db_path, projects, codex_session
         ("claude", 1),
         ("codex", 1),
     ]
+
+
+def test_a_build_with_nothing_to_read_does_not_load_the_redaction_rules(db_path, projects):
+    """The refresh at the end of every session mostly finds nothing new: it skips their ~20 ms."""
+    small_session(projects)
+    build_index(db_path, projects)
+    script = (
+        "import sys; from pathlib import Path; from pastfix import db;"
+        f" db.build(Path({str(db_path)!r}), [Path({str(projects)!r})]);"
+        " print('pastfix.redact' in sys.modules)"
+    )
+    unchanged = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert unchanged.stdout.strip() == "False", unchanged.stderr
+    small_session(projects, sid="another")
+    changed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert changed.stdout.strip() == "True", changed.stderr

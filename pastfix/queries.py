@@ -175,7 +175,7 @@ SNIPPET_MARKS_SQL = f"char({ord(SNIPPET_OPEN)}), char({ord(SNIPPET_CLOSE)})"
 
 def snippet_html(snippet: object) -> str:
     """An FTS5 snippet() made with the SNIPPET_ markers, as HTML: escaped, matches in <mark>."""
-    escaped = html.escape(snippet if isinstance(snippet, str) else "", quote=False)
+    escaped = html.escape(snippet if isinstance(snippet, str) else "")
     return escaped.replace(SNIPPET_OPEN, "<mark>").replace(SNIPPET_CLOSE, "</mark>")
 
 
@@ -188,11 +188,7 @@ def text_snippet(text: object, query: object) -> str:
     start = max(0, first.start() - 60) if first else 0
     piece = text[start : start + 160]
     piece = ("…" if start else "") + piece + ("…" if start + 160 < len(text) else "")
-    return mark_words(piece, query, "<mark>", "</mark>", _escape_text, substrings=True)
-
-
-def _escape_text(text: str) -> str:
-    return html.escape(text, quote=False)
+    return mark_words(piece, query, "<mark>", "</mark>", html.escape, substrings=True)
 
 
 def _short_words_in(column: str, words: str) -> str:

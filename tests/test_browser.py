@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,19 @@ def team_server(tmp_path):
     yield from _serve(tmp_path, ["alice.db", "bob.db"])
 
 
+@contextmanager
+def browser_page():
+    """A page of Debian's Chromium, 1280 x 900, closed afterwards."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        try:
+            yield browser.new_page(viewport={"width": 1280, "height": 900})
+        finally:
+            browser.close()
+
+
 def _fits(page, width):
     """Nothing scrolls sideways at `width`."""
     page.set_viewport_size({"width": width, "height": 900})
@@ -107,110 +121,98 @@ def _fits(page, width):
 
 
 def test_find_past_fix_in_a_browser(server):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(f"{server}/index/find_past_fix")
-            # A pasted error keeps its lines: a text box, not a one-line input.
-            page.fill("textarea#pf-error", "Exit code 1\nError: ENOENT: no such file\n")
-            page.click('button[type="submit"]')
-            page.wait_for_load_state()
-            assert "error=Exit+code+1%0D%0AError" in page.url or "%0A" in page.url
-            expect(page.locator("textarea#pf-error")).to_have_value(
-                "Exit code 1\nError: ENOENT: no such file\n"
-            )
-            cards = page.locator("article.pf-card")
-            expect(cards).to_have_count(2)
-            fixed = cards.nth(0)
-            expect(fixed.locator("h3.pf-fixed")).to_have_text("Fixed 4 min later")
-            expect(fixed.locator(".pf-diff .pf-add")).to_have_text("+ x")
-            expect(fixed.locator(".pf-keyline mark", has_text="ENOENT")).to_have_count(1)
-            for width in (400, 800, 1400):
-                page.set_viewport_size({"width": width, "height": 900})
-                # Nothing is cut off: no horizontal scrolling, and every card's fix is in view
-                # of the page (beside the failure, or under it on narrow screens).
-                assert page.evaluate(
-                    "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
-                ), width
-                for i in range(cards.count()):
-                    fix = cards.nth(i).locator("section.pf-fix")
-                    failure = cards.nth(i).locator("section.pf-failure")
-                    expect(fix).to_be_visible()
-                    box, left = fix.bounding_box(), failure.bounding_box()
-                    assert box and left and box["width"] > 150, (width, box)
-                    assert box["x"] + box["width"] <= width + 1, (width, box)
-                    if width >= 1400:
-                        assert box["x"] > left["x"] + left["width"] - 1
-                    else:
-                        assert box["y"] >= left["y"] + left["height"] - 1
-                page.screenshot(path=str(ARTIFACTS / f"find_past_fix-{width}.png"), full_page=True)
-            page.set_viewport_size({"width": 1280, "height": 900})
+    with browser_page() as page:
+        page.goto(f"{server}/index/find_past_fix")
+        # A pasted error keeps its lines: a text box, not a one-line input.
+        page.fill("textarea#pf-error", "Exit code 1\nError: ENOENT: no such file\n")
+        page.click('button[type="submit"]')
+        page.wait_for_load_state()
+        assert "error=Exit+code+1%0D%0AError" in page.url or "%0A" in page.url
+        expect(page.locator("textarea#pf-error")).to_have_value(
+            "Exit code 1\nError: ENOENT: no such file\n"
+        )
+        cards = page.locator("article.pf-card")
+        expect(cards).to_have_count(2)
+        fixed = cards.nth(0)
+        expect(fixed.locator("h3.pf-fixed")).to_have_text("Fixed 4 min later")
+        expect(fixed.locator(".pf-diff .pf-add")).to_have_text("+ x")
+        expect(fixed.locator(".pf-keyline mark", has_text="ENOENT")).to_have_count(1)
+        for width in (400, 800, 1400):
+            page.set_viewport_size({"width": width, "height": 900})
+            # Nothing is cut off: no horizontal scrolling, and every card's fix is in view
+            # of the page (beside the failure, or under it on narrow screens).
+            assert page.evaluate(
+                "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+            ), width
+            for i in range(cards.count()):
+                fix = cards.nth(i).locator("section.pf-fix")
+                failure = cards.nth(i).locator("section.pf-failure")
+                expect(fix).to_be_visible()
+                box, left = fix.bounding_box(), failure.bounding_box()
+                assert box and left and box["width"] > 150, (width, box)
+                assert box["x"] + box["width"] <= width + 1, (width, box)
+                if width >= 1400:
+                    assert box["x"] > left["x"] + left["width"] - 1
+                else:
+                    assert box["y"] >= left["y"] + left["height"] - 1
+            page.screenshot(path=str(ARTIFACTS / f"find_past_fix-{width}.png"), full_page=True)
+        page.set_viewport_size({"width": 1280, "height": 900})
 
-            weak = f"{server}/index/find_past_fix?error=EISDIR+zzzunknown"
-            page.goto(weak)
-            expect(page.locator(".pf-weak-notice")).to_contain_text(
-                "No failure contains every word"
-            )
-            expect(page.locator("article.pf-card.pf-weak")).to_have_count(1)
-            page.goto(f"{server}/index/find_past_fix?error=zzz+nothing+like+it")
-            expect(page.locator(".pf-no-hits")).to_contain_text("No past failure matches")
-            page.locator(".pf-no-hits a", has_text="Search messages").click()
-            page.wait_for_load_state()
-            assert "/index/search_messages?q=zzz+nothing+like+it" in page.url
-            page.screenshot(path=str(ARTIFACTS / "no_hits_followed.png"))
+        weak = f"{server}/index/find_past_fix?error=EISDIR+zzzunknown"
+        page.goto(weak)
+        expect(page.locator(".pf-weak-notice")).to_contain_text("No failure contains every word")
+        expect(page.locator("article.pf-card.pf-weak")).to_have_count(1)
+        page.goto(f"{server}/index/find_past_fix?error=zzz+nothing+like+it")
+        expect(page.locator(".pf-no-hits")).to_contain_text("No past failure matches")
+        page.locator(".pf-no-hits a", has_text="Search messages").click()
+        page.wait_for_load_state()
+        assert "/index/search_messages?q=zzz+nothing+like+it" in page.url
+        page.screenshot(path=str(ARTIFACTS / "no_hits_followed.png"))
 
-            page.goto(f"{server}/index/find_past_fix?error=EISDIR")
-            link = page.locator("article.pf-card h2 a")
-            assert link.get_attribute("href") == "/index/-/session/s1?call=t4#call-t4"
-            expect(link).to_have_text("fix the build")
-            link.click()
-            page.wait_for_load_state()
-            assert page.url == f"{server}/index/-/session/s1?call=t4#call-t4"
-            target = page.locator(":target")
-            expect(target).to_have_attribute("id", "call-t4")
-            expect(target).to_have_class("pf-call pf-failed")
-            expect(target.locator(".pf-result.pf-error pre")).to_have_text(
-                "EISDIR: illegal operation on a directory, read"
-            )
-            assert target.is_visible()
-            page.screenshot(path=str(ARTIFACTS / "session.png"))
-        finally:
-            browser.close()
+        page.goto(f"{server}/index/find_past_fix?error=EISDIR")
+        link = page.locator("article.pf-card h2 a")
+        assert link.get_attribute("href") == "/index/-/session/s1?call=t4#call-t4"
+        expect(link).to_have_text("fix the build")
+        link.click()
+        page.wait_for_load_state()
+        assert page.url == f"{server}/index/-/session/s1?call=t4#call-t4"
+        target = page.locator(":target")
+        expect(target).to_have_attribute("id", "call-t4")
+        expect(target).to_have_class("pf-call pf-failed")
+        expect(target.locator(".pf-result.pf-error pre")).to_have_text(
+            "EISDIR: illegal operation on a directory, read"
+        )
+        assert target.is_visible()
+        page.screenshot(path=str(ARTIFACTS / "session.png"))
 
 
 def test_every_index_in_a_browser(team_server):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(f"{team_server}/")
-            page.locator("a", has_text="Find past fix").click()
-            page.wait_for_load_state()
-            page.fill("textarea#pf-error", "Error: ENOENT: no such file")
-            page.click('button[type="submit"]')
-            page.wait_for_load_state()
-            cards = page.locator("article.pf-card")
-            expect(cards).to_have_count(2)
-            expect(cards.locator(".pf-db")).to_have_text(["bob", "alice"])
-            for width in (400, 800, 1400):
-                assert _fits(page, width), width
-                page.screenshot(path=str(ARTIFACTS / f"every_index-{width}.png"), full_page=True)
-            for name in ("search?q=missing", "recurring"):
-                page.goto(f"{team_server}/-/pastfix/{name}")
-                expect(page.locator(".pf-team-list li").first).to_be_visible()
-                for width in (400, 1400):
-                    assert _fits(page, width), (name, width)
-            page.set_viewport_size({"width": 1280, "height": 900})
-            page.goto(f"{team_server}/-/pastfix/find?error=ENOENT")
-            page.locator("article.pf-card h2 a").nth(1).click()
-            page.wait_for_load_state()
-            assert page.url == f"{team_server}/alice/-/session/s1?call=t1#call-t1"
-        finally:
-            browser.close()
+    with browser_page() as page:
+        page.goto(f"{team_server}/")
+        page.locator("a", has_text="Find past fix").click()
+        page.wait_for_load_state()
+        page.fill("textarea#pf-error", "Error: ENOENT: no such file")
+        page.click('button[type="submit"]')
+        page.wait_for_load_state()
+        cards = page.locator("article.pf-card")
+        expect(cards).to_have_count(2)
+        expect(cards.locator(".pf-db")).to_have_text(["bob", "alice"])
+        for width in (400, 800, 1400):
+            assert _fits(page, width), width
+            page.screenshot(path=str(ARTIFACTS / f"every_index-{width}.png"), full_page=True)
+        for name in ("search?q=missing", "recurring"):
+            page.goto(f"{team_server}/-/pastfix/{name}")
+            expect(page.locator(".pf-team-list li").first).to_be_visible()
+            for width in (400, 1400):
+                assert _fits(page, width), (name, width)
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.goto(f"{team_server}/-/pastfix/find?error=ENOENT")
+        page.locator("article.pf-card h2 a").nth(1).click()
+        page.wait_for_load_state()
+        assert page.url == f"{team_server}/alice/-/session/s1?call=t1#call-t1"

@@ -790,10 +790,14 @@ def test_a_search_all_too_old_for_datasette_1_stops_startup(monkeypatch, line, v
 
     from pastfix.plugin import views
 
+    # Stand-ins with the method that tells the lines apart (indexes.is_datasette_1).
     class Datasette065:
         def ensure_permissions(self): ...
 
-    datasette = Datasette065() if line == "0.65" else object()
+    class Datasette1:
+        async def add_query(self): ...
+
+    datasette = Datasette065() if line == "0.65" else Datasette1()
     monkeypatch.setattr(views.importlib.metadata, "version", lambda name: version)
     if not fails:
         views.check_search_all(datasette)
@@ -852,3 +856,11 @@ async def test_a_literal_mark_in_the_text_is_shown_not_rendered(tmp_path):
     rows = (await ds.client.get("/marks/find_past_fix.json?error=quux&_shape=array")).json()
     assert "<mark>stale</mark>" in rows[0]["error_snippet"]  # JSON: plain text, as it was
     assert "&lt;mark&gt;stale" in rows[0]["error_snippet_html"]
+
+
+def test_the_datasette_line_is_told_apart():
+    import datasette
+
+    from pastfix.plugin import indexes
+
+    assert indexes.is_datasette_1(Datasette([])) == datasette.__version__.startswith("1.")

@@ -55,14 +55,15 @@ async def is_index(datasette: Datasette, database: str) -> bool:
         current = queries.is_index(await db.table_names()) and bool(
             (await db.execute(queries.SCHEMA_CURRENT_SQL, [LATEST_MIGRATION])).rows
         )
-        if current and stores_queries(datasette):
+        if current and is_datasette_1(datasette):
             await adopt(datasette, database)
         known[database] = current
     return known[database]
 
 
-def stores_queries(datasette: Datasette) -> bool:
-    """Datasette 1.0: canned queries are stored in its internal database, not asked of hooks."""
+def is_datasette_1(datasette: Datasette) -> bool:
+    """A 1.0 alpha, where canned queries are stored (add_query()), not asked of hooks, and
+    permissions are checked with allowed() and ensure_permission(); else 0.65."""
     return hasattr(datasette, "add_query")
 
 

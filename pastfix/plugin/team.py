@@ -117,12 +117,6 @@ def _reason(error: Exception) -> str:
     return f"could not be read: {error}"
 
 
-async def _run(datasette: Datasette, name: str, query: str, params: dict[str, str]) -> list[Any]:
-    db = datasette.get_database(name)
-    results = await db.execute(queries.CANNED_QUERIES[query]["sql"], params)
-    return [dict(zip(results.columns, row, strict=True)) for row in results.rows]
-
-
 async def _run_everywhere(
     datasette: Datasette,
     names: list[str],
@@ -132,7 +126,8 @@ async def _run_everywhere(
 ) -> dict[str, list[dict[str, Any]]]:
     """The rows of `query` in each index; an index whose query fails joins `skipped`."""
     outcomes = await asyncio.gather(
-        *(_run(datasette, name, query, params) for name in names), return_exceptions=True
+        *(views.run_query(datasette, name, query, params) for name in names),
+        return_exceptions=True,
     )
     found = {}
     for name, outcome in zip(names, outcomes, strict=True):

@@ -17,7 +17,7 @@ from datasette.utils import StartupError, tilde_decode, tilde_encode
 from datasette.utils.asgi import NotFound, Request, Response
 
 from pastfix import queries
-from pastfix.plugin.indexes import is_index
+from pastfix.plugin.indexes import is_datasette_1, is_index
 
 if TYPE_CHECKING:  # datasette.app imports the plugins, so not at run time
     from datasette.app import Datasette
@@ -49,7 +49,7 @@ def check_search_all(datasette: Datasette) -> None:
     search-all before 1.1.5a0 calls ensure_permissions(), which 1.0 removed: every HTML
     page would answer 500.
     """
-    if hasattr(datasette, "ensure_permissions"):  # 0.65: every release works
+    if not is_datasette_1(datasette):  # 0.65: every release works
         return
     try:
         version = importlib.metadata.version("datasette-search-all")
@@ -230,13 +230,13 @@ async def ensure_can_view(
     datasette: Datasette, request: Request, database: str | None = None
 ) -> None:
     """Forbidden unless the actor may view the instance (and `database`), on either line."""
-    if hasattr(datasette, "ensure_permissions"):  # 0.65
+    if not is_datasette_1(datasette):
         permissions: list[Any] = ["view-instance"]
         if database is not None:
             permissions.insert(0, ("view-database", database))
         await datasette.ensure_permissions(request.actor, permissions)
         return
-    await datasette.ensure_permission(action="view-instance", actor=request.actor)  # 1.0
+    await datasette.ensure_permission(action="view-instance", actor=request.actor)
     if database is not None:
         await datasette.ensure_permission(
             action="view-database", resource=_database_resource(database), actor=request.actor
@@ -245,11 +245,11 @@ async def ensure_can_view(
 
 async def may_view(datasette: Datasette, actor: Any, database: str) -> bool:
     """Whether the actor may view `database`, on either line."""
-    if hasattr(datasette, "permission_allowed"):  # 0.65
+    if not is_datasette_1(datasette):
         return bool(
             await datasette.permission_allowed(actor, "view-database", database, default=True)
         )
-    resource = _database_resource(database)  # 1.0
+    resource = _database_resource(database)
     return bool(await datasette.allowed(action="view-database", resource=resource, actor=actor))
 
 
@@ -286,17 +286,22 @@ async def template_vars(
 
     async def pastfix_find(rows: list[Any] | None) -> dict[str, Any]:
         if rows is None:  # Datasette 1.0 gives the template its rendered cells only
-            rows = await _find_rows(datasette, database, request)
+            params = {
+                p: request.args.get(p, "") for p in queries.CANNED_QUERIES[FIND_QUERY]["params"]
+            }
+            rows = await run_query(datasette, database, FIND_QUERY, params)
         return find_page(rows, request, database, datasette)
 
     return {"pastfix_find": pastfix_find}
 
 
-async def _find_rows(datasette: Datasette, database: str, request: Request) -> list[Any]:
-    """find_past_fix's rows for the request's arguments, as Datasette runs the query."""
-    query = queries.CANNED_QUERIES[FIND_QUERY]
-    params = {param: request.args.get(param, "") for param in query["params"]}
-    return list((await datasette.get_database(database).execute(query["sql"], params)).rows)
+async def run_query(
+    datasette: Datasette, database: str, query: str, params: dict[str, str]
+) -> list[dict[str, Any]]:
+    """The rows of canned query `query` on `database`, through Datasette's own connection."""
+    db = datasette.get_database(database)
+    results = await db.execute(queries.CANNED_QUERIES[query]["sql"], params)
+    return [dict(zip(results.columns, row, strict=True)) for row in results.rows]
 
 
 async def body_script(

@@ -19,7 +19,7 @@ import msgspec
 
 # LATEST_MIGRATION: when an index already has it, the build skips importing
 # sqlite-utils (~70 ms of a ~100 ms no-change refresh).
-from pastfix import LATEST_MIGRATION, signatures, transcripts
+from pastfix import LATEST_MIGRATION, fixes, signatures, transcripts
 from pastfix.prepare import prepare
 from pastfix.records import Batch, Reader, SourceFile
 from pastfix.sources import READERS, WrongAgent, agent_of
@@ -404,6 +404,87 @@ def set_tokenizer(conn: Connection, tokenizer: str, refill: bool = True) -> None
     conn.execute("COMMIT")
 
 
+# The calls of one session in order, with what their results said (see pastfix.fixes).
+FIX_CALLS_SQL = """
+SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
+  CASE WHEN c.name IN ('Glob', 'Grep') AND json_valid(c.input)
+       THEN json_extract(c.input, '$.pattern') END,
+  c.agent_id, coalesce(r.is_error, 1), r.kind, coalesce(c.is_sidechain, 0)
+FROM tool_calls c INDEXED BY idx_tc_session
+LEFT JOIN tool_results r ON r.tool_use_id = c.tool_use_id
+WHERE c.session_id = ? ORDER BY c.timestamp, c.file_id, c.line_no
+"""
+FIX_ERRORS_SQL = (
+    "SELECT tool_use_id, content FROM tool_results INDEXED BY idx_tr_session_errors"
+    " WHERE session_id = ? AND is_error = 1"
+)
+FIX_PROMPTS_SQL = (
+    "SELECT timestamp FROM messages WHERE session_id = ? AND kind IN ('prompt', 'queued_prompt')"
+    " AND is_meta = 0 AND is_sidechain = 0 AND timestamp IS NOT NULL"
+)
+FIX_OUTPUT_SQL = "SELECT coalesce(content, '') FROM tool_results WHERE tool_use_id = ?"
+
+
+def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) -> None:
+    """Recompute what followed each failed call of `session_ids` (every session: None).
+
+    Derived from the stored rows alone, so that it holds for sessions whose
+    transcript is gone; see pastfix.fixes for the rules.
+    """
+    if session_ids is None:
+        conn.execute("DELETE FROM fixes")
+        session_ids = [
+            row[0]
+            for row in conn.execute(
+                "SELECT DISTINCT session_id FROM tool_results INDEXED BY idx_tr_session_errors"
+                " WHERE is_error = 1"
+            )
+        ]
+    else:
+        session_ids = list(session_ids)
+        conn.executemany("DELETE FROM fixes WHERE session_id = ?", [(s,) for s in session_ids])
+
+    def output(tool_use_id: str) -> str:
+        row = conn.execute(FIX_OUTPUT_SQL, [tool_use_id]).fetchone()
+        return row[0] if row else ""
+
+    rows = []
+    for session_id in session_ids:
+        errors = dict(conn.execute(FIX_ERRORS_SQL, [session_id]).fetchall())
+        if not errors:
+            continue
+        calls = [
+            fixes.Call(*row[:7], failed=bool(row[7]), kind=row[8], sidechain=bool(row[9]))
+            for row in conn.execute(FIX_CALLS_SQL, [session_id])
+        ]
+        prompts = [row[0] for row in conn.execute(FIX_PROMPTS_SQL, [session_id])]
+        for fix in fixes.session_fixes(
+            calls, prompts, errors, output, signatures.key_line, signatures.signature
+        ):
+            rows.append(
+                (
+                    fix.tool_use_id,
+                    session_id,
+                    fix.outcome,
+                    fix.confirmed_by,
+                    fix.confirmed_at,
+                    msgspec.json.encode([step.to_dict() for step in fix.remedy]).decode(),
+                    msgspec.json.encode(fix.others).decode(),
+                    fix.window_end,
+                )
+            )
+    conn.executemany("INSERT OR REPLACE INTO fixes VALUES (?,?,?,?,?,?,?,?)", rows)
+    conn.execute(
+        "INSERT OR REPLACE INTO _build_state VALUES ('fix_version', ?)", [str(fixes.FIX_VERSION)]
+    )
+
+
+def fixes_current(conn: Connection) -> bool:
+    """Whether the stored fixes were made by this version of the rules."""
+    row = conn.execute("SELECT value FROM _build_state WHERE name = 'fix_version'").fetchone()
+    return row is not None and row[0] == str(fixes.FIX_VERSION)
+
+
 def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
     """Recompute the sessions rows of `session_ids` from their messages and metadata."""
     conn.create_function(
@@ -785,6 +866,7 @@ class _Builder:
                 stale
                 or sorted(stored) != sorted(self.file_problems)
                 or not signatures_current(conn)
+                or not fixes_current(conn)
             ):
                 conn.execute("BEGIN")
                 self._finish()
@@ -905,6 +987,7 @@ class _Builder:
             "problems",
             "redactions",
             "sessions",
+            "fixes",
             "source_files",
             "_duplicate_links",
         ):
@@ -919,8 +1002,13 @@ class _Builder:
         )
         self._count_file_problems()
         # A bulk build prepared every row it wrote; a refresh may keep older ones.
-        if not self.bulk and not signatures_current(conn):
+        stale_kinds = not self.bulk and not signatures_current(conn)
+        if stale_kinds:
             refresh_signatures(conn)
+        # A bulk build computes every fix here; a refresh computed those of the
+        # sessions it touched, unless the rules or the kinds they read changed.
+        if self.bulk or stale_kinds or not fixes_current(conn):
+            refresh_fixes(conn)
         conn.execute(
             "INSERT OR REPLACE INTO _build_state VALUES ('signature_version', ?)",
             [str(signatures.SIGNATURE_VERSION)],
@@ -1152,6 +1240,8 @@ class _Builder:
             }
         if self.touched:
             refresh_sessions(self.conn, self.touched)
+            if not all_sessions:  # a bulk build computes every fix in _finish
+                refresh_fixes(self.conn, self.touched)
 
 
 def _secondary_indexes(conn: Connection) -> list[tuple[str, str]]:

@@ -277,3 +277,27 @@ def m008_session_agent(db: Database) -> None:
     # Codex was read came from Claude Code.
     db.execute("ALTER TABLE source_files ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude'")
     db.execute("ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude'")
+
+
+@migrations()
+def m009_fixes(db: Database) -> None:
+    # What followed each failed tool call (see pastfix.fixes): derived from the
+    # stored calls of its session, recomputed when the session changes or the
+    # rules do (fixes.FIX_VERSION). `remedy` is a JSON array of steps
+    # ({tool_use_id, tool, target, change}); `others` the ids of the other calls
+    # of the window, up to the confirmation.
+    _table(db, "fixes").create(
+        {
+            "tool_use_id": str,
+            "session_id": str,
+            "outcome": str,
+            "confirmed_by": str,
+            "confirmed_at": str,
+            "remedy": str,
+            "others": str,
+            "window_end": str,
+        },
+        pk="tool_use_id",
+        not_null={"session_id", "outcome"},
+    )
+    _table(db, "fixes").create_index(["session_id"], index_name="idx_fixes_session")

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from pastfix import LATEST_MIGRATION, signatures
+from pastfix import LATEST_MIGRATION, fixes, signatures
 
 # How each agent reopens a session (sessions.agent); find_past_fix's SQL says the same.
 RESUME = {"claude": "claude --resume {}", "codex": "codex resume {}"}
@@ -49,7 +49,7 @@ FIND_MAX = 200
 # How long `pastfix find` waits for a build that locks the whole index (a fresh one).
 BUSY_TIMEOUT = 5.0
 # find_past_fix's columns that hold JSON arrays (Datasette: add _json=<column> to decode).
-JSON_COLUMNS = ("files_edited_after", "fix_edits", "fix_calls")
+JSON_COLUMNS = ("files_edited_after", "remedy", "fix_edits", "fix_calls")
 # Tool calls that change a file, for "files edited afterwards" (apply_patch: Codex's).
 EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch")
 # What find_past_fix shows of a fix: edits (with this much of their old and new text)
@@ -248,6 +248,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("fts_query", 4, fts_query, deterministic=True)
     conn.create_function("short_words", 2, short_words, deterministic=True)
     conn.create_function("text_snippet", 2, text_snippet, deterministic=True)
+    conn.create_function("plain_text", 2, plain_text, deterministic=True)
     conn.create_function("snippet_html", 1, snippet_html, deterministic=True)
     conn.create_function(
         "session_url",
@@ -525,32 +526,26 @@ hits as (
   order by same or words = 2 desc, same desc, kind = 'error' desc, score, timestamp desc, id
   limit {limit}
 ),
--- Each failure with its call and its fix: the first later call of the same agent that
--- succeeded at the same thing (the same command, or the same tool on the same file).
--- What happened in between is the fix; without one, what happened before the next prompt.
+-- Each failure with what followed it (the fixes table, see pastfix.fixes): whether
+-- that claims a fix, and the window of calls after the failure.
+outcomes as (
+  select h.*, fx.outcome, fx.confirmed_by, fx.confirmed_at, fx.remedy as stored_remedy,
+    fx.others, fx.window_end as fx_window_end,
+    coalesce(fx.outcome in ({", ".join(f"'{o}'" for o in sorted(fixes.CLAIMS_FIX))}), 0) as claims
+  from hits h left join fixes fx on fx.tool_use_id = h.tool_use_id
+),
 framed as (
-  select h.*, c.name as tool, c.timestamp as called_at, c.agent_id, c.command, c.file_path,
+  select o.*, c.name as tool, c.timestamp as called_at, c.agent_id, c.command, c.file_path,
     {TARGET.format(c="c")} as target,
-    fx.tool_use_id as fix_tool_use_id, fx.timestamp as fixed_at,
-    {TARGET.format(c="fx")} as fix_target,
-    (select content from tool_results where id = h.id) as content,
-    coalesce(fx.timestamp, (
-      select min(p.timestamp) from messages p
-      where p.session_id = h.session_id and p.timestamp > h.timestamp
-        and p.kind in ('prompt', 'queued_prompt') and p.is_meta = 0 and p.is_sidechain = 0),
-      '9999') as window_end
-  from hits h
-  left join tool_calls c on c.tool_use_id = h.tool_use_id
-  left join tool_calls fx on fx.tool_use_id = (
-    select c2.tool_use_id from tool_calls c2
-    where c2.session_id = h.session_id and c2.timestamp > c.timestamp
-      and c2.agent_id is c.agent_id and c2.name = c.name
-      and case when c.command is not null then same_command(c2.command, c.command)
-               when c.file_path is not null then c2.file_path = c.file_path
-               else 0 end
-      and exists (select 1 from tool_results r2
-                  where r2.tool_use_id = c2.tool_use_id and r2.is_error = 0)
-    order by c2.timestamp limit 1)
+    case when claims then o.confirmed_by end as fix_tool_use_id,
+    case when claims then o.confirmed_at end as fixed_at,
+    case when claims then {TARGET.format(c="ok")} end as fix_target,
+    case when claims then o.stored_remedy else '[]' end as remedy,
+    (select content from tool_results where id = o.id) as content,
+    coalesce(case when claims then o.confirmed_at end, o.fx_window_end, '9999') as window_end
+  from outcomes o
+  left join tool_calls c on c.tool_use_id = o.tool_use_id
+  left join tool_calls ok on ok.tool_use_id = o.confirmed_by
 )
 select
   f.session_id,
@@ -560,7 +555,7 @@ select
   f.target,
   error_excerpt(f.content, :error, '', '', {TOKENIZER_SQL}) as error_snippet,
   -- what the same agent (main thread or subagent) said next
-  (select substr(n.text, 1, 600) from messages n
+  (select plain_text(substr(n.text, 1, 2000), 600) from messages n
    where n.session_id = f.session_id and n.timestamp > f.timestamp
      and n.type = 'assistant' and n.kind = 'text' and n.text != ''
      and n.is_sidechain = rm.is_sidechain and n.agent_id is rm.agent_id
@@ -587,11 +582,13 @@ select
   f.fixed_at,
   f.fix_tool_use_id,
   f.fix_target,
-  -- the edits between the failure and its fix, those to files the error or the command
-  -- names first
-  case when f.fixed_at is null then '[]' else (
-    select json_group_array(json(edit)) from (
-      select json_object('tool', e.name, 'file_path', e.file_path,
+  -- outcome: fixed, worked around, papered over or not fixed (see pastfix.fixes)
+  coalesce(f.outcome, 'not fixed') as outcome,
+  -- remedy: what made the difference, first what the error names, then in order
+  f.remedy,
+  -- the remedy's edits, each edit of a MultiEdit on its own
+  (select json_group_array(json(edit)) from (
+      select json_object('tool', e.name, 'file_path', e.file_path, 'tool_use_id', e.tool_use_id,
         'old', substr(coalesce(json_extract(e.input, '$.old_string'),
                                json_extract(part.value, '$.old_string'), ''),
                       1, {FIX_TEXT_CHARS}),
@@ -601,31 +598,24 @@ select
                                json_extract(e.input, '$.new_source'),
                                -- Codex's apply_patch: the patch itself
                                json_extract(e.input, '$.input'), ''),
-                      1, {FIX_TEXT_CHARS})) as edit,
-        instr(f.content || ' ' || coalesce(f.command, ''),
-              replace(e.file_path, rtrim(e.file_path, replace(e.file_path, '/', '')), ''))
-          > 0 as named, e.timestamp as at, part.key as n
-      from tool_calls e
+                      1, {FIX_TEXT_CHARS})) as edit
+      from json_each(f.remedy) step
+      join tool_calls e on e.tool_use_id = json_extract(step.value, '$.tool_use_id')
       -- a MultiEdit: each of its edits
       left join json_each(case when e.name = 'MultiEdit' and json_valid(e.input)
                                then e.input else '{{}}' end, '$.edits') part
-      where e.session_id = f.session_id and e.timestamp > f.called_at
-        and e.timestamp <= f.fixed_at and e.agent_id is f.agent_id
-        and e.name in ({edit_tools}) and json_valid(e.input)
-        and not exists (select 1 from tool_results r
-                        where r.tool_use_id = e.tool_use_id and r.is_error = 1)
-      order by named desc, at, n
-      limit {FIX_EDITS})) end as fix_edits,
-  -- the other calls in between: what was looked at or tried
+      where e.name in ({edit_tools}) and json_valid(e.input)
+      order by step.key, part.key
+      limit {FIX_EDITS})) as fix_edits,
+  -- the other calls up to the confirmation: what was looked at or tried
   case when f.fixed_at is null then '[]' else (
     select json_group_array(json(step)) from (
       select json_object('tool', k.name, 'target', substr({TARGET.format(c="k")}, 1, 300),
         'ok', json(case when r.is_error = 1 then 'false' else 'true' end)) as step
-      from tool_calls k left join tool_results r on r.tool_use_id = k.tool_use_id
-      where k.session_id = f.session_id and k.timestamp > f.called_at
-        and k.timestamp < f.fixed_at and k.agent_id is f.agent_id
-        and not (k.name in ({edit_tools}) and coalesce(r.is_error, 0) = 0)
-      order by k.timestamp limit {FIX_CALLS})) end as fix_calls,
+      from json_each(f.others) other
+      join tool_calls k on k.tool_use_id = other.value
+      left join tool_results r on r.tool_use_id = k.tool_use_id
+      order by other.key limit {FIX_CALLS})) end as fix_calls,
   s.title as session_title,
   session_url(f.session_id, f.tool_use_id) as session_url,
   error_excerpt(f.content, :error, '<mark>', '</mark>', {TOKENIZER_SQL}) as error_snippet_html,
@@ -1184,6 +1174,62 @@ def edit_lines(edit: dict[str, Any]) -> list[tuple[str, str]]:
     return [(sign, text) for sign, text in (("-", edit["old"]), ("+", edit["new"])) if text]
 
 
+# Why a find_past_fix row claims no fix, by its outcome.
+NOT_FIXED_WHY = {
+    "papered over": "a later call only hid the error (|| true, 2>/dev/null || echo ...)",
+    "not fixed": "nothing that followed in this session succeeded at it",
+}
+
+
+def remedy_steps(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """A find_past_fix row's remedy as it is shown: one entry per step, its edits with it.
+
+    Edits of one file in a row are one entry (`count` says how many). `confirms` marks
+    the changed retry that is also the confirmation. The hook, `pastfix find` and the
+    find page all show these.
+    """
+    edits_of: dict[str, list[dict[str, Any]]] = {}
+    for edit in row.get("fix_edits") or []:
+        edits_of.setdefault(edit.get("tool_use_id") or "", []).append(edit)
+    shown: list[dict[str, Any]] = []
+    for step in row.get("remedy") or []:
+        edits = edits_of.get(step["tool_use_id"], [])
+        path = edits[0]["file_path"] if edits else step["target"]
+        last = shown[-1] if shown else None
+        if edits and last and last["edits"] and last["path"] == path:
+            last["edits"] += edits
+            last["count"] += 1
+            continue
+        shown.append(
+            {
+                "tool": step["tool"],
+                "target": step["target"],
+                "path": path if edits else None,
+                "change": step.get("change"),
+                "edits": edits,
+                "count": 1,
+                "tool_use_id": step["tool_use_id"],
+                "confirms": step["tool_use_id"] == row.get("fix_tool_use_id"),
+            }
+        )
+    return shown
+
+
+_MARKUP = re.compile(r"\*\*|__|(?m:^#{1,6}\s+)|(?m:^\s*\|?[\s:|-]*-{3,}[\s:|-]*\|?\s*$)|`")
+
+
+def plain_text(text: object, width: object = 600) -> str:
+    """Markdown as plain text on one line: no `**`, headings or table rules, cut at a word."""
+    flat = " ".join(_MARKUP.sub(" ", str(text or "")).replace(" | ", " · ").split())
+    flat = flat.strip("| ").replace("| ", "· ").replace(" |", " ·")
+    limit = int(width) if isinstance(width, (int, str)) and str(width).isdigit() else 600
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:·") + "…"
+
+
 def format_hit(
     number: int,
     row: dict[str, Any],
@@ -1217,21 +1263,22 @@ def format_hit(
     if row["matched"] == "signature":
         lines.append(f"   same error signature: {one_line(row['signature'], 200)}")
     if row["fixed_at"]:
-        lines.append(f"   fixed:  {row['tool']} {one_line(row['fix_target'], 200)} succeeded")
-        for edit in row["fix_edits"]:
-            lines.append(f"   edit:   {in_project(edit['file_path'], row['project'])}")
-            lines += [
-                f"             {sign} {one_line(text, 150)}" for sign, text in edit_lines(edit)[:6]
-            ]
+        for step in remedy_steps(row):
+            if step["edits"]:
+                count = f" ({step['count']} edits)" if step["count"] > 1 else ""
+                lines.append(f"   fix:    edit {in_project(step['path'], row['project'])}{count}")
+                diff = [line for edit in step["edits"] for line in edit_lines(edit)]
+                lines += [f"             {sign} {one_line(text, 150)}" for sign, text in diff[:6]]
+            else:
+                change = f"  (changed: {step['change']})" if step["change"] else ""
+                lines.append(f"   fix:    {step['tool']} {one_line(step['target'], 200)}{change}")
+        how = "worked around" if row["outcome"] == "worked around" else "confirmed"
+        lines.append(f"   {how}: {row['tool']} {one_line(row['fix_target'], 200)} succeeded")
         for call in row["fix_calls"]:
             state = "" if call["ok"] else " (failed)"
             lines.append(f"   before: {call['tool']} {one_line(call['target'], 150)}{state}")
     else:
-        lines.append("   fixed:  no successful retry in this session")
-        if row["next_ok_target"]:
-            lines.append(
-                f"   then:   {row['tool']} {one_line(row['next_ok_target'], 200)} (succeeded)"
-            )
+        lines.append(f"   fixed:  no, {NOT_FIXED_WHY.get(row['outcome'], NOT_FIXED_WHY['not fixed'])}")
         if row["files_edited_after"]:
             files = [in_project(path, row["project"]) for path in row["files_edited_after"]]
             lines.append(f"   edited: {', '.join(files)}")

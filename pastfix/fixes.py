@@ -1,0 +1,686 @@
+"""What fixed a failed tool call: the remedy, and the call that confirms it.
+
+These rules are pure: they take the calls of one session in order and say, for
+each failed call, what happened next. The build stores what they say in the
+`fixes` table (db.refresh_fixes), and find_past_fix, the hook, `pastfix find`
+and the MCP tools show it. Bump FIX_VERSION whenever a rule changes: the next
+build recomputes every stored fix.
+
+**The window.** What follows a failure is read among the later calls of the same
+agent (the main thread, or one subagent), up to the next prompt the user typed,
+and at most WINDOW_CALLS of them: after that the agent has moved on.
+
+**The confirmation.** The first successful call in the window that does what the
+failed call tried to do:
+
+- *a retry*: the same tool on the same file, or a shell command with the same
+  intent: the same program (found behind `sudo`, `env X=1`, `timeout 5`, `npx`,
+  `uv run`, `python -m`, `bundle exec` ..., and by its name when called by its
+  full path) and subcommand (`git push`, `npm run build`), and arguments that
+  overlap or where one side has none. `npm run build` is not `npm run test`.
+- *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
+  same file (`cat x` failed, then Read x; an Edit that did not apply, then a
+  Write of the file), the same file name in another folder (a Read of a file
+  that does not exist, then a Read where a Glob found it), or the same program
+  through another shell tool.
+
+A confirming call whose output still holds the failure's key line did not
+succeed (`npm test | tail` exits 0 when the tests fail), and one that masks
+failures where the failed call did not (`|| true`, `|| echo ...`, `; exit 0`)
+papers over the error: neither confirms a fix, and the search goes on.
+
+**The remedy.** What made the difference, shown before the confirmation:
+
+- the edits (Edit, MultiEdit, Write, NotebookEdit, apply_patch) between the
+  failure and the confirmation, and the shell commands there that change state
+  (a formatter, an install, a config or auth command, `mkdir`, `git pull
+  --rebase`, ...): every command but those that only look (`ls`, `cat`, `grep`,
+  `git status`, ...) or only check (test runners, linters, type checkers and
+  builds run without a fix flag);
+- a Read of the file when the error was that it had not been read first;
+- the search that found the file, when the confirmation reads it elsewhere;
+- the confirmation itself when it was changed: another flag, path, tool,
+  `sudo`, the full path of the executable. Its `change` says how, as the words
+  taken out and put in (`-x +/usr/local/bin/x`).
+
+Steps that the error names (its file, its program, a word of its text such as
+`Run 'mix format'`) come first, then the others in order; at most REMEDY_STEPS.
+An unchanged retry with nothing in between is a fix with an empty remedy (a
+flaky network, a server that had not started yet).
+
+**Outcomes.** `fixed` (a retry confirmed it), `worked around` (another way did),
+`papered over` (only a masked call succeeded) and `not fixed` (nothing in the
+window did). Only the first two claim a fix.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+FIX_VERSION = 1
+
+WINDOW_CALLS = 60
+# Prompts the user typed that a window may run past.
+PROMPTS_CROSSED = 1
+ANOTHER_WAY_CALLS = 12
+REMEDY_STEPS = 8
+# How much of a changed retry's words its `change` shows.
+CHANGE_WORDS = 8
+CHANGE_CHARS = 200
+
+FIXED = "fixed"
+WORKED_AROUND = "worked around"
+PAPERED_OVER = "papered over"
+NOT_FIXED = "not fixed"
+CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
+
+EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch"})
+# Shell tools: Claude Code's, Codex's, and the PowerShell tool of Claude Code on Windows.
+SHELL_TOOLS = frozenset(
+    {"Bash", "PowerShell", "shell", "exec_command", "local_shell", "shell_command", "container.exec"}
+)
+FILE_TOOLS = frozenset({"Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "NotebookRead"})
+SEARCH_TOOLS = frozenset({"Glob", "Grep", "LS"})
+
+# Programs that only look: never a remedy, never a confirmation of a command.
+LOOK = frozenset(
+    "ls cat head tail less more grep egrep fgrep rg ag ack find fd tree wc pwd echo printf which"
+    " type whereis file stat du df ps top env printenv date whoami id uname hostname sort uniq"
+    " cut diff cmp jq yq test [ true false sleep man history lsd eza exa realpath readlink basename dirname"
+    " lsof netstat ss nproc free uptime tldr column xxd od hexdump strings md5sum sha256sum"
+    " shasum open xdg-open".split()
+)
+# Subcommands that only look, of programs that can also change things.
+LOOK_SUBCOMMANDS = {
+    "git": frozenset(
+        "status log diff show branch remote rev-parse ls-files blame describe shortlog"
+        " reflog grep config-get ls-remote".split()
+    ),
+    "npm": frozenset("ls list view info outdated search why explain help config-get".split()),
+    "pip": frozenset("show list freeze check search index".split()),
+    "docker": frozenset("ps logs inspect images version info".split()),
+    "kubectl": frozenset("get describe logs explain version".split()),
+    "gh": frozenset("view list status diff checks".split()),
+    "cargo": frozenset("tree metadata search".split()),
+    "brew": frozenset("list info search".split()),
+    "apt": frozenset("list show search policy".split()),
+    "mix": frozenset("help".split()),
+}
+# Programs and subcommands that check without changing: they confirm, never remedy.
+CHECK = frozenset(
+    "pytest jest vitest mocha tsc mypy pyright flake8 pylint eslint ruff shellcheck rspec"
+    " phpunit ava tap karma playwright cypress hadolint golangci-lint rubocop credo dialyzer"
+    " stylelint biome".split()
+)
+CHECK_SUBCOMMANDS = {
+    "cargo": frozenset("check test build clippy bench run".split()),
+    "go": frozenset("test build vet run".split()),
+    "mix": frozenset("test compile credo dialyzer run".split()),
+    "npm": frozenset("test run-script t".split()),
+    "yarn": frozenset("test".split()),
+    "pnpm": frozenset("test".split()),
+    "make": frozenset("test check lint build all".split()),
+    "ruff": frozenset("check".split()),
+    "dotnet": frozenset("build test".split()),
+    "gradle": frozenset("test build check".split()),
+    "mvn": frozenset("test verify compile package".split()),
+    "python": frozenset(),
+}
+# Words that turn a checker into a fixer: `eslint --fix`, `ruff check --fix`.
+FIX_FLAGS = frozenset({"--fix", "--write", "-w", "--fix-only", "--autofix", "-a"})
+# Script names of npm, yarn, pnpm and make that change files rather than check them.
+FIXING_SCRIPTS = re.compile(r"^(?:format|fmt|prettier|lint:fix|fix|codegen|generate|install)\b")
+# Wrappers in front of the program that does the work.
+WRAPPERS = frozenset(
+    "sudo doas env time nohup exec command nice ionice stdbuf timeout xargs npx bunx pnpx"
+    " watch caffeinate".split()
+)
+RUNNERS = {  # `uv run X`, `poetry run X`, `bundle exec X`, ...
+    "uv": "run",
+    "poetry": "run",
+    "pipenv": "run",
+    "pdm": "run",
+    "hatch": "run",
+    "bundle": "exec",
+    "pnpm": "exec",
+    "yarn": "exec",
+    "npm": "exec",
+    "rye": "run",
+    "conda": "run",
+}
+# Names of one program: `python` failed, `python3` worked.
+ALIASES = {"python3": "python", "pip3": "pip", "nodejs": "node", "docker-compose": "docker"}
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish"})
+MASKS = re.compile(r"\|\|\s*(?:true|:|echo\b|exit\s+0|printf\b)|;\s*(?:true|exit\s+0)\s*$")
+
+_SEPARATORS = frozenset({"|", "||", "&&", ";", "&", "\n"})
+_OUTPUT_FILTERS = frozenset(
+    "head tail grep egrep rg sed awk cut sort uniq wc less more tee cat jq column tr fold".split()
+)
+_REDIRECT = re.compile(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>>?\S*$|^\d?>&\d$")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+# Quoted text with spaces, or this long, is a message (a commit message, a script), not
+# part of the intent.
+_MESSAGE_CHARS = 40
+
+
+def _is_message(word: str) -> bool:
+    return len(word) >= _MESSAGE_CHARS or any(ch.isspace() for ch in word)
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]{2,}")
+
+
+@dataclass(frozen=True)
+class Call:
+    """A tool call of a session with what its result said."""
+
+    tool_use_id: str
+    timestamp: str
+    name: str
+    command: str | None
+    file_path: str | None
+    pattern: str | None  # a Glob's or Grep's pattern
+    agent_id: str | None
+    failed: bool  # failed, or has no result: it confirms nothing
+    kind: str | None = None  # the failure's kind (signatures.classify)
+    # A subagent's call: Claude Code 1.0 gave subagents no agent id, only this flag.
+    sidechain: bool = False
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a remedy: a call, and what it changed."""
+
+    tool_use_id: str
+    tool: str
+    target: str
+    change: str | None = None
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {
+            "tool_use_id": self.tool_use_id,
+            "tool": self.tool,
+            "target": self.target,
+            "change": self.change,
+        }
+
+
+@dataclass
+class Fix:
+    """What followed one failed call."""
+
+    tool_use_id: str
+    outcome: str
+    confirmed_by: str | None = None
+    confirmed_at: str | None = None
+    remedy: list[Step] = field(default_factory=list)
+    window_end: str | None = None
+    # the calls of the window up to the confirmation (or its end) that are not remedy steps
+    others: list[str] = field(default_factory=list)
+
+
+# -- reading a shell command -------------------------------------------------
+
+
+# A heredoc's body, up to its delimiter: text, not commands.
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)(\w+)\1[^\n]*\n(?:.*\n)*?\s*\2\b", re.MULTILINE)
+# Redirections, before the words are split: `2>&1`, `&>log`, `>/dev/null`, `< in.txt`.
+_REDIRECTION = re.compile(r"\d*>&\d+|&>>?\s*[^\s|&;]+|\d*>>?\s*[^\s|&;]+|\d*<(?!<)\s*[^\s|&;]+")
+
+
+# A word of a shell command: a quoted string (its quotes taken off), an operator, or
+# a run of other characters. Unbalanced quotes run to the end.
+_TOKEN = re.compile(r"""\s*(?:"((?:\\.|[^"\\])*)"?|'([^']*)'?|(\|\||&&|[|&;\n])|((?:\\.|[^\s|&;"'])+))""")
+
+
+def _words(command: str) -> list[str]:
+    """A command's words, with its operators (`|`, `&&`, `;`) as words of their own."""
+    command = _REDIRECTION.sub(" ", _HEREDOC.sub(" ", command))
+    words = []
+    for found in _TOKEN.finditer(command):
+        double, single, operator, bare = found.groups()
+        if operator is not None:
+            words.append(";" if operator == "\n" else operator)
+        elif double is not None or single is not None:
+            words.append(double if double is not None else single)
+        elif bare is not None:
+            words.append(bare)
+    return words
+
+
+def segments(command: str | None) -> list[list[str]]:
+    """A command's simple commands, each a list of words, without redirections.
+
+    `cd X &&` and output filters after a pipe (`| tail -20`, `| grep x`) are left
+    out: they say where and how much, not what.
+    """
+    found: list[list[str]] = []
+    current: list[str] = []
+    after_pipe = False
+    for word in [*_words(command or ""), ";"]:
+        if word in _SEPARATORS or set(word) <= set("|&;"):
+            if current and not (after_pipe and _program(current)[0] in _OUTPUT_FILTERS):
+                if _program(current)[0] != "cd":
+                    found.append(current)
+            after_pipe = word == "|"
+            current = []
+        elif not _REDIRECT.match(word):
+            current.append(word)
+    return found
+
+
+def _program(words: Sequence[str]) -> tuple[str, list[str]]:
+    """The program a simple command runs (by its name, not its path) and its arguments."""
+    i = 0
+    while i < len(words):
+        word = words[i]
+        name = PurePosixPath(word).name if "/" in word else word
+        if _ASSIGNMENT.match(word):
+            i += 1
+        elif name in WRAPPERS:
+            i += 1
+            # the wrapper's own options and a number (timeout 30, nice -n 5)
+            while i < len(words) and (words[i].startswith("-") or words[i].isdigit()):
+                i += 1
+        elif name in RUNNERS and i + 1 < len(words) and words[i + 1] == RUNNERS[name]:
+            i += 2
+        elif re.fullmatch(r"python[0-9.]*", name) and words[i + 1 : i + 2] == ["-m"]:
+            i += 2
+        else:
+            return ALIASES.get(name, name), list(words[i + 1 :])
+    return "", []
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What one simple command does: its program, subcommand and other arguments."""
+
+    program: str
+    sub: str | None
+    args: frozenset[str]
+    flags: frozenset[str]
+    words: tuple[str, ...] = ()
+
+
+def intents(command: str | None) -> list[Intent]:
+    """The intent of each simple command of a shell command."""
+    found = []
+    for words in segments(command):
+        program, args = _program(words)
+        if not program:
+            continue
+        if program in SHELLS and "-c" in args[:-1]:
+            # bash -c '...': what the script does
+            found += intents(args[args.index("-c") + 1])
+            continue
+        positional = [a for a in args if not a.startswith("-")]
+        sub = None
+        if positional and re.fullmatch(r"[a-z][a-z0-9:_-]*", positional[0]) and (
+            program in LOOK_SUBCOMMANDS
+            or program in CHECK_SUBCOMMANDS
+            or program in RUNNERS
+            or program in {"npm", "yarn", "pnpm", "bun", "make", "kubectl", "docker", "gh"}
+            or len(positional) > 1
+        ):
+            sub = positional.pop(0)
+            if program in {"npm", "yarn", "pnpm", "bun"} and sub in {"run", "run-script"}:
+                sub = positional.pop(0) if positional else sub
+        found.append(
+            Intent(
+                program=program,
+                sub=sub,
+                args=frozenset(_arg_key(a) for a in positional if not _is_message(a)),
+                flags=frozenset(a for a in args if a.startswith("-")),
+                words=tuple(w for w in words if not _is_message(w)),
+            )
+        )
+    return found
+
+
+def _arg_key(arg: str) -> str:
+    """An argument as retries compare it: a path by its file name."""
+    return PurePosixPath(arg.rstrip("/")).name if "/" in arg else arg
+
+
+def _same_intent(one: Intent, other: Intent) -> bool:
+    if one.program != other.program or one.sub != other.sub:
+        return False
+    if not one.args or not other.args:
+        # `git push` and `git push origin main`; `ls` alone matches nothing
+        return one.program not in LOOK or one.args == other.args
+    return bool(one.args & other.args)
+
+
+def _shared_intent(failed: str | None, other: str | None) -> tuple[Intent, Intent] | None:
+    """The simple commands by which two shell commands try the same thing, if they do.
+
+    See the module docstring. When the failed command does more than look, its looks
+    (`ls x; cat y`) do not count.
+    """
+    theirs = intents(other)
+    mine = [i for i in intents(failed) if i.program not in LOOK] or intents(failed)
+    return next(((a, b) for a in mine for b in theirs if _same_intent(a, b)), None)
+
+
+def command_change(failed: str | None, retry: str | None) -> str | None:
+    """How a retry changed the failed command: the words taken out and put in.
+
+    Only the simple command they share counts (`-npx +./node_modules/.bin/prisma`);
+    None when it is the same command.
+    """
+    pair = _shared_intent(failed, retry)
+    if pair is None or pair[0].words == pair[1].words:
+        return None
+    old, new = pair[0].words, pair[1].words
+    taken = [w for w in old if w not in new]
+    put = [w for w in new if w not in old]
+    words = [*(f"-{w}" for w in taken), *(f"+{w}" for w in put)]
+    if not words:
+        return "the same words in another order"
+    change = " ".join(words[:CHANGE_WORDS]) + (" …" if len(words) > CHANGE_WORDS else "")
+    return change[:CHANGE_CHARS]
+
+
+# -- what a call does ----------------------------------------------------------
+
+
+def _changes_state(call: Call) -> bool:
+    """Whether a successful call may have changed what the failed one met."""
+    if call.name in EDIT_TOOLS:
+        return True
+    if call.name not in SHELL_TOOLS or not call.command:
+        return False
+    for intent in intents(call.command):
+        if intent.program in LOOK:
+            continue
+        if intent.sub and intent.sub in LOOK_SUBCOMMANDS.get(intent.program, ()):
+            continue
+        if intent.flags & FIX_FLAGS or (intent.sub and FIXING_SCRIPTS.match(intent.sub)):
+            return True
+        if intent.program in CHECK:
+            continue
+        if intent.program in CHECK_SUBCOMMANDS and (
+            intent.sub in CHECK_SUBCOMMANDS[intent.program]
+            or (intent.program in {"npm", "yarn", "pnpm"} and intent.sub)
+            or intent.program == "python"
+        ):
+            continue
+        if intent.program.startswith("python") and not intent.sub:
+            # python script.py: it may do anything; `python -c` prints
+            if "-c" in intent.flags:
+                continue
+        return True
+    return False
+
+
+def _basename(path: str | None) -> str:
+    return PurePosixPath(path).name if path else ""
+
+
+_WRITES_TO = re.compile(r"(?:>>?|\btee(?:\s+-a)?)\s*['\"]?([^\s|&;'\"]+)")
+
+
+def _files_of(call: Call, written: bool = False) -> set[str]:
+    """The file names a call works on: its file, and the paths in its command.
+
+    `written`: only those a shell command writes to (`> x`, `tee x`).
+    """
+    names = {_basename(call.file_path)} if call.file_path and not written else set()
+    if call.command:
+        names |= {_basename(path) for path in _WRITES_TO.findall(call.command)}
+        for intent in [] if written else intents(call.command):
+            names |= {a for a in intent.args if "." in a.strip(".")}
+    if call.pattern:
+        names.add(_basename(call.pattern.replace("**/", "")))
+    return {n for n in names if len(n) >= 3 and "*" not in n}
+
+
+_MISSING_PROGRAM = re.compile(r"command not found|not found: \w|No such file or directory \(os error 2\)")
+
+
+def _another_way(failed: Call, call: Call, error: str = "") -> bool:
+    """Whether a successful call of another tool (or file) reached the failed call's goal."""
+    folder = (failed.file_path or "").rstrip("/") + "/"
+    if failed.name in FILE_TOOLS and call.name in FILE_TOOLS:
+        if failed.file_path and call.file_path:
+            if call.name == "Read" and call.file_path.startswith(folder):
+                return True  # a folder read as a file (EISDIR), then a file in it
+            if call.file_path == failed.file_path:
+                return call.name != failed.name and (
+                    call.name in EDIT_TOOLS or failed.name not in EDIT_TOOLS
+                )
+            return _basename(call.file_path) == _basename(failed.file_path) and (
+                call.name == failed.name
+            )
+        return False
+    if failed.name in SHELL_TOOLS and call.name in SHELL_TOOLS:
+        if _shared_intent(failed.command, call.command) is not None:
+            return True
+        if _MISSING_PROGRAM.search(error):
+            # `tree x` not found, then `find x`: another program on the same paths
+            mine = intents(failed.command)
+            paths = {a for i in mine for a in i.args if "/" in a or "." in a}
+            looks = all(i.program in LOOK for i in mine)  # a look may be redone by a look
+            return any(
+                paths & i.args and (looks or i.program not in LOOK)
+                for i in intents(call.command)
+            )
+        return False
+    if failed.name in SHELL_TOOLS and call.name in FILE_TOOLS:
+        # `cat x` failed, then Read x: the same file, looked at another way
+        look = [i for i in intents(failed.command) if i.program in {"cat", "head", "tail", "less"}]
+        return bool(look) and _basename(call.file_path) in _files_of(failed)
+    if failed.name in EDIT_TOOLS and call.name in SHELL_TOOLS:
+        # an edit refused, then the file written by the shell (`cat > x <<EOF`)
+        return _basename(failed.file_path) in _files_of(call, written=True)
+    if failed.name in FILE_TOOLS and call.name in SHELL_TOOLS:
+        looks = {"cat", "head", "tail", "less", "sed", "ls", "find", "tree"}
+        return bool(failed.file_path) and any(
+            i.program in looks
+            and (
+                _basename(failed.file_path) in i.args
+                or any(a.rstrip("/").endswith(failed.file_path.rstrip("/")) for a in i.words)
+            )
+            for i in intents(call.command)
+        )
+    if call.name == failed.name and not (failed.command or failed.file_path):
+        # a tool with no file or command (Task, Skill, ExitPlanMode, MCP tools):
+        # the same tool called again
+        return True
+    return False
+
+
+def _retry(failed: Call, call: Call) -> bool:
+    """Whether a successful call is a retry of the failed one: the same thing, maybe changed."""
+    if call.name != failed.name:
+        return False
+    if failed.command is not None or call.command is not None:
+        return _shared_intent(failed.command, call.command) is not None
+    if failed.file_path is not None:
+        return call.file_path == failed.file_path
+    return False
+
+
+def _masks(failed: Call, call: Call) -> bool:
+    """Whether a call hides failures that the failed call let through."""
+    return bool(MASKS.search(call.command or "")) and not MASKS.search(failed.command or "")
+
+
+def _target(call: Call) -> str:
+    return (call.command or call.file_path or call.pattern or "")[:300]
+
+
+def _named(step: Call, error: str, failed: Call) -> bool:
+    """Whether the error (or the failed call) names what a step works on."""
+    text = f"{error}\n{failed.command or ''}"
+    if step.file_path and _basename(step.file_path) and _basename(step.file_path) in text:
+        return True
+    if step.command:
+        programs = {i.program for i in intents(step.command) if len(i.program) >= 2}
+        words = set(_WORD.findall(error))
+        if programs & words:
+            return True
+        # `Run 'mix format'`: the step's words together in the error
+        flat = " ".join(" ".join(w) for w in segments(step.command))
+        if len(flat) >= 4 and flat in error:
+            return True
+    return False
+
+
+# -- the rule ------------------------------------------------------------------
+
+
+def fix_of(
+    failed: Call,
+    after: Sequence[Call],
+    error: str,
+    output: Callable[[str], str],
+    key_line: str = "",
+    later_errors: dict[str, str] | None = None,
+    this_error: str = "",
+) -> Fix:
+    """What followed `failed` among `after`, the calls of its window (same agent, in order).
+
+    `error` is the failure's text and `key_line` its key line; `later_errors` tells the
+    later failures apart (their signatures, by tool_use_id), `this_error` is this one's.
+    `output(tool_use_id)` gives a later call's output, read only for the few calls that
+    might confirm a fix.
+
+    When retries failed again before one succeeded, the remedy is what came between the
+    last failure with this error and the first retry without it: a test suite that fails
+    four times on four errors had four remedies.
+    """
+    window_end = after[-1].timestamp if after else failed.timestamp
+    masked = None
+    start, stop = 0, None  # the remedy's window within `after`
+    for n, call in enumerate(after):
+        if call.failed:
+            if stop is None and later_errors is not None and _retry(failed, call):
+                if later_errors.get(call.tool_use_id) == this_error:
+                    start = n + 1  # the error was still there
+                elif call.tool_use_id in later_errors:
+                    stop = n  # another error: this one was gone
+            continue
+        way = None
+        if _retry(failed, call):
+            way = FIXED
+        elif n < ANOTHER_WAY_CALLS and _another_way(failed, call, error):
+            way = WORKED_AROUND
+        if way is None:
+            continue
+        if _masks(failed, call):
+            masked = masked or call
+            continue
+        if key_line and len(key_line) >= 12 and key_line in output(call.tool_use_id):
+            continue  # it "succeeded" with the same error: an exit code lost in a pipe
+        return _confirmed(failed, after[:n], call, way, error, window_end, start, stop)
+    if masked is not None:
+        return Fix(failed.tool_use_id, PAPERED_OVER, window_end=window_end)
+    return Fix(
+        failed.tool_use_id,
+        NOT_FIXED,
+        window_end=window_end,
+        others=[c.tool_use_id for c in after],
+    )
+
+
+def _confirmed(
+    failed: Call,
+    between: Sequence[Call],
+    confirm: Call,
+    way: str,
+    error: str,
+    window_end: str,
+    start: int = 0,
+    stop: int | None = None,
+) -> Fix:
+    steps: list[tuple[bool, int, Step]] = []
+    others = []
+    not_read = failed.kind == "not_read" or "has not been read" in error
+    for n, call in enumerate(between):
+        step = None
+        if not start <= n < (len(between) if stop is None else stop):
+            pass
+        elif not call.failed and _changes_state(call):
+            step = Step(call.tool_use_id, call.name, _target(call))
+        elif not call.failed and not_read and call.name == "Read":
+            if call.file_path == failed.file_path:
+                step = Step(call.tool_use_id, call.name, _target(call))
+        elif (
+            not call.failed
+            and way == WORKED_AROUND
+            and call.name in SEARCH_TOOLS | SHELL_TOOLS
+            and any(
+                name and name in (call.pattern or call.command or call.file_path or "")
+                for name in (_basename(confirm.file_path), failed.file_path)
+            )
+        ):
+            step = Step(call.tool_use_id, call.name, _target(call))
+        if step is None:
+            others.append(call.tool_use_id)
+        else:
+            steps.append((_named(call, error, failed), n, step))
+    change = None
+    if confirm.name in SHELL_TOOLS:
+        change = command_change(failed.command, confirm.command)
+    elif confirm.name != failed.name:
+        change = f"{failed.name} → {confirm.name}"
+    elif confirm.file_path != failed.file_path:
+        change = f"{failed.file_path} → {confirm.file_path}"
+    if not (failed.command or failed.file_path) and not steps:
+        change = "called again with other input"
+    if change or way == WORKED_AROUND or (failed.name not in EDIT_TOOLS and confirm.name in EDIT_TOOLS):
+        steps.append((True, len(between), Step(confirm.tool_use_id, confirm.name, _target(confirm), change)))
+    steps.sort(key=lambda item: (not item[0], item[1]))
+    return Fix(
+        failed.tool_use_id,
+        way,
+        confirmed_by=confirm.tool_use_id,
+        confirmed_at=confirm.timestamp,
+        remedy=[step for _, _, step in steps[:REMEDY_STEPS]],
+        window_end=window_end,
+        others=others,
+    )
+
+
+def session_fixes(
+    calls: Sequence[Call],
+    prompts: Iterable[str],
+    errors: dict[str, str],
+    output: Callable[[str], str],
+    key_line: Callable[[str], str] = lambda text: "",
+    signature: Callable[[str], str] | None = None,
+) -> Iterator[Fix]:
+    """The fix of every failed call of one session.
+
+    `calls` in order, `prompts` the timestamps of the prompts the user typed, `errors`
+    the failures' texts by tool_use_id; `key_line` finds an error's key line and
+    `signature` tells whether two failures are the same error (signatures.py).
+    """
+    same = signature or key_line
+    prompt_times = sorted(prompts)
+    by_agent: dict[tuple[str | None, bool], list[Call]] = {}
+    for call in calls:
+        by_agent.setdefault((call.agent_id, call.sidechain), []).append(call)
+    for own in by_agent.values():
+        for i, call in enumerate(own):
+            if call.tool_use_id not in errors:
+                continue
+            # The window ends at the second prompt after the failure (subagents are not
+            # prompted): a user's "continue" or "try again" often comes in between.
+            end = next(
+                iter([t for t in prompt_times if t > call.timestamp][PROMPTS_CROSSED:]), None
+            )
+            after = [
+                c
+                for c in own[i + 1 : i + 1 + WINDOW_CALLS]
+                if call.sidechain or end is None or c.timestamp < end
+            ]
+            text = errors.get(call.tool_use_id, "")
+            later = {c.tool_use_id: same(errors[c.tool_use_id]) for c in after if c.tool_use_id in errors}
+            fix = fix_of(call, after, text, output, key_line(text), later, same(text))
+            if end and not call.sidechain and not after:
+                fix.window_end = end
+            yield fix

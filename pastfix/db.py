@@ -409,7 +409,7 @@ FIX_CALLS_SQL = """
 SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   CASE WHEN c.name IN ('Glob', 'Grep') AND json_valid(c.input)
        THEN json_extract(c.input, '$.pattern') END,
-  c.agent_id, coalesce(r.is_error, 1), r.kind, coalesce(c.is_sidechain, 0)
+  c.agent_id, coalesce(r.is_error, 1), r.kind, coalesce(c.is_sidechain, 0), c.message_uuid
 FROM tool_calls c INDEXED BY idx_tc_session
 LEFT JOIN tool_results r ON r.tool_use_id = c.tool_use_id
 WHERE c.session_id = ? ORDER BY c.timestamp, c.file_id, c.line_no
@@ -421,6 +421,8 @@ FIX_ERRORS_SQL = (
 FIX_PROMPTS_SQL = (
     "SELECT timestamp FROM messages WHERE session_id = ? AND kind IN ('prompt', 'queued_prompt')"
     " AND is_meta = 0 AND is_sidechain = 0 AND timestamp IS NOT NULL"
+    # a slash command and its output are not a prompt the user typed
+    " AND text NOT LIKE '<command-%' AND text NOT LIKE '<local-command-%'"
 )
 FIX_OUTPUT_SQL = "SELECT coalesce(content, '') FROM tool_results WHERE tool_use_id = ?"
 
@@ -453,9 +455,17 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
         errors = dict(conn.execute(FIX_ERRORS_SQL, [session_id]).fetchall())
         if not errors:
             continue
+        rows_of = conn.execute(FIX_CALLS_SQL, [session_id]).fetchall()
+        thread = _sidechain_threads(conn, session_id, rows_of)
         calls = [
-            fixes.Call(*row[:7], failed=bool(row[7]), kind=row[8], sidechain=bool(row[9]))
-            for row in conn.execute(FIX_CALLS_SQL, [session_id])
+            fixes.Call(
+                *row[:6],
+                agent_id=row[6] if row[6] is not None or not row[9] else thread.get(row[10]),
+                failed=bool(row[7]),
+                kind=row[8],
+                sidechain=bool(row[9]),
+            )
+            for row in rows_of
         ]
         prompts = [row[0] for row in conn.execute(FIX_PROMPTS_SQL, [session_id])]
         for fix in fixes.session_fixes(
@@ -477,6 +487,35 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
     conn.execute(
         "INSERT OR REPLACE INTO _build_state VALUES ('fix_version', ?)", [str(fixes.FIX_VERSION)]
     )
+
+
+def _sidechain_threads(
+    conn: Connection, session_id: str, calls: Sequence[Sequence[Any]]
+) -> dict[str, str]:
+    """Which subagent each sidechain message belongs to, where Claude Code did not say.
+
+    Claude Code 1.0 wrote the messages of parallel subagents into the session's file
+    with no agent id: each subagent is then the chain of parent links back to its
+    first sidechain message, which names the thread.
+    """
+    if not any(row[6] is None and row[9] for row in calls):
+        return {}
+    parent: dict[str, str | None] = {}
+    for uuid, parent_uuid in conn.execute(
+        "SELECT uuid, parent_uuid FROM messages WHERE session_id = ? AND is_sidechain = 1",
+        [session_id],
+    ):
+        parent[uuid] = parent_uuid
+    root: dict[str, str] = {}
+    for start in parent:
+        path, uuid = [], start
+        while uuid not in root and parent.get(uuid) in parent and len(path) < len(parent):
+            path.append(uuid)
+            uuid = parent[uuid]  # type: ignore[assignment]
+        top = root.get(uuid, uuid)
+        for node in [*path, uuid]:
+            root[node] = top
+    return {uuid: f"sidechain:{top}" for uuid, top in root.items()}
 
 
 def fixes_current(conn: Connection) -> bool:

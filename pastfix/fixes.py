@@ -65,7 +65,9 @@ FIX_VERSION = 1
 WINDOW_CALLS = 60
 # Prompts the user typed that a window may run past.
 PROMPTS_CROSSED = 1
-ANOTHER_WAY_CALLS = 12
+ANOTHER_WAY_CALLS = 30
+# Lines of a later failure's output searched for this one's error.
+PERSIST_LINES = 300
 REMEDY_STEPS = 8
 # How much of a changed retry's words its `change` shows.
 CHANGE_WORDS = 8
@@ -109,6 +111,13 @@ LOOK_SUBCOMMANDS = {
     "apt": frozenset("list show search policy".split()),
     "mix": frozenset("help".split()),
 }
+# Subcommands that only look, whatever the program (`bd list`, `gh pr view`, `kubectl get`).
+LOOK_ANY = frozenset(
+    "list ls show status view info get describe search help ready version whoami log logs"
+    " diff inspect outdated doctor --version --help".split()
+)
+# Flags that make a fixer only check: `mix format --check-formatted`, `black --check`.
+_CHECK_FLAG = re.compile(r"^--?(?:check\S*|dry-run|diff|list-different|verify)$")
 # Programs and subcommands that check without changing: they confirm, never remedy.
 CHECK = frozenset(
     "pytest jest vitest mocha tsc mypy pyright flake8 pylint eslint ruff shellcheck rspec"
@@ -162,9 +171,9 @@ _OUTPUT_FILTERS = frozenset(
 )
 _REDIRECT = re.compile(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>>?\S*$|^\d?>&\d$")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-# Quoted text with spaces, or this long, is a message (a commit message, a script), not
-# part of the intent.
-_MESSAGE_CHARS = 40
+# Quoted text with spaces, or this long, is a message (a commit message, a script, data),
+# not part of the intent.
+_MESSAGE_CHARS = 200
 
 
 def _is_message(word: str) -> bool:
@@ -395,7 +404,13 @@ def _changes_state(call: Call) -> bool:
     for intent in intents(call.command):
         if intent.program in LOOK:
             continue
-        if intent.sub and intent.sub in LOOK_SUBCOMMANDS.get(intent.program, ()):
+        first = intent.sub or next((w for w in intent.words[1:] if not w.startswith("-")), None)
+        if first and first in LOOK_SUBCOMMANDS.get(intent.program, LOOK_ANY):
+            continue
+        if any(_CHECK_FLAG.match(flag) for flag in intent.flags) or intent.flags & {
+            "--help",
+            "--version",
+        }:
             continue
         if intent.flags & FIX_FLAGS or (intent.sub and FIXING_SCRIPTS.match(intent.sub)):
             return True
@@ -440,6 +455,10 @@ def _files_of(call: Call, written: bool = False) -> set[str]:
 _MISSING_PROGRAM = re.compile(r"command not found|not found: \w|No such file or directory \(os error 2\)")
 
 
+def _is_path(word: str) -> bool:
+    return not word.startswith("-") and ("/" in word or "." in word.strip("."))
+
+
 def _another_way(failed: Call, call: Call, error: str = "") -> bool:
     """Whether a successful call of another tool (or file) reached the failed call's goal."""
     folder = (failed.file_path or "").rstrip("/") + "/"
@@ -461,10 +480,11 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         if _MISSING_PROGRAM.search(error):
             # `tree x` not found, then `find x`: another program on the same paths
             mine = intents(failed.command)
-            paths = {a for i in mine for a in i.args if "/" in a or "." in a}
+            paths = {w for i in mine for w in i.words[1:] if _is_path(w)}
             looks = all(i.program in LOOK for i in mine)  # a look may be redone by a look
             return any(
-                paths & i.args and (looks or i.program not in LOOK)
+                paths & {w for w in i.words[1:] if _is_path(w)}
+                and (looks or i.program not in LOOK)
                 for i in intents(call.command)
             )
         return False
@@ -490,6 +510,23 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         # the same tool called again
         return True
     return False
+
+
+_MISSING_FILE = re.compile(r"does not exist|No such file or directory|ENOENT", re.IGNORECASE)
+
+
+def _searches(call: Call, folder: str) -> bool:
+    """Whether a call lists or searches `folder` (by its path, or the end of it)."""
+    if call.name in SEARCH_TOOLS:
+        where = f"{call.file_path or ''} {call.pattern or ''}"
+    elif call.name in SHELL_TOOLS and any(
+        i.program in {"ls", "find", "fd", "tree", "lsd", "eza", "exa"} for i in intents(call.command)
+    ):
+        where = call.command or ""
+    else:
+        return False
+    tail = "/".join(folder.strip("/").split("/")[-2:])
+    return bool(tail) and tail in where
 
 
 def _retry(failed: Call, call: Call) -> bool:
@@ -538,13 +575,12 @@ def fix_of(
     error: str,
     output: Callable[[str], str],
     key_line: str = "",
-    later_errors: dict[str, str] | None = None,
-    this_error: str = "",
+    still_failing: dict[str, bool] | None = None,
 ) -> Fix:
     """What followed `failed` among `after`, the calls of its window (same agent, in order).
 
-    `error` is the failure's text and `key_line` its key line; `later_errors` tells the
-    later failures apart (their signatures, by tool_use_id), `this_error` is this one's.
+    `error` is the failure's text and `key_line` its key line; `still_failing` says of
+    each later failure (by tool_use_id) whether it still shows this error.
     `output(tool_use_id)` gives a later call's output, read only for the few calls that
     might confirm a fix.
 
@@ -554,20 +590,28 @@ def fix_of(
     """
     window_end = after[-1].timestamp if after else failed.timestamp
     masked = None
-    start, stop = 0, None  # the remedy's window within `after`
+    retried: list[tuple[int, bool]] = []  # the failed retries: where, and with this error?
+    # A file that does not exist: a search of its folder, then a Read there, found the
+    # file meant (conn_case.ex guessed, data_case.ex found).
+    folder = str(PurePosixPath(failed.file_path).parent) if failed.file_path else ""
+    missing = failed.name == "Read" and bool(_MISSING_FILE.search(error)) and folder != "."
+    searched = False
     for n, call in enumerate(after):
+        if missing and not call.failed and _searches(call, folder):
+            searched = True
         if call.failed:
-            if stop is None and later_errors is not None and _retry(failed, call):
-                if later_errors.get(call.tool_use_id) == this_error:
-                    start = n + 1  # the error was still there
-                elif call.tool_use_id in later_errors:
-                    stop = n  # another error: this one was gone
+            if still_failing is not None and call.tool_use_id in still_failing:
+                if _retry(failed, call):
+                    retried.append((n, still_failing[call.tool_use_id]))
             continue
         way = None
         if _retry(failed, call):
             way = FIXED
         elif n < ANOTHER_WAY_CALLS and _another_way(failed, call, error):
             way = WORKED_AROUND
+        elif searched and call.name == "Read" and call.file_path:
+            if str(PurePosixPath(call.file_path).parent) == folder:
+                way = WORKED_AROUND
         if way is None:
             continue
         if _masks(failed, call):
@@ -575,6 +619,10 @@ def fix_of(
             continue
         if key_line and len(key_line) >= 12 and key_line in output(call.tool_use_id):
             continue  # it "succeeded" with the same error: an exit code lost in a pipe
+        # The remedy came after the last retry that still failed with this error, and
+        # before the first one after it that failed with another error.
+        start = max((i + 1 for i, same in retried if same), default=0)
+        stop = next((i for i, same in retried if i >= start and not same), None)
         return _confirmed(failed, after[:n], call, way, error, window_end, start, stop)
     if masked is not None:
         return Fix(failed.tool_use_id, PAPERED_OVER, window_end=window_end)
@@ -612,9 +660,15 @@ def _confirmed(
             not call.failed
             and way == WORKED_AROUND
             and call.name in SEARCH_TOOLS | SHELL_TOOLS
-            and any(
-                name and name in (call.pattern or call.command or call.file_path or "")
-                for name in (_basename(confirm.file_path), failed.file_path)
+            and (
+                any(
+                    name and name in (call.pattern or call.command or call.file_path or "")
+                    for name in (_basename(confirm.file_path), failed.file_path)
+                )
+                or (
+                    failed.file_path is not None
+                    and _searches(call, str(PurePosixPath(failed.file_path).parent))
+                )
             )
         ):
             step = Step(call.tool_use_id, call.name, _target(call))
@@ -632,7 +686,8 @@ def _confirmed(
     if not (failed.command or failed.file_path) and not steps:
         change = "called again with other input"
     if change or way == WORKED_AROUND or (failed.name not in EDIT_TOOLS and confirm.name in EDIT_TOOLS):
-        steps.append((True, len(between), Step(confirm.tool_use_id, confirm.name, _target(confirm), change)))
+        step = Step(confirm.tool_use_id, confirm.name, _target(confirm), change)
+        steps.append((_named(confirm, error, failed), len(between), step))
     steps.sort(key=lambda item: (not item[0], item[1]))
     return Fix(
         failed.tool_use_id,
@@ -660,6 +715,19 @@ def session_fixes(
     `signature` tells whether two failures are the same error (signatures.py).
     """
     same = signature or key_line
+
+    def persists(error: str, later: str) -> bool:
+        """Whether a later failure still shows `error` (its output can hold several)."""
+        if same(later) == same(error):
+            return True
+        line = key_line(error)
+        if len(line) >= 12 and line in later:
+            return True
+        mine = same(error)
+        return bool(mine) and any(
+            same(other) == mine for other in later.splitlines()[:PERSIST_LINES] if other.strip()
+        )
+
     prompt_times = sorted(prompts)
     by_agent: dict[tuple[str | None, bool], list[Call]] = {}
     for call in calls:
@@ -679,8 +747,12 @@ def session_fixes(
                 if call.sidechain or end is None or c.timestamp < end
             ]
             text = errors.get(call.tool_use_id, "")
-            later = {c.tool_use_id: same(errors[c.tool_use_id]) for c in after if c.tool_use_id in errors}
-            fix = fix_of(call, after, text, output, key_line(text), later, same(text))
+            later = {
+                c.tool_use_id: persists(text, errors[c.tool_use_id])
+                for c in after
+                if c.tool_use_id in errors
+            }
+            fix = fix_of(call, after, text, output, key_line(text), later)
             if end and not call.sidechain and not after:
                 fix.window_end = end
             yield fix

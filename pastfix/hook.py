@@ -102,22 +102,26 @@ def matches(
 
 
 def _fix(row: dict[str, Any]) -> list[str]:
-    """What fixed a past failure, in a few short lines."""
+    """What fixed a past failure, in a few short lines: the remedy, then its confirmation."""
     lines = []
-    for edit in row["fix_edits"][:2]:
-        lines.append(f"  edited {queries.in_project(edit['file_path'], row['project'])}")
-        lines += [
-            f"    {sign} {queries.one_line(text, 120)}"
-            for sign, text in queries.edit_lines(edit)[:2]
-        ]
     if row["fixed_at"]:
-        lines.append(f"  then {row['tool']} `{queries.one_line(row['fix_target'], 160)}` succeeded")
-    elif row["next_ok_target"]:
-        target = queries.one_line(row["next_ok_target"], 160)
-        lines.append(f"  no retry succeeded; next {row['tool']} that did: `{target}`")
-    elif row["files_edited_after"]:
-        files = [queries.in_project(p, row["project"]) for p in row["files_edited_after"][:4]]
-        lines.append(f"  no retry succeeded; edited afterwards: {', '.join(files)}")
+        for step in queries.remedy_steps(row)[:3]:
+            if step["edits"]:
+                path = queries.in_project(step["path"], row["project"])
+                lines.append(f"  fix: edited {path}")
+                diff = [line for edit in step["edits"] for line in queries.edit_lines(edit)]
+                lines += [f"    {sign} {queries.one_line(text, 120)}" for sign, text in diff[:2]]
+            else:
+                change = f" (changed: {step['change']})" if step["change"] else ""
+                target = queries.one_line(step["target"], 160)
+                lines.append(f"  fix: {step['tool']} `{target}`{change}")
+        how = "worked around by" if row["outcome"] == "worked around" else "confirmed:"
+        lines.append(
+            f"  {how} {row['tool']} `{queries.one_line(row['fix_target'], 160)}` succeeded"
+        )
+    else:
+        why = queries.NOT_FIXED_WHY.get(row["outcome"], queries.NOT_FIXED_WHY["not fixed"])
+        lines.append(f"  not fixed there: {why}")
     if row["next_text"]:
         lines.append(f"  the assistant said next: {queries.one_line(row['next_text'], 200)}")
     return lines

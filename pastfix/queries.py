@@ -620,7 +620,8 @@ select
   session_url(f.session_id, f.tool_use_id) as session_url,
   error_excerpt(f.content, :error, '<mark>', '</mark>', {TOKENIZER_SQL}) as error_snippet_html,
   substr(f.content, 1, {ERROR_CHARS}) as error,
-  coalesce(s.agent, 'claude') as agent
+  coalesce(s.agent, 'claude') as agent,
+  length(f.content) as error_length
 from framed f
 left join messages rm on rm.uuid = f.message_uuid
 left join sessions s on s.session_id = f.session_id

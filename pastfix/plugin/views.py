@@ -350,16 +350,29 @@ def find_card(
         {
             "tool": edit["tool"],
             "path": queries.in_project(edit["file_path"], project),
-            "diff": (
-                queries.patch_lines(edit["new"])[:DIFF_LINES]
-                if edit["tool"] == "apply_patch"
-                else diff_lines(edit["old"] or "", edit["new"] or "")
-            ),
+            "diff": _edit_diff(edit),
         }
         for edit in _json_list(row["fix_edits"])
     ]
+    remedy = [
+        {
+            **step,
+            "target_head": queries.one_line(queries.in_project(step["target"], project), 300),
+            "path": queries.in_project(step["path"], project) if step["path"] else None,
+            "url": session_url(datasette, database, row["session_id"], step["tool_use_id"]),
+            "diffs": [_edit_diff(edit) for edit in step["edits"]],
+        }
+        for step in queries.remedy_steps(
+            {**row, "remedy": _json_list(row.get("remedy")), "fix_edits": _json_list(row["fix_edits"])}
+        )
+    ]
     return {
         **row,
+        "remedy_steps": remedy,
+        "not_fixed_why": queries.NOT_FIXED_WHY.get(
+            row.get("outcome") or "", queries.NOT_FIXED_WHY["not fixed"]
+        ),
+        "error_cut": (row.get("error_length") or 0) > len(row.get("error") or ""),
         "title": row["session_title"] or row["session_id"],
         "when": _when(row["failed_at"], now),
         "fixed_after": _gap(row["failed_at"], row["fixed_at"]),
@@ -377,11 +390,19 @@ def find_card(
         "noise": row["kind"] if row["kind"] not in (None, "error") else None,
         "next_ok_target": queries.in_project(row["next_ok_target"], project),
         "fix_target": queries.in_project(row["fix_target"], project),
+        "fix_target_head": queries.one_line(queries.in_project(row["fix_target"], project), 200),
         "fix_url": session_url(datasette, database, row["session_id"], row["fix_tool_use_id"]),
         "next_ok_url": session_url(
             datasette, database, row["session_id"], row["next_ok_tool_use_id"]
         ),
     }
+
+
+def _edit_diff(edit: dict[str, Any]) -> list[tuple[str, str]]:
+    """The lines a fix_edits entry changed, as the card's diff shows them."""
+    if edit["tool"] == "apply_patch":
+        return queries.patch_lines(edit["new"])[:DIFF_LINES]
+    return diff_lines(edit["old"] or "", edit["new"] or "")
 
 
 def _json_list(value: Any) -> list[Any]:

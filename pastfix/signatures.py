@@ -123,7 +123,7 @@ from __future__ import annotations
 
 import re
 
-SIGNATURE_VERSION = 1
+SIGNATURE_VERSION = 2
 
 # Signatures longer than this are cut: a key line is a line, not a log.
 MAX_SIGNATURE = 300
@@ -150,6 +150,11 @@ _MAX_LINE = 1000
 _MAX_SCORED = 200
 # A header line ending in ':' longer than this is a sentence, not a header.
 _MAX_HEADER = 100
+
+# `npm error code X` and the npm lines after it that say nothing of the cause.
+_NPM_CODE = re.compile(r"(npm (?:error|ERR!)) code \S+$")
+_NPM_NO_DETAIL = re.compile(r"(?:syscall|errno|path|code|signal|command|cwd)\b|\d+$")
+_NPM_DETAIL_LINES = 8
 
 _WRAPPED = re.compile(r"^\s*<tool_use_error>(.*?)(?:</tool_use_error>\s*)?$", re.S)
 _EXIT_CODE = re.compile(r"Exit code -?\d+\s*$")
@@ -327,10 +332,62 @@ _IP = re.compile(r"\d(?<![\w.]\d)\d{0,2}(?:\.\d{1,3}){3}(?![\w.])")
 _SIZE = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)?\s?(?:[KMGT]i?B|kB|B|bytes?)(?!\w)")
 # 0x..., and runs of 7+ hex digits; _hex() keeps words and all-digit runs.
 _HEX = re.compile(r"0x[0-9a-fA-F]+(?!\w)|[0-9a-fA-F]{7,}")
-# Branch names differ per checkout or worktree ("The current branch spotter-a0y
-# has no upstream branch"); quoted ones are already <str>.
-# Only names with a '-', '/', '_' or digit, so "branch is up to date" stays.
-_BRANCH = re.compile(r"branch(?<!\wbranch) (?=[\w./-]*[-/_\d])[\w./-]*[\w/-]")
+# Unquoted branch names in the git messages that name one (quoted ones are <str>
+# already): any name, `main` as much as `spotter-dov`, but only after these
+# words, so "Your branch is up to date" stays. The list is in the docstring.
+_BRANCH = re.compile(
+    r"(?P<pre>The current branch |On branch |src refspec |[Cc]ouldn't find remote ref "
+    r"|invalid reference: |Deleted branch |HEAD detached (?:at|from) |^merge: "
+    r"|\[(?:remote )?rejected\] +|[Bb]ranch (?=\S+ set up to track)|remote branch )"
+    r"(?P<name>[^\s'\"`]+?)(?P<post>[.,]?(?:\s|$))"
+)
+# The second name of `! [rejected] main -> main (...)`.
+_BRANCH_ARROW = re.compile(r"(?<=<name> -> )[^\s'\"`]+")
+# The place of a compiler or linter diagnostic: a file (a path, or a name with an
+# extension) and its line: `a.ts(3,5)`, `a.go:3:2`, `a.py:12`, `a.js: line 3, col 5`.
+_LOCATION = re.compile(
+    r"(?<![\w./\\@:~+-])(?P<file>(?:[A-Za-z]:)?[/\\]?(?:[\w.@+~-]+[/\\])*[\w@+~-][\w.@+~-]*)"
+    r"(?:\((?P<pl>\d+),(?P<pc>\d+)\)|:(?P<l>\d+)(?::(?P<c>\d+))?"
+    r"|: line (?P<ll>\d+), col (?P<lc>\d+))"
+    r"(?=[:\s),]|$)"
+)
+_EXTENSION = re.compile(r"\.[A-Za-z]\w{0,7}$")
+# A quoted value that names the module or package of a missing-module error, by
+# the words before it (the text up to the quote must end with them) or after it.
+_MODULE_HINT = re.compile(
+    r"module|package|resolve|import|crate|registry|distribution|type definition", re.I
+)
+_MODULE_BEFORE = re.compile(
+    r"(?:no module named|cannot find (?:module|package)|can't resolve|could not resolve"
+    r"|failed to resolve (?:import|module specifier)|unresolved imports?"
+    r"|undeclared crate or module|unresolved module or unlinked crate|can't find crate for"
+    r"|no matching package named|cannot find type definition file for"
+    r"|declaration file for module|has no exported member|cannot import name"
+    r"|cannot import name (?:'[^']*'|\"[^\"]*\"|\S+) from)\s*$",
+    re.I,
+)
+_MODULE_AFTER = re.compile(
+    r"\s*(?:is not in (?:this|the npm) registry|distribution was not found"
+    r"|has no exported member)",
+    re.I,
+)
+# Go import and module paths (their first part is a domain), unquoted after these words.
+_GO_PACKAGE = re.compile(
+    r"(?:(?<=provides package )|(?<=providing package )|(?<=cannot find package )"
+    r"|(?<=^package )|(?<=^go: )|(?<=: package ))"
+    r"[\w-]+\.[\w.-]+(?:/[\w.~+-]+)+(?:@v\d[\w.+-]*)?"
+)
+# The package of a registry's `404 Not Found - GET <url>`: the end of the URL.
+_REGISTRY_GET = re.compile(r"(?<=GET )(?:https?://)[^\s'\"<>]*(?:registry|npm)[^\s'\"<>]*")
+# Versions inside a kept value (`'left-pad@^1.3.0'`, `cobra@v1.8.0`) and
+# `v1.2.3` anywhere: a version bump changes nothing.
+# Only after a version operator: `pkg-2` and Go's `/v2` are parts of the name.
+_VERSION = re.compile(r"(?<=[@=<>^~])v?\d+(?:\.\d+)*(?:-[\w.]+)?(?![\w])")
+_V_VERSION = re.compile(r"v(?<![\w.]v)\d+(?:\.\d+)+(?![\w.])")
+# The file that imports a missing package is where it was seen, not the error.
+_IMPORTER = re.compile(r"(?<= imported from )[^\s'\"`]+")
+# Kept values wait behind this mark while the rules run on the rest of the line.
+_KEPT = re.compile("\x00([A-Z])\x00")
 _NUMBER = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)*(?!\w)")
 # A number after one of these is kept: it tells bugs apart.
 _KEEP_NUMBER_AFTER = ("exit code", "exit status", "errno", "os error", "status code", "http")
@@ -371,6 +428,16 @@ def _with_header(lines: list[str], i: int) -> str:
     if line.endswith(":") and len(line) <= _MAX_HEADER:
         for nxt in lines[i + 1 :]:
             if nxt:
+                return f"{line} {nxt}"
+    npm = _NPM_CODE.match(line)
+    if npm:
+        # `npm error code E404` names the class; the next npm line names the
+        # package or file (`404 Not Found - GET .../left-pad`).
+        for nxt in lines[i + 1 : i + 1 + _NPM_DETAIL_LINES]:
+            rest = nxt[len(npm.group(1)) :].strip() if nxt.startswith(npm.group(1)) else None
+            if rest is None:
+                break
+            if rest and not _NPM_NO_DETAIL.match(rest) and not _NOISE.match(nxt):
                 return f"{line} {nxt}"
     return line
 
@@ -491,14 +558,85 @@ def _number(m: re.Match[str]) -> str:
     return m.group(0) if before.endswith(_KEEP_NUMBER_AFTER) else "<n>"
 
 
+def _is_module(value: str) -> bool:
+    """Whether a quoted value names a module or package, not a file by its path."""
+    name = value.strip("'\"`‘’“”")
+    if not name or name[0] in "./~\\" or "\\" in name or re.match(r"[A-Za-z]:|file:", name):
+        return False
+    # `lodash/fp` and `@scope/pkg` are packages; `js/app.js` is a file.
+    return name.startswith("@") or "/" not in name or not _FILE_EXTENSION.search(name)
+
+
+_FILE_EXTENSION = re.compile(r"\.[A-Za-z]{1,8}$")
+
+
+def _keep(value: str, kept: list[str]) -> str:
+    """A mark that stands for `value` (its versions abstracted) until normalise() ends."""
+    if len(kept) >= 26:
+        return value
+    kept.append(_VERSION.sub("<n>", value))
+    return f"\x00{chr(64 + len(kept))}\x00"
+
+
+def _keep_modules(line: str, kept: list[str]) -> str:
+    """`line` with the names of missing modules and packages behind marks."""
+
+    def quoted(m: re.Match[str]) -> str:
+        before = m.string[max(0, m.start() - 80) : m.start()]
+        named = _MODULE_BEFORE.search(before) or _MODULE_AFTER.match(m.string, m.end())
+        return _keep(m.group(0), kept) if named and _is_module(m.group(0)) else m.group(0)
+
+    def registry(m: re.Match[str]) -> str:
+        parts = m.group(0).rstrip(":/").split("/")
+        name = "/".join(parts[-2:]) if parts[-2].startswith("@") else parts[-1]
+        return "<url>/" + _keep(name, kept)
+
+    line = _QUOTED.sub(quoted, line)
+    if "GET " in line:
+        line = _REGISTRY_GET.sub(registry, line)
+    if "." in line and "/" in line:
+        line = _GO_PACKAGE.sub(lambda m: _keep(m.group(0), kept), line)
+    return line
+
+
+def _branch(m: re.Match[str]) -> str:
+    return f"{m.group('pre')}<name>{m.group('post')}"
+
+
+def _location(m: re.Match[str]) -> str:
+    file = m.group("file")
+    if not ("/" in file or "\\" in file or _EXTENSION.search(file)):
+        return m.group(0)
+    if m.group("pl"):
+        return "<path>(<n>,<n>)"
+    if m.group("ll"):
+        return "<path>: line <n>, col <n>"
+    return "<path>:<n>:<n>" if m.group("c") else "<path>:<n>"
+
+
+_BRANCH_WORDS = ("branch ", "refspec ", "remote ref ", "reference: ", "detached ", "merge: ")
+
+
 def normalise(line: str) -> str:
     """`line` with the details that differ between sightings replaced (see module docstring)."""
     # Work on a bounded prefix: the signature is a prefix of the result, and
     # pasted text can be long.
     line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
+    kept: list[str] = []
+    if _MODULE_HINT.search(line) or line.startswith("go: "):
+        line = _keep_modules(line, kept)
+    if " imported from " in line:
+        line = _IMPORTER.sub("<path>", line)
     line = _QUOTED.sub("<str>", line)
     if "://" in line:
         line = _URL.sub("<url>", line)
+    if any(word in line for word in _BRANCH_WORDS) or "rejected]" in line:
+        line = _BRANCH.sub(_branch, line)
+        if "<name> -> " in line:
+            line = _BRANCH_ARROW.sub("<name>", line)
+    has_digit = _DIGIT.search(line)
+    if has_digit:
+        line = _LOCATION.sub(_location, line)
     if "/" in line or "\\" in line:
         line = _TMP_PATH.sub("<tmp>", line)
         if "\\" in line:
@@ -506,15 +644,16 @@ def normalise(line: str) -> str:
         line = _paths(line)
     if line.count("-") >= 4:
         line = _UUID.sub("<uuid>", line)
-    if "branch " in line:
-        line = _BRANCH.sub("branch <name>", line)
-    if _DIGIT.search(line):
+    if has_digit and _DIGIT.search(line):
+        line = _V_VERSION.sub("v<n>", line)
         line = _TIME.sub("<time>", line)
         line = _DURATION.sub("<duration>", line)
         line = _IP.sub("<ip>", line)
         line = _SIZE.sub("<size>", line)
         line = _HEX.sub(_hex, line)
         line = _NUMBER.sub(_number, line)
+    if kept:
+        line = _KEPT.sub(lambda m: kept[ord(m.group(1)) - 65], line)
     line = _SPACE.sub(" ", line).strip()
     return line[:MAX_SIGNATURE]
 

@@ -1,8 +1,10 @@
 import json
 
 import pytest
-from conftest import REAL_PROJECTS, needs_real_corpus
+from conftest import REAL_PROJECTS, build_index, needs_real_corpus
+from test_queries import Session
 
+from pastfix import queries
 from pastfix import signatures as sig
 from pastfix.signatures import (
     ERROR,
@@ -898,3 +900,48 @@ DIFFERENT_ERRORS = [
 @pytest.mark.parametrize("a, b", DIFFERENT_ERRORS)
 def test_different_errors_have_different_signatures(a, b):
     assert signature(a) != signature(b)
+
+
+UPSTREAM = (
+    "Exit code 128\nfatal: The current branch {0} has no upstream branch.\n"
+    "To push the current branch and set the remote as upstream, use\n\n"
+    "    git push --set-upstream origin {0}\n"
+)
+TS2307 = "{0}(3,10): error TS2307: Cannot find module '{1}' or its corresponding type declarations."
+
+
+@pytest.fixture(scope="module")
+def elsewhere(tmp_path_factory):
+    """A push on branch spotter-dov; missing modules in src/a.tsx."""
+    root = tmp_path_factory.mktemp("elsewhere")
+    past = Session("past", "/home/u/app-dov", 0).prompt("push it")
+    past.call("push", "Bash", command="git push").result(
+        "push", UPSTREAM.format("spotter-dov"), True
+    )
+    past.call("tsc", "Bash", command="npx tsc")
+    past.result("tsc", "Exit code 2\n" + TS2307.format("src/a.tsx", "@testing-library/react"), True)
+    past.call("tsc2", "Bash", command="npx tsc")
+    past.result("tsc2", "Exit code 2\n" + TS2307.format("src/a.tsx", "zod"), True)
+    past.write(root / "projects" / "-home-u-app-dov" / "past.jsonl")
+    build_index(root / "index.db", root / "projects")
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    "pasted, tool_use_id",
+    [
+        (UPSTREAM.format("main"), "push"),
+        ("fatal: The current branch release_1.2 has no upstream branch.", "push"),
+        (TS2307.format("src/components/b.tsx", "@testing-library/react"), "tsc"),
+        (TS2307.format("web/src/c.tsx", "zod"), "tsc2"),
+    ],
+)
+def test_find_past_fix_knows_the_same_error_on_another_branch_or_file(
+    elsewhere, pasted, tool_use_id
+):
+    found = queries.find_past_fix(elsewhere, pasted)
+    assert (found[0]["tool_use_id"], found[0]["matched"]) == (tool_use_id, "signature")
+    # Another module is not the same error.
+    assert [r["tool_use_id"] for r in found if r["matched"] == "signature"] == [tool_use_id]

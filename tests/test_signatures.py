@@ -857,6 +857,18 @@ DIFFERENT_ERRORS = [
         "npm error 404  'right-pad@*' is not in this registry.",
     ),
     (
+        "ERR_PNPM_FETCH_404  GET https://registry.npmjs.org/left-pd: Not Found - 404",
+        "ERR_PNPM_FETCH_404  GET https://registry.npmjs.org/rght-pad: Not Found - 404",
+    ),
+    (
+        "error: could not find `ripgrp` in registry `crates-io` with version `*`",
+        "error: could not find `fd-findd` in registry `crates-io` with version `*`",
+    ),
+    (
+        "pkg_resources.DistributionNotFound: The 'foo>=1.0' distribution was not found",
+        "pkg_resources.DistributionNotFound: The 'bar>=1.0' distribution was not found",
+    ),
+    (
         "ERROR: No matching distribution found for torch",
         "ERROR: No matching distribution found for tensorflow",
     ),

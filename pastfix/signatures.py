@@ -83,7 +83,7 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   npm's `404 Not Found - GET <registry url>` keeps the package at the end of
   the URL (`<url>/left-pad`). Unquoted names need no rule (`No matching
   distribution found for torch`: words stay). A value that is a path to a
-  *file* is not kept: it starts with `.`, `/`, `~`, a drive or `file:`, or has
+  *file* is not kept: it starts with `.`, `/`, `~`, `@/`, a drive or `file:`, or has
   a `/` and ends in a file extension (`./utils`, `js/app.js`); `@scope/pkg`,
   `lodash/fp`, `react-dom/client`, `gopkg.in/yaml.v3` are packages. Inside a
   kept value a version after `@`, `=`, `<`, `>`, `^` or `~` is `<n>`
@@ -613,7 +613,8 @@ def _number(m: re.Match[str]) -> str:
 def _is_module(value: str) -> bool:
     """Whether a quoted value names a module or package, not a file by its path."""
     name = value.strip("'\"`‘’“”")
-    if not name or name[0] in "./~\\" or "\\" in name or re.match(r"[A-Za-z]:|file:", name):
+    if not name or name[0] in "./~\\" or "\\" in name or re.match(r"[A-Za-z]:|file:|@/", name):
+        # `@/components/x` is a bundler's alias for the project's src folder.
         return False
     # `lodash/fp` and `@scope/pkg` are packages; `js/app.js` is a file.
     return name.startswith("@") or "/" not in name or not _FILE_EXTENSION.search(name)

@@ -767,6 +767,16 @@ SAME_ERROR_ELSEWHERE = [
     # A path to a missing *file* still varies.
     ("Error: Cannot find module './utils'", "Error: Cannot find module '../lib/helpers'"),
     (
+        "src/a.tsx(1,20): error TS2307: Cannot find module '@/components/Button' or its "
+        "corresponding type declarations.",
+        "src/b.tsx(2,21): error TS2307: Cannot find module '@/lib/utils' or its corresponding "
+        "type declarations.",
+    ),
+    (
+        "C:\\proj\\src\\a.ts(3,5): error TS2339: Property 'x' does not exist on type 'Y'.",
+        "/home/u/proj/src/b.ts(9,1): error TS2339: Property 'x' does not exist on type 'Y'.",
+    ),
+    (
         "Error: Cannot find module '/home/a/app/dist/index.js'",
         "Error: Cannot find module '/srv/b/dist/main.js'",
     ),

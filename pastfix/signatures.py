@@ -392,6 +392,8 @@ _BRANCH = re.compile(
     r"|\[(?:remote )?rejected\] +|[Bb]ranch (?=\S+ set up to track)|remote branch )"
     r"(?P<name>[^\s'\"`]+?)(?P<post>[.,]?(?:\s|$))"
 )
+# One of these is in every line _BRANCH changes: a cheap test first.
+_BRANCH_WORDS = ("branch ", "refspec ", "remote ref ", "reference: ", "detached ", "merge: ")
 # The second name of `! [rejected] main -> main (...)`.
 _BRANCH_ARROW = re.compile(r"(?<=<name> -> )[^\s'\"`]+")
 # The place of a compiler or linter diagnostic: a file (a path, or a name with an
@@ -423,6 +425,9 @@ _MODULE_AFTER = re.compile(
     r"|has no exported member)",
     re.I,
 )
+# A kept value ending in one names a file (`js/app.js`); letters only, so that
+# Go's `gopkg.in/yaml.v3` stays a package.
+_FILE_EXTENSION = re.compile(r"\.[A-Za-z]{1,8}$")
 # Go import and module paths (their first part is a domain), unquoted after these words.
 _GO_PACKAGE = re.compile(
     r"(?:(?<=provides package )|(?<=providing package )|(?<=cannot find package )"
@@ -620,9 +625,6 @@ def _is_module(value: str) -> bool:
     return name.startswith("@") or "/" not in name or not _FILE_EXTENSION.search(name)
 
 
-_FILE_EXTENSION = re.compile(r"\.[A-Za-z]{1,8}$")
-
-
 def _keep(value: str, kept: list[str]) -> str:
     """A mark that stands for `value` (its versions abstracted) until normalise() ends."""
     if len(kept) >= 26:
@@ -668,14 +670,13 @@ def _location(m: re.Match[str]) -> str:
     return "<path>:<n>:<n>" if m.group("c") else "<path>:<n>"
 
 
-_BRANCH_WORDS = ("branch ", "refspec ", "remote ref ", "reference: ", "detached ", "merge: ")
-
-
 def normalise(line: str) -> str:
     """`line` with the details that differ between sightings replaced (see module docstring)."""
     # Work on a bounded prefix: the signature is a prefix of the result, and
     # pasted text can be long.
     line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
+    if "\x00" in line:
+        line = line.replace("\x00", "")  # the mark of kept values
     kept: list[str] = []
     if _MODULE_HINT.search(line.lower()) or line.startswith("go: "):
         line = _keep_modules(line, kept)

@@ -472,6 +472,10 @@ def test_normalise(line, expected):
     assert normalise(line) == expected
 
 
+def test_normalise_of_text_holding_the_mark_of_kept_values():
+    assert normalise("No module named 'x' \x00Z\x00 \x00A\x00") == "No module named 'x' Z A"
+
+
 def test_normalise_cuts_to_max_signature():
     assert len(normalise("error: " + "word " * 200)) == MAX_SIGNATURE
 

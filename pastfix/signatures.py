@@ -3,7 +3,9 @@
 A signature is the key line of a failure (the line that names the error, not
 the command's echo or the warnings before it) with everything that differs
 between two sightings of the same bug replaced by placeholders: paths, numbers,
-ids, hashes, ports, timestamps, durations, temp dirs and quoted values. The
+versions, ids, hashes, ports, timestamps, durations, temp dirs, branch names,
+the file and line of a diagnostic, and quoted values other than the module of
+a missing-module error. The
 build stores one on every failed tool result; find_past_fix normalises pasted
 text the same way, so today's error finds last month's.
 
@@ -50,36 +52,85 @@ each, every line cut to 1,000 characters (and scored on its first 200). So a
   the next non-empty line is appended to it.
 - Pre-commit hook output carries literal `\\n` in its first line; that line is
   split there.
+- npm's `npm error code E404` (or `npm ERR! code ...`) names only the class:
+  the next npm line that is not `syscall`, `errno`, `path`, `code`, `signal`,
+  `command`, `cwd`, a bare number or a log pointer is appended to it (`npm
+  error code E404 npm error 404 Not Found - GET .../left-pad - Not found`), so
+  the package or file it is about is in the signature.
 
 Normalisation (in this order)
 -----------------------------
-Only the first 6,000 characters are read; ANSI escapes go, whitespace is
-collapsed and the first 1,200 characters kept. Then:
+The rule: abstract what varies between two sightings of one error (where it
+happened: checkout, branch, file and line, version, ids, times) and keep what
+identifies it (the error's code and message, and the module a missing-module
+error is about). Only the first 6,000 characters are read; ANSI escapes go,
+whitespace is collapsed and the first 1,200 characters kept. Then:
 
-- `<str>`: a quoted value, '...', "...", `...`, ‘...’, “...”. Trade-off: this
-  makes `Cannot find module 'react'` and `Cannot find module 'vue'`, or
-  `Property 'x' does not exist on type 'Y'` for any x and Y, one signature: the
-  signature names the *kind* of error (and so the kind of fix), the names
+- Kept verbatim: the module or package of a missing-module error, because it
+  *is* the error (`No module named 'requests'` and `'numpy'` have different
+  fixes). A quoted value is kept after `No module named`, `Cannot find module`,
+  `Cannot find package`, `Can't resolve`, `Could not resolve`, `Failed to
+  resolve import`, `Failed to resolve module specifier`, `unresolved import`
+  (rustc E0432), `undeclared crate or module`, `unresolved module or unlinked
+  crate`, `can't find crate for`, `no matching package named` (cargo), `Cannot
+  find type definition file for` (TS2688), `declaration file for module`
+  (TS7016), `cannot import name 'x'` and its `from 'pkg'`, and around `has no
+  exported member` (TS2305); and before `is not in this registry` (npm),
+  `distribution was not found` and `in registry` (cargo's `could not find
+  `x` in registry`). Go import paths stay unquoted after `provides package`,
+  `providing package`, `cannot find package`, `package ` at the start and
+  `go: ` at the start (`go: github.com/spf13/cobra@v1.8.0: ...`).
+  npm's `404 Not Found - GET <registry url>` keeps the package at the end of
+  the URL (`<url>/left-pad`). Unquoted names need no rule (`No matching
+  distribution found for torch`: words stay). A value that is a path to a
+  *file* is not kept: it starts with `.`, `/`, `~`, `@/`, a drive or `file:`, or has
+  a `/` and ends in a file extension (`./utils`, `js/app.js`); `@scope/pkg`,
+  `lodash/fp`, `react-dom/client`, `gopkg.in/yaml.v3` are packages. Inside a
+  kept value a version after `@`, `=`, `<`, `>`, `^` or `~` is `<n>`
+  (`'left-pad@^<n>'`); `pkg-2` and Go's `/v2` are part of the name.
+- `<str>`: any other quoted value, '...', "...", `...`, ‘...’, “...”. Trade-off:
+  `Property 'x' does not exist on type 'Y'` for any x and Y is one signature:
+  the signature names the *kind* of error (and so the kind of fix), the names
   are user data that differ per sighting (`No such file or directory:
   '/tmp/x'`). The full text stays in the full-text index, so a search that
-  names `react` still ranks that sighting first.
+  names `x` still ranks that sighting first.
 - `<url>`: http(s) URLs.
+- `<name>`: the branch in the git messages that name one unquoted, whatever it
+  looks like (`main`, `spotter-dov`, `feature/x`, `release_1.2`): `The current
+  branch X has no upstream branch` (and `... has multiple upstream branches`),
+  `On branch X`, `src refspec X does not match any`, `couldn't find remote ref
+  X`, `invalid reference: X`, `merge: X - not something we can merge`, `!
+  [rejected] X -> Y (...)`, `! [remote rejected] X -> Y`, `Branch X set up to
+  track remote branch Y` (old git), `Deleted branch X`, `HEAD detached at X`.
+  The messages that quote it are `<str>` already: `Your branch is ahead of
+  'origin/X'`, `branch 'X' set up to track 'origin/X'`, `A branch named 'X'
+  already exists`, `pathspec 'X' did not match any file(s) known to git`,
+  `'X' is already checked out at`. Elsewhere "branch" is a word
+  (`Your branch is up to date` stays).
+- The place of a compiler or linter diagnostic, file and line: `<path>(<n>,<n>)`
+  for tsc's `src/a.tsx(3,10)`, `<path>:<n>:<n>` for `a.go:3:2`, ruff, flake8,
+  gcc, eslint's unix format, tsc's pretty `a.ts:3:5 - error` and rustc's `-->
+  src/main.rs:3:5`, `<path>:<n>` for mypy, javac, Elixir and pytest's
+  `a.py:12`, `<path>: line <n>, col <n>` for eslint's compact format. The code
+  and the message stay: `src/a.tsx(3,10): error TS2307: Cannot find module 'X'`
+  in any file is one signature. The file must look like one (a `/` or an
+  extension), so `(eval):1:`, `127.0.0.1:5432` and `localhost:3000` are not
+  places. Node's `imported from /x/y.mjs` (the importer) is `<path>` too.
 - `<tmp>`: a path under /tmp, /var/folders, /private/var/folders, /dev/shm or
   a Windows Temp directory: its name is random, so all of it goes.
 - `<path>/name`: any other path (absolute, `./`, `../`, `~/`, or relative with
   a file extension, a trailing `/` or at least two `/`) keeps only its base
   name: the checkout is where you happened to be, the base name
-  (`package.json`, `app.py`) is what the error is about. `@scope/pkg` and
-  eslint rule names (`@typescript-eslint/no-unused-vars`) are not paths.
-- `<uuid>`; `<name>`: a branch name after `branch ` that has a `-`, `/`, `_`
-  or digit in it (worktrees make "The current branch spotter-a0y has no
-  upstream branch" differ per checkout; `branch main` stays);
-- `<time>` (ISO timestamps, dates, clock times), `<duration>` (`3m 0s`,
-  `1.23s`, `120ms`, `0m12.17s`, `5 seconds`), `<ip>`, `<size>` (`806.5KB`,
-  `12 bytes`), `<hex>` (0x... and free-standing runs of 7+ hex digits mixing
-  digits and letters: git SHAs, ids), `<n>` (any other free-standing number:
-  line and column numbers, PIDs, ports, counts). Digits glued to letters
-  (`python3`, `TS2339`) are not free-standing.
+  (`package.json`, `app.py`) is what the error is about (`cat: <path>/a.json:
+  No such file or directory` and `b.json` differ). `@scope/pkg` and eslint
+  rule names (`@typescript-eslint/no-unused-vars`) are not paths.
+- `<uuid>`; `v<n>`: a version with a `v` (`v18.17.0`), `<time>` (ISO
+  timestamps, dates, clock times), `<duration>` (`3m 0s`, `1.23s`, `120ms`,
+  `0m12.17s`, `5 seconds`), `<ip>`, `<size>` (`806.5KB`, `12 bytes`), `<hex>`
+  (0x... and free-standing runs of 7+ hex digits mixing digits and letters:
+  git SHAs, ids), `<n>` (any other free-standing number: line and column
+  numbers, PIDs, ports, counts, versions: `requires numpy>=<n>, you have <n>`).
+  Digits glued to letters (`python3.11`, `TS2339`) are not free-standing.
 - Kept, because they tell different bugs apart: compiler and rule codes glued
   to letters (`TS2339`, `E0308`, `F401`), errno names (`ENOENT`), exception
   class names, and the number after `Exit code`, `exit status`, `Errno`,
@@ -123,7 +174,7 @@ from __future__ import annotations
 
 import re
 
-SIGNATURE_VERSION = 1
+SIGNATURE_VERSION = 2
 
 # Signatures longer than this are cut: a key line is a line, not a log.
 MAX_SIGNATURE = 300
@@ -150,6 +201,11 @@ _MAX_LINE = 1000
 _MAX_SCORED = 200
 # A header line ending in ':' longer than this is a sentence, not a header.
 _MAX_HEADER = 100
+
+# `npm error code X` and the npm lines after it that say nothing of the cause.
+_NPM_CODE = re.compile(r"(npm (?:error|ERR!)) code \S+$")
+_NPM_NO_DETAIL = re.compile(r"(?:syscall|errno|path|code|signal|command|cwd)\b|\d+$")
+_NPM_DETAIL_LINES = 8
 
 _WRAPPED = re.compile(r"^\s*<tool_use_error>(.*?)(?:</tool_use_error>\s*)?$", re.S)
 _EXIT_CODE = re.compile(r"Exit code -?\d+\s*$")
@@ -327,10 +383,68 @@ _IP = re.compile(r"\d(?<![\w.]\d)\d{0,2}(?:\.\d{1,3}){3}(?![\w.])")
 _SIZE = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)?\s?(?:[KMGT]i?B|kB|B|bytes?)(?!\w)")
 # 0x..., and runs of 7+ hex digits; _hex() keeps words and all-digit runs.
 _HEX = re.compile(r"0x[0-9a-fA-F]+(?!\w)|[0-9a-fA-F]{7,}")
-# Branch names differ per checkout or worktree ("The current branch spotter-a0y
-# has no upstream branch"); quoted ones are already <str>.
-# Only names with a '-', '/', '_' or digit, so "branch is up to date" stays.
-_BRANCH = re.compile(r"branch(?<!\wbranch) (?=[\w./-]*[-/_\d])[\w./-]*[\w/-]")
+# Unquoted branch names in the git messages that name one (quoted ones are <str>
+# already): any name, `main` as much as `spotter-dov`, but only after these
+# words, so "Your branch is up to date" stays. The list is in the docstring.
+_BRANCH = re.compile(
+    r"(?P<pre>The current branch |On branch |src refspec |[Cc]ouldn't find remote ref "
+    r"|invalid reference: |Deleted branch |HEAD detached (?:at|from) |^merge: "
+    r"|\[(?:remote )?rejected\] +|[Bb]ranch (?=\S+ set up to track)|remote branch )"
+    r"(?P<name>[^\s'\"`]+?)(?P<post>[.,]?(?:\s|$))"
+)
+# One of these is in every line _BRANCH changes: a cheap test first.
+_BRANCH_WORDS = ("branch ", "refspec ", "remote ref ", "reference: ", "detached ", "merge: ")
+# The second name of `! [rejected] main -> main (...)`.
+_BRANCH_ARROW = re.compile(r"(?<=<name> -> )[^\s'\"`]+")
+# The place of a compiler or linter diagnostic: a file (a path, or a name with an
+# extension) and its line: `a.ts(3,5)`, `a.go:3:2`, `a.py:12`, `a.js: line 3, col 5`.
+_LOCATION = re.compile(
+    r"(?<![\w./\\@:~+-])(?P<file>(?:[A-Za-z]:)?[/\\]?(?:[\w.@+~-]+[/\\])*[\w@+~-][\w.@+~-]*)"
+    r"(?:\((?P<pl>\d+),(?P<pc>\d+)\)|:(?P<l>\d+)(?::(?P<c>\d+))?"
+    r"|: line (?P<ll>\d+), col (?P<lc>\d+))"
+    r"(?=[:\s),]|$)"
+)
+# Every place has one of these: a cheap test before _LOCATION.
+_LOCATION_HINT = re.compile(r":\d|\(\d+,\d+\)|: line \d")
+_EXTENSION = re.compile(r"\.[A-Za-z]\w{0,7}$")
+# A quoted value that names the module or package of a missing-module error, by
+# the words before it (the text up to the quote must end with them) or after it.
+# (Searched in the lowercased line: a case-insensitive alternation is 4x slower.)
+_MODULE_HINT = re.compile(r"module|package|resolve|import|crate|registry|distribution|type def")
+_MODULE_BEFORE = re.compile(
+    r"(?:no module named|cannot find (?:module|package)|can't resolve|could not resolve"
+    r"|failed to resolve (?:import|module specifier)|unresolved imports?"
+    r"|undeclared crate or module|unresolved module or unlinked crate|can't find crate for"
+    r"|no matching package named|cannot find type definition file for"
+    r"|declaration file for module|has no exported member|cannot import name"
+    r"|cannot import name (?:'[^']*'|\"[^\"]*\"|\S+) from)\s*$",
+    re.I,
+)
+_MODULE_AFTER = re.compile(
+    r"\s*(?:is not in (?:this|the npm) registry|in registry|distribution was not found"
+    r"|has no exported member)",
+    re.I,
+)
+# A kept value ending in one names a file (`js/app.js`); letters only, so that
+# Go's `gopkg.in/yaml.v3` stays a package.
+_FILE_EXTENSION = re.compile(r"\.[A-Za-z]{1,8}$")
+# Go import and module paths (their first part is a domain), unquoted after these words.
+_GO_PACKAGE = re.compile(
+    r"(?:(?<=provides package )|(?<=providing package )|(?<=cannot find package )"
+    r"|(?<=^package )|(?<=^go: )|(?<=: package ))"
+    r"[\w-]+\.[\w.-]+(?:/[\w.~+-]+)+(?:@v\d[\w.+-]*)?"
+)
+# The package of a registry's `404 Not Found - GET <url>`: the end of the URL.
+_REGISTRY_GET = re.compile(r"(?<=GET )(?:https?://)[^\s'\"<>]*(?:registry|npm)[^\s'\"<>]*")
+# Versions inside a kept value (`'left-pad@^1.3.0'`, `cobra@v1.8.0`) and
+# `v1.2.3` anywhere: a version bump changes nothing.
+# Only after a version operator: `pkg-2` and Go's `/v2` are parts of the name.
+_VERSION = re.compile(r"(?<=[@=<>^~])v?\d+(?:\.\d+)*(?:-[\w.]+)?(?![\w])")
+_V_VERSION = re.compile(r"v(?<![\w.]v)\d+(?:\.\d+)+(?![\w.])")
+# The file that imports a missing package is where it was seen, not the error.
+_IMPORTER = re.compile(r"(?<= imported from )[^\s'\"`]+")
+# Kept values wait behind this mark while the rules run on the rest of the line.
+_KEPT = re.compile("\x00([A-Z])\x00")
 _NUMBER = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)*(?!\w)")
 # A number after one of these is kept: it tells bugs apart.
 _KEEP_NUMBER_AFTER = ("exit code", "exit status", "errno", "os error", "status code", "http")
@@ -371,6 +485,16 @@ def _with_header(lines: list[str], i: int) -> str:
     if line.endswith(":") and len(line) <= _MAX_HEADER:
         for nxt in lines[i + 1 :]:
             if nxt:
+                return f"{line} {nxt}"
+    npm = _NPM_CODE.match(line)
+    if npm:
+        # `npm error code E404` names the class; the next npm line names the
+        # package or file (`404 Not Found - GET .../left-pad`).
+        for nxt in lines[i + 1 : i + 1 + _NPM_DETAIL_LINES]:
+            rest = nxt[len(npm.group(1)) :].strip() if nxt.startswith(npm.group(1)) else None
+            if rest is None:
+                break
+            if rest and not _NPM_NO_DETAIL.match(rest) and not _NOISE.match(nxt):
                 return f"{line} {nxt}"
     return line
 
@@ -491,14 +615,83 @@ def _number(m: re.Match[str]) -> str:
     return m.group(0) if before.endswith(_KEEP_NUMBER_AFTER) else "<n>"
 
 
+def _is_module(value: str) -> bool:
+    """Whether a quoted value names a module or package, not a file by its path."""
+    name = value.strip("'\"`‘’“”")
+    if not name or name[0] in "./~\\" or "\\" in name or re.match(r"[A-Za-z]:|file:|@/", name):
+        # `@/components/x` is a bundler's alias for the project's src folder.
+        return False
+    # `lodash/fp` and `@scope/pkg` are packages; `js/app.js` is a file.
+    return name.startswith("@") or "/" not in name or not _FILE_EXTENSION.search(name)
+
+
+def _keep(value: str, kept: list[str]) -> str:
+    """A mark that stands for `value` (its versions abstracted) until normalise() ends."""
+    if len(kept) >= 26:
+        return value
+    kept.append(_VERSION.sub("<n>", value))
+    return f"\x00{chr(64 + len(kept))}\x00"
+
+
+def _keep_modules(line: str, kept: list[str]) -> str:
+    """`line` with the names of missing modules and packages behind marks."""
+
+    def quoted(m: re.Match[str]) -> str:
+        before = m.string[max(0, m.start() - 80) : m.start()]
+        named = _MODULE_BEFORE.search(before) or _MODULE_AFTER.match(m.string, m.end())
+        return _keep(m.group(0), kept) if named and _is_module(m.group(0)) else m.group(0)
+
+    def registry(m: re.Match[str]) -> str:
+        url = m.group(0).rstrip(":/")
+        parts = url.split("/")
+        name = "/".join(parts[-2:]) if parts[-2].startswith("@") else parts[-1]
+        return "<url>/" + _keep(name, kept) + m.group(0)[len(url) :]
+
+    line = _QUOTED.sub(quoted, line)
+    if "GET " in line:
+        line = _REGISTRY_GET.sub(registry, line)
+    if "." in line and "/" in line:
+        line = _GO_PACKAGE.sub(lambda m: _keep(m.group(0), kept), line)
+    return line
+
+
+def _branch(m: re.Match[str]) -> str:
+    return f"{m.group('pre')}<name>{m.group('post')}"
+
+
+def _location(m: re.Match[str]) -> str:
+    file = m.group("file")
+    if not ("/" in file or "\\" in file or _EXTENSION.search(file)):
+        return m.group(0)
+    if m.group("pl"):
+        return "<path>(<n>,<n>)"
+    if m.group("ll"):
+        return "<path>: line <n>, col <n>"
+    return "<path>:<n>:<n>" if m.group("c") else "<path>:<n>"
+
+
 def normalise(line: str) -> str:
     """`line` with the details that differ between sightings replaced (see module docstring)."""
     # Work on a bounded prefix: the signature is a prefix of the result, and
     # pasted text can be long.
     line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
+    if "\x00" in line:
+        line = line.replace("\x00", "")  # the mark of kept values
+    kept: list[str] = []
+    if _MODULE_HINT.search(line.lower()) or line.startswith("go: "):
+        line = _keep_modules(line, kept)
+    if " imported from " in line:
+        line = _IMPORTER.sub("<path>", line)
     line = _QUOTED.sub("<str>", line)
     if "://" in line:
         line = _URL.sub("<url>", line)
+    if any(word in line for word in _BRANCH_WORDS) or "rejected]" in line:
+        line = _BRANCH.sub(_branch, line)
+        if "<name> -> " in line:
+            line = _BRANCH_ARROW.sub("<name>", line)
+    has_digit = _DIGIT.search(line)
+    if has_digit and _LOCATION_HINT.search(line):
+        line = _LOCATION.sub(_location, line)
     if "/" in line or "\\" in line:
         line = _TMP_PATH.sub("<tmp>", line)
         if "\\" in line:
@@ -506,15 +699,16 @@ def normalise(line: str) -> str:
         line = _paths(line)
     if line.count("-") >= 4:
         line = _UUID.sub("<uuid>", line)
-    if "branch " in line:
-        line = _BRANCH.sub("branch <name>", line)
-    if _DIGIT.search(line):
+    if has_digit and _DIGIT.search(line):
+        line = _V_VERSION.sub("v<n>", line)
         line = _TIME.sub("<time>", line)
         line = _DURATION.sub("<duration>", line)
         line = _IP.sub("<ip>", line)
         line = _SIZE.sub("<size>", line)
         line = _HEX.sub(_hex, line)
         line = _NUMBER.sub(_number, line)
+    if kept:
+        line = _KEPT.sub(lambda m: kept[ord(m.group(1)) - 65], line)
     line = _SPACE.sub(" ", line).strip()
     return line[:MAX_SIGNATURE]
 

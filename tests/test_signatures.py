@@ -1,8 +1,10 @@
 import json
 
 import pytest
-from conftest import REAL_PROJECTS, needs_real_corpus
+from conftest import REAL_PROJECTS, build_index, needs_real_corpus
+from test_queries import Session
 
+from pastfix import queries
 from pastfix import signatures as sig
 from pastfix.signatures import (
     ERROR,
@@ -164,8 +166,19 @@ PRE_COMMIT = (
         ),
         (PYTEST, "E       AssertionError: assert 3 == 4"),
         (PYTEST_SUMMARY_ONLY, "FAILED tests/test_x.py::test_y - AssertionError: assert 3 == 4"),
-        (NPM, "npm error code ENOENT"),
-        (NPM_OLD, "npm ERR! code ELIFECYCLE"),
+        # `npm error code X` is followed by the npm line that names the cause.
+        (
+            NPM,
+            "npm error code ENOENT npm error enoent Could not read package.json: Error: ENOENT: "
+            "no such file or directory",
+        ),
+        (NPM_OLD, "npm ERR! code ELIFECYCLE npm ERR! app@1.0.0 build: `webpack`"),
+        (
+            "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/lft - "
+            "Not found\nnpm error 404\nnpm error 404  'lft@*' is not in this registry.",
+            "npm error code E404 npm error 404 Not Found - GET https://registry.npmjs.org/lft - "
+            "Not found",
+        ),
         (ESBUILD, '✘ [ERROR] Could not resolve "js/app.js"'),
         (CARGO, "error[E0308]: mismatched types"),
         (GO, "./main.go:3:2: undefined: foo"),
@@ -391,8 +404,16 @@ def test_distinct_bugs_have_distinct_signatures():
 @pytest.mark.parametrize(
     "line, expected",
     [
-        ("/home/a/proj/src/app.py:12: error", "<path>/app.py:<n>: error"),
-        ("./main.go:3:2: undefined: foo", "<path>/main.go:<n>:<n>: undefined: foo"),
+        # The place of a diagnostic goes, file name and all.
+        ("/home/a/proj/src/app.py:12: error", "<path>:<n>: error"),
+        ("./main.go:3:2: undefined: foo", "<path>:<n>:<n>: undefined: foo"),
+        ("src/a.ts(3,5): error TS2339", "<path>(<n>,<n>): error TS2339"),
+        ("a.js: line 3, col 5, Error - x", "<path>: line <n>, col <n>, Error - x"),
+        ("  --> src/main.rs:3:5", "--> <path>:<n>:<n>"),
+        # Not places: an IP and port, a time, a shell's own line, a host without a file.
+        ("connect 127.0.0.1:5432 at 12:34:56", "connect <ip>:<n> at <time>"),
+        ("(eval):1: command not found: tree", "(eval):<n>: command not found: tree"),
+        ("connect localhost:3000: refused", "connect localhost:<n>: refused"),
         (r"C:\Users\x\proj\app.py line 3", "<path>/app.py line <n>"),
         ("ls: src/generated/prisma/: No such file", "ls: <path>/prisma: No such file"),
         ("~/proj/x.txt ../up/y.js priv/static/assets", "<path>/x.txt <path>/y.js <path>/assets"),
@@ -402,7 +423,33 @@ def test_distinct_bugs_have_distinct_signatures():
             "@typescript-eslint/no-unused-vars and/or origin/main",
         ),
         ("open /tmp/tmpab12/x.txt or /var/folders/ab/T/y", "open <tmp> or <tmp>"),
-        ("No module named 'foo' in \"bar\" or `baz`", "No module named <str> in <str> or <str>"),
+        ('it\'s in "bar" or `baz`', "it's in <str> or <str>"),
+        # The module of a missing-module error stays, its version goes; a file path does not stay.
+        ("No module named 'foo' in \"bar\" or `baz`", "No module named 'foo' in <str> or <str>"),
+        ("Cannot find module '@scope/pkg-2'", "Cannot find module '@scope/pkg-2'"),
+        ("Cannot find module './lib/x.js'", "Cannot find module <str>"),
+        ('Could not resolve "js/app.js"', "Could not resolve <str>"),
+        ("'left-pad@^1.3.0' is not in this registry", "'left-pad@^<n>' is not in this registry"),
+        (
+            "404 Not Found - GET https://registry.npmjs.org/@acme%2fui - Not found",
+            "<n> Not Found - GET <url>/@acme%2fui - Not found",
+        ),
+        (
+            "no required module provides package github.com/a/b-c/v2; to add it:",
+            "no required module provides package github.com/a/b-c/v2; to add it:",
+        ),
+        (
+            "Cannot find package 'zod' imported from /home/a/src/x.mjs",
+            "Cannot find package 'zod' imported from <path>",
+        ),
+        # Branch names, in the git messages that name one.
+        ("On branch main", "On branch <name>"),
+        (
+            "error: src refspec release_1.2 does not match any",
+            "error: src refspec <name> does not match any",
+        ),
+        ("! [rejected] main -> main (fetch first)", "! [rejected] <name> -> <name> (fetch first)"),
+        ("Node v18.17.0 and python3.11", "Node v<n> and python3.11"),
         ("it doesn't exist, can't open", "it doesn't exist, can't open"),
         ("see https://github.com/a/b/issues/1 now", "see <url> now"),
         ("id 123e4567-e89b-12d3-a456-426614174000", "id <uuid>"),
@@ -423,6 +470,10 @@ def test_distinct_bugs_have_distinct_signatures():
 )
 def test_normalise(line, expected):
     assert normalise(line) == expected
+
+
+def test_normalise_of_text_holding_the_mark_of_kept_values():
+    assert normalise("No module named 'x' \x00Z\x00 \x00A\x00") == "No module named 'x' Z A"
 
 
 def test_normalise_cuts_to_max_signature():
@@ -603,7 +654,7 @@ def test_real_timeout_and_git_upstream_collapse(real_failed):
     assert upstream == {"fatal: The current branch <name> has no upstream branch."}
     tsc = [t for t in real_failed if "error TS2307" in t]
     assert tsc and {signature(t) for t in tsc} == {
-        "<path>/useTodos.test.ts(<n>,<n>): error TS2307: Cannot find module <str> "
+        "<path>(<n>,<n>): error TS2307: Cannot find module '@testing-library/react' "
         "or its corresponding type declarations."
     }
 
@@ -614,3 +665,309 @@ def test_huge_output_finds_the_error_at_its_end():
     assert len(text) > 200_000
     assert signature(text) == "npm error code ERESOLVE"
     assert classify(text) == "error"
+
+
+# The same error in another branch, file or version: one signature (issue #18, item 4).
+SAME_ERROR_ELSEWHERE = [
+    # Branch names whatever they look like, in the git messages that name one.
+    (
+        "fatal: The current branch main has no upstream branch.",
+        "fatal: The current branch spotter-dov has no upstream branch.",
+    ),
+    (
+        "fatal: The current branch feature/x has no upstream branch.",
+        "fatal: The current branch release_1.2 has no upstream branch.",
+    ),
+    (
+        "error: src refspec main does not match any",
+        "error: src refspec feature/login-2 does not match any",
+    ),
+    ("fatal: couldn't find remote ref main", "fatal: couldn't find remote ref release_1.2"),
+    ("fatal: invalid reference: main", "fatal: invalid reference: origin/feature/x"),
+    (
+        "merge: main - not something we can merge",
+        "merge: feature/x - not something we can merge",
+    ),
+    (
+        " ! [rejected]        main -> main (fetch first)",
+        " ! [rejected]        spotter-dov -> spotter-dov (fetch first)",
+    ),
+    (
+        "Exit code 1\nOn branch main\nnothing to commit, working tree clean",
+        "Exit code 1\nOn branch feature/x\nnothing to commit, working tree clean",
+    ),
+    (
+        "Your branch is ahead of 'origin/main' by 3 commits.",
+        "Your branch is ahead of 'origin/feature/x' by 12 commits.",
+    ),
+    (
+        "branch 'main' set up to track 'origin/main'.",
+        "branch 'release_1.2' set up to track 'origin/release_1.2'.",
+    ),
+    (
+        "Branch main set up to track remote branch main from origin.",
+        "Branch feature/x set up to track remote branch feature/x from origin.",
+    ),
+    # The file and line of a compiler or linter diagnostic; the code and message stay.
+    (
+        "src/a.tsx(3,10): error TS2307: Cannot find module '@testing-library/react' or its "
+        "corresponding type declarations.",
+        "src/b.tsx(7,1): error TS2307: Cannot find module '@testing-library/react' or its "
+        "corresponding type declarations.",
+    ),
+    (
+        "src/a.ts:3:5 - error TS2339: Property 'x' does not exist on type 'Y'.",
+        "web/other.ts:90:12 - error TS2339: Property 'x' does not exist on type 'Y'.",
+    ),
+    (
+        "file.py:12:5: E501 Line too long (88 > 79)",
+        "/home/u/proj/pkg/other.py:3:1: E501 Line too long (120 > 79)",
+    ),
+    ("main.go:3:2: undefined: foo", "./cmd/server/server.go:10:5: undefined: foo"),
+    ("  --> src/main.rs:3:5", "  --> crates/core/src/lib.rs:120:17"),
+    (
+        'app/models.py:3: error: Incompatible return value type (got "int", expected '
+        '"str")  [return-value]',
+        'app/views.py:40: error: Incompatible return value type (got "int", expected '
+        '"str")  [return-value]',
+    ),
+    (
+        "/home/u/p/src/a.js:3:5: 'x' is defined but never used. [Error/no-unused-vars]",
+        "/srv/ci/b.js:10:1: 'x' is defined but never used. [Error/no-unused-vars]",
+    ),
+    (
+        "/home/u/p/src/a.js: line 3, col 5, Error - 'x' is defined but never used.",
+        "b.js: line 30, col 1, Error - 'x' is defined but never used.",
+    ),
+    (
+        "Foo.java:12: error: cannot find symbol",
+        "src/main/java/Bar.java:3: error: cannot find symbol",
+    ),
+    (
+        "main.c:3:10: fatal error: foo.h: No such file or directory",
+        "src/util.c:1:10: fatal error: foo.h: No such file or directory",
+    ),
+    (
+        "** (CompileError) lib/foo.ex:12: undefined function bar/0",
+        "** (CompileError) lib/baz/qux_web.ex:3: undefined function bar/0",
+    ),
+    (
+        "Exit code 1\n/tmp/pytest-of-u/pytest-3/test_a0/test_x.py:7: AssertionError",
+        "Exit code 1\ntests/test_y.py:70: AssertionError",
+    ),
+    # A missing module is the same error wherever it is imported from.
+    (
+        "Error: Cannot find module 'express'\nRequire stack:\n- /home/a/app/index.js",
+        "Error: Cannot find module 'express'\nRequire stack:\n- /srv/b/server.js",
+    ),
+    (
+        "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod' imported from /home/a/x.mjs",
+        "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod' imported from /srv/b/y/z.mjs",
+    ),
+    (
+        "Module not found: Error: Can't resolve 'axios' in '/home/a/app/src'",
+        "Module not found: Error: Can't resolve 'axios' in '/srv/b/web/src/components'",
+    ),
+    # A path to a missing *file* still varies.
+    ("Error: Cannot find module './utils'", "Error: Cannot find module '../lib/helpers'"),
+    (
+        "src/a.tsx(1,20): error TS2307: Cannot find module '@/components/Button' or its "
+        "corresponding type declarations.",
+        "src/b.tsx(2,21): error TS2307: Cannot find module '@/lib/utils' or its corresponding "
+        "type declarations.",
+    ),
+    (
+        "C:\\proj\\src\\a.ts(3,5): error TS2339: Property 'x' does not exist on type 'Y'.",
+        "/home/u/proj/src/b.ts(9,1): error TS2339: Property 'x' does not exist on type 'Y'.",
+    ),
+    (
+        "Error: Cannot find module '/home/a/app/dist/index.js'",
+        "Error: Cannot find module '/srv/b/dist/main.js'",
+    ),
+    ('✘ [ERROR] Could not resolve "js/app.js"', '✘ [ERROR] Could not resolve "src/main.ts"'),
+    # A version bump changes nothing.
+    ("requires numpy>=1.26, you have 1.24", "requires numpy>=2.0, you have 1.26.4"),
+    (
+        "ERROR: Could not find a version that satisfies the requirement torch==2.1.0 "
+        "(from versions: none)",
+        "ERROR: Could not find a version that satisfies the requirement torch==2.3.1 "
+        "(from versions: none)",
+    ),
+    (
+        "npm error 404  'left-pad@^1.3.0' is not in this registry.",
+        "npm error 404  'left-pad@^2.0.1' is not in this registry.",
+    ),
+    (
+        "go: github.com/spf13/cobra@v1.8.0: invalid version: unknown revision v1.8.0",
+        "go: github.com/spf13/cobra@v1.9.1: invalid version: unknown revision v1.9.1",
+    ),
+    ("Node.js v18.17.0 is not supported", "Node.js v20.1.0 is not supported"),
+]
+
+
+@pytest.mark.parametrize("a, b", SAME_ERROR_ELSEWHERE)
+def test_same_error_elsewhere_has_one_signature(a, b):
+    assert signature(a) == signature(b)
+    assert signature(a)
+
+
+# Different errors that differ only in what identifies them: never one signature.
+DIFFERENT_ERRORS = [
+    # The module or package of a missing-module error is the error.
+    (
+        "ModuleNotFoundError: No module named 'requests'",
+        "ModuleNotFoundError: No module named 'numpy'",
+    ),
+    (
+        'Exit code 1\nTraceback (most recent call last):\n  File "/a/app.py", line 1\n'
+        "ModuleNotFoundError: No module named 'yaml'",
+        'Exit code 1\nTraceback (most recent call last):\n  File "/a/app.py", line 1\n'
+        "ModuleNotFoundError: No module named 'yaml.cyaml'",
+    ),
+    (
+        "src/a.tsx(3,10): error TS2307: Cannot find module '@testing-library/react' or its "
+        "corresponding type declarations.",
+        "src/a.tsx(3,10): error TS2307: Cannot find module 'zod' or its corresponding type "
+        "declarations.",
+    ),
+    ("Error: Cannot find module 'express'", "Error: Cannot find module 'react'"),
+    (
+        "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod' imported from /a/x.mjs",
+        "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'yup' imported from /a/x.mjs",
+    ),
+    (
+        "Module not found: Error: Can't resolve 'axios' in '/app/src'",
+        "Module not found: Error: Can't resolve 'lodash/fp' in '/app/src'",
+    ),
+    ('✘ [ERROR] Could not resolve "react-dom/client"', '✘ [ERROR] Could not resolve "vue"'),
+    (
+        '[vite] Internal server error: Failed to resolve import "dayjs" from "src/App.tsx".',
+        '[vite] Internal server error: Failed to resolve import "luxon" from "src/App.tsx".',
+    ),
+    (
+        "error TS7016: Could not find a declaration file for module 'lodash'.",
+        "error TS7016: Could not find a declaration file for module 'express'.",
+    ),
+    (
+        "error TS2688: Cannot find type definition file for 'node'.",
+        "error TS2688: Cannot find type definition file for 'jest'.",
+    ),
+    (
+        "error TS2305: Module '\"@prisma/client\"' has no exported member 'PrismaClient'.",
+        "error TS2305: Module '\"@prisma/client\"' has no exported member 'Prisma'.",
+    ),
+    (
+        "ImportError: cannot import name 'soft_unicode' from 'markupsafe'",
+        "ImportError: cannot import name 'soft_unicode' from 'jinja2'",
+    ),
+    (
+        "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/left-pad"
+        " - Not found\nnpm error 404\nnpm error 404  'left-pad@*' is not in this registry.",
+        "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/@acme%2fui"
+        " - Not found\nnpm error 404\nnpm error 404  '@acme/ui@*' is not in this registry.",
+    ),
+    (
+        "npm error 404  'left-pad@*' is not in this registry.",
+        "npm error 404  'right-pad@*' is not in this registry.",
+    ),
+    (
+        "ERR_PNPM_FETCH_404  GET https://registry.npmjs.org/left-pd: Not Found - 404",
+        "ERR_PNPM_FETCH_404  GET https://registry.npmjs.org/rght-pad: Not Found - 404",
+    ),
+    (
+        "error: could not find `ripgrp` in registry `crates-io` with version `*`",
+        "error: could not find `fd-findd` in registry `crates-io` with version `*`",
+    ),
+    (
+        "pkg_resources.DistributionNotFound: The 'foo>=1.0' distribution was not found",
+        "pkg_resources.DistributionNotFound: The 'bar>=1.0' distribution was not found",
+    ),
+    (
+        "ERROR: No matching distribution found for torch",
+        "ERROR: No matching distribution found for tensorflow",
+    ),
+    ("error[E0432]: unresolved import `serde_json`", "error[E0432]: unresolved import `tokio`"),
+    (
+        "error[E0433]: failed to resolve: use of undeclared crate or module `anyhow`",
+        "error[E0433]: failed to resolve: use of undeclared crate or module `thiserror`",
+    ),
+    (
+        "error: no matching package named `serde_jsn` found",
+        "error: no matching package named `tokyo` found",
+    ),
+    (
+        "main.go:5:2: no required module provides package github.com/gin-gonic/gin; to add it:",
+        "main.go:5:2: no required module provides package github.com/labstack/gin; to add it:",
+    ),
+    (
+        'main.go:3:8: cannot find package "github.com/spf13/cobra" in any of:',
+        'main.go:3:8: cannot find package "github.com/urfave/cli" in any of:',
+    ),
+    (
+        "go: github.com/spf13/cobra@v1.8.0: invalid version: unknown revision v1.8.0",
+        "go: github.com/urfave/cobra@v1.8.0: invalid version: unknown revision v1.8.0",
+    ),
+    # Different git errors about a branch.
+    (
+        "fatal: The current branch main has no upstream branch.",
+        "fatal: The current branch main has multiple upstream branches, refusing to push.",
+    ),
+    ("error: src refspec main does not match any", "fatal: couldn't find remote ref main"),
+    # The message of a diagnostic is kept.
+    ("main.go:3:2: undefined: foo", "main.go:3:2: undefined: bar"),
+    (
+        "src/a.ts(3,5): error TS2339: Property 'x' does not exist on type 'Y'.",
+        "src/a.ts(3,5): error TS2551: Property 'x' does not exist on type 'Y'. Did you mean 'z'?",
+    ),
+    ("file.py:12:5: E501 Line too long (88 > 79)", "file.py:12:5: F401 <str> imported but unused"),
+]
+
+
+@pytest.mark.parametrize("a, b", DIFFERENT_ERRORS)
+def test_different_errors_have_different_signatures(a, b):
+    assert signature(a) != signature(b)
+
+
+UPSTREAM = (
+    "Exit code 128\nfatal: The current branch {0} has no upstream branch.\n"
+    "To push the current branch and set the remote as upstream, use\n\n"
+    "    git push --set-upstream origin {0}\n"
+)
+TS2307 = "{0}(3,10): error TS2307: Cannot find module '{1}' or its corresponding type declarations."
+
+
+@pytest.fixture(scope="module")
+def elsewhere(tmp_path_factory):
+    """A push on branch spotter-dov; missing modules in src/a.tsx."""
+    root = tmp_path_factory.mktemp("elsewhere")
+    past = Session("past", "/home/u/app-dov", 0).prompt("push it")
+    past.call("push", "Bash", command="git push").result(
+        "push", UPSTREAM.format("spotter-dov"), True
+    )
+    past.call("tsc", "Bash", command="npx tsc")
+    past.result("tsc", "Exit code 2\n" + TS2307.format("src/a.tsx", "@testing-library/react"), True)
+    past.call("tsc2", "Bash", command="npx tsc")
+    past.result("tsc2", "Exit code 2\n" + TS2307.format("src/a.tsx", "zod"), True)
+    past.write(root / "projects" / "-home-u-app-dov" / "past.jsonl")
+    build_index(root / "index.db", root / "projects")
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    "pasted, tool_use_id",
+    [
+        (UPSTREAM.format("main"), "push"),
+        ("fatal: The current branch release_1.2 has no upstream branch.", "push"),
+        (TS2307.format("src/components/b.tsx", "@testing-library/react"), "tsc"),
+        (TS2307.format("web/src/c.tsx", "zod"), "tsc2"),
+    ],
+)
+def test_find_past_fix_knows_the_same_error_on_another_branch_or_file(
+    elsewhere, pasted, tool_use_id
+):
+    found = queries.find_past_fix(elsewhere, pasted)
+    assert (found[0]["tool_use_id"], found[0]["matched"]) == (tool_use_id, "signature")
+    # Another module is not the same error.
+    assert [r["tool_use_id"] for r in found if r["matched"] == "signature"] == [tool_use_id]

@@ -15,8 +15,7 @@ PATTERNS = (SKILL / "references" / "query-patterns.md").read_text()
 # What each :parameter of query-patterns.md is bound to on the fixture index.
 PARAMS = {
     "fts": '"error" "TS2339:"',
-    "signature": "<path>/order.ts(<n>,<n>): error TS2339: Property <str> does not exist on"
-    " type <str>.",
+    "signature": "<path>(<n>,<n>): error TS2339: Property <str> does not exist on type <str>.",
     "session_id": PAST,
     "failed_at": "2026-01-01T10:00:02Z",
     "pattern": "built in",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import glob
+import json
 import hashlib
 import os
 import sqlite3
@@ -412,10 +413,10 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   c.agent_id, coalesce(r.is_error, 1), r.kind, coalesce(c.is_sidechain, 0), c.message_uuid
 FROM tool_calls c INDEXED BY idx_tc_session
 LEFT JOIN tool_results r ON r.tool_use_id = c.tool_use_id
-WHERE c.session_id = ? ORDER BY c.timestamp, c.file_id, c.line_no
+WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp, c.file_id, c.line_no
 """
 FIX_ERRORS_SQL = (
-    "SELECT tool_use_id, content FROM tool_results INDEXED BY idx_tr_session_errors"
+    "SELECT tool_use_id, content, timestamp FROM tool_results INDEXED BY idx_tr_session_errors"
     " WHERE session_id = ? AND is_error = 1"
 )
 FIX_PROMPTS_SQL = (
@@ -452,10 +453,18 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
 
     rows = []
     for session_id in session_ids:
-        errors = dict(conn.execute(FIX_ERRORS_SQL, [session_id]).fetchall())
-        if not errors:
+        failed = conn.execute(FIX_ERRORS_SQL, [session_id]).fetchall()
+        if not failed:
             continue
-        rows_of = conn.execute(FIX_CALLS_SQL, [session_id]).fetchall()
+        errors = {tool_use_id: content for tool_use_id, content, _ in failed}
+        # what follows the first failure (a call is made before its result is)
+        first = min((at for _, _, at in failed if at), default="")
+        since = conn.execute(
+            "SELECT min(timestamp) FROM tool_calls WHERE tool_use_id IN"
+            " (SELECT value FROM json_each(?))",
+            [json.dumps(list(errors))],
+        ).fetchone()[0]
+        rows_of = conn.execute(FIX_CALLS_SQL, [session_id, min(since or first, first)]).fetchall()
         thread = _sidechain_threads(conn, session_id, rows_of)
         calls = [
             fixes.Call(

@@ -55,6 +55,7 @@ window did). Only the first two claim a fix.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -176,8 +177,11 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _MESSAGE_CHARS = 200
 
 
+_SPACE = re.compile(r"\s")
+
+
 def _is_message(word: str) -> bool:
-    return len(word) >= _MESSAGE_CHARS or any(ch.isspace() for ch in word)
+    return len(word) >= _MESSAGE_CHARS or _SPACE.search(word) is not None
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]{2,}")
 
 
@@ -313,16 +317,21 @@ class Intent:
     words: tuple[str, ...] = ()
 
 
-def intents(command: str | None) -> list[Intent]:
-    """The intent of each simple command of a shell command."""
-    found = []
+@functools.lru_cache(maxsize=4096)
+def intents(command: str | None) -> tuple[Intent, ...]:
+    """The intent of each simple command of a shell command (cached: retries repeat it)."""
+    return tuple(_intents(command))
+
+
+def _intents(command: str | None) -> list[Intent]:
+    found: list[Intent] = []
     for words in segments(command):
         program, args = _program(words)
         if not program:
             continue
         if program in SHELLS and "-c" in args[:-1]:
             # bash -c '...': what the script does
-            found += intents(args[args.index("-c") + 1])
+            found += _intents(args[args.index("-c") + 1])
             continue
         positional = [a for a in args if not a.startswith("-")]
         sub = None
@@ -575,12 +584,12 @@ def fix_of(
     error: str,
     output: Callable[[str], str],
     key_line: str = "",
-    still_failing: dict[str, bool] | None = None,
+    still_failing: Callable[[str], bool | None] | None = None,
 ) -> Fix:
     """What followed `failed` among `after`, the calls of its window (same agent, in order).
 
-    `error` is the failure's text and `key_line` its key line; `still_failing` says of
-    each later failure (by tool_use_id) whether it still shows this error.
+    `error` is the failure's text and `key_line` its key line; `still_failing(tool_use_id)`
+    says of a later failed retry whether it still shows this error.
     `output(tool_use_id)` gives a later call's output, read only for the few calls that
     might confirm a fix.
 
@@ -600,9 +609,10 @@ def fix_of(
         if missing and not call.failed and _searches(call, folder):
             searched = True
         if call.failed:
-            if still_failing is not None and call.tool_use_id in still_failing:
-                if _retry(failed, call):
-                    retried.append((n, still_failing[call.tool_use_id]))
+            if still_failing is not None and _retry(failed, call):
+                same = still_failing(call.tool_use_id)  # None: a call without a result
+                if same is not None:
+                    retried.append((n, same))
             continue
         way = None
         if _retry(failed, call):
@@ -715,18 +725,25 @@ def session_fixes(
     `signature` tells whether two failures are the same error (signatures.py).
     """
     same = signature or key_line
+    sig = functools.lru_cache(maxsize=None)(lambda tool_use_id: same(errors[tool_use_id]))
+    key = functools.lru_cache(maxsize=None)(lambda tool_use_id: key_line(errors[tool_use_id]))
 
-    def persists(error: str, later: str) -> bool:
-        """Whether a later failure still shows `error` (its output can hold several)."""
-        if same(later) == same(error):
+    def persists(failed: str, later: str) -> bool:
+        """Whether a later failure still shows this one's error (its output can hold several).
+
+        The later output's lines are compared by signature only where they hold the
+        key line's longest word, so that a long test log costs a few signatures.
+        """
+        if sig(later) == sig(failed):
             return True
-        line = key_line(error)
-        if len(line) >= 12 and line in later:
+        line = key(failed)
+        if len(line) >= 12 and line in errors[later]:
             return True
-        mine = same(error)
-        return bool(mine) and any(
-            same(other) == mine for other in later.splitlines()[:PERSIST_LINES] if other.strip()
-        )
+        word = max(_WORD.findall(line), key=len, default="")
+        if len(word) < 4 or not sig(failed):
+            return False
+        lines = errors[later].splitlines()[:PERSIST_LINES]
+        return any(same(other) == sig(failed) for other in lines if word in other)
 
     prompt_times = sorted(prompts)
     by_agent: dict[tuple[str | None, bool], list[Call]] = {}
@@ -747,12 +764,16 @@ def session_fixes(
                 if call.sidechain or end is None or c.timestamp < end
             ]
             text = errors.get(call.tool_use_id, "")
-            later = {
-                c.tool_use_id: persists(text, errors[c.tool_use_id])
-                for c in after
-                if c.tool_use_id in errors
-            }
-            fix = fix_of(call, after, text, output, key_line(text), later)
+            fix = fix_of(
+                call,
+                after,
+                text,
+                output,
+                key(call.tool_use_id),
+                lambda later, failed=call.tool_use_id: (
+                    persists(failed, later) if later in errors else None
+                ),
+            )
             if end and not call.sidechain and not after:
                 fix.window_end = end
             yield fix

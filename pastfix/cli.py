@@ -166,6 +166,9 @@ def build(
                 progress=lambda n: bars[0].update(n),
                 agent=agent,
                 tokenizer=tokenizer,
+                on_wait=lambda: click.echo(
+                    f"waiting for another build of {db_path} to finish...", err=True
+                ),
             )
         except pdb.BuildError as e:
             raise click.ClickException(str(e)) from e

@@ -7,8 +7,10 @@ import glob
 import hashlib
 import os
 import sqlite3
+import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from sqlite3 import Connection
@@ -44,6 +46,10 @@ PAGE_SIZE = 8192
 # A bulk build this large is split between this process and a forked helper.
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 BUSY_TIMEOUT = 60.0
+# A build waiting for another build of the same index (build_lock) says so after
+# this long, and looks again this often.
+WAIT_NOTICE_SECONDS = 1.0
+LOCK_POLL_SECONDS = 0.05
 # SQLite page cache for the build (negative = KiB).
 CACHE_KIB = 131072
 
@@ -167,6 +173,10 @@ WHERE EXISTS (SELECT 1 FROM messages WHERE session_id = t.session_id)
 
 class BuildError(Exception):
     """A build that cannot start: the message is meant for the user."""
+
+
+class BuildBusy(BuildError):
+    """Another build holds the index, and this one was told not to wait (build_lock)."""
 
 
 @dataclass
@@ -416,6 +426,76 @@ def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
     conn.execute(REFRESH_SESSIONS_SQL)
 
 
+try:
+    import fcntl
+except ImportError:  # Windows: builds are not serialised there
+    fcntl = None  # type: ignore[assignment]
+
+# The build locks this thread holds, by lock file: a build inside the hook's
+# refresh, which takes the lock first, must not wait for itself.
+_held = threading.local()
+
+
+def lock_path(db_path: str | Path) -> Path:
+    """The file whose flock says a build of `db_path` is running (beside the real file)."""
+    return Path(os.path.realpath(db_path) + ".lock")
+
+
+@contextmanager
+def build_lock(
+    db_path: str | Path, wait: bool = True, on_wait: Callable[[], None] | None = None
+) -> Iterator[None]:
+    """Hold the build lock of `db_path`: one build of an index at a time.
+
+    SQLite's own locks cannot order two builds: a bulk build starts with a
+    deferred BEGIN (IMMEDIATE would also lock the helper's attached side file),
+    and SQLite fails at once, without the busy timeout, when a transaction that
+    has read asks to write while another build writes. Two builds at once
+    failed with "database is locked"; now the second waits here for the first
+    and then plans against what it wrote (a no-change refresh, usually).
+
+    The lock is an flock on `lock_path()`: the kernel releases it when the
+    build's process ends however it ends, so a killed build leaves no stale
+    lock. Readers (Datasette, the hook, the MCP server) never take it.
+    `wait=False` raises BuildBusy instead of waiting (the hook's refresh);
+    `on_wait()` is called once when the wait has lasted WAIT_NOTICE_SECONDS.
+    """
+    path = lock_path(db_path)
+    held: set[Path] = _held.__dict__.setdefault("paths", set())
+    if fcntl is None or path in held:
+        yield
+        return
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        if not _writable(str(path.parent)):
+            raise BuildError(
+                f"{path.parent} is read-only: a build needs to create files beside the index"
+            ) from e
+        raise BuildError(f"cannot create {path}: {e.strerror or e}") from e
+    try:
+        started = time.monotonic()
+        told = False
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if not wait:
+                    raise BuildBusy(f"another build of {db_path} is running") from None
+            if not told and on_wait and time.monotonic() - started >= WAIT_NOTICE_SECONDS:
+                on_wait()
+                told = True
+            time.sleep(LOCK_POLL_SECONDS)
+        held.add(path)
+        try:
+            yield
+        finally:
+            held.discard(path)
+    finally:
+        os.close(fd)  # releases the flock
+
+
 def build(
     db_path: str | Path,
     sources: Sequence[Path],
@@ -427,6 +507,8 @@ def build(
     agent: str | None = None,
     reader: Reader | None = None,
     tokenizer: str | None = None,
+    wait: bool = True,
+    on_wait: Callable[[], None] | None = None,
 ) -> BuildStats:
     """Index the transcripts under `sources` into the database at `db_path`.
 
@@ -449,6 +531,10 @@ def build(
     both full-text tables; it is recorded, and None keeps the recorded one. A
     change rebuilds them from the stored rows (set_tokenizer), before the
     transcripts are refreshed.
+
+    Builds of one index take turns (build_lock): this one waits for one
+    already running, calling `on_wait()` if that takes a while, or with
+    `wait=False` raises BuildBusy at once.
     """
     started = time.perf_counter()
     if tokenizer is not None:
@@ -465,6 +551,24 @@ def build(
         roots = [(root, agent_of(root, agent)) for root in _distinct_roots(sources)]
     except WrongAgent as e:
         raise BuildError(str(e)) from e
+    check_db_path(Path(db_path))
+    with build_lock(db_path, wait, on_wait):
+        stats = _build(db_path, roots, force, redact, progress, on_plan, reader, tokenizer)
+    stats.seconds = round(time.perf_counter() - started, 3)
+    return stats
+
+
+def _build(
+    db_path: str | Path,
+    roots: list[tuple[Path, str]],
+    force: bool,
+    redact: bool,
+    progress: Callable[[int], None] | None,
+    on_plan: Callable[[int, int], None] | None,
+    reader: Reader | None,
+    tokenizer: str | None,
+) -> BuildStats:
+    """build() once it holds the build lock."""
     try:
         conn = connect(db_path)
     except sqlite3.Error as e:
@@ -497,7 +601,6 @@ def build(
         if gc_was_enabled:
             gc.enable()
         conn.close()
-    stats.seconds = round(time.perf_counter() - started, 3)
     return stats
 
 

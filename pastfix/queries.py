@@ -1053,21 +1053,25 @@ class _Index(sqlite3.Connection):
 
 
 def connect(
-    path: str | Path, timeout: float = BUSY_TIMEOUT, time_limit: float | None = TIME_LIMIT
+    path: str | Path, timeout: float | None = None, time_limit: float | None = None
 ) -> sqlite3.Connection:
     """Open an index read-only, with the SQL functions registered.
 
-    `timeout`: how long each statement waits for a build that locks the index.
-    `time_limit`: how long run() lets one query take (None: no limit).
+    `timeout`: how long each statement waits for a build that locks the index
+    (None: BUSY_TIMEOUT). `time_limit`: how long run() lets one query take
+    (None: TIME_LIMIT; 0: no limit).
     """
     path = Path(path)
     if not path.is_file():
         raise NotAnIndex(f"{path} not found: build it with `pastfix build {path}`")
     try:
         conn = sqlite3.connect(
-            f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=timeout, factory=_Index
+            f"{path.resolve().as_uri()}?mode=ro",
+            uri=True,
+            timeout=BUSY_TIMEOUT if timeout is None else timeout,
+            factory=_Index,
         )
-        conn.time_limit = time_limit
+        conn.time_limit = TIME_LIMIT if time_limit is None else time_limit
         names = {row[0] for row in conn.execute("select name from sqlite_master")}
     except sqlite3.DatabaseError as e:
         raise NotAnIndex(_open_error(path, e)) from e

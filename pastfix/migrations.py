@@ -277,3 +277,13 @@ def m008_session_agent(db: Database) -> None:
     # Codex was read came from Claude Code.
     db.execute("ALTER TABLE source_files ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude'")
     db.execute("ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude'")
+
+
+@migrations()
+def m009_prefix_crc(db: Database) -> None:
+    # The CRC-32 of every byte before the offset a build stopped at (zlib.crc32,
+    # which a build extends as it reads on): a file rewritten in the middle, at
+    # the same length, then appended to, has the same head and tail and is told
+    # from an append by this alone. Files indexed before have none, so their
+    # next change re-indexes them.
+    db.execute("ALTER TABLE source_files ADD COLUMN prefix_crc INTEGER")

@@ -999,6 +999,29 @@ def test_an_in_place_rewrite_of_the_last_line_is_not_taken_for_an_append(db_path
     assert snapshot(db_path) == snapshot(clean)
 
 
+def test_a_rewrite_in_the_middle_plus_an_append_is_not_taken_for_an_append(db_path, projects):
+    """The same length, far from both ends: the head and tail hashes alone matched."""
+    path = grown_session(projects, rounds=40)
+    build_index(db_path, projects)
+    assert error_hits(db_path, "step20") == [(SID, f"toolu_{SID}_20")]
+    lines = path.read_text().splitlines(keepends=True)
+    middle = next(i for i, line in enumerate(lines) if f'"uuid": "{SID}-r20"' in line)
+    lines[middle] = lines[middle].replace('"is_error": true', '"is_error":false')
+    text = "".join(lines)
+    assert len(text) == path.stat().st_size
+    assert pdb.HEAD_BYTES < text.index('"is_error":false') < len(text) - pdb.TAIL_BYTES
+    inode = path.stat().st_ino
+    with open(path, "r+") as f:  # in place: same inode, head and tail
+        f.write(text)
+    write_jsonl(path, [say("late", SID, "one more line", "2026-01-02T00:00:00Z")], "a")
+    assert path.stat().st_ino == inode
+    assert build_index(db_path, projects).files_read == 1
+    assert error_hits(db_path, "step20") == []
+    clean = db_path.with_name("clean.db")
+    build_index(clean, projects)
+    assert snapshot(db_path) == snapshot(clean)
+
+
 def test_hostile_files_are_problems_and_the_build_goes_on(db_path, projects):
     small_session(projects)
     folder = projects / "-home-dev-app"

@@ -1,4 +1,5 @@
 import sqlite3
+import zlib
 
 from jsonl import prompt, write_jsonl
 from sqlite_utils import Database
@@ -177,7 +178,10 @@ def test_upgrade_to_session_agent_marks_every_indexed_session_claude(tmp_path):
     conn = sqlite3.connect(path)
     conn.execute("ALTER TABLE sessions DROP COLUMN agent")
     conn.execute("ALTER TABLE source_files DROP COLUMN agent")
-    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm008_session_agent'")
+    conn.execute("ALTER TABLE source_files DROP COLUMN prefix_crc")
+    conn.execute(
+        "DELETE FROM _sqlite_migrations WHERE name IN ('m008_session_agent', 'm009_prefix_crc')"
+    )
     conn.commit()
     conn.close()
     db = pdb.open_database(path)
@@ -185,3 +189,23 @@ def test_upgrade_to_session_agent_marks_every_indexed_session_claude(tmp_path):
     assert list(db.execute("SELECT session_id, agent FROM sessions")) == [("s1", "claude")]
     assert list(db.execute("SELECT agent FROM source_files")) == [("claude",)]
     db.conn.close()
+
+
+def test_a_file_indexed_before_prefix_crc_is_reread_whole_when_it_grows(tmp_path):
+    projects = tmp_path / "projects"
+    session = projects / "p" / "s1.jsonl"
+    write_jsonl(session, [prompt("u1", "s1", "hello", "2026-01-01")])
+    path = tmp_path / "index.db"
+    pdb.build(path, [projects])
+    conn = sqlite3.connect(path)
+    conn.execute("ALTER TABLE source_files DROP COLUMN prefix_crc")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm009_prefix_crc'")
+    conn.commit()
+    conn.close()
+    write_jsonl(session, [prompt("u2", "s1", "again", "2026-01-02")], "a")
+    stats = pdb.build(path, [projects])
+    assert (stats.files_read, stats.new_lines) == (1, 2)  # read whole, not from the offset
+    conn = sqlite3.connect(path)
+    crc = conn.execute("SELECT prefix_crc FROM source_files").fetchone()[0]
+    assert crc == zlib.crc32(session.read_bytes())
+    conn.close()

@@ -156,8 +156,8 @@ def safe_fts(text: object, mode: str = "all", column: str = "content") -> str:
     stripped = text.lstrip()
     if stripped[: len(RAW_PREFIX)].lower() == RAW_PREFIX:
         expression = stripped[len(RAW_PREFIX) :].strip()
-        words = itertools.islice(_RAW_WORD.finditer(expression), RAW_MAX_WORDS + 1)
-        small = sum(1 for _ in words) <= RAW_MAX_WORDS
+        found = itertools.islice(_RAW_WORD.finditer(expression), RAW_MAX_WORDS + 1)
+        small = sum(1 for _ in found) <= RAW_MAX_WORDS
         if expression and small and _parses(expression, column):
             return expression if mode == "all" else MATCH_NOTHING
         text = expression

@@ -111,8 +111,7 @@ def test_errors_keep_their_reason(index, tmp_path, monkeypatch):  # noqa: F811
     answer = call_one(db, "search_messages", {"q": "renaming"}, db.unlink)
     assert answer.is_error
     assert answer.content[0].text == (
-        f"Error executing tool search_messages: {db} not found: build it with"
-        f" `pastfix build {db}`"
+        f"Error executing tool search_messages: {db} not found: build it with `pastfix build {db}`"
     )
     db.write_bytes(index.read_bytes())
     answer = call_one(db, "session_tool_output", {"session_id": PAST, "pattern": "x" * 60_000})

@@ -1071,14 +1071,23 @@ def connect(
             timeout=BUSY_TIMEOUT if timeout is None else timeout,
             factory=_Index,
         )
-        conn.time_limit = TIME_LIMIT if time_limit is None else time_limit
-        names = {row[0] for row in conn.execute("select name from sqlite_master")}
     except sqlite3.DatabaseError as e:
         raise NotAnIndex(_open_error(path, e)) from e
-    if not is_index(names):
+    conn.time_limit = TIME_LIMIT if time_limit is None else time_limit
+    try:
+        # One read transaction for both checks: they wait for a build's lock once.
+        conn.execute("BEGIN")
+        names = {row[0] for row in conn.execute("select name from sqlite_master")}
+        index = is_index(names)
+        current = index and schema_current(conn)
+        conn.commit()
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise NotAnIndex(_open_error(path, e)) from e
+    if not index:
         conn.close()
         raise NotAnIndex(f"{path} is not a pastfix index (see `pastfix build --help`)")
-    if not schema_current(conn):
+    if not current:
         conn.close()
         raise NotAnIndex(
             f"{path} was built by an older pastfix: run `pastfix build {path}` to bring it"

@@ -471,7 +471,7 @@ def build_lock(
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as e:
-        if not _writable(str(path.parent)):
+        if path.parent.is_dir() and not _writable(str(path.parent)):
             raise BuildError(
                 f"{path.parent} is read-only: a build needs to create files beside the index"
             ) from e

@@ -1409,3 +1409,9 @@ def test_a_build_told_not_to_wait_gives_up_at_once(db_path, projects):
         # A build inside its own thread's lock goes on (the hook's refresh takes it first).
         assert build_index(db_path, projects, wait=False).files_read == 1
     assert build_index(db_path, projects, wait=False).files_read == 0
+
+
+def test_a_build_where_the_lock_cannot_be_created_is_a_one_line_error(tmp_path, projects):
+    small_session(projects)
+    with pytest.raises(pdb.BuildError, match=r"cannot create .*index.db.lock: No such file"):
+        build_index(tmp_path / "missing" / "index.db", projects)

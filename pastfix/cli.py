@@ -166,6 +166,9 @@ def build(
                 progress=lambda n: bars[0].update(n),
                 agent=agent,
                 tokenizer=tokenizer,
+                on_wait=lambda: click.echo(
+                    f"waiting for another build of {db_path} to finish...", err=True
+                ),
             )
         except pdb.BuildError as e:
             raise click.ClickException(str(e)) from e
@@ -270,7 +273,10 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
     if error == "-":
         error = sys.stdin.read()
     with open_index(db_path) as conn:
-        rows = queries.find_past_fix(conn, error, limit)
+        try:
+            rows = queries.find_past_fix(conn, error, limit)
+        except queries.QueryError as e:
+            raise click.ClickException(str(e)) from e
         substrings = queries.is_trigram(queries.tokenizer(conn))
     if json_:
         click.echo(to_json(rows))

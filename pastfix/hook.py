@@ -16,7 +16,9 @@ A hook must never disturb the session: an interrupt, Claude Code's own noise
 (a rejected call, a cancelled sibling, a file not read first...), a key line too
 generic to mean anything (`Exit code 1`), no match, and every problem (no index,
 a locked one, bad input) give no output and exit status 0; problems are told on
-stderr. It runs on every failed call, so it imports little: no click, no
+stderr. Every wait is bounded: a build locking the index gets WAIT_SECONDS in all,
+the lookup TIME_LIMIT, and `--refresh` behind a running build answers from the
+index as it is. It runs on every failed call, so it imports little: no click, no
 sqlite-utils (pastfix.entry sends `pastfix hook` here before importing click).
 No SQL here: the lookup is queries.find_past_fix.
 """
@@ -27,6 +29,7 @@ import json
 import re
 import sqlite3
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -61,6 +64,12 @@ MIN_WORDS = 2
 _WORD = re.compile(r"[^\W_]+")
 _PLACEHOLDERS = frozenset({"n", "str", "path", "tmp", "url", "uuid", "hex", "time", "ip"})
 _EXIT_CODE_ONLY = re.compile(r"^Exit code -?\d+$")
+# How long the hook waits, in all, for a build that locks the index (a fresh or
+# forced one, while it commits), and how long its lookup may take (find_past_fix:
+# ~10-50 ms on 500 MB to 2.5 GB indexes, see docs/benchmarks.md). Together well
+# under a second: after that the hook is silent.
+WAIT_SECONDS = 0.15
+TIME_LIMIT = 0.5
 
 
 def too_generic(key: str) -> bool:
@@ -173,10 +182,12 @@ def respond(stdin_text: str, db_path: Path, before: str | None = None) -> str:
     event = json.loads(stdin_text)
     if not isinstance(event, dict) or event.get("hook_event_name", EVENT) != EVENT:
         return ""
-    conn = queries.connect(db_path)
+    deadline = time.monotonic() + WAIT_SECONDS
+    conn = queries.connect(db_path, timeout=WAIT_SECONDS, time_limit=TIME_LIMIT)
     try:
-        # A hook must answer fast: a build holding the index gets a short wait only.
-        conn.execute("PRAGMA busy_timeout = 200")
+        # What connect() waited counts: the lookup's statement waits the rest.
+        left = max(0.0, deadline - time.monotonic())
+        conn.execute(f"PRAGMA busy_timeout = {int(left * 1000)}")
         rows = matches(conn, event, before)
     finally:
         conn.close()
@@ -187,27 +198,38 @@ def refresh(db_path: Path) -> None:
     """Bring the index up to date with ~/.claude/projects, incrementally.
 
     Only an existing index built with redaction (the default) is refreshed, so a
-    hook never starts a full re-index.
+    hook never starts a full re-index. Behind a running build it gives up at
+    once (said on stderr): the hook answers from the index as it is.
     """
     from pastfix import db as pdb  # imported here: only --refresh pays for it
 
     projects = paths.claude_projects()
     if not projects.is_dir() or not db_path.is_file():
         return
-    conn = pdb.connect(db_path)
     try:
-        redacted = pdb.redact_setting(conn)
-    finally:
-        conn.close()
-    if redacted:
-        pdb.build(db_path, [projects])
+        with pdb.build_lock(db_path, wait=False):
+            conn = pdb.connect(db_path)
+            try:
+                redacted = pdb.redact_setting(conn)
+            finally:
+                conn.close()
+            if redacted:
+                pdb.build(db_path, [projects])
+    except pdb.BuildBusy as e:
+        print(f"pastfix hook: {e}: answering from the index as it is", file=sys.stderr)
 
 
 def run(stdin_text: str, db_path: Path, refresh_first: bool = False) -> str:
-    """respond(), with every problem told on stderr and turned into silence."""
-    try:
-        if refresh_first:
+    """respond(), with every problem told on stderr and turned into silence.
+
+    A refresh that fails still lets the hook answer from the index as it is.
+    """
+    if refresh_first:
+        try:
             refresh(db_path)
+        except Exception as e:  # a hook must never disturb the session
+            print(f"pastfix hook: {type(e).__name__}: {e}", file=sys.stderr)
+    try:
         return respond(stdin_text, db_path)
     except Exception as e:  # a hook must never disturb the session
         print(f"pastfix hook: {type(e).__name__}: {e}", file=sys.stderr)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
 
 from pastfix import queries
@@ -72,14 +73,23 @@ def create_server(db_path: Path) -> MCPServer:
     server = MCPServer("pastfix", instructions=INSTRUCTIONS)
 
     def ask(name: str, **params: object) -> CallToolResult:
-        conn: sqlite3.Connection = queries.connect(db_path)
+        # A ToolError's message reaches the client; any other exception is
+        # reported as "Error executing tool X" alone, its reason lost (an index
+        # deleted or rebuilt mid-session, a query over its time limit).
         try:
-            if name == "find_past_fix":
-                rows = queries.find_past_fix(conn, str(params["error"]), int(str(params["limit"])))
-            else:
-                rows = queries.run(conn, name, **params)
-        finally:
-            conn.close()
+            conn: sqlite3.Connection = queries.connect(db_path)
+            try:
+                if name == "find_past_fix":
+                    error, limit = str(params["error"]), int(str(params["limit"]))
+                    rows = queries.find_past_fix(conn, error, limit)
+                else:
+                    rows = queries.run(conn, name, **params)
+            finally:
+                conn.close()
+        except (queries.NotAnIndex, queries.QueryError) as e:
+            raise ToolError(str(e)) from None
+        except sqlite3.Error as e:
+            raise ToolError(f"{db_path} cannot be read: {e}") from None
         return result(name, rows)
 
     @server.tool(description=_description("find_past_fix"))

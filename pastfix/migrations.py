@@ -280,7 +280,17 @@ def m008_session_agent(db: Database) -> None:
 
 
 @migrations()
-def m009_fixes(db: Database) -> None:
+def m009_prefix_crc(db: Database) -> None:
+    # The CRC-32 of every byte before the offset a build stopped at (zlib.crc32,
+    # which a build extends as it reads on): a file rewritten in the middle, at
+    # the same length, then appended to, has the same head and tail and is told
+    # from an append by this alone. Files indexed before have none, so their
+    # next change re-indexes them.
+    db.execute("ALTER TABLE source_files ADD COLUMN prefix_crc INTEGER")
+
+
+@migrations()
+def m010_fixes(db: Database) -> None:
     # What followed each failed tool call (see pastfix.fixes): derived from the
     # stored calls of its session, recomputed when the session changes or the
     # rules do (fixes.FIX_VERSION). `remedy` is a JSON array of steps
@@ -301,3 +311,4 @@ def m009_fixes(db: Database) -> None:
         not_null={"session_id", "outcome"},
     )
     _table(db, "fixes").create_index(["session_id"], index_name="idx_fixes_session")
+

@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import json
 import os
 import re
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -41,6 +44,13 @@ RESUME = {"claude": "claude --resume {}", "codex": "codex resume {}"}
 RAW_PREFIX = "raw:"
 # Words after this many are ignored: a pasted stack trace stays a fast query.
 MAX_WORDS = 32
+# A raw: expression with more words than this (operators included) is matched as
+# words (MAX_WORDS of them), as one that does not parse is: FTS5 checks a NEAR
+# group within one step of SQLite, which the time limit cannot stop. On
+# ../shared/corpus/real NEAR(the x1000) takes one step of 2.6 s and 44 s in all;
+# NEAR(the x63) 0.17 s in all.
+RAW_MAX_WORDS = 64
+_RAW_WORD = re.compile(r"\w+")
 # An FTS5 query that parses and matches nothing (an empty phrase).
 MATCH_NOTHING = '"."'
 FIND_LIMIT = 20
@@ -48,6 +58,15 @@ FIND_LIMIT = 20
 FIND_MAX = 200
 # How long `pastfix find` waits for a build that locks the whole index (a fresh one).
 BUSY_TIMEOUT = 5.0
+# How long one canned query run outside Datasette (`pastfix find`, the MCP tools)
+# may take before it is stopped: a `raw:` expression such as NEAR(the the ... x1000)
+# ran 32.6 s, and the slowest canned query of the benchmarks takes ~50 ms.
+# Datasette stops its own queries at its sql_time_limit_ms; the hook has a shorter limit.
+TIME_LIMIT = 5.0
+# SQLite virtual machine steps between two looks at the clock in run() (~0.1 ms of work).
+PROGRESS_STEPS = 1000
+# SQLite's longest LIKE pattern, in bytes (SQLITE_MAX_LIKE_PATTERN_LENGTH).
+LIKE_PATTERN_BYTES = 50_000
 # find_past_fix's columns that hold JSON arrays (Datasette: add _json=<column> to decode).
 JSON_COLUMNS = ("files_edited_after", "remedy", "fix_edits", "fix_calls")
 # Tool calls that change a file, for "files edited afterwards" (apply_patch: Codex's).
@@ -77,6 +96,10 @@ class NotAnIndex(Exception):
     """A database file that pastfix did not build: the message is meant for the user."""
 
 
+class QueryError(Exception):
+    """A query that cannot be answered as asked (too slow, a pattern too long): for the user."""
+
+
 # -- safe_fts ---------------------------------------------------------------
 
 _validator = sqlite3.connect(":memory:", check_same_thread=False)
@@ -84,9 +107,25 @@ _validator_lock = threading.Lock()
 _COLUMN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-@functools.lru_cache(maxsize=512)
+# Raw expressions up to this many characters are remembered by _parses (512 of
+# them: at most ~1 MB); a longer one is checked each time. Whole 1 MB expressions
+# in the cache took the MCP server from 69 to 273 MB after 200 of them.
+PARSE_CACHE_CHARS = 2000
+
+
 def _parses(expression: str, column: str) -> bool:
     """Whether `expression` is a valid FTS5 query for a table with one `column`."""
+    if len(expression) <= PARSE_CACHE_CHARS:
+        return _parses_cached(expression, column)
+    return _check_parses(expression, column)
+
+
+@functools.lru_cache(maxsize=512)
+def _parses_cached(expression: str, column: str) -> bool:
+    return _check_parses(expression, column)
+
+
+def _check_parses(expression: str, column: str) -> bool:
     if not _COLUMN.match(column):
         return False
     with _validator_lock:
@@ -117,7 +156,9 @@ def safe_fts(text: object, mode: str = "all", column: str = "content") -> str:
     stripped = text.lstrip()
     if stripped[: len(RAW_PREFIX)].lower() == RAW_PREFIX:
         expression = stripped[len(RAW_PREFIX) :].strip()
-        if expression and _parses(expression, column):
+        found = itertools.islice(_RAW_WORD.finditer(expression), RAW_MAX_WORDS + 1)
+        small = sum(1 for _ in found) <= RAW_MAX_WORDS
+        if expression and small and _parses(expression, column):
             return expression if mode == "all" else MATCH_NOTHING
         text = expression
     words = _words(text)
@@ -996,20 +1037,48 @@ CALL_MESSAGE_SQL = "select message_uuid from tool_calls where tool_use_id = ? an
 # -- the library entry points -----------------------------------------------
 
 
-def connect(path: str | Path) -> sqlite3.Connection:
-    """Open an index read-only, with the SQL functions registered."""
+class _Index(sqlite3.Connection):
+    """A read connection to an index, knowing how long run() lets its queries take."""
+
+    time_limit: float | None = None
+
+
+def connect(
+    path: str | Path, timeout: float | None = None, time_limit: float | None = None
+) -> sqlite3.Connection:
+    """Open an index read-only, with the SQL functions registered.
+
+    `timeout`: how long each statement waits for a build that locks the index
+    (None: BUSY_TIMEOUT). `time_limit`: how long run() lets one query take
+    (None: TIME_LIMIT; 0: no limit).
+    """
     path = Path(path)
     if not path.is_file():
         raise NotAnIndex(f"{path} not found: build it with `pastfix build {path}`")
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT)
-        names = {row[0] for row in conn.execute("select name from sqlite_master")}
+        conn = sqlite3.connect(
+            f"{path.resolve().as_uri()}?mode=ro",
+            uri=True,
+            timeout=BUSY_TIMEOUT if timeout is None else timeout,
+            factory=_Index,
+        )
     except sqlite3.DatabaseError as e:
         raise NotAnIndex(_open_error(path, e)) from e
-    if not is_index(names):
+    conn.time_limit = TIME_LIMIT if time_limit is None else time_limit
+    try:
+        # One read transaction for both checks: they wait for a build's lock once.
+        conn.execute("BEGIN")
+        names = {row[0] for row in conn.execute("select name from sqlite_master")}
+        index = is_index(names)
+        current = index and schema_current(conn)
+        conn.commit()
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise NotAnIndex(_open_error(path, e)) from e
+    if not index:
         conn.close()
         raise NotAnIndex(f"{path} is not a pastfix index (see `pastfix build --help`)")
-    if not schema_current(conn):
+    if not current:
         conn.close()
         raise NotAnIndex(
             f"{path} was built by an older pastfix: run `pastfix build {path}` to bring it"
@@ -1029,10 +1098,43 @@ def schema_current(conn: sqlite3.Connection) -> bool:
 
 
 def run(conn: sqlite3.Connection, name: str, **params: object) -> list[dict[str, Any]]:
-    """Rows of the canned query `name`, as dicts; parameters not given are empty."""
+    """Rows of the canned query `name`, as dicts; parameters not given are empty.
+
+    Within the connection's time limit (connect()); a query too slow, or with a
+    pattern too long for LIKE, raises QueryError with a one-line message.
+    """
     query = CANNED_QUERIES[name]
     values = {p: params.get(p, "") for p in query["params"]}
-    return _dicts(conn.execute(query["sql"], values))
+    with limited(conn):
+        return _dicts(conn.execute(query["sql"], values))
+
+
+@contextmanager
+def limited(conn: sqlite3.Connection) -> Iterator[None]:
+    """Stop what runs inside (rows are fetched inside too) at `conn`'s time limit.
+
+    A progress handler, not a thread calling interrupt(): it runs between steps
+    of SQLite's virtual machine, FTS5's NEAR matching included. SQLite errors a
+    user can act on become QueryError.
+    """
+    seconds = getattr(conn, "time_limit", None)
+    deadline = time.monotonic() + seconds if seconds else None
+    if deadline is not None:
+        conn.set_progress_handler(lambda: time.monotonic() > deadline, PROGRESS_STEPS)
+    try:
+        yield
+    except sqlite3.OperationalError as e:
+        if deadline is not None and str(e) == "interrupted" and time.monotonic() > deadline:
+            raise QueryError(f"query took longer than {seconds:g} s; narrow it") from None
+        if "pattern too complex" in str(e):
+            raise QueryError(
+                f"a pattern is too long: SQLite's LIKE takes at most {LIKE_PATTERN_BYTES:,}"
+                " bytes (escaped); shorten it"
+            ) from None
+        raise
+    finally:
+        if deadline is not None:
+            conn.set_progress_handler(None, 0)
 
 
 def _open_error(path: Path, error: sqlite3.DatabaseError) -> str:

@@ -352,3 +352,16 @@ def test_real_transcripts_replace_the_demo(tmp_path, fake_home, projects):
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT count(*) FROM sessions").fetchone() == (1,)
     conn.close()
+
+
+def test_find_over_the_time_limit_is_a_one_line_error(tmp_path, projects, monkeypatch):
+    from pastfix import queries
+
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    monkeypatch.setattr(queries, "TIME_LIMIT", 1e-6)  # past at the progress handler's first look
+    result = CliRunner().invoke(cli, ["find", "ENOENT", str(db_path)])
+    assert (result.exit_code, result.output) == (
+        1,
+        "Error: query took longer than 1e-06 s; narrow it\n",
+    )

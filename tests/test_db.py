@@ -1000,6 +1000,29 @@ def test_an_in_place_rewrite_of_the_last_line_is_not_taken_for_an_append(db_path
     assert snapshot(db_path) == snapshot(clean)
 
 
+def test_a_rewrite_in_the_middle_plus_an_append_is_not_taken_for_an_append(db_path, projects):
+    """The same length, far from both ends: the head and tail hashes alone matched."""
+    path = grown_session(projects, rounds=40)
+    build_index(db_path, projects)
+    assert error_hits(db_path, "step20") == [(SID, f"toolu_{SID}_20")]
+    lines = path.read_text().splitlines(keepends=True)
+    middle = next(i for i, line in enumerate(lines) if f'"uuid": "{SID}-r20"' in line)
+    lines[middle] = lines[middle].replace('"is_error": true', '"is_error":false')
+    text = "".join(lines)
+    assert len(text) == path.stat().st_size
+    assert pdb.HEAD_BYTES < text.index('"is_error":false') < len(text) - pdb.TAIL_BYTES
+    inode = path.stat().st_ino
+    with open(path, "r+") as f:  # in place: same inode, head and tail
+        f.write(text)
+    write_jsonl(path, [say("late", SID, "one more line", "2026-01-02T00:00:00Z")], "a")
+    assert path.stat().st_ino == inode
+    assert build_index(db_path, projects).files_read == 1
+    assert error_hits(db_path, "step20") == []
+    clean = db_path.with_name("clean.db")
+    build_index(clean, projects)
+    assert snapshot(db_path) == snapshot(clean)
+
+
 def test_hostile_files_are_problems_and_the_build_goes_on(db_path, projects):
     small_session(projects)
     folder = projects / "-home-dev-app"
@@ -1317,3 +1340,79 @@ def test_a_build_with_nothing_to_read_does_not_load_the_redaction_rules(db_path,
     small_session(projects, sid="another")
     changed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert changed.stdout.strip() == "True", changed.stderr
+
+
+# -- builds at once --------------------------------------------------------------
+
+
+def start_build(db_path, projects, *extra):
+    """`pastfix build` in its own process, its stderr kept."""
+    args = [sys.executable, "-m", "pastfix", "build", str(db_path), "--source", str(projects)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen(
+        [*args, "-s", *extra], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kinds", [("fresh", "fresh"), ("incremental", "forced")])
+def test_two_builds_at_once_both_succeed(tmp_path, projects, kinds):
+    """The second build waits for the first instead of failing with "database is locked".
+
+    Fresh + fresh: both start on an empty index. Incremental + forced: the
+    forced build, which holds the whole index in one transaction, starts while
+    the incremental one writes the files of a project new since the last build.
+    """
+    big_corpus(projects, 40, 40)  # ~11 MB: a fresh build takes about half a second
+    db_path = tmp_path / "index.db"
+    if kinds[0] == "incremental":
+        later = [projects / f"-home-dev-p{i}" for i in (2, 3, 4)]
+        for folder in later:
+            shutil.move(folder, tmp_path / folder.name)
+        build_index(db_path, projects)
+        for folder in later:
+            shutil.move(tmp_path / folder.name, folder)
+    one = start_build(db_path, projects)
+    time.sleep(0.3 if kinds[0] == "fresh" else 0.1)
+    two = start_build(db_path, projects, *(("--force",) if kinds[1] == "forced" else ()))
+    errors = [p.communicate(timeout=120)[1] for p in (one, two)]
+    assert [one.returncode, two.returncode] == [0, 0], errors
+    clean = tmp_path / "clean.db"
+    build_index(clean, projects)
+    assert snapshot(db_path) == snapshot(clean)
+
+
+def test_a_build_waits_for_another_and_says_so(db_path, projects):
+    small_session(projects)
+    build_index(db_path, projects)
+    with pdb.build_lock(db_path):
+        proc = start_build(db_path, projects, "--force")
+        time.sleep(pdb.WAIT_NOTICE_SECONDS + 1.5)
+        assert proc.poll() is None  # still waiting
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert f"waiting for another build of {db_path} to finish" in err
+    assert "Forced build: read 1 of 1 files" in err
+
+
+def test_a_build_told_not_to_wait_gives_up_at_once(db_path, projects):
+    import fcntl
+
+    small_session(projects)
+    with open(pdb.lock_path(db_path), "w") as other:  # as another process's build holds it
+        fcntl.flock(other, fcntl.LOCK_EX)
+        started = time.perf_counter()
+        with pytest.raises(pdb.BuildBusy, match="another build of .* is running"):
+            build_index(db_path, projects, wait=False)
+        assert time.perf_counter() - started < 1
+        fcntl.flock(other, fcntl.LOCK_UN)
+    with pdb.build_lock(db_path, wait=False):
+        # A build inside its own thread's lock goes on (the hook's refresh takes it first).
+        assert build_index(db_path, projects, wait=False).files_read == 1
+    assert build_index(db_path, projects, wait=False).files_read == 0
+
+
+def test_a_build_where_the_lock_cannot_be_created_is_a_one_line_error(tmp_path, projects):
+    small_session(projects)
+    with pytest.raises(pdb.BuildError, match=r"cannot create .*index.db.lock: No such file"):
+        build_index(tmp_path / "missing" / "index.db", projects)

@@ -2,8 +2,11 @@
 
 import json
 import os
+import shutil
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,7 @@ from click.testing import CliRunner
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
 from jsonl import prompt, result, say, tool_use, write_jsonl
 
+from pastfix import db as pdb
 from pastfix import hook, install, queries
 from pastfix.cli import cli
 
@@ -447,3 +451,65 @@ def test_replay_of_the_real_corpus(tmp_path):
     assert (known, novel) == (10, 51)
     assert recalled / known >= 0.9
     assert silent / novel >= 0.95
+
+
+# -- bounded waits ----------------------------------------------------------------
+
+
+def timed_hook(args, stdin, env=None):
+    started = time.perf_counter()
+    done = run_hook(args, stdin, env)
+    return done, time.perf_counter() - started
+
+
+@pytest.mark.slow
+def test_an_index_locked_by_a_build_gets_a_short_wait(index, tmp_path):
+    """A fresh build locks readers out (rollback journal): the hook is silent, soon."""
+    db = tmp_path / "locked.db"
+    shutil.copy(index, db)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("PRAGMA journal_mode=DELETE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=7)))
+        done, seconds = timed_hook(["--db", str(db)], stdin)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "is locked by a build" in done.stderr
+    # The read connection used to wait its 5 s before the hook's own 200 ms.
+    assert seconds < 3, seconds
+
+
+@pytest.mark.slow
+def test_refresh_behind_a_running_build_answers_from_the_index_as_it_is(index, tmp_path):
+    """`--refresh` used to wait up to 60 s for the build's write lock; now it gives up."""
+    home = tmp_path / "home"
+    projects = home / ".claude" / "projects" / "-home-dev-app"
+    write_jsonl(projects / f"{NOVEL}.jsonl", novel_session(NOVEL))  # a file to index
+    db = tmp_path / "refresh.db"
+    shutil.copy(index, db)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # what a running build holds, with its lock
+    try:
+        with pdb.build_lock(db):
+            stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=7)))
+            env = {**os.environ, "HOME": str(home)}
+            done, seconds = timed_hook(["--db", str(db), "--refresh"], stdin, env)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert done.returncode == 0, done.stderr
+    assert PAST in context_of(done.stdout)
+    assert "another build of" in done.stderr and "answering from the index as it is" in done.stderr
+    assert seconds < 3, seconds
+
+
+def test_a_slow_lookup_is_stopped_at_the_time_limit(index, monkeypatch, capsys):
+    monkeypatch.setattr(hook, "TIME_LIMIT", 1e-6)  # past at the progress handler's first look
+    stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=7)))
+    assert hook.run(stdin, index) == ""
+    assert capsys.readouterr().err == (
+        "pastfix hook: QueryError: query took longer than 1e-06 s; narrow it\n"
+    )

@@ -89,3 +89,35 @@ def test_mcp_command_refuses_a_missing_index(tmp_path):
     out = CliRunner().invoke(cli, ["mcp", "--db", str(tmp_path / "none.db")])
     assert out.exit_code == 1
     assert "none.db not found" in out.output
+
+
+def call_one(db, name, args, between=None):
+    """One tool call to a server on `db`, after `between()` when given (mid-session)."""
+
+    async def go():
+        async with Client(server.create_server(db)) as client:
+            assert not (await client.call_tool("recurring_errors", {})).is_error
+            if between:
+                between()
+            return await client.call_tool(name, args)
+
+    return anyio.run(go)
+
+
+def test_errors_keep_their_reason(index, tmp_path, monkeypatch):  # noqa: F811
+    """They used to reach the client as "Error executing tool X" alone."""
+    db = tmp_path / "index.db"
+    db.write_bytes(index.read_bytes())
+    answer = call_one(db, "search_messages", {"q": "renaming"}, db.unlink)
+    assert answer.is_error
+    assert answer.content[0].text == (
+        f"Error executing tool search_messages: {db} not found: build it with `pastfix build {db}`"
+    )
+    db.write_bytes(index.read_bytes())
+    answer = call_one(db, "session_tool_output", {"session_id": PAST, "pattern": "x" * 60_000})
+    assert "a pattern is too long" in answer.content[0].text
+    monkeypatch.setattr(queries, "TIME_LIMIT", 1e-6)
+    answer = call_one(db, "find_past_fix", {"error": TS_ERROR.format(file="a.ts", line=1)})
+    assert answer.content[0].text == (
+        "Error executing tool find_past_fix: query took longer than 1e-06 s; narrow it"
+    )

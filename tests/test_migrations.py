@@ -1,6 +1,7 @@
 import sqlite3
+import zlib
 
-from jsonl import prompt, write_jsonl
+from jsonl import prompt, result, tool_use, write_jsonl
 from sqlite_utils import Database
 
 from pastfix import db as pdb
@@ -177,7 +178,12 @@ def test_upgrade_to_session_agent_marks_every_indexed_session_claude(tmp_path):
     conn = sqlite3.connect(path)
     conn.execute("ALTER TABLE sessions DROP COLUMN agent")
     conn.execute("ALTER TABLE source_files DROP COLUMN agent")
-    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm008_session_agent'")
+    conn.execute("ALTER TABLE source_files DROP COLUMN prefix_crc")
+    conn.execute("DROP TABLE fixes")
+    conn.execute(
+        "DELETE FROM _sqlite_migrations"
+        " WHERE name IN ('m008_session_agent', 'm009_prefix_crc', 'm010_fixes')"
+    )
     conn.commit()
     conn.close()
     db = pdb.open_database(path)
@@ -185,3 +191,60 @@ def test_upgrade_to_session_agent_marks_every_indexed_session_claude(tmp_path):
     assert list(db.execute("SELECT session_id, agent FROM sessions")) == [("s1", "claude")]
     assert list(db.execute("SELECT agent FROM source_files")) == [("claude",)]
     db.conn.close()
+
+
+def test_a_file_indexed_before_prefix_crc_is_reread_whole_when_it_grows(tmp_path):
+    projects = tmp_path / "projects"
+    session = projects / "p" / "s1.jsonl"
+    write_jsonl(session, [prompt("u1", "s1", "hello", "2026-01-01")])
+    path = tmp_path / "index.db"
+    pdb.build(path, [projects])
+    conn = sqlite3.connect(path)
+    conn.execute("ALTER TABLE source_files DROP COLUMN prefix_crc")
+    conn.execute("DROP TABLE fixes")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name IN ('m009_prefix_crc', 'm010_fixes')")
+    conn.commit()
+    conn.close()
+    write_jsonl(session, [prompt("u2", "s1", "again", "2026-01-02")], "a")
+    stats = pdb.build(path, [projects])
+    assert (stats.files_read, stats.new_lines) == (1, 2)  # read whole, not from the offset
+    conn = sqlite3.connect(path)
+    crc = conn.execute("SELECT prefix_crc FROM source_files").fetchone()[0]
+    assert crc == zlib.crc32(session.read_bytes())
+    conn.close()
+
+
+def test_an_index_from_before_fixes_gets_them_at_its_next_build_without_reading_a_file(tmp_path):
+    projects = tmp_path / "projects"
+    write_jsonl(
+        projects / "p" / "s1.jsonl",
+        [
+            prompt("u1", "s1", "push it", "2026-01-01T00:00:00Z"),
+            tool_use("a1", "s1", "t1", "Bash", {"command": "git push"}, "2026-01-01T00:00:01Z"),
+            result("r1", "s1", "t1", "fatal: no upstream", "2026-01-01T00:00:01Z", True),
+            tool_use(
+                "a2",
+                "s1",
+                "t2",
+                "Bash",
+                {"command": "git push -u origin main"},
+                "2026-01-01T00:00:02Z",
+            ),
+            result("r2", "s1", "t2", "ok", "2026-01-01T00:00:02Z", False),
+        ],
+    )
+    path = tmp_path / "index.db"
+    pdb.build(path, [projects])
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TABLE fixes")
+    conn.execute("DELETE FROM _build_state WHERE name = 'fix_version'")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm010_fixes'")
+    conn.commit()
+    conn.close()
+    stats = pdb.build(path, [projects])
+    assert stats.files_read == 0
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT tool_use_id, outcome, confirmed_by FROM fixes").fetchall() == [
+        ("t1", "fixed", "t2")
+    ]
+    conn.close()

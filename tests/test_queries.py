@@ -251,6 +251,23 @@ def test_safe_fts_caps_words():
     assert queries.safe_fts("w " * 100).count('"w"') == queries.MAX_WORDS
 
 
+def test_a_raw_expression_of_too_many_words_is_matched_as_words():
+    """FTS5 checks NEAR(the the ...) in one step of SQLite, which no time limit stops."""
+    near = "NEAR(" + " ".join(["the"] * (queries.RAW_MAX_WORDS - 1)) + ")"
+    assert queries.safe_fts(f"raw: {near}") == near
+    longer = "NEAR(" + " ".join(["the"] * 1000) + ")"
+    assert queries.safe_fts(f"raw: {longer}") == queries.safe_fts(longer)
+
+
+def test_the_parse_cache_keeps_no_long_expression():
+    queries._parses_cached.cache_clear()
+    queries.safe_fts("raw: a OR b")
+    long = "raw: " + "x" * (queries.PARSE_CACHE_CHARS + 1)
+    for i in range(3):
+        queries.safe_fts(long + str(i))
+    assert queries._parses_cached.cache_info().currsize == 1
+
+
 @pytest.mark.parametrize("text", HOSTILE)
 @pytest.mark.parametrize("mode", ["all", "any"])
 def test_safe_fts_always_parses(text, mode):
@@ -412,6 +429,23 @@ def test_find_past_fix_matches_words_not_operators(conn):
     assert queries.find_past_fix(conn, "raw: ENOENT NOT directory") == []
     # Text in successful results is not searched.
     assert "t5" not in [r["tool_use_id"] for r in queries.find_past_fix(conn, "ENOENT")]
+
+
+def test_a_query_over_the_time_limit_stops_with_a_one_line_error(index_path, monkeypatch):
+    monkeypatch.setattr(queries, "TIME_LIMIT", 1e-6)  # past at the progress handler's first look
+    conn = queries.connect(index_path)
+    with pytest.raises(queries.QueryError, match=r"^query took longer than 1e-06 s; narrow it$"):
+        queries.find_past_fix(conn, "ENOENT dist/index.js")
+    # The limit is per query, and the connection is usable after one was stopped.
+    conn.time_limit = 0
+    assert queries.find_past_fix(conn, "ENOENT dist/index.js")
+    conn.close()
+
+
+def test_a_like_pattern_too_long_for_sqlite_gives_a_one_line_error(conn):
+    with pytest.raises(queries.QueryError, match=r"^a pattern is too long: .* 50,000 bytes"):
+        queries.run(conn, "session_tool_output", session_id="s1", pattern="x" * 60_000)
+    assert queries.run(conn, "session_tool_output", session_id="s1", pattern="x" * 40_000) == []
 
 
 def test_find_past_fix_limit(conn):

@@ -64,6 +64,8 @@ from pathlib import PurePosixPath
 FIX_VERSION = 1
 
 WINDOW_CALLS = 60
+# Calls after a failure that nothing fixed whose edits the card lists.
+NEARBY_CALLS = 10
 # Prompts the user typed that a window may run past.
 PROMPTS_CROSSED = 1
 ANOTHER_WAY_CALLS = 30
@@ -389,16 +391,25 @@ def command_change(failed: str | None, retry: str | None) -> str | None:
     None when it is the same command.
     """
     pair = _shared_intent(failed, retry)
-    if pair is None or pair[0].words == pair[1].words:
+    if pair is None:
         return None
+    # commands the retry runs besides: `mkdir -p dist && npm run build`
+    before = {" ".join(i.words) for i in intents(failed)}
+    added = [
+        " ".join(i.words)
+        for i in intents(retry)
+        if " ".join(i.words) not in before and i is not pair[1] and i.program not in LOOK
+    ]
     old, new = pair[0].words, pair[1].words
     taken = [w for w in old if w not in new]
     put = [w for w in new if w not in old]
     words = [*(f"-{w}" for w in taken), *(f"+{w}" for w in put)]
-    if not words:
-        return "the same words in another order"
-    change = " ".join(words[:CHANGE_WORDS]) + (" …" if len(words) > CHANGE_WORDS else "")
-    return change[:CHANGE_CHARS]
+    parts = [f"first {'; '.join(added)}"] if added else []
+    if words:
+        parts.append(" ".join(words[:CHANGE_WORDS]) + (" …" if len(words) > CHANGE_WORDS else ""))
+    elif old != new and not added:
+        parts.append("the same words in another order")
+    return "; ".join(parts)[:CHANGE_CHARS] or None
 
 
 # -- what a call does ----------------------------------------------------------
@@ -634,13 +645,14 @@ def fix_of(
         start = max((i + 1 for i, same in retried if same), default=0)
         stop = next((i for i, same in retried if i >= start and not same), None)
         return _confirmed(failed, after[:n], call, way, error, window_end, start, stop)
+    # Without a fix, what was done right after is what the card can show: the first
+    # NEARBY_CALLS calls, not the whole window.
+    nearby = after[:NEARBY_CALLS]
+    window_end = nearby[-1].timestamp if nearby else failed.timestamp
     if masked is not None:
         return Fix(failed.tool_use_id, PAPERED_OVER, window_end=window_end)
     return Fix(
-        failed.tool_use_id,
-        NOT_FIXED,
-        window_end=window_end,
-        others=[c.tool_use_id for c in after],
+        failed.tool_use_id, NOT_FIXED, window_end=window_end, others=[c.tool_use_id for c in nearby]
     )
 
 

@@ -124,10 +124,13 @@ def _fix(row: dict[str, Any]) -> list[str]:
                 change = f" (changed: {step['change']})" if step["change"] else ""
                 target = queries.one_line(step["target"], 160)
                 lines.append(f"  fix: {step['tool']} `{target}`{change}")
-        how = "worked around by" if row["outcome"] == "worked around" else "confirmed:"
-        lines.append(
-            f"  {how} {row['tool']} `{queries.one_line(row['fix_target'], 160)}` succeeded"
-        )
+        steps = queries.remedy_steps(row)
+        if steps and steps[-1]["confirms"]:
+            lines.append("  and that call succeeded")
+        else:
+            how = "worked around by" if row["outcome"] == "worked around" else "confirmed:"
+            target = queries.one_line(row["fix_target"], 160)
+            lines.append(f"  {how} {row['tool']} `{target}` succeeded")
     else:
         why = queries.NOT_FIXED_WHY.get(row["outcome"], queries.NOT_FIXED_WHY["not fixed"])
         lines.append(f"  not fixed there: {why}")

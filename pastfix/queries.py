@@ -76,6 +76,8 @@ EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch")
 FIX_EDITS = 5
 FIX_CALLS = 10
 FIX_TEXT_CHARS = 800
+# Remedy steps `pastfix find` prints for a row (the JSON has them all).
+FIX_STEPS_SHOWN = 5
 # The whole error as find_past_fix returns it, up to this many characters.
 ERROR_CHARS = 3000
 # The tables whose presence makes a database a pastfix index.
@@ -1366,7 +1368,7 @@ def format_hit(
     if row["matched"] == "signature":
         lines.append(f"   same error signature: {one_line(row['signature'], 200)}")
     if row["fixed_at"]:
-        for step in remedy_steps(row):
+        for step in remedy_steps(row)[:FIX_STEPS_SHOWN]:
             if step["edits"]:
                 count = f" ({step['count']} edits)" if step["count"] > 1 else ""
                 lines.append(f"   fix:    edit {in_project(step['path'], row['project'])}{count}")
@@ -1375,8 +1377,12 @@ def format_hit(
             else:
                 change = f"  (changed: {step['change']})" if step["change"] else ""
                 lines.append(f"   fix:    {step['tool']} {one_line(step['target'], 200)}{change}")
-        how = "worked around" if row["outcome"] == "worked around" else "confirmed"
-        lines.append(f"   {how}: {row['tool']} {one_line(row['fix_target'], 200)} succeeded")
+        steps = remedy_steps(row)
+        if steps and steps[-1]["confirms"]:
+            lines.append("   and that call succeeded")
+        else:
+            how = "worked around" if row["outcome"] == "worked around" else "confirmed"
+            lines.append(f"   {how}: {row['tool']} {one_line(row['fix_target'], 200)} succeeded")
         for call in row["fix_calls"]:
             state = "" if call["ok"] else " (failed)"
             lines.append(f"   before: {call['tool']} {one_line(call['target'], 150)}{state}")

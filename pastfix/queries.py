@@ -28,12 +28,14 @@ import os
 import re
 import sqlite3
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from pastfix import LATEST_MIGRATION, signatures
+from pastfix.records import clean_text
 
 # How each agent reopens a session (sessions.agent); find_past_fix's SQL says the same.
 RESUME = {"claude": "claude --resume {}", "codex": "codex resume {}"}
@@ -49,7 +51,7 @@ FIND_MAX = 200
 # How long `pastfix find` waits for a build that locks the whole index (a fresh one).
 BUSY_TIMEOUT = 5.0
 # find_past_fix's columns that hold JSON arrays (Datasette: add _json=<column> to decode).
-JSON_COLUMNS = ("files_edited_after", "fix_edits", "fix_calls")
+JSON_COLUMNS = ("files_edited_after", "fix_edits", "fix_calls", "shared_words")
 # Tool calls that change a file, for "files edited afterwards" (apply_patch: Codex's).
 EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch")
 # What find_past_fix shows of a fix: edits (with this much of their old and new text)
@@ -249,6 +251,13 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("short_words", 2, short_words, deterministic=True)
     conn.create_function("text_snippet", 2, text_snippet, deterministic=True)
     conn.create_function("snippet_html", 1, snippet_html, deterministic=True)
+    conn.create_function("paste_text", 1, paste_text, deterministic=True)
+    conn.create_function("required_words", 1, required_words, deterministic=True)
+    conn.create_function("distinctive_words", 1, distinctive_words, deterministic=True)
+    conn.create_function("any_word_query", 2, any_word_query, deterministic=True)
+    conn.create_function("shared_words", 3, shared_words, deterministic=True)
+    conn.create_function("same_text", 2, same_text, deterministic=True)
+    conn.create_function("text_distance", 2, text_distance, deterministic=True)
     conn.create_function(
         "session_url",
         2,
@@ -277,6 +286,126 @@ _TOKEN = re.compile(r"[^\W_]+")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
 # Characters of context shown around a matched word that is not on the key line.
 EXCERPT_CONTEXT = 100
+
+
+# Words that say nothing about an error: never required, never marked, never what makes
+# a near match (English function words; "no" and "not" too, which mark every key line).
+STOP_WORDS = frozenset(
+    """a about after all also am an and any are as at be been before being both but by can
+    could did do does doing done for from had has have having he her here him his how i if in
+    into is it its itself just me more most my no nor not now of off on once only or other
+    our out over own same she should so some such than that the their them then there these
+    they this those through to too under until up very was we were what when where which
+    while who whom why will with would you your
+    aren couldn didn doesn don hadn hasn haven isn shouldn wasn weren won wouldn d ll m re s t ve
+    """.split()
+)
+# A near match (the error was not seen before) shares a word of the error found in at most
+# this share of all failures (or in this many, in a small index): a rare identifier.
+RARE_SHARE = 0.05
+RARE_MIN_DOCS = 3
+# Near matches shown at most when the error was not seen before.
+NEAR_LIMIT = 3
+# Quote characters, set aside (not their contents) when a key line is compared with the paste.
+_QUOTES = re.compile(r"['\"`‘’“”]")
+
+
+def paste_text(error: object) -> str:
+    """Pasted text cleaned as stored text is: no ANSI escapes, `\\r` or trailing spaces."""
+    text = clean_text("" if error is None else str(error))
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return "\n".join(line.rstrip() for line in lines).strip()
+
+
+def _is_stop_word(word: str) -> bool:
+    """Whether a whitespace-separated word holds only stop words (`the`, `isn't`)."""
+    return all(token.lower() in STOP_WORDS for token in _TOKEN.findall(word))
+
+
+def required_words(error: object) -> str:
+    """The words of a pasted error that a failure must all hold to match it by its words.
+
+    Its stop words are left out, unless it has nothing else; raw: queries pass as they are.
+    """
+    text = paste_text(error)
+    if _is_raw(text):
+        return text
+    words = text.split()
+    kept = [w for w in words if not _is_stop_word(w)]
+    return " ".join(kept or words)
+
+
+def distinctive_words(error: object) -> str:
+    """The words of a pasted error that could make a near match, as a JSON array.
+
+    Its FTS5 tokens without stop words and numbers, each once, at most MAX_WORDS; the query
+    keeps those found in few failures (RARE_SHARE).
+    """
+    text = paste_text(error)
+    if _is_raw(text):  # an FTS5 expression of its own: no near matches
+        return "[]"
+    found: dict[str, None] = {}
+    for token in _TOKEN.findall(text):
+        word = token.lower()
+        if len(word) > 1 and not word.isdigit() and word not in STOP_WORDS:
+            found.setdefault(word, None)
+    return json.dumps(list(found)[:MAX_WORDS], ensure_ascii=False)
+
+
+def any_word_query(words: object, tokenizer: object) -> str:
+    """An FTS5 query matching any word of the JSON array `words` that the tokenizer can match."""
+    try:
+        found = json.loads(words) if isinstance(words, str) else []
+    except ValueError:
+        found = []
+    phrases = [
+        fts_query(w, "all", "content", tokenizer) for w in found if isinstance(w, str) and w
+    ]
+    return " OR ".join(p for p in phrases if p != MATCH_NOTHING) or MATCH_NOTHING
+
+
+def shared_words(content: object, words: object, tokenizer: object = "") -> str:
+    """The words of the JSON array `words` found in `content` (as FTS5 would), as a JSON array."""
+    try:
+        found = json.loads(words) if isinstance(words, str) else []
+    except ValueError:
+        found = []
+    text = content if isinstance(content, str) else ""
+    pattern = _words_pattern(" ".join(w for w in found if isinstance(w, str)), is_trigram(tokenizer))
+    present = {m.group(0).lower() for m in pattern.finditer(text)} if pattern else set()
+    return json.dumps([w for w in found if w in present], ensure_ascii=False)
+
+
+@functools.lru_cache(maxsize=64)
+def _pasted_key(error: str) -> tuple[str, Counter[str]]:
+    """The key line of a pasted error, set aside as same_text() compares it, and its words."""
+    text = paste_text(error)
+    key = _set_aside(signatures.key_line(text) or " ".join(text[:300].split()))
+    return key, Counter(_TOKEN.findall(key))
+
+
+def _set_aside(line: str) -> str:
+    """A key line with what differs between two sightings of it replaced, as the signature
+    does (paths, numbers, ids), and its quote characters dropped: what was quoted stays."""
+    return signatures.normalise(_QUOTES.sub(" ", line)).lower()
+
+
+def same_text(key_line: object, error: object) -> bool:
+    """Whether a failure's key line is the pasted error's, once paths, numbers, ids and quote
+    characters are set aside: `Cannot find module 'react'` is not `... module 'vue'`."""
+    if not isinstance(key_line, str) or not key_line.strip():
+        return False
+    pasted, _ = _pasted_key("" if error is None else str(error))
+    return bool(pasted) and _set_aside(key_line) == pasted
+
+
+def text_distance(key_line: object, error: object) -> int:
+    """How many words a failure's key line and the pasted error's differ by, both set aside
+    as same_text() does (0: the same text; a path or a number is no difference)."""
+    _, pasted = _pasted_key("" if error is None else str(error))
+    line = key_line if isinstance(key_line, str) else ""
+    words = Counter(_TOKEN.findall(_set_aside(line)))
+    return sum(((words - pasted) + (pasted - words)).values())
 
 
 def command_key(command: object) -> str | None:
@@ -319,7 +448,11 @@ def _words_pattern(error: object, substrings: bool = False) -> re.Pattern[str] |
     Japanese word is part of a longer run of characters. ASCII words under three
     characters stay whole words, or every 'a' and 'to' would be marked.
     """
-    words = [w for w in _TOKEN.findall(str(error or "")) if w not in _OPERATORS][:MAX_WORDS]
+    words = [
+        w
+        for w in _TOKEN.findall(str(error or ""))
+        if w not in _OPERATORS and w.lower() not in STOP_WORDS
+    ][:MAX_WORDS]
     if not words:
         return None
     ordered = sorted(set(words), key=len, reverse=True)
@@ -370,7 +503,12 @@ def error_excerpt(
         on_line = {m.group(0).lower() for m in found.finditer(line)}
         # The longest pasted word missing from the key line says most: show it in context.
         missing = sorted(
-            {w.lower() for w in _TOKEN.findall(str(error or "")) if w not in _OPERATORS} - on_line,
+            {
+                w.lower()
+                for w in _TOKEN.findall(str(error or ""))
+                if w not in _OPERATORS and w.lower() not in STOP_WORDS
+            }
+            - on_line,
             key=lambda w: (-len(w), w),
         )
         elsewhere = (
@@ -438,12 +576,44 @@ def find_limit(limit: object) -> int:
         conn.close()
 
 
-def find_class(row: dict[str, Any]) -> tuple[bool, bool, bool]:
-    """Where a find_past_fix row stands before bm25 comes in, the first keys of its ORDER BY.
+def find_class(row: dict[str, Any]) -> tuple[bool, bool, bool, bool, int, bool]:
+    """Where a find_past_fix row stands before bm25 comes in: the first keys of its ORDER BY.
 
-    Signature or every word before some words, the signature first, real errors before noise.
+    A good match (the signature or every word) before a near one (some words); the pasted
+    text itself (same_text) before a look-alike; the same signature before the same words;
+    real errors before noise; the closest text (text_distance); a fixed failure before one
+    that was not fixed. Then bm25 and recency.
     """
-    return (row["matched"] == "some words", row["matched"] != "signature", row["kind"] != "error")
+    return (
+        row["matched"] == "some words",
+        not row["same_text"],
+        row["matched"] != "signature",
+        row["kind"] != "error",
+        row["text_distance"] or 0,
+        row["fixed_at"] is None,
+    )
+
+
+def seen_before(rows: list[dict[str, Any]]) -> bool:
+    """Whether find_past_fix found the error itself: a row with its signature or every word.
+
+    When not, its rows (NEAR_LIMIT at most, `matched` = `some words`) only share a rare word
+    of the error (`shared_words`): near matches, not the same error.
+    """
+    return any(row["matched"] != "some words" for row in rows)
+
+
+def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
+    """What `pastfix find` and the MCP tool say of an error that was not seen before."""
+    head = (
+        "Not seen before: no past failure has this error's signature or all of its words."
+    )
+    if not rows:
+        return head
+    words = sorted({w for row in rows for w in row["shared_words"]})
+    shared = ", ".join(words) if words else "a rare word"
+    count = f"{len(rows)} partial match{'es' * (len(rows) != 1)}"
+    return f"{head} {count}, sharing only {shared}: a different error, maybe a related one."
 
 
 def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -452,18 +622,22 @@ def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any
     By find_class, then by the row's rank within its class in its own index, the most
     recent first among rows of the same rank: the best of each index come together. bm25
     itself is not compared across indexes, since it depends on each index's word counts.
-    One list comes back in its own order.
+    One list comes back in its own order. Near matches stay only when no index saw the
+    error (seen_before), NEAR_LIMIT of them.
     """
     keyed = []
     for rows in lists:
-        seen: dict[tuple[bool, bool, bool], int] = {}
+        seen: dict[tuple[bool, bool, bool, bool, int, bool], int] = {}
         for row in rows:
             group = find_class(row)
             keyed.append((group, seen.get(group, 0), row))
             seen[group] = seen.get(group, 0) + 1
     keyed.sort(key=lambda item: item[2]["failed_at"] or "", reverse=True)
     keyed.sort(key=lambda item: (item[0], item[1]))
-    return [row for _, _, row in keyed]
+    merged = [row for _, _, row in keyed]
+    if seen_before(merged):
+        return [row for row in merged if row["matched"] != "some words"]
+    return merged[:NEAR_LIMIT]
 
 
 def find_past_fix_sql() -> str:
@@ -471,14 +645,15 @@ def find_past_fix_sql() -> str:
     edit_tools = ", ".join(f"'{name}'" for name in EDIT_TOOLS)
     limit = find_limit_sql()
     return f"""
--- Failed tool results with the pasted error's signature or every one of its words;
--- only when there are none, those with some of the words.
+-- Failed tool results with the pasted error's signature or every one of its words (stop
+-- words aside); only when there are none (the error was not seen before), the NEAR_LIMIT
+-- closest of those that share a rare word of it.
 -- Under trigram, words under three characters are checked by LIKE (see fts_query).
 with pasted as (
-  select error_signature(:error) as signature,
-    fts_query(:error, 'all', 'content', {TOKENIZER_SQL}) as all_query,
-    fts_query(:error, 'any', 'content', {TOKENIZER_SQL}) as any_query,
-    short_words(:error, {TOKENIZER_SQL}) as short
+  select error_signature(paste_text(:error)) as signature,
+    fts_query(required_words(:error), 'all', 'content', {TOKENIZER_SQL}) as all_query,
+    short_words(required_words(:error), {TOKENIZER_SQL}) as short,
+    distinctive_words(:error) as candidates
 ),
 by_signature as materialized (
   select id from tool_results indexed by idx_tr_signature
@@ -498,10 +673,27 @@ all_words as materialized (
       and {_short_words_in("content", "(select short from pasted)")}
     order by id desc limit {FALLBACK_LIMIT})
 ),
+-- Not seen before: the words of the error in few failures (a rare identifier).
+unseen as materialized (
+  select not exists (select 1 from all_words) and not exists (select 1 from by_signature)
+    as yes
+),
+rare as materialized (
+  select coalesce(json_group_array(word), '[]') as words from (
+    select w.value as word, (
+      select count(*) from tool_errors_fts
+      where tool_errors_fts match fts_query(w.value, 'all', 'content', {TOKENIZER_SQL})) as docs
+    from json_each((select candidates from pasted)) w
+    where (select yes from unseen))
+  -- tool_errors_fts_docsize: one small row per failure, counted fast
+  where docs > 0 and docs <= max({RARE_MIN_DOCS}, {RARE_SHARE} * (
+    select count(*) from tool_errors_fts_docsize))
+),
 some_words as materialized (
-  select rowid as id, rank as score from tool_errors_fts
-  where tool_errors_fts match (select any_query from pasted)
-    and not exists (select 1 from all_words) and not exists (select 1 from by_signature)
+  select f.rowid as id, f.rank as score from tool_errors_fts f
+  join tool_results tr on tr.id = f.rowid
+  where tool_errors_fts match any_word_query((select words from rare), {TOKENIZER_SQL})
+    and (select yes from unseen) and tr.kind = 'error'
 ),
 -- words: 2 every word, 1 some words, 0 none (a signature match only)
 matches as (
@@ -511,19 +703,33 @@ matches as (
     union all select id, score, 0, 1 from some_words)
   group by id
 ),
--- The best failure of each (session, signature) stands for the group.
-ranked as (
-  select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
-    coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words,
-    row_number() over (
-      partition by tr.session_id, coalesce(tr.signature, '')
-      order by m.same desc, m.words desc, m.score, tr.timestamp desc, tr.id) as nth
+-- How close each failure's key line is to the pasted error's: the same text once paths,
+-- numbers, ids and quote characters are set aside (exact), and how many words differ.
+lines as materialized (
+  select m.*, error_key_line(tr.content) as key_line
   from matches m join tool_results tr on tr.id = m.id
 ),
+keyed as (
+  select *, same_text(key_line, :error) as exact, text_distance(key_line, :error) as distance
+  from lines
+),
+-- The closest failure of each (session, signature) stands for the group.
+ranked as (
+  select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
+    coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
+    m.distance,
+    row_number() over (
+      partition by tr.session_id, coalesce(tr.signature, '')
+      order by m.exact desc, m.distance, m.same desc, m.words desc, m.score is null, m.score,
+        tr.timestamp desc, tr.id) as nth
+  from keyed m join tool_results tr on tr.id = m.id
+),
+-- The order of find_past_fix (see find_class), but for the fix, which is not known yet.
 hits as (
   select * from ranked where nth = 1
-  order by same or words = 2 desc, same desc, kind = 'error' desc, score, timestamp desc, id
-  limit {limit}
+  order by same or words = 2 desc, exact desc, same desc, kind = 'error' desc, distance,
+    score is null, score, timestamp desc, id
+  limit case when (select yes from unseen) then min({NEAR_LIMIT}, {limit}) else {limit} end
 ),
 -- Each failure with its call and its fix: the first later call of the same agent that
 -- succeeded at the same thing (the same command, or the same tool on the same file).
@@ -630,7 +836,12 @@ select
   session_url(f.session_id, f.tool_use_id) as session_url,
   error_excerpt(f.content, :error, '<mark>', '</mark>', {TOKENIZER_SQL}) as error_snippet_html,
   substr(f.content, 1, {ERROR_CHARS}) as error,
-  coalesce(s.agent, 'claude') as agent
+  coalesce(s.agent, 'claude') as agent,
+  f.exact as same_text,
+  f.distance as text_distance,
+  case when f.words = 1 and not f.same
+       then shared_words(f.content, (select words from rare), {TOKENIZER_SQL})
+       else '[]' end as shared_words
 from framed f
 left join messages rm on rm.uuid = f.message_uuid
 left join sessions s on s.session_id = f.session_id
@@ -642,8 +853,11 @@ left join tool_calls ok on ok.tool_use_id = (
     and exists (select 1 from tool_results r2
                 where r2.tool_use_id = c2.tool_use_id and r2.is_error = 0)
   order by c2.timestamp limit 1)
-order by f.same or f.words = 2 desc, f.same desc, f.kind = 'error' desc, f.score,
-  f.timestamp desc, f.id
+-- FIND_ORDER: a good match (the signature or every word) first; then the same text, the
+-- same signature, real errors before noise, the closest text, a fixed failure, bm25, the
+-- newest.
+order by f.same or f.words = 2 desc, f.exact desc, f.same desc, f.kind = 'error' desc,
+  f.distance, f.fixed_at is not null desc, f.score is null, f.score, f.timestamp desc, f.id
 """
 
 

@@ -290,6 +290,9 @@ FIND_COLUMNS = [
     "error_snippet_html",
     "error",
     "agent",
+    "same_text",
+    "text_distance",
+    "shared_words",
 ]
 
 
@@ -336,6 +339,10 @@ def test_find_past_fix_rows(conn):
             "error_snippet_html": html,
             "error": ENOENT,
             "agent": "claude",
+            # Two words of a longer key line: not its text, seven words from it.
+            "same_text": 0,
+            "text_distance": 7,
+            "shared_words": [],
         },
         {
             "session_id": "s1",
@@ -365,6 +372,9 @@ def test_find_past_fix_rows(conn):
             "error_snippet_html": html,
             "error": ENOENT,
             "agent": "claude",
+            "same_text": 0,
+            "text_distance": 7,
+            "shared_words": [],
         },
     ]
 
@@ -1316,8 +1326,9 @@ def test_real_corpus_identifiers(real_conn, identifier):
         assert r["occurrences"] == sum(
             f["session_id"] == r["session_id"] and f["signature"] == r["signature"] for f in failed
         )
-    # Real errors before Claude Code's noise, then by bm25 among all-words matches.
-    ranked = [(r["kind"] != "error", r["score"]) for r in found if r["matched"] == "all words"]
+    # In the order of find_class (the text itself, the signature, real errors before
+    # Claude Code's noise, the closest text, fixed ones), then by bm25.
+    ranked = [(*queries.find_class(r), r["score"] is None, r["score"] or 0) for r in found]
     assert ranked == sorted(ranked)
 
 
@@ -1393,7 +1404,8 @@ def test_cli_find_error_starting_with_a_dash(index_path):
     )
     result = CliRunner().invoke(cli, ["find", "--json", "--", text, str(index_path)])
     assert result.exit_code == 0, result.output
-    assert {row["matched"] for row in json.loads(result.stdout)} == {"some words"}
+    # It shares only the stop word "not" with a failure: not seen before, no near match.
+    assert json.loads(result.stdout) == []
     # The way the message offers: the text on stdin.
     piped = CliRunner().invoke(cli, ["find", "--json", "-", str(index_path)], input=text)
     assert piped.exit_code == 0, piped.output

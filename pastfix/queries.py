@@ -304,6 +304,29 @@ STOP_WORDS = frozenset(
 # this share of all failures (or in this many, in a small index): a rare identifier.
 RARE_SHARE = 0.05
 RARE_MIN_DOCS = 3
+# Words of errors of every kind, and of paths, that no near match is worth showing for,
+# however rare they are in one index (a small one has few failures to tell by).
+GENERIC_WORDS = frozenset(
+    """error errors err fatal fail failed failure failing warning warn exception cannot
+    exit code status line file files directory path found exist exists invalid unable
+    denied missing expected unexpected undefined null none nil true false value type main
+    master origin head default local usr var bin lib src home tmp opt etc run com org net io
+    www http https github gitlab yes""".split()
+)
+# A name in a pasted error (distinctive_words): a word with a digit and a letter or an
+# inner capital, words joined by `.`, `_`, `::`, `@` or `-<version>`, or a quoted value.
+_NAME = re.compile(
+    r"(?P<joined>[^\W_]+(?:(?:[._@]|::|-(?=\d))[^\W_]+)+)"
+    r"|\b(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]+\b"
+    r"|\b[^\W_]+[A-Z][^\W_]*\b"
+)
+_QUOTED_NAME = re.compile(r"'[^'\n]{1,80}'|\"[^\"\n]{1,80}\"|`[^`\n]{1,80}`|‘[^’\n]{1,80}’|“[^”\n]{1,80}”")
+# A quoted value shorter than this ('app', 'x') is too common a word to be a name.
+MIN_QUOTED = 4
+_EDGES = re.compile(r"^[\W_]+|[\W_]+$")
+# A quoted value of more words than this is a sentence, not a name.
+MAX_NAME_WORDS = 4
+_HEX_ID = re.compile(r"(?=[a-f]*\d)[0-9a-f]{6,}")
 # Near matches shown at most when the error was not seen before.
 NEAR_LIMIT = 3
 # Quote characters, set aside (not their contents) when a key line is compared with the paste.
@@ -336,20 +359,49 @@ def required_words(error: object) -> str:
 
 
 def distinctive_words(error: object) -> str:
-    """The words of a pasted error that could make a near match, as a JSON array.
+    """The names in a pasted error that could make a near match, as a JSON array.
 
-    Its FTS5 tokens without stop words and numbers, each once, at most MAX_WORDS; the query
-    keeps those found in few failures (RARE_SHARE).
+    Words with a digit and a letter (`E0502`, `TS2307`) or a capital after their first
+    letter (`NoMethodError`, `EADDRINUSE`); names of several words joined by `.`, `_`, `::`
+    or `@` (`java.lang`, `users_email_key`, `Gem::Ext`: each dotted prefix too) or with a
+    version (`libgtk-3`); quoted values (`role "postgres"`). Not stop words, GENERIC_WORDS,
+    numbers or hex ids. Each once, at most MAX_WORDS; the query keeps those found in few
+    failures (RARE_SHARE). FTS5 matches a name of several words as a phrase.
     """
     text = paste_text(error)
     if _is_raw(text):  # an FTS5 expression of its own: no near matches
         return "[]"
-    found: dict[str, None] = {}
-    for token in _TOKEN.findall(text):
-        word = token.lower()
-        if len(word) > 1 and not word.isdigit() and word not in STOP_WORDS:
-            found.setdefault(word, None)
-    return json.dumps(list(found)[:MAX_WORDS], ensure_ascii=False)
+    names: dict[str, None] = {}
+    for found in _NAME.finditer(text):
+        if found.group("joined"):
+            parts = re.split(r"(?<=[^\W_])(?=[.@]|::)", found.group("joined"))
+            for end in range(2, len(parts) + 1):
+                names.setdefault("".join(parts[:end]).lower(), None)
+        else:
+            names.setdefault(found.group(0).lower(), None)
+    for found in _QUOTED_NAME.finditer(text):
+        value = _EDGES.sub("", found.group(0)).lower()
+        if len(value) >= MIN_QUOTED:
+            names.setdefault(value, None)
+    kept = [
+        name
+        for name in names
+        if any(_distinctive_token(token) for token in _TOKEN.findall(name))
+        and len(_TOKEN.findall(name)) <= MAX_NAME_WORDS
+    ]
+    return json.dumps(kept[:MAX_WORDS], ensure_ascii=False)
+
+
+def _distinctive_token(token: str) -> bool:
+    """Whether one word of a name can tell errors apart (see distinctive_words)."""
+    word = token.lower()
+    return not (
+        len(word) < 2
+        or word in STOP_WORDS
+        or word in GENERIC_WORDS
+        or word.isdigit()
+        or _HEX_ID.fullmatch(word)
+    )
 
 
 def any_word_query(words: object, tokenizer: object) -> str:
@@ -365,15 +417,26 @@ def any_word_query(words: object, tokenizer: object) -> str:
 
 
 def shared_words(content: object, words: object, tokenizer: object = "") -> str:
-    """The words of the JSON array `words` found in `content` (as FTS5 would), as a JSON array."""
+    """The names of the JSON array `words` found in `content` (as FTS5 would), as a JSON array.
+
+    A name of several words is found as a phrase; under trigram, inside other words too.
+    """
     try:
         found = json.loads(words) if isinstance(words, str) else []
     except ValueError:
         found = []
     text = content if isinstance(content, str) else ""
-    pattern = _words_pattern(" ".join(w for w in found if isinstance(w, str)), is_trigram(tokenizer))
-    present = {m.group(0).lower() for m in pattern.finditer(text)} if pattern else set()
-    return json.dumps([w for w in found if w in present], ensure_ascii=False)
+    shared = []
+    for name in found:
+        tokens = _TOKEN.findall(name) if isinstance(name, str) else []
+        if not tokens:
+            continue
+        phrase = r"[\W_]+".join(re.escape(t) for t in tokens)
+        if not is_trigram(tokenizer):
+            phrase = rf"(?<![^\W_]){phrase}(?![^\W_])"
+        if re.search(phrase, text, re.IGNORECASE):
+            shared.append(name)
+    return json.dumps(shared, ensure_ascii=False)
 
 
 @functools.lru_cache(maxsize=64)

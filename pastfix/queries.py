@@ -303,7 +303,7 @@ STOP_WORDS = frozenset(
 # A near match (the error was not seen before) shares a word of the error found in at most
 # this share of all failures (or in this many, in a small index): a rare identifier.
 RARE_SHARE = 0.05
-RARE_MIN_DOCS = 3
+RARE_MIN_DOCS = 2
 # Words of errors of every kind, and of paths, that no near match is worth showing for,
 # however rare they are in one index (a small one has few failures to tell by).
 GENERIC_WORDS = frozenset(
@@ -320,13 +320,15 @@ _NAME = re.compile(
     r"|\b(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]+\b"
     r"|\b[^\W_]+[A-Z][^\W_]*\b"
 )
-_QUOTED_NAME = re.compile(r"'[^'\n]{1,80}'|\"[^\"\n]{1,80}\"|`[^`\n]{1,80}`|‘[^’\n]{1,80}’|“[^”\n]{1,80}”")
+_QUOTED_NAME = re.compile(
+    r"'[^'\n]{1,80}'|\"[^\"\n]{1,80}\"|`[^`\n]{1,80}`|‘[^’\n]{1,80}’|“[^”\n]{1,80}”"
+)
 # A quoted value shorter than this ('app', 'x') is too common a word to be a name.
 MIN_QUOTED = 4
 _EDGES = re.compile(r"^[\W_]+|[\W_]+$")
 # A quoted value of more words than this is a sentence, not a name.
 MAX_NAME_WORDS = 4
-_HEX_ID = re.compile(r"(?=[a-f]*\d)[0-9a-f]{6,}")
+_HEX_ID = re.compile(r"0x[0-9a-f]+|(?=[a-f]*\d)[0-9a-f]{6,}")
 # Near matches shown at most when the error was not seen before.
 NEAR_LIMIT = 3
 # Quote characters, set aside (not their contents) when a key line is compared with the paste.
@@ -410,9 +412,7 @@ def any_word_query(words: object, tokenizer: object) -> str:
         found = json.loads(words) if isinstance(words, str) else []
     except ValueError:
         found = []
-    phrases = [
-        fts_query(w, "all", "content", tokenizer) for w in found if isinstance(w, str) and w
-    ]
+    phrases = [fts_query(w, "all", "content", tokenizer) for w in found if isinstance(w, str) and w]
     return " OR ".join(p for p in phrases if p != MATCH_NOTHING) or MATCH_NOTHING
 
 
@@ -668,9 +668,7 @@ def seen_before(rows: list[dict[str, Any]]) -> bool:
 
 def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     """What `pastfix find` and the MCP tool say of an error that was not seen before."""
-    head = (
-        "Not seen before: no past failure has this error's signature or all of its words."
-    )
+    head = "Not seen before: no past failure has this error's signature or all of its words."
     if not rows:
         return head
     words = sorted({w for row in rows for w in row["shared_words"]})

@@ -373,21 +373,22 @@ def distinctive_words(error: object) -> str:
     text = paste_text(error)
     if _is_raw(text):  # an FTS5 expression of its own: no near matches
         return "[]"
-    names: dict[str, None] = {}
+    names: dict[str, str] = {}  # each name once, however it is capitalised
     for found in _NAME.finditer(text):
         if found.group("joined"):
             parts = re.split(r"(?<=[^\W_])(?=[.@]|::)", found.group("joined"))
             for end in range(2, len(parts) + 1):
-                names.setdefault("".join(parts[:end]).lower(), None)
+                name = "".join(parts[:end])
+                names.setdefault(name.lower(), name)
         else:
-            names.setdefault(found.group(0).lower(), None)
+            names.setdefault(found.group(0).lower(), found.group(0))
     for found in _QUOTED_NAME.finditer(text):
-        value = _EDGES.sub("", found.group(0)).lower()
+        value = _EDGES.sub("", found.group(0))
         if len(value) >= MIN_QUOTED:
-            names.setdefault(value, None)
+            names.setdefault(value.lower(), value)
     kept = [
         name
-        for name in names
+        for name in names.values()
         if any(_distinctive_token(token) for token in _TOKEN.findall(name))
         and len(_TOKEN.findall(name)) <= MAX_NAME_WORDS
     ]
@@ -668,13 +669,15 @@ def seen_before(rows: list[dict[str, Any]]) -> bool:
 
 def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     """What `pastfix find` and the MCP tool say of an error that was not seen before."""
-    head = "Not seen before: no past failure has this error's signature or all of its words."
+    head = (
+        f"Not seen before: no past failure has the signature or every word of"
+        f" {one_line(error, 80)!r}."
+    )
     if not rows:
         return head
     words = sorted({w for row in rows for w in row["shared_words"]})
-    shared = ", ".join(words) if words else "a rare word"
     count = f"{len(rows)} partial match{'es' * (len(rows) != 1)}"
-    return f"{head} {count}, sharing only {shared}: a different error, maybe a related one."
+    return f"{head} {count}, sharing only {', '.join(words)}: a different error, maybe related."
 
 
 def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -1477,7 +1480,11 @@ def format_hit(
     snippet = mark_words(snippet, error, *mark, substrings=substrings)
     times = f", {row['occurrences']} times in this session" if row["occurrences"] > 1 else ""
     noise = f" ({row['kind'].replace('_', ' ')})" if row["kind"] not in (None, "error") else ""
-    weak = "  [some words]" if row["matched"] == "some words" else ""
+    weak = (
+        f"  [partial: shares {', '.join(row['shared_words'])}]"
+        if row["matched"] == "some words"
+        else ""
+    )
     agent = " (Codex)" if row.get("agent") == "codex" else ""
     lines = [
         f"{number}. {row['tool'] or '?'}{agent} failed{noise} {_when(row['failed_at'])}"

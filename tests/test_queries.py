@@ -703,16 +703,16 @@ def test_find_past_fix_quoted_values_tell_the_text_from_a_look_alike():
     "error,words",
     [
         ("Segmentation fault (core dumped) in libgtk-3.so.0", ["libgtk-3.so", "libgtk-3.so.0"]),
-        ("Error: listen EADDRINUSE: address already in use :::3000", ["eaddrinuse"]),
+        ("Error: listen EADDRINUSE: address already in use :::3000", ["EADDRINUSE"]),
         # Only ordinary words: nothing a near match could share.
         ("panic: runtime error: index out of range [3] with length 3", []),
         (
             'ERROR:  duplicate key value violates unique constraint "users_email_key"',
             ["users_email_key"],
         ),
-        ("undefined method `each' for nil:NilClass (NoMethodError)", ["nilclass", "nomethoderror"]),
-        ("error[E0502]: cannot borrow `v` as mutable", ["e0502"]),
-        ("java.lang.OutOfMemoryError at 0x7f3a9c2d", ["java.lang", "java.lang.outofmemoryerror"]),
+        ("undefined method `each' for nil:NilClass (NoMethodError)", ["NilClass", "NoMethodError"]),
+        ("error[E0502]: cannot borrow `v` as mutable", ["E0502"]),
+        ("java.lang.OutOfMemoryError at 0x7f3a9c2d", ["java.lang", "java.lang.OutOfMemoryError"]),
         ("raw: EADDRINUSE OR ENOENT", []),
     ],
 )
@@ -729,8 +729,8 @@ def test_find_past_fix_near_matches_share_a_rare_name(ranking):
         ("agent1", "some words", ["planner"]),
     ]
     assert queries.not_seen_notice(pasted, found) == (
-        "Not seen before: no past failure has this error's signature or all of its words."
-        " 1 partial match, sharing only planner: a different error, maybe a related one."
+        "Not seen before: no past failure has the signature or every word of"
+        f" {pasted!r}. 1 partial match, sharing only planner: a different error, maybe related."
     )
     # A name in 3 of the 5 failures is not rare: no near match for it.
     assert queries.find_past_fix(ranking, "OCI: agent 'general-purpose' exited") == []
@@ -756,7 +756,7 @@ def assert_not_seen_before(conn, errors):
             assert row["matched"] == "some words"
             assert row["shared_words"] and set(row["shared_words"]) <= set(names), error
         notice = queries.not_seen_notice(error, found)
-        assert notice.startswith("Not seen before: no past failure has this error's signature")
+        assert notice.startswith("Not seen before: no past failure has the signature or every")
 
 
 def test_stop_words_are_never_marked():
@@ -1305,11 +1305,26 @@ def test_cli_find_reads_the_error_from_stdin(index_path):
     assert [r["tool_use_id"] for r in json.loads(piped.stdout)] == ["u1", "t1"]
 
 
-def test_cli_find_says_when_matches_are_weak(index_path):
+def test_cli_find_says_when_an_error_was_not_seen_before(index_path):
     result = CliRunner().invoke(cli, ["find", "EISDIR zzzunknownword", str(index_path)])
     assert result.exit_code == 0
-    assert result.stderr == "No failure contains every word; closest matches:\n\n"
-    assert result.stdout.startswith(f"1. Read failed 2026-01-05 09:11 UTC in {APP}  [some words]")
+    assert result.stderr == (
+        "Not seen before: no past failure has the signature or every word of"
+        " 'EISDIR zzzunknownword'. 1 partial match, sharing only EISDIR: a different error,"
+        " maybe related.\n\n"
+    )
+    assert result.stdout.startswith(
+        f"1. Read failed 2026-01-05 09:11 UTC in {APP}  [partial: shares EISDIR]"
+    )
+    # JSON: the rows on stdout, the notice on stderr.
+    result = CliRunner().invoke(cli, ["find", "EISDIR zzzunknownword", str(index_path), "--json"])
+    assert [(r["matched"], r["shared_words"]) for r in json.loads(result.stdout)] == [
+        ("some words", ["EISDIR"])
+    ]
+    assert result.stderr.startswith("Not seen before: ") and result.stderr.endswith("related.\n")
+    # A known error: no notice.
+    result = CliRunner().invoke(cli, ["find", "EISDIR", str(index_path), "--json"])
+    assert result.stderr == ""
 
 
 def test_cli_find_json_is_the_query(index_path, conn):
@@ -1321,9 +1336,9 @@ def test_cli_find_json_is_the_query(index_path, conn):
 def test_cli_find_defaults_to_index_db(index_path, monkeypatch):
     monkeypatch.chdir(index_path.parent)
     result = CliRunner().invoke(cli, ["find", "nothing-like-it"])
-    assert (result.exit_code, result.output) == (
-        0,
-        "No failed tool call matches 'nothing-like-it'\n",
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr == (
+        "Not seen before: no past failure has the signature or every word of 'nothing-like-it'.\n"
     )
 
 

@@ -255,9 +255,10 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
     whose output contains every word of ERROR (stop words aside), best first, one per
     session and signature, each with what fixed it: the edits and calls up to the first
     successful retry. When there is none, ERROR was not seen before: that is said on
-    stderr, and at most 3 partial matches follow, failures that share a rare name of it. ERROR - reads the error from standard input, so a
-    pasted error needs no quoting. Start ERROR with raw: to write an FTS5 query, and put
-    -- before an ERROR that starts with -.
+    stderr, and at most 3 partial matches follow, failures that share a rare name of it.
+    ERROR - reads the error from standard input, so a pasted error needs no quoting.
+    Start ERROR with raw: to write an FTS5 query, and put -- before an ERROR that starts
+    with -.
 
     \b
     Example:

@@ -371,8 +371,11 @@ def distinctive_words(error: object) -> str:
     failures (RARE_SHARE). FTS5 matches a name of several words as a phrase.
     """
     text = paste_text(error)
-    if _is_raw(text):  # an FTS5 expression of its own: no near matches
-        return "[]"
+    if _is_raw(text):
+        expression = text.lstrip()[len(RAW_PREFIX) :].strip()
+        if expression and _parses(expression, "content"):
+            return "[]"  # an FTS5 expression of its own: no near matches
+        text = expression  # matched as words, as safe_fts() does
     names: dict[str, str] = {}  # each name once, however it is capitalised
     for found in _NAME.finditer(text):
         if found.group("joined"):

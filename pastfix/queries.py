@@ -329,6 +329,10 @@ _EDGES = re.compile(r"^[\W_]+|[\W_]+$")
 # A quoted value of more words than this is a sentence, not a name.
 MAX_NAME_WORDS = 4
 _HEX_ID = re.compile(r"0x[0-9a-f]+|(?=[a-f]*\d)[0-9a-f]{6,}")
+# find_past_fix compares the key lines of this many matches at most with the pasted one
+# (key_line() costs ~25 us a failure): the others rank after them in their class.
+KEYED_ROWS = 200
+UNKEYED_DISTANCE = 1_000_000
 # Near matches shown at most when the error was not seen before.
 NEAR_LIMIT = 3
 # Quote characters, set aside (not their contents) when a key line is compared with the paste.
@@ -457,18 +461,22 @@ def _set_aside(line: str) -> str:
     return signatures.normalise(_QUOTES.sub(" ", line)).lower()
 
 
-def same_text(key_line: object, error: object) -> bool:
+def same_text(key_line: object, error: object) -> bool | None:
     """Whether a failure's key line is the pasted error's, once paths, numbers, ids and quote
-    characters are set aside: `Cannot find module 'react'` is not `... module 'vue'`."""
+    characters are set aside: `Cannot find module 'react'` is not `... module 'vue'`.
+    NULL for NULL: a failure whose key line was not compared (KEYED_ROWS)."""
     if not isinstance(key_line, str) or not key_line.strip():
-        return False
+        return None if key_line is None else False
     pasted, _ = _pasted_key("" if error is None else str(error))
     return bool(pasted) and _set_aside(key_line) == pasted
 
 
-def text_distance(key_line: object, error: object) -> int:
+def text_distance(key_line: object, error: object) -> int | None:
     """How many words a failure's key line and the pasted error's differ by, both set aside
-    as same_text() does (0: the same text; a path or a number is no difference)."""
+    as same_text() does (0: the same text; a path or a number is no difference); NULL for
+    NULL."""
+    if key_line is None:
+        return None
     _, pasted = _pasted_key("" if error is None else str(error))
     line = key_line if isinstance(key_line, str) else ""
     words = Counter(_TOKEN.findall(_set_aside(line)))
@@ -772,12 +780,21 @@ matches as (
 ),
 -- How close each failure's key line is to the pasted error's: the same text once paths,
 -- numbers, ids and quote characters are set aside (exact), and how many words differ.
-lines as materialized (
-  select m.*, error_key_line(tr.content) as key_line
+-- Computed for the KEYED_ROWS first failures in the order of hits without them (those
+-- with every word first): pasting `Error` matches most failures.
+prelim as (
+  select m.*, row_number() over (
+    order by m.same or m.words = 2 desc, m.words desc, tr.kind = 'error' desc,
+      m.score is null, m.score, tr.timestamp desc, m.id) as n
   from matches m join tool_results tr on tr.id = m.id
 ),
+lines as materialized (
+  select p.*, case when p.n <= {KEYED_ROWS} then error_key_line(tr.content) end as key_line
+  from prelim p join tool_results tr on tr.id = p.id
+),
 keyed as (
-  select *, same_text(key_line, :error) as exact, text_distance(key_line, :error) as distance
+  select *, coalesce(same_text(key_line, :error), 0) as exact,
+    coalesce(text_distance(key_line, :error), {UNKEYED_DISTANCE}) as distance
   from lines
 ),
 -- The closest failure of each (session, signature) stands for the group.

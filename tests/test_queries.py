@@ -690,6 +690,16 @@ def test_find_past_fix_a_fixed_failure_before_one_that_was_not(ranking):
     assert queries.find_class(found[0]) < queries.find_class(found[1])
 
 
+def test_find_past_fix_compares_the_key_lines_of_keyed_rows_only(ranking, monkeypatch):
+    """Beyond KEYED_ROWS matches (newest first among equals), key lines are not compared."""
+    monkeypatch.setattr(queries, "KEYED_ROWS", 1)
+    found = rows(ranking, queries.find_past_fix_sql(), error=DOCKER, limit="")
+    assert [(r["session_id"], r["same_text"], r["text_distance"]) for r in found] == [
+        ("docker-unfixed", 1, 0),
+        ("docker-fixed", 0, queries.UNKEYED_DISTANCE),
+    ]
+
+
 def test_find_past_fix_quoted_values_tell_the_text_from_a_look_alike():
     pasted = "Cannot find module 'react' from src/App.tsx"
     assert queries.same_text("Cannot find module 'react' from /home/u/web/src/App.tsx", pasted)

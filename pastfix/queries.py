@@ -336,6 +336,7 @@ UNKEYED_DISTANCE = 1_000_000
 # Near matches shown at most when the error was not seen before.
 NEAR_LIMIT = 3
 # Quote characters, set aside (not their contents) when a key line is compared with the paste.
+_PATH_FOLDERS = re.compile(r"^.*[/\\]")
 _QUOTES = re.compile(r"['\"`‘’“”]")
 
 
@@ -451,8 +452,15 @@ def shared_words(content: object, words: object, tokenizer: object = "") -> str:
 def _pasted_key(error: str) -> tuple[str, Counter[str]]:
     """The key line of a pasted error, set aside as same_text() compares it, and its words."""
     text = paste_text(error)
-    key = _set_aside(signatures.key_line(text) or " ".join(text[:300].split()))
-    return key, Counter(_TOKEN.findall(key))
+    key = signatures.key_line(text) or " ".join(text[:300].split())
+    return _set_aside(key), _key_words(key)
+
+
+def _key_words(line: str) -> Counter[str]:
+    """The words of a key line that text_distance() counts: a path's folders are left out,
+    as the signature leaves them out (they say where you were, not what failed)."""
+    words = (_PATH_FOLDERS.sub("", word) for word in line.split())
+    return Counter(token.lower() for word in words for token in _TOKEN.findall(word))
 
 
 def _set_aside(line: str) -> str:
@@ -472,14 +480,14 @@ def same_text(key_line: object, error: object) -> bool | None:
 
 
 def text_distance(key_line: object, error: object) -> int | None:
-    """How many words a failure's key line and the pasted error's differ by, both set aside
-    as same_text() does (0: the same text; a path or a number is no difference); NULL for
-    NULL."""
+    """How many words a failure's key line and the pasted error's differ by (0: the same
+    text), numbers, names and the file of a path included, not its folders: among failures
+    that are the pasted text once these are set aside, the one that names the same branch
+    or value comes first. NULL for NULL."""
     if key_line is None:
         return None
     _, pasted = _pasted_key("" if error is None else str(error))
-    line = key_line if isinstance(key_line, str) else ""
-    words = Counter(_TOKEN.findall(_set_aside(line)))
+    words = _key_words(key_line if isinstance(key_line, str) else "")
     return sum(((words - pasted) + (pasted - words)).values())
 
 

@@ -730,7 +730,7 @@ def find_past_fix_sql() -> str:
     return f"""
 -- Failed tool results with the pasted error's signature or every one of its words (stop
 -- words aside); only when there are none (the error was not seen before), the NEAR_LIMIT
--- closest of those that share a rare word of it.
+-- closest of those that share a rare name of it (distinctive_words).
 -- Under trigram, words under three characters are checked by LIKE (see fts_query).
 with pasted as (
   select error_signature(paste_text(:error)) as signature,
@@ -756,7 +756,7 @@ all_words as materialized (
       and {_short_words_in("content", "(select short from pasted)")}
     order by id desc limit {FALLBACK_LIMIT})
 ),
--- Not seen before: the words of the error in few failures (a rare identifier).
+-- Not seen before: the names of the error found in few failures (RARE_SHARE).
 unseen as materialized (
   select not exists (select 1 from all_words) and not exists (select 1 from by_signature)
     as yes
@@ -945,9 +945,9 @@ left join tool_calls ok on ok.tool_use_id = (
     and exists (select 1 from tool_results r2
                 where r2.tool_use_id = c2.tool_use_id and r2.is_error = 0)
   order by c2.timestamp limit 1)
--- FIND_ORDER: a good match (the signature or every word) first; then the same text, the
--- same signature, real errors before noise, the closest text, a fixed failure, bm25, the
--- newest.
+-- The order (find_class, then bm25 and recency): a good match (the signature or every
+-- word) first; then the same text, the same signature, real errors before noise, the
+-- closest text, a fixed failure, bm25, the newest.
 order by f.same or f.words = 2 desc, f.exact desc, f.same desc, f.kind = 'error' desc,
   f.distance, f.fixed_at is not null desc, f.score is null, f.score, f.timestamp desc, f.id
 """

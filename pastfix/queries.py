@@ -300,7 +300,7 @@ STOP_WORDS = frozenset(
     aren couldn didn doesn don hadn hasn haven isn shouldn wasn weren won wouldn d ll m re s t ve
     """.split()
 )
-# A near match (the error was not seen before) shares a word of the error found in at most
+# A near match (the error was not seen before) shares a name of the error found in at most
 # this share of all failures (or in this many, in a small index): a rare identifier.
 RARE_SHARE = 0.05
 RARE_MIN_DOCS = 2
@@ -328,15 +328,18 @@ MIN_QUOTED = 4
 _EDGES = re.compile(r"^[\W_]+|[\W_]+$")
 # A quoted value of more words than this is a sentence, not a name.
 MAX_NAME_WORDS = 4
+# Ids, not names: 0x7f3a9c2d, 0f3c9a1e.
 _HEX_ID = re.compile(r"0x[0-9a-f]+|(?=[a-f]*\d)[0-9a-f]{6,}")
 # find_past_fix compares the key lines of this many matches at most with the pasted one
 # (key_line() costs ~25 us a failure): the others rank after them in their class.
 KEYED_ROWS = 200
+# The text_distance of those others: more than any key line's.
 UNKEYED_DISTANCE = 1_000_000
 # Near matches shown at most when the error was not seen before.
 NEAR_LIMIT = 3
-# Quote characters, set aside (not their contents) when a key line is compared with the paste.
+# A path's folders, which text_distance() does not count.
 _PATH_FOLDERS = re.compile(r"^.*[/\\]")
+# Quote characters, set aside (not their contents) when a key line is compared with the paste.
 _QUOTES = re.compile(r"['\"`‘’“”]")
 
 

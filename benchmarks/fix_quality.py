@@ -90,7 +90,10 @@ def measure(labels: list[dict[str, Any]], shown: dict[str, dict[str, Any]]) -> d
     named = {s for lab in labels for s in lab["remedy"]}
     return {
         "labelled": len(labels),
-        "outcomes": {o: sum(lab["outcome"] == o for lab in labels) for o in sorted({lab["outcome"] for lab in labels})},
+        "outcomes": {
+            o: sum(lab["outcome"] == o for lab in labels)
+            for o in sorted({lab["outcome"] for lab in labels})
+        },
         "remedy_shown": rate(
             sum(bool(set(lab["remedy"]) & every_step(card(lab))) for lab in with_remedy),
             len(with_remedy),
@@ -100,7 +103,9 @@ def measure(labels: list[dict[str, Any]], shown: dict[str, dict[str, Any]]) -> d
             len(with_remedy),
         ),
         "fix_claimed": rate(sum(card(lab)["claims"] for lab in fixed), len(fixed)),
-        "abandoned_no_claim": rate(sum(not card(lab)["claims"] for lab in abandoned), len(abandoned)),
+        "abandoned_no_claim": rate(
+            sum(not card(lab)["claims"] for lab in abandoned), len(abandoned)
+        ),
         "not_a_problem_no_claim": rate(
             sum(not card(lab)["claims"] for lab in harmless), len(harmless)
         ),

@@ -255,11 +255,13 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
 
     Runs the find_past_fix query of the Datasette plugin: failed tool calls with the
     same error signature as ERROR (its key line with paths, numbers and ids left out) or
-    whose output contains every word of ERROR (or, when none does, some of them), best
-    first, one per session and signature, each with what fixed it: the edits and calls
-    up to the first successful retry. ERROR - reads the error from standard input, so a
-    pasted error needs no quoting. Start ERROR with raw: to write an FTS5 query, and put
-    -- before an ERROR that starts with -.
+    whose output contains every word of ERROR (stop words aside), best first, one per
+    session and signature, each with what fixed it: the edits and calls up to the first
+    successful retry. When there is none, ERROR was not seen before: that is said on
+    stderr, and at most 3 partial matches follow, failures that share a rare name of it.
+    ERROR - reads the error from standard input, so a pasted error needs no quoting.
+    Start ERROR with raw: to write an FTS5 query, and put -- before an ERROR that starts
+    with -.
 
     \b
     Example:
@@ -278,24 +280,19 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
         except queries.QueryError as e:
             raise click.ClickException(str(e)) from e
         substrings = queries.is_trigram(queries.tokenizer(conn))
+    if not queries.seen_before(rows):
+        click.echo(
+            queries.not_seen_notice(error, rows) + ("\n" * (bool(rows) and not json_)), err=True
+        )
     if json_:
         click.echo(to_json(rows))
-    elif not rows:
-        click.echo(f"No failed tool call matches {_short(error)}", err=True)
-    else:
-        if rows[0]["matched"] == "some words":
-            click.echo("No failure contains every word; closest matches:\n", err=True)
+    elif rows:
         bold = (click.style("", bold=True, reset=False), click.style("", reset=True))
         click.echo(
             "\n\n".join(
                 queries.format_hit(i, row, bold, error, substrings) for i, row in enumerate(rows, 1)
             )
         )
-
-
-def _short(text: str) -> str:
-    flat = " ".join(text.split())
-    return repr(flat if len(flat) <= 80 else flat[:79] + "…")
 
 
 def find_limit() -> int:

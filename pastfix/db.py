@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import gc
 import glob
-import json
 import hashlib
+import json
 import os
 import sqlite3
 import threading
@@ -481,7 +481,12 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
         thread = _sidechain_threads(conn, session_id, rows_of)
         calls = [
             fixes.Call(
-                *row[:6],
+                tool_use_id=row[0],
+                timestamp=row[1],
+                name=row[2],
+                command=row[3],
+                file_path=row[4],
+                pattern=row[5],
                 agent_id=row[6] if row[6] is not None or not row[9] else thread.get(row[10]),
                 failed=bool(row[7]),
                 kind=row[8],
@@ -530,10 +535,14 @@ def _sidechain_threads(
         parent[uuid] = parent_uuid
     root: dict[str, str] = {}
     for start in parent:
-        path, uuid = [], start
-        while uuid not in root and parent.get(uuid) in parent and len(path) < len(parent):
+        path: list[str] = []
+        uuid = start
+        while uuid not in root and len(path) < len(parent):
+            up = parent.get(uuid)
+            if up is None or up not in parent:
+                break
             path.append(uuid)
-            uuid = parent[uuid]  # type: ignore[assignment]
+            uuid = up
         top = root.get(uuid, uuid)
         for node in [*path, uuid]:
             root[node] = top

@@ -85,7 +85,15 @@ CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch"})
 # Shell tools: Claude Code's, Codex's, and the PowerShell tool of Claude Code on Windows.
 SHELL_TOOLS = frozenset(
-    {"Bash", "PowerShell", "shell", "exec_command", "local_shell", "shell_command", "container.exec"}
+    {
+        "Bash",
+        "PowerShell",
+        "shell",
+        "exec_command",
+        "local_shell",
+        "shell_command",
+        "container.exec",
+    }
 )
 FILE_TOOLS = frozenset({"Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "NotebookRead"})
 SEARCH_TOOLS = frozenset({"Glob", "Grep", "LS"})
@@ -94,7 +102,8 @@ SEARCH_TOOLS = frozenset({"Glob", "Grep", "LS"})
 LOOK = frozenset(
     "ls cat head tail less more grep egrep fgrep rg ag ack find fd tree wc pwd echo printf which"
     " type whereis file stat du df ps top env printenv date whoami id uname hostname sort uniq"
-    " cut diff cmp jq yq test [ true false sleep man history lsd eza exa realpath readlink basename dirname"
+    " cut diff cmp jq yq test [ true false sleep man history lsd eza exa realpath readlink"
+    " basename dirname"
     " lsof netstat ss nproc free uptime tldr column xxd od hexdump strings md5sum sha256sum"
     " shasum open xdg-open".split()
 )
@@ -184,6 +193,8 @@ _SPACE = re.compile(r"\s")
 
 def _is_message(word: str) -> bool:
     return len(word) >= _MESSAGE_CHARS or _SPACE.search(word) is not None
+
+
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]{2,}")
 
 
@@ -247,7 +258,9 @@ _REDIRECTION = re.compile(r"\d*>&\d+|&>>?\s*[^\s|&;]+|\d*>>?\s*[^\s|&;]+|\d*<(?!
 
 # A word of a shell command: a quoted string (its quotes taken off), an operator, or
 # a run of other characters. Unbalanced quotes run to the end.
-_TOKEN = re.compile(r"""\s*(?:"((?:\\.|[^"\\])*)"?|'([^']*)'?|(\|\||&&|[|&;\n])|((?:\\.|[^\s|&;"'])+))""")
+_TOKEN = re.compile(
+    r"""\s*(?:"((?:\\.|[^"\\])*)"?|'([^']*)'?|(\|\||&&|[|&;\n])|((?:\\.|[^\s|&;"'])+))"""
+)
 
 
 def _words(command: str) -> list[str]:
@@ -337,12 +350,16 @@ def _intents(command: str | None) -> list[Intent]:
             continue
         positional = [a for a in args if not a.startswith("-")]
         sub = None
-        if positional and re.fullmatch(r"[a-z][a-z0-9:_-]*", positional[0]) and (
-            program in LOOK_SUBCOMMANDS
-            or program in CHECK_SUBCOMMANDS
-            or program in RUNNERS
-            or program in {"npm", "yarn", "pnpm", "bun", "make", "kubectl", "docker", "gh"}
-            or len(positional) > 1
+        if (
+            positional
+            and re.fullmatch(r"[a-z][a-z0-9:_-]*", positional[0])
+            and (
+                program in LOOK_SUBCOMMANDS
+                or program in CHECK_SUBCOMMANDS
+                or program in RUNNERS
+                or program in {"npm", "yarn", "pnpm", "bun", "make", "kubectl", "docker", "gh"}
+                or len(positional) > 1
+            )
         ):
             sub = positional.pop(0)
             if program in {"npm", "yarn", "pnpm", "bun"} and sub in {"run", "run-script"}:
@@ -472,7 +489,9 @@ def _files_of(call: Call, written: bool = False) -> set[str]:
     return {n for n in names if len(n) >= 3 and "*" not in n}
 
 
-_MISSING_PROGRAM = re.compile(r"command not found|not found: \w|No such file or directory \(os error 2\)")
+_MISSING_PROGRAM = re.compile(
+    r"command not found|not found: \w|No such file or directory \(os error 2\)"
+)
 
 
 def _is_path(word: str) -> bool:
@@ -503,8 +522,7 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
             paths = {w for i in mine for w in i.words[1:] if _is_path(w)}
             looks = all(i.program in LOOK for i in mine)  # a look may be redone by a look
             return any(
-                paths & {w for w in i.words[1:] if _is_path(w)}
-                and (looks or i.program not in LOOK)
+                paths & {w for w in i.words[1:] if _is_path(w)} and (looks or i.program not in LOOK)
                 for i in intents(call.command)
             )
         return False
@@ -516,13 +534,11 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         # an edit refused, then the file written by the shell (`cat > x <<EOF`)
         return _basename(failed.file_path) in _files_of(call, written=True)
     if failed.name in FILE_TOOLS and call.name in SHELL_TOOLS:
-        looks = {"cat", "head", "tail", "less", "sed", "ls", "find", "tree"}
-        return bool(failed.file_path) and any(
-            i.program in looks
-            and (
-                _basename(failed.file_path) in i.args
-                or any(a.rstrip("/").endswith(failed.file_path.rstrip("/")) for a in i.words)
-            )
+        viewers = {"cat", "head", "tail", "less", "sed", "ls", "find", "tree"}
+        path = (failed.file_path or "").rstrip("/")
+        return bool(path) and any(
+            i.program in viewers
+            and (_basename(path) in i.args or any(a.rstrip("/").endswith(path) for a in i.words))
             for i in intents(call.command)
         )
     if call.name == failed.name and not (failed.command or failed.file_path):
@@ -540,7 +556,8 @@ def _searches(call: Call, folder: str) -> bool:
     if call.name in SEARCH_TOOLS:
         where = f"{call.file_path or ''} {call.pattern or ''}"
     elif call.name in SHELL_TOOLS and any(
-        i.program in {"ls", "find", "fd", "tree", "lsd", "eza", "exa"} for i in intents(call.command)
+        i.program in {"ls", "find", "fd", "tree", "lsd", "eza", "exa"}
+        for i in intents(call.command)
     ):
         where = call.command or ""
     else:
@@ -707,7 +724,11 @@ def _confirmed(
         change = f"{failed.file_path} → {confirm.file_path}"
     if not (failed.command or failed.file_path) and not steps:
         change = "called again with other input"
-    if change or way == WORKED_AROUND or (failed.name not in EDIT_TOOLS and confirm.name in EDIT_TOOLS):
+    if (
+        change
+        or way == WORKED_AROUND
+        or (failed.name not in EDIT_TOOLS and confirm.name in EDIT_TOOLS)
+    ):
         step = Step(confirm.tool_use_id, confirm.name, _target(confirm), change)
         steps.append((_named(confirm, error, failed), len(between), step))
     steps.sort(key=lambda item: (not item[0], item[1]))
@@ -776,16 +797,11 @@ def session_fixes(
                 if call.sidechain or end is None or c.timestamp < end
             ]
             text = errors.get(call.tool_use_id, "")
-            fix = fix_of(
-                call,
-                after,
-                text,
-                output,
-                key(call.tool_use_id),
-                lambda later, failed=call.tool_use_id: (
-                    persists(failed, later) if later in errors else None
-                ),
-            )
+
+            def still_failing(later: str, failed: str = call.tool_use_id) -> bool | None:
+                return persists(failed, later) if later in errors else None
+
+            fix = fix_of(call, after, text, output, key(call.tool_use_id), still_failing)
             if end and not call.sidechain and not after:
                 fix.window_end = end
             yield fix

@@ -21,8 +21,9 @@ from pastfix import queries
 
 # Characters of one text value shown in the compact text (the structured rows are whole).
 TEXT_VALUE_CHARS = 300
-# The find_past_fix columns the compact text leaves out: HTML and links for the web page.
-HIDDEN_COLUMNS = frozenset({"error_snippet_html", "session_url", "error"})
+# The find_past_fix columns the compact text leaves out: HTML and links for the web page,
+# and a ranking key that the order of the rows already says.
+HIDDEN_COLUMNS = frozenset({"error_snippet_html", "session_url", "error", "text_distance"})
 
 INSTRUCTIONS = (
     "Search the user's past Claude Code sessions (an index of every transcript). After a"
@@ -56,11 +57,21 @@ def compact_text(name: str, rows: list[dict[str, Any]]) -> str:
     return f"{name}: {len(rows)} row{'s' * (len(rows) != 1)}\n" + "\n".join(blocks)
 
 
-def result(name: str, rows: list[dict[str, Any]]) -> CallToolResult:
-    """A tool's answer: the rows as structured content and as compact text."""
+def result(name: str, rows: list[dict[str, Any]], error: str | None = None) -> CallToolResult:
+    """A tool's answer: the rows as structured content and as compact text.
+
+    find_past_fix's (given the `error`) also says whether the error was seen before
+    (queries.seen_before), and when not, says so first in the text: its rows are only
+    partial matches.
+    """
+    text = compact_text(name, rows)
+    structured: dict[str, Any] = {"rows": rows}
+    if error is not None:
+        structured["seen_before"] = queries.seen_before(rows)
+        if not structured["seen_before"]:
+            text = queries.not_seen_notice(error, rows) + "\n" + text
     return CallToolResult(
-        content=[TextContent(type="text", text=compact_text(name, rows))],
-        structured_content={"rows": rows},
+        content=[TextContent(type="text", text=text)], structured_content=structured
     )
 
 
@@ -81,9 +92,8 @@ def create_server(db_path: Path) -> MCPServer:
             try:
                 if name == "find_past_fix":
                     error, limit = str(params["error"]), int(str(params["limit"]))
-                    rows = queries.find_past_fix(conn, error, limit)
-                else:
-                    rows = queries.run(conn, name, **params)
+                    return result(name, queries.find_past_fix(conn, error, limit), error)
+                rows = queries.run(conn, name, **params)
             finally:
                 conn.close()
         except (queries.NotAnIndex, queries.QueryError) as e:

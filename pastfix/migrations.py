@@ -311,4 +311,3 @@ def m010_fixes(db: Database) -> None:
         not_null={"session_id", "outcome"},
     )
     _table(db, "fixes").create_index(["session_id"], index_name="idx_fixes_session")
-

@@ -12,9 +12,13 @@ their first page (PAGE rows) shows that session:
 Each pair is `right` (the session is on the page), `wrong_only` (the page shows
 other sessions only) or `absent` (the page is empty). A second measure pastes
 failures' key lines, once as recorded and once with their paths, numbers and
-ids changed, and counts how often the failure's own session comes first; it
-samples failures whose signature only one session has, so "its own session" is
-the one right answer.
+ids changed, and their whole output (as people paste an error), and counts how
+often the failure's own session comes first. It samples failures whose key line
+only one session has, so "its own session" is the one right answer as recorded
+and whole; other sessions may have the same signature (the look-alikes that
+find_past_fix must rank after the text itself). With the paths and numbers
+changed, a look-alike that differs from it only in those is as good an answer:
+that column counts how often the own session still comes first.
 """
 
 from __future__ import annotations
@@ -85,6 +89,9 @@ where tool_errors_fts match safe_fts(:q) order by f.rank, tr.timestamp desc limi
 """
 
 PATHS = ("messages_fts", "tool_errors_fts", "find_past_fix")
+# What is pasted of a failure: its key line as recorded, with other paths and numbers, and
+# its whole output.
+VARIANTS = ("recorded", "changed", "whole")
 
 
 def identifiers(text: str) -> set[str]:
@@ -156,24 +163,27 @@ def _first_place(
     rng: random.Random,
     sample: int,
 ) -> dict[str, Any]:
-    """How often a pasted key line finds its failure's own session first, per path."""
+    """How often a pasted key line (or whole error) finds its failure's own session first."""
+    lines = [
+        (session, signatures.key_line(text or ""), text or "")
+        for _, session, text, sig in failures
+        if sig
+    ]
     sessions_of: dict[str, set[str]] = {}
-    for _, session, _, sig in failures:
-        if sig:
-            sessions_of.setdefault(sig, set()).add(session)
-    # One failure per signature, among those only one session has.
-    chosen: dict[str, tuple[str, str]] = {}
-    for _, session, text, sig in failures:
-        if sig and len(sessions_of[sig]) == 1 and sig not in chosen:
-            line = signatures.key_line(text or "")
-            if any(ch.isalnum() for ch in line):
-                chosen[sig] = (session, line)
+    for session, line, _ in lines:
+        sessions_of.setdefault(line, set()).add(session)
+    # One failure per key line, among those only one session has.
+    chosen: dict[str, tuple[str, str, str]] = {}
+    for session, line, text in lines:
+        if len(sessions_of[line]) == 1 and line not in chosen and any(ch.isalnum() for ch in line):
+            chosen[line] = (session, line, text)
     picked = list(chosen.values())
     if len(picked) > sample:
         picked = rng.sample(picked, sample)
-    first = {path: {"recorded": 0, "changed": 0} for path in PATHS}
-    for session, line in picked:
-        for variant, text in (("recorded", line), ("changed", change_details(line))):
+    first = {path: dict.fromkeys(VARIANTS, 0) for path in PATHS}
+    for session, line, whole in picked:
+        pasted = {"recorded": line, "changed": change_details(line), "whole": whole}
+        for variant, text in pasted.items():
             for path in PATHS:
                 top = paths[path](text)[:1]
                 first[path][variant] += top == [session]
@@ -203,11 +213,15 @@ def format_table(result: dict[str, Any]) -> str:
     first = result["first"]
     lines += [
         "",
-        f"{first['failures']:,} failures' key lines pasted: is their own session first?",
+        f"{first['failures']:,} failures' key lines (and whole errors) pasted:"
+        " is their own session first?",
         "",
-        f"{'search path':<17}{'as recorded':>13}{'paths, numbers changed':>24}",
+        f"{'search path':<17}{'as recorded':>13}{'paths, numbers changed':>24}{'whole error':>13}",
     ]
     for path in PATHS:
         shares = first[path]
-        lines.append(f"{path:<17}{shares['recorded']:>13.1%}{shares['changed']:>24.1%}")
+        lines.append(
+            f"{path:<17}{shares['recorded']:>13.1%}{shares['changed']:>24.1%}"
+            f"{shares['whole']:>13.1%}"
+        )
     return "\n".join(lines)

@@ -30,6 +30,7 @@ import re
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,6 +38,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from pastfix import LATEST_MIGRATION, fixes, signatures
+from pastfix.records import clean_text
 
 # How each agent reopens a session (sessions.agent); find_past_fix's SQL says the same.
 RESUME = {"claude": "claude --resume {}", "codex": "codex resume {}"}
@@ -68,7 +70,7 @@ PROGRESS_STEPS = 1000
 # SQLite's longest LIKE pattern, in bytes (SQLITE_MAX_LIKE_PATTERN_LENGTH).
 LIKE_PATTERN_BYTES = 50_000
 # find_past_fix's columns that hold JSON arrays (Datasette: add _json=<column> to decode).
-JSON_COLUMNS = ("files_edited_after", "remedy", "fix_edits", "fix_calls")
+JSON_COLUMNS = ("files_edited_after", "remedy", "fix_edits", "fix_calls", "shared_words")
 # Tool calls that change a file, for "files edited afterwards" (apply_patch: Codex's).
 EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch")
 # What find_past_fix shows of a fix: edits (with this much of their old and new text)
@@ -293,6 +295,13 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("text_snippet", 2, text_snippet, deterministic=True)
     conn.create_function("plain_text", 2, plain_text, deterministic=True)
     conn.create_function("snippet_html", 1, snippet_html, deterministic=True)
+    conn.create_function("paste_text", 1, paste_text, deterministic=True)
+    conn.create_function("required_words", 1, required_words, deterministic=True)
+    conn.create_function("distinctive_words", 1, distinctive_words, deterministic=True)
+    conn.create_function("any_word_query", 2, any_word_query, deterministic=True)
+    conn.create_function("shared_words", 3, shared_words, deterministic=True)
+    conn.create_function("same_text", 2, same_text, deterministic=True)
+    conn.create_function("text_distance", 2, text_distance, deterministic=True)
     conn.create_function(
         "session_url",
         2,
@@ -321,6 +330,212 @@ _TOKEN = re.compile(r"[^\W_]+")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
 # Characters of context shown around a matched word that is not on the key line.
 EXCERPT_CONTEXT = 100
+
+
+# Words that say nothing about an error: never required, never marked, never what makes
+# a near match (English function words; "no" and "not" too, which mark every key line).
+STOP_WORDS = frozenset(
+    """a about after all also am an and any are as at be been before being both but by can
+    could did do does doing done for from had has have having he her here him his how i if in
+    into is it its itself just me more most my no nor not now of off on once only or other
+    our out over own same she should so some such than that the their them then there these
+    they this those through to too under until up very was we were what when where which
+    while who whom why will with would you your
+    aren couldn didn doesn don hadn hasn haven isn shouldn wasn weren won wouldn d ll m re s t ve
+    """.split()
+)
+# A near match (the error was not seen before) shares a name of the error found in at most
+# this share of all failures (or in this many, in a small index): a rare identifier.
+RARE_SHARE = 0.05
+RARE_MIN_DOCS = 2
+# Words of errors of every kind, and of paths, that no near match is worth showing for,
+# however rare they are in one index (a small one has few failures to tell by).
+GENERIC_WORDS = frozenset(
+    """error errors err fatal fail failed failure failing warning warn exception cannot
+    exit code status line file files directory path found exist exists invalid unable
+    denied missing expected unexpected undefined null none nil true false value type main
+    master origin head default local usr var bin lib src home tmp opt etc run com org net io
+    www http https github gitlab yes""".split()
+)
+# A name in a pasted error (distinctive_words): a word with a digit and a letter or an
+# inner capital, words joined by `.`, `_`, `::`, `@` or `-<version>`, or a quoted value.
+_NAME = re.compile(
+    r"(?P<joined>[^\W_]+(?:(?:[._@]|::|-(?=\d))[^\W_]+)+)"
+    r"|\b(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]+\b"
+    r"|\b[^\W_]+[A-Z][^\W_]*\b"
+)
+_QUOTED_NAME = re.compile(
+    r"'[^'\n]{1,80}'|\"[^\"\n]{1,80}\"|`[^`\n]{1,80}`|‘[^’\n]{1,80}’|“[^”\n]{1,80}”"
+)
+# A quoted value shorter than this ('app', 'x') is too common a word to be a name.
+MIN_QUOTED = 4
+_EDGES = re.compile(r"^[\W_]+|[\W_]+$")
+# A quoted value of more words than this is a sentence, not a name.
+MAX_NAME_WORDS = 4
+# Ids, not names: 0x7f3a9c2d, 0f3c9a1e.
+_HEX_ID = re.compile(r"0x[0-9a-f]+|(?=[a-f]*\d)[0-9a-f]{6,}")
+# find_past_fix compares the key lines of this many matches at most with the pasted one
+# (key_line() costs ~25 us a failure): the others rank after them in their class.
+KEYED_ROWS = 200
+# The text_distance of those others: more than any key line's.
+UNKEYED_DISTANCE = 1_000_000
+# Near matches shown at most when the error was not seen before.
+NEAR_LIMIT = 3
+# A path's folders, which text_distance() does not count.
+_PATH_FOLDERS = re.compile(r"^.*[/\\]")
+# Quote characters, set aside (not their contents) when a key line is compared with the paste.
+_QUOTES = re.compile(r"['\"`‘’“”]")
+
+
+def paste_text(error: object) -> str:
+    """Pasted text cleaned as stored text is: no ANSI escapes, `\\r` or trailing spaces."""
+    text = clean_text("" if error is None else str(error))
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return "\n".join(line.rstrip() for line in lines).strip()
+
+
+def _is_stop_word(word: str) -> bool:
+    """Whether a whitespace-separated word holds only stop words (`the`, `isn't`)."""
+    return all(token.lower() in STOP_WORDS for token in _TOKEN.findall(word))
+
+
+def required_words(error: object) -> str:
+    """The words of a pasted error that a failure must all hold to match it by its words.
+
+    Its stop words are left out, unless it has nothing else; raw: queries pass as they are.
+    """
+    text = paste_text(error)
+    if _is_raw(text):
+        return text
+    words = text.split()
+    kept = [w for w in words if not _is_stop_word(w)]
+    return " ".join(kept or words)
+
+
+def distinctive_words(error: object) -> str:
+    """The names in a pasted error that could make a near match, as a JSON array.
+
+    Words with a digit and a letter (`E0502`, `TS2307`) or a capital after their first
+    letter (`NoMethodError`, `EADDRINUSE`); names of several words joined by `.`, `_`, `::`
+    or `@` (`java.lang`, `users_email_key`, `Gem::Ext`: each dotted prefix too) or with a
+    version (`libgtk-3`); quoted values (`role "postgres"`). Not stop words, GENERIC_WORDS,
+    numbers or hex ids. Each once, at most MAX_WORDS; the query keeps those found in few
+    failures (RARE_SHARE). FTS5 matches a name of several words as a phrase.
+    """
+    text = paste_text(error)
+    if _is_raw(text):
+        expression = text.lstrip()[len(RAW_PREFIX) :].strip()
+        if expression and _parses(expression, "content"):
+            return "[]"  # an FTS5 expression of its own: no near matches
+        text = expression  # matched as words, as safe_fts() does
+    names: dict[str, str] = {}  # each name once, however it is capitalised
+    for found in _NAME.finditer(text):
+        if found.group("joined"):
+            parts = re.split(r"(?<=[^\W_])(?=[.@]|::)", found.group("joined"))
+            for end in range(2, len(parts) + 1):
+                name = "".join(parts[:end])
+                names.setdefault(name.lower(), name)
+        else:
+            names.setdefault(found.group(0).lower(), found.group(0))
+    for found in _QUOTED_NAME.finditer(text):
+        value = _EDGES.sub("", found.group(0))
+        if len(value) >= MIN_QUOTED:
+            names.setdefault(value.lower(), value)
+    kept = [
+        name
+        for name in names.values()
+        if any(_distinctive_token(token) for token in _TOKEN.findall(name))
+        and len(_TOKEN.findall(name)) <= MAX_NAME_WORDS
+    ]
+    return json.dumps(kept[:MAX_WORDS], ensure_ascii=False)
+
+
+def _distinctive_token(token: str) -> bool:
+    """Whether one word of a name can tell errors apart (see distinctive_words)."""
+    word = token.lower()
+    return not (
+        len(word) < 2
+        or word in STOP_WORDS
+        or word in GENERIC_WORDS
+        or word.isdigit()
+        or _HEX_ID.fullmatch(word)
+    )
+
+
+def any_word_query(words: object, tokenizer: object) -> str:
+    """An FTS5 query matching any word of the JSON array `words` that the tokenizer can match."""
+    try:
+        found = json.loads(words) if isinstance(words, str) else []
+    except ValueError:
+        found = []
+    phrases = [fts_query(w, "all", "content", tokenizer) for w in found if isinstance(w, str) and w]
+    return " OR ".join(p for p in phrases if p != MATCH_NOTHING) or MATCH_NOTHING
+
+
+def shared_words(content: object, words: object, tokenizer: object = "") -> str:
+    """The names of the JSON array `words` found in `content` (as FTS5 would), as a JSON array.
+
+    A name of several words is found as a phrase; under trigram, inside other words too.
+    """
+    try:
+        found = json.loads(words) if isinstance(words, str) else []
+    except ValueError:
+        found = []
+    text = content if isinstance(content, str) else ""
+    shared = []
+    for name in found:
+        tokens = _TOKEN.findall(name) if isinstance(name, str) else []
+        if not tokens:
+            continue
+        phrase = r"[\W_]+".join(re.escape(t) for t in tokens)
+        if not is_trigram(tokenizer):
+            phrase = rf"(?<![^\W_]){phrase}(?![^\W_])"
+        if re.search(phrase, text, re.IGNORECASE):
+            shared.append(name)
+    return json.dumps(shared, ensure_ascii=False)
+
+
+@functools.lru_cache(maxsize=64)
+def _pasted_key(error: str) -> tuple[str, Counter[str]]:
+    """The key line of a pasted error, set aside as same_text() compares it, and its words."""
+    text = paste_text(error)
+    key = signatures.key_line(text) or " ".join(text[:300].split())
+    return _set_aside(key), _key_words(key)
+
+
+def _key_words(line: str) -> Counter[str]:
+    """The words of a key line that text_distance() counts: a path's folders are left out,
+    as the signature leaves them out (they say where you were, not what failed)."""
+    words = (_PATH_FOLDERS.sub("", word) for word in line.split())
+    return Counter(token.lower() for word in words for token in _TOKEN.findall(word))
+
+
+def _set_aside(line: str) -> str:
+    """A key line with what differs between two sightings of it replaced, as the signature
+    does (paths, numbers, ids), and its quote characters dropped: what was quoted stays."""
+    return signatures.normalise(_QUOTES.sub(" ", line)).lower()
+
+
+def same_text(key_line: object, error: object) -> bool | None:
+    """Whether a failure's key line is the pasted error's, once paths, numbers, ids and quote
+    characters are set aside: `Cannot find module 'react'` is not `... module 'vue'`.
+    NULL for NULL: a failure whose key line was not compared (KEYED_ROWS)."""
+    if not isinstance(key_line, str) or not key_line.strip():
+        return None if key_line is None else False
+    pasted, _ = _pasted_key("" if error is None else str(error))
+    return bool(pasted) and _set_aside(key_line) == pasted
+
+
+def text_distance(key_line: object, error: object) -> int | None:
+    """How many words a failure's key line and the pasted error's differ by (0: the same
+    text), numbers, names and the file of a path included, not its folders: among failures
+    that are the pasted text once these are set aside, the one that names the same branch
+    or value comes first. NULL for NULL."""
+    if key_line is None:
+        return None
+    _, pasted = _pasted_key("" if error is None else str(error))
+    words = _key_words(key_line if isinstance(key_line, str) else "")
+    return sum(((words - pasted) + (pasted - words)).values())
 
 
 def command_key(command: object) -> str | None:
@@ -363,7 +578,11 @@ def _words_pattern(error: object, substrings: bool = False) -> re.Pattern[str] |
     Japanese word is part of a longer run of characters. ASCII words under three
     characters stay whole words, or every 'a' and 'to' would be marked.
     """
-    words = [w for w in _TOKEN.findall(str(error or "")) if w not in _OPERATORS][:MAX_WORDS]
+    words = [
+        w
+        for w in _TOKEN.findall(str(error or ""))
+        if w not in _OPERATORS and w.lower() not in STOP_WORDS
+    ][:MAX_WORDS]
     if not words:
         return None
     ordered = sorted(set(words), key=len, reverse=True)
@@ -414,7 +633,12 @@ def error_excerpt(
         on_line = {m.group(0).lower() for m in found.finditer(line)}
         # The longest pasted word missing from the key line says most: show it in context.
         missing = sorted(
-            {w.lower() for w in _TOKEN.findall(str(error or "")) if w not in _OPERATORS} - on_line,
+            {
+                w.lower()
+                for w in _TOKEN.findall(str(error or ""))
+                if w not in _OPERATORS and w.lower() not in STOP_WORDS
+            }
+            - on_line,
             key=lambda w: (-len(w), w),
         )
         elsewhere = (
@@ -482,12 +706,44 @@ def find_limit(limit: object) -> int:
         conn.close()
 
 
-def find_class(row: dict[str, Any]) -> tuple[bool, bool, bool]:
-    """Where a find_past_fix row stands before bm25 comes in, the first keys of its ORDER BY.
+def find_class(row: dict[str, Any]) -> tuple[bool, bool, bool, bool, int, bool]:
+    """Where a find_past_fix row stands before bm25 comes in: the first keys of its ORDER BY.
 
-    Signature or every word before some words, the signature first, real errors before noise.
+    A good match (the signature or every word) before a near one (some words); the pasted
+    text itself (same_text) before a look-alike; the same signature before the same words;
+    real errors before noise; the closest text (text_distance); a fixed failure before one
+    that was not fixed. Then bm25 and recency.
     """
-    return (row["matched"] == "some words", row["matched"] != "signature", row["kind"] != "error")
+    return (
+        row["matched"] == "some words",
+        not row["same_text"],
+        row["matched"] != "signature",
+        row["kind"] != "error",
+        row["text_distance"] or 0,
+        row["fixed_at"] is None,
+    )
+
+
+def seen_before(rows: list[dict[str, Any]]) -> bool:
+    """Whether find_past_fix found the error itself: a row with its signature or every word.
+
+    When not, its rows (NEAR_LIMIT at most, `matched` = `some words`) only share a rare word
+    of the error (`shared_words`): near matches, not the same error.
+    """
+    return any(row["matched"] != "some words" for row in rows)
+
+
+def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
+    """What `pastfix find` and the MCP tool say of an error that was not seen before."""
+    head = (
+        f"Not seen before: no past failure has the signature or every word of"
+        f" {one_line(error, 80)!r}."
+    )
+    if not rows:
+        return head
+    words = sorted({w for row in rows for w in row["shared_words"]})
+    count = f"{len(rows)} partial match{'es' * (len(rows) != 1)}"
+    return f"{head} {count}, sharing only {', '.join(words)}: a different error, maybe related."
 
 
 def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -496,18 +752,22 @@ def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any
     By find_class, then by the row's rank within its class in its own index, the most
     recent first among rows of the same rank: the best of each index come together. bm25
     itself is not compared across indexes, since it depends on each index's word counts.
-    One list comes back in its own order.
+    One list comes back in its own order. Near matches stay only when no index saw the
+    error (seen_before), NEAR_LIMIT of them.
     """
     keyed = []
     for rows in lists:
-        seen: dict[tuple[bool, bool, bool], int] = {}
+        seen: dict[tuple[bool, bool, bool, bool, int, bool], int] = {}
         for row in rows:
             group = find_class(row)
             keyed.append((group, seen.get(group, 0), row))
             seen[group] = seen.get(group, 0) + 1
     keyed.sort(key=lambda item: item[2]["failed_at"] or "", reverse=True)
     keyed.sort(key=lambda item: (item[0], item[1]))
-    return [row for _, _, row in keyed]
+    merged = [row for _, _, row in keyed]
+    if seen_before(merged):
+        return [row for row in merged if row["matched"] != "some words"]
+    return merged[:NEAR_LIMIT]
 
 
 def find_past_fix_sql() -> str:
@@ -515,14 +775,15 @@ def find_past_fix_sql() -> str:
     edit_tools = ", ".join(f"'{name}'" for name in EDIT_TOOLS)
     limit = find_limit_sql()
     return f"""
--- Failed tool results with the pasted error's signature or every one of its words;
--- only when there are none, those with some of the words.
+-- Failed tool results with the pasted error's signature or every one of its words (stop
+-- words aside); only when there are none (the error was not seen before), the NEAR_LIMIT
+-- closest of those that share a rare name of it (distinctive_words).
 -- Under trigram, words under three characters are checked by LIKE (see fts_query).
 with pasted as (
-  select error_signature(:error) as signature,
-    fts_query(:error, 'all', 'content', {TOKENIZER_SQL}) as all_query,
-    fts_query(:error, 'any', 'content', {TOKENIZER_SQL}) as any_query,
-    short_words(:error, {TOKENIZER_SQL}) as short
+  select error_signature(paste_text(:error)) as signature,
+    fts_query(required_words(:error), 'all', 'content', {TOKENIZER_SQL}) as all_query,
+    short_words(required_words(:error), {TOKENIZER_SQL}) as short,
+    distinctive_words(:error) as candidates
 ),
 by_signature as materialized (
   select id from tool_results indexed by idx_tr_signature
@@ -542,10 +803,27 @@ all_words as materialized (
       and {_short_words_in("content", "(select short from pasted)")}
     order by id desc limit {FALLBACK_LIMIT})
 ),
+-- Not seen before: the names of the error found in few failures (RARE_SHARE).
+unseen as materialized (
+  select not exists (select 1 from all_words) and not exists (select 1 from by_signature)
+    as yes
+),
+rare as materialized (
+  select coalesce(json_group_array(word), '[]') as words from (
+    select w.value as word, (
+      select count(*) from tool_errors_fts
+      where tool_errors_fts match fts_query(w.value, 'all', 'content', {TOKENIZER_SQL})) as docs
+    from json_each((select candidates from pasted)) w
+    where (select yes from unseen))
+  -- tool_errors_fts_docsize: one small row per failure, counted fast
+  where docs > 0 and docs <= max({RARE_MIN_DOCS}, {RARE_SHARE} * (
+    select count(*) from tool_errors_fts_docsize))
+),
 some_words as materialized (
-  select rowid as id, rank as score from tool_errors_fts
-  where tool_errors_fts match (select any_query from pasted)
-    and not exists (select 1 from all_words) and not exists (select 1 from by_signature)
+  select f.rowid as id, f.rank as score from tool_errors_fts f
+  join tool_results tr on tr.id = f.rowid
+  where tool_errors_fts match any_word_query((select words from rare), {TOKENIZER_SQL})
+    and (select yes from unseen) and tr.kind = 'error'
 ),
 -- words: 2 every word, 1 some words, 0 none (a signature match only)
 matches as (
@@ -555,19 +833,44 @@ matches as (
     union all select id, score, 0, 1 from some_words)
   group by id
 ),
--- The best failure of each (session, signature) stands for the group.
-ranked as (
-  select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
-    coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words,
-    row_number() over (
-      partition by tr.session_id, coalesce(tr.signature, '')
-      order by m.same desc, m.words desc, m.score, tr.timestamp desc, tr.id) as nth
+-- How close each failure's key line is to the pasted error's: the same text once paths,
+-- numbers, ids and quote characters are set aside (exact), and how many words differ.
+-- Computed for the KEYED_ROWS first failures in the order of hits without them (those
+-- with every word first): pasting `Error` matches most failures.
+prelim as (
+  select m.*, row_number() over (
+    order by m.same or m.words = 2 desc, m.words desc, tr.kind = 'error' desc,
+      m.score is null, m.score, tr.timestamp desc, m.id) as n
   from matches m join tool_results tr on tr.id = m.id
 ),
+lines as materialized (
+  select p.*, case when p.n <= {KEYED_ROWS} then error_key_line(tr.content) end as key_line
+  from prelim p join tool_results tr on tr.id = p.id
+),
+keyed as (
+  select *, coalesce(same_text(key_line, :error), 0) as exact,
+    coalesce(text_distance(key_line, :error), {UNKEYED_DISTANCE}) as distance
+  from lines
+),
+-- The closest failure of each (session, signature) stands for the group.
+ranked as (
+  select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
+    coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
+    m.distance, fx.tool_use_id is not null as fixed,
+    row_number() over (
+      partition by tr.session_id, coalesce(tr.signature, '')
+      order by m.exact desc, m.distance, fx.tool_use_id is not null desc, m.same desc,
+        m.words desc, m.score is null, m.score, tr.timestamp desc, tr.id) as nth
+  from keyed m join tool_results tr on tr.id = m.id
+  -- whether what followed it claims a fix (pastfix.fixes)
+  left join fixes fx on fx.tool_use_id = tr.tool_use_id and fx.outcome in ({", ".join(f"'{o}'" for o in sorted(fixes.CLAIMS_FIX))})
+),
+-- The order of find_past_fix (see find_class).
 hits as (
   select * from ranked where nth = 1
-  order by same or words = 2 desc, same desc, kind = 'error' desc, score, timestamp desc, id
-  limit {limit}
+  order by same or words = 2 desc, exact desc, same desc, kind = 'error' desc, distance,
+    fixed desc, score is null, score, timestamp desc, id
+  limit case when (select yes from unseen) then min({NEAR_LIMIT}, {limit}) else {limit} end
 ),
 -- Each failure with what followed it (the fixes table, see pastfix.fixes): whether
 -- that claims a fix, and the window of calls after the failure.
@@ -664,7 +967,12 @@ select
   error_excerpt(f.content, :error, '<mark>', '</mark>', {TOKENIZER_SQL}) as error_snippet_html,
   substr(f.content, 1, {ERROR_CHARS}) as error,
   coalesce(s.agent, 'claude') as agent,
-  length(f.content) as error_length
+  length(f.content) as error_length,
+  f.exact as same_text,
+  f.distance as text_distance,
+  case when f.words = 1 and not f.same
+       then shared_words(f.content, (select words from rare), {TOKENIZER_SQL})
+       else '[]' end as shared_words
 from framed f
 left join messages rm on rm.uuid = f.message_uuid
 left join sessions s on s.session_id = f.session_id
@@ -676,8 +984,11 @@ left join tool_calls ok on ok.tool_use_id = (
     and exists (select 1 from tool_results r2
                 where r2.tool_use_id = c2.tool_use_id and r2.is_error = 0)
   order by c2.timestamp limit 1)
-order by f.same or f.words = 2 desc, f.same desc, f.kind = 'error' desc, f.score,
-  f.timestamp desc, f.id
+-- The order (find_class, then bm25 and recency): a good match (the signature or every
+-- word) first; then the same text, the same signature, real errors before noise, the
+-- closest text, a fixed failure, bm25, the newest.
+order by f.same or f.words = 2 desc, f.exact desc, f.same desc, f.kind = 'error' desc,
+  f.distance, f.fixed_at is not null desc, f.score is null, f.score, f.timestamp desc, f.id
 """
 
 
@@ -1353,7 +1664,11 @@ def format_hit(
     snippet = mark_words(snippet, error, *mark, substrings=substrings)
     times = f", {row['occurrences']} times in this session" if row["occurrences"] > 1 else ""
     noise = f" ({row['kind'].replace('_', ' ')})" if row["kind"] not in (None, "error") else ""
-    weak = "  [some words]" if row["matched"] == "some words" else ""
+    weak = (
+        f"  [partial: shares {', '.join(row['shared_words'])}]"
+        if row["matched"] == "some words"
+        else ""
+    )
     agent = " (Codex)" if row.get("agent") == "codex" else ""
     lines = [
         f"{number}. {row['tool'] or '?'}{agent} failed{noise} {_when(row['failed_at'])}"
@@ -1387,7 +1702,9 @@ def format_hit(
             state = "" if call["ok"] else " (failed)"
             lines.append(f"   before: {call['tool']} {one_line(call['target'], 150)}{state}")
     else:
-        lines.append(f"   fixed:  no, {NOT_FIXED_WHY.get(row['outcome'], NOT_FIXED_WHY['not fixed'])}")
+        lines.append(
+            f"   fixed:  no, {NOT_FIXED_WHY.get(row['outcome'], NOT_FIXED_WHY['not fixed'])}"
+        )
         if row["files_edited_after"]:
             files = [in_project(path, row["project"]) for path in row["files_edited_after"]]
             lines.append(f"   edited: {', '.join(files)}")

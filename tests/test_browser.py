@@ -161,13 +161,22 @@ def test_find_past_fix_in_a_browser(server):
             page.screenshot(path=str(ARTIFACTS / f"find_past_fix-{width}.png"), full_page=True)
         page.set_viewport_size({"width": 1280, "height": 900})
 
-        weak = f"{server}/index/find_past_fix?error=EISDIR+zzzunknown"
-        page.goto(weak)
-        expect(page.locator(".pf-weak-notice")).to_contain_text("No failure contains every word")
+        # An error not seen before: said first, above its one partial match.
+        page.goto(f"{server}/index/find_past_fix?error=EISDIR+zzzunknown")
+        notice = page.locator(".pf-unseen")
+        expect(notice).to_contain_text("Not seen before.")
+        expect(notice.locator("strong", has_text="EISDIR")).to_have_count(1)
         expect(page.locator("article.pf-card.pf-weak")).to_have_count(1)
+        for width in (400, 800, 1400):
+            assert _fits(page, width), width
+            box, card = notice.bounding_box(), page.locator("article.pf-card").bounding_box()
+            assert box and card and box["y"] + box["height"] <= card["y"], (width, box, card)
+            assert box["x"] + box["width"] <= width + 1, (width, box)
+            page.screenshot(path=str(ARTIFACTS / f"not_seen_before-{width}.png"), full_page=True)
+        page.set_viewport_size({"width": 1280, "height": 900})
         page.goto(f"{server}/index/find_past_fix?error=zzz+nothing+like+it")
-        expect(page.locator(".pf-no-hits")).to_contain_text("No past failure matches")
-        page.locator(".pf-no-hits a", has_text="Search messages").click()
+        expect(page.locator(".pf-unseen")).to_contain_text("It may be the first time")
+        page.locator(".pf-unseen a", has_text="Search messages").click()
         page.wait_for_load_state()
         assert "/index/search_messages?q=zzz+nothing+like+it" in page.url
         page.screenshot(path=str(ARTIFACTS / "no_hits_followed.png"))
@@ -206,6 +215,12 @@ def test_every_index_in_a_browser(team_server):
         for width in (400, 800, 1400):
             assert _fits(page, width), width
             page.screenshot(path=str(ARTIFACTS / f"every_index-{width}.png"), full_page=True)
+        # Not seen in either index: said once, over both.
+        page.goto(f"{team_server}/-/pastfix/find?error=Segmentation+fault+in+libgtk-3.so.0")
+        expect(page.locator(".pf-unseen")).to_contain_text("Not seen before in any index.")
+        for width in (400, 800, 1400):
+            assert _fits(page, width), width
+            page.screenshot(path=str(ARTIFACTS / f"every_index_not_seen-{width}.png"))
         for name in ("search?q=missing", "recurring"):
             page.goto(f"{team_server}/-/pastfix/{name}")
             expect(page.locator(".pf-team-list li").first).to_be_visible()

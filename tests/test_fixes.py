@@ -64,9 +64,17 @@ def test_a_formatter_before_an_unchanged_retry_is_the_remedy():
 @pytest.mark.parametrize(
     "before, after, change",
     [
-        ("git push 2>&1", "git push --set-upstream origin main 2>&1", "+--set-upstream +origin +main"),
+        (
+            "git push 2>&1",
+            "git push --set-upstream origin main 2>&1",
+            "+--set-upstream +origin +main",
+        ),
         ("tsx run.ts", "/usr/local/bin/tsx run.ts", "-tsx +/usr/local/bin/tsx"),
-        ("npx prisma generate", "./node_modules/.bin/prisma generate", "-npx -prisma +./node_modules/.bin/prisma"),
+        (
+            "npx prisma generate",
+            "./node_modules/.bin/prisma generate",
+            "-npx -prisma +./node_modules/.bin/prisma",
+        ),
         ("python gen.py", "python3 gen.py", "-python +python3"),
         ("apt-get install -y jq", "sudo apt-get install -y jq", "+sudo"),
         ("git add a.css b.ex", "git add -f a.css", "-b.ex +-f"),
@@ -90,7 +98,9 @@ def test_an_unchanged_retry_with_nothing_between_has_no_remedy_steps():
 def test_another_script_is_not_a_retry():
     failed = call(command="npm run build", failed=True)
     other = call(command="npm run test")
-    fix = run([failed, other], {failed.tool_use_id: "Exit code 1\nBuild failed"})[failed.tool_use_id]
+    fix = run([failed, other], {failed.tool_use_id: "Exit code 1\nBuild failed"})[
+        failed.tool_use_id
+    ]
     assert fix.outcome == fixes.NOT_FIXED and fix.confirmed_by is None
 
 
@@ -200,7 +210,9 @@ def test_the_same_error_again_moves_the_remedy_after_it():
     useful = call("Edit", file_path="/p/b.py")
     ok = call(command="pytest -q")
     error = "Exit code 1\nE   ImportError: cannot import name 'x' from 'b'"
-    found = run([first, useless, again, useful, ok], {first.tool_use_id: error, again.tool_use_id: error})
+    found = run(
+        [first, useless, again, useful, ok], {first.tool_use_id: error, again.tool_use_id: error}
+    )
     assert [s.tool_use_id for s in found[first.tool_use_id].remedy] == [useful.tool_use_id]
 
 

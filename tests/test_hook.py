@@ -161,6 +161,8 @@ def test_before_leaves_out_later_failures(index):
         ("ModuleNotFoundError: No module named 'zebra_stripes'", {"session_id": NOVEL}),
         # seen nowhere
         ("error: linker `cc` not found", {}),
+        # seen nowhere, with partial matches (they share 'Order'): not the same error
+        ("RangeError: Invalid array length in 'Order'", {}),
         # an interrupt
         (TS_ERROR.format(file="a.ts", line=1), {"is_interrupt": True}),
         # Claude Code's own noise

@@ -54,6 +54,28 @@ def check(index, names, answers):  # noqa: F811
     assert {r["session_id"] for r in past_fix} == {PAST, OTHER}
     assert "fix_target: npm run build" in answers["find_past_fix"].content[0].text
     assert "<mark>" not in answers["find_past_fix"].content[0].text
+    assert answers["find_past_fix"].structured_content["seen_before"] is True
+    assert "text_distance" not in answers["find_past_fix"].content[0].text
+
+
+def test_find_past_fix_says_when_an_error_was_not_seen_before(index):  # noqa: F811
+    async def ask(error):
+        async with Client(server.create_server(index)) as client:
+            return await client.call_tool("find_past_fix", {"error": error})
+
+    unseen = anyio.run(ask, "Segmentation fault (core dumped) in libgtk-3.so.0")
+    assert unseen.structured_content == {"rows": [], "seen_before": False}
+    assert unseen.content[0].text == (
+        "Not seen before: no past failure has the signature or every word of"
+        " 'Segmentation fault (core dumped) in libgtk-3.so.0'.\nfind_past_fix: no rows"
+    )
+    near = anyio.run(ask, "TypeError: order.total is not a function in 'lib/order.ts'")
+    rows = near.structured_content["rows"]
+    assert near.structured_content["seen_before"] is False
+    assert rows and len(rows) <= queries.NEAR_LIMIT
+    assert {r["matched"] for r in rows} == {"some words"}
+    assert near.content[0].text.startswith("Not seen before: ")
+    assert f"partial match{'es' * (len(rows) > 1)}, sharing only " in near.content[0].text
 
 
 def test_tools_in_process(index):  # noqa: F811

@@ -433,13 +433,20 @@ async def test_find_past_fix_page_shows_the_fix(ds):
 
 
 @pytest.mark.asyncio
-async def test_find_past_fix_page_weak_matches_and_no_hits(ds):
+async def test_find_past_fix_page_not_seen_before(ds):
     weak = (await ds.client.get("/index/find_past_fix", params={"error": "EISDIR zzz"})).text
-    assert "<strong>No failure contains every word;</strong> closest matches:" in weak
+    notice = " ".join(weak.split('<div class="pf-notice pf-unseen">')[1].split("</p>")[0].split())
+    assert notice == (
+        "<p><strong>Not seen before.</strong> No past failure has this error's signature or"
+        " every word of it. The failure below only shares <strong>EISDIR</strong> with it:"
+        " a partial match, a different error, maybe a related one."
+    )
     assert '<article class="pf-card pf-weak" id="hit-1">' in weak
     assert '<span class="pf-badge pf-badge-weak">some words</span>' in weak
+    assert "pf-count" not in weak
     none = (await ds.client.get("/index/find_past_fix", params={"error": "zzz\nyyy"})).text
-    assert "<strong>No past failure matches this error.</strong>" in none
+    assert "<strong>Not seen before.</strong>" in none
+    assert "It may be the first time" in none
     assert '<a href="/index/search_tool_output?pattern=zzz&amp;project=">' in none
     assert '<a href="/index/search_messages?q=zzz">' in none
     assert "pf-card" not in none

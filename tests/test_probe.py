@@ -60,10 +60,10 @@ def test_probe_shares(index_path):
         "find_past_fix": {"right": 1.0, "wrong_only": 0.0, "absent": 0.0},
         "first": {
             "failures": 3,
-            "messages_fts": {"recorded": 0.0, "changed": 0.0},
+            "messages_fts": {"recorded": 0.0, "changed": 0.0, "whole": 0.0},
             # The changed line numbers of the tsc error are not in its output.
-            "tool_errors_fts": {"recorded": 1.0, "changed": 0.6667},
-            "find_past_fix": {"recorded": 1.0, "changed": 1.0},
+            "tool_errors_fts": {"recorded": 1.0, "changed": 0.6667, "whole": 1.0},
+            "find_past_fix": {"recorded": 1.0, "changed": 1.0, "whole": 1.0},
         },
     }
 
@@ -109,6 +109,23 @@ def test_probe_on_the_real_corpus(tmp_path):
     assert result["messages_fts"]["right"] < 0.5
     first = result["first"]
     assert first["failures"] > 30
-    # A key line pasted with other paths and numbers still finds its own session first.
-    assert first["find_past_fix"] == {"recorded": 1.0, "changed": 1.0}
+    # A key line, as recorded, with other paths and numbers, or the whole error, finds its
+    # own session first (before #18's ranking: 37 of 40 as recorded and whole).
+    assert first["find_past_fix"] == {"recorded": 1.0, "changed": 1.0, "whole": 1.0}
     assert first["tool_errors_fts"]["changed"] < first["find_past_fix"]["changed"]
+
+
+def test_probe_counts_look_alikes_of_a_key_line(tmp_path):
+    """Two sessions with one signature, two key lines: each pasted finds its own session."""
+    projects = tmp_path / "projects"
+    for n, agent in enumerate(["code-reviewer", "planner"]):
+        session = Session(f"a{n}", f"/home/u/p{n}", 100 * n).prompt("review")
+        error = f"Exit code 1\nError: Agent type '{agent}' not found. Try another."
+        session.call(f"c{n}", "Bash", command="claude agents run").result(f"c{n}", error, True)
+        session.write(projects / f"-home-u-p{n}" / f"a{n}.jsonl")
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    first = probe.probe(conn)["first"]
+    conn.close()
+    assert first["failures"] == 2
+    assert first["find_past_fix"] == {"recorded": 1.0, "changed": 1.0, "whole": 1.0}

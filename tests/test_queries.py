@@ -307,6 +307,9 @@ FIND_COLUMNS = [
     "error_snippet_html",
     "error",
     "agent",
+    "same_text",
+    "text_distance",
+    "shared_words",
 ]
 
 
@@ -353,6 +356,10 @@ def test_find_past_fix_rows(conn):
             "error_snippet_html": html,
             "error": ENOENT,
             "agent": "claude",
+            # Two words of a longer key line: not its text, seven words from it.
+            "same_text": 0,
+            "text_distance": 7,
+            "shared_words": [],
         },
         {
             "session_id": "s1",
@@ -382,6 +389,9 @@ def test_find_past_fix_rows(conn):
             "error_snippet_html": html,
             "error": ENOENT,
             "agent": "claude",
+            "same_text": 0,
+            "text_distance": 7,
+            "shared_words": [],
         },
     ]
 
@@ -632,6 +642,176 @@ def test_file_history(recurring):
     [r1] = queries.run(recurring, "file_history", path=APP_PY)
     assert r1["last_error"] == "<tool_use_error>String to replace not found in file."
     assert (r1["project"], r1["paths"]) == (APP, APP_PY)
+
+
+# -- ranking within the matches, and errors not seen before ---------------------------
+
+AGENT_ERROR = "Exit code 1\nError: Agent type '{}' not found. Available agents: general-purpose"
+DOCKER = "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is it running?"
+UNSEEN_ERRORS = json.loads((Path(__file__).parent / "data" / "unseen_errors.json").read_text())
+
+
+def write_ranking_corpus(root: Path) -> Path:
+    """Look-alikes of one signature, newest last; one error fixed in its older session only."""
+    projects = root / "projects"
+    for n, agent in enumerate(["code-reviewer", "planner", "tester"]):
+        s = Session(f"agent{n}", APP, 100 * n).prompt("review")
+        s.call(f"ag{n}", "Task", description="Review", subagent_type=agent)
+        s.result(f"ag{n}", AGENT_ERROR.format(agent), True).say("No such agent.")
+        s.write(projects / "-home-u-app" / f"agent{n}.jsonl")
+    fixed = Session("docker-fixed", LIB, 1000).prompt("start it")
+    fixed.call("d1", "Bash", command="docker compose up")
+    fixed.result("d1", f"Exit code 1\n{DOCKER}", True)
+    fixed.call("d2", "Bash", command="colima start").result("d2", "done")
+    fixed.call("d3", "Bash", command="docker compose up").result("d3", "Started")
+    fixed.write(projects / "-home-u-lib" / "docker-fixed.jsonl")
+    unfixed = Session("docker-unfixed", LIB, 2000).prompt("start it again")
+    unfixed.call("e1", "Bash", command="docker compose up")
+    unfixed.result("e1", f"Exit code 1\n{DOCKER}", True).say("Docker is not running; giving up.")
+    unfixed.write(projects / "-home-u-lib" / "docker-unfixed.jsonl")
+    return projects
+
+
+@pytest.fixture(scope="module")
+def ranking(tmp_path_factory):
+    root = tmp_path_factory.mktemp("ranking")
+    build_index(root / "index.db", write_ranking_corpus(root))
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    "agent,session,distances",
+    [("code-reviewer", "agent0", [0, 3, 3]), ("planner", "agent1", [0, 2, 3])],
+)
+def test_find_past_fix_the_text_itself_before_a_look_alike(ranking, agent, session, distances):
+    """The failure whose key line is the pasted one first, though look-alikes are newer."""
+    for pasted in (
+        f"Error: Agent type '{agent}' not found. Available agents: general-purpose",
+        AGENT_ERROR.format(agent),  # pasted whole
+    ):
+        found = queries.find_past_fix(ranking, pasted)
+        assert [r["matched"] for r in found] == ["signature"] * 3
+        assert found[0]["session_id"] == session
+        assert [r["same_text"] for r in found] == [1, 0, 0]
+        # The look-alikes differ by the agent's name (code-reviewer is two words), the
+        # closest first.
+        assert [r["text_distance"] for r in found] == distances
+
+
+def test_find_past_fix_cleans_the_pasted_text(ranking):
+    """ANSI escapes, \r and trailing spaces of a terminal go, as from stored text."""
+    pasted = (
+        "$ claude agents run   \r\n"
+        "\x1b[31mError\x1b[0m: Agent type 'planner' not found. Available agents:"
+        " general-purpose  \r\n"
+    )
+    found = queries.find_past_fix(ranking, pasted)
+    assert (found[0]["session_id"], found[0]["same_text"]) == ("agent1", 1)
+    assert queries.paste_text(pasted) == (
+        "$ claude agents run\n"
+        "Error: Agent type 'planner' not found. Available agents: general-purpose"
+    )
+
+
+def test_find_past_fix_a_fixed_failure_before_one_that_was_not(ranking):
+    found = queries.find_past_fix(ranking, DOCKER)
+    assert [(r["session_id"], r["same_text"], r["fix_tool_use_id"]) for r in found] == [
+        ("docker-fixed", 1, "d3"),
+        ("docker-unfixed", 1, None),
+    ]
+    assert queries.find_class(found[0]) < queries.find_class(found[1])
+
+
+def test_find_past_fix_compares_the_key_lines_of_keyed_rows_only(ranking, monkeypatch):
+    """Beyond KEYED_ROWS matches (newest first among equals), key lines are not compared."""
+    monkeypatch.setattr(queries, "KEYED_ROWS", 1)
+    found = rows(ranking, queries.find_past_fix_sql(), error=DOCKER, limit="")
+    assert [(r["session_id"], r["same_text"], r["text_distance"]) for r in found] == [
+        ("docker-unfixed", 1, 0),
+        ("docker-fixed", 0, queries.UNKEYED_DISTANCE),
+    ]
+
+
+def test_find_past_fix_quoted_values_tell_the_text_from_a_look_alike():
+    pasted = "Cannot find module 'react' from src/App.tsx"
+    assert queries.same_text("Cannot find module 'react' from /home/u/web/src/App.tsx", pasted)
+    assert queries.same_text("Cannot find module ‘react’ from lib/App.tsx", pasted)
+    assert not queries.same_text("Cannot find module 'vue' from src/App.tsx", pasted)
+    assert queries.text_distance("Cannot find module 'vue' from src/App.tsx", pasted) == 2
+    assert queries.text_distance("Cannot find module 'react' from x/App.tsx", pasted) == 0
+
+
+@pytest.mark.parametrize(
+    "error,words",
+    [
+        ("Segmentation fault (core dumped) in libgtk-3.so.0", ["libgtk-3.so", "libgtk-3.so.0"]),
+        ("Error: listen EADDRINUSE: address already in use :::3000", ["EADDRINUSE"]),
+        # Only ordinary words: nothing a near match could share.
+        ("panic: runtime error: index out of range [3] with length 3", []),
+        (
+            'ERROR:  duplicate key value violates unique constraint "users_email_key"',
+            ["users_email_key"],
+        ),
+        ("undefined method `each' for nil:NilClass (NoMethodError)", ["NilClass", "NoMethodError"]),
+        ("error[E0502]: cannot borrow `v` as mutable", ["E0502"]),
+        ("java.lang.OutOfMemoryError at 0x7f3a9c2d", ["java.lang", "java.lang.OutOfMemoryError"]),
+        ("raw: EADDRINUSE OR ENOENT", []),
+    ],
+)
+def test_distinctive_words(error, words):
+    assert json.loads(queries.distinctive_words(error)) == words
+
+
+def test_find_past_fix_near_matches_share_a_rare_name(ranking):
+    """Not seen before: at most NEAR_LIMIT rows, each sharing a name of the error."""
+    pasted = "OCI runtime create failed: agent 'planner' exited with SIGKILL"
+    found = queries.find_past_fix(ranking, pasted)
+    assert not queries.seen_before(found)
+    assert [(r["session_id"], r["matched"], r["shared_words"]) for r in found] == [
+        ("agent1", "some words", ["planner"]),
+    ]
+    assert queries.not_seen_notice(pasted, found) == (
+        "Not seen before: no past failure has the signature or every word of"
+        f" {pasted!r}. 1 partial match, sharing only planner: a different error, maybe related."
+    )
+    # A name in 3 of the 5 failures is not rare: no near match for it.
+    assert queries.find_past_fix(ranking, "OCI: agent 'general-purpose' exited") == []
+
+
+def test_unseen_errors_on_the_demo_corpus(tmp_path):
+    from pastfix import transcripts
+
+    build_index(tmp_path / "index.db", transcripts.DEMO_PROJECTS)
+    conn = queries.connect(tmp_path / "index.db")
+    assert_not_seen_before(conn, UNSEEN_ERRORS)
+    conn.close()
+
+
+def assert_not_seen_before(conn, errors):
+    assert len(errors) == 30
+    for error in errors:
+        found = queries.find_past_fix(conn, error)
+        assert not queries.seen_before(found), error
+        assert len(found) <= queries.NEAR_LIMIT, error
+        names = json.loads(queries.distinctive_words(error))
+        for row in found:
+            assert row["matched"] == "some words"
+            assert row["shared_words"] and set(row["shared_words"]) <= set(names), error
+        notice = queries.not_seen_notice(error, found)
+        assert notice.startswith("Not seen before: no past failure has the signature or every")
+
+
+def test_stop_words_are_never_marked():
+    text = "fatal: The current branch main has no upstream branch."
+    marked = queries.mark_words(text, text, "[", "]")
+    assert marked == "[fatal]: The [current] [branch] [main] has no [upstream] [branch]."
+    html = queries.error_excerpt(text, "the branch has no upstream", "<mark>", "</mark>")
+    assert html == (
+        "fatal: The current <mark>branch</mark> main has no <mark>upstream</mark>"
+        " <mark>branch</mark>."
+    )
 
 
 # -- what fixed it: fix extraction ------------------------------------------------------
@@ -1171,11 +1351,26 @@ def test_cli_find_reads_the_error_from_stdin(index_path):
     assert [r["tool_use_id"] for r in json.loads(piped.stdout)] == ["u1", "t1"]
 
 
-def test_cli_find_says_when_matches_are_weak(index_path):
+def test_cli_find_says_when_an_error_was_not_seen_before(index_path):
     result = CliRunner().invoke(cli, ["find", "EISDIR zzzunknownword", str(index_path)])
     assert result.exit_code == 0
-    assert result.stderr == "No failure contains every word; closest matches:\n\n"
-    assert result.stdout.startswith(f"1. Read failed 2026-01-05 09:11 UTC in {APP}  [some words]")
+    assert result.stderr == (
+        "Not seen before: no past failure has the signature or every word of"
+        " 'EISDIR zzzunknownword'. 1 partial match, sharing only EISDIR: a different error,"
+        " maybe related.\n\n"
+    )
+    assert result.stdout.startswith(
+        f"1. Read failed 2026-01-05 09:11 UTC in {APP}  [partial: shares EISDIR]"
+    )
+    # JSON: the rows on stdout, the notice on stderr.
+    result = CliRunner().invoke(cli, ["find", "EISDIR zzzunknownword", str(index_path), "--json"])
+    assert [(r["matched"], r["shared_words"]) for r in json.loads(result.stdout)] == [
+        ("some words", ["EISDIR"])
+    ]
+    assert result.stderr.startswith("Not seen before: ") and result.stderr.endswith("related.\n")
+    # A known error: no notice.
+    result = CliRunner().invoke(cli, ["find", "EISDIR", str(index_path), "--json"])
+    assert result.stderr == ""
 
 
 def test_cli_find_json_is_the_query(index_path, conn):
@@ -1187,9 +1382,9 @@ def test_cli_find_json_is_the_query(index_path, conn):
 def test_cli_find_defaults_to_index_db(index_path, monkeypatch):
     monkeypatch.chdir(index_path.parent)
     result = CliRunner().invoke(cli, ["find", "nothing-like-it"])
-    assert (result.exit_code, result.output) == (
-        0,
-        "No failed tool call matches 'nothing-like-it'\n",
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr == (
+        "Not seen before: no past failure has the signature or every word of 'nothing-like-it'.\n"
     )
 
 
@@ -1352,8 +1547,9 @@ def test_real_corpus_identifiers(real_conn, identifier):
         assert r["occurrences"] == sum(
             f["session_id"] == r["session_id"] and f["signature"] == r["signature"] for f in failed
         )
-    # Real errors before Claude Code's noise, then by bm25 among all-words matches.
-    ranked = [(r["kind"] != "error", r["score"]) for r in found if r["matched"] == "all words"]
+    # In the order of find_class (the text itself, the signature, real errors before
+    # Claude Code's noise, the closest text, fixed ones), then by bm25.
+    ranked = [(*queries.find_class(r), r["score"] is None, r["score"] or 0) for r in found]
     assert ranked == sorted(ranked)
 
 
@@ -1429,11 +1625,18 @@ def test_cli_find_error_starting_with_a_dash(index_path):
     )
     result = CliRunner().invoke(cli, ["find", "--json", "--", text, str(index_path)])
     assert result.exit_code == 0, result.output
-    assert {row["matched"] for row in json.loads(result.stdout)} == {"some words"}
+    # It shares only the stop word "not" with a failure: not seen before, no near match.
+    assert json.loads(result.stdout) == []
     # The way the message offers: the text on stdin.
     piped = CliRunner().invoke(cli, ["find", "--json", "-", str(index_path)], input=text)
     assert piped.exit_code == 0, piped.output
     assert json.loads(piped.stdout) == json.loads(result.stdout)
+
+
+@needs_real_corpus()
+def test_real_corpus_unseen_errors(real_conn):
+    """Thirty errors that occur nowhere in the real corpus: each is new, with few near matches."""
+    assert_not_seen_before(real_conn, UNSEEN_ERRORS)
 
 
 # -- Codex failures ---------------------------------------------------------------

@@ -107,13 +107,18 @@ def test_merge_keeps_one_index_in_its_own_order(files):
 
 
 def test_merge_by_class_then_rank_in_its_index():
-    def row(name, n, matched, kind="error", score=-1.0, at="2026-01-01"):
+    def row(name, n, matched, kind="error", score=-1.0, at="2026-01-01", **more):
         return {
             "id": f"{name}{n}",
             "matched": matched,
             "kind": kind,
             "score": score,
             "failed_at": at,
+            "same_text": 0,
+            "text_distance": 3,
+            "fixed_at": None,
+            "shared_words": [],
+            **more,
         }
 
     a = [row("a", 1, "all words", score=-9.0), row("a", 2, "all words", score=-8.0)]
@@ -125,7 +130,18 @@ def test_merge_by_class_then_rank_in_its_index():
     c = [row("c", 1, "some words", score=-30.0)]
     merged = [r["id"] for r in queries.merge_find_rows([a, b, c])]
     # bm25 is not compared across indexes: b2 (-0.5) ranks first of its class in b, beside a1.
-    assert merged == ["b1", "b2", "a1", "a2", "b3", "c1"]
+    # c1, a near match, goes: the other indexes saw the error.
+    assert merged == ["b1", "b2", "a1", "a2", "b3"]
+    # The pasted text itself first, then the closest text, then a fixed failure.
+    d = [
+        row("d", 1, "signature", text_distance=1, fixed_at="2026-01-02"),
+        row("d", 2, "signature", text_distance=1),
+    ]
+    e = [row("e", 1, "signature", same_text=1, text_distance=0), row("e", 2, "signature")]
+    assert [r["id"] for r in queries.merge_find_rows([d, e])] == ["e1", "d1", "d2", "e2"]
+    # No index saw it: NEAR_LIMIT near matches at most.
+    near = [[row(x, n, "some words") for n in range(3)] for x in "fg"]
+    assert [r["id"] for r in queries.merge_find_rows(near)] == ["f0", "g0", "f1"]
 
 
 @pytest.mark.asyncio
@@ -180,7 +196,7 @@ async def test_find_page_labels_every_card_with_its_index(ds):
     assert "2 past failures in 2 sessions" in " ".join(page.split())
     assert '<a href="/-/pastfix/find.json?error=ENOENT+dist%2Findex.js&amp;limit=">JSON</a>' in page
     none = (await ds.client.get("/-/pastfix/find", params={"error": "zzz nothing"})).text
-    assert "No past failure matches this error" in none
+    assert "<strong>Not seen before</strong> in any index." in none
     assert 'href="/-/pastfix/search?q=zzz+nothing"' in none
 
 

@@ -233,7 +233,7 @@ def _find_context(
     cards = [views.find_card(row, now, row["database"], datasette) for row in rows]
     return {
         "cards": cards,
-        "weak": bool(cards) and cards[0]["matched"] == "some words",
+        **views.not_seen(cards),
         "sessions": len({(c["database"], c["session_id"]) for c in cards}),
         "search_url": _url(datasette, "search", q=_first_line(params["error"])),
     }

@@ -329,7 +329,7 @@ def find_page(
         "limit": request.args.get("limit", ""),
         "action": f"{query_url}/{FIND_QUERY}",
         "cards": cards,
-        "weak": bool(cards) and cards[0]["matched"] == "some words",
+        **not_seen(cards),
         "sessions": len({c["session_id"] for c in cards}),
         "elsewhere": {
             "search_tool_output": f"{query_url}/search_tool_output?"
@@ -337,6 +337,13 @@ def find_page(
             "search_messages": f"{query_url}/search_messages?" + urlencode({"q": first_line}),
         },
     }
+
+
+def not_seen(cards: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the find pages say of the error: seen before or not, and the names the partial
+    matches share with it (queries.seen_before)."""
+    names = {w for card in cards for w in _json_list(card["shared_words"])}
+    return {"seen_before": queries.seen_before(cards), "shared": sorted(names, key=str.lower)}
 
 
 def find_card(
@@ -363,7 +370,11 @@ def find_card(
             "diffs": [_edit_diff(edit) for edit in step["edits"]],
         }
         for step in queries.remedy_steps(
-            {**row, "remedy": _json_list(row.get("remedy")), "fix_edits": _json_list(row["fix_edits"])}
+            {
+                **row,
+                "remedy": _json_list(row.get("remedy")),
+                "fix_edits": _json_list(row["fix_edits"]),
+            }
         )
     ]
     return {

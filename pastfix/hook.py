@@ -117,7 +117,7 @@ def _fix(row: dict[str, Any]) -> list[str]:
         for step in queries.remedy_steps(row)[:3]:
             if step["edits"]:
                 path = queries.in_project(step["path"], row["project"])
-                lines.append(f"  fix: edited {path}")
+                lines.append(f"  fix: edited {path}" if path else "  fix: applied a patch")
                 diff = [line for edit in step["edits"] for line in queries.edit_lines(edit)]
                 lines += [f"    {sign} {queries.one_line(text, 120)}" for sign, text in diff[:2]]
             else:

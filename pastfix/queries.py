@@ -1686,7 +1686,8 @@ def format_hit(
         for step in remedy_steps(row)[:FIX_STEPS_SHOWN]:
             if step["edits"]:
                 count = f" ({step['count']} edits)" if step["count"] > 1 else ""
-                lines.append(f"   fix:    edit {in_project(step['path'], row['project'])}{count}")
+                path = in_project(step["path"], row["project"]) or "a patch"
+                lines.append(f"   fix:    edit {path}{count}")
                 diff = [line for edit in step["edits"] for line in edit_lines(edit)]
                 lines += [f"             {sign} {one_line(text, 150)}" for sign, text in diff[:6]]
             else:

@@ -106,8 +106,11 @@ def test_a_known_error_recalls_past_sessions_and_their_fix(index):
     # the newest first, each with its resume command and its fix
     assert text.index(OTHER) < text.index(PAST)
     assert f"claude --resume {OTHER}" in text
-    assert "edited web/order.ts" in text and "- o.total" in text and "+ o.sum" in text
-    assert "then Bash `npm run build` succeeded" in text
+    # the remedy (the edit) first, then the retry that confirmed it
+    assert "fix: edited web/order.ts" in text and "- o.total" in text and "+ o.sum" in text
+    assert text.index("fix: edited web/order.ts") < text.index(
+        "confirmed: Bash `npm run build` succeeded"
+    )
     assert len(text) <= hook.MAX_CONTEXT
 
 
@@ -122,11 +125,15 @@ def test_context_takes_each_rows_resume_command_and_patch_lines():
         "resume": "codex resume 0195a1b2-c3d4",
         "fixed_at": "2026-03-01T10:01:00Z",
         "fix_target": "npm test",
+        "fix_tool_use_id": "call_3",
+        "outcome": "fixed",
+        "remedy": [{"tool_use_id": "call_2", "tool": "apply_patch", "target": "", "change": None}],
         # a Codex patch: no old text, the patch as the new one, and maybe no file
         "fix_edits": [
             {
                 "tool": "apply_patch",
                 "file_path": None,
+                "tool_use_id": "call_2",
                 "old": "",
                 "new": '*** Begin Patch\n@@\n-  "tst": 1\n+  "test": 1\n*** End Patch\n',
             }
@@ -138,7 +145,10 @@ def test_context_takes_each_rows_resume_command_and_patch_lines():
     text = hook.context([row])
     assert "session 0195a1b2-c3d4 (codex resume 0195a1b2-c3d4):" in text
     assert "claude --resume" not in text
-    assert '    - "tst": 1\n    + "test": 1\n  then shell `npm test` succeeded' in text
+    assert (
+        '  fix: applied a patch\n    - "tst": 1\n    + "test": 1\n'
+        "  confirmed: shell `npm test` succeeded"
+    ) in text
 
 
 def test_never_points_to_the_calling_session(index):

@@ -139,6 +139,9 @@ class Rule(NamedTuple):
     kind_of: Callable[[re.Match[str]], str] | None = None
     # The spans to replace, found by code rather than by `pattern` alone.
     find: Callable[[str], Iterator[tuple[int, int]]] | None = None
+    # Where the replaced part of an accepted match ends, when its pattern looks at a
+    # bounded head of a longer value: the whole value goes (see _rest_of_value).
+    extend: Callable[[re.Match[str]], int] | None = None
 
 
 # The characters of a name a keyword may end (`PGPASSWORD`, `x_api_token`, `app.secret`).
@@ -247,8 +250,23 @@ _QUOTE = r"\\{0,7}[\"']"
 # replacement never breaks the JSON or the line around it.
 _VALUE = r"[^\s\"'`\\,;()\[\]{}<>|&]"
 
-# The longest token the high-entropy rule judges: a longer run after a keyword is data.
+# The head of a token the high-entropy rule judges (a longer one goes whole if it passes).
 _TOKEN_MAX = 1024
+# The rest of a value whose head a rule judged: possessive, scanned once for each value replaced.
+_VALUE_REST = re.compile(_VALUE + "*+")
+_QUOTED_REST = re.compile(r"[^\"'\\\n]*+")
+_TOKEN_REST = re.compile(r"[A-Za-z0-9+/_=-]*+")
+
+
+def _rest_of_value(m: re.Match[str], rest: re.Pattern[str]) -> int:
+    """The end of the value whose bounded head `m` matched (its last group).
+
+    A rule judges the first 500 or 1,024 characters of a value, so that the
+    time spent at each keyword is bounded; once it has judged them a secret,
+    the rest goes too, rather than staying behind the marker.
+    """
+    return rest.match(m.string, m.end()).end()  # type: ignore[union-attr]
+
 
 # A PEM header or footer of a private key: "-----BEGIN RSA PRIVATE KEY-----".
 _PEM_HEADER = r"-----{}[A-Z0-9 ]{{0,30}} PRIVATE KEY(?: BLOCK)?-----"
@@ -395,18 +413,19 @@ RULES: tuple[Rule, ...] = (
         tuple(_KEYWORD_ANCHORS),
         keyword=True,
         kind_of=_assigned_kind,
+        extend=lambda m: _rest_of_value(m, _QUOTED_REST if m.group("open") else _VALUE_REST),
     ),
     Rule(
         "high-entropy-token",
         re.compile(
             r"(?P<keyword>(?i:" + _KEYWORD + r"|key))s?\b[^A-Za-z0-9\n\"\\]{1,4}(?:is\s{1,3})?"
-            # possessive: a run longer than the bound fails here, not after a scan to its end
-            r"(?P<token>[A-Za-z0-9+/_=-]{32," + str(_TOKEN_MAX) + r"}+)(?![A-Za-z0-9+/_=-])"
+            r"(?P<token>[A-Za-z0-9+/_=-]{32," + str(_TOKEN_MAX) + r"})"
         ),
         "token",
         _near_keyword,
         tuple(_KEYWORD_ANCHORS),
         keyword=True,
+        extend=lambda m: _rest_of_value(m, _TOKEN_REST),
     ),
 )
 
@@ -550,8 +569,16 @@ def _hits(rule: Rule, text: str, present: set[str]) -> Iterator[tuple[int, int, 
         # A match inside the last one replaced is not checked (and would not be replaced).
         if start < done or (check is not None and not check(m)):
             continue
+        if rule.extend is not None:
+            end = rule.extend(m)
         done = end
         yield start, end, rule.kind_of(m) if rule.kind_of else rule.kind
+
+
+def _in_marker(text: str, at: int) -> bool:
+    """Whether text[at] is inside a marker: `[REDACTED:token]` names a kind, not a secret."""
+    opened = text.rfind(_MARKED, max(0, at - 40), at)
+    return opened >= 0 and "]" not in text[opened:at]
 
 
 def _at_keywords(
@@ -574,5 +601,7 @@ def _at_keywords(
             else:
                 starts.update(at - lead for lead in leads if at >= lead)
             at = text.find(anchor, at + 1)
+    if _MARKED in text:
+        starts = {p for p in starts if not _in_marker(text, p)}
     matches = [m for m in map(lambda p: pattern.match(text, p), sorted(starts)) if m]
     return sorted(matches, key=lambda m: m.start(group))

@@ -9,10 +9,10 @@ call inputs) and the anchor scan (`anchors_in()`) over all of them, best of thre
 seconds. The index's texts are already redacted; an index built with --no-redact gives
 the same timings when it holds no secret, as the generated corpora do.
 
-Then the adversarial rows of issue 19: a failed result that repeats `password=`, and PEM
+Then the adversarial rows of issue 19: a failed result that repeats a keyword, and PEM
 headers without an END line, at three sizes each doubling the last. Linear rules take
-twice the time for twice the text (the rules before took four times: 2.9 s, 11 s and
-42 s for `password=` at 45, 90 and 180 KB).
+twice the time for twice the text; the rules before took four times (issue 19: 2.9 s,
+11 s and 42 s for `password=` at 45, 90 and 180 KB; 12.7 s for 6,000 PEM headers).
 """
 
 from __future__ import annotations
@@ -23,38 +23,52 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pastfix.prepare import TEXT_FIELDS, redactor
+from pastfix.prepare import REPEATED_COLUMNS, TEXT_FIELDS, redactor
 from pastfix.redact import anchors_in
 
 TABLES = ("messages", "tool_calls", "tool_results")
 
-# name, the column whose redactor runs, the text repeated to fill each size (KB).
+# name, the column whose redactor runs, the text repeated to fill each size (KB), what ends it.
 ADVERSARIAL = (
-    ("`password=` repeated", ("tool_results", "content"), "password=", (45, 90, 180)),
+    ("`password=` repeated", ("tool_results", "content"), "password=", "", (45, 90, 180)),
+    ("`key=` repeated", ("tool_results", "content"), "key=", "", (45, 90, 180)),
     (
-        "PEM headers without END",
+        "PEM headers without END",  # a `!` after them: no footer can be reached
         ("tool_results", "content"),
         "-----BEGIN RSA PRIVATE KEY-----\n",
+        "!-----END RSA PRIVATE KEY-----",
         (50, 100, 200),
     ),
     (
         "`token: ` + 40 random characters, repeated",
         ("tool_results", "content"),
         "token: Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0Ed9Cb8Aa7 ",
+        "",
         (45, 90, 180),
     ),
     # one JSON string: decoded, then redacted as text and as JSON text
-    ("JSON input, `\\npassword=` repeated", ("tool_calls", "input"), "\\npassword=", (45, 90, 180)),
+    (
+        "JSON input, `\\npassword=` repeated",
+        ("tool_calls", "input"),
+        "\\npassword=",
+        "",
+        (45, 90, 180),
+    ),
 )
 
 
 def texts(db: Path) -> list[tuple[Callable[[str], object], str]]:
+    """Each stored text with its column's redactor; a repeated column's values once, as
+    pastfix.prepare redacts them (REPEATED_COLUMNS)."""
     with sqlite3.connect(db) as conn:
         return [
             (redactor(table, column), value)
             for table in TABLES
             for column in TEXT_FIELDS[table][1]
-            for (value,) in conn.execute(f"select [{column}] from [{table}]")
+            for (value,) in conn.execute(
+                f"select {'distinct' if (table, column) in REPEATED_COLUMNS else ''}"
+                f" [{column}] from [{table}]"
+            )
             if value
         ]
 
@@ -70,11 +84,11 @@ def best_of_three(calls: list[tuple[Callable[[str], object], str]]) -> float:
 
 
 def adversarial() -> None:
-    for name, (table, column), unit, sizes in ADVERSARIAL:
+    for name, (table, column), unit, tail, sizes in ADVERSARIAL:
         redact = redactor(table, column)
         row = []
         for kb in sizes:
-            text = unit * (kb * 1000 // len(unit))
+            text = unit * (kb * 1000 // len(unit)) + tail
             if column == "input":
                 text = '{"content": "' + text + '"}'
             row.append(f"{kb} KB {best_of_three([(redact, text)]):.3f} s")

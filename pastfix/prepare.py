@@ -10,6 +10,7 @@ are cut after that: a cut made first would keep half of a secret that spans it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from pastfix import signatures
@@ -83,28 +84,24 @@ def redactor(table: str, column: str) -> Redactor:
 def _redact_rows(rows: list[Any], table: str, found: list[Redaction]) -> None:
     """Redact, then cut, the text columns of `rows` in place; add what was replaced to `found`."""
     key, columns = TEXT_FIELDS[table]
-    plan: list[tuple[str, Redactor, Callable[[str], str] | None, dict[str, Any] | None]] = [
-        (
-            column,
-            redactor(table, column),
-            CUTS.get((table, column)),
-            {} if (table, column) in REPEATED_COLUMNS else None,
+    changes: dict[int, dict[str, str]] = {}
+    for column in columns:
+        redact = redactor(table, column)
+        cut = CUTS.get((table, column))
+        memo: dict[str, tuple[str, dict[str, int]]] | None = (
+            {} if (table, column) in REPEATED_COLUMNS else None
         )
-        for column in columns
-    ]
-    for i, row in enumerate(rows):
-        changed: dict[str, str] = {}
-        for column, redact, cut, seen in plan:
-            value = getattr(row, column)
+        for i, value in enumerate(map(attrgetter(column), rows)):
             if not value:
                 continue
-            if seen is None:
+            if memo is None:
                 text, kinds = redact(value)
-            elif value in seen:
-                text, kinds = seen[value]
+            elif value in memo:
+                text, kinds = memo[value]
             else:
-                text, kinds = seen[value] = redact(value)
+                text, kinds = memo[value] = redact(value)
             if kinds:
+                row = rows[i]
                 row_key = getattr(row, key) if key else None
                 found += [
                     Redaction(table, row_key, row.line_no, column, kind, n)
@@ -113,9 +110,9 @@ def _redact_rows(rows: list[Any], table: str, found: list[Redaction]) -> None:
             if cut is not None:
                 text = cut(text)
             if text is not value:
-                changed[column] = text
-        if changed:
-            rows[i] = row._replace(**changed)
+                changes.setdefault(i, {})[column] = text
+    for i, changed in changes.items():
+        rows[i] = rows[i]._replace(**changed)
 
 
 def _cut_rows(rows: list[Any], table: str) -> None:

@@ -467,10 +467,14 @@ def redact(text: str) -> tuple[str, dict[str, int]]:
 
     Returns `text` itself and an empty dict when there is nothing to redact.
     """
-    found: dict[str, int] = {}
     if len(text) < _MIN_LENGTH:
-        return text, found
-    present = anchors_in(text)
+        return text, {}
+    return _redact(text, anchors_in(text))
+
+
+def _redact(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
+    """redact() of a text that holds the anchors `present`."""
+    found: dict[str, int] = {}
     if not present:
         return text, found
     for rule in RULES:
@@ -492,16 +496,20 @@ def redact_json(text: str) -> tuple[str, dict[str, int]]:
     redacted as text. Most texts hold no anchor and are not decoded.
     """
     found: dict[str, int] = {}
-    if len(text) < _MIN_LENGTH or not anchors_in(text):
+    if len(text) < _MIN_LENGTH:
+        return text, found
+    present = anchors_in(text)
+    if not present:
         return text, found
     try:
         value = msgspec.json.decode(text)
         redacted = _redact_value(value, found)
         if found:
             text = msgspec.json.encode(redacted).decode()
+            present = anchors_in(text)
     except (msgspec.DecodeError, msgspec.EncodeError, RecursionError, UnicodeEncodeError):
-        found.clear()  # not JSON (a cut text, a lone surrogate): redacted as text below
-    text, more = redact(text)
+        found.clear()  # not JSON (a lone surrogate): redacted as text below
+    text, more = _redact(text, present)
     for kind, n in more.items():
         found[kind] = found.get(kind, 0) + n
     return text, found

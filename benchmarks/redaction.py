@@ -83,7 +83,9 @@ def best_of_three(calls: list[tuple[Callable[[str], object], str]]) -> float:
     return min(timings)
 
 
-def adversarial() -> None:
+def adversarial_timings() -> list[tuple[str, list[tuple[int, float]]]]:
+    """Each adversarial row's (KB, CPU seconds) at its three sizes (see ADVERSARIAL)."""
+    timings = []
     for name, (table, column), unit, tail, sizes in ADVERSARIAL:
         redact = redactor(table, column)
         row = []
@@ -91,8 +93,14 @@ def adversarial() -> None:
             text = unit * (kb * 1000 // len(unit)) + tail
             if column == "input":
                 text = '{"content": "' + text + '"}'
-            row.append(f"{kb} KB {best_of_three([(redact, text)]):.3f} s")
-        print(f"{name}: " + ", ".join(row))
+            row.append((kb, best_of_three([(redact, text)])))
+        timings.append((name, row))
+    return timings
+
+
+def adversarial() -> None:
+    for name, row in adversarial_timings():
+        print(f"{name}: " + ", ".join(f"{kb} KB {seconds:.3f} s" for kb, seconds in row))
 
 
 def main() -> None:

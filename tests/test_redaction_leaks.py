@@ -15,7 +15,7 @@ import sqlite3
 import anyio
 import pytest
 from click.testing import CliRunner
-from conftest import build_index
+from conftest import REAL_PROJECTS, build_index, needs_real_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonl import prompt, result, say, tool_use, write_jsonl
@@ -354,3 +354,21 @@ def test_rows_of_older_rules_are_redacted_again_in_place(tmp_path):
     )
     # and the next build has nothing left to do
     assert build_index(db, projects).reredacted_rows == 0
+
+
+@needs_real_corpus()
+def test_the_real_corpus_keeps_its_six_redactions_and_no_more(tmp_path):
+    """The count the README gives: 6 values redacted, all the password `postgres` of local
+    development databases, checked by hand; a new rule that redacts more must say why."""
+    db = tmp_path / "real.db"
+    build_index(db, REAL_PROJECTS)
+    conn = sqlite3.connect(db)
+    rows = conn.execute(
+        "SELECT kind, table_name, column_name, sum(count) FROM redactions GROUP BY 1, 2, 3"
+    ).fetchall()
+    conn.close()
+    assert sorted(rows) == [
+        ("password", "tool_calls", "input", 1),
+        ("url-password", "tool_calls", "input", 4),
+        ("url-password", "tool_results", "content", 1),
+    ]

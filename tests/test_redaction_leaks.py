@@ -11,6 +11,7 @@ characters of each secret.
 
 import json
 import sqlite3
+from types import SimpleNamespace
 
 import anyio
 import pytest
@@ -317,7 +318,11 @@ def test_rows_of_older_rules_are_redacted_again_in_place(tmp_path):
         )
         conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
     conn.close()
-    stats = build_index(db, projects)  # no file changed: nothing is read
+    # no file changed: nothing is read
+    out = CliRunner().invoke(cli, ["build", str(db), "--source", str(projects), "--json"])
+    assert out.exit_code == 0, out.output
+    assert "Redaction rules changed: 3 stored rows redacted again" in out.stderr
+    stats = SimpleNamespace(**json.loads(out.stdout))
     assert stats.files_read == 0 and stats.reredacted_rows == 3
     conn = sqlite3.connect(db)
     assert conn.execute(

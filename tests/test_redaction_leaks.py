@@ -11,6 +11,8 @@ characters of each secret.
 
 import json
 import sqlite3
+import tempfile
+from pathlib import Path
 from types import SimpleNamespace
 
 import anyio
@@ -377,3 +379,42 @@ def test_the_real_corpus_keeps_its_six_redactions_and_no_more(tmp_path):
         ("url-password", "tool_calls", "input", 4),
         ("url-password", "tool_results", "content", 1),
     ]
+
+
+_TEXT = st.text(alphabet=st.sampled_from(list("ab -_:/=\"'\\\n{}(") + ["é", "🙂"]), max_size=40)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.sampled_from(_KINDS),
+    _TEXT,
+    st.sampled_from([" ", "\n", "=", "\t", '"', "\\n"]),
+    _TEXT,
+    st.sampled_from(["prompt", "input", "result", "cwd", "branch"]),
+)
+def test_a_secret_anywhere_is_not_in_the_database_bytes(kind, before, separator, after, where):
+    """Through the whole build, fresh then incremental (its pages in the WAL)."""
+    secret = SECRETS[kind]
+    text = before + separator + secret + separator + after
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        project = root / "projects" / "-home-dev-app"
+        write_jsonl(project / f"{SESSION}.jsonl", fixed_session(SESSION, 1))
+        db = root / "index.db"
+        build_index(db, root / "projects")
+        envelope = {"cwd": text} if where == "cwd" else {}
+        envelope = {"branch": text} if where == "branch" else envelope
+        sid, t = LATER, "2026-01-02T10:00:0"
+        lines = [
+            prompt(f"{sid}-p", sid, text if where == "prompt" else "go", t + "0Z", **envelope),
+            tool_use(f"{sid}-1", sid, "t9", "Write", {"content": text}, t + "1Z", **envelope),
+            result(f"{sid}-2", sid, "t9", text if where == "result" else "ok", t + "2Z", True),
+        ]
+        write_jsonl(project / f"{LATER}.jsonl", lines)
+        reader = sqlite3.connect(db)
+        reader.execute("SELECT 1 FROM messages").fetchone()
+        build_index(db, root / "projects")
+        stored = db.read_bytes() + db.with_name("index.db-wal").read_bytes()
+        reader.close()
+    for fragment in fragments(secret):
+        assert fragment.encode() not in stored

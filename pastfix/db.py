@@ -1014,6 +1014,8 @@ class _Builder:
             [(None, path, None, reason, "") for path, reason in self.file_problems],
         )
         self._count_file_problems()
+        # First, so that whatever is derived below is derived from the redacted text.
+        self._redact_again()
         # A bulk build prepared every row it wrote; a refresh may keep older ones.
         if not self.bulk and not signatures_current(conn):
             refresh_signatures(conn)
@@ -1024,7 +1026,6 @@ class _Builder:
         conn.execute(
             "INSERT OR REPLACE INTO _build_state VALUES ('redact', ?)", [str(int(self.redact))]
         )
-        self._redact_again()
         refresh_tool_errors_fts(conn)
         conn.execute("DELETE FROM _build_state WHERE name = 'stale'")
 
@@ -1037,6 +1038,7 @@ class _Builder:
         # A bulk build redacted every row it wrote; a refresh may keep older ones.
         if not self.bulk and not redaction_current(conn):
             touched, rows, secrets = reredact(conn)
+            # Anything else derived per session from the stored text is recomputed here too.
             refresh_sessions(conn, touched)
             self.stats.reredacted_rows += rows
             self.stats.redactions += secrets

@@ -1,12 +1,18 @@
-"""redact() alone, in one process, over every stored text of an index.
+"""redact() alone, in one process: over every stored text of an index, and over adversarial texts.
 
     python benchmarks/redaction.py benchmarks/.work/full.db
+    python benchmarks/redaction.py --adversarial-only
 
 Reads the text columns that the build redacts (messages, tool calls, tool results) from
-an index, then times `redact()` and its anchor scan (`anchors_in()`) over all of them,
-best of three, in CPU seconds. The index's texts are already redacted; an index built
-with --no-redact gives the same timings when it holds no secret, as the generated
-corpora do.
+an index, then times each column's redactor (pastfix.prepare.redactor: JSON text for tool
+call inputs) and the anchor scan (`anchors_in()`) over all of them, best of three, in CPU
+seconds. The index's texts are already redacted; an index built with --no-redact gives
+the same timings when it holds no secret, as the generated corpora do.
+
+Then the adversarial rows of issue 19: a failed result that repeats a keyword, and PEM
+headers without an END line, at three sizes each doubling the last. Linear rules take
+twice the time for twice the text; the rules before took four times (issue 19: 2.9 s,
+11 s and 42 s for `password=` at 45, 90 and 180 KB; 12.7 s for 6,000 PEM headers).
 """
 
 from __future__ import annotations
@@ -17,40 +23,99 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pastfix.prepare import TEXT_FIELDS
-from pastfix.redact import anchors_in, redact
+from pastfix.prepare import REPEATED_COLUMNS, TEXT_FIELDS, redactor
+from pastfix.redact import anchors_in
 
 TABLES = ("messages", "tool_calls", "tool_results")
 
+# name, the column whose redactor runs, the text repeated to fill each size (KB), what ends it.
+ADVERSARIAL = (
+    ("`password=` repeated", ("tool_results", "content"), "password=", "", (45, 90, 180)),
+    ("`key=` repeated", ("tool_results", "content"), "key=", "", (45, 90, 180)),
+    (
+        "PEM headers without END",  # a `!` after them: no footer can be reached
+        ("tool_results", "content"),
+        "-----BEGIN RSA PRIVATE KEY-----\n",
+        "!-----END RSA PRIVATE KEY-----",
+        (50, 100, 200),
+    ),
+    (
+        "`token: ` + 40 random characters, repeated",
+        ("tool_results", "content"),
+        "token: Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0Ed9Cb8Aa7 ",
+        "",
+        (45, 90, 180),
+    ),
+    # one JSON string: decoded, then redacted as text and as JSON text
+    (
+        "JSON input, `\\npassword=` repeated",
+        ("tool_calls", "input"),
+        "\\npassword=",
+        "",
+        (45, 90, 180),
+    ),
+)
 
-def texts(db: Path) -> list[str]:
+
+def texts(db: Path) -> list[tuple[Callable[[str], object], str]]:
+    """Each stored text with its column's redactor; a repeated column's values once, as
+    pastfix.prepare redacts them (REPEATED_COLUMNS)."""
     with sqlite3.connect(db) as conn:
         return [
-            value
+            (redactor(table, column), value)
             for table in TABLES
             for column in TEXT_FIELDS[table][1]
-            for (value,) in conn.execute(f"select [{column}] from [{table}]")
+            for (value,) in conn.execute(
+                f"select {'distinct' if (table, column) in REPEATED_COLUMNS else ''}"
+                f" [{column}] from [{table}]"
+            )
             if value
         ]
 
 
-def best_of_three(function: Callable[[str], object], values: list[str]) -> float:
+def best_of_three(calls: list[tuple[Callable[[str], object], str]]) -> float:
     timings = []
     for _ in range(3):
         started = time.process_time()
-        for value in values:
+        for function, value in calls:
             function(value)
         timings.append(time.process_time() - started)
     return min(timings)
 
 
+def adversarial_timings() -> list[tuple[str, list[tuple[int, float]]]]:
+    """Each adversarial row's (KB, CPU seconds) at its three sizes (see ADVERSARIAL)."""
+    timings = []
+    for name, (table, column), unit, tail, sizes in ADVERSARIAL:
+        redact = redactor(table, column)
+        row = []
+        for kb in sizes:
+            text = unit * (kb * 1000 // len(unit)) + tail
+            if column == "input":
+                text = '{"content": "' + text + '"}'
+            row.append((kb, best_of_three([(redact, text)])))
+        timings.append((name, row))
+    return timings
+
+
+def adversarial() -> None:
+    for name, row in adversarial_timings():
+        print(f"{name}: " + ", ".join(f"{kb} KB {seconds:.3f} s" for kb, seconds in row))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("db", type=Path, help="a pastfix index")
-    values = texts(parser.parse_args().db)
-    print(f"{len(values):,} texts, {sum(map(len, values)) / 1e6:.1f} M characters")
-    print(f"redact():     {best_of_three(redact, values):.2f} s")
-    print(f"anchors_in(): {best_of_three(anchors_in, values):.2f} s")
+    parser.add_argument("db", type=Path, nargs="?", help="a pastfix index")
+    parser.add_argument("--adversarial-only", action="store_true")
+    args = parser.parse_args()
+    if args.db and not args.adversarial_only:
+        calls = texts(args.db)
+        characters = sum(len(value) for _, value in calls)
+        print(f"{len(calls):,} texts, {characters / 1e6:.1f} M characters")
+        print(f"redact():     {best_of_three(calls):.2f} s")
+        scans = [(anchors_in, value) for _, value in calls]
+        print(f"anchors_in(): {best_of_three(scans):.2f} s")
+    adversarial()
 
 
 if __name__ == "__main__":

@@ -82,6 +82,7 @@ RECURRING = "recurring_errors p50 (HTTP)"
 FILE_HISTORY = "file_history p50 (HTTP)"
 SIGNATURES = "Signatures and kinds, share of a full build"
 REDACTION = "Redaction, added to a full build"
+ADVERSARIAL_REDACTION = "Redaction of adversarial text, growth at 4× the text"
 HOOK_P50 = "pastfix hook p50 (whole process)"
 HOOK_P95 = "pastfix hook p95 (whole process)"
 SESSION_OUTPUT = "session_tool_output p50 (HTTP, scoped LIKE)"
@@ -108,6 +109,7 @@ LABELS = [
     RECURRING,
     FILE_HISTORY,
     SIGNATURES,
+    ADVERSARIAL_REDACTION,
     HOOK_P50,
     HOOK_P95,
     SESSION_OUTPUT,
@@ -780,6 +782,26 @@ def measure_errors_fts(full_db: Path, work: Path, runs: int) -> Row:
     )
 
 
+def measure_adversarial_redaction() -> Row:
+    """How redaction time grows with adversarial text (benchmarks/redaction.py, issue 19)."""
+    import redaction
+
+    timings = redaction.adversarial_timings()
+    ratios = [row[-1][1] / max(row[0][1], 1e-6) for _, row in timings]
+    name, worst = max(timings, key=lambda t: t[1][-1][1])
+    return Row(
+        ADVERSARIAL_REDACTION,
+        ratios,
+        "×",
+        1,
+        "≤ 5× (linear: 4×)",
+        lambda v: v <= 5,
+        note=f"redact() CPU time at 4× the text (45–50 → 180–200 KB), {len(timings)} kinds of"
+        f" adversarial text; slowest {worst[-1][1]:.2f} s at {worst[-1][0]} KB ({name});"
+        " 42 s for 180 KB of `password=` before",
+    )
+
+
 def measure_signatures(db: Path, build_seconds: float | None, runs: int) -> Row:
     """What computing signatures and kinds adds to a full build, as a share of its time.
 
@@ -1292,6 +1314,7 @@ def main(argv: list[str] | None = None) -> int:
     tool_mb = tool_output_mb(full_db)  # a full read of tool output: once
     rows += measure_queries(full_db, work, args.runs, inputs, tool_mb)
     rows.append(measure_signatures(full_db, build_seconds, args.runs))
+    rows.append(measure_adversarial_redaction())
     log("pastfix hook ...")
     rows += measure_hook(full_db, args.samples, args.seed, args.runs)
     patterns = [p["pattern"] for p in inputs["search_tool_output"]]

@@ -177,6 +177,11 @@ def build(
     if stats.redact_changed:
         now = "on" if stats.redact else "off (--no-redact)"
         click.echo(f"Redaction turned {now}: every file was re-indexed", err=True)
+    if stats.reredacted_rows:
+        click.echo(
+            f"Redaction rules changed: {stats.reredacted_rows:,} stored rows redacted again",
+            err=True,
+        )
     if stats.tokenizer_changed:
         click.echo(f"Tokenizer set to {stats.tokenizer}: full-text indexes rebuilt", err=True)
     for problem in stats.problem_examples:

@@ -70,7 +70,6 @@ from pastfix.records import (
     SourceFile,
     ToolCall,
     ToolResult,
-    cap_text,
     clean_text,
 )
 
@@ -409,7 +408,7 @@ def _tool_call(payload: _Payload, message: Message) -> ToolCall:
         command,
         file_path,
         None,
-        cap_text(input_text),
+        input_text,
         None,
         0,
     )

@@ -24,7 +24,7 @@ import msgspec
 # LATEST_MIGRATION: when an index already has it, the build skips importing
 # sqlite-utils (~70 ms of a ~100 ms no-change refresh).
 from pastfix import LATEST_MIGRATION, fixes, signatures, transcripts
-from pastfix.prepare import prepare
+from pastfix.prepare import REDACTION_VERSION, prepare
 from pastfix.records import Batch, Reader, SourceFile
 from pastfix.sources import READERS, WrongAgent, agent_of
 
@@ -204,6 +204,8 @@ class BuildStats:
     redact: bool = True
     redact_changed: bool = False
     redactions: int = 0
+    # Stored rows redacted again in place, the rules having changed (see reredact).
+    reredacted_rows: int = 0
     # The FTS5 tokenizer of the index, and whether this build changed it (and so
     # rebuilt the full-text tables from the stored rows).
     tokenizer: str = DEFAULT_TOKENIZER
@@ -344,6 +346,99 @@ def signatures_current(conn: Connection) -> bool:
     """Whether the stored signatures were made by this version of the rules."""
     row = conn.execute("SELECT value FROM _build_state WHERE name = 'signature_version'").fetchone()
     return row is not None and row[0] == str(signatures.SIGNATURE_VERSION)
+
+
+def redaction_current(conn: Connection) -> bool:
+    """Whether the stored text was redacted by this version of the rules (REDACTION_VERSION).
+
+    An index redacted before the version was recorded has version 1.
+    """
+    row = conn.execute("SELECT value FROM _build_state WHERE name = 'redaction_version'").fetchone()
+    return row is not None and row[0] == str(REDACTION_VERSION)
+
+
+def reredact(conn: Connection) -> tuple[set[str], int, int]:
+    """Redact every stored text again with the current rules, in place.
+
+    Run by a build when the index's redaction version is older than
+    REDACTION_VERSION: what the new rules catch is replaced in the rows already
+    stored, without the transcripts (they may be gone), in the caller's
+    transaction. Each text is redacted as a new one is (pastfix.prepare.redactor);
+    the secrets found are added to `redactions`, failed results whose text
+    changed are signed again, and messages_fts is rebuilt when a message
+    changed, since its index would still hold the old words. A text cut by an
+    earlier build keeps what its cut left of a secret too short to recognise.
+
+    Returns the sessions whose rows changed (sessions, and whatever else is
+    derived per session, are the caller's to recompute), the rows changed and
+    the secrets replaced.
+    """
+    from pastfix.prepare import REPEATED_COLUMNS, TEXT_FIELDS, redactor
+
+    touched: set[str] = set()
+    rows_changed = secrets = 0
+    for table, (key, columns) in TEXT_FIELDS.items():
+        redactors = [redactor(table, column) for column in columns]
+        seen: list[dict[str, Any] | None] = [
+            {} if (table, column) in REPEATED_COLUMNS else None for column in columns
+        ]
+        session = "NULL" if table == "problems" else "session_id"
+        cursor = conn.execute(
+            f"SELECT rowid, file_id, {session}, {key or 'NULL'}, line_no,"
+            f" {', '.join(f'[{c}]' for c in columns)} FROM [{table}]"
+        )
+        updates: list[tuple[int, dict[str, str]]] = []
+        found: list[tuple[Any, ...]] = []
+        for rowid, file_id, session_id, row_key, line_no, *values in cursor:
+            changed: dict[str, str] = {}
+            for column, redact, memo, value in zip(columns, redactors, seen, values, strict=True):
+                if not value or not isinstance(value, str):
+                    continue
+                if memo is None:
+                    text, kinds = redact(value)
+                elif value in memo:
+                    text, kinds = memo[value]
+                else:
+                    text, kinds = memo[value] = redact(value)
+                if kinds:
+                    changed[column] = text
+                    for kind, n in sorted(kinds.items()):
+                        found.append((file_id, table, row_key, line_no, column, kind, n))
+                        secrets += n
+            if changed:
+                updates.append((rowid, changed))
+                if session_id:
+                    touched.add(session_id)
+        for rowid, changed in updates:
+            assignments = ", ".join(f"[{column}] = ?" for column in changed)
+            conn.execute(
+                f"UPDATE [{table}] SET {assignments} WHERE rowid = ?", [*changed.values(), rowid]
+            )
+        if updates and table == "tool_results":
+            _sign_again(conn, [rowid for rowid, _ in updates])
+        if updates and table == "messages":
+            conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
+        conn.executemany(INSERT_SQL["redactions"], found)
+        rows_changed += len(updates)
+    return touched, rows_changed, secrets
+
+
+def _sign_again(conn: Connection, rowids: list[int]) -> None:
+    """Recompute the signature and kind of the failed results among `rowids` (see reredact)."""
+    for i in range(0, len(rowids), 500):
+        chunk = rowids[i : i + 500]
+        rows = conn.execute(
+            f"SELECT rowid, content FROM tool_results WHERE is_error = 1"
+            f" AND rowid IN ({','.join('?' * len(chunk))})",
+            chunk,
+        ).fetchall()
+        conn.executemany(
+            "UPDATE tool_results SET signature = ?, kind = ? WHERE rowid = ?",
+            [
+                (signatures.signature(content), signatures.classify(content), rowid)
+                for rowid, content in rows
+            ],
+        )
 
 
 def redact_setting(conn: Connection) -> bool | None:
@@ -731,7 +826,7 @@ def _build(
         builder.stats.tokenizer = tokenizer or current
         builder.stats.tokenizer_changed = tokenizer not in (None, current)
         stats = builder.run(progress, on_plan)
-        if changed:
+        if changed or stats.reredacted_rows:
             # Old WAL frames past the ones this build wrote may still hold the
             # previous text: empty the WAL file.
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -1041,6 +1136,7 @@ class _Builder:
                 or sorted(stored) != sorted(self.file_problems)
                 or not signatures_current(conn)
                 or not fixes_current(conn)
+                or (self.redact and not redaction_current(conn))
             ):
                 conn.execute("BEGIN")
                 self._finish()
@@ -1175,6 +1271,8 @@ class _Builder:
             [(None, path, None, reason, "") for path, reason in self.file_problems],
         )
         self._count_file_problems()
+        # First, so that whatever is derived below is derived from the redacted text.
+        self._redact_again()
         # A bulk build prepared every row it wrote; a refresh may keep older ones.
         stale_kinds = not self.bulk and not signatures_current(conn)
         if stale_kinds:
@@ -1192,6 +1290,25 @@ class _Builder:
         )
         refresh_tool_errors_fts(conn)
         conn.execute("DELETE FROM _build_state WHERE name = 'stale'")
+
+    def _redact_again(self) -> None:
+        """Bring stored rows in line with the current rules (see reredact); record their version."""
+        conn = self.conn
+        if not self.redact:
+            conn.execute("DELETE FROM _build_state WHERE name = 'redaction_version'")
+            return
+        # A bulk build redacted every row it wrote; a refresh may keep older ones.
+        if not self.bulk and not redaction_current(conn):
+            touched, rows, secrets = reredact(conn)
+            # Anything else derived per session from the stored text is recomputed here too.
+            refresh_sessions(conn, touched)
+            refresh_fixes(conn, touched)
+            self.stats.reredacted_rows += rows
+            self.stats.redactions += secrets
+        conn.execute(
+            "INSERT OR REPLACE INTO _build_state VALUES ('redaction_version', ?)",
+            [str(REDACTION_VERSION)],
+        )
 
     def _count_file_problems(self) -> None:
         for path, reason in self.file_problems:

@@ -3,37 +3,62 @@
 Every reader's records pass through prepare() once, in the process that parsed
 them, before they are saved: what is derived from the text is computed here,
 the same way whichever agent wrote the transcript. Secrets are redacted first,
-so that nothing derived (error signatures) holds one either.
+so that nothing derived (error signatures) holds one either, and long texts
+are cut after that: a cut made first would keep half of a secret that spans it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from pastfix import signatures
-from pastfix.records import Batch, Redaction
+from pastfix.records import Batch, Redaction, cap_text, cut_excerpt
+
+# The version of the rules of pastfix.redact, kept here so that a build that reads
+# nothing need not load them to compare it with the index's (pastfix.db.reredact).
+# Raise it when a change of the rules would redact what they kept before: the
+# next build re-redacts every stored row in place. 1: the rules before JSON text
+# was decoded; 2: JSON decoded, names glued to a keyword, linear rules.
+REDACTION_VERSION = 2
 
 # The text columns of each record, redacted in place, and the field that names the row.
 TEXT_FIELDS = {
-    "messages": ("uuid", ("text",)),
+    # cwd and git_branch feed sessions.project and sessions.git_branch.
+    "messages": ("uuid", ("text", "cwd", "git_branch")),
     "tool_calls": ("tool_use_id", ("command", "file_path", "description", "input")),
     "tool_results": ("tool_use_id", ("content",)),
     "session_meta": ("session_id", ("value",)),
     "problems": (None, ("excerpt",)),
 }
+# Columns that hold JSON text, redacted as such (pastfix.redact.redact_json).
+JSON_COLUMNS = frozenset({("tool_calls", "input")})
+# Columns whose values repeat on every line of a session: each distinct value is redacted once.
+REPEATED_COLUMNS = frozenset({("messages", "cwd"), ("messages", "git_branch")})
+# Columns cut to a length, after redaction.
+CUTS: dict[tuple[str, str], Callable[[str], str]] = {
+    ("messages", "text"): cap_text,
+    ("tool_calls", "input"): cap_text,
+    ("tool_results", "content"): cap_text,
+    ("problems", "excerpt"): cut_excerpt,
+}
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:
-    """Redact secrets in every text (unless told not to), then sign every failed tool result."""
-    if redact_secrets:
-        for table, rows in (
-            ("messages", batch.messages),
-            ("tool_calls", batch.tool_calls),
-            ("tool_results", batch.tool_results),
-            ("session_meta", batch.meta),
-            ("problems", batch.problems),
-        ):
+    """Redact secrets in every text (unless told not to) and cut long ones, then
+    sign every failed tool result."""
+    for table, rows in (
+        ("messages", batch.messages),
+        ("tool_calls", batch.tool_calls),
+        ("tool_results", batch.tool_results),
+        ("session_meta", batch.meta),
+        ("problems", batch.problems),
+    ):
+        if redact_secrets:
             _redact_rows(rows, table, batch.redactions)
+        else:
+            _cut_rows(rows, table)
     results = batch.tool_results
     for i, result in enumerate(results):
         if result.is_error:
@@ -44,26 +69,60 @@ def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:
     return batch
 
 
-def _redact_rows(rows: list[Any], table: str, found: list[Redaction]) -> None:
-    """Redact the text columns of `rows` in place; add what was replaced to `found`."""
+Redactor = Callable[[str], tuple[str, dict[str, int]]]
+
+
+def redactor(table: str, column: str) -> Redactor:
+    """How a column's text is redacted: as JSON or as text (see pastfix.redact)."""
     # Imported on first use: a build that finds nothing changed (the hook's refresh at
     # the end of every session) does not compile the patterns (~20 ms).
-    from pastfix.redact import redact
+    from pastfix.redact import redact, redact_json
 
+    return redact_json if (table, column) in JSON_COLUMNS else redact
+
+
+def _redact_rows(rows: list[Any], table: str, found: list[Redaction]) -> None:
+    """Redact, then cut, the text columns of `rows` in place; add what was replaced to `found`."""
     key, columns = TEXT_FIELDS[table]
-    for i, row in enumerate(rows):
-        changed: dict[str, str] = {}
-        for column in columns:
-            value = getattr(row, column)
+    changes: dict[int, dict[str, str]] = {}
+    for column in columns:
+        redact = redactor(table, column)
+        cut = CUTS.get((table, column))
+        memo: dict[str, tuple[str, dict[str, int]]] | None = (
+            {} if (table, column) in REPEATED_COLUMNS else None
+        )
+        for i, value in enumerate(map(attrgetter(column), rows)):
             if not value:
                 continue
-            text, kinds = redact(value)
+            if memo is None:
+                text, kinds = redact(value)
+            elif value in memo:
+                text, kinds = memo[value]
+            else:
+                text, kinds = memo[value] = redact(value)
             if kinds:
-                changed[column] = text
+                row = rows[i]
                 row_key = getattr(row, key) if key else None
                 found += [
                     Redaction(table, row_key, row.line_no, column, kind, n)
                     for kind, n in sorted(kinds.items())
                 ]
-        if changed:
-            rows[i] = row._replace(**changed)
+            if cut is not None:
+                text = cut(text)
+            if text is not value:
+                changes.setdefault(i, {})[column] = text
+    for i, changed in changes.items():
+        rows[i] = rows[i]._replace(**changed)
+
+
+def _cut_rows(rows: list[Any], table: str) -> None:
+    """Cut the long texts of `rows` in place, as _redact_rows does after redacting."""
+    for (cut_table, column), cut in CUTS.items():
+        if cut_table != table:
+            continue
+        for i, row in enumerate(rows):
+            value = getattr(row, column)
+            if value:
+                text = cut(value)
+                if text is not value:
+                    rows[i] = row._replace(**{column: text})

@@ -20,8 +20,18 @@ from typing import NamedTuple, Protocol
 MAX_TEXT = 200_000
 _HEAD = 150_000
 _TAIL = MAX_TEXT - _HEAD
+# A bad line is kept as this many characters of it (problems.excerpt)...
+EXCERPT_CHARS = 200
+# ...cut from its redacted head of this many bytes: a secret that starts in the
+# excerpt and ends within this is redacted whole before the cut.
+EXCERPT_SOURCE_BYTES = 64 * 1024
 
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+# CSI sequences (colours), OSC sequences whole (an OSC 8 hyperlink
+# `ESC ]8;;URL ESC \`, whose `8;;` left behind would glue itself to the text
+# before it, an AWS key id for one), then any other two-character escape.
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)|\x1b[@-Z\\-_]"
+)
 
 
 class Message(NamedTuple):
@@ -156,15 +166,29 @@ class Reader(Protocol):
 
 
 def cap_text(text: str) -> str:
-    """Keep the head and tail of very long text, marking what was left out."""
+    """Keep the head and tail of very long text, marking what was left out.
+
+    Applied by pastfix.prepare after redaction: a cut made first would keep
+    half of a secret that spans it, too short for its rule to recognise.
+    """
     if len(text) <= MAX_TEXT:
         return text
     omitted = len(text) - MAX_TEXT
     return f"{text[:_HEAD]}\n[... pastfix: {omitted:,} characters omitted ...]\n{text[-_TAIL:]}"
 
 
+def cut_excerpt(text: str) -> str:
+    """A problem's excerpt: the start of its line (see EXCERPT_CHARS)."""
+    return text[:EXCERPT_CHARS]
+
+
+def line_head(line: bytes) -> str:
+    """The head of a bad line a reader keeps for its excerpt, cut by pastfix.prepare."""
+    return line[:EXCERPT_SOURCE_BYTES].decode("utf-8", "replace")
+
+
 def clean_text(text: str) -> str:
-    """Text without ANSI escapes, capped (see cap_text)."""
+    """Text without ANSI escapes (pastfix.prepare caps it, after redaction)."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
-    return cap_text(text)
+    return text

@@ -18,15 +18,25 @@ keyword must look like a secret (not a placeholder such as `<your-token>` or
 `${TOKEN}`, nor code such as `self.token`).
 
 Markers hold no quotes or backslashes, and no pattern matches across a quote
-or a backslash, so JSON text (tool call inputs) stays valid JSON.
+or a backslash, so JSON text stays valid JSON. JSON text is redacted as the
+text it is (redact_json): the strings it holds are decoded and redacted, then
+the text as written, so a token that starts a line (`"x\\nghp_..."`) or a
+password inside an escaped JSON body is found either way. Every rule's work is
+bounded at each anchor (a bounded lookahead, or a scan that is done once per
+text), so redaction time grows with the length of a text, never its square.
+pastfix.prepare.REDACTION_VERSION says when the rules changed: a build
+re-redacts the stored rows of an older version in place (pastfix.db.reredact).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
+
+import msgspec
 
 try:
     import re2
@@ -54,16 +64,17 @@ _KEYWORD_ANCHORS = {
 
 def _entropy(value: str) -> float:
     """Shannon entropy of `value`, in bits per character."""
-    counts: dict[str, int] = {}
-    for char in value:
-        counts[char] = counts.get(char, 0) + 1
     n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in counts.values())
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+
+
+_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 def _mixed(value: str) -> bool:
     """Letters and digits both, as generated keys have and words do not."""
-    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+    return _DIGIT.search(value) is not None and _LETTER.search(value) is not None
 
 
 def _random_looking(value: str) -> bool:
@@ -90,6 +101,8 @@ _PLACEHOLDER = re.compile(
 # Code, not a value: `self.token`, `os.environ.get`, `config.api_key`.
 _DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
 _ENV_NAME = re.compile(r"^[A-Z0-9_]+$")
+# A package version or range: `"jsonwebtoken": "^9.0.4"` in a package.json.
+_VERSION = re.compile(r"[~^<>=v]{0,3}\d+(?:\.(?:\d+|[xX*]))+(?:-[0-9A-Za-z.]+)?")
 
 
 def _assigned_secret(name: str, value: str, quoted: bool) -> bool:
@@ -98,7 +111,7 @@ def _assigned_secret(name: str, value: str, quoted: bool) -> bool:
         return False
     if value.isdigit() and not re.search(r"(?i)pass|pwd", name):
         return False  # max_tokens=4096, token_ttl: 3600
-    if _DOTTED_NAME.match(value) or _wordy(value):
+    if _DOTTED_NAME.match(value) or _wordy(value) or _VERSION.fullmatch(value):
         return False
     if quoted or _ENV_NAME.match(name):
         return True  # "password": "...", DB_PASSWORD=...
@@ -124,24 +137,40 @@ class Rule(NamedTuple):
     keyword: bool = False
     # The kind of a match, when it depends on the match (else `kind`).
     kind_of: Callable[[re.Match[str]], str] | None = None
+    # The spans to replace, found by code rather than by `pattern` alone.
+    find: Callable[[str], Iterator[tuple[int, int]]] | None = None
+    # Where the replaced part of an accepted match ends, when its pattern looks at a
+    # bounded head of a longer value: the whole value goes (see _rest_of_value).
+    extend: Callable[[re.Match[str]], int] | None = None
 
 
-_NAME_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,40}$")
+# The characters of a name a keyword may end (`PGPASSWORD`, `x_api_token`, `app.secret`).
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+_NAME_MAX = 40
+
+
+def _name_before(text: str, start: int) -> str:
+    """The part of a name just before `start`, at most _NAME_MAX characters.
+
+    In JSON text an escape such as the `\\n` of `"x\\nPGPASSWORD=..."` ends
+    the line before it: its letter is no part of the name.
+    """
+    at = start
+    stop = max(0, start - _NAME_MAX)
+    while at > stop and text[at - 1] in _NAME_CHARS:
+        at -= 1
+    if _escaped(text, at):
+        at += 1
+    return text[at:start]
 
 
 def _assignment(m: re.Match[str]) -> bool:
-    """A keyword assigned a value that looks like a secret (see _assigned_secret)."""
-    text, start = m.string, m.start()
-    before = text[start - 1] if start else ""
-    if _escaped(text, start - 1):
-        before = ""  # JSON text: "...\npassword=..."
-    if before.isalpha() and not (before.islower() and text[start].isupper()):
-        return False  # mytoken, Tokenizer: only a whole word or a camelCase part counts
-    prefix = _NAME_TAIL.search(text, max(0, start - 40), start)
-    tail = prefix.group() if prefix else ""
-    if prefix and tail and _escaped(text, prefix.start()):
-        tail = tail[1:]
-    name = tail + m.group("keyword")
+    """A keyword, at the end of any name, assigned a value that looks like a secret.
+
+    `PGPASSWORD=...`, `GITHUBTOKEN=...` and `x_api_token=...` count as `PASSWORD=...`
+    does; `Tokenizer` or `passwordless` never match, since a keyword must end the name.
+    """
+    name = _name_before(m.string, m.start()) + m.group("keyword")
     return _assigned_secret(name, m.group("value"), bool(m.group("quote") or m.group("open")))
 
 
@@ -150,12 +179,16 @@ def _escaped(text: str, at: int) -> bool:
     return at >= 1 and text[at - 1] == "\\" and text[at] in "nrt"
 
 
-def _assigned_kind(m: re.Match[str]) -> str:
-    keyword = m.group("keyword").lower()
+def _keyword_kind(keyword: str) -> str:
+    keyword = keyword.lower()
     for word, kind in (("pass", "password"), ("pwd", "password"), ("token", "token")):
         if word in keyword:
             return kind
     return "api-key" if keyword.endswith("key") and "secret" not in keyword else "secret"
+
+
+def _assigned_kind(m: re.Match[str]) -> str:
+    return _keyword_kind(m.group("keyword"))
 
 
 def _url_password(m: re.Match[str]) -> bool:
@@ -176,40 +209,112 @@ def _bearer(m: re.Match[str]) -> bool:
 
 def _near_keyword(m: re.Match[str]) -> bool:
     start = m.start()
-    if start and m.string[start - 1].isalpha():
-        return False
+    if m.group("keyword").lower() == "key" and start and m.string[start - 1].isalnum():
+        if not _escaped(m.string, start - 1):
+            return False  # monkey, hotkey: only `key` as a word of its own
     token = m.group("token")
     if token.startswith(_MARKED) or not _mixed(token) or _wordy(token):
         return False
-    hexadecimal = all(c in "0123456789abcdefABCDEF" for c in token)
+    hexadecimal = _HEX.fullmatch(token) is not None
     return _entropy(token) >= (3.0 if hexadecimal else 3.5)
+
+
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_UPPER = re.compile(r"[A-Z]")
 
 
 def _openai(m: re.Match[str]) -> bool:
     body = m.group(0)[3:]
-    return any(c.isdigit() for c in body) and any(c.isupper() for c in body)
+    return _DIGIT.search(body) is not None and _UPPER.search(body) is not None
+
+
+# Where a word starts in text that may be JSON: after an escape such as the \n
+# of `"x\nghp_..."` or a \u001b, as after a space.
+_ESCAPE_BEHIND = (r"\\[nrt]", r"\\u[0-9a-fA-F]{4}")
 
 
 # After a fixed prefix of n characters: not preceded by a character that
-# would make the match part of a longer word.
+# would make the match part of a longer word (an escape's letter is none).
 def _alone(n: int) -> str:
-    return r"(?<![A-Za-z0-9_-]" + "." * n + ")"
+    dots = "." * n
+    escapes = "".join(f"|(?<={e}{dots})" for e in _ESCAPE_BEHIND)
+    return f"(?:(?<![A-Za-z0-9_-]{dots}){escapes})"
+
+
+# A quote before or after a keyword, as written in JSON text nested up to three deep
+# (`\\\"password\\\":` in a tool input holding `curl -d "{\"password\":...}"`).
+_QUOTE = r"\\{0,7}[\"']"
 
 
 # The characters of a value: no quote, backslash, space or delimiter, so that a
 # replacement never breaks the JSON or the line around it.
 _VALUE = r"[^\s\"'`\\,;()\[\]{}<>|&]"
 
+# The head of a token the high-entropy rule judges (a longer one goes whole if it passes).
+_TOKEN_MAX = 1024
+# The rest of a value whose head a rule judged: possessive, scanned once for each value replaced.
+_VALUE_REST = re.compile(_VALUE + "*+")
+_QUOTED_REST = re.compile(r"[^\"'\\\n]*+")
+_TOKEN_REST = re.compile(r"[A-Za-z0-9+/_=-]*+")
+
+
+def _rest_of_value(m: re.Match[str], rest: re.Pattern[str]) -> int:
+    """The end of the value whose bounded head `m` matched (its last group).
+
+    A rule judges the first 500 or 1,024 characters of a value, so that the
+    time spent at each keyword is bounded; once it has judged them a secret,
+    the rest goes too, rather than staying behind the marker.
+    """
+    return rest.match(m.string, m.end()).end()  # type: ignore[union-attr]
+
+
+# A PEM header or footer of a private key: "-----BEGIN RSA PRIVATE KEY-----".
+_PEM_HEADER = r"-----{}[A-Z0-9 ]{{0,30}} PRIVATE KEY(?: BLOCK)?-----"
+_PEM_BEGIN = re.compile(_PEM_HEADER.format("BEGIN"))
+_PEM_END = re.compile(_PEM_HEADER.format("END"))
+# What lies between a header and its footer (a JSON text's \\n escapes too), and
+# what a block cut short holds (no dash: it stops at the next header).
+_PEM_BODY = re.compile(r"(?:[A-Za-z0-9+/=\s:,-]|\\+[nr])*+")
+_PEM_CUT_BODY = re.compile(r"(?:[A-Za-z0-9+/=\s]|\\+[nr])*+")
+
+
+def _private_keys(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of PEM private keys: from a header to the first footer after it,
+    or, when none follows with only key text between, to where the key text stops.
+
+    Each footer is found once and each run of key text is scanned once, however
+    many headers share it: 6,000 headers without a footer cost one pass, not
+    6,000 scans to the end of the text.
+    """
+    ends = [m.span() for m in _PEM_END.finditer(text)]
+    next_end = 0
+    body_from = body_to = -1  # the last run of key text scanned, from a header
+    done = 0
+    for header in _PEM_BEGIN.finditer(text):
+        start, after = header.span()
+        if start < done:
+            continue
+        while next_end < len(ends) and ends[next_end][0] < after:
+            next_end += 1
+        end = None
+        if next_end < len(ends):
+            # A header inside the last run ends where it does: the run is the same.
+            if not body_from <= after <= body_to:
+                body_from, body_to = after, _PEM_BODY.match(text, after).end()  # type: ignore[union-attr]
+            if body_to >= ends[next_end][0]:
+                end = ends[next_end][1]
+        if end is None:
+            end = _PEM_CUT_BODY.match(text, after).end()  # type: ignore[union-attr]
+        done = end
+        yield start, end
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "private-key",
-        re.compile(
-            r"-----BEGIN[A-Z0-9 ]{0,30} PRIVATE KEY(?: BLOCK)?-----"
-            r"(?:(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*?"
-            r"-----END[A-Z0-9 ]{0,30} PRIVATE KEY(?: BLOCK)?-----"
-            r"|(?:[A-Za-z0-9+/=\s]|\\[nr])*)"
-        ),
+        re.compile(_PEM_HEADER.format("BEGIN")),
         anchors=("-----BEGIN",),
+        find=lambda text: _private_keys(text),
     ),
     Rule(
         "anthropic-key",
@@ -249,7 +354,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "stripe-key",
-        re.compile(r"(?<![A-Za-z0-9_-])[rs]k_(?:live|test)_[A-Za-z0-9]{16,}"),
+        re.compile(r"[rs]k_" + _alone(3) + r"(?:live|test)_[A-Za-z0-9]{16,}"),
         anchors=("_live_", "_test_"),
     ),
     Rule(
@@ -260,8 +365,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "aws-secret-key",
         re.compile(
-            r"(?i:aws_?secret_?(?:access_?)?key|secret_?access_?key)(?:\\?[\"'])?\s*[:=]\s*"
-            r"(?:\\?[\"'])?(?P<key>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])"
+            r"(?i:aws_?secret_?(?:access_?)?key|secret_?access_?key)(?:" + _QUOTE + r")?"
+            r"\s{0,40}[:=]\s{0,40}(?:" + _QUOTE + r")?(?P<key>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])"
         ),
         "key",
         anchors=("ecret", "ECRET"),
@@ -279,7 +384,10 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "bearer-token",
-        re.compile(r"earer(?<=\b[Bb]earer)\s+(?P<token>[A-Za-z0-9._~+/=-]{16,})"),
+        re.compile(
+            r"earer(?:(?<=\b[Bb]earer)|(?<=\\[nrt][Bb]earer))\s{1,40}"
+            r"(?P<token>[A-Za-z0-9._~+/=-]{16,})"
+        ),
         "token",
         _bearer,
         anchors=("earer",),
@@ -296,25 +404,28 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret-assignment",
         re.compile(
-            r"(?P<keyword>(?i:" + _KEYWORD + r"))(?P<quote>\\?[\"'])?\s{0,3}[:=]\s{0,3}"
-            r"(?P<open>\\?[\"'])?(?P<value>(?(open)[^\"'\\\n]{1,500}|" + _VALUE + r"{1,500}))"
+            r"(?P<keyword>(?i:" + _KEYWORD + r"))(?P<quote>" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}"
+            r"(?P<open>" + _QUOTE + r")?"
+            r"(?P<value>(?(open)[^\"'\\\n]{1,500}|" + _VALUE + r"{1,500}))"
         ),
         "value",
         _assignment,
         tuple(_KEYWORD_ANCHORS),
         keyword=True,
         kind_of=_assigned_kind,
+        extend=lambda m: _rest_of_value(m, _QUOTED_REST if m.group("open") else _VALUE_REST),
     ),
     Rule(
         "high-entropy-token",
         re.compile(
-            r"(?i:" + _KEYWORD + r"|key)s?\b[^A-Za-z0-9\n\"\\]{1,4}(?:is\s+)?"
-            r"(?P<token>[A-Za-z0-9+/_=-]{32,})(?![A-Za-z0-9+/_=-])"
+            r"(?P<keyword>(?i:" + _KEYWORD + r"|key))s?\b[^A-Za-z0-9\n\"\\]{1,4}(?:is\s{1,3})?"
+            r"(?P<token>[A-Za-z0-9+/_=-]{32," + str(_TOKEN_MAX) + r"})"
         ),
         "token",
         _near_keyword,
         tuple(_KEYWORD_ANCHORS),
         keyword=True,
+        extend=lambda m: _rest_of_value(m, _TOKEN_REST),
     ),
 )
 
@@ -356,10 +467,14 @@ def redact(text: str) -> tuple[str, dict[str, int]]:
 
     Returns `text` itself and an empty dict when there is nothing to redact.
     """
-    found: dict[str, int] = {}
     if len(text) < _MIN_LENGTH:
-        return text, found
-    present = anchors_in(text)
+        return text, {}
+    return _redact(text, anchors_in(text))
+
+
+def _redact(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
+    """redact() of a text that holds the anchors `present`."""
+    found: dict[str, int] = {}
     if not present:
         return text, found
     for rule in RULES:
@@ -368,19 +483,73 @@ def redact(text: str) -> tuple[str, dict[str, int]]:
     return text, found
 
 
+def redact_json(text: str) -> tuple[str, dict[str, int]]:
+    """JSON `text` (a tool call's input) redacted as the text it is; see redact().
+
+    In JSON text a line break is the two characters `\\n` and a quote is `\\"`, so
+    a token that starts a line of a file being written, or a password in an
+    escaped JSON body, hides from rules made for text. When the text holds an
+    anchor, the strings it holds are decoded and redacted, a string given to a
+    name that ends in a keyword (`{"password": "..."}`) is judged as such, and
+    the value is encoded again if anything changed; then the JSON text itself
+    is redacted, for what spans several strings. Text that is not JSON is
+    redacted as text. Most texts hold no anchor and are not decoded.
+    """
+    found: dict[str, int] = {}
+    if len(text) < _MIN_LENGTH:
+        return text, found
+    present = anchors_in(text)
+    if not present:
+        return text, found
+    try:
+        value = msgspec.json.decode(text)
+        redacted = _redact_value(value, found)
+        if found:
+            text = msgspec.json.encode(redacted).decode()
+            present = anchors_in(text)
+    except (msgspec.DecodeError, msgspec.EncodeError, RecursionError, UnicodeEncodeError):
+        found.clear()  # not JSON (a lone surrogate): redacted as text below
+    text, more = _redact(text, present)
+    for kind, n in more.items():
+        found[kind] = found.get(kind, 0) + n
+    return text, found
+
+
+# A JSON key that ends in a keyword: `password`, `PGPASSWORD`, `x_api_token`.
+_KEY_NAME = re.compile(r"(?P<keyword>(?i:" + _KEYWORD + r"))$")
+
+
+def _redact_value(value: Any, found: dict[str, int]) -> Any:
+    """A decoded JSON value with each string in it redacted (see redact_json)."""
+    if isinstance(value, str):
+        text, kinds = redact(value)
+        for kind, n in kinds.items():
+            found[kind] = found.get(kind, 0) + n
+        return text
+    if isinstance(value, list):
+        return [_redact_value(item, found) for item in value]
+    if isinstance(value, dict):
+        result = {}
+        for key, item in value.items():
+            key = _redact_value(key, found)
+            item = _redact_value(item, found)
+            if isinstance(item, str) and len(key) <= 2 * _NAME_MAX and "\n" not in item:
+                named = _KEY_NAME.search(key)
+                if named and len(item) <= 500 and _assigned_secret(key, item, quoted=True):
+                    kind = _keyword_kind(named.group("keyword"))
+                    found[kind] = found.get(kind, 0) + 1
+                    item = MARKER.format(kind)
+            result[key] = item
+        return result
+    return value
+
+
 def _apply(rule: Rule, text: str, found: dict[str, int], present: set[str]) -> str:
-    pattern, group, check = rule.pattern, rule.group, rule.check
-    if rule.keyword:
-        matches = _at_keywords(pattern, text, present.intersection(rule.anchors), group)
-    else:
-        matches = list(pattern.finditer(text))
     parts: list[str] = []
     done = 0
-    for m in matches:
-        start, end = m.span(group)
-        if start < done or (check is not None and not check(m)):
+    for start, end, kind in _hits(rule, text, present):
+        if start < done:
             continue
-        kind = rule.kind_of(m) if rule.kind_of else rule.kind
         parts.append(text[done:start])
         parts.append(MARKER.format(kind))
         done = end
@@ -389,6 +558,35 @@ def _apply(rule: Rule, text: str, found: dict[str, int], present: set[str]) -> s
         return text
     parts.append(text[done:])
     return "".join(parts)
+
+
+def _hits(rule: Rule, text: str, present: set[str]) -> Iterator[tuple[int, int, str]]:
+    """The spans `rule` replaces in `text`, and their kinds, by start (they may overlap)."""
+    if rule.find is not None:
+        for start, end in rule.find(text):
+            yield start, end, rule.kind
+        return
+    pattern, group, check = rule.pattern, rule.group, rule.check
+    if rule.keyword:
+        matches: Any = _at_keywords(pattern, text, present.intersection(rule.anchors), group)
+    else:
+        matches = pattern.finditer(text)
+    done = 0
+    for m in matches:
+        start, end = m.span(group)
+        # A match inside the last one replaced is not checked (and would not be replaced).
+        if start < done or (check is not None and not check(m)):
+            continue
+        if rule.extend is not None:
+            end = rule.extend(m)
+        done = end
+        yield start, end, rule.kind_of(m) if rule.kind_of else rule.kind
+
+
+def _in_marker(text: str, at: int) -> bool:
+    """Whether text[at] is inside a marker: `[REDACTED:token]` names a kind, not a secret."""
+    opened = text.rfind(_MARKED, max(0, at - 40), at)
+    return opened >= 0 and "]" not in text[opened:at]
 
 
 def _at_keywords(
@@ -411,5 +609,7 @@ def _at_keywords(
             else:
                 starts.update(at - lead for lead in leads if at >= lead)
             at = text.find(anchor, at + 1)
+    if _MARKED in text:
+        starts = {p for p in starts if not _in_marker(text, p)}
     matches = [m for m in map(lambda p: pattern.match(text, p), sorted(starts)) if m]
     return sorted(matches, key=lambda m: m.start(group))

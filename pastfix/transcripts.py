@@ -18,6 +18,7 @@ import msgspec
 
 from pastfix import paths
 from pastfix.records import (
+    EXCERPT_CHARS,
     MAX_TEXT,
     Batch,
     Message,
@@ -30,10 +31,12 @@ from pastfix.records import (
     ToolResult,
     cap_text,
     clean_text,
+    line_head,
 )
 
 # Re-exported: the records were defined here before pastfix.records held them.
 __all__ = [
+    "EXCERPT_CHARS",
     "MAX_TEXT",
     "Batch",
     "Message",
@@ -49,8 +52,6 @@ __all__ = [
     "iter_source_files",
     "parse_lines",
 ]
-
-EXCERPT_CHARS = 200
 
 DEMO_PROJECTS = Path(__file__).parent / "demo" / "projects"
 
@@ -213,7 +214,8 @@ def _str_or_none(value: Any, key: str) -> str | None:
 
 
 def _excerpt(line: bytes) -> str:
-    return line[: EXCERPT_CHARS * 2].decode("utf-8", "replace")[:EXCERPT_CHARS]
+    """What a problem keeps of its line: cut to EXCERPT_CHARS after redaction (pastfix.prepare)."""
+    return line_head(line)
 
 
 class _Line(msgspec.Struct):
@@ -636,7 +638,7 @@ def _tool_call(
         command if isinstance(command, str) else None,
         file_path if isinstance(file_path, str) else None,
         description if isinstance(description, str) else None,
-        cap_text(input_json),
+        input_json,
         agent_id,
         is_sidechain,
     )

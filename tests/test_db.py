@@ -673,6 +673,7 @@ def test_build_after_an_interrupted_one_refreshes_the_error_index(db_path, proje
     assert query(db_path, "SELECT name FROM _build_state ORDER BY 1") == [
         ("fix_version",),
         ("redact",),
+        ("redaction_version",),
         ("signature_version",),
     ]
 

@@ -1,11 +1,13 @@
 import json
+import re
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pastfix import redact as redact_module
-from pastfix.redact import ANCHORS, anchors_in, redact
+from pastfix.records import clean_text
+from pastfix.redact import ANCHORS, anchors_in, redact, redact_json
 
 # Made-up secrets of every kind, in the shape each provider issues them.
 SECRETS = {
@@ -215,3 +217,201 @@ def test_without_re2_the_same_is_redacted(monkeypatch):
     assert sum(bool(found) for _, found in with_re2) == len(SECRETS) + 3
     monkeypatch.setattr(redact_module, "_SCANNER", None)
     assert [redact(text) for text in texts] == with_re2
+
+
+# -- issue 19: JSON text, glued names, linear rules, cuts --------------------------------
+
+# The secrets that start a line of a file written by a tool call, as issue 19 planted them.
+LINE_STARTERS = ["anthropic-key", "openai-key", "github-token", "gitlab-token", "slack-token"]
+LINE_STARTERS += ["google-api-key", "stripe-key", "jwt"]
+
+
+@pytest.mark.parametrize("kind", LINE_STARTERS)
+def test_a_token_starting_a_line_of_json_text_is_redacted(kind):
+    """In JSON text a line break is `\\n`: the `n` before the token is no letter of a word."""
+    body = {"file_path": "/app/cfg.js", "content": f"const cfg = {{\n{SECRETS[kind]}\n}}"}
+    for text in (json.dumps(body), json.dumps(body, indent=1)):
+        for redacted, found in (redact(text), redact_json(text)):
+            assert SECRETS[kind] not in redacted and found == {kind: 1}
+            assert json.loads(redacted)["content"] == f"const cfg = {{\n[REDACTED:{kind}]\n}}"
+
+
+def test_a_password_in_an_escaped_json_body_is_redacted():
+    command = 'curl -d "{\\"password\\":\\"hunter2-Zx9\\"}" https://api.example.com/login'
+    text = json.dumps({"command": command})
+    # as a tool input, and as text that holds JSON text (a problem's excerpt)
+    for redacted, found in (redact_json(text), redact(text)):
+        assert "hunter2-Zx9" not in redacted and found == {"password": 1}
+        assert json.loads(redacted)["command"] == command.replace(
+            "hunter2-Zx9", "[REDACTED:password]"
+        )
+
+
+def test_json_strings_are_judged_by_their_key():
+    """A value given to a key that ends in a keyword, escapes and all."""
+    text = json.dumps({"PGPASSWORD": 'p@ss\\w"0rd!', "max_tokens": 4096, "token": "abc"})
+    redacted, found = redact_json(text)
+    assert json.loads(redacted) == {
+        "PGPASSWORD": "[REDACTED:password]",
+        "max_tokens": 4096,
+        "token": "abc",
+    }
+    assert found == {"password": 1}
+
+
+def test_json_without_a_secret_is_kept_as_written():
+    text = '{"a": "key\\u00e9",   "b": 1.0}'  # spacing and escapes that re-encoding would change
+    assert redact_json(text) == (text, {})
+    assert redact_json('{"unclosed": "token=Zx9Yw8Vu7') == (
+        '{"unclosed": "token=[REDACTED:token]',
+        {"token": 1},
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "kind"),
+    [
+        (
+            "PGPASSWORD=Zx9Yw8Vu7 psql -h db",
+            "PGPASSWORD=[REDACTED:password] psql -h db",
+            "password",
+        ),
+        ("DBPASSWORD=hunter22", "DBPASSWORD=[REDACTED:password]", "password"),
+        ("GITHUBTOKEN=abc123def456", "GITHUBTOKEN=[REDACTED:token]", "token"),
+        ("export APITOKEN=Zq8vN2kL5", "export APITOKEN=[REDACTED:token]", "token"),
+        ("x_api_token = 'Zq8vN2kL5mR7'", "x_api_token = '[REDACTED:token]'", "token"),
+        ("\\nPGPASSWORD=Zx9Yw8Vu7", "\\nPGPASSWORD=[REDACTED:password]", "password"),
+        ("MYSQLSECRET: f00Bar-baz-9", "MYSQLSECRET: [REDACTED:secret]", "secret"),
+        (
+            "GITHUBTOKEN is 8f3a9c2b7d1e4f6a8b0c2d4e6f8a0b1c",
+            "GITHUBTOKEN is [REDACTED:high-entropy-token]",
+            "high-entropy-token",
+        ),
+    ],
+)
+def test_a_keyword_at_the_end_of_any_name_counts(text, expected, kind):
+    assert redact(text) == (expected, {kind: 1})
+
+
+GLUED_LOOK_ALIKES = [
+    '{"@types/jsonwebtoken":"^9.0.4","jose":"^6.0.1"}',  # npm ls --json: a package, a version
+    '"jsonwebtoken": "9.0.2"',
+    "passwordless=enabled1",  # the keyword does not end the name
+    "monkey: 8f3a9c2b7d1e4f6a8b0c2d4e6f8a0b1c",  # only `key` on its own
+    "Tokenizer=BertTokenizer42",
+]
+
+
+@pytest.mark.parametrize("text", GLUED_LOOK_ALIKES)
+def test_glued_look_alikes_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+def test_an_osc8_link_after_a_key_id_is_stripped_whole():
+    """`ESC ]8;;URL ESC \\` was stripped to `8;;URL`, which glued itself to the key id."""
+    link = "\x1b]8;;https://x.test\x07a link\x1b]8;;\x07"
+    text = f"id {SECRETS['aws-access-key-id']}\x1b]8;;\x1b\\ and {link}"
+    cleaned = clean_text(text)
+    assert cleaned == f"id {SECRETS['aws-access-key-id']} and a link"
+    assert redact(cleaned) == (
+        "id [REDACTED:aws-access-key-id] and a link",
+        {"aws-access-key-id": 1},
+    )
+
+
+# The rule as a single regex, before it found its footers once (pastfix/redact.py at ba896f0).
+_OLD_PEM = re.compile(
+    r"-----BEGIN[A-Z0-9 ]{0,30} PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*?"
+    r"-----END[A-Z0-9 ]{0,30} PRIVATE KEY(?: BLOCK)?-----"
+    r"|(?:[A-Za-z0-9+/=\s]|\\[nr])*)"
+)
+_PEM_PIECES = st.sampled_from(
+    [
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "-----END RSA PRIVATE KEY-----",
+        "-----BEGIN PRIVATE KEY-----",
+        "-----END EC PRIVATE KEY-----",
+        "MIIEow+/=",
+        "\n",
+        "\\n",
+        " ",
+        "!",
+        "-",
+        ":,",
+        "[... cut ...]",
+    ]
+)
+
+
+@given(st.lists(_PEM_PIECES, max_size=12))
+def test_private_keys_found_once_are_what_the_regex_found(pieces):
+    """The linear finder replaces what the single regex (quadratic without a footer) did."""
+    text = "".join(pieces)
+    old = []
+    done = 0
+    for m in _OLD_PEM.finditer(text):
+        if m.start() >= done:
+            old.append(m.span())
+            done = m.end()
+    assert list(redact_module._private_keys(text)) == old
+
+
+def test_adversarial_texts_are_redacted_as_before():
+    """What the adversarial rows of benchmarks/redaction.py time is redacted as before."""
+    redacted, found = redact("-----BEGIN RSA PRIVATE KEY-----\n" * 300)
+    assert found == {"private-key": 300} and "PRIVATE KEY" not in redacted
+    assert redact("password=" * 2000) == ("password=" * 2000, {})
+
+
+def test_a_value_longer_than_a_rule_judges_goes_whole():
+    """A rule judges the head of a long value; the rest does not stay behind the marker."""
+    key = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" * 50  # a DER key in base64, on one line
+    assert redact(f"PRIVATE_KEY={key}\n") == ("PRIVATE_KEY=[REDACTED:api-key]\n", {"api-key": 1})
+    run = "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0Ed9Cb8Aa7" * 40
+    assert redact(f"access key: {run}.") == (
+        "access key: [REDACTED:high-entropy-token].",
+        {"high-entropy-token": 1},
+    )
+    # a marker names a kind: `[REDACTED:token]` is no keyword before what follows it
+    assert redact("[REDACTED:token]: Zx9Yw8Vu7Ts6Rq5Po4") == (
+        "[REDACTED:token]: Zx9Yw8Vu7Ts6Rq5Po4",
+        {},
+    )
+
+
+# -- a secret at any position, as text and as JSON text, and across every cut ------------
+
+# What may come before or after a secret: a separator, as text or as a JSON escape.
+_SEPARATORS = st.sampled_from([" ", "\n", "\t", "=", ": ", "(", '"', "'", "\\n", "\\t", "`"])
+_FILLER = st.text(
+    alphabet=st.sampled_from(list('ab -_:/=k"\\\n{}') + ["é", "日", "🙂"]), max_size=30
+)
+_PLANTED = {**SECRETS, "private-key": PEM, "aws-secret-key": f"aws_secret_access_key={AWS_SECRET}"}
+
+
+def _fragments(kind):
+    """The parts of a secret that must never be stored: every 10 characters of its value."""
+    secret = _PLANTED[kind]
+    if kind == "aws-secret-key":
+        secret = AWS_SECRET
+    elif kind == "private-key":
+        secret = PEM.splitlines()[1]
+    return [secret[i : i + 10] for i in range(len(secret) - 9)]
+
+
+def _assert_gone(kind, *texts):
+    for text in texts:
+        for fragment in _fragments(kind):
+            assert fragment not in text, (kind, fragment, text[:300])
+
+
+@given(st.sampled_from(sorted(_PLANTED)), _FILLER, _SEPARATORS, _SEPARATORS, _FILLER)
+def test_a_secret_anywhere_in_text_or_json_is_never_kept(kind, before, left, right, after):
+    text = before + left + _PLANTED[kind] + right + after
+    _assert_gone(kind, redact(text)[0])
+    as_json = json.dumps({"command": text, "nested": [{"content": text}]}, ensure_ascii=False)
+    redacted, _ = redact_json(as_json)
+    _assert_gone(kind, redacted, redact(as_json)[0])
+    decoded = json.loads(redacted)
+    _assert_gone(kind, decoded["command"], decoded["nested"][0]["content"])

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import REAL_CORPUS, REAL_PROJECTS, needs_real_corpus
 
+from pastfix.prepare import prepare
 from pastfix.transcripts import (
     MAX_TEXT,
     Message,
@@ -1176,8 +1177,10 @@ def long_log(length):
     return "".join(lines)[:length]
 
 
+@pytest.mark.parametrize("redact_secrets", [True, False])
 @pytest.mark.parametrize("extra", [0, 12_345])
-def test_long_text_keeps_head_and_tail_with_a_marker(extra):
+def test_long_text_keeps_head_and_tail_with_a_marker(extra, redact_secrets):
+    """The reader keeps the whole text; prepare() cuts it, after redaction (see test_redact)."""
     text = long_log(MAX_TEXT + extra)
     lines = [
         {
@@ -1197,7 +1200,10 @@ def test_long_text_keeps_head_and_tail_with_a_marker(extra):
         },
     ]
     data = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
-    batch = parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    batch = prepare(
+        parse_lines(data, first_line_no=1, default_session_id=SESSION),
+        redact_secrets=redact_secrets,
+    )
     [tool_result] = batch.tool_results
     assert tool_result.content_length == len(text)
     for stored in (batch.messages[0].text, tool_result.content):
@@ -1393,7 +1399,8 @@ BAD_LINES = {
 @pytest.mark.parametrize("name", BAD_LINES)
 def test_bad_line_is_a_problem_and_its_neighbours_survive(name):
     path = FIXTURES / f"bad/{name}.jsonl"
-    batch = parse_file(path)
+    # The excerpt is cut by prepare(), after redaction.
+    batch = prepare(parse_file(path))
     problems, good = BAD_LINES[name]
     assert batch.problems == [
         Problem(n, reason, fixture_line(path, n).decode("utf-8", "replace")[:200])
@@ -1433,7 +1440,7 @@ def test_invalid_utf8_in_the_tool_use_result_sidecar_keeps_the_line():
 
 def test_agent_file_line_without_a_session_id_is_a_problem():
     path = FIXTURES / "bad/agent_line_without_session_id.jsonl"
-    batch = parse_file(path, session=None)
+    batch = prepare(parse_file(path, session=None))
     assert batch.problems == [
         Problem(2, "user line without a sessionId", fixture_line(path, 2).decode()[:200])
     ]

@@ -1,0 +1,420 @@
+"""Issue 19: no planted secret is readable in the index file, its WAL, or any output.
+
+Secrets are planted where issue 19 found them kept: at the start of a line of a file
+written by an Edit (JSON text, where a line break is `\\n`), in an escaped JSON body of a
+curl command, in a Codex function call's arguments, in a Claude Code line's cwd and
+gitBranch, after a name glued to its keyword (PGPASSWORD), across the 200,000-character cut
+and across the 200-character excerpt of a bad line. Then the database bytes, the WAL, `pastfix
+find --json`, the hook's answer and the MCP tools' results are searched for every 10
+characters of each secret.
+"""
+
+import json
+import sqlite3
+import tempfile
+from pathlib import Path
+from types import SimpleNamespace
+
+import anyio
+import pytest
+from click.testing import CliRunner
+from conftest import REAL_PROJECTS, build_index, needs_real_corpus
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jsonl import prompt, result, say, tool_use, write_jsonl
+from mcp import Client
+from test_redact import AWS_SECRET, PEM, SECRETS
+
+from pastfix import hook, transcripts
+from pastfix import mcp as server
+from pastfix.cli import cli
+from pastfix.prepare import prepare
+from pastfix.records import EXCERPT_CHARS, MAX_TEXT
+
+SESSION = "aaaaaaaa-0000-4000-8000-0000000000a1"
+LATER = "aaaaaaaa-0000-4000-8000-0000000000a2"
+CODEX_SESSION = "0195a1b2-c3d4-7e5f-8a6b-00000000c0de"
+ERROR = "Exit code 2\nsrc/cfg.ts(3,5): error TS2304: Cannot find name 'cfg'."
+PG_PASSWORD = "Pg9Zx8Wv7Ut6"
+CURL_PASSWORD = "Cu5Rl4Pw3Qz2"
+CWD_TOKEN = "ghp_Cwd0T0k3nV4lu3F0rT3st1ngAbCdEf56789"
+BRANCH_KEY = "AKIAB7Q3XW5N2R8T4BRN"
+# The values that must never be stored, however they are cut.
+PLANTED = [*SECRETS.values(), AWS_SECRET, PEM.splitlines()[1], PG_PASSWORD, CURL_PASSWORD]
+PLANTED += [CWD_TOKEN, BRANCH_KEY]
+
+
+def fragments(secret, n=10):
+    return [secret[i : i + n] for i in range(len(secret) - n + 1)]
+
+
+def assert_no_secret(where, data):
+    """No 10 characters of any planted secret in `data` (text, or bytes of the index)."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    for secret in PLANTED:
+        for fragment in fragments(secret):
+            assert fragment not in text, (where, fragment)
+
+
+def fixed_session(session, day, cwd="/home/dev/app", branch="main"):
+    """A build that fails, an edit that writes secrets at the start of lines, the build passing."""
+    t = f"2026-01-0{day}T10:00:"
+    build = {"command": "npm run build"}
+    lines = "".join(f"\n{value}" for value in SECRETS.values())
+    edit = {
+        "file_path": "/home/dev/app/src/cfg.ts",
+        "old_string": "const x = 1",
+        "new_string": f"const cfg = {{{lines}\n}}\n{PEM}\naws_secret_access_key={AWS_SECRET}",
+    }
+    curl = f'curl -d "{{\\"password\\":\\"{CURL_PASSWORD}\\"}}" https://api.example.com'
+    envelope = {"cwd": cwd, "branch": branch}
+    return [
+        prompt(f"{session}-p", session, "fix the build", t + "00Z", **envelope),
+        tool_use(f"{session}-1", session, f"{session}-t1", "Bash", build, t + "01Z", **envelope),
+        result(
+            f"{session}-2",
+            session,
+            f"{session}-t1",
+            f"{ERROR}\nPGPASSWORD={PG_PASSWORD} psql failed",
+            t + "02Z",
+            True,
+            **envelope,
+        ),
+        say(
+            f"{session}-3",
+            session,
+            f"cfg is missing; PGPASSWORD={PG_PASSWORD}",
+            t + "03Z",
+            **envelope,
+        ),
+        tool_use(f"{session}-4", session, f"{session}-t2", "Edit", edit, t + "04Z", **envelope),
+        result(f"{session}-5", session, f"{session}-t2", "updated", t + "05Z", False, **envelope),
+        tool_use(
+            f"{session}-6",
+            session,
+            f"{session}-t4",
+            "Bash",
+            {"command": curl},
+            t + "06Z",
+            **envelope,
+        ),
+        result(f"{session}-7", session, f"{session}-t4", "ok", t + "07Z", False, **envelope),
+        tool_use(f"{session}-8", session, f"{session}-t3", "Bash", build, t + "08Z", **envelope),
+        result(f"{session}-9", session, f"{session}-t3", "built", t + "09Z", False, **envelope),
+    ]
+
+
+def bad_line(secret, at):
+    """A line cut short (malformed JSON) whose secret starts `at` characters in."""
+    head = '{"type":"user","message":{"content":"'
+    return head + "x" * (at - len(head) - 1) + " " + secret + " and more"
+
+
+def codex_rollout(path):
+    args = json.dumps({"command": ["bash", "-lc", f"cat > .env <<EOF\n{SECRETS['anthropic-key']}"]})
+    meta = {"id": CODEX_SESSION, "cwd": "/home/dev/shop", "cli_version": "0.104.0"}
+    lines = [
+        {"timestamp": "2026-03-01T10:00:00.000Z", "type": "session_meta", "payload": meta},
+        {
+            "timestamp": "2026-03-01T10:00:05.000Z",
+            "type": "response_item",
+            "payload": {
+                "type": "function_call",
+                "name": "shell",
+                "arguments": args,
+                "call_id": "call_env1",
+            },
+        },
+    ]
+    write_jsonl(path, lines)
+
+
+@pytest.fixture(scope="module")
+def planted_files(tmp_path_factory):
+    root = tmp_path_factory.mktemp("planted")
+    project = root / "projects" / "-home-dev-app"
+    write_jsonl(project / f"{SESSION}.jsonl", fixed_session(SESSION, 1))
+    codex_rollout(
+        root / "codex" / "2026/03/01" / f"rollout-2026-03-01T10-00-00-{CODEX_SESSION}.jsonl"
+    )
+    db = root / "index.db"
+    build_index(db, root / "projects", root / "codex")
+    # Then an incremental build, whose writes go through the WAL: a session started in a
+    # folder named after a token on a branch named after a key, a text cut across a secret,
+    # and bad lines whose secret spans the excerpt's cut.
+    cut = MAX_TEXT - 50_000  # where the head kept by cap_text ends: 150,000
+    long = "lorem ipsum " * (cut // 12) + "x" * (cut % 12 - 20) + " " + SECRETS["github-token"]
+    long += " " + "dolor sit " * 6_000
+    later = fixed_session(LATER, 2, cwd=f"/home/dev/{CWD_TOKEN}", branch=f"fix/{BRANCH_KEY}")
+    branch = {"cwd": f"/home/dev/{CWD_TOKEN}", "branch": f"fix/{BRANCH_KEY}"}
+    later.append(
+        result(f"{LATER}-10", LATER, f"{LATER}-t3", long, "2026-01-02T10:00:10Z", True, **branch)
+    )
+    later.append(bad_line(SECRETS["openai-key"], EXCERPT_CHARS - 20))
+    later.append(bad_line(f"x\\n{SECRETS['slack-token']}", EXCERPT_CHARS - 10))
+    write_jsonl(project / f"{LATER}.jsonl", later)
+    # A reader stays open, as Datasette does: the WAL outlives the build's connection.
+    reader = sqlite3.connect(db)
+    reader.execute("SELECT count(*) FROM messages").fetchone()
+    stats = build_index(db, root / "projects", root / "codex")
+    assert stats.mode == "incremental" and stats.problems == 2
+    wal = db.with_name(db.name + "-wal").read_bytes()
+    reader.close()
+    return db, wal
+
+
+@pytest.fixture
+def planted(planted_files):
+    return planted_files[0]
+
+
+def test_the_planted_secrets_were_indexed_as_markers(planted):
+    conn = sqlite3.connect(planted)
+    kinds = dict(conn.execute("SELECT kind, sum(count) FROM redactions GROUP BY kind"))
+    conn.close()
+    for kind in [*SECRETS, "private-key", "aws-secret-key", "password"]:
+        assert kinds.get(kind), kind
+
+
+def test_no_secret_in_the_database_file_or_its_wal(planted_files):
+    db, wal = planted_files
+    assert len(wal) > 100_000  # the incremental build's pages, the long text's among them
+    assert_no_secret("WAL", wal)
+    assert_no_secret(db.name, db.read_bytes())
+
+
+def test_sessions_are_named_after_a_redacted_cwd_and_branch(planted):
+    conn = sqlite3.connect(planted)
+    row = conn.execute("SELECT project, git_branch FROM sessions WHERE session_id = ?", [LATER])
+    assert row.fetchone() == (
+        "/home/dev/[REDACTED:github-token]",
+        "fix/[REDACTED:aws-access-key-id]",
+    )
+    conn.close()
+
+
+def test_no_secret_in_find_json(planted):
+    out = CliRunner().invoke(cli, ["find", ERROR, str(planted), "--json"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.output)
+    assert {r["session_id"] for r in rows} >= {SESSION, LATER}
+    assert "[REDACTED:github-token]" in out.output  # the fix's edit is shown, redacted
+    assert_no_secret("find --json", out.output)
+
+
+def test_no_secret_in_the_hooks_answer(planted):
+    event = {
+        "session_id": "dddddddd-0000-4000-8000-000000000004",
+        "hook_event_name": "PostToolUseFailure",
+        "tool_name": "Bash",
+        "tool_input": {"command": "npm run build"},
+        "error": ERROR,
+    }
+    answer = hook.respond(json.dumps(event), planted)
+    context = json.loads(answer)["hookSpecificOutput"]["additionalContext"]
+    assert "edited src/cfg.ts" in context and "[REDACTED:" in context
+    assert_no_secret("hook", answer)
+
+
+def test_no_secret_in_the_mcp_results(planted):
+    calls = {
+        "find_past_fix": {"error": ERROR},
+        "session_errors": {"session_id": LATER},
+        "session_tool_output": {"session_id": SESSION, "pattern": "PGPASSWORD"},
+        "search_messages": {"q": "cfg"},
+        "file_history": {"path": "src/cfg.ts"},
+    }
+
+    async def call_all():
+        async with Client(server.create_server(planted)) as client:
+            return {name: await client.call_tool(name, args) for name, args in calls.items()}
+
+    answers = anyio.run(call_all)
+    for name, answer in answers.items():
+        assert not answer.is_error, (name, answer)
+        assert answer.structured_content["rows"], name
+        assert_no_secret(name, json.dumps(answer.structured_content) + answer.content[0].text)
+
+
+# -- a secret at any position of the cuts, through a reader and prepare() ---------------
+
+_KINDS = sorted(SECRETS)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from(_KINDS),
+    st.integers(-60, 10),
+    st.sampled_from(["head", "tail"]),
+    st.sampled_from([" ", "\n", "="]),
+)
+def test_a_secret_across_a_cut_keeps_no_part_of_itself(kind, offset, cut, separator):
+    """The 200,000-character cut keeps 150,000 characters and the last 50,000: a secret
+    straddling either edge is redacted first, so neither side keeps a part of it."""
+    secret = SECRETS[kind]
+    length = MAX_TEXT + 10_000
+    edge = MAX_TEXT - 50_000 if cut == "head" else length - 50_000
+    at = edge + offset
+    text = "a" * (at - 1) + separator + secret + separator
+    text += "b" * (length - len(text))
+    sid = SESSION
+    lines = [
+        say(f"{sid}-1", sid, text, "2026-01-01T10:00:01Z"),
+        tool_use(
+            f"{sid}-2",
+            sid,
+            "t1",
+            "Write",
+            {"file_path": "/a", "content": text},
+            "2026-01-01T10:00:02Z",
+        ),
+        result(f"{sid}-3", sid, "t1", text, "2026-01-01T10:00:03Z", True),
+    ]
+    data = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+    batch = prepare(transcripts.parse_lines(data, first_line_no=1, default_session_id=sid))
+    stored = [batch.messages[0].text, batch.tool_calls[0].input, batch.tool_results[0].content]
+    assert all("characters omitted" in value for value in stored)
+    for value in stored:
+        for fragment in fragments(secret):
+            assert fragment not in value
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(_KINDS), st.integers(-60, 5), st.sampled_from(["", "\\n", "\\t"]))
+def test_a_secret_across_the_excerpt_of_a_bad_line_keeps_no_part_of_itself(kind, offset, escape):
+    secret = SECRETS[kind]
+    line = bad_line(f"q{escape}{secret}" if escape else secret, EXCERPT_CHARS + offset)
+    batch = prepare(
+        transcripts.parse_lines(line.encode() + b"\n", first_line_no=1, default_session_id=SESSION)
+    )
+    [problem] = batch.problems
+    assert len(problem.excerpt) <= EXCERPT_CHARS
+    for fragment in fragments(secret):
+        assert fragment not in problem.excerpt
+
+
+# -- stored rows re-redacted when the rules change ---------------------------------------
+
+
+def test_rows_of_older_rules_are_redacted_again_in_place(tmp_path):
+    """The next build redacts what older rules kept, without the transcripts."""
+    projects = tmp_path / "projects"
+    write_jsonl(projects / "-home-dev-app" / f"{SESSION}.jsonl", fixed_session(SESSION, 1))
+    db = tmp_path / "index.db"
+    build_index(db, projects)
+    token = SECRETS["github-token"]
+    conn = sqlite3.connect(db)
+    with conn:  # an index redacted by the rules of version 1, which kept these
+        conn.execute("UPDATE _build_state SET value = '1' WHERE name = 'redaction_version'")
+        conn.execute(
+            "UPDATE tool_calls SET input = ? WHERE tool_use_id = ?",
+            [json.dumps({"content": f"x\n{token}"}), f"{SESSION}-t2"],
+        )
+        conn.execute(
+            "UPDATE messages SET text = ?, cwd = ? WHERE uuid = ?",
+            [f"set PGPASSWORD={PG_PASSWORD} first", f"/home/{CWD_TOKEN}", f"{SESSION}-p"],
+        )
+        conn.execute(
+            "UPDATE tool_results SET content = ? WHERE tool_use_id = ?",
+            [f"{ERROR}\nDBPASSWORD={PG_PASSWORD}", f"{SESSION}-t1"],
+        )
+        conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
+    conn.close()
+    # no file changed: nothing is read
+    out = CliRunner().invoke(cli, ["build", str(db), "--source", str(projects), "--json"])
+    assert out.exit_code == 0, out.output
+    assert "Redaction rules changed: 3 stored rows redacted again" in out.stderr
+    stats = SimpleNamespace(**json.loads(out.stdout))
+    assert stats.files_read == 0 and stats.reredacted_rows == 3
+    conn = sqlite3.connect(db)
+    assert conn.execute(
+        "SELECT value FROM _build_state WHERE name = 'redaction_version'"
+    ).fetchone() == ("2",)
+    [(text, cwd)] = conn.execute("SELECT text, cwd FROM messages WHERE uuid = ?", [f"{SESSION}-p"])
+    assert (text, cwd) == (
+        "set PGPASSWORD=[REDACTED:password] first",
+        "/home/[REDACTED:github-token]",
+    )
+    [(content, signature)] = conn.execute(
+        "SELECT content, signature FROM tool_results WHERE tool_use_id = ?", [f"{SESSION}-t1"]
+    )
+    assert content.endswith("DBPASSWORD=[REDACTED:password]") and "TS2304" in signature
+    # the full-text index no longer holds the words of the old text
+    assert conn.execute(
+        "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?", [f'"{PG_PASSWORD}"']
+    ).fetchone() == (0,)
+    assert conn.execute(
+        "SELECT project FROM sessions WHERE session_id = ?", [SESSION]
+    ).fetchone() == ("/home/[REDACTED:github-token]",)
+    added = conn.execute("SELECT table_name, column_name, kind FROM redactions ORDER BY 1, 2, 3")
+    assert {tuple(r) for r in added} >= {
+        ("messages", "cwd", "github-token"),
+        ("messages", "text", "password"),
+        ("tool_calls", "input", "github-token"),
+        ("tool_results", "content", "password"),
+    }
+    conn.close()
+    assert_no_secret("index.db", db.read_bytes())
+    assert (
+        not db.with_name("index.db-wal").exists()
+        or db.with_name("index.db-wal").stat().st_size == 0
+    )
+    # and the next build has nothing left to do
+    assert build_index(db, projects).reredacted_rows == 0
+
+
+@needs_real_corpus()
+def test_the_real_corpus_keeps_its_six_redactions_and_no_more(tmp_path):
+    """The count the README gives: 6 values redacted, all the password `postgres` of local
+    development databases, checked by hand; a new rule that redacts more must say why."""
+    db = tmp_path / "real.db"
+    build_index(db, REAL_PROJECTS)
+    conn = sqlite3.connect(db)
+    rows = conn.execute(
+        "SELECT kind, table_name, column_name, sum(count) FROM redactions GROUP BY 1, 2, 3"
+    ).fetchall()
+    conn.close()
+    assert sorted(rows) == [
+        ("password", "tool_calls", "input", 1),
+        ("url-password", "tool_calls", "input", 4),
+        ("url-password", "tool_results", "content", 1),
+    ]
+
+
+_TEXT = st.text(alphabet=st.sampled_from(list("ab -_:/=\"'\\\n{}(") + ["é", "🙂"]), max_size=40)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.sampled_from(_KINDS),
+    _TEXT,
+    st.sampled_from([" ", "\n", "=", "\t", '"', "\\n"]),
+    _TEXT,
+    st.sampled_from(["prompt", "input", "result", "cwd", "branch"]),
+)
+def test_a_secret_anywhere_is_not_in_the_database_bytes(kind, before, separator, after, where):
+    """Through the whole build, fresh then incremental (its pages in the WAL)."""
+    secret = SECRETS[kind]
+    text = before + separator + secret + separator + after
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        project = root / "projects" / "-home-dev-app"
+        write_jsonl(project / f"{SESSION}.jsonl", fixed_session(SESSION, 1))
+        db = root / "index.db"
+        build_index(db, root / "projects")
+        envelope = {"cwd": text} if where == "cwd" else {}
+        envelope = {"branch": text} if where == "branch" else envelope
+        sid, t = LATER, "2026-01-02T10:00:0"
+        lines = [
+            prompt(f"{sid}-p", sid, text if where == "prompt" else "go", t + "0Z", **envelope),
+            tool_use(f"{sid}-1", sid, "t9", "Write", {"content": text}, t + "1Z", **envelope),
+            result(f"{sid}-2", sid, "t9", text if where == "result" else "ok", t + "2Z", True),
+        ]
+        write_jsonl(project / f"{LATER}.jsonl", lines)
+        reader = sqlite3.connect(db)
+        reader.execute("SELECT 1 FROM messages").fetchone()
+        build_index(db, root / "projects")
+        stored = db.read_bytes() + db.with_name("index.db-wal").read_bytes()
+        reader.close()
+    for fragment in fragments(secret):
+        assert fragment.encode() not in stored

@@ -56,6 +56,7 @@ window did). Only the first two claim a fix.
 from __future__ import annotations
 
 import functools
+import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -506,8 +507,10 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
             if call.name == "Read" and call.file_path.startswith(folder):
                 return True  # a folder read as a file (EISDIR), then a file in it
             if call.file_path == failed.file_path:
+                # an Edit that did not apply, then a Write; not a Read, then a Write (that
+                # creates what was to be read: the Read that follows confirms it)
                 return call.name != failed.name and (
-                    call.name in EDIT_TOOLS or failed.name not in EDIT_TOOLS
+                    (call.name in EDIT_TOOLS) == (failed.name in EDIT_TOOLS)
                 )
             return _basename(call.file_path) == _basename(failed.file_path) and (
                 call.name == failed.name
@@ -721,7 +724,7 @@ def _confirmed(
     elif confirm.name != failed.name:
         change = f"{failed.name} → {confirm.name}"
     elif confirm.file_path != failed.file_path:
-        change = f"{failed.file_path} → {confirm.file_path}"
+        change = _path_change(failed.file_path or "", confirm.file_path or "")
     if not (failed.command or failed.file_path) and not steps:
         change = "called again with other input"
     if (
@@ -741,6 +744,18 @@ def _confirmed(
         window_end=window_end,
         others=others,
     )
+
+
+def _path_change(old: str, new: str) -> str:
+    """`old → new` from their common folder: `src → src/index.js`, `a/x.py → b/x.py`."""
+    try:
+        common = posixpath.commonpath([old, new]) if old and new else ""
+    except ValueError:  # one absolute, one relative
+        common = ""
+    if common in (old, new):
+        common = posixpath.dirname(common)
+    start = len(common.rstrip("/")) + 1 if common else 0
+    return f"{old[start:] or old} → {new[start:] or new}"
 
 
 def session_fixes(

@@ -773,6 +773,7 @@ def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any
 def find_past_fix_sql() -> str:
     """The find_past_fix query: one row per (session, signature), `:limit` groups at most."""
     edit_tools = ", ".join(f"'{name}'" for name in EDIT_TOOLS)
+    claims = ", ".join(f"'{outcome}'" for outcome in sorted(fixes.CLAIMS_FIX))
     limit = find_limit_sql()
     return f"""
 -- Failed tool results with the pasted error's signature or every one of its words (stop
@@ -863,7 +864,7 @@ ranked as (
         m.words desc, m.score is null, m.score, tr.timestamp desc, tr.id) as nth
   from keyed m join tool_results tr on tr.id = m.id
   -- whether what followed it claims a fix (pastfix.fixes)
-  left join fixes fx on fx.tool_use_id = tr.tool_use_id and fx.outcome in ({", ".join(f"'{o}'" for o in sorted(fixes.CLAIMS_FIX))})
+  left join fixes fx on fx.tool_use_id = tr.tool_use_id and fx.outcome in ({claims})
 ),
 -- The order of find_past_fix (see find_class).
 hits as (
@@ -877,7 +878,7 @@ hits as (
 outcomes as (
   select h.*, fx.outcome, fx.confirmed_by, fx.confirmed_at, fx.remedy as stored_remedy,
     fx.others, fx.window_end as fx_window_end,
-    coalesce(fx.outcome in ({", ".join(f"'{o}'" for o in sorted(fixes.CLAIMS_FIX))}), 0) as claims
+    coalesce(fx.outcome in ({claims}), 0) as claims
   from hits h left join fixes fx on fx.tool_use_id = h.tool_use_id
 ),
 framed as (
@@ -1631,13 +1632,17 @@ def remedy_steps(row: dict[str, Any]) -> list[dict[str, Any]]:
     return shown
 
 
-_MARKUP = re.compile(r"\*\*|__|(?m:^#{1,6}\s+)|(?m:^\s*\|?[\s:|-]*-{3,}[\s:|-]*\|?\s*$)|`")
+# Markdown that reads as noise on one line: bold and code marks, heading marks, table rules.
+_MARKS = re.compile(r"\*\*|__|`")
+_BLOCKS = re.compile(r"(?m:^#{1,6}\s+)|(?m:^\s*\|?[\s:|-]*-{3,}[\s:|-]*\|?\s*$)")
 
 
 def plain_text(text: object, width: object = 600) -> str:
     """Markdown as plain text on one line: no `**`, headings or table rules, cut at a word."""
-    flat = " ".join(_MARKUP.sub(" ", str(text or "")).replace(" | ", " · ").split())
+    plain = _MARKS.sub("", _BLOCKS.sub(" ", str(text or "")))
+    flat = " ".join(plain.replace(" | ", " · ").split())
     flat = flat.strip("| ").replace("| ", "· ").replace(" |", " ·")
+    flat = re.sub(r"(?: ·)+ ·", " ·", flat).strip("· ")
     limit = int(width) if isinstance(width, (int, str)) and str(width).isdigit() else 600
     if len(flat) <= limit:
         return flat

@@ -404,10 +404,13 @@ async def test_find_past_fix_page(ds):
         '<pre class="pf-keyline"><mark>EISDIR</mark>: illegal operation on a directory, read</pre>'
         in card
     )
-    assert '<h3 class="pf-unfixed">No successful retry in this session</h3>' in card
+    # A folder read as a file, then the file in it: that Read is the remedy, and confirms it.
+    assert '<h3 class="pf-fixed">Worked around 2 min later</h3>' in card
     assert (
         '<a href="/index/-/session/s1?call=t5#call-t5"><code class="pf-inline">src/index.js' in card
     )
+    assert 'changed: <code class="pf-inline">src → src/index.js</code>' in card
+    assert '<p class="pf-confirmed">That Read succeeded.</p>' in card
     assert '<blockquote class="pf-reply">That is a directory; reading the file inside it.' in card
     assert '<button type="button" class="pf-copy" data-copy="claude --resume s1">' in card
     # Empty fields are not shown.
@@ -419,17 +422,25 @@ async def test_find_past_fix_page_shows_the_fix(ds):
     page = (await ds.client.get("/index/find_past_fix", params={"error": "ENOENT"})).text
     cards = re.findall(r'<article class="pf-card" id="hit-\d">.*?</article>', page, re.S)
     assert len(cards) == 2
-    fixed, unfixed = cards
-    assert '<a href="/index/-/session/s2?call=u1#call-u1">build lib</a>' in fixed
-    assert '<h3 class="pf-fixed">Fixed 4 min later</h3>' in fixed
-    assert '<p class="pf-edit-file">Write <code>dist/index.js</code></p>' in fixed
-    assert '<pre class="pf-diff"><span class="pf-add">+ x</span></pre>' in fixed
+    written, changed = cards
+    assert '<a href="/index/-/session/s2?call=u1#call-u1">build lib</a>' in written
+    assert '<h3 class="pf-fixed">Fixed 4 min later</h3>' in written
+    # The remedy first, each step linked to its call: the Write, as a diff...
+    assert (
+        '<p class="pf-edit-file">Write <a href="/index/-/session/s2?call=u2#call-u2">'
+        "<code>dist/index.js</code></a></p>" in written
+    )
+    assert '<pre class="pf-diff"><span class="pf-add">+ x</span></pre>' in written
+    # ... then the unchanged retry that confirmed it.
     assert (
         'Then <span class="pf-tool">Bash</span> <a href="/index/-/session/s2?call=u3#call-u3">'
-        '<code class="pf-inline">npm run build</code></a> succeeded.' in fixed
+        '<code class="pf-inline">npm run build</code></a> succeeded.' in written
     )
-    assert '<h3 class="pf-unfixed">' in unfixed
-    assert '<ul class="pf-files"><li><code class="pf-inline">build.js</code></li></ul>' in unfixed
+    assert written.index('class="pf-remedy"') < written.index('class="pf-confirmed"')
+    # A changed retry is itself a step, with what changed.
+    assert '<code class="pf-inline">mkdir -p dist &amp;&amp; npm run build</code>' in changed
+    assert 'changed: <code class="pf-inline">first mkdir -p dist</code>' in changed
+    assert '<p class="pf-confirmed">That Bash succeeded.</p>' in changed
 
 
 @pytest.mark.asyncio
@@ -871,3 +882,4 @@ def test_the_datasette_line_is_told_apart():
     from pastfix.plugin import indexes
 
     assert indexes.is_datasette_1(Datasette([])) == datasette.__version__.startswith("1.")
+

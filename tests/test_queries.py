@@ -300,6 +300,8 @@ FIND_COLUMNS = [
     "fixed_at",
     "fix_tool_use_id",
     "fix_target",
+    "outcome",
+    "remedy",
     "fix_edits",
     "fix_calls",
     "session_title",
@@ -307,6 +309,7 @@ FIND_COLUMNS = [
     "error_snippet_html",
     "error",
     "agent",
+    "error_length",
     "same_text",
     "text_distance",
     "shared_words",
@@ -343,12 +346,28 @@ def test_find_past_fix_rows(conn):
             "signature": signatures.signature(ENOENT),
             "kind": "error",
             "occurrences": 1,
-            # The same command succeeded after the missing file was written.
+            # The same command succeeded after the missing file was written: the Write
+            # is the remedy, the unchanged retry its confirmation.
             "fixed_at": ts(2007),
             "fix_tool_use_id": "u3",
             "fix_target": "npm run build",
+            "outcome": "fixed",
+            "remedy": [
+                {
+                    "tool_use_id": "u2",
+                    "tool": "Write",
+                    "target": f"{LIB}/dist/index.js",
+                    "change": None,
+                }
+            ],
             "fix_edits": [
-                {"tool": "Write", "file_path": f"{LIB}/dist/index.js", "old": "", "new": "x"}
+                {
+                    "tool": "Write",
+                    "file_path": f"{LIB}/dist/index.js",
+                    "tool_use_id": "u2",
+                    "old": "",
+                    "new": "x",
+                }
             ],
             "fix_calls": [],
             "session_title": "build lib",
@@ -356,6 +375,7 @@ def test_find_past_fix_rows(conn):
             "error_snippet_html": html,
             "error": ENOENT,
             "agent": "claude",
+            "error_length": len(ENOENT),
             # Two words of a longer key line: not its text, seven words from it.
             "same_text": 0,
             "text_distance": 7,
@@ -378,17 +398,37 @@ def test_find_past_fix_rows(conn):
             "signature": signatures.signature(ENOENT),
             "kind": "error",
             "occurrences": 1,
-            # `mkdir -p dist && npm run build` is another command: no retry of this one.
-            "fixed_at": None,
-            "fix_tool_use_id": None,
-            "fix_target": None,
-            "fix_edits": [],
+            # `mkdir -p dist && npm run build` runs the same build after a mkdir: a changed
+            # retry, which is part of the remedy and says what changed.
+            "fixed_at": ts(8),
+            "fix_tool_use_id": "t3",
+            "fix_target": "mkdir -p dist && npm run build",
+            "outcome": "fixed",
+            "remedy": [
+                {"tool_use_id": "t2", "tool": "Edit", "target": f"{APP}/build.js", "change": None},
+                {
+                    "tool_use_id": "t3",
+                    "tool": "Bash",
+                    "target": "mkdir -p dist && npm run build",
+                    "change": "first mkdir -p dist",
+                },
+            ],
+            "fix_edits": [
+                {
+                    "tool": "Edit",
+                    "file_path": f"{APP}/build.js",
+                    "tool_use_id": "t2",
+                    "old": "a",
+                    "new": "b",
+                }
+            ],
             "fix_calls": [],
             "session_title": "fix the build",
             "session_url": "/index/-/session/s1?call=t1#call-t1",
             "error_snippet_html": html,
             "error": ENOENT,
             "agent": "claude",
+            "error_length": len(ENOENT),
             "same_text": 0,
             "text_distance": 7,
             "shared_words": [],
@@ -478,7 +518,10 @@ def test_find_past_fix_uses_the_indexes(conn):
     assert "SEARCH n USING INDEX idx_messages_session (session_id=? AND timestamp>?)" in plan
     assert "SEARCH c2 USING INDEX idx_tc_session (session_id=? AND timestamp>?)" in plan
     window = "USING INDEX idx_tc_session (session_id=? AND timestamp>? AND timestamp<?)"
-    assert f"SEARCH e {window}" in plan and f"SEARCH k {window}" in plan
+    assert f"SEARCH e {window}" in plan
+    # what fixed each failure: its row of the fixes table, its steps by their ids
+    assert "SEARCH fx USING INDEX sqlite_autoindex_fixes_1 (tool_use_id=?)" in plan
+    assert "SEARCH k USING INDEX sqlite_autoindex_tool_calls_1 (tool_use_id=?)" in plan
     assert "SEARCH tr USING INTEGER PRIMARY KEY (rowid=?)" in plan
     assert "SCAN tool_results" not in plan and "SCAN messages" not in plan
 
@@ -914,7 +957,13 @@ def test_fix_after_one_edit(fixes):
     assert (row["fix_tool_use_id"], row["fix_target"]) == ("f1-b2", "pytest tests/test_a.py")
     assert row["fixed_at"] == ts(6)
     assert row["fix_edits"] == [
-        {"tool": "Edit", "file_path": f"{APP}/a.py", "old": "return 1", "new": "return 2"}
+        {
+            "tool": "Edit",
+            "file_path": f"{APP}/a.py",
+            "tool_use_id": "f1-e1",
+            "old": "return 1",
+            "new": "return 2",
+        }
     ]
     assert row["fix_calls"] == []
 
@@ -931,11 +980,18 @@ def test_fix_after_several_edits_and_a_read(fixes):
     ]
 
 
-def test_another_command_is_not_a_retry(fixes):
+def test_another_name_of_the_program_is_a_changed_retry(fixes):
     row = fix_of(fixes, "python: command not found", "f3")
-    assert (row["fixed_at"], row["fix_tool_use_id"], row["fix_edits"]) == (None, None, [])
-    # What happened next is still shown.
-    assert row["next_ok_target"] == "python3 app.py"
+    assert (row["outcome"], row["fix_tool_use_id"], row["fix_edits"]) == ("fixed", "f3-b2", [])
+    # The retry is the remedy, and says what changed.
+    assert row["remedy"] == [
+        {
+            "tool_use_id": "f3-b2",
+            "tool": "Bash",
+            "target": "python3 app.py",
+            "change": "-python +python3",
+        }
+    ]
 
 
 def test_no_retry_shows_the_edits_before_the_next_prompt(fixes):
@@ -957,7 +1013,13 @@ def test_fix_among_parallel_calls(fixes):
     assert row["fix_tool_use_id"] == "f6-p3"
     assert row["fix_calls"] == [{"tool": "Read", "target": f"{APP}/b.txt", "ok": True}]
     assert row["fix_edits"] == [
-        {"tool": "Write", "file_path": f"{APP}/a.txt", "old": "", "new": "a\n"}
+        {
+            "tool": "Write",
+            "file_path": f"{APP}/a.txt",
+            "tool_use_id": "f6-w",
+            "old": "",
+            "new": "a\n",
+        }
     ]
 
 
@@ -965,7 +1027,13 @@ def test_fix_by_multiedit_shows_each_of_its_edits(fixes):
     row = fix_of(fixes, "ParseError: unexpected token", "f7")
     assert row["fix_tool_use_id"] == "f7-b2"
     assert row["fix_edits"] == [
-        {"tool": "MultiEdit", "file_path": f"{APP}/p.py", "old": f"v{i}", "new": f"w{i}"}
+        {
+            "tool": "MultiEdit",
+            "file_path": f"{APP}/p.py",
+            "tool_use_id": "f7-m",
+            "old": f"v{i}",
+            "new": f"w{i}",
+        }
         for i in range(3)
     ]
 
@@ -1022,7 +1090,13 @@ def test_pastfix_find_reads_a_pipe(index_path):
         ("t1", "signature"),
     ]
     assert rows[0]["fix_edits"] == [
-        {"tool": "Write", "file_path": f"{LIB}/dist/index.js", "old": "", "new": "x"}
+        {
+            "tool": "Write",
+            "file_path": f"{LIB}/dist/index.js",
+            "tool_use_id": "u2",
+            "old": "",
+            "new": "x",
+        }
     ]
 
 
@@ -1318,8 +1392,9 @@ def test_cli_find(index_path):
         "   session: fix the build\n"
         f"   ran:    {APP}/src\n"
         "   error:  EISDIR: illegal operation on a directory, read\n"
-        "   fixed:  no successful retry in this session\n"
-        f"   then:   Read {APP}/src/index.js (succeeded)\n"
+        # a folder read as a file, then a file in it: that Read is the remedy
+        f"   fix:    Read {APP}/src/index.js  (changed: src → src/index.js)\n"
+        "   and that call succeeded\n"
         "   next:   That is a directory; reading the file inside it.\n"
         "   resume: claude --resume s1\n"
     )
@@ -1333,9 +1408,9 @@ def test_cli_find_shows_the_fix(index_path):
         "   session: build lib",
         "   ran:    npm run build",
         "   error:  Error: ENOENT: no such file or directory, open '/home/u/app/dist/index.js'",
-        "   fixed:  Bash npm run build succeeded",
-        "   edit:   dist/index.js",
+        "   fix:    edit dist/index.js",
         "             + x",
+        "   confirmed: Bash npm run build succeeded",
         "   next:   Creating the missing dist/index.js.",
     ]
 
@@ -1429,12 +1504,13 @@ def test_format_hit():
         "occurrences": 1,
         "session_title": None,
         "fixed_at": None,
+        "outcome": "not fixed",
     }
     assert queries.format_hit(3, row, ("*", "*"), "B") == (
         "3. Bash failed T in /p\n"
         "   ran:    npm run build\n"
         "   error:  a *b* c\n"
-        "   fixed:  no successful retry in this session\n"
+        "   fixed:  no, nothing that followed in this session succeeded at it\n"
         "   edited: a, /q/b\n"
         "   resume: claude --resume s"
     )
@@ -1445,7 +1521,23 @@ def test_format_hit():
         session_title="the\ntitle",
         fixed_at="2026-01-01T00:00:00Z",
         fix_target="npm run build",
-        fix_edits=[{"tool": "Edit", "file_path": "/p/x.js", "old": "a\nb", "new": "c"}],
+        fix_tool_use_id="t9",
+        outcome="fixed",
+        remedy=[
+            {"tool_use_id": "t2", "tool": "Bash", "target": "npm ci", "change": None},
+            {"tool_use_id": "t3", "tool": "Edit", "target": "/p/x.js", "change": None},
+            {"tool_use_id": "t4", "tool": "Edit", "target": "/p/x.js", "change": None},
+        ],
+        fix_edits=[
+            {
+                "tool": "Edit",
+                "file_path": "/p/x.js",
+                "tool_use_id": "t3",
+                "old": "a\nb",
+                "new": "c",
+            },
+            {"tool": "Edit", "file_path": "/p/x.js", "tool_use_id": "t4", "old": "d", "new": "e"},
+        ],
         fix_calls=[{"tool": "Read", "target": "/p/x.js", "ok": False}],
     )
     assert queries.format_hit(1, row, ("*", "*"), "b").splitlines() == [
@@ -1454,10 +1546,14 @@ def test_format_hit():
         "   ran:    npm run build",
         "   error:  a *b* c",
         "   same error signature: a b c",
-        "   fixed:  Bash npm run build succeeded",
-        "   edit:   x.js",
+        "   fix:    Bash npm ci",
+        # two edits of one file in a row: one step
+        "   fix:    edit x.js (2 edits)",
         "             - a b",
         "             + c",
+        "             - d",
+        "             + e",
+        "   confirmed: Bash npm run build succeeded",
         "   before: Read /p/x.js (failed)",
         "   resume: claude --resume s",
     ]
@@ -1583,7 +1679,7 @@ def test_real_corpus_what_happened_next(real_conn):
         f = next(g for g in failed if g["tool_use_id"] == row["tool_use_id"])
         next_text = next(
             (
-                m["text"][:600]
+                queries.plain_text(m["text"][:2000], 600)
                 for m in messages
                 if m["session_id"] == f["session_id"]
                 and m["timestamp"] > f["timestamp"]

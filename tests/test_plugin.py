@@ -882,4 +882,3 @@ def test_the_datasette_line_is_told_apart():
     from pastfix.plugin import indexes
 
     assert indexes.is_datasette_1(Datasette([])) == datasette.__version__.startswith("1.")
-

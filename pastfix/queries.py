@@ -254,6 +254,7 @@ _BY_FREQUENCY = " etsroinacdlmpu._\"()h1f/g:,2-=93ybv4w{}506x7k8>'[];q`<j%z*|\\#
 _RARITY = {ch: -i for i, ch in enumerate(_BY_FREQUENCY)}
 # A shorter anchor would let most rows through to the real LIKE.
 _ANCHOR_MIN = 4
+_ANCHOR_MAX = 1000
 
 
 def like_anchor(text: object) -> str:
@@ -271,7 +272,9 @@ def like_anchor(text: object) -> str:
         return ""
     last = max(0, len(text) - _ANCHOR_MIN)
     start = min(range(last + 1), key=lambda i: (_RARITY.get(text[i].lower(), 1), i))
-    tail = text[start:]
+    # a prefix of the end is in every text the end is in: a short pattern stays fast
+    # (and within LIKE's limit)
+    tail = text[start : start + _ANCHOR_MAX]
     return tail.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
@@ -689,6 +692,21 @@ TARGET = "coalesce({c}.command, {c}.file_path, {c}.description, substr({c}.input
 _LIKE_LITERAL = r"replace(replace(replace({param}, '\', '\\'), '%', '\%'), '_', '\_')"
 
 
+def _contains(column: str, param: str) -> str:
+    """SQL: `column` holds the text of `param`, case-insensitive for ASCII, as LIKE is.
+
+    LIKE refuses a pattern over LIKE_PATTERN_BYTES ("LIKE or GLOB pattern too complex",
+    an HTTP 400 in Datasette): such text is found with instr() on lower(), which folds
+    the same ASCII letters and has no limit.
+    """
+    pattern = "'%' || " + _LIKE_LITERAL.format(param=param) + " || '%'"
+    return (
+        f"(case when length(cast({pattern} as blob)) > {LIKE_PATTERN_BYTES}"
+        f" then instr(lower({column}), lower({param})) > 0"
+        f" else {column} like {pattern} escape '\\' end)"
+    )
+
+
 def find_limit_sql() -> str:
     """find_past_fix's `limit` in SQL: FIND_LIMIT when empty or not a number, at most FIND_MAX."""
     return (
@@ -1010,7 +1028,7 @@ select
 from tool_results tr indexed by idx_tr_session
 left join tool_calls c on c.tool_use_id = tr.tool_use_id
 where tr.session_id = :session_id
-  and tr.content like '%' || {_LIKE_LITERAL.format(param=":pattern")} || '%' escape '\\'
+  and {_contains("tr.content", ":pattern")}
 order by tr.timestamp, tr.id
 """
 
@@ -1023,10 +1041,10 @@ with hits as (
   select tr.id, tr.timestamp from tool_results tr
   where :pattern != ''
     and tr.content like '%' || like_anchor(:pattern) || '%' escape '\\'
-    and tr.content like '%' || {_LIKE_LITERAL.format(param=":pattern")} || '%' escape '\\'
+    and {_contains("tr.content", ":pattern")}
     and (:project = '' or tr.session_id in (
       select session_id from sessions
-      where project like '%' || {_LIKE_LITERAL.format(param=":project")} || '%' escape '\\'))
+      where {_contains("project", ":project")}))
   order by tr.timestamp desc, tr.id desc
   limit {SEARCH_TOOL_OUTPUT_LIMIT}
 )
@@ -1102,7 +1120,7 @@ with latest as (
   where is_error = 1
     and (:project = '' or session_id in (
       select session_id from sessions
-      where project like '%' || {_LIKE_LITERAL.format(param=":project")} || '%' escape '\\'))
+      where {_contains("project", ":project")}))
   order by timestamp desc
   limit 100
 )
@@ -1132,7 +1150,7 @@ with failures as (
     and (:noise != 'hide' or tr.kind = 'error')
     and (:project = '' or tr.session_id in (
       select session_id from sessions
-      where project like '%' || {_LIKE_LITERAL.format(param=":project")} || '%' escape '\\'))
+      where {_contains("project", ":project")}))
 ),
 grouped as (
   select signature,

@@ -136,8 +136,9 @@ def test_errors_keep_their_reason(index, tmp_path, monkeypatch):  # noqa: F811
         f"Error executing tool search_messages: {db} not found: build it with `pastfix build {db}`"
     )
     db.write_bytes(index.read_bytes())
+    # a pattern longer than SQLite's LIKE takes is still searched
     answer = call_one(db, "session_tool_output", {"session_id": PAST, "pattern": "x" * 60_000})
-    assert "a pattern is too long" in answer.content[0].text
+    assert not answer.is_error
     monkeypatch.setattr(queries, "TIME_LIMIT", 1e-6)
     answer = call_one(db, "find_past_fix", {"error": TS_ERROR.format(file="a.ts", line=1)})
     assert answer.content[0].text == (

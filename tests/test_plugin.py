@@ -882,3 +882,14 @@ def test_the_datasette_line_is_told_apart():
     from pastfix.plugin import indexes
 
     assert indexes.is_datasette_1(Datasette([])) == datasette.__version__.startswith("1.")
+
+
+@pytest.mark.asyncio
+async def test_a_pattern_longer_than_sqlites_like_is_answered(ds):
+    """It was an HTTP 400, "LIKE or GLOB pattern too complex"."""
+    for query in ("search_tool_output", "session_tool_output"):
+        response = await ds.client.get(
+            f"/index/{query}.json",
+            params={"pattern": "x" * 60_000, "session_id": "s1", "project": "", "_shape": "array"},
+        )
+        assert (response.status_code, response.json()) == (200, [])

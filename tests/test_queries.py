@@ -492,10 +492,22 @@ def test_a_query_over_the_time_limit_stops_with_a_one_line_error(index_path, mon
     conn.close()
 
 
-def test_a_like_pattern_too_long_for_sqlite_gives_a_one_line_error(conn):
-    with pytest.raises(queries.QueryError, match=r"^a pattern is too long: .* 50,000 bytes"):
-        queries.run(conn, "session_tool_output", session_id="s1", pattern="x" * 60_000)
-    assert queries.run(conn, "session_tool_output", session_id="s1", pattern="x" * 40_000) == []
+def test_a_pattern_too_long_for_sqlites_like_is_still_searched(conn):
+    """LIKE refuses a pattern over 50,000 bytes; the queries use instr() for such text."""
+    assert queries.run(conn, "session_tool_output", session_id="s1", pattern="x" * 60_000) == []
+    assert queries.run(conn, "search_tool_output", pattern="x" * 60_000, project="y" * 60_000) == []
+    memory = sqlite3.connect(":memory:")
+    found = f"select {queries._contains(':content', ':pattern')}"
+    long = "Ab%_\\" * 12_000  # 72,000 bytes once escaped for LIKE
+    for content, pattern, expected in [
+        ("x" + long.upper() + "y", long, 1),  # ASCII case folded, as LIKE does
+        ("x" + long[:-1] + "y", long, 0),
+        ("it's 50% done", "50%", 1),  # short text: LIKE, % literal
+        ("it's 50 done", "50%", 0),
+    ]:
+        assert memory.execute(found, {"content": content, "pattern": pattern}).fetchone()[0] == (
+            expected
+        )
 
 
 def test_find_past_fix_limit(conn):

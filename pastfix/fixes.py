@@ -62,7 +62,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-FIX_VERSION = 1
+FIX_VERSION = 1  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -244,7 +244,8 @@ class Fix:
     confirmed_at: str | None = None
     remedy: list[Step] = field(default_factory=list)
     window_end: str | None = None
-    # the calls of the window up to the confirmation (or its end) that are not remedy steps
+    # the other calls between the error's last sighting and the confirmation (or, without
+    # a fix, the first NEARBY_CALLS calls after the failure)
     others: list[str] = field(default_factory=list)
 
 
@@ -692,8 +693,8 @@ def _confirmed(
     for n, call in enumerate(between):
         step = None
         if not start <= n < (len(between) if stop is None else stop):
-            pass
-        elif not call.failed and _changes_state(call):
+            continue  # before the error's last sighting, or after it was gone
+        if not call.failed and _changes_state(call):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and not_read and call.name == "Read":
             if call.file_path == failed.file_path:

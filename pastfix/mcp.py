@@ -29,7 +29,8 @@ INSTRUCTIONS = (
     "Search the user's past Claude Code sessions (an index of every transcript). After a"
     " tool call fails, call find_past_fix with the error text: it returns earlier failures"
     " of the same error and what fixed them (outcome; remedy: the steps that made the"
-    " difference, then the call that confirmed them), and the session id for `claude --resume`. Then session_errors / session_tool_output to read"
+    " difference, then the call that confirmed them), and the session id for"
+    " `claude --resume`. Then session_errors / session_tool_output to read"
     " one session, search_messages for discussions, recurring_errors for frequent"
     " failures, file_history for the sessions that touched a file."
 )

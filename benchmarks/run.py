@@ -1409,6 +1409,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PYTHON",
         help="with --floor: also time the build of the pastfix installed for this Python",
     )
+    parser.add_argument(
+        "--source",
+        type=Path,
+        help="with --floor: this folder of transcripts instead of a generated corpus",
+    )
     args = parser.parse_args(argv)
     quick = {"mb": 5, "runs": 1, "sessions": 10, "samples": 10}
     full = {"mb": 500, "runs": 3, "sessions": 450, "samples": 50}
@@ -1424,12 +1429,15 @@ def main(argv: list[str] | None = None) -> int:
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "pastfix")], check=True)
     facts = machine_facts()
     probe_start = cpu_probe()
-    corpus = cached_corpus(
-        work,
-        f"corpus-{args.mb:g}mb-seed{args.seed}",
-        seed=args.seed,
-        target_bytes=int(args.mb * 1e6),
-    )
+    if args.floor and args.source:
+        corpus = args.source.resolve()
+    else:
+        corpus = cached_corpus(
+            work,
+            f"corpus-{args.mb:g}mb-seed{args.seed}",
+            seed=args.seed,
+            target_bytes=int(args.mb * 1e6),
+        )
     if args.floor:
         rows = measure_floor(corpus, work, args.runs, args.against)
         facts["load average at end"] = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())

@@ -760,7 +760,8 @@ class _Builder:
                 # Forced, or another build filled the index while this one planned.
                 self._clear()
             # Secondary indexes are cheaper to build once, sorted, than row by
-            # row; unique ones stay, since INSERT OR IGNORE relies on them.
+            # row; unique ones stay, since INSERT OR IGNORE relies on them, and so
+            # do the partial ones on failed results (see _secondary_indexes).
             deferred = _secondary_indexes(conn)
             for name, _ in deferred:
                 conn.execute(f"DROP INDEX [{name}]")
@@ -1164,9 +1165,17 @@ class _Builder:
 
 
 def _secondary_indexes(conn: Connection) -> list[tuple[str, str]]:
+    """The indexes a bulk build drops for the load and creates after it.
+
+    Not the partial ones (`WHERE is_error = 1`): they hold ~3% of the tool results,
+    so keeping them up to date costs next to nothing, while creating each afterwards
+    scans the whole table in the build's last, single-process part (four scans,
+    0.05-0.06 s at 500 MB; kept, the load takes 0-0.03 s longer).
+    """
     return conn.execute(
         "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
-        " AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN (?, ?, ?)",
+        " AND sql NOT LIKE 'CREATE UNIQUE%' AND sql NOT LIKE '% WHERE %'"
+        " AND tbl_name IN (?, ?, ?)",
         ["messages", "tool_calls", "tool_results"],
     ).fetchall()
 

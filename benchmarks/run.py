@@ -6,7 +6,8 @@ Measures, in this order and in one run:
 
 1. full build of a generated corpus (fresh DB, `pastfix build` as a process): wall, MB/s,
    peak RSS, DB size; interleaved with
-2. the naive baseline (benchmarks/naive.py) on the same corpus, as a process;
+2. the naive baseline (benchmarks/naive.py) and the floor pipeline (benchmarks/floor.py) on
+   the same corpus, as processes, each run in turn (the order rotating from run to run);
    then an in-process split of one full build (parse, inserts, FTS, sessions, commit);
 3. no-change refresh over a corpus of ~1,000 files (`--sessions`), process wall;
 4. 1 MB of real lines, with new ids, appended to one live session, then `pastfix build`;
@@ -57,6 +58,7 @@ import synthetic  # noqa: E402
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 NAIVE = HERE / "naive.py"
+FLOOR = HERE / "floor.py"
 
 # The original TypeScript indexer, for comparison (2.5 GB, 380k messages, 127k tool results).
 REFERENCE_MB = 2500
@@ -70,6 +72,9 @@ THROUGHPUT = "Full build throughput"
 PROJECTED = "Full build projected to 2.5 GB"
 NAIVE_BUILD = "Naive baseline build"
 SPEEDUP = "Speed-up over naive"
+FLOOR_BUILD = "Floor pipeline build"
+FLOOR_RATIO = "Full build / floor pipeline"
+FLOOR_CPU_RATIO = "Full build / floor pipeline, CPU time"
 PEAK_RSS = "Peak RSS of the build"
 DB_RATIO = "DB size / transcripts"
 NO_CHANGE = "No-change refresh"
@@ -98,6 +103,9 @@ LABELS = [
     PROJECTED,
     NAIVE_BUILD,
     SPEEDUP,
+    FLOOR_BUILD,
+    FLOOR_RATIO,
+    FLOOR_CPU_RATIO,
     PEAK_RSS,
     DB_RATIO,
     NO_CHANGE,
@@ -307,6 +315,9 @@ class Proc:
     wall: float  # seconds
     peak_rss_mb: float
     stdout: str
+    # user + system seconds of the process and of the children it waited for (the
+    # build's forked helper)
+    cpu: float = 0.0
 
 
 def settle() -> None:
@@ -319,9 +330,9 @@ def settle() -> None:
     os.sync()
 
 
-def pastfix_cmd() -> list[str]:
-    script = Path(sys.executable).parent / "pastfix"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "pastfix"]
+def pastfix_cmd(python: str = sys.executable) -> list[str]:
+    script = Path(python).parent / "pastfix"
+    return [str(script)] if script.exists() else [python, "-m", "pastfix"]
 
 
 def run_process(cmd: list[str]) -> Proc:
@@ -337,13 +348,32 @@ def run_process(cmd: list[str]) -> Proc:
         stdout, stderr = out.read().decode(), err.read().decode()
     if proc.returncode:
         raise RuntimeError(f"{' '.join(cmd)} exited with {proc.returncode}:\n{stderr[-3000:]}")
-    return Proc(wall, usage.ru_maxrss * 1024 / 1e6, stdout)
+    return Proc(wall, usage.ru_maxrss * 1024 / 1e6, stdout, usage.ru_utime + usage.ru_stime)
 
 
-def pastfix_build(db: Path, source: Path, *options: str) -> tuple[Proc, dict]:
-    command = [*pastfix_cmd(), "build", str(db), "--source", str(source), "-s", "--json"]
+def pastfix_build(
+    db: Path, source: Path, *options: str, python: str = sys.executable
+) -> tuple[Proc, dict]:
+    command = [*pastfix_cmd(python), "build", str(db), "--source", str(source), "-s", "--json"]
     proc = run_process([*command, *options])
     return proc, json.loads(proc.stdout)
+
+
+def floor_build(db: Path, source: Path) -> Proc:
+    """benchmarks/floor.py into a new `db`, as a process (its wall includes startup)."""
+    return run_process([sys.executable, str(FLOOR), str(db), "--source", str(source)])
+
+
+def in_turn(steps: list[Callable[[], None]], i: int) -> None:
+    """Run every step, starting with the (i mod n)-th: over n runs each goes first once.
+
+    On this shared 2-core machine, load from elsewhere comes and goes; taking turns
+    spreads it over every contender alike, and a paired ratio compares runs made
+    seconds apart.
+    """
+    k = i % len(steps)
+    for step in steps[k:] + steps[:k]:
+        step()
 
 
 # -- 1 + 2: full build and the naive baseline ---------------------------------
@@ -357,30 +387,45 @@ def throughput_row(name: str, mb: float, walls: list[float], note: str) -> Row:
 
 def measure_full_build(corpus: Path, work: Path, runs: int) -> tuple[list[Row], Path]:
     mb = corpus_bytes(corpus) / 1e6
-    db, naive_db = work / "full.db", work / "naive.db"
+    # The index kept for the measurements that follow is the redacted build's.
+    db, naive_db, plain_db = work / "full.db", work / "naive.db", work / "plain.db"
     builds: list[Proc] = []
     plain: list[Proc] = []
     naives: list[Proc] = []
+    floors: list[Proc] = []
     stats: dict = {}
     naive_counts: dict = {}
-    for i in range(runs):
-        # Interleaved, so that load from elsewhere on the machine hits both alike.
-        remove_db(db)
+
+    def unredacted() -> None:
+        remove_db(plain_db)
         settle()
-        proc, stats = pastfix_build(db, corpus, "--no-redact")
+        proc, _ = pastfix_build(plain_db, corpus, "--no-redact")
         plain.append(proc)
-        log(f"full build without redaction {i + 1}/{runs}: {proc.wall:.2f}s")
+        log(f"full build without redaction {len(plain)}/{runs}: {proc.wall:.2f}s")
+
+    def full() -> None:
         remove_db(db)
         settle()
-        proc, stats = pastfix_build(db, corpus)
+        proc, stats_ = pastfix_build(db, corpus)
+        stats.update(stats_)
         builds.append(proc)
-        log(f"full build {i + 1}/{runs}: {proc.wall:.2f}s, {proc.peak_rss_mb:.0f} MB RSS")
+        log(f"full build {len(builds)}/{runs}: {proc.wall:.2f}s, {proc.peak_rss_mb:.0f} MB RSS")
+
+    def naive() -> None:
         remove_db(naive_db)
         settle()
-        naive = run_process([sys.executable, str(NAIVE), str(naive_db), "--source", str(corpus)])
-        naive_counts = json.loads(naive.stdout)
-        naives.append(naive)
-        log(f"naive build {i + 1}/{runs}: {naive.wall:.2f}s, {naive.peak_rss_mb:.0f} MB RSS")
+        proc = run_process([sys.executable, str(NAIVE), str(naive_db), "--source", str(corpus)])
+        naive_counts.update(json.loads(proc.stdout))
+        naives.append(proc)
+        log(f"naive build {len(naives)}/{runs}: {proc.wall:.2f}s, {proc.peak_rss_mb:.0f} MB RSS")
+
+    def floor() -> None:
+        floors.append(timed_floor(work, corpus))
+        log(f"floor pipeline {len(floors)}/{runs}: {floors[-1].wall:.2f}s")
+
+    for i in range(runs):
+        in_turn([unredacted, full, floor, naive], i)
+    remove_db(plain_db)
     walls = [p.wall for p in builds]
     naive_walls = [p.wall for p in naives]
     size = db_bytes(db)
@@ -431,6 +476,7 @@ def measure_full_build(corpus: Path, work: Path, runs: int) -> tuple[list[Row], 
             lambda v: v >= 4,
             note="naive wall / pastfix wall, paired runs",
         ),
+        *floor_rows(builds, floors, mb),
         Row(
             PEAK_RSS,
             [p.peak_rss_mb for p in builds],
@@ -452,6 +498,104 @@ def measure_full_build(corpus: Path, work: Path, runs: int) -> tuple[list[Row], 
         ),
     ]
     return rows, db
+
+
+def timed_floor(work: Path, corpus: Path) -> Proc:
+    floor_db = work / "floor.db"
+    remove_db(floor_db)
+    settle()
+    proc = floor_build(floor_db, corpus)
+    remove_db(floor_db)
+    return proc
+
+
+def floor_rows(builds: list[Proc], floors: list[Proc], mb: float, who: str = "") -> list[Row]:
+    """The floor's time and the full build's against it, run by run (issue 19)."""
+    counts = json.loads(floors[-1].stdout)
+    floor_walls = [p.wall for p in floors]
+    label = f" ({who})" if who else ""
+    return [
+        Row(
+            FLOOR_BUILD,
+            floor_walls,
+            "s",
+            note=f"{mb / statistics.median(floor_walls):,.0f} MB/s: benchmarks/floor.py,"
+            f" msgspec + executemany of {counts['messages']:,} messages and"
+            f" {counts['tool_results']:,} tool results + one FTS5 rebuild, one process",
+        ),
+        Row(
+            FLOOR_RATIO + label,
+            [b.wall / f.wall for b, f in zip(builds, floors, strict=True)],
+            "×",
+            2,
+            "≤ 1.3×",
+            lambda v: v <= 1.3,
+            note="full build's wall (redaction and signatures on) / the floor's, paired runs",
+        ),
+        Row(
+            FLOOR_CPU_RATIO + label,
+            [b.cpu / f.cpu for b, f in zip(builds, floors, strict=True)],
+            "×",
+            2,
+            note="user + system seconds, the build's forked helper included, paired runs",
+        ),
+    ]
+
+
+def measure_floor(corpus: Path, work: Path, runs: int, against: list[str]) -> list[Row]:
+    """`--floor`: only the full build and the floor, in turn; `against` adds the full
+    builds of other pastfix installs (their Pythons), so that two versions are compared
+    with the floor and with each other in one run."""
+    mb = corpus_bytes(corpus) / 1e6
+    pythons = [sys.executable, *against]
+    builds: dict[str, list[Proc]] = {python: [] for python in pythons}
+    floors: list[Proc] = []
+
+    def full(python: str) -> Callable[[], None]:
+        def step() -> None:
+            db = work / "floor-full.db"
+            remove_db(db)
+            settle()
+            proc, _ = pastfix_build(db, corpus, python=python)
+            remove_db(db)
+            builds[python].append(proc)
+            log(f"full build ({python}): {proc.wall:.2f}s, {proc.cpu:.2f}s CPU")
+
+        return step
+
+    def floor() -> None:
+        floors.append(timed_floor(work, corpus))
+        proc = floors[-1]
+        log(f"floor pipeline {len(floors)}/{runs}: {proc.wall:.2f}s, {proc.cpu:.2f}s CPU")
+
+    for i in range(runs):
+        in_turn([floor, *(full(python) for python in pythons)], i)
+    rows = []
+    for python in pythons:
+        who = "" if python == sys.executable else python
+        walls = [p.wall for p in builds[python]]
+        rows.append(
+            Row(FULL_BUILD + (f" ({who})" if who else ""), walls, "s", note=f"{mb:,.0f} MB")
+        )
+        rows += [
+            r
+            for r in floor_rows(builds[python], floors, mb, who)
+            if who == "" or r.label != FLOOR_BUILD
+        ]
+    for python in against:
+        rows.append(
+            Row(
+                f"Full build, this / {python}",
+                [
+                    a.wall / b.wall
+                    for a, b in zip(builds[sys.executable], builds[python], strict=True)
+                ],
+                "×",
+                3,
+                note="paired runs",
+            )
+        )
+    return rows
 
 
 # -- where the build time goes (in-process) ------------------------------------
@@ -1275,6 +1419,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work-dir", type=Path, default=HERE / ".work", help="corpora and DBs")
     parser.add_argument("--write", type=Path, help="also write the results into this markdown file")
     parser.add_argument("--quick", action="store_true", help="a ~5 MB smoke run, one run each")
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="only the full build against the floor pipeline (benchmarks/floor.py), in turn",
+    )
+    parser.add_argument(
+        "--against",
+        action="append",
+        default=[],
+        metavar="PYTHON",
+        help="with --floor: also time the build of the pastfix installed for this Python",
+    )
+    parser.add_argument(
+        "--source",
+        type=Path,
+        help="with --floor: this folder of transcripts instead of a generated corpus",
+    )
     args = parser.parse_args(argv)
     quick = {"mb": 5, "runs": 1, "sessions": 10, "samples": 10}
     full = {"mb": 500, "runs": 3, "sessions": 450, "samples": 50}
@@ -1290,12 +1451,21 @@ def main(argv: list[str] | None = None) -> int:
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "pastfix")], check=True)
     facts = machine_facts()
     probe_start = cpu_probe()
-    corpus = cached_corpus(
-        work,
-        f"corpus-{args.mb:g}mb-seed{args.seed}",
-        seed=args.seed,
-        target_bytes=int(args.mb * 1e6),
-    )
+    if args.floor and args.source:
+        corpus = args.source.resolve()
+    else:
+        corpus = cached_corpus(
+            work,
+            f"corpus-{args.mb:g}mb-seed{args.seed}",
+            seed=args.seed,
+            target_bytes=int(args.mb * 1e6),
+        )
+    if args.floor:
+        rows = measure_floor(corpus, work, args.runs, args.against)
+        facts["load average at end"] = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+        facts["CPU probe at start / end"] = f"{probe_start} / {cpu_probe()}"
+        print(report(facts, rows, "", command.strip()))
+        return 0
     refresh_corpus = cached_corpus(
         work,
         f"sessions-{args.sessions}-seed{args.seed + 1}",

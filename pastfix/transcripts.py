@@ -223,8 +223,8 @@ class _Line(msgspec.Struct):
 
     String fields are validated by msgspec (a wrong type fails the line with a
     precise reason); the rest are checked by hand. `message` stays raw until
-    the line turns out to be a user or assistant line: progress lines and the
-    bulky `toolUseResult` sidecar are never materialised.
+    the line turns out to be a user or assistant line: the bulky `toolUseResult`
+    sidecar is never materialised. (_TypedLine is the faster first try.)
     """
 
     type: Any = None
@@ -270,6 +270,20 @@ class _Message(msgspec.Struct):
     content: str | list[_Block] | None = None
 
 
+class _TypedLine(_Line):
+    """A line with its message decoded in the same pass, tried first (see _parse_line).
+
+    Only a line that decodes this way is read from it; any other (a message that is
+    null or not an object, a wrong type anywhere) is decoded again as a _Line, whose
+    errors name the problem. Decoding `message` at once saves skipping its bytes
+    once and reading them again: 0.24 -> 0.20 s of CPU for the 200 MB benchmark
+    corpus's 75,000 lines (the lines alone: 0.12 s).
+    """
+
+    # A narrower type than _Line's Raw, read only through _message_of.
+    message: _Message | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+
+
 class _Attachment(msgspec.Struct):
     type: Any = None
     prompt: msgspec.Raw = msgspec.Raw()
@@ -284,6 +298,7 @@ class _ToolInput(msgspec.Struct):
 
 
 _decode_line = msgspec.json.Decoder(_Line).decode
+_decode_typed_line = msgspec.json.Decoder(_TypedLine).decode
 _decode_message = msgspec.json.Decoder(_Message).decode
 _decode_input = msgspec.json.Decoder(_ToolInput).decode
 _decode_attachment = msgspec.json.Decoder(_Attachment).decode
@@ -325,8 +340,14 @@ def _parse_line(
     repaired: bool = False,
 ) -> Problem | None:
     """Add one line's records to `batch`, or say why it cannot be indexed."""
+    obj: _Line | None
     try:
-        obj = _decode_line(line)
+        obj = _decode_typed_line(line)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        obj = None  # decoded again below, which says what is wrong in its own words
+    try:
+        if obj is None:
+            obj = _decode_line(line)
         _parse_object(obj, line_no, default_session_id, batch)
     except msgspec.ValidationError as e:
         got, at = _got_at(str(e))
@@ -435,13 +456,7 @@ def _parse_message(
         if block_kind == "api_error" and isinstance(cause, dict):
             texts.append(f"API error: {cause.get('code', '')} {cause.get('path', '')}".strip())
     else:
-        raw = bytes(obj.message)
-        if not raw:
-            raise BadLine(f"{kind} line without a message")
-        try:
-            message = _decode_message(raw)
-        except msgspec.ValidationError as e:
-            raise BadLine(_message_problem(kind, str(e))) from None
+        message = _message_of(obj, kind)
         model = _str_or_none(message.model, "model")
         content = message.content
         if isinstance(content, str):
@@ -484,6 +499,19 @@ def _parse_message(
     )
     batch.tool_calls.extend(calls)
     batch.tool_results.extend(results)
+
+
+def _message_of(obj: _Line, kind: str) -> _Message:
+    """The decoded `message` of a user or assistant line (see _TypedLine)."""
+    if isinstance(obj.message, _Message):
+        return obj.message
+    raw = bytes(obj.message) if obj.message is not msgspec.UNSET else b""
+    if not raw:
+        raise BadLine(f"{kind} line without a message")
+    try:
+        return _decode_message(raw)
+    except msgspec.ValidationError as e:
+        raise BadLine(_message_problem(kind, str(e))) from None
 
 
 def _parse_attachment(

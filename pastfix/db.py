@@ -527,14 +527,19 @@ FIX_CALLS_SQL = """
 SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   CASE WHEN c.name IN ('Glob', 'Grep') AND json_valid(c.input)
        THEN json_extract(c.input, '$.pattern') END,
-  c.agent_id, coalesce(r.is_error, 1), r.kind, coalesce(c.is_sidechain, 0), c.message_uuid
+  c.agent_id,
+  -- whether it has a result, from the unique index alone: reading each result's row
+  -- (for is_error) costs a page read per call; the failures are known already
+  exists (SELECT 1 FROM tool_results r WHERE r.tool_use_id = c.tool_use_id),
+  coalesce(c.is_sidechain, 0), c.message_uuid
 FROM tool_calls c INDEXED BY idx_tc_session
-LEFT JOIN tool_results r ON r.tool_use_id = c.tool_use_id
 WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp, c.file_id, c.line_no
 """
+# (A failure's kind comes after its content in the row: reading it for every call of a
+# session would walk the overflow pages of every large output.)
 FIX_ERRORS_SQL = (
-    "SELECT tool_use_id, content, timestamp FROM tool_results INDEXED BY idx_tr_session_errors"
-    " WHERE session_id = ? AND is_error = 1"
+    "SELECT tool_use_id, content, timestamp, kind FROM tool_results"
+    " INDEXED BY idx_tr_session_errors WHERE session_id = ? AND is_error = 1"
 )
 FIX_PROMPTS_SQL = (
     "SELECT timestamp FROM messages WHERE session_id = ? AND kind IN ('prompt', 'queued_prompt')"
@@ -573,9 +578,10 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
         failed = conn.execute(FIX_ERRORS_SQL, [session_id]).fetchall()
         if not failed:
             continue
-        errors = {tool_use_id: content for tool_use_id, content, _ in failed}
+        errors = {tool_use_id: content for tool_use_id, content, _, _ in failed}
+        kinds = {tool_use_id: kind for tool_use_id, _, _, kind in failed}
         # what follows the first failure (a call is made before its result is)
-        first = min((at for _, _, at in failed if at), default="")
+        first = min((at for _, _, at, _ in failed if at), default="")
         since = conn.execute(
             "SELECT min(timestamp) FROM tool_calls WHERE tool_use_id IN"
             " (SELECT value FROM json_each(?))",
@@ -591,10 +597,10 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 command=row[3],
                 file_path=row[4],
                 pattern=row[5],
-                agent_id=row[6] if row[6] is not None or not row[9] else thread.get(row[10]),
-                failed=bool(row[7]),
-                kind=row[8],
-                sidechain=bool(row[9]),
+                agent_id=row[6] if row[6] is not None or not row[8] else thread.get(row[9]),
+                failed=row[0] in errors or not row[7],
+                kind=kinds.get(row[0]),
+                sidechain=bool(row[8]),
             )
             for row in rows_of
         ]
@@ -629,7 +635,7 @@ def _sidechain_threads(
     with no agent id: each subagent is then the chain of parent links back to its
     first sidechain message, which names the thread.
     """
-    if not any(row[6] is None and row[9] for row in calls):
+    if not any(row[6] is None and row[8] for row in calls):
         return {}
     parent: dict[str, str | None] = {}
     for uuid, parent_uuid in conn.execute(

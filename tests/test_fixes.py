@@ -305,3 +305,21 @@ def test_the_cards_show_the_labelled_remedy(real_quality):
     assert real_quality["remedy_shown"]["rate"] >= 0.8
     assert real_quality["fix_claimed"]["rate"] >= 0.8
     assert real_quality["abandoned_no_claim"]["rate"] >= 0.9
+
+
+def test_a_push_that_could_not_authenticate_fixed_by_a_credential_helper():
+    failed = call(command="git push origin main", failed=True)
+    look = call(command="git remote -v")
+    helper = call(command="git config --global credential.helper store")
+    retry = call(command="git push origin main")
+    error = "fatal: could not read Username for 'https://github.com': No such device or address"
+    fix = run([failed, look, helper, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    assert steps(fix) == [(helper.tool_use_id, None)]
+
+
+def test_a_later_call_that_only_prints_a_message_claims_nothing():
+    failed = call(command="npm test", failed=True)
+    note = call(command="echo 'tests fail on CI only, moving on'")
+    fix = run([failed, note], {failed.tool_use_id: "Exit code 1\n2 failing"})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED

@@ -1340,12 +1340,19 @@ select id, uuid, type, kind, timestamp, substr(coalesce(text, ''), 1, ?) as text
   is_sidechain, is_meta, is_compact_summary, agent_id, model
 from messages where session_id = ? order by timestamp, id limit ? offset ?
 """
-SESSION_CALLS_SQL = """
+SESSION_CALLS_SQL = f"""
 select tool_use_id, message_uuid, timestamp, name, command, file_path, description,
-  substr(input, 1, ?) as input, length(input) as input_length, is_sidechain, agent_id
+  substr(input, 1, ?) as input, length(input) as input_length, is_sidechain, agent_id,
+  -- an edit's whole input, for its diff (the input shown above is cut)
+  case when name in ({", ".join(f"'{name}'" for name in EDIT_TOOLS)}) then input end
+    as edit_input
 from tool_calls where session_id = ? and message_uuid in (select value from json_each(?))
 order by timestamp, tool_use_id
 """
+# What followed each failure of a session (pastfix.fixes), to mark remedies on its page.
+SESSION_FIXES_SQL = (
+    "select tool_use_id, outcome, confirmed_by, remedy from fixes where session_id = ?"
+)
 SESSION_RESULTS_SQL = """
 select id, tool_use_id, message_uuid, timestamp, is_error,
   substr(coalesce(content, ''), 1, ?) as content, coalesce(content_length, 0) as content_length
@@ -1566,9 +1573,12 @@ def session_page(
         )
     )
     result_of = {r["tool_use_id"]: r for r in results}
+    marks = _fix_marks(conn, session_id)
     calls_of: dict[str, list[dict[str, Any]]] = {}
     for c in calls:
         c["result"] = result_of.get(c["tool_use_id"])
+        c["edits"] = edit_parts(c["name"], c.pop("edit_input"))
+        c["fix"] = marks.get(c["tool_use_id"], {})
         calls_of.setdefault(c["message_uuid"], []).append(c)
     on_page = {c["tool_use_id"] for c in calls}
     orphans_of: dict[str, list[dict[str, Any]]] = {}
@@ -1588,6 +1598,55 @@ def session_page(
         "failures": _dicts(conn.execute(SESSION_FAILURES_SQL, [session_id])),
         "messages": messages,
     }
+
+
+def _fix_marks(conn: sqlite3.Connection, session_id: str) -> dict[str, dict[str, Any]]:
+    """What the session page says of each call about fixes, by tool_use_id.
+
+    A failure: its `outcome`, its remedy steps (`fixed_by`) and confirming call
+    (`confirmed_by`). A remedy step: the failures it helped fix (`remedy_of`); a
+    confirming call: the failures it confirmed (`confirms`).
+    """
+    marks: dict[str, dict[str, Any]] = {}
+    for tool_use_id, outcome, confirmed_by, remedy in conn.execute(SESSION_FIXES_SQL, [session_id]):
+        claims = outcome in fixes.CLAIMS_FIX
+        steps = [step["tool_use_id"] for step in json.loads(remedy or "[]")] if claims else []
+        mark = marks.setdefault(tool_use_id, {})
+        mark.update(outcome=outcome, fixed_by=steps, confirmed_by=confirmed_by if claims else None)
+        for step in steps:
+            marks.setdefault(step, {}).setdefault("remedy_of", []).append(tool_use_id)
+        if claims and confirmed_by:
+            marks.setdefault(confirmed_by, {}).setdefault("confirms", []).append(tool_use_id)
+    return marks
+
+
+def edit_parts(tool: str, tool_input: str | None) -> list[dict[str, str]]:
+    """The changes of an edit call as `{"old", "new"}` pairs (each of a MultiEdit), or one
+    `{"patch"}` for apply_patch; empty for anything else or input that is not JSON."""
+    if not tool_input:
+        return []
+    try:
+        found = json.loads(tool_input)
+    except ValueError:
+        return []
+    if not isinstance(found, dict):
+        return []
+    if tool == "apply_patch":
+        # Codex: the patch tool's input, or the shell command that ran apply_patch
+        texts = [found.get("input"), found.get("patch"), found.get("cmd"), found.get("command")]
+        texts += [w for w in found.get("command") or [] if isinstance(w, str)]
+        patch = next((t for t in texts if isinstance(t, str) and "*** Begin Patch" in t), None)
+        return [{"patch": patch}] if patch else []
+    parts = found.get("edits") if tool == "MultiEdit" else [found]
+    edits = []
+    for part in parts if isinstance(parts, list) else []:
+        if not isinstance(part, dict):
+            continue
+        old = part.get("old_string") or part.get("old_source") or ""
+        new = part.get("new_string") or part.get("new_source") or part.get("content") or ""
+        if isinstance(old, str) and isinstance(new, str) and (old or new):
+            edits.append({"old": old, "new": new})
+    return edits
 
 
 def one_line(text: str | None, width: int) -> str:

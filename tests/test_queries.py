@@ -1347,6 +1347,56 @@ def test_session_page(conn):
     )
     assert call["result"]["content"] == ENOENT
     assert all(not m["tool_results"] for m in page["messages"])
+    calls = {c["tool_use_id"]: c for m in page["messages"] for c in m["tool_calls"]}
+    # The Edit of build.js, whole, for its diff; and what fixed t1: that Edit, then the
+    # changed retry `mkdir -p dist && npm run build`, which confirmed it.
+    assert calls["t2"]["edits"] == [{"old": "a", "new": "b"}]
+    assert calls["t1"]["edits"] == []
+    assert calls["t1"]["fix"] == {
+        "outcome": "fixed",
+        "fixed_by": ["t2", "t3"],
+        "confirmed_by": "t3",
+    }
+    assert calls["t2"]["fix"] == {"remedy_of": ["t1"]}
+    assert calls["t3"]["fix"] == {"remedy_of": ["t1"], "confirms": ["t1"]}
+
+
+@pytest.mark.parametrize(
+    "tool, tool_input, parts",
+    [
+        (
+            "Edit",
+            {"file_path": "a", "old_string": "x", "new_string": "y"},
+            [{"old": "x", "new": "y"}],
+        ),
+        (
+            "MultiEdit",
+            {
+                "edits": [
+                    {"old_string": "a", "new_string": "b"},
+                    {"old_string": "c", "new_string": ""},
+                ]
+            },
+            [{"old": "a", "new": "b"}, {"old": "c", "new": ""}],
+        ),
+        ("Write", {"file_path": "a", "content": "new file"}, [{"old": "", "new": "new file"}]),
+        (
+            "apply_patch",
+            {"input": "*** Begin Patch\n+x\n*** End Patch"},
+            [{"patch": "*** Begin Patch\n+x\n*** End Patch"}],
+        ),
+        (
+            "apply_patch",
+            {"command": ["apply_patch", "*** Begin Patch\n-y"]},
+            [{"patch": "*** Begin Patch\n-y"}],
+        ),
+        ("Edit", "not json", []),
+        ("Bash", {"command": "ls"}, []),
+    ],
+)
+def test_edit_parts(tool, tool_input, parts):
+    text = tool_input if isinstance(tool_input, str) else json.dumps(tool_input)
+    assert queries.edit_parts(tool, text if tool != "Bash" else None) == parts
 
 
 def test_session_page_with_a_subagent(conn):

@@ -352,9 +352,10 @@ def _db_option(help_text: str) -> Any:
 @click.option("--refresh", is_flag=True, help="Bring the index up to date first (incremental)")
 @click.pass_context
 def hook(ctx: click.Context, db_path: Path | None, refresh: bool) -> None:
-    """Claude Code hook: recall how a failed tool call was fixed before.
+    """Claude Code and Codex hook: recall how a failed tool call was fixed before.
 
-    Reads one PostToolUseFailure event as JSON on standard input. When an earlier
+    Reads one PostToolUseFailure event as JSON on standard input (or Codex's
+    PostToolUse event, answered when its call failed). When an earlier
     failure in another session has the same error signature or every word of its key
     line, prints {"hookSpecificOutput": {"hookEventName": "PostToolUseFailure",
     "additionalContext": ...}}: where it was seen and what fixed it. Prints nothing
@@ -364,6 +365,7 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool) -> None:
     \b
     Example:
         pastfix hook install               # add it to ~/.claude/settings.json
+        pastfix hook install --agent codex # add it to ~/.codex/hooks.json
         pastfix hook --db index.db < event.json
     """
     if ctx.invoked_subcommand is not None:

@@ -45,6 +45,8 @@ FAILING = (
 )
 SUCCEEDING = "echo 'Tests: 3 passed, 3 total'"
 MARK = "pastfix: this error was seen before"
+# Turns the mock waits, half a second each, for pastfix's MCP tools to be listed.
+WAITS = 20
 
 
 def codex_executable() -> Path:
@@ -83,9 +85,10 @@ def codex():
 class MockResponses:
     """A scripted OpenAI Responses API on 127.0.0.1: the model's turns, told from the input.
 
-    No call's output yet: run FAILING (call_fail). Its output: run SUCCEEDING
-    (call_ok). That one's output: answer and end the turn. Every request body is
-    kept in `requests`.
+    No call's output yet: run FAILING (call_fail), once pastfix's MCP tools are
+    offered (until then, up to WAITS times, `sleep 0.5`). Its output: run
+    SUCCEEDING (call_ok). That one's output: answer and end the turn. Every
+    request body is kept in `requests`.
     """
 
     def __init__(self) -> None:
@@ -119,15 +122,17 @@ class MockResponses:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def turn(self, body: dict) -> list[dict]:
-        answered = {i.get("call_id") for i in body["input"] if i["type"] == "function_call_output"}
-        n = len(self.requests)
-        if "call_ok" in answered:
+        done, n = answered(body), len(self.requests)
+        if "call_ok" in done:
             text = {"type": "output_text", "text": "The tests pass now."}
             item = {"type": "message", "role": "assistant", "id": f"msg_{n}", "content": [text]}
         else:
             call, cmd = ("call_fail", FAILING)
-            if "call_fail" in answered:
+            if "call_fail" in done:
                 call, cmd = ("call_ok", SUCCEEDING)
+            elif not any("find_past_fix" in name for name in tool_names(body)) and n < WAITS:
+                # Codex lists an MCP server's tools once it has started: wait for pastfix's.
+                call, cmd = (f"call_wait{n}", "sleep 0.5")
             item = {"type": "function_call", "call_id": call, "name": "exec_command"}
             item["arguments"] = json.dumps({"cmd": cmd})
         usage = {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}
@@ -192,6 +197,15 @@ def run_codex(codex, project, *flags):
     )
 
 
+def tool_names(body: dict) -> set[str]:
+    """The names of the tools a request offers, those in namespaces too."""
+    return {t.get("name", "") for tool in body["tools"] for t in [tool, *tool.get("tools", [])]}
+
+
+def answered(body: dict) -> set[str]:
+    return {i.get("call_id") for i in body["input"] if i["type"] == "function_call_output"}
+
+
 def pastfix_messages(body: dict) -> list[tuple[int, str]]:
     """The developer messages of a request that carry pastfix's context, with their place."""
     found = []
@@ -213,16 +227,14 @@ def output_place(body: dict, call_id: str) -> int:
 def test_the_past_fix_reaches_the_model_after_a_failed_command(codex, installed, mock):
     done = run_codex(codex, installed, "--dangerously-bypass-hook-trust")
     assert done.returncode == 0, done.stderr[-3000:]
-    assert len(mock.requests) == 3, done.stderr[-3000:]
-    first, after_failure, after_success = mock.requests
+    *waits, before, after_failure, after_success = mock.requests
+    assert answered(after_failure) - answered(before) == {"call_fail"}
+    assert answered(after_success) - answered(after_failure) == {"call_ok"}
     # The skill is listed, from ~/.agents/skills; pastfix's MCP server is connected.
-    skills = json.dumps(first["input"])
+    skills = json.dumps(before["input"])
     assert "- pastfix: " in skills and str(Path.home() / ".agents" / "skills") in skills
-    names = [t.get("name", "") for t in first["tools"]] + [
-        t.get("name", "") for tool in first["tools"] for t in tool.get("tools", [])
-    ]
-    assert any("find_past_fix" in name for name in names), names
-    assert pastfix_messages(first) == []
+    assert any("find_past_fix" in name for name in tool_names(before)), tool_names(before)
+    assert all(pastfix_messages(body) == [] for body in [*waits, before])
     # After the failure: the past fix, remedy first, next to the call's output.
     [(place, text)] = pastfix_messages(after_failure)
     assert abs(place - output_place(after_failure, "call_fail")) == 1
@@ -236,7 +248,7 @@ def test_an_untrusted_hook_does_not_run(codex, installed, mock):
     # Until the user trusts it in /hooks (the TUI): `codex exec` says nothing of it.
     done = run_codex(codex, installed)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert len(mock.requests) == 3 and output_place(mock.requests[1], "call_fail")
+    assert any("call_fail" in answered(body) for body in mock.requests)
     assert all(pastfix_messages(body) == [] for body in mock.requests)
 
 

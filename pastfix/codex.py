@@ -88,6 +88,9 @@ _ROLLOUT = re.compile(
 _CONTEXT_PREFIXES = ("<", "# AGENTS.md instructions")
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
+# Codex's words for a call the user refused: failures, on which the hook stays silent
+# as it does on Claude Code's rejections.
+REJECTED_PREFIXES = ("exec command rejected by user", "patch rejected by user")
 # Codex's own words for a call that failed before or instead of running.
 FAILED_CALL_PREFIXES = (
     "err: ",
@@ -96,8 +99,7 @@ FAILED_CALL_PREFIXES = (
     "unsupported custom tool call",
     "apply_patch verification failed",
     "execution error:",
-    "exec command rejected by user",
-    "patch rejected by user",
+    *REJECTED_PREFIXES,
     "sandbox error",
 )
 _EXIT_FIRST = re.compile(r"Exit code: (-?\d+)\n")
@@ -548,17 +550,18 @@ ROLLOUT_PAUSE = 0.02
 def hook_failure(event: dict[str, Any]) -> str | None:
     """The error of a failed call in a Codex PostToolUse event, stored as a build stores it.
 
-    None when the call succeeded or whether it failed cannot be told: the hook
-    stays silent then. A failure is what tool_output() calls one (an exit code
-    header, an MCP error, Codex's own failure messages), or, for a shell call
-    whose response is its bare output, a non-zero exit code in the rollout.
+    None when the call succeeded, the user refused it, or whether it failed
+    cannot be told: the hook stays silent then. A failure is what tool_output()
+    calls one (an exit code header, an MCP error, Codex's own failure messages),
+    or, for a shell call whose response is its bare output, a non-zero exit code
+    in the rollout.
     """
     response = event.get("tool_response")
     if response is None:
         return None
     text, failed = tool_output(response)
     if failed:
-        return text
+        return None if text.lstrip().startswith(REJECTED_PREFIXES) else text
     if event.get("tool_name") != "Bash" or not isinstance(response, str):
         return None
     call_id, rollout = event.get("tool_use_id"), event.get("transcript_path")

@@ -155,6 +155,7 @@ def test_mcp_and_codex_failure_texts(tmp_path):
         "not a shell",  # a bare output of another tool says nothing
         "claude's PostToolUse",  # no turn_id: Claude Code has its own failure event
         "own session",  # the past failure is in the calling session
+        "rejected",  # the user refused the command: nothing to recall
     ],
 )
 def test_silent(index, rollout, tmp_path, case):
@@ -178,6 +179,8 @@ def test_silent(index, rollout, tmp_path, case):
         del data["turn_id"]
     elif case == "own session":
         data = event(path, session_id=PAST)
+    elif case == "rejected":
+        data = event(path, "exec command rejected by user")
     assert hook.respond(json.dumps(data), index) == ""
 
 

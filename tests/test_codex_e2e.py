@@ -7,7 +7,8 @@ the model's turns scripted). The "model" runs a command that fails with an
 error the index holds, then one that succeeds, then answers. The test reads
 what Codex sent next: the hook's past fix as a developer message beside the
 failed call's output, nothing more after the success, the skill in the skill
-list, pastfix's MCP tools among the tools. A second run without
+list, pastfix's MCP tools among the tools; and the SessionEnd hook's build
+indexes the new session. A second run without
 --dangerously-bypass-hook-trust shows why the one-time trust step (/hooks in
 Codex's TUI) is needed: an untrusted hook does not run, and `codex exec` says
 nothing about it.
@@ -20,10 +21,13 @@ $PASTFIX_REQUIRE_CODEX is set (CI), where it fails.
 
 import json
 import os
+import re
 import shutil
+import sqlite3
 import subprocess
 import tempfile
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -31,7 +35,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, build_index
 
-from pastfix import install
+from pastfix import install, queries
 from pastfix.cli import cli
 
 pytestmark = pytest.mark.slow
@@ -242,6 +246,26 @@ def test_the_past_fix_reaches_the_model_after_a_failed_command(codex, installed,
     assert text.index("fix: edited package.json") < text.index("confirmed: shell `npm test`")
     # After the success: nothing more.
     assert [t for _, t in pastfix_messages(after_success)] == [text]
+    # At the end, the SessionEnd hook indexes the new session in the background.
+    [session] = re.findall(r"^session id: (\S+)$", done.stderr, re.MULTILINE)
+    assert session in indexed_sessions(installed.parent / "index.db"), done.stderr[-3000:]
+
+
+def indexed_sessions(db: Path, seconds: float = 30) -> set[str]:
+    """The sessions in the index once a background build has added one (or `seconds` passed)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            conn = queries.connect(db)
+            try:
+                found = {row[0] for row in conn.execute("select session_id from sessions")}
+            finally:
+                conn.close()
+        except (queries.NotAnIndex, sqlite3.OperationalError):
+            found = set()
+        if len(found) > 1 or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
 
 
 def test_an_untrusted_hook_does_not_run(codex, installed, mock):

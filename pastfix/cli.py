@@ -352,9 +352,10 @@ def _db_option(help_text: str) -> Any:
 @click.option("--refresh", is_flag=True, help="Bring the index up to date first (incremental)")
 @click.pass_context
 def hook(ctx: click.Context, db_path: Path | None, refresh: bool) -> None:
-    """Claude Code hook: recall how a failed tool call was fixed before.
+    """Claude Code and Codex hook: recall how a failed tool call was fixed before.
 
-    Reads one PostToolUseFailure event as JSON on standard input. When an earlier
+    Reads one PostToolUseFailure event as JSON on standard input (or Codex's
+    PostToolUse event, answered when its call failed). When an earlier
     failure in another session has the same error signature or every word of its key
     line, prints {"hookSpecificOutput": {"hookEventName": "PostToolUseFailure",
     "additionalContext": ...}}: where it was seen and what fixed it. Prints nothing
@@ -364,6 +365,7 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool) -> None:
     \b
     Example:
         pastfix hook install               # add it to ~/.claude/settings.json
+        pastfix hook install --agent codex # add it to ~/.codex/hooks.json
         pastfix hook --db index.db < event.json
     """
     if ctx.invoked_subcommand is not None:
@@ -375,35 +377,66 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool) -> None:
         click.echo(answer)
 
 
+def _agent_option(what: str) -> Any:
+    return click.option(
+        "--agent",
+        type=click.Choice(["claude", "codex"]),
+        default="claude",
+        show_default=True,
+        help=f"The agent {what}: Claude Code or Codex CLI.",
+    )
+
+
+_SETTINGS_HELP = (
+    "Claude Code settings file, or Codex hooks file."
+    " Default: ~/.claude/settings.json, or $CODEX_HOME/hooks.json (~/.codex/hooks.json)"
+)
+
+
 @hook.command(name="install")
 @click.option(
     "settings",
     "--settings",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Claude Code settings file. Default: ~/.claude/settings.json",
+    help=_SETTINGS_HELP,
 )
 @_db_option("The index the hooks read and refresh.")
-def hook_install(settings: Path | None, db_path: Path | None) -> None:
+@_agent_option("to install the hooks into")
+def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> None:
     """Add pastfix's hooks to a Claude Code settings file (again: replace them).
 
     A PostToolUseFailure hook runs `pastfix hook` after every failed tool call; a
     SessionEnd hook refreshes the index in the background. Paths are absolute; every
     other setting and hook is kept.
 
+    With --agent codex, the hooks go into Codex's hooks.json: a PostToolUse hook
+    (Codex runs it after every call; pastfix answers failures only) and a SessionEnd
+    hook. Codex runs them once you trust them: start `codex` and open /hooks.
+
     \b
     Example:
         pastfix hook install
         pastfix hook install --settings .claude/settings.local.json --db ~/index.db
+        pastfix hook install --agent codex
     """
     from pastfix import install
 
-    settings = settings or install.default_settings()
     db_path = db_path or paths.default_db()
     try:
-        install.install_hooks(settings, db_path)
+        if agent == "codex":
+            settings = settings or install.codex_hooks_file()
+            install.install_codex_hooks(settings, db_path)
+        else:
+            settings = settings or install.default_settings()
+            install.install_hooks(settings, db_path)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
-    click.echo(f"Added pastfix's PostToolUseFailure and SessionEnd hooks to {settings}", err=True)
+    if agent == "codex":
+        click.echo(f"Added pastfix's PostToolUse and SessionEnd hooks to {settings}", err=True)
+        click.echo("Trust them once in Codex: run `codex`, then /hooks", err=True)
+    else:
+        events = "PostToolUseFailure and SessionEnd"
+        click.echo(f"Added pastfix's {events} hooks to {settings}", err=True)
     if not db_path.exists():
         click.echo(f"Build the index they read: pastfix build {db_path}", err=True)
 
@@ -413,19 +446,22 @@ def hook_install(settings: Path | None, db_path: Path | None) -> None:
     "settings",
     "--settings",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Claude Code settings file. Default: ~/.claude/settings.json",
+    help=_SETTINGS_HELP,
 )
-def hook_uninstall(settings: Path | None) -> None:
+@_agent_option("to remove the hooks from")
+def hook_uninstall(settings: Path | None, agent: str) -> None:
     """Remove pastfix's hooks from a Claude Code settings file, and nothing else.
 
     \b
     Example:
         pastfix hook uninstall
         pastfix hook uninstall --settings .claude/settings.local.json
+        pastfix hook uninstall --agent codex
     """
     from pastfix import install
 
-    settings = settings or install.default_settings()
+    default = install.codex_hooks_file() if agent == "codex" else install.default_settings()
+    settings = settings or default
     try:
         removed = install.uninstall_hooks(settings)
     except install.InstallError as e:
@@ -470,20 +506,23 @@ def skill() -> None:
 @click.option(
     "--dest",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Skills folder to copy it into. Default: ~/.claude/skills",
+    help="Skills folder to copy it into. Default: ~/.claude/skills, or for Codex ~/.agents/skills",
 )
-def skill_install(dest: Path | None) -> None:
+@_agent_option("that reads the skill")
+def skill_install(dest: Path | None, agent: str) -> None:
     """Copy the skill (SKILL.md and references/) to DEST/pastfix, replacing an older copy.
 
     \b
     Example:
         pastfix skill install
         pastfix skill install --dest .claude/skills
+        pastfix skill install --agent codex   # -> ~/.agents/skills/pastfix
     """
     from pastfix import install
 
+    default = install.codex_skills_dir() if agent == "codex" else install.default_skills()
     try:
-        target = install.install_skill(dest or install.default_skills())
+        target = install.install_skill(dest or default)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     click.echo(f"Installed the pastfix skill in {target}", err=True)

@@ -1,4 +1,4 @@
-"""Install pastfix into Claude Code: its hooks in a settings file, its skill in a skills folder.
+"""Install pastfix into Claude Code and Codex CLI: its hooks, its skill, its MCP server.
 
 The hooks go into a settings file (~/.claude/settings.json by default) in the
 format Claude Code reads:
@@ -12,16 +12,21 @@ Each command pastfix adds ends with MARKER, so installing again replaces them
 and uninstalling removes them and nothing else; every other setting and hook is
 kept as it was. The SessionEnd command starts an incremental build in the
 background and returns at once, so Claude Code never waits for it.
+
+Codex CLI reads hooks in the same form from $CODEX_HOME/hooks.json, and its MCP
+servers from config.toml: see the Codex section below for what was verified.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
 import tempfile
+import tomllib
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -62,15 +67,24 @@ def pastfix_executable() -> list[str]:
 
 def hook_commands(db_path: Path, projects: Path | None = None) -> dict[str, str]:
     """The shell command of each hook pastfix installs, by event."""
+    return {
+        FAILURE_EVENT: _recall_command(db_path),
+        END_EVENT: _refresh_command(db_path, projects or paths.claude_projects()),
+    }
+
+
+def _recall_command(db_path: Path) -> str:
+    """`pastfix hook --db DB`, absolute: it answers Claude Code's and Codex's events alike."""
+    exe = " ".join(shlex.quote(part) for part in pastfix_executable())
+    return f"{exe} hook --db {shlex.quote(str(db_path.absolute()))}  {MARKER}"
+
+
+def _refresh_command(db_path: Path, source: Path) -> str:
+    """An incremental build of `source` into the index, started in the background."""
     exe = " ".join(shlex.quote(part) for part in pastfix_executable())
     db = shlex.quote(str(db_path.absolute()))
-    source = shlex.quote(str((projects or paths.claude_projects()).absolute()))
-    return {
-        FAILURE_EVENT: f"{exe} hook --db {db}  {MARKER}",
-        END_EVENT: (
-            f"nohup {exe} build {db} --source {source} -s >/dev/null 2>&1 </dev/null &  {MARKER}"
-        ),
-    }
+    folder = shlex.quote(str(source.absolute()))
+    return f"nohup {exe} build {db} --source {folder} -s >/dev/null 2>&1 </dev/null &  {MARKER}"
 
 
 def _is_ours(handler: object) -> bool:
@@ -97,9 +111,13 @@ def read_settings(path: Path) -> dict[str, Any]:
 
 
 def write_settings(path: Path, settings: dict[str, Any]) -> None:
-    """Write a settings file atomically (a crash leaves the old file or the new one)."""
+    """Write a settings file atomically."""
+    _write_text(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write a file atomically, keeping its mode (a crash leaves the old file or the new one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w") as f:
@@ -145,18 +163,28 @@ def with_ours(
     settings: dict[str, Any], db_path: Path, projects: Path | None = None
 ) -> dict[str, Any]:
     """`settings` with pastfix's hooks (replacing any it added before)."""
+    commands = hook_commands(db_path, projects)
+    return _with_groups(
+        settings,
+        {
+            FAILURE_EVENT: {"matcher": "*", "hooks": [_handler(commands[FAILURE_EVENT])]},
+            END_EVENT: {"hooks": [_handler(commands[END_EVENT])]},
+        },
+    )
+
+
+def _handler(command: str, timeout: int = TIMEOUT) -> dict[str, Any]:
+    return {"type": "command", "command": command, "timeout": timeout}
+
+
+def _with_groups(settings: dict[str, Any], groups: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """`settings` without pastfix's hooks, then with `groups` (one per event) after the rest."""
     result = without_ours(settings)
     hooks = result.get("hooks", {})
     if not isinstance(hooks, dict):
         raise InstallError('"hooks" in the settings is not an object: fix it first')
     hooks = dict(hooks)
-    commands = hook_commands(db_path, projects)
-    groups: dict[str, dict[str, Any]] = {
-        FAILURE_EVENT: {"matcher": "*", "hooks": []},
-        END_EVENT: {"hooks": []},
-    }
     for event, group in groups.items():
-        group["hooks"] = [{"type": "command", "command": commands[event], "timeout": TIMEOUT}]
         existing = hooks.get(event, [])
         if not isinstance(existing, list):
             raise InstallError(f'"hooks.{event}" in the settings is not a list: fix it first')
@@ -200,3 +228,128 @@ def install_skill(dest: Path) -> Path:
     except OSError as e:
         raise InstallError(f"cannot install the skill in {target}: {e.strerror or e}") from e
     return target
+
+
+# -- Codex CLI --------------------------------------------------------------------------
+#
+# Verified with Codex CLI 0.171.0 (npm @openai/codex; tests/test_codex_e2e.py):
+# - hooks: $CODEX_HOME/hooks.json (~/.codex/hooks.json) in the same JSON form as
+#   Claude Code's settings. Hooks are on by default there (`codex features list`:
+#   `hooks stable true`); older versions need `[features] codex_hooks = true`.
+#   Codex runs a hook it has not been told to trust only with
+#   --dangerously-bypass-hook-trust: the user trusts it once with /hooks.
+# - PostToolUse runs after every call, failed or not: `pastfix hook` tells a
+#   failure itself (pastfix.codex.hook_failure). SessionEnd runs when the session
+#   ends; Codex cuts its timeout to CODEX_END_TIMEOUT seconds.
+# - MCP servers: `[mcp_servers.<name>]` tables of config.toml, with `command` and
+#   `args`, which is what `codex mcp add pastfix -- CMD ARGS...` writes.
+# - skills: ~/.agents/skills (Codex's documented user folder) and
+#   $CODEX_HOME/skills are both listed to the model.
+CODEX_FAILURE_EVENT = "PostToolUse"
+CODEX_END_EVENT = "SessionEnd"
+CODEX_END_TIMEOUT = 3
+CODEX_SERVER = "pastfix"
+
+
+def codex_hooks_file() -> Path:
+    return paths.codex_home() / "hooks.json"
+
+
+def codex_config_file() -> Path:
+    return paths.codex_home() / "config.toml"
+
+
+def codex_skills_dir() -> Path:
+    return Path.home() / ".agents" / "skills"
+
+
+def codex_hook_groups(db_path: Path) -> dict[str, dict[str, Any]]:
+    """The hook groups pastfix adds to Codex's hooks.json, by event."""
+    from pastfix.sources import codex_sessions
+
+    refresh = _refresh_command(db_path, codex_sessions())
+    return {
+        CODEX_FAILURE_EVENT: {"matcher": "*", "hooks": [_handler(_recall_command(db_path))]},
+        CODEX_END_EVENT: {"hooks": [_handler(refresh, CODEX_END_TIMEOUT)]},
+    }
+
+
+def install_codex_hooks(hooks_path: Path, db_path: Path) -> None:
+    """Add pastfix's hooks to a Codex hooks.json (idempotent), keeping every other hook."""
+    settings = read_settings(hooks_path)
+    write_settings(hooks_path, _with_groups(settings, codex_hook_groups(db_path)))
+    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+
+
+def codex_mcp_table(db_path: Path) -> dict[str, Any]:
+    """The `[mcp_servers.pastfix]` table: the absolute command of `pastfix mcp --db DB`."""
+    command, *rest = pastfix_executable()
+    return {"command": command, "args": [*rest, "mcp", "--db", str(db_path.absolute())]}
+
+
+_TOML_HEADER = re.compile(r"^\s*\[")
+_OUR_TABLE = re.compile(
+    r"^\s*\[\s*mcp_servers\s*\.\s*(?:pastfix|\"pastfix\"|'pastfix')\s*(?:\.[^\]]*)?\]\s*(?:#.*)?$"
+)
+
+
+def _without_codex_server(text: str) -> str:
+    """config.toml text without the lines of `[mcp_servers.pastfix]` and its subtables."""
+    kept, ours = [], False
+    for line in text.splitlines(keepends=True):
+        if _TOML_HEADER.match(line):
+            ours = bool(_OUR_TABLE.match(line))
+        if not ours:
+            kept.append(line)
+    return "".join(kept)
+
+
+def _read_toml(path: Path) -> tuple[str, dict[str, Any]]:
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return "", {}
+    except OSError as e:
+        raise InstallError(f"cannot read {path}: {e.strerror}") from e
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise InstallError(f"{path} is not valid TOML ({e}): fix it first") from e
+
+
+def install_codex_mcp(config_path: Path, db_path: Path) -> None:
+    """Add `[mcp_servers.pastfix]` to Codex's config.toml (again: replace it).
+
+    Every other line is kept as it was, comments too. The result is read back
+    with tomllib: a config where pastfix's server is defined another way (an
+    inline table, dotted keys) is refused with the `codex mcp add` command to use.
+    """
+    text, _ = _read_toml(config_path)
+    table = codex_mcp_table(db_path)
+    kept = _without_codex_server(text)
+    lines = [f"[mcp_servers.{CODEX_SERVER}]"]
+    lines += [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in table.items()]
+    new = kept.rstrip("\n") + ("\n\n" if kept.strip() else "") + "\n".join(lines) + "\n"
+    try:
+        written = tomllib.loads(new).get("mcp_servers", {}).get(CODEX_SERVER)
+    except tomllib.TOMLDecodeError:
+        written = None
+    if written != table:
+        args = " ".join(shlex.quote(a) for a in [table["command"], *table["args"]])
+        raise InstallError(
+            f"cannot add pastfix to {config_path} safely: run `codex mcp add pastfix -- {args}`"
+        )
+    _write_text(config_path, new)
+    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+
+
+def uninstall_codex_mcp(config_path: Path) -> bool:
+    """Remove `[mcp_servers.pastfix]` from Codex's config.toml; whether it was there."""
+    if not config_path.exists():
+        return False
+    text, _ = _read_toml(config_path)
+    kept = _without_codex_server(text)
+    if kept == text:
+        return False
+    _write_text(config_path, kept.rstrip("\n") + "\n" if kept.strip() else "")
+    return True

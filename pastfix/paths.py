@@ -25,6 +25,12 @@ def default_db() -> Path:
     return Path(data).expanduser() / "pastfix" / "index.db"
 
 
+def codex_home() -> Path:
+    """Where Codex CLI keeps its config, hooks and sessions: $CODEX_HOME, else ~/.codex."""
+    home = os.environ.get("CODEX_HOME")
+    return Path(home) if home else Path.home() / ".codex"
+
+
 def claude_projects() -> Path:
     """Where Claude Code keeps its transcripts: ~/.claude/projects."""
     return Path.home() / ".claude" / "projects"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from pastfix import codex, paths, transcripts
@@ -18,8 +17,7 @@ class WrongAgent(Exception):
 
 def codex_sessions() -> Path:
     """~/.codex/sessions, or $CODEX_HOME/sessions when Codex is told to live elsewhere."""
-    home = os.environ.get("CODEX_HOME")
-    return (Path(home) if home else Path.home() / ".codex") / "sessions"
+    return paths.codex_home() / "sessions"
 
 
 def default_sources(agent: str | None = None) -> list[Path]:

@@ -1649,6 +1649,25 @@ def edit_parts(tool: str, tool_input: str | None) -> list[dict[str, str]]:
     return edits
 
 
+# A path at the end of pasted text: `src/app.py`, `/home/u/x.ts:12:5`, `'./lib/a.js'`.
+_PASTED_PATH = re.compile(
+    r"""(?:^|\s)['"`(]?(?P<path>(?:~|\.{1,2})?/?(?:[\w@.+-]+/)+[\w@.+-]+|[\w@+-]+\.[A-Za-z]\w{0,7})"""
+    r"""(?::\d+){0,2}['"`),.:;]*\s*$"""
+)
+
+
+def pasted_path(text: object) -> str | None:
+    """The file path the pasted text is, or ends in, for its file history; None if none.
+
+    A URL is not a path; a path's line and column (`:12:5`) and quotes are left off.
+    """
+    found = _PASTED_PATH.search(str(text or "").strip()[-500:])
+    if not found or "://" in str(text):
+        return None
+    path = found.group("path").removeprefix("./")
+    return path if "/" in path or "." in path.strip(".") else None
+
+
 def one_line(text: str | None, width: int) -> str:
     """`text` on one line, cut to `width` characters with an ellipsis."""
     flat = " ".join((text or "").split())

@@ -905,3 +905,17 @@ async def test_a_pattern_longer_than_sqlites_like_is_answered(ds):
             params={"pattern": "x" * 60_000, "session_id": "s1", "project": "", "_shape": "array"},
         )
         assert (response.status_code, response.json()) == (200, [])
+
+
+@pytest.mark.asyncio
+async def test_a_pasted_path_shows_the_files_history(ds):
+    page = (await ds.client.get("/index/find_past_fix", params={"error": "src/index.js"})).text
+    [history] = re.findall(r'<section class="pf-history">.*?</section>', page, re.S)
+    assert "<h2>History of <code>src/index.js</code></h2>" in history
+    assert '<a href="/index/-/session/s1">fix the build</a>' in history
+    assert 'href="/index/file_history?path=src%2Findex.js"' in history
+    # the history first; then the failures that name the file's name, partial matches
+    assert page.index("pf-history") < page.index("pf-unseen") < page.index("pf-card")
+    # an error that names no file has no history
+    page = (await ds.client.get("/index/find_past_fix", params={"error": "EISDIR"})).text
+    assert "pf-history" not in page

@@ -1859,3 +1859,25 @@ def test_codex_sessions_in_recurring_errors_and_session_pages(both_agents):
         ("apply_patch", 0),
         ("shell", 0),
     ]
+
+
+@pytest.mark.parametrize(
+    "text, path",
+    [
+        ("src/app.py", "src/app.py"),
+        ("/home/u/proj/src/app.py:12:5", "/home/u/proj/src/app.py"),
+        ("what went wrong with lib/x.ts", "lib/x.ts"),
+        ("Cannot find module './utils'", "utils"),
+        ("package.json", "package.json"),
+        (
+            "Error: ENOENT: no such file or directory, open '/u/app/dist/index.js'",
+            "/u/app/dist/index.js",
+        ),
+        ("EISDIR: illegal operation on a directory, read", None),
+        ("see https://example.com/a/b.js", None),
+        ("fatal: The current branch main has no upstream branch.", None),
+        ("", None),
+    ],
+)
+def test_pasted_path(text, path):
+    assert queries.pasted_path(text) == path

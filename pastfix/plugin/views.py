@@ -275,6 +275,8 @@ FIND_QUERY = "find_past_fix"
 # Lines of a command shown before "more"; lines of each side of an edit's diff.
 COMMAND_LINES = 3
 DIFF_LINES = 12
+# Sessions of a pasted path's history shown on the find page (the rest: its query page).
+FILE_HISTORY_ROWS = 5
 # Lines of an edit's diff on the session page; a longer one is cut, with its size said.
 SESSION_DIFF_LINES = 80
 # An edit's diff of more lines than this is folded on the session page.
@@ -296,9 +298,39 @@ async def template_vars(
                 p: request.args.get(p, "") for p in queries.CANNED_QUERIES[FIND_QUERY]["params"]
             }
             rows = await run_query(datasette, database, FIND_QUERY, params)
-        return find_page(rows, request, database, datasette)
+        page = find_page(rows, request, database, datasette)
+        page["file_history"] = await file_history(datasette, database, page["error"])
+        return page
 
     return {"pastfix_find": pastfix_find}
+
+
+async def file_history(datasette: Datasette, database: str, error: str) -> dict[str, Any] | None:
+    """The history of the file the pasted text is or ends in (queries.pasted_path), when the
+    index has one: the sessions that touched it, for the find page to show beside failures."""
+    path = queries.pasted_path(error)
+    if path is None:
+        return None
+    rows = await run_query(datasette, database, "file_history", {"path": path})
+    if not rows:
+        return None
+    now = datetime.now(UTC)
+    query_url = datasette.urls.query(database, "file_history")
+    return {
+        "path": path,
+        "count": len(rows),
+        "url": f"{query_url}?" + urlencode({"path": path}),
+        "rows": [
+            {
+                **row,
+                "when": _when(row["last_touched"], now),
+                "url": session_url(datasette, database, row["session_id"]),
+                "title": queries.one_line(row["title"] or row["session_id"], 120),
+                "last_error": queries.one_line(row["last_error"], 200),
+            }
+            for row in rows[:FILE_HISTORY_ROWS]
+        ],
+    }
 
 
 async def run_query(

@@ -1867,7 +1867,7 @@ def test_codex_sessions_in_recurring_errors_and_session_pages(both_agents):
         ("src/app.py", "src/app.py"),
         ("/home/u/proj/src/app.py:12:5", "/home/u/proj/src/app.py"),
         ("what went wrong with lib/x.ts", "lib/x.ts"),
-        ("Cannot find module './utils'", "utils"),
+        ("Cannot find module './utils'", None),  # a module, not a file
         ("package.json", "package.json"),
         (
             "Error: ENOENT: no such file or directory, open '/u/app/dist/index.js'",

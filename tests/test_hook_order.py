@@ -23,7 +23,12 @@ def stuck_session(session: str, day: int) -> list[dict]:
     return [
         prompt(f"{session}-p", session, "fix the build", t + "00Z"),
         tool_use(
-            f"{session}-1", session, f"{session}-t1", "Bash", {"command": "npm run build"}, t + "01Z"
+            f"{session}-1",
+            session,
+            f"{session}-t1",
+            "Bash",
+            {"command": "npm run build"},
+            t + "01Z",
         ),
         result(
             f"{session}-2",

@@ -492,26 +492,97 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
     click.echo(f"{done} {settings}", err=True)
 
 
-@cli.command()
+@cli.group(invoke_without_command=True)
 @_db_option("The index to answer from.")
-def mcp(db_path: Path | None) -> None:
+@click.pass_context
+def mcp(ctx: click.Context, db_path: Path | None) -> None:
     """Serve the index to agents as an MCP server over stdio.
 
     Tools: find_past_fix, session_errors, session_tool_output, search_messages,
     recurring_errors and file_history, each returning the rows of the canned query of
-    that name, as structured content and as compact text.
+    that name, cut to what an agent acts on, as structured content and as compact text.
 
     \b
     Example:
-        claude mcp add pastfix -- pastfix mcp
-        claude mcp add pastfix -- pastfix mcp --db ~/index.db
+        pastfix mcp install                # Claude Code, every folder (user scope)
+        pastfix mcp --db ~/index.db        # what Claude Code then starts
     """
+    if ctx.invoked_subcommand is not None:
+        return
     from pastfix import mcp as server
 
     db_path = db_path or paths.default_db()
     with open_index(db_path):  # a missing or outdated index is a one-line error first
         pass
     server.serve(db_path)
+
+
+# The agents `pastfix mcp install` knows, each with its install and uninstall functions.
+MCP_AGENTS = ("claude",)
+
+
+@mcp.command(name="install")
+@click.option(
+    "--agent",
+    type=click.Choice(MCP_AGENTS),
+    default="claude",
+    show_default=True,
+    help="The agent to add the server to",
+)
+@_db_option("The index the server answers from.")
+def mcp_install(agent: str, db_path: Path | None) -> None:
+    """Add pastfix's MCP server to Claude Code for every folder (again: replace it).
+
+    User scope, with the absolute paths of this pastfix and of the index, so it starts
+    from any folder without pastfix on the PATH: through `claude mcp add --scope user`
+    when the claude CLI is on the PATH, else in ~/.claude.json
+    ($CLAUDE_CONFIG_DIR/.claude.json when that is set).
+
+    \b
+    Example:
+        pastfix mcp install
+        pastfix mcp install --db ~/index.db
+        claude mcp list                    # pastfix: ... - Connected
+    """
+    from pastfix import install
+
+    db_path = db_path or paths.default_db()
+    try:
+        where = install.install_mcp_claude(db_path)
+    except install.InstallError as e:
+        raise click.ClickException(str(e)) from e
+    click.echo(f"Added the pastfix MCP server to {where}", err=True)
+    if not db_path.exists():
+        click.echo(f"Build the index it reads: pastfix build {db_path}", err=True)
+
+
+@mcp.command(name="uninstall")
+@click.option(
+    "--agent",
+    type=click.Choice(MCP_AGENTS),
+    default="claude",
+    show_default=True,
+    help="The agent to remove the server from",
+)
+def mcp_uninstall(agent: str) -> None:
+    """Remove pastfix's MCP server from Claude Code's user scope, and nothing else.
+
+    \b
+    Example:
+        pastfix mcp uninstall
+    """
+    from pastfix import install
+
+    try:
+        removed = install.uninstall_mcp_claude()
+    except install.InstallError as e:
+        raise click.ClickException(str(e)) from e
+    click.echo(
+        "Removed the pastfix MCP server from Claude Code"
+        if removed
+        else "No pastfix MCP server in Claude Code's user scope",
+        err=True,
+    )
 
 
 @cli.group()

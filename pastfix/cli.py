@@ -517,38 +517,34 @@ def mcp(ctx: click.Context, db_path: Path | None) -> None:
     server.serve(db_path)
 
 
-# The agents `pastfix mcp install` knows, each with its install and uninstall functions.
-MCP_AGENTS = ("claude",)
-
-
 @mcp.command(name="install")
-@click.option(
-    "--agent",
-    type=click.Choice(MCP_AGENTS),
-    default="claude",
-    show_default=True,
-    help="The agent to add the server to",
-)
+@_agent_option("to add the server to")
 @_db_option("The index the server answers from.")
 def mcp_install(agent: str, db_path: Path | None) -> None:
-    """Add pastfix's MCP server to Claude Code for every folder (again: replace it).
+    """Add pastfix's MCP server to Claude Code (or Codex) for every folder (again: replace it).
 
     User scope, with the absolute paths of this pastfix and of the index, so it starts
     from any folder without pastfix on the PATH: through `claude mcp add --scope user`
     when the claude CLI is on the PATH, else in ~/.claude.json
-    ($CLAUDE_CONFIG_DIR/.claude.json when that is set).
+    ($CLAUDE_CONFIG_DIR/.claude.json when that is set). With --agent codex:
+    [mcp_servers.pastfix] in ~/.codex/config.toml ($CODEX_HOME/config.toml).
 
     \b
     Example:
         pastfix mcp install
         pastfix mcp install --db ~/index.db
         claude mcp list                    # pastfix: ... - Connected
+        pastfix mcp install --agent codex
     """
     from pastfix import install
 
     db_path = db_path or paths.default_db()
     try:
-        where = install.install_mcp_claude(db_path)
+        if agent == "codex":
+            where = str(install.codex_config_file())
+            install.install_codex_mcp(install.codex_config_file(), db_path)
+        else:
+            where = install.install_mcp_claude(db_path)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     click.echo(f"Added the pastfix MCP server to {where}", err=True)
@@ -557,30 +553,29 @@ def mcp_install(agent: str, db_path: Path | None) -> None:
 
 
 @mcp.command(name="uninstall")
-@click.option(
-    "--agent",
-    type=click.Choice(MCP_AGENTS),
-    default="claude",
-    show_default=True,
-    help="The agent to remove the server from",
-)
+@_agent_option("to remove the server from")
 def mcp_uninstall(agent: str) -> None:
-    """Remove pastfix's MCP server from Claude Code's user scope, and nothing else.
+    """Remove pastfix's MCP server from Claude Code's user scope (or Codex's), and nothing else.
 
     \b
     Example:
         pastfix mcp uninstall
+        pastfix mcp uninstall --agent codex
     """
     from pastfix import install
 
     try:
-        removed = install.uninstall_mcp_claude()
+        if agent == "codex":
+            removed = install.uninstall_codex_mcp(install.codex_config_file())
+        else:
+            removed = install.uninstall_mcp_claude()
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
+    name = "Codex" if agent == "codex" else "Claude Code"
     click.echo(
-        "Removed the pastfix MCP server from Claude Code"
+        f"Removed the pastfix MCP server from {name}"
         if removed
-        else "No pastfix MCP server in Claude Code's user scope",
+        else f"No pastfix MCP server in {name}'s user scope",
         err=True,
     )
 

@@ -110,3 +110,20 @@ def test_a_failing_claude_cli_is_a_one_line_error(monkeypatch, tmp_path):
     result = invoke("install")
     assert result.exit_code == 1
     assert result.output == "Error: `claude mcp add` failed: boom\n"
+
+
+def test_install_for_codex_writes_its_config_table(monkeypatch, tmp_path):
+    codex_home = tmp_path / "codex-home"
+    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    db = tmp_path / "index.db"
+    for _ in range(2):  # idempotent
+        result = invoke("install", "--agent", "codex", "--db", str(db))
+        assert result.exit_code == 0, result.output
+    config = (codex_home / "config.toml").read_text()
+    assert config.count("[mcp_servers.pastfix]") == 1
+    assert str(db.absolute()) in config
+    assert (
+        "Removed the pastfix MCP server from Codex"
+        in invoke("uninstall", "--agent", "codex").output
+    )
+    assert "[mcp_servers.pastfix]" not in (codex_home / "config.toml").read_text()

@@ -30,7 +30,7 @@ from pastfix import queries
 # Characters of one text value shown in the compact text.
 TEXT_VALUE_CHARS = 300
 # Rows find_past_fix gives when no limit is asked: an agent wants the best few, and each
-# row is what the model reads (~600 characters, see queries.FIND_PAST_FIX_COLUMNS).
+# row is what the model reads (~950 characters, see queries.FIND_PAST_FIX_COLUMNS).
 FIND_LIMIT = 5
 # Characters of a find_past_fix row above which its remedy loses its last steps.
 ROW_CHARS = 1000

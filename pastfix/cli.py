@@ -213,6 +213,26 @@ def open_index(db_path: Path) -> Iterator[Any]:
         conn.close()
 
 
+def index_path(db_path: Path | None) -> Path:
+    """The index a reading command uses: DB_PATH, else the first of paths.find_db() that exists.
+
+    When none does, a one-line error names every place looked in, so an agent running the
+    skill's command from a project folder learns where to build one.
+    """
+    if db_path is not None:
+        return db_path
+    places = paths.find_db()
+    for place in places:
+        if place.is_file():
+            return place
+    looked = ", ".join(
+        f"{place} (in {Path.cwd()})" if not place.is_absolute() else str(place) for place in places
+    )
+    raise click.ClickException(
+        f"no index found: looked in {looked}; build one with `pastfix build --default-db`"
+    )
+
+
 def to_json(value: Any) -> str:
     return msgspec.json.format(msgspec.json.encode(value), indent=2).decode()
 
@@ -245,7 +265,7 @@ class _FindCommand(click.Command):
 
 @cli.command(cls=_FindCommand)
 @click.argument("error")
-@click.argument("db_path", default="index.db", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("json_", "--json", is_flag=True, help="Print the rows as a JSON array")
 @click.option(
     "-n",
@@ -255,8 +275,8 @@ class _FindCommand(click.Command):
     type=click.IntRange(1, 200),
     help="Most rows to show (one per session and error signature)",
 )
-def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
-    """Find past failures matching ERROR and what happened next, in DB_PATH (default index.db).
+def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
+    """Find past failures matching ERROR and what happened next, in DB_PATH.
 
     Runs the find_past_fix query of the Datasette plugin: failed tool calls with the
     same error signature as ERROR (its key line with paths, numbers and ids left out) or
@@ -266,7 +286,8 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
     stderr, and at most 3 partial matches follow, failures that share a rare name of it.
     ERROR - reads the error from standard input, so a pasted error needs no quoting.
     Start ERROR with raw: to write an FTS5 query, and put -- before an ERROR that starts
-    with -.
+    with -. Without DB_PATH: ./index.db, else $PASTFIX_DB, else
+    ~/.local/share/pastfix/index.db (the index of the hook and the MCP server).
 
     \b
     Example:
@@ -279,7 +300,7 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
 
     if error == "-":
         error = sys.stdin.read()
-    with open_index(db_path) as conn:
+    with open_index(index_path(db_path)) as conn:
         try:
             rows = queries.find_past_fix(conn, error, limit)
         except queries.QueryError as e:
@@ -307,7 +328,7 @@ def find_limit() -> int:
 
 
 @cli.command()
-@click.argument("db_path", default="index.db", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "--sample",
     default=200,
@@ -317,14 +338,15 @@ def find_limit() -> int:
 )
 @click.option("--seed", default=0, show_default=True, help="Seed of the random sample")
 @click.option("json_", "--json", is_flag=True, help="Print the shares as JSON")
-def probe(db_path: Path, sample: int, seed: int, json_: bool) -> None:
-    """Measure how well each search path finds past failures in DB_PATH (default index.db).
+def probe(db_path: Path | None, sample: int, seed: int, json_: bool) -> None:
+    """Measure how well each search path finds past failures in DB_PATH.
 
     Samples error identifiers (ENOENT, TypeError, error TS2339, Exit code 127, "File
     does not exist", ...) from failed tool results and asks messages_fts,
     tool_errors_fts and find_past_fix whether their first page shows the session that
     had each one. Then pastes failures' key lines, as recorded and with other paths and
-    numbers, and counts how often their own session comes first.
+    numbers, and counts how often their own session comes first. Without DB_PATH:
+    ./index.db, else $PASTFIX_DB, else ~/.local/share/pastfix/index.db.
 
     \b
     Example:
@@ -333,7 +355,7 @@ def probe(db_path: Path, sample: int, seed: int, json_: bool) -> None:
     """
     from pastfix import probe as probing
 
-    with open_index(db_path) as conn:
+    with open_index(index_path(db_path)) as conn:
         result = probing.probe(conn, sample, seed)
     click.echo(to_json(result) if json_ else probing.format_table(result))
 
@@ -470,26 +492,92 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
     click.echo(f"{done} {settings}", err=True)
 
 
-@cli.command()
+@cli.group(invoke_without_command=True)
 @_db_option("The index to answer from.")
-def mcp(db_path: Path | None) -> None:
+@click.pass_context
+def mcp(ctx: click.Context, db_path: Path | None) -> None:
     """Serve the index to agents as an MCP server over stdio.
 
     Tools: find_past_fix, session_errors, session_tool_output, search_messages,
     recurring_errors and file_history, each returning the rows of the canned query of
-    that name, as structured content and as compact text.
+    that name, cut to what an agent acts on, as structured content and as compact text.
 
     \b
     Example:
-        claude mcp add pastfix -- pastfix mcp
-        claude mcp add pastfix -- pastfix mcp --db ~/index.db
+        pastfix mcp install                # Claude Code, every folder (user scope)
+        pastfix mcp --db ~/index.db        # what Claude Code then starts
     """
+    if ctx.invoked_subcommand is not None:
+        return
     from pastfix import mcp as server
 
     db_path = db_path or paths.default_db()
     with open_index(db_path):  # a missing or outdated index is a one-line error first
         pass
     server.serve(db_path)
+
+
+@mcp.command(name="install")
+@_agent_option("to add the server to")
+@_db_option("The index the server answers from.")
+def mcp_install(agent: str, db_path: Path | None) -> None:
+    """Add pastfix's MCP server to Claude Code (or Codex) for every folder (again: replace it).
+
+    User scope, with the absolute paths of this pastfix and of the index, so it starts
+    from any folder without pastfix on the PATH: through `claude mcp add --scope user`
+    when the claude CLI is on the PATH, else in ~/.claude.json
+    ($CLAUDE_CONFIG_DIR/.claude.json when that is set). With --agent codex:
+    [mcp_servers.pastfix] in ~/.codex/config.toml ($CODEX_HOME/config.toml).
+
+    \b
+    Example:
+        pastfix mcp install
+        pastfix mcp install --db ~/index.db
+        claude mcp list                    # pastfix: ... - Connected
+        pastfix mcp install --agent codex
+    """
+    from pastfix import install
+
+    db_path = db_path or paths.default_db()
+    try:
+        if agent == "codex":
+            where = str(install.codex_config_file())
+            install.install_codex_mcp(install.codex_config_file(), db_path)
+        else:
+            where = install.install_mcp_claude(db_path)
+    except install.InstallError as e:
+        raise click.ClickException(str(e)) from e
+    click.echo(f"Added the pastfix MCP server to {where}", err=True)
+    if not db_path.exists():
+        click.echo(f"Build the index it reads: pastfix build {db_path}", err=True)
+
+
+@mcp.command(name="uninstall")
+@_agent_option("to remove the server from")
+def mcp_uninstall(agent: str) -> None:
+    """Remove pastfix's MCP server from Claude Code's user scope (or Codex's), and nothing else.
+
+    \b
+    Example:
+        pastfix mcp uninstall
+        pastfix mcp uninstall --agent codex
+    """
+    from pastfix import install
+
+    try:
+        if agent == "codex":
+            removed = install.uninstall_codex_mcp(install.codex_config_file())
+        else:
+            removed = install.uninstall_mcp_claude()
+    except install.InstallError as e:
+        raise click.ClickException(str(e)) from e
+    name = "Codex" if agent == "codex" else "Claude Code"
+    click.echo(
+        f"Removed the pastfix MCP server from {name}"
+        if removed
+        else f"No pastfix MCP server in {name}'s user scope",
+        err=True,
+    )
 
 
 @cli.group()

@@ -97,6 +97,10 @@ def matches(
 ) -> list[dict[str, Any]]:
     """The find_past_fix rows that match a PostToolUseFailure event well, best first.
 
+    Their order is find_past_fix's, kept as it is (context() describes the first SHOWN):
+    among equal matches a failure whose fix is claimed comes before newer ones that were
+    not fixed (queries.find_class), so the fix is what the model is shown.
+
     Rows of the event's own session are left out, and with `before` (an ISO
     timestamp, for a replay) rows of failures at or after it.
     """

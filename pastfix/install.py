@@ -24,6 +24,7 @@ import os
 import re
 import shlex
 import shutil
+import subprocess
 import sys
 import tempfile
 import tomllib
@@ -353,3 +354,88 @@ def uninstall_codex_mcp(config_path: Path) -> bool:
         return False
     _write_text(config_path, kept.rstrip("\n") + "\n" if kept.strip() else "")
     return True
+
+
+# -- the MCP server, at Claude Code's user scope ----------------------------
+
+MCP_NAME = "pastfix"
+# Seconds a `claude mcp` command may take (it starts in ~1 s).
+CLI_TIMEOUT = 60
+
+
+def mcp_server_command(db_path: Path) -> list[str]:
+    """The command that starts pastfix's MCP server on `db_path`, with absolute paths.
+
+    Absolute, so it runs from any folder and without pastfix on the session's PATH
+    (a bare `pastfix mcp` fails with ENOENT when the venv is not on it).
+    """
+    return [*pastfix_executable(), "mcp", "--db", str(db_path.absolute())]
+
+
+def claude_cli() -> str | None:
+    """The `claude` executable on the PATH, if any."""
+    return shutil.which("claude")
+
+
+def _claude(cli: str, *args: str) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            [cli, "mcp", *args],
+            capture_output=True,
+            text=True,
+            timeout=CLI_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise InstallError(f"cannot run `{cli} mcp {' '.join(args[:1])}`: {e}") from e
+
+
+def _said(done: subprocess.CompletedProcess[str]) -> str:
+    return " ".join((done.stderr or done.stdout or f"exit status {done.returncode}").split())
+
+
+def install_mcp_claude(db_path: Path, cli: str | None = None) -> str:
+    """Add pastfix's MCP server to Claude Code at user scope (every folder), idempotent.
+
+    With the `claude` CLI (`cli`, else the one on the PATH): `claude mcp remove` of an
+    earlier entry, then `claude mcp add --scope user`. Without it: the `mcpServers` entry
+    of the file the CLI writes (paths.claude_user_config()). Returns where it went.
+    """
+    command = mcp_server_command(db_path)
+    cli = cli or claude_cli()
+    if cli is None:
+        config_path = paths.claude_user_config()
+        config = read_settings(config_path)
+        servers = config.get("mcpServers", {})
+        if not isinstance(servers, dict):
+            raise InstallError(f'"mcpServers" in {config_path} is not an object: fix it first')
+        entry = {"type": "stdio", "command": command[0], "args": command[1:], "env": {}}
+        write_settings(config_path, {**config, "mcpServers": {**servers, MCP_NAME: entry}})
+        return str(config_path)
+    uninstall_mcp_claude(cli)
+    done = _claude(cli, "add", "--scope", "user", MCP_NAME, "--", *command)
+    if done.returncode != 0:
+        raise InstallError(f"`claude mcp add` failed: {_said(done)}")
+    return "Claude Code's user config (claude mcp add --scope user)"
+
+
+def uninstall_mcp_claude(cli: str | None = None) -> bool:
+    """Remove pastfix's MCP server from Claude Code's user scope; whether there was one."""
+    cli = cli or claude_cli()
+    if cli is None:
+        config_path = paths.claude_user_config()
+        if not config_path.exists():
+            return False
+        config = read_settings(config_path)
+        servers = config.get("mcpServers")
+        if not isinstance(servers, dict) or MCP_NAME not in servers:
+            return False
+        rest = {name: entry for name, entry in servers.items() if name != MCP_NAME}
+        write_settings(config_path, {**config, "mcpServers": rest})
+        return True
+    done = _claude(cli, "remove", "--scope", "user", MCP_NAME)
+    if done.returncode == 0:
+        return True
+    if "No MCP server" in _said(done):
+        return False
+    raise InstallError(f"`claude mcp remove` failed: {_said(done)}")

@@ -34,3 +34,27 @@ def codex_home() -> Path:
 def claude_projects() -> Path:
     """Where Claude Code keeps its transcripts: ~/.claude/projects."""
     return Path.home() / ".claude" / "projects"
+
+
+# The index a command finds when none is named, in the order it looks: a project's own
+# index.db, then the index of the hook and the MCP server.
+LOCAL_DB = Path("index.db")
+
+
+def find_db() -> list[Path]:
+    """Where `pastfix find` and `pastfix probe` look for the index when none is given.
+
+    ./index.db, then default_db(): so the command the skill and the hook tell an agent
+    to run works from any project folder, where there is no index.db of its own.
+    """
+    return [LOCAL_DB, default_db()]
+
+
+def claude_user_config() -> Path:
+    """The file where Claude Code keeps its user-scope MCP servers (`mcpServers`).
+
+    $CLAUDE_CONFIG_DIR/.claude.json when that is set, else ~/.claude.json (checked with
+    `claude mcp add --scope user` of Claude Code 2.1.197 and 2.1.332).
+    """
+    folder = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(folder).expanduser() / ".claude.json" if folder else Path.home() / ".claude.json"

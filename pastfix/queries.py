@@ -1226,21 +1226,80 @@ order by p.last_touched desc
 limit 100
 """
 
+
+def find_past_fix_description(default_limit: str) -> str:
+    """find_past_fix's description, with its default `limit` as the page or the MCP tool has it."""
+    return (
+        "Paste an error (error): the failed tool calls whose output matches it, best first,"
+        " each with what happened in that session: the outcome (fixed, worked around, papered"
+        " over, not fixed), the remedy (the edits and commands that made the difference) and"
+        " the call that confirmed it, the assistant's next reply and the command to resume"
+        " the session. One row per session and error signature, with how often that session"
+        " hit it. Paths, numbers and ids need not match: the same signature is enough. Words"
+        " are matched as words; start with raw: to write an FTS5 query (raw: ENOENT OR"
+        f" EISDIR). How many rows (limit): {default_limit}, at most {FIND_MAX}."
+    )
+
+
+# What agents get of each column of a canned query that an MCP tool serves (mcp.py): its
+# JSON Schema type and the most characters of each text kept (ALL: whole; HTML: an HTML
+# snippet given as plain text), or None: left out, being for the page only (HTML, links,
+# the whole error, ranking keys, ids of calls). The keys are the query's columns, in order
+# (a test checks them against its SQL): the one list of them. Lists keep at most
+# AGENT_ITEMS entries; mcp.lean_row drops a row's last remedy steps past mcp.ROW_CHARS.
+# find_past_fix's remedy goes as remedy_steps() shows it, each step with its edits' lines
+# (so fix_edits is not repeated), paths inside the project relative to it, and
+# files_edited_after only when no fix is claimed (else they are the remedy's).
+# Claude Code and Codex give the model a tool's structured content (JSON.stringify'd) and
+# nothing else, so these cuts are what it reads. A find_past_fix row of
+# ../shared/corpus/real is 4,415 characters whole and 949 cut (medians; p90 12,384 and
+# 1,208), of the demo 2,228 and 840 (`python benchmarks/mcp_rows.py index.db`; issue 21).
+ALL, HTML = 0, "html"
+AGENT_ITEMS = 3
+AgentColumn = tuple[str, int | str] | None
+FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
+    "session_id": ("string", ALL),
+    "project": ("string", ALL),
+    "failed_at": ("string", ALL),
+    "tool": ("string", ALL),
+    "target": ("string", 100),
+    "error_snippet": ("string", 160),
+    "next_text": ("string", 120),
+    "next_ok_target": None,
+    "files_edited_after": ("array", 120),
+    "resume": ("string", ALL),
+    "tool_use_id": None,
+    "next_ok_tool_use_id": None,
+    "matched": ("string", ALL),
+    "score": None,
+    "signature": ("string", 120),
+    "kind": ("string", ALL),
+    "occurrences": ("integer", ALL),
+    "fixed_at": None,
+    "fix_tool_use_id": None,
+    "fix_target": ("string", 100),
+    "outcome": ("string", ALL),
+    "remedy": ("array", 60),
+    "fix_edits": None,
+    "fix_calls": None,
+    "session_title": ("string", 60),
+    "session_url": None,
+    "error_snippet_html": None,
+    "error": None,
+    "agent": None,
+    "error_length": None,
+    "same_text": None,
+    "text_distance": None,
+    "shared_words": ("array", 60),
+}
+
 CANNED_QUERIES: dict[str, dict[str, Any]] = {
     "find_past_fix": {
         "title": "Find past fix",
-        "description": (
-            "Paste an error (error): the failed tool calls whose output matches it, best first,"
-            " each with what happened next in that session: the assistant's next reply, the"
-            " next successful call of the same tool, the files edited afterwards and the"
-            " command to resume the session. One row per session and error signature, with"
-            " how often that session hit it. Paths, numbers and ids need not match: the same"
-            " signature is enough. Words are matched as words; start with raw: to write an"
-            " FTS5 query (raw: ENOENT OR EISDIR). How many rows (limit): 20 when empty, at"
-            " most 200."
-        ),
+        "description": find_past_fix_description(f"{FIND_LIMIT} when empty"),
         "sql": find_past_fix_sql(),
         "params": ["error", "limit"],
+        "columns": FIND_PAST_FIX_COLUMNS,
         "hide_sql": True,
     },
     "recurring_errors": {
@@ -1254,6 +1313,17 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
         ),
         "sql": RECURRING_ERRORS_SQL,
         "params": ["project", "noise"],
+        "columns": {
+            "signature": ("string", 200),
+            "kind": ("string", ALL),
+            "failures": ("integer", ALL),
+            "sessions": ("integer", ALL),
+            "projects": ("integer", ALL),
+            "first_seen": ("string", ALL),
+            "last_seen": ("string", ALL),
+            "example": ("string", 200),
+            "agents": ("string", ALL),
+        },
         "hide_sql": True,
     },
     "file_history": {
@@ -1265,6 +1335,19 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
         ),
         "sql": FILE_HISTORY_SQL,
         "params": ["path"],
+        "columns": {
+            "session_id": ("string", ALL),
+            "project": ("string", ALL),
+            "title": ("string", 100),
+            "first_touched": ("string", ALL),
+            "last_touched": ("string", ALL),
+            "reads": ("integer", ALL),
+            "edits": ("integer", ALL),
+            "calls": ("integer", ALL),
+            "failed": ("integer", ALL),
+            "last_error": ("string", 300),
+            "paths": ("string", 300),
+        },
         "hide_sql": True,
     },
     "session_tool_output": {
@@ -1275,6 +1358,16 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
         ),
         "sql": SESSION_TOOL_OUTPUT_SQL,
         "params": ["session_id", "pattern"],
+        "columns": {
+            "timestamp": ("string", ALL),
+            "tool": ("string", ALL),
+            "target": ("string", 160),
+            "is_error": ("integer", ALL),
+            "excerpt": ("string", 500),
+            "content_length": ("integer", ALL),
+            "tool_use_id": None,
+            "session_id": ("string", ALL),
+        },
         "hide_sql": True,
     },
     "search_tool_output": {
@@ -1295,6 +1388,17 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
         "description": "Every failed tool result of one session (session_id), in order.",
         "sql": SESSION_ERRORS_SQL,
         "params": ["session_id"],
+        "columns": {
+            "failed_at": ("string", ALL),
+            "tool": ("string", ALL),
+            "target": ("string", 160),
+            "error": ("string", 500),
+            "content_length": ("integer", ALL),
+            "is_sidechain": ("integer", ALL),
+            "agent_id": ("string", ALL),
+            "tool_use_id": None,
+            "session_id": ("string", ALL),
+        },
         "hide_sql": True,
     },
     "search_messages": {
@@ -1305,6 +1409,16 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
         ),
         "sql": SEARCH_MESSAGES_SQL,
         "params": ["q"],
+        "columns": {
+            "session_id": ("string", ALL),
+            "project": ("string", ALL),
+            "timestamp": ("string", ALL),
+            "role": ("string", ALL),
+            "kind": ("string", ALL),
+            "snippet": ("string", HTML),
+            "is_sidechain": ("integer", ALL),
+            "uuid": None,
+        },
         "hide_sql": True,
     },
     "recent_failures": {

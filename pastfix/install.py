@@ -1,7 +1,7 @@
 """Install pastfix into Claude Code: its hooks in a settings file, its skill in a skills folder.
 
-The hooks go into a settings file (~/.claude/settings.json by default) in the
-format Claude Code reads:
+The hooks go into a settings file ($CLAUDE_CONFIG_DIR/settings.json, else
+~/.claude/settings.json, by default) in the format Claude Code reads:
 
     {"hooks": {"PostToolUseFailure": [{"matcher": "*", "hooks": [
         {"type": "command", "command": "... hook --db ...", "timeout": 10}]}],
@@ -42,11 +42,13 @@ class InstallError(Exception):
 
 
 def default_settings() -> Path:
-    return Path.home() / ".claude" / "settings.json"
+    """Claude Code's user settings: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json)."""
+    return paths.claude_config_dir() / "settings.json"
 
 
 def default_skills() -> Path:
-    return Path.home() / ".claude" / "skills"
+    """Claude Code's user skills folder: $CLAUDE_CONFIG_DIR/skills (~/.claude/skills)."""
+    return paths.claude_config_dir() / "skills"
 
 
 def pastfix_executable() -> list[str]:
@@ -61,15 +63,19 @@ def pastfix_executable() -> list[str]:
 
 
 def hook_commands(db_path: Path, projects: Path | None = None) -> dict[str, str]:
-    """The shell command of each hook pastfix installs, by event."""
+    """The shell command of each hook pastfix installs, by event.
+
+    The SessionEnd build reads what a plain `pastfix build` reads (pastfix.sources.
+    default_sources), decided when it runs: Claude Code's projects under the
+    CLAUDE_CONFIG_DIR of the Claude Code that runs it, and Codex's sessions, even
+    a folder created after the install. `projects` names one folder instead.
+    """
     exe = " ".join(shlex.quote(part) for part in pastfix_executable())
     db = shlex.quote(str(db_path.absolute()))
-    source = shlex.quote(str((projects or paths.claude_projects()).absolute()))
+    source = f" --source {shlex.quote(str(projects.absolute()))}" if projects else ""
     return {
         FAILURE_EVENT: f"{exe} hook --db {db}  {MARKER}",
-        END_EVENT: (
-            f"nohup {exe} build {db} --source {source} -s >/dev/null 2>&1 </dev/null &  {MARKER}"
-        ),
+        END_EVENT: f"nohup {exe} build {db}{source} -s >/dev/null 2>&1 </dev/null &  {MARKER}",
     }
 
 

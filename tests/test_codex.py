@@ -289,3 +289,14 @@ def test_default_sources(fake_home, monkeypatch):
     assert sources.default_sources("codex") == [codex_home]
     monkeypatch.setenv("CODEX_HOME", str(fake_home / "elsewhere"))
     assert sources.default_sources("codex") == [fake_home / "elsewhere" / "sessions"]
+
+
+def test_default_sources_follow_claude_config_dir(fake_home, monkeypatch):
+    from pastfix import sources
+
+    (fake_home / ".claude" / "projects").mkdir(parents=True)  # not read: the variable wins
+    config = fake_home / "work-claude"
+    (config / "projects").mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    assert sources.default_sources() == [config / "projects"]
+    assert sources.default_sources("claude") == [config / "projects"]

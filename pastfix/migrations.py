@@ -335,3 +335,9 @@ def m011_persisted_outputs(db: Database) -> None:
         foreign_keys=[("file_id", "source_files", "id")],
         not_null={"session_id", "path"},
     )
+    # Transcripts indexed before hold markers in place of text now read: their
+    # next build re-reads them whole (no tail hash: not an append).
+    db.execute(
+        "UPDATE source_files SET size = -1, tail_hash = NULL WHERE id IN (SELECT file_id"
+        " FROM tool_results WHERE substr(content, 1, 18) = '<persisted-output>')"
+    )

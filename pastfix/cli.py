@@ -80,7 +80,7 @@ def progressbar(silent: bool, label: str, length: int) -> Iterator[Any]:
     multiple=True,
     type=click.Path(path_type=Path),
     help="Directory of Claude Code projects or of Codex sessions (repeatable)."
-    " Default: ~/.claude/projects and ~/.codex/sessions",
+    " Default: ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects) and ~/.codex/sessions",
 )
 @click.option(
     "--agent",
@@ -126,8 +126,9 @@ def build(
     """Build or refresh DB_PATH (default index.db) from Claude Code and Codex transcripts.
 
     Only files that changed since the last build are read. Without --source,
-    ~/.claude/projects and ~/.codex/sessions are indexed, or the bundled demo
-    sessions when neither exists. Whether a folder holds Codex rollouts or
+    ~/.claude/projects (under $CLAUDE_CONFIG_DIR when set) and ~/.codex/sessions
+    ($CODEX_HOME/sessions) are indexed, or the bundled demo sessions when
+    neither exists. Whether a folder holds Codex rollouts or
     Claude Code projects is told from its files.
 
     \b
@@ -146,7 +147,8 @@ def build(
     if not sources:
         sources = tuple(agents.default_sources(agent))
         if sources[0] == transcripts.DEMO_PROJECTS:
-            missing = "~/.claude/projects" if agent else "~/.claude/projects or ~/.codex/sessions"
+            claude = paths.claude_projects()
+            missing = f"{claude}" if agent else f"{claude} or {agents.codex_sessions()}"
             click.echo(f"No {missing} here: indexing the bundled demo sessions", err=True)
     with ExitStack() as stack:
         bars: list[Any] = []
@@ -411,7 +413,8 @@ def _agent_option(what: str) -> Any:
 
 _SETTINGS_HELP = (
     "Claude Code settings file, or Codex hooks file."
-    " Default: ~/.claude/settings.json, or $CODEX_HOME/hooks.json (~/.codex/hooks.json)"
+    " Default: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json), or"
+    " $CODEX_HOME/hooks.json (~/.codex/hooks.json)"
 )
 
 
@@ -594,7 +597,8 @@ def skill() -> None:
 @click.option(
     "--dest",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Skills folder to copy it into. Default: ~/.claude/skills, or for Codex ~/.agents/skills",
+    help="Skills folder to copy it into. Default: $CLAUDE_CONFIG_DIR/skills, else ~/.claude/skills;"
+    " for Codex ~/.agents/skills",
 )
 @_agent_option("that reads the skill")
 def skill_install(dest: Path | None, agent: str) -> None:

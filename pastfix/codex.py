@@ -32,15 +32,17 @@ Failures. Codex records no is_error flag. A tool result is a failure when:
 1. it records an exit code other than 0: the JSON form
    `{"output": ..., "metadata": {"exit_code": N}}`, a first line `Exit code: N`
    (shell), or a header line `Process exited with code N` (exec_command and
-   write_stdin); or
+   write_stdin), which newer Codex versions put after a first `Command: ...`
+   line naming the command (shell-quoted, so it may span lines); or
 2. it reports that the call itself failed: an MCP result with `"isError": true`,
    `{"success": false}`, or an output that starts with one of Codex's own
    failure messages (FAILED_CALL_PREFIXES: `err: `, `failed to parse function
    arguments`, `unsupported call`, `apply_patch verification failed`, ...).
 
 Shell output is stored the way Claude Code stores Bash output, so that error
-signatures and kinds read it alike: the header lines (`Wall time`, `Chunk ID`,
-`Original token count`, `Output:`) go, and a failure starts with `Exit code N`.
+signatures and kinds read it alike: the header lines (`Command`, `Wall time`,
+`Chunk ID`, `Original token count`, `Output:`) go, and a failure starts with
+`Exit code N`.
 
 Commands. A shell call's argv list is stored as the shell command text: the
 script of `bash -lc <script>` (or sh, zsh, ... -c), else the argv joined with
@@ -499,6 +501,13 @@ def _exec_text(output: str) -> tuple[int | None, str]:
             return None, output
         head, body = output.removesuffix("\nOutput:"), ""
     lines = head.split("\n")
+    if lines[0].startswith("Command: "):
+        # Newer Codex names the command first, shell-quoted, so a script keeps its
+        # newlines: the headers are the lines after the last one that is not one.
+        start = len(lines)
+        while start > 1 and _HEADER.match(lines[start - 1]):
+            start -= 1
+        lines = lines[start:]
     if not all(_HEADER.match(line) for line in lines):
         return None, output
     for line in lines:

@@ -25,8 +25,8 @@ import msgspec
 # sqlite-utils (~70 ms of a ~100 ms no-change refresh).
 from pastfix import LATEST_MIGRATION, fixes, signatures, transcripts
 from pastfix.prepare import REDACTION_VERSION, prepare
-from pastfix.records import Batch, Reader, SourceFile
-from pastfix.sources import READERS, WrongAgent, agent_of
+from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
+from pastfix.sources import READERS, SIDE_OUTPUTS, WrongAgent, agent_of
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -116,6 +116,10 @@ INSERT_SQL = {
     "redactions": (
         "INSERT INTO redactions (file_id, table_name, row_key, line_no, column_name, kind, count)"
         " VALUES (?,?,?,?,?,?,?)"
+    ),
+    "_persisted_outputs": (
+        "INSERT OR REPLACE INTO _persisted_outputs (file_id, session_id, tool_use_id, path, size,"
+        " mtime_ns, ctime_ns, problem) VALUES (?,?,?,?,?,?,?,?)"
     ),
 }
 
@@ -211,6 +215,9 @@ class BuildStats:
     redact: bool = True
     redact_changed: bool = False
     redactions: int = 0
+    # Tool results whose full text was read from the file the agent stored it in,
+    # beside the transcript (see pastfix.records.PersistedOutput).
+    persisted_outputs: int = 0
     # Stored rows redacted again in place, the rules having changed (see reredact).
     reredacted_rows: int = 0
     # The FTS5 tokenizer of the index, and whether this build changed it (and so
@@ -251,6 +258,7 @@ COUNTED = (
     "skipped_lines",
     "duplicates",
     "redactions",
+    "persisted_outputs",
 )
 
 
@@ -958,6 +966,9 @@ class _Builder:
             record = dict(zip(columns, row, strict=True))
             self.stored[record["path"]] = record
         self.file_problems: list[tuple[str, str]] = []
+        # What the stored files' persisted outputs looked like when read (not needed
+        # by a bulk build, which reads them all).
+        self.side_files = {} if self.bulk else _stored_side_files(conn)
         self.touched: set[str] = set()
         # Ids of the files read or retracted by this build.
         self.changed: set[int] = set()
@@ -992,6 +1003,14 @@ class _Builder:
                         self._file_problem(source.path, "empty file")
                     stored = None if self.bulk else self.stored.get(source.path)
                     plan = self._plan_file(source, st, stored)
+                    if (
+                        stored is not None
+                        and (plan is None or not plan.rewrite)
+                        and _side_files_changed(self.side_files.get(stored["id"], ()))
+                    ):
+                        # The transcript is as it was, a file beside it is not: read
+                        # it again, so that the new text takes the marker's place.
+                        plan = _Plan(source, st, stored, 0, True)
                 except OSError as e:
                     # The file keeps whatever rows it has until it can be read.
                     self._file_problem(source.path, f"cannot read: {e.strerror or e}")
@@ -1274,6 +1293,7 @@ class _Builder:
             "redactions",
             "sessions",
             "fixes",
+            "_persisted_outputs",
             "source_files",
             "_duplicate_links",
         ):
@@ -1355,6 +1375,7 @@ class _Builder:
                 )
         conn.execute("DELETE FROM problems WHERE file_id = ?", [file_id])
         conn.execute("DELETE FROM redactions WHERE file_id = ?", [file_id])
+        conn.execute("DELETE FROM _persisted_outputs WHERE file_id = ?", [file_id])
 
     def _index_file(
         self, plan: _Plan, progress: Callable[[int], None] | None, retract: bool = True
@@ -1409,15 +1430,17 @@ class _Builder:
                     pending = data[cut:]
                     crc = zlib.crc32(memoryview(data)[:cut], crc)
                     if cut:
-                        batch = prepare(
-                            reader.parse_lines(
-                                data[:cut],
-                                first_line_no=lines + 1,
-                                default_session_id=source.session_id,
-                            ),
-                            redact_secrets=self.redact,
+                        batch = reader.parse_lines(
+                            data[:cut],
+                            first_line_no=lines + 1,
+                            default_session_id=source.session_id,
                         )
+                        # Before prepare(): the text read from a side file is
+                        # redacted, cut and signed as any other.
+                        outputs = self._read_side_outputs(batch, source)
+                        batch = prepare(batch, redact_secrets=self.redact)
                         self._save_batch(file_id, source.path, batch)
+                        self._save_side_outputs(file_id, outputs)
                         session_ids.update(batch.session_ids)
                         lines += batch.lines
                         skipped += batch.skipped
@@ -1503,6 +1526,18 @@ class _Builder:
             stats.add_problems(path, [(p.line_no, p.reason) for p in batch.problems])
         stats.skipped_lines += batch.skipped
 
+    def _read_side_outputs(self, batch: Batch, source: SourceFile) -> list[PersistedOutput]:
+        """Put the full text of the agent's persisted outputs in place of their markers."""
+        read = SIDE_OUTPUTS.get(source.agent)
+        return read(batch, source) if read else []
+
+    def _save_side_outputs(self, file_id: int, outputs: list[PersistedOutput]) -> None:
+        if outputs:
+            self.conn.executemany(
+                INSERT_SQL["_persisted_outputs"], [(file_id, *output) for output in outputs]
+            )
+            self.stats.persisted_outputs += sum(o.problem is None for o in outputs)
+
     def _flag_duplicates(self, file_id: int, batch: Batch) -> None:
         """Link this file to the files that already hold its ids (see _repair_duplicates)."""
         conn = self.conn
@@ -1556,6 +1591,37 @@ class _Builder:
                 refresh_fixes(self.conn, self.touched)
 
 
+# A side file as a build saw it: its path, then size, mtime and ctime (None: not found).
+SideFile = tuple[str, int | None, int | None, int | None]
+
+
+def _stored_side_files(conn: Connection) -> dict[int, list[SideFile]]:
+    """The persisted outputs of the stored files, by file id (see _side_files_changed)."""
+    found: dict[int, list[SideFile]] = {}
+    for file_id, *side in conn.execute(
+        "SELECT file_id, path, size, mtime_ns, ctime_ns FROM _persisted_outputs"
+    ):
+        found.setdefault(file_id, []).append(tuple(side))
+    return found
+
+
+def _side_files_changed(side_files: Iterable[SideFile]) -> bool:
+    """Whether a persisted output appeared or changed since it was read.
+
+    One stat() each (a no-change refresh of an index with none pays one SELECT).
+    A file that is gone now changes nothing: what was read from it stays indexed,
+    as Claude Code deletes the folder with the transcript.
+    """
+    for path, size, mtime_ns, ctime_ns in side_files:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if (st.st_size, st.st_mtime_ns, st.st_ctime_ns) != (size, mtime_ns, ctime_ns):
+            return True
+    return False
+
+
 def _secondary_indexes(conn: Connection) -> list[tuple[str, str]]:
     """The indexes a bulk build drops for the load and creates after it.
 
@@ -1594,7 +1660,7 @@ class _Shard:
     with INSERT ... SELECT (no Python per row) inside its single transaction.
     """
 
-    TABLES = (*DATA_TABLES, "problems", "redactions")
+    TABLES = (*DATA_TABLES, "problems", "redactions", "_persisted_outputs")
 
     def __init__(self, builder: _Builder, path: Path, pid: int, pipe: Any) -> None:
         self.builder, self.path, self.pid, self.pipe = builder, path, pid, pipe

@@ -1,7 +1,7 @@
 """Install pastfix into Claude Code and Codex CLI: its hooks, its skill, its MCP server.
 
-The hooks go into a settings file (~/.claude/settings.json by default) in the
-format Claude Code reads:
+The hooks go into a settings file ($CLAUDE_CONFIG_DIR/settings.json, else
+~/.claude/settings.json, by default) in the format Claude Code reads:
 
     {"hooks": {"PostToolUseFailure": [{"matcher": "*", "hooks": [
         {"type": "command", "command": "... hook --db ...", "timeout": 10}]}],
@@ -48,11 +48,13 @@ class InstallError(Exception):
 
 
 def default_settings() -> Path:
-    return Path.home() / ".claude" / "settings.json"
+    """Claude Code's user settings: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json)."""
+    return paths.claude_config_dir() / "settings.json"
 
 
 def default_skills() -> Path:
-    return Path.home() / ".claude" / "skills"
+    """Claude Code's user skills folder: $CLAUDE_CONFIG_DIR/skills (~/.claude/skills)."""
+    return paths.claude_config_dir() / "skills"
 
 
 def pastfix_executable() -> list[str]:
@@ -67,10 +69,16 @@ def pastfix_executable() -> list[str]:
 
 
 def hook_commands(db_path: Path, projects: Path | None = None) -> dict[str, str]:
-    """The shell command of each hook pastfix installs, by event."""
+    """The shell command of each hook pastfix installs, by event.
+
+    The SessionEnd build reads what a plain `pastfix build` reads (pastfix.sources.
+    default_sources), decided when it runs: Claude Code's projects under the
+    CLAUDE_CONFIG_DIR of the Claude Code that runs it, and Codex's sessions, even
+    a folder created after the install. `projects` names one folder instead.
+    """
     return {
         FAILURE_EVENT: _recall_command(db_path),
-        END_EVENT: _refresh_command(db_path, projects or paths.claude_projects()),
+        END_EVENT: _refresh_command(db_path, projects),
     }
 
 
@@ -80,12 +88,13 @@ def _recall_command(db_path: Path) -> str:
     return f"{exe} hook --db {shlex.quote(str(db_path.absolute()))}  {MARKER}"
 
 
-def _refresh_command(db_path: Path, source: Path) -> str:
-    """An incremental build of `source` into the index, started in the background."""
+def _refresh_command(db_path: Path, source: Path | None) -> str:
+    """An incremental build into the index, started in the background: of `source`, or of
+    the default sources (those of a plain `pastfix build`) when it is None."""
     exe = " ".join(shlex.quote(part) for part in pastfix_executable())
     db = shlex.quote(str(db_path.absolute()))
-    folder = shlex.quote(str(source.absolute()))
-    return f"nohup {exe} build {db} --source {folder} -s >/dev/null 2>&1 </dev/null &  {MARKER}"
+    folder = f" --source {shlex.quote(str(source.absolute()))}" if source else ""
+    return f"nohup {exe} build {db}{folder} -s >/dev/null 2>&1 </dev/null &  {MARKER}"
 
 
 def _is_ours(handler: object) -> bool:

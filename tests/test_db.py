@@ -9,11 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, build_index
+from conftest import FIXTURES, ROOT, build_index
 from jsonl import failing_session, prompt, result, say, tool_use, write_jsonl
 
 from pastfix import db as pdb
-from pastfix import signatures, transcripts
+from pastfix import queries, signatures, transcripts
 
 SID = "11111111-1111-4111-8111-111111111111"
 SID2 = "22222222-2222-4222-8222-222222222222"
@@ -1417,3 +1417,127 @@ def test_a_build_where_the_lock_cannot_be_created_is_a_one_line_error(tmp_path, 
     small_session(projects)
     with pytest.raises(pdb.BuildError, match=r"cannot create .*index.db.lock: No such file"):
         build_index(tmp_path / "missing" / "index.db", projects)
+
+
+# -- persisted outputs: large tool results Claude Code stores beside the transcript ----
+
+PERSISTED = FIXTURES / "persisted"
+PSID = "5e55e55e-0000-4000-8000-000000000020"
+FAILED_LAST_LINE = "ModuleNotFoundError: No module named 'shop.cart_totals'"
+
+
+@pytest.fixture
+def persisted(tmp_path):
+    """A copy of tests/fixtures/persisted, and the folder of its session's side files."""
+    root = tmp_path / "projects"
+    shutil.copytree(PERSISTED, root)
+    return root, root / "-home-dev-shop" / PSID / "tool-results"
+
+
+def contents(db_path):
+    return dict(query(db_path, "SELECT tool_use_id, content FROM tool_results"))
+
+
+def test_a_persisted_failure_is_indexed_whole_and_found_by_its_last_line(
+    persisted, db_path, processes
+):
+    root, side = persisted
+    stats = build_index(db_path, root)
+    assert stats.persisted_outputs == 3
+    full = (side / "toolu_01PersistFail0000000001.txt").read_text()
+    stored = contents(db_path)
+    assert stored["toolu_01PersistFail0000000001"] == full  # not the 2 KB preview
+    [(length, signature)] = query(
+        db_path,
+        "SELECT content_length, signature FROM tool_results WHERE tool_use_id = ?",
+        ["toolu_01PersistFail0000000001"],
+    )
+    assert length == len(full)
+    assert signature == signatures.signature(full)
+    conn = queries.connect(db_path)
+    rows = queries.find_past_fix(conn, FAILED_LAST_LINE, 5)
+    assert [(r["session_id"], r["tool_use_id"]) for r in rows] == [
+        (PSID, "toolu_01PersistFail0000000001")
+    ]
+    assert rows[0]["fixed_at"]  # the Write, then the test run that passed
+    # A list of text blocks saved as JSON is indexed as its text, redacted.
+    mcp = stored["toolu_01PersistJson0000000002"]
+    assert mcp.startswith("order 0: shipped\n") and "[REDACTED:" in mcp and "ghp_" not in mcp
+    # A subagent's Bash output, saved under the shell's task id.
+    assert stored["toolu_01PersistTask0000000006"].endswith("all 2200 modules checked")
+
+
+def test_a_missing_persisted_output_keeps_the_preview_and_is_a_problem(persisted, db_path):
+    root, side = persisted
+    build_index(db_path, root)
+    gone = contents(db_path)["toolu_01PersistGone0000000005"]
+    assert gone.startswith("<persisted-output>\nOutput too large (48.8KB).")
+    assert gone.endswith("</persisted-output>\n(the log rotated meanwhile)")
+    [(reason,)] = query(db_path, "SELECT reason FROM problems WHERE file_id IS NOT NULL")
+    assert reason == (
+        "persisted output not found beside the transcript:"
+        f" {side / 'toolu_01PersistGone0000000005.txt'}"
+    )
+
+
+def test_a_persisted_output_that_appears_or_changes_later_is_read_again(persisted, db_path):
+    root, side = persisted
+    build_index(db_path, root)
+    assert build_index(db_path, root).files_read == 0
+    late = side / "toolu_01PersistGone0000000005.txt"
+    late.write_text("the whole log\nERROR: disk full")
+    stats = build_index(db_path, root)
+    assert stats.files_read == 1 and stats.persisted_outputs == 3  # the main transcript
+    stored = contents(db_path)
+    assert stored["toolu_01PersistGone0000000005"] == (
+        "the whole log\nERROR: disk full\n(the log rotated meanwhile)"
+    )
+    assert query(db_path, "SELECT count(*) FROM problems") == [(0,)]
+    assert build_index(db_path, root).files_read == 0
+    # Changed in place: read again too.
+    (side / "bq5qwkh3j.txt").write_text("all modules checked again")
+    assert build_index(db_path, root).files_read == 1  # the subagent's transcript
+    assert contents(db_path)["toolu_01PersistTask0000000006"] == "all modules checked again"
+    fresh = db_path.with_name("fresh.db")
+    build_index(fresh, root)
+    assert snapshot(db_path) == snapshot(fresh)
+
+
+def test_the_full_text_stays_when_the_persisted_output_is_deleted(persisted, db_path):
+    root, side = persisted
+    build_index(db_path, root)
+    before = snapshot(db_path)
+    shutil.rmtree(side)  # Claude Code's cleanup, say
+    assert build_index(db_path, root).files_read == 0
+    assert snapshot(db_path) == before
+    conn = queries.connect(db_path)
+    assert queries.find_past_fix(conn, FAILED_LAST_LINE, 5)
+
+
+def test_a_huge_persisted_output_keeps_its_head_and_its_last_line(persisted, db_path):
+    root, side = persisted
+    path = side / "toolu_01PersistFail0000000001.txt"
+    path.write_text("ok\n" * 150_000 + FAILED_LAST_LINE)
+    build_index(db_path, root)
+    stored = contents(db_path)["toolu_01PersistFail0000000001"]
+    assert len(stored) < 200_100 and "characters omitted" in stored
+    assert stored.startswith("ok\nok\n") and stored.endswith(FAILED_LAST_LINE)
+    conn = queries.connect(db_path)
+    assert queries.find_past_fix(conn, FAILED_LAST_LINE, 5)
+
+
+def test_a_marker_inside_a_result_is_not_a_persisted_output(projects, db_path):
+    """A tool that prints a transcript (grep, cat) shows markers that are not its own."""
+    text = "match: <persisted-output>\nOutput too large (1KB). Full output saved to: /x/y.txt"
+    write_jsonl(
+        projects / "-home-dev-app" / f"{SID}.jsonl",
+        [
+            tool_use(
+                "a1", SID, "t1", "Bash", {"command": "grep -r persisted"}, "2026-01-01T10:00:01Z"
+            ),
+            result("r1", SID, "t1", text, "2026-01-01T10:00:02Z"),
+        ],
+    )
+    stats = build_index(db_path, projects)
+    assert (stats.persisted_outputs, stats.problems) == (0, 0)
+    assert contents(db_path) == {"t1": text}

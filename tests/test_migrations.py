@@ -1,3 +1,4 @@
+import shutil
 import sqlite3
 import zlib
 
@@ -180,6 +181,7 @@ def test_upgrade_to_session_agent_marks_every_indexed_session_claude(tmp_path):
     conn.execute("ALTER TABLE source_files DROP COLUMN agent")
     conn.execute("ALTER TABLE source_files DROP COLUMN prefix_crc")
     conn.execute("DROP TABLE fixes")
+    _undo_m011(conn)
     conn.execute(
         "DELETE FROM _sqlite_migrations"
         " WHERE name IN ('m008_session_agent', 'm009_prefix_crc', 'm010_fixes')"
@@ -202,6 +204,7 @@ def test_a_file_indexed_before_prefix_crc_is_reread_whole_when_it_grows(tmp_path
     conn = sqlite3.connect(path)
     conn.execute("ALTER TABLE source_files DROP COLUMN prefix_crc")
     conn.execute("DROP TABLE fixes")
+    _undo_m011(conn)
     conn.execute("DELETE FROM _sqlite_migrations WHERE name IN ('m009_prefix_crc', 'm010_fixes')")
     conn.commit()
     conn.close()
@@ -237,6 +240,7 @@ def test_an_index_from_before_fixes_gets_them_at_its_next_build_without_reading_
     pdb.build(path, [projects])
     conn = sqlite3.connect(path)
     conn.execute("DROP TABLE fixes")
+    _undo_m011(conn)
     conn.execute("DELETE FROM _build_state WHERE name = 'fix_version'")
     conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm010_fixes'")
     conn.commit()
@@ -247,4 +251,37 @@ def test_an_index_from_before_fixes_gets_them_at_its_next_build_without_reading_
     assert conn.execute("SELECT tool_use_id, outcome, confirmed_by FROM fixes").fetchall() == [
         ("t1", "fixed", "t2")
     ]
+    conn.close()
+
+
+def _undo_m011(conn):
+    """An index from before m011_persisted_outputs (the shortcut in db.connect skips
+    migrations when the latest one is applied)."""
+    conn.execute("DROP TABLE _persisted_outputs")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm011_persisted_outputs'")
+
+
+def test_an_index_from_before_persisted_outputs_rereads_transcripts_with_markers(tmp_path):
+    from conftest import FIXTURES
+
+    projects = tmp_path / "projects"
+    shutil.copytree(FIXTURES / "persisted", projects)
+    path = tmp_path / "index.db"
+    pdb.build(path, [projects])
+    conn = sqlite3.connect(path)
+    # What an older pastfix stored: the marker, not the file's text.
+    conn.execute(
+        "UPDATE tool_results SET content = '<persisted-output>' || content"
+        " WHERE tool_use_id = 'toolu_01PersistFail0000000001'"
+    )
+    _undo_m011(conn)
+    conn.commit()
+    conn.close()
+    stats = pdb.build(path, [projects])
+    assert stats.files_read == 1  # the transcript with the marker, not its subagent's
+    conn = sqlite3.connect(path)
+    [(content,)] = conn.execute(
+        "SELECT content FROM tool_results WHERE tool_use_id = 'toolu_01PersistFail0000000001'"
+    )
+    assert content.endswith("ModuleNotFoundError: No module named 'shop.cart_totals'")
     conn.close()

@@ -311,3 +311,20 @@ def m010_fixes(db: Database) -> None:
         not_null={"session_id", "outcome"},
     )
     _table(db, "fixes").create_index(["session_id"], index_name="idx_fixes_session")
+
+
+@migrations()
+def m011_archive(db: Database) -> None:
+    # The index outlives the transcripts (Claude Code deletes those older than
+    # its cleanupPeriodDays): a file a build no longer finds keeps its rows and
+    # gets the time it was found gone; a session none of whose files is left
+    # gets the latest of those times (db.REFRESH_SESSIONS_SQL). Both NULL while
+    # the transcript is on disk. `pastfix forget` removes what a user wants gone.
+    db.execute("ALTER TABLE source_files ADD COLUMN missing_since TEXT")
+    db.execute("ALTER TABLE sessions ADD COLUMN transcript_deleted_at TEXT")
+    # Counting the sessions kept without a transcript (every build, `status`) reads
+    # this index alone.
+    db.execute(
+        "CREATE INDEX idx_sessions_deleted ON sessions(transcript_deleted_at)"
+        " WHERE transcript_deleted_at IS NOT NULL"
+    )

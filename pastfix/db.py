@@ -311,6 +311,10 @@ def connect(path: str | Path) -> Connection:
     except BaseException:
         conn.close()
         raise
+    # Here, not only in refresh_sessions: see there.
+    conn.create_function(
+        "decode_project_dir", 1, transcripts.decode_project_dir, deterministic=True
+    )
     return conn
 
 
@@ -668,9 +672,14 @@ def fixes_current(conn: Connection) -> bool:
 
 def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
     """Recompute the sessions rows of `session_ids` from their messages and metadata."""
-    conn.create_function(
-        "decode_project_dir", 1, transcripts.decode_project_dir, deterministic=True
-    )
+    try:
+        conn.create_function(
+            "decode_project_dir", 1, transcripts.decode_project_dir, deterministic=True
+        )
+    except sqlite3.OperationalError:
+        # Defined already (connect does), and not to be redefined now: an FTS5
+        # 'rebuild' keeps a statement active until the transaction ends (reredact).
+        pass
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS _touched (session_id TEXT PRIMARY KEY)")
     conn.execute("DELETE FROM _touched")
     conn.executemany("INSERT INTO _touched VALUES (?)", [(sid,) for sid in session_ids])
@@ -964,6 +973,8 @@ class _Builder:
         self.changed: set[int] = set()
         # Archived files found again unchanged (see _plan, _unarchive).
         self.returned: list[dict[str, Any]] = []
+        # Stored files found under another name, by their stored path (see _find_moves).
+        self.moved: dict[str, _Plan] = {}
         # The files whose rows a bulk build kept rather than read again (see _clear).
         self.kept_ids: list[int] = []
 
@@ -1020,10 +1031,44 @@ class _Builder:
                 # its sessions go, they are not archived.
                 if under or not demo_is_source:
                     dropped.append(record)
-            elif under and record["missing_since"] is None:
+            elif under:
                 gone.append(record)
+        plans = self._find_moves(plans, gone)
+        gone = [r for r in gone if r["missing_since"] is None and r["path"] not in self.moved]
         plans.sort(key=lambda p: p.source.path)
         return plans, gone, dropped
+
+    def _find_moves(self, plans: list[_Plan], gone: list[dict[str, Any]]) -> list[_Plan]:
+        """The plans left once the files that moved are told from new ones (self.moved).
+
+        A new file with the inode or the name of a stored one that is gone, and its
+        content up to the stored offset (_begins_with), is that file in another
+        place (a renamed project folder, a copy restored from a backup): a refresh
+        moves its row, a bulk build reads it under its new name, and neither keeps
+        a copy of it in the archive.
+        """
+        if not gone:
+            return plans
+        by_inode = {r["inode"]: r for r in gone}
+        by_name = {os.path.basename(r["path"]): r for r in gone}
+        left = []
+        for plan in plans:
+            record = None
+            if plan.stored is None or self.bulk:
+                record = by_inode.get(plan.stat.st_ino) or by_name.get(
+                    os.path.basename(plan.source.path)
+                )
+            try:
+                same = record is not None and self._begins_with(plan.source.path, plan.stat, record)
+            except OSError:
+                same = False
+            if record is not None and same and record["path"] not in self.moved:
+                self.moved[record["path"]] = plan
+                if self.bulk:
+                    left.append(plan)
+            else:
+                left.append(plan)
+        return left
 
     def _plan_file(
         self, source: SourceFile, st: os.stat_result, stored: dict[str, Any] | None
@@ -1052,13 +1097,14 @@ class _Builder:
         rewritten at the same length (`"is_error":false`) differs only there.
         Reading the prefix costs ~1 ms per MB, only for files that grew.
         """
+        return st.st_ino == stored["inode"] and _Builder._begins_with(path, st, stored)
+
+    @staticmethod
+    def _begins_with(path: str, st: os.stat_result, stored: dict[str, Any]) -> bool:
+        """Whether the file at `path` begins with the bytes `stored` was read up to
+        (its hashes and CRC; OSError when it cannot be read)."""
         offset = stored["offset"]
-        if (
-            st.st_ino != stored["inode"]
-            or st.st_size < offset
-            or not stored["tail_hash"]
-            or stored.get("prefix_crc") is None
-        ):
+        if st.st_size < offset or not stored["tail_hash"] or stored.get("prefix_crc") is None:
             return False
         with _open_regular(path) as f:
             head = f.read(min(HEAD_BYTES, offset))
@@ -1152,6 +1198,7 @@ class _Builder:
         else:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
+            self._write_grouped(list(self.moved.items()), lambda m: self._move(*m, progress))
             self._write_grouped(plans, lambda plan: self._refresh_file(plan, progress))
             self._write_grouped(dropped, self._remove_file)
             self._write_grouped(gone, self._archive)
@@ -1222,6 +1269,20 @@ class _Builder:
         )
         self.touched.update(_ids(current["session_ids"]))
         self.stats.files_missing += 1
+
+    def _move(self, old_path: str, plan: _Plan, progress: Callable[[int], None] | None) -> None:
+        """Give a stored file its new name (see _find_moves), then read what it gained."""
+        current = self._stored_row(old_path)
+        if current is None or self._stored_row(plan.source.path) is not None:
+            return  # another build got there first: the next one sees the rest
+        source = plan.source
+        self.conn.execute(
+            "UPDATE source_files SET path = ?, session_id = ?, project_dir = ?, agent = ?,"
+            " missing_since = NULL WHERE id = ?",
+            [source.path, source.session_id, source.project_dir, source.agent, current["id"]],
+        )
+        self.touched.update(_ids(current["session_ids"]))
+        self._refresh_file(_Plan(source, plan.stat, current, 0, False), progress)
 
     def _unarchive(self, record: dict[str, Any]) -> None:
         """An archived file found again as it was: its rows are its own again."""
@@ -1319,7 +1380,7 @@ class _Builder:
     def _cleared_paths(self, plans: list[_Plan], dropped: list[dict[str, Any]]) -> set[str]:
         """The stored files a bulk build reads again or drops: those it plans, the demo's,
         and those it plans under another name (a symlink, a moved folder still there)."""
-        paths = {p.source.path for p in plans} | {r["path"] for r in dropped}
+        paths = {p.source.path for p in plans} | {r["path"] for r in dropped} | set(self.moved)
         planned = {(p.stat.st_dev, p.stat.st_ino) for p in plans}
         for path, record in self.stored.items():
             if path in paths or record["missing_since"]:

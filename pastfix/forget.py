@@ -57,7 +57,9 @@ def parse_before(text: str) -> str:
     try:
         when = datetime.fromisoformat(text.strip())
     except ValueError:
-        raise ValueError(f"{text!r} is not a date: write it as 2026-01-31 or 2026-01-31T18:00")
+        raise ValueError(
+            f"{text!r} is not a date: write it as 2026-01-31 or 2026-01-31T18:00"
+        ) from None
     if when.tzinfo is not None:
         when = when.astimezone(UTC).replace(tzinfo=None)
     return when.strftime("%Y-%m-%dT%H:%M:%S")

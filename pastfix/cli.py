@@ -559,10 +559,8 @@ def forget_(
             if s["transcript_deleted_at"]
             else "transcript on disk"
         )
-        title = transcripts_title(s["title"])
-        click.echo(
-            f"{s['session_id']}  {(s['last_ts'] or '')[:10]}  {s['project'] or ''}  {title}  ({where})"
-        )
+        when, title = (s["last_ts"] or "")[:10], short_title(s["title"])
+        click.echo(f"{s['session_id']}  {when}  {s['project'] or ''}  {title}  ({where})")
     click.echo(forget_summary(done), err=True)
 
 
@@ -575,7 +573,7 @@ def _before(value: str | None) -> str | None:
         raise click.BadParameter(str(e)) from e
 
 
-def transcripts_title(title: str | None) -> str:
+def short_title(title: str | None) -> str:
     text = " ".join((title or "").split())
     return text[:60] + ("..." if len(text) > 60 else "")
 

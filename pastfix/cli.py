@@ -423,6 +423,11 @@ def hook_install(settings: Path | None, db_path: Path | None) -> None:
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     click.echo(f"Added pastfix's PostToolUseFailure and SessionEnd hooks to {settings}", err=True)
+    from pastfix import status as state
+
+    notice = state.cleanup_notice(state.cleanup_period_days(install.read_settings(settings)))
+    if notice:
+        click.echo(notice, err=True)
     if not db_path.exists():
         click.echo(f"Build the index they read: pastfix build {db_path}", err=True)
 
@@ -601,3 +606,33 @@ def forget_summary(done: Any) -> str:
             "; a reader holds the index open, so its WAL still holds the old pages until it closes"
         )
     return line
+
+
+@cli.command(name="status")
+@click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("json_", "--json", is_flag=True, help="Print it as JSON on stdout")
+def status_(db_path: Path | None, json_: bool) -> None:
+    """Say where the index is, what it holds, and what keeps it up to date.
+
+    DB_PATH defaults to ./index.db when it exists, else the index of the hook and the
+    MCP server ($PASTFIX_DB, or ~/.local/share/pastfix/index.db). Shows its size; its
+    sessions, messages and failures, and how many sessions it keeps whose transcripts
+    are gone; the last build and what it read; the sources; whether the hook, the MCP
+    server and the skill are installed, and where; and Claude Code's cleanupPeriodDays
+    (null in JSON when unset, which means 30 days). When transcripts are being deleted
+    and no hook indexes them first, it says what to do.
+
+    \b
+    Example:
+        pastfix status
+        pastfix status ~/index.db --json
+    """
+    from pastfix import status as state
+
+    if db_path is None:
+        db_path = Path("index.db") if Path("index.db").is_file() else paths.default_db()
+    try:
+        found = state.status(db_path)
+    except (OSError, pdb.sqlite3.Error) as e:
+        raise click.ClickException(f"{db_path}: {e}") from e
+    click.echo(to_json(found) if json_ else state.format_text(found))

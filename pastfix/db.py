@@ -830,6 +830,7 @@ def _build(
     tokenizer: str | None,
 ) -> BuildStats:
     """build() once it holds the build lock."""
+    started = time.perf_counter()
     try:
         conn = connect(db_path)
     except sqlite3.Error as e:
@@ -851,6 +852,7 @@ def _build(
         builder.stats.tokenizer = tokenizer or current
         builder.stats.tokenizer_changed = tokenizer not in (None, current)
         stats = builder.run(progress, on_plan)
+        _record_build(conn, stats, roots, started)
         if changed or stats.reredacted_rows:
             # Old WAL frames past the ones this build wrote may still hold the
             # previous text: empty the WAL file.
@@ -863,6 +865,23 @@ def _build(
             gc.enable()
         conn.close()
     return stats
+
+
+def _record_build(
+    conn: Connection, stats: BuildStats, roots: list[tuple[Path, str]], started: float
+) -> None:
+    """Say in _build_state when this build ran and what it read (`pastfix status`)."""
+    summary = {
+        "at": _now(),
+        "mode": stats.mode,
+        "sources": [{"path": str(root), "agent": agent} for root, agent in roots],
+        **{k: getattr(stats, k) for k in ("files_seen", "files_read", "bytes_read", "new_lines")},
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+    conn.execute(
+        "INSERT OR REPLACE INTO _build_state VALUES ('last_build', ?)",
+        [msgspec.json.encode(summary).decode()],
+    )
 
 
 def _distinct_roots(sources: Sequence[Path]) -> list[Path]:
@@ -1198,7 +1217,9 @@ class _Builder:
         else:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            self._write_grouped(list(self.moved.items()), lambda m: self._move(*m, progress))
+            self._write_grouped(
+                list(self.moved.items()), lambda m: self._move(m[0], m[1], progress)
+            )
             self._write_grouped(plans, lambda plan: self._refresh_file(plan, progress))
             self._write_grouped(dropped, self._remove_file)
             self._write_grouped(gone, self._archive)

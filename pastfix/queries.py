@@ -991,7 +991,8 @@ select
   f.distance as text_distance,
   case when f.words = 1 and not f.same
        then shared_words(f.content, (select words from rare), {TOKENIZER_SQL})
-       else '[]' end as shared_words
+       else '[]' end as shared_words,
+  s.transcript_deleted_at
 from framed f
 left join messages rm on rm.uuid = f.message_uuid
 left join sessions s on s.session_id = f.session_id

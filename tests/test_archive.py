@@ -368,3 +368,142 @@ def test_forget_cli_says_what_it_removed(tmp_path, projects):
     result = runner.invoke(cli.cli, ["forget", str(db_path), "--before", "yesterday"])
     assert result.exit_code == 2
     assert "is not a date" in result.stderr
+
+
+@pytest.mark.asyncio
+async def test_session_page_and_find_card_say_the_transcript_is_gone(tmp_path, projects):
+    from datasette.app import Datasette
+
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    build_index(db_path, projects)
+    [(since,)] = sqlite3.connect(db_path).execute(
+        "SELECT transcript_deleted_at FROM sessions WHERE session_id = ?", [A]
+    )
+    note = f"deleted on {since[:10]}; kept in the index"
+    ds = Datasette([str(db_path)])
+    page = (await ds.client.get(f"/index/-/session/{A}")).text
+    assert f'<dd class="pf-archived">{note}</dd>' in page
+    assert note not in (await ds.client.get(f"/index/-/session/{B}")).text
+    data = (await ds.client.get(f"/index/-/session/{A}.json")).json()
+    assert data["session"]["transcript_deleted_at"] == since
+    found = (await ds.client.get("/index/find_past_fix", params={"error": ERRORS[A]})).text
+    assert f"Transcript {note}." in found
+    other = (await ds.client.get("/index/find_past_fix", params={"error": ERRORS[B]})).text
+    assert "Transcript deleted" not in other
+
+
+# -- status ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def claude_home(fake_home, monkeypatch):
+    """Claude Code's folder in the temporary home, named by CLAUDE_CONFIG_DIR too."""
+    folder = fake_home / ".claude"
+    folder.mkdir()
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(folder))
+    monkeypatch.delenv("PASTFIX_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(fake_home / "data"))
+    return folder
+
+
+def status_json(*args):
+    result = CliRunner().invoke(cli.cli, ["status", *map(str, args), "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_status_of_nothing_says_what_to_do(tmp_path, claude_home, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    found = status_json()
+    assert found["index"] == str(claude_home.parent / "data" / "pastfix" / "index.db")
+    assert (found["exists"], found["sessions"], found["sessions_without_transcript"]) == (
+        False,
+        0,
+        0,
+    )
+    assert (found["last_build"], found["cleanup_period_days"], found["hook_installed"]) == (
+        None,
+        None,
+        False,
+    )
+    assert (found["mcp_installed"], found["skill_installed"]) == (False, False)
+    assert found["advice"][0].startswith("No index at ")
+    assert "run pastfix hook install" in found["advice"][1]
+    text = CliRunner().invoke(cli.cli, ["status"]).stdout
+    assert "hook:       not installed in" in text and "run pastfix hook install" in text
+
+
+def test_status_of_an_index_with_everything_installed(tmp_path, projects, claude_home):
+    from pastfix import install
+
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    build_index(db_path, projects)
+    settings = claude_home / "settings.json"
+    settings.write_text(json.dumps({"cleanupPeriodDays": 7}))
+    install.install_hooks(settings, db_path)
+    install.install_skill(claude_home / "skills")
+    (claude_home / ".claude.json").write_text(
+        json.dumps({"mcpServers": {"pastfix": {"command": "/x/bin/pastfix", "args": ["mcp"]}}})
+    )
+    found = status_json(db_path)
+    assert found["index"] == str(db_path)
+    assert found["size_bytes"] >= db_path.stat().st_size > 0
+    assert (found["sessions"], found["sessions_without_transcript"], found["failures"]) == (
+        3,
+        1,
+        9,
+    )
+    assert found["last_build"]["mode"] == "incremental"
+    assert found["last_build"]["sources"] == [{"path": str(projects), "agent": "claude"}]
+    assert found["sources"] == [
+        {
+            "path": str(projects),
+            "agent": "claude",
+            "exists": True,
+            "files": 3,
+            "files_without_transcript": 1,
+        }
+    ]
+    assert found["hook_installed"] and found["hook"]["events"] == [
+        "PostToolUseFailure",
+        "SessionEnd",
+    ]
+    assert found["cleanup_period_days"] == 7
+    assert found["mcp_installed"] and found["mcp"]["where"] == [
+        f"{claude_home / '.claude.json'} (user)"
+    ]
+    assert found["skill_installed"]
+    assert found["advice"] == []
+
+
+@pytest.mark.parametrize(
+    "settings, told",
+    [
+        ({}, "unset, so 30 days"),
+        ({"cleanupPeriodDays": 14}, "(14 days)"),
+        ({"cleanupPeriodDays": 365}, None),
+    ],
+)
+def test_hook_install_mentions_a_short_cleanup_period_and_leaves_it(
+    tmp_path, claude_home, settings, told
+):
+    path = claude_home / "settings.json"
+    path.write_text(json.dumps(settings))
+    result = CliRunner().invoke(
+        cli.cli, ["hook", "install", "--settings", str(path), "--db", str(tmp_path / "i.db")]
+    )
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if "cleanupPeriodDays" in line]
+    if told:
+        assert len(lines) == 1 and told in lines[0]
+    else:
+        assert lines == []
+    assert json.loads(path.read_text()).get("cleanupPeriodDays") == settings.get(
+        "cleanupPeriodDays"
+    )

@@ -63,6 +63,11 @@ def test_blank_database_gets_full_schema():
     assert [c for c, u in indexes.values() if u] == [["tool_use_id"]]
     messages = {i.name: (i.columns, i.unique) for i in db.table("messages").indexes}
     assert messages["idx_messages_session"] == (["session_id", "timestamp", "file_id"], 0)
+    # the archive of m011: when a file was found gone, and a session kept without one
+    assert db.table("source_files").columns_dict["missing_since"] is str
+    assert db.table("sessions").columns_dict["transcript_deleted_at"] is str
+    sessions = {i.name: i.columns for i in db.table("sessions").indexes}
+    assert sessions["idx_sessions_deleted"] == ["transcript_deleted_at"]
 
 
 def test_reapplying_is_a_no_op(tmp_path):

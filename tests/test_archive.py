@@ -507,3 +507,29 @@ def test_hook_install_mentions_a_short_cleanup_period_and_leaves_it(
     assert json.loads(path.read_text()).get("cleanupPeriodDays") == settings.get(
         "cleanupPeriodDays"
     )
+
+
+def test_the_duplicates_repair_reads_again_around_an_archived_file(tmp_path, projects):
+    """A resumed session repeats lines of another file: when that file is gone and the
+    resumed one grows, the repair re-reads the resumed one and keeps the archived rows."""
+    original = failing_session(A, 3, ERRORS[A], "Fix it")
+    resumed = [{**line, "sessionId": B} for line in original[:8]]
+    resumed += failing_session(B, 2, ERRORS[B], "Fix it")
+    a = write_jsonl(projects / "-home-dev-a" / f"{A}.jsonl", original)
+    b = write_jsonl(projects / "-home-dev-b" / f"{B}.jsonl", resumed)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    before = findable(db_path)
+    a.unlink()
+    build_index(db_path, projects)
+    write_jsonl(b, [prompt("late", B, "one more thing", "2026-02-01T00:00:00Z")], "a")
+    stats = build_index(db_path, projects)
+    assert stats.files_read == 1 and stats.sessions_without_transcript == 1
+    sessions, hits, _ = findable(db_path)
+    assert hits == before[1]
+    assert dict((s[0], s[1]) for s in sessions) == {
+        A: dict((s[0], s[1]) for s in before[0])[A],
+        B: dict((s[0], s[1]) for s in before[0])[B] + 1,
+    }
+    assert build_index(db_path, projects, force=True).sessions_without_transcript == 1
+    assert findable(db_path)[:2] == (sessions, hits)

@@ -720,6 +720,7 @@ def test_build_after_an_interrupted_one_refreshes_the_error_index(db_path, proje
     assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
     assert query(db_path, "SELECT name FROM _build_state ORDER BY 1") == [
         ("fix_version",),
+        ("last_build",),
         ("redact",),
         ("redaction_version",),
         ("signature_version",),

@@ -190,7 +190,7 @@ def findable_everything(path):
             " ORDER BY 1"
         ).fetchall()
         answers = {}
-        for tool_use_id, _, content in failures:
+        for _, _, content in failures:
             line = signatures.key_line(content or "")
             if line and line not in answers:
                 rows = queries.find_past_fix(conn, line)

@@ -41,6 +41,13 @@ def cleanup_notice(days: int | None) -> str | None:
     """The one line `hook install` prints about cleanupPeriodDays, when it is unset or short."""
     if days is not None and days > DEFAULT_CLEANUP_DAYS:
         return None
+    if days == 0:
+        # Meant as "never clean up", it stops Claude Code writing transcripts at all
+        # (anthropics/claude-code#23710): there is nothing for the index to read.
+        return (
+            "cleanupPeriodDays is 0, which can stop Claude Code writing transcripts at all:"
+            " set a large number of days instead (99999) for the index to have sessions to read"
+        )
     setting = "unset, so 30" if days is None else str(days)
     return (
         f"Claude Code deletes transcripts older than cleanupPeriodDays ({setting} days):"
@@ -182,6 +189,8 @@ def advice(found: dict[str, Any]) -> list[str]:
     elif found.get("problem"):
         lines.append(found["problem"])
     days = found["cleanup_period_days"]
+    if days == 0:
+        lines.append(cleanup_notice(0) or "")
     if not found["hook_installed"]:
         lines.append(
             f"Claude Code deletes transcripts older than {days or DEFAULT_CLEANUP_DAYS} days"

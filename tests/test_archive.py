@@ -488,6 +488,7 @@ def test_status_of_an_index_with_everything_installed(tmp_path, projects, claude
         ({}, "unset, so 30 days"),
         ({"cleanupPeriodDays": 14}, "(14 days)"),
         ({"cleanupPeriodDays": 365}, None),
+        ({"cleanupPeriodDays": 0}, "set a large number of days instead"),
     ],
 )
 def test_hook_install_mentions_a_short_cleanup_period_and_leaves_it(
@@ -533,3 +534,29 @@ def test_the_duplicates_repair_reads_again_around_an_archived_file(tmp_path, pro
     }
     assert build_index(db_path, projects, force=True).sessions_without_transcript == 1
     assert findable(db_path)[:2] == (sessions, hits)
+
+
+def test_status_of_an_index_from_an_older_pastfix_says_to_build(tmp_path, projects, claude_home):
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    conn = sqlite3.connect(db_path)
+    conn.execute("DROP INDEX idx_sessions_deleted")
+    conn.execute("ALTER TABLE sessions DROP COLUMN transcript_deleted_at")
+    conn.execute("ALTER TABLE source_files DROP COLUMN missing_since")
+    conn.commit()
+    conn.close()
+    found = status_json(db_path)
+    assert (found["sessions"], found["sessions_without_transcript"]) == (3, 0)
+    assert found["advice"][0] == (
+        "built by an older pastfix: run pastfix build to bring it up to date"
+    )
+    assert found["sources"][0]["files"] == 3
+
+
+def test_status_of_a_file_that_is_not_an_index(tmp_path, claude_home):
+    path = tmp_path / "notes.db"
+    path.write_bytes(b"not sqlite at all" * 10)
+    result = CliRunner().invoke(cli.cli, ["status", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: {path}: ") and "Traceback" not in result.output

@@ -1735,7 +1735,10 @@ def format_hit(
             lines.append(f"   edited: {', '.join(files)}")
     if row["next_text"]:
         lines.append(f"   next:   {one_line(row['next_text'], 300)}")
-    lines.append(f"   resume: {row['resume']}")
+    gone = row.get("transcript_deleted_at")
+    # `claude --resume` needs the transcript: the index is all that is left of it
+    kept = f" (transcript deleted on {gone[:10]}; kept in the index)" if gone else ""
+    lines.append(f"   resume: {row['resume']}{kept}")
     return "\n".join(lines)
 
 

@@ -560,3 +560,22 @@ def test_status_of_a_file_that_is_not_an_index(tmp_path, claude_home):
     result = CliRunner().invoke(cli.cli, ["status", str(path)])
     assert result.exit_code == 1
     assert result.stderr.startswith(f"Error: {path}: ") and "Traceback" not in result.output
+
+
+def test_find_says_a_session_cannot_be_resumed_when_its_transcript_is_gone(tmp_path, projects):
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    build_index(db_path, projects)
+    [(since,)] = sqlite3.connect(db_path).execute(
+        "SELECT transcript_deleted_at FROM sessions WHERE session_id = ?", [A]
+    )
+    result = CliRunner().invoke(cli.cli, ["find", ERRORS[A], str(db_path)])
+    assert result.exit_code == 0, result.output
+    assert (
+        f"resume: claude --resume {A} (transcript deleted on {since[:10]}; kept in the index)"
+        in result.stdout
+    )
+    result = CliRunner().invoke(cli.cli, ["find", ERRORS[B], str(db_path)])
+    assert f"resume: claude --resume {B}\n" in result.stdout + "\n"

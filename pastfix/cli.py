@@ -178,7 +178,17 @@ def build(
         click.echo(to_json(stats.to_dict()))
     if stats.redact_changed:
         now = "on" if stats.redact else "off (--no-redact)"
-        click.echo(f"Redaction turned {now}: every file was re-indexed", err=True)
+        kept = ""
+        if not stats.redact and stats.sessions_without_transcript:
+            # their text cannot be restored without the transcripts
+            kept = f"; the {_sessions(stats.sessions_without_transcript)} kept without a"
+            kept += " transcript " + ("keeps" if stats.sessions_without_transcript == 1 else "keep")
+            kept += (
+                " its redacted text"
+                if stats.sessions_without_transcript == 1
+                else " their redacted text"
+            )
+        click.echo(f"Redaction turned {now}: every file was re-indexed{kept}", err=True)
     if stats.reredacted_rows:
         click.echo(
             f"Redaction rules changed: {stats.reredacted_rows:,} stored rows redacted again",
@@ -246,8 +256,17 @@ def summary_line(stats: pdb.BuildStats) -> str:
         f" {stats.messages:,} messages, {stats.tool_results:,} tool results"
         f" ({stats.failed_tool_results:,} failed), {stats.problems:,} problems"
         + (f", {stats.redactions:,} secrets redacted" if stats.redactions else "")
+        + (
+            f", {_sessions(stats.sessions_without_transcript)} kept without a transcript"
+            if stats.sessions_without_transcript
+            else ""
+        )
         + f" in {stats.seconds:.2f}s"
     )
+
+
+def _sessions(n: int) -> str:
+    return f"{n:,} session{'s' if n != 1 else ''}"
 
 
 class _FindCommand(click.Command):
@@ -462,6 +481,11 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     else:
         events = "PostToolUseFailure and SessionEnd"
         click.echo(f"Added pastfix's {events} hooks to {settings}", err=True)
+        from pastfix import status as state
+
+        notice = state.cleanup_notice(state.cleanup_period_days(install.read_settings(settings)))
+        if notice:
+            click.echo(notice, err=True)
     if not db_path.exists():
         click.echo(f"Build the index they read: pastfix build {db_path}", err=True)
 
@@ -618,3 +642,128 @@ def skill_install(dest: Path | None, agent: str) -> None:
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     click.echo(f"Installed the pastfix skill in {target}", err=True)
+
+
+@cli.command(name="forget")
+@click.argument("db_path", default="index.db", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "session_ids", "--session", multiple=True, metavar="ID", help="This session (repeatable)"
+)
+@click.option("--project", help="Sessions started in this folder or one inside it")
+@click.option(
+    "--before",
+    callback=lambda ctx, param, value: _before(value),
+    metavar="DATE",
+    help="Sessions last active before DATE (2026-01-31, or 2026-01-31T18:00; UTC unless it says)",
+)
+@click.option("--missing", is_flag=True, help="Sessions whose transcripts are gone")
+@click.option("--dry-run", is_flag=True, help="List what would go, and change nothing")
+def forget_(
+    db_path: Path,
+    session_ids: tuple[str, ...],
+    project: str | None,
+    before: str | None,
+    missing: bool,
+    dry_run: bool,
+) -> None:
+    """Remove sessions from DB_PATH (default index.db), with their bytes.
+
+    The index keeps the sessions whose transcripts Claude Code deleted; only this
+    removes them: their rows, their full-text entries, and their text from the file
+    and its WAL. A session goes when it matches every option given. The sessions are
+    listed on stdout. An unknown --session ID is an error (exit 1) and removes
+    nothing; no option at all is a usage error (exit 2). A session whose transcript
+    is still on disk is indexed again by a forced build: delete the file as well.
+
+    \b
+    Example:
+        pastfix forget --missing --dry-run
+        pastfix forget index.db --session 0b2c7d1e-... --session 5f6a...
+        pastfix forget --project ~/work/client-x --before 2026-01-01
+    """
+    from pastfix import forget as forgetting
+
+    if not (session_ids or project or before or missing):
+        raise click.UsageError("say what to forget: --session, --project, --before or --missing")
+    try:
+        done = forgetting.forget(db_path, session_ids, project, before, missing, dry_run)
+    except forgetting.ForgetError as e:
+        raise click.ClickException(str(e)) from e
+    for s in done.sessions:
+        where = (
+            f"transcript deleted on {s['transcript_deleted_at'][:10]}"
+            if s["transcript_deleted_at"]
+            else "transcript on disk"
+        )
+        when, title = (s["last_ts"] or "")[:10], short_title(s["title"])
+        click.echo(f"{s['session_id']}  {when}  {s['project'] or ''}  {title}  ({where})")
+    click.echo(forget_summary(done), err=True)
+
+
+def _before(value: str | None) -> str | None:
+    from pastfix import forget as forgetting
+
+    try:
+        return None if value is None else forgetting.parse_before(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from e
+
+
+def short_title(title: str | None) -> str:
+    text = " ".join((title or "").split())
+    return text[:60] + ("..." if len(text) > 60 else "")
+
+
+def forget_summary(done: Any) -> str:
+    n = len(done.sessions)
+    if not n:
+        return "No session matches: nothing forgotten"
+    counts = (
+        f"{_sessions(n)} ({sum(s['message_count'] for s in done.sessions):,} messages,"
+        f" {sum(s['tool_call_count'] for s in done.sessions):,} tool calls,"
+        f" {sum(s['tool_error_count'] for s in done.sessions):,} failed)"
+    )
+    if done.dry_run:
+        return f"Would forget {counts}; nothing changed (--dry-run)"
+    line = f"Forgot {counts}"
+    if done.on_disk:
+        has = "still has its" if done.on_disk == 1 else "still have their"
+        line += (
+            f"; {done.on_disk:,} of them {has} transcript on disk: a forced build indexes"
+            f" {'it' if done.on_disk == 1 else 'them'} again unless the file is deleted"
+        )
+    if not done.wal_cleared:
+        line += (
+            "; a reader holds the index open, so its WAL still holds the old pages until it closes"
+        )
+    return line
+
+
+@cli.command(name="status")
+@click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("json_", "--json", is_flag=True, help="Print it as JSON on stdout")
+def status_(db_path: Path | None, json_: bool) -> None:
+    """Say where the index is, what it holds, and what keeps it up to date.
+
+    DB_PATH defaults to ./index.db when it exists, else the index of the hook and the
+    MCP server ($PASTFIX_DB, or ~/.local/share/pastfix/index.db). Shows its size; its
+    sessions, messages and failures, and how many sessions it keeps whose transcripts
+    are gone; the last build and what it read; the sources; whether the hook, the MCP
+    server and the skill are installed, and where; and Claude Code's cleanupPeriodDays
+    (null in JSON when unset, which means 30 days). When transcripts are being deleted
+    and no hook indexes them first, it says what to do.
+
+    \b
+    Example:
+        pastfix status
+        pastfix status ~/index.db --json
+    """
+    from pastfix import status as state
+
+    if db_path is None:
+        db_path = Path("index.db") if Path("index.db").is_file() else paths.default_db()
+    try:
+        found = state.status(db_path)
+    except (OSError, pdb.sqlite3.Error) as e:
+        raise click.ClickException(f"{db_path}: {e}") from e
+    click.echo(to_json(found) if json_ else state.format_text(found))

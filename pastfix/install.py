@@ -222,6 +222,22 @@ def uninstall_hooks(settings_path: Path) -> bool:
     return True
 
 
+def installed_events(settings: dict[str, Any]) -> list[str]:
+    """The events of `settings` that run a hook pastfix added (see MARKER)."""
+    hooks = settings.get("hooks")
+    return sorted(
+        event
+        for event, groups in (hooks.items() if isinstance(hooks, dict) else [])
+        if isinstance(groups, list)
+        and any(
+            _is_ours(handler)
+            for group in groups
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list)
+            for handler in group["hooks"]
+        )
+    )
+
+
 def skill_source() -> Any:
     """The skill folder shipped in the package (SKILL.md and references/)."""
     return resources.files("pastfix") / "skill"

@@ -341,3 +341,20 @@ def m011_persisted_outputs(db: Database) -> None:
         "UPDATE source_files SET size = -1, tail_hash = NULL WHERE id IN (SELECT file_id"
         " FROM tool_results WHERE substr(content, 1, 18) = '<persisted-output>')"
     )
+
+
+@migrations()
+def m012_archive(db: Database) -> None:
+    # The index outlives the transcripts (Claude Code deletes those older than
+    # its cleanupPeriodDays): a file a build no longer finds keeps its rows and
+    # gets the time it was found gone; a session none of whose files is left
+    # gets the latest of those times (db.REFRESH_SESSIONS_SQL). Both NULL while
+    # the transcript is on disk. `pastfix forget` removes what a user wants gone.
+    db.execute("ALTER TABLE source_files ADD COLUMN missing_since TEXT")
+    db.execute("ALTER TABLE sessions ADD COLUMN transcript_deleted_at TEXT")
+    # Counting the sessions kept without a transcript (every build, `status`) reads
+    # this index alone.
+    db.execute(
+        "CREATE INDEX idx_sessions_deleted ON sessions(transcript_deleted_at)"
+        " WHERE transcript_deleted_at IS NOT NULL"
+    )

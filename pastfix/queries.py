@@ -991,7 +991,8 @@ select
   f.distance as text_distance,
   case when f.words = 1 and not f.same
        then shared_words(f.content, (select words from rare), {TOKENIZER_SQL})
-       else '[]' end as shared_words
+       else '[]' end as shared_words,
+  s.transcript_deleted_at
 from framed f
 left join messages rm on rm.uuid = f.message_uuid
 left join sessions s on s.session_id = f.session_id
@@ -1926,7 +1927,10 @@ def format_hit(
             lines.append(f"   edited: {', '.join(files)}")
     if row["next_text"]:
         lines.append(f"   next:   {one_line(row['next_text'], 300)}")
-    lines.append(f"   resume: {row['resume']}")
+    gone = row.get("transcript_deleted_at")
+    # `claude --resume` needs the transcript: the index is all that is left of it
+    kept = f" (transcript deleted on {gone[:10]}; kept in the index)" if gone else ""
+    lines.append(f"   resume: {row['resume']}{kept}")
     return "\n".join(lines)
 
 

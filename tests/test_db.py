@@ -13,7 +13,7 @@ from conftest import FIXTURES, ROOT, build_index
 from jsonl import failing_session, prompt, result, say, tool_use, write_jsonl
 
 from pastfix import db as pdb
-from pastfix import queries, signatures, transcripts
+from pastfix import forget, queries, signatures, transcripts
 
 SID = "11111111-1111-4111-8111-111111111111"
 SID2 = "22222222-2222-4222-8222-222222222222"
@@ -57,6 +57,15 @@ def snapshot(path):
     conn.execute("INSERT INTO tool_errors_fts(tool_errors_fts) VALUES('integrity-check')")
     conn.close()
     return snap
+
+
+def forgotten(path, tmp_path):
+    """The snapshot of a copy of the index at `path` without its archived sessions:
+    what the index was before the archive (a fresh build of what is on disk)."""
+    copy = tmp_path / f"forgot-{path.name}"
+    shutil.copy(path, copy)
+    forget.forget(copy, missing=True)
+    return snapshot(copy)
 
 
 def error_hits(path, query):
@@ -188,13 +197,26 @@ def test_result_that_stops_being_an_error_drops_out(db_path, projects):
     assert query(db_path, "SELECT tool_error_count FROM sessions") == [(0,)]
 
 
-def test_clearing_tool_results_empties_index(db_path, projects, tmp_path):
+def test_a_forced_build_of_another_source_keeps_this_ones(db_path, projects, tmp_path):
     small_session(projects)
     build_index(db_path, projects)
+    before = snapshot(db_path)
     empty = tmp_path / "empty"
     empty.mkdir()
     build_index(db_path, empty, force=True)
+    assert snapshot(db_path) == before
+
+
+def test_forgetting_everything_empties_the_index(db_path, projects, tmp_path):
+    small_session(projects)
+    build_index(db_path, projects)
+    shutil.rmtree(projects)
+    projects.mkdir()
+    build_index(db_path, projects)
+    assert query(db_path, "SELECT count(*) FROM tool_results") == [(2,)]
+    assert forget.forget(db_path, missing=True).files_removed == 1
     assert query(db_path, "SELECT count(*) FROM tool_results") == [(0,)]
+    assert query(db_path, "SELECT count(*) FROM source_files") == [(0,)]
     assert query(db_path, "SELECT count(*) FROM tool_errors_fts_docsize") == [(0,)]
     assert error_hits(db_path, "ENOENT") == []
     snapshot(db_path)  # integrity checks pass on the emptied index
@@ -317,26 +339,38 @@ def test_fresh_incremental_forced_and_retracted_builds_converge(tmp_path, projec
     build_index(incremental, projects)
     corpus_v2(*files, projects)
     stats = build_index(incremental, projects)
-    assert stats.files_removed == 1
+    assert (stats.files_removed, stats.files_missing, stats.sessions_without_transcript) == (
+        0,
+        1,
+        1,
+    )
     fresh = tmp_path / "fresh.db"
     assert build_index(fresh, projects).processes == (2 if processes == "two processes" else 1)
     assert not list(tmp_path.glob("*.part-*"))
     forced = tmp_path / "forced.db"
     shutil.copy(incremental, forced)
-    build_index(forced, projects, force=True)
+    stats = build_index(forced, projects, force=True)
+    assert (stats.files_missing, stats.sessions_without_transcript) == (0, 1)
     expected = snapshot(fresh)
     assert expected["tool_results"] and expected["problems"]
-    assert snapshot(incremental) == expected
-    assert snapshot(forced) == expected
-    # retraction of everything a session contributed
+    # the deleted transcript's session is kept, by either build
+    archived = snapshot(incremental)
+    assert archived != expected
+    assert snapshot(forced) == archived
+    assert forgotten(incremental, tmp_path) == expected
+    assert forgotten(forced, tmp_path) == expected
+    # everything a session contributed is kept when its folder goes
     shutil.rmtree(projects / "-home-dev-b")
     build_index(incremental, projects)
     fresh2 = tmp_path / "fresh2.db"
     build_index(fresh2, projects)
-    assert snapshot(incremental) == snapshot(fresh2)
-    assert query(incremental, "SELECT count(*) FROM sessions WHERE session_id = ?", [SID2]) == [
-        (0,)
-    ]
+    assert forgotten(incremental, tmp_path) == snapshot(fresh2)
+    assert query(
+        incremental,
+        "SELECT message_count > 0, transcript_deleted_at IS NOT NULL FROM sessions"
+        " WHERE session_id = ?",
+        [SID2],
+    ) == [(1, 1)]
 
 
 def test_torn_last_line_is_left_for_next_build(db_path, projects, tmp_path):
@@ -578,6 +612,16 @@ def test_duplicated_lines_of_a_resumed_session_converge(tmp_path, projects, proc
     ]
     a.unlink()
     build_index(incremental, projects)
+    # a's rows are kept, and still own the ids b repeats
+    assert query(incremental, "SELECT session_id FROM messages WHERE uuid = ?", [f"{SID}-u0"]) == [
+        (SID,)
+    ]
+    assert query(incremental, "SELECT count(*) FROM messages") == query(
+        fresh, "SELECT count(*) FROM messages"
+    )
+    # forgotten, they go to b, whose copies the next build reads again
+    forget.forget(incremental, missing=True)
+    build_index(incremental, projects)
     fresh2 = tmp_path / "fresh2.db"
     build_index(fresh2, projects)
     assert snapshot(incremental) == snapshot(fresh2)
@@ -608,6 +652,10 @@ def test_summary_titles_its_leaf_session(db_path, tmp_path, processes):
     assert snapshot(incremental) == snapshot(db_path)
     later.unlink()
     build_index(incremental, projects)
+    # kept with its transcript gone, the summary still titles the session it names
+    titles = dict(query(incremental, "SELECT session_id, title FROM sessions"))
+    assert titles[init.stem] == summary["summary"]
+    forget.forget(incremental, [later.stem])
     assert (
         dict(query(incremental, "SELECT session_id, title FROM sessions"))[init.stem]
         != (summary["summary"])
@@ -672,6 +720,7 @@ def test_build_after_an_interrupted_one_refreshes_the_error_index(db_path, proje
     assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
     assert query(db_path, "SELECT name FROM _build_state ORDER BY 1") == [
         ("fix_version",),
+        ("last_build",),
         ("redact",),
         ("redaction_version",),
         ("signature_version",),
@@ -920,6 +969,8 @@ def test_redactions_go_with_their_file(db_path, projects):
     path.unlink()
     (projects / "-home-dev-app" / f"{SID2}.jsonl").unlink()
     build_index(db_path, projects)
+    assert query(db_path, "SELECT count(*) FROM redactions") == [(27,)]  # kept, archived
+    forget.forget(db_path, missing=True)
     assert query(db_path, "SELECT count(*) FROM redactions") == [(0,)]
 
 

@@ -313,6 +313,7 @@ FIND_COLUMNS = [
     "same_text",
     "text_distance",
     "shared_words",
+    "transcript_deleted_at",
 ]
 
 
@@ -380,6 +381,7 @@ def test_find_past_fix_rows(conn):
             "same_text": 0,
             "text_distance": 7,
             "shared_words": [],
+            "transcript_deleted_at": None,
         },
         {
             "session_id": "s1",
@@ -432,6 +434,7 @@ def test_find_past_fix_rows(conn):
             "same_text": 0,
             "text_distance": 7,
             "shared_words": [],
+            "transcript_deleted_at": None,
         },
     ]
 

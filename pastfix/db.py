@@ -1840,11 +1840,11 @@ def _split(plans: list[_Plan]) -> tuple[list[_Plan], list[_Plan]]:
     if total < PARALLEL_MIN_BYTES or len(plans) < 2 or (os.cpu_count() or 1) < 2:
         return plans, []
     target, done = total * OWN_SHARE, 0
-    for i, plan in enumerate(plans):
+    for i, plan in enumerate(plans[:-1]):  # the helper gets one file at least
         done += plan.stat.st_size
         if done >= target:
             return plans[: i + 1], plans[i + 1 :]
-    return plans, []
+    return plans[:-1], plans[-1:]
 
 
 class _Shard:

@@ -1292,6 +1292,8 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     "same_text": None,
     "text_distance": None,
     "shared_words": ("array", 60),
+    # when the session's transcript was deleted (`claude --resume` needs it): kept here
+    "transcript_deleted_at": ("string", ALL),
 }
 
 CANNED_QUERIES: dict[str, dict[str, Any]] = {

@@ -17,18 +17,11 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pastfix import install, sources
+from pastfix import install, paths, sources
 
 # Claude Code's default cleanupPeriodDays; hook install mentions the setting when it is
 # unset or no longer than this.
 DEFAULT_CLEANUP_DAYS = 30
-
-
-def claude_config_file() -> Path:
-    """Claude Code's own state file, where `claude mcp add` writes its servers:
-    ~/.claude.json, or .claude.json in $CLAUDE_CONFIG_DIR when that is set."""
-    folder = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(folder) / ".claude.json" if folder else Path.home() / ".claude.json"
 
 
 def cleanup_period_days(settings: dict[str, Any]) -> int | None:
@@ -148,7 +141,7 @@ def _settings(path: Path) -> tuple[dict[str, Any], str | None]:
 def _mcp() -> tuple[bool, dict[str, Any]]:
     """Whether an MCP server that runs `pastfix mcp` is set up, for Claude Code or Codex."""
     where: list[str] = []
-    path = claude_config_file()
+    path = paths.claude_user_config()
     try:
         config = json.loads(path.read_text())
     except (OSError, ValueError):

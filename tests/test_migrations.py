@@ -272,8 +272,7 @@ def test_an_index_from_before_fixes_gets_them_at_its_next_build_without_reading_
 
 def _undo_m011(conn):
     """An index from before m011_persisted_outputs (the shortcut in db.connect skips
-    migrations when the latest one is applied, so m012 goes too)."""
-    undo_archive(conn)
+    migrations when the latest one is applied: undo_archive first)."""
     conn.execute("DROP TABLE _persisted_outputs")
     conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm011_persisted_outputs'")
 
@@ -291,6 +290,7 @@ def test_an_index_from_before_persisted_outputs_rereads_transcripts_with_markers
         "UPDATE tool_results SET content = '<persisted-output>' || content"
         " WHERE tool_use_id = 'toolu_01PersistFail0000000001'"
     )
+    undo_archive(conn)
     _undo_m011(conn)
     conn.commit()
     conn.close()

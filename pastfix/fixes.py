@@ -710,7 +710,11 @@ def _confirmed(
                 )
                 or (
                     failed.file_path is not None
-                    and _searches(call, str(PurePosixPath(failed.file_path).parent))
+                    and (
+                        _searches(call, str(PurePosixPath(failed.file_path).parent))
+                        # a folder read as a file (EISDIR): the search of that folder
+                        or _searches(call, failed.file_path)
+                    )
                 )
             )
         ):

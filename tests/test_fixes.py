@@ -323,3 +323,16 @@ def test_a_later_call_that_only_prints_a_message_claims_nothing():
     note = call(command="echo 'tests fail on CI only, moving on'")
     fix = run([failed, note], {failed.tool_use_id: "Exit code 1\n2 failing"})[failed.tool_use_id]
     assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_folder_read_as_a_file_then_listed_then_a_file_in_it_read():
+    failed = call("Read", file_path="/p/internal/queue", failed=True)
+    glob = call("Glob", pattern="internal/queue/*")
+    read = call("Read", file_path="/p/internal/queue/queue_test.go")
+    fix = run(
+        [failed, glob, read], {failed.tool_use_id: "EISDIR: illegal operation on a directory"}
+    )
+    fix = fix[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
+    # the listing that found the file is a step of the remedy
+    assert [s.tool_use_id for s in fix.remedy] == [glob.tool_use_id, read.tool_use_id]

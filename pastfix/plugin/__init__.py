@@ -52,6 +52,7 @@ def register_routes():
         (views.SESSION_ROUTE, views.session_page),
         (views.CSS_ROUTE, views.css),
         (team.ROUTE, team.page),
+        (team.ALL_ROUTE, team.search_all),
     ]
 
 

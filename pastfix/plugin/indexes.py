@@ -72,24 +72,55 @@ async def check_all(datasette: Datasette) -> None:
         await is_index(datasette, database)
 
 
+# datasette-search-all's page (the menu's "Search all tables"), and pastfix's page that
+# answers there while an index is served: search-all shows raw rows of each table, with no
+# link to a session or find_past_fix (pastfix.plugin.team.search_all).
+SEARCH_ALL_PATH = "/-/search"
+PASTFIX_SEARCH_PATH = "/-/pastfix/all"
+
+
 def check_requests(datasette: Datasette, app: Asgi) -> Asgi:
-    """`app`, checking first whether the database a request names is an index."""
+    """`app`, checking first whether the database a request names is an index, and handing
+    /-/search to pastfix's search page when an index is served.
+
+    The path is rewritten before Datasette routes it, rather than registering a route of
+    the same address: which of two plugins' routes wins depends on the order the plugins
+    were loaded in. Datasette still routes the request, so the actor and permissions are
+    its own.
+    """
 
     async def checked(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http":
+            path = _in_base(datasette, scope["path"])
             database = database_in_path(datasette, scope["path"])
             if database is not None:
                 await is_index(datasette, database)
+            elif path == SEARCH_ALL_PATH and await _serves_an_index(datasette):
+                ours = scope["path"][: len(scope["path"]) - len(path)] + PASTFIX_SEARCH_PATH
+                scope = {**scope, "path": ours, "raw_path": ours.encode()}
         await app(scope, receive, send)
 
     return checked
 
 
-def database_in_path(datasette: Datasette, path: str) -> str | None:
-    """The served database a path such as /<db>/<table>.json is under, if any."""
+async def _serves_an_index(datasette: Datasette) -> bool:
+    for name in list(datasette.databases):
+        if await is_index(datasette, name):
+            return True
+    return False
+
+
+def _in_base(datasette: Datasette, path: str) -> str:
+    """`path` under the base_url setting, as `/...`."""
     base_url = datasette.setting("base_url") or "/"
     if base_url != "/" and path.startswith(base_url):
-        path = "/" + path[len(base_url) :]
+        return "/" + path[len(base_url) :]
+    return path
+
+
+def database_in_path(datasette: Datasette, path: str) -> str | None:
+    """The served database a path such as /<db>/<table>.json is under, if any."""
+    path = _in_base(datasette, path)
     # Datasette tilde-encodes dots in database names, so a dot starts the format.
     route = path.lstrip("/").split("/", 1)[0].split(".", 1)[0]
     if not route or route == "-":

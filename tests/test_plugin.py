@@ -38,6 +38,7 @@ HOOKS = [
     "extra_css_urls",
     "extra_template_vars",
     "get_metadata",
+    "menu_links",
     "prepare_connection",
     "register_routes",
     "render_cell",
@@ -571,17 +572,12 @@ async def test_session_page_args_are_forgiving(ds):
 
 @pytest.mark.asyncio
 async def test_search_all_covers_messages_and_failed_results(ds):
+    # /-/search (the menu's "Search all tables") is pastfix's page over every index.
     page = (await ds.client.get("/-/search", params={"q": "ENOENT"})).text
-    found = re.search(r"var searchable_tables = (\[.*?\]);", page, re.S)
-    assert found, page
-    listed = json.loads(found.group(1))
-    assert sorted((t["database"], t["table"]) for t in listed) == [
-        ("anyname", "messages"),
-        ("anyname", "tool_results"),
-        ("index", "messages"),
-        ("index", "tool_results"),
-    ]
-    # The browser then fetches each table like this: failed results only (t1, u1, not t5).
+    assert "Search everything" in page and "var searchable_tables" not in page
+    assert 'href="/index/-/session/s1?call=t1#call-t1"' in page
+    assert 'href="/anyname/-/session/s1?call=t1#call-t1"' in page
+    # Datasette's own table search still finds them: failed results only (t1, u1, not t5).
     data = await get_json(
         ds,
         "/index/tool_results.json",

@@ -57,6 +57,14 @@ def register_routes():
 
 
 @hookimpl
+def menu_links(datasette, actor, request):
+    async def inner():
+        return await views.menu_links(datasette)
+
+    return inner
+
+
+@hookimpl
 def render_cell(row, value, column, table, database, datasette):
     return views.render_cell(row, value, column, table, database, datasette)
 

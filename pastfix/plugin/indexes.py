@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import markupsafe
 import yaml
 from datasette.utils import tilde_decode
 
@@ -95,7 +96,7 @@ def check_requests(datasette: Datasette, app: Asgi) -> Asgi:
             database = database_in_path(datasette, scope["path"])
             if database is not None:
                 await is_index(datasette, database)
-            elif path == SEARCH_ALL_PATH and await _serves_an_index(datasette):
+            elif path == SEARCH_ALL_PATH and await serves_an_index(datasette):
                 ours = scope["path"][: len(scope["path"]) - len(path)] + PASTFIX_SEARCH_PATH
                 scope = {**scope, "path": ours, "raw_path": ours.encode()}
         await app(scope, receive, send)
@@ -103,7 +104,8 @@ def check_requests(datasette: Datasette, app: Asgi) -> Asgi:
     return checked
 
 
-async def _serves_an_index(datasette: Datasette) -> bool:
+async def serves_an_index(datasette: Datasette) -> bool:
+    """Whether any database served is a pastfix index."""
     for name in list(datasette.databases):
         if await is_index(datasette, name):
             return True
@@ -135,10 +137,26 @@ def known_metadata(datasette: Datasette) -> dict[str, Any]:
     """Datasette 0.65's get_metadata: METADATA for each database known to be an index."""
     known = _known.get(datasette, {})
     # Datasette merges into the dicts it gets: hand out copies.
+    databases = {name: copy.deepcopy(METADATA) for name in datasette.databases if known.get(name)}
+    # A metadata file (-m) takes precedence over what plugins give (Datasette's own rule).
+    return {**(home_metadata(datasette) if databases else {}), "databases": databases}
+
+
+def home_metadata(datasette: Datasette) -> dict[str, str]:
+    """The home page's title and lede while an index is served, unless a metadata file gives
+    them: without one, Datasette's home page says only "Datasette" and leads nowhere."""
+    links = markupsafe.Markup(
+        'Start with <a href="{}">Find past fix</a> (paste an error), <a href="{}">Recurring'
+        ' errors</a> or <a href="{}">search everything</a>: each looks in every index served.'
+    ).format(
+        datasette.urls.path("-/pastfix/find"),
+        datasette.urls.path("-/pastfix/recurring"),
+        datasette.urls.path("-/search"),
+    )
     return {
-        "databases": {
-            name: copy.deepcopy(METADATA) for name in datasette.databases if known.get(name)
-        }
+        "title": "pastfix",
+        "description_html": "Your Claude Code and Codex history, indexed: how did I fix this"
+        " error last time? " + links,
     }
 
 
@@ -157,6 +175,10 @@ async def adopt(datasette: Datasette, database: str) -> None:
         )
     await _describe(datasette, database)
     _configure_tables(datasette, database)
+    await datasette.get_internal_database().execute_write_many(
+        "insert into metadata_instance (key, value) values (?, ?) on conflict do nothing",
+        list(home_metadata(datasette).items()),
+    )
 
 
 async def _describe(datasette: Datasette, database: str) -> None:

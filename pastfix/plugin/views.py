@@ -17,7 +17,7 @@ from datasette.utils import StartupError, tilde_decode, tilde_encode
 from datasette.utils.asgi import NotFound, Request, Response
 
 from pastfix import queries
-from pastfix.plugin.indexes import is_datasette_1, is_index
+from pastfix.plugin.indexes import is_datasette_1, is_index, serves_an_index
 
 if TYPE_CHECKING:  # datasette.app imports the plugins, so not at run time
     from datasette.app import Datasette
@@ -67,6 +67,16 @@ async def canned_queries(datasette: Datasette, database: str) -> dict[str, Any] 
         return None
     # Datasette writes into the dicts it gets: hand out copies.
     return copy.deepcopy(queries.CANNED_QUERIES)
+
+
+async def menu_links(datasette: Datasette) -> list[dict[str, str]]:
+    """The pages over every index, in Datasette's menu on every page, while an index is served."""
+    if not await serves_an_index(datasette):
+        return []
+    return [
+        {"href": datasette.urls.path("-/pastfix/find"), "label": "Find past fix"},
+        {"href": datasette.urls.path("-/pastfix/recurring"), "label": "Recurring errors"},
+    ]
 
 
 async def css_urls(datasette: Datasette, database: str | None) -> list[str]:

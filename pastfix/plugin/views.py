@@ -27,6 +27,10 @@ CSS_ROUTE = r"^/-/pastfix\.css$"
 CSS_PATH = "-/pastfix.css"
 CSS = (Path(__file__).parent / "static" / "pastfix.css").read_text()
 HIGHLIGHT_JS = (Path(__file__).parent / "static" / "highlight.js").read_text()
+NOISE_JS = (Path(__file__).parent / "static" / "noise.js").read_text()
+COLUMNS_JS = (Path(__file__).parent / "static" / "columns.js").read_text()
+# The canned query whose noise text box becomes a checkbox (NOISE_JS).
+NOISE_QUERY = "recurring_errors"
 # The canned queries whose excerpt column gets the searched text marked (HIGHLIGHT_JS).
 HIGHLIGHTED_QUERIES = frozenset({"search_tool_output", "session_tool_output"})
 
@@ -317,12 +321,19 @@ async def run_query(
 async def body_script(
     template: str, database: str | None, request: Request | None, datasette: Datasette
 ) -> str:
-    """The script that marks the searched text, on the tool output searches of an index."""
+    """The script that marks the searched text, on the tool output searches of an index, and
+    the one that makes recurring_errors' noise a checkbox, and the one that folds a table's
+    column descriptions."""
+    if template == "table.html" and database:
+        return COLUMNS_JS if await is_index(datasette, database) else ""
     if template != "query.html" or not database or request is None:
         return ""
-    if request.url_vars.get("table") not in HIGHLIGHTED_QUERIES:
+    query = request.url_vars.get("table")
+    if query not in HIGHLIGHTED_QUERIES and query != NOISE_QUERY:
         return ""
-    return HIGHLIGHT_JS if await is_index(datasette, database) else ""
+    if not await is_index(datasette, database):
+        return ""
+    return NOISE_JS if query == NOISE_QUERY else HIGHLIGHT_JS
 
 
 def find_page(

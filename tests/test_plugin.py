@@ -19,7 +19,7 @@ from test_queries import ENOENT, FIND_COLUMNS, HOSTILE, LIB, session_page, write
 
 import pastfix.plugin
 from pastfix import LATEST_MIGRATION, queries, signatures
-from pastfix.plugin import indexes
+from pastfix.plugin import indexes, views
 
 QUERIES = {
     "find_past_fix": ["error", "limit"],
@@ -889,3 +889,38 @@ async def test_a_pattern_longer_than_sqlites_like_is_answered(ds):
             params={"pattern": "x" * 60_000, "session_id": "s1", "project": "", "_shape": "array"},
         )
         assert (response.status_code, response.json()) == (200, [])
+
+
+def test_the_same_fix_in_several_sessions_is_one_card():
+    """Three worktrees of a project pushed with --set-upstream: one card, naming the others."""
+
+    def card(session, branch, signature="fatal: no upstream", fixed="2026-01-01", tool="Bash"):
+        project = f"/home/u/worktrees/{branch}"
+        target = f"git push --set-upstream origin {branch} 2>&1"
+        return {
+            "session_id": session,
+            "project": project,
+            "signature": signature,
+            "outcome": "fixed",
+            "fixed_at": fixed,
+            "remedy_steps": [{"tool": tool, "path": None, "target_head": target}],
+        }
+
+    cards = [
+        card("s1", "feat-a"),
+        card("s2", "feat-b"),
+        card("s3", "feat-c"),
+        card("s4", "feat-d", signature="other error"),
+        card("s5", "feat-e", fixed=None),
+        card("s6", "feat-f", tool="Edit"),
+    ]
+    shown = views.group_same_fixes(cards)
+    assert [c["session_id"] for c in shown] == ["s1", "s4", "s5", "s6"]
+    assert [c["session_id"] for c in shown[0]["same_fix"]] == ["s2", "s3"]
+    assert all(c["same_fix"] == [] for c in shown[1:])
+    assert "same_fix" not in cards[0]  # the rows themselves are left as they were
+    # A different command is a different fix, and an unfixed failure is never folded.
+    other = card("s7", "feat-g")
+    other["remedy_steps"][0]["target_head"] = "git push --force origin feat-g"
+    assert len(views.group_same_fixes([cards[0], other])) == 2
+    assert len(views.group_same_fixes([cards[4], card("s8", "x", fixed=None)])) == 2

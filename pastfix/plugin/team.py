@@ -341,7 +341,8 @@ def _find_context(
     # the rows carry database and find_url, which the cards show
     cards = [views.find_card(row, now, row["database"], datasette) for row in rows]
     return {
-        "cards": cards,
+        "cards": views.group_same_fixes(cards),
+        "failures": len(cards),
         **views.not_seen(cards),
         "sessions": len({(c["database"], c["session_id"]) for c in cards}),
         "search_url": _url(datasette, "search", q=_first_line(params["error"])),

@@ -349,7 +349,8 @@ def find_page(
         "error": error,
         "limit": request.args.get("limit", ""),
         "action": f"{query_url}/{FIND_QUERY}",
-        "cards": cards,
+        "cards": group_same_fixes(cards),
+        "failures": len(cards),
         **not_seen(cards),
         "sessions": len({c["session_id"] for c in cards}),
         "elsewhere": {
@@ -365,6 +366,58 @@ def not_seen(cards: list[dict[str, Any]]) -> dict[str, Any]:
     matches share with it (queries.seen_before)."""
     names = {w for card in cards for w in _json_list(card["shared_words"])}
     return {"seen_before": queries.seen_before(cards), "shared": sorted(names, key=str.lower)}
+
+
+def group_same_fixes(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cards, those of an error fixed the same way as an earlier card's (the same
+    signature, and remedy steps of the same tools on the same targets, in the project) folded
+    into that card's `same_fix`: three identical fixes in three sessions (or worktrees of a
+    project) are one card and a line naming the other sessions. The rows' JSON is unchanged.
+    """
+    first: dict[tuple[Any, ...], dict[str, Any]] = {}
+    shown = []
+    for card in cards:
+        key = _fix_key(card)
+        into = first.get(key) if key else None
+        if into is not None:
+            into["same_fix"].append(card)
+            continue
+        card = {**card, "same_fix": []}
+        if key:
+            first[key] = card
+        shown.append(card)
+    return shown
+
+
+def _fix_key(card: dict[str, Any]) -> tuple[Any, ...] | None:
+    if not card["fixed_at"] or not card["remedy_steps"]:
+        return None
+    project = (card["project"] or "").rstrip("/").rsplit("/", 1)[-1]
+    steps = tuple(
+        (step["tool"], step["path"] or _same_target(step["target_head"], project))
+        for step in card["remedy_steps"]
+    )
+    return (card["signature"], card["outcome"], steps)
+
+
+# A shell redirection (2>&1, >/dev/null), and the pipe after which a command only trims its
+# output (| tail -3): neither changes what a fix did.
+_REDIRECT = re.compile(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>")
+
+
+def _same_target(target: str, project: str) -> str:
+    """A command as two sessions' same fixes share it: words collapsed, redirections and
+    what follows a pipe left out, and the project folder's name (a worktree's, which is
+    often its branch: git push --set-upstream origin spotter-dov) made a placeholder."""
+    if len(project) >= 3:
+        target = target.replace(project, "<project>")
+    words = []
+    for word in target.split():
+        if word == "|":
+            break
+        if not _REDIRECT.match(word):
+            words.append(word)
+    return " ".join(words)
 
 
 def find_card(

@@ -272,7 +272,7 @@ def test_search_everything_and_the_small_things_in_a_browser(server):
             page.goto(url)
             codes = page.locator(code)
             assert codes.count() > 0, code
-            codes.evaluate_all("(cs, text) => cs.forEach(c => { c.textContent = text; })", long_path)
+            codes.evaluate_all("(cs, t) => cs.forEach(c => { c.textContent = t; })", long_path)
             assert _fits(page, 400), code
         page.screenshot(path=str(ARTIFACTS / "session_long_path-400.png"))
         page.set_viewport_size({"width": 1280, "height": 900})

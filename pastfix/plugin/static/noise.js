@@ -9,10 +9,14 @@
   box.value = "hide";
   box.id = input.id;
   box.checked = input.value === "hide";
+  box.className = "pf-noise";
   var label = document.createElement("label");
   label.htmlFor = box.id;
   label.className = "pf-inline-label";
   label.textContent = " hide Claude Code's own noise (rejected, interrupted or blocked calls)";
-  input.replaceWith(box);
-  box.after(label);
+  // one element in the form's row (a grid cell on Datasette 1.0), the box beside its label
+  var choice = document.createElement("span");
+  choice.className = "pf-noise-choice";
+  choice.append(box, label);
+  input.replaceWith(choice);
 })();

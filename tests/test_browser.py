@@ -205,7 +205,7 @@ def test_every_index_in_a_browser(team_server):
     ARTIFACTS.mkdir(exist_ok=True)
     with browser_page() as page:
         page.goto(f"{team_server}/")
-        page.locator("a", has_text="Find past fix").click()
+        page.locator(".metadata-description a", has_text="Find past fix").click()
         page.wait_for_load_state()
         page.fill("textarea#pf-error", "Error: ENOENT: no such file")
         page.click('button[type="submit"]')

@@ -48,7 +48,15 @@ def agent_of(root: Path, agent: str | None = None) -> str:
     read as either, the other's lines would all be skipped.
     """
     found = "codex" if codex.is_sessions_folder(root) else None
-    if found is None and not _has_claude_files(root):
+    if found is None and _has_claude_files(root):
+        beside = _codex_beside(root)
+        if beside:
+            raise WrongAgent(
+                f"{root} holds Codex sessions ({beside}) beside Claude Code transcripts: read"
+                " as Claude Code's, their lines would all be skipped; give each its own"
+                f" --source, such as --source {beside} for Codex's"
+            )
+    elif found is None:
         codex_folders, claude_folders = _folders_below(root)
         if codex_folders and claude_folders:
             raise WrongAgent(
@@ -93,6 +101,23 @@ def _folders_below(root: Path) -> tuple[list[Path], list[Path]]:
                     below.append(child)
         level = below
     return codex_folders, claude_folders
+
+
+def _codex_beside(root: Path) -> Path | None:
+    """A Codex sessions folder among the folders of a Claude Code source, or in their
+    `sessions` folder (a copy of ~/.codex), if any.
+
+    Claude Code's project folders are named after a path (`-home-u-app`) and never hold
+    one: they are not listed, so ~/.claude/projects costs one listing (0.5 ms for 14
+    folders when each is looked into).
+    """
+    for child in _subfolders(root):
+        if child.name.startswith("-"):
+            continue
+        for folder in (child, child / "sessions"):
+            if codex.is_sessions_folder(folder):
+                return folder
+    return None
 
 
 def _subfolders(folder: Path) -> list[Path]:

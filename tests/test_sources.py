@@ -67,6 +67,19 @@ def test_both_agents_below_one_folder_need_a_source_each(codex_home, tmp_path):
         f" --source {backup}/.codex/sessions --source {backup}/.claude/projects\n"
     )
     assert not (tmp_path / "index.db").exists()
+    # Codex's folder beside Claude Code's projects, in a folder read as Claude Code's.
+    mixed = tmp_path / "mixed"
+    shutil.copytree(CLAUDE_PROJECTS / "-home-dev-todo", mixed / "-home-dev-todo")
+    shutil.copytree(codex_home, mixed / "codex")
+    with pytest.raises(sources.WrongAgent) as raised:
+        sources.agent_of(mixed)
+    assert str(raised.value) == (
+        f"{mixed} holds Codex sessions ({mixed}/codex/sessions) beside Claude Code transcripts:"
+        " read as Claude Code's, their lines would all be skipped; give each its own --source,"
+        f" such as --source {mixed}/codex/sessions for Codex's"
+    )
+    # Claude Code's own project folders (named after a path) are not looked into.
+    assert sources.agent_of(CLAUDE_PROJECTS) == "claude"
 
 
 def test_build_of_the_codex_home_reads_its_sessions(codex_home, tmp_path):
@@ -90,6 +103,10 @@ def test_the_real_codex_folder_is_read_as_codex(tmp_path):
     result = build(tmp_path / "index.db", "--source", REAL_CORPUS / "codex", "--json", "-s")
     summary = json.loads(result.stdout)
     assert (summary["files_read"], summary["messages"], summary["skipped_lines"]) == (2, 315, 0)
+    # The whole corpus, projects/ beside codex/, read as Claude Code's skipped all 480.
+    whole = build(tmp_path / "whole.db", "--source", REAL_CORPUS, "-s")
+    assert whole.exit_code == 1
+    assert f"holds Codex sessions ({REAL_CORPUS}/codex/sessions) beside" in whole.stderr
 
 
 def test_a_build_that_skips_most_lines_says_so(tmp_path):

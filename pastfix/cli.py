@@ -80,7 +80,7 @@ def progressbar(silent: bool, label: str, length: int) -> Iterator[Any]:
     multiple=True,
     type=click.Path(path_type=Path),
     help="Directory of Claude Code projects or of Codex sessions (repeatable)."
-    " Default: ~/.claude/projects and ~/.codex/sessions",
+    " Default: ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects) and ~/.codex/sessions",
 )
 @click.option(
     "--agent",
@@ -126,8 +126,9 @@ def build(
     """Build or refresh DB_PATH (default index.db) from Claude Code and Codex transcripts.
 
     Only files that changed since the last build are read. Without --source,
-    ~/.claude/projects and ~/.codex/sessions are indexed, or the bundled demo
-    sessions when neither exists. Whether a folder holds Codex rollouts or
+    ~/.claude/projects (under $CLAUDE_CONFIG_DIR when set) and ~/.codex/sessions
+    ($CODEX_HOME/sessions) are indexed, or the bundled demo sessions when
+    neither exists. Whether a folder holds Codex rollouts or
     Claude Code projects is told from its files.
 
     \b
@@ -146,7 +147,8 @@ def build(
     if not sources:
         sources = tuple(agents.default_sources(agent))
         if sources[0] == transcripts.DEMO_PROJECTS:
-            missing = "~/.claude/projects" if agent else "~/.claude/projects or ~/.codex/sessions"
+            claude = paths.claude_projects()
+            missing = f"{claude}" if agent else f"{claude} or {agents.codex_sessions()}"
             click.echo(f"No {missing} here: indexing the bundled demo sessions", err=True)
     with ExitStack() as stack:
         bars: list[Any] = []
@@ -176,7 +178,17 @@ def build(
         click.echo(to_json(stats.to_dict()))
     if stats.redact_changed:
         now = "on" if stats.redact else "off (--no-redact)"
-        click.echo(f"Redaction turned {now}: every file was re-indexed", err=True)
+        kept = ""
+        if not stats.redact and stats.sessions_without_transcript:
+            # their text cannot be restored without the transcripts
+            kept = f"; the {_sessions(stats.sessions_without_transcript)} kept without a"
+            kept += " transcript " + ("keeps" if stats.sessions_without_transcript == 1 else "keep")
+            kept += (
+                " its redacted text"
+                if stats.sessions_without_transcript == 1
+                else " their redacted text"
+            )
+        click.echo(f"Redaction turned {now}: every file was re-indexed{kept}", err=True)
     if stats.reredacted_rows:
         click.echo(
             f"Redaction rules changed: {stats.reredacted_rows:,} stored rows redacted again",
@@ -213,6 +225,26 @@ def open_index(db_path: Path) -> Iterator[Any]:
         conn.close()
 
 
+def index_path(db_path: Path | None) -> Path:
+    """The index a reading command uses: DB_PATH, else the first of paths.find_db() that exists.
+
+    When none does, a one-line error names every place looked in, so an agent running the
+    skill's command from a project folder learns where to build one.
+    """
+    if db_path is not None:
+        return db_path
+    places = paths.find_db()
+    for place in places:
+        if place.is_file():
+            return place
+    looked = ", ".join(
+        f"{place} (in {Path.cwd()})" if not place.is_absolute() else str(place) for place in places
+    )
+    raise click.ClickException(
+        f"no index found: looked in {looked}; build one with `pastfix build --default-db`"
+    )
+
+
 def to_json(value: Any) -> str:
     return msgspec.json.format(msgspec.json.encode(value), indent=2).decode()
 
@@ -238,8 +270,17 @@ def summary_line(stats: pdb.BuildStats) -> str:
             if skipped
             else ""
         )
+        + (
+            f", {_sessions(stats.sessions_without_transcript)} kept without a transcript"
+            if stats.sessions_without_transcript
+            else ""
+        )
         + f" in {stats.seconds:.2f}s"
     )
+
+
+def _sessions(n: int) -> str:
+    return f"{n:,} session{'s' if n != 1 else ''}"
 
 
 class _FindCommand(click.Command):
@@ -259,7 +300,7 @@ class _FindCommand(click.Command):
 
 @cli.command(cls=_FindCommand)
 @click.argument("error")
-@click.argument("db_path", default="index.db", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("json_", "--json", is_flag=True, help="Print the rows as a JSON array")
 @click.option(
     "-n",
@@ -269,8 +310,8 @@ class _FindCommand(click.Command):
     type=click.IntRange(1, 200),
     help="Most rows to show (one per session and error signature)",
 )
-def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
-    """Find past failures matching ERROR and what happened next, in DB_PATH (default index.db).
+def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
+    """Find past failures matching ERROR and what happened next, in DB_PATH.
 
     Runs the find_past_fix query of the Datasette plugin: failed tool calls with the
     same error signature as ERROR (its key line with paths, numbers and ids left out) or
@@ -280,7 +321,8 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
     stderr, and at most 3 partial matches follow, failures that share a rare name of it.
     ERROR - reads the error from standard input, so a pasted error needs no quoting.
     Start ERROR with raw: to write an FTS5 query, and put -- before an ERROR that starts
-    with -.
+    with -. Without DB_PATH: ./index.db, else $PASTFIX_DB, else
+    ~/.local/share/pastfix/index.db (the index of the hook and the MCP server).
 
     \b
     Example:
@@ -293,7 +335,7 @@ def find(error: str, db_path: Path, json_: bool, limit: int) -> None:
 
     if error == "-":
         error = sys.stdin.read()
-    with open_index(db_path) as conn:
+    with open_index(index_path(db_path)) as conn:
         try:
             rows = queries.find_past_fix(conn, error, limit)
         except queries.QueryError as e:
@@ -321,7 +363,7 @@ def find_limit() -> int:
 
 
 @cli.command()
-@click.argument("db_path", default="index.db", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "--sample",
     default=200,
@@ -331,14 +373,15 @@ def find_limit() -> int:
 )
 @click.option("--seed", default=0, show_default=True, help="Seed of the random sample")
 @click.option("json_", "--json", is_flag=True, help="Print the shares as JSON")
-def probe(db_path: Path, sample: int, seed: int, json_: bool) -> None:
-    """Measure how well each search path finds past failures in DB_PATH (default index.db).
+def probe(db_path: Path | None, sample: int, seed: int, json_: bool) -> None:
+    """Measure how well each search path finds past failures in DB_PATH.
 
     Samples error identifiers (ENOENT, TypeError, error TS2339, Exit code 127, "File
     does not exist", ...) from failed tool results and asks messages_fts,
     tool_errors_fts and find_past_fix whether their first page shows the session that
     had each one. Then pastes failures' key lines, as recorded and with other paths and
-    numbers, and counts how often their own session comes first.
+    numbers, and counts how often their own session comes first. Without DB_PATH:
+    ./index.db, else $PASTFIX_DB, else ~/.local/share/pastfix/index.db.
 
     \b
     Example:
@@ -347,7 +390,7 @@ def probe(db_path: Path, sample: int, seed: int, json_: bool) -> None:
     """
     from pastfix import probe as probing
 
-    with open_index(db_path) as conn:
+    with open_index(index_path(db_path)) as conn:
         result = probing.probe(conn, sample, seed)
     click.echo(to_json(result) if json_ else probing.format_table(result))
 
@@ -366,9 +409,10 @@ def _db_option(help_text: str) -> Any:
 @click.option("--refresh", is_flag=True, help="Bring the index up to date first (incremental)")
 @click.pass_context
 def hook(ctx: click.Context, db_path: Path | None, refresh: bool) -> None:
-    """Claude Code hook: recall how a failed tool call was fixed before.
+    """Claude Code and Codex hook: recall how a failed tool call was fixed before.
 
-    Reads one PostToolUseFailure event as JSON on standard input. When an earlier
+    Reads one PostToolUseFailure event as JSON on standard input (or Codex's
+    PostToolUse event, answered when its call failed). When an earlier
     failure in another session has the same error signature or every word of its key
     line, prints {"hookSpecificOutput": {"hookEventName": "PostToolUseFailure",
     "additionalContext": ...}}: where it was seen and what fixed it. Prints nothing
@@ -378,6 +422,7 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool) -> None:
     \b
     Example:
         pastfix hook install               # add it to ~/.claude/settings.json
+        pastfix hook install --agent codex # add it to ~/.codex/hooks.json
         pastfix hook --db index.db < event.json
     """
     if ctx.invoked_subcommand is not None:
@@ -389,35 +434,72 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool) -> None:
         click.echo(answer)
 
 
+def _agent_option(what: str) -> Any:
+    return click.option(
+        "--agent",
+        type=click.Choice(["claude", "codex"]),
+        default="claude",
+        show_default=True,
+        help=f"The agent {what}: Claude Code or Codex CLI.",
+    )
+
+
+_SETTINGS_HELP = (
+    "Claude Code settings file, or Codex hooks file."
+    " Default: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json), or"
+    " $CODEX_HOME/hooks.json (~/.codex/hooks.json)"
+)
+
+
 @hook.command(name="install")
 @click.option(
     "settings",
     "--settings",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Claude Code settings file. Default: ~/.claude/settings.json",
+    help=_SETTINGS_HELP,
 )
 @_db_option("The index the hooks read and refresh.")
-def hook_install(settings: Path | None, db_path: Path | None) -> None:
+@_agent_option("to install the hooks into")
+def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> None:
     """Add pastfix's hooks to a Claude Code settings file (again: replace them).
 
     A PostToolUseFailure hook runs `pastfix hook` after every failed tool call; a
     SessionEnd hook refreshes the index in the background. Paths are absolute; every
     other setting and hook is kept.
 
+    With --agent codex, the hooks go into Codex's hooks.json: a PostToolUse hook
+    (Codex runs it after every call; pastfix answers failures only) and a SessionEnd
+    hook. Codex runs them once you trust them: start `codex` and open /hooks.
+
     \b
     Example:
         pastfix hook install
         pastfix hook install --settings .claude/settings.local.json --db ~/index.db
+        pastfix hook install --agent codex
     """
     from pastfix import install
 
-    settings = settings or install.default_settings()
     db_path = db_path or paths.default_db()
     try:
-        install.install_hooks(settings, db_path)
+        if agent == "codex":
+            settings = settings or install.codex_hooks_file()
+            install.install_codex_hooks(settings, db_path)
+        else:
+            settings = settings or install.default_settings()
+            install.install_hooks(settings, db_path)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
-    click.echo(f"Added pastfix's PostToolUseFailure and SessionEnd hooks to {settings}", err=True)
+    if agent == "codex":
+        click.echo(f"Added pastfix's PostToolUse and SessionEnd hooks to {settings}", err=True)
+        click.echo("Trust them once in Codex: run `codex`, then /hooks", err=True)
+    else:
+        events = "PostToolUseFailure and SessionEnd"
+        click.echo(f"Added pastfix's {events} hooks to {settings}", err=True)
+        from pastfix import status as state
+
+        notice = state.cleanup_notice(state.cleanup_period_days(install.read_settings(settings)))
+        if notice:
+            click.echo(notice, err=True)
     if not db_path.exists():
         click.echo(f"Build the index they read: pastfix build {db_path}", err=True)
 
@@ -427,19 +509,22 @@ def hook_install(settings: Path | None, db_path: Path | None) -> None:
     "settings",
     "--settings",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Claude Code settings file. Default: ~/.claude/settings.json",
+    help=_SETTINGS_HELP,
 )
-def hook_uninstall(settings: Path | None) -> None:
+@_agent_option("to remove the hooks from")
+def hook_uninstall(settings: Path | None, agent: str) -> None:
     """Remove pastfix's hooks from a Claude Code settings file, and nothing else.
 
     \b
     Example:
         pastfix hook uninstall
         pastfix hook uninstall --settings .claude/settings.local.json
+        pastfix hook uninstall --agent codex
     """
     from pastfix import install
 
-    settings = settings or install.default_settings()
+    default = install.codex_hooks_file() if agent == "codex" else install.default_settings()
+    settings = settings or default
     try:
         removed = install.uninstall_hooks(settings)
     except install.InstallError as e:
@@ -448,26 +533,92 @@ def hook_uninstall(settings: Path | None) -> None:
     click.echo(f"{done} {settings}", err=True)
 
 
-@cli.command()
+@cli.group(invoke_without_command=True)
 @_db_option("The index to answer from.")
-def mcp(db_path: Path | None) -> None:
+@click.pass_context
+def mcp(ctx: click.Context, db_path: Path | None) -> None:
     """Serve the index to agents as an MCP server over stdio.
 
     Tools: find_past_fix, session_errors, session_tool_output, search_messages,
     recurring_errors and file_history, each returning the rows of the canned query of
-    that name, as structured content and as compact text.
+    that name, cut to what an agent acts on, as structured content and as compact text.
 
     \b
     Example:
-        claude mcp add pastfix -- pastfix mcp
-        claude mcp add pastfix -- pastfix mcp --db ~/index.db
+        pastfix mcp install                # Claude Code, every folder (user scope)
+        pastfix mcp --db ~/index.db        # what Claude Code then starts
     """
+    if ctx.invoked_subcommand is not None:
+        return
     from pastfix import mcp as server
 
     db_path = db_path or paths.default_db()
     with open_index(db_path):  # a missing or outdated index is a one-line error first
         pass
     server.serve(db_path)
+
+
+@mcp.command(name="install")
+@_agent_option("to add the server to")
+@_db_option("The index the server answers from.")
+def mcp_install(agent: str, db_path: Path | None) -> None:
+    """Add pastfix's MCP server to Claude Code (or Codex) for every folder (again: replace it).
+
+    User scope, with the absolute paths of this pastfix and of the index, so it starts
+    from any folder without pastfix on the PATH: through `claude mcp add --scope user`
+    when the claude CLI is on the PATH, else in ~/.claude.json
+    ($CLAUDE_CONFIG_DIR/.claude.json when that is set). With --agent codex:
+    [mcp_servers.pastfix] in ~/.codex/config.toml ($CODEX_HOME/config.toml).
+
+    \b
+    Example:
+        pastfix mcp install
+        pastfix mcp install --db ~/index.db
+        claude mcp list                    # pastfix: ... - Connected
+        pastfix mcp install --agent codex
+    """
+    from pastfix import install
+
+    db_path = db_path or paths.default_db()
+    try:
+        if agent == "codex":
+            where = str(install.codex_config_file())
+            install.install_codex_mcp(install.codex_config_file(), db_path)
+        else:
+            where = install.install_mcp_claude(db_path)
+    except install.InstallError as e:
+        raise click.ClickException(str(e)) from e
+    click.echo(f"Added the pastfix MCP server to {where}", err=True)
+    if not db_path.exists():
+        click.echo(f"Build the index it reads: pastfix build {db_path}", err=True)
+
+
+@mcp.command(name="uninstall")
+@_agent_option("to remove the server from")
+def mcp_uninstall(agent: str) -> None:
+    """Remove pastfix's MCP server from Claude Code's user scope (or Codex's), and nothing else.
+
+    \b
+    Example:
+        pastfix mcp uninstall
+        pastfix mcp uninstall --agent codex
+    """
+    from pastfix import install
+
+    try:
+        if agent == "codex":
+            removed = install.uninstall_codex_mcp(install.codex_config_file())
+        else:
+            removed = install.uninstall_mcp_claude()
+    except install.InstallError as e:
+        raise click.ClickException(str(e)) from e
+    name = "Codex" if agent == "codex" else "Claude Code"
+    click.echo(
+        f"Removed the pastfix MCP server from {name}"
+        if removed
+        else f"No pastfix MCP server in {name}'s user scope",
+        err=True,
+    )
 
 
 @cli.group()
@@ -484,20 +635,149 @@ def skill() -> None:
 @click.option(
     "--dest",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Skills folder to copy it into. Default: ~/.claude/skills",
+    help="Skills folder to copy it into. Default: $CLAUDE_CONFIG_DIR/skills, else ~/.claude/skills;"
+    " for Codex ~/.agents/skills",
 )
-def skill_install(dest: Path | None) -> None:
+@_agent_option("that reads the skill")
+def skill_install(dest: Path | None, agent: str) -> None:
     """Copy the skill (SKILL.md and references/) to DEST/pastfix, replacing an older copy.
 
     \b
     Example:
         pastfix skill install
         pastfix skill install --dest .claude/skills
+        pastfix skill install --agent codex   # -> ~/.agents/skills/pastfix
     """
     from pastfix import install
 
+    default = install.codex_skills_dir() if agent == "codex" else install.default_skills()
     try:
-        target = install.install_skill(dest or install.default_skills())
+        target = install.install_skill(dest or default)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     click.echo(f"Installed the pastfix skill in {target}", err=True)
+
+
+@cli.command(name="forget")
+@click.argument("db_path", default="index.db", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "session_ids", "--session", multiple=True, metavar="ID", help="This session (repeatable)"
+)
+@click.option("--project", help="Sessions started in this folder or one inside it")
+@click.option(
+    "--before",
+    callback=lambda ctx, param, value: _before(value),
+    metavar="DATE",
+    help="Sessions last active before DATE (2026-01-31, or 2026-01-31T18:00; UTC unless it says)",
+)
+@click.option("--missing", is_flag=True, help="Sessions whose transcripts are gone")
+@click.option("--dry-run", is_flag=True, help="List what would go, and change nothing")
+def forget_(
+    db_path: Path,
+    session_ids: tuple[str, ...],
+    project: str | None,
+    before: str | None,
+    missing: bool,
+    dry_run: bool,
+) -> None:
+    """Remove sessions from DB_PATH (default index.db), with their bytes.
+
+    The index keeps the sessions whose transcripts Claude Code deleted; only this
+    removes them: their rows, their full-text entries, and their text from the file
+    and its WAL. A session goes when it matches every option given. The sessions are
+    listed on stdout. An unknown --session ID is an error (exit 1) and removes
+    nothing; no option at all is a usage error (exit 2). A session whose transcript
+    is still on disk is indexed again by a forced build: delete the file as well.
+
+    \b
+    Example:
+        pastfix forget --missing --dry-run
+        pastfix forget index.db --session 0b2c7d1e-... --session 5f6a...
+        pastfix forget --project ~/work/client-x --before 2026-01-01
+    """
+    from pastfix import forget as forgetting
+
+    if not (session_ids or project or before or missing):
+        raise click.UsageError("say what to forget: --session, --project, --before or --missing")
+    try:
+        done = forgetting.forget(db_path, session_ids, project, before, missing, dry_run)
+    except forgetting.ForgetError as e:
+        raise click.ClickException(str(e)) from e
+    for s in done.sessions:
+        where = (
+            f"transcript deleted on {s['transcript_deleted_at'][:10]}"
+            if s["transcript_deleted_at"]
+            else "transcript on disk"
+        )
+        when, title = (s["last_ts"] or "")[:10], short_title(s["title"])
+        click.echo(f"{s['session_id']}  {when}  {s['project'] or ''}  {title}  ({where})")
+    click.echo(forget_summary(done), err=True)
+
+
+def _before(value: str | None) -> str | None:
+    from pastfix import forget as forgetting
+
+    try:
+        return None if value is None else forgetting.parse_before(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from e
+
+
+def short_title(title: str | None) -> str:
+    text = " ".join((title or "").split())
+    return text[:60] + ("..." if len(text) > 60 else "")
+
+
+def forget_summary(done: Any) -> str:
+    n = len(done.sessions)
+    if not n:
+        return "No session matches: nothing forgotten"
+    counts = (
+        f"{_sessions(n)} ({sum(s['message_count'] for s in done.sessions):,} messages,"
+        f" {sum(s['tool_call_count'] for s in done.sessions):,} tool calls,"
+        f" {sum(s['tool_error_count'] for s in done.sessions):,} failed)"
+    )
+    if done.dry_run:
+        return f"Would forget {counts}; nothing changed (--dry-run)"
+    line = f"Forgot {counts}"
+    if done.on_disk:
+        has = "still has its" if done.on_disk == 1 else "still have their"
+        line += (
+            f"; {done.on_disk:,} of them {has} transcript on disk: a forced build indexes"
+            f" {'it' if done.on_disk == 1 else 'them'} again unless the file is deleted"
+        )
+    if not done.wal_cleared:
+        line += (
+            "; a reader holds the index open, so its WAL still holds the old pages until it closes"
+        )
+    return line
+
+
+@cli.command(name="status")
+@click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("json_", "--json", is_flag=True, help="Print it as JSON on stdout")
+def status_(db_path: Path | None, json_: bool) -> None:
+    """Say where the index is, what it holds, and what keeps it up to date.
+
+    DB_PATH defaults to ./index.db when it exists, else the index of the hook and the
+    MCP server ($PASTFIX_DB, or ~/.local/share/pastfix/index.db). Shows its size; its
+    sessions, messages and failures, and how many sessions it keeps whose transcripts
+    are gone; the last build and what it read; the sources; whether the hook, the MCP
+    server and the skill are installed, and where; and Claude Code's cleanupPeriodDays
+    (null in JSON when unset, which means 30 days). When transcripts are being deleted
+    and no hook indexes them first, it says what to do.
+
+    \b
+    Example:
+        pastfix status
+        pastfix status ~/index.db --json
+    """
+    from pastfix import status as state
+
+    if db_path is None:
+        db_path = Path("index.db") if Path("index.db").is_file() else paths.default_db()
+    try:
+        found = state.status(db_path)
+    except (OSError, pdb.sqlite3.Error) as e:
+        raise click.ClickException(f"{db_path}: {e}") from e
+    click.echo(to_json(found) if json_ else state.format_text(found))

@@ -32,15 +32,17 @@ Failures. Codex records no is_error flag. A tool result is a failure when:
 1. it records an exit code other than 0: the JSON form
    `{"output": ..., "metadata": {"exit_code": N}}`, a first line `Exit code: N`
    (shell), or a header line `Process exited with code N` (exec_command and
-   write_stdin); or
+   write_stdin), which newer Codex versions put after a first `Command: ...`
+   line naming the command (shell-quoted, so it may span lines); or
 2. it reports that the call itself failed: an MCP result with `"isError": true`,
    `{"success": false}`, or an output that starts with one of Codex's own
    failure messages (FAILED_CALL_PREFIXES: `err: `, `failed to parse function
    arguments`, `unsupported call`, `apply_patch verification failed`, ...).
 
 Shell output is stored the way Claude Code stores Bash output, so that error
-signatures and kinds read it alike: the header lines (`Wall time`, `Chunk ID`,
-`Original token count`, `Output:`) go, and a failure starts with `Exit code N`.
+signatures and kinds read it alike: the header lines (`Command`, `Wall time`,
+`Chunk ID`, `Original token count`, `Output:`) go, and a failure starts with
+`Exit code N`.
 
 Commands. A shell call's argv list is stored as the shell command text: the
 script of `bash -lc <script>` (or sh, zsh, ... -c), else the argv joined with
@@ -55,6 +57,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -87,6 +90,9 @@ _ROLLOUT = re.compile(
 _CONTEXT_PREFIXES = ("<", "# AGENTS.md instructions")
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
+# Codex's words for a call the user refused: failures, on which the hook stays silent
+# as it does on Claude Code's rejections.
+REJECTED_PREFIXES = ("exec command rejected by user", "patch rejected by user")
 # Codex's own words for a call that failed before or instead of running.
 FAILED_CALL_PREFIXES = (
     "err: ",
@@ -95,8 +101,7 @@ FAILED_CALL_PREFIXES = (
     "unsupported custom tool call",
     "apply_patch verification failed",
     "execution error:",
-    "exec command rejected by user",
-    "patch rejected by user",
+    *REJECTED_PREFIXES,
     "sandbox error",
 )
 _EXIT_FIRST = re.compile(r"Exit code: (-?\d+)\n")
@@ -450,7 +455,7 @@ def tool_output(output: Any) -> tuple[str, bool]:
         return "\n".join(_texts(output)), False
     if isinstance(output, dict):
         text, failed = tool_output(output.get("content", ""))
-        return text, failed or output.get("success") is False
+        return text, failed or output.get("success") is False or output.get("isError") is True
     if not isinstance(output, str):
         return ("" if output is None else msgspec.json.encode(output).decode()), False
     if output.startswith("{"):
@@ -459,8 +464,13 @@ def tool_output(output: Any) -> tuple[str, bool]:
             return structured
     code, body = _exec_text(output)
     if code is not None:
-        return (f"Exit code {code}\n{body}".rstrip("\n") if code else body), code != 0
+        return (with_exit_code(code, body) if code else body), code != 0
     return output, output.lstrip().startswith(FAILED_CALL_PREFIXES)
+
+
+def with_exit_code(code: int, body: str) -> str:
+    """A failed command's output as stored: `Exit code N` first, as Claude Code's Bash has it."""
+    return f"Exit code {code}\n{body}".rstrip("\n")
 
 
 def _structured(output: str) -> tuple[str, bool] | None:
@@ -476,7 +486,7 @@ def _structured(output: str) -> tuple[str, bool] | None:
         code = metadata.get("exit_code")
         body = value["output"]
         if isinstance(code, int) and code != 0:
-            return f"Exit code {code}\n{body}".rstrip("\n"), True
+            return with_exit_code(code, body), True
         return body, False
     if isinstance(value.get("content"), list) and "isError" in value:
         return "\n".join(_texts(value["content"])), value["isError"] is True
@@ -491,6 +501,13 @@ def _exec_text(output: str) -> tuple[int | None, str]:
             return None, output
         head, body = output.removesuffix("\nOutput:"), ""
     lines = head.split("\n")
+    if lines[0].startswith("Command: "):
+        # Newer Codex names the command first, shell-quoted, so a script keeps its
+        # newlines: the headers are the lines after the last one that is not one.
+        start = len(lines)
+        while start > 1 and _HEADER.match(lines[start - 1]):
+            start -= 1
+        lines = lines[start:]
     if not all(_HEADER.match(line) for line in lines):
         return None, output
     for line in lines:
@@ -521,3 +538,102 @@ def _texts(content: Any) -> list[str]:
 
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
+
+
+# -- the failure hook ---------------------------------------------------------------
+#
+# Codex has no failure event: its PostToolUse hook runs after every call, failed or
+# not, with `tool_response` as the hook's only view of the result. For a shell call
+# (`tool_name` "Bash") that is the command's output alone, without its exit code
+# (Codex 0.171.0: exec_command's hook response is the bare output text), so the
+# exit code is read from the session's rollout, where Codex has already written
+# the call's `item_completed` event (CommandExecution, with `exit_code`) when the
+# hook runs: in every run of tests/test_codex_e2e.py it was there. The hook reads
+# only the rollout's last ROLLOUT_TAIL bytes, and looks again ROLLOUT_TRIES times,
+# ROLLOUT_PAUSE apart, before it gives up (and stays silent).
+ROLLOUT_TAIL = 1 << 20
+ROLLOUT_TRIES = 3
+ROLLOUT_PAUSE = 0.02
+
+
+def hook_failure(event: dict[str, Any]) -> str | None:
+    """The error of a failed call in a Codex PostToolUse event, stored as a build stores it.
+
+    None when the call succeeded, the user refused it, or whether it failed
+    cannot be told: the hook stays silent then. A failure is what tool_output()
+    calls one (an exit code header, an MCP error, Codex's own failure messages),
+    or, for a shell call whose response is its bare output, a non-zero exit code
+    in the rollout.
+    """
+    response = event.get("tool_response")
+    if response is None:
+        return None
+    text, failed = tool_output(response)
+    if failed:
+        return None if text.lstrip().startswith(REJECTED_PREFIXES) else text
+    if event.get("tool_name") != "Bash" or not isinstance(response, str):
+        return None
+    call_id, rollout = event.get("tool_use_id"), event.get("transcript_path")
+    if not isinstance(call_id, str) or not call_id or not isinstance(rollout, str):
+        return None
+    code = rollout_exit_code(Path(rollout), call_id)
+    if not code:
+        return None
+    return with_exit_code(code, text)
+
+
+def rollout_exit_code(rollout: Path, call_id: str) -> int | None:
+    """The exit code a rollout records for a shell call; None when it records none (yet)."""
+    for attempt in range(ROLLOUT_TRIES):
+        if attempt:
+            time.sleep(ROLLOUT_PAUSE)
+        found = _exit_code_in_tail(rollout, call_id)
+        if found is not None:
+            return found
+    return None
+
+
+def _exit_code_in_tail(rollout: Path, call_id: str) -> int | None:
+    try:
+        with open(rollout, "rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            f.seek(max(0, size - ROLLOUT_TAIL))
+            tail = f.read()
+    except OSError:
+        return None
+    needle = msgspec.json.encode(call_id)
+    for raw in reversed(tail.split(b"\n")):
+        if needle not in raw:
+            continue
+        try:
+            line = msgspec.json.decode(raw)
+        except (msgspec.DecodeError, RecursionError):
+            continue
+        payload = line.get("payload") if isinstance(line, dict) else None
+        if isinstance(payload, dict):
+            code = _exit_code_of(payload, call_id)
+            if code is not None:
+                return code
+    return None
+
+
+def _exit_code_of(payload: dict[str, Any], call_id: str) -> int | None:
+    """The exit code in one rollout payload about `call_id`, of the forms Codex writes.
+
+    `item_completed` (0.171.0: a CommandExecution item with exit_code),
+    `exec_command_end` (older: call_id and exit_code), or the call's output.
+    """
+    kind = payload.get("type")
+    if kind == "item_completed":
+        item = payload.get("item")
+        if isinstance(item, dict) and item.get("id") == call_id:
+            code = item.get("exit_code")
+            return code if isinstance(code, int) and not isinstance(code, bool) else None
+    elif kind == "exec_command_end" and payload.get("call_id") == call_id:
+        code = payload.get("exit_code")
+        return code if isinstance(code, int) and not isinstance(code, bool) else None
+    elif kind == "function_call_output" and payload.get("call_id") == call_id:
+        output = payload.get("output")
+        if isinstance(output, str):
+            return _exec_text(output)[0]
+    return None

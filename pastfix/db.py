@@ -25,8 +25,8 @@ import msgspec
 # sqlite-utils (~70 ms of a ~100 ms no-change refresh).
 from pastfix import LATEST_MIGRATION, fixes, signatures, transcripts
 from pastfix.prepare import REDACTION_VERSION, prepare
-from pastfix.records import Batch, Reader, SourceFile
-from pastfix.sources import READERS, WrongAgent, agent_of
+from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
+from pastfix.sources import READERS, SIDE_OUTPUTS, WrongAgent, agent_of
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -65,6 +65,8 @@ LOCK_POLL_SECONDS = 0.05
 CACHE_KIB = 131072
 
 DATA_TABLES = ("messages", "tool_calls", "tool_results", "session_meta")
+# Tables of what a build recorded about each file besides its data: cleared and kept with it.
+FILE_TABLES = ("problems", "redactions", "_persisted_outputs")
 
 # The FTS5 tokenizers a build may use (`pastfix build --tokenizer`), each with the
 # options it accepts and their values. porter wraps unicode61 (the default) or
@@ -117,12 +119,17 @@ INSERT_SQL = {
         "INSERT INTO redactions (file_id, table_name, row_key, line_no, column_name, kind, count)"
         " VALUES (?,?,?,?,?,?,?)"
     ),
+    "_persisted_outputs": (
+        "INSERT OR REPLACE INTO _persisted_outputs (file_id, session_id, tool_use_id, path, size,"
+        " mtime_ns, ctime_ns, problem) VALUES (?,?,?,?,?,?,?,?)"
+    ),
 }
 
 # One row per session, recomputed from the rows of the sessions in _touched.
 REFRESH_SESSIONS_SQL = """
 INSERT OR REPLACE INTO sessions (session_id, project, title, first_ts, last_ts, git_branch,
-    version, message_count, tool_call_count, tool_error_count, source_paths, agent)
+    version, message_count, tool_call_count, tool_error_count, source_paths, agent,
+    transcript_deleted_at)
 SELECT t.session_id,
     -- the directory the session was started in: the first cwd recorded
     coalesce(
@@ -178,7 +185,12 @@ SELECT t.session_id,
          WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
                         UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id)
          ORDER BY f.path LIMIT 1),
-        'claude')
+        'claude'),
+    -- kept in the index after its transcript was deleted: none of its files is left
+    (SELECT CASE WHEN count(*) = count(f.missing_since) THEN max(f.missing_since) END
+     FROM source_files f
+     WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
+                    UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id))
 FROM _touched t
 WHERE EXISTS (SELECT 1 FROM messages WHERE session_id = t.session_id)
    OR EXISTS (SELECT 1 FROM session_meta WHERE session_id = t.session_id)
@@ -199,6 +211,11 @@ class BuildStats:
     files_seen: int = 0
     files_read: int = 0
     files_removed: int = 0
+    # Files found gone by this build, whose rows are kept (see _Builder._archive),
+    # and files found again; the sessions the index keeps without a transcript.
+    files_missing: int = 0
+    files_returned: int = 0
+    sessions_without_transcript: int = 0
     bytes_read: int = 0
     new_lines: int = 0
     messages: int = 0
@@ -214,6 +231,9 @@ class BuildStats:
     redact: bool = True
     redact_changed: bool = False
     redactions: int = 0
+    # Tool results whose full text was read from the file the agent stored it in,
+    # beside the transcript (see pastfix.records.PersistedOutput).
+    persisted_outputs: int = 0
     # Stored rows redacted again in place, the rules having changed (see reredact).
     reredacted_rows: int = 0
     # The FTS5 tokenizer of the index, and whether this build changed it (and so
@@ -254,6 +274,7 @@ COUNTED = (
     "skipped_lines",
     "duplicates",
     "redactions",
+    "persisted_outputs",
 )
 
 
@@ -312,6 +333,10 @@ def connect(path: str | Path) -> Connection:
     except BaseException:
         conn.close()
         raise
+    # Here, not only in refresh_sessions: see there.
+    conn.create_function(
+        "decode_project_dir", 1, transcripts.decode_project_dir, deterministic=True
+    )
     return conn
 
 
@@ -369,8 +394,9 @@ def redaction_current(conn: Connection) -> bool:
     return row is not None and row[0] == str(REDACTION_VERSION)
 
 
-def reredact(conn: Connection) -> tuple[set[str], int, int]:
-    """Redact every stored text again with the current rules, in place.
+def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[set[str], int, int]:
+    """Redact every stored text again with the current rules, in place (only the
+    rows of `file_ids` when given).
 
     Run by a build when the index's redaction version is older than
     REDACTION_VERSION: what the new rules catch is replaced in the rows already
@@ -389,6 +415,9 @@ def reredact(conn: Connection) -> tuple[set[str], int, int]:
 
     touched: set[str] = set()
     rows_changed = secrets = 0
+    where, args = "", []
+    if file_ids is not None:
+        where, args = " WHERE file_id IN (SELECT value FROM json_each(?))", [json.dumps(file_ids)]
     for table, (key, columns) in TEXT_FIELDS.items():
         redactors = [redactor(table, column) for column in columns]
         seen: list[dict[str, Any] | None] = [
@@ -397,7 +426,8 @@ def reredact(conn: Connection) -> tuple[set[str], int, int]:
         session = "NULL" if table == "problems" else "session_id"
         cursor = conn.execute(
             f"SELECT rowid, file_id, {session}, {key or 'NULL'}, line_no,"
-            f" {', '.join(f'[{c}]' for c in columns)} FROM [{table}]"
+            f" {', '.join(f'[{c}]' for c in columns)} FROM [{table}]{where}",
+            args,
         )
         updates: list[tuple[int, dict[str, str]]] = []
         found: list[tuple[Any, ...]] = []
@@ -670,9 +700,14 @@ def fixes_current(conn: Connection) -> bool:
 
 def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
     """Recompute the sessions rows of `session_ids` from their messages and metadata."""
-    conn.create_function(
-        "decode_project_dir", 1, transcripts.decode_project_dir, deterministic=True
-    )
+    try:
+        conn.create_function(
+            "decode_project_dir", 1, transcripts.decode_project_dir, deterministic=True
+        )
+    except sqlite3.OperationalError:
+        # Defined already (connect does), and not to be redefined now: an FTS5
+        # 'rebuild' keeps a statement active until the transaction ends (reredact).
+        pass
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS _touched (session_id TEXT PRIMARY KEY)")
     conn.execute("DELETE FROM _touched")
     conn.executemany("INSERT INTO _touched VALUES (?)", [(sid,) for sid in session_ids])
@@ -823,6 +858,7 @@ def _build(
     tokenizer: str | None,
 ) -> BuildStats:
     """build() once it holds the build lock."""
+    started = time.perf_counter()
     try:
         conn = connect(db_path)
     except sqlite3.Error as e:
@@ -844,6 +880,7 @@ def _build(
         builder.stats.tokenizer = tokenizer or current
         builder.stats.tokenizer_changed = tokenizer not in (None, current)
         stats = builder.run(progress, on_plan)
+        _record_build(conn, stats, roots, started)
         if changed or stats.reredacted_rows:
             # Old WAL frames past the ones this build wrote may still hold the
             # previous text: empty the WAL file.
@@ -856,6 +893,23 @@ def _build(
             gc.enable()
         conn.close()
     return stats
+
+
+def _record_build(
+    conn: Connection, stats: BuildStats, roots: list[tuple[Path, str]], started: float
+) -> None:
+    """Say in _build_state when this build ran and what it read (`pastfix status`)."""
+    summary = {
+        "at": _now(),
+        "mode": stats.mode,
+        "sources": [{"path": str(root), "agent": agent} for root, agent in roots],
+        **{k: getattr(stats, k) for k in ("files_seen", "files_read", "bytes_read", "new_lines")},
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+    conn.execute(
+        "INSERT OR REPLACE INTO _build_state VALUES ('last_build', ?)",
+        [msgspec.json.encode(summary).decode()],
+    )
 
 
 def _distinct_roots(sources: Sequence[Path]) -> list[Path]:
@@ -961,13 +1015,23 @@ class _Builder:
             record = dict(zip(columns, row, strict=True))
             self.stored[record["path"]] = record
         self.file_problems: list[tuple[str, str]] = []
+        # What the stored files' persisted outputs looked like when read (not needed
+        # by a bulk build, which reads them all).
+        self.side_files = {} if self.bulk else _stored_side_files(conn)
         self.touched: set[str] = set()
         # Ids of the files read or retracted by this build.
         self.changed: set[int] = set()
+        # Archived files found again unchanged (see _plan, _unarchive).
+        self.returned: list[dict[str, Any]] = []
+        # Stored files found under another name, by their stored path (see _find_moves).
+        self.moved: dict[str, _Plan] = {}
+        # The files whose rows a bulk build kept rather than read again (see _clear).
+        self.kept_ids: list[int] = []
 
     # -- planning -------------------------------------------------------
 
-    def _plan(self) -> tuple[list[_Plan], list[dict[str, Any]]]:
+    def _plan(self) -> tuple[list[_Plan], list[dict[str, Any]], list[dict[str, Any]]]:
+        """The files to read; the stored files found gone, to archive; those to drop."""
         plans: list[_Plan] = []
         seen: set[str] = set()
         # Folders that could not be read: the files they held keep their rows.
@@ -995,6 +1059,16 @@ class _Builder:
                         self._file_problem(source.path, "empty file")
                     stored = None if self.bulk else self.stored.get(source.path)
                     plan = self._plan_file(source, st, stored)
+                    if (
+                        stored is not None
+                        and (plan is None or not plan.rewrite)
+                        and _side_files_changed(self.side_files.get(stored["id"], ()))
+                    ):
+                        # The transcript is as it was, a file beside it is not: read
+                        # it again, so that the new text takes the marker's place.
+                        plan = _Plan(source, st, stored, 0, True)
+                    if plan is None and stored is not None and stored["missing_since"]:
+                        self.returned.append(stored)  # back as it was
                 except OSError as e:
                     # The file keeps whatever rows it has until it can be read.
                     self._file_problem(source.path, f"cannot read: {e.strerror or e}")
@@ -1004,19 +1078,55 @@ class _Builder:
         self.stats.files_seen = len(seen)
         demo = str(transcripts.DEMO_PROJECTS)
         demo_is_source = any(str(r) == demo for r, _ in self.roots)
-        gone = [
-            record
-            for path, record in self.stored.items()
-            if path not in seen
-            and not any(path.startswith(k + os.sep) for k in kept)
-            and (
-                any(path.startswith(str(r) + os.sep) for r, _ in self.roots)
-                # The demo stands in until real transcripts are indexed (see README).
-                or (not demo_is_source and _is_demo(path))
-            )
-        ]
+        gone: list[dict[str, Any]] = []
+        dropped: list[dict[str, Any]] = []
+        for path, record in self.stored.items():
+            if path in seen or any(path.startswith(k + os.sep) for k in kept):
+                continue
+            under = any(path.startswith(str(r) + os.sep) for r, _ in self.roots)
+            if _is_demo(path):
+                # The demo stands in until real transcripts are indexed (see README):
+                # its sessions go, they are not archived.
+                if under or not demo_is_source:
+                    dropped.append(record)
+            elif under:
+                gone.append(record)
+        plans = self._find_moves(plans, gone)
+        gone = [r for r in gone if r["missing_since"] is None and r["path"] not in self.moved]
         plans.sort(key=lambda p: p.source.path)
-        return plans, gone
+        return plans, gone, dropped
+
+    def _find_moves(self, plans: list[_Plan], gone: list[dict[str, Any]]) -> list[_Plan]:
+        """The plans left once the files that moved are told from new ones (self.moved).
+
+        A new file with the inode or the name of a stored one that is gone, and its
+        content up to the stored offset (_begins_with), is that file in another
+        place (a renamed project folder, a copy restored from a backup): a refresh
+        moves its row, a bulk build reads it under its new name, and neither keeps
+        a copy of it in the archive.
+        """
+        if not gone:
+            return plans
+        by_inode = {r["inode"]: r for r in gone}
+        by_name = {os.path.basename(r["path"]): r for r in gone}
+        left = []
+        for plan in plans:
+            record = None
+            if plan.stored is None or self.bulk:
+                record = by_inode.get(plan.stat.st_ino) or by_name.get(
+                    os.path.basename(plan.source.path)
+                )
+            try:
+                same = record is not None and self._begins_with(plan.source.path, plan.stat, record)
+            except OSError:
+                same = False
+            if record is not None and same and record["path"] not in self.moved:
+                self.moved[record["path"]] = plan
+                if self.bulk:
+                    left.append(plan)
+            else:
+                left.append(plan)
+        return left
 
     def _plan_file(
         self, source: SourceFile, st: os.stat_result, stored: dict[str, Any] | None
@@ -1045,13 +1155,14 @@ class _Builder:
         rewritten at the same length (`"is_error":false`) differs only there.
         Reading the prefix costs ~1 ms per MB, only for files that grew.
         """
+        return st.st_ino == stored["inode"] and _Builder._begins_with(path, st, stored)
+
+    @staticmethod
+    def _begins_with(path: str, st: os.stat_result, stored: dict[str, Any]) -> bool:
+        """Whether the file at `path` begins with the bytes `stored` was read up to
+        (its hashes and CRC; OSError when it cannot be read)."""
         offset = stored["offset"]
-        if (
-            st.st_ino != stored["inode"]
-            or st.st_size < offset
-            or not stored["tail_hash"]
-            or stored.get("prefix_crc") is None
-        ):
+        if st.st_size < offset or not stored["tail_hash"] or stored.get("prefix_crc") is None:
             return False
         with _open_regular(path) as f:
             head = f.read(min(HEAD_BYTES, offset))
@@ -1099,7 +1210,7 @@ class _Builder:
         on_plan: Callable[[int, int], None] | None,
     ) -> BuildStats:
         conn = self.conn
-        plans, gone = self._plan()
+        plans, gone, dropped = self._plan()
         if on_plan:
             on_plan(len(plans), sum(p.stat.st_size - p.start for p in plans))
         if self.bulk:
@@ -1115,15 +1226,17 @@ class _Builder:
             self.stats.processes = 2 if shard else 1
             # Not IMMEDIATE: that would lock the helper's attached side file too.
             conn.execute("BEGIN")
-            if self.force or conn.execute("SELECT 1 FROM source_files LIMIT 1").fetchone():
-                # Forced, or another build filled the index while this one planned.
-                self._clear()
             # Secondary indexes are cheaper to build once, sorted, than row by
             # row; unique ones stay, since INSERT OR IGNORE relies on them, and so
             # do the partial ones on failed results (see _secondary_indexes).
             deferred = _secondary_indexes(conn)
             for name, _ in deferred:
                 conn.execute(f"DROP INDEX [{name}]")
+            if self.force or conn.execute("SELECT 1 FROM source_files LIMIT 1").fetchone():
+                # Forced, or another build filled the index while this one planned.
+                self._clear(self._cleared_paths(plans, dropped))
+            for record in gone:
+                self._archive(record)
             for plan in mine:
                 self._index_file(plan, progress)
                 if shard:
@@ -1144,8 +1257,13 @@ class _Builder:
         else:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
+            self._write_grouped(
+                list(self.moved.items()), lambda m: self._move(m[0], m[1], progress)
+            )
             self._write_grouped(plans, lambda plan: self._refresh_file(plan, progress))
-            self._write_grouped(gone, self._remove_file)
+            self._write_grouped(dropped, self._remove_file)
+            self._write_grouped(gone, self._archive)
+            self._write_grouped(self.returned, self._unarchive)
             if self.changed:
                 self._repair_duplicates()
             stale = conn.execute("SELECT 1 FROM _build_state WHERE name = 'stale'").fetchone()
@@ -1166,6 +1284,10 @@ class _Builder:
                 self._count_file_problems()
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
+        self.stats.sessions_without_transcript = conn.execute(
+            "SELECT count(*) FROM sessions INDEXED BY idx_sessions_deleted"
+            " WHERE transcript_deleted_at IS NOT NULL"
+        ).fetchone()[0]
         return self.stats
 
     def _write_grouped(self, items: Sequence[Any], write: Callable[[Any], None]) -> None:
@@ -1193,6 +1315,43 @@ class _Builder:
         current = self._recheck(plan)
         if current is not None:
             self._index_file(current, progress)
+
+    def _archive(self, record: dict[str, Any]) -> None:
+        """Keep the rows of a file that is gone, and record since when (see m012_archive).
+
+        The index is the archive: Claude Code deletes old transcripts, and only
+        `pastfix forget` removes what they held.
+        """
+        current = self._stored_row(record["path"])
+        if current is None or current["missing_since"]:
+            return  # another build removed or archived it meanwhile
+        self.conn.execute(
+            "UPDATE source_files SET missing_since = ? WHERE id = ?", [_now(), current["id"]]
+        )
+        self.touched.update(_ids(current["session_ids"]))
+        self.stats.files_missing += 1
+
+    def _move(self, old_path: str, plan: _Plan, progress: Callable[[int], None] | None) -> None:
+        """Give a stored file its new name (see _find_moves), then read what it gained."""
+        current = self._stored_row(old_path)
+        if current is None or self._stored_row(plan.source.path) is not None:
+            return  # another build got there first: the next one sees the rest
+        source = plan.source
+        self.conn.execute(
+            "UPDATE source_files SET path = ?, session_id = ?, project_dir = ?, agent = ?,"
+            " missing_since = NULL WHERE id = ?",
+            [source.path, source.session_id, source.project_dir, source.agent, current["id"]],
+        )
+        self.touched.update(_ids(current["session_ids"]))
+        self._refresh_file(_Plan(source, plan.stat, current, 0, False), progress)
+
+    def _unarchive(self, record: dict[str, Any]) -> None:
+        """An archived file found again as it was: its rows are its own again."""
+        self.conn.execute(
+            "UPDATE source_files SET missing_since = NULL WHERE id = ?", [record["id"]]
+        )
+        self.touched.update(_ids(record["session_ids"]))
+        self.stats.files_returned += 1
 
     def _remove_file(self, record: dict[str, Any]) -> None:
         current = self._stored_row(record["path"])
@@ -1236,7 +1395,18 @@ class _Builder:
             f"SELECT * FROM source_files WHERE id IN ({marks}) ORDER BY path", ids
         )
         columns = [d[0] for d in cursor.description]
-        records = [dict(zip(columns, row, strict=True)) for row in cursor]
+        # An archived file of the group keeps its rows as they are (they cannot be
+        # read again): the others are re-read around it.
+        records = [
+            record
+            for row in cursor
+            if (record := dict(zip(columns, row, strict=True)))["missing_since"] is None
+        ]
+        if not records:
+            conn.execute("ROLLBACK")
+            return
+        ids = [record["id"] for record in records]
+        marks = ",".join("?" * len(ids))
         # Rows re-read here were counted when first read; keep the summary about this build.
         stats, self.stats = self.stats, BuildStats()
         for record in records:
@@ -1268,19 +1438,64 @@ class _Builder:
         conn.execute("COMMIT")
         self.stats = stats
 
-    def _clear(self) -> None:
+    def _cleared_paths(self, plans: list[_Plan], dropped: list[dict[str, Any]]) -> set[str]:
+        """The stored files a bulk build reads again or drops: those it plans, the demo's,
+        and those it plans under another name (a symlink, a moved folder still there)."""
+        paths = {p.source.path for p in plans} | {r["path"] for r in dropped} | set(self.moved)
+        planned = {(p.stat.st_dev, p.stat.st_ino) for p in plans}
+        for path, record in self.stored.items():
+            if path in paths or record["missing_since"]:
+                continue
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            if (st.st_dev, st.st_ino) in planned:
+                paths.add(path)
+        return paths
+
+    def _clear(self, paths: set[str]) -> None:
+        """Delete the rows of the stored files at `paths`, those a bulk build reads again
+        (or drops); every other file keeps its rows.
+
+        Those are the archive: files whose transcript is gone, files of sources
+        this build was not given, files that cannot be read now. A redaction
+        setting that changed is brought to them in _finish (and _redact_again).
+        """
+        conn = self.conn
         for fts in ("messages_fts", "tool_errors_fts"):
-            self.conn.execute(f"INSERT INTO {fts}({fts}) VALUES('delete-all')")
-        for table in (
-            *DATA_TABLES,
-            "problems",
-            "redactions",
-            "sessions",
-            "fixes",
-            "source_files",
-            "_duplicate_links",
-        ):
-            self.conn.execute(f"DELETE FROM {table}")
+            # both are filled again from every stored row at the end of the build
+            conn.execute(f"INSERT INTO {fts}({fts}) VALUES('delete-all')")
+        stored = conn.execute("SELECT id, path FROM source_files").fetchall()
+        self.kept_ids = sorted(i for i, path in stored if path not in paths)
+        conn.execute("DELETE FROM sessions")  # all recomputed
+        conn.execute("DELETE FROM fixes")
+        if not self.kept_ids:
+            for table in (*DATA_TABLES, *FILE_TABLES, "source_files"):
+                conn.execute(f"DELETE FROM {table}")
+            conn.execute("DELETE FROM _duplicate_links")
+            return
+        conn.execute("CREATE TEMP TABLE IF NOT EXISTS _cleared (id INTEGER PRIMARY KEY)")
+        conn.execute("DELETE FROM _cleared")
+        conn.executemany(
+            "INSERT INTO _cleared VALUES (?)", [(i,) for i, path in stored if path in paths]
+        )
+        for table in (*DATA_TABLES, *FILE_TABLES, "source_files"):
+            column = "id" if table == "source_files" else "file_id"
+            conn.execute(f"DELETE FROM {table} WHERE {column} IN (SELECT id FROM _cleared)")
+        conn.execute("DELETE FROM problems WHERE file_id IS NULL")
+        conn.execute(
+            "DELETE FROM _duplicate_links WHERE file_id IN (SELECT id FROM _cleared)"
+            " OR other_id IN (SELECT id FROM _cleared)"
+        )
+        if self.stats.redact_changed:
+            # The kept files that are still on disk (another source's) are read
+            # again with the new setting when a build next sees them.
+            conn.execute(
+                "UPDATE source_files SET size = -1, tail_hash = NULL"
+                " WHERE missing_since IS NULL AND id IN (SELECT value FROM json_each(?))",
+                [json.dumps(self.kept_ids)],
+            )
 
     def _finish(self) -> None:
         conn = self.conn
@@ -1316,9 +1531,10 @@ class _Builder:
         if not self.redact:
             conn.execute("DELETE FROM _build_state WHERE name = 'redaction_version'")
             return
-        # A bulk build redacted every row it wrote; a refresh may keep older ones.
-        if not self.bulk and not redaction_current(conn):
-            touched, rows, secrets = reredact(conn)
+        # A bulk build redacted every row it wrote, not those it kept (see _clear);
+        # a refresh may keep older ones.
+        if (not self.bulk or self.kept_ids) and not redaction_current(conn):
+            touched, rows, secrets = reredact(conn, self.kept_ids if self.bulk else None)
             # Anything else derived per session from the stored text is recomputed here too.
             refresh_sessions(conn, touched)
             refresh_fixes(conn, touched)
@@ -1358,6 +1574,7 @@ class _Builder:
                 )
         conn.execute("DELETE FROM problems WHERE file_id = ?", [file_id])
         conn.execute("DELETE FROM redactions WHERE file_id = ?", [file_id])
+        conn.execute("DELETE FROM _persisted_outputs WHERE file_id = ?", [file_id])
 
     def _index_file(
         self, plan: _Plan, progress: Callable[[int], None] | None, retract: bool = True
@@ -1412,15 +1629,17 @@ class _Builder:
                     pending = data[cut:]
                     crc = zlib.crc32(memoryview(data)[:cut], crc)
                     if cut:
-                        batch = prepare(
-                            reader.parse_lines(
-                                data[:cut],
-                                first_line_no=lines + 1,
-                                default_session_id=source.session_id,
-                            ),
-                            redact_secrets=self.redact,
+                        batch = reader.parse_lines(
+                            data[:cut],
+                            first_line_no=lines + 1,
+                            default_session_id=source.session_id,
                         )
+                        # Before prepare(): the text read from a side file is
+                        # redacted, cut and signed as any other.
+                        outputs = self._read_side_outputs(batch, source)
+                        batch = prepare(batch, redact_secrets=self.redact)
                         self._save_batch(file_id, source.path, batch)
+                        self._save_side_outputs(file_id, outputs)
                         session_ids.update(batch.session_ids)
                         lines += batch.lines
                         skipped += batch.skipped
@@ -1447,7 +1666,7 @@ class _Builder:
         conn.execute(
             "UPDATE source_files SET size = ?, mtime_ns = ?, inode = ?, offset = ?, lines = ?,"
             " head_hash = ?, tail_hash = ?, session_ids = ?, skipped_lines = ?, indexed_at = ?,"
-            " prefix_crc = ? WHERE id = ?",
+            " prefix_crc = ?, missing_since = NULL WHERE id = ?",
             [
                 plan.stat.st_size,
                 plan.stat.st_mtime_ns,
@@ -1458,7 +1677,7 @@ class _Builder:
                 tail_hash,
                 msgspec.json.encode(sorted(session_ids)).decode(),
                 skipped,
-                time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                _now(),
                 crc,
                 file_id,
             ],
@@ -1505,6 +1724,18 @@ class _Builder:
         if batch.problems:
             stats.add_problems(path, [(p.line_no, p.reason) for p in batch.problems])
         stats.skipped_lines += batch.skipped
+
+    def _read_side_outputs(self, batch: Batch, source: SourceFile) -> list[PersistedOutput]:
+        """Put the full text of the agent's persisted outputs in place of their markers."""
+        read = SIDE_OUTPUTS.get(source.agent)
+        return read(batch, source) if read else []
+
+    def _save_side_outputs(self, file_id: int, outputs: list[PersistedOutput]) -> None:
+        if outputs:
+            self.conn.executemany(
+                INSERT_SQL["_persisted_outputs"], [(file_id, *output) for output in outputs]
+            )
+            self.stats.persisted_outputs += sum(o.problem is None for o in outputs)
 
     def _flag_duplicates(self, file_id: int, batch: Batch) -> None:
         """Link this file to the files that already hold its ids (see _repair_duplicates)."""
@@ -1559,6 +1790,37 @@ class _Builder:
                 refresh_fixes(self.conn, self.touched)
 
 
+# A side file as a build saw it: its path, then size, mtime and ctime (None: not found).
+SideFile = tuple[str, int | None, int | None, int | None]
+
+
+def _stored_side_files(conn: Connection) -> dict[int, list[SideFile]]:
+    """The persisted outputs of the stored files, by file id (see _side_files_changed)."""
+    found: dict[int, list[SideFile]] = {}
+    for file_id, *side in conn.execute(
+        "SELECT file_id, path, size, mtime_ns, ctime_ns FROM _persisted_outputs"
+    ):
+        found.setdefault(file_id, []).append(tuple(side))
+    return found
+
+
+def _side_files_changed(side_files: Iterable[SideFile]) -> bool:
+    """Whether a persisted output appeared or changed since it was read.
+
+    One stat() each (a no-change refresh of an index with none pays one SELECT).
+    A file that is gone now changes nothing: what was read from it stays indexed,
+    as Claude Code deletes the folder with the transcript.
+    """
+    for path, size, mtime_ns, ctime_ns in side_files:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        if (st.st_size, st.st_mtime_ns, st.st_ctime_ns) != (size, mtime_ns, ctime_ns):
+            return True
+    return False
+
+
 def _secondary_indexes(conn: Connection) -> list[tuple[str, str]]:
     """The indexes a bulk build drops for the load and creates after it.
 
@@ -1581,11 +1843,11 @@ def _split(plans: list[_Plan]) -> tuple[list[_Plan], list[_Plan]]:
     if total < PARALLEL_MIN_BYTES or len(plans) < 2 or (os.cpu_count() or 1) < 2:
         return plans, []
     target, done = total * OWN_SHARE, 0
-    for i, plan in enumerate(plans):
+    for i, plan in enumerate(plans[:-1]):  # the helper gets one file at least
         done += plan.stat.st_size
         if done >= target:
             return plans[: i + 1], plans[i + 1 :]
-    return plans, []
+    return plans[:-1], plans[-1:]
 
 
 class _Shard:
@@ -1597,7 +1859,7 @@ class _Shard:
     with INSERT ... SELECT (no Python per row) inside its single transaction.
     """
 
-    TABLES = (*DATA_TABLES, "problems", "redactions")
+    TABLES = (*DATA_TABLES, "problems", "redactions", "_persisted_outputs")
 
     def __init__(self, builder: _Builder, path: Path, pid: int, pipe: Any) -> None:
         self.builder, self.path, self.pid, self.pipe = builder, path, pid, pipe
@@ -1778,6 +2040,10 @@ def _prefix_crc(f: BinaryIO, size: int) -> int:
         crc = zlib.crc32(block, crc)
         size -= len(block)
     return crc
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 def _hash(data: bytes) -> str:

@@ -1,4 +1,4 @@
-"""`pastfix hook`: recall a past fix when a tool call fails, as a Claude Code hook.
+"""`pastfix hook`: recall a past fix when a tool call fails, as a Claude Code or Codex hook.
 
 Claude Code runs the hook after every failed tool call (the PostToolUseFailure
 event) with the event as JSON on standard input. When an earlier failure in
@@ -11,6 +11,15 @@ of its key line), the hook prints
 and Claude Code shows that context to the model beside the failure: how often
 and where the error was seen before, and for the best one or two sessions what
 fixed it (the rows of queries.find_past_fix). Otherwise it prints nothing.
+
+Codex CLI has no failure event: its PostToolUse hook runs after every call, with
+the result as `tool_response` and no failure flag. The hook tells a failure from
+that result (pastfix.codex.hook_failure, the rule the build indexes Codex
+failures by), stays silent on everything else, and answers a failure in the same
+form with "hookEventName": "PostToolUse"; Codex gives the additionalContext to
+the model as a developer message beside the call's output (Codex 0.171.0, see
+tests/test_codex_e2e.py). A PostToolUse event without Codex's `turn_id` (Claude
+Code's, which has a failure event of its own) gets no answer.
 
 A hook must never disturb the session: an interrupt, Claude Code's own noise
 (a rejected call, a cancelled sibling, a file not read first...), a key line too
@@ -37,6 +46,8 @@ from typing import Any
 from pastfix import paths, queries, signatures
 
 EVENT = "PostToolUseFailure"
+# Codex's event, after every call, failed or not.
+CODEX_EVENT = "PostToolUse"
 # Kinds of failure the hook stays silent on: Claude Code's own reports, whose fix is
 # obvious from the message itself (read the file first, retry the edit) or which
 # are not failures of the work at all (a rejection, an interrupt, a cancelled sibling).
@@ -85,6 +96,10 @@ def matches(
     conn: sqlite3.Connection, event: dict[str, Any], before: str | None = None
 ) -> list[dict[str, Any]]:
     """The find_past_fix rows that match a PostToolUseFailure event well, best first.
+
+    Their order is find_past_fix's, kept as it is (context() describes the first SHOWN):
+    among equal matches a failure whose fix is claimed comes before newer ones that were
+    not fixed (queries.find_class), so the fix is what the model is shown.
 
     Rows of the event's own session are left out, and with `before` (an ISO
     timestamp, for a replay) rows of failures at or after it.
@@ -170,11 +185,33 @@ def context(rows: list[dict[str, Any]]) -> str:
     return text if len(text) <= MAX_CONTEXT else text[: MAX_CONTEXT - 1] + "…"
 
 
-def output(additional_context: str) -> str:
-    """The hook's JSON answer carrying `additional_context`."""
+def output(additional_context: str, event_name: str = EVENT) -> str:
+    """The hook's JSON answer to an `event_name` event carrying `additional_context`."""
     return json.dumps(
-        {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": additional_context}}
+        {
+            "hookSpecificOutput": {
+                "hookEventName": event_name,
+                "additionalContext": additional_context,
+            }
+        }
     )
+
+
+def failure_event(event: dict[str, Any]) -> dict[str, Any] | None:
+    """The event as a PostToolUseFailure event, with its `error`; None when it is none.
+
+    A Codex PostToolUse event is one when its call failed: its `error` is the
+    failure as the build stores it (`Exit code N` first for a command).
+    """
+    name = event.get("hook_event_name", EVENT)
+    if name == EVENT:
+        return event
+    if name != CODEX_EVENT or "turn_id" not in event:
+        return None
+    from pastfix import codex  # imported here: only Codex's events pay for it (~10 ms)
+
+    error = codex.hook_failure(event)
+    return None if error is None else {**event, "error": error}
 
 
 def respond(stdin_text: str, db_path: Path, before: str | None = None) -> str:
@@ -182,8 +219,9 @@ def respond(stdin_text: str, db_path: Path, before: str | None = None) -> str:
 
     Problems (bad input, no index, a locked one) raise: run() tells them on stderr.
     """
-    event = json.loads(stdin_text)
-    if not isinstance(event, dict) or event.get("hook_event_name", EVENT) != EVENT:
+    received = json.loads(stdin_text)
+    event = failure_event(received) if isinstance(received, dict) else None
+    if event is None:
         return ""
     deadline = time.monotonic() + WAIT_SECONDS
     conn = queries.connect(db_path, timeout=WAIT_SECONDS, time_limit=TIME_LIMIT)
@@ -194,7 +232,7 @@ def respond(stdin_text: str, db_path: Path, before: str | None = None) -> str:
         rows = matches(conn, event, before)
     finally:
         conn.close()
-    return output(context(rows)) if rows else ""
+    return output(context(rows), received.get("hook_event_name", EVENT)) if rows else ""
 
 
 def refresh(db_path: Path) -> None:

@@ -1,7 +1,7 @@
-"""Install pastfix into Claude Code: its hooks in a settings file, its skill in a skills folder.
+"""Install pastfix into Claude Code and Codex CLI: its hooks, its skill, its MCP server.
 
-The hooks go into a settings file (~/.claude/settings.json by default) in the
-format Claude Code reads:
+The hooks go into a settings file ($CLAUDE_CONFIG_DIR/settings.json, else
+~/.claude/settings.json, by default) in the format Claude Code reads:
 
     {"hooks": {"PostToolUseFailure": [{"matcher": "*", "hooks": [
         {"type": "command", "command": "... hook --db ...", "timeout": 10}]}],
@@ -12,16 +12,22 @@ Each command pastfix adds ends with MARKER, so installing again replaces them
 and uninstalling removes them and nothing else; every other setting and hook is
 kept as it was. The SessionEnd command starts an incremental build in the
 background and returns at once, so Claude Code never waits for it.
+
+Codex CLI reads hooks in the same form from $CODEX_HOME/hooks.json, and its MCP
+servers from config.toml: see the Codex section below for what was verified.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
+import subprocess
 import sys
 import tempfile
+import tomllib
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -42,11 +48,13 @@ class InstallError(Exception):
 
 
 def default_settings() -> Path:
-    return Path.home() / ".claude" / "settings.json"
+    """Claude Code's user settings: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json)."""
+    return paths.claude_config_dir() / "settings.json"
 
 
 def default_skills() -> Path:
-    return Path.home() / ".claude" / "skills"
+    """Claude Code's user skills folder: $CLAUDE_CONFIG_DIR/skills (~/.claude/skills)."""
+    return paths.claude_config_dir() / "skills"
 
 
 def pastfix_executable() -> list[str]:
@@ -61,16 +69,32 @@ def pastfix_executable() -> list[str]:
 
 
 def hook_commands(db_path: Path, projects: Path | None = None) -> dict[str, str]:
-    """The shell command of each hook pastfix installs, by event."""
+    """The shell command of each hook pastfix installs, by event.
+
+    The SessionEnd build reads what a plain `pastfix build` reads (pastfix.sources.
+    default_sources), decided when it runs: Claude Code's projects under the
+    CLAUDE_CONFIG_DIR of the Claude Code that runs it, and Codex's sessions, even
+    a folder created after the install. `projects` names one folder instead.
+    """
+    return {
+        FAILURE_EVENT: _recall_command(db_path),
+        END_EVENT: _refresh_command(db_path, projects),
+    }
+
+
+def _recall_command(db_path: Path) -> str:
+    """`pastfix hook --db DB`, absolute: it answers Claude Code's and Codex's events alike."""
+    exe = " ".join(shlex.quote(part) for part in pastfix_executable())
+    return f"{exe} hook --db {shlex.quote(str(db_path.absolute()))}  {MARKER}"
+
+
+def _refresh_command(db_path: Path, source: Path | None) -> str:
+    """An incremental build into the index, started in the background: of `source`, or of
+    the default sources (those of a plain `pastfix build`) when it is None."""
     exe = " ".join(shlex.quote(part) for part in pastfix_executable())
     db = shlex.quote(str(db_path.absolute()))
-    source = shlex.quote(str((projects or paths.claude_projects()).absolute()))
-    return {
-        FAILURE_EVENT: f"{exe} hook --db {db}  {MARKER}",
-        END_EVENT: (
-            f"nohup {exe} build {db} --source {source} -s >/dev/null 2>&1 </dev/null &  {MARKER}"
-        ),
-    }
+    folder = f" --source {shlex.quote(str(source.absolute()))}" if source else ""
+    return f"nohup {exe} build {db}{folder} -s >/dev/null 2>&1 </dev/null &  {MARKER}"
 
 
 def _is_ours(handler: object) -> bool:
@@ -97,9 +121,13 @@ def read_settings(path: Path) -> dict[str, Any]:
 
 
 def write_settings(path: Path, settings: dict[str, Any]) -> None:
-    """Write a settings file atomically (a crash leaves the old file or the new one)."""
+    """Write a settings file atomically."""
+    _write_text(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write a file atomically, keeping its mode (a crash leaves the old file or the new one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w") as f:
@@ -145,18 +173,28 @@ def with_ours(
     settings: dict[str, Any], db_path: Path, projects: Path | None = None
 ) -> dict[str, Any]:
     """`settings` with pastfix's hooks (replacing any it added before)."""
+    commands = hook_commands(db_path, projects)
+    return _with_groups(
+        settings,
+        {
+            FAILURE_EVENT: {"matcher": "*", "hooks": [_handler(commands[FAILURE_EVENT])]},
+            END_EVENT: {"hooks": [_handler(commands[END_EVENT])]},
+        },
+    )
+
+
+def _handler(command: str, timeout: int = TIMEOUT) -> dict[str, Any]:
+    return {"type": "command", "command": command, "timeout": timeout}
+
+
+def _with_groups(settings: dict[str, Any], groups: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """`settings` without pastfix's hooks, then with `groups` (one per event) after the rest."""
     result = without_ours(settings)
     hooks = result.get("hooks", {})
     if not isinstance(hooks, dict):
         raise InstallError('"hooks" in the settings is not an object: fix it first')
     hooks = dict(hooks)
-    commands = hook_commands(db_path, projects)
-    groups: dict[str, dict[str, Any]] = {
-        FAILURE_EVENT: {"matcher": "*", "hooks": []},
-        END_EVENT: {"hooks": []},
-    }
     for event, group in groups.items():
-        group["hooks"] = [{"type": "command", "command": commands[event], "timeout": TIMEOUT}]
         existing = hooks.get(event, [])
         if not isinstance(existing, list):
             raise InstallError(f'"hooks.{event}" in the settings is not a list: fix it first')
@@ -184,6 +222,22 @@ def uninstall_hooks(settings_path: Path) -> bool:
     return True
 
 
+def installed_events(settings: dict[str, Any]) -> list[str]:
+    """The events of `settings` that run a hook pastfix added (see MARKER)."""
+    hooks = settings.get("hooks")
+    return sorted(
+        event
+        for event, groups in (hooks.items() if isinstance(hooks, dict) else [])
+        if isinstance(groups, list)
+        and any(
+            _is_ours(handler)
+            for group in groups
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list)
+            for handler in group["hooks"]
+        )
+    )
+
+
 def skill_source() -> Any:
     """The skill folder shipped in the package (SKILL.md and references/)."""
     return resources.files("pastfix") / "skill"
@@ -200,3 +254,213 @@ def install_skill(dest: Path) -> Path:
     except OSError as e:
         raise InstallError(f"cannot install the skill in {target}: {e.strerror or e}") from e
     return target
+
+
+# -- Codex CLI --------------------------------------------------------------------------
+#
+# Verified with Codex CLI 0.171.0 (npm @openai/codex; tests/test_codex_e2e.py):
+# - hooks: $CODEX_HOME/hooks.json (~/.codex/hooks.json) in the same JSON form as
+#   Claude Code's settings. Hooks are on by default there (`codex features list`:
+#   `hooks stable true`); older versions need `[features] codex_hooks = true`.
+#   Codex runs a hook it has not been told to trust only with
+#   --dangerously-bypass-hook-trust: the user trusts it once with /hooks.
+# - PostToolUse runs after every call, failed or not: `pastfix hook` tells a
+#   failure itself (pastfix.codex.hook_failure). SessionEnd runs when the session
+#   ends; Codex cuts its timeout to CODEX_END_TIMEOUT seconds.
+# - MCP servers: `[mcp_servers.<name>]` tables of config.toml, with `command` and
+#   `args`, which is what `codex mcp add pastfix -- CMD ARGS...` writes.
+# - skills: ~/.agents/skills (Codex's documented user folder) and
+#   $CODEX_HOME/skills are both listed to the model.
+CODEX_FAILURE_EVENT = "PostToolUse"
+CODEX_END_EVENT = "SessionEnd"
+CODEX_END_TIMEOUT = 3
+CODEX_SERVER = "pastfix"
+
+
+def codex_hooks_file() -> Path:
+    return paths.codex_home() / "hooks.json"
+
+
+def codex_config_file() -> Path:
+    return paths.codex_home() / "config.toml"
+
+
+def codex_skills_dir() -> Path:
+    return Path.home() / ".agents" / "skills"
+
+
+def codex_hook_groups(db_path: Path) -> dict[str, dict[str, Any]]:
+    """The hook groups pastfix adds to Codex's hooks.json, by event."""
+    from pastfix.sources import codex_sessions
+
+    refresh = _refresh_command(db_path, codex_sessions())
+    return {
+        CODEX_FAILURE_EVENT: {"matcher": "*", "hooks": [_handler(_recall_command(db_path))]},
+        CODEX_END_EVENT: {"hooks": [_handler(refresh, CODEX_END_TIMEOUT)]},
+    }
+
+
+def install_codex_hooks(hooks_path: Path, db_path: Path) -> None:
+    """Add pastfix's hooks to a Codex hooks.json (idempotent), keeping every other hook."""
+    settings = read_settings(hooks_path)
+    write_settings(hooks_path, _with_groups(settings, codex_hook_groups(db_path)))
+    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+
+
+def codex_mcp_table(db_path: Path) -> dict[str, Any]:
+    """The `[mcp_servers.pastfix]` table: the absolute command of `pastfix mcp --db DB`."""
+    command, *rest = pastfix_executable()
+    return {"command": command, "args": [*rest, "mcp", "--db", str(db_path.absolute())]}
+
+
+_TOML_HEADER = re.compile(r"^\s*\[")
+_OUR_TABLE = re.compile(
+    r"^\s*\[\s*mcp_servers\s*\.\s*(?:pastfix|\"pastfix\"|'pastfix')\s*(?:\.[^\]]*)?\]\s*(?:#.*)?$"
+)
+
+
+def _without_codex_server(text: str) -> str:
+    """config.toml text without the lines of `[mcp_servers.pastfix]` and its subtables."""
+    kept, ours = [], False
+    for line in text.splitlines(keepends=True):
+        if _TOML_HEADER.match(line):
+            ours = bool(_OUR_TABLE.match(line))
+        if not ours:
+            kept.append(line)
+    return "".join(kept)
+
+
+def _read_toml(path: Path) -> tuple[str, dict[str, Any]]:
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return "", {}
+    except OSError as e:
+        raise InstallError(f"cannot read {path}: {e.strerror}") from e
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise InstallError(f"{path} is not valid TOML ({e}): fix it first") from e
+
+
+def install_codex_mcp(config_path: Path, db_path: Path) -> None:
+    """Add `[mcp_servers.pastfix]` to Codex's config.toml (again: replace it).
+
+    Every other line is kept as it was, comments too. The result is read back
+    with tomllib: a config where pastfix's server is defined another way (an
+    inline table, dotted keys) is refused with the `codex mcp add` command to use.
+    """
+    text, _ = _read_toml(config_path)
+    table = codex_mcp_table(db_path)
+    kept = _without_codex_server(text)
+    lines = [f"[mcp_servers.{CODEX_SERVER}]"]
+    lines += [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in table.items()]
+    new = kept.rstrip("\n") + ("\n\n" if kept.strip() else "") + "\n".join(lines) + "\n"
+    try:
+        written = tomllib.loads(new).get("mcp_servers", {}).get(CODEX_SERVER)
+    except tomllib.TOMLDecodeError:
+        written = None
+    if written != table:
+        args = " ".join(shlex.quote(a) for a in [table["command"], *table["args"]])
+        raise InstallError(
+            f"cannot add pastfix to {config_path} safely: run `codex mcp add pastfix -- {args}`"
+        )
+    _write_text(config_path, new)
+    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+
+
+def uninstall_codex_mcp(config_path: Path) -> bool:
+    """Remove `[mcp_servers.pastfix]` from Codex's config.toml; whether it was there."""
+    if not config_path.exists():
+        return False
+    text, _ = _read_toml(config_path)
+    kept = _without_codex_server(text)
+    if kept == text:
+        return False
+    _write_text(config_path, kept.rstrip("\n") + "\n" if kept.strip() else "")
+    return True
+
+
+# -- the MCP server, at Claude Code's user scope ----------------------------
+
+MCP_NAME = "pastfix"
+# Seconds a `claude mcp` command may take (it starts in ~1 s).
+CLI_TIMEOUT = 60
+
+
+def mcp_server_command(db_path: Path) -> list[str]:
+    """The command that starts pastfix's MCP server on `db_path`, with absolute paths.
+
+    Absolute, so it runs from any folder and without pastfix on the session's PATH
+    (a bare `pastfix mcp` fails with ENOENT when the venv is not on it).
+    """
+    return [*pastfix_executable(), "mcp", "--db", str(db_path.absolute())]
+
+
+def claude_cli() -> str | None:
+    """The `claude` executable on the PATH, if any."""
+    return shutil.which("claude")
+
+
+def _claude(cli: str, *args: str) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            [cli, "mcp", *args],
+            capture_output=True,
+            text=True,
+            timeout=CLI_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise InstallError(f"cannot run `{cli} mcp {' '.join(args[:1])}`: {e}") from e
+
+
+def _said(done: subprocess.CompletedProcess[str]) -> str:
+    return " ".join((done.stderr or done.stdout or f"exit status {done.returncode}").split())
+
+
+def install_mcp_claude(db_path: Path, cli: str | None = None) -> str:
+    """Add pastfix's MCP server to Claude Code at user scope (every folder), idempotent.
+
+    With the `claude` CLI (`cli`, else the one on the PATH): `claude mcp remove` of an
+    earlier entry, then `claude mcp add --scope user`. Without it: the `mcpServers` entry
+    of the file the CLI writes (paths.claude_user_config()). Returns where it went.
+    """
+    command = mcp_server_command(db_path)
+    cli = cli or claude_cli()
+    if cli is None:
+        config_path = paths.claude_user_config()
+        config = read_settings(config_path)
+        servers = config.get("mcpServers", {})
+        if not isinstance(servers, dict):
+            raise InstallError(f'"mcpServers" in {config_path} is not an object: fix it first')
+        entry = {"type": "stdio", "command": command[0], "args": command[1:], "env": {}}
+        write_settings(config_path, {**config, "mcpServers": {**servers, MCP_NAME: entry}})
+        return str(config_path)
+    uninstall_mcp_claude(cli)
+    done = _claude(cli, "add", "--scope", "user", MCP_NAME, "--", *command)
+    if done.returncode != 0:
+        raise InstallError(f"`claude mcp add` failed: {_said(done)}")
+    return "Claude Code's user config (claude mcp add --scope user)"
+
+
+def uninstall_mcp_claude(cli: str | None = None) -> bool:
+    """Remove pastfix's MCP server from Claude Code's user scope; whether there was one."""
+    cli = cli or claude_cli()
+    if cli is None:
+        config_path = paths.claude_user_config()
+        if not config_path.exists():
+            return False
+        config = read_settings(config_path)
+        servers = config.get("mcpServers")
+        if not isinstance(servers, dict) or MCP_NAME not in servers:
+            return False
+        rest = {name: entry for name, entry in servers.items() if name != MCP_NAME}
+        write_settings(config_path, {**config, "mcpServers": rest})
+        return True
+    done = _claude(cli, "remove", "--scope", "user", MCP_NAME)
+    if done.returncode == 0:
+        return True
+    if "No MCP server" in _said(done):
+        return False
+    raise InstallError(f"`claude mcp remove` failed: {_said(done)}")

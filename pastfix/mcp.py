@@ -1,29 +1,45 @@
 """`pastfix mcp`: the index as an MCP server, for agents to ask on their own.
 
 Each tool returns the rows of the canned query of the same name (queries.run,
-queries.find_past_fix): as structured content ({"rows": [...]}) for clients
-that read it, and as compact text, one short block per row, for the model. No
-SQL here. Built on the official MCP Python SDK (mcp 2.x, MCPServer) over stdio.
+queries.find_past_fix), cut to what an agent acts on (lean_row): Claude Code and
+Codex give the model a tool's structured content, JSON.stringify'd, and nothing
+else (issue 21), so that is the answer, with an output schema; the same rows as
+compact text, one short block per row, for clients that read only text. Which
+columns, and how much of each, is the canned query's own `columns`
+(queries.CANNED_QUERIES). No SQL here. Built on the official MCP Python SDK (mcp
+2.x, MCPServer) over stdio.
 """
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import sqlite3
+from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import pydantic
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
 
 from pastfix import queries
 
-# Characters of one text value shown in the compact text (the structured rows are whole).
+# Characters of one text value shown in the compact text.
 TEXT_VALUE_CHARS = 300
-# The find_past_fix columns the compact text leaves out: HTML and links for the web page,
-# and a ranking key that the order of the rows already says.
-HIDDEN_COLUMNS = frozenset({"error_snippet_html", "session_url", "error", "text_distance"})
+# Rows find_past_fix gives when no limit is asked: an agent wants the best few, and each
+# row is what the model reads (~950 characters, see queries.FIND_PAST_FIX_COLUMNS).
+FIND_LIMIT = 5
+# Characters of a find_past_fix row above which its remedy loses its last steps.
+ROW_CHARS = 1000
+# Keys of the entries of a list column (remedy, fix_edits) left out: ids of calls, which
+# link the page's cards.
+_ID_KEY = re.compile(r"(^|_)tool_use_id$")
+_TAG = re.compile(r"</?mark>")
+# The Python type of each JSON Schema type of queries.CANNED_QUERIES' columns.
+_TYPES: dict[str, Any] = {"string": str, "integer": int, "array": list[Any]}
 
 INSTRUCTIONS = (
     "Search the user's past Claude Code sessions (an index of every transcript). After a"
@@ -43,6 +59,85 @@ def _value(value: Any) -> str:
     return flat if len(flat) <= TEXT_VALUE_CHARS else flat[: TEXT_VALUE_CHARS - 1] + "…"
 
 
+def agent_columns(name: str) -> dict[str, tuple[str, int | str]]:
+    """The columns of canned query `name` that agents get: (type, cut), in the query's order."""
+    columns = queries.CANNED_QUERIES[name]["columns"]
+    return {column: spec for column, spec in columns.items() if spec is not None}
+
+
+def _cut(value: Any, chars: int | str) -> Any:
+    """A value cut to `chars` characters of each text in it (queries.ALL: whole)."""
+    if isinstance(value, str):
+        if chars == queries.HTML:
+            return " ".join(html.unescape(_TAG.sub("", value)).split())
+        return value if chars == queries.ALL else queries.one_line(value, int(chars))
+    if isinstance(value, list):
+        return [_cut(item, chars) for item in value[: queries.AGENT_ITEMS]]
+    if isinstance(value, dict):
+        return {
+            key: _cut(item, chars)
+            for key, item in value.items()
+            if not _ID_KEY.search(key) and item not in (None, "", [], {})
+        }
+    return value
+
+
+def agent_remedy(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """A find_past_fix row's remedy for an agent: queries.remedy_steps(), each step with
+    the lines its edits take out and put in, paths relative to the project."""
+    steps = []
+    for step in queries.remedy_steps(row):
+        entry: dict[str, Any] = {
+            "tool": step["tool"],
+            "target": queries.in_project(step["path"] or step["target"], row["project"]),
+            "change": step["change"],
+        }
+        lines = [line for edit in step["edits"] for line in queries.edit_lines(edit)]
+        for sign, key in (("-", "old"), ("+", "new")):
+            entry[key] = " / ".join(text for s, text in lines if s == sign)
+        steps.append(entry)
+    return steps
+
+
+def lean_row(name: str, row: dict[str, Any]) -> dict[str, Any]:
+    """What an agent gets of a row of `name`: its agent columns, cut, empty ones left out."""
+    if name == "find_past_fix":
+        edited = [] if row["fixed_at"] else row["files_edited_after"]
+        row = {
+            **row,
+            "remedy": agent_remedy(row),
+            "files_edited_after": [queries.in_project(p, row["project"]) for p in edited],
+        }
+    lean = {}
+    for column, (_, chars) in agent_columns(name).items():
+        value = row.get(column)
+        if value not in (None, "", [], {}):
+            lean[column] = _cut(value, chars)
+    # Over budget (long paths and commands): the remedy's first steps, those the error
+    # names, are kept.
+    while len(lean.get("remedy", [])) > 1 and size(lean) > ROW_CHARS:
+        lean["remedy"].pop()
+    return lean
+
+
+def size(value: Any) -> int:
+    """Characters of `value` as the model reads it: JSON.stringify'd (compact, UTF-8 kept)."""
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+
+
+def output_model(name: str) -> type[pydantic.BaseModel]:
+    """The output schema of tool `name`: {"rows": [...]} (and find_past_fix's seen_before)."""
+    # Empty values are left out (lean_row), never null.
+    fields: dict[str, Any] = {
+        column: (_TYPES[kind], None) for column, (kind, _) in agent_columns(name).items()
+    }
+    row = pydantic.create_model(f"{name}_row", **fields)
+    top: dict[str, Any] = {"rows": (list[row], ...)}  # type: ignore[valid-type]
+    if name == "find_past_fix":
+        top["seen_before"] = (bool, ...)
+    return pydantic.create_model(f"{name}_result", **top)
+
+
 def compact_text(name: str, rows: list[dict[str, Any]]) -> str:
     """Rows as short `column: value` blocks, empty values left out."""
     if not rows:
@@ -51,7 +146,7 @@ def compact_text(name: str, rows: list[dict[str, Any]]) -> str:
     for i, row in enumerate(rows, 1):
         lines = [f"{i}."]
         for column, value in row.items():
-            if column in HIDDEN_COLUMNS or value in (None, "", [], {}):
+            if value in (None, "", [], {}):
                 continue
             lines.append(f"  {column}: {_value(value)}")
         blocks.append("\n".join(lines))
@@ -59,14 +154,15 @@ def compact_text(name: str, rows: list[dict[str, Any]]) -> str:
 
 
 def result(name: str, rows: list[dict[str, Any]], error: str | None = None) -> CallToolResult:
-    """A tool's answer: the rows as structured content and as compact text.
+    """A tool's answer: the lean rows as structured content and as compact text.
 
     find_past_fix's (given the `error`) also says whether the error was seen before
     (queries.seen_before), and when not, says so first in the text: its rows are only
     partial matches.
     """
-    text = compact_text(name, rows)
-    structured: dict[str, Any] = {"rows": rows}
+    lean = [lean_row(name, row) for row in rows]
+    text = compact_text(name, lean)
+    structured: dict[str, Any] = {"rows": lean}
     if error is not None:
         structured["seen_before"] = queries.seen_before(rows)
         if not structured["seen_before"]:
@@ -77,12 +173,22 @@ def result(name: str, rows: list[dict[str, Any]], error: str | None = None) -> C
 
 
 def _description(name: str) -> str:
+    if name == "find_past_fix":
+        return queries.find_past_fix_description(f"{FIND_LIMIT} when not given")
     return str(queries.CANNED_QUERIES[name]["description"])
+
+
+def version() -> str:
+    """pastfix's version, which the server reports to clients."""
+    try:
+        return metadata.version("pastfix")
+    except metadata.PackageNotFoundError:  # a checkout that is not pip-installed
+        return "0+unknown"
 
 
 def create_server(db_path: Path) -> MCPServer:
     """An MCP server answering from the index at `db_path` (opened read-only per call)."""
-    server = MCPServer("pastfix", instructions=INSTRUCTIONS)
+    server = MCPServer("pastfix", instructions=INSTRUCTIONS, version=version())
 
     def ask(name: str, **params: object) -> CallToolResult:
         # A ToolError's message reaches the client; any other exception is
@@ -103,27 +209,32 @@ def create_server(db_path: Path) -> MCPServer:
             raise ToolError(f"{db_path} cannot be read: {e}") from None
         return result(name, rows)
 
-    @server.tool(description=_description("find_past_fix"))
-    def find_past_fix(error: str, limit: int = 5) -> CallToolResult:
+    def tool(fn: Any) -> Any:
+        # The output schema: the SDK publishes it and checks every answer against it.
+        fn.__annotations__["return"] = Annotated[CallToolResult, output_model(fn.__name__)]
+        return server.tool(description=_description(fn.__name__))(fn)
+
+    @tool
+    def find_past_fix(error: str, limit: int = FIND_LIMIT) -> CallToolResult:
         return ask("find_past_fix", error=error, limit=max(1, min(limit, queries.FIND_MAX)))
 
-    @server.tool(description=_description("session_errors"))
+    @tool
     def session_errors(session_id: str) -> CallToolResult:
         return ask("session_errors", session_id=session_id)
 
-    @server.tool(description=_description("session_tool_output"))
+    @tool
     def session_tool_output(session_id: str, pattern: str) -> CallToolResult:
         return ask("session_tool_output", session_id=session_id, pattern=pattern)
 
-    @server.tool(description=_description("search_messages"))
+    @tool
     def search_messages(q: str) -> CallToolResult:
         return ask("search_messages", q=q)
 
-    @server.tool(description=_description("recurring_errors"))
+    @tool
     def recurring_errors(project: str = "", noise: str = "") -> CallToolResult:
         return ask("recurring_errors", project=project, noise=noise)
 
-    @server.tool(description=_description("file_history"))
+    @tool
     def file_history(path: str) -> CallToolResult:
         return ask("file_history", path=path)
 

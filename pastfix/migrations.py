@@ -311,3 +311,50 @@ def m010_fixes(db: Database) -> None:
         not_null={"session_id", "outcome"},
     )
     _table(db, "fixes").create_index(["session_id"], index_name="idx_fixes_session")
+
+
+@migrations()
+def m011_persisted_outputs(db: Database) -> None:
+    # The files beside a Claude Code transcript whose text replaced a tool result's
+    # <persisted-output> marker (see pastfix.records.PersistedOutput), one row per
+    # marker, retracted with the transcript's other rows. A build compares each
+    # file's size and times with these and re-reads the transcript when one
+    # appeared or changed; a file that is gone changes nothing indexed.
+    _table(db, "_persisted_outputs").create(
+        {
+            "file_id": int,
+            "session_id": str,
+            "tool_use_id": str,
+            "path": str,
+            "size": int,
+            "mtime_ns": int,
+            "ctime_ns": int,
+            "problem": str,
+        },
+        pk=("file_id", "tool_use_id"),
+        foreign_keys=[("file_id", "source_files", "id")],
+        not_null={"session_id", "path"},
+    )
+    # Transcripts indexed before hold markers in place of text now read: their
+    # next build re-reads them whole (no tail hash: not an append).
+    db.execute(
+        "UPDATE source_files SET size = -1, tail_hash = NULL WHERE id IN (SELECT file_id"
+        " FROM tool_results WHERE substr(content, 1, 18) = '<persisted-output>')"
+    )
+
+
+@migrations()
+def m012_archive(db: Database) -> None:
+    # The index outlives the transcripts (Claude Code deletes those older than
+    # its cleanupPeriodDays): a file a build no longer finds keeps its rows and
+    # gets the time it was found gone; a session none of whose files is left
+    # gets the latest of those times (db.REFRESH_SESSIONS_SQL). Both NULL while
+    # the transcript is on disk. `pastfix forget` removes what a user wants gone.
+    db.execute("ALTER TABLE source_files ADD COLUMN missing_since TEXT")
+    db.execute("ALTER TABLE sessions ADD COLUMN transcript_deleted_at TEXT")
+    # Counting the sessions kept without a transcript (every build, `status`) reads
+    # this index alone.
+    db.execute(
+        "CREATE INDEX idx_sessions_deleted ON sessions(transcript_deleted_at)"
+        " WHERE transcript_deleted_at IS NOT NULL"
+    )

@@ -7,6 +7,9 @@ session is in, so they need one fixed place: $PASTFIX_DB when it is set, else
 $XDG_DATA_HOME/pastfix/index.db (~/.local/share/pastfix/index.db). The index is
 pastfix's own data, derived from the transcripts, so it goes where data of an
 application goes rather than inside ~/.claude, which Claude Code owns.
+
+Claude Code's own folder is $CLAUDE_CONFIG_DIR when that is set (claude_config_dir):
+the transcripts, the settings file the hook goes into and the skills folder follow it.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import os
 from pathlib import Path
 
 ENV = "PASTFIX_DB"
+CLAUDE_CONFIG_ENV = "CLAUDE_CONFIG_DIR"
 
 
 def default_db() -> Path:
@@ -25,6 +29,47 @@ def default_db() -> Path:
     return Path(data).expanduser() / "pastfix" / "index.db"
 
 
+def codex_home() -> Path:
+    """Where Codex CLI keeps its config, hooks and sessions: $CODEX_HOME, else ~/.codex."""
+    home = os.environ.get("CODEX_HOME")
+    return Path(home) if home else Path.home() / ".codex"
+
+
+def claude_config_dir() -> Path:
+    """Where Claude Code keeps its files: $CLAUDE_CONFIG_DIR, as Claude Code itself reads it,
+    else ~/.claude.
+
+    Its settings.json, skills/ and projects/ (the transcripts) all move with it.
+    """
+    if os.environ.get(CLAUDE_CONFIG_ENV):
+        return Path(os.environ[CLAUDE_CONFIG_ENV]).expanduser()
+    return Path.home() / ".claude"
+
+
 def claude_projects() -> Path:
-    """Where Claude Code keeps its transcripts: ~/.claude/projects."""
-    return Path.home() / ".claude" / "projects"
+    """Where Claude Code keeps its transcripts: $CLAUDE_CONFIG_DIR/projects (~/.claude/projects)."""
+    return claude_config_dir() / "projects"
+
+
+# The index a command finds when none is named, in the order it looks: a project's own
+# index.db, then the index of the hook and the MCP server.
+LOCAL_DB = Path("index.db")
+
+
+def find_db() -> list[Path]:
+    """Where `pastfix find` and `pastfix probe` look for the index when none is given.
+
+    ./index.db, then default_db(): so the command the skill and the hook tell an agent
+    to run works from any project folder, where there is no index.db of its own.
+    """
+    return [LOCAL_DB, default_db()]
+
+
+def claude_user_config() -> Path:
+    """The file where Claude Code keeps its user-scope MCP servers (`mcpServers`).
+
+    $CLAUDE_CONFIG_DIR/.claude.json when that is set, else ~/.claude.json (checked with
+    `claude mcp add --scope user` of Claude Code 2.1.197 and 2.1.332).
+    """
+    folder = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(folder).expanduser() / ".claude.json" if folder else Path.home() / ".claude.json"

@@ -991,7 +991,8 @@ select
   f.distance as text_distance,
   case when f.words = 1 and not f.same
        then shared_words(f.content, (select words from rare), {TOKENIZER_SQL})
-       else '[]' end as shared_words
+       else '[]' end as shared_words,
+  s.transcript_deleted_at
 from framed f
 left join messages rm on rm.uuid = f.message_uuid
 left join sessions s on s.session_id = f.session_id
@@ -1238,21 +1239,82 @@ order by p.last_touched desc
 limit 100
 """
 
+
+def find_past_fix_description(default_limit: str) -> str:
+    """find_past_fix's description, with its default `limit` as the page or the MCP tool has it."""
+    return (
+        "Paste an error (error): the failed tool calls whose output matches it, best first,"
+        " each with what happened in that session: the outcome (fixed, worked around, papered"
+        " over, not fixed), the remedy (the edits and commands that made the difference) and"
+        " the call that confirmed it, the assistant's next reply and the command to resume"
+        " the session. One row per session and error signature, with how often that session"
+        " hit it. Paths, numbers and ids need not match: the same signature is enough. Words"
+        " are matched as words; start with raw: to write an FTS5 query (raw: ENOENT OR"
+        f" EISDIR). How many rows (limit): {default_limit}, at most {FIND_MAX}."
+    )
+
+
+# What agents get of each column of a canned query that an MCP tool serves (mcp.py): its
+# JSON Schema type and the most characters of each text kept (ALL: whole; HTML: an HTML
+# snippet given as plain text), or None: left out, being for the page only (HTML, links,
+# the whole error, ranking keys, ids of calls). The keys are the query's columns, in order
+# (a test checks them against its SQL): the one list of them. Lists keep at most
+# AGENT_ITEMS entries; mcp.lean_row drops a row's last remedy steps past mcp.ROW_CHARS.
+# find_past_fix's remedy goes as remedy_steps() shows it, each step with its edits' lines
+# (so fix_edits is not repeated), paths inside the project relative to it, and
+# files_edited_after only when no fix is claimed (else they are the remedy's).
+# Claude Code and Codex give the model a tool's structured content (JSON.stringify'd) and
+# nothing else, so these cuts are what it reads. A find_past_fix row of
+# ../shared/corpus/real is 4,415 characters whole and 949 cut (medians; p90 12,384 and
+# 1,208), of the demo 2,228 and 840 (`python benchmarks/mcp_rows.py index.db`; issue 21).
+ALL, HTML = 0, "html"
+AGENT_ITEMS = 3
+AgentColumn = tuple[str, int | str] | None
+FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
+    "session_id": ("string", ALL),
+    "project": ("string", ALL),
+    "failed_at": ("string", ALL),
+    "tool": ("string", ALL),
+    "target": ("string", 100),
+    "error_snippet": ("string", 160),
+    "next_text": ("string", 120),
+    "next_ok_target": None,
+    "files_edited_after": ("array", 120),
+    "resume": ("string", ALL),
+    "tool_use_id": None,
+    "next_ok_tool_use_id": None,
+    "matched": ("string", ALL),
+    "score": None,
+    "signature": ("string", 120),
+    "kind": ("string", ALL),
+    "occurrences": ("integer", ALL),
+    "fixed_at": None,
+    "fix_tool_use_id": None,
+    "fix_target": ("string", 100),
+    "outcome": ("string", ALL),
+    "remedy": ("array", 60),
+    "fix_edits": None,
+    "fix_calls": None,
+    "session_title": ("string", 60),
+    "session_url": None,
+    "error_snippet_html": None,
+    "error": None,
+    "agent": None,
+    "error_length": None,
+    "same_text": None,
+    "text_distance": None,
+    "shared_words": ("array", 60),
+    # when the session's transcript was deleted (`claude --resume` needs it): kept here
+    "transcript_deleted_at": ("string", ALL),
+}
+
 CANNED_QUERIES: dict[str, dict[str, Any]] = {
     "find_past_fix": {
         "title": "Find past fix",
-        "description": (
-            "Paste an error (error): the failed tool calls whose output matches it, best first,"
-            " each with what happened next in that session: the assistant's next reply, the"
-            " next successful call of the same tool, the files edited afterwards and the"
-            " command to resume the session. One row per session and error signature, with"
-            " how often that session hit it. Paths, numbers and ids need not match: the same"
-            " signature is enough. Words are matched as words; start with raw: to write an"
-            " FTS5 query (raw: ENOENT OR EISDIR). How many rows (limit): 20 when empty, at"
-            " most 200."
-        ),
+        "description": find_past_fix_description(f"{FIND_LIMIT} when empty"),
         "sql": find_past_fix_sql(),
         "params": ["error", "limit"],
+        "columns": FIND_PAST_FIX_COLUMNS,
         "hide_sql": True,
     },
     "recurring_errors": {
@@ -1266,6 +1328,17 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
         ),
         "sql": RECURRING_ERRORS_SQL,
         "params": ["project", "noise"],
+        "columns": {
+            "signature": ("string", 200),
+            "kind": ("string", ALL),
+            "failures": ("integer", ALL),
+            "sessions": ("integer", ALL),
+            "projects": ("integer", ALL),
+            "first_seen": ("string", ALL),
+            "last_seen": ("string", ALL),
+            "example": ("string", 200),
+            "agents": ("string", ALL),
+        },
         "hide_sql": True,
     },
     "file_history": {
@@ -1277,6 +1350,19 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
         ),
         "sql": FILE_HISTORY_SQL,
         "params": ["path"],
+        "columns": {
+            "session_id": ("string", ALL),
+            "project": ("string", ALL),
+            "title": ("string", 100),
+            "first_touched": ("string", ALL),
+            "last_touched": ("string", ALL),
+            "reads": ("integer", ALL),
+            "edits": ("integer", ALL),
+            "calls": ("integer", ALL),
+            "failed": ("integer", ALL),
+            "last_error": ("string", 300),
+            "paths": ("string", 300),
+        },
         "hide_sql": True,
     },
     "session_tool_output": {
@@ -1287,6 +1373,16 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
         ),
         "sql": SESSION_TOOL_OUTPUT_SQL,
         "params": ["session_id", "pattern"],
+        "columns": {
+            "timestamp": ("string", ALL),
+            "tool": ("string", ALL),
+            "target": ("string", 160),
+            "is_error": ("integer", ALL),
+            "excerpt": ("string", 500),
+            "content_length": ("integer", ALL),
+            "tool_use_id": None,
+            "session_id": ("string", ALL),
+        },
         "hide_sql": True,
     },
     "search_tool_output": {
@@ -1307,6 +1403,17 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
         "description": "Every failed tool result of one session (session_id), in order.",
         "sql": SESSION_ERRORS_SQL,
         "params": ["session_id"],
+        "columns": {
+            "failed_at": ("string", ALL),
+            "tool": ("string", ALL),
+            "target": ("string", 160),
+            "error": ("string", 500),
+            "content_length": ("integer", ALL),
+            "is_sidechain": ("integer", ALL),
+            "agent_id": ("string", ALL),
+            "tool_use_id": None,
+            "session_id": ("string", ALL),
+        },
         "hide_sql": True,
     },
     "search_messages": {
@@ -1319,6 +1426,16 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
         ),
         "sql": SEARCH_MESSAGES_SQL,
         "params": ["q"],
+        "columns": {
+            "session_id": ("string", ALL),
+            "project": ("string", ALL),
+            "timestamp": ("string", ALL),
+            "role": ("string", ALL),
+            "kind": ("string", ALL),
+            "snippet": ("string", HTML),
+            "is_sidechain": ("integer", ALL),
+            "uuid": None,
+        },
         "hide_sql": True,
     },
     "recent_failures": {
@@ -1354,12 +1471,19 @@ select id, uuid, type, kind, timestamp, substr(coalesce(text, ''), 1, ?) as text
   is_sidechain, is_meta, is_compact_summary, agent_id, model
 from messages where session_id = ? order by timestamp, id limit ? offset ?
 """
-SESSION_CALLS_SQL = """
+SESSION_CALLS_SQL = f"""
 select tool_use_id, message_uuid, timestamp, name, command, file_path, description,
-  substr(input, 1, ?) as input, length(input) as input_length, is_sidechain, agent_id
+  substr(input, 1, ?) as input, length(input) as input_length, is_sidechain, agent_id,
+  -- an edit's whole input, for its diff (the input shown above is cut)
+  case when name in ({", ".join(f"'{name}'" for name in EDIT_TOOLS)}) then input end
+    as edit_input
 from tool_calls where session_id = ? and message_uuid in (select value from json_each(?))
 order by timestamp, tool_use_id
 """
+# What followed each failure of a session (pastfix.fixes), to mark remedies on its page.
+SESSION_FIXES_SQL = (
+    "select tool_use_id, outcome, confirmed_by, remedy from fixes where session_id = ?"
+)
 SESSION_RESULTS_SQL = """
 select id, tool_use_id, message_uuid, timestamp, is_error,
   substr(coalesce(content, ''), 1, ?) as content, coalesce(content_length, 0) as content_length
@@ -1580,9 +1704,12 @@ def session_page(
         )
     )
     result_of = {r["tool_use_id"]: r for r in results}
+    marks = _fix_marks(conn, session_id)
     calls_of: dict[str, list[dict[str, Any]]] = {}
     for c in calls:
         c["result"] = result_of.get(c["tool_use_id"])
+        c["edits"] = edit_parts(c["name"], c.pop("edit_input"))
+        c["fix"] = marks.get(c["tool_use_id"], {})
         calls_of.setdefault(c["message_uuid"], []).append(c)
     on_page = {c["tool_use_id"] for c in calls}
     orphans_of: dict[str, list[dict[str, Any]]] = {}
@@ -1602,6 +1729,74 @@ def session_page(
         "failures": _dicts(conn.execute(SESSION_FAILURES_SQL, [session_id])),
         "messages": messages,
     }
+
+
+def _fix_marks(conn: sqlite3.Connection, session_id: str) -> dict[str, dict[str, Any]]:
+    """What the session page says of each call about fixes, by tool_use_id.
+
+    A failure: its `outcome`, its remedy steps (`fixed_by`) and confirming call
+    (`confirmed_by`). A remedy step: the failures it helped fix (`remedy_of`); a
+    confirming call: the failures it confirmed (`confirms`).
+    """
+    marks: dict[str, dict[str, Any]] = {}
+    for tool_use_id, outcome, confirmed_by, remedy in conn.execute(SESSION_FIXES_SQL, [session_id]):
+        claims = outcome in fixes.CLAIMS_FIX
+        steps = [step["tool_use_id"] for step in json.loads(remedy or "[]")] if claims else []
+        mark = marks.setdefault(tool_use_id, {})
+        mark.update(outcome=outcome, fixed_by=steps, confirmed_by=confirmed_by if claims else None)
+        for step in steps:
+            marks.setdefault(step, {}).setdefault("remedy_of", []).append(tool_use_id)
+        if claims and confirmed_by:
+            marks.setdefault(confirmed_by, {}).setdefault("confirms", []).append(tool_use_id)
+    return marks
+
+
+def edit_parts(tool: str, tool_input: str | None) -> list[dict[str, str]]:
+    """The changes of an edit call as `{"old", "new"}` pairs (each of a MultiEdit), or one
+    `{"patch"}` for apply_patch; empty for anything else or input that is not JSON."""
+    if not tool_input:
+        return []
+    try:
+        found = json.loads(tool_input)
+    except ValueError:
+        return []
+    if not isinstance(found, dict):
+        return []
+    if tool == "apply_patch":
+        # Codex: the patch tool's input, or the shell command that ran apply_patch
+        texts = [found.get("input"), found.get("patch"), found.get("cmd"), found.get("command")]
+        texts += [w for w in found.get("command") or [] if isinstance(w, str)]
+        patch = next((t for t in texts if isinstance(t, str) and "*** Begin Patch" in t), None)
+        return [{"patch": patch}] if patch else []
+    parts = found.get("edits") if tool == "MultiEdit" else [found]
+    edits = []
+    for part in parts if isinstance(parts, list) else []:
+        if not isinstance(part, dict):
+            continue
+        old = part.get("old_string") or part.get("old_source") or ""
+        new = part.get("new_string") or part.get("new_source") or part.get("content") or ""
+        if isinstance(old, str) and isinstance(new, str) and (old or new):
+            edits.append({"old": old, "new": new})
+    return edits
+
+
+# A path at the end of pasted text: `src/app.py`, `/home/u/x.ts:12:5`, `'./lib/a.js'`.
+_PASTED_PATH = re.compile(
+    r"""(?:^|\s)['"`(]?(?P<path>(?:~|\.{1,2})?/?(?:[\w@.+-]+/)+[\w@.+-]+|[\w@+-]+\.[A-Za-z]\w{0,7})"""
+    r"""(?::\d+){0,2}['"`),.:;]*\s*$"""
+)
+
+
+def pasted_path(text: object) -> str | None:
+    """The file path the pasted text is, or ends in, for its file history; None if none.
+
+    A URL is not a path; a path's line and column (`:12:5`) and quotes are left off.
+    """
+    found = _PASTED_PATH.search(str(text or "").strip()[-500:])
+    if not found or "://" in str(text):
+        return None
+    path = found.group("path").removeprefix("./")
+    return path if "/" in path or "." in path.strip(".") else None
 
 
 def one_line(text: str | None, width: int) -> str:
@@ -1748,7 +1943,10 @@ def format_hit(
             lines.append(f"   edited: {', '.join(files)}")
     if row["next_text"]:
         lines.append(f"   next:   {one_line(row['next_text'], 300)}")
-    lines.append(f"   resume: {row['resume']}")
+    gone = row.get("transcript_deleted_at")
+    # `claude --resume` needs the transcript: the index is all that is left of it
+    kept = f" (transcript deleted on {gone[:10]}; kept in the index)" if gone else ""
+    lines.append(f"   resume: {row['resume']}{kept}")
     return "\n".join(lines)
 
 

@@ -111,6 +111,27 @@ class Redaction(NamedTuple):
     occurrences: int  # stored as redactions.count
 
 
+class PersistedOutput(NamedTuple):
+    """A tool result whose full text the agent stored in a file beside the transcript.
+
+    Claude Code keeps a large result as `<persisted-output>` (a line naming the file
+    and a 2 KB preview of its head) and writes the whole text to
+    `<project>/<session>/tool-results/<name>`; the reader indexes that text in place
+    of the marker (pastfix.transcripts.read_persisted_outputs). `size`, `mtime_ns`
+    and `ctime_ns` are the file's when it was read, None when it was not found,
+    so that a build sees it appear or change; `problem` says why its text was
+    not used.
+    """
+
+    session_id: str
+    tool_use_id: str
+    path: str
+    size: int | None
+    mtime_ns: int | None
+    ctime_ns: int | None
+    problem: str | None
+
+
 @dataclass
 class Batch:
     """The records parsed from a run of complete lines of one file."""

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from pastfix import codex, paths, transcripts
-from pastfix.records import Reader
+from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
 
 AGENTS = ("claude", "codex")
 READERS: dict[str, Reader] = {"claude": transcripts, "codex": codex}
+# Agents that store large tool output in files beside a transcript: how the build
+# puts that text in place of the marker the transcript keeps (before prepare()).
+SIDE_OUTPUTS: dict[str, Callable[[Batch, SourceFile], list[PersistedOutput]]] = {
+    "claude": transcripts.read_persisted_outputs
+}
 
 
 class WrongAgent(Exception):
@@ -19,8 +25,7 @@ class WrongAgent(Exception):
 
 def codex_sessions() -> Path:
     """~/.codex/sessions, or $CODEX_HOME/sessions when Codex is told to live elsewhere."""
-    home = os.environ.get("CODEX_HOME")
-    return (Path(home) if home else Path.home() / ".codex") / "sessions"
+    return paths.codex_home() / "sessions"
 
 
 def default_sources(agent: str | None = None) -> list[Path]:

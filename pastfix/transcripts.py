@@ -8,10 +8,12 @@ from Codex CLI's rollouts too.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 
 import msgspec
@@ -22,6 +24,7 @@ from pastfix.records import (
     MAX_TEXT,
     Batch,
     Message,
+    PersistedOutput,
     Problem,
     Reader,
     Redaction,
@@ -68,6 +71,24 @@ IGNORED_TYPES = frozenset(
         "queue-operation",
     }
 )
+# A tool result too large for the transcript (more than ~30-50 KB) is written by
+# Claude Code (2.1.x) to <project>/<session>/tool-results/<name>, its tool_use_id
+# or (Bash) its shell's task id, .txt, or .json for a list of text blocks; the
+# transcript keeps only
+#     <persisted-output>
+#     Output too large (141KB). Full output saved to: /home/u/.claude/projects/-p/<session>/tool-r…
+#
+#     Preview (first 2KB):
+#     <the head of the output>
+#     ...
+#     </persisted-output>
+# possibly followed by Bash's stderr. Newer versions may carry markers before the
+# path line, or say "... only the first 64MB were saved to: <path>".
+PERSISTED_OPEN = "<persisted-output>"
+PERSISTED_CLOSE = "</persisted-output>"
+_SAVED_TO = re.compile(r"(?:Full output saved to|were saved to): ([^\n]+)")
+TOOL_RESULTS_DIR = "tool-results"
+
 # Metadata lines that name a session: line type -> (key stored, field read).
 META_TYPES = {
     "ai-title": ("ai_title", "aiTitle"),
@@ -205,6 +226,102 @@ def flatten_content(content: Any) -> str:
     if isinstance(content, dict):
         return msgspec.json.encode(content).decode()
     raise BadLine(f"tool_result content is a {type(content).__name__}")
+
+
+def persisted_name(content: str) -> tuple[str, str, int] | None:
+    """What a <persisted-output> marker says: (the path line, the file's name, where
+    the marker ends); None when `content` is not one.
+
+    Only a result that starts with the marker is one: the text of a transcript
+    read by a tool holds markers too.
+    """
+    if not content.startswith(PERSISTED_OPEN):
+        return None
+    end = content.rfind(PERSISTED_CLOSE)
+    found = _SAVED_TO.search(content, 0, end) if end > 0 else None
+    if found is None:
+        return None
+    # The path is where the file was on the machine that wrote it, maybe Windows.
+    name = re.split(r"[/\\]", found.group(1).strip())[-1]
+    if name in ("", ".", "..") or "\0" in name:
+        return None
+    return found.group(0), name, end + len(PERSISTED_CLOSE)
+
+
+def side_folder(source: SourceFile, session_id: str) -> str:
+    """<project>/<session>/tool-results for a session's transcript or a subagent's."""
+    folder = os.path.dirname(source.path)
+    if os.path.basename(folder) == "subagents":  # <project>/<session>/subagents/agent-x.jsonl
+        folder = os.path.dirname(os.path.dirname(folder))
+    return os.path.join(folder, session_id, TOOL_RESULTS_DIR)
+
+
+def read_persisted_outputs(batch: Batch, source: SourceFile) -> list[PersistedOutput]:
+    """Replace each <persisted-output> marker of `batch` by the file it names, found
+    beside the transcript (the path in the marker is another machine's).
+
+    A file that cannot be read keeps the marker, its preview being all there is,
+    and adds a problem. What was read, or looked for, is returned for the build
+    to record (see pastfix.records.PersistedOutput).
+    """
+    found: list[PersistedOutput] = []
+    results = batch.tool_results
+    for i, result in enumerate(results):
+        marker = persisted_name(result.content)
+        if marker is None:
+            continue
+        line, name, end = marker
+        path = os.path.join(side_folder(source, result.session_id), name)
+        text, st, problem = _read_side_file(path)
+        if text is not None:
+            rest = result.content[end:]
+            results[i] = result._replace(
+                content=clean_text(text) + rest, content_length=len(text) + len(rest)
+            )
+        else:
+            batch.problems.append(Problem(result.line_no, problem or "", line))
+        found.append(
+            PersistedOutput(
+                result.session_id,
+                result.tool_use_id,
+                path,
+                st.st_size if st else None,
+                st.st_mtime_ns if st else None,
+                st.st_ctime_ns if st else None,
+                problem,
+            )
+        )
+    return found
+
+
+def _read_side_file(path: str) -> tuple[str | None, os.stat_result | None, str | None]:
+    """The text of a persisted output, its stat, and why it could not be used."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None, None, f"persisted output not found beside the transcript: {path}"
+    except OSError as e:
+        try:
+            st: os.stat_result | None = os.stat(path)
+        except OSError:
+            st = None
+        return None, st, f"cannot read persisted output {path}: {e.strerror or e}"
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not S_ISREG(st.st_mode):
+            return None, st, f"persisted output is not a regular file: {path}"
+        try:
+            data = f.read()
+        except OSError as e:
+            return None, st, f"cannot read persisted output {path}: {e.strerror or e}"
+    text = data.decode("utf-8", "replace")
+    if path.endswith(".json"):
+        # A list of text blocks, written as JSON (indented): the text they hold.
+        try:
+            text = flatten_content(json.loads(text))
+        except (ValueError, BadLine, RecursionError):
+            pass
+    return text, st, None
 
 
 def _str_or_none(value: Any, key: str) -> str | None:

@@ -61,6 +61,25 @@ def test_summary_goes_to_stderr_only(tmp_path, projects):
     assert "11 messages, 4 tool results (2 failed), 0 problems" in result.stderr
 
 
+def test_default_source_follows_claude_config_dir(tmp_path, fake_home, monkeypatch):
+    other = "dddddddd-0000-4000-8000-000000000004"
+    write_jsonl(
+        fake_home / ".claude" / "projects" / "-home-me-x" / f"{other}.jsonl",
+        failing_session(other, 1, "EISDIR: illegal operation", "Use a file"),
+    )
+    config = tmp_path / "claude-work"
+    write_jsonl(
+        config / "projects" / "-home-me-x" / f"{SID}.jsonl",
+        failing_session(SID, 1, "EISDIR: illegal operation", "Use a file"),
+    )
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    monkeypatch.chdir(tmp_path)
+    result = run("build")
+    assert result.exit_code == 0, result.output
+    conn = sqlite3.connect(tmp_path / "index.db")
+    assert conn.execute("SELECT session_id FROM sessions").fetchall() == [(SID,)]
+
+
 def test_default_source_is_claude_projects_in_home(tmp_path, fake_home, monkeypatch):
     write_jsonl(
         fake_home / ".claude" / "projects" / "-home-me-x" / f"{SID}.jsonl",

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, REAL_CORPUS
 
-from pastfix import codex
+from pastfix import codex, queries
+from pastfix import db as pdb
 from pastfix.records import Message, SessionMeta, SourceFile, ToolCall, ToolResult
 
 CODEX = FIXTURES / "codex"
@@ -253,6 +254,21 @@ def test_shell_command(command, text):
         ("Exit code: 1 is what the docs say", ("Exit code: 1 is what the docs say", False)),
         ("plain output", ("plain output", False)),
         ('{"not": "exec output"}', ('{"not": "exec output"}', False)),
+        # newer Codex: the command first, then the headers
+        (
+            "Command: /bin/bash -lc false\nChunk ID: ab12\nWall time: 0.1 seconds\n"
+            "Process exited with code 1\nOriginal token count: 0\nOutput:\n",
+            ("Exit code 1", True),
+        ),
+        ("Command: pwd\nOutput:\n/tmp/proj\n", ("/tmp/proj\n", False)),
+        (
+            "Command: bash -lc 'a\nb'\nProcess exited with code 3\nOutput:\nno",
+            ("Exit code 3\nno", True),
+        ),
+        (
+            "Command: not a header\nand not exec output",
+            ("Command: not a header\nand not exec output", False),
+        ),
     ],
 )
 def test_tool_output(output, expected):
@@ -289,3 +305,41 @@ def test_default_sources(fake_home, monkeypatch):
     assert sources.default_sources("codex") == [codex_home]
     monkeypatch.setenv("CODEX_HOME", str(fake_home / "elsewhere"))
     assert sources.default_sources("codex") == [fake_home / "elsewhere" / "sessions"]
+
+
+def test_default_sources_follow_claude_config_dir(fake_home, monkeypatch):
+    from pastfix import sources
+
+    (fake_home / ".claude" / "projects").mkdir(parents=True)  # not read: the variable wins
+    config = fake_home / "work-claude"
+    (config / "projects").mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    assert sources.default_sources() == [config / "projects"]
+    assert sources.default_sources("claude") == [config / "projects"]
+
+
+HEADER = "0195a1b2-c3d4-7e5f-8a6b-000000000003"
+HEADER_FILE = CODEX / "command_header" / f"rollout-2026-05-04T02-00-00-{HEADER}.jsonl"
+
+
+def test_command_header_outputs_of_newer_codex():
+    """`Command: ...` before `Chunk ID:` / `Process exited with code N` (and the older form)."""
+    batch = parse(HEADER_FILE, HEADER)
+    assert batch.problems == []
+    assert [(r.tool_use_id, r.is_error, r.content.split("\n")[0]) for r in batch.tool_results] == [
+        ("call_cmd_ok", 0, "fb5ef21"),
+        ("call_cmd_fail", 1, "Exit code 1"),
+        ("call_cmd_script", 1, "Exit code 2"),
+        ("call_cmd_running", 0, "  VITE v5.4.0  ready in 412 ms"),
+        ("call_old_fail", 1, "Exit code 1"),
+    ]
+    # No header line is kept: the text is what Claude Code's Bash would hold.
+    assert not any("Chunk ID" in r.content or "Command:" in r.content for r in batch.tool_results)
+
+
+def test_a_command_header_failure_is_found_by_its_error(tmp_path):
+    db_path = tmp_path / "index.db"
+    pdb.build(db_path, [CODEX / "command_header"])
+    conn = queries.connect(db_path)
+    rows = queries.find_past_fix(conn, "AssertionError: expected 30 to be 32", 5)
+    assert [(r["session_id"], r["tool_use_id"]) for r in rows] == [(HEADER, "call_cmd_fail")]

@@ -9,11 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, build_index
+from conftest import FIXTURES, ROOT, build_index
 from jsonl import failing_session, prompt, result, say, tool_use, write_jsonl
 
 from pastfix import db as pdb
-from pastfix import signatures, transcripts
+from pastfix import forget, queries, signatures, transcripts
 
 SID = "11111111-1111-4111-8111-111111111111"
 SID2 = "22222222-2222-4222-8222-222222222222"
@@ -57,6 +57,15 @@ def snapshot(path):
     conn.execute("INSERT INTO tool_errors_fts(tool_errors_fts) VALUES('integrity-check')")
     conn.close()
     return snap
+
+
+def forgotten(path, tmp_path):
+    """The snapshot of a copy of the index at `path` without its archived sessions:
+    what the index was before the archive (a fresh build of what is on disk)."""
+    copy = tmp_path / f"forgot-{path.name}"
+    shutil.copy(path, copy)
+    forget.forget(copy, missing=True)
+    return snapshot(copy)
 
 
 def error_hits(path, query):
@@ -188,13 +197,26 @@ def test_result_that_stops_being_an_error_drops_out(db_path, projects):
     assert query(db_path, "SELECT tool_error_count FROM sessions") == [(0,)]
 
 
-def test_clearing_tool_results_empties_index(db_path, projects, tmp_path):
+def test_a_forced_build_of_another_source_keeps_this_ones(db_path, projects, tmp_path):
     small_session(projects)
     build_index(db_path, projects)
+    before = snapshot(db_path)
     empty = tmp_path / "empty"
     empty.mkdir()
     build_index(db_path, empty, force=True)
+    assert snapshot(db_path) == before
+
+
+def test_forgetting_everything_empties_the_index(db_path, projects, tmp_path):
+    small_session(projects)
+    build_index(db_path, projects)
+    shutil.rmtree(projects)
+    projects.mkdir()
+    build_index(db_path, projects)
+    assert query(db_path, "SELECT count(*) FROM tool_results") == [(2,)]
+    assert forget.forget(db_path, missing=True).files_removed == 1
     assert query(db_path, "SELECT count(*) FROM tool_results") == [(0,)]
+    assert query(db_path, "SELECT count(*) FROM source_files") == [(0,)]
     assert query(db_path, "SELECT count(*) FROM tool_errors_fts_docsize") == [(0,)]
     assert error_hits(db_path, "ENOENT") == []
     snapshot(db_path)  # integrity checks pass on the emptied index
@@ -317,26 +339,38 @@ def test_fresh_incremental_forced_and_retracted_builds_converge(tmp_path, projec
     build_index(incremental, projects)
     corpus_v2(*files, projects)
     stats = build_index(incremental, projects)
-    assert stats.files_removed == 1
+    assert (stats.files_removed, stats.files_missing, stats.sessions_without_transcript) == (
+        0,
+        1,
+        1,
+    )
     fresh = tmp_path / "fresh.db"
     assert build_index(fresh, projects).processes == (2 if processes == "two processes" else 1)
     assert not list(tmp_path.glob("*.part-*"))
     forced = tmp_path / "forced.db"
     shutil.copy(incremental, forced)
-    build_index(forced, projects, force=True)
+    stats = build_index(forced, projects, force=True)
+    assert (stats.files_missing, stats.sessions_without_transcript) == (0, 1)
     expected = snapshot(fresh)
     assert expected["tool_results"] and expected["problems"]
-    assert snapshot(incremental) == expected
-    assert snapshot(forced) == expected
-    # retraction of everything a session contributed
+    # the deleted transcript's session is kept, by either build
+    archived = snapshot(incremental)
+    assert archived != expected
+    assert snapshot(forced) == archived
+    assert forgotten(incremental, tmp_path) == expected
+    assert forgotten(forced, tmp_path) == expected
+    # everything a session contributed is kept when its folder goes
     shutil.rmtree(projects / "-home-dev-b")
     build_index(incremental, projects)
     fresh2 = tmp_path / "fresh2.db"
     build_index(fresh2, projects)
-    assert snapshot(incremental) == snapshot(fresh2)
-    assert query(incremental, "SELECT count(*) FROM sessions WHERE session_id = ?", [SID2]) == [
-        (0,)
-    ]
+    assert forgotten(incremental, tmp_path) == snapshot(fresh2)
+    assert query(
+        incremental,
+        "SELECT message_count > 0, transcript_deleted_at IS NOT NULL FROM sessions"
+        " WHERE session_id = ?",
+        [SID2],
+    ) == [(1, 1)]
 
 
 def test_torn_last_line_is_left_for_next_build(db_path, projects, tmp_path):
@@ -578,6 +612,16 @@ def test_duplicated_lines_of_a_resumed_session_converge(tmp_path, projects, proc
     ]
     a.unlink()
     build_index(incremental, projects)
+    # a's rows are kept, and still own the ids b repeats
+    assert query(incremental, "SELECT session_id FROM messages WHERE uuid = ?", [f"{SID}-u0"]) == [
+        (SID,)
+    ]
+    assert query(incremental, "SELECT count(*) FROM messages") == query(
+        fresh, "SELECT count(*) FROM messages"
+    )
+    # forgotten, they go to b, whose copies the next build reads again
+    forget.forget(incremental, missing=True)
+    build_index(incremental, projects)
     fresh2 = tmp_path / "fresh2.db"
     build_index(fresh2, projects)
     assert snapshot(incremental) == snapshot(fresh2)
@@ -608,6 +652,10 @@ def test_summary_titles_its_leaf_session(db_path, tmp_path, processes):
     assert snapshot(incremental) == snapshot(db_path)
     later.unlink()
     build_index(incremental, projects)
+    # kept with its transcript gone, the summary still titles the session it names
+    titles = dict(query(incremental, "SELECT session_id, title FROM sessions"))
+    assert titles[init.stem] == summary["summary"]
+    forget.forget(incremental, [later.stem])
     assert (
         dict(query(incremental, "SELECT session_id, title FROM sessions"))[init.stem]
         != (summary["summary"])
@@ -672,6 +720,7 @@ def test_build_after_an_interrupted_one_refreshes_the_error_index(db_path, proje
     assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
     assert query(db_path, "SELECT name FROM _build_state ORDER BY 1") == [
         ("fix_version",),
+        ("last_build",),
         ("redact",),
         ("redaction_version",),
         ("signature_version",),
@@ -920,6 +969,8 @@ def test_redactions_go_with_their_file(db_path, projects):
     path.unlink()
     (projects / "-home-dev-app" / f"{SID2}.jsonl").unlink()
     build_index(db_path, projects)
+    assert query(db_path, "SELECT count(*) FROM redactions") == [(27,)]  # kept, archived
+    forget.forget(db_path, missing=True)
     assert query(db_path, "SELECT count(*) FROM redactions") == [(0,)]
 
 
@@ -1417,6 +1468,130 @@ def test_a_build_where_the_lock_cannot_be_created_is_a_one_line_error(tmp_path, 
     small_session(projects)
     with pytest.raises(pdb.BuildError, match=r"cannot create .*index.db.lock: No such file"):
         build_index(tmp_path / "missing" / "index.db", projects)
+
+
+# -- persisted outputs: large tool results Claude Code stores beside the transcript ----
+
+PERSISTED = FIXTURES / "persisted"
+PSID = "5e55e55e-0000-4000-8000-000000000020"
+FAILED_LAST_LINE = "ModuleNotFoundError: No module named 'shop.cart_totals'"
+
+
+@pytest.fixture
+def persisted(tmp_path):
+    """A copy of tests/fixtures/persisted, and the folder of its session's side files."""
+    root = tmp_path / "projects"
+    shutil.copytree(PERSISTED, root)
+    return root, root / "-home-dev-shop" / PSID / "tool-results"
+
+
+def contents(db_path):
+    return dict(query(db_path, "SELECT tool_use_id, content FROM tool_results"))
+
+
+def test_a_persisted_failure_is_indexed_whole_and_found_by_its_last_line(
+    persisted, db_path, processes
+):
+    root, side = persisted
+    stats = build_index(db_path, root)
+    assert stats.persisted_outputs == 3
+    full = (side / "toolu_01PersistFail0000000001.txt").read_text()
+    stored = contents(db_path)
+    assert stored["toolu_01PersistFail0000000001"] == full  # not the 2 KB preview
+    [(length, signature)] = query(
+        db_path,
+        "SELECT content_length, signature FROM tool_results WHERE tool_use_id = ?",
+        ["toolu_01PersistFail0000000001"],
+    )
+    assert length == len(full)
+    assert signature == signatures.signature(full)
+    conn = queries.connect(db_path)
+    rows = queries.find_past_fix(conn, FAILED_LAST_LINE, 5)
+    assert [(r["session_id"], r["tool_use_id"]) for r in rows] == [
+        (PSID, "toolu_01PersistFail0000000001")
+    ]
+    assert rows[0]["fixed_at"]  # the Write, then the test run that passed
+    # A list of text blocks saved as JSON is indexed as its text, redacted.
+    mcp = stored["toolu_01PersistJson0000000002"]
+    assert mcp.startswith("order 0: shipped\n") and "[REDACTED:" in mcp and "ghp_" not in mcp
+    # A subagent's Bash output, saved under the shell's task id.
+    assert stored["toolu_01PersistTask0000000006"].endswith("all 2200 modules checked")
+
+
+def test_a_missing_persisted_output_keeps_the_preview_and_is_a_problem(persisted, db_path):
+    root, side = persisted
+    build_index(db_path, root)
+    gone = contents(db_path)["toolu_01PersistGone0000000005"]
+    assert gone.startswith("<persisted-output>\nOutput too large (48.8KB).")
+    assert gone.endswith("</persisted-output>\n(the log rotated meanwhile)")
+    [(reason,)] = query(db_path, "SELECT reason FROM problems WHERE file_id IS NOT NULL")
+    assert reason == (
+        "persisted output not found beside the transcript:"
+        f" {side / 'toolu_01PersistGone0000000005.txt'}"
+    )
+
+
+def test_a_persisted_output_that_appears_or_changes_later_is_read_again(persisted, db_path):
+    root, side = persisted
+    build_index(db_path, root)
+    assert build_index(db_path, root).files_read == 0
+    late = side / "toolu_01PersistGone0000000005.txt"
+    late.write_text("the whole log\nERROR: disk full")
+    stats = build_index(db_path, root)
+    assert stats.files_read == 1 and stats.persisted_outputs == 3  # the main transcript
+    stored = contents(db_path)
+    assert stored["toolu_01PersistGone0000000005"] == (
+        "the whole log\nERROR: disk full\n(the log rotated meanwhile)"
+    )
+    assert query(db_path, "SELECT count(*) FROM problems") == [(0,)]
+    assert build_index(db_path, root).files_read == 0
+    # Changed in place: read again too.
+    (side / "bq5qwkh3j.txt").write_text("all modules checked again")
+    assert build_index(db_path, root).files_read == 1  # the subagent's transcript
+    assert contents(db_path)["toolu_01PersistTask0000000006"] == "all modules checked again"
+    fresh = db_path.with_name("fresh.db")
+    build_index(fresh, root)
+    assert snapshot(db_path) == snapshot(fresh)
+
+
+def test_the_full_text_stays_when_the_persisted_output_is_deleted(persisted, db_path):
+    root, side = persisted
+    build_index(db_path, root)
+    before = snapshot(db_path)
+    shutil.rmtree(side)  # Claude Code's cleanup, say
+    assert build_index(db_path, root).files_read == 0
+    assert snapshot(db_path) == before
+    conn = queries.connect(db_path)
+    assert queries.find_past_fix(conn, FAILED_LAST_LINE, 5)
+
+
+def test_a_huge_persisted_output_keeps_its_head_and_its_last_line(persisted, db_path):
+    root, side = persisted
+    path = side / "toolu_01PersistFail0000000001.txt"
+    path.write_text("ok\n" * 150_000 + FAILED_LAST_LINE)
+    build_index(db_path, root)
+    stored = contents(db_path)["toolu_01PersistFail0000000001"]
+    assert len(stored) < 200_100 and "characters omitted" in stored
+    assert stored.startswith("ok\nok\n") and stored.endswith(FAILED_LAST_LINE)
+    conn = queries.connect(db_path)
+    assert queries.find_past_fix(conn, FAILED_LAST_LINE, 5)
+
+
+def test_a_marker_inside_a_result_is_not_a_persisted_output(projects, db_path):
+    """A tool that prints a transcript (grep, cat) shows markers that are not its own."""
+    text = "match: <persisted-output>\nOutput too large (1KB). Full output saved to: /x/y.txt"
+    write_jsonl(
+        projects / "-home-dev-app" / f"{SID}.jsonl",
+        [
+            tool_use(
+                "a1", SID, "t1", "Bash", {"command": "grep -r persisted"}, "2026-01-01T10:00:01Z"
+            ),
+            result("r1", SID, "t1", text, "2026-01-01T10:00:02Z"),
+        ],
+    )
+    stats = build_index(db_path, projects)
+    assert (stats.persisted_outputs, stats.problems) == (0, 0)
+    assert contents(db_path) == {"t1": text}
 
 
 def test_a_title_cut_from_a_long_first_prompt_ends_in_an_ellipsis(tmp_path):

@@ -351,6 +351,65 @@ def test_install_defaults_to_the_home_settings(fake_home):
     assert str(fake_home / ".local" / "share" / "pastfix" / "index.db") in command
 
 
+def test_install_follows_claude_config_dir(fake_home, monkeypatch):
+    config = fake_home / "claude-work"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    out = CliRunner().invoke(cli, ["hook", "install"])
+    assert out.exit_code == 0, out.output
+    assert not (fake_home / ".claude").exists()
+    data = json.loads((config / "settings.json").read_text())
+    [end] = data["hooks"]["SessionEnd"]
+    # The build finds its sources when it runs, as a plain `pastfix build` does.
+    assert " --source " not in end["hooks"][0]["command"]
+    out = CliRunner().invoke(cli, ["hook", "uninstall"])
+    assert out.exit_code == 0 and str(config / "settings.json") in out.stderr
+    assert json.loads((config / "settings.json").read_text()) == {}
+
+
+def test_refresh_follows_claude_config_dir(tmp_path, fake_home, monkeypatch):
+    config = fake_home / "claude-work"
+    db = tmp_path / "index.db"
+    write_jsonl(
+        config / "projects" / "-home-dev-app" / f"{PAST}.jsonl", fixed_session(PAST, 1, "a.ts", 1)
+    )
+    build_index(db, config / "projects")
+    write_jsonl(config / "projects" / "-home-dev-app" / f"{NOVEL}.jsonl", novel_session(NOVEL))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    hook.refresh(db)
+    conn = sqlite3.connect(db)
+    assert sorted(conn.execute("SELECT session_id FROM sessions")) == [(PAST,), (NOVEL,)]
+
+
+@pytest.mark.slow
+def test_the_session_end_build_reads_the_default_sources(tmp_path, fake_home):
+    """Claude Code's projects under its CLAUDE_CONFIG_DIR, and Codex's sessions too."""
+    from conftest import FIXTURES
+
+    config = fake_home / "claude-work"
+    write_jsonl(
+        config / "projects" / "-home-dev-app" / f"{PAST}.jsonl", fixed_session(PAST, 1, "a.ts", 1)
+    )
+    shutil.copytree(FIXTURES / "codex" / "sessions", fake_home / ".codex" / "sessions")
+    db = tmp_path / "index.db"
+    settings = tmp_path / "settings.json"
+    install.install_hooks(settings, db)
+    command = json.loads(settings.read_text())["hooks"]["SessionEnd"][0]["hooks"][0]["command"]
+    env = {**os.environ, "HOME": str(fake_home), "CLAUDE_CONFIG_DIR": str(config)}
+    done = subprocess.run(["sh", "-c", command], input="{}", text=True, timeout=5, env=env)
+    assert done.returncode == 0
+    agents: list[tuple[str]] = []
+    for _ in range(100):  # the build runs on in the background
+        try:
+            conn = queries.connect(db)
+            agents = sorted(conn.execute("SELECT DISTINCT agent FROM sessions"))
+            if len(agents) == 2:
+                break
+        except queries.NotAnIndex:
+            pass
+        time.sleep(0.1)
+    assert agents == [("claude",), ("codex",)]
+
+
 @pytest.mark.slow
 def test_the_installed_hook_works(tmp_path, index):
     settings = tmp_path / "settings.json"

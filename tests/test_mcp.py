@@ -2,6 +2,7 @@
 
 import json
 import sys
+from importlib import metadata
 
 import anyio
 import pytest
@@ -32,12 +33,12 @@ def expected_rows(index, name, args):  # noqa: F811
     conn = queries.connect(index)
     try:
         if name == "find_past_fix":
-            rows = queries.find_past_fix(conn, args["error"], 5)
+            rows = queries.find_past_fix(conn, args["error"], server.FIND_LIMIT)
         else:
             rows = queries.run(conn, name, **args)
     finally:
         conn.close()
-    return json.loads(json.dumps(rows))
+    return json.loads(json.dumps([server.lean_row(name, row) for row in rows]))
 
 
 def check(index, names, answers):  # noqa: F811
@@ -56,6 +57,19 @@ def check(index, names, answers):  # noqa: F811
     assert "<mark>" not in answers["find_past_fix"].content[0].text
     assert answers["find_past_fix"].structured_content["seen_before"] is True
     assert "text_distance" not in answers["find_past_fix"].content[0].text
+    # what the model reads (Claude Code and Codex pass it JSON.stringify'd): lean, no HTML
+    # or page links, the remedy with its edit
+    for name in TOOLS:
+        seen = json.dumps(answers[name].structured_content)
+        assert "<mark>" not in seen and "session_url" not in seen and "/-/session/" not in seen
+    row = past_fix[0]
+    assert set(row) <= set(server.agent_columns("find_past_fix"))
+    assert {"error_snippet_html", "error", "fix_edits", "tool_use_id", "score"}.isdisjoint(row)
+    assert row["outcome"] == "fixed" and row["resume"] == f"claude --resume {row['session_id']}"
+    assert row["remedy"] == [
+        {"tool": "Edit", "target": "web/order.ts", "old": "o.total", "new": "o.sum"}
+    ]
+    assert server.size(row) < server.ROW_CHARS
 
 
 def test_find_past_fix_says_when_an_error_was_not_seen_before(index):  # noqa: F811
@@ -144,3 +158,56 @@ def test_errors_keep_their_reason(index, tmp_path, monkeypatch):  # noqa: F811
     assert answer.content[0].text == (
         "Error executing tool find_past_fix: query took longer than 1e-06 s; narrow it"
     )
+
+
+def test_the_columns_agents_get_are_the_canned_querys_own(index):  # noqa: F811
+    """Each MCP tool's `columns` (queries.CANNED_QUERIES) names its SQL's columns, in order."""
+    conn = queries.connect(index)
+    for name in TOOLS:
+        query = queries.CANNED_QUERIES[name]
+        cursor = conn.execute(query["sql"], {p: "" for p in query["params"]})
+        assert list(query["columns"]) == [d[0] for d in cursor.description], name
+
+
+def test_tools_publish_an_output_schema_the_version_and_true_defaults(index):  # noqa: F811
+    async def listing():
+        async with Client(server.create_server(index)) as client:
+            return client.server_info, (await client.list_tools()).tools
+
+    init, tools = anyio.run(listing)
+    assert init.version == metadata.version("pastfix") != ""
+    for tool in tools:
+        rows = tool.output_schema["properties"]["rows"]
+        assert rows["type"] == "array", tool.name
+        row_schema = rows["items"]["$ref"].removeprefix("#/$defs/")
+        columns = tool.output_schema["$defs"][row_schema]["properties"]
+        assert list(columns) == list(server.agent_columns(tool.name)), tool.name
+    find = next(t for t in tools if t.name == "find_past_fix")
+    assert find.input_schema["properties"]["limit"]["default"] == server.FIND_LIMIT == 5
+    assert f"How many rows (limit): {server.FIND_LIMIT} when not given, at most 200." in (
+        find.description
+    )
+    assert "seen_before" in find.output_schema["required"]
+
+
+def test_a_long_remedy_keeps_its_first_steps_within_the_row_budget():
+    step = {"tool": "Bash", "target": "x" * 300, "change": None, "tool_use_id": "t"}
+    row = {
+        "session_id": "s",
+        "project": "/p",
+        "fixed_at": "2026-01-01",
+        "fix_tool_use_id": "t9",
+        "files_edited_after": ["/p/a.py"],
+        "remedy": [
+            {**step, "tool_use_id": f"t{i}", "target": f"step{i} " + "x" * 300} for i in range(8)
+        ],
+        "fix_edits": [],
+        **{c: "y" * 2000 for c in ("error_snippet", "target", "fix_target", "signature")},
+        **{c: "y" * 2000 for c in ("next_text", "session_title")},
+    }
+    lean = server.lean_row("find_past_fix", row)
+    assert server.size(lean) <= server.ROW_CHARS
+    steps = [s["target"][:5] for s in lean["remedy"]]
+    assert steps == ["step0", "step1", "step2"][: len(steps)] and 1 <= len(steps) < 3
+    assert len(lean["error_snippet"]) == 160
+    assert "files_edited_after" not in lean  # a claimed fix: they are the remedy's

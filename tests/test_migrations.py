@@ -1,3 +1,4 @@
+import shutil
 import sqlite3
 import zlib
 
@@ -6,6 +7,14 @@ from sqlite_utils import Database
 
 from pastfix import db as pdb
 from pastfix.migrations import migrations
+
+
+def undo_archive(conn):
+    """Take m012_archive back out of a built index, as an older pastfix left it."""
+    conn.execute("DROP INDEX idx_sessions_deleted")
+    conn.execute("ALTER TABLE sessions DROP COLUMN transcript_deleted_at")
+    conn.execute("ALTER TABLE source_files DROP COLUMN missing_since")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm012_archive'")
 
 
 def test_latest_migration_constant_matches():
@@ -55,6 +64,11 @@ def test_blank_database_gets_full_schema():
     assert [c for c, u in indexes.values() if u] == [["tool_use_id"]]
     messages = {i.name: (i.columns, i.unique) for i in db.table("messages").indexes}
     assert messages["idx_messages_session"] == (["session_id", "timestamp", "file_id"], 0)
+    # the archive of m011: when a file was found gone, and a session kept without one
+    assert db.table("source_files").columns_dict["missing_since"] is str
+    assert db.table("sessions").columns_dict["transcript_deleted_at"] is str
+    sessions = {i.name: i.columns for i in db.table("sessions").indexes}
+    assert sessions["idx_sessions_deleted"] == ["transcript_deleted_at"]
 
 
 def test_reapplying_is_a_no_op(tmp_path):
@@ -176,10 +190,12 @@ def test_upgrade_to_session_agent_marks_every_indexed_session_claude(tmp_path):
     path = tmp_path / "index.db"
     pdb.build(path, [projects])
     conn = sqlite3.connect(path)
+    undo_archive(conn)
     conn.execute("ALTER TABLE sessions DROP COLUMN agent")
     conn.execute("ALTER TABLE source_files DROP COLUMN agent")
     conn.execute("ALTER TABLE source_files DROP COLUMN prefix_crc")
     conn.execute("DROP TABLE fixes")
+    _undo_m011(conn)
     conn.execute(
         "DELETE FROM _sqlite_migrations"
         " WHERE name IN ('m008_session_agent', 'm009_prefix_crc', 'm010_fixes')"
@@ -200,8 +216,10 @@ def test_a_file_indexed_before_prefix_crc_is_reread_whole_when_it_grows(tmp_path
     path = tmp_path / "index.db"
     pdb.build(path, [projects])
     conn = sqlite3.connect(path)
+    undo_archive(conn)
     conn.execute("ALTER TABLE source_files DROP COLUMN prefix_crc")
     conn.execute("DROP TABLE fixes")
+    _undo_m011(conn)
     conn.execute("DELETE FROM _sqlite_migrations WHERE name IN ('m009_prefix_crc', 'm010_fixes')")
     conn.commit()
     conn.close()
@@ -236,7 +254,9 @@ def test_an_index_from_before_fixes_gets_them_at_its_next_build_without_reading_
     path = tmp_path / "index.db"
     pdb.build(path, [projects])
     conn = sqlite3.connect(path)
+    undo_archive(conn)
     conn.execute("DROP TABLE fixes")
+    _undo_m011(conn)
     conn.execute("DELETE FROM _build_state WHERE name = 'fix_version'")
     conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm010_fixes'")
     conn.commit()
@@ -248,3 +268,60 @@ def test_an_index_from_before_fixes_gets_them_at_its_next_build_without_reading_
         ("t1", "fixed", "t2")
     ]
     conn.close()
+
+
+def _undo_m011(conn):
+    """An index from before m011_persisted_outputs (the shortcut in db.connect skips
+    migrations when the latest one is applied: undo_archive first)."""
+    conn.execute("DROP TABLE _persisted_outputs")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm011_persisted_outputs'")
+
+
+def test_an_index_from_before_persisted_outputs_rereads_transcripts_with_markers(tmp_path):
+    from conftest import FIXTURES
+
+    projects = tmp_path / "projects"
+    shutil.copytree(FIXTURES / "persisted", projects)
+    path = tmp_path / "index.db"
+    pdb.build(path, [projects])
+    conn = sqlite3.connect(path)
+    # What an older pastfix stored: the marker, not the file's text.
+    conn.execute(
+        "UPDATE tool_results SET content = '<persisted-output>' || content"
+        " WHERE tool_use_id = 'toolu_01PersistFail0000000001'"
+    )
+    undo_archive(conn)
+    _undo_m011(conn)
+    conn.commit()
+    conn.close()
+    stats = pdb.build(path, [projects])
+    assert stats.files_read == 1  # the transcript with the marker, not its subagent's
+    conn = sqlite3.connect(path)
+    [(content,)] = conn.execute(
+        "SELECT content FROM tool_results WHERE tool_use_id = 'toolu_01PersistFail0000000001'"
+    )
+    assert content.endswith("ModuleNotFoundError: No module named 'shop.cart_totals'")
+    conn.close()
+
+
+def test_upgrade_to_the_archive_keeps_every_session_and_archives_what_is_gone(tmp_path):
+    projects = tmp_path / "projects"
+    kept = write_jsonl(projects / "p" / "s1.jsonl", [prompt("u1", "s1", "hello", "2026-01-01")])
+    gone = write_jsonl(projects / "p" / "s2.jsonl", [prompt("u2", "s2", "bye", "2026-01-02")])
+    path = tmp_path / "index.db"
+    pdb.build(path, [projects])
+    conn = sqlite3.connect(path)
+    undo_archive(conn)
+    conn.commit()
+    conn.close()
+    gone.unlink()
+    stats = pdb.build(path, [projects])
+    assert (stats.files_read, stats.files_missing, stats.sessions_without_transcript) == (0, 1, 1)
+    conn = sqlite3.connect(path)
+    rows = conn.execute(
+        "SELECT s.session_id, s.transcript_deleted_at IS NULL, count(m.id) FROM sessions s"
+        " JOIN messages m USING (session_id) GROUP BY 1 ORDER BY 1"
+    ).fetchall()
+    assert rows == [("s1", 1, 1), ("s2", 0, 1)]
+    conn.close()
+    assert kept.exists()

@@ -522,7 +522,8 @@ async def test_session_page_html(ds):
     assert "<h1>fix the build</h1>" in page
     assert '<div class="pf-call pf-failed" id="call-t1">' in page
     assert '<div class="pf-result pf-error" id="result-t1">' in page
-    assert '<div class="pf-call" id="call-t2">' in page
+    # the Edit of build.js: a step of what fixed t1
+    assert '<div class="pf-call pf-remedy-step" id="call-t2">' in page
     assert '<span class="pf-badge pf-badge-compact">conversation compacted</span>' in page
     assert '<span class="pf-badge pf-badge-compact">compaction summary</span>' in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
@@ -531,6 +532,17 @@ async def test_session_page_html(ds):
     assert 'href="/index/session_errors?session_id=s1">3 failed</a>' in page
     assert 'href="/index/-/session/s1.json?page=1">JSON</a>' in page
     assert page.index('id="call-t1"') < page.index('id="call-t2"') < page.index('id="call-t6"')
+    # An edit shows its diff; what fixed a failure is marked on both sides.
+    start = page.index('id="call-t2"')
+    edit = page[start : page.index('<div class="pf-msg ', start)]
+    assert '<span class="pf-badge pf-badge-remedy"' in edit
+    assert '<span class="pf-del">- a</span><span class="pf-add">+ b</span>' in edit
+    start = page.index('id="call-t1"')
+    failed = page[start : page.index('<div class="pf-msg ', start)]
+    assert (
+        'Fixed: the remedy (<a href="/index/-/session/s1?call=t2#call-t2">step 1</a>,'
+        ' <a href="/index/-/session/s1?call=t3#call-t3">step 2</a>); step 2 succeeded at it.'
+    ) in " ".join(failed.split())
 
 
 @pytest.mark.asyncio
@@ -889,6 +901,20 @@ async def test_a_pattern_longer_than_sqlites_like_is_answered(ds):
             params={"pattern": "x" * 60_000, "session_id": "s1", "project": "", "_shape": "array"},
         )
         assert (response.status_code, response.json()) == (200, [])
+
+
+@pytest.mark.asyncio
+async def test_a_pasted_path_shows_the_files_history(ds):
+    page = (await ds.client.get("/index/find_past_fix", params={"error": "src/index.js"})).text
+    [history] = re.findall(r'<section class="pf-history">.*?</section>', page, re.S)
+    assert "<h2>History of <code>src/index.js</code></h2>" in history
+    assert '<a href="/index/-/session/s1">fix the build</a>' in history
+    assert 'href="/index/file_history?path=src%2Findex.js"' in history
+    # the history first; then the failures that name the file's name, partial matches
+    assert page.index("pf-history") < page.index("pf-unseen") < page.index("pf-card")
+    # an error that names no file has no history
+    page = (await ds.client.get("/index/find_past_fix", params={"error": "EISDIR"})).text
+    assert "pf-history" not in page
 
 
 def test_the_same_fix_in_several_sessions_is_one_card():

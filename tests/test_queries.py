@@ -313,6 +313,7 @@ FIND_COLUMNS = [
     "same_text",
     "text_distance",
     "shared_words",
+    "transcript_deleted_at",
 ]
 
 
@@ -380,6 +381,7 @@ def test_find_past_fix_rows(conn):
             "same_text": 0,
             "text_distance": 7,
             "shared_words": [],
+            "transcript_deleted_at": None,
         },
         {
             "session_id": "s1",
@@ -432,6 +434,7 @@ def test_find_past_fix_rows(conn):
             "same_text": 0,
             "text_distance": 7,
             "shared_words": [],
+            "transcript_deleted_at": None,
         },
     ]
 
@@ -1371,6 +1374,56 @@ def test_session_page(conn):
     )
     assert call["result"]["content"] == ENOENT
     assert all(not m["tool_results"] for m in page["messages"])
+    calls = {c["tool_use_id"]: c for m in page["messages"] for c in m["tool_calls"]}
+    # The Edit of build.js, whole, for its diff; and what fixed t1: that Edit, then the
+    # changed retry `mkdir -p dist && npm run build`, which confirmed it.
+    assert calls["t2"]["edits"] == [{"old": "a", "new": "b"}]
+    assert calls["t1"]["edits"] == []
+    assert calls["t1"]["fix"] == {
+        "outcome": "fixed",
+        "fixed_by": ["t2", "t3"],
+        "confirmed_by": "t3",
+    }
+    assert calls["t2"]["fix"] == {"remedy_of": ["t1"]}
+    assert calls["t3"]["fix"] == {"remedy_of": ["t1"], "confirms": ["t1"]}
+
+
+@pytest.mark.parametrize(
+    "tool, tool_input, parts",
+    [
+        (
+            "Edit",
+            {"file_path": "a", "old_string": "x", "new_string": "y"},
+            [{"old": "x", "new": "y"}],
+        ),
+        (
+            "MultiEdit",
+            {
+                "edits": [
+                    {"old_string": "a", "new_string": "b"},
+                    {"old_string": "c", "new_string": ""},
+                ]
+            },
+            [{"old": "a", "new": "b"}, {"old": "c", "new": ""}],
+        ),
+        ("Write", {"file_path": "a", "content": "new file"}, [{"old": "", "new": "new file"}]),
+        (
+            "apply_patch",
+            {"input": "*** Begin Patch\n+x\n*** End Patch"},
+            [{"patch": "*** Begin Patch\n+x\n*** End Patch"}],
+        ),
+        (
+            "apply_patch",
+            {"command": ["apply_patch", "*** Begin Patch\n-y"]},
+            [{"patch": "*** Begin Patch\n-y"}],
+        ),
+        ("Edit", "not json", []),
+        ("Bash", {"command": "ls"}, []),
+    ],
+)
+def test_edit_parts(tool, tool_input, parts):
+    text = tool_input if isinstance(tool_input, str) else json.dumps(tool_input)
+    assert queries.edit_parts(tool, text if tool != "Bash" else None) == parts
 
 
 def test_session_page_with_a_subagent(conn):
@@ -1833,3 +1886,25 @@ def test_codex_sessions_in_recurring_errors_and_session_pages(both_agents):
         ("apply_patch", 0),
         ("shell", 0),
     ]
+
+
+@pytest.mark.parametrize(
+    "text, path",
+    [
+        ("src/app.py", "src/app.py"),
+        ("/home/u/proj/src/app.py:12:5", "/home/u/proj/src/app.py"),
+        ("what went wrong with lib/x.ts", "lib/x.ts"),
+        ("Cannot find module './utils'", None),  # a module, not a file
+        ("package.json", "package.json"),
+        (
+            "Error: ENOENT: no such file or directory, open '/u/app/dist/index.js'",
+            "/u/app/dist/index.js",
+        ),
+        ("EISDIR: illegal operation on a directory, read", None),
+        ("see https://example.com/a/b.js", None),
+        ("fatal: The current branch main has no upstream branch.", None),
+        ("", None),
+    ],
+)
+def test_pasted_path(text, path):
+    assert queries.pasted_path(text) == path

@@ -119,3 +119,11 @@ def test_skill_install_defaults_to_home(fake_home):
     out = CliRunner().invoke(cli, ["skill", "install"])
     assert out.exit_code == 0, out.output
     assert (fake_home / ".claude" / "skills" / "pastfix" / "SKILL.md").is_file()
+
+
+def test_skill_install_follows_claude_config_dir(fake_home, monkeypatch):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(fake_home / "work-claude"))
+    out = CliRunner().invoke(cli, ["skill", "install"])
+    assert out.exit_code == 0, out.output
+    assert (fake_home / "work-claude" / "skills" / "pastfix" / "SKILL.md").is_file()
+    assert not (fake_home / ".claude").exists()

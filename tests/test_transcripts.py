@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import REAL_CORPUS, REAL_PROJECTS, needs_real_corpus
 
+from pastfix import transcripts
 from pastfix.prepare import prepare
 from pastfix.transcripts import (
     MAX_TEXT,
@@ -1780,3 +1781,56 @@ def test_a_type_that_is_a_list_or_object_is_a_problem(kind):
     data = b'{"type": ' + kind.encode() + b', "uuid": "u1"}\n'
     batch = parse_lines(data, first_line_no=1, default_session_id=SESSION)
     assert [(p.line_no, p.reason) for p in batch.problems] == [(1, "line has no string 'type'")]
+
+
+# Claude Code's <persisted-output> marker, as 2.1.39 and 2.1.128 write it.
+MARKER = (
+    "<persisted-output>\nOutput too large (41.9KB). Full output saved to:"
+    " /Users/me/.claude/projects/-Users-me-app/08ad9c51/tool-results/bq5qwkh3j.txt\n\n"
+    "Preview (first 2KB):\ndiff --git a/x b/x\n...\n</persisted-output>"
+)
+
+
+@pytest.mark.parametrize(
+    ("content", "name", "rest"),
+    [
+        (MARKER, "bq5qwkh3j.txt", ""),
+        (MARKER + "\nstderr: warning", "bq5qwkh3j.txt", "\nstderr: warning"),  # Bash's stderr
+        (
+            MARKER.replace(
+                "/Users/me/.claude/projects/-Users-me-app/08ad9c51/tool-results/",
+                "C:\\Users\\me\\.claude\\projects\\C--app\\08ad9c51\\tool-results\\",
+            ),
+            "bq5qwkh3j.txt",
+            "",
+        ),
+        (
+            MARKER.replace(
+                "Output too large (41.9KB). Full output saved to:",
+                "Output exceeded the 64MB persist limit; only the first 64MB were saved to:",
+            ),
+            "bq5qwkh3j.txt",
+            "",
+        ),
+        ("grep: " + MARKER, None, None),  # a transcript read by a tool
+        (MARKER.replace("</persisted-output>", ""), None, None),
+        ("<persisted-output>\nno path line\n</persisted-output>", None, None),
+    ],
+)
+def test_persisted_name(content, name, rest):
+    found = transcripts.persisted_name(content)
+    if name is None:
+        assert found is None
+    else:
+        assert found is not None and found[1] == name and content[found[2] :] == rest
+
+
+@pytest.mark.parametrize(
+    ("path", "folder"),
+    [
+        ("/p/-home-app/S.jsonl", "/p/-home-app/S/tool-results"),
+        ("/p/-home-app/S/subagents/agent-a1.jsonl", "/p/-home-app/S/tool-results"),
+    ],
+)
+def test_side_folder(path, folder):
+    assert transcripts.side_folder(SourceFile(path, "S", "-home-app"), "S") == folder

@@ -235,6 +235,8 @@ async def session_page(datasette: Datasette, request: Request) -> Response:
         + urlencode({"session_id": session_id}),
         "output_url": datasette.urls.query(db.name, "session_tool_output"),
         "call_url": lambda call: session_url(datasette, db.name, session_id, call=call),
+        "diff_of": session_diff,
+        "diff_open": SESSION_DIFF_OPEN,
     }
     html = await datasette.render_template("pastfix_session.html", context, request=request)
     return Response.html(html)
@@ -287,6 +289,12 @@ FIND_QUERY = "find_past_fix"
 # Lines of a command shown before "more"; lines of each side of an edit's diff.
 COMMAND_LINES = 3
 DIFF_LINES = 12
+# Sessions of a pasted path's history shown on the find page (the rest: its query page).
+FILE_HISTORY_ROWS = 5
+# Lines of an edit's diff on the session page; a longer one is cut, with its size said.
+SESSION_DIFF_LINES = 80
+# An edit's diff of more lines than this is folded on the session page.
+SESSION_DIFF_OPEN = 16
 
 
 async def template_vars(
@@ -304,9 +312,39 @@ async def template_vars(
                 p: request.args.get(p, "") for p in queries.CANNED_QUERIES[FIND_QUERY]["params"]
             }
             rows = await run_query(datasette, database, FIND_QUERY, params)
-        return find_page(rows, request, database, datasette)
+        page = find_page(rows, request, database, datasette)
+        page["file_history"] = await file_history(datasette, database, page["error"])
+        return page
 
     return {"pastfix_find": pastfix_find}
+
+
+async def file_history(datasette: Datasette, database: str, error: str) -> dict[str, Any] | None:
+    """The history of the file the pasted text is or ends in (queries.pasted_path), when the
+    index has one: the sessions that touched it, for the find page to show beside failures."""
+    path = queries.pasted_path(error)
+    if path is None:
+        return None
+    rows = await run_query(datasette, database, "file_history", {"path": path})
+    if not rows:
+        return None
+    now = datetime.now(UTC)
+    query_url = datasette.urls.query(database, "file_history")
+    return {
+        "path": path,
+        "count": len(rows),
+        "url": f"{query_url}?" + urlencode({"path": path}),
+        "rows": [
+            {
+                **row,
+                "when": _when(row["last_touched"], now),
+                "url": session_url(datasette, database, row["session_id"]),
+                "title": queries.one_line(row["title"] or row["session_id"], 120),
+                "last_error": queries.one_line(row["last_error"], 200),
+            }
+            for row in rows[:FILE_HISTORY_ROWS]
+        ],
+    }
 
 
 async def run_query(
@@ -500,11 +538,12 @@ def _json_list(value: Any) -> list[Any]:
     return found if isinstance(found, list) else []
 
 
-def diff_lines(old: str, new: str) -> list[tuple[str, str]]:
+def diff_lines(old: str, new: str, limit: int | None = None) -> list[tuple[str, str]]:
     """The lines an edit changed, with one line of context: ("-"|"+"|" "|"…", line).
 
-    At most DIFF_LINES lines; "…" stands for what is left out.
+    At most `limit` lines (DIFF_LINES by default); "…" stands for what is left out.
     """
+    limit = DIFF_LINES if limit is None else limit
     a, b = old.splitlines(), new.splitlines()
     shown: list[tuple[str, str]] = []
     for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(1):
@@ -516,10 +555,17 @@ def diff_lines(old: str, new: str) -> list[tuple[str, str]]:
                 continue
             shown += [("-", line) for line in a[i1:i2]]
             shown += [("+", line) for line in b[j1:j2]]
-    if len(shown) > DIFF_LINES:
-        left = len(shown) - DIFF_LINES
-        shown = [*shown[:DIFF_LINES], ("…", f"{left} more line{'s' if left > 1 else ''}")]
+    if len(shown) > limit:
+        left = len(shown) - limit
+        shown = [*shown[:limit], ("…", f"{left} more line{'s' if left > 1 else ''}")]
     return shown
+
+
+def session_diff(edit: dict[str, str]) -> list[tuple[str, str]]:
+    """An edit on the session page (queries.edit_parts): its diff, SESSION_DIFF_LINES at most."""
+    if "patch" in edit:
+        return queries.patch_lines(edit["patch"])[:SESSION_DIFF_LINES]
+    return diff_lines(edit["old"], edit["new"], SESSION_DIFF_LINES)
 
 
 def _parse(timestamp: str | None) -> datetime | None:

@@ -1,0 +1,216 @@
+"""Remove sessions from the index for good: `pastfix forget`.
+
+The index keeps the sessions whose transcripts are gone (migrations.m012_archive),
+so no build removes anything by itself: this does, when a user asks. The rows go,
+their full-text entries, and their bytes: secure_delete zeroes what is deleted,
+the full-text indexes are rebuilt without them (an FTS5 'delete' leaves the old
+terms in older segments until they are merged), and a checkpoint empties the WAL.
+
+A session whose transcript is still on disk keeps its file's stored size and
+offset, so an incremental build does not read it again; a forced build, or a
+rewrite of the file, indexes it again: `Forgotten.on_disk` counts those.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pastfix import db as pdb
+
+# What is listed of each session, and where a session is picked from.
+SESSIONS_SQL = (
+    "SELECT session_id, project, title, first_ts, last_ts, agent, message_count,"
+    " tool_call_count, tool_error_count, transcript_deleted_at FROM sessions"
+)
+IN_IDS = "(SELECT value FROM json_each(?))"
+
+
+class ForgetError(Exception):
+    """What cannot be forgotten (no index, an unknown session): meant for the user."""
+
+
+@dataclass
+class Forgotten:
+    sessions: list[dict[str, Any]]
+    # Of those, how many still have a transcript on disk (a forced build reads it again).
+    on_disk: int = 0
+    # Files of archived transcripts whose every row went (their source_files row too).
+    files_removed: int = 0
+    # Whether the WAL could be emptied: a reader holding the index open stops it.
+    wal_cleared: bool = True
+    dry_run: bool = False
+
+
+def parse_before(text: str) -> str:
+    """An ISO date or time as the UTC timestamp prefix sessions are compared with.
+
+    A date or time without a zone is UTC, as the transcripts' timestamps are.
+    ValueError when `text` is not ISO 8601.
+    """
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(
+            f"{text!r} is not a date: write it as 2026-01-31 or 2026-01-31T18:00"
+        ) from None
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC).replace(tzinfo=None)
+    return when.strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def select(
+    conn: Any,
+    session_ids: Sequence[str] = (),
+    project: str | None = None,
+    before: str | None = None,
+    missing: bool = False,
+) -> list[dict[str, Any]]:
+    """The sessions that match every criterion given, oldest first.
+
+    `project` takes its subfolders too; `before` (see parse_before) picks the
+    sessions last active before it. ForgetError for an id not in the index.
+    """
+    clauses: list[str] = []
+    args: list[Any] = []
+    if session_ids:
+        known = {
+            r[0]
+            for r in conn.execute(
+                f"SELECT session_id FROM sessions WHERE session_id IN {IN_IDS}",
+                [json.dumps(list(session_ids))],
+            )
+        }
+        unknown = [s for s in session_ids if s not in known]
+        if unknown:
+            raise ForgetError(f"no session {', '.join(unknown)} in the index: nothing forgotten")
+        clauses.append(f"session_id IN {IN_IDS}")
+        args.append(json.dumps(list(session_ids)))
+    if project is not None:
+        folder = os.path.abspath(os.path.expanduser(project)).rstrip(os.sep) or os.sep
+        clauses.append("(project = ? OR substr(project, 1, ?) = ?)")
+        args += [folder, len(folder) + 1, folder + os.sep]
+    if before is not None:
+        clauses.append("last_ts < ?")
+        args.append(before)
+    if missing:
+        clauses.append("transcript_deleted_at IS NOT NULL")
+    where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+    cursor = conn.execute(f"{SESSIONS_SQL}{where} ORDER BY last_ts, session_id", args)
+    columns = [d[0] for d in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor]
+
+
+def forget(
+    db_path: str | Path,
+    session_ids: Sequence[str] = (),
+    project: str | None = None,
+    before: str | None = None,
+    missing: bool = False,
+    dry_run: bool = False,
+) -> Forgotten:
+    """Remove the sessions that match (see select) from the index at `db_path`, with
+    their bytes; with `dry_run`, only say which they are."""
+    if not Path(db_path).is_file():
+        raise ForgetError(f"{db_path} not found: there is no index to forget from")
+    try:
+        with pdb.build_lock(db_path):
+            conn = pdb.connect(db_path)
+            try:
+                sessions = select(conn, session_ids, project, before, missing)
+                done = Forgotten(
+                    sessions,
+                    on_disk=sum(s["transcript_deleted_at"] is None for s in sessions),
+                    dry_run=dry_run,
+                )
+                if sessions and not dry_run:
+                    done.files_removed = _delete(conn, [s["session_id"] for s in sessions])
+                    busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+                    done.wal_cleared = busy == 0
+            finally:
+                conn.close()
+    except sqlite3.Error as e:
+        raise ForgetError(f"{db_path}: {e}") from e
+    return done
+
+
+def _delete(conn: Any, session_ids: list[str]) -> int:
+    """Delete every row of `session_ids` in one transaction; the files removed."""
+    ids = json.dumps(session_ids)
+    conn.execute("PRAGMA secure_delete=ON")
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        files = conn.execute(
+            "SELECT DISTINCT f.id, f.session_ids, f.missing_since FROM source_files f,"
+            f" json_each(f.session_ids) j WHERE j.value IN {IN_IDS}",
+            [ids],
+        ).fetchall()
+        # Sessions titled by a summary line of a forgotten one lose that title.
+        titled = {
+            r[0]
+            for r in conn.execute(
+                "SELECT DISTINCT m.session_id FROM session_meta sm"
+                " JOIN messages m ON m.uuid = sm.leaf_uuid"
+                f" WHERE sm.session_id IN {IN_IDS} AND sm.leaf_uuid IS NOT NULL",
+                [ids],
+            )
+        } - set(session_ids)
+        conn.execute(
+            "DELETE FROM redactions WHERE"
+            " (table_name = 'messages' AND row_key IN"
+            f"   (SELECT uuid FROM messages WHERE session_id IN {IN_IDS}))"
+            " OR (table_name IN ('tool_calls', 'tool_results') AND row_key IN"
+            f"   (SELECT tool_use_id FROM tool_calls WHERE session_id IN {IN_IDS}"
+            f"    UNION SELECT tool_use_id FROM tool_results WHERE session_id IN {IN_IDS}))"
+            f" OR (table_name = 'session_meta' AND row_key IN {IN_IDS})",
+            [ids, ids, ids, ids],
+        )
+        for table in (*pdb.DATA_TABLES, "fixes", "_persisted_outputs", "sessions"):
+            conn.execute(f"DELETE FROM {table} WHERE session_id IN {IN_IDS}", [ids])
+        # A file that shares ids with these (a resumed session) may hold copies of
+        # rows that were the forgotten ones': the next build reads it again.
+        conn.execute(
+            "UPDATE source_files SET size = -1, tail_hash = NULL WHERE missing_since IS NULL"
+            " AND id IN (SELECT other_id FROM _duplicate_links WHERE file_id IN"
+            " (SELECT value FROM json_each(?)))",
+            [json.dumps([f[0] for f in files])],
+        )
+        removed = 0
+        gone = set(session_ids)
+        for file_id, stored, missing_since in files:
+            left = [s for s in json.loads(stored or "[]") if s not in gone]
+            if left:
+                conn.execute(
+                    "UPDATE source_files SET session_ids = ? WHERE id = ?",
+                    [json.dumps(left), file_id],
+                )
+                continue
+            conn.execute("DELETE FROM problems WHERE file_id = ?", [file_id])
+            conn.execute("DELETE FROM redactions WHERE file_id = ?", [file_id])
+            if missing_since:
+                conn.execute("DELETE FROM source_files WHERE id = ?", [file_id])
+                conn.execute(
+                    "DELETE FROM _duplicate_links WHERE file_id = ? OR other_id = ?",
+                    [file_id, file_id],
+                )
+                removed += 1
+            else:
+                # Kept, with its size and offset, so that a refresh does not read it again.
+                conn.execute("UPDATE source_files SET session_ids = '[]' WHERE id = ?", [file_id])
+        # Rebuilt rather than told 'delete': the old terms would stay in older segments.
+        conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
+        pdb.refresh_tool_errors_fts(conn)
+        if titled:
+            pdb.refresh_sessions(conn, titled)
+            pdb.refresh_fixes(conn, titled)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return removed

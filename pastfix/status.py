@@ -1,0 +1,244 @@
+"""`pastfix status`: where the index is, what it holds, and what keeps it up to date.
+
+Claude Code deletes transcripts older than its `cleanupPeriodDays` setting (30 when
+unset) each time it starts; the index keeps their sessions (migrations.m012_archive),
+but only those it read before they went. So status says what reads them in time:
+the SessionEnd hook, and when the last build was.
+"""
+
+from __future__ import annotations
+
+import calendar
+import json
+import os
+import sqlite3
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pastfix import install, paths, sources
+
+# Claude Code's default cleanupPeriodDays; hook install mentions the setting when it is
+# unset or no longer than this.
+DEFAULT_CLEANUP_DAYS = 30
+
+
+def cleanup_period_days(settings: dict[str, Any]) -> int | None:
+    """Claude Code's cleanupPeriodDays as `settings` has it; None when unset (30 days)."""
+    value = settings.get("cleanupPeriodDays")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def cleanup_notice(days: int | None) -> str | None:
+    """The one line `hook install` prints about cleanupPeriodDays, when it is unset or short."""
+    if days is not None and days > DEFAULT_CLEANUP_DAYS:
+        return None
+    if days == 0:
+        # Meant as "never clean up", it stops Claude Code writing transcripts at all
+        # (anthropics/claude-code#23710): there is nothing for the index to read.
+        return (
+            "cleanupPeriodDays is 0, which can stop Claude Code writing transcripts at all:"
+            " set a large number of days instead (99999) for the index to have sessions to read"
+        )
+    setting = "unset, so 30" if days is None else str(days)
+    return (
+        f"Claude Code deletes transcripts older than cleanupPeriodDays ({setting} days):"
+        " the SessionEnd hook indexes each session before that, and the index keeps it"
+        " after; to keep the transcripts too, raise cleanupPeriodDays in settings.json"
+    )
+
+
+def status(db_path: Path, settings_path: Path | None = None) -> dict[str, Any]:
+    """What `pastfix status --json` prints (see the module docstring)."""
+    settings_path = settings_path or install.default_settings()
+    result: dict[str, Any] = {"index": str(db_path.absolute()), "exists": db_path.is_file()}
+    result.update(_index(db_path) if result["exists"] else _no_index())
+    settings, problem = _settings(settings_path)
+    events = install.installed_events(settings)
+    result["hook_installed"] = bool(events)
+    result["hook"] = {"settings": str(settings_path), "events": events}
+    if problem:
+        result["hook"]["problem"] = problem
+    result["cleanup_period_days"] = cleanup_period_days(settings)
+    result["mcp_installed"], result["mcp"] = _mcp()
+    skill = install.default_skills() / install.SKILL_NAME / "SKILL.md"
+    result["skill_installed"] = skill.is_file()
+    result["skill"] = {"where": str(skill.parent)}
+    result["advice"] = advice(result)
+    return result
+
+
+def _no_index() -> dict[str, Any]:
+    return {
+        "size_bytes": 0,
+        "sessions": 0,
+        "messages": 0,
+        "failures": 0,
+        "sessions_without_transcript": 0,
+        "last_build": None,
+        "sources": [{**s, "files": 0, "files_without_transcript": 0} for s in _defaults()],
+    }
+
+
+def _defaults() -> list[dict[str, Any]]:
+    return [
+        {"path": str(p), "agent": sources.agent_of(p) if p.is_dir() else "claude"}
+        for p in sources.default_sources()
+    ]
+
+
+def _index(db_path: Path) -> dict[str, Any]:
+    wal = Path(f"{db_path}-wal")
+    found: dict[str, Any] = {
+        "size_bytes": db_path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+    }
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        if "sessions" not in names or "_build_state" not in names:
+            return {**_no_index(), **found, "problem": f"{db_path} is not a pastfix index"}
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
+        deleted = "transcript_deleted_at IS NOT NULL" if "transcript_deleted_at" in columns else "0"
+        found["sessions"], found["messages"], found["sessions_without_transcript"] = conn.execute(
+            f"SELECT count(*), coalesce(sum(message_count), 0), count(CASE WHEN {deleted}"
+            " THEN 1 END) FROM sessions"
+        ).fetchone()
+        found["failures"] = conn.execute(
+            "SELECT count(*) FROM tool_results WHERE is_error = 1"
+        ).fetchone()[0]
+        row = conn.execute("SELECT value FROM _build_state WHERE name = 'last_build'").fetchone()
+        found["last_build"] = json.loads(row[0]) if row else None
+        if "missing_since" not in {r[1] for r in conn.execute("PRAGMA table_info(source_files)")}:
+            found["problem"] = "built by an older pastfix: run pastfix build to bring it up to date"
+            files = [(p, None) for (p,) in conn.execute("SELECT path FROM source_files")]
+        else:
+            files = conn.execute("SELECT path, missing_since FROM source_files").fetchall()
+    finally:
+        conn.close()
+    roots = (found["last_build"] or {}).get("sources") or _defaults()
+    found["sources"] = [
+        {
+            **root,
+            "exists": Path(root["path"]).is_dir(),
+            "files": sum(p.startswith(root["path"] + os.sep) for p, _ in files),
+            "files_without_transcript": sum(
+                bool(gone) and p.startswith(root["path"] + os.sep) for p, gone in files
+            ),
+        }
+        for root in roots
+    ]
+    return found
+
+
+def _settings(path: Path) -> tuple[dict[str, Any], str | None]:
+    try:
+        return install.read_settings(path), None
+    except install.InstallError as e:
+        return {}, str(e)
+
+
+def _mcp() -> tuple[bool, dict[str, Any]]:
+    """Whether an MCP server that runs `pastfix mcp` is set up, for Claude Code or Codex."""
+    where: list[str] = []
+    path = paths.claude_user_config()
+    try:
+        config = json.loads(path.read_text())
+    except (OSError, ValueError):
+        config = {}
+    if isinstance(config, dict):
+        if _runs_pastfix(config.get("mcpServers")):
+            where.append(f"{path} (user)")
+        projects = config.get("projects")
+        for folder, project in (projects if isinstance(projects, dict) else {}).items():
+            if isinstance(project, dict) and _runs_pastfix(project.get("mcpServers")):
+                where.append(f"{path} (local, {folder})")
+    codex = sources.codex_sessions().parent / "config.toml"
+    try:
+        servers = tomllib.loads(codex.read_text()).get("mcp_servers")
+    except (OSError, ValueError):
+        servers = None
+    if _runs_pastfix(servers):
+        where.append(str(codex))
+    return bool(where), {"where": where}
+
+
+def _runs_pastfix(servers: Any) -> bool:
+    if not isinstance(servers, dict):
+        return False
+    for server in servers.values():
+        if isinstance(server, dict):
+            words = [str(server.get("command", "")), *map(str, server.get("args") or [])]
+            if any("pastfix" in w for w in words) and "mcp" in words:
+                return True
+    return False
+
+
+def advice(found: dict[str, Any]) -> list[str]:
+    """What to do, from what status found."""
+    lines = []
+    if not found["exists"]:
+        lines.append(f"No index at {found['index']}: run pastfix build {found['index']}")
+    elif found.get("problem"):
+        lines.append(found["problem"])
+    days = found["cleanup_period_days"]
+    if days == 0:
+        lines.append(cleanup_notice(0) or "")
+    if not found["hook_installed"]:
+        lines.append(
+            f"Claude Code deletes transcripts older than {days or DEFAULT_CLEANUP_DAYS} days"
+            " (cleanupPeriodDays) and no hook indexes them before that: run pastfix hook"
+            " install, or pastfix build at least that often"
+        )
+    return lines
+
+
+def format_text(found: dict[str, Any]) -> str:
+    """`pastfix status` as lines for people."""
+    size = f"{found['size_bytes'] / 1e6:,.1f} MB" if found["exists"] else "not built"
+    lines = [f"index:      {found['index']} ({size})"]
+    if found["exists"]:
+        kept = found["sessions_without_transcript"]
+        lines.append(
+            f"holds:      {found['sessions']:,} sessions ({kept:,} kept without a transcript),"
+            f" {found['messages']:,} messages, {found['failures']:,} failures"
+        )
+        last = found["last_build"]
+        if last:
+            lines.append(
+                f"last build: {last['at']} ({last['mode']}): read {last['files_read']:,} of"
+                f" {last['files_seen']:,} files, {last['new_lines']:,} new lines,"
+                f" in {last['seconds']:.2f}s ({_ago(last['at'])})"
+            )
+    for s in found["sources"]:
+        gone = s["files_without_transcript"]
+        there = "" if s.get("exists", True) else ", folder missing"
+        lines.append(
+            f"source:     {s['path']} ({s['agent']}, {s['files']:,} files indexed,"
+            f" {gone:,} of them deleted since{there})"
+        )
+    hook = found["hook"]
+    lines.append(
+        f"hook:       {'installed' if found['hook_installed'] else 'not installed'}"
+        f" in {hook['settings']}" + (f" ({hook['problem']})" if hook.get("problem") else "")
+    )
+    mcp = found["mcp"]["where"]
+    lines.append(f"mcp:        {'installed in ' + ', '.join(mcp) if mcp else 'not installed'}")
+    skill = "installed in" if found["skill_installed"] else "not installed in"
+    lines.append(f"skill:      {skill} {found['skill']['where']}")
+    days = found["cleanup_period_days"]
+    kept = DEFAULT_CLEANUP_DAYS if days is None else days
+    lines.append(
+        f"cleanup:    Claude Code keeps transcripts {kept} days"
+        f" (cleanupPeriodDays {'unset' if days is None else 'set'})"
+    )
+    return "\n".join(lines + found["advice"])
+
+
+def _ago(at: str) -> str:
+    try:
+        then = calendar.timegm(time.strptime(at, "%Y-%m-%dT%H:%M:%SZ"))
+    except ValueError:
+        return "?"
+    hours = max(0.0, time.time() - then) / 3600
+    return f"{hours:.0f} hours ago" if hours < 48 else f"{hours / 24:.0f} days ago"

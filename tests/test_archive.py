@@ -1,0 +1,581 @@
+"""The index outlives the transcripts: no build path drops a session whose file is gone
+(issue 20), and `pastfix forget` removes exactly what it is asked to, with its bytes."""
+
+import json
+import shutil
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+from conftest import build_index
+from jsonl import failing_session, prompt, write_jsonl
+
+from pastfix import cli, forget, queries
+from pastfix import db as pdb
+
+A = "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa"
+B = "bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb"
+C = "cccccccc-cccc-4ccc-8ccc-cccccccccccc"
+ERRORS = {
+    A: "ModuleNotFoundError: No module named 'zebracorn'",
+    B: "error TS2339: Property 'quokka' does not exist on type 'Farm'",
+    C: "EISDIR: illegal operation on a directory, read 'walrus'",
+}
+SECRET = "glpat-Xy7Zq2Wv9Ut4Rs1Pq8No"
+
+
+def corpus(projects):
+    """Three sessions in two projects, each failing with its own error and fixing it."""
+    paths = {}
+    for sid, folder in ((A, "-home-dev-a"), (B, "-home-dev-b"), (C, "-home-dev-b")):
+        paths[sid] = write_jsonl(
+            projects / folder / f"{sid}.jsonl", failing_session(sid, 3, ERRORS[sid], "Fix it")
+        )
+    return paths
+
+
+def findable(db_path):
+    """What a user can find: each session's counts and where find_past_fix finds each error."""
+    conn = queries.connect(db_path)
+    try:
+        sessions = conn.execute(
+            "SELECT session_id, message_count, tool_call_count, tool_error_count FROM sessions"
+            " ORDER BY 1"
+        ).fetchall()
+        hits = {
+            sid: [(r["session_id"], r["tool_use_id"]) for r in queries.find_past_fix(conn, error)]
+            for sid, error in ERRORS.items()
+        }
+        words = conn.execute(
+            "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'Fix'"
+        ).fetchone()
+    finally:
+        conn.close()
+    return sessions, hits, words
+
+
+def deleted(db_path):
+    conn = sqlite3.connect(db_path)
+    rows = conn.execute(
+        "SELECT session_id FROM sessions WHERE transcript_deleted_at IS NOT NULL ORDER BY 1"
+    ).fetchall()
+    conn.close()
+    return [r[0] for r in rows]
+
+
+@pytest.fixture
+def projects(tmp_path):
+    return tmp_path / "projects"
+
+
+@pytest.mark.parametrize(
+    "rebuild",
+    [
+        "incremental",
+        "forced",
+        "forced in two processes",
+        "tokenizer",
+        "forced with a tokenizer",
+        "redaction off",
+        "schema migration",
+    ],
+)
+def test_no_build_drops_a_session_whose_transcript_is_gone(
+    tmp_path, projects, rebuild, monkeypatch
+):
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    before = findable(db_path)
+    assert all(before[1].values())
+    paths[B].unlink()
+    stats = build_index(db_path, projects)
+    assert (stats.files_missing, stats.sessions_without_transcript) == (1, 1)
+    if rebuild == "forced in two processes":
+        monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+        monkeypatch.setattr(pdb.os, "cpu_count", lambda: 2)
+    if rebuild == "schema migration":
+        # an index of the previous version: m012_archive is applied by the build
+        conn = sqlite3.connect(db_path)
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm012_archive'")
+        conn.execute("DROP INDEX idx_sessions_deleted")
+        conn.execute("ALTER TABLE sessions DROP COLUMN transcript_deleted_at")
+        conn.execute("ALTER TABLE source_files DROP COLUMN missing_since")
+        conn.commit()
+        conn.close()
+    kwargs = {
+        "incremental": {},
+        "forced": {"force": True},
+        "forced in two processes": {"force": True},
+        "tokenizer": {"tokenizer": "trigram"},
+        "forced with a tokenizer": {"tokenizer": "porter", "force": True},
+        "redaction off": {"redact": False},
+        "schema migration": {},
+    }[rebuild]
+    stats = build_index(db_path, projects, **kwargs)
+    if rebuild == "forced in two processes":
+        assert stats.processes == 2
+    assert stats.sessions_without_transcript == 1
+    assert findable(db_path) == before
+    assert deleted(db_path) == [B]
+    # and again incrementally, with nothing changed
+    assert findable(db_path) == findable(db_path)
+    stats = build_index(db_path, projects, **{k: v for k, v in kwargs.items() if k != "force"})
+    assert (stats.files_read, stats.sessions_without_transcript) == (0, 1)
+    assert findable(db_path) == before
+
+
+def test_the_deleted_session_says_since_when(tmp_path, projects):
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    build_index(db_path, projects)
+    conn = sqlite3.connect(db_path)
+    [(since, files)] = conn.execute(
+        "SELECT s.transcript_deleted_at, (SELECT count(*) FROM source_files"
+        " WHERE missing_since = s.transcript_deleted_at) FROM sessions s WHERE session_id = ?",
+        [A],
+    ).fetchall()
+    conn.close()
+    assert since.endswith("Z") and files == 1
+    # a later build keeps the first time it was found gone
+    build_index(db_path, projects)
+    assert sqlite3.connect(db_path).execute(
+        "SELECT transcript_deleted_at FROM sessions WHERE session_id = ?", [A]
+    ).fetchall() == [(since,)]
+
+
+@pytest.mark.parametrize("how", ["as it was", "grown", "rewritten", "restored as a copy"])
+def test_a_transcript_that_comes_back_is_read_again_without_duplicates(tmp_path, projects, how):
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    aside = tmp_path / "aside.jsonl"
+    shutil.move(paths[A], aside)
+    build_index(db_path, projects)
+    assert deleted(db_path) == [A]
+    extra = [prompt("late", A, "one more thing", "2026-02-01T00:00:00Z")]
+    if how == "as it was":
+        shutil.move(aside, paths[A])
+    elif how == "grown":
+        shutil.move(aside, paths[A])
+        write_jsonl(paths[A], extra, "a")
+    elif how == "rewritten":
+        aside.unlink()
+        write_jsonl(paths[A], failing_session(A, 2, ERRORS[A], "Fix it") + extra)
+    else:
+        shutil.copy(aside, paths[A])
+    stats = build_index(db_path, projects)
+    assert stats.sessions_without_transcript == 0
+    assert deleted(db_path) == []
+    fresh = tmp_path / "fresh.db"
+    build_index(fresh, projects)
+    assert findable(db_path) == findable(fresh)
+    conn = sqlite3.connect(db_path)
+    assert conn.execute(
+        "SELECT count(*) FROM source_files WHERE missing_since IS NOT NULL"
+    ).fetchone() == (0,)
+    conn.close()
+
+
+@pytest.mark.parametrize("how", ["renamed", "copied", "renamed, then grown", "renamed, forced"])
+def test_a_transcript_moved_to_another_folder_is_the_same_file(tmp_path, projects, how):
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    before = findable(db_path)
+    moved = projects / "-home-dev-renamed" / paths[C].name
+    moved.parent.mkdir()
+    if how == "copied":  # another file system, a backup
+        shutil.copy(paths[C], moved)
+        paths[C].unlink()
+    else:
+        paths[C].rename(moved)
+    if how == "renamed, then grown":
+        write_jsonl(moved, [prompt("late", C, "one more thing", "2026-02-01T00:00:00Z")], "a")
+    stats = build_index(db_path, projects, force=how == "renamed, forced")
+    assert (stats.duplicates, stats.files_missing, stats.sessions_without_transcript) == (0, 0, 0)
+    # a copy has another inode: it is read again, in place of the stored one
+    assert stats.files_read == {"renamed": 0, "copied": 1, "renamed, then grown": 1}.get(how, 3)
+    fresh = tmp_path / "fresh.db"
+    build_index(fresh, projects)
+    assert findable(db_path) == findable(fresh)
+    if how != "renamed, then grown":
+        assert findable(db_path) == before
+    conn = sqlite3.connect(db_path)
+    assert conn.execute(
+        "SELECT source_paths FROM sessions WHERE session_id = ?", [C]
+    ).fetchone() == (json.dumps([str(moved)]).replace(" ", ""),)
+    conn.close()
+
+
+def test_turning_redaction_on_redacts_the_archived_rows_in_place(tmp_path, projects):
+    corpus(projects)
+    leak = write_jsonl(
+        projects / "-home-dev-a" / "dddddddd-dddd-4ddd-8ddd-dddddddddddd.jsonl",
+        [prompt("s1", "dddddddd-dddd-4ddd-8ddd-dddddddddddd", f"key {SECRET}", "2026-01-01")],
+    )
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects, redact=False)
+    leak.unlink()
+    build_index(db_path, projects, redact=False)
+    stats = build_index(db_path, projects)
+    assert stats.redact_changed and stats.reredacted_rows == 1
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT text FROM messages WHERE uuid = 's1'").fetchall() == [
+        ("key [REDACTED:gitlab-token]",)
+    ]
+    conn.close()
+    assert SECRET.encode() not in (db_path.read_bytes() + wal(db_path))
+
+
+def test_turning_redaction_off_keeps_the_archived_rows_redacted_and_says_so(tmp_path, projects):
+    corpus(projects)
+    leak = write_jsonl(
+        projects / "-home-dev-a" / "dddddddd-dddd-4ddd-8ddd-dddddddddddd.jsonl",
+        [prompt("s1", "dddddddd-dddd-4ddd-8ddd-dddddddddddd", f"key {SECRET}", "2026-01-01")],
+    )
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    leak.unlink()
+    build_index(db_path, projects)
+    result = CliRunner().invoke(
+        cli.cli, ["build", str(db_path), "--source", str(projects), "--no-redact"]
+    )
+    assert result.exit_code == 0, result.output
+    assert (
+        "Redaction turned off (--no-redact): every file was re-indexed; the 1 session kept"
+        " without a transcript keeps its redacted text" in result.stderr
+    )
+    assert "1 session kept without a transcript" in result.stderr.splitlines()[-1]
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT text FROM messages WHERE uuid = 's1'").fetchall() == [
+        ("key [REDACTED:gitlab-token]",)
+    ]
+    conn.close()
+
+
+def test_build_json_counts_the_sessions_kept_without_a_transcript(tmp_path, projects):
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    paths[C].unlink()
+    result = CliRunner().invoke(
+        cli.cli, ["build", str(db_path), "--source", str(projects), "--json", "-s"]
+    )
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.stdout)
+    assert (stats["files_missing"], stats["sessions_without_transcript"]) == (2, 2)
+    assert "2 sessions kept without a transcript" in result.stderr
+
+
+# -- forget ----------------------------------------------------------------------
+
+
+def wal(db_path):
+    side = db_path.with_name(db_path.name + "-wal")
+    return side.read_bytes() if side.exists() else b""
+
+
+def test_forget_removes_a_session_and_its_bytes(tmp_path, projects):
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    build_index(db_path, projects)
+    assert b"zebracorn" in db_path.read_bytes() + wal(db_path)
+    # a reader keeps the index open, as Datasette does, but holds no transaction
+    reader = sqlite3.connect(db_path)
+    reader.execute("SELECT count(*) FROM sessions").fetchall()
+    done = forget.forget(db_path, [A])
+    reader.close()
+    assert [s["session_id"] for s in done.sessions] == [A]
+    assert (done.files_removed, done.on_disk, done.wal_cleared) == (1, 0, True)
+    assert b"zebracorn" not in db_path.read_bytes() + wal(db_path)
+    sessions, hits, _ = findable(db_path)
+    assert [s[0] for s in sessions] == [B, C]
+    assert hits[A] == [] and hits[B] and hits[C]
+    conn = sqlite3.connect(db_path)
+    for table in ("messages", "tool_calls", "tool_results", "session_meta", "fixes"):
+        assert conn.execute(
+            f"SELECT count(*) FROM {table} WHERE session_id = ?", [A]
+        ).fetchone() == (0,)
+    assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    conn.execute("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)")
+    conn.close()
+
+
+def test_forget_picks_by_project_date_and_missing_and_a_dry_run_changes_nothing(tmp_path, projects):
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[C].unlink()
+    build_index(db_path, projects)
+    conn = pdb.connect(db_path)
+    picked = {
+        "project": forget.select(conn, project="/home/dev/app"),
+        "none": forget.select(conn, project="/home/dev/ap"),
+        "missing": forget.select(conn, missing=True),
+        "before": forget.select(conn, before=forget.parse_before("2000-01-01")),
+        "after": forget.select(conn, before=forget.parse_before("2999-01-01T00:00+02:00")),
+    }
+    conn.close()
+    ids = {k: [s["session_id"] for s in v] for k, v in picked.items()}
+    assert ids["project"] and set(ids["project"]) == {A, B, C}  # failing_session's cwd
+    assert ids["none"] == [] and ids["before"] == []
+    assert ids["missing"] == [C]
+    assert set(ids["after"]) == {A, B, C}
+    before = db_path.read_bytes()
+    done = forget.forget(db_path, missing=True, dry_run=True)
+    assert [s["session_id"] for s in done.sessions] == [C]
+    assert findable(db_path)[0][2][0] == C and db_path.read_bytes() == before
+
+
+def test_forget_an_unknown_session_is_an_error_and_forgets_nothing(tmp_path, projects):
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    result = CliRunner().invoke(
+        cli.cli, ["forget", str(db_path), "--session", A, "--session", "nope"]
+    )
+    assert result.exit_code == 1
+    assert result.stderr == "Error: no session nope in the index: nothing forgotten\n"
+    assert len(findable(db_path)[0]) == 3
+
+
+def test_forget_cli_says_what_it_removed(tmp_path, projects):
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    runner = CliRunner()
+    result = runner.invoke(cli.cli, ["forget", str(db_path), "--session", B, "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert B in result.stdout
+    assert result.stderr.startswith("Would forget 1 session (")
+    result = runner.invoke(cli.cli, ["forget", str(db_path), "--session", B])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("Forgot 1 session (")
+    assert "1 of them still has its transcript on disk" in result.stderr
+    # the next refresh does not read it again
+    stats = build_index(db_path, projects)
+    assert stats.files_read == 0
+    assert [s[0] for s in findable(db_path)[0]] == [A, C]
+    result = runner.invoke(cli.cli, ["forget", str(db_path)])
+    assert result.exit_code == 2
+    assert "say what to forget" in result.stderr
+    result = runner.invoke(cli.cli, ["forget", str(db_path), "--before", "yesterday"])
+    assert result.exit_code == 2
+    assert "is not a date" in result.stderr
+
+
+@pytest.mark.asyncio
+async def test_session_page_and_find_card_say_the_transcript_is_gone(tmp_path, projects):
+    from datasette.app import Datasette
+
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    build_index(db_path, projects)
+    [(since,)] = sqlite3.connect(db_path).execute(
+        "SELECT transcript_deleted_at FROM sessions WHERE session_id = ?", [A]
+    )
+    note = f"deleted on {since[:10]}; kept in the index"
+    ds = Datasette([str(db_path)])
+    page = (await ds.client.get(f"/index/-/session/{A}")).text
+    assert f'<dd class="pf-archived">{note}</dd>' in page
+    assert note not in (await ds.client.get(f"/index/-/session/{B}")).text
+    data = (await ds.client.get(f"/index/-/session/{A}.json")).json()
+    assert data["session"]["transcript_deleted_at"] == since
+    found = (await ds.client.get("/index/find_past_fix", params={"error": ERRORS[A]})).text
+    assert f"Transcript {note}." in found
+    other = (await ds.client.get("/index/find_past_fix", params={"error": ERRORS[B]})).text
+    assert "Transcript deleted" not in other
+
+
+# -- status ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def claude_home(fake_home, monkeypatch):
+    """Claude Code's folder in the temporary home, named by CLAUDE_CONFIG_DIR too."""
+    folder = fake_home / ".claude"
+    folder.mkdir()
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(folder))
+    monkeypatch.delenv("PASTFIX_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(fake_home / "data"))
+    return folder
+
+
+def status_json(*args):
+    result = CliRunner().invoke(cli.cli, ["status", *map(str, args), "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_status_of_nothing_says_what_to_do(tmp_path, claude_home, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    found = status_json()
+    assert found["index"] == str(claude_home.parent / "data" / "pastfix" / "index.db")
+    assert (found["exists"], found["sessions"], found["sessions_without_transcript"]) == (
+        False,
+        0,
+        0,
+    )
+    assert (found["last_build"], found["cleanup_period_days"], found["hook_installed"]) == (
+        None,
+        None,
+        False,
+    )
+    assert (found["mcp_installed"], found["skill_installed"]) == (False, False)
+    assert found["advice"][0].startswith("No index at ")
+    assert "run pastfix hook install" in found["advice"][1]
+    text = CliRunner().invoke(cli.cli, ["status"]).stdout
+    assert "hook:       not installed in" in text and "run pastfix hook install" in text
+
+
+def test_status_of_an_index_with_everything_installed(tmp_path, projects, claude_home):
+    from pastfix import install
+
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    build_index(db_path, projects)
+    settings = claude_home / "settings.json"
+    settings.write_text(json.dumps({"cleanupPeriodDays": 7}))
+    install.install_hooks(settings, db_path)
+    install.install_skill(claude_home / "skills")
+    (claude_home / ".claude.json").write_text(
+        json.dumps({"mcpServers": {"pastfix": {"command": "/x/bin/pastfix", "args": ["mcp"]}}})
+    )
+    found = status_json(db_path)
+    assert found["index"] == str(db_path)
+    assert found["size_bytes"] >= db_path.stat().st_size > 0
+    assert (found["sessions"], found["sessions_without_transcript"], found["failures"]) == (
+        3,
+        1,
+        9,
+    )
+    assert found["last_build"]["mode"] == "incremental"
+    assert found["last_build"]["sources"] == [{"path": str(projects), "agent": "claude"}]
+    assert found["sources"] == [
+        {
+            "path": str(projects),
+            "agent": "claude",
+            "exists": True,
+            "files": 3,
+            "files_without_transcript": 1,
+        }
+    ]
+    assert found["hook_installed"] and found["hook"]["events"] == [
+        "PostToolUseFailure",
+        "SessionEnd",
+    ]
+    assert found["cleanup_period_days"] == 7
+    assert found["mcp_installed"] and found["mcp"]["where"] == [
+        f"{claude_home / '.claude.json'} (user)"
+    ]
+    assert found["skill_installed"]
+    assert found["advice"] == []
+
+
+@pytest.mark.parametrize(
+    "settings, told",
+    [
+        ({}, "unset, so 30 days"),
+        ({"cleanupPeriodDays": 14}, "(14 days)"),
+        ({"cleanupPeriodDays": 365}, None),
+        ({"cleanupPeriodDays": 0}, "set a large number of days instead"),
+    ],
+)
+def test_hook_install_mentions_a_short_cleanup_period_and_leaves_it(
+    tmp_path, claude_home, settings, told
+):
+    path = claude_home / "settings.json"
+    path.write_text(json.dumps(settings))
+    result = CliRunner().invoke(
+        cli.cli, ["hook", "install", "--settings", str(path), "--db", str(tmp_path / "i.db")]
+    )
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if "cleanupPeriodDays" in line]
+    if told:
+        assert len(lines) == 1 and told in lines[0]
+    else:
+        assert lines == []
+    assert json.loads(path.read_text()).get("cleanupPeriodDays") == settings.get(
+        "cleanupPeriodDays"
+    )
+
+
+def test_the_duplicates_repair_reads_again_around_an_archived_file(tmp_path, projects):
+    """A resumed session repeats lines of another file: when that file is gone and the
+    resumed one grows, the repair re-reads the resumed one and keeps the archived rows."""
+    original = failing_session(A, 3, ERRORS[A], "Fix it")
+    resumed = [{**line, "sessionId": B} for line in original[:8]]
+    resumed += failing_session(B, 2, ERRORS[B], "Fix it")
+    a = write_jsonl(projects / "-home-dev-a" / f"{A}.jsonl", original)
+    b = write_jsonl(projects / "-home-dev-b" / f"{B}.jsonl", resumed)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    before = findable(db_path)
+    a.unlink()
+    build_index(db_path, projects)
+    write_jsonl(b, [prompt("late", B, "one more thing", "2026-02-01T00:00:00Z")], "a")
+    stats = build_index(db_path, projects)
+    assert stats.files_read == 1 and stats.sessions_without_transcript == 1
+    sessions, hits, _ = findable(db_path)
+    assert hits == before[1]
+    assert dict((s[0], s[1]) for s in sessions) == {
+        A: dict((s[0], s[1]) for s in before[0])[A],
+        B: dict((s[0], s[1]) for s in before[0])[B] + 1,
+    }
+    assert build_index(db_path, projects, force=True).sessions_without_transcript == 1
+    assert findable(db_path)[:2] == (sessions, hits)
+
+
+def test_status_of_an_index_from_an_older_pastfix_says_to_build(tmp_path, projects, claude_home):
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    conn = sqlite3.connect(db_path)
+    conn.execute("DROP INDEX idx_sessions_deleted")
+    conn.execute("ALTER TABLE sessions DROP COLUMN transcript_deleted_at")
+    conn.execute("ALTER TABLE source_files DROP COLUMN missing_since")
+    conn.commit()
+    conn.close()
+    found = status_json(db_path)
+    assert (found["sessions"], found["sessions_without_transcript"]) == (3, 0)
+    assert found["advice"][0] == (
+        "built by an older pastfix: run pastfix build to bring it up to date"
+    )
+    assert found["sources"][0]["files"] == 3
+
+
+def test_status_of_a_file_that_is_not_an_index(tmp_path, claude_home):
+    path = tmp_path / "notes.db"
+    path.write_bytes(b"not sqlite at all" * 10)
+    result = CliRunner().invoke(cli.cli, ["status", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: {path}: ") and "Traceback" not in result.output
+
+
+def test_find_says_a_session_cannot_be_resumed_when_its_transcript_is_gone(tmp_path, projects):
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    build_index(db_path, projects)
+    [(since,)] = sqlite3.connect(db_path).execute(
+        "SELECT transcript_deleted_at FROM sessions WHERE session_id = ?", [A]
+    )
+    result = CliRunner().invoke(cli.cli, ["find", ERRORS[A], str(db_path)])
+    assert result.exit_code == 0, result.output
+    assert (
+        f"resume: claude --resume {A} (transcript deleted on {since[:10]}; kept in the index)"
+        in result.stdout
+    )
+    result = CliRunner().invoke(cli.cli, ["find", ERRORS[B], str(db_path)])
+    assert f"resume: claude --resume {B}\n" in result.stdout + "\n"

@@ -1,0 +1,78 @@
+"""`pastfix find` and `pastfix probe` without DB_PATH: ./index.db, else the hook's index.
+
+The skill and the hook's closing line tell an agent to run `pastfix find - --json` in
+whatever project folder its session is in, where there is no index.db (issue 21).
+"""
+
+import json
+import shutil
+
+import pytest
+from click.testing import CliRunner
+from test_hook import PAST, TS_ERROR, index  # noqa: F401  (the fixture index)
+
+from pastfix.cli import cli
+
+ERROR = TS_ERROR.format(file="lib/order.ts", line=3)
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    folder = tmp_path / "project"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    monkeypatch.delenv("PASTFIX_DB", raising=False)
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    return folder
+
+
+def find(*args, stdin=None):
+    return CliRunner().invoke(cli, ["find", *args], input=stdin)
+
+
+def sessions(result):
+    assert result.exit_code == 0, result.output
+    return {row["session_id"] for row in json.loads(result.stdout)}
+
+
+def test_find_from_a_project_folder_reads_the_default_index(index, project, fake_home):  # noqa: F811
+    default = fake_home / ".local" / "share" / "pastfix" / "index.db"
+    default.parent.mkdir(parents=True)
+    shutil.copy(index, default)
+    assert PAST in sessions(find("-", "--json", stdin=ERROR))
+
+
+def test_find_reads_pastfix_db_when_set(index, project, monkeypatch):  # noqa: F811
+    monkeypatch.setenv("PASTFIX_DB", str(index))
+    assert PAST in sessions(find(ERROR, "--json"))
+
+
+def test_a_project_index_comes_first(index, project, monkeypatch, tmp_path):  # noqa: F811
+    shutil.copy(index, project / "index.db")
+    monkeypatch.setenv("PASTFIX_DB", str(tmp_path / "elsewhere.db"))  # not there: not read
+    assert PAST in sessions(find(ERROR, "--json"))
+
+
+def test_no_index_anywhere_names_every_place_looked(project, fake_home):
+    for command in (["find", ERROR], ["probe"]):
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == 1
+        message = result.output.strip()
+        assert message.startswith("Error: no index found: looked in index.db (in "), message
+        assert str(project) in message
+        assert str(fake_home / ".local" / "share" / "pastfix" / "index.db") in message
+        assert "pastfix build --default-db" in message
+        assert len(message.splitlines()) == 1
+
+
+def test_probe_from_a_project_folder_reads_pastfix_db(index, project, monkeypatch):  # noqa: F811
+    monkeypatch.setenv("PASTFIX_DB", str(index))
+    result = CliRunner().invoke(cli, ["probe", "--json"])
+    assert result.exit_code == 0, result.output
+    assert "find_past_fix" in json.loads(result.stdout)
+
+
+def test_a_named_index_that_is_missing_is_still_an_error(project, tmp_path):
+    result = find(ERROR, str(tmp_path / "gone.db"))
+    assert result.exit_code == 1
+    assert "gone.db not found" in result.output

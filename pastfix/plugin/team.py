@@ -12,9 +12,9 @@ pastfix, or one that fails (locked, too slow), is named in a notice.
 from __future__ import annotations
 
 import asyncio
-import html
 import sqlite3
 from datetime import UTC, datetime
+from html import escape as escape_html
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
@@ -138,11 +138,7 @@ def _all_failures(
     a link to the find page for its own error."""
     rows = _merge_find(datasette, per_index, {"error": q, "limit": ""})
     return [
-        {
-            **row,
-            "find_url": _url(datasette, "find", error=row["signature"] or q),
-            "when": views.readable_time(row["failed_at"] or ""),
-        }
+        {**row, "find_url": _url(datasette, "find", error=row["signature"] or q)}
         for row in rows
         if row["matched"] != "some words"
     ]
@@ -160,7 +156,7 @@ def _all_outputs(
                 continue
             url = views.session_url(datasette, name, row["session_id"], row["tool_use_id"])
             snippet = queries.mark_words(
-                row["excerpt"] or "", q, "<mark>", "</mark>", html.escape, substrings=True
+                row["excerpt"] or "", q, "<mark>", "</mark>", escape_html, substrings=True
             )
             rows.append({"database": name, **row, "session_url": url, "snippet": snippet})
     rows.sort(key=lambda row: row["timestamp"] or "", reverse=True)

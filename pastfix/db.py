@@ -150,10 +150,13 @@ SELECT t.session_id,
         (SELECT sm.value FROM messages m JOIN session_meta sm ON sm.leaf_uuid = m.uuid
          WHERE m.session_id = t.session_id AND sm.key = 'summary'
          ORDER BY m.timestamp DESC, sm.value LIMIT 1),
-        (SELECT substr(text, 1, 200) FROM messages WHERE session_id = t.session_id
+        -- a first prompt as title: 200 characters at most, a cut one ending in an ellipsis
+        (SELECT CASE WHEN length(text) > 200 THEN rtrim(substr(text, 1, 199)) || '…' ELSE text END
+         FROM messages WHERE session_id = t.session_id
          AND kind = 'prompt' AND is_meta = 0 AND is_sidechain = 0 AND text > ''
          AND substr(text, 1, 1) != '<' ORDER BY timestamp, line_no LIMIT 1),
-        (SELECT substr(text, 1, 200) FROM messages WHERE session_id = t.session_id
+        (SELECT CASE WHEN length(text) > 200 THEN rtrim(substr(text, 1, 199)) || '…' ELSE text END
+         FROM messages WHERE session_id = t.session_id
          AND kind = 'prompt' AND is_meta = 0 AND text > '' AND substr(text, 1, 1) != '<'
          ORDER BY timestamp, line_no LIMIT 1)),
     (SELECT min(timestamp) FROM messages WHERE session_id = t.session_id),

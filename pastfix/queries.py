@@ -1079,12 +1079,16 @@ order by tr.timestamp, tr.id
 """
 
 SEARCH_MESSAGES_SQL = f"""
--- Prompts, replies, thinking and summaries containing every word, best first.
+-- Prompts, replies, thinking and summaries containing every word, best first; then the text
+-- the agent injected as user lines (is_meta: hook output, reminders, command caveats,
+-- AGENTS.md), each text once, with how many of its copies matched (copies): the same
+-- reminder in every turn of every session would otherwise fill the page as "user prompt".
 -- Under trigram, words under three characters are checked by LIKE (see fts_query).
 with q as (
   select fts_query(:q, 'all', 'text', {TOKENIZER_SQL}) as fts,
     short_words(:q, {TOKENIZER_SQL}) as short
-)
+),
+found as (
 select
   m.session_id,
   s.project,
@@ -1093,7 +1097,11 @@ select
   m.kind,
   hit.snippet,
   m.is_sidechain,
-  m.uuid
+  m.uuid,
+  m.is_meta,
+  count(*) over same as copies,
+  row_number() over (same order by hit.rank, m.id) as copy,
+  hit.rank
 from (
   select * from (
     select rowid as id, rank,
@@ -1111,7 +1119,11 @@ from (
 ) hit
 join messages m on m.id = hit.id
 left join sessions s on s.session_id = m.session_id
-order by hit.rank
+window same as (partition by case when m.is_meta = 1 then m.text else m.id end)
+)
+select session_id, project, timestamp, role, kind, snippet, is_sidechain, uuid, is_meta, copies
+from found where copy = 1
+order by is_meta, rank
 """
 
 RECENT_FAILURES_SQL = f"""
@@ -1408,7 +1420,9 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
         "title": "Search messages",
         "description": (
             "Prompts, replies, thinking and compaction summaries containing every word of the"
-            " text (q), best first (at most 100). Start with raw: for an FTS5 query."
+            " text (q), best first (at most 100); then text the agent injected (is_meta: hook"
+            " output, reminders), each text once with how many copies matched. Start with raw:"
+            " for an FTS5 query."
         ),
         "sql": SEARCH_MESSAGES_SQL,
         "params": ["q"],

@@ -6,6 +6,7 @@ turns that into a failure. Screenshots go to test-artifacts/.
 """
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -204,7 +205,7 @@ def test_every_index_in_a_browser(team_server):
     ARTIFACTS.mkdir(exist_ok=True)
     with browser_page() as page:
         page.goto(f"{team_server}/")
-        page.locator("a", has_text="Find past fix").click()
+        page.locator(".metadata-description a", has_text="Find past fix").click()
         page.wait_for_load_state()
         page.fill("textarea#pf-error", "Error: ENOENT: no such file")
         page.click('button[type="submit"]')
@@ -231,3 +232,80 @@ def test_every_index_in_a_browser(team_server):
         page.locator("article.pf-card h2 a").nth(1).click()
         page.wait_for_load_state()
         assert page.url == f"{team_server}/alice/-/session/s1?call=t1#call-t1"
+
+
+def test_search_everything_and_the_small_things_in_a_browser(server):
+    """Issue 22: /-/search leads to the session at each hit; the find box is focused and
+    Ctrl+Enter finds; Copy works without navigator.clipboard (plain HTTP); the noise
+    parameter is a checkbox; column descriptions are folded; a long edit path breaks."""
+    from playwright.sync_api import expect
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with browser_page() as page:
+        page.goto(f"{server}/-/search?q=ENOENT")
+        expect(page.locator("h1")).to_have_text("Search everything")
+        hit = page.locator("#failures .pf-hit").first
+        expect(hit.locator("mark", has_text="ENOENT").first).to_be_visible()
+        for width in (400, 800, 1400):
+            assert _fits(page, width), width
+            page.screenshot(path=str(ARTIFACTS / f"search_everything-{width}.png"), full_page=True)
+        page.set_viewport_size({"width": 1280, "height": 900})
+        hit.locator("a", has_text="the session at this failure").click()
+        page.wait_for_load_state()
+        assert "/index/-/session/" in page.url and "#call-" in page.url
+        expect(page.locator(":target")).to_have_class("pf-call pf-failed")
+
+        # The find box has the focus; Ctrl+Enter sends it.
+        page.goto(f"{server}/index/find_past_fix")
+        assert page.evaluate("document.activeElement.id") == "pf-error"
+        page.keyboard.type("Error: ENOENT: no such file")
+        page.keyboard.press("Control+Enter")
+        page.wait_for_url("**error=Error*")
+        expect(page.locator("article.pf-card").first).to_be_visible()
+
+        # A long path of a call breaks at 400 px instead of widening the page (546 px wide).
+        long_path = "src/" + "very_long_folder_name/" * 20 + "x.py"
+        for url, code in (
+            (page.url, ".pf-edit-file code"),
+            (f"{server}/index/-/session/s1", ".pf-failures code"),
+        ):
+            page.goto(url)
+            codes = page.locator(code)
+            assert codes.count() > 0, code
+            codes.evaluate_all("(cs, t) => cs.forEach(c => { c.textContent = t; })", long_path)
+            assert _fits(page, 400), code
+        page.screenshot(path=str(ARTIFACTS / "session_long_path-400.png"))
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.goto(f"{server}/index/find_past_fix?error=Error%3A+ENOENT%3A+no+such+file")
+
+        # Over plain HTTP there is no navigator.clipboard: the command is selected instead.
+        page.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
+        page.reload()
+        assert page.evaluate("navigator.clipboard") is None
+        button = page.locator(".pf-copy").first
+        button.click()
+        expect(button).to_have_text(re.compile("Copied|Press Ctrl\\+C"))
+        resume = button.get_attribute("data-copy")
+        assert resume and page.evaluate("window.getSelection().toString()") == resume
+
+        # recurring_errors: hide the noise with a checkbox, not by typing "hide".
+        page.goto(f"{server}/index/recurring_errors")
+        box = page.locator('input[type="checkbox"][name="noise"]')
+        expect(box).not_to_be_checked()
+        box.check()
+        page.locator('form input[type="submit"]').click()
+        page.wait_for_load_state()
+        assert "noise=hide" in page.url
+        expect(page.locator('input[type="checkbox"][name="noise"]')).to_be_checked()
+        for width in (400, 800, 1400):
+            assert _fits(page, width), width
+
+        # A table's column descriptions are folded under one line, and have no backticks.
+        page.goto(f"{server}/index/sessions")
+        folded = page.locator("details.pf-column-descriptions")
+        expect(folded.locator("summary")).to_contain_text("What each column holds")
+        expect(folded.locator("dl.column-descriptions")).not_to_be_visible()
+        assert "`" not in page.locator("body").inner_text()
+        for width in (400, 800, 1400):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.screenshot(path=str(ARTIFACTS / f"sessions_table-{width}.png"))

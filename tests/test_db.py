@@ -1592,3 +1592,24 @@ def test_a_marker_inside_a_result_is_not_a_persisted_output(projects, db_path):
     stats = build_index(db_path, projects)
     assert (stats.persisted_outputs, stats.problems) == (0, 0)
     assert contents(db_path) == {"t1": text}
+
+
+def test_a_title_cut_from_a_long_first_prompt_ends_in_an_ellipsis(tmp_path):
+    project = tmp_path / "projects" / "-home-u-app"
+    project.mkdir(parents=True)
+    for session_id, text in (("long", "word " * 60), ("fits", "x" * 200)):
+        line = {
+            "type": "user",
+            "uuid": f"{session_id}-1",
+            "sessionId": session_id,
+            "timestamp": "2026-03-01T10:00:00Z",
+            "message": {"role": "user", "content": text},
+        }
+        (project / f"{session_id}.jsonl").write_text(json.dumps(line) + "\n")
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    titles = dict(
+        sqlite3.connect(tmp_path / "index.db").execute("select session_id, title from sessions")
+    )
+    assert titles["long"] == ("word " * 40).strip() + "…"
+    assert len(titles["long"]) <= 200
+    assert titles["fits"] == "x" * 200

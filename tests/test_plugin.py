@@ -19,7 +19,7 @@ from test_queries import ENOENT, FIND_COLUMNS, HOSTILE, LIB, session_page, write
 
 import pastfix.plugin
 from pastfix import LATEST_MIGRATION, queries, signatures
-from pastfix.plugin import indexes
+from pastfix.plugin import indexes, views
 
 QUERIES = {
     "find_past_fix": ["error", "limit"],
@@ -38,6 +38,7 @@ HOOKS = [
     "extra_css_urls",
     "extra_template_vars",
     "get_metadata",
+    "menu_links",
     "prepare_connection",
     "register_routes",
     "render_cell",
@@ -583,17 +584,12 @@ async def test_session_page_args_are_forgiving(ds):
 
 @pytest.mark.asyncio
 async def test_search_all_covers_messages_and_failed_results(ds):
+    # /-/search (the menu's "Search all tables") is pastfix's page over every index.
     page = (await ds.client.get("/-/search", params={"q": "ENOENT"})).text
-    found = re.search(r"var searchable_tables = (\[.*?\]);", page, re.S)
-    assert found, page
-    listed = json.loads(found.group(1))
-    assert sorted((t["database"], t["table"]) for t in listed) == [
-        ("anyname", "messages"),
-        ("anyname", "tool_results"),
-        ("index", "messages"),
-        ("index", "tool_results"),
-    ]
-    # The browser then fetches each table like this: failed results only (t1, u1, not t5).
+    assert "Search everything" in page and "var searchable_tables" not in page
+    assert 'href="/index/-/session/s1?call=t1#call-t1"' in page
+    assert 'href="/anyname/-/session/s1?call=t1#call-t1"' in page
+    # Datasette's own table search still finds them: failed results only (t1, u1, not t5).
     data = await get_json(
         ds,
         "/index/tool_results.json",
@@ -919,3 +915,38 @@ async def test_a_pasted_path_shows_the_files_history(ds):
     # an error that names no file has no history
     page = (await ds.client.get("/index/find_past_fix", params={"error": "EISDIR"})).text
     assert "pf-history" not in page
+
+
+def test_the_same_fix_in_several_sessions_is_one_card():
+    """Three worktrees of a project pushed with --set-upstream: one card, naming the others."""
+
+    def card(session, branch, signature="fatal: no upstream", fixed="2026-01-01", tool="Bash"):
+        project = f"/home/u/worktrees/{branch}"
+        target = f"git push --set-upstream origin {branch} 2>&1"
+        return {
+            "session_id": session,
+            "project": project,
+            "signature": signature,
+            "outcome": "fixed",
+            "fixed_at": fixed,
+            "remedy_steps": [{"tool": tool, "path": None, "target_head": target}],
+        }
+
+    cards = [
+        card("s1", "feat-a"),
+        card("s2", "feat-b"),
+        card("s3", "feat-c"),
+        card("s4", "feat-d", signature="other error"),
+        card("s5", "feat-e", fixed=None),
+        card("s6", "feat-f", tool="Edit"),
+    ]
+    shown = views.group_same_fixes(cards)
+    assert [c["session_id"] for c in shown] == ["s1", "s4", "s5", "s6"]
+    assert [c["session_id"] for c in shown[0]["same_fix"]] == ["s2", "s3"]
+    assert all(c["same_fix"] == [] for c in shown[1:])
+    assert "same_fix" not in cards[0]  # the rows themselves are left as they were
+    # A different command is a different fix, and an unfixed failure is never folded.
+    other = card("s7", "feat-g")
+    other["remedy_steps"][0]["target_head"] = "git push --force origin feat-g"
+    assert len(views.group_same_fixes([cards[0], other])) == 2
+    assert len(views.group_same_fixes([cards[4], card("s8", "x", fixed=None)])) == 2

@@ -1278,11 +1278,35 @@ def test_search_messages(conn):
         "snippet": "Creating the <mark>missing</mark> dist/index.js.",
         "is_sidechain": 0,
         "uuid": "s2-main-4",
+        "is_meta": 0,
+        "copies": 1,
     }
     # Tool output is not in messages; sidechain text is.
     assert rows(conn, queries.SEARCH_MESSAGES_SQL, q="EISDIR") == []
     assert [r["is_sidechain"] for r in rows(conn, queries.SEARCH_MESSAGES_SQL, q="listing")] == [1]
     assert len(rows(conn, queries.SEARCH_MESSAGES_SQL, q="raw: missing OR subagent")) == 3
+
+
+def test_search_messages_gives_injected_text_once_after_the_rest(tmp_path):
+    """A hook's reminder injected in every turn came back once per turn, as "user prompt"."""
+    reminder = "<system-reminder>PostToolUse hook: frobnicate warnings</system-reminder>"
+    for n in (1, 2, 3):
+        session = Session(f"m{n}", APP, 10 * n).prompt(f"frobnicate the widget {n}")
+        session._line("user", isMeta=True, message={"role": "user", "content": reminder})
+        session._line("user", isMeta=True, message={"role": "user", "content": reminder})
+        session.write(tmp_path / "projects" / "-home-u-app" / f"m{n}.jsonl")
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.run(conn, "search_messages", q="frobnicate")
+    finally:
+        conn.close()
+    assert [(r["is_meta"], r["copies"], r["kind"]) for r in found] == [
+        (0, 1, "prompt"),
+        (0, 1, "prompt"),
+        (0, 1, "prompt"),
+        (1, 6, "prompt"),
+    ]
 
 
 def test_recent_failures(conn):

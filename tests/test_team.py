@@ -13,7 +13,12 @@ from test_queries import HOSTILE, write_corpus
 
 from pastfix import LATEST_MIGRATION, queries
 
-PAGES = {"find": ["error", "limit"], "search": ["q"], "recurring": ["project", "noise"]}
+PAGES = {
+    "find": ["error", "limit"],
+    "search": ["q"],
+    "recurring": ["project", "noise"],
+    "all": ["q"],
+}
 
 
 @pytest.fixture(scope="module")
@@ -208,6 +213,57 @@ async def test_search_and_recurring_pages(ds):
     recurring = (await ds.client.get("/-/pastfix/recurring")).text
     assert ">alice: 1</a>" in recurring and ">bob: 1</a>" in recurring
     assert 'href="/-/pastfix/find?error=' in recurring
+
+
+@pytest.mark.asyncio
+async def test_search_everything_leads_to_the_session_at_each_hit(ds):
+    data = await get_json(ds, "/-/pastfix/all.json", q="ENOENT")
+    assert list(data) == ["ok", "params", "databases", "skipped", "failures", "messages", "outputs"]
+    assert [(r["database"], r["session_url"]) for r in data["failures"]] == [
+        ("bob", "/bob/-/session/s2?call=u1#call-u1"),
+        ("alice", "/alice/-/session/s1?call=t1#call-t1"),
+    ]
+    assert "<mark>ENOENT</mark>" in data["failures"][0]["error_snippet_html"]
+    # Each failure leads to the find page for its own error, over every index.
+    assert data["failures"][0]["find_url"].startswith("/-/pastfix/find?error=Error%3A+ENOENT")
+    missing = await get_json(ds, "/-/pastfix/all.json", q="missing")
+    assert [r["session_url"] for r in missing["messages"]] == [
+        "/bob/-/session/s2?msg=s2-main-4#msg-s2-main-4",
+        "/alice/-/session/s1?msg=s1-main-5#msg-s1-main-5",
+    ]
+    # The menu's "Search all tables" (/-/search) is this page while an index is served.
+    page = (await ds.client.get("/-/search", params={"q": "ENOENT"})).text
+    assert '<h1 class="pf-find-title">Search everything</h1>' in page
+    assert 'href="/bob/-/session/s2?call=u1#call-u1"' in page
+    assert 'href="/-/pastfix/find?error=Error%3A+ENOENT' in page
+    assert "<mark>ENOENT</mark>" in page
+
+
+@pytest.mark.asyncio
+async def test_search_all_tables_is_left_to_search_all_without_an_index(files):
+    ds = Datasette([files["notes"]])
+    page = (await ds.client.get("/-/search", params={"q": "pastfix"})).text
+    assert "Search everything" not in page and "Search all tables" in page
+    home = (await ds.client.get("/")).text
+    assert "<h1>Datasette</h1>" in home and "/-/pastfix/find" not in home
+
+
+@pytest.mark.asyncio
+async def test_the_home_page_and_the_menu_lead_to_the_pages_over_every_index(files):
+    """Without -m metadata.yml the home page said only "Datasette"."""
+    ds = Datasette([files["alice"], files["notes"]])
+    await ds.invoke_startup()
+    home = (await ds.client.get("/")).text
+    assert "<h1>pastfix</h1>" in home
+    assert '<a href="/-/pastfix/find">Find past fix</a> (paste an error)' in home
+    assert '<a href="/-/search">search everything</a>' in home
+    menu = (await ds.client.get("/alice/sessions")).text.split("nav-menu")[-1]
+    assert '<a href="/-/pastfix/find">Find past fix</a>' in menu
+    # A metadata file's own title and description win.
+    ds = Datasette([files["alice"]], metadata={"title": "Team", "description_html": "<b>Ours</b>"})
+    await ds.invoke_startup()
+    home = (await ds.client.get("/")).text
+    assert "<h1>Team</h1>" in home and "<b>Ours</b>" in home and "how did I fix" not in home
 
 
 @pytest.mark.asyncio

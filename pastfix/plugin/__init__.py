@@ -52,7 +52,16 @@ def register_routes():
         (views.SESSION_ROUTE, views.session_page),
         (views.CSS_ROUTE, views.css),
         (team.ROUTE, team.page),
+        (team.ALL_ROUTE, team.search_all),
     ]
+
+
+@hookimpl
+def menu_links(datasette, actor, request):
+    async def inner():
+        return await views.menu_links(datasette)
+
+    return inner
 
 
 @hookimpl

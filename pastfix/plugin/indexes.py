@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import markupsafe
 import yaml
 from datasette.utils import tilde_decode
 
@@ -72,24 +73,56 @@ async def check_all(datasette: Datasette) -> None:
         await is_index(datasette, database)
 
 
+# datasette-search-all's page (the menu's "Search all tables"), and pastfix's page that
+# answers there while an index is served: search-all shows raw rows of each table, with no
+# link to a session or find_past_fix (pastfix.plugin.team.search_all).
+SEARCH_ALL_PATH = "/-/search"
+PASTFIX_SEARCH_PATH = "/-/pastfix/all"
+
+
 def check_requests(datasette: Datasette, app: Asgi) -> Asgi:
-    """`app`, checking first whether the database a request names is an index."""
+    """`app`, checking first whether the database a request names is an index, and handing
+    /-/search to pastfix's search page when an index is served.
+
+    The path is rewritten before Datasette routes it, rather than registering a route of
+    the same address: which of two plugins' routes wins depends on the order the plugins
+    were loaded in. Datasette still routes the request, so the actor and permissions are
+    its own.
+    """
 
     async def checked(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http":
+            path = _in_base(datasette, scope["path"])
             database = database_in_path(datasette, scope["path"])
             if database is not None:
                 await is_index(datasette, database)
+            elif path == SEARCH_ALL_PATH and await serves_an_index(datasette):
+                ours = scope["path"][: len(scope["path"]) - len(path)] + PASTFIX_SEARCH_PATH
+                scope = {**scope, "path": ours, "raw_path": ours.encode()}
         await app(scope, receive, send)
 
     return checked
 
 
-def database_in_path(datasette: Datasette, path: str) -> str | None:
-    """The served database a path such as /<db>/<table>.json is under, if any."""
+async def serves_an_index(datasette: Datasette) -> bool:
+    """Whether any database served is a pastfix index."""
+    for name in list(datasette.databases):
+        if await is_index(datasette, name):
+            return True
+    return False
+
+
+def _in_base(datasette: Datasette, path: str) -> str:
+    """`path` under the base_url setting, as `/...`."""
     base_url = datasette.setting("base_url") or "/"
     if base_url != "/" and path.startswith(base_url):
-        path = "/" + path[len(base_url) :]
+        return "/" + path[len(base_url) :]
+    return path
+
+
+def database_in_path(datasette: Datasette, path: str) -> str | None:
+    """The served database a path such as /<db>/<table>.json is under, if any."""
+    path = _in_base(datasette, path)
     # Datasette tilde-encodes dots in database names, so a dot starts the format.
     route = path.lstrip("/").split("/", 1)[0].split(".", 1)[0]
     if not route or route == "-":
@@ -104,10 +137,26 @@ def known_metadata(datasette: Datasette) -> dict[str, Any]:
     """Datasette 0.65's get_metadata: METADATA for each database known to be an index."""
     known = _known.get(datasette, {})
     # Datasette merges into the dicts it gets: hand out copies.
+    databases = {name: copy.deepcopy(METADATA) for name in datasette.databases if known.get(name)}
+    # A metadata file (-m) takes precedence over what plugins give (Datasette's own rule).
+    return {**(home_metadata(datasette) if databases else {}), "databases": databases}
+
+
+def home_metadata(datasette: Datasette) -> dict[str, str]:
+    """The home page's title and lede while an index is served, unless a metadata file gives
+    them: without one, Datasette's home page says only "Datasette" and leads nowhere."""
+    links = markupsafe.Markup(
+        'Start with <a href="{}">Find past fix</a> (paste an error), <a href="{}">Recurring'
+        ' errors</a> or <a href="{}">search everything</a>: each looks in every index served.'
+    ).format(
+        datasette.urls.path("-/pastfix/find"),
+        datasette.urls.path("-/pastfix/recurring"),
+        datasette.urls.path("-/search"),
+    )
     return {
-        "databases": {
-            name: copy.deepcopy(METADATA) for name in datasette.databases if known.get(name)
-        }
+        "title": "pastfix",
+        "description_html": "Your Claude Code and Codex history, indexed: how did I fix this"
+        " error last time? " + links,
     }
 
 
@@ -126,6 +175,10 @@ async def adopt(datasette: Datasette, database: str) -> None:
         )
     await _describe(datasette, database)
     _configure_tables(datasette, database)
+    await datasette.get_internal_database().execute_write_many(
+        "insert into metadata_instance (key, value) values (?, ?) on conflict do nothing",
+        list(home_metadata(datasette).items()),
+    )
 
 
 async def _describe(datasette: Datasette, database: str) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from datetime import UTC, datetime
+from html import escape as escape_html
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
@@ -27,12 +28,21 @@ if TYPE_CHECKING:
     from datasette.app import Datasette
 
 ROUTE = r"^/-/pastfix/(?P<page>find|search|recurring)(\.(?P<format>json))?$"
+# Search everything: messages, failures and tool output of every index. Datasette's menu and
+# datasette-search-all's home page form lead to /-/search, which indexes.check_requests
+# hands to this page when an index is served.
+ALL_ROUTE = r"^/-/pastfix/all(\.(?P<format>json))?$"
+ALL_PATH = "-/pastfix/all"
+# Hits of each kind shown on that page; each section links to its full canned query.
+ALL_SHOWN = 20
 # Each page: the canned query it runs on every index, and its title.
 PAGES = {
     "find": ("find_past_fix", "Find past fix"),
     "search": ("search_messages", "Search messages"),
     "recurring": ("recurring_errors", "Recurring errors"),
 }
+# The nav of every page over every index: PAGES, then search everything.
+NAV = {**{key: label for key, (_, label) in PAGES.items()}, "all": "Search everything"}
 # search_messages returns the 100 best messages of an index; the merge keeps as many.
 SEARCH_LIMIT = 100
 
@@ -60,7 +70,7 @@ async def page(datasette: Datasette, request: Request) -> Response:
         "name": name,
         "title": title,
         "data": data,
-        "pages": {key: (_url(datasette, key), label) for key, (_, label) in PAGES.items()},
+        "pages": _nav(datasette),
         "database_urls": {db: datasette.urls.database(db) for db in names},
         "action": _url(datasette, name),
         "json_url": _url(datasette, name, ".json", **params),
@@ -74,6 +84,101 @@ async def page(datasette: Datasette, request: Request) -> Response:
     }
     html = await datasette.render_template("pastfix_team.html", context, request=request)
     return Response.html(html)
+
+
+def _nav(datasette: Datasette) -> dict[str, tuple[str, str]]:
+    return {key: (_url(datasette, key), label) for key, label in NAV.items()}
+
+
+async def search_all(datasette: Datasette, request: Request) -> Response:
+    """Search everything: the messages, failures and tool output of every index that hold
+    the words, each hit with its snippet and a link to its session at the hit."""
+    await views.ensure_can_view(datasette, request)
+    q = _arg(request, "q")
+    names, skipped = await served_indexes(datasette, request.actor)
+    sections: dict[str, list[dict[str, Any]]] = {"failures": [], "messages": [], "outputs": []}
+    if q.strip():
+        found = await asyncio.gather(
+            _run_everywhere(datasette, names, "find_past_fix", {"error": q, "limit": ""}, skipped),
+            _run_everywhere(datasette, names, "search_messages", {"q": q}, skipped),
+            _run_everywhere(
+                datasette, names, "search_tool_output", {"pattern": q, "project": ""}, skipped
+            ),
+        )
+        sections = {
+            "failures": _all_failures(datasette, found[0], q),
+            "messages": _merge_search(datasette, found[1], {"q": q}),
+            "outputs": _all_outputs(datasette, found[2], q),
+        }
+        # an index that failed is named once, not once per query
+        skipped = list({skip["database"]: skip for skip in skipped}.values())
+    data = {"ok": True, "params": {"q": q}, "databases": names, "skipped": skipped, **sections}
+    if request.url_vars.get("format") == "json":
+        return Response.json(data)
+    context = {
+        "name": "all",
+        "title": "Search everything",
+        "data": data,
+        "shown": ALL_SHOWN,
+        "pages": _nav(datasette),
+        "database_urls": {db: datasette.urls.database(db) for db in names},
+        "action": datasette.urls.path("-/search"),
+        "json_url": datasette.urls.path(ALL_PATH + ".json") + "?" + urlencode({"q": q}),
+        "highlight": views.highlight,
+        "more_urls": _more_urls(datasette, names, q),
+    }
+    html = await datasette.render_template("pastfix_team.html", context, request=request)
+    return Response.html(html)
+
+
+def _all_failures(
+    datasette: Datasette, per_index: dict[str, list[dict[str, Any]]], q: str
+) -> list[dict[str, Any]]:
+    """find_past_fix's failures holding the words (its partial matches left out), each with
+    a link to the find page for its own error."""
+    rows = _merge_find(datasette, per_index, {"error": q, "limit": ""})
+    return [
+        {**row, "find_url": _url(datasette, "find", error=row["signature"] or q)}
+        for row in rows
+        if row["matched"] != "some words"
+    ]
+
+
+def _all_outputs(
+    datasette: Datasette, per_index: dict[str, list[dict[str, Any]]], q: str
+) -> list[dict[str, Any]]:
+    """Tool output that holds the text and did not fail (failures are find_past_fix's), newest
+    first, the text marked in each excerpt."""
+    rows = []
+    for name, found in per_index.items():
+        for row in found:
+            if row["is_error"]:
+                continue
+            url = views.session_url(datasette, name, row["session_id"], row["tool_use_id"])
+            snippet = queries.mark_words(
+                row["excerpt"] or "", q, "<mark>", "</mark>", escape_html, substrings=True
+            )
+            rows.append({"database": name, **row, "session_url": url, "snippet": snippet})
+    rows.sort(key=lambda row: row["timestamp"] or "", reverse=True)
+    return rows[: queries.SEARCH_TOOL_OUTPUT_LIMIT]
+
+
+def _more_urls(datasette: Datasette, names: list[str], q: str) -> dict[str, list[tuple[str, str]]]:
+    """Where each section goes on, past its first ALL_SHOWN hits: the pages over every index,
+    and each index's search of tool output."""
+    return {
+        "failures": [("Find past fix", _url(datasette, "find", error=q))],
+        "messages": [("Search messages", _url(datasette, "search", q=q))],
+        "outputs": [
+            (
+                f"search_tool_output in {name}",
+                datasette.urls.query(name, "search_tool_output")
+                + "?"
+                + urlencode({"pattern": q, "project": ""}),
+            )
+            for name in names
+        ],
+    }
 
 
 def _arg(request: Request, name: str) -> str:
@@ -232,7 +337,8 @@ def _find_context(
     # the rows carry database and find_url, which the cards show
     cards = [views.find_card(row, now, row["database"], datasette) for row in rows]
     return {
-        "cards": cards,
+        "cards": views.group_same_fixes(cards),
+        "failures": len(cards),
         **views.not_seen(cards),
         "sessions": len({(c["database"], c["session_id"]) for c in cards}),
         "search_url": _url(datasette, "search", q=_first_line(params["error"])),

@@ -17,7 +17,7 @@ from datasette.utils import StartupError, tilde_decode, tilde_encode
 from datasette.utils.asgi import NotFound, Request, Response
 
 from pastfix import queries
-from pastfix.plugin.indexes import is_datasette_1, is_index
+from pastfix.plugin.indexes import is_datasette_1, is_index, serves_an_index
 
 if TYPE_CHECKING:  # datasette.app imports the plugins, so not at run time
     from datasette.app import Datasette
@@ -27,6 +27,10 @@ CSS_ROUTE = r"^/-/pastfix\.css$"
 CSS_PATH = "-/pastfix.css"
 CSS = (Path(__file__).parent / "static" / "pastfix.css").read_text()
 HIGHLIGHT_JS = (Path(__file__).parent / "static" / "highlight.js").read_text()
+NOISE_JS = (Path(__file__).parent / "static" / "noise.js").read_text()
+COLUMNS_JS = (Path(__file__).parent / "static" / "columns.js").read_text()
+# The canned query whose noise text box becomes a checkbox (NOISE_JS).
+NOISE_QUERY = "recurring_errors"
 # The canned queries whose excerpt column gets the searched text marked (HIGHLIGHT_JS).
 HIGHLIGHTED_QUERIES = frozenset({"search_tool_output", "session_tool_output"})
 
@@ -67,6 +71,16 @@ async def canned_queries(datasette: Datasette, database: str) -> dict[str, Any] 
         return None
     # Datasette writes into the dicts it gets: hand out copies.
     return copy.deepcopy(queries.CANNED_QUERIES)
+
+
+async def menu_links(datasette: Datasette) -> list[dict[str, str]]:
+    """The pages over every index, in Datasette's menu on every page, while an index is served."""
+    if not await serves_an_index(datasette):
+        return []
+    return [
+        {"href": datasette.urls.path("-/pastfix/find"), "label": "Find past fix"},
+        {"href": datasette.urls.path("-/pastfix/recurring"), "label": "Recurring errors"},
+    ]
 
 
 async def css_urls(datasette: Datasette, database: str | None) -> list[str]:
@@ -345,12 +359,19 @@ async def run_query(
 async def body_script(
     template: str, database: str | None, request: Request | None, datasette: Datasette
 ) -> str:
-    """The script that marks the searched text, on the tool output searches of an index."""
+    """The script that marks the searched text, on the tool output searches of an index, and
+    the one that makes recurring_errors' noise a checkbox, and the one that folds a table's
+    column descriptions."""
+    if template == "table.html" and database:
+        return COLUMNS_JS if await is_index(datasette, database) else ""
     if template != "query.html" or not database or request is None:
         return ""
-    if request.url_vars.get("table") not in HIGHLIGHTED_QUERIES:
+    query = request.url_vars.get("table")
+    if query not in HIGHLIGHTED_QUERIES and query != NOISE_QUERY:
         return ""
-    return HIGHLIGHT_JS if await is_index(datasette, database) else ""
+    if not await is_index(datasette, database):
+        return ""
+    return NOISE_JS if query == NOISE_QUERY else HIGHLIGHT_JS
 
 
 def find_page(
@@ -366,7 +387,8 @@ def find_page(
         "error": error,
         "limit": request.args.get("limit", ""),
         "action": f"{query_url}/{FIND_QUERY}",
-        "cards": cards,
+        "cards": group_same_fixes(cards),
+        "failures": len(cards),
         **not_seen(cards),
         "sessions": len({c["session_id"] for c in cards}),
         "elsewhere": {
@@ -382,6 +404,58 @@ def not_seen(cards: list[dict[str, Any]]) -> dict[str, Any]:
     matches share with it (queries.seen_before)."""
     names = {w for card in cards for w in _json_list(card["shared_words"])}
     return {"seen_before": queries.seen_before(cards), "shared": sorted(names, key=str.lower)}
+
+
+def group_same_fixes(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cards, those of an error fixed the same way as an earlier card's (the same
+    signature, and remedy steps of the same tools on the same targets, in the project) folded
+    into that card's `same_fix`: three identical fixes in three sessions (or worktrees of a
+    project) are one card and a line naming the other sessions. The rows' JSON is unchanged.
+    """
+    first: dict[tuple[Any, ...], dict[str, Any]] = {}
+    shown = []
+    for card in cards:
+        key = _fix_key(card)
+        into = first.get(key) if key else None
+        if into is not None:
+            into["same_fix"].append(card)
+            continue
+        card = {**card, "same_fix": []}
+        if key:
+            first[key] = card
+        shown.append(card)
+    return shown
+
+
+def _fix_key(card: dict[str, Any]) -> tuple[Any, ...] | None:
+    if not card["fixed_at"] or not card["remedy_steps"]:
+        return None
+    project = (card["project"] or "").rstrip("/").rsplit("/", 1)[-1]
+    steps = tuple(
+        (step["tool"], step["path"] or _same_target(step["target_head"], project))
+        for step in card["remedy_steps"]
+    )
+    return (card["signature"], card["outcome"], steps)
+
+
+# A shell redirection (2>&1, >/dev/null), and the pipe after which a command only trims its
+# output (| tail -3): neither changes what a fix did.
+_REDIRECT = re.compile(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>")
+
+
+def _same_target(target: str, project: str) -> str:
+    """A command as two sessions' same fixes share it: words collapsed, redirections and
+    what follows a pipe left out, and the project folder's name (a worktree's, which is
+    often its branch: git push --set-upstream origin spotter-dov) made a placeholder."""
+    if len(project) >= 3:
+        target = target.replace(project, "<project>")
+    words = []
+    for word in target.split():
+        if word == "|":
+            break
+        if not _REDIRECT.match(word):
+            words.append(word)
+    return " ".join(words)
 
 
 def find_card(

@@ -1,0 +1,127 @@
+"""Which reader a source folder needs (pastfix.sources.agent_of), and builds that say when
+they read a folder as the wrong agent's."""
+
+import json
+import shutil
+
+import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES, REAL_CORPUS
+
+from pastfix import sources
+from pastfix.cli import cli
+
+SESSIONS = FIXTURES / "codex" / "sessions"
+ROLLOUT = "2026/03/01/rollout-2026-03-01T10-00-00-0195a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b.jsonl"
+CLAUDE_PROJECTS = FIXTURES / "projects"
+SESSION_LINE = json.dumps(
+    {
+        "type": "user",
+        "uuid": "u1",
+        "sessionId": "s1",
+        "timestamp": "2026-03-01T10:00:00Z",
+        "message": {"role": "user", "content": "hello"},
+    }
+)
+
+
+@pytest.fixture
+def codex_home(tmp_path):
+    """A ~/.codex: sessions/YYYY/MM/DD, archived_sessions, and Codex's prompt history."""
+    home = tmp_path / ".codex"
+    shutil.copytree(SESSIONS, home / "sessions")
+    (home / "archived_sessions").mkdir()
+    (home / "log").mkdir()
+    (home / "history.jsonl").write_text('{"session_id": "x", "ts": 1, "text": "hi"}\n')
+    return home
+
+
+def build(*args):
+    return CliRunner().invoke(cli, ["build", *map(str, args)], catch_exceptions=False)
+
+
+def test_the_parent_of_a_codex_sessions_folder_is_codex(codex_home, tmp_path):
+    assert sources.agent_of(codex_home / "sessions") == "codex"
+    assert sources.agent_of(codex_home) == "codex"
+    # Three levels down, as in a backup of a home folder.
+    backup = tmp_path / "backup"
+    shutil.copytree(codex_home, backup / "home" / ".codex")
+    assert sources.agent_of(backup) == "codex"
+    # A rollout archived straight into a folder is not a Claude Code project.
+    shutil.copy(SESSIONS / ROLLOUT, codex_home / "archived_sessions")
+    assert sources.agent_of(codex_home) == "codex"
+    assert sources.agent_of(CLAUDE_PROJECTS) == "claude"
+    with pytest.raises(sources.WrongAgent, match="holds codex transcripts, not claude's"):
+        sources.agent_of(codex_home, "claude")
+
+
+def test_both_agents_below_one_folder_need_a_source_each(codex_home, tmp_path):
+    backup = tmp_path / "backup"
+    shutil.copytree(codex_home, backup / ".codex")
+    shutil.copytree(CLAUDE_PROJECTS, backup / ".claude" / "projects")
+    result = build(tmp_path / "index.db", "--source", backup)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {backup} holds Codex sessions ({backup}/.codex/sessions) and Claude Code"
+        f" projects ({backup}/.claude/projects): give each its own --source, such as"
+        f" --source {backup}/.codex/sessions --source {backup}/.claude/projects\n"
+    )
+    assert not (tmp_path / "index.db").exists()
+    # Codex's folder beside Claude Code's projects, in a folder read as Claude Code's.
+    mixed = tmp_path / "mixed"
+    shutil.copytree(CLAUDE_PROJECTS / "-home-dev-todo", mixed / "-home-dev-todo")
+    shutil.copytree(codex_home, mixed / "codex")
+    with pytest.raises(sources.WrongAgent) as raised:
+        sources.agent_of(mixed)
+    assert str(raised.value) == (
+        f"{mixed} holds Codex sessions ({mixed}/codex/sessions) beside Claude Code transcripts:"
+        " read as Claude Code's, their lines would all be skipped; give each its own --source,"
+        f" such as --source {mixed}/codex/sessions for Codex's"
+    )
+    # Claude Code's own project folders (named after a path) are not looked into.
+    assert sources.agent_of(CLAUDE_PROJECTS) == "claude"
+
+
+def test_build_of_the_codex_home_reads_its_sessions(codex_home, tmp_path):
+    result = build(tmp_path / "index.db", "--source", codex_home, "--json", "-s")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    direct = json.loads(build(tmp_path / "direct.db", "--source", SESSIONS, "--json").stdout)
+    for key in ("files_seen", "new_lines", "messages", "tool_results", "skipped_lines"):
+        assert summary[key] == direct[key], key
+    assert summary["messages"] > 0 and summary["skipped_lines"] == 0
+    assert "skipped" not in result.stderr
+
+
+@pytest.mark.skipif(
+    not (REAL_CORPUS / "codex" / "sessions").is_dir(),
+    reason="needs the real Codex rollouts in ../shared/corpus/real/codex",
+)
+def test_the_real_codex_folder_is_read_as_codex(tmp_path):
+    """../shared/corpus/real/codex holds sessions/ below it: read as Claude Code's, every one
+    of its 480 lines was skipped and the summary said nothing."""
+    result = build(tmp_path / "index.db", "--source", REAL_CORPUS / "codex", "--json", "-s")
+    summary = json.loads(result.stdout)
+    assert (summary["files_read"], summary["messages"], summary["skipped_lines"]) == (2, 315, 0)
+    # The whole corpus, projects/ beside codex/, read as Claude Code's skipped all 480.
+    whole = build(tmp_path / "whole.db", "--source", REAL_CORPUS, "-s")
+    assert whole.exit_code == 1
+    assert f"holds Codex sessions ({REAL_CORPUS}/codex/sessions) beside" in whole.stderr
+
+
+def test_a_build_that_skips_most_lines_says_so(tmp_path):
+    project = tmp_path / "projects" / "-home-u-app"
+    project.mkdir(parents=True)
+    lines = [json.dumps({"type": "not-a-transcript-line", "n": n}) for n in range(40)]
+    (project / "s1.jsonl").write_text("\n".join(lines) + "\n")
+    result = build(tmp_path / "index.db", "--source", tmp_path / "projects", "-s")
+    assert result.exit_code == 0
+    assert ", 40 of 40 lines skipped as of no type pastfix reads (is each --source a Claude" in (
+        result.stderr
+    )
+    # A few unknown lines among many (a newer Claude Code) are not worth a word.
+    lines = [json.dumps({"type": "not-a-transcript-line"})] * 9 + [SESSION_LINE] * 200
+    (project / "s1.jsonl").write_text("\n".join(lines) + "\n")
+    result = build(tmp_path / "ok.db", "--source", tmp_path / "projects", "--json", "-s")
+    assert json.loads(result.stdout)["skipped_lines"] == 9
+    assert "skipped" not in result.stderr

@@ -1435,6 +1435,9 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
             "snippet": ("string", HTML),
             "is_sidechain": ("integer", ALL),
             "uuid": None,
+            # text the agent injected (hook output, reminders), and how often it matched
+            "is_meta": ("integer", ALL),
+            "copies": ("integer", ALL),
         },
         "hide_sql": True,
     },

@@ -257,7 +257,8 @@ def test_search_everything_and_the_small_things_in_a_browser(server):
 
         # The find box has the focus; Ctrl+Enter sends it.
         page.goto(f"{server}/index/find_past_fix")
-        assert page.evaluate("document.activeElement.id") == "pf-error"
+        # (waits for the page's script, which a loaded machine may run late)
+        expect(page.locator("#pf-error")).to_be_focused()
         page.keyboard.type("Error: ENOENT: no such file")
         page.keyboard.press("Control+Enter")
         page.wait_for_url("**error=Error*")

@@ -506,6 +506,8 @@ def _pasted_key(error: str) -> tuple[str, Counter[str]]:
     return _set_aside(key), _key_words(key)
 
 
+# Key lines repeat across the failures of one signature: both are cached.
+@functools.lru_cache(maxsize=4096)
 def _key_words(line: str) -> Counter[str]:
     """The words of a key line that text_distance() counts: a path's folders are left out,
     as the signature leaves them out (they say where you were, not what failed)."""
@@ -513,6 +515,7 @@ def _key_words(line: str) -> Counter[str]:
     return Counter(token.lower() for word in words for token in _TOKEN.findall(word))
 
 
+@functools.lru_cache(maxsize=4096)
 def _set_aside(line: str) -> str:
     """A key line with what differs between two sightings of it replaced, as the signature
     does (paths, numbers, ids), and its quote characters dropped: what was quoted stays."""

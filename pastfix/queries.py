@@ -218,9 +218,15 @@ SNIPPET_OPEN, SNIPPET_CLOSE = "\ue000", "\ue001"
 SNIPPET_MARKS_SQL = f"char({ord(SNIPPET_OPEN)}), char({ord(SNIPPET_CLOSE)})"
 
 
+# Markdown marks that read as noise in a snippet of a message: bold, code fences and ticks.
+_SNIPPET_MARKUP = re.compile(r"\*\*|__|`+")
+
+
 def snippet_html(snippet: object) -> str:
-    """An FTS5 snippet() made with the SNIPPET_ markers, as HTML: escaped, matches in <mark>."""
-    escaped = html.escape(snippet if isinstance(snippet, str) else "")
+    """An FTS5 snippet() made with the SNIPPET_ markers, as HTML: escaped, matches in <mark>,
+    without the Markdown marks of bold and code (`**Note:**` reads as Note:)."""
+    plain = _SNIPPET_MARKUP.sub("", snippet if isinstance(snippet, str) else "")
+    escaped = html.escape(plain)
     return escaped.replace(SNIPPET_OPEN, "<mark>").replace(SNIPPET_CLOSE, "</mark>")
 
 

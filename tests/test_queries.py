@@ -1908,3 +1908,8 @@ def test_codex_sessions_in_recurring_errors_and_session_pages(both_agents):
 )
 def test_pasted_path(text, path):
     assert queries.pasted_path(text) == path
+
+
+def test_snippet_html_drops_the_marks_of_bold_and_code():
+    marked = f"**Note:** run {queries.SNIPPET_OPEN}`git push`{queries.SNIPPET_CLOSE} <b> ```"
+    assert queries.snippet_html(marked) == "Note: run <mark>git push</mark> &lt;b&gt; "

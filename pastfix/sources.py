@@ -71,6 +71,13 @@ def agent_of(root: Path, agent: str | None = None) -> str:
             )
         if codex_folders:
             found = "codex"
+        elif Path(root, "projects") in claude_folders and agent != "codex":
+            # ~/.claude given for ~/.claude/projects: read as projects, its transcripts
+            # (a level further down) would be missed without a word
+            raise WrongAgent(
+                f"{root} is Claude Code's folder, not its projects: pass --source"
+                f" {Path(root, 'projects')}"
+            )
     if found is None and agent == "codex" and _has_claude_files(root):
         found = "claude"
     if agent and found and found != agent:

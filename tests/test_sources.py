@@ -7,6 +7,7 @@ import shutil
 import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, REAL_CORPUS
+from jsonl import prompt, write_jsonl
 
 from pastfix import sources
 from pastfix.cli import cli
@@ -125,3 +126,17 @@ def test_a_build_that_skips_most_lines_says_so(tmp_path):
     result = build(tmp_path / "ok.db", "--source", tmp_path / "projects", "--json", "-s")
     assert json.loads(result.stdout)["skipped_lines"] == 9
     assert "skipped" not in result.stderr
+
+
+def test_the_parent_of_claude_codes_projects_is_refused_naming_them(tmp_path):
+    """`--source ~/.claude` for ~/.claude/projects: its transcripts are a level further down."""
+    home = tmp_path / ".claude"
+    write_jsonl(
+        home / "projects" / "-home-u-app" / "s1.jsonl", [prompt("u1", "s1", "hi", "2026-01-01")]
+    )
+    (home / "todos").mkdir()
+    with pytest.raises(
+        sources.WrongAgent, match=r"not its projects: pass --source .*\.claude/projects$"
+    ):
+        sources.agent_of(home)
+    assert sources.agent_of(home / "projects") == "claude"

@@ -252,24 +252,22 @@ def to_json(value: Any) -> str:
 # Lines of unknown types a build skips quietly, as a share of the lines it read, above which
 # its summary says so: a newer Claude Code adds a few (2 of 10,289 on ../shared/corpus/real),
 # while a folder read as the wrong agent's skips them all (480 of 480).
-SKIPPED_SHARE = 0.1
-SKIPPED_MIN = 10
 
 
 def summary_line(stats: pdb.BuildStats) -> str:
-    skipped = stats.skipped_lines >= max(SKIPPED_MIN, SKIPPED_SHARE * stats.new_lines)
+    skipped = "".join(
+        f", {source['skipped_lines']:,} of {source['lines']:,} lines of {source['source']}"
+        " skipped as of no type pastfix reads (is it a Claude Code projects or Codex sessions"
+        " folder?)"
+        for source in stats.skipped_sources
+    )
     return (
         f"{stats.mode.capitalize()} build: read {stats.files_read:,} of {stats.files_seen:,} files"
         f" ({stats.bytes_read / 1e6:,.1f} MB, {stats.new_lines:,} new lines):"
         f" {stats.messages:,} messages, {stats.tool_results:,} tool results"
         f" ({stats.failed_tool_results:,} failed), {stats.problems:,} problems"
         + (f", {stats.redactions:,} secrets redacted" if stats.redactions else "")
-        + (
-            f", {stats.skipped_lines:,} of {stats.new_lines:,} lines skipped as of no type"
-            " pastfix reads (is each --source a Claude Code projects or Codex sessions folder?)"
-            if skipped
-            else ""
-        )
+        + skipped
         + (
             f", {_sessions(stats.sessions_without_transcript)} kept without a transcript"
             if stats.sessions_without_transcript

@@ -243,6 +243,8 @@ class BuildStats:
     seconds: float = 0.0
     # The first problems of this build, as "path:line: reason" (the rest are in the table).
     problem_examples: list[str] = field(default_factory=list)
+    # The sources most of whose lines are of no type pastfix reads (skipped_sources).
+    skipped_sources: list[dict[str, Any]] = field(default_factory=list)
 
     def add_problems(self, path: str, problems: Sequence[tuple[int | None, str]]) -> None:
         self.problems += len(problems)
@@ -287,6 +289,29 @@ class _Plan:
     stored: dict[str, Any] | None
     start: int  # byte offset to read from; 0 means the whole file
     rewrite: bool  # retract the file's rows before reading
+
+
+# A source whose stored files skip this share of their lines, and at least this many, is
+# named in the build's summary: most likely another agent's folder, or the wrong level of one.
+SKIPPED_SHARE = 0.1
+SKIPPED_MIN = 10
+
+
+def skipped_sources(conn: Connection, roots: Sequence[Path]) -> list[dict[str, Any]]:
+    """The sources whose files skip many of their lines (SKIPPED_SHARE, SKIPPED_MIN): each
+    `{"source", "skipped_lines", "lines"}`, from what source_files records of every file
+    under it that is still there (one small query a source)."""
+    found = []
+    for root in roots:
+        folder = str(Path(root).absolute()).rstrip("/") + "/"
+        skipped, lines = conn.execute(
+            "SELECT coalesce(sum(skipped_lines), 0), coalesce(sum(lines), 0) FROM source_files"
+            " WHERE substr(path, 1, length(?)) = ? AND missing_since IS NULL",
+            [folder, folder],
+        ).fetchone()
+        if skipped >= max(SKIPPED_MIN, SKIPPED_SHARE * lines):
+            found.append({"source": str(root), "skipped_lines": skipped, "lines": lines})
+    return found
 
 
 def check_db_path(path: Path) -> None:
@@ -1288,6 +1313,7 @@ class _Builder:
             "SELECT count(*) FROM sessions INDEXED BY idx_sessions_deleted"
             " WHERE transcript_deleted_at IS NOT NULL"
         ).fetchone()[0]
+        self.stats.skipped_sources = skipped_sources(conn, [root for root, _ in self.roots])
         return self.stats
 
     def _write_grouped(self, items: Sequence[Any], write: Callable[[Any], None]) -> None:

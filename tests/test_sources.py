@@ -117,9 +117,10 @@ def test_a_build_that_skips_most_lines_says_so(tmp_path):
     (project / "s1.jsonl").write_text("\n".join(lines) + "\n")
     result = build(tmp_path / "index.db", "--source", tmp_path / "projects", "-s")
     assert result.exit_code == 0
-    assert ", 40 of 40 lines skipped as of no type pastfix reads (is each --source a Claude" in (
-        result.stderr
-    )
+    assert (
+        f", 40 of 40 lines of {tmp_path / 'projects'} skipped as of no type pastfix reads (is it"
+        " a Claude Code projects or Codex sessions folder?)"
+    ) in result.stderr.replace("\n", " ")
     # A few unknown lines among many (a newer Claude Code) are not worth a word.
     lines = [json.dumps({"type": "not-a-transcript-line"})] * 9 + [SESSION_LINE] * 200
     (project / "s1.jsonl").write_text("\n".join(lines) + "\n")
@@ -140,3 +141,29 @@ def test_the_parent_of_claude_codes_projects_is_refused_naming_them(tmp_path):
     ):
         sources.agent_of(home)
     assert sources.agent_of(home / "projects") == "claude"
+
+
+def test_a_small_misread_source_beside_a_large_good_one_is_named(tmp_path):
+    """Counted per source: 40 bad lines beside 2,000 good ones are 2% of the build."""
+    good = tmp_path / "good" / "-home-u-app"
+    good.mkdir(parents=True)
+    (good / "s1.jsonl").write_text("\n".join([SESSION_LINE] * 2000) + "\n")
+    bad = tmp_path / "bad" / "-home-u-other"
+    bad.mkdir(parents=True)
+    lines = [json.dumps({"type": "not-a-transcript-line", "n": n}) for n in range(40)]
+    (bad / "s2.jsonl").write_text("\n".join(lines) + "\n")
+    result = build(
+        tmp_path / "index.db",
+        "--source",
+        tmp_path / "good",
+        "--source",
+        tmp_path / "bad",
+        "--json",
+        "-s",
+    )
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["skipped_sources"] == [
+        {"source": str(tmp_path / "bad"), "skipped_lines": 40, "lines": 40}
+    ]
+    assert f"lines of {tmp_path / 'bad'} skipped" in result.stderr.replace("\n", " ")
+    assert f"lines of {tmp_path / 'good'}" not in result.stderr

@@ -436,7 +436,7 @@ def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[s
     derived per session, are the caller's to recompute), the rows changed and
     the secrets replaced.
     """
-    from pastfix.prepare import REPEATED_COLUMNS, TEXT_FIELDS, redactor
+    from pastfix.prepare import TEXT_FIELDS, redactor
 
     touched: set[str] = set()
     rows_changed = secrets = 0
@@ -445,9 +445,6 @@ def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[s
         where, args = " WHERE file_id IN (SELECT value FROM json_each(?))", [json.dumps(file_ids)]
     for table, (key, columns) in TEXT_FIELDS.items():
         redactors = [redactor(table, column) for column in columns]
-        seen: list[dict[str, Any] | None] = [
-            {} if (table, column) in REPEATED_COLUMNS else None for column in columns
-        ]
         session = "NULL" if table == "problems" else "session_id"
         cursor = conn.execute(
             f"SELECT rowid, file_id, {session}, {key or 'NULL'}, line_no,"
@@ -458,15 +455,10 @@ def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[s
         found: list[tuple[Any, ...]] = []
         for rowid, file_id, session_id, row_key, line_no, *values in cursor:
             changed: dict[str, str] = {}
-            for column, redact, memo, value in zip(columns, redactors, seen, values, strict=True):
+            for column, redact, value in zip(columns, redactors, values, strict=True):
                 if not value or not isinstance(value, str):
                     continue
-                if memo is None:
-                    text, kinds = redact(value)
-                elif value in memo:
-                    text, kinds = memo[value]
-                else:
-                    text, kinds = memo[value] = redact(value)
+                text, kinds = redact(value)
                 if kinds:
                     changed[column] = text
                     for kind, n in sorted(kinds.items()):
@@ -645,7 +637,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
             " (SELECT value FROM json_each(?))",
             [json.dumps(list(errors))],
         ).fetchone()[0]
-        rows_of = conn.execute(FIX_CALLS_SQL, [session_id, min(since or first, first)]).fetchall()
+        rows_of = conn.execute(FIX_CALLS_SQL, [session_id, since or first]).fetchall()
         thread = _sidechain_threads(conn, session_id, rows_of)
         calls = [
             fixes.Call(

@@ -7,8 +7,10 @@ and the MCP tools show it. Bump FIX_VERSION whenever a rule changes: the next
 build recomputes every stored fix.
 
 **The window.** What follows a failure is read among the later calls of the same
-agent (the main thread, or one subagent), up to the next prompt the user typed,
-and at most WINDOW_CALLS of them: after that the agent has moved on.
+agent (the main thread, or one subagent), up to the second prompt the user typed
+after it (PROMPTS_CROSSED: a "try again" or "continue" often comes in between), and
+at most WINDOW_CALLS of them: after that the agent has moved on. A subagent of
+Claude Code 1.0 has no id: the build tells its thread by its messages' parent links.
 
 **The confirmation.** The first successful call in the window that does what the
 failed call tried to do:
@@ -21,8 +23,12 @@ failed call tried to do:
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
   same file (`cat x` failed, then Read x; an Edit that did not apply, then a
   Write of the file), the same file name in another folder (a Read of a file
-  that does not exist, then a Read where a Glob found it), or the same program
-  through another shell tool.
+  that does not exist, then a Read where a Glob found it), a file inside a folder
+  that was read as a file, the same program through another shell tool, another
+  program on the same paths when the first was not found (`tree`, then `find`), a
+  file written by the shell after an edit was refused, or, for a file that does not
+  exist, a Read in its folder after a search of it. A tool without a file or command
+  (Task, Skill, an MCP tool) is retried by calling it again.
 
 A confirming call whose output still holds the failure's key line did not
 succeed (`npm test | tail` exits 0 when the tests fail), and one that masks
@@ -42,6 +48,10 @@ papers over the error: neither confirms a fix, and the search goes on.
 - the confirmation itself when it was changed: another flag, path, tool,
   `sudo`, the full path of the executable. Its `change` says how, as the words
   taken out and put in (`-x +/usr/local/bin/x`).
+
+When retries failed again before one succeeded, only what came between the last
+retry that still showed this error and the first one that failed with another
+counts: a test run that failed four times on four errors had four remedies.
 
 Steps that the error names (its file, its program, a word of its text such as
 `Run 'mix format'`) come first, then the others in order; at most REMEDY_STEPS.

@@ -9,6 +9,7 @@ are cut after that: a cut made first would keep half of a secret that spans it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
@@ -73,12 +74,17 @@ Redactor = Callable[[str], tuple[str, dict[str, int]]]
 
 
 def redactor(table: str, column: str) -> Redactor:
-    """How a column's text is redacted: as JSON or as text (see pastfix.redact)."""
+    """How a column's text is redacted: as JSON or as text (see pastfix.redact).
+
+    For a column whose values repeat (REPEATED_COLUMNS), each distinct value is redacted
+    once by the redactor returned: ask for one per batch or pass.
+    """
     # Imported on first use: a build that finds nothing changed (the hook's refresh at
     # the end of every session) does not compile the patterns (~20 ms).
     from pastfix.redact import redact, redact_json
 
-    return redact_json if (table, column) in JSON_COLUMNS else redact
+    function = redact_json if (table, column) in JSON_COLUMNS else redact
+    return functools.cache(function) if (table, column) in REPEATED_COLUMNS else function
 
 
 def _redact_rows(rows: list[Any], table: str, found: list[Redaction]) -> None:
@@ -88,18 +94,10 @@ def _redact_rows(rows: list[Any], table: str, found: list[Redaction]) -> None:
     for column in columns:
         redact = redactor(table, column)
         cut = CUTS.get((table, column))
-        memo: dict[str, tuple[str, dict[str, int]]] | None = (
-            {} if (table, column) in REPEATED_COLUMNS else None
-        )
         for i, value in enumerate(map(attrgetter(column), rows)):
             if not value:
                 continue
-            if memo is None:
-                text, kinds = redact(value)
-            elif value in memo:
-                text, kinds = memo[value]
-            else:
-                text, kinds = memo[value] = redact(value)
+            text, kinds = redact(value)
             if kinds:
                 row = rows[i]
                 row_key = getattr(row, key) if key else None

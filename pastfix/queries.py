@@ -72,7 +72,8 @@ LIKE_PATTERN_BYTES = 50_000
 # find_past_fix's columns that hold JSON arrays (Datasette: add _json=<column> to decode).
 JSON_COLUMNS = ("files_edited_after", "remedy", "fix_edits", "fix_calls", "shared_words")
 # Tool calls that change a file, for "files edited afterwards" (apply_patch: Codex's).
-EDIT_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch")
+EDIT_TOOLS = tuple(sorted(fixes.EDIT_TOOLS))  # one home: pastfix.fixes
+EDIT_TOOLS_SQL = ", ".join(f"'{name}'" for name in EDIT_TOOLS)
 # What find_past_fix shows of a fix: edits (with this much of their old and new text)
 # and other calls.
 FIX_EDITS = 5
@@ -296,7 +297,6 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("like_anchor", 1, like_anchor, deterministic=True)
     conn.create_function("error_signature", 1, _text_of(signatures.signature), deterministic=True)
     conn.create_function("error_key_line", 1, _text_of(signatures.key_line), deterministic=True)
-    conn.create_function("same_command", 2, same_command, deterministic=True)
     conn.create_function("error_excerpt", 4, error_excerpt, deterministic=True)
     conn.create_function("error_excerpt", 5, error_excerpt, deterministic=True)
     conn.create_function("fts_query", 4, fts_query, deterministic=True)
@@ -330,10 +330,6 @@ def _text_of(function: Callable[[str], str]) -> Callable[[object], str]:
 
 # -- what find_past_fix computes per row ----------------------------------------
 
-# `cd somewhere && ` before a command: the same command run from elsewhere.
-_CD_PREFIX = re.compile(r"cd\s+(?:\"[^\"]*\"|'[^']*'|[^\s;&|]+)\s*&&\s*")
-_SEGMENT_END = re.compile(r"\s*(?:\|\|?|&&|;)\s*")
-_REDIRECT = re.compile(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>")
 # Words of a pasted error, as FTS5's unicode61 tokenizer sees them.
 _TOKEN = re.compile(r"[^\W_]+")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
@@ -548,39 +544,6 @@ def text_distance(key_line: object, error: object) -> int | None:
     _, pasted = _pasted_key("" if error is None else str(error))
     words = _key_words(key_line if isinstance(key_line, str) else "")
     return sum(((words - pasted) + (pasted - words)).values())
-
-
-def command_key(command: object) -> str | None:
-    """What a shell command does, to recognise its retry: the words of its first command.
-
-    Whitespace is collapsed; `cd X &&` prefixes, flags (`--set-upstream`),
-    redirections (`2>&1`) and everything after the first pipe, `&&`, `||` or `;`
-    are left out. `git push --set-upstream origin main 2>&1 | tail` is
-    `git push origin main`.
-    """
-    if not isinstance(command, str):
-        return None
-    key = " ".join(command.split())
-    while found := _CD_PREFIX.match(key):
-        key = key[found.end() :]
-    words = []
-    for word in _SEGMENT_END.split(key, maxsplit=1)[0].split():
-        if not (word.startswith("-") or _REDIRECT.match(word)):
-            words.append(word)
-    return " ".join(words)
-
-
-def same_command(one: object, other: object) -> bool:
-    """Whether two shell commands do the same thing (see command_key).
-
-    Either may add words to the other (`git push` and `git push --set-upstream origin
-    main`), as long as the shorter has two: `npm run build` is not `npm run test`.
-    """
-    a, b = command_key(one), command_key(other)
-    if not a or not b:
-        return False
-    short, long = sorted((a, b), key=len)
-    return short == long or (" " in short and long.startswith(short + " "))
 
 
 def _words_pattern(error: object, substrings: bool = False) -> re.Pattern[str] | None:
@@ -799,7 +762,7 @@ def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any
 
 def find_past_fix_sql() -> str:
     """The find_past_fix query: one row per (session, signature), `:limit` groups at most."""
-    edit_tools = ", ".join(f"'{name}'" for name in EDIT_TOOLS)
+    edit_tools = EDIT_TOOLS_SQL
     claims = ", ".join(f"'{outcome}'" for outcome in sorted(fixes.CLAIMS_FIX))
     limit = find_limit_sql()
     return f"""
@@ -1222,7 +1185,7 @@ per_session as (
     max(c.timestamp) as last_touched,
     count(*) as calls,
     sum(c.name = 'Read') as reads,
-    sum(c.name in ({", ".join(f"'{name}'" for name in EDIT_TOOLS)})) as edits,
+    sum(c.name in ({EDIT_TOOLS_SQL})) as edits,
     count(r.id) - count(nullif(r.is_error, 1)) as failed,
     group_concat(distinct c.file_path) as paths
   from calls c left join tool_results r on r.tool_use_id = c.tool_use_id
@@ -1487,7 +1450,7 @@ SESSION_CALLS_SQL = f"""
 select tool_use_id, message_uuid, timestamp, name, command, file_path, description,
   substr(input, 1, ?) as input, length(input) as input_length, is_sidechain, agent_id,
   -- an edit's whole input, for its diff (the input shown above is cut)
-  case when name in ({", ".join(f"'{name}'" for name in EDIT_TOOLS)}) then input end
+  case when name in ({EDIT_TOOLS_SQL}) then input end
     as edit_input
 from tool_calls where session_id = ? and message_uuid in (select value from json_each(?))
 order by timestamp, tool_use_id

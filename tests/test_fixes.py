@@ -336,3 +336,20 @@ def test_a_folder_read_as_a_file_then_listed_then_a_file_in_it_read():
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
     # the listing that found the file is a step of the remedy
     assert [s.tool_use_id for s in fix.remedy] == [glob.tool_use_id, read.tool_use_id]
+
+
+@pytest.mark.parametrize(
+    "command,other,same",
+    [
+        ("git push", "git push --set-upstream origin main 2>&1", True),
+        ("cd /x && npm run build", "npm run build | tail -5", True),
+        ("npm run build", "npm run test", False),
+        ("git", "git status", False),
+        ("make", "make", True),
+        ("pytest -x", "pytest", True),
+        (None, "ls", False),
+    ],
+)
+def test_the_same_intent(command, other, same):
+    assert (fixes._shared_intent(command, other) is not None) is same
+    assert (fixes._shared_intent(other, command) is not None) is same

@@ -1053,23 +1053,6 @@ def test_fix_by_multiedit_shows_each_of_its_edits(fixes):
     ]
 
 
-@pytest.mark.parametrize(
-    "command,other,same",
-    [
-        ("git push", "git push --set-upstream origin main 2>&1", True),
-        ("cd /x && npm run build", "npm run build | tail -5", True),
-        ("npm run build", "npm run test", False),
-        ("git", "git status", False),
-        ("make", "make", True),
-        ("pytest -x", "pytest", True),
-        (None, "ls", False),
-    ],
-)
-def test_same_command(command, other, same):
-    assert queries.same_command(command, other) is same
-    assert queries.same_command(other, command) is same
-
-
 def test_snippet_is_the_key_line_of_long_output():
     frames = "".join(f'  File "/app/m{i}.py", line {i}, in f\n    f()\n' for i in range(200))
     traceback = f"Exit code 1\nTraceback (most recent call last):\n{frames}ValueError: bad input\n"

@@ -16,7 +16,7 @@ import markupsafe
 from datasette.utils import StartupError, tilde_decode, tilde_encode
 from datasette.utils.asgi import NotFound, Request, Response
 
-from pastfix import queries
+from pastfix import fixes, queries
 from pastfix.plugin.indexes import is_datasette_1, is_index, serves_an_index
 
 if TYPE_CHECKING:  # datasette.app imports the plugins, so not at run time
@@ -438,24 +438,14 @@ def _fix_key(card: dict[str, Any]) -> tuple[Any, ...] | None:
     return (card["signature"], card["outcome"], steps)
 
 
-# A shell redirection (2>&1, >/dev/null), and the pipe after which a command only trims its
-# output (| tail -3): neither changes what a fix did.
-_REDIRECT = re.compile(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>")
-
-
 def _same_target(target: str, project: str) -> str:
-    """A command as two sessions' same fixes share it: words collapsed, redirections and
-    what follows a pipe left out, and the project folder's name (a worktree's, which is
-    often its branch: git push --set-upstream origin spotter-dov) made a placeholder."""
+    """A command as two sessions' same fixes share it: its simple commands as a retry
+    compares them (fixes.segments: no redirections, `cd X &&` or output filters after a
+    pipe), and the project folder's name (a worktree's, which is often its branch: git
+    push --set-upstream origin spotter-dov) made a placeholder."""
     if len(project) >= 3:
         target = target.replace(project, "<project>")
-    words = []
-    for word in target.split():
-        if word == "|":
-            break
-        if not _REDIRECT.match(word):
-            words.append(word)
-    return " ".join(words)
+    return " ; ".join(" ".join(words) for words in fixes.segments(target))
 
 
 def find_card(
@@ -465,14 +455,6 @@ def find_card(
     project = row["project"]
     target = row["target"] or ""
     lines = target.splitlines() or [""]
-    edits = [
-        {
-            "tool": edit["tool"],
-            "path": queries.in_project(edit["file_path"], project),
-            "diff": _edit_diff(edit),
-        }
-        for edit in _json_list(row["fix_edits"])
-    ]
     remedy = [
         {
             **step,
@@ -502,7 +484,6 @@ def find_card(
         "command_head": "\n".join(lines[:COMMAND_LINES]),
         "command_more": "\n".join(lines[COMMAND_LINES:]),
         "snippet": markupsafe.Markup(row["error_snippet_html"] or ""),
-        "edits": edits,
         "calls": [
             {**call, "target": queries.in_project(call["target"], project)}
             for call in _json_list(row["fix_calls"])

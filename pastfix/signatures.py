@@ -219,11 +219,21 @@ _KIND_RULES = (
         "rejected",
         re.compile(
             r"The user doesn't want to (?:proceed|take this action)"
-            r"|User rejected tool use|The user rejected|Tool use was rejected",
+            r"|User rejected tool use|The user rejected|Tool use was rejected"
+            # Gemini CLI: a call the user declined (scheduler.ts, older versions)
+            r"|\[Operation Cancelled\] (?:Reason: )?User (?:denied execution|did not allow)",
             re.I,
         ),
     ),
-    ("interrupted", re.compile(r"\[?(?:Request )?interrupted by user", re.I)),
+    (
+        "interrupted",
+        re.compile(
+            r"\[?(?:Request )?interrupted by user"
+            # Gemini CLI: a call cancelled (Esc) or aborted with its turn
+            r"|\[Operation Cancelled\]|The user aborted a request",
+            re.I,
+        ),
+    ),
     ("sibling_error", re.compile(r"Sibling tool call errored", re.I)),
     (
         "not_read",
@@ -257,7 +267,13 @@ _KIND_RULES = (
         ),
     ),
     ("timeout", re.compile(r"Command timed out after", re.I)),
-    ("string_not_found", re.compile(r"String to replace not found in file", re.I)),
+    (
+        "string_not_found",
+        # Gemini CLI's replace: "Failed to edit, 0 occurrences found for old_string in ..."
+        re.compile(
+            r"String to replace not found in file|Failed to edit, 0 occurrences found", re.I
+        ),
+    ),
     ("input_validation", re.compile(r"InputValidationError\b")),
 )
 _KIND_BY_NAME = dict(_KIND_RULES)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
@@ -38,6 +39,9 @@ class Agent(NamedTuple):
     # None: the agent has no such hook (Claude Code's and Codex's events are told
     # apart by pastfix.hook itself, for the hooks installed before --agent).
     hook: str | None = None
+    # A pattern the session id must match in full for `resume` to apply (None: every
+    # id): an agent can store sessions of its own that its resume command cannot open.
+    resumable: str | None = None
 
     @property
     def reader(self) -> Reader:
@@ -83,6 +87,27 @@ AGENTS: dict[str, Agent] = {
                 "container.exec": SHELL,
             },
         ),
+        Agent(
+            "gemini",
+            "Gemini CLI",
+            "pastfix.gemini",
+            # docs/cli/session-management.md: `gemini --resume <session UUID>`, from the
+            # project's folder (sessions are kept per project). A `/chat save` checkpoint
+            # is a session of pastfix's naming, resumed with /chat resume <tag> instead.
+            "gemini --resume {}",
+            {
+                "replace": EDIT,
+                "write_file": EDIT,
+                "read_file": READ,
+                "glob": SEARCH,
+                "grep_search": SEARCH,
+                "search_file_content": SEARCH,
+                "list_directory": SEARCH,
+                "run_shell_command": SHELL,
+            },
+            hook="pastfix.gemini",
+            resumable=r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
+        ),
     )
 }
 NAMES = tuple(AGENTS)
@@ -103,7 +128,11 @@ def badge(agent: str | None) -> str:
 def resume_command(agent: str | None, session_id: str) -> str | None:
     """The command that reopens a session of `agent`, None when it has none."""
     known = AGENTS.get(agent or CLAUDE)
-    return known.resume.format(session_id) if known and known.resume else None
+    if not known or not known.resume:
+        return None
+    if known.resumable and not re.fullmatch(known.resumable, session_id):
+        return None
+    return known.resume.format(session_id)
 
 
 def tools(role: str) -> frozenset[str]:

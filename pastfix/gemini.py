@@ -71,6 +71,7 @@ from typing import Any
 
 import msgspec
 
+from pastfix import agents, lines
 from pastfix.records import (
     Batch,
     Message,
@@ -80,23 +81,10 @@ from pastfix.records import (
     ToolCall,
     ToolResult,
     clean_text,
-    line_head,
 )
 
 AGENT = "gemini"
 HOME_ENV = "GEMINI_CLI_HOME"
-# Tool roles for pastfix.agents (the names of google-gemini/gemini-cli's
-# base-declarations.ts; search_file_content is grep_search's name before v0.1x).
-TOOLS = {
-    "run_shell_command": "shell",
-    "replace": "edit",
-    "write_file": "edit",
-    "read_file": "read",
-    "glob": "search",
-    "search_file_content": "search",
-    "grep_search": "search",
-    "list_directory": "search",
-}
 SHELL_TOOL = "run_shell_command"
 # Folders below ~/.gemini that never hold a transcript: large tool outputs, plans,
 # the git shadow repositories of /restore checkpoints, Gemini's own binaries.
@@ -149,8 +137,12 @@ CANCELLED_PREFIX = "[Operation Cancelled]"
 _SHELL_CANCELLED = ("Command was cancelled by user", "Command was automatically cancelled")
 
 
-class BadRecord(Exception):
-    """A record (message, call, entry) of a file that cannot be used: becomes a Problem."""
+BadRecord = lines.BadLine
+
+
+def _role(name: str) -> str | None:
+    """What a Gemini tool does (pastfix.agents: edit, read, search, shell)."""
+    return agents.AGENTS[AGENT].tools.get(name)
 
 
 def gemini_home() -> Path:
@@ -244,9 +236,7 @@ def iter_source_files(root: Path) -> Iterator[SourceFile]:
             continue
         project = _project_dir(p, kind)
         companions: tuple[str, ...] = (str(project / "chats"),) if kind == "logs" else ()
-        yield SourceFile(  # type: ignore[call-arg]
-            path, None, str(project), agent=AGENT, whole=True, companions=companions
-        )
+        yield SourceFile(path, None, str(project), agent=AGENT, whole=True, companions=companions)
 
 
 def holds(root: Path) -> bool:
@@ -402,7 +392,7 @@ def parse_file(source: SourceFile, data: bytes) -> Batch:
 
 
 def _excerpt(raw: bytes) -> str:
-    return line_head(raw)
+    return lines.excerpt(raw)
 
 
 def _encoded(value: Any) -> bytes:
@@ -412,65 +402,27 @@ def _encoded(value: Any) -> bytes:
         return repr(value).encode("utf-8", "replace")
 
 
-_LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-
-
 def _decode(raw: bytes, line_no: int | None, batch: Batch) -> Any:
-    """JSON `raw` decoded, or None with a problem recorded.
-
-    A lone UTF-16 surrogate escape (a cut emoji), which JSON.stringify writes and
-    msgspec refuses, is replaced by U+FFFD and the text decoded again.
-    """
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
+    """JSON `raw` decoded, or None with a problem recorded (a lone surrogate escape, which
+    JSON.stringify writes for a cut emoji, repaired first: pastfix.lines.repaired)."""
+    if raw.startswith(lines.BOM):
+        raw = raw[len(lines.BOM) :]
     try:
         return msgspec.json.decode(raw)
     except msgspec.DecodeError as e:
-        reason = str(e).removeprefix("JSON is malformed: ")
-        if b"\\u" in raw and re.search("surrogate|truncated|hex escape", reason):
-            fixed = _fix_surrogates(raw)
-            if fixed != raw:
-                try:
-                    return msgspec.json.decode(fixed)
-                except msgspec.DecodeError:
-                    pass
-        reason = "invalid UTF-8" if "UTF-8" in reason else f"malformed JSON: {reason}"
-        batch.problems.append(Problem(line_no, reason, _excerpt(raw)))
+        fixed = lines.repaired(e, raw)
+        if fixed is not None:
+            try:
+                return msgspec.json.decode(fixed)
+            except msgspec.DecodeError:
+                pass
+        batch.problems.append(Problem(line_no, lines.bad_json(e, raw), _excerpt(raw)))
         return None
 
 
-def _fix_surrogates(raw: bytes) -> bytes:
-    """`raw` with each \\uD800-\\uDFFF escape that is not half of a pair replaced."""
-    out: list[bytes] = []
-    last = 0
-    matches = list(_LONE_SURROGATE.finditer(raw))
-    i = 0
-    while i < len(matches):
-        m = matches[i]
-        high = int(m.group()[2:], 16) < 0xDC00
-        pair = (
-            high
-            and i + 1 < len(matches)
-            and matches[i + 1].start() == m.end()
-            and int(matches[i + 1].group()[2:], 16) >= 0xDC00
-        )
-        if pair:
-            i += 2
-            continue
-        # an escaped backslash before it (\\uD83D) is not an escape
-        backslashes = len(raw[: m.start()]) - len(raw[: m.start()].rstrip(b"\\"))
-        if backslashes % 2 == 0:
-            out.append(raw[last : m.start()])
-            out.append(b"\\ufffd")
-            last = m.end()
-        i += 1
-    out.append(raw[last:])
-    return b"".join(out)
-
-
 def _lines(data: bytes) -> Iterator[tuple[int, bytes]]:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    if data.startswith(lines.BOM):
+        data = data[len(lines.BOM) :]
     for line_no, raw in enumerate(data.split(b"\n"), 1):
         if raw.strip():
             yield line_no, raw
@@ -481,9 +433,9 @@ def _parse_jsonl(data: bytes, project: Path, batch: Batch) -> None:
     meta: dict[str, Any] = {}
     placed: dict[str, tuple[int, Any]] = {}
     saw_meta = False
-    lines = 0
+    count = 0
     for line_no, raw in _lines(data):
-        lines = line_no
+        count = line_no
         record = _decode(raw, line_no, batch)
         if record is None:
             continue
@@ -516,7 +468,7 @@ def _parse_jsonl(data: bytes, project: Path, batch: Batch) -> None:
                 _place(record["messages"], line_no, placed, batch)
         else:
             batch.skipped += 1
-    batch.lines = lines
+    batch.lines = count
     if not saw_meta:
         # Gemini CLI reads such a file as one legacy JSON record (parseLegacyRecordFallback).
         record = _decode(data, None, Batch())
@@ -641,6 +593,23 @@ def _content_text(content: Any) -> str:
     return "\n".join(texts)
 
 
+def _only_responses(content: Any) -> bool:
+    """Whether a user message's content is function responses only (no text typed)."""
+    return (
+        isinstance(content, list)
+        and bool(content)
+        and all(isinstance(p, dict) and "functionResponse" in p for p in content)
+    )
+
+
+def _is_context(text: str) -> bool:
+    """Whether a user turn is the environment Gemini CLI injects, not a prompt typed."""
+    head = text.lstrip()[:200]
+    return head.startswith(_CONTEXT_START) or (
+        head.startswith("<session_context>") and _CONTEXT_START in head
+    )
+
+
 def _emit_message(
     session_id: str, line_no: int, message: Any, batch: Batch, candidates: list[str]
 ) -> None:
@@ -654,8 +623,14 @@ def _emit_message(
     uuid = f"{session_id}:{message_id}"
     text = _content_text(message.get("content"))
     if kind == "user":
+        content = message.get("content")
+        if not text and _only_responses(content):
+            return  # v0.5x: the results again, as the model got them (held by the calls)
+        injected = _is_context(text)
         batch.messages.append(
-            _message(uuid, session_id, line_no, "user", "prompt", timestamp, text)
+            _message(
+                uuid, session_id, line_no, "user", "prompt", timestamp, text, meta=int(injected)
+            )
         )
         return
     if kind in ("info", "warning", "error"):
@@ -722,7 +697,7 @@ def tool_input(name: str, args: dict[str, Any]) -> dict[str, Any]:
     """A call's arguments with the keys pastfix's diffs read (file_path, old_string,
     new_string, content) added beside Gemini's own when it names them otherwise."""
     out = dict(args)
-    if TOOLS.get(name) in ("edit", "read"):
+    if _role(name) in ("edit", "read"):
         path = _first_str(args, ("file_path", "absolute_path", "path"))
         if path is not None:
             out.setdefault("file_path", path)
@@ -793,7 +768,7 @@ def _make_call(
     name: str,
     args: dict[str, Any],
 ) -> ToolCall:
-    role = TOOLS.get(name)
+    role = _role(name)
     command = _str(args.get("command")) if role == "shell" else None
     file_path = None
     if role in ("edit", "read"):
@@ -1157,7 +1132,7 @@ def _checkpoint_turn(
         )
         batch.tool_results.extend(results)
         return context_seen
-    injected = not context_seen and plain.lstrip().startswith(_CONTEXT_START)
+    injected = not context_seen and _is_context(plain)
     if injected:
         found = _WORKING_DIR.search(plain)
         if found:
@@ -1195,3 +1170,52 @@ def _pair(
                     batch.tool_calls[at] = call
                 return call
     return None
+
+
+# -- the failure hook ---------------------------------------------------------------
+#
+# Gemini CLI's AfterTool event (docs/hooks/reference.md; coreToolHookTriggers.ts
+# executeToolWithHooks) runs after every tool that ran, with `tool_response`:
+# {llmContent, returnDisplay, error?: {message, type}}. A failed call has `error`;
+# its message is what the build stores for it (response.error). A shell command
+# that exits non-zero has no error: its llmContent says `Exit Code: N`. Calls that
+# never ran (refused by policy, unknown tool, bad arguments, declined by the user)
+# get no AfterTool event. Gemini appends `hookSpecificOutput.additionalContext` to
+# the result the model gets, inside <hook_context>, with < and > escaped
+# (checked with Gemini CLI 0.61.0, tests/test_gemini_e2e.py).
+AFTER_TOOL = "AfterTool"
+
+
+def hook_failure(event: dict[str, Any]) -> dict[str, Any] | None:
+    """{"error": text, "session_id": id} for an AfterTool event of a failed call, the
+    error as a build stores it; None for a success, a cancelled call, any other event."""
+    if event.get("hook_event_name") != AFTER_TOOL:
+        return None
+    response = event.get("tool_response")
+    if not isinstance(response, dict):
+        return None
+    name = event.get("tool_name")
+    error = response.get("error")
+    text: str | None = None
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        text = error["message"]
+    elif isinstance(error, str):
+        text = error
+    else:
+        content = response.get("llmContent")
+        output = content if isinstance(content, str) else _content_text(content)
+        if name == SHELL_TOOL and not output.lstrip().startswith(_SHELL_CANCELLED):
+            body, code = shell_output(output)
+            if code:
+                text = with_exit_code(code, body)
+    if not text or not text.strip() or text.startswith(CANCELLED_PREFIX):
+        return None
+    session_id = event.get("session_id")
+    return {"error": clean_text(text), "session_id": session_id}
+
+
+def hook_output(context: str, event: dict[str, Any]) -> str:
+    """The AfterTool answer that gives the model `context` beside the failed result."""
+    return msgspec.json.encode(
+        {"hookSpecificOutput": {"hookEventName": AFTER_TOOL, "additionalContext": context}}
+    ).decode()

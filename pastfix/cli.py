@@ -443,20 +443,25 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
         click.echo(answer)
 
 
-def _agent_option(what: str) -> Any:
+def _agent_option(what: str, more: tuple[str, ...] = ()) -> Any:
     return click.option(
         "--agent",
-        type=click.Choice(["claude", "codex"]),
+        type=click.Choice(["claude", "codex", *more]),
         default="claude",
         show_default=True,
-        help=f"The agent {what}: Claude Code or Codex CLI.",
+        help=f"The agent {what}: Claude Code or Codex CLI"
+        + "".join(f", {agents.label(name)}" for name in more)
+        + ".",
     )
 
 
+# The agents whose hooks `hook install` writes besides Claude Code's and Codex's.
+HOOK_AGENTS = ("gemini",)
 _SETTINGS_HELP = (
-    "Claude Code settings file, or Codex hooks file."
+    "Claude Code settings file, or Codex hooks file, or Gemini CLI settings file."
     " Default: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json), or"
-    " $CODEX_HOME/hooks.json (~/.codex/hooks.json)"
+    " $CODEX_HOME/hooks.json (~/.codex/hooks.json), or"
+    " $GEMINI_CLI_HOME/.gemini/settings.json (~/.gemini/settings.json)"
 )
 
 
@@ -468,7 +473,7 @@ _SETTINGS_HELP = (
     help=_SETTINGS_HELP,
 )
 @_db_option("The index the hooks read and refresh.")
-@_agent_option("to install the hooks into")
+@_agent_option("to install the hooks into", HOOK_AGENTS)
 def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> None:
     """Add pastfix's hooks to a Claude Code settings file (again: replace them).
 
@@ -480,17 +485,24 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     (Codex runs it after every call; pastfix answers failures only) and a SessionEnd
     hook. Codex runs them once you trust them: start `codex` and open /hooks.
 
+    With --agent gemini, they go into Gemini CLI's settings.json: an AfterTool hook
+    (after every call; pastfix answers failures only) and a SessionEnd hook.
+
     \b
     Example:
         pastfix hook install
         pastfix hook install --settings .claude/settings.local.json --db ~/index.db
         pastfix hook install --agent codex
+        pastfix hook install --agent gemini
     """
     from pastfix import install
 
     db_path = db_path or paths.default_db()
     try:
-        if agent == "codex":
+        if agent == "gemini":
+            settings = settings or install.gemini_settings_file()
+            install.install_gemini_hooks(settings, db_path)
+        elif agent == "codex":
             settings = settings or install.codex_hooks_file()
             install.install_codex_hooks(settings, db_path)
         else:
@@ -498,7 +510,9 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
             install.install_hooks(settings, db_path)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
-    if agent == "codex":
+    if agent == "gemini":
+        click.echo(f"Added pastfix's AfterTool and SessionEnd hooks to {settings}", err=True)
+    elif agent == "codex":
         click.echo(f"Added pastfix's PostToolUse and SessionEnd hooks to {settings}", err=True)
         click.echo("Trust them once in Codex: run `codex`, then /hooks", err=True)
     else:
@@ -520,7 +534,7 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     type=click.Path(dir_okay=False, path_type=Path),
     help=_SETTINGS_HELP,
 )
-@_agent_option("to remove the hooks from")
+@_agent_option("to remove the hooks from", HOOK_AGENTS)
 def hook_uninstall(settings: Path | None, agent: str) -> None:
     """Remove pastfix's hooks from a Claude Code settings file, and nothing else.
 
@@ -529,10 +543,14 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
         pastfix hook uninstall
         pastfix hook uninstall --settings .claude/settings.local.json
         pastfix hook uninstall --agent codex
+        pastfix hook uninstall --agent gemini
     """
     from pastfix import install
 
-    default = install.codex_hooks_file() if agent == "codex" else install.default_settings()
+    default = {
+        "codex": install.codex_hooks_file,
+        "gemini": install.gemini_settings_file,
+    }.get(agent, install.default_settings)()
     settings = settings or default
     try:
         removed = install.uninstall_hooks(settings)

@@ -82,18 +82,22 @@ def hook_commands(db_path: Path, projects: Path | None = None) -> dict[str, str]
     }
 
 
-def _recall_command(db_path: Path) -> str:
-    """`pastfix hook --db DB`, absolute: it answers Claude Code's and Codex's events alike."""
+def _recall_command(db_path: Path, agent: str | None = None) -> str:
+    """`pastfix hook --db DB`, absolute: it answers Claude Code's and Codex's events alike;
+    with `agent`, that agent's (`--agent NAME`, pastfix.agents.Agent.hook)."""
     exe = " ".join(shlex.quote(part) for part in pastfix_executable())
-    return f"{exe} hook --db {shlex.quote(str(db_path.absolute()))}  {MARKER}"
+    told = f" --agent {agent}" if agent else ""
+    return f"{exe} hook{told} --db {shlex.quote(str(db_path.absolute()))}  {MARKER}"
 
 
-def _refresh_command(db_path: Path, source: Path | None) -> str:
+def _refresh_command(db_path: Path, source: Path | None, agent: str | None = None) -> str:
     """An incremental build into the index, started in the background: of `source`, or of
-    the default sources (those of a plain `pastfix build`) when it is None."""
+    the default sources (those of a plain `pastfix build`) when it is None; with `agent`,
+    read as that agent's (a folder still empty is then not taken for Claude Code's)."""
     exe = " ".join(shlex.quote(part) for part in pastfix_executable())
     db = shlex.quote(str(db_path.absolute()))
     folder = f" --source {shlex.quote(str(source.absolute()))}" if source else ""
+    folder += f" --agent {agent}" if agent else ""
     return f"nohup {exe} build {db}{folder} -s >/dev/null 2>&1 </dev/null &  {MARKER}"
 
 
@@ -464,3 +468,50 @@ def uninstall_mcp_claude(cli: str | None = None) -> bool:
     if "No MCP server" in _said(done):
         return False
     raise InstallError(f"`claude mcp remove` failed: {_said(done)}")
+
+
+# -- Gemini CLI -------------------------------------------------------------------------
+#
+# Read from google-gemini/gemini-cli@5411f113ca (docs/hooks/, hooks/hookRunner.ts) and
+# checked with Gemini CLI 0.61.0 (tests/test_gemini_e2e.py):
+# - hooks: the `hooks` object of ~/.gemini/settings.json ($GEMINI_CLI_HOME/.gemini), in
+#   Claude Code's form, with `timeout` in milliseconds; on by default
+#   (hooksConfig.enabled). Commands run through the shell, so MARKER, a comment, ends
+#   them as it does Claude Code's.
+# - AfterTool runs after every call that ran, failed or not: `pastfix hook --agent gemini`
+#   tells a failure itself (pastfix.gemini.hook_failure). SessionEnd runs as the CLI
+#   exits, without waiting for the hook: the build it starts is in the background anyway.
+GEMINI_FAILURE_EVENT = "AfterTool"
+GEMINI_END_EVENT = "SessionEnd"
+# Milliseconds, Gemini's unit.
+GEMINI_TIMEOUT_MS = TIMEOUT * 1000
+
+
+def gemini_settings_file() -> Path:
+    from pastfix import gemini
+
+    return gemini.settings_file()
+
+
+def gemini_hook_groups(db_path: Path) -> dict[str, dict[str, Any]]:
+    """The hook groups pastfix adds to Gemini CLI's settings.json, by event."""
+    from pastfix import gemini
+
+    recall = _recall_command(db_path, gemini.AGENT)
+    refresh = _refresh_command(db_path, gemini.gemini_home(), gemini.AGENT)
+    return {
+        GEMINI_FAILURE_EVENT: {
+            "matcher": "*",
+            "hooks": [{**_handler(recall, GEMINI_TIMEOUT_MS), "name": "pastfix"}],
+        },
+        GEMINI_END_EVENT: {
+            "hooks": [{**_handler(refresh, GEMINI_TIMEOUT_MS), "name": "pastfix-refresh"}]
+        },
+    }
+
+
+def install_gemini_hooks(settings_path: Path, db_path: Path) -> None:
+    """Add pastfix's hooks to Gemini CLI's settings.json (idempotent), keeping the rest."""
+    settings = read_settings(settings_path)
+    write_settings(settings_path, _with_groups(settings, gemini_hook_groups(db_path)))
+    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)

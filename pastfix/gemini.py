@@ -472,7 +472,7 @@ def _parse_jsonl(data: bytes, project: Path, batch: Batch) -> None:
     if not saw_meta:
         # Gemini CLI reads such a file as one legacy JSON record (parseLegacyRecordFallback).
         record = _decode(data, None, Batch())
-        if isinstance(record, dict):
+        if isinstance(record, dict) and isinstance(record.get("sessionId"), str):
             batch.problems.clear()
             batch.skipped = 0
             _parse_record(record, None, project, batch)

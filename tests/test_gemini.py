@@ -479,7 +479,10 @@ def after_tool(session_id="99999999-9999-4999-8999-999999999999", **fields):
     }
 
 
-NPM_OUTPUT = f"<untrusted_context>\nOutput: {NPM_ERROR}\nExit Code: 1\nProcess Group PGID: 7\n</untrusted_context>"
+NPM_OUTPUT = (
+    f"<untrusted_context>\nOutput: {NPM_ERROR}\nExit Code: 1\nProcess Group PGID: 7"
+    "\n</untrusted_context>"
+)
 
 
 @pytest.mark.parametrize(

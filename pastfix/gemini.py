@@ -130,6 +130,8 @@ _SHELL_TRAILER = re.compile(
     r"|Process Group PGID: .*)$"
 )
 _EXIT_CODE = re.compile(r"Exit Code: (-?\d+)$")
+# An AfterTool hook's additionalContext, as Gemini appends it to a result.
+_HOOK_CONTEXT = re.compile(r"\n\n<hook_context>(?:(?!<hook_context>).)*</hook_context>\s*\Z", re.S)
 _UNTRUSTED_OPEN = "<untrusted_context>\n"
 _UNTRUSTED_CLOSE = "\n</untrusted_context>"
 CANCELLED_PREFIX = "[Operation Cancelled]"
@@ -843,7 +845,14 @@ def shell_output(text: str) -> tuple[str, int | None]:
     Gemini writes `Output: <output>` then `Exit Code: N` (when not 0) and more lines
     (`Error`, `Signal`, `Process Group PGID`); versions before v0.2x begin with
     `Command: ...` and `Directory: ...`; newer ones wrap it all in <untrusted_context>.
+    What AfterTool hooks appended (<hook_context>) is left out: pastfix's own recall
+    would otherwise become part of the failure it recalls.
     """
+    while True:  # what AfterTool hooks appended (pastfix's own recall among them)
+        cut = _HOOK_CONTEXT.sub("", text)
+        if cut == text:
+            break
+        text = cut
     if text.startswith(_UNTRUSTED_OPEN) and text.endswith(_UNTRUSTED_CLOSE):
         text = text[len(_UNTRUSTED_OPEN) : -len(_UNTRUSTED_CLOSE)]
     if text.startswith("Command: "):

@@ -552,3 +552,12 @@ def test_hook_install_writes_gemini_settings_and_uninstall_takes_only_its_own(
         "model": {"name": "x"},
         "hooks": {"AfterTool": [theirs]},
     }
+
+
+def test_a_shell_failure_is_stored_without_what_after_tool_hooks_appended():
+    # Found by tests/test_gemini_e2e.py: Gemini appends the hook's context after the
+    # <untrusted_context> wrapper, and the stored failure lost its exit code.
+    recalled = f"{NPM_OUTPUT}\n\n<hook_context>pastfix: this error was seen before</hook_context>"
+    assert gemini.shell_output(recalled) == (NPM_ERROR, 1)
+    text, failed = gemini.result_text("run_shell_command", "success", {"output": recalled})
+    assert failed and text == f"Exit code 1\n{NPM_ERROR}"

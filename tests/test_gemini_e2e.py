@@ -1,0 +1,240 @@
+"""The real Gemini CLI with pastfix's hooks, against a mock of the Gemini API.
+
+Gemini CLI (npm @google/gemini-cli at GEMINI_VERSION) runs `gemini -p` with HOME and
+GEMINI_CLI_HOME in a temporary folder, an API key, and GOOGLE_GEMINI_BASE_URL pointed
+at a small server on the loopback interface that answers streamGenerateContent with
+scripted turns (server-sent events). `pastfix hook install --agent gemini` wrote the
+hooks into $GEMINI_CLI_HOME/.gemini/settings.json. The "model" runs a command that fails
+with an error the index holds (tests/data/gemini's npm failure, fixed there by a
+write_file), then one that succeeds, then answers. The test reads what Gemini sent
+next: the hook's past fix appended to the failed call's result, in <hook_context>,
+nothing after the success; and the SessionEnd hook's build indexes the new session.
+
+Gemini CLI is installed with npm into a folder under the system's temporary directory,
+once; $PASTFIX_GEMINI names a gemini executable to use instead. The test skips when npm
+is missing or the install fails, unless $PASTFIX_REQUIRE_GEMINI is set, where it fails.
+"""
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import build_index
+
+from pastfix.cli import cli
+
+pytestmark = pytest.mark.slow
+
+GEMINI_VERSION = "0.61.0"  # runs on Debian's Node 20 (engines: node >= 20)
+DATA = Path(__file__).parent / "data" / "gemini" / "home" / ".gemini"
+PAST = "aaaaaaaa-1111-4111-8111-111111111111"  # the fixture session that fixed it
+FAILING = "printf '%s\\n' 'npm ERR! Missing script: \"test\"' 'npm ERR!   npm run'; exit 1"
+SUCCEEDING = "echo 'Tests: 3 passed'"
+MARK = "pastfix: this error was seen before"
+
+
+def gemini_executable() -> Path:
+    """The gemini command: $PASTFIX_GEMINI, or GEMINI_VERSION installed with npm (once)."""
+    given = os.environ.get("PASTFIX_GEMINI")
+    if given:
+        return Path(given)
+    folder = Path(tempfile.gettempdir()) / "pastfix-e2e" / f"gemini-{GEMINI_VERSION}"
+    gemini = folder / "node_modules" / ".bin" / "gemini"
+    if gemini.exists():
+        return gemini
+    npm = shutil.which("npm")
+    if npm is None:
+        raise LookupError("npm not found: cannot install Gemini CLI")
+    done = subprocess.run(
+        [npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund", "--no-save",
+         f"@google/gemini-cli@{GEMINI_VERSION}"],
+        capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    if done.returncode != 0 or not gemini.exists():
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:]
+        raise LookupError(f"npm install @google/gemini-cli@{GEMINI_VERSION} failed: {tail}")
+    return gemini
+
+
+@pytest.fixture(scope="module")
+def gemini():
+    try:
+        return gemini_executable()
+    except (LookupError, subprocess.TimeoutExpired, OSError) as e:
+        if os.environ.get("PASTFIX_REQUIRE_GEMINI"):
+            pytest.fail(str(e))
+        pytest.skip(str(e))
+
+
+def function_responses(request: dict) -> list[dict]:
+    return [
+        part["functionResponse"]
+        for content in request.get("contents") or []
+        for part in content.get("parts") or []
+        if isinstance(part, dict) and "functionResponse" in part
+    ]
+
+
+def offers_shell(request: dict) -> bool:
+    return any(
+        f.get("name") == "run_shell_command"
+        for tool in request.get("tools") or []
+        for f in tool.get("functionDeclarations") or []
+    )
+
+
+class MockGemini(ThreadingHTTPServer):
+    """generateContent / streamGenerateContent, answered from the script in `turn`."""
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.requests: list[dict] = []
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+    def turn(self, request: dict) -> list[dict]:
+        """The model's parts: the failing command, then the succeeding one, then text."""
+        if not offers_shell(request):
+            return [{"text": '{"reasoning": "simple", "complexity_score": 10}'}]
+        done = len(function_responses(request))
+        if done == 0:
+            return [{"functionCall": {"name": "run_shell_command", "args": {"command": FAILING}}}]
+        if done == 1:
+            return [
+                {"functionCall": {"name": "run_shell_command", "args": {"command": SUCCEEDING}}}
+            ]
+        return [{"text": "The tests pass."}]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: MockGemini
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("content-length") or 0))
+        try:
+            request = json.loads(body or b"{}")
+        except json.JSONDecodeError:
+            request = {}
+        if "countTokens" in self.path:
+            return self._send("application/json", json.dumps({"totalTokens": 10}).encode())
+        if offers_shell(request):
+            self.server.requests.append(request)
+        answer = {
+            "candidates": [
+                {
+                    "content": {"role": "model", "parts": self.server.turn(request)},
+                    "finishReason": "STOP",
+                    "index": 0,
+                }
+            ],
+            "usageMetadata": {
+                "promptTokenCount": 10,
+                "candidatesTokenCount": 1,
+                "totalTokenCount": 11,
+            },
+            "modelVersion": "gemini-2.5-pro",
+        }
+        if "streamGenerateContent" in self.path:
+            return self._send("text/event-stream", f"data: {json.dumps(answer)}\r\n\r\n".encode())
+        return self._send("application/json", json.dumps(answer).encode())
+
+    def do_GET(self) -> None:
+        self.send_response(404)
+        self.end_headers()
+
+    def _send(self, kind: str, data: bytes) -> None:
+        self.send_response(200)
+        self.send_header("content-type", kind)
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def api():
+    server = MockGemini()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_after_tool_hook_recalls_a_past_fix_in_gemini_cli(gemini, api, tmp_path, monkeypatch):
+    home, gemini_home, project = tmp_path / "home", tmp_path / "gemini-home", tmp_path / "app"
+    for folder in (home, gemini_home, project):
+        folder.mkdir()
+    db = tmp_path / "index.db"
+    build_index(db, DATA)
+    past_sessions = {r[0] for r in sqlite3.connect(db).execute("SELECT session_id FROM sessions")}
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(gemini_home))
+    result = CliRunner().invoke(cli, ["hook", "install", "--agent", "gemini", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    settings_path = gemini_home / ".gemini" / "settings.json"  # the override is honoured
+    settings = json.loads(settings_path.read_text())
+    settings["security"] = {
+        "auth": {"selectedType": "gemini-api-key"},
+        "folderTrust": {"enabled": False},
+    }
+    settings["privacy"] = {"usageStatisticsEnabled": False}
+    settings_path.write_text(json.dumps(settings))
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "GEMINI_CLI_HOME": str(gemini_home),
+        "GEMINI_API_KEY": "test-key",
+        "GOOGLE_GEMINI_BASE_URL": api.url,
+        "NO_COLOR": "1",
+    }
+    done = subprocess.run(
+        [str(gemini), "-p", "run the tests", "--yolo", "-m", "gemini-2.5-pro", "-o", "text"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    assert "The tests pass." in done.stdout
+    version = subprocess.run([str(gemini), "--version"], env=env, capture_output=True, text=True)
+    assert version.stdout.strip() == GEMINI_VERSION
+
+    # What Gemini sent the model after each call: the failure with pastfix's context.
+    after_failure = next(r for r in api.requests if len(function_responses(r)) == 1)
+    (failed,) = function_responses(after_failure)
+    output = failed["response"]["output"]
+    assert "Exit Code: 1" in output and "<hook_context>" + MARK in output
+    assert f"gemini --resume {PAST}" in output and "package.json" in output
+    last = next(r for r in api.requests if len(function_responses(r)) == 2)
+    assert "pastfix" not in function_responses(last)[1]["response"]["output"]
+
+    # SessionEnd started a build of $GEMINI_CLI_HOME/.gemini in the background.
+    deadline = time.monotonic() + 60
+    new = []
+    while time.monotonic() < deadline and not new:
+        time.sleep(0.5)
+        try:
+            conn = sqlite3.connect(db, timeout=5)
+            found = conn.execute(
+                "SELECT s.session_id, s.agent, s.project, (SELECT count(*) FROM tool_results r"
+                " WHERE r.session_id = s.session_id AND r.is_error) FROM sessions s"
+            ).fetchall()
+            conn.close()
+        except sqlite3.Error:
+            continue
+        new = [r for r in found if r[0] not in past_sessions]
+    assert len(new) == 1, new
+    session_id, agent, project_root, failures = new[0]
+    assert agent == "gemini" and failures == 1
+    assert Path(project_root).resolve() == project.resolve()

@@ -449,8 +449,8 @@ def _agent_option(what: str, more: tuple[str, ...] = ()) -> Any:
         type=click.Choice(["claude", "codex", *more]),
         default="claude",
         show_default=True,
-        help=f"The agent {what}: Claude Code or Codex CLI"
-        + "".join(f", {agents.label(name)}" for name in more)
+        help=f"The agent {what}: "
+        + " or ".join([", ".join(["Claude Code", *map(agents.label, more)]), "Codex CLI"])
         + ".",
     )
 

@@ -821,6 +821,8 @@ def result_text(
 ) -> tuple[str, bool]:
     """A call's result as stored, and whether it is a failure (see the module docstring)."""
     error = response.get("error")
+    if isinstance(error, str) and (recall := RECALL.search(error)):
+        error = error[: recall.start()]  # pastfix's own answer to the failure (hook_output)
     output = response.get("output")
     if not isinstance(output, str):
         rest = {k: v for k, v in response.items() if k != "error"}
@@ -1190,9 +1192,16 @@ def _pair(
 # that exits non-zero has no error: its llmContent says `Exit Code: N`. Calls that
 # never ran (refused by policy, unknown tool, bad arguments, declined by the user)
 # get no AfterTool event. Gemini appends `hookSpecificOutput.additionalContext` to
-# the result the model gets, inside <hook_context>, with < and > escaped
-# (checked with Gemini CLI 0.61.0, tests/test_gemini_e2e.py).
+# the result the model gets, inside <hook_context>, with < and > escaped, but only to a
+# result without `error`: for a failed call it sends `{"error": message}` alone, and the
+# context is lost. There the answer is `decision: "deny"` with a `reason`, which Gemini
+# sends in place of the error message (and shows as "Tool result blocked: ..."): the
+# error message first, then the recall. The session file records that reason as the
+# call's error; the reader drops the recall from it (RECALL). All checked with Gemini
+# CLI 0.61.0 (tests/test_gemini_e2e.py).
 AFTER_TOOL = "AfterTool"
+# The recall pastfix.hook.context() writes, after a failed call's own error text.
+RECALL = re.compile(r"\n\npastfix: this error was seen before, \d+ times? in \d+ other session")
 
 
 def hook_failure(event: dict[str, Any]) -> dict[str, Any] | None:
@@ -1224,7 +1233,14 @@ def hook_failure(event: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def hook_output(context: str, event: dict[str, Any]) -> str:
-    """The AfterTool answer that gives the model `context` beside the failed result."""
-    return msgspec.json.encode(
-        {"hookSpecificOutput": {"hookEventName": AFTER_TOOL, "additionalContext": context}}
-    ).decode()
+    """The AfterTool answer that gives the model `context` beside the failed result:
+    additionalContext for a result Gemini sends as it is (a shell command's exit code),
+    the error message and `context` as the reason of a "deny" for a failed call."""
+    response = event.get("tool_response")
+    error = response.get("error") if isinstance(response, dict) else None
+    message = error.get("message") if isinstance(error, dict) else error
+    if isinstance(message, str) and message.strip():
+        answer: dict[str, Any] = {"decision": "deny", "reason": f"{message}\n\n{context}"}
+    else:
+        answer = {"hookSpecificOutput": {"hookEventName": AFTER_TOOL, "additionalContext": context}}
+    return msgspec.json.encode(answer).decode()

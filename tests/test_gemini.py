@@ -231,7 +231,7 @@ def test_jsonl_records_are_replayed_as_gemini_replays_them(fixture_db):
         ("replace", "rejected"),  # the user declined it: noise
         ("run_shell_command", "error"),
     ]
-    assert kinds[0]["content"] == "File not found: /home/u/app/missing.txt"
+    assert kinds[0]["content"] == "File not found: /tmp/app/missing.txt"
     # $set.messages: the conversation replaced, then one more message
     texts = [r["text"] for r in rows(db, "SELECT text FROM messages WHERE session_id = ?", D)]
     assert texts == ["hello", "the summary of what was said", "bye"]
@@ -561,3 +561,16 @@ def test_a_shell_failure_is_stored_without_what_after_tool_hooks_appended():
     assert gemini.shell_output(recalled) == (NPM_ERROR, 1)
     text, failed = gemini.result_text("run_shell_command", "success", {"output": recalled})
     assert failed and text == f"Exit code 1\n{NPM_ERROR}"
+
+
+def test_a_failed_calls_recall_is_a_deny_reason_and_is_not_stored_as_its_error(fixture_db):
+    # Gemini CLI sends a failed call's result as {"error": message} alone, dropping
+    # additionalContext (seen with 0.61.0): the recall goes in a deny's reason, after
+    # the error, and a session file then records that reason as the call's error.
+    error = {"message": "File not found: /tmp/b/missing.txt", "type": "file_not_found"}
+    event = after_tool(tool_name="read_file", tool_response={"llmContent": "x", "error": error})
+    answer = json.loads(hook.run(json.dumps(event), fixture_db, agent="gemini"))
+    assert answer["decision"] == "deny"
+    assert answer["reason"].startswith(f"{error['message']}\n\n{hook.context([])[:35]}")
+    recorded = {"error": answer["reason"]}
+    assert gemini.result_text("read_file", "error", recorded) == (error["message"], True)

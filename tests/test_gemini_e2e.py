@@ -6,9 +6,12 @@ at a small server on the loopback interface that answers streamGenerateContent w
 scripted turns (server-sent events). `pastfix hook install --agent gemini` wrote the
 hooks into $GEMINI_CLI_HOME/.gemini/settings.json. The "model" runs a command that fails
 with an error the index holds (tests/data/gemini's npm failure, fixed there by a
-write_file), then one that succeeds, then answers. The test reads what Gemini sent
-next: the hook's past fix appended to the failed call's result, in <hook_context>,
-nothing after the success; and the SessionEnd hook's build indexes the new session.
+write_file), reads a missing file (a call that fails: the fixture's read of one failed
+too), runs one that succeeds, then answers. The test reads what Gemini sent next: the
+hook's past fix appended to the failed command's result, in <hook_context>; the read's
+error followed by the recall (the reason of a "deny": Gemini drops additionalContext from
+a failed call's result); nothing after the success; and the SessionEnd hook's build
+indexes the new session with both failures, as they were, without the recall.
 
 Gemini CLI is installed with npm into a folder under the system's temporary directory,
 once; $PASTFIX_GEMINI names a gemini executable to use instead. The test skips when npm
@@ -103,17 +106,22 @@ class MockGemini(ThreadingHTTPServer):
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}"
 
+    missing = ""  # the file the read_file step reads, which does not exist
+
     def turn(self, request: dict) -> list[dict]:
-        """The model's parts: the failing command, then the succeeding one, then text."""
+        """The model's parts: the failing command, a read of a missing file, the
+        succeeding command, then text."""
         if not offers_shell(request):
             return [{"text": '{"reasoning": "simple", "complexity_score": 10}'}]
+        steps = [
+            ("run_shell_command", {"command": FAILING}),
+            ("read_file", {"file_path": self.missing}),
+            ("run_shell_command", {"command": SUCCEEDING}),
+        ]
         done = len(function_responses(request))
-        if done == 0:
-            return [{"functionCall": {"name": "run_shell_command", "args": {"command": FAILING}}}]
-        if done == 1:
-            return [
-                {"functionCall": {"name": "run_shell_command", "args": {"command": SUCCEEDING}}}
-            ]
+        if done < len(steps):
+            name, args = steps[done]
+            return [{"functionCall": {"name": name, "args": args}}]
         return [{"text": "The tests pass."}]
 
 
@@ -180,6 +188,7 @@ def test_the_after_tool_hook_recalls_a_past_fix_in_gemini_cli(gemini, api, tmp_p
         folder.mkdir()
     db = tmp_path / "index.db"
     build_index(db, DATA)
+    api.missing = str(project / "missing.txt")
     past_sessions = {r[0] for r in sqlite3.connect(db).execute("SELECT session_id FROM sessions")}
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GEMINI_CLI_HOME", str(gemini_home))
@@ -216,8 +225,13 @@ def test_the_after_tool_hook_recalls_a_past_fix_in_gemini_cli(gemini, api, tmp_p
     output = failed["response"]["output"]
     assert "Exit Code: 1" in output and "<hook_context>" + MARK in output
     assert f"gemini --resume {PAST}" in output and "package.json" in output
-    last = next(r for r in api.requests if len(function_responses(r)) == 2)
-    assert "pastfix" not in function_responses(last)[1]["response"]["output"]
+    # A failed call's result is {"error": ...} alone: the recall comes as a deny's reason.
+    after_read = next(r for r in api.requests if len(function_responses(r)) == 2)
+    error = function_responses(after_read)[1]["response"]["error"]
+    assert error.startswith(f"File not found: {project / 'missing.txt'}\n\n{MARK}")
+    assert "not fixed there" in error
+    last = next(r for r in api.requests if len(function_responses(r)) == 3)
+    assert "pastfix" not in function_responses(last)[2]["response"]["output"]
 
     # SessionEnd started a build of $GEMINI_CLI_HOME/.gemini in the background.
     deadline = time.monotonic() + 60
@@ -236,5 +250,14 @@ def test_the_after_tool_hook_recalls_a_past_fix_in_gemini_cli(gemini, api, tmp_p
         new = [r for r in found if r[0] not in past_sessions]
     assert len(new) == 1, new
     session_id, agent, project_root, failures = new[0]
-    assert agent == "gemini" and failures == 1
+    assert agent == "gemini" and failures == 2
     assert Path(project_root).resolve() == project.resolve()
+    # Stored as the failures they were, without pastfix's answers to them.
+    stored = sqlite3.connect(db).execute(
+        "SELECT content FROM tool_results WHERE session_id = ? AND is_error ORDER BY rowid",
+        [session_id],
+    )
+    assert [r[0] for r in stored] == [
+        'Exit code 1\nnpm ERR! Missing script: "test"\nnpm ERR!   npm run',
+        f"File not found: {project / 'missing.txt'}",
+    ]

@@ -87,7 +87,8 @@ AGENT = "gemini"
 HOME_ENV = "GEMINI_CLI_HOME"
 SHELL_TOOL = "run_shell_command"
 # Folders below ~/.gemini that never hold a transcript: large tool outputs, plans,
-# the git shadow repositories of /restore checkpoints, Gemini's own binaries.
+# the git shadow repositories of /restore checkpoints (~/.gemini/history), extensions
+# (tmp/bin, Gemini's own binaries, is told apart in _walk).
 _SKIP_DIRS = frozenset(
     {
         "tool-outputs",
@@ -98,7 +99,6 @@ _SKIP_DIRS = frozenset(
         "checkpoints",
         "shell_history",
         "history",
-        "bin",
         "extensions",
         "commands",
         "skills",
@@ -214,7 +214,11 @@ def _walk(root: Path) -> tuple[list[str], list[tuple[str, str]]]:
         for entry in entries:
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    if depth < MAX_DEPTH and entry.name not in _SKIP_DIRS:
+                    # A project folder (in tmp/) is named after its project's folder,
+                    # which may be called `history` or `plans`: only tmp/bin is Gemini's.
+                    in_tmp = os.path.basename(folder) == "tmp"
+                    skip = entry.name == "bin" if in_tmp else entry.name in _SKIP_DIRS
+                    if depth < MAX_DEPTH and not skip:
                         level.append((entry.path, depth + 1))
                 elif entry.is_file(follow_symlinks=False):
                     files.append(entry.path)

@@ -574,3 +574,13 @@ def test_a_failed_calls_recall_is_a_deny_reason_and_is_not_stored_as_its_error(f
     assert answer["reason"].startswith(f"{error['message']}\n\n{hook.context([])[:35]}")
     recorded = {"error": answer["reason"]}
     assert gemini.result_text("read_file", "error", recorded) == (error["message"], True)
+
+
+def test_a_project_folder_named_like_one_of_geminis_own_is_read(tmp_path, home):
+    # Slug folders are named after the project's folder: ~/.gemini/tmp/history is a
+    # project's, ~/.gemini/history holds /restore's git repositories and is not read.
+    shutil.copytree(home / "tmp" / "app", home / "tmp" / "history")
+    shutil.copytree(home / "tmp" / "app", home / "history" / "app")
+    paths = [s.path for s in gemini.iter_source_files(home)]
+    assert any("/tmp/history/chats/" in p for p in paths)
+    assert not any("/.gemini/history/" in p for p in paths)

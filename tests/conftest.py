@@ -15,11 +15,12 @@ REAL_PROJECTS = REAL_CORPUS / "projects"
 
 @pytest.fixture(autouse=True)
 def fake_home(tmp_path_factory, monkeypatch):
-    """Tests never read the real home directory (and its ~/.claude and ~/.codex)."""
+    """Tests never read the real home directory (and its ~/.claude, ~/.codex, ~/.gemini)."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("CODEX_HOME", raising=False)
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
     return home
 
 

@@ -30,11 +30,6 @@ needs_corpus = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(autouse=True)
-def no_gemini_home(monkeypatch):
-    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
-
-
 def build(db, *sources, more=()):
     args = ["build", str(db), *(a for s in sources for a in ("--source", str(s))), *more]
     result = CliRunner().invoke(cli, [*args, "--json", "-s"], catch_exceptions=False)
@@ -584,3 +579,23 @@ def test_a_project_folder_named_like_one_of_geminis_own_is_read(tmp_path, home):
     paths = [s.path for s in gemini.iter_source_files(home)]
     assert any("/tmp/history/chats/" in p for p in paths)
     assert not any("/.gemini/history/" in p for p in paths)
+
+
+@pytest.mark.asyncio
+async def test_the_session_page_shows_the_agent_its_resume_and_gemini_edits(fixture_db):
+    from urllib.parse import quote
+
+    import yaml
+    from conftest import ROOT
+    from datasette.app import Datasette
+
+    metadata = yaml.safe_load((ROOT / "metadata.yml").read_text())
+    ds = Datasette([str(fixture_db)], metadata=metadata, template_dir=str(ROOT / "templates"))
+    page = (await ds.client.get(f"/index/-/session/{A}")).text
+    assert "Gemini CLI" in page and f"<code>gemini --resume {A}</code>" in page
+    assert f'id="call-{A}:run_shell_command_1777629605000_0"' in page
+    assert "pf-failed" in page and "npm test" in page
+    old = (await ds.client.get(f"/index/-/session/{F}")).text
+    assert '<span class="pf-del">- helo</span><span class="pf-add">+ hello</span>' in old
+    found = (await ds.client.get("/-/pastfix/find?error=" + quote(NPM_ERROR))).text
+    assert "Gemini CLI" in found and f"gemini --resume {A}" in found

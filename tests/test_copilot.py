@@ -1,0 +1,356 @@
+"""GitHub Copilot CLI's history (pastfix.copilot): its three formats, failures, ids."""
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import REAL_CORPUS
+
+from pastfix import copilot, signatures
+from pastfix.records import SourceFile
+
+DATA = Path(__file__).parent / "data" / "copilot"
+HOME = DATA / "home" / ".copilot"
+SESSION = "11111111-2222-4333-8444-555555555555"
+EVENTS = HOME / "session-state" / SESSION / "events.jsonl"
+WORKSPACE = HOME / "session-state" / SESSION / "workspace.yaml"
+LEGACY_SESSION = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"
+LEGACY = HOME / "history-session-state" / f"session_{LEGACY_SESSION}_1759309200000.json"
+FLAT_SESSION = "cccccccc-dddd-4eee-8fff-000000000000"
+FLAT = HOME / "session-state" / f"{FLAT_SESSION}.jsonl"
+REAL_COPILOT = REAL_CORPUS / "other-agents" / "copilot"
+needs_real_copilot = pytest.mark.skipif(
+    not REAL_COPILOT.is_dir(),
+    reason=f"real Copilot CLI sessions not found at {REAL_COPILOT} (../shared beside the project)",
+)
+
+
+@pytest.fixture(autouse=True)
+def no_copilot_env(monkeypatch):
+    """No test reads a real Copilot folder named by the environment."""
+    monkeypatch.delenv("COPILOT_HOME", raising=False)
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+
+
+def events(path=EVENTS, session=SESSION, first_line_no=1, skip=0):
+    data = b"".join(path.read_bytes().splitlines(keepends=True)[skip:])
+    return copilot.parse_lines(data, first_line_no=first_line_no, default_session_id=session)
+
+
+def results_by_call(batch):
+    return {r.tool_use_id.split(":", 1)[1]: r for r in batch.tool_results}
+
+
+def calls_by_id(batch):
+    return {c.tool_use_id.split(":", 1)[1]: c for c in batch.tool_calls}
+
+
+# -- events JSONL ---------------------------------------------------------------------
+
+
+def test_events_messages_in_order_with_kinds():
+    batch = events()
+    assert batch.problems == []
+    assert batch.skipped == 1  # session.future_event, a type of a newer Copilot
+    assert batch.lines == 34
+    rows = [(m.type, m.kind, m.is_meta, m.text[:30]) for m in batch.messages if m.text]
+    assert rows == [
+        ("user", "prompt", 0, "the tests fail, fix them"),
+        ("assistant", "thinking", 0, "Run them to see the error."),
+        ("assistant", "text", 0, "I'll run the tests first."),
+        ("system", "error", 1, "Sorry, you have been rate-limi"),
+        ("user", "prompt", 1, "You have not yet marked the ta"),
+        ("user", "compact_summary", 1, "<overview>Fixed the missing re"),
+        ("assistant", "text", 0, "The tests pass now: requests w"),
+    ]
+    summary = next(m for m in batch.messages if m.kind == "compact_summary")
+    assert summary.is_compact_summary == 1
+    assert next(m for m in batch.messages if m.kind == "text").model == "claude-sonnet-4.6"
+
+
+def test_events_ids_are_prefixed_unique_and_stable():
+    batch = events()
+    uuids = [m.uuid for m in batch.messages]
+    assert len(uuids) == len(set(uuids))
+    assert all(u.startswith(f"{SESSION}:") for u in uuids)
+    assert all(c.tool_use_id.startswith(f"{SESSION}:") for c in batch.tool_calls)
+    assert [m.uuid for m in events().messages] == uuids
+    # every call and result is placed in the conversation by its message row
+    by_uuid = {m.uuid: m for m in batch.messages}
+    assert {by_uuid[c.message_uuid].kind for c in batch.tool_calls} == {"tool_use"}
+    assert {by_uuid[r.message_uuid].kind for r in batch.tool_results} == {"tool_result"}
+
+
+def test_events_session_meta_from_session_start():
+    meta = {(m.key, m.value) for m in events().meta}
+    assert meta == {
+        ("cwd", "/home/dev/shop"),
+        ("git_branch", "main"),
+        ("repository", "dev/shop"),
+        ("cli_version", "1.0.60"),
+        ("producer", "copilot-agent"),
+    }
+
+
+def test_events_failures_and_their_kinds():
+    results = results_by_call(events())
+    failed = {call: r.content for call, r in results.items() if r.is_error}
+    assert failed == {
+        "toolu_01": "Exit code 1\nImportError while importing test module 'tests/test_cart.py'.\n"
+        "E   ModuleNotFoundError: No module named 'requests'",
+        "toolu_02": "The user rejected this tool call.",
+        "toolu_03": "Permission denied and could not request permission from user",
+        "toolu_05": "Path already exists",
+        "toolu_10": "rg: unrecognized file type: py3",
+    }
+    kinds = {call: signatures.classify(text) for call, text in failed.items()}
+    assert kinds == {
+        "toolu_01": "error",
+        "toolu_02": "rejected",
+        "toolu_03": "permission_denied",
+        "toolu_05": "error",
+        "toolu_10": "error",
+    }
+    # exit code 0 is a success, and its marker stays as the model saw it
+    assert results["toolu_11"].is_error == 0
+    assert results["toolu_11"].content == "3 passed in 0.12s\n<exited with exit code 0>"
+    assert "toolu_12" not in results
+
+
+def test_events_tool_calls_fields_and_canonical_edit_keys():
+    calls = calls_by_id(events())
+    assert calls["toolu_01"].name == "bash"
+    assert calls["toolu_01"].command == "pytest -q"
+    assert calls["toolu_01"].description == "Run the tests"
+    edit = json.loads(calls["toolu_04"].input)
+    assert calls["toolu_04"].file_path == "/home/dev/shop/requirements.txt"
+    assert edit["old_str"] == edit["old_string"] == "flask\n"
+    assert edit["new_str"] == edit["new_string"] == "flask\nrequests\n"
+    assert edit["file_path"] == edit["path"]
+    create = json.loads(calls["toolu_05"].input)
+    assert create["content"] == create["file_text"] == "import sys\n"
+    # str_replace_editor's view is a read, stored as Copilot's own `view` tool
+    assert calls["toolu_06"].name == "view"
+    assert calls["toolu_06"].file_path == "/home/dev/shop/conftest.py"
+    insert = json.loads(calls["toolu_07"].input)
+    assert (insert["old_string"], insert["new_string"]) == ("", "import os\n")
+    patch = calls["call_08"]
+    assert patch.name == "apply_patch" and patch.file_path == "/home/dev/shop/cart.py"
+    assert json.loads(patch.input)["input"].startswith("*** Begin Patch")
+    # a command the person ran with `!`
+    assert calls["u-1"].command == "git status"
+
+
+def test_events_sub_agent_calls_are_a_sidechain():
+    batch = events()
+    calls = calls_by_id(batch)
+    assert (calls["toolu_10"].agent_id, calls["toolu_10"].is_sidechain) == ("toolu_09", 1)
+    assert (calls["toolu_09"].agent_id, calls["toolu_09"].is_sidechain) == (None, 0)
+    result = results_by_call(batch)["toolu_10"]
+    message = next(m for m in batch.messages if m.uuid == result.message_uuid)
+    assert (message.agent_id, message.is_sidechain) == ("toolu_09", 1)
+
+
+def test_events_read_from_an_offset_store_what_a_whole_read_stores():
+    whole = events()
+    for cut in (1, 5, 9, 20, 33):
+        head = events(first_line_no=1, skip=0)
+        lines = EVENTS.read_bytes().splitlines(keepends=True)
+        head = copilot.parse_lines(
+            b"".join(lines[:cut]), first_line_no=1, default_session_id=SESSION
+        )
+        tail = events(first_line_no=cut + 1, skip=cut)
+        assert head.messages + tail.messages == whole.messages
+        assert head.tool_calls + tail.tool_calls == whole.tool_calls
+        assert head.tool_results + tail.tool_results == whole.tool_results
+        assert head.meta + tail.meta == whole.meta
+
+
+def test_flat_jsonl_prompt_without_its_datetime_tag_and_unknown_version():
+    batch = events(FLAT, FLAT_SESSION)
+    assert [(m.kind, m.text) for m in batch.messages] == [
+        ("prompt", "what does main.py do?"),
+        ("text", "It starts the server."),
+    ]
+    # "unknown" is what the VS Code extension's copy writes: no version
+    assert {m.key for m in batch.meta} == {"producer"}
+
+
+def test_bad_event_lines_are_problems_and_cost_no_neighbour():
+    batch = events(DATA / "bad-events.jsonl", None)
+    reasons = {p.line_no: p.reason for p in batch.problems}
+    assert reasons == {
+        2: "malformed JSON: Input data was truncated",
+        3: "JSON that is not an object",
+        4: "user.message event without a data object",
+        5: "user.message event without an id",
+        6: "tool.execution_complete without a success flag",
+        7: "tool call without a toolCallId",
+        8: "invalid UTF-8",
+        10: "an event without a type",
+    }
+    # the session comes from session.start when the file name gave none
+    assert [(m.session_id, m.text) for m in batch.messages] == [
+        ("99999999-0000-4000-8000-000000000000", "fine")
+    ]
+    assert all(p.excerpt for p in batch.problems)
+
+
+def test_events_before_any_session_start_without_a_session_are_problems():
+    line = b'{"type":"user.message","data":{"content":"hi"},"id":"x"}\n'
+    batch = copilot.parse_lines(line, first_line_no=3, default_session_id=None)
+    assert [(p.line_no, p.reason) for p in batch.problems] == [
+        (3, "an event before the session.start that names its session")
+    ]
+
+
+# -- the legacy history-session-state JSON ------------------------------------------------
+
+
+def legacy():
+    return copilot.parse_file(_source(LEGACY, LEGACY_SESSION), LEGACY.read_bytes())
+
+
+def _source(path, session_id):
+    return SourceFile(str(path), session_id, "", None, copilot.AGENT, whole=True)
+
+
+def test_legacy_timeline_messages_calls_and_problems():
+    batch = legacy()
+    rows = [(m.type, m.kind, m.text[:25]) for m in batch.messages if m.text]
+    assert rows == [
+        ("user", "prompt", "deploy it"),
+        ("assistant", "text", "jest is not installed; ru"),
+        ("system", "error", 'Model call failed: {"mess'),
+    ]
+    assert [(p.line_no, p.reason) for p in batch.problems] == [
+        (9, "user entry without a text"),
+        (10, "timeline entry that is not an object"),
+    ]
+    calls = calls_by_id(batch)
+    assert list(calls) == ["call_a", "call_b", "call_c", "call_d"]  # call_d: requested only
+    assert calls["call_a"].command == "npm run deploy"
+    edit = json.loads(calls["call_b"].input)
+    assert (edit["file_path"], edit["old_string"], edit["new_string"]) == (
+        "/srv/app/deploy.sh",
+        "set -e",
+        "set -eu",
+    )
+    assert all(m.uuid.startswith(f"{LEGACY_SESSION}:") for m in batch.messages)
+
+
+def test_legacy_results_are_what_the_model_got():
+    results = results_by_call(legacy())
+    assert {call: (r.is_error, r.content) for call, r in results.items()} == {
+        # the tool message of chatMessages, not the timeline's log
+        "call_a": (
+            1,
+            "The tool call required approval from the user, but the user rejected it or an"
+            " earlier tool call.",
+        ),
+        "call_b": (1, "Permission to run this tool was denied due the following rules: write(/srv)"),
+        "call_c": (1, "Exit code 1\nError: Cannot find module 'jest'"),
+    }
+    kinds = [signatures.classify(r.content) for r in results.values()]
+    assert kinds == ["rejected", "permission_denied", "error"]
+
+
+def test_legacy_rejection_without_any_text_gets_copilots_words():
+    doc = json.loads(LEGACY.read_text())
+    doc["chatMessages"] = []
+    batch = copilot.parse_legacy(json.dumps(doc).encode(), LEGACY_SESSION)
+    rejected = results_by_call(batch)["call_a"]
+    assert rejected.content == copilot.LEGACY_REJECTED
+    assert signatures.classify(rejected.content) == "rejected"
+    # without chatMessages, a denial's log is its text
+    assert results_by_call(batch)["call_b"].content == "Permission denied"
+
+
+@pytest.mark.parametrize(
+    "data, reason",
+    [
+        (b"{not json", "malformed JSON"),
+        (b"[]", "JSON that is not an object"),
+        (b'{"sessionId": "s"}', "session file without a timeline list"),
+        (b'{"timeline": []}', "session file without a sessionId"),
+        (b'{"sessionId": "s\xff", "timeline": []}', "invalid UTF-8"),
+    ],
+)
+def test_bad_legacy_files_are_one_problem(data, reason):
+    batch = copilot.parse_legacy(data, None)
+    assert len(batch.problems) == 1 and batch.problems[0].reason.startswith(reason)
+    assert batch.messages == []
+
+
+# -- workspace.yaml ---------------------------------------------------------------------
+
+
+def test_workspace_yaml_gives_cwd_branch_and_the_title_the_person_gave():
+    batch = copilot.parse_file(_source(WORKSPACE, SESSION), WORKSPACE.read_bytes())
+    assert batch.problems == []
+    assert {(m.session_id, m.key, m.value) for m in batch.meta} == {
+        (SESSION, "cwd", "/home/dev/shop"),
+        (SESSION, "git_branch", "fix-tests"),
+        (SESSION, "repository", "dev/shop"),
+        (SESSION, "custom_title", "Fix: missing requests"),
+    }
+
+
+def test_workspace_yaml_summary_is_a_generated_title_and_values_stay_text():
+    text = b"id: s\ncwd: D:\\Source\\app\nsummary: Fix MCP Config File\ncreated_at: 2026-03-20\n"
+    batch = copilot.parse_workspace(text, None)
+    assert {(m.session_id, m.key, m.value) for m in batch.meta} == {
+        ("s", "cwd", "D:\\Source\\app"),
+        ("s", "ai_title", "Fix MCP Config File"),
+    }
+
+
+@pytest.mark.parametrize(
+    "data, reason",
+    [
+        ((DATA / "bad-workspace.yaml").read_bytes(), "malformed YAML"),
+        (b"- a\n- b\n", "workspace.yaml is not a mapping"),
+        (b"cwd: /x\n", "workspace.yaml without an id"),
+        (b"id: s\ncwd: caf\xff\n", "invalid UTF-8"),
+    ],
+)
+def test_bad_workspace_yaml_is_a_problem(data, reason):
+    batch = copilot.parse_workspace(data, None)
+    assert len(batch.problems) == 1 and batch.problems[0].reason.startswith(reason)
+    assert batch.meta == []
+
+
+# -- where the files are ------------------------------------------------------------------
+
+
+def test_home_honours_copilot_home(monkeypatch, fake_home):
+    assert copilot.home() == fake_home / ".copilot"
+    monkeypatch.setenv("COPILOT_HOME", str(fake_home / "elsewhere"))
+    assert copilot.home() == fake_home / "elsewhere"
+    monkeypatch.setenv("XDG_STATE_HOME", str(fake_home / "state"))
+    assert copilot.default_folders() == [fake_home / "elsewhere", fake_home / "state" / ".copilot"]
+
+
+def test_iter_source_files_finds_every_format_from_any_level():
+    expected = [
+        (str(LEGACY), LEGACY_SESSION, True),
+        (str(EVENTS), SESSION, False),
+        (str(WORKSPACE), SESSION, True),
+        (str(FLAT), FLAT_SESSION, False),
+    ]
+    for root in (DATA, DATA / "home", HOME):
+        found = [(s.path, s.session_id, s.whole) for s in copilot.iter_source_files(root)]
+        assert sorted(found) == sorted(expected), root
+        assert {s.agent for s in copilot.iter_source_files(root)} == {"copilot"}
+    only = list(copilot.iter_source_files(HOME / "session-state" / SESSION))
+    assert [s.path for s in only] == [str(EVENTS), str(WORKSPACE)]
+
+
+def test_holds(tmp_path):
+    assert copilot.holds(HOME) and copilot.holds(DATA / "home") and copilot.holds(DATA)
+    assert copilot.holds(HOME / "session-state")
+    assert copilot.holds(HOME / "history-session-state")
+    assert not copilot.holds(tmp_path)
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "s.jsonl").write_text("{}\n")
+    assert not copilot.holds(tmp_path)

@@ -68,6 +68,8 @@ from typing import Any
 import msgspec
 import yaml
 
+from pastfix import lines
+from pastfix.lines import BadLine, excerpt
 from pastfix.records import (
     Batch,
     Message,
@@ -160,10 +162,6 @@ _IGNORED_EVENTS = frozenset(
 )
 
 
-class BadRecord(Exception):
-    """A line or timeline entry that cannot be indexed; the reason goes to `problems`."""
-
-
 class _Event(msgspec.Struct):
     type: Any = None
     data: Any = None
@@ -196,16 +194,12 @@ def default_folders() -> list[Path]:
 
 
 def holds(root: Path) -> bool:
-    """Whether `root` is, or directly holds, a Copilot CLI store: a session-state or
-    history-session-state folder, ~/.copilot, or a home folder (or a folder of copies
-    of home folders) with a .copilot in it."""
+    """Whether `root` is a Copilot CLI store: a session-state or history-session-state
+    folder, a session's folder, or a folder holding those (~/.copilot). Folders above
+    it (a home folder, a folder of copies of homes) are found by pastfix.agents'
+    bounded walk below a source."""
     root = Path(root)
-    if _is_store(root):
-        return True
-    for folder in (root, *_children(root, 100)):
-        if _is_home(folder) or _is_home(folder / HOME_DIR):
-            return True
-    return False
+    return _is_store(root) or _is_home(root)
 
 
 def _is_store(folder: Path) -> bool:
@@ -218,17 +212,6 @@ def _is_store(folder: Path) -> bool:
 
 def _is_home(folder: Path) -> bool:
     return (folder / STATE_DIR).is_dir() or (folder / LEGACY_DIR).is_dir()
-
-
-def _children(folder: Path, limit: int) -> list[Path]:
-    try:
-        with os.scandir(folder) as listing:
-            found = sorted(
-                Path(e.path) for e in listing if e.is_dir() and e.name not in _SKIPPED_DIRS
-            )
-    except OSError:
-        return []
-    return found[:limit]
 
 
 def iter_source_files(root: Path) -> Iterator[SourceFile]:
@@ -325,48 +308,45 @@ def _listing(folder: Path) -> list[Path]:
 def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | None) -> Batch:
     """Parse complete event lines (``data`` ends with a newline or is empty)."""
     batch = Batch()
-    line_no = first_line_no - 1
-    start = 3 if first_line_no == 1 and data.startswith(b"\xef\xbb\xbf") else 0
-    size = len(data)
-    session_id = default_session_id
-    while start < size:
-        end = data.find(b"\n", start)
-        if end < 0:
-            end = size
-        line_no += 1
-        raw = data[start:end]
-        start = end + 1
-        if not raw.strip():
-            continue
+    # The file's name says its session; a copy named otherwise has its session.start.
+    session = [default_session_id]
+
+    def parse(line: memoryview, line_no: int) -> Problem | None:
         try:
-            event = _decode(raw)
-            if session_id is None:
-                session_id = _start_session_id(event)
-            if session_id is None:
-                raise BadRecord("an event before the session.start that names its session")
-            _parse_event(event, line_no, session_id, batch)
-        except BadRecord as e:
-            batch.problems.append(Problem(line_no, str(e), line_head(raw)))
-    batch.lines = line_no - first_line_no + 1
-    return batch
+            event = _decode(line)
+            if session[0] is None:
+                session[0] = _start_session_id(event)
+            if session[0] is None:
+                raise BadLine("an event before the session.start that names its session")
+            _parse_event(event, line_no, session[0], batch)
+        except BadLine as e:
+            return Problem(line_no, str(e), excerpt(line))
+        return None
+
+    return lines.parse_lines(data, first_line_no, parse, batch)
 
 
-def _decode(raw: bytes) -> _Event:
+def _decode(raw: memoryview | bytes) -> _Event:
     try:
-        event = _decode_event(raw)
+        try:
+            event = _decode_event(raw)
+        except msgspec.DecodeError as e:
+            fixed = lines.repaired(e, raw) if not isinstance(e, msgspec.ValidationError) else None
+            if fixed is None:
+                raise
+            event = _decode_event(fixed)
     except msgspec.ValidationError:
-        raise BadRecord("JSON that is not an object") from None
+        raise BadLine("JSON that is not an object") from None
     except msgspec.DecodeError as e:
-        reason = str(e).removeprefix("JSON is malformed: ")
-        raise BadRecord("invalid UTF-8" if "UTF-8" in reason else f"malformed JSON: {reason}")
+        raise BadLine(lines.bad_json(e, raw)) from None
     except RecursionError:
-        raise BadRecord("JSON nested too deeply") from None
+        raise BadLine("JSON nested too deeply") from None
     if not isinstance(event.type, str) or not event.type:
-        raise BadRecord("an event without a type")
+        raise BadLine("an event without a type")
     if not isinstance(event.data, dict):
-        raise BadRecord(f"{event.type} event without a data object")
+        raise BadLine(f"{event.type} event without a data object")
     if event.timestamp is not None and not isinstance(event.timestamp, str):
-        raise BadRecord(f"{event.type} event whose timestamp is not a string")
+        raise BadLine(f"{event.type} event whose timestamp is not a string")
     return event
 
 
@@ -385,7 +365,7 @@ def _parse_event(event: _Event, line_no: int, session_id: str, batch: Batch) -> 
         return
     event_id = _str(event.id)
     if event_id is None:
-        raise BadRecord(f"{kind} event without an id")
+        raise BadLine(f"{kind} event without an id")
     row = _Row(session_id, f"{session_id}:{event_id}", line_no, event.timestamp, data)
     if kind == "user.message":
         _user_message(row, data, batch)
@@ -468,7 +448,7 @@ class _Row:
 def _user_message(row: _Row, data: dict[str, Any], batch: Batch) -> None:
     content = data.get("content")
     if content is not None and not isinstance(content, str):
-        raise BadRecord("user.message content is not a string")
+        raise BadLine("user.message content is not a string")
     typed = _DATETIME_TAG.sub("", content or "")
     injected = data.get("isAutopilotContinuation") is True or not typed.strip()
     text = typed if typed.strip() else _str(data.get("transformedContent")) or ""
@@ -491,9 +471,9 @@ def _assistant_message(row: _Row, data: dict[str, Any], batch: Batch) -> None:
 def _tool_start(row: _Row, data: dict[str, Any], batch: Batch, by_user: bool) -> None:
     call_id, name = _str(data.get("toolCallId")), _str(data.get("toolName"))
     if call_id is None:
-        raise BadRecord("tool call without a toolCallId")
+        raise BadLine("tool call without a toolCallId")
     if name is None:
-        raise BadRecord("tool call without a toolName")
+        raise BadLine("tool call without a toolName")
     message = row.message("user" if by_user else "assistant", "tool_use", "")
     batch.messages.append(message)
     batch.tool_calls.append(tool_call(row, message, call_id, name, data.get("arguments")))
@@ -502,10 +482,10 @@ def _tool_start(row: _Row, data: dict[str, Any], batch: Batch, by_user: bool) ->
 def _tool_complete(row: _Row, data: dict[str, Any], batch: Batch) -> None:
     call_id = _str(data.get("toolCallId"))
     if call_id is None:
-        raise BadRecord("tool.execution_complete without a toolCallId")
+        raise BadLine("tool.execution_complete without a toolCallId")
     success = data.get("success")
     if not isinstance(success, bool):
-        raise BadRecord("tool.execution_complete without a success flag")
+        raise BadLine("tool.execution_complete without a success flag")
     if success:
         result = data.get("result")
         text = result.get("content") if isinstance(result, dict) else None
@@ -629,19 +609,19 @@ def parse_workspace(data: bytes, session_id: str | None) -> Batch:
     try:
         doc = yaml.load(data.decode("utf-8-sig"), Loader=yaml.BaseLoader)
     except UnicodeDecodeError:
-        batch.problems.append(Problem(None, "invalid UTF-8", line_head(data)))
+        batch.problems.append(Problem(None, "invalid UTF-8", excerpt(data)))
         return batch
     except yaml.YAMLError as e:
         line = getattr(getattr(e, "problem_mark", None), "line", None)
         where = line + 1 if isinstance(line, int) else None
-        batch.problems.append(Problem(where, f"malformed YAML: {_first_line(e)}", line_head(data)))
+        batch.problems.append(Problem(where, f"malformed YAML: {_first_line(e)}", excerpt(data)))
         return batch
     if not isinstance(doc, dict):
-        batch.problems.append(Problem(None, "workspace.yaml is not a mapping", line_head(data)))
+        batch.problems.append(Problem(None, "workspace.yaml is not a mapping", excerpt(data)))
         return batch
     session_id = session_id or _str(doc.get("id"))
     if not session_id:
-        batch.problems.append(Problem(None, "workspace.yaml without an id", line_head(data)))
+        batch.problems.append(Problem(None, "workspace.yaml without an id", excerpt(data)))
         return batch
     title_key = "custom_title" if doc.get("user_named") == "true" else "ai_title"
     for key, value in (
@@ -664,32 +644,36 @@ def parse_legacy(data: bytes, session_id: str | None) -> Batch:
     """A history-session-state JSON: its timeline, with the model's text of each result."""
     batch = Batch(lines=1)
     try:
-        doc = msgspec.json.decode(data)
+        try:
+            doc = msgspec.json.decode(data)
+        except msgspec.DecodeError as e:
+            fixed = lines.repaired(e, data)
+            if fixed is None:
+                raise
+            doc = msgspec.json.decode(fixed)
     except msgspec.DecodeError as e:
-        reason = str(e).removeprefix("JSON is malformed: ")
-        why = "invalid UTF-8" if "UTF-8" in reason else f"malformed JSON: {reason}"
-        batch.problems.append(Problem(None, why, line_head(data)))
+        batch.problems.append(Problem(None, lines.bad_json(e, data), excerpt(data)))
         return batch
     except RecursionError:
-        batch.problems.append(Problem(None, "JSON nested too deeply", line_head(data)))
+        batch.problems.append(Problem(None, "JSON nested too deeply", excerpt(data)))
         return batch
     if not isinstance(doc, dict):
-        batch.problems.append(Problem(None, "JSON that is not an object", line_head(data)))
+        batch.problems.append(Problem(None, "JSON that is not an object", excerpt(data)))
         return batch
     session_id = session_id or _str(doc.get("sessionId"))
     timeline = doc.get("timeline")
     if not session_id or not isinstance(timeline, list):
         what = "a sessionId" if not session_id else "a timeline list"
-        batch.problems.append(Problem(None, f"session file without {what}", line_head(data)))
+        batch.problems.append(Problem(None, f"session file without {what}", excerpt(data)))
         return batch
     said = _tool_messages(doc.get("chatMessages"))
     batch.lines = len(timeline)
     for index, entry in enumerate(timeline):
         try:
             _timeline_entry(entry, index + 1, session_id, said, batch)
-        except BadRecord as e:
+        except BadLine as e:
             raw = msgspec.json.encode(entry)
-            batch.problems.append(Problem(index + 1, str(e), line_head(raw)))
+            batch.problems.append(Problem(index + 1, str(e), excerpt(raw)))
     return batch
 
 
@@ -713,18 +697,18 @@ def _timeline_entry(
     entry: Any, line_no: int, session_id: str, said: dict[str, str], batch: Batch
 ) -> None:
     if not isinstance(entry, dict):
-        raise BadRecord("timeline entry that is not an object")
+        raise BadLine("timeline entry that is not an object")
     kind, entry_id = entry.get("type"), _str(entry.get("id"))
     if not isinstance(kind, str):
-        raise BadRecord("timeline entry without a type")
+        raise BadLine("timeline entry without a type")
     if entry_id is None:
-        raise BadRecord(f"{kind} entry without an id")
+        raise BadLine(f"{kind} entry without an id")
     timestamp = entry.get("timestamp")
     row = _Row(session_id, f"{session_id}:{entry_id}", line_no, timestamp, {})
     text = entry.get("text")
     if kind in ("user", "copilot", "error"):
         if not isinstance(text, str):
-            raise BadRecord(f"{kind} entry without a text")
+            raise BadLine(f"{kind} entry without a text")
         if not text.strip():
             return
         text = clean_text(text)
@@ -747,12 +731,12 @@ def _legacy_call(
 ) -> None:
     call_id, name = _str(entry.get("callId")), _str(entry.get("name"))
     if call_id is None:
-        raise BadRecord("tool call entry without a callId")
+        raise BadLine("tool call entry without a callId")
     if name is None:
-        raise BadRecord("tool call entry without a name")
+        raise BadLine("tool call entry without a name")
     result = entry.get("result")
     if completed and not isinstance(result, dict):
-        raise BadRecord("tool_call_completed entry without a result")
+        raise BadLine("tool_call_completed entry without a result")
     message = row.message("assistant", "tool_use", "")
     batch.messages.append(message)
     batch.tool_calls.append(tool_call(row, message, call_id, name, entry.get("arguments")))

@@ -347,7 +347,8 @@ def test_iter_source_files_finds_every_format_from_any_level():
 
 
 def test_holds(tmp_path):
-    assert copilot.holds(HOME) and copilot.holds(DATA / "home") and copilot.holds(DATA)
+    assert copilot.holds(HOME)
+    assert not copilot.holds(DATA / "home")  # a home folder: found below by agents.agent_of
     assert copilot.holds(HOME / "session-state")
     assert copilot.holds(HOME / "history-session-state")
     assert not copilot.holds(tmp_path)

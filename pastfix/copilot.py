@@ -79,7 +79,6 @@ from pastfix.records import (
     ToolCall,
     ToolResult,
     clean_text,
-    line_head,
 )
 
 AGENT = "copilot"
@@ -241,9 +240,7 @@ def _stores(root: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
         for folder in level:
             try:
                 with os.scandir(folder) as listing:
-                    entries = sorted(
-                        (e for e in listing if e.is_dir()), key=lambda e: e.name
-                    )
+                    entries = sorted((e for e in listing if e.is_dir()), key=lambda e: e.name)
             except OSError as e:
                 problems.append((folder, f"cannot list: {e.strerror or e}"))
                 continue
@@ -599,7 +596,7 @@ def parse_file(source: SourceFile, data: bytes) -> Batch:
 
 
 def parse_workspace(data: bytes, session_id: str | None) -> Batch:
-    """workspace.yaml: the session's cwd, branch and title, as session_meta rows.
+    """workspace.yaml: the session's cwd and title, as session_meta rows.
 
     `summary` (1.0.10) and `name` (later; `user_named` when the person gave it)
     are its titles. Every value is read as a string (YAML's timestamps and
@@ -625,8 +622,8 @@ def parse_workspace(data: bytes, session_id: str | None) -> Batch:
         return batch
     title_key = "custom_title" if doc.get("user_named") == "true" else "ai_title"
     for key, value in (
+        # its branch is left to the events: session.start's and each resume's, in order
         ("cwd", doc.get("cwd")),
-        ("git_branch", doc.get("branch")),
         ("repository", doc.get("repository")),
         ("ai_title", doc.get("summary")),
         (title_key, doc.get("name")),
@@ -673,7 +670,8 @@ def parse_legacy(data: bytes, session_id: str | None) -> Batch:
             _timeline_entry(entry, index + 1, session_id, said, batch)
         except BadLine as e:
             raw = msgspec.json.encode(entry)
-            batch.problems.append(Problem(index + 1, str(e), excerpt(raw)))
+            # a JSON document has no lines to name: the entry's place says where
+            batch.problems.append(Problem(None, f"timeline entry {index + 1}: {e}", excerpt(raw)))
     return batch
 
 
@@ -697,7 +695,7 @@ def _timeline_entry(
     entry: Any, line_no: int, session_id: str, said: dict[str, str], batch: Batch
 ) -> None:
     if not isinstance(entry, dict):
-        raise BadLine("timeline entry that is not an object")
+        raise BadLine("not an object")
     kind, entry_id = entry.get("type"), _str(entry.get("id"))
     if not isinstance(kind, str):
         raise BadLine("timeline entry without a type")

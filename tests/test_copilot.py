@@ -1,12 +1,16 @@
 """GitHub Copilot CLI's history (pastfix.copilot): its three formats, failures, ids."""
 
 import json
+import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from conftest import REAL_CORPUS
 
-from pastfix import copilot, signatures
+from pastfix import agents, copilot, signatures
+from pastfix.cli import cli
 from pastfix.records import SourceFile
 
 DATA = Path(__file__).parent / "data" / "copilot"
@@ -224,8 +228,8 @@ def test_legacy_timeline_messages_calls_and_problems():
         ("system", "error", 'Model call failed: {"mess'),
     ]
     assert [(p.line_no, p.reason) for p in batch.problems] == [
-        (9, "user entry without a text"),
-        (10, "timeline entry that is not an object"),
+        (None, "timeline entry 9: user entry without a text"),
+        (None, "timeline entry 10: not an object"),
     ]
     calls = calls_by_id(batch)
     assert list(calls) == ["call_a", "call_b", "call_c", "call_d"]  # call_d: requested only
@@ -248,7 +252,10 @@ def test_legacy_results_are_what_the_model_got():
             "The tool call required approval from the user, but the user rejected it or an"
             " earlier tool call.",
         ),
-        "call_b": (1, "Permission to run this tool was denied due the following rules: write(/srv)"),
+        "call_b": (
+            1,
+            "Permission to run this tool was denied due the following rules: write(/srv)",
+        ),
         "call_c": (1, "Exit code 1\nError: Cannot find module 'jest'"),
     }
     kinds = [signatures.classify(r.content) for r in results.values()]
@@ -285,12 +292,11 @@ def test_bad_legacy_files_are_one_problem(data, reason):
 # -- workspace.yaml ---------------------------------------------------------------------
 
 
-def test_workspace_yaml_gives_cwd_branch_and_the_title_the_person_gave():
+def test_workspace_yaml_gives_cwd_and_the_title_the_person_gave():
     batch = copilot.parse_file(_source(WORKSPACE, SESSION), WORKSPACE.read_bytes())
     assert batch.problems == []
     assert {(m.session_id, m.key, m.value) for m in batch.meta} == {
         (SESSION, "cwd", "/home/dev/shop"),
-        (SESSION, "git_branch", "fix-tests"),
         (SESSION, "repository", "dev/shop"),
         (SESSION, "custom_title", "Fix: missing requests"),
     }
@@ -355,3 +361,241 @@ def test_holds(tmp_path):
     (tmp_path / "proj").mkdir()
     (tmp_path / "proj" / "s.jsonl").write_text("{}\n")
     assert not copilot.holds(tmp_path)
+
+
+# -- the build: sessions, counts, find, incremental reads ----------------------------------
+
+
+def build(*args):
+    result = CliRunner().invoke(cli, ["build", *map(str, args)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def rows(db_path, sql, *params):
+    conn = sqlite3.connect(db_path)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+def counts(db_path):
+    """Each session's messages, calls, results and failures, as the index holds them."""
+    return {
+        sid: (messages, calls, results, failed)
+        for sid, messages, calls, results, failed in rows(
+            db_path,
+            "select s.session_id, s.message_count, s.tool_call_count,"
+            " (select count(*) from tool_results r where r.session_id = s.session_id),"
+            " s.tool_error_count from sessions s order by s.session_id",
+        )
+    }
+
+
+def stored(db_path):
+    """Every row a build stores of the transcripts, without the file ids."""
+    return {
+        "messages": rows(
+            db_path,
+            "select uuid, session_id, line_no, type, kind, timestamp, text, is_meta,"
+            " is_sidechain, agent_id from messages order by uuid",
+        ),
+        "tool_calls": rows(
+            db_path,
+            "select tool_use_id, name, command, file_path, input from tool_calls order by 1",
+        ),
+        "tool_results": rows(
+            db_path,
+            "select tool_use_id, is_error, content, signature, kind from tool_results order by 1",
+        ),
+        "meta": rows(db_path, "select session_id, key, value from session_meta order by 1, 2, 3"),
+        "sessions": rows(
+            db_path,
+            "select session_id, agent, project, title, version, git_branch, message_count,"
+            " tool_call_count, tool_error_count from sessions order by 1",
+        ),
+    }
+
+
+# Per session of the real corpus: PROVENANCE.md's tool calls and failures (`success:
+# false` / `result.type: failure`), and what pastfix adds: a call started and never
+# completed, and a command that exited non-zero (a success for Copilot).
+REAL_SESSIONS = {
+    # session: (calls listed, failures listed, calls never completed, exit-code failures)
+    "076dfd18-c092-4221-bb1e-efdf478eff3d": (9, 3, 0, 0),
+    "e02997e2-e7e7-46ae-8027-b1a73e0cb908": (17, 2, 0, 0),
+    "27d7ef99-f7c7-43eb-8599-cb469623c8f7": (27, 1, 1, 0),
+    "8baa78ec-b203-4c7f-b1d3-c1170ae84b7d": (268, 6, 1, 3),
+}
+
+
+@needs_real_copilot
+def test_real_corpus_every_session_call_and_failure_provenance_lists(tmp_path):
+    assert agents.agent_of(REAL_COPILOT) == "copilot"
+    db_path = tmp_path / "index.db"
+    build(db_path, "--source", REAL_COPILOT, "-s")
+    found = counts(db_path)
+    assert set(found) == set(REAL_SESSIONS)
+    for sid, (calls, failures, open_calls, exit_codes) in REAL_SESSIONS.items():
+        _, stored_calls, results, failed = found[sid]
+        assert (stored_calls, results, failed) == (
+            calls + open_calls,
+            calls,
+            failures + exit_codes,
+        ), sid
+        listed = rows(
+            db_path,
+            "select count(*) from tool_results where session_id = ? and is_error = 1"
+            " and content not like 'Exit code %'",
+            sid,
+        )
+        assert listed == [(failures,)], sid
+    assert rows(db_path, "select distinct agent from sessions") == [("copilot",)]
+    assert rows(db_path, "select count(*) from problems") == [(0,)]
+    assert rows(
+        db_path,
+        "select project, title, version, git_branch from sessions where session_id = ?",
+        "8baa78ec-b203-4c7f-b1d3-c1170ae84b7d",
+    ) == [
+        (
+            "D:\\Source\\GitHub\\agent-engram",
+            "Fix MCP Config File",
+            "1.0.10",
+            "007-agent-engineering-refactor",
+        )
+    ]
+
+
+@needs_real_copilot
+def test_find_a_real_copilot_failure_shows_its_session_and_agent(tmp_path):
+    db_path = tmp_path / "index.db"
+    build(db_path, "--source", REAL_COPILOT, "-s")
+    found = CliRunner().invoke(cli, ["find", "rg: unrecognized file type: rs", str(db_path)])
+    assert found.exit_code == 0, found.output
+    assert "grep (GitHub Copilot CLI) failed" in found.output
+    assert "copilot --resume 8baa78ec-b203-4c7f-b1d3-c1170ae84b7d" in found.output
+    legacy = CliRunner().invoke(cli, ["find", "pty.node: invalid ELF header", str(db_path)])
+    assert "(GitHub Copilot CLI)" in legacy.output
+    assert "copilot --resume 076dfd18-c092-4221-bb1e-efdf478eff3d" in legacy.output
+
+
+def test_fixture_home_sessions_rows(tmp_path):
+    db_path = tmp_path / "index.db"
+    build(db_path, "--source", DATA / "home", "-s")
+    assert stored(db_path)["sessions"] == [
+        (
+            SESSION,
+            "copilot",
+            "/home/dev/shop",
+            "Fix: missing requests",
+            "1.0.60",
+            "main",
+            31,
+            12,
+            5,
+        ),
+        (LEGACY_SESSION, "copilot", None, "deploy it", None, None, 10, 4, 3),
+        (FLAT_SESSION, "copilot", None, "what does main.py do?", None, None, 2, 0, 0),
+    ]
+    kinds = dict(rows(db_path, "select tool_use_id, kind from tool_results where is_error = 1"))
+    assert kinds[f"{SESSION}:toolu_02"] == "rejected"
+    assert kinds[f"{SESSION}:toolu_03"] == "permission_denied"
+    assert kinds[f"{LEGACY_SESSION}:call_a"] == "rejected"
+    assert kinds[f"{SESSION}:toolu_01"] == "error"
+    # problems of the legacy file are recorded, not raised
+    assert rows(db_path, "select reason from problems order by reason") == [
+        ("timeline entry 10: not an object",),
+        ("timeline entry 9: user entry without a text",),
+    ]
+
+
+def _events_sources():
+    sources = [pytest.param(EVENTS, SESSION, id="fixture")]
+    real = REAL_COPILOT / "softwaresalt+agent-engram" / ".copilot" / "session-state"
+    real_id = "8baa78ec-b203-4c7f-b1d3-c1170ae84b7d"
+    sources.append(
+        pytest.param(
+            real / real_id / "events.jsonl",
+            real_id,
+            id="real",
+            marks=needs_real_copilot,
+        )
+    )
+    return sources
+
+
+@pytest.mark.parametrize("events_file, session_id", _events_sources())
+def test_appended_events_are_read_from_the_offset_and_store_what_a_fresh_build_does(
+    tmp_path, events_file, session_id
+):
+    lines = events_file.read_bytes().splitlines(keepends=True)
+    home = tmp_path / "home" / ".copilot" / "session-state" / session_id
+    home.mkdir(parents=True)
+    grown = home / "events.jsonl"
+    cut = len(lines) * 2 // 3
+    grown.write_bytes(b"".join(lines[:cut]))
+    db_path = tmp_path / "index.db"
+    build(db_path, "--source", tmp_path / "home", "-s")
+    with grown.open("ab") as f:
+        f.write(b"".join(lines[cut:]))
+    again = json.loads(build(db_path, "--source", tmp_path / "home", "--json", "-s").stdout)
+    assert again["mode"] != "fresh"
+    # only the appended bytes were read
+    assert again["bytes_read"] == len(b"".join(lines[cut:]))
+    fresh = tmp_path / "fresh.db"
+    build(fresh, "--source", tmp_path / "home", "-s")
+    assert stored(db_path) == stored(fresh)
+
+
+def test_a_rewritten_legacy_session_is_reindexed_whole(tmp_path):
+    store = tmp_path / "home" / ".copilot" / "history-session-state"
+    store.mkdir(parents=True)
+    copy = store / LEGACY.name
+    copy.write_bytes(LEGACY.read_bytes())
+    db_path = tmp_path / "index.db"
+    build(db_path, "--source", tmp_path / "home", "-s")
+    assert counts(db_path)[LEGACY_SESSION] == (10, 4, 3, 3)
+    # Copilot rewrites the file whole: here with the failed npm test and the last
+    # entries gone, and the prompt changed
+    doc = json.loads(LEGACY.read_text())
+    doc["timeline"] = [e for e in doc["timeline"][:4] if isinstance(e, dict)]
+    doc["timeline"][1]["text"] = "deploy it now"
+    copy.write_text(json.dumps(doc, indent=2))
+    build(db_path, "--source", tmp_path / "home", "-s")
+    fresh = tmp_path / "fresh.db"
+    build(fresh, "--source", tmp_path / "home", "-s")
+    assert stored(db_path) == stored(fresh)
+    assert counts(db_path)[LEGACY_SESSION] == (5, 2, 2, 2)
+    assert rows(db_path, "select text from messages where kind = 'prompt'") == [("deploy it now",)]
+    assert rows(db_path, "select count(*) from problems") == [(0,)]
+
+
+def test_a_changed_workspace_yaml_is_read_again_alone(tmp_path):
+    home = tmp_path / "home"
+    shutil.copytree(DATA / "home", home)
+    db_path = tmp_path / "index.db"
+    build(db_path, "--source", home, "-s")
+    workspace = home / ".copilot" / "session-state" / SESSION / "workspace.yaml"
+    workspace.write_text(workspace.read_text().replace("Fix: missing requests", "Renamed"))
+    again = json.loads(build(db_path, "--source", home, "--json", "-s").stdout)
+    assert again["files_read"] == 1 and again["bytes_read"] == workspace.stat().st_size
+    assert rows(db_path, "select title from sessions where session_id = ?", SESSION) == [
+        ("Renamed",)
+    ]
+    fresh = tmp_path / "fresh.db"
+    build(fresh, "--source", home, "-s")
+    assert stored(db_path) == stored(fresh)
+
+
+def test_default_sources_and_agent_option_read_copilot_home(tmp_path, fake_home, monkeypatch):
+    shutil.copytree(HOME, fake_home / ".copilot")
+    assert agents.default_sources("copilot") == [fake_home / ".copilot"]
+    assert fake_home / ".copilot" in agents.default_sources()
+    db_path = tmp_path / "index.db"
+    build(db_path, "--agent", "copilot", "-s")
+    assert len(counts(db_path)) == 3
+    moved = tmp_path / "elsewhere"
+    shutil.move(fake_home / ".copilot", moved)
+    monkeypatch.setenv("COPILOT_HOME", str(moved))
+    assert agents.default_sources("copilot") == [moved]

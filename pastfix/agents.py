@@ -101,6 +101,7 @@ AGENTS: dict[str, Agent] = {
                 "glob": SEARCH,
                 "grep": SEARCH,
             },
+            hook="pastfix.copilot",
         ),
     )
 }

@@ -446,17 +446,18 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
 def _agent_option(what: str) -> Any:
     return click.option(
         "--agent",
-        type=click.Choice(["claude", "codex"]),
+        type=click.Choice(["claude", "codex", "copilot"]),
         default="claude",
         show_default=True,
-        help=f"The agent {what}: Claude Code or Codex CLI.",
+        help=f"The agent {what}: Claude Code, Codex CLI or GitHub Copilot CLI.",
     )
 
 
 _SETTINGS_HELP = (
-    "Claude Code settings file, or Codex hooks file."
-    " Default: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json), or"
-    " $CODEX_HOME/hooks.json (~/.codex/hooks.json)"
+    "Claude Code settings file, or Codex or Copilot CLI hooks file."
+    " Default: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json),"
+    " $CODEX_HOME/hooks.json (~/.codex/hooks.json), or"
+    " $COPILOT_HOME/hooks/pastfix.json (~/.copilot/hooks/pastfix.json)"
 )
 
 
@@ -479,12 +480,15 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     With --agent codex, the hooks go into Codex's hooks.json: a PostToolUse hook
     (Codex runs it after every call; pastfix answers failures only) and a SessionEnd
     hook. Codex runs them once you trust them: start `codex` and open /hooks.
+    With --agent copilot, into ~/.copilot/hooks/pastfix.json: a postToolUseFailure
+    hook (GitHub Copilot CLI 1.0.15 and later) and a sessionEnd hook.
 
     \b
     Example:
         pastfix hook install
         pastfix hook install --settings .claude/settings.local.json --db ~/index.db
         pastfix hook install --agent codex
+        pastfix hook install --agent copilot
     """
     from pastfix import install
 
@@ -493,6 +497,9 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
         if agent == "codex":
             settings = settings or install.codex_hooks_file()
             install.install_codex_hooks(settings, db_path)
+        elif agent == "copilot":
+            settings = settings or install.copilot_hooks_file()
+            install.install_copilot_hooks(settings, db_path)
         else:
             settings = settings or install.default_settings()
             install.install_hooks(settings, db_path)
@@ -501,6 +508,10 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     if agent == "codex":
         click.echo(f"Added pastfix's PostToolUse and SessionEnd hooks to {settings}", err=True)
         click.echo("Trust them once in Codex: run `codex`, then /hooks", err=True)
+    elif agent == "copilot":
+        click.echo(
+            f"Added pastfix's postToolUseFailure and sessionEnd hooks to {settings}", err=True
+        )
     else:
         events = "PostToolUseFailure and SessionEnd"
         click.echo(f"Added pastfix's {events} hooks to {settings}", err=True)
@@ -529,13 +540,19 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
         pastfix hook uninstall
         pastfix hook uninstall --settings .claude/settings.local.json
         pastfix hook uninstall --agent codex
+        pastfix hook uninstall --agent copilot
     """
     from pastfix import install
 
-    default = install.codex_hooks_file() if agent == "codex" else install.default_settings()
+    default = {"codex": install.codex_hooks_file, "copilot": install.copilot_hooks_file}.get(
+        agent, install.default_settings
+    )()
     settings = settings or default
     try:
-        removed = install.uninstall_hooks(settings)
+        if agent == "copilot":
+            removed = install.uninstall_copilot_hooks(settings)
+        else:
+            removed = install.uninstall_hooks(settings)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     done = "Removed pastfix's hooks from" if removed else "No pastfix hook in"

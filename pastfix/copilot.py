@@ -59,6 +59,7 @@ own (path, old_str, new_str, file_text).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -66,7 +67,6 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-import yaml
 
 from pastfix import lines
 from pastfix.lines import BadLine, excerpt
@@ -602,6 +602,8 @@ def parse_workspace(data: bytes, session_id: str | None) -> Batch:
     are its titles. Every value is read as a string (YAML's timestamps and
     booleans as their text), so a Windows path or a date stays what was written.
     """
+    import yaml  # here: the hook imports this module, and needs no YAML (~12 ms)
+
     batch = Batch(lines=data.count(b"\n") or 1)
     try:
         doc = yaml.load(data.decode("utf-8-sig"), Loader=yaml.BaseLoader)
@@ -754,3 +756,37 @@ def _legacy_call(
     result_row = row.message("user", "tool_result", "", suffix=":result")
     batch.messages.append(result_row)
     batch.tool_results.append(_result(row, result_row, call_id, content, failed))
+
+
+# -- the failure hook ---------------------------------------------------------------
+#
+# Copilot CLI runs `postToolUseFailure` hooks (since 1.0.15) after a call whose result
+# is a failure (not after a rejection or a denial, nor after a command that exited
+# non-zero: those are not failures to it), with `{sessionId, timestamp, cwd,
+# toolName, toolArgs, error}` as JSON on standard input, `error` being the text the
+# model is given. It parses the hook's standard output as JSON and appends its
+# `additionalContext` to that text for the model: "Tool "view" failed. Additional
+# guidance from postToolUseFailure hooks: ..." (app.js of npm @github/copilot 1.0.20
+# and 1.0.60; see pastfix.install for where the hook goes).
+
+
+def hook_failure(event: dict[str, Any]) -> dict[str, Any] | None:
+    """The failure of a postToolUseFailure event: its error text and session; None when
+    the event is no such failure (another event, or no error text): the hook is silent.
+
+    Copilot's PascalCase form (a hook file written for Claude Code, `session_id`)
+    is read too.
+    """
+    error = event.get("error")
+    if not isinstance(error, str) or not error.strip():
+        return None
+    name = event.get("hook_event_name")
+    if name is not None and name != "PostToolUseFailure":
+        return None
+    session = event.get("sessionId", event.get("session_id"))
+    return {"error": error, "session_id": session if isinstance(session, str) else None}
+
+
+def hook_output(context: str, event: dict[str, Any]) -> str:
+    """What the hook prints for Copilot to read: JSON with the additionalContext."""
+    return json.dumps({"additionalContext": context})

@@ -82,10 +82,12 @@ def hook_commands(db_path: Path, projects: Path | None = None) -> dict[str, str]
     }
 
 
-def _recall_command(db_path: Path) -> str:
-    """`pastfix hook --db DB`, absolute: it answers Claude Code's and Codex's events alike."""
+def _recall_command(db_path: Path, agent: str | None = None) -> str:
+    """`pastfix hook --db DB`, absolute: it answers Claude Code's and Codex's events alike;
+    with `agent`, `--agent NAME` for an agent whose events its own module reads."""
     exe = " ".join(shlex.quote(part) for part in pastfix_executable())
-    return f"{exe} hook --db {shlex.quote(str(db_path.absolute()))}  {MARKER}"
+    named = f" --agent {agent}" if agent else ""
+    return f"{exe} hook --db {shlex.quote(str(db_path.absolute()))}{named}  {MARKER}"
 
 
 def _refresh_command(db_path: Path, source: Path | None) -> str:
@@ -378,6 +380,101 @@ def uninstall_codex_mcp(config_path: Path) -> bool:
     if kept == text:
         return False
     _write_text(config_path, kept.rstrip("\n") + "\n" if kept.strip() else "")
+    return True
+
+
+# -- GitHub Copilot CLI -------------------------------------------------------------------
+#
+# Read from the app.js of npm @github/copilot 1.0.20 and 1.0.60 (the CLI is not open
+# source; later releases ship a native binary):
+# - hooks: every *.json file under $COPILOT_HOME/hooks (~/.copilot/hooks, since
+#   0.0.422), `{"version": 1, "hooks": {"<event>": [{"type": "command", "bash": "...",
+#   "timeoutSec": N}]}}`; also .github/hooks/*.json of a repository (--settings).
+#   pastfix writes a file of its own there, pastfix.json.
+# - postToolUseFailure (since 1.0.15) runs after a failed call, with the failure on
+#   stdin; the `additionalContext` of the JSON it prints is appended to the failure
+#   the model reads (pastfix.copilot.hook_failure, hook_output). sessionEnd runs
+#   when the session ends; its output is not read.
+COPILOT_FAILURE_EVENT = "postToolUseFailure"
+COPILOT_END_EVENT = "sessionEnd"
+COPILOT_HOOKS_FILE = "pastfix.json"
+
+
+def copilot_hooks_file() -> Path:
+    from pastfix import copilot
+
+    return copilot.home() / "hooks" / COPILOT_HOOKS_FILE
+
+
+def copilot_hooks(db_path: Path) -> dict[str, list[dict[str, Any]]]:
+    """The hooks pastfix adds to Copilot CLI, by event."""
+    from pastfix import copilot
+
+    return {
+        COPILOT_FAILURE_EVENT: [_copilot_handler(_recall_command(db_path, "copilot"))],
+        COPILOT_END_EVENT: [_copilot_handler(_refresh_command(db_path, copilot.home()))],
+    }
+
+
+def _copilot_handler(command: str) -> dict[str, Any]:
+    return {"type": "command", "bash": command, "timeoutSec": TIMEOUT}
+
+
+def _is_ours_copilot(handler: object) -> bool:
+    return isinstance(handler, dict) and any(
+        str(handler.get(key, "")).rstrip().endswith(MARKER) for key in ("bash", "command")
+    )
+
+
+def install_copilot_hooks(hooks_path: Path, db_path: Path) -> None:
+    """Write pastfix's hooks into a Copilot CLI hooks file (again: replace them), keeping
+    the file's other hooks."""
+    settings = uninstall_copilot_settings(read_settings(hooks_path))
+    hooks = settings.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise InstallError(f'"hooks" in {hooks_path} is not an object: fix it first')
+    for event, handlers in copilot_hooks(db_path).items():
+        existing = hooks.get(event, [])
+        if not isinstance(existing, list):
+            raise InstallError(f'"hooks.{event}" in {hooks_path} is not a list: fix it first')
+        hooks[event] = [*existing, *handlers]
+    write_settings(hooks_path, {"version": 1, **settings, "hooks": hooks})
+    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+
+
+def uninstall_copilot_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """A Copilot hooks file's settings without pastfix's hooks (flat handler lists, or
+    Claude Code's nested groups, which Copilot reads too)."""
+    settings = without_ours(settings)
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return settings
+    kept = {}
+    for event, handlers in hooks.items():
+        if isinstance(handlers, list):
+            handlers = [h for h in handlers if not _is_ours_copilot(h)]
+            if not handlers:
+                continue
+        kept[event] = handlers
+    return {**settings, "hooks": kept}
+
+
+def uninstall_copilot_hooks(hooks_path: Path) -> bool:
+    """Remove pastfix's hooks from a Copilot CLI hooks file (the file itself when nothing
+    else is left in it); whether there were any."""
+    if not hooks_path.exists():
+        return False
+    settings = read_settings(hooks_path)
+    kept = uninstall_copilot_settings(settings)
+    if kept == settings:
+        return False
+    if not kept.get("hooks") and set(kept) <= {"hooks", "version"}:
+        try:
+            hooks_path.unlink()
+        except OSError as e:
+            raise InstallError(f"cannot remove {hooks_path}: {e.strerror}") from e
+    else:
+        write_settings(hooks_path, kept)
     return True
 
 

@@ -3,6 +3,7 @@
 import json
 import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -599,3 +600,140 @@ def test_default_sources_and_agent_option_read_copilot_home(tmp_path, fake_home,
     shutil.move(fake_home / ".copilot", moved)
     monkeypatch.setenv("COPILOT_HOME", str(moved))
     assert agents.default_sources("copilot") == [moved]
+
+
+# -- the failure hook (postToolUseFailure) ---------------------------------------------------
+
+ERROR = (
+    "ImportError while importing test module 'tests/test_api.py'.\n"
+    "E   ModuleNotFoundError: No module named 'requests'"
+)
+
+
+def failure_event(error=ERROR, session="99999999-aaaa-4bbb-8ccc-dddddddddddd"):
+    """A postToolUseFailure event as Copilot CLI 1.0.60 writes it on the hook's stdin."""
+    return {
+        "sessionId": session,
+        "timestamp": 1775037600000,
+        "cwd": "/home/dev/api",
+        "toolName": "bash",
+        "toolArgs": {"command": "pytest -q", "description": "Run the tests"},
+        "error": error,
+    }
+
+
+@pytest.fixture
+def indexed(tmp_path):
+    db_path = tmp_path / "index.db"
+    build(db_path, "--source", DATA / "home", "-s")
+    return db_path
+
+
+def test_hook_recalls_a_copilot_fix_as_additional_context(indexed):
+    from pastfix import hook
+
+    answer = json.loads(hook.run(json.dumps(failure_event()), indexed, agent="copilot"))
+    assert list(answer) == ["additionalContext"]
+    context = answer["additionalContext"]
+    assert f"session {SESSION} (copilot --resume {SESSION})" in context
+    assert "fix: edited" in context and "requirements.txt" in context
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        failure_event(session=SESSION),  # its own session's failure
+        failure_event("The user rejected this tool call."),
+        failure_event("Permission denied and could not request permission from user"),
+        failure_event("Exit code 1"),  # too generic to mean anything
+        failure_event(""),
+        {**failure_event(), "error": None},
+        {k: v for k, v in failure_event().items() if k != "error"},  # postToolUse's input
+        {**failure_event(), "hook_event_name": "PostToolUse"},
+    ],
+)
+def test_hook_is_silent_when_unsure(indexed, event):
+    from pastfix import hook
+
+    assert hook.run(json.dumps(event), indexed, agent="copilot") == ""
+
+
+def test_hook_reads_the_pascal_case_form_too(indexed):
+    from pastfix import hook
+
+    event = {
+        "hook_event_name": "PostToolUseFailure",
+        "session_id": "other",
+        "timestamp": "2026-04-01T10:00:00.000Z",
+        "cwd": "/x",
+        "tool_name": "bash",
+        "tool_input": {"command": "pytest"},
+        "error": ERROR,
+    }
+    answer = json.loads(hook.run(json.dumps(event), indexed, agent="copilot"))
+    assert SESSION in answer["additionalContext"]
+
+
+def test_hook_install_writes_copilots_hooks_file_and_its_command_answers(
+    indexed, fake_home, tmp_path
+):
+    result = CliRunner().invoke(
+        cli, ["hook", "install", "--agent", "copilot", "--db", str(indexed)]
+    )
+    assert result.exit_code == 0, result.output
+    hooks_file = fake_home / ".copilot" / "hooks" / "pastfix.json"
+    assert f"to {hooks_file}" in result.output
+    settings = json.loads(hooks_file.read_text())
+    assert settings["version"] == 1
+    assert sorted(settings["hooks"]) == ["postToolUseFailure", "sessionEnd"]
+    [recall] = settings["hooks"]["postToolUseFailure"]
+    assert recall["type"] == "command" and recall["timeoutSec"] == 10
+    assert "hook --db" in recall["bash"] and "--agent copilot" in recall["bash"]
+    [refresh] = settings["hooks"]["sessionEnd"]
+    assert f"--source {fake_home / '.copilot'}" in refresh["bash"]
+    # the command as Copilot runs it: `bash -c`, the event on stdin
+    ran = subprocess.run(
+        ["bash", "-c", recall["bash"]],
+        input=json.dumps(failure_event()),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert SESSION in json.loads(ran.stdout)["additionalContext"]
+    # again: replaced, not added twice
+    CliRunner().invoke(cli, ["hook", "install", "--agent", "copilot", "--db", str(indexed)])
+    assert json.loads(hooks_file.read_text()) == settings
+    result = CliRunner().invoke(cli, ["hook", "uninstall", "--agent", "copilot"])
+    assert result.exit_code == 0 and not hooks_file.exists()
+    result = CliRunner().invoke(cli, ["hook", "uninstall", "--agent", "copilot"])
+    assert "No pastfix hook in" in result.output
+
+
+def test_hook_install_into_a_repos_hooks_file_keeps_its_other_hooks(indexed, tmp_path):
+    hooks_file = tmp_path / ".github" / "hooks" / "checks.json"
+    hooks_file.parent.mkdir(parents=True)
+    theirs = {"type": "command", "bash": "./scripts/lint.sh", "timeoutSec": 30}
+    hooks_file.write_text(
+        json.dumps({"version": 1, "hooks": {"postToolUseFailure": [theirs], "agentStop": [theirs]}})
+    )
+    args = ["--agent", "copilot", "--settings", str(hooks_file)]
+    assert CliRunner().invoke(cli, ["hook", "install", *args, "--db", str(indexed)]).exit_code == 0
+    hooks = json.loads(hooks_file.read_text())["hooks"]
+    assert hooks["postToolUseFailure"][0] == theirs and len(hooks["postToolUseFailure"]) == 2
+    assert hooks["agentStop"] == [theirs]
+    assert CliRunner().invoke(cli, ["hook", "uninstall", *args]).exit_code == 0
+    assert json.loads(hooks_file.read_text()) == {
+        "version": 1,
+        "hooks": {"postToolUseFailure": [theirs], "agentStop": [theirs]},
+    }
+
+
+def test_hook_install_refuses_a_broken_hooks_file(tmp_path):
+    hooks_file = tmp_path / "hooks.json"
+    hooks_file.write_text("{not json")
+    result = CliRunner().invoke(
+        cli, ["hook", "install", "--agent", "copilot", "--settings", str(hooks_file)]
+    )
+    assert result.exit_code == 1
+    assert "is not valid JSON" in result.output and "Traceback" not in result.output

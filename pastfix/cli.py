@@ -427,11 +427,14 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
     "additionalContext": ...}}: where it was seen and what fixed it. Prints nothing
     on an interrupt, Claude Code's own noise (rejections, cancelled siblings, files
     not read), no good match, or any problem, which goes to stderr; always exits 0.
+    With --agent copilot it reads GitHub Copilot CLI's postToolUseFailure event and
+    prints {"additionalContext": ...}.
 
     \b
     Example:
         pastfix hook install               # add it to ~/.claude/settings.json
         pastfix hook install --agent codex # add it to ~/.codex/hooks.json
+        pastfix hook install --agent copilot # to ~/.copilot/hooks/pastfix.json
         pastfix hook --db index.db < event.json
     """
     if ctx.invoked_subcommand is not None:
@@ -443,13 +446,17 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
         click.echo(answer)
 
 
-def _agent_option(what: str) -> Any:
+_INSTALL_LABELS = {"claude": "Claude Code", "codex": "Codex CLI", "copilot": "GitHub Copilot CLI"}
+
+
+def _agent_option(what: str, names: tuple[str, ...] = ("claude", "codex")) -> Any:
+    labels = [_INSTALL_LABELS[name] for name in names]
     return click.option(
         "--agent",
-        type=click.Choice(["claude", "codex", "copilot"]),
+        type=click.Choice(names),
         default="claude",
         show_default=True,
-        help=f"The agent {what}: Claude Code, Codex CLI or GitHub Copilot CLI.",
+        help=f"The agent {what}: {', '.join(labels[:-1])} or {labels[-1]}.",
     )
 
 
@@ -469,7 +476,7 @@ _SETTINGS_HELP = (
     help=_SETTINGS_HELP,
 )
 @_db_option("The index the hooks read and refresh.")
-@_agent_option("to install the hooks into")
+@_agent_option("to install the hooks into", ("claude", "codex", "copilot"))
 def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> None:
     """Add pastfix's hooks to a Claude Code settings file (again: replace them).
 
@@ -531,7 +538,7 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     type=click.Path(dir_okay=False, path_type=Path),
     help=_SETTINGS_HELP,
 )
-@_agent_option("to remove the hooks from")
+@_agent_option("to remove the hooks from", ("claude", "codex", "copilot"))
 def hook_uninstall(settings: Path | None, agent: str) -> None:
     """Remove pastfix's hooks from a Claude Code settings file, and nothing else.
 

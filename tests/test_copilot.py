@@ -737,3 +737,143 @@ def test_hook_install_refuses_a_broken_hooks_file(tmp_path):
     )
     assert result.exit_code == 1
     assert "is not valid JSON" in result.output and "Traceback" not in result.output
+
+
+# -- copies, secrets ---------------------------------------------------------------------
+
+
+def test_a_copy_of_a_session_is_stored_once(tmp_path):
+    copy = tmp_path / "backup" / ".copilot"
+    shutil.copytree(HOME, copy)
+    db_path = tmp_path / "index.db"
+    build(db_path, "--source", DATA / "home", "--source", tmp_path / "backup", "-s")
+    one = tmp_path / "one.db"
+    build(one, "--source", DATA / "home", "-s")
+    assert counts(db_path) == counts(one)
+    assert stored(db_path)["messages"] == stored(one)["messages"]
+
+
+def test_secrets_in_copilot_events_are_redacted(tmp_path):
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    folder = tmp_path / "home" / ".copilot" / "session-state" / SESSION
+    folder.mkdir(parents=True)
+    lines = EVENTS.read_bytes().replace(b"pip install requests", f"echo {token}".encode())
+    (folder / "events.jsonl").write_bytes(lines)
+    db_path = tmp_path / "index.db"
+    build(db_path, "--source", tmp_path / "home", "-s")
+    conn = sqlite3.connect(db_path)
+    dump = "\n".join(conn.iterdump())
+    conn.close()
+    assert token not in dump
+    assert "[REDACTED:" in dump
+
+
+# -- fuzzing: mutated real events and documents never raise, never cost a neighbour ------
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+def _sample_lines(limit=300):
+    """Lines of every event type: the fixtures', and the real sessions' when present."""
+    paths = [EVENTS, FLAT]
+    if REAL_COPILOT.is_dir():
+        paths += sorted(REAL_COPILOT.rglob("*.jsonl"))
+    found, seen = [], set()
+    for path in paths:
+        for line in path.read_bytes().splitlines():
+            kind = json.loads(line).get("type")
+            if 2 < len(line) < 20_000 and (kind not in seen or len(found) < limit // 2):
+                seen.add(kind)
+                found.append(line)
+    return found[:limit]
+
+
+SAMPLE_LINES = _sample_lines()
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+def _mutate(draw, value):
+    """`value` (a JSON object) with one of its fields, at any depth, replaced."""
+    if isinstance(value, dict) and value:
+        key = draw(st.sampled_from(sorted(value)))
+        if draw(st.booleans()):
+            return {**value, key: draw(JSON_VALUES)}
+        return {**value, key: _mutate(draw, value[key])}
+    if isinstance(value, list) and value:
+        at = draw(st.integers(0, len(value) - 1))
+        return [*value[:at], _mutate(draw, value[at]), *value[at + 1 :]]
+    return draw(JSON_VALUES)
+
+
+@st.composite
+def mutated_lines(draw):
+    line = draw(st.sampled_from(SAMPLE_LINES))
+    how = draw(st.sampled_from(["truncate", "retype", "bad utf-8", "surrogate", "nest"]))
+    if how == "truncate":
+        return line[: draw(st.integers(0, len(line)))]
+    if how == "bad utf-8":
+        at = draw(st.integers(0, len(line)))
+        return line[:at] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80"])) + line[at:]
+    if how == "surrogate":
+        at = draw(st.integers(0, len(line)))
+        return line[:at] + draw(st.sampled_from([b"\\ud83d", b"\\udc00"])) + line[at:]
+    if how == "nest":
+        depth = draw(st.integers(1, 5000))
+        return line[:-1] + b', "deep": ' + b"[" * depth + b"]" * depth + b"}"
+    return json.dumps(_mutate(draw, json.loads(line))).encode()
+
+
+def _good(event_id):
+    event = {"type": "user.message", "id": event_id, "data": {"content": event_id}}
+    return json.dumps(event).encode()
+
+
+@hypothesis.settings(max_examples=200, deadline=None)
+@hypothesis.given(mutated_lines())
+def test_mutated_events_never_raise_nor_cost_their_neighbours(bad):
+    bad = bad.replace(b"\n", b" ")
+    data = _good("before") + b"\n" + bad + b"\n" + _good("after") + b"\n"
+    batch = copilot.parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    uuids = [m.uuid for m in batch.messages]
+    assert uuids[0] == f"{SESSION}:before" and uuids[-1] == f"{SESSION}:after"
+    assert batch.lines == 3
+    assert all(p.line_no == 2 for p in batch.problems) and len(batch.problems) <= 1
+
+
+@hypothesis.settings(max_examples=100, deadline=None)
+@hypothesis.given(st.data())
+def test_a_mutated_legacy_entry_never_raises_nor_costs_the_others(data):
+    doc = json.loads(LEGACY.read_text())
+    whole = copilot.parse_legacy(LEGACY.read_bytes(), LEGACY_SESSION)
+    at = data.draw(st.integers(0, len(doc["timeline"]) - 1))
+    doc["timeline"][at] = _mutate(data.draw, doc["timeline"][at])
+    batch = copilot.parse_legacy(json.dumps(doc).encode(), LEGACY_SESSION)
+    others = [m for m in whole.messages if m.line_no != at + 1]
+    assert [m for m in batch.messages if m.line_no != at + 1] == others
+    assert len(batch.problems) <= len(whole.problems) + 1
+
+
+@hypothesis.settings(max_examples=100, deadline=None)
+@hypothesis.given(st.data())
+def test_a_mutated_or_cut_legacy_document_never_raises(data):
+    raw = json.dumps(_mutate(data.draw, json.loads(LEGACY.read_text()))).encode()
+    if data.draw(st.booleans()):
+        raw = raw[: data.draw(st.integers(0, len(raw)))]
+    batch = copilot.parse_legacy(raw, None)
+    assert batch.messages or batch.problems or batch.tool_calls == []
+
+
+@hypothesis.settings(max_examples=100, deadline=None)
+@hypothesis.given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
+def test_any_workspace_yaml_never_raises(data):
+    batch = copilot.parse_workspace(b"id: s\n" + data, None)
+    assert all(m.session_id for m in batch.meta)

@@ -68,7 +68,7 @@ from typing import Any
 
 import msgspec
 
-from pastfix import lines
+from pastfix import agents, lines
 from pastfix.lines import BadLine, excerpt
 from pastfix.records import (
     Batch,
@@ -101,12 +101,8 @@ SEARCH_DEPTH = 3
 SEARCH_FOLDERS = 300
 _SKIPPED_DIRS = frozenset({"pkg", "node_modules", ".git", "logs", "ide", "command-history-state"})
 
-# The tools by what they do (pastfix.agents gives them their roles).
-SHELL_TOOLS = ("bash", "powershell")
-EDIT_TOOLS = ("str_replace_editor", "edit", "create", "apply_patch")
-READ_TOOLS = ("view",)
-SEARCH_TOOLS = ("glob", "grep")
-
+# The files an apply_patch call's patch changes, as Codex's patches name them.
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
 # What a shell's output ends with (Copilot adds it), and its legacy failure text.
 _EXITED = re.compile(r"\n?<exited with exit code (-?\d+)>\s*\Z")
 # What the model is told of a rejected call in the legacy format, whose timeline
@@ -332,8 +328,10 @@ def _decode(raw: memoryview | bytes) -> _Event:
             if fixed is None:
                 raise
             event = _decode_event(fixed)
-    except msgspec.ValidationError:
-        raise BadLine("JSON that is not an object") from None
+    except msgspec.ValidationError as e:
+        # "Expected `object`, got `array`"; or a number out of range, deep in `data`
+        why = "JSON that is not an object" if str(e).startswith("Expected `object`") else str(e)
+        raise BadLine(why) from None
     except msgspec.DecodeError as e:
         raise BadLine(lines.bad_json(e, raw)) from None
     except RecursionError:
@@ -535,8 +533,9 @@ def tool_call(row: _Row, message: Message, call_id: str, name: str, arguments: A
     path = _str(args.get("path"))
     if name == "str_replace_editor" and args.get("command") == "view":
         name = "view"
-    command = _str(args.get("command")) if name in SHELL_TOOLS else None
-    if name in EDIT_TOOLS or name in READ_TOOLS:
+    role = agents.AGENTS[AGENT].tools.get(name)
+    command = _str(args.get("command")) if role == agents.SHELL else None
+    if role in (agents.EDIT, agents.READ):
         _canonical_edit(name, args, path)
     if name == "apply_patch":
         patch = args.get("input")
@@ -559,9 +558,6 @@ def tool_call(row: _Row, message: Message, call_id: str, name: str, arguments: A
         agent_id=row.agent_id,
         is_sidechain=1 if row.agent_id else 0,
     )
-
-
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
 
 
 def _canonical_edit(name: str, args: dict[str, Any], path: str | None) -> None:

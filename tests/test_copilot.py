@@ -201,6 +201,12 @@ def test_bad_event_lines_are_problems_and_cost_no_neighbour():
     assert all(p.excerpt for p in batch.problems)
 
 
+def test_a_number_json_cannot_hold_is_a_problem_of_its_line():
+    line = b'{"type":"user.message","id":"x","data":{"content":"a","n":1e400}}\n'
+    batch = copilot.parse_lines(line, first_line_no=1, default_session_id=SESSION)
+    assert [p.reason for p in batch.problems] == ["Number out of range - at `$.data[...]`"]
+
+
 def test_events_before_any_session_start_without_a_session_are_problems():
     line = b'{"type":"user.message","data":{"content":"hi"},"id":"x"}\n'
     batch = copilot.parse_lines(line, first_line_no=3, default_session_id=None)

@@ -555,6 +555,26 @@ def test_appended_events_are_read_from_the_offset_and_store_what_a_fresh_build_d
     assert stored(db_path) == stored(fresh)
 
 
+def test_a_rewound_events_file_is_read_again_whole(tmp_path):
+    # A rewind (truncateToEvent) rewrites events.jsonl with the events before the one
+    # rewound to; the session then goes on, appending again.
+    folder = tmp_path / "home" / ".copilot" / "session-state" / SESSION
+    folder.mkdir(parents=True)
+    events_file = folder / "events.jsonl"
+    lines = EVENTS.read_bytes().splitlines(keepends=True)
+    events_file.write_bytes(b"".join(lines))
+    db_path = tmp_path / "index.db"
+    build(db_path, "--source", tmp_path / "home", "-s")
+    event = {"type": "user.message", "id": "after-rewind", "data": {"content": "try again"}}
+    events_file.write_bytes(b"".join(lines[:8]) + json.dumps(event).encode() + b"\n")
+    build(db_path, "--source", tmp_path / "home", "-s")
+    fresh = tmp_path / "fresh.db"
+    build(fresh, "--source", tmp_path / "home", "-s")
+    assert stored(db_path) == stored(fresh)
+    prompts = rows(db_path, "select text from messages where kind = 'prompt' order by line_no")
+    assert prompts == [("the tests fail, fix them",), ("try again",)]
+
+
 def test_a_rewritten_legacy_session_is_reindexed_whole(tmp_path):
     store = tmp_path / "home" / ".copilot" / "history-session-state"
     store.mkdir(parents=True)

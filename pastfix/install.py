@@ -100,7 +100,10 @@ def _refresh_command(db_path: Path, source: Path | None) -> str:
 
 
 def _is_ours(handler: object) -> bool:
-    return isinstance(handler, dict) and str(handler.get("command", "")).rstrip().endswith(MARKER)
+    # `bash`: GitHub Copilot CLI's name for a handler's command
+    return isinstance(handler, dict) and any(
+        str(handler.get(key, "")).rstrip().endswith(MARKER) for key in ("command", "bash")
+    )
 
 
 def read_settings(path: Path) -> dict[str, Any]:
@@ -154,6 +157,8 @@ def without_ours(settings: dict[str, Any]) -> dict[str, Any]:
             continue
         kept_groups = []
         for group in groups:
+            if _is_ours(group):  # a handler listed alone, as Copilot CLI lists them
+                continue
             handlers = group.get("hooks") if isinstance(group, dict) else None
             if not isinstance(handlers, list) or not any(_is_ours(h) for h in handlers):
                 kept_groups.append(group)
@@ -420,16 +425,10 @@ def _copilot_handler(command: str) -> dict[str, Any]:
     return {"type": "command", "bash": command, "timeoutSec": TIMEOUT}
 
 
-def _is_ours_copilot(handler: object) -> bool:
-    return isinstance(handler, dict) and any(
-        str(handler.get(key, "")).rstrip().endswith(MARKER) for key in ("bash", "command")
-    )
-
-
 def install_copilot_hooks(hooks_path: Path, db_path: Path) -> None:
     """Write pastfix's hooks into a Copilot CLI hooks file (again: replace them), keeping
     the file's other hooks."""
-    settings = uninstall_copilot_settings(read_settings(hooks_path))
+    settings = without_ours(read_settings(hooks_path))
     hooks = settings.get("hooks", {})
     if not isinstance(hooks, dict):
         raise InstallError(f'"hooks" in {hooks_path} is not an object: fix it first')
@@ -442,40 +441,16 @@ def install_copilot_hooks(hooks_path: Path, db_path: Path) -> None:
     db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
 
 
-def uninstall_copilot_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """A Copilot hooks file's settings without pastfix's hooks (flat handler lists, or
-    Claude Code's nested groups, which Copilot reads too)."""
-    settings = without_ours(settings)
-    hooks = settings.get("hooks")
-    if not isinstance(hooks, dict):
-        return settings
-    kept = {}
-    for event, handlers in hooks.items():
-        if isinstance(handlers, list):
-            handlers = [h for h in handlers if not _is_ours_copilot(h)]
-            if not handlers:
-                continue
-        kept[event] = handlers
-    return {**settings, "hooks": kept}
-
-
 def uninstall_copilot_hooks(hooks_path: Path) -> bool:
-    """Remove pastfix's hooks from a Copilot CLI hooks file (the file itself when nothing
-    else is left in it); whether there were any."""
-    if not hooks_path.exists():
-        return False
-    settings = read_settings(hooks_path)
-    kept = uninstall_copilot_settings(settings)
-    if kept == settings:
-        return False
-    if not kept.get("hooks") and set(kept) <= {"hooks", "version"}:
+    """Remove pastfix's hooks from a Copilot CLI hooks file, and the file when nothing else
+    is left in it; whether there were any."""
+    removed = uninstall_hooks(hooks_path)
+    if removed and set(read_settings(hooks_path)) <= {"version"}:
         try:
             hooks_path.unlink()
         except OSError as e:
             raise InstallError(f"cannot remove {hooks_path}: {e.strerror}") from e
-    else:
-        write_settings(hooks_path, kept)
-    return True
+    return removed
 
 
 # -- the MCP server, at Claude Code's user scope ----------------------------

@@ -427,11 +427,14 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
     "additionalContext": ...}}: where it was seen and what fixed it. Prints nothing
     on an interrupt, Claude Code's own noise (rejections, cancelled siblings, files
     not read), no good match, or any problem, which goes to stderr; always exits 0.
+    With --agent copilot it reads GitHub Copilot CLI's postToolUseFailure event and
+    prints {"additionalContext": ...}.
 
     \b
     Example:
         pastfix hook install               # add it to ~/.claude/settings.json
         pastfix hook install --agent codex # add it to ~/.codex/hooks.json
+        pastfix hook install --agent copilot # to ~/.copilot/hooks/pastfix.json
         pastfix hook --db index.db < event.json
     """
     if ctx.invoked_subcommand is not None:
@@ -443,24 +446,32 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
         click.echo(answer)
 
 
-def _agent_option(what: str, more: tuple[str, ...] = ()) -> Any:
+_INSTALL_LABELS = {
+    "claude": "Claude Code",
+    "codex": "Codex CLI",
+    "copilot": "GitHub Copilot CLI",
+    "gemini": "Gemini CLI",
+}
+
+
+def _agent_option(what: str, names: tuple[str, ...] = ("claude", "codex")) -> Any:
+    labels = [_INSTALL_LABELS[name] for name in names]
     return click.option(
         "--agent",
-        type=click.Choice(["claude", "codex", *more]),
+        type=click.Choice(names),
         default="claude",
         show_default=True,
-        help=f"The agent {what}: "
-        + " or ".join([", ".join(["Claude Code", *map(agents.label, more)]), "Codex CLI"])
-        + ".",
+        help=f"The agent {what}: {', '.join(labels[:-1])} or {labels[-1]}.",
     )
 
 
-# The agents whose hooks `hook install` writes besides Claude Code's and Codex's.
-HOOK_AGENTS = ("gemini",)
+# The agents whose hooks `hook install` writes.
+HOOK_AGENTS = ("claude", "codex", "copilot", "gemini")
 _SETTINGS_HELP = (
-    "Claude Code settings file, or Codex hooks file, or Gemini CLI settings file."
-    " Default: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json), or"
-    " $CODEX_HOME/hooks.json (~/.codex/hooks.json), or"
+    "Claude Code settings file, Codex or Copilot CLI hooks file, or Gemini CLI settings"
+    " file. Default: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json),"
+    " $CODEX_HOME/hooks.json (~/.codex/hooks.json),"
+    " $COPILOT_HOME/hooks/pastfix.json (~/.copilot/hooks/pastfix.json), or"
     " $GEMINI_CLI_HOME/.gemini/settings.json (~/.gemini/settings.json)"
 )
 
@@ -484,6 +495,8 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     With --agent codex, the hooks go into Codex's hooks.json: a PostToolUse hook
     (Codex runs it after every call; pastfix answers failures only) and a SessionEnd
     hook. Codex runs them once you trust them: start `codex` and open /hooks.
+    With --agent copilot, into ~/.copilot/hooks/pastfix.json: a postToolUseFailure
+    hook (GitHub Copilot CLI 1.0.15 and later) and a sessionEnd hook.
 
     With --agent gemini, they go into Gemini CLI's settings.json: an AfterTool hook
     (after every call; pastfix answers failures only) and a SessionEnd hook.
@@ -493,6 +506,7 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
         pastfix hook install
         pastfix hook install --settings .claude/settings.local.json --db ~/index.db
         pastfix hook install --agent codex
+        pastfix hook install --agent copilot
         pastfix hook install --agent gemini
     """
     from pastfix import install
@@ -505,6 +519,9 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
         elif agent == "codex":
             settings = settings or install.codex_hooks_file()
             install.install_codex_hooks(settings, db_path)
+        elif agent == "copilot":
+            settings = settings or install.copilot_hooks_file()
+            install.install_copilot_hooks(settings, db_path)
         else:
             settings = settings or install.default_settings()
             install.install_hooks(settings, db_path)
@@ -515,6 +532,10 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     elif agent == "codex":
         click.echo(f"Added pastfix's PostToolUse and SessionEnd hooks to {settings}", err=True)
         click.echo("Trust them once in Codex: run `codex`, then /hooks", err=True)
+    elif agent == "copilot":
+        click.echo(
+            f"Added pastfix's postToolUseFailure and sessionEnd hooks to {settings}", err=True
+        )
     else:
         events = "PostToolUseFailure and SessionEnd"
         click.echo(f"Added pastfix's {events} hooks to {settings}", err=True)
@@ -543,17 +564,22 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
         pastfix hook uninstall
         pastfix hook uninstall --settings .claude/settings.local.json
         pastfix hook uninstall --agent codex
+        pastfix hook uninstall --agent copilot
         pastfix hook uninstall --agent gemini
     """
     from pastfix import install
 
     default = {
         "codex": install.codex_hooks_file,
+        "copilot": install.copilot_hooks_file,
         "gemini": install.gemini_settings_file,
     }.get(agent, install.default_settings)()
     settings = settings or default
     try:
-        removed = install.uninstall_hooks(settings)
+        if agent == "copilot":
+            removed = install.uninstall_copilot_hooks(settings)
+        else:
+            removed = install.uninstall_hooks(settings)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     done = "Removed pastfix's hooks from" if removed else "No pastfix hook in"

@@ -539,7 +539,7 @@ def test_hook_install_writes_gemini_settings_and_uninstall_takes_only_its_own(
     assert after[0] == theirs and len(after) == 2 and len(end) == 1
     (handler,) = after[1]["hooks"]
     assert after[1]["matcher"] == "*" and handler["timeout"] == install.GEMINI_TIMEOUT_MS
-    assert f"hook --agent gemini --db {db}" in handler["command"]
+    assert f"hook --db {db} --agent gemini" in handler["command"]
     assert f"--source {tmp_path / 'g' / '.gemini'} --agent gemini" in end[0]["hooks"][0]["command"]
     result = CliRunner().invoke(cli, ["hook", "uninstall", "--agent", "gemini"])
     assert result.exit_code == 0, result.output

@@ -249,10 +249,10 @@ def holds(root: Path) -> bool:
     """Whether `root` is Gemini CLI's folder, its tmp/, one project folder of it, or a
     chats folder: told from a few names, without reading any file."""
     root = Path(root)
+    # Not settings.json alone: ~/.claude has one too, and maybe a tmp/.
     if (root / "tmp").is_dir() and (
-        (root / "projects.json").is_file()
-        or (root / "settings.json").is_file()
-        or (root / "installation_id").is_file()
+        root.name == ".gemini"
+        or (root / "projects.json").is_file()
         or _holds_projects(root / "tmp")
     ):
         return True

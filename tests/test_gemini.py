@@ -599,3 +599,14 @@ async def test_the_session_page_shows_the_agent_its_resume_and_gemini_edits(fixt
     assert '<span class="pf-del">- helo</span><span class="pf-add">+ hello</span>' in old
     found = (await ds.client.get("/-/pastfix/find?error=" + quote(NPM_ERROR))).text
     assert "Gemini CLI" in found and f"gemini --resume {A}" in found
+
+
+def test_a_folder_with_a_tmp_and_settings_is_not_taken_for_geminis(tmp_path):
+    claude = tmp_path / ".claude"
+    (claude / "tmp").mkdir(parents=True)
+    (claude / "settings.json").write_text("{}")
+    (claude / "installation_id").write_text("x")
+    assert not gemini.holds(claude)
+    empty = tmp_path / "h" / ".gemini"
+    (empty / "tmp").mkdir(parents=True)
+    assert gemini.holds(empty)  # a fresh Gemini CLI's folder, by its name

@@ -130,12 +130,14 @@ def default_folders() -> list[Path]:
 
 
 def holds(root: Path) -> bool:
-    """Whether a project folder under `root` holds a .jsonl file that is neither a Codex
-    rollout (~/.codex/archived_sessions holds rollouts directly) nor either agent's prompt
-    history (~/.codex/history.jsonl, ~/.claude/history.jsonl)."""
+    """Whether `root`, or a project folder under it, holds a .jsonl file that is neither a
+    Codex rollout (~/.codex/archived_sessions holds rollouts directly) nor either agent's
+    prompt history (~/.codex/history.jsonl, ~/.claude/history.jsonl): ~/.claude/projects,
+    or one project folder of it."""
     return any(
         not p.name.startswith("rollout-") and p.name != "history.jsonl"
-        for p in Path(root).glob("*/*.jsonl")
+        for pattern in ("*.jsonl", "*/*.jsonl")
+        for p in Path(root).glob(pattern)
     )
 
 

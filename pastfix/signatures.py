@@ -223,7 +223,15 @@ _KIND_RULES = (
             re.I,
         ),
     ),
-    ("interrupted", re.compile(r"\[?(?:Request )?interrupted by user", re.I)),
+    (
+        "interrupted",
+        re.compile(
+            r"\[?(?:Request )?interrupted by user"
+            # opencode: a call still running when its step was stopped
+            r"|Tool execution aborted",
+            re.I,
+        ),
+    ),
     ("sibling_error", re.compile(r"Sibling tool call errored", re.I)),
     (
         "not_read",
@@ -240,7 +248,9 @@ _KIND_RULES = (
             r"Claude requested permissions? to "
             r"|Permission to use [^\n]{0,300}?(?:has been|was|is) (?:auto-?)?denied"
             r"|Permission for [^\n]{0,300}?(?:has been|was) denied"
-            r"|[^\n]{0,300}?but you haven't granted it yet",
+            r"|[^\n]{0,300}?but you haven't granted it yet"
+            # opencode's PermissionDeniedError (a deny rule in its config)
+            r"|The user has specified a rule which prevents you from using",
             re.I,
         ),
     ),

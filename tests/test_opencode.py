@@ -1,0 +1,389 @@
+"""opencode's history: the JSON storage tree (v0.5 and v0.6-v1.1 layouts) and opencode.db."""
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from pastfix import opencode, signatures
+
+DATA = Path(__file__).parent / "data" / "opencode"
+STORAGE = DATA / "storage"
+SESSION = "ses_5a1b2c3d4ffeAbCdEfGhIjKlMn"
+DB_SESSION = "ses_3f2e1d0c9ffeZyXwVuTsRqPoNm"
+
+
+def read_message(path: Path, storage: Path = STORAGE):
+    parts = sorted(str(p) for p in (storage / "part" / path.stem).glob("*.json"))
+    return opencode.parse_message_files(path.read_bytes(), tuple(parts))
+
+
+def read_tree(storage: Path = STORAGE):
+    """Every record of a storage tree, the way the build reads it: file by file."""
+    batches = [
+        opencode.parse_session_file(p.read_bytes()) for p in storage.glob("session/*/*.json")
+    ]
+    batches += [read_message(p, storage) for p in sorted(storage.glob("message/*/*.json"))]
+    return batches
+
+
+def merged(batches):
+    out = opencode.Batch()
+    for b in batches:
+        for name in ("messages", "tool_calls", "tool_results", "meta", "problems"):
+            getattr(out, name).extend(getattr(b, name))
+    return out
+
+
+def make_db(path: Path, script: Path = DATA / "opencode.sql") -> sqlite3.Connection:
+    """The SQLite fixture as opencode keeps it: in WAL mode, its rows still in the WAL."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA wal_autocheckpoint = 0")
+    conn.executescript(script.read_text())
+    return conn
+
+
+# -- the JSON tree ------------------------------------------------------------------
+
+
+def test_the_fixture_tree_gives_each_failure_with_the_text_the_model_got():
+    batch = merged(read_tree())
+    assert not batch.problems
+    calls = {c.tool_use_id: c for c in batch.tool_calls}
+    failed = {
+        calls[r.tool_use_id].name + " " + r.content.splitlines()[0]: signatures.classify(r.content)
+        for r in batch.tool_results
+        if r.is_error
+    }
+    assert failed == {
+        "bash Exit code 1": "error",  # completed, metadata.exit 1
+        "read Error: File not found: /home/dev/webapp/src/quokka-widget.ts": "error",
+        "edit Error: oldString not found in content": "error",
+        "bash Error: The user rejected permission to use this specific tool call."
+        " You may try again with different parameters.": "rejected",
+        "write Error: Tool execution aborted": "interrupted",
+    }
+    ok = [calls[r.tool_use_id].command for r in batch.tool_results if not r.is_error]
+    assert ok == [None, "npm run build"]  # the edit that worked, the build that passed
+    build = next(r for r in batch.tool_results if r.content.startswith("Exit code 1"))
+    assert "Module not found: Error: Can't resolve './quokka-widget'" in build.content
+    assert signatures.key_line(build.content).startswith("Module not found")
+
+
+def test_a_failed_model_call_is_an_error_message():
+    batch = merged(read_tree())
+    errors = [(m.uuid, m.type, m.text) for m in batch.messages if m.kind == "error"]
+    assert errors == [
+        (
+            "msg_b0a1000050001EEEEEEEEEEEEE",
+            "system",
+            "ProviderAuthError: Invalid API key for anthropic",
+        )
+    ]
+
+
+def test_messages_keep_opencode_ids_roles_and_order():
+    batch = merged(read_tree())
+    rows = [(m.kind, m.type, m.uuid) for m in batch.messages]
+    assert rows[:5] == [
+        ("prompt", "user", "prt_b0a1000010002aaaaaaaaaaaaa"),
+        ("thinking", "assistant", "prt_b0a1000020003bbbbbbbbbbbb2"),
+        ("tool_use", "assistant", "prt_b0a1000020004bbbbbbbbbbbb3"),
+        ("tool_result", "user", "prt_b0a1000020004bbbbbbbbbbbb3:result"),
+        ("tool_use", "assistant", "prt_b0a1000020005bbbbbbbbbbbb4"),
+    ]
+    assert {m.session_id for m in batch.messages} == {SESSION}
+    assert len({m.uuid for m in batch.messages}) == len(batch.messages)
+    prompt = batch.messages[0]
+    assert (prompt.text, prompt.timestamp) == (
+        "npm run build fails, please fix it",
+        "2025-11-27T17:36:41.000Z",
+    )
+    assert batch.messages[1].model == "claude-sonnet-4-5"
+    assert batch.messages[1].cwd == "/home/dev/webapp"
+
+
+def test_the_session_file_gives_project_title_and_version():
+    meta = merged(read_tree()).meta
+    assert {(m.key, m.value) for m in meta} == {
+        ("cwd", "/home/dev/webapp"),
+        ("cli_version", "1.0.150"),
+        ("ai_title", "Fix the webpack build"),
+    }
+
+
+def test_opencode_s_placeholder_title_is_no_title():
+    data = json.dumps(
+        {"id": "ses_x", "version": "0.5.28", "title": "New session - 2026-01-17T11:51:28.078Z"}
+    ).encode()
+    assert [m.key for m in opencode.parse_session_file(data).meta] == ["cli_version"]
+
+
+def test_edit_and_write_inputs_carry_the_canonical_keys_beside_opencode_s():
+    calls = {c.name: c for c in merged(read_tree()).tool_calls if c.name in ("edit", "write")}
+    edit = json.loads(calls["edit"].input)
+    assert edit["file_path"] == edit["filePath"] == "/home/dev/webapp/src/index.ts"
+    assert edit["old_string"] == edit["oldString"]
+    assert edit["new_string"] == edit["newString"]
+    write = json.loads(calls["write"].input)
+    assert (write["file_path"], write["content"]) == (
+        "/home/dev/webapp/CHANGELOG.md",
+        "- fixed the widget import\n",
+    )
+    assert calls["edit"].file_path == "/home/dev/webapp/src/index.ts"
+
+
+def test_multiedit_edits_and_patch_files_are_read():
+    args = {"filePath": "a.py", "edits": [{"filePath": "a.py", "oldString": "x", "newString": "y"}]}
+    out = opencode.canonical_input(args)
+    assert out["edits"][0]["old_string"] == "x" and out["file_path"] == "a.py"
+    patch = {"patchText": "*** Begin Patch\n*** Update File: src/app.py\n@@\n-a\n+b\n*** End Patch"}
+    assert opencode._file_path("apply_patch", patch) == "src/app.py"
+
+
+def test_a_running_tool_is_a_call_without_a_result():
+    part = {
+        "id": "prt_1",
+        "type": "tool",
+        "tool": "bash",
+        "callID": "c",
+        "state": {"status": "running", "input": {"command": "sleep 9"}, "time": {"start": 1}},
+    }
+    batch = _message_with(part)
+    assert [c.command for c in batch.tool_calls] == ["sleep 9"]
+    assert batch.tool_results == []
+
+
+def test_a_bash_that_exited_zero_or_without_an_exit_code_is_no_failure():
+    for metadata in ({"exit": 0}, {}, {"exit": None}, {"exit": True}):
+        part = {
+            "id": "prt_1",
+            "type": "tool",
+            "tool": "bash",
+            "callID": "c",
+            "state": {
+                "status": "completed",
+                "input": {"command": "ls"},
+                "output": "x",
+                "title": "",
+                "metadata": metadata,
+                "time": {"start": 1, "end": 2},
+            },
+        }
+        assert [r.is_error for r in _message_with(part).tool_results] == [0]
+
+
+def _message_with(*parts, role="assistant"):
+    info = {"id": "msg_1", "sessionID": "ses_1", "role": role, "time": {"created": 1}}
+    data = [
+        (i + 2, json.dumps({"sessionID": "ses_1", "messageID": "msg_1", **p}).encode(), "p")
+        for i, p in enumerate(parts)
+    ]
+    return opencode.parse_message(json.dumps(info).encode(), data)
+
+
+def test_a_bad_part_is_a_problem_and_its_neighbours_are_read(tmp_path):
+    storage = tmp_path / "storage"
+    shutil.copytree(STORAGE, storage)
+    bad = storage / "part/msg_b0a1000020001BBBBBBBBBBBBB/prt_b0a1000020005bbbbbbbbbbbb4.json"
+    bad.write_bytes(bad.read_bytes()[:40])
+    batch = read_message(
+        storage / f"message/{SESSION}/msg_b0a1000020001BBBBBBBBBBBBB.json", storage
+    )
+    assert [(p.line_no, p.reason.split(":")[0]) for p in batch.problems] == [
+        (5, "part prt_b0a1000020005bbbbbbbbbbbb4.json")
+    ]
+    assert "malformed JSON" in batch.problems[0].reason
+    assert len(batch.tool_calls) == 1  # the bash call before it
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b"", "malformed JSON"),
+        (b"[1, 2]", "JSON list, not an object"),
+        (b'{"id": "msg_1", "role": "user"}', "message without an id or sessionID"),
+        (b'{"id": "msg_\xff"}', "invalid UTF-8"),
+    ],
+)
+def test_a_bad_message_file_is_a_problem(data, reason):
+    batch = opencode.parse_message(data, [])
+    assert len(batch.problems) == 1 and batch.problems[0].reason.startswith(reason)
+    assert batch.messages == []
+
+
+def test_a_part_with_a_lone_surrogate_is_read():
+    raw = b'{"id": "prt_1", "type": "text", "text": "bad \\ud83d half"}'
+    info = json.dumps({"id": "msg_1", "sessionID": "ses_1", "role": "user"}).encode()
+    batch = opencode.parse_message(info, [(2, raw, "prt_1.json")])
+    assert [m.text for m in batch.messages] == ["bad \ufffd half"]
+
+
+# -- the SQLite store ---------------------------------------------------------------
+
+
+def test_the_database_is_read_with_rows_that_are_only_in_its_wal(tmp_path):
+    db = tmp_path / "opencode.db"
+    writer = make_db(db)
+    assert Path(f"{db}-wal").stat().st_size > db.stat().st_size  # nothing checkpointed
+    batch = opencode.read_database(db)
+    writer.close()
+    assert not batch.problems
+    failed = [r.content.splitlines()[0] for r in batch.tool_results if r.is_error]
+    assert failed == [
+        "Exit code 127",
+        "Error: ENOENT: no such file or directory, scandir '/home/dev/api/vendored'",
+    ]
+    assert [m.text for m in batch.messages if m.kind == "error"] == ["MessageOutputLengthError"]
+    assert {(m.key, m.value) for m in batch.meta} >= {("cwd", "/home/dev/api")}
+    assert {m.session_id for m in batch.messages} == {DB_SESSION}
+
+
+def test_reading_the_database_neither_writes_it_nor_blocks_its_writer(tmp_path):
+    db = tmp_path / "opencode.db"
+    writer = make_db(db)
+    store = (db, Path(f"{db}-wal"))
+    writer.execute("BEGIN IMMEDIATE")  # opencode in the middle of a write
+    writer.execute("UPDATE session SET title = 'Renamed' WHERE id = ?", [DB_SESSION])
+    before = [p.read_bytes() for p in store]
+    batch = opencode.read_database(db)
+    assert [p.read_bytes() for p in store] == before
+    writer.execute("COMMIT")  # not blocked: nothing was locked against it
+    writer.execute("BEGIN EXCLUSIVE")
+    writer.execute("COMMIT")
+    writer.close()
+    assert ("ai_title", "Install the dependencies") in {(m.key, m.value) for m in batch.meta}
+
+
+def test_a_corrupt_database_is_a_problem(tmp_path):
+    db = tmp_path / "opencode.db"
+    db.write_bytes(b"this is not a database" * 200)
+    batch = opencode.read_database(db)
+    assert batch.messages == []
+    assert [p.reason.split(":")[0] for p in batch.problems][:1] == ["cannot read sessions"]
+
+
+def test_a_database_without_opencode_s_tables_is_a_problem(tmp_path):
+    db = tmp_path / "opencode.db"
+    sqlite3.connect(db).execute("CREATE TABLE other (x)").connection.close()
+    reasons = [p.reason for p in opencode.read_database(db).problems]
+    assert reasons == [
+        "cannot read sessions: no such table: session",
+        "cannot read parts: no such table: part",
+        "cannot read messages: no such table: message",
+    ]
+
+
+def test_a_bad_data_column_costs_that_row_alone(tmp_path):
+    db = tmp_path / "opencode.db"
+    make_db(db).execute(
+        "UPDATE part SET data = '{broken' WHERE id = 'prt_c0d1000020003bbbbbbbbbbbb2'"
+    ).connection.close()
+    batch = opencode.read_database(db)
+    assert [p.reason.split(":")[0] for p in batch.problems] == [
+        "part prt_c0d1000020003bbbbbbbbbbbb2"
+    ]
+    assert len(batch.tool_calls) == 2
+
+
+def test_the_same_session_in_the_tree_and_the_database_has_the_same_ids(tmp_path):
+    """opencode 1.2 copies the JSON tree into opencode.db and keeps it: the build must see
+    one session, so both readers give every row the same id and content."""
+    db = tmp_path / "opencode.db"
+    conn = make_db(db)
+    for path in STORAGE.glob("session/*/*.json"):
+        s = json.loads(path.read_text())
+        conn.execute(
+            "INSERT INTO session (id, project_id, slug, directory, title, version, time_created,"
+            " time_updated) VALUES (?, ?, '', ?, ?, ?, 0, 0)",
+            [s["id"], s["projectID"], s["directory"], s["title"], s["version"]],
+        )
+    for path in STORAGE.glob("message/*/*.json"):
+        m = json.loads(path.read_text())
+        ids = (m.pop("id"), m.pop("sessionID"))
+        conn.execute("INSERT INTO message VALUES (?, ?, 0, 0, ?)", [*ids, json.dumps(m)])
+    for path in STORAGE.glob("part/*/*.json"):
+        p = json.loads(path.read_text())
+        ids = (p.pop("id"), p.pop("messageID"), p.pop("sessionID"))
+        conn.execute("INSERT INTO part VALUES (?, ?, ?, 0, 0, ?)", [*ids, json.dumps(p)])
+    conn.close()
+
+    def rows(batch):
+        return (
+            sorted(
+                m[:2] + m[4:]
+                for m in (m._replace(line_no=0) for m in batch.messages)
+                if m.session_id == SESSION
+            ),
+            sorted(c._replace(line_no=0) for c in batch.tool_calls if c.session_id == SESSION),
+            sorted(r._replace(line_no=0) for r in batch.tool_results if r.session_id == SESSION),
+            sorted({(m.key, m.value) for m in batch.meta if m.session_id == SESSION}),
+        )
+
+    assert rows(opencode.read_database(db)) == rows(merged(read_tree()))
+
+
+# -- bad input, fuzzed --------------------------------------------------------------
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+REAL_RECORDS = sorted(p.read_bytes() for p in STORAGE.rglob("*.json"))
+
+
+def _at(obj, path):
+    for key in path:
+        obj = obj[key]
+    return obj
+
+
+def _paths(obj, prefix=()):
+    """The paths of every object member of `obj`, nested ones too."""
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            yield (*prefix, key)
+            yield from _paths(value, (*prefix, key))
+
+
+@st.composite
+def mutated_records(draw):
+    raw = draw(st.sampled_from(REAL_RECORDS))
+    how = draw(st.sampled_from(["truncate", "retype", "drop", "bad utf-8", "surrogate", "deep"]))
+    if how == "truncate":
+        return raw[: draw(st.integers(0, len(raw)))]
+    if how in ("bad utf-8", "surrogate"):
+        at = draw(st.integers(0, len(raw)))
+        junk = b"\xff" if how == "bad utf-8" else draw(st.sampled_from([b"\\ud83d", b"\\udc00"]))
+        return raw[:at] + junk + raw[at:]
+    if how == "deep":
+        depth = draw(st.integers(100, 3000))
+        return raw.rstrip()[:-1] + b', "deep": ' + b"[" * depth + b"]" * depth + b"}"
+    obj = json.loads(raw)
+    path = draw(st.sampled_from(sorted(_paths(obj))))
+    parent = _at(obj, path[:-1])
+    if how == "drop":
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = draw(JSON_VALUES)
+    return json.dumps(obj).encode()
+
+
+GOOD_PART = json.dumps({"id": "prt_good", "type": "text", "text": "still read"}).encode()
+GOOD_INFO = json.dumps({"id": "msg_good", "sessionID": "ses_1", "role": "user"}).encode()
+
+
+@hypothesis.settings(max_examples=200, deadline=None)
+@hypothesis.given(mutated_records())
+def test_a_mutated_record_never_raises_nor_costs_its_neighbours(bad):
+    as_part = opencode.parse_message(GOOD_INFO, [(2, bad, "bad.json"), (3, GOOD_PART, "good.json")])
+    assert "prt_good" in [m.uuid for m in as_part.messages]
+    assert all(p.line_no == 2 for p in as_part.problems)
+    opencode.parse_message(bad, [(2, GOOD_PART, "good.json")])
+    opencode.parse_session_file(bad)

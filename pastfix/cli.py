@@ -8,9 +8,8 @@ from typing import Any
 import click
 import msgspec
 
+from pastfix import agents, paths, transcripts
 from pastfix import db as pdb
-from pastfix import paths, transcripts
-from pastfix import sources as agents
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -79,12 +78,14 @@ def progressbar(silent: bool, label: str, length: int) -> Iterator[Any]:
     "--source",
     multiple=True,
     type=click.Path(path_type=Path),
-    help="Directory of Claude Code projects or of Codex sessions (repeatable)."
-    " Default: ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects) and ~/.codex/sessions",
+    help="Directory of an agent's sessions: Claude Code projects, Codex sessions, ..."
+    " (repeatable; which agent's is told from its files). Default: every agent's folder"
+    " that exists, such as ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects) and"
+    " ~/.codex/sessions",
 )
 @click.option(
     "--agent",
-    type=click.Choice(agents.AGENTS),
+    type=click.Choice(agents.NAMES),
     help="Read only this agent's transcripts (its default folder without --source)",
 )
 @click.option("--force", is_flag=True, help="Rebuild everything instead of refreshing")
@@ -123,13 +124,13 @@ def build(
     silent: bool,
     json_: bool,
 ) -> None:
-    """Build or refresh DB_PATH (default index.db) from Claude Code and Codex transcripts.
+    """Build or refresh DB_PATH (default index.db) from coding agents' transcripts.
 
     Only files that changed since the last build are read. Without --source,
-    ~/.claude/projects (under $CLAUDE_CONFIG_DIR when set) and ~/.codex/sessions
-    ($CODEX_HOME/sessions) are indexed, or the bundled demo sessions when
-    neither exists. Whether a folder holds Codex rollouts or
-    Claude Code projects is told from its files.
+    every agent's folder that exists is indexed: ~/.claude/projects (under
+    $CLAUDE_CONFIG_DIR when set), ~/.codex/sessions ($CODEX_HOME/sessions) and
+    the others the README lists, or the bundled demo sessions when none
+    exists. Which agent's sessions a folder holds is told from its files.
 
     \b
     Example:
@@ -147,8 +148,12 @@ def build(
     if not sources:
         sources = tuple(agents.default_sources(agent))
         if sources[0] == transcripts.DEMO_PROJECTS:
-            claude = paths.claude_projects()
-            missing = f"{claude}" if agent else f"{claude} or {agents.codex_sessions()}"
+            looked = [
+                str(folder)
+                for name in ([agent] if agent else agents.NAMES)
+                for folder in agents.reader(name).default_folders()
+            ]
+            missing = ", ".join(looked[:-1]) + " or " + looked[-1] if len(looked) > 1 else looked[0]
             click.echo(f"No {missing} here: indexing the bundled demo sessions", err=True)
     with ExitStack() as stack:
         bars: list[Any] = []

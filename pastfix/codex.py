@@ -64,7 +64,8 @@ from typing import Any
 
 import msgspec
 
-from pastfix import transcripts
+from pastfix import lines, paths
+from pastfix.lines import BadLine
 from pastfix.records import (
     Batch,
     Message,
@@ -169,7 +170,7 @@ class _Context:
 def iter_source_files(root: Path) -> Iterator[SourceFile]:
     """Every rollout-*.jsonl under a Codex sessions folder, in path order."""
     found: list[tuple[str, str | None]] = []
-    transcripts._find_jsonl(str(root), found)
+    lines.find_files(str(root), found, lines.is_jsonl)
     for path, problem in sorted(found):
         if problem:
             yield SourceFile(path, None, "", problem, AGENT)
@@ -177,6 +178,20 @@ def iter_source_files(root: Path) -> Iterator[SourceFile]:
         named = _ROLLOUT.match(os.path.basename(path))
         if named:
             yield SourceFile(path, named.group(1).lower(), "", None, AGENT)
+
+
+def default_folders() -> list[Path]:
+    """~/.codex/sessions, or $CODEX_HOME/sessions when Codex is told to live elsewhere."""
+    return [paths.codex_home() / "sessions"]
+
+
+def holds(root: Path) -> bool:
+    return is_sessions_folder(root)
+
+
+def parse_file(source: SourceFile, data: bytes) -> Batch:
+    """A whole rollout, as its lines (rollouts are append-only)."""
+    return parse_lines(data, first_line_no=1, default_session_id=source.session_id)
 
 
 def is_sessions_folder(root: Path) -> bool:
@@ -204,22 +219,9 @@ def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | No
     """Parse complete rollout lines (``data`` ends with a newline or is empty)."""
     batch = Batch()
     context = _Context(default_session_id)
-    line_no = first_line_no - 1
-    start = 3 if first_line_no == 1 and data.startswith(b"\xef\xbb\xbf") else 0
-    size = len(data)
-    while start < size:
-        end = data.find(b"\n", start)
-        if end < 0:
-            end = size
-        line_no += 1
-        raw = data[start:end]
-        if raw.strip():
-            problem = _parse_line(raw, line_no, context, batch)
-            if problem is not None:
-                batch.problems.append(problem)
-        start = end + 1
-    batch.lines = line_no - first_line_no + 1
-    return batch
+    return lines.parse_lines(
+        data, first_line_no, lambda line, n: _parse_line(bytes(line), n, context, batch), batch
+    )
 
 
 def _parse_line(
@@ -231,19 +233,16 @@ def _parse_line(
         _parse_object(line, payload, line_no, context, batch)
     except msgspec.ValidationError as e:
         reason = str(e).replace("Expected `object`, got", "JSON").replace("`", "")
-        return Problem(line_no, f"{reason}, not an object", transcripts._excerpt(raw))
+        return Problem(line_no, f"{reason}, not an object", lines.excerpt(raw))
     except msgspec.DecodeError as e:
-        reason = str(e).removeprefix("JSON is malformed: ")
-        if not repaired and b"\\u" in raw and transcripts._SURROGATE_ERROR.search(reason):
-            fixed = transcripts._replace_lone_surrogates(raw)
-            if fixed != raw:
-                return _parse_line(fixed, line_no, context, batch, repaired=True)
-        reason = "invalid UTF-8" if "UTF-8" in reason else f"malformed JSON: {reason}"
-        return Problem(line_no, reason, transcripts._excerpt(raw))
-    except transcripts.BadLine as e:
-        return Problem(line_no, str(e), transcripts._excerpt(raw))
+        fixed = None if repaired else lines.repaired(e, raw)
+        if fixed is not None:
+            return _parse_line(fixed, line_no, context, batch, repaired=True)
+        return Problem(line_no, lines.bad_json(e, raw), lines.excerpt(raw))
+    except BadLine as e:
+        return Problem(line_no, str(e), lines.excerpt(raw))
     except RecursionError:
-        return Problem(line_no, "JSON nested too deeply", transcripts._excerpt(raw))
+        return Problem(line_no, "JSON nested too deeply", lines.excerpt(raw))
     return None
 
 
@@ -269,7 +268,7 @@ def _parse_object(
         batch.skipped += 1  # a line type from a newer Codex
         return
     if not session_id:
-        raise transcripts.BadLine("response_item before any session_meta")
+        raise BadLine("response_item before any session_meta")
     item = payload.type
     if item == "message":
         _parse_message(line, payload, line_no, context, batch)
@@ -285,7 +284,7 @@ def _parse_object(
     elif item in _OUTPUTS:
         call_id = payload.call_id
         if not isinstance(call_id, str) or not call_id:
-            raise transcripts.BadLine(f"{item} without a call_id")
+            raise BadLine(f"{item} without a call_id")
         message = _message(context, line, line_no, "user", "tool_result", "")
         batch.messages.append(message)
         content, failed = tool_output(payload.output)
@@ -309,7 +308,7 @@ def _session_meta(payload: _Payload, line_no: int, context: _Context, batch: Bat
     if context.session_id is None:
         context.session_id = _str(payload.id)
     if context.session_id is None:
-        raise transcripts.BadLine("session_meta without an id")
+        raise BadLine("session_meta without an id")
     git = payload.git if isinstance(payload.git, dict) else {}
     for key, value in (
         ("cwd", _str(payload.cwd)),
@@ -375,7 +374,7 @@ def _tool_call(payload: _Payload, message: Message) -> ToolCall:
     if item == "local_shell_call" and not call_id:
         call_id = payload.id
     if not isinstance(call_id, str) or not call_id:
-        raise transcripts.BadLine(f"{item} without a call_id")
+        raise BadLine(f"{item} without a call_id")
     name = payload.name if isinstance(payload.name, str) else ""
     args = _Arguments()
     if item == "function_call":

@@ -23,10 +23,10 @@ import msgspec
 
 # LATEST_MIGRATION: when an index already has it, the build skips importing
 # sqlite-utils (~70 ms of a ~100 ms no-change refresh).
-from pastfix import LATEST_MIGRATION, fixes, signatures, transcripts
+from pastfix import LATEST_MIGRATION, agents, fixes, signatures, transcripts
+from pastfix.agents import WrongAgent, agent_of
 from pastfix.prepare import REDACTION_VERSION, prepare
 from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
-from pastfix.sources import READERS, SIDE_OUTPUTS, WrongAgent, agent_of
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -138,7 +138,7 @@ SELECT t.session_id,
         -- Codex's session_meta line, read by an earlier build than its messages
         (SELECT value FROM session_meta WHERE session_id = t.session_id AND key = 'cwd'
          ORDER BY line_no LIMIT 1),
-        (SELECT decode_project_dir(f.project_dir) FROM source_files f
+        (SELECT project_of_dir(f.agent, f.project_dir) FROM source_files f
          WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
                         UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id)
          ORDER BY f.path LIMIT 1)),
@@ -359,9 +359,7 @@ def connect(path: str | Path) -> Connection:
         conn.close()
         raise
     # Here, not only in refresh_sessions: see there.
-    conn.create_function(
-        "decode_project_dir", 1, transcripts.decode_project_dir, deterministic=True
-    )
+    conn.create_function("project_of_dir", 2, agents.project_of_dir, deterministic=True)
     return conn
 
 
@@ -718,9 +716,7 @@ def fixes_current(conn: Connection) -> bool:
 def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
     """Recompute the sessions rows of `session_ids` from their messages and metadata."""
     try:
-        conn.create_function(
-            "decode_project_dir", 1, transcripts.decode_project_dir, deterministic=True
-        )
+        conn.create_function("project_of_dir", 2, agents.project_of_dir, deterministic=True)
     except sqlite3.OperationalError:
         # Defined already (connect does), and not to be redefined now: an FTS5
         # 'rebuild' keeps a statement active until the transaction ends (reredact).
@@ -825,7 +821,7 @@ def build(
     `progress(bytes)` as it gets done.
 
     Each source is read by the reader of the agent whose files it holds
-    (pastfix.sources.agent_of: Codex rollouts, else Claude Code); `agent`
+    (pastfix.agents.agent_of); `agent`
     reads an empty folder as that agent's and refuses one of the other's.
     `reader` reads every source with one given reader instead.
 
@@ -1151,13 +1147,9 @@ class _Builder:
         """What to do with a file whose stored row is `stored`: None when it is unchanged."""
         if stored is None:
             return _Plan(source, st, None, 0, False)
-        if (
-            st.st_size == stored["size"]
-            and st.st_mtime_ns == stored["mtime_ns"]
-            and st.st_ino == stored["inode"]
-        ):
+        if _version(source, st) == (stored["size"], stored["mtime_ns"], stored["inode"]):
             return None
-        if self._is_append(source.path, st, stored):
+        if not source.whole and self._is_append(source.path, st, stored):
             return _Plan(source, st, stored, stored["offset"], False)
         return _Plan(source, st, stored, 0, True)
 
@@ -1192,7 +1184,7 @@ class _Builder:
 
     def _reader(self, agent: str) -> Reader:
         """The reader of `agent`'s files, unless the build was given one for all."""
-        return self.reader or READERS[agent]
+        return self.reader or agents.reader(agent)
 
     def _file_problem(self, path: str, reason: str) -> None:
         self.file_problems.append((_printable(path), reason))
@@ -1636,9 +1628,23 @@ class _Builder:
         reader = self._reader(source.agent)
         try:
             with _open_regular(source.path) as f:
+                if source.whole:
+                    # Read and parsed as one: its records are not lines to read on from.
+                    data = f.read()
+                    crc = zlib.crc32(data)
+                    batch = reader.parse_file(source, data)
+                    outputs = self._read_side_outputs(batch, source)
+                    batch = prepare(batch, redact_secrets=self.redact)
+                    self._save_batch(file_id, source.path, batch)
+                    self._save_side_outputs(file_id, outputs)
+                    session_ids.update(batch.session_ids)
+                    lines, skipped, offset = batch.lines, batch.skipped, len(data)
+                    self.stats.bytes_read += offset
+                    if progress:
+                        progress(offset)
                 f.seek(offset)
                 pending = b""
-                while True:
+                while not source.whole:
                     chunk = f.read(CHUNK_BYTES)
                     if not chunk:
                         break
@@ -1686,9 +1692,7 @@ class _Builder:
             " head_hash = ?, tail_hash = ?, session_ids = ?, skipped_lines = ?, indexed_at = ?,"
             " prefix_crc = ?, missing_since = NULL WHERE id = ?",
             [
-                plan.stat.st_size,
-                plan.stat.st_mtime_ns,
-                plan.stat.st_ino,
+                *_version(source, plan.stat),
                 offset,
                 lines,
                 head_hash,
@@ -1745,7 +1749,7 @@ class _Builder:
 
     def _read_side_outputs(self, batch: Batch, source: SourceFile) -> list[PersistedOutput]:
         """Put the full text of the agent's persisted outputs in place of their markers."""
-        read = SIDE_OUTPUTS.get(source.agent)
+        read = agents.side_outputs(source.agent)
         return read(batch, source) if read else []
 
     def _save_side_outputs(self, file_id: int, outputs: list[PersistedOutput]) -> None:
@@ -2046,6 +2050,20 @@ def linked_any(conn: Connection, file_ids: set[int]) -> bool:
 
 def _ids(stored: str | None) -> list[str]:
     return msgspec.json.decode(stored) if stored else []
+
+
+def _version(source: SourceFile, st: os.stat_result) -> tuple[int, int, int]:
+    """What tells a change of a source file: its size, mtime and inode, with the sizes
+    and mtimes of its companions (a database's -wal) for a `whole` one."""
+    size, mtime_ns = st.st_size, st.st_mtime_ns
+    for path in source.companions:
+        try:
+            other = os.stat(path)
+        except OSError:
+            continue
+        size += other.st_size
+        mtime_ns = max(mtime_ns, other.st_mtime_ns)
+    return size, mtime_ns, st.st_ino
 
 
 def _prefix_crc(f: BinaryIO, size: int) -> int:

@@ -72,6 +72,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from pastfix import agents
+
 FIX_VERSION = 1  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
@@ -93,21 +95,12 @@ PAPERED_OVER = "papered over"
 NOT_FIXED = "not fixed"
 CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
 
-EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch"})
-# Shell tools: Claude Code's, Codex's, and the PowerShell tool of Claude Code on Windows.
-SHELL_TOOLS = frozenset(
-    {
-        "Bash",
-        "PowerShell",
-        "shell",
-        "exec_command",
-        "local_shell",
-        "shell_command",
-        "container.exec",
-    }
-)
-FILE_TOOLS = frozenset({"Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "NotebookRead"})
-SEARCH_TOOLS = frozenset({"Glob", "Grep", "LS"})
+# What each tool does, from every agent's entry in pastfix.agents (one home per agent).
+EDIT_TOOLS = agents.tools(agents.EDIT)
+SHELL_TOOLS = agents.tools(agents.SHELL)
+READ_TOOLS = agents.tools(agents.READ)
+FILE_TOOLS = READ_TOOLS | EDIT_TOOLS
+SEARCH_TOOLS = agents.tools(agents.SEARCH)
 
 # Programs that only look: never a remedy, never a confirmation of a command.
 LOOK = frozenset(
@@ -515,7 +508,7 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
     folder = (failed.file_path or "").rstrip("/") + "/"
     if failed.name in FILE_TOOLS and call.name in FILE_TOOLS:
         if failed.file_path and call.file_path:
-            if call.name == "Read" and call.file_path.startswith(folder):
+            if call.name in READ_TOOLS and call.file_path.startswith(folder):
                 return True  # a folder read as a file (EISDIR), then a file in it
             if call.file_path == failed.file_path:
                 # an Edit that did not apply, then a Write; not a Read, then a Write (that
@@ -645,7 +638,7 @@ def fix_of(
     # A file that does not exist: a search of its folder, then a Read there, found the
     # file meant (conn_case.ex guessed, data_case.ex found).
     folder = str(PurePosixPath(failed.file_path).parent) if failed.file_path else ""
-    missing = failed.name == "Read" and bool(_MISSING_FILE.search(error)) and folder != "."
+    missing = failed.name in READ_TOOLS and bool(_MISSING_FILE.search(error)) and folder != "."
     searched = False
     for n, call in enumerate(after):
         if missing and not call.failed and _searches(call, folder):
@@ -661,7 +654,7 @@ def fix_of(
             way = FIXED
         elif n < ANOTHER_WAY_CALLS and _another_way(failed, call, error):
             way = WORKED_AROUND
-        elif searched and call.name == "Read" and call.file_path:
+        elif searched and call.name in READ_TOOLS and call.file_path:
             if str(PurePosixPath(call.file_path).parent) == folder:
                 way = WORKED_AROUND
         if way is None:
@@ -706,7 +699,7 @@ def _confirmed(
             continue  # before the error's last sighting, or after it was gone
         if not call.failed and _changes_state(call):
             step = Step(call.tool_use_id, call.name, _target(call))
-        elif not call.failed and not_read and call.name == "Read":
+        elif not call.failed and not_read and call.name in READ_TOOLS:
             if call.file_path == failed.file_path:
                 step = Step(call.tool_use_id, call.name, _target(call))
         elif (

@@ -71,7 +71,7 @@ def pastfix_executable() -> list[str]:
 def hook_commands(db_path: Path, projects: Path | None = None) -> dict[str, str]:
     """The shell command of each hook pastfix installs, by event.
 
-    The SessionEnd build reads what a plain `pastfix build` reads (pastfix.sources.
+    The SessionEnd build reads what a plain `pastfix build` reads (pastfix.agents.
     default_sources), decided when it runs: Claude Code's projects under the
     CLAUDE_CONFIG_DIR of the Claude Code that runs it, and Codex's sessions, even
     a folder created after the install. `projects` names one folder instead.
@@ -291,7 +291,7 @@ def codex_skills_dir() -> Path:
 
 def codex_hook_groups(db_path: Path) -> dict[str, dict[str, Any]]:
     """The hook groups pastfix adds to Codex's hooks.json, by event."""
-    from pastfix.sources import codex_sessions
+    from pastfix.agents import codex_sessions
 
     refresh = _refresh_command(db_path, codex_sessions())
     return {

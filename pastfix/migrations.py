@@ -271,7 +271,7 @@ def m007_redactions(db: Database) -> None:
 
 @migrations()
 def m008_session_agent(db: Database) -> None:
-    # Which agent wrote a session (claude or codex; see pastfix.sources), and
+    # Which agent wrote a session (claude or codex; see pastfix.agents), and
     # which reader a file needs, so that a re-read of a stored file (a rewrite,
     # a group of duplicates) uses the same one. Everything indexed before
     # Codex was read came from Claude Code.

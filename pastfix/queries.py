@@ -37,11 +37,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from pastfix import LATEST_MIGRATION, fixes, signatures
+from pastfix import LATEST_MIGRATION, agents, fixes, signatures
 from pastfix.records import clean_text
-
-# How each agent reopens a session (sessions.agent); find_past_fix's SQL says the same.
-RESUME = {"claude": "claude --resume {}", "codex": "codex resume {}"}
 
 RAW_PREFIX = "raw:"
 # Words after this many are ignored: a pasted stack trace stays a fast query.
@@ -71,8 +68,8 @@ PROGRESS_STEPS = 1000
 LIKE_PATTERN_BYTES = 50_000
 # find_past_fix's columns that hold JSON arrays (Datasette: add _json=<column> to decode).
 JSON_COLUMNS = ("files_edited_after", "remedy", "fix_edits", "fix_calls", "shared_words")
-# Tool calls that change a file, for "files edited afterwards" (apply_patch: Codex's).
-EDIT_TOOLS = tuple(sorted(fixes.EDIT_TOOLS))  # one home: pastfix.fixes
+# Tool calls that change a file, for "files edited afterwards": every agent's (pastfix.agents).
+EDIT_TOOLS = tuple(sorted(fixes.EDIT_TOOLS))
 EDIT_TOOLS_SQL = ", ".join(f"'{name}'" for name in EDIT_TOOLS)
 # What find_past_fix shows of a fix: edits (with this much of their old and new text)
 # and other calls.
@@ -291,6 +288,8 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     `database_url` is where the database is served (Datasette's /<name>), for the
     session links of find_past_fix.
     """
+    conn.create_function("resume_command", 2, agents.resume_command, deterministic=True)
+    conn.create_function("agent_label", 1, agents.label, deterministic=True)
     conn.create_function("safe_fts", 1, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 2, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 3, safe_fts, deterministic=True)
@@ -763,6 +762,7 @@ def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any
 def find_past_fix_sql() -> str:
     """The find_past_fix query: one row per (session, signature), `:limit` groups at most."""
     edit_tools = EDIT_TOOLS_SQL
+    default_agent = agents.CLAUDE
     claims = ", ".join(f"'{outcome}'" for outcome in sorted(fixes.CLAIMS_FIX))
     limit = find_limit_sql()
     return f"""
@@ -905,8 +905,7 @@ select
        and not exists (select 1 from tool_results r
                        where r.tool_use_id = e.tool_use_id and r.is_error = 1)
      group by e.file_path order by min(e.timestamp) limit 10)) as files_edited_after,
-  case s.agent when 'codex' then 'codex resume ' else 'claude --resume ' end
-    || f.session_id as resume,
+  resume_command(s.agent, f.session_id) as resume,
   f.tool_use_id,
   ok.tool_use_id as next_ok_tool_use_id,
   case when f.same then 'signature' when f.words = 2 then 'all words'
@@ -957,7 +956,7 @@ select
   session_url(f.session_id, f.tool_use_id) as session_url,
   error_excerpt(f.content, :error, '<mark>', '</mark>', {TOKENIZER_SQL}) as error_snippet_html,
   substr(f.content, 1, {ERROR_CHARS}) as error,
-  coalesce(s.agent, 'claude') as agent,
+  coalesce(s.agent, '{default_agent}') as agent,
   length(f.content) as error_length,
   f.exact as same_text,
   f.distance as text_distance,
@@ -1159,7 +1158,7 @@ select
   g.first_seen,
   g.last_seen,
   (select error_key_line(content) from tool_results where id = g.latest_id) as example,
-  -- which agents hit it: claude, codex or both
+  -- which agents hit it (sessions.agent)
   (select group_concat(agent, ', ') from (
      select distinct s.agent from sessions s where s.session_id in (
        select session_id from failures f where f.signature = g.signature)
@@ -1696,7 +1695,8 @@ def session_page(
         m["tool_results"] = orphans_of.get(m["uuid"], [])
     return {
         "session": sessions[0],
-        "resume": RESUME.get(str(sessions[0].get("agent")), RESUME["claude"]).format(session_id),
+        "resume": agents.resume_command(sessions[0].get("agent"), session_id),
+        "agent_label": agents.label(sessions[0].get("agent")),
         "page": page,
         "pages": pages,
         "page_size": page_size,
@@ -1876,7 +1876,8 @@ def format_hit(
         if row["matched"] == "some words"
         else ""
     )
-    agent = " (Codex)" if row.get("agent") == "codex" else ""
+    badge = agents.badge(row.get("agent"))
+    agent = f" ({badge})" if badge else ""
     lines = [
         f"{number}. {row['tool'] or '?'}{agent} failed{noise} {_when(row['failed_at'])}"
         f" in {row['project'] or '?'}{times}{weak}",

@@ -1,8 +1,29 @@
 """The records every transcript reader produces, and what the build asks of a reader.
 
-A reader (pastfix.transcripts for Claude Code, pastfix.codex for Codex CLI)
-turns one agent's files into these NamedTuples; pastfix.prepare and pastfix.db
-only ever see them, whichever agent wrote the transcript.
+A reader (one module per agent, named in pastfix.agents) turns one agent's files
+into these NamedTuples; pastfix.prepare and pastfix.db only ever see them,
+whichever agent wrote the transcript. What every reader keeps to:
+
+- Ids are unique across agents and the same on every read: an id another agent
+  could also produce is prefixed with its session id. The same session stored
+  twice (a copy in another folder) gives the same ids, and is stored once.
+- `Message.type` is "user", "assistant" or "system"; `kind` is "prompt" (what the
+  person typed), "text" (a reply), "thinking", "tool_use" / "tool_result" (rows
+  without text that place a call and its result in the conversation), "error" (an
+  error the harness or the model's API reported) or "compact_summary", or a
+  Claude Code kind (see pastfix.transcripts). `is_meta` marks text the agent
+  injected rather than the person typed.
+- `ToolCall.command` is a shell tool's command, `file_path` the file a file tool
+  works on, `input` the arguments as JSON text; an edit tool's input carries
+  `file_path`, `old_string` and `new_string` (or `content`, for a whole file)
+  beside the agent's own keys, which the diffs of pages and cards read.
+- `ToolResult.is_error` marks a failed call, `content` the text the model got.
+  Cancelled, rejected or denied calls are failures too; pastfix.signatures tells
+  them apart as noise by their wording.
+- `SessionMeta` keys the sessions row reads (pastfix.db.REFRESH_SESSIONS_SQL):
+  `cwd` (the project folder), `git_branch`, `cli_version`, `custom_title` (given by
+  the person), `ai_title` (generated), `summary` (with its `leaf_uuid`).
+- Bad input is a `Problem` (pastfix.lines has the shared ladder); nothing raises.
 """
 
 from __future__ import annotations
@@ -168,15 +189,27 @@ class SourceFile:
     # Set when `path` is a folder that could not be read: the build records the
     # problem and keeps the rows of the files it held.
     problem: str | None = None
-    # Which agent wrote it, the key of its reader in pastfix.sources.READERS.
+    # Which agent wrote it: its name in pastfix.agents.AGENTS.
     agent: str = "claude"
+    # Read whole (Reader.parse_file) rather than as lines from an offset: a JSON
+    # document the agent rewrites, JSONL whose later records replace earlier
+    # ones, a database. Any change re-reads it whole, its old rows retracted.
+    whole: bool = False
+    # Files whose changes are changes of this one (a database's -wal).
+    companions: tuple[str, ...] = ()
 
 
 class Reader(Protocol):
-    """What the build needs from a transcript format (pastfix.transcripts, pastfix.codex).
+    """What the build needs from a transcript format (one module per agent).
 
     `parse_lines` gets complete lines, from the start of a file or from where
-    the last build stopped, and the `session_id` of the file's SourceFile.
+    the last build stopped, and the `session_id` of the file's SourceFile; it
+    keeps no state between calls, so a build that reads on from an offset
+    stores what a fresh one would. `parse_file` gets a `whole` file's bytes
+    (a reader of databases opens `source.path` itself, read-only).
+    `default_folders` are where the agent keeps its sessions (existing or
+    not), `holds` whether a folder is such a store (cheap: it runs for every
+    --source).
     """
 
     def iter_source_files(self, root: Path) -> Iterator[SourceFile]: ...
@@ -184,6 +217,12 @@ class Reader(Protocol):
     def parse_lines(
         self, data: bytes, *, first_line_no: int, default_session_id: str | None
     ) -> Batch: ...
+
+    def parse_file(self, source: SourceFile, data: bytes) -> Batch: ...
+
+    def default_folders(self) -> list[Path]: ...
+
+    def holds(self, root: Path) -> bool: ...
 
 
 def cap_text(text: str) -> str:

@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pastfix import install, paths, sources
+from pastfix import agents, install, paths
 
 # Claude Code's default cleanupPeriodDays; hook install mentions the setting when it is
 # unset or no longer than this.
@@ -83,8 +83,8 @@ def _no_index() -> dict[str, Any]:
 
 def _defaults() -> list[dict[str, Any]]:
     return [
-        {"path": str(p), "agent": sources.agent_of(p) if p.is_dir() else "claude"}
-        for p in sources.default_sources()
+        {"path": str(p), "agent": agents.agent_of(p) if p.is_dir() else "claude"}
+        for p in agents.default_sources()
     ]
 
 
@@ -153,7 +153,7 @@ def _mcp() -> tuple[bool, dict[str, Any]]:
         for folder, project in (projects if isinstance(projects, dict) else {}).items():
             if isinstance(project, dict) and _runs_pastfix(project.get("mcpServers")):
                 where.append(f"{path} (local, {folder})")
-    codex = sources.codex_sessions().parent / "config.toml"
+    codex = agents.codex_sessions().parent / "config.toml"
     try:
         servers = tomllib.loads(codex.read_text()).get("mcp_servers")
     except (OSError, ValueError):

@@ -18,7 +18,8 @@ from typing import Any
 
 import msgspec
 
-from pastfix import paths
+from pastfix import lines, paths
+from pastfix.lines import BadLine
 from pastfix.records import (
     EXCERPT_CHARS,
     MAX_TEXT,
@@ -34,7 +35,6 @@ from pastfix.records import (
     ToolResult,
     cap_text,
     clean_text,
-    line_head,
 )
 
 # Re-exported: the records were defined here before pastfix.records held them.
@@ -97,10 +97,6 @@ META_TYPES = {
 }
 
 
-class BadLine(Exception):
-    """A line that cannot be indexed; the reason goes to `problems`."""
-
-
 def iter_source_files(root: Path) -> Iterator[SourceFile]:
     """Every transcript under a projects directory, in path order.
 
@@ -110,7 +106,7 @@ def iter_source_files(root: Path) -> Iterator[SourceFile]:
     """
     root = Path(root)
     found: list[tuple[str, str | None]] = []
-    _find_jsonl(str(root), found)
+    lines.find_files(str(root), found, lines.is_jsonl)
     skip = len(os.path.join(str(root), ""))
     for path, problem in sorted(found):
         rel = path[skip:].split(os.sep)
@@ -128,41 +124,24 @@ def iter_source_files(root: Path) -> Iterator[SourceFile]:
         yield SourceFile(path, session_id, project_dir)
 
 
-def _find_jsonl(top: str, found: list[tuple[str, str | None]]) -> None:
-    """Append (path, None) for each .jsonl file under `top` to `found`, and
-    (folder, reason) for each folder that could not be read.
+def default_folders() -> list[Path]:
+    """~/.claude/projects ($CLAUDE_CONFIG_DIR/projects when that is set)."""
+    return [paths.claude_projects()]
 
-    Unlike os.walk, this asks the directory entries rather than lstat() whether
-    each one is a directory: a refresh walks ~500 directories every time.
-    Symlinked folders are followed once each, so a loop ends; the walk keeps
-    its own stack, so no tree is too deep for it.
-    """
-    followed = [os.path.realpath(top)]
-    stack = [(top, False)]
-    while stack:
-        folder, linked = stack.pop()
-        if linked:
-            real = os.path.realpath(folder)
-            if any(real == seen or real.startswith(seen + os.sep) for seen in followed):
-                found.append((folder, f"symlink to a folder read already: {real}"))
-                continue
-            followed.append(real)
-        try:
-            with os.scandir(folder) as listing:
-                entries = list(listing)
-        except OSError as e:
-            found.append((folder, f"cannot list: {e.strerror or e}"))
-            continue
-        folders = []
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                folders.append((entry.path, False))
-            elif entry.is_symlink() and os.path.isdir(entry.path):
-                folders.append((entry.path, True))
-            elif entry.name.endswith(".jsonl"):
-                found.append((entry.path, None))
-        # Popped in name order: of two links to one folder, the first in path order is read.
-        stack.extend(sorted(folders, reverse=True))
+
+def holds(root: Path) -> bool:
+    """Whether a project folder under `root` holds a .jsonl file that is neither a Codex
+    rollout (~/.codex/archived_sessions holds rollouts directly) nor either agent's prompt
+    history (~/.codex/history.jsonl, ~/.claude/history.jsonl)."""
+    return any(
+        not p.name.startswith("rollout-") and p.name != "history.jsonl"
+        for p in Path(root).glob("*/*.jsonl")
+    )
+
+
+def parse_file(source: SourceFile, data: bytes) -> Batch:
+    """A whole transcript, as its lines (Claude Code's files are append-only)."""
+    return parse_lines(data, first_line_no=1, default_session_id=source.session_id)
 
 
 def default_source() -> Path:
@@ -171,7 +150,7 @@ def default_source() -> Path:
     return projects if projects.is_dir() else DEMO_PROJECTS
 
 
-def decode_project_dir(name: str) -> str:
+def project_of_dir(name: str) -> str:
     """Best guess at the cwd behind an encoded project directory name.
 
     Claude Code replaces every non-alphanumeric character with '-', so this is
@@ -330,11 +309,6 @@ def _str_or_none(value: Any, key: str) -> str | None:
     raise BadLine(f"{key} is a {type(value).__name__}, not a string")
 
 
-def _excerpt(line: bytes) -> str:
-    """What a problem keeps of its line: cut to EXCERPT_CHARS after redaction (pastfix.prepare)."""
-    return line_head(line)
-
-
 class _Line(msgspec.Struct):
     """The fields pastfix reads from a line; msgspec skips the rest in C.
 
@@ -421,32 +395,14 @@ _decode_input = msgspec.json.Decoder(_ToolInput).decode
 _decode_attachment = msgspec.json.Decoder(_Attachment).decode
 _decode_prompt = msgspec.json.Decoder(str | list[_Block]).decode
 _GOT_AT = re.compile(r"got `(\w+)`(?: - at `\$(.*)`)?")
-# Every escape sequence of a JSON line; \uXXXX ones with their code.
-_ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
-_BOM = b"\xef\xbb\xbf"
-_SURROGATE_ERROR = re.compile("surrogate|truncated|hex escape")
 
 
 def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | None) -> Batch:
     """Parse complete JSONL lines (``data`` ends with a newline or is empty)."""
     batch = Batch()
-    line_no = first_line_no - 1
-    # Lines are decoded from memoryview slices: no copy of the text is made.
-    view = memoryview(data)
-    size = len(data)
-    # The byte-order mark some editors write is not part of the first line's JSON.
-    start = len(_BOM) if first_line_no == 1 and data.startswith(_BOM) else 0
-    while start < size:
-        end = data.find(b"\n", start)
-        if end < 0:
-            end = size
-        line_no += 1
-        problem = _parse_line(view[start:end], line_no, default_session_id, batch)
-        if problem is not None and data[start:end].strip():
-            batch.problems.append(problem)
-        start = end + 1
-    batch.lines = line_no - first_line_no + 1
-    return batch
+    return lines.parse_lines(
+        data, first_line_no, lambda line, n: _parse_line(line, n, default_session_id, batch), batch
+    )
 
 
 def _parse_line(
@@ -471,54 +427,19 @@ def _parse_line(
         reason = (
             f"{at.lstrip('.')} is a {got}, not a string" if at else f"JSON {got}, not an object"
         )
-        return Problem(line_no, reason, _excerpt(bytes(line)))
+        return Problem(line_no, reason, lines.excerpt(line))
     except msgspec.DecodeError as e:
-        reason = str(e).removeprefix("JSON is malformed: ")
-        raw = bytes(line)
-        # Node cuts a string mid-emoji into a lone UTF-16 surrogate escape, which
-        # msgspec rejects as "truncated", an "unexpected end of hex escape" or an
-        # "invalid utf-16 surrogate pair", depending on what follows it.
-        if not repaired and b"\\u" in raw and _SURROGATE_ERROR.search(reason):
-            fixed = _replace_lone_surrogates(raw)
-            if fixed != raw:
-                return _parse_line(fixed, line_no, default_session_id, batch, repaired=True)
-        if "UTF-8" in reason:
-            reason = "invalid UTF-8"
-        elif raw.lstrip().startswith((b"//", b"#")):
-            reason = "comment line, not JSON"
-        else:
-            reason = f"malformed JSON: {reason}"
-        return Problem(line_no, reason, _excerpt(raw))
+        fixed = None if repaired else lines.repaired(e, line)
+        if fixed is not None:
+            return _parse_line(fixed, line_no, default_session_id, batch, repaired=True)
+        return Problem(line_no, lines.bad_json(e, line), lines.excerpt(line))
     except BadLine as e:
-        return Problem(line_no, str(e), _excerpt(bytes(line)))
+        return Problem(line_no, str(e), lines.excerpt(line))
     except RecursionError:
         # msgspec refuses nesting deeper than Python's recursion limit, even in
         # a field it would skip.
-        return Problem(line_no, "JSON nested too deeply", _excerpt(bytes(line)))
+        return Problem(line_no, "JSON nested too deeply", lines.excerpt(line))
     return None
-
-
-def _replace_lone_surrogates(line: bytes) -> bytes:
-    """`line` with every \\uD800-\\uDFFF escape that is not half of a pair made \\uFFFD."""
-    escapes = list(_ESCAPE.finditer(line))
-    out: list[bytes] = []
-    done = 0
-    i = 0
-    while i < len(escapes):
-        m = escapes[i]
-        code = int(m.group(1), 16) if m.group(1) else 0
-        if 0xD800 <= code <= 0xDBFF and i + 1 < len(escapes):
-            after = escapes[i + 1]
-            low = int(after.group(1), 16) if after.group(1) else 0
-            if after.start() == m.end() and 0xDC00 <= low <= 0xDFFF:
-                i += 2  # a proper pair
-                continue
-        if 0xD800 <= code <= 0xDFFF:
-            out += (line[done : m.start()], b"\\ufffd")
-            done = m.end()
-        i += 1
-    out.append(line[done:])
-    return b"".join(out)
 
 
 def _parse_object(obj: _Line, line_no: int, default_session_id: str | None, batch: Batch) -> None:

@@ -292,7 +292,8 @@ def test_real_rollouts_parse_without_problems():
 
 
 def test_default_sources(fake_home, monkeypatch):
-    from pastfix import sources, transcripts
+    from pastfix import agents as sources
+    from pastfix import transcripts
 
     claude, codex_home = fake_home / ".claude" / "projects", fake_home / ".codex" / "sessions"
     assert sources.default_sources() == [transcripts.DEMO_PROJECTS]
@@ -308,7 +309,7 @@ def test_default_sources(fake_home, monkeypatch):
 
 
 def test_default_sources_follow_claude_config_dir(fake_home, monkeypatch):
-    from pastfix import sources
+    from pastfix import agents as sources
 
     (fake_home / ".claude" / "projects").mkdir(parents=True)  # not read: the variable wins
     config = fake_home / "work-claude"

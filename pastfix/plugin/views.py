@@ -16,7 +16,7 @@ import markupsafe
 from datasette.utils import StartupError, tilde_decode, tilde_encode
 from datasette.utils.asgi import NotFound, Request, Response
 
-from pastfix import fixes, queries
+from pastfix import agents, fixes, queries
 from pastfix.plugin.indexes import is_datasette_1, is_index, serves_an_index
 
 if TYPE_CHECKING:  # datasette.app imports the plugins, so not at run time
@@ -226,6 +226,7 @@ async def session_page(datasette: Datasette, request: Request) -> Response:
         "database": db.name,
         "data": data,
         "session": data["session"],
+        "agent_label": data["agent_label"],
         "row_url": datasette.urls.row(db.name, "sessions", tilde_encode(session_id)),
         "json_url": session_url(
             datasette, db.name, session_id, suffix=".json", page=str(data["page"])
@@ -473,6 +474,7 @@ def find_card(
     ]
     return {
         **row,
+        "agent_badge": agents.badge(row.get("agent")),
         "remedy_steps": remedy,
         "not_fixed_why": queries.NOT_FIXED_WHY.get(
             row.get("outcome") or "", queries.NOT_FIXED_WHY["not fixed"]

@@ -1,4 +1,4 @@
-"""Which reader a source folder needs (pastfix.sources.agent_of), and builds that say when
+"""Which reader a source folder needs (pastfix.agents.agent_of), and builds that say when
 they read a folder as the wrong agent's."""
 
 import json
@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from conftest import FIXTURES, REAL_CORPUS
 from jsonl import prompt, write_jsonl
 
-from pastfix import sources
+from pastfix import agents as sources
 from pastfix.cli import cli
 
 SESSIONS = FIXTURES / "codex" / "sessions"
@@ -64,7 +64,7 @@ def test_both_agents_below_one_folder_need_a_source_each(codex_home, tmp_path):
     assert result.exit_code == 1
     assert result.stderr == (
         f"Error: {backup} holds Codex sessions ({backup}/.codex/sessions) and Claude Code"
-        f" projects ({backup}/.claude/projects): give each its own --source, such as"
+        f" sessions ({backup}/.claude/projects): give each its own --source, such as"
         f" --source {backup}/.codex/sessions --source {backup}/.claude/projects\n"
     )
     assert not (tmp_path / "index.db").exists()
@@ -167,3 +167,169 @@ def test_a_small_misread_source_beside_a_large_good_one_is_named(tmp_path):
     ]
     assert f"lines of {tmp_path / 'bad'} skipped" in result.stderr.replace("\n", " ")
     assert f"lines of {tmp_path / 'good'}" not in result.stderr
+
+
+# -- one home per agent: a new agent is one reader module and one Agent entry ---------
+
+
+def _note_reader(notes: list[str]):
+    """A reader module of a made-up agent: a folder of `*.note.json` documents, each one
+    session `{"id", "cwd", "prompts": [...], "failed": "error text" | null}`, rewritten
+    whole (SourceFile.whole), with a `.note.json.log` companion."""
+    import types
+
+    from pastfix.records import Batch, Message, SessionMeta, SourceFile, ToolCall, ToolResult
+
+    module = types.ModuleType("pastfix_test_notes")
+
+    def iter_source_files(root):
+        for path in sorted(root.glob("*.note.json")):
+            yield SourceFile(
+                str(path), None, "", agent="notes", whole=True, companions=(f"{path}.log",)
+            )
+
+    def parse_file(source, data):
+        notes.append(source.path)
+        doc = json.loads(data)
+        sid = doc["id"]
+        batch = Batch(lines=1)
+        batch.meta.append(SessionMeta(sid, 1, "cwd", doc["cwd"]))
+        for i, text in enumerate(doc["prompts"]):
+            batch.messages.append(
+                Message(
+                    f"{sid}:{i}",
+                    sid,
+                    1,
+                    None,
+                    "user",
+                    "prompt",
+                    f"2026-03-01T10:00:0{i}Z",
+                    text,
+                    0,
+                    0,
+                    0,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                )
+            )
+        if doc.get("failed"):
+            uid = f"{sid}:call"
+            batch.messages.append(
+                Message(
+                    uid,
+                    sid,
+                    1,
+                    None,
+                    "assistant",
+                    "tool_use",
+                    "2026-03-01T10:00:09Z",
+                    "",
+                    0,
+                    0,
+                    0,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                )
+            )
+            batch.tool_calls.append(
+                ToolCall(
+                    f"{sid}:t",
+                    sid,
+                    1,
+                    uid,
+                    "2026-03-01T10:00:09Z",
+                    "run",
+                    "make",
+                    None,
+                    None,
+                    '{"command": "make"}',
+                    None,
+                    0,
+                )
+            )
+            batch.tool_results.append(
+                ToolResult(
+                    f"{sid}:t",
+                    sid,
+                    1,
+                    uid,
+                    "2026-03-01T10:00:10Z",
+                    1,
+                    doc["failed"],
+                    len(doc["failed"]),
+                )
+            )
+        return batch
+
+    module.iter_source_files = iter_source_files
+    module.parse_file = parse_file
+    module.parse_lines = None
+    module.default_folders = lambda: []
+    module.holds = lambda root: any(root.glob("*.note.json"))
+    return module
+
+
+@pytest.fixture
+def notes_agent(monkeypatch):
+    import sys
+
+    notes: list[str] = []
+    monkeypatch.setitem(sys.modules, "pastfix_test_notes", _note_reader(notes))
+    agent = sources.Agent(
+        "notes", "Notes CLI", "pastfix_test_notes", "notes open {}", {"run": "shell"}
+    )
+    monkeypatch.setitem(sources.AGENTS, "notes", agent)
+    monkeypatch.setattr(sources, "NAMES", (*sources.NAMES, "notes"))
+    return notes
+
+
+def _rows(db_path, sql):
+    import sqlite3
+
+    with sqlite3.connect(db_path) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def test_a_new_agent_is_one_reader_and_one_entry(notes_agent, tmp_path):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    doc = folder / "a.note.json"
+    doc.write_text(
+        json.dumps(
+            {
+                "id": "n1",
+                "cwd": "/w/app",
+                "prompts": ["build it"],
+                "failed": "make: *** No rule to make target 'zap'",
+            }
+        )
+    )
+    assert sources.agent_of(folder) == "notes"
+    db_path = tmp_path / "index.db"
+    assert build(db_path, "--source", folder).exit_code == 0
+    assert _rows(db_path, "select agent, project, tool_error_count from sessions") == [
+        ("notes", "/w/app", 1)
+    ]
+    # the label and the resume command come from the entry, in SQL too
+    found = CliRunner().invoke(cli, ["find", "No rule to make target", str(db_path)])
+    assert "(Notes CLI)" in found.output
+    assert "notes open n1" in found.output
+    # a document rewritten whole, shorter: its old rows go, read again whole
+    doc.write_text(json.dumps({"id": "n1", "cwd": "/w/app", "prompts": ["build it again"]}))
+    assert build(db_path, "--source", folder).exit_code == 0
+    assert _rows(db_path, "select text from messages") == [("build it again",)]
+    assert _rows(db_path, "select count(*) from tool_results") == [(0,)]
+    # unchanged: not read again; its companion changed: read again
+    read = len(notes_agent)
+    assert build(db_path, "--source", folder).exit_code == 0
+    assert len(notes_agent) == read
+    (folder / "a.note.json.log").write_text("more")
+    assert build(db_path, "--source", folder).exit_code == 0
+    assert len(notes_agent) == read + 1
+    assert _rows(db_path, "select count(*) from messages") == [(1,)]

@@ -1,0 +1,263 @@
+"""Every agent pastfix reads, in one place: what it is called, where it keeps its
+sessions, which reader reads them, how a session is resumed, what its tools do.
+
+Adding an agent is one reader module (see pastfix.records.Reader; pastfix.lines
+has what readers share) and one `Agent` entry in AGENTS below. The build, the
+SQL (the `resume_command` and `agent_label` functions of
+pastfix.queries.register_functions), the templates, the CLI, the hook and the
+MCP server ask this module instead of naming agents. It holds only data, and
+imports a reader only when one is asked for: the hook and the queries need the
+labels and tool roles, not the readers.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
+
+# What a tool does, as pastfix.fixes reads a session: changes a file (edit), reads
+# one (read), looks for files or text (search), or runs a command (shell).
+EDIT, READ, SEARCH, SHELL = "edit", "read", "search", "shell"
+
+
+class Agent(NamedTuple):
+    name: str  # sessions.agent, source_files.agent, --agent
+    label: str  # what people call it
+    module: str  # its reader (pastfix.records.Reader), imported when asked for
+    resume: str | None  # the command that reopens a session: {} is its id
+    tools: Mapping[str, str]  # tool name -> EDIT, READ, SEARCH or SHELL
+
+    @property
+    def reader(self) -> Reader:
+        reader: Reader = importlib.import_module(self.module)
+        return reader
+
+
+CLAUDE = "claude"
+AGENTS: dict[str, Agent] = {
+    agent.name: agent
+    for agent in (
+        Agent(
+            CLAUDE,
+            "Claude Code",
+            "pastfix.transcripts",
+            "claude --resume {}",
+            {
+                "Edit": EDIT,
+                "MultiEdit": EDIT,
+                "Write": EDIT,
+                "NotebookEdit": EDIT,
+                "Read": READ,
+                "NotebookRead": READ,
+                "Glob": SEARCH,
+                "Grep": SEARCH,
+                "LS": SEARCH,
+                "Bash": SHELL,
+                # Claude Code's shell tool on Windows
+                "PowerShell": SHELL,
+            },
+        ),
+        Agent(
+            "codex",
+            "Codex",
+            "pastfix.codex",
+            "codex resume {}",
+            {
+                "apply_patch": EDIT,
+                "shell": SHELL,
+                "exec_command": SHELL,
+                "local_shell": SHELL,
+                "shell_command": SHELL,
+                "container.exec": SHELL,
+            },
+        ),
+    )
+}
+NAMES = tuple(AGENTS)
+
+
+def label(agent: str | None) -> str:
+    """What people call `agent` (its name, for one pastfix does not know)."""
+    known = AGENTS.get(agent or CLAUDE)
+    return known.label if known else str(agent)
+
+
+def badge(agent: str | None) -> str:
+    """The label a card shows beside a failure: none for Claude Code's, which most
+    indexes hold alone, the agent's label for the others'."""
+    return "" if (agent or CLAUDE) == CLAUDE else label(agent)
+
+
+def resume_command(agent: str | None, session_id: str) -> str | None:
+    """The command that reopens a session of `agent`, None when it has none."""
+    known = AGENTS.get(agent or CLAUDE)
+    return known.resume.format(session_id) if known and known.resume else None
+
+
+def tools(role: str) -> frozenset[str]:
+    """The names of every agent's tools of one role (EDIT, READ, SEARCH, SHELL)."""
+    return frozenset(name for a in AGENTS.values() for name, r in a.tools.items() if r == role)
+
+
+def reader(agent: str) -> Reader:
+    return AGENTS[agent].reader
+
+
+def project_of_dir(agent: str | None, project_dir: str) -> str | None:
+    """The project a source file's folder names (SourceFile.project_dir), for a session
+    none of whose records says (REFRESH_SESSIONS_SQL): the reader's `project_of_dir`,
+    None for an agent whose folders do not name one."""
+    known = AGENTS.get(agent or CLAUDE)
+    read = getattr(known.reader, "project_of_dir", None) if known else None
+    return read(project_dir) if read else None
+
+
+# Agents that store large tool output in files beside a transcript: how the build
+# puts that text in place of the marker the transcript keeps (before prepare()).
+def side_outputs(agent: str) -> Callable[[Batch, SourceFile], list[PersistedOutput]] | None:
+    read: Callable[[Batch, SourceFile], list[PersistedOutput]] | None = getattr(
+        reader(agent), "read_persisted_outputs", None
+    )
+    return read
+
+
+class WrongAgent(Exception):
+    """A source folder that holds another agent's transcripts than the one asked for, or
+    several agents' in folders that need a --source each."""
+
+
+def default_sources(agent: str | None = None) -> list[Path]:
+    """The folders `pastfix build` reads without --source.
+
+    Each agent's folders (~/.claude/projects, ~/.codex/sessions, ...) that exist, or
+    only `agent`'s; the bundled demo sessions when none does (or, for `agent` claude,
+    when its folder does not).
+    """
+    from pastfix import transcripts
+
+    if agent == CLAUDE:
+        return [transcripts.default_source()]
+    if agent:
+        return reader(agent).default_folders()
+    found = [p for a in AGENTS.values() for p in a.reader.default_folders() if p.is_dir()]
+    return found or [transcripts.DEMO_PROJECTS]
+
+
+def _detect(root: Path) -> str | None:
+    """The agent whose store `root` is: the others are asked first, Claude Code's test
+    (a folder of folders of .jsonl files) being the loosest."""
+    for agent in [*NAMES[1:], CLAUDE]:
+        if AGENTS[agent].reader.holds(root):
+            return agent
+    return None
+
+
+def agent_of(root: Path, agent: str | None = None) -> str:
+    """The agent whose transcripts `root` holds, told from its files.
+
+    A folder that is an agent's store (its reader's `holds`: Codex rollouts, in
+    YYYY/MM/DD folders or not, for Codex) is that agent's; Claude Code's, a folder of
+    project folders of .jsonl files, is asked last. A folder that is none holds such
+    stores below it (~/.codex, the parent of ~/.codex/sessions), and is theirs when
+    they are one agent's; an empty one is `agent`'s. WrongAgent when `agent` is given
+    and the files say otherwise, or when several agents' stores are below `root`:
+    read as one agent's, the others' lines would all be skipped.
+    """
+    found = _detect(root)
+    if found == CLAUDE:
+        beside = _store_beside(root)
+        if beside:
+            other, folder = beside
+            raise WrongAgent(
+                f"{root} holds {label(other)} sessions ({folder}) beside Claude Code"
+                " transcripts: read as Claude Code's, their lines would all be skipped; give"
+                f" each its own --source, such as --source {folder} for {label(other)}'s"
+            )
+    elif found is None:
+        below = _stores_below(root)
+        if len(below) > 1:
+            order = [*NAMES[1:], CLAUDE]
+            (a, first), (b, second) = sorted(below.items(), key=lambda i: order.index(i[0]))[:2]
+            raise WrongAgent(
+                f"{root} holds {label(a)} sessions ({first[0]}) and {label(b)} sessions"
+                f" ({second[0]}): give each its own --source, such as"
+                f" --source {first[0]} --source {second[0]}"
+            )
+        if below:
+            found = next(iter(below))
+            if found == CLAUDE:
+                if Path(root, "projects") in below[CLAUDE] and agent in (None, CLAUDE):
+                    # ~/.claude given for ~/.claude/projects: read as projects, its
+                    # transcripts (a level further down) would be missed without a word
+                    raise WrongAgent(
+                        f"{root} is Claude Code's folder, not its projects: pass --source"
+                        f" {Path(root, 'projects')}"
+                    )
+                found = None
+    if agent and found and found != agent:
+        raise WrongAgent(f"{root} holds {found} transcripts, not {agent}'s")
+    return found or agent or CLAUDE
+
+
+# How deep below a source folder agent_of looks for Codex's folders (~/.codex/sessions is one
+# level down, a backup's home/.codex/sessions three), and how many folders it lists at most:
+# a mistaken --source ~ must not walk a whole home folder before the build starts.
+BELOW_DEPTH = 3
+BELOW_FOLDERS = 300
+
+
+def _stores_below(root: Path) -> dict[str, list[Path]]:
+    """The agents' stores below `root`, by agent, nearest first, in a bounded walk
+    (BELOW_DEPTH, BELOW_FOLDERS)."""
+    stores: dict[str, list[Path]] = {}
+    level, listed = [Path(root)], 0
+    for _ in range(BELOW_DEPTH):
+        below: list[Path] = []
+        for folder in level:
+            for child in _subfolders(folder):
+                listed += 1
+                if listed > BELOW_FOLDERS:
+                    return stores
+                found = _detect(child)
+                if found:
+                    stores.setdefault(found, []).append(child)
+                else:
+                    below.append(child)
+        level = below
+    return stores
+
+
+def _store_beside(root: Path) -> tuple[str, Path] | None:
+    """Another agent's store among the folders of a Claude Code source, or in their
+    `sessions` folder (a copy of ~/.codex), if any.
+
+    Claude Code's project folders are named after a path (`-home-u-app`) and never hold
+    one: they are not listed, so ~/.claude/projects costs one listing (0.5 ms for 14
+    folders when each is looked into).
+    """
+    for child in _subfolders(root):
+        if child.name.startswith("-"):
+            continue
+        for folder in (child, child / "sessions"):
+            for agent in NAMES[1:]:
+                if AGENTS[agent].reader.holds(folder):
+                    return agent, folder
+    return None
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    try:
+        with os.scandir(folder) as listing:
+            return sorted(Path(e.path) for e in listing if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
+
+
+def codex_sessions() -> Path:
+    """~/.codex/sessions, or $CODEX_HOME/sessions when Codex is told to live elsewhere."""
+    return reader("codex").default_folders()[0]

@@ -1,0 +1,149 @@
+"""What every transcript reader shares: finding its files, splitting lines, telling bad ones.
+
+A reader (see pastfix.records.Reader and pastfix.agents) parses its own format; the
+walk over a source folder, the loop over the complete lines of a chunk, and the
+reasons a line cannot be indexed are the same for all of them, and live here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+
+import msgspec
+
+from pastfix.records import Batch, Problem, line_head
+
+BOM = b"\xef\xbb\xbf"
+# Every escape sequence of a JSON line; \uXXXX ones with their code.
+_ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+# Node cuts a string mid-emoji into a lone UTF-16 surrogate escape, which msgspec
+# rejects as "truncated", an "unexpected end of hex escape" or an "invalid utf-16
+# surrogate pair", depending on what follows it.
+_SURROGATE_ERROR = re.compile("surrogate|truncated|hex escape")
+
+
+class BadLine(Exception):
+    """A line (or record) that cannot be indexed; the reason goes to `problems`."""
+
+
+def excerpt(line: bytes | memoryview) -> str:
+    """What a problem keeps of its line: cut to EXCERPT_CHARS after redaction (pastfix.prepare)."""
+    return line_head(bytes(line))
+
+
+def find_files(top: str, found: list[tuple[str, str | None]], match: Callable[[str], bool]) -> None:
+    """Append (path, None) for each file under `top` whose name `match`es to `found`, and
+    (folder, reason) for each folder that could not be read.
+
+    Unlike os.walk, this asks the directory entries rather than lstat() whether
+    each one is a directory: a refresh walks ~500 directories every time.
+    Symlinked folders are followed once each, so a loop ends; the walk keeps
+    its own stack, so no tree is too deep for it.
+    """
+    followed = [os.path.realpath(top)]
+    stack = [(top, False)]
+    while stack:
+        folder, linked = stack.pop()
+        if linked:
+            real = os.path.realpath(folder)
+            if any(real == seen or real.startswith(seen + os.sep) for seen in followed):
+                found.append((folder, f"symlink to a folder read already: {real}"))
+                continue
+            followed.append(real)
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError as e:
+            found.append((folder, f"cannot list: {e.strerror or e}"))
+            continue
+        folders = []
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                folders.append((entry.path, False))
+            elif entry.is_symlink() and os.path.isdir(entry.path):
+                folders.append((entry.path, True))
+            elif match(entry.name):
+                found.append((entry.path, None))
+        # Popped in name order: of two links to one folder, the first in path order is read.
+        stack.extend(sorted(folders, reverse=True))
+
+
+def is_jsonl(name: str) -> bool:
+    return name.endswith(".jsonl")
+
+
+def parse_lines(
+    data: bytes,
+    first_line_no: int,
+    parse: Callable[[memoryview, int], Problem | None],
+    batch: Batch | None = None,
+) -> Batch:
+    """Run `parse(line, line_no)` over each non-blank line of `data` (complete lines: it
+    ends with a newline or is empty), keeping the Problems it returns.
+
+    Lines are memoryview slices, so no copy of the text is made; the byte-order mark
+    some editors write before the first line is not part of its JSON.
+    """
+    batch = batch if batch is not None else Batch()
+    line_no = first_line_no - 1
+    view = memoryview(data)
+    size = len(data)
+    start = len(BOM) if first_line_no == 1 and data.startswith(BOM) else 0
+    while start < size:
+        end = data.find(b"\n", start)
+        if end < 0:
+            end = size
+        line_no += 1
+        # JSON lines start with "{": only a line that starts with a space can be blank.
+        if end > start and (data[start] > 32 or data[start:end].strip()):
+            problem = parse(view[start:end], line_no)
+            if problem is not None:
+                batch.problems.append(problem)
+        start = end + 1
+    batch.lines = line_no - first_line_no + 1
+    return batch
+
+
+def bad_json(error: msgspec.DecodeError, raw: bytes | memoryview) -> str:
+    """Why a line is not JSON, in a problem's words."""
+    reason = str(error).removeprefix("JSON is malformed: ")
+    if "UTF-8" in reason:
+        return "invalid UTF-8"
+    if bytes(raw[:64]).lstrip().startswith((b"//", b"#")):
+        return "comment line, not JSON"
+    return f"malformed JSON: {reason}"
+
+
+def repaired(error: msgspec.DecodeError, raw: bytes | memoryview) -> bytes | None:
+    """`raw` with its lone surrogate escapes made \\uFFFD, when that is what `error` was
+    about and there were any; else None."""
+    raw = bytes(raw)
+    if b"\\u" not in raw or not _SURROGATE_ERROR.search(str(error)):
+        return None
+    fixed = _replace_lone_surrogates(raw)
+    return fixed if fixed != raw else None
+
+
+def _replace_lone_surrogates(line: bytes) -> bytes:
+    """`line` with every \\uD800-\\uDFFF escape that is not half of a pair made \\uFFFD."""
+    escapes = list(_ESCAPE.finditer(line))
+    out: list[bytes] = []
+    done = 0
+    i = 0
+    while i < len(escapes):
+        m = escapes[i]
+        code = int(m.group(1), 16) if m.group(1) else 0
+        if 0xD800 <= code <= 0xDBFF and i + 1 < len(escapes):
+            after = escapes[i + 1]
+            low = int(after.group(1), 16) if after.group(1) else 0
+            if after.start() == m.end() and 0xDC00 <= low <= 0xDFFF:
+                i += 2  # a proper pair
+                continue
+        if 0xD800 <= code <= 0xDFFF:
+            out += (line[done : m.start()], b"\\ufffd")
+            done = m.end()
+        i += 1
+    out.append(line[done:])
+    return b"".join(out)

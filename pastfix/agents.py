@@ -76,6 +76,25 @@ AGENTS: dict[str, Agent] = {
                 "container.exec": SHELL,
             },
         ),
+        Agent(
+            "opencode",
+            "opencode",
+            "pastfix.opencode",
+            # `-s/--session <id>`: "session ID to continue" (opencode.ai/docs/cli)
+            "opencode --session {}",
+            {
+                "edit": EDIT,
+                "multiedit": EDIT,
+                "write": EDIT,
+                "patch": EDIT,
+                "apply_patch": EDIT,
+                "read": READ,
+                "glob": SEARCH,
+                "grep": SEARCH,
+                "list": SEARCH,
+                "bash": SHELL,
+            },
+        ),
     )
 }
 NAMES = tuple(AGENTS)

@@ -58,7 +58,7 @@ from typing import Any
 
 import msgspec
 
-from pastfix import transcripts
+from pastfix import agents, lines
 from pastfix.records import (
     Batch,
     Message,
@@ -81,20 +81,6 @@ _DB_NAME = re.compile(r"^opencode(?:-[A-Za-z0-9._-]+)?\.db$")
 _DEFAULT_TITLE = re.compile(r"^(?:New|Child) session - \d{4}-\d\d-\d\dT[\d:.]+Z$")
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
 
-# Each tool's role (pastfix.agents): bash runs a command; edit, write, multiedit and the
-# patch tools change files; read reads one; glob, grep and list look for files.
-TOOLS = {
-    "bash": "shell",
-    "edit": "edit",
-    "write": "edit",
-    "multiedit": "edit",
-    "patch": "edit",
-    "apply_patch": "edit",
-    "read": "read",
-    "glob": "search",
-    "grep": "search",
-    "list": "search",
-}
 # opencode's camelCase argument names and the canonical keys session pages and cards read.
 _CANONICAL = (
     ("filePath", "file_path"),
@@ -329,13 +315,10 @@ def _json_object(
     try:
         value = _decode(raw)
     except msgspec.DecodeError as e:
-        reason = str(e).removeprefix("JSON is malformed: ")
-        if b"\\u" in raw and transcripts._SURROGATE_ERROR.search(reason):
-            fixed = transcripts._replace_lone_surrogates(raw)
-            if fixed != raw:
-                return _json_object(fixed, line_no, batch, name)
-        reason = "invalid UTF-8" if "UTF-8" in reason else f"malformed JSON: {reason}"
-        batch.problems.append(Problem(line_no, where + reason, line_head(raw)))
+        fixed = lines.repaired(e, raw)
+        if fixed is not None:
+            return _json_object(fixed, line_no, batch, name)
+        batch.problems.append(Problem(line_no, where + lines.bad_json(e, raw), line_head(raw)))
         return None
     except RecursionError:
         batch.problems.append(Problem(line_no, where + "JSON nested too deeply", line_head(raw)))
@@ -381,9 +364,9 @@ def _message_rows(
     if role not in ("user", "assistant"):
         batch.skipped += 1 + len(parts)
         return
-    time = info.get("time") if isinstance(info.get("time"), dict) else {}
+    time = _obj(info.get("time"))
     created = _iso(time.get("created"))
-    path = info.get("path") if isinstance(info.get("path"), dict) else {}
+    path = _obj(info.get("path"))
     cwd = _str(path.get("cwd"))
     model = _str(info.get("modelID"))
     if model is None and isinstance(info.get("model"), dict):
@@ -467,7 +450,7 @@ def _part_rows(
     if part_id is None:
         raise BadRecord("part without an id")
     kind = part.get("type")
-    time = part.get("time") if isinstance(part.get("time"), dict) else {}
+    time = _obj(part.get("time"))
     started = _iso(time.get("start")) or created
     if kind == "text":
         text = part.get("text")
@@ -519,7 +502,7 @@ def _tool_rows(
     args = state.get("input")
     if not isinstance(args, dict):
         args = {}
-    time = state.get("time") if isinstance(state.get("time"), dict) else {}
+    time = _obj(state.get("time"))
     started = _iso(time.get("start")) or created
     call_row = env.row(part_id, line_no, "assistant", "tool_use", started, "")
     batch.messages.append(call_row)
@@ -531,7 +514,7 @@ def _tool_rows(
             message_uuid=part_id,
             timestamp=started,
             name=name,
-            command=_str(args.get("command")) if TOOLS.get(name) == "shell" else None,
+            command=_str(args.get("command")) if _role(name) == agents.SHELL else None,
             file_path=_file_path(name, args),
             description=_str(args.get("description")),
             input=msgspec.json.encode(canonical_input(args)).decode(),
@@ -571,7 +554,7 @@ def tool_result(state: dict[str, Any], tool: str) -> tuple[str, bool]:
     metadata = state.get("metadata")
     code = metadata.get("exit") if isinstance(metadata, dict) else None
     if (
-        TOOLS.get(tool) == "shell"
+        _role(tool) == agents.SHELL
         and isinstance(code, int)
         and not isinstance(code, bool)
         and code != 0
@@ -595,13 +578,20 @@ def canonical_input(args: dict[str, Any]) -> dict[str, Any]:
 
 def _file_path(name: str, args: dict[str, Any]) -> str | None:
     path = _str(args.get("filePath")) or _str(args.get("file_path"))
-    if path is None and TOOLS.get(name) == "search":
+    if path is None and _role(name) == agents.SEARCH:
         path = _str(args.get("path"))
     if path is None and name in ("patch", "apply_patch"):
         patch = args.get("patchText") or args.get("patch") or args.get("input")
         found = _PATCH_FILE.search(patch) if isinstance(patch, str) else None
         path = found.group(1) if found else None
     return path
+
+
+def _role(tool: str) -> str | None:
+    """What a tool does (its role in pastfix.agents: bash runs commands, edit, write,
+    multiedit and the patch tools change files, read reads one, glob, grep and list
+    look for files)."""
+    return agents.AGENTS[AGENT].tools.get(tool)
 
 
 def _error_text(error: dict[str, Any]) -> str:
@@ -632,6 +622,11 @@ def _json_text(value: Any) -> str:
         return str(value)
 
 
+def _obj(value: Any) -> dict[str, Any]:
+    """`value` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
@@ -648,24 +643,22 @@ def read_database(path: Path) -> Batch:
     reads the .db without its WAL). So the .db and its -wal are copied into a temporary
     folder, with plain reads that take no lock, and the copy is opened; a copy during
     which either file changed is made again (COPY_TRIES). The -shm is not copied:
-    SQLite rebuilds it from the WAL. A database that cannot be read, or breaks off, is a
-    problem, and the rows read before it are kept.
+    SQLite rebuilds it from the WAL.
+
+    A database that cannot be read (not a database, malformed, a torn copy) raises
+    OSError, as an unreadable file does: the build records the problem and keeps the
+    rows of the last good read, and reads it again next time. A missing table (not an
+    opencode store, or a newer layout) and a bad `data` column are problems of their own.
     """
     batch = Batch()
     with tempfile.TemporaryDirectory(prefix="pastfix-opencode-") as scratch:
         copy = Path(scratch, "opencode.db")
-        try:
-            _copy_store(path, copy)
-        except OSError as e:
-            batch.problems.append(Problem(None, f"cannot copy the database: {e.strerror or e}", ""))
-            return batch
-        try:
-            conn = sqlite3.connect(copy)
-        except sqlite3.Error as e:
-            batch.problems.append(Problem(None, f"cannot open the database: {e}", ""))
-            return batch
+        _copy_store(path, copy)
+        conn = sqlite3.connect(copy)
         try:
             _read_tables(conn, batch)
+        except sqlite3.DatabaseError as e:
+            raise OSError(f"unreadable database: {e}") from e
         finally:
             conn.close()
     return batch
@@ -706,39 +699,41 @@ def _read_tables(conn: sqlite3.Connection, batch: Batch) -> None:
     """Sessions, then each message with its parts: numbered in that order, as the JSON
     tree's files are (a message, then its parts)."""
     line_no = 0
-    try:
-        for sid, directory, title, version, parent, worktree in conn.execute(_SESSIONS_SQL):
-            line_no += 1
-            info = {"id": sid, "directory": directory, "title": title, "version": version}
-            info["parentID"] = parent
-            batch.lines += 1
-            _guard(batch, line_no, b"", _session_meta, info, line_no, batch, worktree)
-    except sqlite3.Error as e:
-        batch.problems.append(Problem(line_no or None, f"cannot read sessions: {e}", ""))
+    for sid, directory, title, version, parent, worktree in _rows(conn, _SESSIONS_SQL, batch):
+        line_no += 1
+        info = {"id": sid, "directory": directory, "title": title, "version": version}
+        info["parentID"] = parent
+        _guard(batch, line_no, b"", _session_meta, info, line_no, batch, worktree)
     parts: dict[str, list[tuple[str, str, Any]]] = {}
-    try:
-        for pid, mid, sid, data in conn.execute(_PARTS_SQL):
-            parts.setdefault(mid, []).append((pid, sid, data))
-    except sqlite3.Error as e:
-        batch.problems.append(Problem(None, f"cannot read parts: {e}", ""))
-    try:
-        for mid, sid, data in conn.execute(_MESSAGES_SQL):
+    for pid, mid, sid, data in _rows(conn, _PARTS_SQL, batch):
+        parts.setdefault(mid, []).append((pid, sid, data))
+    for mid, sid, data in _rows(conn, _MESSAGES_SQL, batch):
+        line_no += 1
+        first = line_no
+        message = _row_json(data, line_no, batch, None)
+        own: list[tuple[int, dict[str, Any]]] = []
+        for pid, part_sid, part_data in parts.get(mid, ()):
             line_no += 1
-            first = line_no
-            info = _row_json(data, line_no, batch, None)
-            own: list[tuple[int, dict[str, Any]]] = []
-            for pid, part_sid, part_data in parts.get(mid, ()):
-                line_no += 1
-                part = _row_json(part_data, line_no, batch, pid)
-                if part is not None:
-                    part.update(id=pid, messageID=mid, sessionID=part_sid)
-                    own.append((line_no, part))
-            batch.lines = line_no
-            if info is not None:
-                info.update(id=mid, sessionID=sid)
-                _guard(batch, first, b"", _message_rows, info, first, own, batch)
-    except sqlite3.Error as e:
-        batch.problems.append(Problem(line_no or None, f"cannot read messages: {e}", ""))
+            part = _row_json(part_data, line_no, batch, pid)
+            if part is not None:
+                part.update(id=pid, messageID=mid, sessionID=part_sid)
+                own.append((line_no, part))
+        if message is not None:
+            message.update(id=mid, sessionID=sid)
+            _guard(batch, first, b"", _message_rows, message, first, own, batch)
+    batch.lines = line_no
+
+
+def _rows(conn: sqlite3.Connection, sql: str, batch: Batch) -> list[Any]:
+    """The rows of `sql`; none, with a problem, when its table or a column is missing."""
+    try:
+        return conn.execute(sql).fetchall()
+    except sqlite3.OperationalError as e:
+        if not str(e).startswith(("no such table", "no such column")):
+            raise
+        table = sql.split(" FROM ")[1].split()[0]
+        batch.problems.append(Problem(None, f"cannot read the {table} table: {e}", ""))
+        return []
 
 
 def _row_json(data: Any, line_no: int, batch: Batch, name: str | None) -> dict[str, Any] | None:

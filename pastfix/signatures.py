@@ -236,7 +236,10 @@ _KIND_RULES = (
     (
         "not_read",
         re.compile(
-            r"File has not been read yet|File has been (?:unexpectedly )?modified",
+            r"File has not been read yet|File has been (?:unexpectedly )?modified"
+            # opencode (FileTime.assert)
+            r"|You must read file [^\n]{0,300}? before overwriting it"
+            r"|File [^\n]{0,300}? has been modified since it was last read",
             re.I,
         ),
     ),
@@ -267,7 +270,11 @@ _KIND_RULES = (
         ),
     ),
     ("timeout", re.compile(r"Command timed out after", re.I)),
-    ("string_not_found", re.compile(r"String to replace not found in file", re.I)),
+    (
+        "string_not_found",
+        # Claude Code's, then opencode's edit tool
+        re.compile(r"String to replace not found in file|oldString not found in content", re.I),
+    ),
     ("input_validation", re.compile(r"InputValidationError\b")),
 )
 _KIND_BY_NAME = dict(_KIND_RULES)

@@ -1,13 +1,19 @@
 """opencode's history: the JSON storage tree (v0.5 and v0.6-v1.1 layouts) and opencode.db."""
 
 import json
+import re
 import shutil
 import sqlite3
+import threading
+import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from conftest import REAL_CORPUS, build_index
 
-from pastfix import opencode, signatures
+from pastfix import agents, opencode, signatures
+from pastfix.cli import cli
 
 DATA = Path(__file__).parent / "data" / "opencode"
 STORAGE = DATA / "storage"
@@ -61,7 +67,7 @@ def test_the_fixture_tree_gives_each_failure_with_the_text_the_model_got():
     assert failed == {
         "bash Exit code 1": "error",  # completed, metadata.exit 1
         "read Error: File not found: /home/dev/webapp/src/quokka-widget.ts": "error",
-        "edit Error: oldString not found in content": "error",
+        "edit Error: oldString not found in content": "string_not_found",
         "bash Error: The user rejected permission to use this specific tool call."
         " You may try again with different parameters.": "rejected",
         "write Error: Tool execution aborted": "interrupted",
@@ -258,12 +264,12 @@ def test_reading_the_database_neither_writes_it_nor_blocks_its_writer(tmp_path):
     assert ("ai_title", "Install the dependencies") in {(m.key, m.value) for m in batch.meta}
 
 
-def test_a_corrupt_database_is_a_problem(tmp_path):
+def test_a_corrupt_database_cannot_be_read(tmp_path):
+    """Raised as OSError, as an unreadable file is: the build keeps the rows it had."""
     db = tmp_path / "opencode.db"
     db.write_bytes(b"this is not a database" * 200)
-    batch = opencode.read_database(db)
-    assert batch.messages == []
-    assert [p.reason.split(":")[0] for p in batch.problems][:1] == ["cannot read sessions"]
+    with pytest.raises(OSError, match="unreadable database: file is not a database"):
+        opencode.read_database(db)
 
 
 def test_a_database_without_opencode_s_tables_is_a_problem(tmp_path):
@@ -271,9 +277,9 @@ def test_a_database_without_opencode_s_tables_is_a_problem(tmp_path):
     sqlite3.connect(db).execute("CREATE TABLE other (x)").connection.close()
     reasons = [p.reason for p in opencode.read_database(db).problems]
     assert reasons == [
-        "cannot read sessions: no such table: session",
-        "cannot read parts: no such table: part",
-        "cannot read messages: no such table: message",
+        "cannot read the session table: no such table: session",
+        "cannot read the part table: no such table: part",
+        "cannot read the message table: no such table: message",
     ]
 
 
@@ -324,6 +330,240 @@ def test_the_same_session_in_the_tree_and_the_database_has_the_same_ids(tmp_path
         )
 
     assert rows(opencode.read_database(db)) == rows(merged(read_tree()))
+
+
+# -- through the build -------------------------------------------------------------
+
+REAL_OPENCODE = REAL_CORPUS / "other-agents" / "opencode"
+
+
+def index_rows(db_path, sql, args=()):
+    conn = sqlite3.connect(db_path)
+    try:
+        return conn.execute(sql, args).fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.mark.skipif(
+    not REAL_OPENCODE.is_dir(), reason=f"real opencode sample not found at {REAL_OPENCODE}"
+)
+def test_every_session_of_the_real_sample_is_indexed(db_path):
+    """PROVENANCE.md lists 6 sessions (2 of the JSON tree, 2 of the v0.5 layout, 2 in
+    SQLite stores), 5 tool calls, no failed call and 4 failed model calls."""
+    homes = sorted(p for p in REAL_OPENCODE.iterdir() if p.is_dir())
+    stores = [h / ".local" / "share" / "opencode" for h in homes]
+    assert [agents.agent_of(s) for s in stores] == ["opencode"] * 3
+    build_index(db_path, *stores)
+    provenance = (REAL_OPENCODE.parent / "PROVENANCE.md").read_text()
+    section = provenance.split("\n## opencode")[1].split("\n## ")[0]
+    listed = set(re.findall(r"ses_[0-9A-Za-z]+", section))
+    indexed = dict(index_rows(db_path, "SELECT session_id, agent FROM sessions"))
+    assert len(indexed) == 6 and set(indexed.values()) == {"opencode"}
+    # the table names the SQLite sessions by a prefix (ses_2c01b767…)
+    assert all(any(s.startswith(p) for s in indexed) for p in listed), listed
+    assert {s for s in indexed if any(s.startswith(p) for p in listed)} == set(indexed)
+    assert index_rows(db_path, "SELECT count(*), sum(is_error) FROM tool_results") == [(5, 0)]
+    assert index_rows(db_path, "SELECT count(*) FROM tool_calls") == [(5,)]
+    errors = index_rows(db_path, "SELECT text FROM messages WHERE kind = 'error' ORDER BY text")
+    assert [e.split(":")[0] for (e,) in errors] == ["APIError"] * 2 + ["UnknownError"] * 2
+    assert index_rows(db_path, "SELECT count(*) FROM problems") == [(0,)]
+    versions = {v for (v,) in index_rows(db_path, "SELECT version FROM sessions")}
+    assert versions == {"0.5.28", "1.0.107", "1.2.25", "1.4.0"}
+
+
+def test_find_shows_the_fixture_s_failure_with_its_agent_and_resume_command(db_path):
+    assert agents.agent_of(DATA) == "opencode"
+    build_index(db_path, DATA)
+    key = "Module not found: Error: Can't resolve './quokka-widget' in '/home/dev/webapp/src'"
+    result = CliRunner().invoke(cli, ["find", key, str(db_path)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    first = result.output.split("\n2. ")[0]
+    assert first.startswith("1. bash (opencode) failed")
+    assert "error:  " + key in first
+    assert "+ import Widget from './widgets/quokka'" in first  # the fix, from edit's input
+    assert f"resume: opencode --session {SESSION}" in first
+    title, agent = index_rows(db_path, "SELECT title, agent FROM sessions")[0]
+    assert (title, agent) == ("Fix the webpack build", "opencode")
+
+
+def test_build_agent_opencode_reads_the_xdg_data_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    shutil.copytree(STORAGE, tmp_path / "data" / "opencode" / "storage")
+    assert agents.default_sources("opencode") == [tmp_path / "data" / "opencode"]
+    index = tmp_path / "index.db"
+    result = CliRunner().invoke(cli, ["build", str(index), "--agent", "opencode"])
+    assert result.exit_code == 0, result.output
+    assert index_rows(index, "SELECT session_id FROM sessions") == [(SESSION,)]
+
+
+def test_opencode_db_may_live_elsewhere(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("OPENCODE_DB", str(tmp_path / "elsewhere" / "mine.db"))
+    (tmp_path / "elsewhere").mkdir()
+    make_db(tmp_path / "elsewhere" / "mine.db").close()
+    assert opencode.default_folders() == [tmp_path / "data" / "opencode", tmp_path / "elsewhere"]
+    found = [s.path for s in opencode.iter_source_files(tmp_path / "elsewhere")]
+    assert found == [str(tmp_path / "elsewhere" / "mine.db")]
+
+
+def test_a_changed_part_is_re_read_and_a_new_message_picked_up(tmp_path, db_path):
+    data = tmp_path / "opencode"
+    shutil.copytree(STORAGE, data / "storage")
+    build_index(db_path, data)
+    part = data / "storage/part/msg_b0a1000030001CCCCCCCCCCCCC/prt_b0a1000030006ccccccccccc05.json"
+    obj = json.loads(part.read_text())
+    obj["state"]["output"] = "webpack 5.90.0 compiled with 2 warnings"
+    part.write_text(json.dumps(obj, indent=2))
+    stats = build_index(db_path, data)
+    assert stats.files_read == 1  # that message, with its parts
+    contents = [c for (c,) in index_rows(db_path, "SELECT content FROM tool_results")]
+    assert "webpack 5.90.0 compiled with 2 warnings" in contents
+    assert not any("compiled successfully" in c for c in contents)
+
+    new = "msg_b0a1000060001FFFFFFFFFFFFF"
+    message = data / f"storage/message/{SESSION}/{new}.json"
+    message.write_text(
+        json.dumps(
+            {"id": new, "sessionID": SESSION, "role": "user", "time": {"created": 1764265090000}}
+        )
+    )
+    (data / "storage/part" / new).mkdir()
+    (data / "storage/part" / new / "prt_b0a1000060002fffffffffffff.json").write_text(
+        json.dumps(
+            {
+                "id": "prt_b0a1000060002fffffffffffff",
+                "sessionID": SESSION,
+                "messageID": new,
+                "type": "text",
+                "text": "thanks, ship it",
+            }
+        )
+    )
+    stats = build_index(db_path, data)
+    assert stats.files_read == 1
+    prompts = index_rows(db_path, "SELECT text FROM messages WHERE kind = 'prompt' ORDER BY id")
+    assert prompts[-1] == ("thanks, ship it",)
+    assert build_index(db_path, data).files_read == 0
+
+
+def test_a_part_added_to_a_message_re_reads_it(tmp_path, db_path):
+    data = tmp_path / "opencode"
+    shutil.copytree(STORAGE, data / "storage")
+    build_index(db_path, data)
+    mid = "msg_b0a1000040001DDDDDDDDDDDDD"
+    (data / "storage/part" / mid / "prt_b0a1000040003ddddddddddd02.json").write_text(
+        json.dumps(
+            {
+                "id": "prt_b0a1000040003ddddddddddd02",
+                "sessionID": SESSION,
+                "messageID": mid,
+                "type": "text",
+                "text": "and the changelog",
+            }
+        )
+    )
+    assert build_index(db_path, data).files_read == 1
+    assert ("and the changelog",) in index_rows(db_path, "SELECT text FROM messages")
+
+
+WRITE_PART = "INSERT INTO part VALUES (?, 'msg_c0d1000020001BBBBBBBBBBBBB', ?, 0, 0, ?)"
+
+
+def _failed_part(n: int) -> str:
+    return json.dumps(
+        {
+            "type": "tool",
+            "callID": f"c{n}",
+            "tool": "bash",
+            "state": {
+                "status": "completed",
+                "input": {"command": f"make target{n}"},
+                "output": f"make: *** No rule to make target 'target{n}'.  Stop.",
+                "title": "",
+                "metadata": {"exit": 2},
+                "time": {"start": 1775000005000 + n, "end": 1775000005001 + n},
+            },
+        }
+    )
+
+
+def test_a_database_changed_through_its_wal_is_re_read(tmp_path, db_path):
+    store = tmp_path / "opencode"
+    store.mkdir()
+    writer = make_db(store / "opencode.db")
+    build_index(db_path, store)
+    assert index_rows(db_path, "SELECT count(*) FROM tool_results WHERE is_error = 1") == [(2,)]
+    size = (store / "opencode.db").stat().st_size
+    writer.execute(WRITE_PART, ["prt_c0d1000020009bbbbbbbbbbbb9", DB_SESSION, _failed_part(9)])
+    assert (store / "opencode.db").stat().st_size == size  # the change is in the WAL alone
+    assert build_index(db_path, store).files_read == 1
+    found = index_rows(db_path, "SELECT content FROM tool_results WHERE is_error = 1")
+    assert any("No rule to make target 'target9'" in c for (c,) in found)
+    assert build_index(db_path, store).files_read == 0
+    writer.close()
+
+
+def test_a_build_neither_fails_nor_blocks_opencode_writing(tmp_path, db_path):
+    """opencode writes while pastfix builds: every write of a writer that waits for no
+    lock (timeout 0) succeeds, and every build reads what was committed before it."""
+    store = tmp_path / "opencode"
+    store.mkdir()
+    make_db(store / "opencode.db").close()
+    writer = sqlite3.connect(
+        store / "opencode.db", timeout=0, isolation_level=None, check_same_thread=False
+    )
+    errors: list[Exception] = []
+    done = threading.Event()
+    written = [0]
+
+    def write():
+        n = 100
+        while not done.is_set():
+            n += 1
+            try:
+                writer.execute("BEGIN IMMEDIATE")
+                writer.execute(
+                    WRITE_PART, [f"prt_c0d10000200{n:04d}bbbbbbbb", DB_SESSION, _failed_part(n)]
+                )
+                writer.execute("COMMIT")
+                written[0] += 1
+            except sqlite3.Error as e:
+                errors.append(e)
+                return
+            time.sleep(0.001)
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    try:
+        for _ in range(3):
+            before = written[0]
+            build_index(db_path, store)
+            failures = index_rows(db_path, "SELECT count(*) FROM tool_results WHERE is_error = 1")
+            assert failures[0][0] >= 2 + before
+    finally:
+        done.set()
+        thread.join()
+    assert errors == [] and written[0] > 0
+    writer.execute("BEGIN IMMEDIATE")  # a write transaction held open through a build
+    writer.execute(WRITE_PART, ["prt_c0d1000020000bbbbbbbbbbbb0", DB_SESSION, _failed_part(0)])
+    build_index(db_path, store)
+    writer.execute("COMMIT")
+    writer.close()
+    assert index_rows(db_path, "SELECT count(*) FROM problems") == [(0,)]
+
+
+def test_a_corrupt_database_is_a_problem_and_its_rows_are_kept(tmp_path, db_path):
+    store = tmp_path / "opencode"
+    store.mkdir()
+    make_db(store / "opencode.db").close()
+    build_index(db_path, store)
+    (store / "opencode.db").write_bytes(b"\0garbage" * 1000)
+    build_index(db_path, store)
+    problems = index_rows(db_path, "SELECT reason FROM problems")
+    assert problems == [("cannot read: unreadable database: file is not a database",)]
+    assert index_rows(db_path, "SELECT session_id FROM sessions") == [(DB_SESSION,)]
+    assert index_rows(db_path, "SELECT count(*) FROM tool_results WHERE is_error = 1") == [(2,)]
 
 
 # -- bad input, fuzzed --------------------------------------------------------------

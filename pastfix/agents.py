@@ -31,6 +31,13 @@ class Agent(NamedTuple):
     module: str  # its reader (pastfix.records.Reader), imported when asked for
     resume: str | None  # the command that reopens a session: {} is its id
     tools: Mapping[str, str]  # tool name -> EDIT, READ, SEARCH or SHELL
+    # The module that answers the agent's hook event after a tool call, for
+    # `pastfix hook --agent NAME` (see pastfix.hook): its `hook_failure(event)` gives
+    # {"error": text, "session_id": id} when the event is a failed call, else None;
+    # its `hook_output(context, event)` the text to print for the agent to read.
+    # None: the agent has no such hook (Claude Code's and Codex's events are told
+    # apart by pastfix.hook itself, for the hooks installed before --agent).
+    hook: str | None = None
 
     @property
     def reader(self) -> Reader:

@@ -410,8 +410,14 @@ def _db_option(help_text: str) -> Any:
 @cli.group(invoke_without_command=True)
 @_db_option("The index to look failures up in.")
 @click.option("--refresh", is_flag=True, help="Bring the index up to date first (incremental)")
+@click.option(
+    "--agent",
+    type=click.Choice([a.name for a in agents.AGENTS.values() if a.hook]),
+    help="The agent whose event this is, for those whose hooks `hook install --agent` writes"
+    " with it; Claude Code's and Codex's events are told apart without it",
+)
 @click.pass_context
-def hook(ctx: click.Context, db_path: Path | None, refresh: bool) -> None:
+def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | None) -> None:
     """Claude Code and Codex hook: recall how a failed tool call was fixed before.
 
     Reads one PostToolUseFailure event as JSON on standard input (or Codex's
@@ -432,7 +438,7 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool) -> None:
         return
     from pastfix import hook as recall
 
-    answer = recall.run(sys.stdin.read(), db_path or paths.default_db(), refresh)
+    answer = recall.run(sys.stdin.read(), db_path or paths.default_db(), refresh, agent)
     if answer:
         click.echo(answer)
 

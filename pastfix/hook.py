@@ -197,12 +197,18 @@ def output(additional_context: str, event_name: str = EVENT) -> str:
     )
 
 
-def failure_event(event: dict[str, Any]) -> dict[str, Any] | None:
+def failure_event(event: dict[str, Any], agent: str | None = None) -> dict[str, Any] | None:
     """The event as a PostToolUseFailure event, with its `error`; None when it is none.
 
     A Codex PostToolUse event is one when its call failed: its `error` is the
-    failure as the build stores it (`Exit code N` first for a command).
+    failure as the build stores it (`Exit code N` first for a command). With
+    `agent` (`pastfix hook --agent NAME`), that agent's hook module says
+    (pastfix.agents.Agent.hook).
     """
+    module = _hook_module(agent)
+    if module is not None:
+        failure = module.hook_failure(event)
+        return None if failure is None else {**event, **failure}
     name = event.get("hook_event_name", EVENT)
     if name == EVENT:
         return event
@@ -214,13 +220,29 @@ def failure_event(event: dict[str, Any]) -> dict[str, Any] | None:
     return None if error is None else {**event, "error": error}
 
 
-def respond(stdin_text: str, db_path: Path, before: str | None = None) -> str:
+def _hook_module(agent: str | None) -> Any:
+    """The module answering `agent`'s hook events; None for the events told apart here."""
+    if agent is None:
+        return None
+    from pastfix import agents
+
+    known = agents.AGENTS.get(agent)
+    if known is None or known.hook is None:
+        raise ValueError(f"no hook for agent {agent!r}")
+    import importlib
+
+    return importlib.import_module(known.hook)
+
+
+def respond(
+    stdin_text: str, db_path: Path, before: str | None = None, agent: str | None = None
+) -> str:
     """What the hook prints for one event: the JSON answer, or "" to stay silent.
 
     Problems (bad input, no index, a locked one) raise: run() tells them on stderr.
     """
     received = json.loads(stdin_text)
-    event = failure_event(received) if isinstance(received, dict) else None
+    event = failure_event(received, agent) if isinstance(received, dict) else None
     if event is None:
         return ""
     deadline = time.monotonic() + WAIT_SECONDS
@@ -232,7 +254,13 @@ def respond(stdin_text: str, db_path: Path, before: str | None = None) -> str:
         rows = matches(conn, event, before)
     finally:
         conn.close()
-    return output(context(rows), received.get("hook_event_name", EVENT)) if rows else ""
+    if not rows:
+        return ""
+    module = _hook_module(agent)
+    if module is not None:
+        answer: str = module.hook_output(context(rows), received)
+        return answer
+    return output(context(rows), received.get("hook_event_name", EVENT))
 
 
 def refresh(db_path: Path) -> None:
@@ -260,7 +288,9 @@ def refresh(db_path: Path) -> None:
         print(f"pastfix hook: {e}: answering from the index as it is", file=sys.stderr)
 
 
-def run(stdin_text: str, db_path: Path, refresh_first: bool = False) -> str:
+def run(
+    stdin_text: str, db_path: Path, refresh_first: bool = False, agent: str | None = None
+) -> str:
     """respond(), with every problem told on stderr and turned into silence.
 
     A refresh that fails still lets the hook answer from the index as it is.
@@ -271,18 +301,18 @@ def run(stdin_text: str, db_path: Path, refresh_first: bool = False) -> str:
         except Exception as e:  # a hook must never disturb the session
             print(f"pastfix hook: {type(e).__name__}: {e}", file=sys.stderr)
     try:
-        return respond(stdin_text, db_path)
+        return respond(stdin_text, db_path, agent=agent)
     except Exception as e:  # a hook must never disturb the session
         print(f"pastfix hook: {type(e).__name__}: {e}", file=sys.stderr)
         return ""
 
 
 def main(argv: Sequence[str]) -> int | None:
-    """`pastfix hook [--db DB] [--refresh]` without click; None for anything else.
+    """`pastfix hook [--db DB] [--refresh] [--agent NAME]` without click; None for anything else.
 
     Any other argument (install, uninstall, --help) is left to the click command.
     """
-    db_path, refresh_first = None, False
+    db_path, refresh_first, agent = None, False, None
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -292,6 +322,8 @@ def main(argv: Sequence[str]) -> int | None:
             db_path = args.pop(0)
         elif arg.startswith("--db="):
             db_path = arg[5:]
+        elif arg == "--agent" and args:
+            agent = args.pop(0)
         else:
             return None
     try:
@@ -299,7 +331,8 @@ def main(argv: Sequence[str]) -> int | None:
     except (OSError, UnicodeDecodeError) as e:
         print(f"pastfix hook: cannot read the event: {e}", file=sys.stderr)
         return 0
-    answer = run(stdin_text, Path(db_path) if db_path else paths.default_db(), refresh_first)
+    db = Path(db_path) if db_path else paths.default_db()
+    answer = run(stdin_text, db, refresh_first, agent)
     if answer:
         sys.stdout.write(answer + "\n")
     return 0

@@ -1270,7 +1270,7 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     "session_url": None,
     "error_snippet_html": None,
     "error": None,
-    "agent": None,
+    "agent": ("string", ALL),
     "error_length": None,
     "same_text": None,
     "text_distance": None,
@@ -1922,7 +1922,10 @@ def format_hit(
     gone = row.get("transcript_deleted_at")
     # `claude --resume` needs the transcript: the index is all that is left of it
     kept = f" (transcript deleted on {gone[:10]}; kept in the index)" if gone else ""
-    lines.append(f"   resume: {row['resume']}{kept}")
+    if row["resume"]:
+        lines.append(f"   resume: {row['resume']}{kept}")
+    elif kept:
+        lines.append(f"   {kept.strip(' ()')}")
     return "\n".join(lines)
 
 

@@ -333,3 +333,34 @@ def test_a_new_agent_is_one_reader_and_one_entry(notes_agent, tmp_path):
     assert build(db_path, "--source", folder).exit_code == 0
     assert len(notes_agent) == read + 1
     assert _rows(db_path, "select count(*) from messages") == [(1,)]
+
+
+def test_a_new_agents_hook_answers_through_its_module(notes_agent, tmp_path, monkeypatch):
+    import sys
+    import types
+
+    from pastfix import hook
+
+    module = types.ModuleType("pastfix_test_notes_hook")
+    module.hook_failure = lambda event: (
+        {"error": event["output"], "session_id": event["sid"]} if event.get("failed") else None
+    )
+    module.hook_output = lambda context, event: json.dumps({"note": context})
+    monkeypatch.setitem(sys.modules, "pastfix_test_notes_hook", module)
+    monkeypatch.setitem(
+        sources.AGENTS, "notes", sources.AGENTS["notes"]._replace(hook="pastfix_test_notes_hook")
+    )
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    error = "make: *** No rule to make target 'zap'. Stop."
+    (folder / "a.note.json").write_text(
+        json.dumps({"id": "n1", "cwd": "/w/app", "prompts": ["go"], "failed": error})
+    )
+    db_path = tmp_path / "index.db"
+    assert build(db_path, "--source", folder).exit_code == 0
+    event = {"failed": True, "output": error, "sid": "n2"}
+    answer = json.loads(hook.run(json.dumps(event), db_path, agent="notes"))
+    assert "session n1 (notes open n1)" in answer["note"]
+    # its own session's failure is not recalled; a call that did not fail gets nothing
+    assert hook.run(json.dumps({**event, "sid": "n1"}), db_path, agent="notes") == ""
+    assert hook.run(json.dumps({**event, "failed": False}), db_path, agent="notes") == ""

@@ -22,9 +22,15 @@ prompt is a text part of a user message: read alone, a part could not be told fr
 reply. A message is also what opencode rewrites while it streams: only the live message
 of the live session is re-read, never the session's other files (a session's thousands
 of parts re-read on every step of it, had the session been the unit). A session's own
-file is a unit too (its title, directory and version). The SQLite database is one unit,
+file is a unit too (its title, directory and version). Measured on a generated tree of
+5,000 parts (benchmarks/opencode_tree.py, this 2-core machine): in messages of 5 parts
+(1,010 units) a fresh build takes 0.75 s, a no-change one 0.13 s, one rewritten part
+0.13 s; a unit per file (5,010 units, messages of one part) 1.9 s, 0.39 s and 0.38 s; one
+session of 5,000 parts as a single unit 0.29 s and 0.07 s, but 0.22 s for each rewritten
+part, growing with the session. The SQLite database is one unit,
 its `-wal` a companion: it is copied with its WAL into a temporary folder and the copy
-read, so the store is never written nor locked (see read_database).
+read, so the store is never written nor locked (see read_database); any change re-reads
+it whole (the same 5,000 parts: 0.30 s fresh, 0.32 s after one row changed in the WAL).
 
 Rows. A text part is a message row (a prompt in a user message, a reply in an
 assistant's; `synthetic` text that opencode wrote itself is is_meta), a reasoning part

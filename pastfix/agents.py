@@ -183,16 +183,17 @@ def _detect(root: Path) -> str | None:
     return None
 
 
-def agent_of(root: Path, agent: str | None = None) -> str:
-    """The agent whose transcripts `root` holds, told from its files.
+def stores(root: Path, agent: str | None = None) -> list[tuple[Path, str]]:
+    """The agents' stores a source folder holds, each with its agent, told from its files.
 
     A folder that is an agent's store (its reader's `holds`: Codex rollouts, in
     YYYY/MM/DD folders or not, for Codex) is that agent's; Claude Code's, a folder of
-    project folders of .jsonl files, is asked last. A folder that is none holds such
-    stores below it (~/.codex, the parent of ~/.codex/sessions), and is theirs when
-    they are one agent's; an empty one is `agent`'s. WrongAgent when `agent` is given
-    and the files say otherwise, or when several agents' stores are below `root`:
-    read as one agent's, the others' lines would all be skipped.
+    project folders of .jsonl files, is asked last. A folder that is none gives the
+    stores below it (a home folder's backup: its .claude/projects, .codex, ...; ~/.claude:
+    its projects), each read by its own agent's reader, or only `agent`'s; an empty one
+    is `agent`'s. WrongAgent when `agent` is given and the files are another's, or when
+    a Claude Code store holds another agent's store among its project folders: read as
+    Claude Code's, that store's lines would all be skipped.
     """
     found = _detect(root)
     if found == CLAUDE:
@@ -204,36 +205,29 @@ def agent_of(root: Path, agent: str | None = None) -> str:
                 " transcripts: read as Claude Code's, their lines would all be skipped; give"
                 f" each its own --source, such as --source {folder} for {label(other)}'s"
             )
-    elif found is None:
+    if found is None:
         below = _stores_below(root)
-        if len(below) > 1:
-            order = [*NAMES[1:], CLAUDE]
-            (a, first), (b, second) = sorted(below.items(), key=lambda i: order.index(i[0]))[:2]
-            raise WrongAgent(
-                f"{root} holds {label(a)} sessions ({first[0]}) and {label(b)} sessions"
-                f" ({second[0]}): give each its own --source, such as"
-                f" --source {first[0]} --source {second[0]}"
-            )
+        if agent and agent in below:
+            return [(store, agent) for store in below[agent]]
+        if below and not agent:
+            return [(store, name) for name, found_below in below.items() for store in found_below]
         if below:
             found = next(iter(below))
-            if found == CLAUDE:
-                if Path(root, "projects") in below[CLAUDE] and agent in (None, CLAUDE):
-                    # ~/.claude given for ~/.claude/projects: read as projects, its
-                    # transcripts (a level further down) would be missed without a word
-                    raise WrongAgent(
-                        f"{root} is Claude Code's folder, not its projects: pass --source"
-                        f" {Path(root, 'projects')}"
-                    )
-                found = None
     if agent and found and found != agent:
         raise WrongAgent(f"{root} holds {found} transcripts, not {agent}'s")
-    return found or agent or CLAUDE
+    return [(root, found or agent or CLAUDE)]
 
 
-# How deep below a source folder agent_of looks for Codex's folders (~/.codex/sessions is one
-# level down, a backup's home/.codex/sessions three), and how many folders it lists at most:
-# a mistaken --source ~ must not walk a whole home folder before the build starts.
-BELOW_DEPTH = 3
+def agent_of(root: Path, agent: str | None = None) -> str:
+    """The agent whose transcripts `root` holds (the first, when it holds several stores)."""
+    return stores(root, agent)[0][1]
+
+
+# How deep below a source folder `stores` looks for the agents' stores (~/.codex/sessions is
+# one level down, a backup's home/.codex/sessions three, home/.local/share/opencode four),
+# and how many folders it lists at most: a mistaken --source ~ must not walk a whole home
+# folder before the build starts.
+BELOW_DEPTH = 5
 BELOW_FOLDERS = 300
 
 

@@ -24,7 +24,7 @@ import msgspec
 # LATEST_MIGRATION: when an index already has it, the build skips importing
 # sqlite-utils (~70 ms of a ~100 ms no-change refresh).
 from pastfix import LATEST_MIGRATION, agents, fixes, signatures, transcripts
-from pastfix.agents import WrongAgent, agent_of
+from pastfix.agents import WrongAgent
 from pastfix.prepare import REDACTION_VERSION, prepare
 from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
 
@@ -821,7 +821,7 @@ def build(
     `progress(bytes)` as it gets done.
 
     Each source is read by the reader of the agent whose files it holds
-    (pastfix.agents.agent_of); `agent`
+    (pastfix.agents.stores); `agent`
     reads an empty folder as that agent's and refuses one of the other's.
     `reader` reads every source with one given reader instead.
 
@@ -850,7 +850,8 @@ def build(
         if not Path(root).is_dir():
             raise BuildError(f"source is not a directory: {root}")
     try:
-        roots = [(root, agent_of(root, agent)) for root in _distinct_roots(sources)]
+        found = [store for root in _distinct_roots(sources) for store in agents.stores(root, agent)]
+        roots = list(dict.fromkeys(found))
     except WrongAgent as e:
         raise BuildError(str(e)) from e
     check_db_path(Path(db_path))

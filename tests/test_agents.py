@@ -56,18 +56,26 @@ def test_the_parent_of_a_codex_sessions_folder_is_codex(codex_home, tmp_path):
         sources.agent_of(codex_home, "claude")
 
 
-def test_both_agents_below_one_folder_need_a_source_each(codex_home, tmp_path):
+def test_each_agents_store_below_one_folder_is_read_by_its_reader(codex_home, tmp_path):
+    """A backup of a home folder: its .codex and .claude/projects, each as its agent's."""
     backup = tmp_path / "backup"
     shutil.copytree(codex_home, backup / ".codex")
     shutil.copytree(CLAUDE_PROJECTS, backup / ".claude" / "projects")
-    result = build(tmp_path / "index.db", "--source", backup)
-    assert result.exit_code == 1
-    assert result.stderr == (
-        f"Error: {backup} holds Codex sessions ({backup}/.codex/sessions) and Claude Code"
-        f" sessions ({backup}/.claude/projects): give each its own --source, such as"
-        f" --source {backup}/.codex/sessions --source {backup}/.claude/projects\n"
-    )
-    assert not (tmp_path / "index.db").exists()
+    assert sources.stores(backup) == [
+        (backup / ".claude" / "projects", "claude"),
+        (backup / ".codex" / "sessions", "codex"),
+    ]
+    assert sources.stores(backup, "codex") == [(backup / ".codex" / "sessions", "codex")]
+    result = build(tmp_path / "index.db", "--source", backup, "--json", "-s")
+    assert result.exit_code == 0, result.output
+    both = json.loads(result.stdout)
+    apart = [
+        json.loads(build(tmp_path / f"{n}.db", "--source", s, "--json", "-s").stdout)
+        for n, s in (("codex", SESSIONS), ("claude", CLAUDE_PROJECTS))
+    ]
+    for key in ("files_seen", "messages", "tool_results"):
+        assert both[key] == sum(a[key] for a in apart), key
+    assert both["skipped_lines"] == 0
     # Codex's folder beside Claude Code's projects, in a folder read as Claude Code's.
     mixed = tmp_path / "mixed"
     shutil.copytree(CLAUDE_PROJECTS / "-home-dev-todo", mixed / "-home-dev-todo")
@@ -129,18 +137,19 @@ def test_a_build_that_skips_most_lines_says_so(tmp_path):
     assert "skipped" not in result.stderr
 
 
-def test_the_parent_of_claude_codes_projects_is_refused_naming_them(tmp_path):
+def test_the_parent_of_claude_codes_projects_reads_them(tmp_path):
     """`--source ~/.claude` for ~/.claude/projects: its transcripts are a level further down."""
     home = tmp_path / ".claude"
     write_jsonl(
         home / "projects" / "-home-u-app" / "s1.jsonl", [prompt("u1", "s1", "hi", "2026-01-01")]
     )
     (home / "todos").mkdir()
-    with pytest.raises(
-        sources.WrongAgent, match=r"not its projects: pass --source .*\.claude/projects$"
-    ):
-        sources.agent_of(home)
+    assert sources.stores(home) == [(home / "projects", "claude")]
     assert sources.agent_of(home / "projects") == "claude"
+    with pytest.raises(sources.WrongAgent, match="holds claude transcripts, not codex's"):
+        sources.stores(home, "codex")
+    result = build(tmp_path / "index.db", "--source", home, "--json", "-s")
+    assert json.loads(result.stdout)["messages"] == 1
 
 
 def test_a_small_misread_source_beside_a_large_good_one_is_named(tmp_path):

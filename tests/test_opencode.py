@@ -372,6 +372,18 @@ def test_every_session_of_the_real_sample_is_indexed(db_path):
     assert versions == {"0.5.28", "1.0.107", "1.2.25", "1.4.0"}
 
 
+@pytest.mark.skipif(
+    not REAL_OPENCODE.is_dir(), reason=f"real opencode sample not found at {REAL_OPENCODE}"
+)
+def test_the_real_sample_s_folder_is_read_whole_as_opencode_s(db_path):
+    """Given the folder of the three homes, each home's store is found below it; the TUI's
+    prompt history (~/.local/state/opencode/prompt-history.jsonl) is not taken for a
+    Claude Code project."""
+    build_index(db_path, REAL_OPENCODE)
+    assert index_rows(db_path, "SELECT count(*), agent FROM sessions") == [(6, "opencode")]
+    assert index_rows(db_path, "SELECT count(*) FROM problems") == [(0,)]
+
+
 def test_find_shows_the_fixture_s_failure_with_its_agent_and_resume_command(db_path):
     assert agents.agent_of(DATA) == "opencode"
     build_index(db_path, DATA)

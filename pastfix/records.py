@@ -64,14 +64,15 @@ class Message(NamedTuple):
     kind: str | None
     timestamp: str | None
     text: str
-    is_sidechain: int
-    is_meta: int
-    is_compact_summary: int
-    agent_id: str | None
-    model: str | None
-    cwd: str | None
-    git_branch: str | None
-    version: str | None
+    # Claude Code's, mostly: another agent's reader may leave them out.
+    is_sidechain: int = 0
+    is_meta: int = 0
+    is_compact_summary: int = 0
+    agent_id: str | None = None
+    model: str | None = None
+    cwd: str | None = None
+    git_branch: str | None = None
+    version: str | None = None
 
 
 class ToolCall(NamedTuple):
@@ -85,8 +86,8 @@ class ToolCall(NamedTuple):
     file_path: str | None
     description: str | None
     input: str
-    agent_id: str | None
-    is_sidechain: int
+    agent_id: str | None = None
+    is_sidechain: int = 0
 
 
 class ToolResult(NamedTuple):

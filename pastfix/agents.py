@@ -101,6 +101,8 @@ AGENTS: dict[str, Agent] = {
                 "list": SEARCH,
                 "bash": SHELL,
             },
+            # pastfix's plugin sends a bash call that exited non-zero (pastfix.opencode)
+            hook="pastfix.opencode",
         ),
     )
 }

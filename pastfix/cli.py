@@ -443,14 +443,21 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
         click.echo(answer)
 
 
-def _agent_option(what: str) -> Any:
+def _agent_option(
+    what: str, names: tuple[str, ...] = ("claude", "codex"), said: str = "Claude Code or Codex CLI"
+) -> Any:
     return click.option(
         "--agent",
-        type=click.Choice(["claude", "codex"]),
+        type=click.Choice(names),
         default="claude",
         show_default=True,
-        help=f"The agent {what}: Claude Code or Codex CLI.",
+        help=f"The agent {what}: {said}.",
     )
+
+
+# The agents `pastfix hook install` installs a hook for (opencode's is a plugin).
+_HOOK_AGENTS = ("claude", "codex", "opencode")
+_HOOK_SAID = "Claude Code, Codex CLI or opencode (a plugin)"
 
 
 _SETTINGS_HELP = (
@@ -468,7 +475,7 @@ _SETTINGS_HELP = (
     help=_SETTINGS_HELP,
 )
 @_db_option("The index the hooks read and refresh.")
-@_agent_option("to install the hooks into")
+@_agent_option("to install the hooks into", _HOOK_AGENTS, _HOOK_SAID)
 def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> None:
     """Add pastfix's hooks to a Claude Code settings file (again: replace them).
 
@@ -478,17 +485,31 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
 
     With --agent codex, the hooks go into Codex's hooks.json: a PostToolUse hook
     (Codex runs it after every call; pastfix answers failures only) and a SessionEnd
-    hook. Codex runs them once you trust them: start `codex` and open /hooks.
+    hook. Codex runs them once you trust them: start `codex` and open /hooks. With
+    --agent opencode, a plugin goes into ~/.config/opencode/plugins/pastfix.js (or
+    --settings FILE): after a bash call that exited non-zero it adds the past fix to
+    the output the model reads.
 
     \b
     Example:
         pastfix hook install
         pastfix hook install --settings .claude/settings.local.json --db ~/index.db
         pastfix hook install --agent codex
+        pastfix hook install --agent opencode
     """
     from pastfix import install
 
     db_path = db_path or paths.default_db()
+    if agent == "opencode":
+        plugin = settings or install.opencode_plugin_file()
+        try:
+            install.install_opencode_plugin(plugin, db_path)
+        except install.InstallError as e:
+            raise click.ClickException(str(e)) from e
+        click.echo(f"Wrote pastfix's opencode plugin to {plugin} (restart opencode)", err=True)
+        if not db_path.exists():
+            click.echo(f"Build the index it reads: pastfix build {db_path}", err=True)
+        return
     try:
         if agent == "codex":
             settings = settings or install.codex_hooks_file()
@@ -520,7 +541,7 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     type=click.Path(dir_okay=False, path_type=Path),
     help=_SETTINGS_HELP,
 )
-@_agent_option("to remove the hooks from")
+@_agent_option("to remove the hooks from", _HOOK_AGENTS, _HOOK_SAID)
 def hook_uninstall(settings: Path | None, agent: str) -> None:
     """Remove pastfix's hooks from a Claude Code settings file, and nothing else.
 
@@ -532,6 +553,14 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
     """
     from pastfix import install
 
+    if agent == "opencode":
+        plugin = settings or install.opencode_plugin_file()
+        try:
+            removed = install.uninstall_opencode_plugin(plugin)
+        except install.InstallError as e:
+            raise click.ClickException(str(e)) from e
+        click.echo(f"{'Removed' if removed else 'No'} pastfix's opencode plugin {plugin}", err=True)
+        return
     default = install.codex_hooks_file() if agent == "codex" else install.default_settings()
     settings = settings or default
     try:

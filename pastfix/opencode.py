@@ -750,3 +750,37 @@ def _row_json(data: Any, line_no: int, batch: Batch, name: str | None) -> dict[s
         batch.problems.append(Problem(line_no, f"{where}data is not text", ""))
         return None
     return _json_object(raw, line_no, batch, name)
+
+
+# -- the failure hook ---------------------------------------------------------------
+#
+# opencode has no command hooks: its plugins (JS modules in ~/.config/opencode/plugins/)
+# get `tool.execute.after(input, output)` when a tool returns, and what the plugin leaves
+# in `output.output` is what the model reads (opencode 1.18.33, tests/test_opencode_e2e.py).
+# A tool that throws (state.status "error": a file not found, a rejection) never reaches
+# it; a bash call that exited non-zero does, with `metadata.exit`. pastfix's plugin
+# (pastfix/opencode_plugin.js, installed by `pastfix hook install --agent opencode`) sends
+# such a call to `pastfix hook --agent opencode` as {tool, sessionID, callID, output,
+# metadata} and appends what it prints to the output.
+
+
+def hook_failure(event: dict[str, Any]) -> dict[str, Any] | None:
+    """The failure in an event of pastfix's plugin, stored as a build stores it
+    (`Exit code N` first), with its session; None when the call did not fail."""
+    tool = _str(event.get("tool"))
+    if tool is None:
+        return None
+    state = {
+        "status": "completed",
+        "output": event.get("output"),
+        "metadata": event.get("metadata"),
+    }
+    text, failed = tool_result(state, tool)
+    if not failed:
+        return None
+    return {"error": clean_text(text), "session_id": _str(event.get("sessionID"))}
+
+
+def hook_output(context: str, event: dict[str, Any]) -> str:
+    """What the plugin appends to the call's output for the model: the context itself."""
+    return context

@@ -1,9 +1,12 @@
 """opencode's history: the JSON storage tree (v0.5 and v0.6-v1.1 layouts) and opencode.db."""
 
 import json
+import os
 import re
 import shutil
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -12,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import REAL_CORPUS, build_index
 
-from pastfix import agents, opencode, signatures
+from pastfix import agents, hook, install, opencode, signatures
 from pastfix.cli import cli
 
 DATA = Path(__file__).parent / "data" / "opencode"
@@ -576,6 +579,120 @@ def test_a_corrupt_database_is_a_problem_and_its_rows_are_kept(tmp_path, db_path
     assert problems == [("cannot read: unreadable database: file is not a database",)]
     assert index_rows(db_path, "SELECT session_id FROM sessions") == [(DB_SESSION,)]
     assert index_rows(db_path, "SELECT count(*) FROM tool_results WHERE is_error = 1") == [(2,)]
+
+
+# -- the failure hook (pastfix's opencode plugin) ----------------------------------
+
+BUILD_OUTPUT = (
+    "> webapp@2.0.0 build\n> webpack\n\n"
+    "Module not found: Error: Can't resolve './quokka-widget' in '/home/dev/other/src'\n"
+)
+OTHER = "ses_0000000000ffeOTHERSESSIONXX"
+
+
+def plugin_event(exit_code=1, output=BUILD_OUTPUT, tool="bash", session=OTHER):
+    """What pastfix's plugin sends for a call (pastfix/opencode_plugin.js)."""
+    return {
+        "tool": tool,
+        "sessionID": session,
+        "callID": "call_1",
+        "output": output,
+        "metadata": {"exit": exit_code},
+    }
+
+
+def test_the_hook_tells_a_failed_bash_call_as_the_build_stores_it():
+    failure = opencode.hook_failure(plugin_event())
+    assert failure == {"error": "Exit code 1\n" + BUILD_OUTPUT.rstrip("\n"), "session_id": OTHER}
+    assert opencode.hook_failure(plugin_event(exit_code=0)) is None
+    assert opencode.hook_failure(plugin_event(tool="read")) is None  # no exit code to tell
+    assert opencode.hook_failure({"output": "x"}) is None
+
+
+def test_pastfix_hook_agent_opencode_recalls_the_fix(db_path):
+    build_index(db_path, DATA)
+    answer = hook.run(json.dumps(plugin_event()), db_path, agent="opencode")
+    assert answer.startswith("pastfix: this error was seen before, 1 time in 1 other session")
+    assert f"opencode --session {SESSION}" in answer
+    assert "edited src/index.ts" in answer
+    # its own session is not recalled to itself, nor a call that worked
+    assert hook.run(json.dumps(plugin_event(session=SESSION)), db_path, agent="opencode") == ""
+    assert hook.run(json.dumps(plugin_event(exit_code=0)), db_path, agent="opencode") == ""
+
+
+def test_hook_install_agent_opencode_writes_the_plugin_and_uninstall_removes_it(tmp_path):
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config")}
+    plugin = tmp_path / "config" / "opencode" / "plugins" / "pastfix.js"
+    db = tmp_path / "index.db"
+    runner = CliRunner()
+    for _ in range(2):  # a second install replaces the first
+        done = runner.invoke(
+            cli, ["hook", "install", "--agent", "opencode", "--db", str(db)], env=env
+        )
+        assert done.exit_code == 0, done.output
+    text = plugin.read_text()
+    command = json.loads(re.search(r"const COMMAND = (.*)", text).group(1))
+    assert command == [
+        *install.pastfix_executable(),
+        "hook",
+        "--agent",
+        "opencode",
+        "--db",
+        str(db.absolute()),
+    ]
+    assert "__PASTFIX_COMMAND__" not in text
+    done = runner.invoke(cli, ["hook", "uninstall", "--agent", "opencode"], env=env)
+    assert done.exit_code == 0 and not plugin.exists()
+    plugin.write_text("export default {id: 'mine'}\n")  # someone else's file of that name
+    done = runner.invoke(cli, ["hook", "install", "--agent", "opencode", "--db", str(db)], env=env)
+    assert done.exit_code == 1 and "is not pastfix's plugin" in done.output
+    runner.invoke(cli, ["hook", "uninstall", "--agent", "opencode"], env=env)
+    assert plugin.read_text() == "export default {id: 'mine'}\n"
+
+
+NODE = shutil.which("node")
+
+
+@pytest.mark.skipif(NODE is None, reason="node not found: the plugin's JavaScript is run by it")
+@pytest.mark.parametrize(
+    ("exit_code", "recalled"), [(1, True), (0, False)], ids=["failed", "succeeded"]
+)
+def test_the_plugin_appends_the_recall_to_a_failed_call_s_output(
+    tmp_path, db_path, exit_code, recalled
+):
+    """The plugin's tool.execute.after, run by node as opencode (Bun) runs it: it asks
+    `pastfix hook --agent opencode` and leaves the answer in output.output."""
+    build_index(db_path, DATA)
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    (folder / "package.json").write_text('{"type": "module"}')
+    text = install.opencode_plugin(db_path).replace(
+        json.dumps([*install.pastfix_executable()])[1:-1],
+        json.dumps([sys.executable, "-m", "pastfix"])[1:-1],
+    )
+    (folder / "pastfix.js").write_text(text)
+    script = f"""
+        const plugin = (await import({json.dumps((folder / "pastfix.js").as_uri())})).default
+        const hooks = await plugin.server({{}})
+        const output = {{title: "", output: {json.dumps(BUILD_OUTPUT)},
+                         metadata: {{exit: {exit_code}, output: ""}}}}
+        await hooks["tool.execute.after"](
+            {{tool: "bash", sessionID: {json.dumps(OTHER)}, callID: "c1", args: {{}}}}, output)
+        console.log(JSON.stringify([plugin.id, output.output]))
+    """
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    done = subprocess.run(
+        [NODE, "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    plugin_id, output = json.loads(done.stdout)
+    assert plugin_id == "pastfix"
+    assert output.startswith(BUILD_OUTPUT)
+    assert ("pastfix: this error was seen before" in output) == recalled
 
 
 # -- bad input, fuzzed --------------------------------------------------------------

@@ -551,12 +551,20 @@ def _tool_rows(
 
 
 def tool_result(state: dict[str, Any], tool: str) -> tuple[str, bool]:
-    """A finished tool part's text as stored, and whether it failed (module docstring)."""
+    """A finished tool part's text as stored, and whether it failed (module docstring).
+
+    What pastfix's plugin appended to a call's output (the past fix, which opencode
+    stores with the output the model read) is left out: indexed, the next lookup would
+    find pastfix's own words.
+    """
     if state.get("status") == "error":
         error = state.get("error")
         return (error if isinstance(error, str) else _json_text(error)), True
     output = state.get("output")
     text = output if isinstance(output, str) else _json_text(output)
+    recalled = text.rfind(RECALL_MARK)
+    if recalled >= 0:
+        text = text[:recalled].rstrip("\n") + "\n"
     metadata = state.get("metadata")
     code = metadata.get("exit") if isinstance(metadata, dict) else None
     if (
@@ -762,6 +770,10 @@ def _row_json(data: Any, line_no: int, batch: Batch, name: str | None) -> dict[s
 # (pastfix/opencode_plugin.js, installed by `pastfix hook install --agent opencode`) sends
 # such a call to `pastfix hook --agent opencode` as {tool, sessionID, callID, output,
 # metadata} and appends what it prints to the output.
+
+
+# How pastfix's plugin appends the hook's answer (hook.context starts with these words).
+RECALL_MARK = "\n\npastfix: this error was seen before"
 
 
 def hook_failure(event: dict[str, Any]) -> dict[str, Any] | None:

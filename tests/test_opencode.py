@@ -613,11 +613,18 @@ def test_pastfix_hook_agent_opencode_recalls_the_fix(db_path):
     build_index(db_path, DATA)
     answer = hook.run(json.dumps(plugin_event()), db_path, agent="opencode")
     assert answer.startswith("pastfix: this error was seen before, 1 time in 1 other session")
+    assert ("\n\n" + answer).startswith(opencode.RECALL_MARK)  # what the reader leaves out
     assert f"opencode --session {SESSION}" in answer
     assert "edited src/index.ts" in answer
     # its own session is not recalled to itself, nor a call that worked
     assert hook.run(json.dumps(plugin_event(session=SESSION)), db_path, agent="opencode") == ""
     assert hook.run(json.dumps(plugin_event(exit_code=0)), db_path, agent="opencode") == ""
+
+
+def test_the_recall_the_plugin_appended_is_not_indexed():
+    output = BUILD_OUTPUT + "\n\npastfix: this error was seen before, 1 time in 1 other session"
+    state = {"status": "completed", "output": output, "metadata": {"exit": 1}}
+    assert opencode.tool_result(state, "bash") == ("Exit code 1\n" + BUILD_OUTPUT.rstrip(), True)
 
 
 def test_hook_install_agent_opencode_writes_the_plugin_and_uninstall_removes_it(tmp_path):

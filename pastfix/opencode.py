@@ -65,6 +65,7 @@ from typing import Any
 import msgspec
 
 from pastfix import agents, lines
+from pastfix.lines import BadLine
 from pastfix.records import (
     Batch,
     Message,
@@ -78,8 +79,6 @@ from pastfix.records import (
 )
 
 AGENT = "opencode"
-# `opencode --session <id>` (-s) continues a session (opencode.ai/docs/cli, "tui" flags).
-RESUME = "opencode --session {}"
 DB_ENV = "OPENCODE_DB"
 # opencode.db, opencode-<channel>.db (Database.getChannelPath): not their -wal or -shm.
 _DB_NAME = re.compile(r"^opencode(?:-[A-Za-z0-9._-]+)?\.db$")
@@ -115,10 +114,6 @@ _BOOKKEEPING = frozenset(
 COPY_TRIES = 3
 
 _decode = msgspec.json.decode
-
-
-class BadRecord(Exception):
-    """A record that cannot be used (made a Problem)."""
 
 
 # -- where the files are ------------------------------------------------------------
@@ -255,11 +250,11 @@ def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | No
 def parse_file(source: SourceFile, data: bytes) -> Batch:
     """The records of one unit: a database, a session file, or a message with its parts."""
     path = Path(source.path)
-    if path.suffix == ".db" or _DB_NAME.match(path.name):
-        return read_database(path)
-    if path.parent.parent.name == "message":
+    if path.suffix == ".json" and path.parent.parent.name == "message":
         return parse_message_files(data, source.companions)
-    return parse_session_file(data)
+    if path.suffix == ".json" and "session" in (path.parent.name, path.parent.parent.name):
+        return parse_session_file(data)  # session/<project>/ or v0.5's session/info/
+    return read_database(path)  # opencode*.db, or $OPENCODE_DB under any name
 
 
 def parse_session_file(data: bytes) -> Batch:
@@ -306,10 +301,10 @@ def parse_message(data: bytes, parts: list[tuple[int, bytes, str]]) -> Batch:
 
 
 def _guard(batch: Batch, line_no: int, raw: bytes, work: Any, *args: Any) -> None:
-    """work(*args), a BadRecord it raises made a problem of the record at `line_no`."""
+    """work(*args), a BadLine it raises made a problem of the record at `line_no`."""
     try:
         work(*args)
-    except BadRecord as e:
+    except BadLine as e:
         batch.problems.append(Problem(line_no, str(e), line_head(raw)))
 
 
@@ -341,7 +336,7 @@ def _json_object(
 def _session_meta(info: dict[str, Any], line_no: int, batch: Batch, worktree: Any = None) -> None:
     session_id = _str(info.get("id"))
     if session_id is None:
-        raise BadRecord("session without an id")
+        raise BadLine("session without an id")
     title = _str(info.get("title"))
     if title and _DEFAULT_TITLE.match(title):
         title = None
@@ -365,7 +360,7 @@ def _message_rows(
     message_id = _str(info.get("id"))
     session_id = _str(info.get("sessionID"))
     if message_id is None or session_id is None:
-        raise BadRecord("message without an id or sessionID")
+        raise BadLine("message without an id or sessionID")
     role = info.get("role")
     if role not in ("user", "assistant"):
         batch.skipped += 1 + len(parts)
@@ -382,7 +377,7 @@ def _message_rows(
     for part_line, part in parts:
         try:
             _part_rows(part, part_line, role, summary, created, env, batch)
-        except BadRecord as e:
+        except BadLine as e:
             name = _str(part.get("id")) or "?"
             batch.problems.append(Problem(part_line, f"part {name}: {e}", ""))
     error = info.get("error")
@@ -454,14 +449,14 @@ def _part_rows(
 ) -> None:
     part_id = _str(part.get("id"))
     if part_id is None:
-        raise BadRecord("part without an id")
+        raise BadLine("part without an id")
     kind = part.get("type")
     time = _obj(part.get("time"))
     started = _iso(time.get("start")) or created
     if kind == "text":
         text = part.get("text")
         if not isinstance(text, str):
-            raise BadRecord("text part without a text string")
+            raise BadLine("text part without a text string")
         meta = 1 if part.get("synthetic") is True else 0
         if role == "user":
             batch.messages.append(
@@ -504,7 +499,7 @@ def _tool_rows(
     name = _str(part.get("tool"))
     state = part.get("state")
     if name is None or not isinstance(state, dict):
-        raise BadRecord("tool part without a tool name or state")
+        raise BadLine("tool part without a tool name or state")
     args = state.get("input")
     if not isinstance(args, dict):
         args = {}
@@ -711,7 +706,10 @@ _PARTS_SQL = "SELECT id, message_id, session_id, data FROM part ORDER BY message
 
 def _read_tables(conn: sqlite3.Connection, batch: Batch) -> None:
     """Sessions, then each message with its parts: numbered in that order, as the JSON
-    tree's files are (a message, then its parts)."""
+    tree's files are (a message, then its parts). A database without any table yet (a
+    store opencode has just created) holds nothing, and that is no problem."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' LIMIT 1").fetchone() is None:
+        return
     line_no = 0
     for sid, directory, title, version, parent, worktree in _rows(conn, _SESSIONS_SQL, batch):
         line_no += 1

@@ -412,14 +412,23 @@ def test_build_agent_opencode_reads_the_xdg_data_folder(tmp_path, monkeypatch):
     assert index_rows(index, "SELECT session_id FROM sessions") == [(SESSION,)]
 
 
-def test_opencode_db_may_live_elsewhere(tmp_path, monkeypatch):
+def test_opencode_db_may_live_elsewhere_under_any_name(tmp_path, monkeypatch, db_path):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("OPENCODE_DB", str(tmp_path / "elsewhere" / "mine.db"))
+    monkeypatch.setenv("OPENCODE_DB", str(tmp_path / "elsewhere" / "mine.sqlite"))
     (tmp_path / "elsewhere").mkdir()
-    make_db(tmp_path / "elsewhere" / "mine.db").close()
+    make_db(tmp_path / "elsewhere" / "mine.sqlite").close()
     assert opencode.default_folders() == [tmp_path / "data" / "opencode", tmp_path / "elsewhere"]
-    found = [s.path for s in opencode.iter_source_files(tmp_path / "elsewhere")]
-    assert found == [str(tmp_path / "elsewhere" / "mine.db")]
+    build_index(db_path, tmp_path / "elsewhere")
+    assert index_rows(db_path, "SELECT session_id, agent FROM sessions") == [
+        (DB_SESSION, "opencode")
+    ]
+
+
+def test_a_database_opencode_has_just_created_is_no_problem(tmp_path, db_path):
+    store = tmp_path / "opencode"
+    store.mkdir()
+    sqlite3.connect(store / "opencode.db").execute("PRAGMA journal_mode = WAL").connection.close()
+    assert opencode.read_database(store / "opencode.db").problems == []
 
 
 def test_a_changed_part_is_re_read_and_a_new_message_picked_up(tmp_path, db_path):

@@ -39,7 +39,8 @@ a compact_summary. A tool part is a call (its tool_use_id is the part id, which 
 other agent produces; opencode's `callID` is the provider's and may repeat) and, once
 it has finished, a result, each with its row in the conversation as Claude Code's
 are. Ids: a part's rows are the part id (the result's `<part id>:result`), a message's
-error the message id.
+error the message id. A child session (a subagent's, with `parentID`) is a session of its
+own, resumable by its id; its parent is kept as session_meta `parent_session_id`.
 
 Failures. A tool part whose `state.status` is "error" failed, its `state.error` the text
 the model got (permission rejections, "Tool execution aborted" when a step was stopped:

@@ -84,6 +84,26 @@ AGENTS: dict[str, Agent] = {
             },
         ),
         Agent(
+            "copilot",
+            "GitHub Copilot CLI",
+            "pastfix.copilot",
+            # `copilot --resume [sessionId]` (npm @github/copilot 0.0.340 to 1.0.60)
+            "copilot --resume {}",
+            {
+                "bash": SHELL,
+                "powershell": SHELL,
+                "str_replace_editor": EDIT,
+                "edit": EDIT,
+                "create": EDIT,
+                "apply_patch": EDIT,
+                # and str_replace_editor's view command (pastfix.copilot)
+                "view": READ,
+                "glob": SEARCH,
+                "grep": SEARCH,
+            },
+            hook="pastfix.copilot",
+        ),
+        Agent(
             "opencode",
             "opencode",
             "pastfix.opencode",

@@ -427,11 +427,14 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
     "additionalContext": ...}}: where it was seen and what fixed it. Prints nothing
     on an interrupt, Claude Code's own noise (rejections, cancelled siblings, files
     not read), no good match, or any problem, which goes to stderr; always exits 0.
+    With --agent copilot it reads GitHub Copilot CLI's postToolUseFailure event and
+    prints {"additionalContext": ...}.
 
     \b
     Example:
         pastfix hook install               # add it to ~/.claude/settings.json
         pastfix hook install --agent codex # add it to ~/.codex/hooks.json
+        pastfix hook install --agent copilot # to ~/.copilot/hooks/pastfix.json
         pastfix hook --db index.db < event.json
     """
     if ctx.invoked_subcommand is not None:
@@ -443,27 +446,34 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
         click.echo(answer)
 
 
-def _agent_option(
-    what: str, names: tuple[str, ...] = ("claude", "codex"), said: str = "Claude Code or Codex CLI"
-) -> Any:
+_INSTALL_LABELS = {
+    "claude": "Claude Code",
+    "codex": "Codex CLI",
+    "copilot": "GitHub Copilot CLI",
+    "opencode": "opencode (a plugin)",
+}
+
+
+def _agent_option(what: str, names: tuple[str, ...] = ("claude", "codex")) -> Any:
+    labels = [_INSTALL_LABELS[name] for name in names]
     return click.option(
         "--agent",
         type=click.Choice(names),
         default="claude",
         show_default=True,
-        help=f"The agent {what}: {said}.",
+        help=f"The agent {what}: {', '.join(labels[:-1])} or {labels[-1]}.",
     )
 
 
 # The agents `pastfix hook install` installs a hook for (opencode's is a plugin).
-_HOOK_AGENTS = ("claude", "codex", "opencode")
-_HOOK_SAID = "Claude Code, Codex CLI or opencode (a plugin)"
+_HOOK_AGENTS = ("claude", "codex", "copilot", "opencode")
 
 
 _SETTINGS_HELP = (
-    "Claude Code settings file, or Codex hooks file."
-    " Default: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json), or"
-    " $CODEX_HOME/hooks.json (~/.codex/hooks.json)"
+    "Claude Code settings file, or Codex or Copilot CLI hooks file."
+    " Default: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json),"
+    " $CODEX_HOME/hooks.json (~/.codex/hooks.json), or"
+    " $COPILOT_HOME/hooks/pastfix.json (~/.copilot/hooks/pastfix.json)"
 )
 
 
@@ -475,7 +485,7 @@ _SETTINGS_HELP = (
     help=_SETTINGS_HELP,
 )
 @_db_option("The index the hooks read and refresh.")
-@_agent_option("to install the hooks into", _HOOK_AGENTS, _HOOK_SAID)
+@_agent_option("to install the hooks into", _HOOK_AGENTS)
 def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> None:
     """Add pastfix's hooks to a Claude Code settings file (again: replace them).
 
@@ -485,16 +495,19 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
 
     With --agent codex, the hooks go into Codex's hooks.json: a PostToolUse hook
     (Codex runs it after every call; pastfix answers failures only) and a SessionEnd
-    hook. Codex runs them once you trust them: start `codex` and open /hooks. With
-    --agent opencode, a plugin goes into ~/.config/opencode/plugins/pastfix.js (or
-    --settings FILE): after a bash call that exited non-zero it adds the past fix to
-    the output the model reads.
+    hook. Codex runs them once you trust them: start `codex` and open /hooks.
+    With --agent copilot, into ~/.copilot/hooks/pastfix.json: a postToolUseFailure
+    hook (GitHub Copilot CLI 1.0.15 and later) and a sessionEnd hook.
+    With --agent opencode, a plugin goes into ~/.config/opencode/plugins/pastfix.js
+    (or --settings FILE): after a bash call that exited non-zero it adds the past fix
+    to the output the model reads.
 
     \b
     Example:
         pastfix hook install
         pastfix hook install --settings .claude/settings.local.json --db ~/index.db
         pastfix hook install --agent codex
+        pastfix hook install --agent copilot
         pastfix hook install --agent opencode
     """
     from pastfix import install
@@ -514,6 +527,9 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
         if agent == "codex":
             settings = settings or install.codex_hooks_file()
             install.install_codex_hooks(settings, db_path)
+        elif agent == "copilot":
+            settings = settings or install.copilot_hooks_file()
+            install.install_copilot_hooks(settings, db_path)
         else:
             settings = settings or install.default_settings()
             install.install_hooks(settings, db_path)
@@ -522,6 +538,10 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     if agent == "codex":
         click.echo(f"Added pastfix's PostToolUse and SessionEnd hooks to {settings}", err=True)
         click.echo("Trust them once in Codex: run `codex`, then /hooks", err=True)
+    elif agent == "copilot":
+        click.echo(
+            f"Added pastfix's postToolUseFailure and sessionEnd hooks to {settings}", err=True
+        )
     else:
         events = "PostToolUseFailure and SessionEnd"
         click.echo(f"Added pastfix's {events} hooks to {settings}", err=True)
@@ -541,7 +561,7 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     type=click.Path(dir_okay=False, path_type=Path),
     help=_SETTINGS_HELP,
 )
-@_agent_option("to remove the hooks from", _HOOK_AGENTS, _HOOK_SAID)
+@_agent_option("to remove the hooks from", _HOOK_AGENTS)
 def hook_uninstall(settings: Path | None, agent: str) -> None:
     """Remove pastfix's hooks from a Claude Code settings file, and nothing else.
 
@@ -550,6 +570,8 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
         pastfix hook uninstall
         pastfix hook uninstall --settings .claude/settings.local.json
         pastfix hook uninstall --agent codex
+        pastfix hook uninstall --agent copilot
+        pastfix hook uninstall --agent opencode
     """
     from pastfix import install
 
@@ -561,10 +583,15 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
             raise click.ClickException(str(e)) from e
         click.echo(f"{'Removed' if removed else 'No'} pastfix's opencode plugin {plugin}", err=True)
         return
-    default = install.codex_hooks_file() if agent == "codex" else install.default_settings()
+    default = {"codex": install.codex_hooks_file, "copilot": install.copilot_hooks_file}.get(
+        agent, install.default_settings
+    )()
     settings = settings or default
     try:
-        removed = install.uninstall_hooks(settings)
+        if agent == "copilot":
+            removed = install.uninstall_copilot_hooks(settings)
+        else:
+            removed = install.uninstall_hooks(settings)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     done = "Removed pastfix's hooks from" if removed else "No pastfix hook in"

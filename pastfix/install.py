@@ -82,10 +82,12 @@ def hook_commands(db_path: Path, projects: Path | None = None) -> dict[str, str]
     }
 
 
-def _recall_command(db_path: Path) -> str:
-    """`pastfix hook --db DB`, absolute: it answers Claude Code's and Codex's events alike."""
+def _recall_command(db_path: Path, agent: str | None = None) -> str:
+    """`pastfix hook --db DB`, absolute: it answers Claude Code's and Codex's events alike;
+    with `agent`, `--agent NAME` for an agent whose events its own module reads."""
     exe = " ".join(shlex.quote(part) for part in pastfix_executable())
-    return f"{exe} hook --db {shlex.quote(str(db_path.absolute()))}  {MARKER}"
+    named = f" --agent {agent}" if agent else ""
+    return f"{exe} hook --db {shlex.quote(str(db_path.absolute()))}{named}  {MARKER}"
 
 
 def _refresh_command(db_path: Path, source: Path | None) -> str:
@@ -98,7 +100,10 @@ def _refresh_command(db_path: Path, source: Path | None) -> str:
 
 
 def _is_ours(handler: object) -> bool:
-    return isinstance(handler, dict) and str(handler.get("command", "")).rstrip().endswith(MARKER)
+    # `bash`: GitHub Copilot CLI's name for a handler's command
+    return isinstance(handler, dict) and any(
+        str(handler.get(key, "")).rstrip().endswith(MARKER) for key in ("command", "bash")
+    )
 
 
 def read_settings(path: Path) -> dict[str, Any]:
@@ -152,6 +157,8 @@ def without_ours(settings: dict[str, Any]) -> dict[str, Any]:
             continue
         kept_groups = []
         for group in groups:
+            if _is_ours(group):  # a handler listed alone, as Copilot CLI lists them
+                continue
             handlers = group.get("hooks") if isinstance(group, dict) else None
             if not isinstance(handlers, list) or not any(_is_ours(h) for h in handlers):
                 kept_groups.append(group)
@@ -379,6 +386,71 @@ def uninstall_codex_mcp(config_path: Path) -> bool:
         return False
     _write_text(config_path, kept.rstrip("\n") + "\n" if kept.strip() else "")
     return True
+
+
+# -- GitHub Copilot CLI -------------------------------------------------------------------
+#
+# Read from the app.js of npm @github/copilot 1.0.20 and 1.0.60 (the CLI is not open
+# source; later releases ship a native binary):
+# - hooks: every *.json file under $COPILOT_HOME/hooks (~/.copilot/hooks, since
+#   0.0.422), `{"version": 1, "hooks": {"<event>": [{"type": "command", "bash": "...",
+#   "timeoutSec": N}]}}`; also .github/hooks/*.json of a repository (--settings).
+#   pastfix writes a file of its own there, pastfix.json.
+# - postToolUseFailure (since 1.0.15) runs after a failed call, with the failure on
+#   stdin; the `additionalContext` of the JSON it prints is appended to the failure
+#   the model reads (pastfix.copilot.hook_failure, hook_output). sessionEnd runs
+#   when the session ends; its output is not read.
+COPILOT_FAILURE_EVENT = "postToolUseFailure"
+COPILOT_END_EVENT = "sessionEnd"
+COPILOT_HOOKS_FILE = "pastfix.json"
+
+
+def copilot_hooks_file() -> Path:
+    from pastfix import copilot
+
+    return copilot.home() / "hooks" / COPILOT_HOOKS_FILE
+
+
+def copilot_hooks(db_path: Path) -> dict[str, list[dict[str, Any]]]:
+    """The hooks pastfix adds to Copilot CLI, by event."""
+    from pastfix import copilot
+
+    return {
+        COPILOT_FAILURE_EVENT: [_copilot_handler(_recall_command(db_path, "copilot"))],
+        COPILOT_END_EVENT: [_copilot_handler(_refresh_command(db_path, copilot.home()))],
+    }
+
+
+def _copilot_handler(command: str) -> dict[str, Any]:
+    return {"type": "command", "bash": command, "timeoutSec": TIMEOUT}
+
+
+def install_copilot_hooks(hooks_path: Path, db_path: Path) -> None:
+    """Write pastfix's hooks into a Copilot CLI hooks file (again: replace them), keeping
+    the file's other hooks."""
+    settings = without_ours(read_settings(hooks_path))
+    hooks = settings.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise InstallError(f'"hooks" in {hooks_path} is not an object: fix it first')
+    for event, handlers in copilot_hooks(db_path).items():
+        existing = hooks.get(event, [])
+        if not isinstance(existing, list):
+            raise InstallError(f'"hooks.{event}" in {hooks_path} is not a list: fix it first')
+        hooks[event] = [*existing, *handlers]
+    write_settings(hooks_path, {"version": 1, **settings, "hooks": hooks})
+    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+
+
+def uninstall_copilot_hooks(hooks_path: Path) -> bool:
+    """Remove pastfix's hooks from a Copilot CLI hooks file, and the file when nothing else
+    is left in it; whether there were any."""
+    removed = uninstall_hooks(hooks_path)
+    if removed and set(read_settings(hooks_path)) <= {"version"}:
+        try:
+            hooks_path.unlink()
+        except OSError as e:
+            raise InstallError(f"cannot remove {hooks_path}: {e.strerror}") from e
+    return removed
 
 
 # -- the MCP server, at Claude Code's user scope ----------------------------

@@ -219,7 +219,11 @@ _KIND_RULES = (
         "rejected",
         re.compile(
             r"The user doesn't want to (?:proceed|take this action)"
-            r"|User rejected tool use|The user rejected|Tool use was rejected",
+            r"|User rejected tool use|The user rejected|Tool use was rejected"
+            # GitHub Copilot CLI's (0.0.340 to 1.0.60)
+            r"|User rejected the tool call|The tool call required approval from the user, but"
+            r"|The tool execution was denied by the user"
+            r"|The pending permission request was cancelled",
             re.I,
         ),
     ),
@@ -227,6 +231,8 @@ _KIND_RULES = (
         "interrupted",
         re.compile(
             r"\[?(?:Request )?interrupted by user"
+            # GitHub Copilot CLI's, for a call a stop or a restart cut short
+            r"|The execution of this tool, or a previous tool was interrupted"
             # opencode: a call still running when its step was stopped
             r"|Tool execution aborted",
             re.I,
@@ -252,6 +258,13 @@ _KIND_RULES = (
             r"|Permission to use [^\n]{0,300}?(?:has been|was|is) (?:auto-?)?denied"
             r"|Permission for [^\n]{0,300}?(?:has been|was) denied"
             r"|[^\n]{0,300}?but you haven't granted it yet"
+            # GitHub Copilot CLI's words, never a command's (its failed commands start
+            # "Exit code N"): permission rules, a prompt it could not ask, content policy
+            r"|Permission denied (?:and could not request permission|by rules|by user\b"
+            r"|by a PermissionRequest hook|by content exclusion)"
+            r"|Permission denied: (?:Create|Update|Delete|Move and update) file "
+            r"|Permission to (?:run this tool|search this path) was denied"
+            r'|Access denied: "[^"\n]{0,300}" is excluded by organization content policy'
             # opencode's PermissionDeniedError (a deny rule in its config)
             r"|The user has specified a rule which prevents you from using",
             re.I,

@@ -521,6 +521,36 @@ def test_signature_of_empty_text_is_empty():
         ("PreToolUse:Bash hook error: [/home/u/bin/check]: BLOCKED: use cd first", "hook_blocked"),
         ("Bash operation blocked by hook:\n- [./guard.sh]: no force pushes", "hook_blocked"),
         ("Denied by PermissionRequest hook", "hook_blocked"),
+        # GitHub Copilot CLI's words (npm @github/copilot 0.0.340 to 1.0.60)
+        ("The user rejected this tool call.", "rejected"),
+        ("The user rejected this tool call. User feedback: use pnpm", "rejected"),
+        (
+            "The tool call required approval from the user, but the user rejected it or an"
+            " earlier tool call.",
+            "rejected",
+        ),
+        ("User rejected the tool call", "rejected"),
+        (
+            "The pending permission request was cancelled before the tool could continue.",
+            "rejected",
+        ),
+        ("The execution of this tool, or a previous tool was interrupted.", "interrupted"),
+        ("Permission denied and could not request permission from user", "permission_denied"),
+        (
+            "Permission denied and could not request permission from user. Try to find an"
+            " alternative approach that doesn't require this permission.",
+            "permission_denied",
+        ),
+        ("Permission denied by rules: shell(rm)", "permission_denied"),
+        ("Permission denied by a PermissionRequest hook: not here", "permission_denied"),
+        ("Permission denied: Create file /tmp/x.py", "permission_denied"),
+        ("Permission to run this tool was denied due the following rules: rm", "permission_denied"),
+        (
+            'Access denied: "secrets/.env" is excluded by organization content policy. Do not'
+            " attempt to access this file.",
+            "permission_denied",
+        ),
+        ("Denied by preToolUse hook: no force pushes", "hook_blocked"),
         ("Exit code 143\nCommand timed out after 3m 0s\nsome output", "timeout"),
         ("Command timed out after 2m 0.0s", "timeout"),
         (
@@ -538,6 +568,8 @@ def test_signature_of_empty_text_is_empty():
         ("Exit code 1\n(eval):1: permission denied:", ERROR),
         ("Exit code 1\nbash: ./run.sh: Permission denied", ERROR),
         ("Permission denied (publickey).", ERROR),
+        ("Permission denied by the remote host", ERROR),
+        ("Exit code 1\nPermission denied and could not request permission from user", ERROR),
         ("EACCES: permission denied, open '/etc/x'", ERROR),
         ("Exit code 1\nThe user doesn't want to proceed (quoted by grep)", ERROR),
         ("Exit code 1\nrunning tests\nCommand timed out after 5s (the runner's own output)", ERROR),

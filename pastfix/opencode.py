@@ -665,6 +665,9 @@ def read_database(path: Path) -> Batch:
         copy = Path(scratch, "opencode.db")
         _copy_store(path, copy)
         conn = sqlite3.connect(copy)
+        # Text that is not UTF-8 is read with U+FFFD for its bad bytes: a row of it would
+        # stop the query (sqlite3 raises), and every row after it would be lost.
+        conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
         try:
             _read_tables(conn, batch)
         except sqlite3.DatabaseError as e:

@@ -7,6 +7,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -296,6 +297,18 @@ def test_a_bad_data_column_costs_that_row_alone(tmp_path):
         "part prt_c0d1000020003bbbbbbbbbbbb2"
     ]
     assert len(batch.tool_calls) == 2
+
+
+def test_a_data_column_that_is_not_utf8_costs_nothing_else(tmp_path):
+    db = tmp_path / "opencode.db"
+    make_db(db).execute(
+        """UPDATE part SET data = CAST('{"type": "text", "text": "caf' || X'E9' || '"}' AS TEXT)"""
+        " WHERE id = 'prt_c0d1000010002aaaaaaaaaaaaa'"
+    ).connection.close()
+    batch = opencode.read_database(db)
+    assert batch.problems == []
+    assert [m.text for m in batch.messages if m.kind == "prompt"] == ["caf\ufffd"]
+    assert len(batch.tool_calls) == 3
 
 
 def test_the_same_session_in_the_tree_and_the_database_has_the_same_ids(tmp_path):
@@ -772,3 +785,19 @@ def test_a_mutated_record_never_raises_nor_costs_its_neighbours(bad):
     assert all(p.line_no == 2 for p in as_part.problems)
     opencode.parse_message(bad, [(2, GOOD_PART, "good.json")])
     opencode.parse_session_file(bad)
+
+
+@hypothesis.settings(max_examples=60, deadline=None)
+@hypothesis.given(mutated_records())
+def test_a_mutated_data_column_never_raises_nor_costs_another_row(bad):
+    with tempfile.TemporaryDirectory() as scratch:
+        db = Path(scratch) / "opencode.db"
+        conn = make_db(db)
+        conn.execute(
+            "UPDATE part SET data = ? WHERE id = 'prt_c0d1000020003bbbbbbbbbbbb2'",
+            [bad.decode("utf-8", "replace")],
+        )
+        conn.close()
+        batch = opencode.read_database(db)
+    assert "prt_c0d1000020002bbbbbbbbbbbb1" in [c.tool_use_id for c in batch.tool_calls]
+    assert "prt_c0d1000010002aaaaaaaaaaaaa" in [m.uuid for m in batch.messages]

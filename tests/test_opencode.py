@@ -316,21 +316,7 @@ def test_the_same_session_in_the_tree_and_the_database_has_the_same_ids(tmp_path
     one session, so both readers give every row the same id and content."""
     db = tmp_path / "opencode.db"
     conn = make_db(db)
-    for path in STORAGE.glob("session/*/*.json"):
-        s = json.loads(path.read_text())
-        conn.execute(
-            "INSERT INTO session (id, project_id, slug, directory, title, version, time_created,"
-            " time_updated) VALUES (?, ?, '', ?, ?, ?, 0, 0)",
-            [s["id"], s["projectID"], s["directory"], s["title"], s["version"]],
-        )
-    for path in STORAGE.glob("message/*/*.json"):
-        m = json.loads(path.read_text())
-        ids = (m.pop("id"), m.pop("sessionID"))
-        conn.execute("INSERT INTO message VALUES (?, ?, 0, 0, ?)", [*ids, json.dumps(m)])
-    for path in STORAGE.glob("part/*/*.json"):
-        p = json.loads(path.read_text())
-        ids = (p.pop("id"), p.pop("messageID"), p.pop("sessionID"))
-        conn.execute("INSERT INTO part VALUES (?, ?, ?, 0, 0, ?)", [*ids, json.dumps(p)])
+    copy_tree_into(conn, STORAGE)
     conn.close()
 
     def rows(batch):
@@ -346,6 +332,25 @@ def test_the_same_session_in_the_tree_and_the_database_has_the_same_ids(tmp_path
         )
 
     assert rows(opencode.read_database(db)) == rows(merged(read_tree()))
+
+
+def copy_tree_into(conn: sqlite3.Connection, storage: Path) -> None:
+    """The JSON tree's records as opencode 1.2's json-migration.ts copies them."""
+    for path in storage.glob("session/*/*.json"):
+        s = json.loads(path.read_text())
+        conn.execute(
+            "INSERT INTO session (id, project_id, slug, directory, title, version, time_created,"
+            " time_updated) VALUES (?, ?, '', ?, ?, ?, 0, 0)",
+            [s["id"], s["projectID"], s["directory"], s["title"], s["version"]],
+        )
+    for path in storage.glob("message/*/*.json"):
+        m = json.loads(path.read_text())
+        ids = (m.pop("id"), m.pop("sessionID"))
+        conn.execute("INSERT INTO message VALUES (?, ?, 0, 0, ?)", [*ids, json.dumps(m)])
+    for path in storage.glob("part/*/*.json"):
+        p = json.loads(path.read_text())
+        ids = (p.pop("id"), p.pop("messageID"), p.pop("sessionID"))
+        conn.execute("INSERT INTO part VALUES (?, ?, ?, 0, 0, ?)", [*ids, json.dumps(p)])
 
 
 # -- through the build -------------------------------------------------------------
@@ -601,6 +606,29 @@ def test_a_corrupt_database_is_a_problem_and_its_rows_are_kept(tmp_path, db_path
     assert problems == [("cannot read: unreadable database: file is not a database",)]
     assert index_rows(db_path, "SELECT session_id FROM sessions") == [(DB_SESSION,)]
     assert index_rows(db_path, "SELECT count(*) FROM tool_results WHERE is_error = 1") == [(2,)]
+
+
+def test_a_session_in_both_the_tree_and_the_database_is_kept_when_the_database_changes(
+    tmp_path, db_path
+):
+    """opencode 1.2 leaves the JSON tree beside the database it copied it into: the rows
+    the two share are stored once, and re-reading the database (on every change of its
+    WAL) re-reads the files it shares them with, each as the whole file it is."""
+    data = tmp_path / "opencode"
+    shutil.copytree(STORAGE, data / "storage")
+    conn = make_db(data / "opencode.db")
+    copy_tree_into(conn, STORAGE)
+    build_index(db_path, data)
+    count = "SELECT count(*), count(DISTINCT uuid) FROM messages WHERE session_id = ?"
+    before = index_rows(db_path, count, [SESSION])
+    assert before[0][0] == before[0][1] == 19
+    conn.execute("UPDATE session SET title = 'Renamed' WHERE id = ?", [DB_SESSION])
+    build_index(db_path, data)
+    assert index_rows(db_path, count, [SESSION]) == before
+    assert index_rows(db_path, "SELECT title FROM sessions WHERE session_id = ?", [DB_SESSION]) == [
+        ("Renamed",)
+    ]
+    conn.close()
 
 
 # -- the failure hook (pastfix's opencode plugin) ----------------------------------

@@ -128,6 +128,27 @@ AGENTS: dict[str, Agent] = {
             hook="pastfix.gemini",
             resumable=r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
         ),
+        Agent(
+            "opencode",
+            "opencode",
+            "pastfix.opencode",
+            # `-s/--session <id>`: "session ID to continue" (opencode.ai/docs/cli)
+            "opencode --session {}",
+            {
+                "edit": EDIT,
+                "multiedit": EDIT,
+                "write": EDIT,
+                "patch": EDIT,
+                "apply_patch": EDIT,
+                "read": READ,
+                "glob": SEARCH,
+                "grep": SEARCH,
+                "list": SEARCH,
+                "bash": SHELL,
+            },
+            # pastfix's plugin sends a bash call that exited non-zero (pastfix.opencode)
+            hook="pastfix.opencode",
+        ),
     )
 }
 NAMES = tuple(AGENTS)

@@ -451,6 +451,7 @@ _INSTALL_LABELS = {
     "codex": "Codex CLI",
     "copilot": "GitHub Copilot CLI",
     "gemini": "Gemini CLI",
+    "opencode": "opencode (a plugin)",
 }
 
 
@@ -465,8 +466,8 @@ def _agent_option(what: str, names: tuple[str, ...] = ("claude", "codex")) -> An
     )
 
 
-# The agents whose hooks `hook install` writes.
-HOOK_AGENTS = ("claude", "codex", "copilot", "gemini")
+# The agents whose hooks `hook install` writes (opencode's is a plugin).
+HOOK_AGENTS = ("claude", "codex", "copilot", "gemini", "opencode")
 _SETTINGS_HELP = (
     "Claude Code settings file, Codex or Copilot CLI hooks file, or Gemini CLI settings"
     " file. Default: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json),"
@@ -497,6 +498,9 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     hook. Codex runs them once you trust them: start `codex` and open /hooks.
     With --agent copilot, into ~/.copilot/hooks/pastfix.json: a postToolUseFailure
     hook (GitHub Copilot CLI 1.0.15 and later) and a sessionEnd hook.
+    With --agent opencode, a plugin goes into ~/.config/opencode/plugins/pastfix.js
+    (or --settings FILE): after a bash call that exited non-zero it adds the past fix
+    to the output the model reads.
 
     With --agent gemini, they go into Gemini CLI's settings.json: an AfterTool hook
     (after every call; pastfix answers failures only) and a SessionEnd hook.
@@ -508,10 +512,21 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
         pastfix hook install --agent codex
         pastfix hook install --agent copilot
         pastfix hook install --agent gemini
+        pastfix hook install --agent opencode
     """
     from pastfix import install
 
     db_path = db_path or paths.default_db()
+    if agent == "opencode":
+        plugin = settings or install.opencode_plugin_file()
+        try:
+            install.install_opencode_plugin(plugin, db_path)
+        except install.InstallError as e:
+            raise click.ClickException(str(e)) from e
+        click.echo(f"Wrote pastfix's opencode plugin to {plugin} (restart opencode)", err=True)
+        if not db_path.exists():
+            click.echo(f"Build the index it reads: pastfix build {db_path}", err=True)
+        return
     try:
         if agent == "gemini":
             settings = settings or install.gemini_settings_file()
@@ -566,9 +581,18 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
         pastfix hook uninstall --agent codex
         pastfix hook uninstall --agent copilot
         pastfix hook uninstall --agent gemini
+        pastfix hook uninstall --agent opencode
     """
     from pastfix import install
 
+    if agent == "opencode":
+        plugin = settings or install.opencode_plugin_file()
+        try:
+            removed = install.uninstall_opencode_plugin(plugin)
+        except install.InstallError as e:
+            raise click.ClickException(str(e)) from e
+        click.echo(f"{'Removed' if removed else 'No'} pastfix's opencode plugin {plugin}", err=True)
+        return
     default = {
         "codex": install.codex_hooks_file,
         "copilot": install.copilot_hooks_file,

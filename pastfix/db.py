@@ -1041,6 +1041,9 @@ class _Builder:
         self.moved: dict[str, _Plan] = {}
         # The files whose rows a bulk build kept rather than read again (see _clear).
         self.kept_ids: list[int] = []
+        # Every source file found by this build, by path: how _repair_duplicates reads
+        # one again (a `whole` one with its companions, as its reader gave it).
+        self.sources: dict[str, SourceFile] = {}
 
     # -- planning -------------------------------------------------------
 
@@ -1055,6 +1058,7 @@ class _Builder:
                 if source.path in seen:
                     continue
                 seen.add(source.path)
+                self.sources[source.path] = source
                 if source.problem:
                     self._file_problem(source.path, source.problem)
                     kept.append(source.path)
@@ -1427,7 +1431,7 @@ class _Builder:
             ids + ids,
         )
         for record in records:
-            source = SourceFile(
+            source = self.sources.get(record["path"]) or SourceFile(
                 record["path"],
                 record["session_id"],
                 record["project_dir"],

@@ -585,3 +585,56 @@ def install_gemini_hooks(settings_path: Path, db_path: Path) -> None:
     settings = read_settings(settings_path)
     write_settings(settings_path, _with_groups(settings, gemini_hook_groups(db_path)))
     db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+
+
+# -- opencode ---------------------------------------------------------------------------
+#
+# opencode runs no command hooks; it loads JS plugins from $XDG_CONFIG_HOME/opencode/plugins
+# (~/.config/opencode/plugins/*.js) at start. pastfix's (pastfix/opencode_plugin.js, the
+# whole file is pastfix's) runs `pastfix hook --agent opencode` after a bash call that
+# exited non-zero and appends its answer to the output the model reads. Verified with
+# opencode 1.18.33 (npm opencode-ai, linux-x64; tests/test_opencode_e2e.py): the plugin
+# loads as `export default {id, server}`, tool.execute.after gets such a call with
+# metadata.exit, its output.output reaches the model; a tool that throws never gets there.
+OPENCODE_PLUGIN = "pastfix.js"
+_OPENCODE_PLUGIN_HEAD = "// pastfix: how a failed command was fixed before"
+
+
+def opencode_plugin_file() -> Path:
+    """Where opencode loads a global plugin from: $XDG_CONFIG_HOME/opencode/plugins."""
+    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(config).expanduser() / "opencode" / "plugins" / OPENCODE_PLUGIN
+
+
+def opencode_plugin(db_path: Path) -> str:
+    """The plugin's text, naming this pastfix and the index by absolute paths."""
+    template = (resources.files("pastfix") / "opencode_plugin.js").read_text()
+    command = [*pastfix_executable(), "hook", "--agent", "opencode"]
+    command += ["--db", str(db_path.absolute())]
+    return template.replace("__PASTFIX_COMMAND__", json.dumps(command))
+
+
+def _is_our_plugin(path: Path) -> bool:
+    try:
+        return path.read_text().startswith(_OPENCODE_PLUGIN_HEAD)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def install_opencode_plugin(path: Path, db_path: Path) -> None:
+    """Write pastfix's opencode plugin (again: replace it); another file there is refused."""
+    if path.exists() and not _is_our_plugin(path):
+        raise InstallError(f"{path} is not pastfix's plugin: move it away first")
+    _write_text(path, opencode_plugin(db_path))
+    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+
+
+def uninstall_opencode_plugin(path: Path) -> bool:
+    """Remove pastfix's opencode plugin; whether there was one (another file is kept)."""
+    if not _is_our_plugin(path):
+        return False
+    try:
+        path.unlink()
+    except OSError as e:
+        raise InstallError(f"cannot remove {path}: {e.strerror}") from e
+    return True

@@ -236,7 +236,9 @@ _KIND_RULES = (
             # Gemini CLI: a call cancelled (Esc) or aborted with its turn
             r"|\[Operation Cancelled\]|The user aborted a request"
             # GitHub Copilot CLI's, for a call a stop or a restart cut short
-            r"|The execution of this tool, or a previous tool was interrupted",
+            r"|The execution of this tool, or a previous tool was interrupted"
+            # opencode: a call still running when its step was stopped
+            r"|Tool execution aborted",
             re.I,
         ),
     ),
@@ -244,7 +246,10 @@ _KIND_RULES = (
     (
         "not_read",
         re.compile(
-            r"File has not been read yet|File has been (?:unexpectedly )?modified",
+            r"File has not been read yet|File has been (?:unexpectedly )?modified"
+            # opencode (FileTime.assert)
+            r"|You must read file [^\n]{0,300}? before overwriting it"
+            r"|File [^\n]{0,300}? has been modified since it was last read",
             re.I,
         ),
     ),
@@ -263,7 +268,9 @@ _KIND_RULES = (
             r"|by a PermissionRequest hook|by content exclusion)"
             r"|Permission denied: (?:Create|Update|Delete|Move and update) file "
             r"|Permission to (?:run this tool|search this path) was denied"
-            r'|Access denied: "[^"\n]{0,300}" is excluded by organization content policy',
+            r'|Access denied: "[^"\n]{0,300}" is excluded by organization content policy'
+            # opencode's PermissionDeniedError (a deny rule in its config)
+            r"|The user has specified a rule which prevents you from using",
             re.I,
         ),
     ),
@@ -282,9 +289,12 @@ _KIND_RULES = (
     ("timeout", re.compile(r"Command timed out after", re.I)),
     (
         "string_not_found",
-        # Gemini CLI's replace: "Failed to edit, 0 occurrences found for old_string in ..."
+        # Claude Code's, Gemini CLI's replace ("Failed to edit, 0 occurrences found for
+        # old_string in ..."), opencode's edit tool
         re.compile(
-            r"String to replace not found in file|Failed to edit, 0 occurrences found", re.I
+            r"String to replace not found in file|Failed to edit, 0 occurrences found"
+            r"|oldString not found in content",
+            re.I,
         ),
     ),
     ("input_validation", re.compile(r"InputValidationError\b")),

@@ -131,11 +131,12 @@ def default_folders() -> list[Path]:
 
 def holds(root: Path) -> bool:
     """Whether `root`, or a project folder under it, holds a .jsonl file that is neither a
-    Codex rollout (~/.codex/archived_sessions holds rollouts directly) nor either agent's
-    prompt history (~/.codex/history.jsonl, ~/.claude/history.jsonl): ~/.claude/projects,
-    or one project folder of it."""
+    Codex rollout (~/.codex/archived_sessions holds rollouts directly) nor an agent's
+    prompt history (~/.codex/history.jsonl, ~/.claude/history.jsonl, opencode's
+    ~/.local/state/opencode/prompt-history.jsonl, which made a home folder's .local/state
+    look like a Claude Code store): ~/.claude/projects, or one project folder of it."""
     return any(
-        not p.name.startswith("rollout-") and p.name != "history.jsonl"
+        not p.name.startswith("rollout-") and not p.name.endswith("history.jsonl")
         for pattern in ("*.jsonl", "*/*.jsonl")
         for p in Path(root).glob(pattern)
     )

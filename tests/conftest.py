@@ -21,6 +21,9 @@ def fake_home(tmp_path_factory, monkeypatch):
     monkeypatch.delenv("CODEX_HOME", raising=False)
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
+    # opencode's data folder ($XDG_DATA_HOME/opencode) and database ($OPENCODE_DB)
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.delenv("OPENCODE_DB", raising=False)
     return home
 
 

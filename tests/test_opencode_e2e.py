@@ -1,0 +1,208 @@
+"""The real opencode with pastfix's plugin installed, against a mock of a chat completions API.
+
+opencode (npm opencode-ai at OPENCODE_VERSION) runs `opencode run` with HOME and the XDG
+folders in a temporary folder, its model an OpenAI-compatible provider pointed at a small
+chat completions server on the loopback interface (MockChat: streaming SSE, the model's
+turns scripted). The "model" runs a bash command that fails with an error the index holds
+(tests/data/opencode), then answers. The test reads what opencode sent next: the call's
+output with pastfix's past fix appended by the plugin. Then the store opencode wrote is
+indexed: the session, its failed call and its version, as opencode 1.18 keeps them.
+
+opencode is installed with npm into a folder under the system's temporary directory, once;
+$PASTFIX_OPENCODE names an opencode executable to use instead. The test skips when npm is
+missing or the install fails, unless $PASTFIX_REQUIRE_OPENCODE is set, where it fails.
+"""
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import build_index
+
+from pastfix.cli import cli
+
+pytestmark = pytest.mark.slow
+
+OPENCODE_VERSION = "1.18.33"
+DATA = Path(__file__).parent / "data" / "opencode"
+PAST = "ses_5a1b2c3d4ffeAbCdEfGhIjKlMn"  # its failed build, fixed by an edit
+FAILING = (
+    "printf '%s\\n' \"Module not found: Error: Can't resolve './quokka-widget' in"
+    " '/home/dev/app/src'\" >&2; exit 1"
+)
+MARK = "pastfix: this error was seen before"
+
+
+def opencode_executable() -> Path:
+    """The opencode command: $PASTFIX_OPENCODE, or OPENCODE_VERSION installed with npm (once)."""
+    given = os.environ.get("PASTFIX_OPENCODE")
+    if given:
+        return Path(given)
+    folder = Path(tempfile.gettempdir()) / "pastfix-e2e" / f"opencode-{OPENCODE_VERSION}"
+    opencode = folder / "node_modules" / ".bin" / "opencode"
+    if opencode.exists():
+        return opencode
+    npm = shutil.which("npm")
+    if npm is None:
+        raise LookupError("npm not found: cannot install opencode")
+    done = subprocess.run(
+        [npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund", "--no-save",
+         f"opencode-ai@{OPENCODE_VERSION}"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    if done.returncode != 0 or not opencode.exists():
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:]
+        raise LookupError(f"npm install opencode-ai@{OPENCODE_VERSION} failed: {tail}")
+    return opencode
+
+
+@pytest.fixture(scope="module")
+def opencode():
+    try:
+        return opencode_executable()
+    except LookupError as e:
+        if os.environ.get("PASTFIX_REQUIRE_OPENCODE"):
+            pytest.fail(str(e))
+        pytest.skip(str(e))
+
+
+class MockChat:
+    """A scripted chat completions API on 127.0.0.1, the model's turn told from the request.
+
+    A request without tools (opencode's title request) gets a title; one with tools and
+    no tool result yet, a bash call of FAILING; one with a tool result, an answer. Every
+    request body is kept in `requests`.
+    """
+
+    def __init__(self) -> None:
+        self.requests: list[dict] = []
+        mock = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                self._send(200, "application/json", b'{"object": "list", "data": []}')
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["content-length"] or 0)))
+                mock.requests.append(body)
+                chunks = [*mock.turn(body), "[DONE]"]
+                stream = "".join(f"data: {c if isinstance(c, str) else json.dumps(c)}\n\n"
+                                 for c in chunks)  # fmt: skip
+                self._send(200, "text/event-stream", stream.encode())
+
+            def _send(self, status, kind, data):
+                self.send_response(status)
+                self.send_header("content-type", kind)
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def turn(self, body: dict) -> list[dict]:
+        answered = any(m.get("role") == "tool" for m in body.get("messages", []))
+        if body.get("tools") and not answered:
+            arguments = json.dumps({"command": FAILING, "description": "Build the app"})
+            call = {"index": 0, "id": "call_build", "type": "function",
+                    "function": {"name": "bash", "arguments": arguments}}  # fmt: skip
+            deltas = [({"role": "assistant", "tool_calls": [call]}, None), ({}, "tool_calls")]
+        else:
+            text = "The build fails on a missing module." if body.get("tools") else "Build"
+            deltas = [({"role": "assistant", "content": text}, None), ({}, "stop")]
+        chunks = [
+            {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m",
+             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+            for delta, finish in deltas
+        ]  # fmt: skip
+        usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+        return [*chunks, {"id": "c", "object": "chat.completion.chunk", "created": 0,
+                          "model": "m", "choices": [], "usage": usage}]  # fmt: skip
+
+    def tool_outputs(self) -> list[str]:
+        return [
+            str(m.get("content"))
+            for body in self.requests
+            for m in body.get("messages", [])
+            if m.get("role") == "tool"
+        ]
+
+
+def test_opencode_shows_the_model_the_past_fix_and_its_store_is_indexed(opencode, tmp_path):
+    mock = MockChat()
+    home = tmp_path / "home"
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+    }
+    config = {
+        "$schema": "https://opencode.ai/config.json",
+        "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
+                              "options": {"baseURL": mock.url, "apiKey": "none"},
+                              "models": {"m": {"name": "m", "tool_call": True}}}},
+        "model": "mock/m",
+        "small_model": "mock/m",
+        "permission": {"*": "allow"},
+        "share": "disabled",
+        "autoupdate": False,
+    }  # fmt: skip
+    (home / ".config" / "opencode").mkdir(parents=True)
+    (home / ".config" / "opencode" / "opencode.json").write_text(json.dumps(config))
+    index = tmp_path / "index.db"
+    build_index(index, DATA)
+    installed = CliRunner().invoke(
+        cli, ["hook", "install", "--agent", "opencode", "--db", str(index)], env=env
+    )
+    assert installed.exit_code == 0, installed.output
+    project = tmp_path / "app"
+    project.mkdir()
+    done = subprocess.run(
+        [str(opencode), "run", "build the app"], cwd=project, env=env, capture_output=True,
+        text=True, timeout=240,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+
+    outputs = mock.tool_outputs()
+    assert outputs, [sorted(r) for r in mock.requests]
+    assert outputs[0].startswith("Module not found: Error: Can't resolve './quokka-widget'")
+    assert MARK in outputs[0]
+    assert f"opencode --session {PAST}" in outputs[0]
+
+    # What opencode wrote, read by pastfix: opencode stores the output the model read,
+    # the past fix with it, which the reader leaves out.
+    store = home / ".local" / "share" / "opencode"
+    stats = build_index(index, store)
+    assert stats.problems == 0
+    conn = sqlite3.connect(index)
+    try:
+        sessions = conn.execute(
+            "SELECT session_id, version, tool_error_count FROM sessions"
+            " WHERE agent = 'opencode' AND session_id != ?",
+            [PAST],
+        ).fetchall()
+        failed = conn.execute(
+            "SELECT r.content FROM tool_results r JOIN tool_calls c USING (tool_use_id)"
+            " WHERE r.is_error = 1 AND c.command = ?",
+            [FAILING],
+        ).fetchall()
+    finally:
+        conn.close()
+    assert [(v, n) for _, v, n in sessions] == [(OPENCODE_VERSION, 1)]
+    assert len(failed) == 1 and failed[0][0].startswith("Exit code 1\nModule not found")
+    assert MARK not in failed[0][0]

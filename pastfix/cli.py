@@ -446,17 +446,8 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
         click.echo(answer)
 
 
-_INSTALL_LABELS = {
-    "claude": "Claude Code",
-    "codex": "Codex CLI",
-    "copilot": "GitHub Copilot CLI",
-    "gemini": "Gemini CLI",
-    "opencode": "opencode (a plugin)",
-}
-
-
 def _agent_option(what: str, names: tuple[str, ...] = ("claude", "codex")) -> Any:
-    labels = [_INSTALL_LABELS[name] for name in names]
+    labels = [agents.label(name) for name in names]
     return click.option(
         "--agent",
         type=click.Choice(names),
@@ -466,8 +457,8 @@ def _agent_option(what: str, names: tuple[str, ...] = ("claude", "codex")) -> An
     )
 
 
-# The agents whose hooks `hook install` writes (opencode's is a plugin).
-HOOK_AGENTS = ("claude", "codex", "copilot", "gemini", "opencode")
+# The agents whose hooks `hook install` writes (opencode's is a plugin): pastfix.install.HOOKS.
+HOOK_AGENTS = tuple(agents.NAMES)
 _SETTINGS_HELP = (
     "Claude Code settings file, Codex or Copilot CLI hooks file, or Gemini CLI settings"
     " file. Default: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json),"
@@ -517,48 +508,16 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     from pastfix import install
 
     db_path = db_path or paths.default_db()
-    if agent == "opencode":
-        plugin = settings or install.opencode_plugin_file()
-        try:
-            install.install_opencode_plugin(plugin, db_path)
-        except install.InstallError as e:
-            raise click.ClickException(str(e)) from e
-        click.echo(f"Wrote pastfix's opencode plugin to {plugin} (restart opencode)", err=True)
-        if not db_path.exists():
-            click.echo(f"Build the index it reads: pastfix build {db_path}", err=True)
-        return
+    how = install.HOOKS[agent]
+    settings = settings or how.where()
     try:
-        if agent == "gemini":
-            settings = settings or install.gemini_settings_file()
-            install.install_gemini_hooks(settings, db_path)
-        elif agent == "codex":
-            settings = settings or install.codex_hooks_file()
-            install.install_codex_hooks(settings, db_path)
-        elif agent == "copilot":
-            settings = settings or install.copilot_hooks_file()
-            install.install_copilot_hooks(settings, db_path)
-        else:
-            settings = settings or install.default_settings()
-            install.install_hooks(settings, db_path)
+        how.install(settings, db_path)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
-    if agent == "gemini":
-        click.echo(f"Added pastfix's AfterTool and SessionEnd hooks to {settings}", err=True)
-    elif agent == "codex":
-        click.echo(f"Added pastfix's PostToolUse and SessionEnd hooks to {settings}", err=True)
-        click.echo("Trust them once in Codex: run `codex`, then /hooks", err=True)
-    elif agent == "copilot":
-        click.echo(
-            f"Added pastfix's postToolUseFailure and sessionEnd hooks to {settings}", err=True
-        )
-    else:
-        events = "PostToolUseFailure and SessionEnd"
-        click.echo(f"Added pastfix's {events} hooks to {settings}", err=True)
-        from pastfix import status as state
-
-        notice = state.cleanup_notice(state.cleanup_period_days(install.read_settings(settings)))
-        if notice:
-            click.echo(notice, err=True)
+    click.echo(how.added.format(settings), err=True)
+    after = how.after(settings)
+    if after:
+        click.echo(after, err=True)
     if not db_path.exists():
         click.echo(f"Build the index they read: pastfix build {db_path}", err=True)
 
@@ -585,25 +544,10 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
     """
     from pastfix import install
 
-    if agent == "opencode":
-        plugin = settings or install.opencode_plugin_file()
-        try:
-            removed = install.uninstall_opencode_plugin(plugin)
-        except install.InstallError as e:
-            raise click.ClickException(str(e)) from e
-        click.echo(f"{'Removed' if removed else 'No'} pastfix's opencode plugin {plugin}", err=True)
-        return
-    default = {
-        "codex": install.codex_hooks_file,
-        "copilot": install.copilot_hooks_file,
-        "gemini": install.gemini_settings_file,
-    }.get(agent, install.default_settings)()
-    settings = settings or default
+    how = install.HOOKS[agent]
+    settings = settings or how.where()
     try:
-        if agent == "copilot":
-            removed = install.uninstall_copilot_hooks(settings)
-        else:
-            removed = install.uninstall_hooks(settings)
+        removed = how.uninstall(settings)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     done = "Removed pastfix's hooks from" if removed else "No pastfix hook in"

@@ -28,9 +28,10 @@ import subprocess
 import sys
 import tempfile
 import tomllib
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pastfix import paths
 
@@ -638,3 +639,59 @@ def uninstall_opencode_plugin(path: Path) -> bool:
     except OSError as e:
         raise InstallError(f"cannot remove {path}: {e.strerror}") from e
     return True
+
+
+# -- the hooks of every agent, for `pastfix hook install/uninstall --agent NAME` --------
+
+
+class HookInstall(NamedTuple):
+    """How pastfix's failure hook goes into one agent (its section above says what was
+    verified): where by default, how it is added and removed, what to say once added."""
+
+    where: Callable[[], Path]
+    install: Callable[[Path, Path], None]
+    uninstall: Callable[[Path], bool]
+    added: str  # said once installed: {} is the file
+    after: Callable[[Path], str | None] = lambda path: None
+
+
+def _cleanup_after(settings: Path) -> str | None:
+    from pastfix import status
+
+    return status.cleanup_notice(status.cleanup_period_days(read_settings(settings)))
+
+
+HOOKS: dict[str, HookInstall] = {
+    "claude": HookInstall(
+        default_settings,
+        install_hooks,
+        uninstall_hooks,
+        f"Added pastfix's {FAILURE_EVENT} and {END_EVENT} hooks to {{}}",
+        _cleanup_after,
+    ),
+    "codex": HookInstall(
+        codex_hooks_file,
+        install_codex_hooks,
+        uninstall_hooks,
+        f"Added pastfix's {CODEX_FAILURE_EVENT} and {CODEX_END_EVENT} hooks to {{}}",
+        lambda path: "Trust them once in Codex: run `codex`, then /hooks",
+    ),
+    "copilot": HookInstall(
+        copilot_hooks_file,
+        install_copilot_hooks,
+        uninstall_copilot_hooks,
+        f"Added pastfix's {COPILOT_FAILURE_EVENT} and {COPILOT_END_EVENT} hooks to {{}}",
+    ),
+    "gemini": HookInstall(
+        gemini_settings_file,
+        install_gemini_hooks,
+        uninstall_hooks,
+        f"Added pastfix's {GEMINI_FAILURE_EVENT} and {GEMINI_END_EVENT} hooks to {{}}",
+    ),
+    "opencode": HookInstall(
+        opencode_plugin_file,
+        install_opencode_plugin,
+        uninstall_opencode_plugin,
+        "Wrote pastfix's opencode plugin to {} (restart opencode)",
+    ),
+}

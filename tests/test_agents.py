@@ -373,3 +373,21 @@ def test_a_new_agents_hook_answers_through_its_module(notes_agent, tmp_path, mon
     # its own session's failure is not recalled; a call that did not fail gets nothing
     assert hook.run(json.dumps({**event, "sid": "n1"}), db_path, agent="notes") == ""
     assert hook.run(json.dumps({**event, "failed": False}), db_path, agent="notes") == ""
+
+
+def test_every_agent_has_one_home_for_its_tools_and_its_hook():
+    """Tool names are shared by agents (bash, edit, glob): a name has one role in all of
+    them; and every agent's hook installs through pastfix.install.HOOKS."""
+    from pastfix import install
+
+    roles: dict[str, set[str]] = {}
+    for agent in sources.AGENTS.values():
+        for name, role in agent.tools.items():
+            roles.setdefault(name, set()).add(role)
+    assert {name: r for name, r in roles.items() if len(r) > 1} == {}
+    assert set(install.HOOKS) == set(sources.NAMES)
+    for agent in sources.AGENTS.values():
+        assert agent.reader.default_folders(), agent.name
+        if agent.hook:
+            module = __import__(agent.hook, fromlist=["hook_failure"])
+            assert callable(module.hook_failure) and callable(module.hook_output)

@@ -263,17 +263,19 @@ def respond(
     return output(context(rows), received.get("hook_event_name", EVENT))
 
 
-def refresh(db_path: Path) -> None:
-    """Bring the index up to date with ~/.claude/projects, incrementally.
+def refresh(db_path: Path, agent: str | None = None) -> None:
+    """Bring the index up to date with the calling agent's folders (Claude Code's,
+    ~/.claude/projects, without `agent`), incrementally.
 
     Only an existing index built with redaction (the default) is refreshed, so a
     hook never starts a full re-index. Behind a running build it gives up at
     once (said on stderr): the hook answers from the index as it is.
     """
+    from pastfix import agents
     from pastfix import db as pdb  # imported here: only --refresh pays for it
 
-    projects = paths.claude_projects()
-    if not projects.is_dir() or not db_path.is_file():
+    folders = [p for p in agents.reader(agent or agents.CLAUDE).default_folders() if p.is_dir()]
+    if not folders or not db_path.is_file():
         return
     try:
         with pdb.build_lock(db_path, wait=False):
@@ -283,7 +285,7 @@ def refresh(db_path: Path) -> None:
             finally:
                 conn.close()
             if redacted:
-                pdb.build(db_path, [projects])
+                pdb.build(db_path, folders)
     except pdb.BuildBusy as e:
         print(f"pastfix hook: {e}: answering from the index as it is", file=sys.stderr)
 
@@ -297,7 +299,7 @@ def run(
     """
     if refresh_first:
         try:
-            refresh(db_path)
+            refresh(db_path, agent)
         except Exception as e:  # a hook must never disturb the session
             print(f"pastfix hook: {type(e).__name__}: {e}", file=sys.stderr)
     try:

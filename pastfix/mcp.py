@@ -25,7 +25,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
 
-from pastfix import queries
+from pastfix import agents, queries
 
 # Characters of one text value shown in the compact text.
 TEXT_VALUE_CHARS = 300
@@ -42,11 +42,12 @@ _TAG = re.compile(r"</?mark>")
 _TYPES: dict[str, Any] = {"string": str, "integer": int, "array": list[Any]}
 
 INSTRUCTIONS = (
-    "Search the user's past Claude Code sessions (an index of every transcript). After a"
-    " tool call fails, call find_past_fix with the error text: it returns earlier failures"
-    " of the same error and what fixed them (outcome; remedy: the steps that made the"
-    " difference, then the call that confirmed them), and the session id for"
-    " `claude --resume`. Then session_errors / session_tool_output to read"
+    "Search the user's past coding-agent sessions"
+    f" ({', '.join(agents.label(name) for name in agents.NAMES)}: an index of every"
+    " transcript). After a tool call fails, call find_past_fix with the error text: it"
+    " returns earlier failures of the same error and what fixed them (outcome; remedy: the"
+    " steps that made the difference, then the call that confirmed them), their agent and"
+    " the command that resumes their session. Then session_errors / session_tool_output to read"
     " one session, search_messages for discussions, recurring_errors for frequent"
     " failures, file_history for the sessions that touched a file."
 )

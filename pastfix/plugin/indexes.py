@@ -155,7 +155,7 @@ def home_metadata(datasette: Datasette) -> dict[str, str]:
     )
     return {
         "title": "pastfix",
-        "description_html": "Your Claude Code and Codex history, indexed: how did I fix this"
+        "description_html": "Your coding agents' history, indexed: how did I fix this"
         " error last time? " + links,
     }
 

@@ -653,6 +653,28 @@ class HookInstall(NamedTuple):
     uninstall: Callable[[Path], bool]
     added: str  # said once installed: {} is the file
     after: Callable[[Path], str | None] = lambda path: None
+    # whether the file holds pastfix's hooks (pastfix status)
+    installed: Callable[[Path], bool] = lambda path: has_our_hooks(path)
+
+
+def has_our_hooks(path: Path) -> bool:
+    """Whether a settings or hooks file runs a hook pastfix added, in Claude Code's form
+    ({"hooks": {event: [{"hooks": [handler]}]}}) or Copilot CLI's ({event: [handler]})."""
+    try:
+        hooks = read_settings(path).get("hooks") if path.is_file() else None
+    except InstallError:
+        return False
+    groups = (
+        [g for gs in (hooks or {}).values() if isinstance(gs, list) for g in gs]
+        if isinstance(hooks, dict)
+        else []
+    )
+    return any(
+        _is_ours(handler)
+        for group in groups
+        if isinstance(group, dict)
+        for handler in (group["hooks"] if isinstance(group.get("hooks"), list) else [group])
+    )
 
 
 def _cleanup_after(settings: Path) -> str | None:
@@ -693,5 +715,6 @@ HOOKS: dict[str, HookInstall] = {
         install_opencode_plugin,
         uninstall_opencode_plugin,
         "Wrote pastfix's opencode plugin to {} (restart opencode)",
+        installed=_is_our_plugin,
     ),
 }

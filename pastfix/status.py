@@ -60,6 +60,14 @@ def status(db_path: Path, settings_path: Path | None = None) -> dict[str, Any]:
     result["hook"] = {"settings": str(settings_path), "events": events}
     if problem:
         result["hook"]["problem"] = problem
+    # the other agents' hooks, for those whose folder is here
+    result["agent_hooks"] = [
+        {"agent": name, "where": str(where), "installed": how.installed(where)}
+        for name, how in install.HOOKS.items()
+        if name != agents.CLAUDE
+        for where in [how.where()]
+        if any(p.exists() for p in agents.reader(name).default_folders()) or where.exists()
+    ]
     result["cleanup_period_days"] = cleanup_period_days(settings)
     result["mcp_installed"], result["mcp"] = _mcp()
     skill = install.default_skills() / install.SKILL_NAME / "SKILL.md"
@@ -222,6 +230,11 @@ def format_text(found: dict[str, Any]) -> str:
         f"hook:       {'installed' if found['hook_installed'] else 'not installed'}"
         f" in {hook['settings']}" + (f" ({hook['problem']})" if hook.get("problem") else "")
     )
+    for other in found["agent_hooks"]:
+        lines.append(
+            f"hook:       {'installed' if other['installed'] else 'not installed'} for"
+            f" {agents.label(other['agent'])} in {other['where']}"
+        )
     mcp = found["mcp"]["where"]
     lines.append(f"mcp:        {'installed in ' + ', '.join(mcp) if mcp else 'not installed'}")
     skill = "installed in" if found["skill_installed"] else "not installed in"

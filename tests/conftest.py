@@ -24,6 +24,9 @@ def fake_home(tmp_path_factory, monkeypatch):
     # opencode's data folder ($XDG_DATA_HOME/opencode) and database ($OPENCODE_DB)
     monkeypatch.delenv("XDG_DATA_HOME", raising=False)
     monkeypatch.delenv("OPENCODE_DB", raising=False)
+    # Copilot CLI's home, and the XDG folders that move Copilot's state and opencode's plugins
+    for name in ("COPILOT_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(name, raising=False)
     return home
 
 

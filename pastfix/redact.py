@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 import msgspec
@@ -462,6 +462,46 @@ def anchors_in(text: str) -> set[str]:
     return {ANCHORS[i] for i in hits} if hits else set()
 
 
+def redact_each(
+    texts: Iterable[str | None], *, json: bool = False
+) -> Iterator[tuple[int, str, dict[str, int]]]:
+    """redact() (redact_json() if `json`) of each of `texts` that holds a secret, in order:
+    its index, its redacted text and how many of each kind. Empty and None texts are skipped.
+
+    The build's way through a column of a batch (pastfix.prepare): most texts hold
+    no anchor, and each of those costs its scan and no Python call.
+    """
+    rules = _redact_json if json else _redact
+    for i, text, present in _holding_anchors(texts):
+        redacted, kinds = rules(text, present)
+        if kinds:
+            yield i, redacted, kinds
+
+
+def _holding_anchors(texts: Iterable[str | None]) -> Iterator[tuple[int, str, set[str]]]:
+    """Each of `texts` that holds an anchor: its index, the text and the anchors, in order.
+
+    One scan per text. Scanning a batch's short texts joined, and one by one only
+    where their group held an anchor, saved 0.01 s of 0.18 s over the 200 MB corpus
+    and cost 0.03 s more on tool output, where an eighth of the texts hold `key`.
+    """
+    if _SCANNER is None:
+        for i, text in enumerate(texts):
+            if text and len(text) >= _MIN_LENGTH:
+                present = anchors_in(text)
+                if present:
+                    yield i, text, present
+        return
+    match = _SCANNER.Match
+    for i, text in enumerate(texts):
+        if text and len(text) >= _MIN_LENGTH:
+            # Anchors are ASCII: the bytes of other characters (a lone surrogate too) are no
+            # part of one.
+            hits = match(text.encode("utf-8", "surrogatepass"))
+            if hits:
+                yield i, text, {ANCHORS[k] for k in hits}
+
+
 def redact(text: str) -> tuple[str, dict[str, int]]:
     """`text` with every secret replaced by its marker, and how many of each kind.
 
@@ -477,9 +517,10 @@ def _redact(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
     found: dict[str, int] = {}
     if not present:
         return text, found
+    starts: _Starts = {}
     for rule in RULES:
         if not present.isdisjoint(rule.anchors):
-            text = _apply(rule, text, found, present)
+            text = _apply(rule, text, found, present, starts)
     return text, found
 
 
@@ -495,10 +536,14 @@ def redact_json(text: str) -> tuple[str, dict[str, int]]:
     is redacted, for what spans several strings. Text that is not JSON is
     redacted as text. Most texts hold no anchor and are not decoded.
     """
-    found: dict[str, int] = {}
     if len(text) < _MIN_LENGTH:
-        return text, found
-    present = anchors_in(text)
+        return text, {}
+    return _redact_json(text, anchors_in(text))
+
+
+def _redact_json(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
+    """redact_json() of a text that holds the anchors `present`."""
+    found: dict[str, int] = {}
     if not present:
         return text, found
     try:
@@ -544,10 +589,15 @@ def _redact_value(value: Any, found: dict[str, int]) -> Any:
     return value
 
 
-def _apply(rule: Rule, text: str, found: dict[str, int], present: set[str]) -> str:
+# Where the keywords of a text may start, by the anchors looked for, for the text
+# they were found in: the two keyword rules with the same anchors share one search.
+_Starts = dict[frozenset[str], tuple[str, list[int]]]
+
+
+def _apply(rule: Rule, text: str, found: dict[str, int], present: set[str], starts: _Starts) -> str:
     parts: list[str] = []
     done = 0
-    for start, end, kind in _hits(rule, text, present):
+    for start, end, kind in _hits(rule, text, present, starts):
         if start < done:
             continue
         parts.append(text[done:start])
@@ -560,7 +610,9 @@ def _apply(rule: Rule, text: str, found: dict[str, int], present: set[str]) -> s
     return "".join(parts)
 
 
-def _hits(rule: Rule, text: str, present: set[str]) -> Iterator[tuple[int, int, str]]:
+def _hits(
+    rule: Rule, text: str, present: set[str], starts: _Starts
+) -> Iterator[tuple[int, int, str]]:
     """The spans `rule` replaces in `text`, and their kinds, by start (they may overlap)."""
     if rule.find is not None:
         for start, end in rule.find(text):
@@ -568,7 +620,11 @@ def _hits(rule: Rule, text: str, present: set[str]) -> Iterator[tuple[int, int, 
         return
     pattern, group, check = rule.pattern, rule.group, rule.check
     if rule.keyword:
-        matches: Any = _at_keywords(pattern, text, present.intersection(rule.anchors), group)
+        anchors = frozenset(present.intersection(rule.anchors))
+        known = starts.get(anchors)
+        if known is None or known[0] is not text:
+            known = starts[anchors] = (text, _keyword_starts(text, anchors))
+        matches: Any = _at_keywords(pattern, text, known[1], group)
     else:
         matches = pattern.finditer(text)
     done = 0
@@ -589,13 +645,11 @@ def _in_marker(text: str, at: int) -> bool:
     return opened >= 0 and "]" not in text[opened:at]
 
 
-def _at_keywords(
-    pattern: re.Pattern[str], text: str, anchors: set[str], group: int | str
-) -> list[re.Match[str]]:
-    """The matches of `pattern` at the keywords that hold an anchor, by position of their secret.
+def _keyword_starts(text: str, anchors: frozenset[str]) -> list[int]:
+    """Where a keyword holding one of `anchors` may start in `text`, in order.
 
-    The pattern is only tried where a keyword can start (see _KEYWORD_ANCHORS):
-    a regex search would try its case-insensitive words at every position.
+    The pattern is only tried there (see _KEYWORD_ANCHORS): a regex search would
+    try its case-insensitive words at every position.
     """
     starts: set[int] = set()
     for anchor in anchors:
@@ -611,5 +665,12 @@ def _at_keywords(
             at = text.find(anchor, at + 1)
     if _MARKED in text:
         starts = {p for p in starts if not _in_marker(text, p)}
-    matches = [m for m in map(lambda p: pattern.match(text, p), sorted(starts)) if m]
+    return sorted(starts)
+
+
+def _at_keywords(
+    pattern: re.Pattern[str], text: str, starts: list[int], group: int | str
+) -> list[re.Match[str]]:
+    """The matches of `pattern` at `starts` (see _keyword_starts), by position of their secret."""
+    matches = [m for m in map(lambda p: pattern.match(text, p), starts) if m]
     return sorted(matches, key=lambda m: m.start(group))

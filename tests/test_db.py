@@ -333,6 +333,50 @@ def corpus_v2(a, b, sub, gone, projects):
     sub.write_text(sub.read_text() + "{not json\n")
 
 
+def _split_corpus(projects, shape):
+    """Two files, the first (in path order) read by the builder, the second by its helper."""
+    a = projects / "-home-dev-a" / f"{SID}.jsonl"
+    b = projects / "-home-dev-b" / f"{SID2}.jsonl"
+    first = failing_session(SID, 3, "TypeError: x is undefined", "Guard x")
+    second = failing_session(SID2, 2, "ENOENT: no such file", "Create it")
+    if shape == "a session in both halves":
+        # its first failure in the builder's file, the retry that fixed it in the helper's
+        first, second = first[:3], [{**line, "sessionId": SID} for line in first[3:]] + second
+    elif shape == "a call of one half, its result in the other":
+        # the retry that passed, in the helper's file, has its result in the builder's
+        # (under another session): without it the retry would confirm nothing
+        passed = {**second[5], "sessionId": SID}
+        first, second = [*first, passed], second[:5] + second[6:]
+    elif shape == "duplicates":
+        second = [{**line, "sessionId": SID2} for line in first[:6]] + second
+    write_jsonl(a, first)
+    write_jsonl(b, second)
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "apart",
+        "a session in both halves",
+        "a call of one half, its result in the other",
+        "duplicates",
+    ],
+)
+def test_two_processes_store_the_fixes_one_would(tmp_path, projects, monkeypatch, shape):
+    """Each half computes its sessions' fixes (see db._Shard); a session or a tool_use_id
+    that both halves hold, or a row of the helper's that the copy ignored, makes the
+    builder compute them again from the merged rows."""
+    _split_corpus(projects, shape)
+    one = tmp_path / "one.db"
+    assert build_index(one, projects).processes == 1
+    monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+    two = tmp_path / "two.db"
+    assert build_index(two, projects).processes == 2
+    fixes = "SELECT * FROM fixes ORDER BY tool_use_id"
+    assert query(one, fixes) and query(two, fixes) == query(one, fixes)
+    assert snapshot(two) == snapshot(one)
+
+
 def test_fresh_incremental_forced_and_retracted_builds_converge(tmp_path, projects, processes):
     files = corpus_v1(projects)
     incremental = tmp_path / "incremental.db"

@@ -21,6 +21,18 @@ def test_latest_migration_constant_matches():
     assert pdb.LATEST_MIGRATION == migrations._migrations[-1].name
 
 
+def test_a_new_index_is_migrated_without_syncs_and_keeps_the_default_after(tmp_path):
+    """A new file's migrations commit with synchronous=OFF (nothing to lose); the
+    connection connect() returns has SQLite's default again, as an existing index's has."""
+    conn = pdb.connect(tmp_path / "index.db")
+    default = sqlite3.connect(":memory:").execute("PRAGMA synchronous").fetchone()[0]
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == default
+    assert pdb.LATEST_MIGRATION in {
+        r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations")
+    }
+    conn.close()
+
+
 def test_blank_database_gets_full_schema():
     db = Database(memory=True)
     migrations.apply(db)

@@ -415,3 +415,31 @@ def test_a_secret_anywhere_in_text_or_json_is_never_kept(kind, before, left, rig
     _assert_gone(kind, redacted, redact(as_json)[0])
     decoded = json.loads(redacted)
     _assert_gone(kind, decoded["command"], decoded["nested"][0]["content"])
+
+
+# -- the build's way through a batch (issue 19, speed) -----------------------------------
+
+
+@pytest.mark.parametrize("scanner", ["re2", "none"])
+def test_redact_each_redacts_what_redact_does_text_by_text(monkeypatch, scanner):
+    """redact_each() (a scan per text, the rules only where one found an anchor) yields
+    what redact() or redact_json() gives each text that holds a secret, and only those."""
+    if scanner == "none":
+        monkeypatch.setattr(redact_module, "_SCANNER", None)
+    texts = [
+        None,
+        "",
+        "short key",
+        *(f"see {secret}." for secret in SECRETS.values()),
+        PEM,
+        # both keyword rules on one text, the second after the first replaced a value
+        f"password=hunter2Zq9x and key: {'9f86d081884c7d659a2feaa0' * 2}",
+        "the key to a monkey's Tokenizer",
+        json.dumps({"command": f"export PGPASSWORD=Pg9Zx8Wv7Ut6\n{SECRETS['github-token']}"}),
+        '{"password": "hunter2Zq9x"}',
+        *LOOK_ALIKES,
+    ]
+    for as_json, one in ((False, redact), (True, redact_json)):
+        expected = [(i, *one(text)) for i, text in enumerate(texts) if text and one(text)[1]]
+        assert list(redact_module.redact_each(texts, json=as_json)) == expected
+        assert len(expected) >= len(SECRETS) + 4

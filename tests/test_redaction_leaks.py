@@ -293,6 +293,36 @@ def test_a_secret_across_the_excerpt_of_a_bad_line_keeps_no_part_of_itself(kind,
         assert fragment not in problem.excerpt
 
 
+def test_a_text_that_redaction_makes_longer_than_the_cut_is_cut():
+    """A marker can be longer than its secret: a text just under the cut that grows past it
+    is cut after redaction, as one that was over it."""
+    text = "a" * (MAX_TEXT - 20) + " DB_PASSWORD=Zx9Yw8"
+    sid = SESSION
+    lines = [result(f"{sid}-1", sid, "t1", text, "2026-01-01T10:00:01Z", True)]
+    data = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+    batch = prepare(transcripts.parse_lines(data, first_line_no=1, default_session_id=sid))
+    [stored] = batch.tool_results
+    assert "Zx9Yw8" not in stored.content and "characters omitted" in stored.content
+    assert stored.content.endswith("DB_PASSWORD=[REDACTED:password]")
+
+
+def test_prepare_keeps_the_rows_it_does_not_change():
+    """Only a row one of whose texts was redacted or cut is replaced (a cwd that repeats on
+    every line of a session is redacted once, and its rows kept)."""
+    sid = SESSION
+    lines = [
+        say(f"{sid}-{i}", sid, f"step {i}", f"2026-01-01T10:00:0{i}Z", cwd="/home/dev/app")
+        for i in range(3)
+    ]
+    lines.append(say(f"{sid}-9", sid, f"see {SECRETS['github-token']}", "2026-01-01T10:00:09Z"))
+    data = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+    parsed = transcripts.parse_lines(data, first_line_no=1, default_session_id=sid)
+    before = list(parsed.messages)
+    batch = prepare(parsed)
+    assert [a is b for a, b in zip(before, batch.messages, strict=True)] == [True] * 3 + [False]
+    assert batch.messages[3].text == "see [REDACTED:github-token]"
+
+
 # -- stored rows re-redacted when the rules change ---------------------------------------
 
 

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT, build_index
+from conftest import FIXTURES, REAL_CORPUS, ROOT, build_index
 from jsonl import failing_session, prompt, result, say, tool_use, write_jsonl
 
 from pastfix import db as pdb
@@ -1657,3 +1657,29 @@ def test_a_title_cut_from_a_long_first_prompt_ends_in_an_ellipsis(tmp_path):
     assert titles["long"] == ("word " * 40).strip() + "…"
     assert len(titles["long"]) <= 200
     assert titles["fits"] == "x" * 200
+
+
+@pytest.mark.skipif(
+    not (REAL_CORPUS / "other-agents").is_dir(),
+    reason=f"real corpus of every agent not found at {REAL_CORPUS} (../shared beside the project)",
+)
+def test_two_processes_store_what_one_would_for_every_agent(tmp_path, monkeypatch):
+    """The whole real corpus, five agents: whole files (Gemini's JSON, opencode's message
+    units and database, Copilot's workspace.yaml) split across the halves too."""
+    monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 10**12)
+    one = tmp_path / "one.db"
+    assert build_index(one, REAL_CORPUS).processes == 1
+    monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+    two = tmp_path / "two.db"
+    assert build_index(two, REAL_CORPUS).processes == 2
+    expected = snapshot(one)
+    assert {a for (a,) in query(one, "SELECT DISTINCT agent FROM sessions")} == {
+        "claude",
+        "codex",
+        "copilot",
+        "gemini",
+        "opencode",
+    }
+    assert snapshot(two) == expected
+    fixes = "SELECT * FROM fixes ORDER BY tool_use_id"
+    assert query(one, fixes) and query(two, fixes) == query(one, fixes)

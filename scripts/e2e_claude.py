@@ -181,7 +181,7 @@ def _check_requests(result: Run) -> None:
     skills = json.dumps(first)
     result.check(
         "the skill is in the skill listing",
-        "- pastfix: Search the user's past Claude Code sessions" in skills,
+        "- pastfix: Search the user's past coding-agent sessions" in skills,
     )
 
     after_failure = _first_with(requests, FAIL)

@@ -42,9 +42,12 @@ papers over the error: neither confirms a fix, and the search goes on.
   (a formatter, an install, a config or auth command, `mkdir`, `git pull
   --rebase`, ...): every command but those that only look (`ls`, `cat`, `grep`,
   `git status`, ...) or only check (test runners, linters, type checkers and
-  builds run without a fix flag);
+  builds run without a fix flag), and those that only record the work (`git
+  add`, `git commit`, `git push`, `gh pr ...`, an issue tracker's `bd close`:
+  RECORDS) unless the failure was that program's own;
 - a Read of the file when the error was that it had not been read first;
-- the search that found the file, when the confirmation reads it elsewhere;
+- the search that found the file, when the error lost track of a path (missing,
+  or a folder used as a file) and the confirmation reads it elsewhere;
 - the confirmation itself when it was changed: another flag, path, tool,
   `sudo`, the full path of the executable. Its `change` says how, as the words
   taken out and put in (`-x +/usr/local/bin/x`).
@@ -74,7 +77,7 @@ from pathlib import PurePosixPath
 
 from pastfix import agents
 
-FIX_VERSION = 1  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 2  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -153,6 +156,14 @@ CHECK_SUBCOMMANDS = {
     "gradle": frozenset("test build check".split()),
     "mvn": frozenset("test verify compile package".split()),
     "python": frozenset(),
+}
+# Commands that record the work (a commit, a push, an issue tracker's update) rather than
+# change what a failed call met: never a remedy, but for a failure of that same program
+# (`git add` before a `git commit` that had nothing to commit is one).
+RECORDS = {
+    "git": frozenset("add commit push tag notes".split()),
+    "gh": frozenset("pr issue release".split()),
+    "bd": None,  # beads, an agents' issue tracker: every subcommand
 }
 # Words that turn a checker into a fixer: `eslint --fix`, `ruff check --fix`.
 FIX_FLAGS = frozenset({"--fix", "--write", "-w", "--fix-only", "--autofix", "-a"})
@@ -556,6 +567,26 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
 
 
 _MISSING_FILE = re.compile(r"does not exist|No such file or directory|ENOENT", re.IGNORECASE)
+# A folder used as a file, or the other way round.
+_NOT_A_FILE = re.compile(
+    r"EISDIR|is a directory|Not a directory|ENOTDIR|illegal operation on a directory",
+    re.IGNORECASE,
+)
+
+
+def _records(call: Call, failed: Call) -> bool:
+    """Whether a shell call only records the work (see RECORDS), for another program's
+    failure than its own."""
+    if call.name not in SHELL_TOOLS or not call.command:
+        return False
+    done = [i for i in intents(call.command) if i.program not in LOOK]
+    failed_programs = {i.program for i in intents(failed.command)} if failed.command else set()
+    return bool(done) and all(
+        i.program in RECORDS
+        and i.program not in failed_programs
+        and (RECORDS[i.program] is None or i.sub in (RECORDS[i.program] or ()))
+        for i in done
+    )
 
 
 def _searches(call: Call, folder: str) -> bool:
@@ -693,11 +724,14 @@ def _confirmed(
     steps: list[tuple[bool, int, Step]] = []
     others = []
     not_read = failed.kind == "not_read" or "has not been read" in error
+    # A search counts as a step of another way only when the failure lost track of a path:
+    # the one that found it (a search that reads a config to understand an error does not).
+    lost = bool(_MISSING_FILE.search(error) or _NOT_A_FILE.search(error))
     for n, call in enumerate(between):
         step = None
         if not start <= n < (len(between) if stop is None else stop):
             continue  # before the error's last sighting, or after it was gone
-        if not call.failed and _changes_state(call):
+        if not call.failed and _changes_state(call) and not _records(call, failed):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and not_read and call.name in READ_TOOLS:
             if call.file_path == failed.file_path:
@@ -705,6 +739,7 @@ def _confirmed(
         elif (
             not call.failed
             and way == WORKED_AROUND
+            and lost
             and call.name in SEARCH_TOOLS | SHELL_TOOLS
             and (
                 any(

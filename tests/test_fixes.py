@@ -353,3 +353,43 @@ def test_a_folder_read_as_a_file_then_listed_then_a_file_in_it_read():
 def test_the_same_intent(command, other, same):
     assert (fixes._shared_intent(command, other) is not None) is same
     assert (fixes._shared_intent(other, command) is not None) is same
+
+
+def test_recording_the_work_is_no_remedy_but_for_its_own_programs_failure():
+    """A commit, a push or an issue tracker's update between a failure and its passing
+    retry records the work; it fixed nothing the check met. For a failed commit, the
+    `git add` before it is the remedy."""
+    failed = call(command="mix dialyzer", failed=True)
+    edit = call("Edit", file_path="/w/lib/a.ex")
+    close = call(command='bd close app-3 --reason "done"')
+    commit = call(command="git add -A && git commit -m wip")
+    retry = call(command="mix dialyzer")
+    error = "lib/a.ex:3:no_return Function run/0 has no local return."
+    fix = run([failed, edit, close, commit, retry], {failed.tool_use_id: error})
+    assert steps(fix[failed.tool_use_id]) == [(edit.tool_use_id, None)]
+    # git's own failure: the git add is what changed
+    failed = call(command="git commit -m x", failed=True)
+    add = call(command="git add lib/a.ex")
+    retry = call(command="git commit -m x")
+    error = 'nothing added to commit but untracked files present (use "git add" to track)'
+    fix = run([failed, add, retry], {failed.tool_use_id: error})
+    assert steps(fix[failed.tool_use_id]) == [(add.tool_use_id, None)]
+
+
+def test_a_search_is_a_step_of_another_way_only_for_a_path_that_was_lost():
+    """A missing file found by a search, then read: the search is a step. A search that
+    reads a config to understand a lint error is a look, not a remedy."""
+    failed = call("Read", file_path="/w/src/old/util.ts", failed=True)
+    search = call("Glob", pattern="**/util.ts", file_path="/w")
+    read = call("Read", file_path="/w/src/util.ts")
+    error = "File does not exist."
+    fix = run([failed, search, read], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome == fixes.WORKED_AROUND
+    assert (search.tool_use_id, None) in steps(fix)
+    failed = call("Edit", file_path="/w/eslint.config.mjs", failed=True)
+    grep = call(command='grep -n "no-unused-vars" /w/eslint.config.mjs')
+    other = call("Write", file_path="/w/eslint.config.mjs")
+    error = "String to replace not found in file.\nString: rules: {}"
+    fix = run([failed, grep, other], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome == fixes.WORKED_AROUND
+    assert grep.tool_use_id not in [s.tool_use_id for s in fix.remedy]

@@ -192,7 +192,8 @@ def advice(found: dict[str, Any]) -> list[str]:
     days = found["cleanup_period_days"]
     if days == 0:
         lines.append(cleanup_notice(0) or "")
-    if not found["hook_installed"]:
+    # Claude Code's advice, where Claude Code is used (its folder is here)
+    if not found["hook_installed"] and paths.claude_config_dir().is_dir():
         lines.append(
             f"Claude Code deletes transcripts older than {days or DEFAULT_CLEANUP_DAYS} days"
             " (cleanupPeriodDays) and no hook indexes them before that: run pastfix hook"

@@ -602,3 +602,13 @@ def test_status_names_each_agents_hook_where_that_agent_is_used(tmp_path, fake_h
         CliRunner().invoke(cli.cli, ["hook", "uninstall", "--agent", name])
     found = status_json(tmp_path / "index.db")["agent_hooks"]
     assert [h["installed"] for h in found] == [False] * len(others)
+
+
+def test_status_gives_claude_codes_advice_only_where_claude_code_is_used(tmp_path, fake_home):
+    """A machine with only Gemini CLI is not told how Claude Code deletes transcripts."""
+    (fake_home / ".gemini").mkdir()
+    found = status_json(tmp_path / "index.db")
+    assert not any("cleanupPeriodDays" in line for line in found["advice"])
+    (fake_home / ".claude").mkdir()
+    found = status_json(tmp_path / "index.db")
+    assert any("run pastfix hook install" in line for line in found["advice"])

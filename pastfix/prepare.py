@@ -27,8 +27,10 @@ from pastfix.records import (
 # The version of the rules of pastfix.redact, kept here so that a build that reads
 # nothing need not load them to compare it with the index's (pastfix.db.reredact).
 # Raise it when a change of the rules would redact what they kept before: the
-# next build re-redacts every stored row in place. 1: the rules before JSON text
-# was decoded; 2: JSON decoded, names glued to a keyword, linear rules.
+# next build re-redacts every stored row in place (a change that keeps more, such as
+# session 6's names in one case, needs none: stored rows stay as redacted). 1: the
+# rules before JSON text was decoded; 2: JSON decoded, names glued to a keyword,
+# linear rules.
 REDACTION_VERSION = 2
 
 # The text columns of each record, redacted in place, and the field that names the row.

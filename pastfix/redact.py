@@ -82,13 +82,17 @@ def _random_looking(value: str) -> bool:
 
 
 def _wordy(value: str) -> bool:
-    """Words joined by dashes or underscores, as people write placeholders and test values.
+    """Words joined by dashes or underscores, as people write placeholders, test values
+    and names.
 
-    `dev-only-secret-not-for-production`, `nope-nope-nope`: generated keys
-    are not made of lower-case words.
+    `dev-only-secret-not-for-production`, `nope-nope-nope`, and the name of a
+    variable, `${{ secrets.FIREBASE_SERVICE_ACCOUNT_APP_V1 }}`: generated keys are
+    not made of words in one case.
     """
     parts = re.split(r"[-_]", value)
-    words = sum(len(p) for p in parts if len(p) >= 2 and p.isalpha() and p.islower())
+    words = sum(
+        len(p) for p in parts if len(p) >= 2 and p.isalpha() and (p.islower() or p.isupper())
+    )
     return len(parts) >= 3 and words >= 0.6 * len(value)
 
 
@@ -215,6 +219,8 @@ def _near_keyword(m: re.Match[str]) -> bool:
     token = m.group("token")
     if token.startswith(_MARKED) or not _mixed(token) or _wordy(token):
         return False
+    if "@" in m.string[m.end("keyword") : m.start("token")]:
+        return False  # a package or action at a version: `create-github-app-token@<sha>`
     hexadecimal = _HEX.fullmatch(token) is not None
     return _entropy(token) >= (3.0 if hexadecimal else 3.5)
 

@@ -443,3 +443,14 @@ def test_redact_each_redacts_what_redact_does_text_by_text(monkeypatch, scanner)
         expected = [(i, *one(text)) for i, text in enumerate(texts) if text and one(text)[1]]
         assert list(redact_module.redact_each(texts, json=as_json)) == expected
         assert len(expected) >= len(SECRETS) + 4
+
+
+def test_a_variables_name_after_a_keyword_is_kept():
+    """`${{ secrets.NAME }}` in a workflow names a secret; it is none (Gemini CLI sample)."""
+    text = "FIREBASE_TOKEN: ${{ secrets.FIREBASE_SERVICE_ACCOUNT_DASHBOARD_MICTLAN_V1 }}"
+    assert redact(text) == (text, {})
+    # an action pinned to a commit is a git SHA
+    pinned = "uses: 'actions/create-github-app-token@29824e69f54612133e76f7eaac726eef6c875baf'"
+    assert redact(pinned) == (pinned, {})
+    # a generated key, with underscores and both cases in its parts, still goes
+    assert redact("secret_key=Zx9_Qw8_Er7_Ty6_Ui5_Op4_As3_Df2_Gh1_Jk0")[1] == {"secret": 1}

@@ -1284,6 +1284,7 @@ class _Builder:
                 conn.execute(f"DROP INDEX [{name}]")
             if self.force or conn.execute("SELECT 1 FROM source_files LIMIT 1").fetchone():
                 # Forced, or another build filled the index while this one planned.
+                self._keep_gone_sessions_of(plans)
                 self._clear(self._cleared_paths(plans, dropped))
             else:
                 self.new_index = True
@@ -1634,6 +1635,89 @@ class _Builder:
         self.conn.execute("BEGIN IMMEDIATE")
         self.conn.execute("INSERT OR REPLACE INTO _build_state VALUES ('stale', '1')")
 
+    def _keep_gone_sessions(self, record: dict[str, Any], now: set[str]) -> None:
+        """Keep the sessions a file read whole held and no longer does, as a transcript
+        that is gone (the index is the archive).
+
+        A database (opencode.db) or a shared log holds many sessions: one deleted from
+        it is gone as a deleted transcript file is. Its rows move to an archived source
+        file of their own, `<path>#<session id>` (missing since now), before the file's
+        other rows are read again; `pastfix forget` removes them as any other.
+        """
+        conn = self.conn
+        held = set(_ids(record["session_ids"]))
+        if len(held) < 2 or not now:
+            # One session's file rewritten, or a read that found none (a file caught
+            # mid-write): the transcript as it is now, as for any rewritten file.
+            return
+        for sid in sorted(held - now):
+            path = f"{record['path']}#{sid}"
+            found = conn.execute("SELECT id FROM source_files WHERE path = ?", [path]).fetchone()
+            if found:
+                kept_id = found[0]
+            else:
+                kept_id = conn.execute(
+                    "INSERT INTO source_files (path, session_id, project_dir, agent, size,"
+                    " mtime_ns, inode, offset, lines, session_ids, missing_since, indexed_at)"
+                    " VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0, ?, ?, ?)",
+                    [
+                        path,
+                        sid,
+                        record["project_dir"],
+                        record["agent"],
+                        msgspec.json.encode([sid]).decode(),
+                        _now(),
+                        _now(),
+                    ],
+                ).lastrowid
+            for table in DATA_TABLES:
+                conn.execute(
+                    f"UPDATE {table} SET file_id = ? WHERE session_id = ? AND file_id = ?",
+                    [kept_id, sid, record["id"]],
+                )
+            self.touched.add(sid)
+            self.changed.add(kept_id)
+            self.stats.files_missing += 1
+
+    def _drop_kept_copies(self, path: str, now: set[str]) -> None:
+        """Delete the kept copies (`<path>#<session id>`) of sessions the file at `path`
+        holds again (restored): its new read stands for them."""
+        conn = self.conn
+        # every path that starts with `path#`: '$' is the character after '#'
+        kept = conn.execute(
+            "SELECT id, session_id FROM source_files WHERE path > ? AND path < ?",
+            [f"{path}#", f"{path}$"],
+        ).fetchall()
+        for file_id, sid in kept:
+            if sid not in now:
+                continue
+            if not self.bulk:  # a bulk build fills the FTS index anew from the rows
+                conn.execute(
+                    "INSERT INTO messages_fts(messages_fts, rowid, text)"
+                    " SELECT 'delete', id, text FROM messages WHERE file_id = ?",
+                    [file_id],
+                )
+            for table in (*DATA_TABLES, *FILE_TABLES):
+                conn.execute(f"DELETE FROM {table} WHERE file_id = ?", [file_id])
+            conn.execute("DELETE FROM source_files WHERE id = ?", [file_id])
+            self.touched.add(sid)
+
+    def _keep_gone_sessions_of(self, plans: list[_Plan]) -> None:
+        """Before a bulk build clears the files it reads again: the sessions each file
+        read whole no longer holds are kept (_keep_gone_sessions). Only files that held
+        more than one session can lose one and stay; they are parsed here once more."""
+        for plan in plans:
+            record = self.stored.get(plan.source.path)
+            if not plan.source.whole or record is None or len(_ids(record["session_ids"])) < 2:
+                continue
+            try:
+                with _open_regular(plan.source.path) as f:
+                    data = f.read()
+                now = self._reader(plan.source.agent).parse_file(plan.source, data).session_ids
+            except OSError:
+                continue  # read (and told) when its turn comes; its rows go as planned
+            self._keep_gone_sessions(record, now)
+
     def _retract(self, record: dict[str, Any]) -> None:
         """Delete every row a file contributed (its sessions are then refreshed)."""
         conn = self.conn
@@ -1685,7 +1769,7 @@ class _Builder:
         # A file that turns out unreadable, even halfway, changes nothing: its
         # old rows stay with its old offset.
         conn.execute("SAVEPOINT file")
-        if plan.rewrite and stored is not None and retract:
+        if plan.rewrite and stored is not None and retract and not source.whole:
             self._retract(stored)
         if not self.bulk:
             first_id = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
@@ -1703,6 +1787,16 @@ class _Builder:
                     data = f.read()
                     crc = zlib.crc32(data)
                     batch = reader.parse_file(source, data)
+                    if plan.rewrite and stored is not None and retract:
+                        # Retracted once its new read is known: what it no longer holds
+                        # is kept (_keep_gone_sessions).
+                        self._keep_gone_sessions(stored, batch.session_ids)
+                        self._retract(stored)
+                    self._drop_kept_copies(source.path, batch.session_ids)
+                    if first_id is not None:  # rowids of rows deleted just now are reused
+                        first_id = conn.execute(
+                            "SELECT coalesce(max(id), 0) FROM messages"
+                        ).fetchone()[0]
                     outputs = self._read_side_outputs(batch, source)
                     batch = prepare(batch, redact_secrets=self.redact)
                     self._save_batch(file_id, source.path, batch)

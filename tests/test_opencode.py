@@ -829,3 +829,78 @@ def test_a_mutated_data_column_never_raises_nor_costs_another_row(bad):
         batch = opencode.read_database(db)
     assert "prt_c0d1000020002bbbbbbbbbbbb1" in [c.tool_use_id for c in batch.tool_calls]
     assert "prt_c0d1000010002aaaaaaaaaaaaa" in [m.uuid for m in batch.messages]
+
+
+def _copy_session(conn: sqlite3.Connection, new: str) -> None:
+    """A second session in the store: the fixture's, under other ids."""
+
+    def renamed(column: str) -> str:
+        return (
+            f"replace(replace(replace({column}, '{DB_SESSION}', '{new}'), 'msg_', 'msg_Z'),"
+            " 'prt_', 'prt_Z')"
+        )
+
+    conn.execute(
+        f"INSERT INTO session SELECT '{new}', project_id, parent_id, slug, directory, title,"
+        " version, share_url, summary_additions, summary_deletions, summary_files,"
+        " summary_diffs, revert, permission, time_created, time_updated, time_compacting,"
+        " time_archived, workspace_id FROM session WHERE id = ?",
+        [DB_SESSION],
+    )
+    conn.execute(
+        f"INSERT INTO message SELECT {renamed('id')}, ?, time_created, time_updated,"
+        f" {renamed('data')} FROM message WHERE session_id = ?",
+        [new, DB_SESSION],
+    )
+    conn.execute(
+        f"INSERT INTO part SELECT {renamed('id')}, {renamed('message_id')}, ?, time_created,"
+        f" time_updated, {renamed('data')} FROM part WHERE session_id = ?",
+        [new, DB_SESSION],
+    )
+
+
+def test_a_session_deleted_from_the_database_is_kept_by_every_build(tmp_path, db_path):
+    """The index is the archive: a session opencode deletes from its database is kept,
+    as a deleted transcript file's is, by incremental and forced builds alike; when it
+    comes back (a restored database), the database's rows stand for it again."""
+    store = tmp_path / "opencode"
+    store.mkdir()
+    writer = make_db(store / "opencode.db")
+    second = "ses_3f2e1d0c9ffeSECONDSESSION"
+    _copy_session(writer, second)
+    build_index(db_path, store)
+    count = "SELECT count(*) FROM messages WHERE session_id = ?"
+    (kept,) = index_rows(db_path, count, [second])[0]
+    assert kept > 0
+    deleted = "SELECT transcript_deleted_at IS NOT NULL FROM sessions WHERE session_id = ?"
+    assert index_rows(db_path, deleted, [second]) == [(0,)]
+    for table in ("part", "message", "session"):
+        column = "id" if table == "session" else "session_id"
+        writer.execute(f"DELETE FROM {table} WHERE {column} = ?", [second])
+    stats = build_index(db_path, store)
+    assert (stats.files_read, stats.files_missing) == (1, 1)
+    assert index_rows(db_path, count, [second]) == [(kept,)]
+    assert index_rows(db_path, deleted, [second]) == [(1,)]
+    assert index_rows(db_path, deleted, [DB_SESSION]) == [(0,)]
+    words = "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?"
+    searchable = index_rows(db_path, words, ["make"])
+    build_index(db_path, store, force=True)
+    assert index_rows(db_path, count, [second]) == [(kept,)]
+    assert index_rows(db_path, words, ["make"]) == searchable
+    # restored: read from the database again, once
+    _copy_session(writer, second)
+    build_index(db_path, store)
+    assert index_rows(db_path, count, [second]) == [(kept,)]
+    assert index_rows(db_path, deleted, [second]) == [(0,)]
+    paths = index_rows(db_path, "SELECT path FROM source_files WHERE path LIKE '%#%'")
+    assert paths == []
+    assert index_rows(db_path, words, ["make"]) == searchable
+    index_rows(db_path, "INSERT INTO messages_fts(messages_fts) VALUES ('integrity-check')")
+    # deleted again, and the next build a forced one
+    for table in ("part", "message", "session"):
+        column = "id" if table == "session" else "session_id"
+        writer.execute(f"DELETE FROM {table} WHERE {column} = ?", [second])
+    build_index(db_path, store, force=True)
+    assert index_rows(db_path, count, [second]) == [(kept,)]
+    assert index_rows(db_path, deleted, [second]) == [(1,)]
+    writer.close()

@@ -100,18 +100,15 @@ def _write(path: Path, obj: dict) -> None:
     path.write_text(json.dumps(obj, indent=2))
 
 
-def tree_to_db(storage: Path, db: Path) -> sqlite3.Connection:
-    schema = (Path(__file__).parent.parent / "tests/data/opencode/opencode.sql").read_text()
-    conn = sqlite3.connect(db, isolation_level=None)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.executescript(schema.split("INSERT INTO")[0])
-    conn.execute("BEGIN")
+def copy_tree_into(conn: sqlite3.Connection, storage: Path) -> None:
+    """The JSON tree's records as opencode 1.2's json-migration.ts copies them (the tests
+    build their database fixtures with it too)."""
     for path in storage.glob("session/*/*.json"):
         s = json.loads(path.read_text())
         conn.execute(
             "INSERT INTO session (id, project_id, slug, directory, title, version, time_created,"
-            " time_updated) VALUES (?, 'p1', '', ?, ?, ?, 0, 0)",
-            [s["id"], s["directory"], s["title"], s["version"]],
+            " time_updated) VALUES (?, ?, '', ?, ?, ?, 0, 0)",
+            [s["id"], s["projectID"], s["directory"], s["title"], s["version"]],
         )
     for path in storage.glob("message/*/*.json"):
         m = json.loads(path.read_text())
@@ -121,6 +118,15 @@ def tree_to_db(storage: Path, db: Path) -> sqlite3.Connection:
         p = json.loads(path.read_text())
         ids = (p.pop("id"), p.pop("messageID"), p.pop("sessionID"))
         conn.execute("INSERT INTO part VALUES (?, ?, ?, 0, 0, ?)", [*ids, json.dumps(p)])
+
+
+def tree_to_db(storage: Path, db: Path) -> sqlite3.Connection:
+    schema = (Path(__file__).parent.parent / "tests/data/opencode/opencode.sql").read_text()
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.executescript(schema.split("INSERT INTO")[0])
+    conn.execute("BEGIN")
+    copy_tree_into(conn, storage)
     conn.execute("COMMIT")
     return conn
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import REAL_CORPUS, build_index
+from opencode_tree import copy_tree_into
 
 from pastfix import agents, hook, install, opencode, signatures
 from pastfix.cli import cli
@@ -332,25 +333,6 @@ def test_the_same_session_in_the_tree_and_the_database_has_the_same_ids(tmp_path
         )
 
     assert rows(opencode.read_database(db)) == rows(merged(read_tree()))
-
-
-def copy_tree_into(conn: sqlite3.Connection, storage: Path) -> None:
-    """The JSON tree's records as opencode 1.2's json-migration.ts copies them."""
-    for path in storage.glob("session/*/*.json"):
-        s = json.loads(path.read_text())
-        conn.execute(
-            "INSERT INTO session (id, project_id, slug, directory, title, version, time_created,"
-            " time_updated) VALUES (?, ?, '', ?, ?, ?, 0, 0)",
-            [s["id"], s["projectID"], s["directory"], s["title"], s["version"]],
-        )
-    for path in storage.glob("message/*/*.json"):
-        m = json.loads(path.read_text())
-        ids = (m.pop("id"), m.pop("sessionID"))
-        conn.execute("INSERT INTO message VALUES (?, ?, 0, 0, ?)", [*ids, json.dumps(m)])
-    for path in storage.glob("part/*/*.json"):
-        p = json.loads(path.read_text())
-        ids = (p.pop("id"), p.pop("messageID"), p.pop("sessionID"))
-        conn.execute("INSERT INTO part VALUES (?, ?, ?, 0, 0, ?)", [*ids, json.dumps(p)])
 
 
 # -- through the build -------------------------------------------------------------

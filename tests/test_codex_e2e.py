@@ -24,14 +24,13 @@ import os
 import re
 import sqlite3
 import subprocess
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, build_index
+from mock_api import MockAPI, event_stream
 from npm_clients import client, given_or, npm_installed
 
 from pastfix import install, queries
@@ -65,7 +64,7 @@ def codex():
     return client("PASTFIX_REQUIRE_CODEX", codex_executable)
 
 
-class MockResponses:
+class MockResponses(MockAPI):
     """A scripted OpenAI Responses API on 127.0.0.1: the model's turns, told from the input.
 
     No call's output yet: run FAILING (call_fail), once pastfix's MCP tools are
@@ -74,35 +73,8 @@ class MockResponses:
     request body is kept in `requests`.
     """
 
-    def __init__(self) -> None:
-        self.requests: list[dict] = []
-        mock = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):  # the model list: none beyond the configured model
-                self._send(200, "application/json", b'{"object": "list", "data": []}')
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["content-length"] or 0)))
-                mock.requests.append(body)
-                stream = "".join(
-                    f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in mock.turn(body)
-                )
-                self._send(200, "text/event-stream", stream.encode())
-
-            def _send(self, status, kind, data):
-                self.send_response(status)
-                self.send_header("content-type", kind)
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+    def answer(self, path: str, body: dict) -> tuple[str, bytes]:
+        return event_stream(self.turn(body), named=True)
 
     def turn(self, body: dict) -> list[dict]:
         done, n = answered(body), len(self.requests)
@@ -124,10 +96,6 @@ class MockResponses:
             {"type": "response.output_item.done", "item": item},
             {"type": "response.completed", "response": {"id": f"resp_{n}", "usage": usage}},
         ]
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture

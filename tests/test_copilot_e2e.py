@@ -23,13 +23,12 @@ import json
 import os
 import platform
 import subprocess
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from mock_api import MockAPI, event_stream
 from npm_clients import client, given_or, npm_installed
 
 from pastfix import queries
@@ -78,7 +77,7 @@ def copilot():
     return client("PASTFIX_REQUIRE_COPILOT", copilot_command)
 
 
-class MockCompletions:
+class MockCompletions(MockAPI):
     """A scripted chat completions API on 127.0.0.1 (streamed as server-sent events).
 
     The model views MISSING; when that failed, in a prompt that asks to fix it, it
@@ -87,42 +86,19 @@ class MockCompletions:
     """
 
     def __init__(self, missing: Path) -> None:
-        self.requests: list[dict] = []
-        mock = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                self._send("application/json", b'{"object": "list", "data": []}')
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["content-length"] or 0)))
-                mock.requests.append(body)
-                delta, finish = mock.turn(body)
-                chunks = [
-                    {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
-                    {"choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
-                     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}},
-                ]  # fmt: skip
-                stream = "".join(
-                    f"data: {json.dumps({'id': 'c', 'object': 'chat.completion.chunk', **c})}\n\n"
-                    for c in chunks
-                )
-                self._send("text/event-stream", (stream + "data: [DONE]\n\n").encode())
-
-            def _send(self, kind, data):
-                self.send_response(200)
-                self.send_header("content-type", kind)
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
+        super().__init__()
         self.missing = missing
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def answer(self, path: str, body: dict) -> tuple[str, bytes]:
+        delta, finish = self.turn(body)
+        chunks = [
+            {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+            {"choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
+             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}},
+        ]  # fmt: skip
+        return event_stream(
+            [*({"id": "c", "object": "chat.completion.chunk", **c} for c in chunks), "[DONE]"]
+        )
 
     def turn(self, body: dict) -> tuple[dict, str]:
         done = set(results(body))
@@ -140,10 +116,6 @@ class MockCompletions:
                 call["function"] = {"name": name, "arguments": json.dumps(args)}
                 return {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
         return {"role": "assistant", "content": "Done."}, "stop"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 def results(body: dict) -> dict[str, str]:

@@ -22,14 +22,13 @@ import json
 import os
 import sqlite3
 import subprocess
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from conftest import build_index
+from mock_api import MockAPI
 from npm_clients import client, given_or, npm_installed
 
 from pastfix.cli import cli
@@ -76,18 +75,17 @@ def offers_shell(request: dict) -> bool:
     )
 
 
-class MockGemini(ThreadingHTTPServer):
-    """generateContent / streamGenerateContent, answered from the script in `turn`."""
+class MockGemini(MockAPI):
+    """generateContent / streamGenerateContent, answered from the script in `turn`; only
+    the requests that offer the shell (the agent's turns) are kept."""
 
     def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.requests: list[dict] = []
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
+        super().__init__(base="")
 
     missing = ""  # the file the read_file step reads, which does not exist
+
+    def keep(self, path: str, body: dict) -> bool:
+        return "countTokens" not in path and offers_shell(body)
 
     def turn(self, request: dict) -> list[dict]:
         """The model's parts: the failing command, a read of a missing file, the
@@ -105,24 +103,13 @@ class MockGemini(ThreadingHTTPServer):
             return [{"functionCall": {"name": name, "args": args}}]
         return [{"text": "The tests pass."}]
 
-
-class _Handler(BaseHTTPRequestHandler):
-    server: MockGemini
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers.get("content-length") or 0))
-        try:
-            request = json.loads(body or b"{}")
-        except json.JSONDecodeError:
-            request = {}
-        if "countTokens" in self.path:
-            return self._send("application/json", json.dumps({"totalTokens": 10}).encode())
-        if offers_shell(request):
-            self.server.requests.append(request)
+    def answer(self, path: str, body: dict) -> tuple[str, bytes]:
+        if "countTokens" in path:
+            return "application/json", json.dumps({"totalTokens": 10}).encode()
         answer = {
             "candidates": [
                 {
-                    "content": {"role": "model", "parts": self.server.turn(request)},
+                    "content": {"role": "model", "parts": self.turn(body)},
                     "finishReason": "STOP",
                     "index": 0,
                 }
@@ -134,33 +121,16 @@ class _Handler(BaseHTTPRequestHandler):
             },
             "modelVersion": "gemini-2.5-pro",
         }
-        if "streamGenerateContent" in self.path:
-            return self._send("text/event-stream", f"data: {json.dumps(answer)}\r\n\r\n".encode())
-        return self._send("application/json", json.dumps(answer).encode())
-
-    def do_GET(self) -> None:
-        self.send_response(404)
-        self.end_headers()
-
-    def _send(self, kind: str, data: bytes) -> None:
-        self.send_response(200)
-        self.send_header("content-type", kind)
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        if "streamGenerateContent" in path:
+            return "text/event-stream", f"data: {json.dumps(answer)}\r\n\r\n".encode()
+        return "application/json", json.dumps(answer).encode()
 
 
 @pytest.fixture
 def api():
     server = MockGemini()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     yield server
-    server.shutdown()
-    server.server_close()
+    server.close()
 
 
 def test_the_after_tool_hook_recalls_a_past_fix_in_gemini_cli(gemini, api, tmp_path, monkeypatch):

@@ -17,13 +17,12 @@ import json
 import os
 import sqlite3
 import subprocess
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from conftest import build_index
+from mock_api import MockAPI, event_stream
 from npm_clients import client, given_or, npm_installed
 
 from pastfix.cli import cli
@@ -55,7 +54,7 @@ def opencode():
     return client("PASTFIX_REQUIRE_OPENCODE", opencode_executable)
 
 
-class MockChat:
+class MockChat(MockAPI):
     """A scripted chat completions API on 127.0.0.1, the model's turn told from the request.
 
     A request without tools (opencode's title request) gets a title; one with tools and
@@ -63,35 +62,8 @@ class MockChat:
     request body is kept in `requests`.
     """
 
-    def __init__(self) -> None:
-        self.requests: list[dict] = []
-        mock = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                self._send(200, "application/json", b'{"object": "list", "data": []}')
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["content-length"] or 0)))
-                mock.requests.append(body)
-                chunks = [*mock.turn(body), "[DONE]"]
-                stream = "".join(f"data: {c if isinstance(c, str) else json.dumps(c)}\n\n"
-                                 for c in chunks)  # fmt: skip
-                self._send(200, "text/event-stream", stream.encode())
-
-            def _send(self, status, kind, data):
-                self.send_response(status)
-                self.send_header("content-type", kind)
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+    def answer(self, path: str, body: dict) -> tuple[str, bytes]:
+        return event_stream([*self.turn(body), "[DONE]"])
 
     def turn(self, body: dict) -> list[dict]:
         answered = any(m.get("role") == "tool" for m in body.get("messages", []))
@@ -153,10 +125,13 @@ def test_opencode_shows_the_model_the_past_fix_and_its_store_is_indexed(opencode
     assert installed.exit_code == 0, installed.output
     project = tmp_path / "app"
     project.mkdir()
-    done = subprocess.run(
-        [str(opencode), "run", "build the app"], cwd=project, env=env, capture_output=True,
-        text=True, timeout=240,
-    )  # fmt: skip
+    try:
+        done = subprocess.run(
+            [str(opencode), "run", "build the app"], cwd=project, env=env,
+            capture_output=True, text=True, timeout=240,
+        )  # fmt: skip
+    finally:
+        mock.close()
     assert done.returncode == 0, done.stderr[-2000:]
 
     outputs = mock.tool_outputs()

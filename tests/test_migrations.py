@@ -337,3 +337,50 @@ def test_upgrade_to_the_archive_keeps_every_session_and_archives_what_is_gone(tm
     assert rows == [("s1", 1, 1), ("s2", 0, 1)]
     conn.close()
     assert kept.exists()
+
+
+def _schema(conn):
+    """What makes two indexes' schemas the same: every object, and the migrations applied."""
+    objects = sorted(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+    names = sorted(
+        r[0] for r in conn.execute("SELECT migration_set || ' ' || name FROM _sqlite_migrations")
+    )
+    config = sorted(conn.execute("SELECT * FROM messages_fts_config"))
+    return objects, names, config, conn.execute("PRAGMA page_size").fetchone()[0]
+
+
+def test_the_schema_script_is_what_the_migrations_make():
+    from pastfix.migrations import schema_script
+
+    assert pdb.SCHEMA_SCRIPT.read_text() == schema_script(), (
+        "pastfix/schema.sql is out of date: python -m pastfix.migrations > pastfix/schema.sql"
+    )
+
+
+def test_a_new_index_made_from_the_script_equals_a_migrated_one(tmp_path):
+    """connect() makes a new index from pastfix/schema.sql without sqlite-utils: the same
+    objects, the same migrations recorded, as running every migration on an empty file."""
+    made = pdb.connect(tmp_path / "made.db")
+    migrated_conn = sqlite3.connect(tmp_path / "migrated.db", isolation_level=None)
+    migrated_conn.execute(f"PRAGMA page_size={pdb.PAGE_SIZE}")
+    migrations.apply(Database(migrated_conn))
+    assert _schema(made) == _schema(migrated_conn)
+    assert len(_schema(made)[1]) == len(migrations._migrations)
+
+
+def test_a_script_older_than_the_migrations_gets_the_rest_applied(tmp_path, monkeypatch):
+    """A script made before the newest migration leaves connect() to apply that one."""
+    from sqlite_utils import Migrations
+
+    from pastfix.migrations import schema_script
+
+    older = Migrations("pastfix")
+    older._migrations = migrations._migrations[:-1]
+    script = tmp_path / "schema.sql"
+    script.write_text(schema_script(older))
+    monkeypatch.setattr(pdb, "SCHEMA_SCRIPT", script)
+    conn = pdb.connect(tmp_path / "index.db")
+    migrated = sqlite3.connect(tmp_path / "migrated.db", isolation_level=None)
+    migrated.execute(f"PRAGMA page_size={pdb.PAGE_SIZE}")
+    migrations.apply(Database(migrated))
+    assert _schema(conn)[:2] == _schema(migrated)[:2]

@@ -802,8 +802,10 @@ HOOKS: dict[str, HookInstall] = {
 #   $COPILOT_HOME/mcp-config.json (~/.copilot/mcp-config.json; copilot mcp add).
 # - opencode: `mcp.pastfix` = {type: local, command: [command, *args], enabled: true} in
 #   its global opencode.json (the opencode.jsonc there when that is the one that exists:
-#   what `opencode mcp add` edits; opencode reads both as JSON with comments, pastfix
-#   edits plain JSON only).
+#   what `opencode mcp add` edits).
+# The three read their file as JSON with comments; pastfix edits plain JSON only, and
+# names the client's own `mcp add` for a file with comments (each checked to write the
+# same entry: Gemini and opencode keep the comments, Copilot drops them).
 # Verified in each real client by tests/test_<agent>_e2e.py (the versions pinned there):
 # the model calls find_past_fix and its rows reach the next request.
 
@@ -820,13 +822,23 @@ class McpInstall(NamedTuple):
 
 
 def _json_mcp(
-    where: Callable[[], Path], key: str, entry: Callable[[list[str]], dict[str, Any]]
+    where: Callable[[], Path],
+    key: str,
+    entry: Callable[[list[str]], dict[str, Any]],
+    add: str,
 ) -> McpInstall:
     """An McpInstall of a JSON config whose `key` holds the servers; `entry` gives
-    pastfix's from the server's command."""
+    pastfix's from the server's command. The three clients read their file as JSON with
+    comments, which pastfix does not keep: a file it cannot edit is refused with `add`,
+    the client's own command that adds the server ({} is the command)."""
 
     def install(path: Path, db_path: Path) -> str:
-        install_json_mcp(path, key, entry(mcp_server_command(db_path)))
+        command = mcp_server_command(db_path)
+        try:
+            install_json_mcp(path, key, entry(command))
+        except InstallError as e:
+            line = add.format(" ".join(shlex.quote(part) for part in command))
+            raise InstallError(f"{e}, or run `{line}`") from e
         db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
         return str(path)
 
@@ -879,16 +891,19 @@ MCP_SERVERS: dict[str, McpInstall] = {
             "args": command[1:],
             "tools": ["*"],
         },
+        "copilot mcp add pastfix -- {}",
     ),
     "gemini": _json_mcp(
         gemini_settings_file,
         SERVERS_KEY,
         lambda command: {"command": command[0], "args": command[1:]},
+        "gemini mcp add --scope user pastfix {}",
     ),
     "opencode": _json_mcp(
         opencode_config_file,
         "mcp",
         lambda command: {"type": "local", "command": command, "enabled": True},
+        "opencode mcp add pastfix -- {}",
     ),
 }
 

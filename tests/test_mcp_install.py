@@ -229,6 +229,8 @@ def test_a_broken_file_of_another_agent_is_refused_untouched(
         assert result.exit_code == 1, result.output
         assert result.output.startswith("Error: ") and told in result.output
         assert str(config) in result.output and len(result.output.strip().splitlines()) == 1
+        if command == "install":  # the client's own command, which keeps its comments
+            assert f"run `{agent} mcp add " in result.output
     assert config.read_text() == text
 
 
@@ -242,8 +244,12 @@ def test_opencode_edits_its_jsonc_file_when_only_that_one_exists(fake_home, tmp_
     assert not (folder / "opencode.json").exists()
     # With comments, which pastfix does not keep: refused, untouched.
     jsonc.write_text('{\n  // mine\n  "model": "a/b"\n}\n')
-    result = invoke("install", "--agent", "opencode")
+    result = invoke("install", "--agent", "opencode", "--db", str(tmp_path / "i.db"))
     assert result.exit_code == 1 and "is not valid JSON" in result.output
+    exe = " ".join(install.pastfix_executable())
+    assert f", or run `opencode mcp add pastfix -- {exe} mcp --db {tmp_path / 'i.db'}`" in (
+        result.output
+    )
     assert jsonc.read_text() == '{\n  // mine\n  "model": "a/b"\n}\n'
 
 

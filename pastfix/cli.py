@@ -685,10 +685,10 @@ def skill_install(dest: Path | None, agent: str) -> None:
     Example:
         pastfix skill install
         pastfix skill install --dest .claude/skills
-        pastfix skill install --agent codex   # -> ~/.agents/skills/pastfix
-        pastfix skill install --agent copilot # -> ~/.copilot/skills/pastfix
-        pastfix skill install --agent gemini  # -> ~/.gemini/skills/pastfix
-        pastfix skill install --agent opencode # -> ~/.config/opencode/skills/pastfix
+        pastfix skill install --agent codex     # -> ~/.agents/skills/pastfix
+        pastfix skill install --agent copilot   # -> ~/.copilot/skills/pastfix
+        pastfix skill install --agent gemini    # -> ~/.gemini/skills/pastfix
+        pastfix skill install --agent opencode  # -> ~/.config/opencode/skills/pastfix
     """
     from pastfix import install
 

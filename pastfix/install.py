@@ -1,4 +1,4 @@
-"""Install pastfix into Claude Code and Codex CLI: its hooks, its skill, its MCP server.
+"""Install pastfix into the coding agents: its hooks, its skill, its MCP server.
 
 The hooks go into a settings file ($CLAUDE_CONFIG_DIR/settings.json, else
 ~/.claude/settings.json, by default) in the format Claude Code reads:
@@ -797,17 +797,21 @@ HOOKS: dict[str, HookInstall] = {
 # Each with the absolute command of this pastfix and the index (mcp_server_command), at
 # the agent's user scope, in the form its own `mcp add` command writes:
 # - Gemini CLI: `mcpServers.pastfix` = {command, args} in its settings.json (gemini mcp
-#   add --scope user); its model calls the tool as mcp_pastfix_find_past_fix.
+#   add --scope user); its model calls mcp_pastfix_find_past_fix and reads the result's
+#   text. It runs no user server in a folder it does not trust (when folder trust is on).
 # - GitHub Copilot CLI: `mcpServers.pastfix` = {type: local, command, args, tools: [*]} in
-#   $COPILOT_HOME/mcp-config.json (~/.copilot/mcp-config.json; copilot mcp add).
+#   $COPILOT_HOME/mcp-config.json (~/.copilot/mcp-config.json; copilot mcp add); its
+#   model calls pastfix-find_past_fix and reads the text, then the structured content.
 # - opencode: `mcp.pastfix` = {type: local, command: [command, *args], enabled: true} in
 #   its global opencode.json (the opencode.jsonc there when that is the one that exists:
-#   what `opencode mcp add` edits).
+#   what `opencode mcp add` edits); its model calls pastfix_find_past_fix and reads the
+#   text.
 # The three read their file as JSON with comments; pastfix edits plain JSON only, and
 # names the client's own `mcp add` for a file with comments (each checked to write the
 # same entry: Gemini and opencode keep the comments, Copilot drops them).
-# Verified in each real client by tests/test_<agent>_e2e.py (the versions pinned there):
-# the model calls find_past_fix and its rows reach the next request.
+# Verified with Gemini CLI 0.61.0, Copilot CLI 1.0.60 and opencode 1.18.33
+# (tests/test_<agent>_e2e.py): the model calls find_past_fix and its rows reach the next
+# request.
 
 
 class McpInstall(NamedTuple):
@@ -911,8 +915,8 @@ MCP_SERVERS: dict[str, McpInstall] = {
 # -- the skill's folder of every agent, for `pastfix skill install --agent NAME` --------
 #
 # The user folder each client loads skills (<folder>/<name>/SKILL.md) from, read from its
-# own code and checked in the real client (tests/test_<agent>_e2e.py: the skill is in
-# the listing the model gets):
+# own code and checked in the real client, the versions above (tests/test_<agent>_e2e.py:
+# the skill is in the listing the model gets):
 # - Gemini CLI: ~/.gemini/skills ($GEMINI_CLI_HOME/.gemini/skills; Storage.getUserSkillsDir).
 # - GitHub Copilot CLI: $COPILOT_HOME/skills (~/.copilot/skills, "personal-copilot").
 # - opencode: skills/ under its config folder ($XDG_CONFIG_HOME/opencode/skills).

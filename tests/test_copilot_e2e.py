@@ -160,7 +160,9 @@ def sessions(db: Path) -> set[str]:
         conn.close()
 
 
-def test_the_past_fix_reaches_the_model_after_a_failed_call(copilot, fake_home, tmp_path):
+def first_session(copilot, tmp_path: Path) -> tuple[MockCompletions, Path, Path, str]:
+    """A first session in tmp_path/shop that views a missing file and fixes it, indexed
+    into tmp_path/index.db: its mock, the project, the index and the session's id."""
     project = tmp_path / "shop"
     project.mkdir()
     first = MockCompletions(project / "settings.py")
@@ -169,13 +171,18 @@ def test_the_past_fix_reaches_the_model_after_a_failed_call(copilot, fake_home, 
         assert done.returncode == 0, done.stderr[-3000:]
     finally:
         first.close()
-    done_calls = results(first.requests[-1])
-    assert "does not exist" in done_calls["call_view"]
-    assert "x = 1" in done_calls["call_again"]
     db = tmp_path / "index.db"
     built = CliRunner().invoke(cli, ["build", str(db), "--agent", "copilot", "-s"])
     assert built.exit_code == 0, built.output
     [past] = sessions(db)
+    return first, project, db, past
+
+
+def test_the_past_fix_reaches_the_model_after_a_failed_call(copilot, fake_home, tmp_path):
+    first, _, db, past = first_session(copilot, tmp_path)
+    done_calls = results(first.requests[-1])
+    assert "does not exist" in done_calls["call_view"]
+    assert "x = 1" in done_calls["call_again"]
     hooked = CliRunner().invoke(cli, ["hook", "install", "--agent", "copilot", "--db", str(db)])
     assert hooked.exit_code == 0, hooked.output
 
@@ -252,18 +259,7 @@ def offered(body: dict) -> list[str]:
 
 def test_the_mcp_tool_and_the_skill_reach_the_model_in_copilot_cli(copilot, fake_home, tmp_path):
     # A first session that fails as the second will ask about, indexed.
-    project = tmp_path / "shop"
-    project.mkdir()
-    first = MockCompletions(project / "settings.py")
-    try:
-        done = run_copilot(copilot, project, first.url, "fix the missing settings.py")
-        assert done.returncode == 0, done.stderr[-3000:]
-    finally:
-        first.close()
-    db = tmp_path / "index.db"
-    built = CliRunner().invoke(cli, ["build", str(db), "--agent", "copilot", "-s"])
-    assert built.exit_code == 0, built.output
-    [past] = sessions(db)
+    first, project, db, past = first_session(copilot, tmp_path)
     for args in (["mcp", "install", "--agent", "copilot", "--db", str(db)],
                  ["skill", "install", "--agent", "copilot"]):  # fmt: skip
         result = CliRunner().invoke(cli, args)

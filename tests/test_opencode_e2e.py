@@ -132,6 +132,20 @@ def opencode_home(tmp_path: Path, url: str) -> dict[str, str]:
     return env
 
 
+def run_opencode(opencode, env: dict[str, str], project: Path, prompt: str, mock: MockAPI):
+    """`opencode run prompt` in a new folder `project`, the mock closed after it."""
+    project.mkdir()
+    try:
+        done = subprocess.run(
+            [str(opencode), "run", prompt], cwd=project, env=env,
+            capture_output=True, text=True, timeout=240,
+        )  # fmt: skip
+    finally:
+        mock.close()
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
 def test_opencode_shows_the_model_the_past_fix_and_its_store_is_indexed(opencode, tmp_path):
     mock = MockChat()
     env = opencode_home(tmp_path, mock.url)
@@ -142,16 +156,7 @@ def test_opencode_shows_the_model_the_past_fix_and_its_store_is_indexed(opencode
         cli, ["hook", "install", "--agent", "opencode", "--db", str(index)], env=env
     )
     assert installed.exit_code == 0, installed.output
-    project = tmp_path / "app"
-    project.mkdir()
-    try:
-        done = subprocess.run(
-            [str(opencode), "run", "build the app"], cwd=project, env=env,
-            capture_output=True, text=True, timeout=240,
-        )  # fmt: skip
-    finally:
-        mock.close()
-    assert done.returncode == 0, done.stderr[-2000:]
+    run_opencode(opencode, env, tmp_path / "app", "build the app", mock)
 
     outputs = mock.tool_outputs()
     assert outputs, [sorted(r) for r in mock.requests]
@@ -235,16 +240,7 @@ def test_the_mcp_tool_and_the_skill_reach_the_model_in_opencode(opencode, tmp_pa
     config = tmp_path / "home" / ".config" / "opencode"
     assert (config / "skills" / "pastfix" / "SKILL.md").is_file()
     assert json.loads((config / "opencode.json").read_text())["model"] == "mock/m"  # kept
-    project = tmp_path / "app"
-    project.mkdir()
-    try:
-        done = subprocess.run(
-            [str(opencode), "run", "how was this fixed before?"], cwd=project, env=env,
-            capture_output=True, text=True, timeout=240,
-        )  # fmt: skip
-    finally:
-        mock.close()
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = run_opencode(opencode, env, tmp_path / "app", "how was this fixed before?", mock)
     assert "Found it." in done.stdout, (done.stdout + done.stderr)[-2000:]
     assert mock.tool == "pastfix_find_past_fix"
     after = mock.requests[-1]

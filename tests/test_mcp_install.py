@@ -127,3 +127,153 @@ def test_install_for_codex_writes_its_config_table(monkeypatch, tmp_path):
         in invoke("uninstall", "--agent", "codex").output
     )
     assert "[mcp_servers.pastfix]" not in (codex_home / "config.toml").read_text()
+
+
+# -- every agent: the table, and the JSON configs of Gemini CLI, Copilot CLI and opencode --
+
+
+def test_every_agent_has_an_mcp_entry_and_a_skills_folder():
+    from pastfix import agents
+    from pastfix import cli as cli_module
+
+    assert list(install.MCP_SERVERS) == list(install.SKILLS) == list(agents.NAMES)
+    assert cli_module.MCP_AGENTS == cli_module.SKILL_AGENTS == tuple(agents.NAMES)
+
+
+# agent, its override, the file under that folder, under HOME without it, the servers' key
+JSON_AGENTS = [
+    ("gemini", "GEMINI_CLI_HOME", ".gemini/settings.json", ".gemini/settings.json", "mcpServers"),
+    ("copilot", "COPILOT_HOME", "mcp-config.json", ".copilot/mcp-config.json", "mcpServers"),
+    ("opencode", "XDG_CONFIG_HOME", "opencode/opencode.json", ".config/opencode/opencode.json",
+     "mcp"),
+]  # fmt: skip
+
+
+def entry_command(agent, entry):
+    """The command line of pastfix's entry, in the agent's form."""
+    if agent == "opencode":
+        assert (entry["type"], entry["enabled"]) == ("local", True)
+        return entry["command"]
+    if agent == "copilot":
+        assert (entry["type"], entry["tools"]) == ("local", ["*"])
+    return [entry["command"], *entry["args"]]
+
+
+@pytest.mark.parametrize("agent, variable, under, default, key", JSON_AGENTS)
+def test_install_for_another_agent_keeps_the_rest_of_its_file(
+    agent, variable, under, default, key, fake_home, tmp_path
+):
+    config = fake_home / default
+    config.parent.mkdir(parents=True)
+    other = {"command": "other", "args": ["--x"]}
+    before = {"theme": "dark", key: {"other": other}, "nested": {"a": [1, 2]}}
+    config.write_text(json.dumps(before))
+    for db in (tmp_path / "old.db", tmp_path / "my index.db"):  # again: replaced
+        result = invoke("install", "--agent", agent, "--db", str(db))
+        assert result.exit_code == 0, result.output
+        assert f"Added the pastfix MCP server to {config}" in result.output
+    data = json.loads(config.read_text())
+    assert {k: v for k, v in data.items() if k != key} == {"theme": "dark", "nested": {"a": [1, 2]}}
+    assert list(data[key]) == ["other", "pastfix"] and data[key]["other"] == other
+    command = entry_command(agent, data[key]["pastfix"])
+    assert command == install.mcp_server_command(tmp_path / "my index.db")
+    assert os.path.isabs(command[0]) and command[-3:] == [
+        "mcp",
+        "--db",
+        str(tmp_path / "my index.db"),
+    ]
+
+    result = invoke("uninstall", "--agent", agent)
+    assert result.exit_code == 0
+    from pastfix import agents
+
+    assert result.output == f"Removed the pastfix MCP server from {agents.label(agent)}\n"
+    assert json.loads(config.read_text()) == before
+    again = invoke("uninstall", "--agent", agent)
+    assert again.output == f"No pastfix MCP server in {agents.label(agent)}'s user scope\n"
+
+
+@pytest.mark.parametrize("agent, variable, under, default, key", JSON_AGENTS)
+def test_install_for_another_agent_follows_its_override(
+    agent, variable, under, default, key, fake_home, tmp_path, monkeypatch
+):
+    folder = tmp_path / "elsewhere"
+    monkeypatch.setenv(variable, str(folder))
+    assert invoke("install", "--agent", agent, "--db", str(tmp_path / "i.db")).exit_code == 0
+    assert "pastfix" in json.loads((folder / under).read_text())[key]
+    assert not (fake_home / default).exists()
+    assert invoke("uninstall", "--agent", agent).exit_code == 0
+    assert json.loads((folder / under).read_text()) == {key: {}}
+
+
+@pytest.mark.parametrize("agent, variable, under, default, key", JSON_AGENTS)
+@pytest.mark.parametrize(
+    "text, told",
+    [
+        ('{"theme": "dark",', "is not valid JSON"),
+        ("[1, 2]", "does not hold a JSON object"),
+        ('{"mcpServers": [], "mcp": []}', "is not an object"),
+    ],
+)
+def test_a_broken_file_of_another_agent_is_refused_untouched(
+    agent, variable, under, default, key, text, told, fake_home
+):
+    config = fake_home / default
+    config.parent.mkdir(parents=True)
+    config.write_text(text)
+    for command in ("install", "uninstall"):
+        result = invoke(command, "--agent", agent)
+        if command == "uninstall" and told == "is not an object":
+            assert result.exit_code == 0  # nothing of pastfix's there: nothing to remove
+            continue
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith("Error: ") and told in result.output
+        assert str(config) in result.output and len(result.output.strip().splitlines()) == 1
+        if command == "install":  # the client's own command, which keeps its comments
+            assert f"run `{agent} mcp add " in result.output
+    assert config.read_text() == text
+
+
+def test_opencode_edits_its_jsonc_file_when_only_that_one_exists(fake_home, tmp_path):
+    folder = fake_home / ".config" / "opencode"
+    folder.mkdir(parents=True)
+    jsonc = folder / "opencode.jsonc"
+    jsonc.write_text('{"model": "a/b"}')
+    assert invoke("install", "--agent", "opencode").exit_code == 0
+    assert set(json.loads(jsonc.read_text())) == {"model", "mcp"}
+    assert not (folder / "opencode.json").exists()
+    # With comments, which pastfix does not keep: refused, untouched.
+    jsonc.write_text('{\n  // mine\n  "model": "a/b"\n}\n')
+    result = invoke("install", "--agent", "opencode", "--db", str(tmp_path / "i.db"))
+    assert result.exit_code == 1 and "is not valid JSON" in result.output
+    exe = " ".join(install.pastfix_executable())
+    assert f", or run `opencode mcp add pastfix -- {exe} mcp --db {tmp_path / 'i.db'}`" in (
+        result.output
+    )
+    assert jsonc.read_text() == '{\n  // mine\n  "model": "a/b"\n}\n'
+
+
+def test_status_names_the_mcp_server_and_skill_of_every_agent(no_cli, fake_home, tmp_path):
+    from pastfix import agents, status
+
+    db = tmp_path / "index.db"
+    others = [name for name in agents.NAMES if name != agents.CLAUDE]
+    assert status.status(db)["mcp"]["where"] == []
+    for name in agents.NAMES:
+        assert invoke("install", "--agent", name, "--db", str(db)).exit_code == 0
+        assert CliRunner().invoke(cli, ["skill", "install", "--agent", name]).exit_code == 0
+    found = status.status(db)
+    assert found["mcp_installed"] and found["mcp"]["where"] == [
+        f"{fake_home / '.claude.json'} (user)",
+        *(str(install.MCP_SERVERS[name].where()) for name in others),
+    ]
+    assert found["skill_installed"]
+    assert [(s["agent"], s["installed"]) for s in found["agent_skills"]] == [
+        (name, True) for name in others
+    ]
+    assert found["agent_skills"][-1]["where"] == str(
+        fake_home / ".config" / "opencode" / "skills" / "pastfix"
+    )
+    for name in agents.NAMES:
+        assert invoke("uninstall", "--agent", name).exit_code == 0
+    assert status.status(db)["mcp"]["where"] == []

@@ -8,6 +8,12 @@ turns scripted). The "model" runs a bash command that fails with an error the in
 output with pastfix's past fix appended by the plugin. Then the store opencode wrote is
 indexed: the session, its failed call and its version, as opencode 1.18 keeps them.
 
+A second test installs pastfix's MCP server and skill with `pastfix mcp install --agent
+opencode` and `pastfix skill install --agent opencode` into that opencode.json (its other
+keys kept) and config folder: the "model" calls find_past_fix under the name opencode
+gives it (read from the request's tool list) with that error, and the test reads the
+rows opencode sent it next, and the skill in the system prompt.
+
 opencode is installed with npm into a folder under the system's temporary directory, once;
 $PASTFIX_OPENCODE names an opencode executable to use instead. The test skips when npm is
 missing or the install fails, unless $PASTFIX_REQUIRE_OPENCODE is set, where it fails.
@@ -54,6 +60,18 @@ def opencode():
     return client("PASTFIX_REQUIRE_OPENCODE", opencode_executable)
 
 
+def chunks(deltas: list[tuple[dict, str | None]]) -> list[dict]:
+    """The streamed chunks of a turn: each (delta, finish reason), then the usage."""
+    found = [
+        {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m",
+         "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        for delta, finish in deltas
+    ]  # fmt: skip
+    usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+    return [*found, {"id": "c", "object": "chat.completion.chunk", "created": 0,
+                     "model": "m", "choices": [], "usage": usage}]  # fmt: skip
+
+
 class MockChat(MockAPI):
     """A scripted chat completions API on 127.0.0.1, the model's turn told from the request.
 
@@ -75,14 +93,7 @@ class MockChat(MockAPI):
         else:
             text = "The build fails on a missing module." if body.get("tools") else "Build"
             deltas = [({"role": "assistant", "content": text}, None), ({}, "stop")]
-        chunks = [
-            {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m",
-             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
-            for delta, finish in deltas
-        ]  # fmt: skip
-        usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
-        return [*chunks, {"id": "c", "object": "chat.completion.chunk", "created": 0,
-                          "model": "m", "choices": [], "usage": usage}]  # fmt: skip
+        return chunks(deltas)
 
     def tool_outputs(self) -> list[str]:
         return [
@@ -93,8 +104,9 @@ class MockChat(MockAPI):
         ]
 
 
-def test_opencode_shows_the_model_the_past_fix_and_its_store_is_indexed(opencode, tmp_path):
-    mock = MockChat()
+def opencode_home(tmp_path: Path, url: str) -> dict[str, str]:
+    """The environment of an opencode whose HOME and XDG folders are under `tmp_path`, its
+    model the mock at `url`, every tool allowed."""
     home = tmp_path / "home"
     env = {
         **os.environ,
@@ -107,7 +119,7 @@ def test_opencode_shows_the_model_the_past_fix_and_its_store_is_indexed(opencode
     config = {
         "$schema": "https://opencode.ai/config.json",
         "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
-                              "options": {"baseURL": mock.url, "apiKey": "none"},
+                              "options": {"baseURL": url, "apiKey": "none"},
                               "models": {"m": {"name": "m", "tool_call": True}}}},
         "model": "mock/m",
         "small_model": "mock/m",
@@ -117,22 +129,34 @@ def test_opencode_shows_the_model_the_past_fix_and_its_store_is_indexed(opencode
     }  # fmt: skip
     (home / ".config" / "opencode").mkdir(parents=True)
     (home / ".config" / "opencode" / "opencode.json").write_text(json.dumps(config))
+    return env
+
+
+def run_opencode(opencode, env: dict[str, str], project: Path, prompt: str, mock: MockAPI):
+    """`opencode run prompt` in a new folder `project`, the mock closed after it."""
+    project.mkdir()
+    try:
+        done = subprocess.run(
+            [str(opencode), "run", prompt], cwd=project, env=env,
+            capture_output=True, text=True, timeout=240,
+        )  # fmt: skip
+    finally:
+        mock.close()
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
+def test_opencode_shows_the_model_the_past_fix_and_its_store_is_indexed(opencode, tmp_path):
+    mock = MockChat()
+    env = opencode_home(tmp_path, mock.url)
+    home = tmp_path / "home"
     index = tmp_path / "index.db"
     build_index(index, DATA)
     installed = CliRunner().invoke(
         cli, ["hook", "install", "--agent", "opencode", "--db", str(index)], env=env
     )
     assert installed.exit_code == 0, installed.output
-    project = tmp_path / "app"
-    project.mkdir()
-    try:
-        done = subprocess.run(
-            [str(opencode), "run", "build the app"], cwd=project, env=env,
-            capture_output=True, text=True, timeout=240,
-        )  # fmt: skip
-    finally:
-        mock.close()
-    assert done.returncode == 0, done.stderr[-2000:]
+    run_opencode(opencode, env, tmp_path / "app", "build the app", mock)
 
     outputs = mock.tool_outputs()
     assert outputs, [sorted(r) for r in mock.requests]
@@ -162,3 +186,73 @@ def test_opencode_shows_the_model_the_past_fix_and_its_store_is_indexed(opencode
     assert [(v, n) for _, v, n in sessions] == [(OPENCODE_VERSION, 1)]
     assert len(failed) == 1 and failed[0][0].startswith("Exit code 1\nModule not found")
     assert MARK not in failed[0][0]
+
+
+# Turns the MCP mock waits, half a second each, for pastfix's tools to be offered.
+WAITS = 20
+ERROR = "Module not found: Error: Can't resolve './quokka-widget' in '/home/dev/app/src'"
+
+
+class MockMcp(MockChat):
+    """The model calls pastfix's find_past_fix with ERROR once opencode offers it (until
+    then, up to WAITS times, a bash `sleep 0.5`), then answers; a request without tools
+    (the title) gets a title."""
+
+    tool = ""  # the name opencode gives pastfix's find_past_fix
+
+    def turn(self, body: dict) -> list[dict]:
+        if not body.get("tools"):
+            return super().turn(body)
+        ours = [n for n in offered(body) if n.endswith("find_past_fix")]
+        done = [m.get("tool_call_id") for m in body.get("messages", []) if m.get("role") == "tool"]
+        if ours and "call_mcp" not in done:
+            self.tool = ours[0]
+            call = ("call_mcp", ours[0], {"error": ERROR})
+        elif not ours and len(done) < WAITS:
+            call = (
+                f"call_wait{len(done)}",
+                "bash",
+                {"command": "sleep 0.5", "description": "wait"},
+            )
+        else:
+            text = "Found it." if ours else "No tool."
+            return chunks([({"role": "assistant", "content": text}, None), ({}, "stop")])
+        tool_call = {"index": 0, "id": call[0], "type": "function",
+                     "function": {"name": call[1], "arguments": json.dumps(call[2])}}  # fmt: skip
+        return chunks(
+            [({"role": "assistant", "tool_calls": [tool_call]}, None), ({}, "tool_calls")]
+        )
+
+
+def offered(body: dict) -> list[str]:
+    return [t.get("function", {}).get("name", "") for t in body.get("tools") or []]
+
+
+def test_the_mcp_tool_and_the_skill_reach_the_model_in_opencode(opencode, tmp_path):
+    mock = MockMcp()
+    env = opencode_home(tmp_path, mock.url)
+    index = tmp_path / "index.db"
+    build_index(index, DATA)
+    for args in (["mcp", "install", "--agent", "opencode", "--db", str(index)],
+                 ["skill", "install", "--agent", "opencode"]):  # fmt: skip
+        result = CliRunner().invoke(cli, args, env=env)
+        assert result.exit_code == 0, result.output
+    config = tmp_path / "home" / ".config" / "opencode"
+    assert (config / "skills" / "pastfix" / "SKILL.md").is_file()
+    assert json.loads((config / "opencode.json").read_text())["model"] == "mock/m"  # kept
+    done = run_opencode(opencode, env, tmp_path / "app", "how was this fixed before?", mock)
+    assert "Found it." in done.stdout, (done.stdout + done.stderr)[-2000:]
+    assert mock.tool == "pastfix_find_past_fix"
+    after = mock.requests[-1]
+    # The skill is listed in the system prompt, from $XDG_CONFIG_HOME/opencode/skills.
+    system = next(str(m["content"]) for m in after["messages"] if m["role"] == "system")
+    skill = config / "skills" / "pastfix" / "SKILL.md"
+    assert "<name>pastfix</name>" in system and f"<location>{skill}</location>" in system
+    # find_past_fix's answer, as opencode sent it to the model next: opencode 1.18 passes an
+    # MCP result's text content (pastfix's compact rows), not its structured content.
+    [answer] = [m["content"] for m in after["messages"] if m.get("tool_call_id") == "call_mcp"]
+    assert answer.startswith("find_past_fix: 1 row\n1.\n"), answer
+    assert (
+        f"  session_id: {PAST}\n" in answer and f"  resume: opencode --session {PAST}\n" in answer
+    )
+    assert "  outcome: fixed\n" in answer and "'./widgets/quokka'" in answer

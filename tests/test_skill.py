@@ -127,3 +127,36 @@ def test_skill_install_follows_claude_config_dir(fake_home, monkeypatch):
     assert out.exit_code == 0, out.output
     assert (fake_home / "work-claude" / "skills" / "pastfix" / "SKILL.md").is_file()
     assert not (fake_home / ".claude").exists()
+
+
+@pytest.mark.parametrize(
+    "agent, default, variable, under",
+    [
+        ("codex", ".agents/skills", None, None),
+        ("copilot", ".copilot/skills", "COPILOT_HOME", "skills"),
+        ("gemini", ".gemini/skills", "GEMINI_CLI_HOME", ".gemini/skills"),
+        ("opencode", ".config/opencode/skills", "XDG_CONFIG_HOME", "opencode/skills"),
+    ],
+)
+def test_skill_install_goes_into_each_agents_user_folder(
+    agent, default, variable, under, fake_home, monkeypatch, tmp_path
+):
+    out = CliRunner().invoke(cli, ["skill", "install", "--agent", agent])
+    assert out.exit_code == 0, out.output
+    target = fake_home / default / "pastfix"
+    assert out.output == f"Installed the pastfix skill in {target}\n"
+    assert (target / "SKILL.md").read_text() == (SKILL / "SKILL.md").read_text()
+    if variable:
+        monkeypatch.setenv(variable, str(tmp_path / "elsewhere"))
+        assert CliRunner().invoke(cli, ["skill", "install", "--agent", agent]).exit_code == 0
+        assert (tmp_path / "elsewhere" / under / "pastfix" / "SKILL.md").is_file()
+
+
+def test_skill_install_for_an_agent_that_loads_none_says_so(fake_home, monkeypatch):
+    from pastfix import install
+
+    others = {name: folder for name, folder in install.SKILLS.items() if name != "gemini"}
+    monkeypatch.setattr(install, "SKILLS", others)
+    out = CliRunner().invoke(cli, ["skill", "install", "--agent", "gemini"])
+    assert (out.exit_code, out.output) == (2, "Error: Gemini CLI loads no skills from a folder\n")
+    assert not any(fake_home.rglob("SKILL.md"))

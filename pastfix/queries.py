@@ -310,6 +310,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("shared_words", 3, shared_words, deterministic=True)
     conn.create_function("same_text", 2, same_text, deterministic=True)
     conn.create_function("text_distance", 2, text_distance, deterministic=True)
+    conn.create_function("signature_in_text", 2, signature_in_text, deterministic=True)
     conn.create_function(
         "session_url",
         2,
@@ -396,6 +397,48 @@ def paste_text(error: object) -> str:
     text = clean_text("" if error is None else str(error))
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return "\n".join(line.rstrip() for line in lines).strip()
+
+
+# A past failure's signature found inside a pasted error (after a timestamp, within a
+# sentence, above a hint line: what people paste around it) names the same error when
+# it says enough on its own: this many words of two letters or more outside its
+# placeholders (`Exit code <n>` and `Error: <str>` do not).
+IN_TEXT_MIN_WORDS = 3
+_PLACEHOLDER = re.compile(r"<[a-z]+>")
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+
+
+@functools.lru_cache(maxsize=4)
+def _pasted_lines(error: str) -> tuple[str, ...]:
+    return signatures.normalised_lines(paste_text(error))
+
+
+def signature_in_text(signature: object, error: object) -> int:
+    """Whether a past failure's `signature` stands, as whole words, in a line of the pasted
+    `error` normalised as signatures are (signatures.normalised_lines).
+
+    find_past_fix asks it only of an error whose own signature and words match no
+    failure, and keeps the longest of the signatures found (see find_past_fix_sql).
+    """
+    if not isinstance(signature, str) or not signature or error is None:
+        return 0
+    if len(_LETTERS.findall(_PLACEHOLDER.sub(" ", signature))) < IN_TEXT_MIN_WORDS:
+        return 0
+    first, last = _is_word_char(signature[0]), _is_word_char(signature[-1])
+    for line in _pasted_lines(str(error)):
+        start = line.find(signature)
+        while start >= 0:
+            end = start + len(signature)
+            if not (first and start > 0 and _is_word_char(line[start - 1])) and not (
+                last and end < len(line) and _is_word_char(line[end])
+            ):
+                return 1
+            start = line.find(signature, start + 1)
+    return 0
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def _is_stop_word(word: str) -> bool:
@@ -767,8 +810,9 @@ def find_past_fix_sql() -> str:
     limit = find_limit_sql()
     return f"""
 -- Failed tool results with the pasted error's signature or every one of its words (stop
--- words aside); only when there are none (the error was not seen before), the NEAR_LIMIT
--- closest of those that share a rare name of it (distinctive_words).
+-- words aside), else those whose signature stands in the pasted text; only when there are
+-- none (the error was not seen before), the NEAR_LIMIT closest of those that share a rare
+-- name of it (distinctive_words).
 -- Under trigram, words under three characters are checked by LIKE (see fts_query).
 with pasted as (
   select error_signature(paste_text(:error)) as signature,
@@ -794,10 +838,31 @@ all_words as materialized (
       and {_short_words_in("content", "(select short from pasted)")}
     order by id desc limit {FALLBACK_LIMIT})
 ),
--- Not seen before: the names of the error found in few failures (RARE_SHARE).
-unseen as materialized (
+-- Neither its signature nor every word: a past failure's signature may still stand in
+-- the pasted text, among words around it (signature_in_text); of the signatures found
+-- there, the longest (one inside another found says less).
+unmatched as materialized (
   select not exists (select 1 from all_words) and not exists (select 1 from by_signature)
     as yes
+),
+in_text_signatures as materialized (
+  select signature from (
+    select distinct signature from tool_results indexed by idx_tr_signature
+    where is_error = 1 and signature != '' and (select yes from unmatched))
+  where signature_in_text(signature, :error)
+),
+in_text as materialized (
+  select tr.id from in_text_signatures s
+  join tool_results tr indexed by idx_tr_signature
+    on tr.is_error = 1 and tr.signature = s.signature
+  where not exists (
+    select 1 from in_text_signatures longer
+    where length(longer.signature) > length(s.signature)
+      and instr(longer.signature, s.signature) > 0)
+),
+-- Not seen before: the names of the error found in few failures (RARE_SHARE).
+unseen as materialized (
+  select (select yes from unmatched) and not exists (select 1 from in_text) as yes
 ),
 rare as materialized (
   select coalesce(json_group_array(word), '[]') as words from (
@@ -820,6 +885,7 @@ some_words as materialized (
 matches as (
   select id, min(score) as score, max(same) as same, max(words) as words from (
     select id, null as score, 1 as same, 0 as words from by_signature
+    union all select id, null, 1, 0 from in_text
     union all select id, score, 0, 2 from all_words
     union all select id, score, 0, 1 from some_words)
   group by id

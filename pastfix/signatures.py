@@ -709,8 +709,9 @@ def _location(m: re.Match[str]) -> str:
     return "<path>:<n>:<n>" if m.group("c") else "<path>:<n>"
 
 
-def normalise(line: str) -> str:
-    """`line` with the details that differ between sightings replaced (see module docstring)."""
+def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
+    """`line` with the details that differ between sightings replaced (see module docstring),
+    cut to `cap` characters (a signature's length)."""
     # Work on a bounded prefix: the signature is a prefix of the result, and
     # pasted text can be long.
     line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
@@ -749,7 +750,7 @@ def normalise(line: str) -> str:
     if kept:
         line = _KEPT.sub(lambda m: kept[ord(m.group(1)) - 65], line)
     line = _SPACE.sub(" ", line).strip()
-    return line[:MAX_SIGNATURE]
+    return line[:cap]
 
 
 def signature(text: str) -> str:
@@ -757,6 +758,18 @@ def signature(text: str) -> str:
     if not text:
         return ""
     return normalise(key_line(text))
+
+
+def normalised_lines(text: str) -> tuple[str, ...]:
+    """Where a signature can be found in `text` (see pastfix.queries.signature_in_text):
+    each line key_line() looks at, normalised (cut at 4 signatures, so that one after
+    other words still fits), and the text's own signature (a header with its next line).
+    """
+    if not text:
+        return ()
+    found = dict.fromkeys(normalise(line.strip(), 4 * MAX_SIGNATURE) for line in _window(text))
+    found[signature(text)] = None
+    return tuple(line for line in found if line)
 
 
 def classify(text: str) -> str:

@@ -336,8 +336,14 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     """
     from pastfix import queries  # imported here: `build` starts faster without it
 
-    if error == "-":
-        error = sys.stdin.read()
+    piped = error == "-"
+    error = queries.valid_text(sys.stdin.read() if piped else error)
+    if not error.strip():  # an empty clipboard, say: not an error new to the index
+        raise click.ClickException(
+            "no error text on standard input"
+            if piped
+            else "ERROR is empty: give the error's text, or - to read it from standard input"
+        )
     with open_index(index_path(db_path)) as conn:
         try:
             rows = queries.find_past_fix(conn, error, limit)

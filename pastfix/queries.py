@@ -391,6 +391,16 @@ _PATH_FOLDERS = re.compile(r"^.*[/\\]")
 _QUOTES = re.compile(r"['\"`‘’“”]")
 
 
+# What UTF-8 cannot hold, and SQLite refuses to bind: a byte of another encoding read from
+# the command line or a pipe (Python's surrogate escape), half an emoji in JSON ("\ud83d").
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """`text` with each surrogate made U+FFFD, as stored text has it (pastfix.lines)."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
 def paste_text(error: object) -> str:
     """Pasted text cleaned as stored text is: no ANSI escapes, `\\r` or trailing spaces."""
     text = clean_text("" if error is None else str(error))
@@ -1619,7 +1629,7 @@ def find_past_fix(
 
     The JSON columns (JSON_COLUMNS) are decoded into lists.
     """
-    return decode_json_columns(run(conn, "find_past_fix", error=error, limit=limit))
+    return decode_json_columns(run(conn, "find_past_fix", error=valid_text(error), limit=limit))
 
 
 def decode_json_columns(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -205,6 +205,13 @@ def build(
         click.echo(f"Skipped {problem}", err=True)
     if stats.problems > len(stats.problem_examples):
         click.echo(f"... and {stats.problems - len(stats.problem_examples):,} more", err=True)
+    if not stats.files_seen:  # a mistyped or wrong folder, which no reader's files are in
+        folders = ", ".join(str(s) for s in sources)
+        click.echo(
+            f"No transcripts in {folders}: no session was recorded there yet, or it is"
+            " no agent's folder (such as ~/.claude/projects or ~/.codex/sessions) nor holds one",
+            err=True,
+        )
     click.echo(summary_line(stats), err=True)
 
 

@@ -54,6 +54,21 @@ def test_build_json_summary(tmp_path, projects):
     assert json.loads(again.stdout)["files_read"] == 0
 
 
+def test_a_folder_without_transcripts_is_named(tmp_path, projects):
+    """A mistyped --source read 0 of 0 files, and said nothing else."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "readme.txt").write_text("not a transcript")
+    result = run("build", str(tmp_path / "x.db"), "--source", str(notes), "-s")
+    assert result.exit_code == 0
+    assert result.stderr.splitlines()[0] == (
+        f"No transcripts in {notes}: no session was recorded there yet, or it is no agent's"
+        " folder (such as ~/.claude/projects or ~/.codex/sessions) nor holds one"
+    )
+    result = run("build", str(tmp_path / "y.db"), "--source", str(projects), "-s")
+    assert "No transcripts" not in result.stderr
+
+
 def test_summary_goes_to_stderr_only(tmp_path, projects):
     result = run("build", str(tmp_path / "x.db"), "--source", str(projects), "-s")
     assert result.exit_code == 0

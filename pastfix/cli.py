@@ -17,11 +17,11 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 @click.group(context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="pastfix")
 def cli() -> None:
-    """Search your Claude Code history for how you fixed an error last time.
+    """Search your coding agents' history for how you fixed an error last time.
 
     \b
     Example:
-        pastfix build                      # ~/.claude/projects -> index.db
+        pastfix build                      # every agent's folder -> index.db
         pastfix find "EISDIR: illegal operation on a directory"
         datasette serve index.db           # browse, with the find_past_fix query
     """
@@ -262,7 +262,7 @@ def to_json(value: Any) -> str:
 
 
 # Lines of unknown types a build skips quietly, as a share of the lines it read, above which
-# its summary says so: a newer Claude Code adds a few (2 of 10,289 on ../shared/corpus/real),
+# its summary says so: a newer Claude Code adds a few (2 of 13,790 on ../shared/corpus/real),
 # while a folder read as the wrong agent's skips them all (480 of 480).
 
 

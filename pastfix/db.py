@@ -802,7 +802,9 @@ def build_lock(
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as e:
-        if path.parent.is_dir() and not _writable(str(path.parent)):
+        if not path.parent.is_dir():  # named the lock file, which the user never asked for
+            raise BuildError(f"no folder {path.parent} to put {db_path} in") from e
+        if not _writable(str(path.parent)):
             raise BuildError(
                 f"{path.parent} is read-only: a build needs to create files beside the index"
             ) from e

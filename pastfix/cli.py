@@ -406,8 +406,13 @@ def probe(db_path: Path | None, sample: int, seed: int, json_: bool) -> None:
     """
     from pastfix import probe as probing
 
-    with open_index(index_path(db_path)) as conn:
+    path = index_path(db_path)
+    with open_index(path) as conn:
         result = probing.probe(conn, sample, seed)
+    if not json_ and not (result["pairs"] or result["first"]["failures"]):
+        # a table of 0.0% would read as every search failing
+        click.echo(f"{path} holds no failed tool call: nothing to measure", err=True)
+        return
     click.echo(to_json(result) if json_ else probing.format_table(result))
 
 

@@ -599,6 +599,19 @@ def mark_words(
     return "".join(pieces)
 
 
+def _key_line_at(around: str, flat: str) -> int:
+    """Where the key line `flat` starts in the context `around`, or -1: whole in it, or
+    cut at its end (a key line longer than the context), by 20 characters at least."""
+    if not flat:
+        return -1
+    if flat in around:
+        return around.index(flat)
+    for size in range(min(len(flat), len(around)) - 1, 19, -1):
+        if around.endswith(flat[:size]):
+            return len(around) - size
+    return -1
+
+
 def error_excerpt(
     content: object, error: object, mark: object = "", end: object = "", tokenizer: object = ""
 ) -> str:
@@ -634,10 +647,11 @@ def error_excerpt(
             start = max(0, elsewhere.start() - EXCERPT_CONTEXT)
             around = " ".join(text[start : elsewhere.end() + EXCERPT_CONTEXT].split())
             flat = " ".join(line.split())
-            if flat and flat in around:
+            at = _key_line_at(around, flat)
+            if at >= 0:
                 # The words are just before the key line: show them with it.
                 lead = "" if start == 0 else "… "
-                parts = [lead + around[: around.index(flat) + len(flat)]]
+                parts = [lead + around[:at] + flat]
             elif around:
                 parts.append(f"… {around} …")
     plain = "\n".join(parts)

@@ -17,11 +17,11 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 @click.group(context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="pastfix")
 def cli() -> None:
-    """Search your Claude Code history for how you fixed an error last time.
+    """Search your coding agents' history for how you fixed an error last time.
 
     \b
     Example:
-        pastfix build                      # ~/.claude/projects -> index.db
+        pastfix build                      # every agent's folder -> index.db
         pastfix find "EISDIR: illegal operation on a directory"
         datasette serve index.db           # browse, with the find_past_fix query
     """
@@ -205,6 +205,13 @@ def build(
         click.echo(f"Skipped {problem}", err=True)
     if stats.problems > len(stats.problem_examples):
         click.echo(f"... and {stats.problems - len(stats.problem_examples):,} more", err=True)
+    if not stats.files_seen:  # a mistyped or wrong folder, which no reader's files are in
+        folders = ", ".join(str(s) for s in sources)
+        click.echo(
+            f"No transcripts in {folders}: no session was recorded there yet, or it is"
+            " no agent's folder (such as ~/.claude/projects or ~/.codex/sessions) nor holds one",
+            err=True,
+        )
     click.echo(summary_line(stats), err=True)
 
 
@@ -255,7 +262,7 @@ def to_json(value: Any) -> str:
 
 
 # Lines of unknown types a build skips quietly, as a share of the lines it read, above which
-# its summary says so: a newer Claude Code adds a few (2 of 10,289 on ../shared/corpus/real),
+# its summary says so: a newer Claude Code adds a few (2 of 13,790 on ../shared/corpus/real),
 # while a folder read as the wrong agent's skips them all (480 of 480).
 
 
@@ -336,8 +343,14 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     """
     from pastfix import queries  # imported here: `build` starts faster without it
 
-    if error == "-":
-        error = sys.stdin.read()
+    piped = error == "-"
+    error = queries.valid_text(sys.stdin.read() if piped else error)
+    if not error.strip():  # an empty clipboard, say: not an error new to the index
+        raise click.ClickException(
+            "no error text on standard input"
+            if piped
+            else "ERROR is empty: give the error's text, or - to read it from standard input"
+        )
     with open_index(index_path(db_path)) as conn:
         try:
             rows = queries.find_past_fix(conn, error, limit)
@@ -393,8 +406,13 @@ def probe(db_path: Path | None, sample: int, seed: int, json_: bool) -> None:
     """
     from pastfix import probe as probing
 
-    with open_index(index_path(db_path)) as conn:
+    path = index_path(db_path)
+    with open_index(path) as conn:
         result = probing.probe(conn, sample, seed)
+    if not json_ and not (result["pairs"] or result["first"]["failures"]):
+        # a table of 0.0% would read as every search failing
+        click.echo(f"{path} holds no failed tool call: nothing to measure", err=True)
+        return
     click.echo(to_json(result) if json_ else probing.format_table(result))
 
 

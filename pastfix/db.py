@@ -805,7 +805,9 @@ def build_lock(
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as e:
-        if path.parent.is_dir() and not _writable(str(path.parent)):
+        if not path.parent.is_dir():  # named the lock file, which the user never asked for
+            raise BuildError(f"no folder {path.parent} to put {db_path} in") from e
+        if not _writable(str(path.parent)):
             raise BuildError(
                 f"{path.parent} is read-only: a build needs to create files beside the index"
             ) from e
@@ -1882,18 +1884,24 @@ class _Builder:
     def _save_batch(self, file_id: int, path: str, batch: Batch) -> None:
         conn = self.conn
         stats = self.stats
-        before = conn.total_changes
-        expected = 0
+        # The rows stored, not those parsed: INSERT OR IGNORE drops an id already held
+        # (a session file copied beside its original: 33 rows of ../shared/corpus/real).
+        stored: dict[str, int] = {}
         for table, rows in (
             ("messages", batch.messages),
             ("tool_calls", batch.tool_calls),
             ("tool_results", batch.tool_results),
             ("session_meta", batch.meta),
         ):
+            before = conn.total_changes
             if rows:
                 conn.executemany(INSERT_SQL[table], [(file_id, *row) for row in rows])
-                expected += len(rows)
-        ignored = expected - (conn.total_changes - before)
+            stored[table] = conn.total_changes - before
+        parsed = len(batch.messages) + len(batch.tool_calls) + len(batch.tool_results)
+        ignored = parsed + len(batch.meta) - sum(stored.values())
+        failed = sum(r.is_error for r in batch.tool_results)
+        if stored["tool_results"] < len(batch.tool_results):
+            failed = _stored_failures(conn, "tool_results", stored["tool_results"])
         if ignored:
             stats.duplicates += ignored
             self._flag_duplicates(file_id, batch)
@@ -1906,10 +1914,10 @@ class _Builder:
             conn.executemany(INSERT_SQL["redactions"], [(file_id, *r) for r in batch.redactions])
             stats.redactions += sum(r.occurrences for r in batch.redactions)
         stats.new_lines += batch.lines
-        stats.messages += len(batch.messages)
-        stats.tool_calls += len(batch.tool_calls)
-        stats.tool_results += len(batch.tool_results)
-        stats.failed_tool_results += sum(r.is_error for r in batch.tool_results)
+        stats.messages += stored["messages"]
+        stats.tool_calls += stored["tool_calls"]
+        stats.tool_results += stored["tool_results"]
+        stats.failed_tool_results += failed
         if batch.problems:
             stats.add_problems(path, [(p.line_no, p.reason) for p in batch.problems])
         stats.skipped_lines += batch.skipped
@@ -2024,6 +2032,20 @@ def _secondary_indexes(conn: Connection) -> list[tuple[str, str]]:
         " AND tbl_name IN (?, ?, ?)",
         ["messages", "tool_calls", "tool_results"],
     ).fetchall()
+
+
+def _stored_failures(conn: Connection, table: str, inserted: int) -> int:
+    """How many of the `inserted` rows just added to `table` (tool_results) are failures.
+
+    Asked only when some rows were ignored as duplicates (which rows, the insert does
+    not say). The rows just added hold the table's highest ids: a rowid without
+    AUTOINCREMENT is one more than the highest.
+    """
+    return conn.execute(
+        f"SELECT count(*) FROM (SELECT is_error FROM {table} ORDER BY id DESC LIMIT ?)"
+        " WHERE is_error",
+        [inserted],
+    ).fetchone()[0]
 
 
 def _split(plans: list[_Plan]) -> tuple[list[_Plan], list[_Plan]]:
@@ -2229,7 +2251,14 @@ class _Shard:
             if ignored and table in keys:
                 # Ids held by both halves stay with the first file in path order,
                 # as in one process; link the files as _flag_duplicates would.
-                self.builder.stats.duplicates += ignored
+                # The helper counted them as stored (in its side file): they are not.
+                stats = self.builder.stats
+                stats.duplicates += ignored
+                setattr(stats, table, getattr(stats, table) - ignored)
+                if table == "tool_results":
+                    stats.failed_tool_results -= conn.execute(
+                        "SELECT count(*) FROM shard.tool_results WHERE is_error"
+                    ).fetchone()[0] - _stored_failures(conn, "main.tool_results", rows - ignored)
                 duplicates += ignored
                 key = keys[table]
                 conn.execute(

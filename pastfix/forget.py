@@ -137,6 +137,8 @@ def forget(
                 conn.close()
     except sqlite3.Error as e:
         raise ForgetError(f"{db_path}: {e}") from e
+    except pdb.BuildError as e:  # not SQLite, or not pastfix's: connect() writes to neither
+        raise ForgetError(str(e)) from e
     return done
 
 

@@ -392,6 +392,16 @@ _PATH_FOLDERS = re.compile(r"^.*[/\\]")
 _QUOTES = re.compile(r"['\"`‘’“”]")
 
 
+# What UTF-8 cannot hold, and SQLite refuses to bind: a byte of another encoding read from
+# the command line or a pipe (Python's surrogate escape), half an emoji in JSON ("\ud83d").
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """`text` with each surrogate made U+FFFD, as stored text has it (pastfix.lines)."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
 def paste_text(error: object) -> str:
     """Pasted text cleaned as stored text is: no ANSI escapes, `\\r` or trailing spaces."""
     text = clean_text("" if error is None else str(error))
@@ -632,6 +642,19 @@ def mark_words(
     return "".join(pieces)
 
 
+def _key_line_at(around: str, flat: str) -> int:
+    """Where the key line `flat` starts in the context `around`, or -1: whole in it, or
+    cut at its end (a key line longer than the context), by 20 characters at least."""
+    if not flat:
+        return -1
+    if flat in around:
+        return around.index(flat)
+    for size in range(min(len(flat), len(around)) - 1, 19, -1):
+        if around.endswith(flat[:size]):
+            return len(around) - size
+    return -1
+
+
 def error_excerpt(
     content: object, error: object, mark: object = "", end: object = "", tokenizer: object = ""
 ) -> str:
@@ -667,10 +690,11 @@ def error_excerpt(
             start = max(0, elsewhere.start() - EXCERPT_CONTEXT)
             around = " ".join(text[start : elsewhere.end() + EXCERPT_CONTEXT].split())
             flat = " ".join(line.split())
-            if flat and flat in around:
+            at = _key_line_at(around, flat)
+            if at >= 0:
                 # The words are just before the key line: show them with it.
                 lead = "" if start == 0 else "… "
-                parts = [lead + around[: around.index(flat) + len(flat)]]
+                parts = [lead + around[:at] + flat]
             elif around:
                 parts.append(f"… {around} …")
     plain = "\n".join(parts)
@@ -1685,7 +1709,7 @@ def find_past_fix(
 
     The JSON columns (JSON_COLUMNS) are decoded into lists.
     """
-    return decode_json_columns(run(conn, "find_past_fix", error=error, limit=limit))
+    return decode_json_columns(run(conn, "find_past_fix", error=valid_text(error), limit=limit))
 
 
 def decode_json_columns(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -345,6 +345,24 @@ def test_forget_an_unknown_session_is_an_error_and_forgets_nothing(tmp_path, pro
     assert len(findable(db_path)[0]) == 3
 
 
+def test_forget_from_a_file_that_is_no_index_is_a_one_line_error(tmp_path):
+    """It was a traceback (BuildError); and neither file is written."""
+    junk = tmp_path / "notes.db"
+    junk.write_text("not a database")
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE t (x)")
+    conn.close()
+    for path, error in (
+        (junk, f"{junk} is not a SQLite database; refusing to overwrite it"),
+        (other, f"{other} is a SQLite database that pastfix did not create"),
+    ):
+        before = path.read_bytes()
+        result = CliRunner().invoke(cli.cli, ["forget", str(path), "--missing"])
+        assert (result.exit_code, result.stderr) == (1, f"Error: {error}\n")
+        assert path.read_bytes() == before
+
+
 def test_forget_cli_says_what_it_removed(tmp_path, projects):
     corpus(projects)
     db_path = tmp_path / "index.db"

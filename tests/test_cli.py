@@ -54,6 +54,21 @@ def test_build_json_summary(tmp_path, projects):
     assert json.loads(again.stdout)["files_read"] == 0
 
 
+def test_a_folder_without_transcripts_is_named(tmp_path, projects):
+    """A mistyped --source read 0 of 0 files, and said nothing else."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "readme.txt").write_text("not a transcript")
+    result = run("build", str(tmp_path / "x.db"), "--source", str(notes), "-s")
+    assert result.exit_code == 0
+    assert result.stderr.splitlines()[0] == (
+        f"No transcripts in {notes}: no session was recorded there yet, or it is no agent's"
+        " folder (such as ~/.claude/projects or ~/.codex/sessions) nor holds one"
+    )
+    result = run("build", str(tmp_path / "y.db"), "--source", str(projects), "-s")
+    assert "No transcripts" not in result.stderr
+
+
 def test_summary_goes_to_stderr_only(tmp_path, projects):
     result = run("build", str(tmp_path / "x.db"), "--source", str(projects), "-s")
     assert result.exit_code == 0
@@ -371,6 +386,36 @@ def test_real_transcripts_replace_the_demo(tmp_path, fake_home, projects):
     conn = sqlite3.connect(db_path)
     assert conn.execute("SELECT count(*) FROM sessions").fetchone() == (1,)
     conn.close()
+
+
+def test_find_of_an_empty_error_is_a_one_line_error(tmp_path, projects):
+    """An empty clipboard piped in is no error new to the index."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    result = CliRunner().invoke(cli, ["find", " ", str(db_path)])
+    assert (result.exit_code, result.output) == (
+        1,
+        "Error: ERROR is empty: give the error's text, or - to read it from standard input\n",
+    )
+    result = CliRunner().invoke(cli, ["find", "-", str(db_path)], input="\n \n")
+    assert (result.exit_code, result.output) == (1, "Error: no error text on standard input\n")
+
+
+def test_find_of_an_error_that_is_not_utf8(tmp_path, projects):
+    """A byte of another encoding, in the argument or on stdin, is U+FFFD as in stored
+    text: it was a traceback ("surrogates not allowed")."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    error = b"ENOENT: no such file \xe9"
+    for args, stdin in (([error], b""), ([b"-"], error)):
+        done = subprocess.run(
+            [sys.executable, "-m", "pastfix", "find", *args, str(db_path)],
+            input=stdin,
+            capture_output=True,
+            timeout=60,
+        )
+        assert (done.returncode, done.stderr) == (0, b"")
+        assert done.stdout.startswith(b"1. Bash failed")
 
 
 def test_find_over_the_time_limit_is_a_one_line_error(tmp_path, projects, monkeypatch):

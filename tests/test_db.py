@@ -377,6 +377,33 @@ def test_two_processes_store_the_fixes_one_would(tmp_path, projects, monkeypatch
     assert snapshot(two) == snapshot(one)
 
 
+def test_the_summary_counts_the_rows_stored_not_those_ignored_as_duplicates(
+    tmp_path, projects, processes
+):
+    """A session file copied into another project folder, then gone on (a copied
+    worktree): its copied lines are ignored as duplicates, its own are stored; the
+    counts say what the tables hold, whichever process read the copy."""
+    original = failing_session(SID, 3, "TypeError: x is undefined", "Guard x")
+    write_jsonl(projects / "-home-dev-a" / f"{SID}.jsonl", original)
+    went_on = failing_session(SID2, 2, "ENOENT: no such file", "Create it")
+    write_jsonl(projects / "-home-dev-b" / f"{SID}.jsonl", original + went_on)
+    db = tmp_path / "index.db"
+    stats = build_index(db, projects)
+    assert stats.processes == (2 if processes == "two processes" else 1)
+    assert stats.duplicates == 16 + 6 + 6  # the original's messages, calls and results
+    counts = query(
+        db,
+        "SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM tool_calls),"
+        " (SELECT count(*) FROM tool_results),"
+        " (SELECT count(*) FROM tool_results WHERE is_error = 1)",
+    )
+    assert (
+        [(stats.messages, stats.tool_calls, stats.tool_results, stats.failed_tool_results)]
+        == counts
+        == [(16 + 11, 6 + 4, 6 + 4, 3 + 2)]
+    )
+
+
 def test_fresh_incremental_forced_and_retracted_builds_converge(tmp_path, projects, processes):
     files = corpus_v1(projects)
     incremental = tmp_path / "incremental.db"
@@ -1509,9 +1536,12 @@ def test_a_build_told_not_to_wait_gives_up_at_once(db_path, projects):
 
 
 def test_a_build_where_the_lock_cannot_be_created_is_a_one_line_error(tmp_path, projects):
+    """Naming the folder, not the lock file the user never asked for."""
     small_session(projects)
-    with pytest.raises(pdb.BuildError, match=r"cannot create .*index.db.lock: No such file"):
-        build_index(tmp_path / "missing" / "index.db", projects)
+    db_path = tmp_path / "missing" / "index.db"
+    with pytest.raises(pdb.BuildError) as raised:
+        build_index(db_path, projects)
+    assert str(raised.value) == f"no folder {tmp_path / 'missing'} to put {db_path} in"
 
 
 # -- persisted outputs: large tool results Claude Code stores beside the transcript ----

@@ -151,6 +151,21 @@ def test_context_takes_each_rows_resume_command_and_patch_lines():
     ) in text
 
 
+def test_an_error_holding_half_an_emoji_is_recalled(tmp_path):
+    """Node cuts a string mid-emoji into a lone surrogate escape: the transcript's is
+    stored as U+FFFD, while json.loads keeps the event's, which SQLite refused to bind
+    ("surrogates not allowed"), so the hook was silent."""
+    cut = "Error: build \ud83d failed: Cannot read properties of undefined (reading 'total')"
+    session = fixed_session(PAST, 1, "src/order.ts", 12)
+    session[2]["message"]["content"][0]["content"] = f"Exit code 1\n{cut}"
+    write_jsonl(tmp_path / "projects" / "-home-dev-app" / f"{PAST}.jsonl", session)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    raw = json.dumps(event(f"Exit code 1\n{cut}"))
+    assert "\\ud83d" in raw
+    text = context_of(hook.respond(raw, tmp_path / "index.db"))
+    assert text.startswith("pastfix: this error was seen before, 1 time in 1 other session")
+
+
 def test_never_points_to_the_calling_session(index):
     error = TS_ERROR.format(file="src/order.ts", line=12)
     text = context_of(hook.respond(json.dumps(event(error, session=OTHER)), index))

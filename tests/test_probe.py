@@ -97,6 +97,22 @@ def test_cli_probe_not_an_index(tmp_path):
     )
 
 
+def test_cli_probe_of_an_index_without_failures_says_so(tmp_path):
+    """Its table read 0.0% in every cell, as if every search failed."""
+    projects = tmp_path / "projects"
+    Session("q1", "/home/u/one", 0).prompt("hello").say("Hi.").write(
+        projects / "-home-u-one" / "q1.jsonl"
+    )
+    build_index(tmp_path / "index.db", projects)
+    result = CliRunner().invoke(cli, ["probe", str(tmp_path / "index.db")])
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert (
+        result.stderr == f"{tmp_path / 'index.db'} holds no failed tool call: nothing to measure\n"
+    )
+    result = CliRunner().invoke(cli, ["probe", str(tmp_path / "index.db"), "--json"])
+    assert json.loads(result.stdout)["pairs"] == 0
+
+
 @needs_real_corpus()
 def test_probe_on_the_real_corpus(tmp_path):
     build_index(tmp_path / "index.db", REAL_PROJECTS)

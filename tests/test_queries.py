@@ -1071,6 +1071,11 @@ def test_snippet_is_the_key_line_of_long_output():
     assert 'File "/app/m7.py", line 7' in excerpt.splitlines()[1]
     html = queries.error_excerpt("x <b>ValueError</b>", "valueerror", "<mark>", "</mark>")
     assert html == "x &lt;b&gt;<mark>ValueError</mark>&lt;/b&gt;"
+    # Words just before a key line longer than the context around them: shown with it
+    # once, not the key line and then its start again after them.
+    path = "_build/dev/lib/app/priv/repo/migrations/" + "x" * 90 + ".exs"
+    git = f"Exit code 128\nfatal: pathspec '{path}' is beyond a symbolic link"
+    assert queries.error_excerpt(git, git) == " ".join(git.split())
 
 
 def test_pastfix_find_reads_a_pipe(index_path):

@@ -12,8 +12,9 @@ their first page (PAGE rows) shows that session:
 Each pair is `right` (the session is on the page), `wrong_only` (the page shows
 other sessions only) or `absent` (the page is empty). A second measure pastes
 failures' key lines, once as recorded and once with their paths, numbers and
-ids changed, and their whole output (as people paste an error), and counts how
-often the failure's own session comes first. It samples failures whose key line
+ids changed, their whole output (as people paste an error), and their key line
+among other words (a timestamp, a question, a hint line), and counts how often the
+failure's own session comes first. It samples failures whose key line
 only one session has, so "its own session" is the one right answer as recorded
 and whole; other sessions may have the same signature (the look-alikes that
 find_past_fix must rank after the text itself). With the paths and numbers
@@ -89,9 +90,16 @@ where tool_errors_fts match safe_fts(:q) order by f.rank, tr.timestamp desc limi
 """
 
 PATHS = ("messages_fts", "tool_errors_fts", "find_past_fix")
-# What is pasted of a failure: its key line as recorded, with other paths and numbers, and
-# its whole output.
-VARIANTS = ("recorded", "changed", "whole")
+# What is pasted of a failure: its key line as recorded, with other paths and numbers, its
+# whole output, and its key line among other words (WORDS_AROUND).
+VARIANTS = ("recorded", "changed", "whole", "in words")
+# How people paste a key line among other words: after a log's timestamp, inside a
+# question, above a hint line. Each failure gets one, in turn.
+WORDS_AROUND = (
+    "2026-03-04T05:06:07.890Z {}",
+    "getting this error: {} - any idea?",
+    "{}\nhint: see the output above for details",
+)
 
 
 def identifiers(text: str) -> set[str]:
@@ -181,8 +189,14 @@ def _first_place(
     if len(picked) > sample:
         picked = rng.sample(picked, sample)
     first = {path: dict.fromkeys(VARIANTS, 0) for path in PATHS}
-    for session, line, whole in picked:
-        pasted = {"recorded": line, "changed": change_details(line), "whole": whole}
+    for n, (session, line, whole) in enumerate(picked):
+        around = WORDS_AROUND[n % len(WORDS_AROUND)].format(line)
+        pasted = {
+            "recorded": line,
+            "changed": change_details(line),
+            "whole": whole,
+            "in words": around,
+        }
         for variant, text in pasted.items():
             for path in PATHS:
                 top = paths[path](text)[:1]
@@ -216,12 +230,13 @@ def format_table(result: dict[str, Any]) -> str:
         f"{first['failures']:,} failures' key lines (and whole errors) pasted:"
         " is their own session first?",
         "",
-        f"{'search path':<17}{'as recorded':>13}{'paths, numbers changed':>24}{'whole error':>13}",
+        f"{'search path':<17}{'as recorded':>13}{'paths, numbers changed':>24}{'whole error':>13}"
+        f"{'among other words':>19}",
     ]
     for path in PATHS:
         shares = first[path]
         lines.append(
             f"{path:<17}{shares['recorded']:>13.1%}{shares['changed']:>24.1%}"
-            f"{shares['whole']:>13.1%}"
+            f"{shares['whole']:>13.1%}{shares['in words']:>19.1%}"
         )
     return "\n".join(lines)

@@ -60,10 +60,16 @@ def test_probe_shares(index_path):
         "find_past_fix": {"right": 1.0, "wrong_only": 0.0, "absent": 0.0},
         "first": {
             "failures": 3,
-            "messages_fts": {"recorded": 0.0, "changed": 0.0, "whole": 0.0},
-            # The changed line numbers of the tsc error are not in its output.
-            "tool_errors_fts": {"recorded": 1.0, "changed": 0.6667, "whole": 1.0},
-            "find_past_fix": {"recorded": 1.0, "changed": 1.0, "whole": 1.0},
+            "messages_fts": {"recorded": 0.0, "changed": 0.0, "whole": 0.0, "in words": 0.0},
+            # The changed line numbers of the tsc error are not in its output; nor are the
+            # words around a key line.
+            "tool_errors_fts": {
+                "recorded": 1.0,
+                "changed": 0.6667,
+                "whole": 1.0,
+                "in words": 0.0,
+            },
+            "find_past_fix": {"recorded": 1.0, "changed": 1.0, "whole": 1.0, "in words": 1.0},
         },
     }
 
@@ -127,7 +133,13 @@ def test_probe_on_the_real_corpus(tmp_path):
     assert first["failures"] > 30
     # A key line, as recorded, with other paths and numbers, or the whole error, finds its
     # own session first (before #18's ranking: 37 of 40 as recorded and whole).
-    assert first["find_past_fix"] == {"recorded": 1.0, "changed": 1.0, "whole": 1.0}
+    shares = first["find_past_fix"]
+    assert {k: shares[k] for k in ("recorded", "changed", "whole")} == dict.fromkeys(
+        ("recorded", "changed", "whole"), 1.0
+    )
+    # Among other words too (62% before signatures were looked for in the pasted text),
+    # but for a key line that is the one word `Error`: it names no error among others.
+    assert shares["in words"] >= 0.95
     assert first["tool_errors_fts"]["changed"] < first["find_past_fix"]["changed"]
 
 
@@ -144,4 +156,9 @@ def test_probe_counts_look_alikes_of_a_key_line(tmp_path):
     first = probe.probe(conn)["first"]
     conn.close()
     assert first["failures"] == 2
-    assert first["find_past_fix"] == {"recorded": 1.0, "changed": 1.0, "whole": 1.0}
+    assert first["find_past_fix"] == {
+        "recorded": 1.0,
+        "changed": 1.0,
+        "whole": 1.0,
+        "in words": 1.0,
+    }

@@ -1905,3 +1905,103 @@ def test_pasted_path(text, path):
 def test_snippet_html_drops_the_marks_of_bold_and_code():
     marked = f"**Note:** run {queries.SNIPPET_OPEN}`git push`{queries.SNIPPET_CLOSE} <b> ```"
     assert queries.snippet_html(marked) == "Note: run <mark>git push</mark> &lt;b&gt; "
+
+
+# -- a past failure's signature among other words ---------------------------------
+
+NOT_A_REPO = "fatal: not a git repository (or any of the parent directories): .git"
+
+
+@pytest.fixture(scope="module")
+def among(tmp_path_factory):
+    """Failures whose key lines a user pastes with other words around them."""
+    root = tmp_path_factory.mktemp("among")
+    projects = root / "projects"
+    (
+        Session("repo", APP, 0)
+        .call("g1", "Bash", command="git status")
+        .result("g1", NOT_A_REPO, error=True)
+        .call("g2", "Bash", command="git init")
+        .result("g2", "Initialized empty Git repository")
+        .call("g3", "Bash", command="git status")
+        .result("g3", "On branch main")
+        .write(projects / "-home-u-app" / "repo.jsonl")
+    )
+    (
+        # Its signature stands inside the one above: when both do, the longer says more.
+        Session("part", LIB, 100)
+        .call("p1", "Bash", command="git log")
+        .result("p1", "not a git repository (or any of the parent directories): .git", error=True)
+        .write(projects / "-home-u-lib" / "part.jsonl")
+    )
+    (
+        Session("rg", LIB, 200)
+        .call("r1", "Bash", command="rg -t rs Failed")
+        .result("r1", "rg: unrecognized file type: rs", error=True)
+        .call("r2", "Bash", command="rg -t rust Failed")
+        .result("r2", "src/main.rs: Failed")
+        .call("x1", "Bash", command="make")
+        .result("x1", "Exit code 2", error=True)
+        .write(projects / "-home-u-lib" / "rg.jsonl")
+    )
+    build_index(root / "index.db", projects)
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        f"2026-03-04T05:06:07.890Z {NOT_A_REPO}",
+        f"git says: {NOT_A_REPO} - why?",
+        f"{NOT_A_REPO}.\nhint: run git init first",
+        f"$ git commit -m wip\n[hook] {NOT_A_REPO} (exit 128)",
+    ],
+)
+def test_a_signature_among_other_words_is_the_same_error(among, pasted):
+    """Neither its signature nor every word matches; the recorded one stands in it."""
+    found = queries.find_past_fix(among, pasted)
+    assert queries.seen_before(found)
+    # Only the longest signature found: the failure whose signature is part of it is left.
+    assert [(r["session_id"], r["matched"]) for r in found] == [("repo", "signature")]
+    assert found[0]["fix_target"] == "git status"
+
+
+def test_a_signature_stands_in_the_text_only_as_whole_words(among):
+    assert queries.signature_in_text(
+        "rg: unrecognized file type: rs", "error: rg: unrecognized file type: rs!"
+    )
+    for pasted in ("xrg: unrecognized file type: rs", "rg: unrecognized file type: rsync"):
+        assert not queries.signature_in_text("rg: unrecognized file type: rs", pasted), pasted
+        assert not queries.seen_before(queries.find_past_fix(among, pasted)), pasted
+
+
+def test_a_signature_that_says_too_little_is_not_looked_for(among):
+    """`Exit code <n>` stands in many a text: it names no error on its own."""
+    assert queries.signature_in_text("Exit code <n>", "make said Exit code <n> twice") == 0
+    found = queries.find_past_fix(among, "make: Exit code 2 after the tests, strangely")
+    assert not queries.seen_before(found)
+
+
+def test_the_pasted_error_itself_is_matched_as_before(among):
+    """Its own signature or words match: signatures in the text are not looked for."""
+    asked = []
+
+    def counted(signature, error):
+        asked.append(signature)
+        return queries.signature_in_text(signature, error)
+
+    among.create_function("signature_in_text", 2, counted)
+    try:
+        for pasted, sessions in (
+            (NOT_A_REPO, {"repo"}),
+            ("not a git repository", {"repo", "part"}),
+        ):
+            found = queries.find_past_fix(among, pasted)
+            assert {r["session_id"] for r in found} == sessions, pasted
+        assert asked == []
+        queries.find_past_fix(among, f"git says: {NOT_A_REPO} - why?")
+        assert len(asked) == 4  # each distinct signature of a failure, once
+    finally:
+        among.create_function("signature_in_text", 2, queries.signature_in_text)

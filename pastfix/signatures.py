@@ -44,9 +44,11 @@ each, every line cut to 1,000 characters (and scored on its first 200). So a
   `File "..."`), summaries (`✖ 10 problems`, `1 error`, `12 tests, 1 failure`,
   `Total errors: 3`, pytest's `=== ... ===`).
   When no line scores, the first non-empty line other than Claude Code's
-  `Exit code N` is taken (`The following paths are ignored by one of your
-  .gitignore files: ...`); `Exit code N` is the key line only when it is all
-  the output there is.
+  `Exit code N` that is no warning, hint, frame or summary is taken (`The
+  following paths are ignored by one of your .gitignore files: ...`, not git's
+  `warning: in the working copy of 'x', LF will be replaced by CRLF` before
+  it), else the first other than `Exit code N`; `Exit code N` is the key line
+  only when it is all the output there is.
 - A short key line that ends with `:` (`Pre-commit validation failed:`,
   `InputValidationError: Task failed due to the following issue:`) is a header:
   the next non-empty line is appended to it.
@@ -66,6 +68,13 @@ identifies it (the error's code and message, and the module a missing-module
 error is about). Only the first 6,000 characters are read; ANSI escapes go,
 whitespace is collapsed and the first 1,200 characters kept. Then:
 
+- A command the shell did not find is one error whatever the shell said it
+  in: `command not found: NAME` for bash's `/bin/bash: line 1: NAME: command
+  not found`, dash's `sh: 1: NAME: not found`, zsh's `zsh: command not found:
+  NAME` (and `(eval):1:`), fish's `Unknown command: NAME`, PowerShell's `The
+  term 'NAME' is not recognized as a name of a cmdlet` and cmd.exe's `'NAME' is
+  not recognized as an internal or external command`. The name stays: it is
+  the error (`python` and `pnpm` have different fixes).
 - Kept verbatim: the module or package of a missing-module error, because it
   *is* the error (`No module named 'requests'` and `'numpy'` have different
   fixes). A quoted value is kept after `No module named`, `Cannot find module`,
@@ -174,7 +183,7 @@ from __future__ import annotations
 
 import re
 
-SIGNATURE_VERSION = 2
+SIGNATURE_VERSION = 3
 
 # Signatures longer than this are cut: a key line is a line, not a log.
 MAX_SIGNATURE = 300
@@ -305,6 +314,19 @@ _KIND_BY_NAME = dict(_KIND_RULES)
 
 # Lines that mention errors but never name the cause: warnings, hints, stack
 # frames, summaries and count lines that follow the real error.
+# A command the shell could not find, in each shell's words: bash and its paths
+# (`/bin/bash: line 1: python: command not found`), dash (`sh: 1: python: not found`),
+# zsh and its eval (`zsh: command not found: python`, `(eval):1: command not found:
+# tree`), fish (`fish: Unknown command: python`), PowerShell (`The term 'python' is not
+# recognized as a name of a cmdlet`) and cmd.exe (`'python' is not recognized as an
+# internal or external command`). One error whatever the shell: `command not found: NAME`.
+_COMMAND_NOT_FOUND = re.compile(
+    r"^(?:[\w./\\-]*[/\\])?(?:ba|da|k|)sh: (?:line \d+: |\d+: )?(?P<a>[^\s:'\"]+): (?:command )?not found$"
+    r"|^(?:[\w./-]*/)?(?:zsh|\(eval\))(?::\d+)?: command not found: (?P<b>\S+)$"
+    r"|^fish: Unknown command:? (?P<c>\S+)$"
+    r"|\bThe term '(?P<d>[^']+)' is not recognized as (?:the|a) name of a cmdlet"
+    r"|^'(?P<e>[^']+)' is not recognized as an internal or external command"
+)
 _NOISE = re.compile(
     r"^(?:"
     r"(?:npm )?warn(?:ing)?\b"
@@ -607,10 +629,15 @@ def key_line(text: str) -> str:
         return ""
     if best_score == 0:
         # Nothing names an error: the first line that is not Claude Code's
-        # "Exit code N" says most about what happened.
-        for i, line in enumerate(lines):
-            if line and not _EXIT_CODE.match(line):
+        # "Exit code N" says most about what happened, and one that is no warning,
+        # hint, frame or summary says more (git's `warning: in the working copy of
+        # 'x', LF will be replaced by CRLF` before `The following paths are ignored`).
+        plain = [i for i, line in enumerate(lines) if line and not _EXIT_CODE.match(line)]
+        for i in plain:
+            if not _NOISE.match(line := lines[i][:_MAX_SCORED]):
                 return _with_header(lines, i)
+        for i in plain:
+            return _with_header(lines, i)
     return _with_header(lines, best)
 
 
@@ -715,6 +742,10 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     # Work on a bounded prefix: the signature is a prefix of the result, and
     # pasted text can be long.
     line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
+    if "not " in line or "nknown command" in line:
+        missing = _COMMAND_NOT_FOUND.search(line.strip())
+        if missing:
+            line = f"command not found: {next(name for name in missing.groups() if name)}"
     if "\x00" in line:
         line = line.replace("\x00", "")  # the mark of kept values
     kept: list[str] = []

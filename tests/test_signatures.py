@@ -412,7 +412,7 @@ def test_distinct_bugs_have_distinct_signatures():
         ("  --> src/main.rs:3:5", "--> <path>:<n>:<n>"),
         # Not places: an IP and port, a time, a shell's own line, a host without a file.
         ("connect 127.0.0.1:5432 at 12:34:56", "connect <ip>:<n> at <time>"),
-        ("(eval):1: command not found: tree", "(eval):<n>: command not found: tree"),
+        ("(eval):1: command not found: tree", "command not found: tree"),
         ("connect localhost:3000: refused", "connect localhost:<n>: refused"),
         (r"C:\Users\x\proj\app.py line 3", "<path>/app.py line <n>"),
         ("ls: src/generated/prisma/: No such file", "ls: <path>/prisma: No such file"),
@@ -1003,3 +1003,49 @@ def test_find_past_fix_knows_the_same_error_on_another_branch_or_file(
     assert (found[0]["tool_use_id"], found[0]["matched"]) == (tool_use_id, "signature")
     # Another module is not the same error.
     assert [r["tool_use_id"] for r in found if r["matched"] == "signature"] == [tool_use_id]
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "Exit code 127\n/bin/bash: line 1: python: command not found",
+        "bash: python: command not found",
+        "/usr/local/bin/bash: line 12: python: command not found",
+        "sh: 1: python: not found",
+        "zsh: command not found: python",
+        "zsh:1: command not found: python",
+        "(eval):1: command not found: python",
+        "fish: Unknown command: python",
+        "python : The term 'python' is not recognized as the name of a cmdlet, function,"
+        " script file, or operable program.",
+        "python: The term 'python' is not recognized as a name of a cmdlet, function, script"
+        " file, or executable program.",
+        "'python' is not recognized as an internal or external command,\noperable program or"
+        " batch file.",
+    ],
+)
+def test_a_command_not_found_is_one_error_in_every_shell(output):
+    assert signature(output) == "command not found: python"
+
+
+def test_a_command_not_found_keeps_the_command():
+    """The missing command is the error: python and pnpm have different fixes."""
+    assert signature("zsh: command not found: pnpm") == "command not found: pnpm"
+    # Other errors that say "not found" are left as they are.
+    for line in ("Error: module not found: x", "bash: ./run.sh: No such file or directory"):
+        assert not signature(line).startswith("command not found"), line
+
+
+def test_when_nothing_names_an_error_a_warning_is_not_the_key_line():
+    output = (
+        "Exit code 1\n"
+        "warning: in the working copy of 'a.txt', LF will be replaced by CRLF\n"
+        "The following paths are ignored by one of your .gitignore files:\n"
+        "dist\n"
+        "hint: Use -f if you really want to add them."
+    )
+    assert key_line(output) == (
+        "The following paths are ignored by one of your .gitignore files: dist"
+    )
+    # Only noise: the first line still stands for it.
+    assert key_line("warning: a\nhint: b") == "warning: a"

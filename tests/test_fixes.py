@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import sqlite3
 import sys
 from pathlib import Path
@@ -393,3 +394,46 @@ def test_a_search_is_a_step_of_another_way_only_for_a_path_that_was_lost():
     fix = run([failed, grep, other], {failed.tool_use_id: error})[failed.tool_use_id]
     assert fix.outcome == fixes.WORKED_AROUND
     assert grep.tool_use_id not in [s.tool_use_id for s in fix.remedy]
+
+
+OTHER_AGENTS = REAL.parent / "other-agents"
+OTHER_LABELS = LABELS.parent / "fix_labels_other_agents.jsonl"
+OUTCOMES = {"fixed", "worked_around", "abandoned", "not_a_problem"}
+
+
+def read_other_labels():
+    return [json.loads(line) for line in OTHER_LABELS.read_text().splitlines()]
+
+
+def test_the_other_agents_labels_have_the_fields_of_the_claude_labels():
+    """Only the format: these labels are a held-out set, so no score is asserted on them."""
+    fields = list(json.loads(LABELS.read_text().splitlines()[0]))
+    for label in read_other_labels():
+        assert list(label) == fields
+        assert label["outcome"] in OUTCOMES
+        assert (label["retry"] is not None) is (label["outcome"] in ("fixed", "worked_around"))
+        if label["retry"] is None:
+            assert label["remedy"] == []
+
+
+def test_each_failure_of_gemini_and_copilot_has_one_label_naming_real_calls(tmp_path):
+    if not OTHER_AGENTS.is_dir():
+        pytest.skip(f"{OTHER_AGENTS} not found: the real corpus lives in ../shared beside the repo")
+    path = tmp_path / "index.db"
+    db.build(path, [OTHER_AGENTS])
+    conn = sqlite3.connect(path)
+    try:
+        failed = conn.execute(
+            "SELECT r.tool_use_id FROM tool_results r JOIN sessions s USING (session_id)"
+            " WHERE r.is_error = 1 AND s.agent IN ('gemini', 'copilot')"
+        ).fetchall()
+        calls = set(conn.execute("SELECT session_id, tool_use_id FROM tool_calls").fetchall())
+        names = dict(conn.execute("SELECT tool_use_id, name FROM tool_calls").fetchall())
+    finally:
+        conn.close()
+    labels = read_other_labels()
+    assert sorted(label["tool_use_id"] for label in labels) == sorted(t for (t,) in failed)
+    for label in labels:
+        assert label["tool"] == names[label["tool_use_id"]]
+        for step in label["remedy"] + [label["retry"]] * (label["retry"] is not None):
+            assert (label["session_id"], step) in calls, (label["tool_use_id"], step)

@@ -588,7 +588,13 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   -- whether it has a result, from the unique index alone: reading each result's row
   -- (for is_error) costs a page read per call; the failures are known already
   exists (SELECT 1 FROM tool_results r WHERE r.tool_use_id = c.tool_use_id),
-  coalesce(c.is_sidechain, 0), c.message_uuid
+  coalesce(c.is_sidechain, 0), c.message_uuid,
+  -- the folder a shell tool was told to run in: Gemini CLI's dir_path (directory before
+  -- 0.2x), Codex's workdir (working_directory for local_shell)
+  CASE WHEN c.command IS NOT NULL AND json_valid(c.input)
+       THEN coalesce(json_extract(c.input, '$.dir_path'), json_extract(c.input, '$.directory'),
+                     json_extract(c.input, '$.workdir'),
+                     json_extract(c.input, '$.working_directory')) END
 FROM tool_calls c INDEXED BY idx_tc_session
 WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp, c.file_id, c.line_no
 """
@@ -684,6 +690,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 failed=row[0] in errors or not row[7],
                 kind=kinds.get(row[0]),
                 sidechain=bool(row[8]),
+                workdir=row[10] if isinstance(row[10], str) and row[10] else None,
             )
             for row in rows_of
         ]

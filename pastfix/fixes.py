@@ -45,12 +45,17 @@ papers over the error: neither confirms a fix, and the search goes on.
   builds run without a fix flag), and those that only record the work (`git
   add`, `git commit`, `git push`, `gh pr ...`, an issue tracker's `bd close`:
   RECORDS) unless the failure was that program's own;
-- a Read of the file when the error was that it had not been read first;
+- a Read of the file when the error was that it had not been read first, or that
+  the text an edit was to replace was not in it (`String to replace not found`,
+  Copilot's `No match found`, Gemini's `0 occurrences found`): then the edit that
+  applied, with the text the file has, is a step too;
 - the search that found the file, when the error lost track of a path (missing,
   or a folder used as a file) and the confirmation reads it elsewhere;
 - the confirmation itself when it was changed: another flag, path, tool,
-  `sudo`, the full path of the executable. Its `change` says how, as the words
-  taken out and put in (`-x +/usr/local/bin/x`).
+  `sudo`, the full path of the executable, another folder (`in app`: a `cd` of
+  its command, or its tool's folder argument, Gemini's dir_path and Codex's
+  workdir). Its `change` says how, as the words taken out and put in
+  (`-x +/usr/local/bin/x`).
 
 When retries failed again before one succeeded, only what came between the last
 retry that still showed this error and the first one that failed with another
@@ -77,7 +82,7 @@ from pathlib import PurePosixPath
 
 from pastfix import agents
 
-FIX_VERSION = 2  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 3  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -228,6 +233,9 @@ class Call:
     kind: str | None = None  # the failure's kind (signatures.classify)
     # A subagent's call: Claude Code 1.0 gave subagents no agent id, only this flag.
     sidechain: bool = False
+    # The folder a shell call was told to run in, by its tool's own argument (Gemini CLI's
+    # dir_path, Codex's workdir), not by a `cd` in its command.
+    workdir: str | None = None
 
 
 @dataclass(frozen=True)
@@ -724,6 +732,9 @@ def _confirmed(
     steps: list[tuple[bool, int, Step]] = []
     others = []
     not_read = failed.kind == "not_read" or "has not been read" in error
+    # An edit whose text to replace was not in the file: it was read again for the text
+    # that is there, and the edit that then applied is the fix (both are steps).
+    stale = failed.kind == "string_not_found" and failed.name in EDIT_TOOLS
     # A search counts as a step of another way only when the failure lost track of a path:
     # the one that found it (a search that reads a config to understand an error does not).
     lost = bool(_MISSING_FILE.search(error) or _NOT_A_FILE.search(error))
@@ -733,7 +744,7 @@ def _confirmed(
             continue  # before the error's last sighting, or after it was gone
         if not call.failed and _changes_state(call) and not _records(call, failed):
             step = Step(call.tool_use_id, call.name, _target(call))
-        elif not call.failed and not_read and call.name in READ_TOOLS:
+        elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:
             if call.file_path == failed.file_path:
                 step = Step(call.tool_use_id, call.name, _target(call))
         elif (
@@ -764,12 +775,17 @@ def _confirmed(
     change = None
     if confirm.name in SHELL_TOOLS:
         change = command_change(failed.command, confirm.command)
+        moved = folder_change(failed, confirm)
+        if moved:
+            change = f"{moved}; {change}" if change else moved
     elif confirm.name != failed.name:
         change = f"{failed.name} → {confirm.name}"
     elif confirm.file_path != failed.file_path:
         change = _path_change(failed.file_path or "", confirm.file_path or "")
     if not (failed.command or failed.file_path) and not steps:
         change = "called again with other input"
+    if stale and change is None and confirm.name in EDIT_TOOLS:
+        change = "with the text the file has"
     if (
         change
         or way == WORKED_AROUND
@@ -787,6 +803,26 @@ def _confirmed(
         window_end=window_end,
         others=others,
     )
+
+
+def folder_change(failed: Call, retry: Call) -> str | None:
+    """Where a shell retry ran, when not where the failed call did: `in app` (its tool's
+    folder argument, then a `cd` of its command), `not in app` when it left one out."""
+    there, here = _folders(failed), _folders(retry)
+    if there == here:
+        return None
+    return f"in {here[-1]}" if here else f"not in {there[-1]}"
+
+
+def _folders(call: Call) -> tuple[str, ...]:
+    """The folders a shell call went into: its workdir, then each `cd` of its command."""
+    words = _words(call.command or "")
+    cds = [
+        words[i + 1]
+        for i, word in enumerate(words[:-1])
+        if word == "cd" and (i == 0 or words[i - 1] in _SEPARATORS)
+    ]
+    return tuple([call.workdir] if call.workdir else []) + tuple(cds)
 
 
 def _path_change(old: str, new: str) -> str:

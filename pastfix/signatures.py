@@ -299,10 +299,12 @@ _KIND_RULES = (
     (
         "string_not_found",
         # Claude Code's, Gemini CLI's replace ("Failed to edit, 0 occurrences found for
-        # old_string in ..."), opencode's edit tool
+        # old_string in ..."), opencode's edit tool, Copilot CLI's edit (all it says is
+        # "No match found"), Codex's apply_patch ("Failed to find expected lines in")
         re.compile(
             r"String to replace not found in file|Failed to edit, 0 occurrences found"
-            r"|oldString not found in content",
+            r"|oldString not found in content|No match found\.?\s*\Z"
+            r"|(?:apply_patch verification failed: )?Failed to find expected lines in",
             re.I,
         ),
     ),

@@ -28,6 +28,7 @@ def call(name="Bash", command=None, file_path=None, failed=False, pattern=None, 
         failed=failed,
         kind=kw.pop("kind", None),
         sidechain=kw.pop("sidechain", False),
+        workdir=kw.pop("workdir", None),
     )
 
 
@@ -437,3 +438,103 @@ def test_each_failure_of_gemini_and_copilot_has_one_label_naming_real_calls(tmp_
         assert label["tool"] == names[label["tool_use_id"]]
         for step in label["remedy"] + [label["retry"]] * (label["retry"] is not None):
             assert (label["session_id"], step) in calls, (label["tool_use_id"], step)
+
+
+@pytest.mark.parametrize(
+    "tool, read, error",
+    [
+        ("Edit", "Read", "<tool_use_error>String to replace not found in file.\nString: x"),
+        ("edit", "view", "No match found"),  # Copilot CLI
+        ("replace", "read_file", "Failed to edit, 0 occurrences found for old_string in a.ts."),
+    ],
+)
+def test_an_edit_whose_text_was_not_found_is_fixed_by_reading_the_file_again(tool, read, error):
+    """The Read that gave the text the file has, then the edit with it: both are steps."""
+    kind = signatures.classify(error)
+    assert kind == "string_not_found"
+    failed = call(tool, file_path="/p/a.ts", failed=True, kind=kind)
+    other = call(read, file_path="/p/b.ts")
+    again = call(read, file_path="/p/a.ts")
+    edit = call(tool, file_path="/p/a.ts")
+    fix = run([failed, other, again, edit], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, edit.tool_use_id)
+    assert steps(fix) == [
+        (again.tool_use_id, None),
+        (edit.tool_use_id, "with the text the file has"),
+    ]
+    # Another failure of an edit (not its text): the edit that applied is no step of its own.
+    failed = call(tool, file_path="/p/a.ts", failed=True, kind="error")
+    again, edit = call(read, file_path="/p/a.ts"), call(tool, file_path="/p/a.ts")
+    fix = run([failed, again, edit], {failed.tool_use_id: "EACCES"})[failed.tool_use_id]
+    assert steps(fix) == []
+
+
+def test_a_copilot_edit_says_only_no_match_found_and_that_alone_is_its_kind():
+    assert signatures.classify("No match found") == "string_not_found"
+    assert signatures.classify("No match found in 3 files\nsrc/a.ts") == signatures.ERROR
+    assert (
+        signatures.classify(
+            "apply_patch verification failed: Failed to find expected lines in /p/a.py:\nx = 1"
+        )
+        == "string_not_found"
+    )
+
+
+@pytest.mark.parametrize(
+    "before, after, change",
+    [
+        # Gemini CLI's dir_path, Codex's workdir: the tool's own folder argument
+        ({"command": "npm run build"}, {"command": "npm run build", "workdir": "app"}, "in app"),
+        (
+            {"command": "npm run build", "workdir": "/p"},
+            {"command": "npm run build", "workdir": "/p/app"},
+            "in /p/app",
+        ),
+        # a cd of the command itself
+        ({"command": "npm run build"}, {"command": "cd app && npm run build"}, "in app"),
+        ({"command": "cd app && npm test"}, {"command": "npm test"}, "not in app"),
+    ],
+)
+def test_a_retry_in_another_folder_is_a_changed_retry(before, after, change):
+    failed = call(failed=True, **before)
+    retry = call(**after)
+    error = "npm error enoent Could not read package.json"
+    fix = run([failed, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    assert steps(fix) == [(retry.tool_use_id, change)]
+
+
+def test_the_same_folder_is_no_change():
+    failed = call(command="npm test", workdir="/p", failed=True)
+    retry = call(command="npm test", workdir="/p")
+    fix = run([failed, retry], {failed.tool_use_id: "Error: flaky"})[failed.tool_use_id]
+    assert fix.outcome == fixes.FIXED and steps(fix) == []
+
+
+def test_the_folder_argument_of_a_stored_shell_call_reaches_the_rules(tmp_path):
+    """refresh_fixes reads dir_path (Gemini CLI) and workdir (Codex) from a call's input."""
+    conn = db.connect(tmp_path / "index.db")
+    calls = [
+        ("c1", "2026-01-01T00:00:01Z", {"command": "npm run build"}, 1, "npm error enoent x"),
+        ("c2", "2026-01-01T00:00:02Z", {"command": "npm run build", "dir_path": "app"}, 0, "ok"),
+        ("c3", "2026-01-01T00:00:03Z", {"cmd": "make", "workdir": "/p"}, 1, "make: *** Error 2"),
+        ("c4", "2026-01-01T00:00:04Z", {"cmd": "make", "workdir": "/p/lib"}, 0, "done"),
+    ]
+    for n, (tool_use_id, at, tool_input, error, content) in enumerate(calls):
+        command = tool_input.get("command") or tool_input.get("cmd")
+        conn.execute(
+            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name, command,"
+            " input) VALUES (?, 's', ?, ?, 'run_shell_command', ?, ?)",
+            [tool_use_id, n, at, command, json.dumps(tool_input)],
+        )
+        conn.execute(
+            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
+            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
+            [tool_use_id, n, at, error, content, signatures.ERROR if error else None],
+        )
+    db.refresh_fixes(conn)
+    found = {
+        row[0]: (row[1], [step["change"] for step in json.loads(row[2])])
+        for row in conn.execute("SELECT tool_use_id, confirmed_by, remedy FROM fixes")
+    }
+    assert found == {"c1": ("c2", ["in app"]), "c3": ("c4", ["in /p/lib"])}

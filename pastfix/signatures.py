@@ -323,7 +323,8 @@ _KIND_BY_NAME = dict(_KIND_RULES)
 # recognized as a name of a cmdlet`) and cmd.exe (`'python' is not recognized as an
 # internal or external command`). One error whatever the shell: `command not found: NAME`.
 _COMMAND_NOT_FOUND = re.compile(
-    r"^(?:[\w./\\-]*[/\\])?(?:ba|da|k|)sh: (?:line \d+: |\d+: )?(?P<a>[^\s:'\"]+): (?:command )?not found$"
+    r"^(?:[\w./\\-]*[/\\])?(?:ba|da|k|)sh: (?:line \d+: |\d+: )?"
+    r"(?P<a>[^\s:'\"]+): (?:command )?not found$"
     r"|^(?:[\w./-]*/)?(?:zsh|\(eval\))(?::\d+)?: command not found: (?P<b>\S+)$"
     r"|^fish: Unknown command:? (?P<c>\S+)$"
     r"|\bThe term '(?P<d>[^']+)' is not recognized as (?:the|a) name of a cmdlet"

@@ -865,14 +865,16 @@ all_words as materialized (
 -- Neither its signature nor every word: a past failure's signature may still stand in
 -- the pasted text, among words around it (signature_in_text); of the signatures found
 -- there, the longest (one inside another found says less).
+-- (One row when nothing matched, else none: the cross join below then reads nothing.)
 unmatched as materialized (
-  select not exists (select 1 from all_words) and not exists (select 1 from by_signature)
-    as yes
+  select 1 as yes
+  where not exists (select 1 from all_words) and not exists (select 1 from by_signature)
 ),
 in_text_signatures as materialized (
   select signature from (
-    select distinct signature from tool_results indexed by idx_tr_signature
-    where is_error = 1 and signature != '' and (select yes from unmatched))
+    select distinct tr.signature from unmatched
+    cross join tool_results tr indexed by idx_tr_signature
+    where tr.is_error = 1 and tr.signature != '')
   where signature_in_text(signature, :error)
 ),
 in_text as materialized (
@@ -886,7 +888,7 @@ in_text as materialized (
 ),
 -- Not seen before: the names of the error found in few failures (RARE_SHARE).
 unseen as materialized (
-  select (select yes from unmatched) and not exists (select 1 from in_text) as yes
+  select exists (select 1 from unmatched) and not exists (select 1 from in_text) as yes
 ),
 rare as materialized (
   select coalesce(json_group_array(word), '[]') as words from (

@@ -540,9 +540,9 @@ def test_find_past_fix_uses_the_indexes(conn):
     assert "SEARCH tr USING INTEGER PRIMARY KEY (rowid=?)" in plan
     # The one scan: the signature index of the failures (a small partial index), for the
     # signatures that stand in the pasted text, read only when nothing else matched.
-    scans = [line for line in plan.splitlines() if "SCAN tool_results" in line]
-    assert scans == ["SCAN tool_results USING INDEX idx_tr_signature"], scans
-    assert "SCAN messages" not in plan
+    scans = [line for line in plan.splitlines() if line.startswith("SCAN tr")]
+    assert scans == ["SCAN tr USING INDEX idx_tr_signature"], scans
+    assert "SCAN tool_results" not in plan and "SCAN messages" not in plan
 
 
 # -- grouped by signature: find_past_fix, recurring_errors, file_history ------------

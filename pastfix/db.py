@@ -579,10 +579,18 @@ def set_tokenizer(conn: Connection, tokenizer: str, refill: bool = True) -> None
     conn.execute("COMMIT")
 
 
+# The part of a file a read tool was asked for, by each agent's argument names: Claude
+# Code's and opencode's offset and limit, Gemini CLI's too (start_line and end_line in its
+# newer read_file), Copilot CLI's view_range, a PDF's pages (see pastfix.fixes.Call.part).
+_PART_ARGUMENTS = ("offset", "limit", "start_line", "end_line", "view_range", "pages")
+_PART_SQL = ", ".join(f"'{name}', json_extract(c.input, '$.{name}')" for name in _PART_ARGUMENTS)
+_READ_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.READ)))
+_SEARCH_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.SEARCH)))
+
 # The calls of one session in order, with what their results said (see pastfix.fixes).
-FIX_CALLS_SQL = """
+FIX_CALLS_SQL = f"""
 SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
-  CASE WHEN c.name IN ('Glob', 'Grep') AND json_valid(c.input)
+  CASE WHEN c.name IN ({_SEARCH_TOOLS_SQL}) AND json_valid(c.input)
        THEN json_extract(c.input, '$.pattern') END,
   c.agent_id,
   -- whether it has a result, from the unique index alone: reading each result's row
@@ -594,7 +602,9 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   CASE WHEN c.command IS NOT NULL AND json_valid(c.input)
        THEN coalesce(json_extract(c.input, '$.dir_path'), json_extract(c.input, '$.directory'),
                      json_extract(c.input, '$.workdir'),
-                     json_extract(c.input, '$.working_directory')) END
+                     json_extract(c.input, '$.working_directory')) END,
+  CASE WHEN c.name IN ({_READ_TOOLS_SQL}) AND json_valid(c.input)
+       THEN json_object({_PART_SQL}) END
 FROM tool_calls c INDEXED BY idx_tc_session
 WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp, c.file_id, c.line_no
 """
@@ -637,6 +647,19 @@ SELECT 1 FROM main.session_meta s WHERE s.leaf_uuid IS NOT NULL AND EXISTS
     (SELECT 1 FROM shard.messages m WHERE m.uuid = s.leaf_uuid)
 LIMIT 1
 """
+
+
+def _part(arguments: str | None) -> str | None:
+    """The part of a file a read asked for, as `limit 50` (its arguments that are set)."""
+    if not arguments:
+        return None
+    found = msgspec.json.decode(arguments)
+    words = [
+        f"{name} {json.dumps(value) if isinstance(value, list) else value}"
+        for name, value in found.items()
+        if value is not None
+    ]
+    return " ".join(words) or None
 
 
 def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) -> None:
@@ -691,6 +714,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 kind=kinds.get(row[0]),
                 sidechain=bool(row[8]),
                 workdir=row[10] if isinstance(row[10], str) and row[10] else None,
+                part=_part(row[11]),
             )
             for row in rows_of
         ]

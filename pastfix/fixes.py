@@ -54,7 +54,8 @@ papers over the error: neither confirms a fix, and the search goes on.
 - the confirmation itself when it was changed: another flag, path, tool,
   `sudo`, the full path of the executable, another folder (`in app`: a `cd` of
   its command, or its tool's folder argument, Gemini's dir_path and Codex's
-  workdir). Its `change` says how, as the words taken out and put in
+  workdir), another part of a file (a Read with `limit 50` after the file was too
+  large to read whole). Its `change` says how, as the words taken out and put in
   (`-x +/usr/local/bin/x`).
 
 When retries failed again before one succeeded, only what came between the last
@@ -236,6 +237,8 @@ class Call:
     # The folder a shell call was told to run in, by its tool's own argument (Gemini CLI's
     # dir_path, Codex's workdir), not by a `cd` in its command.
     workdir: str | None = None
+    # The part of the file a read asked for (`offset 100 limit 50`), None for all of it.
+    part: str | None = None
 
 
 @dataclass(frozen=True)
@@ -782,6 +785,10 @@ def _confirmed(
         change = f"{failed.name} → {confirm.name}"
     elif confirm.file_path != failed.file_path:
         change = _path_change(failed.file_path or "", confirm.file_path or "")
+    elif confirm.part != failed.part:
+        # a file too large to read whole, read in parts (`File content exceeds maximum
+        # allowed size`): the part asked for is the change
+        change = f"read {confirm.part}" if confirm.part else "read whole"
     if not (failed.command or failed.file_path) and not steps:
         change = "called again with other input"
     if stale and change is None and confirm.name in EDIT_TOOLS:

@@ -29,6 +29,7 @@ def call(name="Bash", command=None, file_path=None, failed=False, pattern=None, 
         kind=kw.pop("kind", None),
         sidechain=kw.pop("sidechain", False),
         workdir=kw.pop("workdir", None),
+        part=kw.pop("part", None),
     )
 
 
@@ -538,3 +539,46 @@ def test_the_folder_argument_of_a_stored_shell_call_reaches_the_rules(tmp_path):
         for row in conn.execute("SELECT tool_use_id, confirmed_by, remedy FROM fixes")
     }
     assert found == {"c1": ("c2", ["in app"]), "c3": ("c4", ["in /p/lib"])}
+
+
+def test_a_file_too_large_read_in_parts_is_a_changed_retry():
+    error = "File content (806.5KB) exceeds maximum allowed size (256KB)."
+    failed = call("Read", file_path="/p/app.js", failed=True)
+    retry = call("Read", file_path="/p/app.js", part="limit 50")
+    fix = run([failed, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    assert steps(fix) == [(retry.tool_use_id, "read limit 50")]
+
+
+def test_the_part_a_stored_read_asked_for_reaches_the_rules(tmp_path):
+    """refresh_fixes reads each agent's arguments for a part of a file (offset, limit,
+    Copilot CLI's view_range) from a read call's input."""
+    conn = db.connect(tmp_path / "index.db")
+    error = "File content (85812 tokens) exceeds maximum allowed tokens (25000)."
+    calls = [
+        ("r1", "Read", {"file_path": "/p/a.jsonl"}, 1, error),
+        ("r2", "Read", {"file_path": "/p/a.jsonl", "offset": 10, "limit": 5}, 0, "1→{}"),
+        ("v1", "view", {"path": "/p/b.rs"}, 1, "File too large"),
+        ("v2", "view", {"path": "/p/b.rs", "view_range": [1, 40]}, 0, "fn main() {}"),
+    ]
+    for n, (tool_use_id, name, tool_input, failed, content) in enumerate(calls):
+        path = tool_input.get("file_path") or tool_input.get("path")
+        conn.execute(
+            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name, file_path,"
+            " input) VALUES (?, 's', ?, ?, ?, ?, ?)",
+            [tool_use_id, n, f"2026-01-01T00:00:0{n}Z", name, path, json.dumps(tool_input)],
+        )
+        conn.execute(
+            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
+            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
+            [tool_use_id, n, f"2026-01-01T00:00:0{n}Z", failed, content, "error"],
+        )
+    db.refresh_fixes(conn)
+    found = {
+        row[0]: (row[1], [step["change"] for step in json.loads(row[2])])
+        for row in conn.execute("SELECT tool_use_id, confirmed_by, remedy FROM fixes")
+    }
+    assert found == {
+        "r1": ("r2", ["read offset 10 limit 5"]),
+        "v1": ("v2", ["read view_range [1, 40]"]),
+    }

@@ -405,6 +405,7 @@ def _intents(command: str | None) -> list[Intent]:
 
 def _arg_key(arg: str) -> str:
     """An argument as retries compare it: a path by its file name."""
+    arg = _unix(arg)
     return PurePosixPath(arg.rstrip("/")).name if "/" in arg else arg
 
 
@@ -495,7 +496,20 @@ def _changes_state(call: Call) -> bool:
 
 
 def _basename(path: str | None) -> str:
-    return PurePosixPath(path).name if path else ""
+    return PurePosixPath(_unix(path)).name if path else ""
+
+
+_WINDOWS_PATH = re.compile(r"^(?:[A-Za-z]:)?\\|^[A-Za-z]:/|^[^/]*\\")
+
+
+def _unix(path: str) -> str:
+    """A Windows path (`C:\\Users\\me\\a.ts`, Gemini CLI's and Copilot CLI's on Windows) with
+    forward slashes, so that its folder and file name are found as a POSIX path's are."""
+    return path.replace("\\", "/") if "\\" in path and _WINDOWS_PATH.match(path) else path
+
+
+def _parent(path: str) -> str:
+    return str(PurePosixPath(_unix(path)).parent)
 
 
 _WRITES_TO = re.compile(r"(?:>>?|\btee(?:\s+-a)?)\s*['\"]?([^\s|&;'\"]+)")
@@ -527,10 +541,10 @@ def _is_path(word: str) -> bool:
 
 def _another_way(failed: Call, call: Call, error: str = "") -> bool:
     """Whether a successful call of another tool (or file) reached the failed call's goal."""
-    folder = (failed.file_path or "").rstrip("/") + "/"
+    folder = _unix(failed.file_path or "").rstrip("/") + "/"
     if failed.name in FILE_TOOLS and call.name in FILE_TOOLS:
         if failed.file_path and call.file_path:
-            if call.name in READ_TOOLS and call.file_path.startswith(folder):
+            if call.name in READ_TOOLS and _unix(call.file_path).startswith(folder):
                 return True  # a folder read as a file (EISDIR), then a file in it
             if call.file_path == failed.file_path:
                 # an Edit that did not apply, then a Write; not a Read, then a Write (that
@@ -611,8 +625,8 @@ def _searches(call: Call, folder: str) -> bool:
         where = call.command or ""
     else:
         return False
-    tail = "/".join(folder.strip("/").split("/")[-2:])
-    return bool(tail) and tail in where
+    tail = "/".join(_unix(folder).strip("/").split("/")[-2:])
+    return bool(tail) and tail in _unix(where)
 
 
 def _retry(failed: Call, call: Call) -> bool:
@@ -679,7 +693,7 @@ def fix_of(
     retried: list[tuple[int, bool]] = []  # the failed retries: where, and with this error?
     # A file that does not exist: a search of its folder, then a Read there, found the
     # file meant (conn_case.ex guessed, data_case.ex found).
-    folder = str(PurePosixPath(failed.file_path).parent) if failed.file_path else ""
+    folder = _parent(failed.file_path) if failed.file_path else ""
     missing = failed.name in READ_TOOLS and bool(_MISSING_FILE.search(error)) and folder != "."
     searched = False
     for n, call in enumerate(after):
@@ -697,7 +711,7 @@ def fix_of(
         elif n < ANOTHER_WAY_CALLS and _another_way(failed, call, error):
             way = WORKED_AROUND
         elif searched and call.name in READ_TOOLS and call.file_path:
-            if str(PurePosixPath(call.file_path).parent) == folder:
+            if _parent(call.file_path) == folder:
                 way = WORKED_AROUND
         if way is None:
             continue
@@ -763,7 +777,7 @@ def _confirmed(
                 or (
                     failed.file_path is not None
                     and (
-                        _searches(call, str(PurePosixPath(failed.file_path).parent))
+                        _searches(call, _parent(failed.file_path))
                         # a folder read as a file (EISDIR): the search of that folder
                         or _searches(call, failed.file_path)
                     )
@@ -834,6 +848,7 @@ def _folders(call: Call) -> tuple[str, ...]:
 
 def _path_change(old: str, new: str) -> str:
     """`old → new` from their common folder: `src → src/index.js`, `a/x.py → b/x.py`."""
+    old, new = _unix(old), _unix(new)
     try:
         common = posixpath.commonpath([old, new]) if old and new else ""
     except ValueError:  # one absolute, one relative

@@ -582,3 +582,20 @@ def test_the_part_a_stored_read_asked_for_reaches_the_rules(tmp_path):
         "r1": ("r2", ["read offset 10 limit 5"]),
         "v1": ("v2", ["read view_range [1, 40]"]),
     }
+
+
+def test_windows_paths_have_folders_and_file_names_too():
+    """Gemini CLI and Copilot CLI on Windows name files C:\\Users\\...: the same file name in
+    another folder, and a file in a folder read as a file, are found as with POSIX paths."""
+    error = "File path must be within one of the workspace directories: C:\\Users\\me\\dev\\app"
+    failed = call("write_file", file_path="C:\\Users\\me\\.gemini\\tmp\\ab12\\msg.txt", failed=True)
+    other = call("write_file", file_path="C:\\Users\\me\\dev\\app\\.gemini\\tmp\\msg.txt")
+    fix = run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, other.tool_use_id)
+    assert steps(fix) == [
+        (other.tool_use_id, ".gemini/tmp/ab12/msg.txt → dev/app/.gemini/tmp/msg.txt")
+    ]
+    folder = call("view", file_path="D:\\Source\\app\\src", failed=True)
+    inside = call("view", file_path="D:\\Source\\app\\src\\main.rs")
+    fix = run([folder, inside], {folder.tool_use_id: "EISDIR: illegal operation"})
+    assert fix[folder.tool_use_id].confirmed_by == inside.tool_use_id

@@ -30,6 +30,8 @@ failed call tried to do:
   exist, a Read in its folder after a search of it. A tool without a file or command
   (Task, Skill, an MCP tool) is retried by calling it again.
 
+Paths are compared by their folders and file names, Windows ones (`C:\\Users\\...`) too.
+
 A confirming call whose output still holds the failure's key line did not
 succeed (`npm test | tail` exits 0 when the tests fail), and one that masks
 failures where the failed call did not (`|| true`, `|| echo ...`, `; exit 0`)

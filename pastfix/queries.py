@@ -419,8 +419,10 @@ _LETTERS = re.compile(r"[^\W\d_]{2,}")
 
 
 @functools.lru_cache(maxsize=4)
-def _pasted_lines(error: str) -> tuple[str, ...]:
-    return signatures.normalised_lines(paste_text(error))
+def _pasted_lines(error: str) -> str:
+    """The pasted error's lines, normalised, one text: a line break is no word character,
+    so a signature (one line) found in it stands in one line."""
+    return "\n".join(signatures.normalised_lines(paste_text(error)))
 
 
 def signature_in_text(signature: object, error: object) -> int:
@@ -428,22 +430,23 @@ def signature_in_text(signature: object, error: object) -> int:
     `error` normalised as signatures are (signatures.normalised_lines).
 
     find_past_fix asks it only of an error whose own signature and words match no
-    failure, and keeps the longest of the signatures found (see find_past_fix_sql).
+    failure, once for each signature of a failure in the index, and keeps the longest of
+    those found (see find_past_fix_sql): most are not in the text, which one find() says.
     """
     if not isinstance(signature, str) or not signature or error is None:
         return 0
-    if len(_LETTERS.findall(_PLACEHOLDER.sub(" ", signature))) < IN_TEXT_MIN_WORDS:
+    text = _pasted_lines(str(error))
+    start = text.find(signature)
+    if start < 0 or len(_LETTERS.findall(_PLACEHOLDER.sub(" ", signature))) < IN_TEXT_MIN_WORDS:
         return 0
     first, last = _is_word_char(signature[0]), _is_word_char(signature[-1])
-    for line in _pasted_lines(str(error)):
-        start = line.find(signature)
-        while start >= 0:
-            end = start + len(signature)
-            if not (first and start > 0 and _is_word_char(line[start - 1])) and not (
-                last and end < len(line) and _is_word_char(line[end])
-            ):
-                return 1
-            start = line.find(signature, start + 1)
+    while start >= 0:
+        end = start + len(signature)
+        if not (first and start > 0 and _is_word_char(text[start - 1])) and not (
+            last and end < len(text) and _is_word_char(text[end])
+        ):
+            return 1
+        start = text.find(signature, start + 1)
     return 0
 
 

@@ -440,23 +440,34 @@ def command_change(failed: str | None, retry: str | None) -> str | None:
     pair = _shared_intent(failed, retry)
     if pair is None:
         return None
-    # commands the retry runs besides: `mkdir -p dist && npm run build`
+    # commands the retry runs besides, before it (`mkdir -p dist && npm run build`) or after
+    # it (`git add x && git commit -m ...`)
     before = {" ".join(i.words) for i in intents(failed)}
+    ran = intents(retry)
+    at = next((n for n, i in enumerate(ran) if i is pair[1]), len(ran))
     added = [
-        " ".join(i.words)
-        for i in intents(retry)
-        if " ".join(i.words) not in before and i is not pair[1] and i.program not in LOOK
+        (n < at, " ".join(i.words))
+        for n, i in enumerate(ran)
+        if " ".join(i.words) not in before and n != at and i.program not in LOOK
     ]
     old, new = pair[0].words, pair[1].words
     taken = [w for w in old if w not in new]
     put = [w for w in new if w not in old]
     words = [*(f"-{w}" for w in taken), *(f"+{w}" for w in put)]
-    parts = [f"first {'; '.join(added)}"] if added else []
+    first = [text for earlier, text in added if earlier]
+    then = [text for earlier, text in added if not earlier]
+    parts = [f"first {'; '.join(first)}"] if first else []
     if words:
         parts.append(" ".join(words[:CHANGE_WORDS]) + (" …" if len(words) > CHANGE_WORDS else ""))
     elif old != new and not added:
         parts.append("the same words in another order")
-    return "; ".join(parts)[:CHANGE_CHARS] or None
+    if then:
+        parts.append(f"then {'; '.join(then)}")
+    change = "; ".join(parts)
+    if len(change) > CHANGE_CHARS:
+        # at a word: a cut inside one leaves half a path or a lone `-`
+        change = change[: change.rfind(" ", 0, CHANGE_CHARS - 1)].rstrip(" ;") + " …"
+    return change or None
 
 
 # -- what a call does ----------------------------------------------------------

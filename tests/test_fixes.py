@@ -599,3 +599,22 @@ def test_windows_paths_have_folders_and_file_names_too():
     inside = call("view", file_path="D:\\Source\\app\\src\\main.rs")
     fix = run([folder, inside], {folder.tool_use_id: "EISDIR: illegal operation"})
     assert fix[folder.tool_use_id].confirmed_by == inside.tool_use_id
+
+
+def test_a_change_says_what_the_retry_ran_before_it_and_after_it():
+    change = fixes.command_change(
+        "git add a.ex b.ex", "git add a.ex c.ex && git commit -m 'feat: x y'"
+    )
+    assert change == "-b.ex +c.ex; then git commit -m"
+    assert fixes.command_change("npm run build", "mkdir -p dist && npm run build") == (
+        "first mkdir -p dist"
+    )
+
+
+def test_a_long_change_is_cut_at_a_word():
+    failed = "git add " + " ".join(f"lib/spotter/services/module_{n}.ex" for n in range(12))
+    change = fixes.command_change(
+        failed, "git add lib/spotter/services/module_0.ex lib/other.ex && git commit -m x"
+    )
+    assert len(change) <= fixes.CHANGE_CHARS + 2 and change.endswith(" …")
+    assert not change[:-2].endswith("-")

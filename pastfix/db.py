@@ -341,10 +341,11 @@ def connect(path: str | Path) -> Connection:
             conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
         if names and "_sqlite_migrations" not in names:
             raise BuildError(f"{path} is a SQLite database that pastfix did not create")
-        if not names:
+        if not names and SCHEMA_SCRIPT.is_file():
             # A new file gets the migrated schema from its script (see
             # migrations.schema_script): 2 ms, where the migrations are ~75 ms. It has
-            # nothing to lose, so nothing is synced until the build's own commit.
+            # nothing to lose, so nothing is synced until the build's own commit. (An
+            # install without the script runs the migrations below.)
             synchronous = conn.execute("PRAGMA synchronous").fetchone()[0]
             conn.execute("PRAGMA synchronous=OFF")
             conn.executescript(f"BEGIN; {SCHEMA_SCRIPT.read_text()} COMMIT;")

@@ -384,3 +384,13 @@ def test_a_script_older_than_the_migrations_gets_the_rest_applied(tmp_path, monk
     migrated.execute(f"PRAGMA page_size={pdb.PAGE_SIZE}")
     migrations.apply(Database(migrated))
     assert _schema(conn)[:2] == _schema(migrated)[:2]
+
+
+def test_without_the_schema_script_a_new_index_is_migrated(tmp_path, monkeypatch):
+    """An install that lost pastfix/schema.sql still makes a new index, by the migrations."""
+    monkeypatch.setattr(pdb, "SCHEMA_SCRIPT", tmp_path / "missing.sql")
+    conn = pdb.connect(tmp_path / "index.db")
+    migrated = sqlite3.connect(tmp_path / "migrated.db", isolation_level=None)
+    migrated.execute(f"PRAGMA page_size={pdb.PAGE_SIZE}")
+    migrations.apply(Database(migrated))
+    assert _schema(conn)[:2] == _schema(migrated)[:2]

@@ -350,12 +350,15 @@ def connect(path: str | Path) -> Connection:
             conn.execute("PRAGMA synchronous=OFF")
             conn.executescript(f"BEGIN; {SCHEMA_SCRIPT.read_text()} COMMIT;")
             conn.execute(f"PRAGMA synchronous={synchronous}")
-        applied = {
-            r[0]
-            for r in conn.execute(
-                "SELECT name FROM _sqlite_migrations WHERE migration_set = 'pastfix'"
-            )
-        }
+            names = {"_sqlite_migrations"}
+        applied = set()
+        if names:
+            applied = {
+                r[0]
+                for r in conn.execute(
+                    "SELECT name FROM _sqlite_migrations WHERE migration_set = 'pastfix'"
+                )
+            }
         if LATEST_MIGRATION not in applied:
             from sqlite_utils import Database
 

@@ -274,11 +274,12 @@ def summary_line(stats: pdb.BuildStats) -> str:
         for source in stats.skipped_sources
     )
     return (
-        f"{stats.mode.capitalize()} build: read {stats.files_read:,} of {stats.files_seen:,} files"
-        f" ({stats.bytes_read / 1e6:,.1f} MB, {stats.new_lines:,} new lines):"
-        f" {stats.messages:,} messages, {stats.tool_results:,} tool results"
-        f" ({stats.failed_tool_results:,} failed), {stats.problems:,} problems"
-        + (f", {stats.redactions:,} secrets redacted" if stats.redactions else "")
+        f"{stats.mode.capitalize()} build: read {stats.files_read:,} of"
+        f" {_count(stats.files_seen, 'file')}"
+        f" ({stats.bytes_read / 1e6:,.1f} MB, {_count(stats.new_lines, 'new line')}):"
+        f" {_count(stats.messages, 'message')}, {_count(stats.tool_results, 'tool result')}"
+        f" ({stats.failed_tool_results:,} failed), {_count(stats.problems, 'problem')}"
+        + (f", {_count(stats.redactions, 'secret')} redacted" if stats.redactions else "")
         + skipped
         + (
             f", {_sessions(stats.sessions_without_transcript)} kept without a transcript"
@@ -290,7 +291,12 @@ def summary_line(stats: pdb.BuildStats) -> str:
 
 
 def _sessions(n: int) -> str:
-    return f"{n:,} session{'s' if n != 1 else ''}"
+    return _count(n, "session")
+
+
+def _count(n: int, thing: str) -> str:
+    """`1 file`, `2 files`, `0 files`."""
+    return f"{n:,} {thing}{'s' if n != 1 else ''}"
 
 
 class _FindCommand(click.Command):

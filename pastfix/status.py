@@ -236,5 +236,10 @@ def _ago(at: str) -> str:
         then = calendar.timegm(time.strptime(at, "%Y-%m-%dT%H:%M:%SZ"))
     except ValueError:
         return "?"
-    hours = max(0.0, time.time() - then) / 3600
+    minutes = max(0.0, time.time() - then) / 60
+    if minutes < 1:
+        return "just now"
+    if minutes < 90:
+        return f"{minutes:.0f} minute{'s' if round(minutes) != 1 else ''} ago"
+    hours = minutes / 60
     return f"{hours:.0f} hours ago" if hours < 48 else f"{hours / 24:.0f} days ago"

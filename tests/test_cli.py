@@ -4,6 +4,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from importlib.metadata import version
 
 import pytest
@@ -11,8 +12,9 @@ from click.testing import CliRunner
 from conftest import ROOT
 from jsonl import failing_session, write_jsonl
 
+from pastfix import db as pdb
 from pastfix import transcripts
-from pastfix.cli import cli
+from pastfix.cli import cli, summary_line
 
 SID = "11111111-1111-4111-8111-111111111111"
 
@@ -48,7 +50,7 @@ def test_build_json_summary(tmp_path, projects):
         2,
     )
     assert summary["problems"] == 0 and summary["seconds"] >= 0
-    assert result.stderr.startswith("Fresh build: read 1 of 1 files")
+    assert result.stderr.startswith("Fresh build: read 1 of 1 file (")
     assert "2 failed" in result.stderr
     again = run("build", str(db_path), "--source", str(projects), "--json")
     assert json.loads(again.stdout)["files_read"] == 0
@@ -248,7 +250,7 @@ def test_command_exits_with_its_code_and_flushes_output(tmp_path, projects, how)
     built = pastfix("build", db, "--source", str(projects), "--json", "-s")
     assert built.returncode == 0, built.stderr
     assert json.loads(built.stdout)["failed_tool_results"] == 2
-    assert built.stderr.startswith("Fresh build: read 1 of 1 files")
+    assert built.stderr.startswith("Fresh build: read 1 of 1 file (")
     found = pastfix("find", "ENOENT", db, "--json")
     assert found.returncode == 0, found.stderr
     assert [row["session_id"] for row in json.loads(found.stdout)] == [SID, SID]
@@ -298,7 +300,7 @@ def test_no_redact_is_recorded_and_changing_it_rebuilds(tmp_path):
 
     first = run("build", str(db_path), "--source", str(projects), "--json")
     assert json.loads(first.stdout)["redactions"] == 1
-    assert ", 1 secrets redacted in " in first.stderr
+    assert ", 1 secret redacted in " in first.stderr
     assert texts() == [("Exit code 1\nbad credentials for [REDACTED:github-token] step0",)]
     off = run("build", str(db_path), "--source", str(projects), "--no-redact", "--json")
     summary = json.loads(off.stdout)
@@ -429,3 +431,26 @@ def test_find_over_the_time_limit_is_a_one_line_error(tmp_path, projects, monkey
         1,
         "Error: query took longer than 1e-06 s; narrow it\n",
     )
+
+
+def test_the_summary_says_one_thing_in_the_singular():
+    stats = pdb.BuildStats(mode="fresh", files_seen=1, files_read=1, new_lines=1, messages=1)
+    stats.tool_results, stats.problems, stats.redactions = 1, 1, 1
+    line = summary_line(stats)
+    assert "read 1 of 1 file (" in line and "1 new line)" in line
+    assert "1 message, 1 tool result (0 failed), 1 problem, 1 secret redacted" in line
+    stats.files_seen, stats.messages = 2, 0
+    assert "read 1 of 2 files" in summary_line(stats) and "0 messages" in summary_line(stats)
+
+
+def test_status_says_how_long_ago_in_words(monkeypatch):
+    from pastfix import status
+
+    now = 1_800_000_000
+    monkeypatch.setattr(status.time, "time", lambda: now)
+    at = lambda seconds: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - seconds))  # noqa: E731
+    assert status._ago(at(20)) == "just now"
+    assert status._ago(at(60)) == "1 minute ago"
+    assert status._ago(at(45 * 60)) == "45 minutes ago"
+    assert status._ago(at(5 * 3600)) == "5 hours ago"
+    assert status._ago(at(3 * 86400)) == "3 days ago"

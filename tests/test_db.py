@@ -1515,7 +1515,7 @@ def test_a_build_waits_for_another_and_says_so(db_path, projects):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert f"waiting for another build of {db_path} to finish" in err
-    assert "Forced build: read 1 of 1 files" in err
+    assert "Forced build: read 1 of 1 file (" in err
 
 
 def test_a_build_told_not_to_wait_gives_up_at_once(db_path, projects):

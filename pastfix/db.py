@@ -52,12 +52,13 @@ SCHEMA_SCRIPT = Path(__file__).with_name("schema.sql")
 # A bulk build this large is split between this process and a forked helper.
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 # The share of the bytes this process reads itself, the first files in path order; the
-# helper reads the rest. Measured as each process's CPU time up to the merge (200 MB
-# generated and real-mix corpora, 3 runs): at 0.47 the helper took 0.08-0.12 s more than
-# this process, at 0.56 0.09-0.11 s less, at 0.52 within 0.01 s (one run 0.08 s more
-# here); at 500 MB, 0.47: the helper 0.2-0.3 s longer, 0.52: 0.03-0.15 s shorter. This
-# process copies the helper's rows in afterwards, whatever the share.
-OWN_SHARE = 0.52
+# helper reads the rest. This process computes its sessions and fixes before it copies the
+# helper's rows, the helper its own after committing them (see _Shard): both should arrive
+# there together. Measured as when each does (200 MB generated corpus, 4 runs each): at
+# 0.52 the helper's rows came 0.18-0.36 s before this process was ready for them, at 0.48
+# 0.00-0.21 s after, at 0.45 either way by up to 0.26 s. (0.52 was the balance while the
+# helper computed its sessions and fixes before its rows.)
+OWN_SHARE = 0.48
 BUSY_TIMEOUT = 60.0
 # A build waiting for another build of the same index (build_lock) says so after
 # this long, and looks again this often.
@@ -1034,7 +1035,8 @@ def _writable(path: str) -> bool:
 def remove_stale_side_files(db_path: Path) -> None:
     """Delete the side files of forked helpers whose build is gone (killed or failed)."""
     for part in db_path.parent.glob(glob.escape(db_path.name) + ".part-*"):
-        pid = part.name.rsplit(".part-", 1)[1].removesuffix("-journal")
+        # index.db.part-PID, its .sessions file, and their -journal files
+        pid = part.name.rsplit(".part-", 1)[1].split(".", 1)[0].removesuffix("-journal")
         if pid.isascii() and pid.isdigit() and not _alive(int(pid)):
             part.unlink(missing_ok=True)
 
@@ -1355,6 +1357,9 @@ class _Builder:
                         self._index_file(plan, progress)
             for _, sql in deferred:
                 conn.execute(sql)
+            if shard:
+                # The helper computed its sessions and fixes meanwhile (see _Shard).
+                shard.merge_sessions(progress)
             if shard and shard.again is not None:
                 refresh_sessions(conn, shard.again)
                 refresh_fixes(conn, shard.again)
@@ -2114,6 +2119,13 @@ class _Shard:
     duplicate by the copy). Any other session is computed again after the copy,
     and every one when the copy ignored a row: the result is that of one refresh
     over the merged rows.
+
+    The helper commits its rows and says so ("rows") before it computes its
+    sessions and fixes, which it writes into a second side file (`.sessions`, its
+    rows file attached): the builder copies the rows and makes the deferred
+    indexes meanwhile (0.16 s at 200 MB, the helper's sessions and fixes 0.11 s),
+    then takes those ("sessions"). The builder reads the rows file in its own
+    transaction until it commits, so the helper writes nothing there after "rows".
     """
 
     TABLES = (*DATA_TABLES, "problems", "redactions", "_persisted_outputs")
@@ -2127,6 +2139,11 @@ class _Shard:
         # them, the sessions the builder must compute again (see merge).
         self.per_session = per_session
         self.again: set[str] | None = None
+        # The sessions both halves hold, when the helper's others can be kept (see merge).
+        self.both: set[str] | None = None
+        self.sessions_path = Path(f"{path}.sessions")
+        self.sessions_done: bool | None = None  # the helper's "sessions": True, or failed
+        self.reaped = False
 
     @classmethod
     def start(cls, builder: _Builder, plans: list[_Plan]) -> _Shard:
@@ -2155,6 +2172,19 @@ class _Shard:
             side.execute(sql)
         side.execute("COMMIT")
         side.close()
+        sessions_path = Path(f"{path}.sessions")
+        for suffix in ("", "-journal"):
+            Path(f"{sessions_path}{suffix}").unlink(missing_ok=True)
+        side = sqlite3.connect(sessions_path, isolation_level=None)
+        side.execute("PRAGMA synchronous=OFF")
+        side.execute("BEGIN")
+        for (sql,) in builder.conn.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name IN"
+            " ('sessions', 'fixes', '_build_state')"
+        ):
+            side.execute(sql)
+        side.execute("COMMIT")
+        side.close()
         # A forced build may keep archived rows, with sessions the helper cannot see.
         per_session = not builder.force
         indexes = [
@@ -2167,6 +2197,7 @@ class _Shard:
         ]
         # Attached before the builder's transaction begins (SQLite forbids it after).
         builder.conn.execute("ATTACH DATABASE ? AS shard", [str(path)])
+        builder.conn.execute("ATTACH DATABASE ? AS shard_sessions", [str(sessions_path)])
         ours, theirs = Pipe(duplex=False)
         parent = os.getpid()
         pid = os.fork()
@@ -2202,10 +2233,15 @@ class _Shard:
         kind, value = self.pipe.recv()
         if kind == "progress" and progress:
             progress(value)
-        elif kind == "done":
+        elif kind == "rows":
             self.result = value
-        elif kind == "failed":  # the builder does the helper's share itself
-            self.result = {}
+        elif kind == "sessions":
+            self.sessions_done = True
+        elif kind == "failed":
+            if self.result is None:  # the builder does the helper's share itself
+                self.result = {}
+            else:  # its sessions and fixes: the builder computes them after the copy
+                self.sessions_done = False
 
     def merge(
         self, progress: Callable[[int], None] | None, own_sessions: set[str] | None = None
@@ -2221,9 +2257,9 @@ class _Shard:
                 self._receive(progress)
         except (EOFError, OSError):
             self.result = {}
-        os.waitpid(self.pid, 0)
         result = self.result
         if not result:
+            self._reap()
             return False
         self.builder.stats.add(result["stats"])
         self.builder.file_problems += [tuple(p) for p in result["file_problems"]]
@@ -2237,15 +2273,35 @@ class _Shard:
         ignored = self._copy()
         if apart and not ignored:
             assert own_sessions is not None
-            both = own_sessions.intersection(result["sessions"])
-            for table in ("sessions", "fixes"):
-                conn.execute(
-                    f"INSERT INTO main.{table} SELECT * FROM shard.{table}"
-                    " WHERE session_id NOT IN (SELECT value FROM json_each(?))",
-                    [json.dumps(sorted(both))],
-                )
-            self.again = both
+            self.both = own_sessions.intersection(result["sessions"])
         return True
+
+    def merge_sessions(self, progress: Callable[[int], None] | None) -> None:
+        """Wait for the helper's sessions and fixes, and keep those of the sessions only its
+        half holds (see merge); `again` then says which the builder computes itself. When
+        they cannot be kept or the helper failed, `again` stays None: every session and fix
+        is computed after the copy."""
+        try:
+            while self.per_session and self.result and self.sessions_done is None:
+                self._receive(progress)
+        except (EOFError, OSError):
+            self.sessions_done = False
+        self._reap()
+        if self.both is None or not self.sessions_done:
+            return
+        conn = self.builder.conn
+        for table in ("sessions", "fixes"):
+            conn.execute(
+                f"INSERT INTO main.{table} SELECT * FROM shard_sessions.{table}"
+                " WHERE session_id NOT IN (SELECT value FROM json_each(?))",
+                [json.dumps(sorted(self.both))],
+            )
+        self.again = self.both
+
+    def _reap(self) -> None:
+        if not self.reaped:
+            os.waitpid(self.pid, 0)
+            self.reaped = True
 
     def _copy(self) -> int:
         """Copy the helper's rows in; how many were ignored as duplicates of this half's."""
@@ -2308,9 +2364,12 @@ class _Shard:
         return duplicates
 
     def remove(self) -> None:
+        self._reap()
         self.builder.conn.execute("DETACH DATABASE shard")
-        for suffix in ("", "-journal"):
-            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        self.builder.conn.execute("DETACH DATABASE shard_sessions")
+        for path in (self.path, self.sessions_path):
+            for suffix in ("", "-journal"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 def _run_shard(
@@ -2343,12 +2402,34 @@ def _run_shard(
         for sql in indexes:
             conn.execute(sql)
         sessions = sorted(builder.touched | _call_sessions(conn))
-        refresh_fixes(conn)
-        builder._refresh_sessions(all_sessions=True)
     conn.execute("COMMIT")
     conn.close()
     done = {"stats": builder.stats.to_dict(), "file_problems": builder.file_problems}
-    pipe.send(("done", {**done, "sessions": sessions}))
+    pipe.send(("rows", {**done, "sessions": sessions}))
+    if indexes is None:
+        return
+    # Its sessions and fixes, read from the rows it committed (attached: the unqualified
+    # tables of the queries are found there) and written beside them, while the builder
+    # copies the rows (see _Shard).
+    out = sqlite3.connect(f"{path}.sessions", isolation_level=None, timeout=BUSY_TIMEOUT)
+    out.execute("PRAGMA synchronous=OFF")
+    out.execute("PRAGMA journal_mode=MEMORY")
+    out.execute("ATTACH DATABASE ? AS rows", [str(path)])
+    out.execute("BEGIN")
+    refresh_fixes(out)
+    refresh_sessions(
+        out,
+        [
+            row[0]
+            for row in out.execute(
+                "SELECT session_id FROM rows.messages"
+                " UNION SELECT session_id FROM rows.session_meta"
+            )
+        ],
+    )
+    out.execute("COMMIT")
+    out.close()
+    pipe.send(("sessions", None))
 
 
 def _call_sessions(conn: Connection) -> set[str]:

@@ -830,6 +830,35 @@ def test_a_failing_helper_process_loses_nothing(tmp_path, projects, monkeypatch)
     assert snapshot(db_path) == snapshot(expected)
 
 
+@pytest.mark.parametrize("how", ["raises", "dies"])
+def test_a_helper_that_fails_after_its_rows_loses_nothing(tmp_path, projects, monkeypatch, how):
+    """The helper commits its rows, then computes its sessions and fixes while the builder
+    copies them (see db._Shard): failing there, it leaves them to the builder."""
+    corpus_v1(projects)
+    expected = tmp_path / "expected.db"
+    build_index(expected, projects)
+    builder = os.getpid()
+    real = pdb.refresh_sessions
+
+    def failing_in_the_helper(conn, session_ids):
+        if os.getpid() != builder:
+            if how == "dies":
+                os._exit(3)
+            raise OSError("disk on fire")
+        return real(conn, session_ids)
+
+    monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(pdb, "refresh_sessions", failing_in_the_helper)
+    db_path = tmp_path / "index.db"
+    stats = build_index(db_path, projects)
+    assert stats.processes == 2  # its rows were kept
+    assert snapshot(db_path) == snapshot(expected)
+    assert query(db_path, "SELECT * FROM fixes ORDER BY 1") == query(
+        expected, "SELECT * FROM fixes ORDER BY 1"
+    )
+    assert list(tmp_path.glob("index.db.part-*")) == []
+
+
 # -- signatures and kinds ------------------------------------------------------------
 
 
@@ -1313,14 +1342,17 @@ def test_stale_side_files_are_removed_by_every_build(db_path, projects):
     small_session(projects)
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    stale = [db_path.with_name(f"index.db.part-{dead.pid}{s}") for s in ("", "-journal")]
+    stale = [
+        db_path.with_name(f"index.db.part-{dead.pid}{s}")
+        for s in ("", "-journal", ".sessions", ".sessions-journal")
+    ]
     live = db_path.with_name(f"index.db.part-{os.getppid()}")
     # Not a helper's: digits that int() does not read, and no number at all.
     others = [db_path.with_name(f"index.db.part-{name}") for name in ("²", "x", "")]
     for path in (*stale, live, *others):
         path.write_bytes(b"x")
     build_index(db_path, projects)
-    assert [p.exists() for p in (*stale, live, *others)] == [False, False, True, True, True, True]
+    assert [p.exists() for p in (*stale, live, *others)] == [False] * 4 + [True] * 4
 
 
 def test_a_session_spread_over_many_changed_files_is_refreshed_once_per_commit(

@@ -784,6 +784,16 @@ def fixes_current(conn: Connection) -> bool:
     return row is not None and row[0] == str(fixes.FIX_VERSION)
 
 
+def stored_sessions(conn: Connection) -> set[str]:
+    """Every session the stored messages and metadata name."""
+    return {
+        row[0]
+        for row in conn.execute(
+            "SELECT session_id FROM messages UNION SELECT session_id FROM session_meta"
+        )
+    }
+
+
 def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
     """Recompute the sessions rows of `session_ids` from their messages and metadata."""
     try:
@@ -2015,12 +2025,7 @@ class _Builder:
 
     def _refresh_sessions(self, all_sessions: bool = False) -> None:
         if all_sessions:
-            self.touched = {
-                row[0]
-                for row in self.conn.execute(
-                    "SELECT session_id FROM messages UNION SELECT session_id FROM session_meta"
-                )
-            }
+            self.touched = stored_sessions(self.conn)
         if self.touched:
             refresh_sessions(self.conn, self.touched)
             if not all_sessions:  # a bulk build computes every fix in _finish
@@ -2161,8 +2166,8 @@ class _Shard:
         # fsync or three per statement, ~45 of them before the helper could start).
         side.execute("PRAGMA synchronous=OFF")
         side.execute("BEGIN")
+        # (Its sessions and fixes go into the second side file, made below.)
         tables: tuple[str, ...] = ("source_files", "_duplicate_links", *cls.TABLES)
-        tables += ("sessions", "fixes", "_build_state")
         for (sql,) in builder.conn.execute(
             "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND tbl_name IN"
             f" ({', '.join('?' * len(tables))}) AND (type = 'table' OR sql LIKE 'CREATE UNIQUE%')"
@@ -2417,16 +2422,7 @@ def _run_shard(
     out.execute("ATTACH DATABASE ? AS rows", [str(path)])
     out.execute("BEGIN")
     refresh_fixes(out)
-    refresh_sessions(
-        out,
-        [
-            row[0]
-            for row in out.execute(
-                "SELECT session_id FROM rows.messages"
-                " UNION SELECT session_id FROM rows.session_meta"
-            )
-        ],
-    )
+    refresh_sessions(out, stored_sessions(out))
     out.execute("COMMIT")
     out.close()
     pipe.send(("sessions", None))

@@ -201,8 +201,12 @@ def build(
         )
     if stats.tokenizer_changed:
         click.echo(f"Tokenizer set to {stats.tokenizer}: full-text indexes rebuilt", err=True)
+    if stats.problem_examples:
+        # Most are lines skipped; a persisted output that could not be read leaves its
+        # line indexed with the preview it holds, and says so.
+        click.echo("Skipped, or read in part:", err=True)
     for problem in stats.problem_examples:
-        click.echo(f"Skipped {problem}", err=True)
+        click.echo(f"  {problem}", err=True)
     if stats.problems > len(stats.problem_examples):
         click.echo(f"... and {stats.problems - len(stats.problem_examples):,} more", err=True)
     if not stats.files_seen:  # a mistyped or wrong folder, which no reader's files are in

@@ -261,7 +261,9 @@ def read_persisted_outputs(batch: Batch, source: SourceFile) -> list[PersistedOu
                 content=clean_text(text) + rest, content_length=len(text) + len(rest)
             )
         else:
-            batch.problems.append(Problem(result.line_no, problem or "", line))
+            # Not skipped, unlike a bad line's problem: the reason says so.
+            reason = f"{problem}; its line is indexed with the preview it holds"
+            batch.problems.append(Problem(result.line_no, reason, line))
         found.append(
             PersistedOutput(
                 result.session_id,

@@ -192,10 +192,11 @@ def test_no_traceback_on_bad_input(tmp_path):
     assert "Traceback" not in result.output
     assert "3 problems" in result.stderr
     path = projects / "-x" / f"{SID}.jsonl"
-    assert result.stderr.splitlines()[:3] == [
-        f"Skipped {path}:1: malformed JSON: invalid character (byte 0)",
-        f"Skipped {path}:2: line has no string 'type'",
-        f"Skipped {path}:3: JSON array, not an object",
+    assert result.stderr.splitlines()[:4] == [
+        "Skipped, or read in part:",
+        f"  {path}:1: malformed JSON: invalid character (byte 0)",
+        f"  {path}:2: line has no string 'type'",
+        f"  {path}:3: JSON array, not an object",
     ]
 
 

@@ -1633,7 +1633,8 @@ def test_a_missing_persisted_output_keeps_the_preview_and_is_a_problem(persisted
     [(reason,)] = query(db_path, "SELECT reason FROM problems WHERE file_id IS NOT NULL")
     assert reason == (
         "persisted output not found beside the transcript:"
-        f" {side / 'toolu_01PersistGone0000000005.txt'}"
+        f" {side / 'toolu_01PersistGone0000000005.txt'}; its line is indexed with the preview"
+        " it holds"
     )
 
 

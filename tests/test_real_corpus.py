@@ -57,7 +57,9 @@ def test_every_session_is_indexed(real_index):
     reasons = [r for (r,) in conn.execute("SELECT reason FROM problems ORDER BY reason")]
     assert len(reasons) == stats.problems == 2
     assert all(r.startswith("persisted output not found beside the transcript: ") for r in reasons)
-    assert {r.rsplit("/", 1)[1] for r in reasons} == {
+    kept = "; its line is indexed with the preview it holds"
+    assert all(r.endswith(kept) for r in reasons)
+    assert {r.removesuffix(kept).rsplit("/", 1)[1] for r in reasons} == {
         "bq5qwkh3j.txt",
         "toolu_019CpL49DWBenUxVVCWEXz3L.txt",
     }

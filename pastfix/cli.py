@@ -1,6 +1,7 @@
+import functools
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,31 @@ from pastfix import agents, paths, transcripts
 from pastfix import db as pdb
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+def _db_alias(command: Callable[..., None]) -> Callable[..., None]:
+    """`--db PATH` for a command whose index is its DB_PATH argument, as hook and mcp
+    take it: one way of naming the index works for every command."""
+
+    @click.option(
+        "db_alias",
+        "--db",
+        type=click.Path(path_type=Path),
+        metavar="PATH",
+        help="The index, as DB_PATH names it (hook and mcp take --db)",
+    )
+    @functools.wraps(command)
+    def with_alias(*args: Any, db_alias: Path | None, **kwargs: Any) -> None:
+        if db_alias is not None:
+            ctx = click.get_current_context()
+            if ctx.get_parameter_source("db_path") == click.core.ParameterSource.COMMANDLINE:
+                raise click.UsageError("give DB_PATH or --db, not both")
+            if kwargs.get("default_db"):
+                raise click.UsageError("give --db or --default-db, not both")
+            kwargs["db_path"] = db_alias
+        command(*args, **kwargs)
+
+    return with_alias
 
 
 @click.group(context_settings=CONTEXT_SETTINGS)
@@ -112,6 +138,7 @@ def progressbar(silent: bool, label: str, length: int) -> Iterator[Any]:
 @click.option("-s", "--silent", is_flag=True, help="Don't show a progress bar")
 @click.option("json_", "--json", is_flag=True, help="Print the summary as JSON on stdout")
 @click.pass_context
+@_db_alias
 def build(
     ctx: click.Context,
     db_path: Path,
@@ -330,6 +357,7 @@ class _FindCommand(click.Command):
     type=click.IntRange(1, 200),
     help="Most rows to show (one per session and error signature)",
 )
+@_db_alias
 def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     """Find past failures matching ERROR and what happened next, in DB_PATH.
 
@@ -399,6 +427,7 @@ def find_limit() -> int:
 )
 @click.option("--seed", default=0, show_default=True, help="Seed of the random sample")
 @click.option("json_", "--json", is_flag=True, help="Print the shares as JSON")
+@_db_alias
 def probe(db_path: Path | None, sample: int, seed: int, json_: bool) -> None:
     """Measure how well each search path finds past failures in DB_PATH.
 
@@ -746,6 +775,7 @@ def skill_install(dest: Path | None, agent: str) -> None:
 )
 @click.option("--missing", is_flag=True, help="Sessions whose transcripts are gone")
 @click.option("--dry-run", is_flag=True, help="List what would go, and change nothing")
+@_db_alias
 def forget_(
     db_path: Path,
     session_ids: tuple[str, ...],
@@ -830,6 +860,7 @@ def forget_summary(done: Any) -> str:
 @cli.command(name="status")
 @click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("json_", "--json", is_flag=True, help="Print it as JSON on stdout")
+@_db_alias
 def status_(db_path: Path | None, json_: bool) -> None:
     """Say where the index is, what it holds, and what keeps it up to date.
 

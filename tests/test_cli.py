@@ -455,3 +455,32 @@ def test_status_says_how_long_ago_in_words(monkeypatch):
     assert status._ago(at(45 * 60)) == "45 minutes ago"
     assert status._ago(at(5 * 3600)) == "5 hours ago"
     assert status._ago(at(3 * 86400)) == "3 days ago"
+
+
+def test_every_command_takes_the_index_as_db_too(tmp_path, projects, monkeypatch):
+    """`--db PATH`, as hook and mcp take it, names the index as DB_PATH does."""
+    monkeypatch.chdir(tmp_path)  # no ./index.db to fall back on
+    monkeypatch.setenv("PASTFIX_DB", str(tmp_path / "elsewhere.db"))
+    db_path = tmp_path / "named.db"
+    built = run("build", "--db", str(db_path), "--source", str(projects), "--json")
+    assert built.exit_code == 0, built.output
+    assert json.loads(built.stdout)["files_read"] == 1 and db_path.is_file()
+    assert not (tmp_path / "index.db").exists()
+    for args in (
+        ["find", "ENOENT: no such file", "--json"],
+        ["status", "--json"],
+        ["probe", "--json"],
+        ["forget", "--missing", "--dry-run"],
+    ):
+        by_option = run(*args, "--db", str(db_path))
+        by_argument = run(*args[:2], str(db_path), *args[2:]) if args[0] == "find" else None
+        assert by_option.exit_code == 0, (args, by_option.output)
+        if by_argument is not None:
+            assert by_option.stdout == by_argument.stdout
+            assert json.loads(by_option.stdout)[0]["session_id"] == SID
+        if args[0] == "status":
+            assert json.loads(by_option.stdout)["index"] == str(db_path)
+    both = run("find", "ENOENT", str(db_path), "--db", str(db_path))
+    assert both.exit_code == 2 and "give DB_PATH or --db, not both" in both.output
+    other = run("build", "--db", str(db_path), "--default-db", "--source", str(projects))
+    assert other.exit_code == 2 and "give --db or --default-db, not both" in other.output

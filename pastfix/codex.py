@@ -523,8 +523,13 @@ def tool_output(output: Any) -> tuple[str, bool]:
         if structured is not None:
             return structured
     code, body = _exec_text(output)
-    if code is not None:
-        return (with_exit_code(code, body) if code else body), code != 0
+    if code:
+        return with_exit_code(code, body), True
+    if code == 0:
+        # An MCP result of the Codex versions that write it as text: its Wall time
+        # header, then its content blocks as JSON (McpToolOutput, codex-rs/core/src/tools)
+        structured = _structured(body) if body.startswith("[") else None
+        return structured if structured is not None else (body, False)
     return output, output.lstrip().startswith(FAILED_CALL_PREFIXES)
 
 

@@ -281,6 +281,12 @@ def test_shell_command(command, text):
             ],
             ("tool call error: tool call failed for `db/q`", True),
         ),
+        # ... and as that JSON string after a Wall time header (versions between)
+        ('Wall time: 0.1 seconds\nOutput:\n[{"type": "text", "text": "a"}]', ("a", False)),
+        (
+            'Wall time: 0.1 seconds\nOutput:\n[{"type": "text", "text": "tool call error: x"}]',
+            ("tool call error: x", True),
+        ),
         (
             "write_stdin failed: Unknown process id 3",
             ("write_stdin failed: Unknown process id 3", True),

@@ -128,6 +128,15 @@ FAILED_CALL_PREFIXES = (
     "image path `",
     # an MCP server's JSON-RPC error (Codex 0.171.0)
     "tool call error:",
+    "MCP tool returned an error:",
+    # a policy's refusal (not the user's), and older Codex's sandbox failures and timeout
+    # (codex-rs/core/src/codex.rs of 2025, handle_sandbox_error)
+    "exec command rejected:",
+    "patch rejected:",
+    "write_stdin rejected:",
+    "failed in sandbox ",
+    "command timed out after ",
+    "retry failed:",
 )
 _EXIT_FIRST = re.compile(r"Exit code: (-?\d+)\n")
 _EXITED = re.compile(r"Process exited with code (-?\d+)$")

@@ -292,6 +292,15 @@ def test_shell_command(command, text):
             ("write_stdin failed: Unknown process id 3", True),
         ),
         ("image path `/tmp/shots` is not a file", ("image path `/tmp/shots` is not a file", True)),
+        # older Codex: a sandbox failure and a timeout, as plain text
+        (
+            "failed in sandbox LinuxSeccomp with execution error: Denied",
+            ("failed in sandbox LinuxSeccomp with execution error: Denied", True),
+        ),
+        (
+            "command timed out after 10000 milliseconds",
+            ("command timed out after 10000 milliseconds", True),
+        ),
     ],
 )
 def test_tool_output(output, expected):

@@ -85,6 +85,10 @@ AGENTS: dict[str, Agent] = {
                 "local_shell": SHELL,
                 "shell_command": SHELL,
                 "container.exec": SHELL,
+                # polls a command exec_command left running, and holds its command
+                "write_stdin": SHELL,
+                # reads an image file: a missing one is found and read as a Read's is
+                "view_image": READ,
             },
         ),
         Agent(

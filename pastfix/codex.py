@@ -17,7 +17,7 @@ one `{timestamp, type, payload}` object a line:
 - `event_msg`: the UI's copy of the same conversation (user_message,
   agent_message, agent_reasoning repeat response items word for word) and
   bookkeeping (token_count, task_started...): never indexed, so nothing is
-  stored twice.
+  stored twice. Only an MCP call's end is read, for whether it failed (below).
 - `compacted`: the summary that replaced the history, a compact_summary message.
 
 Ids. A session is its rollout's uuid (the one in the file name, which
@@ -37,7 +37,16 @@ Failures. Codex records no is_error flag. A tool result is a failure when:
 2. it reports that the call itself failed: an MCP result with `"isError": true`,
    `{"success": false}`, or an output that starts with one of Codex's own
    failure messages (FAILED_CALL_PREFIXES: `err: `, `failed to parse function
-   arguments`, `unsupported call`, `apply_patch verification failed`, ...).
+   arguments`, `unsupported call`, `apply_patch verification failed`,
+   `write_stdin failed`, `unable to locate image at`, ...); or
+3. it is an MCP call whose end event says it failed. Codex 0.171.0 writes an MCP
+   result as its text alone (`[{"type": "input_text", "text": "Wall time: ...
+   Output:"}, {... the tool's text}]`), its isError only in the `item_completed`
+   event (an McpToolCall item with `"status": "failed"`) written just before it;
+   versions that persist `mcp_tool_call_end` write `{"Err": ...}` or
+   `{"Ok": {..., "isError": true}}` there. The event is matched to the output
+   within one read: a build that reads on from between the two lines (they are
+   written a millisecond apart) stores the output as a success.
 
 Shell output is stored the way Claude Code stores Bash output, so that error
 signatures and kinds read it alike: the header lines (`Command`, `Wall time`,
@@ -47,9 +56,15 @@ signatures and kinds read it alike: the header lines (`Command`, `Wall time`,
 Commands. A shell call's argv list is stored as the shell command text: the
 script of `bash -lc <script>` (or sh, zsh, ... -c), else the argv joined with
 shell quoting; `exec_command`'s `cmd` and `shell_command`'s `command` strings
-as they are. A call that runs `apply_patch` (the tool, or the shell running it)
-is named `apply_patch`, as Codex itself treats it, and its file_path is the
-first file the patch touches: it is an edit for find_past_fix.
+as they are. A `write_stdin` call, which polls (or types into) a command that
+exec_command left running (`Process running with session ID N`), gets that
+command: its output is the command's, a failure when it exits non-zero, so
+a long test run that fails is matched to the run that passes after the fix.
+Within one read only, as for MCP events. An MCP tool that Codex offers in a
+namespace (`{"name": "query", "namespace": "mcp__db"}`) is named as older Codex
+flattened it, `mcp__db__query`. A call that runs `apply_patch` (the tool, or
+the shell running it) is named `apply_patch`, as Codex itself treats it, and its
+file_path is the first file the patch touches: it is an edit for find_past_fix.
 """
 
 from __future__ import annotations
@@ -104,9 +119,28 @@ FAILED_CALL_PREFIXES = (
     "execution error:",
     *REJECTED_PREFIXES,
     "sandbox error",
+    # unified exec: a command that could not start, a session that is gone
+    "exec_command failed:",
+    "write_stdin failed:",
+    # view_image of a missing, unreadable or non-file path
+    "unable to locate image at `",
+    "unable to read image at `",
+    "image path `",
+    # an MCP server's JSON-RPC error (Codex 0.171.0)
+    "tool call error:",
+    "MCP tool returned an error:",
+    # a policy's refusal (not the user's), and older Codex's sandbox failures and timeout
+    # (codex-rs/core/src/codex.rs of 2025, handle_sandbox_error)
+    "exec command rejected:",
+    "patch rejected:",
+    "write_stdin rejected:",
+    "failed in sandbox ",
+    "command timed out after ",
+    "retry failed:",
 )
 _EXIT_FIRST = re.compile(r"Exit code: (-?\d+)\n")
 _EXITED = re.compile(r"Process exited with code (-?\d+)$")
+_RUNNING = re.compile(r"^Process running with session ID (\d+)$", re.MULTILINE)
 # Header lines of exec output before its `Output:` line.
 _HEADER = re.compile(
     r"(?:Exit code: -?\d+|Wall time: .*|Total output lines: \d+|Chunk ID: .*"
@@ -143,6 +177,9 @@ class _Payload(msgspec.Struct):
     action: Any = None
     output: Any = None
     message: Any = None
+    namespace: Any = None
+    item: Any = None
+    result: Any = None
 
 
 class _Arguments(msgspec.Struct):
@@ -153,6 +190,7 @@ class _Arguments(msgspec.Struct):
     file_path: Any = None
     input: Any = None
     patch: Any = None
+    session_id: Any = None
 
 
 _decode_line = msgspec.json.Decoder(_Line).decode
@@ -161,10 +199,20 @@ _decode_arguments = msgspec.json.Decoder(_Arguments).decode
 
 
 class _Context:
-    """The session the lines belong to: the file name's, else its session_meta's."""
+    """What one read carries from line to line.
+
+    The session the lines belong to (the file name's, else its session_meta's);
+    the MCP calls whose end event said they failed; each result's place in the
+    batch (an event after its output marks it there); and the command each
+    exec_command call ran and each running process's (for write_stdin).
+    """
 
     def __init__(self, session_id: str | None) -> None:
         self.session_id = session_id
+        self.failed_calls: set[str] = set()
+        self.results: dict[str, int] = {}
+        self.commands: dict[str, str] = {}
+        self.processes: dict[int, str] = {}
 
 
 def iter_source_files(root: Path) -> Iterator[SourceFile]:
@@ -253,8 +301,16 @@ def _parse_object(
     if kind == "session_meta":
         _session_meta(payload, line_no, context, batch)
         return
-    if kind == "turn_context" or kind == "event_msg":
-        # event_msg: the UI's copies of response items, and bookkeeping
+    if kind == "event_msg":
+        # the UI's copies of response items, and bookkeeping: only an MCP call's end is read
+        call_id = failed_mcp_call(payload.type, payload.item, payload.call_id, payload.result)
+        if call_id:
+            context.failed_calls.add(call_id)
+            place = context.results.get(call_id)
+            if place is not None:
+                batch.tool_results[place] = batch.tool_results[place]._replace(is_error=1)
+        return
+    if kind == "turn_context":
         return
     session_id = context.session_id
     if kind == "compacted":
@@ -280,7 +336,10 @@ def _parse_object(
     elif item in _CALLS:
         message = _message(context, line, line_no, "assistant", "tool_use", "")
         batch.messages.append(message)
-        batch.tool_calls.append(_tool_call(payload, message))
+        call = _tool_call(payload, message, context.processes)
+        batch.tool_calls.append(call)
+        if call.command and call.name in ("exec_command", "write_stdin"):
+            context.commands[call.tool_use_id] = call.command
     elif item in _OUTPUTS:
         call_id = payload.call_id
         if not isinstance(call_id, str) or not call_id:
@@ -288,6 +347,11 @@ def _parse_object(
         message = _message(context, line, line_no, "user", "tool_result", "")
         batch.messages.append(message)
         content, failed = tool_output(payload.output)
+        failed = failed or call_id in context.failed_calls
+        running = _RUNNING.search(payload.output) if isinstance(payload.output, str) else None
+        if running and call_id in context.commands:
+            context.processes[int(running.group(1))] = context.commands[call_id]
+        context.results[call_id] = len(batch.tool_results)
         batch.tool_results.append(
             ToolResult(
                 call_id,
@@ -368,7 +432,7 @@ def _message(
     )
 
 
-def _tool_call(payload: _Payload, message: Message) -> ToolCall:
+def _tool_call(payload: _Payload, message: Message, processes: dict[int, str]) -> ToolCall:
     item = payload.type
     call_id = payload.call_id
     if item == "local_shell_call" and not call_id:
@@ -376,6 +440,10 @@ def _tool_call(payload: _Payload, message: Message) -> ToolCall:
     if not isinstance(call_id, str) or not call_id:
         raise BadLine(f"{item} without a call_id")
     name = payload.name if isinstance(payload.name, str) else ""
+    namespace = _str(payload.namespace)
+    if namespace and name:
+        # Codex's canonical flat name (codex-rs/protocol/src/tool_name.rs)
+        name = f"{namespace.rstrip('_')}__{name.lstrip('_')}"
     args = _Arguments()
     if item == "function_call":
         raw = payload.arguments
@@ -391,6 +459,8 @@ def _tool_call(payload: _Payload, message: Message) -> ToolCall:
         input_text = msgspec.json.encode(action).decode()
         args = _Arguments(command=action.get("command"), workdir=action.get("working_directory"))
     command = shell_command(args.command if args.command is not None else args.cmd)
+    if name == "write_stdin" and isinstance(args.session_id, int):
+        command = processes.get(args.session_id)
     patch = args.input if isinstance(args.input, str) else args.patch
     if isinstance(args.command, list) and args.command[:1] == ["apply_patch"]:
         patch = args.command[1] if len(args.command) > 1 else None
@@ -451,19 +521,24 @@ def shell_command(command: Any) -> str | None:
 def tool_output(output: Any) -> tuple[str, bool]:
     """A tool result's text as stored, and whether it is a failure (see the module docstring)."""
     if isinstance(output, list):
-        return "\n".join(_texts(output)), False
+        return _content_items(output)
     if isinstance(output, dict):
         text, failed = tool_output(output.get("content", ""))
         return text, failed or output.get("success") is False or output.get("isError") is True
     if not isinstance(output, str):
         return ("" if output is None else msgspec.json.encode(output).decode()), False
-    if output.startswith("{"):
+    if output.startswith(("{", "[")):
         structured = _structured(output)
         if structured is not None:
             return structured
     code, body = _exec_text(output)
-    if code is not None:
-        return (with_exit_code(code, body) if code else body), code != 0
+    if code:
+        return with_exit_code(code, body), True
+    if code == 0:
+        # An MCP result of the Codex versions that write it as text: its Wall time
+        # header, then its content blocks as JSON (McpToolOutput, codex-rs/core/src/tools)
+        structured = _structured(body) if body.startswith("[") else None
+        return structured if structured is not None else (body, False)
     return output, output.lstrip().startswith(FAILED_CALL_PREFIXES)
 
 
@@ -478,6 +553,10 @@ def _structured(output: str) -> tuple[str, bool] | None:
         value = msgspec.json.decode(output)
     except (msgspec.DecodeError, RecursionError):
         return None
+    if isinstance(value, list):
+        # an MCP result's content blocks, as Codex of 2025 wrote them (a JSON string)
+        blocks = all(isinstance(b, dict) and isinstance(b.get("type"), str) for b in value)
+        return _content_items(value) if value and blocks else None
     if not isinstance(value, dict):
         return None
     metadata = value.get("metadata")
@@ -489,6 +568,34 @@ def _structured(output: str) -> tuple[str, bool] | None:
         return body, False
     if isinstance(value.get("content"), list) and "isError" in value:
         return "\n".join(_texts(value["content"])), value["isError"] is True
+    return None
+
+
+def _content_items(items: list[Any]) -> tuple[str, bool]:
+    """An output as a list of content items: an MCP result's (or one with images).
+
+    Codex 0.171.0 puts a `Wall time: ... Output:` item first, which goes as the
+    headers of exec output do; the tool's own error text is a failure by its words.
+    """
+    code, body = _exec_text("\n".join(_texts(items)))
+    if code:
+        return with_exit_code(code, body), True
+    return body, body.lstrip().startswith(FAILED_CALL_PREFIXES)
+
+
+def failed_mcp_call(kind: Any, item: Any, call_id: Any, result: Any) -> str | None:
+    """The call id of an MCP call that an event_msg of type `kind` says failed, if it does.
+
+    `item_completed` (0.171.0): an McpToolCall item whose status is "failed";
+    `mcp_tool_call_end`: a result of `{"Err": message}` or `{"Ok": {..., "isError": true}}`.
+    """
+    if kind == "item_completed" and isinstance(item, dict):
+        if item.get("type") == "McpToolCall" and item.get("status") == "failed":
+            return _str(item.get("id"))
+    elif kind == "mcp_tool_call_end" and isinstance(result, dict):
+        ok = result.get("Ok")
+        if "Err" in result or (isinstance(ok, dict) and ok.get("isError") is True):
+            return _str(call_id)
     return None
 
 

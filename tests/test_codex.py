@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import msgspec
 import pytest
 from conftest import FIXTURES, REAL_CORPUS
 
@@ -165,7 +166,8 @@ SHAPE_RESULTS = [
         "Exit code 1\nERROR:    [Errno 98]",
     ),
     ("call_exec_running", "exec_command", "uvicorn app:app --port 8001", 0, "INFO:     Started"),
-    ("call_stdin_ok", "write_stdin", None, 0, "Shutdown"),
+    # polls the process call_exec_running left running: its command
+    ("call_stdin_ok", "write_stdin", "uvicorn app:app --port 8001", 0, "Shutdown"),
     ("call_mcp_error", "mcp__db__query", None, 1, 'relation "users" does not exist'),
     ("call_mcp_ok", "mcp__db__query", None, 0, "1"),
     ("call_mcp_err", "mcp__db__tables", None, 1, "err: tool call failed"),
@@ -269,6 +271,36 @@ def test_shell_command(command, text):
             "Command: not a header\nand not exec output",
             ("Command: not a header\nand not exec output", False),
         ),
+        # MCP content blocks as a JSON string (2025), and as items after a Wall time (0.171.0)
+        ('[{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]', ("a\nb", False)),
+        ("[1, 2]", ("[1, 2]", False)),
+        (
+            [
+                {"type": "input_text", "text": "Wall time: 0.1 seconds\nOutput:"},
+                {"type": "input_text", "text": "tool call error: tool call failed for `db/q`"},
+            ],
+            ("tool call error: tool call failed for `db/q`", True),
+        ),
+        # ... and as that JSON string after a Wall time header (versions between)
+        ('Wall time: 0.1 seconds\nOutput:\n[{"type": "text", "text": "a"}]', ("a", False)),
+        (
+            'Wall time: 0.1 seconds\nOutput:\n[{"type": "text", "text": "tool call error: x"}]',
+            ("tool call error: x", True),
+        ),
+        (
+            "write_stdin failed: Unknown process id 3",
+            ("write_stdin failed: Unknown process id 3", True),
+        ),
+        ("image path `/tmp/shots` is not a file", ("image path `/tmp/shots` is not a file", True)),
+        # older Codex: a sandbox failure and a timeout, as plain text
+        (
+            "failed in sandbox LinuxSeccomp with execution error: Denied",
+            ("failed in sandbox LinuxSeccomp with execution error: Denied", True),
+        ),
+        (
+            "command timed out after 10000 milliseconds",
+            ("command timed out after 10000 milliseconds", True),
+        ),
     ],
 )
 def test_tool_output(output, expected):
@@ -344,3 +376,96 @@ def test_a_command_header_failure_is_found_by_its_error(tmp_path):
     conn = queries.connect(db_path)
     rows = queries.find_past_fix(conn, "AssertionError: expected 30 to be 32", 5)
     assert [(r["session_id"], r["tool_use_id"]) for r in rows] == [(HEADER, "call_cmd_fail")]
+
+
+# Codex 0.171.0, as it wrote them against the mock Responses API (lines trimmed of
+# their metadata): unified exec, Codex's own failure messages, MCP calls in a namespace.
+V0171 = "0195a1b2-c3d4-7e5f-8a6b-000000000004"
+V0171_FILE = CODEX / "v0171" / f"rollout-2026-12-01T18-38-00-{V0171}.jsonl"
+
+
+def test_the_failures_codex_0171_writes():
+    batch = parse(V0171_FILE, V0171)
+    assert batch.problems == []
+    calls = {c.tool_use_id: c for c in batch.tool_calls}
+    got = [
+        (r.tool_use_id, calls[r.tool_use_id].name, r.is_error, r.content.split("\n")[0])
+        for r in batch.tool_results
+    ]
+    assert got == [
+        ("call_lt_run", "exec_command", 0, ""),
+        ("call_lt_poll", "write_stdin", 1, "Exit code 1"),
+        ("call_lt_fix", "apply_patch", 0, "Success. Updated the following files:"),
+        ("call_lt_ok", "exec_command", 0, "1 passed"),
+        ("call_image", "view_image", 1, "unable to locate image at `/home/dev/shop/screenshots/"
+         "login.png`: No such file or directory (os error 2)"),
+        ("call_workdir", "exec_command", 1, 'exec_command failed: CreateProcess { message: '
+         '"Rejected(\\"Failed to create unified exec process: No such file or directory (os '
+         'error 2)\\")" }'),
+        ("call_gone", "write_stdin", 1, "write_stdin failed: Unknown process id 999999"),
+        # isError is in the item_completed event alone; the Wall time header goes
+        ("call_mcp_users", "mcp__db__query", 1, 'ERROR:  relation "users" does not exist'),
+        ("call_mcp_rpc", "mcp__db__explain", 1, "tool call error: tool call failed for "
+         "`db/explain`"),
+        ("call_mcp_ok", "mcp__db__query", 0, '[{"count": 3}]'),
+    ]  # fmt: skip
+    # The poll holds the command it polled: the run that passes after the fix confirms it.
+    assert calls["call_lt_poll"].command == "sleep 1; python3 test_cart.py"
+    assert calls["call_gone"].command is None
+    assert calls["call_image"].file_path == "screenshots/login.png"
+
+
+def test_a_long_test_run_that_failed_is_found_with_its_fix(tmp_path):
+    db_path = tmp_path / "index.db"
+    pdb.build(db_path, [CODEX / "v0171"])
+    conn = queries.connect(db_path)
+    [row] = queries.find_past_fix(conn, "FAIL: test_total expected 30, got 32", 5)
+    assert (row["session_id"], row["tool_use_id"]) == (V0171, "call_lt_poll")
+    outcome, confirmed, remedy = conn.execute(
+        "SELECT outcome, confirmed_by, remedy FROM fixes WHERE tool_use_id = 'call_lt_poll'"
+    ).fetchone()
+    assert (outcome, confirmed) == ("worked around", "call_lt_ok")
+    assert "call_lt_fix" in remedy
+    [row] = queries.find_past_fix(conn, 'ERROR:  relation "users" does not exist', 5)
+    assert row["tool_use_id"] == "call_mcp_users"
+
+
+def mcp_lines(end: dict, output: object, *, end_first: bool = True) -> bytes:
+    """An MCP call, its mcp_tool_call_end event and its output, as rollout lines."""
+    call = {"type": "function_call", "name": "mcp__db__query", "arguments": "{}", "call_id": "c1"}
+    event = {"type": "mcp_tool_call_end", "call_id": "c1", "duration": {"secs": 0, "nanos": 1}}
+    event["invocation"] = {"server": "db", "tool": "query", "arguments": {}}
+    lines = [
+        {"type": "session_meta", "payload": {"id": SHAPES}},
+        {"type": "response_item", "payload": call},
+        {"type": "event_msg", "payload": {**event, "result": end}},
+        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1",
+                                              "output": output}},
+    ]  # fmt: skip
+    if not end_first:
+        lines[2], lines[3] = lines[3], lines[2]
+    return b"".join(msgspec.json.encode(line) + b"\n" for line in lines)
+
+
+# Codex versions that persist mcp_tool_call_end (codex-rs/core/src/rollout/policy.rs)
+# write its result as serde writes a Result; their output is the content blocks as a
+# JSON string (codex-rs/protocol/src/models.rs, FunctionCallOutputPayload).
+BLOCKS = '[{"type":"text","text":"relation \\"users\\" does not exist"}]'
+
+
+@pytest.mark.parametrize(
+    ("end", "end_first", "is_error"),
+    [
+        ({"Ok": {"content": [], "isError": True}}, True, 1),
+        ({"Ok": {"content": [], "isError": True}}, False, 1),  # the event after the output
+        ({"Err": "tool call failed: timed out"}, True, 1),
+        ({"Ok": {"content": [], "isError": False}}, True, 0),
+        ({"Ok": {"content": []}}, True, 0),
+    ],
+)
+def test_an_mcp_call_end_event_says_whether_it_failed(end, end_first, is_error):
+    data = mcp_lines(end, BLOCKS, end_first=end_first)
+    batch = codex.parse_lines(data, first_line_no=1, default_session_id=SHAPES)
+    assert batch.problems == []
+    [result] = batch.tool_results
+    assert (result.is_error, result.content) == (is_error, 'relation "users" does not exist')

@@ -360,6 +360,18 @@ def m012_archive(db: Database) -> None:
     )
 
 
+@migrations()
+def m013_codex_reread(db: Database) -> None:
+    # Session 8 found Codex 0.171 failures the reader stored as successes (an MCP tool's
+    # error, exec_command failed, view_image of a missing file; pastfix.codex): the
+    # next build reads every Codex rollout again, as m011 did for persisted outputs. A
+    # rollout that is gone keeps its rows as they are.
+    db.execute(
+        "UPDATE source_files SET size = -1, tail_hash = NULL"
+        " WHERE agent = 'codex' AND missing_since IS NULL"
+    )
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

@@ -97,7 +97,9 @@ def test_no_build_drops_a_session_whose_transcript_is_gone(
     if rebuild == "schema migration":
         # an index of the previous version: m012_archive is applied by the build
         conn = sqlite3.connect(db_path)
-        conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm012_archive'")
+        conn.execute(
+            "DELETE FROM _sqlite_migrations WHERE name IN ('m012_archive', 'm013_codex_reread')"
+        )
         conn.execute("DROP INDEX idx_sessions_deleted")
         conn.execute("ALTER TABLE sessions DROP COLUMN transcript_deleted_at")
         conn.execute("ALTER TABLE source_files DROP COLUMN missing_since")

@@ -14,7 +14,9 @@ def undo_archive(conn):
     conn.execute("DROP INDEX idx_sessions_deleted")
     conn.execute("ALTER TABLE sessions DROP COLUMN transcript_deleted_at")
     conn.execute("ALTER TABLE source_files DROP COLUMN missing_since")
-    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm012_archive'")
+    conn.execute(
+        "DELETE FROM _sqlite_migrations WHERE name IN ('m012_archive', 'm013_codex_reread')"
+    )
 
 
 def test_latest_migration_constant_matches():
@@ -394,3 +396,34 @@ def test_without_the_schema_script_a_new_index_is_migrated(tmp_path, monkeypatch
     migrated.execute(f"PRAGMA page_size={pdb.PAGE_SIZE}")
     migrations.apply(Database(migrated))
     assert _schema(conn)[:2] == _schema(migrated)[:2]
+
+
+def test_an_index_from_before_the_codex_reread_reads_every_rollout_again(tmp_path):
+    """m013: Codex failures an older reader stored as successes are read again, and
+    Claude Code's files are not read."""
+    from conftest import FIXTURES
+
+    sessions = tmp_path / "sessions"
+    shutil.copytree(FIXTURES / "codex" / "v0171", sessions)
+    projects = tmp_path / "projects"
+    write_jsonl(projects / "p" / "s1.jsonl", [prompt("u1", "s1", "hello", "2026-01-01")])
+    path = tmp_path / "index.db"
+    pdb.build(path, [sessions, projects])
+    conn = sqlite3.connect(path)
+    failed = conn.execute("SELECT count(*) FROM tool_results WHERE is_error = 1").fetchone()[0]
+    assert failed > 0
+    # What the older reader stored: every Codex result a success.
+    conn.execute("UPDATE tool_results SET is_error = 0")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm013_codex_reread'")
+    conn.commit()
+    conn.close()
+    stats = pdb.build(path, [sessions, projects])
+    rollouts = len(list(sessions.rglob("*.jsonl")))
+    assert stats.files_read == rollouts
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT count(*) FROM tool_results WHERE is_error = 1").fetchone()[0] == (
+        failed
+    )
+    assert conn.execute("SELECT count(*) FROM source_files WHERE size < 0").fetchone()[0] == 0
+    conn.close()
+    assert pdb.build(path, [sessions, projects]).files_read == 0

@@ -21,6 +21,7 @@ are no short words.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import html
 import itertools
@@ -1881,11 +1882,48 @@ def in_project(path: str | None, project: str | None) -> str:
     return (path or "").removeprefix(inside)
 
 
+def diff_lines(
+    old: str, new: str, limit: int | None = None, context: int = 1
+) -> list[tuple[str, str]]:
+    """The lines an edit changed, with `context` lines around: ("-"|"+"|" "|"…", line).
+
+    At most `limit` lines (all by default); "…" stands for what is left out.
+    """
+    a, b = old.splitlines(), new.splitlines()
+    shown: list[tuple[str, str]] = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for group in matcher.get_grouped_opcodes(context):
+        if shown:
+            shown.append(("…", ""))
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                shown += [(" ", line) for line in a[i1:i2]]
+                continue
+            shown += [("-", line) for line in a[i1:i2]]
+            shown += [("+", line) for line in b[j1:j2]]
+    if limit is not None and len(shown) > limit:
+        left = len(shown) - limit
+        shown = [*shown[:limit], ("…", f"{left} more line{'s' if left > 1 else ''}")]
+    return shown
+
+
+def whole_lines(text: str) -> str:
+    """A fix_edits text without the line that FIX_TEXT_CHARS cut in two: its end would
+    differ from the other side's only where the two were cut."""
+    if len(text) < FIX_TEXT_CHARS or "\n" not in text:
+        return text
+    return text[: text.rindex("\n")]
+
+
 def edit_lines(edit: dict[str, Any]) -> list[tuple[str, str]]:
-    """The lines a fix_edits entry takes out ("-") and puts in ("+"), on one line each."""
+    """The lines a fix_edits entry takes out ("-") and puts in ("+"): those that differ,
+    not the whole old and new text, whose shared lines would hide the change once cut
+    to one short line each."""
     if edit["tool"] == "apply_patch":
         return [(sign, line) for sign, line in patch_lines(edit["new"]) if sign in "-+"]
-    return [(sign, text) for sign, text in (("-", edit["old"]), ("+", edit["new"])) if text]
+    old, new = whole_lines(edit["old"] or ""), whole_lines(edit["new"] or "")
+    changed = [(sign, line) for sign, line in diff_lines(old, new, context=0) if sign in "-+"]
+    return [(sign, line) for sign, line in changed if line.strip()] or changed
 
 
 # Why a find_past_fix row claims no fix, by its outcome.

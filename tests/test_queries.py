@@ -1630,13 +1630,87 @@ def test_format_hit():
         "   fix:    Bash npm ci",
         # two edits of one file in a row: one step
         "   fix:    edit x.js (2 edits)",
-        "             - a b",
+        # each line the edit took out, not the two on one line
+        "             - a",
+        "             - b",
         "             + c",
         "             - d",
         "             + e",
         "   confirmed: Bash npm run build succeeded",
         "   before: Read /p/x.js (failed)",
         "   resume: claude --resume s",
+    ]
+
+
+def fixed_row(**changes):
+    """A find_past_fix row whose fix is one edit (t3) confirmed by a retry (t9)."""
+    row = {
+        "tool": "Bash",
+        "failed_at": "2026-01-01T00:00:00Z",
+        "project": "/p",
+        "target": "mix test",
+        "error_snippet": "boom",
+        "next_text": None,
+        "next_ok_target": None,
+        "files_edited_after": [],
+        "resume": "claude --resume s",
+        "matched": "signature",
+        "same_text": 1,
+        "signature": "boom",
+        "kind": "error",
+        "occurrences": 1,
+        "session_title": None,
+        "fixed_at": "2026-01-01T00:01:00Z",
+        "fix_target": "mix test",
+        "fix_tool_use_id": "t9",
+        "outcome": "fixed",
+        "remedy": [{"tool_use_id": "t3", "tool": "Edit", "target": "/p/a.ex", "change": None}],
+        "fix_edits": [],
+        "fix_calls": [],
+    }
+    row.update(changes)
+    return row
+
+
+def test_an_edit_shows_the_lines_it_changed_not_its_shared_start():
+    # Two edits of many lines that differ only past what one line of the card holds:
+    # flattened, both sides read the same; as a line diff, the changed line shows.
+    head = "".join(f"  defp helper_{i}(x), do: x + {i}\n" for i in range(8))
+    edit = {
+        "tool": "Edit",
+        "file_path": "/p/a.ex",
+        "tool_use_id": "t3",
+        "old": head + "  @default_budget 4000\nend",
+        "new": head + "  @default_budget 8000\nend",
+    }
+    assert queries.edit_lines(edit) == [
+        ("-", "  @default_budget 4000"),
+        ("+", "  @default_budget 8000"),
+    ]
+    card = queries.format_hit(1, fixed_row(fix_edits=[edit])).splitlines()
+    assert card[card.index("   fix:    edit a.ex") + 1 :][:2] == [
+        "             - @default_budget 4000",
+        "             + @default_budget 8000",
+    ]
+
+
+def test_an_edit_cut_to_fix_text_chars_shows_no_change_where_it_was_cut():
+    # fix_edits holds FIX_TEXT_CHARS of each side: the two sides are cut at other places
+    # of the same line, which is no change of the edit.
+    tail = "x" * queries.FIX_TEXT_CHARS
+    cut = queries.FIX_TEXT_CHARS
+    edit = {
+        "tool": "Edit",
+        "file_path": "/p/a.ex",
+        "tool_use_id": "t3",
+        "old": ("same\nold\n" + tail)[:cut],
+        "new": ("same\nnewer\n" + tail)[:cut],
+    }
+    assert queries.edit_lines(edit) == [("-", "old"), ("+", "newer")]
+    # A new file (nothing taken out): its first lines.
+    assert queries.edit_lines({"tool": "Write", "old": "", "new": "a\n\nb"}) == [
+        ("+", "a"),
+        ("+", "b"),
     ]
 
 

@@ -295,6 +295,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("safe_fts", 2, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 3, safe_fts, deterministic=True)
     conn.create_function("like_anchor", 1, like_anchor, deterministic=True)
+    conn.create_function("call_input", 1, call_input, deterministic=True)
     conn.create_function("error_signature", 1, _text_of(signatures.signature), deterministic=True)
     conn.create_function("error_key_line", 1, _text_of(signatures.key_line), deterministic=True)
     conn.create_function("error_excerpt", 4, error_excerpt, deterministic=True)
@@ -727,8 +728,42 @@ def is_index(table_names: set[str] | frozenset[str] | list[str]) -> bool:
 
 # -- canned queries ---------------------------------------------------------
 
-# What a tool call worked on, for a call aliased {c}.
-TARGET = "coalesce({c}.command, {c}.file_path, {c}.description, substr({c}.input, 1, 300))"
+# What a tool call worked on, for a call aliased {c}: its command, file or description,
+# else its input as call_input() writes it.
+TARGET = "coalesce({c}.command, {c}.file_path, {c}.description, call_input({c}.input))"
+# The most characters of a call's input that call_input() gives.
+INPUT_CHARS = 300
+
+
+def _input_values(value: object) -> str:
+    """A JSON value as a reader wants it: a string as it is, an object as `key: value`."""
+    if isinstance(value, dict):
+        return ", ".join(
+            f"{key}: {_input_values(item)}"
+            for key, item in value.items()
+            if item not in (None, "", [], {})
+        )
+    if isinstance(value, list):
+        return "; ".join(_input_values(item) for item in value)
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+def call_input(tool_input: object) -> str | None:
+    """A tool call's JSON input as what it says, INPUT_CHARS at most: `pattern: src/**/*.ts,
+    type: rs`, not `{"pattern":"src/**/*.ts","type":"rs"}`, whose quotes, `\\n` and
+    doubled backslashes (a Windows path) are JSON's, not the call's. For a call with no
+    command, file or description (Glob, a Skill, an MCP tool); other text as it is."""
+    if not isinstance(tool_input, str):
+        return None
+    try:
+        found = json.loads(tool_input)
+    except ValueError:
+        return tool_input[:INPUT_CHARS]
+    text = _input_values(found) if isinstance(found, (dict, list)) else tool_input
+    return text[:INPUT_CHARS]
+
 
 # Text typed into a LIKE is literal: escape \, % and _ (ESCAPE '\').
 _LIKE_LITERAL = r"replace(replace(replace({param}, '\', '\\'), '%', '\%'), '_', '\_')"
@@ -1016,8 +1051,15 @@ select
   f.fix_target,
   -- outcome: fixed, worked around, papered over or not fixed (see pastfix.fixes)
   coalesce(f.outcome, 'not fixed') as outcome,
-  -- remedy: what made the difference, first what the error names, then in order
-  f.remedy,
+  -- remedy: what made the difference, first what the error names, then in order; a step
+  -- the fixes table names no target for (a Task, an MCP tool) gets its call's
+  (select json_group_array(json(step)) from (
+      select case when coalesce(json_extract(r.value, '$.target'), '') != '' then r.value
+        else json_set(r.value, '$.target', coalesce(substr({TARGET.format(c="k")}, 1, 300), ''))
+        end as step
+      from json_each(f.remedy) r
+      left join tool_calls k on k.tool_use_id = json_extract(r.value, '$.tool_use_id')
+      order by r.key)) as remedy,
   -- the remedy's edits, each edit of a MultiEdit on its own
   (select json_group_array(json(edit)) from (
       select json_object('tool', e.name, 'file_path', e.file_path, 'tool_use_id', e.tool_use_id,

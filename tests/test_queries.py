@@ -1714,6 +1714,58 @@ def test_an_edit_cut_to_fix_text_chars_shows_no_change_where_it_was_cut():
     ]
 
 
+def test_a_call_known_by_its_input_alone_shows_what_the_input_says(tmp_path):
+    # An MCP tool has no command, file or description: its JSON input was shown with
+    # JSON's quotes and doubled backslashes, and the remedy step, which the fixes table
+    # names no target for, as the tool's name alone.
+    from jsonl import prompt, result, say, tool_use, write_jsonl
+
+    sid, tool = "s-mcp", "mcp__beads__ready"
+    error = "MCP server 'beads': Error calling tool 'ready': No beads workspace found."
+    write_jsonl(
+        tmp_path / "projects" / "-home-dev-app" / f"{sid}.jsonl",
+        [
+            prompt("p1", sid, "what is ready?", "2026-01-01T10:00:00Z"),
+            tool_use("u1", sid, "t1", tool, {"limit": 20}, "2026-01-01T10:00:01Z"),
+            result("r1", sid, "t1", error, "2026-01-01T10:00:02Z", True),
+            say("a1", sid, "Setting the workspace first.", "2026-01-01T10:00:03Z"),
+            tool_use(
+                "u2", sid, "t2", tool, {"limit": 20, "root": "C:\\src\\app"}, "2026-01-01T10:00:04Z"
+            ),
+            result("r2", sid, "t2", "3 issues ready", "2026-01-01T10:00:05Z", False),
+        ],
+    )
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    [row] = queries.find_past_fix(conn, error)
+    conn.close()
+    assert row["target"] == "limit: 20"
+    assert [(s["tool"], s["target"]) for s in row["remedy"]] == [
+        (tool, "limit: 20, root: C:\\src\\app")
+    ]
+    card = queries.format_hit(1, row)
+    assert "   ran:    limit: 20\n" in card
+    assert f"   fix:    {tool} limit: 20, root: C:\\src\\app  (changed: " in card
+
+
+def test_call_input():
+    assert queries.call_input('{"pattern": "src/**/*.ts", "type": "rs"}') == (
+        "pattern: src/**/*.ts, type: rs"
+    )
+    # JSON's escapes are JSON's: a Windows path, a line break, a quote
+    assert queries.call_input(r'{"root": "D:\\a", "text": "x\ny \"z\""}') == (
+        'root: D:\\a, text: x\ny "z"'
+    )
+    # nested values, empty ones left out; numbers, booleans and null as JSON writes them
+    assert queries.call_input(
+        '{"questions": [{"question": "Go?", "header": ""}], "n": 3, "ok": false}'
+    ) == ("questions: question: Go?, n: 3, ok: false")
+    assert queries.call_input("not json {") == "not json {"
+    assert queries.call_input('"a string"') == '"a string"'
+    assert queries.call_input(None) is None
+    assert len(queries.call_input('{"a": "' + "x" * 1000 + '"}')) == queries.INPUT_CHARS
+
+
 # -- the real corpus ---------------------------------------------------------------
 
 WORD = re.compile(r"[^\W_]+")

@@ -171,7 +171,8 @@ def context(rows: list[dict[str, Any]]) -> str:
         blocks.append(
             "\n".join(
                 [
-                    f"- {(row['failed_at'] or '')[:10]} in {row['project'] or '?'} ({how}),"
+                    f"- {(row['failed_at'] or '')[:10]}"
+                    f"{' in ' + row['project'] if row['project'] else ''} ({how}),"
                     f" session {row['session_id']} ({row['resume']}):",
                     *_fix(row),
                 ]

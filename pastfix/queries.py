@@ -2053,9 +2053,10 @@ def format_hit(
     )
     badge = agents.badge(row.get("agent"))
     agent = f" ({badge})" if badge else ""
+    where = f" in {row['project']}" if row["project"] else ""
     lines = [
         f"{number}. {row['tool'] or '?'}{agent} failed{noise} {_when(row['failed_at'])}"
-        f" in {row['project'] or '?'}{times}{weak}",
+        f"{where}{times}{weak}",
     ]
     if row["session_title"]:
         lines.append(f"   session: {one_line(row['session_title'], 100)}")
@@ -2063,7 +2064,8 @@ def format_hit(
         f"   ran:    {one_line(row['target'], 200)}",
         f"   error:  {snippet}",
     ]
-    if row["matched"] == "signature":
+    # Why a failure whose text is not the pasted one matched; the same text needs no reason.
+    if row["matched"] == "signature" and not row.get("same_text"):
         lines.append(f"   same error signature: {one_line(row['signature'], 200)}")
     if row["fixed_at"]:
         for step in remedy_steps(row)[:FIX_STEPS_SHOWN]:

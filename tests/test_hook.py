@@ -151,6 +151,25 @@ def test_context_takes_each_rows_resume_command_and_patch_lines():
     ) in text
 
 
+def test_a_session_of_no_known_folder_is_not_said_to_be_in_question_mark():
+    # Copilot CLI sessions without a workspace.yaml name no project: "in ?" said nothing.
+    row = {
+        "session_id": "e02997e2",
+        "project": None,
+        "failed_at": "2025-10-26T16:47:00Z",
+        "tool": "bash",
+        "matched": "signature",
+        "occurrences": 1,
+        "resume": "copilot --resume e02997e2",
+        "fixed_at": None,
+        "outcome": "not fixed",
+        "next_text": None,
+    }
+    assert hook.context([row]).splitlines()[1] == (
+        "- 2025-10-26 (same error signature), session e02997e2 (copilot --resume e02997e2):"
+    )
+
+
 def test_an_error_holding_half_an_emoji_is_recalled(tmp_path):
     """Node cuts a string mid-emoji into a lone surrogate escape: the transcript's is
     stored as U+FFFD, while json.loads keeps the event's, which SQLite refused to bind

@@ -1714,6 +1714,23 @@ def test_an_edit_cut_to_fix_text_chars_shows_no_change_where_it_was_cut():
     ]
 
 
+def test_the_signature_is_said_only_when_the_text_differs_from_the_pasted_one():
+    # Pasted as it was recorded (same_text), the signature repeated the error line:
+    # 40 of 94 real cards. When the text differs, it says why the failure matched.
+    same = queries.format_hit(1, fixed_row(same_text=1, signature="boom"))
+    assert "same error signature" not in same
+    other = queries.format_hit(1, fixed_row(same_text=0, signature="boom <n>"))
+    assert "   same error signature: boom <n>\n" in other
+    # a match by words says nothing of signatures
+    words = queries.format_hit(1, fixed_row(matched="all words", same_text=0))
+    assert "same error signature" not in words
+
+
+def test_a_session_of_no_known_folder_says_no_folder():
+    card = queries.format_hit(1, fixed_row(project=None)).splitlines()
+    assert card[0] == "1. Bash failed 2026-01-01 00:00 UTC"
+
+
 def test_a_call_known_by_its_input_alone_shows_what_the_input_says(tmp_path):
     # An MCP tool has no command, file or description: its JSON input was shown with
     # JSON's quotes and doubled backslashes, and the remedy step, which the fixes table

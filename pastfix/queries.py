@@ -1918,10 +1918,25 @@ def one_line(text: str | None, width: int) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
+# A Windows project folder (Gemini CLI and Copilot CLI on Windows): `C:\Users\me\app`.
+_WINDOWS_ROOT = re.compile(r"^[A-Za-z]:[\\/]")
+
+
 def in_project(path: str | None, project: str | None) -> str:
-    """`path` relative to `project` when it is inside it, else as it is."""
-    inside = project.rstrip("/") + "/" if project else "\0"
-    return (path or "").removeprefix(inside)
+    r"""`path` relative to `project` when it is inside it, else as it is.
+
+    Under a Windows folder either separator ends the folder and case does not count, as
+    Windows reads them (`c:\users\me\app\src/x.jsx` is in `C:\Users\me\app`).
+    """
+    path = path or ""
+    if not project:
+        return path
+    root = project.rstrip("/\\")
+    if not _WINDOWS_ROOT.match(root):
+        return path.removeprefix(root + "/")
+    head, rest = path[: len(root)], path[len(root) : len(root) + 1]
+    same = head.lower().replace("/", "\\") == root.lower().replace("/", "\\")
+    return path[len(root) + 1 :] if same and rest in ("\\", "/") else path
 
 
 def diff_lines(

@@ -1726,6 +1726,33 @@ def test_the_signature_is_said_only_when_the_text_differs_from_the_pasted_one():
     assert "same error signature" not in words
 
 
+def test_in_project_reads_windows_folders_as_windows_does():
+    # Gemini CLI and Copilot CLI on Windows: the card's edits and files were shown whole.
+    app = "C:\\Users\\me\\dev\\app"
+    assert queries.in_project(app + "\\src\\Header.jsx", app) == "src\\Header.jsx"
+    # either separator, any case, a folder given with its separator
+    assert queries.in_project("c:\\users\\me\\dev\\app\\src/x.jsx", app + "\\") == "src/x.jsx"
+    assert queries.in_project(app + "2\\x.jsx", app) == app + "2\\x.jsx"
+    assert queries.in_project("D:\\x.jsx", app) == "D:\\x.jsx"
+    # POSIX folders as before: case counts, only / separates
+    assert queries.in_project("/p/a/b", "/p") == "a/b"
+    assert queries.in_project("/P/a", "/p") == "/P/a"
+    assert queries.in_project("/pa/b", "/p") == "/pa/b"
+    row = fixed_row(
+        project=app,
+        fix_edits=[
+            {
+                "tool": "replace",
+                "file_path": app + "\\src\\a.ex",
+                "tool_use_id": "t3",
+                "old": "a",
+                "new": "b",
+            }
+        ],
+    )
+    assert "   fix:    edit src\\a.ex\n" in queries.format_hit(1, row)
+
+
 def test_a_session_of_no_known_folder_says_no_folder():
     card = queries.format_hit(1, fixed_row(project=None)).splitlines()
     assert card[0] == "1. Bash failed 2026-01-01 00:00 UTC"

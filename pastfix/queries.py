@@ -660,6 +660,31 @@ def _key_line_at(around: str, flat: str) -> int:
     return -1
 
 
+# How far an excerpt's end moves to stand between two words, at most: text without
+# spaces (Chinese, a long path) is cut where it is.
+WORD_EDGE = 20
+
+
+def _word_start(text: str, start: int) -> int:
+    """`start` moved on past the word it cuts, if a space comes within WORD_EDGE."""
+    if start == 0 or text[start - 1].isspace():
+        return start
+    space = next(
+        (i for i in range(start, min(len(text), start + WORD_EDGE)) if text[i].isspace()), None
+    )
+    return start if space is None else space + 1
+
+
+def _word_end(text: str, end: int) -> int:
+    """`end` moved back before the word it cuts, if a space comes within WORD_EDGE."""
+    if end >= len(text) or text[end].isspace():
+        return min(end, len(text))
+    space = next(
+        (i for i in range(end - 1, max(0, end - WORD_EDGE), -1) if text[i].isspace()), None
+    )
+    return end if space is None else space
+
+
 def error_excerpt(
     content: object, error: object, mark: object = "", end: object = "", tokenizer: object = ""
 ) -> str:
@@ -692,16 +717,23 @@ def error_excerpt(
             else None
         )
         if elsewhere:
-            start = max(0, elsewhere.start() - EXCERPT_CONTEXT)
-            around = " ".join(text[start : elsewhere.end() + EXCERPT_CONTEXT].split())
+            start = _word_start(text, max(0, elsewhere.start() - EXCERPT_CONTEXT))
+            stop = _word_end(text, elsewhere.end() + EXCERPT_CONTEXT)
+            around = " ".join(text[start:stop].split())
+            lead, trail = "" if start == 0 else "… ", "" if stop >= len(text) else " …"
             flat = " ".join(line.split())
             at = _key_line_at(around, flat)
-            if at >= 0:
+            word = next(
+                (m for m in found.finditer(around) if m.group(0).lower() == missing[0]), None
+            )
+            if at >= 0 and word and word.start() < at:
                 # The words are just before the key line: show them with it.
-                lead = "" if start == 0 else "… "
                 parts = [lead + around[:at] + flat]
+            elif at >= 0:
+                # Just after it: the key line, and on to them.
+                parts = [around[at:] + trail]
             elif around:
-                parts.append(f"… {around} …")
+                parts.append(lead + around + trail)
     plain = "\n".join(parts)
     if not (mark or end):
         return plain

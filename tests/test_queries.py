@@ -1078,6 +1078,30 @@ def test_snippet_is_the_key_line_of_long_output():
     assert queries.error_excerpt(git, git) == " ".join(git.split())
 
 
+def test_words_pasted_after_the_key_line_are_shown_after_it_and_none_is_cut():
+    # esbuild's error, pasted with the lines under it: the words after the key line were
+    # left out, and what came before it shown instead (`Exit code 1 ✘ [ERROR] ...`).
+    esbuild = (
+        'Exit code 1\n✘ [ERROR] Could not resolve "js/app.js"\n\n1 error\n'
+        "/home/u/app/assets/node_modules/esbuild/lib/main.js:1467\n  throw err;"
+    )
+    pasted = esbuild.split("\n", 1)[1].rsplit("\n", 1)[0]
+    assert queries.error_excerpt(esbuild, pasted) == (
+        '✘ [ERROR] Could not resolve "js/app.js" 1 error'
+        " /home/u/app/assets/node_modules/esbuild/lib/main.js:1467 throw err;"
+    )
+    # The context around a word elsewhere starts and ends between words.
+    text = "alpha " * 30 + "needle " + "omega " * 30 + "\nError: boom happened"
+    [key, around] = queries.error_excerpt(text, "Error: boom happened needle").splitlines()
+    assert key == "Error: boom happened"
+    assert around.startswith("… alpha ") and around.endswith(" omega …")
+    assert set(around.split()) == {"…", "alpha", "needle", "omega"}
+    # Text without spaces near the cut (a long path, Chinese) is cut where it is.
+    text = "x" * 200 + " needle " + "y" * 200 + "\nError: boom happened"
+    around = queries.error_excerpt(text, "boom needle").splitlines()[1]
+    assert around == "… " + "x" * 99 + " needle " + "y" * 99 + " …"
+
+
 def test_pastfix_find_reads_a_pipe(index_path):
     import subprocess
     import sys

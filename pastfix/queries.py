@@ -1945,9 +1945,15 @@ def pasted_path(text: object) -> str | None:
 
 
 def one_line(text: str | None, width: int) -> str:
-    """`text` on one line, cut to `width` characters with an ellipsis."""
+    """`text` on one line, cut to `width` characters with an ellipsis, at a space when
+    one is in its second half (a reply, a title, a command's words), else where it falls
+    (one long path, Chinese)."""
     flat = " ".join((text or "").split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    if len(flat) <= width:
+        return flat
+    cut = flat[: width - 1]
+    space = cut.rfind(" ")
+    return (cut[:space].rstrip(",;:") if space > width // 2 else cut) + "…"
 
 
 # A Windows project folder (Gemini CLI and Copilot CLI on Windows): `C:\Users\me\app`.

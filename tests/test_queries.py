@@ -1777,6 +1777,17 @@ def test_in_project_reads_windows_folders_as_windows_does():
     assert "   fix:    edit src\\a.ex\n" in queries.format_hit(1, row)
 
 
+def test_one_line_cuts_between_words():
+    # The next reply, a title, a command: cut mid-word they read as typos ("presenta…").
+    assert queries.one_line("the quick\nbrown fox jumps", 12) == "the quick…"
+    assert queries.one_line("a b, c d, e f", 9) == "a b, c…"
+    assert queries.one_line("short enough", 12) == "short enough"
+    # A long word past the middle (a path, Chinese without spaces) is cut where it falls.
+    path = "cat /" + "x" * 40
+    assert queries.one_line(path, 20) == path[:19] + "…"
+    assert queries.one_line("数据库" * 20, 10) == ("数据库" * 20)[:9] + "…"
+
+
 def test_a_session_of_no_known_folder_says_no_folder():
     card = queries.format_hit(1, fixed_row(project=None)).splitlines()
     assert card[0] == "1. Bash failed 2026-01-01 00:00 UTC"

@@ -694,7 +694,7 @@ def error_excerpt(
     wrapped in them; without, it is plain text. Under the trigram `tokenizer` words are
     found inside other words too, as FTS5 found them.
     """
-    text = content if isinstance(content, str) else ""
+    text = signatures.unwrap(content) if isinstance(content, str) else ""
     line = signatures.key_line(text) or " ".join(text[:300].split())
     parts = [line]
     substrings = is_trigram(tokenizer)

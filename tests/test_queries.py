@@ -1102,6 +1102,15 @@ def test_words_pasted_after_the_key_line_are_shown_after_it_and_none_is_cut():
     assert around == "… " + "x" * 99 + " needle " + "y" * 99 + " …"
 
 
+def test_the_context_of_pasted_words_leaves_claude_codes_wrapper_out():
+    # Claude Code shows "Error: File does not exist."; the stored result wraps it in
+    # <tool_use_error>, whose "error" matched the pasted "Error" and was shown with it.
+    stored = "<tool_use_error>File does not exist.</tool_use_error>"
+    assert queries.error_excerpt(stored, "Error: File does not exist.") == "File does not exist."
+    html = queries.error_excerpt(stored, "Error: File does not exist.", "<b>", "</b>")
+    assert html == "<b>File</b> does not <b>exist</b>."
+
+
 def test_pastfix_find_reads_a_pipe(index_path):
     import subprocess
     import sys

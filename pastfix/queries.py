@@ -2133,7 +2133,9 @@ def format_hit(
                 lines.append(f"   fix:    {step['tool']} {one_line(step['target'], 200)}{change}")
         steps = remedy_steps(row)
         if steps and steps[-1]["confirms"]:
-            lines.append("   and that call succeeded")
+            # another way to the same end, not the failed call made to work
+            worked_around = row["outcome"] == "worked around"
+            lines.append(f"   {'worked around:' if worked_around else 'and'} that call succeeded")
         else:
             how = "worked around" if row["outcome"] == "worked around" else "confirmed"
             lines.append(f"   {how}: {row['tool']} {one_line(row['fix_target'], 200)} succeeded")

@@ -1508,7 +1508,8 @@ def test_cli_find(index_path):
         "   error:  EISDIR: illegal operation on a directory, read\n"
         # a folder read as a file, then a file in it: that Read is the remedy
         f"   fix:    Read {APP}/src/index.js  (changed: src → src/index.js)\n"
-        "   and that call succeeded\n"
+        # another way (the file in the folder), not the Read of the folder made to work
+        "   worked around: that call succeeded\n"
         "   next:   That is a directory; reading the file inside it.\n"
         "   resume: claude --resume s1\n"
     )

@@ -2006,6 +2006,17 @@ def test_real_corpus_what_happened_next(real_conn):
     assert with_next >= 80
 
 
+def test_cli_find_says_where_the_index_goes_when_given_db(index_path):
+    # `hook` and `mcp` take --db: told to put -- before an error starting with '-', a
+    # user who typed `find --db index.db ERROR` was sent the wrong way.
+    result = CliRunner().invoke(cli, ["find", "--db", str(index_path), "EISDIR"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        "Error: No such option '--db': the index is find's second argument"
+        " (pastfix find ERROR index.db)"
+    )
+
+
 def test_cli_find_error_starting_with_a_dash(index_path):
     text = "-bash: npm: command not found"
     result = CliRunner().invoke(cli, ["find", text, str(index_path)])

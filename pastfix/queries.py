@@ -685,6 +685,15 @@ def _word_end(text: str, end: int) -> int:
     return end if space is None else space
 
 
+def _key_line_end_in(around: str, flat: str) -> int:
+    """How much of the context `around` is the end of the key line `flat` it starts with,
+    20 characters at least, else 0."""
+    for size in range(min(len(flat), len(around)), 19, -1):
+        if around.startswith(flat[-size:]) and (size == len(around) or around[size] == " "):
+            return size
+    return 0
+
+
 def error_excerpt(
     content: object, error: object, mark: object = "", end: object = "", tokenizer: object = ""
 ) -> str:
@@ -719,21 +728,36 @@ def error_excerpt(
         if elsewhere:
             start = _word_start(text, max(0, elsewhere.start() - EXCERPT_CONTEXT))
             stop = _word_end(text, elsewhere.end() + EXCERPT_CONTEXT)
-            around = " ".join(text[start:stop].split())
             lead, trail = "" if start == 0 else "… ", "" if stop >= len(text) else " …"
             flat = " ".join(line.split())
-            at = _key_line_at(around, flat)
-            word = next(
-                (m for m in found.finditer(around) if m.group(0).lower() == missing[0]), None
-            )
-            if at >= 0 and word and word.start() < at:
-                # The words are just before the key line: show them with it.
-                parts = [lead + around[:at] + flat]
-            elif at >= 0:
-                # Just after it: the key line, and on to them.
-                parts = [around[at:] + trail]
-            elif around:
-                parts.append(lead + around + trail)
+            key_at = text.find(line)
+            key_end = key_at + len(line)
+            if key_at >= 0 and start < key_end and stop > key_at:
+                # The context takes in the key line, or part of it: one line with it,
+                # not the key line and then its end again.
+                if elsewhere.start() < key_at:
+                    parts = [lead + " ".join(f"{text[start:key_at]} {line}".split())]
+                else:
+                    parts = [" ".join(f"{line} {text[key_end:stop]}".split()) + trail]
+            else:
+                # The key line as the output does not hold it (cleaned, or lines joined).
+                around = " ".join(text[start:stop].split())
+                at = _key_line_at(around, flat)
+                word = next(
+                    (m for m in found.finditer(around) if m.group(0).lower() == missing[0]), None
+                )
+                overlap = _key_line_end_in(around, flat)
+                if at >= 0 and word and word.start() < at:
+                    # The words are just before the key line: show them with it.
+                    parts = [lead + around[:at] + flat]
+                elif at >= 0:
+                    # Just after it: the key line, and on to them.
+                    parts = [around[at:] + trail]
+                elif overlap:
+                    # The context starts inside the key line: on from its end.
+                    parts = [flat + around[overlap:] + trail]
+                elif around:
+                    parts.append(lead + around + trail)
     plain = "\n".join(parts)
     if not (mark or end):
         return plain

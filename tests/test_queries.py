@@ -1102,6 +1102,41 @@ def test_words_pasted_after_the_key_line_are_shown_after_it_and_none_is_cut():
     assert around == "… " + "x" * 99 + " needle " + "y" * 99 + " …"
 
 
+def test_context_that_takes_in_the_key_line_does_not_repeat_it():
+    # git's hint, pasted with the error: the context of its words began inside the key
+    # line, which was shown, then its end again ("… branch. To push the current ...").
+    git = (
+        "Exit code 128\nfatal: The current branch spotter-fum has no upstream branch.\n"
+        "To push the current branch and set the remote as upstream, use\n\n"
+        "    git push --set-upstream origin spotter-fum\n\n"
+        "To have this happen automatically for branches without a tracking\n"
+        "upstream, see 'push.autoSetupRemote' in 'git help config'.\n"
+    )
+    pasted = "\n".join(git.splitlines()[1:5])
+    [excerpt] = queries.error_excerpt(git, pasted).splitlines()
+    assert excerpt.startswith("fatal: The current branch spotter-fum has no upstream branch. To")
+    assert excerpt.count("has no upstream branch") == 1
+    assert "git push --set-upstream origin spotter-fum" in excerpt
+    # The same where the key line is two lines of the output joined (git add's).
+    ignored = (
+        "Exit code 1\nThe following paths are ignored by one of your .gitignore files:\n"
+        "priv/static/assets\nhint: Use -f if you really want to add them.\n"
+        "hint: Turn this message off by running\n"
+        'hint: "git config advice.addIgnoredFile false"\n'
+    )
+    pasted = "\n".join(ignored.splitlines()[1:5])
+    assert queries.error_excerpt(ignored, pasted) == (
+        "The following paths are ignored by one of your .gitignore files: priv/static/assets"
+        " hint: Use -f if you really want to add them. hint: Turn this message off by running"
+        ' hint: "git config advice.addIgnoredFile false"'
+    )
+    # and the words before the key line, with it
+    hint = "hint: run it again\n" + "x " * 10 + "\nfatal: not a git repository\n"
+    assert queries.error_excerpt(hint, "again fatal: not a git repository") == (
+        "hint: run it again " + "x " * 10 + "fatal: not a git repository"
+    )
+
+
 def test_the_context_of_pasted_words_leaves_claude_codes_wrapper_out():
     # Claude Code shows "Error: File does not exist."; the stored result wraps it in
     # <tool_use_error>, whose "error" matched the pasted "Error" and was shown with it.

@@ -886,10 +886,14 @@ def seen_before(rows: list[dict[str, Any]]) -> bool:
 
 def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     """What `pastfix find` and the MCP tool say of an error that was not seen before."""
-    head = (
-        f"Not seen before: no past failure has the signature or every word of"
-        f" {one_line(error, 80)!r}."
-    )
+    pasted = paste_text(error)
+    if "\n" in pasted:
+        # A traceback or a build log: its first 80 characters are seldom the error.
+        key = signatures.key_line(pasted) or pasted
+        what = f"the pasted error (its key line: {one_line(key, 80)!r})"
+    else:
+        what = repr(one_line(error, 80))
+    head = f"Not seen before: no past failure has the signature or every word of {what}."
     if not rows:
         return head
     words = sorted({w for row in rows for w in row["shared_words"]})

@@ -1598,6 +1598,24 @@ def test_cli_find_says_when_an_error_was_not_seen_before(index_path):
     assert result.stderr == ""
 
 
+def test_not_seen_before_names_a_pasted_tracebacks_key_line():
+    # It quoted the first 80 characters: 'Traceback (most recent call last): File "/ho…'.
+    traceback = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/app/main.py", line 3, in <module>\n'
+        "    import pandas as pd\n"
+        "ModuleNotFoundError: No module named 'pandas'\n"
+    )
+    assert queries.not_seen_notice(traceback, []) == (
+        "Not seen before: no past failure has the signature or every word of the pasted"
+        " error (its key line: \"ModuleNotFoundError: No module named 'pandas'\")."
+    )
+    # One line: quoted as it is.
+    assert queries.not_seen_notice("Segmentation fault", []) == (
+        "Not seen before: no past failure has the signature or every word of 'Segmentation fault'."
+    )
+
+
 def test_cli_find_json_is_the_query(index_path, conn):
     result = CliRunner().invoke(cli, ["find", "ENOENT", str(index_path), "--json", "--limit", "1"])
     assert result.exit_code == 0, result.output

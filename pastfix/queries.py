@@ -2158,7 +2158,8 @@ def format_hit(
                 lines += [f"             {sign} {one_line(text, 150)}" for sign, text in diff[:6]]
             else:
                 change = f"  (changed: {step['change']})" if step["change"] else ""
-                lines.append(f"   fix:    {step['tool']} {one_line(step['target'], 200)}{change}")
+                target = in_project(step["target"], row["project"])
+                lines.append(f"   fix:    {step['tool']} {one_line(target, 200)}{change}")
         steps = remedy_steps(row)
         if steps and steps[-1]["confirms"]:
             # another way to the same end, not the failed call made to work
@@ -2166,10 +2167,12 @@ def format_hit(
             lines.append(f"   {'worked around:' if worked_around else 'and'} that call succeeded")
         else:
             how = "worked around" if row["outcome"] == "worked around" else "confirmed"
-            lines.append(f"   {how}: {row['tool']} {one_line(row['fix_target'], 200)} succeeded")
+            target = in_project(row["fix_target"], row["project"])
+            lines.append(f"   {how}: {row['tool']} {one_line(target, 200)} succeeded")
         for call in row["fix_calls"]:
             state = "" if call["ok"] else " (failed)"
-            lines.append(f"   before: {call['tool']} {one_line(call['target'], 150)}{state}")
+            target = in_project(call["target"], row["project"])
+            lines.append(f"   before: {call['tool']} {one_line(target, 150)}{state}")
     else:
         lines.append(
             f"   fixed:  no, {NOT_FIXED_WHY.get(row['outcome'], NOT_FIXED_WHY['not fixed'])}"

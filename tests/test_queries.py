@@ -1542,7 +1542,8 @@ def test_cli_find(index_path):
         f"   ran:    {APP}/src\n"
         "   error:  EISDIR: illegal operation on a directory, read\n"
         # a folder read as a file, then a file in it: that Read is the remedy
-        f"   fix:    Read {APP}/src/index.js  (changed: src → src/index.js)\n"
+        # paths in the project relative to it, as the edits' and the find page's are
+        "   fix:    Read src/index.js  (changed: src → src/index.js)\n"
         # another way (the file in the folder), not the Read of the folder made to work
         "   worked around: that call succeeded\n"
         "   next:   That is a directory; reading the file inside it.\n"
@@ -1724,7 +1725,7 @@ def test_format_hit():
         "             - d",
         "             + e",
         "   confirmed: Bash npm run build succeeded",
-        "   before: Read /p/x.js (failed)",
+        "   before: Read x.js (failed)",
         "   resume: claude --resume s",
     ]
 

@@ -77,8 +77,10 @@ EDIT_TOOLS_SQL = ", ".join(f"'{name}'" for name in EDIT_TOOLS)
 FIX_EDITS = 5
 FIX_CALLS = 10
 FIX_TEXT_CHARS = 800
-# Remedy steps `pastfix find` prints for a row (the JSON has them all).
+# Remedy steps `pastfix find` prints for a row (the JSON has them all), and changed
+# lines of each edit step.
 FIX_STEPS_SHOWN = 5
+DIFF_SHOWN = 6
 # The whole error as find_past_fix returns it, up to this many characters.
 ERROR_CHARS = 3000
 # The tables whose presence makes a database a pastfix index.
@@ -2155,7 +2157,12 @@ def format_hit(
                 path = in_project(step["path"], row["project"]) or "a patch"
                 lines.append(f"   fix:    edit {path}{count}")
                 diff = [line for edit in step["edits"] for line in edit_lines(edit)]
-                lines += [f"             {sign} {one_line(text, 150)}" for sign, text in diff[:6]]
+                lines += [
+                    f"             {sign} {one_line(text, 150)}" for sign, text in diff[:DIFF_SHOWN]
+                ]
+                if len(diff) > DIFF_SHOWN:
+                    left = len(diff) - DIFF_SHOWN
+                    lines.append(f"             … {left} more line{'s' * (left > 1)}")
             else:
                 change = f"  (changed: {step['change']})" if step["change"] else ""
                 target = in_project(step["target"], row["project"])

@@ -1782,6 +1782,17 @@ def test_an_edit_shows_the_lines_it_changed_not_its_shared_start():
     ]
 
 
+def test_an_edit_of_more_lines_than_shown_says_how_many_are_left_out():
+    new = "\n".join(f"line {i}" for i in range(10))
+    edit = {"tool": "Write", "file_path": "/p/a.ex", "tool_use_id": "t3", "old": "", "new": new}
+    card = queries.format_hit(1, fixed_row(fix_edits=[edit])).splitlines()
+    at = card.index("   fix:    edit a.ex")
+    assert card[at + 1 : at + 8] == [
+        *(f"             + line {i}" for i in range(queries.DIFF_SHOWN)),
+        "             … 4 more lines",
+    ]
+
+
 def test_an_edit_cut_to_fix_text_chars_shows_no_change_where_it_was_cut():
     # fix_edits holds FIX_TEXT_CHARS of each side: the two sides are cut at other places
     # of the same line, which is no change of the edit.

@@ -141,7 +141,8 @@ def _fix(row: dict[str, Any]) -> list[str]:
                 lines.append(f"  fix: {step['tool']} `{target}`{change}")
         steps = queries.remedy_steps(row)
         if steps and steps[-1]["confirms"]:
-            lines.append("  and that call succeeded")
+            worked_around = row["outcome"] == "worked around"
+            lines.append(f"  {'worked around:' if worked_around else 'and'} that call succeeded")
         else:
             how = "worked around by" if row["outcome"] == "worked around" else "confirmed:"
             target = queries.one_line(row["fix_target"], 160)
@@ -171,7 +172,8 @@ def context(rows: list[dict[str, Any]]) -> str:
         blocks.append(
             "\n".join(
                 [
-                    f"- {(row['failed_at'] or '')[:10]} in {row['project'] or '?'} ({how}),"
+                    f"- {(row['failed_at'] or '')[:10]}"
+                    f"{' in ' + row['project'] if row['project'] else ''} ({how}),"
                     f" session {row['session_id']} ({row['resume']}):",
                     *_fix(row),
                 ]

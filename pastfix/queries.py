@@ -21,6 +21,7 @@ are no short words.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import html
 import itertools
@@ -76,8 +77,10 @@ EDIT_TOOLS_SQL = ", ".join(f"'{name}'" for name in EDIT_TOOLS)
 FIX_EDITS = 5
 FIX_CALLS = 10
 FIX_TEXT_CHARS = 800
-# Remedy steps `pastfix find` prints for a row (the JSON has them all).
+# Remedy steps `pastfix find` prints for a row (the JSON has them all), and changed
+# lines of each edit step.
 FIX_STEPS_SHOWN = 5
+DIFF_SHOWN = 6
 # The whole error as find_past_fix returns it, up to this many characters.
 ERROR_CHARS = 3000
 # The tables whose presence makes a database a pastfix index.
@@ -294,6 +297,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("safe_fts", 2, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 3, safe_fts, deterministic=True)
     conn.create_function("like_anchor", 1, like_anchor, deterministic=True)
+    conn.create_function("call_input", 1, call_input, deterministic=True)
     conn.create_function("error_signature", 1, _text_of(signatures.signature), deterministic=True)
     conn.create_function("error_key_line", 1, _text_of(signatures.key_line), deterministic=True)
     conn.create_function("error_excerpt", 4, error_excerpt, deterministic=True)
@@ -658,6 +662,40 @@ def _key_line_at(around: str, flat: str) -> int:
     return -1
 
 
+# How far an excerpt's end moves to stand between two words, at most: text without
+# spaces (Chinese, a long path) is cut where it is.
+WORD_EDGE = 20
+
+
+def _word_start(text: str, start: int) -> int:
+    """`start` moved on past the word it cuts, if a space comes within WORD_EDGE."""
+    if start == 0 or text[start - 1].isspace():
+        return start
+    space = next(
+        (i for i in range(start, min(len(text), start + WORD_EDGE)) if text[i].isspace()), None
+    )
+    return start if space is None else space + 1
+
+
+def _word_end(text: str, end: int) -> int:
+    """`end` moved back before the word it cuts, if a space comes within WORD_EDGE."""
+    if end >= len(text) or text[end].isspace():
+        return min(end, len(text))
+    space = next(
+        (i for i in range(end - 1, max(0, end - WORD_EDGE), -1) if text[i].isspace()), None
+    )
+    return end if space is None else space
+
+
+def _key_line_end_in(around: str, flat: str) -> int:
+    """How much of the context `around` is the end of the key line `flat` it starts with,
+    20 characters at least, else 0."""
+    for size in range(min(len(flat), len(around)), 19, -1):
+        if around.startswith(flat[-size:]) and (size == len(around) or around[size] == " "):
+            return size
+    return 0
+
+
 def error_excerpt(
     content: object, error: object, mark: object = "", end: object = "", tokenizer: object = ""
 ) -> str:
@@ -667,7 +705,7 @@ def error_excerpt(
     wrapped in them; without, it is plain text. Under the trigram `tokenizer` words are
     found inside other words too, as FTS5 found them.
     """
-    text = content if isinstance(content, str) else ""
+    text = signatures.unwrap(content) if isinstance(content, str) else ""
     line = signatures.key_line(text) or " ".join(text[:300].split())
     parts = [line]
     substrings = is_trigram(tokenizer)
@@ -690,16 +728,38 @@ def error_excerpt(
             else None
         )
         if elsewhere:
-            start = max(0, elsewhere.start() - EXCERPT_CONTEXT)
-            around = " ".join(text[start : elsewhere.end() + EXCERPT_CONTEXT].split())
+            start = _word_start(text, max(0, elsewhere.start() - EXCERPT_CONTEXT))
+            stop = _word_end(text, elsewhere.end() + EXCERPT_CONTEXT)
+            lead, trail = "" if start == 0 else "… ", "" if stop >= len(text) else " …"
             flat = " ".join(line.split())
-            at = _key_line_at(around, flat)
-            if at >= 0:
-                # The words are just before the key line: show them with it.
-                lead = "" if start == 0 else "… "
-                parts = [lead + around[:at] + flat]
-            elif around:
-                parts.append(f"… {around} …")
+            key_at = text.find(line)
+            key_end = key_at + len(line)
+            if key_at >= 0 and start < key_end and stop > key_at:
+                # The context takes in the key line, or part of it: one line with it,
+                # not the key line and then its end again.
+                if elsewhere.start() < key_at:
+                    parts = [lead + " ".join(f"{text[start:key_at]} {line}".split())]
+                else:
+                    parts = [" ".join(f"{line} {text[key_end:stop]}".split()) + trail]
+            else:
+                # The key line as the output does not hold it (cleaned, or lines joined).
+                around = " ".join(text[start:stop].split())
+                at = _key_line_at(around, flat)
+                word = next(
+                    (m for m in found.finditer(around) if m.group(0).lower() == missing[0]), None
+                )
+                overlap = _key_line_end_in(around, flat)
+                if at >= 0 and word and word.start() < at:
+                    # The words are just before the key line: show them with it.
+                    parts = [lead + around[:at] + flat]
+                elif at >= 0:
+                    # Just after it: the key line, and on to them.
+                    parts = [around[at:] + trail]
+                elif overlap:
+                    # The context starts inside the key line: on from its end.
+                    parts = [flat + around[overlap:] + trail]
+                elif around:
+                    parts.append(lead + around + trail)
     plain = "\n".join(parts)
     if not (mark or end):
         return plain
@@ -726,8 +786,42 @@ def is_index(table_names: set[str] | frozenset[str] | list[str]) -> bool:
 
 # -- canned queries ---------------------------------------------------------
 
-# What a tool call worked on, for a call aliased {c}.
-TARGET = "coalesce({c}.command, {c}.file_path, {c}.description, substr({c}.input, 1, 300))"
+# What a tool call worked on, for a call aliased {c}: its command, file or description,
+# else its input as call_input() writes it.
+TARGET = "coalesce({c}.command, {c}.file_path, {c}.description, call_input({c}.input))"
+# The most characters of a call's input that call_input() gives.
+INPUT_CHARS = 300
+
+
+def _input_values(value: object) -> str:
+    """A JSON value as a reader wants it: a string as it is, an object as `key: value`."""
+    if isinstance(value, dict):
+        return ", ".join(
+            f"{key}: {_input_values(item)}"
+            for key, item in value.items()
+            if item not in (None, "", [], {})
+        )
+    if isinstance(value, list):
+        return "; ".join(_input_values(item) for item in value)
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+def call_input(tool_input: object) -> str | None:
+    """A tool call's JSON input as what it says, INPUT_CHARS at most: `pattern: src/**/*.ts,
+    type: rs`, not `{"pattern":"src/**/*.ts","type":"rs"}`, whose quotes, `\\n` and
+    doubled backslashes (a Windows path) are JSON's, not the call's. For a call with no
+    command, file or description (Glob, a Skill, an MCP tool); other text as it is."""
+    if not isinstance(tool_input, str):
+        return None
+    try:
+        found = json.loads(tool_input)
+    except ValueError:
+        return tool_input[:INPUT_CHARS]
+    text = _input_values(found) if isinstance(found, (dict, list)) else tool_input
+    return text[:INPUT_CHARS]
+
 
 # Text typed into a LIKE is literal: escape \, % and _ (ESCAPE '\').
 _LIKE_LITERAL = r"replace(replace(replace({param}, '\', '\\'), '%', '\%'), '_', '\_')"
@@ -794,10 +888,14 @@ def seen_before(rows: list[dict[str, Any]]) -> bool:
 
 def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     """What `pastfix find` and the MCP tool say of an error that was not seen before."""
-    head = (
-        f"Not seen before: no past failure has the signature or every word of"
-        f" {one_line(error, 80)!r}."
-    )
+    pasted = paste_text(error)
+    if "\n" in pasted:
+        # A traceback or a build log: its first 80 characters are seldom the error.
+        key = signatures.key_line(pasted) or pasted
+        what = f"the pasted error (its key line: {one_line(key, 80)!r})"
+    else:
+        what = repr(one_line(error, 80))
+    head = f"Not seen before: no past failure has the signature or every word of {what}."
     if not rows:
         return head
     words = sorted({w for row in rows for w in row["shared_words"]})
@@ -1015,8 +1113,15 @@ select
   f.fix_target,
   -- outcome: fixed, worked around, papered over or not fixed (see pastfix.fixes)
   coalesce(f.outcome, 'not fixed') as outcome,
-  -- remedy: what made the difference, first what the error names, then in order
-  f.remedy,
+  -- remedy: what made the difference, first what the error names, then in order; a step
+  -- the fixes table names no target for (a Task, an MCP tool) gets its call's
+  (select json_group_array(json(step)) from (
+      select case when coalesce(json_extract(r.value, '$.target'), '') != '' then r.value
+        else json_set(r.value, '$.target', coalesce(substr({TARGET.format(c="k")}, 1, 300), ''))
+        end as step
+      from json_each(f.remedy) r
+      left join tool_calls k on k.tool_use_id = json_extract(r.value, '$.tool_use_id')
+      order by r.key)) as remedy,
   -- the remedy's edits, each edit of a MultiEdit on its own
   (select json_group_array(json(edit)) from (
       select json_object('tool', e.name, 'file_path', e.file_path, 'tool_use_id', e.tool_use_id,
@@ -1870,22 +1975,80 @@ def pasted_path(text: object) -> str | None:
 
 
 def one_line(text: str | None, width: int) -> str:
-    """`text` on one line, cut to `width` characters with an ellipsis."""
+    """`text` on one line, cut to `width` characters with an ellipsis, at a space when
+    one is in its second half (a reply, a title, a command's words), else where it falls
+    (one long path, Chinese)."""
     flat = " ".join((text or "").split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    if len(flat) <= width:
+        return flat
+    cut = flat[: width - 1]
+    space = cut.rfind(" ")
+    return (cut[:space].rstrip(",;:") if space > width // 2 else cut) + "…"
+
+
+# A Windows project folder (Gemini CLI and Copilot CLI on Windows): `C:\Users\me\app`.
+_WINDOWS_ROOT = re.compile(r"^[A-Za-z]:[\\/]")
 
 
 def in_project(path: str | None, project: str | None) -> str:
-    """`path` relative to `project` when it is inside it, else as it is."""
-    inside = project.rstrip("/") + "/" if project else "\0"
-    return (path or "").removeprefix(inside)
+    r"""`path` relative to `project` when it is inside it, else as it is.
+
+    Under a Windows folder either separator ends the folder and case does not count, as
+    Windows reads them (`c:\users\me\app\src/x.jsx` is in `C:\Users\me\app`).
+    """
+    path = path or ""
+    if not project:
+        return path
+    root = project.rstrip("/\\")
+    if not _WINDOWS_ROOT.match(root):
+        return path.removeprefix(root + "/")
+    head, rest = path[: len(root)], path[len(root) : len(root) + 1]
+    same = head.lower().replace("/", "\\") == root.lower().replace("/", "\\")
+    return path[len(root) + 1 :] if same and rest in ("\\", "/") else path
+
+
+def diff_lines(
+    old: str, new: str, limit: int | None = None, context: int = 1
+) -> list[tuple[str, str]]:
+    """The lines an edit changed, with `context` lines around: ("-"|"+"|" "|"…", line).
+
+    At most `limit` lines (all by default); "…" stands for what is left out.
+    """
+    a, b = old.splitlines(), new.splitlines()
+    shown: list[tuple[str, str]] = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for group in matcher.get_grouped_opcodes(context):
+        if shown:
+            shown.append(("…", ""))
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                shown += [(" ", line) for line in a[i1:i2]]
+                continue
+            shown += [("-", line) for line in a[i1:i2]]
+            shown += [("+", line) for line in b[j1:j2]]
+    if limit is not None and len(shown) > limit:
+        left = len(shown) - limit
+        shown = [*shown[:limit], ("…", f"{left} more line{'s' if left > 1 else ''}")]
+    return shown
+
+
+def whole_lines(text: str) -> str:
+    """A fix_edits text without the line that FIX_TEXT_CHARS cut in two: its end would
+    differ from the other side's only where the two were cut."""
+    if len(text) < FIX_TEXT_CHARS or "\n" not in text:
+        return text
+    return text[: text.rindex("\n")]
 
 
 def edit_lines(edit: dict[str, Any]) -> list[tuple[str, str]]:
-    """The lines a fix_edits entry takes out ("-") and puts in ("+"), on one line each."""
+    """The lines a fix_edits entry takes out ("-") and puts in ("+"): those that differ,
+    not the whole old and new text, whose shared lines would hide the change once cut
+    to one short line each."""
     if edit["tool"] == "apply_patch":
         return [(sign, line) for sign, line in patch_lines(edit["new"]) if sign in "-+"]
-    return [(sign, text) for sign, text in (("-", edit["old"]), ("+", edit["new"])) if text]
+    old, new = whole_lines(edit["old"] or ""), whole_lines(edit["new"] or "")
+    changed = [(sign, line) for sign, line in diff_lines(old, new, context=0) if sign in "-+"]
+    return [(sign, line) for sign, line in changed if line.strip()] or changed
 
 
 # Why a find_past_fix row claims no fix, by its outcome.
@@ -1973,9 +2136,10 @@ def format_hit(
     )
     badge = agents.badge(row.get("agent"))
     agent = f" ({badge})" if badge else ""
+    where = f" in {row['project']}" if row["project"] else ""
     lines = [
         f"{number}. {row['tool'] or '?'}{agent} failed{noise} {_when(row['failed_at'])}"
-        f" in {row['project'] or '?'}{times}{weak}",
+        f"{where}{times}{weak}",
     ]
     if row["session_title"]:
         lines.append(f"   session: {one_line(row['session_title'], 100)}")
@@ -1983,7 +2147,8 @@ def format_hit(
         f"   ran:    {one_line(row['target'], 200)}",
         f"   error:  {snippet}",
     ]
-    if row["matched"] == "signature":
+    # Why a failure whose text is not the pasted one matched; the same text needs no reason.
+    if row["matched"] == "signature" and not row.get("same_text"):
         lines.append(f"   same error signature: {one_line(row['signature'], 200)}")
     if row["fixed_at"]:
         for step in remedy_steps(row)[:FIX_STEPS_SHOWN]:
@@ -1992,19 +2157,29 @@ def format_hit(
                 path = in_project(step["path"], row["project"]) or "a patch"
                 lines.append(f"   fix:    edit {path}{count}")
                 diff = [line for edit in step["edits"] for line in edit_lines(edit)]
-                lines += [f"             {sign} {one_line(text, 150)}" for sign, text in diff[:6]]
+                lines += [
+                    f"             {sign} {one_line(text, 150)}" for sign, text in diff[:DIFF_SHOWN]
+                ]
+                if len(diff) > DIFF_SHOWN:
+                    left = len(diff) - DIFF_SHOWN
+                    lines.append(f"             … {left} more line{'s' * (left > 1)}")
             else:
                 change = f"  (changed: {step['change']})" if step["change"] else ""
-                lines.append(f"   fix:    {step['tool']} {one_line(step['target'], 200)}{change}")
+                target = in_project(step["target"], row["project"])
+                lines.append(f"   fix:    {step['tool']} {one_line(target, 200)}{change}")
         steps = remedy_steps(row)
         if steps and steps[-1]["confirms"]:
-            lines.append("   and that call succeeded")
+            # another way to the same end, not the failed call made to work
+            worked_around = row["outcome"] == "worked around"
+            lines.append(f"   {'worked around:' if worked_around else 'and'} that call succeeded")
         else:
             how = "worked around" if row["outcome"] == "worked around" else "confirmed"
-            lines.append(f"   {how}: {row['tool']} {one_line(row['fix_target'], 200)} succeeded")
+            target = in_project(row["fix_target"], row["project"])
+            lines.append(f"   {how}: {row['tool']} {one_line(target, 200)} succeeded")
         for call in row["fix_calls"]:
             state = "" if call["ok"] else " (failed)"
-            lines.append(f"   before: {call['tool']} {one_line(call['target'], 150)}{state}")
+            target = in_project(call["target"], row["project"])
+            lines.append(f"   before: {call['tool']} {one_line(target, 150)}{state}")
     else:
         lines.append(
             f"   fixed:  no, {NOT_FIXED_WHY.get(row['outcome'], NOT_FIXED_WHY['not fixed'])}"

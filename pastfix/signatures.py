@@ -525,6 +525,12 @@ def _unwrap(text: str) -> tuple[str, bool]:
     return m.group(1), True
 
 
+def unwrap(text: str) -> str:
+    """`text` without Claude Code's <tool_use_error> wrapper: its markup, not the output
+    (what a card shows around pasted words)."""
+    return _unwrap(text)[0]
+
+
 def _window(text: str) -> list[str]:
     """The lines key_line() looks at: bounded head and tail, cut, without ANSI codes."""
     if len(text) > 2 * _WINDOW:

@@ -151,6 +151,52 @@ def test_context_takes_each_rows_resume_command_and_patch_lines():
     ) in text
 
 
+def test_a_fix_found_another_way_is_said_to_be_a_workaround():
+    # A Read of a folder, then `ls` of it: the ls did not make the Read work.
+    row = {
+        "session_id": "s1",
+        "project": "/p",
+        "failed_at": "2026-01-01T00:00:00Z",
+        "tool": "Read",
+        "matched": "signature",
+        "occurrences": 1,
+        "resume": "claude --resume s1",
+        "fixed_at": "2026-01-01T00:01:00Z",
+        "fix_target": "ls -la /p/src/",
+        "fix_tool_use_id": "t2",
+        "outcome": "worked around",
+        "remedy": [
+            {"tool_use_id": "t2", "tool": "Bash", "target": "ls -la /p/src/", "change": None}
+        ],
+        "fix_edits": [],
+        "next_text": None,
+    }
+    assert "  fix: Bash `ls -la /p/src/`\n  worked around: that call succeeded" in hook.context(
+        [row]
+    )
+    row["outcome"] = "fixed"
+    assert "  and that call succeeded" in hook.context([row])
+
+
+def test_a_session_of_no_known_folder_is_not_said_to_be_in_question_mark():
+    # Copilot CLI sessions without a workspace.yaml name no project: "in ?" said nothing.
+    row = {
+        "session_id": "e02997e2",
+        "project": None,
+        "failed_at": "2025-10-26T16:47:00Z",
+        "tool": "bash",
+        "matched": "signature",
+        "occurrences": 1,
+        "resume": "copilot --resume e02997e2",
+        "fixed_at": None,
+        "outcome": "not fixed",
+        "next_text": None,
+    }
+    assert hook.context([row]).splitlines()[1] == (
+        "- 2025-10-26 (same error signature), session e02997e2 (copilot --resume e02997e2):"
+    )
+
+
 def test_an_error_holding_half_an_emoji_is_recalled(tmp_path):
     """Node cuts a string mid-emoji into a lone surrogate escape: the transcript's is
     stored as U+FFFD, while json.loads keeps the event's, which SQLite refused to bind

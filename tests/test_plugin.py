@@ -445,6 +445,21 @@ async def test_find_past_fix_page_shows_the_fix(ds):
 
 
 @pytest.mark.asyncio
+async def test_find_past_fix_page_says_the_signature_only_of_another_text(ds):
+    # Pasted as recorded, "Same error as yours: <signature>" repeated the key line.
+    error = "EISDIR: illegal operation on a directory, read"
+    page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
+    assert "pf-card" in page and "Same error as yours" not in page
+    # another file: the signature says why it matched
+    other = "Error: ENOENT: no such file or directory, open '/srv/x/a.js'"
+    page = (await ds.client.get("/index/find_past_fix", params={"error": other})).text
+    assert (
+        "Same error as yours: <code>Error: ENOENT: no such file or directory, open &lt;str&gt;"
+        in page
+    )
+
+
+@pytest.mark.asyncio
 async def test_find_past_fix_page_not_seen_before(ds):
     weak = (await ds.client.get("/index/find_past_fix", params={"error": "EISDIR zzz"})).text
     notice = " ".join(weak.split('<div class="pf-notice pf-unseen">')[1].split("</p>")[0].split())

@@ -1078,6 +1078,74 @@ def test_snippet_is_the_key_line_of_long_output():
     assert queries.error_excerpt(git, git) == " ".join(git.split())
 
 
+def test_words_pasted_after_the_key_line_are_shown_after_it_and_none_is_cut():
+    # esbuild's error, pasted with the lines under it: the words after the key line were
+    # left out, and what came before it shown instead (`Exit code 1 ✘ [ERROR] ...`).
+    esbuild = (
+        'Exit code 1\n✘ [ERROR] Could not resolve "js/app.js"\n\n1 error\n'
+        "/home/u/app/assets/node_modules/esbuild/lib/main.js:1467\n  throw err;"
+    )
+    pasted = esbuild.split("\n", 1)[1].rsplit("\n", 1)[0]
+    assert queries.error_excerpt(esbuild, pasted) == (
+        '✘ [ERROR] Could not resolve "js/app.js" 1 error'
+        " /home/u/app/assets/node_modules/esbuild/lib/main.js:1467 throw err;"
+    )
+    # The context around a word elsewhere starts and ends between words.
+    text = "alpha " * 30 + "needle " + "omega " * 30 + "\nError: boom happened"
+    [key, around] = queries.error_excerpt(text, "Error: boom happened needle").splitlines()
+    assert key == "Error: boom happened"
+    assert around.startswith("… alpha ") and around.endswith(" omega …")
+    assert set(around.split()) == {"…", "alpha", "needle", "omega"}
+    # Text without spaces near the cut (a long path, Chinese) is cut where it is.
+    text = "x" * 200 + " needle " + "y" * 200 + "\nError: boom happened"
+    around = queries.error_excerpt(text, "boom needle").splitlines()[1]
+    assert around == "… " + "x" * 99 + " needle " + "y" * 99 + " …"
+
+
+def test_context_that_takes_in_the_key_line_does_not_repeat_it():
+    # git's hint, pasted with the error: the context of its words began inside the key
+    # line, which was shown, then its end again ("… branch. To push the current ...").
+    git = (
+        "Exit code 128\nfatal: The current branch spotter-fum has no upstream branch.\n"
+        "To push the current branch and set the remote as upstream, use\n\n"
+        "    git push --set-upstream origin spotter-fum\n\n"
+        "To have this happen automatically for branches without a tracking\n"
+        "upstream, see 'push.autoSetupRemote' in 'git help config'.\n"
+    )
+    pasted = "\n".join(git.splitlines()[1:5])
+    [excerpt] = queries.error_excerpt(git, pasted).splitlines()
+    assert excerpt.startswith("fatal: The current branch spotter-fum has no upstream branch. To")
+    assert excerpt.count("has no upstream branch") == 1
+    assert "git push --set-upstream origin spotter-fum" in excerpt
+    # The same where the key line is two lines of the output joined (git add's).
+    ignored = (
+        "Exit code 1\nThe following paths are ignored by one of your .gitignore files:\n"
+        "priv/static/assets\nhint: Use -f if you really want to add them.\n"
+        "hint: Turn this message off by running\n"
+        'hint: "git config advice.addIgnoredFile false"\n'
+    )
+    pasted = "\n".join(ignored.splitlines()[1:5])
+    assert queries.error_excerpt(ignored, pasted) == (
+        "The following paths are ignored by one of your .gitignore files: priv/static/assets"
+        " hint: Use -f if you really want to add them. hint: Turn this message off by running"
+        ' hint: "git config advice.addIgnoredFile false"'
+    )
+    # and the words before the key line, with it
+    hint = "hint: run it again\n" + "x " * 10 + "\nfatal: not a git repository\n"
+    assert queries.error_excerpt(hint, "again fatal: not a git repository") == (
+        "hint: run it again " + "x " * 10 + "fatal: not a git repository"
+    )
+
+
+def test_the_context_of_pasted_words_leaves_claude_codes_wrapper_out():
+    # Claude Code shows "Error: File does not exist."; the stored result wraps it in
+    # <tool_use_error>, whose "error" matched the pasted "Error" and was shown with it.
+    stored = "<tool_use_error>File does not exist.</tool_use_error>"
+    assert queries.error_excerpt(stored, "Error: File does not exist.") == "File does not exist."
+    html = queries.error_excerpt(stored, "Error: File does not exist.", "<b>", "</b>")
+    assert html == "<b>File</b> does not <b>exist</b>."
+
+
 def test_pastfix_find_reads_a_pipe(index_path):
     import subprocess
     import sys
@@ -1474,8 +1542,10 @@ def test_cli_find(index_path):
         f"   ran:    {APP}/src\n"
         "   error:  EISDIR: illegal operation on a directory, read\n"
         # a folder read as a file, then a file in it: that Read is the remedy
-        f"   fix:    Read {APP}/src/index.js  (changed: src → src/index.js)\n"
-        "   and that call succeeded\n"
+        # paths in the project relative to it, as the edits' and the find page's are
+        "   fix:    Read src/index.js  (changed: src → src/index.js)\n"
+        # another way (the file in the folder), not the Read of the folder made to work
+        "   worked around: that call succeeded\n"
         "   next:   That is a directory; reading the file inside it.\n"
         "   resume: claude --resume s1\n"
     )
@@ -1527,6 +1597,24 @@ def test_cli_find_says_when_an_error_was_not_seen_before(index_path):
     # A known error: no notice.
     result = CliRunner().invoke(cli, ["find", "EISDIR", str(index_path), "--json"])
     assert result.stderr == ""
+
+
+def test_not_seen_before_names_a_pasted_tracebacks_key_line():
+    # It quoted the first 80 characters: 'Traceback (most recent call last): File "/ho…'.
+    traceback = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/app/main.py", line 3, in <module>\n'
+        "    import pandas as pd\n"
+        "ModuleNotFoundError: No module named 'pandas'\n"
+    )
+    assert queries.not_seen_notice(traceback, []) == (
+        "Not seen before: no past failure has the signature or every word of the pasted"
+        " error (its key line: \"ModuleNotFoundError: No module named 'pandas'\")."
+    )
+    # One line: quoted as it is.
+    assert queries.not_seen_notice("Segmentation fault", []) == (
+        "Not seen before: no past failure has the signature or every word of 'Segmentation fault'."
+    )
 
 
 def test_cli_find_json_is_the_query(index_path, conn):
@@ -1630,14 +1718,206 @@ def test_format_hit():
         "   fix:    Bash npm ci",
         # two edits of one file in a row: one step
         "   fix:    edit x.js (2 edits)",
-        "             - a b",
+        # each line the edit took out, not the two on one line
+        "             - a",
+        "             - b",
         "             + c",
         "             - d",
         "             + e",
         "   confirmed: Bash npm run build succeeded",
-        "   before: Read /p/x.js (failed)",
+        "   before: Read x.js (failed)",
         "   resume: claude --resume s",
     ]
+
+
+def fixed_row(**changes):
+    """A find_past_fix row whose fix is one edit (t3) confirmed by a retry (t9)."""
+    row = {
+        "tool": "Bash",
+        "failed_at": "2026-01-01T00:00:00Z",
+        "project": "/p",
+        "target": "mix test",
+        "error_snippet": "boom",
+        "next_text": None,
+        "next_ok_target": None,
+        "files_edited_after": [],
+        "resume": "claude --resume s",
+        "matched": "signature",
+        "same_text": 1,
+        "signature": "boom",
+        "kind": "error",
+        "occurrences": 1,
+        "session_title": None,
+        "fixed_at": "2026-01-01T00:01:00Z",
+        "fix_target": "mix test",
+        "fix_tool_use_id": "t9",
+        "outcome": "fixed",
+        "remedy": [{"tool_use_id": "t3", "tool": "Edit", "target": "/p/a.ex", "change": None}],
+        "fix_edits": [],
+        "fix_calls": [],
+    }
+    row.update(changes)
+    return row
+
+
+def test_an_edit_shows_the_lines_it_changed_not_its_shared_start():
+    # Two edits of many lines that differ only past what one line of the card holds:
+    # flattened, both sides read the same; as a line diff, the changed line shows.
+    head = "".join(f"  defp helper_{i}(x), do: x + {i}\n" for i in range(8))
+    edit = {
+        "tool": "Edit",
+        "file_path": "/p/a.ex",
+        "tool_use_id": "t3",
+        "old": head + "  @default_budget 4000\nend",
+        "new": head + "  @default_budget 8000\nend",
+    }
+    assert queries.edit_lines(edit) == [
+        ("-", "  @default_budget 4000"),
+        ("+", "  @default_budget 8000"),
+    ]
+    card = queries.format_hit(1, fixed_row(fix_edits=[edit])).splitlines()
+    assert card[card.index("   fix:    edit a.ex") + 1 :][:2] == [
+        "             - @default_budget 4000",
+        "             + @default_budget 8000",
+    ]
+
+
+def test_an_edit_of_more_lines_than_shown_says_how_many_are_left_out():
+    new = "\n".join(f"line {i}" for i in range(10))
+    edit = {"tool": "Write", "file_path": "/p/a.ex", "tool_use_id": "t3", "old": "", "new": new}
+    card = queries.format_hit(1, fixed_row(fix_edits=[edit])).splitlines()
+    at = card.index("   fix:    edit a.ex")
+    assert card[at + 1 : at + 8] == [
+        *(f"             + line {i}" for i in range(queries.DIFF_SHOWN)),
+        "             … 4 more lines",
+    ]
+
+
+def test_an_edit_cut_to_fix_text_chars_shows_no_change_where_it_was_cut():
+    # fix_edits holds FIX_TEXT_CHARS of each side: the two sides are cut at other places
+    # of the same line, which is no change of the edit.
+    tail = "x" * queries.FIX_TEXT_CHARS
+    cut = queries.FIX_TEXT_CHARS
+    edit = {
+        "tool": "Edit",
+        "file_path": "/p/a.ex",
+        "tool_use_id": "t3",
+        "old": ("same\nold\n" + tail)[:cut],
+        "new": ("same\nnewer\n" + tail)[:cut],
+    }
+    assert queries.edit_lines(edit) == [("-", "old"), ("+", "newer")]
+    # A new file (nothing taken out): its first lines.
+    assert queries.edit_lines({"tool": "Write", "old": "", "new": "a\n\nb"}) == [
+        ("+", "a"),
+        ("+", "b"),
+    ]
+
+
+def test_the_signature_is_said_only_when_the_text_differs_from_the_pasted_one():
+    # Pasted as it was recorded (same_text), the signature repeated the error line:
+    # 40 of 94 real cards. When the text differs, it says why the failure matched.
+    same = queries.format_hit(1, fixed_row(same_text=1, signature="boom"))
+    assert "same error signature" not in same
+    other = queries.format_hit(1, fixed_row(same_text=0, signature="boom <n>"))
+    assert "   same error signature: boom <n>\n" in other
+    # a match by words says nothing of signatures
+    words = queries.format_hit(1, fixed_row(matched="all words", same_text=0))
+    assert "same error signature" not in words
+
+
+def test_in_project_reads_windows_folders_as_windows_does():
+    # Gemini CLI and Copilot CLI on Windows: the card's edits and files were shown whole.
+    app = "C:\\Users\\me\\dev\\app"
+    assert queries.in_project(app + "\\src\\Header.jsx", app) == "src\\Header.jsx"
+    # either separator, any case, a folder given with its separator
+    assert queries.in_project("c:\\users\\me\\dev\\app\\src/x.jsx", app + "\\") == "src/x.jsx"
+    assert queries.in_project(app + "2\\x.jsx", app) == app + "2\\x.jsx"
+    assert queries.in_project("D:\\x.jsx", app) == "D:\\x.jsx"
+    # POSIX folders as before: case counts, only / separates
+    assert queries.in_project("/p/a/b", "/p") == "a/b"
+    assert queries.in_project("/P/a", "/p") == "/P/a"
+    assert queries.in_project("/pa/b", "/p") == "/pa/b"
+    row = fixed_row(
+        project=app,
+        fix_edits=[
+            {
+                "tool": "replace",
+                "file_path": app + "\\src\\a.ex",
+                "tool_use_id": "t3",
+                "old": "a",
+                "new": "b",
+            }
+        ],
+    )
+    assert "   fix:    edit src\\a.ex\n" in queries.format_hit(1, row)
+
+
+def test_one_line_cuts_between_words():
+    # The next reply, a title, a command: cut mid-word they read as typos ("presenta…").
+    assert queries.one_line("the quick\nbrown fox jumps", 12) == "the quick…"
+    assert queries.one_line("a b, c d, e f", 9) == "a b, c…"
+    assert queries.one_line("short enough", 12) == "short enough"
+    # A long word past the middle (a path, Chinese without spaces) is cut where it falls.
+    path = "cat /" + "x" * 40
+    assert queries.one_line(path, 20) == path[:19] + "…"
+    assert queries.one_line("数据库" * 20, 10) == ("数据库" * 20)[:9] + "…"
+
+
+def test_a_session_of_no_known_folder_says_no_folder():
+    card = queries.format_hit(1, fixed_row(project=None)).splitlines()
+    assert card[0] == "1. Bash failed 2026-01-01 00:00 UTC"
+
+
+def test_a_call_known_by_its_input_alone_shows_what_the_input_says(tmp_path):
+    # An MCP tool has no command, file or description: its JSON input was shown with
+    # JSON's quotes and doubled backslashes, and the remedy step, which the fixes table
+    # names no target for, as the tool's name alone.
+    from jsonl import prompt, result, say, tool_use, write_jsonl
+
+    sid, tool = "s-mcp", "mcp__beads__ready"
+    error = "MCP server 'beads': Error calling tool 'ready': No beads workspace found."
+    write_jsonl(
+        tmp_path / "projects" / "-home-dev-app" / f"{sid}.jsonl",
+        [
+            prompt("p1", sid, "what is ready?", "2026-01-01T10:00:00Z"),
+            tool_use("u1", sid, "t1", tool, {"limit": 20}, "2026-01-01T10:00:01Z"),
+            result("r1", sid, "t1", error, "2026-01-01T10:00:02Z", True),
+            say("a1", sid, "Setting the workspace first.", "2026-01-01T10:00:03Z"),
+            tool_use(
+                "u2", sid, "t2", tool, {"limit": 20, "root": "C:\\src\\app"}, "2026-01-01T10:00:04Z"
+            ),
+            result("r2", sid, "t2", "3 issues ready", "2026-01-01T10:00:05Z", False),
+        ],
+    )
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    [row] = queries.find_past_fix(conn, error)
+    conn.close()
+    assert row["target"] == "limit: 20"
+    assert [(s["tool"], s["target"]) for s in row["remedy"]] == [
+        (tool, "limit: 20, root: C:\\src\\app")
+    ]
+    card = queries.format_hit(1, row)
+    assert "   ran:    limit: 20\n" in card
+    assert f"   fix:    {tool} limit: 20, root: C:\\src\\app  (changed: " in card
+
+
+def test_call_input():
+    assert queries.call_input('{"pattern": "src/**/*.ts", "type": "rs"}') == (
+        "pattern: src/**/*.ts, type: rs"
+    )
+    # JSON's escapes are JSON's: a Windows path, a line break, a quote
+    assert queries.call_input(r'{"root": "D:\\a", "text": "x\ny \"z\""}') == (
+        'root: D:\\a, text: x\ny "z"'
+    )
+    # nested values, empty ones left out; numbers, booleans and null as JSON writes them
+    assert queries.call_input(
+        '{"questions": [{"question": "Go?", "header": ""}], "n": 3, "ok": false}'
+    ) == ("questions: question: Go?, n: 3, ok: false")
+    assert queries.call_input("not json {") == "not json {"
+    assert queries.call_input('"a string"') == '"a string"'
+    assert queries.call_input(None) is None
+    assert len(queries.call_input('{"a": "' + "x" * 1000 + '"}')) == queries.INPUT_CHARS
 
 
 # -- the real corpus ---------------------------------------------------------------
@@ -1789,6 +2069,17 @@ def test_real_corpus_what_happened_next(real_conn):
         assert row["next_ok_tool_use_id"] == ok
         with_next += bool(row["next_text"] or row["next_ok_target"] or row["files_edited_after"])
     assert with_next >= 80
+
+
+def test_cli_find_says_where_the_index_goes_when_given_db(index_path):
+    # `hook` and `mcp` take --db: told to put -- before an error starting with '-', a
+    # user who typed `find --db index.db ERROR` was sent the wrong way.
+    result = CliRunner().invoke(cli, ["find", "--db", str(index_path), "EISDIR"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        "Error: No such option '--db': the index is find's second argument"
+        " (pastfix find ERROR index.db)"
+    )
 
 
 def test_cli_find_error_starting_with_a_dash(index_path):

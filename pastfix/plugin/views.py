@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import difflib
 import importlib.metadata
 import json
 import re
@@ -508,7 +507,8 @@ def _edit_diff(edit: dict[str, Any]) -> list[tuple[str, str]]:
     """The lines a fix_edits entry changed, as the card's diff shows them."""
     if edit["tool"] == "apply_patch":
         return queries.patch_lines(edit["new"])[:DIFF_LINES]
-    return diff_lines(edit["old"] or "", edit["new"] or "")
+    old, new = queries.whole_lines(edit["old"] or ""), queries.whole_lines(edit["new"] or "")
+    return queries.diff_lines(old, new, DIFF_LINES)
 
 
 def _json_list(value: Any) -> list[Any]:
@@ -521,34 +521,11 @@ def _json_list(value: Any) -> list[Any]:
     return found if isinstance(found, list) else []
 
 
-def diff_lines(old: str, new: str, limit: int | None = None) -> list[tuple[str, str]]:
-    """The lines an edit changed, with one line of context: ("-"|"+"|" "|"…", line).
-
-    At most `limit` lines (DIFF_LINES by default); "…" stands for what is left out.
-    """
-    limit = DIFF_LINES if limit is None else limit
-    a, b = old.splitlines(), new.splitlines()
-    shown: list[tuple[str, str]] = []
-    for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(1):
-        if shown:
-            shown.append(("…", ""))
-        for tag, i1, i2, j1, j2 in group:
-            if tag == "equal":
-                shown += [(" ", line) for line in a[i1:i2]]
-                continue
-            shown += [("-", line) for line in a[i1:i2]]
-            shown += [("+", line) for line in b[j1:j2]]
-    if len(shown) > limit:
-        left = len(shown) - limit
-        shown = [*shown[:limit], ("…", f"{left} more line{'s' if left > 1 else ''}")]
-    return shown
-
-
 def session_diff(edit: dict[str, str]) -> list[tuple[str, str]]:
     """An edit on the session page (queries.edit_parts): its diff, SESSION_DIFF_LINES at most."""
     if "patch" in edit:
         return queries.patch_lines(edit["patch"])[:SESSION_DIFF_LINES]
-    return diff_lines(edit["old"], edit["new"], SESSION_DIFF_LINES)
+    return queries.diff_lines(edit["old"], edit["new"], SESSION_DIFF_LINES)
 
 
 def _parse(timestamp: str | None) -> datetime | None:

@@ -331,19 +331,12 @@ def _count(n: int, thing: str) -> str:
 
 
 class _FindCommand(click.Command):
-    """`find`, whose unknown-option error says how to search for text starting with '-',
-    or, for `--db` (what `hook` and `mcp` take), where the index goes."""
+    """`find`, whose unknown-option error says how to search for text starting with '-'."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
         except click.NoSuchOption as e:
-            if e.option_name == "--db":
-                raise click.UsageError(
-                    "No such option '--db': the index is find's second argument"
-                    " (pastfix find ERROR index.db)",
-                    ctx,
-                ) from e
             raise click.UsageError(
                 e.format_message().rstrip(".") + ". To search for an error that starts with '-',"
                 " put -- before it (pastfix find -- '-bash: npm: command not found')"

@@ -2071,14 +2071,14 @@ def test_real_corpus_what_happened_next(real_conn):
     assert with_next >= 80
 
 
-def test_cli_find_says_where_the_index_goes_when_given_db(index_path):
-    # `hook` and `mcp` take --db: told to put -- before an error starting with '-', a
-    # user who typed `find --db index.db ERROR` was sent the wrong way.
-    result = CliRunner().invoke(cli, ["find", "--db", str(index_path), "EISDIR"])
-    assert result.exit_code == 2
-    assert result.stderr.splitlines()[-1] == (
-        "Error: No such option '--db': the index is find's second argument"
-        " (pastfix find ERROR index.db)"
+def test_cli_find_takes_the_index_as_db_too(index_path):
+    # `hook` and `mcp` take --db: a user who typed `find --db index.db ERROR` was told to
+    # put -- before an error starting with '-'.
+    result = CliRunner().invoke(cli, ["find", "--db", str(index_path), "EISDIR", "--json"])
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stdout
+        == CliRunner().invoke(cli, ["find", "EISDIR", str(index_path), "--json"]).stdout
     )
 
 

@@ -85,7 +85,7 @@ from pathlib import PurePosixPath
 
 from pastfix import agents
 
-FIX_VERSION = 3  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 4  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -412,12 +412,47 @@ def _arg_key(arg: str) -> str:
 
 
 def _same_intent(one: Intent, other: Intent) -> bool:
-    if one.program != other.program or one.sub != other.sub:
+    if one.program != other.program:
+        return _respelt(one, other)
+    if one.sub != other.sub:
         return False
     if not one.args or not other.args:
         # `git push` and `git push origin main`; `ls` alone matches nothing
         return one.program not in LOOK or one.args == other.args
     return bool(one.args & other.args)
+
+
+def _respelt(one: Intent, other: Intent) -> bool:
+    """Whether two commands are one run again with its program's name one letter apart
+    and every other word the same: a name mistyped (`pyhton3 x.py`, not found, then
+    `python3 x.py`; `gti status`) or another version of the program (`python`, `python3`;
+    `pip`, `pip3`). Names of two letters are left out: `rm x` is not `rg x`."""
+    a, b = _spelt(one), _spelt(other)
+    if a == b or min(len(a), len(b)) < 3 or one.flags != other.flags:
+        return False
+    if {one.sub, *one.args} - {None} != {other.sub, *other.args} - {None}:
+        return False
+    if len(a) == len(b):
+        differ = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(differ) == 1 or (
+            len(differ) == 2
+            and differ[1] == differ[0] + 1
+            and (a[differ[0]], a[differ[1]]) == (b[differ[1]], b[differ[0]])
+        )
+    short, long = sorted((a, b), key=len)
+    if len(long) - len(short) != 1:
+        return False
+    at = next((i for i in range(len(short)) if short[i] != long[i]), len(short))
+    return short[at:] == long[at + 1 :]
+
+
+def _spelt(intent: Intent) -> str:
+    """The program's name as the command spelt it (`python3`, which ALIASES makes `python`)."""
+    for word in intent.words:
+        name = PurePosixPath(word).name
+        if ALIASES.get(name, name) == intent.program:
+            return name
+    return intent.program
 
 
 def _shared_intent(failed: str | None, other: str | None) -> tuple[Intent, Intent] | None:

@@ -79,6 +79,10 @@ def test_a_formatter_before_an_unchanged_retry_is_the_remedy():
             "-npx -prisma +./node_modules/.bin/prisma",
         ),
         ("python gen.py", "python3 gen.py", "-python +python3"),
+        # a program's name mistyped, or another version of it: one letter apart
+        ("pyhton3 greet.py", "python3 greet.py", "-pyhton3 +python3"),
+        ("gti status --short", "git status --short", "-gti +git"),
+        ("pip install rich", "pip3 install rich", "-pip +pip3"),
         ("apt-get install -y jq", "sudo apt-get install -y jq", "+sudo"),
         ("git add a.css b.ex", "git add -f a.css", "-b.ex +-f"),
     ],
@@ -96,6 +100,24 @@ def test_an_unchanged_retry_with_nothing_between_has_no_remedy_steps():
     retry = call(command="curl -sf http://localhost:8000/health")
     fix = run([failed, retry], {failed.tool_use_id: "Exit code 7"})[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by, fix.remedy) == (fixes.FIXED, retry.tool_use_id, [])
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        ("rm -r build", "rg -r build"),  # names of two letters
+        ("pyhton3 greet.py", "python3 other.py"),  # another file
+        ("pyhton3 greet.py", "python3 greet.py -v"),  # another flag
+        ("gcc a.c", "g++ a.c"),  # two letters apart
+    ],
+)
+def test_a_program_spelt_otherwise_is_a_retry_only_with_every_other_word_the_same(
+    before, after
+):
+    failed = call(command=before, failed=True)
+    other = call(command=after)
+    fix = run([failed, other], {failed.tool_use_id: "Exit code 127\nnot found"})
+    assert fix[failed.tool_use_id].outcome != fixes.FIXED
 
 
 def test_another_script_is_not_a_retry():

@@ -111,9 +111,7 @@ def test_an_unchanged_retry_with_nothing_between_has_no_remedy_steps():
         ("gcc a.c", "g++ a.c"),  # two letters apart
     ],
 )
-def test_a_program_spelt_otherwise_is_a_retry_only_with_every_other_word_the_same(
-    before, after
-):
+def test_a_program_spelt_otherwise_is_a_retry_only_with_every_other_word_the_same(before, after):
     failed = call(command=before, failed=True)
     other = call(command=after)
     fix = run([failed, other], {failed.tool_use_id: "Exit code 127\nnot found"})

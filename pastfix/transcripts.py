@@ -69,6 +69,26 @@ IGNORED_TYPES = frozenset(
         "permission-mode",
         "agent-name",
         "queue-operation",
+        # Claude Code 2.1.3xx's bookkeeping (the 2.1.332 binary writes these): the API
+        # requests it sent (their messages repeat the transcript's), its costs, the tools
+        # a session used, data-flow records, a line it withheld, a linked pull request,
+        # a worktree, a tag, a moved working folder. A 5-turn session of 2.1.332 has 18
+        # of them in 47 lines.
+        "api-request",
+        "api-request-blob",
+        "api-request-resumed",
+        "api-request-shape",
+        "atis-latch",
+        "content-replacement",
+        "cost-state",
+        "data-flow-records",
+        "derived-from",
+        "line-withheld",
+        "pr-link",
+        "relocated",
+        "tag",
+        "tools-used",
+        "worktree-state",
     }
 )
 # A tool result too large for the transcript (more than ~30-50 KB) is written by

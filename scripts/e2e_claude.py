@@ -17,7 +17,8 @@ of the Messages API (mock_anthropic.py, on 127.0.0.1). The mock plays the model:
 and the requests Claude Code sent are checked: the one after the failure carries
 the hook's past fix and its remedy, the MCP result the model gets is lean JSON,
 `pastfix find` answered from the project folder, the skill is in the listing, and
-`claude mcp list` (run in the project folder) shows pastfix connected.
+`claude mcp list` (run in the project folder) shows pastfix connected. Last, the
+transcript Claude Code wrote is built into an index: no line skipped, its failure stored.
 
     python scripts/e2e_claude.py            # prints each check; exit status 1 if one fails
     python scripts/e2e_claude.py --keep     # and keeps the temporary folder
@@ -172,6 +173,24 @@ def run(work: Path, claude: Path, pastfix: Path | None = None) -> Run:
     (work / "requests.json").write_text(json.dumps(result.requests, indent=1))
     result.check("claude -p ran", done.returncode == 0, (done.stderr or done.stdout)[-500:])
     _check_requests(result)
+    # The session Claude Code just wrote, built as a user's: every line of a type pastfix
+    # knows (each new version adds bookkeeping lines), and the failure stored as one.
+    built = sh(
+        str(pastfix), "build", str(work / "session.db"), "--source",
+        str(home / ".claude" / "projects"), "--json", "-s",
+    )  # fmt: skip
+    try:
+        summary = json.loads(built.stdout)
+    except json.JSONDecodeError:
+        summary = {}
+    counts = {k: summary.get(k) for k in ("skipped_lines", "problems", "failed_tool_results")}
+    result.check(
+        "its transcript indexes with no line skipped",
+        built.returncode == 0 and counts == {
+            "skipped_lines": 0, "problems": 0, "failed_tool_results": 1,
+        } and not summary.get("skipped_sources"),
+        f"{counts} {built.stderr.strip()[-300:]}",
+    )  # fmt: skip
     return result
 
 

@@ -45,5 +45,5 @@ def test_the_hook_the_mcp_tool_and_the_skill_in_claude_code(claude, tmp_path):
     failed = [f"{name}: {detail}" for name, ok, detail in result.checks if not ok]
     assert not failed, "\n".join(failed)
     names = [name for name, _, _ in result.checks]
-    assert len(names) == 10, names  # every check ran
+    assert len(names) == 11, names  # every check ran
     assert result.mcp_rows and max(result.mcp_rows) <= e2e_claude.ROW_BUDGET

@@ -69,23 +69,42 @@ IGNORED_TYPES = frozenset(
         "permission-mode",
         "agent-name",
         "queue-operation",
-        # Claude Code 2.1.3xx's bookkeeping (the 2.1.332 binary writes these): the API
-        # requests it sent (their messages repeat the transcript's), its costs, the tools
-        # a session used, data-flow records, a line it withheld, a linked pull request,
-        # a worktree, a tag, a moved working folder. A 5-turn session of 2.1.332 has 18
-        # of them in 47 lines.
+        # Claude Code 2.1.3xx's bookkeeping, every type but the four of the transcript
+        # (user, assistant, system, attachment) and the titles (META_TYPES) in the table
+        # of entry types the 2.1.332 binary holds: the API requests it sent (their
+        # messages repeat the transcript's), costs, tools used, data-flow records, links
+        # to a pull request, a fork or another file, agent and session settings. A 5-turn
+        # session of 2.1.332 has 18 such lines in 47.
+        "agent-color",
+        "agent-setting",
         "api-request",
         "api-request-blob",
         "api-request-resumed",
         "api-request-shape",
+        "artifact-autoreact-ledger",
+        "artifact-comment-monitor",
         "atis-latch",
+        "attribution-snapshot",
+        "bridge-session",
         "content-replacement",
+        "continued-in",
         "cost-state",
+        "data-flow-incomplete",
         "data-flow-records",
         "derived-from",
+        "dev-mods",
+        "ended-by-model",
+        "fork-context-ref",
+        "frame-link",
+        "history-suppression",
+        "isolation-latch",
         "line-withheld",
+        "memory-mode",
+        "observer-ref",
         "pr-link",
         "relocated",
+        "resume-head-vouch",
+        "session-owner",
         "tag",
         "tools-used",
         "worktree-state",

@@ -1834,3 +1834,20 @@ def test_persisted_name(content, name, rest):
 )
 def test_side_folder(path, folder):
     assert transcripts.side_folder(SourceFile(path, "S", "-home-app"), "S") == folder
+
+
+def test_claude_codes_bookkeeping_lines_are_neither_skipped_nor_problems():
+    """Claude Code 2.1.332 writes API requests, costs, tools used ... between the messages:
+    counted as skipped, they made every build of a current folder warn of a wrong folder."""
+    from pastfix.transcripts import IGNORED_TYPES
+
+    sid = "d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70"
+    lines = [
+        {"type": "api-request", "sessionId": sid, "params": {"model": "claude-x"}},
+        {"type": "cost-state", "sessionId": sid, "totalCostUSD": 0.0007},
+        {"type": "tools-used", "tools": ["Bash"], "sessionId": sid},
+        *({"type": t, "sessionId": sid} for t in sorted(IGNORED_TYPES)),
+    ]
+    data = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    batch = parse_lines(data, first_line_no=1, default_session_id=sid)
+    assert (batch.lines, batch.skipped, batch.problems, batch.messages) == (len(lines), 0, [], [])

@@ -7,6 +7,7 @@ is set (.ci/run sets them all).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -16,6 +17,9 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
+from click.testing import CliRunner
+
+from pastfix.cli import cli
 
 CACHE = Path(tempfile.gettempdir()) / "pastfix-e2e"
 T = TypeVar("T")
@@ -63,3 +67,18 @@ def client(require: str, find: Callable[[], T]) -> T:
         if os.environ.get(require):
             pytest.fail(str(e))
         pytest.skip(str(e))
+
+
+def assert_indexed_whole(db: Path, source: Path, failures: int) -> dict:
+    """Build what a real client wrote in `source` as a user would (`pastfix build db
+    --source source --json`): every line of a type the reader knows, none it could not
+    read, `failures` failed tool results. A version that writes a new line or event type
+    fails here. The build's summary."""
+    done = CliRunner().invoke(cli, ["build", str(db), "--source", str(source), "--json", "-s"])
+    assert done.exit_code == 0, done.output
+    summary = json.loads(done.stdout)
+    counts = {k: summary[k] for k in ("skipped_lines", "problems", "failed_tool_results")}
+    found = (counts, summary["problem_examples"], summary["skipped_sources"])
+    whole = ({"skipped_lines": 0, "problems": 0, "failed_tool_results": failures}, [], [])
+    assert found == whole, f"{source} built: {found}"  # (a helper's assert is not rewritten)
+    return summary

@@ -469,3 +469,31 @@ def test_an_mcp_call_end_event_says_whether_it_failed(end, end_first, is_error):
     assert batch.problems == []
     [result] = batch.tool_results
     assert (result.is_error, result.content) == (is_error, 'relation "users" does not exist')
+
+
+# Codex 0.171.0's bookkeeping lines, as its `codex exec` wrote them against the mock
+# (tests/test_codex_e2e.py; world_state trimmed of most of its state), then one of a type
+# no Codex writes.
+BOOKKEEPING = [
+    '{"timestamp":"2026-12-01T19:04:46.826Z","ordinal":4,"type":"world_state","payload":'
+    '{"full":true,"state":{"agents_md":{},"apps_instructions":false,"environments":'
+    '{"environments":{"local":{"cwd":"/home/dev/shop","status":"available","shell":"bash"}},'
+    '"current_date":"2026-12-01","timezone":"Etc/UTC"},"model":"gpt-5.1-codex",'
+    '"realtime":{"active":false},"skills":{"includeInstructions":true}}}}',
+    '{"timestamp":"2026-12-01T19:04:46.852Z","ordinal":10,"type":"token_usage_record",'
+    '"payload":{"thread_id":"01a232fe-c0ae-79c2-88b2-26f17ae8f057","turn_id":'
+    '"01a232fe-c0da-7302-841a-a1b9cb59d8f5","session_id":"01a232fe-c0ae-79c2-88b2-'
+    '26f17ae8f057","root_turn_id":"01a232fe-c0da-7302-841a-a1b9cb59d8f5","response_id":'
+    '"resp_1","usage":{"input_tokens":1,"cached_input_tokens":0,"cache_write_input_tokens":0,'
+    '"output_tokens":1,"reasoning_output_tokens":0,"total_tokens":2},"turn_token_usage":'
+    '{"input_tokens":1,"output_tokens":1,"total_tokens":2},"thread_token_usage":'
+    '{"input_tokens":1,"output_tokens":1,"total_tokens":2}}}',
+    '{"timestamp":"2026-12-01T19:04:47.000Z","type":"hologram","payload":{"x":1}}',
+]
+
+
+def test_bookkeeping_lines_of_codex_0171_are_known():
+    data = "".join(line + "\n" for line in BOOKKEEPING).encode()
+    batch = codex.parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    assert batch.problems == [] and batch.messages == []
+    assert batch.skipped == 1  # the hologram alone

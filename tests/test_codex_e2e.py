@@ -8,7 +8,8 @@ error the index holds, then one that succeeds, then answers. The test reads
 what Codex sent next: the hook's past fix as a developer message beside the
 failed call's output, nothing more after the success, the skill in the skill
 list, pastfix's MCP tools among the tools; and the SessionEnd hook's build
-indexes the new session. A second run without
+indexes the new session; the rollout Codex wrote, built as a user's, has no line
+of a type pastfix does not know. A second run without
 --dangerously-bypass-hook-trust shows why the one-time trust step (/hooks in
 Codex's TUI) is needed: an untrusted hook does not run, and `codex exec` says
 nothing about it.
@@ -31,7 +32,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, build_index
 from mock_api import MockAPI, event_stream
-from npm_clients import client, given_or, npm_installed
+from npm_clients import assert_indexed_whole, client, given_or, npm_installed
 
 from pastfix import install, queries
 from pastfix.cli import cli
@@ -196,6 +197,10 @@ def test_the_past_fix_reaches_the_model_after_a_failed_command(codex, installed,
     # At the end, the SessionEnd hook indexes the new session in the background.
     [session] = re.findall(r"^session id: (\S+)$", done.stderr, re.MULTILINE)
     assert session in indexed_sessions(installed.parent / "index.db"), done.stderr[-3000:]
+    # The rollout, built as a user's: every line known, its failure stored as one.
+    sessions = Path(os.environ["CODEX_HOME"]) / "sessions"
+    summary = assert_indexed_whole(installed.parent / "whole.db", sessions, failures=1)
+    assert summary["tool_results"] == len(answered(after_success))
 
 
 def indexed_sessions(db: Path, seconds: float = 30) -> set[str]:

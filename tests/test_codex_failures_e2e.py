@@ -6,7 +6,8 @@ CODEX_HOME in a temporary folder, against a scripted Responses API on the loopba
 interface. In each, the "model" makes a call that fails the way a user's does, then the
 call that fixes it, then the one that confirms it. pastfix then builds an index from the
 rollouts Codex wrote and must store each failure as failed, with its text, and find it by
-the error as Codex's terminal showed it, first, with the fixing step on its card.
+the error as Codex's terminal showed it, first, with the fixing step on its card. Built
+as a user's, the rollouts have no line of a type pastfix does not know.
 
 The scenarios take about 10 s in all (11 runs of `codex exec`, 0.3 to 1.5 s each, on this
 2-core machine). A scenario whose failure pastfix did not recognise before this test:
@@ -33,7 +34,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from mock_api import MockAPI, event_stream
-from npm_clients import client
+from npm_clients import assert_indexed_whole, client
 from test_codex_e2e import codex_executable
 
 from pastfix import db as pdb
@@ -215,7 +216,8 @@ SCENARIOS = [
         "call_mcp_bad",
         "call_mcp_ok",
         'ERROR:  relation "users" does not exist',
-        "fix:    mcp__db__query   (changed: called again with other input)",
+        "fix:    mcp__db__query sql: select count(*) from accounts  (changed: called again"
+        " with other input)",
         model=MCP_MODEL,
         mcp=True,
     ),
@@ -329,3 +331,13 @@ def test_the_failure_is_found_with_its_fix(codex_index, scenario):
     first = found.output.split("\n2. ")[0]
     assert f"codex resume {session}" in first, found.output
     assert scenario.card in first, first
+
+
+def test_the_rollouts_index_whole(codex_index, tmp_path):
+    # Built as a user's: every line of a type pastfix knows, each scenario's failure stored.
+    db, runs = codex_index
+    failures = len(SCENARIOS) - (1 if shutil.which("ack") else 0)
+    summary = assert_indexed_whole(
+        tmp_path / "whole.db", db.parent / ".codex" / "sessions", failures
+    )
+    assert summary["files_read"] == len(runs)

@@ -10,7 +10,8 @@ exist"), creates it, views it again and answers; that session, as Copilot wrote
 it, is indexed. `pastfix hook install --agent copilot` adds the hooks, and in a
 second session the same failure reaches the postToolUseFailure hook: the test
 reads what Copilot sent the model next, the past fix appended to the failure.
-The sessionEnd hook's build then indexes the second session.
+The sessionEnd hook's build then indexes the second session; built as a user's, the
+events Copilot wrote have no type pastfix does not know.
 
 A second test installs pastfix's MCP server and skill with `pastfix mcp install --agent
 copilot` and `pastfix skill install --agent copilot` after the first session is indexed:
@@ -35,7 +36,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from mock_api import MockAPI, event_stream
-from npm_clients import client, given_or, npm_installed
+from npm_clients import assert_indexed_whole, client, given_or, npm_installed
 
 from pastfix import queries
 from pastfix.cli import cli
@@ -212,6 +213,10 @@ def test_the_past_fix_reaches_the_model_after_a_failed_call(copilot, fake_home, 
     while len(sessions(db)) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)
     assert len(sessions(db)) == 2
+    # Both sessions' events, built as a user's: every type known, both failed views stored.
+    state = fake_home / ".copilot" / "session-state"
+    whole = assert_indexed_whole(tmp_path / "whole.db", state, failures=2)
+    assert (whole["tool_calls"], whole["tool_results"]) == (4, 4)
 
 
 # Turns the MCP mock waits, half a second each, for pastfix's tools to be offered.
@@ -290,3 +295,6 @@ def test_the_mcp_tool_and_the_skill_reach_the_model_in_copilot_cli(copilot, fake
         (past, "fixed", f"copilot --resume {past}")
     ]
     assert json.loads(structured)["seen_before"] is True
+    # Both sessions' events, built as a user's: every type known, the first's failed view.
+    whole = assert_indexed_whole(tmp_path / "whole.db", copilot_home / "session-state", failures=1)
+    assert whole["tool_calls"] == 4  # view, create, view; find_past_fix

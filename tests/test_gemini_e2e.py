@@ -11,7 +11,8 @@ too), runs one that succeeds, then answers. The test reads what Gemini sent next
 hook's past fix appended to the failed command's result, in <hook_context>; the read's
 error followed by the recall (the reason of a "deny": Gemini drops additionalContext from
 a failed call's result); nothing after the success; and the SessionEnd hook's build
-indexes the new session with both failures, as they were, without the recall.
+indexes the new session with both failures, as they were, without the recall. Built as a
+user's, the chat file Gemini wrote has no record of a type pastfix does not know.
 
 A second test installs pastfix's MCP server and skill with `pastfix mcp install --agent
 gemini` and `pastfix skill install --agent gemini`: the "model" calls find_past_fix under
@@ -34,7 +35,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import build_index
 from mock_api import MockAPI
-from npm_clients import client, given_or, npm_installed
+from npm_clients import assert_indexed_whole, client, given_or, npm_installed
 
 from pastfix.cli import cli
 
@@ -231,6 +232,8 @@ def test_the_mcp_tool_and_the_skill_reach_the_model_in_gemini_cli(gemini, tmp_pa
     assert output.startswith("<untrusted_context>\nfind_past_fix: 1 row\n1.\n"), output
     assert f"  session_id: {PAST}\n" in output and f"  resume: gemini --resume {PAST}\n" in output
     assert "  outcome: fixed\n" in output and '"target": "package.json"' in output
+    # The chat Gemini wrote, built as a user's: every record known, no call failed.
+    assert_indexed_whole(tmp_path / "whole.db", gemini_home / ".gemini", failures=0)
 
 
 def test_the_after_tool_hook_recalls_a_past_fix_in_gemini_cli(gemini, api, tmp_path, monkeypatch):
@@ -292,3 +295,6 @@ def test_the_after_tool_hook_recalls_a_past_fix_in_gemini_cli(gemini, api, tmp_p
         'Exit code 1\nnpm ERR! Missing script: "test"\nnpm ERR!   npm run',
         f"File not found: {project / 'missing.txt'}",
     ]
+    # Built as a user's: every record of the chat Gemini wrote known, both failures stored.
+    whole = assert_indexed_whole(tmp_path / "whole.db", gemini_home / ".gemini", failures=2)
+    assert (whole["tool_calls"], whole["tool_results"]) == (3, 3)

@@ -6,7 +6,8 @@ chat completions server on the loopback interface (MockChat: streaming SSE, the 
 turns scripted). The "model" runs a bash command that fails with an error the index holds
 (tests/data/opencode), then answers. The test reads what opencode sent next: the call's
 output with pastfix's past fix appended by the plugin. Then the store opencode wrote is
-indexed: the session, its failed call and its version, as opencode 1.18 keeps them.
+indexed: the session, its project, its failed call and its version, as opencode 1.18 keeps
+them; built as a user's, the store has no row of a type pastfix does not know.
 
 A second test installs pastfix's MCP server and skill with `pastfix mcp install --agent
 opencode` and `pastfix skill install --agent opencode` into that opencode.json (its other
@@ -29,7 +30,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import build_index
 from mock_api import MockAPI, event_stream
-from npm_clients import client, given_or, npm_installed
+from npm_clients import assert_indexed_whole, client, given_or, npm_installed
 
 from pastfix.cli import cli
 
@@ -136,8 +137,9 @@ def run_opencode(opencode, env: dict[str, str], project: Path, prompt: str, mock
     """`opencode run prompt` in a new folder `project`, the mock closed after it."""
     project.mkdir()
     try:
+        # opencode takes its folder from $PWD, which the test's own environment names
         done = subprocess.run(
-            [str(opencode), "run", prompt], cwd=project, env=env,
+            [str(opencode), "run", prompt], cwd=project, env={**env, "PWD": str(project)},
             capture_output=True, text=True, timeout=240,
         )  # fmt: skip
     finally:
@@ -172,7 +174,7 @@ def test_opencode_shows_the_model_the_past_fix_and_its_store_is_indexed(opencode
     conn = sqlite3.connect(index)
     try:
         sessions = conn.execute(
-            "SELECT session_id, version, tool_error_count FROM sessions"
+            "SELECT project, version, tool_error_count FROM sessions"
             " WHERE agent = 'opencode' AND session_id != ?",
             [PAST],
         ).fetchall()
@@ -183,9 +185,12 @@ def test_opencode_shows_the_model_the_past_fix_and_its_store_is_indexed(opencode
         ).fetchall()
     finally:
         conn.close()
-    assert [(v, n) for _, v, n in sessions] == [(OPENCODE_VERSION, 1)]
+    assert sessions == [(str(tmp_path / "app"), OPENCODE_VERSION, 1)]
     assert len(failed) == 1 and failed[0][0].startswith("Exit code 1\nModule not found")
     assert MARK not in failed[0][0]
+    # The store alone, built as a user's: every message and part known, its failure stored.
+    whole = assert_indexed_whole(tmp_path / "whole.db", store, failures=1)
+    assert (whole["messages"], whole["tool_calls"]) == (4, 1)
 
 
 # Turns the MCP mock waits, half a second each, for pastfix's tools to be offered.
@@ -256,3 +261,6 @@ def test_the_mcp_tool_and_the_skill_reach_the_model_in_opencode(opencode, tmp_pa
         f"  session_id: {PAST}\n" in answer and f"  resume: opencode --session {PAST}\n" in answer
     )
     assert "  outcome: fixed\n" in answer and "'./widgets/quokka'" in answer
+    # The store, built as a user's: every message and part known, no call failed.
+    store = tmp_path / "home" / ".local" / "share" / "opencode"
+    assert_indexed_whole(tmp_path / "whole.db", store, failures=0)

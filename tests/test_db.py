@@ -1315,6 +1315,42 @@ def test_an_unreadable_project_folder_keeps_its_sessions(db_path, projects, monk
     assert build_index(db_path, projects).problems == 0
 
 
+def test_a_project_folder_without_read_permission_is_a_problem_not_a_traceback(
+    db_path, projects, monkeypatch
+):
+    """chmod 000 on a project folder: for a user other than root, listing it and stat() of
+    anything in it fail. Telling the source's agent stats names in it (Gemini CLI's
+    logs.json) and raised PermissionError out of the build."""
+    small_session(projects)
+    other = projects / "-home-dev-other" / f"{SID2}.jsonl"
+    write_jsonl(other, [prompt("o1", SID2, "other project", "2026-01-01T00:00:00Z")])
+    build_index(db_path, projects)
+    before = snapshot(db_path)
+    denied = str(other.parent)
+    real_scandir, real_stat = os.scandir, os.stat
+
+    def refuse(name):
+        if str(name) == denied or str(name).startswith(denied + os.sep):
+            raise PermissionError(13, "Permission denied", str(name))
+
+    def scandir(name="."):
+        refuse(name)
+        return real_scandir(name)
+
+    def stat(name, *args, **kwargs):
+        refuse(name)
+        return real_stat(name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "stat", stat)
+    for force in (False, True):
+        stats = build_index(db_path, projects, force=force)
+        assert stats.problem_examples == [f"{denied}: cannot list: Permission denied"]
+        after = snapshot(db_path)
+        after.pop("problems")
+        assert after == {k: v for k, v in before.items() if k != "problems"}
+
+
 def test_a_symlinked_project_folder_is_indexed(db_path, projects, tmp_path):
     small_session(projects)
     elsewhere = tmp_path / "elsewhere" / "-home-dev-other"

@@ -283,6 +283,43 @@ def test_closed_stdout_is_not_a_traceback(tmp_path, projects):
     assert "Traceback" not in stderr
 
 
+# Runs `pastfix ARGS` as the console script does, Ctrl-C arriving while MODULE imports.
+CTRL_C_DURING_IMPORT = """
+import importlib.abc, os, signal, sys
+module, *args = sys.argv[1:]
+
+class CtrlC(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == module:
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["pastfix", *args]
+from pastfix.entry import main
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    "module, args",
+    [("pastfix.db", ["build", "--help"]), ("pastfix.queries", ["hook"])],
+    ids=["build", "hook"],
+)
+def test_ctrl_c_while_starting_is_one_line_not_a_traceback(tmp_path, module, args):
+    """Ctrl-C in the first ~0.2 s of a build, while click and the build modules import
+    (click turns one after that into 'Aborted!'), printed a KeyboardInterrupt traceback."""
+    proc = subprocess.run(
+        [sys.executable, "-c", CTRL_C_DURING_IMPORT, module, *args],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        input="{}",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, "\nInterrupted.\n", "")
+
+
 def test_no_redact_is_recorded_and_changing_it_rebuilds(tmp_path):
     projects = tmp_path / "projects"
     key = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234"

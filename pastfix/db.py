@@ -328,10 +328,15 @@ def check_db_path(path: Path) -> None:
                 raise BuildError(f"{path} is not a SQLite database; refusing to overwrite it")
 
 
-def connect(path: str | Path) -> Connection:
-    """Open (creating if needed) an index with its schema up to date, in autocommit mode."""
+def connect(path: str | Path, create: bool = True) -> Connection:
+    """Open (creating if needed) an index with its schema up to date, in autocommit mode.
+
+    `create=False` (pastfix forget) refuses a file that holds no index yet, empty or an
+    empty SQLite database, instead of writing a new index into it."""
     path = Path(path)
     check_db_path(path)
+    if not create and (not path.is_file() or path.stat().st_size == 0):
+        raise BuildError(f"{path} is empty: it holds no pastfix index")
     # A concurrent build holds the write lock for one file's transaction at a
     # time (or a whole fresh build): wait for it rather than fail at once.
     conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
@@ -343,6 +348,8 @@ def connect(path: str | Path) -> Connection:
             conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
         if names and "_sqlite_migrations" not in names:
             raise BuildError(f"{path} is a SQLite database that pastfix did not create")
+        if not names and not create:
+            raise BuildError(f"{path} is an empty SQLite database: it holds no pastfix index")
         if not names and SCHEMA_SCRIPT.is_file():
             # A new file gets the migrated schema from its script (see
             # migrations.schema_script): 2 ms, where the migrations are ~75 ms. It has

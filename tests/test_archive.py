@@ -353,9 +353,17 @@ def test_forget_from_a_file_that_is_no_index_is_a_one_line_error(tmp_path):
     conn = sqlite3.connect(other)
     conn.execute("CREATE TABLE t (x)")
     conn.close()
+    # Both were made into a new, empty index, then nothing matched.
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    blank = tmp_path / "blank.db"
+    sqlite3.connect(blank).execute("VACUUM").connection.close()
+    assert blank.stat().st_size > 0
     for path, error in (
         (junk, f"{junk} is not a SQLite database; refusing to overwrite it"),
         (other, f"{other} is a SQLite database that pastfix did not create"),
+        (empty, f"{empty} is empty: it holds no pastfix index"),
+        (blank, f"{blank} is an empty SQLite database: it holds no pastfix index"),
     ):
         before = path.read_bytes()
         result = CliRunner().invoke(cli.cli, ["forget", str(path), "--missing"])

@@ -368,6 +368,15 @@ def connect(path: str | Path, create: bool = True) -> Connection:
                     "SELECT name FROM _sqlite_migrations WHERE migration_set = 'pastfix'"
                 )
             }
+        newer = sorted(name for name in applied if name > LATEST_MIGRATION)
+        if newer:
+            # Migrations are numbered (m012_archive): one after ours is a newer pastfix's,
+            # whose columns or rules this one does not know to fill. Writing its rows there
+            # left them without what it adds, and it would not know to fill them again.
+            raise BuildError(
+                f"{path} was built by a newer pastfix (migration {newer[-1]}): upgrade"
+                " pastfix to write to it; pastfix find and Datasette can still read it"
+            )
         if LATEST_MIGRATION not in applied:
             from sqlite_utils import Database
 

@@ -843,12 +843,15 @@ def status_(db_path: Path | None, json_: bool) -> None:
         pastfix status
         pastfix status ~/index.db --json
     """
+    from pastfix import queries
     from pastfix import status as state
 
     if db_path is None:
         db_path = Path("index.db") if Path("index.db").is_file() else paths.default_db()
     try:
         found = state.status(db_path)
+    except pdb.sqlite3.DatabaseError as e:
+        raise click.ClickException(queries.open_error(db_path, e)) from e
     except (OSError, pdb.sqlite3.Error) as e:
         raise click.ClickException(f"{db_path}: {e}") from e
     click.echo(to_json(found) if json_ else state.format_text(found))

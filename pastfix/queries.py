@@ -1596,13 +1596,13 @@ def connect(
         raise NotAnIndex(f"{path} not found: build it with `pastfix build {path}`")
     try:
         conn = sqlite3.connect(
-            f"{path.resolve().as_uri()}?mode=ro",
+            read_uri(path),
             uri=True,
             timeout=BUSY_TIMEOUT if timeout is None else timeout,
             factory=_Index,
         )
     except sqlite3.DatabaseError as e:
-        raise NotAnIndex(_open_error(path, e)) from e
+        raise NotAnIndex(open_error(path, e)) from e
     conn.time_limit = TIME_LIMIT if time_limit is None else time_limit
     try:
         # One read transaction for both checks: they wait for a build's lock once.
@@ -1613,7 +1613,7 @@ def connect(
         conn.commit()
     except sqlite3.DatabaseError as e:
         conn.close()
-        raise NotAnIndex(_open_error(path, e)) from e
+        raise NotAnIndex(open_error(path, e)) from e
     if not index:
         conn.close()
         raise NotAnIndex(f"{path} is not a pastfix index (see `pastfix build --help`)")
@@ -1676,7 +1676,25 @@ def limited(conn: sqlite3.Connection) -> Iterator[None]:
             conn.set_progress_handler(None, 0)
 
 
-def _open_error(path: Path, error: sqlite3.DatabaseError) -> str:
+def read_uri(path: Path) -> str:
+    """The URI that opens the index at `path` read-only.
+
+    Reading an index in WAL mode needs its -shm file, which SQLite creates beside it: in
+    a folder no one can write (a read-only mount, a team's shared folder), that failed,
+    'unable to open database file'. There, with no -wal or -journal file beside it, no
+    write can be under way nor left to apply, so the file is opened immutable, as the
+    read-only medium it is: no -shm is needed, and nothing is locked.
+    """
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    folder = path.resolve().parent
+    if not os.access(folder, os.W_OK) and not any(
+        Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-journal")
+    ):
+        uri += "&immutable=1"
+    return uri
+
+
+def open_error(path: Path, error: sqlite3.DatabaseError) -> str:
     """What keeps the index at `path` from being read, in words a user can act on."""
     text = str(error)
     folder = path.resolve().parent

@@ -396,6 +396,32 @@ def test_find_with_a_leftover_journal_says_so(tmp_path, projects, monkeypatch):
     )
 
 
+def test_an_index_in_a_read_only_folder_is_read_as_it_is(tmp_path, projects, monkeypatch):
+    """A read-only mount or shared folder: find and status read the index without the -shm
+    file SQLite makes to read a WAL index, which could not be created there ('unable to
+    open database file', and 'copy the index to a writable folder'). Root may write
+    anywhere, so the folder is made read-only to pastfix's own check."""
+    db_path = tmp_path / "ro" / "index.db"
+    db_path.parent.mkdir()
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    assert sorted(p.name for p in db_path.parent.iterdir()) == ["index.db", "index.db.lock"]
+    real_access = os.access
+
+    def access(path, mode, *args, **kwargs):
+        if mode == os.W_OK and os.path.realpath(path) == str(db_path.parent.resolve()):
+            return False
+        return real_access(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+    found = CliRunner().invoke(cli, ["find", "ENOENT: no such file", str(db_path), "--json"])
+    assert found.exit_code == 0, found.output
+    assert json.loads(found.stdout)[0]["session_id"] == SID
+    status = CliRunner().invoke(cli, ["status", str(db_path), "--json"])
+    assert status.exit_code == 0, status.output
+    assert json.loads(status.stdout)["sessions"] == 1
+    assert sorted(p.name for p in db_path.parent.iterdir()) == ["index.db", "index.db.lock"]
+
+
 def test_a_read_only_wal_file_is_named_in_the_error(tmp_path, projects, monkeypatch):
     from pastfix import db as pdb
 

@@ -319,9 +319,14 @@ def skipped_sources(conn: Connection, roots: Sequence[Path]) -> list[dict[str, A
 
 
 def check_db_path(path: Path) -> None:
-    """Refuse a path that is a directory or a file that is not SQLite."""
+    """Refuse a path that is a directory, a FIFO or a device, or a file that is not SQLite.
+
+    SQLite opens a FIFO or /dev/null as a file: 'disk I/O error', or 'no such table:
+    _sqlite_migrations', after the build had made its lock file beside it (/dev/null.lock)."""
     if path.is_dir():
         raise BuildError(f"{path} is a directory, not a database file")
+    if path.exists() and not path.is_file():
+        raise BuildError(f"{path} is not a regular file: give the path of a database file")
     if path.exists() and path.stat().st_size > 0:
         with open(path, "rb") as f:
             if f.read(16) != b"SQLite format 3\x00":

@@ -581,12 +581,14 @@ def test_image_becomes_placeholder(db_path, projects):
     ]
 
 
-@pytest.mark.parametrize("kind", ["directory", "not-sqlite", "foreign-sqlite"])
+@pytest.mark.parametrize("kind", ["directory", "fifo", "not-sqlite", "foreign-sqlite"])
 def test_bad_db_path_is_refused_and_untouched(tmp_path, projects, kind):
     small_session(projects)
     target = tmp_path / "target"
     if kind == "directory":
         target.mkdir()
+    elif kind == "fifo":  # or a device: SQLite opened it, after the lock file was made
+        os.mkfifo(target)
     elif kind == "not-sqlite":
         target.write_text("my precious notes\n")
     else:
@@ -594,12 +596,16 @@ def test_bad_db_path_is_refused_and_untouched(tmp_path, projects, kind):
         conn.execute("CREATE TABLE notes (body TEXT)")
         conn.commit()
         conn.close()
-    before = None if kind == "directory" else target.read_bytes()
+    before = None if kind in ("directory", "fifo") else target.read_bytes()
     with pytest.raises(pdb.BuildError) as e:
         build_index(target, projects)
     assert str(target) in str(e.value)
-    if before is not None:
+    if kind == "fifo":
+        assert str(e.value) == f"{target} is not a regular file: give the path of a database file"
+    elif before is not None:
         assert target.read_bytes() == before
+    if kind != "foreign-sqlite":  # told by its tables, once the build holds its lock
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["projects", "target"]
 
 
 def test_missing_source_is_refused(db_path, tmp_path):

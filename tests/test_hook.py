@@ -496,6 +496,9 @@ def test_default_db(monkeypatch, fake_home):
     assert paths.default_db() == fake_home / ".local" / "share" / "pastfix" / "index.db"
     monkeypatch.setenv("XDG_DATA_HOME", str(fake_home / "data"))
     assert paths.default_db() == fake_home / "data" / "pastfix" / "index.db"
+    # Relative: ignored, as the XDG spec asks (each session's folder had its own index).
+    monkeypatch.setenv("XDG_DATA_HOME", "data")
+    assert paths.default_db() == fake_home / ".local" / "share" / "pastfix" / "index.db"
     monkeypatch.setenv("PASTFIX_DB", "/somewhere/else.db")
     assert paths.default_db() == Path("/somewhere/else.db")
 

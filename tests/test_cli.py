@@ -422,6 +422,18 @@ def test_an_index_in_a_read_only_folder_is_read_as_it_is(tmp_path, projects, mon
     assert sorted(p.name for p in db_path.parent.iterdir()) == ["index.db", "index.db.lock"]
 
 
+@pytest.mark.parametrize("name", ["a#b.db", "a?b.db", "caf\u00e9 %20.db"])
+def test_status_reads_an_index_whose_name_an_uri_would_cut(tmp_path, projects, name):
+    """status opened file:PATH?mode=ro unescaped: for a#b.db, SQLite read (and made) the
+    empty database a, and said the index held 0 sessions."""
+    db_path = tmp_path / name
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    status = CliRunner().invoke(cli, ["status", str(db_path), "--json"])
+    assert status.exit_code == 0, status.output
+    assert json.loads(status.stdout)["sessions"] == 1
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith(name)] == ["projects"]
+
+
 def test_a_read_only_wal_file_is_named_in_the_error(tmp_path, projects, monkeypatch):
     from pastfix import db as pdb
 

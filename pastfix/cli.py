@@ -1,4 +1,5 @@
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -50,6 +51,10 @@ def main() -> None:
     except OSError:  # a closed pipe: what Python itself exits with then
         code = 120
     os._exit(code)
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
 
 
 @contextmanager
@@ -145,6 +150,10 @@ def build(
             raise click.UsageError("give DB_PATH or --default-db, not both")
         db_path = paths.default_db()
         db_path.parent.mkdir(parents=True, exist_ok=True)
+    # SIGTERM (`timeout`, a service stopping, a closing terminal's session) ends the build
+    # as Ctrl-C does, through its handlers: the transaction in progress rolls back and the
+    # helper's side files are deleted, where the default action left them for the next build.
+    signal.signal(signal.SIGTERM, _terminated)
     if not sources:
         sources = tuple(agents.default_sources(agent))
         if sources[0] == transcripts.DEMO_PROJECTS:

@@ -320,6 +320,43 @@ def test_ctrl_c_while_starting_is_one_line_not_a_traceback(tmp_path, module, arg
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, "\nInterrupted.\n", "")
 
 
+# Runs `pastfix ARGS` with a helper process, SIGTERM arriving as the builder reads its first file.
+SIGTERM_DURING_BUILD = """
+import os, signal, sys
+from pastfix import db as pdb
+pdb.PARALLEL_MIN_BYTES = 0
+builder, index_file = os.getpid(), pdb._Builder._index_file
+
+def terminated_while_reading(self, *args, **kwargs):
+    if os.getpid() == builder:
+        os.kill(builder, signal.SIGTERM)
+    return index_file(self, *args, **kwargs)
+
+pdb._Builder._index_file = terminated_while_reading
+sys.argv = ["pastfix", *sys.argv[1:]]
+from pastfix.entry import main
+main()
+"""
+
+
+def test_sigterm_during_a_build_rolls_back_and_leaves_no_side_file(tmp_path, projects):
+    """`timeout`, a service stopping: the build was killed where it stood, leaving its
+    helper's side files (index.db.part-PID) for the next build to remove."""
+    db_path = tmp_path / "index.db"
+    proc = subprocess.run(
+        [sys.executable, "-c", SIGTERM_DURING_BUILD, "build", str(db_path)]
+        + ["--source", str(projects), "-s"],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+    )
+    assert (proc.returncode, proc.stdout) == (128 + 15, ""), proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.db", "index.db.lock", "projects"]
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    assert sqlite3.connect(db_path).execute("SELECT count(*) FROM tool_results").fetchone()[0]
+
+
 def test_no_redact_is_recorded_and_changing_it_rebuilds(tmp_path):
     projects = tmp_path / "projects"
     key = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234"

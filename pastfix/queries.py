@@ -2057,7 +2057,22 @@ def patch_lines(patch: str | None) -> list[tuple[str, str]]:
 
 
 def _when(timestamp: str | None) -> str:
-    """An ISO timestamp as `2026-02-12 21:03 UTC`."""
+    """An ISO timestamp as `2026-02-12 21:03 UTC`.
+
+    Agents write UTC (`...Z`). One with another offset (`+05:30`) is said in UTC too,
+    where its clock time was shown as UTC; one that is no date (a transcript's own text,
+    `99999-01-01...`) is shown as written, not cut into `99999-01-0 T00:0 UTC`.
+    """
     if not timestamp or len(timestamp) < 16:
         return timestamp or ""
+    if not (timestamp.endswith("Z") and timestamp[4] == "-" and timestamp[10] == "T"):
+        from datetime import UTC, datetime
+
+        try:
+            moment = datetime.fromisoformat(timestamp)
+        except ValueError:
+            return timestamp
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(UTC)
+        return moment.strftime("%Y-%m-%d %H:%M UTC")
     return f"{timestamp[:10]} {timestamp[11:16]} UTC"

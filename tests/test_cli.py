@@ -10,7 +10,7 @@ from importlib.metadata import version
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT
-from jsonl import failing_session, write_jsonl
+from jsonl import failing_session, result, tool_use, write_jsonl
 
 from pastfix import db as pdb
 from pastfix import transcripts
@@ -543,6 +543,31 @@ def test_find_over_the_time_limit_is_a_one_line_error(tmp_path, projects, monkey
         1,
         "Error: query took longer than 1e-06 s; narrow it\n",
     )
+
+
+@pytest.mark.parametrize(
+    "timestamp, said",
+    [
+        ("2026-01-01T10:00:00.000Z", "2026-01-01 10:00 UTC"),
+        # another offset: it said 10:00 UTC
+        ("2026-01-01T10:00:00+05:30", "2026-01-01 04:30 UTC"),
+        # no date: it said 99999-01-0 T00:0 UTC
+        ("99999-01-01T00:00:00Z", "99999-01-01T00:00:00Z"),
+    ],
+)
+def test_find_says_when_in_utc_or_as_written(tmp_path, timestamp, said):
+    projects = tmp_path / "projects"
+    write_jsonl(
+        projects / "-home-dev-app" / f"{SID}.jsonl",
+        [
+            tool_use("u1", SID, "t1", "Bash", {"command": "ls"}, timestamp),
+            result("r1", SID, "t1", "ENOENT: no such file, open 'x'", timestamp, True),
+        ],
+    )
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    found = run("find", "ENOENT: no such file, open 'x'", str(db_path))
+    assert found.stdout.splitlines()[0] == f"1. Bash failed {said} in /home/dev/app"
 
 
 def test_the_summary_says_one_thing_in_the_singular():

@@ -233,9 +233,19 @@ def _detect(root: Path) -> str | None:
     """The agent whose store `root` is: the others are asked first, Claude Code's test
     (a folder of folders of .jsonl files) being the loosest."""
     for agent in [*NAMES[1:], CLAUDE]:
-        if AGENTS[agent].reader.holds(root):
+        if _holds(agent, root):
             return agent
     return None
+
+
+def _holds(agent: str, folder: Path) -> bool:
+    """Whether `folder` is `agent`'s store; not when a file its reader looks at cannot be
+    looked at (a project folder without read permission): the walk of the source then
+    records that folder as a problem, where a PermissionError here stopped the build."""
+    try:
+        return AGENTS[agent].reader.holds(folder)
+    except OSError:
+        return False
 
 
 def stores(root: Path, agent: str | None = None) -> list[tuple[Path, str]]:
@@ -326,7 +336,7 @@ def _store_beside(root: Path) -> tuple[str, Path] | None:
             continue
         for folder in (child, child / "sessions"):
             for agent in NAMES[1:]:
-                if AGENTS[agent].reader.holds(folder):
+                if _holds(agent, folder):
                     return agent, folder
     return None
 

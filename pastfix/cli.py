@@ -1,5 +1,6 @@
 import functools
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -76,6 +77,10 @@ def main() -> None:
     except OSError:  # a closed pipe: what Python itself exits with then
         code = 120
     os._exit(code)
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
 
 
 @contextmanager
@@ -172,6 +177,10 @@ def build(
             raise click.UsageError("give DB_PATH or --default-db, not both")
         db_path = paths.default_db()
         db_path.parent.mkdir(parents=True, exist_ok=True)
+    # SIGTERM (`timeout`, a service stopping, a closing terminal's session) ends the build
+    # as Ctrl-C does, through its handlers: the transaction in progress rolls back and the
+    # helper's side files are deleted, where the default action left them for the next build.
+    signal.signal(signal.SIGTERM, _terminated)
     if not sources:
         sources = tuple(agents.default_sources(agent))
         if sources[0] == transcripts.DEMO_PROJECTS:
@@ -878,12 +887,15 @@ def status_(db_path: Path | None, json_: bool) -> None:
         pastfix status
         pastfix status ~/index.db --json
     """
+    from pastfix import queries
     from pastfix import status as state
 
     if db_path is None:
         db_path = Path("index.db") if Path("index.db").is_file() else paths.default_db()
     try:
         found = state.status(db_path)
+    except pdb.sqlite3.DatabaseError as e:
+        raise click.ClickException(queries.open_error(db_path, e)) from e
     except (OSError, pdb.sqlite3.Error) as e:
         raise click.ClickException(f"{db_path}: {e}") from e
     click.echo(to_json(found) if json_ else state.format_text(found))

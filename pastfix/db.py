@@ -7,6 +7,7 @@ import glob
 import hashlib
 import json
 import os
+import signal
 import sqlite3
 import threading
 import time
@@ -321,19 +322,29 @@ def skipped_sources(conn: Connection, roots: Sequence[Path]) -> list[dict[str, A
 
 
 def check_db_path(path: Path) -> None:
-    """Refuse a path that is a directory or a file that is not SQLite."""
+    """Refuse a path that is a directory, a FIFO or a device, or a file that is not SQLite.
+
+    SQLite opens a FIFO or /dev/null as a file: 'disk I/O error', or 'no such table:
+    _sqlite_migrations', after the build had made its lock file beside it (/dev/null.lock)."""
     if path.is_dir():
         raise BuildError(f"{path} is a directory, not a database file")
+    if path.exists() and not path.is_file():
+        raise BuildError(f"{path} is not a regular file: give the path of a database file")
     if path.exists() and path.stat().st_size > 0:
         with open(path, "rb") as f:
             if f.read(16) != b"SQLite format 3\x00":
                 raise BuildError(f"{path} is not a SQLite database; refusing to overwrite it")
 
 
-def connect(path: str | Path) -> Connection:
-    """Open (creating if needed) an index with its schema up to date, in autocommit mode."""
+def connect(path: str | Path, create: bool = True) -> Connection:
+    """Open (creating if needed) an index with its schema up to date, in autocommit mode.
+
+    `create=False` (pastfix forget) refuses a file that holds no index yet, empty or an
+    empty SQLite database, instead of writing a new index into it."""
     path = Path(path)
     check_db_path(path)
+    if not create and (not path.is_file() or path.stat().st_size == 0):
+        raise BuildError(f"{path} is empty: it holds no pastfix index")
     # A concurrent build holds the write lock for one file's transaction at a
     # time (or a whole fresh build): wait for it rather than fail at once.
     conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
@@ -345,6 +356,8 @@ def connect(path: str | Path) -> Connection:
             conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
         if names and "_sqlite_migrations" not in names:
             raise BuildError(f"{path} is a SQLite database that pastfix did not create")
+        if not names and not create:
+            raise BuildError(f"{path} is an empty SQLite database: it holds no pastfix index")
         if not names and SCHEMA_SCRIPT.is_file():
             # A new file gets the migrated schema from its script (see
             # migrations.schema_script): 2 ms, where the migrations are ~75 ms. It has
@@ -363,6 +376,15 @@ def connect(path: str | Path) -> Connection:
                     "SELECT name FROM _sqlite_migrations WHERE migration_set = 'pastfix'"
                 )
             }
+        newer = sorted(name for name in applied if name > LATEST_MIGRATION)
+        if newer:
+            # Migrations are numbered (m012_archive): one after ours is a newer pastfix's,
+            # whose columns or rules this one does not know to fill. Writing its rows there
+            # left them without what it adds, and it would not know to fill them again.
+            raise BuildError(
+                f"{path} was built by a newer pastfix (migration {newer[-1]}): upgrade"
+                " pastfix to write to it; pastfix find and Datasette can still read it"
+            )
         if LATEST_MIGRATION not in applied:
             from sqlite_utils import Database
 
@@ -1327,61 +1349,70 @@ class _Builder:
             conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             conn.execute("PRAGMA temp_store=MEMORY")  # the sorts of the deferred indexes
             mine, theirs = _split(plans)
-            shard = _Shard.start(self, theirs) if theirs else None
+            try:
+                shard = _Shard.start(self, theirs) if theirs else None
+            except BaseException:  # such as a full disk while it made its side files
+                _remove_side_files(_Shard.side_path(self.db_path))
+                raise
             self.stats.processes = 2 if shard else 1
-            # Not IMMEDIATE: that would lock the helper's attached side file too.
-            conn.execute("BEGIN")
-            # Secondary indexes are cheaper to build once, sorted, than row by
-            # row; unique ones stay, since INSERT OR IGNORE relies on them, and so
-            # do the partial ones on failed results (see _secondary_indexes).
-            deferred = _secondary_indexes(conn)
-            for name, _ in deferred:
-                conn.execute(f"DROP INDEX [{name}]")
-            if self.force or conn.execute("SELECT 1 FROM source_files LIMIT 1").fetchone():
-                # Forced, or another build filled the index while this one planned.
-                self._keep_gone_sessions_of(plans)
-                self._clear(self._cleared_paths(plans, dropped))
-            else:
-                self.new_index = True
-            for record in gone:
-                self._archive(record)
-            for plan in mine:
-                self._index_file(plan, progress)
+            try:
+                # Not IMMEDIATE: that would lock the helper's attached side file too.
+                conn.execute("BEGIN")
+                # Secondary indexes are cheaper to build once, sorted, than row by
+                # row; unique ones stay, since INSERT OR IGNORE relies on them, and so
+                # do the partial ones on failed results (see _secondary_indexes).
+                deferred = _secondary_indexes(conn)
+                for name, _ in deferred:
+                    conn.execute(f"DROP INDEX [{name}]")
+                if self.force or conn.execute("SELECT 1 FROM source_files LIMIT 1").fetchone():
+                    # Forced, or another build filled the index while this one planned.
+                    self._keep_gone_sessions_of(plans)
+                    self._clear(self._cleared_paths(plans, dropped))
+                else:
+                    self.new_index = True
+                for record in gone:
+                    self._archive(record)
+                for plan in mine:
+                    self._index_file(plan, progress)
+                    if shard:
+                        shard.poll(progress)
                 if shard:
-                    shard.poll(progress)
-            if shard:
-                own_sessions = None
-                if shard.per_session and not self.kept_ids:
-                    # This half's sessions and fixes while the helper computes its own (see
-                    # _Shard), through indexes of this half's rows, dropped again: kept, the
-                    # copy would insert the helper's rows into them one by one (0.05 s more
-                    # than creating them afterwards, at 200 MB).
-                    early = [(n, sql) for n, sql in deferred if n in PER_SESSION_INDEXES]
-                    for _, sql in early:
-                        conn.execute(sql)
-                    own_sessions = self.touched | _call_sessions(conn)
-                    refresh_fixes(conn)
+                    own_sessions = None
+                    if shard.per_session and not self.kept_ids:
+                        # This half's sessions and fixes while the helper computes its own (see
+                        # _Shard), through indexes of this half's rows, dropped again: kept, the
+                        # copy would insert the helper's rows into them one by one (0.05 s more
+                        # than creating them afterwards, at 200 MB).
+                        early = [(n, sql) for n, sql in deferred if n in PER_SESSION_INDEXES]
+                        for _, sql in early:
+                            conn.execute(sql)
+                        own_sessions = self.touched | _call_sessions(conn)
+                        refresh_fixes(conn)
+                        self._refresh_sessions(all_sessions=True)
+                        for name, _ in early:
+                            conn.execute(f"DROP INDEX [{name}]")
+                    if not shard.merge(progress, own_sessions):
+                        self.stats.processes = 1
+                        for plan in theirs:  # the helper failed: do its share here
+                            self._index_file(plan, progress)
+                for _, sql in deferred:
+                    conn.execute(sql)
+                if shard:
+                    # The helper computed its sessions and fixes meanwhile (see _Shard).
+                    shard.merge_sessions(progress)
+                if shard and shard.again is not None:
+                    refresh_sessions(conn, shard.again)
+                    refresh_fixes(conn, shard.again)
+                    self.per_session_done = True
+                conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
+                if not self.per_session_done:
                     self._refresh_sessions(all_sessions=True)
-                    for name, _ in early:
-                        conn.execute(f"DROP INDEX [{name}]")
-                if not shard.merge(progress, own_sessions):
-                    self.stats.processes = 1
-                    for plan in theirs:  # the helper failed: do its share here
-                        self._index_file(plan, progress)
-            for _, sql in deferred:
-                conn.execute(sql)
-            if shard:
-                # The helper computed its sessions and fixes meanwhile (see _Shard).
-                shard.merge_sessions(progress)
-            if shard and shard.again is not None:
-                refresh_sessions(conn, shard.again)
-                refresh_fixes(conn, shard.again)
-                self.per_session_done = True
-            conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
-            if not self.per_session_done:
-                self._refresh_sessions(all_sessions=True)
-            self._finish()
-            conn.execute("COMMIT")
+                self._finish()
+                conn.execute("COMMIT")
+            except BaseException:
+                if shard:  # a full disk needs the space back; Ctrl-C leaves nothing behind
+                    shard.discard()
+                raise
             if shard:
                 shard.remove()
         else:
@@ -2153,11 +2184,16 @@ class _Shard:
         self.sessions_done: bool | None = None  # the helper's "sessions": True, or failed
         self.reaped = False
 
+    @staticmethod
+    def side_path(db_path: Path) -> Path:
+        """The helper's rows file (its sessions file is this path + .sessions)."""
+        return db_path.with_name(f"{db_path.name}.part-{os.getpid()}")
+
     @classmethod
     def start(cls, builder: _Builder, plans: list[_Plan]) -> _Shard:
         from multiprocessing import Pipe
 
-        path = builder.db_path.with_name(f"{builder.db_path.name}.part-{os.getpid()}")
+        path = cls.side_path(builder.db_path)
         for suffix in ("", "-journal"):  # left by a helper of that pid that died
             Path(f"{path}{suffix}").unlink(missing_ok=True)
         # The tables the helper writes, as the index has them, with the unique indexes
@@ -2375,9 +2411,28 @@ class _Shard:
         self._reap()
         self.builder.conn.execute("DETACH DATABASE shard")
         self.builder.conn.execute("DETACH DATABASE shard_sessions")
-        for path in (self.path, self.sessions_path):
-            for suffix in ("", "-journal"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
+        _remove_side_files(self.path)
+
+    def discard(self) -> None:
+        """After the builder failed (a full disk, Ctrl-C, a damaged index): stop the helper
+        and delete its side files at once, the builder's transaction being rolled back by
+        its caller. Left for the next build, they held the space a full disk needs back
+        (6.5 MB of an 8 MB disk filled by a 30 MB corpus)."""
+        if not self.reaped:
+            try:
+                os.kill(self.pid, signal.SIGKILL)  # not reaped yet: the pid is still its own
+            except ProcessLookupError:
+                pass
+            self._reap()
+        # Still attached, maybe in the transaction: unlinked, they go when it closes.
+        _remove_side_files(self.path)
+
+
+def _remove_side_files(path: Path) -> None:
+    """Delete a helper's side files: its rows file, its .sessions file and their journals."""
+    for name in (path, Path(f"{path}.sessions")):
+        for suffix in ("", "-journal"):
+            Path(f"{name}{suffix}").unlink(missing_ok=True)
 
 
 def _run_shard(

@@ -121,7 +121,7 @@ def forget(
         raise ForgetError(f"{db_path} not found: there is no index to forget from")
     try:
         with pdb.build_lock(db_path):
-            conn = pdb.connect(db_path)
+            conn = pdb.connect(db_path, create=False)
             try:
                 sessions = select(conn, session_ids, project, before, missing)
                 done = Forgotten(

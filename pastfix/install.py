@@ -137,7 +137,13 @@ def write_settings(path: Path, settings: dict[str, Any]) -> None:
 
 
 def _write_text(path: Path, text: str) -> None:
-    """Write a file atomically, keeping its mode (a crash leaves the old file or the new one)."""
+    """Write a file atomically, keeping its mode (a crash leaves the old file or the new one).
+
+    A symlink is written through: ~/.claude/settings.json linked to a dotfiles repository
+    stays the link, and its target gets the change. Renamed over, the link became a file
+    of its own, which the user's repository no longer saw.
+    """
+    path = Path(os.path.realpath(path)) if path.is_symlink() else path
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -126,6 +126,15 @@ def repaired(error: msgspec.DecodeError, raw: bytes | memoryview) -> bytes | Non
     return fixed if fixed != raw else None
 
 
+def without_lone_surrogates(raw: bytes) -> bytes:
+    """`raw` (JSON) with its lone surrogate escapes made \\uFFFD, as repaired() does, for a
+    reader whose parser would refuse the whole of it instead of saying why."""
+    return _replace_lone_surrogates(raw) if _LONE_SURROGATE.search(raw) else raw
+
+
+_LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
 def _replace_lone_surrogates(line: bytes) -> bytes:
     """`line` with every \\uD800-\\uDFFF escape that is not half of a pair made \\uFFFD."""
     escapes = list(_ESCAPE.finditer(line))

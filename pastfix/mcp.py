@@ -244,4 +244,38 @@ def create_server(db_path: Path) -> MCPServer:
 
 def serve(db_path: Path) -> None:
     """Run the server on standard input and output until the client closes them."""
+    _repair_stdin()
     create_server(db_path).run("stdio")
+
+
+def _repair_stdin() -> None:
+    """Give the SDK the client's messages with each lone surrogate escape made \\uFFFD.
+
+    An error text holding half an emoji (a string Node cut, "\\ud83d") is valid JSON, but
+    the SDK's parser refuses the whole message and answers nothing: the agent's call
+    waited for its timeout. Standard input becomes a pipe fed, line by line, by a thread
+    that reads the real one (the SDK reads file descriptor 0 itself, so no stream of ours
+    could stand in for it); at the client's end of input the pipe ends too.
+    """
+    import os
+    import threading
+
+    from pastfix import lines
+
+    source = os.fdopen(os.dup(0), "rb", buffering=0)
+    read, write = os.pipe()
+    os.dup2(read, 0)
+    os.close(read)
+
+    def pump() -> None:
+        with source, os.fdopen(write, "wb", buffering=0) as out:
+            pending = b""
+            while chunk := source.read(1 << 16):
+                pending += chunk
+                cut = pending.rfind(b"\n") + 1
+                if cut:
+                    out.write(lines.without_lone_surrogates(pending[:cut]))
+                    pending = pending[cut:]
+            out.write(lines.without_lone_surrogates(pending))
+
+    threading.Thread(target=pump, name="pastfix-stdin", daemon=True).start()

@@ -22,11 +22,17 @@ CLAUDE_CONFIG_ENV = "CLAUDE_CONFIG_DIR"
 
 
 def default_db() -> Path:
-    """$PASTFIX_DB, or $XDG_DATA_HOME/pastfix/index.db (~/.local/share/pastfix/index.db)."""
+    """$PASTFIX_DB, or $XDG_DATA_HOME/pastfix/index.db (~/.local/share/pastfix/index.db).
+
+    A relative XDG_DATA_HOME is ignored, as the XDG spec asks: the hook and the MCP server
+    start in each session's folder, where it named another index every time.
+    """
     if os.environ.get(ENV):
         return Path(os.environ[ENV]).expanduser()
-    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data).expanduser() / "pastfix" / "index.db"
+    data = Path(os.environ.get("XDG_DATA_HOME") or "").expanduser()
+    if not data.is_absolute():
+        data = Path.home() / ".local" / "share"
+    return data / "pastfix" / "index.db"
 
 
 def codex_home() -> Path:

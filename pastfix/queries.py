@@ -1701,13 +1701,13 @@ def connect(
         raise NotAnIndex(f"{path} not found: build it with `pastfix build {path}`")
     try:
         conn = sqlite3.connect(
-            f"{path.resolve().as_uri()}?mode=ro",
+            read_uri(path),
             uri=True,
             timeout=BUSY_TIMEOUT if timeout is None else timeout,
             factory=_Index,
         )
     except sqlite3.DatabaseError as e:
-        raise NotAnIndex(_open_error(path, e)) from e
+        raise NotAnIndex(open_error(path, e)) from e
     conn.time_limit = TIME_LIMIT if time_limit is None else time_limit
     try:
         # One read transaction for both checks: they wait for a build's lock once.
@@ -1718,7 +1718,7 @@ def connect(
         conn.commit()
     except sqlite3.DatabaseError as e:
         conn.close()
-        raise NotAnIndex(_open_error(path, e)) from e
+        raise NotAnIndex(open_error(path, e)) from e
     if not index:
         conn.close()
         raise NotAnIndex(f"{path} is not a pastfix index (see `pastfix build --help`)")
@@ -1781,7 +1781,25 @@ def limited(conn: sqlite3.Connection) -> Iterator[None]:
             conn.set_progress_handler(None, 0)
 
 
-def _open_error(path: Path, error: sqlite3.DatabaseError) -> str:
+def read_uri(path: Path) -> str:
+    """The URI that opens the index at `path` read-only.
+
+    Reading an index in WAL mode needs its -shm file, which SQLite creates beside it: in
+    a folder no one can write (a read-only mount, a team's shared folder), that failed,
+    'unable to open database file'. There, with no -wal or -journal file beside it, no
+    write can be under way nor left to apply, so the file is opened immutable, as the
+    read-only medium it is: no -shm is needed, and nothing is locked.
+    """
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    folder = path.resolve().parent
+    if not os.access(folder, os.W_OK) and not any(
+        Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-journal")
+    ):
+        uri += "&immutable=1"
+    return uri
+
+
+def open_error(path: Path, error: sqlite3.DatabaseError) -> str:
     """What keeps the index at `path` from being read, in words a user can act on."""
     text = str(error)
     folder = path.resolve().parent
@@ -2214,7 +2232,22 @@ def patch_lines(patch: str | None) -> list[tuple[str, str]]:
 
 
 def _when(timestamp: str | None) -> str:
-    """An ISO timestamp as `2026-02-12 21:03 UTC`."""
+    """An ISO timestamp as `2026-02-12 21:03 UTC`.
+
+    Agents write UTC (`...Z`). One with another offset (`+05:30`) is said in UTC too,
+    where its clock time was shown as UTC; one that is no date (a transcript's own text,
+    `99999-01-01...`) is shown as written, not cut into `99999-01-0 T00:0 UTC`.
+    """
     if not timestamp or len(timestamp) < 16:
         return timestamp or ""
+    if not (timestamp.endswith("Z") and timestamp[4] == "-" and timestamp[10] == "T"):
+        from datetime import UTC, datetime
+
+        try:
+            moment = datetime.fromisoformat(timestamp)
+        except ValueError:
+            return timestamp
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(UTC)
+        return moment.strftime("%Y-%m-%d %H:%M UTC")
     return f"{timestamp[:10]} {timestamp[11:16]} UTC"

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pastfix import agents, install, paths
+from pastfix import agents, install, paths, queries
 
 # Claude Code's default cleanupPeriodDays; hook install mentions the setting when it is
 # unset or no longer than this.
@@ -108,7 +108,7 @@ def _index(db_path: Path) -> dict[str, Any]:
     found: dict[str, Any] = {
         "size_bytes": db_path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
     }
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    conn = sqlite3.connect(queries.read_uri(db_path), uri=True)
     try:
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         if "sessions" not in names or "_build_state" not in names:

@@ -355,9 +355,17 @@ def test_forget_from_a_file_that_is_no_index_is_a_one_line_error(tmp_path):
     conn = sqlite3.connect(other)
     conn.execute("CREATE TABLE t (x)")
     conn.close()
+    # Both were made into a new, empty index, then nothing matched.
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    blank = tmp_path / "blank.db"
+    sqlite3.connect(blank).execute("VACUUM").connection.close()
+    assert blank.stat().st_size > 0
     for path, error in (
         (junk, f"{junk} is not a SQLite database; refusing to overwrite it"),
         (other, f"{other} is a SQLite database that pastfix did not create"),
+        (empty, f"{empty} is empty: it holds no pastfix index"),
+        (blank, f"{blank} is an empty SQLite database: it holds no pastfix index"),
     ):
         before = path.read_bytes()
         result = CliRunner().invoke(cli.cli, ["forget", str(path), "--missing"])
@@ -579,7 +587,8 @@ def test_status_of_a_file_that_is_not_an_index(tmp_path, claude_home):
     path.write_bytes(b"not sqlite at all" * 10)
     result = CliRunner().invoke(cli.cli, ["status", str(path)])
     assert result.exit_code == 1
-    assert result.stderr.startswith(f"Error: {path}: ") and "Traceback" not in result.output
+    # What find says of it too.
+    assert result.stderr == f"Error: {path} is not a SQLite database\n"
 
 
 def test_find_says_a_session_cannot_be_resumed_when_its_transcript_is_gone(tmp_path, projects):

@@ -10,7 +10,7 @@ from importlib.metadata import version
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT
-from jsonl import failing_session, write_jsonl
+from jsonl import failing_session, result, tool_use, write_jsonl
 
 from pastfix import db as pdb
 from pastfix import transcripts
@@ -284,6 +284,80 @@ def test_closed_stdout_is_not_a_traceback(tmp_path, projects):
     assert "Traceback" not in stderr
 
 
+# Runs `pastfix ARGS` as the console script does, Ctrl-C arriving while MODULE imports.
+CTRL_C_DURING_IMPORT = """
+import importlib.abc, os, signal, sys
+module, *args = sys.argv[1:]
+
+class CtrlC(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == module:
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["pastfix", *args]
+from pastfix.entry import main
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    "module, args",
+    [("pastfix.db", ["build", "--help"]), ("pastfix.queries", ["hook"])],
+    ids=["build", "hook"],
+)
+def test_ctrl_c_while_starting_is_one_line_not_a_traceback(tmp_path, module, args):
+    """Ctrl-C in the first ~0.2 s of a build, while click and the build modules import
+    (click turns one after that into 'Aborted!'), printed a KeyboardInterrupt traceback."""
+    proc = subprocess.run(
+        [sys.executable, "-c", CTRL_C_DURING_IMPORT, module, *args],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        input="{}",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, "\nInterrupted.\n", "")
+
+
+# Runs `pastfix ARGS` with a helper process, SIGTERM arriving as the builder reads its first file.
+SIGTERM_DURING_BUILD = """
+import os, signal, sys
+from pastfix import db as pdb
+pdb.PARALLEL_MIN_BYTES = 0
+builder, index_file = os.getpid(), pdb._Builder._index_file
+
+def terminated_while_reading(self, *args, **kwargs):
+    if os.getpid() == builder:
+        os.kill(builder, signal.SIGTERM)
+    return index_file(self, *args, **kwargs)
+
+pdb._Builder._index_file = terminated_while_reading
+sys.argv = ["pastfix", *sys.argv[1:]]
+from pastfix.entry import main
+main()
+"""
+
+
+def test_sigterm_during_a_build_rolls_back_and_leaves_no_side_file(tmp_path, projects):
+    """`timeout`, a service stopping: the build was killed where it stood, leaving its
+    helper's side files (index.db.part-PID) for the next build to remove."""
+    db_path = tmp_path / "index.db"
+    proc = subprocess.run(
+        [sys.executable, "-c", SIGTERM_DURING_BUILD, "build", str(db_path)]
+        + ["--source", str(projects), "-s"],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+    )
+    assert (proc.returncode, proc.stdout) == (128 + 15, ""), proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.db", "index.db.lock", "projects"]
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    assert sqlite3.connect(db_path).execute("SELECT count(*) FROM tool_results").fetchone()[0]
+
+
 def test_no_redact_is_recorded_and_changing_it_rebuilds(tmp_path):
     projects = tmp_path / "projects"
     key = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234"
@@ -360,6 +434,44 @@ def test_find_with_a_leftover_journal_says_so(tmp_path, projects, monkeypatch):
     )
 
 
+def test_an_index_in_a_read_only_folder_is_read_as_it_is(tmp_path, projects, monkeypatch):
+    """A read-only mount or shared folder: find and status read the index without the -shm
+    file SQLite makes to read a WAL index, which could not be created there ('unable to
+    open database file', and 'copy the index to a writable folder'). Root may write
+    anywhere, so the folder is made read-only to pastfix's own check."""
+    db_path = tmp_path / "ro" / "index.db"
+    db_path.parent.mkdir()
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    assert sorted(p.name for p in db_path.parent.iterdir()) == ["index.db", "index.db.lock"]
+    real_access = os.access
+
+    def access(path, mode, *args, **kwargs):
+        if mode == os.W_OK and os.path.realpath(path) == str(db_path.parent.resolve()):
+            return False
+        return real_access(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+    found = CliRunner().invoke(cli, ["find", "ENOENT: no such file", str(db_path), "--json"])
+    assert found.exit_code == 0, found.output
+    assert json.loads(found.stdout)[0]["session_id"] == SID
+    status = CliRunner().invoke(cli, ["status", str(db_path), "--json"])
+    assert status.exit_code == 0, status.output
+    assert json.loads(status.stdout)["sessions"] == 1
+    assert sorted(p.name for p in db_path.parent.iterdir()) == ["index.db", "index.db.lock"]
+
+
+@pytest.mark.parametrize("name", ["a#b.db", "a?b.db", "caf\u00e9 %20.db"])
+def test_status_reads_an_index_whose_name_an_uri_would_cut(tmp_path, projects, name):
+    """status opened file:PATH?mode=ro unescaped: for a#b.db, SQLite read (and made) the
+    empty database a, and said the index held 0 sessions."""
+    db_path = tmp_path / name
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    status = CliRunner().invoke(cli, ["status", str(db_path), "--json"])
+    assert status.exit_code == 0, status.output
+    assert json.loads(status.stdout)["sessions"] == 1
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith(name)] == ["projects"]
+
+
 def test_a_read_only_wal_file_is_named_in_the_error(tmp_path, projects, monkeypatch):
     from pastfix import db as pdb
 
@@ -432,6 +544,31 @@ def test_find_over_the_time_limit_is_a_one_line_error(tmp_path, projects, monkey
         1,
         "Error: query took longer than 1e-06 s; narrow it\n",
     )
+
+
+@pytest.mark.parametrize(
+    "timestamp, said",
+    [
+        ("2026-01-01T10:00:00.000Z", "2026-01-01 10:00 UTC"),
+        # another offset: it said 10:00 UTC
+        ("2026-01-01T10:00:00+05:30", "2026-01-01 04:30 UTC"),
+        # no date: it said 99999-01-0 T00:0 UTC
+        ("99999-01-01T00:00:00Z", "99999-01-01T00:00:00Z"),
+    ],
+)
+def test_find_says_when_in_utc_or_as_written(tmp_path, timestamp, said):
+    projects = tmp_path / "projects"
+    write_jsonl(
+        projects / "-home-dev-app" / f"{SID}.jsonl",
+        [
+            tool_use("u1", SID, "t1", "Bash", {"command": "ls"}, timestamp),
+            result("r1", SID, "t1", "ENOENT: no such file, open 'x'", timestamp, True),
+        ],
+    )
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    found = run("find", "ENOENT: no such file, open 'x'", str(db_path))
+    assert found.stdout.splitlines()[0] == f"1. Bash failed {said} in /home/dev/app"
 
 
 def test_the_summary_says_one_thing_in_the_singular():

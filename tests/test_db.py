@@ -581,12 +581,14 @@ def test_image_becomes_placeholder(db_path, projects):
     ]
 
 
-@pytest.mark.parametrize("kind", ["directory", "not-sqlite", "foreign-sqlite"])
+@pytest.mark.parametrize("kind", ["directory", "fifo", "not-sqlite", "foreign-sqlite"])
 def test_bad_db_path_is_refused_and_untouched(tmp_path, projects, kind):
     small_session(projects)
     target = tmp_path / "target"
     if kind == "directory":
         target.mkdir()
+    elif kind == "fifo":  # or a device: SQLite opened it, after the lock file was made
+        os.mkfifo(target)
     elif kind == "not-sqlite":
         target.write_text("my precious notes\n")
     else:
@@ -594,12 +596,16 @@ def test_bad_db_path_is_refused_and_untouched(tmp_path, projects, kind):
         conn.execute("CREATE TABLE notes (body TEXT)")
         conn.commit()
         conn.close()
-    before = None if kind == "directory" else target.read_bytes()
+    before = None if kind in ("directory", "fifo") else target.read_bytes()
     with pytest.raises(pdb.BuildError) as e:
         build_index(target, projects)
     assert str(target) in str(e.value)
-    if before is not None:
+    if kind == "fifo":
+        assert str(e.value) == f"{target} is not a regular file: give the path of a database file"
+    elif before is not None:
         assert target.read_bytes() == before
+    if kind != "foreign-sqlite":  # told by its tables, once the build holds its lock
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["projects", "target"]
 
 
 def test_missing_source_is_refused(db_path, tmp_path):
@@ -828,6 +834,49 @@ def test_a_failing_helper_process_loses_nothing(tmp_path, projects, monkeypatch)
     stats = build_index(db_path, projects)
     assert stats.processes == 1  # the builder did the helper's share itself
     assert snapshot(db_path) == snapshot(expected)
+
+
+@pytest.mark.parametrize("when", ["reading", "starting the helper"])
+def test_a_builder_that_fails_leaves_no_helper_nor_side_file(tmp_path, projects, monkeypatch, when):
+    """A full disk under a two-process build: the error, and the space back at once (the
+    helper's side file held 6.5 MB of an 8 MB tmpfs until the next build)."""
+    corpus_v1(projects)
+    monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+    builder = os.getpid()
+    children = []
+    real_fork, real_index, real_connect = os.fork, pdb._Builder._index_file, sqlite3.connect
+
+    def fork():
+        pid = real_fork()
+        children.append(pid)
+        return pid
+
+    def index_file(self, *args, **kwargs):
+        if os.getpid() == builder:  # the helper goes on with its share
+            raise sqlite3.OperationalError("database or disk is full")
+        return real_index(self, *args, **kwargs)
+
+    def connect(path, *args, **kwargs):
+        if str(path).endswith(".sessions"):  # its rows file is made by then
+            raise sqlite3.OperationalError("database or disk is full")
+        return real_connect(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "fork", fork)
+    if when == "reading":
+        monkeypatch.setattr(pdb._Builder, "_index_file", index_file)
+    else:
+        monkeypatch.setattr(pdb.sqlite3, "connect", connect)
+    db_path = tmp_path / "index.db"
+    with pytest.raises(pdb.BuildError, match="database or disk is full"):
+        build_index(db_path, projects)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("index.db")) == [
+        "index.db",
+        "index.db.lock",
+    ]
+    for pid in children:  # reaped already
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+    assert len(children) == (1 if when == "reading" else 0)  # a helper ran, or none began
 
 
 @pytest.mark.parametrize("how", ["raises", "dies"])
@@ -1313,6 +1362,42 @@ def test_an_unreadable_project_folder_keeps_its_sessions(db_path, projects, monk
     assert after == before
     monkeypatch.setattr(transcripts.os, "scandir", real_scandir)
     assert build_index(db_path, projects).problems == 0
+
+
+def test_a_project_folder_without_read_permission_is_a_problem_not_a_traceback(
+    db_path, projects, monkeypatch
+):
+    """chmod 000 on a project folder: for a user other than root, listing it and stat() of
+    anything in it fail. Telling the source's agent stats names in it (Gemini CLI's
+    logs.json) and raised PermissionError out of the build."""
+    small_session(projects)
+    other = projects / "-home-dev-other" / f"{SID2}.jsonl"
+    write_jsonl(other, [prompt("o1", SID2, "other project", "2026-01-01T00:00:00Z")])
+    build_index(db_path, projects)
+    before = snapshot(db_path)
+    denied = str(other.parent)
+    real_scandir, real_stat = os.scandir, os.stat
+
+    def refuse(name):
+        if str(name) == denied or str(name).startswith(denied + os.sep):
+            raise PermissionError(13, "Permission denied", str(name))
+
+    def scandir(name="."):
+        refuse(name)
+        return real_scandir(name)
+
+    def stat(name, *args, **kwargs):
+        refuse(name)
+        return real_stat(name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "stat", stat)
+    for force in (False, True):
+        stats = build_index(db_path, projects, force=force)
+        assert stats.problem_examples == [f"{denied}: cannot list: Permission denied"]
+        after = snapshot(db_path)
+        after.pop("problems")
+        assert after == {k: v for k, v in before.items() if k != "problems"}
 
 
 def test_a_symlinked_project_folder_is_indexed(db_path, projects, tmp_path):

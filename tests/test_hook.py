@@ -386,6 +386,27 @@ def test_install_is_idempotent_and_uninstall_restores(tmp_path):
     assert "No pastfix hook in" in out.stderr
 
 
+def test_install_writes_through_a_symlinked_settings_file(tmp_path):
+    """settings.json linked to a dotfiles repository: the link stays, its target changes
+    (it was replaced by a file of its own)."""
+    target = tmp_path / "dotfiles" / "claude-settings.json"
+    target.parent.mkdir()
+    target.write_text(json.dumps(OTHER_SETTINGS))
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.symlink_to(os.path.relpath(target, settings.parent))
+    link = os.readlink(settings)
+    args = ["--settings", str(settings), "--db", str(tmp_path / "index.db")]
+    assert CliRunner().invoke(cli, ["hook", "install", *args]).exit_code == 0
+    assert os.readlink(settings) == link
+    assert set(json.loads(target.read_text())["hooks"]) >= {"PostToolUseFailure", "SessionEnd"}
+    out = CliRunner().invoke(cli, ["hook", "uninstall", "--settings", str(settings)])
+    assert out.exit_code == 0
+    assert os.readlink(settings) == link
+    assert json.loads(target.read_text()) == OTHER_SETTINGS
+    assert sorted(p.name for p in target.parent.iterdir()) == ["claude-settings.json"]
+
+
 def test_install_into_a_missing_file_and_uninstall_leaves_it_empty(tmp_path):
     settings = tmp_path / "new" / "settings.json"
     install.install_hooks(settings, tmp_path / "index.db")
@@ -521,6 +542,9 @@ def test_default_db(monkeypatch, fake_home):
     assert paths.default_db() == fake_home / ".local" / "share" / "pastfix" / "index.db"
     monkeypatch.setenv("XDG_DATA_HOME", str(fake_home / "data"))
     assert paths.default_db() == fake_home / "data" / "pastfix" / "index.db"
+    # Relative: ignored, as the XDG spec asks (each session's folder had its own index).
+    monkeypatch.setenv("XDG_DATA_HOME", "data")
+    assert paths.default_db() == fake_home / ".local" / "share" / "pastfix" / "index.db"
     monkeypatch.setenv("PASTFIX_DB", "/somewhere/else.db")
     assert paths.default_db() == Path("/somewhere/else.db")
 

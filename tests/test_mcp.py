@@ -211,3 +211,49 @@ def test_a_long_remedy_keeps_its_first_steps_within_the_row_budget():
     assert steps == ["step0", "step1", "step2"][: len(steps)] and 1 <= len(steps) < 3
     assert len(lean["error_snippet"]) == 160
     assert "files_edited_after" not in lean  # a claimed fix: they are the remedy's
+
+
+def test_half_an_emoji_in_a_call_over_stdio_is_answered(index):  # noqa: F811
+    """ "\\ud83d", a lone surrogate escape (a string Node cut mid-emoji), is valid JSON the
+    SDK's parser refuses: it dropped the whole request, and the agent waited for its
+    timeout. The server answers it as it would U+FFFD, then the next call as ever."""
+    import select
+    import subprocess
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pastfix", "mcp", "--db", str(index)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+    def ask(message):
+        proc.stdin.write(json.dumps(message).encode() + b"\n")
+        proc.stdin.flush()
+        if "id" not in message:
+            return None
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready, f"no answer to {message['method']}"
+        return json.loads(proc.stdout.readline())
+
+    try:
+        ask(
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "1"},
+                },
+            }
+        )
+        ask({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        for i, error in enumerate([TS_ERROR.format(file="a.ts", line=1) + " \ud83d", "x"], 1):
+            call = {"name": "find_past_fix", "arguments": {"error": error}}
+            answer = ask({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": call})
+            assert answer["id"] == i and not answer["result"]["isError"], answer
+    finally:
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0

@@ -427,3 +427,46 @@ def test_an_index_from_before_the_codex_reread_reads_every_rollout_again(tmp_pat
     assert conn.execute("SELECT count(*) FROM source_files WHERE size < 0").fetchone()[0] == 0
     conn.close()
     assert pdb.build(path, [sessions, projects]).files_read == 0
+
+
+def test_an_index_from_a_newer_pastfix_is_read_but_not_written(tmp_path):
+    """A migration this pastfix does not know: builds and forget refuse with one line and
+    change nothing (they wrote rows without what the newer schema adds); find still reads."""
+    from click.testing import CliRunner
+
+    from pastfix.cli import cli
+
+    sid = "11111111-1111-4111-8111-111111111111"
+    projects = tmp_path / "projects"
+    write_jsonl(
+        projects / "-home-dev-app" / f"{sid}.jsonl",
+        [
+            tool_use("a1", sid, "t1", "Bash", {"command": "ls"}, "2026-01-01T10:00:00Z"),
+            result("r1", sid, "t1", "ENOENT: no such file", "2026-01-01T10:00:01Z", True),
+        ],
+    )
+    db_path = tmp_path / "index.db"
+    pdb.build(db_path, [projects])
+    conn = sqlite3.connect(db_path)
+    conn.execute(
+        "INSERT INTO _sqlite_migrations (migration_set, name, applied_at)"
+        " VALUES ('pastfix', 'm999_from_the_future', '2027-01-01')"
+    )
+    conn.commit()
+    conn.close()
+    write_jsonl(
+        projects / "-home-dev-app" / f"{sid}.jsonl",
+        [prompt("p2", sid, "later", "2026-01-01T11:00:00Z")],
+        mode="a",
+    )
+    before = db_path.read_bytes()
+    error = (
+        f"Error: {db_path} was built by a newer pastfix (migration m999_from_the_future):"
+        " upgrade pastfix to write to it; pastfix find and Datasette can still read it\n"
+    )
+    for args in (["build", str(db_path), "--source", str(projects)], ["forget", str(db_path)]):
+        got = CliRunner().invoke(cli, [*args, "--missing"] if args[0] == "forget" else args)
+        assert (got.exit_code, got.stderr) == (1, error)
+        assert db_path.read_bytes() == before
+    found = CliRunner().invoke(cli, ["find", "ENOENT: no such file", str(db_path)])
+    assert found.exit_code == 0 and "ENOENT" in found.stdout

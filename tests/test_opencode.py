@@ -269,6 +269,40 @@ def test_reading_the_database_neither_writes_it_nor_blocks_its_writer(tmp_path):
     assert ("ai_title", "Install the dependencies") in {(m.key, m.value) for m in batch.meta}
 
 
+def test_a_database_that_changes_during_every_copy_is_read_as_a_snapshot(tmp_path, monkeypatch):
+    """opencode committing while each copy is made: the copies are given up for a snapshot
+    through SQLite (read-only, one read transaction), which holds every committed row and
+    neither writes the store nor blocks its writer, one in the middle of a write included."""
+    db = tmp_path / "opencode.db"
+    writer = make_db(db)
+    store = (db, Path(f"{db}-wal"))
+    stamps = iter(range(1_000_000))
+    monkeypatch.setattr(opencode, "_stamps", lambda *paths: next(stamps))  # never the same
+    monkeypatch.setattr(opencode, "COPY_PAUSE", 0, raising=False)
+    copies: list[Path] = []
+
+    def torn_copy(source: Path, dest: str | Path) -> None:  # caught halfway by a write
+        copies.append(Path(source))
+        Path(dest).write_bytes(Path(source).read_bytes()[:1000])
+
+    monkeypatch.setattr(opencode.shutil, "copyfile", torn_copy)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("UPDATE session SET title = 'Renamed' WHERE id = ?", [DB_SESSION])
+    before = [p.read_bytes() for p in store]
+    batch = opencode.read_database(db)
+    assert [p.read_bytes() for p in store] == before
+    writer.execute("COMMIT")
+    writer.close()
+    assert len(copies) == 2 * opencode.COPY_TRIES  # every try, the .db and its -wal
+    assert not batch.problems
+    assert ("ai_title", "Install the dependencies") in {(m.key, m.value) for m in batch.meta}
+    failed = [r.content.splitlines()[0] for r in batch.tool_results if r.is_error]
+    assert failed == [
+        "Exit code 127",
+        "Error: ENOENT: no such file or directory, scandir '/home/dev/api/vendored'",
+    ]
+
+
 def test_a_corrupt_database_cannot_be_read(tmp_path):
     """Raised as OSError, as an unreadable file is: the build keeps the rows it had."""
     db = tmp_path / "opencode.db"

@@ -697,7 +697,8 @@ def _copy_store(path: Path, copy: Path) -> None:
             shutil.copyfile(wal, f"{copy}-wal")
         if _stamps(path, wal) == before:
             return
-        time.sleep(COPY_PAUSE * 2**attempt)  # a pause may let a burst of writes end
+        if attempt < COPY_TRIES - 1:
+            time.sleep(COPY_PAUSE * 2**attempt)  # a pause may let a burst of writes end
     # Changing all the while (a writer committing every few milliseconds): a snapshot
     # through SQLite itself, read-only, which takes no lock a writer waits for; if even
     # that cannot be made, what was copied last is read (a torn copy reads as a problem).

@@ -23,8 +23,9 @@ failed call tried to do:
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
   same file (`cat x` failed, then Read x; an Edit that did not apply, then a
   Write of the file; a Read of a file too large to read whole, then a Grep of
-  it), the same file name in another folder (a Read of a file that does not
-  exist, then a Read where a Glob found it; not when the file at the failed path
+  it; a binary file, then a `python3 -c` script that opens it), the same file
+  name in another folder (a Read of a file that does not exist, then a Read
+  where a Glob found it; not when the file at the failed path
   was the one meant: too large, binary, not read yet), a file inside a folder
   that was read as a file, or the folder listed (`ls`, `find`: for a file that
   does not exist they are the search that finds it, a step), the same program
@@ -642,6 +643,13 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         if _NOT_A_FILE.search(error):
             viewers |= {"ls", "find", "tree"}
         path = (failed.file_path or "").rstrip("/")
+        if path and failed.name in READ_TOOLS and _file_was_there(failed, error):
+            # a file the Read tool could not read (binary, too large) opened by a script
+            # (`python3 -c "...load_workbook('/p/book.xlsx')"`): its path is in the code
+            if path in (call.command or "") and any(
+                i.program not in LOOK and i.flags & INLINE_CODE for i in intents(call.command)
+            ):
+                return True
         return bool(path) and any(
             i.program in viewers
             and (_basename(path) in i.args or any(a.rstrip("/").endswith(path) for a in i.words))
@@ -670,6 +678,8 @@ _MISSING_FILE = re.compile(r"does not exist|No such file or directory|ENOENT", r
 # A file found where the call looked, and the call failed on what it is: too large to read
 # whole, binary, not read yet (and kinds not_read, string_not_found).
 _FOUND_THERE = re.compile(r"exceeds maximum allowed|too large|cannot read binary", re.IGNORECASE)
+# The flags that give an interpreter its code inline (python -c, node -e, ruby -e).
+INLINE_CODE = frozenset({"-c", "-e", "--eval"})
 # The programs that search files and their contents, for a search tool's failure.
 SEARCHERS = frozenset("grep egrep fgrep rg ag ack find fd".split())
 # A word of a search pattern (`**/*aisuite*`, `disruptiveMerge|mergeAll`).

@@ -719,3 +719,20 @@ def test_edits_of_other_files_are_no_remedy_for_an_edit_refused_as_not_read():
         fix = found[f.tool_use_id]
         assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
         assert [s.tool_use_id for s in fix.remedy] == [read.tool_use_id]
+
+
+def test_a_binary_file_the_read_tool_refused_read_by_a_script_in_the_shell():
+    """Read cannot read an .xlsx; a python -c script that opens it (its path inside the
+    script's quotes) reaches the goal. A listing of the file only looks at it."""
+    error = (
+        "<tool_use_error>This tool cannot read binary files. The file appears to be a binary"
+        " .xlsx file. Please use appropriate tools for binary file analysis.</tool_use_error>"
+    )
+    failed = call("Read", file_path="/home/d/finance/book.xlsx", failed=True)
+    ls = call(command="ls -la /home/d/finance/book.xlsx")
+    script = call(
+        command='python3 -c "import openpyxl\nwb = openpyxl.load_workbook('
+        "'/home/d/finance/book.xlsx')\nprint(wb.sheetnames)\""
+    )
+    fix = run([failed, ls, script], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, script.tool_use_id)

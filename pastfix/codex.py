@@ -120,8 +120,11 @@ FAILED_CALL_PREFIXES = (
     "execution error:",
     *REJECTED_PREFIXES,
     "sandbox error",
-    # unified exec: a command that could not start, a session that is gone
+    # unified exec: a command that could not start, a session that is gone; 0.118 names
+    # the command (`exec_command failed for `/bin/zsh -lc 'ps'`: CreateProcess { ...
+    # Sandbox(Denied ...`), codex-rs's FunctionCallError::RespondToModel
     "exec_command failed:",
+    "exec_command failed for `",
     "write_stdin failed:",
     # view_image of a missing, unreadable or non-file path
     "unable to locate image at `",

@@ -22,13 +22,20 @@ failed call tried to do:
   overlap or where one side has none. `npm run build` is not `npm run test`.
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
   same file (`cat x` failed, then Read x; an Edit that did not apply, then a
-  Write of the file), the same file name in another folder (a Read of a file
-  that does not exist, then a Read where a Glob found it), a file inside a folder
-  that was read as a file, the same program through another shell tool, another
-  program on the same paths when the first was not found (`tree`, then `find`), a
-  file written by the shell after an edit was refused, or, for a file that does not
-  exist, a Read in its folder after a search of it. A tool without a file or command
-  (Task, Skill, an MCP tool) is retried by calling it again.
+  Write of the file; a Read of a file too large to read whole, then a Grep of
+  it; a binary file, then a `python3 -c` script that opens it), the same file
+  name in another folder (a Read of a file that does not exist, then a Read
+  where a Glob found it; not when the file at the failed path
+  was the one meant: too large, binary, not read yet), a file inside a folder
+  that was read as a file, or the folder listed (`ls`, `find`: for a file that
+  does not exist they are the search that finds it, a step), the same program
+  through another shell tool, another program on the same paths when the first
+  was not found (`tree`, then `find`), the same search in the shell when Glob or
+  Grep could not run (`spawn .../rg EACCES`, then `find -name` or `grep` of a
+  word of its pattern), a file written by the shell after an edit was refused,
+  or, for a file that does not exist, a Read in its folder after a search of it.
+  A tool without a file or command (Task, Skill, an MCP tool) is retried by
+  calling it again.
 
 Paths are compared by their folders and file names, Windows ones (`C:\\Users\\...`) too.
 
@@ -50,7 +57,8 @@ papers over the error: neither confirms a fix, and the search goes on.
 - a Read of the file when the error was that it had not been read first, or that
   the text an edit was to replace was not in it (`String to replace not found`,
   Copilot's `No match found`, Gemini's `0 occurrences found`): then the edit that
-  applied, with the text the file has, is a step too;
+  applied, with the text the file has, is a step too, and edits of other files
+  are none (a batch of edits refused together, each redone after its Read);
 - the search that found the file, when the error lost track of a path (missing,
   or a folder used as a file) and the confirmation reads it elsewhere;
 - the confirmation itself when it was changed: another flag, path, tool,
@@ -85,7 +93,7 @@ from pathlib import PurePosixPath
 
 from pastfix import agents
 
-FIX_VERSION = 4  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 5  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -600,8 +608,12 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
                 return call.name != failed.name and (
                     (call.name in EDIT_TOOLS) == (failed.name in EDIT_TOOLS)
                 )
-            return _basename(call.file_path) == _basename(failed.file_path) and (
-                call.name == failed.name
+            # the same file name in another folder: what was meant, unless the file at
+            # the failed path was the right one (too large, binary, not read yet)
+            return (
+                _basename(call.file_path) == _basename(failed.file_path)
+                and call.name == failed.name
+                and not _file_was_there(failed, error)
             )
         return False
     if failed.name in SHELL_TOOLS and call.name in SHELL_TOOLS:
@@ -625,13 +637,36 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         # an edit refused, then the file written by the shell (`cat > x <<EOF`)
         return _basename(failed.file_path) in _files_of(call, written=True)
     if failed.name in FILE_TOOLS and call.name in SHELL_TOOLS:
-        viewers = {"cat", "head", "tail", "less", "sed", "ls", "find", "tree"}
+        # a file viewed by the shell; a folder read as a file, listed (a listing of a file
+        # that does not exist is the search that finds it: a step, see _confirmed)
+        viewers = {"cat", "head", "tail", "less", "sed"}
+        if _NOT_A_FILE.search(error):
+            viewers |= {"ls", "find", "tree"}
         path = (failed.file_path or "").rstrip("/")
+        if path and failed.name in READ_TOOLS and _file_was_there(failed, error):
+            # a file the Read tool could not read (binary, too large) opened by a script
+            # (`python3 -c "...load_workbook('/p/book.xlsx')"`): its path is in the code
+            if path in (call.command or "") and any(
+                i.program not in LOOK and i.flags & INLINE_CODE for i in intents(call.command)
+            ):
+                return True
         return bool(path) and any(
             i.program in viewers
             and (_basename(path) in i.args or any(a.rstrip("/").endswith(path) for a in i.words))
             for i in intents(call.command)
         )
+    if failed.name in SEARCH_TOOLS and call.name in SHELL_TOOLS:
+        # Glob or Grep could not run (Claude Code's bundled ripgrep: `spawn .../rg
+        # EACCES`), then the same search by find or grep: a word of its pattern searched for
+        words = set(_PATTERN_WORD.findall(failed.pattern or ""))
+        return bool(words) and any(
+            (i.program in SEARCHERS or (i.program, i.sub) == ("git", "grep"))
+            and words & set(_PATTERN_WORD.findall(" ".join(i.words[1:])))
+            for i in intents(call.command)
+        )
+    if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS:
+        # a file too large to read whole, searched instead (as Claude Code's message advises)
+        return bool(failed.file_path) and call.file_path == failed.file_path
     if call.name == failed.name and not (failed.command or failed.file_path):
         # a tool with no file or command (Task, Skill, ExitPlanMode, MCP tools):
         # the same tool called again
@@ -640,6 +675,21 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
 
 
 _MISSING_FILE = re.compile(r"does not exist|No such file or directory|ENOENT", re.IGNORECASE)
+# A file found where the call looked, and the call failed on what it is: too large to read
+# whole, binary, not read yet (and kinds not_read, string_not_found).
+_FOUND_THERE = re.compile(r"exceeds maximum allowed|too large|cannot read binary", re.IGNORECASE)
+# The flags that give an interpreter its code inline (python -c, node -e, ruby -e).
+INLINE_CODE = frozenset({"-c", "-e", "--eval"})
+# The programs that search files and their contents, for a search tool's failure.
+SEARCHERS = frozenset("grep egrep fgrep rg ag ack find fd".split())
+# A word of a search pattern (`**/*aisuite*`, `disruptiveMerge|mergeAll`).
+_PATTERN_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{2,}")
+
+
+def _file_was_there(failed: Call, error: str) -> bool:
+    return failed.kind in {"not_read", "string_not_found"} or bool(_FOUND_THERE.search(error))
+
+
 # A folder used as a file, or the other way round.
 _NOT_A_FILE = re.compile(
     r"EISDIR|is a directory|Not a directory|ENOTDIR|illegal operation on a directory",
@@ -807,7 +857,14 @@ def _confirmed(
         step = None
         if not start <= n < (len(between) if stop is None else stop):
             continue  # before the error's last sighting, or after it was gone
-        if not call.failed and _changes_state(call) and not _records(call, failed):
+        if (
+            (not_read or stale)
+            and call.name in EDIT_TOOLS
+            and failed.file_path
+            and call.file_path != failed.file_path
+        ):
+            pass  # an edit of another file (a batch of edits refused together) is none
+        elif not call.failed and _changes_state(call) and not _records(call, failed):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:
             if call.file_path == failed.file_path:

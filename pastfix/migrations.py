@@ -372,6 +372,18 @@ def m013_codex_reread(db: Database) -> None:
     )
 
 
+@migrations()
+def m014_codex_reread_0118(db: Database) -> None:
+    # Session 9's held-out transcripts: Codex 0.118 names the command that could not start
+    # (`exec_command failed for `cmd`: CreateProcess ...`, a sandbox denial), which the
+    # reader stored as a success (pastfix.codex FAILED_CALL_PREFIXES). Read every Codex
+    # rollout again, as m013 did.
+    db.execute(
+        "UPDATE source_files SET size = -1, tail_hash = NULL"
+        " WHERE agent = 'codex' AND missing_since IS NULL"
+    )
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

@@ -75,6 +75,13 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   term 'NAME' is not recognized as a name of a cmdlet` and cmd.exe's `'NAME' is
   not recognized as an internal or external command`. The name stays: it is
   the error (`python` and `pnpm` have different fixes).
+- Claude Code's wording that changes by version or place goes: the folder it ran in
+  (`File does not exist. Note: your current working directory is /x/app.`, seen from
+  2.1.68), the
+  advice after a file too large to read whole (`... exceeds maximum allowed tokens (<n>).`,
+  then `Please use offset and limit ... GrepTool ...` or, later, `Use offset and limit ...
+  instead of reading the whole file.`, seen from 2.1.89), and the call a cancelled sibling names
+  (`Cancelled: parallel tool call <str> errored`).
 - Kept verbatim: the module or package of a missing-module error, because it
   *is* the error (`No module named 'requests'` and `'numpy'` have different
   fixes). A quoted value is kept after `No module named`, `Cannot find module`,
@@ -157,8 +164,9 @@ and tests, in the order of KINDS:
 - rejected: `The user doesn't want to proceed with this tool use...`, `The user
   doesn't want to take this action...`, `User rejected tool use`.
 - interrupted: `[Request interrupted by user...`, `Interrupted by user`.
-- sibling_error: `Sibling tool call errored` (a parallel call cancelled after
-  a sibling failed).
+- sibling_error: `Sibling tool call errored`, or (seen from 2.1.81) `Cancelled:
+  parallel tool call Bash(...) errored` (a parallel call cancelled after a
+  sibling failed).
 - not_read: `File has not been read yet...`, `File has been modified since
   read...`, `File has been unexpectedly modified...`.
 - permission_denied: Claude Code's permission system: `Claude requested
@@ -183,7 +191,7 @@ from __future__ import annotations
 
 import re
 
-SIGNATURE_VERSION = 3
+SIGNATURE_VERSION = 4
 
 # Signatures longer than this are cut: a key line is a line, not a log.
 MAX_SIGNATURE = 300
@@ -251,7 +259,12 @@ _KIND_RULES = (
             re.I,
         ),
     ),
-    ("sibling_error", re.compile(r"Sibling tool call errored", re.I)),
+    (
+        "sibling_error",
+        # newer Claude Code (seen from 2.1.81) names the call that errored:
+        # `Cancelled: parallel tool call Bash(which x…) errored`
+        re.compile(r"Sibling tool call errored|Cancelled: parallel tool call ", re.I),
+    ),
     (
         "not_read",
         re.compile(
@@ -745,12 +758,29 @@ def _location(m: re.Match[str]) -> str:
     return "<path>:<n>:<n>" if m.group("c") else "<path>:<n>"
 
 
+# What Claude Code words differently by version or by where it ran, after the error it
+# names: the folder it ran in (added to `File does not exist.`, seen from 2.1.68), the advice after
+# a file too large to read (`Please use offset and limit ... GrepTool` became `Use offset
+# and limit ... instead of reading the whole file`), the call a cancelled sibling names.
+_CWD_NOTE = re.compile(r"\s*Note: your current working directory is .*$")
+_READ_ADVICE = re.compile(r"(exceeds maximum allowed (?:size|tokens) \([^)]*\)\.)\s.*$")
+_CANCELLED_SIBLING = re.compile(r"(Cancelled: parallel tool call ).*?( errored)")
+
+
+def _claude_code_wording(line: str) -> str:
+    line = _CWD_NOTE.sub("", line)
+    line = _READ_ADVICE.sub(r"\1", line)
+    return _CANCELLED_SIBLING.sub(r"\1<str>\2", line)
+
+
 def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     """`line` with the details that differ between sightings replaced (see module docstring),
     cut to `cap` characters (a signature's length)."""
     # Work on a bounded prefix: the signature is a prefix of the result, and
     # pasted text can be long.
     line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
+    if "Note: your current" in line or "maximum allowed" in line or "parallel tool call" in line:
+        line = _claude_code_wording(line)
     if "not " in line or "nknown command" in line:
         missing = _COMMAND_NOT_FOUND.search(line.strip())
         if missing:

@@ -175,10 +175,37 @@ def holds(root: Path) -> bool:
     ~/.local/state/opencode/prompt-history.jsonl, which made a home folder's .local/state
     look like a Claude Code store): ~/.claude/projects, or one project folder of it."""
     return any(
-        not p.name.startswith("rollout-") and not p.name.endswith("history.jsonl")
+        not p.name.startswith("rollout-")
+        and not p.name.endswith("history.jsonl")
+        and not _of_no_agent(p)
         for pattern in ("*.jsonl", "*/*.jsonl")
         for p in Path(root).glob(pattern)
     )
+
+
+# How much of a .jsonl file holds() reads for its first line.
+_FIRST_LINE_BYTES = 65536
+
+
+def _of_no_agent(path: Path) -> bool:
+    """Whether a .jsonl file's first line is a JSON object without a `type`, as no line of
+    Claude Code's is: another tool's notes (labels, metrics) lying beside a home folder's
+    backup made that folder look like a Claude Code store, and the stores below it (a
+    .codex/sessions) were read as Claude Code's, every line skipped. An empty, unreadable
+    or broken file is not told apart here: read as a transcript, it gives its problem."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(_FIRST_LINE_BYTES)
+    except OSError:
+        return False
+    line, newline, _ = head.partition(b"\n")
+    if not newline and len(head) == _FIRST_LINE_BYTES:
+        return False
+    try:
+        first = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(first, dict) and "type" not in first
 
 
 def parse_file(source: SourceFile, data: bytes) -> Batch:

@@ -411,3 +411,20 @@ def test_every_agent_has_one_home_for_its_tools_and_its_hook():
         if agent.hook:
             module = __import__(agent.hook, fromlist=["hook_failure"])
             assert callable(module.hook_failure) and callable(module.hook_output)
+
+
+def test_a_jsonl_file_of_no_agent_does_not_hide_the_stores_below_its_folder(codex_home, tmp_path):
+    """A folder of home backups with a notes file (labels, metrics) beside them: a .jsonl
+    whose first line is an object without a `type`, as no Claude Code line is, does not
+    make the folder a Claude Code store, which hid the Codex sessions below (their lines
+    all skipped, as of no type the Claude Code reader knows). A transcript there still does."""
+    folder = tmp_path / "backups"
+    shutil.copytree(codex_home, folder / "alice" / ".codex")
+    shutil.copytree(CLAUDE_PROJECTS, folder / "bob" / ".claude" / "projects")
+    (folder / "labels.jsonl").write_text('{"session_id": "s1", "outcome": "fixed"}\n')
+    assert sources.stores(folder) == [
+        (folder / "alice" / ".codex" / "sessions", "codex"),
+        (folder / "bob" / ".claude" / "projects", "claude"),
+    ]
+    (folder / "s1.jsonl").write_text(SESSION_LINE + "\n")
+    assert sources.agent_of(folder) == "claude"

@@ -98,7 +98,8 @@ def test_no_build_drops_a_session_whose_transcript_is_gone(
         # an index of the previous version: m012_archive is applied by the build
         conn = sqlite3.connect(db_path)
         conn.execute(
-            "DELETE FROM _sqlite_migrations WHERE name IN ('m012_archive', 'm013_codex_reread')"
+            "DELETE FROM _sqlite_migrations"
+            " WHERE name IN ('m012_archive', 'm013_codex_reread', 'm014_codex_reread_0118')"
         )
         conn.execute("DROP INDEX idx_sessions_deleted")
         conn.execute("ALTER TABLE sessions DROP COLUMN transcript_deleted_at")

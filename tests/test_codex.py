@@ -497,3 +497,30 @@ def test_bookkeeping_lines_of_codex_0171_are_known():
     batch = codex.parse_lines(data, first_line_no=1, default_session_id=SESSION)
     assert batch.problems == [] and batch.messages == []
     assert batch.skipped == 1  # the hologram alone
+
+
+def test_an_exec_command_that_failed_for_its_command_is_a_failure():
+    """Codex 0.118 says which command could not start (`exec_command failed for `cmd`: ...`,
+    codex-rs's FunctionCallError for a CreateProcess error): the sandbox denied `ps` here,
+    exit code 127. Read as a success before, as only `exec_command failed:` was known."""
+    denied = (
+        "exec_command failed for `/bin/zsh -lc 'ps -p 94190 -o pid='`: CreateProcess { message:"
+        ' "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 127, stderr:'
+        ' StreamOutput { text: \\"zsh:1: operation not permitted: ps\\\\n\\" } }))" }'
+    )
+    lines = [
+        {"type": "session_meta", "payload": {"id": SHAPES}},
+        {"type": "response_item", "payload": {"type": "function_call", "name": "exec_command",
+         "arguments": '{"cmd":"ps -p 94190 -o pid="}', "call_id": "c1"}},
+        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1",
+                                              "output": denied}},
+        {"type": "response_item", "payload": {"type": "function_call", "name": "exec_command",
+         "arguments": '{"cmd":"echo exec_command failed for x"}', "call_id": "c2"}},
+        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c2",
+                                              "output": "exec_command failed for x\n"}},
+    ]  # fmt: skip
+    data = b"".join(msgspec.json.encode(line) + b"\n" for line in lines)
+    batch = codex.parse_lines(data, first_line_no=1, default_session_id=SHAPES)
+    got = {r.tool_use_id: r.is_error for r in batch.tool_results}
+    # an echo of the words without the backquoted command is output, not Codex's message
+    assert got == {"c1": 1, "c2": 0}

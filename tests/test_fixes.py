@@ -638,3 +638,101 @@ def test_a_long_change_is_cut_at_a_word():
     )
     assert len(change) <= fixes.CHANGE_CHARS + 2 and change.endswith(" …")
     assert not change[:-2].endswith("-")
+
+
+def test_a_file_read_whole_that_was_too_large_is_not_worked_around_by_its_namesake():
+    """The same file name in another folder is what was meant when the path was wrong (a
+    file that does not exist); a file too large, binary or not read yet was the right one,
+    and a Read of another aisuite.go (models/ beside controller/) reached nothing."""
+    error = "File content (10847 tokens) exceeds maximum allowed tokens (10000)."
+    failed = call("Read", file_path="/p/pkg/controller/aisuite.go", failed=True)
+    namesake = call("Read", file_path="/p/pkg/models/aisuite.go")
+    part = call("Read", file_path="/p/pkg/controller/aisuite.go", part="limit 150")
+    fix = run([failed, namesake, part], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, part.tool_use_id)
+    for error, kind in [
+        ("This tool cannot read binary files. The file appears to be a binary .xlsx file.", None),
+        ("File has not been read yet. Read it first before writing to it.", "not_read"),
+    ]:
+        failed = call("Edit", file_path="/p/a/book.xlsx", failed=True, kind=kind)
+        namesake = call("Edit", file_path="/p/b/book.xlsx")
+        fix = run([failed, namesake], {failed.tool_use_id: error})[failed.tool_use_id]
+        assert fix.outcome == fixes.NOT_FIXED
+    failed = call("Read", file_path="/p/src/config.yaml", failed=True)
+    namesake = call("Read", file_path="/p/conf/config.yaml")
+    fix = run([failed, namesake], {failed.tool_use_id: "File does not exist."})
+    assert fix[failed.tool_use_id].confirmed_by == namesake.tool_use_id
+
+
+def test_a_search_that_found_a_missing_file_is_a_step_and_the_read_there_confirms():
+    """`find -name x` after a Read of x failed is the search that found it, not the file read
+    another way: the Read at the found path confirms, with the search as a step. Listing a
+    folder that was read as a file still reaches that goal itself."""
+    failed = call("Read", file_path="/w/spec/system/flow_spec.rb", failed=True)
+    find = call(command='find . -name "flow_spec.rb" -type f')
+    read = call("Read", file_path="/w/api/spec/system/flow_spec.rb")
+    error = "<tool_use_error>File does not exist.</tool_use_error>"
+    fix = run([failed, find, read], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [find.tool_use_id, read.tool_use_id]
+
+
+def test_a_search_tool_that_failed_is_worked_around_by_the_same_search_in_the_shell():
+    """Claude Code's Glob and Grep run its bundled ripgrep; when that cannot run (`spawn
+    .../rg EACCES`), the agent searches with find or grep: the same search, another way.
+    A shell search for something else reaches nothing."""
+    error = "spawn /opt/homebrew/lib/node_modules/@anthropic-ai/claude-code/vendor/rg EACCES"
+    glob = call("Glob", pattern="**/*aisuite*", failed=True)
+    other = call(command='grep -rn "harbor" /p/pkg')
+    find = call(command='find /p -type f -name "*aisuite*" | head -60')
+    grep = call("Grep", pattern="AISuiteCatalog", file_path="/p/pkg/db", failed=True)
+    bash_grep = call(command="grep -rn 'AISuiteCatalog' /p/pkg/db/")
+    errors = {glob.tool_use_id: error, grep.tool_use_id: error}
+    found = run([glob, other, find, grep, bash_grep], errors)
+    assert found[glob.tool_use_id].confirmed_by == find.tool_use_id
+    assert found[glob.tool_use_id].outcome == fixes.WORKED_AROUND
+    assert found[grep.tool_use_id].confirmed_by == bash_grep.tool_use_id
+
+
+def test_a_file_too_large_to_read_whole_searched_with_grep_instead():
+    """What Claude Code's message advises ("search for specific content instead"): a Grep of
+    the same file reaches the goal; a Grep elsewhere does not."""
+    error = "File content (21901 tokens) exceeds maximum allowed tokens (10000)."
+    failed = call("Read", file_path="/s/tool-results/t1.txt", failed=True)
+    elsewhere = call("Grep", pattern="session", file_path="/s/tool-results/t2.txt")
+    grep = call("Grep", pattern="session|JSONL", file_path="/s/tool-results/t1.txt")
+    fix = run([failed, elsewhere, grep], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, grep.tool_use_id)
+
+
+def test_edits_of_other_files_are_no_remedy_for_an_edit_refused_as_not_read():
+    """Ten parallel Edits refused ('not read yet'), each file read, the ten Edits again: the
+    Read of its own file is each one's remedy, not the other files' edits made before its
+    own retry."""
+    paths = [f"/k/{env}/auth.yaml" for env in ("dev", "prod", "exp")]
+    error = "File has not been read yet. Read it first before writing to it."
+    failed = [call("Edit", file_path=p, failed=True, kind="not_read") for p in paths]
+    reads = [call("Read", file_path=p) for p in paths]
+    retries = [call("Edit", file_path=p) for p in paths]
+    found = run([*failed, *reads, *retries], {f.tool_use_id: error for f in failed})
+    for f, read, retry in zip(failed, reads, retries, strict=True):
+        fix = found[f.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+        assert [s.tool_use_id for s in fix.remedy] == [read.tool_use_id]
+
+
+def test_a_binary_file_the_read_tool_refused_read_by_a_script_in_the_shell():
+    """Read cannot read an .xlsx; a python -c script that opens it (its path inside the
+    script's quotes) reaches the goal. A listing of the file only looks at it."""
+    error = (
+        "<tool_use_error>This tool cannot read binary files. The file appears to be a binary"
+        " .xlsx file. Please use appropriate tools for binary file analysis.</tool_use_error>"
+    )
+    failed = call("Read", file_path="/home/d/finance/book.xlsx", failed=True)
+    ls = call(command="ls -la /home/d/finance/book.xlsx")
+    script = call(
+        command='python3 -c "import openpyxl\nwb = openpyxl.load_workbook('
+        "'/home/d/finance/book.xlsx')\nprint(wb.sheetnames)\""
+    )
+    fix = run([failed, ls, script], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, script.tool_use_id)

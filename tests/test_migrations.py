@@ -2,6 +2,7 @@ import shutil
 import sqlite3
 import zlib
 
+import pytest
 from jsonl import prompt, result, tool_use, write_jsonl
 from sqlite_utils import Database
 
@@ -15,7 +16,8 @@ def undo_archive(conn):
     conn.execute("ALTER TABLE sessions DROP COLUMN transcript_deleted_at")
     conn.execute("ALTER TABLE source_files DROP COLUMN missing_since")
     conn.execute(
-        "DELETE FROM _sqlite_migrations WHERE name IN ('m012_archive', 'm013_codex_reread')"
+        "DELETE FROM _sqlite_migrations"
+        " WHERE name IN ('m012_archive', 'm013_codex_reread', 'm014_codex_reread_0118')"
     )
 
 
@@ -398,8 +400,9 @@ def test_without_the_schema_script_a_new_index_is_migrated(tmp_path, monkeypatch
     assert _schema(conn)[:2] == _schema(migrated)[:2]
 
 
-def test_an_index_from_before_the_codex_reread_reads_every_rollout_again(tmp_path):
-    """m013: Codex failures an older reader stored as successes are read again, and
+@pytest.mark.parametrize("since", ["m013_codex_reread", "m014_codex_reread_0118"])
+def test_an_index_from_before_the_codex_reread_reads_every_rollout_again(tmp_path, since):
+    """m013, m014: Codex failures an older reader stored as successes are read again, and
     Claude Code's files are not read."""
     from conftest import FIXTURES
 
@@ -414,7 +417,7 @@ def test_an_index_from_before_the_codex_reread_reads_every_rollout_again(tmp_pat
     assert failed > 0
     # What the older reader stored: every Codex result a success.
     conn.execute("UPDATE tool_results SET is_error = 0")
-    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm013_codex_reread'")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= ?", [since])
     conn.commit()
     conn.close()
     stats = pdb.build(path, [sessions, projects])

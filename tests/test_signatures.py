@@ -1049,3 +1049,55 @@ def test_when_nothing_names_an_error_a_warning_is_not_the_key_line():
     )
     # Only noise: the first line still stands for it.
     assert key_line("warning: a\nhint: b") == "warning: a"
+
+
+# Claude Code's own messages as versions and places word them: the same error.
+CLAUDE_CODE_REWORDED = [
+    # 2.1.39 and 2.1.89: the advice after the error changed
+    (
+        "File content (85812 tokens) exceeds maximum allowed tokens (25000). Please use offset"
+        " and limit parameters to read specific portions of the file, or use the GrepTool to"
+        " search for specific content.",
+        "File content (21901 tokens) exceeds maximum allowed tokens (10000). Use offset and"
+        " limit parameters to read specific portions of the file, or search for specific"
+        " content instead of reading the whole file.",
+    ),
+    # 2.1.68 and later add where Claude ran (the project's folder) to a missing file
+    (
+        "<tool_use_error>File does not exist.</tool_use_error>",
+        "File does not exist. Note: your current working directory is /Users/x/tele/paas.",
+    ),
+    (
+        "File does not exist. Note: your current working directory is /home/d/finance.",
+        "<tool_use_error>File does not exist. Note: your current working directory is"
+        " /Users/x/My Project.</tool_use_error>",
+    ),
+    # a cancelled sibling names the call that errored (2.1.81, was "Sibling tool call errored")
+    (
+        "<tool_use_error>Cancelled: parallel tool call Bash(which teams teams-for-linux"
+        " teams-nightl…) errored</tool_use_error>",
+        "<tool_use_error>Cancelled: parallel tool call Bash(gh pr view 1972 --repo"
+        " utilitywarehouse/…) errored</tool_use_error>",
+    ),
+]
+
+
+@pytest.mark.parametrize("a, b", CLAUDE_CODE_REWORDED)
+def test_claude_codes_messages_reworded_by_version_or_place_have_one_signature(a, b):
+    assert signature(a) == signature(b)
+
+
+def test_a_cancelled_parallel_call_is_a_sibling_error_and_keeps_what_names_the_error():
+    text = (
+        "<tool_use_error>Cancelled: parallel tool call Bash(which teams teams-for-linux"
+        " teams-nightl…) errored</tool_use_error>"
+    )
+    assert classify(text) == "sibling_error"
+    assert signature(text) == "Cancelled: parallel tool call <str> errored"
+    # what the file is about is kept: another message, another signature
+    assert signature("File does not exist. Note: your current working directory is /a.") == (
+        "File does not exist."
+    )
+    assert signature("Exit code 1\nls: ./Note: No such file or directory") != signature(
+        "Exit code 1\nls: ./x: No such file or directory"
+    )

@@ -75,36 +75,36 @@ FILE_TABLES = ("problems", "redactions", "_persisted_outputs")
 # aside first, with those of its kept copies (`<path>#<session id>`); once the new content
 # is stored, those it does not hold go back under the kept copy of their session
 # (_Builder._set_aside, _keep_cut_rows): the index is the archive. A row is held when the
-# index has its identity again, the same unique key, or for a message with text also the
-# same text at the same time in the same session (Codex and Gemini checkpoints number
-# messages by line: a line cut from the middle gives its number to the next one, and the
-# last numbers fall free; the rows without text that place a call or its result, several
-# at one time, go by their key alone); a session_meta
-# row, which has no key, when its session has the same key and value. Problems and
-# persisted-output records describe lines of the file as it was: they go with the old
-# read, as they did. A redaction record goes back with the row it is about.
+# index has its identity again: the same unique key, or for a message with text also the
+# same text of the same kind in the same session (Codex and Gemini checkpoints number
+# messages by line, so a line cut from the middle gives its number to the next one and the
+# last numbers fall free; Gemini's logs.json gives up a session's prompts to its chat file,
+# under other ids; the rows without text that place a call or its result go by their key
+# alone); a session_meta row, which has no key, when its session has the key again (a
+# title or branch changed is replaced). Problems and persisted-output records describe
+# lines of the file as it was: they go with the old read, as they did. A redaction
+# record goes back with the row it is about.
 ASIDE_TABLES = (*DATA_TABLES, "redactions")
 HELD_SQL = {
     "messages": (
-        "EXISTS (SELECT 1 FROM main.messages m WHERE m.uuid = _aside_messages.uuid)"
-        " OR EXISTS (SELECT 1 FROM main.messages m WHERE m.session_id = _aside_messages.session_id"
-        " AND m.timestamp IS _aside_messages.timestamp AND m.type = _aside_messages.type"
-        " AND m.kind IS _aside_messages.kind AND m.text = _aside_messages.text"
-        " AND _aside_messages.text > '')"
+        "EXISTS (SELECT 1 FROM main.messages m WHERE m.uuid = _aside_messages.uuid)",
+        # an ephemeral index of the sessions' messages: a probe per row would read the
+        # whole session for each (no index has the text)
+        "text > '' AND (session_id, type, coalesce(kind, ''), text) IN"
+        " (SELECT session_id, type, coalesce(kind, ''), text FROM main.messages"
+        " WHERE session_id IN (SELECT session_id FROM _aside_messages))",
     ),
     "tool_calls": (
         "EXISTS (SELECT 1 FROM main.tool_calls c"
-        " WHERE c.tool_use_id = _aside_tool_calls.tool_use_id)"
+        " WHERE c.tool_use_id = _aside_tool_calls.tool_use_id)",
     ),
     "tool_results": (
         "EXISTS (SELECT 1 FROM main.tool_results r"
-        " WHERE r.tool_use_id = _aside_tool_results.tool_use_id)"
+        " WHERE r.tool_use_id = _aside_tool_results.tool_use_id)",
     ),
     "session_meta": (
         "EXISTS (SELECT 1 FROM main.session_meta s"
-        " WHERE s.session_id = _aside_session_meta.session_id"
-        " AND s.key = _aside_session_meta.key AND s.value IS _aside_session_meta.value"
-        " AND s.leaf_uuid IS _aside_session_meta.leaf_uuid)"
+        " WHERE s.session_id = _aside_session_meta.session_id AND s.key = _aside_session_meta.key)",
     ),
 }
 # The session of a redaction record set aside, through the row it is about (none: the row
@@ -1865,7 +1865,8 @@ class _Builder:
             return
         self.aside = False
         for table in DATA_TABLES:
-            conn.execute(f"DELETE FROM _aside_{table} WHERE {HELD_SQL[table]}")
+            for held_sql in HELD_SQL[table]:
+                conn.execute(f"DELETE FROM _aside_{table} WHERE {held_sql}")
         cut = conn.execute(
             "SELECT DISTINCT f.base, f.project_dir, f.agent, a.session_id FROM ("
             + " UNION ".join(f"SELECT file_id, session_id FROM _aside_{t}" for t in DATA_TABLES)

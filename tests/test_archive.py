@@ -662,7 +662,7 @@ def long_session(projects):
     """One session of ROUNDS rounds, each failing with its own error word and then fixed."""
     path = projects / "-home-dev-d" / f"{D}.jsonl"
     lines = failing_session(D, ROUNDS, "ModuleNotFoundError: No module named 'zebracorn'", "Fix")
-    for i, line in enumerate(lines):
+    for line in lines:
         if line.get("toolUseResult") and line["message"]["content"][0]["is_error"]:
             step = int(line["uuid"].rsplit("r", 1)[1])
             line["message"]["content"][0]["content"] += f" quagga{step}"

@@ -85,7 +85,7 @@ FILE_TABLES = ("problems", "redactions", "_persisted_outputs")
 # lines of the file as it was: they go with the old read, as they did. A redaction
 # record goes back with the row it is about.
 ASIDE_TABLES = (*DATA_TABLES, "redactions")
-HELD_SQL = {
+HELD_SQL: dict[str, Any] = {
     "messages": (
         "EXISTS (SELECT 1 FROM main.messages m WHERE m.uuid = _aside_messages.uuid)",
         # an ephemeral index of the sessions' messages: a probe per row would read the
@@ -96,15 +96,15 @@ HELD_SQL = {
     ),
     "tool_calls": (
         "EXISTS (SELECT 1 FROM main.tool_calls c"
-        " WHERE c.tool_use_id = _aside_tool_calls.tool_use_id)",
+        " WHERE c.tool_use_id = _aside_tool_calls.tool_use_id)"
     ),
     "tool_results": (
         "EXISTS (SELECT 1 FROM main.tool_results r"
-        " WHERE r.tool_use_id = _aside_tool_results.tool_use_id)",
+        " WHERE r.tool_use_id = _aside_tool_results.tool_use_id)"
     ),
     "session_meta": (
         "EXISTS (SELECT 1 FROM main.session_meta s"
-        " WHERE s.session_id = _aside_session_meta.session_id AND s.key = _aside_session_meta.key)",
+        " WHERE s.session_id = _aside_session_meta.session_id AND s.key = _aside_session_meta.key)"
     ),
 }
 # The session of a redaction record set aside, through the row it is about (none: the row
@@ -1802,7 +1802,7 @@ class _Builder:
             )
         conn.execute(
             "CREATE TEMP TABLE IF NOT EXISTS _aside_files (file_id INTEGER PRIMARY KEY,"
-            " base TEXT, project_dir TEXT, agent TEXT, copy INTEGER)"
+            " base TEXT, project_dir TEXT, agent TEXT, copy INTEGER, positional INTEGER)"
         )
         copies = []
         if base is None:
@@ -1814,10 +1814,18 @@ class _Builder:
             )
             columns = [d[0] for d in cursor.description]
             copies = [dict(zip(columns, row, strict=True)) for row in cursor]
+        positional = agents.positional_ids(record["agent"], path)
         for each in (record, *copies):
             conn.execute(
-                "INSERT OR IGNORE INTO _aside_files VALUES (?, ?, ?, ?, ?)",
-                [each["id"], path, record["project_dir"], record["agent"], each["path"] != path],
+                "INSERT OR IGNORE INTO _aside_files VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    each["id"],
+                    path,
+                    record["project_dir"],
+                    record["agent"],
+                    each["path"] != path,
+                    positional,
+                ],
             )
             for sid in _ids(each["session_ids"]):
                 for table in DATA_TABLES:  # through each table's session index
@@ -1864,9 +1872,12 @@ class _Builder:
         if not self.aside:
             return
         self.aside = False
-        for table in DATA_TABLES:
-            for held_sql in HELD_SQL[table]:
-                conn.execute(f"DELETE FROM _aside_{table} WHERE {held_sql}")
+        by_key, by_text = HELD_SQL["messages"]
+        for table in ("tool_calls", "tool_results", "session_meta"):
+            conn.execute(f"DELETE FROM _aside_{table} WHERE {HELD_SQL[table]}")
+        conn.execute(f"DELETE FROM _aside_messages WHERE {by_text}")
+        self._rename_numbered(by_key)
+        conn.execute(f"DELETE FROM _aside_messages WHERE {by_key}")
         cut = conn.execute(
             "SELECT DISTINCT f.base, f.project_dir, f.agent, a.session_id FROM ("
             + " UNION ".join(f"SELECT file_id, session_id FROM _aside_{t}" for t in DATA_TABLES)
@@ -1933,6 +1944,37 @@ class _Builder:
         for table in (*ASIDE_TABLES, "files"):
             conn.execute(f"DELETE FROM _aside_{table}")
         conn.execute("DELETE FROM _kept")
+
+    def _rename_numbered(self, by_key: str) -> None:
+        """Give another id to the rows set aside from a file whose ids number its lines
+        (agents.positional_ids) when a row of other content now has theirs: the line they
+        named was cut from the middle. A row without text goes so only with a call or
+        result of its own that is kept. The new id, `<id>~<hash of its content>`, is the
+        same on every build, which never makes one: a later rewrite keeps it as it is.
+        """
+        conn = self.conn
+        found = conn.execute(
+            "SELECT a.rowid, a.file_id, a.uuid, a.timestamp, a.kind, a.text FROM _aside_messages a"
+            " JOIN _aside_files f ON f.file_id = a.file_id WHERE f.positional"
+            f" AND ({by_key.replace('_aside_messages.', 'a.')}) AND (a.text > ''"
+            " OR a.uuid IN (SELECT message_uuid FROM _aside_tool_calls WHERE file_id = a.file_id)"
+            " OR a.uuid IN (SELECT message_uuid FROM _aside_tool_results"
+            " WHERE file_id = a.file_id))"
+        ).fetchall()
+        for rowid, file_id, uuid, timestamp, kind, text in found:
+            new = f"{uuid}~{_hash(f'{timestamp}|{kind}|{text}'.encode())[:12]}"
+            conn.execute("UPDATE _aside_messages SET uuid = ? WHERE rowid = ?", [new, rowid])
+            conn.execute(
+                "UPDATE _aside_redactions SET row_key = ?"
+                " WHERE table_name = 'messages' AND row_key = ? AND file_id = ?",
+                [new, uuid, file_id],
+            )
+            for table in ("tool_calls", "tool_results"):
+                conn.execute(
+                    f"UPDATE _aside_{table} SET message_uuid = ?"
+                    " WHERE message_uuid = ? AND file_id = ?",
+                    [new, uuid, file_id],
+                )
 
     def _columns(self, table: str) -> list[str]:
         """The columns of `table` a row keeps when it moves to another file (not its rowid)."""

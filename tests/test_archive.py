@@ -692,9 +692,30 @@ def kept_state(db_path):
             ).fetchall(),
             "fts": conn.execute("SELECT count(*) FROM messages_fts").fetchone(),
             "errors_fts": conn.execute("SELECT count(*) FROM tool_errors_fts").fetchone(),
+            "page": session_page(db_path),
         }
     finally:
         conn.close()
+
+
+def session_page(db_path):
+    """The session page of D, as its messages with their calls and results, in order."""
+    conn = queries.connect(db_path)
+    try:
+        page = queries.session_page(conn, D, page_size=10_000)
+    finally:
+        conn.close()
+    if page is None:
+        return None
+    return [
+        (
+            m["uuid"],
+            [c["tool_use_id"] for c in m["tool_calls"]],
+            [r["tool_use_id"] for c in m["tool_calls"] if (r := c.get("result"))]
+            + [r["tool_use_id"] for r in m["tool_results"]],
+        )
+        for m in page["messages"]
+    ]
 
 
 def found_everywhere(db_path, step):
@@ -738,9 +759,11 @@ def test_a_transcript_truncated_to_half_keeps_every_row_it_lost(
     assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
     assert stats.rows_kept > 0 and stats.duplicates == 0
     after = kept_state(db_path)
-    # the same rows, failures, signatures, fixes and counts; the cut ones under a kept copy
+    # the same rows, failures, signatures, fixes and counts, and the same session page,
+    # each once; the cut ones under a kept copy
     assert [m[:2] for m in after["messages"]] == [m[:2] for m in before["messages"]]
-    for key in ("results", "calls", "fixes", "sessions", "fts", "errors_fts"):
+    assert len(after["page"]) == len({m[0] for m in after["page"]}) == ROUNDS * 5 + 1
+    for key in ("results", "calls", "fixes", "sessions", "fts", "errors_fts", "page"):
         assert after[key] == before[key], key
     cut = {uuid for uuid, _, kept in after["messages"] if kept}
     assert f"{D}-s{ROUNDS - 1}" in cut and f"{D}-p" not in cut

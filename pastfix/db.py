@@ -1186,9 +1186,13 @@ class _Builder:
         self.stored: dict[str, dict[str, Any]] = {}
         cursor = conn.execute("SELECT * FROM source_files")
         columns = [d[0] for d in cursor.description]
+        # The files with kept copies, `<path>#<session id>` (see _set_aside).
+        self.with_copies: set[str] = set()
         for row in cursor:
             record = dict(zip(columns, row, strict=True))
             self.stored[record["path"]] = record
+            if record["missing_since"] and "#" in record["path"]:
+                self.with_copies.add(record["path"].rpartition("#")[0])
         self.file_problems: list[tuple[str, str]] = []
         # What the stored files' persisted outputs looked like when read (not needed
         # by a bulk build, which reads them all).
@@ -1844,11 +1848,6 @@ class _Builder:
         """Before a bulk build clears the files it reads again: set aside the rows of those
         whose content changed other than by growing, and of those with kept copies, whose
         new read stands for the rows it holds again (_set_aside): what they lost is kept."""
-        with_copies = {
-            path.rpartition("#")[0]
-            for path, record in self.stored.items()
-            if record["missing_since"] and "#" in path
-        }
         for plan in plans:
             record = self.stored.get(plan.source.path)
             if record is None:
@@ -1857,7 +1856,7 @@ class _Builder:
                 again = self._plan_file(plan.source, plan.stat, record)
             except OSError:
                 continue  # read (and told) when its turn comes; its rows go as planned
-            if (again is not None and again.rewrite) or plan.source.path in with_copies:
+            if (again is not None and again.rewrite) or plan.source.path in self.with_copies:
                 self._set_aside(record)
 
     def _keep_cut_rows(self, now: set[str] | None = None) -> None:
@@ -1918,7 +1917,19 @@ class _Builder:
                 if self.bulk and kept_id is not None:  # as the kept files are (_redact_again)
                     self.kept_ids.append(kept_id)
             conn.execute("INSERT INTO _kept VALUES (?, ?, ?)", [base, sid, kept_id])
+            self.with_copies.add(base)
             self.touched.add(sid)
+        if conn.execute("SELECT 1 FROM _aside_redactions LIMIT 1").fetchone():
+            # for ASIDE_REDACTION_SESSION_SQL, a lookup per record
+            for table, key in (
+                ("messages", "uuid"),
+                ("tool_calls", "tool_use_id"),
+                ("tool_results", "tool_use_id"),
+                ("session_meta", "session_id"),
+            ):
+                conn.execute(
+                    f"CREATE INDEX IF NOT EXISTS temp._aside_{table}_key ON _aside_{table} ({key})"
+                )
         for table in ASIDE_TABLES:
             names = self._columns(table)
             cols = ", ".join(names)
@@ -1953,13 +1964,16 @@ class _Builder:
         same on every build, which never makes one: a later rewrite keeps it as it is.
         """
         conn = self.conn
+        if not conn.execute("SELECT 1 FROM _aside_files WHERE positional").fetchone():
+            return
+        # (Not correlated: each IN list is made once, where one made per row, without an
+        # index, took 20 s for the 7,500 rows of a 6 MB session.)
         found = conn.execute(
             "SELECT a.rowid, a.file_id, a.uuid, a.timestamp, a.kind, a.text FROM _aside_messages a"
             " JOIN _aside_files f ON f.file_id = a.file_id WHERE f.positional"
             f" AND ({by_key.replace('_aside_messages.', 'a.')}) AND (a.text > ''"
-            " OR a.uuid IN (SELECT message_uuid FROM _aside_tool_calls WHERE file_id = a.file_id)"
-            " OR a.uuid IN (SELECT message_uuid FROM _aside_tool_results"
-            " WHERE file_id = a.file_id))"
+            " OR a.uuid IN (SELECT message_uuid FROM _aside_tool_calls)"
+            " OR a.uuid IN (SELECT message_uuid FROM _aside_tool_results))"
         ).fetchall()
         for rowid, file_id, uuid, timestamp, kind, text in found:
             new = f"{uuid}~{_hash(f'{timestamp}|{kind}|{text}'.encode())[:12]}"
@@ -2200,6 +2214,8 @@ class _Builder:
     def _reclaim(self, path: str) -> bool:
         """Set the rows of the kept copies of the file at `path` aside (see _set_aside), when
         it has any: some rows of its batch were ignored, maybe as theirs."""
+        if path not in self.with_copies:
+            return False
         cursor = self.conn.execute(
             "SELECT * FROM source_files WHERE path > ? AND path < ? AND missing_since IS NOT NULL",
             [f"{path}#", f"{path}$"],

@@ -1574,7 +1574,19 @@ class _Builder:
             [source.path, source.session_id, source.project_dir, source.agent, current["id"]],
         )
         self.touched.update(_ids(current["session_ids"]))
+        self._rename_copies(old_path, source)
         self._refresh_file(_Plan(source, plan.stat, current, 0, False), progress)
+
+    def _rename_copies(self, old_path: str, source: SourceFile) -> None:
+        """Give the kept copies of a file that moved (`<path>#<session id>`) its new name."""
+        if old_path not in self.with_copies:
+            return
+        self.conn.execute(
+            "UPDATE source_files SET path = ? || substr(path, ?), project_dir = ?"
+            " WHERE path > ? AND path < ? AND missing_since IS NOT NULL",
+            [source.path, len(old_path) + 1, source.project_dir, f"{old_path}#", f"{old_path}$"],
+        )
+        self.with_copies.add(source.path)
 
     def _unarchive(self, record: dict[str, Any]) -> None:
         """An archived file found again as it was: its rows are its own again."""
@@ -1848,10 +1860,15 @@ class _Builder:
         """Before a bulk build clears the files it reads again: set aside the rows of those
         whose content changed other than by growing, and of those with kept copies, whose
         new read stands for the rows it holds again (_set_aside): what they lost is kept."""
+        moved_from = {plan.source.path: old for old, plan in self.moved.items()}
         for plan in plans:
-            record = self.stored.get(plan.source.path)
+            old = moved_from.get(plan.source.path)
+            record = self.stored.get(old or plan.source.path)
             if record is None:
                 continue
+            if old is not None:  # read under its new name, as a refresh would (_move)
+                self._rename_copies(old, plan.source)
+                record = {**record, "path": plan.source.path}
             try:
                 again = self._plan_file(plan.source, plan.stat, record)
             except OSError:

@@ -842,3 +842,27 @@ def test_forget_removes_the_rows_kept_from_a_truncated_transcript(tmp_path, proj
     assert not found_everywhere(db_path, ROUNDS - 1)
     build_index(db_path, projects)
     assert not found_everywhere(db_path, ROUNDS - 1)
+
+
+@pytest.mark.parametrize("rebuild", ["incremental", "forced"])
+def test_the_kept_rows_of_a_truncated_transcript_move_with_it(tmp_path, projects, rebuild):
+    path = long_session(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    truncate_to_half(path)
+    build_index(db_path, projects)
+    before = kept_state(db_path)
+    moved = projects / "-home-dev-renamed" / path.name
+    moved.parent.mkdir()
+    path.rename(moved)  # a renamed project folder
+    stats = build_index(db_path, projects, force=rebuild == "forced")
+    assert (stats.rows_kept, stats.duplicates, stats.files_missing) == (0, 0, 0)
+    after = kept_state(db_path)
+    assert after["files"] == [
+        (str(moved), 0, json.dumps([D])),
+        (f"{moved}#{D}", 1, json.dumps([D])),
+    ]
+    assert {k: v for k, v in after.items() if k != "files"} == {
+        k: v for k, v in before.items() if k != "files"
+    }
+    assert all(found_everywhere(db_path, step) for step in range(ROUNDS))

@@ -1891,9 +1891,13 @@ class _Builder:
         by_key, by_text = HELD_SQL["messages"]
         for table in ("tool_calls", "tool_results", "session_meta"):
             conn.execute(f"DELETE FROM _aside_{table} WHERE {HELD_SQL[table]}")
-        conn.execute(f"DELETE FROM _aside_messages WHERE {by_text}")
-        self._rename_numbered(by_key)
-        conn.execute(f"DELETE FROM _aside_messages WHERE {by_key}")
+        if self._rename_numbered(by_key, by_text):
+            conn.execute(f"DELETE FROM _aside_messages WHERE {by_key}")
+        else:
+            # By key first: what a rewrite keeps of its messages is seldom any, and the
+            # list of the sessions' texts is then never made.
+            conn.execute(f"DELETE FROM _aside_messages WHERE {by_key}")
+            conn.execute(f"DELETE FROM _aside_messages WHERE {by_text}")
         cut = conn.execute(
             "SELECT DISTINCT f.base, f.project_dir, f.agent, a.session_id FROM ("
             + " UNION ".join(f"SELECT file_id, session_id FROM _aside_{t}" for t in DATA_TABLES)
@@ -1973,16 +1977,19 @@ class _Builder:
             conn.execute(f"DELETE FROM _aside_{table}")
         conn.execute("DELETE FROM _kept")
 
-    def _rename_numbered(self, by_key: str) -> None:
+    def _rename_numbered(self, by_key: str, by_text: str) -> bool:
         """Give another id to the rows set aside from a file whose ids number its lines
         (agents.positional_ids) when a row of other content now has theirs: the line they
         named was cut from the middle. A row without text goes so only with a call or
         result of its own that is kept. The new id, `<id>~<hash of its content>`, is the
         same on every build, which never makes one: a later rewrite keeps it as it is.
+        False, doing nothing, when no such file was set aside; else the rows held by their
+        text are gone first.
         """
         conn = self.conn
         if not conn.execute("SELECT 1 FROM _aside_files WHERE positional").fetchone():
-            return
+            return False
+        conn.execute(f"DELETE FROM _aside_messages WHERE {by_text}")
         # (Not correlated: each IN list is made once, where one made per row, without an
         # index, took 20 s for the 7,500 rows of a 6 MB session.)
         found = conn.execute(
@@ -2006,6 +2013,7 @@ class _Builder:
                     " WHERE message_uuid = ? AND file_id = ?",
                     [new, uuid, file_id],
                 )
+        return True
 
     def _columns(self, table: str) -> list[str]:
         """The columns of `table` a row keeps when it moves to another file (not its rowid)."""

@@ -207,6 +207,14 @@ def side_outputs(agent: str) -> Callable[[Batch, SourceFile], list[PersistedOutp
     return read
 
 
+# Agents whose message ids number lines (a Codex rollout's `<session>:<line>`, a Gemini
+# checkpoint's turns) rather than name them: a line cut from the middle of such a file
+# gives its id to the next one, so the build keeps the row it named under another id.
+def positional_ids(agent: str, path: str) -> bool:
+    read: Callable[[str], bool] | None = getattr(reader(agent), "positional_ids", None)
+    return bool(read and read(path))
+
+
 class WrongAgent(Exception):
     """A source folder that holds another agent's transcripts than the one asked for, or
     several agents' in folders that need a --source each."""

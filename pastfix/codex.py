@@ -260,6 +260,11 @@ def holds(root: Path) -> bool:
     return is_sessions_folder(root)
 
 
+def positional_ids(path: str) -> bool:
+    """A message is `<session uuid>:<line>` (see Ids above): its id names a line."""
+    return True
+
+
 def parse_file(source: SourceFile, data: bytes) -> Batch:
     """A whole rollout, as its lines (rollouts are append-only)."""
     return parse_lines(data, first_line_no=1, default_session_id=source.session_id)

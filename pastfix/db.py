@@ -71,6 +71,55 @@ CACHE_KIB = 131072
 DATA_TABLES = ("messages", "tool_calls", "tool_results", "session_meta")
 # Tables of what a build recorded about each file besides its data: cleared and kept with it.
 FILE_TABLES = ("problems", "redactions", "_persisted_outputs")
+# The rows of a file read again from its start (rewritten, shrunk, or read whole) are set
+# aside first, with those of its kept copies (`<path>#<session id>`); once the new content
+# is stored, those it does not hold go back under the kept copy of their session
+# (_Builder._set_aside, _keep_cut_rows): the index is the archive. A row is held when the
+# index has its identity again: the same unique key, or for a message with text also the
+# same text of the same kind in the same session (Codex and Gemini checkpoints number
+# messages by line, so a line cut from the middle gives its number to the next one and the
+# last numbers fall free; Gemini's logs.json gives up a session's prompts to its chat file,
+# under other ids; the rows without text that place a call or its result go by their key
+# alone); a session_meta row, which has no key, when its session has the key again (a
+# title or branch changed is replaced). Problems and persisted-output records describe
+# lines of the file as it was: they go with the old read, as they did. A redaction
+# record goes back with the row it is about.
+ASIDE_TABLES = (*DATA_TABLES, "redactions")
+HELD_SQL: dict[str, Any] = {
+    "messages": (
+        "EXISTS (SELECT 1 FROM main.messages m WHERE m.uuid = _aside_messages.uuid)",
+        # an ephemeral index of the sessions' messages: a probe per row would read the
+        # whole session for each (no index has the text)
+        "text > '' AND (session_id, type, coalesce(kind, ''), text) IN"
+        " (SELECT session_id, type, coalesce(kind, ''), text FROM main.messages"
+        " WHERE session_id IN (SELECT session_id FROM _aside_messages))",
+    ),
+    "tool_calls": (
+        "EXISTS (SELECT 1 FROM main.tool_calls c"
+        " WHERE c.tool_use_id = _aside_tool_calls.tool_use_id)"
+    ),
+    "tool_results": (
+        "EXISTS (SELECT 1 FROM main.tool_results r"
+        " WHERE r.tool_use_id = _aside_tool_results.tool_use_id)"
+    ),
+    "session_meta": (
+        "EXISTS (SELECT 1 FROM main.session_meta s"
+        " WHERE s.session_id = _aside_session_meta.session_id AND s.key = _aside_session_meta.key)"
+    ),
+}
+# The session of a redaction record set aside, through the row it is about (none: the row
+# is held again, or the record is about a problem): the kept copy it goes back with.
+ASIDE_REDACTION_SESSION_SQL = """CASE a.table_name
+    WHEN 'messages' THEN (SELECT session_id FROM _aside_messages x
+        WHERE x.uuid = a.row_key AND x.file_id = a.file_id)
+    WHEN 'tool_calls' THEN (SELECT session_id FROM _aside_tool_calls x
+        WHERE x.tool_use_id = a.row_key AND x.file_id = a.file_id)
+    WHEN 'tool_results' THEN (SELECT session_id FROM _aside_tool_results x
+        WHERE x.tool_use_id = a.row_key AND x.file_id = a.file_id)
+    WHEN 'session_meta' THEN (SELECT session_id FROM _aside_session_meta x
+        WHERE x.session_id = a.row_key AND x.line_no IS a.line_no AND x.file_id = a.file_id
+        LIMIT 1)
+END"""
 
 # The FTS5 tokenizers a build may use (`pastfix build --tokenizer`), each with the
 # options it accepts and their values. porter wraps unicode61 (the default) or
@@ -219,6 +268,9 @@ class BuildStats:
     # and files found again; the sessions the index keeps without a transcript.
     files_missing: int = 0
     files_returned: int = 0
+    # Rows of files read again from their start that their new content no longer holds,
+    # kept under `<path>#<session id>` (see ASIDE_TABLES).
+    rows_kept: int = 0
     sessions_without_transcript: int = 0
     bytes_read: int = 0
     new_lines: int = 0
@@ -1134,9 +1186,13 @@ class _Builder:
         self.stored: dict[str, dict[str, Any]] = {}
         cursor = conn.execute("SELECT * FROM source_files")
         columns = [d[0] for d in cursor.description]
+        # The files with kept copies, `<path>#<session id>` (see _set_aside).
+        self.with_copies: set[str] = set()
         for row in cursor:
             record = dict(zip(columns, row, strict=True))
             self.stored[record["path"]] = record
+            if record["missing_since"] and "#" in record["path"]:
+                self.with_copies.add(record["path"].rpartition("#")[0])
         self.file_problems: list[tuple[str, str]] = []
         # What the stored files' persisted outputs looked like when read (not needed
         # by a bulk build, which reads them all).
@@ -1157,6 +1213,9 @@ class _Builder:
         self.new_index = False
         # Whether a bulk build computed every session and fix with its helper (see _Shard).
         self.per_session_done = False
+        # Whether rows were set aside that _keep_cut_rows has yet to put back.
+        self.aside = False
+        self.column_names: dict[str, list[str]] = {}
 
     # -- planning -------------------------------------------------------
 
@@ -1358,6 +1417,8 @@ class _Builder:
             try:
                 # Not IMMEDIATE: that would lock the helper's attached side file too.
                 conn.execute("BEGIN")
+                # Through the session indexes, before they are dropped below.
+                self._set_aside_of(plans)
                 # Secondary indexes are cheaper to build once, sorted, than row by
                 # row; unique ones stay, since INSERT OR IGNORE relies on them, and so
                 # do the partial ones on failed results (see _secondary_indexes).
@@ -1366,7 +1427,6 @@ class _Builder:
                     conn.execute(f"DROP INDEX [{name}]")
                 if self.force or conn.execute("SELECT 1 FROM source_files LIMIT 1").fetchone():
                     # Forced, or another build filled the index while this one planned.
-                    self._keep_gone_sessions_of(plans)
                     self._clear(self._cleared_paths(plans, dropped))
                 else:
                     self.new_index = True
@@ -1397,6 +1457,8 @@ class _Builder:
                             self._index_file(plan, progress)
                 for _, sql in deferred:
                     conn.execute(sql)
+                # Every file is read: what the changed ones lost is kept (_set_aside_of).
+                self._keep_cut_rows()
                 if shard:
                     # The helper computed its sessions and fixes meanwhile (see _Shard).
                     shard.merge_sessions(progress)
@@ -1512,7 +1574,19 @@ class _Builder:
             [source.path, source.session_id, source.project_dir, source.agent, current["id"]],
         )
         self.touched.update(_ids(current["session_ids"]))
+        self._rename_copies(old_path, source)
         self._refresh_file(_Plan(source, plan.stat, current, 0, False), progress)
+
+    def _rename_copies(self, old_path: str, source: SourceFile) -> None:
+        """Give the kept copies of a file that moved (`<path>#<session id>`) its new name."""
+        if old_path not in self.with_copies:
+            return
+        self.conn.execute(
+            "UPDATE source_files SET path = ? || substr(path, ?), project_dir = ?"
+            " WHERE path > ? AND path < ? AND missing_since IS NOT NULL",
+            [source.path, len(old_path) + 1, source.project_dir, f"{old_path}#", f"{old_path}$"],
+        )
+        self.with_copies.add(source.path)
 
     def _unarchive(self, record: dict[str, Any]) -> None:
         """An archived file found again as it was: its rows are its own again."""
@@ -1724,27 +1798,129 @@ class _Builder:
         self.conn.execute("BEGIN IMMEDIATE")
         self.conn.execute("INSERT OR REPLACE INTO _build_state VALUES ('stale', '1')")
 
-    def _keep_gone_sessions(self, record: dict[str, Any], now: set[str]) -> None:
-        """Keep the sessions a file read whole held and no longer does, as a transcript
-        that is gone (the index is the archive).
+    def _set_aside(self, record: dict[str, Any], base: str | None = None) -> None:
+        """Set the rows of a stored file's old read aside before it is read again from its
+        start, with those of its kept copies, and delete them (see ASIDE_TABLES).
 
-        A database (opencode.db) or a shared log holds many sessions: one deleted from
-        it is gone as a deleted transcript file is. Its rows move to an archived source
-        file of their own, `<path>#<session id>` (missing since now), before the file's
-        other rows are read again; `pastfix forget` removes them as any other.
+        Whatever its new content no longer holds (the lines a user cut, the messages a
+        /rewind dropped, the sessions deleted from opencode's database) goes back under
+        `<path>#<session id>` once the new rows are stored (_keep_cut_rows); what it holds
+        again is replaced by the new read, so a result changed to a success is one.
+        `base`: set aside only `record`, a kept copy of the file at `base` (_reclaim).
         """
         conn = self.conn
-        held = set(_ids(record["session_ids"]))
-        if len(held) < 2 or not now:
-            # One session's file rewritten, or a read that found none (a file caught
-            # mid-write): the transcript as it is now, as for any rewritten file.
+        path = base or record["path"]
+        self.aside = True
+        for table in ASIDE_TABLES:
+            conn.execute(
+                f"CREATE TEMP TABLE IF NOT EXISTS _aside_{table} AS"
+                f" SELECT * FROM main.{table} WHERE 0"
+            )
+        conn.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS _aside_files (file_id INTEGER PRIMARY KEY,"
+            " base TEXT, project_dir TEXT, agent TEXT, copy INTEGER, positional INTEGER)"
+        )
+        copies = []
+        if base is None:
+            cursor = conn.execute(
+                # every path that starts with `path#`: '$' is the character after '#'
+                "SELECT * FROM source_files WHERE path > ? AND path < ?"
+                " AND missing_since IS NOT NULL",
+                [f"{path}#", f"{path}$"],
+            )
+            columns = [d[0] for d in cursor.description]
+            copies = [dict(zip(columns, row, strict=True)) for row in cursor]
+        positional = agents.positional_ids(record["agent"], path)
+        for each in (record, *copies):
+            conn.execute(
+                "INSERT OR IGNORE INTO _aside_files VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    each["id"],
+                    path,
+                    record["project_dir"],
+                    record["agent"],
+                    each["path"] != path,
+                    positional,
+                ],
+            )
+            for sid in _ids(each["session_ids"]):
+                for table in DATA_TABLES:  # through each table's session index
+                    conn.execute(
+                        f"INSERT INTO _aside_{table} SELECT * FROM main.{table}"
+                        " WHERE session_id = ? AND file_id = ?",
+                        [sid, each["id"]],
+                    )
+            conn.execute(
+                "INSERT INTO _aside_redactions SELECT * FROM main.redactions WHERE file_id = ?",
+                [each["id"]],
+            )
+            self._retract(each)
+
+    def _set_aside_of(self, plans: list[_Plan]) -> None:
+        """Before a bulk build clears the files it reads again: set aside the rows of those
+        whose content changed other than by growing, and of those with kept copies, whose
+        new read stands for the rows it holds again (_set_aside): what they lost is kept."""
+        moved_from = {plan.source.path: old for old, plan in self.moved.items()}
+        for plan in plans:
+            old = moved_from.get(plan.source.path)
+            record = self.stored.get(old or plan.source.path)
+            if record is None:
+                continue
+            if old is not None:  # read under its new name, as a refresh would (_move)
+                self._rename_copies(old, plan.source)
+                record = {**record, "path": plan.source.path}
+            try:
+                again = self._plan_file(plan.source, plan.stat, record)
+            except OSError:
+                continue  # read (and told) when its turn comes; its rows go as planned
+            if (again is not None and again.rewrite) or plan.source.path in self.with_copies:
+                self._set_aside(record)
+
+    def _keep_cut_rows(self, now: set[str] | None = None) -> None:
+        """Put back the rows set aside (_set_aside) that the index does not hold again, each
+        under the kept copy of its session, `<path>#<session id>` (made, or deleted once
+        empty, here); then empty the aside.
+
+        `now`: the sessions the file's new read holds (one file: a refresh); None, those
+        its stored row names (a bulk build, its files all read).
+        """
+        conn = self.conn
+        if not self.aside:
             return
-        for sid in sorted(held - now):
-            path = f"{record['path']}#{sid}"
+        self.aside = False
+        by_key, by_text = HELD_SQL["messages"]
+        for table in ("tool_calls", "tool_results", "session_meta"):
+            conn.execute(f"DELETE FROM _aside_{table} WHERE {HELD_SQL[table]}")
+        if self._rename_numbered(by_key, by_text):
+            conn.execute(f"DELETE FROM _aside_messages WHERE {by_key}")
+        else:
+            # By key first: what a rewrite keeps of its messages is seldom any, and the
+            # list of the sessions' texts is then never made.
+            conn.execute(f"DELETE FROM _aside_messages WHERE {by_key}")
+            conn.execute(f"DELETE FROM _aside_messages WHERE {by_text}")
+        cut = conn.execute(
+            "SELECT DISTINCT f.base, f.project_dir, f.agent, a.session_id FROM ("
+            + " UNION ".join(f"SELECT file_id, session_id FROM _aside_{t}" for t in DATA_TABLES)
+            + ") a JOIN _aside_files f ON f.file_id = a.file_id ORDER BY 1, 4"
+        ).fetchall()
+        conn.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS _kept (base TEXT, session_id TEXT, id INTEGER,"
+            " PRIMARY KEY (base, session_id))"
+        )
+        held: dict[str, set[str]] = {}
+        for base, project_dir, agent, sid in cut:
+            path = f"{base}#{sid}"
             found = conn.execute("SELECT id FROM source_files WHERE path = ?", [path]).fetchone()
             if found:
                 kept_id = found[0]
             else:
+                if base not in held and now is not None:
+                    held[base] = now
+                elif base not in held:
+                    row = self._stored_row(base)
+                    held[base] = set(_ids(row["session_ids"])) if row else set()
+                if sid not in held[base]:
+                    self.stats.files_missing += 1  # the whole session is gone from the file
                 kept_id = conn.execute(
                     "INSERT INTO source_files (path, session_id, project_dir, agent, size,"
                     " mtime_ns, inode, offset, lines, session_ids, missing_since, indexed_at)"
@@ -1752,60 +1928,102 @@ class _Builder:
                     [
                         path,
                         sid,
-                        record["project_dir"],
-                        record["agent"],
+                        project_dir,
+                        agent,
                         msgspec.json.encode([sid]).decode(),
                         _now(),
                         _now(),
                     ],
                 ).lastrowid
-            for table in DATA_TABLES:
-                conn.execute(
-                    f"UPDATE {table} SET file_id = ? WHERE session_id = ? AND file_id = ?",
-                    [kept_id, sid, record["id"]],
-                )
+                if self.bulk and kept_id is not None:  # as the kept files are (_redact_again)
+                    self.kept_ids.append(kept_id)
+            conn.execute("INSERT INTO _kept VALUES (?, ?, ?)", [base, sid, kept_id])
+            self.with_copies.add(base)
             self.touched.add(sid)
-            self.changed.add(kept_id)
-            self.stats.files_missing += 1
+        if conn.execute("SELECT 1 FROM _aside_redactions LIMIT 1").fetchone():
+            # for ASIDE_REDACTION_SESSION_SQL, a lookup per record
+            for table, key in (
+                ("messages", "uuid"),
+                ("tool_calls", "tool_use_id"),
+                ("tool_results", "tool_use_id"),
+                ("session_meta", "session_id"),
+            ):
+                conn.execute(
+                    f"CREATE INDEX IF NOT EXISTS temp._aside_{table}_key ON _aside_{table} ({key})"
+                )
+        for table in ASIDE_TABLES:
+            names = self._columns(table)
+            cols = ", ".join(names)
+            picked = ", ".join(f"a.{n}" for n in names)
+            session = ASIDE_REDACTION_SESSION_SQL if table == "redactions" else "a.session_id"
+            rows = (
+                f" FROM _aside_{table} a JOIN _aside_files f ON f.file_id = a.file_id"
+                f" JOIN _kept k ON k.base = f.base AND k.session_id = {session}"
+            )
+            if table != "redactions":  # those a kept copy held before are not counted again
+                self.stats.rows_kept += conn.execute(
+                    f"SELECT count(*) {rows} WHERE NOT f.copy"
+                ).fetchone()[0]
+            conn.execute(
+                f"INSERT OR IGNORE INTO main.{table} (file_id, {cols}) SELECT k.id, {picked}"
+                f"{rows} ORDER BY a.rowid"
+            )
+        # Kept copies whose every row the new read holds again: gone.
+        conn.execute(
+            "DELETE FROM source_files WHERE id IN (SELECT file_id FROM _aside_files WHERE copy)"
+            " AND id NOT IN (SELECT id FROM _kept)"
+        )
+        for table in (*ASIDE_TABLES, "files"):
+            conn.execute(f"DELETE FROM _aside_{table}")
+        conn.execute("DELETE FROM _kept")
 
-    def _drop_kept_copies(self, path: str, now: set[str]) -> None:
-        """Delete the kept copies (`<path>#<session id>`) of sessions the file at `path`
-        holds again (restored): its new read stands for them."""
+    def _rename_numbered(self, by_key: str, by_text: str) -> bool:
+        """Give another id to the rows set aside from a file whose ids number its lines
+        (agents.positional_ids) when a row of other content now has theirs: the line they
+        named was cut from the middle. A row without text goes so only with a call or
+        result of its own that is kept. The new id, `<id>~<hash of its content>`, is the
+        same on every build, which never makes one: a later rewrite keeps it as it is.
+        False, doing nothing, when no such file was set aside; else the rows held by their
+        text are gone first.
+        """
         conn = self.conn
-        # every path that starts with `path#`: '$' is the character after '#'
-        kept = conn.execute(
-            "SELECT id, session_id FROM source_files WHERE path > ? AND path < ?",
-            [f"{path}#", f"{path}$"],
+        if not conn.execute("SELECT 1 FROM _aside_files WHERE positional").fetchone():
+            return False
+        conn.execute(f"DELETE FROM _aside_messages WHERE {by_text}")
+        # (Not correlated: each IN list is made once, where one made per row, without an
+        # index, took 20 s for the 7,500 rows of a 6 MB session.)
+        found = conn.execute(
+            "SELECT a.rowid, a.file_id, a.uuid, a.timestamp, a.kind, a.text FROM _aside_messages a"
+            " JOIN _aside_files f ON f.file_id = a.file_id WHERE f.positional"
+            f" AND ({by_key.replace('_aside_messages.', 'a.')}) AND (a.text > ''"
+            " OR a.uuid IN (SELECT message_uuid FROM _aside_tool_calls)"
+            " OR a.uuid IN (SELECT message_uuid FROM _aside_tool_results))"
         ).fetchall()
-        for file_id, sid in kept:
-            if sid not in now:
-                continue
-            if not self.bulk:  # a bulk build fills the FTS index anew from the rows
+        for rowid, file_id, uuid, timestamp, kind, text in found:
+            new = f"{uuid}~{_hash(f'{timestamp}|{kind}|{text}'.encode())[:12]}"
+            conn.execute("UPDATE _aside_messages SET uuid = ? WHERE rowid = ?", [new, rowid])
+            conn.execute(
+                "UPDATE _aside_redactions SET row_key = ?"
+                " WHERE table_name = 'messages' AND row_key = ? AND file_id = ?",
+                [new, uuid, file_id],
+            )
+            for table in ("tool_calls", "tool_results"):
                 conn.execute(
-                    "INSERT INTO messages_fts(messages_fts, rowid, text)"
-                    " SELECT 'delete', id, text FROM messages WHERE file_id = ?",
-                    [file_id],
+                    f"UPDATE _aside_{table} SET message_uuid = ?"
+                    " WHERE message_uuid = ? AND file_id = ?",
+                    [new, uuid, file_id],
                 )
-            for table in (*DATA_TABLES, *FILE_TABLES):
-                conn.execute(f"DELETE FROM {table} WHERE file_id = ?", [file_id])
-            conn.execute("DELETE FROM source_files WHERE id = ?", [file_id])
-            self.touched.add(sid)
+        return True
 
-    def _keep_gone_sessions_of(self, plans: list[_Plan]) -> None:
-        """Before a bulk build clears the files it reads again: the sessions each file
-        read whole no longer holds are kept (_keep_gone_sessions). Only files that held
-        more than one session can lose one and stay; they are parsed here once more."""
-        for plan in plans:
-            record = self.stored.get(plan.source.path)
-            if not plan.source.whole or record is None or len(_ids(record["session_ids"])) < 2:
-                continue
-            try:
-                with _open_regular(plan.source.path) as f:
-                    data = f.read()
-                now = self._reader(plan.source.agent).parse_file(plan.source, data).session_ids
-            except OSError:
-                continue  # read (and told) when its turn comes; its rows go as planned
-            self._keep_gone_sessions(record, now)
+    def _columns(self, table: str) -> list[str]:
+        """The columns of `table` a row keeps when it moves to another file (not its rowid)."""
+        if table not in self.column_names:
+            self.column_names[table] = [
+                r[1]
+                for r in self.conn.execute(f"PRAGMA main.table_info({table})")
+                if r[1] not in ("id", "file_id")
+            ]
+        return self.column_names[table]
 
     def _retract(self, record: dict[str, Any]) -> None:
         """Delete every row a file contributed (its sessions are then refreshed)."""
@@ -1816,11 +2034,12 @@ class _Builder:
         self.touched.update(session_ids)
         self.touched.update(self._summarised_sessions(file_id, session_ids))
         for sid in session_ids:
-            conn.execute(
-                "INSERT INTO messages_fts(messages_fts, rowid, text)"
-                " SELECT 'delete', id, text FROM messages WHERE session_id = ? AND file_id = ?",
-                [sid, file_id],
-            )
+            if not self.bulk:  # a bulk build fills the FTS index anew from the rows
+                conn.execute(
+                    "INSERT INTO messages_fts(messages_fts, rowid, text)"
+                    " SELECT 'delete', id, text FROM messages WHERE session_id = ? AND file_id = ?",
+                    [sid, file_id],
+                )
             for table in DATA_TABLES:
                 conn.execute(
                     f"DELETE FROM {table} WHERE session_id = ? AND file_id = ?", [sid, file_id]
@@ -1834,8 +2053,9 @@ class _Builder:
     ) -> bool:
         """Index what `plan` says to read of one file; False, changing nothing, if it cannot.
 
-        A rewritten file's old rows are retracted first (unless the caller did,
-        `retract=False`), inside the same savepoint as its new rows.
+        A rewritten file's old rows are set aside first (unless the caller retracted them,
+        `retract=False`), and those its new content does not hold are kept (_set_aside),
+        inside the same savepoint as its new rows.
         """
         conn = self.conn
         source = plan.source
@@ -1858,8 +2078,10 @@ class _Builder:
         # A file that turns out unreadable, even halfway, changes nothing: its
         # old rows stay with its old offset.
         conn.execute("SAVEPOINT file")
-        if plan.rewrite and stored is not None and retract and not source.whole:
-            self._retract(stored)
+        aside = plan.rewrite and stored is not None and retract
+        if aside:
+            assert stored is not None
+            self._set_aside(stored)
         if not self.bulk:
             first_id = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
         if file_id is None:
@@ -1876,16 +2098,6 @@ class _Builder:
                     data = f.read()
                     crc = zlib.crc32(data)
                     batch = reader.parse_file(source, data)
-                    if plan.rewrite and stored is not None and retract:
-                        # Retracted once its new read is known: what it no longer holds
-                        # is kept (_keep_gone_sessions).
-                        self._keep_gone_sessions(stored, batch.session_ids)
-                        self._retract(stored)
-                    self._drop_kept_copies(source.path, batch.session_ids)
-                    if first_id is not None:  # rowids of rows deleted just now are reused
-                        first_id = conn.execute(
-                            "SELECT coalesce(max(id), 0) FROM messages"
-                        ).fetchone()[0]
                     outputs = self._read_side_outputs(batch, source)
                     batch = prepare(batch, redact_secrets=self.redact)
                     self._save_batch(file_id, source.path, batch)
@@ -1933,8 +2145,11 @@ class _Builder:
         except OSError as e:
             conn.execute("ROLLBACK TO file")
             conn.execute("RELEASE file")
+            self.aside = False  # rolled back with the rest
             self._file_problem(source.path, f"cannot read: {e.strerror or e}")
             return False
+        if aside:  # before the FTS rows below, which then index the kept messages too
+            self._keep_cut_rows(session_ids)
         if first_id is not None:
             conn.execute(
                 "INSERT INTO messages_fts(rowid, text) SELECT id, text FROM messages WHERE id > ?",
@@ -1970,22 +2185,21 @@ class _Builder:
         stats = self.stats
         # The rows stored, not those parsed: INSERT OR IGNORE drops an id already held
         # (a session file copied beside its original: 33 rows of ../shared/corpus/real).
-        stored: dict[str, int] = {}
-        for table, rows in (
-            ("messages", batch.messages),
-            ("tool_calls", batch.tool_calls),
-            ("tool_results", batch.tool_results),
-            ("session_meta", batch.meta),
-        ):
-            before = conn.total_changes
-            if rows:
-                conn.executemany(INSERT_SQL[table], [(file_id, *row) for row in rows])
-            stored[table] = conn.total_changes - before
+        stored = self._insert_rows(file_id, batch)
         parsed = len(batch.messages) + len(batch.tool_calls) + len(batch.tool_results)
         ignored = parsed + len(batch.meta) - sum(stored.values())
+        reclaimed = ignored and not self.bulk and self._reclaim(path)
+        if reclaimed:
+            # Lines the file holds again (a truncated transcript restored from a backup,
+            # read on from where it was cut): its new read stands for them, as a rewrite's.
+            for table, count in self._insert_rows(file_id, batch).items():
+                stored[table] += count
+            ignored = parsed + len(batch.meta) - sum(stored.values())
         failed = sum(r.is_error for r in batch.tool_results)
         if stored["tool_results"] < len(batch.tool_results):
             failed = _stored_failures(conn, "tool_results", stored["tool_results"])
+        if reclaimed:  # after the count above, which reads the highest ids
+            self._keep_cut_rows(batch.session_ids)
         if ignored:
             stats.duplicates += ignored
             self._flag_duplicates(file_id, batch)
@@ -2005,6 +2219,37 @@ class _Builder:
         if batch.problems:
             stats.add_problems(path, [(p.line_no, p.reason) for p in batch.problems])
         stats.skipped_lines += batch.skipped
+
+    def _insert_rows(self, file_id: int, batch: Batch) -> dict[str, int]:
+        """Insert the data rows of `batch`; how many each table stored (not those ignored)."""
+        conn = self.conn
+        stored: dict[str, int] = {}
+        for table, rows in (
+            ("messages", batch.messages),
+            ("tool_calls", batch.tool_calls),
+            ("tool_results", batch.tool_results),
+            ("session_meta", batch.meta),
+        ):
+            before = conn.total_changes
+            if rows:
+                conn.executemany(INSERT_SQL[table], [(file_id, *row) for row in rows])
+            stored[table] = conn.total_changes - before
+        return stored
+
+    def _reclaim(self, path: str) -> bool:
+        """Set the rows of the kept copies of the file at `path` aside (see _set_aside), when
+        it has any: some rows of its batch were ignored, maybe as theirs."""
+        if path not in self.with_copies:
+            return False
+        cursor = self.conn.execute(
+            "SELECT * FROM source_files WHERE path > ? AND path < ? AND missing_since IS NOT NULL",
+            [f"{path}#", f"{path}$"],
+        )
+        columns = [d[0] for d in cursor.description]
+        copies = [dict(zip(columns, row, strict=True)) for row in cursor]
+        for copy in copies:
+            self._set_aside(copy, base=path)
+        return bool(copies)
 
     def _read_side_outputs(self, batch: Batch, source: SourceFile) -> list[PersistedOutput]:
         """Put the full text of the agent's persisted outputs in place of their markers."""

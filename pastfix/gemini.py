@@ -184,6 +184,11 @@ def _file_kind(path: Path) -> str | None:
     return None
 
 
+def positional_ids(path: str) -> bool:
+    """A checkpoint's turns are `<session>:<line>` (its history names none of them)."""
+    return _file_kind(Path(path)) == "checkpoint"
+
+
 def _project_dir(path: Path, kind: str) -> Path:
     if kind in ("logs", "checkpoint"):
         return path.parent

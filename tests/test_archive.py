@@ -154,6 +154,7 @@ def test_a_transcript_that_comes_back_is_read_again_without_duplicates(tmp_path,
     paths = corpus(projects)
     db_path = tmp_path / "index.db"
     build_index(db_path, projects)
+    before = findable(db_path)
     aside = tmp_path / "aside.jsonl"
     shutil.move(paths[A], aside)
     build_index(db_path, projects)
@@ -174,11 +175,19 @@ def test_a_transcript_that_comes_back_is_read_again_without_duplicates(tmp_path,
     assert deleted(db_path) == []
     fresh = tmp_path / "fresh.db"
     build_index(fresh, projects)
-    assert findable(db_path) == findable(fresh)
+    if how == "rewritten":
+        # its third round, which the new content no longer holds, is kept beside it: all
+        # that was found before still is, with the new prompt
+        sessions, hits, words = findable(db_path)
+        grown = [(sid, n + (sid == A), calls, errors) for sid, n, calls, errors in before[0]]
+        assert (sessions, hits, words) == (grown, before[1], before[2])
+        assert findable(fresh) != findable(db_path)
+    else:
+        assert findable(db_path) == findable(fresh)
     conn = sqlite3.connect(db_path)
     assert conn.execute(
-        "SELECT count(*) FROM source_files WHERE missing_since IS NOT NULL"
-    ).fetchone() == (0,)
+        "SELECT path FROM source_files WHERE missing_since IS NOT NULL"
+    ).fetchall() == ([(f"{paths[A]}#{A}",)] if how == "rewritten" else [])
     conn.close()
 
 
@@ -642,3 +651,219 @@ def test_status_gives_claude_codes_advice_only_where_claude_code_is_used(tmp_pat
     (fake_home / ".claude").mkdir()
     found = status_json(tmp_path / "index.db")
     assert any("run pastfix hook install" in line for line in found["advice"])
+
+
+# -- a transcript that shrinks or is rewritten keeps what it lost (the index is the archive) --
+
+D = "dddddddd-dddd-4ddd-8ddd-dddddddddddd"
+ROUNDS = 40
+
+
+def long_session(projects):
+    """One session of ROUNDS rounds, each failing with its own error word and then fixed."""
+    path = projects / "-home-dev-d" / f"{D}.jsonl"
+    lines = failing_session(D, ROUNDS, "ModuleNotFoundError: No module named 'zebracorn'", "Fix")
+    for line in lines:
+        if line.get("toolUseResult") and line["message"]["content"][0]["is_error"]:
+            step = int(line["uuid"].rsplit("r", 1)[1])
+            line["message"]["content"][0]["content"] += f" quagga{step}"
+    return write_jsonl(path, lines)
+
+
+def kept_state(db_path):
+    """Every row a user can reach, with its file kind (the transcript, or a kept copy)."""
+    conn = sqlite3.connect(db_path)
+    try:
+        return {
+            "messages": conn.execute(
+                "SELECT m.uuid, m.text, f.path LIKE '%#%' FROM messages m"
+                " JOIN source_files f ON f.id = m.file_id ORDER BY m.uuid"
+            ).fetchall(),
+            "results": conn.execute(
+                "SELECT tool_use_id, is_error, signature, kind FROM tool_results ORDER BY 1"
+            ).fetchall(),
+            "calls": conn.execute("SELECT tool_use_id FROM tool_calls ORDER BY 1").fetchall(),
+            "fixes": conn.execute("SELECT * FROM fixes ORDER BY 1").fetchall(),
+            "sessions": conn.execute(
+                "SELECT session_id, message_count, tool_call_count, tool_error_count,"
+                " transcript_deleted_at FROM sessions ORDER BY 1"
+            ).fetchall(),
+            "files": conn.execute(
+                "SELECT path, missing_since IS NOT NULL, session_ids FROM source_files ORDER BY 1"
+            ).fetchall(),
+            "fts": conn.execute("SELECT count(*) FROM messages_fts").fetchone(),
+            "errors_fts": conn.execute("SELECT count(*) FROM tool_errors_fts").fetchone(),
+            "page": session_page(db_path),
+        }
+    finally:
+        conn.close()
+
+
+def session_page(db_path):
+    """The session page of D, as its messages with their calls and results, in order."""
+    conn = queries.connect(db_path)
+    try:
+        page = queries.session_page(conn, D, page_size=10_000)
+    finally:
+        conn.close()
+    if page is None:
+        return None
+    return [
+        (
+            m["uuid"],
+            [c["tool_use_id"] for c in m["tool_calls"]],
+            [r["tool_use_id"] for c in m["tool_calls"] if (r := c.get("result"))]
+            + [r["tool_use_id"] for r in m["tool_results"]],
+        )
+        for m in page["messages"]
+    ]
+
+
+def found_everywhere(db_path, step):
+    """Whether the failure of round `step` is found by `pastfix find` and its fix text by
+    messages_fts, once each."""
+    result = CliRunner().invoke(cli.cli, ["find", f"quagga{step}", str(db_path), "--json"])
+    assert result.exit_code == 0, result.output
+    hits = [r["tool_use_id"] for r in json.loads(result.stdout)]
+    conn = sqlite3.connect(db_path)
+    words = conn.execute(
+        "SELECT m.uuid FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid"
+        " WHERE messages_fts MATCH ?",
+        [f'"Fix for step {step}"'],
+    ).fetchall()
+    conn.close()
+    return hits == [f"toolu_{D}_{step}"] and words == [(f"{D}-s{step}",)]
+
+
+def truncate_to_half(path):
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[: len(lines) // 2]))
+
+
+@pytest.mark.parametrize("rebuild", ["incremental", "forced", "forced in two processes"])
+def test_a_transcript_truncated_to_half_keeps_every_row_it_lost(
+    tmp_path, projects, rebuild, monkeypatch
+):
+    path = long_session(projects)
+    corpus(projects)  # other sessions beside it, which stay as they were
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    before = kept_state(db_path)
+    assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
+    truncate_to_half(path)
+    if rebuild == "forced in two processes":
+        monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+        monkeypatch.setattr(pdb.os, "cpu_count", lambda: 2)
+    stats = build_index(db_path, projects, force=rebuild != "incremental")
+    if rebuild == "forced in two processes":
+        assert stats.processes == 2
+    assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
+    assert stats.rows_kept > 0 and stats.duplicates == 0
+    after = kept_state(db_path)
+    # the same rows, failures, signatures, fixes and counts, and the same session page,
+    # each once; the cut ones under a kept copy
+    assert [m[:2] for m in after["messages"]] == [m[:2] for m in before["messages"]]
+    assert len(after["page"]) == len({m[0] for m in after["page"]}) == ROUNDS * 5 + 1
+    for key in ("results", "calls", "fixes", "sessions", "fts", "errors_fts", "page"):
+        assert after[key] == before[key], key
+    cut = {uuid for uuid, _, kept in after["messages"] if kept}
+    assert f"{D}-s{ROUNDS - 1}" in cut and f"{D}-p" not in cut
+    assert (f"{path}#{D}", 1, json.dumps([D])) in after["files"]
+    # idempotent: built again, incrementally and forced, nothing changes
+    for force in (False, True, False):
+        again = build_index(db_path, projects, force=force)
+        assert (again.rows_kept, again.duplicates) == (0, 0)
+        assert kept_state(db_path) == after
+    conn = sqlite3.connect(db_path)
+    conn.execute("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)")
+    conn.close()
+
+
+def test_a_result_rewritten_to_a_success_in_a_truncated_transcript_is_one(tmp_path, projects):
+    path = long_session(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    lines = path.read_text().splitlines(keepends=True)[: ROUNDS * 5 // 2]
+    middle = next(i for i, line in enumerate(lines) if f'"uuid": "{D}-r5"' in line)
+    lines[middle] = lines[middle].replace('"is_error": true', '"is_error": false')
+    path.write_text("".join(lines))
+    build_index(db_path, projects)
+    conn = sqlite3.connect(db_path)
+    failed = {r[0] for r in conn.execute("SELECT tool_use_id FROM tool_results WHERE is_error")}
+    [(errors,)] = conn.execute("SELECT tool_error_count FROM sessions")
+    conn.close()
+    assert f"toolu_{D}_5" not in failed
+    assert failed == {f"toolu_{D}_{step}" for step in range(ROUNDS) if step != 5}
+    assert errors == ROUNDS - 1
+    assert not found_everywhere(db_path, 5)
+    assert all(found_everywhere(db_path, step) for step in range(ROUNDS) if step != 5)
+    # a forced build of the same files changes nothing
+    before = kept_state(db_path)
+    build_index(db_path, projects, force=True)
+    assert kept_state(db_path) == before
+
+
+def test_the_lines_of_a_truncated_transcript_that_come_back_are_its_own_again(tmp_path, projects):
+    path = long_session(projects)
+    whole = path.read_text()
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    before = kept_state(db_path)
+    truncate_to_half(path)
+    build_index(db_path, projects)
+    path.write_text(whole)  # restored from a backup
+    stats = build_index(db_path, projects)
+    assert kept_state(db_path) == before
+    assert stats.duplicates == 0 and stats.to_dict().get("rows_kept") == 0
+    fresh = tmp_path / "fresh.db"
+    build_index(fresh, projects)
+    assert kept_state(db_path) == kept_state(fresh)
+
+
+def test_forget_removes_the_rows_kept_from_a_truncated_transcript(tmp_path, projects):
+    path = long_session(projects)
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    truncate_to_half(path)
+    build_index(db_path, projects)
+    done = forget.forget(db_path, [D])
+    assert [s["session_id"] for s in done.sessions] == [D]
+    assert done.files_removed == 1  # the kept copy; the transcript's row stays, emptied
+    assert b"quagga" not in db_path.read_bytes() + wal(db_path)
+    conn = sqlite3.connect(db_path)
+    for table in ("messages", "tool_calls", "tool_results", "session_meta", "fixes", "sessions"):
+        assert conn.execute(
+            f"SELECT count(*) FROM {table} WHERE session_id = ?", [D]
+        ).fetchone() == (0,)
+    assert conn.execute("SELECT count(*) FROM source_files WHERE path LIKE '%#%'").fetchone() == (
+        0,
+    )
+    conn.close()
+    assert not found_everywhere(db_path, ROUNDS - 1)
+    build_index(db_path, projects)
+    assert not found_everywhere(db_path, ROUNDS - 1)
+
+
+@pytest.mark.parametrize("rebuild", ["incremental", "forced"])
+def test_the_kept_rows_of_a_truncated_transcript_move_with_it(tmp_path, projects, rebuild):
+    path = long_session(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    truncate_to_half(path)
+    build_index(db_path, projects)
+    before = kept_state(db_path)
+    moved = projects / "-home-dev-renamed" / path.name
+    moved.parent.mkdir()
+    path.rename(moved)  # a renamed project folder
+    stats = build_index(db_path, projects, force=rebuild == "forced")
+    assert (stats.rows_kept, stats.duplicates, stats.files_missing) == (0, 0, 0)
+    after = kept_state(db_path)
+    assert after["files"] == [
+        (str(moved), 0, json.dumps([D])),
+        (f"{moved}#{D}", 1, json.dumps([D])),
+    ]
+    assert {k: v for k, v in after.items() if k != "files"} == {
+        k: v for k, v in before.items() if k != "files"
+    }
+    assert all(found_everywhere(db_path, step) for step in range(ROUNDS))

@@ -1,5 +1,6 @@
 """The Codex CLI reader: rollout lines to records, and the failure rule."""
 
+import sqlite3
 from pathlib import Path
 
 import msgspec
@@ -524,3 +525,50 @@ def test_an_exec_command_that_failed_for_its_command_is_a_failure():
     got = {r.tool_use_id: r.is_error for r in batch.tool_results}
     # an echo of the words without the backquoted command is output, not Codex's message
     assert got == {"c1": 1, "c2": 0}
+
+
+def test_lines_cut_from_the_middle_of_a_rollout_are_kept_once(tmp_path):
+    """A Codex message is `<session>:<line>`: cut lines 11-14 (a reply, the failing call
+    and its output) and the lines after take their numbers. Every text, call and failure
+    of the old read stays, once each; the session page shows each message once."""
+    sessions = tmp_path / "sessions"
+    path = sessions / SESSION_FILE.relative_to(SESSIONS)
+    path.parent.mkdir(parents=True)
+    lines = SESSION_FILE.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines))
+    db_path = tmp_path / "index.db"
+    pdb.build(db_path, [sessions])
+
+    def state():
+        conn = sqlite3.connect(db_path)
+        try:
+            return (
+                sorted(conn.execute("SELECT type, kind, text FROM messages WHERE text > ''")),
+                sorted(conn.execute("SELECT tool_use_id, name FROM tool_calls")),
+                sorted(conn.execute("SELECT tool_use_id, is_error, content FROM tool_results")),
+                conn.execute("SELECT message_count, tool_error_count FROM sessions").fetchall(),
+            )
+        finally:
+            conn.close()
+
+    before = state()
+    assert RENAMING in [text for _, _, text in before[0]]
+    path.write_bytes(b"".join(lines[:10] + lines[14:]))
+    stats = pdb.build(db_path, [sessions])
+    assert stats.rows_kept > 0 and stats.duplicates == 0
+    after = state()
+    assert after[:3] == before[:3]
+    conn = queries.connect(db_path)
+    try:
+        rows = queries.find_past_fix(conn, 'npm ERR! Missing script: "test"', 5)
+        assert [r["session_id"] for r in rows] == [SESSION]
+        page = queries.session_page(conn, SESSION, page_size=1000)
+    finally:
+        conn.close()
+    assert page is not None
+    texts = [m["text"] for m in page["messages"] if m["text"]]
+    assert len(texts) == len(set(texts)) == len(before[0])
+    for force in (False, True, False):
+        again = pdb.build(db_path, [sessions], force=force)
+        assert (again.rows_kept, again.duplicates) == (0, 0)
+        assert state() == after

@@ -400,6 +400,17 @@ def counts(db_path):
     }
 
 
+def by_file(db_path):
+    """The uuids of the stored messages, by the path of the file that holds them."""
+    found: dict[str, set[str]] = {}
+    for path, uuid in rows(
+        db_path,
+        "select f.path, m.uuid from messages m join source_files f on f.id = m.file_id",
+    ):
+        found.setdefault(path, set()).add(uuid)
+    return found
+
+
 def stored(db_path):
     """Every row a build stores of the transcripts, without the file ids."""
     return {
@@ -565,13 +576,25 @@ def test_a_rewound_events_file_is_read_again_whole(tmp_path):
     events_file.write_bytes(b"".join(lines))
     db_path = tmp_path / "index.db"
     build(db_path, "--source", tmp_path / "home", "-s")
+    before = stored(db_path)
     event = {"type": "user.message", "id": "after-rewind", "data": {"content": "try again"}}
     events_file.write_bytes(b"".join(lines[:8]) + json.dumps(event).encode() + b"\n")
     build(db_path, "--source", tmp_path / "home", "-s")
     fresh = tmp_path / "fresh.db"
     build(fresh, "--source", tmp_path / "home", "-s")
-    assert stored(db_path) == stored(fresh)
-    prompts = rows(db_path, "select text from messages where kind = 'prompt' order by line_no")
+    # the file's rows are what a fresh build reads; those the rewind dropped are kept beside
+    assert by_file(db_path)[str(events_file)] == by_file(fresh)[str(events_file)]
+    kept = by_file(db_path)[f"{events_file}#{SESSION}"]
+    assert kept and not kept & by_file(fresh)[str(events_file)]
+    after = stored(db_path)
+    for table in ("tool_calls", "tool_results"):
+        assert set(before[table]) <= set(after[table])
+    prompts = rows(
+        db_path,
+        "select m.text from messages m join source_files f on f.id = m.file_id"
+        " where m.kind = 'prompt' and f.path = ? order by m.line_no",
+        str(events_file),
+    )
     assert prompts == [("the tests fail, fix them",), ("try again",)]
 
 
@@ -592,8 +615,12 @@ def test_a_rewritten_legacy_session_is_reindexed_whole(tmp_path):
     build(db_path, "--source", tmp_path / "home", "-s")
     fresh = tmp_path / "fresh.db"
     build(fresh, "--source", tmp_path / "home", "-s")
-    assert stored(db_path) == stored(fresh)
-    assert counts(db_path)[LEGACY_SESSION] == (5, 2, 2, 2)
+    assert counts(fresh)[LEGACY_SESSION] == (5, 2, 2, 2)
+    # what the file holds is its new content (the prompt changed: the same id, replaced);
+    # the entries it lost, the failed npm test among them, are kept beside it
+    assert by_file(db_path)[str(copy)] == by_file(fresh)[str(copy)]
+    assert by_file(db_path)[f"{copy}#{LEGACY_SESSION}"]
+    assert counts(db_path)[LEGACY_SESSION] == (10, 4, 3, 3)
     assert rows(db_path, "select text from messages where kind = 'prompt'") == [("deploy it now",)]
     assert rows(db_path, "select count(*) from problems") == [(0,)]
 

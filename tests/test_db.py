@@ -406,6 +406,7 @@ def test_the_summary_counts_the_rows_stored_not_those_ignored_as_duplicates(
 
 def test_fresh_incremental_forced_and_retracted_builds_converge(tmp_path, projects, processes):
     files = corpus_v1(projects)
+    b = files[1]
     incremental = tmp_path / "incremental.db"
     build_index(incremental, projects)
     corpus_v2(*files, projects)
@@ -428,8 +429,22 @@ def test_fresh_incremental_forced_and_retracted_builds_converge(tmp_path, projec
     archived = snapshot(incremental)
     assert archived != expected
     assert snapshot(forced) == archived
-    assert forgotten(incremental, tmp_path) == expected
-    assert forgotten(forced, tmp_path) == expected
+    # the rows b's shrink cut are kept too, under b#SID2 (a session whose transcript is
+    # still there: forget --missing keeps it); everything else is what a fresh build reads
+    cut = f"{b}#{SID2}"
+    assert query(incremental, "SELECT count(*) FROM source_files WHERE path = ?", [cut]) == [(1,)]
+
+    def apart(snap):
+        return {
+            table: [
+                row for row in rows if cut not in row and (table != "sessions" or SID2 not in row)
+            ]
+            for table, rows in snap.items()
+            if not table.endswith("_fts")
+        }
+
+    assert forgotten(forced, tmp_path) == forgotten(incremental, tmp_path)
+    assert apart(forgotten(incremental, tmp_path)) == apart(expected)
     # everything a session contributed is kept when its folder goes
     shutil.rmtree(projects / "-home-dev-b")
     build_index(incremental, projects)
@@ -1108,17 +1123,21 @@ def test_redactions_go_with_their_file(db_path, projects):
     path = secrets_session(projects)
     build_index(db_path, projects)
     assert query(db_path, "SELECT count(*) FROM redactions") == [(27,)]
+    by_file = "SELECT f.path, count(*) FROM redactions r JOIN source_files f ON f.id = r.file_id"
+    by_file += " GROUP BY 1 ORDER BY 1"
     small_session(projects)  # the same session id, another file: rewrite this one
     write_jsonl(path, [prompt("u9", SID, "no secret here", "2026-01-02T10:00:00Z")])
     build_index(db_path, projects)
-    assert query(db_path, "SELECT count(*) FROM redactions") == [(0,)]
+    # the rows the rewrite cut are kept, and the records of their secrets with them; the
+    # record of a bad line's excerpt goes with the problem, which described the old file
+    assert query(db_path, by_file) == [(f"{path}#{SID}", 26)]
     secrets_session(projects, SID2)
     build_index(db_path, projects)
-    assert query(db_path, "SELECT count(DISTINCT file_id), count(*) FROM redactions") == [(1, 27)]
+    assert query(db_path, by_file) == [(f"{path}#{SID}", 26), (f"{path.parent}/{SID2}.jsonl", 27)]
     path.unlink()
     (projects / "-home-dev-app" / f"{SID2}.jsonl").unlink()
     build_index(db_path, projects)
-    assert query(db_path, "SELECT count(*) FROM redactions") == [(27,)]  # kept, archived
+    assert query(db_path, "SELECT count(*) FROM redactions") == [(53,)]  # kept, archived
     forget.forget(db_path, missing=True)
     assert query(db_path, "SELECT count(*) FROM redactions") == [(0,)]
 

@@ -311,37 +311,67 @@ def snapshot(db):
     }
 
 
-def test_a_rewritten_json_session_is_read_again_whole(tmp_path, home, fixture_db):
+def by_file(db, session_id):
+    """The uuids of a session's messages, by the path of the file that holds them."""
+    found = {}
+    for r in rows(
+        db,
+        "SELECT f.path, m.uuid FROM messages m JOIN source_files f ON f.id = m.file_id"
+        " WHERE m.session_id = ?",
+        session_id,
+    ):
+        found.setdefault(r["path"], set()).add(r["uuid"])
+    return found
+
+
+def test_a_rewritten_json_session_is_read_again_whole_and_keeps_what_it_lost(
+    tmp_path, home, fixture_db
+):
     path = next((home / "tmp").glob("*/chats/session-*-ffffffff.json"))
+    before = by_file(fixture_db, F)[str(path)]
+    calls = one(fixture_db, "SELECT count(*) FROM tool_calls WHERE session_id = ?", F)
+    assert calls > 0
     record = json.loads(path.read_text())
     record["messages"] = [
         {"id": "f1", "timestamp": "2025-10-01T10:00:00.000Z", "type": "user", "content": "bye"}
     ]
     path.write_text(json.dumps(record))
     stats = build(fixture_db, home)
-    assert stats["files_read"] == 1
-    assert one(fixture_db, "SELECT count(*) FROM tool_calls WHERE session_id = ?", F) == 0
-    texts = rows(fixture_db, "SELECT text FROM messages WHERE session_id = ?", F)
-    assert texts == [{"text": "bye"}]
+    assert stats["files_read"] == 1 and stats["rows_kept"] > 0
+    # the file's rows are its new content; every row it no longer holds is kept beside it
+    after = by_file(fixture_db, F)
+    assert after[str(path)] == {f"{F}:f1"}
+    assert after[f"{path}#{F}"] == before - {f"{F}:f1"}
+    assert one(fixture_db, "SELECT count(*) FROM tool_calls WHERE session_id = ?", F) == calls
     fresh = tmp_path / "fresh.db"
     build(fresh, home)
-    assert snapshot(fixture_db) == snapshot(fresh)
+    assert by_file(fresh, F) == {str(path): {f"{F}:f1"}}
+    assert {k: v for k, v in snapshot(fixture_db).items() if k != "sessions"} != snapshot(fresh)
 
 
-def test_a_grown_jsonl_session_is_read_again_as_gemini_would(tmp_path, home, fixture_db):
+def test_a_rewound_jsonl_session_keeps_the_messages_rewound(tmp_path, home, fixture_db):
     path = home / "tmp" / "app" / "chats" / f"session-2026-05-01T10-00-{A[:8]}.jsonl"
+    before = by_file(fixture_db, A)[str(path)]
+    assert {f"{A}:m8", f"{A}:m9"} <= before
     with path.open("a") as f:
         f.write(json.dumps({"$rewindTo": "m8"}) + "\n")
         f.write(json.dumps({"id": "m11", "type": "user", "content": "start over"}) + "\n")
     build(fixture_db, home)
-    uuids = {
-        r["uuid"] for r in rows(fixture_db, "SELECT uuid FROM messages WHERE session_id = ?", A)
-    }
-    assert f"{A}:m11" in uuids and f"{A}:m8" not in uuids and f"{A}:m9" not in uuids
-    assert one(fixture_db, "SELECT count(*) FROM tool_calls WHERE session_id = ?", A) == 3
+    after = by_file(fixture_db, A)
+    # Gemini's /rewind dropped m8 and what followed: the index keeps them, beside the file
+    assert f"{A}:m11" in after[str(path)] and f"{A}:m8" not in after[str(path)]
+    assert {f"{A}:m8", f"{A}:m9"} <= after[f"{path}#{A}"]
+    assert after[str(path)] | after[f"{path}#{A}"] == before | {f"{A}:m11"}
     fresh = tmp_path / "fresh.db"
     build(fresh, home)
-    assert snapshot(fixture_db) == snapshot(fresh)
+    assert by_file(fresh, A) == {str(path): after[str(path)]}
+    # built again, incrementally or forced: nothing changes
+    state = snapshot(fixture_db)
+    for force in ((), ("--force",)):
+        again = build(fixture_db, home, more=force)
+        assert (again["rows_kept"], again["duplicates"]) == (0, 0)
+        assert snapshot(fixture_db) == state
+        assert by_file(fixture_db, A) == after
 
 
 def test_a_new_chat_file_takes_its_sessions_prompts_out_of_logs_json(tmp_path, home, fixture_db):
@@ -357,12 +387,17 @@ def test_a_new_chat_file_takes_its_sessions_prompts_out_of_logs_json(tmp_path, h
     )
     build(fixture_db, home)
     texts = [
-        r["text"] for r in rows(fixture_db, "SELECT text FROM messages WHERE session_id = ?", C)
+        r["text"]
+        for r in rows(fixture_db, "SELECT text FROM messages WHERE session_id = ? ORDER BY 1", C)
     ]
-    assert texts == ["what does npm ci do"]  # from the chat file, once
+    # the prompt from the chat file, once; logs.json's other prompt of the session, which
+    # the chat file does not hold (a command), is kept
+    assert texts == ["/quit", "what does npm ci do"]
     fresh = tmp_path / "fresh.db"
     build(fresh, home)
-    assert snapshot(fixture_db) == snapshot(fresh)
+    assert [t for t in texts if t != "/quit"] == [
+        r["text"] for r in rows(fresh, "SELECT text FROM messages WHERE session_id = ?", C)
+    ]
 
 
 # -- bad input: problems, never a traceback -----------------------------------------------

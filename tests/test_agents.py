@@ -349,19 +349,25 @@ def test_a_new_agent_is_one_reader_and_one_entry(notes_agent, tmp_path):
     found = CliRunner().invoke(cli, ["find", "No rule to make target", str(db_path)])
     assert "(Notes CLI)" in found.output
     assert "notes open n1" in found.output
-    # a document rewritten whole, shorter: its old rows go, read again whole
+    # a document rewritten whole, shorter: read again whole; what it holds under the same
+    # ids is replaced, the failure it no longer holds is kept (the index is the archive)
     doc.write_text(json.dumps({"id": "n1", "cwd": "/w/app", "prompts": ["build it again"]}))
     assert build(db_path, "--source", folder).exit_code == 0
-    assert _rows(db_path, "select text from messages") == [("build it again",)]
-    assert _rows(db_path, "select count(*) from tool_results") == [(0,)]
-    # unchanged: not read again; its companion changed: read again
-    read = len(notes_agent)
+    assert ("build it again",) in _rows(db_path, "select text from messages")
+    assert ("build it",) not in _rows(db_path, "select text from messages")
+    assert _rows(
+        db_path,
+        "select r.is_error, f.path like '%#n1' from tool_results r"
+        " join source_files f on f.id = r.file_id",
+    ) == [(1, 1)]
+    # unchanged: not read again; its companion changed: read again, nothing doubled
+    read, rows = len(notes_agent), _rows(db_path, "select count(*) from messages")
     assert build(db_path, "--source", folder).exit_code == 0
     assert len(notes_agent) == read
     (folder / "a.note.json.log").write_text("more")
     assert build(db_path, "--source", folder).exit_code == 0
     assert len(notes_agent) == read + 1
-    assert _rows(db_path, "select count(*) from messages") == [(1,)]
+    assert _rows(db_path, "select count(*) from messages") == rows
 
 
 def test_a_new_agents_hook_answers_through_its_module(notes_agent, tmp_path, monkeypatch):

@@ -1363,6 +1363,28 @@ class _Builder:
         """The reader of `agent`'s files, unless the build was given one for all."""
         return self.reader or agents.reader(agent)
 
+    def _openable(self, plans: list[_Plan]) -> list[_Plan]:
+        """The plans of a forced build whose stored files open now. A bulk build clears the
+        rows of every file it reads again before reading it, so one that then fails to open
+        (no read permission, a mount gone since planning) lost them all: it keeps its rows
+        as they are instead, and is told (the index is the archive). One open per stored
+        file, on forced builds only."""
+        moved = {id(plan): old for old, plan in self.moved.items()}
+        openable = []
+        for plan in plans:
+            stored = plan.source.path in self.stored or id(plan) in moved
+            try:
+                if stored:
+                    _open_regular(plan.source.path).close()
+            except OSError as e:
+                self._file_problem(
+                    plan.source.path, f"cannot read: {e.strerror or e}; its rows are kept"
+                )
+                self.moved.pop(moved.get(id(plan), ""), None)
+                continue
+            openable.append(plan)
+        return openable
+
     def _file_problem(self, path: str, reason: str) -> None:
         self.file_problems.append((_printable(path), reason))
 
@@ -1397,6 +1419,8 @@ class _Builder:
     ) -> BuildStats:
         conn = self.conn
         plans, gone, dropped = self._plan()
+        if self.bulk and self.stored:
+            plans = self._openable(plans)
         if on_plan:
             on_plan(len(plans), sum(p.stat.st_size - p.start for p in plans))
         if self.bulk:

@@ -1175,6 +1175,37 @@ def test_a_failed_read_changes_nothing_and_the_next_build_converges(db_path, pro
     assert snapshot(db_path) == snapshot(clean)
 
 
+def test_a_forced_build_keeps_the_rows_of_a_file_it_cannot_open(db_path, projects, monkeypatch):
+    """A forced build clears what it reads again before reading it: a file that no longer
+    opens (its read permission taken away) kept nothing. Now it keeps its rows, is told,
+    and the next forced build that can open it reads it as a fresh build would."""
+    path = grown_session(projects)
+    other = projects / "-home-dev-app" / "other.jsonl"
+    write_jsonl(other, failing_session("other", 2, "EPERM: not allowed", "Fix it"))
+    build_index(db_path, projects)
+    before = snapshot(db_path)
+    real_open = os.open
+
+    def failing_open(name, *args, **kwargs):
+        if str(name) == str(path):
+            raise PermissionError(13, "Permission denied", str(name))
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(pdb.os, "open", failing_open)
+    stats = build_index(db_path, projects, force=True)
+    assert stats.problem_examples == [f"{path}: cannot read: Permission denied; its rows are kept"]
+    assert error_hits(db_path, "ENOENT") and error_hits(db_path, "EPERM")
+    after = snapshot(db_path)
+    assert {k: v for k, v in after.items() if k != "problems"} == {
+        k: v for k, v in before.items() if k != "problems"
+    }
+    monkeypatch.setattr(pdb.os, "open", real_open)
+    build_index(db_path, projects, force=True)
+    clean = db_path.with_name("clean.db")
+    build_index(clean, projects)
+    assert snapshot(db_path) == snapshot(clean)
+
+
 def test_a_read_failing_halfway_through_a_rewrite_keeps_the_old_rows(
     db_path, projects, monkeypatch
 ):

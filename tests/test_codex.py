@@ -205,7 +205,8 @@ def test_bad_and_unknown_lines():
         (34, "JSON array, not an object"),
         (35, "function_call_output without a call_id"),
     ]
-    assert batch.skipped == 2  # web_search_call, a line type of a newer Codex
+    assert batch.skipped == 1  # future_line, a line type of a newer Codex
+    assert [c.name for c in batch.tool_calls if c.line_no == 31] == ["web_search"]
     assert batch.messages[-1].kind == "compact_summary"
     assert batch.messages[-1].is_compact_summary == 1
 
@@ -497,3 +498,128 @@ def test_bookkeeping_lines_of_codex_0171_are_known():
     batch = codex.parse_lines(data, first_line_no=1, default_session_id=SESSION)
     assert batch.problems == [] and batch.messages == []
     assert batch.skipped == 1  # the hologram alone
+
+
+# Messages between agents, as each Codex version writes them. 0.171.0: the delivery's
+# metadata line, then the agent_message item (record_inter_agent_communication in
+# codex-rs/core/src/session; ResponseItem::AgentMessage as serde writes it, its id and
+# passthrough metadata included). Older: an inter_agent_communication line alone
+# (RolloutItem::InterAgentCommunication), and older still the message's JSON in a
+# message item (InterAgentCommunication::to_response_input_item).
+AGENT_MESSAGES = [
+    '{"timestamp":"2026-12-01T18:40:01.000Z","ordinal":30,"type":"inter_agent_communication_'
+    'metadata","payload":{"trigger_turn":false}}',
+    '{"timestamp":"2026-12-01T18:40:01.000Z","ordinal":31,"type":"response_item","payload":'
+    '{"type":"agent_message","id":"amsg_1","author":"/root/worker","recipient":"/root",'
+    '"content":[{"type":"input_text","text":"Fixed: tests pass after pinning fastapi"}],'
+    '"internal_chat_message_metadata_passthrough":{"turn_id":"0195a1b2-c3d4-7e5f-8a6b-'
+    '0000000000aa"}},"metadata":{"history_sequence":9,"client_authored":false}}',
+    '{"timestamp":"2026-12-01T18:40:02.000Z","ordinal":32,"type":"response_item","payload":'
+    '{"type":"agent_message","author":"/root","recipient":"/root/worker","content":[{"type":'
+    '"input_text","text":"Message Type: NEW_TASK\\nTask name: /root/worker\\nSender: /root\\n'
+    'Payload:\\n"},{"type":"encrypted_content","encrypted_content":"gAAAAABp"}]}}',
+    '{"timestamp":"2026-12-01T18:40:03.000Z","ordinal":33,"type":"response_item","payload":'
+    '{"type":"agent_message","author":"/root","recipient":"/root/worker","content":[{"type":'
+    '"encrypted_content","encrypted_content":"gAAAAABq"}]}}',
+    '{"timestamp":"2026-06-01T10:00:04.000Z","type":"inter_agent_communication","payload":'
+    '{"author":"/root","recipient":"/root/worker","other_recipients":[],"content":'
+    '"Run the test suite and fix what fails","trigger_turn":true}}',
+    '{"timestamp":"2026-04-01T10:00:05.000Z","type":"response_item","payload":{"type":'
+    '"message","role":"assistant","content":[{"type":"output_text","text":"{\\"author\\":'
+    '\\"/root/worker\\",\\"recipient\\":\\"/root\\",\\"other_recipients\\":[],\\"content\\":'
+    '\\"done: npm test passes\\",\\"trigger_turn\\":false}"}]}}',
+    '{"timestamp":"2026-04-01T10:00:06.000Z","type":"response_item","payload":{"type":'
+    '"message","role":"user","content":[{"type":"input_text","text":"{\\"author\\":\\"/root\\",'
+    '\\"recipient\\":\\"/root/worker\\",\\"other_recipients\\":[],\\"content\\":\\"check the '
+    'lockfile\\",\\"trigger_turn\\":true}"}]}}',
+    # a user who pastes JSON is still typing a prompt
+    '{"timestamp":"2026-04-01T10:00:07.000Z","type":"response_item","payload":{"type":'
+    '"message","role":"user","content":[{"type":"input_text","text":"{\\"trigger_turn\\": 1}"}]}}',
+]
+
+
+def test_messages_between_agents_are_read_once_each():
+    data = "".join(line + "\n" for line in AGENT_MESSAGES).encode()
+    batch = codex.parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    assert batch.problems == [] and batch.skipped == 0
+    got = [(m.line_no, m.type, m.kind, m.is_meta, m.text) for m in batch.messages]
+    assert got == [
+        (2, "user", "agent_message", 0,
+         "/root/worker → /root\n\nFixed: tests pass after pinning fastapi"),
+        (3, "user", "agent_message", 0, "/root → /root/worker\n\nMessage Type: NEW_TASK\n"
+         "Task name: /root/worker\nSender: /root\nPayload:"),
+        (5, "user", "agent_message", 0,
+         "/root → /root/worker\n\nRun the test suite and fix what fails"),
+        (6, "user", "agent_message", 0, "/root/worker → /root\n\ndone: npm test passes"),
+        (7, "user", "agent_message", 0, "/root → /root/worker\n\ncheck the lockfile"),
+        (8, "user", "prompt", 0, '{"trigger_turn": 1}'),
+    ]  # fmt: skip
+
+
+# Tool searches, web searches and image generations as serde writes ResponseItem's
+# ToolSearchCall, ToolSearchOutput, WebSearchCall and ImageGenerationCall (with their
+# optional fields; a failed tool search is answered "completed" with no tools), then the
+# items with no readable text.
+OTHER_ITEMS = [
+    {"type": "tool_search_call", "id": "tsc_1", "call_id": "call_search", "status": "completed",
+     "execution": "client", "arguments": {"query": "create a calendar event", "limit": 5}},
+    {"type": "tool_search_output", "call_id": "call_search", "status": "completed",
+     "execution": "client", "tools": [
+         {"type": "function", "name": "create_event", "description": "", "strict": False,
+          "defer_loading": True, "parameters": {"type": "object", "properties": {}}},
+         {"type": "namespace", "name": "mcp__calendar", "description": "Calendar.",
+          "tools": [{"type": "function", "name": "list_events", "parameters": {}}]}]},
+    {"type": "tool_search_call", "call_id": "call_search_none", "execution": "client",
+     "arguments": {"query": "jira"}},
+    {"type": "tool_search_output", "call_id": "call_search_none", "status": "completed",
+     "execution": "client", "tools": []},
+    {"type": "tool_search_call", "execution": "server", "arguments": {"paths": ["crm"]}},
+    {"type": "web_search_call", "id": "ws_1", "status": "completed",
+     "action": {"type": "search", "query": "fastapi ModuleNotFoundError"}},
+    {"type": "web_search_call", "status": "completed",
+     "action": {"type": "search", "queries": ["pydantic v2 migration", "fastapi 0.110"]}},
+    {"type": "web_search_call", "id": "ws_3", "status": "completed",
+     "action": {"type": "find_in_page", "url": "https://docs.example/x", "pattern": "Depends"}},
+    {"type": "web_search_call", "id": "ws_4", "status": "completed"},
+    {"type": "image_generation_call", "id": "ig_1", "status": "completed",
+     "revised_prompt": "A login page mockup", "result": "iVBORw0KGgo="},
+    {"type": "additional_tools", "role": "developer", "tools": [{"type": "function",
+     "name": "exec_command"}]},
+    {"type": "compaction", "id": "cmp_1", "encrypted_content": "gAAAAABr"},
+    {"type": "compaction_summary", "encrypted_content": "gAAAAABs"},
+    {"type": "context_compaction", "encrypted_content": "gAAAAABt"},
+    {"type": "compaction_trigger"},
+    {"type": "configuration_update", "reasoning": {"effort": "high"}},
+    {"type": "ghost_snapshot", "ghost_commit": {"id": "4f1c2d3e", "parent": None}},
+    {"type": "other"},
+    {"type": "hologram_call"},
+]  # fmt: skip
+
+
+def test_tool_searches_web_searches_and_images_are_calls():
+    data = b"".join(
+        msgspec.json.encode({"timestamp": f"2026-12-01T18:41:{n:02}.000Z",
+                             "type": "response_item", "payload": item}) + b"\n"
+        for n, item in enumerate(OTHER_ITEMS)
+    )  # fmt: skip
+    batch = codex.parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    assert batch.problems == []
+    assert batch.skipped == 1  # the hologram_call alone
+    calls = [(c.tool_use_id, c.name, c.description) for c in batch.tool_calls]
+    assert calls == [
+        ("call_search", "tool_search", "create a calendar event"),
+        ("call_search_none", "tool_search", "jira"),
+        ("ws_1", "web_search", "fastapi ModuleNotFoundError"),
+        (f"{SESSION}:7", "web_search", "pydantic v2 migration; fastapi 0.110"),
+        ("ws_3", "web_search", "Depends in https://docs.example/x"),
+        ("ws_4", "web_search", None),
+        ("ig_1", "image_generation", "A login page mockup"),
+    ]
+    assert "iVBOR" not in batch.tool_calls[-1].input  # an image's bytes are not text
+    assert msgspec.json.decode(batch.tool_calls[0].input) == OTHER_ITEMS[0]["arguments"]
+    results = [(r.tool_use_id, r.is_error, r.content) for r in batch.tool_results]
+    assert results == [
+        ("call_search", 0, "create_event\nmcp__calendar__list_events"),
+        ("call_search_none", 0, "no tools found"),
+    ]
+    assert [m.kind for m in batch.messages] == ["tool_use", "tool_result"] * 2 + ["tool_use"] * 5

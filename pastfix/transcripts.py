@@ -73,8 +73,9 @@ IGNORED_TYPES = frozenset(
         # (user, assistant, system, attachment) and the titles (META_TYPES) in the table
         # of entry types the 2.1.332 binary holds: the API requests it sent (their
         # messages repeat the transcript's), costs, tools used, data-flow records, links
-        # to a pull request, a fork or another file, agent and session settings. A 5-turn
-        # session of 2.1.332 has 18 such lines in 47.
+        # to a pull request, a fork or another file, agent and session settings, and the
+        # three its writer adds to that table (host-row, hybrid-organization, repl-mode).
+        # A 5-turn session of 2.1.332 has 18 such lines in 47.
         "agent-color",
         "agent-setting",
         "api-request",
@@ -86,6 +87,14 @@ IGNORED_TYPES = frozenset(
         "atis-latch",
         "attribution-snapshot",
         "bridge-session",
+        # {"type": "content-replacement", "sessionId", "agentId"?, "replacements": [{"kind":
+        # "tool-result", "toolUseId", "replacement"}]}: the per-message budget of tool
+        # results (200,000 characters, 2.1.332) wrote the largest results of one message
+        # to tool-results/ and sent the model a <persisted-output> preview in their place;
+        # the line records which, so that a resumed session sends the same. It replaces
+        # nothing in the transcript: the tool_result line keeps the full text, which is
+        # what is indexed (the replacement is a 2 KB preview of it), and the file is the
+        # same text again. Nothing a person looks for is in it.
         "content-replacement",
         "continued-in",
         "cost-state",
@@ -97,12 +106,21 @@ IGNORED_TYPES = frozenset(
         "fork-context-ref",
         "frame-link",
         "history-suppression",
+        # A REPL script's own row ({"ranByToolUseId", "rowUuid", "block"} or "withheld"),
+        # which Claude Code itself leaves out when it loads a session (its table of entry
+        # types names it "ignored"); the calls a script made are the transcript's own
+        # tool_use / tool_result rows.
+        "host-row",
+        # The organizations a session was marked for ({"organizationUuid"}).
+        "hybrid-organization",
         "isolation-latch",
         "line-withheld",
         "memory-mode",
         "observer-ref",
         "pr-link",
         "relocated",
+        # Whether the session runs in REPL (code) mode ({"replMode": true, "typedEvents"?}).
+        "repl-mode",
         "resume-head-vouch",
         "session-owner",
         "tag",

@@ -1851,3 +1851,47 @@ def test_claude_codes_bookkeeping_lines_are_neither_skipped_nor_problems():
     data = "".join(json.dumps(line) + "\n" for line in lines).encode()
     batch = parse_lines(data, first_line_no=1, default_session_id=sid)
     assert (batch.lines, batch.skipped, batch.problems, batch.messages) == (len(lines), 0, [], [])
+
+
+def test_the_entry_types_claude_code_writes_beside_its_table_are_known():
+    """2.1.332's writer adds repl-mode, hybrid-organization and host-row to its table of
+    entry types (the lines as it writes them): counted as skipped before."""
+    sid = SESSION
+    lines = [
+        {"type": "repl-mode", "replMode": True, "typedEvents": True, "sessionId": sid},
+        {"type": "hybrid-organization", "organizationUuid": "5b0c9a2e-0d1f-4e6a-9c3b-7a8d2e1f4c60",
+         "sessionId": sid},
+        {"type": "host-row", "sessionId": sid, "agentId": "a1b2c3", "timestamp":
+         "2026-12-01T12:00:00.000Z", "ranByToolUseId": "toolu_01Repl", "withheld": True},
+    ]  # fmt: skip
+    data = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    batch = parse_lines(data, first_line_no=1, default_session_id=sid)
+    assert (batch.lines, batch.skipped, batch.problems, batch.messages) == (3, 0, [], [])
+
+
+def test_a_content_replacement_leaves_the_full_result_indexed():
+    """A content-replacement line names a result the model got as a <persisted-output>
+    preview (Claude Code's per-message budget of tool results); the transcript's own
+    tool_result keeps the full text, which stays what is stored."""
+    sid = SESSION
+    full = "line of output\n" * 20_000
+    preview = (
+        "<persisted-output>\nOutput too large (293.0KB). Full output saved to: "
+        f"/home/dev/.claude/projects/-home-dev-app/{sid}/tool-results/toolu_01Big.txt\n\n"
+        "Preview (first 2KB):\nline of output\n...\n</persisted-output>"
+    )
+    lines = [
+        {"type": "assistant", "uuid": "a1", "sessionId": sid, "timestamp": "2026-12-01T12:00:00Z",
+         "message": {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_01Big",
+                     "name": "Bash", "input": {"command": "cat big.log"}}]}},
+        {"type": "user", "uuid": "u1", "parentUuid": "a1", "sessionId": sid,
+         "timestamp": "2026-12-01T12:00:01Z", "message": {"role": "user", "content": [
+             {"type": "tool_result", "tool_use_id": "toolu_01Big", "content": full}]}},
+        {"type": "content-replacement", "sessionId": sid, "replacements": [
+            {"kind": "tool-result", "toolUseId": "toolu_01Big", "replacement": preview}]},
+    ]  # fmt: skip
+    data = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    batch = parse_lines(data, first_line_no=1, default_session_id=sid)
+    assert (batch.skipped, batch.problems) == (0, [])
+    [result] = batch.tool_results
+    assert result.content_length == len(full) and "<persisted-output>" not in result.content

@@ -623,3 +623,51 @@ def test_tool_searches_web_searches_and_images_are_calls():
         ("call_search_none", 0, "no tools found"),
     ]
     assert [m.kind for m in batch.messages] == ["tool_use", "tool_result"] * 2 + ["tool_use"] * 5
+
+
+# Lines Codex 0.171.0 wrote (`codex exec` against a mock whose model answered with a
+# tool_search_call, then a web_search_call, an image_generation_call and a message):
+# Codex has no tool_search tool there ("unsupported call: tool_search" in its log), and
+# answers the failed search with a completed output of no tools.
+CODEX_0171_SEARCHES = [
+    '{"timestamp":"2026-12-01T21:53:56.258Z","ordinal":9,"type":"response_item","payload"'
+    ':{"type":"tool_search_call","id":"tsc_probe1","call_id":"call_ts1","status":"complet'
+    'ed","execution":"client","arguments":{"query":"calendar event","limit":3},"internal_'
+    'chat_message_metadata_passthrough":{"turn_id":"01a23399-a1b0-7f33-abbd-6cf1e82daa3d"'
+    '}},"metadata":{"history_sequence":4,"sampled_through_sequence":3,"client_authored":f'
+    'alse,"model_search_state":"unused"}}',
+    '{"timestamp":"2026-12-01T21:53:56.260Z","ordinal":11,"type":"response_item","payload'
+    '":{"type":"tool_search_output","id":"tso_01a23399-a224-7bd3-8571-d7e53e1d5d6b","call'
+    '_id":"call_ts1","status":"completed","execution":"client","tools":[],"internal_chat_'
+    'message_metadata_passthrough":{"turn_id":"01a23399-a1b0-7f33-abbd-6cf1e82daa3d","cre'
+    'ate_time":1796162036.2606547}},"metadata":{"history_sequence":5,"sampled_through_seq'
+    'uence":3,"client_authored":false,"model_search_state":"unused"}}',
+    '{"timestamp":"2026-12-01T21:53:56.287Z","ordinal":14,"type":"response_item","payload'
+    '":{"type":"web_search_call","id":"ws_probe1","status":"completed","action":{"type":"'
+    'search","query":"fastapi ModuleNotFoundError","queries":["fastapi ModuleNotFoundErro'
+    'r"]},"internal_chat_message_metadata_passthrough":{"turn_id":"01a23399-a1b0-7f33-abb'
+    'd-6cf1e82daa3d"}},"metadata":{"history_sequence":6,"sampled_through_sequence":5,"cli'
+    'ent_authored":false,"model_search_state":"unused"}}',
+    '{"timestamp":"2026-12-01T21:53:56.288Z","ordinal":15,"type":"response_item","payload'
+    '":{"type":"image_generation_call","id":"ig_probe1","status":"completed","revised_pro'
+    'mpt":"a login page","result":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQV'
+    'R42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==","internal_chat_message_metadata_passthro'
+    'ugh":{"turn_id":"01a23399-a1b0-7f33-abbd-6cf1e82daa3d"}},"metadata":{"history_sequen'
+    'ce":7,"sampled_through_sequence":5,"client_authored":false,"model_search_state":"unu'
+    'sed"}}',
+]
+
+
+def test_the_searches_and_images_codex_0171_writes():
+    data = "".join(line + "\n" for line in CODEX_0171_SEARCHES).encode()
+    batch = codex.parse_lines(data, first_line_no=9, default_session_id=SESSION)
+    assert (batch.skipped, batch.problems) == (0, [])
+    calls = [(c.tool_use_id, c.name, c.description) for c in batch.tool_calls]
+    assert calls == [
+        ("call_ts1", "tool_search", "calendar event"),
+        ("ws_probe1", "web_search", "fastapi ModuleNotFoundError"),
+        ("ig_probe1", "image_generation", "a login page"),
+    ]
+    assert [(r.tool_use_id, r.is_error, r.content) for r in batch.tool_results] == [
+        ("call_ts1", 0, "no tools found")
+    ]

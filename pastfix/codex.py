@@ -200,6 +200,11 @@ IGNORED_ITEMS = frozenset(
 # The fields of an inter-agent message (InterAgentCommunication in
 # codex-rs/protocol/src/protocol.rs), as older Codex also wrote it into a message's text.
 _ENVELOPE_KEYS = frozenset({"author", "recipient", "content", "trigger_turn"})
+# The header Codex 0.171.0 puts before an agent message's payload (to_model_input_item):
+# `Message Type: NEW_TASK|MESSAGE|FINAL_ANSWER`, the task name, the sender, `Payload:`.
+# The payload follows as text, or as encrypted_content when the model wrote it encrypted
+# (spawn_agent's and send_message's `message` are "encrypted": true in their schemas).
+_AGENT_HEADER = re.compile(r"Message Type: (\S+)\nTask name: [^\n]*\nSender: [^\n]*\nPayload:\n?")
 
 
 class _Line(msgspec.Struct):
@@ -511,19 +516,23 @@ def _agent_message(
 ) -> None:
     """A message from another agent of the session (a task given to a subagent, a
     subagent's report to its parent): a user row of kind agent_message, its text headed
-    by who wrote it to whom (Codex's agent paths, `/root/worker`), as the model got it.
+    by who wrote it to whom (Codex's agent paths, `/root/worker → /root`) and the kind of
+    message Codex's header names (`FINAL_ANSWER`), then what the agent wrote.
 
     Its text is what the other agent wrote, not what the person typed (never a title or
     a prompt), and the input the agent worked on, as a Claude Code subagent's report is
-    a tool result. Encrypted content (an agent_message's encrypted_content items) has no
-    text: a message of that alone is left out.
+    a tool result. Encrypted content has no text: a message whose payload is encrypted
+    (a task the model wrote encrypted) is left out.
     """
-    texts = _texts(content)
-    if not texts or not any(t.strip() for t in texts):
+    text = "\n\n".join(_texts(content)).strip()
+    header = _AGENT_HEADER.match(text)
+    if header:
+        text = text[header.end() :].strip()
+    if not text:
         return
-    text = "\n\n".join(texts).strip()
     if isinstance(author, str) and author and isinstance(recipient, str) and recipient:
-        text = f"{author} → {recipient}\n\n{text}"
+        kind = f" ({header.group(1)})" if header else ""
+        text = f"{author} → {recipient}{kind}\n\n{text}"
     message = _message(context, line, line_no, "user", "agent_message", clean_text(text))
     batch.messages.append(message)
 

@@ -500,27 +500,37 @@ def test_bookkeeping_lines_of_codex_0171_are_known():
     assert batch.skipped == 1  # the hologram alone
 
 
-# Messages between agents, as each Codex version writes them. 0.171.0: the delivery's
-# metadata line, then the agent_message item (record_inter_agent_communication in
-# codex-rs/core/src/session; ResponseItem::AgentMessage as serde writes it, its id and
-# passthrough metadata included). Older: an inter_agent_communication line alone
-# (RolloutItem::InterAgentCommunication), and older still the message's JSON in a
-# message item (InterAgentCommunication::to_response_input_item).
+# Messages between agents, as each Codex version writes them. 0.171.0 (the first four
+# lines, as it wrote them with multi_agent_v2 on, driven by a mock: the parent's rollout,
+# then the subagent's): the delivery's metadata line, then the agent_message item, whose
+# text starts with Codex's header; a task the model wrote encrypted has only the header as
+# text (the mock's "encrypted" task is plain text, the model's would not be). Older, from
+# the source: an inter_agent_communication line alone (RolloutItem::InterAgentCommunication),
+# and older still the message's JSON in a message item (to_response_input_item).
 AGENT_MESSAGES = [
-    '{"timestamp":"2026-12-01T18:40:01.000Z","ordinal":30,"type":"inter_agent_communication_'
-    'metadata","payload":{"trigger_turn":false}}',
-    '{"timestamp":"2026-12-01T18:40:01.000Z","ordinal":31,"type":"response_item","payload":'
-    '{"type":"agent_message","id":"amsg_1","author":"/root/worker","recipient":"/root",'
-    '"content":[{"type":"input_text","text":"Fixed: tests pass after pinning fastapi"}],'
-    '"internal_chat_message_metadata_passthrough":{"turn_id":"0195a1b2-c3d4-7e5f-8a6b-'
-    '0000000000aa"}},"metadata":{"history_sequence":9,"client_authored":false}}',
-    '{"timestamp":"2026-12-01T18:40:02.000Z","ordinal":32,"type":"response_item","payload":'
-    '{"type":"agent_message","author":"/root","recipient":"/root/worker","content":[{"type":'
-    '"input_text","text":"Message Type: NEW_TASK\\nTask name: /root/worker\\nSender: /root\\n'
-    'Payload:\\n"},{"type":"encrypted_content","encrypted_content":"gAAAAABp"}]}}',
-    '{"timestamp":"2026-12-01T18:40:03.000Z","ordinal":33,"type":"response_item","payload":'
-    '{"type":"agent_message","author":"/root","recipient":"/root/worker","content":[{"type":'
-    '"encrypted_content","encrypted_content":"gAAAAABq"}]}}',
+    '{"timestamp":"2026-12-01T21:55:01.245Z","ordinal":23,"type":"inter_agent_communicati'
+    'on_metadata","payload":{"trigger_turn":false}}',
+    '{"timestamp":"2026-12-01T21:55:01.245Z","ordinal":24,"type":"response_item","payload'
+    '":{"type":"agent_message","id":"amsg_01a2339a-9ff6-7151-9770-3555ef22ba77","author":'
+    '"/root/worker","recipient":"/root","content":[{"type":"input_text","text":"Message T'
+    "ype: FINAL_ANSWER\\nTask name: /root\\nSender: /root/worker\\nPayload:\\nchild done: tes"
+    'ts pass after pinning fastapi"}],"internal_chat_message_metadata_passthrough":{"turn'
+    '_id":"01a2339a-9f27-7a13-9a26-c813f905d3da","create_time":1796162101.2449877,"conten'
+    't_item_metadata":[{"provenance":{"type":"tool","namespace":"collaboration"}}]}},"met'
+    'adata":{"history_sequence":10,"sampled_through_sequence":7,"client_authored":false,"'
+    'user_input_order":3}}',
+    '{"timestamp":"2026-12-01T21:55:01.188Z","ordinal":9,"type":"inter_agent_communicatio'
+    'n_metadata","payload":{"trigger_turn":true}}',
+    '{"timestamp":"2026-12-01T21:55:01.188Z","ordinal":10,"type":"response_item","payload'
+    '":{"type":"agent_message","id":"amsg_01a2339a-9fc4-7c11-961d-973a6be79142","author":'
+    '"/root","recipient":"/root/worker","content":[{"type":"input_text","text":"Message T'
+    'ype: NEW_TASK\\nTask name: /root/worker\\nSender: /root\\nPayload:\\n"},{"type":"encrypt'
+    'ed_content","encrypted_content":"CHILD-TASK-XYZ run the tests"}],"internal_chat_mess'
+    'age_metadata_passthrough":{"turn_id":"01a2339a-9fb1-7230-ad79-966ec2d2d8b7","create_'
+    'time":1796162101.1880252,"content_item_metadata":[{"provenance":{"type":"tool","name'
+    'space":"collaboration"}},{"provenance":{"type":"tool","namespace":"collaboration"}}]'
+    '}},"metadata":{"history_sequence":5,"sampled_through_sequence":0,"client_authored":f'
+    'alse,"user_input_order":0}}',
     '{"timestamp":"2026-06-01T10:00:04.000Z","type":"inter_agent_communication","payload":'
     '{"author":"/root","recipient":"/root/worker","other_recipients":[],"content":'
     '"Run the test suite and fix what fails","trigger_turn":true}}',
@@ -544,10 +554,8 @@ def test_messages_between_agents_are_read_once_each():
     assert batch.problems == [] and batch.skipped == 0
     got = [(m.line_no, m.type, m.kind, m.is_meta, m.text) for m in batch.messages]
     assert got == [
-        (2, "user", "agent_message", 0,
-         "/root/worker → /root\n\nFixed: tests pass after pinning fastapi"),
-        (3, "user", "agent_message", 0, "/root → /root/worker\n\nMessage Type: NEW_TASK\n"
-         "Task name: /root/worker\nSender: /root\nPayload:"),
+        (2, "user", "agent_message", 0, "/root/worker → /root (FINAL_ANSWER)\n\n"
+         "child done: tests pass after pinning fastapi"),
         (5, "user", "agent_message", 0,
          "/root → /root/worker\n\nRun the test suite and fix what fails"),
         (6, "user", "agent_message", 0, "/root/worker → /root\n\ndone: npm test passes"),

@@ -449,7 +449,7 @@ def test_an_index_from_before_agent_messages_reads_every_rollout_again(tmp_path)
     pdb.build(path, [sessions])
     conn = sqlite3.connect(path)
     query = "SELECT count(*) FROM messages WHERE kind = 'agent_message'"
-    assert conn.execute(query).fetchone()[0] == 5
+    assert conn.execute(query).fetchone()[0] == 4
     # What the older reader stored: no agent messages (skipped lines).
     conn.execute("DELETE FROM messages WHERE kind = 'agent_message'")
     conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm015_codex_agent_messages'")
@@ -457,7 +457,7 @@ def test_an_index_from_before_agent_messages_reads_every_rollout_again(tmp_path)
     conn.close()
     assert pdb.build(path, [sessions]).files_read == 1
     conn = sqlite3.connect(path)
-    assert conn.execute(query).fetchone()[0] == 5
+    assert conn.execute(query).fetchone()[0] == 4
     conn.close()
     assert pdb.build(path, [sessions]).files_read == 0
 

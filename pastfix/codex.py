@@ -238,7 +238,6 @@ class _Payload(msgspec.Struct):
     result: Any = None
     author: Any = None
     recipient: Any = None
-    execution: Any = None
     tools: Any = None
     status: Any = None
     revised_prompt: Any = None
@@ -392,8 +391,9 @@ def _parse_object(
         # history Codex rebuilds on resume turns it into an agent_message item, so no
         # response_item repeats it); 0.171.0 writes the agent_message response item
         # itself, after an inter_agent_communication_metadata line (IGNORED_TYPES).
-        _agent_message(line, line_no, context, batch, payload.author, payload.recipient,
-                       payload.content)  # fmt: skip
+        _agent_message(
+            line, line_no, context, batch, payload.author, payload.recipient, payload.content
+        )
         return
     item = payload.type
     if item == "message":
@@ -435,8 +435,9 @@ def _parse_object(
             )
         )
     elif item == "agent_message":
-        _agent_message(line, line_no, context, batch, payload.author, payload.recipient,
-                       payload.content)  # fmt: skip
+        _agent_message(
+            line, line_no, context, batch, payload.author, payload.recipient, payload.content
+        )
     elif item == "tool_search_call":
         _tool_search_call(line, payload, line_no, context, batch)
     elif item == "tool_search_output":
@@ -474,8 +475,15 @@ def _parse_message(
         # message, in a user (a new task) or assistant message (InterAgentCommunication::
         # to_response_input_item, which from_message_content reads back): one message
         # from another agent, not a prompt typed by a person nor a reply.
-        _agent_message(line, line_no, context, batch, envelope.get("author"),
-                       envelope.get("recipient"), envelope.get("content"))  # fmt: skip
+        _agent_message(
+            line,
+            line_no,
+            context,
+            batch,
+            envelope.get("author"),
+            envelope.get("recipient"),
+            envelope.get("content"),
+        )
         return
     text = clean_text("\n\n".join(_texts(payload.content)))
     if role == "assistant":
@@ -598,7 +606,7 @@ def _tool_search_output(
             0,
             text,
             len(text),
-        )  # fmt: skip
+        )
     )
 
 

@@ -387,7 +387,7 @@ def _parse_object(
     if not session_id:
         raise BadLine(f"{kind} before any session_meta")
     if kind == "inter_agent_communication":
-        # Codex before 0.171.0's only record of a message from another agent (the
+        # Older Codex's only record of a message from another agent (the
         # history Codex rebuilds on resume turns it into an agent_message item, so no
         # response_item repeats it); 0.171.0 writes the agent_message response item
         # itself, after an inter_agent_communication_metadata line (IGNORED_TYPES).

@@ -14,7 +14,15 @@ one `{timestamp, type, payload}` object a line:
 - `response_item`: what the model saw and said, read as the messages:
   `message` (role user, assistant or developer), `reasoning` (its summary and
   any reasoning text), `function_call` / `custom_tool_call` /
-  `local_shell_call` (a tool call), their `*_output` (a tool result).
+  `local_shell_call` (a tool call), their `*_output` (a tool result),
+  `tool_search_call` / `tool_search_output` (a search of the tools Codex loads on
+  demand, and the names of those it loaded), `web_search_call` and
+  `image_generation_call` (calls the API ran itself, without a result), and
+  `agent_message` (a message from another agent: kind agent_message). The other
+  item types carry no readable text (IGNORED_ITEMS).
+- `inter_agent_communication`: older Codex's record of a message from another
+  agent, read as 0.171.0's agent_message item (each message is one line or the
+  other, never both); older still wrote it as JSON in a message's text, read so too.
 - `event_msg`: the UI's copy of the same conversation (user_message,
   agent_message, agent_reasoning repeat response items word for word) and
   bookkeeping (token_count, task_started...): never indexed, so nothing is
@@ -172,6 +180,34 @@ IGNORED_TYPES = frozenset(
 )
 _CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
 _OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
+# Response item types with no text a person wrote or read (ResponseItem in
+# codex-rs/protocol/src/models.rs; Codex 0.171.0's binary names the same variants): the
+# tool definitions offered to the model (additional_tools), a history compacted by the
+# API (compaction, which older Codex called compaction_summary, and context_compaction:
+# encrypted_content only; the `compacted` line beside them holds any readable summary),
+# the request controls compaction_trigger and configuration_update (a reasoning effort),
+# older Codex's undo snapshots (ghost_snapshot, a git commit id) and `other`, what Codex
+# writes for an item type of the API it does not know. Each is read as known, not skipped.
+IGNORED_ITEMS = frozenset(
+    {
+        "additional_tools",
+        "compaction",
+        "compaction_summary",
+        "context_compaction",
+        "compaction_trigger",
+        "configuration_update",
+        "ghost_snapshot",
+        "other",
+    }
+)
+# The fields of an inter-agent message (InterAgentCommunication in
+# codex-rs/protocol/src/protocol.rs), as older Codex also wrote it into a message's text.
+_ENVELOPE_KEYS = frozenset({"author", "recipient", "content", "trigger_turn"})
+# The header Codex 0.171.0 puts before an agent message's payload (to_model_input_item):
+# `Message Type: NEW_TASK|MESSAGE|FINAL_ANSWER`, the task name, the sender, `Payload:`.
+# The payload follows as text, or as encrypted_content when the model wrote it encrypted
+# (spawn_agent's and send_message's `message` are "encrypted": true in their schemas).
+_AGENT_HEADER = re.compile(r"Message Type: (\S+)\nTask name: [^\n]*\nSender: [^\n]*\nPayload:\n?")
 
 
 class _Line(msgspec.Struct):
@@ -203,6 +239,11 @@ class _Payload(msgspec.Struct):
     namespace: Any = None
     item: Any = None
     result: Any = None
+    author: Any = None
+    recipient: Any = None
+    tools: Any = None
+    status: Any = None
+    revised_prompt: Any = None
 
 
 class _Arguments(msgspec.Struct):
@@ -348,11 +389,20 @@ def _parse_object(
                 _message(context, line, line_no, "user", "compact_summary", text, compact=1)
             )
         return
-    if kind != "response_item":
+    if kind not in ("response_item", "inter_agent_communication"):
         batch.skipped += 1  # a line type from a newer Codex
         return
     if not session_id:
-        raise BadLine("response_item before any session_meta")
+        raise BadLine(f"{kind} before any session_meta")
+    if kind == "inter_agent_communication":
+        # Older Codex's only record of a message from another agent (the
+        # history Codex rebuilds on resume turns it into an agent_message item, so no
+        # response_item repeats it); 0.171.0 writes the agent_message response item
+        # itself, after an inter_agent_communication_metadata line (IGNORED_TYPES).
+        _agent_message(
+            line, line_no, context, batch, payload.author, payload.recipient, payload.content
+        )
+        return
     item = payload.type
     if item == "message":
         _parse_message(line, payload, line_no, context, batch)
@@ -392,8 +442,18 @@ def _parse_object(
                 len(content),
             )
         )
-    else:
-        batch.skipped += 1  # web_search_call and item types of a newer Codex
+    elif item == "agent_message":
+        _agent_message(
+            line, line_no, context, batch, payload.author, payload.recipient, payload.content
+        )
+    elif item == "tool_search_call":
+        _tool_search_call(line, payload, line_no, context, batch)
+    elif item == "tool_search_output":
+        _tool_search_output(line, payload, line_no, context, batch)
+    elif item in ("web_search_call", "image_generation_call"):
+        _hosted_tool_call(line, payload, line_no, context, batch)
+    elif item not in IGNORED_ITEMS:
+        batch.skipped += 1  # an item type of a newer Codex
 
 
 def _session_meta(payload: _Payload, line_no: int, context: _Context, batch: Batch) -> None:
@@ -417,6 +477,22 @@ def _parse_message(
     line: _Line, payload: _Payload, line_no: int, context: _Context, batch: Batch
 ) -> None:
     role = payload.role
+    envelope = _envelope(payload.content) if role in ("user", "assistant") else None
+    if envelope is not None:
+        # Older Codex gave the model a message between agents as the JSON of the
+        # message, in a user (a new task) or assistant message (InterAgentCommunication::
+        # to_response_input_item, which from_message_content reads back): one message
+        # from another agent, not a prompt typed by a person nor a reply.
+        _agent_message(
+            line,
+            line_no,
+            context,
+            batch,
+            envelope.get("author"),
+            envelope.get("recipient"),
+            envelope.get("content"),
+        )
+        return
     text = clean_text("\n\n".join(_texts(payload.content)))
     if role == "assistant":
         batch.messages.append(_message(context, line, line_no, "assistant", "text", text))
@@ -427,6 +503,180 @@ def _parse_message(
         batch.messages.append(_message(context, line, line_no, "system", role, text, meta=1))
     else:
         batch.skipped += 1
+
+
+def _envelope(content: Any) -> dict[str, Any] | None:
+    """The inter-agent message a message's only text holds as JSON, if it is one."""
+    if not isinstance(content, list) or len(content) != 1 or not isinstance(content[0], dict):
+        return None
+    text = content[0].get("text")
+    if not isinstance(text, str) or not text.startswith("{") or '"trigger_turn"' not in text:
+        return None
+    try:
+        value = msgspec.json.decode(text)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    if isinstance(value, dict) and _ENVELOPE_KEYS <= value.keys():
+        return value
+    return None
+
+
+def _agent_message(
+    line: _Line,
+    line_no: int,
+    context: _Context,
+    batch: Batch,
+    author: Any,
+    recipient: Any,
+    content: Any,
+) -> None:
+    """A message from another agent of the session (a task given to a subagent, a
+    subagent's report to its parent): a user row of kind agent_message, its text headed
+    by who wrote it to whom (Codex's agent paths, `/root/worker → /root`) and the kind of
+    message Codex's header names (`FINAL_ANSWER`), then what the agent wrote.
+
+    Its text is what the other agent wrote, not what the person typed (never a title or
+    a prompt), and the input the agent worked on, as a Claude Code subagent's report is
+    a tool result. Encrypted content has no text: a message whose payload is encrypted
+    (a task the model wrote encrypted) is left out.
+    """
+    text = "\n\n".join(_texts(content)).strip()
+    header = _AGENT_HEADER.match(text)
+    if header:
+        text = text[header.end() :].strip()
+    if not text:
+        return
+    if isinstance(author, str) and author and isinstance(recipient, str) and recipient:
+        kind = f" ({header.group(1)})" if header else ""
+        text = f"{author} → {recipient}{kind}\n\n{text}"
+    message = _message(context, line, line_no, "user", "agent_message", clean_text(text))
+    batch.messages.append(message)
+
+
+def _tool_search_call(
+    line: _Line, payload: _Payload, line_no: int, context: _Context, batch: Batch
+) -> None:
+    """The model searching the tools Codex holds back (MCP tools loaded on demand).
+
+    Its arguments are JSON (`{"query": ..., "limit": N}`); a search the harness runs
+    itself (`execution` "server") may have no call_id, and then no result is told
+    apart from another's: neither is stored.
+    """
+    call_id = _str(payload.call_id)
+    if call_id is None:
+        return
+    message = _message(context, line, line_no, "assistant", "tool_use", "")
+    batch.messages.append(message)
+    arguments = payload.arguments
+    query = arguments.get("query") if isinstance(arguments, dict) else None
+    batch.tool_calls.append(
+        ToolCall(
+            call_id,
+            message.session_id,
+            line_no,
+            message.uuid,
+            message.timestamp,
+            "tool_search",
+            None,
+            None,
+            _str(query),
+            msgspec.json.encode(arguments).decode(),
+            None,
+            0,
+        )
+    )
+
+
+def _tool_search_output(
+    line: _Line, payload: _Payload, line_no: int, context: _Context, batch: Batch
+) -> None:
+    """The tools a search loaded, stored as their names, one a line (their JSON schemas
+    are what the model reads next, not text a person looks for).
+
+    Never a failure: Codex answers a search that failed with `"status": "completed"`
+    and no tools (failure_response in codex-rs/core/src/tools/parallel.rs).
+    """
+    call_id = _str(payload.call_id)
+    if call_id is None:
+        return
+    message = _message(context, line, line_no, "user", "tool_result", "")
+    batch.messages.append(message)
+    names = _tool_names(payload.tools)
+    text = "\n".join(names) if names else "no tools found"
+    context.results[call_id] = len(batch.tool_results)
+    batch.tool_results.append(
+        ToolResult(
+            call_id,
+            message.session_id,
+            line_no,
+            message.uuid,
+            message.timestamp,
+            0,
+            text,
+            len(text),
+        )
+    )
+
+
+def _tool_names(tools: Any) -> list[str]:
+    """The names of tool definitions, a namespace's tools named as Codex names them."""
+    names: list[str] = []
+    for tool in tools if isinstance(tools, list) else []:
+        if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+            continue
+        inner = tool.get("tools")
+        if isinstance(inner, list):
+            prefix = tool["name"].rstrip("_")
+            names += [f"{prefix}__{name.lstrip('_')}" for name in _tool_names(inner)]
+        else:
+            names.append(tool["name"])
+    return names
+
+
+def _hosted_tool_call(
+    line: _Line, payload: _Payload, line_no: int, context: _Context, batch: Batch
+) -> None:
+    """A tool the API runs itself: a web search or an image generation.
+
+    Stored as a call with no result (the rollout keeps none: a search's results went
+    to the model only, an image's bytes are left out), named web_search or
+    image_generation, its target (the query, the page, the prompt) as its description.
+    Its id is the item's (`ws_...`, `ig_...`), else `<session>:<line>`.
+    """
+    message = _message(context, line, line_no, "assistant", "tool_use", "")
+    batch.messages.append(message)
+    if payload.type == "web_search_call":
+        name = "web_search"
+        action = payload.action if isinstance(payload.action, dict) else {}
+        queries = action.get("queries")
+        target = _str(action.get("query")) or _str(action.get("url"))
+        if target is None and isinstance(queries, list):
+            target = "; ".join(q for q in queries if isinstance(q, str)) or None
+        pattern = _str(action.get("pattern"))
+        if pattern and target:
+            target = f"{pattern} in {target}"
+        arguments: dict[str, Any] = {"action": action, "status": payload.status}
+    else:
+        name = "image_generation"
+        target = _str(payload.revised_prompt)
+        arguments = {"revised_prompt": payload.revised_prompt, "status": payload.status}
+    call_id = _str(payload.id) or message.uuid
+    batch.tool_calls.append(
+        ToolCall(
+            call_id,
+            message.session_id,
+            line_no,
+            message.uuid,
+            message.timestamp,
+            name,
+            None,
+            None,
+            target,
+            msgspec.json.encode(arguments).decode(),
+            None,
+            0,
+        )
+    )
 
 
 def _message(

@@ -384,6 +384,18 @@ def m014_codex_reread_0118(db: Database) -> None:
     )
 
 
+@migrations()
+def m015_codex_agent_messages(db: Database) -> None:
+    # Session 9: the Codex reader skipped messages between agents (agent_message items,
+    # inter_agent_communication lines) and stored their older JSON form as a prompt or
+    # a reply, and skipped tool searches, web searches and image generations (pastfix.codex).
+    # Read every Codex rollout again, as m013 did. (m014 is main's m014_codex_reread_0118.)
+    db.execute(
+        "UPDATE source_files SET size = -1, tail_hash = NULL"
+        " WHERE agent = 'codex' AND missing_since IS NULL"
+    )
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

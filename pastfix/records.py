@@ -10,7 +10,8 @@ whichever agent wrote the transcript. What every reader keeps to:
 - `Message.type` is "user", "assistant" or "system"; `kind` is "prompt" (what the
   person typed), "text" (a reply), "thinking", "tool_use" / "tool_result" (rows
   without text that place a call and its result in the conversation), "error" (an
-  error the harness or the model's API reported) or "compact_summary", or a
+  error the harness or the model's API reported), "compact_summary" or
+  "agent_message" (a message from another agent: Codex's subagents), or a
   Claude Code kind (see pastfix.transcripts). `is_meta` marks text the agent
   injected rather than the person typed.
 - `ToolCall.command` is a shell tool's command, `file_path` the file a file tool

@@ -73,8 +73,9 @@ IGNORED_TYPES = frozenset(
         # (user, assistant, system, attachment) and the titles (META_TYPES) in the table
         # of entry types the 2.1.332 binary holds: the API requests it sent (their
         # messages repeat the transcript's), costs, tools used, data-flow records, links
-        # to a pull request, a fork or another file, agent and session settings. A 5-turn
-        # session of 2.1.332 has 18 such lines in 47.
+        # to a pull request, a fork or another file, agent and session settings, and the
+        # three its writer adds to that table (host-row, hybrid-organization, repl-mode).
+        # A 5-turn session of 2.1.332 has 18 such lines in 47.
         "agent-color",
         "agent-setting",
         "api-request",
@@ -86,6 +87,14 @@ IGNORED_TYPES = frozenset(
         "atis-latch",
         "attribution-snapshot",
         "bridge-session",
+        # {"type": "content-replacement", "sessionId", "agentId"?, "replacements": [{"kind":
+        # "tool-result", "toolUseId", "replacement"}]}: the per-message budget of tool
+        # results (200,000 characters, 2.1.332) wrote the largest results of one message
+        # to tool-results/ and sent the model a <persisted-output> preview in their place;
+        # the line records which, so that a resumed session sends the same. It replaces
+        # nothing in the transcript: the tool_result line keeps the full text, which is
+        # what is indexed (the replacement is a 2 KB preview of it), and the file is the
+        # same text again. Nothing a person looks for is in it.
         "content-replacement",
         "continued-in",
         "cost-state",
@@ -97,12 +106,21 @@ IGNORED_TYPES = frozenset(
         "fork-context-ref",
         "frame-link",
         "history-suppression",
+        # A REPL script's own row ({"ranByToolUseId", "rowUuid", "block"} or "withheld"),
+        # which Claude Code itself leaves out when it loads a session (its table of entry
+        # types names it "ignored"); the calls a script made are the transcript's own
+        # tool_use / tool_result rows.
+        "host-row",
+        # The organizations a session was marked for ({"organizationUuid"}).
+        "hybrid-organization",
         "isolation-latch",
         "line-withheld",
         "memory-mode",
         "observer-ref",
         "pr-link",
         "relocated",
+        # Whether the session runs in REPL (code) mode ({"replMode": true, "typedEvents"?}).
+        "repl-mode",
         "resume-head-vouch",
         "session-owner",
         "tag",
@@ -127,6 +145,28 @@ PERSISTED_OPEN = "<persisted-output>"
 PERSISTED_CLOSE = "</persisted-output>"
 _SAVED_TO = re.compile(r"(?:Full output saved to|were saved to): ([^\n]+)")
 TOOL_RESULTS_DIR = "tool-results"
+
+# The results of the tools the API runs itself (server_tool_use and mcp_tool_use calls),
+# which Claude Code keeps in the assistant's content beside their calls (its list of
+# content block types, 2.1.332): `tool_use_id` names the call, `content` is text blocks,
+# a dict (advisor_result {text}, advisor_redacted_result, encrypted) or a list of results
+# (web_search_result {title, url, encrypted_content}), and a failure a `*_error` dict
+# with an `error_code` (or, for mcp_tool_result, `is_error`).
+SERVER_TOOL_RESULTS = frozenset(
+    {
+        "advisor_tool_result",
+        "bash_code_execution_tool_result",
+        "code_execution_tool_result",
+        "mcp_tool_result",
+        "text_editor_code_execution_tool_result",
+        "tool_search_tool_result",
+        "web_fetch_tool_result",
+        "web_search_tool_result",
+    }
+)
+# Content blocks with no text to index: thinking the API sent encrypted, a file handed to
+# the code execution container (its id), the tools an MCP server listed.
+SILENT_BLOCKS = frozenset({"redacted_thinking", "container_upload", "mcp_tool_listing"})
 
 # Metadata lines that name a session: line type -> (key stored, field read).
 META_TYPES = {
@@ -587,7 +627,9 @@ def _parse_message(
                         texts.append(text)
                 elif btype == "tool_result":
                     results.append(_tool_result(block, session_id, line_no, uuid, timestamp))
-                elif btype in ("tool_use", "server_tool_use"):
+                elif btype in SERVER_TOOL_RESULTS:
+                    results.append(_server_tool_result(block, session_id, line_no, uuid, timestamp))
+                elif btype in ("tool_use", "server_tool_use", "mcp_tool_use"):
                     calls.append(
                         _tool_call(
                             block, session_id, line_no, uuid, timestamp, agent_id, is_sidechain
@@ -595,7 +637,11 @@ def _parse_message(
                     )
                 elif btype in ("image", "document"):
                     texts.append(_placeholder({"type": btype, "source": block.source}))
-                else:
+                elif btype == "compaction":
+                    # the summary the API compacted the conversation into
+                    if isinstance(block.content, str):
+                        texts.append(block.content)
+                elif btype not in SILENT_BLOCKS:
                     batch.skipped += 1
         if kind == "user" and block_kind != "prompt":
             block_kind = "tool_result" if results else "prompt"
@@ -737,6 +783,42 @@ def _tool_result(
         clean_text(text),
         len(text),
     )
+
+
+def _server_tool_result(
+    block: _Block,
+    session_id: str,
+    line_no: int,
+    uuid: str,
+    timestamp: str | None,
+) -> ToolResult:
+    """The result of a tool the API ran (SERVER_TOOL_RESULTS): its text, and whether it
+    failed (an error dict's `error_code`, the text stored, or `is_error`)."""
+    tool_use_id = block.tool_use_id
+    if not isinstance(tool_use_id, str) or not tool_use_id:
+        raise BadLine(f"{block.type} without a tool_use_id")
+    content = block.content
+    failed = block.is_error is True
+    items = content if isinstance(content, list) else [content]
+    parts = []
+    for item in items:
+        if isinstance(item, str):
+            parts.append(item)
+        elif isinstance(item, dict):
+            kind = item.get("type")
+            if isinstance(kind, str) and kind.endswith("_error"):
+                failed = True
+                parts.append(f"{kind}: {item.get('error_code', '')}".rstrip(": "))
+            elif isinstance(item.get("text"), str):
+                parts.append(item["text"])
+            elif isinstance(item.get("url"), str):
+                title = item.get("title")
+                parts.append(f"{title}\n{item['url']}" if isinstance(title, str) else item["url"])
+    text = "\n".join(parts)
+    return ToolResult(
+        tool_use_id, session_id, line_no, uuid, timestamp, 1 if failed else 0, clean_text(text),
+        len(text),
+    )  # fmt: skip
 
 
 def _tool_call(

@@ -206,7 +206,8 @@ def test_bad_and_unknown_lines():
         (34, "JSON array, not an object"),
         (35, "function_call_output without a call_id"),
     ]
-    assert batch.skipped == 2  # web_search_call, a line type of a newer Codex
+    assert batch.skipped == 1  # future_line, a line type of a newer Codex
+    assert [c.name for c in batch.tool_calls if c.line_no == 31] == ["web_search"]
     assert batch.messages[-1].kind == "compact_summary"
     assert batch.messages[-1].is_compact_summary == 1
 
@@ -572,3 +573,184 @@ def test_lines_cut_from_the_middle_of_a_rollout_are_kept_once(tmp_path):
         again = pdb.build(db_path, [sessions], force=force)
         assert (again.rows_kept, again.duplicates) == (0, 0)
         assert state() == after
+
+
+# Messages between agents, as each Codex version writes them. 0.171.0 (the first four
+# lines, as it wrote them with multi_agent_v2 on, driven by a mock: the parent's rollout,
+# then the subagent's): the delivery's metadata line, then the agent_message item, whose
+# text starts with Codex's header; a task the model wrote encrypted has only the header as
+# text (the mock's "encrypted" task is plain text, the model's would not be). Older, from
+# the source: an inter_agent_communication line alone (RolloutItem::InterAgentCommunication),
+# and older still the message's JSON in a message item (to_response_input_item).
+AGENT_MESSAGES = [
+    '{"timestamp":"2026-12-01T21:55:01.245Z","ordinal":23,"type":"inter_agent_communicati'
+    'on_metadata","payload":{"trigger_turn":false}}',
+    '{"timestamp":"2026-12-01T21:55:01.245Z","ordinal":24,"type":"response_item","payload'
+    '":{"type":"agent_message","id":"amsg_01a2339a-9ff6-7151-9770-3555ef22ba77","author":'
+    '"/root/worker","recipient":"/root","content":[{"type":"input_text","text":"Message T'
+    "ype: FINAL_ANSWER\\nTask name: /root\\nSender: /root/worker\\nPayload:\\nchild done: tes"
+    'ts pass after pinning fastapi"}],"internal_chat_message_metadata_passthrough":{"turn'
+    '_id":"01a2339a-9f27-7a13-9a26-c813f905d3da","create_time":1796162101.2449877,"conten'
+    't_item_metadata":[{"provenance":{"type":"tool","namespace":"collaboration"}}]}},"met'
+    'adata":{"history_sequence":10,"sampled_through_sequence":7,"client_authored":false,"'
+    'user_input_order":3}}',
+    '{"timestamp":"2026-12-01T21:55:01.188Z","ordinal":9,"type":"inter_agent_communicatio'
+    'n_metadata","payload":{"trigger_turn":true}}',
+    '{"timestamp":"2026-12-01T21:55:01.188Z","ordinal":10,"type":"response_item","payload'
+    '":{"type":"agent_message","id":"amsg_01a2339a-9fc4-7c11-961d-973a6be79142","author":'
+    '"/root","recipient":"/root/worker","content":[{"type":"input_text","text":"Message T'
+    'ype: NEW_TASK\\nTask name: /root/worker\\nSender: /root\\nPayload:\\n"},{"type":"encrypt'
+    'ed_content","encrypted_content":"CHILD-TASK-XYZ run the tests"}],"internal_chat_mess'
+    'age_metadata_passthrough":{"turn_id":"01a2339a-9fb1-7230-ad79-966ec2d2d8b7","create_'
+    'time":1796162101.1880252,"content_item_metadata":[{"provenance":{"type":"tool","name'
+    'space":"collaboration"}},{"provenance":{"type":"tool","namespace":"collaboration"}}]'
+    '}},"metadata":{"history_sequence":5,"sampled_through_sequence":0,"client_authored":f'
+    'alse,"user_input_order":0}}',
+    '{"timestamp":"2026-06-01T10:00:04.000Z","type":"inter_agent_communication","payload":'
+    '{"author":"/root","recipient":"/root/worker","other_recipients":[],"content":'
+    '"Run the test suite and fix what fails","trigger_turn":true}}',
+    '{"timestamp":"2026-04-01T10:00:05.000Z","type":"response_item","payload":{"type":'
+    '"message","role":"assistant","content":[{"type":"output_text","text":"{\\"author\\":'
+    '\\"/root/worker\\",\\"recipient\\":\\"/root\\",\\"other_recipients\\":[],\\"content\\":'
+    '\\"done: npm test passes\\",\\"trigger_turn\\":false}"}]}}',
+    '{"timestamp":"2026-04-01T10:00:06.000Z","type":"response_item","payload":{"type":'
+    '"message","role":"user","content":[{"type":"input_text","text":"{\\"author\\":\\"/root\\",'
+    '\\"recipient\\":\\"/root/worker\\",\\"other_recipients\\":[],\\"content\\":\\"check the '
+    'lockfile\\",\\"trigger_turn\\":true}"}]}}',
+    # a user who pastes JSON is still typing a prompt
+    '{"timestamp":"2026-04-01T10:00:07.000Z","type":"response_item","payload":{"type":'
+    '"message","role":"user","content":[{"type":"input_text","text":"{\\"trigger_turn\\": 1}"}]}}',
+]
+
+
+def test_messages_between_agents_are_read_once_each():
+    data = "".join(line + "\n" for line in AGENT_MESSAGES).encode()
+    batch = codex.parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    assert batch.problems == [] and batch.skipped == 0
+    got = [(m.line_no, m.type, m.kind, m.is_meta, m.text) for m in batch.messages]
+    assert got == [
+        (2, "user", "agent_message", 0, "/root/worker → /root (FINAL_ANSWER)\n\n"
+         "child done: tests pass after pinning fastapi"),
+        (5, "user", "agent_message", 0,
+         "/root → /root/worker\n\nRun the test suite and fix what fails"),
+        (6, "user", "agent_message", 0, "/root/worker → /root\n\ndone: npm test passes"),
+        (7, "user", "agent_message", 0, "/root → /root/worker\n\ncheck the lockfile"),
+        (8, "user", "prompt", 0, '{"trigger_turn": 1}'),
+    ]  # fmt: skip
+
+
+# Tool searches, web searches and image generations as serde writes ResponseItem's
+# ToolSearchCall, ToolSearchOutput, WebSearchCall and ImageGenerationCall (with their
+# optional fields; a failed tool search is answered "completed" with no tools), then the
+# items with no readable text.
+OTHER_ITEMS = [
+    {"type": "tool_search_call", "id": "tsc_1", "call_id": "call_search", "status": "completed",
+     "execution": "client", "arguments": {"query": "create a calendar event", "limit": 5}},
+    {"type": "tool_search_output", "call_id": "call_search", "status": "completed",
+     "execution": "client", "tools": [
+         {"type": "function", "name": "create_event", "description": "", "strict": False,
+          "defer_loading": True, "parameters": {"type": "object", "properties": {}}},
+         {"type": "namespace", "name": "mcp__calendar", "description": "Calendar.",
+          "tools": [{"type": "function", "name": "list_events", "parameters": {}}]}]},
+    {"type": "tool_search_call", "call_id": "call_search_none", "execution": "client",
+     "arguments": {"query": "jira"}},
+    {"type": "tool_search_output", "call_id": "call_search_none", "status": "completed",
+     "execution": "client", "tools": []},
+    {"type": "tool_search_call", "execution": "server", "arguments": {"paths": ["crm"]}},
+    {"type": "web_search_call", "id": "ws_1", "status": "completed",
+     "action": {"type": "search", "query": "fastapi ModuleNotFoundError"}},
+    {"type": "web_search_call", "status": "completed",
+     "action": {"type": "search", "queries": ["pydantic v2 migration", "fastapi 0.110"]}},
+    {"type": "web_search_call", "id": "ws_3", "status": "completed",
+     "action": {"type": "find_in_page", "url": "https://docs.example/x", "pattern": "Depends"}},
+    {"type": "web_search_call", "id": "ws_4", "status": "completed"},
+    {"type": "image_generation_call", "id": "ig_1", "status": "completed",
+     "revised_prompt": "A login page mockup", "result": "iVBORw0KGgo="},
+    {"type": "additional_tools", "role": "developer", "tools": [{"type": "function",
+     "name": "exec_command"}]},
+    {"type": "compaction", "id": "cmp_1", "encrypted_content": "gAAAAABr"},
+    {"type": "compaction_summary", "encrypted_content": "gAAAAABs"},
+    {"type": "context_compaction", "encrypted_content": "gAAAAABt"},
+    {"type": "compaction_trigger"},
+    {"type": "configuration_update", "reasoning": {"effort": "high"}},
+    {"type": "ghost_snapshot", "ghost_commit": {"id": "4f1c2d3e", "parent": None}},
+    {"type": "other"},
+    {"type": "hologram_call"},
+]  # fmt: skip
+
+
+def test_tool_searches_web_searches_and_images_are_calls():
+    data = b"".join(
+        msgspec.json.encode({"timestamp": f"2026-12-01T18:41:{n:02}.000Z",
+                             "type": "response_item", "payload": item}) + b"\n"
+        for n, item in enumerate(OTHER_ITEMS)
+    )  # fmt: skip
+    batch = codex.parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    assert batch.problems == []
+    assert batch.skipped == 1  # the hologram_call alone
+    calls = [(c.tool_use_id, c.name, c.description) for c in batch.tool_calls]
+    assert calls == [
+        ("call_search", "tool_search", "create a calendar event"),
+        ("call_search_none", "tool_search", "jira"),
+        ("ws_1", "web_search", "fastapi ModuleNotFoundError"),
+        (f"{SESSION}:7", "web_search", "pydantic v2 migration; fastapi 0.110"),
+        ("ws_3", "web_search", "Depends in https://docs.example/x"),
+        ("ws_4", "web_search", None),
+        ("ig_1", "image_generation", "A login page mockup"),
+    ]
+    assert "iVBOR" not in batch.tool_calls[-1].input  # an image's bytes are not text
+    assert msgspec.json.decode(batch.tool_calls[0].input) == OTHER_ITEMS[0]["arguments"]
+    results = [(r.tool_use_id, r.is_error, r.content) for r in batch.tool_results]
+    assert results == [
+        ("call_search", 0, "create_event\nmcp__calendar__list_events"),
+        ("call_search_none", 0, "no tools found"),
+    ]
+    assert [m.kind for m in batch.messages] == ["tool_use", "tool_result"] * 2 + ["tool_use"] * 5
+
+
+# Lines Codex 0.171.0 wrote (`codex exec` against a mock whose model answered with a
+# tool_search_call, then a web_search_call, an image_generation_call and a message):
+# Codex has no tool_search tool there ("unsupported call: tool_search" in its log), and
+# answers the failed search with a completed output of no tools.
+CODEX_0171_SEARCHES = [
+    '{"timestamp":"2026-12-01T21:53:56.258Z","ordinal":9,"type":"response_item","payload"'
+    ':{"type":"tool_search_call","id":"tsc_probe1","call_id":"call_ts1","status":"complet'
+    'ed","execution":"client","arguments":{"query":"calendar event","limit":3},"internal_'
+    'chat_message_metadata_passthrough":{"turn_id":"01a23399-a1b0-7f33-abbd-6cf1e82daa3d"'
+    '}},"metadata":{"history_sequence":4,"sampled_through_sequence":3,"client_authored":f'
+    'alse,"model_search_state":"unused"}}',
+    '{"timestamp":"2026-12-01T21:53:56.260Z","ordinal":11,"type":"response_item","payload'
+    '":{"type":"tool_search_output","id":"tso_01a23399-a224-7bd3-8571-d7e53e1d5d6b","call'
+    '_id":"call_ts1","status":"completed","execution":"client","tools":[],"internal_chat_'
+    'message_metadata_passthrough":{"turn_id":"01a23399-a1b0-7f33-abbd-6cf1e82daa3d","cre'
+    'ate_time":1796162036.2606547}},"metadata":{"history_sequence":5,"sampled_through_seq'
+    'uence":3,"client_authored":false,"model_search_state":"unused"}}',
+    '{"timestamp":"2026-12-01T21:53:56.287Z","ordinal":14,"type":"response_item","payload'
+    '":{"type":"web_search_call","id":"ws_probe1","status":"completed","action":{"type":"'
+    'search","query":"fastapi ModuleNotFoundError","queries":["fastapi ModuleNotFoundErro'
+    'r"]},"internal_chat_message_metadata_passthrough":{"turn_id":"01a23399-a1b0-7f33-abb'
+    'd-6cf1e82daa3d"}},"metadata":{"history_sequence":6,"sampled_through_sequence":5,"cli'
+    'ent_authored":false,"model_search_state":"unused"}}',
+    '{"timestamp":"2026-12-01T21:53:56.288Z","ordinal":15,"type":"response_item","payload'
+    '":{"type":"image_generation_call","id":"ig_probe1","status":"completed","revised_pro'
+    'mpt":"a login page","result":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQV'
+    'R42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==","internal_chat_message_metadata_passthro'
+    'ugh":{"turn_id":"01a23399-a1b0-7f33-abbd-6cf1e82daa3d"}},"metadata":{"history_sequen'
+    'ce":7,"sampled_through_sequence":5,"client_authored":false,"model_search_state":"unu'
+    'sed"}}',
+]
+
+
+def test_the_searches_and_images_codex_0171_writes():
+    data = "".join(line + "\n" for line in CODEX_0171_SEARCHES).encode()
+    batch = codex.parse_lines(data, first_line_no=9, default_session_id=SESSION)
+    assert (batch.skipped, batch.problems) == (0, [])
+    calls = [(c.tool_use_id, c.name, c.description) for c in batch.tool_calls]
+    assert calls == [
+        ("call_ts1", "tool_search", "calendar event"),
+        ("ws_probe1", "web_search", "fastapi ModuleNotFoundError"),
+        ("ig_probe1", "image_generation", "a login page"),
+    ]
+    assert [(r.tool_use_id, r.is_error, r.content) for r in batch.tool_results] == [
+        ("call_ts1", 0, "no tools found")
+    ]

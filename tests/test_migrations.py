@@ -17,7 +17,8 @@ def undo_archive(conn):
     conn.execute("ALTER TABLE source_files DROP COLUMN missing_since")
     conn.execute(
         "DELETE FROM _sqlite_migrations"
-        " WHERE name IN ('m012_archive', 'm013_codex_reread', 'm014_codex_reread_0118')"
+        " WHERE name IN ('m012_archive', 'm013_codex_reread', 'm014_codex_reread_0118',"
+        " 'm015_codex_agent_messages')"
     )
 
 
@@ -400,7 +401,9 @@ def test_without_the_schema_script_a_new_index_is_migrated(tmp_path, monkeypatch
     assert _schema(conn)[:2] == _schema(migrated)[:2]
 
 
-@pytest.mark.parametrize("since", ["m013_codex_reread", "m014_codex_reread_0118"])
+@pytest.mark.parametrize(
+    "since", ["m013_codex_reread", "m014_codex_reread_0118", "m015_codex_agent_messages"]
+)
 def test_an_index_from_before_the_codex_reread_reads_every_rollout_again(tmp_path, since):
     """m013, m014: Codex failures an older reader stored as successes are read again, and
     Claude Code's files are not read."""
@@ -430,6 +433,35 @@ def test_an_index_from_before_the_codex_reread_reads_every_rollout_again(tmp_pat
     assert conn.execute("SELECT count(*) FROM source_files WHERE size < 0").fetchone()[0] == 0
     conn.close()
     assert pdb.build(path, [sessions, projects]).files_read == 0
+
+
+def test_an_index_from_before_agent_messages_reads_every_rollout_again(tmp_path):
+    """m015: the messages between agents an older reader skipped are read again."""
+    from test_codex import AGENT_MESSAGES, SESSION
+
+    meta = (
+        '{"timestamp":"2026-12-01T18:40:00.000Z","type":"session_meta","payload":'
+        f'{{"id":"{SESSION}","cwd":"/home/dev/shop","cli_version":"0.171.0"}}}}'
+    )
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    rollout = sessions / f"rollout-2026-12-01T18-40-00-{SESSION}.jsonl"
+    rollout.write_text("".join(line + "\n" for line in [meta, *AGENT_MESSAGES]))
+    path = tmp_path / "index.db"
+    pdb.build(path, [sessions])
+    conn = sqlite3.connect(path)
+    query = "SELECT count(*) FROM messages WHERE kind = 'agent_message'"
+    assert conn.execute(query).fetchone()[0] == 4
+    # What the older reader stored: no agent messages (skipped lines).
+    conn.execute("DELETE FROM messages WHERE kind = 'agent_message'")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm015_codex_agent_messages'")
+    conn.commit()
+    conn.close()
+    assert pdb.build(path, [sessions]).files_read == 1
+    conn = sqlite3.connect(path)
+    assert conn.execute(query).fetchone()[0] == 4
+    conn.close()
+    assert pdb.build(path, [sessions]).files_read == 0
 
 
 def test_an_index_from_a_newer_pastfix_is_read_but_not_written(tmp_path):

@@ -1454,7 +1454,9 @@ def test_unknown_line_type_is_skipped_not_a_problem():
     assert (batch.problems, batch.meta, batch.lines, batch.skipped) == ([], [], 3, 1)
 
 
-def test_unknown_block_type_is_skipped_not_a_problem():
+def test_a_server_tools_result_is_its_calls_result():
+    """The advisor (a server tool, 2.1.232): its call and its result, an encrypted advice
+    with no text, are a call and a result, not a skipped block."""
     batch = parse_file(FIXTURES / "bad/unknown_block_type.jsonl")
     assert [(m.line_no, m.kind, m.text) for m in batch.messages] == [
         (1, "server_tool_use", ""),
@@ -1462,7 +1464,48 @@ def test_unknown_block_type_is_skipped_not_a_problem():
         (3, "text", "Advisor reviewed the plan."),
     ]
     assert [c.tool_use_id for c in batch.tool_calls] == ["srvtoolu_01Mr9Xo4Ua6Sl3Wy8Zd5Ce0J"]
-    assert (batch.tool_results, batch.problems, batch.skipped) == ([], [], 1)
+    results = [(r.tool_use_id, r.is_error, r.content) for r in batch.tool_results]
+    assert results == [("srvtoolu_01Mr9Xo4Ua6Sl3Wy8Zd5Ce0J", 0, "")]
+    assert (batch.problems, batch.skipped) == ([], 0)
+
+
+# Content blocks of the tools the API runs, as Claude Code 2.1.332's list of block types
+# names them, shaped as the Messages API writes them; then one no Claude Code writes.
+SERVER_BLOCKS = [
+    {"type": "advisor_tool_result", "tool_use_id": "srvtoolu_01A",
+     "content": {"type": "advisor_result", "text": "Pin fastapi before upgrading pydantic."}},
+    {"type": "advisor_tool_result", "tool_use_id": "srvtoolu_01B",
+     "content": {"type": "advisor_tool_result_error", "error_code": "overloaded"}},
+    {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_01C", "content": [
+        {"type": "web_search_result", "title": "FastAPI release notes",
+         "url": "https://fastapi.example/release-notes/", "encrypted_content": "Eq0BCkYI"}]},
+    {"type": "mcp_tool_use", "id": "mcptoolu_01D", "name": "query", "server_name": "db",
+     "input": {"sql": "select 1"}},
+    {"type": "mcp_tool_result", "tool_use_id": "mcptoolu_01D", "is_error": True,
+     "content": [{"type": "text", "text": "relation \"users\" does not exist"}]},
+    {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlx"},
+    {"type": "container_upload", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"},
+    {"type": "compaction", "content": "Summary: the tests fail on a missing fastapi pin."},
+    {"type": "hologram"},
+]  # fmt: skip
+
+
+def test_the_blocks_of_server_tools_are_results_and_known():
+    message = {"role": "assistant", "content": SERVER_BLOCKS}
+    line = {"type": "assistant", "uuid": "a1", "sessionId": SESSION,
+            "timestamp": "2026-12-01T12:00:00Z", "message": message}  # fmt: skip
+    batch = parse_lines(
+        (json.dumps(line) + "\n").encode(), first_line_no=1, default_session_id=SESSION
+    )
+    assert (batch.problems, batch.skipped) == ([], 1)  # the hologram alone
+    assert [(c.tool_use_id, c.name) for c in batch.tool_calls] == [("mcptoolu_01D", "query")]
+    assert [(r.tool_use_id, r.is_error, r.content) for r in batch.tool_results] == [
+        ("srvtoolu_01A", 0, "Pin fastapi before upgrading pydantic."),
+        ("srvtoolu_01B", 1, "advisor_tool_result_error: overloaded"),
+        ("srvtoolu_01C", 0, "FastAPI release notes\nhttps://fastapi.example/release-notes/"),
+        ("mcptoolu_01D", 1, 'relation "users" does not exist'),
+    ]
+    assert batch.messages[0].text == "Summary: the tests fail on a missing fastapi pin."
 
 
 def test_blank_lines_are_ignored_but_counted():
@@ -1517,9 +1560,9 @@ def test_real_corpus_counts_match_the_format_doc():
         errors += sum(r.is_error for r in batch.tool_results)
         skipped += batch.skipped
         problems += batch.problems
-    # tool_use 1,416 + server_tool_use 3; tool_result 1,416 (93 errors) over projects/;
-    # the 2 advisor_tool_result blocks are the only block type not indexed.
-    assert (calls, results, errors, skipped, problems) == (1419, 1416, 93, 2, [])
+    # tool_use 1,416 + server_tool_use 3; tool_result 1,416 (93 errors) and the 2
+    # advisor_tool_result blocks over projects/; every block type is read.
+    assert (calls, results, errors, skipped, problems) == (1419, 1418, 93, 0, [])
 
 
 @needs_real_corpus()
@@ -1851,3 +1894,47 @@ def test_claude_codes_bookkeeping_lines_are_neither_skipped_nor_problems():
     data = "".join(json.dumps(line) + "\n" for line in lines).encode()
     batch = parse_lines(data, first_line_no=1, default_session_id=sid)
     assert (batch.lines, batch.skipped, batch.problems, batch.messages) == (len(lines), 0, [], [])
+
+
+def test_the_entry_types_claude_code_writes_beside_its_table_are_known():
+    """2.1.332's writer adds repl-mode, hybrid-organization and host-row to its table of
+    entry types (the lines as it writes them): counted as skipped before."""
+    sid = SESSION
+    lines = [
+        {"type": "repl-mode", "replMode": True, "typedEvents": True, "sessionId": sid},
+        {"type": "hybrid-organization", "organizationUuid": "5b0c9a2e-0d1f-4e6a-9c3b-7a8d2e1f4c60",
+         "sessionId": sid},
+        {"type": "host-row", "sessionId": sid, "agentId": "a1b2c3", "timestamp":
+         "2026-12-01T12:00:00.000Z", "ranByToolUseId": "toolu_01Repl", "withheld": True},
+    ]  # fmt: skip
+    data = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    batch = parse_lines(data, first_line_no=1, default_session_id=sid)
+    assert (batch.lines, batch.skipped, batch.problems, batch.messages) == (3, 0, [], [])
+
+
+def test_a_content_replacement_leaves_the_full_result_indexed():
+    """A content-replacement line names a result the model got as a <persisted-output>
+    preview (Claude Code's per-message budget of tool results); the transcript's own
+    tool_result keeps the full text, which stays what is stored."""
+    sid = SESSION
+    full = "line of output\n" * 20_000
+    preview = (
+        "<persisted-output>\nOutput too large (293.0KB). Full output saved to: "
+        f"/home/dev/.claude/projects/-home-dev-app/{sid}/tool-results/toolu_01Big.txt\n\n"
+        "Preview (first 2KB):\nline of output\n...\n</persisted-output>"
+    )
+    lines = [
+        {"type": "assistant", "uuid": "a1", "sessionId": sid, "timestamp": "2026-12-01T12:00:00Z",
+         "message": {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_01Big",
+                     "name": "Bash", "input": {"command": "cat big.log"}}]}},
+        {"type": "user", "uuid": "u1", "parentUuid": "a1", "sessionId": sid,
+         "timestamp": "2026-12-01T12:00:01Z", "message": {"role": "user", "content": [
+             {"type": "tool_result", "tool_use_id": "toolu_01Big", "content": full}]}},
+        {"type": "content-replacement", "sessionId": sid, "replacements": [
+            {"kind": "tool-result", "toolUseId": "toolu_01Big", "replacement": preview}]},
+    ]  # fmt: skip
+    data = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    batch = parse_lines(data, first_line_no=1, default_session_id=sid)
+    assert (batch.skipped, batch.problems) == (0, [])
+    [result] = batch.tool_results
+    assert result.content_length == len(full) and "<persisted-output>" not in result.content

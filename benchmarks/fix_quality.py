@@ -16,7 +16,8 @@ steps, then the confirming call) and reports:
 - no fix claimed for the abandoned ones (not_a_problem ones are reported apart);
 - headline: the card's first step (its first remedy step, else its confirmation) is a
   labelled remedy step (or the labelled retry when the label names no remedy step);
-- step precision: of the remedy steps the cards show, those the labels name.
+- step precision: of the remedy steps the cards of fixed and worked-around failures show,
+  those the failure's own label names.
 
 `--misses` lists every labelled failure where the card and the label disagree.
 """
@@ -86,8 +87,9 @@ def measure(labels: list[dict[str, Any]], shown: dict[str, dict[str, Any]]) -> d
         wanted = set(lab["remedy"]) or ({lab["retry"]} if lab["retry"] else set())
         return headline(card(lab)) in wanted
 
-    shown_steps = [s for lab in fixed for s in card(lab)["steps"]]
-    named = {s for lab in labels for s in lab["remedy"]}
+    # A step is right when its own failure's label names it: a step another label names
+    # (the edit that fixed a later failure, shown on an earlier one) is not this one's fix.
+    shown_steps = [(s, set(lab["remedy"])) for lab in fixed for s in card(lab)["steps"]]
     return {
         "labelled": len(labels),
         "outcomes": {
@@ -110,7 +112,7 @@ def measure(labels: list[dict[str, Any]], shown: dict[str, dict[str, Any]]) -> d
             sum(not card(lab)["claims"] for lab in harmless), len(harmless)
         ),
         "headline_is_remedy": rate(sum(headline_right(lab) for lab in fixed), len(fixed)),
-        "step_precision": rate(sum(s in named for s in shown_steps), len(shown_steps)),
+        "step_precision": rate(sum(s in own for s, own in shown_steps), len(shown_steps)),
     }
 
 

@@ -634,7 +634,10 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
                      json_extract(c.input, '$.workdir'),
                      json_extract(c.input, '$.working_directory')) END,
   CASE WHEN c.name IN ({_READ_TOOLS_SQL}) AND json_valid(c.input)
-       THEN json_object({_PART_SQL}) END
+       THEN json_object({_PART_SQL}) END,
+  -- the page a call without a command or file fetched (WebFetch, Copilot CLI's web_fetch)
+  CASE WHEN c.command IS NULL AND c.file_path IS NULL AND json_valid(c.input)
+       THEN json_extract(c.input, '$.url') END
 FROM tool_calls c INDEXED BY idx_tc_session
 WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp, c.file_id, c.line_no
 """
@@ -647,8 +650,12 @@ FIX_ERRORS_SQL = (
 FIX_PROMPTS_SQL = (
     "SELECT timestamp FROM messages WHERE session_id = ? AND kind IN ('prompt', 'queued_prompt')"
     " AND is_meta = 0 AND is_sidechain = 0 AND timestamp IS NOT NULL"
-    # a slash command and its output are not a prompt the user typed
+    # a slash command and its output are not a prompt the user typed, nor the marker Claude
+    # Code writes after a call the user rejected or stopped (`[Request interrupted by user
+    # for tool use]`): counted, it and the `continue` after it closed the window before the
+    # call was redone (held out, session 9: 3 rejected calls redone in 2 people's sessions)
     " AND text NOT LIKE '<command-%' AND text NOT LIKE '<local-command-%'"
+    " AND text NOT LIKE '[Request interrupted by user%'"
 )
 FIX_OUTPUT_SQL = "SELECT coalesce(content, '') FROM tool_results WHERE tool_use_id = ?"
 # The secondary indexes refresh_fixes and refresh_sessions read through (a bulk build's
@@ -745,6 +752,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 sidechain=bool(row[8]),
                 workdir=row[10] if isinstance(row[10], str) and row[10] else None,
                 part=_part(row[11]),
+                url=row[12] if isinstance(row[12], str) and row[12] else None,
             )
             for row in rows_of
         ]

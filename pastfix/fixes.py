@@ -8,9 +8,11 @@ build recomputes every stored fix.
 
 **The window.** What follows a failure is read among the later calls of the same
 agent (the main thread, or one subagent), up to the second prompt the user typed
-after it (PROMPTS_CROSSED: a "try again" or "continue" often comes in between), and
-at most WINDOW_CALLS of them: after that the agent has moved on. A subagent of
-Claude Code 1.0 has no id: the build tells its thread by its messages' parent links.
+after it (PROMPTS_CROSSED: a "try again" or "continue" often comes in between; a slash
+command and the `[Request interrupted by user]` Claude Code writes after a rejected call
+are none), and at most WINDOW_CALLS of them: after that the agent has moved on. A
+subagent of Claude Code 1.0 has no id: the build tells its thread by its messages'
+parent links.
 
 **The confirmation.** The first successful call in the window that does what the
 failed call tried to do:
@@ -35,7 +37,7 @@ failed call tried to do:
   word of its pattern), a file written by the shell after an edit was refused,
   or, for a file that does not exist, a Read in its folder after a search of it.
   A tool without a file or command (Task, Skill, an MCP tool) is retried by
-  calling it again.
+  calling it again, a page fetch (WebFetch) by a fetch of the same site.
 
 Paths are compared by their folders and file names, Windows ones (`C:\\Users\\...`) too.
 
@@ -87,13 +89,14 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from pastfix import agents
 
-FIX_VERSION = 5  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 6  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -249,6 +252,8 @@ class Call:
     workdir: str | None = None
     # The part of the file a read asked for (`offset 100 limit 50`), None for all of it.
     part: str | None = None
+    # The page a call without a command or file fetched (WebFetch's url).
+    url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -668,10 +673,15 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         # a file too large to read whole, searched instead (as Claude Code's message advises)
         return bool(failed.file_path) and call.file_path == failed.file_path
     if call.name == failed.name and not (failed.command or failed.file_path):
-        # a tool with no file or command (Task, Skill, ExitPlanMode, MCP tools):
-        # the same tool called again
-        return True
+        # a tool with no file or command (Task, Skill, ExitPlanMode, MCP tools): the same
+        # tool called again; a page fetched, by a fetch of the same site (a 404 of
+        # github.com/me/dotfiles is not worked around by the Home Manager manual)
+        return _host(failed.url) == _host(call.url)
     return False
+
+
+def _host(url: str | None) -> str | None:
+    return urllib.parse.urlsplit(url).hostname if url else None
 
 
 _MISSING_FILE = re.compile(r"does not exist|No such file or directory|ENOENT", re.IGNORECASE)

@@ -30,6 +30,7 @@ def call(name="Bash", command=None, file_path=None, failed=False, pattern=None, 
         sidechain=kw.pop("sidechain", False),
         workdir=kw.pop("workdir", None),
         part=kw.pop("part", None),
+        url=kw.pop("url", None),
     )
 
 
@@ -736,3 +737,53 @@ def test_a_binary_file_the_read_tool_refused_read_by_a_script_in_the_shell():
     )
     fix = run([failed, ls, script], {failed.tool_use_id: error})[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, script.tool_use_id)
+
+
+def test_an_interruption_is_no_prompt_the_window_counts(tmp_path):
+    """Claude Code writes `[Request interrupted by user for tool use]` as a user message
+    after a rejected call: the user typed only the `continue` that follows. Counted as a
+    prompt, the two closed the window before the call was redone (held out: a rejected
+    new_page, then `continue`; a rejected Write, then the user's correction)."""
+    conn = db.connect(tmp_path / "index.db")
+    rows = [
+        ("c1", "2026-01-01T00:00:01Z", 1, "The user doesn't want to proceed with this tool use."),
+        ("c2", "2026-01-01T00:00:09Z", 0, "# new_page response"),
+    ]
+    for n, (tool_use_id, at, error, content) in enumerate(rows):
+        conn.execute(
+            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name, input)"
+            " VALUES (?, 's', ?, ?, 'mcp__chrome-devtools__new_page', '{\"url\": \"http://x\"}')",
+            [tool_use_id, n * 4, at],
+        )
+        conn.execute(
+            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
+            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
+            [tool_use_id, n * 4, at, error, content, error and signatures.classify(content)],
+        )
+    for n, (at, text) in enumerate(
+        [
+            ("2026-01-01T00:00:02Z", "[Request interrupted by user for tool use]"),
+            ("2026-01-01T00:00:05Z", "continue"),
+        ]
+    ):
+        conn.execute(
+            "INSERT INTO messages (uuid, session_id, line_no, type, kind, timestamp, text,"
+            " is_meta, is_sidechain) VALUES (?, 's', ?, 'user', 'prompt', ?, ?, 0, 0)",
+            [f"m{n}", n + 2, at, text],
+        )
+    db.refresh_fixes(conn)
+    found = conn.execute("SELECT outcome, confirmed_by FROM fixes WHERE tool_use_id = 'c1'")
+    assert found.fetchone() == (fixes.WORKED_AROUND, "c2")
+
+
+def test_a_page_not_found_is_not_worked_around_by_another_sites_page():
+    """WebFetch has no file or command, but it has a page: a fetch of another site does
+    not reach its goal (held out: a 404 of the user's GitHub repository, then the Home
+    Manager manual, was 'worked around')."""
+    failed = call("WebFetch", url="https://github.com/me/dotfiles", failed=True)
+    other = call("WebFetch", url="https://nix-community.github.io/home-manager/index.xhtml")
+    error = {failed.tool_use_id: "Request failed with status code 404"}
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    same_site = call("WebFetch", url="https://github.com/me/dotfiles/blob/main/README.md")
+    fix = run([failed, same_site], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, same_site.tool_use_id)

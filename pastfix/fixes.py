@@ -694,6 +694,32 @@ INLINE_CODE = frozenset({"-c", "-e", "--eval"})
 SEARCHERS = frozenset("grep egrep fgrep rg ag ack find fd".split())
 # A word of a search pattern (`**/*aisuite*`, `disruptiveMerge|mergeAll`).
 _PATTERN_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{2,}")
+# All a search that found nothing prints: its exit status (Claude Code 1.0: `Error`).
+_NOTHING_BUT_STATUS = re.compile(r"^\s*(?:Exit code \d+|Error)?\s*$")
+
+
+def _found_nothing(failed: Call, error: str) -> bool:
+    """Whether a failed shell call was a search that found nothing (`rg x lib` exits 1):
+    every command of it looks, one searches, and it printed no more than its status."""
+    if failed.name not in SHELL_TOOLS or not _NOTHING_BUT_STATUS.match(error):
+        return False
+    mine = intents(failed.command)
+    return (
+        bool(mine)
+        and all(i.program in LOOK for i in mine)
+        and any(i.program in SEARCHERS for i in mine)
+    )
+
+
+def _same_search(failed: Call, call: Call) -> bool:
+    """Whether a shell call runs one of the failed call's searches again, as it was: after
+    a search that found nothing, another pattern is another question, not its fix (`rg
+    'defmodule .*CreateCustomer' lib -g '*.ex'`, then `rg create_customer lib -g '*.ex'`)."""
+    if call.name not in SHELL_TOOLS:
+        return False
+    # by its words, a pattern with spaces too (an intent leaves those out as a message)
+    searches = {tuple(w) for w in segments(failed.command) if _program(w)[0] in SEARCHERS}
+    return any(tuple(w) in searches for w in segments(call.command))
 
 
 def _file_was_there(failed: Call, error: str) -> bool:
@@ -804,9 +830,12 @@ def fix_of(
     folder = _parent(failed.file_path) if failed.file_path else ""
     missing = failed.name in READ_TOOLS and bool(_MISSING_FILE.search(error)) and folder != "."
     searched = False
+    nothing_found = _found_nothing(failed, error)
     for n, call in enumerate(after):
         if missing and not call.failed and _searches(call, folder):
             searched = True
+        if nothing_found and not _same_search(failed, call):
+            continue
         if call.failed:
             if still_failing is not None and _retry(failed, call):
                 same = still_failing(call.tool_use_id)  # None: a call without a result

@@ -787,3 +787,29 @@ def test_a_page_not_found_is_not_worked_around_by_another_sites_page():
     same_site = call("WebFetch", url="https://github.com/me/dotfiles/blob/main/README.md")
     fix = run([failed, same_site], error)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, same_site.tool_use_id)
+
+
+def test_a_search_that_found_nothing_is_not_fixed_by_another_search():
+    """`rg` exits 1 when nothing matches: a later search for something else shares its
+    folder and glob but is another question (held out: a Codex session's `rg` for a module
+    that does not exist was 'fixed' by a search for other names; Claude Code 1.0's `find |
+    xargs grep` that matched nothing, by a find of other names in the same folder)."""
+    failed = call(command="rg -n 'defmodule .*CreateCustomer' lib -g '*.ex'", failed=True)
+    other = call(command="rg -n 'defmodule .*Create|create_customer' lib -g '*.ex'")
+    error = {failed.tool_use_id: "Exit code 1"}
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # the same search after an edit that added what it looks for: that edit fixed it
+    edit = call("Edit", file_path="/p/lib/customers.ex")
+    again = call(command="rg -n 'defmodule .*CreateCustomer' lib -g '*.ex'")
+    fix = run([failed, other, edit, again], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by, steps(fix)) == (
+        fixes.FIXED,
+        again.tool_use_id,
+        [(edit.tool_use_id, None)],
+    )
+    # a search that failed on its pattern (not one that found nothing) is fixed by the
+    # search with a pattern rg accepts
+    bad = call(command=r"rg -n 'a\nb|c' lib -g '*.ex'", failed=True)
+    good = call(command="rg -n 'b|c' lib -g '*.ex'")
+    regex = {bad.tool_use_id: 'Exit code 2\nrg: the literal "\\n" is not allowed in a regex'}
+    assert run([bad, good], regex)[bad.tool_use_id].outcome == fixes.FIXED

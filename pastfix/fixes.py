@@ -39,6 +39,9 @@ failed call tried to do:
   A tool without a file or command (Task, Skill, an MCP tool) is retried by
   calling it again, a page fetch (WebFetch) by a fetch of the same site.
 
+A search that found nothing (`rg x lib` exits 1 and prints nothing else) is confirmed
+only by the same search run again: another pattern in the same folder is another question.
+
 Paths are compared by their folders and file names, Windows ones (`C:\\Users\\...`) too.
 
 A confirming call whose output still holds the failure's key line did not

@@ -617,6 +617,18 @@ _PART_SQL = ", ".join(f"'{name}', json_extract(c.input, '$.{name}')" for name in
 _READ_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.READ)))
 _SEARCH_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.SEARCH)))
 
+
+def _url(tool_input: object) -> str | None:
+    """The page a call without a command or file fetched (WebFetch's url), if any."""
+    if not isinstance(tool_input, str) or '"url"' not in tool_input:
+        return None
+    try:
+        url = json.loads(tool_input).get("url")
+    except (ValueError, AttributeError):
+        return None
+    return url if isinstance(url, str) and url else None
+
+
 # The calls of one session in order, with what their results said (see pastfix.fixes).
 FIX_CALLS_SQL = f"""
 SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
@@ -635,9 +647,8 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
                      json_extract(c.input, '$.working_directory')) END,
   CASE WHEN c.name IN ({_READ_TOOLS_SQL}) AND json_valid(c.input)
        THEN json_object({_PART_SQL}) END,
-  -- the page a call without a command or file fetched (WebFetch, Copilot CLI's web_fetch)
-  CASE WHEN c.command IS NULL AND c.file_path IS NULL AND json_valid(c.input)
-       THEN json_extract(c.input, '$.url') END
+  -- the input of a call without a command or file (Task, Skill, an MCP tool, WebFetch)
+  CASE WHEN c.command IS NULL AND c.file_path IS NULL THEN c.input END
 FROM tool_calls c INDEXED BY idx_tc_session
 WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp, c.file_id, c.line_no
 """
@@ -752,7 +763,8 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 sidechain=bool(row[8]),
                 workdir=row[10] if isinstance(row[10], str) and row[10] else None,
                 part=_part(row[11]),
-                url=row[12] if isinstance(row[12], str) and row[12] else None,
+                url=_url(row[12]),
+                input=row[12] if isinstance(row[12], str) else None,
             )
             for row in rows_of
         ]

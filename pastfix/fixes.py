@@ -257,6 +257,8 @@ class Call:
     part: str | None = None
     # The page a call without a command or file fetched (WebFetch's url).
     url: str | None = None
+    # The input of a call without a command or file (Task, Skill, an MCP tool), as stored.
+    input: str | None = None
 
 
 @dataclass(frozen=True)
@@ -774,7 +776,9 @@ def _retry(failed: Call, call: Call) -> bool:
         return _shared_intent(failed.command, call.command) is not None
     if failed.file_path is not None:
         return call.file_path == failed.file_path
-    return False
+    # a tool without a file or command, called again with the same input (an MCP call the
+    # user stopped, then `continue`)
+    return failed.input is not None and call.input == failed.input
 
 
 def _masks(failed: Call, call: Call) -> bool:
@@ -950,7 +954,8 @@ def _confirmed(
         # a file too large to read whole, read in parts (`File content exceeds maximum
         # allowed size`): the part asked for is the change
         change = f"read {confirm.part}" if confirm.part else "read whole"
-    if not (failed.command or failed.file_path) and not steps:
+    if not (failed.command or failed.file_path) and not steps and confirm.input != failed.input:
+        # (the same input again, after the user stopped it and said `continue`: no change)
         change = "called again with other input"
     if stale and change is None and confirm.name in EDIT_TOOLS:
         change = "with the text the file has"

@@ -31,6 +31,7 @@ def call(name="Bash", command=None, file_path=None, failed=False, pattern=None, 
         workdir=kw.pop("workdir", None),
         part=kw.pop("part", None),
         url=kw.pop("url", None),
+        input=kw.pop("input", None),
     )
 
 
@@ -291,8 +292,8 @@ def test_which_commands_change_state(command, changes):
 
 
 def test_a_tool_without_a_target_retried():
-    failed = call("Task", failed=True)
-    retry = call("Task")
+    failed = call("Task", input='{"description": "x"}', failed=True)
+    retry = call("Task", input='{"description": "x", "prompt": "find x"}')
     fix = run([failed, retry], {failed.tool_use_id: "InputValidationError: prompt is required"})
     assert fix[failed.tool_use_id].confirmed_by == retry.tool_use_id
     assert steps(fix[failed.tool_use_id]) == [(retry.tool_use_id, "called again with other input")]
@@ -773,7 +774,7 @@ def test_an_interruption_is_no_prompt_the_window_counts(tmp_path):
         )
     db.refresh_fixes(conn)
     found = conn.execute("SELECT outcome, confirmed_by FROM fixes WHERE tool_use_id = 'c1'")
-    assert found.fetchone() == (fixes.WORKED_AROUND, "c2")
+    assert found.fetchone() == (fixes.FIXED, "c2")
 
 
 def test_a_page_not_found_is_not_worked_around_by_another_sites_page():
@@ -813,3 +814,18 @@ def test_a_search_that_found_nothing_is_not_fixed_by_another_search():
     good = call(command="rg -n 'b|c' lib -g '*.ex'")
     regex = {bad.tool_use_id: 'Exit code 2\nrg: the literal "\\n" is not allowed in a regex'}
     assert run([bad, good], regex)[bad.tool_use_id].outcome == fixes.FIXED
+
+
+def test_a_tool_called_again_with_the_same_input_is_no_change():
+    """A tool without a file or command called again as it was (the user stopped an MCP
+    call, then said `continue`) is a retry without a change: the card said 'called again
+    with other input' of the same url (held out)."""
+    page = '{"url": "http://localhost:8081/pdp/"}'
+    failed = call("mcp__chrome__new_page", input=page, failed=True)
+    retry = call("mcp__chrome__new_page", input=page)
+    rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
+    fix = run([failed, retry], rejected)[failed.tool_use_id]
+    assert (fix.confirmed_by, steps(fix)) == (retry.tool_use_id, [])
+    other = call("mcp__chrome__new_page", input='{"url": "http://localhost:8081/other/"}')
+    fix = run([failed, other], rejected)[failed.tool_use_id]
+    assert steps(fix) == [(other.tool_use_id, "called again with other input")]

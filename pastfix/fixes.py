@@ -37,7 +37,8 @@ failed call tried to do:
   word of its pattern), a file written by the shell after an edit was refused,
   or, for a file that does not exist, a Read in its folder after a search of it.
   A tool without a file or command (Task, Skill, an MCP tool) is retried by
-  calling it again, a page fetch (WebFetch) by a fetch of the same site.
+  calling it again (with the same input: unchanged), a page fetch (WebFetch) by a
+  fetch of the same site.
 
 A search that found nothing (`rg x lib` exits 1 and prints nothing else) is confirmed
 only by the same search run again: another pattern in the same folder is another question.

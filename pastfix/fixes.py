@@ -213,6 +213,10 @@ RUNNERS = {  # `uv run X`, `poetry run X`, `bundle exec X`, ...
 # Names of one program: `python` failed, `python3` worked.
 ALIASES = {"python3": "python", "pip3": "pip", "nodejs": "node", "docker-compose": "docker"}
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish"})
+# The shell's own words around the commands of a loop or a test (a line of a script).
+_SHELL_KEYWORDS = frozenset(
+    "do done then else elif fi if while until esac continue break ! { }".split()
+)
 MASKS = re.compile(r"\|\|\s*(?:true|:|echo\b|exit\s+0|printf\b)|;\s*(?:true|exit\s+0)\s*$")
 
 _SEPARATORS = frozenset({"|", "||", "&&", ";", "&", "\n"})
@@ -307,13 +311,14 @@ _REDIRECTION = re.compile(r"\d*>&\d+|&>>?\s*[^\s|&;]+|\d*>>?\s*[^\s|&;]+|\d*<(?!
 # A word of a shell command: a quoted string (its quotes taken off), an operator, or
 # a run of other characters. Unbalanced quotes run to the end.
 _TOKEN = re.compile(
-    r"""\s*(?:"((?:\\.|[^"\\])*)"?|'([^']*)'?|(\|\||&&|[|&;\n])|((?:\\.|[^\s|&;"'])+))"""
+    r"""[^\S\n]*(?:"((?:\\.|[^"\\])*)"?|'([^']*)'?|(\|\||&&|[|&;\n])|((?:\\.|[^\s|&;"'])+))"""
 )
 
 
 def _words(command: str) -> list[str]:
     """A command's words, with its operators (`|`, `&&`, `;`) as words of their own."""
-    command = _REDIRECTION.sub(" ", _HEREDOC.sub(" ", command))
+    # a line continued by a backslash is one line
+    command = _REDIRECTION.sub(" ", _HEREDOC.sub(" ", command)).replace("\\\n", " ")
     words = []
     for found in _TOKEN.finditer(command):
         double, single, operator, bare = found.groups()
@@ -353,8 +358,11 @@ def _program(words: Sequence[str]) -> tuple[str, list[str]]:
     while i < len(words):
         word = words[i]
         name = PurePosixPath(word).name if "/" in word else word
-        if _ASSIGNMENT.match(word):
-            i += 1
+        if name in _SHELL_KEYWORDS:
+            i += 1  # `do sips ...` runs sips; `done`, `fi` alone run nothing
+        elif _ASSIGNMENT.match(word):
+            # `base="${f%.*}"`: the quoted value is a word of its own
+            i += 2 if word.endswith("=") else 1
         elif name in WRAPPERS:
             i += 1
             # the wrapper's own options and a number (timeout 30, nice -n 5)

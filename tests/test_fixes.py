@@ -829,3 +829,25 @@ def test_a_tool_called_again_with_the_same_input_is_no_change():
     other = call("mcp__chrome__new_page", input='{"url": "http://localhost:8081/other/"}')
     fix = run([failed, other], rejected)[failed.tool_use_id]
     assert steps(fix) == [(other.tool_use_id, "called again with other input")]
+
+
+def test_the_lines_of_a_script_are_commands_of_their_own():
+    """A newline ends a command (the tokenizer let the blank before it eat it, so a loop's
+    body was one command: `continue base= ${f%.*} sips ...`), a backslash at the end of a
+    line continues it, and `do`, `done`, a quoted value after `x=` are no programs: the card
+    showed `then do base= ${f%.*} magick ...` for a loop run with another program (held
+    out)."""
+    failed = 'for f in /d/*.png /d/*.jpg; do\n  [ -f "$f" ] || continue\n  base="${f%.*}"\n'
+    failed += '  sips -z 572 943 "$f" --out "${base}.webp"\ndone'
+    retry = (
+        'for f in /d/*.png; do\n  base="${f%.*}"\n  magick "$f" -resize 943x572! "${base}.webp"\n'
+    )
+    retry += "done"
+    assert [i.program for i in fixes.intents(failed)] == ["for", "[", "sips"]
+    assert fixes.command_change(failed, retry) == (
+        "-/d/*.jpg; then magick $f -resize 943x572! ${base}.webp"
+    )
+    assert [i.words for i in fixes.intents("docker run \\\n  -v a:b img\nls")] == [
+        ("docker", "run", "-v", "a:b", "img"),
+        ("ls",),
+    ]

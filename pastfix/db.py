@@ -669,6 +669,18 @@ _PART_SQL = ", ".join(f"'{name}', json_extract(c.input, '$.{name}')" for name in
 _READ_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.READ)))
 _SEARCH_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.SEARCH)))
 
+
+def _url(tool_input: object) -> str | None:
+    """The page a call without a command or file fetched (WebFetch's url), if any."""
+    if not isinstance(tool_input, str) or '"url"' not in tool_input:
+        return None
+    try:
+        url = json.loads(tool_input).get("url")
+    except (ValueError, AttributeError):
+        return None
+    return url if isinstance(url, str) and url else None
+
+
 # The calls of one session in order, with what their results said (see pastfix.fixes).
 FIX_CALLS_SQL = f"""
 SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
@@ -686,7 +698,9 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
                      json_extract(c.input, '$.workdir'),
                      json_extract(c.input, '$.working_directory')) END,
   CASE WHEN c.name IN ({_READ_TOOLS_SQL}) AND json_valid(c.input)
-       THEN json_object({_PART_SQL}) END
+       THEN json_object({_PART_SQL}) END,
+  -- the input of a call without a command or file (Task, Skill, an MCP tool, WebFetch)
+  CASE WHEN c.command IS NULL AND c.file_path IS NULL THEN c.input END
 FROM tool_calls c INDEXED BY idx_tc_session
 WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp, c.file_id, c.line_no
 """
@@ -699,8 +713,12 @@ FIX_ERRORS_SQL = (
 FIX_PROMPTS_SQL = (
     "SELECT timestamp FROM messages WHERE session_id = ? AND kind IN ('prompt', 'queued_prompt')"
     " AND is_meta = 0 AND is_sidechain = 0 AND timestamp IS NOT NULL"
-    # a slash command and its output are not a prompt the user typed
+    # a slash command and its output are not a prompt the user typed, nor the marker Claude
+    # Code writes after a call the user rejected or stopped (`[Request interrupted by user
+    # for tool use]`): counted, it and the `continue` after it closed the window before the
+    # call was redone (held out, session 9: 3 rejected calls redone in 2 people's sessions)
     " AND text NOT LIKE '<command-%' AND text NOT LIKE '<local-command-%'"
+    " AND text NOT LIKE '[Request interrupted by user%'"
 )
 FIX_OUTPUT_SQL = "SELECT coalesce(content, '') FROM tool_results WHERE tool_use_id = ?"
 # The secondary indexes refresh_fixes and refresh_sessions read through (a bulk build's
@@ -797,6 +815,8 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 sidechain=bool(row[8]),
                 workdir=row[10] if isinstance(row[10], str) and row[10] else None,
                 part=_part(row[11]),
+                url=_url(row[12]),
+                input=row[12] if isinstance(row[12], str) else None,
             )
             for row in rows_of
         ]

@@ -8,9 +8,11 @@ build recomputes every stored fix.
 
 **The window.** What follows a failure is read among the later calls of the same
 agent (the main thread, or one subagent), up to the second prompt the user typed
-after it (PROMPTS_CROSSED: a "try again" or "continue" often comes in between), and
-at most WINDOW_CALLS of them: after that the agent has moved on. A subagent of
-Claude Code 1.0 has no id: the build tells its thread by its messages' parent links.
+after it (PROMPTS_CROSSED: a "try again" or "continue" often comes in between; a slash
+command and the `[Request interrupted by user]` Claude Code writes after a rejected call
+are none), and at most WINDOW_CALLS of them: after that the agent has moved on. A
+subagent of Claude Code 1.0 has no id: the build tells its thread by its messages'
+parent links.
 
 **The confirmation.** The first successful call in the window that does what the
 failed call tried to do:
@@ -35,7 +37,11 @@ failed call tried to do:
   word of its pattern), a file written by the shell after an edit was refused,
   or, for a file that does not exist, a Read in its folder after a search of it.
   A tool without a file or command (Task, Skill, an MCP tool) is retried by
-  calling it again.
+  calling it again (with the same input: unchanged), a page fetch (WebFetch) by a
+  fetch of the same site.
+
+A search that found nothing (`rg x lib` exits 1 and prints nothing else) is confirmed
+only by the same search run again: another pattern in the same folder is another question.
 
 Paths are compared by their folders and file names, Windows ones (`C:\\Users\\...`) too.
 
@@ -87,13 +93,14 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from pastfix import agents
 
-FIX_VERSION = 5  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 6  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -206,6 +213,10 @@ RUNNERS = {  # `uv run X`, `poetry run X`, `bundle exec X`, ...
 # Names of one program: `python` failed, `python3` worked.
 ALIASES = {"python3": "python", "pip3": "pip", "nodejs": "node", "docker-compose": "docker"}
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish"})
+# The shell's own words around the commands of a loop or a test (a line of a script).
+_SHELL_KEYWORDS = frozenset(
+    "do done then else elif fi if while until esac continue break ! { }".split()
+)
 MASKS = re.compile(r"\|\|\s*(?:true|:|echo\b|exit\s+0|printf\b)|;\s*(?:true|exit\s+0)\s*$")
 
 _SEPARATORS = frozenset({"|", "||", "&&", ";", "&", "\n"})
@@ -249,6 +260,10 @@ class Call:
     workdir: str | None = None
     # The part of the file a read asked for (`offset 100 limit 50`), None for all of it.
     part: str | None = None
+    # The page a call without a command or file fetched (WebFetch's url).
+    url: str | None = None
+    # The input of a call without a command or file (Task, Skill, an MCP tool), as stored.
+    input: str | None = None
 
 
 @dataclass(frozen=True)
@@ -296,13 +311,14 @@ _REDIRECTION = re.compile(r"\d*>&\d+|&>>?\s*[^\s|&;]+|\d*>>?\s*[^\s|&;]+|\d*<(?!
 # A word of a shell command: a quoted string (its quotes taken off), an operator, or
 # a run of other characters. Unbalanced quotes run to the end.
 _TOKEN = re.compile(
-    r"""\s*(?:"((?:\\.|[^"\\])*)"?|'([^']*)'?|(\|\||&&|[|&;\n])|((?:\\.|[^\s|&;"'])+))"""
+    r"""[^\S\n]*(?:"((?:\\.|[^"\\])*)"?|'([^']*)'?|(\|\||&&|[|&;\n])|((?:\\.|[^\s|&;"'])+))"""
 )
 
 
 def _words(command: str) -> list[str]:
     """A command's words, with its operators (`|`, `&&`, `;`) as words of their own."""
-    command = _REDIRECTION.sub(" ", _HEREDOC.sub(" ", command))
+    # a line continued by a backslash is one line
+    command = _REDIRECTION.sub(" ", _HEREDOC.sub(" ", command)).replace("\\\n", " ")
     words = []
     for found in _TOKEN.finditer(command):
         double, single, operator, bare = found.groups()
@@ -342,8 +358,11 @@ def _program(words: Sequence[str]) -> tuple[str, list[str]]:
     while i < len(words):
         word = words[i]
         name = PurePosixPath(word).name if "/" in word else word
-        if _ASSIGNMENT.match(word):
-            i += 1
+        if name in _SHELL_KEYWORDS:
+            i += 1  # `do sips ...` runs sips; `done`, `fi` alone run nothing
+        elif _ASSIGNMENT.match(word):
+            # `base="${f%.*}"`: the quoted value is a word of its own
+            i += 2 if word.endswith("=") else 1
         elif name in WRAPPERS:
             i += 1
             # the wrapper's own options and a number (timeout 30, nice -n 5)
@@ -668,10 +687,15 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         # a file too large to read whole, searched instead (as Claude Code's message advises)
         return bool(failed.file_path) and call.file_path == failed.file_path
     if call.name == failed.name and not (failed.command or failed.file_path):
-        # a tool with no file or command (Task, Skill, ExitPlanMode, MCP tools):
-        # the same tool called again
-        return True
+        # a tool with no file or command (Task, Skill, ExitPlanMode, MCP tools): the same
+        # tool called again; a page fetched, by a fetch of the same site (a 404 of
+        # github.com/me/dotfiles is not worked around by the Home Manager manual)
+        return _host(failed.url) == _host(call.url)
     return False
+
+
+def _host(url: str | None) -> str | None:
+    return urllib.parse.urlsplit(url).hostname if url else None
 
 
 _MISSING_FILE = re.compile(r"does not exist|No such file or directory|ENOENT", re.IGNORECASE)
@@ -684,6 +708,32 @@ INLINE_CODE = frozenset({"-c", "-e", "--eval"})
 SEARCHERS = frozenset("grep egrep fgrep rg ag ack find fd".split())
 # A word of a search pattern (`**/*aisuite*`, `disruptiveMerge|mergeAll`).
 _PATTERN_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{2,}")
+# All a search that found nothing prints: its exit status (Claude Code 1.0: `Error`).
+_NOTHING_BUT_STATUS = re.compile(r"^\s*(?:Exit code \d+|Error)?\s*$")
+
+
+def _found_nothing(failed: Call, error: str) -> bool:
+    """Whether a failed shell call was a search that found nothing (`rg x lib` exits 1):
+    every command of it looks, one searches, and it printed no more than its status."""
+    if failed.name not in SHELL_TOOLS or not _NOTHING_BUT_STATUS.match(error):
+        return False
+    mine = intents(failed.command)
+    return (
+        bool(mine)
+        and all(i.program in LOOK for i in mine)
+        and any(i.program in SEARCHERS for i in mine)
+    )
+
+
+def _same_search(failed: Call, call: Call) -> bool:
+    """Whether a shell call runs one of the failed call's searches again, as it was: after
+    a search that found nothing, another pattern is another question, not its fix (`rg
+    'defmodule .*CreateCustomer' lib -g '*.ex'`, then `rg create_customer lib -g '*.ex'`)."""
+    if call.name not in SHELL_TOOLS:
+        return False
+    # by its words, a pattern with spaces too (an intent leaves those out as a message)
+    searches = {tuple(w) for w in segments(failed.command) if _program(w)[0] in SEARCHERS}
+    return any(tuple(w) in searches for w in segments(call.command))
 
 
 def _file_was_there(failed: Call, error: str) -> bool:
@@ -735,7 +785,9 @@ def _retry(failed: Call, call: Call) -> bool:
         return _shared_intent(failed.command, call.command) is not None
     if failed.file_path is not None:
         return call.file_path == failed.file_path
-    return False
+    # a tool without a file or command, called again with the same input (an MCP call the
+    # user stopped, then `continue`)
+    return failed.input is not None and call.input == failed.input
 
 
 def _masks(failed: Call, call: Call) -> bool:
@@ -794,9 +846,12 @@ def fix_of(
     folder = _parent(failed.file_path) if failed.file_path else ""
     missing = failed.name in READ_TOOLS and bool(_MISSING_FILE.search(error)) and folder != "."
     searched = False
+    nothing_found = _found_nothing(failed, error)
     for n, call in enumerate(after):
         if missing and not call.failed and _searches(call, folder):
             searched = True
+        if nothing_found and not _same_search(failed, call):
+            continue
         if call.failed:
             if still_failing is not None and _retry(failed, call):
                 same = still_failing(call.tool_use_id)  # None: a call without a result
@@ -908,7 +963,8 @@ def _confirmed(
         # a file too large to read whole, read in parts (`File content exceeds maximum
         # allowed size`): the part asked for is the change
         change = f"read {confirm.part}" if confirm.part else "read whole"
-    if not (failed.command or failed.file_path) and not steps:
+    if not (failed.command or failed.file_path) and not steps and confirm.input != failed.input:
+        # (the same input again, after the user stopped it and said `continue`: no change)
         change = "called again with other input"
     if stale and change is None and confirm.name in EDIT_TOOLS:
         change = "with the text the file has"

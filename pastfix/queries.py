@@ -369,7 +369,7 @@ GENERIC_WORDS = frozenset(
 # A name in a pasted error (distinctive_words): a word with a digit and a letter or an
 # inner capital, words joined by `.`, `_`, `::`, `@` or `-<version>`, or a quoted value.
 _NAME = re.compile(
-    r"(?P<joined>[^\W_]+(?:(?:[._@]|::|-(?=\d))[^\W_]+)+)"
+    r"(?P<joined>(?<![^\W_])[^\W_]+(?:(?:[._@]|::|-(?=\d))[^\W_]+)+)"
     r"|\b(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]+\b"
     r"|\b[^\W_]+[A-Z][^\W_]*\b"
 )

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
 
 from pastfix import LATEST_MIGRATION, queries, signatures
@@ -824,6 +826,28 @@ def test_find_past_fix_quoted_values_tell_the_text_from_a_look_alike():
 )
 def test_distinctive_words(error, words):
     assert json.loads(queries.distinctive_words(error)) == words
+
+
+# _NAME as it was before it looked for a joined name only where a word starts.
+_OLD_NAME = re.compile(
+    r"(?P<joined>[^\W_]+(?:(?:[._@]|::|-(?=\d))[^\W_]+)+)"
+    r"|\b(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]+\b"
+    r"|\b[^\W_]+[A-Z][^\W_]*\b"
+)
+
+
+@given(st.text(alphabet="aZ9._@:-' \n", max_size=40))
+def test_names_are_found_where_the_old_pattern_found_them(text):
+    """Starting a joined name at a word's start only finds the same names as before."""
+    spans = [m.span() for m in queries._NAME.finditer(text)]
+    assert spans == [m.span() for m in _OLD_NAME.finditer(text)]
+
+
+def test_a_long_word_pasted_is_no_long_wait():
+    """A pasted word of 500,000 letters (a minified bundle's line, a base64 blob) kept
+    `pastfix find` busy for more than 11 minutes, the hook and the MCP tool too: a joined
+    name was tried from every letter of the word, to its end. Now 0.13 s."""
+    assert queries.distinctive_words("error: " + "x" * 500_000) == "[]"
 
 
 def test_find_past_fix_near_matches_share_a_rare_name(ranking):

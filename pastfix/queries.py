@@ -496,7 +496,9 @@ def distinctive_words(error: object) -> str:
     for found in _NAME.finditer(text):
         if found.group("joined"):
             parts = re.split(r"(?<=[^\W_])(?=[.@]|::)", found.group("joined"))
-            for end in range(2, len(parts) + 1):
+            # A prefix of more parts than MAX_NAME_WORDS has more words too: never kept, and
+            # joining every prefix of a.b.c... of 8,000 parts took 7 s.
+            for end in range(min(2, len(parts)), min(len(parts), MAX_NAME_WORDS) + 1):
                 name = "".join(parts[:end])
                 names.setdefault(name.lower(), name)
         else:

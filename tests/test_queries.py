@@ -822,6 +822,9 @@ def test_find_past_fix_quoted_values_tell_the_text_from_a_look_alike():
         ("error[E0502]: cannot borrow `v` as mutable", ["E0502"]),
         ("java.lang.OutOfMemoryError at 0x7f3a9c2d", ["java.lang", "java.lang.OutOfMemoryError"]),
         ("raw: EADDRINUSE OR ENOENT", []),
+        # Joined by `_` or `-<version>` alone, unquoted: a name too, as the README says.
+        ("ERROR: violates unique constraint users_email_key", ["users_email_key"]),
+        ("error while loading shared libraries: libgtk-3: cannot open", ["libgtk-3"]),
     ],
 )
 def test_distinctive_words(error, words):
@@ -848,6 +851,12 @@ def test_a_long_word_pasted_is_no_long_wait():
     `pastfix find` busy for more than 11 minutes, the hook and the MCP tool too: a joined
     name was tried from every letter of the word, to its end. Now 0.13 s."""
     assert queries.distinctive_words("error: " + "x" * 500_000) == "[]"
+    # every dotted prefix of a name of 100,000 parts was joined (7 s for 8,000 parts)
+    assert json.loads(queries.distinctive_words("Error: " + "ab." * 100_000)) == [
+        "ab.ab",
+        "ab.ab.ab",
+        "ab.ab.ab.ab",
+    ]
 
 
 def test_find_past_fix_near_matches_share_a_rare_name(ranking):

@@ -273,6 +273,8 @@ def open_index(db_path: Path) -> Iterator[Any]:
         raise click.ClickException(str(e)) from e
     try:
         yield conn
+    except queries.sqlite3.DatabaseError as e:  # a damaged file, found by the query
+        raise click.ClickException(queries.open_error(db_path, e)) from e
     finally:
         conn.close()
 

@@ -1058,6 +1058,10 @@ def _error_text(db_path: Path, error: sqlite3.Error) -> str:
                 return f"{name} is read-only: make it writable (chmod u+w) and build again"
         if not _writable(str(db_path.parent)):
             return f"{db_path.parent} is read-only: SQLite needs to create files beside the index"
+    if "malformed" in str(error):
+        from pastfix.queries import damaged_index  # an error path: no cost to a build
+
+        return damaged_index(db_path, str(error))
     return f"{db_path}: {error}"
 
 

@@ -1801,6 +1801,16 @@ def read_uri(path: Path) -> str:
     return uri
 
 
+def damaged_index(path: Path, text: str) -> str:
+    """What to do with an index SQLite finds malformed (a disk error, a copy cut short):
+    the sessions kept without a transcript are in no other place."""
+    return (
+        f"{path} is damaged ({text}): move it aside and run `pastfix build {path}`;"
+        f" the sessions it kept without a transcript are only in it (`sqlite3 {path}"
+        " .recover` may save them)"
+    )
+
+
 def open_error(path: Path, error: sqlite3.DatabaseError) -> str:
     """What keeps the index at `path` from being read, in words a user can act on."""
     text = str(error)
@@ -1812,6 +1822,8 @@ def open_error(path: Path, error: sqlite3.DatabaseError) -> str:
         )
     if "not a database" in text:
         return f"{path} is not a SQLite database"
+    if "malformed" in text:
+        return damaged_index(path, text)
     journal = Path(f"{path}-journal")
     if journal.exists():
         return (

@@ -232,6 +232,33 @@ def test_damaged_database_is_a_one_line_error(tmp_path, projects):
     assert len(result.stderr.splitlines()) == 1
 
 
+@pytest.mark.parametrize("command", ["find", "probe", "build"])
+def test_an_index_damaged_inside_is_a_one_line_error_that_says_what_to_do(
+    tmp_path, projects, command
+):
+    """Pages overwritten past the header (a disk error, a copy cut short): find and probe
+    ended in a traceback (sqlite3.DatabaseError), build in SQLite's bare words."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    with open(db_path, "r+b") as f:
+        for offset in range(4096, db_path.stat().st_size, 4096):
+            f.seek(offset)
+            f.write(b"\xff" * 2000)
+    args = {
+        "find": ["find", "ENOENT", str(db_path)],
+        "probe": ["probe", str(db_path)],
+        "build": ["build", str(db_path), "--source", str(projects), "-s", "--force"],
+    }[command]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit)
+    assert result.stderr == (
+        f"Error: {db_path} is damaged (database disk image is malformed): move it aside and"
+        f" run `pastfix build {db_path}`; the sessions it kept without a transcript are only"
+        f" in it (`sqlite3 {db_path} .recover` may save them)\n"
+    )
+
+
 @pytest.mark.parametrize("how", ["python -m pastfix", "pastfix script"])
 def test_command_exits_with_its_code_and_flushes_output(tmp_path, projects, how):
     """main() leaves through os._exit: output must still arrive whole, codes unchanged."""

@@ -880,7 +880,8 @@ def build_lock(
             raise BuildError(f"no folder {path.parent} to put {db_path} in") from e
         if not _writable(str(path.parent)):
             raise BuildError(
-                f"{path.parent} is read-only: a build needs to create files beside the index"
+                f"{path.parent} is read-only: changing {Path(db_path).name} needs files beside"
+                f" it ({path.name}, a journal)"
             ) from e
         raise BuildError(f"cannot create {path}: {e.strerror or e}") from e
     try:

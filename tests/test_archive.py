@@ -2,6 +2,7 @@
 (issue 20), and `pastfix forget` removes exactly what it is asked to, with its bytes."""
 
 import json
+import os
 import shutil
 import sqlite3
 
@@ -371,6 +372,34 @@ def test_forget_from_a_file_that_is_no_index_is_a_one_line_error(tmp_path):
         result = CliRunner().invoke(cli.cli, ["forget", str(path), "--missing"])
         assert (result.exit_code, result.stderr) == (1, f"Error: {error}\n")
         assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["forget", "build"])
+def test_a_read_only_folder_is_named_without_calling_forget_a_build(
+    tmp_path, projects, monkeypatch, command
+):
+    """forget in a read-only folder said 'a build needs to create files beside the index'.
+    Root writes anywhere, so the lock file's creation is what fails here."""
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    (tmp_path / "index.db.lock").unlink()
+    real_open = os.open
+
+    def read_only_open(path, flags, *args):
+        if str(path).endswith(".lock"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", read_only_open)
+    monkeypatch.setattr(pdb, "_writable", lambda path: path != str(tmp_path))
+    args = ["--missing"] if command == "forget" else ["--source", str(projects), "-s"]
+    result = CliRunner().invoke(cli.cli, [command, str(db_path), *args])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"Error: {tmp_path} is read-only: changing index.db needs files beside it"
+        " (index.db.lock, a journal)\n",
+    )
 
 
 def test_forget_cli_says_what_it_removed(tmp_path, projects):

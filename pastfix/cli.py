@@ -786,6 +786,9 @@ def skill_install(dest: Path | None, agent: str) -> None:
 )
 @click.option("--missing", is_flag=True, help="Sessions whose transcripts are gone")
 @click.option("--dry-run", is_flag=True, help="List what would go, and change nothing")
+@click.option(
+    "--yes", "-y", is_flag=True, help="Do not ask first (it asks only on a terminal)"
+)
 @_db_alias
 def forget_(
     db_path: Path,
@@ -794,15 +797,17 @@ def forget_(
     before: str | None,
     missing: bool,
     dry_run: bool,
+    yes: bool,
 ) -> None:
     """Remove sessions from DB_PATH (default index.db), with their bytes.
 
     The index keeps the sessions whose transcripts Claude Code deleted; only this
     removes them: their rows, their full-text entries, and their text from the file
     and its WAL. A session goes when it matches every option given. The sessions are
-    listed on stdout. An unknown --session ID is an error (exit 1) and removes
-    nothing; no option at all is a usage error (exit 2). A session whose transcript
-    is still on disk is indexed again by a forced build: delete the file as well.
+    listed on stdout; on a terminal it asks before removing them (--yes does not).
+    An unknown --session ID is an error (exit 1) and removes nothing; no option at
+    all is a usage error (exit 2). A session whose transcript is still on disk is
+    indexed again by a forced build: delete the file as well.
 
     \b
     Example:
@@ -814,10 +819,35 @@ def forget_(
 
     if not (session_ids or project or before or missing):
         raise click.UsageError("say what to forget: --session, --project, --before or --missing")
+    ask = not (dry_run or yes) and interactive()
     try:
-        done = forgetting.forget(db_path, session_ids, project, before, missing, dry_run)
+        done = forgetting.forget(db_path, session_ids, project, before, missing, dry_run or ask)
     except forgetting.ForgetError as e:
         raise click.ClickException(str(e)) from e
+    _list_forgotten(done)
+    if ask and done.sessions:
+        # A session whose transcript is gone cannot be indexed again: ask before it goes.
+        gone = sum(s["transcript_deleted_at"] is not None for s in done.sessions)
+        question = f"Forget {_sessions(len(done.sessions))} for good"
+        if gone:
+            question += f" ({gone:,} of them kept without a transcript, in no other place)"
+        if not click.confirm(question + "?", err=True):
+            click.echo("Nothing forgotten", err=True)
+            raise SystemExit(1)
+        try:
+            done = forgetting.forget(db_path, session_ids, project, before, missing)
+        except forgetting.ForgetError as e:
+            raise click.ClickException(str(e)) from e
+    click.echo(forget_summary(done), err=True)
+
+
+def interactive() -> bool:
+    """Whether someone at a terminal can answer a question (forget asks one)."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def _list_forgotten(done: Any) -> None:
+    """The sessions forget removes, or would, one line each on stdout."""
     for s in done.sessions:
         where = (
             f"transcript deleted on {s['transcript_deleted_at'][:10]}"
@@ -826,7 +856,6 @@ def forget_(
         )
         when, title = (s["last_ts"] or "")[:10], short_title(s["title"])
         click.echo(f"{s['session_id']}  {when}  {s['project'] or ''}  {title}  ({where})")
-    click.echo(forget_summary(done), err=True)
 
 
 def _before(value: str | None) -> str | None:

@@ -427,6 +427,34 @@ def test_forget_cli_says_what_it_removed(tmp_path, projects):
     assert "is not a date" in result.stderr
 
 
+def test_forget_on_a_terminal_asks_first(tmp_path, projects, monkeypatch):
+    """It removed sessions for good without a word, those whose transcripts are gone
+    included, which no build can bring back."""
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    build_index(db_path, projects)
+    monkeypatch.setattr(cli, "interactive", lambda: True)
+    runner = CliRunner()
+    args = ["forget", str(db_path), "--session", A, "--session", B]
+    result = runner.invoke(cli.cli, args, input="n\n")
+    assert result.exit_code == 1
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [A, B]
+    assert result.stderr == (
+        "Forget 2 sessions for good (1 of them kept without a transcript, in no other"
+        " place)? [y/N]: n\nNothing forgotten\n"
+    )
+    assert [s[0] for s in findable(db_path)[0]] == [A, B, C]
+    result = runner.invoke(cli.cli, args, input="y\n")
+    assert result.exit_code == 0, result.output
+    assert "Forgot 2 sessions (" in result.stderr
+    assert [s[0] for s in findable(db_path)[0]] == [C]
+    result = runner.invoke(cli.cli, ["forget", str(db_path), "--session", C, "--yes"])
+    assert (result.exit_code, result.stderr.startswith("Forgot 1 session (")) == (0, True)
+    assert findable(db_path)[0] == []
+
+
 @pytest.mark.asyncio
 async def test_session_page_and_find_card_say_the_transcript_is_gone(tmp_path, projects):
     from datasette.app import Datasette

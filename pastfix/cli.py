@@ -486,7 +486,7 @@ def _db_option(help_text: str) -> Any:
 )
 @click.pass_context
 def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | None) -> None:
-    """Claude Code and Codex hook: recall how a failed tool call was fixed before.
+    """The agents' hook: recall how a failed tool call was fixed before.
 
     Reads one PostToolUseFailure event as JSON on standard input (or Codex's
     PostToolUse event, answered when its call failed). When an earlier
@@ -496,7 +496,8 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
     on an interrupt, Claude Code's own noise (rejections, cancelled siblings, files
     not read), no good match, or any problem, which goes to stderr; always exits 0.
     With --agent copilot it reads GitHub Copilot CLI's postToolUseFailure event and
-    prints {"additionalContext": ...}.
+    prints {"additionalContext": ...}; with --agent gemini, Gemini CLI's AfterTool
+    event; with --agent opencode, the call pastfix's opencode plugin passes it.
 
     \b
     Example:

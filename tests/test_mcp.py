@@ -160,6 +160,30 @@ def test_errors_keep_their_reason(index, tmp_path, monkeypatch):  # noqa: F811
     )
 
 
+def test_an_empty_error_or_a_damaged_index_is_said_as_pastfix_find_says_it(
+    index, tmp_path  # noqa: F811
+):
+    """An empty error was "Not seen before: ... every word of ''.", as if looked up."""
+    answer = call_one(index, "find_past_fix", {"error": " \n"})
+    assert answer.is_error
+    assert answer.content[0].text == (
+        "Error executing tool find_past_fix: error is empty: give the failed call's error text"
+    )
+    db = tmp_path / "index.db"
+    db.write_bytes(index.read_bytes())
+
+    def damage():
+        with open(db, "r+b") as f:
+            for offset in range(4096, db.stat().st_size, 4096):
+                f.seek(offset)
+                f.write(b"\xff" * 2000)
+
+    answer = call_one(db, "session_errors", {"session_id": PAST}, damage)
+    assert answer.is_error
+    damaged = queries.damaged_index(db, "database disk image is malformed")
+    assert answer.content[0].text == f"Error executing tool session_errors: {damaged}"
+
+
 def test_the_columns_agents_get_are_the_canned_querys_own(index):  # noqa: F811
     """Each MCP tool's `columns` (queries.CANNED_QUERIES) names its SQL's columns, in order."""
     conn = queries.connect(index)

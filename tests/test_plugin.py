@@ -170,9 +170,9 @@ async def test_every_index_is_described_without_a_metadata_file(databases):
     assert tables["_sqlite_migrations"]["hidden"] is True
     assert tables["_build_state"]["hidden"] is True
     database = (await ds.client.get("/anyname")).text
-    assert "Claude Code and Codex sessions indexed by" in database
+    assert "Coding agents&#39; sessions (Claude Code, Codex CLI, Gemini CLI" in database
     sessions = (await ds.client.get("/anyname/sessions")).text
-    assert "One row per Claude Code or Codex session" in sessions
+    assert "One row per session of any agent" in sessions
     assert "The directory the session was started in" in sessions  # a column's description
     assert 'data-column="agent"' in sessions and "facet-info" in sessions
     rows = await get_json(ds, "/anyname/sessions.json", _shape="objects")
@@ -183,7 +183,7 @@ async def test_every_index_is_described_without_a_metadata_file(databases):
     assert {"is_error", "kind"} <= set(results.get("results", results))
     # other.db has a sessions table too, and is described by nothing of pastfix's.
     other = (await ds.client.get("/other/sessions")).text
-    assert "One row per Claude Code" not in other and "facet-info" not in other
+    assert "One row per session" not in other and "facet-info" not in other
 
 
 @pytest.mark.asyncio
@@ -192,9 +192,9 @@ async def test_a_metadata_file_overrides_the_plugin(databases):
     ds = Datasette(databases, metadata={"databases": {"index": {"tables": tables}}})
     page = (await ds.client.get("/index/sessions")).text
     assert "Mine" in page and "Where" in page
-    assert "One row per Claude Code or Codex session" not in page
+    assert "One row per session of any agent" not in page
     assert (
-        "One row per Claude Code or Codex session"
+        "One row per session of any agent"
         in (await ds.client.get("/anyname/sessions")).text
     )
 

@@ -2175,8 +2175,11 @@ def format_hit(
     ]
     if row["session_title"]:
         lines.append(f"   session: {one_line(row['session_title'], 100)}")
+    # A shell call ran its command; a Read or Glob did not "run" a path (`ran: /home/u/app/src`).
+    ran = row["tool"] in agents.tools(agents.SHELL)
+    target = row["target"] if ran else in_project(row["target"], row["project"])
     lines += [
-        f"   ran:    {one_line(row['target'], 200)}",
+        f"   {'ran:' if ran else 'on: '}    {one_line(target, 200)}",
         f"   error:  {snippet}",
     ]
     # Why a failure whose text is not the pasted one matched; the same text needs no reason.

@@ -1572,7 +1572,8 @@ def test_cli_find(index_path):
     assert result.output == (
         f"1. Read failed 2026-01-05 09:11 UTC in {APP}\n"
         "   session: fix the build\n"
-        f"   ran:    {APP}/src\n"
+        # a Read ran nothing: what it was on, relative to the project (was `ran:    {APP}/src`)
+        "   on:     src\n"
         "   error:  EISDIR: illegal operation on a directory, read\n"
         # a folder read as a file, then a file in it: that Read is the remedy
         # paths in the project relative to it, as the edits' and the find page's are
@@ -1931,7 +1932,7 @@ def test_a_call_known_by_its_input_alone_shows_what_the_input_says(tmp_path):
         (tool, "limit: 20, root: C:\\src\\app")
     ]
     card = queries.format_hit(1, row)
-    assert "   ran:    limit: 20\n" in card
+    assert "   on:     limit: 20\n" in card
     assert f"   fix:    {tool} limit: 20, root: C:\\src\\app  (changed: " in card
 
 

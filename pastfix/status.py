@@ -56,7 +56,11 @@ def status(db_path: Path, settings_path: Path | None = None) -> dict[str, Any]:
     settings, problem = _settings(settings_path)
     events = install.installed_events(settings)
     result["hook_installed"] = bool(events)
-    result["hook"] = {"settings": str(settings_path), "events": events}
+    result["hook"] = {
+        "settings": str(settings_path),
+        "events": events,
+        "index": install.hook_index(settings),
+    }
     if problem:
         result["hook"]["problem"] = problem
     # the other agents' hooks, for those whose folder is here
@@ -204,9 +208,13 @@ def format_text(found: dict[str, Any]) -> str:
             f" {gone:,} of them deleted since{there})"
         )
     hook = found["hook"]
+    # The hook reads the index it was installed with, which a ./index.db shown above is not.
+    elsewhere = hook.get("index") and Path(hook["index"]).absolute() != Path(found["index"])
     lines.append(
         f"hook:       {'installed' if found['hook_installed'] else 'not installed'}"
-        f" in {hook['settings']}" + (f" ({hook['problem']})" if hook.get("problem") else "")
+        f" in {hook['settings']}"
+        + (f" ({hook['problem']})" if hook.get("problem") else "")
+        + (f" (it reads {hook['index']}, not this index)" if elsewhere else "")
     )
     for other in found["agent_hooks"]:
         lines.append(

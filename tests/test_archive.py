@@ -567,6 +567,34 @@ def test_status_of_an_index_with_everything_installed(tmp_path, projects, claude
     assert found["advice"] == []
 
 
+def test_status_says_when_the_hook_reads_another_index(tmp_path, projects, claude_home):
+    """Run in a project folder, status showed ./index.db and 'hook: installed', and not that
+    the hook reads the index it was installed with, elsewhere."""
+    from pastfix import install
+
+    corpus(projects)
+    here, default = tmp_path / "here" / "index.db", tmp_path / "my data" / "index.db"
+    for path in (here, default):
+        path.parent.mkdir()
+        build_index(path, projects)
+    settings = claude_home / "settings.json"
+    install.install_hooks(settings, default)
+    found = status_json(here)
+    assert found["hook"]["index"] == str(default)
+
+    def hook_line(path):
+        text = CliRunner().invoke(cli.cli, ["status", str(path)]).stdout
+        return [line for line in text.splitlines() if line.startswith("hook:")][0]
+
+    assert hook_line(here) == (
+        f"hook:       installed in {settings} (it reads {default}, not this index)"
+    )
+    assert hook_line(default) == f"hook:       installed in {settings}"
+    assert status_json(tmp_path / "none.db")["hook"]["index"] == str(default)
+    install.uninstall_hooks(settings)
+    assert status_json(here)["hook"] == {"settings": str(settings), "events": [], "index": None}
+
+
 @pytest.mark.parametrize(
     "settings, told",
     [

@@ -774,7 +774,7 @@ def skill_install(dest: Path | None, agent: str) -> None:
 
 
 @cli.command(name="forget")
-@click.argument("db_path", default="index.db", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "session_ids", "--session", multiple=True, metavar="ID", help="This session (repeatable)"
 )
@@ -792,7 +792,7 @@ def skill_install(dest: Path | None, agent: str) -> None:
 )
 @_db_alias
 def forget_(
-    db_path: Path,
+    db_path: Path | None,
     session_ids: tuple[str, ...],
     project: str | None,
     before: str | None,
@@ -800,7 +800,7 @@ def forget_(
     dry_run: bool,
     yes: bool,
 ) -> None:
-    """Remove sessions from DB_PATH (default index.db), with their bytes.
+    """Remove sessions from DB_PATH, with their bytes.
 
     The index keeps the sessions whose transcripts Claude Code deleted; only this
     removes them: their rows, their full-text entries, and their text from the file
@@ -808,7 +808,9 @@ def forget_(
     listed on stdout; on a terminal it asks before removing them (--yes does not).
     An unknown --session ID is an error (exit 1) and removes nothing; no option at
     all is a usage error (exit 2). A session whose transcript is still on disk is
-    indexed again by a forced build: delete the file as well.
+    indexed again by a forced build: delete the file as well. Without DB_PATH:
+    ./index.db, else $PASTFIX_DB, else ~/.local/share/pastfix/index.db, as status
+    and find read.
 
     \b
     Example:
@@ -820,6 +822,7 @@ def forget_(
 
     if not (session_ids or project or before or missing):
         raise click.UsageError("say what to forget: --session, --project, --before or --missing")
+    db_path = index_path(db_path)
     ask = not (dry_run or yes) and interactive()
     try:
         done = forgetting.forget(db_path, session_ids, project, before, missing, dry_run or ask)
@@ -829,7 +832,7 @@ def forget_(
     if ask and done.sessions:
         # A session whose transcript is gone cannot be indexed again: ask before it goes.
         gone = sum(s["transcript_deleted_at"] is not None for s in done.sessions)
-        question = f"Forget {_sessions(len(done.sessions))} for good"
+        question = f"Forget {_sessions(len(done.sessions))} from {db_path} for good"
         if gone:
             question += f" ({gone:,} of them kept without a transcript, in no other place)"
         if not click.confirm(question + "?", err=True):

@@ -402,6 +402,27 @@ def test_a_read_only_folder_is_named_without_calling_forget_a_build(
     )
 
 
+def test_forget_without_db_path_reads_the_index_status_shows(tmp_path, projects, monkeypatch):
+    """From a folder without ./index.db, status showed the hook's index and forget said
+    'index.db not found: there is no index to forget from'."""
+    corpus(projects)
+    db_path = tmp_path / "data" / "index.db"
+    db_path.parent.mkdir()
+    build_index(db_path, projects)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("PASTFIX_DB", str(db_path))
+    result = CliRunner().invoke(cli.cli, ["forget", "--session", B])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("Forgot 1 session (")
+    assert [s[0] for s in findable(db_path)[0]] == [A, C]
+    monkeypatch.setenv("PASTFIX_DB", str(tmp_path / "none.db"))
+    result = CliRunner().invoke(cli.cli, ["forget", "--missing"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: no index found: looked in index.db (in ")
+
+
 def test_forget_cli_says_what_it_removed(tmp_path, projects):
     corpus(projects)
     db_path = tmp_path / "index.db"
@@ -442,8 +463,8 @@ def test_forget_on_a_terminal_asks_first(tmp_path, projects, monkeypatch):
     assert result.exit_code == 1
     assert [line.split()[0] for line in result.stdout.splitlines()] == [A, B]
     assert result.stderr == (
-        "Forget 2 sessions for good (1 of them kept without a transcript, in no other"
-        " place)? [y/N]: n\nNothing forgotten\n"
+        f"Forget 2 sessions from {db_path} for good (1 of them kept without a transcript,"
+        " in no other place)? [y/N]: n\nNothing forgotten\n"
     )
     assert [s[0] for s in findable(db_path)[0]] == [A, B, C]
     result = runner.invoke(cli.cli, args, input="y\n")

@@ -354,6 +354,18 @@ class _FindCommand(click.Command):
                 " or pipe it in (... | pastfix find -)",
                 ctx,
             ) from e
+        except click.UsageError as e:
+            if "unexpected extra argument" not in e.format_message():
+                raise
+            raise click.UsageError(e.format_message().rstrip(".") + f". {QUOTE_HINT}", ctx) from e
+
+
+# An error of several words pasted without quotes is several arguments, its second taken
+# for DB_PATH: said with the error that follows from it.
+QUOTE_HINT = (
+    "Quote an error of several words (pastfix find 'EISDIR: illegal operation on a"
+    " directory') or pipe it in (... | pastfix find -)"
+)
 
 
 @cli.command(cls=_FindCommand)
@@ -400,6 +412,15 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
             if piped
             else "ERROR is empty: give the error's text, or - to read it from standard input"
         )
+    given = click.get_current_context().get_parameter_source("db_path")
+    if (
+        db_path is not None
+        and given == click.core.ParameterSource.COMMANDLINE
+        and not db_path.suffix
+        and not db_path.exists()
+    ):
+        # `pastfix find EISDIR: illegal`: "illegal not found: build it with ..." alone misled
+        raise click.ClickException(f"{db_path} not found: no index has that name. {QUOTE_HINT}")
     with open_index(index_path(db_path)) as conn:
         try:
             rows = queries.find_past_fix(conn, error, limit)
@@ -787,9 +808,7 @@ def skill_install(dest: Path | None, agent: str) -> None:
 )
 @click.option("--missing", is_flag=True, help="Sessions whose transcripts are gone")
 @click.option("--dry-run", is_flag=True, help="List what would go, and change nothing")
-@click.option(
-    "--yes", "-y", is_flag=True, help="Do not ask first (it asks only on a terminal)"
-)
+@click.option("--yes", "-y", is_flag=True, help="Do not ask first (it asks only on a terminal)")
 @_db_alias
 def forget_(
     db_path: Path | None,

@@ -648,3 +648,29 @@ def test_every_command_takes_the_index_as_db_too(tmp_path, projects, monkeypatch
     assert both.exit_code == 2 and "give DB_PATH or --db, not both" in both.output
     other = run("build", "--db", str(db_path), "--default-db", "--source", str(projects))
     assert other.exit_code == 2 and "give --db or --default-db, not both" in other.output
+
+
+def test_an_error_pasted_without_quotes_is_told_to_be_quoted(tmp_path, projects, monkeypatch):
+    """`pastfix find EISDIR: illegal` said 'illegal not found: build it with `pastfix build
+    illegal`', and three words 'Got unexpected extra argument (operation)' alone."""
+    from pastfix.cli import QUOTE_HINT
+
+    monkeypatch.chdir(tmp_path)
+    assert run("build", "--source", str(projects), "-s").exit_code == 0
+    result = CliRunner().invoke(cli, ["find", "EISDIR:", "illegal"])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"Error: illegal not found: no index has that name. {QUOTE_HINT}\n",
+    )
+    result = CliRunner().invoke(cli, ["find", "EISDIR:", "illegal", "operation"])
+    assert result.exit_code == 2
+    assert result.stderr.endswith(
+        f"Error: Got unexpected extra argument (operation). {QUOTE_HINT}\n"
+    )
+    # An index named as one, or with --db, is still just not found.
+    for args in (["nope.db"], ["--db", "nope"]):
+        result = CliRunner().invoke(cli, ["find", "EISDIR", *args])
+        assert (
+            result.stderr
+            == f"Error: {args[-1]} not found: build it with `pastfix build {args[-1]}`\n"
+        )

@@ -667,7 +667,18 @@ def mcp(ctx: click.Context, db_path: Path | None) -> None:
     db_path = db_path or paths.default_db()
     with open_index(db_path):  # a missing or outdated index is a one-line error first
         pass
+    if at_terminal():  # started by hand, it would wait for a client in silence
+        click.echo(
+            f"pastfix mcp: serving {db_path} to an MCP client on standard input and output;"
+            " an agent starts it (pastfix mcp install). Ctrl-D ends it.",
+            err=True,
+        )
     server.serve(db_path)
+
+
+def at_terminal() -> bool:
+    """Whether standard input is a terminal: someone typed the command an agent runs."""
+    return sys.stdin.isatty()
 
 
 class NotOffered(click.ClickException):
@@ -866,7 +877,7 @@ def forget_(
 
 def interactive() -> bool:
     """Whether someone at a terminal can answer a question (forget asks one)."""
-    return sys.stdin.isatty() and sys.stderr.isatty()
+    return at_terminal() and sys.stderr.isatty()
 
 
 def _list_forgotten(done: Any) -> None:

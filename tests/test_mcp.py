@@ -127,6 +127,25 @@ def test_mcp_command_refuses_a_missing_index(tmp_path):
     assert "none.db not found" in out.output
 
 
+def test_started_at_a_terminal_it_says_what_it_waits_for(index, monkeypatch):  # noqa: F811
+    """`pastfix mcp` typed by hand waited for a client without a word."""
+    from click.testing import CliRunner
+
+    from pastfix import cli
+
+    served = []
+    monkeypatch.setattr(server, "serve", served.append)
+    monkeypatch.setattr(cli, "at_terminal", lambda: True)
+    out = CliRunner().invoke(cli.cli, ["mcp", "--db", str(index)])
+    assert (out.exit_code, served) == (0, [index])
+    assert out.stderr == (
+        f"pastfix mcp: serving {index} to an MCP client on standard input and output; an"
+        " agent starts it (pastfix mcp install). Ctrl-D ends it.\n"
+    )
+    monkeypatch.setattr(cli, "at_terminal", lambda: False)
+    assert CliRunner().invoke(cli.cli, ["mcp", "--db", str(index)]).stderr == ""
+
+
 def call_one(db, name, args, between=None):
     """One tool call to a server on `db`, after `between()` when given (mid-session)."""
 

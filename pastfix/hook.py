@@ -328,7 +328,7 @@ def run(
             print(f"pastfix hook: {type(e).__name__}: {e}", file=sys.stderr)
     try:
         return respond(stdin_text, db_path, agent=agent)
-    except HookInputError as e:
+    except (HookInputError, queries.NotAnIndex, queries.QueryError) as e:  # meant for people
         print(f"pastfix hook: {e}", file=sys.stderr)
         return ""
     except Exception as e:  # a hook must never disturb the session

@@ -170,6 +170,12 @@ def advice(found: dict[str, Any]) -> list[str]:
         lines.append(f"No index at {found['index']}: run pastfix build {found['index']}")
     elif found.get("problem"):
         lines.append(found["problem"])
+    hook_index = found["hook"].get("index")
+    if hook_index and not Path(hook_index).is_file() and hook_index != found["index"]:
+        lines.append(
+            f"The hook reads {hook_index}, which is not built: until a session's end builds it,"
+            f" the hook recalls nothing; run pastfix build {hook_index}"
+        )
     days = found["cleanup_period_days"]
     if days == 0:
         lines.append(cleanup_notice(0) or "")

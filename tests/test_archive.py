@@ -612,6 +612,11 @@ def test_status_says_when_the_hook_reads_another_index(tmp_path, projects, claud
     )
     assert hook_line(default) == f"hook:       installed in {settings}"
     assert status_json(tmp_path / "none.db")["hook"]["index"] == str(default)
+    assert not any(line.startswith("The hook reads") for line in status_json(here)["advice"])
+    default.unlink()
+    assert f"The hook reads {default}, which is not built: until a session's end builds it," in (
+        " ".join(status_json(here)["advice"])
+    )
     install.uninstall_hooks(settings)
     assert status_json(here)["hook"] == {"settings": str(settings), "events": [], "index": None}
 

@@ -715,6 +715,4 @@ def test_a_slow_lookup_is_stopped_at_the_time_limit(index, monkeypatch, capsys):
     monkeypatch.setattr(hook, "TIME_LIMIT", 1e-6)  # past at the progress handler's first look
     stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=7)))
     assert hook.run(stdin, index) == ""
-    assert capsys.readouterr().err == (
-        "pastfix hook: query took longer than 1e-06 s; narrow it\n"
-    )
+    assert capsys.readouterr().err == "pastfix hook: query took longer than 1e-06 s; narrow it\n"

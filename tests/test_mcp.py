@@ -179,9 +179,7 @@ def test_errors_keep_their_reason(index, tmp_path, monkeypatch):  # noqa: F811
     )
 
 
-def test_an_empty_error_or_a_damaged_index_is_said_as_pastfix_find_says_it(
-    index, tmp_path  # noqa: F811
-):
+def test_an_empty_error_or_a_damaged_index_is_said_as_pastfix_find(index, tmp_path):  # noqa: F811
     """An empty error was "Not seen before: ... every word of ''.", as if looked up."""
     answer = call_one(index, "find_past_fix", {"error": " \n"})
     assert answer.is_error

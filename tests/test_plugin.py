@@ -193,10 +193,7 @@ async def test_a_metadata_file_overrides_the_plugin(databases):
     page = (await ds.client.get("/index/sessions")).text
     assert "Mine" in page and "Where" in page
     assert "One row per session of any agent" not in page
-    assert (
-        "One row per session of any agent"
-        in (await ds.client.get("/anyname/sessions")).text
-    )
+    assert "One row per session of any agent" in (await ds.client.get("/anyname/sessions")).text
 
 
 @pytest.mark.asyncio
@@ -534,7 +531,7 @@ async def test_session_page_html(ds):
     response = await ds.client.get("/index/-/session/s1")
     assert response.status_code == 200
     page = response.text
-    assert "<h1>fix the build</h1>" in page
+    assert '<h1 class="pf-session-title">fix the build</h1>' in page
     assert '<div class="pf-call pf-failed" id="call-t1">' in page
     assert '<div class="pf-result pf-error" id="result-t1">' in page
     # the Edit of build.js: a step of what fixed t1
@@ -798,7 +795,7 @@ async def test_an_index_from_an_older_pastfix_gets_its_queries_once_rebuilt(data
     # Its queries would fail on columns it lacks: none is offered until it is rebuilt.
     assert (await get_json(ds, "/old.json"))["queries"] == []
     assert (await ds.client.get("/old/find_past_fix?error=x")).status_code == 404
-    assert "One row per Claude Code" not in (await ds.client.get("/old/sessions")).text
+    assert "One row per session of any agent" not in (await ds.client.get("/old/sessions")).text
     # Brought up to date while served (as `pastfix build` would): the next request finds it.
     conn.execute(
         f"insert into _sqlite_migrations values ({', '.join('?' * len(migration))})", migration
@@ -807,7 +804,7 @@ async def test_an_index_from_an_older_pastfix_gets_its_queries_once_rebuilt(data
     conn.close()
     assert (await ds.client.get("/old/find_past_fix?error=x")).status_code == 200
     assert list(await offered_queries(ds, "old")) != []
-    assert "One row per Claude Code" in (await ds.client.get("/old/sessions")).text
+    assert "One row per session of any agent" in (await ds.client.get("/old/sessions")).text
 
 
 @pytest.mark.asyncio

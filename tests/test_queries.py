@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import REAL_PROJECTS, build_index, needs_real_corpus
 from hypothesis import given
 from hypothesis import strategies as st
-from conftest import REAL_PROJECTS, build_index, needs_real_corpus
 
 from pastfix import LATEST_MIGRATION, queries, signatures
 from pastfix.cli import cli

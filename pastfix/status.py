@@ -96,7 +96,10 @@ def _no_index() -> dict[str, Any]:
         "failures": 0,
         "sessions_without_transcript": 0,
         "last_build": None,
-        "sources": [{**s, "files": 0, "files_without_transcript": 0} for s in _defaults()],
+        "sources": [
+            {**s, "exists": Path(s["path"]).is_dir(), "files": 0, "files_without_transcript": 0}
+            for s in _defaults()
+        ],
     }
 
 

@@ -536,6 +536,11 @@ def test_status_of_nothing_says_what_to_do(tmp_path, claude_home, monkeypatch):
         False,
     )
     assert (found["mcp_installed"], found["skill_installed"]) == (False, False)
+    # each source has the keys it has once an index is built ("exists" was left out)
+    assert found["sources"] and all(
+        set(s) == {"path", "agent", "exists", "files", "files_without_transcript"}
+        for s in found["sources"]
+    )
     assert found["advice"][0].startswith("No index at ")
     assert "run pastfix hook install" in found["advice"][1]
     text = CliRunner().invoke(cli.cli, ["status"]).stdout

@@ -894,15 +894,21 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     if "\n" in pasted:
         # A traceback or a build log: its first 80 characters are seldom the error.
         key = signatures.key_line(pasted) or pasted
-        what = f"the pasted error (its key line: {one_line(key, 80)!r})"
+        what = f"the pasted error (its key line: {_quoted(one_line(key, 80))})"
     else:
-        what = repr(one_line(error, 80))
+        what = _quoted(one_line(error, 80))
     head = f"Not seen before: no past failure has the signature or every word of {what}."
     if not rows:
         return head
     words = sorted({w for row in rows for w in row["shared_words"]})
     count = f"{len(rows)} partial match{'es' * (len(rows) != 1)}"
     return f"{head} {count}, sharing only {', '.join(words)}: a different error, maybe related."
+
+
+def _quoted(text: str) -> str:
+    r"""`text` in quotes, as pasted: repr() showed `C:\Users` as `C:\\Users`."""
+    quote = '"' if "'" in text and '"' not in text else "'"
+    return f"{quote}{text}{quote}"
 
 
 def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any]]:

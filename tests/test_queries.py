@@ -875,6 +875,22 @@ def test_find_past_fix_near_matches_share_a_rare_name(ranking):
     assert queries.find_past_fix(ranking, "OCI: agent 'general-purpose' exited") == []
 
 
+def test_the_not_seen_notice_quotes_the_error_as_pasted():
+    """repr() doubled a Windows path's backslashes: the notice named an error never pasted."""
+    notice = queries.not_seen_notice(r"C:\Users\me\app.dll was not found", [])
+    assert notice == (
+        "Not seen before: no past failure has the signature or every word of"
+        r" 'C:\Users\me\app.dll was not found'."
+    )
+    assert queries.not_seen_notice("can't open 'a.txt'", []).endswith(
+        """every word of "can't open 'a.txt'"."""
+    )
+    pasted = "Traceback (most recent call last):\n  ...\nOSError: C:\\tmp\\x is busy\n"
+    assert queries.not_seen_notice(pasted, []).endswith(
+        r"(its key line: 'OSError: C:\tmp\x is busy')."
+    )
+
+
 def test_unseen_errors_on_the_demo_corpus(tmp_path):
     from pastfix import transcripts
 

@@ -232,7 +232,7 @@ def test_damaged_database_is_a_one_line_error(tmp_path, projects):
     assert len(result.stderr.splitlines()) == 1
 
 
-@pytest.mark.parametrize("command", ["find", "probe", "build"])
+@pytest.mark.parametrize("command", ["find", "probe", "build", "forget"])
 def test_an_index_damaged_inside_is_a_one_line_error_that_says_what_to_do(
     tmp_path, projects, command
 ):
@@ -248,6 +248,7 @@ def test_an_index_damaged_inside_is_a_one_line_error_that_says_what_to_do(
         "find": ["find", "ENOENT", str(db_path)],
         "probe": ["probe", str(db_path)],
         "build": ["build", str(db_path), "--source", str(projects), "-s", "--force"],
+        "forget": ["forget", str(db_path), "--session", SID],
     }[command]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 1, result.output

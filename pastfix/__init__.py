@@ -1,4 +1,4 @@
-"""pastfix: search your Claude Code history for how you fixed an error last time."""
+"""pastfix: search your coding agents' history for how you fixed an error last time."""
 
 # The newest migration in pastfix.migrations: an index without it was built by an
 # older pastfix, and its queries need `pastfix build` to bring it up to date.

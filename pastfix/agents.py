@@ -292,7 +292,25 @@ def stores(root: Path, agent: str | None = None) -> list[tuple[Path, str]]:
             found = next(iter(below))
     if agent and found and found != agent:
         raise WrongAgent(f"{root} holds {found} transcripts, not {agent}'s")
-    return [(root, found or agent or CLAUDE)]
+    return [(root, found or agent or _owner(root) or CLAUDE)]
+
+
+def _owner(root: Path) -> str | None:
+    """The agent whose default folder `root` is: ~/.copilot or ~/.gemini made by `skill
+    install` or a client without a session yet is that agent's, not Claude Code's."""
+    try:
+        where = root.resolve()
+        return next(
+            (
+                a.name
+                for a in AGENTS.values()
+                for p in a.reader.default_folders()
+                if p.resolve() == where
+            ),
+            None,
+        )
+    except OSError:
+        return None
 
 
 def agent_of(root: Path, agent: str | None = None) -> str:

@@ -273,6 +273,8 @@ def open_index(db_path: Path) -> Iterator[Any]:
         raise click.ClickException(str(e)) from e
     try:
         yield conn
+    except queries.sqlite3.DatabaseError as e:  # a damaged file, found by the query
+        raise click.ClickException(queries.open_error(db_path, e)) from e
     finally:
         conn.close()
 
@@ -352,6 +354,18 @@ class _FindCommand(click.Command):
                 " or pipe it in (... | pastfix find -)",
                 ctx,
             ) from e
+        except click.UsageError as e:
+            if "unexpected extra argument" not in e.format_message():
+                raise
+            raise click.UsageError(e.format_message().rstrip(".") + f". {QUOTE_HINT}", ctx) from e
+
+
+# An error of several words pasted without quotes is several arguments, its second taken
+# for DB_PATH: said with the error that follows from it.
+QUOTE_HINT = (
+    "Quote an error of several words (pastfix find 'EISDIR: illegal operation on a"
+    " directory') or pipe it in (... | pastfix find -)"
+)
 
 
 @cli.command(cls=_FindCommand)
@@ -398,6 +412,15 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
             if piped
             else "ERROR is empty: give the error's text, or - to read it from standard input"
         )
+    given = click.get_current_context().get_parameter_source("db_path")
+    if (
+        db_path is not None
+        and given == click.core.ParameterSource.COMMANDLINE
+        and not db_path.suffix
+        and not db_path.exists()
+    ):
+        # `pastfix find EISDIR: illegal`: "illegal not found: build it with ..." alone misled
+        raise click.ClickException(f"{db_path} not found: no index has that name. {QUOTE_HINT}")
     with open_index(index_path(db_path)) as conn:
         try:
             rows = queries.find_past_fix(conn, error, limit)
@@ -484,7 +507,7 @@ def _db_option(help_text: str) -> Any:
 )
 @click.pass_context
 def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | None) -> None:
-    """Claude Code and Codex hook: recall how a failed tool call was fixed before.
+    """The agents' hook: recall how a failed tool call was fixed before.
 
     Reads one PostToolUseFailure event as JSON on standard input (or Codex's
     PostToolUse event, answered when its call failed). When an earlier
@@ -494,7 +517,8 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
     on an interrupt, Claude Code's own noise (rejections, cancelled siblings, files
     not read), no good match, or any problem, which goes to stderr; always exits 0.
     With --agent copilot it reads GitHub Copilot CLI's postToolUseFailure event and
-    prints {"additionalContext": ...}.
+    prints {"additionalContext": ...}; with --agent gemini, Gemini CLI's AfterTool
+    event; with --agent opencode, the call pastfix's opencode plugin passes it.
 
     \b
     Example:
@@ -643,7 +667,18 @@ def mcp(ctx: click.Context, db_path: Path | None) -> None:
     db_path = db_path or paths.default_db()
     with open_index(db_path):  # a missing or outdated index is a one-line error first
         pass
+    if at_terminal():  # started by hand, it would wait for a client in silence
+        click.echo(
+            f"pastfix mcp: serving {db_path} to an MCP client on standard input and output;"
+            " an agent starts it (pastfix mcp install). Ctrl-D ends it.",
+            err=True,
+        )
     server.serve(db_path)
+
+
+def at_terminal() -> bool:
+    """Whether standard input is a terminal: someone typed the command an agent runs."""
+    return sys.stdin.isatty()
 
 
 class NotOffered(click.ClickException):
@@ -771,7 +806,7 @@ def skill_install(dest: Path | None, agent: str) -> None:
 
 
 @cli.command(name="forget")
-@click.argument("db_path", default="index.db", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "session_ids", "--session", multiple=True, metavar="ID", help="This session (repeatable)"
 )
@@ -784,23 +819,28 @@ def skill_install(dest: Path | None, agent: str) -> None:
 )
 @click.option("--missing", is_flag=True, help="Sessions whose transcripts are gone")
 @click.option("--dry-run", is_flag=True, help="List what would go, and change nothing")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask first (it asks only on a terminal)")
 @_db_alias
 def forget_(
-    db_path: Path,
+    db_path: Path | None,
     session_ids: tuple[str, ...],
     project: str | None,
     before: str | None,
     missing: bool,
     dry_run: bool,
+    yes: bool,
 ) -> None:
-    """Remove sessions from DB_PATH (default index.db), with their bytes.
+    """Remove sessions from DB_PATH, with their bytes.
 
     The index keeps the sessions whose transcripts Claude Code deleted; only this
     removes them: their rows, their full-text entries, and their text from the file
     and its WAL. A session goes when it matches every option given. The sessions are
-    listed on stdout. An unknown --session ID is an error (exit 1) and removes
-    nothing; no option at all is a usage error (exit 2). A session whose transcript
-    is still on disk is indexed again by a forced build: delete the file as well.
+    listed on stdout; on a terminal it asks before removing them (--yes does not).
+    An unknown --session ID is an error (exit 1) and removes nothing; no option at
+    all is a usage error (exit 2). A session whose transcript is still on disk is
+    indexed again by a forced build: delete the file as well. Without DB_PATH:
+    ./index.db, else $PASTFIX_DB, else ~/.local/share/pastfix/index.db, as status
+    and find read.
 
     \b
     Example:
@@ -812,10 +852,36 @@ def forget_(
 
     if not (session_ids or project or before or missing):
         raise click.UsageError("say what to forget: --session, --project, --before or --missing")
+    db_path = index_path(db_path)
+    ask = not (dry_run or yes) and interactive()
     try:
-        done = forgetting.forget(db_path, session_ids, project, before, missing, dry_run)
+        done = forgetting.forget(db_path, session_ids, project, before, missing, dry_run or ask)
     except forgetting.ForgetError as e:
         raise click.ClickException(str(e)) from e
+    _list_forgotten(done)
+    if ask and done.sessions:
+        # A session whose transcript is gone cannot be indexed again: ask before it goes.
+        gone = sum(s["transcript_deleted_at"] is not None for s in done.sessions)
+        question = f"Forget {_sessions(len(done.sessions))} from {db_path} for good"
+        if gone:
+            question += f" ({gone:,} of them kept without a transcript, in no other place)"
+        if not click.confirm(question + "?", err=True):
+            click.echo("Nothing forgotten", err=True)
+            raise SystemExit(1)
+        try:
+            done = forgetting.forget(db_path, session_ids, project, before, missing)
+        except forgetting.ForgetError as e:
+            raise click.ClickException(str(e)) from e
+    click.echo(forget_summary(done), err=True)
+
+
+def interactive() -> bool:
+    """Whether someone at a terminal can answer a question (forget asks one)."""
+    return at_terminal() and sys.stderr.isatty()
+
+
+def _list_forgotten(done: Any) -> None:
+    """The sessions forget removes, or would, one line each on stdout."""
     for s in done.sessions:
         where = (
             f"transcript deleted on {s['transcript_deleted_at'][:10]}"
@@ -824,7 +890,6 @@ def forget_(
         )
         when, title = (s["last_ts"] or "")[:10], short_title(s["title"])
         click.echo(f"{s['session_id']}  {when}  {s['project'] or ''}  {title}  ({where})")
-    click.echo(forget_summary(done), err=True)
 
 
 def _before(value: str | None) -> str | None:

@@ -952,7 +952,8 @@ def build_lock(
             raise BuildError(f"no folder {path.parent} to put {db_path} in") from e
         if not _writable(str(path.parent)):
             raise BuildError(
-                f"{path.parent} is read-only: a build needs to create files beside the index"
+                f"{path.parent} is read-only: changing {Path(db_path).name} needs files beside"
+                f" it ({path.name}, a journal)"
             ) from e
         raise BuildError(f"cannot create {path}: {e.strerror or e}") from e
     try:
@@ -1130,6 +1131,10 @@ def _error_text(db_path: Path, error: sqlite3.Error) -> str:
                 return f"{name} is read-only: make it writable (chmod u+w) and build again"
         if not _writable(str(db_path.parent)):
             return f"{db_path.parent} is read-only: SQLite needs to create files beside the index"
+    if "malformed" in str(error):
+        from pastfix.queries import damaged_index  # an error path: no cost to a build
+
+        return damaged_index(db_path, str(error))
     return f"{db_path}: {error}"
 
 

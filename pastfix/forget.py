@@ -135,8 +135,8 @@ def forget(
                     done.wal_cleared = busy == 0
             finally:
                 conn.close()
-    except sqlite3.Error as e:
-        raise ForgetError(f"{db_path}: {e}") from e
+    except sqlite3.Error as e:  # said as a build says it: read-only, damaged, locked
+        raise ForgetError(pdb._error_text(Path(db_path), e)) from e
     except pdb.BuildError as e:  # not SQLite, or not pastfix's: connect() writes to neither
         raise ForgetError(str(e)) from e
     return done

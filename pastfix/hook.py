@@ -83,6 +83,17 @@ WAIT_SECONDS = 0.15
 TIME_LIMIT = 0.5
 
 
+# What the hook reads, said when it gets nothing else.
+USAGE = (
+    "it reads the agent's hook event as JSON, such as Claude Code's PostToolUseFailure"
+    " event (pastfix hook --db index.db < event.json)"
+)
+
+
+class HookInputError(Exception):
+    """An event the hook cannot read, or an --agent it does not know: for the user."""
+
+
 def too_generic(key: str) -> bool:
     """Whether a key line says too little to find the same error (`Exit code 1`, `Error`)."""
     sig = signatures.normalise(key)
@@ -229,8 +240,14 @@ def _hook_module(agent: str | None) -> Any:
     from pastfix import agents
 
     known = agents.AGENTS.get(agent)
-    if known is None or known.hook is None:
-        raise ValueError(f"no hook for agent {agent!r}")
+    if known is None:
+        *names, last = [name for name, a in agents.AGENTS.items() if a.hook]
+        raise HookInputError(
+            f"no agent {agent!r}: --agent takes {', '.join(names)} or {last}"
+            " (Claude Code's and Codex's events need none)"
+        )
+    if known.hook is None:  # Claude Code's and Codex's events, told apart without it
+        return None
     import importlib
 
     return importlib.import_module(known.hook)
@@ -243,7 +260,12 @@ def respond(
 
     Problems (bad input, no index, a locked one) raise: run() tells them on stderr.
     """
-    received = json.loads(stdin_text)
+    if not stdin_text.strip():
+        raise HookInputError(f"no event on standard input: {USAGE}")
+    try:
+        received = json.loads(stdin_text)
+    except ValueError as e:
+        raise HookInputError(f"the event on standard input is not JSON ({e}): {USAGE}") from e
     event = failure_event(received, agent) if isinstance(received, dict) else None
     if event is None:
         return ""
@@ -306,6 +328,9 @@ def run(
             print(f"pastfix hook: {type(e).__name__}: {e}", file=sys.stderr)
     try:
         return respond(stdin_text, db_path, agent=agent)
+    except (HookInputError, queries.NotAnIndex, queries.QueryError) as e:  # meant for people
+        print(f"pastfix hook: {e}", file=sys.stderr)
+        return ""
     except Exception as e:  # a hook must never disturb the session
         print(f"pastfix hook: {type(e).__name__}: {e}", file=sys.stderr)
         return ""
@@ -330,6 +355,9 @@ def main(argv: Sequence[str]) -> int | None:
             agent = args.pop(0)
         else:
             return None
+    if sys.stdin.isatty():  # run by hand: the agent always pipes the event in
+        print(f"pastfix hook: {USAGE}", file=sys.stderr)
+        return 0
     try:
         stdin_text = sys.stdin.read()
     except (OSError, UnicodeDecodeError) as e:

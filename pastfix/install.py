@@ -257,6 +257,24 @@ def installed_events(settings: dict[str, Any]) -> list[str]:
     )
 
 
+def hook_index(settings: dict[str, Any]) -> str | None:
+    """The index pastfix's failure hook in `settings` reads (its `--db`), when it has one."""
+    hooks = settings.get("hooks")
+    groups = hooks.get(FAILURE_EVENT) if isinstance(hooks, dict) else None
+    for group in groups if isinstance(groups, list) else []:
+        handlers = group.get("hooks") if isinstance(group, dict) else None
+        for handler in handlers if isinstance(handlers, list) else []:
+            if not _is_ours(handler):
+                continue
+            try:
+                words = shlex.split(str(handler.get("command", "")), comments=True)
+            except ValueError:  # a quote left open by a hand edit
+                continue
+            if "--db" in words[:-1]:
+                return words[words.index("--db") + 1]
+    return None
+
+
 def skill_source() -> Any:
     """The skill folder shipped in the package (SKILL.md and references/)."""
     return resources.files("pastfix") / "skill"

@@ -206,6 +206,8 @@ def create_server(db_path: Path) -> MCPServer:
                 conn.close()
         except (queries.NotAnIndex, queries.QueryError) as e:
             raise ToolError(str(e)) from None
+        except sqlite3.DatabaseError as e:  # damaged, or locked: what `pastfix find` says
+            raise ToolError(queries.open_error(db_path, e)) from None
         except sqlite3.Error as e:
             raise ToolError(f"{db_path} cannot be read: {e}") from None
         return result(name, rows)
@@ -217,6 +219,8 @@ def create_server(db_path: Path) -> MCPServer:
 
     @tool
     def find_past_fix(error: str, limit: int = FIND_LIMIT) -> CallToolResult:
+        if not error.strip():  # it was 'Not seen before', as if an error had been looked up
+            raise ToolError("error is empty: give the failed call's error text")
         return ask("find_past_fix", error=error, limit=max(1, min(limit, queries.FIND_MAX)))
 
     @tool

@@ -369,7 +369,7 @@ GENERIC_WORDS = frozenset(
 # A name in a pasted error (distinctive_words): a word with a digit and a letter or an
 # inner capital, words joined by `.`, `_`, `::`, `@` or `-<version>`, or a quoted value.
 _NAME = re.compile(
-    r"(?P<joined>[^\W_]+(?:(?:[._@]|::|-(?=\d))[^\W_]+)+)"
+    r"(?P<joined>(?<![^\W_])[^\W_]+(?:(?:[._@]|::|-(?=\d))[^\W_]+)+)"
     r"|\b(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]+\b"
     r"|\b[^\W_]+[A-Z][^\W_]*\b"
 )
@@ -496,7 +496,9 @@ def distinctive_words(error: object) -> str:
     for found in _NAME.finditer(text):
         if found.group("joined"):
             parts = re.split(r"(?<=[^\W_])(?=[.@]|::)", found.group("joined"))
-            for end in range(2, len(parts) + 1):
+            # A prefix of more parts than MAX_NAME_WORDS has more words too: never kept, and
+            # joining every prefix of a.b.c... of 8,000 parts took 7 s.
+            for end in range(min(2, len(parts)), min(len(parts), MAX_NAME_WORDS) + 1):
                 name = "".join(parts[:end])
                 names.setdefault(name.lower(), name)
         else:
@@ -892,15 +894,21 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     if "\n" in pasted:
         # A traceback or a build log: its first 80 characters are seldom the error.
         key = signatures.key_line(pasted) or pasted
-        what = f"the pasted error (its key line: {one_line(key, 80)!r})"
+        what = f"the pasted error (its key line: {_quoted(one_line(key, 80))})"
     else:
-        what = repr(one_line(error, 80))
+        what = _quoted(one_line(error, 80))
     head = f"Not seen before: no past failure has the signature or every word of {what}."
     if not rows:
         return head
     words = sorted({w for row in rows for w in row["shared_words"]})
     count = f"{len(rows)} partial match{'es' * (len(rows) != 1)}"
     return f"{head} {count}, sharing only {', '.join(words)}: a different error, maybe related."
+
+
+def _quoted(text: str) -> str:
+    r"""`text` in quotes, as pasted: repr() showed `C:\Users` as `C:\\Users`."""
+    quote = '"' if "'" in text and '"' not in text else "'"
+    return f"{quote}{text}{quote}"
 
 
 def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -1799,6 +1807,16 @@ def read_uri(path: Path) -> str:
     return uri
 
 
+def damaged_index(path: Path, text: str) -> str:
+    """What to do with an index SQLite finds malformed (a disk error, a copy cut short):
+    the sessions kept without a transcript are in no other place."""
+    return (
+        f"{path} is damaged ({text}): move it aside and run `pastfix build {path}`;"
+        f" the sessions it kept without a transcript are only in it (`sqlite3 {path}"
+        " .recover` may save them)"
+    )
+
+
 def open_error(path: Path, error: sqlite3.DatabaseError) -> str:
     """What keeps the index at `path` from being read, in words a user can act on."""
     text = str(error)
@@ -1810,6 +1828,8 @@ def open_error(path: Path, error: sqlite3.DatabaseError) -> str:
         )
     if "not a database" in text:
         return f"{path} is not a SQLite database"
+    if "malformed" in text:
+        return damaged_index(path, text)
     journal = Path(f"{path}-journal")
     if journal.exists():
         return (
@@ -2161,8 +2181,11 @@ def format_hit(
     ]
     if row["session_title"]:
         lines.append(f"   session: {one_line(row['session_title'], 100)}")
+    # A shell call ran its command; a Read or Glob did not "run" a path (`ran: /home/u/app/src`).
+    ran = row["tool"] in agents.tools(agents.SHELL)
+    target = row["target"] if ran else in_project(row["target"], row["project"])
     lines += [
-        f"   ran:    {one_line(row['target'], 200)}",
+        f"   {'ran:' if ran else 'on: '}    {one_line(target, 200)}",
         f"   error:  {snippet}",
     ]
     # Why a failure whose text is not the pasted one matched; the same text needs no reason.

@@ -56,7 +56,11 @@ def status(db_path: Path, settings_path: Path | None = None) -> dict[str, Any]:
     settings, problem = _settings(settings_path)
     events = install.installed_events(settings)
     result["hook_installed"] = bool(events)
-    result["hook"] = {"settings": str(settings_path), "events": events}
+    result["hook"] = {
+        "settings": str(settings_path),
+        "events": events,
+        "index": install.hook_index(settings),
+    }
     if problem:
         result["hook"]["problem"] = problem
     # the other agents' hooks, for those whose folder is here
@@ -92,7 +96,10 @@ def _no_index() -> dict[str, Any]:
         "failures": 0,
         "sessions_without_transcript": 0,
         "last_build": None,
-        "sources": [{**s, "files": 0, "files_without_transcript": 0} for s in _defaults()],
+        "sources": [
+            {**s, "exists": Path(s["path"]).is_dir(), "files": 0, "files_without_transcript": 0}
+            for s in _defaults()
+        ],
     }
 
 
@@ -166,6 +173,12 @@ def advice(found: dict[str, Any]) -> list[str]:
         lines.append(f"No index at {found['index']}: run pastfix build {found['index']}")
     elif found.get("problem"):
         lines.append(found["problem"])
+    hook_index = found["hook"].get("index")
+    if hook_index and not Path(hook_index).is_file() and hook_index != found["index"]:
+        lines.append(
+            f"The hook reads {hook_index}, which is not built: until a session's end builds it,"
+            f" the hook recalls nothing; run pastfix build {hook_index}"
+        )
     days = found["cleanup_period_days"]
     if days == 0:
         lines.append(cleanup_notice(0) or "")
@@ -204,9 +217,13 @@ def format_text(found: dict[str, Any]) -> str:
             f" {gone:,} of them deleted since{there})"
         )
     hook = found["hook"]
+    # The hook reads the index it was installed with, which a ./index.db shown above is not.
+    elsewhere = hook.get("index") and Path(hook["index"]).absolute() != Path(found["index"])
     lines.append(
         f"hook:       {'installed' if found['hook_installed'] else 'not installed'}"
-        f" in {hook['settings']}" + (f" ({hook['problem']})" if hook.get("problem") else "")
+        f" in {hook['settings']}"
+        + (f" ({hook['problem']})" if hook.get("problem") else "")
+        + (f" (it reads {hook['index']}, not this index)" if elsewhere else "")
     )
     for other in found["agent_hooks"]:
         lines.append(

@@ -360,7 +360,8 @@ def read_persisted_outputs(batch: Batch, source: SourceFile) -> list[PersistedOu
             continue
         line, name, end = marker
         path = os.path.join(side_folder(source, result.session_id), name)
-        text, st, problem = _read_side_file(path)
+        # Named from the project folder the problem's path names: the whole path repeated it.
+        text, st, problem = _read_side_file(path, f"{result.session_id}/{TOOL_RESULTS_DIR}/{name}")
         if text is not None:
             rest = result.content[end:]
             results[i] = result._replace(
@@ -384,26 +385,27 @@ def read_persisted_outputs(batch: Batch, source: SourceFile) -> list[PersistedOu
     return found
 
 
-def _read_side_file(path: str) -> tuple[str | None, os.stat_result | None, str | None]:
-    """The text of a persisted output, its stat, and why it could not be used."""
+def _read_side_file(path: str, shown: str) -> tuple[str | None, os.stat_result | None, str | None]:
+    """The text of a persisted output, its stat, and why it could not be used (naming it
+    `shown`)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
-        return None, None, f"persisted output not found beside the transcript: {path}"
+        return None, None, f"persisted output not found beside the transcript: {shown}"
     except OSError as e:
         try:
             st: os.stat_result | None = os.stat(path)
         except OSError:
             st = None
-        return None, st, f"cannot read persisted output {path}: {e.strerror or e}"
+        return None, st, f"cannot read persisted output {shown}: {e.strerror or e}"
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
         if not S_ISREG(st.st_mode):
-            return None, st, f"persisted output is not a regular file: {path}"
+            return None, st, f"persisted output is not a regular file: {shown}"
         try:
             data = f.read()
         except OSError as e:
-            return None, st, f"cannot read persisted output {path}: {e.strerror or e}"
+            return None, st, f"cannot read persisted output {shown}: {e.strerror or e}"
     text = data.decode("utf-8", "replace")
     if path.endswith(".json"):
         # A list of text blocks, written as JSON (indented): the text they hold.

@@ -434,3 +434,20 @@ def test_a_jsonl_file_of_no_agent_does_not_hide_the_stores_below_its_folder(code
     ]
     (folder / "s1.jsonl").write_text(SESSION_LINE + "\n")
     assert sources.agent_of(folder) == "claude"
+
+
+def test_an_agents_default_folder_without_a_session_is_that_agents(fake_home, tmp_path):
+    """~/.copilot and ~/.gemini, made by `pastfix skill install` (or a client not used yet),
+    were recorded as Claude Code sources, and `pastfix status` said `.copilot (claude, ...)`."""
+    (fake_home / ".copilot" / "skills" / "pastfix").mkdir(parents=True)
+    (fake_home / ".gemini" / "skills").mkdir(parents=True)
+    assert sources.agent_of(fake_home / ".copilot") == "copilot"
+    assert sources.agent_of(fake_home / ".gemini") == "gemini"
+    assert sources.agent_of(tmp_path) == "claude"  # an empty folder of no agent, as before
+    db = tmp_path / "index.db"
+    assert build(db, "-s").exit_code == 0
+    status = json.loads(CliRunner().invoke(cli, ["status", str(db), "--json"]).stdout)
+    assert [(s["path"], s["agent"]) for s in status["sources"]] == [
+        (str(fake_home / ".copilot"), "copilot"),
+        (str(fake_home / ".gemini"), "gemini"),
+    ]

@@ -2,6 +2,7 @@
 (issue 20), and `pastfix forget` removes exactly what it is asked to, with its bytes."""
 
 import json
+import os
 import shutil
 import sqlite3
 
@@ -383,6 +384,55 @@ def test_forget_from_a_file_that_is_no_index_is_a_one_line_error(tmp_path):
         assert path.read_bytes() == before
 
 
+@pytest.mark.parametrize("command", ["forget", "build"])
+def test_a_read_only_folder_is_named_without_calling_forget_a_build(
+    tmp_path, projects, monkeypatch, command
+):
+    """forget in a read-only folder said 'a build needs to create files beside the index'.
+    Root writes anywhere, so the lock file's creation is what fails here."""
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    (tmp_path / "index.db.lock").unlink()
+    real_open = os.open
+
+    def read_only_open(path, flags, *args):
+        if str(path).endswith(".lock"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", read_only_open)
+    monkeypatch.setattr(pdb, "_writable", lambda path: path != str(tmp_path))
+    args = ["--missing"] if command == "forget" else ["--source", str(projects), "-s"]
+    result = CliRunner().invoke(cli.cli, [command, str(db_path), *args])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"Error: {tmp_path} is read-only: changing index.db needs files beside it"
+        " (index.db.lock, a journal)\n",
+    )
+
+
+def test_forget_without_db_path_reads_the_index_status_shows(tmp_path, projects, monkeypatch):
+    """From a folder without ./index.db, status showed the hook's index and forget said
+    'index.db not found: there is no index to forget from'."""
+    corpus(projects)
+    db_path = tmp_path / "data" / "index.db"
+    db_path.parent.mkdir()
+    build_index(db_path, projects)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("PASTFIX_DB", str(db_path))
+    result = CliRunner().invoke(cli.cli, ["forget", "--session", B])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("Forgot 1 session (")
+    assert [s[0] for s in findable(db_path)[0]] == [A, C]
+    monkeypatch.setenv("PASTFIX_DB", str(tmp_path / "none.db"))
+    result = CliRunner().invoke(cli.cli, ["forget", "--missing"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: no index found: looked in index.db (in ")
+
+
 def test_forget_cli_says_what_it_removed(tmp_path, projects):
     corpus(projects)
     db_path = tmp_path / "index.db"
@@ -406,6 +456,34 @@ def test_forget_cli_says_what_it_removed(tmp_path, projects):
     result = runner.invoke(cli.cli, ["forget", str(db_path), "--before", "yesterday"])
     assert result.exit_code == 2
     assert "is not a date" in result.stderr
+
+
+def test_forget_on_a_terminal_asks_first(tmp_path, projects, monkeypatch):
+    """It removed sessions for good without a word, those whose transcripts are gone
+    included, which no build can bring back."""
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    build_index(db_path, projects)
+    monkeypatch.setattr(cli, "interactive", lambda: True)
+    runner = CliRunner()
+    args = ["forget", str(db_path), "--session", A, "--session", B]
+    result = runner.invoke(cli.cli, args, input="n\n")
+    assert result.exit_code == 1
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [A, B]
+    assert result.stderr == (
+        f"Forget 2 sessions from {db_path} for good (1 of them kept without a transcript,"
+        " in no other place)? [y/N]: n\nNothing forgotten\n"
+    )
+    assert [s[0] for s in findable(db_path)[0]] == [A, B, C]
+    result = runner.invoke(cli.cli, args, input="y\n")
+    assert result.exit_code == 0, result.output
+    assert "Forgot 2 sessions (" in result.stderr
+    assert [s[0] for s in findable(db_path)[0]] == [C]
+    result = runner.invoke(cli.cli, ["forget", str(db_path), "--session", C, "--yes"])
+    assert (result.exit_code, result.stderr.startswith("Forgot 1 session (")) == (0, True)
+    assert findable(db_path)[0] == []
 
 
 @pytest.mark.asyncio
@@ -468,6 +546,11 @@ def test_status_of_nothing_says_what_to_do(tmp_path, claude_home, monkeypatch):
         False,
     )
     assert (found["mcp_installed"], found["skill_installed"]) == (False, False)
+    # each source has the keys it has once an index is built ("exists" was left out)
+    assert found["sources"] and all(
+        set(s) == {"path", "agent", "exists", "files", "files_without_transcript"}
+        for s in found["sources"]
+    )
     assert found["advice"][0].startswith("No index at ")
     assert "run pastfix hook install" in found["advice"][1]
     text = CliRunner().invoke(cli.cli, ["status"]).stdout
@@ -518,6 +601,39 @@ def test_status_of_an_index_with_everything_installed(tmp_path, projects, claude
     ]
     assert found["skill_installed"]
     assert found["advice"] == []
+
+
+def test_status_says_when_the_hook_reads_another_index(tmp_path, projects, claude_home):
+    """Run in a project folder, status showed ./index.db and 'hook: installed', and not that
+    the hook reads the index it was installed with, elsewhere."""
+    from pastfix import install
+
+    corpus(projects)
+    here, default = tmp_path / "here" / "index.db", tmp_path / "my data" / "index.db"
+    for path in (here, default):
+        path.parent.mkdir()
+        build_index(path, projects)
+    settings = claude_home / "settings.json"
+    install.install_hooks(settings, default)
+    found = status_json(here)
+    assert found["hook"]["index"] == str(default)
+
+    def hook_line(path):
+        text = CliRunner().invoke(cli.cli, ["status", str(path)]).stdout
+        return [line for line in text.splitlines() if line.startswith("hook:")][0]
+
+    assert hook_line(here) == (
+        f"hook:       installed in {settings} (it reads {default}, not this index)"
+    )
+    assert hook_line(default) == f"hook:       installed in {settings}"
+    assert status_json(tmp_path / "none.db")["hook"]["index"] == str(default)
+    assert not any(line.startswith("The hook reads") for line in status_json(here)["advice"])
+    default.unlink()
+    assert f"The hook reads {default}, which is not built: until a session's end builds it," in (
+        " ".join(status_json(here)["advice"])
+    )
+    install.uninstall_hooks(settings)
+    assert status_json(here)["hook"] == {"settings": str(settings), "events": [], "index": None}
 
 
 @pytest.mark.parametrize(

@@ -310,3 +310,29 @@ def test_search_everything_and_the_small_things_in_a_browser(server):
         for width in (400, 800, 1400):
             page.set_viewport_size({"width": width, "height": 900})
             page.screenshot(path=str(ARTIFACTS / f"sessions_table-{width}.png"))
+
+
+def test_the_session_pages_title_and_search_box_at_every_width(server):
+    """At 400 px the session search's label was a 15% column five lines high (Datasette's
+    `form label`), and the title, the first prompt, Datasette's h1 of seven lines."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    with browser_page() as page:
+        page.goto(f"{server}/index/-/session/s1")
+        label = page.locator("form.pf-search label")
+        box = page.locator("form.pf-search input[type=search]")
+        title = page.locator("h1.pf-session-title")
+        for width in (400, 800, 1400):
+            assert _fits(page, width), width
+            line = page.evaluate(
+                "parseFloat(getComputedStyle(document.querySelector('form.pf-search label'))"
+                ".lineHeight) || 20"
+            )
+            assert label.bounding_box()["height"] < 1.6 * line, width
+            assert box.bounding_box()["width"] > 150, width
+            size = page.evaluate(
+                "parseFloat(getComputedStyle(document.querySelector('h1.pf-session-title'))"
+                ".fontSize)"
+            )
+            assert size <= (20 if width <= 600 else 26), (width, size)
+            assert title.inner_text() == "fix the build"
+            page.screenshot(path=str(ARTIFACTS / f"session_top-{width}.png"))

@@ -232,6 +232,34 @@ def test_damaged_database_is_a_one_line_error(tmp_path, projects):
     assert len(result.stderr.splitlines()) == 1
 
 
+@pytest.mark.parametrize("command", ["find", "probe", "build", "forget"])
+def test_an_index_damaged_inside_is_a_one_line_error_that_says_what_to_do(
+    tmp_path, projects, command
+):
+    """Pages overwritten past the header (a disk error, a copy cut short): find and probe
+    ended in a traceback (sqlite3.DatabaseError), build in SQLite's bare words."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    with open(db_path, "r+b") as f:
+        for offset in range(4096, db_path.stat().st_size, 4096):
+            f.seek(offset)
+            f.write(b"\xff" * 2000)
+    args = {
+        "find": ["find", "ENOENT", str(db_path)],
+        "probe": ["probe", str(db_path)],
+        "build": ["build", str(db_path), "--source", str(projects), "-s", "--force"],
+        "forget": ["forget", str(db_path), "--session", SID],
+    }[command]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit)
+    assert result.stderr == (
+        f"Error: {db_path} is damaged (database disk image is malformed): move it aside and"
+        f" run `pastfix build {db_path}`; the sessions it kept without a transcript are only"
+        f" in it (`sqlite3 {db_path} .recover` may save them)\n"
+    )
+
+
 @pytest.mark.parametrize("how", ["python -m pastfix", "pastfix script"])
 def test_command_exits_with_its_code_and_flushes_output(tmp_path, projects, how):
     """main() leaves through os._exit: output must still arrive whole, codes unchanged."""
@@ -621,3 +649,29 @@ def test_every_command_takes_the_index_as_db_too(tmp_path, projects, monkeypatch
     assert both.exit_code == 2 and "give DB_PATH or --db, not both" in both.output
     other = run("build", "--db", str(db_path), "--default-db", "--source", str(projects))
     assert other.exit_code == 2 and "give --db or --default-db, not both" in other.output
+
+
+def test_an_error_pasted_without_quotes_is_told_to_be_quoted(tmp_path, projects, monkeypatch):
+    """`pastfix find EISDIR: illegal` said 'illegal not found: build it with `pastfix build
+    illegal`', and three words 'Got unexpected extra argument (operation)' alone."""
+    from pastfix.cli import QUOTE_HINT
+
+    monkeypatch.chdir(tmp_path)
+    assert run("build", "--source", str(projects), "-s").exit_code == 0
+    result = CliRunner().invoke(cli, ["find", "EISDIR:", "illegal"])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"Error: illegal not found: no index has that name. {QUOTE_HINT}\n",
+    )
+    result = CliRunner().invoke(cli, ["find", "EISDIR:", "illegal", "operation"])
+    assert result.exit_code == 2
+    assert result.stderr.endswith(
+        f"Error: Got unexpected extra argument (operation). {QUOTE_HINT}\n"
+    )
+    # An index named as one, or with --db, is still just not found.
+    for args in (["nope.db"], ["--db", "nope"]):
+        result = CliRunner().invoke(cli, ["find", "EISDIR", *args])
+        assert (
+            result.stderr
+            == f"Error: {args[-1]} not found: build it with `pastfix build {args[-1]}`\n"
+        )

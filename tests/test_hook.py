@@ -277,6 +277,55 @@ def test_problems_are_silent_and_told_on_stderr(index, tmp_path, capsys, problem
     assert hook.run(stdin, db) == ""
     err = capsys.readouterr().err
     assert err.startswith("pastfix hook: ")
+    # the reason as pastfix find gives it, not behind its exception's name
+    assert "NotAnIndex" not in err and "JSONDecodeError" not in err
+
+
+@pytest.mark.parametrize(
+    "stdin,said",
+    [
+        ("", "no event on standard input: "),
+        (" \n", "no event on standard input: "),
+        (
+            "{not json",
+            "the event on standard input is not JSON (Expecting property name enclosed in"
+            " double quotes: line 1 column 2 (char 1)): ",
+        ),
+    ],
+)
+def test_an_event_it_cannot_read_is_said_in_words(index, capsys, stdin, said):
+    """Run by hand with nothing or junk on stdin, it said `JSONDecodeError: Expecting
+    value: line 1 column 1 (char 0)`, naming neither what it reads nor how."""
+    assert hook.run(stdin, index) == ""
+    assert capsys.readouterr().err == f"pastfix hook: {said}{hook.USAGE}\n"
+    assert "pastfix hook --db index.db < event.json" in hook.USAGE
+
+
+def test_agent_claude_or_codex_is_what_no_agent_is(index, capsys):
+    """`--agent codex` was 'ValueError: no hook for agent ...' and silent forever, in a
+    hook command written by hand; an unknown name says which it takes."""
+    stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=7)))
+    answer = hook.run(stdin, index)
+    assert PAST in context_of(answer)
+    assert hook.run(stdin, index, agent="claude") == hook.run(stdin, index, agent="codex") == answer
+    assert hook.run(stdin, index, agent="bogus") == ""
+    assert capsys.readouterr().err == (
+        "pastfix hook: no agent 'bogus': --agent takes copilot, gemini or opencode"
+        " (Claude Code's and Codex's events need none)\n"
+    )
+
+
+def test_run_at_a_terminal_it_says_what_it_reads_instead_of_waiting(index, monkeypatch, capsys):
+    class Terminal:
+        def isatty(self):
+            return True
+
+        def read(self):
+            raise AssertionError("it waited for input at a terminal")
+
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    assert hook.main(["--db", str(index)]) == 0
+    assert capsys.readouterr() == ("", f"pastfix hook: {hook.USAGE}\n")
 
 
 def run_hook(args, stdin, env=None):
@@ -666,6 +715,4 @@ def test_a_slow_lookup_is_stopped_at_the_time_limit(index, monkeypatch, capsys):
     monkeypatch.setattr(hook, "TIME_LIMIT", 1e-6)  # past at the progress handler's first look
     stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=7)))
     assert hook.run(stdin, index) == ""
-    assert capsys.readouterr().err == (
-        "pastfix hook: QueryError: query took longer than 1e-06 s; narrow it\n"
-    )
+    assert capsys.readouterr().err == "pastfix hook: query took longer than 1e-06 s; narrow it\n"

@@ -127,6 +127,25 @@ def test_mcp_command_refuses_a_missing_index(tmp_path):
     assert "none.db not found" in out.output
 
 
+def test_started_at_a_terminal_it_says_what_it_waits_for(index, monkeypatch):  # noqa: F811
+    """`pastfix mcp` typed by hand waited for a client without a word."""
+    from click.testing import CliRunner
+
+    from pastfix import cli
+
+    served = []
+    monkeypatch.setattr(server, "serve", served.append)
+    monkeypatch.setattr(cli, "at_terminal", lambda: True)
+    out = CliRunner().invoke(cli.cli, ["mcp", "--db", str(index)])
+    assert (out.exit_code, served) == (0, [index])
+    assert out.stderr == (
+        f"pastfix mcp: serving {index} to an MCP client on standard input and output; an"
+        " agent starts it (pastfix mcp install). Ctrl-D ends it.\n"
+    )
+    monkeypatch.setattr(cli, "at_terminal", lambda: False)
+    assert CliRunner().invoke(cli.cli, ["mcp", "--db", str(index)]).stderr == ""
+
+
 def call_one(db, name, args, between=None):
     """One tool call to a server on `db`, after `between()` when given (mid-session)."""
 
@@ -158,6 +177,28 @@ def test_errors_keep_their_reason(index, tmp_path, monkeypatch):  # noqa: F811
     assert answer.content[0].text == (
         "Error executing tool find_past_fix: query took longer than 1e-06 s; narrow it"
     )
+
+
+def test_an_empty_error_or_a_damaged_index_is_said_as_pastfix_find(index, tmp_path):  # noqa: F811
+    """An empty error was "Not seen before: ... every word of ''.", as if looked up."""
+    answer = call_one(index, "find_past_fix", {"error": " \n"})
+    assert answer.is_error
+    assert answer.content[0].text == (
+        "Error executing tool find_past_fix: error is empty: give the failed call's error text"
+    )
+    db = tmp_path / "index.db"
+    db.write_bytes(index.read_bytes())
+
+    def damage():
+        with open(db, "r+b") as f:
+            for offset in range(4096, db.stat().st_size, 4096):
+                f.seek(offset)
+                f.write(b"\xff" * 2000)
+
+    answer = call_one(db, "session_errors", {"session_id": PAST}, damage)
+    assert answer.is_error
+    damaged = queries.damaged_index(db, "database disk image is malformed")
+    assert answer.content[0].text == f"Error executing tool session_errors: {damaged}"
 
 
 def test_the_columns_agents_get_are_the_canned_querys_own(index):  # noqa: F811

@@ -170,9 +170,9 @@ async def test_every_index_is_described_without_a_metadata_file(databases):
     assert tables["_sqlite_migrations"]["hidden"] is True
     assert tables["_build_state"]["hidden"] is True
     database = (await ds.client.get("/anyname")).text
-    assert "Claude Code and Codex sessions indexed by" in database
+    assert "Coding agents&#39; sessions (Claude Code, Codex CLI, Gemini CLI" in database
     sessions = (await ds.client.get("/anyname/sessions")).text
-    assert "One row per Claude Code or Codex session" in sessions
+    assert "One row per session of any agent" in sessions
     assert "The directory the session was started in" in sessions  # a column's description
     assert 'data-column="agent"' in sessions and "facet-info" in sessions
     rows = await get_json(ds, "/anyname/sessions.json", _shape="objects")
@@ -183,7 +183,7 @@ async def test_every_index_is_described_without_a_metadata_file(databases):
     assert {"is_error", "kind"} <= set(results.get("results", results))
     # other.db has a sessions table too, and is described by nothing of pastfix's.
     other = (await ds.client.get("/other/sessions")).text
-    assert "One row per Claude Code" not in other and "facet-info" not in other
+    assert "One row per session" not in other and "facet-info" not in other
 
 
 @pytest.mark.asyncio
@@ -192,11 +192,8 @@ async def test_a_metadata_file_overrides_the_plugin(databases):
     ds = Datasette(databases, metadata={"databases": {"index": {"tables": tables}}})
     page = (await ds.client.get("/index/sessions")).text
     assert "Mine" in page and "Where" in page
-    assert "One row per Claude Code or Codex session" not in page
-    assert (
-        "One row per Claude Code or Codex session"
-        in (await ds.client.get("/anyname/sessions")).text
-    )
+    assert "One row per session of any agent" not in page
+    assert "One row per session of any agent" in (await ds.client.get("/anyname/sessions")).text
 
 
 @pytest.mark.asyncio
@@ -534,7 +531,7 @@ async def test_session_page_html(ds):
     response = await ds.client.get("/index/-/session/s1")
     assert response.status_code == 200
     page = response.text
-    assert "<h1>fix the build</h1>" in page
+    assert '<h1 class="pf-session-title">fix the build</h1>' in page
     assert '<div class="pf-call pf-failed" id="call-t1">' in page
     assert '<div class="pf-result pf-error" id="result-t1">' in page
     # the Edit of build.js: a step of what fixed t1
@@ -798,7 +795,7 @@ async def test_an_index_from_an_older_pastfix_gets_its_queries_once_rebuilt(data
     # Its queries would fail on columns it lacks: none is offered until it is rebuilt.
     assert (await get_json(ds, "/old.json"))["queries"] == []
     assert (await ds.client.get("/old/find_past_fix?error=x")).status_code == 404
-    assert "One row per Claude Code" not in (await ds.client.get("/old/sessions")).text
+    assert "One row per session of any agent" not in (await ds.client.get("/old/sessions")).text
     # Brought up to date while served (as `pastfix build` would): the next request finds it.
     conn.execute(
         f"insert into _sqlite_migrations values ({', '.join('?' * len(migration))})", migration
@@ -807,7 +804,7 @@ async def test_an_index_from_an_older_pastfix_gets_its_queries_once_rebuilt(data
     conn.close()
     assert (await ds.client.get("/old/find_past_fix?error=x")).status_code == 200
     assert list(await offered_queries(ds, "old")) != []
-    assert "One row per Claude Code" in (await ds.client.get("/old/sessions")).text
+    assert "One row per session of any agent" in (await ds.client.get("/old/sessions")).text
 
 
 @pytest.mark.asyncio

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pastfix import LATEST_MIGRATION, queries, signatures
 from pastfix.cli import cli
@@ -820,10 +822,41 @@ def test_find_past_fix_quoted_values_tell_the_text_from_a_look_alike():
         ("error[E0502]: cannot borrow `v` as mutable", ["E0502"]),
         ("java.lang.OutOfMemoryError at 0x7f3a9c2d", ["java.lang", "java.lang.OutOfMemoryError"]),
         ("raw: EADDRINUSE OR ENOENT", []),
+        # Joined by `_` or `-<version>` alone, unquoted: a name too, as the README says.
+        ("ERROR: violates unique constraint users_email_key", ["users_email_key"]),
+        ("error while loading shared libraries: libgtk-3: cannot open", ["libgtk-3"]),
     ],
 )
 def test_distinctive_words(error, words):
     assert json.loads(queries.distinctive_words(error)) == words
+
+
+# _NAME as it was before it looked for a joined name only where a word starts.
+_OLD_NAME = re.compile(
+    r"(?P<joined>[^\W_]+(?:(?:[._@]|::|-(?=\d))[^\W_]+)+)"
+    r"|\b(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]+\b"
+    r"|\b[^\W_]+[A-Z][^\W_]*\b"
+)
+
+
+@given(st.text(alphabet="aZ9._@:-' \n", max_size=40))
+def test_names_are_found_where_the_old_pattern_found_them(text):
+    """Starting a joined name at a word's start only finds the same names as before."""
+    spans = [m.span() for m in queries._NAME.finditer(text)]
+    assert spans == [m.span() for m in _OLD_NAME.finditer(text)]
+
+
+def test_a_long_word_pasted_is_no_long_wait():
+    """A pasted word of 500,000 letters (a minified bundle's line, a base64 blob) kept
+    `pastfix find` busy for more than 11 minutes, the hook and the MCP tool too: a joined
+    name was tried from every letter of the word, to its end. Now 0.13 s."""
+    assert queries.distinctive_words("error: " + "x" * 500_000) == "[]"
+    # every dotted prefix of a name of 100,000 parts was joined (7 s for 8,000 parts)
+    assert json.loads(queries.distinctive_words("Error: " + "ab." * 100_000)) == [
+        "ab.ab",
+        "ab.ab.ab",
+        "ab.ab.ab.ab",
+    ]
 
 
 def test_find_past_fix_near_matches_share_a_rare_name(ranking):
@@ -840,6 +873,22 @@ def test_find_past_fix_near_matches_share_a_rare_name(ranking):
     )
     # A name in 3 of the 5 failures is not rare: no near match for it.
     assert queries.find_past_fix(ranking, "OCI: agent 'general-purpose' exited") == []
+
+
+def test_the_not_seen_notice_quotes_the_error_as_pasted():
+    """repr() doubled a Windows path's backslashes: the notice named an error never pasted."""
+    notice = queries.not_seen_notice(r"C:\Users\me\app.dll was not found", [])
+    assert notice == (
+        "Not seen before: no past failure has the signature or every word of"
+        r" 'C:\Users\me\app.dll was not found'."
+    )
+    assert queries.not_seen_notice("can't open 'a.txt'", []).endswith(
+        """every word of "can't open 'a.txt'"."""
+    )
+    pasted = "Traceback (most recent call last):\n  ...\nOSError: C:\\tmp\\x is busy\n"
+    assert queries.not_seen_notice(pasted, []).endswith(
+        r"(its key line: 'OSError: C:\tmp\x is busy')."
+    )
 
 
 def test_unseen_errors_on_the_demo_corpus(tmp_path):
@@ -1539,7 +1588,8 @@ def test_cli_find(index_path):
     assert result.output == (
         f"1. Read failed 2026-01-05 09:11 UTC in {APP}\n"
         "   session: fix the build\n"
-        f"   ran:    {APP}/src\n"
+        # a Read ran nothing: what it was on, relative to the project (was `ran:    {APP}/src`)
+        "   on:     src\n"
         "   error:  EISDIR: illegal operation on a directory, read\n"
         # a folder read as a file, then a file in it: that Read is the remedy
         # paths in the project relative to it, as the edits' and the find page's are
@@ -1898,7 +1948,7 @@ def test_a_call_known_by_its_input_alone_shows_what_the_input_says(tmp_path):
         (tool, "limit: 20, root: C:\\src\\app")
     ]
     card = queries.format_hit(1, row)
-    assert "   ran:    limit: 20\n" in card
+    assert "   on:     limit: 20\n" in card
     assert f"   fix:    {tool} limit: 20, root: C:\\src\\app  (changed: " in card
 
 

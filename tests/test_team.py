@@ -240,6 +240,18 @@ async def test_search_everything_leads_to_the_session_at_each_hit(ds):
 
 
 @pytest.mark.asyncio
+async def test_search_everything_says_each_failures_outcome(ds):
+    """A failure worked around (t4: a folder read as a file, then listed) was badged
+    'fixed', and one not fixed (t6) linked to 'how it was fixed'."""
+    page = (await ds.client.get("/-/search", params={"q": "EISDIR"})).text
+    assert 'how it was fixed</a> <span class="pf-badge">worked around</span>' in page
+    assert '<span class="pf-badge">fixed</span>' not in page
+    page = (await ds.client.get("/-/search", params={"q": "not a match"})).text
+    assert "find_past_fix: what came after</a></p>" in page
+    assert "how it was fixed" not in page and 'pf-badge">fixed' not in page
+
+
+@pytest.mark.asyncio
 async def test_search_all_tables_is_left_to_search_all_without_an_index(files):
     ds = Datasette([files["notes"]])
     page = (await ds.client.get("/-/search", params={"q": "pastfix"})).text

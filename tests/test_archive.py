@@ -96,12 +96,10 @@ def test_no_build_drops_a_session_whose_transcript_is_gone(
         monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
         monkeypatch.setattr(pdb.os, "cpu_count", lambda: 2)
     if rebuild == "schema migration":
-        # an index of the previous version: m012_archive is applied by the build
+        # an index of the version before m012_archive (and every later migration, whose
+        # names sort after it): the build applies them
         conn = sqlite3.connect(db_path)
-        conn.execute(
-            "DELETE FROM _sqlite_migrations"
-            " WHERE name IN ('m012_archive', 'm013_codex_reread', 'm014_codex_reread_0118')"
-        )
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm012_archive'")
         conn.execute("DROP INDEX idx_sessions_deleted")
         conn.execute("ALTER TABLE sessions DROP COLUMN transcript_deleted_at")
         conn.execute("ALTER TABLE source_files DROP COLUMN missing_since")

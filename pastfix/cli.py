@@ -324,6 +324,11 @@ def summary_line(stats: pdb.BuildStats) -> str:
         + (f", {_count(stats.redactions, 'secret')} redacted" if stats.redactions else "")
         + skipped
         + (
+            f", {_count(stats.rows_kept, 'row')} that files no longer hold kept"
+            if stats.rows_kept
+            else ""
+        )
+        + (
             f", {_sessions(stats.sessions_without_transcript)} kept without a transcript"
             if stats.sessions_without_transcript
             else ""

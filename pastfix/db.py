@@ -90,7 +90,10 @@ HELD_SQL: dict[str, Any] = {
         "EXISTS (SELECT 1 FROM main.messages m WHERE m.uuid = _aside_messages.uuid)",
         # an ephemeral index of the sessions' messages: a probe per row would read the
         # whole session for each (no index has the text)
-        "text > '' AND (session_id, type, coalesce(kind, ''), text) IN"
+        # (not Claude Code's: its uuid is the line's own, and a text it repeats, `\n\n`
+        # seven times in one session of ../shared/corpus/real, is a message each time)
+        "text > '' AND file_id IN (SELECT file_id FROM _aside_files WHERE agent != 'claude')"
+        " AND (session_id, type, coalesce(kind, ''), text) IN"
         " (SELECT session_id, type, coalesce(kind, ''), text FROM main.messages"
         " WHERE session_id IN (SELECT session_id FROM _aside_messages))",
     ),

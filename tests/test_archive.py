@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 from conftest import build_index
-from jsonl import failing_session, prompt, write_jsonl
+from jsonl import failing_session, prompt, say, write_jsonl
 
 from pastfix import cli, forget, queries
 from pastfix import db as pdb
@@ -891,6 +891,26 @@ def test_a_transcript_truncated_to_half_keeps_every_row_it_lost(
     conn = sqlite3.connect(db_path)
     conn.execute("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)")
     conn.close()
+
+
+def test_a_claude_code_message_cut_keeps_a_text_it_repeats(tmp_path, projects):
+    """Claude Code says the same short thing many times in a session (`Done.`, a lone
+    blank line): each is its own message, by its uuid. Cut from the transcript, every one
+    is kept, not only those whose text the part left holds once (the rule by text is for
+    agents whose ids number lines)."""
+    path = projects / "-home-dev-d" / f"{D}.jsonl"
+    lines = [say(f"{D}-done{i}", D, "Done.", f"2026-01-01T00:{i:02d}:00Z") for i in range(10)]
+    write_jsonl(path, lines)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    truncate_to_half(path)
+    stats = build_index(db_path, projects)
+    assert stats.rows_kept == 5
+    assert ", 5 rows that files no longer hold kept in " in cli.summary_line(stats)
+    conn = sqlite3.connect(db_path)
+    kept = conn.execute("SELECT count(*) FROM messages WHERE text = 'Done.'").fetchone()
+    conn.close()
+    assert kept == (10,)
 
 
 def test_a_result_rewritten_to_a_success_in_a_truncated_transcript_is_one(tmp_path, projects):

@@ -97,7 +97,13 @@ def _no_index() -> dict[str, Any]:
         "sessions_without_transcript": 0,
         "last_build": None,
         "sources": [
-            {**s, "exists": Path(s["path"]).is_dir(), "files": 0, "files_without_transcript": 0}
+            {
+                **s,
+                "exists": Path(s["path"]).is_dir(),
+                "files": 0,
+                "files_without_transcript": 0,
+                "files_with_rows_kept": 0,
+            }
             for s in _defaults()
         ],
     }
@@ -139,6 +145,11 @@ def _index(db_path: Path) -> dict[str, Any]:
     finally:
         conn.close()
     roots = (found["last_build"] or {}).get("sources") or _defaults()
+    # The kept copy (`<file>#<session id>`) of the rows a file still there no longer holds
+    # (cut short, rewritten) is no file deleted: it is told apart, as the rows kept.
+    present = {p for p, gone in files if not gone}
+    cut = {p for p, gone in files if gone and "#" in p and p.rpartition("#")[0] in present}
+    files = [(p, gone) for p, gone in files if p not in cut]
     found["sources"] = [
         {
             **root,
@@ -146,6 +157,9 @@ def _index(db_path: Path) -> dict[str, Any]:
             "files": sum(p.startswith(root["path"] + os.sep) for p, _ in files),
             "files_without_transcript": sum(
                 bool(gone) and p.startswith(root["path"] + os.sep) for p, gone in files
+            ),
+            "files_with_rows_kept": len(
+                {p.rpartition("#")[0] for p in cut if p.startswith(root["path"] + os.sep)}
             ),
         }
         for root in roots
@@ -212,9 +226,11 @@ def format_text(found: dict[str, Any]) -> str:
     for s in found["sources"]:
         gone = s["files_without_transcript"]
         there = "" if s.get("exists", True) else ", folder missing"
+        cut = s["files_with_rows_kept"]
+        kept = f", {cut:,} with rows kept that they no longer hold" if cut else ""
         lines.append(
             f"source:     {s['path']} ({s['agent']}, {s['files']:,} files indexed,"
-            f" {gone:,} of them deleted since{there})"
+            f" {gone:,} of them deleted since{kept}{there})"
         )
     hook = found["hook"]
     # The hook reads the index it was installed with, which a ./index.db shown above is not.

@@ -546,7 +546,8 @@ def test_status_of_nothing_says_what_to_do(tmp_path, claude_home, monkeypatch):
     assert (found["mcp_installed"], found["skill_installed"]) == (False, False)
     # each source has the keys it has once an index is built ("exists" was left out)
     assert found["sources"] and all(
-        set(s) == {"path", "agent", "exists", "files", "files_without_transcript"}
+        set(s)
+        == {"path", "agent", "exists", "files", "files_without_transcript", "files_with_rows_kept"}
         for s in found["sources"]
     )
     assert found["advice"][0].startswith("No index at ")
@@ -587,6 +588,7 @@ def test_status_of_an_index_with_everything_installed(tmp_path, projects, claude
             "exists": True,
             "files": 3,
             "files_without_transcript": 1,
+            "files_with_rows_kept": 0,
         }
     ]
     assert found["hook_installed"] and found["hook"]["events"] == [
@@ -911,6 +913,10 @@ def test_a_claude_code_message_cut_keeps_a_text_it_repeats(tmp_path, projects):
     kept = conn.execute("SELECT count(*) FROM messages WHERE text = 'Done.'").fetchone()
     conn.close()
     assert kept == (10,)
+    # status counts the transcript once, as a file with rows kept, and no file as deleted
+    (source,) = status_json(db_path)["sources"]
+    assert (source["files"], source["files_without_transcript"]) == (1, 0)
+    assert source["files_with_rows_kept"] == 1
 
 
 def test_a_result_rewritten_to_a_success_in_a_truncated_transcript_is_one(tmp_path, projects):

@@ -2084,9 +2084,21 @@ def edit_lines(edit: dict[str, Any]) -> list[tuple[str, str]]:
     to one short line each."""
     if edit["tool"] == "apply_patch":
         return [(sign, line) for sign, line in patch_lines(edit["new"]) if sign in "-+"]
-    old, new = whole_lines(edit["old"] or ""), whole_lines(edit["new"] or "")
-    changed = [(sign, line) for sign, line in diff_lines(old, new, context=0) if sign in "-+"]
+    changed = [(sign, line) for sign, line in edit_diff(edit, context=0) if sign in "-+"]
     return [(sign, line) for sign, line in changed if line.strip()] or changed
+
+
+def edit_diff(
+    edit: dict[str, Any], limit: int | None = None, context: int = 1
+) -> list[tuple[str, str]]:
+    """diff_lines of a fix_edits entry (not apply_patch's): without the line FIX_TEXT_CHARS
+    cut in two (whole_lines), unless what changed starts in it (a long line added after
+    the one the edit kept: the card showed an empty diff); then that line is shown cut."""
+    old, new = edit["old"] or "", edit["new"] or ""
+    shown = diff_lines(whole_lines(old), whole_lines(new), limit, context)
+    if not any(sign in "-+" for sign, _ in shown):
+        shown = diff_lines(old, new, limit, context)
+    return shown
 
 
 # Why a find_past_fix row claims no fix, by its outcome.

@@ -1863,6 +1863,20 @@ def test_an_edit_cut_to_fix_text_chars_shows_no_change_where_it_was_cut():
     ]
 
 
+def test_an_edit_that_adds_a_long_line_after_the_one_it_keeps_shows_that_line_cut():
+    # A plan's Edit that kept a line of 250 characters and added one of 600 after it
+    # (../shared/corpus/real): cut to FIX_TEXT_CHARS and then at its last whole line, the
+    # new side read as the old one, and every card showed an empty diff.
+    kept = "- MUI: " + "collections = Card grid; " * 10
+    added = "- **Notifications:** " + "success snackbar on every mutation; " * 20
+    cut = queries.FIX_TEXT_CHARS
+    edit = {"tool": "Edit", "file_path": "/p/plan.md", "tool_use_id": "t3"}
+    edit |= {"old": kept[:cut], "new": (kept + "\n" + added)[:cut]}
+    assert queries.edit_lines(edit) == [("+", (kept + "\n" + added)[:cut].split("\n")[1])]
+    # the find page's diff (with the line around it) is the same change
+    assert [sign for sign, _ in queries.edit_diff(edit)] == [" ", "+"]
+
+
 def test_the_signature_is_said_only_when_the_text_differs_from_the_pasted_one():
     # Pasted as it was recorded (same_text), the signature repeated the error line:
     # 40 of 94 real cards. When the text differs, it says why the failure matched.

@@ -507,8 +507,7 @@ def _edit_diff(edit: dict[str, Any]) -> list[tuple[str, str]]:
     """The lines a fix_edits entry changed, as the card's diff shows them."""
     if edit["tool"] == "apply_patch":
         return queries.patch_lines(edit["new"])[:DIFF_LINES]
-    old, new = queries.whole_lines(edit["old"] or ""), queries.whole_lines(edit["new"] or "")
-    return queries.diff_lines(old, new, DIFF_LINES)
+    return queries.edit_diff(edit, DIFF_LINES)
 
 
 def _json_list(value: Any) -> list[Any]:

@@ -410,6 +410,61 @@ def test_a_read_only_folder_is_named_without_calling_forget_a_build(
     )
 
 
+def test_a_dry_run_only_reads_so_it_lists_in_a_read_only_folder(tmp_path, projects, monkeypatch):
+    """`forget --dry-run` took the build lock and opened the index to write, so in a
+    read-only folder it failed ('is read-only: changing index.db needs files beside it')
+    just to list. Root writes anywhere: the folder is made read-only for pastfix's checks,
+    and creating the lock file fails as it would there."""
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    build_index(db_path, projects)
+    (tmp_path / "index.db.lock").unlink()
+    real_open, real_access = os.open, os.access
+
+    def read_only_open(path, flags, *args):
+        if str(path).endswith(".lock"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", read_only_open)
+    monkeypatch.setattr(
+        os, "access", lambda path, mode: mode != os.W_OK and real_access(path, mode)
+    )
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    result = CliRunner().invoke(cli.cli, ["forget", str(db_path), "--missing", "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [A]
+    assert result.stderr.startswith("Would forget 1 session (")
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+
+
+def test_a_damaged_sessions_table_is_said_by_a_dry_run_that_finds_nothing(tmp_path, projects):
+    """With the sessions table's page overwritten, `--missing` read only the (empty,
+    intact) index of deleted transcripts, and said 'No session matches: nothing
+    forgotten' of a damaged index."""
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'sessions'").fetchone()[0]
+    conn.close()
+    with open(db_path, "r+b") as f:
+        f.seek((root - 1) * page_size)
+        f.write(b"\xff" * 2000)
+    for extra in (["--dry-run"], []):
+        result = CliRunner().invoke(cli.cli, ["forget", str(db_path), "--missing", *extra])
+        assert (result.exit_code, result.stdout) == (1, ""), result.output
+        assert result.stderr == (
+            f"Error: {db_path} is damaged (database disk image is malformed): move it aside"
+            f" and run `pastfix build {db_path}`; the sessions it kept without a transcript"
+            f" are only in it (`sqlite3 {db_path} .recover` may save them)\n"
+        )
+
+
 def test_forget_without_db_path_reads_the_index_status_shows(tmp_path, projects, monkeypatch):
     """From a folder without ./index.db, status showed the hook's index and forget said
     'index.db not found: there is no index to forget from'."""

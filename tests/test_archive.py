@@ -814,6 +814,65 @@ def test_status_names_each_agents_hook_where_that_agent_is_used(tmp_path, fake_h
     assert [h["installed"] for h in found] == [False] * len(others)
 
 
+@pytest.mark.parametrize(
+    "agent, name, read_for, text, told",
+    [
+        ("gemini", ".gemini/settings.json", {"hook", "mcp"}, "{bad", "is not valid JSON ("),
+        ("copilot", ".copilot/hooks/pastfix.json", {"hook"}, "{bad", "is not valid JSON ("),
+        ("copilot", ".copilot/mcp-config.json", {"mcp"}, "[1]", "does not hold a JSON object"),
+        ("codex", ".codex/hooks.json", {"hook"}, "{bad", "is not valid JSON ("),
+        ("codex", ".codex/config.toml", {"mcp"}, "[mcp_servers", "is not valid TOML ("),
+        ("claude", ".claude.json", {"mcp"}, "{bad", "is not valid JSON ("),
+        ("opencode", ".config/opencode/opencode.json", {"mcp"}, "{bad", "is not valid JSON ("),
+        # Gemini CLI reads JSON with comments: such a file is not said to be broken.
+        (
+            "gemini",
+            ".gemini/settings.json",
+            {"hook", "mcp"},
+            '{\n  // mine\n  "a": 1\n}',
+            "has comments (line 2): pastfix reads and writes plain JSON only, so remove them first",
+        ),
+    ],
+)
+def test_status_says_an_agents_config_it_cannot_read(
+    tmp_path, fake_home, agent, name, read_for, text, told
+):
+    """With ~/.gemini/settings.json not JSON, status said 'hook: not installed for Gemini
+    CLI' and 'mcp: not installed', as of a file it had read; Claude Code's settings alone
+    had a note."""
+    from pastfix import agents
+
+    path = fake_home / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    found = status_json(tmp_path / "index.db")
+    said = [h["problem"] for h in found["agent_hooks"] if "problem" in h]
+    said += [p["problem"] for p in found["mcp"]["problems"] if p["agent"] == agent]
+    assert len(said) == len(read_for) and len(set(said)) == 1, found
+    problem = said[0]
+    assert problem.startswith(f"{path} {told}")
+    hooks = [h for h in found["agent_hooks"] if h["where"] == str(path)]
+    assert [h.get("problem") for h in hooks] == ([problem] if "hook" in read_for else [])
+    mcp = [p for p in found["mcp"]["problems"] if p["config"] == str(path)]
+    assert [(p["agent"], p["problem"]) for p in mcp] == (
+        [(agent, problem)] if "mcp" in read_for else []
+    )
+    lines = CliRunner().invoke(cli.cli, ["status", str(tmp_path / "index.db")]).stdout
+    lines = [line for line in lines.splitlines() if problem in line]
+    expected = []
+    if "hook" in read_for:
+        expected.append(
+            f"hook:       not installed for {agents.label(agent)} in {path} ({problem})"
+        )
+    if "mcp" in read_for:
+        expected.append(f"mcp:        not read for {agents.label(agent)}: {problem}")
+    assert lines == expected
+    path.write_text("{}" if path.suffix == ".json" else "")
+    found = status_json(tmp_path / "index.db")
+    assert found["mcp"]["problems"] == []
+    assert not any("problem" in h for h in found["agent_hooks"])
+
+
 def test_status_gives_claude_codes_advice_only_where_claude_code_is_used(tmp_path, fake_home):
     """A machine with only Gemini CLI is not told how Claude Code deletes transcripts."""
     (fake_home / ".gemini").mkdir()

@@ -678,7 +678,10 @@ def mcp(ctx: click.Context, db_path: Path | None) -> None:
             " an agent starts it (pastfix mcp install). Ctrl-D ends it.",
             err=True,
         )
-    server.serve(db_path)
+    try:
+        server.serve(db_path)
+    except server.NotJsonRpc as e:
+        raise click.ClickException(str(e)) from e
 
 
 def at_terminal() -> bool:

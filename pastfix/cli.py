@@ -678,7 +678,10 @@ def mcp(ctx: click.Context, db_path: Path | None) -> None:
             " an agent starts it (pastfix mcp install). Ctrl-D ends it.",
             err=True,
         )
-    server.serve(db_path)
+    try:
+        server.serve(db_path)
+    except server.NotJsonRpc as e:
+        raise click.ClickException(str(e)) from e
 
 
 def at_terminal() -> bool:
@@ -823,7 +826,11 @@ def skill_install(dest: Path | None, agent: str) -> None:
     help="Sessions last active before DATE (2026-01-31, or 2026-01-31T18:00; UTC unless it says)",
 )
 @click.option("--missing", is_flag=True, help="Sessions whose transcripts are gone")
-@click.option("--dry-run", is_flag=True, help="List what would go, and change nothing")
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="List what would go, and change nothing: it only reads the index (no lock, no write)",
+)
 @click.option("--yes", "-y", is_flag=True, help="Do not ask first (it asks only on a terminal)")
 @_db_alias
 def forget_(

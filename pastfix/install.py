@@ -125,6 +125,13 @@ def read_settings(path: Path) -> dict[str, Any]:
     try:
         settings = json.loads(text)
     except json.JSONDecodeError as e:
+        if text[e.pos : e.pos + 2] in ("//", "/*"):
+            # Gemini CLI, Copilot CLI and opencode read their files as JSON with comments:
+            # such a file is not broken, only more than pastfix reads.
+            raise InstallError(
+                f"{path} has comments (line {e.lineno}): pastfix reads and writes plain JSON"
+                " only, so remove them first"
+            ) from e
         raise InstallError(f"{path} is not valid JSON ({e}): fix it first") from e
     if not isinstance(settings, dict):
         raise InstallError(f"{path} does not hold a JSON object: fix it first")
@@ -550,6 +557,20 @@ def runs_pastfix(servers: Any) -> bool:
     return False
 
 
+def config_problem(path: Path) -> str | None:
+    """Why pastfix cannot read an agent's settings or config file, None when it can or
+    there is none (pastfix status): what it finds there (has_our_hooks, the McpInstall's
+    found) reads such a file as holding nothing, which status said as 'not installed'."""
+    try:
+        if path.suffix == ".toml":
+            _read_toml(path)
+        else:
+            read_settings(path)
+    except InstallError as e:
+        return str(e)
+    return None
+
+
 def _json_config(path: Path) -> dict[str, Any]:
     """A JSON config as a dict, {} when it is missing or unreadable (pastfix status)."""
     try:
@@ -751,6 +772,8 @@ class HookInstall(NamedTuple):
     after: Callable[[Path], str | None] = lambda path: None
     # whether the file holds pastfix's hooks (pastfix status)
     installed: Callable[[Path], bool] = lambda path: has_our_hooks(path)
+    # why the file cannot be read, when it cannot (pastfix status)
+    problem: Callable[[Path], str | None] = lambda path: config_problem(path)
 
 
 def has_our_hooks(path: Path) -> bool:
@@ -812,6 +835,7 @@ HOOKS: dict[str, HookInstall] = {
         uninstall_opencode_plugin,
         "Wrote pastfix's opencode plugin to {} (restart opencode)",
         installed=_is_our_plugin,
+        problem=lambda path: None,  # a plugin of pastfix's own, no config of the user's
     ),
 }
 

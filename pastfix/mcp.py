@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import sqlite3
+import threading
 from importlib import metadata
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,7 +25,7 @@ from typing import Annotated, Any
 import pydantic
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult, TextContent, jsonrpc_message_adapter
 
 from pastfix import agents, queries
 
@@ -202,6 +204,13 @@ def create_server(db_path: Path) -> MCPServer:
                     error, limit = str(params["error"]), int(str(params["limit"]))
                     return result(name, queries.find_past_fix(conn, error, limit), error)
                 rows = queries.run(conn, name, **params)
+                session = str(params.get("session_id", ""))
+                if not rows and session and not queries.has_session(conn, session):
+                    # It was "session_errors: no rows", as of a session without failures.
+                    raise ToolError(
+                        f"no session {session!r} in {db_path}: give a session_id that"
+                        " find_past_fix, search_messages or file_history returned"
+                    )
             finally:
                 conn.close()
         except (queries.NotAnIndex, queries.QueryError) as e:
@@ -246,14 +255,68 @@ def create_server(db_path: Path) -> MCPServer:
     return server
 
 
+class NotJsonRpc(Exception):
+    """Standard input ended without one JSON-RPC message: no MCP client spoke to the server."""
+
+
+class _Input:
+    """What the lines of standard input were: JSON-RPC messages, and lines that were not."""
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.messages = 0
+        self.other = 0
+        self.ended = threading.Event()
+
+    def check(self, line: bytes) -> None:
+        """Count `line` (one line of input, repaired), and say on stderr when it is no
+        JSON-RPC message: the SDK drops such a line without a word (a debug log), and
+        the client, if it was one, waits for an answer that never comes."""
+        self.lines += 1
+        if not line.strip():
+            return
+        try:
+            jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except pydantic.ValidationError:
+            try:
+                json.loads(line)
+                reason = "is not a JSON-RPC 2.0 message"
+            except ValueError as e:
+                reason = f"is not JSON ({e})"
+            self.other += 1
+            text = queries.one_line(line.decode("utf-8", "replace"), TEXT_VALUE_CHARS)
+            _warn(f"pastfix mcp: line {self.lines} of standard input {reason}, ignored: {text}")
+        else:
+            self.messages += 1
+
+
+def _warn(text: str) -> None:
+    try:
+        os.write(2, (text + "\n").encode("utf-8", "replace"))
+    except OSError:  # no stderr: the client closed it
+        pass
+
+
 def serve(db_path: Path) -> None:
-    """Run the server on standard input and output until the client closes them."""
-    _repair_stdin()
+    """Run the server on standard input and output until the client closes them.
+
+    NotJsonRpc when the input held lines but not one JSON-RPC message (`echo garbage |
+    pastfix mcp`): the SDK read and dropped them, and the server ended as after a session.
+    """
+    seen = _repair_stdin()
     create_server(db_path).run("stdio")
+    if seen.ended.is_set() and seen.other and not seen.messages:
+        lines = "1 line that is" if seen.other == 1 else f"{seen.other:,} lines that are"
+        raise NotJsonRpc(
+            f"no JSON-RPC message on standard input, only {lines} not one (said above):"
+            " pastfix mcp is a server for an MCP client, which an agent starts"
+            " (pastfix mcp install)"
+        )
 
 
-def _repair_stdin() -> None:
-    """Give the SDK the client's messages with each lone surrogate escape made \\uFFFD.
+def _repair_stdin() -> _Input:
+    """Give the SDK the client's messages with each lone surrogate escape made \\uFFFD,
+    and tell each line that is no JSON-RPC message (_Input.check); what was read.
 
     An error text holding half an emoji (a string Node cut, "\\ud83d") is valid JSON, but
     the SDK's parser refuses the whole message and answers nothing: the agent's call
@@ -261,11 +324,9 @@ def _repair_stdin() -> None:
     that reads the real one (the SDK reads file descriptor 0 itself, so no stream of ours
     could stand in for it); at the client's end of input the pipe ends too.
     """
-    import os
-    import threading
-
     from pastfix import lines
 
+    seen = _Input()
     source = os.fdopen(os.dup(0), "rb", buffering=0)
     read, write = os.pipe()
     os.dup2(read, 0)
@@ -278,8 +339,16 @@ def _repair_stdin() -> None:
                 pending += chunk
                 cut = pending.rfind(b"\n") + 1
                 if cut:
-                    out.write(lines.without_lone_surrogates(pending[:cut]))
+                    done = lines.without_lone_surrogates(pending[:cut])
+                    out.write(done)
+                    for line in done.splitlines():
+                        seen.check(line)
                     pending = pending[cut:]
-            out.write(lines.without_lone_surrogates(pending))
+            done = lines.without_lone_surrogates(pending)
+            out.write(done)
+            if done:
+                seen.check(done)
+        seen.ended.set()
 
     threading.Thread(target=pump, name="pastfix-stdin", daemon=True).start()
+    return seen

@@ -1644,6 +1644,14 @@ PAGE_INPUT_CHARS = 2_000
 PAGE_RESULT_CHARS = 5_000
 
 SESSION_SQL = "select * from sessions where session_id = ?"
+
+
+def has_session(conn: sqlite3.Connection, session_id: str) -> bool:
+    """Whether the index holds session `session_id`: a query of one session that gives no
+    rows means none, or no such session, which an agent must be told apart."""
+    return conn.execute(SESSION_SQL, [session_id]).fetchone() is not None
+
+
 SESSION_MESSAGE_IDS_SQL = (
     "select id, uuid from messages where session_id = ? order by timestamp, id"
 )

@@ -65,7 +65,12 @@ def status(db_path: Path, settings_path: Path | None = None) -> dict[str, Any]:
         result["hook"]["problem"] = problem
     # the other agents' hooks, for those whose folder is here
     result["agent_hooks"] = [
-        {"agent": name, "where": str(where), "installed": how.installed(where)}
+        {
+            "agent": name,
+            "where": str(where),
+            "installed": how.installed(where),
+            **_problem(how.problem(where)),
+        }
         for name, how in install.HOOKS.items()
         if name != agents.CLAUDE
         for where in [how.where()]
@@ -174,10 +179,23 @@ def _settings(path: Path) -> tuple[dict[str, Any], str | None]:
         return {}, str(e)
 
 
+def _problem(problem: str | None) -> dict[str, str]:
+    """{"problem": ...} when there is one, as `hook` has it, else nothing."""
+    return {"problem": problem} if problem else {}
+
+
 def _mcp() -> tuple[bool, dict[str, Any]]:
-    """Whether an MCP server that runs `pastfix mcp` is set up, for any agent, and where."""
+    """Whether an MCP server that runs `pastfix mcp` is set up, for any agent, and where;
+    and the config files that could not be read, where it may be set up unseen."""
     where = [place for how in install.MCP_SERVERS.values() for place in how.found(how.where())]
-    return bool(where), {"where": where}
+    problems = [
+        {"agent": name, "config": str(config), "problem": problem}
+        for name, how in install.MCP_SERVERS.items()
+        for config in [how.where()]
+        for problem in [install.config_problem(config)]
+        if problem
+    ]
+    return bool(where), {"where": where, "problems": problems}
 
 
 def advice(found: dict[str, Any]) -> list[str]:
@@ -245,9 +263,13 @@ def format_text(found: dict[str, Any]) -> str:
         lines.append(
             f"hook:       {'installed' if other['installed'] else 'not installed'} for"
             f" {agents.label(other['agent'])} in {other['where']}"
+            + (f" ({other['problem']})" if other.get("problem") else "")
         )
     mcp = found["mcp"]["where"]
     lines.append(f"mcp:        {'installed in ' + ', '.join(mcp) if mcp else 'not installed'}")
+    for unread in found["mcp"]["problems"]:
+        who = agents.label(unread["agent"])
+        lines.append(f"mcp:        not read for {who}: {unread['problem']}")
     skill = "installed in" if found["skill_installed"] else "not installed in"
     lines.append(f"skill:      {skill} {found['skill']['where']}")
     for other in found["agent_skills"]:

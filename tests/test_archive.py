@@ -410,6 +410,61 @@ def test_a_read_only_folder_is_named_without_calling_forget_a_build(
     )
 
 
+def test_a_dry_run_only_reads_so_it_lists_in_a_read_only_folder(tmp_path, projects, monkeypatch):
+    """`forget --dry-run` took the build lock and opened the index to write, so in a
+    read-only folder it failed ('is read-only: changing index.db needs files beside it')
+    just to list. Root writes anywhere: the folder is made read-only for pastfix's checks,
+    and creating the lock file fails as it would there."""
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    build_index(db_path, projects)
+    (tmp_path / "index.db.lock").unlink()
+    real_open, real_access = os.open, os.access
+
+    def read_only_open(path, flags, *args):
+        if str(path).endswith(".lock"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", read_only_open)
+    monkeypatch.setattr(
+        os, "access", lambda path, mode: mode != os.W_OK and real_access(path, mode)
+    )
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    result = CliRunner().invoke(cli.cli, ["forget", str(db_path), "--missing", "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [A]
+    assert result.stderr.startswith("Would forget 1 session (")
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+
+
+def test_a_damaged_sessions_table_is_said_by_a_dry_run_that_finds_nothing(tmp_path, projects):
+    """With the sessions table's page overwritten, `--missing` read only the (empty,
+    intact) index of deleted transcripts, and said 'No session matches: nothing
+    forgotten' of a damaged index."""
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'sessions'").fetchone()[0]
+    conn.close()
+    with open(db_path, "r+b") as f:
+        f.seek((root - 1) * page_size)
+        f.write(b"\xff" * 2000)
+    for extra in (["--dry-run"], []):
+        result = CliRunner().invoke(cli.cli, ["forget", str(db_path), "--missing", *extra])
+        assert (result.exit_code, result.stdout) == (1, ""), result.output
+        assert result.stderr == (
+            f"Error: {db_path} is damaged (database disk image is malformed): move it aside"
+            f" and run `pastfix build {db_path}`; the sessions it kept without a transcript"
+            f" are only in it (`sqlite3 {db_path} .recover` may save them)\n"
+        )
+
+
 def test_forget_without_db_path_reads_the_index_status_shows(tmp_path, projects, monkeypatch):
     """From a folder without ./index.db, status showed the hook's index and forget said
     'index.db not found: there is no index to forget from'."""
@@ -757,6 +812,65 @@ def test_status_names_each_agents_hook_where_that_agent_is_used(tmp_path, fake_h
         CliRunner().invoke(cli.cli, ["hook", "uninstall", "--agent", name])
     found = status_json(tmp_path / "index.db")["agent_hooks"]
     assert [h["installed"] for h in found] == [False] * len(others)
+
+
+@pytest.mark.parametrize(
+    "agent, name, read_for, text, told",
+    [
+        ("gemini", ".gemini/settings.json", {"hook", "mcp"}, "{bad", "is not valid JSON ("),
+        ("copilot", ".copilot/hooks/pastfix.json", {"hook"}, "{bad", "is not valid JSON ("),
+        ("copilot", ".copilot/mcp-config.json", {"mcp"}, "[1]", "does not hold a JSON object"),
+        ("codex", ".codex/hooks.json", {"hook"}, "{bad", "is not valid JSON ("),
+        ("codex", ".codex/config.toml", {"mcp"}, "[mcp_servers", "is not valid TOML ("),
+        ("claude", ".claude.json", {"mcp"}, "{bad", "is not valid JSON ("),
+        ("opencode", ".config/opencode/opencode.json", {"mcp"}, "{bad", "is not valid JSON ("),
+        # Gemini CLI reads JSON with comments: such a file is not said to be broken.
+        (
+            "gemini",
+            ".gemini/settings.json",
+            {"hook", "mcp"},
+            '{\n  // mine\n  "a": 1\n}',
+            "has comments (line 2): pastfix reads and writes plain JSON only, so remove them first",
+        ),
+    ],
+)
+def test_status_says_an_agents_config_it_cannot_read(
+    tmp_path, fake_home, agent, name, read_for, text, told
+):
+    """With ~/.gemini/settings.json not JSON, status said 'hook: not installed for Gemini
+    CLI' and 'mcp: not installed', as of a file it had read; Claude Code's settings alone
+    had a note."""
+    from pastfix import agents
+
+    path = fake_home / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    found = status_json(tmp_path / "index.db")
+    said = [h["problem"] for h in found["agent_hooks"] if "problem" in h]
+    said += [p["problem"] for p in found["mcp"]["problems"] if p["agent"] == agent]
+    assert len(said) == len(read_for) and len(set(said)) == 1, found
+    problem = said[0]
+    assert problem.startswith(f"{path} {told}")
+    hooks = [h for h in found["agent_hooks"] if h["where"] == str(path)]
+    assert [h.get("problem") for h in hooks] == ([problem] if "hook" in read_for else [])
+    mcp = [p for p in found["mcp"]["problems"] if p["config"] == str(path)]
+    assert [(p["agent"], p["problem"]) for p in mcp] == (
+        [(agent, problem)] if "mcp" in read_for else []
+    )
+    lines = CliRunner().invoke(cli.cli, ["status", str(tmp_path / "index.db")]).stdout
+    lines = [line for line in lines.splitlines() if problem in line]
+    expected = []
+    if "hook" in read_for:
+        expected.append(
+            f"hook:       not installed for {agents.label(agent)} in {path} ({problem})"
+        )
+    if "mcp" in read_for:
+        expected.append(f"mcp:        not read for {agents.label(agent)}: {problem}")
+    assert lines == expected
+    path.write_text("{}" if path.suffix == ".json" else "")
+    found = status_json(tmp_path / "index.db")
+    assert found["mcp"]["problems"] == []
+    assert not any("problem" in h for h in found["agent_hooks"])
 
 
 def test_status_gives_claude_codes_advice_only_where_claude_code_is_used(tmp_path, fake_home):

@@ -201,6 +201,55 @@ def test_an_empty_error_or_a_damaged_index_is_said_as_pastfix_find(index, tmp_pa
     assert answer.content[0].text == f"Error executing tool session_errors: {damaged}"
 
 
+@pytest.mark.parametrize(
+    "name, args",
+    [("session_errors", {}), ("session_tool_output", {"pattern": "built in"})],
+)
+def test_an_unknown_session_is_said_not_no_rows(index, name, args):  # noqa: F811
+    """A session id the index does not hold was answered "session_errors: no rows", as a
+    session without failures is."""
+    answer = call_one(index, name, {"session_id": "no-such-session", **args})
+    assert answer.is_error
+    assert answer.content[0].text == (
+        f"Error executing tool {name}: no session 'no-such-session' in {index}: give a"
+        " session_id that find_past_fix, search_messages or file_history returned"
+    )
+    # a session that is there, with nothing that matches: no rows, as before
+    answer = call_one(index, "session_tool_output", {"session_id": PAST, "pattern": "zzqx"})
+    assert not answer.is_error and answer.content[0].text == "session_tool_output: no rows"
+
+
+def test_input_that_is_no_json_rpc_is_said_on_stderr(index):  # noqa: F811
+    """`echo garbage | pastfix mcp` ended with exit 0 and no word: the SDK drops each line
+    it cannot parse. A line that is not JSON-RPC is now said on stderr, and input that held
+    none that is, exit 1; a client's session with one such line still ends with 0."""
+    import subprocess
+
+    def serve(stdin):
+        command = [sys.executable, "-m", "pastfix", "mcp", "--db", str(index)]
+        return subprocess.run(command, input=stdin, capture_output=True, timeout=60)
+
+    done = serve(b"garbage\n\n[1, 2]")
+    assert (done.returncode, done.stdout) == (1, b"")
+    assert done.stderr.decode().splitlines() == [
+        "pastfix mcp: line 1 of standard input is not JSON (Expecting value: line 1 column 1"
+        " (char 0)), ignored: garbage",
+        "pastfix mcp: line 3 of standard input is not a JSON-RPC 2.0 message, ignored: [1, 2]",
+        "Error: no JSON-RPC message on standard input, only 2 lines that are not one (said"
+        " above): pastfix mcp is a server for an MCP client, which an agent starts (pastfix"
+        " mcp install)",
+    ]
+    ping = {"jsonrpc": "2.0", "id": 7, "method": "ping"}
+    done = serve(b"hello\n" + json.dumps(ping).encode() + b"\n")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"jsonrpc": "2.0", "id": 7, "result": {}}
+    assert done.stderr.decode() == (
+        "pastfix mcp: line 1 of standard input is not JSON (Expecting value: line 1 column 1"
+        " (char 0)), ignored: hello\n"
+    )
+    assert serve(b"").returncode == 0  # a client that closes at once said nothing wrong
+
+
 def test_the_columns_agents_get_are_the_canned_querys_own(index):  # noqa: F811
     """Each MCP tool's `columns` (queries.CANNED_QUERIES) names its SQL's columns, in order."""
     conn = queries.connect(index)

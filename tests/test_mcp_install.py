@@ -245,7 +245,9 @@ def test_opencode_edits_its_jsonc_file_when_only_that_one_exists(fake_home, tmp_
     # With comments, which pastfix does not keep: refused, untouched.
     jsonc.write_text('{\n  // mine\n  "model": "a/b"\n}\n')
     result = invoke("install", "--agent", "opencode", "--db", str(tmp_path / "i.db"))
-    assert result.exit_code == 1 and "is not valid JSON" in result.output
+    assert result.exit_code == 1 and f"Error: {jsonc} has comments (line 2): pastfix reads" in (
+        result.output
+    )
     exe = " ".join(install.pastfix_executable())
     assert f", or run `opencode mcp add pastfix -- {exe} mcp --db {tmp_path / 'i.db'}`" in (
         result.output

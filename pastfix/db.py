@@ -2197,7 +2197,10 @@ class _Builder:
         except OSError as e:
             conn.execute("ROLLBACK TO file")
             conn.execute("RELEASE file")
-            self.aside = False  # rolled back with the rest
+            if aside:
+                # Its own aside is rolled back with the rest; the rows a bulk build set
+                # aside before (_set_aside_of) are not, and are still put back.
+                self.aside = False
             self._file_problem(source.path, f"cannot read: {e.strerror or e}")
             return False
         if aside:  # before the FTS rows below, which then index the kept messages too

@@ -1007,3 +1007,41 @@ def test_the_kept_rows_of_a_truncated_transcript_move_with_it(tmp_path, projects
         k: v for k, v in before.items() if k != "files"
     }
     assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
+
+
+def refuse_to_open(monkeypatch, path):
+    """Make `path` fail to open, as a file without read permission does (tests run as root)."""
+    real = pdb._open_regular
+
+    def open_regular(name):
+        if name == str(path):
+            raise PermissionError(13, "Permission denied", name)
+        return real(name)
+
+    monkeypatch.setattr(pdb, "_open_regular", open_regular)
+
+
+@pytest.mark.parametrize("rebuild", ["incremental", "forced", "forced in two processes"])
+def test_a_new_file_that_cannot_be_read_keeps_what_a_truncated_one_lost(
+    tmp_path, projects, rebuild, monkeypatch
+):
+    """A file that fails to open rolls back its own read: the rows other files set aside
+    before (a forced build sets aside every cut file's first) are still put back."""
+    path = long_session(projects)
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    before = kept_state(db_path)
+    truncate_to_half(path)
+    new = write_jsonl(projects / "-home-dev-z" / "zzzz.jsonl", [say("z1", "zzzz", "hi", "t")])
+    refuse_to_open(monkeypatch, new)
+    if rebuild == "forced in two processes":
+        monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+        monkeypatch.setattr(pdb.os, "cpu_count", lambda: 2)
+    stats = build_index(db_path, projects, force=rebuild != "incremental")
+    assert any("zzzz.jsonl" in p and "cannot read" in p for p in stats.problem_examples)
+    assert stats.rows_kept > 0
+    assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
+    after = kept_state(db_path)
+    for key in ("results", "calls", "fixes", "sessions", "fts", "errors_fts", "page"):
+        assert after[key] == before[key], key

@@ -88,14 +88,30 @@ ASIDE_TABLES = (*DATA_TABLES, "redactions")
 HELD_SQL: dict[str, Any] = {
     "messages": (
         "EXISTS (SELECT 1 FROM main.messages m WHERE m.uuid = _aside_messages.uuid)",
-        # an ephemeral index of the sessions' messages: a probe per row would read the
-        # whole session for each (no index has the text)
-        # (not Claude Code's: its uuid is the line's own, and a text it repeats, `\n\n`
-        # seven times in one session of ../shared/corpus/real, is a message each time)
-        "text > '' AND file_id IN (SELECT file_id FROM _aside_files WHERE agent != 'claude')"
-        " AND (session_id, type, coalesce(kind, ''), text) IN"
-        " (SELECT session_id, type, coalesce(kind, ''), text FROM main.messages"
-        " WHERE session_id IN (SELECT session_id FROM _aside_messages))",
+        # By text, counted: as many rows of a text as the index holds again, no more (a
+        # rollout cut to its first five turns held its nine `continue` prompts by the
+        # five left). Not Claude Code's: its uuid is the line's own, and a text it
+        # repeats (`\n\n` seven times in one session of ../shared/corpus/real) is a
+        # message each time. Those held by their key were counted out first
+        # (_held_uuids), and of a file whose ids number its lines the rows the index has
+        # again with the same id and text go first, then the oldest. The rows a file held
+        # before a read that sets only its kept copies aside (_reclaim) hold none: they were
+        # beside those rows, not them (_read_before). Ephemeral indexes
+        # of the sessions' messages: no index has the text.
+        "rowid IN (SELECT a.rowid FROM ("
+        " SELECT x.rowid, x.session_id, x.type, coalesce(x.kind, '') AS kind, x.text,"
+        " row_number() OVER (PARTITION BY x.session_id, x.type, coalesce(x.kind, ''), x.text"
+        " ORDER BY EXISTS (SELECT 1 FROM main.messages m WHERE m.uuid = x.uuid"
+        " AND m.text = x.text) DESC, x.timestamp, x.line_no, x.rowid) AS n"
+        " FROM _aside_messages x WHERE x.text > ''"
+        " AND x.file_id IN (SELECT file_id FROM _aside_files WHERE agent != 'claude')) a"
+        " JOIN (SELECT session_id, type, coalesce(kind, '') AS kind, text, count(*) AS held"
+        " FROM main.messages WHERE text > ''"
+        " AND session_id IN (SELECT session_id FROM _aside_messages)"
+        " AND uuid NOT IN (SELECT uuid FROM _held_uuids)"
+        " AND id NOT IN (SELECT id FROM _read_before) GROUP BY 1, 2, 3, 4) m"
+        " ON m.session_id = a.session_id AND m.type = a.type AND m.kind = a.kind"
+        " AND m.text = a.text WHERE a.n <= m.held)",
     ),
     "tool_calls": (
         "EXISTS (SELECT 1 FROM main.tool_calls c"
@@ -1243,6 +1259,10 @@ class _Builder:
         self.per_session_done = False
         # Whether rows were set aside that _keep_cut_rows has yet to put back.
         self.aside = False
+        # The highest message id before the file being read (a refresh), and whether the
+        # ids of its rows from before were noted (_read_before): see _reclaim.
+        self.first_id: int | None = None
+        self.read_before = False
         self.column_names: dict[str, list[str]] = {}
 
     # -- planning -------------------------------------------------------
@@ -1868,6 +1888,7 @@ class _Builder:
                 f"CREATE TEMP TABLE IF NOT EXISTS _aside_{table} AS"
                 f" SELECT * FROM main.{table} WHERE 0"
             )
+        conn.execute("CREATE TEMP TABLE IF NOT EXISTS _read_before (id INTEGER PRIMARY KEY)")
         conn.execute(
             "CREATE TEMP TABLE IF NOT EXISTS _aside_files (file_id INTEGER PRIMARY KEY,"
             " base TEXT, project_dir TEXT, agent TEXT, copy INTEGER, positional INTEGER)"
@@ -1943,13 +1964,27 @@ class _Builder:
         by_key, by_text = HELD_SQL["messages"]
         for table in ("tool_calls", "tool_results", "session_meta"):
             conn.execute(f"DELETE FROM _aside_{table} WHERE {HELD_SQL[table]}")
-        if self._rename_numbered(by_key, by_text):
-            conn.execute(f"DELETE FROM _aside_messages WHERE {by_key}")
-        else:
-            # By key first: what a rewrite keeps of its messages is seldom any, and the
-            # list of the sessions' texts is then never made.
-            conn.execute(f"DELETE FROM _aside_messages WHERE {by_key}")
+        positional = conn.execute("SELECT 1 FROM _aside_files WHERE positional").fetchone()
+        # By key first (a key numbering a line is no identity: _rename_numbered): what a
+        # rewrite keeps of its messages is seldom any, and the list of the sessions'
+        # texts is then never made.
+        own_key = f"{by_key} AND file_id IN (SELECT file_id FROM _aside_files WHERE NOT positional)"
+        conn.execute("CREATE TEMP TABLE IF NOT EXISTS _held_uuids (uuid TEXT PRIMARY KEY)")
+
+        conn.execute(
+            f"INSERT OR IGNORE INTO _held_uuids SELECT uuid FROM _aside_messages WHERE {own_key}"
+            " AND file_id IN (SELECT file_id FROM _aside_files WHERE agent != 'claude')"
+        )
+        conn.execute(f"DELETE FROM _aside_messages WHERE {own_key if positional else by_key}")
+        if conn.execute(
+            "SELECT 1 FROM _aside_messages WHERE text > '' AND file_id IN"
+            " (SELECT file_id FROM _aside_files WHERE agent != 'claude') LIMIT 1"
+        ).fetchone():
             conn.execute(f"DELETE FROM _aside_messages WHERE {by_text}")
+        conn.execute("DELETE FROM _held_uuids")
+        if positional:
+            self._rename_numbered(by_key)
+            conn.execute(f"DELETE FROM _aside_messages WHERE {by_key}")
         cut = conn.execute(
             "SELECT DISTINCT f.base, f.project_dir, f.agent, a.session_id FROM ("
             + " UNION ".join(f"SELECT file_id, session_id FROM _aside_{t}" for t in DATA_TABLES)
@@ -2029,19 +2064,15 @@ class _Builder:
             conn.execute(f"DELETE FROM _aside_{table}")
         conn.execute("DELETE FROM _kept")
 
-    def _rename_numbered(self, by_key: str, by_text: str) -> bool:
+    def _rename_numbered(self, by_key: str) -> None:
         """Give another id to the rows set aside from a file whose ids number its lines
         (agents.positional_ids) when a row of other content now has theirs: the line they
         named was cut from the middle. A row without text goes so only with a call or
         result of its own that is kept. The new id, `<id>~<hash of its content>`, is the
         same on every build, which never makes one: a later rewrite keeps it as it is.
-        False, doing nothing, when no such file was set aside; else the rows held by their
-        text are gone first.
+        The rows held by their text are gone first (_keep_cut_rows).
         """
         conn = self.conn
-        if not conn.execute("SELECT 1 FROM _aside_files WHERE positional").fetchone():
-            return False
-        conn.execute(f"DELETE FROM _aside_messages WHERE {by_text}")
         # (Not correlated: each IN list is made once, where one made per row, without an
         # index, took 20 s for the 7,500 rows of a 6 MB session.)
         found = conn.execute(
@@ -2065,7 +2096,6 @@ class _Builder:
                     " WHERE message_uuid = ? AND file_id = ?",
                     [new, uuid, file_id],
                 )
-        return True
 
     def _columns(self, table: str) -> list[str]:
         """The columns of `table` a row keeps when it moves to another file (not its rowid)."""
@@ -2136,6 +2166,7 @@ class _Builder:
             self._set_aside(stored)
         if not self.bulk:
             first_id = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+        self.first_id, self.read_before = first_id, False
         if file_id is None:
             file_id = conn.execute(
                 "INSERT INTO source_files (path, session_id, project_dir, agent, size, mtime_ns,"
@@ -2227,6 +2258,8 @@ class _Builder:
                 file_id,
             ],
         )
+        if self.read_before:
+            conn.execute("DELETE FROM _read_before")
         conn.execute("RELEASE file")
         self.changed.add(file_id)
         self.touched.update(session_ids)
@@ -2304,6 +2337,14 @@ class _Builder:
         copies = [dict(zip(columns, row, strict=True)) for row in cursor]
         for copy in copies:
             self._set_aside(copy, base=path)
+        if copies and self.first_id is not None and not self.read_before:
+            # once per read: the ids of rows it stored are new, or those the kept copies freed
+            self.read_before = True
+            self.conn.execute(
+                "INSERT INTO _read_before SELECT id FROM main.messages WHERE id <= ? AND"
+                " file_id = (SELECT id FROM source_files WHERE path = ?)",
+                [self.first_id, path],
+            )
         return bool(copies)
 
     def _read_side_outputs(self, batch: Batch, source: SourceFile) -> list[PersistedOutput]:

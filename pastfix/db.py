@@ -2236,10 +2236,10 @@ class _Builder:
             return False
         if aside:  # before the FTS rows below, which then index the kept messages too
             self._keep_cut_rows(session_ids)
-        if first_id is not None:
+        if self.first_id is not None:  # (lowered by _reclaim)
             conn.execute(
                 "INSERT INTO messages_fts(rowid, text) SELECT id, text FROM messages WHERE id > ?",
-                [first_id],
+                [self.first_id],
             )
         conn.execute(
             "UPDATE source_files SET size = ?, mtime_ns = ?, inode = ?, offset = ?, lines = ?,"
@@ -2337,6 +2337,11 @@ class _Builder:
         copies = [dict(zip(columns, row, strict=True)) for row in cursor]
         for copy in copies:
             self._set_aside(copy, base=path)
+        if copies and self.first_id is not None:
+            # Their rows go back with new ids, maybe below the highest the read started
+            # from (the ids they free are used again): messages_fts indexes from there.
+            top = self.conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+            self.first_id = min(self.first_id, top)
         if copies and self.first_id is not None and not self.read_before:
             # once per read: the ids of rows it stored are new, or those the kept copies freed
             self.read_before = True

@@ -1045,3 +1045,43 @@ def test_a_new_file_that_cannot_be_read_keeps_what_a_truncated_one_lost(
     after = kept_state(db_path)
     for key in ("results", "calls", "fixes", "sessions", "fts", "errors_fts", "page"):
         assert after[key] == before[key], key
+
+
+def fts_in_step(db_path):
+    """Whether messages_fts indexes every message, and only those (FTS5's own check)."""
+    conn = sqlite3.connect(db_path)
+    try:
+        conn.execute("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)")
+    except sqlite3.DatabaseError:
+        return False
+    finally:
+        conn.close()
+    return True
+
+
+def test_a_transcript_cut_mid_line_then_completed_keeps_its_rows_searchable(tmp_path, projects):
+    """Cut in the middle of a line (half of it left), the transcript's cut rows are kept;
+    the line written out in full later is read as an append that takes its row back from
+    the kept copy, whose other rows go back to it with new ids: those were below the
+    highest id the read started from, so messages_fts never indexed them again (21 of a
+    41-message session no longer found by their words)."""
+    path = long_session(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    before = kept_state(db_path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    half = len(lines) // 2
+    path.write_bytes(b"".join(lines[:half]) + lines[half][:40])
+    build_index(db_path, projects)
+    assert fts_in_step(db_path)
+    path.write_bytes(b"".join(lines[: half + 1]))  # the line written out
+    stats = build_index(db_path, projects)
+    assert stats.duplicates == 0
+    assert fts_in_step(db_path)
+    assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
+    after = kept_state(db_path)
+    for key in ("results", "calls", "fixes", "sessions", "fts", "errors_fts", "page"):
+        assert after[key] == before[key], key
+    for force in (False, True):
+        build_index(db_path, projects, force=force)
+        assert kept_state(db_path) == after

@@ -1085,3 +1085,21 @@ def test_a_transcript_cut_mid_line_then_completed_keeps_its_rows_searchable(tmp_
     for force in (False, True):
         build_index(db_path, projects, force=force)
         assert kept_state(db_path) == after
+
+
+def test_status_counts_a_cut_transcript_deleted_since_as_one_file_deleted(tmp_path, projects):
+    """The kept copy of a cut transcript is part of that file: gone with it, it is no second
+    file deleted ('3 files indexed, 2 of them deleted since' of two transcripts, one gone)."""
+    path = long_session(projects)
+    write_jsonl(projects / "-home-dev-a" / f"{A}.jsonl", failing_session(A, 2, ERRORS[A], "Fixed"))
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    truncate_to_half(path)
+    build_index(db_path, projects)
+    path.unlink()
+    build_index(db_path, projects)
+    (source,) = status_json(db_path)["sources"]
+    assert (source["files"], source["files_without_transcript"]) == (2, 1)
+    assert source["files_with_rows_kept"] == 0
+    assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
+    assert deleted(db_path) == [D]

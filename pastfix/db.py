@@ -1263,6 +1263,8 @@ class _Builder:
         # ids of its rows from before were noted (_read_before): see _reclaim.
         self.first_id: int | None = None
         self.read_before = False
+        # Whether the file being read (a refresh) took rows back from its kept copies.
+        self.reclaimed = False
         self.column_names: dict[str, list[str]] = {}
 
     # -- planning -------------------------------------------------------
@@ -2161,6 +2163,7 @@ class _Builder:
         # old rows stay with its old offset.
         conn.execute("SAVEPOINT file")
         aside = plan.rewrite and stored is not None and retract
+        self.reclaimed = False
         if aside:
             assert stored is not None
             self._set_aside(stored)
@@ -2228,13 +2231,13 @@ class _Builder:
         except OSError as e:
             conn.execute("ROLLBACK TO file")
             conn.execute("RELEASE file")
-            if aside:
+            if aside or self.reclaimed:
                 # Its own aside is rolled back with the rest; the rows a bulk build set
                 # aside before (_set_aside_of) are not, and are still put back.
                 self.aside = False
             self._file_problem(source.path, f"cannot read: {e.strerror or e}")
             return False
-        if aside:  # before the FTS rows below, which then index the kept messages too
+        if aside or self.reclaimed:  # before the FTS rows below, which index the kept ones too
             self._keep_cut_rows(session_ids)
         if self.first_id is not None:  # (lowered by _reclaim)
             conn.execute(
@@ -2276,8 +2279,13 @@ class _Builder:
         stored = self._insert_rows(file_id, batch)
         parsed = len(batch.messages) + len(batch.tool_calls) + len(batch.tool_results)
         ignored = parsed + len(batch.meta) - sum(stored.values())
-        reclaimed = ignored and not self.bulk and self._reclaim(path)
+        # Once per read, and not while its old rows are aside: the rows of its kept copies
+        # then are too, and those ignored are another file's. What is not held again goes
+        # back once the whole file is read (_index_file): put back after one chunk of many,
+        # the next took them again (deleting from messages_fts rows it never held).
+        reclaimed = ignored and not self.bulk and not self.aside and self._reclaim(path)
         if reclaimed:
+            self.reclaimed = True
             # Lines the file holds again (a truncated transcript restored from a backup,
             # read on from where it was cut): its new read stands for them, as a rewrite's.
             for table, count in self._insert_rows(file_id, batch).items():
@@ -2286,8 +2294,6 @@ class _Builder:
         failed = sum(r.is_error for r in batch.tool_results)
         if stored["tool_results"] < len(batch.tool_results):
             failed = _stored_failures(conn, "tool_results", stored["tool_results"])
-        if reclaimed:  # after the count above, which reads the highest ids
-            self._keep_cut_rows(batch.session_ids)
         if ignored:
             stats.duplicates += ignored
             self._flag_duplicates(file_id, batch)

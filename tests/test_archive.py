@@ -1103,3 +1103,38 @@ def test_status_counts_a_cut_transcript_deleted_since_as_one_file_deleted(tmp_pa
     assert source["files_with_rows_kept"] == 0
     assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
     assert deleted(db_path) == [D]
+
+
+@pytest.mark.parametrize("change", ["cut again", "restored"])
+def test_a_transcript_read_in_many_chunks_takes_its_kept_rows_back_once(
+    tmp_path, projects, monkeypatch, change
+):
+    """A transcript larger than a chunk (CHUNK_BYTES, 16 MB) whose rows a kept copy holds
+    and another file shares (a resumed session's copy of its first lines): each chunk
+    took the copy's rows back and put the unread ones back at once, and the next chunk's
+    took them again, deleting from messages_fts rows it never held: the build failed,
+    the index 'damaged' (FTS5), on every build after."""
+    monkeypatch.setattr(pdb, "CHUNK_BYTES", 4096)
+    lines = failing_session(D, ROUNDS, "ModuleNotFoundError: No module named 'zebracorn'", "Fix")
+    for line in lines:
+        if line.get("toolUseResult") and line["message"]["content"][0]["is_error"]:
+            line["message"]["content"][0]["content"] += f" quagga{line['uuid'].rsplit('r', 1)[1]}"
+    path = write_jsonl(projects / "-home-dev-d" / f"{D}.jsonl", lines)
+    write_jsonl(projects / "-home-dev-d" / "0-resumed.jsonl", lines[:5])  # first by path
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    before = kept_state(db_path)
+    write_jsonl(path, lines[:100])
+    build_index(db_path, projects)
+    if change == "cut again":
+        write_jsonl(path, lines[:80])
+    else:
+        write_jsonl(path, lines)  # from a backup
+    build_index(db_path, projects)
+    assert fts_in_step(db_path)
+    assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
+    after = kept_state(db_path)
+    for key in ("calls", "sessions", "fts", "errors_fts", "page"):
+        assert after[key] == before[key], key
+    build_index(db_path, projects, force=True)
+    assert kept_state(db_path) == after

@@ -28,6 +28,7 @@ from pastfix import LATEST_MIGRATION, agents, fixes, signatures, transcripts
 from pastfix.agents import WrongAgent
 from pastfix.prepare import REDACTION_VERSION, prepare
 from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
+from pastfix.redact import redact as redact_text
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -2085,6 +2086,9 @@ class _Builder:
             " OR a.uuid IN (SELECT message_uuid FROM _aside_tool_results))"
         ).fetchall()
         for rowid, file_id, uuid, timestamp, kind, text in found:
+            if self.stats.redact_changed and self._same_but_redaction(uuid, timestamp, kind, text):
+                conn.execute("DELETE FROM _aside_messages WHERE rowid = ?", [rowid])
+                continue
             new = f"{uuid}~{_hash(f'{timestamp}|{kind}|{text}'.encode())[:12]}"
             conn.execute("UPDATE _aside_messages SET uuid = ? WHERE rowid = ?", [new, rowid])
             conn.execute(
@@ -2098,6 +2102,19 @@ class _Builder:
                     " WHERE message_uuid = ? AND file_id = ?",
                     [new, uuid, file_id],
                 )
+
+    def _same_but_redaction(self, uuid: str, timestamp: str, kind: str, text: str) -> bool:
+        """Whether the message the index holds again as `uuid` is the one set aside, its
+        text changed only by the redaction setting (a build that turned it off or on):
+        the same line, not another that took its number (_rename_numbered). Both texts
+        redacted alike, they are the same; a change of the setting is rare, and only
+        the rows whose number another text took are compared."""
+        row = self.conn.execute(
+            "SELECT timestamp, kind, text FROM main.messages WHERE uuid = ?", [uuid]
+        ).fetchone()
+        if row is None or (row[0], row[1]) != (timestamp, kind):
+            return False
+        return redact_text(row[2] or "")[0] == redact_text(text or "")[0]
 
     def _columns(self, table: str) -> list[str]:
         """The columns of `table` a row keeps when it moves to another file (not its rowid)."""

@@ -812,3 +812,37 @@ def test_a_text_a_rollout_repeats_is_kept_as_often_as_it_was_cut(tmp_path, cut):
         again = pdb.build(db_path, [sessions], force=force)
         assert (again.rows_kept, again.duplicates) == (0, 0)
         assert texts() == after
+
+
+def test_a_cut_rollout_keeps_each_message_once_when_redaction_is_turned_off_and_on(tmp_path):
+    """A rollout's message is known by its line's number and its text: the text of a line
+    left with a secret changes with the redaction setting, and each change of it (a forced
+    read that sets the kept copy's file aside) kept the old text as a message of its own
+    under `<id>~<hash>`: 20 messages, 21 after --no-redact, 21 again once back on."""
+    sessions = tmp_path / "sessions"
+    path = sessions / SESSION_FILE.relative_to(SESSIONS)
+    lines = repeating_rollout(path)
+    secret = b"use token glpat-Xy7Zq2Wv9Ut4Rs1Pq8No now"
+    lines[3] = lines[3].replace(b'"continue"', b'"' + secret + b'"')
+    path.write_bytes(b"".join(lines))
+    db_path = tmp_path / "index.db"
+    pdb.build(db_path, [sessions])
+    path.write_bytes(b"".join(lines[:11]))
+    pdb.build(db_path, [sessions])
+
+    def texts():
+        conn = sqlite3.connect(db_path)
+        try:
+            return sorted(r[0] for r in conn.execute("SELECT text FROM messages"))
+        finally:
+            conn.close()
+
+    cut = texts()
+    assert len(cut) == 20 and "use token [REDACTED:gitlab-token] now" in cut
+    stats = pdb.build(db_path, [sessions], redact=False)
+    assert stats.redact_changed and stats.rows_kept == 0
+    shown = secret.decode().split()[2]
+    assert texts() == sorted(t.replace("[REDACTED:gitlab-token]", shown) for t in cut)
+    stats = pdb.build(db_path, [sessions], redact=True)
+    assert stats.redact_changed and stats.rows_kept == 0
+    assert texts() == cut

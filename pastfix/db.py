@@ -28,7 +28,6 @@ from pastfix import LATEST_MIGRATION, agents, fixes, signatures, transcripts
 from pastfix.agents import WrongAgent
 from pastfix.prepare import REDACTION_VERSION, prepare
 from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
-from pastfix.redact import redact as redact_text
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -2109,12 +2108,14 @@ class _Builder:
         the same line, not another that took its number (_rename_numbered). Both texts
         redacted alike, they are the same; a change of the setting is rare, and only
         the rows whose number another text took are compared."""
+        from pastfix.redact import redact  # not loaded by a build with nothing to read
+
         row = self.conn.execute(
             "SELECT timestamp, kind, text FROM main.messages WHERE uuid = ?", [uuid]
         ).fetchone()
         if row is None or (row[0], row[1]) != (timestamp, kind):
             return False
-        return redact_text(row[2] or "")[0] == redact_text(text or "")[0]
+        return redact(row[2] or "")[0] == redact(text or "")[0]
 
     def _columns(self, table: str) -> list[str]:
         """The columns of `table` a row keeps when it moves to another file (not its rowid)."""

@@ -85,6 +85,9 @@ FILE_TABLES = ("problems", "redactions", "_persisted_outputs")
 # lines of the file as it was: they go with the old read, as they did. A redaction
 # record goes back with the row it is about.
 ASIDE_TABLES = (*DATA_TABLES, "redactions")
+# The time a message set aside and one the index holds are matched by, for a file whose ids
+# number its lines (HELD_SQL).
+TIME_KEYS = ("coalesce(x.timestamp, '')", "coalesce(timestamp, '')")
 HELD_SQL: dict[str, Any] = {
     "messages": (
         "EXISTS (SELECT 1 FROM main.messages m WHERE m.uuid = _aside_messages.uuid)",
@@ -94,24 +97,28 @@ HELD_SQL: dict[str, Any] = {
         # repeats (`\n\n` seven times in one session of ../shared/corpus/real) is a
         # message each time. Those held by their key were counted out first
         # (_held_uuids), and of a file whose ids number its lines the rows the index has
-        # again with the same id and text go first, then the oldest. The rows a file held
+        # again with the same id and text go first, then the oldest; and of such a file a
+        # row is held by the same text at the same time only (a line shifted keeps its
+        # time: a new turn that says `continue` again at a number a cut freed is another
+        # message, not the one kept under that number). The rows a file held
         # before a read that sets only its kept copies aside (_reclaim) hold none: they were
         # beside those rows, not them (_read_before). Ephemeral indexes
         # of the sessions' messages: no index has the text.
         "rowid IN (SELECT a.rowid FROM ("
         " SELECT x.rowid, x.session_id, x.type, coalesce(x.kind, '') AS kind, x.text,"
-        " row_number() OVER (PARTITION BY x.session_id, x.type, coalesce(x.kind, ''), x.text"
+        " {ts_x} AS ts, row_number() OVER (PARTITION BY x.session_id, x.type,"
+        " coalesce(x.kind, ''), x.text, {ts_x}"
         " ORDER BY EXISTS (SELECT 1 FROM main.messages m WHERE m.uuid = x.uuid"
         " AND m.text = x.text) DESC, x.timestamp, x.line_no, x.rowid) AS n"
-        " FROM _aside_messages x WHERE x.text > ''"
-        " AND x.file_id IN (SELECT file_id FROM _aside_files WHERE agent != 'claude')) a"
-        " JOIN (SELECT session_id, type, coalesce(kind, '') AS kind, text, count(*) AS held"
-        " FROM main.messages WHERE text > ''"
+        " FROM _aside_messages x WHERE x.text > '' AND x.file_id IN (SELECT file_id"
+        " FROM _aside_files WHERE agent != 'claude' AND positional = {positional})) a"
+        " JOIN (SELECT session_id, type, coalesce(kind, '') AS kind, text, {ts_m} AS ts,"
+        " count(*) AS held FROM main.messages WHERE text > ''"
         " AND session_id IN (SELECT session_id FROM _aside_messages)"
         " AND uuid NOT IN (SELECT uuid FROM _held_uuids)"
-        " AND id NOT IN (SELECT id FROM _read_before) GROUP BY 1, 2, 3, 4) m"
+        " AND id NOT IN (SELECT id FROM _read_before) GROUP BY 1, 2, 3, 4, 5) m"
         " ON m.session_id = a.session_id AND m.type = a.type AND m.kind = a.kind"
-        " AND m.text = a.text WHERE a.n <= m.held)",
+        " AND m.text = a.text AND m.ts = a.ts WHERE a.n <= m.held)",
     ),
     "tool_calls": (
         "EXISTS (SELECT 1 FROM main.tool_calls c"
@@ -1978,11 +1985,14 @@ class _Builder:
             " AND file_id IN (SELECT file_id FROM _aside_files WHERE agent != 'claude')"
         )
         conn.execute(f"DELETE FROM _aside_messages WHERE {own_key if positional else by_key}")
-        if conn.execute(
-            "SELECT 1 FROM _aside_messages WHERE text > '' AND file_id IN"
-            " (SELECT file_id FROM _aside_files WHERE agent != 'claude') LIMIT 1"
-        ).fetchone():
-            conn.execute(f"DELETE FROM _aside_messages WHERE {by_text}")
+        for numbered, ts_x, ts_m in ((0, "''", "''"), (1, *TIME_KEYS)):
+            if conn.execute(
+                "SELECT 1 FROM _aside_messages WHERE text > '' AND file_id IN (SELECT file_id"
+                " FROM _aside_files WHERE agent != 'claude' AND positional = ?) LIMIT 1",
+                [numbered],
+            ).fetchone():
+                held = by_text.format(positional=numbered, ts_x=ts_x, ts_m=ts_m)
+                conn.execute(f"DELETE FROM _aside_messages WHERE {held}")
         conn.execute("DELETE FROM _held_uuids")
         if positional:
             self._rename_numbered(by_key)

@@ -779,7 +779,9 @@ def repeating_rollout(path: Path) -> list[bytes]:
     return lines
 
 
-@pytest.mark.parametrize("cut", ["the end", "the middle", "the end, then grown"])
+@pytest.mark.parametrize(
+    "cut", ["the end", "the middle", "the end, then grown", "the end, then new turns"]
+)
 def test_a_text_a_rollout_repeats_is_kept_as_often_as_it_was_cut(tmp_path, cut):
     """A Codex message held again is known by its text (its id numbers its line), but a
     text the part left holds once (`continue`, `Done.`) was not each of the cut ones: the
@@ -806,6 +808,12 @@ def test_a_text_a_rollout_repeats_is_kept_as_often_as_it_was_cut(tmp_path, cut):
     if cut == "the end, then grown":
         path.write_bytes(b"".join(left + lines[11:15]))  # two turns back, from a backup
         pdb.build(db_path, [sessions])
+    if cut == "the end, then new turns":
+        # an hour later, the same words again: new messages at the numbers the cut freed
+        later = [line.replace(b'"2026-03-01T10:', b'"2026-03-01T11:') for line in lines[11:15]]
+        path.write_bytes(b"".join(left + later))
+        pdb.build(db_path, [sessions])
+        before = sorted(before + ["continue", "Done.", "continue", "s6"])
     after = texts()
     assert after == before
     for force in (False, True, False):

@@ -1991,8 +1991,8 @@ class _Builder:
                 " FROM _aside_files WHERE agent != 'claude' AND positional = ?) LIMIT 1",
                 [numbered],
             ).fetchone():
-                held = by_text.format(positional=numbered, ts_x=ts_x, ts_m=ts_m)
-                conn.execute(f"DELETE FROM _aside_messages WHERE {held}")
+                same = by_text.format(positional=numbered, ts_x=ts_x, ts_m=ts_m)
+                conn.execute(f"DELETE FROM _aside_messages WHERE {same}")
         conn.execute("DELETE FROM _held_uuids")
         if positional:
             self._rename_numbered(by_key)

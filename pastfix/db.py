@@ -85,17 +85,40 @@ FILE_TABLES = ("problems", "redactions", "_persisted_outputs")
 # lines of the file as it was: they go with the old read, as they did. A redaction
 # record goes back with the row it is about.
 ASIDE_TABLES = (*DATA_TABLES, "redactions")
+# The time a message set aside and one the index holds are matched by, for a file whose ids
+# number its lines (HELD_SQL).
+TIME_KEYS = ("coalesce(x.timestamp, '')", "coalesce(timestamp, '')")
 HELD_SQL: dict[str, Any] = {
     "messages": (
         "EXISTS (SELECT 1 FROM main.messages m WHERE m.uuid = _aside_messages.uuid)",
-        # an ephemeral index of the sessions' messages: a probe per row would read the
-        # whole session for each (no index has the text)
-        # (not Claude Code's: its uuid is the line's own, and a text it repeats, `\n\n`
-        # seven times in one session of ../shared/corpus/real, is a message each time)
-        "text > '' AND file_id IN (SELECT file_id FROM _aside_files WHERE agent != 'claude')"
-        " AND (session_id, type, coalesce(kind, ''), text) IN"
-        " (SELECT session_id, type, coalesce(kind, ''), text FROM main.messages"
-        " WHERE session_id IN (SELECT session_id FROM _aside_messages))",
+        # By text, counted: as many rows of a text as the index holds again, no more (a
+        # rollout cut to its first five turns held its nine `continue` prompts by the
+        # five left). Not Claude Code's: its uuid is the line's own, and a text it
+        # repeats (`\n\n` seven times in one session of ../shared/corpus/real) is a
+        # message each time. Those held by their key were counted out first
+        # (_held_uuids), and of a file whose ids number its lines the rows the index has
+        # again with the same id and text go first, then the oldest; and of such a file a
+        # row is held by the same text at the same time only (a line shifted keeps its
+        # time: a new turn that says `continue` again at a number a cut freed is another
+        # message, not the one kept under that number). The rows a file held
+        # before a read that sets only its kept copies aside (_reclaim) hold none: they were
+        # beside those rows, not them (_read_before). Ephemeral indexes
+        # of the sessions' messages: no index has the text.
+        "rowid IN (SELECT a.rowid FROM ("
+        " SELECT x.rowid, x.session_id, x.type, coalesce(x.kind, '') AS kind, x.text,"
+        " {ts_x} AS ts, row_number() OVER (PARTITION BY x.session_id, x.type,"
+        " coalesce(x.kind, ''), x.text, {ts_x}"
+        " ORDER BY EXISTS (SELECT 1 FROM main.messages m WHERE m.uuid = x.uuid"
+        " AND m.text = x.text) DESC, x.timestamp, x.line_no, x.rowid) AS n"
+        " FROM _aside_messages x WHERE x.text > '' AND x.file_id IN (SELECT file_id"
+        " FROM _aside_files WHERE agent != 'claude' AND positional = {positional})) a"
+        " JOIN (SELECT session_id, type, coalesce(kind, '') AS kind, text, {ts_m} AS ts,"
+        " count(*) AS held FROM main.messages WHERE text > ''"
+        " AND session_id IN (SELECT session_id FROM _aside_messages)"
+        " AND uuid NOT IN (SELECT uuid FROM _held_uuids)"
+        " AND id NOT IN (SELECT id FROM _read_before) GROUP BY 1, 2, 3, 4, 5) m"
+        " ON m.session_id = a.session_id AND m.type = a.type AND m.kind = a.kind"
+        " AND m.text = a.text AND m.ts = a.ts WHERE a.n <= m.held)",
     ),
     "tool_calls": (
         "EXISTS (SELECT 1 FROM main.tool_calls c"
@@ -1243,6 +1266,12 @@ class _Builder:
         self.per_session_done = False
         # Whether rows were set aside that _keep_cut_rows has yet to put back.
         self.aside = False
+        # The highest message id before the file being read (a refresh), and whether the
+        # ids of its rows from before were noted (_read_before): see _reclaim.
+        self.first_id: int | None = None
+        self.read_before = False
+        # Whether the file being read (a refresh) took rows back from its kept copies.
+        self.reclaimed = False
         self.column_names: dict[str, list[str]] = {}
 
     # -- planning -------------------------------------------------------
@@ -1868,6 +1897,7 @@ class _Builder:
                 f"CREATE TEMP TABLE IF NOT EXISTS _aside_{table} AS"
                 f" SELECT * FROM main.{table} WHERE 0"
             )
+        conn.execute("CREATE TEMP TABLE IF NOT EXISTS _read_before (id INTEGER PRIMARY KEY)")
         conn.execute(
             "CREATE TEMP TABLE IF NOT EXISTS _aside_files (file_id INTEGER PRIMARY KEY,"
             " base TEXT, project_dir TEXT, agent TEXT, copy INTEGER, positional INTEGER)"
@@ -1943,13 +1973,30 @@ class _Builder:
         by_key, by_text = HELD_SQL["messages"]
         for table in ("tool_calls", "tool_results", "session_meta"):
             conn.execute(f"DELETE FROM _aside_{table} WHERE {HELD_SQL[table]}")
-        if self._rename_numbered(by_key, by_text):
+        positional = conn.execute("SELECT 1 FROM _aside_files WHERE positional").fetchone()
+        # By key first (a key numbering a line is no identity: _rename_numbered): what a
+        # rewrite keeps of its messages is seldom any, and the list of the sessions'
+        # texts is then never made.
+        own_key = f"{by_key} AND file_id IN (SELECT file_id FROM _aside_files WHERE NOT positional)"
+        conn.execute("CREATE TEMP TABLE IF NOT EXISTS _held_uuids (uuid TEXT PRIMARY KEY)")
+
+        conn.execute(
+            f"INSERT OR IGNORE INTO _held_uuids SELECT uuid FROM _aside_messages WHERE {own_key}"
+            " AND file_id IN (SELECT file_id FROM _aside_files WHERE agent != 'claude')"
+        )
+        conn.execute(f"DELETE FROM _aside_messages WHERE {own_key if positional else by_key}")
+        for numbered, ts_x, ts_m in ((0, "''", "''"), (1, *TIME_KEYS)):
+            if conn.execute(
+                "SELECT 1 FROM _aside_messages WHERE text > '' AND file_id IN (SELECT file_id"
+                " FROM _aside_files WHERE agent != 'claude' AND positional = ?) LIMIT 1",
+                [numbered],
+            ).fetchone():
+                same = by_text.format(positional=numbered, ts_x=ts_x, ts_m=ts_m)
+                conn.execute(f"DELETE FROM _aside_messages WHERE {same}")
+        conn.execute("DELETE FROM _held_uuids")
+        if positional:
+            self._rename_numbered(by_key)
             conn.execute(f"DELETE FROM _aside_messages WHERE {by_key}")
-        else:
-            # By key first: what a rewrite keeps of its messages is seldom any, and the
-            # list of the sessions' texts is then never made.
-            conn.execute(f"DELETE FROM _aside_messages WHERE {by_key}")
-            conn.execute(f"DELETE FROM _aside_messages WHERE {by_text}")
         cut = conn.execute(
             "SELECT DISTINCT f.base, f.project_dir, f.agent, a.session_id FROM ("
             + " UNION ".join(f"SELECT file_id, session_id FROM _aside_{t}" for t in DATA_TABLES)
@@ -2029,19 +2076,15 @@ class _Builder:
             conn.execute(f"DELETE FROM _aside_{table}")
         conn.execute("DELETE FROM _kept")
 
-    def _rename_numbered(self, by_key: str, by_text: str) -> bool:
+    def _rename_numbered(self, by_key: str) -> None:
         """Give another id to the rows set aside from a file whose ids number its lines
         (agents.positional_ids) when a row of other content now has theirs: the line they
         named was cut from the middle. A row without text goes so only with a call or
         result of its own that is kept. The new id, `<id>~<hash of its content>`, is the
         same on every build, which never makes one: a later rewrite keeps it as it is.
-        False, doing nothing, when no such file was set aside; else the rows held by their
-        text are gone first.
+        The rows held by their text are gone first (_keep_cut_rows).
         """
         conn = self.conn
-        if not conn.execute("SELECT 1 FROM _aside_files WHERE positional").fetchone():
-            return False
-        conn.execute(f"DELETE FROM _aside_messages WHERE {by_text}")
         # (Not correlated: each IN list is made once, where one made per row, without an
         # index, took 20 s for the 7,500 rows of a 6 MB session.)
         found = conn.execute(
@@ -2052,6 +2095,9 @@ class _Builder:
             " OR a.uuid IN (SELECT message_uuid FROM _aside_tool_results))"
         ).fetchall()
         for rowid, file_id, uuid, timestamp, kind, text in found:
+            if self.stats.redact_changed and self._same_but_redaction(uuid, timestamp, kind, text):
+                conn.execute("DELETE FROM _aside_messages WHERE rowid = ?", [rowid])
+                continue
             new = f"{uuid}~{_hash(f'{timestamp}|{kind}|{text}'.encode())[:12]}"
             conn.execute("UPDATE _aside_messages SET uuid = ? WHERE rowid = ?", [new, rowid])
             conn.execute(
@@ -2065,7 +2111,21 @@ class _Builder:
                     " WHERE message_uuid = ? AND file_id = ?",
                     [new, uuid, file_id],
                 )
-        return True
+
+    def _same_but_redaction(self, uuid: str, timestamp: str, kind: str, text: str) -> bool:
+        """Whether the message the index holds again as `uuid` is the one set aside, its
+        text changed only by the redaction setting (a build that turned it off or on):
+        the same line, not another that took its number (_rename_numbered). Both texts
+        redacted alike, they are the same; a change of the setting is rare, and only
+        the rows whose number another text took are compared."""
+        from pastfix.redact import redact  # not loaded by a build with nothing to read
+
+        row = self.conn.execute(
+            "SELECT timestamp, kind, text FROM main.messages WHERE uuid = ?", [uuid]
+        ).fetchone()
+        if row is None or (row[0], row[1]) != (timestamp, kind):
+            return False
+        return redact(row[2] or "")[0] == redact(text or "")[0]
 
     def _columns(self, table: str) -> list[str]:
         """The columns of `table` a row keeps when it moves to another file (not its rowid)."""
@@ -2131,11 +2191,13 @@ class _Builder:
         # old rows stay with its old offset.
         conn.execute("SAVEPOINT file")
         aside = plan.rewrite and stored is not None and retract
+        self.reclaimed = False
         if aside:
             assert stored is not None
             self._set_aside(stored)
         if not self.bulk:
             first_id = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+        self.first_id, self.read_before = first_id, False
         if file_id is None:
             file_id = conn.execute(
                 "INSERT INTO source_files (path, session_id, project_dir, agent, size, mtime_ns,"
@@ -2197,15 +2259,18 @@ class _Builder:
         except OSError as e:
             conn.execute("ROLLBACK TO file")
             conn.execute("RELEASE file")
-            self.aside = False  # rolled back with the rest
+            if aside or self.reclaimed:
+                # Its own aside is rolled back with the rest; the rows a bulk build set
+                # aside before (_set_aside_of) are not, and are still put back.
+                self.aside = False
             self._file_problem(source.path, f"cannot read: {e.strerror or e}")
             return False
-        if aside:  # before the FTS rows below, which then index the kept messages too
+        if aside or self.reclaimed:  # before the FTS rows below, which index the kept ones too
             self._keep_cut_rows(session_ids)
-        if first_id is not None:
+        if self.first_id is not None:  # (lowered by _reclaim)
             conn.execute(
                 "INSERT INTO messages_fts(rowid, text) SELECT id, text FROM messages WHERE id > ?",
-                [first_id],
+                [self.first_id],
             )
         conn.execute(
             "UPDATE source_files SET size = ?, mtime_ns = ?, inode = ?, offset = ?, lines = ?,"
@@ -2224,6 +2289,8 @@ class _Builder:
                 file_id,
             ],
         )
+        if self.read_before:
+            conn.execute("DELETE FROM _read_before")
         conn.execute("RELEASE file")
         self.changed.add(file_id)
         self.touched.update(session_ids)
@@ -2240,8 +2307,13 @@ class _Builder:
         stored = self._insert_rows(file_id, batch)
         parsed = len(batch.messages) + len(batch.tool_calls) + len(batch.tool_results)
         ignored = parsed + len(batch.meta) - sum(stored.values())
-        reclaimed = ignored and not self.bulk and self._reclaim(path)
+        # Once per read, and not while its old rows are aside: the rows of its kept copies
+        # then are too, and those ignored are another file's. What is not held again goes
+        # back once the whole file is read (_index_file): put back after one chunk of many,
+        # the next took them again (deleting from messages_fts rows it never held).
+        reclaimed = ignored and not self.bulk and not self.aside and self._reclaim(path)
         if reclaimed:
+            self.reclaimed = True
             # Lines the file holds again (a truncated transcript restored from a backup,
             # read on from where it was cut): its new read stands for them, as a rewrite's.
             for table, count in self._insert_rows(file_id, batch).items():
@@ -2250,8 +2322,6 @@ class _Builder:
         failed = sum(r.is_error for r in batch.tool_results)
         if stored["tool_results"] < len(batch.tool_results):
             failed = _stored_failures(conn, "tool_results", stored["tool_results"])
-        if reclaimed:  # after the count above, which reads the highest ids
-            self._keep_cut_rows(batch.session_ids)
         if ignored:
             stats.duplicates += ignored
             self._flag_duplicates(file_id, batch)
@@ -2301,6 +2371,19 @@ class _Builder:
         copies = [dict(zip(columns, row, strict=True)) for row in cursor]
         for copy in copies:
             self._set_aside(copy, base=path)
+        if copies and self.first_id is not None:
+            # Their rows go back with new ids, maybe below the highest the read started
+            # from (the ids they free are used again): messages_fts indexes from there.
+            top = self.conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+            self.first_id = min(self.first_id, top)
+        if copies and self.first_id is not None and not self.read_before:
+            # once per read: the ids of rows it stored are new, or those the kept copies freed
+            self.read_before = True
+            self.conn.execute(
+                "INSERT INTO _read_before SELECT id FROM main.messages WHERE id <= ? AND"
+                " file_id = (SELECT id FROM source_files WHERE path = ?)",
+                [self.first_id, path],
+            )
         return bool(copies)
 
     def _read_side_outputs(self, batch: Batch, source: SourceFile) -> list[PersistedOutput]:

@@ -150,11 +150,14 @@ def _index(db_path: Path) -> dict[str, Any]:
     finally:
         conn.close()
     roots = (found["last_build"] or {}).get("sources") or _defaults()
-    # The kept copy (`<file>#<session id>`) of the rows a file still there no longer holds
-    # (cut short, rewritten) is no file deleted: it is told apart, as the rows kept.
+    # The kept copy (`<file>#<session id>`) of the rows a file no longer holds (cut short,
+    # rewritten) is part of that file, no file of its own: while the file is there it is
+    # told apart, as the rows kept; once the file is gone, the file is the one deleted.
     present = {p for p, gone in files if not gone}
-    cut = {p for p, gone in files if gone and "#" in p and p.rpartition("#")[0] in present}
-    files = [(p, gone) for p, gone in files if p not in cut]
+    stored = {p for p, _ in files}
+    copies = {p for p, gone in files if gone and "#" in p and p.rpartition("#")[0] in stored}
+    cut = {p for p in copies if p.rpartition("#")[0] in present}
+    files = [(p, gone) for p, gone in files if p not in copies]
     found["sources"] = [
         {
             **root,

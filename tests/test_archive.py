@@ -1121,3 +1121,134 @@ def test_the_kept_rows_of_a_truncated_transcript_move_with_it(tmp_path, projects
         k: v for k, v in before.items() if k != "files"
     }
     assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
+
+
+def refuse_to_open(monkeypatch, path):
+    """Make `path` fail to open, as a file without read permission does (tests run as root)."""
+    real = pdb._open_regular
+
+    def open_regular(name):
+        if name == str(path):
+            raise PermissionError(13, "Permission denied", name)
+        return real(name)
+
+    monkeypatch.setattr(pdb, "_open_regular", open_regular)
+
+
+@pytest.mark.parametrize("rebuild", ["incremental", "forced", "forced in two processes"])
+def test_a_new_file_that_cannot_be_read_keeps_what_a_truncated_one_lost(
+    tmp_path, projects, rebuild, monkeypatch
+):
+    """A file that fails to open rolls back its own read: the rows other files set aside
+    before (a forced build sets aside every cut file's first) are still put back."""
+    path = long_session(projects)
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    before = kept_state(db_path)
+    truncate_to_half(path)
+    new = write_jsonl(projects / "-home-dev-z" / "zzzz.jsonl", [say("z1", "zzzz", "hi", "t")])
+    refuse_to_open(monkeypatch, new)
+    if rebuild == "forced in two processes":
+        monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+        monkeypatch.setattr(pdb.os, "cpu_count", lambda: 2)
+    stats = build_index(db_path, projects, force=rebuild != "incremental")
+    assert any("zzzz.jsonl" in p and "cannot read" in p for p in stats.problem_examples)
+    assert stats.rows_kept > 0
+    assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
+    after = kept_state(db_path)
+    for key in ("results", "calls", "fixes", "sessions", "fts", "errors_fts", "page"):
+        assert after[key] == before[key], key
+
+
+def fts_in_step(db_path):
+    """Whether messages_fts indexes every message, and only those (FTS5's own check)."""
+    conn = sqlite3.connect(db_path)
+    try:
+        conn.execute("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)")
+    except sqlite3.DatabaseError:
+        return False
+    finally:
+        conn.close()
+    return True
+
+
+def test_a_transcript_cut_mid_line_then_completed_keeps_its_rows_searchable(tmp_path, projects):
+    """Cut in the middle of a line (half of it left), the transcript's cut rows are kept;
+    the line written out in full later is read as an append that takes its row back from
+    the kept copy, whose other rows go back to it with new ids: those were below the
+    highest id the read started from, so messages_fts never indexed them again (21 of a
+    41-message session no longer found by their words)."""
+    path = long_session(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    before = kept_state(db_path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    half = len(lines) // 2
+    path.write_bytes(b"".join(lines[:half]) + lines[half][:40])
+    build_index(db_path, projects)
+    assert fts_in_step(db_path)
+    path.write_bytes(b"".join(lines[: half + 1]))  # the line written out
+    stats = build_index(db_path, projects)
+    assert stats.duplicates == 0
+    assert fts_in_step(db_path)
+    assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
+    after = kept_state(db_path)
+    for key in ("results", "calls", "fixes", "sessions", "fts", "errors_fts", "page"):
+        assert after[key] == before[key], key
+    for force in (False, True):
+        build_index(db_path, projects, force=force)
+        assert kept_state(db_path) == after
+
+
+def test_status_counts_a_cut_transcript_deleted_since_as_one_file_deleted(tmp_path, projects):
+    """The kept copy of a cut transcript is part of that file: gone with it, it is no second
+    file deleted ('3 files indexed, 2 of them deleted since' of two transcripts, one gone)."""
+    path = long_session(projects)
+    write_jsonl(projects / "-home-dev-a" / f"{A}.jsonl", failing_session(A, 2, ERRORS[A], "Fixed"))
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    truncate_to_half(path)
+    build_index(db_path, projects)
+    path.unlink()
+    build_index(db_path, projects)
+    (source,) = status_json(db_path)["sources"]
+    assert (source["files"], source["files_without_transcript"]) == (2, 1)
+    assert source["files_with_rows_kept"] == 0
+    assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
+    assert deleted(db_path) == [D]
+
+
+@pytest.mark.parametrize("change", ["cut again", "restored"])
+def test_a_transcript_read_in_many_chunks_takes_its_kept_rows_back_once(
+    tmp_path, projects, monkeypatch, change
+):
+    """A transcript larger than a chunk (CHUNK_BYTES, 16 MB) whose rows a kept copy holds
+    and another file shares (a resumed session's copy of its first lines): each chunk
+    took the copy's rows back and put the unread ones back at once, and the next chunk's
+    took them again, deleting from messages_fts rows it never held: the build failed,
+    the index 'damaged' (FTS5), on every build after."""
+    monkeypatch.setattr(pdb, "CHUNK_BYTES", 4096)
+    lines = failing_session(D, ROUNDS, "ModuleNotFoundError: No module named 'zebracorn'", "Fix")
+    for line in lines:
+        if line.get("toolUseResult") and line["message"]["content"][0]["is_error"]:
+            line["message"]["content"][0]["content"] += f" quagga{line['uuid'].rsplit('r', 1)[1]}"
+    path = write_jsonl(projects / "-home-dev-d" / f"{D}.jsonl", lines)
+    write_jsonl(projects / "-home-dev-d" / "0-resumed.jsonl", lines[:5])  # first by path
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    before = kept_state(db_path)
+    write_jsonl(path, lines[:100])
+    build_index(db_path, projects)
+    if change == "cut again":
+        write_jsonl(path, lines[:80])
+    else:
+        write_jsonl(path, lines)  # from a backup
+    build_index(db_path, projects)
+    assert fts_in_step(db_path)
+    assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
+    after = kept_state(db_path)
+    for key in ("calls", "sessions", "fts", "errors_fts", "page"):
+        assert after[key] == before[key], key
+    build_index(db_path, projects, force=True)
+    assert kept_state(db_path) == after

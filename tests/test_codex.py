@@ -754,3 +754,103 @@ def test_the_searches_and_images_codex_0171_writes():
     assert [(r.tool_use_id, r.is_error, r.content) for r in batch.tool_results] == [
         ("call_ts1", 0, "no tools found")
     ]
+
+
+def repeating_rollout(path: Path) -> list[bytes]:
+    """A rollout of ten turns whose prompts after the first are all `continue` and every
+    other reply `Done.`: a user's texts repeat, each its own message."""
+
+    def message(ts: str, role: str, text: str) -> dict:
+        part = "input_text" if role == "user" else "output_text"
+        payload = {"type": "message", "role": role, "content": [{"type": part, "text": text}]}
+        return {"timestamp": ts, "type": "response_item", "payload": payload}
+
+    rows: list[dict] = [
+        {"timestamp": "2026-03-01T10:00:00.000Z", "type": "session_meta",
+         "payload": {"id": SESSION, "timestamp": "2026-03-01T10:00:00.000Z", "cwd": "/home/dev"}}
+    ]  # fmt: skip
+    for i in range(10):
+        rows.append(message(f"2026-03-01T10:{i:02d}:01Z", "user", "continue" if i else "go"))
+        reply = "Done." if i % 2 else f"s{i}"
+        rows.append(message(f"2026-03-01T10:{i:02d}:02Z", "assistant", reply))
+    lines = [msgspec.json.encode(row) + b"\n" for row in rows]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"".join(lines))
+    return lines
+
+
+@pytest.mark.parametrize(
+    "cut", ["the end", "the middle", "the end, then grown", "the end, then new turns"]
+)
+def test_a_text_a_rollout_repeats_is_kept_as_often_as_it_was_cut(tmp_path, cut):
+    """A Codex message held again is known by its text (its id numbers its line), but a
+    text the part left holds once (`continue`, `Done.`) was not each of the cut ones: the
+    nine `continue` prompts of a session cut to its first five turns were five."""
+    sessions = tmp_path / "sessions"
+    path = sessions / SESSION_FILE.relative_to(SESSIONS)
+    lines = repeating_rollout(path)
+    db_path = tmp_path / "index.db"
+    pdb.build(db_path, [sessions])
+
+    def texts():
+        conn = sqlite3.connect(db_path)
+        try:
+            return sorted(r[0] for r in conn.execute("SELECT text FROM messages"))
+        finally:
+            conn.close()
+
+    before = texts()
+    assert before.count("continue") == 9 and before.count("Done.") == 5
+    left = lines[:11] if cut != "the middle" else lines[:7] + lines[13:]
+    path.write_bytes(b"".join(left))
+    stats = pdb.build(db_path, [sessions])
+    assert stats.duplicates == 0
+    if cut == "the end, then grown":
+        path.write_bytes(b"".join(left + lines[11:15]))  # two turns back, from a backup
+        pdb.build(db_path, [sessions])
+    if cut == "the end, then new turns":
+        # an hour later, the same words again: new messages at the numbers the cut freed
+        later = [line.replace(b'"2026-03-01T10:', b'"2026-03-01T11:') for line in lines[11:15]]
+        path.write_bytes(b"".join(left + later))
+        pdb.build(db_path, [sessions])
+        before = sorted(before + ["continue", "Done.", "continue", "s6"])
+    after = texts()
+    assert after == before
+    for force in (False, True, False):
+        again = pdb.build(db_path, [sessions], force=force)
+        assert (again.rows_kept, again.duplicates) == (0, 0)
+        assert texts() == after
+
+
+def test_a_cut_rollout_keeps_each_message_once_when_redaction_is_turned_off_and_on(tmp_path):
+    """A rollout's message is known by its line's number and its text: the text of a line
+    left with a secret changes with the redaction setting, and each change of it (a forced
+    read that sets the kept copy's file aside) kept the old text as a message of its own
+    under `<id>~<hash>`: 20 messages, 21 after --no-redact, 21 again once back on."""
+    sessions = tmp_path / "sessions"
+    path = sessions / SESSION_FILE.relative_to(SESSIONS)
+    lines = repeating_rollout(path)
+    secret = b"use token glpat-Xy7Zq2Wv9Ut4Rs1Pq8No now"
+    lines[3] = lines[3].replace(b'"continue"', b'"' + secret + b'"')
+    path.write_bytes(b"".join(lines))
+    db_path = tmp_path / "index.db"
+    pdb.build(db_path, [sessions])
+    path.write_bytes(b"".join(lines[:11]))
+    pdb.build(db_path, [sessions])
+
+    def texts():
+        conn = sqlite3.connect(db_path)
+        try:
+            return sorted(r[0] for r in conn.execute("SELECT text FROM messages"))
+        finally:
+            conn.close()
+
+    cut = texts()
+    assert len(cut) == 20 and "use token [REDACTED:gitlab-token] now" in cut
+    stats = pdb.build(db_path, [sessions], redact=False)
+    assert stats.redact_changed and stats.rows_kept == 0
+    shown = secret.decode().split()[2]
+    assert texts() == sorted(t.replace("[REDACTED:gitlab-token]", shown) for t in cut)
+    stats = pdb.build(db_path, [sessions], redact=True)
+    assert stats.redact_changed and stats.rows_kept == 0
+    assert texts() == cut

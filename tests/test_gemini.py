@@ -650,3 +650,38 @@ def test_a_folder_with_a_tmp_and_settings_is_not_taken_for_geminis(tmp_path):
     empty = tmp_path / "h" / ".gemini"
     (empty / "tmp").mkdir(parents=True)
     assert gemini.holds(empty)  # a fresh Gemini CLI's folder, by its name
+
+
+def test_a_rewound_session_keeps_the_prompts_it_repeats(tmp_path):
+    """A chat whose prompts after the first are all `continue` and every reply `Done.`,
+    rewound to its first two turns: the eight rows it lost were all held by the texts the
+    four left (12 messages -> 4); by key first, then by text as many times as held again."""
+    gemini = tmp_path / "home" / ".gemini"
+    chats = gemini / "tmp" / "app" / "chats"
+    chats.mkdir(parents=True)
+    sid = "99999999-1111-4111-8111-111111111111"
+    path = chats / f"session-2026-05-01T10-00-{sid[:8]}.json"
+    messages = []
+    for i in range(6):
+        ts = f"2026-05-01T10:0{i}"
+        text = "continue" if i else "start"
+        messages.append({"id": f"u{i}", "timestamp": f"{ts}:00Z", "type": "user", "content": text})
+        messages.append(
+            {"id": f"g{i}", "timestamp": f"{ts}:30Z", "type": "gemini", "content": "Done."}
+        )
+
+    def write(kept):
+        path.write_text(json.dumps({"sessionId": sid, "projectHash": "0" * 64, "messages": kept}))
+
+    write(messages)
+    db = tmp_path / "index.db"
+    build(db, gemini)
+    before = snapshot(db)["messages"]
+    write(messages[:4])
+    stats = build(db, gemini)
+    assert stats["rows_kept"] == 8
+    assert snapshot(db)["messages"] == before
+    for force in ((), ("--force",)):
+        again = build(db, gemini, more=force)
+        assert (again["rows_kept"], again["duplicates"]) == (0, 0)
+        assert snapshot(db)["messages"] == before

@@ -34,7 +34,8 @@ failed call tried to do:
   through another shell tool, another program on the same paths when the first
   was not found (`tree`, then `find`), the same search in the shell when Glob or
   Grep could not run (`spawn .../rg EACCES`, then `find -name` or `grep` of a
-  word of its pattern), a file written by the shell after an edit was refused,
+  word of its pattern), a file written by the shell after an edit was refused
+  (`cat > x`, or a script whose code writes it and names it),
   or, for a file that does not exist, a Read in its folder after a search of it.
   A tool without a file or command (Task, Skill, an MCP tool) is retried by
   calling it again (with the same input: unchanged), a page fetch (WebFetch) by a
@@ -100,7 +101,7 @@ from pathlib import PurePosixPath
 
 from pastfix import agents
 
-FIX_VERSION = 6  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 7  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -653,8 +654,11 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         look = [i for i in intents(failed.command) if i.program in {"cat", "head", "tail", "less"}]
         return bool(look) and _basename(call.file_path) in _files_of(failed)
     if failed.name in EDIT_TOOLS and call.name in SHELL_TOOLS:
-        # an edit refused, then the file written by the shell (`cat > x <<EOF`)
-        return _basename(failed.file_path) in _files_of(call, written=True)
+        # an edit refused, then the file written by the shell (`cat > x <<EOF`), or by a
+        # script whose code names it (`python3 - <<EOF ... Path('/p/x').write_text(...)`)
+        return _basename(failed.file_path) in _files_of(call, written=True) or _script_writes(
+            call, failed.file_path
+        )
     if failed.name in FILE_TOOLS and call.name in SHELL_TOOLS:
         # a file viewed by the shell; a folder read as a file, listed (a listing of a file
         # that does not exist is the search that finds it: a step, see _confirmed)
@@ -692,6 +696,27 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         # github.com/me/dotfiles is not worked around by the Home Manager manual)
         return _host(failed.url) == _host(call.url)
     return False
+
+
+# Code that writes a file: python's write_text or open(..., "w"), node's writeFileSync.
+_WRITES_FILE = re.compile(
+    r"\.write_(?:text|bytes)\(|\bopen\([^)\n]*,\s*['\"][wax]|\b(?:writeFile|appendFile)(?:Sync)?\("
+)
+
+
+def _script_writes(call: Call, path: str | None) -> bool:
+    """Whether a shell command runs code that writes the file at `path`: the code writes a
+    file and names this one by its folder and name (a script may name it whole or from its
+    project's root, an edit tool the other way round).
+
+    An edit the tool could not make (Codex's apply_patch failing on every file of a
+    repository, `Io(Os { code: 2, kind: NotFound })`; an Edit a write-guard hook blocked)
+    is then made by `python3 - <<EOF` or `node -e` (held out, session 9: 4 edits of 2
+    people), where no `> file` says what is written."""
+    if not path or not call.command or not _WRITES_FILE.search(call.command):
+        return False
+    tail = "/".join(PurePosixPath(_unix(path)).parts[-2:])
+    return bool(tail) and tail in _unix(call.command)
 
 
 def _host(url: str | None) -> str | None:

@@ -182,6 +182,35 @@ def test_an_edit_refused_then_the_file_written_by_the_shell():
 
 
 @pytest.mark.parametrize(
+    "script",
+    [
+        "python - <<'PY'\nfrom pathlib import Path\npath = Path('/per/dev/ws/ui/src/main.tsx')\n"
+        "path.write_text(path.read_text().replace('a', 'b'))\nPY",
+        "python3 - << 'EOF'\npath = \"/per/dev/ws/ui/src/main.tsx\"\nwith open(path) as f:\n"
+        '    text = f.read()\nwith open(path, "w") as f:\n    f.write(text)\nEOF',
+        'node -e \'require("fs").writeFileSync("ui/src/main.tsx", src)\'',
+    ],
+)
+def test_an_edit_the_tool_could_not_make_then_a_script_that_writes_the_file(script):
+    """Codex's apply_patch failing on every file (`Io(Os { code: 2, kind: NotFound })`), or
+    an Edit a hook blocked, then the file written by a script: no `> file` names it, its
+    code does. A script that only reads the file, or writes another one, is no way round."""
+    error = 'execution error: Io(Os { code: 2, kind: NotFound, message: "No such file" })'
+    failed = call("apply_patch", file_path="ui/src/main.tsx", failed=True)
+    done = call(command=script)
+    fix = run([failed, done], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, done.tool_use_id)
+    for other in (
+        "python3 -c \"print(open('/per/dev/ws/ui/src/main.tsx').read())\"",
+        "python3 - <<'PY'\nPath('/per/dev/ws/ui/src/App.tsx').write_text('x')\nPY",
+    ):
+        failed = call("apply_patch", file_path="ui/src/main.tsx", failed=True)
+        done = call(command=other)
+        fix = run([failed, done], {failed.tool_use_id: error})[failed.tool_use_id]
+        assert fix.outcome == fixes.NOT_FIXED
+
+
+@pytest.mark.parametrize(
     "masked",
     ["npm test || true", "npm test 2>/dev/null || echo 'tests skipped'", "npm test; exit 0"],
 )

@@ -41,6 +41,12 @@ failed call tried to do:
   calling it again (with the same input: unchanged), a page fetch (WebFetch) by a
   fetch of the same site.
 
+Codex's exec_command returns when its yield time is up; a command still running then
+(`Process running with session ID N`, kind `running`) ends in a later write_stdin that
+polls it (and holds its command): the exec_command takes that poll's outcome, and the poll
+that saw it succeed is no call of its own. A failed poll is the same tool as
+exec_command for a retry.
+
 A search that found nothing (`rg x lib` exits 1 and prints nothing else) is confirmed
 only by the same search run again: another pattern in the same folder is another question.
 
@@ -91,6 +97,7 @@ window did). Only the first two claim a fix.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import posixpath
 import re
@@ -134,7 +141,7 @@ LOOK = frozenset(
     "ls cat head tail less more grep egrep fgrep rg ag ack find fd tree wc pwd echo printf which"
     " type whereis file stat du df ps top env printenv date whoami id uname hostname sort uniq"
     " cut diff cmp jq yq test [ true false sleep man history lsd eza exa realpath readlink"
-    " basename dirname"
+    " basename dirname nl"
     " lsof netstat ss nproc free uptime tldr column xxd od hexdump strings md5sum sha256sum"
     " shasum open xdg-open".split()
 )
@@ -265,6 +272,8 @@ class Call:
     url: str | None = None
     # The input of a call without a command or file (Task, Skill, an MCP tool), as stored.
     input: str | None = None
+    # A Codex exec_command (or poll) whose command was still running when it returned.
+    running: bool = False
 
 
 @dataclass(frozen=True)
@@ -543,7 +552,7 @@ def _changes_state(call: Call) -> bool:
     if call.name not in SHELL_TOOLS or not call.command:
         return False
     for intent in intents(call.command):
-        if intent.program in LOOK:
+        if intent.program in LOOK or _prints(intent, call.command):
             continue
         first = intent.sub or next((w for w in intent.words[1:] if not w.startswith("-")), None)
         if first and first in LOOK_SUBCOMMANDS.get(intent.program, LOOK_ANY):
@@ -569,6 +578,17 @@ def _changes_state(call: Call) -> bool:
                 continue
         return True
     return False
+
+
+def _prints(intent: Intent, command: str) -> bool:
+    """Whether a sed only prints: without -i it writes to its output alone (`sed -n
+    '1,200p' x`, how Codex reads a file, in every rollout of the held-out sets), unless
+    its script writes a file (`s/a/b/w out.txt`)."""
+    return (
+        intent.program == "sed"
+        and not any(f.startswith(("-i", "--in-place")) for f in intent.flags)
+        and not re.search(r"(?:^|[;}/\s'\"])w\s+\S", command)
+    )
 
 
 def _basename(path: str | None) -> str:
@@ -802,9 +822,14 @@ def _searches(call: Call, folder: str) -> bool:
     return bool(tail) and tail in _unix(where)
 
 
+# Tools that are one for a retry: Codex's write_stdin polls a command exec_command left
+# running, and says how it ended (its call holds that command).
+_SAME_TOOL = {"write_stdin": "exec_command"}
+
+
 def _retry(failed: Call, call: Call) -> bool:
     """Whether a successful call is a retry of the failed one: the same thing, maybe changed."""
-    if call.name != failed.name:
+    if _SAME_TOOL.get(call.name, call.name) != _SAME_TOOL.get(failed.name, failed.name):
         return False
     if failed.command is not None or call.command is not None:
         return _shared_intent(failed.command, call.command) is not None
@@ -883,6 +908,8 @@ def fix_of(
                 if same is not None:
                     retried.append((n, same))
             continue
+        if call.running:
+            continue  # a command whose end no poll saw: it may have failed
         way = None
         if _retry(failed, call):
             way = FIXED
@@ -1045,6 +1072,34 @@ def _path_change(old: str, new: str) -> str:
     return f"{old[start:] or old} → {new[start:] or new}"
 
 
+def settled(calls: Sequence[Call]) -> list[Call]:
+    """The calls with each Codex command that was still running given the outcome of the
+    poll that saw it end (see the module docstring).
+
+    The exec_command that ran it takes that poll's outcome, and the poll, a success, is no
+    call of its own (the exec_command is the step and the retry). A command whose end no
+    poll saw confirms nothing but may still be a step (an install that went on, seen done
+    by a later check); a poll of one still running is no call of its own.
+    """
+    found = list(calls)
+    running: dict[str, int] = {}  # a command still running: its exec_command's index
+    for n, call in enumerate(found):
+        if call.name == "exec_command" and call.command:
+            if call.running:
+                running[call.command] = n
+            else:
+                running.pop(call.command, None)
+        elif call.name == "write_stdin" and not call.running and call.command in running:
+            at = running.pop(call.command or "")
+            found[at] = dataclasses.replace(found[at], failed=call.failed, running=False)
+            if not call.failed:
+                found[n] = dataclasses.replace(call, failed=True)
+    return [
+        dataclasses.replace(c, failed=True) if c.running and c.name == "write_stdin" else c
+        for c in found
+    ]
+
+
 def session_fixes(
     calls: Sequence[Call],
     prompts: Iterable[str],
@@ -1082,7 +1137,7 @@ def session_fixes(
 
     prompt_times = sorted(prompts)
     by_agent: dict[tuple[str | None, bool], list[Call]] = {}
-    for call in calls:
+    for call in settled(calls):
         by_agent.setdefault((call.agent_id, call.sidechain), []).append(call)
     for own in by_agent.values():
         for i, call in enumerate(own):

@@ -880,3 +880,90 @@ def test_the_lines_of_a_script_are_commands_of_their_own():
         ("docker", "run", "-v", "a:b", "img"),
         ("ls",),
     ]
+
+
+ROLLOUT = "0195a1b2-c3d4-7e5f-8a6b-00000000f100"
+
+
+def _codex_rollout(path: Path, items: list[tuple[str, str, str]]) -> None:
+    """A Codex rollout of (call id, tool, arguments or output) items: a call, then its output."""
+    lines = [{"type": "session_meta", "payload": {"id": ROLLOUT}}]
+    for n, (call_id, name, text) in enumerate(items):
+        at = f"2026-12-01T10:00:{n:02d}.000Z"
+        if name == "output":
+            payload = {"type": "function_call_output", "call_id": call_id, "output": text}
+        else:
+            payload = {"type": "function_call", "name": name, "arguments": text, "call_id": call_id}
+        lines.append({"timestamp": at, "type": "response_item", "payload": payload})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+
+def test_a_codex_command_still_running_confirms_nothing(tmp_path):
+    """exec_command returns after yield_time_ms with `Process running with session ID N`;
+    how the command ends, the write_stdin that polls it says. The running build confirmed
+    the fix of the failed one before its own poll failed with the same error (held out,
+    session 9: a tsc build and a Rust check, 2 people's rollouts). The exec_command whose
+    poll saw it pass is the retry."""
+    build = json.dumps({"cmd": "npm run build", "yield_time_ms": 1000})
+
+    def poll(n):
+        return json.dumps({"session_id": n, "chars": "", "yield_time_ms": 1000})
+
+    error = "Process exited with code 1\nOutput:\nsrc/App.tsx(89,62): error TS2339: Property 'id'"
+    patch = "*** Begin Patch\n*** Update File: src/App.tsx\n@@\n-a\n+b\n*** End Patch\n"
+    _codex_rollout(
+        tmp_path / "sessions/2026/12/01" / f"rollout-2026-12-01T10-00-00-{ROLLOUT}.jsonl",
+        [
+            ("c1", "exec_command", build),
+            ("c1", "output", error),
+            ("c2", "exec_command", build),
+            (
+                "c2",
+                "output",
+                "Process running with session ID 7\nOutput:\n> tsc -b && vite build\n",
+            ),
+            ("c3", "write_stdin", poll(7)),
+            ("c3", "output", error),
+            ("c4", "apply_patch", json.dumps({"input": patch})),
+            ("c4", "output", "Success. Updated the following files:\nM src/App.tsx\n"),
+            ("c5", "exec_command", build),
+            (
+                "c5",
+                "output",
+                "Process running with session ID 8\nOutput:\n> tsc -b && vite build\n",
+            ),
+            ("c6", "write_stdin", poll(8)),
+            ("c6", "output", "Process exited with code 0\nOutput:\nbuilt in 2.1s\n"),
+        ],
+    )
+    db.build(tmp_path / "index.db", [tmp_path / "sessions"])
+    conn = sqlite3.connect(tmp_path / "index.db")
+    kinds = dict(conn.execute("SELECT tool_use_id, kind FROM tool_results WHERE is_error = 0"))
+    assert kinds == {"c2": "running", "c4": None, "c5": "running", "c6": None}
+    found = {
+        row[0]: row[1:]
+        for row in conn.execute("SELECT tool_use_id, outcome, confirmed_by, remedy FROM fixes")
+    }
+    outcome, confirmed_by, remedy = found["c1"]
+    assert (outcome, confirmed_by) == (fixes.FIXED, "c5")
+    assert [s["tool_use_id"] for s in json.loads(remedy)] == ["c4"]
+
+
+def test_sed_that_only_prints_is_a_look():
+    """Codex reads files with `sed -n '1,200p' x` and `nl -ba x | sed -n ...` (every rollout
+    of the third held-out set): no remedy step. `sed -i` and a script that writes are."""
+    failed = call(command="npm run build", failed=True)
+    looks = [
+        call(command="sed -n '1,200p' src/App.tsx"),
+        call(command="nl -ba src/a.ts | sed -n '1,40p'"),
+    ]
+    edits = [
+        call(command="sed -i 's/foo/bar/' src/App.tsx"),
+        call(command="sed 's/a/b/w out.txt' x"),
+    ]
+    retry = call(command="npm run build")
+    error = "Exit code 1\nsrc/App.tsx(3,1): error TS2304: Cannot find name 'foo'."
+    fix = run([failed, *looks, *edits, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.confirmed_by == retry.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [e.tool_use_id for e in edits]

@@ -569,7 +569,10 @@ def _changes_state(call: Call) -> bool:
         if intent.program in CHECK_SUBCOMMANDS and (
             intent.sub in CHECK_SUBCOMMANDS[intent.program]
             or (intent.program in {"npm", "yarn", "pnpm"} and intent.sub)
-            or intent.program == "python"
+            # a python run checks, but for code that writes a file (`python3 - <<EOF ...
+            # Path(p).write_bytes(...)`, how Codex converts or edits files: 2 people's
+            # rollouts of the third held-out set, a write-guard's way round in the second)
+            or (intent.program == "python" and not _WRITES_FILE.search(call.command))
         ):
             continue
         if intent.program.startswith("python") and not intent.sub:

@@ -967,3 +967,21 @@ def test_sed_that_only_prints_is_a_look():
     fix = run([failed, *looks, *edits, retry], {failed.tool_use_id: error})[failed.tool_use_id]
     assert fix.confirmed_by == retry.tool_use_id
     assert [s.tool_use_id for s in fix.remedy] == [e.tool_use_id for e in edits]
+
+
+def test_a_python_script_that_writes_a_file_is_a_remedy_step():
+    """A python run checks (a test script), unless its code writes a file: a CRLF script
+    converted by `python3 - <<'PY' ... write_bytes(...)`, then run again (held out)."""
+    failed = call(command=".specify/scripts/bash/check.sh --json", failed=True)
+    check = call(
+        command="python3 - <<'PY'\nprint(open('.specify/scripts/bash/check.sh').read())\nPY"
+    )
+    convert = call(
+        command="python3 - <<'PY'\nfrom pathlib import Path\np = Path('.specify/scripts/bash/check.sh')"
+        "\np.write_bytes(p.read_bytes().replace(b'\\r\\n', b'\\n'))\nPY"
+    )
+    retry = call(command=".specify/scripts/bash/check.sh --json")
+    error = "Exit code 127\n/usr/bin/env: 'bash\\r': No such file or directory"
+    fix = run([failed, check, convert, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.confirmed_by == retry.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [convert.tool_use_id]

@@ -977,8 +977,9 @@ def test_a_python_script_that_writes_a_file_is_a_remedy_step():
         command="python3 - <<'PY'\nprint(open('.specify/scripts/bash/check.sh').read())\nPY"
     )
     convert = call(
-        command="python3 - <<'PY'\nfrom pathlib import Path\np = Path('.specify/scripts/bash/check.sh')"
-        "\np.write_bytes(p.read_bytes().replace(b'\\r\\n', b'\\n'))\nPY"
+        command="python3 - <<'PY'\nfrom pathlib import Path\n"
+        "p = Path('.specify/scripts/bash/check.sh')\n"
+        "p.write_bytes(p.read_bytes().replace(b'\\r\\n', b'\\n'))\nPY"
     )
     retry = call(command=".specify/scripts/bash/check.sh --json")
     error = "Exit code 127\n/usr/bin/env: 'bash\\r': No such file or directory"

@@ -552,6 +552,8 @@ def _changes_state(call: Call) -> bool:
     if call.name not in SHELL_TOOLS or not call.command:
         return False
     for intent in intents(call.command):
+        if intent.program in _WRITERS and _WRITES_TEXT.search(_HEREDOC.sub(" ", call.command)):
+            return True  # `cat > x <<EOF`, `echo x >> .gitignore`: the text given, written
         if intent.program in LOOK or _prints(intent, call.command):
             continue
         first = intent.sub or next((w for w in intent.words[1:] if not w.startswith("-")), None)
@@ -581,6 +583,18 @@ def _changes_state(call: Call) -> bool:
                 continue
         return True
     return False
+
+
+# Programs that print the text they are given: with their output sent to a file, they
+# write it (a file written by `cat > x <<'EOF'` in the Codex rollouts of the third held-out
+# set, and a write-guard's way round in the second).
+_WRITERS = frozenset({"cat", "echo", "printf", "tee"})
+# Their standard output sent to a file in their own simple command (not `2>`, not
+# `/dev/null`), or a tee's file.
+_WRITES_TEXT = re.compile(
+    r"(?:^|[|;&\n(]\s*)(?:cat|echo|printf)\b[^|;&\n]*?(?<![\d&>])>>?\s*['\"]?(?!/dev/|&)[^\s|&;'\"<>]"
+    r"|\|\s*tee\b(?:\s+-a)?\s+['\"]?(?!/dev/|-)[^\s|&;'\"<>]"
+)
 
 
 def _prints(intent: Intent, command: str) -> bool:
@@ -969,11 +983,19 @@ def _confirmed(
             continue  # before the error's last sighting, or after it was gone
         if (
             (not_read or stale)
-            and call.name in EDIT_TOOLS
             and failed.file_path
-            and call.file_path != failed.file_path
+            and (
+                (call.name in EDIT_TOOLS and call.file_path != failed.file_path)
+                or (
+                    call.name in SHELL_TOOLS
+                    and bool(written := _files_of(call, written=True))
+                    and _basename(failed.file_path) not in written
+                )
+            )
         ):
-            pass  # an edit of another file (a batch of edits refused together) is none
+            # an edit of another file (a batch of edits refused together, each redone by
+            # the edit tool or by `cat > other <<EOF`) is none
+            pass
         elif not call.failed and _changes_state(call) and not _records(call, failed):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:

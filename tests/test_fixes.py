@@ -986,3 +986,38 @@ def test_a_python_script_that_writes_a_file_is_a_remedy_step():
     fix = run([failed, check, convert, retry], {failed.tool_use_id: error})[failed.tool_use_id]
     assert fix.confirmed_by == retry.tool_use_id
     assert [s.tool_use_id for s in fix.remedy] == [convert.tool_use_id]
+
+
+def test_text_written_to_a_file_by_cat_or_echo_is_a_remedy_step():
+    """`cat > x <<'EOF'` and `echo x >> .gitignore` write files (the Codex rollouts of the
+    third held-out set rewrite configs so); `cat x 2>/dev/null` and a pipe into a script
+    whose code holds a `>` only look."""
+    failed = call(command="npm run build --workspace ui", failed=True)
+    looks = [
+        call(command="cat ui/tsconfig.json 2>/dev/null"),
+        call(command='cat s.json | python3 -c "import json,sys; print(len(sys.argv) > 1)"'),
+        call(command="cat <<EOF\nif a > b\nEOF"),
+    ]
+    writes = [
+        call(command="cat > ui/vite.config.ts <<'EOF'\nexport default {}\nEOF"),
+        call(command="echo 'dist/' >> .gitignore"),
+    ]
+    retry = call(command="npm run build --workspace ui")
+    error = "Exit code 1\nvite.config.ts(16,3): error TS2769: No overload matches this call."
+    fix = run([failed, *looks, *writes, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.confirmed_by == retry.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [w.tool_use_id for w in writes]
+
+
+def test_shell_writes_of_other_files_are_no_remedy_for_a_write_refused_as_not_read():
+    """Writes of three files refused (not read yet), each then written by `cat > x <<EOF`:
+    each failure's way round is its own file's, the others' are no steps of it."""
+    error = "<tool_use_error>File has not been read yet. Read it first before writing to it."
+    names = ["state.ts", "utils.ts", "react.ts"]
+    failed = [call("Write", file_path=f"/p/types/{n}", failed=True, kind="not_read") for n in names]
+    cats = [call(command=f"cat > types/{n} << 'EOF'\nexport {{}}\nEOF") for n in names]
+    found = run([*failed, *cats], {f.tool_use_id: error for f in failed})
+    for f, cat in zip(failed, cats, strict=True):
+        fix = found[f.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, cat.tool_use_id)
+        assert [s.tool_use_id for s in fix.remedy] == [cat.tool_use_id]

@@ -1027,12 +1027,14 @@ def _confirmed(
         else:
             steps.append((_named(call, error, failed), n, step))
     change = None
-    if confirm.name in SHELL_TOOLS:
+    if confirm.name in SHELL_TOOLS and failed.name in SHELL_TOOLS:
         change = command_change(failed.command, confirm.command)
         moved = folder_change(failed, confirm)
         if moved:
             change = f"{moved}; {change}" if change else moved
     elif confirm.name != failed.name:
+        # another tool (an edit made by a script in the shell): not `in <its workdir>`, which
+        # a card said of a Codex apply_patch done by a python script (held out, session 9)
         change = f"{failed.name} → {confirm.name}"
     elif confirm.file_path != failed.file_path:
         change = _path_change(failed.file_path or "", confirm.file_path or "")

@@ -200,6 +200,10 @@ def test_an_edit_the_tool_could_not_make_then_a_script_that_writes_the_file(scri
     done = call(command=script)
     fix = run([failed, done], {failed.tool_use_id: error})[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, done.tool_use_id)
+    # the change is the tool, not the folder the script ran in
+    done = call("exec_command", command=script, workdir="/per/dev/ws")
+    fix = run([failed, done], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert steps(fix) == [(done.tool_use_id, "apply_patch → exec_command")]
     for other in (
         "python3 -c \"print(open('/per/dev/ws/ui/src/main.tsx').read())\"",
         "python3 - <<'PY'\nPath('/per/dev/ws/ui/src/App.tsx').write_text('x')\nPY",

@@ -2,4 +2,4 @@
 
 # The newest migration in pastfix.migrations: an index without it was built by an
 # older pastfix, and its queries need `pastfix build` to bring it up to date.
-LATEST_MIGRATION = "m015_codex_agent_messages"
+LATEST_MIGRATION = "m016_codex_running"

@@ -68,7 +68,9 @@ shell quoting; `exec_command`'s `cmd` and `shell_command`'s `command` strings
 as they are. A `write_stdin` call, which polls (or types into) a command that
 exec_command left running (`Process running with session ID N`), gets that
 command: its output is the command's, a failure when it exits non-zero, so
-a long test run that fails is matched to the run that passes after the fix.
+a long test run that fails is matched to the run that passes after the fix. A
+result that says the command is still running is a success of kind `running`:
+it ended later, as its poll says (pastfix.fixes takes it for no result).
 Within one read only, as for MCP events. An MCP tool that Codex offers in a
 namespace (`{"name": "query", "namespace": "mcp__db"}`) is named as older Codex
 flattened it, `mcp__db__query`. A call that runs `apply_patch` (the tool, or
@@ -153,6 +155,8 @@ FAILED_CALL_PREFIXES = (
 _EXIT_FIRST = re.compile(r"Exit code: (-?\d+)\n")
 _EXITED = re.compile(r"Process exited with code (-?\d+)$")
 _RUNNING = re.compile(r"^Process running with session ID (\d+)$", re.MULTILINE)
+# The kind of a result whose command was still running (a success's only kind).
+RUNNING = "running"
 # Header lines of exec output before its `Output:` line.
 _HEADER = re.compile(
     r"(?:Exit code: -?\d+|Wall time: .*|Total output lines: \d+|Chunk ID: .*"
@@ -440,6 +444,9 @@ def _parse_object(
                 1 if failed else 0,
                 clean_text(content),
                 len(content),
+                # a command still running when its output was taken: how it ends, a later
+                # write_stdin says (pastfix.fixes takes it for no result)
+                kind=RUNNING if running and not failed else None,
             )
         )
     elif item == "agent_message":

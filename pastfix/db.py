@@ -726,7 +726,11 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   CASE WHEN c.name IN ({_READ_TOOLS_SQL}) AND json_valid(c.input)
        THEN json_object({_PART_SQL}) END,
   -- the input of a call without a command or file (Task, Skill, an MCP tool, WebFetch)
-  CASE WHEN c.command IS NULL AND c.file_path IS NULL THEN c.input END
+  CASE WHEN c.command IS NULL AND c.file_path IS NULL THEN c.input END,
+  -- a Codex command still running when its output was taken (only these calls' result
+  -- rows are read, for their kind)
+  CASE WHEN c.name IN ('exec_command', 'write_stdin') THEN exists (SELECT 1 FROM
+       tool_results r WHERE r.tool_use_id = c.tool_use_id AND r.kind = 'running') END
 FROM tool_calls c INDEXED BY idx_tc_session
 WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp, c.file_id, c.line_no
 """
@@ -843,6 +847,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 part=_part(row[11]),
                 url=_url(row[12]),
                 input=row[12] if isinstance(row[12], str) else None,
+                running=bool(row[13]),
             )
             for row in rows_of
         ]

@@ -34,11 +34,18 @@ failed call tried to do:
   through another shell tool, another program on the same paths when the first
   was not found (`tree`, then `find`), the same search in the shell when Glob or
   Grep could not run (`spawn .../rg EACCES`, then `find -name` or `grep` of a
-  word of its pattern), a file written by the shell after an edit was refused,
+  word of its pattern), a file written by the shell after an edit was refused
+  (`cat > x`, or a script whose code writes it and names it),
   or, for a file that does not exist, a Read in its folder after a search of it.
   A tool without a file or command (Task, Skill, an MCP tool) is retried by
   calling it again (with the same input: unchanged), a page fetch (WebFetch) by a
   fetch of the same site.
+
+Codex's exec_command returns when its yield time is up; a command still running then
+(`Process running with session ID N`, kind `running`) ends in a later write_stdin that
+polls it (and holds its command): the exec_command takes that poll's outcome, and the poll
+that saw it succeed is no call of its own. A failed poll is the same tool as
+exec_command for a retry.
 
 A search that found nothing (`rg x lib` exits 1 and prints nothing else) is confirmed
 only by the same search run again: another pattern in the same folder is another question.
@@ -90,6 +97,7 @@ window did). Only the first two claim a fix.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import posixpath
 import re
@@ -100,7 +108,7 @@ from pathlib import PurePosixPath
 
 from pastfix import agents
 
-FIX_VERSION = 6  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 7  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -133,7 +141,7 @@ LOOK = frozenset(
     "ls cat head tail less more grep egrep fgrep rg ag ack find fd tree wc pwd echo printf which"
     " type whereis file stat du df ps top env printenv date whoami id uname hostname sort uniq"
     " cut diff cmp jq yq test [ true false sleep man history lsd eza exa realpath readlink"
-    " basename dirname"
+    " basename dirname nl"
     " lsof netstat ss nproc free uptime tldr column xxd od hexdump strings md5sum sha256sum"
     " shasum open xdg-open".split()
 )
@@ -264,6 +272,8 @@ class Call:
     url: str | None = None
     # The input of a call without a command or file (Task, Skill, an MCP tool), as stored.
     input: str | None = None
+    # A Codex exec_command (or poll) whose command was still running when it returned.
+    running: bool = False
 
 
 @dataclass(frozen=True)
@@ -542,7 +552,9 @@ def _changes_state(call: Call) -> bool:
     if call.name not in SHELL_TOOLS or not call.command:
         return False
     for intent in intents(call.command):
-        if intent.program in LOOK:
+        if intent.program in _WRITERS and _WRITES_TEXT.search(_HEREDOC.sub(" ", call.command)):
+            return True  # `cat > x <<EOF`, `echo x >> .gitignore`: the text given, written
+        if intent.program in LOOK or _prints(intent, call.command):
             continue
         first = intent.sub or next((w for w in intent.words[1:] if not w.startswith("-")), None)
         if first and first in LOOK_SUBCOMMANDS.get(intent.program, LOOK_ANY):
@@ -559,7 +571,10 @@ def _changes_state(call: Call) -> bool:
         if intent.program in CHECK_SUBCOMMANDS and (
             intent.sub in CHECK_SUBCOMMANDS[intent.program]
             or (intent.program in {"npm", "yarn", "pnpm"} and intent.sub)
-            or intent.program == "python"
+            # a python run checks, but for code that writes a file (`python3 - <<EOF ...
+            # Path(p).write_bytes(...)`, how Codex converts or edits files: 2 people's
+            # rollouts of the third held-out set, a write-guard's way round in the second)
+            or (intent.program == "python" and not _WRITES_FILE.search(call.command))
         ):
             continue
         if intent.program.startswith("python") and not intent.sub:
@@ -568,6 +583,29 @@ def _changes_state(call: Call) -> bool:
                 continue
         return True
     return False
+
+
+# Programs that print the text they are given: with their output sent to a file, they
+# write it (a file written by `cat > x <<'EOF'` in the Codex rollouts of the third held-out
+# set, and a write-guard's way round in the second).
+_WRITERS = frozenset({"cat", "echo", "printf", "tee"})
+# Their standard output sent to a file in their own simple command (not `2>`, not
+# `/dev/null`), or a tee's file.
+_WRITES_TEXT = re.compile(
+    r"(?:^|[|;&\n(]\s*)(?:cat|echo|printf)\b[^|;&\n]*?(?<![\d&>])>>?\s*['\"]?(?!/dev/|&)[^\s|&;'\"<>]"
+    r"|\|\s*tee\b(?:\s+-a)?\s+['\"]?(?!/dev/|-)[^\s|&;'\"<>]"
+)
+
+
+def _prints(intent: Intent, command: str) -> bool:
+    """Whether a sed only prints: without -i it writes to its output alone (`sed -n
+    '1,200p' x`, how Codex reads a file, in every rollout of the held-out sets), unless
+    its script writes a file (`s/a/b/w out.txt`)."""
+    return (
+        intent.program == "sed"
+        and not any(f.startswith(("-i", "--in-place")) for f in intent.flags)
+        and not re.search(r"(?:^|[;}/\s'\"])w\s+\S", command)
+    )
 
 
 def _basename(path: str | None) -> str:
@@ -653,8 +691,11 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         look = [i for i in intents(failed.command) if i.program in {"cat", "head", "tail", "less"}]
         return bool(look) and _basename(call.file_path) in _files_of(failed)
     if failed.name in EDIT_TOOLS and call.name in SHELL_TOOLS:
-        # an edit refused, then the file written by the shell (`cat > x <<EOF`)
-        return _basename(failed.file_path) in _files_of(call, written=True)
+        # an edit refused, then the file written by the shell (`cat > x <<EOF`), or by a
+        # script whose code names it (`python3 - <<EOF ... Path('/p/x').write_text(...)`)
+        return _basename(failed.file_path) in _files_of(call, written=True) or _script_writes(
+            call, failed.file_path
+        )
     if failed.name in FILE_TOOLS and call.name in SHELL_TOOLS:
         # a file viewed by the shell; a folder read as a file, listed (a listing of a file
         # that does not exist is the search that finds it: a step, see _confirmed)
@@ -692,6 +733,27 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         # github.com/me/dotfiles is not worked around by the Home Manager manual)
         return _host(failed.url) == _host(call.url)
     return False
+
+
+# Code that writes a file: python's write_text or open(..., "w"), node's writeFileSync.
+_WRITES_FILE = re.compile(
+    r"\.write_(?:text|bytes)\(|\bopen\([^)\n]*,\s*['\"][wax]|\b(?:writeFile|appendFile)(?:Sync)?\("
+)
+
+
+def _script_writes(call: Call, path: str | None) -> bool:
+    """Whether a shell command runs code that writes the file at `path`: the code writes a
+    file and names this one by its folder and name (a script may name it whole or from its
+    project's root, an edit tool the other way round).
+
+    An edit the tool could not make (Codex's apply_patch failing on every file of a
+    repository, `Io(Os { code: 2, kind: NotFound })`; an Edit a write-guard hook blocked)
+    is then made by `python3 - <<EOF` or `node -e` (held out, session 9: 4 edits of 2
+    people), where no `> file` says what is written."""
+    if not path or not call.command or not _WRITES_FILE.search(call.command):
+        return False
+    tail = "/".join(PurePosixPath(_unix(path)).parts[-2:])
+    return bool(tail) and tail in _unix(call.command)
 
 
 def _host(url: str | None) -> str | None:
@@ -777,9 +839,14 @@ def _searches(call: Call, folder: str) -> bool:
     return bool(tail) and tail in _unix(where)
 
 
+# Tools that are one for a retry: Codex's write_stdin polls a command exec_command left
+# running, and says how it ended (its call holds that command).
+_SAME_TOOL = {"write_stdin": "exec_command"}
+
+
 def _retry(failed: Call, call: Call) -> bool:
     """Whether a successful call is a retry of the failed one: the same thing, maybe changed."""
-    if call.name != failed.name:
+    if _SAME_TOOL.get(call.name, call.name) != _SAME_TOOL.get(failed.name, failed.name):
         return False
     if failed.command is not None or call.command is not None:
         return _shared_intent(failed.command, call.command) is not None
@@ -858,6 +925,8 @@ def fix_of(
                 if same is not None:
                     retried.append((n, same))
             continue
+        if call.running:
+            continue  # a command whose end no poll saw: it may have failed
         way = None
         if _retry(failed, call):
             way = FIXED
@@ -914,11 +983,19 @@ def _confirmed(
             continue  # before the error's last sighting, or after it was gone
         if (
             (not_read or stale)
-            and call.name in EDIT_TOOLS
             and failed.file_path
-            and call.file_path != failed.file_path
+            and (
+                (call.name in EDIT_TOOLS and call.file_path != failed.file_path)
+                or (
+                    call.name in SHELL_TOOLS
+                    and bool(written := _files_of(call, written=True))
+                    and _basename(failed.file_path) not in written
+                )
+            )
         ):
-            pass  # an edit of another file (a batch of edits refused together) is none
+            # an edit of another file (a batch of edits refused together, each redone by
+            # the edit tool or by `cat > other <<EOF`) is none
+            pass
         elif not call.failed and _changes_state(call) and not _records(call, failed):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:
@@ -950,12 +1027,14 @@ def _confirmed(
         else:
             steps.append((_named(call, error, failed), n, step))
     change = None
-    if confirm.name in SHELL_TOOLS:
+    if confirm.name in SHELL_TOOLS and failed.name in SHELL_TOOLS:
         change = command_change(failed.command, confirm.command)
         moved = folder_change(failed, confirm)
         if moved:
             change = f"{moved}; {change}" if change else moved
     elif confirm.name != failed.name:
+        # another tool (an edit made by a script in the shell): not `in <its workdir>`, which
+        # a card said of a Codex apply_patch done by a python script (held out, session 9)
         change = f"{failed.name} → {confirm.name}"
     elif confirm.file_path != failed.file_path:
         change = _path_change(failed.file_path or "", confirm.file_path or "")
@@ -1020,6 +1099,34 @@ def _path_change(old: str, new: str) -> str:
     return f"{old[start:] or old} → {new[start:] or new}"
 
 
+def settled(calls: Sequence[Call]) -> list[Call]:
+    """The calls with each Codex command that was still running given the outcome of the
+    poll that saw it end (see the module docstring).
+
+    The exec_command that ran it takes that poll's outcome, and the poll, a success, is no
+    call of its own (the exec_command is the step and the retry). A command whose end no
+    poll saw confirms nothing but may still be a step (an install that went on, seen done
+    by a later check); a poll of one still running is no call of its own.
+    """
+    found = list(calls)
+    running: dict[str, int] = {}  # a command still running: its exec_command's index
+    for n, call in enumerate(found):
+        if call.name == "exec_command" and call.command:
+            if call.running:
+                running[call.command] = n
+            else:
+                running.pop(call.command, None)
+        elif call.name == "write_stdin" and not call.running and call.command in running:
+            at = running.pop(call.command or "")
+            found[at] = dataclasses.replace(found[at], failed=call.failed, running=False)
+            if not call.failed:
+                found[n] = dataclasses.replace(call, failed=True)
+    return [
+        dataclasses.replace(c, failed=True) if c.running and c.name == "write_stdin" else c
+        for c in found
+    ]
+
+
 def session_fixes(
     calls: Sequence[Call],
     prompts: Iterable[str],
@@ -1057,7 +1164,7 @@ def session_fixes(
 
     prompt_times = sorted(prompts)
     by_agent: dict[tuple[str | None, bool], list[Call]] = {}
-    for call in calls:
+    for call in settled(calls):
         by_agent.setdefault((call.agent_id, call.sidechain), []).append(call)
     for own in by_agent.values():
         for i, call in enumerate(own):

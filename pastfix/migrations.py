@@ -396,6 +396,19 @@ def m015_codex_agent_messages(db: Database) -> None:
     )
 
 
+@migrations()
+def m016_codex_running(db: Database) -> None:
+    # Session 9's third held-out set: a Codex exec_command still running when its output
+    # was taken (`Process running with session ID N`) was stored as a success, and the
+    # fix rules took it for a retry that passed before its own poll failed (2 people's
+    # rollouts). Its result now has the kind `running` (pastfix.codex), which the fix rules
+    # read as no result yet. Read every Codex rollout again, as m013 did.
+    db.execute(
+        "UPDATE source_files SET size = -1, tail_hash = NULL"
+        " WHERE agent = 'codex' AND missing_since IS NULL"
+    )
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

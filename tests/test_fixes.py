@@ -182,6 +182,39 @@ def test_an_edit_refused_then_the_file_written_by_the_shell():
 
 
 @pytest.mark.parametrize(
+    "script",
+    [
+        "python - <<'PY'\nfrom pathlib import Path\npath = Path('/per/dev/ws/ui/src/main.tsx')\n"
+        "path.write_text(path.read_text().replace('a', 'b'))\nPY",
+        "python3 - << 'EOF'\npath = \"/per/dev/ws/ui/src/main.tsx\"\nwith open(path) as f:\n"
+        '    text = f.read()\nwith open(path, "w") as f:\n    f.write(text)\nEOF',
+        'node -e \'require("fs").writeFileSync("ui/src/main.tsx", src)\'',
+    ],
+)
+def test_an_edit_the_tool_could_not_make_then_a_script_that_writes_the_file(script):
+    """Codex's apply_patch failing on every file (`Io(Os { code: 2, kind: NotFound })`), or
+    an Edit a hook blocked, then the file written by a script: no `> file` names it, its
+    code does. A script that only reads the file, or writes another one, is no way round."""
+    error = 'execution error: Io(Os { code: 2, kind: NotFound, message: "No such file" })'
+    failed = call("apply_patch", file_path="ui/src/main.tsx", failed=True)
+    done = call(command=script)
+    fix = run([failed, done], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, done.tool_use_id)
+    # the change is the tool, not the folder the script ran in
+    done = call("exec_command", command=script, workdir="/per/dev/ws")
+    fix = run([failed, done], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert steps(fix) == [(done.tool_use_id, "apply_patch → exec_command")]
+    for other in (
+        "python3 -c \"print(open('/per/dev/ws/ui/src/main.tsx').read())\"",
+        "python3 - <<'PY'\nPath('/per/dev/ws/ui/src/App.tsx').write_text('x')\nPY",
+    ):
+        failed = call("apply_patch", file_path="ui/src/main.tsx", failed=True)
+        done = call(command=other)
+        fix = run([failed, done], {failed.tool_use_id: error})[failed.tool_use_id]
+        assert fix.outcome == fixes.NOT_FIXED
+
+
+@pytest.mark.parametrize(
     "masked",
     ["npm test || true", "npm test 2>/dev/null || echo 'tests skipped'", "npm test; exit 0"],
 )
@@ -851,3 +884,144 @@ def test_the_lines_of_a_script_are_commands_of_their_own():
         ("docker", "run", "-v", "a:b", "img"),
         ("ls",),
     ]
+
+
+ROLLOUT = "0195a1b2-c3d4-7e5f-8a6b-00000000f100"
+
+
+def _codex_rollout(path: Path, items: list[tuple[str, str, str]]) -> None:
+    """A Codex rollout of (call id, tool, arguments or output) items: a call, then its output."""
+    lines = [{"type": "session_meta", "payload": {"id": ROLLOUT}}]
+    for n, (call_id, name, text) in enumerate(items):
+        at = f"2026-12-01T10:00:{n:02d}.000Z"
+        if name == "output":
+            payload = {"type": "function_call_output", "call_id": call_id, "output": text}
+        else:
+            payload = {"type": "function_call", "name": name, "arguments": text, "call_id": call_id}
+        lines.append({"timestamp": at, "type": "response_item", "payload": payload})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+
+def test_a_codex_command_still_running_confirms_nothing(tmp_path):
+    """exec_command returns after yield_time_ms with `Process running with session ID N`;
+    how the command ends, the write_stdin that polls it says. The running build confirmed
+    the fix of the failed one before its own poll failed with the same error (held out,
+    session 9: a tsc build and a Rust check, 2 people's rollouts). The exec_command whose
+    poll saw it pass is the retry."""
+    build = json.dumps({"cmd": "npm run build", "yield_time_ms": 1000})
+
+    def poll(n):
+        return json.dumps({"session_id": n, "chars": "", "yield_time_ms": 1000})
+
+    error = "Process exited with code 1\nOutput:\nsrc/App.tsx(89,62): error TS2339: Property 'id'"
+    patch = "*** Begin Patch\n*** Update File: src/App.tsx\n@@\n-a\n+b\n*** End Patch\n"
+    _codex_rollout(
+        tmp_path / "sessions/2026/12/01" / f"rollout-2026-12-01T10-00-00-{ROLLOUT}.jsonl",
+        [
+            ("c1", "exec_command", build),
+            ("c1", "output", error),
+            ("c2", "exec_command", build),
+            (
+                "c2",
+                "output",
+                "Process running with session ID 7\nOutput:\n> tsc -b && vite build\n",
+            ),
+            ("c3", "write_stdin", poll(7)),
+            ("c3", "output", error),
+            ("c4", "apply_patch", json.dumps({"input": patch})),
+            ("c4", "output", "Success. Updated the following files:\nM src/App.tsx\n"),
+            ("c5", "exec_command", build),
+            (
+                "c5",
+                "output",
+                "Process running with session ID 8\nOutput:\n> tsc -b && vite build\n",
+            ),
+            ("c6", "write_stdin", poll(8)),
+            ("c6", "output", "Process exited with code 0\nOutput:\nbuilt in 2.1s\n"),
+        ],
+    )
+    db.build(tmp_path / "index.db", [tmp_path / "sessions"])
+    conn = sqlite3.connect(tmp_path / "index.db")
+    kinds = dict(conn.execute("SELECT tool_use_id, kind FROM tool_results WHERE is_error = 0"))
+    assert kinds == {"c2": "running", "c4": None, "c5": "running", "c6": None}
+    found = {
+        row[0]: row[1:]
+        for row in conn.execute("SELECT tool_use_id, outcome, confirmed_by, remedy FROM fixes")
+    }
+    outcome, confirmed_by, remedy = found["c1"]
+    assert (outcome, confirmed_by) == (fixes.FIXED, "c5")
+    assert [s["tool_use_id"] for s in json.loads(remedy)] == ["c4"]
+
+
+def test_sed_that_only_prints_is_a_look():
+    """Codex reads files with `sed -n '1,200p' x` and `nl -ba x | sed -n ...` (every rollout
+    of the third held-out set): no remedy step. `sed -i` and a script that writes are."""
+    failed = call(command="npm run build", failed=True)
+    looks = [
+        call(command="sed -n '1,200p' src/App.tsx"),
+        call(command="nl -ba src/a.ts | sed -n '1,40p'"),
+    ]
+    edits = [
+        call(command="sed -i 's/foo/bar/' src/App.tsx"),
+        call(command="sed 's/a/b/w out.txt' x"),
+    ]
+    retry = call(command="npm run build")
+    error = "Exit code 1\nsrc/App.tsx(3,1): error TS2304: Cannot find name 'foo'."
+    fix = run([failed, *looks, *edits, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.confirmed_by == retry.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [e.tool_use_id for e in edits]
+
+
+def test_a_python_script_that_writes_a_file_is_a_remedy_step():
+    """A python run checks (a test script), unless its code writes a file: a CRLF script
+    converted by `python3 - <<'PY' ... write_bytes(...)`, then run again (held out)."""
+    failed = call(command=".specify/scripts/bash/check.sh --json", failed=True)
+    check = call(
+        command="python3 - <<'PY'\nprint(open('.specify/scripts/bash/check.sh').read())\nPY"
+    )
+    convert = call(
+        command="python3 - <<'PY'\nfrom pathlib import Path\n"
+        "p = Path('.specify/scripts/bash/check.sh')\n"
+        "p.write_bytes(p.read_bytes().replace(b'\\r\\n', b'\\n'))\nPY"
+    )
+    retry = call(command=".specify/scripts/bash/check.sh --json")
+    error = "Exit code 127\n/usr/bin/env: 'bash\\r': No such file or directory"
+    fix = run([failed, check, convert, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.confirmed_by == retry.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [convert.tool_use_id]
+
+
+def test_text_written_to_a_file_by_cat_or_echo_is_a_remedy_step():
+    """`cat > x <<'EOF'` and `echo x >> .gitignore` write files (the Codex rollouts of the
+    third held-out set rewrite configs so); `cat x 2>/dev/null` and a pipe into a script
+    whose code holds a `>` only look."""
+    failed = call(command="npm run build --workspace ui", failed=True)
+    looks = [
+        call(command="cat ui/tsconfig.json 2>/dev/null"),
+        call(command='cat s.json | python3 -c "import json,sys; print(len(sys.argv) > 1)"'),
+        call(command="cat <<EOF\nif a > b\nEOF"),
+    ]
+    writes = [
+        call(command="cat > ui/vite.config.ts <<'EOF'\nexport default {}\nEOF"),
+        call(command="echo 'dist/' >> .gitignore"),
+    ]
+    retry = call(command="npm run build --workspace ui")
+    error = "Exit code 1\nvite.config.ts(16,3): error TS2769: No overload matches this call."
+    fix = run([failed, *looks, *writes, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.confirmed_by == retry.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [w.tool_use_id for w in writes]
+
+
+def test_shell_writes_of_other_files_are_no_remedy_for_a_write_refused_as_not_read():
+    """Writes of three files refused (not read yet), each then written by `cat > x <<EOF`:
+    each failure's way round is its own file's, the others' are no steps of it."""
+    error = "<tool_use_error>File has not been read yet. Read it first before writing to it."
+    names = ["state.ts", "utils.ts", "react.ts"]
+    failed = [call("Write", file_path=f"/p/types/{n}", failed=True, kind="not_read") for n in names]
+    cats = [call(command=f"cat > types/{n} << 'EOF'\nexport {{}}\nEOF") for n in names]
+    found = run([*failed, *cats], {f.tool_use_id: error for f in failed})
+    for f, cat in zip(failed, cats, strict=True):
+        fix = found[f.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, cat.tool_use_id)
+        assert [s.tool_use_id for s in fix.remedy] == [cat.tool_use_id]

@@ -399,10 +399,16 @@ def test_without_the_schema_script_a_new_index_is_migrated(tmp_path, monkeypatch
 
 
 @pytest.mark.parametrize(
-    "since", ["m013_codex_reread", "m014_codex_reread_0118", "m015_codex_agent_messages"]
+    "since",
+    [
+        "m013_codex_reread",
+        "m014_codex_reread_0118",
+        "m015_codex_agent_messages",
+        "m016_codex_running",
+    ],
 )
 def test_an_index_from_before_the_codex_reread_reads_every_rollout_again(tmp_path, since):
-    """m013, m014: Codex failures an older reader stored as successes are read again, and
+    """m013 to m016: Codex results an older reader stored otherwise are read again, and
     Claude Code's files are not read."""
     from conftest import FIXTURES
 
@@ -451,7 +457,7 @@ def test_an_index_from_before_agent_messages_reads_every_rollout_again(tmp_path)
     assert conn.execute(query).fetchone()[0] == 4
     # What the older reader stored: no agent messages (skipped lines).
     conn.execute("DELETE FROM messages WHERE kind = 'agent_message'")
-    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm015_codex_agent_messages'")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm015_codex_agent_messages'")
     conn.commit()
     conn.close()
     assert pdb.build(path, [sessions]).files_read == 1

@@ -29,6 +29,10 @@ one `{timestamp, type, payload}` object a line:
   stored twice. Only an MCP call's end is read, for whether it failed (below).
 - `compacted`: the summary that replaced the history, a compact_summary message.
 
+Until about August 2025 (0.2x) Codex wrote no such envelope: a first line
+`{id, timestamp, instructions, git}`, `{"record_type": "state"}` lines, and each
+response item as a line of its own, without a time. Those are read too (_legacy_line).
+
 Ids. A session is its rollout's uuid (the one in the file name, which
 `codex resume <id>` takes); a message, which Codex does not name, is
 `<session uuid>:<line>`, which no Claude Code uuid can be; a tool call keeps
@@ -85,6 +89,7 @@ import re
 import shlex
 import time
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -261,6 +266,19 @@ class _Arguments(msgspec.Struct):
     session_id: Any = None
 
 
+class _LegacyHead(msgspec.Struct):
+    """The first line of a rollout before Codex's {timestamp, type, payload} lines, and its
+    `{"record_type": "state"}` lines (see _legacy_line)."""
+
+    id: Any = None
+    timestamp: Any = None
+    record_type: Any = None
+
+
+# The response item types a rollout of those versions writes as lines of their own.
+_LEGACY_ITEMS = frozenset({"message", "reasoning", *_CALLS, *_OUTPUTS})
+
+_decode_legacy_head = msgspec.json.Decoder(_LegacyHead).decode
 _decode_line = msgspec.json.Decoder(_Line).decode
 _decode_payload = msgspec.json.Decoder(_Payload).decode
 _decode_arguments = msgspec.json.Decoder(_Arguments).decode
@@ -281,6 +299,9 @@ class _Context:
         self.results: dict[str, int] = {}
         self.commands: dict[str, str] = {}
         self.processes: dict[int, str] = {}
+        # A rollout of Codex before its {timestamp, type, payload} lines (mid-2025): the
+        # start its first line gives, from which each line gets its time (_legacy_line).
+        self.legacy_start: datetime | None = None
 
 
 def iter_source_files(root: Path) -> Iterator[SourceFile]:
@@ -350,6 +371,9 @@ def _parse_line(
 ) -> Problem | None:
     try:
         line = _decode_line(raw)
+        if not line.payload and (line.type is None or line.type in _LEGACY_ITEMS):
+            _legacy_line(raw, line, line_no, context, batch)
+            return None
         payload = _decode_payload(bytes(line.payload)) if line.payload else _Payload()
         _parse_object(line, payload, line_no, context, batch)
     except msgspec.ValidationError as e:
@@ -461,6 +485,37 @@ def _parse_object(
         _hosted_tool_call(line, payload, line_no, context, batch)
     elif item not in IGNORED_ITEMS:
         batch.skipped += 1  # an item type of a newer Codex
+
+
+def _legacy_line(raw: bytes, line: _Line, line_no: int, context: _Context, batch: Batch) -> None:
+    """A line of a rollout as Codex wrote them until about August 2025 (0.2x): a first
+    line `{id, timestamp, instructions, git}`, `{"record_type": "state"}` lines, and the
+    response items themselves, each a line of its own, without a time.
+
+    Each item is read as a response_item line is. Its time is the session's start plus
+    its line number in milliseconds: the order of the lines, which the fix rules and the
+    session page go by (a card's "fixed N s later" reads 0 s). A build that reads such a
+    rollout on from an offset, past its first line, stores its new lines without a time.
+    """
+    payload = _decode_payload(raw)
+    if line.type is None:
+        head = _decode_legacy_head(raw)
+        if head.record_type is not None:
+            return  # the state Codex kept between turns: nothing a person wrote or read
+        if not (isinstance(head.id, str) and isinstance(head.timestamp, str)):
+            batch.skipped += 1
+            return
+        try:
+            context.legacy_start = datetime.fromisoformat(head.timestamp)
+        except ValueError:
+            context.legacy_start = None
+        _session_meta(payload, line_no, context, batch)
+        return
+    stamp = None
+    if context.legacy_start is not None:
+        at = context.legacy_start + timedelta(milliseconds=line_no)
+        stamp = at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    _parse_object(_Line(stamp, "response_item"), payload, line_no, context, batch)
 
 
 def _session_meta(payload: _Payload, line_no: int, context: _Context, batch: Batch) -> None:

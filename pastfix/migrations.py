@@ -402,7 +402,9 @@ def m016_codex_running(db: Database) -> None:
     # was taken (`Process running with session ID N`) was stored as a success, and the
     # fix rules took it for a retry that passed before its own poll failed (2 people's
     # rollouts). Its result now has the kind `running` (pastfix.codex), which the fix rules
-    # read as no result yet. Read every Codex rollout again, as m013 did.
+    # read as no result yet. Read every Codex rollout again, as m013 did; this also reads
+    # the rollouts of Codex before its {timestamp, type, payload} lines (mid-2025), whose
+    # every line was skipped (pastfix.codex._legacy_line), which came in the same session.
     db.execute(
         "UPDATE source_files SET size = -1, tail_hash = NULL"
         " WHERE agent = 'codex' AND missing_since IS NULL"

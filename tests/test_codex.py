@@ -856,3 +856,55 @@ def test_a_cut_rollout_keeps_each_message_once_when_redaction_is_turned_off_and_
     stats = pdb.build(db_path, [sessions], redact=True)
     assert stats.redact_changed and stats.rows_kept == 0
     assert texts() == cut
+
+
+def test_a_rollout_of_codex_before_its_payload_lines_is_read(tmp_path):
+    """Codex until about August 2025 wrote a first line {id, timestamp, instructions, git},
+    `{"record_type": "state"}` lines and each response item as a line of its own, without
+    a time (as JaydenXsoe/ocodex's rollouts of 2025-08 have them). Every line was skipped:
+    such a rollout gave nothing. Now its messages, calls and failures are read, in order."""
+    sid = "4bc50446-4fec-4d87-91f7-0080565ab18c"
+    failed = '{"output":"error: could not find `Cargo.toml`\\n","metadata":{"exit_code":101}}'
+    passed = '{"output":"test result: ok. 3 passed\\n","metadata":{"exit_code":0}}'
+    lines = [
+        {"id": sid, "timestamp": "2025-08-30T12:02:18.162Z", "instructions": "# AGENTS.md",
+         "git": {"commit_hash": "03f579f", "branch": "main"}},
+        {"record_type": "state"},
+        {"type": "message", "id": None, "role": "user",
+         "content": [{"type": "input_text", "text": "run the tests"}]},
+        {"type": "function_call", "id": "fc_1", "name": "shell",
+         "arguments": '{"command":["cargo","test"]}', "call_id": "call_a"},
+        {"type": "function_call_output", "call_id": "call_a", "output": failed},
+        {"record_type": "state"},
+        {"type": "function_call", "id": "fc_2", "name": "shell",
+         "arguments": '{"command":["cargo","test"],"workdir":"codex-rs"}', "call_id": "call_b"},
+        {"type": "function_call_output", "call_id": "call_b", "output": passed},
+        {"type": "message", "id": "msg_1", "role": "assistant",
+         "content": [{"type": "output_text", "text": "The tests pass in codex-rs."}]},
+    ]  # fmt: skip
+    folder = tmp_path / "sessions" / "2025" / "08" / "30"
+    folder.mkdir(parents=True)
+    path = folder / f"rollout-2025-08-30T12-02-18-{sid}.jsonl"
+    path.write_bytes(b"".join(msgspec.json.encode(line) + b"\n" for line in lines))
+    batch = codex.parse_lines(path.read_bytes(), first_line_no=1, default_session_id=sid)
+    assert (batch.skipped, batch.problems) == (0, [])
+    assert [(m.type, m.text) for m in batch.messages if m.text] == [
+        ("user", "run the tests"),
+        ("assistant", "The tests pass in codex-rs."),
+    ]
+    assert [(r.tool_use_id, r.is_error) for r in batch.tool_results] == [
+        ("call_a", 1),
+        ("call_b", 0),
+    ]
+    stamps = [m.timestamp for m in batch.messages]
+    assert stamps == sorted(stamps) and stamps[0] == "2025-08-30T12:02:18.165Z"
+    assert ("git_branch", "main") in [(m.key, m.value) for m in batch.meta]
+    db_path = tmp_path / "index.db"
+    stats = pdb.build(db_path, [tmp_path / "sessions"])
+    assert (stats.skipped_lines, stats.failed_tool_results) == (0, 1)
+    conn = sqlite3.connect(db_path)
+    fixed = conn.execute(
+        "SELECT outcome, confirmed_by FROM fixes WHERE tool_use_id = 'call_a'"
+    ).fetchall()
+    conn.close()
+    assert fixed == [("fixed", "call_b")]

@@ -204,8 +204,14 @@ INSERT_SQL = {
     ),
 }
 
+# A user message no person typed: the marker Claude Code writes after a call the user
+# rejected or stopped (`[Request interrupted by user for tool use]`). No session's title (3
+# sessions of 2 people in session 9's fourth held-out set, begun by a slash command, were
+# titled so) and no prompt of the fix rules (FIX_PROMPTS_SQL).
+NOT_INTERRUPTED_SQL = "text NOT LIKE '[Request interrupted by user%'"
+
 # One row per session, recomputed from the rows of the sessions in _touched.
-REFRESH_SESSIONS_SQL = """
+REFRESH_SESSIONS_SQL = f"""
 INSERT OR REPLACE INTO sessions (session_id, project, title, first_ts, last_ts, git_branch,
     version, message_count, tool_call_count, tool_error_count, source_paths, agent,
     transcript_deleted_at)
@@ -233,11 +239,12 @@ SELECT t.session_id,
         (SELECT CASE WHEN length(text) > 200 THEN rtrim(substr(text, 1, 199)) || '…' ELSE text END
          FROM messages WHERE session_id = t.session_id
          AND kind = 'prompt' AND is_meta = 0 AND is_sidechain = 0 AND text > ''
-         AND substr(text, 1, 1) != '<' ORDER BY timestamp, line_no LIMIT 1),
+         AND substr(text, 1, 1) != '<' AND {NOT_INTERRUPTED_SQL}
+         ORDER BY timestamp, line_no LIMIT 1),
         (SELECT CASE WHEN length(text) > 200 THEN rtrim(substr(text, 1, 199)) || '…' ELSE text END
          FROM messages WHERE session_id = t.session_id
          AND kind = 'prompt' AND is_meta = 0 AND text > '' AND substr(text, 1, 1) != '<'
-         ORDER BY timestamp, line_no LIMIT 1)),
+         AND {NOT_INTERRUPTED_SQL} ORDER BY timestamp, line_no LIMIT 1)),
     (SELECT min(timestamp) FROM messages WHERE session_id = t.session_id),
     (SELECT max(timestamp) FROM messages WHERE session_id = t.session_id),
     coalesce(
@@ -748,7 +755,7 @@ FIX_PROMPTS_SQL = (
     # for tool use]`): counted, it and the `continue` after it closed the window before the
     # call was redone (held out, session 9: 3 rejected calls redone in 2 people's sessions)
     " AND text NOT LIKE '<command-%' AND text NOT LIKE '<local-command-%'"
-    " AND text NOT LIKE '[Request interrupted by user%'"
+    f" AND {NOT_INTERRUPTED_SQL}"
 )
 FIX_OUTPUT_SQL = "SELECT coalesce(content, '') FROM tool_results WHERE tool_use_id = ?"
 # The secondary indexes refresh_fixes and refresh_sessions read through (a bulk build's

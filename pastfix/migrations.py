@@ -409,6 +409,19 @@ def m016_codex_running(db: Database) -> None:
         "UPDATE source_files SET size = -1, tail_hash = NULL"
         " WHERE agent = 'codex' AND missing_since IS NULL"
     )
+    # And a session titled with the marker Claude Code writes after a rejected call
+    # (`[Request interrupted by user for tool use]`, no prompt typed: pastfix.db
+    # NOT_INTERRUPTED_SQL) takes its first typed prompt, as a build now gives it.
+    first_prompt = (
+        "(SELECT CASE WHEN length(text) > 200 THEN rtrim(substr(text, 1, 199)) || '…'"
+        " ELSE text END FROM messages m WHERE m.session_id = sessions.session_id"
+        " AND kind = 'prompt' AND is_meta = 0 AND {} text > '' AND substr(text, 1, 1) != '<'"
+        " AND text NOT LIKE '[Request interrupted by user%' ORDER BY timestamp, line_no LIMIT 1)"
+    )
+    db.execute(
+        f"UPDATE sessions SET title = coalesce({first_prompt.format('is_sidechain = 0 AND')},"
+        f" {first_prompt.format('')}) WHERE title LIKE '[Request interrupted by user%'"
+    )
 
 
 def schema_script(applying: Migrations = migrations) -> str:

@@ -508,3 +508,36 @@ def test_an_index_from_a_newer_pastfix_is_read_but_not_written(tmp_path):
         assert db_path.read_bytes() == before
     found = CliRunner().invoke(cli, ["find", "ENOENT: no such file", str(db_path)])
     assert found.exit_code == 0 and "ENOENT" in found.stdout
+
+
+def test_the_interrupted_marker_is_no_title_built_or_migrated(tmp_path):
+    """Claude Code writes `[Request interrupted by user for tool use]` as a user message
+    after a rejected call; in a session begun by a slash command it was the first prompt,
+    so the session's title (3 sessions of 2 people in a held-out set). A build now takes
+    the first typed prompt, and m016 gives it to an index an older pastfix built."""
+    sid = "5e551011-0000-4000-8000-000000000001"
+    projects = tmp_path / "projects"
+    write_jsonl(
+        projects / "-w-app" / f"{sid}.jsonl",
+        [
+            prompt("u1", sid, "<command-name>/init</command-name>", "2026-01-01T00:00:00Z"),
+            prompt("u2", sid, "[Request interrupted by user for tool use]", "2026-01-01T00:00:01Z"),
+            prompt("u3", sid, "use Fish, not zsh", "2026-01-01T00:00:02Z"),
+        ],
+    )
+    path = tmp_path / "index.db"
+    pdb.build(path, [projects])
+
+    def title():
+        with sqlite3.connect(path) as conn:
+            return conn.execute("SELECT title FROM sessions").fetchone()[0]
+
+    assert title() == "use Fish, not zsh"
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE sessions SET title = '[Request interrupted by user for tool use]'")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm016_codex_running'")
+    conn.commit()
+    conn.close()
+    stats = pdb.build(path, [projects])
+    assert stats.files_read == 0  # nothing read again: the migration gave the title
+    assert title() == "use Fish, not zsh"

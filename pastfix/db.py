@@ -378,6 +378,14 @@ class _Plan:
     stored: dict[str, Any] | None
     start: int  # byte offset to read from; 0 means the whole file
     rewrite: bool  # retract the file's rows before reading
+    # The version stored once the file is read (_version), taken now, before the read: its
+    # companions' (a database's -wal) stat taken after the read recorded a commit made
+    # between the copy and the stat as read, and the next build saw no change (a CI run
+    # of tests/test_opencode.py's busy writer: 5 failures read of 6 committed).
+    version: tuple[int, int, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.version = _version(self.source, self.stat)
 
 
 # A source whose stored files skip this share of their lines, and at least this many, is
@@ -2289,7 +2297,7 @@ class _Builder:
             " head_hash = ?, tail_hash = ?, session_ids = ?, skipped_lines = ?, indexed_at = ?,"
             " prefix_crc = ?, missing_since = NULL WHERE id = ?",
             [
-                *_version(source, plan.stat),
+                *plan.version,
                 offset,
                 lines,
                 head_hash,

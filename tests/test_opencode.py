@@ -562,6 +562,39 @@ def test_a_database_changed_through_its_wal_is_re_read(tmp_path, db_path):
     writer.close()
 
 
+def test_a_commit_made_while_the_store_is_read_is_read_by_the_next_build(
+    tmp_path, db_path, monkeypatch
+):
+    """opencode commits between pastfix's copy of its store and the build's record of the
+    store's version: the build stored the -wal's stat taken after the read, so the next
+    build saw no change and never read that commit (CI: 5 failures read of 6 committed)."""
+    store = tmp_path / "opencode"
+    store.mkdir()
+    make_db(store / "opencode.db").close()
+    writer = sqlite3.connect(store / "opencode.db", isolation_level=None)
+
+    def commit(n):
+        writer.execute(WRITE_PART, [f"prt_c0d10000200{n:04d}bbbbbbbb", DB_SESSION, _failed_part(n)])
+
+    commit(101)
+    real_copy = opencode._copy_store
+    late = [102]
+
+    def copy_then_commit(path, copy):
+        real_copy(path, copy)
+        while late:
+            commit(late.pop())
+
+    monkeypatch.setattr(opencode, "_copy_store", copy_then_commit)
+    failures = "SELECT count(*) FROM tool_results WHERE is_error = 1"
+    build_index(db_path, store)
+    assert index_rows(db_path, failures) == [(3,)]  # the fixture's 2 and the first commit
+    monkeypatch.setattr(opencode, "_copy_store", real_copy)
+    assert build_index(db_path, store).files_read == 1
+    assert index_rows(db_path, failures) == [(4,)]
+    writer.close()
+
+
 def test_a_build_neither_fails_nor_blocks_opencode_writing(tmp_path, db_path):
     """opencode writes while pastfix builds: every write of a writer that waits for no
     lock (timeout 0) succeeds, and every build reads what was committed before it."""

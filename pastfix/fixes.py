@@ -233,6 +233,7 @@ _OUTPUT_FILTERS = frozenset(
 )
 _REDIRECT = re.compile(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>>?\S*$|^\d?>&\d$")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_SUBSTITUTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\$\(")
 # Quoted text with spaces, or this long, is a message (a commit message, a script, data),
 # not part of the intent.
 _MESSAGE_CHARS = 200
@@ -371,6 +372,9 @@ def _program(words: Sequence[str]) -> tuple[str, list[str]]:
         if name in _SHELL_KEYWORDS:
             i += 1  # `do sips ...` runs sips; `done`, `fi` alone run nothing
         elif _ASSIGNMENT.match(word):
+            if _SUBSTITUTED.match(word) and len(word) > word.index("$(") + 2:
+                # `D=$(find ~/x -name y)`: the substitution runs find
+                return _program([word[word.index("$(") + 2 :].rstrip(")"), *words[i + 1 :]])
             # `base="${f%.*}"`: the quoted value is a word of its own
             i += 2 if word.endswith("=") else 1
         elif name in WRAPPERS:
@@ -499,8 +503,20 @@ def _shared_intent(failed: str | None, other: str | None) -> tuple[Intent, Inten
     (`ls x; cat y`) do not count.
     """
     theirs = intents(other)
-    mine = [i for i in intents(failed) if i.program not in LOOK] or intents(failed)
+    mine = (
+        [i for i in intents(failed) if i.program not in LOOK]
+        or [i for i in intents(failed) if i.program not in _SAYS]
+        or intents(failed)
+    )
     return next(((a, b) for a in mine for b in theirs if _same_intent(a, b)), None)
+
+
+# Programs that print only the words they are given: in a command that does more, they
+# label its output (`echo "=== diff ==="; diff -r a b`) and say nothing of its intent. Their
+# quoted words are a message, so any two such labels were "the same command": a `diff -r`
+# that exited 1 was "confirmed" by `echo "=== x ==="; ls`, a grep that found nothing
+# "fixed" by `git log; echo "=== status ==="` (fourth held-out set, 3 failures).
+_SAYS = frozenset({"echo", "printf", "true", "false", ":"})
 
 
 def command_change(failed: str | None, retry: str | None) -> str | None:
@@ -676,6 +692,8 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
     if failed.name in SHELL_TOOLS and call.name in SHELL_TOOLS:
         if _shared_intent(failed.command, call.command) is not None:
             return True
+        if _searched_for(failed, call, error):
+            return True
         if _MISSING_PROGRAM.search(error):
             # `tree x` not found, then `find x`: another program on the same paths
             mine = intents(failed.command)
@@ -735,6 +753,35 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
     return False
 
 
+# What find and fd are told to look for (`-name`, `-iname`, `-path`, fd's pattern).
+_FINDERS = frozenset({"find", "fd", "locate"})
+
+
+def _searched_for(failed: Call, call: Call, error: str) -> bool:
+    """Whether a shell look of paths that were not there (`ls -d pkg/*syslog*` exits 2, `cat
+    x`: No such file) is worked around by a find of their names: a guessed path, then the
+    search that finds where it is, as a Read of a missing file is by a Glob (fourth held-out
+    set: 2 such looks, a plugin's folder and a skill's)."""
+    mine = intents(failed.command)
+    if not mine or not all(i.program in LOOK for i in mine):
+        return False
+    if not (_MISSING_FILE.search(error) or (error.startswith("Exit code 2") and any(i.program == "ls" for i in mine))):
+        return False
+    names = {
+        word
+        for i in mine
+        if i.program not in _FINDERS and i.program not in _SAYS
+        for arg in i.words[1:]
+        if _is_path(arg) or "*" in arg
+        for word in _PATTERN_WORD.findall(_basename(arg.rstrip("/")))
+        if len(word) >= 5
+    }
+    return bool(names) and any(
+        i.program in _FINDERS and names & set(_PATTERN_WORD.findall(" ".join(i.words[1:])))
+        for i in intents(call.command)
+    )
+
+
 # Code that writes a file: python's write_text or open(..., "w"), node's writeFileSync.
 _WRITES_FILE = re.compile(
     r"\.write_(?:text|bytes)\(|\bopen\([^)\n]*,\s*['\"][wax]|\b(?:writeFile|appendFile)(?:Sync)?\("
@@ -776,15 +823,22 @@ _NOTHING_BUT_STATUS = re.compile(r"^\s*(?:Exit code \d+|Error)?\s*$")
 
 def _found_nothing(failed: Call, error: str) -> bool:
     """Whether a failed shell call was a search that found nothing (`rg x lib` exits 1):
-    every command of it looks, one searches, and it printed no more than its status."""
-    if failed.name not in SHELL_TOOLS or not _NOTHING_BUT_STATUS.match(error):
+    every command of it looks, one searches, and it printed no more than its status; or,
+    printing what its other looks found, its last command, whose status it has, is a grep
+    that exited 1, which says no line matched (`find . -name x; echo "=== grep ==="; grep
+    -rn y .`: fourth held-out set)."""
+    if failed.name not in SHELL_TOOLS:
         return False
     mine = intents(failed.command)
-    return (
-        bool(mine)
-        and all(i.program in LOOK for i in mine)
-        and any(i.program in SEARCHERS for i in mine)
-    )
+    if not mine or not all(i.program in LOOK for i in mine):
+        return False
+    if _NOTHING_BUT_STATUS.match(error):
+        return any(i.program in SEARCHERS for i in mine)
+    return mine[-1].program in _MATCHERS and error.startswith("Exit code 1\n")
+
+
+# Searchers whose exit status 1 means no line matched (2 is an error); find's 1 is an error.
+_MATCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
 
 
 def _same_search(failed: Call, call: Call) -> bool:

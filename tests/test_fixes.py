@@ -1025,3 +1025,56 @@ def test_shell_writes_of_other_files_are_no_remedy_for_a_write_refused_as_not_re
         fix = found[f.tool_use_id]
         assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, cat.tool_use_id)
         assert [s.tool_use_id for s in fix.remedy] == [cat.tool_use_id]
+
+
+def test_echoed_headers_are_no_intent_of_a_look():
+    """`echo "=== x ==="` labels the output of the looks around it: two such labels are no
+    retry of each other (a `diff -r` that exited 1 was "confirmed" by another `echo; ls`, a
+    pure look shown as a step `changed: ----`)."""
+    failed = call(command='echo "=== mine ==="; ls -la ~/a/skill/; echo; diff -r ~/a/skill/ ~/b/skill/', failed=True)
+    other = call(command='echo "=== theirs ==="; ls -la ~/c/other/; echo "---"; wc -l ~/c/other/SKILL.md')
+    error = {failed.tool_use_id: "Exit code 1\n=== mine ===\nSKILL.md\nOnly in /b/skill: x.md"}
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # the same diff run again confirms it
+    again = call(command="diff -r ~/a/skill/ ~/b/skill/")
+    assert run([failed, other, again], error)[failed.tool_use_id].confirmed_by == again.tool_use_id
+    # an echo alone is still retried by an echo
+    said = call(command='echo "hello there"', failed=True)
+    same = call(command='echo "hello there"')
+    fix = run([said, same], {said.tool_use_id: "Exit code 1"})[said.tool_use_id]
+    assert fix.confirmed_by == same.tool_use_id
+
+
+def test_a_look_that_ends_in_a_grep_that_matched_nothing_found_nothing():
+    """A grep exits 1 when no line matched, whatever the looks before it printed: such a
+    command is confirmed only by the same search again, not by a grep of another pattern in
+    the same folder (the Rust sources, after the manifests held none)."""
+    failed = call(
+        command='cd /p; find . -name Cargo.toml; echo "=== grep ==="; grep -rn "log_ng" --include=Cargo.toml .',
+        failed=True,
+    )
+    other = call(command='cd /p; grep -rn "log_ng" --include=*.rs . | head')
+    error = {failed.tool_use_id: "Exit code 1\n./framework/Cargo.toml\n=== grep ==="}
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # a find that exits 1 failed: the next find of the same name fixes it
+    bad = call(command="find /p -name Cargo.toml", failed=True)
+    good = call(command="find /q -name Cargo.toml")
+    found = {bad.tool_use_id: "Exit code 1\nfind: '/p': No such file or directory"}
+    assert run([bad, good], found)[bad.tool_use_id].outcome == fixes.FIXED
+
+
+def test_a_look_of_a_path_not_there_is_worked_around_by_a_find_of_its_name():
+    """`ls -d pkg/*syslog*` matched nothing (ls exits 2), then `find . -iname '*syslog*'`
+    found where it is: the guessed path, then the search, as a Read of a missing file is
+    worked around by a Glob. A find of other names is not; `D=$(find ...)` runs find."""
+    failed = call(command="ls -d /b/package/*plugin_syslog* 2>/dev/null", failed=True)
+    other = call(command="find /b -maxdepth 4 -iname '*plugin_ptp*'")
+    found = call(command="find /b -maxdepth 4 -iname '*plugin_syslog*' | head")
+    error = {failed.tool_use_id: "Exit code 2\n"}
+    fix = run([failed, other, found], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, found.tool_use_id)
+    gone = call(command="ls -la ~/p/skills/brainstorming/", failed=True)
+    where = call(command="D=$(find ~/p/cache -path '*skills/brainstorming*' -type d | head -1); ls \"$D\"")
+    missing = {gone.tool_use_id: "ls: cannot access '/h/p/skills/brainstorming/': No such file or directory"}
+    assert run([gone, where], missing)[gone.tool_use_id].confirmed_by == where.tool_use_id
+    assert fixes.intents("D=$(find /x -name y)")[0].program == "find"

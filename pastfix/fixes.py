@@ -233,7 +233,8 @@ _OUTPUT_FILTERS = frozenset(
 )
 _REDIRECT = re.compile(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>>?\S*$|^\d?>&\d$")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_SUBSTITUTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\$\(")
+# `D=$(find ~/x -name y)`: the program a substitution assigned to a variable runs.
+_SUBSTITUTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\$\((\S+)")
 # Quoted text with spaces, or this long, is a message (a commit message, a script, data),
 # not part of the intent.
 _MESSAGE_CHARS = 200
@@ -372,9 +373,6 @@ def _program(words: Sequence[str]) -> tuple[str, list[str]]:
         if name in _SHELL_KEYWORDS:
             i += 1  # `do sips ...` runs sips; `done`, `fi` alone run nothing
         elif _ASSIGNMENT.match(word):
-            if _SUBSTITUTED.match(word) and len(word) > word.index("$(") + 2:
-                # `D=$(find ~/x -name y)`: the substitution runs find
-                return _program([word[word.index("$(") + 2 :].rstrip(")"), *words[i + 1 :]])
             # `base="${f%.*}"`: the quoted value is a word of its own
             i += 2 if word.endswith("=") else 1
         elif name in WRAPPERS:
@@ -776,9 +774,16 @@ def _searched_for(failed: Call, call: Call, error: str) -> bool:
         for word in _PATTERN_WORD.findall(_basename(arg.rstrip("/")))
         if len(word) >= 5
     }
+    # a find whose output a variable holds is a search too (`D=$(find ~/x -path '*y*')`),
+    # though only here: `tmp=$(mktemp)` says nothing of what a command is for
+    finds = [
+        w[1:]
+        for w in segments(call.command)
+        if _program(w)[0] in _FINDERS
+        or ((m := _SUBSTITUTED.match(w[0])) and m.group(1).rstrip(")") in _FINDERS)
+    ]
     return bool(names) and any(
-        i.program in _FINDERS and names & set(_PATTERN_WORD.findall(" ".join(i.words[1:])))
-        for i in intents(call.command)
+        names & set(_PATTERN_WORD.findall(" ".join(words))) for words in finds
     )
 
 
@@ -1181,6 +1186,55 @@ def settled(calls: Sequence[Call]) -> list[Call]:
     ]
 
 
+def _window(
+    failed: Call,
+    later: Sequence[Call],
+    prompt_times: Sequence[str],
+    again: Callable[[Call], bool] = lambda call: False,
+) -> tuple[list[Call], str | None]:
+    """The calls of a failure's window, and the prompt that ended it (None: the calls did).
+
+    The window runs past PROMPTS_CROSSED prompts (subagents are not prompted): a "continue"
+    or "try again" often comes in between. After a call the user rejected or stopped, the
+    prompts typed before the agent's next call count as one: the turn is the user's, who
+    may ask why and then say what to do instead (a Task stopped, then "why are you reading
+    zsh settings?" and "respect my Fish shell preferences"). A retry that failed again
+    on the same obstacle (`again`: rejected again, or with this error) starts the count
+    anew: a commit the user rejected three times, each time saying what to change, then
+    made (fourth held-out set: 3 such failures of 2 people). A retry that failed on
+    something else does not: a Gemini edit the user cancelled, whose retry did not apply,
+    was "fixed" by an edit of that file after the next task (the other agents' labels). Grouping every
+    run of prompts was tried: a Codex session's eight questions and answers between a
+    failure and the next task then counted as one, and a search of that task "worked
+    around" a missing cargo (third held-out set)."""
+    if failed.sidechain:
+        return list(later), None
+    crossed = 0
+    since = failed.timestamp
+    stopped = failed.kind in _STOPPED  # the turn after the anchor is the user's
+    window: list[Call] = []
+    for c in later:
+        typed = [t for t in prompt_times if since < t < c.timestamp]
+        if typed:
+            count = 1 if stopped else len(typed)
+            if crossed + count > PROMPTS_CROSSED:
+                return window, typed[min(PROMPTS_CROSSED - crossed, len(typed) - 1)]
+            crossed += count
+            stopped = False
+        since = c.timestamp
+        if c.failed and _retry(failed, c) and again(c):
+            crossed, stopped = 0, c.kind in _STOPPED
+        window.append(c)
+    # the calls ran out: the window ends at the prompt after which no call of the agent
+    # could still count (without a call after the failure, at the second prompt after it)
+    typed = [t for t in prompt_times if t > since]
+    return window, next(iter(typed[PROMPTS_CROSSED - crossed :]), None)
+
+
+# The kinds of a call the user rejected or stopped (signatures.classify).
+_STOPPED = frozenset({"rejected", "interrupted"})
+
+
 def session_fixes(
     calls: Sequence[Call],
     prompts: Iterable[str],
@@ -1224,16 +1278,15 @@ def session_fixes(
         for i, call in enumerate(own):
             if call.tool_use_id not in errors:
                 continue
-            # The window ends at the second prompt after the failure (subagents are not
-            # prompted): a user's "continue" or "try again" often comes in between.
-            end = next(
-                iter([t for t in prompt_times if t > call.timestamp][PROMPTS_CROSSED:]), None
-            )
-            after = [
-                c
-                for c in own[i + 1 : i + 1 + WINDOW_CALLS]
-                if call.sidechain or end is None or c.timestamp < end
-            ]
+            def again(later: Call, failed: Call = call) -> bool:
+                """Whether a failed retry met this failure's obstacle again."""
+                if failed.kind in _STOPPED:
+                    return later.kind in _STOPPED
+                return later.tool_use_id in errors and persists(
+                    failed.tool_use_id, later.tool_use_id
+                )
+
+            after, end = _window(call, own[i + 1 : i + 1 + WINDOW_CALLS], prompt_times, again)
             text = errors.get(call.tool_use_id, "")
 
             def still_failing(later: str, failed: str = call.tool_use_id) -> bool | None:

@@ -281,7 +281,43 @@ def test_the_window_ends_at_the_second_prompt():
     one = ["2026-01-01T00:00:05Z"]
     two = ["2026-01-01T00:00:05Z", "2026-01-01T00:00:07Z"]
     assert run([failed, ok], error, prompts=one)[failed.tool_use_id].outcome == fixes.FIXED
+    # two turns: a prompt, the agent's call, a prompt
+    look = call(command="git status", at="2026-01-01T00:00:06Z")
+    fix = run([failed, look, ok], error, prompts=two)[failed.tool_use_id]
+    assert (fix.outcome, fix.others) == (fixes.NOT_FIXED, [look.tool_use_id])
     assert run([failed, ok], error, prompts=two)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_the_prompts_after_a_call_the_user_stopped_are_one_turn():
+    """A Task the user stopped, then "why are you reading zsh settings?" and "respect my Fish
+    shell preferences", then the Task again with the user's correction: the prompts before
+    the agent's next call were the user's say on the call stopped (fourth held-out set)."""
+    failed = call("Task", input='{"prompt": "from my PS1"}', failed=True, kind="interrupted", at="2026-01-01T00:00:01Z")
+    redo = call("Task", input='{"prompt": "from my Fish config"}', at="2026-01-01T00:00:09Z")
+    stopped = {failed.tool_use_id: "[Request interrupted by user for tool use]"}
+    two = ["2026-01-01T00:00:05Z", "2026-01-01T00:00:07Z"]
+    assert run([failed, redo], stopped, prompts=two)[failed.tool_use_id].confirmed_by == redo.tool_use_id
+    # a prompt, a call of the agent's, a prompt: the window ends there
+    look = call("Read", file_path="/h/.zshrc", at="2026-01-01T00:00:06Z")
+    assert run([failed, look, redo], stopped, prompts=two)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_retry_that_failed_again_starts_the_turns_anew():
+    """A commit the user rejected, saying what to change, redone and rejected again with
+    more to change, then made: each rejected retry was the agent still at it (fourth
+    held-out set: the card said nothing that followed succeeded)."""
+    failed = call(command="git commit -m 'x, signed'", failed=True, at="2026-01-01T00:00:01Z", kind="rejected")
+    again = call(command="git commit -m 'x'", failed=True, at="2026-01-01T00:00:04Z", kind="rejected")
+    ok = call(command="git commit -m 'x.'", at="2026-01-01T00:00:08Z")
+    rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected"
+    errors = {failed.tool_use_id: rejected, again.tool_use_id: rejected}
+    prompts = ["2026-01-01T00:00:02Z", "2026-01-01T00:00:06Z"]
+    fix = run([failed, again, ok], errors, prompts=prompts)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, ok.tool_use_id)
+    # another command between the turns is no retry: the window closes
+    other = call(command="git status", at="2026-01-01T00:00:04Z")
+    fix = run([failed, other, ok], errors, prompts=prompts)[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
 
 
 def test_a_subagent_success_does_not_confirm_the_main_threads_failure():
@@ -1077,4 +1113,6 @@ def test_a_look_of_a_path_not_there_is_worked_around_by_a_find_of_its_name():
     where = call(command="D=$(find ~/p/cache -path '*skills/brainstorming*' -type d | head -1); ls \"$D\"")
     missing = {gone.tool_use_id: "ls: cannot access '/h/p/skills/brainstorming/': No such file or directory"}
     assert run([gone, where], missing)[gone.tool_use_id].confirmed_by == where.tool_use_id
-    assert fixes.intents("D=$(find /x -name y)")[0].program == "find"
+    # a helper's substitution is no intent of a command: `tmp=$(mktemp)` of two scripts
+    pair = fixes._shared_intent("t=$(mktemp); bash $t/x.sh", "t=$(mktemp -d); bash $t/x.sh")
+    assert pair is not None and pair[0].program == "bash"

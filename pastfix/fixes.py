@@ -899,8 +899,11 @@ def _searches(call: Call, folder: str) -> bool:
 
 
 # Tools that are one for a retry: Codex's write_stdin polls a command exec_command left
-# running, and says how it ended (its call holds that command).
-_SAME_TOOL = {"write_stdin": "exec_command"}
+# running, and says how it ended (its call holds that command); Claude Code's MultiEdit
+# and Edit make the same kind of edit, several at once or one (a MultiEdit refused as not
+# read, redone as an Edit after the Read: a retry, "worked around" on 5 cards of the
+# fourth held-out set).
+_SAME_TOOL = {"write_stdin": "exec_command", "MultiEdit": "Edit"}
 
 
 def _retry(failed: Call, call: Call) -> bool:
@@ -911,9 +914,13 @@ def _retry(failed: Call, call: Call) -> bool:
         return _shared_intent(failed.command, call.command) is not None
     if failed.file_path is not None:
         return call.file_path == failed.file_path
-    # a tool without a file or command, called again with the same input (an MCP call the
-    # user stopped, then `continue`)
-    return failed.input is not None and call.input == failed.input
+    if failed.url is not None:
+        return call.url == failed.url  # the same page again (another page: another way)
+    # a tool without a file or command, called again: with the same input (an MCP call the
+    # user stopped, then `continue`), or with other input, a changed retry (a Task the user
+    # stopped, redone with what they said; a plan rejected, then reshaped: "worked around"
+    # on 8 cards of the fourth held-out set)
+    return True
 
 
 def _masks(failed: Call, call: Call) -> bool:

@@ -1116,3 +1116,27 @@ def test_a_look_of_a_path_not_there_is_worked_around_by_a_find_of_its_name():
     # a helper's substitution is no intent of a command: `tmp=$(mktemp)` of two scripts
     pair = fixes._shared_intent("t=$(mktemp); bash $t/x.sh", "t=$(mktemp -d); bash $t/x.sh")
     assert pair is not None and pair[0].program == "bash"
+
+
+def test_a_tool_redone_with_other_input_is_a_changed_retry_not_another_way():
+    """A Task the user stopped, redone with their correction, and a plan rejected, then
+    reshaped, are the call again, changed: fixed, not worked around; so is a MultiEdit
+    refused as not read, redone as an Edit of that file after its Read."""
+    failed = call("Task", input='{"prompt": "from PS1"}', failed=True, kind="interrupted")
+    redo = call("Task", input='{"prompt": "from Fish"}')
+    fix = run([failed, redo], {failed.tool_use_id: "[Request interrupted by user for tool use]"})[failed.tool_use_id]
+    assert (fix.outcome, steps(fix)) == (fixes.FIXED, [(redo.tool_use_id, "called again with other input")])
+    multi = call("MultiEdit", file_path="/p/README.md", failed=True, kind="not_read")
+    read = call("Read", file_path="/p/README.md")
+    edit = call("Edit", file_path="/p/README.md")
+    not_read = {multi.tool_use_id: "File has not been read yet. Read it first before writing to it."}
+    fix = run([multi, read, edit], not_read)[multi.tool_use_id]
+    assert (fix.outcome, steps(fix)) == (
+        fixes.FIXED,
+        [(read.tool_use_id, None), (edit.tool_use_id, "MultiEdit → Edit")],
+    )
+    # a page of another site is neither; another page of the same site is another way
+    page = call("WebFetch", url="https://a.dev/x", failed=True)
+    other = call("WebFetch", url="https://a.dev/y")
+    fix = run([page, other], {page.tool_use_id: "Request failed with status code 404"})[page.tool_use_id]
+    assert fix.outcome == fixes.WORKED_AROUND

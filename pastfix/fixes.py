@@ -740,6 +740,10 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
             and words & set(_PATTERN_WORD.findall(" ".join(i.words[1:])))
             for i in intents(call.command)
         )
+    if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS and _NOT_A_FILE.search(error):
+        # a folder read as a file (EISDIR), then listed by a Glob of what is in it
+        if _lists(call, failed.file_path or ""):
+            return True
     if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS:
         # a file too large to read whole, searched instead (as Claude Code's message advises)
         return bool(failed.file_path) and call.file_path == failed.file_path
@@ -784,6 +788,24 @@ def _searched_for(failed: Call, call: Call, error: str) -> bool:
     ]
     return bool(names) and any(
         names & set(_PATTERN_WORD.findall(" ".join(words))) for words in finds
+    )
+
+
+def _lists(call: Call, folder: str) -> bool:
+    """Whether a search tool lists what is in `folder`: its path, then its pattern up to the
+    first wildcard, is that folder, or its end when relative (a Read of `app/Models`, a
+    folder, then the Glob `app/Models/*.php` issued beside it: 3 of the fourth held-out set's
+    EISDIR failures, where only a later Read of a file in the folder was seen)."""
+    folder = _unix(folder).rstrip("/")
+    parts = [_unix(call.file_path).rstrip("/")] if call.file_path else []
+    if call.name not in {"Grep", "grep", "grep_search", "search_file_content"}:
+        for part in (call.pattern or "").split("/"):
+            if not part or any(ch in part for ch in "*?[{"):
+                break
+            parts.append(part)
+    where = "/".join(parts)
+    return bool(folder and where) and (
+        folder == where or (not where.startswith("/") and folder.endswith("/" + where))
     )
 
 

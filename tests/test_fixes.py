@@ -427,9 +427,13 @@ def test_a_folder_read_as_a_file_then_listed_then_a_file_in_it_read():
         [failed, glob, read], {failed.tool_use_id: "EISDIR: illegal operation on a directory"}
     )
     fix = fix[failed.tool_use_id]
-    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
-    # the listing that found the file is a step of the remedy
-    assert [s.tool_use_id for s in fix.remedy] == [glob.tool_use_id, read.tool_use_id]
+    # the folder listed reached the goal (FIX_VERSION 8; before, the Read of a file in it
+    # confirmed, the Glob a step)
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, glob.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [glob.tool_use_id]
+    # without a listing, the Read of a file in it
+    fix = run([failed, read], {failed.tool_use_id: "EISDIR: illegal operation on a directory"})
+    assert fix[failed.tool_use_id].confirmed_by == read.tool_use_id
 
 
 @pytest.mark.parametrize(
@@ -1140,3 +1144,22 @@ def test_a_tool_redone_with_other_input_is_a_changed_retry_not_another_way():
     other = call("WebFetch", url="https://a.dev/y")
     fix = run([page, other], {page.tool_use_id: "Request failed with status code 404"})[page.tool_use_id]
     assert fix.outcome == fixes.WORKED_AROUND
+
+
+def test_a_folder_read_as_a_file_is_worked_around_by_a_glob_of_it():
+    """A Read of a folder (EISDIR), then a Glob of what is in it, by a pattern relative to
+    the project (`app/Models/*.php`) or by its path: the folder listed. A Glob of another
+    folder is not."""
+    eisdir = "EISDIR: illegal operation on a directory, read"
+    failed = call("Read", file_path="/p/app/Models", failed=True)
+    other = call("Glob", pattern="app/Views/*.php")
+    glob = call("Glob", pattern="app/Models/*.php")
+    fix = run([failed, other, glob], {failed.tool_use_id: eisdir})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, glob.tool_use_id)
+    tests = call("Read", file_path="/p/tests", failed=True)
+    listed = call("Glob", pattern="**/*.php", file_path="/p/tests")
+    fix = run([tests, listed], {tests.tool_use_id: eisdir})[tests.tool_use_id]
+    assert fix.confirmed_by == listed.tool_use_id
+    alone = call("Read", file_path="/p/lib", failed=True)
+    elsewhere = call("Glob", pattern="src/lib/*.ts")
+    assert run([alone, elsewhere], {alone.tool_use_id: eisdir})[alone.tool_use_id].outcome == fixes.NOT_FIXED

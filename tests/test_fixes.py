@@ -1163,3 +1163,32 @@ def test_a_folder_read_as_a_file_is_worked_around_by_a_glob_of_it():
     alone = call("Read", file_path="/p/lib", failed=True)
     elsewhere = call("Glob", pattern="src/lib/*.ts")
     assert run([alone, elsewhere], {alone.tool_use_id: eisdir})[alone.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_an_inline_script_is_retried_only_by_one_on_the_same_thing():
+    """`python3 - <<EOF` and `python3 -c "..."` have no arguments: their code says what they
+    are for. A heredoc that read a token file is not retried by a YAML check of another
+    file; a script on the same file, changed, is its retry."""
+    failed = call(command="python3 - <<'EOF'\ns = open('/h/me/token').read()\nprint(len(s))\nEOF", failed=True)
+    check = call(command="cd /p && python3 -c \"\nimport yaml\nyaml.safe_load(open('ci/actt.yml'))\n\"")
+    denied = {failed.tool_use_id: "Permission for this action was denied by the auto mode classifier."}
+    assert run([failed, check], denied)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    again = call(command="python3 -c \"print(len(open('/h/me/token').read().strip()))\"")
+    assert run([failed, check, again], denied)[failed.tool_use_id].confirmed_by == again.tool_use_id
+    # a script run by its file is still retried by that file run again
+    script = call(command="python3 build.py --fast", failed=True)
+    rerun = call(command="python3 build.py")
+    fix = run([script, rerun], {script.tool_use_id: "Exit code 1\nValueError: x"})[script.tool_use_id]
+    assert fix.confirmed_by == rerun.tool_use_id
+
+
+def test_a_script_that_was_to_write_a_file_is_worked_around_by_the_shell_writing_it():
+    """A `node <<'JS'` whose code writes files failed on its own syntax, then `cat > x
+    <<'EOF'` wrote one of them: its goal reached another way. Another inline script, on
+    another file, is no retry of it."""
+    failed = call(command="node <<'JS'\nconst fs = require('fs');\nfs.writeFileSync('ui/vite.config.ts', `x`);\nJS", failed=True)
+    other = call(command="node -e 'const fs=require(\"fs\"); fs.readFileSync(\"kernel/src/run.rs\")'")
+    wrote = call(command="cat > ui/vite.config.ts <<'EOF'\nexport default {};\nEOF")
+    error = {failed.tool_use_id: "Exit code 1\n[stdin]:200\nSyntaxError: Unexpected token '.'"}
+    fix = run([failed, other, wrote], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, wrote.tool_use_id)

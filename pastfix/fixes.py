@@ -1027,8 +1027,12 @@ def fix_of(
     output: Callable[[str], str],
     key_line: str = "",
     still_failing: Callable[[str], bool | None] | None = None,
+    guided: bool = False,
 ) -> Fix:
     """What followed `failed` among `after`, the calls of its window (same agent, in order).
+
+    `guided`: the user typed a prompt before the agent's next call (after a rejected call,
+    what to do instead).
 
     `error` is the failure's text and `key_line` its key line; `still_failing(tool_use_id)`
     says of a later failed retry whether it still shows this error.
@@ -1048,9 +1052,17 @@ def fix_of(
     missing = failed.name in READ_TOOLS and bool(_MISSING_FILE.search(error)) and folder != "."
     searched = False
     nothing_found = _found_nothing(failed, error)
+    # A file call the user rejected and then said what to do instead: the agent's next call
+    # of that tool is the redo, on the file they named (a Write of conventional-commit.md
+    # rejected with "change the name to an easy one", then commit.md; a Read of ~/.zshrc
+    # rejected, "I use Fish", then config.fish: fourth held-out set, 2 people).
+    redo = guided and failed.kind == "rejected" and bool(failed.file_path)
     for n, call in enumerate(after):
         if missing and not call.failed and _searches(call, folder):
             searched = True
+        named = redo and call.name == failed.name
+        if named:
+            redo = False  # only the first
         if nothing_found and not _same_search(failed, call):
             continue
         if call.failed:
@@ -1062,7 +1074,7 @@ def fix_of(
         if call.running:
             continue  # a command whose end no poll saw: it may have failed
         way = None
-        if _retry(failed, call):
+        if _retry(failed, call) or (named and bool(call.file_path)):
             way = FIXED
         elif n < ANOTHER_WAY_CALLS and _another_way(failed, call, error):
             way = WORKED_AROUND
@@ -1367,7 +1379,8 @@ def session_fixes(
             def still_failing(later: str, failed: str = call.tool_use_id) -> bool | None:
                 return persists(failed, later) if later in errors else None
 
-            fix = fix_of(call, after, text, output, key(call.tool_use_id), still_failing)
+            guided = bool(after) and any(call.timestamp < t < after[0].timestamp for t in prompt_times)
+            fix = fix_of(call, after, text, output, key(call.tool_use_id), still_failing, guided)
             if end and not call.sidechain and not after:
                 fix.window_end = end
             yield fix

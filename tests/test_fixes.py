@@ -1192,3 +1192,21 @@ def test_a_script_that_was_to_write_a_file_is_worked_around_by_the_shell_writing
     error = {failed.tool_use_id: "Exit code 1\n[stdin]:200\nSyntaxError: Unexpected token '.'"}
     fix = run([failed, other, wrote], error)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, wrote.tool_use_id)
+
+
+def test_a_file_call_rejected_with_guidance_is_redone_on_the_file_named():
+    """A Write the user rejected, saying "change the name to an easy one", then the Write of
+    commit.md: the agent's next Write is the redo, fixed, on another path. Without a prompt
+    before it, or for a later Write, it is not."""
+    failed = call("Write", file_path="/h/.claude/commands/conventional-commit.md", failed=True, kind="rejected", at="2026-01-01T00:00:01Z")
+    redo = call("Write", file_path="/h/.claude/commands/commit.md", at="2026-01-01T00:00:05Z")
+    rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use. The tool use was rejected"}
+    fix = run([failed, redo], rejected, prompts=["2026-01-01T00:00:03Z"])[failed.tool_use_id]
+    assert (fix.outcome, steps(fix)) == (
+        fixes.FIXED,
+        [(redo.tool_use_id, "conventional-commit.md → commit.md")],
+    )
+    assert run([failed, redo], rejected)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    first = call("Write", file_path="/h/notes.md", failed=True, at="2026-01-01T00:00:04Z")
+    fix = run([failed, first, redo], {**rejected}, prompts=["2026-01-01T00:00:03Z"])[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED

@@ -745,7 +745,13 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   -- a Codex command still running when its output was taken (only these calls' result
   -- rows are read, for their kind)
   CASE WHEN c.name IN ('exec_command', 'write_stdin') THEN exists (SELECT 1 FROM
-       tool_results r WHERE r.tool_use_id = c.tool_use_id AND r.kind = 'running') END
+       tool_results r WHERE r.tool_use_id = c.tool_use_id AND r.kind = 'running') END,
+  -- a Codex command run outside its sandbox, as the agent asked (0.5x's
+  -- with_escalated_permissions, later sandbox_permissions = 'require_escalated')
+  CASE WHEN c.command IS NOT NULL AND json_valid(c.input)
+       THEN coalesce(json_extract(c.input, '$.with_escalated_permissions') = 1, 0)
+            OR coalesce(json_extract(c.input, '$.sandbox_permissions'), '')
+               = 'require_escalated' END
 FROM tool_calls c INDEXED BY idx_tc_session
 WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp, c.file_id, c.line_no
 """
@@ -863,6 +869,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 url=_url(row[12]),
                 input=row[12] if isinstance(row[12], str) else None,
                 running=bool(row[13]),
+                escalated=bool(row[14]),
             )
             for row in rows_of
         ]

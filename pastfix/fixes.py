@@ -124,6 +124,8 @@ CHANGE_WORDS = 8
 CHANGE_CHARS = 200
 
 FIXED = "fixed"
+# What a Codex retry run outside its sandbox changed.
+ESCALATED = "with escalated permissions"
 WORKED_AROUND = "worked around"
 PAPERED_OVER = "papered over"
 NOT_FIXED = "not fixed"
@@ -276,6 +278,8 @@ class Call:
     input: str | None = None
     # A Codex exec_command (or poll) whose command was still running when it returned.
     running: bool = False
+    # A Codex command the agent asked to run outside the sandbox (with escalated permissions).
+    escalated: bool = False
 
 
 @dataclass(frozen=True)
@@ -1178,6 +1182,10 @@ def _confirmed(
         moved = folder_change(failed, confirm)
         if moved:
             change = f"{moved}; {change}" if change else moved
+        if confirm.escalated and not failed.escalated:
+            # the sandbox refused it (`Operation not permitted`), and the same command was run
+            # outside it: the card said no more than the command (fourth held-out set)
+            change = f"{ESCALATED}; {change}" if change else ESCALATED
     elif confirm.name != failed.name:
         # another tool (an edit made by a script in the shell): not `in <its workdir>`, which
         # a card said of a Codex apply_patch done by a python script (held out, session 9)

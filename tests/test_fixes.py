@@ -1210,3 +1210,41 @@ def test_a_file_call_rejected_with_guidance_is_redone_on_the_file_named():
     first = call("Write", file_path="/h/notes.md", failed=True, at="2026-01-01T00:00:04Z")
     fix = run([failed, first, redo], {**rejected}, prompts=["2026-01-01T00:00:03Z"])[failed.tool_use_id]
     assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_codex_retry_outside_the_sandbox_says_so(tmp_path):
+    """A Codex command the sandbox refused, run again with escalated permissions (0.5x's
+    with_escalated_permissions, later sandbox_permissions = require_escalated): the card
+    says so, where it showed the same command and no change."""
+    conn = db.connect(tmp_path / "index.db")
+    refused = "error: cannot open '.git/FETCH_HEAD': Operation not permitted"
+    calls = [
+        ("c1", {"command": ["bash", "-lc", "git fetch --all"]}, 1, refused),
+        ("c2", {"command": ["bash", "-lc", "git fetch --all"], "with_escalated_permissions": True}, 0, ""),
+        ("c3", {"cmd": "git checkout -b x"}, 1, "fatal: cannot lock ref: Operation not permitted"),
+        ("c4", {"cmd": "git checkout -b x", "sandbox_permissions": "require_escalated"}, 0, ""),
+        ("c5", {"cmd": "make"}, 1, "make: *** Error 2"),
+        ("c6", {"cmd": "make", "sandbox_permissions": "use_default"}, 0, "done"),
+    ]
+    for n, (tool_use_id, tool_input, error, content) in enumerate(calls):
+        command = tool_input.get("cmd") or tool_input["command"][-1]
+        conn.execute(
+            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name, command,"
+            " input) VALUES (?, 's', ?, ?, 'shell', ?, ?)",
+            [tool_use_id, n, f"2026-01-01T00:00:0{n}Z", command, json.dumps(tool_input)],
+        )
+        conn.execute(
+            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
+            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
+            [tool_use_id, n, f"2026-01-01T00:00:0{n}Z", error, content, signatures.ERROR if error else None],
+        )
+    db.refresh_fixes(conn)
+    found = {
+        row[0]: (row[1], [step["change"] for step in json.loads(row[2])])
+        for row in conn.execute("SELECT tool_use_id, confirmed_by, remedy FROM fixes")
+    }
+    assert found == {
+        "c1": ("c2", [fixes.ESCALATED]),
+        "c3": ("c4", [fixes.ESCALATED]),
+        "c5": ("c6", []),
+    }

@@ -413,12 +413,32 @@ def intents(command: str | None) -> tuple[Intent, ...]:
     return tuple(_intents(command))
 
 
+def _executed(words: list[str]) -> list[str] | None:
+    """The command a `find ... -exec CMD {} +` runs on what it finds, with the name it looks
+    for in place of `{}` (`find net -name x.mk -exec grep -n DEPS {} +`: a grep of x.mk; a
+    wrapper refused the -exec, then `grep -n DEPS net/pkg/x.mk` did it: fourth held-out set)."""
+    if "-exec" not in words[:-1] and "-execdir" not in words[:-1]:
+        return None
+    at = max(words.index(w) for w in ("-exec", "-execdir") if w in words) + 1
+    end = next((n for n in range(at, len(words)) if words[n] in {"+", ";", "\\;"}), len(words))
+    name = next(
+        (words[n + 1] for n in range(len(words) - 1) if words[n] in {"-name", "-iname"}), "{}"
+    )
+    return [name if w == "{}" else w for w in words[at:end]] or None
+
+
 def _intents(command: str | None) -> list[Intent]:
     found: list[Intent] = []
-    for words in segments(command):
+    pending = list(segments(command))
+    while pending:
+        words = pending.pop(0)
         program, args = _program(words)
         if not program:
             continue
+        if program == "find" and (executed := _executed(words)):
+            pending.insert(0, executed)  # the find, then what it runs
+            words = words[: words.index(next(w for w in words if w in {"-exec", "-execdir"}))]
+            program, args = _program(words)
         if program in SHELLS and "-c" in args[:-1]:
             # bash -c '...': what the script does
             found += _intents(args[args.index("-c") + 1])
@@ -733,7 +753,7 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
     if failed.name in SHELL_TOOLS and call.name in SHELL_TOOLS:
         if _shared_intent(failed.command, call.command) is not None:
             return True
-        if _searched_for(failed, call, error):
+        if _searched_for(failed, call, error) or _viewed_elsewhere(failed, call, error):
             return True
         if _WRITES_FILE.search(failed.command or "") and any(
             name in (failed.command or "") for name in _files_of(call, written=True)
@@ -859,6 +879,35 @@ def _lists(call: Call, folder: str) -> bool:
     )
 
 
+# Programs that show a file's text (sed only when it only prints, see _prints).
+_VIEWERS = frozenset("cat head tail less more nl wc grep egrep rg sed bat".split())
+
+
+def _viewed_elsewhere(failed: Call, call: Call, error: str) -> bool:
+    """Whether a shell look of a file that was not there (its error names it: `sed: can't
+    read net/x.mk: No such file or directory`) is worked around by a look of the file of
+    that name at another path (`grep -n DEPS net/pkg/x.mk`), as a Read of a missing file is
+    by a Read where it is (fourth held-out set)."""
+    if not _MISSING_FILE.search(error):
+        return False
+    mine = [i for i in intents(failed.command) if i.program not in _SAYS]
+    if not mine or not all(i.program in LOOK or _prints(i, failed.command or "") for i in mine):
+        return False
+    gone = {
+        word
+        for i in mine
+        if i.program in _VIEWERS
+        for word in i.words[1:]
+        if _is_path(word) and _basename(word) in error and "." in _basename(word).strip(".")
+    }
+    names = {_basename(word) for word in gone}
+    return bool(names) and any(
+        i.program in _VIEWERS
+        and any(_is_path(w) and _basename(w) in names and w not in gone for w in i.words[1:])
+        for i in intents(call.command)
+    )
+
+
 # Code that writes a file: python's write_text or open(..., "w"), node's writeFileSync.
 _WRITES_FILE = re.compile(
     r"\.write_(?:text|bytes)\(|\bopen\([^)\n]*,\s*['\"][wax]|\b(?:writeFile|appendFile)(?:Sync)?\("
@@ -911,7 +960,8 @@ def _found_nothing(failed: Call, error: str) -> bool:
         return False
     if _NOTHING_BUT_STATUS.match(error):
         return any(i.program in SEARCHERS for i in mine)
-    return mine[-1].program in _MATCHERS and error.startswith("Exit code 1\n")
+    last = segments(failed.command)[-1:]
+    return bool(last) and _program(last[0])[0] in _MATCHERS and error.startswith("Exit code 1\n")
 
 
 # Searchers whose exit status 1 means no line matched (2 is an error); find's 1 is an error.

@@ -1248,3 +1248,25 @@ def test_a_codex_retry_outside_the_sandbox_says_so(tmp_path):
         "c3": ("c4", [fixes.ESCALATED]),
         "c5": ("c6", []),
     }
+
+
+def test_a_shell_look_of_a_file_not_there_is_worked_around_by_a_look_of_it_elsewhere():
+    """`sed -n '1,60p' net/x.mk` of a file one folder deeper (its error names it), then a
+    grep of net/pkg/x.mk: the file looked at where it is. A look of another file is not."""
+    failed = call(command="cd /b; ls net/ | grep -i syslog; sed -n '1,60p' net/plugin_syslog.mk", failed=True)
+    other = call(command="cd /b; grep -n DEPS net/ptp/plugin_ptp.mk")
+    there = call(command="cd /b/net; ls plugin_syslog/; grep -n DEPS plugin_syslog/plugin_syslog.mk")
+    error = {failed.tool_use_id: "Exit code 2\nplugin_syslog/\nsed: can't read net/plugin_syslog.mk: No such file or directory"}
+    fix = run([failed, other, there], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, there.tool_use_id)
+
+
+def test_what_find_exec_runs_is_an_intent_of_its_own():
+    """`find net -name x.mk -exec grep -n DEPS {} +` greps x.mk: refused by a wrapper (`rtk
+    find does not support compound predicates`), it is retried by `grep -n DEPS pkg/x.mk`."""
+    failed = call(command='find net -name "plugin_syslog.mk" -exec grep -n "DEPS" {} +', failed=True)
+    grep = call(command="cd net; grep -n DEPS plugin_syslog/plugin_syslog.mk")
+    error = {failed.tool_use_id: "Exit code 1\nrtk: rtk find does not support compound predicates or actions (e.g. -not, -exec)."}
+    fix = run([failed, grep], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, grep.tool_use_id)
+    assert [i.program for i in fixes.intents("find . -name '*.py' -exec rm {} \\;")] == ["find", "rm"]

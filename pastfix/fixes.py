@@ -10,9 +10,11 @@ build recomputes every stored fix.
 agent (the main thread, or one subagent), up to the second prompt the user typed
 after it (PROMPTS_CROSSED: a "try again" or "continue" often comes in between; a slash
 command and the `[Request interrupted by user]` Claude Code writes after a rejected call
-are none), and at most WINDOW_CALLS of them: after that the agent has moved on. A
-subagent of Claude Code 1.0 has no id: the build tells its thread by its messages'
-parent links.
+are none), and at most WINDOW_CALLS of them: after that the agent has moved on. After a
+call the user rejected or stopped, the prompts before the agent's next call count as one
+(a question, then what to do instead), and a retry that met the same obstacle again
+(rejected again, or with this error) starts the count anew (see _window). A subagent of
+Claude Code 1.0 has no id: the build tells its thread by its messages' parent links.
 
 **The confirmation.** The first successful call in the window that does what the
 failed call tried to do:
@@ -22,6 +24,13 @@ failed call tried to do:
   `uv run`, `python -m`, `bundle exec` ..., and by its name when called by its
   full path) and subcommand (`git push`, `npm run build`), and arguments that
   overlap or where one side has none. `npm run build` is not `npm run test`.
+  An `echo` or `printf` that labels a look's output (`echo "=== x ==="`) is no intent
+  of it; an interpreter given its code inline (`python3 -c`, `python3 - <<EOF`, `node
+  <<'JS'`) is retried only by code on the same paths or words; what `find -exec` runs
+  is an intent of its own. MultiEdit and Edit are one tool. A tool without a file or
+  command (Task, Skill, ExitPlanMode, an MCP tool) called again is a retry, changed
+  when its input is; a file call the user rejected and then said what to do instead is
+  redone by the agent's next call of that tool, on the file they named.
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
   same file (`cat x` failed, then Read x; an Edit that did not apply, then a
   Write of the file; a Read of a file too large to read whole, then a Grep of
@@ -36,10 +45,12 @@ failed call tried to do:
   Grep could not run (`spawn .../rg EACCES`, then `find -name` or `grep` of a
   word of its pattern), a file written by the shell after an edit was refused
   (`cat > x`, or a script whose code writes it and names it),
-  or, for a file that does not exist, a Read in its folder after a search of it.
-  A tool without a file or command (Task, Skill, an MCP tool) is retried by
-  calling it again (with the same input: unchanged), a page fetch (WebFetch) by a
-  fetch of the same site.
+  or, for a file that does not exist, a Read in its folder after a search of it;
+  a folder read as a file, then a Glob of what is in it; a shell look of a path not
+  there (`ls -d pkg/*x*` exits 2, `sed: can't read net/x.mk`), then a find of its
+  name or a look of that file name at another path; a script that was to write files,
+  then the shell writing one of them. A page fetch (WebFetch) of another page is
+  another way when it is of the same site.
 
 Codex's exec_command returns when its yield time is up; a command still running then
 (`Process running with session ID N`, kind `running`) ends in a later write_stdin that
@@ -47,8 +58,9 @@ polls it (and holds its command): the exec_command takes that poll's outcome, an
 that saw it succeed is no call of its own. A failed poll is the same tool as
 exec_command for a retry.
 
-A search that found nothing (`rg x lib` exits 1 and prints nothing else) is confirmed
-only by the same search run again: another pattern in the same folder is another question.
+A search that found nothing (`rg x lib` exits 1 and prints nothing else, or a look whose
+last command is a grep that exited 1) is confirmed only by the same search run again:
+another pattern in the same folder is another question.
 
 Paths are compared by their folders and file names, Windows ones (`C:\\Users\\...`) too.
 
@@ -78,7 +90,8 @@ papers over the error: neither confirms a fix, and the search goes on.
   `sudo`, the full path of the executable, another folder (`in app`: a `cd` of
   its command, or its tool's folder argument, Gemini's dir_path and Codex's
   workdir), another part of a file (a Read with `limit 50` after the file was too
-  large to read whole). Its `change` says how, as the words taken out and put in
+  large to read whole), a Codex command run outside its sandbox (`with escalated
+  permissions`). Its `change` says how, as the words taken out and put in
   (`-x +/usr/local/bin/x`).
 
 When retries failed again before one succeeded, only what came between the last
@@ -108,7 +121,7 @@ from pathlib import PurePosixPath
 
 from pastfix import agents
 
-FIX_VERSION = 7  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 8  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -465,9 +478,9 @@ def _intents(command: str | None) -> list[Intent]:
             given = [args[at + 1]] if at is not None else []
             rest = [a for a in positional if a not in given]
             # `python3 -c '...'`, `python3 - <<EOF`, or `node <<'JS'` (its code on stdin)
-            inline = given or "-" in args or (not positional and "<<" in command)
+            inline = given or "-" in args or (not positional and "<<" in (command or ""))
             if inline and all(_is_message(a) for a in rest):
-                heredocs = [m.group(0) for m in _HEREDOC.finditer(command)]
+                heredocs = [m.group(0) for m in _HEREDOC.finditer(command or "")]
                 code = " ".join([*given, *rest, *heredocs])
         found.append(
             Intent(
@@ -837,7 +850,10 @@ def _searched_for(failed: Call, call: Call, error: str) -> bool:
     mine = intents(failed.command)
     if not mine or not all(i.program in LOOK for i in mine):
         return False
-    if not (_MISSING_FILE.search(error) or (error.startswith("Exit code 2") and any(i.program == "ls" for i in mine))):
+    if not (
+        _MISSING_FILE.search(error)
+        or (error.startswith("Exit code 2") and any(i.program == "ls" for i in mine))
+    ):
         return False
     names = {
         word
@@ -1348,8 +1364,8 @@ def _window(
     anew: a commit the user rejected three times, each time saying what to change, then
     made (fourth held-out set: 3 such failures of 2 people). A retry that failed on
     something else does not: a Gemini edit the user cancelled, whose retry did not apply,
-    was "fixed" by an edit of that file after the next task (the other agents' labels). Grouping every
-    run of prompts was tried: a Codex session's eight questions and answers between a
+    was "fixed" by an edit of that file after the next task (the other agents' labels).
+    Grouping every run of prompts was tried: a Codex session's eight questions and answers between a
     failure and the next task then counted as one, and a search of that task "worked
     around" a missing cargo (third held-out set)."""
     if failed.sidechain:
@@ -1423,6 +1439,7 @@ def session_fixes(
         for i, call in enumerate(own):
             if call.tool_use_id not in errors:
                 continue
+
             def again(later: Call, failed: Call = call) -> bool:
                 """Whether a failed retry met this failure's obstacle again."""
                 if failed.kind in _STOPPED:
@@ -1437,7 +1454,9 @@ def session_fixes(
             def still_failing(later: str, failed: str = call.tool_use_id) -> bool | None:
                 return persists(failed, later) if later in errors else None
 
-            guided = bool(after) and any(call.timestamp < t < after[0].timestamp for t in prompt_times)
+            guided = bool(after) and any(
+                call.timestamp < t < after[0].timestamp for t in prompt_times
+            )
             fix = fix_of(call, after, text, output, key(call.tool_use_id), still_failing, guided)
             if end and not call.sidechain and not after:
                 fix.window_end = end

@@ -430,7 +430,8 @@ def m017_typed_titles(db: Database) -> None:
     # `You **MUST** consider ...`) or from Codex's IDE extension (`# Context from my IDE
     # setup:` ... `## My request for Codex:`) was titled with that boilerplate; a build now
     # takes what the user typed of it (agents.prompt_title). Retitle those of an older index.
-    from pastfix import agents, db as pastfix_db
+    from pastfix import agents
+    from pastfix import db as pastfix_db
 
     db.conn.create_function("prompt_title", 1, agents.prompt_title, deterministic=True)
     main_thread = pastfix_db.FIRST_PROMPT_TITLE_SQL.format(

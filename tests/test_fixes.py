@@ -292,22 +292,38 @@ def test_the_prompts_after_a_call_the_user_stopped_are_one_turn():
     """A Task the user stopped, then "why are you reading zsh settings?" and "respect my Fish
     shell preferences", then the Task again with the user's correction: the prompts before
     the agent's next call were the user's say on the call stopped (fourth held-out set)."""
-    failed = call("Task", input='{"prompt": "from my PS1"}', failed=True, kind="interrupted", at="2026-01-01T00:00:01Z")
+    failed = call(
+        "Task",
+        input='{"prompt": "from my PS1"}',
+        failed=True,
+        kind="interrupted",
+        at="2026-01-01T00:00:01Z",
+    )
     redo = call("Task", input='{"prompt": "from my Fish config"}', at="2026-01-01T00:00:09Z")
     stopped = {failed.tool_use_id: "[Request interrupted by user for tool use]"}
     two = ["2026-01-01T00:00:05Z", "2026-01-01T00:00:07Z"]
-    assert run([failed, redo], stopped, prompts=two)[failed.tool_use_id].confirmed_by == redo.tool_use_id
+    assert (
+        run([failed, redo], stopped, prompts=two)[failed.tool_use_id].confirmed_by
+        == redo.tool_use_id
+    )
     # a prompt, a call of the agent's, a prompt: the window ends there
     look = call("Read", file_path="/h/.zshrc", at="2026-01-01T00:00:06Z")
-    assert run([failed, look, redo], stopped, prompts=two)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    assert (
+        run([failed, look, redo], stopped, prompts=two)[failed.tool_use_id].outcome
+        == fixes.NOT_FIXED
+    )
 
 
 def test_a_retry_that_failed_again_starts_the_turns_anew():
     """A commit the user rejected, saying what to change, redone and rejected again with
     more to change, then made: each rejected retry was the agent still at it (fourth
     held-out set: the card said nothing that followed succeeded)."""
-    failed = call(command="git commit -m 'x, signed'", failed=True, at="2026-01-01T00:00:01Z", kind="rejected")
-    again = call(command="git commit -m 'x'", failed=True, at="2026-01-01T00:00:04Z", kind="rejected")
+    failed = call(
+        command="git commit -m 'x, signed'", failed=True, at="2026-01-01T00:00:01Z", kind="rejected"
+    )
+    again = call(
+        command="git commit -m 'x'", failed=True, at="2026-01-01T00:00:04Z", kind="rejected"
+    )
     ok = call(command="git commit -m 'x.'", at="2026-01-01T00:00:08Z")
     rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected"
     errors = {failed.tool_use_id: rejected, again.tool_use_id: rejected}
@@ -1071,8 +1087,13 @@ def test_echoed_headers_are_no_intent_of_a_look():
     """`echo "=== x ==="` labels the output of the looks around it: two such labels are no
     retry of each other (a `diff -r` that exited 1 was "confirmed" by another `echo; ls`, a
     pure look shown as a step `changed: ----`)."""
-    failed = call(command='echo "=== mine ==="; ls -la ~/a/skill/; echo; diff -r ~/a/skill/ ~/b/skill/', failed=True)
-    other = call(command='echo "=== theirs ==="; ls -la ~/c/other/; echo "---"; wc -l ~/c/other/SKILL.md')
+    failed = call(
+        command='echo "=== mine ==="; ls -la ~/a/skill/; echo; diff -r ~/a/skill/ ~/b/skill/',
+        failed=True,
+    )
+    other = call(
+        command='echo "=== theirs ==="; ls -la ~/c/other/; echo "---"; wc -l ~/c/other/SKILL.md'
+    )
     error = {failed.tool_use_id: "Exit code 1\n=== mine ===\nSKILL.md\nOnly in /b/skill: x.md"}
     assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
     # the same diff run again confirms it
@@ -1090,7 +1111,7 @@ def test_a_look_that_ends_in_a_grep_that_matched_nothing_found_nothing():
     command is confirmed only by the same search again, not by a grep of another pattern in
     the same folder (the Rust sources, after the manifests held none)."""
     failed = call(
-        command='cd /p; find . -name Cargo.toml; echo "=== grep ==="; grep -rn "log_ng" --include=Cargo.toml .',
+        command='cd /p; find . -name Cargo.toml; echo "=== grep ==="; grep -rn "log_ng" .',
         failed=True,
     )
     other = call(command='cd /p; grep -rn "log_ng" --include=*.rs . | head')
@@ -1114,8 +1135,12 @@ def test_a_look_of_a_path_not_there_is_worked_around_by_a_find_of_its_name():
     fix = run([failed, other, found], error)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, found.tool_use_id)
     gone = call(command="ls -la ~/p/skills/brainstorming/", failed=True)
-    where = call(command="D=$(find ~/p/cache -path '*skills/brainstorming*' -type d | head -1); ls \"$D\"")
-    missing = {gone.tool_use_id: "ls: cannot access '/h/p/skills/brainstorming/': No such file or directory"}
+    where = call(
+        command="D=$(find ~/p/cache -path '*skills/brainstorming*' -type d | head -1); ls \"$D\""
+    )
+    missing = {
+        gone.tool_use_id: "ls: cannot access '/h/p/brainstorming/': No such file or directory"
+    }
     assert run([gone, where], missing)[gone.tool_use_id].confirmed_by == where.tool_use_id
     # a helper's substitution is no intent of a command: `tmp=$(mktemp)` of two scripts
     pair = fixes._shared_intent("t=$(mktemp); bash $t/x.sh", "t=$(mktemp -d); bash $t/x.sh")
@@ -1128,12 +1153,19 @@ def test_a_tool_redone_with_other_input_is_a_changed_retry_not_another_way():
     refused as not read, redone as an Edit of that file after its Read."""
     failed = call("Task", input='{"prompt": "from PS1"}', failed=True, kind="interrupted")
     redo = call("Task", input='{"prompt": "from Fish"}')
-    fix = run([failed, redo], {failed.tool_use_id: "[Request interrupted by user for tool use]"})[failed.tool_use_id]
-    assert (fix.outcome, steps(fix)) == (fixes.FIXED, [(redo.tool_use_id, "called again with other input")])
+    fix = run([failed, redo], {failed.tool_use_id: "[Request interrupted by user for tool use]"})[
+        failed.tool_use_id
+    ]
+    assert (fix.outcome, steps(fix)) == (
+        fixes.FIXED,
+        [(redo.tool_use_id, "called again with other input")],
+    )
     multi = call("MultiEdit", file_path="/p/README.md", failed=True, kind="not_read")
     read = call("Read", file_path="/p/README.md")
     edit = call("Edit", file_path="/p/README.md")
-    not_read = {multi.tool_use_id: "File has not been read yet. Read it first before writing to it."}
+    not_read = {
+        multi.tool_use_id: "File has not been read yet. Read it first before writing to it."
+    }
     fix = run([multi, read, edit], not_read)[multi.tool_use_id]
     assert (fix.outcome, steps(fix)) == (
         fixes.FIXED,
@@ -1142,7 +1174,9 @@ def test_a_tool_redone_with_other_input_is_a_changed_retry_not_another_way():
     # a page of another site is neither; another page of the same site is another way
     page = call("WebFetch", url="https://a.dev/x", failed=True)
     other = call("WebFetch", url="https://a.dev/y")
-    fix = run([page, other], {page.tool_use_id: "Request failed with status code 404"})[page.tool_use_id]
+    fix = run([page, other], {page.tool_use_id: "Request failed with status code 404"})[
+        page.tool_use_id
+    ]
     assert fix.outcome == fixes.WORKED_AROUND
 
 
@@ -1162,23 +1196,34 @@ def test_a_folder_read_as_a_file_is_worked_around_by_a_glob_of_it():
     assert fix.confirmed_by == listed.tool_use_id
     alone = call("Read", file_path="/p/lib", failed=True)
     elsewhere = call("Glob", pattern="src/lib/*.ts")
-    assert run([alone, elsewhere], {alone.tool_use_id: eisdir})[alone.tool_use_id].outcome == fixes.NOT_FIXED
+    assert (
+        run([alone, elsewhere], {alone.tool_use_id: eisdir})[alone.tool_use_id].outcome
+        == fixes.NOT_FIXED
+    )
 
 
 def test_an_inline_script_is_retried_only_by_one_on_the_same_thing():
     """`python3 - <<EOF` and `python3 -c "..."` have no arguments: their code says what they
     are for. A heredoc that read a token file is not retried by a YAML check of another
     file; a script on the same file, changed, is its retry."""
-    failed = call(command="python3 - <<'EOF'\ns = open('/h/me/token').read()\nprint(len(s))\nEOF", failed=True)
-    check = call(command="cd /p && python3 -c \"\nimport yaml\nyaml.safe_load(open('ci/actt.yml'))\n\"")
-    denied = {failed.tool_use_id: "Permission for this action was denied by the auto mode classifier."}
+    failed = call(
+        command="python3 - <<'EOF'\ns = open('/h/me/token').read()\nprint(len(s))\nEOF", failed=True
+    )
+    check = call(
+        command="cd /p && python3 -c \"\nimport yaml\nyaml.safe_load(open('ci/actt.yml'))\n\""
+    )
+    denied = {
+        failed.tool_use_id: "Permission for this action was denied by the auto mode classifier."
+    }
     assert run([failed, check], denied)[failed.tool_use_id].outcome == fixes.NOT_FIXED
     again = call(command="python3 -c \"print(len(open('/h/me/token').read().strip()))\"")
     assert run([failed, check, again], denied)[failed.tool_use_id].confirmed_by == again.tool_use_id
     # a script run by its file is still retried by that file run again
     script = call(command="python3 build.py --fast", failed=True)
     rerun = call(command="python3 build.py")
-    fix = run([script, rerun], {script.tool_use_id: "Exit code 1\nValueError: x"})[script.tool_use_id]
+    fix = run([script, rerun], {script.tool_use_id: "Exit code 1\nValueError: x"})[
+        script.tool_use_id
+    ]
     assert fix.confirmed_by == rerun.tool_use_id
 
 
@@ -1186,8 +1231,11 @@ def test_a_script_that_was_to_write_a_file_is_worked_around_by_the_shell_writing
     """A `node <<'JS'` whose code writes files failed on its own syntax, then `cat > x
     <<'EOF'` wrote one of them: its goal reached another way. Another inline script, on
     another file, is no retry of it."""
-    failed = call(command="node <<'JS'\nconst fs = require('fs');\nfs.writeFileSync('ui/vite.config.ts', `x`);\nJS", failed=True)
-    other = call(command="node -e 'const fs=require(\"fs\"); fs.readFileSync(\"kernel/src/run.rs\")'")
+    failed = call(
+        command="node <<'JS'\nconst fs = require('fs');\nfs.writeFileSync('ui/vite.config.ts')\nJS",
+        failed=True,
+    )
+    other = call(command='node -e \'const fs=require("fs"); fs.readFileSync("kernel/src/run.rs")\'')
     wrote = call(command="cat > ui/vite.config.ts <<'EOF'\nexport default {};\nEOF")
     error = {failed.tool_use_id: "Exit code 1\n[stdin]:200\nSyntaxError: Unexpected token '.'"}
     fix = run([failed, other, wrote], error)[failed.tool_use_id]
@@ -1198,9 +1246,15 @@ def test_a_file_call_rejected_with_guidance_is_redone_on_the_file_named():
     """A Write the user rejected, saying "change the name to an easy one", then the Write of
     commit.md: the agent's next Write is the redo, fixed, on another path. Without a prompt
     before it, or for a later Write, it is not."""
-    failed = call("Write", file_path="/h/.claude/commands/conventional-commit.md", failed=True, kind="rejected", at="2026-01-01T00:00:01Z")
+    failed = call(
+        "Write",
+        file_path="/h/.claude/commands/conventional-commit.md",
+        failed=True,
+        kind="rejected",
+        at="2026-01-01T00:00:01Z",
+    )
     redo = call("Write", file_path="/h/.claude/commands/commit.md", at="2026-01-01T00:00:05Z")
-    rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use. The tool use was rejected"}
+    rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
     fix = run([failed, redo], rejected, prompts=["2026-01-01T00:00:03Z"])[failed.tool_use_id]
     assert (fix.outcome, steps(fix)) == (
         fixes.FIXED,
@@ -1208,7 +1262,9 @@ def test_a_file_call_rejected_with_guidance_is_redone_on_the_file_named():
     )
     assert run([failed, redo], rejected)[failed.tool_use_id].outcome == fixes.NOT_FIXED
     first = call("Write", file_path="/h/notes.md", failed=True, at="2026-01-01T00:00:04Z")
-    fix = run([failed, first, redo], {**rejected}, prompts=["2026-01-01T00:00:03Z"])[failed.tool_use_id]
+    fix = run([failed, first, redo], {**rejected}, prompts=["2026-01-01T00:00:03Z"])[
+        failed.tool_use_id
+    ]
     assert fix.outcome == fixes.NOT_FIXED
 
 
@@ -1220,7 +1276,12 @@ def test_a_codex_retry_outside_the_sandbox_says_so(tmp_path):
     refused = "error: cannot open '.git/FETCH_HEAD': Operation not permitted"
     calls = [
         ("c1", {"command": ["bash", "-lc", "git fetch --all"]}, 1, refused),
-        ("c2", {"command": ["bash", "-lc", "git fetch --all"], "with_escalated_permissions": True}, 0, ""),
+        (
+            "c2",
+            {"command": ["bash", "-lc", "git fetch --all"], "with_escalated_permissions": True},
+            0,
+            "",
+        ),
         ("c3", {"cmd": "git checkout -b x"}, 1, "fatal: cannot lock ref: Operation not permitted"),
         ("c4", {"cmd": "git checkout -b x", "sandbox_permissions": "require_escalated"}, 0, ""),
         ("c5", {"cmd": "make"}, 1, "make: *** Error 2"),
@@ -1236,7 +1297,14 @@ def test_a_codex_retry_outside_the_sandbox_says_so(tmp_path):
         conn.execute(
             "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
             " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
-            [tool_use_id, n, f"2026-01-01T00:00:0{n}Z", error, content, signatures.ERROR if error else None],
+            [
+                tool_use_id,
+                n,
+                f"2026-01-01T00:00:0{n}Z",
+                error,
+                content,
+                signatures.ERROR if error else None,
+            ],
         )
     db.refresh_fixes(conn)
     found = {
@@ -1253,10 +1321,15 @@ def test_a_codex_retry_outside_the_sandbox_says_so(tmp_path):
 def test_a_shell_look_of_a_file_not_there_is_worked_around_by_a_look_of_it_elsewhere():
     """`sed -n '1,60p' net/x.mk` of a file one folder deeper (its error names it), then a
     grep of net/pkg/x.mk: the file looked at where it is. A look of another file is not."""
-    failed = call(command="cd /b; ls net/ | grep -i syslog; sed -n '1,60p' net/plugin_syslog.mk", failed=True)
+    failed = call(
+        command="cd /b; ls net/ | grep -i syslog; sed -n '1,60p' net/plugin_syslog.mk", failed=True
+    )
     other = call(command="cd /b; grep -n DEPS net/ptp/plugin_ptp.mk")
-    there = call(command="cd /b/net; ls plugin_syslog/; grep -n DEPS plugin_syslog/plugin_syslog.mk")
-    error = {failed.tool_use_id: "Exit code 2\nplugin_syslog/\nsed: can't read net/plugin_syslog.mk: No such file or directory"}
+    there = call(
+        command="cd /b/net; ls plugin_syslog/; grep -n DEPS plugin_syslog/plugin_syslog.mk"
+    )
+    sed = "sed: can't read net/plugin_syslog.mk: No such file or directory"
+    error = {failed.tool_use_id: f"Exit code 2\n{sed}"}
     fix = run([failed, other, there], error)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, there.tool_use_id)
 
@@ -1264,9 +1337,14 @@ def test_a_shell_look_of_a_file_not_there_is_worked_around_by_a_look_of_it_elsew
 def test_what_find_exec_runs_is_an_intent_of_its_own():
     """`find net -name x.mk -exec grep -n DEPS {} +` greps x.mk: refused by a wrapper (`rtk
     find does not support compound predicates`), it is retried by `grep -n DEPS pkg/x.mk`."""
-    failed = call(command='find net -name "plugin_syslog.mk" -exec grep -n "DEPS" {} +', failed=True)
+    failed = call(
+        command='find net -name "plugin_syslog.mk" -exec grep -n "DEPS" {} +', failed=True
+    )
     grep = call(command="cd net; grep -n DEPS plugin_syslog/plugin_syslog.mk")
-    error = {failed.tool_use_id: "Exit code 1\nrtk: rtk find does not support compound predicates or actions (e.g. -not, -exec)."}
+    error = {failed.tool_use_id: "Exit code 1\nrtk: rtk find does not support compound predicates"}
     fix = run([failed, grep], error)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, grep.tool_use_id)
-    assert [i.program for i in fixes.intents("find . -name '*.py' -exec rm {} \\;")] == ["find", "rm"]
+    assert [i.program for i in fixes.intents("find . -name '*.py' -exec rm {} \\;")] == [
+        "find",
+        "rm",
+    ]

@@ -597,7 +597,9 @@ def test_a_session_of_boilerplate_alone_keeps_its_first_prompt_as_title(tmp_path
     sid = "5e551011-0000-4000-8000-000000000003"
     projects = tmp_path / "projects"
     typed = "## User Input\n\n```text\n\n```\n\nYou **MUST** consider the user input"
-    write_jsonl(projects / "-w-app" / f"{sid}.jsonl", [prompt("u1", sid, typed, "2026-01-01T00:00:00Z")])
+    write_jsonl(
+        projects / "-w-app" / f"{sid}.jsonl", [prompt("u1", sid, typed, "2026-01-01T00:00:00Z")]
+    )
     path = tmp_path / "index.db"
     pdb.build(path, [projects])
     with sqlite3.connect(path) as conn:

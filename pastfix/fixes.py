@@ -110,6 +110,7 @@ window did). Only the first two claim a fix.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import posixpath
@@ -768,8 +769,11 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
             return True
         if _searched_for(failed, call, error) or _viewed_elsewhere(failed, call, error):
             return True
-        if _WRITES_FILE.search(failed.command or "") and any(
-            name in (failed.command or "") for name in _files_of(call, written=True)
+        written = _files_of(call, written=True)
+        if (
+            written
+            and any(name in (failed.command or "") for name in written)
+            and (_WRITES_FILE.search(failed.command or ""))
         ):
             # a script that was to write files failed, then the shell wrote one of them
             # (`node <<'JS' ... writeFileSync('ui/vite.config.ts', ...)`, then `cat >
@@ -847,8 +851,16 @@ def _searched_for(failed: Call, call: Call, error: str) -> bool:
     x`: No such file) is worked around by a find of their names: a guessed path, then the
     search that finds where it is, as a Read of a missing file is by a Glob (fourth held-out
     set: 2 such looks, a plugin's folder and a skill's)."""
+    # a find whose output a variable holds is a search too (`D=$(find ~/x -path '*y*')`),
+    # though only here: `tmp=$(mktemp)` says nothing of what a command is for
+    finds = [
+        i.words[1:]
+        for i in intents(call.command)
+        if i.program in _FINDERS
+        or ((m := _SUBSTITUTED.match(i.words[0])) and m.group(1).rstrip(")") in _FINDERS)
+    ]
     mine = intents(failed.command)
-    if not mine or not all(i.program in LOOK for i in mine):
+    if not finds or not mine or not all(i.program in LOOK for i in mine):
         return False
     if not (
         _MISSING_FILE.search(error)
@@ -864,14 +876,6 @@ def _searched_for(failed: Call, call: Call, error: str) -> bool:
         for word in _PATTERN_WORD.findall(_basename(arg.rstrip("/")))
         if len(word) >= 5
     }
-    # a find whose output a variable holds is a search too (`D=$(find ~/x -path '*y*')`),
-    # though only here: `tmp=$(mktemp)` says nothing of what a command is for
-    finds = [
-        w[1:]
-        for w in segments(call.command)
-        if _program(w)[0] in _FINDERS
-        or ((m := _SUBSTITUTED.match(w[0])) and m.group(1).rstrip(")") in _FINDERS)
-    ]
     return bool(names) and any(
         names & set(_PATTERN_WORD.findall(" ".join(words))) for words in finds
     )
@@ -904,7 +908,8 @@ def _viewed_elsewhere(failed: Call, call: Call, error: str) -> bool:
     read net/x.mk: No such file or directory`) is worked around by a look of the file of
     that name at another path (`grep -n DEPS net/pkg/x.mk`), as a Read of a missing file is
     by a Read where it is (fourth held-out set)."""
-    if not _MISSING_FILE.search(error):
+    theirs = [i for i in intents(call.command) if i.program in _VIEWERS]
+    if not theirs:
         return False
     mine = [i for i in intents(failed.command) if i.program not in _SAYS]
     if not mine or not all(i.program in LOOK or _prints(i, failed.command or "") for i in mine):
@@ -917,10 +922,13 @@ def _viewed_elsewhere(failed: Call, call: Call, error: str) -> bool:
         if _is_path(word) and _basename(word) in error and "." in _basename(word).strip(".")
     }
     names = {_basename(word) for word in gone}
-    return bool(names) and any(
-        i.program in _VIEWERS
-        and any(_is_path(w) and _basename(w) in names and w not in gone for w in i.words[1:])
-        for i in intents(call.command)
+    return (
+        bool(names)
+        and bool(_MISSING_FILE.search(error))
+        and any(
+            any(_is_path(w) and _basename(w) in names and w not in gone for w in i.words[1:])
+            for i in theirs
+        )
     )
 
 
@@ -1375,7 +1383,7 @@ def _window(
     stopped = failed.kind in _STOPPED  # the turn after the anchor is the user's
     window: list[Call] = []
     for c in later:
-        typed = [t for t in prompt_times if since < t < c.timestamp]
+        typed = _between(prompt_times, since, c.timestamp)
         if typed:
             count = 1 if stopped else len(typed)
             if crossed + count > PROMPTS_CROSSED:
@@ -1388,8 +1396,14 @@ def _window(
         window.append(c)
     # the calls ran out: the window ends at the prompt after which no call of the agent
     # could still count (without a call after the failure, at the second prompt after it)
-    typed = [t for t in prompt_times if t > since]
+    typed = prompt_times[bisect.bisect_right(prompt_times, since) :]
     return window, next(iter(typed[PROMPTS_CROSSED - crossed :]), None)
+
+
+def _between(times: Sequence[str], start: str, end: str) -> Sequence[str]:
+    """The sorted `times` after `start` and before `end` (a session may have hundreds of
+    prompts, and each failure's window asks of each of its calls)."""
+    return times[bisect.bisect_right(times, start) : bisect.bisect_left(times, end)]
 
 
 # The kinds of a call the user rejected or stopped (signatures.classify).
@@ -1454,8 +1468,8 @@ def session_fixes(
             def still_failing(later: str, failed: str = call.tool_use_id) -> bool | None:
                 return persists(failed, later) if later in errors else None
 
-            guided = bool(after) and any(
-                call.timestamp < t < after[0].timestamp for t in prompt_times
+            guided = bool(after) and bool(
+                _between(prompt_times, call.timestamp, after[0].timestamp)
             )
             fix = fix_of(call, after, text, output, key(call.tool_use_id), still_failing, guided)
             if end and not call.sidechain and not after:

@@ -2,4 +2,4 @@
 
 # The newest migration in pastfix.migrations: an index without it was built by an
 # older pastfix, and its queries need `pastfix build` to bring it up to date.
-LATEST_MIGRATION = "m016_codex_running"
+LATEST_MIGRATION = "m017_typed_titles"

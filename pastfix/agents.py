@@ -198,6 +198,35 @@ def project_of_dir(agent: str | None, project_dir: str) -> str | None:
     return read(project_dir) if read else None
 
 
+# What a tool wraps around the words the user typed, in a prompt: spec-kit's slash
+# commands (`## User Input` then the input in a ```text block, then `You **MUST** consider
+# the user input ...` and the command's outline: 5 Codex sessions of 2 people in session 9's
+# third and fourth held-out sets were titled with it), Codex's IDE extension (`# Context
+# from my IDE setup:`, the open files, then `## My request for Codex:` and the request).
+_TYPED_IN = (
+    re.compile(r"\s*## User Input\s*```[a-z]*\n(.*?)\n?```", re.DOTALL),
+    re.compile(r"\s*# Context from my IDE setup:.*?## My request for Codex:\s*(.*)", re.DOTALL),
+)
+TITLE_CHARS = 200
+
+
+def prompt_title(text: str | None) -> str | None:
+    """A prompt as a session's title (REFRESH_SESSIONS_SQL): what the user typed of it, at
+    most TITLE_CHARS characters (a cut one ends in an ellipsis); None when they typed
+    nothing in the tool's boilerplate (a spec-kit command run without input), so that the
+    next prompt titles the session."""
+    if text is None:
+        return None
+    for pattern in _TYPED_IN:
+        found = pattern.match(text)
+        if found:
+            text = found.group(1).strip()
+            if not text:
+                return None
+            break
+    return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1].rstrip(" ") + "…"
+
+
 # Agents that store large tool output in files beside a transcript: how the build
 # puts that text in place of the marker the transcript keeps (before prepare()).
 def side_outputs(agent: str) -> Callable[[Batch, SourceFile], list[PersistedOutput]] | None:

@@ -210,6 +210,20 @@ INSERT_SQL = {
 # titled so) and no prompt of the fix rules (FIX_PROMPTS_SQL).
 NOT_INTERRUPTED_SQL = "text NOT LIKE '[Request interrupted by user%'"
 
+# The first prompt that titles a session (`session`: its id's column; `sidechain`: a
+# further condition), as agents.prompt_title makes it.
+FIRST_PROMPT_TITLE_SQL = (
+    "(SELECT prompt_title(text) FROM messages WHERE session_id = {session}"
+    " AND kind = 'prompt' AND is_meta = 0 {sidechain} AND text > ''"
+    f" AND substr(text, 1, 1) != '<' AND {NOT_INTERRUPTED_SQL}"
+    " AND prompt_title(text) IS NOT NULL ORDER BY timestamp, line_no LIMIT 1)"
+)
+
+_TITLE_OF_MAIN_THREAD = FIRST_PROMPT_TITLE_SQL.format(
+    session="t.session_id", sidechain="AND is_sidechain = 0"
+)
+_TITLE_OF_ANY_THREAD = FIRST_PROMPT_TITLE_SQL.format(session="t.session_id", sidechain="")
+
 # One row per session, recomputed from the rows of the sessions in _touched.
 REFRESH_SESSIONS_SQL = f"""
 INSERT OR REPLACE INTO sessions (session_id, project, title, first_ts, last_ts, git_branch,
@@ -235,12 +249,10 @@ SELECT t.session_id,
         (SELECT sm.value FROM messages m JOIN session_meta sm ON sm.leaf_uuid = m.uuid
          WHERE m.session_id = t.session_id AND sm.key = 'summary'
          ORDER BY m.timestamp DESC, sm.value LIMIT 1),
-        -- a first prompt as title: 200 characters at most, a cut one ending in an ellipsis
-        (SELECT CASE WHEN length(text) > 200 THEN rtrim(substr(text, 1, 199)) || '…' ELSE text END
-         FROM messages WHERE session_id = t.session_id
-         AND kind = 'prompt' AND is_meta = 0 AND is_sidechain = 0 AND text > ''
-         AND substr(text, 1, 1) != '<' AND {NOT_INTERRUPTED_SQL}
-         ORDER BY timestamp, line_no LIMIT 1),
+        -- a first prompt as title: what the user typed of it (agents.prompt_title)
+        {_TITLE_OF_MAIN_THREAD},
+        {_TITLE_OF_ANY_THREAD},
+        -- nothing typed in the boilerplate of any prompt: the first prompt as it is
         (SELECT CASE WHEN length(text) > 200 THEN rtrim(substr(text, 1, 199)) || '…' ELSE text END
          FROM messages WHERE session_id = t.session_id
          AND kind = 'prompt' AND is_meta = 0 AND text > '' AND substr(text, 1, 1) != '<'
@@ -492,6 +504,7 @@ def connect(path: str | Path, create: bool = True) -> Connection:
         raise
     # Here, not only in refresh_sessions: see there.
     conn.create_function("project_of_dir", 2, agents.project_of_dir, deterministic=True)
+    conn.create_function("prompt_title", 1, agents.prompt_title, deterministic=True)
     return conn
 
 
@@ -745,7 +758,13 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   -- a Codex command still running when its output was taken (only these calls' result
   -- rows are read, for their kind)
   CASE WHEN c.name IN ('exec_command', 'write_stdin') THEN exists (SELECT 1 FROM
-       tool_results r WHERE r.tool_use_id = c.tool_use_id AND r.kind = 'running') END
+       tool_results r WHERE r.tool_use_id = c.tool_use_id AND r.kind = 'running') END,
+  -- a Codex command run outside its sandbox, as the agent asked (0.5x's
+  -- with_escalated_permissions, later sandbox_permissions = 'require_escalated')
+  CASE WHEN c.command IS NOT NULL AND json_valid(c.input)
+       THEN coalesce(json_extract(c.input, '$.with_escalated_permissions') = 1, 0)
+            OR coalesce(json_extract(c.input, '$.sandbox_permissions'), '')
+               = 'require_escalated' END
 FROM tool_calls c INDEXED BY idx_tc_session
 WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp, c.file_id, c.line_no
 """
@@ -863,6 +882,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 url=_url(row[12]),
                 input=row[12] if isinstance(row[12], str) else None,
                 running=bool(row[13]),
+                escalated=bool(row[14]),
             )
             for row in rows_of
         ]
@@ -941,6 +961,7 @@ def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
     """Recompute the sessions rows of `session_ids` from their messages and metadata."""
     try:
         conn.create_function("project_of_dir", 2, agents.project_of_dir, deterministic=True)
+        conn.create_function("prompt_title", 1, agents.prompt_title, deterministic=True)
     except sqlite3.OperationalError:
         # Defined already (connect does), and not to be redefined now: an FTS5
         # 'rebuild' keeps a statement active until the transaction ends (reredact).

@@ -10,9 +10,11 @@ build recomputes every stored fix.
 agent (the main thread, or one subagent), up to the second prompt the user typed
 after it (PROMPTS_CROSSED: a "try again" or "continue" often comes in between; a slash
 command and the `[Request interrupted by user]` Claude Code writes after a rejected call
-are none), and at most WINDOW_CALLS of them: after that the agent has moved on. A
-subagent of Claude Code 1.0 has no id: the build tells its thread by its messages'
-parent links.
+are none), and at most WINDOW_CALLS of them: after that the agent has moved on. After a
+call the user rejected or stopped, the prompts before the agent's next call count as one
+(a question, then what to do instead), and a retry that met the same obstacle again
+(rejected again, or with this error) starts the count anew (see _window). A subagent of
+Claude Code 1.0 has no id: the build tells its thread by its messages' parent links.
 
 **The confirmation.** The first successful call in the window that does what the
 failed call tried to do:
@@ -22,6 +24,13 @@ failed call tried to do:
   `uv run`, `python -m`, `bundle exec` ..., and by its name when called by its
   full path) and subcommand (`git push`, `npm run build`), and arguments that
   overlap or where one side has none. `npm run build` is not `npm run test`.
+  An `echo` or `printf` that labels a look's output (`echo "=== x ==="`) is no intent
+  of it; an interpreter given its code inline (`python3 -c`, `python3 - <<EOF`, `node
+  <<'JS'`) is retried only by code on the same paths or words; what `find -exec` runs
+  is an intent of its own. MultiEdit and Edit are one tool. A tool without a file or
+  command (Task, Skill, ExitPlanMode, an MCP tool) called again is a retry, changed
+  when its input is; a file call the user rejected and then said what to do instead is
+  redone by the agent's next call of that tool, on the file they named.
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
   same file (`cat x` failed, then Read x; an Edit that did not apply, then a
   Write of the file; a Read of a file too large to read whole, then a Grep of
@@ -36,10 +45,12 @@ failed call tried to do:
   Grep could not run (`spawn .../rg EACCES`, then `find -name` or `grep` of a
   word of its pattern), a file written by the shell after an edit was refused
   (`cat > x`, or a script whose code writes it and names it),
-  or, for a file that does not exist, a Read in its folder after a search of it.
-  A tool without a file or command (Task, Skill, an MCP tool) is retried by
-  calling it again (with the same input: unchanged), a page fetch (WebFetch) by a
-  fetch of the same site.
+  or, for a file that does not exist, a Read in its folder after a search of it;
+  a folder read as a file, then a Glob of what is in it; a shell look of a path not
+  there (`ls -d pkg/*x*` exits 2, `sed: can't read net/x.mk`), then a find of its
+  name or a look of that file name at another path; a script that was to write files,
+  then the shell writing one of them. A page fetch (WebFetch) of another page is
+  another way when it is of the same site.
 
 Codex's exec_command returns when its yield time is up; a command still running then
 (`Process running with session ID N`, kind `running`) ends in a later write_stdin that
@@ -47,8 +58,9 @@ polls it (and holds its command): the exec_command takes that poll's outcome, an
 that saw it succeed is no call of its own. A failed poll is the same tool as
 exec_command for a retry.
 
-A search that found nothing (`rg x lib` exits 1 and prints nothing else) is confirmed
-only by the same search run again: another pattern in the same folder is another question.
+A search that found nothing (`rg x lib` exits 1 and prints nothing else, or a look whose
+last command is a grep that exited 1) is confirmed only by the same search run again:
+another pattern in the same folder is another question.
 
 Paths are compared by their folders and file names, Windows ones (`C:\\Users\\...`) too.
 
@@ -78,7 +90,8 @@ papers over the error: neither confirms a fix, and the search goes on.
   `sudo`, the full path of the executable, another folder (`in app`: a `cd` of
   its command, or its tool's folder argument, Gemini's dir_path and Codex's
   workdir), another part of a file (a Read with `limit 50` after the file was too
-  large to read whole). Its `change` says how, as the words taken out and put in
+  large to read whole), a Codex command run outside its sandbox (`with escalated
+  permissions`). Its `change` says how, as the words taken out and put in
   (`-x +/usr/local/bin/x`).
 
 When retries failed again before one succeeded, only what came between the last
@@ -97,6 +110,7 @@ window did). Only the first two claim a fix.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import posixpath
@@ -108,7 +122,7 @@ from pathlib import PurePosixPath
 
 from pastfix import agents
 
-FIX_VERSION = 7  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 8  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -124,6 +138,8 @@ CHANGE_WORDS = 8
 CHANGE_CHARS = 200
 
 FIXED = "fixed"
+# What a Codex retry run outside its sandbox changed.
+ESCALATED = "with escalated permissions"
 WORKED_AROUND = "worked around"
 PAPERED_OVER = "papered over"
 NOT_FIXED = "not fixed"
@@ -233,6 +249,8 @@ _OUTPUT_FILTERS = frozenset(
 )
 _REDIRECT = re.compile(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>>?\S*$|^\d?>&\d$")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+# `D=$(find ~/x -name y)`: the program a substitution assigned to a variable runs.
+_SUBSTITUTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\$\((\S+)")
 # Quoted text with spaces, or this long, is a message (a commit message, a script, data),
 # not part of the intent.
 _MESSAGE_CHARS = 200
@@ -274,6 +292,8 @@ class Call:
     input: str | None = None
     # A Codex exec_command (or poll) whose command was still running when it returned.
     running: bool = False
+    # A Codex command the agent asked to run outside the sandbox (with escalated permissions).
+    escalated: bool = False
 
 
 @dataclass(frozen=True)
@@ -396,6 +416,9 @@ class Intent:
     args: frozenset[str]
     flags: frozenset[str]
     words: tuple[str, ...] = ()
+    # An interpreter's code given inline (`python3 -c "..."`, `python3 - <<EOF`, `node -e`),
+    # when that is all it was given: what it does is in there, not in its arguments.
+    code: str | None = None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -404,12 +427,32 @@ def intents(command: str | None) -> tuple[Intent, ...]:
     return tuple(_intents(command))
 
 
+def _executed(words: list[str]) -> list[str] | None:
+    """The command a `find ... -exec CMD {} +` runs on what it finds, with the name it looks
+    for in place of `{}` (`find net -name x.mk -exec grep -n DEPS {} +`: a grep of x.mk; a
+    wrapper refused the -exec, then `grep -n DEPS net/pkg/x.mk` did it: fourth held-out set)."""
+    if "-exec" not in words[:-1] and "-execdir" not in words[:-1]:
+        return None
+    at = max(words.index(w) for w in ("-exec", "-execdir") if w in words) + 1
+    end = next((n for n in range(at, len(words)) if words[n] in {"+", ";", "\\;"}), len(words))
+    name = next(
+        (words[n + 1] for n in range(len(words) - 1) if words[n] in {"-name", "-iname"}), "{}"
+    )
+    return [name if w == "{}" else w for w in words[at:end]] or None
+
+
 def _intents(command: str | None) -> list[Intent]:
     found: list[Intent] = []
-    for words in segments(command):
+    pending = list(segments(command))
+    while pending:
+        words = pending.pop(0)
         program, args = _program(words)
         if not program:
             continue
+        if program == "find" and (executed := _executed(words)):
+            pending.insert(0, executed)  # the find, then what it runs
+            words = words[: words.index(next(w for w in words if w in {"-exec", "-execdir"}))]
+            program, args = _program(words)
         if program in SHELLS and "-c" in args[:-1]:
             # bash -c '...': what the script does
             found += _intents(args[args.index("-c") + 1])
@@ -430,6 +473,16 @@ def _intents(command: str | None) -> list[Intent]:
             sub = positional.pop(0)
             if program in {"npm", "yarn", "pnpm", "bun"} and sub in {"run", "run-script"}:
                 sub = positional.pop(0) if positional else sub
+        code = None
+        if (program.startswith("python") or program in _INTERPRETERS) and not sub:
+            at = next((n for n, a in enumerate(args[:-1]) if a in INLINE_CODE), None)
+            given = [args[at + 1]] if at is not None else []
+            rest = [a for a in positional if a not in given]
+            # `python3 -c '...'`, `python3 - <<EOF`, or `node <<'JS'` (its code on stdin)
+            inline = given or "-" in args or (not positional and "<<" in (command or ""))
+            if inline and all(_is_message(a) for a in rest):
+                heredocs = [m.group(0) for m in _HEREDOC.finditer(command or "")]
+                code = " ".join([*given, *rest, *heredocs])
         found.append(
             Intent(
                 program=program,
@@ -437,9 +490,32 @@ def _intents(command: str | None) -> list[Intent]:
                 args=frozenset(_arg_key(a) for a in positional if not _is_message(a)),
                 flags=frozenset(a for a in args if a.startswith("-")),
                 words=tuple(w for w in words if not _is_message(w)),
+                code=code,
             )
         )
     return found
+
+
+# Interpreters that take their code inline (python is found by its name's start).
+_INTERPRETERS = frozenset({"node", "ruby", "perl", "php", "deno"})
+# The words of inline code that say what it works on: paths, file names, identifiers.
+_CODE_WORD = re.compile(r"[A-Za-z_~/.][\w./~-]{3,}")
+_CODE_COMMON = frozenset(
+    "import from print open read write json sys pathlib Path text with return None True"
+    " False else elif lambda const require console.log process".split()
+)
+
+
+def _same_code(one: str, other: str) -> bool:
+    """Whether two inline scripts work on the same thing: they name a path in common, or,
+    naming none, share half the words of the shorter (a heredoc that read a token file was
+    "fixed" by a `python3 -c` YAML check of another file an hour later: fourth held-out set,
+    as an argument-less python matched every python)."""
+    a, b = (set(_CODE_WORD.findall(code)) - _CODE_COMMON for code in (one, other))
+    paths = [{_basename(w) for w in words if "/" in w or "." in w.strip(".")} for words in (a, b)]
+    if paths[0] or paths[1]:
+        return bool(paths[0] & paths[1])
+    return bool(a and b) and len(a & b) * 2 >= min(len(a), len(b))
 
 
 def _arg_key(arg: str) -> str:
@@ -453,6 +529,9 @@ def _same_intent(one: Intent, other: Intent) -> bool:
         return _respelt(one, other)
     if one.sub != other.sub:
         return False
+    if one.code is not None or other.code is not None:
+        # inline code, not arguments, says what the run was for
+        return one.code is not None and other.code is not None and _same_code(one.code, other.code)
     if not one.args or not other.args:
         # `git push` and `git push origin main`; `ls` alone matches nothing
         return one.program not in LOOK or one.args == other.args
@@ -499,8 +578,20 @@ def _shared_intent(failed: str | None, other: str | None) -> tuple[Intent, Inten
     (`ls x; cat y`) do not count.
     """
     theirs = intents(other)
-    mine = [i for i in intents(failed) if i.program not in LOOK] or intents(failed)
+    mine = (
+        [i for i in intents(failed) if i.program not in LOOK]
+        or [i for i in intents(failed) if i.program not in _SAYS]
+        or intents(failed)
+    )
     return next(((a, b) for a in mine for b in theirs if _same_intent(a, b)), None)
+
+
+# Programs that print only the words they are given: in a command that does more, they
+# label its output (`echo "=== diff ==="; diff -r a b`) and say nothing of its intent. Their
+# quoted words are a message, so any two such labels were "the same command": a `diff -r`
+# that exited 1 was "confirmed" by `echo "=== x ==="; ls`, a grep that found nothing
+# "fixed" by `git log; echo "=== status ==="` (fourth held-out set, 3 failures).
+_SAYS = frozenset({"echo", "printf", "true", "false", ":"})
 
 
 def command_change(failed: str | None, retry: str | None) -> str | None:
@@ -676,6 +767,18 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
     if failed.name in SHELL_TOOLS and call.name in SHELL_TOOLS:
         if _shared_intent(failed.command, call.command) is not None:
             return True
+        if _searched_for(failed, call, error) or _viewed_elsewhere(failed, call, error):
+            return True
+        written = _files_of(call, written=True)
+        if (
+            written
+            and any(name in (failed.command or "") for name in written)
+            and (_WRITES_FILE.search(failed.command or ""))
+        ):
+            # a script that was to write files failed, then the shell wrote one of them
+            # (`node <<'JS' ... writeFileSync('ui/vite.config.ts', ...)`, then `cat >
+            # ui/vite.config.ts <<'EOF'`: third held-out set)
+            return True
         if _MISSING_PROGRAM.search(error):
             # `tree x` not found, then `find x`: another program on the same paths
             mine = intents(failed.command)
@@ -724,6 +827,10 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
             and words & set(_PATTERN_WORD.findall(" ".join(i.words[1:])))
             for i in intents(call.command)
         )
+    if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS and _NOT_A_FILE.search(error):
+        # a folder read as a file (EISDIR), then listed by a Glob of what is in it
+        if _lists(call, failed.file_path or ""):
+            return True
     if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS:
         # a file too large to read whole, searched instead (as Claude Code's message advises)
         return bool(failed.file_path) and call.file_path == failed.file_path
@@ -733,6 +840,96 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         # github.com/me/dotfiles is not worked around by the Home Manager manual)
         return _host(failed.url) == _host(call.url)
     return False
+
+
+# What find and fd are told to look for (`-name`, `-iname`, `-path`, fd's pattern).
+_FINDERS = frozenset({"find", "fd", "locate"})
+
+
+def _searched_for(failed: Call, call: Call, error: str) -> bool:
+    """Whether a shell look of paths that were not there (`ls -d pkg/*syslog*` exits 2, `cat
+    x`: No such file) is worked around by a find of their names: a guessed path, then the
+    search that finds where it is, as a Read of a missing file is by a Glob (fourth held-out
+    set: 2 such looks, a plugin's folder and a skill's)."""
+    # a find whose output a variable holds is a search too (`D=$(find ~/x -path '*y*')`),
+    # though only here: `tmp=$(mktemp)` says nothing of what a command is for
+    finds = [
+        i.words[1:]
+        for i in intents(call.command)
+        if i.program in _FINDERS
+        or ((m := _SUBSTITUTED.match(i.words[0])) and m.group(1).rstrip(")") in _FINDERS)
+    ]
+    mine = intents(failed.command)
+    if not finds or not mine or not all(i.program in LOOK for i in mine):
+        return False
+    if not (
+        _MISSING_FILE.search(error)
+        or (error.startswith("Exit code 2") and any(i.program == "ls" for i in mine))
+    ):
+        return False
+    names = {
+        word
+        for i in mine
+        if i.program not in _FINDERS and i.program not in _SAYS
+        for arg in i.words[1:]
+        if _is_path(arg) or "*" in arg
+        for word in _PATTERN_WORD.findall(_basename(arg.rstrip("/")))
+        if len(word) >= 5
+    }
+    return bool(names) and any(
+        names & set(_PATTERN_WORD.findall(" ".join(words))) for words in finds
+    )
+
+
+def _lists(call: Call, folder: str) -> bool:
+    """Whether a search tool lists what is in `folder`: its path, then its pattern up to the
+    first wildcard, is that folder, or its end when relative (a Read of `app/Models`, a
+    folder, then the Glob `app/Models/*.php` issued beside it: 3 of the fourth held-out set's
+    EISDIR failures, where only a later Read of a file in the folder was seen)."""
+    folder = _unix(folder).rstrip("/")
+    parts = [_unix(call.file_path).rstrip("/")] if call.file_path else []
+    if call.name not in {"Grep", "grep", "grep_search", "search_file_content"}:
+        for part in (call.pattern or "").split("/"):
+            if not part or any(ch in part for ch in "*?[{"):
+                break
+            parts.append(part)
+    where = "/".join(parts)
+    return bool(folder and where) and (
+        folder == where or (not where.startswith("/") and folder.endswith("/" + where))
+    )
+
+
+# Programs that show a file's text (sed only when it only prints, see _prints).
+_VIEWERS = frozenset("cat head tail less more nl wc grep egrep rg sed bat".split())
+
+
+def _viewed_elsewhere(failed: Call, call: Call, error: str) -> bool:
+    """Whether a shell look of a file that was not there (its error names it: `sed: can't
+    read net/x.mk: No such file or directory`) is worked around by a look of the file of
+    that name at another path (`grep -n DEPS net/pkg/x.mk`), as a Read of a missing file is
+    by a Read where it is (fourth held-out set)."""
+    theirs = [i for i in intents(call.command) if i.program in _VIEWERS]
+    if not theirs:
+        return False
+    mine = [i for i in intents(failed.command) if i.program not in _SAYS]
+    if not mine or not all(i.program in LOOK or _prints(i, failed.command or "") for i in mine):
+        return False
+    gone = {
+        word
+        for i in mine
+        if i.program in _VIEWERS
+        for word in i.words[1:]
+        if _is_path(word) and _basename(word) in error and "." in _basename(word).strip(".")
+    }
+    names = {_basename(word) for word in gone}
+    return (
+        bool(names)
+        and bool(_MISSING_FILE.search(error))
+        and any(
+            any(_is_path(w) and _basename(w) in names and w not in gone for w in i.words[1:])
+            for i in theirs
+        )
+    )
 
 
 # Code that writes a file: python's write_text or open(..., "w"), node's writeFileSync.
@@ -776,15 +973,23 @@ _NOTHING_BUT_STATUS = re.compile(r"^\s*(?:Exit code \d+|Error)?\s*$")
 
 def _found_nothing(failed: Call, error: str) -> bool:
     """Whether a failed shell call was a search that found nothing (`rg x lib` exits 1):
-    every command of it looks, one searches, and it printed no more than its status."""
-    if failed.name not in SHELL_TOOLS or not _NOTHING_BUT_STATUS.match(error):
+    every command of it looks, one searches, and it printed no more than its status; or,
+    printing what its other looks found, its last command, whose status it has, is a grep
+    that exited 1, which says no line matched (`find . -name x; echo "=== grep ==="; grep
+    -rn y .`: fourth held-out set)."""
+    if failed.name not in SHELL_TOOLS:
         return False
     mine = intents(failed.command)
-    return (
-        bool(mine)
-        and all(i.program in LOOK for i in mine)
-        and any(i.program in SEARCHERS for i in mine)
-    )
+    if not mine or not all(i.program in LOOK for i in mine):
+        return False
+    if _NOTHING_BUT_STATUS.match(error):
+        return any(i.program in SEARCHERS for i in mine)
+    last = segments(failed.command)[-1:]
+    return bool(last) and _program(last[0])[0] in _MATCHERS and error.startswith("Exit code 1\n")
+
+
+# Searchers whose exit status 1 means no line matched (2 is an error); find's 1 is an error.
+_MATCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
 
 
 def _same_search(failed: Call, call: Call) -> bool:
@@ -840,8 +1045,11 @@ def _searches(call: Call, folder: str) -> bool:
 
 
 # Tools that are one for a retry: Codex's write_stdin polls a command exec_command left
-# running, and says how it ended (its call holds that command).
-_SAME_TOOL = {"write_stdin": "exec_command"}
+# running, and says how it ended (its call holds that command); Claude Code's MultiEdit
+# and Edit make the same kind of edit, several at once or one (a MultiEdit refused as not
+# read, redone as an Edit after the Read: a retry, "worked around" on 5 cards of the
+# fourth held-out set).
+_SAME_TOOL = {"write_stdin": "exec_command", "MultiEdit": "Edit"}
 
 
 def _retry(failed: Call, call: Call) -> bool:
@@ -852,9 +1060,13 @@ def _retry(failed: Call, call: Call) -> bool:
         return _shared_intent(failed.command, call.command) is not None
     if failed.file_path is not None:
         return call.file_path == failed.file_path
-    # a tool without a file or command, called again with the same input (an MCP call the
-    # user stopped, then `continue`)
-    return failed.input is not None and call.input == failed.input
+    if failed.url is not None:
+        return call.url == failed.url  # the same page again (another page: another way)
+    # a tool without a file or command, called again: with the same input (an MCP call the
+    # user stopped, then `continue`), or with other input, a changed retry (a Task the user
+    # stopped, redone with what they said; a plan rejected, then reshaped: "worked around"
+    # on 8 cards of the fourth held-out set)
+    return True
 
 
 def _masks(failed: Call, call: Call) -> bool:
@@ -893,8 +1105,12 @@ def fix_of(
     output: Callable[[str], str],
     key_line: str = "",
     still_failing: Callable[[str], bool | None] | None = None,
+    guided: bool = False,
 ) -> Fix:
     """What followed `failed` among `after`, the calls of its window (same agent, in order).
+
+    `guided`: the user typed a prompt before the agent's next call (after a rejected call,
+    what to do instead).
 
     `error` is the failure's text and `key_line` its key line; `still_failing(tool_use_id)`
     says of a later failed retry whether it still shows this error.
@@ -914,9 +1130,17 @@ def fix_of(
     missing = failed.name in READ_TOOLS and bool(_MISSING_FILE.search(error)) and folder != "."
     searched = False
     nothing_found = _found_nothing(failed, error)
+    # A file call the user rejected and then said what to do instead: the agent's next call
+    # of that tool is the redo, on the file they named (a Write of conventional-commit.md
+    # rejected with "change the name to an easy one", then commit.md; a Read of ~/.zshrc
+    # rejected, "I use Fish", then config.fish: fourth held-out set, 2 people).
+    redo = guided and failed.kind == "rejected" and bool(failed.file_path)
     for n, call in enumerate(after):
         if missing and not call.failed and _searches(call, folder):
             searched = True
+        named = redo and call.name == failed.name
+        if named:
+            redo = False  # only the first
         if nothing_found and not _same_search(failed, call):
             continue
         if call.failed:
@@ -928,7 +1152,7 @@ def fix_of(
         if call.running:
             continue  # a command whose end no poll saw: it may have failed
         way = None
-        if _retry(failed, call):
+        if _retry(failed, call) or (named and bool(call.file_path)):
             way = FIXED
         elif n < ANOTHER_WAY_CALLS and _another_way(failed, call, error):
             way = WORKED_AROUND
@@ -1032,6 +1256,10 @@ def _confirmed(
         moved = folder_change(failed, confirm)
         if moved:
             change = f"{moved}; {change}" if change else moved
+        if confirm.escalated and not failed.escalated:
+            # the sandbox refused it (`Operation not permitted`), and the same command was run
+            # outside it: the card said no more than the command (fourth held-out set)
+            change = f"{ESCALATED}; {change}" if change else ESCALATED
     elif confirm.name != failed.name:
         # another tool (an edit made by a script in the shell): not `in <its workdir>`, which
         # a card said of a Codex apply_patch done by a python script (held out, session 9)
@@ -1127,6 +1355,61 @@ def settled(calls: Sequence[Call]) -> list[Call]:
     ]
 
 
+def _window(
+    failed: Call,
+    later: Sequence[Call],
+    prompt_times: Sequence[str],
+    again: Callable[[Call], bool] = lambda call: False,
+) -> tuple[list[Call], str | None]:
+    """The calls of a failure's window, and the prompt that ended it (None: the calls did).
+
+    The window runs past PROMPTS_CROSSED prompts (subagents are not prompted): a "continue"
+    or "try again" often comes in between. After a call the user rejected or stopped, the
+    prompts typed before the agent's next call count as one: the turn is the user's, who
+    may ask why and then say what to do instead (a Task stopped, then "why are you reading
+    zsh settings?" and "respect my Fish shell preferences"). A retry that failed again
+    on the same obstacle (`again`: rejected again, or with this error) starts the count
+    anew: a commit the user rejected three times, each time saying what to change, then
+    made (fourth held-out set: 3 such failures of 2 people). A retry that failed on
+    something else does not: a Gemini edit the user cancelled, whose retry did not apply,
+    was "fixed" by an edit of that file after the next task (the other agents' labels).
+    Grouping every run of prompts was tried: a Codex session's eight questions and answers between a
+    failure and the next task then counted as one, and a search of that task "worked
+    around" a missing cargo (third held-out set)."""
+    if failed.sidechain:
+        return list(later), None
+    crossed = 0
+    since = failed.timestamp
+    stopped = failed.kind in _STOPPED  # the turn after the anchor is the user's
+    window: list[Call] = []
+    for c in later:
+        typed = _between(prompt_times, since, c.timestamp)
+        if typed:
+            count = 1 if stopped else len(typed)
+            if crossed + count > PROMPTS_CROSSED:
+                return window, typed[min(PROMPTS_CROSSED - crossed, len(typed) - 1)]
+            crossed += count
+            stopped = False
+        since = c.timestamp
+        if c.failed and _retry(failed, c) and again(c):
+            crossed, stopped = 0, c.kind in _STOPPED
+        window.append(c)
+    # the calls ran out: the window ends at the prompt after which no call of the agent
+    # could still count (without a call after the failure, at the second prompt after it)
+    typed = prompt_times[bisect.bisect_right(prompt_times, since) :]
+    return window, next(iter(typed[PROMPTS_CROSSED - crossed :]), None)
+
+
+def _between(times: Sequence[str], start: str, end: str) -> Sequence[str]:
+    """The sorted `times` after `start` and before `end` (a session may have hundreds of
+    prompts, and each failure's window asks of each of its calls)."""
+    return times[bisect.bisect_right(times, start) : bisect.bisect_left(times, end)]
+
+
+# The kinds of a call the user rejected or stopped (signatures.classify).
+_STOPPED = frozenset({"rejected", "interrupted"})
+
+
 def session_fixes(
     calls: Sequence[Call],
     prompts: Iterable[str],
@@ -1170,22 +1453,25 @@ def session_fixes(
         for i, call in enumerate(own):
             if call.tool_use_id not in errors:
                 continue
-            # The window ends at the second prompt after the failure (subagents are not
-            # prompted): a user's "continue" or "try again" often comes in between.
-            end = next(
-                iter([t for t in prompt_times if t > call.timestamp][PROMPTS_CROSSED:]), None
-            )
-            after = [
-                c
-                for c in own[i + 1 : i + 1 + WINDOW_CALLS]
-                if call.sidechain or end is None or c.timestamp < end
-            ]
+
+            def again(later: Call, failed: Call = call) -> bool:
+                """Whether a failed retry met this failure's obstacle again."""
+                if failed.kind in _STOPPED:
+                    return later.kind in _STOPPED
+                return later.tool_use_id in errors and persists(
+                    failed.tool_use_id, later.tool_use_id
+                )
+
+            after, end = _window(call, own[i + 1 : i + 1 + WINDOW_CALLS], prompt_times, again)
             text = errors.get(call.tool_use_id, "")
 
             def still_failing(later: str, failed: str = call.tool_use_id) -> bool | None:
                 return persists(failed, later) if later in errors else None
 
-            fix = fix_of(call, after, text, output, key(call.tool_use_id), still_failing)
+            guided = bool(after) and bool(
+                _between(prompt_times, call.timestamp, after[0].timestamp)
+            )
+            fix = fix_of(call, after, text, output, key(call.tool_use_id), still_failing, guided)
             if end and not call.sidechain and not after:
                 fix.window_end = end
             yield fix

@@ -424,6 +424,29 @@ def m016_codex_running(db: Database) -> None:
     )
 
 
+@migrations()
+def m017_typed_titles(db: Database) -> None:
+    # Session 10: a session begun by a spec-kit command (`## User Input` ```text ...```
+    # `You **MUST** consider ...`) or from Codex's IDE extension (`# Context from my IDE
+    # setup:` ... `## My request for Codex:`) was titled with that boilerplate; a build now
+    # takes what the user typed of it (agents.prompt_title). Retitle those of an older index.
+    from pastfix import agents
+    from pastfix import db as pastfix_db
+
+    db.conn.create_function("prompt_title", 1, agents.prompt_title, deterministic=True)
+    main_thread = pastfix_db.FIRST_PROMPT_TITLE_SQL.format(
+        session="sessions.session_id", sidechain="AND is_sidechain = 0"
+    )
+    any_thread = pastfix_db.FIRST_PROMPT_TITLE_SQL.format(
+        session="sessions.session_id", sidechain=""
+    )
+    db.execute(
+        f"UPDATE sessions SET title = coalesce({main_thread}, {any_thread}, title)"
+        " WHERE ltrim(title, char(10, 13, 32)) LIKE '## User Input%'"
+        " OR title LIKE '# Context from my IDE setup:%'"
+    )
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

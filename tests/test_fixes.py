@@ -281,7 +281,59 @@ def test_the_window_ends_at_the_second_prompt():
     one = ["2026-01-01T00:00:05Z"]
     two = ["2026-01-01T00:00:05Z", "2026-01-01T00:00:07Z"]
     assert run([failed, ok], error, prompts=one)[failed.tool_use_id].outcome == fixes.FIXED
+    # two turns: a prompt, the agent's call, a prompt
+    look = call(command="git status", at="2026-01-01T00:00:06Z")
+    fix = run([failed, look, ok], error, prompts=two)[failed.tool_use_id]
+    assert (fix.outcome, fix.others) == (fixes.NOT_FIXED, [look.tool_use_id])
     assert run([failed, ok], error, prompts=two)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_the_prompts_after_a_call_the_user_stopped_are_one_turn():
+    """A Task the user stopped, then "why are you reading zsh settings?" and "respect my Fish
+    shell preferences", then the Task again with the user's correction: the prompts before
+    the agent's next call were the user's say on the call stopped (fourth held-out set)."""
+    failed = call(
+        "Task",
+        input='{"prompt": "from my PS1"}',
+        failed=True,
+        kind="interrupted",
+        at="2026-01-01T00:00:01Z",
+    )
+    redo = call("Task", input='{"prompt": "from my Fish config"}', at="2026-01-01T00:00:09Z")
+    stopped = {failed.tool_use_id: "[Request interrupted by user for tool use]"}
+    two = ["2026-01-01T00:00:05Z", "2026-01-01T00:00:07Z"]
+    assert (
+        run([failed, redo], stopped, prompts=two)[failed.tool_use_id].confirmed_by
+        == redo.tool_use_id
+    )
+    # a prompt, a call of the agent's, a prompt: the window ends there
+    look = call("Read", file_path="/h/.zshrc", at="2026-01-01T00:00:06Z")
+    assert (
+        run([failed, look, redo], stopped, prompts=two)[failed.tool_use_id].outcome
+        == fixes.NOT_FIXED
+    )
+
+
+def test_a_retry_that_failed_again_starts_the_turns_anew():
+    """A commit the user rejected, saying what to change, redone and rejected again with
+    more to change, then made: each rejected retry was the agent still at it (fourth
+    held-out set: the card said nothing that followed succeeded)."""
+    failed = call(
+        command="git commit -m 'x, signed'", failed=True, at="2026-01-01T00:00:01Z", kind="rejected"
+    )
+    again = call(
+        command="git commit -m 'x'", failed=True, at="2026-01-01T00:00:04Z", kind="rejected"
+    )
+    ok = call(command="git commit -m 'x.'", at="2026-01-01T00:00:08Z")
+    rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected"
+    errors = {failed.tool_use_id: rejected, again.tool_use_id: rejected}
+    prompts = ["2026-01-01T00:00:02Z", "2026-01-01T00:00:06Z"]
+    fix = run([failed, again, ok], errors, prompts=prompts)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, ok.tool_use_id)
+    # another command between the turns is no retry: the window closes
+    other = call(command="git status", at="2026-01-01T00:00:04Z")
+    fix = run([failed, other, ok], errors, prompts=prompts)[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
 
 
 def test_a_subagent_success_does_not_confirm_the_main_threads_failure():
@@ -391,9 +443,13 @@ def test_a_folder_read_as_a_file_then_listed_then_a_file_in_it_read():
         [failed, glob, read], {failed.tool_use_id: "EISDIR: illegal operation on a directory"}
     )
     fix = fix[failed.tool_use_id]
-    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
-    # the listing that found the file is a step of the remedy
-    assert [s.tool_use_id for s in fix.remedy] == [glob.tool_use_id, read.tool_use_id]
+    # the folder listed reached the goal (FIX_VERSION 8; before, the Read of a file in it
+    # confirmed, the Glob a step)
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, glob.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [glob.tool_use_id]
+    # without a listing, the Read of a file in it
+    fix = run([failed, read], {failed.tool_use_id: "EISDIR: illegal operation on a directory"})
+    assert fix[failed.tool_use_id].confirmed_by == read.tool_use_id
 
 
 @pytest.mark.parametrize(
@@ -1025,3 +1081,270 @@ def test_shell_writes_of_other_files_are_no_remedy_for_a_write_refused_as_not_re
         fix = found[f.tool_use_id]
         assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, cat.tool_use_id)
         assert [s.tool_use_id for s in fix.remedy] == [cat.tool_use_id]
+
+
+def test_echoed_headers_are_no_intent_of_a_look():
+    """`echo "=== x ==="` labels the output of the looks around it: two such labels are no
+    retry of each other (a `diff -r` that exited 1 was "confirmed" by another `echo; ls`, a
+    pure look shown as a step `changed: ----`)."""
+    failed = call(
+        command='echo "=== mine ==="; ls -la ~/a/skill/; echo; diff -r ~/a/skill/ ~/b/skill/',
+        failed=True,
+    )
+    other = call(
+        command='echo "=== theirs ==="; ls -la ~/c/other/; echo "---"; wc -l ~/c/other/SKILL.md'
+    )
+    error = {failed.tool_use_id: "Exit code 1\n=== mine ===\nSKILL.md\nOnly in /b/skill: x.md"}
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # the same diff run again confirms it
+    again = call(command="diff -r ~/a/skill/ ~/b/skill/")
+    assert run([failed, other, again], error)[failed.tool_use_id].confirmed_by == again.tool_use_id
+    # an echo alone is still retried by an echo
+    said = call(command='echo "hello there"', failed=True)
+    same = call(command='echo "hello there"')
+    fix = run([said, same], {said.tool_use_id: "Exit code 1"})[said.tool_use_id]
+    assert fix.confirmed_by == same.tool_use_id
+
+
+def test_a_look_that_ends_in_a_grep_that_matched_nothing_found_nothing():
+    """A grep exits 1 when no line matched, whatever the looks before it printed: such a
+    command is confirmed only by the same search again, not by a grep of another pattern in
+    the same folder (the Rust sources, after the manifests held none)."""
+    failed = call(
+        command='cd /p; find . -name Cargo.toml; echo "=== grep ==="; grep -rn "log_ng" .',
+        failed=True,
+    )
+    other = call(command='cd /p; grep -rn "log_ng" --include=*.rs . | head')
+    error = {failed.tool_use_id: "Exit code 1\n./framework/Cargo.toml\n=== grep ==="}
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # a find that exits 1 failed: the next find of the same name fixes it
+    bad = call(command="find /p -name Cargo.toml", failed=True)
+    good = call(command="find /q -name Cargo.toml")
+    found = {bad.tool_use_id: "Exit code 1\nfind: '/p': No such file or directory"}
+    assert run([bad, good], found)[bad.tool_use_id].outcome == fixes.FIXED
+
+
+def test_a_look_of_a_path_not_there_is_worked_around_by_a_find_of_its_name():
+    """`ls -d pkg/*syslog*` matched nothing (ls exits 2), then `find . -iname '*syslog*'`
+    found where it is: the guessed path, then the search, as a Read of a missing file is
+    worked around by a Glob. A find of other names is not; `D=$(find ...)` runs find."""
+    failed = call(command="ls -d /b/package/*plugin_syslog* 2>/dev/null", failed=True)
+    other = call(command="find /b -maxdepth 4 -iname '*plugin_ptp*'")
+    found = call(command="find /b -maxdepth 4 -iname '*plugin_syslog*' | head")
+    error = {failed.tool_use_id: "Exit code 2\n"}
+    fix = run([failed, other, found], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, found.tool_use_id)
+    gone = call(command="ls -la ~/p/skills/brainstorming/", failed=True)
+    where = call(
+        command="D=$(find ~/p/cache -path '*skills/brainstorming*' -type d | head -1); ls \"$D\""
+    )
+    missing = {
+        gone.tool_use_id: "ls: cannot access '/h/p/brainstorming/': No such file or directory"
+    }
+    assert run([gone, where], missing)[gone.tool_use_id].confirmed_by == where.tool_use_id
+    # a helper's substitution is no intent of a command: `tmp=$(mktemp)` of two scripts
+    pair = fixes._shared_intent("t=$(mktemp); bash $t/x.sh", "t=$(mktemp -d); bash $t/x.sh")
+    assert pair is not None and pair[0].program == "bash"
+
+
+def test_a_tool_redone_with_other_input_is_a_changed_retry_not_another_way():
+    """A Task the user stopped, redone with their correction, and a plan rejected, then
+    reshaped, are the call again, changed: fixed, not worked around; so is a MultiEdit
+    refused as not read, redone as an Edit of that file after its Read."""
+    failed = call("Task", input='{"prompt": "from PS1"}', failed=True, kind="interrupted")
+    redo = call("Task", input='{"prompt": "from Fish"}')
+    fix = run([failed, redo], {failed.tool_use_id: "[Request interrupted by user for tool use]"})[
+        failed.tool_use_id
+    ]
+    assert (fix.outcome, steps(fix)) == (
+        fixes.FIXED,
+        [(redo.tool_use_id, "called again with other input")],
+    )
+    multi = call("MultiEdit", file_path="/p/README.md", failed=True, kind="not_read")
+    read = call("Read", file_path="/p/README.md")
+    edit = call("Edit", file_path="/p/README.md")
+    not_read = {
+        multi.tool_use_id: "File has not been read yet. Read it first before writing to it."
+    }
+    fix = run([multi, read, edit], not_read)[multi.tool_use_id]
+    assert (fix.outcome, steps(fix)) == (
+        fixes.FIXED,
+        [(read.tool_use_id, None), (edit.tool_use_id, "MultiEdit → Edit")],
+    )
+    # a page of another site is neither; another page of the same site is another way
+    page = call("WebFetch", url="https://a.dev/x", failed=True)
+    other = call("WebFetch", url="https://a.dev/y")
+    fix = run([page, other], {page.tool_use_id: "Request failed with status code 404"})[
+        page.tool_use_id
+    ]
+    assert fix.outcome == fixes.WORKED_AROUND
+
+
+def test_a_folder_read_as_a_file_is_worked_around_by_a_glob_of_it():
+    """A Read of a folder (EISDIR), then a Glob of what is in it, by a pattern relative to
+    the project (`app/Models/*.php`) or by its path: the folder listed. A Glob of another
+    folder is not."""
+    eisdir = "EISDIR: illegal operation on a directory, read"
+    failed = call("Read", file_path="/p/app/Models", failed=True)
+    other = call("Glob", pattern="app/Views/*.php")
+    glob = call("Glob", pattern="app/Models/*.php")
+    fix = run([failed, other, glob], {failed.tool_use_id: eisdir})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, glob.tool_use_id)
+    tests = call("Read", file_path="/p/tests", failed=True)
+    listed = call("Glob", pattern="**/*.php", file_path="/p/tests")
+    fix = run([tests, listed], {tests.tool_use_id: eisdir})[tests.tool_use_id]
+    assert fix.confirmed_by == listed.tool_use_id
+    alone = call("Read", file_path="/p/lib", failed=True)
+    elsewhere = call("Glob", pattern="src/lib/*.ts")
+    assert (
+        run([alone, elsewhere], {alone.tool_use_id: eisdir})[alone.tool_use_id].outcome
+        == fixes.NOT_FIXED
+    )
+
+
+def test_an_inline_script_is_retried_only_by_one_on_the_same_thing():
+    """`python3 - <<EOF` and `python3 -c "..."` have no arguments: their code says what they
+    are for. A heredoc that read a token file is not retried by a YAML check of another
+    file; a script on the same file, changed, is its retry."""
+    failed = call(
+        command="python3 - <<'EOF'\ns = open('/h/me/token').read()\nprint(len(s))\nEOF", failed=True
+    )
+    check = call(
+        command="cd /p && python3 -c \"\nimport yaml\nyaml.safe_load(open('ci/actt.yml'))\n\""
+    )
+    denied = {
+        failed.tool_use_id: "Permission for this action was denied by the auto mode classifier."
+    }
+    assert run([failed, check], denied)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    again = call(command="python3 -c \"print(len(open('/h/me/token').read().strip()))\"")
+    assert run([failed, check, again], denied)[failed.tool_use_id].confirmed_by == again.tool_use_id
+    # a script run by its file is still retried by that file run again
+    script = call(command="python3 build.py --fast", failed=True)
+    rerun = call(command="python3 build.py")
+    fix = run([script, rerun], {script.tool_use_id: "Exit code 1\nValueError: x"})[
+        script.tool_use_id
+    ]
+    assert fix.confirmed_by == rerun.tool_use_id
+
+
+def test_a_script_that_was_to_write_a_file_is_worked_around_by_the_shell_writing_it():
+    """A `node <<'JS'` whose code writes files failed on its own syntax, then `cat > x
+    <<'EOF'` wrote one of them: its goal reached another way. Another inline script, on
+    another file, is no retry of it."""
+    failed = call(
+        command="node <<'JS'\nconst fs = require('fs');\nfs.writeFileSync('ui/vite.config.ts')\nJS",
+        failed=True,
+    )
+    other = call(command='node -e \'const fs=require("fs"); fs.readFileSync("kernel/src/run.rs")\'')
+    wrote = call(command="cat > ui/vite.config.ts <<'EOF'\nexport default {};\nEOF")
+    error = {failed.tool_use_id: "Exit code 1\n[stdin]:200\nSyntaxError: Unexpected token '.'"}
+    fix = run([failed, other, wrote], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, wrote.tool_use_id)
+
+
+def test_a_file_call_rejected_with_guidance_is_redone_on_the_file_named():
+    """A Write the user rejected, saying "change the name to an easy one", then the Write of
+    commit.md: the agent's next Write is the redo, fixed, on another path. Without a prompt
+    before it, or for a later Write, it is not."""
+    failed = call(
+        "Write",
+        file_path="/h/.claude/commands/conventional-commit.md",
+        failed=True,
+        kind="rejected",
+        at="2026-01-01T00:00:01Z",
+    )
+    redo = call("Write", file_path="/h/.claude/commands/commit.md", at="2026-01-01T00:00:05Z")
+    rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
+    fix = run([failed, redo], rejected, prompts=["2026-01-01T00:00:03Z"])[failed.tool_use_id]
+    assert (fix.outcome, steps(fix)) == (
+        fixes.FIXED,
+        [(redo.tool_use_id, "conventional-commit.md → commit.md")],
+    )
+    assert run([failed, redo], rejected)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    first = call("Write", file_path="/h/notes.md", failed=True, at="2026-01-01T00:00:04Z")
+    fix = run([failed, first, redo], {**rejected}, prompts=["2026-01-01T00:00:03Z"])[
+        failed.tool_use_id
+    ]
+    assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_codex_retry_outside_the_sandbox_says_so(tmp_path):
+    """A Codex command the sandbox refused, run again with escalated permissions (0.5x's
+    with_escalated_permissions, later sandbox_permissions = require_escalated): the card
+    says so, where it showed the same command and no change."""
+    conn = db.connect(tmp_path / "index.db")
+    refused = "error: cannot open '.git/FETCH_HEAD': Operation not permitted"
+    calls = [
+        ("c1", {"command": ["bash", "-lc", "git fetch --all"]}, 1, refused),
+        (
+            "c2",
+            {"command": ["bash", "-lc", "git fetch --all"], "with_escalated_permissions": True},
+            0,
+            "",
+        ),
+        ("c3", {"cmd": "git checkout -b x"}, 1, "fatal: cannot lock ref: Operation not permitted"),
+        ("c4", {"cmd": "git checkout -b x", "sandbox_permissions": "require_escalated"}, 0, ""),
+        ("c5", {"cmd": "make"}, 1, "make: *** Error 2"),
+        ("c6", {"cmd": "make", "sandbox_permissions": "use_default"}, 0, "done"),
+    ]
+    for n, (tool_use_id, tool_input, error, content) in enumerate(calls):
+        command = tool_input.get("cmd") or tool_input["command"][-1]
+        conn.execute(
+            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name, command,"
+            " input) VALUES (?, 's', ?, ?, 'shell', ?, ?)",
+            [tool_use_id, n, f"2026-01-01T00:00:0{n}Z", command, json.dumps(tool_input)],
+        )
+        conn.execute(
+            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
+            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
+            [
+                tool_use_id,
+                n,
+                f"2026-01-01T00:00:0{n}Z",
+                error,
+                content,
+                signatures.ERROR if error else None,
+            ],
+        )
+    db.refresh_fixes(conn)
+    found = {
+        row[0]: (row[1], [step["change"] for step in json.loads(row[2])])
+        for row in conn.execute("SELECT tool_use_id, confirmed_by, remedy FROM fixes")
+    }
+    assert found == {
+        "c1": ("c2", [fixes.ESCALATED]),
+        "c3": ("c4", [fixes.ESCALATED]),
+        "c5": ("c6", []),
+    }
+
+
+def test_a_shell_look_of_a_file_not_there_is_worked_around_by_a_look_of_it_elsewhere():
+    """`sed -n '1,60p' net/x.mk` of a file one folder deeper (its error names it), then a
+    grep of net/pkg/x.mk: the file looked at where it is. A look of another file is not."""
+    failed = call(
+        command="cd /b; ls net/ | grep -i syslog; sed -n '1,60p' net/plugin_syslog.mk", failed=True
+    )
+    other = call(command="cd /b; grep -n DEPS net/ptp/plugin_ptp.mk")
+    there = call(
+        command="cd /b/net; ls plugin_syslog/; grep -n DEPS plugin_syslog/plugin_syslog.mk"
+    )
+    sed = "sed: can't read net/plugin_syslog.mk: No such file or directory"
+    error = {failed.tool_use_id: f"Exit code 2\n{sed}"}
+    fix = run([failed, other, there], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, there.tool_use_id)
+
+
+def test_what_find_exec_runs_is_an_intent_of_its_own():
+    """`find net -name x.mk -exec grep -n DEPS {} +` greps x.mk: refused by a wrapper (`rtk
+    find does not support compound predicates`), it is retried by `grep -n DEPS pkg/x.mk`."""
+    failed = call(
+        command='find net -name "plugin_syslog.mk" -exec grep -n "DEPS" {} +', failed=True
+    )
+    grep = call(command="cd net; grep -n DEPS plugin_syslog/plugin_syslog.mk")
+    error = {failed.tool_use_id: "Exit code 1\nrtk: rtk find does not support compound predicates"}
+    fix = run([failed, grep], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, grep.tool_use_id)
+    assert [i.program for i in fixes.intents("find . -name '*.py' -exec rm {} \\;")] == [
+        "find",
+        "rm",
+    ]

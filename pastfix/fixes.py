@@ -29,8 +29,11 @@ failed call tried to do:
   <<'JS'`) is retried only by code on the same paths or words; what `find -exec` runs
   is an intent of its own. MultiEdit and Edit are one tool. A tool without a file or
   command (Task, Skill, ExitPlanMode, an MCP tool) called again is a retry, changed
-  when its input is; a file call the user rejected and then said what to do instead is
-  redone by the agent's next call of that tool, on the file they named.
+  when its input is; after the user rejected or stopped it, only when it asks for the
+  same thing (its input's first lines share half their words; a search, its pattern):
+  asked for something else, it was the user's "no". A file call the user rejected and
+  then said what to do instead is redone by the agent's next call of that tool, on the
+  file they named.
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
   same file (`cat x` failed, then Read x; an Edit that did not apply, then a
   Write of the file; a Read of a file too large to read whole, then a Grep of
@@ -113,6 +116,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
+import json
 import posixpath
 import re
 import urllib.parse
@@ -122,7 +126,7 @@ from pathlib import PurePosixPath
 
 from pastfix import agents
 
-FIX_VERSION = 8  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 9  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -834,10 +838,10 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
     if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS:
         # a file too large to read whole, searched instead (as Claude Code's message advises)
         return bool(failed.file_path) and call.file_path == failed.file_path
-    if call.name == failed.name and not (failed.command or failed.file_path):
-        # a tool with no file or command (Task, Skill, ExitPlanMode, MCP tools): the same
-        # tool called again; a page fetched, by a fetch of the same site (a 404 of
-        # github.com/me/dotfiles is not worked around by the Home Manager manual)
+    if call.name == failed.name and failed.url and not (failed.command or failed.file_path):
+        # a page fetched, by a fetch of another page of the same site (a 404 of
+        # github.com/me/dotfiles is not worked around by the Home Manager manual); a tool
+        # without a page called again is a retry or nothing (see _retry)
         return _host(failed.url) == _host(call.url)
     return False
 
@@ -1063,10 +1067,56 @@ def _retry(failed: Call, call: Call) -> bool:
     if failed.url is not None:
         return call.url == failed.url  # the same page again (another page: another way)
     # a tool without a file or command, called again: with the same input (an MCP call the
-    # user stopped, then `continue`), or with other input, a changed retry (a Task the user
-    # stopped, redone with what they said; a plan rejected, then reshaped: "worked around"
-    # on 8 cards of the fourth held-out set)
-    return True
+    # user stopped, then `continue`), or with other input, a changed retry (a plan rejected,
+    # then reshaped: "worked around" on 8 cards of the fourth held-out set); after the user
+    # stopped it, only when it asks for the same thing (see _same_request)
+    if failed.kind not in _STOPPED or call.input == failed.input:
+        return True
+    if failed.name in SEARCH_TOOLS:
+        # a search's pattern is its question: a Glob of `src/widgets/**/value*` rejected,
+        # then one of `src/widgets/landing-page/**/*`, asks another (as _same_search)
+        return call.pattern == failed.pattern
+    return _same_request(failed.input, call.input)
+
+
+# Words of a request that say nothing of what it asks for.
+_FILLER = frozenset("the and for from with this that into your you are not".split())
+
+
+def _request_words(text: str | None) -> set[str]:
+    """The words of the first line of each text of a call's input (a Task's description
+    and prompt, a plan's title, a question, a Glob's pattern), lowercased."""
+    try:
+        value = json.loads(text or "")
+    except ValueError:
+        value = text or ""
+    found: set[str] = set()
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            lines = item.strip().splitlines()
+            found |= {w.lower() for w in _PATTERN_WORD.findall(lines[0] if lines else "")}
+        elif isinstance(item, dict):
+            pending += item.values()
+        elif isinstance(item, list):
+            pending += item
+    return {w for w in found if not w[0].isdigit()} - _FILLER
+
+
+def _same_request(one: str | None, other: str | None) -> bool:
+    """Whether two inputs of a tool without a file or command ask for the same thing: the
+    first lines of their texts share half the words of the shorter.
+
+    A call the user rejected or stopped, then a call of that tool asking for something else,
+    is the user's "no", not a failure fixed: a Task stopped with "sorry, I meant for Claude
+    Code, globally", then a Task of another subject; a Glob rejected, then a Glob of another
+    folder; a plan rejected for a narrower one (fifth held-out set, 2; fourth, 2: all not a
+    problem by their labels). A Task stopped and redone for Fish, not zsh ("Configure
+    statusLine from shell PS1", then "... for Fish shell"), and a plan reshaped under its
+    title, are still the call again, changed."""
+    a, b = _request_words(one), _request_words(other)
+    return bool(a and b) and len(a & b) * 2 >= min(len(a), len(b))
 
 
 def _masks(failed: Call, call: Call) -> bool:

@@ -294,12 +294,16 @@ def test_the_prompts_after_a_call_the_user_stopped_are_one_turn():
     the agent's next call were the user's say on the call stopped (fourth held-out set)."""
     failed = call(
         "Task",
-        input='{"prompt": "from my PS1"}',
+        input='{"prompt": "Configure my statusLine from my shell PS1 configuration"}',
         failed=True,
         kind="interrupted",
         at="2026-01-01T00:00:01Z",
     )
-    redo = call("Task", input='{"prompt": "from my Fish config"}', at="2026-01-01T00:00:09Z")
+    redo = call(
+        "Task",
+        input='{"prompt": "Configure my statusLine from my Fish shell configuration"}',
+        at="2026-01-01T00:00:09Z",
+    )
     stopped = {failed.tool_use_id: "[Request interrupted by user for tool use]"}
     two = ["2026-01-01T00:00:05Z", "2026-01-01T00:00:07Z"]
     assert (
@@ -1151,8 +1155,13 @@ def test_a_tool_redone_with_other_input_is_a_changed_retry_not_another_way():
     """A Task the user stopped, redone with their correction, and a plan rejected, then
     reshaped, are the call again, changed: fixed, not worked around; so is a MultiEdit
     refused as not read, redone as an Edit of that file after its Read."""
-    failed = call("Task", input='{"prompt": "from PS1"}', failed=True, kind="interrupted")
-    redo = call("Task", input='{"prompt": "from Fish"}')
+    failed = call(
+        "Task",
+        input='{"description": "Configure statusLine from shell PS1"}',
+        failed=True,
+        kind="interrupted",
+    )
+    redo = call("Task", input='{"description": "Configure statusLine for Fish shell"}')
     fix = run([failed, redo], {failed.tool_use_id: "[Request interrupted by user for tool use]"})[
         failed.tool_use_id
     ]
@@ -1178,6 +1187,64 @@ def test_a_tool_redone_with_other_input_is_a_changed_retry_not_another_way():
         page.tool_use_id
     ]
     assert fix.outcome == fixes.WORKED_AROUND
+
+
+def test_a_call_the_user_stopped_then_another_request_is_no_fix():
+    """A Task stopped ("sorry, I meant for Claude Code, globally"), then a Task of another
+    subject; a Glob rejected, then a Glob of another pattern; a plan rejected, then a plan
+    of something else: the user's "no", not a failure fixed, nor worked around. The same
+    Glob again, and a Task failing on its input then run with other input, are retries."""
+    stopped = "[Request interrupted by user for tool use]"
+    task = call(
+        "Task",
+        input=json.dumps(
+            {
+                "description": "Explore hooks and notifications",
+                "prompt": "Explore the codebase to understand:\n1. How hooks are implemented",
+            }
+        ),
+        failed=True,
+        kind="interrupted",
+    )
+    other = call(
+        "Task",
+        input=json.dumps(
+            {
+                "description": "Claude Code hooks documentation",
+                "prompt": "Find documentation on Claude Code hooks - specifically:\n1. x",
+            }
+        ),
+    )
+    fix = run([task, other], {task.tool_use_id: stopped})[task.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected"
+
+    def glob_of(pattern, **kw):
+        return call("Glob", pattern=pattern, input=json.dumps({"pattern": pattern}), **kw)
+
+    glob = glob_of("src/widgets/**/value*", failed=True, kind="rejected")
+    near = glob_of("src/widgets/landing-page/**/*")
+    same = glob_of("src/widgets/**/value*")
+    fix = run([glob, near, same], {glob.tool_use_id: rejected})[glob.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, same.tool_use_id)
+    assert run([glob, near], {glob.tool_use_id: rejected})[glob.tool_use_id].outcome == (
+        fixes.NOT_FIXED
+    )
+    plan = call(
+        "ExitPlanMode",
+        input='{"plan": "# Implementation Plan: Guides & Forms System\n\n## Schema"}',
+        failed=True,
+        kind="rejected",
+    )
+    save = call("ExitPlanMode", input='{"plan": "# Save Implementation Plan to Gitignored File"}')
+    assert run([plan, save], {plan.tool_use_id: rejected})[plan.tool_use_id].outcome == (
+        fixes.NOT_FIXED
+    )
+    # an error, not the user's no: other input is the change that made it run
+    bad = call("Task", input='{"description": "Analyze project structure"}', failed=True)
+    good = call("Task", input='{"description": "Check package configuration", "prompt": "x"}')
+    error = {bad.tool_use_id: "InputValidationError: The required parameter `prompt` is missing"}
+    assert run([bad, good], error)[bad.tool_use_id].outcome == fixes.FIXED
 
 
 def test_a_folder_read_as_a_file_is_worked_around_by_a_glob_of_it():

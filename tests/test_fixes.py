@@ -1189,6 +1189,42 @@ def test_a_tool_redone_with_other_input_is_a_changed_retry_not_another_way():
     assert fix.outcome == fixes.WORKED_AROUND
 
 
+def test_a_search_that_printed_its_matches_over_an_unreadable_path_needs_no_fix():
+    """rg exits 2 when a path cannot be read (a broken .gitignore glob, a guessed file not
+    there) and still prints what it found: the search answered, so the edits and another
+    rg after it are no fix; the same search again is its retry. A pattern given as a path
+    (`rg -n a -n "def b" x.py`: `rg: def b: No such file`) is a search not run as meant."""
+    search = "rg -n 'Shortlist|Athena' app/src/main/java -g '!**/build/**'"
+    failed = call("exec_command", command=search, failed=True)
+    edit = call("apply_patch", file_path="/p/app/src/main/java/Shortlist.kt")
+    later = call("exec_command", command="rg -n 'onTabSelected' app/src/main/java")
+    error = (
+        "Exit code 2\nrg: /p/.gitignore: line 1: error parsing glob '\\': dangling '\\'\n"
+        "app/src/main/java/a/Shortlist.kt:55:    object Athena\n"
+    )
+    fix = run([failed, edit, later], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    again = call("exec_command", command=search)
+    fix = run([failed, edit, again], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    # the patterns read as files: the rg of one pattern fixed it
+    pair = call(command='rg -n "def run_git" -n "def run_editor" src/core.py', failed=True)
+    one = call(command='rg -n "def run_editor" src/core.py')
+    misread = {
+        pair.tool_use_id: "Exit code 2\nrg: def run_editor: No such file or directory (os error"
+        " 2)\nsrc/core.py:280:def run_git(args):"
+    }
+    assert run([pair, one], misread)[pair.tool_use_id].confirmed_by == one.tool_use_id
+    # a complaint of several lines, no match: the regex refused
+    regex = call(command=r'rg -n "a\nb|c" lib -g "*.ex"', failed=True)
+    fixed = call(command='rg -n "b|c" lib -g "*.ex"')
+    refused = {
+        regex.tool_use_id: 'Exit code 2\nrg: the literal "\\n" is not allowed in a regex\n\n'
+        "Consider enabling multiline mode with the --multiline flag (or -U for short)."
+    }
+    assert run([regex, fixed], refused)[regex.tool_use_id].confirmed_by == fixed.tool_use_id
+
+
 def test_a_call_the_user_stopped_then_another_request_is_no_fix():
     """A Task stopped ("sorry, I meant for Claude Code, globally"), then a Task of another
     subject; a Glob rejected, then a Glob of another pattern; a plan rejected, then a plan

@@ -101,7 +101,9 @@ papers over the error: neither confirms a fix, and the search goes on.
 
 When retries failed again before one succeeded, only what came between the last
 retry that still showed this error and the first one that failed with another
-counts: a test run that failed four times on four errors had four remedies.
+counts: a test run that failed four times on four errors had four remedies. That first
+retry got past the error: when the confirmation ran it again unchanged, its change is
+its step (a build run outside the sandbox, failing to compile, then built as it was).
 
 Steps that the error names (its file, its program, a word of its text such as
 `Run 'mix format'`) come first, then the others in order; at most REMEDY_STEPS.
@@ -300,6 +302,9 @@ class Call:
     running: bool = False
     # A Codex command the agent asked to run outside the sandbox (with escalated permissions).
     escalated: bool = False
+    # A Codex exec_command whose command a later poll saw fail: that poll's tool_use_id, whose
+    # error is this call's (see settled).
+    outcome_of: str | None = None
 
 
 @dataclass(frozen=True)
@@ -1232,7 +1237,8 @@ def fix_of(
             continue
         if call.failed:
             if still_failing is not None and _retry(failed, call):
-                same = still_failing(call.tool_use_id)  # None: a call without a result
+                # None: a call without a result
+                same = still_failing(call.outcome_of or call.tool_use_id)
                 if same is not None:
                     retried.append((n, same))
             continue
@@ -1337,26 +1343,28 @@ def _confirmed(
             others.append(call.tool_use_id)
         else:
             steps.append((_named(call, error, failed), n, step))
-    change = None
-    if confirm.name in SHELL_TOOLS and failed.name in SHELL_TOOLS:
-        change = command_change(failed.command, confirm.command)
-        moved = folder_change(failed, confirm)
-        if moved:
-            change = f"{moved}; {change}" if change else moved
-        if confirm.escalated and not failed.escalated:
-            # the sandbox refused it (`Operation not permitted`), and the same command was run
-            # outside it: the card said no more than the command (fourth held-out set)
-            change = f"{ESCALATED}; {change}" if change else ESCALATED
-    elif confirm.name != failed.name:
-        # another tool (an edit made by a script in the shell): not `in <its workdir>`, which
-        # a card said of a Codex apply_patch done by a python script (held out, session 9)
-        change = f"{failed.name} → {confirm.name}"
-    elif confirm.file_path != failed.file_path:
-        change = _path_change(failed.file_path or "", confirm.file_path or "")
-    elif confirm.part != failed.part:
-        # a file too large to read whole, read in parts (`File content exceeds maximum
-        # allowed size`): the part asked for is the change
-        change = f"read {confirm.part}" if confirm.part else "read whole"
+    change = _change(failed, confirm)
+    # The retry that failed on another error got past this one: when the confirmation ran
+    # it again as it was, what it changed is its step, not the confirmation's (the gradle
+    # build Codex's sandbox refused, run outside it, then failing to compile, fixed, and
+    # built: the card showed the last build's `with escalated permissions`: fifth held-out
+    # set). A confirmation that changed it again keeps the change (a retry half right).
+    past = between[stop] if stop is not None and stop < len(between) else None
+    if (
+        past is not None
+        and change
+        and _retry(failed, past)
+        and _change(failed, past) == change
+        and _change(past, confirm) is None
+    ):
+        steps.append(
+            (
+                _named(past, error, failed),
+                stop or 0,
+                Step(past.tool_use_id, past.name, _target(past), change),
+            )
+        )
+        change = None
     if not (failed.command or failed.file_path) and not steps and confirm.input != failed.input:
         # (the same input again, after the user stopped it and said `continue`: no change)
         change = "called again with other input"
@@ -1379,6 +1387,32 @@ def _confirmed(
         window_end=window_end,
         others=others,
     )
+
+
+def _change(failed: Call, confirm: Call) -> str | None:
+    """What a later call changed of the failed one: its words, its folder, the sandbox, the
+    tool, the path, the part of the file read (None: nothing)."""
+    change = None
+    if confirm.name in SHELL_TOOLS and failed.name in SHELL_TOOLS:
+        change = command_change(failed.command, confirm.command)
+        moved = folder_change(failed, confirm)
+        if moved:
+            change = f"{moved}; {change}" if change else moved
+        if confirm.escalated and not failed.escalated:
+            # the sandbox refused it (`Operation not permitted`), and the same command was run
+            # outside it: the card said no more than the command (fourth held-out set)
+            change = f"{ESCALATED}; {change}" if change else ESCALATED
+    elif confirm.name != failed.name:
+        # another tool (an edit made by a script in the shell): not `in <its workdir>`, which
+        # a card said of a Codex apply_patch done by a python script (held out, session 9)
+        change = f"{failed.name} → {confirm.name}"
+    elif confirm.file_path != failed.file_path:
+        change = _path_change(failed.file_path or "", confirm.file_path or "")
+    elif confirm.part != failed.part:
+        # a file too large to read whole, read in parts (`File content exceeds maximum
+        # allowed size`): the part asked for is the change
+        change = f"read {confirm.part}" if confirm.part else "read whole"
+    return change
 
 
 def folder_change(failed: Call, retry: Call) -> str | None:
@@ -1421,19 +1455,37 @@ def settled(calls: Sequence[Call]) -> list[Call]:
     The exec_command that ran it takes that poll's outcome, and the poll, a success, is no
     call of its own (the exec_command is the step and the retry). A command whose end no
     poll saw confirms nothing but may still be a step (an install that went on, seen done
-    by a later check); a poll of one still running is no call of its own.
+    by a later check); a poll of one still running is no call of its own. Every poll
+    takes its exec_command's folder and sandbox, and an exec_command that a poll saw fail
+    takes that poll's error (`outcome_of`).
     """
     found = list(calls)
     running: dict[str, int] = {}  # a command still running: its exec_command's index
+    started: dict[str, Call] = {}  # the last exec_command of each command
     for n, call in enumerate(found):
         if call.name == "exec_command" and call.command:
+            started[call.command] = call
             if call.running:
                 running[call.command] = n
             else:
                 running.pop(call.command, None)
-        elif call.name == "write_stdin" and not call.running and call.command in running:
+        elif call.name == "write_stdin" and call.command in started:
+            # a poll runs where its command does, as it was run (in or out of the sandbox):
+            # a poll's retry was "changed" `with escalated permissions` and `in <folder>`
+            # when only the exec_command's input said so (fifth held-out set, third)
+            run = started[call.command or ""]
+            call = found[n] = dataclasses.replace(
+                call, workdir=run.workdir, escalated=run.escalated
+            )
+            if call.running or call.command not in running:
+                continue
             at = running.pop(call.command or "")
-            found[at] = dataclasses.replace(found[at], failed=call.failed, running=False)
+            found[at] = dataclasses.replace(
+                found[at],
+                failed=call.failed,
+                running=False,
+                outcome_of=call.tool_use_id if call.failed else None,
+            )
             if not call.failed:
                 found[n] = dataclasses.replace(call, failed=True)
     return [
@@ -1545,9 +1597,8 @@ def session_fixes(
                 """Whether a failed retry met this failure's obstacle again."""
                 if failed.kind in _STOPPED:
                     return later.kind in _STOPPED
-                return later.tool_use_id in errors and persists(
-                    failed.tool_use_id, later.tool_use_id
-                )
+                seen = later.outcome_of or later.tool_use_id
+                return seen in errors and persists(failed.tool_use_id, seen)
 
             after, end = _window(call, own[i + 1 : i + 1 + WINDOW_CALLS], prompt_times, again)
             text = errors.get(call.tool_use_id, "")

@@ -32,6 +32,8 @@ def call(name="Bash", command=None, file_path=None, failed=False, pattern=None, 
         part=kw.pop("part", None),
         url=kw.pop("url", None),
         input=kw.pop("input", None),
+        running=kw.pop("running", False),
+        escalated=kw.pop("escalated", False),
     )
 
 
@@ -1369,6 +1371,41 @@ def test_a_file_call_rejected_with_guidance_is_redone_on_the_file_named():
         failed.tool_use_id
     ]
     assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_retry_that_got_past_the_error_is_its_step():
+    """A gradle build the sandbox refused, run outside it (still running, then its poll
+    failing to compile), the code fixed, and the build run again as it was: the retry
+    outside the sandbox got past the error, and is its step, `with escalated permissions`;
+    the last build changed nothing. A poll runs as its command was run: the compile
+    failure's card says nothing of the sandbox (its poll's input did not say it)."""
+    build = "./gradlew :app:compileDebugKotlin"
+    failed = call("exec_command", command=build, failed=True)
+    outside = call("exec_command", command=build, escalated=True, running=True)
+    polled = call("write_stdin", command=build, running=True)
+    broke = call("write_stdin", command=build, failed=True)
+    patch = call("apply_patch", file_path="/p/app/Screen.kt")
+    again = call("exec_command", command=build, escalated=True, running=True)
+    built = call("write_stdin", command=build)
+    errors = {
+        failed.tool_use_id: 'exec_command failed: SandboxDenied { message: "Exception in thread'
+        " main java.io.FileNotFoundException: /h/.gradle/x.zip.lck (Operation not permitted)",
+        broke.tool_use_id: "Exit code 1\n> Task :app:compileDebugKotlin FAILED\n"
+        "e: file:///p/app/Screen.kt:531:41 Unresolved reference: AnimatedVisibility",
+    }
+    found = run([failed, outside, polled, broke, patch, again, built], errors)
+    fix = found[failed.tool_use_id]
+    assert (fix.confirmed_by, steps(fix)) == (
+        again.tool_use_id,
+        [(outside.tool_use_id, fixes.ESCALATED)],
+    )
+    fix = found[broke.tool_use_id]
+    assert (fix.confirmed_by, steps(fix)) == (again.tool_use_id, [(patch.tool_use_id, None)])
+    # a confirmation that changed the retry again keeps the change: the retry was half right
+    other = call("exec_command", command=build + " --offline", escalated=True, running=True)
+    done = call("write_stdin", command=build + " --offline")
+    fix = run([failed, outside, polled, broke, patch, other, done], errors)[failed.tool_use_id]
+    assert [change for _, change in steps(fix)] == [f"{fixes.ESCALATED}; +--offline"]
 
 
 def test_a_codex_retry_outside_the_sandbox_says_so(tmp_path):

@@ -70,7 +70,9 @@ another question.
 Paths are compared by their folders and file names, Windows ones (`C:\\Users\\...`) too.
 
 A confirming call whose output still holds the failure's key line did not
-succeed (`npm test | tail` exits 0 when the tests fail), and one that masks
+succeed (`npm test | tail` exits 0 when the tests fail), when its status may be another
+program's (a pipe, `; echo done`, another tool: a command exited 0 by itself succeeded,
+though it printed a warning that was the key line), and one that masks
 failures where the failed call did not (`|| true`, `|| echo ...`, `; exit 0`)
 papers over the error: neither confirms a fix, and the search goes on.
 
@@ -1160,6 +1162,20 @@ def _same_request(one: str | None, other: str | None) -> bool:
     return bool(a and b) and len(a & b) * 2 >= min(len(a), len(b))
 
 
+def _status_of_another(call: Call) -> bool:
+    """Whether a successful call's status may be another program's than the one that met the
+    error: a shell command piped (`npm test | tail` exits 0 when the tests fail) or followed
+    by another (`; echo done`), or a call of another tool. A command whose status is its
+    own succeeded, whatever it printed: a
+    `quarto render` whose every run printed `[WARNING] Citeproc: citation X not found`
+    (the failure's key line) before the error that failed it (fifth held-out set)."""
+    return (
+        call.name not in SHELL_TOOLS
+        or not call.command
+        or bool({"|", "||", ";"} & set(_words(call.command)))
+    )
+
+
 def _masks(failed: Call, call: Call) -> bool:
     """Whether a call hides failures that the failed call let through."""
     return bool(MASKS.search(call.command or "")) and not MASKS.search(failed.command or "")
@@ -1257,7 +1273,12 @@ def fix_of(
         if _masks(failed, call):
             masked = masked or call
             continue
-        if key_line and len(key_line) >= 12 and key_line in output(call.tool_use_id):
+        if (
+            key_line
+            and len(key_line) >= 12
+            and _status_of_another(call)
+            and key_line in output(call.tool_use_id)
+        ):
             continue  # it "succeeded" with the same error: an exit code lost in a pipe
         # The remedy came after the last retry that still failed with this error, and
         # before the first one after it that failed with another error.

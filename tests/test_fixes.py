@@ -1227,6 +1227,30 @@ def test_a_search_that_printed_its_matches_over_an_unreadable_path_needs_no_fix(
     assert run([regex, fixed], refused)[regex.tool_use_id].confirmed_by == fixed.tool_use_id
 
 
+def test_a_retry_that_printed_the_key_line_succeeded_when_its_status_is_its_own():
+    """`npm test | tail` exits 0 when the tests fail: a piped retry whose output still holds
+    the failure's key line confirms nothing. A `quarto render` that exited 0 by itself
+    succeeded, though it printed the warning that was the failure's key line."""
+    failed = call(command="npm test 2>&1 | tail -5", failed=True)
+    piped = call(command="npm test 2>&1 | tail -5")
+    plain = call(command="npm test")
+    error = {failed.tool_use_id: "Exit code 1\nFAIL src/a.test.ts: expected 2 to be 3"}
+    outputs = {c.tool_use_id: "FAIL src/a.test.ts: expected 2 to be 3" for c in (piped, plain)}
+    fix = run([failed, piped, plain], error, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by == plain.tool_use_id
+    render = call(command="quarto render", failed=True)
+    edit = call("Edit", file_path="/p/blog/posts/design/index.qmd")
+    again = call(command="quarto render")
+    warned = "[WARNING] Citeproc: citation WakeHPC not found"
+    errors = {
+        render.tool_use_id: f"[ 5/12] docs/grants/step.qmd\n{warned}\n[10/12] blog/posts/"
+        "design/index.qmd\nFile ../../references.bib not found in resource path"
+    }
+    outputs = {again.tool_use_id: f"[ 5/12] docs/grants/step.qmd\n{warned}\n[12/12] x.qmd"}
+    fix = run([render, edit, again], errors, outputs)[render.tool_use_id]
+    assert (fix.confirmed_by, steps(fix)) == (again.tool_use_id, [(edit.tool_use_id, None)])
+
+
 def test_a_call_the_user_stopped_then_another_request_is_no_fix():
     """A Task stopped ("sorry, I meant for Claude Code, globally"), then a Task of another
     subject; a Glob rejected, then a Glob of another pattern; a plan rejected, then a plan

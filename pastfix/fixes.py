@@ -103,7 +103,9 @@ papers over the error: neither confirms a fix, and the search goes on.
 
 When retries failed again before one succeeded, only what came between the last
 retry that still showed this error and the first one that failed with another
-counts: a test run that failed four times on four errors had four remedies. That first
+counts: a test run that failed four times on four errors had four remedies (a run that
+printed what the failed one did before its error, and more, then failed with the same
+message, got further: another file's error). That first
 retry got past the error: when the confirmation ran it again unchanged, its change is
 its step (a build run outside the sandbox, failing to compile, then built as it was).
 
@@ -1566,6 +1568,26 @@ def _between(times: Sequence[str], start: str, end: str) -> Sequence[str]:
     return times[bisect.bisect_right(times, start) : bisect.bisect_left(times, end)]
 
 
+_EXIT_LINE = re.compile(r"^(?:Exit code \d+|Process exited with code \d+|Output:)$")
+
+
+def _got_further(text: str, later: str, key: str) -> bool:
+    """Whether a later failure with this key line got further before it: every line the
+    failed run printed before its key line, the later run printed too, in order, then more.
+    A `quarto render` of 12 files failed on a missing references.bib at file 2, and, that
+    file's path fixed, at file 4, then 5: each another file's error, fixed by the edit
+    before it (fifth held-out set: the first two showed the last edit, of file 5)."""
+    if len(key) < 12 or key not in text or key not in later:
+        return False
+
+    def before(output: str) -> list[str]:
+        lines = (line.strip() for line in output[: output.index(key)].splitlines())
+        return [line for line in lines if line and not _EXIT_LINE.match(line)]
+
+    mine, theirs = before(text), before(later)
+    return bool(mine) and len(theirs) > len(mine) and theirs[: len(mine)] == mine
+
+
 # The kinds of a call the user rejected or stopped (signatures.classify).
 _STOPPED = frozenset({"rejected", "interrupted"})
 
@@ -1594,9 +1616,11 @@ def session_fixes(
         The later output's lines are compared by signature only where they hold the
         key line's longest word, so that a long test log costs a few signatures.
         """
+        line = key(failed)
+        if _got_further(errors[failed], errors[later], line):
+            return False
         if sig(later) == sig(failed):
             return True
-        line = key(failed)
         if len(line) >= 12 and line in errors[later]:
             return True
         word = max(_WORD.findall(line), key=len, default="")

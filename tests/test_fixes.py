@@ -1251,6 +1251,33 @@ def test_a_retry_that_printed_the_key_line_succeeded_when_its_status_is_its_own(
     assert (fix.confirmed_by, steps(fix)) == (again.tool_use_id, [(edit.tool_use_id, None)])
 
 
+def test_a_failure_that_got_further_is_another_one():
+    """A render of 12 files failed on a missing references.bib at file 2; that file's path
+    fixed, the next render failed with the same message at file 4, then, fixed too, it
+    passed: each failure's remedy is the edit of its own file, not the last edit. The same
+    error where the run stopped as far is the same failure: its remedy is after it."""
+    missing = "File references.bib not found in resource path"
+
+    def rendered(n):
+        return "".join(f"\r[{i:2}/12] f{i}.qmd\n" for i in range(1, n + 1))
+
+    first = call(command="quarto render", failed=True)
+    edit2 = call("Edit", file_path="/p/f2.qmd")
+    second = call(command="quarto render", failed=True)
+    edit4 = call("Edit", file_path="/p/f4.qmd")
+    done = call(command="quarto render")
+    errors = {
+        first.tool_use_id: rendered(2) + missing,
+        second.tool_use_id: rendered(4) + missing,
+    }
+    found = run([first, edit2, second, edit4, done], errors)
+    assert steps(found[first.tool_use_id]) == [(edit2.tool_use_id, None)]
+    assert steps(found[second.tool_use_id]) == [(edit4.tool_use_id, None)]
+    errors[second.tool_use_id] = rendered(2) + missing
+    found = run([first, edit2, second, edit4, done], errors)
+    assert steps(found[first.tool_use_id]) == [(edit4.tool_use_id, None)]
+
+
 def test_a_call_the_user_stopped_then_another_request_is_no_fix():
     """A Task stopped ("sorry, I meant for Claude Code, globally"), then a Task of another
     subject; a Glob rejected, then a Glob of another pattern; a plan rejected, then a plan

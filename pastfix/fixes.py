@@ -21,9 +21,9 @@ failed call tried to do:
 
 - *a retry*: the same tool on the same file, or a shell command with the same
   intent: the same program (found behind `sudo`, `env X=1`, `timeout 5`, `npx`,
-  `uv run`, `python -m`, `bundle exec` ..., and by its name when called by its
-  full path) and subcommand (`git push`, `npm run build`), and arguments that
-  overlap or where one side has none. `npm run build` is not `npm run test`.
+  `uv run`, `python -m`, `bundle exec`, `nix develop -c`, `bash -lc` ..., and by its
+  name when called by its full path) and subcommand (`git push`, `npm run build`), and
+  arguments that overlap or where one side has none. `npm run build` is not `npm run test`.
   An `echo` or `printf` that labels a look's output (`echo "=== x ==="`) is no intent
   of it; an interpreter given its code inline (`python3 -c`, `python3 - <<EOF`, `node
   <<'JS'`) is retried only by code on the same paths or words; what `find -exec` runs
@@ -415,6 +415,13 @@ def _program(words: Sequence[str]) -> tuple[str, list[str]]:
                 i += 1
         elif name in RUNNERS and i + 1 < len(words) and words[i + 1] == RUNNERS[name]:
             i += 2
+        elif name == "nix" and words[i + 1 : i + 2] in (["develop"], ["shell"]):
+            # `nix develop -c cmd ...`: the command run in the flake's shell (its other
+            # options, the flake and packages, before it)
+            at = next((n for n in range(i + 2, len(words)) if words[n] in _NIX_RUN), None)
+            if at is None:
+                return "nix", list(words[i + 1 :])
+            i = at + 1
         elif re.fullmatch(r"python[0-9.]*", name) and words[i + 1 : i + 2] == ["-m"]:
             i += 2
         else:
@@ -468,9 +475,10 @@ def _intents(command: str | None) -> list[Intent]:
             pending.insert(0, executed)  # the find, then what it runs
             words = words[: words.index(next(w for w in words if w in {"-exec", "-execdir"}))]
             program, args = _program(words)
-        if program in SHELLS and "-c" in args[:-1]:
-            # bash -c '...': what the script does
-            found += _intents(args[args.index("-c") + 1])
+        script = next((n for n, a in enumerate(args[:-1]) if _SCRIPT_FLAG.match(a)), None)
+        if program in SHELLS and script is not None:
+            # bash -c '...', bash -lc '...': what the script does
+            found += _intents(args[script + 1])
             continue
         positional = [a for a in args if not a.startswith("-")]
         sub = None
@@ -511,6 +519,10 @@ def _intents(command: str | None) -> list[Intent]:
     return found
 
 
+# A shell's flag that gives it its script: `-c`, or `-c` joined to others (`-lc`, `-ic`).
+_SCRIPT_FLAG = re.compile(r"^-[a-z]*c$")
+# `nix develop` and `nix shell`'s flags before the command they run.
+_NIX_RUN = frozenset({"-c", "--command"})
 # Interpreters that take their code inline (python is found by its name's start).
 _INTERPRETERS = frozenset({"node", "ruby", "perl", "php", "deno"})
 # The words of inline code that say what it works on: paths, file names, identifiers.

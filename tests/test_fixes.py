@@ -1278,6 +1278,33 @@ def test_a_failure_that_got_further_is_another_one():
     assert steps(found[first.tool_use_id]) == [(edit4.tool_use_id, None)]
 
 
+def test_a_command_run_in_a_nix_shell_is_that_command():
+    """`nix develop -c bash -lc '...'` runs the script in the flake's shell: `cargo` not
+    found outside it, then the chain inside it, is a retry, changed; a file taken out of
+    the script's prettier changes it (the card said nothing changed: third held-out
+    set). `bash -lc` is `bash -c` with a login shell."""
+    chain = "cargo fmt --all && npx prettier --write ui/App.tsx kernel/main.rs && cargo test"
+    assert [(i.program, i.sub) for i in fixes.intents(f"nix develop -c bash -lc '{chain}'")] == [
+        ("cargo", "fmt"),
+        ("prettier", None),
+        ("cargo", "test"),
+    ]
+    assert [i.program for i in fixes.intents("nix develop .#dev --command pytest -x")] == ["pytest"]
+    failed = call("exec_command", command=chain, failed=True)
+    inside = call("exec_command", command=f"nix develop -c bash -lc '{chain}'")
+    fix = run(
+        [failed, inside], {failed.tool_use_id: "Exit code 127\nbash: cargo: command not found"}
+    )
+    assert fix[failed.tool_use_id].confirmed_by == inside.tool_use_id
+    fewer = chain.replace(" kernel/main.rs", "")
+    assert (
+        fixes.command_change(
+            f"nix develop -c bash -lc '{chain}'", f"nix develop -c bash -lc '{fewer}'"
+        )
+        == "then npx prettier --write ui/App.tsx"
+    )
+
+
 def test_a_call_the_user_stopped_then_another_request_is_no_fix():
     """A Task stopped ("sorry, I meant for Claude Code, globally"), then a Task of another
     subject; a Glob rejected, then a Glob of another pattern; a plan rejected, then a plan

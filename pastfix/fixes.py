@@ -560,8 +560,10 @@ def _same_intent(one: Intent, other: Intent) -> bool:
         # inline code, not arguments, says what the run was for
         return one.code is not None and other.code is not None and _same_code(one.code, other.code)
     if not one.args or not other.args:
-        # `git push` and `git push origin main`; `ls` alone matches nothing
-        return one.program not in LOOK or one.args == other.args
+        # `git push` and `git push origin main`; `ls` alone, or `git branch -l`, matches
+        # only itself: a look of everything is not a look of one thing
+        looks = one.program in LOOK or one.sub in LOOK_SUBCOMMANDS.get(one.program, ())
+        return not looks or one.args == other.args
     return bool(one.args & other.args)
 
 

@@ -1305,6 +1305,22 @@ def test_a_command_run_in_a_nix_shell_is_that_command():
     )
 
 
+def test_a_look_of_everything_is_retried_only_by_itself():
+    """`git branch -l` cancelled by the user (who then named the branch), then `git branch
+    --contains 217a8fa main`: a list of every branch, then a question about one, is not the
+    look again (Gemini CLI labels: not a problem, "fixed"). `git status`, then `git status
+    --short`, and `git push`, then `git push origin main`, are."""
+    listed = call("run_shell_command", command="git branch -l", failed=True, kind="interrupted")
+    asked = call("run_shell_command", command="git branch --contains 217a8fa main")
+    stopped = {listed.tool_use_id: "[Operation Cancelled] Reason: User cancelled the operation."}
+    assert run([listed, asked], stopped)[listed.tool_use_id].outcome == fixes.NOT_FIXED
+    for before, after in [
+        ("git status", "git status --short"),
+        ("git push", "git push origin main"),
+    ]:
+        assert fixes._shared_intent(before, after) is not None
+
+
 def test_a_call_the_user_stopped_then_another_request_is_no_fix():
     """A Task stopped ("sorry, I meant for Claude Code, globally"), then a Task of another
     subject; a Glob rejected, then a Glob of another pattern; a plan rejected, then a plan

@@ -1024,11 +1024,12 @@ _MATCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
 def _found_despite(failed: Call, error: str) -> bool:
     """Whether a failed shell call was a search that printed its matches and exited 2 over
     a path it could not read: every command of it looks, its last is a grep or rg (whose
-    status it has), and a line of its output is not the searcher's own complaint (`rg:
-    /p/.gitignore: line 1: error parsing glob`, then the matches, used: fifth held-out set,
-    2 searches of one rollout "fixed" by the apply_patch calls before a later rg, not a
-    problem by their labels). What it was asked, it answered: as for a search that found
-    nothing, only the same search run again is its retry."""
+    status it has), each of the searcher's own complaints names a path, and its other lines
+    are matches (`rg: /p/.gitignore: line 1: error parsing glob`, then the matches, used:
+    fifth held-out set, 2 searches of one rollout "fixed" by the apply_patch calls before a
+    later rg; second, one over a guessed file; all not a problem by their labels). What it
+    was asked, it answered: as for a search that found nothing, only the same search run
+    again is its retry."""
     if failed.name not in SHELL_TOOLS or not error.startswith("Exit code 2\n"):
         return False
     mine = intents(failed.command)
@@ -1170,8 +1171,9 @@ def _same_request(one: str | None, other: str | None) -> bool:
     A call the user rejected or stopped, then a call of that tool asking for something else,
     is the user's "no", not a failure fixed: a Task stopped with "sorry, I meant for Claude
     Code, globally", then a Task of another subject; a Glob rejected, then a Glob of another
-    folder; a plan rejected for a narrower one (fifth held-out set, 2; fourth, 2: all not a
-    problem by their labels). A Task stopped and redone for Fish, not zsh ("Configure
+    folder; a plan rejected for a narrower one; a Gemini question cancelled, then another
+    (fifth held-out set, 2; fourth, 2; Gemini CLI labels, 1: all not a problem by their
+    labels). A Task stopped and redone for Fish, not zsh ("Configure
     statusLine from shell PS1", then "... for Fish shell"), and a plan reshaped under its
     title, are still the call again, changed."""
     a, b = _request_words(one), _request_words(other)
@@ -1182,9 +1184,9 @@ def _status_of_another(call: Call) -> bool:
     """Whether a successful call's status may be another program's than the one that met the
     error: a shell command piped (`npm test | tail` exits 0 when the tests fail) or followed
     by another (`; echo done`), or a call of another tool. A command whose status is its
-    own succeeded, whatever it printed: a
-    `quarto render` whose every run printed `[WARNING] Citeproc: citation X not found`
-    (the failure's key line) before the error that failed it (fifth held-out set)."""
+    own succeeded, whatever it printed: a `quarto render` whose every run printed
+    `[WARNING] Citeproc: citation X not found` (the failure's key line) before the error
+    that failed it (fifth held-out set)."""
     return (
         call.name not in SHELL_TOOLS
         or not call.command

@@ -21,16 +21,19 @@ failed call tried to do:
 
 - *a retry*: the same tool on the same file, or a shell command with the same
   intent: the same program (found behind `sudo`, `env X=1`, `timeout 5`, `npx`,
-  `uv run`, `python -m`, `bundle exec` ..., and by its name when called by its
-  full path) and subcommand (`git push`, `npm run build`), and arguments that
-  overlap or where one side has none. `npm run build` is not `npm run test`.
+  `uv run`, `python -m`, `bundle exec`, `nix develop -c`, `bash -lc` ..., and by its
+  name when called by its full path) and subcommand (`git push`, `npm run build`), and
+  arguments that overlap or where one side has none. `npm run build` is not `npm run test`.
   An `echo` or `printf` that labels a look's output (`echo "=== x ==="`) is no intent
   of it; an interpreter given its code inline (`python3 -c`, `python3 - <<EOF`, `node
   <<'JS'`) is retried only by code on the same paths or words; what `find -exec` runs
   is an intent of its own. MultiEdit and Edit are one tool. A tool without a file or
   command (Task, Skill, ExitPlanMode, an MCP tool) called again is a retry, changed
-  when its input is; a file call the user rejected and then said what to do instead is
-  redone by the agent's next call of that tool, on the file they named.
+  when its input is; after the user rejected or stopped it, only when it asks for the
+  same thing (its input's first lines share half their words; a search, its pattern):
+  asked for something else, it was the user's "no". A file call the user rejected and
+  then said what to do instead is redone by the agent's next call of that tool, on the
+  file they named.
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
   same file (`cat x` failed, then Read x; an Edit that did not apply, then a
   Write of the file; a Read of a file too large to read whole, then a Grep of
@@ -59,13 +62,17 @@ that saw it succeed is no call of its own. A failed poll is the same tool as
 exec_command for a retry.
 
 A search that found nothing (`rg x lib` exits 1 and prints nothing else, or a look whose
-last command is a grep that exited 1) is confirmed only by the same search run again:
-another pattern in the same folder is another question.
+last command is a grep that exited 1), or that printed its matches and exited 2 over a
+path it could not read (a broken `.gitignore` glob, a guessed file not there), is
+confirmed only by the same search run again: another pattern in the same folder is
+another question.
 
 Paths are compared by their folders and file names, Windows ones (`C:\\Users\\...`) too.
 
 A confirming call whose output still holds the failure's key line did not
-succeed (`npm test | tail` exits 0 when the tests fail), and one that masks
+succeed (`npm test | tail` exits 0 when the tests fail), when its status may be another
+program's (a pipe, `; echo done`, another tool: a command exited 0 by itself succeeded,
+though it printed a warning that was the key line), and one that masks
 failures where the failed call did not (`|| true`, `|| echo ...`, `; exit 0`)
 papers over the error: neither confirms a fix, and the search goes on.
 
@@ -96,7 +103,11 @@ papers over the error: neither confirms a fix, and the search goes on.
 
 When retries failed again before one succeeded, only what came between the last
 retry that still showed this error and the first one that failed with another
-counts: a test run that failed four times on four errors had four remedies.
+counts: a test run that failed four times on four errors had four remedies (a run that
+printed what the failed one did before its error, and more, then failed with the same
+message, got further: another file's error). That first
+retry got past the error: when the confirmation ran it again unchanged, its change is
+its step (a build run outside the sandbox, failing to compile, then built as it was).
 
 Steps that the error names (its file, its program, a word of its text such as
 `Run 'mix format'`) come first, then the others in order; at most REMEDY_STEPS.
@@ -113,6 +124,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
+import json
 import posixpath
 import re
 import urllib.parse
@@ -122,7 +134,7 @@ from pathlib import PurePosixPath
 
 from pastfix import agents
 
-FIX_VERSION = 8  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 9  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -294,6 +306,9 @@ class Call:
     running: bool = False
     # A Codex command the agent asked to run outside the sandbox (with escalated permissions).
     escalated: bool = False
+    # A Codex exec_command whose command a later poll saw fail: that poll's tool_use_id, whose
+    # error is this call's (see settled).
+    outcome_of: str | None = None
 
 
 @dataclass(frozen=True)
@@ -400,6 +415,13 @@ def _program(words: Sequence[str]) -> tuple[str, list[str]]:
                 i += 1
         elif name in RUNNERS and i + 1 < len(words) and words[i + 1] == RUNNERS[name]:
             i += 2
+        elif name == "nix" and words[i + 1 : i + 2] in (["develop"], ["shell"]):
+            # `nix develop -c cmd ...`: the command run in the flake's shell (its other
+            # options, the flake and packages, before it)
+            at = next((n for n in range(i + 2, len(words)) if words[n] in _NIX_RUN), None)
+            if at is None:
+                return "nix", list(words[i + 1 :])
+            i = at + 1
         elif re.fullmatch(r"python[0-9.]*", name) and words[i + 1 : i + 2] == ["-m"]:
             i += 2
         else:
@@ -453,9 +475,10 @@ def _intents(command: str | None) -> list[Intent]:
             pending.insert(0, executed)  # the find, then what it runs
             words = words[: words.index(next(w for w in words if w in {"-exec", "-execdir"}))]
             program, args = _program(words)
-        if program in SHELLS and "-c" in args[:-1]:
-            # bash -c '...': what the script does
-            found += _intents(args[args.index("-c") + 1])
+        script = next((n for n, a in enumerate(args[:-1]) if _SCRIPT_FLAG.match(a)), None)
+        if program in SHELLS and script is not None:
+            # bash -c '...', bash -lc '...': what the script does
+            found += _intents(args[script + 1])
             continue
         positional = [a for a in args if not a.startswith("-")]
         sub = None
@@ -496,6 +519,10 @@ def _intents(command: str | None) -> list[Intent]:
     return found
 
 
+# A shell's flag that gives it its script: `-c`, or `-c` joined to others (`-lc`, `-ic`).
+_SCRIPT_FLAG = re.compile(r"^-[a-z]*c$")
+# `nix develop` and `nix shell`'s flags before the command they run.
+_NIX_RUN = frozenset({"-c", "--command"})
 # Interpreters that take their code inline (python is found by its name's start).
 _INTERPRETERS = frozenset({"node", "ruby", "perl", "php", "deno"})
 # The words of inline code that say what it works on: paths, file names, identifiers.
@@ -533,8 +560,10 @@ def _same_intent(one: Intent, other: Intent) -> bool:
         # inline code, not arguments, says what the run was for
         return one.code is not None and other.code is not None and _same_code(one.code, other.code)
     if not one.args or not other.args:
-        # `git push` and `git push origin main`; `ls` alone matches nothing
-        return one.program not in LOOK or one.args == other.args
+        # `git push` and `git push origin main`; `ls` alone, or `git branch -l`, matches
+        # only itself: a look of everything is not a look of one thing
+        looks = one.program in LOOK or one.sub in LOOK_SUBCOMMANDS.get(one.program, ())
+        return not looks or one.args == other.args
     return bool(one.args & other.args)
 
 
@@ -834,10 +863,10 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
     if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS:
         # a file too large to read whole, searched instead (as Claude Code's message advises)
         return bool(failed.file_path) and call.file_path == failed.file_path
-    if call.name == failed.name and not (failed.command or failed.file_path):
-        # a tool with no file or command (Task, Skill, ExitPlanMode, MCP tools): the same
-        # tool called again; a page fetched, by a fetch of the same site (a 404 of
-        # github.com/me/dotfiles is not worked around by the Home Manager manual)
+    if call.name == failed.name and failed.url and not (failed.command or failed.file_path):
+        # a page fetched, by a fetch of another page of the same site (a 404 of
+        # github.com/me/dotfiles is not worked around by the Home Manager manual); a tool
+        # without a page called again is a retry or nothing (see _retry)
         return _host(failed.url) == _host(call.url)
     return False
 
@@ -992,6 +1021,41 @@ def _found_nothing(failed: Call, error: str) -> bool:
 _MATCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
 
 
+def _found_despite(failed: Call, error: str) -> bool:
+    """Whether a failed shell call was a search that printed its matches and exited 2 over
+    a path it could not read: every command of it looks, its last is a grep or rg (whose
+    status it has), each of the searcher's own complaints names a path, and its other lines
+    are matches (`rg: /p/.gitignore: line 1: error parsing glob`, then the matches, used:
+    fifth held-out set, 2 searches of one rollout "fixed" by the apply_patch calls before a
+    later rg; second, one over a guessed file; all not a problem by their labels). What it
+    was asked, it answered: as for a search that found nothing, only the same search run
+    again is its retry."""
+    if failed.name not in SHELL_TOOLS or not error.startswith("Exit code 2\n"):
+        return False
+    mine = intents(failed.command)
+    last = segments(failed.command)[-1:]
+    if not mine or not all(i.program in LOOK for i in mine) or not last:
+        return False
+    program = _program(last[0])[0]
+    if program not in _MATCHERS:
+        return False
+    lines = [line for line in error.splitlines()[1:] if line.strip()]
+    # its complaints each name a path (`rg: def cmd_pl: No such file`: a pattern given as a
+    # path, the search not run as meant: third held-out set, fixed by one rg per pattern)
+    complaints = [line[len(program) + 2 :] for line in lines if line.startswith(f"{program}: ")]
+    matches = [line for line in lines if not line.startswith(f"{program}: ")]
+    return (
+        bool(complaints)
+        and bool(matches)
+        and all(not _SPACE.search(c.split(": ")[0]) for c in complaints)
+        and all(_MATCH_LINE.match(line) for line in matches)
+    )
+
+
+# A line of a search's matches: its file or line number, then a colon (`lib/a.ex:7:  x`).
+_MATCH_LINE = re.compile(r"^[^\s:]+:")
+
+
 def _same_search(failed: Call, call: Call) -> bool:
     """Whether a shell call runs one of the failed call's searches again, as it was: after
     a search that found nothing, another pattern is another question, not its fix (`rg
@@ -1063,10 +1127,71 @@ def _retry(failed: Call, call: Call) -> bool:
     if failed.url is not None:
         return call.url == failed.url  # the same page again (another page: another way)
     # a tool without a file or command, called again: with the same input (an MCP call the
-    # user stopped, then `continue`), or with other input, a changed retry (a Task the user
-    # stopped, redone with what they said; a plan rejected, then reshaped: "worked around"
-    # on 8 cards of the fourth held-out set)
-    return True
+    # user stopped, then `continue`), or with other input, a changed retry (a plan rejected,
+    # then reshaped: "worked around" on 8 cards of the fourth held-out set); after the user
+    # stopped it, only when it asks for the same thing (see _same_request)
+    if failed.kind not in _STOPPED or call.input == failed.input:
+        return True
+    if failed.name in SEARCH_TOOLS:
+        # a search's pattern is its question: a Glob of `src/widgets/**/value*` rejected,
+        # then one of `src/widgets/landing-page/**/*`, asks another (as _same_search)
+        return call.pattern == failed.pattern
+    return _same_request(failed.input, call.input)
+
+
+# Words of a request that say nothing of what it asks for.
+_FILLER = frozenset("the and for from with this that into your you are not".split())
+
+
+def _request_words(text: str | None) -> set[str]:
+    """The words of the first line of each text of a call's input (a Task's description
+    and prompt, a plan's title, a question, a Glob's pattern), lowercased."""
+    try:
+        value = json.loads(text or "")
+    except ValueError:
+        value = text or ""
+    found: set[str] = set()
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            lines = item.strip().splitlines()
+            found |= {w.lower() for w in _PATTERN_WORD.findall(lines[0] if lines else "")}
+        elif isinstance(item, dict):
+            pending += item.values()
+        elif isinstance(item, list):
+            pending += item
+    return {w for w in found if not w[0].isdigit()} - _FILLER
+
+
+def _same_request(one: str | None, other: str | None) -> bool:
+    """Whether two inputs of a tool without a file or command ask for the same thing: the
+    first lines of their texts share half the words of the shorter.
+
+    A call the user rejected or stopped, then a call of that tool asking for something else,
+    is the user's "no", not a failure fixed: a Task stopped with "sorry, I meant for Claude
+    Code, globally", then a Task of another subject; a Glob rejected, then a Glob of another
+    folder; a plan rejected for a narrower one; a Gemini question cancelled, then another
+    (fifth held-out set, 2; fourth, 2; Gemini CLI labels, 1: all not a problem by their
+    labels). A Task stopped and redone for Fish, not zsh ("Configure
+    statusLine from shell PS1", then "... for Fish shell"), and a plan reshaped under its
+    title, are still the call again, changed."""
+    a, b = _request_words(one), _request_words(other)
+    return bool(a and b) and len(a & b) * 2 >= min(len(a), len(b))
+
+
+def _status_of_another(call: Call) -> bool:
+    """Whether a successful call's status may be another program's than the one that met the
+    error: a shell command piped (`npm test | tail` exits 0 when the tests fail) or followed
+    by another (`; echo done`), or a call of another tool. A command whose status is its
+    own succeeded, whatever it printed: a `quarto render` whose every run printed
+    `[WARNING] Citeproc: citation X not found` (the failure's key line) before the error
+    that failed it (fifth held-out set)."""
+    return (
+        call.name not in SHELL_TOOLS
+        or not call.command
+        or bool({"|", "||", ";"} & set(_words(call.command)))
+    )
 
 
 def _masks(failed: Call, call: Call) -> bool:
@@ -1129,7 +1254,8 @@ def fix_of(
     folder = _parent(failed.file_path) if failed.file_path else ""
     missing = failed.name in READ_TOOLS and bool(_MISSING_FILE.search(error)) and folder != "."
     searched = False
-    nothing_found = _found_nothing(failed, error)
+    # a search that found nothing, or found what it was asked despite an unreadable path
+    nothing_found = _found_nothing(failed, error) or _found_despite(failed, error)
     # A file call the user rejected and then said what to do instead: the agent's next call
     # of that tool is the redo, on the file they named (a Write of conventional-commit.md
     # rejected with "change the name to an easy one", then commit.md; a Read of ~/.zshrc
@@ -1145,7 +1271,8 @@ def fix_of(
             continue
         if call.failed:
             if still_failing is not None and _retry(failed, call):
-                same = still_failing(call.tool_use_id)  # None: a call without a result
+                # None: a call without a result
+                same = still_failing(call.outcome_of or call.tool_use_id)
                 if same is not None:
                     retried.append((n, same))
             continue
@@ -1164,7 +1291,12 @@ def fix_of(
         if _masks(failed, call):
             masked = masked or call
             continue
-        if key_line and len(key_line) >= 12 and key_line in output(call.tool_use_id):
+        if (
+            key_line
+            and len(key_line) >= 12
+            and _status_of_another(call)
+            and key_line in output(call.tool_use_id)
+        ):
             continue  # it "succeeded" with the same error: an exit code lost in a pipe
         # The remedy came after the last retry that still failed with this error, and
         # before the first one after it that failed with another error.
@@ -1250,26 +1382,28 @@ def _confirmed(
             others.append(call.tool_use_id)
         else:
             steps.append((_named(call, error, failed), n, step))
-    change = None
-    if confirm.name in SHELL_TOOLS and failed.name in SHELL_TOOLS:
-        change = command_change(failed.command, confirm.command)
-        moved = folder_change(failed, confirm)
-        if moved:
-            change = f"{moved}; {change}" if change else moved
-        if confirm.escalated and not failed.escalated:
-            # the sandbox refused it (`Operation not permitted`), and the same command was run
-            # outside it: the card said no more than the command (fourth held-out set)
-            change = f"{ESCALATED}; {change}" if change else ESCALATED
-    elif confirm.name != failed.name:
-        # another tool (an edit made by a script in the shell): not `in <its workdir>`, which
-        # a card said of a Codex apply_patch done by a python script (held out, session 9)
-        change = f"{failed.name} → {confirm.name}"
-    elif confirm.file_path != failed.file_path:
-        change = _path_change(failed.file_path or "", confirm.file_path or "")
-    elif confirm.part != failed.part:
-        # a file too large to read whole, read in parts (`File content exceeds maximum
-        # allowed size`): the part asked for is the change
-        change = f"read {confirm.part}" if confirm.part else "read whole"
+    change = _change(failed, confirm)
+    # The retry that failed on another error got past this one: when the confirmation ran
+    # it again as it was, what it changed is its step, not the confirmation's (the gradle
+    # build Codex's sandbox refused, run outside it, then failing to compile, fixed, and
+    # built: the card showed the last build's `with escalated permissions`: fifth held-out
+    # set). A confirmation that changed it again keeps the change (a retry half right).
+    past = between[stop] if stop is not None and stop < len(between) else None
+    if (
+        past is not None
+        and change
+        and _retry(failed, past)
+        and _change(failed, past) == change
+        and _change(past, confirm) is None
+    ):
+        steps.append(
+            (
+                _named(past, error, failed),
+                stop or 0,
+                Step(past.tool_use_id, past.name, _target(past), change),
+            )
+        )
+        change = None
     if not (failed.command or failed.file_path) and not steps and confirm.input != failed.input:
         # (the same input again, after the user stopped it and said `continue`: no change)
         change = "called again with other input"
@@ -1292,6 +1426,32 @@ def _confirmed(
         window_end=window_end,
         others=others,
     )
+
+
+def _change(failed: Call, confirm: Call) -> str | None:
+    """What a later call changed of the failed one: its words, its folder, the sandbox, the
+    tool, the path, the part of the file read (None: nothing)."""
+    change = None
+    if confirm.name in SHELL_TOOLS and failed.name in SHELL_TOOLS:
+        change = command_change(failed.command, confirm.command)
+        moved = folder_change(failed, confirm)
+        if moved:
+            change = f"{moved}; {change}" if change else moved
+        if confirm.escalated and not failed.escalated:
+            # the sandbox refused it (`Operation not permitted`), and the same command was run
+            # outside it: the card said no more than the command (fourth held-out set)
+            change = f"{ESCALATED}; {change}" if change else ESCALATED
+    elif confirm.name != failed.name:
+        # another tool (an edit made by a script in the shell): not `in <its workdir>`, which
+        # a card said of a Codex apply_patch done by a python script (held out, session 9)
+        change = f"{failed.name} → {confirm.name}"
+    elif confirm.file_path != failed.file_path:
+        change = _path_change(failed.file_path or "", confirm.file_path or "")
+    elif confirm.part != failed.part:
+        # a file too large to read whole, read in parts (`File content exceeds maximum
+        # allowed size`): the part asked for is the change
+        change = f"read {confirm.part}" if confirm.part else "read whole"
+    return change
 
 
 def folder_change(failed: Call, retry: Call) -> str | None:
@@ -1334,19 +1494,37 @@ def settled(calls: Sequence[Call]) -> list[Call]:
     The exec_command that ran it takes that poll's outcome, and the poll, a success, is no
     call of its own (the exec_command is the step and the retry). A command whose end no
     poll saw confirms nothing but may still be a step (an install that went on, seen done
-    by a later check); a poll of one still running is no call of its own.
+    by a later check); a poll of one still running is no call of its own. Every poll
+    takes its exec_command's folder and sandbox, and an exec_command that a poll saw fail
+    takes that poll's error (`outcome_of`).
     """
     found = list(calls)
     running: dict[str, int] = {}  # a command still running: its exec_command's index
+    started: dict[str, Call] = {}  # the last exec_command of each command
     for n, call in enumerate(found):
         if call.name == "exec_command" and call.command:
+            started[call.command] = call
             if call.running:
                 running[call.command] = n
             else:
                 running.pop(call.command, None)
-        elif call.name == "write_stdin" and not call.running and call.command in running:
+        elif call.name == "write_stdin" and call.command in started:
+            # a poll runs where its command does, as it was run (in or out of the sandbox):
+            # a poll's retry was "changed" `with escalated permissions` and `in <folder>`
+            # when only the exec_command's input said so (fifth held-out set, third)
+            run = started[call.command or ""]
+            call = found[n] = dataclasses.replace(
+                call, workdir=run.workdir, escalated=run.escalated
+            )
+            if call.running or call.command not in running:
+                continue
             at = running.pop(call.command or "")
-            found[at] = dataclasses.replace(found[at], failed=call.failed, running=False)
+            found[at] = dataclasses.replace(
+                found[at],
+                failed=call.failed,
+                running=False,
+                outcome_of=call.tool_use_id if call.failed else None,
+            )
             if not call.failed:
                 found[n] = dataclasses.replace(call, failed=True)
     return [
@@ -1406,6 +1584,26 @@ def _between(times: Sequence[str], start: str, end: str) -> Sequence[str]:
     return times[bisect.bisect_right(times, start) : bisect.bisect_left(times, end)]
 
 
+_EXIT_LINE = re.compile(r"^(?:Exit code \d+|Process exited with code \d+|Output:)$")
+
+
+def _got_further(text: str, later: str, key: str) -> bool:
+    """Whether a later failure with this key line got further before it: every line the
+    failed run printed before its key line, the later run printed too, in order, then more.
+    A `quarto render` of 12 files failed on a missing references.bib at file 2, and, that
+    file's path fixed, at file 4, then 5: each another file's error, fixed by the edit
+    before it (fifth held-out set: the first two showed the last edit, of file 5)."""
+    if len(key) < 12 or key not in text or key not in later:
+        return False
+
+    def before(output: str) -> list[str]:
+        lines = (line.strip() for line in output[: output.index(key)].splitlines())
+        return [line for line in lines if line and not _EXIT_LINE.match(line)]
+
+    mine, theirs = before(text), before(later)
+    return bool(mine) and len(theirs) > len(mine) and theirs[: len(mine)] == mine
+
+
 # The kinds of a call the user rejected or stopped (signatures.classify).
 _STOPPED = frozenset({"rejected", "interrupted"})
 
@@ -1434,9 +1632,11 @@ def session_fixes(
         The later output's lines are compared by signature only where they hold the
         key line's longest word, so that a long test log costs a few signatures.
         """
+        line = key(failed)
+        if _got_further(errors[failed], errors[later], line):
+            return False
         if sig(later) == sig(failed):
             return True
-        line = key(failed)
         if len(line) >= 12 and line in errors[later]:
             return True
         word = max(_WORD.findall(line), key=len, default="")
@@ -1458,9 +1658,8 @@ def session_fixes(
                 """Whether a failed retry met this failure's obstacle again."""
                 if failed.kind in _STOPPED:
                     return later.kind in _STOPPED
-                return later.tool_use_id in errors and persists(
-                    failed.tool_use_id, later.tool_use_id
-                )
+                seen = later.outcome_of or later.tool_use_id
+                return seen in errors and persists(failed.tool_use_id, seen)
 
             after, end = _window(call, own[i + 1 : i + 1 + WINDOW_CALLS], prompt_times, again)
             text = errors.get(call.tool_use_id, "")

@@ -32,6 +32,8 @@ def call(name="Bash", command=None, file_path=None, failed=False, pattern=None, 
         part=kw.pop("part", None),
         url=kw.pop("url", None),
         input=kw.pop("input", None),
+        running=kw.pop("running", False),
+        escalated=kw.pop("escalated", False),
     )
 
 
@@ -294,12 +296,16 @@ def test_the_prompts_after_a_call_the_user_stopped_are_one_turn():
     the agent's next call were the user's say on the call stopped (fourth held-out set)."""
     failed = call(
         "Task",
-        input='{"prompt": "from my PS1"}',
+        input='{"prompt": "Configure my statusLine from my shell PS1 configuration"}',
         failed=True,
         kind="interrupted",
         at="2026-01-01T00:00:01Z",
     )
-    redo = call("Task", input='{"prompt": "from my Fish config"}', at="2026-01-01T00:00:09Z")
+    redo = call(
+        "Task",
+        input='{"prompt": "Configure my statusLine from my Fish shell configuration"}',
+        at="2026-01-01T00:00:09Z",
+    )
     stopped = {failed.tool_use_id: "[Request interrupted by user for tool use]"}
     two = ["2026-01-01T00:00:05Z", "2026-01-01T00:00:07Z"]
     assert (
@@ -1151,8 +1157,13 @@ def test_a_tool_redone_with_other_input_is_a_changed_retry_not_another_way():
     """A Task the user stopped, redone with their correction, and a plan rejected, then
     reshaped, are the call again, changed: fixed, not worked around; so is a MultiEdit
     refused as not read, redone as an Edit of that file after its Read."""
-    failed = call("Task", input='{"prompt": "from PS1"}', failed=True, kind="interrupted")
-    redo = call("Task", input='{"prompt": "from Fish"}')
+    failed = call(
+        "Task",
+        input='{"description": "Configure statusLine from shell PS1"}',
+        failed=True,
+        kind="interrupted",
+    )
+    redo = call("Task", input='{"description": "Configure statusLine for Fish shell"}')
     fix = run([failed, redo], {failed.tool_use_id: "[Request interrupted by user for tool use]"})[
         failed.tool_use_id
     ]
@@ -1178,6 +1189,194 @@ def test_a_tool_redone_with_other_input_is_a_changed_retry_not_another_way():
         page.tool_use_id
     ]
     assert fix.outcome == fixes.WORKED_AROUND
+
+
+def test_a_search_that_printed_its_matches_over_an_unreadable_path_needs_no_fix():
+    """rg exits 2 when a path cannot be read (a broken .gitignore glob, a guessed file not
+    there) and still prints what it found: the search answered, so the edits and another
+    rg after it are no fix; the same search again is its retry. A pattern given as a path
+    (`rg -n a -n "def b" x.py`: `rg: def b: No such file`) is a search not run as meant."""
+    search = "rg -n 'Shortlist|Athena' app/src/main/java -g '!**/build/**'"
+    failed = call("exec_command", command=search, failed=True)
+    edit = call("apply_patch", file_path="/p/app/src/main/java/Shortlist.kt")
+    later = call("exec_command", command="rg -n 'onTabSelected' app/src/main/java")
+    error = (
+        "Exit code 2\nrg: /p/.gitignore: line 1: error parsing glob '\\': dangling '\\'\n"
+        "app/src/main/java/a/Shortlist.kt:55:    object Athena\n"
+    )
+    fix = run([failed, edit, later], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    again = call("exec_command", command=search)
+    fix = run([failed, edit, again], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    # the patterns read as files: the rg of one pattern fixed it
+    pair = call(command='rg -n "def run_git" -n "def run_editor" src/core.py', failed=True)
+    one = call(command='rg -n "def run_editor" src/core.py')
+    misread = {
+        pair.tool_use_id: "Exit code 2\nrg: def run_editor: No such file or directory (os error"
+        " 2)\nsrc/core.py:280:def run_git(args):"
+    }
+    assert run([pair, one], misread)[pair.tool_use_id].confirmed_by == one.tool_use_id
+    # a complaint of several lines, no match: the regex refused
+    regex = call(command=r'rg -n "a\nb|c" lib -g "*.ex"', failed=True)
+    fixed = call(command='rg -n "b|c" lib -g "*.ex"')
+    refused = {
+        regex.tool_use_id: 'Exit code 2\nrg: the literal "\\n" is not allowed in a regex\n\n'
+        "Consider enabling multiline mode with the --multiline flag (or -U for short)."
+    }
+    assert run([regex, fixed], refused)[regex.tool_use_id].confirmed_by == fixed.tool_use_id
+
+
+def test_a_retry_that_printed_the_key_line_succeeded_when_its_status_is_its_own():
+    """`npm test | tail` exits 0 when the tests fail: a piped retry whose output still holds
+    the failure's key line confirms nothing. A `quarto render` that exited 0 by itself
+    succeeded, though it printed the warning that was the failure's key line."""
+    failed = call(command="npm test 2>&1 | tail -5", failed=True)
+    piped = call(command="npm test 2>&1 | tail -5")
+    plain = call(command="npm test")
+    error = {failed.tool_use_id: "Exit code 1\nFAIL src/a.test.ts: expected 2 to be 3"}
+    outputs = {c.tool_use_id: "FAIL src/a.test.ts: expected 2 to be 3" for c in (piped, plain)}
+    fix = run([failed, piped, plain], error, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by == plain.tool_use_id
+    render = call(command="quarto render", failed=True)
+    edit = call("Edit", file_path="/p/blog/posts/design/index.qmd")
+    again = call(command="quarto render")
+    warned = "[WARNING] Citeproc: citation WakeHPC not found"
+    errors = {
+        render.tool_use_id: f"[ 5/12] docs/grants/step.qmd\n{warned}\n[10/12] blog/posts/"
+        "design/index.qmd\nFile ../../references.bib not found in resource path"
+    }
+    outputs = {again.tool_use_id: f"[ 5/12] docs/grants/step.qmd\n{warned}\n[12/12] x.qmd"}
+    fix = run([render, edit, again], errors, outputs)[render.tool_use_id]
+    assert (fix.confirmed_by, steps(fix)) == (again.tool_use_id, [(edit.tool_use_id, None)])
+
+
+def test_a_failure_that_got_further_is_another_one():
+    """A render of 12 files failed on a missing references.bib at file 2; that file's path
+    fixed, the next render failed with the same message at file 4, then, fixed too, it
+    passed: each failure's remedy is the edit of its own file, not the last edit. The same
+    error where the run stopped as far is the same failure: its remedy is after it."""
+    missing = "File references.bib not found in resource path"
+
+    def rendered(n):
+        return "".join(f"\r[{i:2}/12] f{i}.qmd\n" for i in range(1, n + 1))
+
+    first = call(command="quarto render", failed=True)
+    edit2 = call("Edit", file_path="/p/f2.qmd")
+    second = call(command="quarto render", failed=True)
+    edit4 = call("Edit", file_path="/p/f4.qmd")
+    done = call(command="quarto render")
+    errors = {
+        first.tool_use_id: rendered(2) + missing,
+        second.tool_use_id: rendered(4) + missing,
+    }
+    found = run([first, edit2, second, edit4, done], errors)
+    assert steps(found[first.tool_use_id]) == [(edit2.tool_use_id, None)]
+    assert steps(found[second.tool_use_id]) == [(edit4.tool_use_id, None)]
+    errors[second.tool_use_id] = rendered(2) + missing
+    found = run([first, edit2, second, edit4, done], errors)
+    assert steps(found[first.tool_use_id]) == [(edit4.tool_use_id, None)]
+
+
+def test_a_command_run_in_a_nix_shell_is_that_command():
+    """`nix develop -c bash -lc '...'` runs the script in the flake's shell: `cargo` not
+    found outside it, then the chain inside it, is a retry, changed; a file taken out of
+    the script's prettier changes it (the card said nothing changed: third held-out
+    set). `bash -lc` is `bash -c` with a login shell."""
+    chain = "cargo fmt --all && npx prettier --write ui/App.tsx kernel/main.rs && cargo test"
+    assert [(i.program, i.sub) for i in fixes.intents(f"nix develop -c bash -lc '{chain}'")] == [
+        ("cargo", "fmt"),
+        ("prettier", None),
+        ("cargo", "test"),
+    ]
+    assert [i.program for i in fixes.intents("nix develop .#dev --command pytest -x")] == ["pytest"]
+    failed = call("exec_command", command=chain, failed=True)
+    inside = call("exec_command", command=f"nix develop -c bash -lc '{chain}'")
+    fix = run(
+        [failed, inside], {failed.tool_use_id: "Exit code 127\nbash: cargo: command not found"}
+    )
+    assert fix[failed.tool_use_id].confirmed_by == inside.tool_use_id
+    fewer = chain.replace(" kernel/main.rs", "")
+    assert (
+        fixes.command_change(
+            f"nix develop -c bash -lc '{chain}'", f"nix develop -c bash -lc '{fewer}'"
+        )
+        == "then npx prettier --write ui/App.tsx"
+    )
+
+
+def test_a_look_of_everything_is_retried_only_by_itself():
+    """`git branch -l` cancelled by the user (who then named the branch), then `git branch
+    --contains 217a8fa main`: a list of every branch, then a question about one, is not the
+    look again (Gemini CLI labels: not a problem, "fixed"). `git status`, then `git status
+    --short`, and `git push`, then `git push origin main`, are."""
+    listed = call("run_shell_command", command="git branch -l", failed=True, kind="interrupted")
+    asked = call("run_shell_command", command="git branch --contains 217a8fa main")
+    stopped = {listed.tool_use_id: "[Operation Cancelled] Reason: User cancelled the operation."}
+    assert run([listed, asked], stopped)[listed.tool_use_id].outcome == fixes.NOT_FIXED
+    for before, after in [
+        ("git status", "git status --short"),
+        ("git push", "git push origin main"),
+    ]:
+        assert fixes._shared_intent(before, after) is not None
+
+
+def test_a_call_the_user_stopped_then_another_request_is_no_fix():
+    """A Task stopped ("sorry, I meant for Claude Code, globally"), then a Task of another
+    subject; a Glob rejected, then a Glob of another pattern; a plan rejected, then a plan
+    of something else: the user's "no", not a failure fixed, nor worked around. The same
+    Glob again, and a Task failing on its input then run with other input, are retries."""
+    stopped = "[Request interrupted by user for tool use]"
+    task = call(
+        "Task",
+        input=json.dumps(
+            {
+                "description": "Explore hooks and notifications",
+                "prompt": "Explore the codebase to understand:\n1. How hooks are implemented",
+            }
+        ),
+        failed=True,
+        kind="interrupted",
+    )
+    other = call(
+        "Task",
+        input=json.dumps(
+            {
+                "description": "Claude Code hooks documentation",
+                "prompt": "Find documentation on Claude Code hooks - specifically:\n1. x",
+            }
+        ),
+    )
+    fix = run([task, other], {task.tool_use_id: stopped})[task.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected"
+
+    def glob_of(pattern, **kw):
+        return call("Glob", pattern=pattern, input=json.dumps({"pattern": pattern}), **kw)
+
+    glob = glob_of("src/widgets/**/value*", failed=True, kind="rejected")
+    near = glob_of("src/widgets/landing-page/**/*")
+    same = glob_of("src/widgets/**/value*")
+    fix = run([glob, near, same], {glob.tool_use_id: rejected})[glob.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, same.tool_use_id)
+    assert run([glob, near], {glob.tool_use_id: rejected})[glob.tool_use_id].outcome == (
+        fixes.NOT_FIXED
+    )
+    plan = call(
+        "ExitPlanMode",
+        input='{"plan": "# Implementation Plan: Guides & Forms System\n\n## Schema"}',
+        failed=True,
+        kind="rejected",
+    )
+    save = call("ExitPlanMode", input='{"plan": "# Save Implementation Plan to Gitignored File"}')
+    assert run([plan, save], {plan.tool_use_id: rejected})[plan.tool_use_id].outcome == (
+        fixes.NOT_FIXED
+    )
+    # an error, not the user's no: other input is the change that made it run
+    bad = call("Task", input='{"description": "Analyze project structure"}', failed=True)
+    good = call("Task", input='{"description": "Check package configuration", "prompt": "x"}')
+    error = {bad.tool_use_id: "InputValidationError: The required parameter `prompt` is missing"}
+    assert run([bad, good], error)[bad.tool_use_id].outcome == fixes.FIXED
 
 
 def test_a_folder_read_as_a_file_is_worked_around_by_a_glob_of_it():
@@ -1266,6 +1465,41 @@ def test_a_file_call_rejected_with_guidance_is_redone_on_the_file_named():
         failed.tool_use_id
     ]
     assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_retry_that_got_past_the_error_is_its_step():
+    """A gradle build the sandbox refused, run outside it (still running, then its poll
+    failing to compile), the code fixed, and the build run again as it was: the retry
+    outside the sandbox got past the error, and is its step, `with escalated permissions`;
+    the last build changed nothing. A poll runs as its command was run: the compile
+    failure's card says nothing of the sandbox (its poll's input did not say it)."""
+    build = "./gradlew :app:compileDebugKotlin"
+    failed = call("exec_command", command=build, failed=True)
+    outside = call("exec_command", command=build, escalated=True, running=True)
+    polled = call("write_stdin", command=build, running=True)
+    broke = call("write_stdin", command=build, failed=True)
+    patch = call("apply_patch", file_path="/p/app/Screen.kt")
+    again = call("exec_command", command=build, escalated=True, running=True)
+    built = call("write_stdin", command=build)
+    errors = {
+        failed.tool_use_id: 'exec_command failed: SandboxDenied { message: "Exception in thread'
+        " main java.io.FileNotFoundException: /h/.gradle/x.zip.lck (Operation not permitted)",
+        broke.tool_use_id: "Exit code 1\n> Task :app:compileDebugKotlin FAILED\n"
+        "e: file:///p/app/Screen.kt:531:41 Unresolved reference: AnimatedVisibility",
+    }
+    found = run([failed, outside, polled, broke, patch, again, built], errors)
+    fix = found[failed.tool_use_id]
+    assert (fix.confirmed_by, steps(fix)) == (
+        again.tool_use_id,
+        [(outside.tool_use_id, fixes.ESCALATED)],
+    )
+    fix = found[broke.tool_use_id]
+    assert (fix.confirmed_by, steps(fix)) == (again.tool_use_id, [(patch.tool_use_id, None)])
+    # a confirmation that changed the retry again keeps the change: the retry was half right
+    other = call("exec_command", command=build + " --offline", escalated=True, running=True)
+    done = call("write_stdin", command=build + " --offline")
+    fix = run([failed, outside, polled, broke, patch, other, done], errors)[failed.tool_use_id]
+    assert [change for _, change in steps(fix)] == [f"{fixes.ESCALATED}; +--offline"]
 
 
 def test_a_codex_retry_outside_the_sandbox_says_so(tmp_path):

@@ -287,6 +287,29 @@ class BuildError(Exception):
     """A build that cannot start: the message is meant for the user."""
 
 
+class _ReadFailed(Exception):
+    """A bulk build's read of a stored file failed once its rows were cleared (_clear):
+    `kept` says which, with why. The build is rolled back and run again without them."""
+
+    def __init__(self, kept: dict[str, str]) -> None:
+        super().__init__(", ".join(kept))
+        self.kept = kept
+
+
+# What a read of one file may raise that is the file's fault: an OSError (EIO, a file
+# gone or replaced halfway; the readers turn their own failures, an unreadable opencode
+# database, into one), a decode error no reader caught (ValueError: UnicodeDecodeError,
+# msgspec.DecodeError) or nesting too deep. Not sqlite3.Error: that is the index's.
+READ_ERRORS = (OSError, ValueError, RecursionError)
+
+
+def _read_error(e: BaseException) -> str:
+    """Why a file's read failed, as its problem says it."""
+    if isinstance(e, OSError):
+        return f"cannot read: {e.strerror or e}"
+    return f"cannot read: {type(e).__name__}: {e}"
+
+
 class BuildBusy(BuildError):
     """Another build holds the index, and this one was told not to wait (build_lock)."""
 
@@ -1116,11 +1139,23 @@ def _build(
         if tokenizer is not None and tokenizer != current:
             # A forced build refills the tables itself.
             set_tokenizer(conn, tokenizer, refill=not (force or changed))
-        builder = _Builder(conn, roots, force or changed, reader, Path(db_path), redact)
-        builder.stats.redact_changed = changed
-        builder.stats.tokenizer = tokenizer or current
-        builder.stats.tokenizer_changed = tokenizer not in (None, current)
-        stats = builder.run(progress, on_plan)
+        # The stored files whose read failed halfway in a bulk build, which keep their rows.
+        kept: dict[str, str] = {}
+        while True:
+            builder = _Builder(conn, roots, force or changed, reader, Path(db_path), redact, kept)
+            builder.stats.redact_changed = changed
+            builder.stats.tokenizer = tokenizer or current
+            builder.stats.tokenizer_changed = tokenizer not in (None, current)
+            try:
+                stats = builder.run(progress, None if kept else on_plan)
+                break
+            except _ReadFailed as e:
+                # Everything it did is undone, the cleared rows back: read the others again.
+                # A rare failure, so the cost of a second pass is rare too; each pass keeps
+                # one file more at least, so this ends.
+                conn.execute("ROLLBACK")
+                _detach_shard(conn)
+                kept.update(e.kept)
         _record_build(conn, stats, roots, started)
         if changed or stats.reredacted_rows:
             # Old WAL frames past the ones this build wrote may still hold the
@@ -1209,6 +1244,14 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _detach_shard(conn: Connection) -> None:
+    """Detach a failed bulk build's helper files (_Shard.discard deleted them)."""
+    attached = {r[1] for r in conn.execute("PRAGMA database_list")}
+    for name in ("shard", "shard_sessions"):
+        if name in attached:
+            conn.execute(f"DETACH DATABASE {name}")
+
+
 def _open_regular(path: str) -> BinaryIO:
     """Open a transcript, refusing anything but a regular file: a FIFO would
     block the build and /dev/zero never end."""
@@ -1243,8 +1286,16 @@ class _Builder:
         reader: Reader | None,
         db_path: Path,
         redact: bool = True,
+        kept: dict[str, str] | None = None,
     ) -> None:
         self.conn = conn
+        # Stored files a bulk build leaves as they are, with why: their read failed in a
+        # pass before this one (see _ReadFailed).
+        self.kept = kept or {}
+        # The files whose read failed in this build, with why (sent back by a helper).
+        self.failed: dict[str, str] = {}
+        # The files of a bulk build whose new read replaces rows it cleared (_cleared_paths).
+        self.replacing: set[str] = set()
         self.redact = redact
         self.db_path = db_path
         self.reader = reader
@@ -1450,13 +1501,14 @@ class _Builder:
         openable = []
         for plan in plans:
             stored = plan.source.path in self.stored or id(plan) in moved
+            reason = self.kept.get(plan.source.path)
             try:
-                if stored:
+                if stored and reason is None:
                     _open_regular(plan.source.path).close()
             except OSError as e:
-                self._file_problem(
-                    plan.source.path, f"cannot read: {e.strerror or e}; its rows are kept"
-                )
+                reason = _read_error(e)
+            if reason is not None:
+                self._file_problem(plan.source.path, f"{reason}; its rows are kept")
                 self.moved.pop(moved.get(id(plan), ""), None)
                 continue
             openable.append(plan)
@@ -1496,7 +1548,7 @@ class _Builder:
     ) -> BuildStats:
         conn = self.conn
         plans, gone, dropped = self._plan()
-        if self.bulk and self.stored:
+        if self.bulk and (self.stored or self.kept):
             plans = self._openable(plans)
         if on_plan:
             on_plan(len(plans), sum(p.stat.st_size - p.start for p in plans))
@@ -1556,6 +1608,9 @@ class _Builder:
                         self.stats.processes = 1
                         for plan in theirs:  # the helper failed: do its share here
                             self._index_file(plan, progress)
+                lost = {p: r for p, r in self.failed.items() if p in self.replacing}
+                if lost:
+                    raise _ReadFailed(lost)  # their rows are cleared: keep them instead
                 for _, sql in deferred:
                     conn.execute(sql)
                 # Every file is read: what the changed ones lost is kept (_set_aside_of).
@@ -1786,7 +1841,10 @@ class _Builder:
         """The stored files a bulk build reads again or drops: those it plans, the demo's,
         and those it plans under another name (a symlink, a moved folder still there)."""
         paths = {p.source.path for p in plans} | {r["path"] for r in dropped} | set(self.moved)
-        planned = {(p.stat.st_dev, p.stat.st_ino) for p in plans}
+        planned = {(p.stat.st_dev, p.stat.st_ino): p.source.path for p in plans}
+        # The plans whose failed read would lose cleared rows (see _ReadFailed).
+        self.replacing = {p.source.path for p in plans if p.source.path in self.stored}
+        self.replacing.update(p.source.path for p in self.moved.values())
         for path, record in self.stored.items():
             if path in paths or record["missing_since"]:
                 continue
@@ -1796,6 +1854,7 @@ class _Builder:
                 continue
             if (st.st_dev, st.st_ino) in planned:
                 paths.add(path)
+                self.replacing.add(planned[st.st_dev, st.st_ino])
         return paths
 
     def _clear(self, paths: set[str]) -> None:
@@ -2276,14 +2335,15 @@ class _Builder:
                     head_hash = _hash(f.read(min(HEAD_BYTES, offset)))
                 f.seek(max(0, offset - TAIL_BYTES))
                 tail_hash = _hash(f.read(offset - max(0, offset - TAIL_BYTES)))
-        except OSError as e:
+        except READ_ERRORS as e:
             conn.execute("ROLLBACK TO file")
             conn.execute("RELEASE file")
             if aside or self.reclaimed:
                 # Its own aside is rolled back with the rest; the rows a bulk build set
                 # aside before (_set_aside_of) are not, and are still put back.
                 self.aside = False
-            self._file_problem(source.path, f"cannot read: {e.strerror or e}")
+            self.failed[source.path] = _read_error(e)
+            self._file_problem(source.path, self.failed[source.path])
             return False
         if aside or self.reclaimed:  # before the FTS rows below, which index the kept ones too
             self._keep_cut_rows(session_ids)
@@ -2707,6 +2767,7 @@ class _Shard:
             return False
         self.builder.stats.add(result["stats"])
         self.builder.file_problems += [tuple(p) for p in result["file_problems"]]
+        self.builder.failed.update(result["failed"])
         conn = self.builder.conn
         # Before the copy: the main tables hold this half's rows only.
         apart = (
@@ -2867,7 +2928,11 @@ def _run_shard(
         sessions = sorted(builder.touched | _call_sessions(conn))
     conn.execute("COMMIT")
     conn.close()
-    done = {"stats": builder.stats.to_dict(), "file_problems": builder.file_problems}
+    done = {
+        "stats": builder.stats.to_dict(),
+        "file_problems": builder.file_problems,
+        "failed": builder.failed,
+    }
     pipe.send(("rows", {**done, "sessions": sessions}))
     if indexes is None:
         return

@@ -1206,9 +1206,77 @@ def test_a_forced_build_keeps_the_rows_of_a_file_it_cannot_open(db_path, project
     assert snapshot(db_path) == snapshot(clean)
 
 
-def test_a_read_failing_halfway_through_a_rewrite_keeps_the_old_rows(
-    db_path, projects, monkeypatch
+@pytest.mark.parametrize("which", ["first", "last"])
+@pytest.mark.parametrize("how", ["read", "parse", "not OSError"])
+def test_a_forced_build_keeps_the_rows_of_a_file_whose_read_fails_halfway(
+    db_path, projects, monkeypatch, processes, how, which
 ):
+    """A forced build cleared every file it reads again before reading it: one that
+    opened, then failed part-way (EIO from the disk, a reader giving up), lost its rows.
+    Now they stay as they were, and the file is told, as one that cannot open is.
+    (The last file in path order is the helper's, with two processes.)"""
+    grown = grown_session(projects)
+    other = projects / "-home-dev-app" / "other.jsonl"
+    write_jsonl(other, failing_session("other", 2, "EPERM: not allowed", "Fix it"))
+    path, sid = (grown, SID) if which == "first" else (other, "other")
+    build_index(db_path, projects)
+    before = snapshot(db_path)
+    if how == "read":
+        real_open = pdb._open_regular
+
+        class Failing:
+            def __init__(self, f):
+                self.f = f
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self.f.close()
+
+            def read(self, *args):
+                raise OSError(5, "Input/output error")
+
+            def __getattr__(self, name):
+                return getattr(self.f, name)
+
+        def failing_open(name):
+            f = real_open(name)
+            return Failing(f) if str(name) == str(path) else f
+
+        monkeypatch.setattr(pdb, "_open_regular", failing_open)
+    else:
+        real_parse = transcripts.parse_lines
+
+        def failing_parse(data, *args, default_session_id=None, **kwargs):
+            if default_session_id == sid:
+                raise OSError(5, "Input/output error") if how == "parse" else ValueError("bad")
+            return real_parse(data, *args, default_session_id=default_session_id, **kwargs)
+
+        monkeypatch.setattr(transcripts, "parse_lines", failing_parse)
+    stats = build_index(db_path, projects, force=True)
+    reason = "Input/output error" if how != "not OSError" else "ValueError: bad"
+    assert stats.problem_examples == [f"{path}: cannot read: {reason}; its rows are kept"]
+    assert query(db_path, "SELECT path, reason FROM problems WHERE file_id IS NULL") == [
+        (str(path), f"cannot read: {reason}; its rows are kept")
+    ]
+    after = snapshot(db_path)
+    assert {k: v for k, v in after.items() if k != "problems"} == {
+        k: v for k, v in before.items() if k != "problems"
+    }
+    monkeypatch.undo()
+    build_index(db_path, projects, force=True)
+    clean = db_path.with_name("clean.db")
+    build_index(clean, projects)
+    assert snapshot(db_path) == snapshot(clean)
+
+
+@pytest.mark.parametrize("error", [OSError(5, "Input/output error"), ValueError("bad")])
+def test_a_read_failing_halfway_through_a_rewrite_keeps_the_old_rows(
+    db_path, projects, monkeypatch, error
+):
+    """Not an OSError either (a decode error no reader caught): the build went down with
+    a traceback, every other file unread; now it is this file's problem alone."""
     path = grown_session(projects)
     build_index(db_path, projects)
     before = snapshot(db_path)
@@ -1216,11 +1284,12 @@ def test_a_read_failing_halfway_through_a_rewrite_keeps_the_old_rows(
     real_parse = transcripts.parse_lines
 
     def failing_parse(*args, **kwargs):
-        raise OSError(5, "Input/output error")
+        raise error
 
     monkeypatch.setattr(transcripts, "parse_lines", failing_parse)
     stats = build_index(db_path, projects)
-    assert stats.problem_examples == [f"{path}: cannot read: Input/output error"]
+    why = "Input/output error" if isinstance(error, OSError) else "ValueError: bad"
+    assert stats.problem_examples == [f"{path}: cannot read: {why}"]
     after = snapshot(db_path)
     assert {k: v for k, v in after.items() if k != "problems"} == {
         k: v for k, v in before.items() if k != "problems"

@@ -1186,6 +1186,15 @@ def _record_build(
         "INSERT OR REPLACE INTO _build_state VALUES ('last_build', ?)",
         [msgspec.json.encode(summary).decode()],
     )
+    # Every source any build read, for `pastfix status`: the last build's alone hid the
+    # others the index holds (`build --agent codex` after a build of every agent's folder).
+    row = conn.execute("SELECT value FROM _build_state WHERE name = 'sources'").fetchone()
+    known = {s["path"]: s for s in (msgspec.json.decode(row[0]) if row else [])}
+    known.update((s["path"], s) for s in summary["sources"])
+    conn.execute(
+        "INSERT OR REPLACE INTO _build_state VALUES ('sources', ?)",
+        [msgspec.json.encode(sorted(known.values(), key=lambda s: s["path"])).decode()],
+    )
 
 
 def _distinct_roots(sources: Sequence[Path]) -> list[Path]:

@@ -108,6 +108,7 @@ def _no_index() -> dict[str, Any]:
                 "files": 0,
                 "files_without_transcript": 0,
                 "files_with_rows_kept": 0,
+                "read_by_last_build": False,
             }
             for s in _defaults()
         ],
@@ -142,14 +143,20 @@ def _index(db_path: Path) -> dict[str, Any]:
         ).fetchone()[0]
         row = conn.execute("SELECT value FROM _build_state WHERE name = 'last_build'").fetchone()
         found["last_build"] = json.loads(row[0]) if row else None
-        if "missing_since" not in {r[1] for r in conn.execute("PRAGMA table_info(source_files)")}:
+        row = conn.execute("SELECT value FROM _build_state WHERE name = 'sources'").fetchone()
+        known = json.loads(row[0]) if row else []
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(source_files)")}
+        agent = "agent" if "agent" in columns else "'claude'"
+        if "missing_since" not in columns:
             found["problem"] = "built by an older pastfix: run pastfix build to bring it up to date"
-            files = [(p, None) for (p,) in conn.execute("SELECT path FROM source_files")]
+            rows = conn.execute(f"SELECT path, NULL, {agent} FROM source_files").fetchall()
         else:
-            files = conn.execute("SELECT path, missing_since FROM source_files").fetchall()
+            rows = conn.execute(f"SELECT path, missing_since, {agent} FROM source_files").fetchall()
     finally:
         conn.close()
-    roots = (found["last_build"] or {}).get("sources") or _defaults()
+    files = [(p, gone) for p, gone, _ in rows]
+    last = (found["last_build"] or {}).get("sources")
+    roots = _roots(last or _defaults(), known, rows)
     # The kept copy (`<file>#<session id>`) of the rows a file no longer holds (cut short,
     # rewritten) is part of that file, no file of its own: while the file is there it is
     # told apart, as the rows kept; once the file is gone, the file is the one deleted.
@@ -169,10 +176,39 @@ def _index(db_path: Path) -> dict[str, Any]:
             "files_with_rows_kept": len(
                 {p.rpartition("#")[0] for p in cut if p.startswith(root["path"] + os.sep)}
             ),
+            "read_by_last_build": last is not None and root in last,
         }
         for root in roots
     ]
     return found
+
+
+def _roots(
+    last: list[dict[str, Any]], known: list[dict[str, Any]], files: list[tuple[str, Any, str]]
+) -> list[dict[str, Any]]:
+    """The sources status lists: the last build's, then every other one the index holds files
+    of, as builds recorded them (db._record_build) or, for the files of none (an index built
+    before they were recorded), their agent's default folder or the folder they share."""
+    roots = list(last)
+    for root in known:
+        prefix = root["path"] + os.sep
+        if root not in roots and any(p.startswith(prefix) for p, _, _ in files):
+            roots.append(root)
+    left: dict[str, list[str]] = {}
+    for p, _, agent in files:
+        if not any(p.startswith(r["path"] + os.sep) for r in roots):
+            left.setdefault(agent, []).append(p)
+    for agent, held in sorted(left.items()):
+        known_agent = agent in agents.AGENTS  # (not one an index of a later pastfix names)
+        for folder in agents.reader(agent).default_folders() if known_agent else []:
+            prefix = str(folder) + os.sep
+            if any(p.startswith(prefix) for p in held):
+                roots.append({"path": str(folder), "agent": agent})
+                held = [p for p in held if not p.startswith(prefix)]
+        if held:
+            shared = os.path.commonpath([os.path.dirname(p) for p in held])
+            roots.append({"path": shared, "agent": agent})
+    return roots
 
 
 def _settings(path: Path) -> tuple[dict[str, Any], str | None]:
@@ -249,6 +285,8 @@ def format_text(found: dict[str, Any]) -> str:
         there = "" if s.get("exists", True) else ", folder missing"
         cut = s["files_with_rows_kept"]
         kept = f", {cut:,} with rows kept that they no longer hold" if cut else ""
+        if found["exists"] and found["last_build"] and not s["read_by_last_build"]:
+            there += ", not read by the last build"
         lines.append(
             f"source:     {s['path']} ({s['agent']}, {s['files']:,} files indexed,"
             f" {gone:,} of them deleted since{kept}{there})"

@@ -816,6 +816,7 @@ def test_build_after_an_interrupted_one_refreshes_the_error_index(db_path, proje
         ("redact",),
         ("redaction_version",),
         ("signature_version",),
+        ("sources",),
     ]
 
 

@@ -24,7 +24,7 @@ import msgspec
 
 # LATEST_MIGRATION: when an index already has it, the build skips importing
 # sqlite-utils (~70 ms of a ~100 ms no-change refresh).
-from pastfix import LATEST_MIGRATION, agents, fixes, signatures, transcripts
+from pastfix import LATEST_MIGRATION, agents, fixes, lines, signatures, transcripts
 from pastfix.agents import WrongAgent
 from pastfix.prepare import REDACTION_VERSION, prepare
 from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
@@ -1262,16 +1262,8 @@ def _detach_shard(conn: Connection) -> None:
 
 
 def _open_regular(path: str) -> BinaryIO:
-    """Open a transcript, refusing anything but a regular file: a FIFO would
-    block the build and /dev/zero never end."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        if not S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(0, "not a regular file", path)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
+    """Open a transcript (lines.open_regular: a FIFO would block the build)."""
+    return lines.open_regular(path)
 
 
 def _is_demo(path: str) -> bool:

@@ -3,6 +3,7 @@ hand-written shapes the corpus lacks (tests/data/gemini), re-reads of changed fi
 mutated input, the AfterTool hook and its install."""
 
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -685,3 +686,19 @@ def test_a_rewound_session_keeps_the_prompts_it_repeats(tmp_path):
         again = build(db, gemini, more=force)
         assert (again["rows_kept"], again["duplicates"]) == (0, 0)
         assert snapshot(db)["messages"] == before
+
+
+@pytest.mark.parametrize(
+    "name", ["tmp/app/.project_root", "projects.json", "tmp/app/checkpoint-fix%20build.json"]
+)
+def test_a_fifo_beside_the_chats_neither_blocks_a_build_nor_loses_rows(
+    fixture_db, home, no_hang, name
+):
+    """A build reads more than the chat files: a project's .project_root, projects.json, the
+    head of its checkpoints (for logs.json's project). Opened with open(), one made a FIFO
+    blocked the build for good; now it is read as a file that is not there."""
+    before = rows(fixture_db, "SELECT session_id FROM sessions ORDER BY 1")
+    (home / name).unlink()
+    os.mkfifo(home / name)
+    build(fixture_db, home, more=["--force"])
+    assert rows(fixture_db, "SELECT session_id FROM sessions ORDER BY 1") == before

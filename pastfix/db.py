@@ -2020,8 +2020,11 @@ class _Builder:
 
     def _set_aside_of(self, plans: list[_Plan]) -> None:
         """Before a bulk build clears the files it reads again: set aside the rows of those
-        whose content changed other than by growing, and of those with kept copies, whose
-        new read stands for the rows it holds again (_set_aside): what they lost is kept."""
+        whose content changed other than by growing, of those with kept copies, whose
+        new read stands for the rows it holds again (_set_aside), and of those read whole,
+        whose read takes more than their own bytes (a Gemini session's project from a
+        .project_root, projects.json or a checkpoint beside it, an opencode message's
+        parts), which may be gone: what they lost is kept."""
         moved_from = {plan.source.path: old for old, plan in self.moved.items()}
         for plan in plans:
             old = moved_from.get(plan.source.path)
@@ -2035,7 +2038,11 @@ class _Builder:
                 again = self._plan_file(plan.source, plan.stat, record)
             except OSError:
                 continue  # read (and told) when its turn comes; its rows go as planned
-            if (again is not None and again.rewrite) or plan.source.path in self.with_copies:
+            if (
+                (again is not None and again.rewrite)
+                or plan.source.path in self.with_copies
+                or plan.source.whole
+            ):
                 self._set_aside(record)
 
     def _keep_cut_rows(self, now: set[str] | None = None) -> None:

@@ -702,3 +702,17 @@ def test_a_fifo_beside_the_chats_neither_blocks_a_build_nor_loses_rows(
     os.mkfifo(home / name)
     build(fixture_db, home, more=["--force"])
     assert rows(fixture_db, "SELECT session_id FROM sessions ORDER BY 1") == before
+
+
+def test_a_forced_build_keeps_the_project_a_file_beside_the_chats_gave(fixture_db, home):
+    """A session's project can come from a file beside its own (.project_root, projects.json,
+    a checkpoint's head, for logs.json): gone since, a forced build read the unchanged file
+    again without it and dropped the project the index held. The rows the new read of such
+    a file (read whole) no longer gives are kept, as an incremental build keeps them."""
+    assert one(fixture_db, "SELECT project FROM sessions WHERE session_id = ?", C) == "/home/u/app"
+    (home / "tmp" / "app" / ".project_root").unlink()
+    (home / "projects.json").write_text('{"projects": {}}')
+    build(fixture_db, home)
+    assert one(fixture_db, "SELECT project FROM sessions WHERE session_id = ?", C) == "/home/u/app"
+    build(fixture_db, home, more=["--force"])
+    assert one(fixture_db, "SELECT project FROM sessions WHERE session_id = ?", C) == "/home/u/app"

@@ -1297,6 +1297,10 @@ class _Builder:
         self.failed: dict[str, str] = {}
         # The files of a bulk build whose new read replaces rows it cleared (_cleared_paths).
         self.replacing: set[str] = set()
+        # Those of them whose rows are not set aside (_set_aside_of), by path, with their
+        # stored row (None for one stored under another name): a change since planning
+        # other than growth loses rows, and fails their read (_changed_since_planned).
+        self.watched: dict[str, dict[str, Any] | None] = {}
         self.redact = redact
         self.db_path = db_path
         self.reader = reader
@@ -1551,6 +1555,11 @@ class _Builder:
         plans, gone, dropped = self._plan()
         if self.bulk and (self.stored or self.kept):
             plans = self._openable(plans)
+        # Decided before the helper starts, which is told what to watch.
+        cleared = self._cleared_paths(plans, dropped) if self.bulk else set()
+        aside = self._needing_aside(plans) if self.bulk else []
+        set_aside = {plan.source.path for plan, _, _ in aside}
+        self.watched = {p: self.stored.get(p) for p in sorted(self.replacing) if p not in set_aside}
         if on_plan:
             on_plan(len(plans), sum(p.stat.st_size - p.start for p in plans))
         if self.bulk:
@@ -1572,7 +1581,7 @@ class _Builder:
                 # Not IMMEDIATE: that would lock the helper's attached side file too.
                 conn.execute("BEGIN")
                 # Through the session indexes, before they are dropped below.
-                self._set_aside_of(plans)
+                self._set_aside_of(aside)
                 # Secondary indexes are cheaper to build once, sorted, than row by
                 # row; unique ones stay, since INSERT OR IGNORE relies on them, and so
                 # do the partial ones on failed results (see _secondary_indexes).
@@ -1581,7 +1590,7 @@ class _Builder:
                     conn.execute(f"DROP INDEX [{name}]")
                 if self.force or conn.execute("SELECT 1 FROM source_files LIMIT 1").fetchone():
                     # Forced, or another build filled the index while this one planned.
-                    self._clear(self._cleared_paths(plans, dropped))
+                    self._clear(cleared)
                 else:
                     self.new_index = True
                 for record in gone:
@@ -2018,32 +2027,41 @@ class _Builder:
             )
             self._retract(each)
 
-    def _set_aside_of(self, plans: list[_Plan]) -> None:
-        """Before a bulk build clears the files it reads again: set aside the rows of those
-        whose content changed other than by growing, of those with kept copies, whose
-        new read stands for the rows it holds again (_set_aside), and of those read whole,
-        whose read takes more than their own bytes (a Gemini session's project from a
-        .project_root, projects.json or a checkpoint beside it, an opencode message's
-        parts), which may be gone: what they lost is kept."""
+    def _needing_aside(self, plans: list[_Plan]) -> list[tuple[_Plan, str | None, dict[str, Any]]]:
+        """The plans of a bulk build whose stored rows are set aside before it clears them
+        (_set_aside_of), with the path each was stored under if it moved, and its row: those
+        whose content changed other than by growing, those with kept copies, whose new read
+        stands for the rows it holds again (_set_aside), and those read whole, whose read
+        takes more than their own bytes (a Gemini session's project from a .project_root,
+        projects.json or a checkpoint beside it, an opencode message's parts), which may be
+        gone. One that cannot be told (its prefix unreadable now) is set aside too."""
         moved_from = {plan.source.path: old for old, plan in self.moved.items()}
+        found = []
         for plan in plans:
             old = moved_from.get(plan.source.path)
             record = self.stored.get(old or plan.source.path)
             if record is None:
                 continue
             if old is not None:  # read under its new name, as a refresh would (_move)
-                self._rename_copies(old, plan.source)
                 record = {**record, "path": plan.source.path}
             try:
                 again = self._plan_file(plan.source, plan.stat, record)
+                rewrite = again is not None and again.rewrite
             except OSError:
-                continue  # read (and told) when its turn comes; its rows go as planned
-            if (
-                (again is not None and again.rewrite)
-                or plan.source.path in self.with_copies
-                or plan.source.whole
-            ):
-                self._set_aside(record)
+                rewrite = True
+            # (a moved file's copies go by its old name until _set_aside_of renames them)
+            copies = (old or plan.source.path) in self.with_copies
+            if rewrite or copies or plan.source.whole:
+                found.append((plan, old, record))
+        return found
+
+    def _set_aside_of(self, aside: list[tuple[_Plan, str | None, dict[str, Any]]]) -> None:
+        """Before a bulk build clears the files it reads again: set aside the rows of those
+        _needing_aside found, so that what they lost is kept."""
+        for plan, old, record in aside:
+            if old is not None:  # (only one with kept copies has any to rename)
+                self._rename_copies(old, plan.source)
+            self._set_aside(record)
 
     def _keep_cut_rows(self, now: set[str] | None = None) -> None:
         """Put back the rows set aside (_set_aside) that the index does not hold again, each
@@ -2294,6 +2312,8 @@ class _Builder:
         reader = self._reader(source.agent)
         try:
             with _open_regular(source.path) as f:
+                if source.path in self.watched and self._changed_since_planned(plan, f):
+                    raise OSError(0, "changed since the build planned", source.path)
                 if source.whole:
                     # Read and parsed as one: its records are not lines to read on from.
                     data = f.read()
@@ -2386,6 +2406,22 @@ class _Builder:
             self.touched.update(self._summarised_sessions(file_id, session_ids))
         self.stats.files_read += 1
         return True
+
+    def _changed_since_planned(self, plan: _Plan, f: BinaryIO) -> bool:
+        """Whether a watched file (see self.watched) no longer begins with what the index
+        read of it: its rows, cleared, would not all come back. Growth is no change (a live
+        session written to while a forced build runs); the stat says when to look."""
+        st = os.fstat(f.fileno())
+        if (st.st_size, st.st_mtime_ns, st.st_ino) == (
+            plan.stat.st_size,
+            plan.stat.st_mtime_ns,
+            plan.stat.st_ino,
+        ):
+            return False
+        stored = self.watched[plan.source.path]
+        if stored is None:  # stored under another name: only its inode and size tell
+            return st.st_ino != plan.stat.st_ino or st.st_size < plan.stat.st_size
+        return not self._begins_with(plan.source.path, st, stored)
 
     def _save_batch(self, file_id: int, path: str, batch: Batch) -> None:
         conn = self.conn
@@ -2725,6 +2761,7 @@ class _Shard:
                     parent,
                     builder.redact,
                     indexes if per_session else None,
+                    builder.watched,
                 )
                 code = 0
             except BaseException as e:  # reported to the builder, which does the work itself
@@ -2912,9 +2949,11 @@ def _run_shard(
     parent: int,
     redact: bool,
     indexes: list[str] | None,
+    watched: dict[str, dict[str, Any] | None],
 ) -> None:
     """The helper process: index `plans` into the side file at `path`; with `indexes`
-    (PER_SESSION_INDEXES), compute its sessions and their fixes there too."""
+    (PER_SESSION_INDEXES), compute its sessions and their fixes there too. `watched`: the
+    builder's (see _Builder.watched), whose reads fail if their files changed."""
     conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
     conn.execute("PRAGMA synchronous=OFF")
     # A crash discards the side file anyway; an in-memory journal still lets a
@@ -2924,6 +2963,7 @@ def _run_shard(
     # two processes together under ~300 MB.
     conn.execute(f"PRAGMA cache_size=-{CACHE_KIB // 4}")
     builder = _Builder(conn, [], False, reader, path, redact)
+    builder.watched = watched
     conn.execute("BEGIN")
     for plan in plans:
         if os.getppid() != parent:

@@ -1272,6 +1272,55 @@ def test_a_forced_build_keeps_the_rows_of_a_file_whose_read_fails_halfway(
     assert snapshot(db_path) == snapshot(clean)
 
 
+@pytest.mark.parametrize("change", ["truncated", "rewritten shorter", "replaced"])
+def test_a_file_changed_after_a_forced_build_planned_keeps_its_rows(
+    db_path, projects, monkeypatch, processes, change
+):
+    """A forced build decides from its plan which files to set aside, then clears the
+    rest before reading them: a transcript cut short after planning (Claude Code rewriting
+    it, an editor) was read as it is then, and every row it no longer held was lost (654
+    messages of a real session). It is told and keeps its rows, for the next build to read
+    as the rewrite it is; one that only grew meanwhile (a live session) is read as usual."""
+    grown = grown_session(projects)
+    other = projects / "-home-dev-app" / "other.jsonl"
+    write_jsonl(other, failing_session("other", 2, "EPERM: not allowed", "Fix it"))
+    live = projects / "-home-dev-app" / "live.jsonl"
+    write_jsonl(live, failing_session("live", 2, "EBUSY: busy", "Wait"))
+    build_index(db_path, projects)
+    before = snapshot(db_path)
+    real_plan = pdb._Builder._plan
+    changed = []
+
+    def plan_then_change(self):
+        planned = real_plan(self)
+        if changed:
+            return planned
+        changed.append(grown)
+        lines = grown.read_bytes().splitlines(keepends=True)
+        if change == "truncated":
+            grown.write_bytes(b"")
+        elif change == "rewritten shorter":
+            grown.write_bytes(b"".join(lines[:3]))
+        else:
+            grown.unlink()
+            grown.write_bytes(b"".join(lines[1:]))
+        write_jsonl(live, [say("late", "live", "one more line", "2026-01-02T00:00:00Z")], "a")
+        return planned
+
+    monkeypatch.setattr(pdb._Builder, "_plan", plan_then_change)
+    stats = build_index(db_path, projects, force=True)
+    told = f"{grown}: cannot read: changed since the build planned; its rows are kept"
+    empty = [f"{grown}: empty file"] if change == "truncated" else []
+    assert stats.problem_examples == [*empty, told]
+    after = snapshot(db_path)
+    for table in ("messages", "tool_results", "sessions"):
+        assert set(before[table]) - set(after[table]) <= {
+            row for row in before[table] if "live" in repr(row)
+        }, table
+    assert query(db_path, "SELECT count(*) FROM messages WHERE uuid = 'late'") == [(1,)]
+    assert error_hits(db_path, "ENOENT")
+
+
 @pytest.mark.parametrize("error", [OSError(5, "Input/output error"), ValueError("bad")])
 def test_a_read_failing_halfway_through_a_rewrite_keeps_the_old_rows(
     db_path, projects, monkeypatch, error

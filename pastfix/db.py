@@ -703,21 +703,22 @@ def tokenizer_setting(conn: Connection) -> str:
     return row[0] if row else DEFAULT_TOKENIZER
 
 
-def set_tokenizer(conn: Connection, tokenizer: str, refill: bool = True) -> None:
+def set_tokenizer(conn: Connection, tokenizer: str) -> None:
     """Recreate messages_fts and tool_errors_fts with `tokenizer` and record it.
 
     FTS5 cannot change the tokenizer of a table: both are dropped and created
-    again, then refilled from the stored rows (`refill`), in one transaction.
-    The transcripts are not read again.
+    again, then refilled from the stored rows, in one transaction. The
+    transcripts are not read again. Refilled before a forced build too, which
+    fills them again itself: left empty for it, a forced build that then failed
+    (a full disk, Ctrl-C) left every row unsearchable for good.
     """
     conn.execute("BEGIN IMMEDIATE")
     try:
         for name, sql in FTS_TABLES.items():
             conn.execute(f"DROP TABLE IF EXISTS {name}")
             conn.execute(sql.format(tokenize=tokenizer))
-        if refill:
-            conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
-            refresh_tool_errors_fts(conn)
+        conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
+        refresh_tool_errors_fts(conn)
         conn.execute("INSERT OR REPLACE INTO _build_state VALUES ('tokenizer', ?)", [tokenizer])
     except BaseException:
         conn.execute("ROLLBACK")
@@ -1137,8 +1138,7 @@ def _build(
         changed = redact_setting(conn) not in (None, redact)
         current = tokenizer_setting(conn)
         if tokenizer is not None and tokenizer != current:
-            # A forced build refills the tables itself.
-            set_tokenizer(conn, tokenizer, refill=not (force or changed))
+            set_tokenizer(conn, tokenizer)
         # The stored files whose read failed halfway in a bulk build, which keep their rows.
         kept: dict[str, str] = {}
         while True:

@@ -165,16 +165,24 @@ def _index(db_path: Path) -> dict[str, Any]:
     copies = {p for p, gone in files if gone and "#" in p and p.rpartition("#")[0] in stored}
     cut = {p for p in copies if p.rpartition("#")[0] in present}
     files = [(p, gone) for p, gone in files if p not in copies]
+    # Each file counts once, for the innermost source it is in: one build may have read a
+    # project's folder, another the folder of every project.
+    by_length = sorted({r["path"] for r in roots}, key=len, reverse=True)
+
+    def source_of(path: str) -> str | None:
+        return next((r for r in by_length if path.startswith(r + os.sep)), None)
+
+    owner = {p: source_of(p) for p, _ in files}
     found["sources"] = [
         {
             **root,
             "exists": Path(root["path"]).is_dir(),
-            "files": sum(p.startswith(root["path"] + os.sep) for p, _ in files),
+            "files": sum(owner[p] == root["path"] for p, _ in files),
             "files_without_transcript": sum(
-                bool(gone) and p.startswith(root["path"] + os.sep) for p, gone in files
+                bool(gone) and owner[p] == root["path"] for p, gone in files
             ),
             "files_with_rows_kept": len(
-                {p.rpartition("#")[0] for p in cut if p.startswith(root["path"] + os.sep)}
+                {p.rpartition("#")[0] for p in cut if source_of(p) == root["path"]}
             ),
             "read_by_last_build": last is not None and root in last,
         }

@@ -693,6 +693,13 @@ def test_status_lists_every_source_the_index_holds(tmp_path, projects, claude_ho
         f"source:     {projects} (claude, 3 files indexed, 0 of them deleted since,"
         " not read by the last build)",
     ]
+    build_index(db_path, projects / "-home-dev-b")  # one project's folder: counted once
+    assert status_json(db_path)["sources"] == [
+        {**claude, "path": str(projects / "-home-dev-b"), "files": 2, "read_by_last_build": True},
+        {**codex, "read_by_last_build": False},
+        {**claude, "files": 1, "read_by_last_build": False},
+    ]
+    build_index(db_path, rollouts)
     conn = sqlite3.connect(db_path)
     with conn:
         conn.execute("DELETE FROM _build_state WHERE name = 'sources'")

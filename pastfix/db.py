@@ -1189,7 +1189,15 @@ def _record_build(
     # Every source any build read, for `pastfix status`: the last build's alone hid the
     # others the index holds (`build --agent codex` after a build of every agent's folder).
     row = conn.execute("SELECT value FROM _build_state WHERE name = 'sources'").fetchone()
-    known = {s["path"]: s for s in (msgspec.json.decode(row[0]) if row else [])}
+    try:
+        recorded = msgspec.json.decode(row[0]) if row else []
+    except (TypeError, msgspec.DecodeError):  # not JSON (a hand edit): this build's are kept
+        recorded = []
+    known = {
+        s["path"]: s
+        for s in (recorded if isinstance(recorded, list) else [])
+        if isinstance(s, dict) and isinstance(s.get("path"), str)
+    }
     known.update((s["path"], s) for s in summary["sources"])
     conn.execute(
         "INSERT OR REPLACE INTO _build_state VALUES ('sources', ?)",

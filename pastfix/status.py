@@ -141,10 +141,9 @@ def _index(db_path: Path) -> dict[str, Any]:
         found["failures"] = conn.execute(
             "SELECT count(*) FROM tool_results WHERE is_error = 1"
         ).fetchone()[0]
-        row = conn.execute("SELECT value FROM _build_state WHERE name = 'last_build'").fetchone()
-        found["last_build"] = json.loads(row[0]) if row else None
-        row = conn.execute("SELECT value FROM _build_state WHERE name = 'sources'").fetchone()
-        known = json.loads(row[0]) if row else []
+        last_build = _state(conn, "last_build")
+        found["last_build"] = last_build if isinstance(last_build, dict) else None
+        known = _sources(_state(conn, "sources"))
         columns = {r[1] for r in conn.execute("PRAGMA table_info(source_files)")}
         agent = "agent" if "agent" in columns else "'claude'"
         if "missing_since" not in columns:
@@ -155,7 +154,7 @@ def _index(db_path: Path) -> dict[str, Any]:
     finally:
         conn.close()
     files = [(p, gone) for p, gone, _ in rows]
-    last = (found["last_build"] or {}).get("sources")
+    last = _sources((found["last_build"] or {}).get("sources")) or None
     roots = _roots(last or _defaults(), known, rows)
     # The kept copy (`<file>#<session id>`) of the rows a file no longer holds (cut short,
     # rewritten) is part of that file, no file of its own: while the file is there it is
@@ -189,6 +188,22 @@ def _index(db_path: Path) -> dict[str, Any]:
         for root in roots
     ]
     return found
+
+
+def _state(conn: sqlite3.Connection, name: str) -> Any:
+    """A JSON value of _build_state, None when it is not there or not JSON (a hand edit)."""
+    row = conn.execute("SELECT value FROM _build_state WHERE name = ?", [name]).fetchone()
+    try:
+        return json.loads(row[0]) if row else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _sources(value: Any) -> list[dict[str, Any]]:
+    """The sources a build recorded (`[{"path", "agent"}]`), those that are, of `value`."""
+    if not isinstance(value, list):
+        return []
+    return [s for s in value if isinstance(s, dict) and isinstance(s.get("path"), str)]
 
 
 def _roots(

@@ -710,6 +710,27 @@ def test_status_lists_every_source_the_index_holds(tmp_path, projects, claude_ho
     ]
 
 
+@pytest.mark.parametrize("name", ["sources", "last_build"])
+def test_a_build_state_that_is_not_json_is_no_traceback(tmp_path, projects, claude_home, name):
+    """A hand-edited _build_state value (not JSON) ended `pastfix status` and the next
+    build with a traceback; both go on as if it were not there, and the build writes it
+    anew."""
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    conn = sqlite3.connect(db_path)
+    with conn:
+        conn.execute("UPDATE _build_state SET value = '[1' WHERE name = ?", [name])
+    conn.close()
+    assert [s["files"] for s in status_json(db_path)["sources"] if s["path"] == str(projects)] == [
+        3
+    ]
+    build_index(db_path, projects)
+    found = status_json(db_path)
+    assert found["last_build"]["sources"] == [{"path": str(projects), "agent": "claude"}]
+    assert [(s["path"], s["files"]) for s in found["sources"]] == [(str(projects), 3)]
+
+
 def test_status_says_when_the_hook_reads_another_index(tmp_path, projects, claude_home):
     """Run in a project folder, status showed ./index.db and 'hook: installed', and not that
     the hook reads the index it was installed with, elsewhere."""

@@ -1509,7 +1509,8 @@ class _Builder:
         rows of every file it reads again before reading it, so one that then fails to open
         (no read permission, a mount gone since planning) lost them all: it keeps its rows
         as they are instead, and is told (the index is the archive). One open per stored
-        file, on forced builds only."""
+        file, on forced builds only. So does one whose read failed halfway, or found it
+        changed since planning, in a pass of this build before (self.kept, _ReadFailed)."""
         moved = {id(plan): old for old, plan in self.moved.items()}
         openable = []
         for plan in plans:

@@ -1041,7 +1041,7 @@ def rollout_exit_code(rollout: Path, call_id: str) -> int | None:
 
 def _exit_code_in_tail(rollout: Path, call_id: str) -> int | None:
     try:
-        with open(rollout, "rb") as f:
+        with lines.open_regular(rollout) as f:
             size = f.seek(0, os.SEEK_END)
             f.seek(max(0, size - ROLLOUT_TAIL))
             tail = f.read()

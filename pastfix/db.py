@@ -24,7 +24,7 @@ import msgspec
 
 # LATEST_MIGRATION: when an index already has it, the build skips importing
 # sqlite-utils (~70 ms of a ~100 ms no-change refresh).
-from pastfix import LATEST_MIGRATION, agents, fixes, signatures, transcripts
+from pastfix import LATEST_MIGRATION, agents, fixes, lines, signatures, transcripts
 from pastfix.agents import WrongAgent
 from pastfix.prepare import REDACTION_VERSION, prepare
 from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
@@ -297,6 +297,29 @@ WHERE EXISTS (SELECT 1 FROM messages WHERE session_id = t.session_id)
 
 class BuildError(Exception):
     """A build that cannot start: the message is meant for the user."""
+
+
+class _ReadFailed(Exception):
+    """A bulk build's read of a stored file failed once its rows were cleared (_clear):
+    `kept` says which, with why. The build is rolled back and run again without them."""
+
+    def __init__(self, kept: dict[str, str]) -> None:
+        super().__init__(", ".join(kept))
+        self.kept = kept
+
+
+# What a read of one file may raise that is the file's fault: an OSError (EIO, a file
+# gone or replaced halfway; the readers turn their own failures, an unreadable opencode
+# database, into one), a decode error no reader caught (ValueError: UnicodeDecodeError,
+# msgspec.DecodeError) or nesting too deep. Not sqlite3.Error: that is the index's.
+READ_ERRORS = (OSError, ValueError, RecursionError)
+
+
+def _read_error(e: BaseException) -> str:
+    """Why a file's read failed, as its problem says it."""
+    if isinstance(e, OSError):
+        return f"cannot read: {e.strerror or e}"
+    return f"cannot read: {type(e).__name__}: {e}"
 
 
 class BuildBusy(BuildError):
@@ -693,21 +716,22 @@ def tokenizer_setting(conn: Connection) -> str:
     return row[0] if row else DEFAULT_TOKENIZER
 
 
-def set_tokenizer(conn: Connection, tokenizer: str, refill: bool = True) -> None:
+def set_tokenizer(conn: Connection, tokenizer: str) -> None:
     """Recreate messages_fts and tool_errors_fts with `tokenizer` and record it.
 
     FTS5 cannot change the tokenizer of a table: both are dropped and created
-    again, then refilled from the stored rows (`refill`), in one transaction.
-    The transcripts are not read again.
+    again, then refilled from the stored rows, in one transaction. The
+    transcripts are not read again. Refilled before a forced build too, which
+    fills them again itself: left empty for it, a forced build that then failed
+    (a full disk, Ctrl-C) left every row unsearchable for good.
     """
     conn.execute("BEGIN IMMEDIATE")
     try:
         for name, sql in FTS_TABLES.items():
             conn.execute(f"DROP TABLE IF EXISTS {name}")
             conn.execute(sql.format(tokenize=tokenizer))
-        if refill:
-            conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
-            refresh_tool_errors_fts(conn)
+        conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
+        refresh_tool_errors_fts(conn)
         conn.execute("INSERT OR REPLACE INTO _build_state VALUES ('tokenizer', ?)", [tokenizer])
     except BaseException:
         conn.execute("ROLLBACK")
@@ -1135,13 +1159,24 @@ def _build(
         changed = redact_setting(conn) not in (None, redact)
         current = tokenizer_setting(conn)
         if tokenizer is not None and tokenizer != current:
-            # A forced build refills the tables itself.
-            set_tokenizer(conn, tokenizer, refill=not (force or changed))
-        builder = _Builder(conn, roots, force or changed, reader, Path(db_path), redact)
-        builder.stats.redact_changed = changed
-        builder.stats.tokenizer = tokenizer or current
-        builder.stats.tokenizer_changed = tokenizer not in (None, current)
-        stats = builder.run(progress, on_plan)
+            set_tokenizer(conn, tokenizer)
+        # The stored files whose read failed halfway in a bulk build, which keep their rows.
+        kept: dict[str, str] = {}
+        while True:
+            builder = _Builder(conn, roots, force or changed, reader, Path(db_path), redact, kept)
+            builder.stats.redact_changed = changed
+            builder.stats.tokenizer = tokenizer or current
+            builder.stats.tokenizer_changed = tokenizer not in (None, current)
+            try:
+                stats = builder.run(progress, None if kept else on_plan)
+                break
+            except _ReadFailed as e:
+                # Everything it did is undone, the cleared rows back: read the others again.
+                # A rare failure, so the cost of a second pass is rare too; each pass keeps
+                # one file more at least, so this ends.
+                conn.execute("ROLLBACK")
+                _detach_shard(conn)
+                kept.update(e.kept)
         _record_build(conn, stats, roots, started)
         if changed or stats.reredacted_rows:
             # Old WAL frames past the ones this build wrote may still hold the
@@ -1171,6 +1206,23 @@ def _record_build(
     conn.execute(
         "INSERT OR REPLACE INTO _build_state VALUES ('last_build', ?)",
         [msgspec.json.encode(summary).decode()],
+    )
+    # Every source any build read, for `pastfix status`: the last build's alone hid the
+    # others the index holds (`build --agent codex` after a build of every agent's folder).
+    row = conn.execute("SELECT value FROM _build_state WHERE name = 'sources'").fetchone()
+    try:
+        recorded = msgspec.json.decode(row[0]) if row else []
+    except (TypeError, msgspec.DecodeError):  # not JSON (a hand edit): this build's are kept
+        recorded = []
+    known = {
+        s["path"]: s
+        for s in (recorded if isinstance(recorded, list) else [])
+        if isinstance(s, dict) and isinstance(s.get("path"), str)
+    }
+    known.update((s["path"], s) for s in summary["sources"])
+    conn.execute(
+        "INSERT OR REPLACE INTO _build_state VALUES ('sources', ?)",
+        [msgspec.json.encode(sorted(known.values(), key=lambda s: s["path"])).decode()],
     )
 
 
@@ -1230,17 +1282,17 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _detach_shard(conn: Connection) -> None:
+    """Detach a failed bulk build's helper files (_Shard.discard deleted them)."""
+    attached = {r[1] for r in conn.execute("PRAGMA database_list")}
+    for name in ("shard", "shard_sessions"):
+        if name in attached:
+            conn.execute(f"DETACH DATABASE {name}")
+
+
 def _open_regular(path: str) -> BinaryIO:
-    """Open a transcript, refusing anything but a regular file: a FIFO would
-    block the build and /dev/zero never end."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        if not S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(0, "not a regular file", path)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
+    """Open a transcript (lines.open_regular: a FIFO would block the build)."""
+    return lines.open_regular(path)
 
 
 def _is_demo(path: str) -> bool:
@@ -1264,8 +1316,20 @@ class _Builder:
         reader: Reader | None,
         db_path: Path,
         redact: bool = True,
+        kept: dict[str, str] | None = None,
     ) -> None:
         self.conn = conn
+        # Stored files a bulk build leaves as they are, with why: their read failed in a
+        # pass before this one (see _ReadFailed).
+        self.kept = kept or {}
+        # The files whose read failed in this build, with why (sent back by a helper).
+        self.failed: dict[str, str] = {}
+        # The files of a bulk build whose new read replaces rows it cleared (_cleared_paths).
+        self.replacing: set[str] = set()
+        # Those of them whose rows are not set aside (_set_aside_of), by path, with their
+        # stored row (None for one stored under another name): a change since planning
+        # other than growth loses rows, and fails their read (_changed_since_planned).
+        self.watched: dict[str, dict[str, Any] | None] = {}
         self.redact = redact
         self.db_path = db_path
         self.reader = reader
@@ -1466,18 +1530,20 @@ class _Builder:
         rows of every file it reads again before reading it, so one that then fails to open
         (no read permission, a mount gone since planning) lost them all: it keeps its rows
         as they are instead, and is told (the index is the archive). One open per stored
-        file, on forced builds only."""
+        file, on forced builds only. So does one whose read failed halfway, or found it
+        changed since planning, in a pass of this build before (self.kept, _ReadFailed)."""
         moved = {id(plan): old for old, plan in self.moved.items()}
         openable = []
         for plan in plans:
             stored = plan.source.path in self.stored or id(plan) in moved
+            reason = self.kept.get(plan.source.path)
             try:
-                if stored:
+                if stored and reason is None:
                     _open_regular(plan.source.path).close()
             except OSError as e:
-                self._file_problem(
-                    plan.source.path, f"cannot read: {e.strerror or e}; its rows are kept"
-                )
+                reason = _read_error(e)
+            if reason is not None:
+                self._file_problem(plan.source.path, f"{reason}; its rows are kept")
                 self.moved.pop(moved.get(id(plan), ""), None)
                 continue
             openable.append(plan)
@@ -1517,8 +1583,13 @@ class _Builder:
     ) -> BuildStats:
         conn = self.conn
         plans, gone, dropped = self._plan()
-        if self.bulk and self.stored:
+        if self.bulk and (self.stored or self.kept):
             plans = self._openable(plans)
+        # Decided before the helper starts, which is told what to watch.
+        cleared = self._cleared_paths(plans, dropped) if self.bulk else set()
+        aside = self._needing_aside(plans) if self.bulk else []
+        set_aside = {plan.source.path for plan, _, _ in aside}
+        self.watched = {p: self.stored.get(p) for p in sorted(self.replacing) if p not in set_aside}
         if on_plan:
             on_plan(len(plans), sum(p.stat.st_size - p.start for p in plans))
         if self.bulk:
@@ -1540,7 +1611,7 @@ class _Builder:
                 # Not IMMEDIATE: that would lock the helper's attached side file too.
                 conn.execute("BEGIN")
                 # Through the session indexes, before they are dropped below.
-                self._set_aside_of(plans)
+                self._set_aside_of(aside)
                 # Secondary indexes are cheaper to build once, sorted, than row by
                 # row; unique ones stay, since INSERT OR IGNORE relies on them, and so
                 # do the partial ones on failed results (see _secondary_indexes).
@@ -1549,7 +1620,7 @@ class _Builder:
                     conn.execute(f"DROP INDEX [{name}]")
                 if self.force or conn.execute("SELECT 1 FROM source_files LIMIT 1").fetchone():
                     # Forced, or another build filled the index while this one planned.
-                    self._clear(self._cleared_paths(plans, dropped))
+                    self._clear(cleared)
                 else:
                     self.new_index = True
                 for record in gone:
@@ -1577,6 +1648,9 @@ class _Builder:
                         self.stats.processes = 1
                         for plan in theirs:  # the helper failed: do its share here
                             self._index_file(plan, progress)
+                lost = {p: r for p, r in self.failed.items() if p in self.replacing}
+                if lost:
+                    raise _ReadFailed(lost)  # their rows are cleared: keep them instead
                 for _, sql in deferred:
                     conn.execute(sql)
                 # Every file is read: what the changed ones lost is kept (_set_aside_of).
@@ -1807,7 +1881,10 @@ class _Builder:
         """The stored files a bulk build reads again or drops: those it plans, the demo's,
         and those it plans under another name (a symlink, a moved folder still there)."""
         paths = {p.source.path for p in plans} | {r["path"] for r in dropped} | set(self.moved)
-        planned = {(p.stat.st_dev, p.stat.st_ino) for p in plans}
+        planned = {(p.stat.st_dev, p.stat.st_ino): p.source.path for p in plans}
+        # The plans whose failed read would lose cleared rows (see _ReadFailed).
+        self.replacing = {p.source.path for p in plans if p.source.path in self.stored}
+        self.replacing.update(p.source.path for p in self.moved.values())
         for path, record in self.stored.items():
             if path in paths or record["missing_since"]:
                 continue
@@ -1817,6 +1894,7 @@ class _Builder:
                 continue
             if (st.st_dev, st.st_ino) in planned:
                 paths.add(path)
+                self.replacing.add(planned[st.st_dev, st.st_ino])
         return paths
 
     def _clear(self, paths: set[str]) -> None:
@@ -1979,25 +2057,41 @@ class _Builder:
             )
             self._retract(each)
 
-    def _set_aside_of(self, plans: list[_Plan]) -> None:
-        """Before a bulk build clears the files it reads again: set aside the rows of those
-        whose content changed other than by growing, and of those with kept copies, whose
-        new read stands for the rows it holds again (_set_aside): what they lost is kept."""
+    def _needing_aside(self, plans: list[_Plan]) -> list[tuple[_Plan, str | None, dict[str, Any]]]:
+        """The plans of a bulk build whose stored rows are set aside before it clears them
+        (_set_aside_of), with the path each was stored under if it moved, and its row: those
+        whose content changed other than by growing, those with kept copies, whose new read
+        stands for the rows it holds again (_set_aside), and those read whole, whose read
+        takes more than their own bytes (a Gemini session's project from a .project_root,
+        projects.json or a checkpoint beside it, an opencode message's parts), which may be
+        gone. One that cannot be told (its prefix unreadable now) is set aside too."""
         moved_from = {plan.source.path: old for old, plan in self.moved.items()}
+        found = []
         for plan in plans:
             old = moved_from.get(plan.source.path)
             record = self.stored.get(old or plan.source.path)
             if record is None:
                 continue
             if old is not None:  # read under its new name, as a refresh would (_move)
-                self._rename_copies(old, plan.source)
                 record = {**record, "path": plan.source.path}
             try:
                 again = self._plan_file(plan.source, plan.stat, record)
+                rewrite = again is not None and again.rewrite
             except OSError:
-                continue  # read (and told) when its turn comes; its rows go as planned
-            if (again is not None and again.rewrite) or plan.source.path in self.with_copies:
-                self._set_aside(record)
+                rewrite = True
+            # (a moved file's copies go by its old name until _set_aside_of renames them)
+            copies = (old or plan.source.path) in self.with_copies
+            if rewrite or copies or plan.source.whole:
+                found.append((plan, old, record))
+        return found
+
+    def _set_aside_of(self, aside: list[tuple[_Plan, str | None, dict[str, Any]]]) -> None:
+        """Before a bulk build clears the files it reads again: set aside the rows of those
+        _needing_aside found, so that what they lost is kept."""
+        for plan, old, record in aside:
+            if old is not None:  # (only one with kept copies has any to rename)
+                self._rename_copies(old, plan.source)
+            self._set_aside(record)
 
     def _keep_cut_rows(self, now: set[str] | None = None) -> None:
         """Put back the rows set aside (_set_aside) that the index does not hold again, each
@@ -2248,6 +2342,8 @@ class _Builder:
         reader = self._reader(source.agent)
         try:
             with _open_regular(source.path) as f:
+                if source.path in self.watched and self._changed_since_planned(plan, f):
+                    raise OSError(0, "changed since the build planned", source.path)
                 if source.whole:
                     # Read and parsed as one: its records are not lines to read on from.
                     data = f.read()
@@ -2297,14 +2393,15 @@ class _Builder:
                     head_hash = _hash(f.read(min(HEAD_BYTES, offset)))
                 f.seek(max(0, offset - TAIL_BYTES))
                 tail_hash = _hash(f.read(offset - max(0, offset - TAIL_BYTES)))
-        except OSError as e:
+        except READ_ERRORS as e:
             conn.execute("ROLLBACK TO file")
             conn.execute("RELEASE file")
             if aside or self.reclaimed:
                 # Its own aside is rolled back with the rest; the rows a bulk build set
                 # aside before (_set_aside_of) are not, and are still put back.
                 self.aside = False
-            self._file_problem(source.path, f"cannot read: {e.strerror or e}")
+            self.failed[source.path] = _read_error(e)
+            self._file_problem(source.path, self.failed[source.path])
             return False
         if aside or self.reclaimed:  # before the FTS rows below, which index the kept ones too
             self._keep_cut_rows(session_ids)
@@ -2339,6 +2436,22 @@ class _Builder:
             self.touched.update(self._summarised_sessions(file_id, session_ids))
         self.stats.files_read += 1
         return True
+
+    def _changed_since_planned(self, plan: _Plan, f: BinaryIO) -> bool:
+        """Whether a watched file (see self.watched) no longer begins with what the index
+        read of it: its rows, cleared, would not all come back. Growth is no change (a live
+        session written to while a forced build runs); the stat says when to look."""
+        st = os.fstat(f.fileno())
+        if (st.st_size, st.st_mtime_ns, st.st_ino) == (
+            plan.stat.st_size,
+            plan.stat.st_mtime_ns,
+            plan.stat.st_ino,
+        ):
+            return False
+        stored = self.watched[plan.source.path]
+        if stored is None:  # stored under another name: only its inode and size tell
+            return st.st_ino != plan.stat.st_ino or st.st_size < plan.stat.st_size
+        return not self._begins_with(plan.source.path, st, stored)
 
     def _save_batch(self, file_id: int, path: str, batch: Batch) -> None:
         conn = self.conn
@@ -2678,6 +2791,7 @@ class _Shard:
                     parent,
                     builder.redact,
                     indexes if per_session else None,
+                    builder.watched,
                 )
                 code = 0
             except BaseException as e:  # reported to the builder, which does the work itself
@@ -2728,6 +2842,7 @@ class _Shard:
             return False
         self.builder.stats.add(result["stats"])
         self.builder.file_problems += [tuple(p) for p in result["file_problems"]]
+        self.builder.failed.update(result["failed"])
         conn = self.builder.conn
         # Before the copy: the main tables hold this half's rows only.
         apart = (
@@ -2864,9 +2979,11 @@ def _run_shard(
     parent: int,
     redact: bool,
     indexes: list[str] | None,
+    watched: dict[str, dict[str, Any] | None],
 ) -> None:
     """The helper process: index `plans` into the side file at `path`; with `indexes`
-    (PER_SESSION_INDEXES), compute its sessions and their fixes there too."""
+    (PER_SESSION_INDEXES), compute its sessions and their fixes there too. `watched`: the
+    builder's (see _Builder.watched), whose reads fail if their files changed."""
     conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
     conn.execute("PRAGMA synchronous=OFF")
     # A crash discards the side file anyway; an in-memory journal still lets a
@@ -2876,6 +2993,7 @@ def _run_shard(
     # two processes together under ~300 MB.
     conn.execute(f"PRAGMA cache_size=-{CACHE_KIB // 4}")
     builder = _Builder(conn, [], False, reader, path, redact)
+    builder.watched = watched
     conn.execute("BEGIN")
     for plan in plans:
         if os.getppid() != parent:
@@ -2888,7 +3006,11 @@ def _run_shard(
         sessions = sorted(builder.touched | _call_sessions(conn))
     conn.execute("COMMIT")
     conn.close()
-    done = {"stats": builder.stats.to_dict(), "file_problems": builder.file_problems}
+    done = {
+        "stats": builder.stats.to_dict(),
+        "file_problems": builder.file_problems,
+        "failed": builder.failed,
+    }
     pipe.send(("rows", {**done, "sessions": sessions}))
     if indexes is None:
         return

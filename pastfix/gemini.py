@@ -306,7 +306,7 @@ def project_root(
     """The absolute project root a Gemini project folder stands for (see the module
     docstring), None when nothing tells it."""
     try:
-        marked = (project_dir / ".project_root").read_text("utf-8").strip()
+        marked = lines.read_regular(project_dir / ".project_root").decode("utf-8").strip()
     except (OSError, UnicodeDecodeError):
         marked = ""
     if marked:
@@ -335,7 +335,7 @@ def project_root(
 
 def _projects_json(path: Path) -> dict[str, str]:
     try:
-        value = msgspec.json.decode(path.read_bytes())
+        value = msgspec.json.decode(lines.read_regular(path))
     except (OSError, msgspec.DecodeError, RecursionError):
         return {}
     projects = value.get("projects") if isinstance(value, dict) else None
@@ -975,7 +975,7 @@ def _checkpoint_dirs(project: Path) -> list[str]:
         return found
     for name in names[:20]:
         try:
-            with open(project / name, "rb") as f:
+            with lines.open_regular(project / name) as f:
                 head = f.read(CHECKPOINT_HEAD)
         except OSError:
             continue

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from stat import S_ISREG
+from typing import BinaryIO
 
 import msgspec
 
@@ -22,6 +24,26 @@ _ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
 # rejects as "truncated", an "unexpected end of hex escape" or an "invalid utf-16
 # surrogate pair", depending on what follows it.
 _SURROGATE_ERROR = re.compile("surrogate|truncated|hex escape")
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """Open a file to read, refusing anything but a regular file (OSError): a FIFO
+    would block the build for good, /dev/zero never end. For every file a build reads,
+    a transcript or one beside it (a checkpoint, a part file, a database's -wal)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "not a regular file", str(path))
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a regular file (see open_regular)."""
+    with open_regular(path) as f:
+        return f.read()
 
 
 class BadLine(Exception):

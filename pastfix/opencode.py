@@ -279,7 +279,7 @@ def parse_message_files(data: bytes, part_paths: tuple[str, ...] = ()) -> Batch:
     parts: list[tuple[int, bytes, str]] = []
     for i, part_path in enumerate(part_paths):
         try:
-            with open(part_path, "rb") as f:
+            with lines.open_regular(part_path) as f:
                 parts.append((i + 2, f.read(), os.path.basename(part_path)))
         except FileNotFoundError:
             continue  # removed since it was listed: a revert, or the session deleted
@@ -724,7 +724,7 @@ def _stamps(*paths: Path) -> list[tuple[int, int, bytes] | None]:
     found: list[tuple[int, int, bytes] | None] = []
     for p in paths:
         try:
-            with open(p, "rb") as f:
+            with lines.open_regular(p) as f:
                 st = os.fstat(f.fileno())
                 found.append((st.st_size, st.st_mtime_ns, f.read(32)))
         except OSError:

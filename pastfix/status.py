@@ -108,6 +108,7 @@ def _no_index() -> dict[str, Any]:
                 "files": 0,
                 "files_without_transcript": 0,
                 "files_with_rows_kept": 0,
+                "read_by_last_build": False,
             }
             for s in _defaults()
         ],
@@ -140,16 +141,21 @@ def _index(db_path: Path) -> dict[str, Any]:
         found["failures"] = conn.execute(
             "SELECT count(*) FROM tool_results WHERE is_error = 1"
         ).fetchone()[0]
-        row = conn.execute("SELECT value FROM _build_state WHERE name = 'last_build'").fetchone()
-        found["last_build"] = json.loads(row[0]) if row else None
-        if "missing_since" not in {r[1] for r in conn.execute("PRAGMA table_info(source_files)")}:
+        last_build = _state(conn, "last_build")
+        found["last_build"] = last_build if isinstance(last_build, dict) else None
+        known = _sources(_state(conn, "sources"))
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(source_files)")}
+        agent = "agent" if "agent" in columns else "'claude'"
+        if "missing_since" not in columns:
             found["problem"] = "built by an older pastfix: run pastfix build to bring it up to date"
-            files = [(p, None) for (p,) in conn.execute("SELECT path FROM source_files")]
+            rows = conn.execute(f"SELECT path, NULL, {agent} FROM source_files").fetchall()
         else:
-            files = conn.execute("SELECT path, missing_since FROM source_files").fetchall()
+            rows = conn.execute(f"SELECT path, missing_since, {agent} FROM source_files").fetchall()
     finally:
         conn.close()
-    roots = (found["last_build"] or {}).get("sources") or _defaults()
+    files = [(p, gone) for p, gone, _ in rows]
+    last = _sources((found["last_build"] or {}).get("sources")) or None
+    roots = _roots(last or _defaults(), known, rows)
     # The kept copy (`<file>#<session id>`) of the rows a file no longer holds (cut short,
     # rewritten) is part of that file, no file of its own: while the file is there it is
     # told apart, as the rows kept; once the file is gone, the file is the one deleted.
@@ -158,21 +164,74 @@ def _index(db_path: Path) -> dict[str, Any]:
     copies = {p for p, gone in files if gone and "#" in p and p.rpartition("#")[0] in stored}
     cut = {p for p in copies if p.rpartition("#")[0] in present}
     files = [(p, gone) for p, gone in files if p not in copies]
+    # Each file counts once, for the innermost source it is in: one build may have read a
+    # project's folder, another the folder of every project.
+    by_length = sorted({r["path"] for r in roots}, key=len, reverse=True)
+
+    def source_of(path: str) -> str | None:
+        return next((r for r in by_length if path.startswith(r + os.sep)), None)
+
+    owner = {p: source_of(p) for p, _ in files}
     found["sources"] = [
         {
             **root,
             "exists": Path(root["path"]).is_dir(),
-            "files": sum(p.startswith(root["path"] + os.sep) for p, _ in files),
+            "files": sum(owner[p] == root["path"] for p, _ in files),
             "files_without_transcript": sum(
-                bool(gone) and p.startswith(root["path"] + os.sep) for p, gone in files
+                bool(gone) and owner[p] == root["path"] for p, gone in files
             ),
             "files_with_rows_kept": len(
-                {p.rpartition("#")[0] for p in cut if p.startswith(root["path"] + os.sep)}
+                {p.rpartition("#")[0] for p in cut if source_of(p) == root["path"]}
             ),
+            "read_by_last_build": last is not None and root in last,
         }
         for root in roots
     ]
     return found
+
+
+def _state(conn: sqlite3.Connection, name: str) -> Any:
+    """A JSON value of _build_state, None when it is not there or not JSON (a hand edit)."""
+    row = conn.execute("SELECT value FROM _build_state WHERE name = ?", [name]).fetchone()
+    try:
+        return json.loads(row[0]) if row else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _sources(value: Any) -> list[dict[str, Any]]:
+    """The sources a build recorded (`[{"path", "agent"}]`), those that are, of `value`."""
+    if not isinstance(value, list):
+        return []
+    return [s for s in value if isinstance(s, dict) and isinstance(s.get("path"), str)]
+
+
+def _roots(
+    last: list[dict[str, Any]], known: list[dict[str, Any]], files: list[tuple[str, Any, str]]
+) -> list[dict[str, Any]]:
+    """The sources status lists: the last build's, then every other one the index holds files
+    of, as builds recorded them (db._record_build) or, for the files of none (an index built
+    before they were recorded), their agent's default folder or the folder they share."""
+    roots = list(last)
+    for root in known:
+        prefix = root["path"] + os.sep
+        if root not in roots and any(p.startswith(prefix) for p, _, _ in files):
+            roots.append(root)
+    left: dict[str, list[str]] = {}
+    for p, _, agent in files:
+        if not any(p.startswith(r["path"] + os.sep) for r in roots):
+            left.setdefault(agent, []).append(p)
+    for agent, held in sorted(left.items()):
+        known_agent = agent in agents.AGENTS  # (not one an index of a later pastfix names)
+        for folder in agents.reader(agent).default_folders() if known_agent else []:
+            prefix = str(folder) + os.sep
+            if any(p.startswith(prefix) for p in held):
+                roots.append({"path": str(folder), "agent": agent})
+                held = [p for p in held if not p.startswith(prefix)]
+        if held:
+            shared = os.path.commonpath([os.path.dirname(p) for p in held])
+            roots.append({"path": shared, "agent": agent})
+    return roots
 
 
 def _settings(path: Path) -> tuple[dict[str, Any], str | None]:
@@ -249,6 +308,8 @@ def format_text(found: dict[str, Any]) -> str:
         there = "" if s.get("exists", True) else ", folder missing"
         cut = s["files_with_rows_kept"]
         kept = f", {cut:,} with rows kept that they no longer hold" if cut else ""
+        if found["exists"] and found["last_build"] and not s["read_by_last_build"]:
+            there += ", not read by the last build"
         lines.append(
             f"source:     {s['path']} ({s['agent']}, {s['files']:,} files indexed,"
             f" {gone:,} of them deleted since{kept}{there})"

@@ -234,7 +234,7 @@ def _of_no_agent(path: Path) -> bool:
     .codex/sessions) were read as Claude Code's, every line skipped. An empty, unreadable
     or broken file is not told apart here: read as a transcript, it gives its problem."""
     try:
-        with open(path, "rb") as file:
+        with lines.open_regular(path) as file:
             head = file.read(_FIRST_LINE_BYTES)
     except OSError:
         return False

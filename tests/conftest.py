@@ -1,3 +1,4 @@
+import signal
 import sys
 from pathlib import Path
 
@@ -28,6 +29,24 @@ def fake_home(tmp_path_factory, monkeypatch):
     for name in ("COPILOT_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):
         monkeypatch.delenv(name, raising=False)
     return home
+
+
+class Hung(BaseException):
+    """Raised by no_hang: not an OSError, which a build would take for a file's problem."""
+
+
+@pytest.fixture
+def no_hang():
+    """Fail a test whose build blocks (opening a FIFO) instead of hanging the suite."""
+
+    def hung(signum, frame):
+        raise Hung("blocked for 20 s")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
 
 
 @pytest.fixture

@@ -602,7 +602,15 @@ def test_status_of_nothing_says_what_to_do(tmp_path, claude_home, monkeypatch):
     # each source has the keys it has once an index is built ("exists" was left out)
     assert found["sources"] and all(
         set(s)
-        == {"path", "agent", "exists", "files", "files_without_transcript", "files_with_rows_kept"}
+        == {
+            "path",
+            "agent",
+            "exists",
+            "files",
+            "files_without_transcript",
+            "files_with_rows_kept",
+            "read_by_last_build",
+        }
         for s in found["sources"]
     )
     assert found["advice"][0].startswith("No index at ")
@@ -644,6 +652,7 @@ def test_status_of_an_index_with_everything_installed(tmp_path, projects, claude
             "files": 3,
             "files_without_transcript": 1,
             "files_with_rows_kept": 0,
+            "read_by_last_build": True,
         }
     ]
     assert found["hook_installed"] and found["hook"]["events"] == [
@@ -656,6 +665,70 @@ def test_status_of_an_index_with_everything_installed(tmp_path, projects, claude
     ]
     assert found["skill_installed"]
     assert found["advice"] == []
+
+
+def test_status_lists_every_source_the_index_holds(tmp_path, projects, claude_home):
+    """After `build --agent codex`, status listed only the Codex folder, as if the index
+    held nothing else: it lists every source any build read that the index holds files of,
+    and says which the last build did not read; an index built before builds recorded
+    them (no `sources` in _build_state) gets each agent's folder from its files."""
+    from conftest import FIXTURES
+
+    corpus(projects)
+    rollouts = tmp_path / "codex" / "sessions"
+    shutil.copytree(FIXTURES / "codex" / "sessions", rollouts)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects, rollouts)
+    build_index(db_path, rollouts)
+    here = {"exists": True, "files_without_transcript": 0, "files_with_rows_kept": 0}
+    codex = {"path": str(rollouts), "agent": "codex", **here, "files": 1}
+    claude = {"path": str(projects), "agent": "claude", **here, "files": 3}
+    assert status_json(db_path)["sources"] == [
+        {**codex, "read_by_last_build": True},
+        {**claude, "read_by_last_build": False},
+    ]
+    text = CliRunner().invoke(cli.cli, ["status", str(db_path)]).stdout
+    assert [line for line in text.splitlines() if line.startswith("source:")] == [
+        f"source:     {rollouts} (codex, 1 files indexed, 0 of them deleted since)",
+        f"source:     {projects} (claude, 3 files indexed, 0 of them deleted since,"
+        " not read by the last build)",
+    ]
+    build_index(db_path, projects / "-home-dev-b")  # one project's folder: counted once
+    assert status_json(db_path)["sources"] == [
+        {**claude, "path": str(projects / "-home-dev-b"), "files": 2, "read_by_last_build": True},
+        {**codex, "read_by_last_build": False},
+        {**claude, "files": 1, "read_by_last_build": False},
+    ]
+    build_index(db_path, rollouts)
+    conn = sqlite3.connect(db_path)
+    with conn:
+        conn.execute("DELETE FROM _build_state WHERE name = 'sources'")
+    conn.close()
+    assert status_json(db_path)["sources"] == [
+        {**codex, "read_by_last_build": True},
+        {**claude, "read_by_last_build": False},  # the folder its two projects share
+    ]
+
+
+@pytest.mark.parametrize("name", ["sources", "last_build"])
+def test_a_build_state_that_is_not_json_is_no_traceback(tmp_path, projects, claude_home, name):
+    """A hand-edited _build_state value (not JSON) ended `pastfix status` and the next
+    build with a traceback; both go on as if it were not there, and the build writes it
+    anew."""
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    conn = sqlite3.connect(db_path)
+    with conn:
+        conn.execute("UPDATE _build_state SET value = '[1' WHERE name = ?", [name])
+    conn.close()
+    assert [s["files"] for s in status_json(db_path)["sources"] if s["path"] == str(projects)] == [
+        3
+    ]
+    build_index(db_path, projects)
+    found = status_json(db_path)
+    assert found["last_build"]["sources"] == [{"path": str(projects), "agent": "claude"}]
+    assert [(s["path"], s["files"]) for s in found["sources"]] == [(str(projects), 3)]
 
 
 def test_status_says_when_the_hook_reads_another_index(tmp_path, projects, claude_home):

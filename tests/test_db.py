@@ -816,6 +816,7 @@ def test_build_after_an_interrupted_one_refreshes_the_error_index(db_path, proje
         ("redact",),
         ("redaction_version",),
         ("signature_version",),
+        ("sources",),
     ]
 
 
@@ -1206,9 +1207,126 @@ def test_a_forced_build_keeps_the_rows_of_a_file_it_cannot_open(db_path, project
     assert snapshot(db_path) == snapshot(clean)
 
 
-def test_a_read_failing_halfway_through_a_rewrite_keeps_the_old_rows(
-    db_path, projects, monkeypatch
+@pytest.mark.parametrize("which", ["first", "last"])
+@pytest.mark.parametrize("how", ["read", "parse", "not OSError"])
+def test_a_forced_build_keeps_the_rows_of_a_file_whose_read_fails_halfway(
+    db_path, projects, monkeypatch, processes, how, which
 ):
+    """A forced build cleared every file it reads again before reading it: one that
+    opened, then failed part-way (EIO from the disk, a reader giving up), lost its rows.
+    Now they stay as they were, and the file is told, as one that cannot open is.
+    (The last file in path order is the helper's, with two processes.)"""
+    grown = grown_session(projects)
+    other = projects / "-home-dev-app" / "other.jsonl"
+    write_jsonl(other, failing_session("other", 2, "EPERM: not allowed", "Fix it"))
+    path, sid = (grown, SID) if which == "first" else (other, "other")
+    build_index(db_path, projects)
+    before = snapshot(db_path)
+    if how == "read":
+        real_open = pdb._open_regular
+
+        class Failing:
+            def __init__(self, f):
+                self.f = f
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self.f.close()
+
+            def read(self, *args):
+                raise OSError(5, "Input/output error")
+
+            def __getattr__(self, name):
+                return getattr(self.f, name)
+
+        def failing_open(name):
+            f = real_open(name)
+            return Failing(f) if str(name) == str(path) else f
+
+        monkeypatch.setattr(pdb, "_open_regular", failing_open)
+    else:
+        real_parse = transcripts.parse_lines
+
+        def failing_parse(data, *args, default_session_id=None, **kwargs):
+            if default_session_id == sid:
+                raise OSError(5, "Input/output error") if how == "parse" else ValueError("bad")
+            return real_parse(data, *args, default_session_id=default_session_id, **kwargs)
+
+        monkeypatch.setattr(transcripts, "parse_lines", failing_parse)
+    stats = build_index(db_path, projects, force=True)
+    reason = "Input/output error" if how != "not OSError" else "ValueError: bad"
+    assert stats.problem_examples == [f"{path}: cannot read: {reason}; its rows are kept"]
+    assert query(db_path, "SELECT path, reason FROM problems WHERE file_id IS NULL") == [
+        (str(path), f"cannot read: {reason}; its rows are kept")
+    ]
+    after = snapshot(db_path)
+    assert {k: v for k, v in after.items() if k != "problems"} == {
+        k: v for k, v in before.items() if k != "problems"
+    }
+    monkeypatch.undo()
+    build_index(db_path, projects, force=True)
+    clean = db_path.with_name("clean.db")
+    build_index(clean, projects)
+    assert snapshot(db_path) == snapshot(clean)
+
+
+@pytest.mark.parametrize("change", ["truncated", "rewritten shorter", "replaced"])
+def test_a_file_changed_after_a_forced_build_planned_keeps_its_rows(
+    db_path, projects, monkeypatch, processes, change
+):
+    """A forced build decides from its plan which files to set aside, then clears the
+    rest before reading them: a transcript cut short after planning (Claude Code rewriting
+    it, an editor) was read as it is then, and every row it no longer held was lost (654
+    messages of a real session). It is told and keeps its rows, for the next build to read
+    as the rewrite it is; one that only grew meanwhile (a live session) is read as usual."""
+    grown = grown_session(projects)
+    other = projects / "-home-dev-app" / "other.jsonl"
+    write_jsonl(other, failing_session("other", 2, "EPERM: not allowed", "Fix it"))
+    live = projects / "-home-dev-app" / "live.jsonl"
+    write_jsonl(live, failing_session("live", 2, "EBUSY: busy", "Wait"))
+    build_index(db_path, projects)
+    before = snapshot(db_path)
+    real_plan = pdb._Builder._plan
+    changed = []
+
+    def plan_then_change(self):
+        planned = real_plan(self)
+        if changed:
+            return planned
+        changed.append(grown)
+        lines = grown.read_bytes().splitlines(keepends=True)
+        if change == "truncated":
+            grown.write_bytes(b"")
+        elif change == "rewritten shorter":
+            grown.write_bytes(b"".join(lines[:3]))
+        else:
+            grown.unlink()
+            grown.write_bytes(b"".join(lines[1:]))
+        write_jsonl(live, [say("late", "live", "one more line", "2026-01-02T00:00:00Z")], "a")
+        return planned
+
+    monkeypatch.setattr(pdb._Builder, "_plan", plan_then_change)
+    stats = build_index(db_path, projects, force=True)
+    told = f"{grown}: cannot read: changed since the build planned; its rows are kept"
+    empty = [f"{grown}: empty file"] if change == "truncated" else []
+    assert stats.problem_examples == [*empty, told]
+    after = snapshot(db_path)
+    for table in ("messages", "tool_results", "sessions"):
+        assert set(before[table]) - set(after[table]) <= {
+            row for row in before[table] if "live" in repr(row)
+        }, table
+    assert query(db_path, "SELECT count(*) FROM messages WHERE uuid = 'late'") == [(1,)]
+    assert error_hits(db_path, "ENOENT")
+
+
+@pytest.mark.parametrize("error", [OSError(5, "Input/output error"), ValueError("bad")])
+def test_a_read_failing_halfway_through_a_rewrite_keeps_the_old_rows(
+    db_path, projects, monkeypatch, error
+):
+    """Not an OSError either (a decode error no reader caught): the build went down with
+    a traceback, every other file unread; now it is this file's problem alone."""
     path = grown_session(projects)
     build_index(db_path, projects)
     before = snapshot(db_path)
@@ -1216,11 +1334,12 @@ def test_a_read_failing_halfway_through_a_rewrite_keeps_the_old_rows(
     real_parse = transcripts.parse_lines
 
     def failing_parse(*args, **kwargs):
-        raise OSError(5, "Input/output error")
+        raise error
 
     monkeypatch.setattr(transcripts, "parse_lines", failing_parse)
     stats = build_index(db_path, projects)
-    assert stats.problem_examples == [f"{path}: cannot read: Input/output error"]
+    why = "Input/output error" if isinstance(error, OSError) else "ValueError: bad"
+    assert stats.problem_examples == [f"{path}: cannot read: {why}"]
     after = snapshot(db_path)
     assert {k: v for k, v in after.items() if k != "problems"} == {
         k: v for k, v in before.items() if k != "problems"

@@ -3,6 +3,7 @@ hand-written shapes the corpus lacks (tests/data/gemini), re-reads of changed fi
 mutated input, the AfterTool hook and its install."""
 
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -685,3 +686,33 @@ def test_a_rewound_session_keeps_the_prompts_it_repeats(tmp_path):
         again = build(db, gemini, more=force)
         assert (again["rows_kept"], again["duplicates"]) == (0, 0)
         assert snapshot(db)["messages"] == before
+
+
+@pytest.mark.parametrize(
+    "name", ["tmp/app/.project_root", "projects.json", "tmp/app/checkpoint-fix%20build.json"]
+)
+def test_a_fifo_beside_the_chats_neither_blocks_a_build_nor_loses_rows(
+    fixture_db, home, no_hang, name
+):
+    """A build reads more than the chat files: a project's .project_root, projects.json, the
+    head of its checkpoints (for logs.json's project). Opened with open(), one made a FIFO
+    blocked the build for good; now it is read as a file that is not there."""
+    before = rows(fixture_db, "SELECT session_id FROM sessions ORDER BY 1")
+    (home / name).unlink()
+    os.mkfifo(home / name)
+    build(fixture_db, home, more=["--force"])
+    assert rows(fixture_db, "SELECT session_id FROM sessions ORDER BY 1") == before
+
+
+def test_a_forced_build_keeps_the_project_a_file_beside_the_chats_gave(fixture_db, home):
+    """A session's project can come from a file beside its own (.project_root, projects.json,
+    a checkpoint's head, for logs.json): gone since, a forced build read the unchanged file
+    again without it and dropped the project the index held. The rows the new read of such
+    a file (read whole) no longer gives are kept, as an incremental build keeps them."""
+    assert one(fixture_db, "SELECT project FROM sessions WHERE session_id = ?", C) == "/home/u/app"
+    (home / "tmp" / "app" / ".project_root").unlink()
+    (home / "projects.json").write_text('{"projects": {}}')
+    build(fixture_db, home)
+    assert one(fixture_db, "SELECT project FROM sessions WHERE session_id = ?", C) == "/home/u/app"
+    build(fixture_db, home, more=["--force"])
+    assert one(fixture_db, "SELECT project FROM sessions WHERE session_id = ?", C) == "/home/u/app"

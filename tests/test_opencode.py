@@ -953,3 +953,28 @@ def test_a_session_deleted_from_the_database_is_kept_by_every_build(tmp_path, db
     assert index_rows(db_path, count, [second]) == [(kept,)]
     assert index_rows(db_path, deleted, [second]) == [(1,)]
     writer.close()
+
+
+@pytest.mark.parametrize("which", ["part", "wal"])
+def test_a_fifo_for_a_part_or_the_wal_neither_blocks_a_build_nor_loses_rows(
+    tmp_path, db_path, no_hang, which
+):
+    """A message's part files and the database's -wal are read beside the file the build
+    opened (refusing a FIFO): opened with open(), a FIFO blocked the build for good."""
+    data = tmp_path / "opencode"
+    shutil.copytree(STORAGE, data / "storage")
+    make_db(data / "opencode.db").close()
+    build_index(db_path, data)
+    held = (
+        "SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM tool_calls),"
+        " (SELECT count(*) FROM tool_results), (SELECT count(*) FROM sessions)"
+    )
+    before = index_rows(db_path, held)
+    if which == "part":
+        name = next((data / "storage" / "part").glob("msg_*/prt_*.json"))
+    else:
+        name = data / "opencode.db-wal"
+    name.unlink(missing_ok=True)
+    os.mkfifo(name)
+    build_index(db_path, data, force=True)
+    assert index_rows(db_path, held) == before

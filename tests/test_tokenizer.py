@@ -145,6 +145,29 @@ def test_tokenizer_with_forced_and_redaction_builds(tmp_path, db_path):
     assert fts_sessions(db_path, "messages_fts", "fix") == ["zh", "ja", "ko"]
 
 
+@pytest.mark.parametrize("force", [True, False])
+def test_a_build_that_fails_after_changing_the_tokenizer_leaves_both_indexes_full(
+    tmp_path, db_path, monkeypatch, force
+):
+    """A forced build left the new full-text tables empty for itself to fill, in a
+    transaction of its own: failing then (a full disk, Ctrl-C), it left every message and
+    failure unsearchable, for good, since no later build fills them again from the rows."""
+    projects = cjk_projects(tmp_path / "projects")
+    build_index(db_path, projects)
+
+    def full(*args):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(pdb._Builder, "run", full)
+    with pytest.raises(pdb.BuildError, match="disk is full"):
+        build_index(db_path, projects, tokenizer="trigram", force=force)
+    monkeypatch.undo()
+    assert fts_sessions(db_path, "messages_fts", '"数据库"') == ["zh"]
+    assert fts_sessions(db_path, "tool_errors_fts", '"数据库"') == ["zh"]
+    build_index(db_path, projects)
+    assert fts_sessions(db_path, "messages_fts", "fixed") == ["zh", "ja", "ko"]
+
+
 def test_cli_tokenizer_option(tmp_path, db_path):
     projects = cjk_projects(tmp_path / "projects")
     runner = CliRunner()

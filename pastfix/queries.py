@@ -1682,10 +1682,13 @@ where session_id = ? and (tool_use_id in (select value from json_each(?))
                           or message_uuid in (select value from json_each(?)))
 order by timestamp, id
 """
+# A session's failures, each with its key line: the line the list on its page shows, as
+# a find card does (the first line is `Exit code N` for every shell failure, and nothing
+# for a Claude Code 1.0.21 result that starts with a progress line's carriage return).
 SESSION_FAILURES_SQL = """
 select tr.tool_use_id, tr.timestamp, c.name as tool,
   coalesce(c.command, c.file_path, c.description) as target,
-  substr(tr.content, 1, 200) as error
+  substr(tr.content, 1, 200) as error, error_key_line(tr.content) as key_line
 from tool_results tr indexed by idx_tr_session_errors
 left join tool_calls c on c.tool_use_id = tr.tool_use_id
 where tr.session_id = ? and tr.is_error = 1

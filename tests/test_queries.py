@@ -1497,6 +1497,15 @@ def test_session_page(conn):
     assert calls["t3"]["fix"] == {"remedy_of": ["t1"], "confirms": ["t1"]}
 
 
+def test_the_session_pages_failures_say_what_failed_not_the_exit_code(conn):
+    # Every shell failure starts `Exit code N`, which the list of a session's failures
+    # showed for each of them (12 failed calls of a Codex session, all `Exit code 2`);
+    # a Claude Code 1.0.21 result that starts with a progress line's `\r` showed nothing.
+    failure = session_page(conn, "s1")["failures"][0]
+    assert failure["error"] == ENOENT
+    assert failure["key_line"] == ENOENT.splitlines()[1]  # Error: ENOENT: ...
+
+
 @pytest.mark.parametrize(
     "tool, tool_input, parts",
     [

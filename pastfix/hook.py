@@ -67,7 +67,7 @@ GOOD_MATCHES = ("signature", "all words")
 # Rows asked of find_past_fix; those of the calling session (or, in a replay, of a
 # later time) are dropped from them.
 CANDIDATES = 30
-# Past sessions described in full, and the most characters of context.
+# Past sessions described in full (each once), and the most characters of context.
 SHOWN = 2
 MAX_CONTEXT = 1500
 # A key line needs this many words that are not placeholders to be worth recalling.
@@ -177,8 +177,13 @@ def context(rows: list[dict[str, Any]]) -> str:
         f" {len(sessions)} other session{'s' * (len(sessions) != 1)}"
         f" ({', '.join(s[:8] for s in list(sessions)[:6])}{', …' if len(sessions) > 6 else ''})."
     )
+    # The best row of each of the first SHOWN sessions: a session's other rows (another
+    # signature of the same error, matched by its words) would say it twice.
+    best: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        best.setdefault(row["session_id"], row)
     blocks = []
-    for row in rows[:SHOWN]:
+    for row in list(best.values())[:SHOWN]:
         how = "same error signature" if row["matched"] == "signature" else "same words"
         blocks.append(
             "\n".join(

@@ -198,6 +198,19 @@ def project_of_dir(agent: str | None, project_dir: str) -> str | None:
     return read(project_dir) if read else None
 
 
+# The longest title a first prompt gives a session; a longer one is cut, with an ellipsis.
+TITLE_CHARS = 200
+
+
+def prompt_title(agent: str | None, text: str) -> str:
+    """A session's title from its first prompt (REFRESH_SESSIONS_SQL): what the agent's
+    reader says it asks (its `prompt_request`), else all of it, cut to TITLE_CHARS."""
+    known = AGENTS.get(agent or CLAUDE)
+    request = getattr(known.reader, "prompt_request", None) if known else None
+    title = request(text) if request else text
+    return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1].rstrip(" ") + "…"
+
+
 # Agents that store large tool output in files beside a transcript: how the build
 # puts that text in place of the marker the transcript keeps (before prepare()).
 def side_outputs(agent: str) -> Callable[[Batch, SourceFile], list[PersistedOutput]] | None:

@@ -235,13 +235,13 @@ SELECT t.session_id,
         (SELECT sm.value FROM messages m JOIN session_meta sm ON sm.leaf_uuid = m.uuid
          WHERE m.session_id = t.session_id AND sm.key = 'summary'
          ORDER BY m.timestamp DESC, sm.value LIMIT 1),
-        -- a first prompt as title: 200 characters at most, a cut one ending in an ellipsis
-        (SELECT CASE WHEN length(text) > 200 THEN rtrim(substr(text, 1, 199)) || '…' ELSE text END
+        -- a first prompt as title: what it asks, 200 characters at most (agents.prompt_title)
+        (SELECT prompt_title((SELECT agent FROM source_files WHERE id = messages.file_id), text)
          FROM messages WHERE session_id = t.session_id
          AND kind = 'prompt' AND is_meta = 0 AND is_sidechain = 0 AND text > ''
          AND substr(text, 1, 1) != '<' AND {NOT_INTERRUPTED_SQL}
          ORDER BY timestamp, line_no LIMIT 1),
-        (SELECT CASE WHEN length(text) > 200 THEN rtrim(substr(text, 1, 199)) || '…' ELSE text END
+        (SELECT prompt_title((SELECT agent FROM source_files WHERE id = messages.file_id), text)
          FROM messages WHERE session_id = t.session_id
          AND kind = 'prompt' AND is_meta = 0 AND text > '' AND substr(text, 1, 1) != '<'
          AND {NOT_INTERRUPTED_SQL} ORDER BY timestamp, line_no LIMIT 1)),
@@ -492,6 +492,7 @@ def connect(path: str | Path, create: bool = True) -> Connection:
         raise
     # Here, not only in refresh_sessions: see there.
     conn.create_function("project_of_dir", 2, agents.project_of_dir, deterministic=True)
+    conn.create_function("prompt_title", 2, agents.prompt_title, deterministic=True)
     return conn
 
 
@@ -941,6 +942,7 @@ def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
     """Recompute the sessions rows of `session_ids` from their messages and metadata."""
     try:
         conn.create_function("project_of_dir", 2, agents.project_of_dir, deterministic=True)
+        conn.create_function("prompt_title", 2, agents.prompt_title, deterministic=True)
     except sqlite3.OperationalError:
         # Defined already (connect does), and not to be redefined now: an FTS5
         # 'rebuild' keeps a statement active until the transaction ends (reredact).

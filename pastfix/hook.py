@@ -172,10 +172,11 @@ def context(rows: list[dict[str, Any]]) -> str:
     for row in rows:
         sessions[row["session_id"]] = sessions.get(row["session_id"], 0) + row["occurrences"]
     times = sum(sessions.values())
+    named = ", ".join(s[: queries.SESSION_PREFIX_CHARS] for s in list(sessions)[:6])
     head = (
         f"pastfix: this error was seen before, {times} time{'s' * (times != 1)} in"
         f" {len(sessions)} other session{'s' * (len(sessions) != 1)}"
-        f" ({', '.join(s[:8] for s in list(sessions)[:6])}{', …' if len(sessions) > 6 else ''})."
+        f" ({named}{', …' if len(sessions) > 6 else ''})."
     )
     # The best row of each of the first SHOWN sessions: a session's other rows (another
     # signature of the same error, matched by its words) would say it twice.

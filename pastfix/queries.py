@@ -1652,6 +1652,23 @@ def has_session(conn: sqlite3.Connection, session_id: str) -> bool:
     return conn.execute(SESSION_SQL, [session_id]).fetchone() is not None
 
 
+# The hook names the sessions it counts by their first 8 characters (hook.context).
+SESSION_PREFIX_CHARS = 8
+SESSION_PREFIX_SQL = (
+    "select session_id from sessions where session_id >= ?1 and session_id < ?1 || char(1114111)"
+    " order by session_id limit 2"
+)
+
+
+def session_of_prefix(conn: sqlite3.Connection, prefix: str) -> str | None:
+    """The one session whose id starts with `prefix`, of SESSION_PREFIX_CHARS or more; None
+    when no session's does, or more than one's."""
+    if len(prefix) < SESSION_PREFIX_CHARS:
+        return None
+    found = conn.execute(SESSION_PREFIX_SQL, [prefix]).fetchall()
+    return str(found[0][0]) if len(found) == 1 else None
+
+
 SESSION_MESSAGE_IDS_SQL = (
     "select id, uuid from messages where session_id = ? order by timestamp, id"
 )

@@ -244,7 +244,12 @@ SELECT t.session_id,
         (SELECT prompt_title((SELECT agent FROM source_files WHERE id = messages.file_id), text)
          FROM messages WHERE session_id = t.session_id
          AND kind = 'prompt' AND is_meta = 0 AND text > '' AND substr(text, 1, 1) != '<'
-         AND {NOT_INTERRUPTED_SQL} ORDER BY timestamp, line_no LIMIT 1)),
+         AND {NOT_INTERRUPTED_SQL} ORDER BY timestamp, line_no LIMIT 1),
+        -- a session of slash commands only: the first, as typed (`/init`)
+        (SELECT prompt_title((SELECT agent FROM source_files WHERE id = messages.file_id), text)
+         FROM messages WHERE session_id = t.session_id
+         AND kind = 'prompt' AND is_meta = 0 AND text LIKE '<command-%</command-name>%'
+         ORDER BY timestamp, line_no LIMIT 1)),
     (SELECT min(timestamp) FROM messages WHERE session_id = t.session_id),
     (SELECT max(timestamp) FROM messages WHERE session_id = t.session_id),
     coalesce(

@@ -298,6 +298,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("safe_fts", 3, safe_fts, deterministic=True)
     conn.create_function("like_anchor", 1, like_anchor, deterministic=True)
     conn.create_function("call_input", 1, call_input, deterministic=True)
+    conn.create_function("patch_of", 1, patch_of, deterministic=True)
     conn.create_function("error_signature", 1, _text_of(signatures.signature), deterministic=True)
     conn.create_function("error_key_line", 1, _text_of(signatures.key_line), deterministic=True)
     conn.create_function("error_excerpt", 4, error_excerpt, deterministic=True)
@@ -1140,8 +1141,9 @@ select
                                json_extract(part.value, '$.new_string'),
                                json_extract(e.input, '$.content'),
                                json_extract(e.input, '$.new_source'),
-                               -- Codex's apply_patch: the patch itself
-                               json_extract(e.input, '$.input'), ''),
+                               -- Codex's apply_patch: the patch, or the shell call
+                               -- that ran it (edit_parts)
+                               case when e.name = 'apply_patch' then patch_of(e.input) end, ''),
                       1, {FIX_TEXT_CHARS})) as edit
       from json_each(f.remedy) step
       join tool_calls e on e.tool_use_id = json_extract(step.value, '$.tool_use_id')
@@ -2019,6 +2021,14 @@ def edit_parts(tool: str, tool_input: str | None) -> list[dict[str, str]]:
         if isinstance(old, str) and isinstance(new, str) and (old or new):
             edits.append({"old": old, "new": new})
     return edits
+
+
+def patch_of(tool_input: str | None) -> str | None:
+    """The patch of a Codex apply_patch call (find_past_fix's fix_edits): the tool's input,
+    or the shell command that ran apply_patch with it (Codex 0.3x's `shell`, 0.98's
+    `exec_command`: the fifth held-out set), whose patch the card showed no line of."""
+    parts = edit_parts("apply_patch", tool_input)
+    return parts[0]["patch"] if parts else None
 
 
 # A path at the end of pasted text: `src/app.py`, `/home/u/x.ts:12:5`, `'./lib/a.js'`.

@@ -2228,6 +2228,53 @@ def test_find_past_fix_finds_a_codex_failure_and_its_fix(both_agents):
     assert {r["resume"].split()[0] for r in claude} == {"claude"}
 
 
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        # Codex 0.3x's shell, as Codex 0.35 and 0.38 ran it (the fifth held-out set)
+        {"command": ["bash", "-lc", "apply_patch << 'PATCH'\n{patch}PATCH"]},
+        # exec_command's cmd
+        {"cmd": "apply_patch <<'EOF'\n{patch}EOF\n"},
+    ],
+)
+def test_a_patch_a_shell_ran_is_the_fixs_edit(tmp_path, arguments):
+    """A patch given to apply_patch through the shell was found as the fix's edit, but its
+    lines were not: the find card showed an empty diff, `pastfix find` and the hook a bare
+    `fix: edit package.json`, as only the apply_patch tool's own input was read."""
+    [rollout] = CODEX_SESSIONS.glob("*/*/*/*.jsonl")
+    lines = rollout.read_text().splitlines(keepends=True)
+    [i] = [n for n, line in enumerate(lines) if '"name":"apply_patch"' in line]
+    item = json.loads(lines[i])
+    patch = item["payload"]["input"]
+    ran = {
+        key: [w.replace("{patch}", patch) for w in value]
+        if isinstance(value, list)
+        else value.replace("{patch}", patch)
+        for key, value in arguments.items()
+    }
+    item["payload"] = {
+        "type": "function_call",
+        "name": "shell" if "command" in ran else "exec_command",
+        "arguments": json.dumps(ran),
+        "call_id": "call_patch1",
+    }
+    lines[i] = json.dumps(item) + "\n"
+    lines[i + 1] = lines[i + 1].replace('"custom_tool_call_output"', '"function_call_output"')
+    copy = tmp_path / "sessions" / rollout.relative_to(CODEX_SESSIONS)
+    copy.parent.mkdir(parents=True)
+    copy.write_text("".join(lines))
+    build_index(tmp_path / "index.db", tmp_path / "sessions")
+    conn = queries.connect(tmp_path / "index.db")
+    [row] = queries.find_past_fix(conn, 'npm ERR! Missing script: "tests"')
+    [edit] = row["fix_edits"]
+    assert (edit["tool"], edit["file_path"]) == ("apply_patch", "package.json")
+    assert [queries.edit_lines(e) for e in row["fix_edits"]] == [
+        [("-", '    "tst": "jest"'), ("+", '    "test": "jest"')]
+    ]
+    card = queries.format_hit(1, row)
+    assert '             - "tst": "jest"\n             + "test": "jest"' in card
+
+
 def test_codex_sessions_in_recurring_errors_and_session_pages(both_agents):
     found = queries.run(both_agents, "recurring_errors", project="", noise="")
     agents = {r["signature"]: r["agents"] for r in found}

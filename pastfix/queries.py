@@ -1202,6 +1202,26 @@ _OUTPUT_HIT_COLUMNS = f"""  c.name as tool,
   tr.tool_use_id,
   tr.session_id"""
 
+# Lines of an excerpt a page shows above the line that holds the text: the 200 characters
+# before it are ten short lines of a build log's YAML, which filled a hit's box (12em,
+# scrolled) on the page over every index and left the text out of sight.
+EXCERPT_LEAD_LINES = 2
+
+
+def excerpt_lead(excerpt: str, pattern: str) -> str:
+    """An excerpt of _OUTPUT_HIT_COLUMNS from EXCERPT_LEAD_LINES above the line holding
+    `pattern` (found as the query finds it, any case), with an ellipsis for what it cut."""
+    found = re.search(re.escape(pattern), excerpt, re.IGNORECASE) if pattern else None
+    if found is None:
+        return excerpt
+    start = found.start()
+    for _ in range(EXCERPT_LEAD_LINES + 1):
+        start = excerpt.rfind("\n", 0, start)
+        if start < 0:
+            return excerpt
+    return "…" + excerpt[start + 1 :]
+
+
 SESSION_TOOL_OUTPUT_SQL = f"""
 -- Every tool result of one session (failed or not) containing the text, in order.
 select

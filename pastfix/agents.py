@@ -13,6 +13,7 @@ labels and tool roles, not the readers.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -42,6 +43,11 @@ class Agent(NamedTuple):
     # A pattern the session id must match in full for `resume` to apply (None: every
     # id): an agent can store sessions of its own that its resume command cannot open.
     resumable: str | None = None
+    # Whether `resume` takes the name of the session's transcript file (`<id>.jsonl`) rather
+    # than the session id of its lines: Claude Code 1.0.x wrote a resumed session's lines,
+    # under their new sessionId, into the file it resumed (a 1.0.21 file of the fifth
+    # held-out set holds six sessions), and `claude --resume` opens a file by its name.
+    resume_by_file: bool = False
 
     @property
     def reader(self) -> Reader:
@@ -72,6 +78,7 @@ AGENTS: dict[str, Agent] = {
                 # Claude Code's shell tool on Windows
                 "PowerShell": SHELL,
             },
+            resume_by_file=True,
         ),
         Agent(
             "codex",
@@ -170,14 +177,36 @@ def badge(agent: str | None) -> str:
     return "" if (agent or CLAUDE) == CLAUDE else label(agent)
 
 
-def resume_command(agent: str | None, session_id: str) -> str | None:
-    """The command that reopens a session of `agent`, None when it has none."""
+def resume_command(
+    agent: str | None, session_id: str, source_paths: str | None = None
+) -> str | None:
+    """The command that reopens a session of `agent`, None when it has none.
+
+    `source_paths`: the session's files (sessions.source_paths, a JSON list), for an agent
+    that resumes a session by its file's name (Agent.resume_by_file)."""
     known = AGENTS.get(agent or CLAUDE)
     if not known or not known.resume:
         return None
+    if known.resume_by_file and source_paths:
+        session_id = _file_session(session_id, json.loads(source_paths))
     if known.resumable and not re.fullmatch(known.resumable, session_id):
         return None
     return known.resume.format(session_id)
+
+
+# A session's own transcript file, named by its id (a subagent's `agent-*.jsonl` is not).
+_SESSION_FILE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl")
+
+
+def _file_session(session_id: str, paths: object) -> str:
+    """The session id a session's transcript file is named by: its own when one of its
+    files is, else the one session file it is in."""
+    names = {
+        Path(p).stem
+        for p in (paths if isinstance(paths, list) else [])
+        if isinstance(p, str) and _SESSION_FILE.fullmatch(Path(p).name)
+    }
+    return names.pop() if session_id not in names and len(names) == 1 else session_id
 
 
 def tools(role: str) -> frozenset[str]:

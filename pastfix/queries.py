@@ -292,6 +292,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     session links of find_past_fix.
     """
     conn.create_function("resume_command", 2, agents.resume_command, deterministic=True)
+    conn.create_function("resume_command", 3, agents.resume_command, deterministic=True)
     conn.create_function("agent_label", 1, agents.label, deterministic=True)
     conn.create_function("safe_fts", 1, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 2, safe_fts, deterministic=True)
@@ -1107,7 +1108,7 @@ select
        and not exists (select 1 from tool_results r
                        where r.tool_use_id = e.tool_use_id and r.is_error = 1)
      group by e.file_path order by min(e.timestamp) limit 10)) as files_edited_after,
-  resume_command(s.agent, f.session_id) as resume,
+  resume_command(s.agent, f.session_id, s.source_paths) as resume,
   f.tool_use_id,
   ok.tool_use_id as next_ok_tool_use_id,
   case when f.same then 'signature' when f.words = 2 then 'all words'
@@ -1983,7 +1984,9 @@ def session_page(
         m["tool_results"] = orphans_of.get(m["uuid"], [])
     return {
         "session": sessions[0],
-        "resume": agents.resume_command(sessions[0].get("agent"), session_id),
+        "resume": agents.resume_command(
+            sessions[0].get("agent"), session_id, sessions[0].get("source_paths")
+        ),
         "agent_label": agents.label(sessions[0].get("agent")),
         "page": page,
         "pages": pages,

@@ -13,6 +13,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import jsonl
 import pytest
 from click.testing import CliRunner
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
@@ -2226,6 +2227,31 @@ def test_find_past_fix_finds_a_codex_failure_and_its_fix(both_agents):
     claude = queries.find_past_fix(both_agents, "ENOENT dist/index.js")
     assert {r["agent"] for r in claude} == {"claude"}
     assert {r["resume"].split()[0] for r in claude} == {"claude"}
+
+
+def test_a_session_resumed_into_an_older_file_is_resumed_by_that_files_name(tmp_path):
+    """Claude Code 1.0.x wrote the lines of a resumed session, under its new sessionId,
+    into the file it resumed (a 1.0.21 file of the fifth held-out set holds six sessions),
+    and `claude --resume` opens a transcript by its file's name: the card and the session
+    page gave `claude --resume <the line's sessionId>`, which finds no conversation."""
+    first, resumed = "9ed8d415-0000-4000-8000-000000000001", "1814a2a6-0000-4000-8000-000000000002"
+    rows = [
+        jsonl.prompt("u1", first, "set the project up", "2025-06-17T20:00:00Z"),
+        jsonl.prompt("u2", resumed, "render the site", "2025-06-17T21:00:00Z"),
+        jsonl.tool_use(
+            "a1", resumed, "t1", "Bash", {"command": "quarto render"}, "2025-06-17T21:00:01Z"
+        ),
+        jsonl.result(
+            "r1", resumed, "t1", "File references.bib not found", "2025-06-17T21:00:02Z", True
+        ),
+    ]
+    jsonl.write_jsonl(tmp_path / "projects" / "-w-its" / f"{first}.jsonl", rows)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    [row] = queries.find_past_fix(conn, "File references.bib not found")
+    assert (row["session_id"], row["resume"]) == (resumed, f"claude --resume {first}")
+    assert session_page(conn, resumed)["resume"] == f"claude --resume {first}"
+    assert session_page(conn, first)["resume"] == f"claude --resume {first}"
 
 
 @pytest.mark.parametrize(

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sqlite3
 import sys
 import time
@@ -166,8 +167,12 @@ def _fix(row: dict[str, Any]) -> list[str]:
     return lines
 
 
-def context(rows: list[dict[str, Any]]) -> str:
-    """The additionalContext for good matches: where the error was seen, what fixed it."""
+def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
+    """The additionalContext for good matches: where the error was seen, what fixed it.
+
+    `db_path`, the index the rows are from, is named in the closing line: `pastfix find`
+    without one reads ./index.db first, so from a folder holding another index, or for a
+    hook installed with --db elsewhere, it would answer from another index."""
     sessions: dict[str, int] = {}
     for row in rows:
         sessions[row["session_id"]] = sessions.get(row["session_id"], 0) + row["occurrences"]
@@ -196,7 +201,8 @@ def context(rows: list[dict[str, Any]]) -> str:
                 ]
             )
         )
-    tail = "More: `pastfix find - --json` with the error on stdin."
+    db = f" --db {shlex.quote(str(db_path))}" if db_path else ""
+    tail = f"More: `pastfix find - --json{db}` with the error on stdin."
     text = "\n".join([head, *blocks, tail])
     while len(text) > MAX_CONTEXT and len(blocks) > 1:
         blocks.pop()
@@ -288,9 +294,9 @@ def respond(
         return ""
     module = _hook_module(agent)
     if module is not None:
-        answer: str = module.hook_output(context(rows), received)
+        answer: str = module.hook_output(context(rows, db_path), received)
         return answer
-    return output(context(rows), received.get("hook_event_name", EVENT))
+    return output(context(rows, db_path), received.get("hook_event_name", EVENT))
 
 
 def refresh(db_path: Path, agent: str | None = None) -> None:

@@ -114,6 +114,21 @@ def test_a_known_error_recalls_past_sessions_and_their_fix(index):
     assert len(text) <= hook.MAX_CONTEXT
 
 
+def test_the_closing_line_names_the_index_the_hook_read(index, tmp_path):
+    """`pastfix find` without DB_PATH reads ./index.db first, then the default index: from
+    a folder holding another index (the clone where README's Quick start builds one), or
+    for a hook installed with --db elsewhere, the closing line sent the model to another
+    index than the one that matched."""
+    error = "Exit code 2\n" + TS_ERROR.format(file="lib/order.ts", line=7)
+    text = context_of(hook.respond(json.dumps(event(error)), index))
+    assert text.endswith(f"More: `pastfix find - --json --db {index}` with the error on stdin.")
+    spaced = tmp_path / "my indexes" / "index.db"
+    spaced.parent.mkdir()
+    shutil.copy(index, spaced)
+    text = context_of(hook.respond(json.dumps(event(error)), spaced))
+    assert f"`pastfix find - --json --db '{spaced}'`" in text
+
+
 def test_context_takes_each_rows_resume_command_and_patch_lines():
     row = {
         "session_id": "0195a1b2-c3d4",

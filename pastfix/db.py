@@ -210,6 +210,11 @@ INSERT_SQL = {
 # titled so) and no prompt of the fix rules (FIX_PROMPTS_SQL).
 NOT_INTERRUPTED_SQL = "text NOT LIKE '[Request interrupted by user%'"
 
+# A prompt a person typed, not one an agent wrote in tags (a command's output, a task's
+# notification, Codex's context); Claude Code in an IDE tags the file open in the editor
+# before what was typed (agents.prompt_title leaves that note out of a title).
+TYPED_SQL = "(substr(text, 1, 1) != '<' OR substr(text, 1, 5) = '<ide_')"
+
 # One row per session, recomputed from the rows of the sessions in _touched.
 REFRESH_SESSIONS_SQL = f"""
 INSERT OR REPLACE INTO sessions (session_id, project, title, first_ts, last_ts, git_branch,
@@ -239,11 +244,11 @@ SELECT t.session_id,
         (SELECT prompt_title((SELECT agent FROM source_files WHERE id = messages.file_id), text)
          FROM messages WHERE session_id = t.session_id
          AND kind = 'prompt' AND is_meta = 0 AND is_sidechain = 0 AND text > ''
-         AND substr(text, 1, 1) != '<' AND {NOT_INTERRUPTED_SQL}
+         AND {TYPED_SQL} AND {NOT_INTERRUPTED_SQL}
          ORDER BY timestamp, line_no LIMIT 1),
         (SELECT prompt_title((SELECT agent FROM source_files WHERE id = messages.file_id), text)
          FROM messages WHERE session_id = t.session_id
-         AND kind = 'prompt' AND is_meta = 0 AND text > '' AND substr(text, 1, 1) != '<'
+         AND kind = 'prompt' AND is_meta = 0 AND text > '' AND {TYPED_SQL}
          AND {NOT_INTERRUPTED_SQL} ORDER BY timestamp, line_no LIMIT 1),
         -- a session of slash commands only: the first, as typed (`/init`)
         (SELECT prompt_title((SELECT agent FROM source_files WHERE id = messages.file_id), text)

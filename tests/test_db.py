@@ -1859,7 +1859,7 @@ def test_a_title_cut_from_a_long_first_prompt_ends_in_an_ellipsis(tmp_path):
     assert titles["fits"] == "x" * 200
 
 
-def test_a_session_of_slash_commands_only_is_titled_with_the_first_as_typed(tmp_path):
+def test_a_session_begun_by_a_slash_command_or_in_the_ide_is_titled_as_typed(tmp_path):
     """A session begun by a slash command takes its first typed prompt as its title; one
     of commands only had none, and its page was headed by its id: a Claude Code 1.0.21
     file of the fifth held-out set holds a session of `/init` and one of `/exit`."""
@@ -1874,7 +1874,16 @@ def test_a_session_of_slash_commands_only_is_titled_with_the_first_as_typed(tmp_
         "<command-name>/model</command-name>\n   <command-message>model</command-message>\n"
         "   <command-args>sonnet</command-args>"
     )
-    sessions = {"init": [init], "model": [model], "typed": [model, "fix the tests"]}
+    ide = (  # Claude Code in VS Code: the file open in the editor, then the prompt
+        "<ide_opened_file>The user opened the file /w/app/spec.rb in the IDE. This may or may"
+        " not be related to the current task.</ide_opened_file>\n\nLook at commit c9d374b"
+    )
+    sessions = {
+        "init": [init],
+        "model": [model],
+        "typed": [model, "fix the tests"],
+        "ide": [ide, "give it to me in markdown"],
+    }
     for session_id, texts in sessions.items():
         lines = [
             {
@@ -1891,7 +1900,14 @@ def test_a_session_of_slash_commands_only_is_titled_with_the_first_as_typed(tmp_
     titles = dict(
         sqlite3.connect(tmp_path / "index.db").execute("select session_id, title from sessions")
     )
-    assert titles == {"init": "/init", "model": "/model sonnet", "typed": "fix the tests"}
+    assert titles == {
+        "init": "/init",
+        "model": "/model sonnet",
+        "typed": "fix the tests",
+        # the first prompt, not the next one, which was the title (2 sessions untitled and
+        # 1 titled by its third prompt, of one person in the first held-out set)
+        "ide": "Look at commit c9d374b",
+    }
 
 
 @pytest.mark.skipif(

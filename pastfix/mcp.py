@@ -202,7 +202,11 @@ def create_server(db_path: Path) -> MCPServer:
             try:
                 if name == "find_past_fix":
                     error, limit = str(params["error"]), int(str(params["limit"]))
-                    return result(name, queries.find_past_fix(conn, error, limit), error)
+                    rows = queries.find_past_fix(conn, error, limit)
+                    unbuilt = None if queries.seen_before(rows) else queries.unbuilt(conn, db_path)
+                    if unbuilt:  # not "not seen before": nothing is there yet
+                        raise ToolError(unbuilt)
+                    return result(name, rows, error)
                 session = str(params.get("session_id", ""))
                 if session and not queries.has_session(conn, session):
                     # The first characters the hook names a session by are that session.

@@ -890,6 +890,23 @@ def seen_before(rows: list[dict[str, Any]]) -> bool:
     return any(row["matched"] != "some words" for row in rows)
 
 
+# Written by every build at its end (pastfix.db._record_build). A fresh build writes every
+# row in one transaction after the schema, so until it ends a reader sees an empty index:
+# `pastfix find` said "Not seen before" of every error meanwhile.
+BUILT_SQL = "select 1 from _build_state where name = 'last_build'"
+# What `pastfix find`, the MCP server and `pastfix status` say of such an index.
+UNBUILT = (
+    "{path} holds nothing yet: no build of it has finished (the first may still be"
+    " running, or was stopped): wait for it, or run `pastfix build {path}`"
+)
+
+
+def unbuilt(conn: sqlite3.Connection, path: str | Path) -> str | None:
+    """What to say of an index no build has finished yet (instead of "Not seen before");
+    None for one that a build has finished."""
+    return None if conn.execute(BUILT_SQL).fetchone() else UNBUILT.format(path=path)
+
+
 def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     """What `pastfix find` and the MCP tool say of an error that was not seen before."""
     pasted = paste_text(error)

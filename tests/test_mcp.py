@@ -233,6 +233,18 @@ def test_a_session_named_by_the_8_characters_the_hook_shows_is_that_session(inde
     assert call_one(index, "session_errors", {"session_id": PAST[:4]}).is_error
 
 
+def test_an_index_no_build_has_finished_is_said_so(tmp_path):
+    """During the first build the index is empty to a reader: find_past_fix answered no
+    rows, seen_before false, which the model reads as an error never met."""
+    from pastfix import db as pdb
+
+    path = tmp_path / "index.db"
+    pdb.connect(path).close()
+    answer = call_one(path, "find_past_fix", {"error": "EISDIR: illegal operation"})
+    assert answer.is_error
+    assert f"{path} holds nothing yet: no build of it has finished" in answer.content[0].text
+
+
 def test_input_that_is_no_json_rpc_is_said_on_stderr(index):  # noqa: F811
     """`echo garbage | pastfix mcp` ended with exit 0 and no word: the SDK drops each line
     it cannot parse. A line that is not JSON-RPC is now said on stderr, and input that held

@@ -21,6 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pastfix import LATEST_MIGRATION, queries, signatures
+from pastfix import db as pdb
 from pastfix.cli import cli
 
 APP = "/home/u/app"
@@ -1690,6 +1691,22 @@ def test_cli_find_defaults_to_index_db(index_path, monkeypatch):
     assert result.stderr == (
         "Not seen before: no past failure has the signature or every word of 'nothing-like-it'.\n"
     )
+
+
+def test_an_index_no_build_has_finished_is_not_said_to_have_not_seen_the_error(tmp_path):
+    """A fresh build writes its rows in one transaction after the schema: meanwhile the
+    index is empty to a reader, and `pastfix find` said "Not seen before" of every error
+    (and exit 0), as the MCP tool said it had not been seen. A finished build that found
+    nothing still says it."""
+    path = tmp_path / "index.db"
+    pdb.connect(path).close()  # the schema, as the first build leaves it until it ends
+    said = f"{path} holds nothing yet: no build of it has finished"
+    result = CliRunner().invoke(cli, ["find", "EISDIR", str(path)])
+    assert result.exit_code == 1 and said in result.output and "Not seen" not in result.output
+    (tmp_path / "empty").mkdir()
+    build_index(path, tmp_path / "empty")
+    result = CliRunner().invoke(cli, ["find", "EISDIR", str(path)])
+    assert result.exit_code == 0 and result.stderr.startswith("Not seen before: ")
 
 
 def test_an_index_from_an_older_pastfix_asks_for_a_build(index_path, tmp_path):

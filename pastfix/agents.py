@@ -13,6 +13,7 @@ labels and tool roles, not the readers.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -42,6 +43,11 @@ class Agent(NamedTuple):
     # A pattern the session id must match in full for `resume` to apply (None: every
     # id): an agent can store sessions of its own that its resume command cannot open.
     resumable: str | None = None
+    # Whether `resume` takes the name of the session's transcript file (`<id>.jsonl`) rather
+    # than the session id of its lines: Claude Code 1.0.x wrote a resumed session's lines,
+    # under their new sessionId, into the file it resumed (a 1.0.21 file of the fifth
+    # held-out set holds six sessions), and `claude --resume` opens a file by its name.
+    resume_by_file: bool = False
 
     @property
     def reader(self) -> Reader:
@@ -72,6 +78,7 @@ AGENTS: dict[str, Agent] = {
                 # Claude Code's shell tool on Windows
                 "PowerShell": SHELL,
             },
+            resume_by_file=True,
         ),
         Agent(
             "codex",
@@ -170,14 +177,36 @@ def badge(agent: str | None) -> str:
     return "" if (agent or CLAUDE) == CLAUDE else label(agent)
 
 
-def resume_command(agent: str | None, session_id: str) -> str | None:
-    """The command that reopens a session of `agent`, None when it has none."""
+def resume_command(
+    agent: str | None, session_id: str, source_paths: str | None = None
+) -> str | None:
+    """The command that reopens a session of `agent`, None when it has none.
+
+    `source_paths`: the session's files (sessions.source_paths, a JSON list), for an agent
+    that resumes a session by its file's name (Agent.resume_by_file)."""
     known = AGENTS.get(agent or CLAUDE)
     if not known or not known.resume:
         return None
+    if known.resume_by_file and source_paths:
+        session_id = _file_session(session_id, json.loads(source_paths))
     if known.resumable and not re.fullmatch(known.resumable, session_id):
         return None
     return known.resume.format(session_id)
+
+
+# A session's own transcript file, named by its id (a subagent's `agent-*.jsonl` is not).
+_SESSION_FILE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl")
+
+
+def _file_session(session_id: str, paths: object) -> str:
+    """The session id a session's transcript file is named by: its own when one of its
+    files is, else the one session file it is in."""
+    names = {
+        Path(p).stem
+        for p in (paths if isinstance(paths, list) else [])
+        if isinstance(p, str) and _SESSION_FILE.fullmatch(Path(p).name)
+    }
+    return names.pop() if session_id not in names and len(names) == 1 else session_id
 
 
 def tools(role: str) -> frozenset[str]:
@@ -198,33 +227,33 @@ def project_of_dir(agent: str | None, project_dir: str) -> str | None:
     return read(project_dir) if read else None
 
 
-# What a tool wraps around the words the user typed, in a prompt: spec-kit's slash
-# commands (`## User Input` then the input in a ```text block, then `You **MUST** consider
-# the user input ...` and the command's outline: 5 Codex sessions of 2 people in session 9's
-# third and fourth held-out sets were titled with it), Codex's IDE extension (`# Context
-# from my IDE setup:`, the open files, then `## My request for Codex:` and the request).
-_TYPED_IN = (
-    re.compile(r"\s*## User Input\s*```[a-z]*\n(.*?)\n?```", re.DOTALL),
-    re.compile(r"\s*# Context from my IDE setup:.*?## My request for Codex:\s*(.*)", re.DOTALL),
-)
+# What a tool wraps around the words the user typed, in a prompt of any agent: spec-kit's
+# slash commands (`## User Input` then the input in a ```text block, then `You **MUST**
+# consider the user input ...` and the command's outline: 5 Codex sessions of 2 people in
+# session 9's third and fourth held-out sets were titled with it). What one agent wraps
+# (Codex's IDE extension, Claude Code's IDE note) its reader's `prompt_request` takes off.
+_TYPED_IN = re.compile(r"\s*## User Input\s*```[a-z]*\n(.*?)\n?```", re.DOTALL)
+# The longest title a first prompt gives a session; a longer one is cut, with an ellipsis.
 TITLE_CHARS = 200
 
 
-def prompt_title(text: str | None) -> str | None:
-    """A prompt as a session's title (REFRESH_SESSIONS_SQL): what the user typed of it, at
-    most TITLE_CHARS characters (a cut one ends in an ellipsis); None when they typed
-    nothing in the tool's boilerplate (a spec-kit command run without input), so that the
-    next prompt titles the session."""
+def prompt_title(agent: str | None, text: str | None) -> str | None:
+    """A prompt as a session's title (db.FIRST_PROMPT_TITLE_SQL): what it asks, as the
+    agent's reader says (its `prompt_request`), and of a spec-kit command what the user
+    typed in it, at most TITLE_CHARS characters (a cut one ends in an ellipsis); None when
+    they typed nothing in the boilerplate (a spec-kit command run without input), so that
+    the next prompt titles the session."""
     if text is None:
         return None
-    for pattern in _TYPED_IN:
-        found = pattern.match(text)
-        if found:
-            text = found.group(1).strip()
-            if not text:
-                return None
-            break
-    return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1].rstrip(" ") + "…"
+    known = AGENTS.get(agent or CLAUDE)
+    request = getattr(known.reader, "prompt_request", None) if known else None
+    title: str = request(text) if request else text
+    found = _TYPED_IN.match(title)
+    if found:
+        title = found.group(1).strip()
+        if not title:
+            return None
+    return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1].rstrip(" ") + "…"
 
 
 # Agents that store large tool output in files beside a transcript: how the build

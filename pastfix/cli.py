@@ -426,12 +426,16 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     ):
         # `pastfix find EISDIR: illegal`: "illegal not found: build it with ..." alone misled
         raise click.ClickException(f"{db_path} not found: no index has that name. {QUOTE_HINT}")
-    with open_index(index_path(db_path)) as conn:
+    conn_path = index_path(db_path)
+    with open_index(conn_path) as conn:
         try:
             rows = queries.find_past_fix(conn, error, limit)
         except queries.QueryError as e:
             raise click.ClickException(str(e)) from e
         substrings = queries.is_trigram(queries.tokenizer(conn))
+        unbuilt = None if queries.seen_before(rows) else queries.unbuilt(conn, conn_path)
+    if unbuilt:
+        raise click.ClickException(unbuilt)
     if not queries.seen_before(rows):
         click.echo(
             queries.not_seen_notice(error, rows) + ("\n" * (bool(rows) and not json_)), err=True

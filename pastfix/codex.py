@@ -120,6 +120,11 @@ _ROLLOUT = re.compile(
 # environment, AGENTS.md): not prompts typed by a person. Codex tells them apart
 # from prompts by the same prefixes.
 _CONTEXT_PREFIXES = ("<", "# AGENTS.md instructions")
+# What Codex's IDE extension puts before a prompt typed in the editor: the active file and
+# open tabs, then the request under a heading. The prompt is the person's, kept whole (the
+# files are words to search for); a session's title is its request (prompt_request).
+_IDE_CONTEXT = "# Context from my IDE setup:"
+_IDE_REQUEST = "\n## My request for Codex:"
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
 # Codex's words for a call the user refused: failures, on which the hook stays silent
@@ -533,6 +538,17 @@ def _session_meta(payload: _Payload, line_no: int, context: _Context, batch: Bat
     ):
         if value:
             batch.meta.append(SessionMeta(context.session_id, line_no, key, value))
+
+
+def prompt_request(text: str) -> str:
+    """What a prompt asks, for a session's title (pastfix.agents.prompt_title): the request
+    of one the IDE extension sent, without the open files before it (3 sessions of 2 people
+    in the third and fifth held-out sets were titled `# Context from my IDE setup: ...`)."""
+    if text.startswith(_IDE_CONTEXT):
+        request = text.partition(_IDE_REQUEST)[2].strip()
+        if request:
+            return request
+    return text
 
 
 def _parse_message(

@@ -210,19 +210,34 @@ INSERT_SQL = {
 # titled so) and no prompt of the fix rules (FIX_PROMPTS_SQL).
 NOT_INTERRUPTED_SQL = "text NOT LIKE '[Request interrupted by user%'"
 
+# A prompt a person typed, not one an agent wrote in tags (a command's output, a task's
+# notification, Codex's context); Claude Code in an IDE tags the file open in the editor
+# before what was typed (agents.prompt_title leaves that note out of a title).
+TYPED_SQL = "(substr(text, 1, 1) != '<' OR substr(text, 1, 5) = '<ide_')"
+
 # The first prompt that titles a session (`session`: its id's column; `sidechain`: a
-# further condition), as agents.prompt_title makes it.
+# further condition), as agents.prompt_title makes it of what its agent wrote.
 FIRST_PROMPT_TITLE_SQL = (
-    "(SELECT prompt_title(text) FROM messages WHERE session_id = {session}"
+    "(SELECT title FROM (SELECT prompt_title((SELECT agent FROM source_files"
+    " WHERE id = messages.file_id), text) AS title, timestamp, line_no"
+    " FROM messages WHERE session_id = {session}"
     " AND kind = 'prompt' AND is_meta = 0 {sidechain} AND text > ''"
-    f" AND substr(text, 1, 1) != '<' AND {NOT_INTERRUPTED_SQL}"
-    " AND prompt_title(text) IS NOT NULL ORDER BY timestamp, line_no LIMIT 1)"
+    f" AND {TYPED_SQL} AND {NOT_INTERRUPTED_SQL})"
+    " WHERE title IS NOT NULL ORDER BY timestamp, line_no LIMIT 1)"
+)
+# A session of slash commands only: the first, as typed (`/init`).
+SLASH_TITLE_SQL = (
+    "(SELECT prompt_title((SELECT agent FROM source_files WHERE id = messages.file_id), text)"
+    " FROM messages WHERE session_id = {session}"
+    " AND kind = 'prompt' AND is_meta = 0 AND text LIKE '<command-%</command-name>%'"
+    " ORDER BY timestamp, line_no LIMIT 1)"
 )
 
 _TITLE_OF_MAIN_THREAD = FIRST_PROMPT_TITLE_SQL.format(
     session="t.session_id", sidechain="AND is_sidechain = 0"
 )
 _TITLE_OF_ANY_THREAD = FIRST_PROMPT_TITLE_SQL.format(session="t.session_id", sidechain="")
+_TITLE_OF_COMMANDS = SLASH_TITLE_SQL.format(session="t.session_id")
 
 # One row per session, recomputed from the rows of the sessions in _touched.
 REFRESH_SESSIONS_SQL = f"""
@@ -253,10 +268,12 @@ SELECT t.session_id,
         {_TITLE_OF_MAIN_THREAD},
         {_TITLE_OF_ANY_THREAD},
         -- nothing typed in the boilerplate of any prompt: the first prompt as it is
-        (SELECT CASE WHEN length(text) > 200 THEN rtrim(substr(text, 1, 199)) || '…' ELSE text END
+        (SELECT CASE WHEN length(text) > {agents.TITLE_CHARS}
+         THEN rtrim(substr(text, 1, {agents.TITLE_CHARS - 1})) || '…' ELSE text END
          FROM messages WHERE session_id = t.session_id
-         AND kind = 'prompt' AND is_meta = 0 AND text > '' AND substr(text, 1, 1) != '<'
-         AND {NOT_INTERRUPTED_SQL} ORDER BY timestamp, line_no LIMIT 1)),
+         AND kind = 'prompt' AND is_meta = 0 AND text > '' AND {TYPED_SQL}
+         AND {NOT_INTERRUPTED_SQL} ORDER BY timestamp, line_no LIMIT 1),
+        {_TITLE_OF_COMMANDS}),
     (SELECT min(timestamp) FROM messages WHERE session_id = t.session_id),
     (SELECT max(timestamp) FROM messages WHERE session_id = t.session_id),
     coalesce(
@@ -527,7 +544,7 @@ def connect(path: str | Path, create: bool = True) -> Connection:
         raise
     # Here, not only in refresh_sessions: see there.
     conn.create_function("project_of_dir", 2, agents.project_of_dir, deterministic=True)
-    conn.create_function("prompt_title", 1, agents.prompt_title, deterministic=True)
+    conn.create_function("prompt_title", 2, agents.prompt_title, deterministic=True)
     return conn
 
 
@@ -985,7 +1002,7 @@ def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
     """Recompute the sessions rows of `session_ids` from their messages and metadata."""
     try:
         conn.create_function("project_of_dir", 2, agents.project_of_dir, deterministic=True)
-        conn.create_function("prompt_title", 1, agents.prompt_title, deterministic=True)
+        conn.create_function("prompt_title", 2, agents.prompt_title, deterministic=True)
     except sqlite3.OperationalError:
         # Defined already (connect does), and not to be redefined now: an FTS5
         # 'rebuild' keeps a statement active until the transaction ends (reredact).

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sqlite3
 import sys
 import time
@@ -67,7 +68,7 @@ GOOD_MATCHES = ("signature", "all words")
 # Rows asked of find_past_fix; those of the calling session (or, in a replay, of a
 # later time) are dropped from them.
 CANDIDATES = 30
-# Past sessions described in full, and the most characters of context.
+# Past sessions described in full (each once), and the most characters of context.
 SHOWN = 2
 MAX_CONTEXT = 1500
 # A key line needs this many words that are not placeholders to be worth recalling.
@@ -166,19 +167,29 @@ def _fix(row: dict[str, Any]) -> list[str]:
     return lines
 
 
-def context(rows: list[dict[str, Any]]) -> str:
-    """The additionalContext for good matches: where the error was seen, what fixed it."""
+def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
+    """The additionalContext for good matches: where the error was seen, what fixed it.
+
+    `db_path`, the index the rows are from, is named in the closing line: `pastfix find`
+    without one reads ./index.db first, so from a folder holding another index, or for a
+    hook installed with --db elsewhere, it would answer from another index."""
     sessions: dict[str, int] = {}
     for row in rows:
         sessions[row["session_id"]] = sessions.get(row["session_id"], 0) + row["occurrences"]
     times = sum(sessions.values())
+    named = ", ".join(s[: queries.SESSION_PREFIX_CHARS] for s in list(sessions)[:6])
     head = (
         f"pastfix: this error was seen before, {times} time{'s' * (times != 1)} in"
         f" {len(sessions)} other session{'s' * (len(sessions) != 1)}"
-        f" ({', '.join(s[:8] for s in list(sessions)[:6])}{', …' if len(sessions) > 6 else ''})."
+        f" ({named}{', …' if len(sessions) > 6 else ''})."
     )
+    # The best row of each of the first SHOWN sessions: a session's other rows (another
+    # signature of the same error, matched by its words) would say it twice.
+    best: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        best.setdefault(row["session_id"], row)
     blocks = []
-    for row in rows[:SHOWN]:
+    for row in list(best.values())[:SHOWN]:
         how = "same error signature" if row["matched"] == "signature" else "same words"
         blocks.append(
             "\n".join(
@@ -190,7 +201,8 @@ def context(rows: list[dict[str, Any]]) -> str:
                 ]
             )
         )
-    tail = "More: `pastfix find - --json` with the error on stdin."
+    db = f" --db {shlex.quote(str(db_path))}" if db_path else ""
+    tail = f"More: `pastfix find - --json{db}` with the error on stdin."
     text = "\n".join([head, *blocks, tail])
     while len(text) > MAX_CONTEXT and len(blocks) > 1:
         blocks.pop()
@@ -282,9 +294,9 @@ def respond(
         return ""
     module = _hook_module(agent)
     if module is not None:
-        answer: str = module.hook_output(context(rows), received)
+        answer: str = module.hook_output(context(rows, db_path), received)
         return answer
-    return output(context(rows), received.get("hook_event_name", EVENT))
+    return output(context(rows, db_path), received.get("hook_event_name", EVENT))
 
 
 def refresh(db_path: Path, agent: str | None = None) -> None:

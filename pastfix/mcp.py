@@ -202,15 +202,23 @@ def create_server(db_path: Path) -> MCPServer:
             try:
                 if name == "find_past_fix":
                     error, limit = str(params["error"]), int(str(params["limit"]))
-                    return result(name, queries.find_past_fix(conn, error, limit), error)
-                rows = queries.run(conn, name, **params)
+                    rows = queries.find_past_fix(conn, error, limit)
+                    unbuilt = None if queries.seen_before(rows) else queries.unbuilt(conn, db_path)
+                    if unbuilt:  # not "not seen before": nothing is there yet
+                        raise ToolError(unbuilt)
+                    return result(name, rows, error)
                 session = str(params.get("session_id", ""))
-                if not rows and session and not queries.has_session(conn, session):
-                    # It was "session_errors: no rows", as of a session without failures.
-                    raise ToolError(
-                        f"no session {session!r} in {db_path}: give a session_id that"
-                        " find_past_fix, search_messages or file_history returned"
-                    )
+                if session and not queries.has_session(conn, session):
+                    # The first characters the hook names a session by are that session.
+                    whole = queries.session_of_prefix(conn, session)
+                    if whole is None:
+                        # It was "session_errors: no rows", as of a session without failures.
+                        raise ToolError(
+                            f"no session {session!r} in {db_path}: give a session_id that"
+                            " find_past_fix, search_messages or file_history returned"
+                        )
+                    params = {**params, "session_id": whole}
+                rows = queries.run(conn, name, **params)
             finally:
                 conn.close()
         except (queries.NotAnIndex, queries.QueryError) as e:

@@ -428,22 +428,25 @@ def m016_codex_running(db: Database) -> None:
 def m017_typed_titles(db: Database) -> None:
     # Session 10: a session begun by a spec-kit command (`## User Input` ```text ...```
     # `You **MUST** consider ...`) or from Codex's IDE extension (`# Context from my IDE
-    # setup:` ... `## My request for Codex:`) was titled with that boilerplate; a build now
-    # takes what the user typed of it (agents.prompt_title). Retitle those of an older index.
+    # setup:` ... `## My request for Codex:`) was titled with that boilerplate, and one of
+    # slash commands only, or begun in Claude Code's IDE (`<ide_opened_file>...`), had no
+    # title; a build now takes what the user typed of it (agents.prompt_title). Retitle
+    # those of an older index.
     from pastfix import agents
     from pastfix import db as pastfix_db
 
-    db.conn.create_function("prompt_title", 1, agents.prompt_title, deterministic=True)
+    db.conn.create_function("prompt_title", 2, agents.prompt_title, deterministic=True)
     main_thread = pastfix_db.FIRST_PROMPT_TITLE_SQL.format(
         session="sessions.session_id", sidechain="AND is_sidechain = 0"
     )
     any_thread = pastfix_db.FIRST_PROMPT_TITLE_SQL.format(
         session="sessions.session_id", sidechain=""
     )
+    commands = pastfix_db.SLASH_TITLE_SQL.format(session="sessions.session_id")
     db.execute(
-        f"UPDATE sessions SET title = coalesce({main_thread}, {any_thread}, title)"
+        f"UPDATE sessions SET title = coalesce({main_thread}, {any_thread}, {commands}, title)"
         " WHERE ltrim(title, char(10, 13, 32)) LIKE '## User Input%'"
-        " OR title LIKE '# Context from my IDE setup:%'"
+        " OR title LIKE '# Context from my IDE setup:%' OR title IS NULL"
     )
 
 

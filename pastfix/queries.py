@@ -292,12 +292,14 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     session links of find_past_fix.
     """
     conn.create_function("resume_command", 2, agents.resume_command, deterministic=True)
+    conn.create_function("resume_command", 3, agents.resume_command, deterministic=True)
     conn.create_function("agent_label", 1, agents.label, deterministic=True)
     conn.create_function("safe_fts", 1, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 2, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 3, safe_fts, deterministic=True)
     conn.create_function("like_anchor", 1, like_anchor, deterministic=True)
     conn.create_function("call_input", 1, call_input, deterministic=True)
+    conn.create_function("patch_of", 1, patch_of, deterministic=True)
     conn.create_function("error_signature", 1, _text_of(signatures.signature), deterministic=True)
     conn.create_function("error_key_line", 1, _text_of(signatures.key_line), deterministic=True)
     conn.create_function("error_excerpt", 4, error_excerpt, deterministic=True)
@@ -888,6 +890,23 @@ def seen_before(rows: list[dict[str, Any]]) -> bool:
     return any(row["matched"] != "some words" for row in rows)
 
 
+# Written by every build at its end (pastfix.db._record_build). A fresh build writes every
+# row in one transaction after the schema, so until it ends a reader sees an empty index:
+# `pastfix find` said "Not seen before" of every error meanwhile.
+BUILT_SQL = "select 1 from _build_state where name = 'last_build'"
+# What `pastfix find`, the MCP server and `pastfix status` say of such an index.
+UNBUILT = (
+    "{path} holds nothing yet: no build of it has finished (the first may still be"
+    " running, or was stopped): wait for it, or run `pastfix build {path}`"
+)
+
+
+def unbuilt(conn: sqlite3.Connection, path: str | Path) -> str | None:
+    """What to say of an index no build has finished yet (instead of "Not seen before");
+    None for one that a build has finished."""
+    return None if conn.execute(BUILT_SQL).fetchone() else UNBUILT.format(path=path)
+
+
 def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     """What `pastfix find` and the MCP tool say of an error that was not seen before."""
     pasted = paste_text(error)
@@ -1106,7 +1125,7 @@ select
        and not exists (select 1 from tool_results r
                        where r.tool_use_id = e.tool_use_id and r.is_error = 1)
      group by e.file_path order by min(e.timestamp) limit 10)) as files_edited_after,
-  resume_command(s.agent, f.session_id) as resume,
+  resume_command(s.agent, f.session_id, s.source_paths) as resume,
   f.tool_use_id,
   ok.tool_use_id as next_ok_tool_use_id,
   case when f.same then 'signature' when f.words = 2 then 'all words'
@@ -1140,8 +1159,9 @@ select
                                json_extract(part.value, '$.new_string'),
                                json_extract(e.input, '$.content'),
                                json_extract(e.input, '$.new_source'),
-                               -- Codex's apply_patch: the patch itself
-                               json_extract(e.input, '$.input'), ''),
+                               -- Codex's apply_patch: the patch, or the shell call
+                               -- that ran it (edit_parts)
+                               case when e.name = 'apply_patch' then patch_of(e.input) end, ''),
                       1, {FIX_TEXT_CHARS})) as edit
       from json_each(f.remedy) step
       join tool_calls e on e.tool_use_id = json_extract(step.value, '$.tool_use_id')
@@ -1199,6 +1219,26 @@ _OUTPUT_HIT_COLUMNS = f"""  c.name as tool,
   tr.content_length,
   tr.tool_use_id,
   tr.session_id"""
+
+# Lines of an excerpt a page shows above the line that holds the text: the 200 characters
+# before it are ten short lines of a build log's YAML, which filled a hit's box (12em,
+# scrolled) on the page over every index and left the text out of sight.
+EXCERPT_LEAD_LINES = 2
+
+
+def excerpt_lead(excerpt: str, pattern: str) -> str:
+    """An excerpt of _OUTPUT_HIT_COLUMNS from EXCERPT_LEAD_LINES above the line holding
+    `pattern` (found as the query finds it, any case), with an ellipsis for what it cut."""
+    found = re.search(re.escape(pattern), excerpt, re.IGNORECASE) if pattern else None
+    if found is None:
+        return excerpt
+    start = found.start()
+    for _ in range(EXCERPT_LEAD_LINES + 1):
+        start = excerpt.rfind("\n", 0, start)
+        if start < 0:
+            return excerpt
+    return "…" + excerpt[start + 1 :]
+
 
 SESSION_TOOL_OUTPUT_SQL = f"""
 -- Every tool result of one session (failed or not) containing the text, in order.
@@ -1652,6 +1692,23 @@ def has_session(conn: sqlite3.Connection, session_id: str) -> bool:
     return conn.execute(SESSION_SQL, [session_id]).fetchone() is not None
 
 
+# The hook names the sessions it counts by their first 8 characters (hook.context).
+SESSION_PREFIX_CHARS = 8
+SESSION_PREFIX_SQL = (
+    "select session_id from sessions where session_id >= ?1 and session_id < ?1 || char(1114111)"
+    " order by session_id limit 2"
+)
+
+
+def session_of_prefix(conn: sqlite3.Connection, prefix: str) -> str | None:
+    """The one session whose id starts with `prefix`, of SESSION_PREFIX_CHARS or more; None
+    when no session's does, or more than one's."""
+    if len(prefix) < SESSION_PREFIX_CHARS:
+        return None
+    found = conn.execute(SESSION_PREFIX_SQL, [prefix]).fetchall()
+    return str(found[0][0]) if len(found) == 1 else None
+
+
 SESSION_MESSAGE_IDS_SQL = (
     "select id, uuid from messages where session_id = ? order by timestamp, id"
 )
@@ -1682,10 +1739,13 @@ where session_id = ? and (tool_use_id in (select value from json_each(?))
                           or message_uuid in (select value from json_each(?)))
 order by timestamp, id
 """
+# A session's failures, each with its key line: the line the list on its page shows, as
+# a find card does (the first line is `Exit code N` for every shell failure, and nothing
+# for a Claude Code 1.0.21 result that starts with a progress line's carriage return).
 SESSION_FAILURES_SQL = """
 select tr.tool_use_id, tr.timestamp, c.name as tool,
   coalesce(c.command, c.file_path, c.description) as target,
-  substr(tr.content, 1, 200) as error
+  substr(tr.content, 1, 200) as error, error_key_line(tr.content) as key_line
 from tool_results tr indexed by idx_tr_session_errors
 left join tool_calls c on c.tool_use_id = tr.tool_use_id
 where tr.session_id = ? and tr.is_error = 1
@@ -1941,7 +2001,9 @@ def session_page(
         m["tool_results"] = orphans_of.get(m["uuid"], [])
     return {
         "session": sessions[0],
-        "resume": agents.resume_command(sessions[0].get("agent"), session_id),
+        "resume": agents.resume_command(
+            sessions[0].get("agent"), session_id, sessions[0].get("source_paths")
+        ),
         "agent_label": agents.label(sessions[0].get("agent")),
         "page": page,
         "pages": pages,
@@ -1999,6 +2061,14 @@ def edit_parts(tool: str, tool_input: str | None) -> list[dict[str, str]]:
         if isinstance(old, str) and isinstance(new, str) and (old or new):
             edits.append({"old": old, "new": new})
     return edits
+
+
+def patch_of(tool_input: str | None) -> str | None:
+    """The patch of a Codex apply_patch call (find_past_fix's fix_edits): the tool's input,
+    or the shell command that ran apply_patch with it (Codex 0.3x's `shell`, 0.98's
+    `exec_command`: the fifth held-out set), whose patch the card showed no line of."""
+    parts = edit_parts("apply_patch", tool_input)
+    return parts[0]["patch"] if parts else None
 
 
 # A path at the end of pasted text: `src/app.py`, `/home/u/x.ts:12:5`, `'./lib/a.js'`.

@@ -267,6 +267,8 @@ def advice(found: dict[str, Any]) -> list[str]:
         lines.append(f"No index at {found['index']}: run pastfix build {found['index']}")
     elif found.get("problem"):
         lines.append(found["problem"])
+    elif found["last_build"] is None:  # the first build has not ended: it shows 0 of all
+        lines.append(queries.UNBUILT.format(path=found["index"]))
     hook_index = found["hook"].get("index")
     if hook_index and not Path(hook_index).is_file() and hook_index != found["index"]:
         lines.append(

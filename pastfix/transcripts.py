@@ -268,6 +268,34 @@ def project_of_dir(name: str) -> str:
     return "/" + name[1:].replace("-", "/") if name.startswith("-") else name
 
 
+# A slash command as Claude Code records it: `<command-name>/model</command-name>` (`init`,
+# without the slash, in 1.0.21) and `<command-args>sonnet</command-args>`, with the
+# expanded prompt and other tags around them.
+_COMMAND_NAME = re.compile(r"<command-name>/?([^<]*)</command-name>")
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
+
+
+# What Claude Code in an IDE puts before a prompt: the file open in the editor, or the
+# lines selected in it (`<ide_opened_file>The user opened the file ... </ide_opened_file>`).
+_IDE_CONTEXT = re.compile(r"(?:\s*<(ide_[a-z_]+)>.*?</\1>)+\s*", re.DOTALL)
+
+
+def prompt_request(text: str) -> str:
+    """What a prompt asks, for a session's title (pastfix.agents.prompt_title): the prompt
+    without the IDE's note of the file open before it (REFRESH_SESSIONS_SQL lets such a
+    prompt through: 2 sessions of one person in the first held-out set were untitled, one
+    titled by its third prompt), and a slash command as typed, `/model sonnet`, for a
+    session of commands only (a 1.0.21 file of the fifth held-out set holds one of `/init`)."""
+    ide = _IDE_CONTEXT.match(text) if text.startswith("<ide_") else None
+    if ide is not None:
+        return text[ide.end() :] or text
+    name = _COMMAND_NAME.search(text) if text.startswith("<command-") else None
+    if name is None or not name.group(1).strip():
+        return text
+    args = _COMMAND_ARGS.search(text)
+    return " ".join(f"/{name.group(1).strip()} {args.group(1) if args else ''}".split())
+
+
 def _placeholder(block: dict[str, Any]) -> str:
     source = block.get("source")
     media = "binary"

@@ -836,6 +836,18 @@ def test_status_of_an_index_from_an_older_pastfix_says_to_build(tmp_path, projec
     assert found["sources"][0]["files"] == 3
 
 
+def test_status_of_an_index_no_build_has_finished_says_so(tmp_path, claude_home):
+    """During its first build an index shows 0 sessions, 0 messages, 0 failures, which
+    said nothing of why."""
+    db_path = tmp_path / "index.db"
+    pdb.connect(db_path).close()  # the schema, as the first build leaves it until it ends
+    found = status_json(db_path)
+    assert (found["sessions"], found["last_build"]) == (0, None)
+    assert found["advice"][0].startswith(
+        f"{db_path} holds nothing yet: no build of it has finished (the first may still be"
+    )
+
+
 def test_status_of_a_file_that_is_not_an_index(tmp_path, claude_home):
     path = tmp_path / "notes.db"
     path.write_bytes(b"not sqlite at all" * 10)

@@ -908,3 +908,42 @@ def test_a_rollout_of_codex_before_its_payload_lines_is_read(tmp_path):
     ).fetchall()
     conn.close()
     assert fixed == [("fixed", "call_b")]
+
+
+def test_a_session_begun_in_the_ide_is_titled_with_its_request(tmp_path):
+    """Codex's IDE extension sends the open files before the request (`# Context from my
+    IDE setup: ... ## My request for Codex: ...`): 3 sessions of 2 people in the third and
+    fifth held-out sets were titled `# Context from my IDE setup: ## Active file: ...`."""
+    sid = "0195a1b2-c3d4-7e5f-8a6b-00000000001d"
+    ide = (
+        "# Context from my IDE setup:\n\n## Active file: package.json\n\n"
+        "## Open tabs:\n- sync.ts: modules/backend/src/routes/users/sync.ts\n\n"
+        "## My request for Codex:\nfix the lint error\n\nsrc/config/hono.ts:4:33 noBannedTypes\n"
+    )
+    rows = [
+        {"timestamp": "2026-03-01T10:00:00.000Z", "type": "session_meta",
+         "payload": {"id": sid, "timestamp": "2026-03-01T10:00:00.000Z", "cwd": "/home/dev"}},
+        {"timestamp": "2026-03-01T10:00:01.000Z", "type": "response_item",
+         "payload": {"type": "message", "role": "user",
+                     "content": [{"type": "input_text", "text": ide}]}},
+    ]  # fmt: skip
+    rollout = tmp_path / "sessions" / "2026/03/01" / f"rollout-2026-03-01T10-00-00-{sid}.jsonl"
+    rollout.parent.mkdir(parents=True)
+    rollout.write_bytes(b"".join(msgspec.json.encode(row) + b"\n" for row in rows))
+    db_path = tmp_path / "index.db"
+    pdb.build(db_path, [tmp_path / "sessions"])
+    conn = sqlite3.connect(db_path)
+    [(title,)] = conn.execute("SELECT title FROM sessions WHERE session_id = ?", [sid])
+    assert title == "fix the lint error\n\nsrc/config/hono.ts:4:33 noBannedTypes"
+    # the message keeps all of it: the open files are words to search for
+    [(text,)] = conn.execute("SELECT text FROM messages WHERE session_id = ?", [sid])
+    assert text == ide
+    # an index built before: m017 retitles it, without reading the rollout again
+    conn.execute("UPDATE sessions SET title = ?", [ide[:200]])
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm017_typed_titles'")
+    conn.commit()
+    conn.close()
+    assert pdb.build(db_path, [tmp_path / "sessions"]).files_read == 0
+    with sqlite3.connect(db_path) as conn:
+        [(title,)] = conn.execute("SELECT title FROM sessions WHERE session_id = ?", [sid])
+    assert title == "fix the lint error\n\nsrc/config/hono.ts:4:33 noBannedTypes"

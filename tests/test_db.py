@@ -1978,6 +1978,67 @@ def test_a_title_cut_from_a_long_first_prompt_ends_in_an_ellipsis(tmp_path):
     assert titles["fits"] == "x" * 200
 
 
+def test_a_session_begun_by_a_slash_command_or_in_the_ide_is_titled_as_typed(tmp_path):
+    """A session begun by a slash command takes its first typed prompt as its title; one
+    of commands only had none, and its page was headed by its id: a Claude Code 1.0.21
+    file of the fifth held-out set holds a session of `/init` and one of `/exit`."""
+    project = tmp_path / "projects" / "-home-u-app"
+    project.mkdir(parents=True)
+    init = (  # 1.0.21
+        "<command-message>init is analyzing your codebase…</command-message>\n"
+        "   <command-name>init</command-name>\n   <command-args></command-args>\n"
+        '   <command-contents>{"type": "text", "text": "Please analyze"}</command-contents>'
+    )
+    model = (  # 2.1
+        "<command-name>/model</command-name>\n   <command-message>model</command-message>\n"
+        "   <command-args>sonnet</command-args>"
+    )
+    ide = (  # Claude Code in VS Code: the file open in the editor, then the prompt
+        "<ide_opened_file>The user opened the file /w/app/spec.rb in the IDE. This may or may"
+        " not be related to the current task.</ide_opened_file>\n\nLook at commit c9d374b"
+    )
+    sessions = {
+        "init": [init],
+        "model": [model],
+        "typed": [model, "fix the tests"],
+        "ide": [ide, "give it to me in markdown"],
+    }
+    for session_id, texts in sessions.items():
+        lines = [
+            {
+                "type": "user",
+                "uuid": f"{session_id}-{i}",
+                "sessionId": session_id,
+                "timestamp": f"2026-03-01T10:00:0{i}Z",
+                "message": {"role": "user", "content": text},
+            }
+            for i, text in enumerate(texts)
+        ]
+        (project / f"{session_id}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    titles = dict(
+        sqlite3.connect(tmp_path / "index.db").execute("select session_id, title from sessions")
+    )
+    assert titles == {
+        "init": "/init",
+        "model": "/model sonnet",
+        "typed": "fix the tests",
+        # the first prompt, not the next one, which was the title (2 sessions untitled and
+        # 1 titled by its third prompt, of one person in the first held-out set)
+        "ide": "Look at commit c9d374b",
+    }
+    # an index built before had none for the sessions of commands only: m017 gives them
+    # theirs without reading a file again
+    conn = sqlite3.connect(tmp_path / "index.db")
+    conn.execute("UPDATE sessions SET title = NULL WHERE session_id IN ('init', 'model')")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm017_typed_titles'")
+    conn.commit()
+    conn.close()
+    assert build_index(tmp_path / "index.db", tmp_path / "projects").files_read == 0
+    with sqlite3.connect(tmp_path / "index.db") as conn:
+        assert dict(conn.execute("select session_id, title from sessions")) == titles
+
+
 @pytest.mark.skipif(
     not (REAL_CORPUS / "other-agents").is_dir(),
     reason=f"real corpus of every agent not found at {REAL_CORPUS} (../shared beside the project)",

@@ -114,6 +114,21 @@ def test_a_known_error_recalls_past_sessions_and_their_fix(index):
     assert len(text) <= hook.MAX_CONTEXT
 
 
+def test_the_closing_line_names_the_index_the_hook_read(index, tmp_path):
+    """`pastfix find` without DB_PATH reads ./index.db first, then the default index: from
+    a folder holding another index (the clone where README's Quick start builds one), or
+    for a hook installed with --db elsewhere, the closing line sent the model to another
+    index than the one that matched."""
+    error = "Exit code 2\n" + TS_ERROR.format(file="lib/order.ts", line=7)
+    text = context_of(hook.respond(json.dumps(event(error)), index))
+    assert text.endswith(f"More: `pastfix find - --json --db {index}` with the error on stdin.")
+    spaced = tmp_path / "my indexes" / "index.db"
+    spaced.parent.mkdir()
+    shutil.copy(index, spaced)
+    text = context_of(hook.respond(json.dumps(event(error)), spaced))
+    assert f"`pastfix find - --json --db '{spaced}'`" in text
+
+
 def test_context_takes_each_rows_resume_command_and_patch_lines():
     row = {
         "session_id": "0195a1b2-c3d4",
@@ -176,6 +191,36 @@ def test_a_fix_found_another_way_is_said_to_be_a_workaround():
     )
     row["outcome"] = "fixed"
     assert "  and that call succeeded" in hook.context([row])
+
+
+def test_the_sessions_described_are_two_sessions_not_one_twice():
+    # find_past_fix gives one row per session and signature: a quarto render failing on
+    # a missing references.bib (fixed), then on a warning and another missing .bib (not
+    # fixed), both in one session of the fifth held-out set. The hook described that
+    # session twice, its fix and then "not fixed there", and no other session.
+    def row(session, day, outcome, matched):
+        return {
+            "session_id": session,
+            "project": "/p",
+            "failed_at": f"2026-01-0{day}T00:00:00Z",
+            "tool": "Bash",
+            "matched": matched,
+            "occurrences": 1,
+            "resume": f"claude --resume {session}",
+            "fixed_at": None,
+            "outcome": outcome,
+            "next_text": None,
+        }
+
+    rows = [row("s1", 1, "not fixed", "signature"), row("s1", 2, "not fixed", "all words")]
+    text = hook.context([*rows, row("s2", 3, "not fixed", "all words")])
+    assert text.startswith("pastfix: this error was seen before, 3 times in 2 other sessions")
+    assert [line.split(", session ")[1] for line in text.splitlines() if ", session " in line] == [
+        "s1 (claude --resume s1):",
+        "s2 (claude --resume s2):",
+    ]
+    assert text.count("session s1 ") == 1
+    assert hook.context(rows).count("session s1 ") == 1
 
 
 def test_a_session_of_no_known_folder_is_not_said_to_be_in_question_mark():

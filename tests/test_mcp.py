@@ -219,6 +219,32 @@ def test_an_unknown_session_is_said_not_no_rows(index, name, args):  # noqa: F81
     assert not answer.is_error and answer.content[0].text == "session_tool_output: no rows"
 
 
+def test_a_session_named_by_the_8_characters_the_hook_shows_is_that_session(index):  # noqa: F811
+    """The hook names the sessions it counts by their first 8 characters (`seen before, 3
+    times in 3 other sessions (4d5611e5, fa812bfe, 8463c716)`): a model that asked
+    session_errors about one was told there is no such session."""
+    whole = call_one(index, "session_errors", {"session_id": PAST})
+    short = call_one(index, "session_errors", {"session_id": PAST[:8]})
+    assert not short.is_error and short.content[0].text == whole.content[0].text
+    assert PAST in short.content[0].text
+    answer = call_one(index, "session_tool_output", {"session_id": OTHER[:8], "pattern": "built"})
+    assert not answer.is_error and OTHER in answer.content[0].text
+    # fewer characters are a guess, not a name
+    assert call_one(index, "session_errors", {"session_id": PAST[:4]}).is_error
+
+
+def test_an_index_no_build_has_finished_is_said_so(tmp_path):
+    """During the first build the index is empty to a reader: find_past_fix answered no
+    rows, seen_before false, which the model reads as an error never met."""
+    from pastfix import db as pdb
+
+    path = tmp_path / "index.db"
+    pdb.connect(path).close()
+    answer = call_one(path, "find_past_fix", {"error": "EISDIR: illegal operation"})
+    assert answer.is_error
+    assert f"{path} holds nothing yet: no build of it has finished" in answer.content[0].text
+
+
 def test_input_that_is_no_json_rpc_is_said_on_stderr(index):  # noqa: F811
     """`echo garbage | pastfix mcp` ended with exit 0 and no word: the SDK drops each line
     it cannot parse. A line that is not JSON-RPC is now said on stderr, and input that held

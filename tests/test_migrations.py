@@ -551,19 +551,14 @@ def test_the_interrupted_marker_is_no_title_built_or_migrated(tmp_path):
             " before proceeding (if not empty).\n\n## Outline\n\n1. Run `.specify/scripts/x.sh`",
             "user story 2",
         ),
-        (
-            "# Context from my IDE setup:\n\n## Active file: docs/req.md\n\n## Open tabs:\n- req.md"
-            "\n\n## My request for Codex:\nadd a mkrepo command",
-            "add a mkrepo command",
-        ),
         # spec-kit run without input: the next prompt titles the session
         ("## User Input\n\n```text\n\n```\n\nYou **MUST** consider the user input", "go on"),
     ],
 )
 def test_a_tools_boilerplate_is_no_title_built_or_migrated(tmp_path, typed, title):
-    """A session begun by a spec-kit command, or from Codex's IDE extension, is titled with
-    what the user typed in that boilerplate (5 Codex sessions of 2 people in two held-out
-    sets were titled `## User Input ```text ...`); m017 retitles an older index's."""
+    """A session begun by a spec-kit command is titled with what the user typed in that
+    boilerplate (5 Codex sessions of 2 people in two held-out sets were titled `## User
+    Input ```text ...`); m017 retitles an older index's (Codex's IDE extension: test_codex)."""
     sid = "5e551011-0000-4000-8000-000000000002"
     projects = tmp_path / "projects"
     write_jsonl(

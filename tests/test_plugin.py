@@ -540,6 +540,11 @@ async def test_session_page_html(ds):
     assert '<span class="pf-badge pf-badge-compact">compaction summary</span>' in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
     assert '<a href="/index/-/session/s1?call=t4#call-t4">' in page  # the failures list
+    # which says what each failure said, not its `Exit code 1`
+    start = page.index('<details class="pf-failures"')
+    failures = page[start : page.index("</details>", start)]
+    assert "Error: ENOENT: no such file or directory" in failures
+    assert "Exit code 1" not in failures
     assert "<code>claude --resume s1</code>" in page
     assert 'href="/index/session_errors?session_id=s1">3 failed</a>' in page
     assert 'href="/index/-/session/s1.json?page=1">JSON</a>' in page

@@ -13,6 +13,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import jsonl
 import pytest
 from click.testing import CliRunner
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
@@ -20,6 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pastfix import LATEST_MIGRATION, queries, signatures
+from pastfix import db as pdb
 from pastfix.cli import cli
 
 APP = "/home/u/app"
@@ -1497,6 +1499,15 @@ def test_session_page(conn):
     assert calls["t3"]["fix"] == {"remedy_of": ["t1"], "confirms": ["t1"]}
 
 
+def test_the_session_pages_failures_say_what_failed_not_the_exit_code(conn):
+    # Every shell failure starts `Exit code N`, which the list of a session's failures
+    # showed for each of them (12 failed calls of a Codex session, all `Exit code 2`);
+    # a Claude Code 1.0.21 result that starts with a progress line's `\r` showed nothing.
+    failure = session_page(conn, "s1")["failures"][0]
+    assert failure["error"] == ENOENT
+    assert failure["key_line"] == ENOENT.splitlines()[1]  # Error: ENOENT: ...
+
+
 @pytest.mark.parametrize(
     "tool, tool_input, parts",
     [
@@ -1680,6 +1691,22 @@ def test_cli_find_defaults_to_index_db(index_path, monkeypatch):
     assert result.stderr == (
         "Not seen before: no past failure has the signature or every word of 'nothing-like-it'.\n"
     )
+
+
+def test_an_index_no_build_has_finished_is_not_said_to_have_not_seen_the_error(tmp_path):
+    """A fresh build writes its rows in one transaction after the schema: meanwhile the
+    index is empty to a reader, and `pastfix find` said "Not seen before" of every error
+    (and exit 0), as the MCP tool said it had not been seen. A finished build that found
+    nothing still says it."""
+    path = tmp_path / "index.db"
+    pdb.connect(path).close()  # the schema, as the first build leaves it until it ends
+    said = f"{path} holds nothing yet: no build of it has finished"
+    result = CliRunner().invoke(cli, ["find", "EISDIR", str(path)])
+    assert result.exit_code == 1 and said in result.output and "Not seen" not in result.output
+    (tmp_path / "empty").mkdir()
+    build_index(path, tmp_path / "empty")
+    result = CliRunner().invoke(cli, ["find", "EISDIR", str(path)])
+    assert result.exit_code == 0 and result.stderr.startswith("Not seen before: ")
 
 
 def test_an_index_from_an_older_pastfix_asks_for_a_build(index_path, tmp_path):
@@ -2217,6 +2244,78 @@ def test_find_past_fix_finds_a_codex_failure_and_its_fix(both_agents):
     claude = queries.find_past_fix(both_agents, "ENOENT dist/index.js")
     assert {r["agent"] for r in claude} == {"claude"}
     assert {r["resume"].split()[0] for r in claude} == {"claude"}
+
+
+def test_a_session_resumed_into_an_older_file_is_resumed_by_that_files_name(tmp_path):
+    """Claude Code 1.0.x wrote the lines of a resumed session, under its new sessionId,
+    into the file it resumed (a 1.0.21 file of the fifth held-out set holds six sessions),
+    and `claude --resume` opens a transcript by its file's name: the card and the session
+    page gave `claude --resume <the line's sessionId>`, which finds no conversation."""
+    first, resumed = "9ed8d415-0000-4000-8000-000000000001", "1814a2a6-0000-4000-8000-000000000002"
+    rows = [
+        jsonl.prompt("u1", first, "set the project up", "2025-06-17T20:00:00Z"),
+        jsonl.prompt("u2", resumed, "render the site", "2025-06-17T21:00:00Z"),
+        jsonl.tool_use(
+            "a1", resumed, "t1", "Bash", {"command": "quarto render"}, "2025-06-17T21:00:01Z"
+        ),
+        jsonl.result(
+            "r1", resumed, "t1", "File references.bib not found", "2025-06-17T21:00:02Z", True
+        ),
+    ]
+    jsonl.write_jsonl(tmp_path / "projects" / "-w-its" / f"{first}.jsonl", rows)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    [row] = queries.find_past_fix(conn, "File references.bib not found")
+    assert (row["session_id"], row["resume"]) == (resumed, f"claude --resume {first}")
+    assert session_page(conn, resumed)["resume"] == f"claude --resume {first}"
+    assert session_page(conn, first)["resume"] == f"claude --resume {first}"
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        # Codex 0.3x's shell, as Codex 0.35 and 0.38 ran it (the fifth held-out set)
+        {"command": ["bash", "-lc", "apply_patch << 'PATCH'\n{patch}PATCH"]},
+        # exec_command's cmd
+        {"cmd": "apply_patch <<'EOF'\n{patch}EOF\n"},
+    ],
+)
+def test_a_patch_a_shell_ran_is_the_fixs_edit(tmp_path, arguments):
+    """A patch given to apply_patch through the shell was found as the fix's edit, but its
+    lines were not: the find card showed an empty diff, `pastfix find` and the hook a bare
+    `fix: edit package.json`, as only the apply_patch tool's own input was read."""
+    [rollout] = CODEX_SESSIONS.glob("*/*/*/*.jsonl")
+    lines = rollout.read_text().splitlines(keepends=True)
+    [i] = [n for n, line in enumerate(lines) if '"name":"apply_patch"' in line]
+    item = json.loads(lines[i])
+    patch = item["payload"]["input"]
+    ran = {
+        key: [w.replace("{patch}", patch) for w in value]
+        if isinstance(value, list)
+        else value.replace("{patch}", patch)
+        for key, value in arguments.items()
+    }
+    item["payload"] = {
+        "type": "function_call",
+        "name": "shell" if "command" in ran else "exec_command",
+        "arguments": json.dumps(ran),
+        "call_id": "call_patch1",
+    }
+    lines[i] = json.dumps(item) + "\n"
+    lines[i + 1] = lines[i + 1].replace('"custom_tool_call_output"', '"function_call_output"')
+    copy = tmp_path / "sessions" / rollout.relative_to(CODEX_SESSIONS)
+    copy.parent.mkdir(parents=True)
+    copy.write_text("".join(lines))
+    build_index(tmp_path / "index.db", tmp_path / "sessions")
+    conn = queries.connect(tmp_path / "index.db")
+    [row] = queries.find_past_fix(conn, 'npm ERR! Missing script: "tests"')
+    [edit] = row["fix_edits"]
+    assert (edit["tool"], edit["file_path"]) == ("apply_patch", "package.json")
+    assert [queries.edit_lines(e) for e in row["fix_edits"]] == [
+        [("-", '    "tst": "jest"'), ("+", '    "test": "jest"')]
+    ]
+    card = queries.format_hit(1, row)
+    assert '             - "tst": "jest"\n             + "test": "jest"' in card
 
 
 def test_codex_sessions_in_recurring_errors_and_session_pages(both_agents):

@@ -375,3 +375,28 @@ async def test_an_index_slower_than_the_time_limit_is_named_and_left_out(files, 
         }
     ]
     assert [r["database"] for r in data["rows"]] == ["alice"]
+
+
+@pytest.mark.asyncio
+async def test_a_tool_output_hit_shows_the_lines_that_hold_the_text(tmp_path):
+    """A hit's excerpt starts 200 characters before the text: in a quarto render's log of
+    short YAML lines (the fifth held-out set) those were ten lines, all the hit's box of
+    12em showed, and the text was below them, out of sight. It starts 2 lines above now."""
+    from jsonl import prompt, result, tool_use, write_jsonl
+
+    log = "".join(f"  option-{i}: true\n" for i in range(15)) + "  bibliography: references.bib\n"
+    sid = "5e551011-0000-4000-8000-0000000000aa"
+    rows = [
+        prompt("u1", sid, "render it", "2026-01-01T00:00:00Z"),
+        tool_use("a1", sid, "t1", "Bash", {"command": "quarto render"}, "2026-01-01T00:00:01Z"),
+        result("r1", sid, "t1", log + "Output created: index.html\n", "2026-01-01T00:00:02Z"),
+    ]
+    write_jsonl(tmp_path / "projects" / "-w-site" / f"{sid}.jsonl", rows)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    data = await get_json(
+        Datasette([str(tmp_path / "index.db")]), "/-/pastfix/all.json", q="references.bib"
+    )
+    [hit] = data["outputs"]
+    assert hit["snippet"].startswith(
+        "…  option-13: true\n  option-14: true\n  <mark>bib</mark>liography"
+    )

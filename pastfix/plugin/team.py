@@ -155,8 +155,9 @@ def _all_outputs(
             if row["is_error"]:
                 continue
             url = views.session_url(datasette, name, row["session_id"], row["tool_use_id"])
+            excerpt = queries.excerpt_lead(row["excerpt"] or "", q)
             snippet = queries.mark_words(
-                row["excerpt"] or "", q, "<mark>", "</mark>", escape_html, substrings=True
+                excerpt, q, "<mark>", "</mark>", escape_html, substrings=True
             )
             rows.append({"database": name, **row, "session_url": url, "snippet": snippet})
     rows.sort(key=lambda row: row["timestamp"] or "", reverse=True)

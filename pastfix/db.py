@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import glob
 import hashlib
 import json
 import os
+import select
 import signal
 import sqlite3
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from itertools import repeat
+from operator import add
 from pathlib import Path
 from sqlite3 import Connection
 from stat import S_ISREG
@@ -2364,7 +2367,7 @@ class _Builder:
                 if source.whole:
                     # Read and parsed as one: its records are not lines to read on from.
                     data = f.read()
-                    crc = zlib.crc32(data)
+                    crc = _crc32()(data, 0)
                     batch = reader.parse_file(source, data)
                     outputs = self._read_side_outputs(batch, source)
                     batch = prepare(batch, redact_secrets=self.redact)
@@ -2384,7 +2387,7 @@ class _Builder:
                     data = pending + chunk if pending else chunk
                     cut = data.rfind(b"\n") + 1
                     pending = data[cut:]
-                    crc = zlib.crc32(memoryview(data)[:cut], crc)
+                    crc = _crc32()(memoryview(data)[:cut], crc)
                     if cut:
                         batch = reader.parse_lines(
                             data[:cut],
@@ -2525,7 +2528,8 @@ class _Builder:
         ):
             before = conn.total_changes
             if rows:
-                conn.executemany(INSERT_SQL[table], [(file_id, *row) for row in rows])
+                # (file_id, *row) made in C: 0.1 against 0.36 us a row (115,000 at 200 MB)
+                conn.executemany(INSERT_SQL[table], map(add, repeat((file_id,)), rows))
             stored[table] = conn.total_changes - before
         return stored
 
@@ -2691,6 +2695,52 @@ def _split(plans: list[_Plan]) -> tuple[list[_Plan], list[_Plan]]:
     return plans[:-1], plans[-1:]
 
 
+class _Channel:
+    """One end of the pipe from a bulk build's helper to the builder (see _Shard): messages
+    of lists, dicts, strings and numbers, each sent as its length (4 bytes) and its msgpack.
+
+    multiprocessing's Pipe did the same with pickle; importing it (with socket, selectors
+    and pickle) was ~10 ms of the build's start, before the fork.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.pending = bytearray()
+
+    def send(self, message: Any) -> None:
+        data = msgspec.msgpack.encode(message)
+        view = memoryview(len(data).to_bytes(4, "big") + data)
+        while view:
+            view = view[os.write(self.fd, view) :]
+
+    def poll(self) -> bool:
+        """Whether recv() has something to return now (or the other end is closed)."""
+        if self._complete():
+            return True
+        waiting = select.poll()  # (not select(): a process may hold fds past FD_SETSIZE)
+        waiting.register(self.fd, select.POLLIN)
+        return bool(waiting.poll(0))
+
+    def recv(self) -> Any:
+        """The next message, waiting for it; EOFError once the other end is closed."""
+        while not self._complete():
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                raise EOFError("the helper closed its end")
+            self.pending += chunk
+        size = int.from_bytes(self.pending[:4], "big")
+        message = msgspec.msgpack.decode(self.pending[4 : 4 + size])
+        del self.pending[: 4 + size]
+        return message
+
+    def _complete(self) -> bool:
+        have = len(self.pending)
+        return have >= 4 and have >= 4 + int.from_bytes(self.pending[:4], "big")
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
 class _Shard:
     """A forked helper that indexes the later half of a bulk build into a side file.
 
@@ -2721,7 +2771,7 @@ class _Shard:
     TABLES = (*DATA_TABLES, "problems", "redactions", "_persisted_outputs")
 
     def __init__(
-        self, builder: _Builder, path: Path, pid: int, pipe: Any, per_session: bool
+        self, builder: _Builder, path: Path, pid: int, pipe: _Channel, per_session: bool
     ) -> None:
         self.builder, self.path, self.pid, self.pipe = builder, path, pid, pipe
         self.result: dict[str, Any] | None = None
@@ -2742,8 +2792,6 @@ class _Shard:
 
     @classmethod
     def start(cls, builder: _Builder, plans: list[_Plan]) -> _Shard:
-        from multiprocessing import Pipe
-
         path = cls.side_path(builder.db_path)
         for suffix in ("", "-journal"):  # left by a helper of that pid that died
             Path(f"{path}{suffix}").unlink(missing_ok=True)
@@ -2793,7 +2841,13 @@ class _Shard:
         # Attached before the builder's transaction begins (SQLite forbids it after).
         builder.conn.execute("ATTACH DATABASE ? AS shard", [str(path)])
         builder.conn.execute("ATTACH DATABASE ? AS shard_sessions", [str(sessions_path)])
-        ours, theirs = Pipe(duplex=False)
+        if builder.redact:
+            # Compiled once, here, for both processes: imported by the first batch of each,
+            # the rules were compiled twice (~8M instructions, a few ms, in the helper).
+            import pastfix.redact  # noqa: F401
+        _crc32()  # (the same for the CRC's module)
+        read_end, write_end = os.pipe()
+        ours, theirs = _Channel(read_end), _Channel(write_end)
         parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # the helper: never returns, never touches the builder's connection
@@ -2992,7 +3046,7 @@ def _run_shard(
     path: Path,
     plans: list[_Plan],
     reader: Reader | None,
-    pipe: Any,
+    pipe: _Channel,
     parent: int,
     redact: bool,
     indexes: list[str] | None,
@@ -3085,14 +3139,31 @@ def _version(source: SourceFile, st: os.stat_result) -> tuple[int, int, int]:
     return size, mtime_ns, st.st_ino
 
 
+@functools.cache
+def _crc32() -> Callable[[bytes | memoryview, int], int]:
+    """zlib's CRC-32 (prefix_crc), from ISA-L where the isal package is installed.
+
+    The same value as zlib.crc32, six times faster: 0.012 s against 0.072 s of CPU for
+    the 200 MB benchmark corpus (~3% of a single-process build). Looked up on first use:
+    a build that reads nothing (the no-change refresh) does not import it.
+    """
+    try:
+        from isal import isal_zlib
+    except ImportError:  # no isal wheel for this platform
+        import zlib
+
+        return zlib.crc32
+    return isal_zlib.crc32
+
+
 def _prefix_crc(f: BinaryIO, size: int) -> int:
     """The CRC-32 of the next `size` bytes of `f` (fewer if it ends first), read in blocks."""
-    crc = 0
+    crc, crc32 = 0, _crc32()
     while size > 0:
         block = f.read(min(PREFIX_BLOCK_BYTES, size))
         if not block:
             break
-        crc = zlib.crc32(block, crc)
+        crc = crc32(block, crc)
         size -= len(block)
     return crc
 

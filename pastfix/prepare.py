@@ -119,7 +119,12 @@ def _redact_rows(rows: list[Any], table: str, found: list[Redaction]) -> None:
             redacted = {
                 distinct[i]: (text, kinds) for i, text, kinds in redact_each(distinct, json=as_json)
             }
-            hits = ((i, *redacted[value]) for i, value in enumerate(values) if value in redacted)
+            # (most batches redact no cwd: their rows are not gone through again)
+            hits = (
+                ((i, *redacted[value]) for i, value in enumerate(values) if value in redacted)
+                if redacted
+                else ()
+            )
         else:
             hits = redact_each(values, json=as_json)
         for i, text, kinds in hits:
@@ -133,7 +138,11 @@ def _redact_rows(rows: list[Any], table: str, found: list[Redaction]) -> None:
         if (table, column) in CUTS:
             limit, cut = CUTS[table, column]
             # A redacted text may have grown past the limit: a marker can be longer than its secret.
-            long = {i for i, value in enumerate(values) if value and len(value) > limit}
+            # The longest text found in C first: most batches have none over the limit.
+            if max(map(len, filter(None, values)), default=0) > limit:
+                long = {i for i, value in enumerate(values) if value and len(value) > limit}
+            else:
+                long = set()
             for i in long.union(i for i, changed in changes.items() if column in changed):
                 text = changes[i][column] if i in changes and column in changes[i] else values[i]
                 if len(text) > limit:

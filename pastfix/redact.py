@@ -498,7 +498,9 @@ def _holding_anchors(texts: Iterable[str | None]) -> Iterator[tuple[int, str, se
                 if present:
                     yield i, text, present
         return
-    match = _SCANNER.Match
+    # The set's own Match, past the wrapper's Python call (which only encodes a str and
+    # turns [] into None): 75,000 texts at 200 MB.
+    match = getattr(_SCANNER, "_set", _SCANNER).Match
     for i, text in enumerate(texts):
         if text and len(text) >= _MIN_LENGTH:
             # Anchors are ASCII: the bytes of other characters (a lone surrogate too) are no

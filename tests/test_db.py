@@ -2063,3 +2063,52 @@ def test_two_processes_store_what_one_would_for_every_agent(tmp_path, monkeypatc
     assert snapshot(two) == expected
     fixes = "SELECT * FROM fixes ORDER BY tool_use_id"
     assert query(one, fixes) and query(two, fixes) == query(one, fixes)
+
+
+def test_the_helpers_channel_carries_a_message_larger_than_the_pipe_whole():
+    """The helper's messages to the builder (db._Channel): one larger than a pipe's buffer
+    (its rows message lists its problems) arrives whole and in turn, and once the helper's
+    end is closed the builder is told (EOFError, as multiprocessing's Pipe said)."""
+    read_end, write_end = os.pipe()
+    ours, theirs = pdb._Channel(read_end), pdb._Channel(write_end)
+    problems = [[f"/p/{i}.jsonl", "cannot read: Permission denied"] for i in range(5000)]
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            ours.close()
+            theirs.send(("progress", 3))
+            theirs.send(("rows", {"file_problems": problems, "sessions": None}))
+            theirs.send(("sessions", None))
+            code = 0
+        finally:
+            os._exit(code)
+    theirs.close()
+    try:
+        assert ours.recv() == ["progress", 3]
+        kind, value = ours.recv()
+        assert (kind, value["file_problems"], value["sessions"]) == ("rows", problems, None)
+        assert ours.recv() == ["sessions", None]
+        os.waitpid(pid, 0)  # its end is closed: recv() says so at once
+        assert ours.poll()
+        with pytest.raises(EOFError):
+            ours.recv()
+    finally:
+        ours.close()
+
+
+def test_the_prefix_crc_is_zlibs_with_or_without_isal(monkeypatch):
+    """A grown file's stored prefix_crc must match whichever install reads it next: ISA-L's
+    CRC-32 (db._crc32) is zlib's, chained over slices as a build reads them, and zlib's is
+    the one used where isal is not installed."""
+    import zlib
+
+    data = os.urandom(3 * 1024 * 1024 + 17)
+    crc = pdb._crc32()
+    assert crc(memoryview(data)[1000:], crc(data[:1000], 0)) == zlib.crc32(data)
+    monkeypatch.setitem(sys.modules, "isal", None)  # its import fails
+    pdb._crc32.cache_clear()
+    try:
+        assert pdb._crc32() is zlib.crc32
+    finally:
+        pdb._crc32.cache_clear()

@@ -1582,3 +1582,58 @@ def test_what_find_exec_runs_is_an_intent_of_its_own():
         "find",
         "rm",
     ]
+
+
+def test_a_search_that_found_nothing_is_worked_around_by_another_searcher_that_found_it():
+    """`rg --files -g '*.x.yaml'` skips hidden and ignored folders and exits 1; `find . -name
+    '*.x.yaml'` then found the file (sixth held-out set: 2 Codex searches, worked around by
+    their labels). Another program on the same words, printing what it found, is another
+    way; on other words, or printing nothing, it is not."""
+    failed = call("shell_command", command="rg --files -g '*.butler.yaml'", failed=True)
+    find = call("shell_command", command="find . -name '*.butler.yaml'")
+    error = {failed.tool_use_id: "Exit code 1"}
+    found = {find.tool_use_id: "./.ai-clean/specs/a.butler.yaml\n"}
+    fix = run([failed, find], error, found)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, find.tool_use_id)
+    assert steps(fix) == [(find.tool_use_id, None)]
+    assert run([failed, find], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    other = call("shell_command", command="find . -name '*.yaml'")
+    assert (
+        run([failed, other], error, {other.tool_use_id: "./a.yaml"})[failed.tool_use_id].outcome
+        == fixes.NOT_FIXED
+    )
+
+
+def test_the_shells_startup_lines_do_not_reach_the_rules(tmp_path):
+    """Codex 0.63 in a macOS sandbox prints Homebrew's `/bin/ps: Operation not permitted`
+    before every output: an `rg` that found nothing printed more than its status, so it was
+    no search that found nothing (sixth held-out set)."""
+    ps = "/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted"
+    conn = db.connect(tmp_path / "index.db")
+    calls = [
+        ("c1", "2026-01-01T00:00:01Z", "rg --files -g '*.butler.yaml'", 1, f"Exit code 1\n{ps}"),
+        (
+            "c2",
+            "2026-01-01T00:00:02Z",
+            "find . -name '*.butler.yaml'",
+            0,
+            f"{ps}\n./.a/x.butler.yaml\n",
+        ),
+        ("c3", "2026-01-01T00:00:03Z", "rg -n needle lib", 1, f"Exit code 1\n{ps}"),
+        ("c4", "2026-01-01T00:00:04Z", "rg -n other lib", 0, f"{ps}\nlib/a.py:1: other"),
+    ]
+    for n, (tool_use_id, at, command, error, content) in enumerate(calls):
+        conn.execute(
+            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name, command,"
+            " input) VALUES (?, 's', ?, ?, 'shell_command', ?, ?)",
+            [tool_use_id, n, at, command, json.dumps({"command": command})],
+        )
+        conn.execute(
+            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
+            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
+            [tool_use_id, n, at, error, content, signatures.ERROR if error else None],
+        )
+    db.refresh_fixes(conn)
+    found = dict(conn.execute("SELECT tool_use_id, outcome FROM fixes"))
+    # the find is another way; another pattern is another question, not a retry
+    assert found == {"c1": fixes.WORKED_AROUND, "c3": fixes.NOT_FIXED}

@@ -14,7 +14,9 @@ are none), and at most WINDOW_CALLS of them: after that the agent has moved on. 
 call the user rejected or stopped, the prompts before the agent's next call count as one
 (a question, then what to do instead), and a retry that met the same obstacle again
 (rejected again, or with this error) starts the count anew (see _window). A subagent of
-Claude Code 1.0 has no id: the build tells its thread by its messages' parent links.
+Claude Code 1.0 has no id: the build tells its thread by its messages' parent links. A
+subagent's edit its thread did not fix may be made by the main agent after the subagent's
+last call (a subagent without a Write tool): the main thread's edit of that file confirms it.
 
 **The confirmation.** The first successful call in the window that does what the
 failed call tried to do:
@@ -1708,6 +1710,36 @@ def session_fixes(
                 _between(prompt_times, call.timestamp, after[0].timestamp)
             )
             fix = fix_of(call, after, text, output, key(call.tool_use_id), still_failing, guided)
+            main = by_agent.get((None, False), [])
+            if fix.outcome == NOT_FIXED and own is not main and call.name in EDIT_TOOLS:
+                fix = _by_the_parent(call, own[-1], main, prompt_times, text, output, key) or fix
             if end and not call.sidechain and not after:
                 fix.window_end = end
             yield fix
+
+
+def _by_the_parent(
+    failed: Call,
+    last: Call,
+    main: Sequence[Call],
+    prompt_times: Sequence[str],
+    error: str,
+    output: Callable[[str], str],
+    key: Callable[[str], str],
+) -> Fix | None:
+    """The main thread's edit of the file a subagent's edit failed on, after the subagent's
+    last call, when its own thread did not fix it: a subagent without the tool for it
+    (Claude Code's statusline-setup has no Write) says so, and the main agent does it (sixth
+    held-out set: 2 Edits of files that did not exist, then the main agent's Write of each).
+    Its window is the main thread's, counted from the failure. Only an edit of that file:
+    letting any call of the main thread confirm a subagent's failure "fixed" 4 failures of
+    three other sets that were not a problem or abandoned (a test run again, a search)."""
+    later = [c for c in main if c.timestamp > last.timestamp]
+    anchor = dataclasses.replace(failed, sidechain=False, agent_id=None)
+    after, _ = _window(anchor, later[:WINDOW_CALLS], prompt_times)
+    guided = bool(after) and bool(_between(prompt_times, failed.timestamp, after[0].timestamp))
+    fix = fix_of(failed, after, error, output, key(failed.tool_use_id), None, guided)
+    confirm = next((c for c in after if c.tool_use_id == fix.confirmed_by), None)
+    if confirm is None or confirm.name not in EDIT_TOOLS or confirm.file_path != failed.file_path:
+        return None
+    return fix

@@ -1637,3 +1637,22 @@ def test_the_shells_startup_lines_do_not_reach_the_rules(tmp_path):
     found = dict(conn.execute("SELECT tool_use_id, outcome FROM fixes"))
     # the find is another way; another pattern is another question, not a retry
     assert found == {"c1": fixes.WORKED_AROUND, "c3": fixes.NOT_FIXED}
+
+
+def test_a_subagents_edit_the_main_agent_made_after_it():
+    """A subagent without a Write tool (Claude Code's statusline-setup) tried an Edit of a
+    file that did not exist, and reported so; the main agent then wrote the file (sixth
+    held-out set: 2 such Edits, fixed by their labels). Another call of the main thread does
+    not confirm a subagent's failure: a test run again is the main agent's own."""
+    edit = call("Edit", file_path="/h/.claude/settings.json", failed=True, sidechain=True)
+    read = call("Read", file_path="/h/.zshrc", sidechain=True)
+    write = call("Write", file_path="/h/.claude/settings.json")
+    error = {edit.tool_use_id: "<tool_use_error>File does not exist.</tool_use_error>"}
+    fix = run([edit, read, write], error)[edit.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, write.tool_use_id)
+    other = call("Write", file_path="/h/.claude/other.json")
+    assert run([edit, read, other], error)[edit.tool_use_id].outcome == fixes.NOT_FIXED
+    tests = call(command="pytest -x", failed=True, agent_id="a1")
+    again = call(command="pytest -x --tb=no")
+    found = run([tests, again], {tests.tool_use_id: "FAILED test_a.py::test_x"})
+    assert found[tests.tool_use_id].outcome == fixes.NOT_FIXED

@@ -1656,3 +1656,30 @@ def test_a_subagents_edit_the_main_agent_made_after_it():
     again = call(command="pytest -x --tb=no")
     found = run([tests, again], {tests.tool_use_id: "FAILED test_a.py::test_x"})
     assert found[tests.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_look_of_a_path_not_there_is_retried_only_by_a_look_of_that_name():
+    """`sed -n '1,200p' a/quickfix.py`: No such file; `ls a`, then `sed -n '1,200p'
+    a/docstrings.py` shares the sed's script, not its question: another file (sixth held-out
+    set: not a problem, as a Read of a missing file, then a Read of another, is no retry).
+    zsh's `no matches found: app/favicon*`, then `ls -la public/` of the same command,
+    likewise. The same name at another path, or a path that lost its slash, is one."""
+    error = "Exit code 1\nsed: a/quickfix.py: No such file or directory"
+    failed = call("shell_command", command="sed -n '1,200p' a/quickfix.py", failed=True)
+    ls = call("shell_command", command="ls a")
+    other = call("shell_command", command="sed -n '1,200p' a/docstrings.py")
+    found = run([failed, ls, other], {failed.tool_use_id: error})
+    assert found[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    there = call("shell_command", command="sed -n '1,200p' a/b/quickfix.py")
+    fix = run([failed, ls, there], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, there.tool_use_id)
+    glob = call(command="ls /p/public/ 2>/dev/null; ls /p/app/favicon* 2>/dev/null", failed=True)
+    listed = call(command="ls -la /p/public/")
+    zsh = {glob.tool_use_id: "Exit code 1\n(eval):1: no matches found: /p/app/favicon*"}
+    assert run([glob, listed], zsh)[glob.tool_use_id].outcome == fixes.NOT_FIXED
+    typo = call(command="sed -n '1,200p' docsOrchestratorArchitecture.md", failed=True)
+    right = call(command="sed -n '1,200p' docs/OrchestratorArchitecture.md")
+    lost = {
+        typo.tool_use_id: "Exit code 2\nsed: can't read docsOrchestratorArchitecture.md: No such"
+    }
+    assert run([typo, right], lost)[typo.tool_use_id].outcome == fixes.FIXED

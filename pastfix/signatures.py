@@ -817,6 +817,13 @@ def _claude_code_wording(line: str) -> str:
     return _CANCELLED_SIBLING.sub(r"\1<str>\2", line)
 
 
+def missing_program(line: str) -> str | None:
+    """The program a key line says the shell did not find, in any shell's words (`zsh:1:
+    command not found: gh`, `/bin/bash: line 1: gh: command not found`): `gh`."""
+    missing = _COMMAND_NOT_FOUND.search(line.strip())
+    return next((name for name in missing.groups() if name), None) if missing else None
+
+
 def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     """`line` with the details that differ between sightings replaced (see module docstring),
     cut to `cap` characters (a signature's length)."""
@@ -826,9 +833,9 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     if "Note: your current" in line or "maximum allowed" in line or "parallel tool call" in line:
         line = _claude_code_wording(line)
     if "not " in line or "nknown command" in line:
-        missing = _COMMAND_NOT_FOUND.search(line.strip())
-        if missing:
-            line = f"command not found: {next(name for name in missing.groups() if name)}"
+        program = missing_program(line)
+        if program:
+            line = f"command not found: {program}"
     if "\x00" in line:
         line = line.replace("\x00", "")  # the mark of kept values
     kept: list[str] = []

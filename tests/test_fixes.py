@@ -1683,3 +1683,36 @@ def test_a_look_of_a_path_not_there_is_retried_only_by_a_look_of_that_name():
         typo.tool_use_id: "Exit code 2\nsed: can't read docsOrchestratorArchitecture.md: No such"
     }
     assert run([typo, right], lost)[typo.tool_use_id].outcome == fixes.FIXED
+
+
+def test_a_renamed_file_found_by_a_glob_of_its_folders_is_worked_around():
+    """A Read of tests/adapters/test_boost_runner.py, which the user had renamed; a Glob of
+    `tests/**/*.py` listed test_xgboost_runner.py there, which was read (sixth held-out set).
+    The `**` searched the folder: the Glob is a step, the Read in that folder confirms. A
+    Glob whose `**` lies under another folder searched not that one."""
+    failed = call("Read", file_path="/p/tests/adapters/test_boost_runner.py", failed=True)
+    glob = call("Glob", pattern="tests/**/*.py")
+    read = call("Read", file_path="/p/tests/adapters/test_xgboost_runner.py")
+    error = {failed.tool_use_id: "File does not exist."}
+    fix = run([failed, glob, read], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
+    assert [s[0] for s in steps(fix)] == [glob.tool_use_id, read.tool_use_id]
+    elsewhere = call("Glob", pattern="src/**/*.py")
+    fix = run([failed, elsewhere, read], error)[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_missing_program_installed_is_fixed_by_the_install():
+    """`gh auth status`: command not found; the user said "brew install gh" and the agent
+    ran it, and never ran gh again (sixth held-out set, fixed by its label): the install is
+    the step. An install of something else is not."""
+    failed = call(command="gh auth status 2>&1", failed=True)
+    install = call(command="brew install gh")
+    error = {failed.tool_use_id: "Exit code 127\n(eval):1: command not found: gh"}
+    fix = run([failed, install], error, prompts=["2026-01-01T00:00:00.5Z"])[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, install.tool_use_id)
+    assert steps(fix) == [(install.tool_use_id, None)]
+    other = call(command="sudo apt-get install -y jq")
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    apt = call(command="sudo apt-get install -y gh")
+    assert run([failed, apt], error)[failed.tool_use_id].outcome == fixes.FIXED

@@ -891,14 +891,19 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
 
     def output(tool_use_id: str) -> str:
         row = conn.execute(FIX_OUTPUT_SQL, [tool_use_id]).fetchone()
-        return row[0] if row else ""
+        return signatures.without_startup(row[0]) if row and row[0] else ""
 
     rows = []
     for session_id in session_ids:
         failed = conn.execute(FIX_ERRORS_SQL, [session_id]).fetchall()
         if not failed:
             continue
-        errors = {tool_use_id: content for tool_use_id, content, _, _ in failed}
+        # what the commands printed, not the shell's startup files (Codex 0.63 in a macOS
+        # sandbox: Homebrew's `/bin/ps: Operation not permitted` before every output)
+        errors = {
+            tool_use_id: signatures.without_startup(content or "")
+            for tool_use_id, content, _, _ in failed
+        }
         kinds = {tool_use_id: kind for tool_use_id, _, _, kind in failed}
         # what follows the first failure (a call is made before its result is)
         first = min((at for _, _, at, _ in failed if at), default="")

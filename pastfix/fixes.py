@@ -135,7 +135,7 @@ import msgspec
 
 from pastfix import agents
 
-FIX_VERSION = 9  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 11  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -864,6 +864,8 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
             and words & set(_PATTERN_WORD.findall(" ".join(i.words[1:])))
             for i in intents(call.command)
         )
+    if failed.name in SHELL_TOOLS and call.name in SEARCH_TOOLS and _globbed(failed, call):
+        return True  # a shell find that could not run, then the Glob of what it looked for
     if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS and _NOT_A_FILE.search(error):
         # a folder read as a file (EISDIR), then listed by a Glob of what is in it
         if _lists(call, failed.file_path or ""):
@@ -916,6 +918,49 @@ def _searched_for(failed: Call, call: Call, error: str) -> bool:
     return bool(names) and any(
         names & set(_PATTERN_WORD.findall(" ".join(words))) for words in finds
     )
+
+
+# find's tests of a name or path, whose pattern is the question it asks.
+_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-regex"})
+
+
+def _globbed(failed: Call, call: Call) -> bool:
+    """Whether a shell look that ran a find (and failed, not finding nothing: see
+    _found_nothing) is worked around by a Glob of what it looked for: a name of its tests
+    (`-name '*.md'`) is the Glob pattern's last part, or they share a word (`*domik*`,
+    `**/*domik*`), in the find's folder, inside it or around it (seventh held-out set: one
+    person's find exited 2 with no output 10 times in a session, each time answered by a
+    Glob; a Glob of the same name in another folder asks another question)."""
+    if call.name not in {"Glob", "glob"} or not call.pattern:
+        return False
+    finds = [i.words for i in intents(failed.command) if i.program in _FINDERS]
+    if not finds or not all(i.program in LOOK for i in intents(failed.command)):
+        return False
+    pattern = _unix(call.pattern)
+    where = _unix(call.file_path or "").rstrip("/")
+    if pattern.startswith("/"):  # an absolute pattern names its folder
+        head = pattern.split("*")[0].rstrip("/")
+        where, pattern = head, pattern[len(head) :]
+    last = pattern.rstrip("/").split("/")[-1]
+    words = set(_PATTERN_WORD.findall(pattern))
+    for find in finds:
+        names = [find[n + 1] for n in range(len(find) - 1) if find[n] in _NAME_TESTS]
+        end = next((n for n, w in enumerate(find) if w.startswith("-")), len(find))
+        roots = find[1:end]
+        asked = last in names or bool(words & set(_PATTERN_WORD.findall(" ".join(names))))
+        if asked and any(_nested(where, _unix(root).rstrip("/")) for root in roots or ["."]):
+            return True
+    return False
+
+
+def _nested(one: str, other: str) -> bool:
+    """Whether two folders are one, or one holds the other (`~/x` as the end of `/h/me/x`)."""
+    if other.startswith("~"):
+        other = other[1:]
+        return bool(other) and (one.endswith(other) or other + "/" in one + "/")
+    if not one or not other or other == ".":
+        return not one or not one.startswith("/") or other == "."
+    return one == other or one.startswith(other + "/") or other.startswith(one + "/")
 
 
 def _lists(call: Call, folder: str) -> bool:
@@ -1019,10 +1064,27 @@ def _found_nothing(failed: Call, error: str) -> bool:
     mine = intents(failed.command)
     if not mine or not all(i.program in LOOK for i in mine):
         return False
-    if _NOTHING_BUT_STATUS.match(error):
-        return any(i.program in SEARCHERS for i in mine)
     last = segments(failed.command)[-1:]
+    if _NOTHING_BUT_STATUS.match(error):
+        # only a matcher's status says it found nothing: a find that exits non-zero, printing
+        # nothing, failed (seventh held-out set: 10 of one person's finds exited 2 with no
+        # output whatever they asked, each answered by a Glob)
+        return any(i.program in SEARCHERS for i in mine) and not _status_of_finder(failed.command)
     return bool(last) and _program(last[0])[0] in _MATCHERS and error.startswith("Exit code 1\n")
+
+
+def _status_of_finder(command: str | None) -> bool:
+    """Whether the simple command whose status a shell command has (its last, an output
+    filter after a pipe too: `find | xargs grep` has grep's) is a finder (find, fd,
+    locate), whose non-zero status is an error, never "no match"."""
+    last: list[str] = []
+    current: list[str] = []
+    for word in [*_words(command or ""), ";"]:
+        if word in _SEPARATORS or set(word) <= set("|&;"):
+            last, current = current or last, []
+        elif not _REDIRECT.match(word):
+            current.append(word)
+    return bool(last) and _program(last)[0] in _FINDERS
 
 
 # Searchers whose exit status 1 means no line matched (2 is an error); find's 1 is an error.

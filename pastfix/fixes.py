@@ -806,6 +806,8 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
             return True
         if _searched_for(failed, call, error) or _viewed_elsewhere(failed, call, error):
             return True
+        if _found_as(failed, call, error):
+            return True
         written = _files_of(call, written=True)
         if (
             written
@@ -826,6 +828,8 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
                 for i in intents(call.command)
             )
         return False
+    if failed.name in SHELL_TOOLS and call.name in READ_TOOLS and _found_as(failed, call, error):
+        return True
     if failed.name in SHELL_TOOLS and call.name in FILE_TOOLS:
         # `cat x` failed, then Read x: the same file, looked at another way
         look = [i for i in intents(failed.command) if i.program in {"cat", "head", "tail", "less"}]
@@ -961,6 +965,69 @@ def _nested(one: str, other: str) -> bool:
     if not one or not other or other == ".":
         return not one or not one.startswith("/") or other == "."
     return one == other or one.startswith(other + "/") or other.startswith(one + "/")
+
+
+def _missing_names(failed: Call, error: str) -> set[str]:
+    """The file names of a shell look's paths that its error says are not there (`rg:
+    arguments: IO error ...: No such file`, `cat: x.md: No such file`). Only of the looks that
+    read files (a search, a view): an `ls` of a path not there asked whether it is there,
+    and heard (an `ls` of a JDK's javac, then another JDK's used: not a problem, seventh
+    held-out set; a subagent's `ls` of a hooks folder, second)."""
+    if failed.name not in SHELL_TOOLS or not _MISSING_FILE.search(error):
+        return set()
+    if not all(i.program in LOOK for i in intents(failed.command)):
+        return set()
+    return {
+        _basename(word.rstrip("/"))
+        for i in intents(failed.command)
+        if i.program in _VIEWERS
+        for word in i.words[1:]
+        if not word.startswith("-")
+        and (f"{word}: " in error or f"'{word}'" in error)
+        and len(_basename(word.rstrip("/")).strip(".")) >= 4
+    }
+
+
+# A path in a command, a script's included (`pathlib.Path('.arguments/x.json')`).
+_PATH_IN = re.compile(r"[\w.~-]*/[\w./~-]+")
+
+
+def _found_as(failed: Call, call: Call, error: str) -> str | None:
+    """The folder or file a later shell call or Read uses, at another path, that a failed
+    look said was not there: a name it had wrong or in the wrong place (`rg x arguments`, No
+    such file; `ls -a` shows `.arguments`; then a script reads `.arguments/a.json`: seventh
+    held-out set, 2 searches of one Codex rollout). A part of the used path is the name, a
+    dot before it or not; None when it uses none."""
+    names = _missing_names(failed, error)
+    if not names:
+        return None
+    typed = {w.rstrip("/") for i in intents(failed.command) for w in i.words[1:]}
+    if call.name in READ_TOOLS:
+        paths = [_unix(call.file_path or "")]
+    elif call.name in SHELL_TOOLS:
+        paths = _PATH_IN.findall(_unix(call.command or ""))
+    else:
+        return None
+    for path in paths:
+        if path.rstrip("/") in typed:
+            continue  # the same path again: a retry, or nothing
+        for part in path.split("/"):
+            if part.lstrip(".") in names or part in names:
+                return part
+    return None
+
+
+# Programs that list a folder's names.
+_LISTERS = frozenset({"ls", "find", "fd", "tree", "lsd", "eza", "exa"})
+
+
+def _lists_name(call: Call, name: str, output: Callable[[str], str]) -> bool:
+    """Whether a shell listing printed `name` as a name of its own (a line, or a word)."""
+    if call.name not in SHELL_TOOLS or not any(
+        i.program in _LISTERS for i in intents(call.command)
+    ):
+        return False
+    return name in output(call.tool_use_id).split()
 
 
 def _lists(call: Call, folder: str) -> bool:
@@ -1372,7 +1439,13 @@ def fix_of(
         # before the first one after it that failed with another error.
         start = max((i + 1 for i, same in retried if same), default=0)
         stop = next((i for i, same in retried if i >= start and not same), None)
-        return _confirmed(failed, after[:n], call, way, error, window_end, start, stop)
+        part = _found_as(failed, call, error) if way == WORKED_AROUND else None
+
+        def listed(step: Call, part: str | None = part) -> bool:
+            """A listing that showed the name used (`ls -a` printing `.arguments`)."""
+            return bool(part) and _lists_name(step, part or "", output)
+
+        return _confirmed(failed, after[:n], call, way, error, window_end, start, stop, listed)
     # Without a fix, what was done right after is what the card can show: the first
     # NEARBY_CALLS calls, not the whole window.
     nearby = after[:NEARBY_CALLS]
@@ -1393,6 +1466,7 @@ def _confirmed(
     window_end: str,
     start: int = 0,
     stop: int | None = None,
+    listed: Callable[[Call], bool] | None = None,
 ) -> Fix:
     steps: list[tuple[bool, int, Step]] = []
     others = []
@@ -1427,6 +1501,9 @@ def _confirmed(
         elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:
             if call.file_path == failed.file_path:
                 step = Step(call.tool_use_id, call.name, _target(call))
+        elif not call.failed and listed is not None and listed(call):
+            # the listing that showed where a path not there was (see _found_as)
+            step = Step(call.tool_use_id, call.name, _target(call))
         elif (
             not call.failed
             and way == WORKED_AROUND

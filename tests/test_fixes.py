@@ -1607,3 +1607,26 @@ def test_a_find_that_failed_printing_nothing_is_worked_around_by_a_glob_of_its_n
     assert run([piped, named], {piped.tool_use_id: "Error"})[piped.tool_use_id].outcome == (
         fixes.NOT_FIXED
     )
+
+
+def test_a_search_of_a_path_not_there_is_worked_around_by_the_path_found_and_used():
+    """`rg x arguments` said No such file; `ls -a` showed `.arguments`, and a script read
+    `.arguments/a.json`: worked around, the listing that showed the name a step (seventh
+    held-out set). An `ls` of a path not there asked whether it is there: another path's
+    use is no fix of it."""
+    failed = call("shell", command='rg "feature description" -n arguments', failed=True)
+    plain = call("shell", command="ls")
+    shown = call("shell", command="ls -a")
+    used = call("shell", command="python - <<'PY'\nprint(open('.arguments/a.json').read())\nPY")
+    error = {
+        failed.tool_use_id: "Exit code 2\nrg: arguments: IO error for operation on arguments:"
+        " No such file or directory (os error 2)"
+    }
+    outputs = {plain.tool_use_id: "LICENSE\n", shown.tool_use_id: ".\n..\n.arguments\nLICENSE\n"}
+    fix = run([failed, plain, shown, used], error, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, used.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [shown.tool_use_id, used.tool_use_id]
+    looked = call(command="ls /usr/lib/jvm/java-21/bin/javac", failed=True)
+    other = call(command="JAVA_HOME=/h/.jdks/t21 /h/.jdks/t21/bin/javac Main.java")
+    gone = {looked.tool_use_id: "ls: cannot access '/usr/lib/jvm/java-21/bin/javac': No such file"}
+    assert run([looked, other], gone)[looked.tool_use_id].outcome == fixes.NOT_FIXED

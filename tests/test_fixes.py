@@ -1630,3 +1630,16 @@ def test_a_search_of_a_path_not_there_is_worked_around_by_the_path_found_and_use
     other = call(command="JAVA_HOME=/h/.jdks/t21 /h/.jdks/t21/bin/javac Main.java")
     gone = {looked.tool_use_id: "ls: cannot access '/usr/lib/jvm/java-21/bin/javac': No such file"}
     assert run([looked, other], gone)[looked.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_an_options_value_is_no_subcommand():
+    """`javac -d out x.java`: `out` is -d's value, not a subcommand, so the compile run by a
+    JDK's full path with another -d folder is its retry (seventh held-out set: javac not
+    found, then `$JAVA_HOME/bin/javac -d /tmp/out`, was 'not fixed')."""
+    failed = call(command="javac -d out src/kakuro/*.java 2>&1", failed=True)
+    retry = call(command="export JAVA_HOME=/h/jdk && $JAVA_HOME/bin/javac -d /t/out /t/src/*.java")
+    error = {failed.tool_use_id: "Exit code 127\n/bin/bash: line 1: javac: command not found"}
+    fix = run([failed, retry], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    # a subcommand is still the first argument: `cargo build` is not `cargo test`
+    assert fixes.intents("mytool build x y")[0].sub == "build"

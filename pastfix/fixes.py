@@ -561,7 +561,7 @@ def _arg_key(arg: str) -> str:
 def _same_intent(one: Intent, other: Intent) -> bool:
     if one.program != other.program:
         return _respelt(one, other)
-    if one.sub != other.sub:
+    if one.sub != other.sub or _verb(one) != _verb(other):
         return False
     if one.code is not None or other.code is not None:
         # inline code, not arguments, says what the run was for
@@ -572,6 +572,40 @@ def _same_intent(one: Intent, other: Intent) -> bool:
         looks = one.program in LOOK or one.sub in LOOK_SUBCOMMANDS.get(one.program, ())
         return not looks or one.args == other.args
     return bool(one.args & other.args)
+
+
+# Programs whose subcommand is a noun, then a verb (`gh pr checks`, `gh pr view`).
+_NOUN_VERB = frozenset({"gh", "glab", "az", "gcloud", "aws"})
+
+
+def _verb(intent: Intent) -> str | None:
+    """The verb after the subcommand of a program whose subcommands are nouns (`gh pr
+    checks 108` exits 1 when a check failed; `gh pr view 108` reads the PR, no retry of it:
+    seventh held-out set, 2 failing CI runs never fixed were 'fixed' by it)."""
+    if intent.program not in _NOUN_VERB or intent.sub is None:
+        return None
+    rest = list(intent.words)
+    rest = rest[rest.index(intent.sub) + 1 :] if intent.sub in rest else []
+    return next((w for w in rest if not w.startswith("-")), None)
+
+
+def _acted_otherwise(failed: Call, call: Call) -> bool:
+    """Whether a command did to the same object, by another verb, what a failed one was to
+    do, both acting, neither looking (`gh pr review 12 --approve` refused, then `gh pr merge
+    12`: fourth held-out set, worked around); a look (`gh pr checks`) is no such act."""
+    for one in intents(failed.command):
+        for other in intents(call.command):
+            verbs = (_verb(one), _verb(other))
+            if (
+                one.program == other.program
+                and one.sub == other.sub
+                and None not in verbs
+                and verbs[0] != verbs[1]
+                and not {*verbs} & (LOOK_ANY | LOOK_SUBCOMMANDS.get(one.program, frozenset()))
+                and (one.args - {verbs[0]}) & (other.args - {verbs[1]})
+            ):
+                return True
+    return False
 
 
 def _respelt(one: Intent, other: Intent) -> bool:
@@ -809,7 +843,7 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
             return True
         if _searched_for(failed, call, error) or _viewed_elsewhere(failed, call, error):
             return True
-        if _found_as(failed, call, error):
+        if _found_as(failed, call, error) or _acted_otherwise(failed, call):
             return True
         written = _files_of(call, written=True)
         if (

@@ -1643,3 +1643,23 @@ def test_an_options_value_is_no_subcommand():
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
     # a subcommand is still the first argument: `cargo build` is not `cargo test`
     assert fixes.intents("mytool build x y")[0].sub == "build"
+
+
+def test_a_subcommand_of_a_noun_takes_its_verb():
+    """`gh pr checks 108` exits 1 when a check failed: `gh pr view 108` or `gh pr close 108`
+    is no retry of it (seventh held-out set: 2 CI failures never fixed were 'fixed' so);
+    `gh pr review 12 --approve` refused, then `gh pr merge 12`, both acts on the PR, is
+    worked around (fourth)."""
+    failed = call(command="gh pr checks 108 --repo me/app", failed=True)
+    view = call(command="gh pr view 108 --repo me/app --json baseRefName")
+    close = call(command='gh pr close 108 --repo me/app --comment "wrong base"')
+    error = {failed.tool_use_id: "Exit code 1\nUnit Tests\tfail\t51s\thttps://x"}
+    assert run([failed, view, close], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    again = call(command="gh pr checks 108 --repo me/app")
+    fix = run([failed, view, again], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    review = call(command="gh pr review 12 --approve", failed=True)
+    merge = call(command="gh pr merge 12 --squash")
+    refused = {review.tool_use_id: "Exit code 1\nfailed to create review: Can not approve"}
+    fix = run([review, merge], refused)[review.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, merge.tool_use_id)

@@ -1054,6 +1054,24 @@ def _found_as(failed: Call, call: Call, error: str) -> str | None:
     return None
 
 
+def _listed_at(failed: Call, after: Sequence[Call], output: Callable[[str], str]) -> int | None:
+    """Where, among the first ANOTHER_WAY_CALLS calls, a listing printed the name of the file
+    a Read did not find: it found where the file is (`ls plans/completed/ plans/in-progress/`
+    printing `PlanDec29.md`, moved there), rather than a Read of another file of its folder
+    after a search of it (the folder's README.md: seventh held-out set, 3 Reads)."""
+    name = _basename(failed.file_path)
+    if len(name) < 3:
+        return None
+    return next(
+        (
+            n
+            for n, call in enumerate(after[:ANOTHER_WAY_CALLS])
+            if not call.failed and _lists_name(call, name, output)
+        ),
+        None,
+    )
+
+
 # Programs that list a folder's names.
 _LISTERS = frozenset({"ls", "find", "fd", "tree", "lsd", "eza", "exa"})
 
@@ -1435,6 +1453,12 @@ def fix_of(
     # rejected with "change the name to an easy one", then commit.md; a Read of ~/.zshrc
     # rejected, "I use Fish", then config.fish: fourth held-out set, 2 people).
     redo = guided and failed.kind == "rejected" and bool(failed.file_path)
+    # a listing that printed the missing file's name found where it is (see _listed_at)
+    listed_at = _listed_at(failed, after, output) if missing else None
+    reread = listed_at is not None and any(
+        not c.failed and c.name == failed.name and _another_way(failed, c, error)
+        for c in after[listed_at:ANOTHER_WAY_CALLS]
+    )
     for n, call in enumerate(after):
         if missing and not call.failed and _searches(call, folder):
             searched = True
@@ -1457,7 +1481,10 @@ def fix_of(
             way = FIXED
         elif n < ANOTHER_WAY_CALLS and _another_way(failed, call, error):
             way = WORKED_AROUND
-        elif searched and call.name in READ_TOOLS and call.file_path:
+        elif n == listed_at and not reread:
+            # (a Read of that name where it was listed, after it, is the other way)
+            way = WORKED_AROUND
+        elif searched and call.name in READ_TOOLS and call.file_path and listed_at is None:
             if _parent(call.file_path) == folder:
                 way = WORKED_AROUND
         if way is None:

@@ -1663,3 +1663,27 @@ def test_a_subcommand_of_a_noun_takes_its_verb():
     refused = {review.tool_use_id: "Exit code 1\nfailed to create review: Can not approve"}
     fix = run([review, merge], refused)[review.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, merge.tool_use_id)
+
+
+def test_a_listing_that_names_a_missing_file_found_where_it_is():
+    """A Read of a file that does not exist, a listing of its folder, a Read of the folder's
+    README, then a listing of its subfolders that prints the file's name: that listing found
+    where the file went, not the README (seventh held-out set: 4 plans moved to completed/).
+    When a Read of that name follows the listing, that Read is the other way (fifth)."""
+    failed = call("Read", file_path="/p/docs/plans/PlanDec29.md", failed=True)
+    folder = call(command="ls -la /p/docs/plans/")
+    readme = call("Read", file_path="/p/docs/plans/README.md")
+    sub = call(command="ls -la /p/docs/plans/completed/ && ls -la /p/docs/plans/in-progress/")
+    outputs = {
+        folder.tool_use_id: "completed\nin-progress\nREADME.md",
+        sub.tool_use_id: ".rw-r--r--@  30k me 31 Dec 2025 PlanDec29.md\n",
+    }
+    error = {failed.tool_use_id: "<tool_use_error>File does not exist.</tool_use_error>"}
+    fix = run([failed, folder, readme, sub], error, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, sub.tool_use_id)
+    found = call("Read", file_path="/p/docs/plans/completed/PlanDec29.md")
+    fix = run([failed, folder, readme, sub, found], error, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by == found.tool_use_id
+    # without a listing that names it, the README read after the search still is the way
+    fix = run([failed, folder, readme], error, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by == readme.tool_use_id

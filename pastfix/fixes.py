@@ -1072,6 +1072,23 @@ def _listed_at(failed: Call, after: Sequence[Call], output: Callable[[str], str]
     )
 
 
+def _printed_path(call: Call, found: Call, output: Callable[[str], str]) -> bool:
+    """Whether a Glob that lists a folder (`**/*`, no name in its pattern) printed the file
+    a Read then read: the listing of where it was, as an `ls` of the failed path's folder is
+    (the folder the user named: seventh held-out set, where the card showed only the Glob
+    of its name that found nothing). A Glob by name that found it is left to the labels'
+    reading of the first held-out set, which named only the Read."""
+    if call.name not in {"Glob", "glob"} or _PATTERN_WORD.search(call.pattern or ""):
+        return False
+    if not found.file_path or found.name not in READ_TOOLS:
+        return False
+    return _unix(found.file_path) in _unix(output(call.tool_use_id))
+
+
+# A search tool's answer when it found nothing (Claude Code's Glob and Grep).
+_NO_FILES = frozenset({"No files found", "No matches found"})
+
+
 # Programs that list a folder's names.
 _LISTERS = frozenset({"ls", "find", "fd", "tree", "lsd", "eza", "exa"})
 
@@ -1505,11 +1522,16 @@ def fix_of(
         stop = next((i for i, same in retried if i >= start and not same), None)
         part = _found_as(failed, call, error) if way == WORKED_AROUND else None
 
-        def listed(step: Call, part: str | None = part) -> bool:
-            """A listing that showed the name used (`ls -a` printing `.arguments`)."""
-            return bool(part) and _lists_name(step, part or "", output)
+        def listed(step: Call, part: str | None = part, found: Call = call) -> bool:
+            """A listing that showed the name used (`ls -a` printing `.arguments`), or, for a
+            Read of a file not there, a search that printed the path then read."""
+            if part:
+                return _lists_name(step, part, output)
+            return missing and way == WORKED_AROUND and _printed_path(step, found, output)
 
-        return _confirmed(failed, after[:n], call, way, error, window_end, start, stop, listed)
+        return _confirmed(
+            failed, after[:n], call, way, error, window_end, start, stop, listed, output
+        )
     # Without a fix, what was done right after is what the card can show: the first
     # NEARBY_CALLS calls, not the whole window.
     nearby = after[:NEARBY_CALLS]
@@ -1531,6 +1553,7 @@ def _confirmed(
     start: int = 0,
     stop: int | None = None,
     listed: Callable[[Call], bool] | None = None,
+    output: Callable[[str], str] | None = None,
 ) -> Fix:
     steps: list[tuple[bool, int, Step]] = []
     others = []
@@ -1573,6 +1596,11 @@ def _confirmed(
             and way == WORKED_AROUND
             and lost
             and call.name in SEARCH_TOOLS | SHELL_TOOLS
+            and not (
+                call.name in SEARCH_TOOLS
+                and output is not None
+                and output(call.tool_use_id).strip() in _NO_FILES
+            )
             and (
                 any(
                     name and name in (call.pattern or call.command or call.file_path or "")

@@ -1687,3 +1687,21 @@ def test_a_listing_that_names_a_missing_file_found_where_it_is():
     # without a listing that names it, the README read after the search still is the way
     fix = run([failed, folder, readme], error, outputs)[failed.tool_use_id]
     assert fix.confirmed_by == readme.tool_use_id
+
+
+def test_a_glob_that_found_nothing_is_no_step_and_one_that_listed_the_file_is():
+    """A Read of a file not there, a Glob of its name that found nothing, then a Glob of
+    everything in the folder the user named, which printed the file, then its Read: the
+    listing is the step, the empty search is not (seventh held-out set)."""
+    failed = call("Read", file_path="/d/docs/ticket/wizards/upload.py", failed=True)
+    none = call("Glob", pattern="**/upload.py")
+    listing = call("Glob", file_path="/d/addons/ticket", pattern="**/*")
+    read = call("Read", file_path="/d/addons/ticket/wizards/upload.py")
+    outputs = {
+        none.tool_use_id: "No files found",
+        listing.tool_use_id: "/d/addons/ticket/models/a.py\n/d/addons/ticket/wizards/upload.py",
+    }
+    error = {failed.tool_use_id: "File does not exist."}
+    fix = run([failed, none, listing, read], error, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [listing.tool_use_id, read.tool_use_id]

@@ -1522,7 +1522,7 @@ def fix_of(
         stop = next((i for i, same in retried if i >= start and not same), None)
         part = _found_as(failed, call, error) if way == WORKED_AROUND else None
 
-        def listed(step: Call, part: str | None = part, found: Call = call) -> bool:
+        def listed(step: Call, part: str | None = part, found: Call = call, way: str = way) -> bool:
             """A listing that showed the name used (`ls -a` printing `.arguments`), or, for a
             Read of a file not there, a search that printed the path then read."""
             if part:

@@ -1341,11 +1341,22 @@ def _retry(failed: Call, call: Call) -> bool:
     # stopped it, only when it asks for the same thing (see _same_request)
     if failed.kind not in _STOPPED or call.input == failed.input:
         return True
+    if failed.name in _QUESTIONS:
+        return False  # the user answered it in the chat (see _QUESTIONS)
     if failed.name in SEARCH_TOOLS:
         # a search's pattern is its question: a Glob of `src/widgets/**/value*` rejected,
         # then one of `src/widgets/landing-page/**/*`, asks another (as _same_search)
         return call.pattern == failed.pattern
     return _same_request(failed.input, call.input)
+
+
+# Tools that put a question to the user. Rejected or cancelled, the question was answered
+# in the chat ("The user wants to clarify these questions", then a talk): the next question
+# is another, not its retry (4 of Claude Code in 3 held-out sets and the corpus, 2 Gemini
+# CLI cancellations: not a problem by every label; the seventh set's second was 'fixed'
+# by the next question, on the same subject). One the tool refused (a header too long) is
+# still retried.
+_QUESTIONS = frozenset({"AskUserQuestion", "ask_user"})
 
 
 # Words of a request that say nothing of what it asks for.

@@ -1705,3 +1705,20 @@ def test_a_glob_that_found_nothing_is_no_step_and_one_that_listed_the_file_is():
     fix = run([failed, none, listing, read], error, outputs)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
     assert [s.tool_use_id for s in fix.remedy] == [listing.tool_use_id, read.tool_use_id]
+
+
+def test_a_question_the_user_declined_to_answer_is_not_retried_by_the_next():
+    """AskUserQuestion rejected because the user wants to clarify: they talk, then the agent
+    asks another question on the same subject. The first was answered in the chat, not
+    fixed by the second (seventh held-out set, and the Claude labels). One the tool refused
+    (a header too long) is still retried."""
+    ask = '{"questions":[{"question":"How deep should traversal of object properties go?"}]}'
+    again = '{"questions":[{"question":"How deep should traversal go, and its default?"}]}'
+    failed = call("AskUserQuestion", input=ask, failed=True, kind="rejected")
+    later = call("AskUserQuestion", input=again)
+    error = {failed.tool_use_id: "The user doesn't want to proceed with this tool use. ..."}
+    fix = run([failed, later], error)[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    refused = call("AskUserQuestion", input=ask, failed=True)
+    long = {refused.tool_use_id: "params/questions/0/header must NOT have more than 16 characters"}
+    assert run([refused, later], long)[refused.tool_use_id].outcome == fixes.FIXED

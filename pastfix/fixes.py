@@ -563,6 +563,9 @@ def _same_intent(one: Intent, other: Intent) -> bool:
         return _respelt(one, other)
     if one.sub != other.sub or _verb(one) != _verb(other):
         return False
+    if bool(one.flags & _ABOUT) != bool(other.flags & _ABOUT):
+        # `pytest --version` says what is installed: no run of the tests, nor they of it
+        return False
     if one.code is not None or other.code is not None:
         # inline code, not arguments, says what the run was for
         return one.code is not None and other.code is not None and _same_code(one.code, other.code)
@@ -572,6 +575,11 @@ def _same_intent(one: Intent, other: Intent) -> bool:
         looks = one.program in LOOK or one.sub in LOOK_SUBCOMMANDS.get(one.program, ())
         return not looks or one.args == other.args
     return bool(one.args & other.args)
+
+
+# Flags that make a program say what it is instead of doing its work (a pytest run killed
+# in Codex's sandbox was "fixed" by `python3 -m pytest --version`: seventh held-out set).
+_ABOUT = frozenset({"--version", "--help"})
 
 
 # Programs whose subcommand is a noun, then a verb (`gh pr checks`, `gh pr view`).

@@ -1722,3 +1722,18 @@ def test_a_question_the_user_declined_to_answer_is_not_retried_by_the_next():
     refused = call("AskUserQuestion", input=ask, failed=True)
     long = {refused.tool_use_id: "params/questions/0/header must NOT have more than 16 characters"}
     assert run([refused, later], long)[refused.tool_use_id].outcome == fixes.FIXED
+
+
+def test_a_version_or_help_call_is_no_retry_of_a_run():
+    """`python3 -m pytest --version` says pytest is there; it runs no tests, so it confirms
+    no test run (seventh held-out set: 4 pytest runs killed in the sandbox were 'fixed' by
+    it). The run itself, again, is the retry; `--version` retries `--version`."""
+    failed = call("shell", command="pytest tests/unit -q", failed=True)
+    version = call("shell", command="python3 -m pytest --version")
+    again = call("shell", command="python3 -m pytest tests/unit -q")
+    error = {failed.tool_use_id: "failed in sandbox: sandbox error: command was killed by a signal"}
+    fix = run([failed, version, again], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    asked = call("shell", command="pytest --version", failed=True)
+    fix = run([asked, version], {asked.tool_use_id: "Exit code 127\npytest: not found"})
+    assert fix[asked.tool_use_id].confirmed_by == version.tool_use_id

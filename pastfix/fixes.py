@@ -725,7 +725,12 @@ def _changes_state(call: Call) -> bool:
             return True  # `cat > x <<EOF`, `echo x >> .gitignore`: the text given, written
         if intent.program in LOOK or _prints(intent, call.command):
             continue
-        first = intent.sub or next((w for w in intent.words[1:] if not w.startswith("-")), None)
+        # (`gh pr view` looks: of a noun's subcommand, its verb says what it does)
+        first = (
+            _verb(intent)
+            or intent.sub
+            or next((w for w in intent.words[1:] if not w.startswith("-")), None)
+        )
         if first and first in LOOK_SUBCOMMANDS.get(intent.program, LOOK_ANY):
             continue
         if any(_CHECK_FLAG.match(flag) for flag in intent.flags) or intent.flags & {

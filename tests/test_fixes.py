@@ -1737,3 +1737,12 @@ def test_a_version_or_help_call_is_no_retry_of_a_run():
     asked = call("shell", command="pytest --version", failed=True)
     fix = run([asked, version], {asked.tool_use_id: "Exit code 127\npytest: not found"})
     assert fix[asked.tool_use_id].confirmed_by == version.tool_use_id
+
+
+def test_a_nouns_verb_says_whether_it_looks():
+    """`gh pr view 108` looks, `gh pr close 108` acts: of a subcommand that is a noun, its
+    verb says which (the card of a log view the user stopped showed two `gh pr view` calls
+    as steps: seventh held-out set)."""
+    assert not fixes._changes_state(call(command="gh pr view 108 --json baseRefName"))
+    assert not fixes._changes_state(call(command="gh run view 42 --log-failed"))
+    assert fixes._changes_state(call(command='gh pr close 108 --comment "wrong base"'))

@@ -1102,6 +1102,47 @@ def _printed_path(call: Call, found: Call, output: Callable[[str], str]) -> bool
 _NO_FILES = frozenset({"No files found", "No matches found"})
 
 
+def _filter_error(failed: Call, error: str) -> str | None:
+    """The output filter whose own error a failed shell command's is: its first line names
+    a program the command pipes into (`awk: cmd. line:1: ... fatal: split: second argument
+    is not an array` of `ss -tulpnH | awk '...'`). The command before it did not fail: the
+    agent running `ss -tulpnH` alone to look at its lines was "fixed" of five such awk
+    failures (seventh held-out set)."""
+    if failed.name not in SHELL_TOOLS or not failed.command:
+        return None
+    lines = [line for line in error.splitlines() if line.strip()]
+    first = next((line for line in lines if not _EXIT_LINE.match(line.strip())), "")
+    program = first.split(":", 1)[0].strip()
+    if program not in _OUTPUT_FILTERS or ":" not in first:
+        return None
+    return program if _filter_script(failed.command, program) is not None else None
+
+
+def _filter_script(command: str | None, program: str) -> str | None:
+    """The arguments of the first simple command after a pipe that runs `program`."""
+    words = _words(command or "")
+    for n, word in enumerate(words[:-1]):
+        if word == "|" and _program(words[n + 1 :])[0] == program:
+            end = next((m for m in range(n + 1, len(words)) if words[m] in _SEPARATORS), None)
+            return " ".join(words[n + 2 : end])
+    return None
+
+
+def _same_filter(failed: Call, call: Call, program: str) -> bool:
+    """Whether a call pipes into the filter whose error the failed call's is, with a script
+    that holds half the failed script's words (a probe of one of them, `awk '{n=split($5,
+    a,":"); print n}'`, is none), into the file the failed call was to write, if any (a
+    preview through `| head` is not port.csv written)."""
+    theirs = _filter_script(call.command, program)
+    if theirs is None:
+        return False
+    written = _files_of(failed, written=True)
+    if written and not written & _files_of(call, written=True):
+        return False  # the filter's output was to go into a file: a preview is not that
+    mine = set(_CODE_WORD.findall(_filter_script(failed.command, program) or "")) - _CODE_COMMON
+    return bool(mine) and len(mine & set(_CODE_WORD.findall(theirs))) * 2 >= len(mine)
+
+
 # Programs that list a folder's names.
 _LISTERS = frozenset({"ls", "find", "fd", "tree", "lsd", "eza", "exa"})
 
@@ -1496,6 +1537,9 @@ def fix_of(
     redo = guided and failed.kind == "rejected" and bool(failed.file_path)
     # a listing that printed the missing file's name found where it is (see _listed_at)
     listed_at = _listed_at(failed, after, output) if missing else None
+    # an output filter's own error (`ss | awk '...'`: `awk: ... fatal`): what it was
+    # retried by is that filter's script (see _filter_error)
+    filtered = _filter_error(failed, error)
     reread = listed_at is not None and any(
         not c.failed and c.name == failed.name and _another_way(failed, c, error)
         for c in after[listed_at:ANOTHER_WAY_CALLS]
@@ -1518,7 +1562,15 @@ def fix_of(
         if call.running:
             continue  # a command whose end no poll saw: it may have failed
         way = None
-        if _retry(failed, call) or (named and bool(call.file_path)):
+        if filtered is not None and call.name in SHELL_TOOLS:
+            if _same_filter(failed, call, filtered):
+                shared = _shared_intent(failed.command, call.command) is not None
+                way = FIXED if shared else WORKED_AROUND
+            elif _shared_intent(failed.command, call.command) is not None:
+                continue  # the command before the filter, which did not fail, again
+        if way is not None:
+            pass
+        elif _retry(failed, call) or (named and bool(call.file_path)):
             way = FIXED
         elif n < ANOTHER_WAY_CALLS and _another_way(failed, call, error):
             way = WORKED_AROUND

@@ -1746,3 +1746,23 @@ def test_a_nouns_verb_says_whether_it_looks():
     assert not fixes._changes_state(call(command="gh pr view 108 --json baseRefName"))
     assert not fixes._changes_state(call(command="gh run view 42 --log-failed"))
     assert fixes._changes_state(call(command='gh pr close 108 --comment "wrong base"'))
+
+
+def test_an_output_filters_own_error_is_retried_by_that_filter():
+    """`ss | awk '...' >> port.csv` failed in awk (its error names it): `ss` alone, or with
+    another filter, did not fail and fixes nothing; a probe of one of the script's words
+    neither; the same script on another source, into port.csv, works it around (seventh
+    held-out set: 5 awk failures 'fixed' by `ss -tulpnH`)."""
+    script = '\'{split($5,a,":"); port=a[2]; proc=$7; split(proc,"/",p); print port","proc}\''
+    failed = call("shell", command=f"ss -tulpnH | awk {script} >> port.csv", failed=True)
+    plain = call("shell", command="ss -tulpnH")
+    probe = call("shell", command="ss -tulpnH | awk '{n=split($5,a,\":\"); print n}'")
+    preview = call("shell", command=f"lsof -i -P -n | awk {script} | head")
+    written = call("shell", command=f"lsof -i -P -n | awk {script} >> port.csv")
+    error = {
+        failed.tool_use_id: "Exit code 2\nawk: cmd. line:1: (FILENAME=- FNR=13) fatal: split:"
+        " second argument is not an array"
+    }
+    fix = run([failed, plain, probe, preview, written], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, written.tool_use_id)
+    assert run([failed, plain, probe], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED

@@ -891,14 +891,19 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
 
     def output(tool_use_id: str) -> str:
         row = conn.execute(FIX_OUTPUT_SQL, [tool_use_id]).fetchone()
-        return row[0] if row else ""
+        return signatures.without_startup(row[0]) if row and row[0] else ""
 
     rows = []
     for session_id in session_ids:
         failed = conn.execute(FIX_ERRORS_SQL, [session_id]).fetchall()
         if not failed:
             continue
-        errors = {tool_use_id: content for tool_use_id, content, _, _ in failed}
+        # what the commands printed, not the shell's startup files (Codex 0.63 in a macOS
+        # sandbox: Homebrew's `/bin/ps: Operation not permitted` before every output)
+        errors = {
+            tool_use_id: signatures.without_startup(content or "")
+            for tool_use_id, content, _, _ in failed
+        }
         kinds = {tool_use_id: kind for tool_use_id, _, _, kind in failed}
         # what follows the first failure (a call is made before its result is)
         first = min((at for _, _, at, _ in failed if at), default="")
@@ -2081,11 +2086,13 @@ class _Builder:
         """The plans of a bulk build whose stored rows are set aside before it clears them
         (_set_aside_of), with the path each was stored under if it moved, and its row: those
         whose content changed other than by growing, those with kept copies, whose new read
-        stands for the rows it holds again (_set_aside), and those read whole, whose read
+        stands for the rows it holds again (_set_aside), those read whole, whose read
         takes more than their own bytes (a Gemini session's project from a .project_root,
         projects.json or a checkpoint beside it, an opencode message's parts), which may be
-        gone. One that cannot be told (its prefix unreadable now) is set aside too."""
+        gone, and those with a persisted output gone since it was read (_side_outputs_gone).
+        One that cannot be told (its prefix unreadable now) is set aside too."""
         moved_from = {plan.source.path: old for old, plan in self.moved.items()}
+        outputs_gone = _side_outputs_gone(self.conn)
         found = []
         for plan in plans:
             old = moved_from.get(plan.source.path)
@@ -2101,7 +2108,7 @@ class _Builder:
                 rewrite = True
             # (a moved file's copies go by its old name until _set_aside_of renames them)
             copies = (old or plan.source.path) in self.with_copies
-            if rewrite or copies or plan.source.whole:
+            if rewrite or copies or plan.source.whole or record["id"] in outputs_gone:
                 found.append((plan, old, record))
         return found
 
@@ -2112,6 +2119,35 @@ class _Builder:
             if old is not None:  # (only one with kept copies has any to rename)
                 self._rename_copies(old, plan.source)
             self._set_aside(record)
+
+    def _keep_side_outputs(self) -> None:
+        """A result read again whose persisted output is gone (Claude Code's cleanup of a
+        session's tool-results/, a backup without it) gives the preview its line holds: it
+        keeps the full text its row set aside had, and its problem says so."""
+        conn = self.conn
+        marker = transcripts.PERSISTED_OPEN
+        conn.execute(
+            """UPDATE main.tool_results AS r SET content = a.content,
+            content_length = a.content_length, signature = a.signature, kind = a.kind
+            FROM _aside_tool_results a WHERE a.tool_use_id = r.tool_use_id
+            AND instr(r.content, :marker) > 0 AND instr(a.content, :marker) = 0
+            AND EXISTS (SELECT 1 FROM main._persisted_outputs p WHERE p.file_id = r.file_id
+                        AND p.tool_use_id = r.tool_use_id AND p.problem IS NOT NULL)""",
+            {"marker": marker},
+        )
+        if conn.execute("SELECT changes()").fetchone()[0]:
+            conn.execute(
+                """UPDATE main.problems SET reason = replace(reason, :indexed, :kept)
+                WHERE EXISTS (SELECT 1 FROM main.tool_results r
+                JOIN _aside_tool_results a ON a.tool_use_id = r.tool_use_id
+                WHERE r.file_id = problems.file_id AND r.line_no = problems.line_no
+                AND r.content = a.content AND instr(r.content, :marker) = 0)""",
+                {
+                    "marker": marker,
+                    "indexed": transcripts.PREVIEW_INDEXED,
+                    "kept": transcripts.PREVIEW_KEPT,
+                },
+            )
 
     def _keep_cut_rows(self, now: set[str] | None = None) -> None:
         """Put back the rows set aside (_set_aside) that the index does not hold again, each
@@ -2126,6 +2162,7 @@ class _Builder:
             return
         self.aside = False
         by_key, by_text = HELD_SQL["messages"]
+        self._keep_side_outputs()
         for table in ("tool_calls", "tool_results", "session_meta"):
             conn.execute(f"DELETE FROM _aside_{table} WHERE {HELD_SQL[table]}")
         positional = conn.execute("SELECT 1 FROM _aside_files WHERE positional").fetchone()
@@ -2633,6 +2670,22 @@ def _stored_side_files(conn: Connection) -> dict[int, list[SideFile]]:
     ):
         found.setdefault(file_id, []).append(tuple(side))
     return found
+
+
+def _side_outputs_gone(conn: Connection) -> set[int]:
+    """The stored files with a persisted output whose full text the index holds and whose
+    file is gone now: read again, each would give the preview its line holds for that text
+    (a bulk build sets their rows aside: _keep_side_outputs). One stat per such output."""
+    return {
+        file_id
+        for file_id, path in conn.execute(
+            "SELECT p.file_id, p.path FROM _persisted_outputs p JOIN tool_results r"
+            " ON r.tool_use_id = p.tool_use_id AND r.file_id = p.file_id"
+            " WHERE instr(r.content, ?) = 0",
+            [transcripts.PERSISTED_OPEN],
+        )
+        if not os.path.lexists(path)
+    }
 
 
 def _side_files_changed(side_files: Iterable[SideFile]) -> bool:

@@ -14,7 +14,9 @@ are none), and at most WINDOW_CALLS of them: after that the agent has moved on. 
 call the user rejected or stopped, the prompts before the agent's next call count as one
 (a question, then what to do instead), and a retry that met the same obstacle again
 (rejected again, or with this error) starts the count anew (see _window). A subagent of
-Claude Code 1.0 has no id: the build tells its thread by its messages' parent links.
+Claude Code 1.0 has no id: the build tells its thread by its messages' parent links. A
+subagent's edit its thread did not fix may be made by the main agent after the subagent's
+last call (a subagent without a Write tool): the main thread's edit of that file confirms it.
 
 **The confirmation.** The first successful call in the window that does what the
 failed call tried to do:
@@ -48,7 +50,9 @@ failed call tried to do:
   Grep could not run (`spawn .../rg EACCES`, then `find -name` or `grep` of a
   word of its pattern), a file written by the shell after an edit was refused
   (`cat > x`, or a script whose code writes it and names it),
-  or, for a file that does not exist, a Read in its folder after a search of it;
+  or, for a file that does not exist, a Read in its folder after a search of it (a
+  Glob's `**` over the folder too: `tests/**/*.py`, a step when the file read has another
+  name);
   a folder read as a file, then a Glob of what is in it; a shell look of a path not
   there (`ls -d pkg/*x*` exits 2, `sed: can't read net/x.mk`), then a find of its
   name or a look of that file name at another path; a script that was to write files,
@@ -65,7 +69,14 @@ A search that found nothing (`rg x lib` exits 1 and prints nothing else, or a lo
 last command is a grep that exited 1), or that printed its matches and exited 2 over a
 path it could not read (a broken `.gitignore` glob, a guessed file not there), is
 confirmed only by the same search run again: another pattern in the same folder is
-another question.
+another question. Another search program on the same words that printed what it found
+worked around it (`rg --files -g '*.x.yaml'` skips hidden folders, `find -name` does not).
+A shell look of a path its error says is not there (`sed: a/x.py: No such file`, zsh's
+`no matches found: app/favicon*`) is confirmed only by a call that names that file (by
+name, a long word of it, or its letters): `sed -n '1,200p'` of another file shares the
+script, not the question, as a Read of another file is none.
+What a login shell's startup files printed is no part of any output here
+(signatures.without_startup, applied by the build).
 
 Paths are compared by their folders and file names, Windows ones (`C:\\Users\\...`) too.
 
@@ -112,7 +123,9 @@ its step (a build run outside the sandbox, failing to compile, then built as it 
 Steps that the error names (its file, its program, a word of its text such as
 `Run 'mix format'`) come first, then the others in order; at most REMEDY_STEPS.
 An unchanged retry with nothing in between is a fix with an empty remedy (a
-flaky network, a server that had not started yet).
+flaky network, a server that had not started yet). A program the shell did not find,
+never run again but installed (`brew install gh`, `apt-get install gh`), is fixed by the
+install, its step.
 
 **Outcomes.** `fixed` (a retry confirmed it), `worked around` (another way did),
 `papered over` (only a masked call succeeded) and `not fixed` (nothing in the
@@ -133,7 +146,7 @@ from pathlib import PurePosixPath
 
 import msgspec
 
-from pastfix import agents
+from pastfix import agents, signatures
 
 FIX_VERSION = 11  # bump when a rule changes: stored fixes are recomputed
 
@@ -1330,6 +1343,122 @@ def _same_search(failed: Call, call: Call) -> bool:
     return any(tuple(w) in searches for w in segments(call.command))
 
 
+# A shell's words for a path that is not there (GNU's and BSD's, zsh's for a glob).
+_NOT_THERE = re.compile(
+    r"No such file or directory|no matches found|cannot access|can't read|does not exist"
+)
+
+
+def _gone(failed: Call, error: str) -> set[str]:
+    """The file names a failed shell look was given that its error says are not there (`sed:
+    a/quickfix.py: No such file or directory`, zsh's `no matches found: app/favicon*`)."""
+    if failed.name not in SHELL_TOOLS or not _NOT_THERE.search(error):
+        return set()
+    mine = [i for i in intents(failed.command) if i.program not in _SAYS]
+    if not mine or not all(i.program in LOOK or _prints(i, failed.command or "") for i in mine):
+        return set()
+    # a search's question is its pattern, not the folder it searched (`find /p -name x`,
+    # /p not there, then `find /q -name x` is its retry)
+    return {
+        name
+        for i in mine
+        if i.program not in SEARCHERS
+        for word in i.words[1:]
+        if (_is_path(word) or "*" in word)
+        and (name := _basename(word.rstrip("/")))
+        and name in error
+    }
+
+
+def _looks_at(call: Call, gone: set[str]) -> bool:
+    """Whether a shell call names one of the file names a look did not find: by the whole
+    name, by a word of five letters or more of it (`find . -name '*syslog*'`), or by a file
+    name whose letters the name holds, or that holds its letters (a path that lost its slash:
+    `docsOrchestratorArchitecture.md`, then `docs/OrchestratorArchitecture.md`: third
+    held-out set)."""
+    command = call.command or ""
+    if any(
+        name in command or any(w in command for w in _PATTERN_WORD.findall(name) if len(w) >= 5)
+        for name in gone
+    ):
+        return True
+    letters = {_LETTERS.sub("", name).lower() for name in gone} - {""}
+    theirs = {
+        _LETTERS.sub("", _basename(w.rstrip("/"))).lower()
+        for i in intents(command)
+        for w in i.words[1:]
+        if _is_path(w)
+    }
+    return any(min(len(a), len(b)) >= 8 and (a in b or b in a) for a in letters for b in theirs)
+
+
+_LETTERS = re.compile(r"[^A-Za-z0-9]")
+
+
+# Package managers and their subcommands that install a program.
+_INSTALLERS = {
+    "brew": {"install"},
+    "apt": {"install"},
+    "apt-get": {"install"},
+    "dnf": {"install"},
+    "yum": {"install"},
+    "pacman": {"-S", "-Sy", "-Syu"},
+    "pip": {"install"},
+    "pipx": {"install"},
+    "npm": {"install", "i"},
+    "pnpm": {"add", "install", "i"},
+    "yarn": {"add"},
+    "cargo": {"install"},
+    "gem": {"install"},
+    "go": {"install"},
+    "uv": {"tool", "pip", "add"},
+    "port": {"install"},
+    "snap": {"install"},
+}
+
+
+def _installs(call: Call, program: str) -> bool:
+    """Whether a shell call installs a program the shell did not find: a package manager's
+    install naming it (`brew install gh`, after `command not found: gh`, then the user's
+    "brew install gh": sixth held-out set, fixed by its label though never run again)."""
+    if call.name not in SHELL_TOOLS:
+        return False
+    return any(
+        i.program in _INSTALLERS
+        and (i.sub in _INSTALLERS[i.program] or _INSTALLERS[i.program] & i.flags)
+        and program not in {i.program, i.sub}
+        and any(w == program or w.split("@")[0].rsplit("/", 1)[-1] == program for w in i.words)
+        for i in intents(call.command)
+    )
+
+
+def _search_words(command: str | None) -> dict[str, set[str]]:
+    """The words of each search program's paths and patterns in a command (its flags left
+    out): `rg --files -g '*.butler.yaml'` searches for {butler, yaml}."""
+    found: dict[str, set[str]] = {}
+    for words in segments(command):
+        program, _ = _program(words)
+        if program in SEARCHERS:
+            args = " ".join(w for w in words[1:] if not w.startswith("-"))
+            found.setdefault(program, set()).update(_PATTERN_WORD.findall(args))
+    return found
+
+
+def _searched_otherwise(failed: Call, call: Call, printed: str) -> bool:
+    """Whether a search that found nothing was run by another search program on the same
+    words, which found something: the first one missed it (`rg --files -g '*.x.yaml'` skips
+    hidden and ignored folders; `find . -name '*.x.yaml'` found `.ai-clean/specs/a.x.yaml`:
+    sixth held-out set, 2 Codex searches worked around so by their labels)."""
+    if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call):
+        return False
+    mine = _search_words(failed.command)
+    theirs = _search_words(call.command)
+    return any(
+        words and program not in theirs and any(words <= other for other in theirs.values())
+        for program, words in mine.items()
+    )
+
+
 def _file_was_there(failed: Call, error: str) -> bool:
     return failed.kind in {"not_read", "string_not_found"} or bool(_FOUND_THERE.search(error))
 
@@ -1369,6 +1498,28 @@ def _searches(call: Call, folder: str) -> bool:
         return False
     tail = "/".join(_unix(folder).strip("/").split("/")[-2:])
     return bool(tail) and tail in _unix(where)
+
+
+def _searches_under(call: Call, folder: str) -> bool:
+    """Whether a Glob's `**` searches `folder`: what comes before it (its path, then its
+    pattern's folders) is the folder or one above it (`tests/**/*.py`, for a Read of
+    tests/adapters/test_boost_runner.py, renamed: sixth held-out set)."""
+    if call.name not in SEARCH_TOOLS or "**" not in (call.pattern or ""):
+        return False
+    parts = [_unix(call.file_path).rstrip("/")] if call.file_path else []
+    for part in (call.pattern or "").split("/"):
+        if part == "**":
+            break
+        if not part or any(ch in part for ch in "*?[{"):
+            return False
+        parts.append(part)
+    root = "/".join(parts)
+    folder = _unix(folder).rstrip("/")
+    if not root:
+        return False
+    if root.startswith("/"):
+        return folder == root or folder.startswith(root + "/")
+    return f"/{root}/" in folder + "/"
 
 
 # Tools that are one for a retry: Codex's write_stdin polls a command exec_command left
@@ -1530,6 +1681,7 @@ def fix_of(
     searched = False
     # a search that found nothing, or found what it was asked despite an unreadable path
     nothing_found = _found_nothing(failed, error) or _found_despite(failed, error)
+    gone = _gone(failed, error)
     # A file call the user rejected and then said what to do instead: the agent's next call
     # of that tool is the redo, on the file they named (a Write of conventional-commit.md
     # rejected with "change the name to an easy one", then commit.md; a Read of ~/.zshrc
@@ -1545,12 +1697,21 @@ def fix_of(
         for c in after[listed_at:ANOTHER_WAY_CALLS]
     )
     for n, call in enumerate(after):
-        if missing and not call.failed and _searches(call, folder):
+        if (
+            missing
+            and not call.failed
+            and (_searches(call, folder) or _searches_under(call, folder))
+        ):
             searched = True
         named = redo and call.name == failed.name
         if named:
             redo = False  # only the first
-        if nothing_found and not _same_search(failed, call):
+        otherwise = (
+            nothing_found
+            and not call.failed
+            and _searched_otherwise(failed, call, output(call.tool_use_id))
+        )
+        if nothing_found and not (otherwise or _same_search(failed, call)):
             continue
         if call.failed:
             if still_failing is not None and _retry(failed, call):
@@ -1561,6 +1722,11 @@ def fix_of(
             continue
         if call.running:
             continue  # a command whose end no poll saw: it may have failed
+        if gone and call.name in SHELL_TOOLS and not _looks_at(call, gone):
+            # a look of a path not there, then a look of another file with the same flags
+            # (`sed -n '1,200p' a/quickfix.py`, then `... a/docstrings.py`): another
+            # question, not its retry (sixth held-out set, 2 not a problem; fifth, 2)
+            continue
         way = None
         if filtered is not None and call.name in SHELL_TOOLS:
             if _same_filter(failed, call, filtered):
@@ -1572,6 +1738,8 @@ def fix_of(
             pass
         elif _retry(failed, call) or (named and bool(call.file_path)):
             way = FIXED
+        elif otherwise:
+            way = WORKED_AROUND
         elif n < ANOTHER_WAY_CALLS and _another_way(failed, call, error):
             way = WORKED_AROUND
         elif n == listed_at and not reread:
@@ -1608,6 +1776,14 @@ def fix_of(
         return _confirmed(
             failed, after[:n], call, way, error, window_end, start, stop, listed, output
         )
+    program = signatures.missing_program(key_line) if key_line else None
+    for n, call in enumerate(after):
+        if program and not call.failed and not call.running and _installs(call, program):
+            # nothing ran it again, but it was installed: the install is the step
+            fix = _confirmed(failed, after[:n], call, FIXED, error, window_end)
+            if call.tool_use_id not in {step.tool_use_id for step in fix.remedy}:
+                fix.remedy = [*fix.remedy, Step(call.tool_use_id, call.name, _target(call))]
+            return fix
     # Without a fix, what was done right after is what the card can show: the first
     # NEARBY_CALLS calls, not the whole window.
     nearby = after[:NEARBY_CALLS]
@@ -1688,6 +1864,13 @@ def _confirmed(
                         _searches(call, _parent(failed.file_path))
                         # a folder read as a file (EISDIR): the search of that folder
                         or _searches(call, failed.file_path)
+                        # a `**` over it, when the file read then has another name: the
+                        # search told it (a renamed test file; for the same name elsewhere,
+                        # the first held-out set's labels name the Read alone)
+                        or (
+                            _searches_under(call, _parent(failed.file_path))
+                            and _basename(confirm.file_path) != _basename(failed.file_path)
+                        )
                     )
                 )
             )
@@ -1986,6 +2169,36 @@ def session_fixes(
                 _between(prompt_times, call.timestamp, after[0].timestamp)
             )
             fix = fix_of(call, after, text, output, key(call.tool_use_id), still_failing, guided)
+            main = by_agent.get((None, False), [])
+            if fix.outcome == NOT_FIXED and own is not main and call.name in EDIT_TOOLS:
+                fix = _by_the_parent(call, own[-1], main, prompt_times, text, output, key) or fix
             if end and not call.sidechain and not after:
                 fix.window_end = end
             yield fix
+
+
+def _by_the_parent(
+    failed: Call,
+    last: Call,
+    main: Sequence[Call],
+    prompt_times: Sequence[str],
+    error: str,
+    output: Callable[[str], str],
+    key: Callable[[str], str],
+) -> Fix | None:
+    """The main thread's edit of the file a subagent's edit failed on, after the subagent's
+    last call, when its own thread did not fix it: a subagent without the tool for it
+    (Claude Code's statusline-setup has no Write) says so, and the main agent does it (sixth
+    held-out set: 2 Edits of files that did not exist, then the main agent's Write of each).
+    Its window is the main thread's, counted from the failure. Only an edit of that file:
+    letting any call of the main thread confirm a subagent's failure "fixed" 4 failures of
+    three other sets that were not a problem or abandoned (a test run again, a search)."""
+    later = [c for c in main if c.timestamp > last.timestamp]
+    anchor = msgspec.structs.replace(failed, sidechain=False, agent_id=None)
+    after, _ = _window(anchor, later[:WINDOW_CALLS], prompt_times)
+    guided = bool(after) and bool(_between(prompt_times, failed.timestamp, after[0].timestamp))
+    fix = fix_of(failed, after, error, output, key(failed.tool_use_id), None, guided)
+    confirm = next((c for c in after if c.tool_use_id == fix.confirmed_by), None)
+    if confirm is None or confirm.name not in EDIT_TOOLS or confirm.file_path != failed.file_path:
+        return None
+    return fix

@@ -26,6 +26,12 @@ each, every line cut to 1,000 characters (and scored on its first 200). So a
   in file.`, not the old string that follows it). The same holds for the
   unwrapped harness messages that classify() recognises (rejections,
   permission requests...).
+- The environment's lines are no key line: Codex 0.3x's sandbox wrapper (`failed in
+  sandbox X with execution error: ..., stdout: `) goes and its stdout and stderr are
+  read; the lines a login shell's startup files print before every output (zsh's
+  `~/.zshrc:12: ...`, bash's `~/.bash_profile: line 3: ...`, Homebrew's
+  `shellenv.sh: line 18: /bin/ps: Operation not permitted` in a macOS sandbox) go
+  when the command printed anything else (without_startup).
 - A Python traceback: the exception line after the last `Traceback (most
   recent call last):` (`json.decoder.JSONDecodeError: Expecting value: ...`).
 - Anything else: each line gets a score and the *first* line with the best
@@ -191,7 +197,7 @@ from __future__ import annotations
 
 import re
 
-SIGNATURE_VERSION = 4
+SIGNATURE_VERSION = 5
 
 # Signatures longer than this are cut: a key line is a line, not a log.
 MAX_SIGNATURE = 300
@@ -228,6 +234,25 @@ _WRAPPED = re.compile(r"^\s*<tool_use_error>(.*?)(?:</tool_use_error>\s*)?$", re
 _EXIT_CODE = re.compile(r"Exit code -?\d+\s*$")
 _EXIT_CODE_HEAD = re.compile(r"Exit code -?\d+[ \t]*(?:\n|$)")
 _ERROR_PREFIX = re.compile(r"Error: ")
+# Codex 0.3x's wrapper of a command that failed in its sandbox: the output follows
+# `stdout: ` (fifth held-out set: every TypeScript error of a build was this one line).
+_SANDBOX_WRAPPER = re.compile(
+    r"failed in sandbox \w+ with execution error: .*?, exit code: -?\d+, stdout: ?"
+)
+_SANDBOX_STDERR = re.compile(r"\n?, stderr: ?")
+# What a login shell's startup files print before every command: zsh's `/Users/x/.zshrc:12:
+# ...`, bash's `/Users/x/.bash_profile: line 3: ...`, Homebrew's `brew shellenv` (sourced
+# from .zprofile) `/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps:
+# Operation not permitted` in a macOS sandbox (sixth held-out set: the first line of every
+# Codex 0.63 output, failed or not).
+_STARTUP_LINE = re.compile(
+    r"^[ \t]*(?=[~/])[^\s:]*"
+    r"(?:/\.(?:zshenv|zprofile|zshrc|zlogin|bashrc|bash_profile|bash_login|profile)"
+    r"|/etc/(?:zshenv|zprofile|zshrc|zlogin|bashrc|bash\.bashrc|profile)"
+    r"|/Homebrew/[^\s:]*\.sh)"
+    r"(?::\d+:|: line \d+:) [^\n]*(?:\n|$)",
+    re.M,
+)
 
 # --- classify() rules, tried at the start of the (unwrapped) text -----------
 
@@ -544,6 +569,19 @@ def unwrap(text: str) -> str:
     return _unwrap(text)[0]
 
 
+def without_startup(text: str) -> str:
+    """`text` without the lines a login shell's startup files printed (see _STARTUP_LINE):
+    the environment's, printed whatever the command did, not the command's. When nothing
+    but an exit status would be left, the user's own startup file's complaint may be the
+    error (`source ~/.zshrc`): only Homebrew's lines go then."""
+    if "/" not in text or ": " not in text:
+        return text
+    bare = _STARTUP_LINE.sub("", text)
+    if bare == text or not _EXIT_CODE_HEAD.sub("", bare.lstrip(), count=1).strip():
+        return _STARTUP_LINE.sub(lambda m: "" if "/Homebrew/" in m.group(0) else m.group(0), text)
+    return bare
+
+
 def _window(text: str) -> list[str]:
     """The lines key_line() looks at: bounded head and tail, cut, without ANSI codes."""
     if len(text) > 2 * _WINDOW:
@@ -626,6 +664,12 @@ def key_line(text: str) -> str:
     if not text or text.isspace():
         return ""
     text, wrapped = _unwrap(text)
+    sandboxed = _SANDBOX_WRAPPER.match(text)
+    if sandboxed:
+        # the output, not the wrapper: stdout, then stderr after its `, stderr: `
+        body = _SANDBOX_STDERR.sub("\n", text[sandboxed.end() :], count=1)
+        text = body if body.strip() else text
+    text = without_startup(text)
     if wrapped or _harness_start(text):
         lines = [line.strip() for line in _window(text.lstrip()[: 2 * _WINDOW])]
         for i, line in enumerate(lines):
@@ -773,6 +817,13 @@ def _claude_code_wording(line: str) -> str:
     return _CANCELLED_SIBLING.sub(r"\1<str>\2", line)
 
 
+def missing_program(line: str) -> str | None:
+    """The program a key line says the shell did not find, in any shell's words (`zsh:1:
+    command not found: gh`, `/bin/bash: line 1: gh: command not found`): `gh`."""
+    missing = _COMMAND_NOT_FOUND.search(line.strip())
+    return next((name for name in missing.groups() if name), None) if missing else None
+
+
 def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     """`line` with the details that differ between sightings replaced (see module docstring),
     cut to `cap` characters (a signature's length)."""
@@ -782,9 +833,9 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     if "Note: your current" in line or "maximum allowed" in line or "parallel tool call" in line:
         line = _claude_code_wording(line)
     if "not " in line or "nknown command" in line:
-        missing = _COMMAND_NOT_FOUND.search(line.strip())
-        if missing:
-            line = f"command not found: {next(name for name in missing.groups() if name)}"
+        program = missing_program(line)
+        if program:
+            line = f"command not found: {program}"
     if "\x00" in line:
         line = line.replace("\x00", "")  # the mark of kept values
     kept: list[str] = []

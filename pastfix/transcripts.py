@@ -143,6 +143,11 @@ IGNORED_TYPES = frozenset(
 # path line, or say "... only the first 64MB were saved to: <path>".
 PERSISTED_OPEN = "<persisted-output>"
 PERSISTED_CLOSE = "</persisted-output>"
+# What a persisted output's problem says of its line when the file is not found, and what
+# it says instead when the index held the file's text from an earlier read and keeps it
+# (pastfix.db._Builder._keep_side_outputs).
+PREVIEW_INDEXED = "; its line is indexed with the preview it holds"
+PREVIEW_KEPT = "; the text read from it before is kept"
 _SAVED_TO = re.compile(r"(?:Full output saved to|were saved to): ([^\n]+)")
 TOOL_RESULTS_DIR = "tool-results"
 
@@ -397,7 +402,7 @@ def read_persisted_outputs(batch: Batch, source: SourceFile) -> list[PersistedOu
             )
         else:
             # Not skipped, unlike a bad line's problem: the reason says so.
-            reason = f"{problem}; its line is indexed with the preview it holds"
+            reason = f"{problem}{PREVIEW_INDEXED}"
             batch.problems.append(Problem(result.line_no, reason, line))
         found.append(
             PersistedOutput(

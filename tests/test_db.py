@@ -1928,6 +1928,46 @@ def test_the_full_text_stays_when_the_persisted_output_is_deleted(persisted, db_
     assert queries.find_past_fix(conn, FAILED_LAST_LINE, 5)
 
 
+def test_a_read_again_keeps_the_full_text_of_a_persisted_output_since_deleted(
+    persisted, db_path, processes
+):
+    """A transcript read again from its start (a forced build; a rewrite) after its side
+    files went: what was read from them stays, not the 2 KB preview its line holds."""
+    root, side = persisted
+    build_index(db_path, root)
+    before = contents(db_path)
+    shutil.rmtree(side)
+    stats = build_index(db_path, root, force=True)
+    assert stats.files_read == 2
+    after = contents(db_path)
+    for tool_use_id in ("toolu_01PersistFail0000000001", "toolu_01PersistTask0000000006"):
+        assert after[tool_use_id] == before[tool_use_id]
+        assert "<persisted-output>" not in after[tool_use_id]
+    [(length, signature)] = query(
+        db_path,
+        "SELECT content_length, signature FROM tool_results WHERE tool_use_id = ?",
+        ["toolu_01PersistFail0000000001"],
+    )
+    assert length == len(before["toolu_01PersistFail0000000001"])
+    assert signature == signatures.signature(before["toolu_01PersistFail0000000001"])
+    conn = queries.connect(db_path)
+    assert queries.find_past_fix(conn, FAILED_LAST_LINE, 5)
+    # the problems say so, not that the line is indexed with its preview
+    reasons = [r for (r,) in query(db_path, "SELECT reason FROM problems")]
+    kept = [r for r in reasons if "toolu_01PersistFail0000000001" in r]
+    assert kept and all(r.endswith("; the text read from it before is kept") for r in kept)
+    # the one never found keeps its preview, as before
+    assert after["toolu_01PersistGone0000000005"] == before["toolu_01PersistGone0000000005"]
+    # and so on, build after build: forced again, then the transcript rewritten (its
+    # first prompt changed in place)
+    build_index(db_path, root, force=True)
+    assert contents(db_path) == after
+    transcript = root / "-home-dev-shop" / f"{PSID}.jsonl"
+    transcript.write_text(transcript.read_text().replace("Run the tests", "Run the suite", 1))
+    assert build_index(db_path, root).files_read == 1
+    assert contents(db_path) == after
+
+
 def test_a_huge_persisted_output_keeps_its_head_and_its_last_line(persisted, db_path):
     root, side = persisted
     path = side / "toolu_01PersistFail0000000001.txt"

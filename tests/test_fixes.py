@@ -1766,3 +1766,137 @@ def test_an_output_filters_own_error_is_retried_by_that_filter():
     fix = run([failed, plain, probe, preview, written], error)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, written.tool_use_id)
     assert run([failed, plain, probe], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_search_that_found_nothing_is_worked_around_by_another_searcher_that_found_it():
+    """`rg --files -g '*.x.yaml'` skips hidden and ignored folders and exits 1; `find . -name
+    '*.x.yaml'` then found the file (sixth held-out set: 2 Codex searches, worked around by
+    their labels). Another program on the same words, printing what it found, is another
+    way; on other words, or printing nothing, it is not."""
+    failed = call("shell_command", command="rg --files -g '*.butler.yaml'", failed=True)
+    find = call("shell_command", command="find . -name '*.butler.yaml'")
+    error = {failed.tool_use_id: "Exit code 1"}
+    found = {find.tool_use_id: "./.ai-clean/specs/a.butler.yaml\n"}
+    fix = run([failed, find], error, found)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, find.tool_use_id)
+    assert steps(fix) == [(find.tool_use_id, None)]
+    assert run([failed, find], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    other = call("shell_command", command="find . -name '*.yaml'")
+    assert (
+        run([failed, other], error, {other.tool_use_id: "./a.yaml"})[failed.tool_use_id].outcome
+        == fixes.NOT_FIXED
+    )
+
+
+def test_the_shells_startup_lines_do_not_reach_the_rules(tmp_path):
+    """Codex 0.63 in a macOS sandbox prints Homebrew's `/bin/ps: Operation not permitted`
+    before every output: an `rg` that found nothing printed more than its status, so it was
+    no search that found nothing (sixth held-out set)."""
+    ps = "/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted"
+    conn = db.connect(tmp_path / "index.db")
+    calls = [
+        ("c1", "2026-01-01T00:00:01Z", "rg --files -g '*.butler.yaml'", 1, f"Exit code 1\n{ps}"),
+        (
+            "c2",
+            "2026-01-01T00:00:02Z",
+            "find . -name '*.butler.yaml'",
+            0,
+            f"{ps}\n./.a/x.butler.yaml\n",
+        ),
+        ("c3", "2026-01-01T00:00:03Z", "rg -n needle lib", 1, f"Exit code 1\n{ps}"),
+        ("c4", "2026-01-01T00:00:04Z", "rg -n other lib", 0, f"{ps}\nlib/a.py:1: other"),
+    ]
+    for n, (tool_use_id, at, command, error, content) in enumerate(calls):
+        conn.execute(
+            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name, command,"
+            " input) VALUES (?, 's', ?, ?, 'shell_command', ?, ?)",
+            [tool_use_id, n, at, command, json.dumps({"command": command})],
+        )
+        conn.execute(
+            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
+            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
+            [tool_use_id, n, at, error, content, signatures.ERROR if error else None],
+        )
+    db.refresh_fixes(conn)
+    found = dict(conn.execute("SELECT tool_use_id, outcome FROM fixes"))
+    # the find is another way; another pattern is another question, not a retry
+    assert found == {"c1": fixes.WORKED_AROUND, "c3": fixes.NOT_FIXED}
+
+
+def test_a_subagents_edit_the_main_agent_made_after_it():
+    """A subagent without a Write tool (Claude Code's statusline-setup) tried an Edit of a
+    file that did not exist, and reported so; the main agent then wrote the file (sixth
+    held-out set: 2 such Edits, fixed by their labels). Another call of the main thread does
+    not confirm a subagent's failure: a test run again is the main agent's own."""
+    edit = call("Edit", file_path="/h/.claude/settings.json", failed=True, sidechain=True)
+    read = call("Read", file_path="/h/.zshrc", sidechain=True)
+    write = call("Write", file_path="/h/.claude/settings.json")
+    error = {edit.tool_use_id: "<tool_use_error>File does not exist.</tool_use_error>"}
+    fix = run([edit, read, write], error)[edit.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, write.tool_use_id)
+    other = call("Write", file_path="/h/.claude/other.json")
+    assert run([edit, read, other], error)[edit.tool_use_id].outcome == fixes.NOT_FIXED
+    tests = call(command="pytest -x", failed=True, agent_id="a1")
+    again = call(command="pytest -x --tb=no")
+    found = run([tests, again], {tests.tool_use_id: "FAILED test_a.py::test_x"})
+    assert found[tests.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_look_of_a_path_not_there_is_retried_only_by_a_look_of_that_name():
+    """`sed -n '1,200p' a/quickfix.py`: No such file; `ls a`, then `sed -n '1,200p'
+    a/docstrings.py` shares the sed's script, not its question: another file (sixth held-out
+    set: not a problem, as a Read of a missing file, then a Read of another, is no retry).
+    zsh's `no matches found: app/favicon*`, then `ls -la public/` of the same command,
+    likewise. The same name at another path, or a path that lost its slash, is one."""
+    error = "Exit code 1\nsed: a/quickfix.py: No such file or directory"
+    failed = call("shell_command", command="sed -n '1,200p' a/quickfix.py", failed=True)
+    ls = call("shell_command", command="ls a")
+    other = call("shell_command", command="sed -n '1,200p' a/docstrings.py")
+    found = run([failed, ls, other], {failed.tool_use_id: error})
+    assert found[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    there = call("shell_command", command="sed -n '1,200p' a/b/quickfix.py")
+    fix = run([failed, ls, there], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, there.tool_use_id)
+    glob = call(command="ls /p/public/ 2>/dev/null; ls /p/app/favicon* 2>/dev/null", failed=True)
+    listed = call(command="ls -la /p/public/")
+    zsh = {glob.tool_use_id: "Exit code 1\n(eval):1: no matches found: /p/app/favicon*"}
+    assert run([glob, listed], zsh)[glob.tool_use_id].outcome == fixes.NOT_FIXED
+    typo = call(command="sed -n '1,200p' docsOrchestratorArchitecture.md", failed=True)
+    right = call(command="sed -n '1,200p' docs/OrchestratorArchitecture.md")
+    lost = {
+        typo.tool_use_id: "Exit code 2\nsed: can't read docsOrchestratorArchitecture.md: No such"
+    }
+    assert run([typo, right], lost)[typo.tool_use_id].outcome == fixes.FIXED
+
+
+def test_a_renamed_file_found_by_a_glob_of_its_folders_is_worked_around():
+    """A Read of tests/adapters/test_boost_runner.py, which the user had renamed; a Glob of
+    `tests/**/*.py` listed test_xgboost_runner.py there, which was read (sixth held-out set).
+    The `**` searched the folder: the Glob is a step, the Read in that folder confirms. A
+    Glob whose `**` lies under another folder searched not that one."""
+    failed = call("Read", file_path="/p/tests/adapters/test_boost_runner.py", failed=True)
+    glob = call("Glob", pattern="tests/**/*.py")
+    read = call("Read", file_path="/p/tests/adapters/test_xgboost_runner.py")
+    error = {failed.tool_use_id: "File does not exist."}
+    fix = run([failed, glob, read], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
+    assert [s[0] for s in steps(fix)] == [glob.tool_use_id, read.tool_use_id]
+    elsewhere = call("Glob", pattern="src/**/*.py")
+    fix = run([failed, elsewhere, read], error)[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_missing_program_installed_is_fixed_by_the_install():
+    """`gh auth status`: command not found; the user said "brew install gh" and the agent
+    ran it, and never ran gh again (sixth held-out set, fixed by its label): the install is
+    the step. An install of something else is not."""
+    failed = call(command="gh auth status 2>&1", failed=True)
+    install = call(command="brew install gh")
+    error = {failed.tool_use_id: "Exit code 127\n(eval):1: command not found: gh"}
+    fix = run([failed, install], error, prompts=["2026-01-01T00:00:00.5Z"])[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, install.tool_use_id)
+    assert steps(fix) == [(install.tool_use_id, None)]
+    other = call(command="sudo apt-get install -y jq")
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    apt = call(command="sudo apt-get install -y gh")
+    assert run([failed, apt], error)[failed.tool_use_id].outcome == fixes.FIXED

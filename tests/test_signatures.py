@@ -1101,3 +1101,74 @@ def test_a_cancelled_parallel_call_is_a_sibling_error_and_keeps_what_names_the_e
     assert signature("Exit code 1\nls: ./Note: No such file or directory") != signature(
         "Exit code 1\nls: ./x: No such file or directory"
     )
+
+
+_PS = "/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operation not permitted"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # Codex in a macOS sandbox: Homebrew's shellenv (sourced by the login shell) prints
+        # this before every output; the command's own error is the key line
+        (
+            f"Exit code 127\n{_PS}\nzsh:1: command not found: pytest",
+            "zsh:1: command not found: pytest",
+        ),
+        (
+            f"Exit code 1\n{_PS}\nsed: a.py: No such file or directory",
+            "sed: a.py: No such file or directory",
+        ),
+        # a search that found nothing printed nothing of its own
+        (f"Exit code 1\n{_PS}", "Exit code 1"),
+        # the user's startup files, zsh's and bash's wording, go when the command said more
+        (
+            "Exit code 1\n/Users/me/.zshrc:12: command not found: pyenv\nThe build stopped",
+            "The build stopped",
+        ),
+        (
+            "Exit code 2\n/home/me/.bash_profile: line 3: nvm: command not found\n"
+            "make: *** [all] Error 2",
+            "make: *** [all] Error 2",
+        ),
+        ("Exit code 1\n/etc/zshrc:7: no such file or directory: /x\nerror: bad", "error: bad"),
+        # ... but are the error when nothing else was printed (`source ~/.zshrc`)
+        (
+            "Exit code 1\n/Users/me/.zshrc:12: command not found: foo",
+            "/Users/me/.zshrc:12: command not found: foo",
+        ),
+        # a project's own script is no startup file
+        (
+            "Exit code 1\n./deploy.sh: line 5: foo: command not found",
+            "./deploy.sh: line 5: foo: command not found",
+        ),
+    ],
+)
+def test_the_shells_startup_lines_are_no_key_line(text, expected):
+    assert key_line(text) == expected
+
+
+def test_codexs_sandbox_wrapper_is_no_key_line():
+    """Codex 0.3x wraps a command that failed in its sandbox as `failed in sandbox X with
+    execution error: ..., stdout: <out>, stderr: <err>`: two builds with different
+    TypeScript errors had that one line as key line, so one signature (fifth held-out set)."""
+    wrap = "failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error,"
+    one = (
+        f"{wrap} exit code: 2, stdout: \n> tsc --noEmit\n\nsrc/a.ts(80,9): error TS2322: Type"
+        " '\"user\"' is not assignable to type 'Role'.\nExit status 2\n, stderr: (node:1)"
+        " [DEP0169] DeprecationWarning: `url.parse()`"
+    )
+    other = one.replace(
+        "error TS2322: Type '\"user\"' is not assignable to type 'Role'.",
+        ("error TS2741: Property 'x' is missing in type 'A' but required in type 'B'."),
+    )
+    assert (
+        key_line(one)
+        == "src/a.ts(80,9): error TS2322: Type '\"user\"' is not assignable to type 'Role'."
+    )
+    assert signature(one) != signature(other)
+    assert key_line(
+        f"{wrap} exit code: 1, stdout: , stderr: mkdir: /x: Operation not permitted"
+    ) == ("mkdir: /x: Operation not permitted")
+    # nothing but the wrapper: it is the key line
+    assert key_line(f"{wrap} exit code: 1, stdout: , stderr: ").startswith("failed in sandbox")

@@ -33,9 +33,15 @@ failed call tried to do:
   command (Task, Skill, ExitPlanMode, an MCP tool) called again is a retry, changed
   when its input is; after the user rejected or stopped it, only when it asks for the
   same thing (its input's first lines share half their words; a search, its pattern):
-  asked for something else, it was the user's "no". A file call the user rejected and
-  then said what to do instead is redone by the agent's next call of that tool, on the
-  file they named.
+  asked for something else, it was the user's "no"; a question (AskUserQuestion) the
+  user rejected or cancelled was answered in the chat, and has no retry. A file call the
+  user rejected and then said what to do instead is redone by the agent's next call of
+  that tool, on the file they named. A call with `--version` or `--help` is no retry of
+  a run, nor a run of it; of a subcommand that is a noun (`gh pr checks`), the verb is
+  part of it. An output filter's own error (`ss | awk '...'`: `awk: ... fatal`) is
+  retried only by a call piping into that filter with half its script's words (into the
+  file the failed call was to write, if any), on another source another way: the
+  command before the filter did not fail.
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
   same file (`cat x` failed, then Read x; an Edit that did not apply, then a
   Write of the file; a Read of a file too large to read whole, then a Grep of
@@ -56,7 +62,12 @@ failed call tried to do:
   a folder read as a file, then a Glob of what is in it; a shell look of a path not
   there (`ls -d pkg/*x*` exits 2, `sed: can't read net/x.mk`), then a find of its
   name or a look of that file name at another path; a script that was to write files,
-  then the shell writing one of them. A page fetch (WebFetch) of another page is
+  then the shell writing one of them; a find that failed, then a Glob of a name of its
+  tests in its folder; a search or view of a path not there, then a call that uses that
+  name at another path (`.arguments` for `arguments`, the listing that showed it a step);
+  a Read of a file not there, then the listing that printed its name (before a Read of
+  another file of its folder); two acts on one object by other verbs (`gh pr review`
+  refused, then `gh pr merge`). A page fetch (WebFetch) of another page is
   another way when it is of the same site.
 
 Codex's exec_command returns when its yield time is up; a command still running then
@@ -66,7 +77,8 @@ that saw it succeed is no call of its own. A failed poll is the same tool as
 exec_command for a retry.
 
 A search that found nothing (`rg x lib` exits 1 and prints nothing else, or a look whose
-last command is a grep that exited 1), or that printed its matches and exited 2 over a
+last command is a grep that exited 1; a find's non-zero status is an error, never that), or
+that printed its matches and exited 2 over a
 path it could not read (a broken `.gitignore` glob, a guessed file not there), is
 confirmed only by the same search run again: another pattern in the same folder is
 another question. Another search program on the same words that printed what it found

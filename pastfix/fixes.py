@@ -1127,6 +1127,21 @@ def _printed_path(call: Call, found: Call, output: Callable[[str], str]) -> bool
 _NO_FILES = frozenset({"No files found", "No matches found"})
 
 
+def _silent_again(failed: Call, call: Call, error: str, output: Callable[[str], str]) -> bool:
+    """Whether a failure that printed nothing but its status was run again through a pipe
+    (or before another command) that printed nothing either: its status is another
+    program's, and nothing says the first one worked (`find ~/.claude -name '*x*'` exited 2
+    silently; `find ~ -name '*x*' | head` "succeeded", printing nothing: seventh held-out
+    set, where every find of one person exited 2)."""
+    return (
+        failed.name in SHELL_TOOLS
+        and call.name in SHELL_TOOLS
+        and bool(_NOTHING_BUT_STATUS.match(error))
+        and _status_of_another(call)
+        and not output(call.tool_use_id).strip()
+    )
+
+
 def _filter_error(failed: Call, error: str) -> str | None:
     """The output filter whose own error a failed shell command's is: its first line names
     a program the command pipes into (`awk: cmd. line:1: ... fatal: split: second argument
@@ -1772,6 +1787,8 @@ def fix_of(
             and key_line in output(call.tool_use_id)
         ):
             continue  # it "succeeded" with the same error: an exit code lost in a pipe
+        if _silent_again(failed, call, error, output):
+            continue
         # The remedy came after the last retry that still failed with this error, and
         # before the first one after it that failed with another error.
         start = max((i + 1 for i, same in retried if same), default=0)

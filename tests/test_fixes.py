@@ -1900,3 +1900,15 @@ def test_a_missing_program_installed_is_fixed_by_the_install():
     assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
     apt = call(command="sudo apt-get install -y gh")
     assert run([failed, apt], error)[failed.tool_use_id].outcome == fixes.FIXED
+
+
+def test_a_silent_failure_is_not_confirmed_by_a_silent_pipe():
+    """A find that exited 2 printing nothing, run again through `| head`, printing nothing:
+    the status is head's, and nothing says find worked (seventh held-out set). A pipe that
+    printed what it found confirms it."""
+    failed = call(command='find /h/.claude -name "*mck*" 2>/dev/null', failed=True)
+    silent = call(command='find /h -name "*mck*" 2>/dev/null | head -20')
+    error = {failed.tool_use_id: "Exit code 2"}
+    assert run([failed, silent], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    fix = run([failed, silent], error, {silent.tool_use_id: "/h/a/mck.md"})[failed.tool_use_id]
+    assert fix.confirmed_by == silent.tool_use_id

@@ -1138,7 +1138,8 @@ def test_a_look_of_a_path_not_there_is_worked_around_by_a_find_of_its_name():
     other = call(command="find /b -maxdepth 4 -iname '*plugin_ptp*'")
     found = call(command="find /b -maxdepth 4 -iname '*plugin_syslog*' | head")
     error = {failed.tool_use_id: "Exit code 2\n"}
-    fix = run([failed, other, found], error)[failed.tool_use_id]
+    printed = {found.tool_use_id: "/b/package/network/plugin_syslog"}
+    fix = run([failed, other, found], error, printed)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, found.tool_use_id)
     gone = call(command="ls -la ~/p/skills/brainstorming/", failed=True)
     where = call(

@@ -159,6 +159,11 @@ FAILED_CALL_PREFIXES = (
     "patch rejected:",
     "write_stdin rejected:",
     "failed in sandbox ",
+    # 0.4x-0.5x: an error of the sandbox itself, the command killed by a signal or timed out
+    # (codex-rs sandbox_failure_message: `failed in sandbox: {the SandboxErr's message}`,
+    # `sandbox error: command was killed by a signal`: 2 pytest runs of the seventh held-out
+    # set were stored as successes)
+    "failed in sandbox: ",
     "command timed out after ",
     "retry failed:",
 )

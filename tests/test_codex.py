@@ -300,6 +300,10 @@ def test_shell_command(command, text):
             ("failed in sandbox LinuxSeccomp with execution error: Denied", True),
         ),
         (
+            "failed in sandbox: sandbox error: command was killed by a signal",
+            ("failed in sandbox: sandbox error: command was killed by a signal", True),
+        ),
+        (
             "command timed out after 10000 milliseconds",
             ("command timed out after 10000 milliseconds", True),
         ),

@@ -2,4 +2,4 @@
 
 # The newest migration in pastfix.migrations: an index without it was built by an
 # older pastfix, and its queries need `pastfix build` to bring it up to date.
-LATEST_MIGRATION = "m017_typed_titles"
+LATEST_MIGRATION = "m018_codex_sandbox_failures"

@@ -450,6 +450,18 @@ def m017_typed_titles(db: Database) -> None:
     )
 
 
+@migrations()
+def m018_codex_sandbox_failures(db: Database) -> None:
+    # Session 10's seventh held-out set: Codex 0.4x's `failed in sandbox: ...` (codex-rs's
+    # sandbox_failure_message: a command killed by a signal, or denied, in the sandbox)
+    # was stored as a success (pastfix.codex FAILED_CALL_PREFIXES). Read every Codex
+    # rollout again, as m013 did.
+    db.execute(
+        "UPDATE source_files SET size = -1, tail_hash = NULL"
+        " WHERE agent = 'codex' AND missing_since IS NULL"
+    )
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

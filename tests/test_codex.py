@@ -942,12 +942,12 @@ def test_a_session_begun_in_the_ide_is_titled_with_its_request(tmp_path):
     # the message keeps all of it: the open files are words to search for
     [(text,)] = conn.execute("SELECT text FROM messages WHERE session_id = ?", [sid])
     assert text == ide
-    # an index built before: m017 retitles it, without reading the rollout again
+    # an index built before: titled anew (m017 retitles it; m018 reads every rollout again)
     conn.execute("UPDATE sessions SET title = ?", [ide[:200]])
     conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm017_typed_titles'")
     conn.commit()
     conn.close()
-    assert pdb.build(db_path, [tmp_path / "sessions"]).files_read == 0
+    assert pdb.build(db_path, [tmp_path / "sessions"]).files_read == 1
     with sqlite3.connect(db_path) as conn:
         [(title,)] = conn.execute("SELECT title FROM sessions WHERE session_id = ?", [sid])
     assert title == "fix the lint error\n\nsrc/config/hono.ts:4:33 noBannedTypes"

@@ -480,6 +480,30 @@ async def test_find_past_fix_page_not_seen_before(ds):
 
 
 @pytest.mark.asyncio
+async def test_find_page_of_an_index_no_build_has_finished_says_so(tmp_path):
+    """While the first build runs the index is its schema only, to a reader: the page said
+    "Not seen before" of every error, as `pastfix find` and the MCP tool did."""
+    from pastfix import db as pdb
+
+    path = tmp_path / "index.db"
+    pdb.connect(path).close()  # the schema, as the first build leaves it until it ends
+    metadata = yaml.safe_load((ROOT / "metadata.yml").read_text())
+    page = await Datasette([str(path)], metadata=metadata).client.get(
+        "/index/find_past_fix", params={"error": "EISDIR: illegal operation on a directory"}
+    )
+    assert page.status_code == 200
+    assert "<strong>Nothing indexed yet.</strong>" in page.text
+    assert "Not seen before" not in page.text
+    (tmp_path / "empty").mkdir()
+    build_index(path, tmp_path / "empty")  # finished, and found nothing: not seen
+    page = await Datasette([str(path)], metadata=metadata).client.get(
+        "/index/find_past_fix", params={"error": "EISDIR: illegal operation on a directory"}
+    )
+    assert "<strong>Not seen before.</strong>" in page.text
+    assert "Nothing indexed yet" not in page.text
+
+
+@pytest.mark.asyncio
 async def test_snippets_are_escaped(ds):
     page = (await ds.client.get("/index/find_past_fix", params={"error": "alert"})).text
     assert (

@@ -314,6 +314,10 @@ async def template_vars(
             rows = await run_query(datasette, database, FIND_QUERY, params)
         page = find_page(rows, request, database, datasette)
         page["file_history"] = await file_history(datasette, database, page["error"])
+        if page["error"] and not page["seen_before"]:
+            # not "Not seen before" of an index no build has finished (the first running)
+            built = await datasette.get_database(database).execute(queries.BUILT_SQL)
+            page["unbuilt"] = not built.rows
         return page
 
     return {"pastfix_find": pastfix_find}

@@ -189,9 +189,36 @@ def version() -> str:
         return "0+unknown"
 
 
+class _Server(MCPServer):
+    """The SDK's server, saying in one line what a call's arguments got wrong: the SDK
+    gives pydantic's text, several lines and a link to its documentation."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as e:
+            if not isinstance(e.__cause__, pydantic.ValidationError):
+                raise
+            tool = self._tool_manager.get_tool(name)
+            takes = list(tool.parameters.get("properties", {})) if tool else []
+            raise ToolError(arguments_error(name, e.__cause__, takes)) from e.__cause__
+
+
+def arguments_error(name: str, error: pydantic.ValidationError, takes: list[str]) -> str:
+    """`find_past_fix: 'error' is missing (it takes error, limit)`."""
+    said = []
+    for each in error.errors(include_url=False):
+        where = ".".join(str(part) for part in each["loc"]) or "the arguments"
+        if each["type"] == "missing":
+            said.append(f"{where!r} is missing")
+        else:
+            said.append(f"{where!r}: {each['msg'].lower()}")
+    return f"{name}: {'; '.join(said)} (it takes {', '.join(takes)})"
+
+
 def create_server(db_path: Path) -> MCPServer:
     """An MCP server answering from the index at `db_path` (opened read-only per call)."""
-    server = MCPServer("pastfix", instructions=INSTRUCTIONS, version=version())
+    server = _Server("pastfix", instructions=INSTRUCTIONS, version=version())
 
     def ask(name: str, **params: object) -> CallToolResult:
         # A ToolError's message reaches the client; any other exception is

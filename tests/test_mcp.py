@@ -245,6 +245,23 @@ def test_an_index_no_build_has_finished_is_said_so(tmp_path):
     assert f"{path} holds nothing yet: no build of it has finished" in answer.content[0].text
 
 
+def test_arguments_that_do_not_fit_a_tool_are_said_in_one_line(index):  # noqa: F811
+    """The SDK answered a wrong argument name with pydantic's text: five lines, the input
+    echoed, and a link to pydantic's documentation."""
+    missing = call_one(index, "find_past_fix", {"errr": "EISDIR"})
+    assert missing.is_error
+    assert missing.content[0].text == ("find_past_fix: 'error' is missing (it takes error, limit)")
+    wrong = call_one(index, "find_past_fix", {"error": "EISDIR", "limit": "many"})
+    assert wrong.is_error and "\n" not in wrong.content[0].text
+    assert wrong.content[0].text.startswith("find_past_fix: 'limit': input should be a valid")
+    assert "pydantic" not in wrong.content[0].text
+    both = call_one(index, "session_tool_output", {})
+    assert both.content[0].text == (
+        "session_tool_output: 'session_id' is missing; 'pattern' is missing"
+        " (it takes session_id, pattern)"
+    )
+
+
 def test_input_that_is_no_json_rpc_is_said_on_stderr(index):  # noqa: F811
     """`echo garbage | pastfix mcp` ended with exit 0 and no word: the SDK drops each line
     it cannot parse. A line that is not JSON-RPC is now said on stderr, and input that held

@@ -460,29 +460,15 @@ def _parse_object(
         call_id = payload.call_id
         if not isinstance(call_id, str) or not call_id:
             raise BadLine(f"{item} without a call_id")
-        message = _message(context, line, line_no, "user", "tool_result", "")
-        batch.messages.append(message)
         content, failed = tool_output(payload.output)
         failed = failed or call_id in context.failed_calls
         running = _RUNNING.search(payload.output) if isinstance(payload.output, str) else None
         if running and call_id in context.commands:
             context.processes[int(running.group(1))] = context.commands[call_id]
-        context.results[call_id] = len(batch.tool_results)
-        batch.tool_results.append(
-            ToolResult(
-                call_id,
-                message.session_id,
-                line_no,
-                message.uuid,
-                message.timestamp,
-                1 if failed else 0,
-                clean_text(content),
-                len(content),
-                # a command still running when its output was taken: how it ends, a later
-                # write_stdin says (pastfix.fixes takes it for no result)
-                kind=RUNNING if running and not failed else None,
-            )
-        )
+        # a command still running when its output was taken: how it ends, a later
+        # write_stdin says (pastfix.fixes takes it for no result)
+        kind = RUNNING if running and not failed else None
+        _add_result(line, line_no, context, batch, call_id, failed, content, kind)
     elif item == "agent_message":
         _agent_message(
             line, line_no, context, batch, payload.author, payload.recipient, payload.content
@@ -682,10 +668,23 @@ def _tool_search_output(
     call_id = _str(payload.call_id)
     if call_id is None:
         return
+    names = _tool_names(payload.tools)
+    _add_result(line, line_no, context, batch, call_id, False, "\n".join(names) or "no tools found")
+
+
+def _add_result(
+    line: _Line,
+    line_no: int,
+    context: _Context,
+    batch: Batch,
+    call_id: str,
+    failed: bool,
+    text: str,
+    kind: str | None = None,
+) -> None:
+    """A call's output: its message, and its result, found by its call_id (context.results)."""
     message = _message(context, line, line_no, "user", "tool_result", "")
     batch.messages.append(message)
-    names = _tool_names(payload.tools)
-    text = "\n".join(names) if names else "no tools found"
     context.results[call_id] = len(batch.tool_results)
     batch.tool_results.append(
         ToolResult(
@@ -694,9 +693,10 @@ def _tool_search_output(
             line_no,
             message.uuid,
             message.timestamp,
-            0,
-            text,
+            1 if failed else 0,
+            clean_text(text),
             len(text),
+            kind=kind,
         )
     )
 

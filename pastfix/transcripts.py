@@ -799,22 +799,35 @@ def _tool_result(
     uuid: str,
     timestamp: str | None,
 ) -> ToolResult:
-    tool_use_id = block.tool_use_id
-    if not isinstance(tool_use_id, str) or not tool_use_id:
-        raise BadLine("tool_result without a tool_use_id")
     is_error = block.is_error
     if is_error is None:
         is_error = False
     if not isinstance(is_error, bool):
         raise BadLine(f"tool_result is_error is a {type(is_error).__name__}, not a boolean")
     text = flatten_content(block.content)
+    return _result(block, session_id, line_no, uuid, timestamp, is_error, text)
+
+
+def _result(
+    block: _Block,
+    session_id: str,
+    line_no: int,
+    uuid: str,
+    timestamp: str | None,
+    failed: bool,
+    text: str,
+) -> ToolResult:
+    """The row of a result block (a tool_result, a server tool's), of the call it names."""
+    tool_use_id = block.tool_use_id
+    if not isinstance(tool_use_id, str) or not tool_use_id:
+        raise BadLine(f"{block.type} without a tool_use_id")
     return ToolResult(
         tool_use_id,
         session_id,
         line_no,
         uuid,
         timestamp,
-        1 if is_error else 0,
+        1 if failed else 0,
         clean_text(text),
         len(text),
     )
@@ -829,9 +842,6 @@ def _server_tool_result(
 ) -> ToolResult:
     """The result of a tool the API ran (SERVER_TOOL_RESULTS): its text, and whether it
     failed (an error dict's `error_code`, the text stored, or `is_error`)."""
-    tool_use_id = block.tool_use_id
-    if not isinstance(tool_use_id, str) or not tool_use_id:
-        raise BadLine(f"{block.type} without a tool_use_id")
     content = block.content
     failed = block.is_error is True
     items = content if isinstance(content, list) else [content]
@@ -849,11 +859,7 @@ def _server_tool_result(
             elif isinstance(item.get("url"), str):
                 title = item.get("title")
                 parts.append(f"{title}\n{item['url']}" if isinstance(title, str) else item["url"])
-    text = "\n".join(parts)
-    return ToolResult(
-        tool_use_id, session_id, line_no, uuid, timestamp, 1 if failed else 0, clean_text(text),
-        len(text),
-    )  # fmt: skip
+    return _result(block, session_id, line_no, uuid, timestamp, failed, "\n".join(parts))
 
 
 def _tool_call(

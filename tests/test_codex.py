@@ -785,6 +785,15 @@ def repeating_rollout(path: Path) -> list[bytes]:
     return lines
 
 
+def message_texts(db_path):
+    """Every message's text of the index, sorted."""
+    conn = sqlite3.connect(db_path)
+    try:
+        return sorted(r[0] for r in conn.execute("SELECT text FROM messages"))
+    finally:
+        conn.close()
+
+
 @pytest.mark.parametrize(
     "cut", ["the end", "the middle", "the end, then grown", "the end, then new turns"]
 )
@@ -798,14 +807,7 @@ def test_a_text_a_rollout_repeats_is_kept_as_often_as_it_was_cut(tmp_path, cut):
     db_path = tmp_path / "index.db"
     pdb.build(db_path, [sessions])
 
-    def texts():
-        conn = sqlite3.connect(db_path)
-        try:
-            return sorted(r[0] for r in conn.execute("SELECT text FROM messages"))
-        finally:
-            conn.close()
-
-    before = texts()
+    before = message_texts(db_path)
     assert before.count("continue") == 9 and before.count("Done.") == 5
     left = lines[:11] if cut != "the middle" else lines[:7] + lines[13:]
     path.write_bytes(b"".join(left))
@@ -820,12 +822,12 @@ def test_a_text_a_rollout_repeats_is_kept_as_often_as_it_was_cut(tmp_path, cut):
         path.write_bytes(b"".join(left + later))
         pdb.build(db_path, [sessions])
         before = sorted(before + ["continue", "Done.", "continue", "s6"])
-    after = texts()
+    after = message_texts(db_path)
     assert after == before
     for force in (False, True, False):
         again = pdb.build(db_path, [sessions], force=force)
         assert (again.rows_kept, again.duplicates) == (0, 0)
-        assert texts() == after
+        assert message_texts(db_path) == after
 
 
 def test_a_cut_rollout_keeps_each_message_once_when_redaction_is_turned_off_and_on(tmp_path):
@@ -844,22 +846,16 @@ def test_a_cut_rollout_keeps_each_message_once_when_redaction_is_turned_off_and_
     path.write_bytes(b"".join(lines[:11]))
     pdb.build(db_path, [sessions])
 
-    def texts():
-        conn = sqlite3.connect(db_path)
-        try:
-            return sorted(r[0] for r in conn.execute("SELECT text FROM messages"))
-        finally:
-            conn.close()
-
-    cut = texts()
+    cut = message_texts(db_path)
     assert len(cut) == 20 and "use token [REDACTED:gitlab-token] now" in cut
     stats = pdb.build(db_path, [sessions], redact=False)
     assert stats.redact_changed and stats.rows_kept == 0
     shown = secret.decode().split()[2]
-    assert texts() == sorted(t.replace("[REDACTED:gitlab-token]", shown) for t in cut)
+    shown_cut = sorted(t.replace("[REDACTED:gitlab-token]", shown) for t in cut)
+    assert message_texts(db_path) == shown_cut
     stats = pdb.build(db_path, [sessions], redact=True)
     assert stats.redact_changed and stats.rows_kept == 0
-    assert texts() == cut
+    assert message_texts(db_path) == cut
 
 
 def test_a_rollout_of_codex_before_its_payload_lines_is_read(tmp_path):

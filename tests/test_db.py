@@ -1153,11 +1153,9 @@ def grown_session(projects, rounds=10):
     return path
 
 
-def test_a_failed_read_changes_nothing_and_the_next_build_converges(db_path, projects, monkeypatch):
-    path = grown_session(projects)
-    build_index(db_path, projects)
-    before = query(db_path, "SELECT count(*) FROM messages")
-    write_jsonl(path, [say("late", SID, "one more line", "2026-01-02T00:00:00Z")], "a")
+def refuse_to_open(monkeypatch, path):
+    """The build's os.open refuses `path` as a file without read permission would; gives
+    the real os.open, to put back."""
     real_open = os.open
 
     def failing_open(name, *args, **kwargs):
@@ -1166,6 +1164,15 @@ def test_a_failed_read_changes_nothing_and_the_next_build_converges(db_path, pro
         return real_open(name, *args, **kwargs)
 
     monkeypatch.setattr(pdb.os, "open", failing_open)
+    return real_open
+
+
+def test_a_failed_read_changes_nothing_and_the_next_build_converges(db_path, projects, monkeypatch):
+    path = grown_session(projects)
+    build_index(db_path, projects)
+    before = query(db_path, "SELECT count(*) FROM messages")
+    write_jsonl(path, [say("late", SID, "one more line", "2026-01-02T00:00:00Z")], "a")
+    real_open = refuse_to_open(monkeypatch, path)
     stats = build_index(db_path, projects)
     assert stats.problem_examples == [f"{path}: cannot read: Permission denied"]
     assert query(db_path, "SELECT count(*) FROM messages") == before
@@ -1185,14 +1192,7 @@ def test_a_forced_build_keeps_the_rows_of_a_file_it_cannot_open(db_path, project
     write_jsonl(other, failing_session("other", 2, "EPERM: not allowed", "Fix it"))
     build_index(db_path, projects)
     before = snapshot(db_path)
-    real_open = os.open
-
-    def failing_open(name, *args, **kwargs):
-        if str(name) == str(path):
-            raise PermissionError(13, "Permission denied", str(name))
-        return real_open(name, *args, **kwargs)
-
-    monkeypatch.setattr(pdb.os, "open", failing_open)
+    real_open = refuse_to_open(monkeypatch, path)
     stats = build_index(db_path, projects, force=True)
     assert stats.problem_examples == [f"{path}: cannot read: Permission denied; its rows are kept"]
     assert error_hits(db_path, "ENOENT") and error_hits(db_path, "EPERM")

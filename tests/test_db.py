@@ -267,6 +267,24 @@ def test_build_writes_rows(db_path, projects, processes):
     assert query(db_path, "PRAGMA journal_mode") == [("wal",)]
 
 
+def test_a_none_is_stored_as_null_through_the_adapter_the_build_registers(db_path, projects):
+    # pdb registers an adapter for None (the sqlite3 module's own way raised and cleared an
+    # AttributeError per NULL bound); a NULL must stay a NULL, not a text or a 0.
+    assert sqlite3.adapters[(type(None), sqlite3.PrepareProtocol)](None) is None
+    conn = sqlite3.connect(":memory:")
+    assert conn.execute("SELECT ? IS NULL, typeof(?)", [None, None]).fetchone() == (1, "null")
+    conn.close()
+    small_session(projects)
+    build_index(db_path, projects)
+    # the first line has no parent, a prompt no model and no agent: NULL, as read
+    assert query(
+        db_path,
+        "SELECT typeof(parent_uuid), typeof(model), typeof(agent_id) FROM messages"
+        " WHERE uuid = 'u1'",
+    ) == [("null", "null", "null")]
+    assert query(db_path, "SELECT count(*) FROM tool_results WHERE signature IS NULL") == [(1,)]
+
+
 def test_project_is_the_directory_the_session_started_in(db_path, projects):
     # The agent's cd moves later lines into subdirectories, however many of them.
     sub = "/home/dev/app/web"

@@ -9,7 +9,12 @@ what `pastfix build` is compared with ("Full build / floor" in docs/benchmarks.m
 ratio says what pastfix's extra work costs on the same corpus in the same run. One process:
 the forked helper of `pastfix build` is part of what is measured against it.
 
-    python benchmarks/floor.py floor.db --source CORPUS_DIR
+`--plain` is the same pipeline written without tuning: each line decoded into dicts
+(`msgspec.json.decode`), SQLite left at its defaults (page size, rollback journal, sync,
+cache), the garbage collector on. It is not the yardstick; it shows how much of the ratio
+the floor's own tuning accounts for (run.py --plain-floor).
+
+    python benchmarks/floor.py floor.db --source CORPUS_DIR [--plain]
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ class Line(msgspec.Struct):
 
 
 decode = msgspec.json.Decoder(Line).decode
+PRAGMAS = ("page_size=8192", "journal_mode=OFF", "synchronous=OFF", "cache_size=-131072")
 SCHEMA = """
 CREATE TABLE messages (id INTEGER PRIMARY KEY, uuid TEXT, session_id TEXT, line_no INTEGER,
     type TEXT, timestamp TEXT, text TEXT);
@@ -95,18 +101,57 @@ def parse(data: bytes, session: str) -> tuple[list[tuple], list[tuple]]:
     return messages, results
 
 
-def build(db_path: Path, root: Path) -> dict[str, int]:
+def parse_plain(data: bytes, session: str) -> tuple[list[tuple], list[tuple]]:
+    """parse(), each line decoded into dicts and lists instead of typed structs."""
+    messages: list[tuple] = []
+    results: list[tuple] = []
+    for line_no, line in enumerate(data.split(b"\n"), 1):
+        try:
+            obj = msgspec.json.decode(line)
+        except msgspec.DecodeError:
+            continue
+        if not isinstance(obj, dict) or obj.get("type") not in ("user", "assistant"):
+            continue
+        message = obj.get("message")
+        if not isinstance(message, dict):
+            continue
+        sid = obj.get("sessionId") or session
+        content = message.get("content")
+        texts: list[str] = []
+        if isinstance(content, str):
+            texts.append(content)
+        elif isinstance(content, list):
+            for b in content:
+                if not isinstance(b, dict):
+                    continue
+                kind = b.get("type")
+                if kind == "text" and isinstance(b.get("text"), str):
+                    texts.append(b["text"])
+                elif kind == "thinking" and isinstance(b.get("thinking"), str):
+                    texts.append(b["thinking"])
+                elif kind == "tool_result":
+                    error = 1 if b.get("is_error") is True else 0
+                    text = result_text(b.get("content"))
+                    results.append((b.get("tool_use_id"), sid, line_no, error, text))
+        row = (obj.get("uuid"), sid, line_no, obj["type"], obj.get("timestamp"), "\n\n".join(texts))
+        messages.append(row)
+    return messages, results
+
+
+def build(db_path: Path, root: Path, plain: bool = False) -> dict[str, int]:
     for suffix in ("", "-journal", "-wal", "-shm"):
         Path(f"{db_path}{suffix}").unlink(missing_ok=True)
-    gc.disable()
     conn = sqlite3.connect(db_path, isolation_level=None)
-    for pragma in ("page_size=8192", "journal_mode=OFF", "synchronous=OFF", "cache_size=-131072"):
-        conn.execute(f"PRAGMA {pragma}")
+    if not plain:
+        gc.disable()
+        for pragma in PRAGMAS:
+            conn.execute(f"PRAGMA {pragma}")
+    read = parse_plain if plain else parse
     conn.executescript(SCHEMA)
     conn.execute("BEGIN")
     counts = {"files": 0, "messages": 0, "tool_results": 0}
     for path in sorted(root.rglob("*.jsonl")):
-        messages, results = parse(path.read_bytes(), path.stem)
+        messages, results = read(path.read_bytes(), path.stem)
         conn.executemany(
             "INSERT INTO messages (uuid, session_id, line_no, type, timestamp, text)"
             " VALUES (?,?,?,?,?,?)",
@@ -130,9 +175,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("db_path", type=Path)
     parser.add_argument("--source", type=Path, required=True)
+    parser.add_argument(
+        "--plain", action="store_true", help="decode into dicts, SQLite at its defaults"
+    )
     args = parser.parse_args()
     started = time.perf_counter()
-    counts = build(args.db_path, args.source)
+    counts = build(args.db_path, args.source, args.plain)
     print(json.dumps({**counts, "seconds": round(time.perf_counter() - started, 3)}))
     return 0
 

@@ -75,6 +75,9 @@ SPEEDUP = "Speed-up over naive"
 FLOOR_BUILD = "Floor pipeline build"
 FLOOR_RATIO = "Full build / floor pipeline"
 FLOOR_CPU_RATIO = "Full build / floor pipeline, CPU time"
+FLOOR_LEAST = "Full build / floor pipeline, the least its CPU time allows"
+PLAIN_FLOOR_BUILD = "Untuned floor pipeline build"
+PLAIN_FLOOR_RATIO = "Full build / untuned floor pipeline"
 PEAK_RSS = "Peak RSS of the build"
 DB_RATIO = "DB size / transcripts"
 NO_CHANGE = "No-change refresh"
@@ -359,9 +362,9 @@ def pastfix_build(
     return proc, json.loads(proc.stdout)
 
 
-def floor_build(db: Path, source: Path) -> Proc:
+def floor_build(db: Path, source: Path, *options: str) -> Proc:
     """benchmarks/floor.py into a new `db`, as a process (its wall includes startup)."""
-    return run_process([sys.executable, str(FLOOR), str(db), "--source", str(source)])
+    return run_process([sys.executable, str(FLOOR), str(db), "--source", str(source), *options])
 
 
 def in_turn(steps: list[Callable[[], None]], i: int) -> None:
@@ -465,7 +468,7 @@ def measure_full_build(corpus: Path, work: Path, runs: int) -> tuple[list[Row], 
             lambda v: v >= 4,
             note="naive wall / pastfix wall, paired runs",
         ),
-        *floor_rows(builds, floors, mb),
+        *floor_rows(builds, floors, mb, stats.get("processes", 1)),
         Row(
             PEAK_RSS,
             [p.peak_rss_mb for p in builds],
@@ -502,17 +505,20 @@ def redaction_row(builds: list[Proc], plain: list[Proc], note: str) -> Row:
     )
 
 
-def timed_floor(work: Path, corpus: Path) -> Proc:
+def timed_floor(work: Path, corpus: Path, *options: str) -> Proc:
     floor_db = work / "floor.db"
     remove_db(floor_db)
     settle()
-    proc = floor_build(floor_db, corpus)
+    proc = floor_build(floor_db, corpus, *options)
     remove_db(floor_db)
     return proc
 
 
-def floor_rows(builds: list[Proc], floors: list[Proc], mb: float, who: str = "") -> list[Row]:
-    """The floor's time and the full build's against it, run by run (issue 19)."""
+def floor_rows(
+    builds: list[Proc], floors: list[Proc], mb: float, processes: int, who: str = ""
+) -> list[Row]:
+    """The floor's time and the full build's against it, run by run (issue 19);
+    `processes`: how many the build ran in (its --json `processes`)."""
     counts = json.loads(floors[-1].stdout)
     floor_walls = [p.wall for p in floors]
     label = f" ({who})" if who else ""
@@ -541,19 +547,58 @@ def floor_rows(builds: list[Proc], floors: list[Proc], mb: float, who: str = "")
             2,
             note="user + system seconds, the build's forked helper included, paired runs",
         ),
+        Row(
+            FLOOR_LEAST + label,
+            [b.cpu / processes / f.wall for b, f in zip(builds, floors, strict=True)],
+            "×",
+            2,
+            note=f"the build's CPU time shared evenly by its {processes} process"
+            f"{'es' if processes > 1 else ''}, with"
+            " nothing left in series, / the floor's wall: no better split or overlap can bring"
+            " the ratio below this, only less work",
+        ),
+    ]
+
+
+def plain_floor_rows(builds: list[Proc], plains: list[Proc], mb: float) -> list[Row]:
+    """The untuned floor (benchmarks/floor.py --plain) and the full build against it."""
+    walls = [p.wall for p in plains]
+    return [
+        Row(
+            PLAIN_FLOOR_BUILD,
+            walls,
+            "s",
+            note=f"{mb / statistics.median(walls):,.0f} MB/s: benchmarks/floor.py --plain, the"
+            " same rows from lines decoded into dicts, SQLite at its defaults, gc on",
+        ),
+        Row(
+            PLAIN_FLOOR_RATIO,
+            [b.wall / f.wall for b, f in zip(builds, plains, strict=True)],
+            "×",
+            2,
+            note="full build's wall / the untuned floor's, paired runs (the yardstick is the"
+            " floor above)",
+        ),
     ]
 
 
 def measure_floor(
-    corpus: Path, work: Path, runs: int, against: list[str], unredacted: bool = False
+    corpus: Path,
+    work: Path,
+    runs: int,
+    against: list[str],
+    unredacted: bool = False,
+    untuned: bool = False,
 ) -> list[Row]:
     """`--floor`: only the full build and the floor, in turn; `against` adds the full
     builds of other pastfix installs (their Pythons), so that two versions are compared
     with the floor and with each other in one run; `unredacted` (`--redaction`) adds this
-    install's build with --no-redact, for the redaction row."""
+    install's build with --no-redact, for the redaction row; `untuned` (`--plain-floor`)
+    the untuned floor (floor.py --plain)."""
     mb = corpus_bytes(corpus) / 1e6
     pythons = [sys.executable, *against]
     builds: dict[str, list[Proc]] = {python: [] for python in pythons}
+    processes: dict[str, int] = {}
     floors: list[Proc] = []
     plain: list[Proc] = []
 
@@ -571,9 +616,10 @@ def measure_floor(
             db = work / "floor-full.db"
             remove_db(db)
             settle()
-            proc, _ = pastfix_build(db, corpus, python=python)
+            proc, stats = pastfix_build(db, corpus, python=python)
             remove_db(db)
             builds[python].append(proc)
+            processes[python] = stats.get("processes", 1)
             log(f"full build ({python}): {proc.wall:.2f}s, {proc.cpu:.2f}s CPU")
 
         return step
@@ -583,7 +629,16 @@ def measure_floor(
         proc = floors[-1]
         log(f"floor pipeline {len(floors)}/{runs}: {proc.wall:.2f}s, {proc.cpu:.2f}s CPU")
 
+    plains: list[Proc] = []
+
+    def plain_floor() -> None:
+        plains.append(timed_floor(work, corpus, "--plain"))
+        proc = plains[-1]
+        log(f"untuned floor {len(plains)}/{runs}: {proc.wall:.2f}s, {proc.cpu:.2f}s CPU")
+
     extra = [without_redaction] if unredacted else []
+    if untuned:
+        extra.append(plain_floor)
     for i in range(runs):
         in_turn([floor, *(full(python) for python in pythons), *extra], i)
     rows = []
@@ -595,11 +650,13 @@ def measure_floor(
         )
         rows += [
             r
-            for r in floor_rows(builds[python], floors, mb, who)
+            for r in floor_rows(builds[python], floors, mb, processes[python], who)
             if who == "" or r.label != FLOOR_BUILD
         ]
     if unredacted:
         rows.append(redaction_row(builds[sys.executable], plain, "timed in turn with the floor"))
+    if untuned:
+        rows += plain_floor_rows(builds[sys.executable], plains, mb)
     for python in against:
         rows.append(
             Row(
@@ -1507,6 +1564,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="with --floor: also time this build with --no-redact (the redaction row)",
     )
+    parser.add_argument(
+        "--plain-floor",
+        action="store_true",
+        help="with --floor: also time the untuned floor (benchmarks/floor.py --plain)",
+    )
     args = parser.parse_args(argv)
     quick = {"mb": 5, "runs": 1, "sessions": 10, "samples": 10}
     full = {"mb": 500, "runs": 3, "sessions": 450, "samples": 50}
@@ -1536,7 +1598,9 @@ def main(argv: list[str] | None = None) -> int:
             target_bytes=int(args.mb * 1e6),
         )
     if args.floor:
-        rows = measure_floor(corpus, work, args.runs, args.against, args.redaction)
+        rows = measure_floor(
+            corpus, work, args.runs, args.against, args.redaction, args.plain_floor
+        )
         facts["load average at end"] = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
         facts["CPU probe at start / end"] = f"{probe_start} / {cpu_probe()}"
         print(report(facts, rows, "", command.strip()))

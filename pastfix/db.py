@@ -39,9 +39,11 @@ if TYPE_CHECKING:
 # float, str or bytearray skips it), which looks for PrepareProtocol.__adapt__ and raises
 # and clears an AttributeError with a formatted message: ~1,600 instructions a NULL, and a
 # 200 MB build binds 172,000 of them (3.5% of its instructions). A registered adapter is
-# found first; `{}.get` returns None for any argument, in C. Process-wide, and the same
-# NULL for every other user of sqlite3 in the process (Datasette with the plugin).
-sqlite3.register_adapter(type(None), {}.get)
+# found first; the `get` of an empty dict returns None for any argument, in C.
+# Process-wide, and the same NULL for every other user of sqlite3 in the process
+# (Datasette with the plugin).
+_NOTHING: dict[None, None] = {}
+sqlite3.register_adapter(type(None), _NOTHING.get)
 
 
 # Files are read in slices of this size, so memory stays flat however large a

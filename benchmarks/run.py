@@ -78,6 +78,8 @@ FLOOR_CPU_RATIO = "Full build / floor pipeline, CPU time"
 FLOOR_LEAST = "Full build / floor pipeline, the least its CPU time allows"
 PLAIN_FLOOR_BUILD = "Untuned floor pipeline build"
 PLAIN_FLOOR_RATIO = "Full build / untuned floor pipeline"
+FLOOR_INSTRUCTIONS = "Full build / floor pipeline, instructions"
+FLOOR_LEAST_INSTRUCTIONS = "Full build / floor pipeline, the least its instructions allow"
 PEAK_RSS = "Peak RSS of the build"
 DB_RATIO = "DB size / transcripts"
 NO_CHANGE = "No-change refresh"
@@ -109,6 +111,7 @@ LABELS = [
     FLOOR_BUILD,
     FLOOR_RATIO,
     FLOOR_CPU_RATIO,
+    FLOOR_LEAST,
     PEAK_RSS,
     DB_RATIO,
     NO_CHANGE,
@@ -671,6 +674,71 @@ def measure_floor(
             )
         )
     return rows
+
+
+def instructions(cmd: list[str], out_dir: Path) -> int:
+    """The instructions `cmd` runs, its forked and started processes included: valgrind's
+    cachegrind without its cache model, the same count from run to run however loaded the
+    machine is (walls on this VM move by up to 1.6× between identical runs)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for old in out_dir.glob("cachegrind.*"):
+        old.unlink()
+    subprocess.run(
+        [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--trace-children=yes",
+            f"--cachegrind-out-file={out_dir}/cachegrind.%p",
+            *cmd,
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return sum(cachegrind_total(path.read_text()) for path in out_dir.glob("cachegrind.*"))
+
+
+def cachegrind_total(text: str) -> int:
+    """The instruction count of one cachegrind output file (its `summary:` line)."""
+    for line in text.splitlines():
+        if line.startswith("summary:"):
+            return int(line.split()[1])
+    raise ValueError("no summary line: not a complete cachegrind output")
+
+
+def measure_instructions(corpus: Path, work: Path) -> list[Row]:
+    """`--instructions`: the build and the floor counted in instructions, once each."""
+    log("floor pipeline under cachegrind ...")
+    db = work / "floor.db"
+    remove_db(db)
+    floor = instructions(
+        [sys.executable, str(FLOOR), str(db), "--source", str(corpus)], work / "cg-floor"
+    )
+    remove_db(db)
+    log("full build under cachegrind ...")
+    db = work / "floor-full.db"
+    remove_db(db)
+    build = instructions(
+        [sys.executable, "-m", "pastfix", "build", str(db), "--source", str(corpus), "-s"],
+        work / "cg-build",
+    )
+    processes = len(list((work / "cg-build").glob("cachegrind.*")))
+    remove_db(db)
+    note = (
+        f"valgrind --tool=cachegrind --cache-sim=no: {build / 1e9:.2f}G / {floor / 1e9:.2f}G,"
+        f" every process of each ({processes} of the build)"
+    )
+    return [
+        Row(FLOOR_INSTRUCTIONS, [build / floor], "×", 2, note=note),
+        Row(
+            FLOOR_LEAST_INSTRUCTIONS,
+            [build / processes / floor],
+            "×",
+            2,
+            note=f"the build's instructions shared evenly by its {processes} process"
+            f"{'es' if processes > 1 else ''}, over the floor's",
+        ),
+    ]
 
 
 # -- where the build time goes (in-process) ------------------------------------
@@ -1565,6 +1633,11 @@ def main(argv: list[str] | None = None) -> int:
         help="with --floor: also time this build with --no-redact (the redaction row)",
     )
     parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="with --floor: also count the build's and the floor's instructions (valgrind)",
+    )
+    parser.add_argument(
         "--plain-floor",
         action="store_true",
         help="with --floor: also time the untuned floor (benchmarks/floor.py --plain)",
@@ -1601,6 +1674,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = measure_floor(
             corpus, work, args.runs, args.against, args.redaction, args.plain_floor
         )
+        if args.instructions:
+            rows += measure_instructions(corpus, work)
         facts["load average at end"] = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
         facts["CPU probe at start / end"] = f"{probe_start} / {cpu_probe()}"
         print(report(facts, rows, "", command.strip()))

@@ -1,22 +1,55 @@
 """Smoke test of the benchmark harness: a --quick run prints every row (no timing is checked)."""
 
 import importlib.util
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 RUN = Path(__file__).parent.parent / "benchmarks" / "run.py"
 
 
-def harness_labels() -> list[str]:
+def harness() -> ModuleType:
     spec = importlib.util.spec_from_file_location("benchmarks_run", RUN)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault(spec.name, module)  # dataclasses look their module up there
     spec.loader.exec_module(module)
-    return module.LABELS
+    return module
+
+
+def harness_labels() -> list[str]:
+    return harness().LABELS
+
+
+def test_an_instruction_count_is_the_summary_of_cachegrinds_output():
+    run = harness()
+    text = "desc: I1 cache: ...\ncmd: python x.py\nevents: Ir\nfl=x.c\n1 7\nsummary: 123456789\n"
+    assert run.cachegrind_total(text) == 123_456_789
+    with pytest.raises(ValueError, match="no summary line"):
+        run.cachegrind_total("events: Ir\nfl=x.c\n1 7\n")  # cut short: no total to trust
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+def test_instructions_count_a_forked_process_as_well(tmp_path):
+    # The build forks a helper: its work must be in the count, not only the parent's.
+    run = harness()
+    work = "sum(range(3_000_000))"
+    alone = run.instructions([sys.executable, "-c", work], tmp_path / "alone")
+    forked = run.instructions(
+        [
+            sys.executable,
+            "-c",
+            f"import os\nif os.fork() == 0:\n    {work}\n    os._exit(0)\nos.wait()\n{work}",
+        ],
+        tmp_path / "forked",
+    )
+    assert len(list((tmp_path / "forked").glob("cachegrind.*"))) == 2
+    assert forked > 1.5 * alone
 
 
 @pytest.mark.slow

@@ -360,14 +360,26 @@ def run_process(cmd: list[str]) -> Proc:
 def pastfix_build(
     db: Path, source: Path, *options: str, python: str = sys.executable
 ) -> tuple[Proc, dict]:
-    command = [*pastfix_cmd(python), "build", str(db), "--source", str(source), "-s", "--json"]
-    proc = run_process([*command, *options])
+    proc = run_process([*build_cmd(db, source, python), *options])
     return proc, json.loads(proc.stdout)
+
+
+def build_cmd(db: Path, source: Path, python: str = sys.executable) -> list[str]:
+    """`pastfix build` of `source` into `db`, quiet, its summary as JSON on stdout."""
+    return [*pastfix_cmd(python), "build", str(db), "--source", str(source), "-s", "--json"]
+
+
+def floor_cmd(db: Path, source: Path, *options: str) -> list[str]:
+    return [sys.executable, str(FLOOR), str(db), "--source", str(source), *options]
 
 
 def floor_build(db: Path, source: Path, *options: str) -> Proc:
     """benchmarks/floor.py into a new `db`, as a process (its wall includes startup)."""
-    return run_process([sys.executable, str(FLOOR), str(db), "--source", str(source), *options])
+    return run_process(floor_cmd(db, source, *options))
+
+
+def shared_by(processes: int) -> str:
+    return f"shared evenly by its {processes} process{'es' if processes > 1 else ''}"
 
 
 def in_turn(steps: list[Callable[[], None]], i: int) -> None:
@@ -555,10 +567,9 @@ def floor_rows(
             [b.cpu / processes / f.wall for b, f in zip(builds, floors, strict=True)],
             "×",
             2,
-            note=f"the build's CPU time shared evenly by its {processes} process"
-            f"{'es' if processes > 1 else ''}, with"
-            " nothing left in series, / the floor's wall: no better split or overlap can bring"
-            " the ratio below this, only less work",
+            note=f"the build's CPU time {shared_by(processes)}, with nothing left in series,"
+            " / the floor's wall: no better split or overlap can bring the ratio below this,"
+            " only less work",
         ),
     ]
 
@@ -711,17 +722,12 @@ def measure_instructions(corpus: Path, work: Path) -> list[Row]:
     log("floor pipeline under cachegrind ...")
     db = work / "floor.db"
     remove_db(db)
-    floor = instructions(
-        [sys.executable, str(FLOOR), str(db), "--source", str(corpus)], work / "cg-floor"
-    )
+    floor = instructions(floor_cmd(db, corpus), work / "cg-floor")
     remove_db(db)
     log("full build under cachegrind ...")
     db = work / "floor-full.db"
     remove_db(db)
-    build = instructions(
-        [sys.executable, "-m", "pastfix", "build", str(db), "--source", str(corpus), "-s"],
-        work / "cg-build",
-    )
+    build = instructions(build_cmd(db, corpus), work / "cg-build")
     processes = len(list((work / "cg-build").glob("cachegrind.*")))
     remove_db(db)
     note = (
@@ -735,8 +741,7 @@ def measure_instructions(corpus: Path, work: Path) -> list[Row]:
             [build / processes / floor],
             "×",
             2,
-            note=f"the build's instructions shared evenly by its {processes} process"
-            f"{'es' if processes > 1 else ''}, over the floor's",
+            note=f"the build's instructions {shared_by(processes)}, over the floor's",
         ),
     ]
 

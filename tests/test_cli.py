@@ -316,6 +316,9 @@ def test_closed_stdout_is_not_a_traceback(tmp_path, projects):
 CTRL_C_DURING_IMPORT = """
 import importlib.abc, os, signal, sys
 module, *args = sys.argv[1:]
+# As Python sets it up when started from a terminal (a shell leaves SIGINT ignored for a
+# job it runs in the background, and Python then keeps it ignored).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 class CtrlC(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):

@@ -46,6 +46,16 @@ ADVERSARIAL = (
         "",
         (45, 90, 180),
     ),
+    # command-line passwords: each `curl` and `mysql` looks at most 300 characters ahead
+    ("`curl ` repeated", ("tool_calls", "command"), "curl ", "", (45, 90, 180)),
+    ("`mysql -u` repeated", ("tool_calls", "command"), "mysql -u ", "", (45, 90, 180)),
+    (
+        "`Basic ` + credentials that decode, repeated",
+        ("tool_results", "content"),
+        "Basic dXNlcjpwYXNzd29yZA== ",
+        "",
+        (45, 90, 180),
+    ),
     # one JSON string: decoded, then redacted as text and as JSON text
     (
         "JSON input, `\\npassword=` repeated",

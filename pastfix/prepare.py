@@ -30,8 +30,10 @@ from pastfix.records import (
 # next build re-redacts every stored row in place (a change that keeps more, such as
 # session 6's names in one case, needs none: stored rows stay as redacted). 1: the
 # rules before JSON text was decoded; 2: JSON decoded, names glued to a keyword,
-# linear rules.
-REDACTION_VERSION = 2
+# linear rules; 3: other providers' tokens (npm, PyPI, Hugging Face, SendGrid, ...),
+# OpenAI-shaped keys in lowercase, Basic credentials, Azure storage keys, passwords on
+# a command line (`curl -u`, `mysql -p`, `sshpass -p`, `--password PW`, `MYSQL_PWD=`).
+REDACTION_VERSION = 3
 
 # The text columns of each record, redacted in place, and the field that names the row.
 TEXT_FIELDS = {

@@ -30,6 +30,8 @@ re-redacts the stored rows of an older version in place (pastfix.db.reredact).
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
 from collections import Counter
@@ -79,6 +81,10 @@ def _mixed(value: str) -> bool:
 
 def _random_looking(value: str) -> bool:
     return _mixed(value) and _entropy(value) >= 3.0
+
+
+def _mixed_match(m: re.Match[str]) -> bool:
+    return _mixed(m.group(0))
 
 
 def _wordy(value: str) -> bool:
@@ -139,6 +145,10 @@ class Rule(NamedTuple):
     check: Callable[[re.Match[str]], bool] | None = None
     anchors: tuple[str, ...] = ()
     keyword: bool = False
+    # When set, `pattern` is tried only this many characters before each of its anchors
+    # (with re.match), not searched for: a pattern that starts with a lookbehind or an
+    # alternation would be tried at every position of a long text.
+    lead: int | None = None
     # The kind of a match, when it depends on the match (else `kind`).
     kind_of: Callable[[re.Match[str]], str] | None = None
     # The spans to replace, found by code rather than by `pattern` alone.
@@ -230,8 +240,48 @@ _UPPER = re.compile(r"[A-Z]")
 
 
 def _openai(m: re.Match[str]) -> bool:
+    """OpenAI's keys mix cases; keys of the same shape from other providers (DeepSeek's
+    `sk-` and 32 hex digits, OpenRouter's `sk-or-v1-` and 64) are long and random-looking
+    instead. A slug such as `sk-2024-annual-report-final-version` is words."""
     body = m.group(0)[3:]
-    return _DIGIT.search(body) is not None and _UPPER.search(body) is not None
+    if _DIGIT.search(body) is None:
+        return False
+    if _UPPER.search(body) is not None:
+        return True
+    return len(body) >= 32 and not _wordy(body) and _random_looking(body)
+
+
+def _cases(m: re.Match[str]) -> bool:
+    """Both cases of letters, as a generated token has (Hugging Face's are letters only)."""
+    token = m.group(0)
+    return token != token.lower() and token != token.upper()
+
+
+def _basic_credentials(m: re.Match[str]) -> bool:
+    """An `Authorization: Basic` value that decodes to `user:password`."""
+    token = m.group("token")
+    try:
+        decoded = base64.b64decode(token + "=" * (-len(token) % 4), validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        return False
+    user, colon, password = decoded.partition(":")
+    return bool(colon and password) and decoded.isprintable()
+
+
+def _command_password(m: re.Match[str]) -> bool:
+    """A password given on a command line (`curl -u user:pw`, `mysql -pPW`,
+    `sshpass -p PW`, `--password PW`): not a variable, a placeholder or a uid:gid."""
+    password = m.group("password")
+    if password.startswith(_MARKED) or _PLACEHOLDER.match(password):
+        return False
+    return "user" not in m.re.groupindex or not password.isdigit()  # uid:gid
+
+
+def _option_password(m: re.Match[str]) -> bool:
+    """`--password PW`, where a word may be the next argument instead (`psql --password
+    mydb` asks for one): a value of lowercase letters only is kept."""
+    password = m.group("password")
+    return _command_password(m) and not (password.isalpha() and password.islower())
 
 
 # Where a word starts in text that may be JSON: after an escape such as the \n
@@ -313,6 +363,43 @@ def _private_keys(text: str) -> Iterator[tuple[int, int]]:
             end = _PEM_CUT_BODY.match(text, after).end()  # type: ignore[union-attr]
         done = end
         yield start, end
+
+
+# Other providers' tokens, each by its fixed prefix and the shape after it: kind,
+# prefix, pattern of the rest, check, anchors (the prefix when empty).
+_PROVIDER_TOKENS: tuple[
+    tuple[str, str, str, Callable[[re.Match[str]], bool] | None, tuple[str, ...]], ...
+] = (
+    ("npm-token", "npm_", r"[A-Za-z0-9]{36}(?![A-Za-z0-9])", _mixed_match, ()),
+    ("pypi-token", "pypi-", r"AgE[A-Za-z0-9_-]{50,}", None, ("pypi-AgE",)),
+    ("huggingface-token", "hf_", r"[A-Za-z0-9]{34,40}(?![A-Za-z0-9_])", _cases, ()),
+    ("sendgrid-key", "SG.", r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}", None, ()),
+    ("digitalocean-token", "do", r"[opr]_v1_[a-f0-9]{64}", None, ("dop_v1_", "doo_v1_", "dor_v1_")),
+    ("slack-token", "xapp-", r"\d-[A-Za-z0-9-]{10,}", None, ()),
+    ("google-oauth-token", "ya29.", r"[A-Za-z0-9_-]{30,}", None, ()),
+    ("google-client-secret", "GOCSPX-", r"[A-Za-z0-9_-]{28}", None, ()),
+    ("grafana-token", "glsa_", r"[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}", None, ()),
+    ("grafana-token", "glc_", r"[A-Za-z0-9+/]{32,}={0,2}", None, ()),
+    (
+        "shopify-token",
+        "shp",
+        r"(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
+        None,
+        ("shpat_", "shpss_", "shpca_", "shppa_"),
+    ),
+    ("databricks-token", "dapi", r"[a-f0-9]{32}(?:-\d+)?(?![A-Za-z0-9])", None, ()),
+    ("linear-key", "lin_api_", r"[A-Za-z0-9]{40}", None, ()),
+    ("vault-token", "hv", r"[sb]\.[A-Za-z0-9_-]{24,}", None, ("hvs.", "hvb.")),
+    (
+        "doppler-token",
+        "dp.",
+        r"(?:st|pt|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}",
+        None,
+        (),
+    ),
+    ("pulumi-token", "pul-", r"[a-f0-9]{40}", None, ()),
+    ("supabase-token", "sbp_", r"[a-f0-9]{40}", None, ()),
+)
 
 
 RULES: tuple[Rule, ...] = (
@@ -398,6 +485,83 @@ RULES: tuple[Rule, ...] = (
         _bearer,
         anchors=("earer",),
     ),
+    *(
+        Rule(
+            kind,
+            re.compile(re.escape(prefix) + _alone(len(prefix)) + body),
+            check=check,
+            anchors=anchors or (prefix,),
+        )
+        for kind, prefix, body, check, anchors in _PROVIDER_TOKENS
+    ),
+    Rule(
+        "telegram-bot-token",
+        re.compile(r"(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])"),
+        anchors=(":AA",),
+    ),
+    Rule(
+        "azure-storage-key",
+        re.compile(r"(?:Account|SharedAccess)Key=(?P<key>[A-Za-z0-9+/]{20,}={0,2})"),
+        "key",
+        anchors=("ccountKey=", "ccessKey="),
+    ),
+    Rule(
+        "basic-auth",
+        re.compile(r"(?<![A-Za-z0-9_])Basic\s{1,40}(?P<token>[A-Za-z0-9+/]{6,500}={0,2})"),
+        "token",
+        _basic_credentials,
+        # (`asic` alone is in every text that says "basic")
+        anchors=("Basic ",),
+        lead=0,
+    ),
+    # A password on a command line. Each pattern looks at most a few hundred
+    # characters past its anchor.
+    Rule(
+        "password",
+        re.compile(
+            r"(?:\bcurl\b[^\n|;&]{0,300}?\s(?:-u|--user)[\s=]{1,3}|\bwget\b[^\n|;&]{0,300}?\s--(?:http-)?user=)"
+            r"[\"']?(?P<user>[^\s:\"'`\\]{1,100}):(?P<password>[^\s\"'`\\;|&<>()]{1,200})"
+        ),
+        "password",
+        _command_password,
+        anchors=("curl", "wget"),
+        lead=0,
+    ),
+    Rule(
+        "password",
+        re.compile(
+            r"(?:\bmysql(?:dump|admin|sh|import)?\b[^\n|;&]{0,300}?\s-p"
+            r"|\bsshpass\s{1,10}-p\s{0,10}[\"']?"
+            r"|\bdocker\s{1,10}login\b[^\n|;&]{0,300}?\s-p\s{1,10}[\"']?"
+            r")(?P<password>[^\s\"'`\\;|&<>()-][^\s\"'`\\;|&<>()]{3,200})"
+        ),
+        "password",
+        _command_password,
+        anchors=("mysql", "sshpass", "docker login"),
+        lead=0,
+    ),
+    Rule(
+        "password",
+        re.compile(
+            r"(?<![\w-])--pass(?:word|wd)?\s{1,10}[\"']?"
+            r"(?P<password>[^\s\"'`\\;|&<>()-][^\s\"'`\\;|&<>()]{3,200})"
+        ),
+        "password",
+        _option_password,
+        anchors=("--pass",),
+        lead=0,
+    ),
+    Rule(
+        "password",
+        re.compile(
+            r"(?:(?<=[A-Za-z0-9])_(?:PWD|pwd)|(?<=;)(?:Pwd|PWD|pwd)|(?<=; )(?:Pwd|PWD|pwd))"
+            r"\s{0,3}[:=]\s{0,3}[\"']?(?P<password>[^\s\"'`\\;,]{4,200})"
+        ),
+        "password",
+        _command_password,
+        anchors=("_PWD", "_pwd", "Pwd=", "PWD=", "pwd="),
+        lead=0,
+    ),
     Rule(
         "url-password",
         re.compile(
@@ -437,6 +601,10 @@ RULES: tuple[Rule, ...] = (
 
 # Every anchor of every rule, found together in one pass over a text's bytes.
 ANCHORS = tuple(dict.fromkeys(a for rule in RULES for a in rule.anchors))
+# The rules each anchor gates, by their place in RULES (which is the order they run in):
+# a text holds one or two anchors, and looking the rules up is cheaper than asking
+# each of the ~40 whether it has one.
+_RULES_OF = {a: tuple(i for i, rule in enumerate(RULES) if a in rule.anchors) for a in ANCHORS}
 
 
 def _scanner() -> Any:
@@ -526,9 +694,13 @@ def _redact(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
     if not present:
         return text, found
     starts: _Starts = {}
-    for rule in RULES:
-        if not present.isdisjoint(rule.anchors):
-            text = _apply(rule, text, found, present, starts)
+    if len(present) == 1:
+        (anchor,) = present
+        gated: Iterable[int] = _RULES_OF[anchor]
+    else:
+        gated = sorted({i for anchor in present for i in _RULES_OF[anchor]})
+    for i in gated:
+        text = _apply(RULES[i], text, found, present, starts)
     return text, found
 
 
@@ -633,6 +805,9 @@ def _hits(
         if known is None or known[0] is not text:
             known = starts[anchors] = (text, _keyword_starts(text, anchors))
         matches: Any = _at_keywords(pattern, text, known[1], group)
+    elif rule.lead is not None:
+        at = _anchor_starts(text, present.intersection(rule.anchors), rule.lead)
+        matches = _at_keywords(pattern, text, at, group)
     else:
         matches = pattern.finditer(text)
     done = 0
@@ -673,6 +848,18 @@ def _keyword_starts(text: str, anchors: frozenset[str]) -> list[int]:
             at = text.find(anchor, at + 1)
     if _MARKED in text:
         starts = {p for p in starts if not _in_marker(text, p)}
+    return sorted(starts)
+
+
+def _anchor_starts(text: str, anchors: Iterable[str], lead: int) -> list[int]:
+    """`lead` characters before each place where one of `anchors` occurs in `text`, in order."""
+    starts: set[int] = set()
+    for anchor in anchors:
+        at = text.find(anchor)
+        while at >= 0:
+            if at >= lead:
+                starts.add(at - lead)
+            at = text.find(anchor, at + 1)
     return sorted(starts)
 
 

@@ -22,6 +22,22 @@ SECRETS = {
     "google-api-key": "AIzaSyD3kF8mN2pQ7rT9vX1zB4cE6gH0jL5nP8s",
     "jwt": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyLTQyIiwiaWF0IjoxNzAwMDAwMDAwfQ"
     ".Qk3v9Zx8Wc7Vb6Nm5Lk4Jh3Gf2Ds1Aa0Pp9Oo8Ii7Uu",
+    "npm-token": "npm_Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2u",
+    "pypi-token": "pypi-AgEIcHlwaS5vcmcCJGQ4ZjM5YzJiLTdkMWUtNGY2YS04YjBjLTJkNGU2ZjhhMGIxYwACKl",
+    "huggingface-token": "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",
+    "sendgrid-key": "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",
+    "digitalocean-token": "dop_v1_" + "8f3a9c2b7d1e4f6a" * 4,
+    "google-oauth-token": "ya29.a0AfH6SMBx8Qk3v9Zx8Wc7Vb6Nm5Lk4Jh3Gf2Ds1Aa0Pp9Oo8Ii7",
+    "google-client-secret": "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",
+    "grafana-token": "glsa_Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQ_8f3a9c2b",
+    "shopify-token": "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",
+    "databricks-token": "dapi8f3a9c2b7d1e4f6a8b0c2d4e6f8a0b1c",
+    "linear-key": "lin_api_Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5xW",
+    "vault-token": "hvs.CAESIZq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQ",
+    "doppler-token": "dp.st.dev.Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5xW8",
+    "pulumi-token": "pul-" + "8f3a9c2b7d" * 4,
+    "supabase-token": "sbp_" + "8f3a9c2b7d" * 4,
+    "telegram-bot-token": "1234567890:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawq",
 }
 PEM = (
     "-----BEGIN RSA PRIVATE KEY-----\n"
@@ -93,6 +109,53 @@ def test_provider_keys_become_typed_markers(kind):
             "your session token is [REDACTED:high-entropy-token]",
             {"high-entropy-token": 1},
         ),
+        # keys of OpenAI's shape from other providers: lowercase, long and random
+        ("key sk-8f3a9c2b7d1e4f6a8b0c2d4e6f8a0b1c", "key [REDACTED:openai-key]", {"openai-key": 1}),
+        (
+            "OPENROUTER=sk-or-v1-" + "8f3a9c2b7d1e4f6a" * 4,
+            "OPENROUTER=[REDACTED:openai-key]",
+            {"openai-key": 1},
+        ),
+        (
+            "xapp-1-A0123456789-1234567890123-8f3a9c2b7d1e4f6a",
+            "[REDACTED:slack-token]",
+            {"slack-token": 1},
+        ),
+        (
+            "AccountName=app;AccountKey=Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQ+/==;EndpointSuffix=x",
+            "AccountName=app;AccountKey=[REDACTED:azure-storage-key];EndpointSuffix=x",
+            {"azure-storage-key": 1},
+        ),
+        (
+            "-H 'Authorization: Basic YWRtaW46U3VwM3JTM2NyZXQh'",  # admin:Sup3rS3cret!
+            "-H 'Authorization: Basic [REDACTED:basic-auth]'",
+            {"basic-auth": 1},
+        ),
+        # passwords on a command line
+        (
+            "curl -s -u admin:Sup3rS3cret https://x",
+            "curl -s -u admin:[REDACTED:password] https://x",
+            {"password": 1},
+        ),
+        (
+            "wget --user=admin:Sup3rS3cret https://x",
+            "wget --user=admin:[REDACTED:password] https://x",
+            {"password": 1},
+        ),
+        ("mysql -uroot -pHunter22 db", "mysql -uroot -p[REDACTED:password] db", {"password": 1}),
+        (
+            "sshpass -p 'Hunter2!' ssh host",
+            "sshpass -p '[REDACTED:password]' ssh host",
+            {"password": 1},
+        ),
+        (
+            "docker login -u me -p Hunter22 ghcr.io",
+            "docker login -u me -p [REDACTED:password] ghcr.io",
+            {"password": 1},
+        ),
+        ("app --password Hunter22", "app --password [REDACTED:password]", {"password": 1}),
+        ("export MYSQL_PWD=Hunter22", "export MYSQL_PWD=[REDACTED:password]", {"password": 1}),
+        ("Uid=sa;Pwd=Str0ngP4ss;", "Uid=sa;Pwd=[REDACTED:password];", {"password": 1}),
     ],
 )
 def test_secrets_in_context(text, expected, kinds):
@@ -130,6 +193,15 @@ LOOK_ALIKES = [
     # placeholders and test values written as words
     'secret_key_base: "dev-only-secret-not-for-production-use-minimum-64-bytes-long"',
     "token: 'nope-nope-nope'",
+    # look-alikes of the rules for other providers and command lines
+    "sk-2024-annual-report-final-version-2",
+    "hf_hub_download(repo_id, filename)",
+    "Basic usage: run it. basic information",
+    "docker run -u 1000:1000 --user root:root image",
+    "curl -u $USER:$PASS https://x && curl -u admin: https://y",
+    'mysql -u root -p db && mkdir -p /tmp/x && mysql -p"$MYSQL_PASSWORD" db',
+    "psql -h db --password mydb; docker login --password-stdin",
+    "export MYSQL_PWD=$PW",
 ]
 
 

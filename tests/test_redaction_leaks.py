@@ -28,7 +28,7 @@ from test_redact import AWS_SECRET, PEM, SECRETS
 from pastfix import hook, transcripts
 from pastfix import mcp as server
 from pastfix.cli import cli
-from pastfix.prepare import prepare
+from pastfix.prepare import REDACTION_VERSION, prepare
 from pastfix.records import EXCERPT_CHARS, MAX_TEXT
 
 SESSION = "aaaaaaaa-0000-4000-8000-0000000000a1"
@@ -346,7 +346,8 @@ def test_rows_of_older_rules_are_redacted_again_in_place(tmp_path):
         )
         conn.execute(
             "UPDATE tool_results SET content = ? WHERE tool_use_id = ?",
-            [f"{ERROR}\nDBPASSWORD={PG_PASSWORD}", f"{SESSION}-t1"],
+            # and a token of a kind the rules of version 3 added
+            [f"{ERROR}\nnpm {SECRETS['npm-token']} DBPASSWORD={PG_PASSWORD}", f"{SESSION}-t1"],
         )
         conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
     conn.close()
@@ -359,7 +360,7 @@ def test_rows_of_older_rules_are_redacted_again_in_place(tmp_path):
     conn = sqlite3.connect(db)
     assert conn.execute(
         "SELECT value FROM _build_state WHERE name = 'redaction_version'"
-    ).fetchone() == ("2",)
+    ).fetchone() == (str(REDACTION_VERSION),)
     [(text, cwd)] = conn.execute("SELECT text, cwd FROM messages WHERE uuid = ?", [f"{SESSION}-p"])
     assert (text, cwd) == (
         "set PGPASSWORD=[REDACTED:password] first",
@@ -368,7 +369,8 @@ def test_rows_of_older_rules_are_redacted_again_in_place(tmp_path):
     [(content, signature)] = conn.execute(
         "SELECT content, signature FROM tool_results WHERE tool_use_id = ?", [f"{SESSION}-t1"]
     )
-    assert content.endswith("DBPASSWORD=[REDACTED:password]") and "TS2304" in signature
+    assert content.endswith("npm [REDACTED:npm-token] DBPASSWORD=[REDACTED:password]")
+    assert "TS2304" in signature
     # the full-text index no longer holds the words of the old text
     assert conn.execute(
         "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?", [f'"{PG_PASSWORD}"']
@@ -381,6 +383,7 @@ def test_rows_of_older_rules_are_redacted_again_in_place(tmp_path):
         ("messages", "cwd", "github-token"),
         ("messages", "text", "password"),
         ("tool_calls", "input", "github-token"),
+        ("tool_results", "content", "npm-token"),
         ("tool_results", "content", "password"),
     }
     conn.close()

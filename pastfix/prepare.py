@@ -31,8 +31,9 @@ from pastfix.records import (
 # session 6's names in one case, needs none: stored rows stay as redacted). 1: the
 # rules before JSON text was decoded; 2: JSON decoded, names glued to a keyword,
 # linear rules; 3: other providers' tokens (npm, PyPI, Hugging Face, SendGrid, ...),
-# OpenAI-shaped keys in lowercase, Basic credentials, Azure storage keys, passwords on
-# a command line (`curl -u`, `mysql -p`, `sshpass -p`, `--password PW`, `MYSQL_PWD=`).
+# OpenAI-shaped keys in lowercase, Basic credentials, Azure storage keys, signed URLs,
+# Discord and Teams webhooks, passwords on a command line (`curl -u`, `mysql -p`,
+# `sshpass -p`, `--password PW`, `MYSQL_PWD=`) and in a .netrc.
 REDACTION_VERSION = 3
 
 # The text columns of each record, redacted in place, and the field that names the row.

@@ -441,6 +441,18 @@ RULES: tuple[Rule, ...] = (
         anchors=("xox",),
     ),
     Rule(
+        "discord-webhook",
+        re.compile(
+            r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{5,30}/[A-Za-z0-9_-]+"
+        ),
+        anchors=("/api/webhooks/",),
+    ),
+    Rule(
+        "teams-webhook",
+        re.compile(r"https://[A-Za-z0-9-]{1,100}\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]+"),
+        anchors=(".webhook.office.com/",),
+    ),
+    Rule(
         "slack-webhook",
         re.compile(r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"),
         anchors=("https://hooks.slack.com/",),
@@ -560,6 +572,40 @@ RULES: tuple[Rule, ...] = (
         "password",
         _command_password,
         anchors=("_PWD", "_pwd", "Pwd=", "PWD=", "pwd="),
+        lead=0,
+    ),
+    # The signature of a signed URL (Azure SAS, S3 and GCS presigned): whoever has it
+    # reads or writes the object until it expires.
+    Rule(
+        "url-signature",
+        re.compile(
+            r"(?:(?<=[?&])sig|(?<=X-Amz)-Signature|(?<=X-Goog)-Signature)="
+            r"(?P<signature>[A-Za-z0-9%+/=_-]{16,1000})"
+        ),
+        "signature",
+        anchors=("sig=", "-Signature="),
+        lead=0,
+    ),
+    # A .netrc entry: `machine HOST login USER password PW`.
+    Rule(
+        "password",
+        re.compile(
+            r"machine\s{1,10}(?:localhost|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,10})"
+            r"\s{1,10}login\s{1,10}\S{1,200}\s{1,10}password\s{1,10}"
+            r"(?P<password>[^\s\"'`\\]{1,200})"
+        ),
+        "password",
+        _command_password,
+        anchors=("machine",),
+        lead=0,
+    ),
+    # npm's legacy `_auth=` (base64 of user:password) in an .npmrc.
+    Rule(
+        "basic-auth",
+        re.compile(r"_auth\s{0,3}=\s{0,3}[\"']?(?P<token>[A-Za-z0-9+/]{6,500}={0,2})"),
+        "token",
+        _basic_credentials,
+        anchors=("_auth",),
         lead=0,
     ),
     Rule(

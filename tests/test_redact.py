@@ -156,6 +156,39 @@ def test_provider_keys_become_typed_markers(kind):
         ("app --password Hunter22", "app --password [REDACTED:password]", {"password": 1}),
         ("export MYSQL_PWD=Hunter22", "export MYSQL_PWD=[REDACTED:password]", {"password": 1}),
         ("Uid=sa;Pwd=Str0ngP4ss;", "Uid=sa;Pwd=[REDACTED:password];", {"password": 1}),
+        (
+            "machine api.example.com\n  login dev\n  password Hunter22x",
+            "machine api.example.com\n  login dev\n  password [REDACTED:password]",
+            {"password": 1},
+        ),
+        (
+            "//registry.npmjs.org/:_auth=dXNlcjpTdXAzclMzY3JldA==",
+            "//registry.npmjs.org/:_auth=[REDACTED:basic-auth]",
+            {"basic-auth": 1},
+        ),
+        # signed URLs and webhooks
+        (
+            "https://a.blob.core.windows.net/c/f?sv=2021-06-08&sp=r&sig=Zq8vN2kL5mR7tX1w%2BY4%3D&x=1",
+            "https://a.blob.core.windows.net/c/f?sv=2021-06-08&sp=r&sig=[REDACTED:url-signature]&x=1",
+            {"url-signature": 1},
+        ),
+        (
+            "https://b.s3.amazonaws.com/k?X-Amz-Date=20260101T000000Z&X-Amz-Signature="
+            + "8f3a9c2b7d1e4f6a" * 4,
+            "https://b.s3.amazonaws.com/k?X-Amz-Date=20260101T000000Z"
+            "&X-Amz-Signature=[REDACTED:url-signature]",
+            {"url-signature": 1},
+        ),
+        (
+            "POST https://discord.com/api/webhooks/123456789012345678/Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0p",
+            "POST [REDACTED:discord-webhook]",
+            {"discord-webhook": 1},
+        ),
+        (
+            "https://contoso.webhook.office.com/webhookb2/8f3a9c2b@7d1e4f6a/IncomingWebhook/0b1c/9c2b",
+            "[REDACTED:teams-webhook]",
+            {"teams-webhook": 1},
+        ),
     ],
 )
 def test_secrets_in_context(text, expected, kinds):
@@ -202,6 +235,9 @@ LOOK_ALIKES = [
     'mysql -u root -p db && mkdir -p /tmp/x && mysql -p"$MYSQL_PASSWORD" db',
     "psql -h db --password mydb; docker login --password-stdin",
     "export MYSQL_PWD=$PW",
+    "machine learning: login page, password reset",
+    "machine x login y password $PW",
+    "def verify(sig=None): signature=compute(); _auth = authenticate(user)",
 ]
 
 

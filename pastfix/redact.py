@@ -277,6 +277,11 @@ def _command_password(m: re.Match[str]) -> bool:
     return "user" not in m.re.groupindex or not password.isdigit()  # uid:gid
 
 
+def _pwd_password(m: re.Match[str]) -> bool:
+    """`MYSQL_PWD=...`, not a working directory (`OLD_PWD=/home/dev`, `PROJECT_PWD=.`)."""
+    return _command_password(m) and not m.group("password").startswith(("/", "~", "."))
+
+
 def _option_password(m: re.Match[str]) -> bool:
     """`--password PW`, where a word may be the next argument instead (`psql --password
     mydb` asks for one): a value of lowercase letters only is kept."""
@@ -570,7 +575,7 @@ RULES: tuple[Rule, ...] = (
             r"\s{0,3}[:=]\s{0,3}[\"']?(?P<password>[^\s\"'`\\;,]{4,200})"
         ),
         "password",
-        _command_password,
+        _pwd_password,
         anchors=("_PWD", "_pwd", "Pwd=", "PWD=", "pwd="),
         lead=0,
     ),

@@ -235,6 +235,7 @@ LOOK_ALIKES = [
     'mysql -u root -p db && mkdir -p /tmp/x && mysql -p"$MYSQL_PASSWORD" db',
     "psql -h db --password mydb; docker login --password-stdin",
     "export MYSQL_PWD=$PW",
+    "OLD_PWD=/home/dev/app PROJECT_PWD=./app",
     "machine learning: login page, password reset",
     "machine x login y password $PW",
     "def verify(sig=None): signature=compute(); _auth = authenticate(user)",

@@ -33,7 +33,8 @@ from pastfix.records import (
 # linear rules; 3: other providers' tokens (npm, PyPI, Hugging Face, SendGrid, ...),
 # OpenAI-shaped keys in lowercase, Basic credentials, Azure storage keys, signed URLs,
 # Discord and Teams webhooks, passwords on a command line (`curl -u`, `mysql -p`,
-# `sshpass -p`, `--password PW`, `MYSQL_PWD=`) and in a .netrc.
+# `sshpass -p`, `--password PW`, `MYSQL_PWD=`) and in a .netrc, a token after a URL's
+# percent-escape (`%3Dghp_...`).
 REDACTION_VERSION = 3
 
 # The text columns of each record, redacted in place, and the field that names the row.

@@ -290,8 +290,9 @@ def _option_password(m: re.Match[str]) -> bool:
 
 
 # Where a word starts in text that may be JSON: after an escape such as the \n
-# of `"x\nghp_..."` or a \u001b, as after a space.
-_ESCAPE_BEHIND = (r"\\[nrt]", r"\\u[0-9a-fA-F]{4}")
+# of `"x\nghp_..."` or a \u001b, as after a space; and after a URL's percent-escape
+# (`%3Dghp_...`, `%0A`, `%20`).
+_ESCAPE_BEHIND = (r"\\[nrt]", r"\\u[0-9a-fA-F]{4}", r"%[0-9a-fA-F]{2}")
 
 
 # After a fixed prefix of n characters: not preceded by a character that
@@ -469,7 +470,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "aws-access-key-id",
-        re.compile(r"A(?<![A-Z0-9]A)[KS]IA[A-Z0-9]{16}(?![A-Z0-9])"),
+        re.compile(r"A(?:(?<![A-Z0-9]A)|(?<=%[0-9a-fA-F]{2}A))[KS]IA[A-Z0-9]{16}(?![A-Z0-9])"),
         anchors=("AKIA", "ASIA"),
     ),
     Rule(

@@ -166,6 +166,17 @@ def test_provider_keys_become_typed_markers(kind):
             "//registry.npmjs.org/:_auth=[REDACTED:basic-auth]",
             {"basic-auth": 1},
         ),
+        # after a URL's percent-escape: `token=` and a line break, encoded
+        (
+            f"https://x.example/cb?next=%2Fhome%3Ftoken%3D{SECRETS['github-token']}%0A",
+            "https://x.example/cb?next=%2Fhome%3Ftoken%3D[REDACTED:github-token]%0A",
+            {"github-token": 1},
+        ),
+        (
+            f"creds=%7B%22id%22%3A%22{SECRETS['aws-access-key-id']}%22%7D",
+            "creds=%7B%22id%22%3A%22[REDACTED:aws-access-key-id]%22%7D",
+            {"aws-access-key-id": 1},
+        ),
         # signed URLs and webhooks
         (
             "https://a.blob.core.windows.net/c/f?sv=2021-06-08&sp=r&sig=Zq8vN2kL5mR7tX1w%2BY4%3D&x=1",

@@ -605,6 +605,21 @@ RULES: tuple[Rule, ...] = (
         anchors=("machine",),
         lead=0,
     ),
+    # A Docker config's `"auths": {"registry": {"auth": "<base64 of user:password>"}}`.
+    Rule(
+        "basic-auth",
+        re.compile(
+            r"auth"
+            + _QUOTE
+            + r"\s{0,3}:\s{0,3}"
+            + _QUOTE
+            + r"(?P<token>[A-Za-z0-9+/]{6,500}={0,2})"
+        ),
+        "token",
+        _basic_credentials,
+        anchors=('auth"', "auth'", "auth\\"),
+        lead=0,
+    ),
     # npm's legacy `_auth=` (base64 of user:password) in an .npmrc.
     Rule(
         "basic-auth",

@@ -177,6 +177,11 @@ def test_provider_keys_become_typed_markers(kind):
             "creds=%7B%22id%22%3A%22[REDACTED:aws-access-key-id]%22%7D",
             {"aws-access-key-id": 1},
         ),
+        (
+            '{"auths": {"ghcr.io": {"auth": "dXNlcjpTdXAzclMzY3JldA=="}}}',
+            '{"auths": {"ghcr.io": {"auth": "[REDACTED:basic-auth]"}}}',
+            {"basic-auth": 1},
+        ),
         # signed URLs and webhooks
         (
             "https://a.blob.core.windows.net/c/f?sv=2021-06-08&sp=r&sig=Zq8vN2kL5mR7tX1w%2BY4%3D&x=1",

@@ -310,6 +310,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("plain_text", 2, plain_text, deterministic=True)
     conn.create_function("snippet_html", 1, snippet_html, deterministic=True)
     conn.create_function("paste_text", 1, paste_text, deterministic=True)
+    conn.create_function("pasted_error", 1, _pasted_error(index_redacts(conn)), deterministic=True)
     conn.create_function("required_words", 1, required_words, deterministic=True)
     conn.create_function("distinctive_words", 1, distinctive_words, deterministic=True)
     conn.create_function("any_word_query", 2, any_word_query, deterministic=True)
@@ -323,6 +324,40 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
         lambda session_id, call: session_path(database_url, str(session_id), call),
         deterministic=True,
     )
+
+
+def index_redacts(conn: sqlite3.Connection) -> bool:
+    """Whether the index's text was redacted when it was built (`_build_state`).
+
+    False for a database that is not a pastfix index, and for an index built with
+    --no-redact (or before redaction existed: its next build redacts it).
+    """
+    try:
+        row = conn.execute("SELECT value FROM _build_state WHERE name = 'redact'").fetchone()
+    except sqlite3.Error:
+        return False
+    return row is not None and row[0] == "1"
+
+
+def _pasted_error(redacts: bool) -> Callable[[object], str]:
+    """pasted_error(:error) of an index: the pasted error as the index stores text.
+
+    Where the index's text was redacted, a secret in a pasted error (the token of an npm
+    401, the key of `Incorrect API key provided: sk-...`) is a marker in every failure
+    stored: left as pasted, it would match neither their signature nor their words, and
+    the error's own past session would not be found. Redacted by the same rules, any
+    token of that kind matches. Elsewhere the error is matched as it was pasted.
+    """
+
+    def call(value: object) -> str:
+        text = "" if value is None else str(value)
+        if not redacts or not text:
+            return text
+        from pastfix.redact import redact  # imported on first use: the hook starts faster
+
+        return redact(text)[0]
+
+    return call
 
 
 def _text_of(function: Callable[[str], str]) -> Callable[[object], str]:
@@ -966,11 +1001,16 @@ def find_past_fix_sql() -> str:
 -- none (the error was not seen before), the NEAR_LIMIT closest of those that share a rare
 -- name of it (distinctive_words).
 -- Under trigram, words under three characters are checked by LIKE (see fts_query).
-with pasted as (
-  select error_signature(paste_text(:error)) as signature,
-    fts_query(required_words(:error), 'all', 'content', {TOKENIZER_SQL}) as all_query,
-    short_words(required_words(:error), {TOKENIZER_SQL}) as short,
-    distinctive_words(:error) as candidates
+with given as materialized (
+  -- as the index stores text: redacted when its text was (pasted_error)
+  select pasted_error(:error) as error
+),
+pasted as (
+  select error_signature(paste_text((select error from given))) as signature,
+    fts_query(required_words((select error from given)), 'all', 'content', {TOKENIZER_SQL})
+      as all_query,
+    short_words(required_words((select error from given)), {TOKENIZER_SQL}) as short,
+    distinctive_words((select error from given)) as candidates
 ),
 by_signature as materialized (
   select id from tool_results indexed by idx_tr_signature
@@ -1003,7 +1043,7 @@ in_text_signatures as materialized (
     select distinct tr.signature from unmatched
     cross join tool_results tr indexed by idx_tr_signature
     where tr.is_error = 1 and tr.signature != '')
-  where signature_in_text(signature, :error)
+  where signature_in_text(signature, (select error from given))
 ),
 in_text as materialized (
   select tr.id from in_text_signatures s
@@ -1059,8 +1099,8 @@ lines as materialized (
   from prelim p join tool_results tr on tr.id = p.id
 ),
 keyed as (
-  select *, coalesce(same_text(key_line, :error), 0) as exact,
-    coalesce(text_distance(key_line, :error), {UNKEYED_DISTANCE}) as distance
+  select *, coalesce(same_text(key_line, (select error from given)), 0) as exact,
+    coalesce(text_distance(key_line, (select error from given)), {UNKEYED_DISTANCE}) as distance
   from lines
 ),
 -- The closest failure of each (session, signature) stands for the group.
@@ -1110,7 +1150,7 @@ select
   f.timestamp as failed_at,
   f.tool,
   f.target,
-  error_excerpt(f.content, :error, '', '', {TOKENIZER_SQL}) as error_snippet,
+  error_excerpt(f.content, (select error from given), '', '', {TOKENIZER_SQL}) as error_snippet,
   -- what the same agent (main thread or subagent) said next
   (select plain_text(substr(n.text, 1, 2000), 600) from messages n
    where n.session_id = f.session_id and n.timestamp > f.timestamp
@@ -1182,7 +1222,8 @@ select
       order by other.key limit {FIX_CALLS})) end as fix_calls,
   s.title as session_title,
   session_url(f.session_id, f.tool_use_id) as session_url,
-  error_excerpt(f.content, :error, '<mark>', '</mark>', {TOKENIZER_SQL}) as error_snippet_html,
+  error_excerpt(f.content, (select error from given), '<mark>', '</mark>', {TOKENIZER_SQL})
+    as error_snippet_html,
   substr(f.content, 1, {ERROR_CHARS}) as error,
   coalesce(s.agent, '{default_agent}') as agent,
   length(f.content) as error_length,

@@ -38,8 +38,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
-import msgspec
-
 try:
     import re2
 except ImportError:  # no google-re2 wheel for this platform: see anchors_in()
@@ -793,6 +791,10 @@ def _redact_json(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
     found: dict[str, int] = {}
     if not present:
         return text, found
+    # Imported here: the hook and `pastfix find` redact a pasted error with redact(),
+    # and msgspec's import is ~15 ms of a hook's answer (the build has it loaded).
+    import msgspec
+
     try:
         value = msgspec.json.decode(text)
         redacted = _redact_value(value, found)

@@ -451,3 +451,67 @@ def test_a_secret_anywhere_is_not_in_the_database_bytes(kind, before, separator,
         reader.close()
     for fragment in fragments(secret):
         assert fragment.encode() not in stored
+
+
+# -- a pasted error that holds a secret is matched as the index stores it ------------------
+
+NPM_401 = (
+    "npm ERR! code E401\n"
+    "npm ERR! 401 Unauthorized - PUT https://registry.npmjs.org/app - token {} rejected"
+)
+OTHER_NPM_TOKEN = "npm_Other9Tok3nV4lu3F0rT3st1ngAbCdEf1234"
+
+
+def npm_401_session(session):
+    """`npm publish` refused for its token, `npm login`, and the publish passing."""
+    t = "2026-01-01T10:00:"
+    calls = [
+        ("npm publish", "Exit code 1\n" + NPM_401.format(SECRETS["npm-token"]), True),
+        ("npm login --registry https://registry.npmjs.org", "Logged in as dev", False),
+        ("npm publish", "+ app@1.0.0", False),
+    ]
+    lines = [prompt(f"{session}-p", session, "publish the package", t + "00Z")]
+    for i, (command, output, failed) in enumerate(calls, 1):
+        tid = f"{session}-t{i}"
+        called, answered = f"{t}{2 * i:02d}Z", f"{t}{2 * i + 1:02d}Z"
+        lines.append(
+            tool_use(f"{session}-u{i}", session, tid, "Bash", {"command": command}, called)
+        )
+        lines.append(result(f"{session}-r{i}", session, tid, output, answered, failed))
+    return lines
+
+
+@pytest.mark.parametrize("redact", [True, False], ids=["redacted", "no-redact"])
+def test_an_error_holding_a_secret_finds_its_past_session(tmp_path, redact):
+    """The failure is stored with its token redacted: a pasted error holding the token, or
+    another of its kind, must be redacted alike to match its signature and words. An index
+    built with --no-redact holds the token itself, and is matched as pasted."""
+    projects = tmp_path / "projects"
+    write_jsonl(projects / "-home-dev-app" / f"{SESSION}.jsonl", npm_401_session(SESSION))
+    db = tmp_path / "index.db"
+    build_index(db, projects, redact=redact)
+    same = NPM_401.format(SECRETS["npm-token"])
+    other = NPM_401.format(OTHER_NPM_TOKEN)
+    for pasted, expected in ((same, "signature"), (other, "signature" if redact else None)):
+        out = CliRunner().invoke(cli, ["find", pasted, str(db), "--json"])
+        assert out.exit_code == 0, out.output
+        if expected is None:  # another token: another error, to an index of raw text
+            assert "Not seen before" in out.stderr
+            continue
+        [row] = json.loads(out.stdout)
+        assert row["session_id"] == SESSION and row["matched"] == expected
+        assert row["outcome"] == "fixed" and "npm login" in json.dumps(row["fix_calls"])
+        if redact:
+            assert_no_secret("find --json", out.stdout)
+        event = {
+            "session_id": LATER,
+            "hook_event_name": "PostToolUseFailure",
+            "tool_name": "Bash",
+            "tool_input": {"command": "npm publish"},
+            "error": "Exit code 1\n" + pasted,
+        }
+        answer = hook.respond(json.dumps(event), db)
+        context = json.loads(answer)["hookSpecificOutput"]["additionalContext"]
+        assert f"session {SESSION}" in context and "same error signature" in context
+        if redact:
+            assert_no_secret("hook", answer)

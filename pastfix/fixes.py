@@ -159,7 +159,7 @@ from typing import NamedTuple
 
 from pastfix import agents, signatures
 
-FIX_VERSION = 11  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 12  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -241,6 +241,15 @@ CHECK_SUBCOMMANDS = {
     "mvn": frozenset("test verify compile package".split()),
     "python": frozenset(),
 }
+# The subcommands of the package managers of CHECK_SUBCOMMANDS that change what is
+# installed, linked, built or logged in (`npm ci`, `yarn add x`, `npm rebuild`, `npm
+# login`): a remedy, where a script they run (`npm run build`, `npm test`) checks; and
+# those that do with the word after them (`npm config set`, `npm cache clean`).
+PACKAGE_CHANGES = frozenset(
+    "i install ci add remove rm uninstall un update up upgrade rebuild link unlink dedupe"
+    " prune login adduser logout".split()
+)
+PACKAGE_CHANGES_WITH = {"config": {"set", "delete", "rm"}, "cache": {"clean"}, "audit": {"fix"}}
 # Commands that record the work (a commit, a push, an issue tracker's update) rather than
 # change what a failed call met: never a remedy, but for a failure of that same program
 # (`git add` before a `git commit` that had nothing to commit is one).
@@ -768,6 +777,8 @@ def _changes_state(call: Call) -> bool:
             return True
         if intent.program in CHECK:
             continue
+        if intent.program in {"npm", "yarn", "pnpm"} and _changes_packages(intent):
+            return True
         if intent.program in CHECK_SUBCOMMANDS and (
             intent.sub in CHECK_SUBCOMMANDS[intent.program]
             or (intent.program in {"npm", "yarn", "pnpm"} and intent.sub)
@@ -783,6 +794,18 @@ def _changes_state(call: Call) -> bool:
                 continue
         return True
     return False
+
+
+def _changes_packages(intent: Intent) -> bool:
+    """Whether a package manager's own subcommand changes state (PACKAGE_CHANGES), not a
+    script it runs (`npm run link`)."""
+    words = [w for w in intent.words[1:] if not w.startswith("-")]
+    if not words or words[0] in ("run", "run-script"):
+        return False
+    if words[0] in PACKAGE_CHANGES:
+        return True
+    after = PACKAGE_CHANGES_WITH.get(words[0])
+    return after is not None and len(words) > 1 and words[1] in after
 
 
 # Programs that print the text they are given: with their output sent to a file, they

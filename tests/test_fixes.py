@@ -1913,3 +1913,42 @@ def test_a_silent_failure_is_not_confirmed_by_a_silent_pipe():
     assert run([failed, silent], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
     fix = run([failed, silent], error, {silent.tool_use_id: "/h/a/mck.md"})[failed.tool_use_id]
     assert fix.confirmed_by == silent.tool_use_id
+
+
+@pytest.mark.parametrize(
+    "between",
+    [
+        "npm login --registry https://registry.npmjs.org",
+        "npm i lodash",
+        "npm ci",
+        "yarn add lodash",
+        "pnpm add -D lodash",
+        "npm rebuild better-sqlite3",
+        "npm cache clean --force",
+        "npm config set registry https://registry.npmjs.org",
+        "npm audit fix",
+    ],
+)
+def test_a_package_managers_own_subcommand_changes_state(between):
+    """`npm publish` refused (401), `npm login`, the publish passing: the login is the remedy,
+    as an install (`npm i`, `yarn add`), a rebuild or a config change is; the package
+    managers' subcommands were all taken for scripts, which check."""
+    failed = call(command="npm publish", failed=True)
+    step = call(command=between)
+    retry = call(command="npm publish")
+    error = {failed.tool_use_id: "npm ERR! code E401\nnpm ERR! 401 Unauthorized - PUT"}
+    fix = run([failed, step, retry], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    assert steps(fix) == [(step.tool_use_id, None)]
+
+
+@pytest.mark.parametrize(
+    "between", ["npm run lint", "npm test", "npm run link", "npm config get registry", "npm ls"]
+)
+def test_a_script_a_package_manager_runs_checks(between):
+    failed = call(command="npm publish", failed=True)
+    step = call(command=between)
+    retry = call(command="npm publish")
+    error = {failed.tool_use_id: "npm ERR! code E401\nnpm ERR! 401 Unauthorized - PUT"}
+    fix = run([failed, step, retry], error)[failed.tool_use_id]
+    assert steps(fix) == [] and fix.others == [step.tool_use_id]

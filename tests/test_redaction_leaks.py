@@ -500,7 +500,7 @@ def test_an_error_holding_a_secret_finds_its_past_session(tmp_path, redact):
             continue
         [row] = json.loads(out.stdout)
         assert row["session_id"] == SESSION and row["matched"] == expected
-        assert row["outcome"] == "fixed" and "npm login" in json.dumps(row["fix_calls"])
+        assert row["outcome"] == "fixed" and "npm login" in json.dumps(row["remedy"])
         if redact:
             assert_no_secret("find --json", out.stdout)
         event = {
@@ -513,5 +513,6 @@ def test_an_error_holding_a_secret_finds_its_past_session(tmp_path, redact):
         answer = hook.respond(json.dumps(event), db)
         context = json.loads(answer)["hookSpecificOutput"]["additionalContext"]
         assert f"session {SESSION}" in context and "same error signature" in context
+        assert "fix: Bash `npm login" in context
         if redact:
             assert_no_secret("hook", answer)

@@ -406,6 +406,20 @@ _PROVIDER_TOKENS: tuple[
 )
 
 
+def _credentials(introduced_by: str, anchors: tuple[str, ...]) -> Rule:
+    """A rule for the base64 of `user:password` after what introduces it (an `Authorization:
+    Basic` header, a Docker config's `"auth"`, an .npmrc's `_auth=`), tried at `anchors`."""
+    token = r"(?P<token>[A-Za-z0-9+/]{6,500}={0,2})"
+    return Rule(
+        "basic-auth",
+        re.compile(introduced_by + token),
+        "token",
+        _basic_credentials,
+        anchors=anchors,
+        lead=0,
+    )
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "private-key",
@@ -521,15 +535,8 @@ RULES: tuple[Rule, ...] = (
         "key",
         anchors=("ccountKey=", "ccessKey="),
     ),
-    Rule(
-        "basic-auth",
-        re.compile(r"(?<![A-Za-z0-9_])Basic\s{1,40}(?P<token>[A-Za-z0-9+/]{6,500}={0,2})"),
-        "token",
-        _basic_credentials,
-        # (`asic` alone is in every text that says "basic")
-        anchors=("Basic ",),
-        lead=0,
-    ),
+    # (`asic` alone is in every text that says "basic")
+    _credentials(r"(?<![A-Za-z0-9_])Basic\s{1,40}", ("Basic ",)),
     # A password on a command line. Each pattern looks at most a few hundred
     # characters past its anchor.
     Rule(
@@ -604,29 +611,9 @@ RULES: tuple[Rule, ...] = (
         lead=0,
     ),
     # A Docker config's `"auths": {"registry": {"auth": "<base64 of user:password>"}}`.
-    Rule(
-        "basic-auth",
-        re.compile(
-            r"auth"
-            + _QUOTE
-            + r"\s{0,3}:\s{0,3}"
-            + _QUOTE
-            + r"(?P<token>[A-Za-z0-9+/]{6,500}={0,2})"
-        ),
-        "token",
-        _basic_credentials,
-        anchors=('auth"', "auth'", "auth\\"),
-        lead=0,
-    ),
-    # npm's legacy `_auth=` (base64 of user:password) in an .npmrc.
-    Rule(
-        "basic-auth",
-        re.compile(r"_auth\s{0,3}=\s{0,3}[\"']?(?P<token>[A-Za-z0-9+/]{6,500}={0,2})"),
-        "token",
-        _basic_credentials,
-        anchors=("_auth",),
-        lead=0,
-    ),
+    _credentials(r"auth" + _QUOTE + r"\s{0,3}:\s{0,3}" + _QUOTE, ('auth"', "auth'", "auth\\")),
+    # npm's legacy `_auth=` in an .npmrc.
+    _credentials(r"_auth\s{0,3}=\s{0,3}[\"']?", ("_auth",)),
     Rule(
         "url-password",
         re.compile(

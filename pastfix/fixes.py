@@ -241,6 +241,8 @@ CHECK_SUBCOMMANDS = {
     "mvn": frozenset("test verify compile package".split()),
     "python": frozenset(),
 }
+# Package managers whose other subcommands run a script (`npm run build`, `yarn test`).
+PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm"})
 # The subcommands of the package managers of CHECK_SUBCOMMANDS that change what is
 # installed, linked, built or logged in (`npm ci`, `yarn add x`, `npm rebuild`, `npm
 # login`): a remedy, where a script they run (`npm run build`, `npm test`) checks; and
@@ -777,11 +779,11 @@ def _changes_state(call: Call) -> bool:
             return True
         if intent.program in CHECK:
             continue
-        if intent.program in {"npm", "yarn", "pnpm"} and _changes_packages(intent):
+        if intent.program in PACKAGE_MANAGERS and _changes_packages(intent):
             return True
         if intent.program in CHECK_SUBCOMMANDS and (
             intent.sub in CHECK_SUBCOMMANDS[intent.program]
-            or (intent.program in {"npm", "yarn", "pnpm"} and intent.sub)
+            or (intent.program in PACKAGE_MANAGERS and intent.sub)
             # a python run checks, but for code that writes a file (`python3 - <<EOF ...
             # Path(p).write_bytes(...)`, how Codex converts or edits files: 2 people's
             # rollouts of the third held-out set, a write-guard's way round in the second)

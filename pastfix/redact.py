@@ -143,10 +143,10 @@ class Rule(NamedTuple):
     check: Callable[[re.Match[str]], bool] | None = None
     anchors: tuple[str, ...] = ()
     keyword: bool = False
-    # When set, `pattern` is tried only this many characters before each of its anchors
-    # (with re.match), not searched for: a pattern that starts with a lookbehind or an
-    # alternation would be tried at every position of a long text.
-    lead: int | None = None
+    # Whether `pattern` is tried only where each of its anchors starts (with re.match),
+    # not searched for: a pattern that starts with a lookbehind or an alternation would be
+    # tried at every position of a long text.
+    at_anchors: bool = False
     # The kind of a match, when it depends on the match (else `kind`).
     kind_of: Callable[[re.Match[str]], str] | None = None
     # The spans to replace, found by code rather than by `pattern` alone.
@@ -416,7 +416,7 @@ def _credentials(introduced_by: str, anchors: tuple[str, ...]) -> Rule:
         "token",
         _basic_credentials,
         anchors=anchors,
-        lead=0,
+        at_anchors=True,
     )
 
 
@@ -548,7 +548,7 @@ RULES: tuple[Rule, ...] = (
         "password",
         _command_password,
         anchors=("curl", "wget"),
-        lead=0,
+        at_anchors=True,
     ),
     Rule(
         "password",
@@ -561,7 +561,7 @@ RULES: tuple[Rule, ...] = (
         "password",
         _command_password,
         anchors=("mysql", "sshpass", "docker login"),
-        lead=0,
+        at_anchors=True,
     ),
     Rule(
         "password",
@@ -572,7 +572,7 @@ RULES: tuple[Rule, ...] = (
         "password",
         _option_password,
         anchors=("--pass",),
-        lead=0,
+        at_anchors=True,
     ),
     Rule(
         "password",
@@ -583,7 +583,7 @@ RULES: tuple[Rule, ...] = (
         "password",
         _pwd_password,
         anchors=("_PWD", "_pwd", "Pwd=", "PWD=", "pwd="),
-        lead=0,
+        at_anchors=True,
     ),
     # The signature of a signed URL (Azure SAS, S3 and GCS presigned): whoever has it
     # reads or writes the object until it expires.
@@ -595,7 +595,7 @@ RULES: tuple[Rule, ...] = (
         ),
         "signature",
         anchors=("sig=", "-Signature="),
-        lead=0,
+        at_anchors=True,
     ),
     # A .netrc entry: `machine HOST login USER password PW`.
     Rule(
@@ -608,7 +608,7 @@ RULES: tuple[Rule, ...] = (
         "password",
         _command_password,
         anchors=("machine",),
-        lead=0,
+        at_anchors=True,
     ),
     # A Docker config's `"auths": {"registry": {"auth": "<base64 of user:password>"}}`.
     _credentials(r"auth" + _QUOTE + r"\s{0,3}:\s{0,3}" + _QUOTE, ('auth"', "auth'", "auth\\")),
@@ -861,8 +861,8 @@ def _hits(
         if known is None or known[0] is not text:
             known = starts[anchors] = (text, _keyword_starts(text, anchors))
         matches: Any = _at_keywords(pattern, text, known[1], group)
-    elif rule.lead is not None:
-        at = _anchor_starts(text, present.intersection(rule.anchors), rule.lead)
+    elif rule.at_anchors:
+        at = _anchor_starts(text, present.intersection(rule.anchors))
         matches = _at_keywords(pattern, text, at, group)
     else:
         matches = pattern.finditer(text)
@@ -907,14 +907,13 @@ def _keyword_starts(text: str, anchors: frozenset[str]) -> list[int]:
     return sorted(starts)
 
 
-def _anchor_starts(text: str, anchors: Iterable[str], lead: int) -> list[int]:
-    """`lead` characters before each place where one of `anchors` occurs in `text`, in order."""
+def _anchor_starts(text: str, anchors: Iterable[str]) -> list[int]:
+    """Each place where one of `anchors` occurs in `text`, in order."""
     starts: set[int] = set()
     for anchor in anchors:
         at = text.find(anchor)
         while at >= 0:
-            if at >= lead:
-                starts.add(at - lead)
+            starts.add(at)
             at = text.find(anchor, at + 1)
     return sorted(starts)
 

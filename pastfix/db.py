@@ -21,7 +21,7 @@ from operator import add
 from pathlib import Path
 from sqlite3 import Connection
 from stat import S_ISREG
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 import msgspec
 
@@ -30,7 +30,15 @@ import msgspec
 from pastfix import LATEST_MIGRATION, agents, fixes, lines, signatures, transcripts
 from pastfix.agents import WrongAgent
 from pastfix.prepare import REDACTION_VERSION, prepare
-from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
+from pastfix.records import (
+    EXCERPT_SOURCE_BYTES,
+    Batch,
+    PersistedOutput,
+    Problem,
+    Reader,
+    SourceFile,
+    line_head,
+)
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -49,6 +57,10 @@ sqlite3.register_adapter(type(None), _NOTHING.get)
 # Files are read in slices of this size, so memory stays flat however large a
 # transcript grows; each slice is cut at its last complete line.
 CHUNK_BYTES = 16 * 1024 * 1024
+# A line longer than this is not read; a problem says so. No transcript line comes near
+# it (a pasted image is a few MB), and a file of one endless line (a sparse file, a
+# dump) would otherwise be held whole in memory.
+MAX_LINE_BYTES = 256 * 1024 * 1024
 # The first bytes of a file, and the last before the offset reached, are
 # hashed to tell an append from a rewrite; so is the whole prefix (prefix_crc).
 HEAD_BYTES = 4096
@@ -2426,18 +2438,21 @@ class _Builder:
                     if progress:
                         progress(offset)
                 f.seek(offset)
-                pending = b""
-                while not source.whole:
-                    chunk = f.read(CHUNK_BYTES)
-                    if not chunk:
-                        break
-                    data = pending + chunk if pending else chunk
-                    cut = data.rfind(b"\n") + 1
-                    pending = data[cut:]
-                    crc = _crc32()(memoryview(data)[:cut], crc)
-                    if cut:
+                for run in () if source.whole else _runs(f, crc):
+                    if run.too_long:
+                        # Said once, and read on from its end (or the file's).
+                        lines += 1
+                        batch = Batch(lines=1)
+                        reason = (
+                            f"a line of {run.size:,} bytes, longer than the"
+                            f" {MAX_LINE_BYTES >> 20} MB a line may be: not read"
+                        )
+                        batch.problems.append(Problem(lines, reason, line_head(run.data)))
+                        batch = prepare(batch, redact_secrets=self.redact)
+                        self._save_batch(file_id, source.path, batch)
+                    elif run.size:
                         batch = reader.parse_lines(
-                            data[:cut],
+                            run.data,
                             first_line_no=lines + 1,
                             default_session_id=source.session_id,
                         )
@@ -2450,10 +2465,11 @@ class _Builder:
                         session_ids.update(batch.session_ids)
                         lines += batch.lines
                         skipped += batch.skipped
-                        offset += cut
-                    self.stats.bytes_read += len(chunk)
-                    if progress:
-                        progress(len(chunk))
+                    offset += run.size
+                    crc = run.crc
+                    self.stats.bytes_read += run.read
+                    if progress and run.read:
+                        progress(run.read)
                 if plan.start < HEAD_BYTES:
                     # Hash exactly the bytes a later build re-reads to compare.
                     f.seek(0)
@@ -2743,6 +2759,65 @@ def _stored_failures(conn: Connection, table: str, inserted: int) -> int:
         " WHERE is_error",
         [inserted],
     ).fetchone()[0]
+
+
+class _Run(NamedTuple):
+    """What _runs read next of a file."""
+
+    data: bytes  # complete lines to parse; of a line too long, its head
+    size: int  # the bytes of the file they are: the offset moves on by this much
+    crc: int  # the CRC-32 of the file up to the end of them (prefix_crc)
+    read: int  # the bytes read from the file since the last run (progress)
+    too_long: bool = False  # one line over MAX_LINE_BYTES, not read
+
+
+def _runs(f: BinaryIO, crc: int) -> Iterator[_Run]:
+    """The rest of `f` as runs of complete lines, a chunk at a time; `crc` is that of
+    the file up to where it is read from.
+
+    A line no chunk ends is held, its parts joined once one does; one that grows over
+    MAX_LINE_BYTES is read on to its end (or the file's) without being held, and comes
+    as a run of its own (`too_long`). A run of `size` 0 only tells what was read. The
+    unfinished line a file ends in is not returned: it is read again next time.
+    """
+    crc32 = _crc32()
+    parts: list[bytes] = []  # the start of the line no chunk has ended yet
+    held = 0  # its bytes
+    head: bytes | None = None  # the head of a line too long, while it is read on
+    ahead = crc  # with it: the CRC of the file up to what is read of it
+    while chunk := f.read(CHUNK_BYTES):
+        read = len(chunk)
+        if head is not None:
+            end = chunk.find(b"\n") + 1
+            ahead = crc32(memoryview(chunk)[: end or read], ahead)
+            held += end or read
+            if not end:
+                yield _Run(b"", 0, crc, read)
+                continue
+            crc = ahead
+            yield _Run(head, held, crc, 0, too_long=True)
+            head, held = None, 0
+            chunk = chunk[end:]
+        cut = chunk.rfind(b"\n") + 1
+        if not cut:
+            parts.append(chunk)
+            held += len(chunk)
+            if held > MAX_LINE_BYTES:
+                head, ahead = parts[0][:EXCERPT_SOURCE_BYTES], crc
+                for part in parts:
+                    ahead = crc32(part, ahead)
+                parts = []
+            yield _Run(b"", 0, crc, read)
+            continue
+        data = b"".join((*parts, chunk)) if parts else chunk
+        cut += held
+        parts = [data[cut:]] if cut < len(data) else []
+        held = len(data) - cut
+        crc = crc32(memoryview(data)[:cut], crc)
+        yield _Run(data[:cut] if held else data, cut, crc, read)
+    if head is not None:
+        # The file ends in it: not read again from its middle by the next build.
+        yield _Run(head, held, ahead, 0, too_long=True)
 
 
 def _split(plans: list[_Plan]) -> tuple[list[_Plan], list[_Plan]]:

@@ -500,6 +500,66 @@ def test_torn_last_line_is_left_for_next_build(db_path, projects, tmp_path):
 # -- bad input -----------------------------------------------------------------
 
 
+def test_a_line_too_long_is_skipped_and_said_once_and_the_lines_around_it_kept(
+    db_path, projects, tmp_path, monkeypatch, processes
+):
+    """A line over MAX_LINE_BYTES (256 MB; here 4 KB, chunks of 1 KB) is read on to its
+    end without being held, said as a problem with its line number, and not read again;
+    the lines before and after it are indexed as if it were not there. A line over many
+    chunks but under the limit is read whole."""
+    monkeypatch.setattr(pdb, "CHUNK_BYTES", 1024)
+    monkeypatch.setattr(pdb, "MAX_LINE_BYTES", 4096)
+    session = [json.dumps(x) for x in failing_session(SID, 2, "ENOENT gone", "Create it")]
+    long_ok = json.dumps(say("long-ok", SID, "zebracorn " * 300, "2026-01-01T09:00:00Z"))
+    too_long = json.dumps(say("too-long", SID, "quagga " * 2000, "2026-01-01T09:00:01Z"))
+    assert 3000 < len(long_ok) < 4096 < len(too_long)
+    path = projects / "-home-dev-app" / f"{SID}.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_text("\n".join([session[0], long_ok, too_long, *session[1:]]) + "\n")
+    stats = build_index(db_path, projects)
+    assert stats.problems == 1
+    ((line_no, reason),) = query(db_path, "SELECT line_no, reason FROM problems")
+    assert line_no == 3
+    assert f"a line of {len(too_long) + 1:,} bytes" in reason
+    stored = {u for (u,) in query(db_path, "SELECT uuid FROM messages")}
+    assert "long-ok" in stored and "too-long" not in stored
+    assert len(stored) == len(session) + 1
+    assert query(db_path, "SELECT count(*) FROM messages WHERE text LIKE '%quagga%'") == [(0,)]
+    assert query(db_path, "SELECT lines FROM source_files") == [(len(session) + 2,)]
+    assert len(error_hits(db_path, "ENOENT")) == 2
+    # read on from its end: a second build reads nothing and says it once
+    assert build_index(db_path, projects).files_read == 0
+    assert query(db_path, "SELECT count(*) FROM problems") == [(1,)]
+    # and an append after it is read as an append
+    with open(path, "a") as f:
+        f.write(json.dumps(say("later", SID, "appended", "2026-01-01T11:00:00Z")) + "\n")
+    build_index(db_path, projects)
+    assert query(db_path, "SELECT count(*) FROM messages WHERE uuid = 'later'") == [(1,)]
+    assert query(db_path, "SELECT count(*) FROM problems") == [(1,)]
+
+
+def test_a_file_ending_in_an_endless_line_is_read_once(db_path, projects, monkeypatch):
+    """A transcript whose last line never ends and outgrows MAX_LINE_BYTES (a sparse
+    file, a dump: 3 GB of zeros took 228 s and 6 GB of memory, and was read again by
+    every build): its lines before are kept, the endless one is said once, and the next
+    build does not read it again."""
+    monkeypatch.setattr(pdb, "CHUNK_BYTES", 1024)
+    monkeypatch.setattr(pdb, "MAX_LINE_BYTES", 4096)
+    session = [json.dumps(x) for x in failing_session(SID, 1, "ENOENT gone", "Create it")]
+    path = projects / "-home-dev-app" / f"{SID}.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(("\n".join(session) + "\n").encode() + b"\0" * 20_000)
+    stats = build_index(db_path, projects)
+    assert stats.problems == 1
+    assert query(db_path, "SELECT count(*) FROM messages") == [(len(session),)]
+    ((line_no, reason),) = query(db_path, "SELECT line_no, reason FROM problems")
+    assert line_no == len(session) + 1 and "a line of 20,000 bytes" in reason
+    assert query(db_path, "SELECT offset FROM source_files") == [(path.stat().st_size,)]
+    again = build_index(db_path, projects)
+    assert again.files_read == 0 and again.bytes_read == 0
+    assert query(db_path, "SELECT count(*) FROM problems") == [(1,)]
+
+
 def test_bad_lines_are_recorded_and_good_lines_kept(db_path, projects, processes):
     sid = SID
     good = [json.dumps(x) for x in failing_session(sid, 1, "ENOENT gone", "Create it")]

@@ -159,7 +159,7 @@ from typing import NamedTuple
 
 from pastfix import agents, signatures
 
-FIX_VERSION = 12  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 13  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -269,6 +269,22 @@ WRAPPERS = frozenset(
     "sudo doas env time nohup exec command nice ionice stdbuf timeout xargs npx bunx pnpx"
     " watch caffeinate".split()
 )
+# The wrappers' options that take a value, the next word (`sudo -u postgres psql`: psql
+# runs, as the postgres user; ninth held-out set, where `postgres` was taken for the program).
+WRAPPER_VALUES = {
+    "sudo": frozenset("-u -g -h -p -U -C -D -r -t -T --user --group --host --prompt".split()),
+    "doas": frozenset({"-u", "-C"}),
+    "env": frozenset({"-u", "-C", "-S", "--unset", "--chdir", "--split-string"}),
+    "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "ionice": frozenset({"-c", "-n", "-p", "--class", "--classdata", "--pid"}),
+    "stdbuf": frozenset({"-i", "-o", "-e"}),
+    "xargs": frozenset("-I -n -L -P -d -s -E -a --max-args --max-procs --delimiter".split()),
+    "watch": frozenset({"-n", "--interval"}),
+    "caffeinate": frozenset({"-t", "-w"}),
+    "time": frozenset({"-f", "-o", "--format", "--output"}),
+    "exec": frozenset({"-a"}),
+}
 RUNNERS = {  # `uv run X`, `poetry run X`, `bundle exec X`, ...
     "uv": "run",
     "poetry": "run",
@@ -451,9 +467,13 @@ def _program(words: Sequence[str]) -> tuple[str, list[str]]:
             i += 2 if word.endswith("=") else 1
         elif name in WRAPPERS:
             i += 1
-            # the wrapper's own options and a number (timeout 30, nice -n 5)
+            # the wrapper's own options, with their values, and a number (timeout 30)
+            values = WRAPPER_VALUES.get(name, frozenset())
             while i < len(words) and (words[i].startswith("-") or words[i].isdigit()):
-                i += 1
+                option = words[i]
+                # `-u postgres`, or the last of joined letters (`sudo -iu postgres`)
+                short = option[:1] == "-" and option[1:2] != "-" and f"-{option[-1]}" in values
+                i += 2 if option in values or short else 1
         elif name in RUNNERS and i + 1 < len(words) and words[i + 1] == RUNNERS[name]:
             i += 2
         elif name == "nix" and words[i + 1 : i + 2] in (["develop"], ["shell"]):
@@ -849,6 +869,28 @@ def _unix(path: str) -> str:
     return path.replace("\\", "/") if "\\" in path and _WINDOWS_PATH.match(path) else path
 
 
+# A part of a path in quotes of its own (`C:\\vault\\"2021 - notes.md"`): a path written as
+# a shell would take it, to a tool that takes it as it is (ninth held-out set: "File does
+# not exist", then the Read of the path without them).
+_QUOTED_PART = re.compile(r"(^|/)(['\"])([^/]*)\2(?=/|$)")
+# A Windows path by its drive, whose case does not matter (`c:\\Users`, `C:\\Users`).
+_DRIVE = re.compile(r"^[A-Za-z]:/")
+
+
+def _same_file(one: str | None, other: str | None) -> bool:
+    """Whether two tools' paths name the same file: the same path, or one that differs only
+    by quotes around it or its parts or, on Windows, by case."""
+    return one == other or (one is not None and other is not None and _key(one) == _key(other))
+
+
+@functools.lru_cache(maxsize=4096)
+def _key(path: str) -> str:
+    if len(path) > 1 and path[0] == path[-1] and path[0] in "'\"":
+        path = path[1:-1]  # quotes around the whole of it
+    path = _QUOTED_PART.sub(r"\1\3", _unix(path))
+    return path.lower() if _DRIVE.match(path) else path
+
+
 @functools.lru_cache(maxsize=4096)
 def _parent(path: str) -> str:
     return str(PurePosixPath(_unix(path)).parent)
@@ -888,7 +930,7 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         if failed.file_path and call.file_path:
             if call.name in READ_TOOLS and _unix(call.file_path).startswith(folder):
                 return True  # a folder read as a file (EISDIR), then a file in it
-            if call.file_path == failed.file_path:
+            if _same_file(call.file_path, failed.file_path):
                 # an Edit that did not apply, then a Write; not a Read, then a Write (that
                 # creates what was to be read: the Read that follows confirms it)
                 return call.name != failed.name and (
@@ -977,7 +1019,7 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
             return True
     if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS:
         # a file too large to read whole, searched instead (as Claude Code's message advises)
-        return bool(failed.file_path) and call.file_path == failed.file_path
+        return bool(failed.file_path) and _same_file(call.file_path, failed.file_path)
     if call.name == failed.name and failed.url and not (failed.command or failed.file_path):
         # a page fetched, by a fetch of another page of the same site (a 404 of
         # github.com/me/dotfiles is not worked around by the Home Manager manual); a tool
@@ -1590,7 +1632,7 @@ def _retry(failed: Call, call: Call) -> bool:
     if failed.command is not None or call.command is not None:
         return _shared_intent(failed.command, call.command) is not None
     if failed.file_path is not None:
-        return call.file_path == failed.file_path
+        return _same_file(call.file_path, failed.file_path)
     if failed.url is not None:
         return call.url == failed.url  # the same page again (another page: another way)
     # a tool without a file or command, called again: with the same input (an MCP call the
@@ -1879,7 +1921,7 @@ def _confirmed(
             (not_read or stale)
             and failed.file_path
             and (
-                (call.name in EDIT_TOOLS and call.file_path != failed.file_path)
+                (call.name in EDIT_TOOLS and not _same_file(call.file_path, failed.file_path))
                 or (
                     call.name in SHELL_TOOLS
                     and bool(written := _files_of(call, written=True))
@@ -1893,7 +1935,7 @@ def _confirmed(
         elif not call.failed and _changes_state(call) and not _records(call, failed):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:
-            if call.file_path == failed.file_path:
+            if _same_file(call.file_path, failed.file_path):
                 step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and listed is not None and listed(call):
             # the listing that showed where a path not there was (see _found_as)
@@ -2248,6 +2290,10 @@ def _by_the_parent(
     guided = bool(after) and bool(_between(prompt_times, failed.timestamp, after[0].timestamp))
     fix = fix_of(failed, after, error, output, key(failed.tool_use_id), None, guided)
     confirm = next((c for c in after if c.tool_use_id == fix.confirmed_by), None)
-    if confirm is None or confirm.name not in EDIT_TOOLS or confirm.file_path != failed.file_path:
+    if (
+        confirm is None
+        or confirm.name not in EDIT_TOOLS
+        or not _same_file(confirm.file_path, failed.file_path)
+    ):
         return None
     return fix

@@ -1952,3 +1952,67 @@ def test_a_script_a_package_manager_runs_checks(between):
     error = {failed.tool_use_id: "npm ERR! code E401\nnpm ERR! 401 Unauthorized - PUT"}
     fix = run([failed, step, retry], error)[failed.tool_use_id]
     assert steps(fix) == [] and fix.others == [step.tool_use_id]
+
+
+@pytest.mark.parametrize(
+    ("command", "program"),
+    [
+        ("sudo -u postgres /usr/lib/postgresql/17/bin/initdb -D /srv/pg", "initdb"),
+        ("sudo -iu postgres psql -c 'select 1'", "psql"),
+        ("sudo apt-get install -y libpq-dev", "apt-get"),
+        ("timeout -s KILL 30 pytest -x", "pytest"),
+        ("nice -n 5 make", "make"),
+        ("nice -n5 make", "make"),
+        ("xargs -I {} cp {} /tmp/out", "cp"),
+        ("env -u DEBUG npm test", "npm"),
+        ("doas -u www git pull", "git"),
+    ],
+)
+def test_a_wrappers_option_takes_its_value(command, program):
+    """`sudo -u postgres initdb` runs initdb, as postgres: the user was taken for the
+    program, so `initdb` run without sudo after a chown was no retry of it (ninth held-out
+    set, labelled fixed by that chown and initdb, shown as not fixed)."""
+    assert [i.program for i in fixes.intents(command)] == [program]
+
+
+def test_a_command_run_as_another_user_is_retried_without_it():
+    initdb = "/usr/lib/postgresql/17/bin/initdb -D /home/me/db/data --auth-local trust"
+    failed = call(command=f"sudo -u postgres {initdb}", failed=True)
+    chown = call(command="sudo chown -R me:me /home/me/db/data")
+    retry = call(command=initdb)
+    error = 'initdb: error: could not access directory "/home/me/db/data": Permission denied'
+    fix = run([failed, chown, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome == fixes.FIXED and fix.confirmed_by == retry.tool_use_id
+    assert {s for s, _ in steps(fix)} == {chown.tool_use_id, retry.tool_use_id}
+
+
+@pytest.mark.parametrize(
+    ("failed_path", "retried_path"),
+    [
+        (
+            'C:\\vault\\"2021-11-03 - Terminal launch failures.md"',
+            "C:\\vault\\2021-11-03 - Terminal launch failures.md",
+        ),
+        ("'/home/me/notes/a b.md'", "/home/me/notes/a b.md"),
+        ('/home/me/"my docs"/a.md', "/home/me/my docs/a.md"),
+        ("c:\\Users\\me\\a.md", "C:\\Users\\me\\a.md"),
+    ],
+)
+def test_a_read_of_the_same_file_without_quotes_or_in_another_case_on_windows_is_a_retry(
+    failed_path, retried_path
+):
+    """A path quoted as a shell would take it, given to a tool that takes it as it is:
+    "File does not exist", then the Read of the path without the quotes (ninth held-out
+    set). On Windows the drive's paths are the same in any case."""
+    failed = call("Read", file_path=failed_path, failed=True)
+    look = call("Glob", pattern="*Terminal*")
+    retry = call("Read", file_path=retried_path)
+    fix = run([failed, look, retry], {failed.tool_use_id: "File does not exist."})
+    assert fix[failed.tool_use_id].confirmed_by == retry.tool_use_id
+
+
+def test_a_file_of_another_case_on_linux_is_another_file():
+    failed = call("Read", file_path="/home/me/README.md", failed=True)
+    other = call("Read", file_path="/home/me/readme.md")
+    assert not fixes._retry(failed, other)
+    assert fixes._same_file("/srv/'a'/b", "/srv/a/b") and not fixes._same_file("/a/b", None)

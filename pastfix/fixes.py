@@ -899,16 +899,25 @@ def _parent(path: str) -> str:
 _WRITES_TO = re.compile(r"(?:>>?|\btee(?:\s+-a)?)\s*['\"]?([^\s|&;'\"]+)")
 
 
+# Programs that make the file their last argument names: a copy, a move, a link.
+_MAKERS = frozenset({"mv", "cp", "ln", "install", "rsync", "scp"})
+
+
 def _files_of(call: Call, written: bool = False) -> set[str]:
     """The file names a call works on: its file, and the paths in its command.
 
-    `written`: only those a shell command writes to (`> x`, `tee x`).
+    `written`: only those a shell command writes to (`> x`, `tee x`, `cp a x`, `git mv a x`).
     """
     names = {_basename(call.file_path)} if call.file_path and not written else set()
     if call.command:
         names |= {_basename(path) for path in _WRITES_TO.findall(call.command)}
-        for intent in [] if written else intents(call.command):
-            names |= {a for a in intent.args if "." in a.strip(".")}
+        for intent in intents(call.command):
+            if not written:
+                names |= {a for a in intent.args if "." in a.strip(".")}
+            elif intent.program in _MAKERS or (intent.program, intent.sub) == ("git", "mv"):
+                made = [w for w in intent.words[1:] if not w.startswith("-")]
+                if len(made) > (intent.sub is not None):
+                    names.add(_basename(made[-1]))  # what a copy or a move makes
     if call.pattern:
         names.add(_basename(call.pattern.replace("**/", "")))
     return {n for n in names if len(n) >= 3 and "*" not in n}
@@ -973,6 +982,12 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
         return False
     if failed.name in SHELL_TOOLS and call.name in READ_TOOLS and _found_as(failed, call, error):
         return True
+    if failed.name in SHELL_TOOLS and call.name in EDIT_TOOLS:
+        # a file the shell was to make (`git mv a b`, `cp a b`, `gen > b`) and could not,
+        # made by the edit tool: four `git mv` of a Git Bash path that turned into another,
+        # then the Write of the new name (ninth held-out set)
+        if _basename(call.file_path) in _files_of(failed, written=True):
+            return True
     if failed.name in SHELL_TOOLS and call.name in FILE_TOOLS:
         # `cat x` failed, then Read x: the same file, looked at another way
         look = [i for i in intents(failed.command) if i.program in {"cat", "head", "tail", "less"}]

@@ -2016,3 +2016,25 @@ def test_a_file_of_another_case_on_linux_is_another_file():
     other = call("Read", file_path="/home/me/readme.md")
     assert not fixes._retry(failed, other)
     assert fixes._same_file("/srv/'a'/b", "/srv/a/b") and not fixes._same_file("/a/b", None)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'git mv "!/README 1.md" "!/SWARM-LOOP.md"',
+        "cp templates/loop.md notes/SWARM-LOOP.md",
+        "python3 gen.py > notes/SWARM-LOOP.md",
+    ],
+)
+def test_a_file_the_shell_could_not_make_made_by_the_edit_tool_is_worked_around(command):
+    """A copy, a move or a redirection that failed, then the Write of the file it was to
+    make: another way to the same file (four `git mv` of a Git Bash path that turned into
+    another, ninth held-out set). A Write of another file is not."""
+    failed = call(command=command, failed=True)
+    other = call("Write", file_path="/home/me/vault/notes/OTHER.md")
+    write = call("Write", file_path="c:\\Users\\me\\vault\\notes\\SWARM-LOOP.md")
+    error = "fatal: bad source, source=!C:/Program Files/Git/README 1.md"
+    fix = run([failed, other, write], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome == fixes.WORKED_AROUND and fix.confirmed_by == write.tool_use_id
+    assert fixes._files_of(failed, written=True) == {"SWARM-LOOP.md"}
+    assert fixes._files_of(call(command="git mv -f a.md"), written=True) == {"a.md"}

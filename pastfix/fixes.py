@@ -189,8 +189,28 @@ READ_TOOLS = agents.tools(agents.READ)
 FILE_TOOLS = READ_TOOLS | EDIT_TOOLS
 SEARCH_TOOLS = agents.tools(agents.SEARCH)
 
+# PowerShell's cmdlets whose verb only looks or shapes output (`Get-Item`, `Test-Path`,
+# `Select-Object`, `Out-Null`): a chain that downloads a file and then shows it with
+# `Get-Item` was "fixed" by a `Get-Item` of that file alone (ninth held-out set, Codex on
+# Windows), as the look it is was taken for the chain's work.
+_POWERSHELL_LOOK = re.compile(
+    r"(?:get|test|select|where|sort|format|measure|show|find|resolve|compare)-[a-z]+"
+    r"|write-(?:host|output)|out-(?:null|string|host|default)",
+    re.IGNORECASE,
+)
+
+
+class _Looks(frozenset[str]):
+    """Program names that only look, and PowerShell's looking cmdlets whatever their case."""
+
+    def __contains__(self, name: object) -> bool:
+        return super().__contains__(name) or (
+            isinstance(name, str) and "-" in name and bool(_POWERSHELL_LOOK.fullmatch(name))
+        )
+
+
 # Programs that only look: never a remedy, never a confirmation of a command.
-LOOK = frozenset(
+LOOK = _Looks(
     "ls cat head tail less more grep egrep fgrep rg ag ack find fd tree wc pwd echo printf which"
     " type whereis file stat du df ps top env printenv date whoami id uname hostname sort uniq"
     " cut diff cmp jq yq test [ true false sleep man history lsd eza exa realpath readlink"

@@ -2038,3 +2038,24 @@ def test_a_file_the_shell_could_not_make_made_by_the_edit_tool_is_worked_around(
     assert fix.outcome == fixes.WORKED_AROUND and fix.confirmed_by == write.tool_use_id
     assert fixes._files_of(failed, written=True) == {"SWARM-LOOP.md"}
     assert fixes._files_of(call(command="git mv -f a.md"), written=True) == {"a.md"}
+
+
+def test_powershells_looking_cmdlets_are_looks():
+    """`Get-Item`, `Test-Path`, `Select-Object` (any case) only look, as `ls` does; `Out-File`,
+    `New-Item` and `Invoke-WebRequest` act. A download that timed out, then a `Get-Item` of
+    its file: the look at the chain's end was taken for its work, and the `Get-Item` for its
+    retry (ninth held-out set, Codex on Windows)."""
+    for name in ("Get-Item", "get-childitem", "Test-Path", "Select-Object", "Out-Null"):
+        assert name in fixes.LOOK
+    for name in ("Out-File", "New-Item", "Invoke-WebRequest", "Remove-Item", "Get", "get-"):
+        assert name not in fixes.LOOK
+    download = (
+        "New-Item -ItemType Directory -Force -Path 'tmp' | Out-Null;"
+        " Invoke-WebRequest -Uri 'https://example.com/App.exe' -OutFile 'tmp\\App.exe';"
+        " Get-Item 'tmp\\App.exe' | Select-Object FullName, Length"
+    )
+    failed = call("shell_command", command=download, failed=True)
+    look = call("shell_command", command="Get-Item 'tmp\\App.exe' -ErrorAction SilentlyContinue")
+    error = "Exit code 124\ncommand timed out after 120034 milliseconds"
+    fix = run([failed, look], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome not in fixes.CLAIMS_FIX

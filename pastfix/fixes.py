@@ -649,7 +649,7 @@ def _same_intent(one: Intent, other: Intent) -> bool:
     if not one.args or not other.args:
         # `git push` and `git push origin main`; `ls` alone, or `git branch -l`, matches
         # only itself: a look of everything is not a look of one thing
-        looks = one.program in LOOK or one.sub in LOOK_SUBCOMMANDS.get(one.program, ())
+        looks = _looks(one)
         return not looks or one.args == other.args
     return bool(one.args & other.args)
 
@@ -726,15 +726,22 @@ def _spelt(intent: Intent) -> str:
     return intent.program
 
 
+def _looks(intent: Intent) -> bool:
+    """Whether a simple command only looks: its program (`ls`), or its subcommand (`git
+    status`, `npm ls`)."""
+    return intent.program in LOOK or intent.sub in LOOK_SUBCOMMANDS.get(intent.program, ())
+
+
 def _shared_intent(failed: str | None, other: str | None) -> tuple[Intent, Intent] | None:
     """The simple commands by which two shell commands try the same thing, if they do.
 
     See the module docstring. When the failed command does more than look, its looks
-    (`ls x; cat y`) do not count.
+    (`ls x; cat y`, `git status`) do not count: `rm a && git add b && git status` that
+    failed at the `git add` was "fixed" by a `git status` (ninth held-out set).
     """
     theirs = intents(other)
     mine = (
-        [i for i in intents(failed) if i.program not in LOOK]
+        [i for i in intents(failed) if not _looks(i)]
         or [i for i in intents(failed) if i.program not in _SAYS]
         or intents(failed)
     )

@@ -2059,3 +2059,19 @@ def test_powershells_looking_cmdlets_are_looks():
     error = "Exit code 124\ncommand timed out after 120034 milliseconds"
     fix = run([failed, look], {failed.tool_use_id: error})[failed.tool_use_id]
     assert fix.outcome not in fixes.CLAIMS_FIX
+
+
+def test_a_look_subcommand_at_a_chains_end_is_no_retry_of_its_work():
+    """`rm a && git add b && git status` failed at the `git add`: a `git status` alone looks,
+    and redoes none of the chain's work (ninth held-out set: "fixed" with nothing in it,
+    labelled abandoned). A `git add -A` that staged it is the retry."""
+    failed = call(
+        command='rm "notes/README 1.md" && git add notes/LOOP.md && git status', failed=True
+    )
+    status = call(command="git status --short | grep LOOP")
+    error = "Exit code 128\nfatal: pathspec 'notes/LOOP.md' did not match any files"
+    fix = run([failed, status], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome not in fixes.CLAIMS_FIX
+    add = call(command="git add -A && git status --short")
+    fix = run([failed, status, add], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.confirmed_by == add.tool_use_id

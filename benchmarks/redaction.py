@@ -49,6 +49,22 @@ ADVERSARIAL = (
     # command-line passwords: each `curl` and `mysql` looks at most 300 characters ahead
     ("`curl ` repeated", ("tool_calls", "command"), "curl ", "", (45, 90, 180)),
     ("`mysql -u` repeated", ("tool_calls", "command"), "mysql -u ", "", (45, 90, 180)),
+    # REDACTION_VERSION 4: SQL's passwords, a default in code, a value in backticks
+    (
+        "SQL `WITH PASSWORD '` repeated",
+        ("tool_calls", "command"),
+        "WITH PASSWORD '",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`process.env.DB_PASSWORD || '` repeated",
+        ("tool_results", "content"),
+        "process.env.DB_PASSWORD || '",
+        "",
+        (45, 90, 180),
+    ),
+    ("`password: `` ` `` repeated", ("messages", "text"), "password: `", "", (45, 90, 180)),
     (
         "`Basic ` + credentials that decode, repeated",
         ("tool_results", "content"),

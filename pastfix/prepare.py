@@ -34,8 +34,10 @@ from pastfix.records import (
 # OpenAI-shaped keys in lowercase, Basic credentials, Azure storage keys, signed URLs,
 # Discord and Teams webhooks, passwords on a command line (`curl -u`, `mysql -p`,
 # `sshpass -p`, `--password PW`, `MYSQL_PWD=`) and in a .netrc, a token after a URL's
-# percent-escape (`%3Dghp_...`).
-REDACTION_VERSION = 3
+# percent-escape (`%3Dghp_...`); 4: a default given in code to a secret's variable
+# (`process.env.DB_PASSWORD || '...'`), SQL's `WITH PASSWORD '...'` and `IDENTIFIED BY
+# '...'`, a keyword in the plural (`Passwords: ...`) and a value in backticks.
+REDACTION_VERSION = 4
 
 # The text columns of each record, redacted in place, and the field that names the row.
 TEXT_FIELDS = {

@@ -183,7 +183,26 @@ def _assignment(m: re.Match[str]) -> bool:
     does; `Tokenizer` or `passwordless` never match, since a keyword must end the name.
     """
     name = _name_before(m.string, m.start()) + m.group("keyword")
-    return _assigned_secret(name, m.group("value"), bool(m.group("quote") or m.group("open")))
+    quoted = m.group("quote") or m.group("open") or m.group("tick")
+    return _assigned_secret(name, m.group("value"), bool(quoted))
+
+
+def _sql_password(m: re.Match[str]) -> bool:
+    """A quoted password in SQL (see RULES), unless a placeholder or a marker already."""
+    return _assigned_secret("password", m.group("value"), True)
+
+
+def _env_default(m: re.Match[str]) -> bool:
+    """The default given in code to an environment variable whose name ends in a keyword
+    (`os.environ.get("DB_PASSWORD", "...")`, `process.env.API_TOKEN || '...'`, `ENV["X_SECRET"]
+    or "..."`, `getenv("PGPASSWORD", "...")`): the literal is what the secret is when the
+    variable is unset, so usually the secret itself. Only where `env` is written just
+    before the name, so that a list of names (`("password", "username")`) is none."""
+    name = _name_before(m.string, m.start())
+    start = m.start() - len(name)
+    if "env" not in m.string[max(0, start - 20) : m.start()].lower():
+        return False
+    return _assigned_secret(name + m.group("keyword"), m.group("value"), True)
 
 
 def _escaped(text: str, at: int) -> bool:
@@ -315,6 +334,7 @@ _TOKEN_MAX = 1024
 # The rest of a value whose head a rule judged: possessive, scanned once for each value replaced.
 _VALUE_REST = re.compile(_VALUE + "*+")
 _QUOTED_REST = re.compile(r"[^\"'\\\n]*+")
+_TICKED_REST = re.compile(r"[^`\\\n]*+")
 _TOKEN_REST = re.compile(r"[A-Za-z0-9+/_=-]*+")
 
 
@@ -626,16 +646,43 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret-assignment",
         re.compile(
-            r"(?P<keyword>(?i:" + _KEYWORD + r"))(?P<quote>" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}"
-            r"(?P<open>" + _QUOTE + r")?"
-            r"(?P<value>(?(open)[^\"'\\\n]{1,500}|" + _VALUE + r"{1,500}))"
+            r"(?P<keyword>(?i:" + _KEYWORD + r"))s?(?P<quote>" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}"
+            r"(?:(?P<open>" + _QUOTE + r")|(?P<tick>`))?"
+            r"(?P<value>(?(open)[^\"'\\\n]{1,500}|(?(tick)[^`\\\n]{1,500}|" + _VALUE + r"{1,500})))"
         ),
         "value",
         _assignment,
         tuple(_KEYWORD_ANCHORS),
         keyword=True,
         kind_of=_assigned_kind,
-        extend=lambda m: _rest_of_value(m, _QUOTED_REST if m.group("open") else _VALUE_REST),
+        extend=lambda m: _rest_of_value(
+            m,
+            _QUOTED_REST if m.group("open") else _TICKED_REST if m.group("tick") else _VALUE_REST,
+        ),
+    ),
+    # SQL's password of a user or role: `CREATE USER app WITH PASSWORD '...'`, `ALTER ROLE
+    # app PASSWORD '...'`, MySQL's `IDENTIFIED BY '...'`.
+    Rule(
+        "password",
+        re.compile(
+            r"(?P<keyword>(?i:password|identified\s{1,3}by))\s{1,3}'(?P<value>[^'\\\n]{1,200})'"
+        ),
+        "value",
+        _sql_password,
+        ("ASSWORD", "assword", "BY '", "by '", "By '"),
+    ),
+    Rule(
+        "secret-default",
+        re.compile(
+            r"(?P<keyword>(?i:" + _KEYWORD + r"))(?:" + _QUOTE + r")?\]?\s{0,3}"
+            r"(?:\|\||\?\?|,|\bor\b)\s{0,3}" + _QUOTE + r"(?P<value>[^\"'\\\n]{1,500})"
+        ),
+        "value",
+        _env_default,
+        tuple(_KEYWORD_ANCHORS),
+        keyword=True,
+        kind_of=_assigned_kind,
+        extend=lambda m: _rest_of_value(m, _QUOTED_REST),
     ),
     Rule(
         "high-entropy-token",

@@ -205,6 +205,42 @@ def test_provider_keys_become_typed_markers(kind):
             "[REDACTED:teams-webhook]",
             {"teams-webhook": 1},
         ),
+        # a default given to a secret's variable in code, SQL's passwords, and prose
+        (
+            "password: process.env.DB_PASSWORD || 'CortexBuild2024!',",
+            "password: process.env.DB_PASSWORD || '[REDACTED:password]',",
+            {"password": 1},
+        ),
+        (
+            'token = os.environ.get("API_TOKEN", "Zq8vN2kL5mR7")',
+            'token = os.environ.get("API_TOKEN", "[REDACTED:token]")',
+            {"token": 1},
+        ),
+        (
+            'const s = ENV["JWT_SECRET"] ?? "Zq8vN2kL5mR7x"',
+            'const s = ENV["JWT_SECRET"] ?? "[REDACTED:secret]"',
+            {"secret": 1},
+        ),
+        (
+            "psql -c \"ALTER USER app WITH PASSWORD 'CortexBuild2024!';\"",
+            "psql -c \"ALTER USER app WITH PASSWORD '[REDACTED:password]';\"",
+            {"password": 1},
+        ),
+        (
+            "CREATE USER 'app'@'%' IDENTIFIED BY 'Str0ngP4ss';",
+            "CREATE USER 'app'@'%' IDENTIFIED BY '[REDACTED:password]';",
+            {"password": 1},
+        ),
+        (
+            "-- Passwords: CortexBuild2024! (bcrypt hash)",
+            "-- Passwords: [REDACTED:password] (bcrypt hash)",
+            {"password": 1},
+        ),
+        (
+            "- DB: user `app`, password: `CortexBuild2024!`\n",
+            "- DB: user `app`, password: `[REDACTED:password]`\n",
+            {"password": 1},
+        ),
     ],
 )
 def test_secrets_in_context(text, expected, kinds):
@@ -419,6 +455,13 @@ def test_a_keyword_at_the_end_of_any_name_counts(text, expected, kind):
 
 
 GLUED_LOOK_ALIKES = [
+    'fields = ("password", "username", "display_name")',  # names, not a default
+    'required: ["token", "expires_at"]',
+    'os.environ.get("DB_PASSWORD", "")',
+    "process.env.API_TOKEN || 'changeme'",
+    "ALTER USER app WITH PASSWORD '$APP_PASSWORD'",
+    "password: `str`",
+    "secrets: inherit",
     '{"@types/jsonwebtoken":"^9.0.4","jose":"^6.0.1"}',  # npm ls --json: a package, a version
     '"jsonwebtoken": "9.0.2"',
     "passwordless=enabled1",  # the keyword does not end the name

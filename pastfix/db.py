@@ -11,6 +11,7 @@ import os
 import select
 import signal
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -958,9 +959,20 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
             for row in rows_of
         ]
         prompts = [row[0] for row in conn.execute(FIX_PROMPTS_SQL, [session_id])]
-        for fix in fixes.session_fixes(
-            calls, prompts, errors, output, signatures.key_line, signatures.signature
-        ):
+        try:
+            found = fixes.session_fixes(
+                calls, prompts, errors, output, signatures.key_line, signatures.signature
+            )
+        except Exception as e:  # noqa: BLE001
+            # A rule that fails on some session (a command it cannot read) must not stop the
+            # build nor lose its rows: its failures are kept, found and shown without a fix.
+            print(
+                f"pastfix: the fix rules failed on session {session_id}"
+                f" ({type(e).__name__}: {e}); its failures are kept without what fixed them",
+                file=sys.stderr,
+            )
+            continue
+        for fix in found:
             rows.append(
                 (
                     fix.tool_use_id,

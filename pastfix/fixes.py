@@ -327,7 +327,6 @@ _SHELL_KEYWORDS = frozenset(
 )
 MASKS = re.compile(r"\|\|\s*(?:true|:|echo\b|exit\s+0|printf\b)|;\s*(?:true|exit\s+0)\s*$")
 
-_SEPARATORS = frozenset({"|", "||", "&&", ";", "&", "\n"})
 _OUTPUT_FILTERS = frozenset(
     "head tail grep egrep rg sed awk cut sort uniq wc less more tee cat jq column tr fold".split()
 )
@@ -437,20 +436,38 @@ _TOKEN = re.compile(
 )
 
 
+class _Operator(str):
+    """An operator of a command (`|`, `&&`, `;`), told from a word that reads the same:
+    the quoted `'|'` of `awk -F'|'` or `tr '|' ','` is an argument, not a pipe."""
+
+
 def _words(command: str) -> list[str]:
-    """A command's words, with its operators (`|`, `&&`, `;`) as words of their own."""
+    """A command's words, with its operators (`|`, `&&`, `;`) as words of their own
+    (_Operator). Parts written together are one word, as the shell takes them:
+    `-F'|'` is `-F|`, `"$HOME"/x` is `$HOME/x`."""
     # a line continued by a backslash is one line
     command = _REDIRECTION.sub(" ", _HEREDOC.sub(" ", command)).replace("\\\n", " ")
-    words = []
+    words: list[str] = []
+    glued = False  # whether the last word may go on (no space or operator after it)
     for found in _TOKEN.finditer(command):
         double, single, operator, bare = found.groups()
         if operator is not None:
-            words.append(";" if operator == "\n" else operator)
-        elif double is not None or single is not None:
-            words.append(double if double is not None else single)
-        elif bare is not None:
-            words.append(bare)
+            words.append(_Operator(";" if operator == "\n" else operator))
+            glued = False
+            continue
+        part = double if double is not None else single if single is not None else bare
+        if part is None:
+            continue
+        if glued and not found.group(0)[:1].isspace():
+            words[-1] += part
+        else:
+            words.append(part)
+        glued = True
     return words
+
+
+def _is_operator(word: str) -> bool:
+    return isinstance(word, _Operator)
 
 
 def segments(command: str | None) -> list[list[str]]:
@@ -462,8 +479,8 @@ def segments(command: str | None) -> list[list[str]]:
     found: list[list[str]] = []
     current: list[str] = []
     after_pipe = False
-    for word in [*_words(command or ""), ";"]:
-        if word in _SEPARATORS or set(word) <= set("|&;"):
+    for word in [*_words(command or ""), _Operator(";")]:
+        if _is_operator(word):
             if current and not (after_pipe and _program(current)[0] in _OUTPUT_FILTERS):
                 if _program(current)[0] != "cd":
                     found.append(current)
@@ -1085,7 +1102,11 @@ def _searched_for(failed: Call, call: Call, error: str) -> bool:
         i.words[1:]
         for i in intents(call.command)
         if i.program in _FINDERS
-        or ((m := _SUBSTITUTED.match(i.words[0])) and m.group(1).rstrip(")") in _FINDERS)
+        or (
+            bool(i.words)
+            and (m := _SUBSTITUTED.match(i.words[0])) is not None
+            and m.group(1).rstrip(")") in _FINDERS
+        )
     ]
     mine = intents(failed.command)
     if not finds or not mine or not all(i.program in LOOK for i in mine):
@@ -1272,8 +1293,8 @@ def _filter_script(command: str | None, program: str) -> str | None:
     """The arguments of the first simple command after a pipe that runs `program`."""
     words = _words(command or "")
     for n, word in enumerate(words[:-1]):
-        if word == "|" and _program(words[n + 1 :])[0] == program:
-            end = next((m for m in range(n + 1, len(words)) if words[m] in _SEPARATORS), None)
+        if word == "|" and _is_operator(word) and _program(words[n + 1 :])[0] == program:
+            end = next((m for m in range(n + 1, len(words)) if _is_operator(words[m])), None)
             return " ".join(words[n + 2 : end])
     return None
 
@@ -1422,8 +1443,8 @@ def _status_of_finder(command: str | None) -> bool:
     locate), whose non-zero status is an error, never "no match"."""
     last: list[str] = []
     current: list[str] = []
-    for word in [*_words(command or ""), ";"]:
-        if word in _SEPARATORS or set(word) <= set("|&;"):
+    for word in [*_words(command or ""), _Operator(";")]:
+        if _is_operator(word):
             last, current = current or last, []
         elif not _REDIRECT.match(word):
             current.append(word)
@@ -1752,7 +1773,7 @@ def _status_of_another(call: Call) -> bool:
     return (
         call.name not in SHELL_TOOLS
         or not call.command
-        or bool({"|", "||", ";"} & set(_words(call.command)))
+        or any(_is_operator(w) and w in {"|", "||", ";"} for w in _words(call.command))
     )
 
 
@@ -2106,7 +2127,7 @@ def _folders(call: Call) -> tuple[str, ...]:
     cds = [
         words[i + 1]
         for i, word in enumerate(words[:-1])
-        if word == "cd" and (i == 0 or words[i - 1] in _SEPARATORS)
+        if word == "cd" and (i == 0 or _is_operator(words[i - 1]))
     ]
     return tuple([call.workdir] if call.workdir else []) + tuple(cds)
 

@@ -538,6 +538,32 @@ def test_a_line_too_long_is_skipped_and_said_once_and_the_lines_around_it_kept(
     assert query(db_path, "SELECT count(*) FROM problems") == [(1,)]
 
 
+def test_a_fix_rule_that_fails_on_a_session_loses_nothing(
+    db_path, projects, monkeypatch, capsys, processes
+):
+    """A bug of the fix rules on some session's commands (an IndexError on a real
+    transcript failed the whole build, and a fresh one kept nothing): the build finishes,
+    every row is kept and found, that session's failures have no fix, and stderr says so."""
+    small_session(projects)
+    real = pdb.fixes.session_fixes
+
+    def failing(calls, *args):
+        if calls:
+            raise IndexError("tuple index out of range")
+        return real(calls, *args)
+
+    monkeypatch.setattr(pdb.fixes, "session_fixes", failing)
+    stats = build_index(db_path, projects)
+    assert stats.failed_tool_results == 1
+    assert len(error_hits(db_path, "ENOENT")) == 1
+    assert query(db_path, "SELECT count(*) FROM fixes") == [(0,)]
+    err = capsys.readouterr().err
+    assert f"the fix rules failed on session {SID} (IndexError" in err
+    monkeypatch.setattr(pdb.fixes, "session_fixes", real)
+    build_index(db_path, projects, force=True)
+    assert query(db_path, "SELECT count(*) FROM fixes") == [(1,)]
+
+
 def test_a_file_ending_in_an_endless_line_is_read_once(db_path, projects, monkeypatch):
     """A transcript whose last line never ends and outgrows MAX_LINE_BYTES (a sparse
     file, a dump: 3 GB of zeros took 228 s and 6 GB of memory, and was read again by

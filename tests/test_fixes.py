@@ -2075,3 +2075,31 @@ def test_a_look_subcommand_at_a_chains_end_is_no_retry_of_its_work():
     add = call(command="git add -A && git status --short")
     fix = run([failed, status, add], {failed.tool_use_id: error})[failed.tool_use_id]
     assert fix.confirmed_by == add.tool_use_id
+
+
+@pytest.mark.parametrize(
+    ("command", "words", "operators"),
+    [
+        ("awk -F'|' '{print $1}' f.txt", ["awk", "-F|", "{print $1}", "f.txt"], []),
+        ("cut -d'|' -f1 f.txt | sort", ["cut", "-d|", "-f1", "f.txt", "|", "sort"], ["|"]),
+        ("tr '|' ';' < a.txt", ["tr", "|", ";"], []),
+        ('cd "$HOME"/proj && make', ["cd", "$HOME/proj", "&&", "make"], ["&&"]),
+        ("a|b", ["a", "|", "b"], ["|"]),
+    ],
+)
+def test_a_quoted_operator_is_a_word_and_parts_written_together_are_one(command, words, operators):
+    """The shell's words: `-F'|'` is `-F|`, an argument, not a pipe. Taken for a pipe, it
+    left a simple command of no words, and the rules' IndexError failed the whole build of
+    a real transcript (tenth held-out set)."""
+    found = fixes._words(command)
+    assert found == words
+    assert [w for w in found if fixes._is_operator(w)] == operators
+
+
+def test_a_command_the_rules_once_failed_on_is_read():
+    failed = call(command="awk -F'|' '{print $1}' /srv/dl/list.txt | head", failed=True)
+    retry = call(command="awk -F'|' '{print $2}' /srv/dl/list.txt")
+    error = "awk: cannot open /srv/dl/list.txt (No such file or directory)"
+    assert [i.program for i in fixes.intents(failed.command)] == ["awk"]
+    fix = run([failed, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.confirmed_by == retry.tool_use_id

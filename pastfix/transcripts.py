@@ -190,7 +190,7 @@ def iter_source_files(root: Path) -> Iterator[SourceFile]:
     """
     root = Path(root)
     found: list[tuple[str, str | None]] = []
-    lines.find_files(str(root), found, lines.is_jsonl)
+    lines.find_files(str(root), found, _may_be_transcript)
     skip = len(os.path.join(str(root), ""))
     for path, problem in sorted(found):
         rel = path[skip:].split(os.sep)
@@ -208,6 +208,19 @@ def iter_source_files(root: Path) -> Iterator[SourceFile]:
         yield SourceFile(path, session_id, project_dir)
 
 
+def _may_be_transcript(name: str) -> bool:
+    """Whether a file's name may be a Claude Code transcript's (`<session>.jsonl`,
+    `agent-<id>.jsonl`): not the prompt history of ~/.claude, nor the `ses_<id>.jsonl` that
+    oh-my-opencode writes into ~/.claude/transcripts for opencode's sessions (read from
+    opencode's own store). Read as transcripts, a ~/.claude given as --source had 5,559 of
+    its history's lines "skipped" and every line of those files a problem."""
+    return (
+        name.endswith(".jsonl")
+        and not name.endswith("history.jsonl")
+        and not name.startswith("ses_")
+    )
+
+
 def default_folders() -> list[Path]:
     """~/.claude/projects ($CLAUDE_CONFIG_DIR/projects when that is set)."""
     return [paths.claude_projects()]
@@ -218,11 +231,10 @@ def holds(root: Path) -> bool:
     Codex rollout (~/.codex/archived_sessions holds rollouts directly) nor an agent's
     prompt history (~/.codex/history.jsonl, ~/.claude/history.jsonl, opencode's
     ~/.local/state/opencode/prompt-history.jsonl, which made a home folder's .local/state
-    look like a Claude Code store): ~/.claude/projects, or one project folder of it."""
+    look like a Claude Code store) nor another tool's (see _may_be_transcript):
+    ~/.claude/projects, or one project folder of it."""
     return any(
-        not p.name.startswith("rollout-")
-        and not p.name.endswith("history.jsonl")
-        and not _of_no_agent(p)
+        not p.name.startswith("rollout-") and _may_be_transcript(p.name) and not _of_no_agent(p)
         for pattern in ("*.jsonl", "*/*.jsonl")
         for p in Path(root).glob(pattern)
     )

@@ -451,3 +451,31 @@ def test_an_agents_default_folder_without_a_session_is_that_agents(fake_home, tm
         (str(fake_home / ".copilot"), "copilot"),
         (str(fake_home / ".gemini"), "gemini"),
     ]
+
+
+def test_a_claude_folder_is_read_for_its_projects_only(tmp_path):
+    """~/.claude given as --source (or a home folder's backup): its projects are read, not
+    its prompt history (history.jsonl) nor the `ses_<id>.jsonl` that oh-my-opencode writes
+    into ~/.claude/transcripts for opencode's sessions. Read as transcripts, they made the
+    folder itself look like the store: project names were `projects`, and every line of
+    them a problem (5,559 of one history file)."""
+    claude = tmp_path / "home" / ".claude"
+    shutil.copytree(CLAUDE_PROJECTS, claude / "projects")
+    (claude / "history.jsonl").write_text(
+        '{"display": "fix the build", "timestamp": 1767225600000, "project": "/home/u/app"}\n'
+    )
+    omo = '{"type":"user","timestamp":"2026-01-18T14:42:18.005Z","content":"hi"}\n'
+    (claude / "transcripts").mkdir()
+    (claude / "transcripts" / "ses_46ec866e2ffeX8qi7zIjQnuNMy.jsonl").write_text(omo)
+    for source in (claude, claude.parent):
+        assert sources.stores(source) == [(claude / "projects", "claude")]
+    result = build(tmp_path / "index.db", "--source", claude, "--json", "-s")
+    assert result.exit_code == 0, result.output
+    alone = build(tmp_path / "alone.db", "--source", CLAUDE_PROJECTS, "--json", "-s")
+    got, expected = json.loads(result.stdout), json.loads(alone.stdout)
+    for key in ("files_seen", "messages", "tool_results", "problems", "skipped_lines"):
+        assert got[key] == expected[key], key
+    # without projects: nothing of Claude Code's to read, and nothing taken for it
+    shutil.rmtree(claude / "projects")
+    result = build(tmp_path / "empty.db", "--source", claude, "--json", "-s")
+    assert json.loads(result.stdout)["problems"] == 0

@@ -113,6 +113,10 @@ _ENV_NAME = re.compile(r"^[A-Z0-9_]+$")
 _VERSION = re.compile(r"[~^<>=v]{0,3}\d+(?:\.(?:\d+|[xX*]))+(?:-[0-9A-Za-z.]+)?")
 
 
+def _letters_of(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
 def _assigned_secret(name: str, value: str, quoted: bool) -> bool:
     """Whether `value`, given to a name that ends in a keyword, looks like a secret."""
     if len(value) < 6 or value.startswith(_MARKED) or _PLACEHOLDER.match(value):
@@ -121,6 +125,8 @@ def _assigned_secret(name: str, value: str, quoted: bool) -> bool:
         return False  # max_tokens=4096, token_ttl: 3600
     if _DOTTED_NAME.match(value) or _wordy(value) or _VERSION.fullmatch(value):
         return False
+    if _letters_of(value) == _letters_of(name.rpartition(".")[2]):
+        return False  # a test's stand-in: `var transactionToken = "transactionToken"`
     if quoted or _ENV_NAME.match(name):
         return True  # "password": "...", DB_PASSWORD=...
     # An unquoted value in code (`token: str`, `password = other`) is a
@@ -184,7 +190,21 @@ def _assignment(m: re.Match[str]) -> bool:
     """
     name = _name_before(m.string, m.start()) + m.group("keyword")
     quoted = m.group("quote") or m.group("open") or m.group("tick")
-    return _assigned_secret(name, m.group("value"), bool(quoted))
+    value = m.group("value")
+    if (
+        not quoted
+        and value.isalpha()
+        and ":" in m.string[m.end("keyword") : m.start("value")]
+        and _PROSE_AFTER.match(m.string, m.end())
+    ):
+        # a description (`MONITORING_API_KEY: Shared secret for webhooks`); not after `=`,
+        # where words may be the command it is given to (`PGPASSWORD=pw psql mydb`)
+        return False
+    return _assigned_secret(name, value, bool(quoted))
+
+
+# A word and another after an unquoted value: the value begins a sentence.
+_PROSE_AFTER = re.compile(r" [a-z]{2,} [a-z]{2,}")
 
 
 def _sql_password(m: re.Match[str]) -> bool:

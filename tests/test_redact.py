@@ -205,6 +205,12 @@ def test_provider_keys_become_typed_markers(kind):
             "[REDACTED:teams-webhook]",
             {"teams-webhook": 1},
         ),
+        # words after a value given by `=` may be the command it is given to
+        (
+            "PGPASSWORD=mysecret psql mydb",
+            "PGPASSWORD=[REDACTED:password] psql mydb",
+            {"password": 1},
+        ),
         # a default given to a secret's variable in code, SQL's passwords, and prose
         (
             "password: process.env.DB_PASSWORD || 'CortexBuild2024!',",
@@ -455,6 +461,9 @@ def test_a_keyword_at_the_end_of_any_name_counts(text, expected, kind):
 
 
 GLUED_LOOK_ALIKES = [
+    " * - MONITORING_API_KEY: Shared secret for monitoring webhooks",  # a description
+    'var transactionToken = "transactionToken"',  # a test's stand-in: the name as its value
+    'apiKey: "api_key"',
     'fields = ("password", "username", "display_name")',  # names, not a default
     'required: ["token", "expires_at"]',
     'os.environ.get("DB_PASSWORD", "")',

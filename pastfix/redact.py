@@ -160,6 +160,9 @@ class Rule(NamedTuple):
     # Where the replaced part of an accepted match ends, when its pattern looks at a
     # bounded head of a longer value: the whole value goes (see _rest_of_value).
     extend: Callable[[re.Match[str]], int] | None = None
+    # Substrings (case-sensitive) of which the text must hold one besides an anchor, found
+    # in the same pass: a keyword rule that few texts with a keyword need.
+    needs: tuple[str, ...] = ()
 
 
 # The characters of a name a keyword may end (`PGPASSWORD`, `x_api_token`, `app.secret`).
@@ -684,12 +687,11 @@ RULES: tuple[Rule, ...] = (
     # app PASSWORD '...'`, MySQL's `IDENTIFIED BY '...'`.
     Rule(
         "password",
-        re.compile(
-            r"(?P<keyword>(?i:password|identified\s{1,3}by))\s{1,3}'(?P<value>[^'\\\n]{1,200})'"
-        ),
+        re.compile(r"(?i:password|identified by) '(?P<value>[^'\\\n]{1,200})'"),
         "value",
         _sql_password,
-        ("ASSWORD", "assword", "BY '", "by '", "By '"),
+        ("PASSWORD '", "password '", "Password '", "IDENTIFIED BY '", "identified by '"),
+        at_anchors=True,
     ),
     Rule(
         "secret-default",
@@ -701,6 +703,7 @@ RULES: tuple[Rule, ...] = (
         _env_default,
         tuple(_KEYWORD_ANCHORS),
         keyword=True,
+        needs=("env", "ENV", "Env"),
         kind_of=_assigned_kind,
         extend=lambda m: _rest_of_value(m, _QUOTED_REST),
     ),
@@ -719,7 +722,7 @@ RULES: tuple[Rule, ...] = (
 )
 
 # Every anchor of every rule, found together in one pass over a text's bytes.
-ANCHORS = tuple(dict.fromkeys(a for rule in RULES for a in rule.anchors))
+ANCHORS = tuple(dict.fromkeys(a for rule in RULES for a in (*rule.anchors, *rule.needs)))
 # The rules each anchor gates, by their place in RULES (which is the order they run in):
 # a text holds one or two anchors, and looking the rules up is cheaper than asking
 # each of the ~40 whether it has one.
@@ -819,7 +822,10 @@ def _redact(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
     else:
         gated = sorted({i for anchor in present for i in _RULES_OF[anchor]})
     for i in gated:
-        text = _apply(RULES[i], text, found, present, starts)
+        rule = RULES[i]
+        if rule.needs and present.isdisjoint(rule.needs):
+            continue
+        text = _apply(rule, text, found, present, starts)
     return text, found
 
 

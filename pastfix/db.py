@@ -960,8 +960,10 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
         ]
         prompts = [row[0] for row in conn.execute(FIX_PROMPTS_SQL, [session_id])]
         try:
-            found = fixes.session_fixes(
-                calls, prompts, errors, output, signatures.key_line, signatures.signature
+            found = list(
+                fixes.session_fixes(
+                    calls, prompts, errors, output, signatures.key_line, signatures.signature
+                )
             )
         except Exception as e:  # noqa: BLE001
             # A rule that fails on some session (a command it cannot read) must not stop the
@@ -972,6 +974,17 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 file=sys.stderr,
             )
             continue
+        unfound = [t for t, kind in kinds.items() if kind == "string_not_found"]
+        if unfound:
+            done = _already_made(conn, session_id, unfound)
+            found = [
+                fixes.Fix(
+                    f.tool_use_id, fixes.ALREADY_DONE, window_end=f.window_end, others=f.others
+                )
+                if f.tool_use_id in done
+                else f
+                for f in found
+            ]
         for fix in found:
             rows.append(
                 (
@@ -989,6 +1002,31 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
     conn.execute(
         "INSERT OR REPLACE INTO _build_state VALUES ('fix_version', ?)", [str(fixes.FIX_VERSION)]
     )
+
+
+_EDIT_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.EDIT)))
+# An edit's input, and those of the successful edits of its file before it, latest first.
+_EDIT_INPUT_SQL = "SELECT file_path, timestamp, input FROM tool_calls WHERE tool_use_id = ?"
+_EARLIER_EDITS_SQL = f"""
+SELECT c.input FROM tool_calls c INDEXED BY idx_tc_session
+WHERE c.session_id = ? AND c.timestamp < ? AND c.file_path = ? AND c.name IN ({_EDIT_TOOLS_SQL})
+  AND NOT EXISTS (SELECT 1 FROM tool_results r WHERE r.tool_use_id = c.tool_use_id AND r.is_error)
+ORDER BY c.timestamp DESC LIMIT 30
+"""
+
+
+def _already_made(conn: Connection, session_id: str, unfound: list[str]) -> set[str]:
+    """Which of the edits whose text was not found had nothing left to do (fixes.already_made)."""
+    done = set()
+    for tool_use_id in unfound:
+        row = conn.execute(_EDIT_INPUT_SQL, [tool_use_id]).fetchone()
+        if row is None or not row[0] or not row[1]:
+            continue
+        path, at, edit_input = row
+        earlier = [r[0] for r in conn.execute(_EARLIER_EDITS_SQL, [session_id, at, path])]
+        if earlier and fixes.already_made(edit_input, earlier):
+            done.add(tool_use_id)
+    return done
 
 
 def _sidechain_threads(

@@ -180,6 +180,8 @@ ESCALATED = "with escalated permissions"
 WORKED_AROUND = "worked around"
 PAPERED_OVER = "papered over"
 NOT_FIXED = "not fixed"
+# An edit whose text was not found because an earlier edit had written what it was to write.
+ALREADY_DONE = "already done"
 CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
 
 # What each tool does, from every agent's entry in pastfix.agents (one home per agent).
@@ -1804,6 +1806,46 @@ def _named(step: Call, error: str, failed: Call) -> bool:
 
 
 # -- the rule ------------------------------------------------------------------
+
+
+# The (old, new) text of an edit's input, by each agent's names: Claude Code's Edit and
+# Gemini CLI's replace (old_string), opencode's edit (oldString), Copilot CLI's edit
+# (old_str); a MultiEdit's `edits`; and what a whole-file write writes (no old text).
+_EDIT_TEXTS = (("old_string", "new_string"), ("oldString", "newString"), ("old_str", "new_str"))
+_WRITTEN_TEXTS = ("content", "file_text")
+
+
+def _edit_texts(input_json: str | None) -> list[tuple[str | None, str]]:
+    try:
+        value = json.loads(input_json) if input_json else None
+    except ValueError:
+        return []
+    if not isinstance(value, dict):
+        return []
+    found: list[tuple[str | None, str]] = []
+    for edit in [value, *(e for e in value.get("edits") or [] if isinstance(e, dict))]:
+        for old, new in _EDIT_TEXTS:
+            if isinstance(edit.get(old), str) and isinstance(edit.get(new), str):
+                found.append((edit[old], edit[new]))
+    found += [(None, value[key]) for key in _WRITTEN_TEXTS if isinstance(value.get(key), str)]
+    return found
+
+
+def already_made(edit_input: str | None, earlier: Sequence[str | None]) -> bool:
+    """Whether an edit whose text was not found had nothing left to do: every text it was
+    to write is in what an earlier edit of that file wrote (its inputs, `earlier`), and is
+    not in the text it was to replace, which would hold it anyway (a deletion).
+
+    The same edit made twice, a replace_all before an edit of one of its places, or
+    Gemini CLI's replace run again after it applied: not a problem by every label (5 of
+    the held-out sets' and the Gemini sample's), where the card showed the next edit as
+    its fix.
+    """
+    mine = [(old, new.strip()) for old, new in _edit_texts(edit_input) if old is not None]
+    if not mine:
+        return False
+    written = [new for text in earlier for _, new in _edit_texts(text)]
+    return all(new and new not in old and any(new in text for text in written) for old, new in mine)
 
 
 def fix_of(

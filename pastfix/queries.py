@@ -1178,7 +1178,7 @@ select
   f.fixed_at,
   f.fix_tool_use_id,
   f.fix_target,
-  -- outcome: fixed, worked around, papered over or not fixed (see pastfix.fixes)
+  -- outcome: fixed, worked around, papered over, already done or not fixed (see pastfix.fixes)
   coalesce(f.outcome, 'not fixed') as outcome,
   -- remedy: what made the difference, first what the error names, then in order; a step
   -- the fixes table names no target for (a Task, an MCP tool) gets its call's
@@ -1505,12 +1505,13 @@ def find_past_fix_description(default_limit: str) -> str:
     return (
         "Paste an error (error): the failed tool calls whose output matches it, best first,"
         " each with what happened in that session: the outcome (fixed, worked around, papered"
-        " over, not fixed), the remedy (the edits and commands that made the difference) and"
-        " the call that confirmed it, the assistant's next reply and the command to resume"
-        " the session. One row per session and error signature, with how often that session"
-        " hit it. Paths, numbers and ids need not match: the same signature is enough. Words"
-        " are matched as words; start with raw: to write an FTS5 query (raw: ENOENT OR"
-        f" EISDIR). How many rows (limit): {default_limit}, at most {FIND_MAX}."
+        " over, already done, not fixed), the remedy (the edits and commands that made the"
+        " difference) and the call that confirmed it, the assistant's next reply and the"
+        " command to resume the session. One row per session and error signature, with how"
+        " often that session hit it. Paths, numbers and ids need not match: the same"
+        " signature is enough. Words are matched as words; start with raw: to write an FTS5"
+        " query (raw: ENOENT OR EISDIR). How many rows (limit):"
+        f" {default_limit}, at most {FIND_MAX}."
     )
 
 
@@ -2224,6 +2225,7 @@ def edit_diff(
 NOT_FIXED_WHY = {
     "papered over": "a later call only hid the error (|| true, 2>/dev/null || echo ...)",
     "not fixed": "nothing that followed in this session succeeded at it",
+    "already done": "an earlier edit had already written what it was to write",
 }
 
 

@@ -564,6 +564,61 @@ def test_a_fix_rule_that_fails_on_a_session_loses_nothing(
     assert query(db_path, "SELECT count(*) FROM fixes") == [(1,)]
 
 
+def test_an_edit_an_earlier_edit_had_made_is_already_done(db_path, projects, tmp_path):
+    """An Edit whose text was not found because a replace_all had already made its change:
+    `already done`, no fix claimed, and `pastfix find` says why."""
+    edit = {"file_path": "/home/dev/app/a.py", "old_string": "foo()", "new_string": "bar()"}
+    path = projects / "-home-dev-app" / f"{SID}.jsonl"
+    write_jsonl(
+        path,
+        [
+            prompt("u1", SID, "rename foo to bar", "2026-01-01T10:00:00Z"),
+            tool_use(
+                "a1", SID, "t1", "Edit", {**edit, "replace_all": True}, "2026-01-01T10:00:01Z"
+            ),
+            result("r1", SID, "t1", "The file has been updated.", "2026-01-01T10:00:02Z"),
+            tool_use("a2", SID, "t2", "Edit", edit, "2026-01-01T10:00:03Z"),
+            result(
+                "r2",
+                SID,
+                "t2",
+                "<tool_use_error>String to replace not found in file.\n"
+                "String: foo()</tool_use_error>",
+                "2026-01-01T10:00:04Z",
+                is_error=True,
+            ),
+            tool_use(
+                "a3",
+                SID,
+                "t3",
+                "Edit",
+                {**edit, "old_string": "baz", "new_string": "qux"},
+                "2026-01-01T10:00:05Z",
+            ),
+            result("r3", SID, "t3", "The file has been updated.", "2026-01-01T10:00:06Z"),
+        ],
+    )
+    build_index(db_path, projects)
+    assert query(db_path, "SELECT tool_use_id, outcome, remedy FROM fixes") == [
+        ("t2", "already done", "[]")
+    ]
+    found = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pastfix",
+            "find",
+            "String to replace not found in file",
+            "--db",
+            str(db_path),
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
+    assert "an earlier edit had already written what it was to write" in found.stdout, found.stdout
+
+
 def test_a_file_ending_in_an_endless_line_is_read_once(db_path, projects, monkeypatch):
     """A transcript whose last line never ends and outgrows MAX_LINE_BYTES (a sparse
     file, a dump: 3 GB of zeros took 228 s and 6 GB of memory, and was read again by

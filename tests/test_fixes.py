@@ -2103,3 +2103,62 @@ def test_a_command_the_rules_once_failed_on_is_read():
     assert [i.program for i in fixes.intents(failed.command)] == ["awk"]
     fix = run([failed, retry], {failed.tool_use_id: error})[failed.tool_use_id]
     assert fix.confirmed_by == retry.tool_use_id
+
+
+def _edit(old, new, **more):
+    return json.dumps({"file_path": "/p/app.py", "old_string": old, "new_string": new, **more})
+
+
+@pytest.mark.parametrize(
+    ("failed", "earlier", "done"),
+    [
+        # the same edit twice
+        (_edit("foo()", "bar()"), [_edit("foo()", "bar()")], True),
+        # a replace_all, then an edit of one of its places
+        (
+            _edit("  x = foo()", "  x = bar()"),
+            [_edit("foo()", "  x = bar()", replace_all=True)],
+            True,
+        ),
+        # Gemini CLI's replace, opencode's edit, a MultiEdit, a Write of the whole file
+        (_edit("a = 1", "a = 2"), [json.dumps({"oldString": "a = 1", "newString": "a = 2"})], True),
+        (
+            _edit("a = 1", "a = 2"),
+            [
+                json.dumps(
+                    {
+                        "edits": [
+                            {"old_string": "b", "new_string": "c"},
+                            {"old_string": "a = 1", "new_string": "a = 2"},
+                        ]
+                    }
+                )
+            ],
+            True,
+        ),
+        (_edit("a = 1", "a = 2"), [json.dumps({"content": "import os\na = 2\n"})], True),
+        # an earlier edit that wrote something else: the text is to be found again
+        (_edit("foo()", "bar()"), [_edit("foo()", "baz()")], False),
+        # a deletion: what it keeps is in what it replaces, found anywhere
+        (_edit("x = 1\n# old\n", "x = 1\n"), [_edit("x = 1\n# old\n", "x = 1\n")], False),
+        # only part of a MultiEdit done before
+        (
+            json.dumps(
+                {
+                    "edits": [
+                        {"old_string": "a", "new_string": "b1"},
+                        {"old_string": "c", "new_string": "d1"},
+                    ]
+                }
+            ),
+            [_edit("a", "b1")],
+            False,
+        ),
+        (_edit("foo()", "bar()"), [], False),
+        ("not json", [_edit("foo()", "bar()")], False),
+    ],
+)
+def test_an_edit_whose_text_an_earlier_edit_wrote_was_already_done(failed, earlier, done):
+    """Not a problem by every label (a replace_all before an edit of one of its places, the
+    same Gemini replace run again): the card showed the next edit as its fix."""
+    assert fixes.already_made(failed, earlier) is done

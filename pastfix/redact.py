@@ -194,6 +194,8 @@ def _assignment(m: re.Match[str]) -> bool:
     name = _name_before(m.string, m.start()) + m.group("keyword")
     quoted = m.group("quote") or m.group("open") or m.group("tick")
     value = m.group("value")
+    if m.group("prose") is not None:
+        return _mentioned(m.group("keyword"), value)
     if (
         not quoted
         and value.isalpha()
@@ -208,6 +210,19 @@ def _assignment(m: re.Match[str]) -> bool:
 
 # A word and another after an unquoted value: the value begins a sentence.
 _PROSE_AFTER = re.compile(r" [a-z]{2,} [a-z]{2,}")
+
+
+def _mentioned(keyword: str, value: str) -> bool:
+    """A value in backticks after a keyword in prose (see RULES): judged as a quoted value
+    given to that word, so that code (`str`, `os.environ["X"]`) and placeholders are kept."""
+    if any(c in value for c in "()[]{}$<>=") or " " in value.strip():
+        return False  # code or a phrase, not a value
+    if _IDENTIFIER.match(value) and not _DIGIT.search(value):
+        return False  # a name (`GITHUB_TOKEN`, `authToken`), as prose names them
+    return _assigned_secret(keyword, value, True)
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
 
 
 def _sql_password(m: re.Match[str]) -> bool:
@@ -669,7 +684,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret-assignment",
         re.compile(
-            r"(?P<keyword>(?i:" + _KEYWORD + r"))s?(?P<quote>" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}"
+            r"(?P<keyword>(?i:" + _KEYWORD + r"))s?(?P<quote>" + _QUOTE + r")?"
+            # `: ` or `= `; or, in prose, a value in backticks right after the word
+            # (``the password `...` ``, ``DB password (`...`)``, ``token is `...` ``)
+            r"(?:\s{0,3}[:=]\s{0,3}|(?P<prose>[^\S\n]{1,3}(?:(?:is|was)[^\S\n]{1,3})?\(?(?=`)))"
             r"(?:(?P<open>" + _QUOTE + r")|(?P<tick>`))?"
             r"(?P<value>(?(open)[^\"'\\\n]{1,500}|(?(tick)[^`\\\n]{1,500}|" + _VALUE + r"{1,500})))"
         ),

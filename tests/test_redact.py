@@ -205,6 +205,17 @@ def test_provider_keys_become_typed_markers(kind):
             "[REDACTED:teams-webhook]",
             {"teams-webhook": 1},
         ),
+        # a value in backticks right after the word, in an agent's prose
+        (
+            "defaults: user `app`, password `CortexBuild2024!`, host `localhost`",
+            "defaults: user `app`, password `[REDACTED:password]`, host `localhost`",
+            {"password": 1},
+        ),
+        (
+            "the default DB password (`CortexBuild2024!`) is hardcoded",
+            "the default DB password (`[REDACTED:password]`) is hardcoded",
+            {"password": 1},
+        ),
         # words after a value given by `=` may be the command it is given to
         (
             "PGPASSWORD=mysecret psql mydb",
@@ -461,6 +472,10 @@ def test_a_keyword_at_the_end_of_any_name_counts(text, expected, kind):
 
 
 GLUED_LOOK_ALIKES = [
+    "Use the token `GITHUB_TOKEN` from the secrets",  # names, in prose
+    "pass the token `authToken` to the client",
+    'the password `os.environ["DB_PASSWORD"]`',
+    "the `password` field",
     " * - MONITORING_API_KEY: Shared secret for monitoring webhooks",  # a description
     'var transactionToken = "transactionToken"',  # a test's stand-in: the name as its value
     'apiKey: "api_key"',

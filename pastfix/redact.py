@@ -226,7 +226,8 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
 
 
 def _sql_password(m: re.Match[str]) -> bool:
-    """A quoted password in SQL (see RULES), unless a placeholder or a marker already."""
+    """A quoted password in SQL or given to a hashing function (see RULES), unless a
+    placeholder or a marker already."""
     return _assigned_secret("password", m.group("value"), True)
 
 
@@ -709,6 +710,20 @@ RULES: tuple[Rule, ...] = (
         "value",
         _sql_password,
         ("PASSWORD '", "password '", "Password '", "IDENTIFIED BY '", "identified by '"),
+        at_anchors=True,
+    ),
+    # The password a password-hashing function is given as a literal: `bcrypt.hash('...',
+    # 10)`, `bcrypt.compare('...', hash)`, Python's `bcrypt.hashpw(b'...', ...)`, PHP's
+    # `password_hash('...')`, Werkzeug's `generate_password_hash('...')`.
+    Rule(
+        "password",
+        re.compile(
+            r"(?:bcrypt\.(?:hash|compare)(?:Sync|pw)?|hashpw|password_hash|argon2\.hash)"
+            r"\(\s{0,3}b?(?P<q>['\"])(?P<value>[^'\"\\\n]{1,200})(?P=q)"
+        ),
+        "value",
+        _sql_password,
+        ("bcrypt.hash", "bcrypt.compare", "hashpw(", "password_hash(", "argon2.hash("),
         at_anchors=True,
     ),
     Rule(

@@ -216,6 +216,17 @@ def test_provider_keys_become_typed_markers(kind):
             "the default DB password (`[REDACTED:password]`) is hardcoded",
             {"password": 1},
         ),
+        # a password-hashing function's literal
+        (
+            "node -e \"bcrypt.hash('CortexBuild2024!', 10).then(console.log)\"",
+            "node -e \"bcrypt.hash('[REDACTED:password]', 10).then(console.log)\"",
+            {"password": 1},
+        ),
+        (
+            "generate_password_hash('Str0ngP4ss')",
+            "generate_password_hash('[REDACTED:password]')",
+            {"password": 1},
+        ),
         # words after a value given by `=` may be the command it is given to
         (
             "PGPASSWORD=mysecret psql mydb",
@@ -472,6 +483,8 @@ def test_a_keyword_at_the_end_of_any_name_counts(text, expected, kind):
 
 
 GLUED_LOOK_ALIKES = [
+    "bcrypt.hash(password, 10)",  # a variable, and a placeholder
+    "bcrypt.hash('password', 10)",
     "Use the token `GITHUB_TOKEN` from the secrets",  # names, in prose
     "pass the token `authToken` to the client",
     'the password `os.environ["DB_PASSWORD"]`',

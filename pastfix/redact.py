@@ -225,7 +225,7 @@ def _mentioned(keyword: str, value: str) -> bool:
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
 
 
-def _sql_password(m: re.Match[str]) -> bool:
+def _quoted_password(m: re.Match[str]) -> bool:
     """A quoted password in SQL or given to a hashing function (see RULES), unless a
     placeholder or a marker already."""
     return _assigned_secret("password", m.group("value"), True)
@@ -708,7 +708,7 @@ RULES: tuple[Rule, ...] = (
         "password",
         re.compile(r"(?i:password|identified by) '(?P<value>[^'\\\n]{1,200})'"),
         "value",
-        _sql_password,
+        _quoted_password,
         ("PASSWORD '", "password '", "Password '", "IDENTIFIED BY '", "identified by '"),
         at_anchors=True,
     ),
@@ -722,7 +722,7 @@ RULES: tuple[Rule, ...] = (
             r"\(\s{0,3}b?(?P<q>['\"])(?P<value>[^'\"\\\n]{1,200})(?P=q)"
         ),
         "value",
-        _sql_password,
+        _quoted_password,
         ("bcrypt.hash", "bcrypt.compare", "hashpw(", "password_hash(", "argon2.hash("),
         at_anchors=True,
     ),

@@ -959,10 +959,18 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
             for row in rows_of
         ]
         prompts = [row[0] for row in conn.execute(FIX_PROMPTS_SQL, [session_id])]
+        unfound = [t for t, kind in kinds.items() if kind == "string_not_found"]
+        done = _already_made(conn, session_id, unfound) if unfound else set()
         try:
             found = list(
                 fixes.session_fixes(
-                    calls, prompts, errors, output, signatures.key_line, signatures.signature
+                    calls,
+                    prompts,
+                    errors,
+                    output,
+                    signatures.key_line,
+                    signatures.signature,
+                    done,
                 )
             )
         except Exception as e:  # noqa: BLE001
@@ -974,17 +982,6 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 file=sys.stderr,
             )
             continue
-        unfound = [t for t, kind in kinds.items() if kind == "string_not_found"]
-        if unfound:
-            done = _already_made(conn, session_id, unfound)
-            found = [
-                fixes.Fix(
-                    f.tool_use_id, fixes.ALREADY_DONE, window_end=f.window_end, others=f.others
-                )
-                if f.tool_use_id in done
-                else f
-                for f in found
-            ]
         for fix in found:
             rows.append(
                 (

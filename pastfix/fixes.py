@@ -152,7 +152,7 @@ import json
 import posixpath
 import re
 import urllib.parse
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import NamedTuple
@@ -1808,14 +1808,10 @@ def _named(step: Call, error: str, failed: Call) -> bool:
 # -- the rule ------------------------------------------------------------------
 
 
-# The (old, new) text of an edit's input, by each agent's names: Claude Code's Edit and
-# Gemini CLI's replace (old_string), opencode's edit (oldString), Copilot CLI's edit
-# (old_str); a MultiEdit's `edits`; and what a whole-file write writes (no old text).
-_EDIT_TEXTS = (("old_string", "new_string"), ("oldString", "newString"), ("old_str", "new_str"))
-_WRITTEN_TEXTS = ("content", "file_text")
-
-
 def _edit_texts(input_json: str | None) -> list[tuple[str | None, str]]:
+    """The (old, new) texts of an edit's input, each edit of a MultiEdit's `edits` too, and
+    (None, content) for a whole-file write: the canonical keys every reader adds
+    (pastfix.records)."""
     try:
         value = json.loads(input_json) if input_json else None
     except ValueError:
@@ -1824,10 +1820,10 @@ def _edit_texts(input_json: str | None) -> list[tuple[str | None, str]]:
         return []
     found: list[tuple[str | None, str]] = []
     for edit in [value, *(e for e in value.get("edits") or [] if isinstance(e, dict))]:
-        for old, new in _EDIT_TEXTS:
-            if isinstance(edit.get(old), str) and isinstance(edit.get(new), str):
-                found.append((edit[old], edit[new]))
-    found += [(None, value[key]) for key in _WRITTEN_TEXTS if isinstance(value.get(key), str)]
+        if isinstance(edit.get("old_string"), str) and isinstance(edit.get("new_string"), str):
+            found.append((edit["old_string"], edit["new_string"]))
+    if isinstance(value.get("content"), str):
+        found.append((None, value["content"]))
     return found
 
 
@@ -2309,12 +2305,14 @@ def session_fixes(
     output: Callable[[str], str],
     key_line: Callable[[str], str] = lambda text: "",
     signature: Callable[[str], str] | None = None,
+    done: Container[str] = (),
 ) -> Iterator[Fix]:
     """The fix of every failed call of one session.
 
     `calls` in order, `prompts` the timestamps of the prompts the user typed, `errors`
     the failures' texts by tool_use_id; `key_line` finds an error's key line and
-    `signature` tells whether two failures are the same error (signatures.py).
+    `signature` tells whether two failures are the same error (signatures.py). `done`:
+    the edits whose text was not found because it was written already (already_made).
     """
     same = signature or key_line
     sig = functools.lru_cache(maxsize=None)(lambda tool_use_id: same(errors[tool_use_id]))
@@ -2364,7 +2362,13 @@ def session_fixes(
             guided = bool(after) and bool(
                 _between(prompt_times, call.timestamp, after[0].timestamp)
             )
-            fix = fix_of(call, after, text, output, key(call.tool_use_id), still_failing, guided)
+            if call.tool_use_id in done:
+                others = [c.tool_use_id for c in after[:NEARBY_CALLS]]
+                fix = Fix(call.tool_use_id, ALREADY_DONE, others=others)
+            else:
+                fix = fix_of(
+                    call, after, text, output, key(call.tool_use_id), still_failing, guided
+                )
             main = by_agent.get((None, False), [])
             if fix.outcome == NOT_FIXED and own is not main and call.name in EDIT_TOOLS:
                 fix = _by_the_parent(call, own[-1], main, prompt_times, text, output, key) or fix

@@ -2120,8 +2120,9 @@ def _edit(old, new, **more):
             [_edit("foo()", "  x = bar()", replace_all=True)],
             True,
         ),
-        # Gemini CLI's replace, opencode's edit, a MultiEdit, a Write of the whole file
-        (_edit("a = 1", "a = 2"), [json.dumps({"oldString": "a = 1", "newString": "a = 2"})], True),
+        # a MultiEdit, a Write of the whole file
+        # opencode's edit as stored: its own keys and the canonical ones its reader adds
+        (_edit("a = 1", "a = 2"), [_edit("a = 1", "a = 2", oldString="a = 1")], True),
         (
             _edit("a = 1", "a = 2"),
             [

@@ -159,7 +159,7 @@ from typing import NamedTuple
 
 from pastfix import agents, signatures
 
-FIX_VERSION = 13  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 14  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -478,10 +478,14 @@ def segments(command: str | None) -> list[list[str]]:
     `cd X &&` and output filters after a pipe (`| tail -20`, `| grep x`) are left
     out: they say where and how much, not what.
     """
+    return _segments_of(_words(command or ""))
+
+
+def _segments_of(words: list[str]) -> list[list[str]]:
     found: list[list[str]] = []
     current: list[str] = []
     after_pipe = False
-    for word in [*_words(command or ""), _Operator(";")]:
+    for word in [*words, _Operator(";")]:
         if _is_operator(word):
             if current and not (after_pipe and _program(current)[0] in _OUTPUT_FILTERS):
                 if _program(current)[0] != "cd":
@@ -563,9 +567,10 @@ def _executed(words: list[str]) -> list[str] | None:
     return [name if w == "{}" else w for w in words[at:end]] or None
 
 
-def _intents(command: str | None) -> list[Intent]:
+def _intents(command: str | None, pending: list[list[str]] | None = None) -> list[Intent]:
+    """The intents of a command, or of some of its simple commands (`pending`)."""
     found: list[Intent] = []
-    pending = list(segments(command))
+    pending = list(segments(command)) if pending is None else pending
     while pending:
         words = pending.pop(0)
         program, args = _program(words)
@@ -751,20 +756,81 @@ def _looks(intent: Intent) -> bool:
     return intent.program in LOOK or intent.sub in LOOK_SUBCOMMANDS.get(intent.program, ())
 
 
-def _shared_intent(failed: str | None, other: str | None) -> tuple[Intent, Intent] | None:
+def _shared_intent(
+    failed: str | None, other: str | None, unreached: Container[Intent] = ()
+) -> tuple[Intent, Intent] | None:
     """The simple commands by which two shell commands try the same thing, if they do.
 
     See the module docstring. When the failed command does more than look, its looks
     (`ls x; cat y`, `git status`) do not count: `rm a && git add b && git status` that
     failed at the `git add` was "fixed" by a `git status` (ninth held-out set).
+    `unreached`: the failed command's simple commands that never ran (see _unreached).
     """
     theirs = intents(other)
+    ran = [i for i in intents(failed) if i not in unreached]
     mine = (
-        [i for i in intents(failed) if not _looks(i)]
-        or [i for i in intents(failed) if i.program not in _SAYS]
-        or intents(failed)
+        [i for i in ran if not _looks(i)] or [i for i in ran if i.program not in _SAYS] or ran
     )
     return next(((a, b) for a in mine for b in theirs if _same_intent(a, b)), None)
+
+
+# What a key line's words are stripped of before they are compared with a command's.
+_AROUND_WORD = "'\"`()[]{}<>,;:"
+# Programs that remove a file: one that was not there left the chain's goal met.
+_REMOVERS = frozenset({"rm", "rmdir", "unlink", "trash"})
+
+
+def _unreached(command: str | None, key_line: str) -> frozenset[Intent]:
+    """The simple commands of a failed `a && b && c` that never ran: those after the last
+    one its key line names (by its program before a colon, as in `arp: command not found`,
+    its subcommand, or an argument). A later call of those alone is no retry of the
+    failure: `npm run build && pm2 restart x` failed in the build, then `pm2 restart x`;
+    `git add a && git add b` failed on `a`, then `git add b` (ninth and tenth held-out
+    sets, both abandoned). A chain with `;`, `||` or `&` is left alone, and so is a key
+    line that names none of it. Nothing is skipped when the command named only looks (`which
+    figlet && figlet ...`, figlet then installed: the check was no part of the goal), nor
+    when it removed what was not there (`rm x.lock && git add ...`): the goal was met."""
+    if not command or "&&" not in command or not key_line:
+        return frozenset()
+    words = _words(command)
+    operators = {word for word in words if _is_operator(word)}
+    if "&&" not in operators:
+        program, args = _program(words)
+        at = next((n for n, a in enumerate(args[:-1]) if _SCRIPT_FLAG.match(a)), None)
+        if program in SHELLS and at is not None:
+            return _unreached(args[at + 1], key_line)  # `bash -lc 'a && b'`
+        return frozenset()
+    if operators - {"&&", "|"}:
+        return frozenset()
+    parts: list[list[str]] = [[]]
+    for word in words:
+        if word == "&&" and _is_operator(word):
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    said = key_line.split()
+    tokens = {word.strip(_AROUND_WORD) for word in said}
+    tokens |= {_arg_key(token) for token in tokens if "/" in token}
+    before_colon = {word[:-1] for word in said if word.endswith(":")}
+    missing = signatures.missing_program(key_line)
+    chain = [_intents(command, _segments_of(part)) for part in parts]
+    named = [
+        n
+        for n, part in enumerate(chain)
+        for intent in part
+        if _spelt(intent) in before_colon
+        or missing in {intent.program, _spelt(intent)}
+        or intent.sub in tokens
+        or any(len(arg) >= 3 and arg in tokens for arg in intent.args)
+    ]
+    if not named:
+        return frozenset()
+    last = max(named)
+    if all(_looks(i) for i in chain[last]):
+        return frozenset()  # a check first (`which figlet && figlet ...`): the rest is the goal
+    if all(i.program in _REMOVERS for i in chain[last]) and _NOT_THERE.search(key_line):
+        return frozenset()
+    return frozenset(intent for part in chain[last + 1 :] for intent in part)
 
 
 # Programs that print only the words they are given: in a command that does more, they
@@ -978,7 +1044,9 @@ def _is_path(word: str) -> bool:
     return not word.startswith("-") and ("/" in word or "." in word.strip("."))
 
 
-def _another_way(failed: Call, call: Call, error: str = "") -> bool:
+def _another_way(
+    failed: Call, call: Call, error: str = "", unreached: Container[Intent] = ()
+) -> bool:
     """Whether a successful call of another tool (or file) reached the failed call's goal."""
     folder = _unix(failed.file_path or "").rstrip("/") + "/"
     if failed.name in FILE_TOOLS and call.name in FILE_TOOLS:
@@ -1000,7 +1068,7 @@ def _another_way(failed: Call, call: Call, error: str = "") -> bool:
             )
         return False
     if failed.name in SHELL_TOOLS and call.name in SHELL_TOOLS:
-        if _shared_intent(failed.command, call.command) is not None:
+        if _shared_intent(failed.command, call.command, unreached) is not None:
             return True
         if _searched_for(failed, call, error) or _viewed_elsewhere(failed, call, error):
             return True
@@ -1506,6 +1574,7 @@ def _same_search(failed: Call, call: Call) -> bool:
 # A shell's words for a path that is not there (GNU's and BSD's, zsh's for a glob).
 _NOT_THERE = re.compile(
     r"No such file or directory|no matches found|cannot access|can't read|does not exist"
+    r"|doesn['’]t exist"
 )
 
 
@@ -1690,12 +1759,13 @@ def _searches_under(call: Call, folder: str) -> bool:
 _SAME_TOOL = {"write_stdin": "exec_command", "MultiEdit": "Edit"}
 
 
-def _retry(failed: Call, call: Call) -> bool:
-    """Whether a successful call is a retry of the failed one: the same thing, maybe changed."""
+def _retry(failed: Call, call: Call, unreached: Container[Intent] = ()) -> bool:
+    """Whether a successful call is a retry of the failed one: the same thing, maybe changed.
+    `unreached`: the failed command's simple commands that never ran (see _unreached)."""
     if _SAME_TOOL.get(call.name, call.name) != _SAME_TOOL.get(failed.name, failed.name):
         return False
     if failed.command is not None or call.command is not None:
-        return _shared_intent(failed.command, call.command) is not None
+        return _shared_intent(failed.command, call.command, unreached) is not None
     if failed.file_path is not None:
         return _same_file(call.file_path, failed.file_path)
     if failed.url is not None:
@@ -1888,6 +1958,8 @@ def fix_of(
     # an output filter's own error (`ss | awk '...'`: `awk: ... fatal`): what it was
     # retried by is that filter's script (see _filter_error)
     filtered = _filter_error(failed, error)
+    # what a failed chain never ran is not what a later call retried (see _unreached)
+    unreached = _unreached(failed.command, key_line) if failed.name in SHELL_TOOLS else ()
     reread = listed_at is not None and any(
         not c.failed and c.name == failed.name and _another_way(failed, c, error)
         for c in after[listed_at:ANOTHER_WAY_CALLS]
@@ -1910,7 +1982,7 @@ def fix_of(
         if nothing_found and not (otherwise or _same_search(failed, call)):
             continue
         if call.failed:
-            if still_failing is not None and _retry(failed, call):
+            if still_failing is not None and _retry(failed, call, unreached):
                 # None: a call without a result
                 same = still_failing(call.outcome_of or call.tool_use_id)
                 if same is not None:
@@ -1932,11 +2004,11 @@ def fix_of(
                 continue  # the command before the filter, which did not fail, again
         if way is not None:
             pass
-        elif _retry(failed, call) or (named and bool(call.file_path)):
+        elif _retry(failed, call, unreached) or (named and bool(call.file_path)):
             way = FIXED
         elif otherwise:
             way = WORKED_AROUND
-        elif n < ANOTHER_WAY_CALLS and _another_way(failed, call, error):
+        elif n < ANOTHER_WAY_CALLS and _another_way(failed, call, error, unreached):
             way = WORKED_AROUND
         elif n == listed_at and not reread:
             # (a Read of that name where it was listed, after it, is the other way)

@@ -2078,6 +2078,89 @@ def test_a_look_subcommand_at_a_chains_end_is_no_retry_of_its_work():
 
 
 @pytest.mark.parametrize(
+    ("failed", "error", "later"),
+    [
+        # the build failed: the restart that never ran, run alone, rebuilt nothing
+        (
+            "cd app && npm run build && pm2 restart web",
+            "Exit code 1\n> Build error occurred\nError: Turbopack build failed with 3 errors:",
+            "pm2 restart web",
+        ),
+        # the first `git add` failed on its path: the second never ran
+        (
+            "git add api-gateway && git add docs/prd.json && git commit -m 'x'",
+            "Exit code 128\nfatal: pathspec 'api-gateway' did not match any files",
+            "git add docs/prd.json",
+        ),
+        # the error names the program before a colon: the deploy after it never ran
+        (
+            "make dist && ./deploy.sh prod",
+            "Exit code 2\ncc -c main.c\nmake: *** [Makefile:12: dist] Error 1",
+            "./deploy.sh prod",
+        ),
+        # the same inside `bash -lc` (Codex)
+        (
+            "bash -lc 'npm run build && pm2 restart web'",
+            "Exit code 1\nError: Turbopack build failed with 3 errors:",
+            "pm2 restart web",
+        ),
+    ],
+)
+def test_a_chains_command_that_never_ran_is_no_retry_of_it(failed, error, later):
+    """In a failed `a && b`, what came after the command the error names never ran: that
+    command alone, later, is no retry of the failure (ninth and tenth held-out sets: both
+    "fixed" so, both abandoned). The whole chain again is."""
+    first = call(command=failed, failed=True)
+    alone = call(command=later)
+    fix = run([first, alone], {first.tool_use_id: error})[first.tool_use_id]
+    assert fix.outcome not in fixes.CLAIMS_FIX
+    again = call(command=failed)
+    fix = run([first, alone, again], {first.tool_use_id: error})[first.tool_use_id]
+    assert fix.outcome == fixes.FIXED
+    assert fix.confirmed_by == again.tool_use_id
+
+
+@pytest.mark.parametrize(
+    ("failed", "error", "later"),
+    [
+        # the key line names the last command: it ran, and failed
+        (
+            "git add . && git commit -m 'x' && git push",
+            "Exit code 128\nerror: failed to push some refs to 'origin'",
+            "git push",
+        ),
+        # it names none of them: which one failed is not known
+        (
+            "git add . && git commit -m 'x' && git push",
+            "Exit code 128\nfatal: could not read Username for 'https://github.com'",
+            "git push",
+        ),
+        # a check first: what it checked was then made so (figlet installed), the rest is
+        # the goal
+        (
+            'which figlet && figlet -f slant "Hi"',
+            "Exit code 1\nwhich: no figlet in (/usr/bin:/bin)",
+            'figlet -f slant "Hi"',
+        ),
+        # removing what was not there: the goal was met
+        (
+            "rm .git/index.lock && git add a.go",
+            "Exit code 1\nrm: cannot remove '.git/index.lock': No such file or directory",
+            "git add a.go",
+        ),
+        # `;` runs every command whatever failed
+        ("npm run build; pm2 restart web", "Exit code 1\nError: build failed", "pm2 restart web"),
+    ],
+)
+def test_a_chains_later_command_is_a_retry_when_it_may_have_failed(failed, error, later):
+    first = call(command=failed, failed=True)
+    alone = call(command=later)
+    fix = run([first, alone], {first.tool_use_id: error})[first.tool_use_id]
+    assert fix.outcome == fixes.FIXED
+    assert fix.confirmed_by == alone.tool_use_id
+
+
+@pytest.mark.parametrize(
     ("command", "words", "operators"),
     [
         ("awk -F'|' '{print $1}' f.txt", ["awk", "-F|", "{print $1}", "f.txt"], []),

@@ -768,9 +768,7 @@ def _shared_intent(
     """
     theirs = intents(other)
     ran = [i for i in intents(failed) if i not in unreached]
-    mine = (
-        [i for i in ran if not _looks(i)] or [i for i in ran if i.program not in _SAYS] or ran
-    )
+    mine = [i for i in ran if not _looks(i)] or [i for i in ran if i.program not in _SAYS] or ran
     return next(((a, b) for a in mine for b in theirs if _same_intent(a, b)), None)
 
 

@@ -153,7 +153,7 @@ import posixpath
 import re
 import urllib.parse
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import NamedTuple
 
@@ -757,19 +757,39 @@ def _looks(intent: Intent) -> bool:
 
 
 def _shared_intent(
-    failed: str | None, other: str | None, unreached: Container[Intent] = ()
+    failed: str | None, other: str | None, not_failing: Container[Intent] = ()
 ) -> tuple[Intent, Intent] | None:
     """The simple commands by which two shell commands try the same thing, if they do.
 
     See the module docstring. When the failed command does more than look, its looks
     (`ls x; cat y`, `git status`) do not count: `rm a && git add b && git status` that
     failed at the `git add` was "fixed" by a `git status` (ninth held-out set).
-    `unreached`: the failed command's simple commands that never ran (see _unreached).
+    `not_failing`: the failed command's simple commands that did not fail (see _not_failing).
     """
-    theirs = intents(other)
-    ran = [i for i in intents(failed) if i not in unreached]
+    theirs = _by_old_names(intents(other)) if other and "mv " in other else intents(other)
+    ran = [i for i in intents(failed) if i not in not_failing]
     mine = [i for i in ran if not _looks(i)] or [i for i in ran if i.program not in _SAYS] or ran
     return next(((a, b) for a in mine for b in theirs if _same_intent(a, b)), None)
+
+
+def _by_old_names(found: Sequence[Intent]) -> Sequence[Intent]:
+    """A command's simple commands with the files it renamed (`mv`, `git mv`) called by
+    their old names: `mv calendar.py cal.py && python3 cal.py` runs what `python3
+    calendar.py` ran, renamed so that it no longer hides the standard library's module."""
+    renamed: dict[str, str] = {}
+    for intent in found:
+        if intent.program == "mv" or (intent.program == "git" and intent.sub == "mv"):
+            named = [w for w in intent.words[1:] if not w.startswith("-") and w != intent.sub]
+            if len(named) == 2 and not named[1].endswith("/"):
+                renamed[_arg_key(named[1])] = _arg_key(named[0])
+    if not renamed:
+        return found
+    return [
+        replace(intent, args=frozenset(renamed.get(a, a) for a in intent.args))
+        if intent.args & renamed.keys() and intent.program != "mv" and intent.sub != "mv"
+        else intent
+        for intent in found
+    ]
 
 
 # What a key line's words are stripped of before they are compared with a command's.
@@ -778,16 +798,18 @@ _AROUND_WORD = "'\"`()[]{}<>,;:"
 _REMOVERS = frozenset({"rm", "rmdir", "unlink", "trash"})
 
 
-def _unreached(command: str | None, key_line: str) -> frozenset[Intent]:
-    """The simple commands of a failed `a && b && c` that never ran: those after the last
-    one its key line names (by its program before a colon, as in `arp: command not found`,
-    its subcommand, or an argument). A later call of those alone is no retry of the
-    failure: `npm run build && pm2 restart x` failed in the build, then `pm2 restart x`;
-    `git add a && git add b` failed on `a`, then `git add b` (ninth and tenth held-out
-    sets, both abandoned). A chain with `;`, `||` or `&` is left alone, and so is a key
-    line that names none of it. Nothing is skipped when the command named only looks (`which
-    figlet && figlet ...`, figlet then installed: the check was no part of the goal), nor
-    when it removed what was not there (`rm x.lock && git add ...`): the goal was met."""
+def _not_failing(command: str | None, key_line: str) -> frozenset[Intent]:
+    """The simple commands of a failed `a && b && c` that did not fail: the one its key
+    line names (by its program before a colon, as in `arp: command not found`, its
+    subcommand, or an argument) failed; those before it ran and succeeded, those after it
+    never ran. A later call of those alone is no retry of the failure: `npm run build &&
+    pm2 restart x` failed in the build, then `pm2 restart x`; `git add a && git add b`
+    failed on `a`, then `git add b`; `git add x && git commit` failed with "no changes added
+    to commit", then `git add x` (ninth and tenth held-out sets: abandoned, abandoned, not a
+    problem). A chain with `;`, `||` or `&` is left alone, and so is a key line that names
+    none of it. Nothing is set aside when the command named only looks (`which figlet &&
+    figlet ...`, figlet then installed: the check was no part of the goal), nor when it
+    removed what was not there (`rm x.lock && git add ...`): the goal was met."""
     if not command or "&&" not in command or not key_line:
         return frozenset()
     words = _words(command)
@@ -796,7 +818,7 @@ def _unreached(command: str | None, key_line: str) -> frozenset[Intent]:
         program, args = _program(words)
         at = next((n for n, a in enumerate(args[:-1]) if _SCRIPT_FLAG.match(a)), None)
         if program in SHELLS and at is not None:
-            return _unreached(args[at + 1], key_line)  # `bash -lc 'a && b'`
+            return _not_failing(args[at + 1], key_line)  # `bash -lc 'a && b'`
         return frozenset()
     if operators - {"&&", "|"}:
         return frozenset()
@@ -828,7 +850,7 @@ def _unreached(command: str | None, key_line: str) -> frozenset[Intent]:
         return frozenset()  # a check first (`which figlet && figlet ...`): the rest is the goal
     if all(i.program in _REMOVERS for i in chain[last]) and _NOT_THERE.search(key_line):
         return frozenset()
-    return frozenset(intent for part in chain[last + 1 :] for intent in part)
+    return frozenset(intent for n, part in enumerate(chain) if n != last for intent in part)
 
 
 # Programs that print only the words they are given: in a command that does more, they
@@ -1043,7 +1065,7 @@ def _is_path(word: str) -> bool:
 
 
 def _another_way(
-    failed: Call, call: Call, error: str = "", unreached: Container[Intent] = ()
+    failed: Call, call: Call, error: str = "", not_failing: Container[Intent] = ()
 ) -> bool:
     """Whether a successful call of another tool (or file) reached the failed call's goal."""
     folder = _unix(failed.file_path or "").rstrip("/") + "/"
@@ -1066,7 +1088,7 @@ def _another_way(
             )
         return False
     if failed.name in SHELL_TOOLS and call.name in SHELL_TOOLS:
-        if _shared_intent(failed.command, call.command, unreached) is not None:
+        if _shared_intent(failed.command, call.command, not_failing) is not None:
             return True
         if _searched_for(failed, call, error) or _viewed_elsewhere(failed, call, error):
             return True
@@ -1757,13 +1779,13 @@ def _searches_under(call: Call, folder: str) -> bool:
 _SAME_TOOL = {"write_stdin": "exec_command", "MultiEdit": "Edit"}
 
 
-def _retry(failed: Call, call: Call, unreached: Container[Intent] = ()) -> bool:
+def _retry(failed: Call, call: Call, not_failing: Container[Intent] = ()) -> bool:
     """Whether a successful call is a retry of the failed one: the same thing, maybe changed.
-    `unreached`: the failed command's simple commands that never ran (see _unreached)."""
+    `not_failing`: the failed command's simple commands that did not fail (see _not_failing)."""
     if _SAME_TOOL.get(call.name, call.name) != _SAME_TOOL.get(failed.name, failed.name):
         return False
     if failed.command is not None or call.command is not None:
-        return _shared_intent(failed.command, call.command, unreached) is not None
+        return _shared_intent(failed.command, call.command, not_failing) is not None
     if failed.file_path is not None:
         return _same_file(call.file_path, failed.file_path)
     if failed.url is not None:
@@ -1956,8 +1978,9 @@ def fix_of(
     # an output filter's own error (`ss | awk '...'`: `awk: ... fatal`): what it was
     # retried by is that filter's script (see _filter_error)
     filtered = _filter_error(failed, error)
-    # what a failed chain never ran is not what a later call retried (see _unreached)
-    unreached = _unreached(failed.command, key_line) if failed.name in SHELL_TOOLS else ()
+    # what a failed chain ran without failing, or never ran, no later call retried (see
+    # _not_failing)
+    not_failing = _not_failing(failed.command, key_line) if failed.name in SHELL_TOOLS else ()
     reread = listed_at is not None and any(
         not c.failed and c.name == failed.name and _another_way(failed, c, error)
         for c in after[listed_at:ANOTHER_WAY_CALLS]
@@ -1980,7 +2003,7 @@ def fix_of(
         if nothing_found and not (otherwise or _same_search(failed, call)):
             continue
         if call.failed:
-            if still_failing is not None and _retry(failed, call, unreached):
+            if still_failing is not None and _retry(failed, call, not_failing):
                 # None: a call without a result
                 same = still_failing(call.outcome_of or call.tool_use_id)
                 if same is not None:
@@ -2002,11 +2025,11 @@ def fix_of(
                 continue  # the command before the filter, which did not fail, again
         if way is not None:
             pass
-        elif _retry(failed, call, unreached) or (named and bool(call.file_path)):
+        elif _retry(failed, call, not_failing) or (named and bool(call.file_path)):
             way = FIXED
         elif otherwise:
             way = WORKED_AROUND
-        elif n < ANOTHER_WAY_CALLS and _another_way(failed, call, error, unreached):
+        elif n < ANOTHER_WAY_CALLS and _another_way(failed, call, error, not_failing):
             way = WORKED_AROUND
         elif n == listed_at and not reread:
             # (a Read of that name where it was listed, after it, is the other way)

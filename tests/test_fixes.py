@@ -2098,6 +2098,12 @@ def test_a_look_subcommand_at_a_chains_end_is_no_retry_of_its_work():
             "Exit code 2\ncc -c main.c\nmake: *** [Makefile:12: dist] Error 1",
             "./deploy.sh prod",
         ),
+        # the commit failed: the `git add` before it had run and done its part
+        (
+            "git add docs/prd.json && git commit -m 'x'",
+            'Exit code 1\nno changes added to commit (use "git add" and/or "git commit -a")',
+            "git add docs/prd.json",
+        ),
         # the same inside `bash -lc` (Codex)
         (
             "bash -lc 'npm run build && pm2 restart web'",
@@ -2107,9 +2113,10 @@ def test_a_look_subcommand_at_a_chains_end_is_no_retry_of_its_work():
     ],
 )
 def test_a_chains_command_that_never_ran_is_no_retry_of_it(failed, error, later):
-    """In a failed `a && b`, what came after the command the error names never ran: that
-    command alone, later, is no retry of the failure (ninth and tenth held-out sets: both
-    "fixed" so, both abandoned). The whole chain again is."""
+    """In a failed `a && b`, what came after the command the error names never ran, and what
+    came before it ran and did its part: that command alone, later, is no retry of the
+    failure (ninth and tenth held-out sets: both "fixed" so, both abandoned). The whole
+    chain again is."""
     first = call(command=failed, failed=True)
     alone = call(command=later)
     fix = run([first, alone], {first.tool_use_id: error})[first.tool_use_id]
@@ -2158,6 +2165,24 @@ def test_a_chains_later_command_is_a_retry_when_it_may_have_failed(failed, error
     fix = run([first, alone], {first.tool_use_id: error})[first.tool_use_id]
     assert fix.outcome == fixes.FIXED
     assert fix.confirmed_by == alone.tool_use_id
+
+
+def test_a_file_renamed_in_the_retry_is_the_file_that_failed():
+    """`python3 calendar.py` hid the standard library's module; `mv calendar.py cal.py &&
+    python3 cal.py` ran the same script under a new name: the retry, with the move."""
+    failed = call(command="chmod +x s/calendar.py && python3 s/calendar.py", failed=True)
+    error = (
+        "Exit code 1\nAttributeError: module 'calendar' has no attribute 'TextCalendar'"
+        " (consider renaming '/h/s/calendar.py' since it has the same name as the standard"
+        " library module named 'calendar')"
+    )
+    renamed = call(command="mv s/calendar.py s/cal.py && python3 s/cal.py")
+    fix = run([failed, renamed], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome == fixes.FIXED
+    assert fix.confirmed_by == renamed.tool_use_id
+    other = call(command="python3 s/other.py")
+    fix = run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome not in fixes.CLAIMS_FIX
 
 
 @pytest.mark.parametrize(

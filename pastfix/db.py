@@ -820,8 +820,10 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
                      json_extract(c.input, '$.working_directory')) END,
   CASE WHEN c.name IN ({_READ_TOOLS_SQL}) AND json_valid(c.input)
        THEN json_object({_PART_SQL}) END,
-  -- the input of a call without a command or file (Task, Skill, an MCP tool, WebFetch)
-  CASE WHEN c.command IS NULL AND c.file_path IS NULL THEN c.input END,
+  -- the input of a call without a command or file (Task, Skill, an MCP tool, WebFetch),
+  -- and of Codex's write_stdin (the keys it sent)
+  CASE WHEN (c.command IS NULL AND c.file_path IS NULL) OR c.name = 'write_stdin'
+       THEN c.input END,
   -- a Codex command still running when its output was taken (only these calls' result
   -- rows are read, for their kind)
   CASE WHEN c.name IN ('exec_command', 'write_stdin') THEN exists (SELECT 1 FROM

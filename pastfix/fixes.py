@@ -1779,6 +1779,17 @@ def _searches_under(call: Call, folder: str) -> bool:
 _SAME_TOOL = {"write_stdin": "exec_command", "MultiEdit": "Edit"}
 
 
+def _sends_keys(call: Call) -> bool:
+    """Whether a call of Codex's write_stdin sent keys (`chars`), not only polled."""
+    if call.name != "write_stdin" or not call.input:
+        return False
+    try:
+        sent = json.loads(call.input)
+    except ValueError:
+        return False
+    return isinstance(sent, dict) and bool(sent.get("chars"))
+
+
 def _retry(failed: Call, call: Call, not_failing: Container[Intent] = ()) -> bool:
     """Whether a successful call is a retry of the failed one: the same thing, maybe changed.
     `not_failing`: the failed command's simple commands that did not fail (see _not_failing)."""
@@ -1981,6 +1992,7 @@ def fix_of(
     # what a failed chain ran without failing, or never ran, no later call retried (see
     # _not_failing)
     not_failing = _not_failing(failed.command, key_line) if failed.name in SHELL_TOOLS else ()
+    keys = _sends_keys(failed)
     reread = listed_at is not None and any(
         not c.failed and c.name == failed.name and _another_way(failed, c, error)
         for c in after[listed_at:ANOTHER_WAY_CALLS]
@@ -2011,6 +2023,10 @@ def fix_of(
             continue
         if call.running:
             continue  # a command whose end no poll saw: it may have failed
+        if keys and call.name == failed.name and not _sends_keys(call):
+            # a poll of the command is no retry of keys it could not take (Ctrl-C sent to
+            # a closed stdin, then the run polled to its end: tenth held-out set, abandoned)
+            continue
         if gone and call.name in SHELL_TOOLS and not _looks_at(call, gone):
             # a look of a path not there, then a look of another file with the same flags
             # (`sed -n '1,200p' a/quickfix.py`, then `... a/docstrings.py`): another

@@ -438,6 +438,52 @@ def test_a_long_test_run_that_failed_is_found_with_its_fix(tmp_path):
     assert row["tool_use_id"] == "call_mcp_users"
 
 
+def test_polls_after_a_ctrl_c_to_a_closed_stdin_do_not_fix_it(tmp_path):
+    """The index hands the fix rules the keys a write_stdin sent: Ctrl-C to a command run
+    without a tty fails, and the polls after it (sending nothing) are no retry of it."""
+
+    def item(ts: str, payload: dict) -> dict:
+        return {"timestamp": f"2026-03-18T19:{ts}Z", "type": "response_item", "payload": payload}
+
+    def stdin(call_id: str, chars: str) -> dict:
+        arguments = msgspec.json.encode({"session_id": 7, "chars": chars}).decode()
+        return {"type": "function_call", "name": "write_stdin", "arguments": arguments,
+                "call_id": call_id}  # fmt: skip
+
+    def output(call_id: str, text: str) -> dict:
+        return {"type": "function_call_output", "call_id": call_id, "output": text}
+
+    header = "Chunk ID: a\nWall time: 5.0 seconds\n{}\nOriginal token count: 9\nOutput:\n"
+    running = header.format("Process running with session ID 7")
+    rows = [
+        {"timestamp": "2026-03-18T19:20:00Z", "type": "session_meta",
+         "payload": {"id": SESSION, "timestamp": "2026-03-18T19:20:00Z", "cwd": "/p"}},
+        item("20:01", {"type": "function_call", "name": "exec_command", "call_id": "c_run",
+                       "arguments": '{"cmd":"just test"}'}),
+        item("20:02", output("c_run", running + "building")),
+        item("20:03", stdin("c_ctrl_c", "\u0003")),
+        item("20:04", output("c_ctrl_c", "write_stdin failed: stdin is closed for this session;"
+                             " rerun exec_command with tty=true to keep stdin open")),
+        item("20:05", stdin("c_poll", "")),
+        item("20:06", output("c_poll", running + "compiling")),
+        item("20:07", stdin("c_end", "")),
+        item("20:08", output("c_end", header.format("Process exited with code 0") + "ok")),
+    ]  # fmt: skip
+    path = tmp_path / "sessions" / "2026/03/18" / f"rollout-2026-03-18T19-20-00-{SESSION}.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"".join(msgspec.json.encode(row) + b"\n" for row in rows))
+    db_path = tmp_path / "index.db"
+    pdb.build(db_path, [tmp_path / "sessions"])
+    conn = sqlite3.connect(db_path)
+    assert conn.execute(
+        "SELECT is_error FROM tool_results WHERE tool_use_id = 'c_ctrl_c'"
+    ).fetchone() == (1,)
+    outcome, confirmed = conn.execute(
+        "SELECT outcome, confirmed_by FROM fixes WHERE tool_use_id = 'c_ctrl_c'"
+    ).fetchone()
+    assert (outcome, confirmed) == ("not fixed", None)
+
+
 def mcp_lines(end: dict, output: object, *, end_first: bool = True) -> bytes:
     """An MCP call, its mcp_tool_call_end event and its output, as rollout lines."""
     call = {"type": "function_call", "name": "mcp__db__query", "arguments": "{}", "call_id": "c1"}

@@ -2167,6 +2167,24 @@ def test_a_chains_later_command_is_a_retry_when_it_may_have_failed(failed, error
     assert fix.confirmed_by == alone.tool_use_id
 
 
+def test_a_poll_is_no_retry_of_keys_a_closed_stdin_refused():
+    """Codex's write_stdin of Ctrl-C to a command run without a tty fails (stdin is
+    closed); the polls that follow send nothing and only wait for the run's end: no retry
+    of the interrupt (tenth held-out set, abandoned). Keys sent again, once it is run with
+    a tty, are."""
+    run_ = "nix develop -c just test"
+    ctrl_c = call(
+        "write_stdin", command=run_, failed=True, input='{"session_id":7,"chars":"\\u0003"}'
+    )
+    poll = call("write_stdin", command=run_, input='{"session_id":7,"chars":""}')
+    error = "write_stdin failed: stdin is closed for this session; rerun exec_command with tty=true"
+    fix = run([ctrl_c, poll], {ctrl_c.tool_use_id: error})[ctrl_c.tool_use_id]
+    assert fix.outcome not in fixes.CLAIMS_FIX
+    again = call("write_stdin", command=run_, input='{"session_id":9,"chars":"\\u0003"}')
+    fix = run([ctrl_c, poll, again], {ctrl_c.tool_use_id: error})[ctrl_c.tool_use_id]
+    assert fix.confirmed_by == again.tool_use_id
+
+
 def test_a_file_renamed_in_the_retry_is_the_file_that_failed():
     """`python3 calendar.py` hid the standard library's module; `mv calendar.py cal.py &&
     python3 cal.py` ran the same script under a new name: the retry, with the move."""

@@ -41,7 +41,13 @@ failed call tried to do:
   part of it. An output filter's own error (`ss | awk '...'`: `awk: ... fatal`) is
   retried only by a call piping into that filter with half its script's words (into the
   file the failed call was to write, if any), on another source another way: the
-  command before the filter did not fail.
+  command before the filter did not fail. Of a failed `a && b && c`, only the command
+  its key line names failed: those before it ran and did their part, those after it never
+  ran, and neither alone is a retry (`npm run build && pm2 restart x` failed in the
+  build; `pm2 restart x` alone rebuilt nothing), unless the command named only looked
+  (`which x && x ...`) or removed a file that was not there. A file the retry renamed
+  (`mv a.py b.py && python3 b.py`) is the file that failed. A write_stdin that only polls
+  is no retry of keys a closed stdin refused.
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
   same file (`cat x` failed, then Read x; an Edit that did not apply, then a
   Write of the file; a Read of a file too large to read whole, then a Grep of

@@ -146,8 +146,9 @@ never run again but installed (`brew install gh`, `apt-get install gh`), is fixe
 install, its step.
 
 **Outcomes.** `fixed` (a retry confirmed it), `worked around` (another way did),
-`papered over` (only a masked call succeeded) and `not fixed` (nothing in the
-window did). Only the first two claim a fix.
+`papered over` (only a masked call succeeded), `already done` (an edit whose text was
+not found because an earlier edit of the file had written it: already_made) and `not
+fixed` (nothing in the window did). Only the first two claim a fix.
 """
 
 from __future__ import annotations

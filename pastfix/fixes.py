@@ -813,10 +813,12 @@ def _not_failing(command: str | None, key_line: str) -> frozenset[Intent]:
     pm2 restart x` failed in the build, then `pm2 restart x`; `git add a && git add b`
     failed on `a`, then `git add b`; `git add x && git commit` failed with "no changes added
     to commit", then `git add x` (ninth and tenth held-out sets: abandoned, abandoned, not a
-    problem). A chain with `;`, `||` or `&` is left alone, and so is a key line that names
-    none of it. Nothing is set aside when the command named only looks (`which figlet &&
-    figlet ...`, figlet then installed: the check was no part of the goal), nor when it
-    removed what was not there (`rm x.lock && git add ...`): the goal was met."""
+    problem). A program not found failed wherever the chain runs it. A chain with `;`,
+    `||` or `&` is left alone, and so is a key line that names none of it. Nothing is set
+    aside when the command named only looks (`which figlet && figlet ...`, figlet then
+    installed: the check was no part of the goal), when a `cd` is named too (into a folder
+    not there, nothing ran), nor when it removed what was not there (`rm x.lock && git add
+    ...`): the goal was met."""
     if not command or "&&" not in command or not key_line:
         return frozenset()
     words = _words(command)
@@ -839,25 +841,42 @@ def _not_failing(command: str | None, key_line: str) -> frozenset[Intent]:
     tokens = {word.strip(_AROUND_WORD) for word in said}
     tokens |= {_arg_key(token) for token in tokens if "/" in token}
     before_colon = {word[:-1] for word in said if word.endswith(":")}
-    missing = signatures.missing_program(key_line)
     chain = [_intents(command, _segments_of(part)) for part in parts]
-    named = [
-        n
-        for n, part in enumerate(chain)
-        for intent in part
-        if _spelt(intent) in before_colon
-        or missing in {intent.program, _spelt(intent)}
-        or intent.sub in tokens
-        or any(len(arg) >= 3 and arg in tokens for arg in intent.args)
-    ]
-    if not named:
-        return frozenset()
-    last = max(named)
-    if all(_looks(i) for i in chain[last]):
-        return frozenset()  # a check first (`which figlet && figlet ...`): the rest is the goal
-    if all(i.program in _REMOVERS for i in chain[last]) and _NOT_THERE.search(key_line):
-        return frozenset()
-    return frozenset(intent for n, part in enumerate(chain) if n != last for intent in part)
+    missing = signatures.missing_program(key_line)
+    if missing:
+        # a program not found failed wherever it was to run
+        failing = {
+            n
+            for n, part in enumerate(chain)
+            if any(missing in {i.program, _spelt(i)} for i in part)
+        }
+        if not failing:
+            return frozenset()
+    else:
+        named = [
+            n
+            for n, part in enumerate(chain)
+            for intent in part
+            if _spelt(intent) in before_colon
+            or intent.sub in tokens
+            or any(len(arg) >= 3 and arg in tokens for arg in intent.args)
+        ]
+        # a `cd` (no intent of its own) the error names may be what failed: then nothing
+        # after it ran (`cd backend && ... && git add backend`, backend not there)
+        cd = any(
+            _program(part)[0] == "cd"
+            and any(w in tokens or _arg_key(w) in tokens for w in part[1:])
+            for part in parts
+        )
+        if not named or cd:
+            return frozenset()
+        failing = {max(named)}
+        if all(_looks(i) for n in failing for i in chain[n]):
+            return frozenset()  # a check first (`which x && x ...`): the rest is the goal
+        removed = all(i.program in _REMOVERS for n in failing for i in chain[n])
+        if removed and _NOT_THERE.search(key_line):
+            return frozenset()
+    return frozenset(intent for n, part in enumerate(chain) if n not in failing for intent in part)
 
 
 # Programs that print only the words they are given: in a command that does more, they

@@ -2155,6 +2155,18 @@ def test_a_chains_command_that_never_ran_is_no_retry_of_it(failed, error, later)
             "Exit code 1\nrm: cannot remove '.git/index.lock': No such file or directory",
             "git add a.go",
         ),
+        # a `cd` into a folder not there: nothing after it ran, and it is the goal
+        (
+            "cd backend && npm pkg set engines.node=22 && cd .. && git add backend",
+            "Exit code 1\n(eval):cd:1: no such file or directory: backend",
+            "npm pkg set engines.node=22",
+        ),
+        # a program not found fails wherever the chain runs it
+        (
+            "cargo fmt --all && npx prettier --write ui/a.tsx && cargo test",
+            "Exit code 127\nbash: line 1: cargo: command not found",
+            "nix develop -c cargo test",
+        ),
         # `;` runs every command whatever failed
         ("npm run build; pm2 restart web", "Exit code 1\nError: build failed", "pm2 restart web"),
     ],

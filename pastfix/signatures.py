@@ -45,7 +45,9 @@ each, every line cut to 1,000 characters (and scored on its first 200). So a
   `No such file or directory`, `Permission denied`, `timed out after`,
   `Cannot find module`, `Could not resolve`, a credo issue line.
   2 (medium): an error word: error, failed, failure, fatal, exception, not
-  found, cannot, could not, unable, denied, refused, invalid, missing...
+  found, cannot, could not, unable, denied, refused, invalid, missing... but
+  not inside a path or a file's name (git's `deleted: x/statsig.failed_logs.1`);
+  git's `nothing to commit` and `no changes added to commit`.
   0 (noise, never preferred): warnings, `hint:` lines, stack frames (`at ...`,
   `File "..."`), summaries (`✖ 10 problems`, `1 error`, `12 tests, 1 failure`,
   `Total errors: 3`, pytest's `=== ... ===`).
@@ -197,7 +199,7 @@ from __future__ import annotations
 
 import re
 
-SIGNATURE_VERSION = 5
+SIGNATURE_VERSION = 6
 
 # Signatures longer than this are cut: a key line is a line, not a log.
 MAX_SIGNATURE = 300
@@ -428,7 +430,11 @@ _MEDIUM = re.compile(
     r"|unable|denied|refused|invalid|missing|no such|undefined|timed out|panic"
     r"|abort|unknown|unexpected|forbidden|not allowed|no matches found"
     r"|not a directory|is a directory|segmentation fault|no module named|✘"
+    r"|nothing to commit|nothing added to commit|no changes added to commit"
 )
+
+# A word with a slash or a dot inside it: a path, a file or a test's name.
+_PATH_WORD = re.compile(r"\S*\w[/.]\w\S*")
 
 _TRACEBACK = "Traceback (most recent call last)"
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?::|$)")
@@ -633,6 +639,8 @@ def _score(line: str) -> int:
         return 0
     if _STRONG_ANY.search(low):
         return 3
+    if not _MEDIUM.search(_PATH_WORD.sub(" ", low)):
+        return 0  # the word is a file's name (`deleted: statsig.failed_logs.65`)
     return 2
 
 

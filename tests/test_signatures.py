@@ -230,6 +230,24 @@ PRE_COMMIT = (
             "priv/static/assets\nhint: Use -f if you really want to add them.",
             "The following paths are ignored by one of your .gitignore files: priv/static/assets",
         ),
+        # git commit with nothing staged says so in words of its own; a file named for
+        # failures in its listing is no error
+        (
+            "Exit code 1\nOn branch master\nChanges not staged for commit:\n"
+            "\tmodified:   .claude.json\n\tdeleted:    .claude/statsig/statsig.failed_logs.65\n\n"
+            'no changes added to commit (use "git add" and/or "git commit -a")',
+            'no changes added to commit (use "git add" and/or "git commit -a")',
+        ),
+        (
+            "Exit code 1\nOn branch main\nnothing to commit, working tree clean",
+            "nothing to commit, working tree clean",
+        ),  # fmt: skip
+        # an error word inside a path or a test's name is no error
+        (
+            "Exit code 2\nCompiling src/error_pages/index.ts\n=== RUN   TestScope/Missing_section\n"
+            "Build stopped: 1 file could not be compiled",
+            "Build stopped: 1 file could not be compiled",
+        ),
         # Only "Exit code N": that is the key line.
         ("Exit code 1\n\n", "Exit code 1"),
         ("Exit code 1", "Exit code 1"),

@@ -327,6 +327,21 @@ RUNNERS = {  # `uv run X`, `poetry run X`, `bundle exec X`, ...
     "rye": "run",
     "conda": "run",
 }
+# The runners' options that take a value, the next word.
+RUNNER_VALUES = {
+    "uv": frozenset(
+        "--with --with-requirements --with-editable --python -p --project --directory"
+        " --package --extra --group --env-file --index --from".split()
+    ),
+    "conda": frozenset({"-n", "--name", "-p", "--prefix", "--cwd"}),
+    "poetry": frozenset({"-C", "--directory", "-P", "--project"}),
+    "pdm": frozenset({"-p", "--project"}),
+    "hatch": frozenset({"-e", "--env"}),
+    "bundle": frozenset({"--gemfile"}),
+    "pnpm": frozenset({"--filter", "-F", "-C", "--dir"}),
+    "npm": frozenset({"-w", "--workspace", "-C", "--prefix", "--package"}),
+    "yarn": frozenset({"--cwd"}),
+}
 # Names of one program: `python` failed, `python3` worked.
 ALIASES = {"python3": "python", "pip3": "pip", "nodejs": "node", "docker-compose": "docker"}
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish"})
@@ -526,6 +541,11 @@ def _program(words: Sequence[str]) -> tuple[str, list[str]]:
                 i += 2 if option in values or short else 1
         elif name in RUNNERS and i + 1 < len(words) and words[i + 1] == RUNNERS[name]:
             i += 2
+            # the runner's own options, with their values (`uv run --with rich python x.py`,
+            # `conda run -n env pytest`), and `--`
+            values = RUNNER_VALUES.get(name, frozenset())
+            while i < len(words) and words[i].startswith("-"):
+                i += 2 if words[i] in values else 1
         elif name == "nix" and words[i + 1 : i + 2] in (["develop"], ["shell"]):
             # `nix develop -c cmd ...`: the command run in the flake's shell (its other
             # options, the flake and packages, before it)
@@ -592,6 +612,14 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
             # bash -c '...', bash -lc '...': what the script does
             found += _intents(args[script + 1])
             continue
+        run = next((n for n, a in enumerate(args[:-1]) if a in _NIX_SHELL_RUN), None)
+        if program == "nix-shell" and run is not None:
+            # `nix-shell -p cargo --run 'cargo check'`: the script, in the shell it makes
+            # (cargo not found, then that: tenth held-out set); its packages are part of
+            # each command's words, so that a retry's change shows them
+            shell = tuple(words[: len(words) - len(args) + run + 1])
+            found += [replace(i, words=(*shell, *i.words)) for i in _intents(args[run + 1])]
+            continue
         positional = [a for a in args if not a.startswith("-")]
         sub = None
         if (
@@ -638,6 +666,8 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
 _SCRIPT_FLAG = re.compile(r"^-[a-z]*c$")
 # `nix develop` and `nix shell`'s flags before the command they run.
 _NIX_RUN = frozenset({"-c", "--command"})
+# nix-shell's flags before the script it runs.
+_NIX_SHELL_RUN = frozenset({"--run", "--command"})
 # Interpreters that take their code inline (python is found by its name's start).
 _INTERPRETERS = frozenset({"node", "ruby", "perl", "php", "deno"})
 # The words of inline code that say what it works on: paths, file names, identifiers.

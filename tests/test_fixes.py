@@ -1306,6 +1306,37 @@ def test_a_command_run_in_a_nix_shell_is_that_command():
     )
 
 
+def test_a_script_nix_shell_runs_is_its_commands_with_the_packages_it_adds():
+    """`nix-shell -p cargo rustc --run 'cargo check ...'` runs cargo in a shell that has it:
+    after `cargo: command not found`, the retry, changed by the packages (tenth held-out
+    set: not fixed before)."""
+    check = "cargo check --manifest-path kernel/Cargo.toml"
+    inside = f"nix-shell -p cargo rustc --run '{check}'"
+    assert [(i.program, i.sub) for i in fixes.intents(inside)] == [("cargo", "check")]
+    assert fixes.command_change(check, inside) == "+nix-shell +-p +rustc +--run"
+    failed = call("exec_command", command=check, failed=True)
+    retry = call("exec_command", command=inside)
+    error = "Exit code 127\n/run/current-system/sw/bin/bash: line 1: cargo: command not found"
+    fix = run([failed, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.confirmed_by == retry.tool_use_id
+    assert steps(fix) == [(retry.tool_use_id, "+nix-shell +-p +rustc +--run")]
+
+
+@pytest.mark.parametrize(
+    ("command", "program"),
+    [
+        ("uv run --with rich python x.py", "python"),
+        ("uv run -- pytest -x", "pytest"),
+        ("conda run -n ml pytest tests", "pytest"),
+        ("poetry run -C api pytest", "pytest"),
+        ("pnpm exec --filter web vitest run", "vitest"),
+    ],
+)
+def test_a_runners_options_are_not_its_program(command, program):
+    """`uv run --with rich python x.py` runs python: `--with` and its value are uv's."""
+    assert [i.program for i in fixes.intents(command)] == [program]
+
+
 def test_a_look_of_everything_is_retried_only_by_itself():
     """`git branch -l` cancelled by the user (who then named the branch), then `git branch
     --contains 217a8fa main`: a list of every branch, then a question about one, is not the

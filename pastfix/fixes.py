@@ -74,7 +74,8 @@ failed call tried to do:
   a Read of a file not there, then the listing that printed its name (before a Read of
   another file of its folder); two acts on one object by other verbs (`gh pr review`
   refused, then `gh pr merge`). A page fetch (WebFetch) of another page is
-  another way when it is of the same site.
+  another way when it is of the same site, and so is the same page by `curl` or `wget`, or
+  a GitHub page's pull request, issue or run by `gh` and its number.
 
 Codex's exec_command returns when its yield time is up; a command still running then
 (`Process running with session ID N`, kind `running`) ends in a later write_stdin that
@@ -612,6 +613,15 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
             # bash -c '...', bash -lc '...': what the script does
             found += _intents(args[script + 1])
             continue
+        at = next((n for n, a in enumerate(args[:-1]) if _WINDOWS_SCRIPT.match(a)), None)
+        if program in _WINDOWS_SHELLS and at is not None:
+            # `cmd.exe //c "taskkill /F /IM x.exe"` (from Git Bash, which would make `/F` a
+            # path: eleventh held-out set), `powershell -Command "..."`: the script, with
+            # the shell's words before it, so that a retry's change shows them
+            shell = tuple(words[: len(words) - len(args) + at + 1])
+            script = " ".join(args[at + 1 :])
+            found += [replace(i, words=(*shell, *i.words)) for i in _intents(script)]
+            continue
         run = next((n for n, a in enumerate(args[:-1]) if a in _NIX_SHELL_RUN), None)
         if program == "nix-shell" and run is not None:
             # `nix-shell -p cargo --run 'cargo check'`: the script, in the shell it makes
@@ -626,10 +636,7 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
             positional
             and re.fullmatch(r"[a-z][a-z0-9:_-]*", positional[0])
             and (
-                program in LOOK_SUBCOMMANDS
-                or program in CHECK_SUBCOMMANDS
-                or program in RUNNERS
-                or program in {"npm", "yarn", "pnpm", "bun", "make", "kubectl", "docker", "gh"}
+                program in _KNOWN_SUBCOMMANDS
                 # another program's first argument, when it is no option's value (`javac
                 # -d out x.java` has none: `out` is where -d puts the classes; seventh
                 # held-out set, so `$JAVA_HOME/bin/javac -d /tmp/out` was no retry of it)
@@ -664,8 +671,17 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
 
 # A shell's flag that gives it its script: `-c`, or `-c` joined to others (`-lc`, `-ic`).
 _SCRIPT_FLAG = re.compile(r"^-[a-z]*c$")
+# Programs whose first word is a subcommand, whatever follows it.
+_KNOWN_SUBCOMMANDS = frozenset(
+    {*LOOK_SUBCOMMANDS, *CHECK_SUBCOMMANDS, *RUNNERS}
+    | {"npm", "yarn", "pnpm", "bun", "make", "kubectl", "docker", "gh"}
+)
 # `nix develop` and `nix shell`'s flags before the command they run.
 _NIX_RUN = frozenset({"-c", "--command"})
+# Windows' shells, and their flags before the script they run (`cmd /c`, Git Bash's
+# `cmd.exe //c`, `powershell -Command`, `pwsh -c`).
+_WINDOWS_SHELLS = frozenset({"cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh", "pwsh.exe"})
+_WINDOWS_SCRIPT = re.compile(r"^(?://?[cCkK]|-(?i:c|command))$")
 # nix-shell's flags before the script it runs.
 _NIX_SHELL_RUN = frozenset({"--run", "--command"})
 # Interpreters that take their code inline (python is found by its name's start).
@@ -699,6 +715,10 @@ def _arg_key(arg: str) -> str:
 def _same_intent(one: Intent, other: Intent) -> bool:
     if one.program != other.program:
         return _respelt(one, other)
+    if one.sub != other.sub and _taken_for_sub(one, other):
+        # `devbox shell --command "..."` and `devbox shell`: the first argument of a
+        # program with no known subcommands is one only when more follow (see _intents)
+        one, other = (replace(i, sub=None, args=i.args | {i.sub} - {None}) for i in (one, other))
     if one.sub != other.sub or _verb(one) != _verb(other):
         return False
     if bool(one.flags & _ABOUT) != bool(other.flags & _ABOUT):
@@ -713,6 +733,15 @@ def _same_intent(one: Intent, other: Intent) -> bool:
         looks = _looks(one)
         return not looks or one.args == other.args
     return bool(one.args & other.args)
+
+
+def _taken_for_sub(one: Intent, other: Intent) -> bool:
+    """Whether one of two commands of a program without known subcommands took its first
+    argument for one, and the other, given no more, took that word for an argument."""
+    if one.program in _KNOWN_SUBCOMMANDS or (one.sub is None) == (other.sub is None):
+        return False
+    sub, given = (one.sub, other) if one.sub is not None else (other.sub, one)
+    return sub in given.args
 
 
 # Flags that make a program say what it is instead of doing its work (a pytest run killed
@@ -1230,6 +1259,27 @@ def _another_way(
         # github.com/me/dotfiles is not worked around by the Home Manager manual); a tool
         # without a page called again is a retry or nothing (see _retry)
         return _host(failed.url) == _host(call.url)
+    if failed.url and call.name in SHELL_TOOLS:
+        return _fetched_otherwise(failed.url, call)
+    return False
+
+
+# The numbers of a GitHub page's path: a pull request's, an issue's, a run's.
+_PAGE_NUMBER = re.compile(r"/(?:pull|issues|runs|actions/runs|releases/tag)/(\d+)\b")
+
+
+def _fetched_otherwise(url: str, call: Call) -> bool:
+    """Whether a shell command got what a failed page fetch was for: the same page by
+    `curl` or `wget`, or a GitHub page by `gh` naming its number (a private repository's
+    pull request is a 404 to WebFetch; `gh pr view 6621` read it: eleventh held-out set)."""
+    page = url.split("#")[0].rstrip("/")
+    number = _PAGE_NUMBER.search(urllib.parse.urlsplit(page).path)
+    for intent in intents(call.command):
+        if any(w.split("#")[0].rstrip("/") == page for w in intent.words):
+            return not _looks(intent)
+        if intent.program == "gh" and _host(page) == "github.com" and number:
+            if number.group(1) in intent.words:
+                return True
     return False
 
 
@@ -1722,6 +1772,24 @@ _INSTALLERS = {
 }
 
 
+# Commands that say where a program is, and fail when it is nowhere.
+_WHERE = frozenset({"which", "type", "whereis"})
+
+
+def _checked_for(failed: Call, key_line: str) -> str | None:
+    """The program a failed `which gh` (`which gh && gh --version`: "gh not found") looked
+    for, when its error names it or says nothing but its status: not there, as a shell's
+    `command not found` says (eleventh held-out set, brew install gh then, never run
+    again)."""
+    if failed.name not in SHELL_TOOLS:
+        return None
+    where = next((i for i in intents(failed.command) if i.program in _WHERE), None)
+    if where is None or len(where.args) != 1:
+        return None
+    program = next(iter(where.args))
+    return program if program in key_line or _EXIT_LINE.match(key_line) else None
+
+
 def _installs(call: Call, program: str) -> bool:
     """Whether a shell call installs a program the shell did not find: a package manager's
     install naming it (`brew install gh`, after `command not found: gh`, then the user's
@@ -2139,7 +2207,9 @@ def fix_of(
         return _confirmed(
             failed, after[:n], call, way, error, window_end, start, stop, listed, output
         )
-    program = signatures.missing_program(key_line) if key_line else None
+    program = (signatures.missing_program(key_line) if key_line else None) or _checked_for(
+        failed, key_line
+    )
     for n, call in enumerate(after):
         if program and not call.failed and not call.running and _installs(call, program):
             # nothing ran it again, but it was installed: the install is the step
@@ -2265,7 +2335,12 @@ def _confirmed(
             )
         )
         change = None
-    if not (failed.command or failed.file_path) and not steps and confirm.input != failed.input:
+    if (
+        not (failed.command or failed.file_path)
+        and not steps
+        and confirm.name == failed.name
+        and confirm.input != failed.input
+    ):
         # (the same input again, after the user stopped it and said `continue`: no change)
         change = "called again with other input"
     if stale and change is None and confirm.name in EDIT_TOOLS:

@@ -1934,6 +1934,68 @@ def test_a_missing_program_installed_is_fixed_by_the_install():
     assert run([failed, apt], error)[failed.tool_use_id].outcome == fixes.FIXED
 
 
+@pytest.mark.parametrize("said", ["gh not found", "which: no gh in (/usr/bin:/bin)", "Exit code 1"])
+def test_a_program_which_did_not_find_is_fixed_by_its_install(said):
+    """`which gh && gh --version` failed ("gh not found"), then `brew install gh`, and gh
+    was never run again (eleventh held-out set): the install is the step, as after a
+    shell's `command not found`. A `which` whose error is another's is no such check."""
+    failed = call(command="which gh && gh --version", failed=True)
+    install = call(command="brew install gh")
+    error = {failed.tool_use_id: f"Exit code 1\n{said}" if said[0] != "E" else said}
+    fix = run([failed, install], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, install.tool_use_id)
+    assert steps(fix) == [(install.tool_use_id, None)]
+    other = {failed.tool_use_id: "Exit code 1\nerror: unknown flag --version"}
+    assert run([failed, install], other)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_page_a_fetch_could_not_read_is_got_by_curl_or_gh():
+    """WebFetch of a private repository's pull request is a 404; `gh pr view 6621` read it
+    (eleventh held-out set): worked around, and the card says the tool changed. `curl` of
+    the same page is another way too; `gh` of another number, or an echo of the page, is
+    not."""
+    url = "https://github.com/acme/web/pull/6621"
+    failed = call("WebFetch", url=url, failed=True, input=f'{{"url": "{url}"}}')
+    error = {failed.tool_use_id: "Request failed with status code 404"}
+    for way in ("gh pr view 6621 --repo acme/web", f"curl -sL {url}/"):
+        later = call(command=way)
+        fix = run([failed, later], error)[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, later.tool_use_id)
+        assert steps(fix) == [(later.tool_use_id, "WebFetch → Bash")]
+    for other in ("gh pr view 6622", f"echo {url}"):
+        later = call(command=other)
+        assert run([failed, later], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_script_a_windows_shell_runs_is_its_commands():
+    """From Git Bash `taskkill /F /IM chrome.exe` fails (`/F` is made a path, `F:/`);
+    `cmd.exe //c "taskkill /F /IM chrome.exe"` runs it as Windows reads it (eleventh
+    held-out set): the retry, changed by the shell."""
+    assert [i.program for i in fixes.intents('cmd.exe //c "taskkill /F /IM chrome.exe"')] == [
+        "taskkill"
+    ]
+    assert [i.program for i in fixes.intents('pwsh -Command "npm test"')] == ["npm"]
+    failed = call(command="taskkill /F /IM chrome.exe 2>&1", failed=True)
+    retry = call(command='cmd.exe //c "taskkill /F /IM chrome.exe"')
+    error = {failed.tool_use_id: "Exit code 1\nERROR: Invalid argument/option - 'F:/'."}
+    fix = run([failed, retry], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    assert steps(fix) == [(retry.tool_use_id, "+cmd.exe +//c")]
+
+
+def test_a_first_argument_taken_for_a_subcommand_is_still_that_word():
+    """`devbox shell --command "..."` takes `shell` for a subcommand (more words follow);
+    `devbox shell` alone, for an argument: the same command (eleventh held-out set, the
+    flag dropped after `rm -rf .devbox`). `devbox run echo` is another subcommand."""
+    failed = call(command='timeout 30 devbox shell --command "echo works"', failed=True)
+    error = {failed.tool_use_id: "Exit code 1\nError: unknown flag: --command"}
+    other = call(command="devbox run echo works")
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    retry = call(command="devbox shell")
+    fix = run([failed, retry], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+
+
 def test_a_silent_failure_is_not_confirmed_by_a_silent_pipe():
     """A find that exited 2 printing nothing, run again through `| head`, printing nothing:
     the status is head's, and nothing says find worked (seventh held-out set). A pipe that

@@ -471,7 +471,10 @@ def _words(command: str) -> list[str]:
     (_Operator). Parts written together are one word, as the shell takes them:
     `-F'|'` is `-F|`, `"$HOME"/x` is `$HOME/x`."""
     # a line continued by a backslash is one line
-    command = _REDIRECTION.sub(" ", _HEREDOC.sub(" ", command)).replace("\\\n", " ")
+    command = _HEREDOC.sub(" ", command)
+    if "#" in command:
+        command = _without_comments(command)
+    command = _REDIRECTION.sub(" ", command).replace("\\\n", " ")
     words: list[str] = []
     glued = False  # whether the last word may go on (no space or operator after it)
     for found in _TOKEN.finditer(command):
@@ -489,6 +492,37 @@ def _words(command: str) -> list[str]:
             words.append(part)
         glued = True
     return words
+
+
+# What a comment's start is told from: quotes, escapes and `#`.
+_COMMENT_SCAN = re.compile(r"""[\\'"#]""")
+
+
+def _without_comments(command: str) -> str:
+    """A command without its comments: a `#` that starts a word, outside quotes, to the end
+    of its line (`# Step 2: kill the workers` before the commands of a script; two such
+    labels shared "Step" and made a `nvidia-smi` a retry of a `pkill`: eleventh held-out
+    set). `$#`, `${#x}`, `a#b` and a URL's `#part` start none."""
+    kept: list[str] = []
+    start = at = 0
+    quote = ""
+    while found := _COMMENT_SCAN.search(command, at):
+        char, where = found.group(), found.start()
+        at = where + 1
+        if char == "\\" and quote != "'":
+            at += 1  # an escaped character
+        elif quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (where == 0 or command[where - 1] in " \t\n;&|()"):
+            end = command.find("\n", where)
+            kept.append(command[start:where])
+            if end < 0:
+                return "".join(kept)
+            start = at = end
+    kept.append(command[start:])
+    return "".join(kept)
 
 
 def _is_operator(word: str) -> bool:

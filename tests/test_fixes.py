@@ -1996,6 +1996,36 @@ def test_a_first_argument_taken_for_a_subcommand_is_still_that_word():
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
 
 
+@pytest.mark.parametrize(
+    ("command", "programs"),
+    [
+        ("# Step 2: kill the workers\npkill -9 -f train.py\necho done", ["pkill", "echo"]),
+        ('echo "a # b" # a comment\nls', ["echo", "ls"]),
+        ("# don't: an apostrophe in a comment\nls x", ["ls"]),
+        ("echo $# ${#x} a#b https://x.io/#part", ["echo"]),
+        ('git commit -m "fix #12"', ["git"]),
+    ],
+)
+def test_a_comment_is_no_command(command, programs):
+    assert [i.program for i in fixes.intents(command)] == programs
+
+
+def test_two_scripts_labelled_alike_are_not_one_command():
+    """`# Step 2: ...` then `pkill ...` exited 1; `# Step 3: ...` then `nvidia-smi` shared
+    the word "Step" of their comments and was its retry (eleventh held-out set, not a
+    problem)."""
+    failed = call(
+        command="# Step 2: Kill all child processes (torchrun, workers)\n"
+        'pkill -9 -f "train.py.*w4" 2>/dev/null\npkill -9 -f torchrun 2>/dev/null\n'
+        'echo "Killed child processes"',
+        failed=True,
+    )
+    check = call(command="# Step 3: Wait and check GPU\nsleep 5 && nvidia-smi 2>/dev/null")
+    printed = {check.tool_use_id: "41773"}
+    fix = run([failed, check], {failed.tool_use_id: "Exit code 1"}, printed)[failed.tool_use_id]
+    assert fix.outcome not in fixes.CLAIMS_FIX
+
+
 def test_a_silent_failure_is_not_confirmed_by_a_silent_pipe():
     """A find that exited 2 printing nothing, run again through `| head`, printing nothing:
     the status is head's, and nothing says find worked (seventh held-out set). A pipe that

@@ -1321,6 +1321,20 @@ def _fetched_otherwise(url: str, call: Call) -> bool:
 _FINDERS = frozenset({"find", "fd", "locate"})
 
 
+_STEM_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+def _alike(found: str, meant: str | None) -> bool:
+    """Whether a file read in the folder of one not there may be the one meant: the same
+    kind (`conn_case.ex` guessed, `data_case.ex` found) or a word of its name in common.
+    A MEMORY.md not there is not found as docker-compose.yml (eleventh held-out set)."""
+    one, other = PurePosixPath(_unix(found)), PurePosixPath(_unix(meant or ""))
+    if one.suffix and one.suffix.lower() == other.suffix.lower():
+        return True
+    words = ({w.lower() for w in _STEM_WORD.findall(p.stem)} for p in (one, other))
+    return bool(next(words) & next(words))
+
+
 def _searched_for(failed: Call, call: Call, error: str) -> bool:
     """Whether a shell look of paths that were not there (`ls -d pkg/*syslog*` exits 2, `cat
     x`: No such file) is worked around by a find of their names: a guessed path, then the
@@ -2209,7 +2223,7 @@ def fix_of(
             # (a Read of that name where it was listed, after it, is the other way)
             way = WORKED_AROUND
         elif searched and call.name in READ_TOOLS and call.file_path and listed_at is None:
-            if _parent(call.file_path) == folder:
+            if _parent(call.file_path) == folder and _alike(call.file_path, failed.file_path):
                 way = WORKED_AROUND
         if way is None:
             continue

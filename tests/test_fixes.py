@@ -143,6 +143,24 @@ def test_a_file_found_elsewhere_and_read_there_is_worked_around():
     ]
 
 
+def test_a_file_read_in_the_folder_of_one_not_there_may_be_the_one_meant():
+    """A name guessed (`conn_case.ex`), the folder searched, then `data_case.ex` read there:
+    the file meant, worked around. A speculative MEMORY.md, then the folder searched for
+    something else and docker-compose.yml read: no way around it (eleventh held-out set,
+    not a problem)."""
+    error = "File does not exist."
+    failed = call("Read", file_path="/p/test/support/conn_case.ex", failed=True)
+    glob = call("Glob", pattern="/p/test/support/*")
+    read = call("Read", file_path="/p/test/support/data_case.ex")
+    fix = run([failed, glob, read], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
+    memory = call("Read", file_path="/p/MEMORY.md", failed=True)
+    glob = call("Glob", pattern="/p/**/docker-compose*.yml")
+    compose = call("Read", file_path="/p/docker-compose.yml")
+    fix = run([memory, glob, compose], {memory.tool_use_id: error})[memory.tool_use_id]
+    assert fix.outcome not in fixes.CLAIMS_FIX
+
+
 def test_a_folder_read_as_a_file_then_a_file_in_it():
     failed = call("Read", file_path="/p/test/support", failed=True)
     ls = call(command="ls /p/test/support")

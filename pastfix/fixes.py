@@ -866,16 +866,20 @@ def _shared_intent(
     failed at the `git add` was "fixed" by a `git status` (ninth held-out set).
     `not_failing`: the failed command's simple commands that did not fail (see _not_failing).
     """
-    theirs = _by_old_names(intents(other)) if other and "mv " in other else intents(other)
+    theirs = _by_old_names(other)
     ran = [i for i in intents(failed) if i not in not_failing]
     mine = [i for i in ran if not _looks(i)] or [i for i in ran if i.program not in _SAYS] or ran
     return next(((a, b) for a in mine for b in theirs if _same_intent(a, b)), None)
 
 
-def _by_old_names(found: Sequence[Intent]) -> Sequence[Intent]:
+@functools.lru_cache(maxsize=4096)
+def _by_old_names(command: str | None) -> tuple[Intent, ...]:
     """A command's simple commands with the files it renamed (`mv`, `git mv`) called by
     their old names: `mv calendar.py cal.py && python3 cal.py` runs what `python3
     calendar.py` ran, renamed so that it no longer hides the standard library's module."""
+    found = intents(command)
+    if not command or "mv " not in command:
+        return found
     renamed: dict[str, str] = {}
     for intent in found:
         if intent.program == "mv" or (intent.program == "git" and intent.sub == "mv"):
@@ -884,12 +888,12 @@ def _by_old_names(found: Sequence[Intent]) -> Sequence[Intent]:
                 renamed[_arg_key(named[1])] = _arg_key(named[0])
     if not renamed:
         return found
-    return [
+    return tuple(
         replace(intent, args=frozenset(renamed.get(a, a) for a in intent.args))
         if intent.args & renamed.keys() and intent.program != "mv" and intent.sub != "mv"
         else intent
         for intent in found
-    ]
+    )
 
 
 # What a key line's words are stripped of before they are compared with a command's.

@@ -2387,6 +2387,24 @@ def _confirmed(
             )
         )
         change = None
+    elif (
+        past is not None
+        and change is None
+        and not steps
+        and _retry(failed, past)
+        and (got_past := _change(failed, past))
+    ):
+        # a changed retry got past this error and failed on the next, and the confirmation
+        # is the failed call again: that change is what fixed this error (`eslint --fix`
+        # fixed the formatting, then edits the rest, then `eslint` as it was passed:
+        # eleventh held-out set, the card had no step)
+        steps.append(
+            (
+                _named(past, error, failed),
+                stop or 0,
+                Step(past.tool_use_id, past.name, _target(past), got_past),
+            )
+        )
     if (
         not (failed.command or failed.file_path)
         and not steps

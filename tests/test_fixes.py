@@ -2044,6 +2044,29 @@ def test_two_scripts_labelled_alike_are_not_one_command():
     assert fix.outcome not in fixes.CLAIMS_FIX
 
 
+def test_a_changed_retry_that_got_past_the_error_is_its_step():
+    """`pnpm eslint x.vue` failed on formatting and `curly`; `pnpm eslint --fix x.vue` fixed
+    the formatting and failed on `curly` alone; edits; `pnpm eslint x.vue` as it was
+    passed (eleventh held-out set: the card had no step). `--fix` got past this error."""
+    lint = "pnpm eslint src/a.vue"
+    failed = call(command=lint, failed=True)
+    fixed = call(command=lint.replace("eslint", "eslint --fix"), failed=True)
+    edit = call("Edit", file_path="/p/src/a.vue")
+    again = call(command=lint)
+    errors = {
+        failed.tool_use_id: "Exit code 1\n/p/src/a.vue\n  3:1  error  Delete `·`  prettier/prettier",
+        fixed.tool_use_id: "Exit code 1\n/p/src/a.vue\n  9:5  error  Expected { after 'if'  curly",
+    }
+    fix = run([failed, fixed, edit, again], errors)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    assert steps(fix) == [(fixed.tool_use_id, "+--fix")]
+    # the `curly` failure: the edit
+    assert steps(run([failed, fixed, edit, again], errors)[fixed.tool_use_id])[0] == (
+        edit.tool_use_id,
+        None,
+    )
+
+
 def test_a_silent_failure_is_not_confirmed_by_a_silent_pipe():
     """A find that exited 2 printing nothing, run again through `| head`, printing nothing:
     the status is head's, and nothing says find worked (seventh held-out set). A pipe that

@@ -2054,7 +2054,7 @@ def test_a_changed_retry_that_got_past_the_error_is_its_step():
     edit = call("Edit", file_path="/p/src/a.vue")
     again = call(command=lint)
     errors = {
-        failed.tool_use_id: "Exit code 1\n/p/src/a.vue\n  3:1  error  Delete `·`  prettier/prettier",
+        failed.tool_use_id: "Exit code 1\n/p/src/a.vue\n  3:1  error  Delete `·` prettier/prettier",
         fixed.tool_use_id: "Exit code 1\n/p/src/a.vue\n  9:5  error  Expected { after 'if'  curly",
     }
     fix = run([failed, fixed, edit, again], errors)[failed.tool_use_id]

@@ -1842,17 +1842,53 @@ def _checked_for(failed: Call, key_line: str) -> str | None:
     return program if program in key_line or _EXIT_LINE.match(key_line) else None
 
 
+# A module Python or Node did not find: `No module named 'docx'`, `Cannot find package
+# 'playwright'` (a path, `./x`, is no package).
+_MISSING_MODULE = re.compile(
+    r"No module named '([A-Za-z_]\w*)"
+    r"|Cannot find (?:module|package) '((?:@[\w-][\w.-]*/)?[A-Za-z0-9_][\w.-]*)'"
+)
+# Modules whose package is named otherwise than `python-x`, `pyx` or `x-python`.
+_PACKAGE_OF = {
+    "cv2": "opencv-python",
+    "PIL": "pillow",
+    "sklearn": "scikit-learn",
+    "bs4": "beautifulsoup4",
+    "yaml": "pyyaml",
+}
+
+
+def _missing_module(key_line: str) -> str | None:
+    """The module an import did not find, named as its package is (`python-docx` for `docx`
+    is matched by _installs)."""
+    found = _MISSING_MODULE.search(key_line)
+    return next((name for name in found.groups() if name), None) if found else None
+
+
+def _package_names(module: str) -> set[str]:
+    """The names a module's package may have: `docx`, `python-docx`, `pydocx`, ..."""
+    low = module.lower()
+    names = {low, f"python-{low}", f"py{low}", f"{low}-python", f"py-{low}"}
+    return names | ({_PACKAGE_OF[module]} if module in _PACKAGE_OF else set())
+
+
 def _installs(call: Call, program: str) -> bool:
     """Whether a shell call installs a program the shell did not find: a package manager's
     install naming it (`brew install gh`, after `command not found: gh`, then the user's
     "brew install gh": sixth held-out set, fixed by its label though never run again)."""
     if call.name not in SHELL_TOOLS:
         return False
+    names = _package_names(program)
     return any(
         i.program in _INSTALLERS
         and (i.sub in _INSTALLERS[i.program] or _INSTALLERS[i.program] & i.flags)
         and program not in {i.program, i.sub}
-        and any(w == program or w.split("@")[0].rsplit("/", 1)[-1] == program for w in i.words)
+        and any(
+            w == program
+            or w.split("@")[0].rsplit("/", 1)[-1] == program
+            or re.split(r"[=<>~!\[]", w, maxsplit=1)[0].lower().replace("_", "-") in names
+            for w in i.words
+        )
         for i in intents(call.command)
     )
 
@@ -2259,16 +2295,26 @@ def fix_of(
         return _confirmed(
             failed, after[:n], call, way, error, window_end, start, stop, listed, output
         )
-    program = (signatures.missing_program(key_line) if key_line else None) or _checked_for(
-        failed, key_line
+    program = (
+        (signatures.missing_program(key_line) if key_line else None)
+        or _checked_for(failed, key_line)
+        or _missing_module(key_line)
     )
-    for n, call in enumerate(after):
-        if program and not call.failed and not call.running and _installs(call, program):
-            # nothing ran it again, but it was installed: the install is the step
-            fix = _confirmed(failed, after[:n], call, FIXED, error, window_end)
-            if call.tool_use_id not in {step.tool_use_id for step in fix.remedy}:
-                fix.remedy = [*fix.remedy, Step(call.tool_use_id, call.name, _target(call))]
-            return fix
+    installs = [
+        n
+        for n, call in enumerate(after)
+        if program and not call.failed and not call.running and _installs(call, program)
+    ]
+    if installs:
+        # nothing ran it again, but it was installed: the install is the step; of several,
+        # the first whose status is its own, else the last (`pip install x | tail -5`
+        # refused by PEP 668, exit 0 from tail, then `... --break-system-packages | tail`)
+        n = next((i for i in installs if not _status_of_another(after[i])), installs[-1])
+        call = after[n]
+        fix = _confirmed(failed, after[:n], call, FIXED, error, window_end)
+        if call.tool_use_id not in {step.tool_use_id for step in fix.remedy}:
+            fix.remedy = [*fix.remedy, Step(call.tool_use_id, call.name, _target(call))]
+        return fix
     # Without a fix, what was done right after is what the card can show: the first
     # NEARBY_CALLS calls, not the whole window.
     nearby = after[:NEARBY_CALLS]

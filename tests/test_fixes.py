@@ -2067,6 +2067,25 @@ def test_a_changed_retry_that_got_past_the_error_is_its_step():
     )
 
 
+def test_a_missing_module_installed_is_fixed_by_the_install():
+    """`python3 -c "import docx"`: No module named 'docx'; `pip install python-docx | tail
+    -5`, refused (PEP 668) but exit 0 from tail; then `... --break-system-packages | tail
+    -5`; the import never run again (ninth held-out set): fixed by the install, the last of
+    two whose status is tail's. A module of a path (`./util`) names no package."""
+    failed = call(command='python3 -c "import docx" 2>&1', failed=True)
+    refused = call(command="pip install python-docx 2>&1 | tail -5")
+    done = call(command="pip install python-docx --break-system-packages 2>&1 | tail -5")
+    error = {failed.tool_use_id: "Exit code 1\nModuleNotFoundError: No module named 'docx'"}
+    fix = run([failed, refused, done], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, done.tool_use_id)
+    node = call(command="node scripts/a.mjs", failed=True)
+    add = call(command="npm install playwright")
+    error = {node.tool_use_id: "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'playwright'"}
+    assert run([node, add], error)[node.tool_use_id].confirmed_by == add.tool_use_id
+    error = {node.tool_use_id: "Error: Cannot find module './util'"}
+    assert run([node, add], error)[node.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_silent_failure_is_not_confirmed_by_a_silent_pipe():
     """A find that exited 2 printing nothing, run again through `| head`, printing nothing:
     the status is head's, and nothing says find worked (seventh held-out set). A pipe that

@@ -653,8 +653,9 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
             # path: eleventh held-out set), `powershell -Command "..."`: the script, with
             # the shell's words before it, so that a retry's change shows them
             shell = tuple(words[: len(words) - len(args) + at + 1])
-            script = " ".join(args[at + 1 :])
-            found += [replace(i, words=(*shell, *i.words)) for i in _intents(script)]
+            found += [
+                replace(i, words=(*shell, *i.words)) for i in _intents(" ".join(args[at + 1 :]))
+            ]
             continue
         run = next((n for n, a in enumerate(args[:-1]) if a in _NIX_SHELL_RUN), None)
         if program == "nix-shell" and run is not None:
@@ -752,7 +753,9 @@ def _same_intent(one: Intent, other: Intent) -> bool:
     if one.sub != other.sub and _taken_for_sub(one, other):
         # `devbox shell --command "..."` and `devbox shell`: the first argument of a
         # program with no known subcommands is one only when more follow (see _intents)
-        one, other = (replace(i, sub=None, args=i.args | {i.sub} - {None}) for i in (one, other))
+        one, other = (
+            replace(i, sub=None, args=i.args | ({i.sub} if i.sub else set())) for i in (one, other)
+        )
     if one.sub != other.sub or _verb(one) != _verb(other):
         return False
     if bool(one.flags & _ABOUT) != bool(other.flags & _ABOUT):

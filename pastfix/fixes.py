@@ -451,7 +451,9 @@ class Fix:
 # A heredoc's body, up to its delimiter: text, not commands.
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)(\w+)\1[^\n]*\n(?:.*\n)*?\s*\2\b", re.MULTILINE)
 # Redirections, before the words are split: `2>&1`, `&>log`, `>/dev/null`, `< in.txt`.
-_REDIRECTION = re.compile(r"\d*>&\d+|&>>?\s*[^\s|&;]+|\d*>>?\s*[^\s|&;]+|\d*<(?!<)\s*[^\s|&;]+")
+_REDIRECTION = re.compile(
+    r"""\d*>&\d+|(?:&>>?|\d*>>?|\d*<(?!<))\s*(?:"[^"]*"|'[^']*'|[^\s|&;'"]+)"""
+)
 
 
 # A word of a shell command: a quoted string (its quotes taken off), an operator, or
@@ -607,6 +609,9 @@ class Intent:
     # An interpreter's code given inline (`python3 -c "..."`, `python3 - <<EOF`, `node -e`),
     # when that is all it was given: what it does is in there, not in its arguments.
     code: str | None = None
+    # The words of the shell that runs it from a script (`nix develop -c bash -lc`,
+    # `cmd.exe //c`, `nix-shell -p cargo --run`): a retry's change shows one put in front.
+    shell: tuple[str, ...] = ()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -644,8 +649,11 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
             program, args = _program(words)
         script = next((n for n, a in enumerate(args[:-1]) if _SCRIPT_FLAG.match(a)), None)
         if program in SHELLS and script is not None:
-            # bash -c '...', bash -lc '...': what the script does
-            found += _intents(args[script + 1])
+            # bash -c '...', bash -lc '...': what the script does, with the words before
+            # it, so that a retry's change shows a wrapper put in front (`nix develop -c
+            # bash -lc '...'` after `cargo: command not found`)
+            shell = tuple(words[: len(words) - len(args) + script + 1])
+            found += [replace(i, shell=(*shell, *i.shell)) for i in _intents(args[script + 1])]
             continue
         at = next((n for n, a in enumerate(args[:-1]) if _WINDOWS_SCRIPT.match(a)), None)
         if program in _WINDOWS_SHELLS and at is not None:
@@ -654,7 +662,7 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
             # the shell's words before it, so that a retry's change shows them
             shell = tuple(words[: len(words) - len(args) + at + 1])
             found += [
-                replace(i, words=(*shell, *i.words)) for i in _intents(" ".join(args[at + 1 :]))
+                replace(i, shell=(*shell, *i.shell)) for i in _intents(" ".join(args[at + 1 :]))
             ]
             continue
         run = next((n for n, a in enumerate(args[:-1]) if a in _NIX_SHELL_RUN), None)
@@ -663,7 +671,7 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
             # (cargo not found, then that: tenth held-out set); its packages are part of
             # each command's words, so that a retry's change shows them
             shell = tuple(words[: len(words) - len(args) + run + 1])
-            found += [replace(i, words=(*shell, *i.words)) for i in _intents(args[run + 1])]
+            found += [replace(i, shell=(*shell, *i.shell)) for i in _intents(args[run + 1])]
             continue
         positional = [a for a in args if not a.startswith("-")]
         sub = None
@@ -870,7 +878,11 @@ def _shared_intent(
     `not_failing`: the failed command's simple commands that did not fail (see _not_failing).
     """
     theirs = _by_old_names(other)
-    ran = [i for i in intents(failed) if i not in not_failing]
+    ran = (
+        [i for i in intents(failed) if (replace(i, shell=()) if i.shell else i) not in not_failing]
+        if not_failing
+        else intents(failed)
+    )
     mine = [i for i in ran if not _looks(i)] or [i for i in ran if i.program not in _SAYS] or ran
     return next(((a, b) for a in mine for b in theirs if _same_intent(a, b)), None)
 
@@ -1006,7 +1018,7 @@ def command_change(failed: str | None, retry: str | None) -> str | None:
         for n, i in enumerate(ran)
         if " ".join(i.words) not in before and n != at and i.program not in LOOK
     ]
-    old, new = pair[0].words, pair[1].words
+    old, new = (*pair[0].shell, *pair[0].words), (*pair[1].shell, *pair[1].words)
     taken = [w for w in old if w not in new]
     put = [w for w in new if w not in old]
     words = [*(f"-{w}" for w in taken), *(f"+{w}" for w in put)]

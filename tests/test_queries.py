@@ -2398,6 +2398,16 @@ def among(tmp_path_factory):
         .result("x1", "Exit code 2", error=True)
         .write(projects / "-home-u-lib" / "rg.jsonl")
     )
+    (
+        Session("java", LIB, 300)
+        .call("j1", "Bash", command="javac Main.java")
+        .result("j1", "Exit code 127\n/bin/bash: line 1: javac: command not found", error=True)
+        .call("j2", "Bash", command="sudo apt-get install -y default-jdk")
+        .result("j2", "Setting up default-jdk")
+        .call("j3", "Bash", command="javac Main.java")
+        .result("j3", "")
+        .write(projects / "-home-u-lib" / "java.jsonl")
+    )
     build_index(root / "index.db", projects)
     conn = queries.connect(root / "index.db")
     yield conn
@@ -2420,6 +2430,24 @@ def test_a_signature_among_other_words_is_the_same_error(among, pasted):
     # Only the longest signature found: the failure whose signature is part of it is left.
     assert [(r["session_id"], r["matched"]) for r in found] == [("repo", "signature")]
     assert found[0]["fix_target"] == "git status"
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "getting this error: bash: javac: command not found - any idea?",
+        "2026-03-04T05:06:07.890Z /bin/bash: line 1: javac: command not found",
+        "zsh says command not found: javac when I build",
+    ],
+)
+def test_a_program_not_found_among_other_words_is_the_same_error(among, pasted):
+    """A shell's "not found" is signed in one form whatever the shell (`command not found:
+    javac`); pasted among other words it is found in that form too (twelfth held-out set:
+    such pastes found nothing)."""
+    found = queries.find_past_fix(among, pasted)
+    assert [(r["session_id"], r["matched"]) for r in found] == [("java", "signature")]
+    other = "getting this error: bash: java: command not found - any idea?"
+    assert not queries.seen_before(queries.find_past_fix(among, other))
 
 
 def test_a_signature_stands_in_the_text_only_as_whole_words(among):

@@ -2484,6 +2484,6 @@ def test_the_pasted_error_itself_is_matched_as_before(among):
             assert {r["session_id"] for r in found} == sessions, pasted
         assert asked == []
         queries.find_past_fix(among, f"git says: {NOT_A_REPO} - why?")
-        assert len(asked) == 4  # each distinct signature of a failure, once
+        assert len(asked) == 5  # each distinct signature of a failure, once
     finally:
         among.create_function("signature_in_text", 2, queries.signature_in_text)

@@ -1314,7 +1314,33 @@ def _another_way(
         return _host(failed.url) == _host(call.url)
     if failed.url and call.name in SHELL_TOOLS:
         return _fetched_otherwise(failed.url, call)
+    if failed.url and call.name in _WEB_SEARCHES:
+        # a page refused (403) or not found, then a web search for what was asked of it
+        # (the paper's authors and journal: twelfth held-out set, twice)
+        asked = {w for w in _request_words(_question(failed.input)) if len(w) >= 4} - _WEB_WORDS
+        return len(asked & _request_words(call.input)) >= 2
     return False
+
+
+def _question(input_json: str | None, key: str = "prompt") -> str:
+    """What a page fetch asked of the page (WebFetch's `prompt`), not its address: a search
+    of the same site's name at the same moment, in parallel, is no answer to its failure.
+    With `key`, another text of a call's input (a web search's `query`)."""
+    try:
+        value = json.loads(input_json or "")
+    except ValueError:
+        return ""
+    text = value.get(key) if isinstance(value, dict) else None
+    return text if isinstance(text, str) else ""
+
+
+# The agents' web search tools (Claude Code, Codex, Gemini CLI, opencode).
+_WEB_SEARCHES = frozenset({"WebSearch", "web_search", "google_web_search", "websearch"})
+# Words of a page fetch's address and question that say nothing of what it was for.
+_WEB_WORDS = frozenset(
+    "https http www com org net html htm index page link links check verify whether"
+    " exists confirm details information about article".split()
+)
 
 
 # The numbers of a GitHub page's path: a pull request's, an issue's, a run's.
@@ -2139,7 +2165,12 @@ def _masks(failed: Call, call: Call) -> bool:
 
 
 def _target(call: Call) -> str:
-    return (call.command or call.file_path or call.pattern or "")[:300]
+    """What a step worked on, as its card shows it: its command, file, pattern, page, or
+    the query of a web search."""
+    found = call.command or call.file_path or call.pattern or call.url
+    if not found and call.name in _WEB_SEARCHES:
+        found = _question(call.input, "query")
+    return (found or "")[:300]
 
 
 def _named(step: Call, error: str, failed: Call) -> bool:

@@ -2026,6 +2026,30 @@ def test_a_page_a_fetch_could_not_read_is_got_by_curl_or_gh():
         assert run([failed, later], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_page_refused_then_searched_for_is_worked_around():
+    """WebFetch of a journal's page is a 403; a web search for the paper it was to verify
+    (its author and journal) did it (twelfth held-out set, twice). A search of the site's
+    name made at the same moment, in parallel, answers nothing it asked."""
+    page = json.dumps(
+        {
+            "url": "https://academic.oup.com/pnasnexus/article/3/12/pgae533",
+            "prompt": "Verify the Salecha et al. (2024) PNAS Nexus paper on social desirability",
+        }
+    )
+    failed = call("WebFetch", url="https://academic.oup.com/x", failed=True, input=page)
+    error = {failed.tool_use_id: "Request failed with status code 403"}
+    search = call(
+        "WebSearch", input='{"query": "Salecha et al 2024 PNAS Nexus social desirability"}'
+    )
+    fix = run([failed, search], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, search.tool_use_id)
+    assert [(s.change, s.target) for s in fix.remedy] == [
+        ("WebFetch → WebSearch", "Salecha et al 2024 PNAS Nexus social desirability")
+    ]
+    site = call("WebSearch", input='{"query": "oup academic pnasnexus article list"}')
+    assert run([failed, site], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_script_a_windows_shell_runs_is_its_commands():
     """From Git Bash `taskkill /F /IM chrome.exe` fails (`/F` is made a path, `F:/`);
     `cmd.exe //c "taskkill /F /IM chrome.exe"` runs it as Windows reads it (eleventh

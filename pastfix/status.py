@@ -313,7 +313,8 @@ def format_text(found: dict[str, Any]) -> str:
         if found["exists"] and found["last_build"] and not s["read_by_last_build"]:
             there += ", not read by the last build"
         lines.append(
-            f"source:     {s['path']} ({s['agent']}, {s['files']:,} files indexed,"
+            f"source:     {s['path']} ({s['agent']}, {s['files']:,}"
+            f" file{'s' if s['files'] != 1 else ''} indexed,"
             f" {gone:,} of them deleted since{kept}{there})"
         )
     hook = found["hook"]

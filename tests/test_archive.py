@@ -689,7 +689,7 @@ def test_status_lists_every_source_the_index_holds(tmp_path, projects, claude_ho
     ]
     text = CliRunner().invoke(cli.cli, ["status", str(db_path)]).stdout
     assert [line for line in text.splitlines() if line.startswith("source:")] == [
-        f"source:     {rollouts} (codex, 1 files indexed, 0 of them deleted since)",
+        f"source:     {rollouts} (codex, 1 file indexed, 0 of them deleted since)",
         f"source:     {projects} (claude, 3 files indexed, 0 of them deleted since,"
         " not read by the last build)",
     ]

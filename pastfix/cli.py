@@ -440,6 +440,8 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
         click.echo(
             queries.not_seen_notice(error, rows) + ("\n" * (bool(rows) and not json_)), err=True
         )
+    elif queries.says_little(error):
+        click.echo(queries.says_little_notice(error) + ("\n" * (not json_)), err=True)
     if json_:
         click.echo(to_json(rows))
     elif rows:

@@ -959,6 +959,29 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     return f"{head} {count}, sharing only {', '.join(words)}: a different error, maybe related."
 
 
+# A paste that says only how a command ended, no error: `Exit code 1`, `Process exited with
+# code 2`, `exit status 1`, `Error`. What it finds ended so too, whatever went wrong there.
+_BARE_STATUS = re.compile(
+    r"(?:exit code|process exited with code|exit status) -?\d+|error|failed", re.IGNORECASE
+)
+
+
+def says_little(error: object) -> bool:
+    """Whether a pasted error names no error, only how a command ended (_BARE_STATUS)."""
+    lines = [line.strip().rstrip(".") for line in paste_text(error).splitlines()]
+    lines = [line for line in lines if line]
+    return bool(lines) and all(_BARE_STATUS.fullmatch(line) for line in lines)
+
+
+def says_little_notice(error: str) -> str:
+    """What `pastfix find` says of a pasted error that says_little."""
+    return (
+        f"{_quoted(one_line(error, 80))} names no error, only how a command ended: the"
+        " failures below ended so too, whatever went wrong in them. Paste the lines of the"
+        " error above it to find that error."
+    )
+
+
 def _quoted(text: str) -> str:
     r"""`text` in quotes, as pasted: repr() showed `C:\Users` as `C:\\Users`."""
     quote = '"' if "'" in text and '"' not in text else "'"

@@ -547,6 +547,34 @@ def test_find_of_an_empty_error_is_a_one_line_error(tmp_path, projects):
     assert (result.exit_code, result.output) == (1, "Error: no error text on standard input\n")
 
 
+def test_find_says_an_exit_status_alone_says_little(tmp_path, projects):
+    """`pastfix find "Exit code 1"` shows the failures that ended so, and says first (on
+    stderr, so that --json stays JSON) that they may be of any error."""
+    write_jsonl(
+        projects / "-home-dev-app" / "22222222-2222-4222-8222-222222222222.jsonl",
+        failing_session("22222222-2222-4222-8222-222222222222", 2, "Exit code 1", "Retry"),
+    )
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    for args in ([], ["--json"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "pastfix", "find", "Exit code 1", str(db_path), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0
+        assert done.stderr.startswith("'Exit code 1' names no error, only how a command ended")
+        assert "Exit code 1" in done.stdout
+    done = subprocess.run(
+        [sys.executable, "-m", "pastfix", "find", "ENOENT: no such file", str(db_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+
+
 def test_find_of_an_error_that_is_not_utf8(tmp_path, projects):
     """A byte of another encoding, in the argument or on stdin, is U+FFFD as in stored
     text: it was a traceback ("surrogates not allowed")."""

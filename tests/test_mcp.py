@@ -350,7 +350,7 @@ def test_half_an_emoji_in_a_call_over_stdio_is_answered(index):  # noqa: F811
     """ "\\ud83d", a lone surrogate escape (a string Node cut mid-emoji), is valid JSON the
     SDK's parser refuses: it dropped the whole request, and the agent waited for its
     timeout. The server answers it as it would U+FFFD, then the next call as ever."""
-    import select
+    import selectors
     import subprocess
 
     proc = subprocess.Popen(
@@ -365,8 +365,11 @@ def test_half_an_emoji_in_a_call_over_stdio_is_answered(index):  # noqa: F811
         proc.stdin.flush()
         if "id" not in message:
             return None
-        ready, _, _ = select.select([proc.stdout], [], [], 60)
-        assert ready, f"no answer to {message['method']}"
+        # a selector, not select.select: a test process that opened many files before this
+        # one has descriptors over FD_SETSIZE, which select() refuses
+        with selectors.DefaultSelector() as waiting:
+            waiting.register(proc.stdout, selectors.EVENT_READ)
+            assert waiting.select(60), f"no answer to {message['method']}"
         return json.loads(proc.stdout.readline())
 
     try:

@@ -457,6 +457,23 @@ async def test_find_past_fix_page_says_the_signature_only_of_another_text(ds):
 
 
 @pytest.mark.asyncio
+async def test_find_past_fix_page_says_an_exit_status_alone_says_little(ds):
+    """`Exit code 1` pasted alone names no error: the failures that ended so are shown, with a
+    notice that they may be of any error; an error with its lines gets none."""
+    bare = (await ds.client.get("/index/find_past_fix", params={"error": "Exit code 1"})).text
+    assert "pf-card" in bare
+    notice = " ".join(bare.split('<div class="pf-notice pf-unseen">')[1].split("</p>")[0].split())
+    assert notice == (
+        '<p><strong>This says little.</strong> <code class="pf-inline">Exit code 1</code> names'
+        " no error, only how a command ended: the failures below ended so too, whatever went"
+        " wrong in them. Paste the lines of the error above it to find that error."
+    )
+    error = "EISDIR: illegal operation on a directory, read"
+    page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
+    assert "pf-card" in page and "This says little" not in page
+
+
+@pytest.mark.asyncio
 async def test_find_past_fix_page_not_seen_before(ds):
     weak = (await ds.client.get("/index/find_past_fix", params={"error": "EISDIR zzz"})).text
     notice = " ".join(weak.split('<div class="pf-notice pf-unseen">')[1].split("</p>")[0].split())

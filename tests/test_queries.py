@@ -2487,3 +2487,22 @@ def test_the_pasted_error_itself_is_matched_as_before(among):
         assert len(asked) == 5  # each distinct signature of a failure, once
     finally:
         among.create_function("signature_in_text", 2, queries.signature_in_text)
+
+
+@pytest.mark.parametrize(
+    ("pasted", "little"),
+    [
+        ("Exit code 1", True),
+        ("Exit code 127\n", True),
+        ("  Process exited with code 2.", True),
+        ("exit status 1", True),
+        ("Error", True),
+        ("Exit code 1\nmake: *** [all] Error 2", False),
+        ("error: linker `cc` not found", False),
+        ("", False),
+    ],
+)
+def test_an_exit_status_alone_says_little(pasted, little):
+    """What only says how a command ended names no error (the find page and `pastfix find`
+    say so above what it found); an error's own line does."""
+    assert queries.says_little(pasted) is little

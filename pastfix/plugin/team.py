@@ -340,7 +340,7 @@ def _find_context(
     return {
         "cards": views.group_same_fixes(cards),
         "failures": len(cards),
-        **views.not_seen(cards),
+        **views.not_seen(cards, params["error"]),
         "sessions": len({(c["database"], c["session_id"]) for c in cards}),
         "search_url": _url(datasette, "search", q=_first_line(params["error"])),
     }

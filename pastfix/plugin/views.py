@@ -393,7 +393,7 @@ def find_page(
         "action": f"{query_url}/{FIND_QUERY}",
         "cards": group_same_fixes(cards),
         "failures": len(cards),
-        **not_seen(cards),
+        **not_seen(cards, error),
         "sessions": len({c["session_id"] for c in cards}),
         "elsewhere": {
             "search_tool_output": f"{query_url}/search_tool_output?"
@@ -403,11 +403,16 @@ def find_page(
     }
 
 
-def not_seen(cards: list[dict[str, Any]]) -> dict[str, Any]:
-    """What the find pages say of the error: seen before or not, and the names the partial
-    matches share with it (queries.seen_before)."""
+def not_seen(cards: list[dict[str, Any]], error: str) -> dict[str, Any]:
+    """What the find pages say of the error: seen before or not, the names the partial
+    matches share with it (queries.seen_before), and whether it names no error at all, only
+    how a command ended (queries.says_little)."""
     names = {w for card in cards for w in _json_list(card["shared_words"])}
-    return {"seen_before": queries.seen_before(cards), "shared": sorted(names, key=str.lower)}
+    return {
+        "seen_before": queries.seen_before(cards),
+        "shared": sorted(names, key=str.lower),
+        "says_little": bool(cards) and queries.says_little(error),
+    }
 
 
 def group_same_fixes(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -23,8 +23,9 @@ from typing import NamedTuple
 from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
 
 # What a tool does, as pastfix.fixes reads a session: changes a file (edit), reads
-# one (read), looks for files or text (search), or runs a command (shell).
-EDIT, READ, SEARCH, SHELL = "edit", "read", "search", "shell"
+# one (read), looks for files or text (search), runs a command (shell), or searches the
+# web (web search).
+EDIT, READ, SEARCH, SHELL, WEB_SEARCH = "edit", "read", "search", "shell", "web search"
 
 
 class Agent(NamedTuple):
@@ -32,7 +33,7 @@ class Agent(NamedTuple):
     label: str  # what people call it
     module: str  # its reader (pastfix.records.Reader), imported when asked for
     resume: str | None  # the command that reopens a session: {} is its id
-    tools: Mapping[str, str]  # tool name -> EDIT, READ, SEARCH or SHELL
+    tools: Mapping[str, str]  # tool name -> EDIT, READ, SEARCH, SHELL or WEB_SEARCH
     # The module that answers the agent's hook event after a tool call, for
     # `pastfix hook --agent NAME` (see pastfix.hook): its `hook_failure(event)` gives
     # {"error": text, "session_id": id} when the event is a failed call, else None;
@@ -77,6 +78,7 @@ AGENTS: dict[str, Agent] = {
                 "Bash": SHELL,
                 # Claude Code's shell tool on Windows
                 "PowerShell": SHELL,
+                "WebSearch": WEB_SEARCH,
             },
             resume_by_file=True,
         ),
@@ -96,6 +98,8 @@ AGENTS: dict[str, Agent] = {
                 "write_stdin": SHELL,
                 # reads an image file: a missing one is found and read as a Read's is
                 "view_image": READ,
+                # the API's own search (web_search_call), a call of pastfix's naming
+                "web_search": WEB_SEARCH,
             },
         ),
         Agent(
@@ -135,6 +139,7 @@ AGENTS: dict[str, Agent] = {
                 "search_file_content": SEARCH,
                 "list_directory": SEARCH,
                 "run_shell_command": SHELL,
+                "google_web_search": WEB_SEARCH,
             },
             hook="pastfix.gemini",
             resumable=r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
@@ -156,6 +161,7 @@ AGENTS: dict[str, Agent] = {
                 "grep": SEARCH,
                 "list": SEARCH,
                 "bash": SHELL,
+                "websearch": WEB_SEARCH,
             },
             # pastfix's plugin sends a bash call that exited non-zero (pastfix.opencode)
             hook="pastfix.opencode",
@@ -210,7 +216,7 @@ def _file_session(session_id: str, paths: object) -> str:
 
 
 def tools(role: str) -> frozenset[str]:
-    """The names of every agent's tools of one role (EDIT, READ, SEARCH, SHELL)."""
+    """The names of every agent's tools of one role (EDIT, READ, SEARCH, SHELL, WEB_SEARCH)."""
     return frozenset(name for a in AGENTS.values() for name, r in a.tools.items() if r == role)
 
 

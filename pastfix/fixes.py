@@ -198,6 +198,7 @@ SHELL_TOOLS = agents.tools(agents.SHELL)
 READ_TOOLS = agents.tools(agents.READ)
 FILE_TOOLS = READ_TOOLS | EDIT_TOOLS
 SEARCH_TOOLS = agents.tools(agents.SEARCH)
+WEB_SEARCH_TOOLS = agents.tools(agents.WEB_SEARCH)
 
 # PowerShell's cmdlets whose verb only looks or shapes output (`Get-Item`, `Test-Path`,
 # `Select-Object`, `Out-Null`): a chain that downloads a file and then shows it with
@@ -611,7 +612,8 @@ class Intent:
     code: str | None = None
     # The words of the shell that runs it from a script (`nix develop -c bash -lc`,
     # `cmd.exe //c`, `nix-shell -p cargo --run`): a retry's change shows one put in front.
-    shell: tuple[str, ...] = ()
+    # Not part of what the command does: the same command in another shell is the same.
+    shell: tuple[str, ...] = field(default=(), compare=False)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -647,31 +649,16 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
             pending.insert(0, executed)  # the find, then what it runs
             words = words[: words.index(next(w for w in words if w in {"-exec", "-execdir"}))]
             program, args = _program(words)
-        script = next((n for n, a in enumerate(args[:-1]) if _SCRIPT_FLAG.match(a)), None)
-        if program in SHELLS and script is not None:
-            # bash -c '...', bash -lc '...': what the script does, with the words before
-            # it, so that a retry's change shows a wrapper put in front (`nix develop -c
-            # bash -lc '...'` after `cargo: command not found`)
-            shell = tuple(words[: len(words) - len(args) + script + 1])
-            found += [replace(i, shell=(*shell, *i.shell)) for i in _intents(args[script + 1])]
-            continue
-        at = next((n for n, a in enumerate(args[:-1]) if _WINDOWS_SCRIPT.match(a)), None)
-        if program in _WINDOWS_SHELLS and at is not None:
-            # `cmd.exe //c "taskkill /F /IM x.exe"` (from Git Bash, which would make `/F` a
-            # path: eleventh held-out set), `powershell -Command "..."`: the script, with
-            # the shell's words before it, so that a retry's change shows them
-            shell = tuple(words[: len(words) - len(args) + at + 1])
-            found += [
-                replace(i, shell=(*shell, *i.shell)) for i in _intents(" ".join(args[at + 1 :]))
-            ]
-            continue
-        run = next((n for n, a in enumerate(args[:-1]) if a in _NIX_SHELL_RUN), None)
-        if program == "nix-shell" and run is not None:
-            # `nix-shell -p cargo --run 'cargo check'`: the script, in the shell it makes
-            # (cargo not found, then that: tenth held-out set); its packages are part of
-            # each command's words, so that a retry's change shows them
-            shell = tuple(words[: len(words) - len(args) + run + 1])
-            found += [replace(i, shell=(*shell, *i.shell)) for i in _intents(args[run + 1])]
+        shelled = _script_of(program, args)
+        if shelled is not None:
+            # `bash -lc '...'`, `cmd.exe //c ...`, `nix-shell -p cargo --run '...'`: what the
+            # script does, with the shell's words before it, so that a retry's change shows
+            # a shell put in front (`nix develop -c bash -lc '...'` after `cargo: command
+            # not found`; Git Bash's `cmd.exe //c "taskkill /F ..."`, where `/F` was made a
+            # path: tenth and eleventh held-out sets)
+            flag, script = shelled
+            shell = tuple(words[: len(words) - len(args) + flag + 1])
+            found += [replace(i, shell=(*shell, *i.shell)) for i in _intents(script)]
             continue
         positional = [a for a in args if not a.startswith("-")]
         sub = None
@@ -719,6 +706,21 @@ _KNOWN_SUBCOMMANDS = frozenset(
     {*LOOK_SUBCOMMANDS, *CHECK_SUBCOMMANDS, *RUNNERS}
     | {"npm", "yarn", "pnpm", "bun", "make", "kubectl", "docker", "gh"}
 )
+
+
+def _script_of(program: str, args: Sequence[str]) -> tuple[int, str] | None:
+    """Where a shell given a script (`bash -lc '...'`, `cmd.exe //c ...` to the end of the
+    line, `powershell -Command '...'`, `nix-shell --run '...'`) has its flag, and the script."""
+    for n, arg in enumerate(args[:-1]):
+        if program in SHELLS and _SCRIPT_FLAG.match(arg):
+            return n, args[n + 1]
+        if program in _WINDOWS_SHELLS and _WINDOWS_SCRIPT.match(arg):
+            return n, " ".join(args[n + 1 :])
+        if program == "nix-shell" and arg in _NIX_SHELL_RUN:
+            return n, args[n + 1]
+    return None
+
+
 # `nix develop` and `nix shell`'s flags before the command they run.
 _NIX_RUN = frozenset({"-c", "--command"})
 # Windows' shells, and their flags before the script they run (`cmd /c`, Git Bash's
@@ -878,11 +880,7 @@ def _shared_intent(
     `not_failing`: the failed command's simple commands that did not fail (see _not_failing).
     """
     theirs = _by_old_names(other)
-    ran = (
-        [i for i in intents(failed) if (replace(i, shell=()) if i.shell else i) not in not_failing]
-        if not_failing
-        else intents(failed)
-    )
+    ran = [i for i in intents(failed) if i not in not_failing]
     mine = [i for i in ran if not _looks(i)] or [i for i in ran if i.program not in _SAYS] or ran
     return next(((a, b) for a in mine for b in theirs if _same_intent(a, b)), None)
 
@@ -936,11 +934,8 @@ def _not_failing(command: str | None, key_line: str) -> frozenset[Intent]:
     words = _words(command)
     operators = {word for word in words if _is_operator(word)}
     if "&&" not in operators:
-        program, args = _program(words)
-        at = next((n for n, a in enumerate(args[:-1]) if _SCRIPT_FLAG.match(a)), None)
-        if program in SHELLS and at is not None:
-            return _not_failing(args[at + 1], key_line)  # `bash -lc 'a && b'`
-        return frozenset()
+        given = _script_of(*_program(words))
+        return _not_failing(given[1], key_line) if given else frozenset()  # `bash -lc 'a && b'`
     if operators - {"&&", "|"}:
         return frozenset()
     parts: list[list[str]] = [[]]
@@ -1314,18 +1309,19 @@ def _another_way(
         return _host(failed.url) == _host(call.url)
     if failed.url and call.name in SHELL_TOOLS:
         return _fetched_otherwise(failed.url, call)
-    if failed.url and call.name in _WEB_SEARCHES:
+    if failed.url and call.name in WEB_SEARCH_TOOLS:
         # a page refused (403) or not found, then a web search for what was asked of it
-        # (the paper's authors and journal: twelfth held-out set, twice)
-        asked = {w for w in _request_words(_question(failed.input)) if len(w) >= 4} - _WEB_WORDS
+        # (the paper's authors and journal: twelfth held-out set, twice); not of its
+        # address: a search of the site's name made in parallel answers nothing
+        prompt = _input_text(failed.input, "prompt")
+        asked = {w for w in _request_words(prompt) if len(w) >= 4} - _WEB_WORDS
         return len(asked & _request_words(call.input)) >= 2
     return False
 
 
-def _question(input_json: str | None, key: str = "prompt") -> str:
-    """What a page fetch asked of the page (WebFetch's `prompt`), not its address: a search
-    of the same site's name at the same moment, in parallel, is no answer to its failure.
-    With `key`, another text of a call's input (a web search's `query`)."""
+def _input_text(input_json: str | None, key: str) -> str:
+    """One text of a call's input: what a page fetch asked of the page (WebFetch's
+    `prompt`), a web search's `query`, the keys a write_stdin sent (`chars`)."""
     try:
         value = json.loads(input_json or "")
     except ValueError:
@@ -1334,8 +1330,6 @@ def _question(input_json: str | None, key: str = "prompt") -> str:
     return text if isinstance(text, str) else ""
 
 
-# The agents' web search tools (Claude Code, Codex, Gemini CLI, opencode).
-_WEB_SEARCHES = frozenset({"WebSearch", "web_search", "google_web_search", "websearch"})
 # Words of a page fetch's address and question that say nothing of what it was for.
 _WEB_WORDS = frozenset(
     "https http www com org net html htm index page link links check verify whether"
@@ -2060,13 +2054,7 @@ _SAME_TOOL = {"write_stdin": "exec_command", "MultiEdit": "Edit"}
 
 def _sends_keys(call: Call) -> bool:
     """Whether a call of Codex's write_stdin sent keys (`chars`), not only polled."""
-    if call.name != "write_stdin" or not call.input:
-        return False
-    try:
-        sent = json.loads(call.input)
-    except ValueError:
-        return False
-    return isinstance(sent, dict) and bool(sent.get("chars"))
+    return call.name == "write_stdin" and bool(_input_text(call.input, "chars"))
 
 
 def _retry(failed: Call, call: Call, not_failing: Container[Intent] = ()) -> bool:
@@ -2168,8 +2156,8 @@ def _target(call: Call) -> str:
     """What a step worked on, as its card shows it: its command, file, pattern, page, or
     the query of a web search."""
     found = call.command or call.file_path or call.pattern or call.url
-    if not found and call.name in _WEB_SEARCHES:
-        found = _question(call.input, "query")
+    if not found and call.name in WEB_SEARCH_TOOLS:
+        found = _input_text(call.input, "query")
     return (found or "")[:300]
 
 

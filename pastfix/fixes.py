@@ -1576,17 +1576,25 @@ def _filter_error(failed: Call, error: str) -> str | None:
 _QUESTIONING = frozenset({"grep", "egrep", "fgrep", "rg", "awk", "sed", "jq"})
 
 
-def _piped_into(command: str | None) -> set[tuple[str, frozenset[str]]]:
-    """The filters a command pipes into, each with the arguments that are no option."""
+def _piped(command: str | None) -> list[tuple[str, list[str]]]:
+    """The simple commands of a command that read a pipe (`a | grep x | sort`), each as its
+    program and arguments."""
     words = _words(command or "")
-    found = set()
+    stages = []
     for n, word in enumerate(words[:-1]):
         if word == "|" and _is_operator(word):
             end = next((m for m in range(n + 1, len(words)) if _is_operator(words[m])), None)
-            program, args = _program(words[n + 1 : end])
-            given = frozenset(a for a in args if not a.startswith("-") and not a.isdigit())
-            if program in _QUESTIONING and any(len(a) >= 3 for a in given):
-                found.add((program, given))
+            stages.append(_program(words[n + 1 : end]))
+    return stages
+
+
+def _piped_into(command: str | None) -> set[tuple[str, frozenset[str]]]:
+    """The filters a command pipes into, each with the arguments that are no option."""
+    found = set()
+    for program, args in _piped(command):
+        given = frozenset(a for a in args if not a.startswith("-") and not a.isdigit())
+        if program in _QUESTIONING and any(len(a) >= 3 for a in given):
+            found.add((program, given))
     return found
 
 
@@ -1600,12 +1608,7 @@ def _same_question(failed: str | None, other: str | None) -> bool:
 
 def _filter_script(command: str | None, program: str) -> str | None:
     """The arguments of the first simple command after a pipe that runs `program`."""
-    words = _words(command or "")
-    for n, word in enumerate(words[:-1]):
-        if word == "|" and _is_operator(word) and _program(words[n + 1 :])[0] == program:
-            end = next((m for m in range(n + 1, len(words)) if _is_operator(words[m])), None)
-            return " ".join(words[n + 2 : end])
-    return None
+    return next((" ".join(args) for name, args in _piped(command) if name == program), None)
 
 
 def _same_filter(failed: Call, call: Call, program: str) -> bool:

@@ -143,7 +143,7 @@ BadRecord = lines.BadLine
 
 
 def _role(name: str) -> str | None:
-    """What a Gemini tool does (pastfix.agents: edit, read, search, shell)."""
+    """What a Gemini tool does (pastfix.agents: edit, read, search, shell, web search)."""
     return agents.AGENTS[AGENT].tools.get(name)
 
 

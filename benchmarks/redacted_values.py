@@ -17,7 +17,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-from pastfix.prepare import TEXT_FIELDS
+from pastfix.records import TABLE
 
 _MARKER = re.compile(r"\[REDACTED:[a-z-]+\]")
 
@@ -46,7 +46,7 @@ def main() -> None:
     count = 0
     cells = new.execute("SELECT DISTINCT table_name, column_name, row_key FROM redactions")
     for table, column, row_key in cells:
-        key = TEXT_FIELDS[table][0] or "line_no"
+        key = TABLE[table].key or "line_no"
         sql = f"SELECT [{column}] FROM [{table}] WHERE [{key}] = ?"
         for (a,), (b,) in zip(
             raw.execute(sql, [row_key]), new.execute(sql, [row_key]), strict=True

@@ -23,7 +23,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pastfix.prepare import REPEATED_COLUMNS, TEXT_FIELDS, redactor
+from pastfix.prepare import redactor
+from pastfix.records import TABLE
 from pastfix.redact import anchors_in
 
 TABLES = ("messages", "tool_calls", "tool_results")
@@ -85,14 +86,14 @@ ADVERSARIAL = (
 
 def texts(db: Path) -> list[tuple[Callable[[str], object], str]]:
     """Each stored text with its column's redactor; a repeated column's values once, as
-    pastfix.prepare redacts them (REPEATED_COLUMNS)."""
+    pastfix.prepare redacts them (Table.repeated)."""
     with sqlite3.connect(db) as conn:
         return [
             (redactor(table, column), value)
             for table in TABLES
-            for column in TEXT_FIELDS[table][1]
+            for column in TABLE[table].text
             for (value,) in conn.execute(
-                f"select {'distinct' if (table, column) in REPEATED_COLUMNS else ''}"
+                f"select {'distinct' if column in TABLE[table].repeated else ''}"
                 f" [{column}] from [{table}]"
             )
             if value

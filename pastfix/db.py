@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from itertools import repeat
-from operator import add
+from operator import add, attrgetter
 from pathlib import Path
 from sqlite3 import Connection
 from stat import S_ISREG
@@ -33,6 +33,7 @@ from pastfix.agents import WrongAgent
 from pastfix.prepare import REDACTION_VERSION, prepare
 from pastfix.records import (
     EXCERPT_SOURCE_BYTES,
+    TABLES,
     Batch,
     PersistedOutput,
     Problem,
@@ -94,9 +95,14 @@ LOCK_POLL_SECONDS = 0.05
 # SQLite page cache for the build (negative = KiB).
 CACHE_KIB = 131072
 
-DATA_TABLES = ("messages", "tool_calls", "tool_results", "session_meta")
-# Tables of what a build recorded about each file besides its data: cleared and kept with it.
-FILE_TABLES = ("problems", "redactions", "_persisted_outputs")
+# The tables of sessions' rows (pastfix.records.TABLES), and those of what a build recorded
+# about each file besides them: cleared and kept with it.
+DATA_TABLES = tuple(table.name for table in TABLES if table.data)
+FILE_TABLES = tuple(table.name for table in TABLES if not table.data)
+# The tables a batch's rows are inserted in (_insert_rows), and those whose rows a
+# duplicated session repeats, by their unique key (_flag_duplicates, _Shard._copy).
+_BATCH_DATA = {t.name: t.batch_field for t in TABLES if t.data and t.batch_field is not None}
+_UNIQUE = {t.name: (t.batch_field, t.key) for t in TABLES if t.unique and t.batch_field and t.key}
 # The rows of a file read again from its start (rewritten, shrunk, or read whole) are set
 # aside first, with those of its kept copies (`<path>#<session id>`); once the new content
 # is stored, those it does not hold go back under the kept copy of their session
@@ -161,17 +167,19 @@ HELD_SQL: dict[str, Any] = {
 }
 # The session of a redaction record set aside, through the row it is about (none: the row
 # is held again, or the record is about a problem): the kept copy it goes back with.
-ASIDE_REDACTION_SESSION_SQL = """CASE a.table_name
-    WHEN 'messages' THEN (SELECT session_id FROM _aside_messages x
-        WHERE x.uuid = a.row_key AND x.file_id = a.file_id)
-    WHEN 'tool_calls' THEN (SELECT session_id FROM _aside_tool_calls x
-        WHERE x.tool_use_id = a.row_key AND x.file_id = a.file_id)
-    WHEN 'tool_results' THEN (SELECT session_id FROM _aside_tool_results x
-        WHERE x.tool_use_id = a.row_key AND x.file_id = a.file_id)
-    WHEN 'session_meta' THEN (SELECT session_id FROM _aside_session_meta x
-        WHERE x.session_id = a.row_key AND x.line_no IS a.line_no AND x.file_id = a.file_id
-        LIMIT 1)
-END"""
+ASIDE_REDACTION_SESSION_SQL = (
+    "CASE a.table_name"
+    + "".join(
+        f" WHEN '{t.name}' THEN (SELECT session_id FROM _aside_{t.name} x"
+        f" WHERE x.{t.key} = a.row_key AND x.file_id = a.file_id"
+        # a key that is not unique (a session's meta rows) is told apart by its line
+        + ("" if t.unique else " AND x.line_no IS a.line_no LIMIT 1")
+        + ")"
+        for t in TABLES
+        if t.data and t.key
+    )
+    + " END"
+)
 
 # The FTS5 tokenizers a build may use (`pastfix build --tokenizer`), each with the
 # options it accepts and their values. porter wraps unicode61 (the default) or
@@ -197,38 +205,7 @@ FTS_TABLES = {
     ),
 }
 
-INSERT_SQL = {
-    "messages": (
-        "INSERT OR IGNORE INTO messages (file_id, uuid, session_id, line_no, parent_uuid, type,"
-        " kind, timestamp, text, is_sidechain, is_meta, is_compact_summary, agent_id, model, cwd,"
-        " git_branch, version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-    ),
-    "tool_calls": (
-        "INSERT OR IGNORE INTO tool_calls (file_id, tool_use_id, session_id, line_no, message_uuid,"
-        " timestamp, name, command, file_path, description, input, agent_id, is_sidechain)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
-    ),
-    "tool_results": (
-        "INSERT OR IGNORE INTO tool_results (file_id, tool_use_id, session_id, line_no,"
-        " message_uuid, timestamp, is_error, content, content_length, signature, kind)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?)"
-    ),
-    "session_meta": (
-        "INSERT INTO session_meta (file_id, session_id, line_no, key, value, leaf_uuid)"
-        " VALUES (?,?,?,?,?,?)"
-    ),
-    "problems": (
-        "INSERT INTO problems (file_id, path, line_no, reason, excerpt) VALUES (?,?,?,?,?)"
-    ),
-    "redactions": (
-        "INSERT INTO redactions (file_id, table_name, row_key, line_no, column_name, kind, count)"
-        " VALUES (?,?,?,?,?,?,?)"
-    ),
-    "_persisted_outputs": (
-        "INSERT OR REPLACE INTO _persisted_outputs (file_id, session_id, tool_use_id, path, size,"
-        " mtime_ns, ctime_ns, problem) VALUES (?,?,?,?,?,?,?,?)"
-    ),
-}
+INSERT_SQL = {table.name: table.insert_sql for table in TABLES}
 
 # A user message no person typed: the marker Claude Code writes after a call the user
 # rejected or stopped (`[Request interrupted by user for tool use]`). No session's title (3
@@ -645,18 +622,21 @@ def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[s
     derived per session, are the caller's to recompute), the rows changed and
     the secrets replaced.
     """
-    from pastfix.prepare import TEXT_FIELDS, redactor
+    from pastfix.prepare import redactor
 
     touched: set[str] = set()
     rows_changed = secrets = 0
     where, args = "", []
     if file_ids is not None:
         where, args = " WHERE file_id IN (SELECT value FROM json_each(?))", [json.dumps(file_ids)]
-    for table, (key, columns) in TEXT_FIELDS.items():
+    for spec in TABLES:
+        if not spec.text:
+            continue
+        table, columns = spec.name, spec.text
         redactors = [redactor(table, column) for column in columns]
-        session = "NULL" if table == "problems" else "session_id"
+        session = "session_id" if spec.data else "NULL"
         cursor = conn.execute(
-            f"SELECT rowid, file_id, {session}, {key or 'NULL'}, line_no,"
+            f"SELECT rowid, file_id, {session}, {spec.key or 'NULL'}, line_no,"
             f" {', '.join(f'[{c}]' for c in columns)} FROM [{table}]{where}",
             args,
         )
@@ -2632,13 +2612,9 @@ class _Builder:
         """Insert the data rows of `batch`; how many each table stored (not those ignored)."""
         conn = self.conn
         stored: dict[str, int] = {}
-        for table, rows in (
-            ("messages", batch.messages),
-            ("tool_calls", batch.tool_calls),
-            ("tool_results", batch.tool_results),
-            ("session_meta", batch.meta),
-        ):
+        for table, field_name in _BATCH_DATA.items():
             before = conn.total_changes
+            rows = getattr(batch, field_name)
             if rows:
                 # (file_id, *row) made in C: 0.1 against 0.36 us a row (115,000 at 200 MB)
                 conn.executemany(INSERT_SQL[table], map(add, repeat((file_id,)), rows))
@@ -2689,11 +2665,8 @@ class _Builder:
         """Link this file to the files that already hold its ids (see _repair_duplicates)."""
         conn = self.conn
         owners: set[int] = set()
-        for table, column, keys in (
-            ("messages", "uuid", [m.uuid for m in batch.messages]),
-            ("tool_calls", "tool_use_id", [c.tool_use_id for c in batch.tool_calls]),
-            ("tool_results", "tool_use_id", [r.tool_use_id for r in batch.tool_results]),
-        ):
+        for table, (field_name, column) in _UNIQUE.items():
+            keys = list(map(attrgetter(column), getattr(batch, field_name)))
             for i in range(0, len(keys), 500):
                 chunk = keys[i : i + 500]
                 owners.update(
@@ -2955,8 +2928,6 @@ class _Shard:
     transaction until it commits, so the helper writes nothing there after "rows".
     """
 
-    TABLES = (*DATA_TABLES, "problems", "redactions", "_persisted_outputs")
-
     def __init__(
         self, builder: _Builder, path: Path, pid: int, pipe: _Channel, per_session: bool
     ) -> None:
@@ -2992,7 +2963,7 @@ class _Shard:
         side.execute("PRAGMA synchronous=OFF")
         side.execute("BEGIN")
         # (Its sessions and fixes go into the second side file, made below.)
-        tables: tuple[str, ...] = ("source_files", "_duplicate_links", *cls.TABLES)
+        tables: tuple[str, ...] = ("source_files", "_duplicate_links", *DATA_TABLES, *FILE_TABLES)
         for (sql,) in builder.conn.execute(
             "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND tbl_name IN"
             f" ({', '.join('?' * len(tables))}) AND (type = 'table' OR sql LIKE 'CREATE UNIQUE%')"
@@ -3160,9 +3131,9 @@ class _Shard:
             " FROM shard._duplicate_links l JOIN _file_map a ON a.old = l.file_id"
             " JOIN _file_map b ON b.old = l.other_id"
         )
-        keys = {"messages": "uuid", "tool_calls": "tool_use_id", "tool_results": "tool_use_id"}
+        keys = {table: key for table, (_, key) in _UNIQUE.items()}
         duplicates = 0
-        for table in self.TABLES:
+        for table in (*DATA_TABLES, *FILE_TABLES):
             names = [
                 r[1]
                 for r in conn.execute(f"PRAGMA main.table_info({table})")

@@ -15,14 +15,7 @@ from operator import attrgetter
 from typing import Any
 
 from pastfix import signatures
-from pastfix.records import (
-    EXCERPT_CHARS,
-    MAX_TEXT,
-    Batch,
-    Redaction,
-    cap_text,
-    cut_excerpt,
-)
+from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 
 # The version of the rules of pastfix.redact, kept here so that a build that reads
 # nothing need not load them to compare it with the index's (pastfix.db.reredact).
@@ -39,38 +32,14 @@ from pastfix.records import (
 # '...'`, a keyword in the plural (`Passwords: ...`) and a value in backticks.
 REDACTION_VERSION = 4
 
-# The text columns of each record, redacted in place, and the field that names the row.
-TEXT_FIELDS = {
-    # cwd and git_branch feed sessions.project and sessions.git_branch.
-    "messages": ("uuid", ("text", "cwd", "git_branch")),
-    "tool_calls": ("tool_use_id", ("command", "file_path", "description", "input")),
-    "tool_results": ("tool_use_id", ("content",)),
-    "session_meta": ("session_id", ("value",)),
-    "problems": (None, ("excerpt",)),
-}
-# Columns that hold JSON text, redacted as such (pastfix.redact.redact_json).
-JSON_COLUMNS = frozenset({("tool_calls", "input")})
-# Columns whose values repeat on every line of a session: each distinct value is redacted once.
-REPEATED_COLUMNS = frozenset({("messages", "cwd"), ("messages", "git_branch")})
-# Columns cut after redaction: the length over which each is cut, and how.
-CUTS: dict[tuple[str, str], tuple[int, Callable[[str], str]]] = {
-    ("messages", "text"): (MAX_TEXT, cap_text),
-    ("tool_calls", "input"): (MAX_TEXT, cap_text),
-    ("tool_results", "content"): (MAX_TEXT, cap_text),
-    ("problems", "excerpt"): (EXCERPT_CHARS, cut_excerpt),
-}
-
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:
     """Redact secrets in every text (unless told not to) and cut long ones, then
     sign every failed tool result."""
-    for table, rows in (
-        ("messages", batch.messages),
-        ("tool_calls", batch.tool_calls),
-        ("tool_results", batch.tool_results),
-        ("session_meta", batch.meta),
-        ("problems", batch.problems),
-    ):
+    for table in TABLES:
+        if table.batch_field is None or not (table.text or table.cuts):
+            continue
+        rows = getattr(batch, table.batch_field)
         if redact_secrets:
             _redact_rows(rows, table, batch.redactions)
         else:
@@ -91,18 +60,19 @@ Redactor = Callable[[str], tuple[str, dict[str, int]]]
 def redactor(table: str, column: str) -> Redactor:
     """How a column's text is redacted: as JSON or as text (see pastfix.redact).
 
-    For a column whose values repeat (REPEATED_COLUMNS), each distinct value is redacted
+    For a column whose values repeat (Table.repeated), each distinct value is redacted
     once by the redactor returned: ask for one per batch or pass.
     """
     # Imported on first use: a build that finds nothing changed (the hook's refresh at
     # the end of every session) does not compile the patterns (~20 ms).
     from pastfix.redact import redact, redact_json
 
-    function = redact_json if (table, column) in JSON_COLUMNS else redact
-    return functools.cache(function) if (table, column) in REPEATED_COLUMNS else function
+    spec = TABLE[table]
+    function = redact_json if column in spec.json else redact
+    return functools.cache(function) if column in spec.repeated else function
 
 
-def _redact_rows(rows: list[Any], table: str, found: list[Redaction]) -> None:
+def _redact_rows(rows: list[Any], table: Table, found: list[Redaction]) -> None:
     """Redact, then cut, the text columns of `rows` in place; add what was replaced to `found`.
 
     Column by column, through redact.redact_each: a text without an anchor (most
@@ -114,13 +84,14 @@ def _redact_rows(rows: list[Any], table: str, found: list[Redaction]) -> None:
     """
     from pastfix.redact import redact_each
 
-    key, columns = TEXT_FIELDS[table]
+    key = table.key
+    cuts = {column: (limit, cut) for column, limit, cut in table.cuts}
     changes: dict[int, dict[str, str]] = {}
-    for column in columns:
+    for column in table.text:
         values = list(map(attrgetter(column), rows))
-        as_json = (table, column) in JSON_COLUMNS
+        as_json = column in table.json
         hits: Iterable[tuple[int, str, dict[str, int]]]
-        if (table, column) in REPEATED_COLUMNS:
+        if column in table.repeated:
             distinct = list(dict.fromkeys(values))
             redacted = {
                 distinct[i]: (text, kinds) for i, text, kinds in redact_each(distinct, json=as_json)
@@ -137,12 +108,12 @@ def _redact_rows(rows: list[Any], table: str, found: list[Redaction]) -> None:
             row = rows[i]
             row_key = getattr(row, key) if key else None
             found += [
-                Redaction(table, row_key, row.line_no, column, kind, n)
+                Redaction(table.name, row_key, row.line_no, column, kind, n)
                 for kind, n in sorted(kinds.items())
             ]
             changes.setdefault(i, {})[column] = text
-        if (table, column) in CUTS:
-            limit, cut = CUTS[table, column]
+        if column in cuts:
+            limit, cut = cuts[column]
             # A redacted text may have grown past the limit: a marker can be longer than its secret.
             # The longest text found in C first: most batches have none over the limit.
             if max(map(len, filter(None, values)), default=0) > limit:
@@ -157,11 +128,9 @@ def _redact_rows(rows: list[Any], table: str, found: list[Redaction]) -> None:
         rows[i] = rows[i]._replace(**changed)
 
 
-def _cut_rows(rows: list[Any], table: str) -> None:
+def _cut_rows(rows: list[Any], table: Table) -> None:
     """Cut the long texts of `rows` in place, as _redact_rows does after redacting."""
-    for (cut_table, column), (limit, cut) in CUTS.items():
-        if cut_table != table:
-            continue
+    for column, limit, cut in table.cuts:
         for i, row in enumerate(rows):
             value = getattr(row, column)
             if value and len(value) > limit:

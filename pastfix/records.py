@@ -25,15 +25,18 @@ whichever agent wrote the transcript. What every reader keeps to:
   `cwd` (the project folder), `git_branch`, `cli_version`, `custom_title` (given by
   the person), `ai_title` (generated), `summary` (with its `leaf_uuid`).
 - Bad input is a `Problem` (pastfix.lines has the shared ladder); nothing raises.
+
+`TABLES` says how each record is stored: its table, columns and key, and which of
+its texts are redacted and cut. The build's writes and prepare() are derived from it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 # Text longer than this keeps its head and tail with a marker between them.
 # Claude Code itself truncates Bash output at 30,000 characters and refuses
@@ -254,3 +257,128 @@ def clean_text(text: str) -> str:
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     return text
+
+
+class Table(NamedTuple):
+    """How the rows of one table of the index are written: the write path's one spec.
+
+    pastfix.db derives from TABLES its INSERT statements, the tables a file's rows
+    are cleared from, copied from a bulk build's helper and checked for duplicates
+    in, and pastfix.prepare which texts it redacts and cuts. A new column is a
+    migration and a field of its record; a new table, a migration and a row here.
+    """
+
+    name: str
+    # The NamedTuple of its rows, and Batch's list of them (None: not a reader's).
+    record: type[tuple[Any, ...]]
+    batch_field: str | None
+    # The stored columns after file_id, in the order a row binds them: the record's
+    # fields, with what the build adds or names otherwise.
+    columns: tuple[str, ...]
+    # The field that names a row in a redaction record (None: its line_no does).
+    key: str | None
+    # Whether `key` is unique: a row whose key the index holds is a duplicate (the same
+    # session stored twice), ignored by the insert and linked to the file holding it.
+    unique: bool = False
+    # What an insert does with a row that breaks a unique key: SQL's conflict clause.
+    on_conflict: str = ""
+    # A session's rows (cleared, set aside and kept with its file), not what a build
+    # recorded of a file's read.
+    data: bool = False
+    # The text fields redacted (pastfix.redact), in this order; of those, the ones
+    # holding JSON text, and the ones whose value repeats on every line of a session
+    # (each distinct value redacted once).
+    text: tuple[str, ...] = ()
+    json: frozenset[str] = frozenset()
+    repeated: frozenset[str] = frozenset()
+    # Fields cut after redaction: the length over which each is cut, and how.
+    cuts: tuple[tuple[str, int, Callable[[str], str]], ...] = ()
+
+    @property
+    def insert_sql(self) -> str:
+        columns = ("file_id", *self.columns)
+        verb = f"INSERT OR {self.on_conflict}" if self.on_conflict else "INSERT"
+        return (
+            f"{verb} INTO {self.name} ({', '.join(columns)})"
+            f" VALUES ({','.join('?' * len(columns))})"
+        )
+
+
+TABLES = (
+    Table(
+        "messages",
+        Message,
+        "messages",
+        Message._fields,
+        key="uuid",
+        unique=True,
+        on_conflict="IGNORE",
+        data=True,
+        # cwd and git_branch feed sessions.project and sessions.git_branch.
+        text=("text", "cwd", "git_branch"),
+        repeated=frozenset({"cwd", "git_branch"}),
+        cuts=(("text", MAX_TEXT, cap_text),),
+    ),
+    Table(
+        "tool_calls",
+        ToolCall,
+        "tool_calls",
+        ToolCall._fields,
+        key="tool_use_id",
+        unique=True,
+        on_conflict="IGNORE",
+        data=True,
+        text=("command", "file_path", "description", "input"),
+        json=frozenset({"input"}),
+        cuts=(("input", MAX_TEXT, cap_text),),
+    ),
+    Table(
+        "tool_results",
+        ToolResult,
+        "tool_results",
+        ToolResult._fields,
+        key="tool_use_id",
+        unique=True,
+        on_conflict="IGNORE",
+        data=True,
+        text=("content",),
+        cuts=(("content", MAX_TEXT, cap_text),),
+    ),
+    Table(
+        "session_meta",
+        SessionMeta,
+        "meta",
+        SessionMeta._fields,
+        key="session_id",
+        data=True,
+        text=("value",),
+    ),
+    # A problem is stored with the path of its file (a file that could not be read has
+    # no file_id).
+    Table(
+        "problems",
+        Problem,
+        "problems",
+        ("path", *Problem._fields),
+        key=None,
+        text=("excerpt",),
+        cuts=(("excerpt", EXCERPT_CHARS, cut_excerpt),),
+    ),
+    # (`count` is a tuple's method: the record's field is `occurrences`)
+    Table(
+        "redactions",
+        Redaction,
+        "redactions",
+        (*Redaction._fields[:-1], "count"),
+        key=None,
+    ),
+    Table(
+        "_persisted_outputs",
+        PersistedOutput,
+        None,
+        PersistedOutput._fields,
+        key=None,
+        on_conflict="REPLACE",
+    ),
+)
+TABLE = {table.name: table for table in TABLES}

@@ -8,6 +8,7 @@ from sqlite_utils import Database
 
 from pastfix import db as pdb
 from pastfix.migrations import migrations
+from pastfix.records import TABLES
 
 
 def undo_archive(conn):
@@ -349,6 +350,22 @@ def _schema(conn):
     )
     config = sorted(conn.execute("SELECT * FROM messages_fts_config"))
     return objects, names, config, conn.execute("PRAGMA page_size").fetchone()[0]
+
+
+def test_the_write_paths_table_spec_names_every_stored_column(tmp_path):
+    """Each table a build writes (pastfix.records.TABLES) binds every column the migrations
+    made but its rowid, each once, and a record field for each column: a migration that
+    adds a column the spec does not write, or a field the table has no column for, fails."""
+    conn = pdb.connect(tmp_path / "index.db")
+    for table in TABLES:
+        stored = [r[1] for r in conn.execute(f"PRAGMA table_info({table.name})") if r[1] != "id"]
+        assert sorted(stored) == sorted(["file_id", *table.columns]), table.name
+        if table.data:  # bound as (file_id, *row)
+            assert table.columns == table.record._fields, table.name
+        fields = set(table.record._fields)
+        named = {table.key, *table.text, *table.json, *table.repeated}
+        assert named - {None} <= fields, table.name
+        assert {column for column, _, _ in table.cuts} <= set(table.text), table.name
 
 
 def test_the_schema_script_is_what_the_migrations_make():

@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pastfix import db as build_db  # noqa: E402
+from pastfix import build as pbuild  # noqa: E402
 from pastfix import fixes  # noqa: E402
 
 LABELS = ROOT / "tests" / "data" / "fix_labels.jsonl"
@@ -149,7 +149,7 @@ def main() -> None:
             if not args.source.is_dir():
                 sys.exit(f"{args.source} not found: pass --source or --db")
             path = Path(tmp) / "index.db"
-            build_db.build(path, [args.source])
+            pbuild.build(path, [args.source])
         conn = sqlite3.connect(path)
         shown = cards(conn)
         conn.close()

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
 
-from pastfix import db as pdb  # noqa: E402
+from pastfix import build as pbuild  # noqa: E402
 
 WORK = "/home/dev/app"
 
@@ -133,7 +133,7 @@ def tree_to_db(storage: Path, db: Path) -> sqlite3.Connection:
 
 def timed(label: str, index: Path, source: Path) -> None:
     start = time.perf_counter()
-    stats = pdb.build(index, [source])
+    stats = pbuild.build(index, [source])
     ms = (time.perf_counter() - start) * 1000
     read = getattr(stats, "files_read", "?")
     print(f"{label:<44} {ms:8.0f} ms  files read {read}")

@@ -47,6 +47,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pastfix.build
 import pastfix.db
 import pastfix.signatures
 import pastfix.transcripts
@@ -806,7 +807,7 @@ def measure_build_split(corpus: Path, work: Path) -> list[tuple[str, float]]:
     pastfix.transcripts.parse_lines = timed_parse
     try:
         started = time.perf_counter()
-        pastfix.db.build(db, [corpus])
+        pastfix.build.build(db, [corpus])
         total = time.perf_counter() - started
     finally:
         sqlite3.connect = real_connect

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pastfix import db as pdb  # noqa: E402
+from pastfix import build as pbuild  # noqa: E402
 
 SESSION = "5e55104e-0000-4000-8000-000000000000"
 
@@ -71,18 +71,18 @@ def main() -> None:
         grown = write_corpus(projects, args.files, args.spread)
         db = work / "index.db"
         t = time.perf_counter()
-        pdb.build(db, [projects])
+        pbuild.build(db, [projects])
         fresh = time.perf_counter() - t
         for i, path in enumerate(grown):
             with open(path, "a") as f:
                 f.write(_line(SESSION, f"extra-{i}", "appended", "2026-01-02T00:00:00Z", "x"))
         t = time.perf_counter()
-        stats = pdb.build(db, [projects])
+        stats = pbuild.build(db, [projects])
         incremental = time.perf_counter() - t
         assert stats.files_read == len(grown), stats
         db.unlink()
         t = time.perf_counter()
-        pdb.build(db, [projects])
+        pbuild.build(db, [projects])
         fresh_after = time.perf_counter() - t
         print(
             f"{args.files} files, {args.spread} of one session appended:"

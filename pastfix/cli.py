@@ -11,6 +11,7 @@ import click
 import msgspec
 
 from pastfix import agents, paths, transcripts
+from pastfix import build as pbuild
 from pastfix import db as pdb
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -200,7 +201,7 @@ def build(
             )
 
         try:
-            stats = pdb.build(
+            stats = pbuild.build(
                 db_path,
                 list(sources),
                 force=force,
@@ -308,7 +309,7 @@ def to_json(value: Any) -> str:
 # while a folder read as the wrong agent's skips them all (480 of 480).
 
 
-def summary_line(stats: pdb.BuildStats) -> str:
+def summary_line(stats: pbuild.BuildStats) -> str:
     skipped = "".join(
         f", {source['skipped_lines']:,} of {source['lines']:,} lines of {source['source']}"
         " skipped as of no type pastfix reads (is it a Claude Code projects or Codex sessions"

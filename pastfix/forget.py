@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pastfix import build as pbuild
 from pastfix import db as pdb
 
 # What is listed of each session, and where a session is picked from.
@@ -123,7 +124,7 @@ def forget(
     if dry_run:
         return _listed(db_path, session_ids, project, before, missing)
     try:
-        with pdb.build_lock(db_path):
+        with pbuild.build_lock(db_path):
             conn = pdb.connect(db_path, create=False)
             try:
                 check_sessions(conn, db_path)
@@ -135,7 +136,7 @@ def forget(
             finally:
                 conn.close()
     except sqlite3.Error as e:  # said as a build says it: read-only, damaged, locked
-        raise ForgetError(pdb._error_text(db_path, e)) from e
+        raise ForgetError(pbuild.error_text(db_path, e)) from e
     except pdb.BuildError as e:  # not SQLite, or not pastfix's: connect() writes to neither
         raise ForgetError(str(e)) from e
     return done

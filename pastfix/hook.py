@@ -310,21 +310,22 @@ def refresh(db_path: Path, agent: str | None = None) -> None:
     once (said on stderr): the hook answers from the index as it is.
     """
     from pastfix import agents
-    from pastfix import db as pdb  # imported here: only --refresh pays for it
+    from pastfix import build as pbuild  # imported here: only --refresh pays for it
+    from pastfix import db as pdb
 
     folders = [p for p in agents.reader(agent or agents.CLAUDE).default_folders() if p.is_dir()]
     if not folders or not db_path.is_file():
         return
     try:
-        with pdb.build_lock(db_path, wait=False):
+        with pbuild.build_lock(db_path, wait=False):
             conn = pdb.connect(db_path)
             try:
                 redacted = pdb.redact_setting(conn)
             finally:
                 conn.close()
             if redacted:
-                pdb.build(db_path, folders)
-    except pdb.BuildBusy as e:
+                pbuild.build(db_path, folders)
+    except pbuild.BuildBusy as e:
         print(f"pastfix hook: {e}: answering from the index as it is", file=sys.stderr)
 
 

@@ -925,7 +925,7 @@ def seen_before(rows: list[dict[str, Any]]) -> bool:
     return any(row["matched"] != "some words" for row in rows)
 
 
-# Written by every build at its end (pastfix.db._record_build). A fresh build writes every
+# Written by every build at its end (pastfix.build._record_build). A fresh build writes every
 # row in one transaction after the schema, so until it ends a reader sees an empty index:
 # `pastfix find` said "Not seen before" of every error meanwhile.
 BUILT_SQL = "select 1 from _build_state where name = 'last_build'"

@@ -1,7 +1,7 @@
 """The records every transcript reader produces, and what the build asks of a reader.
 
 A reader (one module per agent, named in pastfix.agents) turns one agent's files
-into these NamedTuples; pastfix.prepare and pastfix.db only ever see them,
+into these NamedTuples; pastfix.prepare and pastfix.build only ever see them,
 whichever agent wrote the transcript. What every reader keeps to:
 
 - Ids are unique across agents and the same on every read: an id another agent
@@ -262,10 +262,11 @@ def clean_text(text: str) -> str:
 class Table(NamedTuple):
     """How the rows of one table of the index are written: the write path's one spec.
 
-    pastfix.db derives from TABLES its INSERT statements, the tables a file's rows
-    are cleared from, copied from a bulk build's helper and checked for duplicates
-    in, and pastfix.prepare which texts it redacts and cuts. A new column is a
-    migration and a field of its record; a new table, a migration and a row here.
+    Derived from TABLES: pastfix.db's INSERT statements and lists of tables, the
+    tables pastfix.build clears a file's rows from and checks for duplicates in,
+    those pastfix.shard copies from a bulk build's helper, and the texts
+    pastfix.prepare redacts and cuts. A new column is a migration and a field of
+    its record; a new table, a migration and a row here.
     """
 
     name: str

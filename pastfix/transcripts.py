@@ -145,7 +145,7 @@ PERSISTED_OPEN = "<persisted-output>"
 PERSISTED_CLOSE = "</persisted-output>"
 # What a persisted output's problem says of its line when the file is not found, and what
 # it says instead when the index held the file's text from an earlier read and keeps it
-# (pastfix.db._Builder._keep_side_outputs).
+# (pastfix.build.Builder._keep_side_outputs).
 PREVIEW_INDEXED = "; its line is indexed with the preview it holds"
 PREVIEW_KEPT = "; the text read from it before is kept"
 _SAVED_TO = re.compile(r"(?:Full output saved to|were saved to): ([^\n]+)")

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from pastfix import db as pdb
+from pastfix import build as pbuild
 
 ROOT = Path(__file__).parent.parent
 # benchmarks/synthetic.py, the corpus generator, serves the tests too.
@@ -56,7 +56,7 @@ def db_path(tmp_path):
 
 def build_index(db_path, *sources, **kwargs):
     """Run the real build, as `pastfix build` does."""
-    return pdb.build(db_path, [Path(s) for s in sources], **kwargs)
+    return pbuild.build(db_path, [Path(s) for s in sources], **kwargs)
 
 
 def needs_real_corpus():

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from conftest import build_index
 from jsonl import failing_session, prompt, say, write_jsonl
 
+from pastfix import build as pbuild
 from pastfix import cli, forget, queries
 from pastfix import db as pdb
 
@@ -93,8 +94,8 @@ def test_no_build_drops_a_session_whose_transcript_is_gone(
     stats = build_index(db_path, projects)
     assert (stats.files_missing, stats.sessions_without_transcript) == (1, 1)
     if rebuild == "forced in two processes":
-        monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
-        monkeypatch.setattr(pdb.os, "cpu_count", lambda: 2)
+        monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
+        monkeypatch.setattr(pbuild.os, "cpu_count", lambda: 2)
     if rebuild == "schema migration":
         # an index of the version before m012_archive (and every later migration, whose
         # names sort after it): the build applies them
@@ -400,7 +401,7 @@ def test_a_read_only_folder_is_named_without_calling_forget_a_build(
         return real_open(path, flags, *args)
 
     monkeypatch.setattr(os, "open", read_only_open)
-    monkeypatch.setattr(pdb, "_writable", lambda path: path != str(tmp_path))
+    monkeypatch.setattr(pbuild, "_writable", lambda path: path != str(tmp_path))
     args = ["--missing"] if command == "forget" else ["--source", str(projects), "-s"]
     result = CliRunner().invoke(cli.cli, [command, str(db_path), *args])
     assert (result.exit_code, result.stderr) == (
@@ -1067,8 +1068,8 @@ def test_a_transcript_truncated_to_half_keeps_every_row_it_lost(
     assert all(found_everywhere(db_path, step) for step in range(ROUNDS))
     truncate_to_half(path)
     if rebuild == "forced in two processes":
-        monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
-        monkeypatch.setattr(pdb.os, "cpu_count", lambda: 2)
+        monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
+        monkeypatch.setattr(pbuild.os, "cpu_count", lambda: 2)
     stats = build_index(db_path, projects, force=rebuild != "incremental")
     if rebuild == "forced in two processes":
         assert stats.processes == 2
@@ -1210,14 +1211,14 @@ def test_the_kept_rows_of_a_truncated_transcript_move_with_it(tmp_path, projects
 
 def refuse_to_open(monkeypatch, path):
     """Make `path` fail to open, as a file without read permission does (tests run as root)."""
-    real = pdb._open_regular
+    real = pbuild._open_regular
 
     def open_regular(name):
         if name == str(path):
             raise PermissionError(13, "Permission denied", name)
         return real(name)
 
-    monkeypatch.setattr(pdb, "_open_regular", open_regular)
+    monkeypatch.setattr(pbuild, "_open_regular", open_regular)
 
 
 @pytest.mark.parametrize("rebuild", ["incremental", "forced", "forced in two processes"])
@@ -1235,8 +1236,8 @@ def test_a_new_file_that_cannot_be_read_keeps_what_a_truncated_one_lost(
     new = write_jsonl(projects / "-home-dev-z" / "zzzz.jsonl", [say("z1", "zzzz", "hi", "t")])
     refuse_to_open(monkeypatch, new)
     if rebuild == "forced in two processes":
-        monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
-        monkeypatch.setattr(pdb.os, "cpu_count", lambda: 2)
+        monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
+        monkeypatch.setattr(pbuild.os, "cpu_count", lambda: 2)
     stats = build_index(db_path, projects, force=rebuild != "incremental")
     assert any("zzzz.jsonl" in p and "cannot read" in p for p in stats.problem_examples)
     assert stats.rows_kept > 0
@@ -1313,7 +1314,7 @@ def test_a_transcript_read_in_many_chunks_takes_its_kept_rows_back_once(
     took the copy's rows back and put the unread ones back at once, and the next chunk's
     took them again, deleting from messages_fts rows it never held: the build failed,
     the index 'damaged' (FTS5), on every build after."""
-    monkeypatch.setattr(pdb, "CHUNK_BYTES", 4096)
+    monkeypatch.setattr(pbuild, "CHUNK_BYTES", 4096)
     lines = failing_session(D, ROUNDS, "ModuleNotFoundError: No module named 'zebracorn'", "Fix")
     for line in lines:
         if line.get("toolUseResult") and line["message"]["content"][0]["is_error"]:

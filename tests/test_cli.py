@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from conftest import ROOT
 from jsonl import failing_session, result, tool_use, write_jsonl
 
+from pastfix import build as pbuild
 from pastfix import db as pdb
 from pastfix import transcripts
 from pastfix.cli import cli, summary_line
@@ -207,8 +208,6 @@ def test_find_help_shows_the_default_limit():
 
 
 def test_locked_database_is_a_one_line_error(tmp_path, projects, monkeypatch):
-    from pastfix import db as pdb
-
     db_path = tmp_path / "index.db"
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
     monkeypatch.setattr(pdb, "BUSY_TIMEOUT", 0.1)
@@ -335,7 +334,7 @@ main()
 
 @pytest.mark.parametrize(
     "module, args",
-    [("pastfix.db", ["build", "--help"]), ("pastfix.queries", ["hook"])],
+    [("pastfix.build", ["build", "--help"]), ("pastfix.queries", ["hook"])],
     ids=["build", "hook"],
 )
 def test_ctrl_c_while_starting_is_one_line_not_a_traceback(tmp_path, module, args):
@@ -355,16 +354,16 @@ def test_ctrl_c_while_starting_is_one_line_not_a_traceback(tmp_path, module, arg
 # Runs `pastfix ARGS` with a helper process, SIGTERM arriving as the builder reads its first file.
 SIGTERM_DURING_BUILD = """
 import os, signal, sys
-from pastfix import db as pdb
-pdb.PARALLEL_MIN_BYTES = 0
-builder, index_file = os.getpid(), pdb._Builder._index_file
+from pastfix import build as pbuild
+pbuild.PARALLEL_MIN_BYTES = 0
+builder, index_file = os.getpid(), pbuild.Builder._index_file
 
 def terminated_while_reading(self, *args, **kwargs):
     if os.getpid() == builder:
         os.kill(builder, signal.SIGTERM)
     return index_file(self, *args, **kwargs)
 
-pdb._Builder._index_file = terminated_while_reading
+pbuild.Builder._index_file = terminated_while_reading
 sys.argv = ["pastfix", *sys.argv[1:]]
 from pastfix.entry import main
 main()
@@ -504,8 +503,6 @@ def test_status_reads_an_index_whose_name_an_uri_would_cut(tmp_path, projects, n
 
 
 def test_a_read_only_wal_file_is_named_in_the_error(tmp_path, projects, monkeypatch):
-    from pastfix import db as pdb
-
     db_path = tmp_path / "index.db"
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
     wal = tmp_path / "index.db-wal"
@@ -631,7 +628,7 @@ def test_find_says_when_in_utc_or_as_written(tmp_path, timestamp, said):
 
 
 def test_the_summary_says_one_thing_in_the_singular():
-    stats = pdb.BuildStats(mode="fresh", files_seen=1, files_read=1, new_lines=1, messages=1)
+    stats = pbuild.BuildStats(mode="fresh", files_seen=1, files_read=1, new_lines=1, messages=1)
     stats.tool_results, stats.problems, stats.redactions = 1, 1, 1
     line = summary_line(stats)
     assert "read 1 of 1 file (" in line and "1 new line)" in line

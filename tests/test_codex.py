@@ -7,8 +7,8 @@ import msgspec
 import pytest
 from conftest import FIXTURES, REAL_CORPUS
 
+from pastfix import build as pbuild
 from pastfix import codex, queries
-from pastfix import db as pdb
 from pastfix.records import Message, SessionMeta, SourceFile, ToolCall, ToolResult
 
 CODEX = FIXTURES / "codex"
@@ -378,7 +378,7 @@ def test_command_header_outputs_of_newer_codex():
 
 def test_a_command_header_failure_is_found_by_its_error(tmp_path):
     db_path = tmp_path / "index.db"
-    pdb.build(db_path, [CODEX / "command_header"])
+    pbuild.build(db_path, [CODEX / "command_header"])
     conn = queries.connect(db_path)
     rows = queries.find_past_fix(conn, "AssertionError: expected 30 to be 32", 5)
     assert [(r["session_id"], r["tool_use_id"]) for r in rows] == [(HEADER, "call_cmd_fail")]
@@ -423,7 +423,7 @@ def test_the_failures_codex_0171_writes():
 
 def test_a_long_test_run_that_failed_is_found_with_its_fix(tmp_path):
     db_path = tmp_path / "index.db"
-    pdb.build(db_path, [CODEX / "v0171"])
+    pbuild.build(db_path, [CODEX / "v0171"])
     conn = queries.connect(db_path)
     [row] = queries.find_past_fix(conn, "FAIL: test_total expected 30, got 32", 5)
     assert (row["session_id"], row["tool_use_id"]) == (V0171, "call_lt_poll")
@@ -473,7 +473,7 @@ def test_polls_after_a_ctrl_c_to_a_closed_stdin_do_not_fix_it(tmp_path):
     path.parent.mkdir(parents=True)
     path.write_bytes(b"".join(msgspec.json.encode(row) + b"\n" for row in rows))
     db_path = tmp_path / "index.db"
-    pdb.build(db_path, [tmp_path / "sessions"])
+    pbuild.build(db_path, [tmp_path / "sessions"])
     conn = sqlite3.connect(db_path)
     assert conn.execute(
         "SELECT is_error FROM tool_results WHERE tool_use_id = 'c_ctrl_c'"
@@ -590,7 +590,7 @@ def test_lines_cut_from_the_middle_of_a_rollout_are_kept_once(tmp_path):
     lines = SESSION_FILE.read_bytes().splitlines(keepends=True)
     path.write_bytes(b"".join(lines))
     db_path = tmp_path / "index.db"
-    pdb.build(db_path, [sessions])
+    pbuild.build(db_path, [sessions])
 
     def state():
         conn = sqlite3.connect(db_path)
@@ -607,7 +607,7 @@ def test_lines_cut_from_the_middle_of_a_rollout_are_kept_once(tmp_path):
     before = state()
     assert RENAMING in [text for _, _, text in before[0]]
     path.write_bytes(b"".join(lines[:10] + lines[14:]))
-    stats = pdb.build(db_path, [sessions])
+    stats = pbuild.build(db_path, [sessions])
     assert stats.rows_kept > 0 and stats.duplicates == 0
     after = state()
     assert after[:3] == before[:3]
@@ -622,7 +622,7 @@ def test_lines_cut_from_the_middle_of_a_rollout_are_kept_once(tmp_path):
     texts = [m["text"] for m in page["messages"] if m["text"]]
     assert len(texts) == len(set(texts)) == len(before[0])
     for force in (False, True, False):
-        again = pdb.build(db_path, [sessions], force=force)
+        again = pbuild.build(db_path, [sessions], force=force)
         assert (again.rows_kept, again.duplicates) == (0, 0)
         assert state() == after
 
@@ -851,27 +851,27 @@ def test_a_text_a_rollout_repeats_is_kept_as_often_as_it_was_cut(tmp_path, cut):
     path = sessions / SESSION_FILE.relative_to(SESSIONS)
     lines = repeating_rollout(path)
     db_path = tmp_path / "index.db"
-    pdb.build(db_path, [sessions])
+    pbuild.build(db_path, [sessions])
 
     before = message_texts(db_path)
     assert before.count("continue") == 9 and before.count("Done.") == 5
     left = lines[:11] if cut != "the middle" else lines[:7] + lines[13:]
     path.write_bytes(b"".join(left))
-    stats = pdb.build(db_path, [sessions])
+    stats = pbuild.build(db_path, [sessions])
     assert stats.duplicates == 0
     if cut == "the end, then grown":
         path.write_bytes(b"".join(left + lines[11:15]))  # two turns back, from a backup
-        pdb.build(db_path, [sessions])
+        pbuild.build(db_path, [sessions])
     if cut == "the end, then new turns":
         # an hour later, the same words again: new messages at the numbers the cut freed
         later = [line.replace(b'"2026-03-01T10:', b'"2026-03-01T11:') for line in lines[11:15]]
         path.write_bytes(b"".join(left + later))
-        pdb.build(db_path, [sessions])
+        pbuild.build(db_path, [sessions])
         before = sorted(before + ["continue", "Done.", "continue", "s6"])
     after = message_texts(db_path)
     assert after == before
     for force in (False, True, False):
-        again = pdb.build(db_path, [sessions], force=force)
+        again = pbuild.build(db_path, [sessions], force=force)
         assert (again.rows_kept, again.duplicates) == (0, 0)
         assert message_texts(db_path) == after
 
@@ -888,18 +888,18 @@ def test_a_cut_rollout_keeps_each_message_once_when_redaction_is_turned_off_and_
     lines[3] = lines[3].replace(b'"continue"', b'"' + secret + b'"')
     path.write_bytes(b"".join(lines))
     db_path = tmp_path / "index.db"
-    pdb.build(db_path, [sessions])
+    pbuild.build(db_path, [sessions])
     path.write_bytes(b"".join(lines[:11]))
-    pdb.build(db_path, [sessions])
+    pbuild.build(db_path, [sessions])
 
     cut = message_texts(db_path)
     assert len(cut) == 20 and "use token [REDACTED:gitlab-token] now" in cut
-    stats = pdb.build(db_path, [sessions], redact=False)
+    stats = pbuild.build(db_path, [sessions], redact=False)
     assert stats.redact_changed and stats.rows_kept == 0
     shown = secret.decode().split()[2]
     shown_cut = sorted(t.replace("[REDACTED:gitlab-token]", shown) for t in cut)
     assert message_texts(db_path) == shown_cut
-    stats = pdb.build(db_path, [sessions], redact=True)
+    stats = pbuild.build(db_path, [sessions], redact=True)
     assert stats.redact_changed and stats.rows_kept == 0
     assert message_texts(db_path) == cut
 
@@ -946,7 +946,7 @@ def test_a_rollout_of_codex_before_its_payload_lines_is_read(tmp_path):
     assert stamps == sorted(stamps) and stamps[0] == "2025-08-30T12:02:18.165Z"
     assert ("git_branch", "main") in [(m.key, m.value) for m in batch.meta]
     db_path = tmp_path / "index.db"
-    stats = pdb.build(db_path, [tmp_path / "sessions"])
+    stats = pbuild.build(db_path, [tmp_path / "sessions"])
     assert (stats.skipped_lines, stats.failed_tool_results) == (0, 1)
     conn = sqlite3.connect(db_path)
     fixed = conn.execute(
@@ -977,7 +977,7 @@ def test_a_session_begun_in_the_ide_is_titled_with_its_request(tmp_path):
     rollout.parent.mkdir(parents=True)
     rollout.write_bytes(b"".join(msgspec.json.encode(row) + b"\n" for row in rows))
     db_path = tmp_path / "index.db"
-    pdb.build(db_path, [tmp_path / "sessions"])
+    pbuild.build(db_path, [tmp_path / "sessions"])
     conn = sqlite3.connect(db_path)
     [(title,)] = conn.execute("SELECT title FROM sessions WHERE session_id = ?", [sid])
     assert title == "fix the lint error\n\nsrc/config/hono.ts:4:33 noBannedTypes"
@@ -989,7 +989,7 @@ def test_a_session_begun_in_the_ide_is_titled_with_its_request(tmp_path):
     conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm017_typed_titles'")
     conn.commit()
     conn.close()
-    assert pdb.build(db_path, [tmp_path / "sessions"]).files_read == 1
+    assert pbuild.build(db_path, [tmp_path / "sessions"]).files_read == 1
     with sqlite3.connect(db_path) as conn:
         [(title,)] = conn.execute("SELECT title FROM sessions WHERE session_id = ?", [sid])
     assert title == "fix the lint error\n\nsrc/config/hono.ts:4:33 noBannedTypes"

@@ -37,7 +37,7 @@ from mock_api import MockAPI, event_stream
 from npm_clients import assert_indexed_whole, client
 from test_codex_e2e import codex_executable
 
-from pastfix import db as pdb
+from pastfix import build as pbuild
 from pastfix.cli import cli
 
 pytestmark = pytest.mark.slow
@@ -299,7 +299,7 @@ def codex_index(tmp_path_factory):
     (home / ".codex").mkdir()
     runs = {s.name: run_scenario(codex, home, s) for s in SCENARIOS}
     db = home / "index.db"
-    pdb.build(db, [home / ".codex" / "sessions"])
+    pbuild.build(db, [home / ".codex" / "sessions"])
     return db, runs
 
 

@@ -12,8 +12,10 @@ import pytest
 from conftest import FIXTURES, REAL_CORPUS, ROOT, build_index
 from jsonl import failing_session, prompt, result, say, tool_use, write_jsonl
 
+from pastfix import build as pbuild
 from pastfix import db as pdb
 from pastfix import forget, queries, signatures, transcripts
+from pastfix import shard as pshard
 
 SID = "11111111-1111-4111-8111-111111111111"
 SID2 = "22222222-2222-4222-8222-222222222222"
@@ -96,7 +98,7 @@ def projects(tmp_path):
 def processes(request, monkeypatch):
     """Fresh builds over 16 MB fork a helper; these tests run both ways on small corpora."""
     if request.param == "two processes":
-        monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+        monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
     return request.param
 
 
@@ -381,13 +383,13 @@ def _split_corpus(projects, shape):
     ],
 )
 def test_two_processes_store_the_fixes_one_would(tmp_path, projects, monkeypatch, shape):
-    """Each half computes its sessions' fixes (see db._Shard); a session or a tool_use_id
+    """Each half computes its sessions' fixes (see pastfix.shard.Shard); a session or a tool_use_id
     that both halves hold, or a row of the helper's that the copy ignored, makes the
     builder compute them again from the merged rows."""
     _split_corpus(projects, shape)
     one = tmp_path / "one.db"
     assert build_index(one, projects).processes == 1
-    monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
     two = tmp_path / "two.db"
     assert build_index(two, projects).processes == 2
     fixes = "SELECT * FROM fixes ORDER BY tool_use_id"
@@ -507,8 +509,8 @@ def test_a_line_too_long_is_skipped_and_said_once_and_the_lines_around_it_kept(
     end without being held, said as a problem with its line number, and not read again;
     the lines before and after it are indexed as if it were not there. A line over many
     chunks but under the limit is read whole."""
-    monkeypatch.setattr(pdb, "CHUNK_BYTES", 1024)
-    monkeypatch.setattr(pdb, "MAX_LINE_BYTES", 4096)
+    monkeypatch.setattr(pbuild, "CHUNK_BYTES", 1024)
+    monkeypatch.setattr(pbuild, "MAX_LINE_BYTES", 4096)
     session = [json.dumps(x) for x in failing_session(SID, 2, "ENOENT gone", "Create it")]
     long_ok = json.dumps(say("long-ok", SID, "zebracorn " * 300, "2026-01-01T09:00:00Z"))
     too_long = json.dumps(say("too-long", SID, "quagga " * 2000, "2026-01-01T09:00:01Z"))
@@ -624,8 +626,8 @@ def test_a_file_ending_in_an_endless_line_is_read_once(db_path, projects, monkey
     file, a dump: 3 GB of zeros took 228 s and 6 GB of memory, and was read again by
     every build): its lines before are kept, the endless one is said once, and the next
     build does not read it again."""
-    monkeypatch.setattr(pdb, "CHUNK_BYTES", 1024)
-    monkeypatch.setattr(pdb, "MAX_LINE_BYTES", 4096)
+    monkeypatch.setattr(pbuild, "CHUNK_BYTES", 1024)
+    monkeypatch.setattr(pbuild, "MAX_LINE_BYTES", 4096)
     session = [json.dumps(x) for x in failing_session(SID, 1, "ENOENT gone", "Create it")]
     path = projects / "-home-dev-app" / f"{SID}.jsonl"
     path.parent.mkdir(parents=True)
@@ -1003,8 +1005,8 @@ def test_a_failing_helper_process_loses_nothing(tmp_path, projects, monkeypatch)
     def broken(*args):
         raise OSError("disk on fire")
 
-    monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(pdb, "_run_shard", broken)
+    monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(pshard, "_run_shard", broken)
     db_path = tmp_path / "index.db"
     stats = build_index(db_path, projects)
     assert stats.processes == 1  # the builder did the helper's share itself
@@ -1016,10 +1018,10 @@ def test_a_builder_that_fails_leaves_no_helper_nor_side_file(tmp_path, projects,
     """A full disk under a two-process build: the error, and the space back at once (the
     helper's side file held 6.5 MB of an 8 MB tmpfs until the next build)."""
     corpus_v1(projects)
-    monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
     builder = os.getpid()
     children = []
-    real_fork, real_index, real_connect = os.fork, pdb._Builder._index_file, sqlite3.connect
+    real_fork, real_index, real_connect = os.fork, pbuild.Builder._index_file, sqlite3.connect
 
     def fork():
         pid = real_fork()
@@ -1038,7 +1040,7 @@ def test_a_builder_that_fails_leaves_no_helper_nor_side_file(tmp_path, projects,
 
     monkeypatch.setattr(os, "fork", fork)
     if when == "reading":
-        monkeypatch.setattr(pdb._Builder, "_index_file", index_file)
+        monkeypatch.setattr(pbuild.Builder, "_index_file", index_file)
     else:
         monkeypatch.setattr(pdb.sqlite3, "connect", connect)
     db_path = tmp_path / "index.db"
@@ -1057,12 +1059,12 @@ def test_a_builder_that_fails_leaves_no_helper_nor_side_file(tmp_path, projects,
 @pytest.mark.parametrize("how", ["raises", "dies"])
 def test_a_helper_that_fails_after_its_rows_loses_nothing(tmp_path, projects, monkeypatch, how):
     """The helper commits its rows, then computes its sessions and fixes while the builder
-    copies them (see db._Shard): failing there, it leaves them to the builder."""
+    copies them (see pastfix.shard.Shard): failing there, it leaves them to the builder."""
     corpus_v1(projects)
     expected = tmp_path / "expected.db"
     build_index(expected, projects)
     builder = os.getpid()
-    real = pdb.refresh_sessions
+    real = pshard.refresh_sessions
 
     def failing_in_the_helper(conn, session_ids):
         if os.getpid() != builder:
@@ -1071,8 +1073,8 @@ def test_a_helper_that_fails_after_its_rows_loses_nothing(tmp_path, projects, mo
             raise OSError("disk on fire")
         return real(conn, session_ids)
 
-    monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(pdb, "refresh_sessions", failing_in_the_helper)
+    monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(pshard, "refresh_sessions", failing_in_the_helper)
     db_path = tmp_path / "index.db"
     stats = build_index(db_path, projects)
     assert stats.processes == 2  # its rows were kept
@@ -1322,7 +1324,7 @@ def refuse_to_open(monkeypatch, path):
             raise PermissionError(13, "Permission denied", str(name))
         return real_open(name, *args, **kwargs)
 
-    monkeypatch.setattr(pdb.os, "open", failing_open)
+    monkeypatch.setattr(pbuild.os, "open", failing_open)
     return real_open
 
 
@@ -1335,7 +1337,7 @@ def test_a_failed_read_changes_nothing_and_the_next_build_converges(db_path, pro
     stats = build_index(db_path, projects)
     assert stats.problem_examples == [f"{path}: cannot read: Permission denied"]
     assert query(db_path, "SELECT count(*) FROM messages") == before
-    monkeypatch.setattr(pdb.os, "open", real_open)
+    monkeypatch.setattr(pbuild.os, "open", real_open)
     build_index(db_path, projects)
     clean = db_path.with_name("clean.db")
     build_index(clean, projects)
@@ -1359,7 +1361,7 @@ def test_a_forced_build_keeps_the_rows_of_a_file_it_cannot_open(db_path, project
     assert {k: v for k, v in after.items() if k != "problems"} == {
         k: v for k, v in before.items() if k != "problems"
     }
-    monkeypatch.setattr(pdb.os, "open", real_open)
+    monkeypatch.setattr(pbuild.os, "open", real_open)
     build_index(db_path, projects, force=True)
     clean = db_path.with_name("clean.db")
     build_index(clean, projects)
@@ -1382,7 +1384,7 @@ def test_a_forced_build_keeps_the_rows_of_a_file_whose_read_fails_halfway(
     build_index(db_path, projects)
     before = snapshot(db_path)
     if how == "read":
-        real_open = pdb._open_regular
+        real_open = pbuild._open_regular
 
         class Failing:
             def __init__(self, f):
@@ -1404,7 +1406,7 @@ def test_a_forced_build_keeps_the_rows_of_a_file_whose_read_fails_halfway(
             f = real_open(name)
             return Failing(f) if str(name) == str(path) else f
 
-        monkeypatch.setattr(pdb, "_open_regular", failing_open)
+        monkeypatch.setattr(pbuild, "_open_regular", failing_open)
     else:
         real_parse = transcripts.parse_lines
 
@@ -1447,7 +1449,7 @@ def test_a_file_changed_after_a_forced_build_planned_keeps_its_rows(
     write_jsonl(live, failing_session("live", 2, "EBUSY: busy", "Wait"))
     build_index(db_path, projects)
     before = snapshot(db_path)
-    real_plan = pdb._Builder._plan
+    real_plan = pbuild.Builder._plan
     changed = []
 
     def plan_then_change(self):
@@ -1466,7 +1468,7 @@ def test_a_file_changed_after_a_forced_build_planned_keeps_its_rows(
         write_jsonl(live, [say("late", "live", "one more line", "2026-01-02T00:00:00Z")], "a")
         return planned
 
-    monkeypatch.setattr(pdb._Builder, "_plan", plan_then_change)
+    monkeypatch.setattr(pbuild.Builder, "_plan", plan_then_change)
     stats = build_index(db_path, projects, force=True)
     told = f"{grown}: cannot read: changed since the build planned; its rows are kept"
     empty = [f"{grown}: empty file"] if change == "truncated" else []
@@ -1514,7 +1516,7 @@ def test_an_in_place_rewrite_of_the_last_line_is_not_taken_for_an_append(db_path
     last = result("last", SID, "tlast", "EPIPE: broken", "2026-01-02T00:00:00Z", True)
     lines[-1] = json.dumps(last)
     path.write_text("".join(lines) + "\n")
-    assert path.stat().st_size > pdb.HEAD_BYTES
+    assert path.stat().st_size > pbuild.HEAD_BYTES
     build_index(db_path, projects)
     assert error_hits(db_path, "EPIPE") == [(SID, "tlast")]
     inode = path.stat().st_ino
@@ -1539,7 +1541,7 @@ def test_a_rewrite_in_the_middle_plus_an_append_is_not_taken_for_an_append(db_pa
     lines[middle] = lines[middle].replace('"is_error": true', '"is_error":false')
     text = "".join(lines)
     assert len(text) == path.stat().st_size
-    assert pdb.HEAD_BYTES < text.index('"is_error":false') < len(text) - pdb.TAIL_BYTES
+    assert pbuild.HEAD_BYTES < text.index('"is_error":false') < len(text) - pbuild.TAIL_BYTES
     inode = path.stat().st_ino
     with open(path, "r+") as f:  # in place: same inode, head and tail
         f.write(text)
@@ -1586,7 +1588,7 @@ def test_a_file_turned_into_a_fifo_after_planning_does_not_hang(db_path, project
             os.mkfifo(path)
         return st
 
-    monkeypatch.setattr(pdb.os, "stat", stat_then_swap)
+    monkeypatch.setattr(pbuild.os, "stat", stat_then_swap)
     stats = build_index(db_path, projects)
     assert stats.problem_examples == [f"{path}: cannot read: not a regular file"]
 
@@ -1647,22 +1649,22 @@ def test_two_incremental_builds_at_once_do_not_read_a_file_twice(db_path, projec
     build_index(db_path, projects)
     write_jsonl(path, [say("late", SID, "one more line", "2026-01-02T00:00:00Z")], "a")
     write_jsonl(path, ["{not json"], "a")
-    real_plan = pdb._Builder._plan
-    other: list[pdb.BuildStats] = []
+    real_plan = pbuild.Builder._plan
+    other: list[pbuild.BuildStats] = []
 
     def plan_then_let_another_build_run(self):
         plans = real_plan(self)
         if not other:  # the other build plans and writes while this one waits
-            other.append(pdb.BuildStats())
+            other.append(pbuild.BuildStats())
             other[0] = build_index(db_path, projects)
         return plans
 
-    monkeypatch.setattr(pdb._Builder, "_plan", plan_then_let_another_build_run)
+    monkeypatch.setattr(pbuild.Builder, "_plan", plan_then_let_another_build_run)
     stats = build_index(db_path, projects)
     assert other[0].files_read == 1
     assert stats.files_read == 0
     clean = db_path.with_name("clean.db")
-    monkeypatch.setattr(pdb._Builder, "_plan", real_plan)
+    monkeypatch.setattr(pbuild.Builder, "_plan", real_plan)
     build_index(clean, projects)
     assert snapshot(db_path) == snapshot(clean)
 
@@ -1780,8 +1782,8 @@ def test_a_session_spread_over_many_changed_files_is_refreshed_once_per_commit(
     for i, path in enumerate(files):
         write_jsonl(path, [say(f"s{i}", SID, "y", "2026-01-01T00:01Z")], "a")
     calls = []
-    real = pdb.refresh_sessions
-    monkeypatch.setattr(pdb, "refresh_sessions", lambda *a: calls.append(1) or real(*a))
+    real = pbuild.refresh_sessions
+    monkeypatch.setattr(pbuild, "refresh_sessions", lambda *a: calls.append(1) or real(*a))
     assert build_index(db_path, projects).files_read == 60
     assert len(calls) <= 2
 
@@ -1899,8 +1901,8 @@ def test_a_build_with_nothing_to_read_does_not_load_the_redaction_rules(db_path,
     small_session(projects)
     build_index(db_path, projects)
     script = (
-        "import sys; from pathlib import Path; from pastfix import db;"
-        f" db.build(Path({str(db_path)!r}), [Path({str(projects)!r})]);"
+        "import sys; from pathlib import Path; from pastfix import build;"
+        f" build.build(Path({str(db_path)!r}), [Path({str(projects)!r})]);"
         " print('pastfix.redact' in sys.modules)"
     )
     unchanged = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
@@ -1953,9 +1955,9 @@ def test_two_builds_at_once_both_succeed(tmp_path, projects, kinds):
 def test_a_build_waits_for_another_and_says_so(db_path, projects):
     small_session(projects)
     build_index(db_path, projects)
-    with pdb.build_lock(db_path):
+    with pbuild.build_lock(db_path):
         proc = start_build(db_path, projects, "--force")
-        time.sleep(pdb.WAIT_NOTICE_SECONDS + 1.5)
+        time.sleep(pbuild.WAIT_NOTICE_SECONDS + 1.5)
         assert proc.poll() is None  # still waiting
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
@@ -1967,14 +1969,14 @@ def test_a_build_told_not_to_wait_gives_up_at_once(db_path, projects):
     import fcntl
 
     small_session(projects)
-    with open(pdb.lock_path(db_path), "w") as other:  # as another process's build holds it
+    with open(pbuild.lock_path(db_path), "w") as other:  # as another process's build holds it
         fcntl.flock(other, fcntl.LOCK_EX)
         started = time.perf_counter()
-        with pytest.raises(pdb.BuildBusy, match="another build of .* is running"):
+        with pytest.raises(pbuild.BuildBusy, match="another build of .* is running"):
             build_index(db_path, projects, wait=False)
         assert time.perf_counter() - started < 1
         fcntl.flock(other, fcntl.LOCK_UN)
-    with pdb.build_lock(db_path, wait=False):
+    with pbuild.build_lock(db_path, wait=False):
         # A build inside its own thread's lock goes on (the hook's refresh takes it first).
         assert build_index(db_path, projects, wait=False).files_read == 1
     assert build_index(db_path, projects, wait=False).files_read == 0
@@ -2245,10 +2247,10 @@ def test_a_session_begun_by_a_slash_command_or_in_the_ide_is_titled_as_typed(tmp
 def test_two_processes_store_what_one_would_for_every_agent(tmp_path, monkeypatch):
     """The whole real corpus, five agents: whole files (Gemini's JSON, opencode's message
     units and database, Copilot's workspace.yaml) split across the halves too."""
-    monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 10**12)
+    monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 10**12)
     one = tmp_path / "one.db"
     assert build_index(one, REAL_CORPUS).processes == 1
-    monkeypatch.setattr(pdb, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
     two = tmp_path / "two.db"
     assert build_index(two, REAL_CORPUS).processes == 2
     expected = snapshot(one)
@@ -2265,11 +2267,12 @@ def test_two_processes_store_what_one_would_for_every_agent(tmp_path, monkeypatc
 
 
 def test_the_helpers_channel_carries_a_message_larger_than_the_pipe_whole():
-    """The helper's messages to the builder (db._Channel): one larger than a pipe's buffer
-    (its rows message lists its problems) arrives whole and in turn, and once the helper's
-    end is closed the builder is told (EOFError, as multiprocessing's Pipe said)."""
+    """The helper's messages to the builder (pastfix.shard._Channel): one larger than a
+    pipe's buffer (its rows message lists its problems) arrives whole and in turn, and once
+    the helper's end is closed the builder is told (EOFError, as multiprocessing's Pipe
+    said)."""
     read_end, write_end = os.pipe()
-    ours, theirs = pdb._Channel(read_end), pdb._Channel(write_end)
+    ours, theirs = pshard._Channel(read_end), pshard._Channel(write_end)
     problems = [[f"/p/{i}.jsonl", "cannot read: Permission denied"] for i in range(5000)]
     pid = os.fork()
     if pid == 0:
@@ -2298,16 +2301,16 @@ def test_the_helpers_channel_carries_a_message_larger_than_the_pipe_whole():
 
 def test_the_prefix_crc_is_zlibs_with_or_without_isal(monkeypatch):
     """A grown file's stored prefix_crc must match whichever install reads it next: ISA-L's
-    CRC-32 (db._crc32) is zlib's, chained over slices as a build reads them, and zlib's is
-    the one used where isal is not installed."""
+    CRC-32 (pastfix.build._crc32) is zlib's, chained over slices as a build reads them, and
+    zlib's is the one used where isal is not installed."""
     import zlib
 
     data = os.urandom(3 * 1024 * 1024 + 17)
-    crc = pdb._crc32()
+    crc = pbuild._crc32()
     assert crc(memoryview(data)[1000:], crc(data[:1000], 0)) == zlib.crc32(data)
     monkeypatch.setitem(sys.modules, "isal", None)  # its import fails
-    pdb._crc32.cache_clear()
+    pbuild._crc32.cache_clear()
     try:
-        assert pdb._crc32() is zlib.crc32
+        assert pbuild._crc32() is zlib.crc32
     finally:
-        pdb._crc32.cache_clear()
+        pbuild._crc32.cache_clear()

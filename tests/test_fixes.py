@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pastfix import build as pbuild
 from pastfix import db, fixes, signatures
 
 _ids = itertools.count(1)
@@ -438,7 +439,7 @@ def real_quality(tmp_path_factory):
     import fix_quality
 
     path = tmp_path_factory.mktemp("quality") / "index.db"
-    db.build(path, [REAL])
+    pbuild.build(path, [REAL])
     conn = sqlite3.connect(path)
     try:
         return fix_quality.measure(fix_quality.read_labels(LABELS), fix_quality.cards(conn))
@@ -575,7 +576,7 @@ def test_each_failure_of_gemini_and_copilot_has_one_label_naming_real_calls(tmp_
     if not OTHER_AGENTS.is_dir():
         pytest.skip(f"{OTHER_AGENTS} not found: the real corpus lives in ../shared beside the repo")
     path = tmp_path / "index.db"
-    db.build(path, [OTHER_AGENTS])
+    pbuild.build(path, [OTHER_AGENTS])
     conn = sqlite3.connect(path)
     try:
         failed = conn.execute(
@@ -1039,7 +1040,7 @@ def test_a_codex_command_still_running_confirms_nothing(tmp_path):
             ("c6", "output", "Process exited with code 0\nOutput:\nbuilt in 2.1s\n"),
         ],
     )
-    db.build(tmp_path / "index.db", [tmp_path / "sessions"])
+    pbuild.build(tmp_path / "index.db", [tmp_path / "sessions"])
     conn = sqlite3.connect(tmp_path / "index.db")
     kinds = dict(conn.execute("SELECT tool_use_id, kind FROM tool_results WHERE is_error = 0"))
     assert kinds == {"c2": "running", "c4": None, "c5": "running", "c6": None}

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
 from jsonl import prompt, result, say, tool_use, write_jsonl
 
-from pastfix import db as pdb
+from pastfix import build as pbuild
 from pastfix import hook, install, queries
 from pastfix.cli import cli
 
@@ -414,8 +414,8 @@ def test_the_click_command_gives_the_same_answer(index):
 def test_the_hook_imports_neither_click_nor_the_build():
     code = (
         "import sys, pastfix.entry, pastfix.hook;"
-        "print(sorted(m for m in ('click', 'sqlite_utils', 'pastfix.db', 'msgspec')"
-        " if m in sys.modules))"
+        "print(sorted(m for m in ('click', 'sqlite_utils', 'pastfix.db', 'pastfix.build',"
+        " 'msgspec') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "[]", done.stderr
@@ -743,7 +743,7 @@ def test_refresh_behind_a_running_build_answers_from_the_index_as_it_is(index, t
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # what a running build holds, with its lock
     try:
-        with pdb.build_lock(db):
+        with pbuild.build_lock(db):
             stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=7)))
             env = {**os.environ, "HOME": str(home)}
             done, seconds = timed_hook(["--db", str(db), "--refresh"], stdin, env)

@@ -6,6 +6,7 @@ import pytest
 from jsonl import prompt, result, tool_use, write_jsonl
 from sqlite_utils import Database
 
+from pastfix import build as pbuild
 from pastfix import db as pdb
 from pastfix.migrations import migrations
 from pastfix.records import TABLES
@@ -188,12 +189,12 @@ def test_upgrade_to_redactions_rebuilds_an_unredacted_index(tmp_path):
     key = "glpat-Xy7Zq2Wv9Ut4Rs1Pq8No"
     write_jsonl(projects / "p" / "s1.jsonl", [prompt("u1", "s1", f"key {key}", "2026-01-01")])
     path = tmp_path / "index.db"
-    pdb.build(path, [projects], redact=False)
+    pbuild.build(path, [projects], redact=False)
     conn = sqlite3.connect(path)
     conn.execute("DELETE FROM _build_state WHERE name = 'redact'")
     conn.commit()
     conn.close()
-    stats = pdb.build(path, [projects])
+    stats = pbuild.build(path, [projects])
     assert (stats.mode, stats.redact_changed, stats.redactions) == ("forced", True, 1)
     text = sqlite3.connect(path).execute("SELECT text FROM messages").fetchall()
     assert text == [("key [REDACTED:gitlab-token]",)]
@@ -203,7 +204,7 @@ def test_upgrade_to_session_agent_marks_every_indexed_session_claude(tmp_path):
     projects = tmp_path / "projects"
     write_jsonl(projects / "p" / "s1.jsonl", [prompt("u1", "s1", "hello", "2026-01-01")])
     path = tmp_path / "index.db"
-    pdb.build(path, [projects])
+    pbuild.build(path, [projects])
     conn = sqlite3.connect(path)
     undo_archive(conn)
     conn.execute("ALTER TABLE sessions DROP COLUMN agent")
@@ -229,7 +230,7 @@ def test_a_file_indexed_before_prefix_crc_is_reread_whole_when_it_grows(tmp_path
     session = projects / "p" / "s1.jsonl"
     write_jsonl(session, [prompt("u1", "s1", "hello", "2026-01-01")])
     path = tmp_path / "index.db"
-    pdb.build(path, [projects])
+    pbuild.build(path, [projects])
     conn = sqlite3.connect(path)
     undo_archive(conn)
     conn.execute("ALTER TABLE source_files DROP COLUMN prefix_crc")
@@ -239,7 +240,7 @@ def test_a_file_indexed_before_prefix_crc_is_reread_whole_when_it_grows(tmp_path
     conn.commit()
     conn.close()
     write_jsonl(session, [prompt("u2", "s1", "again", "2026-01-02")], "a")
-    stats = pdb.build(path, [projects])
+    stats = pbuild.build(path, [projects])
     assert (stats.files_read, stats.new_lines) == (1, 2)  # read whole, not from the offset
     conn = sqlite3.connect(path)
     crc = conn.execute("SELECT prefix_crc FROM source_files").fetchone()[0]
@@ -267,7 +268,7 @@ def test_an_index_from_before_fixes_gets_them_at_its_next_build_without_reading_
         ],
     )
     path = tmp_path / "index.db"
-    pdb.build(path, [projects])
+    pbuild.build(path, [projects])
     conn = sqlite3.connect(path)
     undo_archive(conn)
     conn.execute("DROP TABLE fixes")
@@ -276,7 +277,7 @@ def test_an_index_from_before_fixes_gets_them_at_its_next_build_without_reading_
     conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm010_fixes'")
     conn.commit()
     conn.close()
-    stats = pdb.build(path, [projects])
+    stats = pbuild.build(path, [projects])
     assert stats.files_read == 0
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT tool_use_id, outcome, confirmed_by FROM fixes").fetchall() == [
@@ -298,7 +299,7 @@ def test_an_index_from_before_persisted_outputs_rereads_transcripts_with_markers
     projects = tmp_path / "projects"
     shutil.copytree(FIXTURES / "persisted", projects)
     path = tmp_path / "index.db"
-    pdb.build(path, [projects])
+    pbuild.build(path, [projects])
     conn = sqlite3.connect(path)
     # What an older pastfix stored: the marker, not the file's text.
     conn.execute(
@@ -309,7 +310,7 @@ def test_an_index_from_before_persisted_outputs_rereads_transcripts_with_markers
     _undo_m011(conn)
     conn.commit()
     conn.close()
-    stats = pdb.build(path, [projects])
+    stats = pbuild.build(path, [projects])
     assert stats.files_read == 1  # the transcript with the marker, not its subagent's
     conn = sqlite3.connect(path)
     [(content,)] = conn.execute(
@@ -324,13 +325,13 @@ def test_upgrade_to_the_archive_keeps_every_session_and_archives_what_is_gone(tm
     kept = write_jsonl(projects / "p" / "s1.jsonl", [prompt("u1", "s1", "hello", "2026-01-01")])
     gone = write_jsonl(projects / "p" / "s2.jsonl", [prompt("u2", "s2", "bye", "2026-01-02")])
     path = tmp_path / "index.db"
-    pdb.build(path, [projects])
+    pbuild.build(path, [projects])
     conn = sqlite3.connect(path)
     undo_archive(conn)
     conn.commit()
     conn.close()
     gone.unlink()
-    stats = pdb.build(path, [projects])
+    stats = pbuild.build(path, [projects])
     assert (stats.files_read, stats.files_missing, stats.sessions_without_transcript) == (0, 1, 1)
     conn = sqlite3.connect(path)
     rows = conn.execute(
@@ -435,7 +436,7 @@ def test_an_index_from_before_the_codex_reread_reads_every_rollout_again(tmp_pat
     projects = tmp_path / "projects"
     write_jsonl(projects / "p" / "s1.jsonl", [prompt("u1", "s1", "hello", "2026-01-01")])
     path = tmp_path / "index.db"
-    pdb.build(path, [sessions, projects])
+    pbuild.build(path, [sessions, projects])
     conn = sqlite3.connect(path)
     failed = conn.execute("SELECT count(*) FROM tool_results WHERE is_error = 1").fetchone()[0]
     assert failed > 0
@@ -444,7 +445,7 @@ def test_an_index_from_before_the_codex_reread_reads_every_rollout_again(tmp_pat
     conn.execute("DELETE FROM _sqlite_migrations WHERE name >= ?", [since])
     conn.commit()
     conn.close()
-    stats = pdb.build(path, [sessions, projects])
+    stats = pbuild.build(path, [sessions, projects])
     rollouts = len(list(sessions.rglob("*.jsonl")))
     assert stats.files_read == rollouts
     conn = sqlite3.connect(path)
@@ -453,7 +454,7 @@ def test_an_index_from_before_the_codex_reread_reads_every_rollout_again(tmp_pat
     )
     assert conn.execute("SELECT count(*) FROM source_files WHERE size < 0").fetchone()[0] == 0
     conn.close()
-    assert pdb.build(path, [sessions, projects]).files_read == 0
+    assert pbuild.build(path, [sessions, projects]).files_read == 0
 
 
 def test_an_index_from_before_agent_messages_reads_every_rollout_again(tmp_path):
@@ -469,7 +470,7 @@ def test_an_index_from_before_agent_messages_reads_every_rollout_again(tmp_path)
     rollout = sessions / f"rollout-2026-12-01T18-40-00-{SESSION}.jsonl"
     rollout.write_text("".join(line + "\n" for line in [meta, *AGENT_MESSAGES]))
     path = tmp_path / "index.db"
-    pdb.build(path, [sessions])
+    pbuild.build(path, [sessions])
     conn = sqlite3.connect(path)
     query = "SELECT count(*) FROM messages WHERE kind = 'agent_message'"
     assert conn.execute(query).fetchone()[0] == 4
@@ -478,11 +479,11 @@ def test_an_index_from_before_agent_messages_reads_every_rollout_again(tmp_path)
     conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm015_codex_agent_messages'")
     conn.commit()
     conn.close()
-    assert pdb.build(path, [sessions]).files_read == 1
+    assert pbuild.build(path, [sessions]).files_read == 1
     conn = sqlite3.connect(path)
     assert conn.execute(query).fetchone()[0] == 4
     conn.close()
-    assert pdb.build(path, [sessions]).files_read == 0
+    assert pbuild.build(path, [sessions]).files_read == 0
 
 
 def test_an_index_from_a_newer_pastfix_is_read_but_not_written(tmp_path):
@@ -502,7 +503,7 @@ def test_an_index_from_a_newer_pastfix_is_read_but_not_written(tmp_path):
         ],
     )
     db_path = tmp_path / "index.db"
-    pdb.build(db_path, [projects])
+    pbuild.build(db_path, [projects])
     conn = sqlite3.connect(db_path)
     conn.execute(
         "INSERT INTO _sqlite_migrations (migration_set, name, applied_at)"
@@ -544,7 +545,7 @@ def test_the_interrupted_marker_is_no_title_built_or_migrated(tmp_path):
         ],
     )
     path = tmp_path / "index.db"
-    pdb.build(path, [projects])
+    pbuild.build(path, [projects])
 
     def title():
         with sqlite3.connect(path) as conn:
@@ -556,7 +557,7 @@ def test_the_interrupted_marker_is_no_title_built_or_migrated(tmp_path):
     conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm016_codex_running'")
     conn.commit()
     conn.close()
-    stats = pdb.build(path, [projects])
+    stats = pbuild.build(path, [projects])
     assert stats.files_read == 0  # nothing read again: the migration gave the title
     assert title() == "use Fish, not zsh"
 
@@ -587,7 +588,7 @@ def test_a_tools_boilerplate_is_no_title_built_or_migrated(tmp_path, typed, titl
         ],
     )
     path = tmp_path / "index.db"
-    pdb.build(path, [projects])
+    pbuild.build(path, [projects])
 
     def stored():
         with sqlite3.connect(path) as conn:
@@ -599,7 +600,7 @@ def test_a_tools_boilerplate_is_no_title_built_or_migrated(tmp_path, typed, titl
     conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm017_typed_titles'")
     conn.commit()
     conn.close()
-    stats = pdb.build(path, [projects])
+    stats = pbuild.build(path, [projects])
     assert stats.files_read == 0  # nothing read again: the migration gave the title
     assert stored() == title
 
@@ -614,6 +615,6 @@ def test_a_session_of_boilerplate_alone_keeps_its_first_prompt_as_title(tmp_path
         projects / "-w-app" / f"{sid}.jsonl", [prompt("u1", sid, typed, "2026-01-01T00:00:00Z")]
     )
     path = tmp_path / "index.db"
-    pdb.build(path, [projects])
+    pbuild.build(path, [projects])
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT title FROM sessions").fetchone()[0] == typed

@@ -9,6 +9,7 @@ from datasette.app import Datasette
 from jsonl import prompt, result, say, tool_use, write_jsonl
 from test_queries import HOSTILE as QUERY_HOSTILE
 
+from pastfix import build as pbuild
 from pastfix import cli, queries
 from pastfix import db as pdb
 
@@ -158,7 +159,7 @@ def test_a_build_that_fails_after_changing_the_tokenizer_leaves_both_indexes_ful
     def full(*args):
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(pdb._Builder, "run", full)
+    monkeypatch.setattr(pbuild.Builder, "run", full)
     with pytest.raises(pdb.BuildError, match="disk is full"):
         build_index(db_path, projects, tokenizer="trigram", force=force)
     monkeypatch.undo()

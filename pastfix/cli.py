@@ -10,7 +10,7 @@ from typing import Any
 import click
 import msgspec
 
-from pastfix import agents, paths, transcripts
+from pastfix import agents, cards, paths, transcripts
 from pastfix import build as pbuild
 from pastfix import db as pdb
 
@@ -449,7 +449,7 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
         bold = (click.style("", bold=True, reset=False), click.style("", reset=True))
         click.echo(
             "\n\n".join(
-                queries.format_hit(i, row, bold, error, substrings) for i, row in enumerate(rows, 1)
+                cards.format_hit(i, row, bold, error, substrings) for i, row in enumerate(rows, 1)
             )
         )
 

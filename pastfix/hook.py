@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pastfix import paths, queries, signatures
+from pastfix import cards, paths, queries, signatures
 
 EVENT = "PostToolUseFailure"
 # Codex's event, after every call, failed or not.
@@ -143,17 +143,17 @@ def _fix(row: dict[str, Any]) -> list[str]:
     """What fixed a past failure, in a few short lines: the remedy, then its confirmation."""
     lines = []
     if row["fixed_at"]:
-        for step in queries.remedy_steps(row)[:3]:
+        for step in cards.remedy_steps(row)[:3]:
             if step["edits"]:
-                path = queries.in_project(step["path"], row["project"])
+                path = cards.in_project(step["path"], row["project"])
                 lines.append(f"  fix: edited {path}" if path else "  fix: applied a patch")
-                diff = [line for edit in step["edits"] for line in queries.edit_lines(edit)]
+                diff = [line for edit in step["edits"] for line in cards.edit_lines(edit)]
                 lines += [f"    {sign} {queries.one_line(text, 120)}" for sign, text in diff[:2]]
             else:
                 change = f" (changed: {step['change']})" if step["change"] else ""
                 target = queries.one_line(step["target"], 160)
                 lines.append(f"  fix: {step['tool']} `{target}`{change}")
-        steps = queries.remedy_steps(row)
+        steps = cards.remedy_steps(row)
         if steps and steps[-1]["confirms"]:
             worked_around = row["outcome"] == "worked around"
             lines.append(f"  {'worked around:' if worked_around else 'and'} that call succeeded")
@@ -162,7 +162,7 @@ def _fix(row: dict[str, Any]) -> list[str]:
             target = queries.one_line(row["fix_target"], 160)
             lines.append(f"  {how} {row['tool']} `{target}` succeeded")
     else:
-        why = queries.NOT_FIXED_WHY.get(row["outcome"], queries.NOT_FIXED_WHY["not fixed"])
+        why = cards.NOT_FIXED_WHY.get(row["outcome"], cards.NOT_FIXED_WHY["not fixed"])
         lines.append(f"  not fixed there: {why}")
     if row["next_text"]:
         lines.append(f"  the assistant said next: {queries.one_line(row['next_text'], 200)}")

@@ -27,7 +27,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, jsonrpc_message_adapter
 
-from pastfix import agents, queries
+from pastfix import agents, cards, queries
 
 # Characters of one text value shown in the compact text.
 TEXT_VALUE_CHARS = 300
@@ -86,16 +86,16 @@ def _cut(value: Any, chars: int | str) -> Any:
 
 
 def agent_remedy(row: dict[str, Any]) -> list[dict[str, Any]]:
-    """A find_past_fix row's remedy for an agent: queries.remedy_steps(), each step with
+    """A find_past_fix row's remedy for an agent: cards.remedy_steps(), each step with
     the lines its edits take out and put in, paths relative to the project."""
     steps = []
-    for step in queries.remedy_steps(row):
+    for step in cards.remedy_steps(row):
         entry: dict[str, Any] = {
             "tool": step["tool"],
-            "target": queries.in_project(step["path"] or step["target"], row["project"]),
+            "target": cards.in_project(step["path"] or step["target"], row["project"]),
             "change": step["change"],
         }
-        lines = [line for edit in step["edits"] for line in queries.edit_lines(edit)]
+        lines = [line for edit in step["edits"] for line in cards.edit_lines(edit)]
         for sign, key in (("-", "old"), ("+", "new")):
             entry[key] = " / ".join(text for s, text in lines if s == sign)
         steps.append(entry)
@@ -109,7 +109,7 @@ def lean_row(name: str, row: dict[str, Any]) -> dict[str, Any]:
         row = {
             **row,
             "remedy": agent_remedy(row),
-            "files_edited_after": [queries.in_project(p, row["project"]) for p in edited],
+            "files_edited_after": [cards.in_project(p, row["project"]) for p in edited],
         }
     lean = {}
     for column, (_, chars) in agent_columns(name).items():

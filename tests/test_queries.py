@@ -20,7 +20,7 @@ from conftest import REAL_PROJECTS, build_index, needs_real_corpus
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pastfix import LATEST_MIGRATION, queries, signatures
+from pastfix import LATEST_MIGRATION, cards, queries, signatures
 from pastfix import db as pdb
 from pastfix.cli import cli
 
@@ -1752,7 +1752,7 @@ def test_format_hit():
         "fixed_at": None,
         "outcome": "not fixed",
     }
-    assert queries.format_hit(3, row, ("*", "*"), "B") == (
+    assert cards.format_hit(3, row, ("*", "*"), "B") == (
         "3. Bash failed T in /p\n"
         "   ran:    npm run build\n"
         "   error:  a *b* c\n"
@@ -1786,7 +1786,7 @@ def test_format_hit():
         ],
         fix_calls=[{"tool": "Read", "target": "/p/x.js", "ok": False}],
     )
-    assert queries.format_hit(1, row, ("*", "*"), "b").splitlines() == [
+    assert cards.format_hit(1, row, ("*", "*"), "b").splitlines() == [
         "1. Bash failed (not read) T in /p, 4 times in this session",
         "   session: the title",
         "   ran:    npm run build",
@@ -1848,11 +1848,11 @@ def test_an_edit_shows_the_lines_it_changed_not_its_shared_start():
         "old": head + "  @default_budget 4000\nend",
         "new": head + "  @default_budget 8000\nend",
     }
-    assert queries.edit_lines(edit) == [
+    assert cards.edit_lines(edit) == [
         ("-", "  @default_budget 4000"),
         ("+", "  @default_budget 8000"),
     ]
-    card = queries.format_hit(1, fixed_row(fix_edits=[edit])).splitlines()
+    card = cards.format_hit(1, fixed_row(fix_edits=[edit])).splitlines()
     assert card[card.index("   fix:    edit a.ex") + 1 :][:2] == [
         "             - @default_budget 4000",
         "             + @default_budget 8000",
@@ -1862,7 +1862,7 @@ def test_an_edit_shows_the_lines_it_changed_not_its_shared_start():
 def test_an_edit_of_more_lines_than_shown_says_how_many_are_left_out():
     new = "\n".join(f"line {i}" for i in range(10))
     edit = {"tool": "Write", "file_path": "/p/a.ex", "tool_use_id": "t3", "old": "", "new": new}
-    card = queries.format_hit(1, fixed_row(fix_edits=[edit])).splitlines()
+    card = cards.format_hit(1, fixed_row(fix_edits=[edit])).splitlines()
     at = card.index("   fix:    edit a.ex")
     assert card[at + 1 : at + 8] == [
         *(f"             + line {i}" for i in range(queries.DIFF_SHOWN)),
@@ -1882,9 +1882,9 @@ def test_an_edit_cut_to_fix_text_chars_shows_no_change_where_it_was_cut():
         "old": ("same\nold\n" + tail)[:cut],
         "new": ("same\nnewer\n" + tail)[:cut],
     }
-    assert queries.edit_lines(edit) == [("-", "old"), ("+", "newer")]
+    assert cards.edit_lines(edit) == [("-", "old"), ("+", "newer")]
     # A new file (nothing taken out): its first lines.
-    assert queries.edit_lines({"tool": "Write", "old": "", "new": "a\n\nb"}) == [
+    assert cards.edit_lines({"tool": "Write", "old": "", "new": "a\n\nb"}) == [
         ("+", "a"),
         ("+", "b"),
     ]
@@ -1899,35 +1899,35 @@ def test_an_edit_that_adds_a_long_line_after_the_one_it_keeps_shows_that_line_cu
     cut = queries.FIX_TEXT_CHARS
     edit = {"tool": "Edit", "file_path": "/p/plan.md", "tool_use_id": "t3"}
     edit |= {"old": kept[:cut], "new": (kept + "\n" + added)[:cut]}
-    assert queries.edit_lines(edit) == [("+", (kept + "\n" + added)[:cut].split("\n")[1])]
+    assert cards.edit_lines(edit) == [("+", (kept + "\n" + added)[:cut].split("\n")[1])]
     # the find page's diff (with the line around it) is the same change
-    assert [sign for sign, _ in queries.edit_diff(edit)] == [" ", "+"]
+    assert [sign for sign, _ in cards.edit_diff(edit)] == [" ", "+"]
 
 
 def test_the_signature_is_said_only_when_the_text_differs_from_the_pasted_one():
     # Pasted as it was recorded (same_text), the signature repeated the error line:
     # 40 of 94 real cards. When the text differs, it says why the failure matched.
-    same = queries.format_hit(1, fixed_row(same_text=1, signature="boom"))
+    same = cards.format_hit(1, fixed_row(same_text=1, signature="boom"))
     assert "same error signature" not in same
-    other = queries.format_hit(1, fixed_row(same_text=0, signature="boom <n>"))
+    other = cards.format_hit(1, fixed_row(same_text=0, signature="boom <n>"))
     assert "   same error signature: boom <n>\n" in other
     # a match by words says nothing of signatures
-    words = queries.format_hit(1, fixed_row(matched="all words", same_text=0))
+    words = cards.format_hit(1, fixed_row(matched="all words", same_text=0))
     assert "same error signature" not in words
 
 
 def test_in_project_reads_windows_folders_as_windows_does():
     # Gemini CLI and Copilot CLI on Windows: the card's edits and files were shown whole.
     app = "C:\\Users\\me\\dev\\app"
-    assert queries.in_project(app + "\\src\\Header.jsx", app) == "src\\Header.jsx"
+    assert cards.in_project(app + "\\src\\Header.jsx", app) == "src\\Header.jsx"
     # either separator, any case, a folder given with its separator
-    assert queries.in_project("c:\\users\\me\\dev\\app\\src/x.jsx", app + "\\") == "src/x.jsx"
-    assert queries.in_project(app + "2\\x.jsx", app) == app + "2\\x.jsx"
-    assert queries.in_project("D:\\x.jsx", app) == "D:\\x.jsx"
+    assert cards.in_project("c:\\users\\me\\dev\\app\\src/x.jsx", app + "\\") == "src/x.jsx"
+    assert cards.in_project(app + "2\\x.jsx", app) == app + "2\\x.jsx"
+    assert cards.in_project("D:\\x.jsx", app) == "D:\\x.jsx"
     # POSIX folders as before: case counts, only / separates
-    assert queries.in_project("/p/a/b", "/p") == "a/b"
-    assert queries.in_project("/P/a", "/p") == "/P/a"
-    assert queries.in_project("/pa/b", "/p") == "/pa/b"
+    assert cards.in_project("/p/a/b", "/p") == "a/b"
+    assert cards.in_project("/P/a", "/p") == "/P/a"
+    assert cards.in_project("/pa/b", "/p") == "/pa/b"
     row = fixed_row(
         project=app,
         fix_edits=[
@@ -1940,7 +1940,7 @@ def test_in_project_reads_windows_folders_as_windows_does():
             }
         ],
     )
-    assert "   fix:    edit src\\a.ex\n" in queries.format_hit(1, row)
+    assert "   fix:    edit src\\a.ex\n" in cards.format_hit(1, row)
 
 
 def test_one_line_cuts_between_words():
@@ -1955,7 +1955,7 @@ def test_one_line_cuts_between_words():
 
 
 def test_a_session_of_no_known_folder_says_no_folder():
-    card = queries.format_hit(1, fixed_row(project=None)).splitlines()
+    card = cards.format_hit(1, fixed_row(project=None)).splitlines()
     assert card[0] == "1. Bash failed 2026-01-01 00:00 UTC"
 
 
@@ -1988,7 +1988,7 @@ def test_a_call_known_by_its_input_alone_shows_what_the_input_says(tmp_path):
     assert [(s["tool"], s["target"]) for s in row["remedy"]] == [
         (tool, "limit: 20, root: C:\\src\\app")
     ]
-    card = queries.format_hit(1, row)
+    card = cards.format_hit(1, row)
     assert "   on:     limit: 20\n" in card
     assert f"   fix:    {tool} limit: 20, root: C:\\src\\app  (changed: " in card
 
@@ -2232,13 +2232,13 @@ def test_find_past_fix_finds_a_codex_failure_and_its_fix(both_agents):
     [patch] = row["fix_edits"]
     assert (patch["tool"], patch["file_path"], patch["old"]) == ("apply_patch", "package.json", "")
     # The patch is the edit: shown as the lines it takes out and puts in.
-    assert queries.patch_lines(patch["new"]) == [
+    assert cards.patch_lines(patch["new"]) == [
         ("-", '    "tst": "jest"'),
         ("+", '    "test": "jest"'),
     ]
     assert row["files_edited_after"] == ["package.json"]
     assert row["next_text"] == "The script is misspelled as tst in package.json; renaming it."
-    text = queries.format_hit(1, row)
+    text = cards.format_hit(1, row)
     assert "shell (Codex) failed" in text
     assert '             - "tst": "jest"\n             + "test": "jest"' in text
     claude = queries.find_past_fix(both_agents, "ENOENT dist/index.js")
@@ -2311,10 +2311,10 @@ def test_a_patch_a_shell_ran_is_the_fixs_edit(tmp_path, arguments):
     [row] = queries.find_past_fix(conn, 'npm ERR! Missing script: "tests"')
     [edit] = row["fix_edits"]
     assert (edit["tool"], edit["file_path"]) == ("apply_patch", "package.json")
-    assert [queries.edit_lines(e) for e in row["fix_edits"]] == [
+    assert [cards.edit_lines(e) for e in row["fix_edits"]] == [
         [("-", '    "tst": "jest"'), ("+", '    "test": "jest"')]
     ]
-    card = queries.format_hit(1, row)
+    card = cards.format_hit(1, row)
     assert '             - "tst": "jest"\n             + "test": "jest"' in card
 
 

@@ -10,7 +10,7 @@ from jsonl import prompt, result, say, tool_use, write_jsonl
 from test_queries import HOSTILE as QUERY_HOSTILE
 
 from pastfix import build as pbuild
-from pastfix import cli, queries
+from pastfix import cards, cli, queries
 from pastfix import db as pdb
 
 # Prompts and tool errors in Chinese, Japanese and Korean (and mixed with Latin text).
@@ -331,5 +331,5 @@ def test_trigram_pastfix_find(tmp_path, db_path):
     conn = queries.connect(db_path)
     row = queries.find_past_fix(conn, "数据")[0]
     conn.close()
-    assert "无法连接到[数据]库服务器" in queries.format_hit(1, row, error="数据", substrings=True)
-    assert "[数据]" not in queries.format_hit(1, row, error="数据")
+    assert "无法连接到[数据]库服务器" in cards.format_hit(1, row, error="数据", substrings=True)
+    assert "[数据]" not in cards.format_hit(1, row, error="数据")

@@ -15,7 +15,7 @@ import markupsafe
 from datasette.utils import StartupError, tilde_decode, tilde_encode
 from datasette.utils.asgi import NotFound, Request, Response
 
-from pastfix import agents, fixes, queries
+from pastfix import agents, cards, fixes, queries
 from pastfix.plugin.indexes import is_datasette_1, is_index, serves_an_index
 
 if TYPE_CHECKING:  # datasette.app imports the plugins, so not at run time
@@ -467,12 +467,12 @@ def find_card(
     remedy = [
         {
             **step,
-            "target_head": queries.one_line(queries.in_project(step["target"], project), 300),
-            "path": queries.in_project(step["path"], project) if step["path"] else None,
+            "target_head": queries.one_line(cards.in_project(step["target"], project), 300),
+            "path": cards.in_project(step["path"], project) if step["path"] else None,
             "url": session_url(datasette, database, row["session_id"], step["tool_use_id"]),
             "diffs": [_edit_diff(edit) for edit in step["edits"]],
         }
-        for step in queries.remedy_steps(
+        for step in cards.remedy_steps(
             {
                 **row,
                 "remedy": _json_list(row.get("remedy")),
@@ -484,8 +484,8 @@ def find_card(
         **row,
         "agent_badge": agents.badge(row.get("agent")),
         "remedy_steps": remedy,
-        "not_fixed_why": queries.NOT_FIXED_WHY.get(
-            row.get("outcome") or "", queries.NOT_FIXED_WHY["not fixed"]
+        "not_fixed_why": cards.NOT_FIXED_WHY.get(
+            row.get("outcome") or "", cards.NOT_FIXED_WHY["not fixed"]
         ),
         "error_cut": (row.get("error_length") or 0) > len(row.get("error") or ""),
         "title": row["session_title"] or row["session_id"],
@@ -495,16 +495,16 @@ def find_card(
         "command_more": "\n".join(lines[COMMAND_LINES:]),
         "snippet": markupsafe.Markup(row["error_snippet_html"] or ""),
         "calls": [
-            {**call, "target": queries.in_project(call["target"], project)}
+            {**call, "target": cards.in_project(call["target"], project)}
             for call in _json_list(row["fix_calls"])
         ],
         "files": [
-            queries.in_project(path, project) for path in _json_list(row["files_edited_after"])
+            cards.in_project(path, project) for path in _json_list(row["files_edited_after"])
         ],
         "noise": row["kind"] if row["kind"] not in (None, "error") else None,
-        "next_ok_target": queries.in_project(row["next_ok_target"], project),
-        "fix_target": queries.in_project(row["fix_target"], project),
-        "fix_target_head": queries.one_line(queries.in_project(row["fix_target"], project), 200),
+        "next_ok_target": cards.in_project(row["next_ok_target"], project),
+        "fix_target": cards.in_project(row["fix_target"], project),
+        "fix_target_head": queries.one_line(cards.in_project(row["fix_target"], project), 200),
         "fix_url": session_url(datasette, database, row["session_id"], row["fix_tool_use_id"]),
         "next_ok_url": session_url(
             datasette, database, row["session_id"], row["next_ok_tool_use_id"]
@@ -515,8 +515,8 @@ def find_card(
 def _edit_diff(edit: dict[str, Any]) -> list[tuple[str, str]]:
     """The lines a fix_edits entry changed, as the card's diff shows them."""
     if edit["tool"] == "apply_patch":
-        return queries.patch_lines(edit["new"])[:DIFF_LINES]
-    return queries.edit_diff(edit, DIFF_LINES)
+        return cards.patch_lines(edit["new"])[:DIFF_LINES]
+    return cards.edit_diff(edit, DIFF_LINES)
 
 
 def _json_list(value: Any) -> list[Any]:
@@ -532,8 +532,8 @@ def _json_list(value: Any) -> list[Any]:
 def session_diff(edit: dict[str, str]) -> list[tuple[str, str]]:
     """An edit on the session page (queries.edit_parts): its diff, SESSION_DIFF_LINES at most."""
     if "patch" in edit:
-        return queries.patch_lines(edit["patch"])[:SESSION_DIFF_LINES]
-    return queries.diff_lines(edit["old"], edit["new"], SESSION_DIFF_LINES)
+        return cards.patch_lines(edit["patch"])[:SESSION_DIFF_LINES]
+    return cards.diff_lines(edit["old"], edit["new"], SESSION_DIFF_LINES)
 
 
 def _parse(timestamp: str | None) -> datetime | None:

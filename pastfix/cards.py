@@ -1,0 +1,260 @@
+"""How a past failure and what fixed it read: the card of a find_past_fix row.
+
+`pastfix find` prints format_hit(); the hook, the MCP tool and the find page show
+the same parts (remedy_steps, edit_lines or edit_diff, in_project), so that a fix
+reads alike wherever it is met. The rows come from pastfix.queries.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from pastfix import agents
+from pastfix.queries import DIFF_SHOWN, FIX_STEPS_SHOWN, FIX_TEXT_CHARS, mark_words, one_line
+
+# A Windows project folder (Gemini CLI and Copilot CLI on Windows): `C:\Users\me\app`.
+_WINDOWS_ROOT = re.compile(r"^[A-Za-z]:[\\/]")
+
+
+def in_project(path: str | None, project: str | None) -> str:
+    r"""`path` relative to `project` when it is inside it, else as it is.
+
+    Under a Windows folder either separator ends the folder and case does not count, as
+    Windows reads them (`c:\users\me\app\src/x.jsx` is in `C:\Users\me\app`).
+    """
+    path = path or ""
+    if not project:
+        return path
+    root = project.rstrip("/\\")
+    if not _WINDOWS_ROOT.match(root):
+        return path.removeprefix(root + "/")
+    head, rest = path[: len(root)], path[len(root) : len(root) + 1]
+    same = head.lower().replace("/", "\\") == root.lower().replace("/", "\\")
+    return path[len(root) + 1 :] if same and rest in ("\\", "/") else path
+
+
+def diff_lines(
+    old: str, new: str, limit: int | None = None, context: int = 1
+) -> list[tuple[str, str]]:
+    """The lines an edit changed, with `context` lines around: ("-"|"+"|" "|"…", line).
+
+    At most `limit` lines (all by default); "…" stands for what is left out.
+    """
+    a, b = old.splitlines(), new.splitlines()
+    shown: list[tuple[str, str]] = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for group in matcher.get_grouped_opcodes(context):
+        if shown:
+            shown.append(("…", ""))
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                shown += [(" ", line) for line in a[i1:i2]]
+                continue
+            shown += [("-", line) for line in a[i1:i2]]
+            shown += [("+", line) for line in b[j1:j2]]
+    if limit is not None and len(shown) > limit:
+        left = len(shown) - limit
+        shown = [*shown[:limit], ("…", f"{left} more line{'s' if left > 1 else ''}")]
+    return shown
+
+
+def whole_lines(text: str) -> str:
+    """A fix_edits text without the line that FIX_TEXT_CHARS cut in two: its end would
+    differ from the other side's only where the two were cut."""
+    if len(text) < FIX_TEXT_CHARS or "\n" not in text:
+        return text
+    return text[: text.rindex("\n")]
+
+
+def edit_lines(edit: dict[str, Any]) -> list[tuple[str, str]]:
+    """The lines a fix_edits entry takes out ("-") and puts in ("+"): those that differ,
+    not the whole old and new text, whose shared lines would hide the change once cut
+    to one short line each."""
+    if edit["tool"] == "apply_patch":
+        return [(sign, line) for sign, line in patch_lines(edit["new"]) if sign in "-+"]
+    changed = [(sign, line) for sign, line in edit_diff(edit, context=0) if sign in "-+"]
+    return [(sign, line) for sign, line in changed if line.strip()] or changed
+
+
+def edit_diff(
+    edit: dict[str, Any], limit: int | None = None, context: int = 1
+) -> list[tuple[str, str]]:
+    """diff_lines of a fix_edits entry (not apply_patch's): without the line FIX_TEXT_CHARS
+    cut in two (whole_lines), unless what changed starts in it (a long line added after
+    the one the edit kept: the card showed an empty diff); then that line is shown cut."""
+    old, new = edit["old"] or "", edit["new"] or ""
+    shown = diff_lines(whole_lines(old), whole_lines(new), limit, context)
+    if not any(sign in "-+" for sign, _ in shown):
+        shown = diff_lines(old, new, limit, context)
+    return shown
+
+
+# Why a find_past_fix row claims no fix, by its outcome.
+NOT_FIXED_WHY = {
+    "papered over": "a later call only hid the error (|| true, 2>/dev/null || echo ...)",
+    "not fixed": "nothing that followed in this session succeeded at it",
+    "already done": "an earlier edit had already written what it was to write",
+}
+
+
+def remedy_steps(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """A find_past_fix row's remedy as it is shown: one entry per step, its edits with it.
+
+    Edits of one file in a row are one entry (`count` says how many). `confirms` marks
+    the changed retry that is also the confirmation. The hook, `pastfix find` and the
+    find page all show these.
+    """
+    edits_of: dict[str, list[dict[str, Any]]] = {}
+    for edit in row.get("fix_edits") or []:
+        edits_of.setdefault(edit.get("tool_use_id") or "", []).append(edit)
+    shown: list[dict[str, Any]] = []
+    for step in row.get("remedy") or []:
+        edits = edits_of.get(step["tool_use_id"], [])
+        path = edits[0]["file_path"] if edits else step["target"]
+        last = shown[-1] if shown else None
+        if edits and last and last["edits"] and last["path"] == path:
+            last["edits"] += edits
+            last["count"] += 1
+            continue
+        shown.append(
+            {
+                "tool": step["tool"],
+                "target": step["target"],
+                "path": path if edits else None,
+                "change": step.get("change"),
+                "edits": edits,
+                "count": 1,
+                "tool_use_id": step["tool_use_id"],
+                "confirms": step["tool_use_id"] == row.get("fix_tool_use_id"),
+            }
+        )
+    return shown
+
+
+def format_hit(
+    number: int,
+    row: dict[str, Any],
+    mark: tuple[str, str] = ("[", "]"),
+    error: str = "",
+    substrings: bool = False,
+) -> str:
+    """A find_past_fix row (as find_past_fix() returns it) as a few terminal lines.
+
+    The words of `error` are wrapped in `mark` (inside other words too with `substrings`,
+    for the trigram tokenizer).
+    """
+    snippet = "\n           ".join(
+        one_line(part, 300) for part in row["error_snippet"].splitlines()[:2]
+    )
+    snippet = mark_words(snippet, error, *mark, substrings=substrings)
+    times = f", {row['occurrences']} times in this session" if row["occurrences"] > 1 else ""
+    noise = f" ({row['kind'].replace('_', ' ')})" if row["kind"] not in (None, "error") else ""
+    weak = (
+        f"  [partial: shares {', '.join(row['shared_words'])}]"
+        if row["matched"] == "some words"
+        else ""
+    )
+    badge = agents.badge(row.get("agent"))
+    agent = f" ({badge})" if badge else ""
+    where = f" in {row['project']}" if row["project"] else ""
+    lines = [
+        f"{number}. {row['tool'] or '?'}{agent} failed{noise} {_when(row['failed_at'])}"
+        f"{where}{times}{weak}",
+    ]
+    if row["session_title"]:
+        lines.append(f"   session: {one_line(row['session_title'], 100)}")
+    # A shell call ran its command; a Read or Glob did not "run" a path (`ran: /home/u/app/src`).
+    ran = row["tool"] in agents.tools(agents.SHELL)
+    target = row["target"] if ran else in_project(row["target"], row["project"])
+    lines += [
+        f"   {'ran:' if ran else 'on: '}    {one_line(target, 200)}",
+        f"   error:  {snippet}",
+    ]
+    # Why a failure whose text is not the pasted one matched; the same text needs no reason.
+    if row["matched"] == "signature" and not row.get("same_text"):
+        lines.append(f"   same error signature: {one_line(row['signature'], 200)}")
+    if row["fixed_at"]:
+        for step in remedy_steps(row)[:FIX_STEPS_SHOWN]:
+            if step["edits"]:
+                count = f" ({step['count']} edits)" if step["count"] > 1 else ""
+                path = in_project(step["path"], row["project"]) or "a patch"
+                lines.append(f"   fix:    edit {path}{count}")
+                diff = [line for edit in step["edits"] for line in edit_lines(edit)]
+                lines += [
+                    f"             {sign} {one_line(text, 150)}" for sign, text in diff[:DIFF_SHOWN]
+                ]
+                if len(diff) > DIFF_SHOWN:
+                    left = len(diff) - DIFF_SHOWN
+                    lines.append(f"             … {left} more line{'s' * (left > 1)}")
+            else:
+                change = f"  (changed: {step['change']})" if step["change"] else ""
+                target = in_project(step["target"], row["project"])
+                lines.append(f"   fix:    {step['tool']} {one_line(target, 200)}{change}")
+        steps = remedy_steps(row)
+        if steps and steps[-1]["confirms"]:
+            # another way to the same end, not the failed call made to work
+            worked_around = row["outcome"] == "worked around"
+            lines.append(f"   {'worked around:' if worked_around else 'and'} that call succeeded")
+        else:
+            how = "worked around" if row["outcome"] == "worked around" else "confirmed"
+            target = in_project(row["fix_target"], row["project"])
+            lines.append(f"   {how}: {row['tool']} {one_line(target, 200)} succeeded")
+        for call in row["fix_calls"]:
+            state = "" if call["ok"] else " (failed)"
+            target = in_project(call["target"], row["project"])
+            lines.append(f"   before: {call['tool']} {one_line(target, 150)}{state}")
+    else:
+        lines.append(
+            f"   fixed:  no, {NOT_FIXED_WHY.get(row['outcome'], NOT_FIXED_WHY['not fixed'])}"
+        )
+        if row["files_edited_after"]:
+            files = [in_project(path, row["project"]) for path in row["files_edited_after"]]
+            lines.append(f"   edited: {', '.join(files)}")
+    if row["next_text"]:
+        lines.append(f"   next:   {one_line(row['next_text'], 300)}")
+    gone = row.get("transcript_deleted_at")
+    # `claude --resume` needs the transcript: the index is all that is left of it
+    kept = f" (transcript deleted on {gone[:10]}; kept in the index)" if gone else ""
+    if row["resume"]:
+        lines.append(f"   resume: {row['resume']}{kept}")
+    elif kept:
+        lines.append(f"   {kept.strip(' ()')}")
+    return "\n".join(lines)
+
+
+def patch_lines(patch: str | None) -> list[tuple[str, str]]:
+    """The lines of an apply_patch patch as ("-"|"+"|" "|"…", line), its headers left out."""
+    shown: list[tuple[str, str]] = []
+    for line in (patch or "").splitlines():
+        if line.startswith("***"):
+            continue
+        if line.startswith("@@"):
+            if shown:
+                shown.append(("…", ""))
+        elif line[:1] in ("-", "+", " "):
+            shown.append((line[0], line[1:]))
+    return shown
+
+
+def _when(timestamp: str | None) -> str:
+    """An ISO timestamp as `2026-02-12 21:03 UTC`.
+
+    Agents write UTC (`...Z`). One with another offset (`+05:30`) is said in UTC too,
+    where its clock time was shown as UTC; one that is no date (a transcript's own text,
+    `99999-01-01...`) is shown as written, not cut into `99999-01-0 T00:0 UTC`.
+    """
+    if not timestamp or len(timestamp) < 16:
+        return timestamp or ""
+    if not (timestamp.endswith("Z") and timestamp[4] == "-" and timestamp[10] == "T"):
+        from datetime import UTC, datetime
+
+        try:
+            moment = datetime.fromisoformat(timestamp)
+        except ValueError:
+            return timestamp
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(UTC)
+        return moment.strftime("%Y-%m-%d %H:%M UTC")
+    return f"{timestamp[:10]} {timestamp[11:16]} UTC"

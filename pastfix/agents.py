@@ -49,6 +49,10 @@ class Agent(NamedTuple):
     # under their new sessionId, into the file it resumed (a 1.0.21 file of the fifth
     # held-out set holds six sessions), and `claude --resume` opens a file by its name.
     resume_by_file: bool = False
+    # The agent's hook events that pastfix hook install writes into its settings: the one
+    # after a call that failed (after every call, for an agent without one) and the one at
+    # a session's end (hook_events). None: its hook is a plugin of pastfix's.
+    events: tuple[str, str] | None = None
 
     @property
     def reader(self) -> Reader:
@@ -81,6 +85,7 @@ AGENTS: dict[str, Agent] = {
                 "WebSearch": WEB_SEARCH,
             },
             resume_by_file=True,
+            events=("PostToolUseFailure", "SessionEnd"),
         ),
         Agent(
             "codex",
@@ -101,6 +106,7 @@ AGENTS: dict[str, Agent] = {
                 # the API's own search (web_search_call), a call of pastfix's naming
                 "web_search": WEB_SEARCH,
             },
+            events=("PostToolUse", "SessionEnd"),
         ),
         Agent(
             "copilot",
@@ -121,6 +127,7 @@ AGENTS: dict[str, Agent] = {
                 "grep": SEARCH,
             },
             hook="pastfix.copilot",
+            events=("postToolUseFailure", "sessionEnd"),
         ),
         Agent(
             "gemini",
@@ -142,6 +149,7 @@ AGENTS: dict[str, Agent] = {
                 "google_web_search": WEB_SEARCH,
             },
             hook="pastfix.gemini",
+            events=("AfterTool", "SessionEnd"),
             resumable=r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
         ),
         Agent(
@@ -169,6 +177,14 @@ AGENTS: dict[str, Agent] = {
     )
 }
 NAMES = tuple(AGENTS)
+
+
+def hook_events(agent: str) -> tuple[str, str]:
+    """The hook events of `agent` (Agent.events): after a failed call, and at a session's end."""
+    events = AGENTS[agent].events
+    if events is None:
+        raise KeyError(f"{agent} has no hook events: its hook is a plugin")
+    return events
 
 
 def label(agent: str | None) -> str:

@@ -44,11 +44,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pastfix import cards, paths, queries, signatures
+from pastfix import agents, cards, paths, queries, signatures
 
-EVENT = "PostToolUseFailure"
+EVENT = agents.hook_events(agents.CLAUDE)[0]
 # Codex's event, after every call, failed or not.
-CODEX_EVENT = "PostToolUse"
+CODEX_EVENT = agents.hook_events("codex")[0]
 # Kinds of failure the hook stays silent on: Claude Code's own reports, whose fix is
 # obvious from the message itself (read the file first, retry the edit) or which
 # are not failures of the work at all (a rejection, an interrupt, a cancelled sibling).

@@ -36,11 +36,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pastfix import paths
+from pastfix import agents, paths
 
 MARKER = "# pastfix hook install"
-FAILURE_EVENT = "PostToolUseFailure"
-END_EVENT = "SessionEnd"
+FAILURE_EVENT, END_EVENT = agents.hook_events(agents.CLAUDE)
 # Seconds Claude Code gives each command before cancelling it: the recall takes well
 # under one, the SessionEnd command only starts the build.
 TIMEOUT = 10
@@ -315,8 +314,7 @@ def install_skill(dest: Path) -> Path:
 #   `args`, which is what `codex mcp add pastfix -- CMD ARGS...` writes.
 # - skills: ~/.agents/skills (Codex's documented user folder) and
 #   $CODEX_HOME/skills are both listed to the model.
-CODEX_FAILURE_EVENT = "PostToolUse"
-CODEX_END_EVENT = "SessionEnd"
+CODEX_FAILURE_EVENT, CODEX_END_EVENT = agents.hook_events("codex")
 CODEX_END_TIMEOUT = 3
 CODEX_SERVER = "pastfix"
 
@@ -446,8 +444,7 @@ def uninstall_codex_mcp(config_path: Path) -> bool:
 #   stdin; the `additionalContext` of the JSON it prints is appended to the failure
 #   the model reads (pastfix.copilot.hook_failure, hook_output). sessionEnd runs
 #   when the session ends; its output is not read.
-COPILOT_FAILURE_EVENT = "postToolUseFailure"
-COPILOT_END_EVENT = "sessionEnd"
+COPILOT_FAILURE_EVENT, COPILOT_END_EVENT = agents.hook_events("copilot")
 COPILOT_HOOKS_FILE = "pastfix.json"
 
 
@@ -663,8 +660,7 @@ def uninstall_mcp_claude(cli: str | None = None) -> bool:
 # - AfterTool runs after every call that ran, failed or not: `pastfix hook --agent gemini`
 #   tells a failure itself (pastfix.gemini.hook_failure). SessionEnd runs as the CLI
 #   exits, without waiting for the hook: the build it starts is in the background anyway.
-GEMINI_FAILURE_EVENT = "AfterTool"
-GEMINI_END_EVENT = "SessionEnd"
+GEMINI_FAILURE_EVENT, GEMINI_END_EVENT = agents.hook_events("gemini")
 # Milliseconds, Gemini's unit.
 GEMINI_TIMEOUT_MS = TIMEOUT * 1000
 

@@ -411,7 +411,7 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     from pastfix import queries  # imported here: `build` starts faster without it
 
     piped = error == "-"
-    error = queries.valid_text(sys.stdin.read() if piped else error)
+    error = queries.pasted(sys.stdin.read() if piped else error)
     if not error.strip():  # an empty clipboard, say: not an error new to the index
         raise click.ClickException(
             "no error text on standard input"

@@ -122,7 +122,7 @@ def matches(
     if signatures.classify(error) in SILENT_KINDS:
         return []
     # As the index stores text (its failures' key lines and signatures are of redacted text).
-    error = conn.execute("SELECT pasted_error(?)", [queries.valid_text(error)]).fetchone()[0]
+    error = conn.execute("SELECT pasted_error(?)", [queries.pasted(error)]).fetchone()[0]
     key = signatures.key_line(error)
     if not key or too_generic(key):
         return []

@@ -43,8 +43,8 @@ from typing import Any, NamedTuple, Protocol
 # reads over 256 KB, so nothing a person saw in a session is cut; only odd
 # outliers (huge MCP payloads, pasted logs) lose their middle.
 MAX_TEXT = 200_000
-_HEAD = 150_000
-_TAIL = MAX_TEXT - _HEAD
+TEXT_HEAD = 150_000
+TEXT_TAIL = MAX_TEXT - TEXT_HEAD
 # A bad line is kept as this many characters of it (problems.excerpt)...
 EXCERPT_CHARS = 200
 # ...cut from its redacted head of this many bytes: a secret that starts in the
@@ -239,7 +239,8 @@ def cap_text(text: str) -> str:
     if len(text) <= MAX_TEXT:
         return text
     omitted = len(text) - MAX_TEXT
-    return f"{text[:_HEAD]}\n[... pastfix: {omitted:,} characters omitted ...]\n{text[-_TAIL:]}"
+    marker = f"[... pastfix: {omitted:,} characters omitted ...]"
+    return f"{text[:TEXT_HEAD]}\n{marker}\n{text[-TEXT_TAIL:]}"
 
 
 def cut_excerpt(text: str) -> str:

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from pastfix import LATEST_MIGRATION, cards, queries, signatures
 from pastfix import db as pdb
 from pastfix.cli import cli
+from pastfix.records import MAX_TEXT, TEXT_HEAD
 
 APP = "/home/u/app"
 LIB = "/home/u/lib"
@@ -1636,6 +1637,27 @@ def test_cli_find_reads_the_error_from_stdin(index_path):
     assert json.loads(piped.stdout) == queries.find_past_fix(conn, pasted)
     conn.close()
     assert [r["tool_use_id"] for r in json.loads(piped.stdout)] == ["u1", "t1"]
+
+
+def test_a_paste_longer_than_a_stored_text_is_read_as_its_head_and_tail():
+    head, middle, tail = "h" * TEXT_HEAD, "m" * 5_000_000, "t" * (MAX_TEXT - TEXT_HEAD)
+    read = queries.pasted(head + middle + tail)
+    assert read == f"{head}\n{tail}"
+    assert queries.pasted(read) == read  # the CLI's paste, read again by find_past_fix
+    assert queries.pasted("short \ud83d text") == "short \ufffd text"
+
+
+def test_cli_find_of_a_whole_log_pasted_finds_the_error_at_its_end(index_path):
+    """A build log of megabytes pasted whole: the error at its end is found, as the same
+    error pasted alone (the middle of such a paste is not read: see queries.pasted)."""
+    error = "Exit code 1\nError: ENOENT: no such file or directory, open '/srv/app/a.js'\n"
+    log = "".join(f"[{i:07d}] compiling module {i} of the bundle\n" for i in range(120_000))
+    assert len(log) > 4_000_000
+    piped = CliRunner().invoke(cli, ["find", "-", str(index_path), "--json"], input=log + error)
+    assert piped.exit_code == 0, piped.output
+    alone = CliRunner().invoke(cli, ["find", "-", str(index_path), "--json"], input=error)
+    found = [r["tool_use_id"] for r in json.loads(piped.stdout)]
+    assert found == [r["tool_use_id"] for r in json.loads(alone.stdout)] == ["u1", "t1"]
 
 
 def test_cli_find_says_when_an_error_was_not_seen_before(index_path):

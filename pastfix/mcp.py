@@ -129,7 +129,8 @@ def size(value: Any) -> int:
 
 
 def output_model(name: str) -> type[pydantic.BaseModel]:
-    """The output schema of tool `name`: {"rows": [...]} (and find_past_fix's seen_before)."""
+    """The output schema of tool `name`: {"rows": [...]} (and find_past_fix's seen_before, and
+    its notice)."""
     # Empty values are left out (lean_row), never null.
     fields: dict[str, Any] = {
         column: (_TYPES[kind], None) for column, (kind, _) in agent_columns(name).items()
@@ -138,6 +139,7 @@ def output_model(name: str) -> type[pydantic.BaseModel]:
     top: dict[str, Any] = {"rows": (list[row], ...)}  # type: ignore[valid-type]
     if name == "find_past_fix":
         top["seen_before"] = (bool, ...)
+        top["notice"] = (str, "")
     return pydantic.create_model(f"{name}_result", **top)
 
 
@@ -160,8 +162,10 @@ def result(name: str, rows: list[dict[str, Any]], error: str | None = None) -> C
     """A tool's answer: the lean rows as structured content and as compact text.
 
     find_past_fix's (given the `error`) also says whether the error was seen before
-    (queries.seen_before), and when not, says so first in the text: its rows are only
-    partial matches.
+    (queries.seen_before), and a notice when its rows are not that error's: only partial
+    matches (not seen before), or failures that ended as the pasted exit status alone says
+    (queries.says_little), as `pastfix find` says on stderr. Clients give the model the
+    structured content, so the notice is there (and first in the text).
     """
     lean = [lean_row(name, row) for row in rows]
     text = compact_text(name, lean)
@@ -169,7 +173,11 @@ def result(name: str, rows: list[dict[str, Any]], error: str | None = None) -> C
     if error is not None:
         structured["seen_before"] = queries.seen_before(rows)
         if not structured["seen_before"]:
-            text = queries.not_seen_notice(error, rows) + "\n" + text
+            structured["notice"] = queries.not_seen_notice(error, rows)
+        elif queries.says_little(error):
+            structured["notice"] = queries.says_little_notice(error)
+        if "notice" in structured:
+            text = structured["notice"] + "\n" + text
     return CallToolResult(
         content=[TextContent(type="text", text=text)], structured_content=structured
     )

@@ -78,11 +78,13 @@ def test_find_past_fix_says_when_an_error_was_not_seen_before(index):  # noqa: F
             return await client.call_tool("find_past_fix", {"error": error})
 
     unseen = anyio.run(ask, "Segmentation fault (core dumped) in libgtk-3.so.0")
-    assert unseen.structured_content == {"rows": [], "seen_before": False}
-    assert unseen.content[0].text == (
+    notice = (
         "Not seen before: no past failure has the signature or every word of"
-        " 'Segmentation fault (core dumped) in libgtk-3.so.0'.\nfind_past_fix: no rows"
+        " 'Segmentation fault (core dumped) in libgtk-3.so.0'."
     )
+    # the model reads the structured content (its clients give it nothing else)
+    assert unseen.structured_content == {"rows": [], "seen_before": False, "notice": notice}
+    assert unseen.content[0].text == f"{notice}\nfind_past_fix: no rows"
     near = anyio.run(ask, "TypeError: order.total is not a function in 'lib/order.ts'")
     rows = near.structured_content["rows"]
     assert near.structured_content["seen_before"] is False
@@ -90,6 +92,25 @@ def test_find_past_fix_says_when_an_error_was_not_seen_before(index):  # noqa: F
     assert {r["matched"] for r in rows} == {"some words"}
     assert near.content[0].text.startswith("Not seen before: ")
     assert f"partial match{'es' * (len(rows) > 1)}, sharing only " in near.content[0].text
+    assert near.structured_content["notice"] == near.content[0].text.split("\n")[0]
+
+
+def test_find_past_fix_says_when_the_error_is_an_exit_status_alone(index):  # noqa: F811
+    """`Exit code 1` alone finds failures that ended so, whatever their error: the model is
+    told so beside them, as `pastfix find` tells a person on stderr."""
+
+    async def ask(error):
+        async with Client(server.create_server(index)) as client:
+            return await client.call_tool("find_past_fix", {"error": error})
+
+    bare = anyio.run(ask, "Exit code 2")
+    assert bare.structured_content["seen_before"] is True and bare.structured_content["rows"]
+    assert bare.structured_content["notice"] == queries.says_little_notice("Exit code 2")
+    assert "names no error, only how a command ended" in bare.structured_content["notice"]
+    assert bare.content[0].text.startswith(bare.structured_content["notice"] + "\n")
+    whole = anyio.run(ask, "Exit code 2\n" + TS_ERROR.format(file="lib/order.ts", line=7))
+    assert whole.structured_content["seen_before"] is True
+    assert "notice" not in whole.structured_content
 
 
 def test_tools_in_process(index):  # noqa: F811

@@ -3,6 +3,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpus import write_hook_corpus
 
 from pastfix import build as pbuild
 
@@ -64,3 +65,12 @@ def needs_real_corpus():
         not REAL_PROJECTS.is_dir(),
         reason=f"real corpus not found at {REAL_PROJECTS} (../shared beside the project)",
     )
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory):
+    """An index of the hook's corpus (corpus.write_hook_corpus)."""
+    root = tmp_path_factory.mktemp("hook-corpus")
+    db = root / "index.db"
+    build_index(db, write_hook_corpus(root))
+    return db

@@ -82,3 +82,15 @@ def assert_indexed_whole(db: Path, source: Path, failures: int) -> dict:
     whole = ({"skipped_lines": 0, "problems": 0, "failed_tool_results": failures}, [], [])
     assert found == whole, f"{source} built: {found}"  # (a helper's assert is not rewritten)
     return summary
+
+
+# The Codex CLI that test_codex_e2e and test_codex_failures_e2e drive.
+CODEX_VERSION = "0.171.0"
+
+
+def codex_executable() -> Path:
+    """The codex command: $PASTFIX_CODEX, or CODEX_VERSION installed with npm (once)."""
+    return given_or(
+        "PASTFIX_CODEX",
+        lambda: npm_installed("@openai/codex", CODEX_VERSION, "node_modules/.bin/codex"),
+    )

@@ -1,6 +1,6 @@
 """The real Codex CLI with pastfix installed, against a mock of the OpenAI Responses API.
 
-Codex CLI (npm @openai/codex at CODEX_VERSION) runs `codex exec` with HOME and
+Codex CLI (npm @openai/codex at npm_clients.CODEX_VERSION) runs `codex exec` with HOME and
 CODEX_HOME in a temporary folder, its model provider pointed at a small
 Responses API server on the loopback interface (MockResponses: streaming SSE,
 the model's turns scripted). The "model" runs a command that fails with an
@@ -32,14 +32,13 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, build_index
 from mock_api import MockAPI, event_stream
-from npm_clients import assert_indexed_whole, client, given_or, npm_installed
+from npm_clients import assert_indexed_whole, client, codex_executable
 
 from pastfix import install, queries
 from pastfix.cli import cli
 
 pytestmark = pytest.mark.slow
 
-CODEX_VERSION = "0.171.0"
 PAST = "0195a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b"  # tests/fixtures/codex/sessions: fixed there
 # Prints the error of the fixture's failed `npm test`, and fails as it did.
 FAILING = (
@@ -50,14 +49,6 @@ SUCCEEDING = "echo 'Tests: 3 passed, 3 total'"
 MARK = "pastfix: this error was seen before"
 # Turns the mock waits, half a second each, for pastfix's MCP tools to be listed.
 WAITS = 20
-
-
-def codex_executable() -> Path:
-    """The codex command: $PASTFIX_CODEX, or CODEX_VERSION installed with npm (once)."""
-    return given_or(
-        "PASTFIX_CODEX",
-        lambda: npm_installed("@openai/codex", CODEX_VERSION, "node_modules/.bin/codex"),
-    )
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """A real Codex user's failures, found with their fixes: Codex CLI writes the rollouts.
 
-The real Codex CLI (tests/test_codex_e2e.py's CODEX_VERSION, installed with npm once;
+The real Codex CLI (tests/npm_clients.py's CODEX_VERSION, installed with npm once;
 $PASTFIX_CODEX names another) runs `codex exec` once per scenario, with HOME and
 CODEX_HOME in a temporary folder, against a scripted Responses API on the loopback
 interface. In each, the "model" makes a call that fails the way a user's does, then the
@@ -34,8 +34,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from mock_api import MockAPI, event_stream
-from npm_clients import assert_indexed_whole, client
-from test_codex_e2e import codex_executable
+from npm_clients import assert_indexed_whole, client, codex_executable
 
 from pastfix import build as pbuild
 from pastfix.cli import cli

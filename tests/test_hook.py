@@ -12,84 +12,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
-from jsonl import prompt, result, say, tool_use, write_jsonl
+from corpus import NOVEL, OTHER, PAST, TS_ERROR, event, fixed_session, novel_session
+from jsonl import write_jsonl
 
 from pastfix import build as pbuild
 from pastfix import hook, install, queries
 from pastfix.cli import cli
-
-TS_ERROR = "{file}({line},5): error TS2339: Property 'total' does not exist on type 'Order'."
-PAST = "aaaaaaaa-0000-4000-8000-000000000001"
-OTHER = "bbbbbbbb-0000-4000-8000-000000000002"
-NOVEL = "cccccccc-0000-4000-8000-000000000003"
-NOW = "dddddddd-0000-4000-8000-000000000004"
-
-
-def fixed_session(session: str, day: int, file: str, line: int) -> list[dict]:
-    """A build that fails with TS2339 in `file`, an edit, and the same build succeeding."""
-    t = f"2026-01-0{day}T10:00:"
-    build = {"command": "npm run build"}
-    edit = {"file_path": f"/home/dev/app/{file}", "old_string": "o.total", "new_string": "o.sum"}
-    return [
-        prompt(f"{session}-p", session, "fix the build", t + "00Z"),
-        tool_use(f"{session}-1", session, f"{session}-t1", "Bash", build, t + "01Z"),
-        result(
-            f"{session}-2",
-            session,
-            f"{session}-t1",
-            "Exit code 2\n> tsc\n" + TS_ERROR.format(file=file, line=line),
-            t + "02Z",
-            True,
-        ),
-        say(f"{session}-3", session, "Order has sum, not total: renaming.", t + "03Z"),
-        tool_use(f"{session}-4", session, f"{session}-t2", "Edit", edit, t + "04Z"),
-        result(f"{session}-5", session, f"{session}-t2", "The file was updated", t + "05Z", False),
-        tool_use(f"{session}-6", session, f"{session}-t3", "Bash", build, t + "06Z"),
-        result(f"{session}-7", session, f"{session}-t3", "built in 2s", t + "07Z", False),
-    ]
-
-
-def novel_session(session: str) -> list[dict]:
-    t = "2026-01-03T10:00:"
-    return [
-        prompt(f"{session}-p", session, "run the script", t + "00Z"),
-        tool_use(f"{session}-1", session, f"{session}-t1", "Bash", {"command": "x"}, t + "01Z"),
-        result(
-            f"{session}-2",
-            session,
-            f"{session}-t1",
-            "Exit code 1\nModuleNotFoundError: No module named 'zebra_stripes'",
-            t + "02Z",
-            True,
-        ),
-    ]
-
-
-@pytest.fixture(scope="module")
-def index(tmp_path_factory):
-    root = tmp_path_factory.mktemp("hook-corpus")
-    project = root / "projects" / "-home-dev-app"
-    write_jsonl(project / f"{PAST}.jsonl", fixed_session(PAST, 1, "src/order.ts", 12))
-    write_jsonl(project / f"{OTHER}.jsonl", fixed_session(OTHER, 2, "web/order.ts", 40))
-    write_jsonl(project / f"{NOVEL}.jsonl", novel_session(NOVEL))
-    db = root / "index.db"
-    build_index(db, root / "projects")
-    return db
-
-
-def event(error, session=NOW, **extra):
-    return {
-        "session_id": session,
-        "transcript_path": f"/home/dev/.claude/projects/-home-dev-app/{session}.jsonl",
-        "cwd": "/home/dev/app",
-        "hook_event_name": "PostToolUseFailure",
-        "tool_name": "Bash",
-        "tool_input": {"command": "npm run build"},
-        "tool_use_id": "toolu_now",
-        "error": error,
-        "is_interrupt": False,
-        **extra,
-    }
 
 
 def context_of(answer: str) -> str:

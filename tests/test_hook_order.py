@@ -8,8 +8,8 @@ fixed nothing and leave the fix out (issue 21, item 6).
 import json
 
 from conftest import build_index
+from corpus import TS_ERROR, event, fixed_session
 from jsonl import prompt, result, say, tool_use, write_jsonl
-from test_hook import TS_ERROR, event, fixed_session
 
 from pastfix import hook, queries
 

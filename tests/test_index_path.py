@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
-from test_hook import PAST, TS_ERROR, index  # noqa: F401  (the fixture index)
+from corpus import PAST, TS_ERROR
 
 from pastfix.cli import cli
 
@@ -35,19 +35,19 @@ def sessions(result):
     return {row["session_id"] for row in json.loads(result.stdout)}
 
 
-def test_find_from_a_project_folder_reads_the_default_index(index, project, fake_home):  # noqa: F811
+def test_find_from_a_project_folder_reads_the_default_index(index, project, fake_home):
     default = fake_home / ".local" / "share" / "pastfix" / "index.db"
     default.parent.mkdir(parents=True)
     shutil.copy(index, default)
     assert PAST in sessions(find("-", "--json", stdin=ERROR))
 
 
-def test_find_reads_pastfix_db_when_set(index, project, monkeypatch):  # noqa: F811
+def test_find_reads_pastfix_db_when_set(index, project, monkeypatch):
     monkeypatch.setenv("PASTFIX_DB", str(index))
     assert PAST in sessions(find(ERROR, "--json"))
 
 
-def test_a_project_index_comes_first(index, project, monkeypatch, tmp_path):  # noqa: F811
+def test_a_project_index_comes_first(index, project, monkeypatch, tmp_path):
     shutil.copy(index, project / "index.db")
     monkeypatch.setenv("PASTFIX_DB", str(tmp_path / "elsewhere.db"))  # not there: not read
     assert PAST in sessions(find(ERROR, "--json"))
@@ -65,7 +65,7 @@ def test_no_index_anywhere_names_every_place_looked(project, fake_home):
         assert len(message.splitlines()) == 1
 
 
-def test_probe_from_a_project_folder_reads_pastfix_db(index, project, monkeypatch):  # noqa: F811
+def test_probe_from_a_project_folder_reads_pastfix_db(index, project, monkeypatch):
     monkeypatch.setenv("PASTFIX_DB", str(index))
     result = CliRunner().invoke(cli, ["probe", "--json"])
     assert result.exit_code == 0, result.output

@@ -6,8 +6,8 @@ from importlib import metadata
 
 import anyio
 import pytest
+from corpus import OTHER, PAST, TS_ERROR
 from mcp import Client, StdioServerParameters
-from test_hook import OTHER, PAST, TS_ERROR, index  # noqa: F401  (the fixture index)
 
 from pastfix import mcp as server
 from pastfix import queries
@@ -29,7 +29,7 @@ async def call_all(target):
     return names, answers
 
 
-def expected_rows(index, name, args):  # noqa: F811
+def expected_rows(index, name, args):
     conn = queries.connect(index)
     try:
         if name == "find_past_fix":
@@ -41,7 +41,7 @@ def expected_rows(index, name, args):  # noqa: F811
     return json.loads(json.dumps([server.lean_row(name, row) for row in rows]))
 
 
-def check(index, names, answers):  # noqa: F811
+def check(index, names, answers):
     assert names == sorted(TOOLS)
     for name, args in TOOLS.items():
         answer = answers[name]
@@ -72,7 +72,7 @@ def check(index, names, answers):  # noqa: F811
     assert server.size(row) < server.ROW_CHARS
 
 
-def test_find_past_fix_says_when_an_error_was_not_seen_before(index):  # noqa: F811
+def test_find_past_fix_says_when_an_error_was_not_seen_before(index):
     async def ask(error):
         async with Client(server.create_server(index)) as client:
             return await client.call_tool("find_past_fix", {"error": error})
@@ -95,7 +95,7 @@ def test_find_past_fix_says_when_an_error_was_not_seen_before(index):  # noqa: F
     assert near.structured_content["notice"] == near.content[0].text.split("\n")[0]
 
 
-def test_find_past_fix_says_when_the_error_is_an_exit_status_alone(index):  # noqa: F811
+def test_find_past_fix_says_when_the_error_is_an_exit_status_alone(index):
     """`Exit code 1` alone finds failures that ended so, whatever their error: the model is
     told so beside them, as `pastfix find` tells a person on stderr."""
 
@@ -113,13 +113,13 @@ def test_find_past_fix_says_when_the_error_is_an_exit_status_alone(index):  # no
     assert "notice" not in whole.structured_content
 
 
-def test_tools_in_process(index):  # noqa: F811
+def test_tools_in_process(index):
     names, answers = anyio.run(call_all, server.create_server(index))
     check(index, names, answers)
 
 
 @pytest.mark.slow
-def test_tools_over_stdio(index):  # noqa: F811
+def test_tools_over_stdio(index):
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "pastfix", "mcp", "--db", str(index)]
     )
@@ -148,7 +148,7 @@ def test_mcp_command_refuses_a_missing_index(tmp_path):
     assert "none.db not found" in out.output
 
 
-def test_started_at_a_terminal_it_says_what_it_waits_for(index, monkeypatch):  # noqa: F811
+def test_started_at_a_terminal_it_says_what_it_waits_for(index, monkeypatch):
     """`pastfix mcp` typed by hand waited for a client without a word."""
     from click.testing import CliRunner
 
@@ -180,7 +180,7 @@ def call_one(db, name, args, between=None):
     return anyio.run(go)
 
 
-def test_errors_keep_their_reason(index, tmp_path, monkeypatch):  # noqa: F811
+def test_errors_keep_their_reason(index, tmp_path, monkeypatch):
     """They used to reach the client as "Error executing tool X" alone."""
     db = tmp_path / "index.db"
     db.write_bytes(index.read_bytes())
@@ -200,7 +200,7 @@ def test_errors_keep_their_reason(index, tmp_path, monkeypatch):  # noqa: F811
     )
 
 
-def test_an_empty_error_or_a_damaged_index_is_said_as_pastfix_find(index, tmp_path):  # noqa: F811
+def test_an_empty_error_or_a_damaged_index_is_said_as_pastfix_find(index, tmp_path):
     """An empty error was "Not seen before: ... every word of ''.", as if looked up."""
     answer = call_one(index, "find_past_fix", {"error": " \n"})
     assert answer.is_error
@@ -226,7 +226,7 @@ def test_an_empty_error_or_a_damaged_index_is_said_as_pastfix_find(index, tmp_pa
     "name, args",
     [("session_errors", {}), ("session_tool_output", {"pattern": "built in"})],
 )
-def test_an_unknown_session_is_said_not_no_rows(index, name, args):  # noqa: F811
+def test_an_unknown_session_is_said_not_no_rows(index, name, args):
     """A session id the index does not hold was answered "session_errors: no rows", as a
     session without failures is."""
     answer = call_one(index, name, {"session_id": "no-such-session", **args})
@@ -240,7 +240,7 @@ def test_an_unknown_session_is_said_not_no_rows(index, name, args):  # noqa: F81
     assert not answer.is_error and answer.content[0].text == "session_tool_output: no rows"
 
 
-def test_a_session_named_by_the_8_characters_the_hook_shows_is_that_session(index):  # noqa: F811
+def test_a_session_named_by_the_8_characters_the_hook_shows_is_that_session(index):
     """The hook names the sessions it counts by their first 8 characters (`seen before, 3
     times in 3 other sessions (4d5611e5, fa812bfe, 8463c716)`): a model that asked
     session_errors about one was told there is no such session."""
@@ -266,7 +266,7 @@ def test_an_index_no_build_has_finished_is_said_so(tmp_path):
     assert f"{path} holds nothing yet: no build of it has finished" in answer.content[0].text
 
 
-def test_arguments_that_do_not_fit_a_tool_are_said_in_one_line(index):  # noqa: F811
+def test_arguments_that_do_not_fit_a_tool_are_said_in_one_line(index):
     """The SDK answered a wrong argument name with pydantic's text: five lines, the input
     echoed, and a link to pydantic's documentation."""
     missing = call_one(index, "find_past_fix", {"errr": "EISDIR"})
@@ -283,7 +283,7 @@ def test_arguments_that_do_not_fit_a_tool_are_said_in_one_line(index):  # noqa: 
     )
 
 
-def test_input_that_is_no_json_rpc_is_said_on_stderr(index):  # noqa: F811
+def test_input_that_is_no_json_rpc_is_said_on_stderr(index):
     """`echo garbage | pastfix mcp` ended with exit 0 and no word: the SDK drops each line
     it cannot parse. A line that is not JSON-RPC is now said on stderr, and input that held
     none that is, exit 1; a client's session with one such line still ends with 0."""
@@ -314,7 +314,7 @@ def test_input_that_is_no_json_rpc_is_said_on_stderr(index):  # noqa: F811
     assert serve(b"").returncode == 0  # a client that closes at once said nothing wrong
 
 
-def test_the_columns_agents_get_are_the_canned_querys_own(index):  # noqa: F811
+def test_the_columns_agents_get_are_the_canned_querys_own(index):
     """Each MCP tool's `columns` (queries.CANNED_QUERIES) names its SQL's columns, in order."""
     conn = queries.connect(index)
     for name in TOOLS:
@@ -323,7 +323,7 @@ def test_the_columns_agents_get_are_the_canned_querys_own(index):  # noqa: F811
         assert list(query["columns"]) == [d[0] for d in cursor.description], name
 
 
-def test_tools_publish_an_output_schema_the_version_and_true_defaults(index):  # noqa: F811
+def test_tools_publish_an_output_schema_the_version_and_true_defaults(index):
     async def listing():
         async with Client(server.create_server(index)) as client:
             return client.server_info, (await client.list_tools()).tools
@@ -367,7 +367,7 @@ def test_a_long_remedy_keeps_its_first_steps_within_the_row_budget():
     assert "files_edited_after" not in lean  # a claimed fix: they are the remedy's
 
 
-def test_half_an_emoji_in_a_call_over_stdio_is_answered(index):  # noqa: F811
+def test_half_an_emoji_in_a_call_over_stdio_is_answered(index):
     """ "\\ud83d", a lone surrogate escape (a string Node cut mid-emoji), is valid JSON the
     SDK's parser refuses: it dropped the whole request, and the agent waited for its
     timeout. The server answers it as it would U+FFFD, then the next call as ever."""

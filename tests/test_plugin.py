@@ -13,9 +13,9 @@ import pytest
 import pytest_asyncio
 import yaml
 from conftest import ROOT, build_index
+from corpus import ENOENT, FIND_COLUMNS, HOSTILE, LIB, session_page, write_corpus
 from datasette.app import Datasette
 from datasette.plugins import pm
-from test_queries import ENOENT, FIND_COLUMNS, HOSTILE, LIB, session_page, write_corpus
 
 import pastfix.plugin
 from pastfix import LATEST_MIGRATION, queries, signatures

@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
-from test_queries import Session
+from corpus import Session
 
 from pastfix import probe, queries
 from pastfix.cli import cli

@@ -10,13 +10,24 @@ import re
 import shutil
 import sqlite3
 from collections import Counter
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import jsonl
 import pytest
 from click.testing import CliRunner
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
+from corpus import (
+    APP,
+    ENOENT,
+    FIND_COLUMNS,
+    HOSTILE,
+    LIB,
+    READ_OUTPUT,
+    Session,
+    session_page,
+    ts,
+    write_corpus,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -25,169 +36,7 @@ from pastfix import db as pdb
 from pastfix.cli import cli
 from pastfix.records import MAX_TEXT, TEXT_HEAD
 
-APP = "/home/u/app"
-LIB = "/home/u/lib"
-START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
-ENOENT = "Exit code 1\nError: ENOENT: no such file or directory, open '/home/u/app/dist/index.js'"
-READ_OUTPUT = "     1→console.log('ENOENT is only a word here')\n     2→// 100 percent"
-HOSTILE = [
-    "",
-    " ",
-    '"',
-    '""',
-    'foo"',
-    "AND",
-    "OR",
-    "NOT",
-    "a AND",
-    "ENOENT OR",
-    "NEAR(",
-    "NEAR(x",
-    "NEAR(no file, 3)",
-    "(",
-    ")",
-    "*",
-    "ENOENT*",
-    "-",
-    "-x",
-    "a-b",
-    "col:x",
-    "content:x",
-    "ENOENT:",
-    "^",
-    "+",
-    "/home/u/app/dist/index.js",
-    "open '/home",
-    "%",
-    "_",
-    "100%",
-    "\\",
-    "'; drop table sessions; --",
-    "\x00",
-    "a\x00b",
-    "<script>alert(1)</script>",
-    "é∑😀",
-    "raw:",
-    "raw: (",
-    "raw: AND",
-    "raw: col:x",
-    "raw: text:x",
-    "raw: NEAR(",
-    'raw: "unterminated',
-    "x " * 500,
-]
-
-
 # -- a small corpus, written line by line --------------------------------------
-
-
-class Session:
-    """Lines of one transcript file, with increasing timestamps."""
-
-    def __init__(self, session_id, cwd, start, *, agent_id=None):
-        self.session_id = session_id
-        self.cwd = cwd
-        self.minute = start
-        self.agent_id = agent_id
-        self.lines = []
-        self.n = 0
-
-    def _line(self, kind, **fields):
-        self.n += 1
-        self.minute += 1
-        line = {
-            "type": kind,
-            "uuid": f"{self.session_id}-{self.agent_id or 'main'}-{self.n}",
-            "sessionId": self.session_id,
-            "timestamp": ts(self.minute),
-            "cwd": self.cwd,
-            "version": "2.1.39",
-            "isSidechain": self.agent_id is not None,
-            **fields,
-        }
-        if self.agent_id:
-            line["agentId"] = self.agent_id
-        self.lines.append(line)
-        return self
-
-    def prompt(self, text):
-        return self._line("user", message={"role": "user", "content": text})
-
-    def say(self, text):
-        content = [{"type": "text", "text": text}]
-        return self._line("assistant", message={"role": "assistant", "content": content})
-
-    def call(self, tool_use_id, name, **tool_input):
-        block = {"type": "tool_use", "id": tool_use_id, "name": name, "input": tool_input}
-        return self._line("assistant", message={"role": "assistant", "content": [block]})
-
-    def result(self, tool_use_id, content, error=False):
-        block = {"type": "tool_result", "tool_use_id": tool_use_id, "content": content}
-        if error:
-            block["is_error"] = True
-        return self._line("user", message={"role": "user", "content": [block]})
-
-    def compact(self, summary):
-        self._line("system", subtype="compact_boundary", content="Conversation compacted")
-        self._line("user", isCompactSummary=True, message={"role": "user", "content": summary})
-        return self
-
-    def write(self, path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("".join(json.dumps(line) + "\n" for line in self.lines))
-
-
-def write_corpus(root: Path) -> Path:
-    """Three sessions in two projects, one with a subagent; returns the projects dir."""
-    projects = root / "projects"
-    s1 = (
-        Session("s1", APP, 0)
-        .prompt("fix the build")
-        .say("Let me build it.")
-        .call("t1", "Bash", command="npm run build", description="Build")
-        .result("t1", ENOENT, error=True)
-        .say("The dist folder is missing; I will create it in build.js.")
-        .call("t2", "Edit", file_path=f"{APP}/build.js", old_string="a", new_string="b")
-        .result("t2", "The file has been updated.")
-        .call("t3", "Bash", command="mkdir -p dist && npm run build")
-        .result("t3", "built in 100% of the time, see done_x")
-        .call("t4", "Read", file_path=f"{APP}/src")
-        .result("t4", "EISDIR: illegal operation on a directory, read", error=True)
-        .say("That is a directory; reading the file inside it.")
-        .call("t5", "Read", file_path=f"{APP}/src/index.js")
-        .result("t5", READ_OUTPUT)
-        .compact("This session is being continued from a previous conversation.")
-        .call("t6", "Bash", command="cat notes.txt")
-        .result("t6", "<script>alert(1)</script> <mark>not a match</mark>", error=True)
-        .say("Done.")
-    )
-    s1.write(projects / "-home-u-app" / "s1.jsonl")
-    s2 = (
-        Session("s2", LIB, 2000)
-        .prompt("build lib")
-        .call("u1", "Bash", command="npm run build")
-        .result("u1", ENOENT, error=True)
-        .say("Creating the missing dist/index.js.")
-        .call("u2", "Write", file_path=f"{LIB}/dist/index.js", content="x")
-        .result("u2", "File created successfully")
-        .call("u3", "Bash", command="npm run build")
-        .result("u3", "ok")
-    )
-    s2.write(projects / "-home-u-lib" / "s2.jsonl")
-    s3 = Session("s3", LIB, 3000).prompt("explore").call("v1", "Task", description="Look")
-    s3.result("v1", "Explored.").say("The subagent is done.")
-    s3.write(projects / "-home-u-lib" / "s3.jsonl")
-    agent = (
-        Session("s3", LIB, 3001, agent_id="a1")
-        .prompt("Look around")
-        .call("w1", "Read", file_path=f"{LIB}/missing.txt")
-        .result("w1", "<tool_use_error>File does not exist.</tool_use_error>", error=True)
-        .say("No such file; listing the directory instead.")
-        .call("w2", "Read", file_path=f"{LIB}/README.md")
-        .result("w2", "# lib")
-    )
-    agent.write(projects / "-home-u-lib" / "s3" / "subagents" / "agent-a1.jsonl")
-    return projects
 
 
 @pytest.fixture(scope="module")
@@ -209,11 +58,6 @@ def rows(conn, sql, **params):
     cursor = conn.execute(sql, params)
     columns = [d[0] for d in cursor.description]
     return [dict(zip(columns, row, strict=True)) for row in cursor]
-
-
-def ts(minute):
-    """The timestamp of a line written `minute` minutes into the corpus."""
-    return (START + timedelta(minutes=minute)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
 # -- safe_fts -------------------------------------------------------------------
@@ -283,43 +127,6 @@ def test_safe_fts_always_parses(text, mode):
 
 
 # -- find_past_fix ---------------------------------------------------------------
-
-FIND_COLUMNS = [
-    "session_id",
-    "project",
-    "failed_at",
-    "tool",
-    "target",
-    "error_snippet",
-    "next_text",
-    "next_ok_target",
-    "files_edited_after",
-    "resume",
-    "tool_use_id",
-    "next_ok_tool_use_id",
-    "matched",
-    "score",
-    "signature",
-    "kind",
-    "occurrences",
-    "fixed_at",
-    "fix_tool_use_id",
-    "fix_target",
-    "outcome",
-    "remedy",
-    "fix_edits",
-    "fix_calls",
-    "session_title",
-    "session_url",
-    "error_snippet_html",
-    "error",
-    "agent",
-    "error_length",
-    "same_text",
-    "text_distance",
-    "shared_words",
-    "transcript_deleted_at",
-]
 
 
 def test_find_past_fix_rows(conn):
@@ -1456,12 +1263,6 @@ def test_other_queries_hostile_input(conn, text):
 
 
 # -- the session page ------------------------------------------------------------
-
-
-def session_page(conn, session_id, **args):
-    page = queries.session_page(conn, session_id, **args)
-    assert page is not None
-    return page
 
 
 def test_session_page(conn):

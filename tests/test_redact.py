@@ -2,50 +2,13 @@ import json
 import re
 
 import pytest
+from corpus import AWS_SECRET, PEM, SECRETS
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pastfix import redact as redact_module
 from pastfix.records import clean_text
 from pastfix.redact import ANCHORS, anchors_in, redact, redact_json
-
-# Made-up secrets of every kind, in the shape each provider issues them.
-SECRETS = {
-    "anthropic-key": "sk-ant-api03-Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQ-sT2uV5xW8yA1bE4cG7hJ0kM3",
-    "openai-key": "sk-proj-A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v2W3x4",
-    "github-token": "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234",
-    "gitlab-token": "glpat-Xy7Zq2Wv9Ut4Rs1Pq8No",
-    "slack-token": "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
-    "slack-webhook": "https://hooks.slack.com/services/T01ABCDEF/B02GHIJKL/Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2",
-    "stripe-key": "sk_live_51HqLyjWDarjtT1zdp7dcXaBcDeFgHiJk",
-    "aws-access-key-id": "AKIAZ7Q3XW5N2R8T4LMP",
-    "google-api-key": "AIzaSyD3kF8mN2pQ7rT9vX1zB4cE6gH0jL5nP8s",
-    "jwt": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyLTQyIiwiaWF0IjoxNzAwMDAwMDAwfQ"
-    ".Qk3v9Zx8Wc7Vb6Nm5Lk4Jh3Gf2Ds1Aa0Pp9Oo8Ii7Uu",
-    "npm-token": "npm_Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2u",
-    "pypi-token": "pypi-AgEIcHlwaS5vcmcCJGQ4ZjM5YzJiLTdkMWUtNGY2YS04YjBjLTJkNGU2ZjhhMGIxYwACKl",
-    "huggingface-token": "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",
-    "sendgrid-key": "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",
-    "digitalocean-token": "dop_v1_" + "8f3a9c2b7d1e4f6a" * 4,
-    "google-oauth-token": "ya29.a0AfH6SMBx8Qk3v9Zx8Wc7Vb6Nm5Lk4Jh3Gf2Ds1Aa0Pp9Oo8Ii7",
-    "google-client-secret": "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",
-    "grafana-token": "glsa_Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQ_8f3a9c2b",
-    "shopify-token": "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",
-    "databricks-token": "dapi8f3a9c2b7d1e4f6a8b0c2d4e6f8a0b1c",
-    "linear-key": "lin_api_Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5xW",
-    "vault-token": "hvs.CAESIZq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQ",
-    "doppler-token": "dp.st.dev.Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5xW8",
-    "pulumi-token": "pul-" + "8f3a9c2b7d" * 4,
-    "supabase-token": "sbp_" + "8f3a9c2b7d" * 4,
-    "telegram-bot-token": "1234567890:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawq",
-}
-PEM = (
-    "-----BEGIN RSA PRIVATE KEY-----\n"
-    "MIIEowIBAAKCAQEAq7Bz3Xk9Lm2Np4Qr6St8Uv0Wx2Yz4Ab6Cd8Ef0Gh2Ij4Kl6Mn\n"
-    "8Op0Qr2St4Uv6Wx8Yz0Ab2Cd4Ef6Gh8Ij0Kl2Mn4Op6Qr8St0Uv2Wx4Yz6Ab8Cd==\n"
-    "-----END RSA PRIVATE KEY-----"
-)
-AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYz8Qk3v9Zx8"
 
 
 @pytest.mark.parametrize("kind", sorted(SECRETS))

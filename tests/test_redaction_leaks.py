@@ -20,11 +20,11 @@ import anyio
 import pytest
 from click.testing import CliRunner
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
+from corpus import AWS_SECRET, PEM, SECRETS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonl import prompt, result, say, tool_use, write_jsonl
 from mcp import Client
-from test_redact import AWS_SECRET, PEM, SECRETS
 
 from pastfix import hook, transcripts
 from pastfix import mcp as server

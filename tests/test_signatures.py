@@ -2,7 +2,7 @@ import json
 
 import pytest
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
-from test_queries import Session
+from corpus import Session
 
 from pastfix import queries
 from pastfix import signatures as sig

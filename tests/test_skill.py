@@ -6,7 +6,7 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT
-from test_hook import PAST, index  # noqa: F401  (the fixture index)
+from corpus import PAST
 
 from pastfix.cli import cli
 
@@ -43,7 +43,7 @@ def test_there_are_examples():
 
 
 @pytest.mark.parametrize("title, sql, columns", examples(), ids=lambda x: str(x)[:20])
-def test_example_returns_what_the_doc_says(index, title, sql, columns):  # noqa: F811
+def test_example_returns_what_the_doc_says(index, title, sql, columns):
     # plain sqlite3, read-only, without pastfix's SQL functions: as an agent runs it
     conn = sqlite3.connect(f"{index.as_uri()}?mode=ro", uri=True)
     try:
@@ -56,7 +56,7 @@ def test_example_returns_what_the_doc_says(index, title, sql, columns):  # noqa:
     assert rows, title
 
 
-def test_example_answers_are_the_fix(index):  # noqa: F811
+def test_example_answers_are_the_fix(index):
     conn = sqlite3.connect(f"{index.as_uri()}?mode=ro", uri=True)
     by_title = {title: sql for title, sql, _ in examples()}
     sql = next(s for t, s in by_title.items() if t.startswith("3."))
@@ -67,7 +67,7 @@ def test_example_answers_are_the_fix(index):  # noqa: F811
     ]
 
 
-def test_the_unquoted_fts_pitfall_fails_as_the_doc_says(index):  # noqa: F811
+def test_the_unquoted_fts_pitfall_fails_as_the_doc_says(index):
     conn = sqlite3.connect(f"{index.as_uri()}?mode=ro", uri=True)
     assert "fails with\n  `no such column: TS2339`" in PATTERNS
     with pytest.raises(sqlite3.OperationalError, match="no such column: TS2339"):

@@ -7,9 +7,9 @@ from urllib.parse import urlencode
 
 import pytest
 from conftest import build_index
+from corpus import HOSTILE, write_corpus
 from datasette.app import Datasette
 from datasette.database import QueryInterrupted
-from test_queries import HOSTILE, write_corpus
 
 from pastfix import LATEST_MIGRATION, queries
 

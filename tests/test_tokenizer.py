@@ -5,9 +5,9 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 from conftest import build_index
+from corpus import HOSTILE as QUERY_HOSTILE
 from datasette.app import Datasette
 from jsonl import prompt, result, say, tool_use, write_jsonl
-from test_queries import HOSTILE as QUERY_HOSTILE
 
 from pastfix import build as pbuild
 from pastfix import cards, cli, queries

@@ -48,8 +48,10 @@ from pastfix.db import (
     refresh_signatures,
     refresh_tool_errors_fts,
     reredact,
+    set_state,
     set_tokenizer,
     signatures_current,
+    state,
     stored_failures,
     stored_sessions,
     tokenizer_setting,
@@ -545,15 +547,12 @@ def _record_build(
         **{k: getattr(stats, k) for k in ("files_seen", "files_read", "bytes_read", "new_lines")},
         "seconds": round(time.perf_counter() - started, 3),
     }
-    conn.execute(
-        "INSERT OR REPLACE INTO _build_state VALUES ('last_build', ?)",
-        [msgspec.json.encode(summary).decode()],
-    )
+    set_state(conn, "last_build", msgspec.json.encode(summary).decode())
     # Every source any build read, for `pastfix status`: the last build's alone hid the
     # others the index holds (`build --agent codex` after a build of every agent's folder).
-    row = conn.execute("SELECT value FROM _build_state WHERE name = 'sources'").fetchone()
+    stored = state(conn, "sources")
     try:
-        recorded = msgspec.json.decode(row[0]) if row else []
+        recorded = msgspec.json.decode(stored) if stored else []
     except (TypeError, msgspec.DecodeError):  # not JSON (a hand edit): this build's are kept
         recorded = []
     known = {
@@ -562,9 +561,10 @@ def _record_build(
         if isinstance(s, dict) and isinstance(s.get("path"), str)
     }
     known.update((s["path"], s) for s in summary["sources"])
-    conn.execute(
-        "INSERT OR REPLACE INTO _build_state VALUES ('sources', ?)",
-        [msgspec.json.encode(sorted(known.values(), key=lambda s: s["path"])).decode()],
+    set_state(
+        conn,
+        "sources",
+        msgspec.json.encode(sorted(known.values(), key=lambda s: s["path"])).decode(),
     )
 
 
@@ -1042,7 +1042,7 @@ class Builder:
             self._write_grouped(self.returned, self._unarchive)
             if self.changed:
                 self._repair_duplicates()
-            stale = conn.execute("SELECT 1 FROM _build_state WHERE name = 'stale'").fetchone()
+            stale = state(conn, "stale")
             stored = conn.execute("SELECT path, reason FROM problems WHERE file_id IS NULL")
             if (
                 stale
@@ -1316,21 +1316,16 @@ class Builder:
         # they read changed.
         if (self.bulk and not self.per_session_done) or stale_kinds or not fixes_current(conn):
             refresh_fixes(conn)
-        conn.execute(
-            "INSERT OR REPLACE INTO _build_state VALUES ('signature_version', ?)",
-            [str(signatures.SIGNATURE_VERSION)],
-        )
-        conn.execute(
-            "INSERT OR REPLACE INTO _build_state VALUES ('redact', ?)", [str(int(self.redact))]
-        )
+        set_state(conn, "signature_version", str(signatures.SIGNATURE_VERSION))
+        set_state(conn, "redact", str(int(self.redact)))
         refresh_tool_errors_fts(conn)
-        conn.execute("DELETE FROM _build_state WHERE name = 'stale'")
+        set_state(conn, "stale", None)
 
     def _redact_again(self) -> None:
         """Bring stored rows in line with the current rules (see reredact); record their version."""
         conn = self.conn
         if not self.redact:
-            conn.execute("DELETE FROM _build_state WHERE name = 'redaction_version'")
+            set_state(conn, "redaction_version", None)
             return
         # A bulk build redacted every row it wrote, not those it kept (see _clear);
         # a refresh may keep older ones.
@@ -1341,10 +1336,7 @@ class Builder:
             refresh_fixes(conn, touched)
             self.stats.reredacted_rows += rows
             self.stats.redactions += secrets
-        conn.execute(
-            "INSERT OR REPLACE INTO _build_state VALUES ('redaction_version', ?)",
-            [str(REDACTION_VERSION)],
-        )
+        set_state(conn, "redaction_version", str(REDACTION_VERSION))
 
     def _count_file_problems(self) -> None:
         for path, reason in self.file_problems:
@@ -1353,7 +1345,7 @@ class Builder:
     def _begin(self) -> None:
         """Start a write transaction of an incremental build (see _build_state)."""
         self.conn.execute("BEGIN IMMEDIATE")
-        self.conn.execute("INSERT OR REPLACE INTO _build_state VALUES ('stale', '1')")
+        set_state(self.conn, "stale", "1")
 
     def _set_aside(self, record: dict[str, Any], base: str | None = None) -> None:
         """Set the rows of a stored file's old read aside before it is read again from its

@@ -207,6 +207,21 @@ class BuildError(Exception):
     """A build that cannot start: the message is meant for the user."""
 
 
+def state(conn: Connection, name: str) -> str | None:
+    """A value of _build_state, where a build records itself (its settings, the versions of
+    the rules its rows were made by, the last build: status reads it), None when unset."""
+    row = conn.execute("SELECT value FROM _build_state WHERE name = ?", [name]).fetchone()
+    return None if row is None else str(row[0])
+
+
+def set_state(conn: Connection, name: str, value: str | None) -> None:
+    """Set a value of _build_state (None: unset it)."""
+    if value is None:
+        conn.execute("DELETE FROM _build_state WHERE name = ?", [name])
+    else:
+        conn.execute("INSERT OR REPLACE INTO _build_state VALUES (?, ?)", [name, value])
+
+
 def check_db_path(path: Path) -> None:
     """Refuse a path that is a directory, a FIFO or a device, or a file that is not SQLite.
 
@@ -330,8 +345,7 @@ def refresh_signatures(conn: Connection) -> None:
 
 def signatures_current(conn: Connection) -> bool:
     """Whether the stored signatures were made by this version of the rules."""
-    row = conn.execute("SELECT value FROM _build_state WHERE name = 'signature_version'").fetchone()
-    return row is not None and row[0] == str(signatures.SIGNATURE_VERSION)
+    return state(conn, "signature_version") == str(signatures.SIGNATURE_VERSION)
 
 
 def redaction_current(conn: Connection) -> bool:
@@ -339,8 +353,7 @@ def redaction_current(conn: Connection) -> bool:
 
     An index redacted before the version was recorded has version 1.
     """
-    row = conn.execute("SELECT value FROM _build_state WHERE name = 'redaction_version'").fetchone()
-    return row is not None and row[0] == str(REDACTION_VERSION)
+    return state(conn, "redaction_version") == str(REDACTION_VERSION)
 
 
 def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[set[str], int, int]:
@@ -434,8 +447,7 @@ def redact_setting(conn: Connection) -> bool | None:
     """
     if conn.execute("SELECT 1 FROM source_files LIMIT 1").fetchone() is None:
         return None
-    row = conn.execute("SELECT value FROM _build_state WHERE name = 'redact'").fetchone()
-    return row is not None and row[0] == "1"
+    return state(conn, "redact") == "1"
 
 
 def parse_tokenizer(text: str) -> str:
@@ -473,8 +485,7 @@ def parse_tokenizer(text: str) -> str:
 
 def tokenizer_setting(conn: Connection) -> str:
     """The FTS5 tokenizer of the index's full-text tables (DEFAULT_TOKENIZER unless set)."""
-    row = conn.execute("SELECT value FROM _build_state WHERE name = 'tokenizer'").fetchone()
-    return row[0] if row else DEFAULT_TOKENIZER
+    return state(conn, "tokenizer") or DEFAULT_TOKENIZER
 
 
 def set_tokenizer(conn: Connection, tokenizer: str) -> None:
@@ -493,7 +504,7 @@ def set_tokenizer(conn: Connection, tokenizer: str) -> None:
             conn.execute(sql.format(tokenize=tokenizer))
         conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
         refresh_tool_errors_fts(conn)
-        conn.execute("INSERT OR REPLACE INTO _build_state VALUES ('tokenizer', ?)", [tokenizer])
+        set_state(conn, "tokenizer", tokenizer)
     except BaseException:
         conn.execute("ROLLBACK")
         raise
@@ -699,9 +710,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 )
             )
     conn.executemany("INSERT OR REPLACE INTO fixes VALUES (?,?,?,?,?,?,?,?)", rows)
-    conn.execute(
-        "INSERT OR REPLACE INTO _build_state VALUES ('fix_version', ?)", [str(fixes.FIX_VERSION)]
-    )
+    set_state(conn, "fix_version", str(fixes.FIX_VERSION))
 
 
 _EDIT_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.EDIT)))
@@ -764,8 +773,7 @@ def _sidechain_threads(
 
 def fixes_current(conn: Connection) -> bool:
     """Whether the stored fixes were made by this version of the rules."""
-    row = conn.execute("SELECT value FROM _build_state WHERE name = 'fix_version'").fetchone()
-    return row is not None and row[0] == str(fixes.FIX_VERSION)
+    return state(conn, "fix_version") == str(fixes.FIX_VERSION)
 
 
 def stored_sessions(conn: Connection) -> set[str]:

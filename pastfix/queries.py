@@ -663,11 +663,24 @@ def _words_pattern(error: object, substrings: bool = False) -> re.Pattern[str] |
     Japanese word is part of a longer run of characters. ASCII words under three
     characters stay whole words, or every 'a' and 'to' would be marked.
     """
+    return _words_pattern_of(str(error or ""), substrings)
+
+
+# Per pasted error, not per row: find_past_fix asks for each row it shows (twice), and
+# `pastfix find` again for each card; a 200,000-character paste took 80 ms a time.
+@functools.lru_cache(maxsize=8)
+def _words_pattern_of(error: str, substrings: bool) -> re.Pattern[str] | None:
     words = [
         w
-        for w in _TOKEN.findall(str(error or ""))
-        if w not in _OPERATORS and w.lower() not in STOP_WORDS
-    ][:MAX_WORDS]
+        for w in itertools.islice(
+            (
+                m.group(0)
+                for m in _TOKEN.finditer(error)
+                if m.group(0) not in _OPERATORS and m.group(0).lower() not in STOP_WORDS
+            ),
+            MAX_WORDS,
+        )
+    ]
     if not words:
         return None
     ordered = sorted(set(words), key=len, reverse=True)
@@ -677,6 +690,18 @@ def _words_pattern(error: object, substrings: bool = False) -> re.Pattern[str] |
         alternatives = "|".join(re.escape(w) for w in whole)
         parts.append(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])")
     return re.compile("|".join(parts), re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=8)
+def _pasted_words(error: str) -> tuple[str, ...]:
+    """The words of a pasted error, lowercase, stop words aside, longest first (per error:
+    see _words_pattern_of)."""
+    words = {
+        w.lower()
+        for w in _TOKEN.findall(error)
+        if w not in _OPERATORS and w.lower() not in STOP_WORDS
+    }
+    return tuple(sorted(words, key=lambda w: (-len(w), w)))
 
 
 def mark_words(
@@ -764,15 +789,7 @@ def error_excerpt(
     if found:
         on_line = {m.group(0).lower() for m in found.finditer(line)}
         # The longest pasted word missing from the key line says most: show it in context.
-        missing = sorted(
-            {
-                w.lower()
-                for w in _TOKEN.findall(str(error or ""))
-                if w not in _OPERATORS and w.lower() not in STOP_WORDS
-            }
-            - on_line,
-            key=lambda w: (-len(w), w),
-        )
+        missing = [w for w in _pasted_words(str(error or "")) if w not in on_line]
         elsewhere = (
             next((m for m in found.finditer(text) if m.group(0).lower() == missing[0]), None)
             if missing

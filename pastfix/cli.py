@@ -10,7 +10,7 @@ from typing import Any
 import click
 import msgspec
 
-from pastfix import agents, cards, paths, transcripts
+from pastfix import agents, paths, transcripts
 from pastfix import build as pbuild
 from pastfix import db as pdb
 
@@ -408,7 +408,7 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
         pbpaste | pastfix find -
         pastfix find -- "-bash: npm: command not found"
     """
-    from pastfix import queries  # imported here: `build` starts faster without it
+    from pastfix import cards, queries  # imported here: `build` starts faster without them
 
     piped = error == "-"
     error = queries.pasted(sys.stdin.read() if piped else error)

@@ -703,3 +703,17 @@ def test_an_error_pasted_without_quotes_is_told_to_be_quoted(tmp_path, projects,
             result.stderr
             == f"Error: {args[-1]} not found: build it with `pastfix build {args[-1]}`\n"
         )
+
+
+@pytest.mark.slow
+def test_the_cli_imports_no_query_module_until_a_command_needs_it():
+    """`pastfix build` (run at the end of every session by the hook) starts without the
+    query modules: importing pastfix.queries (and pastfix.cards, which the find command
+    prints with) compiles their patterns, ~10 ms of a no-change refresh."""
+    code = (
+        "import sys, pastfix.cli;"
+        "print(sorted(m for m in ('pastfix.queries', 'pastfix.cards', 'pastfix.redact')"
+        " if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "[]", done.stderr

@@ -6,6 +6,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from conftest import FIXTURES, REAL_CORPUS
+from corpus import CODEX_AGENT_MESSAGES
 
 from pastfix import build as pbuild
 from pastfix import codex, queries
@@ -627,56 +628,8 @@ def test_lines_cut_from_the_middle_of_a_rollout_are_kept_once(tmp_path):
         assert state() == after
 
 
-# Messages between agents, as each Codex version writes them. 0.171.0 (the first four
-# lines, as it wrote them with multi_agent_v2 on, driven by a mock: the parent's rollout,
-# then the subagent's): the delivery's metadata line, then the agent_message item, whose
-# text starts with Codex's header; a task the model wrote encrypted has only the header as
-# text (the mock's "encrypted" task is plain text, the model's would not be). Older, from
-# the source: an inter_agent_communication line alone (RolloutItem::InterAgentCommunication),
-# and older still the message's JSON in a message item (to_response_input_item).
-AGENT_MESSAGES = [
-    '{"timestamp":"2026-12-01T21:55:01.245Z","ordinal":23,"type":"inter_agent_communicati'
-    'on_metadata","payload":{"trigger_turn":false}}',
-    '{"timestamp":"2026-12-01T21:55:01.245Z","ordinal":24,"type":"response_item","payload'
-    '":{"type":"agent_message","id":"amsg_01a2339a-9ff6-7151-9770-3555ef22ba77","author":'
-    '"/root/worker","recipient":"/root","content":[{"type":"input_text","text":"Message T'
-    "ype: FINAL_ANSWER\\nTask name: /root\\nSender: /root/worker\\nPayload:\\nchild done: tes"
-    'ts pass after pinning fastapi"}],"internal_chat_message_metadata_passthrough":{"turn'
-    '_id":"01a2339a-9f27-7a13-9a26-c813f905d3da","create_time":1796162101.2449877,"conten'
-    't_item_metadata":[{"provenance":{"type":"tool","namespace":"collaboration"}}]}},"met'
-    'adata":{"history_sequence":10,"sampled_through_sequence":7,"client_authored":false,"'
-    'user_input_order":3}}',
-    '{"timestamp":"2026-12-01T21:55:01.188Z","ordinal":9,"type":"inter_agent_communicatio'
-    'n_metadata","payload":{"trigger_turn":true}}',
-    '{"timestamp":"2026-12-01T21:55:01.188Z","ordinal":10,"type":"response_item","payload'
-    '":{"type":"agent_message","id":"amsg_01a2339a-9fc4-7c11-961d-973a6be79142","author":'
-    '"/root","recipient":"/root/worker","content":[{"type":"input_text","text":"Message T'
-    'ype: NEW_TASK\\nTask name: /root/worker\\nSender: /root\\nPayload:\\n"},{"type":"encrypt'
-    'ed_content","encrypted_content":"CHILD-TASK-XYZ run the tests"}],"internal_chat_mess'
-    'age_metadata_passthrough":{"turn_id":"01a2339a-9fb1-7230-ad79-966ec2d2d8b7","create_'
-    'time":1796162101.1880252,"content_item_metadata":[{"provenance":{"type":"tool","name'
-    'space":"collaboration"}},{"provenance":{"type":"tool","namespace":"collaboration"}}]'
-    '}},"metadata":{"history_sequence":5,"sampled_through_sequence":0,"client_authored":f'
-    'alse,"user_input_order":0}}',
-    '{"timestamp":"2026-06-01T10:00:04.000Z","type":"inter_agent_communication","payload":'
-    '{"author":"/root","recipient":"/root/worker","other_recipients":[],"content":'
-    '"Run the test suite and fix what fails","trigger_turn":true}}',
-    '{"timestamp":"2026-04-01T10:00:05.000Z","type":"response_item","payload":{"type":'
-    '"message","role":"assistant","content":[{"type":"output_text","text":"{\\"author\\":'
-    '\\"/root/worker\\",\\"recipient\\":\\"/root\\",\\"other_recipients\\":[],\\"content\\":'
-    '\\"done: npm test passes\\",\\"trigger_turn\\":false}"}]}}',
-    '{"timestamp":"2026-04-01T10:00:06.000Z","type":"response_item","payload":{"type":'
-    '"message","role":"user","content":[{"type":"input_text","text":"{\\"author\\":\\"/root\\",'
-    '\\"recipient\\":\\"/root/worker\\",\\"other_recipients\\":[],\\"content\\":\\"check the '
-    'lockfile\\",\\"trigger_turn\\":true}"}]}}',
-    # a user who pastes JSON is still typing a prompt
-    '{"timestamp":"2026-04-01T10:00:07.000Z","type":"response_item","payload":{"type":'
-    '"message","role":"user","content":[{"type":"input_text","text":"{\\"trigger_turn\\": 1}"}]}}',
-]
-
-
 def test_messages_between_agents_are_read_once_each():
-    data = "".join(line + "\n" for line in AGENT_MESSAGES).encode()
+    data = "".join(line + "\n" for line in CODEX_AGENT_MESSAGES).encode()
     batch = codex.parse_lines(data, first_line_no=1, default_session_id=SESSION)
     assert batch.problems == [] and batch.skipped == 0
     got = [(m.line_no, m.type, m.kind, m.is_meta, m.text) for m in batch.messages]

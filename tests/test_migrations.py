@@ -3,6 +3,7 @@ import sqlite3
 import zlib
 
 import pytest
+from corpus import CODEX_AGENT_MESSAGES
 from jsonl import prompt, result, tool_use, write_jsonl
 from sqlite_utils import Database
 
@@ -459,16 +460,15 @@ def test_an_index_from_before_the_codex_reread_reads_every_rollout_again(tmp_pat
 
 def test_an_index_from_before_agent_messages_reads_every_rollout_again(tmp_path):
     """m015: the messages between agents an older reader skipped are read again."""
-    from test_codex import AGENT_MESSAGES, SESSION
-
+    session = "0195a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b"
     meta = (
         '{"timestamp":"2026-12-01T18:40:00.000Z","type":"session_meta","payload":'
-        f'{{"id":"{SESSION}","cwd":"/home/dev/shop","cli_version":"0.171.0"}}}}'
+        f'{{"id":"{session}","cwd":"/home/dev/shop","cli_version":"0.171.0"}}}}'
     )
     sessions = tmp_path / "sessions"
     sessions.mkdir()
-    rollout = sessions / f"rollout-2026-12-01T18-40-00-{SESSION}.jsonl"
-    rollout.write_text("".join(line + "\n" for line in [meta, *AGENT_MESSAGES]))
+    rollout = sessions / f"rollout-2026-12-01T18-40-00-{session}.jsonl"
+    rollout.write_text("".join(line + "\n" for line in [meta, *CODEX_AGENT_MESSAGES]))
     path = tmp_path / "index.db"
     pbuild.build(path, [sessions])
     conn = sqlite3.connect(path)

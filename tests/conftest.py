@@ -1,4 +1,5 @@
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -74,3 +75,11 @@ def index(tmp_path_factory):
     db = root / "index.db"
     build_index(db, write_hook_corpus(root))
     return db
+
+
+def imported_by(modules: str, among: tuple[str, ...]) -> list[str]:
+    """Which of `among` a fresh interpreter has imported after `import {modules}`."""
+    code = f"import sys, {modules}; print(*sorted(m for m in {among!r} if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()

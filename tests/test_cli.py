@@ -9,7 +9,7 @@ from importlib.metadata import version
 
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT
+from conftest import ROOT, imported_by
 from jsonl import failing_session, result, tool_use, write_jsonl
 
 from pastfix import build as pbuild
@@ -710,10 +710,4 @@ def test_the_cli_imports_no_query_module_until_a_command_needs_it():
     """`pastfix build` (run at the end of every session by the hook) starts without the
     query modules: importing pastfix.queries (and pastfix.cards, which the find command
     prints with) compiles their patterns, ~10 ms of a no-change refresh."""
-    code = (
-        "import sys, pastfix.cli;"
-        "print(sorted(m for m in ('pastfix.queries', 'pastfix.cards', 'pastfix.redact')"
-        " if m in sys.modules))"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.stdout.strip() == "[]", done.stderr
+    assert imported_by("pastfix.cli", ("pastfix.queries", "pastfix.cards", "pastfix.redact")) == []

@@ -470,12 +470,7 @@ def test_polls_after_a_ctrl_c_to_a_closed_stdin_do_not_fix_it(tmp_path):
         item("20:07", stdin("c_end", "")),
         item("20:08", output("c_end", header.format("Process exited with code 0") + "ok")),
     ]  # fmt: skip
-    path = tmp_path / "sessions" / "2026/03/18" / f"rollout-2026-03-18T19-20-00-{SESSION}.jsonl"
-    path.parent.mkdir(parents=True)
-    path.write_bytes(b"".join(msgspec.json.encode(row) + b"\n" for row in rows))
-    db_path = tmp_path / "index.db"
-    pbuild.build(db_path, [tmp_path / "sessions"])
-    conn = sqlite3.connect(db_path)
+    conn = sqlite3.connect(index_rollout(tmp_path, SESSION, rows, "2026-03-18T19-20-00"))
     assert conn.execute(
         "SELECT is_error FROM tool_results WHERE tool_use_id = 'c_ctrl_c'"
     ).fetchone() == (1,)
@@ -483,6 +478,18 @@ def test_polls_after_a_ctrl_c_to_a_closed_stdin_do_not_fix_it(tmp_path):
         "SELECT outcome, confirmed_by FROM fixes WHERE tool_use_id = 'c_ctrl_c'"
     ).fetchone()
     assert (outcome, confirmed) == ("not fixed", None)
+
+
+def index_rollout(tmp_path: Path, session: str, rows: list[dict], started: str) -> Path:
+    """`rows` as the rollout Codex writes for `session` started at `started`
+    (`2026-03-18T19-20-00`), under tmp_path/sessions, indexed: the index's path."""
+    path = tmp_path / "sessions" / started[:10].replace("-", "/")
+    path /= f"rollout-{started}-{session}.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"".join(msgspec.json.encode(row) + b"\n" for row in rows))
+    db_path = tmp_path / "index.db"
+    pbuild.build(db_path, [tmp_path / "sessions"])
+    return db_path
 
 
 def mcp_lines(end: dict, output: object, *, end_first: bool = True) -> bytes:
@@ -926,11 +933,7 @@ def test_a_session_begun_in_the_ide_is_titled_with_its_request(tmp_path):
          "payload": {"type": "message", "role": "user",
                      "content": [{"type": "input_text", "text": ide}]}},
     ]  # fmt: skip
-    rollout = tmp_path / "sessions" / "2026/03/01" / f"rollout-2026-03-01T10-00-00-{sid}.jsonl"
-    rollout.parent.mkdir(parents=True)
-    rollout.write_bytes(b"".join(msgspec.json.encode(row) + b"\n" for row in rows))
-    db_path = tmp_path / "index.db"
-    pbuild.build(db_path, [tmp_path / "sessions"])
+    db_path = index_rollout(tmp_path, sid, rows, "2026-03-01T10-00-00")
     conn = sqlite3.connect(db_path)
     [(title,)] = conn.execute("SELECT title FROM sessions WHERE session_id = ?", [sid])
     assert title == "fix the lint error\n\nsrc/config/hono.ts:4:33 noBannedTypes"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import REAL_PROJECTS, build_index, needs_real_corpus
+from conftest import REAL_PROJECTS, build_index, imported_by, needs_real_corpus
 from corpus import NOVEL, OTHER, PAST, TS_ERROR, event, fixed_session, novel_session
 from jsonl import write_jsonl
 
@@ -340,13 +340,8 @@ def test_the_click_command_gives_the_same_answer(index):
 
 @pytest.mark.slow
 def test_the_hook_imports_neither_click_nor_the_build():
-    code = (
-        "import sys, pastfix.entry, pastfix.hook;"
-        "print(sorted(m for m in ('click', 'sqlite_utils', 'pastfix.db', 'pastfix.build',"
-        " 'msgspec') if m in sys.modules))"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.stdout.strip() == "[]", done.stderr
+    heavy = ("click", "sqlite_utils", "pastfix.db", "pastfix.build", "msgspec")
+    assert imported_by("pastfix.entry, pastfix.hook", heavy) == []
 
 
 def test_hook_main_leaves_other_arguments_to_click():

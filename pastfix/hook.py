@@ -309,7 +309,6 @@ def refresh(db_path: Path, agent: str | None = None) -> None:
     hook never starts a full re-index. Behind a running build it gives up at
     once (said on stderr): the hook answers from the index as it is.
     """
-    from pastfix import agents
     from pastfix import build as pbuild  # imported here: only --refresh pays for it
     from pastfix import db as pdb
 

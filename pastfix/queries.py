@@ -670,17 +670,7 @@ def _words_pattern(error: object, substrings: bool = False) -> re.Pattern[str] |
 # `pastfix find` again for each card; a 200,000-character paste took 80 ms a time.
 @functools.lru_cache(maxsize=8)
 def _words_pattern_of(error: str, substrings: bool) -> re.Pattern[str] | None:
-    words = [
-        w
-        for w in itertools.islice(
-            (
-                m.group(0)
-                for m in _TOKEN.finditer(error)
-                if m.group(0) not in _OPERATORS and m.group(0).lower() not in STOP_WORDS
-            ),
-            MAX_WORDS,
-        )
-    ]
+    words = list(itertools.islice(_paste_words(error), MAX_WORDS))
     if not words:
         return None
     ordered = sorted(set(words), key=len, reverse=True)
@@ -696,12 +686,16 @@ def _words_pattern_of(error: str, substrings: bool) -> re.Pattern[str] | None:
 def _pasted_words(error: str) -> tuple[str, ...]:
     """The words of a pasted error, lowercase, stop words aside, longest first (per error:
     see _words_pattern_of)."""
-    words = {
-        w.lower()
-        for w in _TOKEN.findall(error)
-        if w not in _OPERATORS and w.lower() not in STOP_WORDS
-    }
+    words = {w.lower() for w in _paste_words(error)}
     return tuple(sorted(words, key=lambda w: (-len(w), w)))
+
+
+def _paste_words(error: str) -> Iterator[str]:
+    """The words of a pasted error in their order, as pasted: no FTS5 operator, no stop word."""
+    for m in _TOKEN.finditer(error):
+        word = m.group(0)
+        if word not in _OPERATORS and word.lower() not in STOP_WORDS:
+            yield word
 
 
 def mark_words(

@@ -318,6 +318,10 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("text_distance", 2, text_distance, deterministic=True)
     conn.create_function("signature_in_text", 2, signature_in_text, deterministic=True)
     conn.create_function(
+        "signature_loosely_in_text", 2, signature_loosely_in_text, deterministic=True
+    )
+    conn.create_function("loose_signature", 1, _text_of(signatures.loose), deterministic=True)
+    conn.create_function(
         "session_url",
         2,
         lambda session_id, call: session_path(database_url, str(session_id), call),
@@ -488,7 +492,44 @@ def signature_in_text(signature: object, error: object) -> int:
     """
     if not isinstance(signature, str) or not signature or error is None:
         return 0
+    return _stands_in(signature, _pasted_lines(str(error)))
+
+
+def signature_loosely_in_text(signature: object, error: object) -> int:
+    """Whether a past failure's `signature` stands in a line of the pasted `error` with
+    another file where it names one (signatures.loose: the same error about another
+    file), as whole words. find_past_fix asks it only when no signature stands in the
+    text as it is; most are not there, which the longest of its fixed parts says."""
+    if not isinstance(signature, str) or not signature or error is None:
+        return 0
+    form = signatures.loose(signature)
+    if form == signature:
+        return 0  # looked for as it is already
     text = _pasted_lines(str(error))
+    if max(form.split("<path>"), key=len) not in text:
+        return 0
+    if len(_LETTERS.findall(_PLACEHOLDER.sub(" ", form))) < IN_TEXT_MIN_WORDS:
+        return 0
+    return 1 if _loose_pattern(form).search(text) else 0
+
+
+# Where a loose signature says `<path>`, the pasted line may have any one name: a file,
+# a folder, a path (`<path>/name` once normalised) or a quoted name (`<str>`).
+_ANY_NAME = r"(?:<[a-z]+>[^\s:,;'\"()\[\]<>]*|[^\s:,;'\"()\[\]<>]+)"
+
+
+@functools.lru_cache(maxsize=1024)
+def _loose_pattern(form: str) -> re.Pattern[str]:
+    """A loose signature as a pattern of whole words, `<path>` standing for any name."""
+    body = _ANY_NAME.join(re.escape(part) for part in form.split("<path>"))
+    before = r"(?<!\w)" if _is_word_char(form[0]) else ""
+    after = r"(?!\w)" if _is_word_char(form[-1]) else ""
+    return re.compile(before + body + after)
+
+
+def _stands_in(signature: str, text: str) -> int:
+    """Whether `signature` stands in `text` as whole words, saying enough on its own
+    (IN_TEXT_MIN_WORDS)."""
     start = text.find(signature)
     if start < 0 or len(_LETTERS.findall(_PLACEHOLDER.sub(" ", signature))) < IN_TEXT_MIN_WORDS:
         return 0
@@ -1084,21 +1125,34 @@ unmatched as materialized (
   select 1 as yes
   where not exists (select 1 from all_words) and not exists (select 1 from by_signature)
 ),
+-- (the distinct signatures of failures, read once, and only when nothing matched)
+failed_signatures as materialized (
+  select distinct tr.signature from unmatched
+  cross join tool_results tr indexed by idx_tr_signature
+  where tr.is_error = 1 and tr.signature != ''
+),
 in_text_signatures as materialized (
-  select signature from (
-    select distinct tr.signature from unmatched
-    cross join tool_results tr indexed by idx_tr_signature
-    where tr.is_error = 1 and tr.signature != '')
+  select signature from failed_signatures
   where signature_in_text(signature, (select error from given))
 ),
+-- None stands there as it is: those that do once the files both name are set aside
+-- (signatures.loose: the same error about another file), held by no longer one so.
+loose_signatures as materialized (
+  select signature, loose_signature(signature) as form from failed_signatures
+  where not exists (select 1 from in_text_signatures)
+    and signature_loosely_in_text(signature, (select error from given))
+),
+found_signatures as (
+  select signature, signature as form from in_text_signatures
+  union all select signature, form from loose_signatures
+),
 in_text as materialized (
-  select tr.id from in_text_signatures s
+  select tr.id from found_signatures s
   join tool_results tr indexed by idx_tr_signature
     on tr.is_error = 1 and tr.signature = s.signature
   where not exists (
-    select 1 from in_text_signatures longer
-    where length(longer.signature) > length(s.signature)
-      and instr(longer.signature, s.signature) > 0)
+    select 1 from found_signatures longer
+    where length(longer.form) > length(s.form) and instr(longer.form, s.form) > 0)
 ),
 -- Not seen before: the names of the error found in few failures (RARE_SHARE).
 unseen as materialized (

@@ -146,7 +146,8 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   a file extension, a trailing `/` or at least two `/`) keeps only its base
   name: the checkout is where you happened to be, the base name
   (`package.json`, `app.py`) is what the error is about (`cat: <path>/a.json:
-  No such file or directory` and `b.json` differ). `@scope/pkg` and eslint
+  No such file or directory` and `b.json` differ; find_past_fix sets the name
+  aside only when nothing else matched: loose()). `@scope/pkg` and eslint
   rule names (`@typescript-eslint/no-unused-vars`) are not paths.
 - `<uuid>`; `v<n>`: a version with a `v` (`v18.17.0`), `<time>` (ISO
   timestamps, dates, clock times), `<duration>` (`3m 0s`, `1.23s`, `120ms`,
@@ -910,6 +911,49 @@ def normalised_lines(text: str) -> tuple[str, ...]:
 # A shell's "command not found" inside a line: `bash: python: command not found`, zsh's
 # `command not found: gh`.
 _NOT_FOUND_IN = re.compile(r"([\w.+-]+): command not found\b|command not found: ([\w.+-]+)")
+
+
+# --- loose(): the same error about another file ---------------------------------
+# A signature keeps the file an error names (`cat: <path>/a.json: No such file or
+# directory` and `b.json` differ): the same error about the same file is the best match.
+# When no failure has the pasted error's signature, the same error about another file
+# (`priv/static/images` where the past one said `priv/static/assets`, `cd: frontend`
+# where it said `cd: backend`) is still the same error, and its fix the one to show:
+# loose() sets the file aside. A quoted name is `<str>` already, whatever it names.
+# The extensions of a bare file name (`missing.txt`, `README.md`), which no folder
+# marks as a path: a dotted name with another ending (`os.path`, `advice.addIgnoredFile`)
+# stays, as a missing module's quoted name does.
+FILE_EXTENSIONS = (
+    "c cc cfg conf cpp cs css csv ex exs go h heex hpp html ini java js json jsonl jsx kt lock"
+    " log md mjs cjs php png py pyi rb rs scss sh sql svg swift toml ts tsx txt vue xml yaml yml"
+    " zig"
+).split()
+_LOOSE = re.compile(
+    # a path's base name, which normalise() keeps
+    r"<path>/[^\s'\":,;()\[\]<>]+"
+    # a bare file name
+    r"|(?<![\w.'\"`/<-])\w[\w.-]*\.(?:" + "|".join(FILE_EXTENSIONS) + r")(?![\w/-])"
+)
+# Speed: most signatures hold a dot and no file name; this finds those that may, fast.
+_EXTENSION = re.compile(r"\.(?:" + "|".join(FILE_EXTENSIONS) + r")(?![\w/-])")
+# What a missing file's message names (`cat: notes: No such file or directory`, zsh's
+# `cd: no such file or directory: frontend`) is a path, whatever it looks like.
+_NO_SUCH_FILE = re.compile(
+    r"(?<![^\s:])[^\s:'\"<>]+(?=: no such file or directory)"
+    r"|(?<=no such file or directory: )[^\s'\"<>]+$",
+    re.IGNORECASE,
+)
+
+
+def loose(signature: str) -> str:
+    """`signature` with the file it names set aside (`<path>`): the same error about
+    another file. find_past_fix looks for it only when no failure has the pasted error's
+    own signature or words (pastfix.queries.signature_loosely_in_text)."""
+    if "<path>/" in signature or _EXTENSION.search(signature):
+        signature = _LOOSE.sub("<path>", signature)
+    if "such file" in signature.lower():
+        signature = _NO_SUCH_FILE.sub("<path>", signature)
+    return signature
 
 
 def classify(text: str) -> str:

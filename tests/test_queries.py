@@ -2312,6 +2312,117 @@ def test_the_pasted_error_itself_is_matched_as_before(among):
         among.create_function("signature_in_text", 2, queries.signature_in_text)
 
 
+# -- the same error about another file -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def other_file(tmp_path_factory):
+    """Failures that name a file: pasted about another, they are the same error."""
+    root = tmp_path_factory.mktemp("other_file")
+    projects = root / "projects"
+    (
+        Session("cat", APP, 0)
+        .call("c1", "Bash", command="cat nonexistent.txt")
+        .result("c1", "cat: nonexistent.txt: No such file or directory", error=True)
+        .call("c2", "Bash", command="ls")
+        .result("c2", "notes.txt")
+        .call("c3", "Bash", command="cat notes.txt")
+        .result("c3", "hello")
+        .write(projects / "-home-u-app" / "cat.jsonl")
+    )
+    ignored = "The following paths are ignored by one of your .gitignore files:"
+    (
+        Session("ignored", APP, 100)
+        .call("i1", "Bash", command="git add priv/static/assets/app.css")
+        .result("i1", f"{ignored}\npriv/static/assets\nhint: Use -f", error=True)
+        .call("i2", "Bash", command="git add assets/css/app.css")
+        .result("i2", "")
+        .write(projects / "-home-u-app" / "ignored.jsonl")
+    )
+    (
+        Session("cd", LIB, 200)
+        .call("d1", "Bash", command="cd backend && npm test")
+        .result("d1", "Exit code 1\n(eval):cd:1: no such file or directory: backend", error=True)
+        .call("d2", "Bash", command="npm test")
+        .result("d2", "ok")
+        .write(projects / "-home-u-lib" / "cd.jsonl")
+    )
+    (
+        Session("module", LIB, 300)
+        .call("m1", "Bash", command="python app.py")
+        .result("m1", "ModuleNotFoundError: No module named 'numpy.core'", error=True)
+        .call("m2", "Bash", command="pip install numpy")
+        .result("m2", "Successfully installed numpy")
+        .call("m3", "Bash", command="python app.py")
+        .result("m3", "ok")
+        .write(projects / "-home-u-lib" / "module.jsonl")
+    )
+    build_index(root / "index.db", projects)
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("pasted", "session"),
+    [
+        ("cat: missing.txt: No such file or directory", "cat"),
+        ("cat: notes: No such file or directory", "cat"),
+        ("$ cat data/missing.json\ncat: data/missing.json: No such file or directory", "cat"),
+        (
+            "The following paths are ignored by one of your .gitignore files:\ndist\n"
+            "hint: Use -f if you really want to add them.",
+            "ignored",
+        ),
+        ("(eval):cd:1: no such file or directory: frontend", "cd"),
+    ],
+)
+def test_the_same_error_about_another_file_is_seen_before(other_file, pasted, session):
+    """A file's name is kept in a signature, but when no failure has the pasted error's own
+    signature or words, the same error about another file is the one to show, not "Not seen
+    before" (a new user's `cd: frontend` where history had `cd: backend`)."""
+    found = queries.find_past_fix(other_file, pasted)
+    assert queries.seen_before(found)
+    assert [(r["session_id"], r["matched"]) for r in found] == [(session, "signature")]
+    assert not found[0]["same_text"]
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "ModuleNotFoundError: No module named 'requests.adapters'",
+        "cat: missing.txt: Permission denied",
+        "head: missing.txt: No such file or directory",
+    ],
+)
+def test_another_module_or_another_error_about_a_file_is_not(other_file, pasted):
+    """Only the file is set aside: a module's name, the program and the message stay."""
+    assert not queries.seen_before(queries.find_past_fix(other_file, pasted))
+
+
+def test_the_same_file_needs_no_loose_match(other_file):
+    """Its own signature matches: the files are not set aside."""
+    found = queries.find_past_fix(other_file, "cat: nonexistent.txt: No such file or directory")
+    assert [(r["session_id"], r["same_text"]) for r in found] == [("cat", 1)]
+
+
+@pytest.mark.parametrize(
+    ("signature", "form"),
+    [
+        ("cat: nonexistent.txt: No such file", "cat: <path>: No such file"),
+        ("cat: notes: No such file or directory", "cat: <path>: No such file or directory"),
+        ("open <path>/y.go: no such file or directory", "open <path>: no such file or directory"),
+        ("cd:<n>: no such file or directory: x", "cd:<n>: no such file or directory: <path>"),
+        ("write to <path>/README.md, but", "write to <path>, but"),
+        ("No module named 'numpy.core'", "No module named 'numpy.core'"),
+        ("hint: advice.addIgnoredFile false", "hint: advice.addIgnoredFile false"),
+        ("error: os.path is not a file", "error: os.path is not a file"),
+    ],
+)
+def test_loose_sets_aside_the_file_only(signature, form):
+    assert signatures.loose(signature) == form
+
+
 @pytest.mark.parametrize(
     ("pasted", "little"),
     [

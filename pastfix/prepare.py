@@ -29,8 +29,11 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # `sshpass -p`, `--password PW`, `MYSQL_PWD=`) and in a .netrc, a token after a URL's
 # percent-escape (`%3Dghp_...`); 4: a default given in code to a secret's variable
 # (`process.env.DB_PASSWORD || '...'`), SQL's `WITH PASSWORD '...'` and `IDENTIFIED BY
-# '...'`, a keyword in the plural (`Passwords: ...`) and a value in backticks.
-REDACTION_VERSION = 4
+# '...'`, a keyword in the plural (`Passwords: ...`) and a value in backticks; 5: a
+# token right after a terminal's colour code, a password among a command's arguments
+# as a list (`["curl", "-u", "admin:pw"]`), a URL's password with no user or an `@`,
+# `curl -uuser:pw`, `mysql -p'pw'`, `--password=pw`, a PEM key as quoted lines of source.
+REDACTION_VERSION = 5
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

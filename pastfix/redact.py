@@ -265,7 +265,7 @@ def _url_password(m: re.Match[str]) -> bool:
     if not m.string[m.start() - 1 : m.start()].isalnum():
         return False  # a scheme comes first: postgres://
     password = m.group("password")
-    if m.group("user").startswith("[REDACTED"):
+    if m.group("user").startswith("[REDACTED") or "[REDACTED" in password:
         return False  # a token in the user part, redacted already: `https://[REDACTED:...]@`
     if password.startswith(_MARKED) or _PLACEHOLDER.match(password):
         return False
@@ -346,9 +346,20 @@ def _option_password(m: re.Match[str]) -> bool:
 
 
 # Where a word starts in text that may be JSON: after an escape such as the \n
-# of `"x\nghp_..."` or a \u001b, as after a space; and after a URL's percent-escape
-# (`%3Dghp_...`, `%0A`, `%20`).
-_ESCAPE_BEHIND = (r"\\[nrt]", r"\\u[0-9a-fA-F]{4}", r"%[0-9a-fA-F]{2}")
+# of `"x\nghp_..."` or a \u001b, as after a space; after a URL's percent-escape
+# (`%3Dghp_...`, `%0A`, `%20`); and after a terminal's colour code (`ESC[32m`,
+# `ESC[1;32m`, `ESC[38;5;196m`, its `m` no letter of the word), which only the text of
+# messages and results has removed (a Write, an Edit, a command keep theirs).
+_ESCAPE_BEHIND = (
+    r"\\[nrt]",
+    r"\\u[0-9a-fA-F]{4}",
+    r"%[0-9a-fA-F]{2}",
+    r"\[m",
+    r"\[\dm",
+    r"[\[;]\d\dm",
+    r";\dm",
+    r";\d\d\dm",
+)
 
 
 # After a fixed prefix of n characters: not preceded by a character that
@@ -391,10 +402,11 @@ def _rest_of_value(m: re.Match[str], rest: re.Pattern[str]) -> int:
 _PEM_HEADER = r"-----{}[A-Z0-9 ]{{0,30}} PRIVATE KEY(?: BLOCK)?-----"
 _PEM_BEGIN = re.compile(_PEM_HEADER.format("BEGIN"))
 _PEM_END = re.compile(_PEM_HEADER.format("END"))
-# What lies between a header and its footer (a JSON text's \\n escapes too), and
-# what a block cut short holds (no dash: it stops at the next header).
-_PEM_BODY = re.compile(r"(?:[A-Za-z0-9+/=\s:,-]|\\+[nr])*+")
-_PEM_CUT_BODY = re.compile(r"(?:[A-Za-z0-9+/=\s]|\\+[nr])*+")
+# What lies between a header and its footer (a JSON text's \\n escapes too, and the
+# quotes of a key written as string lines of source: `"MIIE...\\n"`), and what a block
+# cut short holds (no dash: it stops at the next header).
+_PEM_BODY = re.compile(r"(?:[A-Za-z0-9+/=\s:,\"'-]|\\+[nr\"])*+")
+_PEM_CUT_BODY = re.compile(r"(?:[A-Za-z0-9+/=\s\"']|\\+[nr\"])*+")
 
 
 def _private_keys(text: str) -> Iterator[tuple[int, int]]:
@@ -601,7 +613,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         re.compile(
-            r"(?:\bcurl\b[^\n|;&]{0,300}?\s(?:-u|--user)[\s=]{1,3}|\bwget\b[^\n|;&]{0,300}?\s--(?:http-)?user=)"
+            r"(?:\bcurl\b[^\n|;&]{0,300}?\s(?:-u[\s=]{0,3}|--user[\s=]{1,3})|\bwget\b[^\n|;&]{0,300}?\s--(?:http-)?user=)"
             r"[\"']?(?P<user>[^\s:\"'`\\]{1,100}):(?P<password>[^\s\"'`\\;|&<>()]{1,200})"
         ),
         "password",
@@ -612,7 +624,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         re.compile(
-            r"(?:\bmysql(?:dump|admin|sh|import)?\b[^\n|;&]{0,300}?\s-p"
+            r"(?:\bmysql(?:dump|admin|sh|import)?\b[^\n|;&]{0,300}?\s-p[\"']?"
             r"|\bsshpass\s{1,10}-p\s{0,10}[\"']?"
             r"|\bdocker\s{1,10}login\b[^\n|;&]{0,300}?\s-p\s{1,10}[\"']?"
             r")(?P<password>[^\s\"'`\\;|&<>()-][^\s\"'`\\;|&<>()]{3,200})"
@@ -625,7 +637,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         re.compile(
-            r"(?<![\w-])--pass(?:word|wd)?\s{1,10}[\"']?"
+            r"(?<![\w-])--pass(?:word|wd)?(?:\s{1,10}|=)[\"']?"
             r"(?P<password>[^\s\"'`\\;|&<>()-][^\s\"'`\\;|&<>()]{3,200})"
         ),
         "password",
@@ -676,7 +688,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "url-password",
         re.compile(
-            r"://(?P<user>[^\s:/?#@\"'`\\<>]{1,100}):(?P<password>[^\s/?#@\"'`\\<>]{1,200})@"
+            # (no user: `redis://:pw@host`; an `@` not percent-encoded in the password:
+            # `://app:Pa55@w0rd@db`, the host after the last)
+            r"://(?P<user>[^\s:/?#@\"'`\\<>]{0,100}):(?P<password>[^\s/?#\"'`\\<>]{1,200})@"
         ),
         "password",
         _url_password,
@@ -914,7 +928,10 @@ def _redact_value(value: Any, found: dict[str, int]) -> Any:
             found[kind] = found.get(kind, 0) + n
         return text
     if isinstance(value, list):
-        return [_redact_value(item, found) for item in value]
+        items = [_redact_value(item, found) for item in value]
+        if len(items) > 1 and all(isinstance(item, str) for item in items):
+            return _redact_argv(items, found)
+        return items
     if isinstance(value, dict):
         result = {}
         for key, item in value.items():
@@ -929,6 +946,38 @@ def _redact_value(value: Any, found: dict[str, int]) -> Any:
             result[key] = item
         return result
     return value
+
+
+# How much of the arguments before one is read with it (a rule looks a few hundred
+# characters back: `curl ... -u`).
+_ARGV_CONTEXT = 400
+
+
+def _redact_argv(items: list[str], found: dict[str, int]) -> list[str]:
+    """A list of strings (a Codex `shell` call's argv: `["curl", "-u", "admin:pw", ...]`),
+    each redacted already, with what the command they make says of each: a password is
+    an argument only after the word that introduces it."""
+    joined = " ".join(items)
+    if len(joined) < _MIN_LENGTH or not (present := anchors_in(joined)):
+        return items
+    if not _redact(joined, present)[1]:
+        return items  # the common case: nothing more, one pass
+    result = list(items)
+    for k in range(1, len(result)):
+        head = " ".join(result[:k])[-_ARGV_CONTEXT:] + " "
+        redacted, kinds = redact(head + result[k])
+        if not kinds:
+            continue
+        # The secret is in this argument (what came before it unchanged), else it starts
+        # in those before: then the argument goes whole.
+        kind = next(iter(kinds))
+        if redacted.startswith(head):
+            result[k] = redacted[len(head) :]
+        else:
+            result[k] = MARKER.format(kind)
+        for kind, n in kinds.items():
+            found[kind] = found.get(kind, 0) + n
+    return result
 
 
 # Where the keywords of a text may start, by the anchors looked for, for the text

@@ -232,6 +232,55 @@ def test_provider_keys_become_typed_markers(kind):
             "- DB: user `app`, password: `[REDACTED:password]`\n",
             {"password": 1},
         ),
+        # REDACTION_VERSION 5 (session 16's red team): what came right after a colour
+        # code, a URL's password with no user or with an `@`, command-line forms
+        (
+            f"+ \x1b[32m{SECRETS['github-token']}\x1b[0m",
+            "+ \x1b[32m[REDACTED:github-token]\x1b[0m",
+            {"github-token": 1},
+        ),
+        (
+            f"\x1b[1;31m{SECRETS['openai-key']} \x1b[38;5;196m{SECRETS['slack-token']}",
+            "\x1b[1;31m[REDACTED:openai-key] \x1b[38;5;196m[REDACTED:slack-token]",
+            {"openai-key": 1, "slack-token": 1},
+        ),
+        (
+            f'{{"new_string": "\\u001b[32m{SECRETS["gitlab-token"]}\\u001b[0m"}}',
+            '{"new_string": "\\u001b[32m[REDACTED:gitlab-token]\\u001b[0m"}',
+            {"gitlab-token": 1},
+        ),
+        (
+            "REDIS_URL=redis://:Q503xRdS9pW2kL7m@cache:6379/0",
+            "REDIS_URL=redis://:[REDACTED:url-password]@cache:6379/0",
+            {"url-password": 1},
+        ),
+        (
+            "postgres://app:Pa55@w0rd9@db:5432/shop?sslmode=require",
+            "postgres://app:[REDACTED:url-password]@db:5432/shop?sslmode=require",
+            {"url-password": 1},
+        ),
+        (
+            "curl -uadmin:Cu5Rl4Pw3Qz2 https://api.example.com",
+            "curl -uadmin:[REDACTED:password] https://api.example.com",
+            {"password": 1},
+        ),
+        (
+            "mysql -u root -p'My5qlPw3Qz' shop",
+            "mysql -u root -p'[REDACTED:password]' shop",
+            {"password": 1},
+        ),
+        (
+            "mysqldump --password=Summer2024 shop",
+            "mysqldump --password=[REDACTED:password] shop",
+            {"password": 1},
+        ),
+        (
+            'KEY = ("-----BEGIN RSA PRIVATE KEY-----\\n"\n'
+            '       "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\\n"\n'
+            '       "-----END RSA PRIVATE KEY-----\\n")',
+            'KEY = ("[REDACTED:private-key]\\n")',
+            {"private-key": 1},
+        ),
     ],
 )
 def test_secrets_in_context(text, expected, kinds):
@@ -574,7 +623,13 @@ def _assert_gone(kind, *texts):
             assert fragment not in text, (kind, fragment, text[:300])
 
 
-@given(st.sampled_from(sorted(_PLANTED)), _FILLER, _SEPARATORS, _SEPARATORS, _FILLER)
+# What may come right before a secret besides: a terminal's colour code, as text or JSON.
+_BEFORE = st.one_of(
+    _SEPARATORS, st.sampled_from(["\x1b[32m", "\x1b[1;31m", "\\u001b[0m", "\x1b[38;5;196m"])
+)
+
+
+@given(st.sampled_from(sorted(_PLANTED)), _FILLER, _BEFORE, _SEPARATORS, _FILLER)
 def test_a_secret_anywhere_in_text_or_json_is_never_kept(kind, before, left, right, after):
     text = before + left + _PLANTED[kind] + right + after
     _assert_gone(kind, redact(text)[0])
@@ -622,3 +677,35 @@ def test_a_variables_name_after_a_keyword_is_kept():
     assert redact(pinned) == (pinned, {})
     # a generated key, with underscores and both cases in its parts, still goes
     assert redact("secret_key=Zx9_Qw8_Er7_Ty6_Ui5_Op4_As3_Df2_Gh1_Jk0")[1] == {"secret": 1}
+
+
+@pytest.mark.parametrize(
+    ("argv", "password"),
+    [
+        (["curl", "-u", "admin:Cu5Rl4Pw3Qz2", "https://api.example.com"], "Cu5Rl4Pw3Qz2"),
+        (["mysql", "-uroot", "-pMy5qlPw3Qz", "shop"], "My5qlPw3Qz"),
+        (["sshpass", "-p", "Ss5hPw3Qz9", "ssh", "deploy@host"], "Ss5hPw3Qz9"),
+        (["psql", "--password", "Pg5Pw3Qz9x", "shop"], "Pg5Pw3Qz9x"),
+    ],
+)
+def test_a_password_among_a_commands_arguments_is_redacted(argv, password):
+    """A Codex `shell` call's command is a list of arguments: each alone says nothing (the
+    password after `-u` is just `admin:...`), the command they make does."""
+    redacted, found = redact_json(json.dumps({"command": argv, "workdir": "/home/dev/shop"}))
+    assert password not in redacted and found == {"password": 1}
+    kept = json.loads(redacted)["command"]
+    assert len(kept) == len(argv) and kept[0] == argv[0] and kept[-1] == argv[-1]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["git", "commit", "-m", "password reset page: keep the token in the session"],
+        ["curl", "-u", "admin:$ADMIN_PASSWORD", "https://api.example.com"],
+        ["docker", "run", "-p", "8080:80", "nginx"],
+        ["ls", "-la", "/home/dev/shop"],
+    ],
+)
+def test_arguments_without_a_password_are_kept(argv):
+    text = json.dumps({"command": argv})
+    assert redact_json(text) == (text, {})

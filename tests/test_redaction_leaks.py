@@ -40,9 +40,12 @@ PG_PASSWORD = "Pg9Zx8Wv7Ut6"
 CURL_PASSWORD = "Cu5Rl4Pw3Qz2"
 CWD_TOKEN = "ghp_Cwd0T0k3nV4lu3F0rT3st1ngAbCdEf56789"
 BRANCH_KEY = "AKIAB7Q3XW5N2R8T4BRN"
+# A Codex `shell` call's argument after `-u`, and a token after a colour code in an Edit.
+ARGV_PASSWORD = "Ar9vPw3Qz2Lm"
+COLOURED_TOKEN = "glpat-C0l0uR3dT0k3nXy9Zq8W"
 # The values that must never be stored, however they are cut.
 PLANTED = [*SECRETS.values(), AWS_SECRET, PEM.splitlines()[1], PG_PASSWORD, CURL_PASSWORD]
-PLANTED += [CWD_TOKEN, BRANCH_KEY]
+PLANTED += [CWD_TOKEN, BRANCH_KEY, ARGV_PASSWORD, COLOURED_TOKEN]
 
 
 def fragments(secret, n=10):
@@ -65,7 +68,8 @@ def fixed_session(session, day, cwd="/home/dev/app", branch="main"):
     edit = {
         "file_path": "/home/dev/app/src/cfg.ts",
         "old_string": "const x = 1",
-        "new_string": f"const cfg = {{{lines}\n}}\n{PEM}\naws_secret_access_key={AWS_SECRET}",
+        "new_string": f"const cfg = {{{lines}\n}}\n{PEM}\naws_secret_access_key={AWS_SECRET}"
+        f"\n// \x1b[32m{COLOURED_TOKEN}\x1b[0m",
     }
     curl = f'curl -d "{{\\"password\\":\\"{CURL_PASSWORD}\\"}}" https://api.example.com'
     envelope = {"cwd": cwd, "branch": branch}
@@ -113,6 +117,7 @@ def bad_line(secret, at):
 
 def codex_rollout(path):
     args = json.dumps({"command": ["bash", "-lc", f"cat > .env <<EOF\n{SECRETS['anthropic-key']}"]})
+    argv = json.dumps({"command": ["curl", "-u", f"admin:{ARGV_PASSWORD}", "https://api.shop"]})
     meta = {"id": CODEX_SESSION, "cwd": "/home/dev/shop", "cli_version": "0.104.0"}
     lines = [
         {"timestamp": "2026-03-01T10:00:00.000Z", "type": "session_meta", "payload": meta},
@@ -124,6 +129,16 @@ def codex_rollout(path):
                 "name": "shell",
                 "arguments": args,
                 "call_id": "call_env1",
+            },
+        },
+        {
+            "timestamp": "2026-03-01T10:00:06.000Z",
+            "type": "response_item",
+            "payload": {
+                "type": "function_call",
+                "name": "shell",
+                "arguments": argv,
+                "call_id": "call_curl1",
             },
         },
     ]

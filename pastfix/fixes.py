@@ -167,7 +167,7 @@ from typing import NamedTuple
 
 from pastfix import agents, signatures
 
-FIX_VERSION = 14  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 15  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -1034,6 +1034,60 @@ def command_change(failed: str | None, retry: str | None) -> str | None:
 
 
 # -- what a call does ----------------------------------------------------------
+
+
+# What a retry of a tool without a command or file changed in its input, said when it is
+# short: at most this many fields, each value cut to this many characters.
+INPUT_CHANGES = 3
+INPUT_VALUE_CHARS = 40
+
+
+def _input_change(before: str | None, after: str | None) -> str | None:
+    """How the JSON input of a tool called again differs from the failed call's, field by
+    field: `-questions[0].header, +questions[0].type: text` (Gemini's ask_user refusing a
+    long header), `sql: select count(*) from accounts` (an MCP query on another table),
+    where "called again with other input" said nothing of it. None when either is not a
+    JSON object, or when more than INPUT_CHANGES fields changed."""
+    try:
+        old, new = json.loads(before or ""), json.loads(after or "")
+    except ValueError:
+        return None
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return None
+    was, now = _fields(old), _fields(new)
+    changes = [f"-{name}" for name in was if name not in now]
+    changes += [
+        f"{'' if name in was else '+'}{name}: {_field_value(value)}"
+        for name, value in now.items()
+        if was.get(name, _ABSENT) != value
+    ]
+    if not changes or len(changes) > INPUT_CHANGES:
+        return None
+    return ", ".join(changes)
+
+
+_ABSENT = object()
+
+
+def _fields(value: object, name: str = "") -> dict[str, object]:
+    """The leaves of a decoded JSON value by their path (`questions[0].header`)."""
+    if isinstance(value, dict):
+        found: dict[str, object] = {}
+        for key, item in value.items():
+            found.update(_fields(item, f"{name}.{key}" if name else str(key)))
+        return found
+    if isinstance(value, list) and value:
+        found = {}
+        for i, item in enumerate(value):
+            found.update(_fields(item, f"{name}[{i}]"))
+        return found
+    return {name: value}
+
+
+def _field_value(value: object) -> str:
+    text = value if isinstance(value, str) else json.dumps(value)
+    text = " ".join(text.split())
+    return text if len(text) <= INPUT_VALUE_CHARS else text[: INPUT_VALUE_CHARS - 1] + "…"
 
 
 def _changes_state(call: Call) -> bool:
@@ -2521,7 +2575,7 @@ def _confirmed(
         and confirm.input != failed.input
     ):
         # (the same input again, after the user stopped it and said `continue`: no change)
-        change = "called again with other input"
+        change = _input_change(failed.input, confirm.input) or "called again with other input"
     if stale and change is None and confirm.name in EDIT_TOOLS:
         change = "with the text the file has"
     if (

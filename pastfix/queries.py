@@ -1024,9 +1024,13 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
 
 
 # A paste that says only how a command ended, no error: `Exit code 1`, `Process exited with
-# code 2`, `exit status 1`, `Error`. What it finds ended so too, whatever went wrong there.
+# code 2`, `exit status 1`, `Error`, `Command timed out after 2m 0s` (Claude Code's: the
+# command ran past its limit, a hung server or a slow test alike). What it finds ended so
+# too, whatever went wrong there.
 _BARE_STATUS = re.compile(
-    r"(?:exit code|process exited with code|exit status) -?\d+|error|failed", re.IGNORECASE
+    r"(?:exit code|process exited with code|exit status) -?\d+|error|failed"
+    r"|command timed out(?: after [\w .]{1,30})?",
+    re.IGNORECASE,
 )
 
 
@@ -1203,7 +1207,10 @@ keyed as (
     coalesce(text_distance(key_line, (select error from given)), {UNKEYED_DISTANCE}) as distance
   from lines
 ),
--- The closest failure of each (session, signature) stands for the group.
+-- The closest failure of each (session, signature) stands for the group; of those as
+-- close, a fixed one, and of those the one fixed soonest (the last of a run of retries
+-- before its fix; not a failure whose claimed fix came an hour later, after other work,
+-- when the same error was fixed in two minutes before), else the last.
 ranked as (
   select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
     coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
@@ -1211,7 +1218,9 @@ ranked as (
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
       order by m.exact desc, m.distance, fx.tool_use_id is not null desc, m.same desc,
-        m.words desc, m.score is null, m.score, tr.timestamp desc, tr.id) as nth
+        m.words desc, m.score is null, m.score,
+        coalesce(julianday(fx.confirmed_at) - julianday(tr.timestamp), 1e9),
+        tr.timestamp desc, tr.id) as nth
   from keyed m join tool_results tr on tr.id = m.id
   -- whether what followed it claims a fix (pastfix.fixes)
   left join fixes fx on fx.tool_use_id = tr.tool_use_id and fx.outcome in ({claims})

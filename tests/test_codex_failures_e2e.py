@@ -215,8 +215,8 @@ SCENARIOS = [
         "call_mcp_bad",
         "call_mcp_ok",
         'ERROR:  relation "users" does not exist',
-        "fix:    mcp__db__query sql: select count(*) from accounts  (changed: called again"
-        " with other input)",
+        "fix:    mcp__db__query sql: select count(*) from accounts  (changed: sql: select"
+        " count(*) from accounts)",
         model=MCP_MODEL,
         mcp=True,
     ),

@@ -424,7 +424,7 @@ def test_a_tool_without_a_target_retried():
     retry = call("Task", input='{"description": "x", "prompt": "find x"}')
     fix = run([failed, retry], {failed.tool_use_id: "InputValidationError: prompt is required"})
     assert fix[failed.tool_use_id].confirmed_by == retry.tool_use_id
-    assert steps(fix[failed.tool_use_id]) == [(retry.tool_use_id, "called again with other input")]
+    assert steps(fix[failed.tool_use_id]) == [(retry.tool_use_id, "+prompt: find x")]
 
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "real" / "projects"
@@ -960,7 +960,7 @@ def test_a_tool_called_again_with_the_same_input_is_no_change():
     assert (fix.confirmed_by, steps(fix)) == (retry.tool_use_id, [])
     other = call("mcp__chrome__new_page", input='{"url": "http://localhost:8081/other/"}')
     fix = run([failed, other], rejected)[failed.tool_use_id]
-    assert steps(fix) == [(other.tool_use_id, "called again with other input")]
+    assert steps(fix) == [(other.tool_use_id, "url: http://localhost:8081/other/")]
 
 
 def test_the_lines_of_a_script_are_commands_of_their_own():
@@ -1207,7 +1207,7 @@ def test_a_tool_redone_with_other_input_is_a_changed_retry_not_another_way():
     ]
     assert (fix.outcome, steps(fix)) == (
         fixes.FIXED,
-        [(redo.tool_use_id, "called again with other input")],
+        [(redo.tool_use_id, "description: Configure statusLine for Fish shell")],
     )
     multi = call("MultiEdit", file_path="/p/README.md", failed=True, kind="not_read")
     read = call("Read", file_path="/p/README.md")
@@ -2646,3 +2646,40 @@ def test_the_rules_never_raise(calls, error, output):
     for one in calls:
         fixes.command_change(one.command, calls[0].command)
         fixes._not_failing(one.command, signatures.key_line(error))
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "change"),
+    [
+        # Gemini CLI's ask_user refusing a header over 16 characters, asked again without
+        (
+            {"questions": [{"header": "Continue without the API?", "question": "Go on?"}]},
+            {"questions": [{"type": "yesno", "question": "Go on?"}]},
+            "-questions[0].header, +questions[0].type: yesno",
+        ),
+        # Copilot's grep refusing a file type, run on a folder instead
+        (
+            {"pattern": "Failed", "type": "rs"},
+            {"pattern": "Failed", "path": "src"},
+            "-type, +path: src",
+        ),
+        ({"limit": 10, "deep": False}, {"limit": 20, "deep": True}, "limit: 20, deep: true"),
+        (
+            {"prompt": "x"},
+            {"prompt": "Summarise every failing test in the suite and what it asserts"},
+            "prompt: Summarise every failing test in the sui…",
+        ),
+        # more than INPUT_CHANGES fields: said as before
+        ({"a": 1, "b": 2, "c": 3, "d": 4}, {"a": 5, "b": 6, "c": 7, "d": 8}, None),
+    ],
+)
+def test_a_retry_with_other_input_says_what_changed(before, after, change):
+    """A tool without a command or file, called again with other input: the card says which
+    fields changed, where it said "called again with other input" (a new user could not
+    tell what made the difference)."""
+    failed = call("mcp__ask__ask_user", input=json.dumps(before), failed=True)
+    retry = call("mcp__ask__ask_user", input=json.dumps(after))
+    fix = run([failed, retry], {failed.tool_use_id: "params must NOT have more than 16 characters"})
+    assert steps(fix[failed.tool_use_id]) == [
+        (retry.tool_use_id, change or "called again with other input")
+    ]

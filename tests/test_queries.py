@@ -2312,6 +2312,37 @@ def test_the_pasted_error_itself_is_matched_as_before(among):
         among.create_function("signature_in_text", 2, queries.signature_in_text)
 
 
+def test_of_one_sessions_failures_the_one_fixed_soonest_stands_for_them(tmp_path):
+    """The same error twice in a session, fixed in two minutes the first time and claimed
+    fixed only two hours later the second (Gemini CLI's ask_user, whose second claimed fix
+    was another question after the user's next prompt): the card is the first's."""
+    error = "Error: Cannot find module 'left-pad'"
+    session = (
+        Session("twice", APP, 0)
+        .call("f1", "Bash", command="npm test")
+        .result("f1", error, error=True)
+        .call("i1", "Bash", command="npm install left-pad")
+        .result("i1", "added 1 package")
+        .call("t1", "Bash", command="npm test")
+        .result("t1", "ok")
+        .call("f2", "Bash", command="npm test")
+        .result("f2", error, error=True)
+    )
+    session.minute += 120
+    session.call("i2", "Bash", command="npm ci").result("i2", "added 300 packages")
+    session.call("t2", "Bash", command="npm test").result("t2", "ok")
+    session.write(tmp_path / "projects" / "-home-u-app" / "twice.jsonl")
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.find_past_fix(conn, error)
+    finally:
+        conn.close()
+    assert [(r["tool_use_id"], r["fix_tool_use_id"], r["occurrences"]) for r in found] == [
+        ("f1", "t1", 2)
+    ]
+
+
 # -- the same error about another file -------------------------------------------
 
 
@@ -2431,7 +2462,10 @@ def test_loose_sets_aside_the_file_only(signature, form):
         ("  Process exited with code 2.", True),
         ("exit status 1", True),
         ("Error", True),
+        ("Command timed out after 2m 0s", True),
+        ("Exit code 143\nCommand timed out after 120000ms", True),
         ("Exit code 1\nmake: *** [all] Error 2", False),
+        ("Command timed out after 2m 0s\nError: connect ECONNREFUSED 127.0.0.1:5432", False),
         ("error: linker `cc` not found", False),
         ("", False),
     ],

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
-from pastfix import agents
+from pastfix import agents, fixes
 from pastfix.queries import DIFF_SHOWN, FIX_STEPS_SHOWN, FIX_TEXT_CHARS, mark_words, one_line
 
 # A Windows project folder (Gemini CLI and Copilot CLI on Windows): `C:\Users\me\app`.
@@ -133,12 +134,78 @@ def remedy_steps(row: dict[str, Any]) -> list[dict[str, Any]]:
     return shown
 
 
+Item = TypeVar("Item")
+
+
+def group_same_fixes(
+    items: Iterable[Item], key: Callable[[Item], tuple[Any, ...] | None]
+) -> list[tuple[Item, list[Item]]]:
+    """The items (rows or cards), each with those after it whose error was fixed the same
+    way (the same `key`, see same_fix_key), which it stands for: three identical fixes in
+    three sessions (or worktrees of a project) are one card and a line naming the others,
+    on the find page and in `pastfix find` alike."""
+    first: dict[tuple[Any, ...], list[Item]] = {}
+    shown: list[tuple[Item, list[Item]]] = []
+    for item in items:
+        fix = key(item)
+        if fix is not None and fix in first:
+            first[fix].append(item)
+            continue
+        others: list[Item] = []
+        if fix is not None:
+            first[fix] = others
+        shown.append((item, others))
+    return shown
+
+
+def same_fix_key(
+    signature: str,
+    outcome: str,
+    fixed_at: str | None,
+    project: str | None,
+    steps: Iterable[tuple[str, str | None, str]],
+) -> tuple[Any, ...] | None:
+    """What two fixes of an error share when they are the same: its signature, the outcome,
+    and remedy steps (tool, the file an edit changed, else the target as shown) of the same
+    tools on the same targets, in the project. None for a failure without a fix."""
+    name = (project or "").rstrip("/").rsplit("/", 1)[-1]
+    same = tuple((tool, path or _same_target(target, name)) for tool, path, target in steps)
+    if not fixed_at or not same:
+        return None
+    return (signature, outcome, same)
+
+
+def row_fix_key(row: dict[str, Any]) -> tuple[Any, ...] | None:
+    """same_fix_key of a find_past_fix row (its JSON columns decoded)."""
+    project = row["project"]
+    steps = [
+        (
+            step["tool"],
+            in_project(step["path"], project) if step["path"] else None,
+            one_line(in_project(step["target"], project), 300),
+        )
+        for step in remedy_steps(row)
+    ]
+    return same_fix_key(row["signature"], row["outcome"], row["fixed_at"], project, steps)
+
+
+def _same_target(target: str, project: str) -> str:
+    """A command as two sessions' same fixes share it: its simple commands as a retry
+    compares them (fixes.segments: no redirections, `cd X &&` or output filters after a
+    pipe), and the project folder's name (a worktree's, which is often its branch: git
+    push --set-upstream origin spotter-dov) made a placeholder."""
+    if len(project) >= 3:
+        target = target.replace(project, "<project>")
+    return " ; ".join(" ".join(words) for words in fixes.segments(target))
+
+
 def format_hit(
     number: int,
     row: dict[str, Any],
     mark: tuple[str, str] = ("[", "]"),
     error: str = "",
     substrings: bool = False,
+    same: Iterable[dict[str, Any]] = (),
 ) -> str:
     """A find_past_fix row (as find_past_fix() returns it) as a few terminal lines.
 
@@ -221,6 +288,13 @@ def format_hit(
         lines.append(f"   resume: {row['resume']}{kept}")
     elif kept:
         lines.append(f"   {kept.strip(' ()')}")
+    others = [
+        f"{one_line(other['session_title'] or other['session_id'], 60)}"
+        f" ({(other['failed_at'] or '')[:10]})"
+        for other in same
+    ]
+    if others:
+        lines.append(f"   same fix in {len(others) + 1} sessions; also: {', '.join(others)}")
     return "\n".join(lines)
 
 

@@ -447,9 +447,12 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
         click.echo(to_json(rows))
     elif rows:
         bold = (click.style("", bold=True, reset=False), click.style("", reset=True))
+        # the same fix in several sessions: one card, naming the others (as the find page)
+        shown = cards.group_same_fixes(rows, cards.row_fix_key)
         click.echo(
             "\n\n".join(
-                cards.format_hit(i, row, bold, error, substrings) for i, row in enumerate(rows, 1)
+                cards.format_hit(i, row, bold, error, substrings, same=others)
+                for i, (row, others) in enumerate(shown, 1)
             )
         )
 

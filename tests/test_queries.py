@@ -2343,6 +2343,40 @@ def test_of_one_sessions_failures_the_one_fixed_soonest_stands_for_them(tmp_path
     ]
 
 
+def test_pastfix_find_folds_the_same_fix_in_several_sessions(tmp_path):
+    """Three worktrees, each pushed without an upstream and then with --set-upstream: one
+    card naming the other sessions, as the find page shows them (a new user saw three alike
+    cards in the terminal and one on the page); a different fix keeps its card, and --json
+    keeps every row."""
+    projects = tmp_path / "projects"
+    for n, branch in enumerate(["feat-a", "feat-b", "feat-c", "feat-d"]):
+        fix = f"git push --set-upstream origin {branch}"
+        if branch == "feat-d":
+            fix = f"git push -u origin {branch} --force"
+        (
+            Session(f"push-{branch}", f"/home/u/worktrees/{branch}", 100 * n)
+            .prompt(f"ship {branch}")
+            .call(f"p1-{n}", "Bash", command="git push")
+            .result(f"p1-{n}", f"fatal: The current branch {branch} has no upstream branch.", True)
+            .call(f"p2-{n}", "Bash", command=fix)
+            .result(f"p2-{n}", "branch set up to track")
+            .write(projects / f"-home-u-worktrees-{branch}" / f"push-{branch}.jsonl")
+        )
+    db = tmp_path / "index.db"
+    build_index(db, projects)
+    error = "fatal: The current branch main has no upstream branch."
+    result = CliRunner().invoke(cli, ["find", error, str(db)])
+    assert result.exit_code == 0, result.output
+    cards = result.output.split("\n\n")
+    assert len(cards) == 2, result.output
+    [forced] = [card for card in cards if "--force" in card]
+    [folded] = [card for card in cards if card != forced]
+    assert "same fix" not in forced
+    assert "   same fix in 3 sessions; also: ship feat-" in folded
+    rows = json.loads(CliRunner().invoke(cli, ["find", error, str(db), "--json"]).output)
+    assert len(rows) == 4
+
+
 # -- the same error about another file -------------------------------------------
 
 

@@ -15,7 +15,7 @@ import markupsafe
 from datasette.utils import StartupError, tilde_decode, tilde_encode
 from datasette.utils.asgi import NotFound, Request, Response
 
-from pastfix import agents, cards, fixes, queries
+from pastfix import agents, cards, queries
 from pastfix.plugin.indexes import is_datasette_1, is_index, serves_an_index
 
 if TYPE_CHECKING:  # datasette.app imports the plugins, so not at run time
@@ -415,46 +415,19 @@ def not_seen(cards: list[dict[str, Any]], error: str) -> dict[str, Any]:
     }
 
 
-def group_same_fixes(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The cards, those of an error fixed the same way as an earlier card's (the same
-    signature, and remedy steps of the same tools on the same targets, in the project) folded
-    into that card's `same_fix`: three identical fixes in three sessions (or worktrees of a
-    project) are one card and a line naming the other sessions. The rows' JSON is unchanged.
-    """
-    first: dict[tuple[Any, ...], dict[str, Any]] = {}
-    shown = []
-    for card in cards:
-        key = _fix_key(card)
-        into = first.get(key) if key else None
-        if into is not None:
-            into["same_fix"].append(card)
-            continue
-        card = {**card, "same_fix": []}
-        if key:
-            first[key] = card
-        shown.append(card)
-    return shown
+def group_same_fixes(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cards, those of an error fixed the same way as an earlier card's folded into
+    that card's `same_fix` (cards.group_same_fixes). The rows' JSON is unchanged."""
+    return [
+        {**card, "same_fix": others} for card, others in cards.group_same_fixes(found, _fix_key)
+    ]
 
 
 def _fix_key(card: dict[str, Any]) -> tuple[Any, ...] | None:
-    if not card["fixed_at"] or not card["remedy_steps"]:
-        return None
-    project = (card["project"] or "").rstrip("/").rsplit("/", 1)[-1]
-    steps = tuple(
-        (step["tool"], step["path"] or _same_target(step["target_head"], project))
-        for step in card["remedy_steps"]
+    steps = [(step["tool"], step["path"], step["target_head"]) for step in card["remedy_steps"]]
+    return cards.same_fix_key(
+        card["signature"], card["outcome"], card["fixed_at"], card["project"], steps
     )
-    return (card["signature"], card["outcome"], steps)
-
-
-def _same_target(target: str, project: str) -> str:
-    """A command as two sessions' same fixes share it: its simple commands as a retry
-    compares them (fixes.segments: no redirections, `cd X &&` or output filters after a
-    pipe), and the project folder's name (a worktree's, which is often its branch: git
-    push --set-upstream origin spotter-dov) made a placeholder."""
-    if len(project) >= 3:
-        target = target.replace(project, "<project>")
-    return " ; ".join(" ".join(words) for words in fixes.segments(target))
 
 
 def find_card(

@@ -876,8 +876,14 @@ def forget_(
         raise click.UsageError("say what to forget: --session, --project, --before or --missing")
     db_path = index_path(db_path)
     ask = not (dry_run or yes) and interactive()
+
+    def waiting() -> None:
+        click.echo(f"waiting for a build of {db_path} to finish...", err=True)
+
     try:
-        done = forgetting.forget(db_path, session_ids, project, before, missing, dry_run or ask)
+        done = forgetting.forget(
+            db_path, session_ids, project, before, missing, dry_run or ask, on_wait=waiting
+        )
     except forgetting.ForgetError as e:
         raise click.ClickException(str(e)) from e
     _list_forgotten(done)
@@ -890,8 +896,12 @@ def forget_(
         if not click.confirm(question + "?", err=True):
             click.echo("Nothing forgotten", err=True)
             raise SystemExit(1)
+        # Only the sessions listed: a build that ended meanwhile may have found more.
+        shown = {s["session_id"] for s in done.sessions}
         try:
-            done = forgetting.forget(db_path, session_ids, project, before, missing)
+            done = forgetting.forget(
+                db_path, session_ids, project, before, missing, only=shown, on_wait=waiting
+            )
         except forgetting.ForgetError as e:
             raise click.ClickException(str(e)) from e
     click.echo(forget_summary(done), err=True)

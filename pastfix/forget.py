@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -115,20 +115,31 @@ def forget(
     before: str | None = None,
     missing: bool = False,
     dry_run: bool = False,
+    only: Collection[str] | None = None,
+    on_wait: Callable[[], None] | None = None,
 ) -> Forgotten:
     """Remove the sessions that match (see select) from the index at `db_path`, with
-    their bytes; with `dry_run`, only say which they are."""
+    their bytes; with `dry_run`, only say which they are.
+
+    `only`: of those, only these ids, the ones a user was shown and said yes to. A build
+    may end between the list and the answer (the SessionEnd hook's, say): a session
+    whose transcript it found gone matched `--missing` then, was never shown, and went
+    with the others, for good. `on_wait()` is called when a build holds the index a
+    moment (build_lock)."""
     db_path = Path(db_path)
     if not db_path.is_file():
         raise ForgetError(f"{db_path} not found: there is no index to forget from")
     if dry_run:
         return _listed(db_path, session_ids, project, before, missing)
     try:
-        with pbuild.build_lock(db_path):
+        with pbuild.build_lock(db_path, on_wait=on_wait):
             conn = pdb.connect(db_path, create=False)
             try:
                 check_sessions(conn, db_path)
-                done = _found(select(conn, session_ids, project, before, missing), dry_run)
+                found = select(conn, session_ids, project, before, missing)
+                if only is not None:
+                    found = [s for s in found if s["session_id"] in only]
+                done = _found(found, dry_run)
                 if done.sessions:
                     done.files_removed = _delete(conn, [s["session_id"] for s in done.sessions])
                     busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]

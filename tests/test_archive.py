@@ -5,6 +5,9 @@ import json
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -538,6 +541,44 @@ def test_forget_on_a_terminal_asks_first(tmp_path, projects, monkeypatch):
     result = runner.invoke(cli.cli, ["forget", str(db_path), "--session", C, "--yes"])
     assert (result.exit_code, result.stderr.startswith("Forgot 1 session (")) == (0, True)
     assert findable(db_path)[0] == []
+
+
+def test_forget_removes_only_the_sessions_it_listed(tmp_path, projects, monkeypatch):
+    """A build that ends while forget waits for its answer (the SessionEnd hook's) finds
+    another transcript gone: that session matched `--missing` then, was never listed nor
+    asked about, and went with the one that was, for good (session 16's red team)."""
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    build_index(db_path, projects)
+    monkeypatch.setattr(cli, "interactive", lambda: True)
+
+    def meanwhile(question, **kwargs):
+        paths[B].unlink()
+        build_index(db_path, projects)
+        return True
+
+    monkeypatch.setattr(cli.click, "confirm", meanwhile)
+    result = CliRunner().invoke(cli.cli, ["forget", str(db_path), "--missing"])
+    assert result.exit_code == 0, result.output
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [A]
+    assert result.stderr.startswith("Forgot 1 session (")
+    assert [s[0] for s in findable(db_path)[0]] == [B, C]
+
+
+def test_forget_says_it_waits_for_a_build(tmp_path, projects):
+    """Behind a build it waited without a word, as a second build no longer does."""
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    args = [sys.executable, "-m", "pastfix", "forget", str(db_path), "--session", B, "--yes"]
+    with pbuild.build_lock(db_path):
+        child = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+        time.sleep(pbuild.WAIT_NOTICE_SECONDS + 1)
+    stderr = child.communicate(timeout=60)[1]
+    assert child.returncode == 0, stderr
+    assert stderr.startswith(f"waiting for a build of {db_path} to finish...\nForgot 1 session")
 
 
 @pytest.mark.asyncio

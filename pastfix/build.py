@@ -28,6 +28,7 @@ import msgspec
 from pastfix import agents, lines, signatures, transcripts
 from pastfix.agents import WrongAgent
 from pastfix.db import (
+    BUSY_TIMEOUT,
     CACHE_KIB,
     DATA_TABLES,
     DEFAULT_TOKENIZER,
@@ -222,6 +223,8 @@ class BuildStats:
     mode: str = "incremental"
     files_seen: int = 0
     files_read: int = 0
+    # Files an incremental build with a time budget left to the next (build's `budget`).
+    files_left: int = 0
     files_removed: int = 0
     # Files found gone by this build, whose rows are kept (see Builder._archive),
     # and files found again; the sessions the index keeps without a transcript.
@@ -427,6 +430,8 @@ def build(
     tokenizer: str | None = None,
     wait: bool = True,
     on_wait: Callable[[], None] | None = None,
+    busy_timeout: float = BUSY_TIMEOUT,
+    budget: float | None = None,
 ) -> BuildStats:
     """Index the transcripts under `sources` into the database at `db_path`.
 
@@ -452,7 +457,12 @@ def build(
 
     Builds of one index take turns (build_lock): this one waits for one
     already running, calling `on_wait()` if that takes a while, or with
-    `wait=False` raises BuildBusy at once.
+    `wait=False` raises BuildBusy at once. `busy_timeout`: how long to wait for another
+    process's SQLite lock on the index (a reader's, a sqlite3 shell's).
+
+    `budget` (seconds; the hook's --refresh): an incremental build reads no file after
+    that much time, and those it leaves are read by the next build (their offsets were
+    not moved); a fresh or forced build ignores it.
     """
     started = time.perf_counter()
     if tokenizer is not None:
@@ -472,7 +482,18 @@ def build(
         raise BuildError(str(e)) from e
     check_db_path(Path(db_path))
     with build_lock(db_path, wait, on_wait):
-        stats = _build(db_path, roots, force, redact, progress, on_plan, reader, tokenizer)
+        stats = _build(
+            db_path,
+            roots,
+            force,
+            redact,
+            progress,
+            on_plan,
+            reader,
+            tokenizer,
+            busy_timeout,
+            budget,
+        )
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats
 
@@ -486,11 +507,13 @@ def _build(
     on_plan: Callable[[int, int], None] | None,
     reader: Reader | None,
     tokenizer: str | None,
+    busy_timeout: float = BUSY_TIMEOUT,
+    budget: float | None = None,
 ) -> BuildStats:
     """build() once it holds the build lock."""
     started = time.perf_counter()
     try:
-        conn = connect(db_path)
+        conn = connect(db_path, busy_timeout=busy_timeout)
     except sqlite3.Error as e:
         raise BuildError(error_text(Path(db_path), e)) from e
     remove_stale_side_files(Path(db_path))
@@ -508,6 +531,8 @@ def _build(
         kept: dict[str, str] = {}
         while True:
             builder = Builder(conn, roots, force or changed, reader, Path(db_path), redact, kept)
+            if budget is not None:
+                builder.deadline = time.perf_counter() + budget
             builder.stats.redact_changed = changed
             builder.stats.tokenizer = tokenizer or current
             builder.stats.tokenizer_changed = tokenizer not in (None, current)
@@ -674,6 +699,8 @@ class Builder:
         kept: dict[str, str] | None = None,
     ) -> None:
         self.conn = conn
+        # When an incremental build stops reading files (build's `budget`), perf_counter.
+        self.deadline: float | None = None
         # Stored files a bulk build leaves as they are, with why: their read failed in a
         # pass before this one (see _ReadFailed).
         self.kept = kept or {}
@@ -1036,7 +1063,9 @@ class Builder:
             self._write_grouped(
                 list(self.moved.items()), lambda m: self._move(m[0], m[1], progress)
             )
-            self._write_grouped(plans, lambda plan: self._refresh_file(plan, progress))
+            self._write_grouped(
+                plans, lambda plan: self._refresh_file(plan, progress), until=self.deadline
+            )
             self._write_grouped(dropped, self._remove_file)
             self._write_grouped(gone, self._archive)
             self._write_grouped(self.returned, self._unarchive)
@@ -1074,14 +1103,20 @@ class Builder:
         self.stats.skipped_sources = skipped_sources(conn, [root for root, _ in self.roots])
         return self.stats
 
-    def _write_grouped(self, items: Sequence[Any], write: Callable[[Any], None]) -> None:
-        """Call write(item) for each item, committing about every GROUP_SECONDS.
+    def _write_grouped(
+        self, items: Sequence[Any], write: Callable[[Any], None], until: float | None = None
+    ) -> None:
+        """Call write(item) for each item, committing about every GROUP_SECONDS; after
+        `until` (perf_counter), for none: the next build does the rest.
 
         What commits together is some files' rows, their offsets and their
         sessions: an interrupted build leaves a consistent index.
         """
         started: float | None = None
         for item in items:
+            if until is not None and time.perf_counter() >= until:
+                self.stats.files_left += 1
+                continue
             if started is None:
                 self._begin()
                 self.touched = set()

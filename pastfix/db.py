@@ -237,18 +237,21 @@ def check_db_path(path: Path) -> None:
                 raise BuildError(f"{path} is not a SQLite database; refusing to overwrite it")
 
 
-def connect(path: str | Path, create: bool = True) -> Connection:
+def connect(
+    path: str | Path, create: bool = True, busy_timeout: float = BUSY_TIMEOUT
+) -> Connection:
     """Open (creating if needed) an index with its schema up to date, in autocommit mode.
 
     `create=False` (pastfix forget) refuses a file that holds no index yet, empty or an
-    empty SQLite database, instead of writing a new index into it."""
+    empty SQLite database, instead of writing a new index into it. `busy_timeout`: how
+    long to wait for another process's lock."""
     path = Path(path)
     check_db_path(path)
     if not create and (not path.is_file() or path.stat().st_size == 0):
         raise BuildError(f"{path} is empty: it holds no pastfix index")
     # A concurrent build holds the write lock for one file's transaction at a
     # time (or a whole fresh build): wait for it rather than fail at once.
-    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
+    conn = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout)
     try:
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not names:

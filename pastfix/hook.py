@@ -82,6 +82,10 @@ _EXIT_CODE_ONLY = re.compile(r"^Exit code -?\d+$")
 # under a second: after that the hook is silent.
 WAIT_SECONDS = 0.15
 TIME_LIMIT = 0.5
+# --refresh: how long it waits for another process's lock, and reads files (the rest of
+# the hook's answer comes after).
+REFRESH_BUSY_SECONDS = 0.2
+REFRESH_SECONDS = 0.5
 
 
 # What the hook reads, said when it gets nothing else.
@@ -303,29 +307,68 @@ def respond(
 
 def refresh(db_path: Path, agent: str | None = None) -> None:
     """Bring the index up to date with the calling agent's folders (Claude Code's,
-    ~/.claude/projects, without `agent`), incrementally.
+    ~/.claude/projects, without `agent`), incrementally, within REFRESH_SECONDS.
 
-    Only an existing index built with redaction (the default) is refreshed, so a
-    hook never starts a full re-index. Behind a running build it gives up at
-    once (said on stderr): the hook answers from the index as it is.
+    Only an index a build has finished, with redaction (the default), whose schema and
+    rules are this pastfix's, is refreshed: a hook never starts a full re-index, a
+    migration, or the rules' work over every row (said on stderr). Behind a running
+    build it gives up at once, behind another process's lock after REFRESH_BUSY_SECONDS,
+    and it reads files for REFRESH_SECONDS at most, leaving the rest to the next
+    build: the hook answers from the index as it is. (Behind a sqlite3 shell's lock it
+    waited the build's minute; with a backlog it read all of it, 6 s.)
     """
     from pastfix import build as pbuild  # imported here: only --refresh pays for it
-    from pastfix import db as pdb
 
     folders = [p for p in agents.reader(agent or agents.CLAUDE).default_folders() if p.is_dir()]
     if not folders or not db_path.is_file():
         return
     try:
         with pbuild.build_lock(db_path, wait=False):
-            conn = pdb.connect(db_path)
-            try:
-                redacted = pdb.redact_setting(conn)
-            finally:
-                conn.close()
-            if redacted:
-                pbuild.build(db_path, folders)
+            why = _not_refreshed(db_path)
+            if why:
+                print(f"pastfix hook: not refreshed: {why}", file=sys.stderr)
+                return
+            stats = pbuild.build(
+                db_path, folders, busy_timeout=REFRESH_BUSY_SECONDS, budget=REFRESH_SECONDS
+            )
+            if stats.files_left:
+                print(
+                    f"pastfix hook: {stats.files_left:,} files left to the next build",
+                    file=sys.stderr,
+                )
     except pbuild.BuildBusy as e:
         print(f"pastfix hook: {e}: answering from the index as it is", file=sys.stderr)
+
+
+def _not_refreshed(db_path: Path) -> str | None:
+    """Why --refresh leaves the index as it is (None: it refreshes it), read without
+    writing and without waiting long."""
+    from pastfix import LATEST_MIGRATION
+    from pastfix import db as pdb
+
+    try:
+        conn = sqlite3.connect(
+            f"{db_path.absolute().as_uri()}?mode=ro", uri=True, timeout=REFRESH_BUSY_SECONDS
+        )
+    except sqlite3.Error as e:
+        return f"{db_path} cannot be opened ({e})"
+    try:
+        applied = {r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations")}
+        if LATEST_MIGRATION not in applied:
+            return f"{db_path} needs a migration: run `pastfix build`"
+        if not conn.execute(queries.BUILT_SQL).fetchone():
+            return f"no build of {db_path} has finished"
+        if not pdb.redact_setting(conn):
+            return f"{db_path} was built with --no-redact"
+        if not (
+            pdb.signatures_current(conn) and pdb.fixes_current(conn) and pdb.redaction_current(conn)
+        ):
+            return f"this pastfix's rules are newer than {db_path}'s: run `pastfix build`"
+    except sqlite3.Error as e:
+        return f"{db_path} cannot be read ({e})"
+    finally:
+        conn.close()
+    return None
 
 
 def run(

@@ -679,6 +679,75 @@ def test_refresh_behind_a_running_build_answers_from_the_index_as_it_is(index, t
     assert seconds < 3, seconds
 
 
+@pytest.mark.slow
+def test_refresh_behind_another_processs_lock_gives_up_soon(index, tmp_path):
+    """A sqlite3 shell (or any process but a build) holding the write lock made --refresh
+    wait the build's minute, past Claude Code's hook timeout (session 16's red team)."""
+    home = tmp_path / "home"
+    projects = home / ".claude" / "projects" / "-home-dev-app"
+    write_jsonl(projects / f"{NOVEL}.jsonl", novel_session(NOVEL))
+    db = tmp_path / "refresh.db"
+    shutil.copy(index, db)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=7)))
+        done, seconds = timed_hook(
+            ["--db", str(db), "--refresh"], stdin, {**os.environ, "HOME": str(home)}
+        )
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert done.returncode == 0, done.stderr
+    assert PAST in context_of(done.stdout)
+    assert "database is locked" in done.stderr
+    assert seconds < 10, seconds
+
+
+def test_refresh_reads_files_for_its_time_only(tmp_path, fake_home, monkeypatch, capsys):
+    """A backlog (a week without a build) was read whole before the hook answered; the
+    rest is left to the next build, which reads it."""
+    projects = fake_home / ".claude" / "projects" / "-home-dev-app"
+    db = tmp_path / "index.db"
+    write_jsonl(projects / f"{PAST}.jsonl", fixed_session(PAST, 1, "a.ts", 1))
+    build_index(db, projects.parent)
+    write_jsonl(projects / f"{NOVEL}.jsonl", novel_session(NOVEL))
+    monkeypatch.setattr(hook, "REFRESH_SECONDS", 0)
+    hook.refresh(db)
+    assert capsys.readouterr().err == "pastfix hook: 1 files left to the next build\n"
+    conn = sqlite3.connect(db)
+    assert sorted(conn.execute("SELECT session_id FROM sessions")) == [(PAST,)]
+    stats = build_index(db, projects.parent)
+    assert (stats.files_read, stats.files_left) == (1, 0)
+    assert sorted(conn.execute("SELECT session_id FROM sessions")) == [(PAST,), (NOVEL,)]
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("state", "why"),
+    [
+        ("fix_version", "this pastfix's rules are newer than"),
+        ("redaction_version", "this pastfix's rules are newer than"),
+        ("last_build", "no build of"),
+    ],
+)
+def test_refresh_leaves_the_whole_index_work_to_a_build(tmp_path, fake_home, capsys, state, why):
+    """New rules redo every stored row (re-redaction, the fixes), which took the hook
+    minutes on a large index: the next `pastfix build` does it."""
+    projects = fake_home / ".claude" / "projects" / "-home-dev-app"
+    db = tmp_path / "index.db"
+    write_jsonl(projects / f"{PAST}.jsonl", fixed_session(PAST, 1, "a.ts", 1))
+    build_index(db, projects.parent)
+    write_jsonl(projects / f"{NOVEL}.jsonl", novel_session(NOVEL))
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("DELETE FROM _build_state WHERE name = ?", [state])
+    hook.refresh(db)
+    err = capsys.readouterr().err
+    assert err.startswith("pastfix hook: not refreshed: ") and why in err, err
+    assert sorted(conn.execute("SELECT session_id FROM sessions")) == [(PAST,)]
+    conn.close()
+
+
 def test_a_slow_lookup_is_stopped_at_the_time_limit(index, monkeypatch, capsys):
     monkeypatch.setattr(hook, "TIME_LIMIT", 1e-6)  # past at the progress handler's first look
     stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=7)))

@@ -243,6 +243,12 @@ def create_server(db_path: Path) -> MCPServer:
                         raise ToolError(unbuilt)
                     return result(name, rows, error)
                 session = str(params.get("session_id", ""))
+                if "session_id" in params and not session.strip():
+                    # (it was "no rows", as of a session without failures)
+                    raise ToolError(
+                        "session_id is empty: give a session_id that find_past_fix,"
+                        " search_messages or file_history returned"
+                    )
                 if session and not queries.has_session(conn, session):
                     # The first characters the hook names a session by are that session.
                     whole = queries.session_of_prefix(conn, session)

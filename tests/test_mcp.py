@@ -235,6 +235,13 @@ def test_an_unknown_session_is_said_not_no_rows(index, name, args):
         f"Error executing tool {name}: no session 'no-such-session' in {index}: give a"
         " session_id that find_past_fix, search_messages or file_history returned"
     )
+    # an empty one is no session either (session 16's red team: "no rows")
+    answer = call_one(index, name, {"session_id": " ", **args})
+    assert answer.is_error
+    assert answer.content[0].text == (
+        f"Error executing tool {name}: session_id is empty: give a session_id that"
+        " find_past_fix, search_messages or file_history returned"
+    )
     # a session that is there, with nothing that matches: no rows, as before
     answer = call_one(index, "session_tool_output", {"session_id": PAST, "pattern": "zzqx"})
     assert not answer.is_error and answer.content[0].text == "session_tool_output: no rows"

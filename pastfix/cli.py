@@ -541,6 +541,12 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
         pastfix hook install --agent codex # add it to ~/.codex/hooks.json
         pastfix hook install --agent copilot # to ~/.copilot/hooks/pastfix.json
         pastfix hook --db index.db < event.json
+
+    \b
+    An event, as Claude Code sends it (the fields the hook reads):
+        {"hook_event_name": "PostToolUseFailure", "session_id": "...",
+         "tool_name": "Bash", "tool_input": {"command": "git push"},
+         "error": "fatal: The current branch main has no upstream branch."}
     """
     if ctx.invoked_subcommand is not None:
         return

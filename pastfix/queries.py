@@ -2042,13 +2042,17 @@ def open_error(path: Path, error: sqlite3.DatabaseError) -> str:
     folder = path.resolve().parent
     if "locked" in text:
         return (
-            f"{path} is locked by a build writing it (a fresh or --force build holds it"
-            " until it ends): try again when the build is done"
+            f"{path} is locked by a process writing it (a fresh or --force build holds it"
+            " until it ends): try again when it is done"
         )
     if "not a database" in text:
         return f"{path} is not a SQLite database"
     if "malformed" in text:
         return damaged_index(path, text)
+    if "user-defined function raised exception" in text:
+        # A TEXT value that is not UTF-8 (a damaged page; no build writes one) fails in
+        # sqlite3 before the function it is given to runs: said as such, not as a bug.
+        return damaged_index(path, "a text in it is not valid UTF-8")
     journal = Path(f"{path}-journal")
     if journal.exists():
         return (

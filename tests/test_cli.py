@@ -438,8 +438,25 @@ def test_find_on_an_index_locked_by_a_fresh_build_says_so(tmp_path, projects, mo
         blocker.close()
     assert result.exit_code == 1
     assert result.output == (
-        f"Error: {db_path} is locked by a build writing it (a fresh or --force build holds it"
-        " until it ends): try again when the build is done\n"
+        f"Error: {db_path} is locked by a process writing it (a fresh or --force build holds it"
+        " until it ends): try again when it is done\n"
+    )
+
+
+def test_find_over_a_text_that_is_not_utf8_says_the_index_is_damaged(tmp_path, projects):
+    """A damaged page can hold a TEXT value that is not UTF-8, which sqlite3 fails to give
+    the query's functions: `cannot be read: user-defined function raised exception`
+    (session 16's red team), where a damaged index is said as such."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    conn = sqlite3.connect(db_path)
+    with conn:
+        conn.execute("UPDATE tool_results SET content = CAST(X'454e4f454e5480ff' AS TEXT)")
+    conn.close()
+    result = CliRunner().invoke(cli, ["find", "ENOENT", str(db_path)])
+    assert result.exit_code == 1
+    assert result.output.startswith(
+        f"Error: {db_path} is damaged (a text in it is not valid UTF-8): move it aside"
     )
 
 

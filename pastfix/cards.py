@@ -13,7 +13,14 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from pastfix import agents, fixes
-from pastfix.queries import DIFF_SHOWN, FIX_STEPS_SHOWN, FIX_TEXT_CHARS, mark_words, one_line
+from pastfix.queries import (
+    DIFF_SHOWN,
+    FIX_STEPS_SHOWN,
+    FIX_TEXT_CHARS,
+    about_another_file,
+    mark_words,
+    one_line,
+)
 
 # A Windows project folder (Gemini CLI and Copilot CLI on Windows): `C:\Users\me\app`.
 _WINDOWS_ROOT = re.compile(r"^[A-Za-z]:[\\/]")
@@ -241,7 +248,10 @@ def format_hit(
     ]
     # Why a failure whose text is not the pasted one matched; the same text needs no reason.
     if row["matched"] == "signature" and not row.get("same_text"):
-        lines.append(f"   same error signature: {one_line(row['signature'], 200)}")
+        how = (
+            "same error, another file" if about_another_file(row, error) else "same error signature"
+        )
+        lines.append(f"   {how}: {one_line(row['signature'], 200)}")
     if row["fixed_at"]:
         for step in remedy_steps(row)[:FIX_STEPS_SHOWN]:
             if step["edits"]:

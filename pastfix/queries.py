@@ -527,6 +527,18 @@ def _loose_pattern(form: str) -> re.Pattern[str]:
     return re.compile(before + body + after)
 
 
+def about_another_file(row: dict[str, Any], error: str) -> bool:
+    """Whether a find_past_fix row matched as the same error about another file (see
+    signature_loosely_in_text): its signature is neither the pasted error's nor in its
+    text as it is. The cards say so, where "same error as yours" would mislead."""
+    signature = row.get("signature") or ""
+    if row.get("matched") != "signature" or row.get("same_text") or not signature or not error:
+        return False
+    if signature_in_text(signature, error) or signatures.signature(paste_text(error)) == signature:
+        return False
+    return bool(signature_loosely_in_text(signature, error))
+
+
 def _stands_in(signature: str, text: str) -> int:
     """Whether `signature` stands in `text` as whole words, saying enough on its own
     (IN_TEXT_MIN_WORDS)."""

@@ -1008,3 +1008,31 @@ def test_the_same_fix_in_several_sessions_is_one_card():
     other["remedy_steps"][0]["target_head"] = "git push --force origin feat-g"
     assert len(views.group_same_fixes([cards[0], other])) == 2
     assert len(views.group_same_fixes([cards[4], card("s8", "x", fixed=None)])) == 2
+
+
+@pytest.mark.asyncio
+async def test_the_find_page_says_a_match_is_about_another_file(tmp_path):
+    """`cd: frontend` finds the `cd: backend` that was fixed: the card says that the
+    error is the same about another file, where "Same error as yours" misled."""
+    from corpus import APP, Session
+
+    (
+        Session("cd", APP, 0)
+        .call("d1", "Bash", command="cd backend && npm test")
+        .result("d1", "Exit code 1\n(eval):cd:1: no such file or directory: backend", True)
+        .call("d2", "Bash", command="npm test")
+        .result("d2", "ok")
+        .write(tmp_path / "projects" / "-home-u-app" / "cd.jsonl")
+    )
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    metadata = yaml.safe_load((ROOT / "metadata.yml").read_text())
+    ds = Datasette(
+        [str(tmp_path / "index.db")], metadata=metadata, template_dir=str(ROOT / "templates")
+    )
+    for error in (
+        "(eval):cd:1: no such file or directory: frontend",
+        "(eval):cd:7: no such file or directory: backend",
+    ):
+        page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
+        assert "claude --resume cd" in page, error
+        assert ("Same error as yours, about another file" in page) is ("frontend" in error)

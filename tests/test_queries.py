@@ -2450,6 +2450,20 @@ def test_the_same_error_about_another_file_is_seen_before(other_file, pasted, se
     assert queries.seen_before(found)
     assert [(r["session_id"], r["matched"]) for r in found] == [(session, "signature")]
     assert not found[0]["same_text"]
+    # and the card says so, not "same error signature" alone
+    assert queries.about_another_file(found[0], pasted)
+    assert "   same error, another file: " in cards.format_hit(1, found[0], error=pasted)
+
+
+def test_a_signature_match_is_not_said_about_another_file(other_file, among):
+    """Its own signature, or one among other words, is the same error about the same file."""
+    for conn, pasted in (
+        (other_file, "cat: nonexistent.txt: No such file or directory"),
+        (among, f"git says: {NOT_A_REPO} - why?"),
+    ):
+        [row] = queries.find_past_fix(conn, pasted)
+        assert not queries.about_another_file(row, pasted)
+        assert "another file" not in cards.format_hit(1, row, error=pasted)
 
 
 @pytest.mark.parametrize(

@@ -139,7 +139,7 @@ def matches(
             continue
         if before is not None and (row["failed_at"] or "") >= before:
             continue
-        rows.append(row)
+        rows.append({**row, "other_file": queries.about_another_file(row, key)})
     return rows
 
 
@@ -196,7 +196,9 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
         best.setdefault(row["session_id"], row)
     blocks = []
     for row in list(best.values())[:SHOWN]:
-        how = "same error signature" if row["matched"] == "signature" else "same words"
+        how = "same words"
+        if row["matched"] == "signature":
+            how = "same error, another file" if row.get("other_file") else "same error signature"
         blocks.append(
             "\n".join(
                 [

@@ -185,6 +185,23 @@ def test_an_error_holding_half_an_emoji_is_recalled(tmp_path):
     assert text.startswith("pastfix: this error was seen before, 1 time in 1 other session")
 
 
+def test_the_same_error_about_another_file_is_recalled_as_such(tmp_path):
+    """`cat: missing.txt` where the past session failed on `cat: nonexistent.txt` and
+    found the file: the same error about another file, and said to be."""
+    session = fixed_session(PAST, 1, "src/order.ts", 12)
+    session[2]["message"]["content"][0]["content"] = (
+        "Exit code 1\ncat: nonexistent.txt: No such file or directory"
+    )
+    write_jsonl(tmp_path / "projects" / "-home-dev-app" / f"{PAST}.jsonl", session)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    for error, how in (
+        ("Exit code 1\ncat: missing.txt: No such file or directory", "same error, another file"),
+        ("Exit code 1\ncat: nonexistent.txt: No such file or directory", "same error signature"),
+    ):
+        text = context_of(hook.respond(json.dumps(event(error)), tmp_path / "index.db"))
+        assert f"({how}), session {PAST}" in text, text
+
+
 def test_never_points_to_the_calling_session(index):
     error = TS_ERROR.format(file="src/order.ts", line=12)
     text = context_of(hook.respond(json.dumps(event(error, session=OTHER)), index))

@@ -667,7 +667,7 @@ def test_an_index_locked_by_a_build_gets_a_short_wait(index, tmp_path):
         holder.execute("ROLLBACK")
         holder.close()
     assert (done.returncode, done.stdout) == (0, "")
-    assert "is locked by a build" in done.stderr
+    assert "is locked by a process" in done.stderr
     # The read connection used to wait its 5 s before the hook's own 200 ms.
     assert seconds < 3, seconds
 

@@ -139,7 +139,13 @@ def matches(
             continue
         if before is not None and (row["failed_at"] or "") >= before:
             continue
-        rows.append({**row, "other_file": queries.about_another_file(row, key)})
+        other_file = queries.about_another_file(row, key)
+        if other_file and not row["fixed_at"]:
+            # the same error about another file, not fixed there: nothing for the agent to
+            # learn (`ls: <path>: No such file or directory` of another folder, in the
+            # held-out sets), for the context it costs
+            continue
+        rows.append({**row, "other_file": other_file})
     return rows
 
 

@@ -200,6 +200,13 @@ def test_the_same_error_about_another_file_is_recalled_as_such(tmp_path):
     ):
         text = context_of(hook.respond(json.dumps(event(error)), tmp_path / "index.db"))
         assert f"({how}), session {PAST}" in text, text
+    # Not fixed there, it tells the agent nothing: silent (its own error is said, fixed or not)
+    write_jsonl(tmp_path / "unfixed" / "-home-dev-app" / f"{PAST}.jsonl", session[:3])
+    build_index(tmp_path / "unfixed.db", tmp_path / "unfixed")
+    error = "Exit code 1\ncat: missing.txt: No such file or directory"
+    assert hook.respond(json.dumps(event(error)), tmp_path / "unfixed.db") == ""
+    error = "Exit code 1\ncat: nonexistent.txt: No such file or directory"
+    assert PAST in context_of(hook.respond(json.dumps(event(error)), tmp_path / "unfixed.db"))
 
 
 def test_never_points_to_the_calling_session(index):

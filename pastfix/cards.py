@@ -17,7 +17,6 @@ from pastfix.queries import (
     DIFF_SHOWN,
     FIX_STEPS_SHOWN,
     FIX_TEXT_CHARS,
-    about_another_file,
     mark_words,
     one_line,
 )
@@ -248,9 +247,7 @@ def format_hit(
     ]
     # Why a failure whose text is not the pasted one matched; the same text needs no reason.
     if row["matched"] == "signature" and not row.get("same_text"):
-        how = (
-            "same error, another file" if about_another_file(row, error) else "same error signature"
-        )
+        how = "same error, another file" if row.get("other_file") else "same error signature"
         lines.append(f"   {how}: {one_line(row['signature'], 200)}")
     if row["fixed_at"]:
         for step in remedy_steps(row)[:FIX_STEPS_SHOWN]:

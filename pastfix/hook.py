@@ -139,13 +139,12 @@ def matches(
             continue
         if before is not None and (row["failed_at"] or "") >= before:
             continue
-        other_file = queries.about_another_file(row, key)
-        if other_file and not row["fixed_at"]:
+        if row["other_file"] and not row["fixed_at"]:
             # the same error about another file, not fixed there: nothing for the agent to
             # learn (`ls: <path>: No such file or directory` of another folder, in the
             # held-out sets), for the context it costs
             continue
-        rows.append({**row, "other_file": other_file})
+        rows.append(row)
     return rows
 
 

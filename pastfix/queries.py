@@ -527,18 +527,6 @@ def _loose_pattern(form: str) -> re.Pattern[str]:
     return re.compile(before + body + after)
 
 
-def about_another_file(row: dict[str, Any], error: str) -> bool:
-    """Whether a find_past_fix row matched as the same error about another file (see
-    signature_loosely_in_text): its signature is neither the pasted error's nor in its
-    text as it is. The cards say so, where "same error as yours" would mislead."""
-    signature = row.get("signature") or ""
-    if row.get("matched") != "signature" or row.get("same_text") or not signature or not error:
-        return False
-    if signature_in_text(signature, error) or signatures.signature(paste_text(error)) == signature:
-        return False
-    return bool(signature_loosely_in_text(signature, error))
-
-
 def _stands_in(signature: str, text: str) -> int:
     """Whether `signature` stands in `text` as whole words, saying enough on its own
     (IN_TEXT_MIN_WORDS)."""
@@ -1159,11 +1147,11 @@ loose_signatures as materialized (
     and signature_loosely_in_text(signature, (select error from given))
 ),
 found_signatures as (
-  select signature, signature as form from in_text_signatures
-  union all select signature, form from loose_signatures
+  select signature, signature as form, 0 as loose from in_text_signatures
+  union all select signature, form, 1 from loose_signatures
 ),
 in_text as materialized (
-  select tr.id from found_signatures s
+  select tr.id, s.loose from found_signatures s
   join tool_results tr indexed by idx_tr_signature
     on tr.is_error = 1 and tr.signature = s.signature
   where not exists (
@@ -1191,13 +1179,15 @@ some_words as materialized (
   where tool_errors_fts match any_word_query((select words from rare), {TOKENIZER_SQL})
     and (select yes from unseen) and tr.kind = 'error'
 ),
--- words: 2 every word, 1 some words, 0 none (a signature match only)
+-- words: 2 every word, 1 some words, 0 none (a signature match only); loose: 1 for the
+-- same error about another file
 matches as (
-  select id, min(score) as score, max(same) as same, max(words) as words from (
-    select id, null as score, 1 as same, 0 as words from by_signature
-    union all select id, null, 1, 0 from in_text
-    union all select id, score, 0, 2 from all_words
-    union all select id, score, 0, 1 from some_words)
+  select id, min(score) as score, max(same) as same, max(words) as words,
+    max(loose) as loose from (
+    select id, null as score, 1 as same, 0 as words, 0 as loose from by_signature
+    union all select id, null, 1, 0, loose from in_text
+    union all select id, score, 0, 2, 0 from all_words
+    union all select id, score, 0, 1, 0 from some_words)
   group by id
 ),
 -- How close each failure's key line is to the pasted error's: the same text once paths,
@@ -1226,7 +1216,7 @@ keyed as (
 ranked as (
   select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
     coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
-    m.distance, fx.tool_use_id is not null as fixed,
+    m.distance, m.loose, fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
       order by m.exact desc, m.distance, fx.tool_use_id is not null desc, m.same desc,
@@ -1353,6 +1343,7 @@ select
   case when f.words = 1 and not f.same
        then shared_words(f.content, (select words from rare), {TOKENIZER_SQL})
        else '[]' end as shared_words,
+  f.loose as other_file,
   s.transcript_deleted_at
 from framed f
 left join messages rm on rm.uuid = f.message_uuid
@@ -1686,6 +1677,8 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     "same_text": None,
     "text_distance": None,
     "shared_words": ("array", 60),
+    # 1: matched as the same error about another file (signatures.loose), not as its own
+    "other_file": ("integer", ALL),
     # when the session's transcript was deleted (`claude --resume` needs it): kept here
     "transcript_deleted_at": ("string", ALL),
 }

@@ -100,6 +100,7 @@ FIND_COLUMNS = [
     "same_text",
     "text_distance",
     "shared_words",
+    "other_file",
     "transcript_deleted_at",
 ]
 

@@ -193,6 +193,7 @@ def test_find_past_fix_rows(conn):
             "same_text": 0,
             "text_distance": 7,
             "shared_words": [],
+            "other_file": 0,
             "transcript_deleted_at": None,
         },
         {
@@ -246,6 +247,7 @@ def test_find_past_fix_rows(conn):
             "same_text": 0,
             "text_distance": 7,
             "shared_words": [],
+            "other_file": 0,
             "transcript_deleted_at": None,
         },
     ]
@@ -2451,7 +2453,7 @@ def test_the_same_error_about_another_file_is_seen_before(other_file, pasted, se
     assert [(r["session_id"], r["matched"]) for r in found] == [(session, "signature")]
     assert not found[0]["same_text"]
     # and the card says so, not "same error signature" alone
-    assert queries.about_another_file(found[0], pasted)
+    assert found[0]["other_file"] == 1
     assert "   same error, another file: " in cards.format_hit(1, found[0], error=pasted)
 
 
@@ -2462,7 +2464,7 @@ def test_a_signature_match_is_not_said_about_another_file(other_file, among):
         (among, f"git says: {NOT_A_REPO} - why?"),
     ):
         [row] = queries.find_past_fix(conn, pasted)
-        assert not queries.about_another_file(row, pasted)
+        assert row["other_file"] == 0
         assert "another file" not in cards.format_hit(1, row, error=pasted)
 
 

@@ -336,8 +336,7 @@ def _find_context(
 ) -> dict[str, Any]:
     now = datetime.now(UTC)
     # the rows carry database and find_url, which the cards show
-    error = params["error"]
-    cards = [views.find_card(row, now, row["database"], datasette, error) for row in rows]
+    cards = [views.find_card(row, now, row["database"], datasette) for row in rows]
     return {
         "cards": views.group_same_fixes(cards),
         "failures": len(cards),

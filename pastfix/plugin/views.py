@@ -386,7 +386,7 @@ def find_page(
     first_line = next((line.strip() for line in error.splitlines() if line.strip()), "")
     query_url = datasette.urls.database(database)
     now = datetime.now(UTC)
-    cards = [find_card(dict(row), now, database, datasette, error) for row in rows]
+    cards = [find_card(dict(row), now, database, datasette) for row in rows]
     return {
         "error": error,
         "limit": request.args.get("limit", ""),
@@ -431,7 +431,7 @@ def _fix_key(card: dict[str, Any]) -> tuple[Any, ...] | None:
 
 
 def find_card(
-    row: dict[str, Any], now: datetime, database: str, datasette: Datasette, error: str = ""
+    row: dict[str, Any], now: datetime, database: str, datasette: Datasette
 ) -> dict[str, Any]:
     """What a find_past_fix card (pastfix_find_parts.html) shows of a row of `database`."""
     project = row["project"]
@@ -456,8 +456,6 @@ def find_card(
     return {
         **row,
         "agent_badge": agents.badge(row.get("agent")),
-        # matched as the same error about another file, not as the pasted error's own
-        "other_file": queries.about_another_file(row, error),
         "remedy_steps": remedy,
         "not_fixed_why": cards.NOT_FIXED_WHY.get(
             row.get("outcome") or "", cards.NOT_FIXED_WHY["not fixed"]

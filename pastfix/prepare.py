@@ -32,8 +32,10 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # '...'`, a keyword in the plural (`Passwords: ...`) and a value in backticks; 5: a
 # token right after a terminal's colour code, a password among a command's arguments
 # as a list (`["curl", "-u", "admin:pw"]`), a URL's password with no user or an `@`,
-# `curl -uuser:pw`, `mysql -p'pw'`, `--password=pw`, a PEM key as quoted lines of source.
-REDACTION_VERSION = 5
+# `curl -uuser:pw`, `mysql -p'pw'`, `--password=pw`, a PEM key as quoted lines of source;
+# 6: a .env line's unquoted value to its end (`DB_PASSWORD=Qx7,Lm9&...`), a value that
+# starts with `$` but is no variable (`$ecret!Pa55`), a token right after a dash.
+REDACTION_VERSION = 6
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

@@ -101,7 +101,8 @@ def _wordy(value: str) -> bool:
 
 
 _PLACEHOLDER = re.compile(
-    r"^(?:[$%<{\[*]|.*(?:\.\.\.|\*\*\*|xxxx|XXXX|\$\{|\{\{|<[A-Za-z_-]+>))"
+    # (`$` begins a variable, `$DB_PASS`, `${X}`, `$(cmd)`; not `$3cr3t!` or a bcrypt `$2b$...`)
+    r"^(?:[%<{\[*]|\$(?:[{(]|[A-Za-z_][A-Za-z0-9_]*$|\d$)|.*(?:\.\.\.|\*\*\*|xxxx|XXXX|\$\{|\{\{|<[A-Za-z_-]+>))"
     r"|^(?i:(?:your|my|the|an?|some|example|sample|dummy|fake|test|placeholder|redacted"
     r"|changeme|none|null|nil|true|false|undefined|required|optional|string|str|bytes|int"
     r"|empty|secret|password|passwd|token|value|env|insert|replace|enter|put)(?:[_-].*)?)$"
@@ -205,7 +206,49 @@ def _assignment(m: re.Match[str]) -> bool:
         # a description (`MONITORING_API_KEY: Shared secret for webhooks`); not after `=`,
         # where words may be the command it is given to (`PGPASSWORD=pw psql mydb`)
         return False
+    word = _env_line_value(m, name)
+    if word is not None and word != value:
+        # `DB_PASSWORD=Qx7,Lm9&...` on a line of its own: a .env file's value runs to the
+        # line's end; a list of numbers is no secret
+        return _LETTER.search(word) is not None and _assigned_secret(name, word, False)
     return _assigned_secret(name, value, bool(quoted))
+
+
+# The unquoted value of a .env line: up to a space, a quote or a backslash (a JSON escape).
+_ENV_WORD = re.compile(r"[^\s\"'`\\]*+")
+# What may stand before an upper-case name on its line: `export`, `set`, indentation.
+_ENV_LEAD = re.compile(r"(?:\s*(?:export|set|declare -x)\s+|\s*)\Z")
+
+
+def _env_line_value(m: re.Match[str], name: str) -> str | None:
+    """The whole value of `NAME=value` when it is a line of a .env file or a shell
+    assignment (an upper-case name first on its line, then `=`), where the
+    delimiters that end a value in code (`,;&()` ...) are part of it."""
+    text = m.string
+    if m.group("quote") or m.group("open") or m.group("tick") or m.group("prose") is not None:
+        return None
+    if text[m.end("keyword") : m.start("value")] not in ("=", "s=") or not _ENV_NAME.match(name):
+        return None
+    start = m.start() - (len(name) - len(m.group("keyword")))
+    escape = text.rfind("\\n", 0, start)
+    line = max(text.rfind("\n", 0, start) + 1, escape + 2 if escape >= 0 else 0)
+    if start - line > 20 or not _ENV_LEAD.match(text, line, start):
+        return None
+    word = _ENV_WORD.match(text, m.start("value")).group()  # type: ignore[union-attr]
+    return word.rstrip(",;")
+
+
+def _assignment_end(m: re.Match[str]) -> int:
+    """Where the value of an accepted assignment ends (see _rest_of_value, _env_line_value)."""
+    if m.group("open"):
+        return _rest_of_value(m, _QUOTED_REST)
+    if m.group("tick"):
+        return _rest_of_value(m, _TICKED_REST)
+    name = _name_before(m.string, m.start()) + m.group("keyword")
+    word = _env_line_value(m, name)
+    if word is not None:
+        return m.start("value") + len(word)
+    return _rest_of_value(m, _VALUE_REST)
 
 
 # A word and another after an unquoted value: the value begins a sentence.
@@ -363,11 +406,12 @@ _ESCAPE_BEHIND = (
 
 
 # After a fixed prefix of n characters: not preceded by a character that
-# would make the match part of a longer word (an escape's letter is none).
+# would make the match part of a longer word (an escape's letter is none; a
+# dash is none either: `feat-ghp_...`, a token pasted into a branch's name).
 def _alone(n: int) -> str:
     dots = "." * n
     escapes = "".join(f"|(?<={e}{dots})" for e in _ESCAPE_BEHIND)
-    return f"(?:(?<![A-Za-z0-9_-]{dots}){escapes})"
+    return f"(?:(?<![A-Za-z0-9_]{dots}){escapes})"
 
 
 # A quote before or after a keyword, as written in JSON text nested up to three deep
@@ -711,10 +755,7 @@ RULES: tuple[Rule, ...] = (
         tuple(_KEYWORD_ANCHORS),
         keyword=True,
         kind_of=_assigned_kind,
-        extend=lambda m: _rest_of_value(
-            m,
-            _QUOTED_REST if m.group("open") else _TICKED_REST if m.group("tick") else _VALUE_REST,
-        ),
+        extend=_assignment_end,
     ),
     # SQL's password of a user or role: `CREATE USER app WITH PASSWORD '...'`, `ALTER ROLE
     # app PASSWORD '...'`, MySQL's `IDENTIFIED BY '...'`.

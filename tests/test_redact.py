@@ -709,3 +709,50 @@ def test_a_password_among_a_commands_arguments_is_redacted(argv, password):
 def test_arguments_without_a_password_are_kept(argv):
     text = json.dumps({"command": argv})
     assert redact_json(text) == (text, {})
+
+
+# -- REDACTION_VERSION 6: a .env value's delimiters, `$` that begins no variable, a dash ---
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("DB_PASSWORD=Qx7,Lm9&vT2;pQ8\nDEBUG=1", "Qx7,Lm9&vT2;pQ8"),
+        ("export API_TOKEN=ab,cd;ef(gh)ij1K2\n", "ab,cd;ef(gh)ij1K2"),
+        ("  SECRET_KEY=Qx7,Lm9&vT2 # the app's", "Qx7,Lm9&vT2"),
+    ],
+)
+def test_a_dotenv_value_runs_to_the_end_of_its_line(text, secret):
+    """In code `,;&()` end a value (`f(password=pw, x)`); on a .env line they are part of
+    it, and the head before the first (`Qx7`) is too short to be judged a secret alone."""
+    for redacted, found in (redact(text), redact_json(json.dumps({"content": text}))):
+        assert found and secret not in redacted
+        for piece in re.split(r"[,;&()]", secret):
+            assert piece not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MAX_TOKENS=1000,2000\n",  # numbers, not a secret
+        "SECRET_KEY=change-me-in-production,\n",  # words, with a trailing comma
+        "x = f(DB_PASSWORD=abc, y)",  # not a line of its own: code's comma ends the value
+        "TOKEN=${TOKEN}\n",
+    ],
+)
+def test_dotenv_look_alikes_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+def test_a_value_that_only_starts_with_a_dollar_is_judged():
+    """`$NAME`, `${X}` and `$(cmd)` are variables; `$ecret!Pa55` and a bcrypt hash are not."""
+    assert redact("password=$ecret!Pa55") == ("password=[REDACTED:password]", {"password": 1})
+    assert redact('password = "$2b$10$Qm4xZ8pL2vN7rT1yW5kJ3e"')[1] == {"password": 1}
+    for kept in ("password=$DB_PASS", "password=$(pass show db)", "PASSWORD=${DB_PASS}"):
+        assert redact(kept) == (kept, {})
+
+
+def test_a_token_after_a_dash_is_redacted():
+    """A token pasted into a branch's name (`feat-ghp_...`) is no longer part of a word."""
+    text = f"git checkout -b feat-{SECRETS['github-token']}"
+    assert redact(text) == ("git checkout -b feat-[REDACTED:github-token]", {"github-token": 1})

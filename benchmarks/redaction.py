@@ -81,6 +81,14 @@ ADVERSARIAL = (
         "",
         (45, 90, 180),
     ),
+    # REDACTION_VERSION 6: a .env line's value runs to the line's end
+    (
+        "`.env` lines of a value with delimiters, repeated",
+        ("tool_results", "content"),
+        "DB_PASSWORD=Qx7,Lm9&vT2;pQ8\n",
+        "",
+        (45, 90, 180),
+    ),
 )
 
 

@@ -217,7 +217,8 @@ def _assignment(m: re.Match[str]) -> bool:
 # The unquoted value of a .env line: up to a space, a quote or a backslash (a JSON escape).
 _ENV_WORD = re.compile(r"[^\s\"'`\\]*+")
 # What may stand before an upper-case name on its line: `export`, `set`, indentation.
-_ENV_LEAD = re.compile(r"(?:\s*(?:export|set|declare -x)\s+|\s*)\Z")
+_ENV_LEAD = re.compile(r"(?:[^\S\n]*(?:export|set|declare -x)[^\S\n]+|[^\S\n]*)\Z")
+_ENV_LEAD_MAX = 24
 
 
 def _env_line_value(m: re.Match[str], name: str) -> str | None:
@@ -230,9 +231,12 @@ def _env_line_value(m: re.Match[str], name: str) -> str | None:
     if text[m.end("keyword") : m.start("value")] not in ("=", "s=") or not _ENV_NAME.match(name):
         return None
     start = m.start() - (len(name) - len(m.group("keyword")))
-    escape = text.rfind("\\n", 0, start)
-    line = max(text.rfind("\n", 0, start) + 1, escape + 2 if escape >= 0 else 0)
-    if start - line > 20 or not _ENV_LEAD.match(text, line, start):
+    # what stands before the name on its line, looked for in a bounded window
+    lead = max(0, start - _ENV_LEAD_MAX)
+    before = text[lead:start]
+    escape = before.rfind("\\n")
+    line = max(before.rfind("\n") + 1, escape + 2 if escape >= 0 else 0)
+    if (line == 0 and lead > 0) or not _ENV_LEAD.match(before, line):
         return None
     word = _ENV_WORD.match(text, m.start("value")).group()  # type: ignore[union-attr]
     return word.rstrip(",;")

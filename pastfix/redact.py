@@ -128,6 +128,8 @@ def _assigned_secret(name: str, value: str, quoted: bool) -> bool:
         return False
     if _letters_of(value) == _letters_of(name.rpartition(".")[2]):
         return False  # a test's stand-in: `var transactionToken = "transactionToken"`
+    if value.startswith("-----"):
+        return False  # a PEM header: a key after it is the private-key rule's, else none
     if quoted or _ENV_NAME.match(name):
         return True  # "password": "...", DB_PASSWORD=...
     # An unquoted value in code (`token: str`, `password = other`) is a
@@ -457,6 +459,10 @@ _PEM_BODY = re.compile(r"(?:[A-Za-z0-9+/=\s:,\"'-]|\\+[nr\"])*+")
 _PEM_CUT_BODY = re.compile(r"(?:[A-Za-z0-9+/=\s\"']|\\+[nr\"])*+")
 
 
+# A run of a key's base64, as every line of a PEM body but the last short one holds.
+_KEY_TEXT = re.compile(r"[A-Za-z0-9+/]{16}")
+
+
 def _private_keys(text: str) -> Iterator[tuple[int, int]]:
     """The spans of PEM private keys: from a header to the first footer after it,
     or, when none follows with only key text between, to where the key text stops.
@@ -484,6 +490,8 @@ def _private_keys(text: str) -> Iterator[tuple[int, int]]:
                 end = ends[next_end][1]
         if end is None:
             end = _PEM_CUT_BODY.match(text, after).end()  # type: ignore[union-attr]
+        if not _KEY_TEXT.search(text, after, end):
+            continue  # a header named in a document (`BEGIN PRIVATE KEY-----\n...`): no key
         done = end
         yield start, end
 

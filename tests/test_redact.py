@@ -543,6 +543,7 @@ _OLD_PEM = re.compile(
     r"-----END[A-Z0-9 ]{0,30} PRIVATE KEY(?: BLOCK)?-----"
     r"|(?:[A-Za-z0-9+/=\s]|\\[nr])*)"
 )
+_PEM_HEADER = re.compile(r"-----BEGIN[A-Z0-9 ]{0,30} PRIVATE KEY(?: BLOCK)?-----")
 _PEM_PIECES = st.sampled_from(
     [
         "-----BEGIN RSA PRIVATE KEY-----",
@@ -550,6 +551,7 @@ _PEM_PIECES = st.sampled_from(
         "-----BEGIN PRIVATE KEY-----",
         "-----END EC PRIVATE KEY-----",
         "MIIEow+/=",
+        "MIIEowIBAAKCAQEA",
         "\n",
         "\\n",
         " ",
@@ -563,12 +565,15 @@ _PEM_PIECES = st.sampled_from(
 
 @given(st.lists(_PEM_PIECES, max_size=12))
 def test_private_keys_found_once_are_what_the_regex_found(pieces):
-    """The linear finder replaces what the single regex (quadratic without a footer) did."""
+    """The linear finder replaces what the single regex (quadratic without a footer) did,
+    at each header that a run of key text follows (REDACTION_VERSION 6: a header named in
+    a document, `-----BEGIN PRIVATE KEY-----\\n...`, is no key)."""
     text = "".join(pieces)
     old = []
     done = 0
-    for m in _OLD_PEM.finditer(text):
-        if m.start() >= done:
+    for header in _PEM_HEADER.finditer(text):
+        m = _OLD_PEM.match(text, header.start())
+        if m and m.start() >= done and re.search("[A-Za-z0-9+/]{16}", text[header.end() : m.end()]):
             old.append(m.span())
             done = m.end()
     assert list(redact_module._private_keys(text)) == old
@@ -576,8 +581,9 @@ def test_private_keys_found_once_are_what_the_regex_found(pieces):
 
 def test_adversarial_texts_are_redacted_as_before():
     """What the adversarial rows of benchmarks/redaction.py time is redacted as before."""
-    redacted, found = redact("-----BEGIN RSA PRIVATE KEY-----\n" * 300)
+    redacted, found = redact("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n" * 300)
     assert found == {"private-key": 300} and "PRIVATE KEY" not in redacted
+    assert redact("-----BEGIN RSA PRIVATE KEY-----\n" * 300)[1] == {}  # headers, no key
     assert redact("password=" * 2000) == ("password=" * 2000, {})
 
 
@@ -756,3 +762,14 @@ def test_a_token_after_a_dash_is_redacted():
     """A token pasted into a branch's name (`feat-ghp_...`) is no longer part of a word."""
     text = f"git checkout -b feat-{SECRETS['github-token']}"
     assert redact(text) == ("git checkout -b feat-[REDACTED:github-token]", {"github-token": 1})
+
+
+def test_a_private_key_header_without_key_text_is_kept():
+    """A document that shows where a key goes (`"private_key": "-----BEGIN PRIVATE
+    KEY-----\\n...\\n-----END PRIVATE KEY-----\\n"`) holds no key."""
+    for text in (
+        '{"private_key": "-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----\\n"}',
+        "-----BEGIN RSA PRIVATE KEY-----\n<your key here>\n-----END RSA PRIVATE KEY-----",
+    ):
+        assert redact(text) == (text, {})
+    assert redact(PEM)[1] == {"private-key": 1}

@@ -45,7 +45,9 @@ failed call tried to do:
   its key line names failed: those before it ran and did their part, those after it never
   ran, and neither alone is a retry (`npm run build && pm2 restart x` failed in the
   build; `pm2 restart x` alone rebuilt nothing), unless the command named only looked
-  (`which x && x ...`) or removed a file that was not there. A file the retry renamed
+  (`which x && x ...`) or removed a file that was not there. A retry that failed in a
+  later part of its chain than the one this error came from got past it: `&&` ran that
+  part only once the one before succeeded, so it confirms the fix. A file the retry renamed
   (`mv a.py b.py && python3 b.py`) is the file that failed. A write_stdin that only polls
   is no retry of keys a closed stdin refused.
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
@@ -75,7 +77,9 @@ failed call tried to do:
   another file of its folder); two acts on one object by other verbs (`gh pr review`
   refused, then `gh pr merge`). A page fetch (WebFetch) of another page is
   another way when it is of the same site, and so is the same page by `curl` or `wget`, or
-  a GitHub page's pull request, issue or run by `gh` and its number.
+  a GitHub page's pull request, issue or run by `gh` and its number. An installer not
+  found (`brew install yt-dlp`: `command not found: brew`), then another installing the
+  same package (`pip3 install yt-dlp`).
 
 Codex's exec_command returns when its yield time is up; a command still running then
 (`Process running with session ID N`, kind `running`) ends in a later write_stdin that
@@ -167,7 +171,7 @@ from typing import NamedTuple
 
 from pastfix import agents, signatures
 
-FIX_VERSION = 15  # bump when a rule changes: stored fixes are recomputed
+FIX_VERSION = 16  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -929,15 +933,60 @@ def _not_failing(command: str | None, key_line: str) -> frozenset[Intent]:
     installed: the check was no part of the goal), when a `cd` is named too (into a folder
     not there, nothing ran), nor when it removed what was not there (`rm x.lock && git add
     ...`): the goal was met."""
-    if not command or "&&" not in command or not key_line:
+    found = _chain_failure(command, key_line)
+    if found is None:
         return frozenset()
+    chain, failing = found
+    if not signatures.missing_program(key_line):
+        if all(_looks(i) for n in failing for i in chain[n]):
+            return frozenset()  # a check first (`which x && x ...`): the rest is the goal
+        removed = all(i.program in _REMOVERS for n in failing for i in chain[n])
+        if removed and _NOT_THERE.search(key_line):
+            return frozenset()
+    return frozenset(intent for n, part in enumerate(chain) if n not in failing for intent in part)
+
+
+def _got_past(failed: Call, retry: Call, not_failing: Container[Intent], retry_key: str) -> bool:
+    """Whether a failed retry ran what failed, and failed only in a later part of its chain:
+    `git checkout deploy && cat .gitignore` refused over local changes, then after `git
+    stash` the same chain switched branches and failed at `cat` (thirteenth held-out set):
+    `&&` ran `cat` only once the checkout succeeded, so the retry confirms the fix.
+    `not_failing`: the failed command's simple commands that did not fail."""
+    if retry.name not in SHELL_TOOLS or failed.name not in SHELL_TOOLS:
+        return False
+    ran = _ran_before_failing(retry.command, retry_key)
+    return any(
+        _same_intent(mine, theirs)
+        for mine in intents(failed.command)
+        if mine not in not_failing and not _looks(mine)
+        for theirs in ran
+    )
+
+
+def _ran_before_failing(command: str | None, key_line: str) -> frozenset[Intent]:
+    """The simple commands of a failed `a && b && c` before the part that failed (see
+    _not_failing): `&&` ran each only when the one before it succeeded, so they did."""
+    found = _chain_failure(command, key_line)
+    if found is None:
+        return frozenset()
+    chain, failing = found
+    return frozenset(intent for n, part in enumerate(chain[: min(failing)]) for intent in part)
+
+
+def _chain_failure(
+    command: str | None, key_line: str
+) -> tuple[list[list[Intent]], set[int]] | None:
+    """The simple commands of each part of a failed `a && b && c`, and the parts that
+    failed, when its key line tells them (see _not_failing); else None."""
+    if not command or "&&" not in command or not key_line:
+        return None
     words = _words(command)
     operators = {word for word in words if _is_operator(word)}
     if "&&" not in operators:
         given = _script_of(*_program(words))
-        return _not_failing(given[1], key_line) if given else frozenset()  # `bash -lc 'a && b'`
+        return _chain_failure(given[1], key_line) if given else None  # `bash -lc 'a && b'`
     if operators - {"&&", "|"}:
-        return frozenset()
+        return None
     parts: list[list[str]] = [[]]
     for word in words:
         if word == "&&" and _is_operator(word):
@@ -958,7 +1007,7 @@ def _not_failing(command: str | None, key_line: str) -> frozenset[Intent]:
             if any(missing in {i.program, _spelt(i)} for i in part)
         }
         if not failing:
-            return frozenset()
+            return None
     else:
         named = [
             n
@@ -976,14 +1025,9 @@ def _not_failing(command: str | None, key_line: str) -> frozenset[Intent]:
             for part in parts
         )
         if not named or cd:
-            return frozenset()
+            return None
         failing = {max(named)}
-        if all(_looks(i) for n in failing for i in chain[n]):
-            return frozenset()  # a check first (`which x && x ...`): the rest is the goal
-        removed = all(i.program in _REMOVERS for n in failing for i in chain[n])
-        if removed and _NOT_THERE.search(key_line):
-            return frozenset()
-    return frozenset(intent for n, part in enumerate(chain) if n not in failing for intent in part)
+    return chain, failing
 
 
 # Programs that print only the words they are given: in a command that does more, they
@@ -2011,6 +2055,20 @@ def _installs(call: Call, program: str) -> bool:
     )
 
 
+def _packages_of(failed: Call, installer: str) -> set[str]:
+    """What a failed shell call asked `installer` to install (`brew install yt-dlp ffmpeg`:
+    yt-dlp and ffmpeg), its versions and extras aside."""
+    if failed.name not in SHELL_TOOLS:
+        return set()
+    return {
+        re.split(r"[=<>~!\[@]", word, maxsplit=1)[0]
+        for i in intents(failed.command)
+        if i.program == installer and i.sub in _INSTALLERS[installer]
+        for word in i.args
+        if word != i.sub and not word.startswith("-") and re.match(r"[A-Za-z0-9]", word)
+    }
+
+
 def _search_words(command: str | None) -> dict[str, set[str]]:
     """The words of each search program's paths and patterns in a command (its flags left
     out): `rg --files -g '*.butler.yaml'` searches for {butler, yaml}."""
@@ -2282,6 +2340,7 @@ def fix_of(
     key_line: str = "",
     still_failing: Callable[[str], bool | None] | None = None,
     guided: bool = False,
+    key_of: Callable[[str], str] | None = None,
 ) -> Fix:
     """What followed `failed` among `after`, the calls of its window (same agent, in order).
 
@@ -2289,7 +2348,8 @@ def fix_of(
     what to do instead).
 
     `error` is the failure's text and `key_line` its key line; `still_failing(tool_use_id)`
-    says of a later failed retry whether it still shows this error.
+    says of a later failed retry whether it still shows this error, and `key_of(tool_use_id)`
+    gives its key line.
     `output(tool_use_id)` gives a later call's output, read only for the few calls that
     might confirm a fix.
 
@@ -2344,13 +2404,17 @@ def fix_of(
         if nothing_found and not (otherwise or _same_search(failed, call)):
             continue
         if call.failed:
-            if still_failing is not None and _retry(failed, call, not_failing):
-                # None: a call without a result
-                same = still_failing(call.outcome_of or call.tool_use_id)
-                if same is not None:
-                    retried.append((n, same))
-            continue
-        if call.running:
+            if still_failing is None or not _retry(failed, call, not_failing):
+                continue
+            seen = call.outcome_of or call.tool_use_id
+            same = still_failing(seen)  # None: a call without a result
+            if same is not None:
+                retried.append((n, same))
+            if same is not False or key_of is None:
+                continue
+            if not _got_past(failed, call, not_failing, key_of(seen)):
+                continue
+        elif call.running:
             continue  # a command whose end no poll saw: it may have failed
         if keys and call.name == failed.name and not _sends_keys(call):
             # a poll of the command is no retry of keys it could not take (Ctrl-C sent to
@@ -2422,6 +2486,22 @@ def fix_of(
         for n, call in enumerate(after)
         if program and not call.failed and not call.running and _installs(call, program)
     ]
+    # An installer the shell did not find (`brew install yt-dlp`: `command not found: brew`),
+    # then another installing the same package (`pip3 install yt-dlp`): worked around.
+    wanted = _packages_of(failed, program) if program in _INSTALLERS else set()
+    otherwise = next(
+        (
+            n
+            for n, call in enumerate(after[:ANOTHER_WAY_CALLS])
+            if not call.failed
+            and not call.running
+            and any(_installs(call, package) for package in wanted)
+        ),
+        None,
+    )
+    if otherwise is not None and not installs:
+        call = after[otherwise]
+        return _confirmed(failed, after[:otherwise], call, WORKED_AROUND, error, window_end)
     if installs:
         # nothing ran it again, but it was installed: the install is the step; of several,
         # the first whose status is its own, else the last (`pip install x | tail -5`
@@ -2840,7 +2920,14 @@ def session_fixes(
                 fix = Fix(call.tool_use_id, ALREADY_DONE, others=others)
             else:
                 fix = fix_of(
-                    call, after, text, output, key(call.tool_use_id), still_failing, guided
+                    call,
+                    after,
+                    text,
+                    output,
+                    key(call.tool_use_id),
+                    still_failing,
+                    guided,
+                    lambda later: key(later) if later in errors else "",
                 )
             main = by_agent.get((None, False), [])
             if fix.outcome == NOT_FIXED and own is not main and call.name in EDIT_TOOLS:

@@ -2430,6 +2430,70 @@ def test_a_chains_later_command_is_a_retry_when_it_may_have_failed(failed, error
     assert fix.confirmed_by == alone.tool_use_id
 
 
+@pytest.mark.parametrize(
+    ("failed", "error", "retry", "retry_error"),
+    [
+        # the checkout refused, then after `git stash` it switched branches and `cat` failed
+        (
+            "git checkout deploy && cat .gitignore",
+            "Exit code 1\nerror: Your local changes to the following files would be"
+            " overwritten by checkout:\n\t.claude/settings.local.json",
+            "git checkout deploy && cat .gitignore",
+            "Exit code 1\nSwitched to branch 'deploy'\ncat: .gitignore: No such file or directory",
+        ),
+        # the build failed, then built, and the start after it failed
+        (
+            "npm run build",
+            "Exit code 1\nType error: Property 'x' does not exist on type 'Y'.",
+            "npm run build && npm start",
+            'Exit code 1\nnpm error Missing script: "start"',
+        ),
+    ],
+)
+def test_a_retry_that_failed_later_in_its_chain_confirms_the_fix(failed, error, retry, retry_error):
+    """`&&` runs a command only when the one before it succeeded: a retry that failed in a
+    later part of its chain got past this failure (thirteenth held-out set: `git stash`, then
+    the checkout worked and the `cat` after it failed)."""
+    first = call(command=failed, failed=True)
+    step = call(command="git stash" if "git" in failed else "sed -i 's/x/y/' src/a.ts")
+    again = call(command=retry, failed=True)
+    errors = {first.tool_use_id: error, again.tool_use_id: retry_error}
+    fix = run([first, step, again], errors)[first.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    assert steps(fix)[0] == (step.tool_use_id, None)
+    # failed in the same part again, with another error: nothing said it got past
+    same_part = call(command=retry, failed=True)
+    other = "Exit code 1\nerror: pathspec 'deploy' did not match any file(s) known to git"
+    if "git" in failed:
+        errors = {first.tool_use_id: error, same_part.tool_use_id: other}
+        fix = run([first, step, same_part], errors)[first.tool_use_id]
+        assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_retry_that_failed_where_its_error_names_no_part_confirms_nothing():
+    """Which part of `a && b` failed is known only when the key line names it."""
+    first = call(command="npm run build", failed=True)
+    again = call(command="npm run build && npm start", failed=True)
+    errors = {
+        first.tool_use_id: "Exit code 1\nType error: Property 'x' does not exist on type 'Y'.",
+        again.tool_use_id: "Exit code 1\nError: listen EADDRINUSE: address already in use :::3000",
+    }
+    assert run([first, again], errors)[first.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_an_installer_not_found_is_worked_around_by_another_installing_the_package():
+    """`brew install yt-dlp`: command not found: brew; then `pip3 install yt-dlp` (thirteenth
+    held-out set, worked around). Another installer installing something else is not."""
+    failed = call(command="brew install yt-dlp", failed=True)
+    error = {failed.tool_use_id: "Exit code 127\n(eval):1: command not found: brew"}
+    pip = call(command="pip3 install --user yt-dlp==2025.1.1")
+    fix = run([failed, pip], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, pip.tool_use_id)
+    assert steps(fix) == [(pip.tool_use_id, None)]
+    other = call(command="pip3 install requests")
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_poll_is_no_retry_of_keys_a_closed_stdin_refused():
     """Codex's write_stdin of Ctrl-C to a command run without a tty fails (stdin is
     closed); the polls that follow send nothing and only wait for the run's end: no retry

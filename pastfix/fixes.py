@@ -2489,7 +2489,7 @@ def fix_of(
     # An installer the shell did not find (`brew install yt-dlp`: `command not found: brew`),
     # then another installing the same package (`pip3 install yt-dlp`): worked around.
     wanted = _packages_of(failed, program) if program in _INSTALLERS else set()
-    otherwise = next(
+    installed = next(
         (
             n
             for n, call in enumerate(after[:ANOTHER_WAY_CALLS])
@@ -2499,9 +2499,9 @@ def fix_of(
         ),
         None,
     )
-    if otherwise is not None and not installs:
-        call = after[otherwise]
-        return _confirmed(failed, after[:otherwise], call, WORKED_AROUND, error, window_end)
+    if installed is not None and not installs:
+        call = after[installed]
+        return _confirmed(failed, after[:installed], call, WORKED_AROUND, error, window_end)
     if installs:
         # nothing ran it again, but it was installed: the install is the step; of several,
         # the first whose status is its own, else the last (`pip install x | tail -5`

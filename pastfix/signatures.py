@@ -83,6 +83,10 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   term 'NAME' is not recognized as a name of a cmdlet` and cmd.exe's `'NAME' is
   not recognized as an internal or external command`. The name stays: it is
   the error (`python` and `pnpm` have different fixes).
+- Where zsh was when it failed goes: `(eval):cd:1: no such file or directory: x`
+  (a command Claude Code ran through zsh's eval) and `zsh:cd:1: ...` (a script) are
+  `cd: no such file or directory: x`, as an interactive zsh prints it, and
+  `(eval):1: no such file or directory: ./run.sh` is `zsh: ...`.
 - Claude Code's wording that changes by version or place goes: the folder it ran in
   (`File does not exist. Note: your current working directory is /x/app.`, seen from
   2.1.68), the
@@ -200,7 +204,7 @@ from __future__ import annotations
 
 import re
 
-SIGNATURE_VERSION = 6
+SIGNATURE_VERSION = 7
 
 # Signatures longer than this are cut: a key line is a line, not a log.
 MAX_SIGNATURE = 300
@@ -833,6 +837,15 @@ def missing_program(line: str) -> str | None:
     return next((name for name in missing.groups() if name), None) if missing else None
 
 
+# Where zsh was when a command failed: `(eval):cd:1: `, `zsh:12: ` (see normalise).
+_ZSH_WHERE = re.compile(r"^(?:\(eval\)|zsh):(?:([\w.-]+):)?\d+: ")
+
+
+def _zsh_where(m: re.Match[str]) -> str:
+    """zsh's error as an interactive zsh prints it: `cd: ...` for a builtin's, else `zsh: ...`."""
+    return f"{m.group(1) or 'zsh'}: "
+
+
 def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     """`line` with the details that differ between sightings replaced (see module docstring),
     cut to `cap` characters (a signature's length)."""
@@ -845,6 +858,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
         program = missing_program(line)
         if program:
             line = f"command not found: {program}"
+    if line.startswith(("(eval):", "zsh:")):
+        line = _ZSH_WHERE.sub(_zsh_where, line, count=1)
     if "\x00" in line:
         line = line.replace("\x00", "")  # the mark of kept values
     kept: list[str] = []

@@ -1054,6 +1054,31 @@ def test_a_command_not_found_keeps_the_command():
         assert not signature(line).startswith("command not found"), line
 
 
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        (
+            "Exit code 1\n(eval):cd:1: no such file or directory: backend",
+            "cd: no such file or directory: backend",
+        ),
+        ("zsh:cd:3: no such file or directory: backend", "cd: no such file or directory: backend"),
+        ("cd: no such file or directory: backend", "cd: no such file or directory: backend"),
+        (
+            "(eval):1: no matches found: ~/.claude-backup-*",
+            "zsh: no matches found: <path>/.claude-backup-*",
+        ),
+        (
+            "zsh: no matches found: ~/.claude-backup-*",
+            "zsh: no matches found: <path>/.claude-backup-*",
+        ),
+    ],
+)
+def test_where_zsh_was_is_no_part_of_its_error(output, expected):
+    """Claude Code runs commands through zsh's eval (`(eval):cd:1: ...`), a script says
+    `zsh:cd:3:`, a terminal `cd: ...`: one error, pasted from either."""
+    assert signature(output) == expected
+
+
 def test_when_nothing_names_an_error_a_warning_is_not_the_key_line():
     output = (
         "Exit code 1\n"

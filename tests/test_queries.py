@@ -2442,6 +2442,9 @@ def other_file(tmp_path_factory):
             "ignored",
         ),
         ("(eval):cd:1: no such file or directory: frontend", "cd"),
+        # as a terminal's zsh prints it (the README's example), or a script's
+        ("cd: no such file or directory: frontend", "cd"),
+        ("zsh:cd:2: no such file or directory: frontend", "cd"),
     ],
 )
 def test_the_same_error_about_another_file_is_seen_before(other_file, pasted, session):

@@ -952,9 +952,10 @@ _LOOSE = re.compile(
 # Speed: most signatures hold a dot and no file name; this finds those that may, fast.
 _EXTENSION = re.compile(r"\.(?:" + "|".join(FILE_EXTENSIONS) + r")(?![\w/-])")
 # What a missing file's message names (`cat: notes: No such file or directory`, zsh's
-# `cd: no such file or directory: frontend`) is a path, whatever it looks like.
+# `cd: no such file or directory: frontend`) is a path, whatever it looks like; in zsh's
+# words, what comes before the message is the program (`cd`, `zsh`), which stays.
 _NO_SUCH_FILE = re.compile(
-    r"(?<![^\s:])[^\s:'\"<>]+(?=: no such file or directory)"
+    r"(?<![^\s:])[^\s:'\"<>]+(?=: no such file or directory(?!: ))"
     r"|(?<=no such file or directory: )[^\s'\"<>]+$",
     re.IGNORECASE,
 )

@@ -2497,6 +2497,9 @@ def test_the_same_file_needs_no_loose_match(other_file):
         ("cat: notes: No such file or directory", "cat: <path>: No such file or directory"),
         ("open <path>/y.go: no such file or directory", "open <path>: no such file or directory"),
         ("cd:<n>: no such file or directory: x", "cd:<n>: no such file or directory: <path>"),
+        # in zsh's words the program comes first and stays: `cd`'s is not a script's
+        ("cd: no such file or directory: x", "cd: no such file or directory: <path>"),
+        ("zsh: no such file or directory: <path>/run.sh", "zsh: no such file or directory: <path>"),
         ("write to <path>/README.md, but", "write to <path>, but"),
         ("No module named 'numpy.core'", "No module named 'numpy.core'"),
         ("hint: advice.addIgnoredFile false", "hint: advice.addIgnoredFile false"),

@@ -838,7 +838,7 @@ def missing_program(line: str) -> str | None:
 
 
 # Where zsh was when a command failed: `(eval):cd:1: `, `zsh:12: ` (see normalise).
-_ZSH_WHERE = re.compile(r"^(?:\(eval\)|zsh):(?:([\w.-]+):)?\d+: ")
+_ZSH_WHERE = re.compile(r"(?<!\S)(?:\(eval\)|zsh):(?:([\w.-]+):)?\d+: ")
 
 
 def _zsh_where(m: re.Match[str]) -> str:
@@ -858,7 +858,7 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
         program = missing_program(line)
         if program:
             line = f"command not found: {program}"
-    if line.startswith(("(eval):", "zsh:")):
+    if "(eval):" in line or "zsh:" in line:
         line = _ZSH_WHERE.sub(_zsh_where, line, count=1)
     if "\x00" in line:
         line = line.replace("\x00", "")  # the mark of kept values

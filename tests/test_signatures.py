@@ -1063,6 +1063,11 @@ def test_a_command_not_found_keeps_the_command():
         ),
         ("zsh:cd:3: no such file or directory: backend", "cd: no such file or directory: backend"),
         ("cd: no such file or directory: backend", "cd: no such file or directory: backend"),
+        # pasted among other words, as find reads a question
+        (
+            "getting this error: (eval):cd:1: no such file or directory: backend - any idea?",
+            "getting this error: cd: no such file or directory: backend - any idea?",
+        ),
         (
             "(eval):1: no matches found: ~/.claude-backup-*",
             "zsh: no matches found: <path>/.claude-backup-*",

@@ -476,7 +476,8 @@ def build(
         if not Path(root).is_dir():
             raise BuildError(f"source is not a directory: {root}")
     try:
-        found = [store for root in _distinct_roots(sources) for store in agents.stores(root, agent)]
+        given = _distinct_roots(sources)
+        found = [store for root in given for store in agents.stores(root, agent)]
         roots = list(dict.fromkeys(found))
     except WrongAgent as e:
         raise BuildError(str(e)) from e
@@ -493,6 +494,8 @@ def build(
             tokenizer,
             busy_timeout,
             budget,
+            searched=given,
+            agent=agent,
         )
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats
@@ -509,8 +512,12 @@ def _build(
     tokenizer: str | None,
     busy_timeout: float = BUSY_TIMEOUT,
     budget: float | None = None,
+    *,
+    searched: Sequence[Path] = (),
+    agent: str | None = None,
 ) -> BuildStats:
-    """build() once it holds the build lock."""
+    """build() once it holds the build lock. `searched`: the folders given as sources, in
+    which the stores `roots` were found, for `agent` (None: every agent's)."""
     started = time.perf_counter()
     try:
         conn = connect(db_path, busy_timeout=busy_timeout)
@@ -530,7 +537,17 @@ def _build(
         # The stored files whose read failed halfway in a bulk build, which keep their rows.
         kept: dict[str, str] = {}
         while True:
-            builder = Builder(conn, roots, force or changed, reader, Path(db_path), redact, kept)
+            builder = Builder(
+                conn,
+                roots,
+                force or changed,
+                reader,
+                Path(db_path),
+                redact,
+                kept,
+                searched=searched,
+                agent=agent,
+            )
             if budget is not None:
                 builder.deadline = time.perf_counter() + budget
             builder.stats.redact_changed = changed
@@ -546,7 +563,7 @@ def _build(
                 conn.execute("ROLLBACK")
                 _detach_shard(conn)
                 kept.update(e.kept)
-        _record_build(conn, stats, roots, started)
+        _record_build(conn, stats, roots, started, searched, agent)
         if changed or stats.reredacted_rows:
             # Old WAL frames past the ones this build wrote may still hold the
             # previous text: empty the WAL file.
@@ -562,17 +579,16 @@ def _build(
 
 
 def _record_build(
-    conn: Connection, stats: BuildStats, roots: list[tuple[Path, str]], started: float
+    conn: Connection,
+    stats: BuildStats,
+    roots: list[tuple[Path, str]],
+    started: float,
+    searched: Sequence[Path] = (),
+    agent: str | None = None,
 ) -> None:
-    """Say in _build_state when this build ran and what it read (`pastfix status`)."""
-    summary = {
-        "at": _now(),
-        "mode": stats.mode,
-        "sources": [{"path": str(root), "agent": agent} for root, agent in roots],
-        **{k: getattr(stats, k) for k in ("files_seen", "files_read", "bytes_read", "new_lines")},
-        "seconds": round(time.perf_counter() - started, 3),
-    }
-    set_state(conn, "last_build", msgspec.json.encode(summary).decode())
+    """Say in _build_state when this build ran and what it read (`pastfix status`).
+
+    `searched`, `agent`: where it looked, as Builder has them."""
     # Every source any build read, for `pastfix status`: the last build's alone hid the
     # others the index holds (`build --agent codex` after a build of every agent's folder).
     stored = state(conn, "sources")
@@ -585,11 +601,50 @@ def _record_build(
         for s in (recorded if isinstance(recorded, list) else [])
         if isinstance(s, dict) and isinstance(s.get("path"), str)
     }
+    sources = [{"path": str(root), "agent": of} for root, of in roots]
+    # A store of an earlier build that is none now, in a folder this build was given (a
+    # Claude Code project folder beside Codex's, its transcripts deleted or itself removed:
+    # see Builder._looked_for), was looked into too: status counts its files found gone
+    # by this build, not as a source this build did not read.
+    found = [os.path.join(str(root), "") for root, _ in roots]
+    sources += [
+        s
+        for s in known.values()
+        if _looked_in(s["path"] + os.sep, s.get("agent"), searched, agent)
+        and not any((s["path"] + os.sep).startswith(f) for f in found)
+        and _holds_files(conn, s["path"])
+    ]
+    summary = {
+        "at": _now(),
+        "mode": stats.mode,
+        "sources": sources,
+        **{k: getattr(stats, k) for k in ("files_seen", "files_read", "bytes_read", "new_lines")},
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+    set_state(conn, "last_build", msgspec.json.encode(summary).decode())
     known.update((s["path"], s) for s in summary["sources"])
     set_state(
         conn,
         "sources",
         msgspec.json.encode(sorted(known.values(), key=lambda s: s["path"])).decode(),
+    )
+
+
+def _looked_in(path: str, of: Any, searched: Sequence[Path], agent: str | None) -> bool:
+    """Whether a build that was given the folders `searched`, reading `agent`'s files (None:
+    every agent's), looked for `path`, a file (or folder) of the agent `of`: one inside a
+    folder it was given, not only in the stores it found there."""
+    return agent in (None, of) and any(path.startswith(os.path.join(f, "")) for f in searched)
+
+
+def _holds_files(conn: Connection, folder: str) -> bool:
+    """Whether the index holds a file in `folder` (its rows, found gone or not)."""
+    return (
+        conn.execute(
+            "SELECT 1 FROM source_files WHERE path > ? AND path < ? LIMIT 1",
+            [folder + os.sep, folder + chr(ord(os.sep) + 1)],
+        ).fetchone()
+        is not None
     )
 
 
@@ -697,6 +752,9 @@ class Builder:
         db_path: Path,
         redact: bool = True,
         kept: dict[str, str] | None = None,
+        *,
+        searched: Sequence[Path] = (),
+        agent: str | None = None,
     ) -> None:
         self.conn = conn
         # When an incremental build stops reading files (build's `budget`), perf_counter.
@@ -716,6 +774,11 @@ class Builder:
         self.db_path = db_path
         self.reader = reader
         self.roots = roots
+        # The folders given as sources and the one agent read (None: every agent): where
+        # the build looked for files of which agents, beyond the stores it found (see
+        # _looked_for).
+        self.searched = searched
+        self.agent = agent
         self.stats = BuildStats(redact=redact)
         stored = conn.execute("SELECT count(*) FROM source_files").fetchone()[0]
         self.bulk = force or stored == 0
@@ -823,12 +886,37 @@ class Builder:
                 # its sessions go, they are not archived.
                 if under or not demo_is_source:
                     dropped.append(record)
-            elif under:
+            elif under or self._looked_for(record):
                 gone.append(record)
         plans = self._find_moves(plans, gone)
         gone = [r for r in gone if r["missing_since"] is None and r["path"] not in self.moved]
         plans.sort(key=lambda p: p.source.path)
         return plans, gone, dropped
+
+    def _looked_for(self, record: dict[str, Any]) -> bool:
+        """Whether a stored file in none of the stores found by this build was looked for in
+        vain: it lies in a folder given as a source, is of an agent read, and is not there.
+
+        A folder that holds no transcript is no store (agents.stores), so the stores found
+        are not every folder a build looks into: a Claude Code project folder beside a Codex
+        folder is a store of its own, and once its last transcript is deleted, or the folder
+        is, it is none, and its files were found gone by no build. A file that is still
+        there (in a store the bounded walk of agents.stores did not reach, a folder that
+        cannot be looked into) is not gone. One stat per such file not found gone before:
+        none on a refresh where every file is where it was.
+        """
+        path = record["path"]
+        if not _looked_in(path, record["agent"], self.searched, self.agent):
+            return False
+        if record["missing_since"]:
+            return True  # gone before: one a moved file can be (see _find_moves)
+        try:
+            os.lstat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            return True
+        except OSError:
+            return False  # cannot tell: it keeps its rows as they are
+        return False
 
     def _find_moves(self, plans: list[Plan], gone: list[dict[str, Any]]) -> list[Plan]:
         """The plans left once the files that moved are told from new ones (self.moved).

@@ -773,6 +773,144 @@ def test_a_build_state_that_is_not_json_is_no_traceback(tmp_path, projects, clau
     assert [(s["path"], s["files"]) for s in found["sources"]] == [(str(projects), 3)]
 
 
+# -- Claude Code project folders beside another agent's store ---------------------------
+
+
+def mixed_folder(tmp_path, beside):
+    """The corpus's project folders right in a folder beside another agent's store (a
+    copy of ~/.codex, ~/.copilot), which a --source reads each by its own agent's reader:
+    every project folder is then a store of its own (pastfix.agents.stores)."""
+    from conftest import FIXTURES, ROOT
+
+    mixed = tmp_path / "mixed"
+    paths = corpus(mixed)
+    if beside == "codex":
+        shutil.copytree(FIXTURES / "codex" / "sessions", mixed / "codex" / "sessions")
+    else:
+        shutil.copytree(ROOT / "tests" / "data" / "copilot" / "home" / ".copilot", mixed / beside)
+    return mixed, paths
+
+
+def build_json(db_path, *args):
+    result = CliRunner().invoke(cli.cli, ["build", str(db_path), *map(str, args), "--json", "-s"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout), result.stderr
+
+
+def missing_since(db_path):
+    conn = sqlite3.connect(db_path)
+    rows = conn.execute("SELECT path, missing_since IS NOT NULL FROM source_files").fetchall()
+    conn.close()
+    return {path for path, gone in rows if gone}
+
+
+@pytest.mark.parametrize("beside", ["codex", ".copilot"])
+@pytest.mark.parametrize("gone", ["the file", "the project folder"])
+def test_a_transcript_gone_from_a_project_folder_beside_another_store_is_found_gone(
+    tmp_path, claude_home, beside, gone
+):
+    """Held-out set 12, part 2: Claude Code project folders beside a codex/ folder. A
+    project folder is a store of its own there, and one whose last transcript is deleted,
+    or that is removed, is none: its files were found gone by no build (`read 0 of 6
+    files`, no `kept without a transcript`, missing_since NULL), so `status` counted none
+    deleted, as a source the last build did not read, and `forget --missing` found none.
+    """
+    mixed, paths = mixed_folder(tmp_path, beside)
+    db_path = tmp_path / "index.db"
+    before, _ = build_json(db_path, "--source", mixed)
+    assert before["files_missing"] == before["sessions_without_transcript"] == 0
+    held = findable(db_path)
+    assert {A, B, C} <= {s[0] for s in held[0]} and all(held[1].values())
+    project = mixed / "-home-dev-a"
+    if gone == "the file":
+        paths[A].unlink()
+        assert project.is_dir() and not any(project.iterdir())
+    else:
+        shutil.rmtree(project)
+    after, stderr = build_json(db_path, "--source", mixed)
+    assert (after["files_seen"], after["files_missing"], after["files_read"]) == (
+        before["files_seen"] - 1,
+        1,
+        0,
+    )
+    assert after["sessions_without_transcript"] == 1
+    assert ", 1 session kept without a transcript" in stderr
+    assert missing_since(db_path) == {str(paths[A])}
+    assert deleted(db_path) == [A]
+    # every row is kept, and a build after it changes nothing
+    assert findable(db_path) == held
+    again, _ = build_json(db_path, "--source", mixed)
+    assert (again["files_read"], again["files_missing"]) == (0, 0)
+    assert again["sessions_without_transcript"] == 1
+    assert findable(db_path) == held
+    found = status_json(db_path)
+    assert found["sessions_without_transcript"] == 1
+    [source] = [s for s in found["sources"] if s["path"] == str(project)]
+    assert source == {
+        "path": str(project),
+        "agent": "claude",
+        "exists": gone == "the file",
+        "files": 1,
+        "files_without_transcript": 1,
+        "files_with_rows_kept": 0,
+        "read_by_last_build": True,
+    }
+    assert {"path": str(project), "agent": "claude"} in found["last_build"]["sources"]
+    text = CliRunner().invoke(cli.cli, ["status", str(db_path)]).stdout
+    assert f"source:     {project} (claude, 1 file indexed, 1 of them deleted since" in text
+    assert "not read by the last build" not in text
+    listed = CliRunner().invoke(cli.cli, ["forget", str(db_path), "--missing", "--dry-run"])
+    assert listed.exit_code == 0, listed.output
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == [A]
+    assert "Would forget 1 session " in listed.stderr
+    # a forced build keeps it as it is
+    forced, _ = build_json(db_path, "--source", mixed, "--force")
+    assert forced["sessions_without_transcript"] == 1
+    assert missing_since(db_path) == {str(paths[A])} and deleted(db_path) == [A]
+    assert findable(db_path) == held
+
+
+def test_a_project_folder_beside_another_store_that_comes_back_is_its_own_again(
+    tmp_path, claude_home
+):
+    mixed, paths = mixed_folder(tmp_path, "codex")
+    db_path = tmp_path / "index.db"
+    build_index(db_path, mixed)
+    kept = tmp_path / "kept"
+    shutil.move(mixed / "-home-dev-b", kept)
+    assert build_index(db_path, mixed).files_missing == 2
+    assert deleted(db_path) == [B, C]
+    shutil.move(kept, mixed / "-home-dev-b")
+    stats = build_index(db_path, mixed)
+    assert (stats.files_read, stats.files_returned, stats.sessions_without_transcript) == (0, 2, 0)
+    assert missing_since(db_path) == set() and deleted(db_path) == []
+    # renamed, it is the same files, none of them gone
+    shutil.move(mixed / "-home-dev-b", mixed / "-home-dev-b2")
+    stats = build_index(db_path, mixed)
+    assert (stats.files_read, stats.files_missing, stats.sessions_without_transcript) == (0, 0, 0)
+    assert missing_since(db_path) == set()
+
+
+def test_a_file_beside_another_store_is_found_gone_only_by_a_build_that_looks_for_it(
+    tmp_path, claude_home
+):
+    """A build looks for the files of the agents it reads in the folders it is given, not
+    elsewhere; and a file still there, in a folder that is no store any more, is not gone."""
+    mixed, paths = mixed_folder(tmp_path, "codex")
+    db_path = tmp_path / "index.db"
+    build_index(db_path, mixed)
+    paths[A].unlink()
+    assert build_index(db_path, mixed, agent="codex").files_missing == 0
+    assert build_index(db_path, mixed / "codex").files_missing == 0
+    assert missing_since(db_path) == set()
+    # another tool's notes in place of B's and C's folder's transcripts: no store, but there
+    for sid in (B, C):
+        paths[sid].write_text('{"label": "not a transcript"}\n')
+    stats = build_index(db_path, mixed)
+    assert (stats.files_missing, stats.sessions_without_transcript) == (1, 1)
+    assert missing_since(db_path) == {str(paths[A])}
+
+
 def test_status_says_when_the_hook_reads_another_index(tmp_path, projects, claude_home):
     """Run in a project folder, status showed ./index.db and 'hook: installed', and not that
     the hook reads the index it was installed with, elsewhere."""

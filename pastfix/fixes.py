@@ -260,7 +260,8 @@ _CHECK_FLAG = re.compile(r"^--?(?:check\S*|dry-run|diff|list-different|verify)$"
 CHECK = frozenset(
     "pytest jest vitest mocha tsc mypy pyright flake8 pylint eslint ruff shellcheck rspec"
     " phpunit ava tap karma playwright cypress hadolint golangci-lint rubocop credo dialyzer"
-    " stylelint biome".split()
+    " stylelint biome knip vue-tsc svelte-check oxlint markdownlint yamllint swiftlint ktlint"
+    " tflint depcheck tox nox".split()
 )
 CHECK_SUBCOMMANDS = {
     "cargo": frozenset("check test build clippy bench run".split()),
@@ -275,6 +276,12 @@ CHECK_SUBCOMMANDS = {
     "gradle": frozenset("test build check".split()),
     "mvn": frozenset("test verify compile package".split()),
     "python": frozenset(),
+    "deno": frozenset("test check lint".split()),
+    "bun": frozenset("test".split()),
+    "flutter": frozenset("test analyze".split()),
+    "dart": frozenset("test analyze".split()),
+    "swift": frozenset("test build".split()),
+    "terraform": frozenset("validate plan".split()),
 }
 # Package managers whose other subcommands run a script (`npm run build`, `yarn test`).
 PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm"})

@@ -2747,3 +2747,16 @@ def test_a_retry_with_other_input_says_what_changed(before, after, change):
     assert steps(fix[failed.tool_use_id]) == [
         (retry.tool_use_id, change or "called again with other input")
     ]
+
+
+@pytest.mark.parametrize("check", ["npx knip", "bunx vue-tsc --noEmit", "deno lint", "bun test"])
+def test_more_checkers_only_check(check):
+    """A run of a checker changes nothing: `npx knip` run twice between `Missing script:
+    "knip"` and its fix was shown as two remedy steps (twelfth held-out set)."""
+    failed = call(command="npm run knip", failed=True)
+    looked = call(command=check)
+    edit = call("Edit", file_path="/app/package.json")
+    retry = call(command="npm run knip")
+    error = {failed.tool_use_id: 'Exit code 1\nnpm error Missing script: "knip"'}
+    fix = run([failed, looked, edit, retry], error)[failed.tool_use_id]
+    assert (fix.outcome, steps(fix)) == (fixes.FIXED, [(edit.tool_use_id, None)])

@@ -25,7 +25,7 @@ from typing import Any, BinaryIO, NamedTuple
 
 import msgspec
 
-from pastfix import agents, lines, signatures, transcripts
+from pastfix import agents, lines, transcripts
 from pastfix.agents import WrongAgent
 from pastfix.db import (
     BUSY_TIMEOUT,
@@ -35,6 +35,7 @@ from pastfix.db import (
     FILE_TABLES,
     INSERT_SQL,
     PER_SESSION_INDEXES,
+    SIGNATURE_VERSION,
     UNIQUE_KEYS,
     BuildError,
     call_sessions,
@@ -1351,7 +1352,7 @@ class Builder:
         # they read changed.
         if (self.bulk and not self.per_session_done) or stale_kinds or not fixes_current(conn):
             refresh_fixes(conn)
-        set_state(conn, "signature_version", str(signatures.SIGNATURE_VERSION))
+        set_state(conn, "signature_version", str(SIGNATURE_VERSION))
         set_state(conn, "redact", str(int(self.redact)))
         refresh_tool_errors_fts(conn)
         set_state(conn, "stale", None)

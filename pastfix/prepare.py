@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable
 from operator import attrgetter
 from typing import Any
 
-from pastfix import signatures
 from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 
 # The version of the rules of pastfix.redact, kept here so that a build that reads
@@ -39,6 +38,9 @@ REDACTION_VERSION = 5
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:
     """Redact secrets in every text (unless told not to) and cut long ones, then
     sign every failed tool result."""
+    # Imported on first use, as the rules of redaction are (see redactor).
+    from pastfix import signatures
+
     for table in TABLES:
         if table.batch_field is None or not (table.text or table.cuts):
             continue

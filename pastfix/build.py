@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import gc
 import glob
-import hashlib
 import json
 import os
 import sqlite3
@@ -2214,4 +2213,8 @@ def _now() -> str:
 
 
 def _hash(data: bytes) -> str:
+    # Imported here: hashlib loads OpenSSL's libcrypto (~12M instructions, ~4 ms), which a
+    # build that finds every file unchanged has no use for.
+    import hashlib
+
     return hashlib.blake2b(data, digest_size=16).hexdigest()

@@ -629,8 +629,6 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
     Derived from the stored rows alone, so that it holds for sessions whose
     transcript is gone; see pastfix.fixes for the rules.
     """
-    from pastfix import fixes, signatures
-
     if session_ids is None:
         conn.execute("DELETE FROM fixes")
         session_ids = [
@@ -653,6 +651,10 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
         failed = conn.execute(FIX_ERRORS_SQL, [session_id]).fetchall()
         if not failed:
             continue
+        # Imported on first use: a refresh of sessions that never failed does not compile
+        # the rules (~130M instructions with those of signatures).
+        from pastfix import fixes, signatures
+
         # what the commands printed, not the shell's startup files (Codex 0.63 in a macOS
         # sandbox: Homebrew's `/bin/ps: Operation not permitted` before every output)
         errors = {

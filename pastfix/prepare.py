@@ -38,9 +38,6 @@ REDACTION_VERSION = 5
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:
     """Redact secrets in every text (unless told not to) and cut long ones, then
     sign every failed tool result."""
-    # Imported on first use, as the rules of redaction are (see redactor).
-    from pastfix import signatures
-
     for table in TABLES:
         if table.batch_field is None or not (table.text or table.cuts):
             continue
@@ -52,6 +49,11 @@ def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:
     results = batch.tool_results
     for i, result in enumerate(results):
         if result.is_error:
+            # Imported on first use, as the rules of redaction are (see redactor): most
+            # batches a refresh reads hold no failure, and compiling these is ~90M
+            # instructions.
+            from pastfix import signatures
+
             results[i] = result._replace(
                 signature=signatures.signature(result.content),
                 kind=signatures.classify(result.content),

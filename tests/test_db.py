@@ -1903,7 +1903,8 @@ def test_a_sources_agent_is_told_from_its_files(db_path, projects, codex_session
 
 def test_a_build_with_nothing_to_read_does_not_load_the_rules(db_path, projects):
     """The refresh at the end of every session mostly finds nothing new: it skips compiling
-    the rules of redaction, signatures and fixes (~40 ms), and loading OpenSSL (~4 ms)."""
+    the rules of redaction, signatures and fixes (~40 ms), and loading OpenSSL (~4 ms);
+    one that reads no failure skips those of signatures and fixes."""
     small_session(projects)
     build_index(db_path, projects)
     rules = ("hashlib", "pastfix.fixes", "pastfix.redact", "pastfix.signatures")
@@ -1917,6 +1918,16 @@ def test_a_build_with_nothing_to_read_does_not_load_the_rules(db_path, projects)
     small_session(projects, sid="another")
     changed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert changed.stdout.split() == list(rules), changed.stderr
+    # A session that never failed: its text is redacted, no signature or fix is computed.
+    write_jsonl(
+        projects / "-home-dev-app" / "clean.jsonl",
+        [
+            prompt("u9", "clean", "rename the config", "2026-01-02T10:00:00Z"),
+            say("a9", "clean", "Renamed it.", "2026-01-02T10:00:01Z"),
+        ],
+    )
+    clean = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert clean.stdout.split() == ["hashlib", "pastfix.redact"], clean.stderr
 
 
 # -- builds at once --------------------------------------------------------------

@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import gc
 import glob
-import hashlib
 import json
 import os
 import sqlite3
@@ -25,7 +24,7 @@ from typing import Any, BinaryIO, NamedTuple
 
 import msgspec
 
-from pastfix import agents, lines, signatures, transcripts
+from pastfix import agents, lines, transcripts
 from pastfix.agents import WrongAgent
 from pastfix.db import (
     BUSY_TIMEOUT,
@@ -35,6 +34,7 @@ from pastfix.db import (
     FILE_TABLES,
     INSERT_SQL,
     PER_SESSION_INDEXES,
+    SIGNATURE_VERSION,
     UNIQUE_KEYS,
     BuildError,
     call_sessions,
@@ -1439,7 +1439,7 @@ class Builder:
         # they read changed.
         if (self.bulk and not self.per_session_done) or stale_kinds or not fixes_current(conn):
             refresh_fixes(conn)
-        set_state(conn, "signature_version", str(signatures.SIGNATURE_VERSION))
+        set_state(conn, "signature_version", str(SIGNATURE_VERSION))
         set_state(conn, "redact", str(int(self.redact)))
         refresh_tool_errors_fts(conn)
         set_state(conn, "stale", None)
@@ -2301,4 +2301,8 @@ def _now() -> str:
 
 
 def _hash(data: bytes) -> str:
+    # Imported here: hashlib loads OpenSSL's libcrypto (~12M instructions, ~4 ms), which a
+    # build that finds every file unchanged has no use for.
+    import hashlib
+
     return hashlib.blake2b(data, digest_size=16).hexdigest()

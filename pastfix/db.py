@@ -20,7 +20,7 @@ import msgspec
 
 # LATEST_MIGRATION: when an index already has it, the build skips importing
 # sqlite-utils (~70 ms of a ~100 ms no-change refresh).
-from pastfix import LATEST_MIGRATION, agents, fixes, signatures
+from pastfix import LATEST_MIGRATION, agents
 from pastfix.prepare import REDACTION_VERSION
 from pastfix.records import (
     TABLES,
@@ -46,6 +46,15 @@ SCHEMA_SCRIPT = Path(__file__).with_name("schema.sql")
 
 
 BUSY_TIMEOUT = 60.0
+
+
+# The versions of the rules of pastfix.signatures (key_line(), normalise(), classify())
+# and of pastfix.fixes, kept here so that a build that reads nothing need not load the
+# rules (~130M instructions, ~20 ms) to compare them with the index's, as
+# pastfix.prepare.REDACTION_VERSION is for redaction. Raise one when its rules change:
+# the next build recomputes every stored signature and kind, or every fix.
+SIGNATURE_VERSION = 7
+FIX_VERSION = 16
 
 
 # SQLite page cache for the build (negative = KiB).
@@ -335,9 +344,11 @@ def refresh_signatures(conn: Connection) -> None:
     """Recompute the signature and kind of every failed tool result.
 
     New rows get theirs as they are parsed (pastfix.prepare); this brings older
-    rows in line when the rules change (signatures.SIGNATURE_VERSION) or when
+    rows in line when the rules change (SIGNATURE_VERSION) or when
     an index built before signatures existed is refreshed.
     """
+    from pastfix import signatures
+
     conn.create_function("error_signature", 1, signatures.signature, deterministic=True)
     conn.create_function("error_kind", 1, signatures.classify, deterministic=True)
     conn.execute(
@@ -348,7 +359,7 @@ def refresh_signatures(conn: Connection) -> None:
 
 def signatures_current(conn: Connection) -> bool:
     """Whether the stored signatures were made by this version of the rules."""
-    return state(conn, "signature_version") == str(signatures.SIGNATURE_VERSION)
+    return state(conn, "signature_version") == str(SIGNATURE_VERSION)
 
 
 def redaction_current(conn: Connection) -> bool:
@@ -427,6 +438,8 @@ def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[s
 
 def _sign_again(conn: Connection, rowids: list[int]) -> None:
     """Recompute the signature and kind of the failed results among `rowids` (see reredact)."""
+    from pastfix import signatures
+
     for i in range(0, len(rowids), 500):
         chunk = rowids[i : i + 500]
         rows = conn.execute(
@@ -638,6 +651,10 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
         failed = conn.execute(FIX_ERRORS_SQL, [session_id]).fetchall()
         if not failed:
             continue
+        # Imported on first use: a refresh of sessions that never failed does not compile
+        # the rules (~130M instructions with those of signatures).
+        from pastfix import fixes, signatures
+
         # what the commands printed, not the shell's startup files (Codex 0.63 in a macOS
         # sandbox: Homebrew's `/bin/ps: Operation not permitted` before every output)
         errors = {
@@ -713,7 +730,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 )
             )
     conn.executemany("INSERT OR REPLACE INTO fixes VALUES (?,?,?,?,?,?,?,?)", rows)
-    set_state(conn, "fix_version", str(fixes.FIX_VERSION))
+    set_state(conn, "fix_version", str(FIX_VERSION))
 
 
 _EDIT_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.EDIT)))
@@ -729,6 +746,8 @@ ORDER BY c.timestamp DESC LIMIT 30
 
 def _already_made(conn: Connection, session_id: str, unfound: list[str]) -> set[str]:
     """Which of the edits whose text was not found had nothing left to do (fixes.already_made)."""
+    from pastfix import fixes
+
     done = set()
     for tool_use_id in unfound:
         row = conn.execute(_EDIT_INPUT_SQL, [tool_use_id]).fetchone()
@@ -776,7 +795,7 @@ def _sidechain_threads(
 
 def fixes_current(conn: Connection) -> bool:
     """Whether the stored fixes were made by this version of the rules."""
-    return state(conn, "fix_version") == str(fixes.FIX_VERSION)
+    return state(conn, "fix_version") == str(FIX_VERSION)
 
 
 def stored_sessions(conn: Connection) -> set[str]:

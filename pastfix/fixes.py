@@ -3,8 +3,8 @@
 These rules are pure: they take the calls of one session in order and say, for
 each failed call, what happened next. The build stores what they say in the
 `fixes` table (db.refresh_fixes), and find_past_fix, the hook, `pastfix find`
-and the MCP tools show it. Bump FIX_VERSION whenever a rule changes: the next
-build recomputes every stored fix.
+and the MCP tools show it. Bump pastfix.db.FIX_VERSION whenever a rule changes: the
+next build recomputes every stored fix.
 
 **The window.** What follows a failure is read among the later calls of the same
 agent (the main thread, or one subagent), up to the second prompt the user typed
@@ -170,8 +170,6 @@ from pathlib import PurePosixPath
 from typing import NamedTuple
 
 from pastfix import agents, signatures
-
-FIX_VERSION = 16  # bump when a rule changes: stored fixes are recomputed
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.

@@ -60,7 +60,6 @@ parents, hashed until one matches.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import urllib.parse
@@ -328,7 +327,7 @@ def project_root(
             hashed += 1
             if hashed > MAX_HASHED:
                 return None
-            if hashlib.sha256(folder.encode("utf-8", "surrogatepass")).hexdigest() == wanted:
+            if _sha256(folder) == wanted:
                 return folder
     return None
 
@@ -365,8 +364,16 @@ def _project_hash(project_dir: Path) -> str:
         return project_dir.name
     root = project_root(project_dir)
     if root:
-        return hashlib.sha256(root.encode("utf-8", "surrogatepass")).hexdigest()
-    return hashlib.sha256(project_dir.name.encode("utf-8", "surrogatepass")).hexdigest()
+        return _sha256(root)
+    return _sha256(project_dir.name)
+
+
+def _sha256(text: str) -> str:
+    # Imported here: every build asks this module whether its sources are Gemini CLI's
+    # (holds), and hashlib loads OpenSSL's libcrypto (~12M instructions, ~4 ms).
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 # -- reading the files ----------------------------------------------------------------

@@ -293,7 +293,7 @@ def m009_prefix_crc(db: Database) -> None:
 def m010_fixes(db: Database) -> None:
     # What followed each failed tool call (see pastfix.fixes): derived from the
     # stored calls of its session, recomputed when the session changes or the
-    # rules do (fixes.FIX_VERSION). `remedy` is a JSON array of steps
+    # rules do (db.FIX_VERSION). `remedy` is a JSON array of steps
     # ({tool_use_id, tool, target, change}); `others` the ids of the other calls
     # of the window, up to the confirmation.
     _table(db, "fixes").create(

@@ -56,9 +56,7 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import sqlite3
-import tempfile
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -671,6 +669,11 @@ def read_database(path: Path) -> Batch:
     rows of the last good read, and reads it again next time. A missing table (not an
     opencode store, or a newer layout) and a bad `data` column are problems of their own.
     """
+    # Imported here, as is shutil (_copy_store): every build asks this module whether its
+    # sources are opencode's store (holds), and loading them was ~12M instructions of each
+    # refresh of another agent's transcripts (~100 ms).
+    import tempfile
+
     batch = Batch()
     with tempfile.TemporaryDirectory(prefix="pastfix-opencode-") as scratch:
         copy = Path(scratch, "opencode.db")
@@ -689,6 +692,8 @@ def read_database(path: Path) -> Batch:
 
 
 def _copy_store(path: Path, copy: Path) -> None:
+    import shutil
+
     wal = Path(f"{path}-wal")
     for attempt in range(COPY_TRIES):
         before = _stamps(path, wal)

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable
 from operator import attrgetter
 from typing import Any
 
-from pastfix import signatures
 from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 
 # The version of the rules of pastfix.redact, kept here so that a build that reads
@@ -52,6 +51,11 @@ def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:
     results = batch.tool_results
     for i, result in enumerate(results):
         if result.is_error:
+            # Imported on first use, as the rules of redaction are (see redactor): most
+            # batches a refresh reads hold no failure, and compiling these is ~90M
+            # instructions.
+            from pastfix import signatures
+
             results[i] = result._replace(
                 signature=signatures.signature(result.content),
                 kind=signatures.classify(result.content),

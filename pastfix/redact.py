@@ -5,7 +5,7 @@ A session prints whatever it meets: a `.env` file it read, a `curl` with an
 stored text through redact() (see pastfix.prepare), which replaces each secret
 by a marker naming its kind, such as `[REDACTED:github-token]`, and counts them.
 
-The patterns are a table of compiled regexes, most starting with a provider's
+The patterns are a table of regexes, most starting with a provider's
 fixed prefix (`ghp_`, `sk-ant-`, `AKIA`). A rule is tried only on a text that
 holds one of its anchors, and a rule that starts with a word introducing a
 secret (`password`, `token`, ...) only just before that word. Which anchors a
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import math
 import re
 from collections import Counter
@@ -147,7 +148,10 @@ class Rule(NamedTuple):
     """
 
     kind: str
-    pattern: re.Pattern[str]
+    # Compiled where it is first tried (_compiled): most texts hold no anchor, and
+    # compiling every rule on import was ~80M instructions (~10 ms) of each refresh
+    # that read new lines.
+    pattern: str
     group: int | str = 0
     check: Callable[[re.Match[str]], bool] | None = None
     anchors: tuple[str, ...] = ()
@@ -166,6 +170,10 @@ class Rule(NamedTuple):
     # Substrings (case-sensitive) of which the text must hold one besides an anchor, found
     # in the same pass: a keyword rule that few texts with a keyword need.
     needs: tuple[str, ...] = ()
+
+
+# A rule's pattern, compiled once, when a text first holds one of its anchors.
+_compiled = functools.cache(re.compile)
 
 
 # The characters of a name a keyword may end (`PGPASSWORD`, `x_api_token`, `app.secret`).
@@ -539,7 +547,7 @@ def _credentials(introduced_by: str, anchors: tuple[str, ...]) -> Rule:
     token = r"(?P<token>[A-Za-z0-9+/]{6,500}={0,2})"
     return Rule(
         "basic-auth",
-        re.compile(introduced_by + token),
+        introduced_by + token,
         "token",
         _basic_credentials,
         anchors=anchors,
@@ -550,71 +558,71 @@ def _credentials(introduced_by: str, anchors: tuple[str, ...]) -> Rule:
 RULES: tuple[Rule, ...] = (
     Rule(
         "private-key",
-        re.compile(_PEM_HEADER.format("BEGIN")),
+        _PEM_HEADER.format("BEGIN"),
         anchors=("-----BEGIN",),
         find=lambda text: _private_keys(text),
     ),
     Rule(
         "anthropic-key",
-        re.compile(r"sk-ant-" + _alone(7) + r"[A-Za-z0-9_-]{20,}"),
+        r"sk-ant-" + _alone(7) + r"[A-Za-z0-9_-]{20,}",
         anchors=("sk-ant-",),
     ),
     Rule(
         "openai-key",
-        re.compile(r"sk-" + _alone(3) + r"(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+        r"sk-" + _alone(3) + r"(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
         check=_openai,
         anchors=("sk-",),
     ),
     Rule(
         "github-token",
-        re.compile(r"gh" + _alone(2) + r"[pousr]_[A-Za-z0-9]{30,}"),
+        r"gh" + _alone(2) + r"[pousr]_[A-Za-z0-9]{30,}",
         anchors=("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
     ),
     Rule(
         "github-token",
-        re.compile(r"github_pat_" + _alone(11) + r"\w{22,}"),
+        r"github_pat_" + _alone(11) + r"\w{22,}",
         anchors=("github_pat_",),
     ),
     Rule(
         "gitlab-token",
-        re.compile(r"glpat-" + _alone(6) + r"[A-Za-z0-9_-]{20,}"),
+        r"glpat-" + _alone(6) + r"[A-Za-z0-9_-]{20,}",
         anchors=("glpat-",),
     ),
     Rule(
         "slack-token",
-        re.compile(r"xox" + _alone(3) + r"[abprs]-[A-Za-z0-9-]{10,}"),
+        r"xox" + _alone(3) + r"[abprs]-[A-Za-z0-9-]{10,}",
         anchors=("xox",),
     ),
     Rule(
         "discord-webhook",
-        re.compile(
+        (
             r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{5,30}/[A-Za-z0-9_-]+"
         ),
         anchors=("/api/webhooks/",),
     ),
     Rule(
         "teams-webhook",
-        re.compile(r"https://[A-Za-z0-9-]{1,100}\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]+"),
+        r"https://[A-Za-z0-9-]{1,100}\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]+",
         anchors=(".webhook.office.com/",),
     ),
     Rule(
         "slack-webhook",
-        re.compile(r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"),
+        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+",
         anchors=("https://hooks.slack.com/",),
     ),
     Rule(
         "stripe-key",
-        re.compile(r"[rs]k_" + _alone(3) + r"(?:live|test)_[A-Za-z0-9]{16,}"),
+        r"[rs]k_" + _alone(3) + r"(?:live|test)_[A-Za-z0-9]{16,}",
         anchors=("_live_", "_test_"),
     ),
     Rule(
         "aws-access-key-id",
-        re.compile(r"A(?:(?<![A-Z0-9]A)|(?<=%[0-9a-fA-F]{2}A))[KS]IA[A-Z0-9]{16}(?![A-Z0-9])"),
+        r"A(?:(?<![A-Z0-9]A)|(?<=%[0-9a-fA-F]{2}A))[KS]IA[A-Z0-9]{16}(?![A-Z0-9])",
         anchors=("AKIA", "ASIA"),
     ),
     Rule(
         "aws-secret-key",
-        re.compile(
+        (
             r"(?i:aws_?secret_?(?:access_?)?key|secret_?access_?key)(?:" + _QUOTE + r")?"
             r"\s{0,40}[:=]\s{0,40}(?:" + _QUOTE + r")?(?P<key>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])"
         ),
@@ -624,17 +632,17 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "google-api-key",
-        re.compile(r"AIza" + _alone(4) + r"[0-9A-Za-z_-]{35}"),
+        r"AIza" + _alone(4) + r"[0-9A-Za-z_-]{35}",
         anchors=("AIza",),
     ),
     Rule(
         "jwt",
-        re.compile(r"eyJ" + _alone(3) + r"[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+        r"eyJ" + _alone(3) + r"[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
         anchors=("eyJ",),
     ),
     Rule(
         "bearer-token",
-        re.compile(
+        (
             r"earer(?:(?<=\b[Bb]earer)|(?<=\\[nrt][Bb]earer))\s{1,40}"
             r"(?P<token>[A-Za-z0-9._~+/=-]{16,})"
         ),
@@ -645,7 +653,7 @@ RULES: tuple[Rule, ...] = (
     *(
         Rule(
             kind,
-            re.compile(re.escape(prefix) + _alone(len(prefix)) + body),
+            re.escape(prefix) + _alone(len(prefix)) + body,
             check=check,
             anchors=anchors or (prefix,),
         )
@@ -653,12 +661,12 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "telegram-bot-token",
-        re.compile(r"(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])"),
+        r"(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
         anchors=(":AA",),
     ),
     Rule(
         "azure-storage-key",
-        re.compile(r"(?:Account|SharedAccess)Key=(?P<key>[A-Za-z0-9+/]{20,}={0,2})"),
+        r"(?:Account|SharedAccess)Key=(?P<key>[A-Za-z0-9+/]{20,}={0,2})",
         "key",
         anchors=("ccountKey=", "ccessKey="),
     ),
@@ -668,7 +676,7 @@ RULES: tuple[Rule, ...] = (
     # characters past its anchor.
     Rule(
         "password",
-        re.compile(
+        (
             r"(?:\bcurl\b[^\n|;&]{0,300}?\s(?:-u[\s=]{0,3}|--user[\s=]{1,3})|\bwget\b[^\n|;&]{0,300}?\s--(?:http-)?user=)"
             r"[\"']?(?P<user>[^\s:\"'`\\]{1,100}):(?P<password>[^\s\"'`\\;|&<>()]{1,200})"
         ),
@@ -679,7 +687,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "password",
-        re.compile(
+        (
             r"(?:\bmysql(?:dump|admin|sh|import)?\b[^\n|;&]{0,300}?\s-p[\"']?"
             r"|\bsshpass\s{1,10}-p\s{0,10}[\"']?"
             r"|\bdocker\s{1,10}login\b[^\n|;&]{0,300}?\s-p\s{1,10}[\"']?"
@@ -692,7 +700,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "password",
-        re.compile(
+        (
             r"(?<![\w-])--pass(?:word|wd)?(?:\s{1,10}|=)[\"']?"
             r"(?P<password>[^\s\"'`\\;|&<>()-][^\s\"'`\\;|&<>()]{3,200})"
         ),
@@ -703,7 +711,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "password",
-        re.compile(
+        (
             r"(?:(?<=[A-Za-z0-9])_(?:PWD|pwd)|(?<=;)(?:Pwd|PWD|pwd)|(?<=; )(?:Pwd|PWD|pwd))"
             r"\s{0,3}[:=]\s{0,3}[\"']?(?P<password>[^\s\"'`\\;,]{4,200})"
         ),
@@ -716,7 +724,7 @@ RULES: tuple[Rule, ...] = (
     # reads or writes the object until it expires.
     Rule(
         "url-signature",
-        re.compile(
+        (
             r"(?:(?<=[?&])sig|(?<=X-Amz)-Signature|(?<=X-Goog)-Signature)="
             r"(?P<signature>[A-Za-z0-9%+/=_-]{16,1000})"
         ),
@@ -727,7 +735,7 @@ RULES: tuple[Rule, ...] = (
     # A .netrc entry: `machine HOST login USER password PW`.
     Rule(
         "password",
-        re.compile(
+        (
             r"machine\s{1,10}(?:localhost|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,10})"
             r"\s{1,10}login\s{1,10}\S{1,200}\s{1,10}password\s{1,10}"
             r"(?P<password>[^\s\"'`\\]{1,200})"
@@ -743,7 +751,7 @@ RULES: tuple[Rule, ...] = (
     _credentials(r"_auth\s{0,3}=\s{0,3}[\"']?", ("_auth",)),
     Rule(
         "url-password",
-        re.compile(
+        (
             # (no user: `redis://:pw@host`; an `@` not percent-encoded in the password:
             # `://app:Pa55@w0rd@db`, the host after the last)
             r"://(?P<user>[^\s:/?#@\"'`\\<>]{0,100}):(?P<password>[^\s/?#\"'`\\<>]{1,200})@"
@@ -754,7 +762,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "secret-assignment",
-        re.compile(
+        (
             r"(?P<keyword>(?i:" + _KEYWORD + r"))s?(?P<quote>" + _QUOTE + r")?"
             # `: ` or `= `; or, in prose, a value in backticks right after the word
             # (``the password `...` ``, ``DB password (`...`)``, ``token is `...` ``)
@@ -773,7 +781,7 @@ RULES: tuple[Rule, ...] = (
     # app PASSWORD '...'`, MySQL's `IDENTIFIED BY '...'`.
     Rule(
         "password",
-        re.compile(r"(?i:password|identified by) '(?P<value>[^'\\\n]{1,200})'"),
+        r"(?i:password|identified by) '(?P<value>[^'\\\n]{1,200})'",
         "value",
         _quoted_password,
         ("PASSWORD '", "password '", "Password '", "IDENTIFIED BY '", "identified by '"),
@@ -784,7 +792,7 @@ RULES: tuple[Rule, ...] = (
     # `password_hash('...')`, Werkzeug's `generate_password_hash('...')`.
     Rule(
         "password",
-        re.compile(
+        (
             r"(?:bcrypt\.(?:hash|compare)(?:Sync|pw)?|hashpw|password_hash|argon2\.hash)"
             r"\(\s{0,3}b?(?P<q>['\"])(?P<value>[^'\"\\\n]{1,200})(?P=q)"
         ),
@@ -795,7 +803,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "secret-default",
-        re.compile(
+        (
             r"(?P<keyword>(?i:" + _KEYWORD + r"))(?:" + _QUOTE + r")?\]?\s{0,3}"
             r"(?:\|\||\?\?|,|\bor\b)\s{0,3}" + _QUOTE + r"(?P<value>[^\"'\\\n]{1,500})"
         ),
@@ -809,7 +817,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "high-entropy-token",
-        re.compile(
+        (
             r"(?P<keyword>(?i:" + _KEYWORD + r"|key))s?\b[^A-Za-z0-9\n\"\\]{1,4}(?:is\s{1,3})?"
             r"(?P<token>[A-Za-z0-9+/_=-]{32," + str(_TOKEN_MAX) + r"})"
         ),
@@ -1062,7 +1070,7 @@ def _hits(
         for start, end in rule.find(text):
             yield start, end, rule.kind
         return
-    pattern, group, check = rule.pattern, rule.group, rule.check
+    pattern, group, check = _compiled(rule.pattern), rule.group, rule.check
     if rule.keyword:
         anchors = frozenset(present.intersection(rule.anchors))
         known = starts.get(anchors)

@@ -196,9 +196,13 @@ class Shard:
         # Attached before the builder's transaction begins (SQLite forbids it after).
         builder.conn.execute("ATTACH DATABASE ? AS shard", [str(path)])
         builder.conn.execute("ATTACH DATABASE ? AS shard_sessions", [str(sessions_path)])
+        # The rules' modules, loaded once, here, for both processes: imported by the first
+        # batch of each, they were loaded twice (a few ms in the helper). Redaction's rules
+        # themselves are compiled by each process as its texts need them.
+        import pastfix.fixes  # noqa: F401
+        import pastfix.signatures  # noqa: F401
+
         if builder.redact:
-            # Compiled once, here, for both processes: imported by the first batch of each,
-            # the rules were compiled twice (~8M instructions, a few ms, in the helper).
             import pastfix.redact  # noqa: F401
         read_end, write_end = os.pipe()
         ours, theirs = _Channel(read_end), _Channel(write_end)

@@ -12,8 +12,8 @@ text the same way, so today's error finds last month's.
 A kind tells a real failure (`error`) from what Claude Code itself reports:
 a rejected or interrupted call, a cancelled sibling, a file not read first.
 
-Bump SIGNATURE_VERSION whenever key_line(), normalise() or classify() change:
-the next build then recomputes every stored signature and kind.
+Bump pastfix.db.SIGNATURE_VERSION whenever key_line(), normalise() or classify()
+change: the next build then recomputes every stored signature and kind.
 
 Key line
 --------
@@ -203,8 +203,6 @@ and tests, in the order of KINDS:
 from __future__ import annotations
 
 import re
-
-SIGNATURE_VERSION = 7
 
 # Signatures longer than this are cut: a key line is a line, not a log.
 MAX_SIGNATURE = 300

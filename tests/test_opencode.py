@@ -285,7 +285,7 @@ def test_a_database_that_changes_during_every_copy_is_read_as_a_snapshot(tmp_pat
         copies.append(Path(source))
         Path(dest).write_bytes(Path(source).read_bytes()[:1000])
 
-    monkeypatch.setattr(opencode.shutil, "copyfile", torn_copy)
+    monkeypatch.setattr(shutil, "copyfile", torn_copy)
     writer.execute("BEGIN IMMEDIATE")
     writer.execute("UPDATE session SET title = 'Renamed' WHERE id = ?", [DB_SESSION])
     before = [p.read_bytes() for p in store]

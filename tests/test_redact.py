@@ -11,6 +11,12 @@ from pastfix.records import clean_text
 from pastfix.redact import ANCHORS, anchors_in, redact, redact_json
 
 
+def test_every_rule_compiles():
+    """A rule's pattern is compiled when a text first holds its anchor, not on import: a
+    bad one would fail only there."""
+    assert all(re.compile(rule.pattern) for rule in redact_module.RULES)
+
+
 @pytest.mark.parametrize("kind", sorted(SECRETS))
 def test_provider_keys_become_typed_markers(kind):
     text = f"export THING={SECRETS[kind]} # set by ci"

@@ -309,6 +309,9 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("plain_text", 2, plain_text, deterministic=True)
     conn.create_function("snippet_html", 1, snippet_html, deterministic=True)
     conn.create_function("paste_text", 1, paste_text, deterministic=True)
+    conn.create_function("bare_status", 1, bare_status, deterministic=True)
+    conn.create_function("exit_status", 1, _exit_status, deterministic=True)
+    conn.create_function("status_line", 1, _status_line, deterministic=True)
     conn.create_function("pasted_error", 1, _pasted_error(index_redacts(conn)), deterministic=True)
     conn.create_function("required_words", 1, required_words, deterministic=True)
     conn.create_function("distinctive_words", 1, distinctive_words, deterministic=True)
@@ -361,6 +364,16 @@ def _pasted_error(redacts: bool) -> Callable[[object], str]:
         return redact(text)[0]
 
     return call
+
+
+def _exit_status(text: object) -> int | None:
+    """signatures.exit_status of any SQL value."""
+    return signatures.exit_status(text) if isinstance(text, str) else None
+
+
+def _status_line(status: object) -> str | None:
+    """signatures.status_line of an exit status; NULL for anything else."""
+    return signatures.status_line(status) if isinstance(status, int) else None
 
 
 def _text_of(function: Callable[[str], str]) -> Callable[[object], str]:
@@ -1023,22 +1036,46 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     return f"{head} {count}, sharing only {', '.join(words)}: a different error, maybe related."
 
 
-# A paste that says only how a command ended, no error: `Exit code 1`, `Process exited with
-# code 2`, `exit status 1`, `Error`, `Command timed out after 2m 0s` (Claude Code's: the
-# command ran past its limit, a hung server or a slow test alike). What it finds ended so
-# too, whatever went wrong there.
+# A paste that says only how a command ended, no error: an exit status as the agents
+# write it (Claude Code's `Exit code 1`, Codex's `Exit code: 1` and `Process exited with
+# code 2`, Gemini's `Exit Code: 1`, Copilot's `<exited with exit code 1>`) or as Go's
+# `exit status 1`, `Error`, `Command timed out after 2m 0s` (Claude Code's: the command ran
+# past its limit, a hung server or a slow test alike). What it finds ended so too, whatever
+# went wrong there: with the exit status it names (bare_status).
 _BARE_STATUS = re.compile(
-    r"(?:exit code|process exited with code|exit status) -?\d+|error|failed"
+    r"(?:exit code:?|process exited with code|exit status) (?P<status>-?\d+)"
+    r"|<exited with exit code (?P<copilot>-?\d+)>|error|failed"
     r"|command timed out(?: after [\w .]{1,30})?",
     re.IGNORECASE,
 )
 
 
+def _bare_lines(error: object) -> list[re.Match[str]]:
+    """The lines of a pasted error that says_little, matched; none for one that says more."""
+    found = []
+    for line in paste_text(error).splitlines():
+        line = line.strip().rstrip(".")
+        if not line:
+            continue
+        m = _BARE_STATUS.fullmatch(line)
+        if not m:
+            return []
+        found.append(m)
+    return found
+
+
 def says_little(error: object) -> bool:
     """Whether a pasted error names no error, only how a command ended (_BARE_STATUS)."""
-    lines = [line.strip().rstrip(".") for line in paste_text(error).splitlines()]
-    lines = [line for line in lines if line]
-    return bool(lines) and all(_BARE_STATUS.fullmatch(line) for line in lines)
+    return bool(_bare_lines(error))
+
+
+def bare_status(error: object) -> int | None:
+    """The exit status a pasted error that says_little names (`Exit code 2`, `Process exited
+    with code 2`: 2): find_past_fix keeps only the failures that ended with it
+    (signatures.exit_status). None for one that names none (`Error`), or several, or says
+    more."""
+    named = {m.group("status") or m.group("copilot") for m in _bare_lines(error)} - {None}
+    return int(named.pop()) if len(named) == 1 else None
 
 
 def says_little_notice(error: str) -> str:
@@ -1096,11 +1133,20 @@ with given as materialized (
   -- as the index stores text: redacted when its text was (pasted_error)
   select pasted_error(:error) as error
 ),
+-- An exit status pasted alone (`Exit code 2`, `Process exited with code 2`) names no error,
+-- only how a command ended: it is matched (signature, words, key line, excerpt) as the
+-- failures that ended so store it (`Exit code 2`), and only those are kept (prelim).
+bare as materialized (
+  select bare_status(error) as status from given
+),
+matched as materialized (
+  select coalesce(status_line((select status from bare)), error) as text from given
+),
 pasted as (
-  select error_signature(paste_text((select error from given))) as signature,
-    fts_query(required_words((select error from given)), 'all', 'content', {TOKENIZER_SQL})
+  select error_signature(paste_text((select text from matched))) as signature,
+    fts_query(required_words((select text from matched)), 'all', 'content', {TOKENIZER_SQL})
       as all_query,
-    short_words(required_words((select error from given)), {TOKENIZER_SQL}) as short,
+    short_words(required_words((select text from matched)), {TOKENIZER_SQL}) as short,
     distinctive_words((select error from given)) as candidates
 ),
 by_signature as materialized (
@@ -1199,14 +1245,17 @@ prelim as (
     order by m.same or m.words = 2 desc, m.words desc, tr.kind = 'error' desc,
       m.score is null, m.score, tr.timestamp desc, m.id) as n
   from matches m join tool_results tr on tr.id = m.id
+  -- `Exit code 2` alone names no error, only how a command ended: those that ended so
+  where (select status from bare) is null
+    or exit_status(substr(tr.content, 1, {signatures.HEAD_CHARS})) = (select status from bare)
 ),
 lines as materialized (
   select p.*, case when p.n <= {KEYED_ROWS} then error_key_line(tr.content) end as key_line
   from prelim p join tool_results tr on tr.id = p.id
 ),
 keyed as (
-  select *, coalesce(same_text(key_line, (select error from given)), 0) as exact,
-    coalesce(text_distance(key_line, (select error from given)), {UNKEYED_DISTANCE}) as distance
+  select *, coalesce(same_text(key_line, (select text from matched)), 0) as exact,
+    coalesce(text_distance(key_line, (select text from matched)), {UNKEYED_DISTANCE}) as distance
   from lines
 ),
 -- The closest failure of each (session, signature) stands for the group; of those as
@@ -1261,7 +1310,7 @@ select
   f.timestamp as failed_at,
   f.tool,
   f.target,
-  error_excerpt(f.content, (select error from given), '', '', {TOKENIZER_SQL}) as error_snippet,
+  error_excerpt(f.content, (select text from matched), '', '', {TOKENIZER_SQL}) as error_snippet,
   -- what the same agent (main thread or subagent) said next
   (select plain_text(substr(n.text, 1, 2000), 600) from messages n
    where n.session_id = f.session_id and n.timestamp > f.timestamp
@@ -1333,7 +1382,7 @@ select
       order by other.key limit {FIX_CALLS})) end as fix_calls,
   s.title as session_title,
   session_url(f.session_id, f.tool_use_id) as session_url,
-  error_excerpt(f.content, (select error from given), '<mark>', '</mark>', {TOKENIZER_SQL})
+  error_excerpt(f.content, (select text from matched), '<mark>', '</mark>', {TOKENIZER_SQL})
     as error_snippet_html,
   substr(f.content, 1, {ERROR_CHARS}) as error,
   coalesce(s.agent, '{default_agent}') as agent,

@@ -591,6 +591,19 @@ def test_find_says_an_exit_status_alone_says_little(tmp_path, projects):
     assert (done.returncode, done.stderr) == (0, "")
 
 
+def test_find_of_an_exit_status_alone_shows_the_failures_that_ended_so(status_index):
+    """`pastfix find "Exit code 1"` shows the failure that ended with status 1, not the
+    `Exit code 127 ... line 1: python: command not found` that holds a 1 (the demo's)."""
+    result = CliRunner().invoke(cli, ["find", "Exit code 1", str(status_index), "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [(r["session_id"], r["error"].split("\n")[0]) for r in rows] == [
+        ("status1", "Exit code 1")
+    ]
+    result = CliRunner().invoke(cli, ["find", "Exit code 9", str(status_index)])
+    assert result.stderr.startswith("Not seen before: ")
+
+
 def test_find_of_an_error_that_is_not_utf8(tmp_path, projects):
     """A byte of another encoding, in the argument or on stdin, is U+FFFD as in stored
     text: it was a traceback ("surrogates not allowed")."""

@@ -1862,13 +1862,16 @@ def failures(conn):
 
 
 def groups_of(failed, words, text):
-    """The (session, signature) groups find_past_fix should return for `text`."""
+    """The (session, signature) groups find_past_fix should return for `text` (an exit
+    status alone: of the failures that ended with it)."""
     wanted = {w.lower() for w in WORD.findall(text)}
     pasted = signatures.signature(text)
+    status = queries.bare_status(text)
     return {
         (f["session_id"], f["signature"])
         for f in failed
-        if wanted <= words[f["id"]] or (pasted and f["signature"] == pasted)
+        if (wanted <= words[f["id"]] or (pasted and f["signature"] == pasted))
+        and (status is None or signatures.exit_status(f["content"]) == status)
     }
 
 
@@ -2520,6 +2523,9 @@ def test_loose_sets_aside_the_file_only(signature, form):
         ("Error", True),
         ("Command timed out after 2m 0s", True),
         ("Exit code 143\nCommand timed out after 120000ms", True),
+        ("Exit code: 1", True),  # Codex's shell
+        ("Exit Code: 1", True),  # Gemini CLI's
+        ("<exited with exit code 1>", True),  # Copilot CLI's
         ("Exit code 1\nmake: *** [all] Error 2", False),
         ("Command timed out after 2m 0s\nError: connect ECONNREFUSED 127.0.0.1:5432", False),
         ("error: linker `cc` not found", False),
@@ -2530,3 +2536,75 @@ def test_an_exit_status_alone_says_little(pasted, little):
     """What only says how a command ended names no error (the find page and `pastfix find`
     say so above what it found); an error's own line does."""
     assert queries.says_little(pasted) is little
+
+
+@pytest.mark.parametrize(
+    ("pasted", "status"),
+    [
+        ("Exit code 1", 1),
+        ("Exit code 127\n", 127),
+        ("  Process exited with code 2.", 2),
+        ("exit status 1", 1),
+        ("Exit code: 1", 1),
+        ("Exit Code: -1", -1),
+        ("<exited with exit code 127>", 127),
+        ("Exit code 143\nCommand timed out after 120000ms", 143),
+        ("Exit code 1\nexit status 1\nError", 1),
+        ("Exit code 1\nexit status 2", None),  # two statuses: neither is the one
+        ("Error", None),
+        ("Command timed out after 2m 0s", None),
+        ("Exit code 1\nmake: *** [all] Error 2", None),
+        ("", None),
+    ],
+)
+def test_the_exit_status_pasted_alone(pasted, status):
+    assert queries.bare_status(pasted) == status
+
+
+@pytest.fixture
+def statuses(status_index):
+    conn = queries.connect(status_index)
+    yield conn
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("pasted", "sessions"),
+    [
+        ("Exit code 1", ["status1"]),
+        ("Exit code: 1", ["status1"]),
+        ("Exit Code: 1", ["status1"]),
+        ("Process exited with code 1", ["status1"]),
+        ("exit status 1", ["status1"]),
+        ("<exited with exit code 1>", ["status1"]),
+        ("Exit code 1\nError", ["status1"]),
+        ("Exit code 127", ["status127"]),
+        ("Process exited with code 2", ["status2"]),
+        ("Exit code 9", []),
+    ],
+)
+def test_find_past_fix_of_an_exit_status_alone_keeps_the_failures_that_ended_so(
+    statuses, pasted, sessions
+):
+    """An exit status pasted alone, in any agent's words, finds the failures that ended with
+    that status, as stored (`Exit code 1` first): not `Exit code 127` nor `Exit code 2` for
+    the `1` of their `line 1` or `(1,5)`, nor a failure that only says `exit code 1`."""
+    found = queries.find_past_fix(statuses, pasted)
+    assert [r["session_id"] for r in found] == sessions
+    if found:
+        # marked as stored, in whichever agent's words it was pasted
+        status = queries.bare_status(pasted)
+        assert found[0]["error_snippet_html"].startswith(
+            f"<mark>Exit</mark> <mark>code</mark> <mark>{status}</mark> "
+        )
+
+
+def test_find_past_fix_of_an_error_keeps_failures_of_every_status(statuses):
+    """Only a status pasted alone keeps those that ended with it: `Error` alone, and an
+    error's own words, find failures whatever their status."""
+    found = {r["session_id"] for r in queries.find_past_fix(statuses, "Error")}
+    assert found == {"status2", "nostatus"}
+    found = queries.find_past_fix(statuses, "exit code 1 of the last step was ignored")
+    assert [r["session_id"] for r in found] == ["nostatus"]
+    found = queries.find_past_fix(statuses, "line 1: python: command not found")
+    assert [r["session_id"] for r in found] == ["status127"]

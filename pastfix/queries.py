@@ -21,6 +21,7 @@ are no short words.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import html
 import itertools
@@ -457,6 +458,56 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 def valid_text(text: str) -> str:
     """`text` with each surrogate made U+FFFD, as stored text has it (pastfix.lines)."""
     return _SURROGATES.sub("\ufffd", text)
+
+
+class NotText(Exception):
+    """Piped bytes that hold no error's text (read_pasted)."""
+
+
+NOT_TEXT = (
+    "no error text on standard input: it holds binary data (or text in an encoding other"
+    " than UTF-8 and UTF-16)"
+)
+# How much of piped bytes is looked at to tell their encoding and whether they are text.
+PIPED_HEAD = 4096
+# Byte order marks, and what Python decodes each with (dropping the mark).
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+# What no text holds: C0 controls other than whitespace and ESC (ANSI colours), DEL, and
+# U+FFFD (a byte that is no UTF-8). More than NOT_TEXT_SHARE of them, or a NUL, is no text.
+_NOT_TEXT = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f\ufffd]")
+NOT_TEXT_SHARE = 1 / 3
+
+
+def read_pasted(data: bytes) -> str:
+    """An error piped to `pastfix find -`, as text: decoded by its byte order mark (UTF-8,
+    UTF-16 LE or BE: Windows PowerShell's `>` and `|` write UTF-16 LE with one), as UTF-16
+    without one when NULs fill every other byte, else as UTF-8 (a byte that is none, of
+    Latin-1 say, is U+FFFD as in stored text); newlines as a text stream reads them.
+    NotText for binary data, which would otherwise be matched (and shown) byte by byte."""
+    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), None)
+    encoding = encoding or _utf16_without_bom(data[:PIPED_HEAD]) or "utf-8"
+    text = data.decode(encoding, "replace")
+    head = text[:PIPED_HEAD]
+    if "\x00" in head or len(_NOT_TEXT.findall(head)) > NOT_TEXT_SHARE * len(head):
+        raise NotText(NOT_TEXT)
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _utf16_without_bom(head: bytes) -> str | None:
+    """UTF-16's byte order when NULs fill at least half the byte pairs' one side (the high
+    byte of ASCII text) and few of the other (that of U+0100, U+4E00 ...): binary data has
+    them on both sides. None when they do not."""
+    pairs = len(head) // 2
+    even, odd = head[0 : pairs * 2 : 2].count(0), head[1::2].count(0)
+    if 2 * odd >= pairs > 0 and 10 * even <= odd:
+        return "utf-16-le"
+    if 2 * even >= pairs > 0 and 10 * odd <= even:
+        return "utf-16-be"
+    return None
 
 
 def pasted(text: str) -> str:

@@ -1,3 +1,4 @@
+import codecs
 import json
 import os
 import shutil
@@ -619,6 +620,36 @@ def test_find_of_an_error_that_is_not_utf8(tmp_path, projects):
         )
         assert (done.returncode, done.stderr) == (0, b"")
         assert done.stdout.startswith(b"1. Bash failed")
+
+
+def test_find_reads_a_piped_error_in_utf16_and_refuses_binary_data(tmp_path, projects):
+    """Windows PowerShell's `>` and `|` write UTF-16 LE with a BOM: it is read as the text it
+    is (its key line was `\ufffd\ufffdE N O E N T ...`). Binary data is a one-line error, not
+    its bytes on the terminal."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    error = "ENOENT: no such file\r\n"
+    for data in (codecs.BOM_UTF16_LE + error.encode("utf-16-le"), error.encode("utf-16-be")):
+        done = subprocess.run(
+            [sys.executable, "-m", "pastfix", "find", "-", str(db_path)],
+            input=data,
+            capture_output=True,
+            timeout=60,
+        )
+        assert (done.returncode, done.stderr) == (0, b"")
+        assert done.stdout.startswith(b"1. Bash failed")
+    done = subprocess.run(
+        [sys.executable, "-m", "pastfix", "find", "-", str(db_path)],
+        input=b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x00>\x00\x01",
+        capture_output=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1,
+        b"",
+        b"Error: no error text on standard input: it holds binary data (or text in an"
+        b" encoding other than UTF-8 and UTF-16)\n",
+    )
 
 
 def test_find_over_the_time_limit_is_a_one_line_error(tmp_path, projects, monkeypatch):

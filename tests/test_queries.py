@@ -5,6 +5,7 @@ used by test_plugin.py and test_browser.py); the real-corpus tests compute their
 expectations from the index's own rows.
 """
 
+import codecs
 import json
 import re
 import shutil
@@ -1034,6 +1035,62 @@ def test_pastfix_find_reads_a_pipe(index_path):
             "new": "x",
         }
     ]
+
+
+PIPED = "fatal: detected dubious ownership in repository at '/x'\r\n\x1b[31mhint\x1b[0m: é\r\n"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        PIPED.encode(),
+        codecs.BOM_UTF8 + PIPED.encode(),
+        # Windows PowerShell's `>` and `|`
+        codecs.BOM_UTF16_LE + PIPED.encode("utf-16-le"),
+        codecs.BOM_UTF16_BE + PIPED.encode("utf-16-be"),
+        PIPED.encode("utf-16-le"),
+        PIPED.encode("utf-16-be"),
+    ],
+)
+def test_a_piped_error_is_read_by_its_encoding(data):
+    text = queries.read_pasted(data)
+    assert (
+        text == "fatal: detected dubious ownership in repository at '/x'\n\x1b[31mhint\x1b[0m: é\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [
+        # Latin-1 (or any bytes that are no UTF-8): each such byte U+FFFD, as stored text
+        (
+            "Datei nicht gefunden: Größe.txt".encode("latin-1"),
+            "Datei nicht gefunden: Gr\ufffd\ufffde.txt",
+        ),
+        (b"", ""),
+        (b"x", "x"),
+        # a NUL or two on the other side of UTF-16 text: U+xx00 (U+4E00 is 一)
+        ("一 failed: cannot open x.txt".encode("utf-16-le"), "一 failed: cannot open x.txt"),
+        ("一 failed: cannot open x.txt".encode("utf-16-be"), "一 failed: cannot open x.txt"),
+    ],
+)
+def test_a_piped_error_without_a_bom(data, text):
+    assert queries.read_pasted(data) == text
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x00>\x00",
+        bytes.fromhex("89504e470d0a1a0a0000000d49484452"),  # a PNG
+        bytes(range(128, 256)) * 4,  # no NUL, and no UTF-8
+        b"ENOENT\x00no such file",
+        "UTF-32, not UTF-16".encode("utf-32"),
+    ],
+)
+def test_piped_binary_data_is_no_error_text(data):
+    with pytest.raises(queries.NotText, match=re.escape(queries.NOT_TEXT)):
+        queries.read_pasted(data)
 
 
 # -- the other canned queries ----------------------------------------------------

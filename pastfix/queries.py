@@ -762,10 +762,13 @@ def text_distance(key_line: object, error: object) -> int | None:
 
 
 def _words_pattern(error: object, substrings: bool = False) -> re.Pattern[str] | None:
-    """A regex finding the words of a pasted error as whole words, case-insensitive.
+    """A regex finding the words of a pasted error where the matching finds them (safe_fts,
+    fts_query), case-insensitive: each word as spaces separate them (_paste_units), as the
+    phrase of its tokens, whole tokens (`my-feature` is `my feature`, `my_feature`..., not the
+    `feature` of `feature/empty-state`).
 
-    With `substrings` (the trigram tokenizer), inside other words too: a Chinese or
-    Japanese word is part of a longer run of characters. ASCII words under three
+    With `substrings` (the trigram tokenizer), as its characters, inside other words too: a
+    Chinese or Japanese word is part of a longer run of characters. ASCII words under three
     characters stay whole words, or every 'a' and 'to' would be marked.
     """
     return _words_pattern_of(str(error or ""), substrings)
@@ -775,32 +778,46 @@ def _words_pattern(error: object, substrings: bool = False) -> re.Pattern[str] |
 # `pastfix find` again for each card; a 200,000-character paste took 80 ms a time.
 @functools.lru_cache(maxsize=8)
 def _words_pattern_of(error: str, substrings: bool) -> re.Pattern[str] | None:
-    words = list(itertools.islice(_paste_words(error), MAX_WORDS))
-    if not words:
+    units = _paste_units(error)
+    if not units:
         return None
-    ordered = sorted(set(words), key=len, reverse=True)
+    ordered = sorted(set(units), key=len, reverse=True)
     whole = [w for w in ordered if not substrings or (w.isascii() and len(w) < TRIGRAM_MIN)]
     parts = [re.escape(w) for w in ordered if w not in whole]
-    if whole:
-        alternatives = "|".join(re.escape(w) for w in whole)
+    # each phrase once (`branch` and `branch.`), the longest first: `my-feature` before `my`
+    phrases = {_word_key(w): r"[\W_]+".join(map(re.escape, _TOKEN.findall(w))) for w in whole}
+    if phrases:
+        alternatives = "|".join(sorted(phrases.values(), key=len, reverse=True))
         parts.append(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])")
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=8)
 def _pasted_words(error: str) -> tuple[str, ...]:
-    """The words of a pasted error, lowercase, stop words aside, longest first (per error:
-    see _words_pattern_of)."""
-    words = {w.lower() for w in _paste_words(error)}
+    """The words of a pasted error (_word_key), longest first (per error: see
+    _words_pattern_of)."""
+    words = {_word_key(w) for w in _paste_units(error)}
     return tuple(sorted(words, key=lambda w: (-len(w), w)))
 
 
-def _paste_words(error: str) -> Iterator[str]:
-    """The words of a pasted error in their order, as pasted: no FTS5 operator, no stop word."""
-    for m in _TOKEN.finditer(error):
-        word = m.group(0)
-        if word not in _OPERATORS and word.lower() not in STOP_WORDS:
-            yield word
+@functools.lru_cache(maxsize=8)
+def _paste_units(error: str) -> tuple[str, ...]:
+    """The words of a pasted error in their order, as the matching takes them (required_words,
+    safe_fts): each run of characters between spaces that holds a token, no stop word alone,
+    no FTS5 operator; at most MAX_WORDS. Of a raw: expression, each of its tokens."""
+    text = paste_text(error)
+    if _is_raw(text):
+        units = (m.group(0) for m in _TOKEN.finditer(text.lstrip()[len(RAW_PREFIX) :]))
+    else:
+        units = (m.group(0) for m in re.finditer(r"\S+", text) if _TOKEN.search(m.group(0)))
+    kept = (w for w in units if w not in _OPERATORS and not _is_stop_word(w))
+    return tuple(itertools.islice(kept, MAX_WORDS))
+
+
+def _word_key(text: str) -> str:
+    """A pasted word, or what _words_pattern found of it, as its tokens: `My-Feature` and
+    `my feature` are `my feature`."""
+    return " ".join(_TOKEN.findall(text)).lower()
 
 
 def mark_words(
@@ -886,11 +903,11 @@ def error_excerpt(
     substrings = is_trigram(tokenizer)
     found = _words_pattern(error, substrings)
     if found:
-        on_line = {m.group(0).lower() for m in found.finditer(line)}
+        on_line = {_word_key(m.group(0)) for m in found.finditer(line)}
         # The longest pasted word missing from the key line says most: show it in context.
         missing = [w for w in _pasted_words(str(error or "")) if w not in on_line]
         elsewhere = (
-            next((m for m in found.finditer(text) if m.group(0).lower() == missing[0]), None)
+            next((m for m in found.finditer(text) if _word_key(m.group(0)) == missing[0]), None)
             if missing
             else None
         )
@@ -913,7 +930,8 @@ def error_excerpt(
                 around = " ".join(text[start:stop].split())
                 at = _key_line_at(around, flat)
                 word = next(
-                    (m for m in found.finditer(around) if m.group(0).lower() == missing[0]), None
+                    (m for m in found.finditer(around) if _word_key(m.group(0)) == missing[0]),
+                    None,
                 )
                 overlap = _key_line_end_in(around, flat)
                 if at >= 0 and word and word.start() < at:

@@ -136,11 +136,12 @@ def test_find_past_fix_rows(conn):
     scores = {row.pop("score") for row in found}
     # The same error text scores the same: the more recent failure comes first.
     assert len(scores) == 1 and scores.pop() < 0
-    # The key line, the pasted words highlighted in the HTML version only.
+    # The key line, the pasted words highlighted in the HTML version only (`dist/index.js`
+    # as one: the phrase of its tokens that the words matched).
     snippet = "Error: ENOENT: no such file or directory, open '/home/u/app/dist/index.js'"
     html = (
         "Error: <mark>ENOENT</mark>: no such file or directory, open"
-        " &#x27;/home/u/app/<mark>dist</mark>/<mark>index</mark>.<mark>js</mark>&#x27;"
+        " &#x27;/home/u/app/<mark>dist/index.js</mark>&#x27;"
     )
     assert found == [
         {
@@ -735,6 +736,47 @@ def test_stop_words_are_never_marked():
     assert html == (
         "fatal: The current <mark>branch</mark> main has no <mark>upstream</mark>"
         " <mark>branch</mark>."
+    )
+
+
+UPSTREAM = "fatal: The current branch feature/empty-state has no upstream branch."
+MY_FEATURE = "fatal: The current branch my-feature has no upstream branch."
+
+
+def test_a_pasted_word_is_marked_whole_as_the_matching_takes_it():
+    """The words of a paste are matched as spaces separate them (safe_fts quotes each), a
+    word of several tokens as their phrase: the `feature` of `my-feature` alone is not
+    marked inside `feature/empty-state` (the demo's upstream error)."""
+    marked = "[fatal]: The [current] [branch] feature/empty-state has no [upstream] [branch]."
+    assert queries.mark_words(UPSTREAM, MY_FEATURE, "[", "]") == marked
+    assert queries.error_excerpt(UPSTREAM, MY_FEATURE, "[", "]") == marked
+    variants = "my-feature, my_feature, My Feature, my/feature, feature, myfeature, my-features"
+    assert queries.mark_words(variants, "my-feature", "[", "]") == (
+        "[my-feature], [my_feature], [My Feature], [my/feature], feature, myfeature, my-features"
+    )
+    # trigram: the characters pasted, as its FTS5 phrase is
+    assert queries.error_excerpt(UPSTREAM, MY_FEATURE, "[", "]", "trigram") == (
+        "[fatal:] The [current] [branch] feature/empty-state has no [upstream] [branch.]"
+    )
+    assert queries.mark_words(variants, "my-feature", "[", "]", substrings=True) == (
+        "[my-feature], my_feature, My Feature, my/feature, feature, myfeature, [my-feature]s"
+    )
+
+
+def test_the_find_page_marks_no_part_of_a_word(tmp_path):
+    """error_snippet_html, what the find page shows: the pasted words, each whole."""
+    s = Session("up", APP, 0).prompt("push it").call("p1", "Bash", command="git push")
+    s.result("p1", f"Exit code 128\n{UPSTREAM}", True)
+    s.call("p2", "Bash", command="git push -u origin feature/empty-state").result("p2", "ok")
+    s.write(tmp_path / "projects" / "-home-u-app" / "up.jsonl")
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    [row] = queries.find_past_fix(conn, MY_FEATURE)
+    conn.close()
+    assert row["matched"] == "signature"
+    assert row["error_snippet_html"] == (
+        "<mark>fatal</mark>: The <mark>current</mark> <mark>branch</mark> feature/empty-state"
+        " has no <mark>upstream</mark> <mark>branch</mark>."
     )
 
 

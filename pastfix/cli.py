@@ -411,7 +411,10 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     from pastfix import cards, queries  # imported here: `build` starts faster without them
 
     piped = error == "-"
-    error = queries.pasted(sys.stdin.read() if piped else error)
+    try:
+        error = queries.pasted(queries.read_pasted(sys.stdin.buffer.read()) if piped else error)
+    except queries.NotText as e:
+        raise click.ClickException(str(e)) from e
     if not error.strip():  # an empty clipboard, say: not an error new to the index
         raise click.ClickException(
             "no error text on standard input"

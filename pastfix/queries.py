@@ -21,6 +21,7 @@ are no short words.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import html
 import itertools
@@ -309,6 +310,9 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("plain_text", 2, plain_text, deterministic=True)
     conn.create_function("snippet_html", 1, snippet_html, deterministic=True)
     conn.create_function("paste_text", 1, paste_text, deterministic=True)
+    conn.create_function("bare_status", 1, bare_status, deterministic=True)
+    conn.create_function("exit_status", 1, _exit_status, deterministic=True)
+    conn.create_function("status_line", 1, _status_line, deterministic=True)
     conn.create_function("pasted_error", 1, _pasted_error(index_redacts(conn)), deterministic=True)
     conn.create_function("required_words", 1, required_words, deterministic=True)
     conn.create_function("distinctive_words", 1, distinctive_words, deterministic=True)
@@ -361,6 +365,16 @@ def _pasted_error(redacts: bool) -> Callable[[object], str]:
         return redact(text)[0]
 
     return call
+
+
+def _exit_status(text: object) -> int | None:
+    """signatures.exit_status of any SQL value."""
+    return signatures.exit_status(text) if isinstance(text, str) else None
+
+
+def _status_line(status: object) -> str | None:
+    """signatures.status_line of an exit status; NULL for anything else."""
+    return signatures.status_line(status) if isinstance(status, int) else None
 
 
 def _text_of(function: Callable[[str], str]) -> Callable[[object], str]:
@@ -444,6 +458,56 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 def valid_text(text: str) -> str:
     """`text` with each surrogate made U+FFFD, as stored text has it (pastfix.lines)."""
     return _SURROGATES.sub("\ufffd", text)
+
+
+class NotText(Exception):
+    """Piped bytes that hold no error's text (read_pasted)."""
+
+
+NOT_TEXT = (
+    "no error text on standard input: it holds binary data (or text in an encoding other"
+    " than UTF-8 and UTF-16)"
+)
+# How much of piped bytes is looked at to tell their encoding and whether they are text.
+PIPED_HEAD = 4096
+# Byte order marks, and what Python decodes each with (dropping the mark).
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+# What no text holds: C0 controls other than whitespace and ESC (ANSI colours), DEL, and
+# U+FFFD (a byte that is no UTF-8). More than NOT_TEXT_SHARE of them, or a NUL, is no text.
+_NOT_TEXT = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f\ufffd]")
+NOT_TEXT_SHARE = 1 / 3
+
+
+def read_pasted(data: bytes) -> str:
+    """An error piped to `pastfix find -`, as text: decoded by its byte order mark (UTF-8,
+    UTF-16 LE or BE: Windows PowerShell's `>` and `|` write UTF-16 LE with one), as UTF-16
+    without one when NULs fill every other byte, else as UTF-8 (a byte that is none, of
+    Latin-1 say, is U+FFFD as in stored text); newlines as a text stream reads them.
+    NotText for binary data, which would otherwise be matched (and shown) byte by byte."""
+    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), None)
+    encoding = encoding or _utf16_without_bom(data[:PIPED_HEAD]) or "utf-8"
+    text = data.decode(encoding, "replace")
+    head = text[:PIPED_HEAD]
+    if "\x00" in head or len(_NOT_TEXT.findall(head)) > NOT_TEXT_SHARE * len(head):
+        raise NotText(NOT_TEXT)
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _utf16_without_bom(head: bytes) -> str | None:
+    """UTF-16's byte order when NULs fill at least half the byte pairs' one side (the high
+    byte of ASCII text) and few of the other (that of U+0100, U+4E00 ...): binary data has
+    them on both sides. None when they do not."""
+    pairs = len(head) // 2
+    even, odd = head[0 : pairs * 2 : 2].count(0), head[1::2].count(0)
+    if 2 * odd >= pairs > 0 and 10 * even <= odd:
+        return "utf-16-le"
+    if 2 * even >= pairs > 0 and 10 * odd <= even:
+        return "utf-16-be"
+    return None
 
 
 def pasted(text: str) -> str:
@@ -698,10 +762,13 @@ def text_distance(key_line: object, error: object) -> int | None:
 
 
 def _words_pattern(error: object, substrings: bool = False) -> re.Pattern[str] | None:
-    """A regex finding the words of a pasted error as whole words, case-insensitive.
+    """A regex finding the words of a pasted error where the matching finds them (safe_fts,
+    fts_query), case-insensitive: each word as spaces separate them (_paste_units), as the
+    phrase of its tokens, whole tokens (`my-feature` is `my feature`, `my_feature`..., not the
+    `feature` of `feature/empty-state`).
 
-    With `substrings` (the trigram tokenizer), inside other words too: a Chinese or
-    Japanese word is part of a longer run of characters. ASCII words under three
+    With `substrings` (the trigram tokenizer), as its characters, inside other words too: a
+    Chinese or Japanese word is part of a longer run of characters. ASCII words under three
     characters stay whole words, or every 'a' and 'to' would be marked.
     """
     return _words_pattern_of(str(error or ""), substrings)
@@ -711,32 +778,46 @@ def _words_pattern(error: object, substrings: bool = False) -> re.Pattern[str] |
 # `pastfix find` again for each card; a 200,000-character paste took 80 ms a time.
 @functools.lru_cache(maxsize=8)
 def _words_pattern_of(error: str, substrings: bool) -> re.Pattern[str] | None:
-    words = list(itertools.islice(_paste_words(error), MAX_WORDS))
-    if not words:
+    units = _paste_units(error)
+    if not units:
         return None
-    ordered = sorted(set(words), key=len, reverse=True)
+    ordered = sorted(set(units), key=len, reverse=True)
     whole = [w for w in ordered if not substrings or (w.isascii() and len(w) < TRIGRAM_MIN)]
     parts = [re.escape(w) for w in ordered if w not in whole]
-    if whole:
-        alternatives = "|".join(re.escape(w) for w in whole)
+    # each phrase once (`branch` and `branch.`), the longest first: `my-feature` before `my`
+    phrases = {_word_key(w): r"[\W_]+".join(map(re.escape, _TOKEN.findall(w))) for w in whole}
+    if phrases:
+        alternatives = "|".join(sorted(phrases.values(), key=len, reverse=True))
         parts.append(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])")
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=8)
 def _pasted_words(error: str) -> tuple[str, ...]:
-    """The words of a pasted error, lowercase, stop words aside, longest first (per error:
-    see _words_pattern_of)."""
-    words = {w.lower() for w in _paste_words(error)}
+    """The words of a pasted error (_word_key), longest first (per error: see
+    _words_pattern_of)."""
+    words = {_word_key(w) for w in _paste_units(error)}
     return tuple(sorted(words, key=lambda w: (-len(w), w)))
 
 
-def _paste_words(error: str) -> Iterator[str]:
-    """The words of a pasted error in their order, as pasted: no FTS5 operator, no stop word."""
-    for m in _TOKEN.finditer(error):
-        word = m.group(0)
-        if word not in _OPERATORS and word.lower() not in STOP_WORDS:
-            yield word
+@functools.lru_cache(maxsize=8)
+def _paste_units(error: str) -> tuple[str, ...]:
+    """The words of a pasted error in their order, as the matching takes them (required_words,
+    safe_fts): each run of characters between spaces that holds a token, no stop word alone,
+    no FTS5 operator; at most MAX_WORDS. Of a raw: expression, each of its tokens."""
+    text = paste_text(error)
+    if _is_raw(text):
+        units = (m.group(0) for m in _TOKEN.finditer(text.lstrip()[len(RAW_PREFIX) :]))
+    else:
+        units = (m.group(0) for m in re.finditer(r"\S+", text) if _TOKEN.search(m.group(0)))
+    kept = (w for w in units if w not in _OPERATORS and not _is_stop_word(w))
+    return tuple(itertools.islice(kept, MAX_WORDS))
+
+
+def _word_key(text: str) -> str:
+    """A pasted word, or what _words_pattern found of it, as its tokens: `My-Feature` and
+    `my feature` are `my feature`."""
+    return " ".join(_TOKEN.findall(text)).lower()
 
 
 def mark_words(
@@ -822,11 +903,11 @@ def error_excerpt(
     substrings = is_trigram(tokenizer)
     found = _words_pattern(error, substrings)
     if found:
-        on_line = {m.group(0).lower() for m in found.finditer(line)}
+        on_line = {_word_key(m.group(0)) for m in found.finditer(line)}
         # The longest pasted word missing from the key line says most: show it in context.
         missing = [w for w in _pasted_words(str(error or "")) if w not in on_line]
         elsewhere = (
-            next((m for m in found.finditer(text) if m.group(0).lower() == missing[0]), None)
+            next((m for m in found.finditer(text) if _word_key(m.group(0)) == missing[0]), None)
             if missing
             else None
         )
@@ -849,7 +930,8 @@ def error_excerpt(
                 around = " ".join(text[start:stop].split())
                 at = _key_line_at(around, flat)
                 word = next(
-                    (m for m in found.finditer(around) if m.group(0).lower() == missing[0]), None
+                    (m for m in found.finditer(around) if _word_key(m.group(0)) == missing[0]),
+                    None,
                 )
                 overlap = _key_line_end_in(around, flat)
                 if at >= 0 and word and word.start() < at:
@@ -1023,22 +1105,46 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     return f"{head} {count}, sharing only {', '.join(words)}: a different error, maybe related."
 
 
-# A paste that says only how a command ended, no error: `Exit code 1`, `Process exited with
-# code 2`, `exit status 1`, `Error`, `Command timed out after 2m 0s` (Claude Code's: the
-# command ran past its limit, a hung server or a slow test alike). What it finds ended so
-# too, whatever went wrong there.
+# A paste that says only how a command ended, no error: an exit status as the agents
+# write it (Claude Code's `Exit code 1`, Codex's `Exit code: 1` and `Process exited with
+# code 2`, Gemini's `Exit Code: 1`, Copilot's `<exited with exit code 1>`) or as Go's
+# `exit status 1`, `Error`, `Command timed out after 2m 0s` (Claude Code's: the command ran
+# past its limit, a hung server or a slow test alike). What it finds ended so too, whatever
+# went wrong there: with the exit status it names (bare_status).
 _BARE_STATUS = re.compile(
-    r"(?:exit code|process exited with code|exit status) -?\d+|error|failed"
+    r"(?:exit code:?|process exited with code|exit status) (?P<status>-?\d+)"
+    r"|<exited with exit code (?P<copilot>-?\d+)>|error|failed"
     r"|command timed out(?: after [\w .]{1,30})?",
     re.IGNORECASE,
 )
 
 
+def _bare_lines(error: object) -> list[re.Match[str]]:
+    """The lines of a pasted error that says_little, matched; none for one that says more."""
+    found = []
+    for line in paste_text(error).splitlines():
+        line = line.strip().rstrip(".")
+        if not line:
+            continue
+        m = _BARE_STATUS.fullmatch(line)
+        if not m:
+            return []
+        found.append(m)
+    return found
+
+
 def says_little(error: object) -> bool:
     """Whether a pasted error names no error, only how a command ended (_BARE_STATUS)."""
-    lines = [line.strip().rstrip(".") for line in paste_text(error).splitlines()]
-    lines = [line for line in lines if line]
-    return bool(lines) and all(_BARE_STATUS.fullmatch(line) for line in lines)
+    return bool(_bare_lines(error))
+
+
+def bare_status(error: object) -> int | None:
+    """The exit status a pasted error that says_little names (`Exit code 2`, `Process exited
+    with code 2`: 2): find_past_fix keeps only the failures that ended with it
+    (signatures.exit_status). None for one that names none (`Error`), or several, or says
+    more."""
+    named = {m.group("status") or m.group("copilot") for m in _bare_lines(error)} - {None}
+    return int(named.pop()) if len(named) == 1 else None
 
 
 def says_little_notice(error: str) -> str:
@@ -1096,11 +1202,20 @@ with given as materialized (
   -- as the index stores text: redacted when its text was (pasted_error)
   select pasted_error(:error) as error
 ),
+-- An exit status pasted alone (`Exit code 2`, `Process exited with code 2`) names no error,
+-- only how a command ended: it is matched (signature, words, key line, excerpt) as the
+-- failures that ended so store it (`Exit code 2`), and only those are kept (prelim).
+bare as materialized (
+  select bare_status(error) as status from given
+),
+matched as materialized (
+  select coalesce(status_line((select status from bare)), error) as text from given
+),
 pasted as (
-  select error_signature(paste_text((select error from given))) as signature,
-    fts_query(required_words((select error from given)), 'all', 'content', {TOKENIZER_SQL})
+  select error_signature(paste_text((select text from matched))) as signature,
+    fts_query(required_words((select text from matched)), 'all', 'content', {TOKENIZER_SQL})
       as all_query,
-    short_words(required_words((select error from given)), {TOKENIZER_SQL}) as short,
+    short_words(required_words((select text from matched)), {TOKENIZER_SQL}) as short,
     distinctive_words((select error from given)) as candidates
 ),
 by_signature as materialized (
@@ -1199,14 +1314,17 @@ prelim as (
     order by m.same or m.words = 2 desc, m.words desc, tr.kind = 'error' desc,
       m.score is null, m.score, tr.timestamp desc, m.id) as n
   from matches m join tool_results tr on tr.id = m.id
+  -- `Exit code 2` alone names no error, only how a command ended: those that ended so
+  where (select status from bare) is null
+    or exit_status(substr(tr.content, 1, {signatures.HEAD_CHARS})) = (select status from bare)
 ),
 lines as materialized (
   select p.*, case when p.n <= {KEYED_ROWS} then error_key_line(tr.content) end as key_line
   from prelim p join tool_results tr on tr.id = p.id
 ),
 keyed as (
-  select *, coalesce(same_text(key_line, (select error from given)), 0) as exact,
-    coalesce(text_distance(key_line, (select error from given)), {UNKEYED_DISTANCE}) as distance
+  select *, coalesce(same_text(key_line, (select text from matched)), 0) as exact,
+    coalesce(text_distance(key_line, (select text from matched)), {UNKEYED_DISTANCE}) as distance
   from lines
 ),
 -- The closest failure of each (session, signature) stands for the group; of those as
@@ -1261,7 +1379,7 @@ select
   f.timestamp as failed_at,
   f.tool,
   f.target,
-  error_excerpt(f.content, (select error from given), '', '', {TOKENIZER_SQL}) as error_snippet,
+  error_excerpt(f.content, (select text from matched), '', '', {TOKENIZER_SQL}) as error_snippet,
   -- what the same agent (main thread or subagent) said next
   (select plain_text(substr(n.text, 1, 2000), 600) from messages n
    where n.session_id = f.session_id and n.timestamp > f.timestamp
@@ -1333,7 +1451,7 @@ select
       order by other.key limit {FIX_CALLS})) end as fix_calls,
   s.title as session_title,
   session_url(f.session_id, f.tool_use_id) as session_url,
-  error_excerpt(f.content, (select error from given), '<mark>', '</mark>', {TOKENIZER_SQL})
+  error_excerpt(f.content, (select text from matched), '<mark>', '</mark>', {TOKENIZER_SQL})
     as error_snippet_html,
   substr(f.content, 1, {ERROR_CHARS}) as error,
   coalesce(s.agent, '{default_agent}') as agent,

@@ -237,7 +237,10 @@ _NPM_DETAIL_LINES = 8
 
 _WRAPPED = re.compile(r"^\s*<tool_use_error>(.*?)(?:</tool_use_error>\s*)?$", re.S)
 _EXIT_CODE = re.compile(r"Exit code -?\d+\s*$")
-_EXIT_CODE_HEAD = re.compile(r"Exit code -?\d+[ \t]*(?:\n|$)")
+# The start of a failure's text that classify() and exit_status() read.
+HEAD_CHARS = 2000
+# How every agent's reader stores a failed command: `Exit code N` first (exit_status).
+_EXIT_CODE_HEAD = re.compile(r"Exit code (-?\d+)[ \t]*(?:\n|$)")
 _ERROR_PREFIX = re.compile(r"Error: ")
 # Codex 0.3x's wrapper of a command that failed in its sandbox: the output follows
 # `stdout: ` (fifth held-out set: every TypeScript error of a build was this one line).
@@ -970,15 +973,35 @@ def loose(signature: str) -> str:
     return signature
 
 
+def _head(text: str) -> tuple[str, re.Match[str] | None]:
+    """The start of a failure's text as classify() reads it (no <tool_use_error> wrapper,
+    no `Error: ` prefix), and its `Exit code N` line if it starts with one."""
+    head, _ = _unwrap(text[:HEAD_CHARS])
+    head = head.lstrip()
+    if _ERROR_PREFIX.match(head):
+        head = head[7:]
+    return head, _EXIT_CODE_HEAD.match(head)
+
+
+def exit_status(text: str) -> int | None:
+    """The exit status a failed command ended with (`Exit code N`, first, as every agent's
+    failure is stored), None for a failure that records none."""
+    if not text:
+        return None
+    m = _head(text)[1]
+    return int(m.group(1)) if m else None
+
+
+def status_line(status: int) -> str:
+    """How a failed command's exit status is stored, first (exit_status): `Exit code N`."""
+    return f"Exit code {status}"
+
+
 def classify(text: str) -> str:
     """The kind of a failure: ERROR, or one of the harness kinds in KINDS."""
     if not text:
         return ERROR
-    head, _ = _unwrap(text[:2000])
-    head = head.lstrip()
-    if _ERROR_PREFIX.match(head):
-        head = head[7:]
-    m = _EXIT_CODE_HEAD.match(head)
+    head, m = _head(text)
     if m:
         # A Bash failure: its output is the command's, so only the line that
         # Claude Code itself writes after "Exit code N" can make it harness noise.

@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from corpus import write_hook_corpus
+from corpus import write_hook_corpus, write_status_corpus
 
 from pastfix import build as pbuild
 
@@ -74,6 +74,15 @@ def index(tmp_path_factory):
     root = tmp_path_factory.mktemp("hook-corpus")
     db = root / "index.db"
     build_index(db, write_hook_corpus(root))
+    return db
+
+
+@pytest.fixture(scope="module")
+def status_index(tmp_path_factory):
+    """An index of failures that ended with several exit statuses (corpus.STATUS_FAILURES)."""
+    root = tmp_path_factory.mktemp("status-corpus")
+    db = root / "index.db"
+    build_index(db, write_status_corpus(root))
     return db
 
 

@@ -2,7 +2,8 @@
 
 write_corpus (three sessions in two projects, one with a subagent) is the find and page
 tests' corpus, write_hook_corpus the hook's and the MCP server's (conftest's `index`
-fixture builds it); HOSTILE are search texts that must never raise; SECRETS, PEM and
+fixture builds it), write_status_corpus that of an exit status pasted alone (conftest's
+`status_index`); HOSTILE are search texts that must never raise; SECRETS, PEM and
 AWS_SECRET are made-up secrets of every kind that redaction must catch; CODEX_AGENT_MESSAGES
 are the lines each Codex version writes for a message between agents.
 """
@@ -219,6 +220,30 @@ def write_corpus(root: Path) -> Path:
         .result("w2", "# lib")
     )
     agent.write(projects / "-home-u-lib" / "s3" / "subagents" / "agent-a1.jsonl")
+    return projects
+
+
+# -- failures that ended with several exit statuses -------------------------------------
+
+# Each session's failure, by the exit status it ended with: the others hold that status's
+# number elsewhere (`line 1`, `(1,5)`), as a look-alike of it would.
+STATUS_FAILURES = {
+    "status1": 'Exit code 1\nnpm ERR! Missing script: "lint"',
+    "status127": "Exit code 127\n/bin/bash: line 1: python: command not found",
+    "status2": "Exit code 2\nsrc/a.ts(1,5): error TS2304: Cannot find name 'x'.",
+    "nostatus": "<tool_use_error>Error: exit code 1 of the last step was ignored</tool_use_error>",
+}
+
+
+def write_status_corpus(root: Path) -> Path:
+    """One session per failure of STATUS_FAILURES, each fixed by the next call; returns the
+    projects dir."""
+    projects = root / "projects"
+    for n, (session_id, error) in enumerate(STATUS_FAILURES.items()):
+        s = Session(session_id, APP, 100 * n).prompt("run it")
+        s.call(f"{session_id}-t1", "Bash", command="make").result(f"{session_id}-t1", error, True)
+        s.call(f"{session_id}-t2", "Bash", command="make").result(f"{session_id}-t2", "ok")
+        s.write(projects / "-home-u-app" / f"{session_id}.jsonl")
     return projects
 
 

@@ -1,3 +1,4 @@
+import codecs
 import json
 import os
 import shutil
@@ -591,6 +592,19 @@ def test_find_says_an_exit_status_alone_says_little(tmp_path, projects):
     assert (done.returncode, done.stderr) == (0, "")
 
 
+def test_find_of_an_exit_status_alone_shows_the_failures_that_ended_so(status_index):
+    """`pastfix find "Exit code 1"` shows the failure that ended with status 1, not the
+    `Exit code 127 ... line 1: python: command not found` that holds a 1 (the demo's)."""
+    result = CliRunner().invoke(cli, ["find", "Exit code 1", str(status_index), "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [(r["session_id"], r["error"].split("\n")[0]) for r in rows] == [
+        ("status1", "Exit code 1")
+    ]
+    result = CliRunner().invoke(cli, ["find", "Exit code 9", str(status_index)])
+    assert result.stderr.startswith("Not seen before: ")
+
+
 def test_find_of_an_error_that_is_not_utf8(tmp_path, projects):
     """A byte of another encoding, in the argument or on stdin, is U+FFFD as in stored
     text: it was a traceback ("surrogates not allowed")."""
@@ -606,6 +620,36 @@ def test_find_of_an_error_that_is_not_utf8(tmp_path, projects):
         )
         assert (done.returncode, done.stderr) == (0, b"")
         assert done.stdout.startswith(b"1. Bash failed")
+
+
+def test_find_reads_a_piped_error_in_utf16_and_refuses_binary_data(tmp_path, projects):
+    """Windows PowerShell's `>` and `|` write UTF-16 LE with a BOM: it is read as the text it
+    is (its key line was `\ufffd\ufffdE N O E N T ...`). Binary data is a one-line error, not
+    its bytes on the terminal."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    error = "ENOENT: no such file\r\n"
+    for data in (codecs.BOM_UTF16_LE + error.encode("utf-16-le"), error.encode("utf-16-be")):
+        done = subprocess.run(
+            [sys.executable, "-m", "pastfix", "find", "-", str(db_path)],
+            input=data,
+            capture_output=True,
+            timeout=60,
+        )
+        assert (done.returncode, done.stderr) == (0, b"")
+        assert done.stdout.startswith(b"1. Bash failed")
+    done = subprocess.run(
+        [sys.executable, "-m", "pastfix", "find", "-", str(db_path)],
+        input=b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x00>\x00\x01",
+        capture_output=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1,
+        b"",
+        b"Error: no error text on standard input: it holds binary data (or text in an"
+        b" encoding other than UTF-8 and UTF-16)\n",
+    )
 
 
 def test_find_over_the_time_limit_is_a_one_line_error(tmp_path, projects, monkeypatch):

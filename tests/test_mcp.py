@@ -113,6 +113,21 @@ def test_find_past_fix_says_when_the_error_is_an_exit_status_alone(index):
     assert "notice" not in whole.structured_content
 
 
+def test_find_past_fix_of_an_exit_status_alone_gives_the_failures_that_ended_so(status_index):
+    """As `pastfix find` and the find page: `Process exited with code 2` (Codex's words) gives
+    the failure stored as `Exit code 2`, not those of another status that hold a `2`."""
+
+    async def ask(error):
+        async with Client(server.create_server(status_index)) as client:
+            return await client.call_tool("find_past_fix", {"error": error})
+
+    bare = anyio.run(ask, "Process exited with code 2")
+    assert [r["session_id"] for r in bare.structured_content["rows"]] == ["status2"]
+    assert bare.structured_content["notice"] == queries.says_little_notice(
+        "Process exited with code 2"
+    )
+
+
 def test_tools_in_process(index):
     names, answers = anyio.run(call_all, server.create_server(index))
     check(index, names, answers)

@@ -474,6 +474,19 @@ async def test_find_past_fix_page_says_an_exit_status_alone_says_little(ds):
 
 
 @pytest.mark.asyncio
+async def test_find_past_fix_page_of_an_exit_status_alone_shows_the_failures_that_ended_so(
+    status_index,
+):
+    """`Exit code 1` pasted alone: the cards of the failures that ended with it, not of
+    `Exit code 127` or `Exit code 2` for the `1` in their output (corpus.STATUS_FAILURES)."""
+    ds = Datasette([str(status_index)])
+    page = (await ds.client.get("/index/find_past_fix", params={"error": "Exit code 1"})).text
+    assert "This says little" in page
+    assert page.count('<article class="pf-card"') == 1
+    assert set(re.findall(r'<a href="/index/-/session/(\w+)\?call=', page)) == {"status1"}
+
+
+@pytest.mark.asyncio
 async def test_find_past_fix_page_not_seen_before(ds):
     weak = (await ds.client.get("/index/find_past_fix", params={"error": "EISDIR zzz"})).text
     notice = " ".join(weak.split('<div class="pf-notice pf-unseen">')[1].split("</p>")[0].split())

@@ -5,6 +5,7 @@ used by test_plugin.py and test_browser.py); the real-corpus tests compute their
 expectations from the index's own rows.
 """
 
+import codecs
 import json
 import re
 import shutil
@@ -135,11 +136,12 @@ def test_find_past_fix_rows(conn):
     scores = {row.pop("score") for row in found}
     # The same error text scores the same: the more recent failure comes first.
     assert len(scores) == 1 and scores.pop() < 0
-    # The key line, the pasted words highlighted in the HTML version only.
+    # The key line, the pasted words highlighted in the HTML version only (`dist/index.js`
+    # as one: the phrase of its tokens that the words matched).
     snippet = "Error: ENOENT: no such file or directory, open '/home/u/app/dist/index.js'"
     html = (
         "Error: <mark>ENOENT</mark>: no such file or directory, open"
-        " &#x27;/home/u/app/<mark>dist</mark>/<mark>index</mark>.<mark>js</mark>&#x27;"
+        " &#x27;/home/u/app/<mark>dist/index.js</mark>&#x27;"
     )
     assert found == [
         {
@@ -737,6 +739,47 @@ def test_stop_words_are_never_marked():
     )
 
 
+UPSTREAM = "fatal: The current branch feature/empty-state has no upstream branch."
+MY_FEATURE = "fatal: The current branch my-feature has no upstream branch."
+
+
+def test_a_pasted_word_is_marked_whole_as_the_matching_takes_it():
+    """The words of a paste are matched as spaces separate them (safe_fts quotes each), a
+    word of several tokens as their phrase: the `feature` of `my-feature` alone is not
+    marked inside `feature/empty-state` (the demo's upstream error)."""
+    marked = "[fatal]: The [current] [branch] feature/empty-state has no [upstream] [branch]."
+    assert queries.mark_words(UPSTREAM, MY_FEATURE, "[", "]") == marked
+    assert queries.error_excerpt(UPSTREAM, MY_FEATURE, "[", "]") == marked
+    variants = "my-feature, my_feature, My Feature, my/feature, feature, myfeature, my-features"
+    assert queries.mark_words(variants, "my-feature", "[", "]") == (
+        "[my-feature], [my_feature], [My Feature], [my/feature], feature, myfeature, my-features"
+    )
+    # trigram: the characters pasted, as its FTS5 phrase is
+    assert queries.error_excerpt(UPSTREAM, MY_FEATURE, "[", "]", "trigram") == (
+        "[fatal:] The [current] [branch] feature/empty-state has no [upstream] [branch.]"
+    )
+    assert queries.mark_words(variants, "my-feature", "[", "]", substrings=True) == (
+        "[my-feature], my_feature, My Feature, my/feature, feature, myfeature, [my-feature]s"
+    )
+
+
+def test_the_find_page_marks_no_part_of_a_word(tmp_path):
+    """error_snippet_html, what the find page shows: the pasted words, each whole."""
+    s = Session("up", APP, 0).prompt("push it").call("p1", "Bash", command="git push")
+    s.result("p1", f"Exit code 128\n{UPSTREAM}", True)
+    s.call("p2", "Bash", command="git push -u origin feature/empty-state").result("p2", "ok")
+    s.write(tmp_path / "projects" / "-home-u-app" / "up.jsonl")
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    [row] = queries.find_past_fix(conn, MY_FEATURE)
+    conn.close()
+    assert row["matched"] == "signature"
+    assert row["error_snippet_html"] == (
+        "<mark>fatal</mark>: The <mark>current</mark> <mark>branch</mark> feature/empty-state"
+        " has no <mark>upstream</mark> <mark>branch</mark>."
+    )
+
+
 # -- what fixed it: fix extraction ------------------------------------------------------
 
 ASSERTION = "Exit code 1\nE   AssertionError: assert 1 == 2\nFAILED tests/test_a.py::test_x"
@@ -1034,6 +1077,62 @@ def test_pastfix_find_reads_a_pipe(index_path):
             "new": "x",
         }
     ]
+
+
+PIPED = "fatal: detected dubious ownership in repository at '/x'\r\n\x1b[31mhint\x1b[0m: é\r\n"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        PIPED.encode(),
+        codecs.BOM_UTF8 + PIPED.encode(),
+        # Windows PowerShell's `>` and `|`
+        codecs.BOM_UTF16_LE + PIPED.encode("utf-16-le"),
+        codecs.BOM_UTF16_BE + PIPED.encode("utf-16-be"),
+        PIPED.encode("utf-16-le"),
+        PIPED.encode("utf-16-be"),
+    ],
+)
+def test_a_piped_error_is_read_by_its_encoding(data):
+    text = queries.read_pasted(data)
+    assert (
+        text == "fatal: detected dubious ownership in repository at '/x'\n\x1b[31mhint\x1b[0m: é\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [
+        # Latin-1 (or any bytes that are no UTF-8): each such byte U+FFFD, as stored text
+        (
+            "Datei nicht gefunden: Größe.txt".encode("latin-1"),
+            "Datei nicht gefunden: Gr\ufffd\ufffde.txt",
+        ),
+        (b"", ""),
+        (b"x", "x"),
+        # a NUL or two on the other side of UTF-16 text: U+xx00 (U+4E00 is 一)
+        ("一 failed: cannot open x.txt".encode("utf-16-le"), "一 failed: cannot open x.txt"),
+        ("一 failed: cannot open x.txt".encode("utf-16-be"), "一 failed: cannot open x.txt"),
+    ],
+)
+def test_a_piped_error_without_a_bom(data, text):
+    assert queries.read_pasted(data) == text
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x00>\x00",
+        bytes.fromhex("89504e470d0a1a0a0000000d49484452"),  # a PNG
+        bytes(range(128, 256)) * 4,  # no NUL, and no UTF-8
+        b"ENOENT\x00no such file",
+        "UTF-32, not UTF-16".encode("utf-32"),
+    ],
+)
+def test_piped_binary_data_is_no_error_text(data):
+    with pytest.raises(queries.NotText, match=re.escape(queries.NOT_TEXT)):
+        queries.read_pasted(data)
 
 
 # -- the other canned queries ----------------------------------------------------
@@ -1862,13 +1961,16 @@ def failures(conn):
 
 
 def groups_of(failed, words, text):
-    """The (session, signature) groups find_past_fix should return for `text`."""
+    """The (session, signature) groups find_past_fix should return for `text` (an exit
+    status alone: of the failures that ended with it)."""
     wanted = {w.lower() for w in WORD.findall(text)}
     pasted = signatures.signature(text)
+    status = queries.bare_status(text)
     return {
         (f["session_id"], f["signature"])
         for f in failed
-        if wanted <= words[f["id"]] or (pasted and f["signature"] == pasted)
+        if (wanted <= words[f["id"]] or (pasted and f["signature"] == pasted))
+        and (status is None or signatures.exit_status(f["content"]) == status)
     }
 
 
@@ -2520,6 +2622,9 @@ def test_loose_sets_aside_the_file_only(signature, form):
         ("Error", True),
         ("Command timed out after 2m 0s", True),
         ("Exit code 143\nCommand timed out after 120000ms", True),
+        ("Exit code: 1", True),  # Codex's shell
+        ("Exit Code: 1", True),  # Gemini CLI's
+        ("<exited with exit code 1>", True),  # Copilot CLI's
         ("Exit code 1\nmake: *** [all] Error 2", False),
         ("Command timed out after 2m 0s\nError: connect ECONNREFUSED 127.0.0.1:5432", False),
         ("error: linker `cc` not found", False),
@@ -2530,3 +2635,75 @@ def test_an_exit_status_alone_says_little(pasted, little):
     """What only says how a command ended names no error (the find page and `pastfix find`
     say so above what it found); an error's own line does."""
     assert queries.says_little(pasted) is little
+
+
+@pytest.mark.parametrize(
+    ("pasted", "status"),
+    [
+        ("Exit code 1", 1),
+        ("Exit code 127\n", 127),
+        ("  Process exited with code 2.", 2),
+        ("exit status 1", 1),
+        ("Exit code: 1", 1),
+        ("Exit Code: -1", -1),
+        ("<exited with exit code 127>", 127),
+        ("Exit code 143\nCommand timed out after 120000ms", 143),
+        ("Exit code 1\nexit status 1\nError", 1),
+        ("Exit code 1\nexit status 2", None),  # two statuses: neither is the one
+        ("Error", None),
+        ("Command timed out after 2m 0s", None),
+        ("Exit code 1\nmake: *** [all] Error 2", None),
+        ("", None),
+    ],
+)
+def test_the_exit_status_pasted_alone(pasted, status):
+    assert queries.bare_status(pasted) == status
+
+
+@pytest.fixture
+def statuses(status_index):
+    conn = queries.connect(status_index)
+    yield conn
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("pasted", "sessions"),
+    [
+        ("Exit code 1", ["status1"]),
+        ("Exit code: 1", ["status1"]),
+        ("Exit Code: 1", ["status1"]),
+        ("Process exited with code 1", ["status1"]),
+        ("exit status 1", ["status1"]),
+        ("<exited with exit code 1>", ["status1"]),
+        ("Exit code 1\nError", ["status1"]),
+        ("Exit code 127", ["status127"]),
+        ("Process exited with code 2", ["status2"]),
+        ("Exit code 9", []),
+    ],
+)
+def test_find_past_fix_of_an_exit_status_alone_keeps_the_failures_that_ended_so(
+    statuses, pasted, sessions
+):
+    """An exit status pasted alone, in any agent's words, finds the failures that ended with
+    that status, as stored (`Exit code 1` first): not `Exit code 127` nor `Exit code 2` for
+    the `1` of their `line 1` or `(1,5)`, nor a failure that only says `exit code 1`."""
+    found = queries.find_past_fix(statuses, pasted)
+    assert [r["session_id"] for r in found] == sessions
+    if found:
+        # marked as stored, in whichever agent's words it was pasted
+        status = queries.bare_status(pasted)
+        assert found[0]["error_snippet_html"].startswith(
+            f"<mark>Exit</mark> <mark>code</mark> <mark>{status}</mark> "
+        )
+
+
+def test_find_past_fix_of_an_error_keeps_failures_of_every_status(statuses):
+    """Only a status pasted alone keeps those that ended with it: `Error` alone, and an
+    error's own words, find failures whatever their status."""
+    found = {r["session_id"] for r in queries.find_past_fix(statuses, "Error")}
+    assert found == {"status2", "nostatus"}
+    found = queries.find_past_fix(statuses, "exit code 1 of the last step was ignored")
+    assert [r["session_id"] for r in found] == ["nostatus"]
+    found = queries.find_past_fix(statuses, "line 1: python: command not found")
+    assert [r["session_id"] for r in found] == ["status127"]

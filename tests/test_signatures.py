@@ -1220,3 +1220,29 @@ def test_codexs_sandbox_wrapper_is_no_key_line():
     ) == ("mkdir: /x: Operation not permitted")
     # nothing but the wrapper: it is the key line
     assert key_line(f"{wrap} exit code: 1, stdout: , stderr: ").startswith("failed in sandbox")
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("Exit code 1\nnpm ERR! Missing script: lint", 1),
+        ("Exit code 127\n/bin/bash: line 1: python: command not found", 127),
+        ("Exit code -1", -1),
+        ("  Exit code 2  \n", 2),
+        ("Error: Exit code 128\nfatal: not a git repository", 128),
+        ("<tool_use_error>Exit code 3\nboom</tool_use_error>", 3),
+        ("Exit code 143\nCommand timed out after 2m 0s", 143),
+        ("exit code 1 of the last step", None),
+        ("npm ERR! Exit code 1", None),
+        ("Exit code 12a", None),
+        ("Exit code: 1", None),
+        ("Command timed out after 2m 0s", None),
+        ("", None),
+    ],
+)
+def test_exit_status_is_the_status_a_failure_is_stored_with(text, status):
+    """Every agent's reader stores a failed command with `Exit code N` first; only that line,
+    where classify() reads it, is its exit status."""
+    assert sig.exit_status(text) == status
+    if status is not None:
+        assert sig.exit_status(sig.status_line(status)) == status

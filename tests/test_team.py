@@ -398,5 +398,5 @@ async def test_a_tool_output_hit_shows_the_lines_that_hold_the_text(tmp_path):
     )
     [hit] = data["outputs"]
     assert hit["snippet"].startswith(
-        "…  option-13: true\n  option-14: true\n  <mark>bib</mark>liography"
+        "…  option-13: true\n  option-14: true\n  bibliography: <mark>references.bib</mark>"
     )

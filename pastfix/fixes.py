@@ -229,8 +229,16 @@ LOOK = _Looks(
     " cut diff cmp jq yq test [ true false sleep man history lsd eza exa realpath readlink"
     " basename dirname nl"
     " lsof netstat ss nproc free uptime tldr column xxd od hexdump strings md5sum sha256sum"
-    " shasum open xdg-open".split()
+    " shasum open xdg-open dpkg-query apt-cache".split()
 )
+# Programs whose flag says they only look (`dpkg -l`, `rpm -qa`, `pacman -Qi`).
+LOOK_FLAGS = {
+    "dpkg": frozenset(
+        "-l -L -s -S -p --list --listfiles --status --search --print-avail --get-selections".split()
+    ),
+    "rpm": frozenset("-q -qa -qi -ql -qf --query".split()),
+    "pacman": frozenset("-Q -Qi -Ql -Qs -Qo -Ss -Si".split()),
+}
 # Subcommands that only look, of programs that can also change things.
 LOOK_SUBCOMMANDS = {
     "git": frozenset(
@@ -873,9 +881,13 @@ def _spelt(intent: Intent) -> str:
 
 
 def _looks(intent: Intent) -> bool:
-    """Whether a simple command only looks: its program (`ls`), or its subcommand (`git
-    status`, `npm ls`)."""
-    return intent.program in LOOK or intent.sub in LOOK_SUBCOMMANDS.get(intent.program, ())
+    """Whether a simple command only looks: its program (`ls`), its subcommand (`git
+    status`, `npm ls`), or its flag (`dpkg -l`)."""
+    return (
+        intent.program in LOOK
+        or intent.sub in LOOK_SUBCOMMANDS.get(intent.program, ())
+        or not intent.flags.isdisjoint(LOOK_FLAGS.get(intent.program, ()))
+    )
 
 
 def _shared_intent(
@@ -1148,7 +1160,7 @@ def _changes_state(call: Call) -> bool:
     for intent in intents(call.command):
         if intent.program in _WRITERS and _WRITES_TEXT.search(_HEREDOC.sub(" ", call.command)):
             return True  # `cat > x <<EOF`, `echo x >> .gitignore`: the text given, written
-        if intent.program in LOOK or _prints(intent, call.command):
+        if _looks(intent) or _prints(intent, call.command):
             continue
         # (`gh pr view` looks: of a noun's subcommand, its verb says what it does)
         first = (

@@ -2760,3 +2760,20 @@ def test_more_checkers_only_check(check):
     error = {failed.tool_use_id: 'Exit code 1\nnpm error Missing script: "knip"'}
     fix = run([failed, looked, edit, retry], error)[failed.tool_use_id]
     assert (fix.outcome, steps(fix)) == (fixes.FIXED, [(edit.tool_use_id, None)])
+
+
+@pytest.mark.parametrize(
+    "look", ["dpkg -l | grep -i jdk", "rpm -qa | grep java", "apt-cache policy openjdk-21-jdk"]
+)
+def test_a_package_managers_query_only_looks(look):
+    """`dpkg -l` lists what is installed: a new user's javac card showed it as a step."""
+    failed = call(command="javac -d out src/*.java", failed=True)
+    query = call(command=look)
+    retry = call(command="/opt/jdk/bin/javac -d out src/*.java")
+    error = {failed.tool_use_id: "Exit code 127\n/bin/bash: line 1: javac: command not found"}
+    fix = run([failed, query, retry], error)[failed.tool_use_id]
+    assert fix.outcome == fixes.FIXED
+    assert query.tool_use_id not in [s.tool_use_id for s in fix.remedy]
+    install = call(command="dpkg -i jdk.deb")
+    fix = run([failed, install, retry], error)[failed.tool_use_id]
+    assert install.tool_use_id in [s.tool_use_id for s in fix.remedy]

@@ -311,8 +311,8 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("snippet_html", 1, snippet_html, deterministic=True)
     conn.create_function("paste_text", 1, paste_text, deterministic=True)
     conn.create_function("bare_status", 1, bare_status, deterministic=True)
+    conn.create_function("matched_text", 1, matched_text, deterministic=True)
     conn.create_function("exit_status", 1, _exit_status, deterministic=True)
-    conn.create_function("status_line", 1, _status_line, deterministic=True)
     conn.create_function("pasted_error", 1, _pasted_error(index_redacts(conn)), deterministic=True)
     conn.create_function("required_words", 1, required_words, deterministic=True)
     conn.create_function("distinctive_words", 1, distinctive_words, deterministic=True)
@@ -370,11 +370,6 @@ def _pasted_error(redacts: bool) -> Callable[[object], str]:
 def _exit_status(text: object) -> int | None:
     """signatures.exit_status of any SQL value."""
     return signatures.exit_status(text) if isinstance(text, str) else None
-
-
-def _status_line(status: object) -> str | None:
-    """signatures.status_line of an exit status; NULL for anything else."""
-    return signatures.status_line(status) if isinstance(status, int) else None
 
 
 def _text_of(function: Callable[[str], str]) -> Callable[[object], str]:
@@ -814,6 +809,7 @@ def _paste_units(error: str) -> tuple[str, ...]:
     return tuple(itertools.islice(kept, MAX_WORDS))
 
 
+@functools.lru_cache(maxsize=4096)
 def _word_key(text: str) -> str:
     """A pasted word, or what _words_pattern found of it, as its tokens: `My-Feature` and
     `my feature` are `my feature`."""
@@ -1138,13 +1134,24 @@ def says_little(error: object) -> bool:
     return bool(_bare_lines(error))
 
 
+@functools.lru_cache(maxsize=64)
 def bare_status(error: object) -> int | None:
     """The exit status a pasted error that says_little names (`Exit code 2`, `Process exited
     with code 2`: 2): find_past_fix keeps only the failures that ended with it
     (signatures.exit_status). None for one that names none (`Error`), or several, or says
-    more."""
+    more. (Cached: find_past_fix asks it of each row.)"""
     named = {m.group("status") or m.group("copilot") for m in _bare_lines(error)} - {None}
     return int(named.pop()) if len(named) == 1 else None
+
+
+@functools.lru_cache(maxsize=64)
+def matched_text(error: object) -> str | None:
+    """A pasted error as find_past_fix matches it: an exit status alone as the failures that
+    ended with it store it (`Process exited with code 2` is `Exit code 2`), else as it is."""
+    status = bare_status(error)
+    if status is not None:
+        return signatures.status_line(status)
+    return error if isinstance(error, str) else None
 
 
 def says_little_notice(error: str) -> str:
@@ -1192,30 +1199,28 @@ def find_past_fix_sql() -> str:
     default_agent = agents.CLAUDE
     claims = ", ".join(f"'{outcome}'" for outcome in sorted(fixes.CLAIMS_FIX))
     limit = find_limit_sql()
+    matched = "matched_text((select error from given))"
+    status = "bare_status((select error from given))"
     return f"""
 -- Failed tool results with the pasted error's signature or every one of its words (stop
 -- words aside), else those whose signature stands in the pasted text; only when there are
 -- none (the error was not seen before), the NEAR_LIMIT closest of those that share a rare
 -- name of it (distinctive_words).
 -- Under trigram, words under three characters are checked by LIKE (see fts_query).
+-- An exit status pasted alone (`Exit code 2`, `Process exited with code 2`) names no error,
+-- only how a command ended: it is matched (signature, words, key line, excerpt) as the
+-- failures that ended so store it (`Exit code 2`: matched_text), and only those are kept
+-- (prelim: bare_status). (Functions of `error`, cached: a CTE of their values, read by
+-- the per-row functions below, made the first query of a process 15 ms slower on a 500 MB
+-- index, the hook's case.)
 with given as materialized (
   -- as the index stores text: redacted when its text was (pasted_error)
   select pasted_error(:error) as error
 ),
--- An exit status pasted alone (`Exit code 2`, `Process exited with code 2`) names no error,
--- only how a command ended: it is matched (signature, words, key line, excerpt) as the
--- failures that ended so store it (`Exit code 2`), and only those are kept (prelim).
-bare as materialized (
-  select bare_status(error) as status from given
-),
-matched as materialized (
-  select coalesce(status_line((select status from bare)), error) as text from given
-),
 pasted as (
-  select error_signature(paste_text((select text from matched))) as signature,
-    fts_query(required_words((select text from matched)), 'all', 'content', {TOKENIZER_SQL})
-      as all_query,
-    short_words(required_words((select text from matched)), {TOKENIZER_SQL}) as short,
+  select error_signature(paste_text({matched})) as signature,
+    fts_query(required_words({matched}), 'all', 'content', {TOKENIZER_SQL}) as all_query,
+    short_words(required_words({matched}), {TOKENIZER_SQL}) as short,
     distinctive_words((select error from given)) as candidates
 ),
 by_signature as materialized (
@@ -1315,16 +1320,16 @@ prelim as (
       m.score is null, m.score, tr.timestamp desc, m.id) as n
   from matches m join tool_results tr on tr.id = m.id
   -- `Exit code 2` alone names no error, only how a command ended: those that ended so
-  where (select status from bare) is null
-    or exit_status(substr(tr.content, 1, {signatures.HEAD_CHARS})) = (select status from bare)
+  where {status} is null
+    or exit_status(substr(tr.content, 1, {signatures.HEAD_CHARS})) = {status}
 ),
 lines as materialized (
   select p.*, case when p.n <= {KEYED_ROWS} then error_key_line(tr.content) end as key_line
   from prelim p join tool_results tr on tr.id = p.id
 ),
 keyed as (
-  select *, coalesce(same_text(key_line, (select text from matched)), 0) as exact,
-    coalesce(text_distance(key_line, (select text from matched)), {UNKEYED_DISTANCE}) as distance
+  select *, coalesce(same_text(key_line, {matched}), 0) as exact,
+    coalesce(text_distance(key_line, {matched}), {UNKEYED_DISTANCE}) as distance
   from lines
 ),
 -- The closest failure of each (session, signature) stands for the group; of those as
@@ -1379,7 +1384,7 @@ select
   f.timestamp as failed_at,
   f.tool,
   f.target,
-  error_excerpt(f.content, (select text from matched), '', '', {TOKENIZER_SQL}) as error_snippet,
+  error_excerpt(f.content, {matched}, '', '', {TOKENIZER_SQL}) as error_snippet,
   -- what the same agent (main thread or subagent) said next
   (select plain_text(substr(n.text, 1, 2000), 600) from messages n
    where n.session_id = f.session_id and n.timestamp > f.timestamp
@@ -1451,7 +1456,7 @@ select
       order by other.key limit {FIX_CALLS})) end as fix_calls,
   s.title as session_title,
   session_url(f.session_id, f.tool_use_id) as session_url,
-  error_excerpt(f.content, (select text from matched), '<mark>', '</mark>', {TOKENIZER_SQL})
+  error_excerpt(f.content, {matched}, '<mark>', '</mark>', {TOKENIZER_SQL})
     as error_snippet_html,
   substr(f.content, 1, {ERROR_CHARS}) as error,
   coalesce(s.agent, '{default_agent}') as agent,

@@ -2505,20 +2505,10 @@ def fix_of(
     ]
     # An installer the shell did not find (`brew install yt-dlp`: `command not found: brew`),
     # then another installing the same package (`pip3 install yt-dlp`): worked around.
-    wanted = _packages_of(failed, program) if program in _INSTALLERS else set()
-    installed = next(
-        (
-            n
-            for n, call in enumerate(after[:ANOTHER_WAY_CALLS])
-            if not call.failed
-            and not call.running
-            and any(_installs(call, package) for package in wanted)
-        ),
-        None,
-    )
-    if installed is not None and not installs:
-        call = after[installed]
-        return _confirmed(failed, after[:installed], call, WORKED_AROUND, error, window_end)
+    wanted = _packages_of(failed, program) if program in _INSTALLERS and not installs else ()
+    for n, call in enumerate(after[:ANOTHER_WAY_CALLS] if wanted else ()):
+        if not call.failed and not call.running and any(_installs(call, p) for p in wanted):
+            return _confirmed(failed, after[:n], call, WORKED_AROUND, error, window_end)
     if installs:
         # nothing ran it again, but it was installed: the install is the step; of several,
         # the first whose status is its own, else the last (`pip install x | tail -5`

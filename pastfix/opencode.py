@@ -670,8 +670,8 @@ def read_database(path: Path) -> Batch:
     opencode store, or a newer layout) and a bad `data` column are problems of their own.
     """
     # Imported here, as is shutil (_copy_store): every build asks this module whether its
-    # sources are opencode's store (holds), and loading them was ~12M instructions of each
-    # refresh of another agent's transcripts (~100 ms).
+    # sources are opencode's store (holds), and loading them was ~12M instructions (~4 ms)
+    # of each refresh of another agent's transcripts.
     import tempfile
 
     batch = Batch()

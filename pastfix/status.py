@@ -288,6 +288,37 @@ def advice(found: dict[str, Any]) -> list[str]:
     return lines
 
 
+# Folders side by side that status lists as their folder, once
+GROUPED = 3
+
+
+def _grouped(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The sources as the text lists them: folders of one agent side by side in one folder,
+    alike in all but their counts, as that folder, once (a backup of `-proj/` folders
+    beside `codex/` is read as one source for each project: a line each was a long list).
+    Two are listed as they are (a backup's `projects/` beside `edge/`)."""
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for s in sources:
+        alike = (s["agent"], os.path.dirname(s["path"]), s.get("exists", True))
+        alike += (s["read_by_last_build"], bool(s["files_with_rows_kept"]))
+        groups.setdefault(alike, []).append(s)
+    listed = []
+    for group in groups.values():
+        if len(group) < GROUPED or any(s["path"] == os.path.dirname(s["path"]) for s in group):
+            listed.extend(group)
+            continue
+        counts = ("files", "files_without_transcript", "files_with_rows_kept")
+        listed.append(
+            {
+                **group[0],
+                "path": os.path.dirname(group[0]["path"]),
+                "folders": len(group),
+                **{n: sum(s[n] for s in group) for n in counts},
+            }
+        )
+    return listed
+
+
 def format_text(found: dict[str, Any]) -> str:
     """`pastfix status` as lines for people."""
     size = f"{found['size_bytes'] / 1e6:,.1f} MB" if found["exists"] else "not built"
@@ -305,15 +336,16 @@ def format_text(found: dict[str, Any]) -> str:
                 f" {last['files_seen']:,} files, {last['new_lines']:,} new lines,"
                 f" in {last['seconds']:.2f}s ({_ago(last['at'])})"
             )
-    for s in found["sources"]:
+    for s in _grouped(found["sources"]):
         gone = s["files_without_transcript"]
         there = "" if s.get("exists", True) else ", folder missing"
         cut = s["files_with_rows_kept"]
         kept = f", {cut:,} with rows kept that they no longer hold" if cut else ""
         if found["exists"] and found["last_build"] and not s["read_by_last_build"]:
             there += ", not read by the last build"
+        folders = f"{s['folders']:,} folders, " if s.get("folders", 1) > 1 else ""
         lines.append(
-            f"source:     {s['path']} ({s['agent']}, {s['files']:,}"
+            f"source:     {s['path']} ({s['agent']}, {folders}{s['files']:,}"
             f" file{'s' if s['files'] != 1 else ''} indexed,"
             f" {gone:,} of them deleted since{kept}{there})"
         )

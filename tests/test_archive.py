@@ -752,6 +752,36 @@ def test_status_lists_every_source_the_index_holds(tmp_path, projects, claude_ho
     ]
 
 
+def test_status_lists_project_folders_side_by_side_as_their_folder(tmp_path, claude_home):
+    """A backup of Claude Code's project folders beside `codex/` is read as one source for
+    each project, and status listed a line for each: three or more alike, side by side, are
+    one line for their folder, with their counts added (JSON keeps each)."""
+    from conftest import FIXTURES
+
+    backup = tmp_path / "backup"
+    corpus(backup)
+    d = "dddddddd-dddd-4ddd-8ddd-dddddddddddd"
+    write_jsonl(backup / "-home-dev-c" / f"{d}.jsonl", failing_session(d, 3, "boom", "Fix it"))
+    shutil.copytree(FIXTURES / "codex" / "sessions", backup / "codex" / "sessions")
+    db_path = tmp_path / "index.db"
+    build_index(db_path, backup)
+    sources = status_json(db_path)["sources"]
+    assert sorted(s["path"] for s in sources if s["agent"] == "claude") == [
+        str(backup / f) for f in ("-home-dev-a", "-home-dev-b", "-home-dev-c")
+    ]
+    text = CliRunner().invoke(cli.cli, ["status", str(db_path)]).stdout
+    assert [line for line in text.splitlines() if line.startswith("source:")] == [
+        f"source:     {backup} (claude, 3 folders, 4 files indexed, 0 of them deleted since)",
+        f"source:     {backup / 'codex' / 'sessions'} (codex, 1 file indexed, 0 of them"
+        " deleted since)",
+    ]
+    (backup / "-home-dev-c" / f"{d}.jsonl").unlink()
+    build_index(db_path, backup)
+    text = CliRunner().invoke(cli.cli, ["status", str(db_path)]).stdout
+    line = f"source:     {backup} (claude, 3 folders, 4 files indexed, 1 of them deleted since)"
+    assert line in text.splitlines()
+
+
 @pytest.mark.parametrize("name", ["sources", "last_build"])
 def test_a_build_state_that_is_not_json_is_no_traceback(tmp_path, projects, claude_home, name):
     """A hand-edited _build_state value (not JSON) ended `pastfix status` and the next

@@ -34,7 +34,7 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # `curl -uuser:pw`, `mysql -p'pw'`, `--password=pw`, a PEM key as quoted lines of source;
 # 6: a .env line's unquoted value to its end (`DB_PASSWORD=Qx7,Lm9&...`), a value that
 # starts with `$` but is no variable (`$ecret!Pa55`), a token right after a dash.
-REDACTION_VERSION = 6
+REDACTION_VERSION = 7
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

@@ -60,6 +60,7 @@ def test_provider_keys_become_typed_markers(kind):
             {"aws-secret-key": 1},
         ),
         ("DB_PASSWORD=hunter22\n", "DB_PASSWORD=[REDACTED:password]\n", {"password": 1}),
+        ('{"db_password": hunter22}', '{"db_password": [REDACTED:password]}', {"password": 1}),
         ("MY_API_KEY: q8vN2kL5mR7t", "MY_API_KEY: [REDACTED:api-key]", {"api-key": 1}),
         ("SECRET=abc123def", "SECRET=[REDACTED:secret]", {"secret": 1}),
         ("export TOKEN=Zq8vN2kL5", "export TOKEN=[REDACTED:token]", {"token": 1}),
@@ -311,6 +312,8 @@ LOOK_ALIKES = [
     "max_tokens=4096",
     "token: str = None",
     "token = self.token",
+    'headers = {"X-API-Key": api_key} if api_key else {}',  # a quoted key given a variable
+    "r = c.get('/auth/me', headers={'X-API-Key': bad_key})",
     "password = os.environ.get('DB_PASSWORD')",
     "tokenizer=bert-base-uncased",
     "The token expired, so I refreshed it and the secret was rotated.",

@@ -1289,6 +1289,37 @@ def test_a_retry_that_printed_the_key_line_succeeded_when_its_status_is_its_own(
     assert (fix.confirmed_by, steps(fix)) == (again.tool_use_id, [(edit.tool_use_id, None)])
 
 
+@pytest.mark.parametrize(
+    "printed",
+    [
+        "src/a.ts(3,1): error TS2304\nTypescript found 74 errors in 27 files.",
+        "Found 2 errors in 1 file (checked 9 source files)",
+        "FAILED tests/test_x.py::test_y\n6 failed, 40 passed in 2.10s",
+        "=========== 1 failed, 44 passed, 2 warnings in 3.01s ===========",
+        "Tests:       2 failed, 10 passed, 12 total",
+        "✖ 5 problems (2 errors, 3 warnings)",
+    ],
+)
+def test_a_piped_check_that_counted_failures_confirms_nothing(printed):
+    """`npm run typecheck 2>&1 | tail -50` exits 0 whatever tsc found: a new user's card
+    claimed a fix, confirmed by a type check that ended `Typescript found 74 errors`, where
+    the agent gave up. Its own count of what failed, more than none, says it failed; the
+    same count of none, or the same output from a command whose status is its own, does
+    not."""
+    failed = call(command="npm run typecheck", failed=True)
+    edit = call("Edit", file_path="/p/src/a.ts")
+    piped = call(command="npm run typecheck 2>&1 | tail -50")
+    error = {failed.tool_use_id: "Exit code 2\nsrc/a.ts(3,1): error TS2307: Cannot find module 'x'"}
+    fix = run([failed, edit, piped], error, {piped.tool_use_id: printed})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    clean = "0 failed" if "failed" in printed else "Found 0 errors"
+    fix = run([failed, edit, piped], error, {piped.tool_use_id: clean})[failed.tool_use_id]
+    assert fix.confirmed_by == piped.tool_use_id
+    own = call(command="npm run typecheck")  # it exited 0 by itself: it passed
+    fix = run([failed, edit, own], error, {own.tool_use_id: printed})[failed.tool_use_id]
+    assert fix.confirmed_by == own.tool_use_id
+
+
 def test_a_failure_that_got_further_is_another_one():
     """A render of 12 files failed on a missing references.bib at file 2; that file's path
     fixed, the next render failed with the same message at file 4, then, fixed too, it

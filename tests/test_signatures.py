@@ -468,7 +468,8 @@ def test_distinct_bugs_have_distinct_signatures():
         ),
         ("! [rejected] main -> main (fetch first)", "! [rejected] <name> -> <name> (fetch first)"),
         ("Node v18.17.0 and python3.11", "Node v<n> and python3.11"),
-        ("it doesn't exist, can't open", "it doesn't exist, can't open"),
+        # an apostrophe is no quote; a negation is spelled out (_CONTRACTION)
+        ("it doesn't exist, can't open", "it does not exist, cannot open"),
         ("see https://github.com/a/b/issues/1 now", "see <url> now"),
         ("id 123e4567-e89b-12d3-a456-426614174000", "id <uuid>"),
         ("commit 3f2a9c1d0e and 0xdeadbeef", "commit <hex> and <hex>"),
@@ -1246,3 +1247,164 @@ def test_exit_status_is_the_status_a_failure_is_stored_with(text, status):
     assert sig.exit_status(text) == status
     if status is not None:
         assert sig.exit_status(sig.status_line(status)) == status
+
+
+# A Gradle build that failed in compileDebugKotlin (thirteenth held-out set, cut).
+GRADLE_KOTLIN = """Exit code 1
+
+> Task :app:compileDebugKotlin FAILED
+e: file:///Users/n/leapscholar-android/app/src/main/java/com/x/ui/ShortlistScreen.kt:531:41 \
+'fun ColumnScope.AnimatedVisibility(visible: Boolean): Unit' cannot be called in this context \
+with an implicit receiver. Use an explicit receiver if necessary.
+[Incubating] Problems report is available at: file:///Users/n/leapscholar-android/build/x.html
+
+FAILURE: Build failed with an exception.
+
+* What went wrong:
+Execution failed for task ':app:compileDebugKotlin'.
+> A failure occurred while executing org.jetbrains.kotlin.compilerRunner.GradleCompilerRunner
+   > Compilation error. See log for more details
+
+* Try:
+> Run with --stacktrace option to get the stack trace.
+
+BUILD FAILED in 1m 15s"""
+
+# One whose compiler line came after Gradle's cause (KSP), its warnings before it.
+GRADLE_KSP = """Exit code 1
+> Task :bol-bachchan-android:compileDebugKotlin
+w: file:///Users/n/app/src/main/java/com/x/WaveRecorder.kt:100:13 This is a delicate API and \
+its use requires care. Make sure you fully read and understand documentation.
+> Task :bol-bachchan-android:bundleLibCompileToJarDebug
+
+
+FAILURE: Build failed with an exception.
+
+* What went wrong:
+Execution failed for task ':app:kspDebugKotlin'.
+> A failure occurred while executing com.google.devtools.ksp.gradle.KspAAWorkerAction
+   > Error while resolving ksp.org.jetbrains.kotlin.fir.declarations.impl.FirPropertyImpl
+     from STATUS to BODY_RESOLVE
+
+
+> Task :app:kspDebugKotlin FAILED
+e: [ksp] ksp.org.jetbrains.kotlin.utils.exceptions.KotlinIllegalArgumentExceptionWithAttachments
+* Try:
+> Run with --stacktrace option to get the stack trace.
+
+BUILD FAILED in 18s"""
+
+
+@pytest.mark.parametrize(
+    "output, expected",
+    [
+        (
+            GRADLE_KOTLIN,
+            "e: file:///Users/n/leapscholar-android/app/src/main/java/com/x/ui/ShortlistScreen.kt"
+            ":531:41 'fun ColumnScope.AnimatedVisibility(visible: Boolean): Unit' cannot be"
+            " called in this context with an implicit receiver. Use an explicit receiver if"
+            " necessary.",
+        ),
+        (
+            GRADLE_KSP,
+            "Execution failed for task ':app:kspDebugKotlin'. > A failure occurred while"
+            " executing com.google.devtools.ksp.gradle.KspAAWorkerAction > Error while resolving"
+            " ksp.org.jetbrains.kotlin.fir.declarations.impl.FirPropertyImpl",
+        ),
+        (
+            "FAILURE: Build failed with an exception.\n\n* What went wrong:\n"
+            "Could not resolve all files for configuration ':app:debugRuntimeClasspath'.\n"
+            "> Could not find com.squareup.retrofit2:retrofit:3.9.0.\n"
+            "  Required by:\n      project :app\n\n* Try:\n> Run with --stacktrace option",
+            "Could not resolve all files for configuration ':app:debugRuntimeClasspath'."
+            " > Could not find com.squareup.retrofit2:retrofit:3.9.0.",
+        ),
+    ],
+)
+def test_a_gradle_builds_key_line_is_its_error_not_its_banner(output, expected):
+    """`> Task :app:x FAILED` and `FAILURE: Build failed with an exception.` are in every
+    failed build: as key lines, any Kotlin error matched any other."""
+    assert key_line(output) == expected
+
+
+def test_gradle_errors_of_one_task_are_not_one_signature():
+    other = (
+        "> Task :app:compileDebugKotlin FAILED\ne: file:///Users/me/app/src/main/java/com/x/"
+        "ProfileViewModel.kt:88:17 Unresolved reference: userRepository\n"
+    )
+    assert signature(other) == "e: <url> Unresolved reference: userRepository"
+    assert signature(other) != signature(GRADLE_KOTLIN)
+    retrofit = "FAILURE: Build failed with an exception.\n\n* What went wrong:\n" + (
+        "Could not resolve all dependencies for configuration ':app:debugCompileClasspath'.\n"
+        "> Could not resolve com.squareup.retrofit2:retrofit:3.9.0."
+    )
+    assert signature(retrofit) != signature(GRADLE_KSP)
+    # as pasted, no line of it is the KSP crash's signature
+    assert signature(GRADLE_KSP) not in sig.normalised_lines(retrofit)
+
+
+def test_a_warning_in_brackets_loses_to_the_error():
+    """quarto render (twelfth held-out set): pandoc's warning came first."""
+    output = (
+        "Exit code 1\n[ 5/12] docs/grants/step_proposal.qmd\n"
+        "[WARNING] Citeproc: citation WakeHPC not found\n[ 6/12] docs/index.qmd\n"
+        "File ../../references.bib not found in resource path\n"
+    )
+    assert key_line(output) == "File ../../references.bib not found in resource path"
+
+
+@pytest.mark.parametrize(
+    "bash, zsh",
+    [
+        # Claude Code runs commands through bash or zsh, whichever the user's shell is
+        (
+            "Exit code 1\nbash: line 16: cd: apps/api: No such file or directory",
+            "Exit code 1\n(eval):cd:1: no such file or directory: apps/api",
+        ),
+        (
+            "bash: cd: apps/api: No such file or directory",
+            "cd: no such file or directory: apps/api",
+        ),
+        (
+            "/bin/bash: line 1: venv/bin/activate: No such file or directory",
+            "(eval):source:1: no such file or directory: venv/bin/activate",
+        ),
+        (
+            "bash: line 1: ./run.sh: No such file or directory",
+            "zsh: no such file or directory: ./run.sh",
+        ),
+        ("bash: line 1: ./deploy.sh: Permission denied", "zsh: permission denied: ./deploy.sh"),
+        ("bash: cd: /etc/hosts: Not a directory", "cd: not a directory: /etc/hosts"),
+        ("bash: line 1: gh: command not found", "zsh:1: command not found: gh"),
+        ("./deploy.sh: line 3: gh: command not found", "./deploy.sh:3: command not found: gh"),
+        ("gh: command not found", "command not found: gh"),
+    ],
+)
+def test_a_shells_error_about_a_file_is_one_error_in_bash_and_zsh(bash, zsh):
+    assert signature(bash) == signature(zsh)
+
+
+def test_a_shells_error_about_a_file_keeps_what_failed():
+    # a cd is not a run of a script, and a program's own message stays as it is
+    assert signature("bash: cd: apps/api: No such file or directory") != signature(
+        "bash: apps/api: No such file or directory"
+    )
+    assert signature("cat: notes.md: No such file or directory") == (
+        "cat: notes.md: No such file or directory"
+    )
+    # a cd's error does not hold a run's: no bare `no such file or directory: <path>`
+    run = sig.loose(signature("bash: line 5: .husky/_/husky.sh: No such file or directory"))
+    assert run not in sig.loose(signature("(eval):cd:1: no such file or directory: apps/api"))
+
+
+def test_a_negation_spelled_short_or_long_is_one_signature():
+    """curl's words changed between versions."""
+    assert signature(
+        "curl: (7) Failed to connect to localhost port 3000 after 0 ms: Couldn't connect to server"
+    ) == signature(
+        "curl: (7) Failed to connect to localhost port 8080 after 2 ms: Could not connect to server"
+    )
+    # a missing module's name is read before (`Can't resolve 'x'` keeps x)
+    assert signature("Module not found: Error: Can't resolve 'lodash' in '/x/src'") == (
+        "Module not found: Error: Cannot resolve 'lodash' in <str>"
+    )

@@ -299,8 +299,13 @@ def _grouped(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
     Two are listed as they are (a backup's `projects/` beside `edge/`)."""
     groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for s in sources:
-        alike = (s["agent"], os.path.dirname(s["path"]), s.get("exists", True))
-        alike += (s["read_by_last_build"], bool(s["files_with_rows_kept"]))
+        alike = (
+            s["agent"],
+            os.path.dirname(s["path"]),
+            s.get("exists", True),
+            s["read_by_last_build"],
+            bool(s["files_with_rows_kept"]),
+        )
         groups.setdefault(alike, []).append(s)
     listed = []
     for group in groups.values():

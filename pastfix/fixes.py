@@ -1384,7 +1384,7 @@ def _another_way(
         # a file viewed by the shell; a folder read as a file, listed (a listing of a file
         # that does not exist is the search that finds it: a step, see _confirmed)
         viewers = {"cat", "head", "tail", "less", "sed"}
-        if _NOT_A_FILE.search(error):
+        if _says_not_a_file(error):
             viewers |= {"ls", "find", "tree"}
         path = (failed.file_path or "").rstrip("/")
         if path and failed.name in READ_TOOLS and _file_was_there(failed, error):
@@ -1410,7 +1410,7 @@ def _another_way(
         )
     if failed.name in SHELL_TOOLS and call.name in SEARCH_TOOLS and _globbed(failed, call):
         return True  # a shell find that could not run, then the Glob of what it looked for
-    if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS and _NOT_A_FILE.search(error):
+    if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS and _says_not_a_file(error):
         # a folder read as a file (EISDIR), then listed by a Glob of what is in it
         if _lists(call, failed.file_path or ""):
             return True
@@ -1838,13 +1838,21 @@ def _says_missing(error: str) -> bool:
     """Whether a failure's output says a file is not there (_MISSING_FILE). The rules ask it
     of the same error for each call of its window, and a search ignoring case goes a
     character at a time through an output that may be long (0.014 s of ../shared/corpus/real's
-    0.107 s of fixes)."""
+    0.107 s of fixes). So for _says_not_a_file and _says_found_there."""
     return _MISSING_FILE.search(error) is not None
 
 
 # A file found where the call looked, and the call failed on what it is: too large to read
 # whole, binary, not read yet (and kinds not_read, string_not_found).
 _FOUND_THERE = re.compile(r"exceeds maximum allowed|too large|cannot read binary", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=64)
+def _says_found_there(error: str) -> bool:
+    """Whether a failure's output says the file was there but not read whole (_FOUND_THERE)."""
+    return _FOUND_THERE.search(error) is not None
+
+
 # The flags that give an interpreter its code inline (python -c, node -e, ruby -e).
 INLINE_CODE = frozenset({"-c", "-e", "--eval"})
 # The programs that search files and their contents, for a search tool's failure.
@@ -2125,7 +2133,7 @@ def _searched_otherwise(failed: Call, call: Call, printed: str) -> bool:
 
 
 def _file_was_there(failed: Call, error: str) -> bool:
-    return failed.kind in {"not_read", "string_not_found"} or bool(_FOUND_THERE.search(error))
+    return failed.kind in {"not_read", "string_not_found"} or _says_found_there(error)
 
 
 # A folder used as a file, or the other way round.
@@ -2133,6 +2141,12 @@ _NOT_A_FILE = re.compile(
     r"EISDIR|is a directory|Not a directory|ENOTDIR|illegal operation on a directory",
     re.IGNORECASE,
 )
+
+
+@functools.lru_cache(maxsize=64)
+def _says_not_a_file(error: str) -> bool:
+    """Whether a failure's output says a path is a folder, or not one (_NOT_A_FILE)."""
+    return _NOT_A_FILE.search(error) is not None
 
 
 def _records(call: Call, failed: Call) -> bool:
@@ -2561,7 +2575,7 @@ def _confirmed(
     stale = failed.kind == "string_not_found" and failed.name in EDIT_TOOLS
     # A search counts as a step of another way only when the failure lost track of a path:
     # the one that found it (a search that reads a config to understand an error does not).
-    lost = _says_missing(error) or bool(_NOT_A_FILE.search(error))
+    lost = _says_missing(error) or _says_not_a_file(error)
     for n, call in enumerate(between):
         step = None
         if not start <= n < (len(between) if stop is None else stop):

@@ -810,7 +810,9 @@ class Builder:
         # Every source file found by this build, by path: how _repair_duplicates reads
         # one again (a `whole` one with its companions, as its reader gave it).
         self.sources: dict[str, SourceFile] = {}
-        # Whether this bulk build fills an index that held no file (see run).
+        # Whether this bulk build fills an index that held no file (see run), or a
+        # helper's new side file (see Shard): a file's read that fails deletes what it
+        # stored (_delete_file_rows).
         self.new_index = False
         # Whether a bulk build computed every session and fix with its helper (see Shard).
         self.per_session_done = False
@@ -1101,21 +1103,22 @@ class Builder:
                     self._index_file(plan, progress)
                     if shard:
                         shard.poll(progress)
+                made: set[str] = set()  # the deferred indexes made already
                 if shard:
                     own_sessions = None
                     if shard.per_session and not self.kept_ids:
                         # This half's sessions and fixes while the helper computes its own (see
-                        # Shard), through indexes of this half's rows, dropped again: kept, the
-                        # copy would insert the helper's rows into them one by one (0.05 s more
-                        # than creating them afterwards, at 200 MB).
+                        # Shard), through indexes of this half's rows. They are kept, and the
+                        # copy inserts the helper's rows into them: dropped and made again after
+                        # it, they cost 1% more of a 200 MB build's instructions, and the same
+                        # CPU time after the helper's rows came (0.29-0.35 s either way).
                         early = [(n, sql) for n, sql in deferred if n in PER_SESSION_INDEXES]
-                        for _, sql in early:
+                        for name, sql in early:
                             conn.execute(sql)
+                            made.add(name)
                         own_sessions = self.touched | call_sessions(conn)
                         refresh_fixes(conn)
                         self._refresh_sessions(all_sessions=True)
-                        for name, _ in early:
-                            conn.execute(f"DROP INDEX [{name}]")
                     if not shard.merge(progress, own_sessions):
                         self.stats.processes = 1
                         for plan in theirs:  # the helper failed: do its share here
@@ -1123,8 +1126,9 @@ class Builder:
                 lost = {p: r for p, r in self.failed.items() if p in self.replacing}
                 if lost:
                     raise _ReadFailed(lost)  # their rows are cleared: keep them instead
-                for _, sql in deferred:
-                    conn.execute(sql)
+                for name, sql in deferred:
+                    if name not in made:
+                        conn.execute(sql)
                 # Every file is read: what the changed ones lost is kept (_set_aside_of).
                 self._keep_cut_rows()
                 if shard:
@@ -1827,8 +1831,13 @@ class Builder:
         offset = plan.start
         first_id = None
         # A file that turns out unreadable, even halfway, changes nothing: its
-        # old rows stay with its old offset.
-        conn.execute("SAVEPOINT file")
+        # old rows stay with its old offset. A new file of a build into an empty index
+        # has no old rows: what it stored is deleted instead of rolled back to a
+        # savepoint, whose journal of the pages the file's rows changed (the unique
+        # indexes' pages above all) was 1.6% of a fresh build's instructions.
+        savepoint = not (self.new_index and stored is None)
+        if savepoint:
+            conn.execute("SAVEPOINT file")
         aside = plan.rewrite and stored is not None and retract
         self.reclaimed = False
         if aside:
@@ -1902,8 +1911,11 @@ class Builder:
                 f.seek(max(0, offset - TAIL_BYTES))
                 tail_hash = _hash(f.read(offset - max(0, offset - TAIL_BYTES)))
         except READ_ERRORS as e:
-            conn.execute("ROLLBACK TO file")
-            conn.execute("RELEASE file")
+            if savepoint:
+                conn.execute("ROLLBACK TO file")
+                conn.execute("RELEASE file")
+            else:
+                self._delete_file_rows(file_id)
             if aside or self.reclaimed:
                 # Its own aside is rolled back with the rest; the rows a bulk build set
                 # aside before (_set_aside_of) are not, and are still put back.
@@ -1937,13 +1949,26 @@ class Builder:
         )
         if self.read_before:
             conn.execute("DELETE FROM _read_before")
-        conn.execute("RELEASE file")
+        if savepoint:
+            conn.execute("RELEASE file")
         self.changed.add(file_id)
         self.touched.update(session_ids)
         if not self.bulk:
             self.touched.update(self._summarised_sessions(file_id, session_ids))
         self.stats.files_read += 1
         return True
+
+    def _delete_file_rows(self, file_id: int) -> None:
+        """Delete all that a new file of a new index stored, its source_files row too: the
+        index is as if it had not been read, as a rollback to its savepoint leaves it (its
+        rows have the highest ids, so the next file's get the same ids either way)."""
+        conn = self.conn
+        for table in (*DATA_TABLES, *FILE_TABLES):
+            conn.execute(f"DELETE FROM {table} WHERE file_id = ?", [file_id])
+        conn.execute(
+            "DELETE FROM _duplicate_links WHERE file_id = ? OR other_id = ?", [file_id, file_id]
+        )
+        conn.execute("DELETE FROM source_files WHERE id = ?", [file_id])
 
     def _changed_since_planned(self, plan: Plan, f: BinaryIO) -> bool:
         """Whether a watched file (see self.watched) no longer begins with what the index
@@ -2301,8 +2326,11 @@ def _now() -> str:
 
 
 def _hash(data: bytes) -> str:
-    # Imported here: hashlib loads OpenSSL's libcrypto (~12M instructions, ~4 ms), which a
-    # build that finds every file unchanged has no use for.
-    import hashlib
+    # hashlib's blake2b is _blake2's; hashlib itself loads OpenSSL's libcrypto (~11M
+    # instructions, ~3 ms, in each process of a bulk build), which no build has a use for.
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # a Python built without its own hashes
+        from hashlib import blake2b
 
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    return blake2b(data, digest_size=16).hexdigest()

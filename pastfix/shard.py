@@ -426,6 +426,7 @@ def _run_shard(
     conn.execute(f"PRAGMA cache_size=-{CACHE_KIB // 4}")
     builder = make_builder(conn, [], False, reader, path, redact)
     builder.watched = watched
+    builder.new_index = True  # its side file is new
     conn.execute("BEGIN")
     for plan in plans:
         if os.getppid() != parent:

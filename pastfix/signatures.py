@@ -634,7 +634,9 @@ def without_startup(text: str) -> str:
     if "/" not in text or ": " not in text:
         return text
     bare = _STARTUP_LINE.sub("", text)
-    if bare == text or not _EXIT_CODE_HEAD.sub("", bare.lstrip(), count=1).strip():
+    if bare == text:
+        return text  # no such line (a match is never empty): not searched for again below
+    if not _EXIT_CODE_HEAD.sub("", bare.lstrip(), count=1).strip():
         return _STARTUP_LINE.sub(lambda m: "" if "/Homebrew/" in m.group(0) else m.group(0), text)
     return bare
 

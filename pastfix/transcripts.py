@@ -546,6 +546,10 @@ class _ToolInput(msgspec.Struct):
     description: Any = None
 
 
+# A line's records made in C, every field given: a NamedTuple's own __new__ is a Python
+# function, 0.27 µs against 0.11 for a message's 16 fields (93,000 records of the 200 MB
+# corpus).
+_record = tuple.__new__
 _decode_line = msgspec.json.Decoder(_Line).decode
 _decode_typed_line = msgspec.json.Decoder(_TypedLine).decode
 _decode_message = msgspec.json.Decoder(_Message).decode
@@ -766,23 +770,26 @@ def _message(
     is_compact: int = 0,
 ) -> Message:
     """The message row of a line, its envelope read from `obj`."""
-    return Message(
-        uuid,
-        session_id,
-        line_no,
-        obj.parentUuid,
-        kind,
-        block_kind,
-        obj.timestamp,
-        text,
-        1 if obj.isSidechain is True else 0,
-        1 if obj.isMeta is True else 0,
-        is_compact,
-        obj.agentId,
-        model,
-        obj.cwd,
-        obj.gitBranch or None,
-        obj.version,
+    return _record(
+        Message,
+        (
+            uuid,
+            session_id,
+            line_no,
+            obj.parentUuid,
+            kind,
+            block_kind,
+            obj.timestamp,
+            text,
+            1 if obj.isSidechain is True else 0,
+            1 if obj.isMeta is True else 0,
+            is_compact,
+            obj.agentId,
+            model,
+            obj.cwd,
+            obj.gitBranch or None,
+            obj.version,
+        ),
     )
 
 
@@ -833,15 +840,20 @@ def _result(
     tool_use_id = block.tool_use_id
     if not isinstance(tool_use_id, str) or not tool_use_id:
         raise BadLine(f"{block.type} without a tool_use_id")
-    return ToolResult(
-        tool_use_id,
-        session_id,
-        line_no,
-        uuid,
-        timestamp,
-        1 if failed else 0,
-        clean_text(text),
-        len(text),
+    return _record(
+        ToolResult,
+        (
+            tool_use_id,
+            session_id,
+            line_no,
+            uuid,
+            timestamp,
+            1 if failed else 0,
+            clean_text(text),
+            len(text),
+            None,  # signature and kind: prepare() gives a failure's
+            None,
+        ),
     )
 
 
@@ -900,17 +912,20 @@ def _tool_call(
     if file_path is None and name in ("Grep", "Glob"):
         file_path = fields.path
     description = fields.description
-    return ToolCall(
-        tool_use_id,
-        session_id,
-        line_no,
-        uuid,
-        timestamp,
-        name,
-        command if isinstance(command, str) else None,
-        file_path if isinstance(file_path, str) else None,
-        description if isinstance(description, str) else None,
-        input_json,
-        agent_id,
-        is_sidechain,
+    return _record(
+        ToolCall,
+        (
+            tool_use_id,
+            session_id,
+            line_no,
+            uuid,
+            timestamp,
+            name,
+            command if isinstance(command, str) else None,
+            file_path if isinstance(file_path, str) else None,
+            description if isinstance(description, str) else None,
+            input_json,
+            agent_id,
+            is_sidechain,
+        ),
     )

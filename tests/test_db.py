@@ -1373,6 +1373,44 @@ def test_a_forced_build_keeps_the_rows_of_a_file_it_cannot_open(db_path, project
     assert snapshot(db_path) == snapshot(clean)
 
 
+def test_a_fresh_build_keeps_nothing_of_a_file_whose_read_fails_halfway(
+    db_path, projects, monkeypatch, processes
+):
+    """A new index has no savepoint per file (Builder._delete_file_rows): what a file
+    stored before its read failed is deleted, and the index, ids included, is the one
+    built without that file."""
+    grown = grown_session(projects)
+    other = projects / "-home-dev-app" / "other.jsonl"
+    write_jsonl(other, failing_session("other", 2, "EPERM: not allowed", "Fix it"))
+    monkeypatch.setattr(pbuild, "CHUNK_BYTES", 2048)  # the file is read in several runs
+    real_parse = transcripts.parse_lines
+    runs = 0
+
+    def failing_parse(data, *args, default_session_id=None, **kwargs):
+        nonlocal runs
+        if default_session_id == SID:
+            runs += 1
+            if runs == 3:
+                raise OSError(5, "Input/output error")
+        return real_parse(data, *args, default_session_id=default_session_id, **kwargs)
+
+    monkeypatch.setattr(transcripts, "parse_lines", failing_parse)
+    stats = build_index(db_path, projects)
+    assert stats.problem_examples == [f"{grown}: cannot read: Input/output error"]
+    monkeypatch.undo()
+    grown.unlink()
+    without = db_path.with_name("without.db")
+    build_index(without, projects)
+    assert {k: v for k, v in snapshot(db_path).items() if k != "problems"} == {
+        k: v for k, v in snapshot(without).items() if k != "problems"
+    }
+    ids = "SELECT id, uuid FROM messages UNION ALL SELECT id, tool_use_id FROM tool_results"
+    assert query(db_path, ids) == query(without, ids)
+    assert query(db_path, "SELECT id, path FROM source_files") == query(
+        without, "SELECT id, path FROM source_files"
+    )
+
+
 @pytest.mark.parametrize("which", ["first", "last"])
 @pytest.mark.parametrize("how", ["read", "parse", "not OSError"])
 def test_a_forced_build_keeps_the_rows_of_a_file_whose_read_fails_halfway(
@@ -1903,15 +1941,16 @@ def test_a_sources_agent_is_told_from_its_files(db_path, projects, codex_session
 
 def test_a_build_with_nothing_to_read_does_not_load_the_rules(db_path, projects):
     """The refresh at the end of every session mostly finds nothing new: it skips compiling
-    the rules of redaction, signatures and fixes (~40 ms), and loading OpenSSL (~4 ms);
-    one that reads no failure skips those of signatures and fixes."""
+    the rules of redaction, signatures and fixes (~40 ms) and the hash of a file's head and
+    tail; one that reads no failure skips those of signatures and fixes. No build loads
+    OpenSSL (hashlib, ~3 ms): that hash is _blake2's."""
     small_session(projects)
     build_index(db_path, projects)
-    rules = ("hashlib", "pastfix.fixes", "pastfix.redact", "pastfix.signatures")
+    rules = ("_blake2", "pastfix.fixes", "pastfix.redact", "pastfix.signatures")
     script = (
         "import sys; from pathlib import Path; from pastfix import build;"
         f" build.build(Path({str(db_path)!r}), [Path({str(projects)!r})]);"
-        f" print(*[m for m in {rules!r} if m in sys.modules])"
+        f" print(*[m for m in {(*rules, 'hashlib')!r} if m in sys.modules])"
     )
     unchanged = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert unchanged.stdout.split() == [], unchanged.stderr
@@ -1927,7 +1966,7 @@ def test_a_build_with_nothing_to_read_does_not_load_the_rules(db_path, projects)
         ],
     )
     clean = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert clean.stdout.split() == ["hashlib", "pastfix.redact"], clean.stderr
+    assert clean.stdout.split() == ["_blake2", "pastfix.redact"], clean.stderr
 
 
 # -- builds at once --------------------------------------------------------------

@@ -1320,6 +1320,40 @@ def test_a_piped_check_that_counted_failures_confirms_nothing(printed):
     assert fix.confirmed_by == own.tool_use_id
 
 
+@pytest.mark.parametrize(
+    "command, refusal",
+    [
+        (
+            "git checkout main && git pull origin main",
+            "error: Your local changes to the following files would be overwritten by merge:"
+            "\n\tsrc/app.ts\nPlease commit your changes or stash them before you merge.",
+        ),
+        (
+            "git filter-branch --index-filter 'git rm --cached x'",
+            "Cannot rewrite branches: You have unstaged changes.",
+        ),
+    ],
+)
+def test_git_refused_over_local_changes_then_reset_to_a_ref_is_worked_around(command, refusal):
+    """git refused a pull (or a filter-branch) over changes not committed; the agent then
+    dropped them with `git reset --hard origin/main`, which put the branch where the pull
+    was to take it: worked around, the reset its step. A reset with no ref goes nowhere,
+    and a reset after another error is no way round it."""
+    failed = call(command=command, failed=True)
+    stash = call(command="git stash")
+    reset = call(command="git reset --hard origin/main && git log --oneline -3")
+    fix = run([failed, stash, reset], {failed.tool_use_id: f"Exit code 1\n{refusal}"})[
+        failed.tool_use_id
+    ]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, reset.tool_use_id)
+    bare = call(command="git reset --hard")
+    fix = run([failed, bare], {failed.tool_use_id: refusal})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    other = "fatal: unable to access 'https://github.com/a/b.git/': Could not resolve host"
+    fix = run([failed, reset], {failed.tool_use_id: other})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+
+
 def test_a_failure_that_got_further_is_another_one():
     """A render of 12 files failed on a missing references.bib at file 2; that file's path
     fixed, the next render failed with the same message at file 4, then, fixed too, it

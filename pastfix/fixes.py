@@ -1859,24 +1859,19 @@ def _host(url: str | None) -> str | None:
 _MISSING_FILE = re.compile(r"does not exist|No such file or directory|ENOENT", re.IGNORECASE)
 
 
-@functools.lru_cache(maxsize=64)
-def _says_missing(error: str) -> bool:
-    """Whether a failure's output says a file is not there (_MISSING_FILE). The rules ask it
-    of the same error for each call of its window, and a search ignoring case goes a
+def _cached_search(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    """Whether a failure's output says what `pattern` does, cached by the output: the rules
+    ask it of the same error for each call of its window, and a search ignoring case goes a
     character at a time through an output that may be long (0.014 s of ../shared/corpus/real's
-    0.107 s of fixes). So for _says_not_a_file and _says_found_there."""
-    return _MISSING_FILE.search(error) is not None
+    0.107 s of fixes). Cached per pattern: a Pattern's own hash reads its code each time."""
+    return functools.lru_cache(maxsize=64)(lambda error: pattern.search(error) is not None)
 
 
+_says_missing = _cached_search(_MISSING_FILE)
 # A file found where the call looked, and the call failed on what it is: too large to read
 # whole, binary, not read yet (and kinds not_read, string_not_found).
 _FOUND_THERE = re.compile(r"exceeds maximum allowed|too large|cannot read binary", re.IGNORECASE)
-
-
-@functools.lru_cache(maxsize=64)
-def _says_found_there(error: str) -> bool:
-    """Whether a failure's output says the file was there but not read whole (_FOUND_THERE)."""
-    return _FOUND_THERE.search(error) is not None
+_says_found_there = _cached_search(_FOUND_THERE)
 
 
 # The flags that give an interpreter its code inline (python -c, node -e, ruby -e).
@@ -2167,12 +2162,7 @@ _NOT_A_FILE = re.compile(
     r"EISDIR|is a directory|Not a directory|ENOTDIR|illegal operation on a directory",
     re.IGNORECASE,
 )
-
-
-@functools.lru_cache(maxsize=64)
-def _says_not_a_file(error: str) -> bool:
-    """Whether a failure's output says a path is a folder, or not one (_NOT_A_FILE)."""
-    return _NOT_A_FILE.search(error) is not None
+_says_not_a_file = _cached_search(_NOT_A_FILE)
 
 
 def _records(call: Call, failed: Call) -> bool:

@@ -68,22 +68,24 @@ def needs_real_corpus():
     )
 
 
+def _index_of(tmp_path_factory, name, write):
+    """An index of the corpus `write(root)` writes in a new folder."""
+    root = tmp_path_factory.mktemp(name)
+    db = root / "index.db"
+    build_index(db, write(root))
+    return db
+
+
 @pytest.fixture(scope="module")
 def index(tmp_path_factory):
     """An index of the hook's corpus (corpus.write_hook_corpus)."""
-    root = tmp_path_factory.mktemp("hook-corpus")
-    db = root / "index.db"
-    build_index(db, write_hook_corpus(root))
-    return db
+    return _index_of(tmp_path_factory, "hook-corpus", write_hook_corpus)
 
 
 @pytest.fixture(scope="module")
 def status_index(tmp_path_factory):
     """An index of failures that ended with several exit statuses (corpus.STATUS_FAILURES)."""
-    root = tmp_path_factory.mktemp("status-corpus")
-    db = root / "index.db"
-    build_index(db, write_status_corpus(root))
-    return db
+    return _index_of(tmp_path_factory, "status-corpus", write_status_corpus)
 
 
 def imported_by(modules: str, among: tuple[str, ...]) -> list[str]:

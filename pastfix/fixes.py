@@ -253,7 +253,7 @@ LOOK_SUBCOMMANDS = {
     "cargo": frozenset("tree metadata search".split()),
     "brew": frozenset("list info search".split()),
     "apt": frozenset("list show search policy".split()),
-    "mix": frozenset("help".split()),
+    "mix": frozenset("help hex.info hex.outdated hex.search deps.tree".split()),
 }
 # Subcommands that only look, whatever the program (`bd list`, `gh pr view`, `kubectl get`).
 LOOK_ANY = frozenset(
@@ -785,6 +785,8 @@ def _same_intent(one: Intent, other: Intent) -> bool:
         )
     if one.sub != other.sub or _verb(one) != _verb(other):
         return False
+    if _other_remote(one, other):
+        return False
     if bool(one.flags & _ABOUT) != bool(other.flags & _ABOUT):
         # `pytest --version` says what is installed: no run of the tests, nor they of it
         return False
@@ -797,6 +799,34 @@ def _same_intent(one: Intent, other: Intent) -> bool:
         looks = _looks(one)
         return not looks or one.args == other.args
     return bool(one.args & other.args)
+
+
+# git push's options that take a value (`-o ci.skip`).
+_PUSH_VALUES = frozenset({"-o", "--push-option", "--repo", "--receive-pack", "--exec"})
+
+
+def _remote(intent: Intent) -> str | None:
+    """The remote a `git push` names, by its name (`git push github main`); None for a
+    push without one, or to a URL (`https://x@host/repo.git`, `git@host:repo`), which may
+    be the same remote's."""
+    if intent.program != "git" or intent.sub != "push":
+        return None
+    words = list(intent.words)
+    words = words[words.index("push") + 1 :] if "push" in words else []
+    n = 0
+    while n < len(words) and words[n].startswith("-"):
+        n += 2 if words[n] in _PUSH_VALUES else 1
+    if n >= len(words) or any(c in words[n] for c in "/:@"):
+        return None
+    return words[n]
+
+
+def _other_remote(one: Intent, other: Intent) -> bool:
+    """Whether two pushes name two remotes: a push to another (`git push github main`
+    failed to connect, then `git push origin main` went to another host) is no retry of
+    it, nor its fix (thirteenth held-out set, 2 cards: the same push to github later)."""
+    mine, theirs = _remote(one), _remote(other)
+    return mine is not None and theirs is not None and mine != theirs
 
 
 def _taken_for_sub(one: Intent, other: Intent) -> bool:
@@ -923,8 +953,30 @@ def _shared_intent(
     """
     theirs = _by_old_names(other)
     ran = [i for i in intents(failed) if i not in not_failing]
+    # `. .venv/bin/activate && pytest`: the environment activated first is no goal of its
+    # own, and shared by every command of the session, so that an `. .venv/bin/activate &&
+    # alembic history` was the "fix" of a pytest run (thirteenth held-out set, abandoned).
+    # Alone, it is what was tried. A file sourced for what it defines (`. config.env`, a
+    # library whose functions the rest calls) is part of the goal: a zsh `source lib.sh
+    # && fn ...` refused, then `bash -c 'source lib.sh; ...'` (the real corpus, fixed).
+    ran = [i for i in ran if not _activates(i)] or ran
     mine = [i for i in ran if not _looks(i)] or [i for i in ran if i.program not in _SAYS] or ran
     return next(((a, b) for a in mine for b in theirs if _same_intent(a, b)), None)
+
+
+# The shell's commands that read a file into the shell itself (`source x`, `. x`).
+_SOURCES = frozenset({"source", "."})
+# Programs whose `activate` switches the shell to an environment (`conda activate ml`).
+_ENVIRONMENTS = frozenset({"conda", "mamba", "micromamba"})
+
+
+def _activates(intent: Intent) -> bool:
+    """Whether a simple command activates an environment for the commands after it: a
+    virtualenv's `activate` script sourced (`. .venv/bin/activate`, `source
+    venv/bin/activate.fish`), or `conda activate x`."""
+    if intent.program in _ENVIRONMENTS:
+        return intent.sub == "activate"
+    return intent.program in _SOURCES and any(a.startswith("activate") for a in intent.args)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1011,6 +1063,18 @@ def _ran_before_failing(command: str | None, key_line: str) -> frozenset[Intent]
     return frozenset(intent for n, part in enumerate(chain[: min(failing)]) for intent in part)
 
 
+# git's own words for a remote it could not reach or read (`fatal: unable to access
+# 'https://github.com/x/y.git/': Recv failure`), which name no part of a chain: of `git add
+# x && git commit -m ... && git push`, the push failed; the commit was made (thirteenth
+# held-out set, where a later `git add && git commit` was taken for its retry).
+_REMOTE_FAILED = re.compile(r"unable to access '|Could not read from remote repository")
+_REMOTE_SUBCOMMANDS = frozenset({"push", "pull", "fetch", "clone", "ls-remote"})
+
+
+def _talks_to_remote(intent: Intent) -> bool:
+    return intent.program == "git" and intent.sub in _REMOTE_SUBCOMMANDS
+
+
 def _chain_failure(
     command: str | None, key_line: str
 ) -> tuple[list[list[Intent]], set[int]] | None:
@@ -1054,6 +1118,7 @@ def _chain_failure(
             if _spelt(intent) in before_colon
             or intent.sub in tokens
             or any(len(arg) >= 3 and arg in tokens for arg in intent.args)
+            or (_talks_to_remote(intent) and bool(_REMOTE_FAILED.search(key_line)))
         ]
         # a `cd` (no intent of its own) the error names may be what failed: then nothing
         # after it ran (`cd backend && ... && git add backend`, backend not there)
@@ -2171,10 +2236,16 @@ def _records(call: Call, failed: Call) -> bool:
     if call.name not in SHELL_TOOLS or not call.command:
         return False
     done = [i for i in intents(call.command) if i.program not in LOOK]
-    failed_programs = {i.program for i in intents(failed.command)} if failed.command else set()
+    failed_intents = intents(failed.command) if failed.command else ()
+    failed_programs = {i.program for i in failed_intents}
     return bool(done) and all(
         i.program in RECORDS
-        and i.program not in failed_programs
+        and (
+            i.program not in failed_programs
+            # a push to another remote than the failed push's records the work there; it
+            # changes nothing of what the failed one met (see _other_remote)
+            or any(_other_remote(mine, i) for mine in failed_intents)
+        )
         and (RECORDS[i.program] is None or i.sub in (RECORDS[i.program] or ()))
         for i in done
     )
@@ -2739,6 +2810,17 @@ def _confirmed(
         change = _input_change(failed.input, confirm.input) or "called again with other input"
     if stale and change is None and confirm.name in EDIT_TOOLS:
         change = "with the text the file has"
+    if way == FIXED and change is None and _unreachable(error):
+        # a host not reached, then the same command as it was: the network came back, and
+        # what came between (files removed, a commit, a push elsewhere) made no difference
+        # to it, but for a setting of how to connect (thirteenth held-out set, 2 pushes)
+        steps = [
+            item
+            for item in steps
+            if item[1] >= len(between)
+            or between[item[1]].tool_use_id != item[2].tool_use_id
+            or _sets_connection(between[item[1]])
+        ]
     if (
         change
         or way == WORKED_AROUND
@@ -2756,6 +2838,27 @@ def _confirmed(
         window_end=window_end,
         others=others,
     )
+
+
+# A host that could not be reached over the network: not one on this machine (a server not
+# started yet, `Failed to connect to localhost port 3000`, is started by a step).
+_UNREACHABLE = re.compile(
+    r"Failed to connect to (?!localhost\b|127\.|0\.0\.0\.0|\[?::1)\S+ port"
+    r"|Could not resolve host|Temporary failure in name resolution|Network is unreachable"
+    r"|Recv failure|Connection (?:was )?reset|\b(?:ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT)\b",
+    re.IGNORECASE,
+)
+_unreachable = _cached_search(_UNREACHABLE)
+
+
+def _sets_connection(call: Call) -> bool:
+    """Whether a step may change how a host is reached: an edit (of a config file, a hosts
+    file), a program's `config` (`git config http.proxy`, `npm config set registry`), or a
+    proxy named."""
+    if call.name in EDIT_TOOLS:
+        return True
+    command = call.command or ""
+    return "proxy" in command.lower() or any(i.sub == "config" for i in intents(command))
 
 
 def _change(failed: Call, confirm: Call) -> str | None:

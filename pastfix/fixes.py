@@ -1163,7 +1163,11 @@ def command_change(failed: str | None, retry: str | None) -> str | None:
     old, new = (*pair[0].shell, *pair[0].words), (*pair[1].shell, *pair[1].words)
     taken = [w for w in old if w not in new]
     put = [w for w in new if w not in old]
-    words = [*(f"-{w}" for w in taken), *(f"+{w}" for w in put)]
+    # a flag taken out reads `without --force`: `---force` read as a typo (a new user)
+    words = [
+        *(f"without {w}" if w.startswith("-") else f"-{w}" for w in taken),
+        *(f"+{w}" for w in put),
+    ]
     first = [text for earlier, text in added if earlier]
     then = [text for earlier, text in added if not earlier]
     parts = [f"first {'; '.join(first)}"] if first else []

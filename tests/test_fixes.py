@@ -2951,3 +2951,14 @@ def test_mix_hex_info_only_looks():
     error = {failed.tool_use_id: "Exit code 1\n** (Mix) Hex dependency resolution failed"}
     fix = run([failed, info, edit, retry], error)[failed.tool_use_id]
     assert steps(fix) == [(edit.tool_use_id, None)]
+
+
+def test_a_flag_taken_out_reads_without_it():
+    """A retry without a flag: `without --force-with-lease`, where `---force-with-lease`
+    read as a typo (a new user's card)."""
+    assert fixes.command_change("git push --force-with-lease", "git push") == (
+        "without --force-with-lease"
+    )
+    assert fixes.command_change("psql -U app db", "sudo -u postgres psql db") == (
+        "without -U -app +sudo +-u +postgres"
+    )

@@ -79,7 +79,8 @@ failed call tried to do:
   another way when it is of the same site, and so is the same page by `curl` or `wget`, or
   a GitHub page's pull request, issue or run by `gh` and its number. An installer not
   found (`brew install yt-dlp`: `command not found: brew`), then another installing the
-  same package (`pip3 install yt-dlp`).
+  same package (`pip3 install yt-dlp`). A container or cluster not there (`No such
+  container: web`), then a command that made it by that name (`docker compose up -d web`).
 
 Codex's exec_command returns when its yield time is up; a command still running then
 (`Process running with session ID N`, kind `running`) ends in a later write_stdin that
@@ -229,7 +230,7 @@ LOOK = _Looks(
     " cut diff cmp jq yq test [ true false sleep man history lsd eza exa realpath readlink"
     " basename dirname nl"
     " lsof netstat ss nproc free uptime tldr column xxd od hexdump strings md5sum sha256sum"
-    " shasum open xdg-open dpkg-query apt-cache".split()
+    " shasum open xdg-open dpkg-query apt-cache pg_lsclusters".split()
 )
 # Programs whose flag says they only look (`dpkg -l`, `rpm -qa`, `pacman -Qi`).
 LOOK_FLAGS = {
@@ -1437,6 +1438,8 @@ def _another_way(
             # `git reset --hard origin/main` dropped them and put the branch where it was
             # to go (ninth and twelfth held-out sets: 3 failures, worked around)
             return True
+        if _made_anew(failed, call, error):
+            return True
         written = _files_of(call, written=True)
         if (
             written
@@ -1527,6 +1530,37 @@ def _another_way(
         asked = {w for w in _request_words(prompt) if len(w) >= 4} - _WEB_WORDS
         return len(asked & _request_words(call.input)) >= 2
     return False
+
+
+# A program's word that an object it was told to act on is not there (not a file: those
+# have rules of their own): `No such container: web`, `cluster '17 main' does not exist`.
+_NO_SUCH = re.compile(
+    r"No such (?:container|image|network|volume|service|object)\b|\S+ '[^'/]+' does not exist"
+)
+# The words of a command that makes something (`docker compose up`, `pg_createcluster`,
+# `docker run`, `kind create cluster`).
+_MAKES = frozenset({"create", "up", "run", "new", "init"})
+
+
+def _made_anew(failed: Call, call: Call, error: str) -> bool:
+    """Whether a command made the object the failed one acted on, that its error said was
+    not there: `docker restart web` (`No such container: web`), then `docker compose up -d
+    web`; `pg_ctlcluster 17 main start` (`cluster '17 main' does not exist`), then
+    `pg_createcluster 17 main --start` (fourteenth held-out set, worked around both).
+    The object is a word of the error's line that the failed command named."""
+    found = _NO_SUCH.search(error)
+    if found is None:
+        return False
+    line = error[
+        error.rfind("\n", 0, found.start()) + 1 : error.find("\n", found.end()) % (len(error) + 1)
+    ]
+    named = {a for i in intents(failed.command) for a in i.args if len(a) >= 3}
+    objects = {w.strip(_AROUND_WORD) for w in line.split()} & named
+    return bool(objects) and any(
+        objects & intent.args
+        and ("create" in intent.program or intent.sub in _MAKES or bool(intent.args & _MAKES))
+        for intent in intents(call.command)
+    )
 
 
 def _input_text(input_json: str | None, key: str) -> str:

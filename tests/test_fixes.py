@@ -2962,3 +2962,34 @@ def test_a_flag_taken_out_reads_without_it():
     assert fixes.command_change("psql -U app db", "sudo -u postgres psql db") == (
         "without -U -app +sudo +-u +postgres"
     )
+
+
+@pytest.mark.parametrize(
+    "command, error, made",
+    [
+        (
+            "docker restart api_server",
+            "Exit code 1\nError response from daemon: No such container: api_server",
+            "docker compose -p shop up -d --build api_server",
+        ),
+        (
+            "pg_ctlcluster 16 billing start",
+            "Error: specified cluster '16 billing' does not exist",
+            "pg_createcluster 16 billing --start",
+        ),
+    ],
+)
+def test_an_object_not_there_made_anew_is_worked_around(command, error, made):
+    """A container or cluster the command named was not there; a command that made it by
+    that name reached the goal another way. One that names it without making it (a look)
+    does not, nor does one that makes another."""
+    failed = call(command=command, failed=True)
+    listed = call(command="pg_lsclusters")
+    create = call(command=made)
+    fix = run([failed, listed, create], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, create.tool_use_id)
+    assert steps(fix) == [(create.tool_use_id, None)]
+    other = call(command=made.replace("api_server", "worker").replace("billing", "main"))
+    assert run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id].outcome == (
+        fixes.NOT_FIXED
+    )

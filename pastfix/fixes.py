@@ -2268,6 +2268,33 @@ _NOT_A_FILE = re.compile(
 _says_not_a_file = _cached_search(_NOT_A_FILE)
 
 
+# Folders for files of the moment, outside any project.
+_TEMP = ("/tmp/", "/var/tmp/", "/private/tmp/")
+
+
+def _scratch(call: Call, named: str) -> bool:
+    """Whether a shell command only wrote files to a temp folder (and looked or checked)
+    that neither the failure nor its confirmation names (`named`): a summary of the work
+    (`cat > /tmp/step2_summary.md <<EOF`) or a scratch file, which nothing the failure met
+    reads (tenth and fourteenth held-out sets, shown as steps: no label names them). A
+    script written there and run by the confirmation is part of it."""
+    if call.name not in SHELL_TOOLS or not call.command:
+        return False
+    command = _HEREDOC.sub(" ", call.command)
+    paths = [p for p in _WRITES_TO.findall(command) if not p.startswith("/dev/")]
+    if not paths or not all(p.startswith(_TEMP) for p in paths):
+        return False
+    if any(_basename(p) in named for p in paths):
+        return False
+    return all(
+        i.program in _WRITERS
+        or _looks(i)
+        or i.program in CHECK
+        or i.sub in CHECK_SUBCOMMANDS.get(i.program, ())
+        for i in intents(call.command)
+    )
+
+
 def _records(call: Call, failed: Call) -> bool:
     """Whether a shell call only records the work (see RECORDS), for another program's
     failure than its own."""
@@ -2753,7 +2780,12 @@ def _confirmed(
             # an edit of another file (a batch of edits refused together, each redone by
             # the edit tool or by `cat > other <<EOF`) is none
             pass
-        elif not call.failed and _changes_state(call) and not _records(call, failed):
+        elif (
+            not call.failed
+            and _changes_state(call)
+            and not _records(call, failed)
+            and not _scratch(call, f"{failed.command}\n{error}\n{confirm.command}")
+        ):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:
             if _same_file(call.file_path, failed.file_path):

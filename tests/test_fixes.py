@@ -2993,3 +2993,21 @@ def test_an_object_not_there_made_anew_is_worked_around(command, error, made):
     assert run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id].outcome == (
         fixes.NOT_FIXED
     )
+
+
+def test_a_note_written_to_a_temp_folder_is_no_step():
+    """A summary of the work written to /tmp (`cat > /tmp/summary.md <<EOF`) changes
+    nothing the failure met: no step. A file written in the project is one, and so is a
+    script written to /tmp that the confirmation runs, as part of it."""
+    failed = call(command="npx tsc --noEmit src/a.ts", failed=True)
+    note = call(command="cat > /tmp/summary.md << 'EOF'\n# Step 2\ndone > all\nEOF")
+    config = call(command="cat > tsconfig.json << 'EOF'\n{}\nEOF")
+    retry = call(command="npx tsc --noEmit src/a.ts")
+    error = {failed.tool_use_id: "Exit code 2\nsrc/a.ts(3,1): error TS2307: Cannot find module"}
+    fix = run([failed, note, config, retry], error)[failed.tool_use_id]
+    assert steps(fix) == [(config.tool_use_id, None)]
+    script = call(command="cat > /tmp/fix_imports.py << 'EOF'\nprint(1)\nEOF")
+    ran = call(command="python3 /tmp/fix_imports.py && npx tsc --noEmit src/a.ts")
+    fix = run([failed, script, ran], error)[failed.tool_use_id]
+    assert fix.confirmed_by == ran.tool_use_id
+    assert script.tool_use_id in [s.tool_use_id for s in fix.remedy]

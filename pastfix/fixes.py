@@ -2726,6 +2726,11 @@ def fix_of(
         n = next((i for i in installs if not _status_of_another(after[i])), installs[-1])
         call = after[n]
         fix = _confirmed(failed, after[:n], call, FIXED, error, window_end)
+        # the other installs of it before this one were tries it took the place of (`pip
+        # install python-docx | tail -5` refused by PEP 668, then `... --break-system-packages`:
+        # ninth held-out set, the refused one shown as a step)
+        tried = {after[i].tool_use_id for i in installs if i < n}
+        fix.remedy = [step for step in fix.remedy if step.tool_use_id not in tried]
         if call.tool_use_id not in {step.tool_use_id for step in fix.remedy}:
             fix.remedy = [*fix.remedy, Step(call.tool_use_id, call.name, _target(call))]
         return fix

@@ -3011,3 +3011,15 @@ def test_a_note_written_to_a_temp_folder_is_no_step():
     fix = run([failed, script, ran], error)[failed.tool_use_id]
     assert fix.confirmed_by == ran.tool_use_id
     assert script.tool_use_id in [s.tool_use_id for s in fix.remedy]
+
+
+def test_an_install_refused_then_redone_shows_the_one_that_installed():
+    """`No module named 'yaml'`, then `pip install pyyaml | tail -3` (refused, exit 0 from
+    tail), then `pip install pyyaml --user`: the install that did it is the step, not the
+    refused one too."""
+    failed = call(command='python3 -c "import yaml"', failed=True)
+    refused = call(command="pip install pyyaml 2>&1 | tail -3")
+    done = call(command="pip install --user pyyaml")
+    error = {failed.tool_use_id: "Exit code 1\nModuleNotFoundError: No module named 'yaml'"}
+    fix = run([failed, refused, done], error)[failed.tool_use_id]
+    assert (fix.outcome, steps(fix)) == (fixes.FIXED, [(done.tool_use_id, None)])

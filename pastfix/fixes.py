@@ -1546,21 +1546,26 @@ def _made_anew(failed: Call, call: Call, error: str) -> bool:
     """Whether a command made the object the failed one acted on, that its error said was
     not there: `docker restart web` (`No such container: web`), then `docker compose up -d
     web`; `pg_ctlcluster 17 main start` (`cluster '17 main' does not exist`), then
-    `pg_createcluster 17 main --start` (fourteenth held-out set, worked around both).
-    The object is a word of the error's line that the failed command named."""
-    found = _NO_SUCH.search(error)
-    if found is None:
-        return False
-    line = error[
-        error.rfind("\n", 0, found.start()) + 1 : error.find("\n", found.end()) % (len(error) + 1)
-    ]
-    named = {a for i in intents(failed.command) for a in i.args if len(a) >= 3}
-    objects = {w.strip(_AROUND_WORD) for w in line.split()} & named
+    `pg_createcluster 17 main --start` (fourteenth held-out set, worked around both)."""
+    objects = _not_there(failed.command, error)
     return bool(objects) and any(
         objects & intent.args
         and ("create" in intent.program or intent.sub in _MAKES or bool(intent.args & _MAKES))
         for intent in intents(call.command)
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _not_there(command: str | None, error: str) -> frozenset[str]:
+    """The objects a command named that its error's line says are not there (asked once
+    per failure, not once per call of its window)."""
+    found = _NO_SUCH.search(error)
+    if found is None:
+        return frozenset()
+    end = error.find("\n", found.end())
+    line = error[error.rfind("\n", 0, found.start()) + 1 : end if end >= 0 else None]
+    named = {a for i in intents(command) for a in i.args if len(a) >= 3}
+    return frozenset({w.strip(_AROUND_WORD) for w in line.split()} & named)
 
 
 def _input_text(input_json: str | None, key: str) -> str:

@@ -49,7 +49,8 @@ failed call tried to do:
   later part of its chain than the one this error came from got past it: `&&` ran that
   part only once the one before succeeded, so it confirms the fix. An environment activated
   first (`. .venv/bin/activate &&`) is no intent shared; a push to another remote is no
-  retry, and git's `unable to access '...'` names the push of a chain. A file the retry renamed
+  retry, and git's `unable to access '...'` names the push of a chain. A file the retry
+  renamed
   (`mv a.py b.py && python3 b.py`) is the file that failed. A write_stdin that only polls
   is no retry of keys a closed stdin refused.
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
@@ -150,9 +151,9 @@ Steps that the error names (its file, its program, a word of its text such as
 `Run 'mix format'`) come first, then the others in order; at most REMEDY_STEPS.
 An unchanged retry with nothing in between is a fix with an empty remedy (a
 flaky network, a server that had not started yet); after a host not reached (not
-localhost), so is one with anything between but a setting of how to connect. A program the shell did not find,
-never run again but installed (`brew install gh`, `apt-get install gh`), is fixed by the
-install, its step.
+localhost), so is one with anything between but a setting of how to connect. A program
+the shell did not find, never run again but installed (`brew install gh`, `apt-get
+install gh`), is fixed by the install, its step.
 
 **Outcomes.** `fixed` (a retry confirmed it), `worked around` (another way did),
 `papered over` (only a masked call succeeded), `already done` (an edit whose text was

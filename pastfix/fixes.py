@@ -47,7 +47,10 @@ failed call tried to do:
   build; `pm2 restart x` alone rebuilt nothing), unless the command named only looked
   (`which x && x ...`) or removed a file that was not there. A retry that failed in a
   later part of its chain than the one this error came from got past it: `&&` ran that
-  part only once the one before succeeded, so it confirms the fix. A file the retry renamed
+  part only once the one before succeeded, so it confirms the fix. An environment activated
+  first (`. .venv/bin/activate &&`) is no intent shared; a push to another remote is no
+  retry, and git's `unable to access '...'` names the push of a chain. A file the retry
+  renamed
   (`mv a.py b.py && python3 b.py`) is the file that failed. A write_stdin that only polls
   is no retry of keys a closed stdin refused.
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
@@ -79,7 +82,8 @@ failed call tried to do:
   another way when it is of the same site, and so is the same page by `curl` or `wget`, or
   a GitHub page's pull request, issue or run by `gh` and its number. An installer not
   found (`brew install yt-dlp`: `command not found: brew`), then another installing the
-  same package (`pip3 install yt-dlp`).
+  same package (`pip3 install yt-dlp`). A container or cluster not there (`No such
+  container: web`), then a command that made it by that name (`docker compose up -d web`).
 
 Codex's exec_command returns when its yield time is up; a command still running then
 (`Process running with session ID N`, kind `running`) ends in a later write_stdin that
@@ -146,9 +150,10 @@ its step (a build run outside the sandbox, failing to compile, then built as it 
 Steps that the error names (its file, its program, a word of its text such as
 `Run 'mix format'`) come first, then the others in order; at most REMEDY_STEPS.
 An unchanged retry with nothing in between is a fix with an empty remedy (a
-flaky network, a server that had not started yet). A program the shell did not find,
-never run again but installed (`brew install gh`, `apt-get install gh`), is fixed by the
-install, its step.
+flaky network, a server that had not started yet); after a host not reached (not
+localhost), so is one with anything between but a setting of how to connect. A program
+the shell did not find, never run again but installed (`brew install gh`, `apt-get
+install gh`), is fixed by the install, its step.
 
 **Outcomes.** `fixed` (a retry confirmed it), `worked around` (another way did),
 `papered over` (only a masked call succeeded), `already done` (an edit whose text was
@@ -229,7 +234,7 @@ LOOK = _Looks(
     " cut diff cmp jq yq test [ true false sleep man history lsd eza exa realpath readlink"
     " basename dirname nl"
     " lsof netstat ss nproc free uptime tldr column xxd od hexdump strings md5sum sha256sum"
-    " shasum open xdg-open dpkg-query apt-cache".split()
+    " shasum open xdg-open dpkg-query apt-cache pg_lsclusters".split()
 )
 # Programs whose flag says they only look (`dpkg -l`, `rpm -qa`, `pacman -Qi`).
 LOOK_FLAGS = {
@@ -253,7 +258,7 @@ LOOK_SUBCOMMANDS = {
     "cargo": frozenset("tree metadata search".split()),
     "brew": frozenset("list info search".split()),
     "apt": frozenset("list show search policy".split()),
-    "mix": frozenset("help".split()),
+    "mix": frozenset("help hex.info hex.outdated hex.search deps.tree".split()),
 }
 # Subcommands that only look, whatever the program (`bd list`, `gh pr view`, `kubectl get`).
 LOOK_ANY = frozenset(
@@ -785,6 +790,8 @@ def _same_intent(one: Intent, other: Intent) -> bool:
         )
     if one.sub != other.sub or _verb(one) != _verb(other):
         return False
+    if _other_remote(one, other):
+        return False
     if bool(one.flags & _ABOUT) != bool(other.flags & _ABOUT):
         # `pytest --version` says what is installed: no run of the tests, nor they of it
         return False
@@ -797,6 +804,34 @@ def _same_intent(one: Intent, other: Intent) -> bool:
         looks = _looks(one)
         return not looks or one.args == other.args
     return bool(one.args & other.args)
+
+
+# git push's options that take a value (`-o ci.skip`).
+_PUSH_VALUES = frozenset({"-o", "--push-option", "--repo", "--receive-pack", "--exec"})
+
+
+def _remote(intent: Intent) -> str | None:
+    """The remote a `git push` names, by its name (`git push github main`); None for a
+    push without one, or to a URL (`https://x@host/repo.git`, `git@host:repo`), which may
+    be the same remote's."""
+    if intent.program != "git" or intent.sub != "push":
+        return None
+    words = list(intent.words)
+    words = words[words.index("push") + 1 :] if "push" in words else []
+    n = 0
+    while n < len(words) and words[n].startswith("-"):
+        n += 2 if words[n] in _PUSH_VALUES else 1
+    if n >= len(words) or any(c in words[n] for c in "/:@"):
+        return None
+    return words[n]
+
+
+def _other_remote(one: Intent, other: Intent) -> bool:
+    """Whether two pushes name two remotes: a push to another (`git push github main`
+    failed to connect, then `git push origin main` went to another host) is no retry of
+    it, nor its fix (thirteenth held-out set, 2 cards: the same push to github later)."""
+    mine, theirs = _remote(one), _remote(other)
+    return mine is not None and theirs is not None and mine != theirs
 
 
 def _taken_for_sub(one: Intent, other: Intent) -> bool:
@@ -923,8 +958,30 @@ def _shared_intent(
     """
     theirs = _by_old_names(other)
     ran = [i for i in intents(failed) if i not in not_failing]
+    # `. .venv/bin/activate && pytest`: the environment activated first is no goal of its
+    # own, and shared by every command of the session, so that an `. .venv/bin/activate &&
+    # alembic history` was the "fix" of a pytest run (thirteenth held-out set, abandoned).
+    # Alone, it is what was tried. A file sourced for what it defines (`. config.env`, a
+    # library whose functions the rest calls) is part of the goal: a zsh `source lib.sh
+    # && fn ...` refused, then `bash -c 'source lib.sh; ...'` (the real corpus, fixed).
+    ran = [i for i in ran if not _activates(i)] or ran
     mine = [i for i in ran if not _looks(i)] or [i for i in ran if i.program not in _SAYS] or ran
     return next(((a, b) for a in mine for b in theirs if _same_intent(a, b)), None)
+
+
+# The shell's commands that read a file into the shell itself (`source x`, `. x`).
+_SOURCES = frozenset({"source", "."})
+# Programs whose `activate` switches the shell to an environment (`conda activate ml`).
+_ENVIRONMENTS = frozenset({"conda", "mamba", "micromamba"})
+
+
+def _activates(intent: Intent) -> bool:
+    """Whether a simple command activates an environment for the commands after it: a
+    virtualenv's `activate` script sourced (`. .venv/bin/activate`, `source
+    venv/bin/activate.fish`), or `conda activate x`."""
+    if intent.program in _ENVIRONMENTS:
+        return intent.sub == "activate"
+    return intent.program in _SOURCES and any(a.startswith("activate") for a in intent.args)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1011,6 +1068,18 @@ def _ran_before_failing(command: str | None, key_line: str) -> frozenset[Intent]
     return frozenset(intent for n, part in enumerate(chain[: min(failing)]) for intent in part)
 
 
+# git's own words for a remote it could not reach or read (`fatal: unable to access
+# 'https://github.com/x/y.git/': Recv failure`), which name no part of a chain: of `git add
+# x && git commit -m ... && git push`, the push failed; the commit was made (thirteenth
+# held-out set, where a later `git add && git commit` was taken for its retry).
+_REMOTE_FAILED = re.compile(r"unable to access '|Could not read from remote repository")
+_REMOTE_SUBCOMMANDS = frozenset({"push", "pull", "fetch", "clone", "ls-remote"})
+
+
+def _talks_to_remote(intent: Intent) -> bool:
+    return intent.program == "git" and intent.sub in _REMOTE_SUBCOMMANDS
+
+
 def _chain_failure(
     command: str | None, key_line: str
 ) -> tuple[list[list[Intent]], set[int]] | None:
@@ -1054,6 +1123,7 @@ def _chain_failure(
             if _spelt(intent) in before_colon
             or intent.sub in tokens
             or any(len(arg) >= 3 and arg in tokens for arg in intent.args)
+            or (_talks_to_remote(intent) and bool(_REMOTE_FAILED.search(key_line)))
         ]
         # a `cd` (no intent of its own) the error names may be what failed: then nothing
         # after it ran (`cd backend && ... && git add backend`, backend not there)
@@ -1098,7 +1168,11 @@ def command_change(failed: str | None, retry: str | None) -> str | None:
     old, new = (*pair[0].shell, *pair[0].words), (*pair[1].shell, *pair[1].words)
     taken = [w for w in old if w not in new]
     put = [w for w in new if w not in old]
-    words = [*(f"-{w}" for w in taken), *(f"+{w}" for w in put)]
+    # a flag taken out reads `without --force`: `---force` read as a typo (a new user)
+    words = [
+        *(f"without {w}" if w.startswith("-") else f"-{w}" for w in taken),
+        *(f"+{w}" for w in put),
+    ]
     first = [text for earlier, text in added if earlier]
     then = [text for earlier, text in added if not earlier]
     parts = [f"first {'; '.join(first)}"] if first else []
@@ -1368,6 +1442,8 @@ def _another_way(
             # `git reset --hard origin/main` dropped them and put the branch where it was
             # to go (ninth and twelfth held-out sets: 3 failures, worked around)
             return True
+        if _made_anew(failed, call, error):
+            return True
         written = _files_of(call, written=True)
         if (
             written
@@ -1458,6 +1534,42 @@ def _another_way(
         asked = {w for w in _request_words(prompt) if len(w) >= 4} - _WEB_WORDS
         return len(asked & _request_words(call.input)) >= 2
     return False
+
+
+# A program's word that an object it was told to act on is not there (not a file: those
+# have rules of their own): `No such container: web`, `cluster '17 main' does not exist`.
+_NO_SUCH = re.compile(
+    r"No such (?:container|image|network|volume|service|object)\b|\S+ '[^'/]+' does not exist"
+)
+# The words of a command that makes something (`docker compose up`, `pg_createcluster`,
+# `docker run`, `kind create cluster`).
+_MAKES = frozenset({"create", "up", "run", "new", "init"})
+
+
+def _made_anew(failed: Call, call: Call, error: str) -> bool:
+    """Whether a command made the object the failed one acted on, that its error said was
+    not there: `docker restart web` (`No such container: web`), then `docker compose up -d
+    web`; `pg_ctlcluster 17 main start` (`cluster '17 main' does not exist`), then
+    `pg_createcluster 17 main --start` (fourteenth held-out set, worked around both)."""
+    objects = _not_there(failed.command, error)
+    return bool(objects) and any(
+        objects & intent.args
+        and ("create" in intent.program or intent.sub in _MAKES or bool(intent.args & _MAKES))
+        for intent in intents(call.command)
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _not_there(command: str | None, error: str) -> frozenset[str]:
+    """The objects a command named that its error's line says are not there (asked once
+    per failure, not once per call of its window)."""
+    found = _NO_SUCH.search(error)
+    if found is None:
+        return frozenset()
+    end = error.find("\n", found.end())
+    line = error[error.rfind("\n", 0, found.start()) + 1 : end if end >= 0 else None]
+    named = {a for i in intents(command) for a in i.args if len(a) >= 3}
+    return frozenset({w.strip(_AROUND_WORD) for w in line.split()} & named)
 
 
 def _input_text(input_json: str | None, key: str) -> str:
@@ -2165,16 +2277,49 @@ _NOT_A_FILE = re.compile(
 _says_not_a_file = _cached_search(_NOT_A_FILE)
 
 
+# Folders for files of the moment, outside any project.
+_TEMP = ("/tmp/", "/var/tmp/", "/private/tmp/")
+
+
+def _scratch(call: Call, named: str) -> bool:
+    """Whether a shell command only wrote files to a temp folder (and looked or checked)
+    that neither the failure nor its confirmation names (`named`): a summary of the work
+    (`cat > /tmp/step2_summary.md <<EOF`) or a scratch file, which nothing the failure met
+    reads (tenth and fourteenth held-out sets, shown as steps: no label names them). A
+    script written there and run by the confirmation is part of it."""
+    if call.name not in SHELL_TOOLS or not call.command:
+        return False
+    command = _HEREDOC.sub(" ", call.command)
+    paths = [p for p in _WRITES_TO.findall(command) if not p.startswith("/dev/")]
+    if not paths or not all(p.startswith(_TEMP) for p in paths):
+        return False
+    if any(_basename(p) in named for p in paths):
+        return False
+    return all(
+        i.program in _WRITERS
+        or _looks(i)
+        or i.program in CHECK
+        or i.sub in CHECK_SUBCOMMANDS.get(i.program, ())
+        for i in intents(call.command)
+    )
+
+
 def _records(call: Call, failed: Call) -> bool:
     """Whether a shell call only records the work (see RECORDS), for another program's
     failure than its own."""
     if call.name not in SHELL_TOOLS or not call.command:
         return False
     done = [i for i in intents(call.command) if i.program not in LOOK]
-    failed_programs = {i.program for i in intents(failed.command)} if failed.command else set()
+    failed_intents = intents(failed.command) if failed.command else ()
+    failed_programs = {i.program for i in failed_intents}
     return bool(done) and all(
         i.program in RECORDS
-        and i.program not in failed_programs
+        and (
+            i.program not in failed_programs
+            # a push to another remote than the failed push's records the work there; it
+            # changes nothing of what the failed one met (see _other_remote)
+            or any(_other_remote(mine, i) for mine in failed_intents)
+        )
         and (RECORDS[i.program] is None or i.sub in (RECORDS[i.program] or ()))
         for i in done
     )
@@ -2590,6 +2735,11 @@ def fix_of(
         n = next((i for i in installs if not _status_of_another(after[i])), installs[-1])
         call = after[n]
         fix = _confirmed(failed, after[:n], call, FIXED, error, window_end)
+        # the other installs of it before this one were tries it took the place of (`pip
+        # install python-docx | tail -5` refused by PEP 668, then `... --break-system-packages`:
+        # ninth held-out set, the refused one shown as a step)
+        tried = {after[i].tool_use_id for i in installs if i < n}
+        fix.remedy = [step for step in fix.remedy if step.tool_use_id not in tried]
         if call.tool_use_id not in {step.tool_use_id for step in fix.remedy}:
             fix.remedy = [*fix.remedy, Step(call.tool_use_id, call.name, _target(call))]
         return fix
@@ -2644,7 +2794,12 @@ def _confirmed(
             # an edit of another file (a batch of edits refused together, each redone by
             # the edit tool or by `cat > other <<EOF`) is none
             pass
-        elif not call.failed and _changes_state(call) and not _records(call, failed):
+        elif (
+            not call.failed
+            and _changes_state(call)
+            and not _records(call, failed)
+            and not _scratch(call, f"{failed.command}\n{error}\n{confirm.command}")
+        ):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:
             if _same_file(call.file_path, failed.file_path):
@@ -2739,6 +2894,17 @@ def _confirmed(
         change = _input_change(failed.input, confirm.input) or "called again with other input"
     if stale and change is None and confirm.name in EDIT_TOOLS:
         change = "with the text the file has"
+    if way == FIXED and change is None and _unreachable(error):
+        # a host not reached, then the same command as it was: the network came back, and
+        # what came between (files removed, a commit, a push elsewhere) made no difference
+        # to it, but for a setting of how to connect (thirteenth held-out set, 2 pushes)
+        steps = [
+            item
+            for item in steps
+            if item[1] >= len(between)
+            or between[item[1]].tool_use_id != item[2].tool_use_id
+            or _sets_connection(between[item[1]])
+        ]
     if (
         change
         or way == WORKED_AROUND
@@ -2756,6 +2922,27 @@ def _confirmed(
         window_end=window_end,
         others=others,
     )
+
+
+# A host that could not be reached over the network: not one on this machine (a server not
+# started yet, `Failed to connect to localhost port 3000`, is started by a step).
+_UNREACHABLE = re.compile(
+    r"Failed to connect to (?!localhost\b|127\.|0\.0\.0\.0|\[?::1)\S+ port"
+    r"|Could not resolve host|Temporary failure in name resolution|Network is unreachable"
+    r"|Recv failure|Connection (?:was )?reset|\b(?:ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT)\b",
+    re.IGNORECASE,
+)
+_unreachable = _cached_search(_UNREACHABLE)
+
+
+def _sets_connection(call: Call) -> bool:
+    """Whether a step may change how a host is reached: an edit (of a config file, a hosts
+    file), a program's `config` (`git config http.proxy`, `npm config set registry`), or a
+    proxy named."""
+    if call.name in EDIT_TOOLS:
+        return True
+    command = call.command or ""
+    return "proxy" in command.lower() or any(i.sub == "config" for i in intents(command))
 
 
 def _change(failed: Call, confirm: Call) -> str | None:

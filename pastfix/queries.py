@@ -2390,9 +2390,15 @@ _MARKS = re.compile(r"\*\*|__|`")
 _BLOCKS = re.compile(r"(?m:^#{1,6}\s+)|(?m:^\s*\|?[\s:|-]*-{3,}[\s:|-]*\|?\s*$)")
 
 
+# A model's reasoning written into its reply as text (`<thinking>...</thinking>`, seen from
+# models run through other providers), to the end of the text when it is cut off there.
+_THINKING = re.compile(r"<thinking>.*?(?:</thinking>|\Z)", re.S)
+
+
 def plain_text(text: object, width: object = 600) -> str:
-    """Markdown as plain text on one line: no `**`, headings or table rules, cut at a word."""
-    plain = _MARKS.sub("", _BLOCKS.sub(" ", str(text or "")))
+    """Markdown as plain text on one line: no `**`, headings or table rules, no reasoning
+    in `<thinking>` tags (a card's "next:" showed it raw), cut at a word."""
+    plain = _MARKS.sub("", _BLOCKS.sub(" ", _THINKING.sub(" ", str(text or ""))))
     flat = " ".join(plain.replace(" | ", " · ").split())
     flat = flat.strip("| ").replace("| ", "· ").replace(" |", " ·")
     flat = re.sub(r"(?: ·)+ ·", " ·", flat).strip("· ")

@@ -2842,3 +2842,184 @@ def test_a_package_managers_query_only_looks(look):
     install = call(command="dpkg -i jdk.deb")
     fix = run([failed, install, retry], error)[failed.tool_use_id]
     assert install.tool_use_id in [s.tool_use_id for s in fix.remedy]
+
+
+def test_an_activated_environment_is_no_shared_intent():
+    """`. .venv/bin/activate && pytest -q` failed; `. .venv/bin/activate && alembic
+    history` shares only the activation, which every command of the session has: no retry.
+    The same tests run again in it are one. A failing `. config.env` alone is what failed,
+    and a sourced file's functions called after it are part of the goal."""
+    failed = call(command=". .venv/bin/activate && pytest -q", failed=True)
+    other = call(command=". .venv/bin/activate && alembic history")
+    error = {failed.tool_use_id: "Exit code 1\n== 2 failed, 9 passed in 1.20s =="}
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    again = call(command="source .venv/bin/activate && pytest -q tests/test_api.py")
+    fix = run([failed, other, again], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    conda = call(command="conda activate ml && python train.py", failed=True)
+    listed = call(command="conda activate ml && ls data")
+    error = {conda.tool_use_id: "Exit code 1\nFileNotFoundError: data/x.csv"}
+    assert run([conda, listed], error)[conda.tool_use_id].outcome == fixes.NOT_FIXED
+    sourced = call(command="source lib/util.sh && util_hash abc", failed=True)
+    retry = call(command="bash -c 'source lib/util.sh; h=$(util_hash abc); echo $h'")
+    error = {sourced.tool_use_id: "Exit code 1\n(eval):1: permission denied:"}
+    assert run([sourced, retry], error)[sourced.tool_use_id].outcome == fixes.FIXED
+    env = call(command=". settings.env", failed=True)
+    fixed = call(command=". /srv/app/settings.env && echo $PORT")
+    error = {env.tool_use_id: "Exit code 127\n(eval):.:1: no such file or directory: settings.env"}
+    assert run([env, fixed], error)[env.tool_use_id].outcome == fixes.FIXED
+
+
+def test_a_push_to_another_remote_is_no_retry_nor_a_step():
+    """`git push upstream main` could not reach its host; `git push mirror main` went to
+    another: no retry, and no step of the later push to upstream that went through. The
+    same remote by URL may be the same remote."""
+    failed = call(command="git push upstream main", failed=True)
+    mirror = call(command="git push mirror main")
+    error = {failed.tool_use_id: "fatal: unable to access 'https://example.org/a/b.git/': 403"}
+    assert run([failed, mirror], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    token = call(command="gh auth setup-git")
+    retry = call(command="git push upstream main")
+    fix = run([failed, mirror, token, retry], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    assert steps(fix) == [(token.tool_use_id, None)]
+    url = call(command="git push https://me@example.org/a/b.git main")
+    assert run([failed, url], error)[failed.tool_use_id].outcome == fixes.FIXED
+
+
+_PUSH = "git add a.txt && git commit -m 'add a' && git push upstream main"
+
+
+@pytest.mark.parametrize(
+    "command, error, retry",
+    [
+        (
+            _PUSH,
+            "fatal: unable to access 'https://example.org/a/b.git/': Failed to connect to"
+            " example.org port 443 after 21035 ms: Could not connect to server",
+            "git push upstream main",
+        ),
+        (
+            _PUSH,
+            "fatal: unable to access 'https://example.org/a/b.git/': Recv failure: Connection"
+            " was reset",
+            "git push upstream main",
+        ),
+        (
+            "npm install left-pad",
+            "npm error code ENOTFOUND\nnpm error network request to https://registry.example.org"
+            " failed, reason: getaddrinfo ENOTFOUND registry.example.org",
+            "npm install left-pad",
+        ),
+    ],
+)
+def test_a_host_not_reached_then_the_same_command_has_no_steps(command, error, retry):
+    """A host not reached, then the same command as it was, which went through: the
+    network came back. What came between (files removed, a commit, a push elsewhere) made
+    no difference to it; a proxy set did. Of `git add && git commit && git push`, the push
+    failed: a later commit is no retry of it."""
+    failed = call(command=command, failed=True)
+    removed = call(command="rm *.svg")
+    commit = call(command="git add -A && git commit -m 'clean up'")
+    mirror = call(command="git push mirror main")
+    again = call(command=retry)
+    calls = [failed, removed, commit, mirror, again]
+    fix = run(calls, {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by, steps(fix)) == (fixes.FIXED, again.tool_use_id, [])
+    proxy = call(command="git config --global http.proxy http://127.0.0.1:7890")
+    fix = run([failed, removed, proxy, again], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert steps(fix) == [(proxy.tool_use_id, None)]
+
+
+def test_a_server_on_this_machine_not_reached_keeps_its_steps():
+    """`Failed to connect to localhost port 3000`: the server was not running, and starting
+    it is the step."""
+    failed = call(command="curl -s http://localhost:3000/health", failed=True)
+    start = call(command="docker compose up -d web")
+    retry = call(command="curl -s http://localhost:3000/health")
+    error = {failed.tool_use_id: "Exit code 7\ncurl: (7) Failed to connect to localhost port 3000"}
+    fix = run([failed, start, retry], error)[failed.tool_use_id]
+    assert steps(fix) == [(start.tool_use_id, None)]
+
+
+def test_mix_hex_info_only_looks():
+    """`mix hex.info x` prints what Hex knows of a package: no step of a fix of mix.exs."""
+    failed = call(command="mix deps.get", failed=True)
+    info = call(command="mix hex.info joken_jwks")
+    edit = call("Edit", file_path="/app/mix.exs")
+    retry = call(command="mix deps.get")
+    error = {failed.tool_use_id: "Exit code 1\n** (Mix) Hex dependency resolution failed"}
+    fix = run([failed, info, edit, retry], error)[failed.tool_use_id]
+    assert steps(fix) == [(edit.tool_use_id, None)]
+
+
+def test_a_flag_taken_out_reads_without_it():
+    """A retry without a flag: `without --force-with-lease`, where `---force-with-lease`
+    read as a typo (a new user's card)."""
+    assert fixes.command_change("git push --force-with-lease", "git push") == (
+        "without --force-with-lease"
+    )
+    assert fixes.command_change("psql -U app db", "sudo -u postgres psql db") == (
+        "without -U -app +sudo +-u +postgres"
+    )
+
+
+@pytest.mark.parametrize(
+    "command, error, made",
+    [
+        (
+            "docker restart api_server",
+            "Exit code 1\nError response from daemon: No such container: api_server",
+            "docker compose -p shop up -d --build api_server",
+        ),
+        (
+            "pg_ctlcluster 16 billing start",
+            "Error: specified cluster '16 billing' does not exist",
+            "pg_createcluster 16 billing --start",
+        ),
+    ],
+)
+def test_an_object_not_there_made_anew_is_worked_around(command, error, made):
+    """A container or cluster the command named was not there; a command that made it by
+    that name reached the goal another way. One that names it without making it (a look)
+    does not, nor does one that makes another."""
+    failed = call(command=command, failed=True)
+    listed = call(command="pg_lsclusters")
+    create = call(command=made)
+    fix = run([failed, listed, create], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, create.tool_use_id)
+    assert steps(fix) == [(create.tool_use_id, None)]
+    other = call(command=made.replace("api_server", "worker").replace("billing", "main"))
+    assert run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id].outcome == (
+        fixes.NOT_FIXED
+    )
+
+
+def test_a_note_written_to_a_temp_folder_is_no_step():
+    """A summary of the work written to /tmp (`cat > /tmp/summary.md <<EOF`) changes
+    nothing the failure met: no step. A file written in the project is one, and so is a
+    script written to /tmp that the confirmation runs, as part of it."""
+    failed = call(command="npx tsc --noEmit src/a.ts", failed=True)
+    note = call(command="cat > /tmp/summary.md << 'EOF'\n# Step 2\ndone > all\nEOF")
+    config = call(command="cat > tsconfig.json << 'EOF'\n{}\nEOF")
+    retry = call(command="npx tsc --noEmit src/a.ts")
+    error = {failed.tool_use_id: "Exit code 2\nsrc/a.ts(3,1): error TS2307: Cannot find module"}
+    fix = run([failed, note, config, retry], error)[failed.tool_use_id]
+    assert steps(fix) == [(config.tool_use_id, None)]
+    script = call(command="cat > /tmp/fix_imports.py << 'EOF'\nprint(1)\nEOF")
+    ran = call(command="python3 /tmp/fix_imports.py && npx tsc --noEmit src/a.ts")
+    fix = run([failed, script, ran], error)[failed.tool_use_id]
+    assert fix.confirmed_by == ran.tool_use_id
+    assert script.tool_use_id in [s.tool_use_id for s in fix.remedy]
+
+
+def test_an_install_refused_then_redone_shows_the_one_that_installed():
+    """`No module named 'yaml'`, then `pip install pyyaml | tail -3` (refused, exit 0 from
+    tail), then `pip install pyyaml --user`: the install that did it is the step, not the
+    refused one too."""
+    failed = call(command='python3 -c "import yaml"', failed=True)
+    refused = call(command="pip install pyyaml 2>&1 | tail -3")
+    done = call(command="pip install --user pyyaml")
+    error = {failed.tool_use_id: "Exit code 1\nModuleNotFoundError: No module named 'yaml'"}
+    fix = run([failed, refused, done], error)[failed.tool_use_id]
+    assert (fix.outcome, steps(fix)) == (fixes.FIXED, [(done.tool_use_id, None)])

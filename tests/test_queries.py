@@ -1878,6 +1878,15 @@ def test_one_line_cuts_between_words():
     assert queries.one_line("数据库" * 20, 10) == ("数据库" * 20)[:9] + "…"
 
 
+def test_plain_text_leaves_out_reasoning_in_thinking_tags():
+    """A model that wrote its reasoning into its reply (`<thinking>...</thinking>`): the
+    card's "next:" showed it raw; the reply after it is what was said."""
+    reply = "<thinking>\nThe fetch failed, maybe private.\n</thinking>\n\nI can't reach the PR."
+    assert queries.plain_text(reply) == "I can't reach the PR."
+    assert queries.plain_text("Done.\n<thinking>cut off in the mid") == "Done."
+    assert queries.plain_text("a <b>thinking</b> word") == "a <b>thinking</b> word"
+
+
 def test_a_session_of_no_known_folder_says_no_folder():
     card = cards.format_hit(1, fixed_row(project=None)).splitlines()
     assert card[0] == "1. Bash failed 2026-01-01 00:00 UTC"

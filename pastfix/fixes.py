@@ -1166,8 +1166,10 @@ def command_change(failed: str | None, retry: str | None) -> str | None:
         if " ".join(i.words) not in before and n != at and i.program not in LOOK
     ]
     old, new = (*pair[0].shell, *pair[0].words), (*pair[1].shell, *pair[1].words)
-    taken = [w for w in old if w not in new]
-    put = [w for w in new if w not in old]
+    quoted = _newly_quoted(failed or "", retry or "")
+    # (a pattern escaped, `src/\\[id\\]`, is a word of its own until the shell reads it)
+    taken = [w for w in old if w not in new and w not in quoted]
+    put = [w for w in new if w not in old and w.replace("\\", "") not in quoted]
     # a flag taken out reads `without --force`: `---force` read as a typo (a new user)
     words = [
         *(f"without {w}" if w.startswith("-") else f"-{w}" for w in taken),
@@ -1176,10 +1178,16 @@ def command_change(failed: str | None, retry: str | None) -> str | None:
     first = [text for earlier, text in added if earlier]
     then = [text for earlier, text in added if not earlier]
     parts = [f"first {'; '.join(first)}"] if first else []
+    if quoted:
+        parts.append(f"quoted {' '.join(quoted[:CHANGE_WORDS])}")
     if words:
         parts.append(" ".join(words[:CHANGE_WORDS]) + (" …" if len(words) > CHANGE_WORDS else ""))
-    elif old != new and not added:
-        parts.append("the same words in another order")
+    elif old != new and not (added or quoted):
+        # the same words, or some given more or fewer times (`rg -n "a" -n "b" x`, then
+        # `rg -n "b" x`: its patterns, quoted with spaces, are no words of an intent)
+        more = len(new) - len(old)
+        order = "the same words in another order"
+        parts.append("fewer words" if more < 0 else "more words" if more else order)
     if then:
         parts.append(f"then {'; '.join(then)}")
     change = "; ".join(parts)
@@ -1187,6 +1195,34 @@ def command_change(failed: str | None, retry: str | None) -> str | None:
         # at a word: a cut inside one leaves half a path or a lone `-`
         change = change[: change.rfind(" ", 0, CHANGE_CHARS - 1)].rstrip(" ;") + " …"
     return change or None
+
+
+# What a shell reads as a pattern in a word left bare: zsh refuses one that matches no
+# file (`zsh: no matches found: app/[id]/page.tsx`, a Next.js route's folder; yt-dlp's
+# `%(title)s`), and bash a `(` (`syntax error near unexpected token`).
+_GLOB_CHARS = re.compile(r"[*?\[(]")
+
+
+def _newly_quoted(failed: str, retry: str) -> list[str]:
+    """The words with a glob character that a retry quoted and the failed command left
+    bare: `sed -n 1p 'app/[id]/page.tsx'` after `sed -n 1p app/[id]/page.tsx` (the same
+    words once the shell has read them, so command_change saw no change)."""
+    bare = [
+        m.group(4)
+        for m in _TOKEN.finditer(failed)
+        if m.group(4) and "\\" not in m.group(4) and _GLOB_CHARS.search(m.group(4))
+    ]
+    quoted = {
+        m.group(1) if m.group(1) is not None else m.group(2)
+        for m in _TOKEN.finditer(retry)
+        if m.group(1) is not None or m.group(2) is not None
+    }
+    escaped = {
+        m.group(4).replace("\\", "")
+        for m in _TOKEN.finditer(retry)
+        if m.group(4) and "\\" in m.group(4)
+    }
+    return list(dict.fromkeys(w for w in bare if w in quoted or w in escaped))
 
 
 # -- what a call does ----------------------------------------------------------

@@ -3023,3 +3023,35 @@ def test_an_install_refused_then_redone_shows_the_one_that_installed():
     error = {failed.tool_use_id: "Exit code 1\nModuleNotFoundError: No module named 'yaml'"}
     fix = run([failed, refused, done], error)[failed.tool_use_id]
     assert (fix.outcome, steps(fix)) == (fixes.FIXED, [(done.tool_use_id, None)])
+
+
+def test_a_retry_that_quoted_a_pattern_says_so():
+    # zsh's `no matches found` for a bare `[id]` or `%(title)s`: the quotes are the fix,
+    # and the shell reads the same words from both commands
+    assert (
+        fixes.command_change(
+            "sed -n '1,200p' app/api/[orgId]/route.ts", "sed -n '1,200p' 'app/api/[orgId]/route.ts'"
+        )
+        == "quoted app/api/[orgId]/route.ts"
+    )
+    assert (
+        fixes.command_change(
+            "yt-dlp -o ~/Videos/%(title)s.mp4 URL", 'yt-dlp -o "~/Videos/%(title)s.mp4" URL'
+        )
+        == "quoted ~/Videos/%(title)s.mp4"
+    )
+    assert fixes.command_change("ls src/[id]/x.ts", r"ls src/\[id\]/x.ts") == (
+        "quoted src/[id]/x.ts"
+    )
+    # quoting a word without a pattern, or nothing changed at all, is no change
+    assert fixes.command_change("cat src/a.ts", "cat 'src/a.ts'") is None
+    assert fixes.command_change("cat src/[id].ts", "cat src/[id].ts") is None
+
+
+def test_a_retry_with_fewer_of_the_same_words_is_not_another_order():
+    # rg's patterns have spaces: no words of the intent, so only the repeated -n differ
+    failed = 'rg -n "def a" -n "def b" -n "def c" src/x.py'
+    assert fixes.command_change(failed, 'rg -n "def c" src/x.py') == "fewer words"
+    assert fixes.command_change("git add -A a", "git add a -A") == (
+        "the same words in another order"
+    )

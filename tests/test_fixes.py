@@ -3055,3 +3055,19 @@ def test_a_retry_with_fewer_of_the_same_words_is_not_another_order():
     assert fixes.command_change("git add -A a", "git add a -A") == (
         "the same words in another order"
     )
+
+
+def test_a_file_too_large_searched_to_find_where_to_read_is_fixed_by_the_read_in_part():
+    error = "File content (38934 tokens) exceeds maximum allowed tokens (25000)."
+    failed = call("Read", file_path="/p/pages/warranty.js", failed=True)
+    grep = call("Grep", file_path="/p/pages/warranty.js", pattern="handleSubmit")
+    other = call("Edit", file_path="/p/lib/api.js")
+    part = call("Read", file_path="/p/pages/warranty.js", part="offset 1780 limit 150")
+    fix = run([failed, grep, other, part], {failed.tool_use_id: error})[failed.tool_use_id]
+    # the search found where; the Read in part read it. An edit of another file made the
+    # file no smaller: no step
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, part.tool_use_id)
+    assert steps(fix) == [(part.tool_use_id, "read offset 1780 limit 150")]
+    # never read in part: the search was the other way
+    fix = run([failed, grep, other], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, grep.tool_use_id)

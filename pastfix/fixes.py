@@ -709,11 +709,12 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
             if inline and all(_is_message(a) for a in rest):
                 heredocs = [m.group(0) for m in _HEREDOC.finditer(command or "")]
                 code = " ".join([*given, *rest, *heredocs])
+        key = _package_key if sub in _INSTALLERS.get(program, ()) else _arg_key
         found.append(
             Intent(
                 program=program,
                 sub=sub,
-                args=frozenset(_arg_key(a) for a in positional if not _is_message(a)),
+                args=frozenset(key(a) for a in positional if not _is_message(a)),
                 flags=frozenset(a for a in args if a.startswith("-")),
                 words=tuple(w for w in words if not _is_message(w)),
                 code=code,
@@ -778,6 +779,19 @@ def _arg_key(arg: str) -> str:
     """An argument as retries compare it: a path by its file name."""
     arg = _unix(arg)
     return PurePosixPath(arg.rstrip("/")).name if "/" in arg else arg
+
+
+# A version or extras an install asks of a package: `three@0.159.0` (not the `@` of a
+# scope, `@react-three/fiber`), `bcrypt<4.0`, `requests==2.31`, `passlib[bcrypt]`.
+_VERSION_SPEC = re.compile(r"(?<=.)@[^/]*$|[=<>!~;\[].*$")
+
+
+def _package_key(arg: str) -> str:
+    """A package an install names, as retries compare it: its version pinned or not, it
+    is the same package (`npm install three` refused, ERESOLVE, then `npm install
+    three@0.159.0 --legacy-peer-deps`: fifteenth held-out set; `pip install "bcrypt<4.0"`
+    after bcrypt 4 broke passlib: fourteenth)."""
+    return _arg_key(_VERSION_SPEC.sub("", arg) or arg)
 
 
 def _same_intent(one: Intent, other: Intent) -> bool:

@@ -3071,3 +3071,17 @@ def test_a_file_too_large_searched_to_find_where_to_read_is_fixed_by_the_read_in
     # never read in part: the search was the other way
     fix = run([failed, grep, other], {failed.tool_use_id: error})[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, grep.tool_use_id)
+
+
+def test_an_install_with_a_version_pinned_is_a_retry_of_the_same_packages():
+    # npm refused the tree (ERESOLVE); the same packages at older versions went in
+    failed = "npm install @react-three/fiber three --save"
+    retry = "npm install @react-three/fiber@8.15.19 three@0.159.0 --save --legacy-peer-deps"
+    assert fixes._shared_intent(failed, retry) is not None
+    assert fixes.command_change(failed, retry) == (
+        "-@react-three/fiber -three +@react-three/fiber@8.15.19 +three@0.159.0 +--legacy-peer-deps"
+    )
+    assert fixes._shared_intent("pip install bcrypt", 'pip install "bcrypt<4.0"') is not None
+    # another package is another install; and only an install's arguments lose a version
+    assert fixes._shared_intent("npm install three", "npm install react@18") is None
+    assert fixes.intents("ssh deploy@web1 uptime")[0].args == {"deploy@web1", "uptime"}

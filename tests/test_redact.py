@@ -399,6 +399,33 @@ def test_one_pass_finds_every_anchor_the_text_holds(pieces, tail):
     assert anchors_in(text) == {anchor for anchor in ANCHORS if anchor in text}
 
 
+# A batch's column: texts short and long (scanned joined, and one by one), ASCII or not,
+# None and empty, with NULs (the joined scan's separator) and anchors at either end.
+_COLUMN = st.lists(
+    st.one_of(
+        st.none(),
+        st.builds(
+            lambda pieces, tail, pad: "".join(b + a for b, a in pieces) + tail + pad,
+            st.lists(st.tuples(_AROUND, st.sampled_from(ANCHORS)), max_size=4),
+            _AROUND,
+            st.sampled_from(["", "x" * 1200]),
+        ),
+    ),
+    max_size=12,
+)
+
+
+@given(_COLUMN)
+def test_a_column_scanned_as_one_finds_what_each_text_holds(texts):
+    """_holding_anchors() (short ASCII texts joined) finds each text's anchors, no more."""
+    expected = [
+        (i, text, anchors_in(text))
+        for i, text in enumerate(texts)
+        if text and len(text) >= 12 and anchors_in(text)
+    ]
+    assert redact_module._holding_anchors(texts) == expected
+
+
 @pytest.mark.parametrize(
     "around",
     ["key: {}", "日本語のテキスト {} 🙂", "\ud83d lone surrogate {}", "x" * 5000 + " {}"],
@@ -677,10 +704,16 @@ def test_redact_each_redacts_what_redact_does_text_by_text(monkeypatch, scanner)
         '{"password": "hunter2Zq9x"}',
         *LOOK_ALIKES,
     ]
+    columns = []
     for as_json, one in ((False, redact), (True, redact_json)):
         expected = [(i, *one(text)) for i, text in enumerate(texts) if text and one(text)[1]]
         assert list(redact_module.redact_each(texts, json=as_json)) == expected
         assert len(expected) >= len(SECRETS) + 4
+        columns.append(((texts, as_json), expected))
+    # a batch's columns at once, as prepare() gives them, in either order
+    for order in (columns, columns[::-1]):
+        found = redact_module.redact_columns([column for column, _ in order])
+        assert found == [expected for _, expected in order]
 
 
 def test_a_variables_name_after_a_keyword_is_kept():

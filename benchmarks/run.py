@@ -724,52 +724,58 @@ def measure_floor(
     return rows
 
 
-def instructions(cmd: list[str], out_dir: Path) -> int:
-    """The instructions `cmd` runs, its forked and started processes included: valgrind's
-    cachegrind without its cache model, the same count from run to run however loaded the
-    machine is (walls on this VM move by up to 1.6× between identical runs)."""
+def instructions(cmd: list[str], out_dir: Path) -> tuple[int, int]:
+    """The instructions `cmd` runs, its forked and started processes included, and how many
+    processes ran: valgrind's callgrind, the same count from run to run however loaded the
+    machine is (walls on this VM move by up to 1.6× between identical runs).
+
+    A forked child's output holds what its parent ran before the fork as well: counted so
+    (cachegrind, before session 19), a two-process build counted its start-up twice, 0.53G
+    of 14.1G at 200 MB. Callgrind writes the parent's count apart at each fork and starts
+    the child from nothing (`--dump-before=_Fork`: glibc's fork, which os.fork calls)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    for old in out_dir.glob("cachegrind.*"):
+    for old in out_dir.glob("callgrind.*"):
         old.unlink()
     subprocess.run(
         [
             "valgrind",
-            "--tool=cachegrind",
-            "--cache-sim=no",
+            "--tool=callgrind",
             "--trace-children=yes",
-            f"--cachegrind-out-file={out_dir}/cachegrind.%p",
+            "--dump-before=_Fork",
+            f"--callgrind-out-file={out_dir}/callgrind.%p",
             *cmd,
         ],
         check=True,
         capture_output=True,
     )
-    return sum(cachegrind_total(path.read_text()) for path in out_dir.glob("cachegrind.*"))
+    parts = list(out_dir.glob("callgrind.*"))  # callgrind.<pid>, and .<pid>.<n> per fork
+    processes = len({path.name.split(".")[1] for path in parts})
+    return sum(callgrind_total(path.read_text()) for path in parts), processes
 
 
-def cachegrind_total(text: str) -> int:
-    """The instruction count of one cachegrind output file (its `summary:` line)."""
+def callgrind_total(text: str) -> int:
+    """The instruction count of one callgrind output file (its `summary:` line)."""
     for line in text.splitlines():
         if line.startswith("summary:"):
             return int(line.split()[1])
-    raise ValueError("no summary line: not a complete cachegrind output")
+    raise ValueError("no summary line: not a complete callgrind output")
 
 
 def measure_instructions(corpus: Path, work: Path) -> list[Row]:
     """`--instructions`: the build and the floor counted in instructions, once each."""
-    log("floor pipeline under cachegrind ...")
+    log("floor pipeline under callgrind ...")
     db = work / "floor.db"
     remove_db(db)
-    floor = instructions(floor_cmd(db, corpus), work / "cg-floor")
+    floor, _ = instructions(floor_cmd(db, corpus), work / "cg-floor")
     remove_db(db)
-    log("full build under cachegrind ...")
+    log("full build under callgrind ...")
     db = work / "floor-full.db"
     remove_db(db)
-    build = instructions(build_cmd(db, corpus), work / "cg-build")
-    processes = len(list((work / "cg-build").glob("cachegrind.*")))
+    build, processes = instructions(build_cmd(db, corpus), work / "cg-build")
     remove_db(db)
     note = (
-        f"valgrind --tool=cachegrind --cache-sim=no: {build / 1e9:.2f}G / {floor / 1e9:.2f}G,"
-        f" every process of each ({processes} of the build)"
+        f"valgrind --tool=callgrind: {build / 1e9:.2f}G / {floor / 1e9:.2f}G,"
+        f" every process of each ({processes} of the build), none counted twice"
     )
     return [
         Row(FLOOR_INSTRUCTIONS, [build / floor], "×", 2, note=note),

@@ -12,10 +12,11 @@ import os
 import sqlite3
 import threading
 import time
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from itertools import repeat
+from itertools import accumulate, repeat
 from operator import add, attrgetter
 from pathlib import Path
 from sqlite3 import Connection
@@ -94,12 +95,13 @@ MAX_PROBLEM_EXAMPLES = 20
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 # The share of the bytes this process reads itself, the first files in path order; the
 # helper reads the rest. This process computes its sessions and fixes before it copies the
-# helper's rows, the helper its own after committing them (see Shard): both should arrive
-# there together. Measured as when each does (200 MB generated corpus, 4 runs each): at
-# 0.52 the helper's rows came 0.18-0.36 s before this process was ready for them, at 0.48
-# 0.00-0.21 s after, at 0.45 either way by up to 0.26 s. (0.52 was the balance while the
-# helper computed its sessions and fixes before its rows.)
-OWN_SHARE = 0.48
+# helper's rows, the helper its own after committing them (see Shard); then this process
+# makes the full-text index while the helper ends. Counted in instructions (callgrind, each
+# process on its own, 200 MB generated corpus): at 0.48 this process ended 1.0G after the
+# helper; at 0.44 they end together (this process waits 0.08G for the helper's rows), and the
+# longer of the two is 7.16G instead of 7.56G. (0.52 was the balance while the helper
+# computed its sessions and fixes before its rows.)
+OWN_SHARE = 0.44
 
 
 # A build waiting for another build of the same index (build_lock) says so after
@@ -1131,6 +1133,9 @@ class Builder:
                         conn.execute(sql)
                 # Every file is read: what the changed ones lost is kept (_set_aside_of).
                 self._keep_cut_rows()
+                # Before the helper's sessions and fixes are waited for: made while it
+                # computes them (0.42G instructions of a 200 MB build), not after.
+                conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
                 if shard:
                     # The helper computed its sessions and fixes meanwhile (see Shard).
                     shard.merge_sessions(progress)
@@ -1138,7 +1143,6 @@ class Builder:
                     refresh_sessions(conn, shard.again)
                     refresh_fixes(conn, shard.again)
                     self.per_session_done = True
-                conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
                 if not self.per_session_done:
                     self._refresh_sessions(all_sessions=True)
                 self._finish()
@@ -2251,15 +2255,23 @@ def _runs(f: BinaryIO, crc: int) -> Iterator[_Run]:
 
 def _split(plans: list[Plan]) -> tuple[list[Plan], list[Plan]]:
     """The files this process reads, and the later ones (in path order) a helper reads."""
-    total = sum(p.stat.st_size for p in plans)
-    if total < PARALLEL_MIN_BYTES or len(plans) < 2 or (os.cpu_count() or 1) < 2:
+    ends = list(accumulate(p.stat.st_size for p in plans))
+    if not ends or ends[-1] < PARALLEL_MIN_BYTES or len(plans) < 2 or (os.cpu_count() or 1) < 2:
         return plans, []
-    target, done = total * OWN_SHARE, 0
-    for i, plan in enumerate(plans[:-1]):  # the helper gets one file at least
-        done += plan.stat.st_size
-        if done >= target:
-            return plans[: i + 1], plans[i + 1 :]
-    return plans[:-1], plans[-1:]
+    # The first files that hold the share; the helper gets one file at least.
+    cut = min(bisect_left(ends, ends[-1] * OWN_SHARE) + 1, len(plans) - 1)
+    # Not between two files of one session (a Claude Code session and its subagents'): the
+    # fixes of a session both halves hold are computed again after the copy, by this
+    # process alone (a 2.7 MB session of ../shared/corpus/real: 0.4G instructions, a ninth
+    # of its build). The cut between two sessions nearest to that one, in bytes.
+    sessions = [p.source.session_id for p in plans]
+    apart = [
+        c for c in range(1, len(plans)) if sessions[c] is None or sessions[c] != sessions[c - 1]
+    ]
+    if apart:
+        share = ends[cut - 1]
+        cut = min(apart, key=lambda c: abs(ends[c - 1] - share))
+    return plans[:cut], plans[cut:]
 
 
 def linked_any(conn: Connection, file_ids: set[int]) -> bool:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from conftest import FIXTURES, REAL_CORPUS, ROOT, build_index
@@ -395,6 +396,27 @@ def test_two_processes_store_the_fixes_one_would(tmp_path, projects, monkeypatch
     fixes = "SELECT * FROM fixes ORDER BY tool_use_id"
     assert query(one, fixes) and query(two, fixes) == query(one, fixes)
     assert snapshot(two) == snapshot(one)
+
+
+def test_the_files_of_one_session_go_to_one_process(monkeypatch):
+    """The split falls between two sessions, the nearest in bytes to OWN_SHARE: the fixes of a
+    session both halves hold are computed again, by the builder alone, after the copy."""
+    monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(pbuild, "OWN_SHARE", 0.5)
+    monkeypatch.setattr(pbuild.os, "cpu_count", lambda: 2)
+
+    def plan(session_id, size):
+        return SimpleNamespace(
+            source=SimpleNamespace(session_id=session_id), stat=SimpleNamespace(st_size=size)
+        )
+
+    # a session's file and its subagents' (40, 45, 55, 60 bytes in), then another session
+    plans = [plan("a", 40), plan("b", 5), plan("b", 10), plan("b", 5), plan("c", 50)]
+    mine, theirs = pbuild._split(plans)  # type: ignore[arg-type]
+    assert [p.source.session_id for p in mine] == ["a", "b", "b", "b"]  # 60 of 110 bytes
+    plans[-1] = plan("c", 30)
+    mine, theirs = pbuild._split(plans)  # type: ignore[arg-type]
+    assert [p.source.session_id for p in mine] == ["a"]  # 40 of 90 bytes
 
 
 def test_the_summary_counts_the_rows_stored_not_those_ignored_as_duplicates(

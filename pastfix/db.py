@@ -645,15 +645,20 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
         session_ids = list(session_ids)
         conn.executemany("DELETE FROM fixes WHERE session_id = ?", [(s,) for s in session_ids])
 
+    outputs: dict[str, str] = {}  # of this session's calls: asked again by later failures
+
     def output(tool_use_id: str) -> str:
-        row = conn.execute(FIX_OUTPUT_SQL, [tool_use_id]).fetchone()
-        return signatures.without_startup(row[0]) if row and row[0] else ""
+        if tool_use_id not in outputs:
+            row = conn.execute(FIX_OUTPUT_SQL, [tool_use_id]).fetchone()
+            outputs[tool_use_id] = signatures.without_startup(row[0]) if row and row[0] else ""
+        return outputs[tool_use_id]
 
     rows = []
     for session_id in session_ids:
         failed = conn.execute(FIX_ERRORS_SQL, [session_id]).fetchall()
         if not failed:
             continue
+        outputs.clear()
         # Imported on first use: a refresh of sessions that never failed does not compile
         # the rules (~130M instructions with those of signatures).
         from pastfix import fixes, signatures

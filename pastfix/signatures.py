@@ -747,6 +747,9 @@ def _harness_start(text: str) -> bool:
     return any(rx.match(head) for _, rx in _KIND_RULES)
 
 
+# Cached: the build signs each failure (prepare), then the fix rules ask the key line of
+# the same output again, and of the same output in other sessions.
+@functools.lru_cache(maxsize=1024)
 def key_line(text: str) -> str:
     """The most informative line of a failure's output (rules in the module docstring)."""
     if not text or text.isspace():

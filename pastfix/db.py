@@ -557,10 +557,23 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   CASE WHEN c.name IN ({_SEARCH_TOOLS_SQL}) AND json_valid(c.input)
        THEN json_extract(c.input, '$.pattern') END,
   c.agent_id,
-  -- whether it has a result, from the unique index alone: reading each result's row
-  -- (for is_error) costs a page read per call; the failures are known already
-  exists (SELECT 1 FROM tool_results r WHERE r.tool_use_id = c.tool_use_id),
-  coalesce(c.is_sidechain, 0), c.message_uuid,
+  -- bits of one value (each column costs a turn of Python's sqlite3 through its locks):
+  -- 1, whether it has a result, from the unique index alone (reading each result's row
+  -- for is_error costs a page read per call; the failures are known already); 2, a Codex
+  -- command still running when its output was taken (only these calls' result rows are
+  -- read, for their kind); 4, a Codex command run outside its sandbox, as the agent asked
+  -- (0.5x's with_escalated_permissions, later sandbox_permissions = 'require_escalated')
+  exists (SELECT 1 FROM tool_results r WHERE r.tool_use_id = c.tool_use_id)
+  + CASE WHEN c.name IN ('exec_command', 'write_stdin') THEN 2 * exists (SELECT 1 FROM
+         tool_results r WHERE r.tool_use_id = c.tool_use_id AND r.kind = 'running') ELSE 0 END
+  + CASE WHEN c.command IS NOT NULL AND json_valid(c.input)
+         THEN 4 * (coalesce(json_extract(c.input, '$.with_escalated_permissions') = 1, 0)
+                   OR coalesce(json_extract(c.input, '$.sandbox_permissions'), '')
+                      = 'require_escalated') ELSE 0 END,
+  coalesce(c.is_sidechain, 0),
+  -- the message of a subagent's call without an agent id (see _sidechain_threads)
+  CASE WHEN c.agent_id IS NULL AND coalesce(c.is_sidechain, 0) IS NOT 0
+       THEN c.message_uuid END,
   -- the folder a shell tool was told to run in: Gemini CLI's dir_path (directory before
   -- 0.2x), Codex's workdir (working_directory for local_shell)
   CASE WHEN c.command IS NOT NULL AND json_valid(c.input)
@@ -572,17 +585,7 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   -- the input of a call without a command or file (Task, Skill, an MCP tool, WebFetch),
   -- and of Codex's write_stdin (the keys it sent)
   CASE WHEN (c.command IS NULL AND c.file_path IS NULL) OR c.name = 'write_stdin'
-       THEN c.input END,
-  -- a Codex command still running when its output was taken (only these calls' result
-  -- rows are read, for their kind)
-  CASE WHEN c.name IN ('exec_command', 'write_stdin') THEN exists (SELECT 1 FROM
-       tool_results r WHERE r.tool_use_id = c.tool_use_id AND r.kind = 'running') END,
-  -- a Codex command run outside its sandbox, as the agent asked (0.5x's
-  -- with_escalated_permissions, later sandbox_permissions = 'require_escalated')
-  CASE WHEN c.command IS NOT NULL AND json_valid(c.input)
-       THEN coalesce(json_extract(c.input, '$.with_escalated_permissions') = 1, 0)
-            OR coalesce(json_extract(c.input, '$.sandbox_permissions'), '')
-               = 'require_escalated' END
+       THEN c.input END
 FROM tool_calls c INDEXED BY idx_tc_session
 WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp"""
 FIX_CALLS_SQL = FIX_CALLS_BY_TIME_SQL + ", c.file_id, c.line_no"
@@ -721,15 +724,15 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                     row[4],  # file_path
                     row[5],  # pattern
                     row[6] if row[6] is not None or not row[8] else thread.get(row[9]),  # agent_id
-                    row[0] in errors or not row[7],  # failed
+                    row[0] in errors or not row[7] & 1,  # failed
                     kinds.get(row[0]),  # kind
                     bool(row[8]),  # sidechain
                     row[10] if isinstance(row[10], str) and row[10] else None,  # workdir
                     _part(row[11]),  # part
                     _url(row[12]),  # url
                     row[12] if isinstance(row[12], str) else None,  # input
-                    bool(row[13]),  # running
-                    bool(row[14]),  # escalated
+                    bool(row[7] & 2),  # running
+                    bool(row[7] & 4),  # escalated
                     None,  # outcome_of
                 ),
             )

@@ -596,8 +596,8 @@ FIX_ERRORS_SQL = (
     "SELECT tool_use_id, content, timestamp, kind FROM tool_results"
     " INDEXED BY idx_tr_session_errors WHERE session_id = ? AND is_error = 1"
 )
-FIX_PROMPTS_SQL = (
-    "SELECT timestamp FROM messages WHERE session_id = ? AND kind IN ('prompt', 'queued_prompt')"
+_PROMPTS_WHERE = (
+    "kind IN ('prompt', 'queued_prompt')"
     " AND is_meta = 0 AND is_sidechain = 0 AND timestamp IS NOT NULL"
     # a slash command and its output are not a prompt the user typed, nor the marker Claude
     # Code writes after a call the user rejected or stopped (`[Request interrupted by user
@@ -606,6 +606,9 @@ FIX_PROMPTS_SQL = (
     " AND text NOT LIKE '<command-%' AND text NOT LIKE '<local-command-%'"
     f" AND {NOT_INTERRUPTED_SQL}"
 )
+FIX_PROMPTS_SQL = f"SELECT timestamp FROM messages WHERE session_id = ? AND {_PROMPTS_WHERE}"
+# Every session's, in one pass over the table (see refresh_fixes).
+_ALL_PROMPTS_SQL = f"SELECT session_id, timestamp FROM messages WHERE {_PROMPTS_WHERE}"
 FIX_OUTPUT_SQL = "SELECT coalesce(content, '') FROM tool_results WHERE tool_use_id = ?"
 # The secondary indexes refresh_fixes and refresh_sessions read through (a bulk build's
 # helper creates them in its side file to compute its sessions there: see Shard).
@@ -664,8 +667,15 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
     Derived from the stored rows alone, so that it holds for sessions whose
     transcript is gone; see pastfix.fixes for the rules.
     """
+    prompts_of: dict[str, list[str]] | None = None
     if session_ids is None:
         conn.execute("DELETE FROM fixes")
+        # The prompts of every session in one pass over the table: asked session by
+        # session, each message's row is read through the index (200 MB: 83M instructions,
+        # against 55M).
+        prompts_of = {}
+        for session, at in conn.execute(_ALL_PROMPTS_SQL):
+            prompts_of.setdefault(session, []).append(at)
         session_ids = [
             row[0]
             for row in conn.execute(
@@ -738,7 +748,11 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
             )
             for row in rows_of
         ]
-        prompts = [row[0] for row in conn.execute(FIX_PROMPTS_SQL, [session_id])]
+        prompts = (
+            prompts_of.get(session_id, [])
+            if prompts_of is not None
+            else [row[0] for row in conn.execute(FIX_PROMPTS_SQL, [session_id])]
+        )
         unfound = [t for t, kind in kinds.items() if kind == "string_not_found"]
         done = _already_made(conn, session_id, unfound) if unfound else set()
         try:

@@ -609,6 +609,11 @@ _PROMPTS_WHERE = (
 FIX_PROMPTS_SQL = f"SELECT timestamp FROM messages WHERE session_id = ? AND {_PROMPTS_WHERE}"
 # Every session's, in one pass over the table (see refresh_fixes).
 _ALL_PROMPTS_SQL = f"SELECT session_id, timestamp FROM messages WHERE {_PROMPTS_WHERE}"
+# When the first failed call of a session was made.
+FIX_SINCE_SQL = (
+    "SELECT min(c.timestamp) FROM tool_results r INDEXED BY idx_tr_session_errors"
+    " JOIN tool_calls c ON c.tool_use_id = r.tool_use_id WHERE r.session_id = ? AND r.is_error = 1"
+)
 FIX_OUTPUT_SQL = "SELECT coalesce(content, '') FROM tool_results WHERE tool_use_id = ?"
 # The secondary indexes refresh_fixes and refresh_sessions read through (a bulk build's
 # helper creates them in its side file to compute its sessions there: see Shard).
@@ -714,11 +719,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
         kinds = {tool_use_id: kind for tool_use_id, _, _, kind in failed}
         # what follows the first failure (a call is made before its result is)
         first = min((at for _, _, at, _ in failed if at), default="")
-        since = conn.execute(
-            "SELECT min(timestamp) FROM tool_calls WHERE tool_use_id IN"
-            " (SELECT value FROM json_each(?))",
-            [json.dumps(list(errors))],
-        ).fetchone()[0]
+        since = conn.execute(FIX_SINCE_SQL, [session_id]).fetchone()[0]
         rows_of = _calls_in_order(conn, session_id, since or first)
         thread = _sidechain_threads(conn, session_id, rows_of)
         # Made in C, each field in Call's order (its own __new__ is a Python function, and

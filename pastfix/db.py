@@ -8,10 +8,12 @@ newer rules).
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import sys
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 from pathlib import Path
 from sqlite3 import Connection
 from typing import TYPE_CHECKING, Any
@@ -547,16 +549,31 @@ def _url(tool_input: object) -> str | None:
     return url if isinstance(url, str) and url else None
 
 
-# The calls of one session in order, with what their results said (see pastfix.fixes).
-FIX_CALLS_SQL = f"""
+# The calls of one session in order of time, with what their results said (see
+# pastfix.fixes); those of one time in order of file and line by FIX_CALLS_SQL, or by
+# _calls_in_order.
+FIX_CALLS_BY_TIME_SQL = f"""
 SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   CASE WHEN c.name IN ({_SEARCH_TOOLS_SQL}) AND json_valid(c.input)
        THEN json_extract(c.input, '$.pattern') END,
   c.agent_id,
-  -- whether it has a result, from the unique index alone: reading each result's row
-  -- (for is_error) costs a page read per call; the failures are known already
-  exists (SELECT 1 FROM tool_results r WHERE r.tool_use_id = c.tool_use_id),
-  coalesce(c.is_sidechain, 0), c.message_uuid,
+  -- bits of one value (each column costs a turn of Python's sqlite3 through its locks):
+  -- 1, whether it has a result, from the unique index alone (reading each result's row
+  -- for is_error costs a page read per call; the failures are known already); 2, a Codex
+  -- command still running when its output was taken (only these calls' result rows are
+  -- read, for their kind); 4, a Codex command run outside its sandbox, as the agent asked
+  -- (0.5x's with_escalated_permissions, later sandbox_permissions = 'require_escalated')
+  exists (SELECT 1 FROM tool_results r WHERE r.tool_use_id = c.tool_use_id)
+  + CASE WHEN c.name IN ('exec_command', 'write_stdin') THEN 2 * exists (SELECT 1 FROM
+         tool_results r WHERE r.tool_use_id = c.tool_use_id AND r.kind = 'running') ELSE 0 END
+  + CASE WHEN c.command IS NOT NULL AND json_valid(c.input)
+         THEN 4 * (coalesce(json_extract(c.input, '$.with_escalated_permissions') = 1, 0)
+                   OR coalesce(json_extract(c.input, '$.sandbox_permissions'), '')
+                      = 'require_escalated') ELSE 0 END,
+  coalesce(c.is_sidechain, 0),
+  -- the message of a subagent's call without an agent id (see _sidechain_threads)
+  CASE WHEN c.agent_id IS NULL AND coalesce(c.is_sidechain, 0) IS NOT 0
+       THEN c.message_uuid END,
   -- the folder a shell tool was told to run in: Gemini CLI's dir_path (directory before
   -- 0.2x), Codex's workdir (working_directory for local_shell)
   CASE WHEN c.command IS NOT NULL AND json_valid(c.input)
@@ -568,28 +585,19 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   -- the input of a call without a command or file (Task, Skill, an MCP tool, WebFetch),
   -- and of Codex's write_stdin (the keys it sent)
   CASE WHEN (c.command IS NULL AND c.file_path IS NULL) OR c.name = 'write_stdin'
-       THEN c.input END,
-  -- a Codex command still running when its output was taken (only these calls' result
-  -- rows are read, for their kind)
-  CASE WHEN c.name IN ('exec_command', 'write_stdin') THEN exists (SELECT 1 FROM
-       tool_results r WHERE r.tool_use_id = c.tool_use_id AND r.kind = 'running') END,
-  -- a Codex command run outside its sandbox, as the agent asked (0.5x's
-  -- with_escalated_permissions, later sandbox_permissions = 'require_escalated')
-  CASE WHEN c.command IS NOT NULL AND json_valid(c.input)
-       THEN coalesce(json_extract(c.input, '$.with_escalated_permissions') = 1, 0)
-            OR coalesce(json_extract(c.input, '$.sandbox_permissions'), '')
-               = 'require_escalated' END
+       THEN c.input END
 FROM tool_calls c INDEXED BY idx_tc_session
-WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp, c.file_id, c.line_no
-"""
+WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp"""
+FIX_CALLS_SQL = FIX_CALLS_BY_TIME_SQL + ", c.file_id, c.line_no"
+_CALL_PLACE_SQL = "SELECT file_id, line_no FROM tool_calls WHERE tool_use_id = ?"
 # (A failure's kind comes after its content in the row: reading it for every call of a
 # session would walk the overflow pages of every large output.)
 FIX_ERRORS_SQL = (
     "SELECT tool_use_id, content, timestamp, kind FROM tool_results"
     " INDEXED BY idx_tr_session_errors WHERE session_id = ? AND is_error = 1"
 )
-FIX_PROMPTS_SQL = (
-    "SELECT timestamp FROM messages WHERE session_id = ? AND kind IN ('prompt', 'queued_prompt')"
+_PROMPTS_WHERE = (
+    "kind IN ('prompt', 'queued_prompt')"
     " AND is_meta = 0 AND is_sidechain = 0 AND timestamp IS NOT NULL"
     # a slash command and its output are not a prompt the user typed, nor the marker Claude
     # Code writes after a call the user rejected or stopped (`[Request interrupted by user
@@ -597,6 +605,14 @@ FIX_PROMPTS_SQL = (
     # call was redone (held out, session 9: 3 rejected calls redone in 2 people's sessions)
     " AND text NOT LIKE '<command-%' AND text NOT LIKE '<local-command-%'"
     f" AND {NOT_INTERRUPTED_SQL}"
+)
+FIX_PROMPTS_SQL = f"SELECT timestamp FROM messages WHERE session_id = ? AND {_PROMPTS_WHERE}"
+# Every session's, in one pass over the table (see refresh_fixes).
+_ALL_PROMPTS_SQL = f"SELECT session_id, timestamp FROM messages WHERE {_PROMPTS_WHERE}"
+# When the first failed call of a session was made.
+FIX_SINCE_SQL = (
+    "SELECT min(c.timestamp) FROM tool_results r INDEXED BY idx_tr_session_errors"
+    " JOIN tool_calls c ON c.tool_use_id = r.tool_use_id WHERE r.session_id = ? AND r.is_error = 1"
 )
 FIX_OUTPUT_SQL = "SELECT coalesce(content, '') FROM tool_results WHERE tool_use_id = ?"
 # The secondary indexes refresh_fixes and refresh_sessions read through (a bulk build's
@@ -610,8 +626,10 @@ PER_SESSION_INDEXES = (
 )
 
 
+@functools.lru_cache(maxsize=256)
 def _part(arguments: str | None) -> str | None:
-    """The part of a file a read asked for, as `limit 50` (its arguments that are set)."""
+    """The part of a file a read asked for, as `limit 50` (its arguments that are set).
+    Cached: most reads ask for all of it, in the same words (4,295 reads at 200 MB)."""
     if not arguments:
         return None
     found = msgspec.json.decode(arguments)
@@ -626,14 +644,43 @@ def _part(arguments: str | None) -> str | None:
 _new_call = tuple.__new__
 
 
+def _calls_in_order(conn: Connection, session_id: str, since: str) -> list[Any]:
+    """FIX_CALLS_SQL's rows, read in idx_tc_session's order of time, so that SQLite does not
+    sort them all for the few calls that share a time (its temporary B-tree was 85M of the
+    570M instructions of these reads at 200 MB): those are put in order of file and line
+    here. Where that order is not whole (two calls of one line, a file or line that is no
+    integer), SQLite sorts the session's calls, as before."""
+    rows = conn.execute(FIX_CALLS_BY_TIME_SQL, [session_id, since]).fetchall()
+    tied = {row[0] for a, b in pairwise(rows) if a[1] == b[1] for row in (a, b)}
+    if not tied:
+        return rows
+    place = {call: conn.execute(_CALL_PLACE_SQL, [call]).fetchone() for call in tied}
+    where = [(row[1], *place[row[0]]) for row in rows if row[0] in tied and place[row[0]]]
+    if (
+        len(where) < len(tied)
+        or any(type(row[1]) is not str for row in rows)
+        or any(type(file) is not int or type(line) is not int for _, file, line in where)
+        or len(set(where)) < len(where)
+    ):
+        return conn.execute(FIX_CALLS_SQL, [session_id, since]).fetchall()
+    return sorted(rows, key=lambda row: (row[1], *(place.get(row[0]) or (0, 0))))
+
+
 def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) -> None:
     """Recompute what followed each failed call of `session_ids` (every session: None).
 
     Derived from the stored rows alone, so that it holds for sessions whose
     transcript is gone; see pastfix.fixes for the rules.
     """
+    prompts_of: dict[str, list[str]] | None = None
     if session_ids is None:
         conn.execute("DELETE FROM fixes")
+        # The prompts of every session in one pass over the table: asked session by
+        # session, each message's row is read through the index (200 MB: 83M instructions,
+        # against 55M).
+        prompts_of = {}
+        for session, at in conn.execute(_ALL_PROMPTS_SQL):
+            prompts_of.setdefault(session, []).append(at)
         session_ids = [
             row[0]
             for row in conn.execute(
@@ -645,15 +692,20 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
         session_ids = list(session_ids)
         conn.executemany("DELETE FROM fixes WHERE session_id = ?", [(s,) for s in session_ids])
 
+    outputs: dict[str, str] = {}  # of this session's calls: asked again by later failures
+
     def output(tool_use_id: str) -> str:
-        row = conn.execute(FIX_OUTPUT_SQL, [tool_use_id]).fetchone()
-        return signatures.without_startup(row[0]) if row and row[0] else ""
+        if tool_use_id not in outputs:
+            row = conn.execute(FIX_OUTPUT_SQL, [tool_use_id]).fetchone()
+            outputs[tool_use_id] = signatures.without_startup(row[0]) if row and row[0] else ""
+        return outputs[tool_use_id]
 
     rows = []
     for session_id in session_ids:
         failed = conn.execute(FIX_ERRORS_SQL, [session_id]).fetchall()
         if not failed:
             continue
+        outputs.clear()
         # Imported on first use: a refresh of sessions that never failed does not compile
         # the rules (~130M instructions with those of signatures).
         from pastfix import fixes, signatures
@@ -667,12 +719,8 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
         kinds = {tool_use_id: kind for tool_use_id, _, _, kind in failed}
         # what follows the first failure (a call is made before its result is)
         first = min((at for _, _, at, _ in failed if at), default="")
-        since = conn.execute(
-            "SELECT min(timestamp) FROM tool_calls WHERE tool_use_id IN"
-            " (SELECT value FROM json_each(?))",
-            [json.dumps(list(errors))],
-        ).fetchone()[0]
-        rows_of = conn.execute(FIX_CALLS_SQL, [session_id, since or first]).fetchall()
+        since = conn.execute(FIX_SINCE_SQL, [session_id]).fetchone()[0]
+        rows_of = _calls_in_order(conn, session_id, since or first)
         thread = _sidechain_threads(conn, session_id, rows_of)
         # Made in C, each field in Call's order (its own __new__ is a Python function, and
         # 16,845 calls are made at 200 MB).
@@ -687,21 +735,25 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                     row[4],  # file_path
                     row[5],  # pattern
                     row[6] if row[6] is not None or not row[8] else thread.get(row[9]),  # agent_id
-                    row[0] in errors or not row[7],  # failed
+                    row[0] in errors or not row[7] & 1,  # failed
                     kinds.get(row[0]),  # kind
                     bool(row[8]),  # sidechain
                     row[10] if isinstance(row[10], str) and row[10] else None,  # workdir
                     _part(row[11]),  # part
                     _url(row[12]),  # url
                     row[12] if isinstance(row[12], str) else None,  # input
-                    bool(row[13]),  # running
-                    bool(row[14]),  # escalated
+                    bool(row[7] & 2),  # running
+                    bool(row[7] & 4),  # escalated
                     None,  # outcome_of
                 ),
             )
             for row in rows_of
         ]
-        prompts = [row[0] for row in conn.execute(FIX_PROMPTS_SQL, [session_id])]
+        prompts = (
+            prompts_of.get(session_id, [])
+            if prompts_of is not None
+            else [row[0] for row in conn.execute(FIX_PROMPTS_SQL, [session_id])]
+        )
         unfound = [t for t, kind in kinds.items() if kind == "string_not_found"]
         done = _already_made(conn, session_id, unfound) if unfound else set()
         try:

@@ -496,6 +496,13 @@ def _words(command: str) -> list[str]:
     """A command's words, with its operators (`|`, `&&`, `;`) as words of their own
     (_Operator). Parts written together are one word, as the shell takes them:
     `-F'|'` is `-F|`, `"$HOME"/x` is `$HOME/x`."""
+    return list(_split(command))
+
+
+@functools.lru_cache(maxsize=4096)
+def _split(command: str) -> tuple[str, ...]:
+    """_words, cached: the rules split a command for each failure whose window holds it
+    (2,295 times for 208 commands at 200 MB)."""
     # a line continued by a backslash is one line
     command = _HEREDOC.sub(" ", command)
     if "#" in command:
@@ -517,7 +524,7 @@ def _words(command: str) -> list[str]:
         else:
             words.append(part)
         glued = True
-    return words
+    return tuple(words)
 
 
 # What a comment's start is told from: quotes, escapes and `#`.
@@ -580,6 +587,9 @@ def _segments_of(words: list[str]) -> list[list[str]]:
     return found
 
 
+_PYTHON = re.compile(r"python[0-9.]*")
+
+
 def _program(words: Sequence[str]) -> tuple[str, list[str]]:
     """The program a simple command runs (by its name, not its path) and its arguments."""
     i = 0
@@ -614,7 +624,7 @@ def _program(words: Sequence[str]) -> tuple[str, list[str]]:
             if at is None:
                 return "nix", list(words[i + 1 :])
             i = at + 1
-        elif re.fullmatch(r"python[0-9.]*", name) and words[i + 1 : i + 2] == ["-m"]:
+        elif _PYTHON.fullmatch(name) and words[i + 1 : i + 2] == ["-m"]:
             i += 2
         else:
             return ALIASES.get(name, name), list(words[i + 1 :])
@@ -945,10 +955,17 @@ def _respelt(one: Intent, other: Intent) -> bool:
 def _spelt(intent: Intent) -> str:
     """The program's name as the command spelt it (`python3`, which ALIASES makes `python`)."""
     for word in intent.words:
-        name = PurePosixPath(word).name
+        name = _file_name(word)
         if ALIASES.get(name, name) == intent.program:
             return name
     return intent.program
+
+
+@functools.lru_cache(maxsize=4096)
+def _file_name(word: str) -> str:
+    """PurePosixPath(word).name, cached: _respelt asks it of both commands' words for each
+    pair of calls compared (2,609 paths made for ../shared/corpus/real)."""
+    return PurePosixPath(word).name
 
 
 def _looks(intent: Intent) -> bool:
@@ -961,8 +978,11 @@ def _looks(intent: Intent) -> bool:
     )
 
 
+# Cached: asked of the same two commands for each failure whose window holds them (879
+# times for 369 pairs in ../shared/corpus/real).
+@functools.lru_cache(maxsize=4096)
 def _shared_intent(
-    failed: str | None, other: str | None, not_failing: Container[Intent] = ()
+    failed: str | None, other: str | None, not_failing: frozenset[Intent] | tuple[()] = ()
 ) -> tuple[Intent, Intent] | None:
     """The simple commands by which two shell commands try the same thing, if they do.
 
@@ -1459,7 +1479,7 @@ def _is_path(word: str) -> bool:
 
 
 def _another_way(
-    failed: Call, call: Call, error: str = "", not_failing: Container[Intent] = ()
+    failed: Call, call: Call, error: str = "", not_failing: frozenset[Intent] | tuple[()] = ()
 ) -> bool:
     """Whether a successful call of another tool (or file) reached the failed call's goal."""
     folder = _unix(failed.file_path or "").rstrip("/") + "/"
@@ -1488,7 +1508,7 @@ def _another_way(
             return True
         if _found_as(failed, call, error) or _acted_otherwise(failed, call):
             return True
-        if _LOCAL_CHANGES.search(error) and _reset_to(call) and _runs(failed, "git"):
+        if _says_local_changes(error) and _reset_to(call) and _runs(failed, "git"):
             # git refused over local changes (a pull, a checkout, a filter-branch), then
             # `git reset --hard origin/main` dropped them and put the branch where it was
             # to go (ninth and twelfth held-out sets: 3 failures, worked around)
@@ -1505,7 +1525,7 @@ def _another_way(
             # (`node <<'JS' ... writeFileSync('ui/vite.config.ts', ...)`, then `cat >
             # ui/vite.config.ts <<'EOF'`: third held-out set)
             return True
-        if _MISSING_PROGRAM.search(error):
+        if _says_no_program(error):
             # `tree x` not found, then `find x`: another program on the same paths
             mine = intents(failed.command)
             paths = {w for i in mine for w in i.words[1:] if _is_path(w)}
@@ -2057,6 +2077,10 @@ def _searched_to_read(failed: Call, call: Call, later: Sequence[Call]) -> bool:
 _FOUND_THERE = re.compile(r"exceeds maximum allowed|too large|cannot read binary", re.IGNORECASE)
 _says_found_there = _cached_search(_FOUND_THERE)
 _says_too_large = _cached_search(re.compile(r"exceeds maximum allowed", re.IGNORECASE))
+# asked by _another_way of each call of a window (../shared/corpus/real: 248 searches of 30
+# outputs, 0.5M characters, ignoring case)
+_says_local_changes = _cached_search(_LOCAL_CHANGES)
+_says_no_program = _cached_search(_MISSING_PROGRAM)
 
 
 # The flags that give an interpreter its code inline (python -c, node -e, ruby -e).
@@ -2448,7 +2472,7 @@ def _sends_keys(call: Call) -> bool:
     return call.name == "write_stdin" and bool(_input_text(call.input, "chars"))
 
 
-def _retry(failed: Call, call: Call, not_failing: Container[Intent] = ()) -> bool:
+def _retry(failed: Call, call: Call, not_failing: frozenset[Intent] | tuple[()] = ()) -> bool:
     """Whether a successful call is a retry of the failed one: the same thing, maybe changed.
     `not_failing`: the failed command's simple commands that did not fail (see _not_failing)."""
     if _SAME_TOOL.get(call.name, call.name) != _SAME_TOOL.get(failed.name, failed.name):

@@ -226,6 +226,7 @@ and tests, in the order of KINDS:
 
 from __future__ import annotations
 
+import functools
 import re
 
 # Signatures longer than this are cut: a key line is a line, not a log.
@@ -626,6 +627,9 @@ def unwrap(text: str) -> str:
     return _unwrap(text)[0]
 
 
+# Cached: refresh_fixes takes them off each failure's output, then key_line() asks again
+# of the same text, and the rules ask for a call's output for each failure near it.
+@functools.lru_cache(maxsize=128)
 def without_startup(text: str) -> str:
     """`text` without the lines a login shell's startup files printed (see _STARTUP_LINE):
     the environment's, printed whatever the command did, not the command's. When nothing
@@ -743,6 +747,9 @@ def _harness_start(text: str) -> bool:
     return any(rx.match(head) for _, rx in _KIND_RULES)
 
 
+# Cached: the build signs each failure (prepare), then the fix rules ask the key line of
+# the same output again, and of the same output in other sessions.
+@functools.lru_cache(maxsize=1024)
 def key_line(text: str) -> str:
     """The most informative line of a failure's output (rules in the module docstring)."""
     if not text or text.isspace():

@@ -562,6 +562,32 @@ def test_a_line_too_long_is_skipped_and_said_once_and_the_lines_around_it_kept(
     assert query(db_path, "SELECT count(*) FROM problems") == [(1,)]
 
 
+@pytest.mark.parametrize(
+    "calls",
+    [
+        # calls of one time in two files, and of another
+        [("01", 2, 5), ("00", 1, 9), ("01", 1, 9), ("01", 1, 3), ("02", 1, 1), ("00", 3, 1)],
+        [("01", 1, 4), ("01", 1, 4), ("00", 1, 2), ("01", 1, 2)],  # two calls of one line
+        [("01", 1, 4), ("01", None, 2), ("00", 1, 2), ("01", 1, 3)],  # a NULL file
+        [("01", 1, 4), ("00", None, 2), ("02", 1, 2)],  # no two calls of one time
+    ],
+)
+def test_the_calls_of_one_time_come_in_the_order_sqlite_sorts_them(tmp_path, calls):
+    """_calls_in_order reads a session's calls in order of time alone and orders those of
+    one time by file and line itself, or has SQLite sort them where it cannot: the same
+    rows, in the same order, as FIX_CALLS_SQL."""
+    conn = pdb.connect(tmp_path / "index.db")
+    for n, (second, file_id, line_no) in enumerate(calls):
+        conn.execute(
+            "INSERT INTO tool_calls (tool_use_id, session_id, file_id, line_no, timestamp,"
+            " name, command) VALUES (?, 's', ?, ?, ?, 'Bash', 'ls')",
+            [f"c{n}", file_id, line_no, f"2026-01-01T00:00:{second}Z"],
+        )
+    want = conn.execute(pdb.FIX_CALLS_SQL, ["s", ""]).fetchall()
+    assert [row[0] for row in want] != [f"c{n}" for n in range(len(calls))]
+    assert pdb._calls_in_order(conn, "s", "") == want
+
+
 def test_a_fix_rule_that_fails_on_a_session_loses_nothing(
     db_path, projects, monkeypatch, capsys, processes
 ):

@@ -398,6 +398,30 @@ def test_two_processes_store_the_fixes_one_would(tmp_path, projects, monkeypatch
     assert snapshot(two) == snapshot(one)
 
 
+def test_two_processes_leave_the_per_session_indexes_as_dense_as_one(
+    tmp_path, projects, monkeypatch
+):
+    """The builder's per-session indexes, made early for its own sessions' fixes, are made
+    again after the copy of the helper's rows: inserted into, their pages split in the
+    middle and the index grew past 0.45x its transcripts (issue 4)."""
+    for n in range(120):
+        sid = f"{n * 7919 % 1000:03d}e8f0c-1b2a-4c3d-9e8f-0123456789ab"
+        lines = [prompt(f"u{n}", sid, "go", "2026-01-01T10:00:00Z")]
+        for k in range(20):
+            at = f"2026-01-01T10:{k:02d}:01Z"
+            lines.append(tool_use(f"a{n}-{k}", sid, f"t{n}-{k}", "Bash", {"command": "ls"}, at))
+            lines.append(result(f"r{n}-{k}", sid, f"t{n}-{k}", "x" * 40, at, is_error=k == 3))
+        write_jsonl(projects / f"-home-dev-p{n % 9}" / f"{sid}.jsonl", lines)
+    one = tmp_path / "one.db"
+    assert build_index(one, projects).processes == 1
+    monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
+    two = tmp_path / "two.db"
+    assert build_index(two, projects).processes == 2
+    pages = "SELECT count(*) FROM dbstat WHERE name = ?"
+    for index in ("idx_messages_session", "idx_tc_session"):
+        assert query(two, pages, (index,)) == query(one, pages, (index,))
+
+
 def test_the_files_of_one_session_go_to_one_process(monkeypatch):
     """The split falls between two sessions, the nearest in bytes to OWN_SHARE: the fixes of a
     session both halves hold are computed again, by the builder alone, after the copy."""

@@ -92,8 +92,9 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   NAME` (and `(eval):1:`), fish's `Unknown command: NAME`, PowerShell's `The
   term 'NAME' is not recognized as a name of a cmdlet` and cmd.exe's `'NAME' is
   not recognized as an internal or external command`, and a script's (`./x.sh: line
-  3: NAME: command not found`, `./x.sh:3: command not found: NAME`). The name stays: it is
-  the error (`python` and `pnpm` have different fixes).
+  3: NAME: command not found`, `./x.sh:3: command not found: NAME`), `exec`'s too (`sh: 1:
+  exec: NAME: not found`). The name stays: it is the error (`python` and `pnpm` have
+  different fixes).
 - A file a shell could not use is one error whatever the shell said it in, in zsh's
   words: bash's `bash: line 16: cd: apps/api: No such file
   or directory` (or a script's `./x.sh: line 3: cd: ...`) and zsh's `cd: no such file
@@ -101,8 +102,11 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   `bash: venv/bin/activate: No such file or directory` (bash names no `source`), zsh's
   `source: no such file or directory: venv/bin/activate` and `zsh: no such file or
   directory: ./run.sh` are `zsh: no such file or directory: X`. The same for `Permission
-  denied`, `Not a directory` and `Is a directory`. A program's own message (`cat: x:
-  No such file or directory`) stays as it is.
+  denied`, `Not a directory` and `Is a directory`; dash's `/bin/sh: 1: cd: can't cd to
+  x`, which names no cause, is read as its usual one, `cd: no such file or directory: x`.
+  A program's own message (`cat: x: No such file or directory`) stays as it is.
+- Kotlin's errors before 2.0, `e: /x/A.kt: (12, 5): Unresolved reference: y`, are placed as
+  2.0 places them, `e: file:///x/A.kt:12:5 ...`, whose place then goes as a URL does.
 - Where zsh was when it failed goes: `(eval):cd:1: no such file or directory: x`
   (a command Claude Code ran through zsh's eval) and `zsh:cd:1: ...` (a script) are
   `cd: no such file or directory: x`, as an interactive zsh prints it, and
@@ -398,7 +402,8 @@ _KIND_BY_NAME = dict(_KIND_RULES)
 # internal or external command`). One error whatever the shell: `command not found: NAME`.
 _COMMAND_NOT_FOUND = re.compile(
     r"^(?:[\w./\\-]*[/\\])?(?:ba|da|k|)sh: (?:line \d+: |\d+: )?"
-    r"(?P<a>[^\s:'\"]+): (?:command )?not found$"
+    # (`exec`'s own: dash's `sh: 1: exec: python: not found`, bash's `exec: python: not found`)
+    r"(?:exec: )?(?P<a>[^\s:'\"]+): (?:command )?not found$"
     # a bash script's (`./deploy.sh: line 3: gh: command not found`) and a bare one
     r"|^(?:[^\s:'\"]+: line \d+: )?(?P<f>[^\s:'\"]+): command not found$"
     # zsh's, its eval's and a zsh script's (`./deploy.sh:3: command not found: gh`)
@@ -939,6 +944,14 @@ _ZSH_FILE_ERROR = re.compile(
 )
 
 
+# dash's failed `cd`, which says no more than that (`/bin/sh: 1: cd: can't cd to x`): read
+# as its usual cause, a folder that is not there, in zsh's words as bash's is.
+_DASH_CD = re.compile(r"^(?:[^\s:'\"]*/)?(?:da)?sh: \d+: cd: can(?:'|no)t cd to (?P<arg>.+)$")
+# Kotlin's errors and warnings before 2.0 (`e: /x/A.kt: (12, 5): Unresolved reference: x`),
+# placed as 2.0 places them (`e: file:///x/A.kt:12:5 ...`): where the error is goes alike.
+_KOTLIN_OLD_PLACE = re.compile(r"^([ew]): ((?:[A-Za-z]:)?[/\\~][^:]*?\.kts?): \((\d+), (\d+)\): ")
+
+
 def _shell_file_error(line: str) -> str:
     """A shell's error about a file in one form whatever the shell, zsh's words: `cd: no
     such file or directory: apps/api`, `zsh: no such file or directory: venv/bin/activate`
@@ -983,8 +996,12 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
             line = f"command not found: {program}"
     if "(eval):" in line or "zsh:" in line:
         line = _ZSH_WHERE.sub(_zsh_where, line, count=1)
+    if "cd to " in line and (dash := _DASH_CD.match(line)):
+        line = f"cd: no such file or directory: {dash.group('arg')}"
     if "irectory" in line or "denied" in line:
         line = _shell_file_error(line)
+    if line.startswith(("e: ", "w: ")) and "): " in line:
+        line = _KOTLIN_OLD_PLACE.sub(r"\1: file://\2:\3:\4 ", line, count=1)
     if "\x00" in line:
         line = line.replace("\x00", "")  # the mark of kept values
     kept: list[str] = []

@@ -1031,6 +1031,8 @@ def test_find_past_fix_knows_the_same_error_on_another_branch_or_file(
         "bash: python: command not found",
         "/usr/local/bin/bash: line 12: python: command not found",
         "sh: 1: python: not found",
+        "sh: 1: exec: python: not found",
+        "bash: line 1: exec: python: not found",
         "zsh: command not found: python",
         "zsh:1: command not found: python",
         "(eval):1: command not found: python",
@@ -1064,6 +1066,13 @@ def test_a_command_not_found_keeps_the_command():
         ),
         ("zsh:cd:3: no such file or directory: backend", "cd: no such file or directory: backend"),
         ("cd: no such file or directory: backend", "cd: no such file or directory: backend"),
+        # dash's, in a Makefile or an npm script, and bash's: the same folder not there
+        ("/bin/sh: 1: cd: can't cd to backend", "cd: no such file or directory: backend"),
+        ("sh: 12: cd: can't cd to backend", "cd: no such file or directory: backend"),
+        (
+            "bash: line 1: cd: backend: No such file or directory",
+            "cd: no such file or directory: backend",
+        ),
         # pasted among other words, as find reads a question
         (
             "getting this error: (eval):cd:1: no such file or directory: backend - any idea?",
@@ -1408,3 +1417,20 @@ def test_a_negation_spelled_short_or_long_is_one_signature():
     assert signature("Module not found: Error: Can't resolve 'lodash' in '/x/src'") == (
         "Module not found: Error: Cannot resolve 'lodash' in <str>"
     )
+
+
+def test_kotlin_errors_before_2_0_lose_their_place_as_2_0_errors_do():
+    """Kotlin 1.x placed an error as `e: /x/A.kt: (12, 5): `, 2.0 as `e: file:///x/A.kt:12:5 `:
+    the same error in another file, or at another line, is one signature in either form."""
+    old = [
+        "e: /home/me/app/src/main/kotlin/App.kt: (12, 5): Unresolved reference: foo",
+        "Exit code 1\n> Task :app:compileKotlin FAILED\n"
+        "e: /home/me/app/src/main/kotlin/Other.kt: (3, 17): Unresolved reference: foo\n"
+        "FAILURE: Build failed with an exception.",
+        "e: C:\\Users\\me\\app\\Other.kt: (3, 17): Unresolved reference: foo",
+    ]
+    new = "e: file:///home/me/app/src/main/kotlin/App.kt:40:9 Unresolved reference: foo"
+    assert {signature(text) for text in old} == {signature(new)}
+    # The message stays: another reference, or another error, is another signature.
+    assert signature(old[0].replace(": foo", ": bar")) != signature(new)
+    assert signature("e: /x/A.kt: (1, 2): Type mismatch: inferred type is String") != signature(new)

@@ -3,6 +3,8 @@ import json
 import pytest
 from conftest import REAL_PROJECTS, build_index, needs_real_corpus
 from corpus import Session
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pastfix import queries
 from pastfix import signatures as sig
@@ -1434,3 +1436,55 @@ def test_kotlin_errors_before_2_0_lose_their_place_as_2_0_errors_do():
     # The message stays: another reference, or another error, is another signature.
     assert signature(old[0].replace(": foo", ": bar")) != signature(new)
     assert signature("e: /x/A.kt: (1, 2): Type mismatch: inferred type is String") != signature(new)
+
+
+_NAME = st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,20}", fullmatch=True)
+_FOLDER = st.from_regex(
+    r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,12}(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,12}){0,3}", fullmatch=True
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=_NAME, line=st.integers(1, 9999))
+def test_every_shell_form_of_a_missing_program_is_one_signature(name, line):
+    """Whatever the program and the line: bash's, dash's, `exec`'s and zsh's words."""
+    forms = [
+        f"sh: {line}: {name}: not found",
+        f"sh: {line}: exec: {name}: not found",
+        f"/bin/sh: {line}: exec: {name}: not found",
+        f"bash: line {line}: exec: {name}: not found",
+        f"/bin/bash: line {line}: {name}: command not found",
+        f"zsh: command not found: {name}",
+    ]
+    signed = {signature(form) for form in forms}
+    assert len(signed) == 1
+    assert signed.pop().startswith("command not found: ")
+
+
+@settings(max_examples=200, deadline=None)
+@given(folder=_FOLDER, line=st.integers(1, 9999), absolute=st.booleans())
+def test_a_folder_cd_could_not_enter_is_one_signature_in_dash_bash_and_zsh(folder, line, absolute):
+    folder = f"/home/me/{folder}" if absolute else folder
+    forms = [
+        f"/bin/sh: {line}: cd: can't cd to {folder}",
+        f"sh: {line}: cd: can't cd to {folder}",
+        f"bash: line {line}: cd: {folder}: No such file or directory",
+        f"(eval):cd:{line}: no such file or directory: {folder}",
+    ]
+    assert len({signature(form) for form in forms}) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    folder=_FOLDER,
+    file=st.from_regex(r"[A-Z][A-Za-z0-9]{0,15}\.kts?", fullmatch=True),
+    at=st.tuples(*[st.integers(1, 9999)] * 4),
+    message=st.sampled_from(
+        ["Unresolved reference: foo", "Type mismatch: inferred type is String but Int was expected"]
+    ),
+)
+def test_a_kotlin_error_is_one_signature_placed_either_way(folder, file, at, message):
+    path = f"/home/me/{folder}/{file}"
+    old = f"e: {path}: ({at[0]}, {at[1]}): {message}"
+    new = f"e: file://{path}:{at[2]}:{at[3]} {message}"
+    assert signature(old) == signature(new)

@@ -102,8 +102,11 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   `bash: venv/bin/activate: No such file or directory` (bash names no `source`), zsh's
   `source: no such file or directory: venv/bin/activate` and `zsh: no such file or
   directory: ./run.sh` are `zsh: no such file or directory: X`. The same for `Permission
-  denied`, `Not a directory` and `Is a directory`; dash's `/bin/sh: 1: cd: can't cd to
-  x`, which names no cause, is read as its usual one, `cd: no such file or directory: x`.
+  denied`, `Not a directory` and `Is a directory`, and dash's (`sh: 1: ./run.sh:
+  Permission denied`, a script not there `sh: 1: ./run.sh: not found`, `sh: 1: .: cannot
+  open venv/bin/activate: No such file`, `sh: 1: cannot create out/x.log: Directory
+  nonexistent`); dash's `/bin/sh: 1: cd: can't cd to x`, which names no cause, is read as
+  its usual one, `cd: no such file or directory: x`.
   A program's own message (`cat: x: No such file or directory`) stays as it is.
 - Kotlin's errors before 2.0, `e: /x/A.kt: (12, 5): Unresolved reference: y`, are placed as
   2.0 places them, `e: file:///x/A.kt:12:5 ...`, whose place then goes as a URL does.
@@ -934,7 +937,7 @@ def _zsh_where(m: re.Match[str]) -> str:
 # `source`), a script's `./deploy.sh: line 3: cd: x: Not a directory`. zsh says the same
 # as `cd: no such file or directory: apps/api`, `source: ...`, `zsh: ...: ./run.sh`.
 _BASH_FILE_ERROR = re.compile(
-    r"^(?:(?:[^\s:'\"]*/)?(?:ba)?sh: (?:line \d+: )?|[^\s:'\"]+: line \d+: )"
+    r"^(?:(?:[^\s:'\"]*/)?(?:ba|da)?sh: (?:line \d+: |\d+: )?|[^\s:'\"]+: line \d+: )"
     r"(?:(?P<who>[\w.-]+): )?(?P<arg>[^:]+?): "
     r"(?P<msg>No such file or directory|Permission denied|Not a directory|Is a directory)$"
 )
@@ -946,7 +949,20 @@ _ZSH_FILE_ERROR = re.compile(
 
 # dash's failed `cd`, which says no more than that (`/bin/sh: 1: cd: can't cd to x`): read
 # as its usual cause, a folder that is not there, in zsh's words as bash's is.
-_DASH_CD = re.compile(r"^(?:[^\s:'\"]*/)?(?:da)?sh: \d+: cd: can(?:'|no)t cd to (?P<arg>.+)$")
+_DASH_CD = re.compile(r"^(?:[^\s:'\"]*/)?(?:da)?sh: \d+: cd: [Cc]an(?:'|no)t cd to (?P<arg>.+)$")
+# dash's file it could not open (`. venv/bin/activate`: `sh: 1: .: cannot open
+# venv/bin/activate: No such file`) or create (`> out/x.log`: `sh: 1: cannot create
+# out/x.log: Directory nonexistent`), in zsh's words as bash's is.
+_DASH_OPEN = re.compile(
+    r"^(?:[^\s:'\"]*/)?(?:da)?sh: \d+: (?:[\w.]+: )?[Cc]an(?:'|no)t (?:open|create) (?P<arg>.+?)"
+    # (older dash names no reason: `.: Can't open x`, read as the usual one)
+    r"(?:: (?P<msg>No such file|Directory nonexistent|Permission denied))?$"
+)
+_DASH_MESSAGE = {
+    "No such file": "no such file or directory",
+    "Directory nonexistent": "no such file or directory",
+    "Permission denied": "permission denied",
+}
 # Kotlin's errors and warnings before 2.0 (`e: /x/A.kt: (12, 5): Unresolved reference: x`),
 # placed as 2.0 places them (`e: file:///x/A.kt:12:5 ...`): where the error is goes alike.
 _KOTLIN_OLD_PLACE = re.compile(r"^([ew]): ((?:[A-Za-z]:)?[/\\~][^:]*?\.kts?): \((\d+), (\d+)\): ")
@@ -993,11 +1009,18 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     if "not " in line or "nknown command" in line:
         program = missing_program(line)
         if program:
-            line = f"command not found: {program}"
+            # dash's `sh: 1: ./run.sh: not found` is a file, as bash and zsh say
+            line = (
+                f"zsh: no such file or directory: {program}"
+                if "/" in program
+                else f"command not found: {program}"
+            )
     if "(eval):" in line or "zsh:" in line:
         line = _ZSH_WHERE.sub(_zsh_where, line, count=1)
-    if "cd to " in line and (dash := _DASH_CD.match(line)):
+    if "t cd to " in line and (dash := _DASH_CD.match(line)):
         line = f"cd: no such file or directory: {dash.group('arg')}"
+    elif ("t open " in line or "t create " in line) and (dash := _DASH_OPEN.match(line)):
+        line = f"zsh: {_DASH_MESSAGE[dash.group('msg') or 'No such file']}: {dash.group('arg')}"
     if "irectory" in line or "denied" in line:
         line = _shell_file_error(line)
     if line.startswith(("e: ", "w: ")) and "): " in line:

@@ -1488,3 +1488,30 @@ def test_a_kotlin_error_is_one_signature_placed_either_way(folder, file, at, mes
     old = f"e: {path}: ({at[0]}, {at[1]}): {message}"
     new = f"e: file://{path}:{at[2]}:{at[3]} {message}"
     assert signature(old) == signature(new)
+
+
+@settings(max_examples=200, deadline=None)
+@given(folder=_FOLDER, line=st.integers(1, 9999), absolute=st.booleans())
+def test_a_file_a_shell_could_not_use_is_one_signature_in_dash_bash_and_zsh(folder, line, absolute):
+    """A script not there, not executable, a file to source or to write to: dash's words
+    (`sh: 1: ./x: not found`, `cannot open`, `cannot create ...: Directory nonexistent`)
+    are bash's and zsh's error."""
+    path = f"/home/me/{folder}/run.sh" if absolute else f"./{folder}/run.sh"
+    missing = [
+        f"sh: {line}: {path}: not found",
+        f"bash: {path}: No such file or directory",
+        f"bash: line {line}: {path}: No such file or directory",
+        f"zsh: no such file or directory: {path}",
+        f"sh: {line}: .: cannot open {path}: No such file",
+        f"sh: {line}: .: Can't open {path}",
+        f"/bin/sh: {line}: cannot create {path}: Directory nonexistent",
+    ]
+    denied = [
+        f"sh: {line}: {path}: Permission denied",
+        f"/bin/sh: {line}: cannot create {path}: Permission denied",
+        f"bash: {path}: Permission denied",
+        f"(eval):{line}: permission denied: {path}",
+    ]
+    assert len({signature(text) for text in missing}) == 1
+    assert len({signature(text) for text in denied}) == 1
+    assert signature(missing[0]) != signature(denied[0])

@@ -182,7 +182,8 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   rule names (`@typescript-eslint/no-unused-vars`) are not paths.
 - `<uuid>`; `v<n>`: a version with a `v` (`v18.17.0`), `<time>` (ISO
   timestamps, dates, clock times), `<duration>` (`3m 0s`, `1.23s`, `120ms`,
-  `0m12.17s`, `5 seconds`), `<ip>`, `<size>` (`806.5KB`, `12 bytes`), `<hex>`
+  `0m12.17s`, `5 seconds`), `<ip>` (IPv4, and IPv6's `::` and `::1` before a port:
+  `:::3000`), `<size>` (`806.5KB`, `12 bytes`), `<hex>`
   (0x... and free-standing runs of 7+ hex digits mixing digits and letters:
   git SHAs, ids), `<n>` (any other free-standing number: line and column
   numbers, PIDs, ports, counts, versions: `requires numpy>=<n>, you have <n>`).
@@ -191,7 +192,10 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   to letters (`TS2339`, `E0308`, `F401`), errno names (`ENOENT`), exception
   class names, and the number after `Exit code`, `exit status`, `Errno`,
   `os error`, `status code` and `HTTP` (`Exit code 1` and `Exit code 127`
-  differ).
+  differ); not an errno's number that its message follows, which says the same
+  in every system's numbering (`[Errno 98] Address already in use` on Linux is
+  `[Errno 48] ...` on macOS: `[Errno <n>] ...`).
+- npm 9's `npm ERR!` is npm 10's `npm error`: one error before and after an upgrade.
 
 - A negation is spelled out: `couldn't` is `could not`, `can't` `cannot`, `won't`
   `will not` (curl's `Couldn't connect to server` was `Could not connect to server`
@@ -548,6 +552,12 @@ _DURATION = re.compile(
     r"(?:\s?\d+(?:\.\d+)?(?:ms|us|µs|ns|s|m|(?:\s?(?:ms|secs?|seconds?))))*(?!\w)"
 )
 _IP = re.compile(r"\d(?<![\w.]\d)\d{0,2}(?:\.\d{1,3}){3}(?![\w.])")
+# IPv6's any and loopback addresses before a port: Node's `address already in use :::3000`,
+# `[::1]:8080`.
+_IP6_PORT = re.compile(r"(?<![\w:])(?:\[::1?\]|::1?)(?=:\d)")
+# An errno's number where its message follows, which says the same in every system's
+# numbering (EADDRINUSE is `[Errno 98]` on Linux, `[Errno 48]` on macOS).
+_ERRNO_SAID = re.compile(r"\[Errno -?\d+\](?= \S)")
 _SIZE = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)?\s?(?:[KMGT]i?B|kB|B|bytes?)(?!\w)")
 # 0x..., and runs of 7+ hex digits; _hex() keeps words and all-digit runs.
 _HEX = re.compile(r"0x[0-9a-fA-F]+(?!\w)|[0-9a-fA-F]{7,}")
@@ -1006,6 +1016,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
     if "Note: your current" in line or "maximum allowed" in line or "parallel tool call" in line:
         line = _claude_code_wording(line)
+    if "npm ERR!" in line:
+        line = line.replace("npm ERR!", "npm error")  # npm 9's words for npm 10's
     if "not " in line or "nknown command" in line:
         program = missing_program(line)
         if program:
@@ -1054,8 +1066,12 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
         line = _TIME.sub("<time>", line)
         line = _DURATION.sub("<duration>", line)
         line = _IP.sub("<ip>", line)
+        if "::" in line:
+            line = _IP6_PORT.sub("<ip>", line)
         line = _SIZE.sub("<size>", line)
         line = _HEX.sub(_hex, line)
+        if "[Errno" in line:
+            line = _ERRNO_SAID.sub("[Errno <n>]", line)
         line = _NUMBER.sub(_number, line)
     if "n't" in line or "n’t" in line:
         # after every rule that reads words (`Can't resolve 'x'` keeps x), before the kept

@@ -1515,3 +1515,45 @@ def test_a_file_a_shell_could_not_use_is_one_signature_in_dash_bash_and_zsh(fold
     assert len({signature(text) for text in missing}) == 1
     assert len({signature(text) for text in denied}) == 1
     assert signature(missing[0]) != signature(denied[0])
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    code=st.sampled_from(["ENOENT", "E404", "ERESOLVE", "EACCES", "ELIFECYCLE"]),
+    detail=st.from_regex(r"[A-Za-z][A-Za-z0-9 ._-]{0,30}[A-Za-z0-9]", fullmatch=True),
+)
+def test_npm_9_and_npm_10_say_one_error(code, detail):
+    """npm 10 says `npm error` where npm 9 said `npm ERR!`: an upgrade keeps the signature."""
+    old = f"npm ERR! code {code}\nnpm ERR! {detail}"
+    new = f"npm error code {code}\nnpm error {detail}"
+    assert signature(old) == signature(new)
+    assert "ERR!" not in signature(old)
+
+
+@pytest.mark.parametrize(
+    "errors",
+    [
+        [
+            "Error: listen EADDRINUSE: address already in use :::3000",
+            "Error: listen EADDRINUSE: address already in use 127.0.0.1:8080",
+            "Error: listen EADDRINUSE: address already in use [::1]:5173",
+            "Error: listen EADDRINUSE: address already in use ::1:5173",
+        ],
+        # Linux numbers EADDRINUSE 98, macOS 48: the message says which
+        [
+            "OSError: [Errno 98] Address already in use",
+            "OSError: [Errno 48] Address already in use",
+        ],
+    ],
+)
+def test_a_port_in_use_is_one_error_on_every_address_and_system(errors):
+    assert len({signature(error) for error in errors}) == 1
+
+
+def test_an_errno_keeps_its_number_where_no_message_says_it():
+    assert signature("OSError: [Errno 2] No such file") != signature(
+        "OSError: [Errno 13] Permission denied"
+    )
+    assert signature("failed with errno 2") != signature("failed with errno 13")
+    # Not an address: C++'s and Rust's paths keep their `::`.
+    assert "std::vector::size" in signature("undefined reference to std::vector::size()")

@@ -71,7 +71,7 @@ each, every line cut to 1,000 characters (and scored on its first 200). So a
   failure occurred while executing ... > Error while resolving ...`), the first alone
   often naming only the task.
 - Pre-commit hook output carries literal `\\n` in its first line; that line is
-  split there.
+  split there, though not inside a Windows path (`C:\\Users\\me\\node_modules`).
 - npm's `npm error code E404` (or `npm ERR! code ...`) names only the class:
   the next npm line that is not `syscall`, `errno`, `path`, `code`, `signal`,
   `command`, `cwd`, a bare number or a log pointer is appended to it (`npm
@@ -196,6 +196,12 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   in every system's numbering (`[Errno 98] Address already in use` on Linux is
   `[Errno 48] ...` on macOS: `[Errno <n>] ...`).
 - npm 9's `npm ERR!` is npm 10's `npm error`: one error before and after an upgrade.
+- A program named with its folder at the start of its message goes without it, and
+  without `.exe` (`/usr/bin/python3: ...`, `C:\\nodejs\\node.exe: ...`); Python by any of
+  its names is `python` (`python3.11: can't open file ...`); env's `env: 'node': No such
+  file or directory` (a script's `#!/usr/bin/env node`) is `command not found: node`.
+- A URL of any of these schemes is `<url>`: http(s), ws(s), file, unix (Docker's socket),
+  ssh, git, postgres(ql), mysql, redis, mongodb, amqp.
 
 - A negation is spelled out: `couldn't` is `could not`, `can't` `cannot`, `won't`
   `will not` (curl's `Couldn't connect to server` was `Could not connect to server`
@@ -516,7 +522,10 @@ _QUOTED = re.compile(
     r"|`[^`\n]*`"
     r"|‘[^’\n]*’|“[^”\n]*”"
 )
-_URL = re.compile(r"(?:https?|wss?|file)://[^\s'\"<>)\]]+")
+_URL = re.compile(
+    r"(?:https?|wss?|file|unix|ssh|git|postgres(?:ql)?|mysql|redis|mongodb(?:\+srv)?|amqp)"
+    r"://[^\s'\"<>)\]]+"
+)
 _TMP_PATH = re.compile(
     r"/(?:private/)?var/folders/[^\s'\":,;)\]]*"
     r"|/(?<![\w.]/)(?:tmp|dev/shm)/[^\s'\":,;)\]]*"
@@ -677,8 +686,27 @@ def _window(text: str) -> list[str]:
     if lines and "\\n" in lines[0]:
         # Hook messages (e.g. "Pre-commit validation failed:\n\n[FORMAT] ...")
         # arrive with their newlines still escaped in the first line.
-        lines = lines[0].split("\\n") + lines[1:]
+        lines = _escaped_lines(lines[0]) + lines[1:]
     return [_ANSI.sub("", line[:_MAX_LINE]) for line in lines]
+
+
+# A Windows path, whose `\n` is a folder's first letter (`C:\Users\me\node_modules`,
+# `\\server\share\new`), not an escaped line break.
+_WINDOWS_PATH = re.compile(r"(?<![\w.-])[A-Za-z]:[\\/][^\s'\"`,;]*|\\\\[\w.-]+\\[^\s'\"`,;]*")
+
+
+def _escaped_lines(line: str) -> list[str]:
+    """`line` split at its escaped line breaks, `\\n`, not at those inside a Windows path."""
+    if not _WINDOWS_PATH.search(line):
+        return line.split("\\n")
+    paths = [m.span() for m in _WINDOWS_PATH.finditer(line)]
+    parts, start = [], 0
+    for m in re.finditer(r"\\n", line):
+        if not any(a <= m.start() < b for a, b in paths):
+            parts.append(line[start : m.start()])
+            start = m.end()
+    parts.append(line[start:])
+    return parts
 
 
 def _gradle_cause(lines: list[str], i: int) -> str:
@@ -1008,6 +1036,25 @@ def _uncontract(m: re.Match[str]) -> str:
     return stem + " not"
 
 
+# A program named with its folder at the start of its message (`/usr/bin/python3: ...`,
+# `C:\\Python311\\python.exe: ...`, `/bin/bash: ...`): the folder goes, and `.exe`.
+_PROGRAM_DIR = re.compile(r"^(?:~|[A-Za-z]:)?(?:[/\\][\w.+ -]*)*[/\\](?=[\w.+-]+: )")
+_EXE = re.compile(r"^([\w.+-]+?)\.exe(?=: )", re.I)
+# Python by any of its names: `python3: can't open file` is `python: can't open file`.
+_PYTHON_NAME = re.compile(r"^python[\d.]*(?=: )")
+# A program env could not find for a script's `#!/usr/bin/env node`: `env: 'node': No such
+# file or directory` (coreutils 8.28+ quotes it) is the shell's `command not found: node`.
+_ENV_NOT_FOUND = re.compile(r"^env: '?([\w.+-]+)'?: No such file or directory$")
+
+
+def _program(line: str) -> str:
+    """A message's program named alike wherever it lies and whatever Python it is."""
+    line = _EXE.sub(r"\1", _PROGRAM_DIR.sub("", line, count=1), count=1)
+    line = _PYTHON_NAME.sub("python", line, count=1)
+    missing = _ENV_NOT_FOUND.match(line)
+    return f"command not found: {missing.group(1)}" if missing else line
+
+
 def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     """`line` with the details that differ between sightings replaced (see module docstring),
     cut to `cap` characters (a signature's length)."""
@@ -1016,6 +1063,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
     if "Note: your current" in line or "maximum allowed" in line or "parallel tool call" in line:
         line = _claude_code_wording(line)
+    if line[:1] in "/~\\" or line[1:3] in (":\\", ":/") or line.startswith(("python", "env: ")):
+        line = _program(line)
     if "npm ERR!" in line:
         line = line.replace("npm ERR!", "npm error")  # npm 9's words for npm 10's
     if "not " in line or "nknown command" in line:

@@ -1557,3 +1557,75 @@ def test_an_errno_keeps_its_number_where_no_message_says_it():
     assert signature("failed with errno 2") != signature("failed with errno 13")
     # Not an address: C++'s and Rust's paths keep their `::`.
     assert "std::vector::size" in signature("undefined reference to std::vector::size()")
+
+
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        # Windows folders that start with n: `\n` in a path is no escaped line break
+        (
+            r"Error: Cannot find module 'C:\Users\me\node_modules\x\index.js'",
+            "Error: Cannot find module <str>",
+        ),
+        (r"npm error path C:\Users\me\new-app\package.json", "npm error path <path>/package.json"),
+        (r"\\server\share\new\run.cmd: Permission denied", "run.cmd: Permission denied"),
+        (
+            r"'\\server\share\new\run.cmd' is not recognized as an internal or external command",
+            r"command not found: \\server\share\new\run.cmd",
+        ),
+        # ...while a hook's message still has its escaped line breaks read as such
+        (
+            r"Pre-commit validation failed:\n\n[FORMAT] src/a.py needs formatting\nRun black",
+            "Pre-commit validation failed: [FORMAT] <path>/a.py needs formatting",
+        ),
+    ],
+)
+def test_a_windows_path_is_not_cut_at_its_folders_that_start_with_n(output, expected):
+    assert signature(output) == expected
+
+
+@pytest.mark.parametrize(
+    "outputs",
+    [
+        # the program's folder, its .exe and which Python it is go
+        [
+            "python: can't open file '/x/y.py': [Errno 2] No such file or directory",
+            "python3: can't open file '/a/b/z.py': [Errno 2] No such file or directory",
+            "/usr/bin/python3.11: can't open file '/a/z.py': [Errno 2] No such file or directory",
+            r"C:\Program Files\Python 3.11\python.exe: can't open file 'C:\x\y.py': [Errno 2]"
+            " No such file or directory",
+        ],
+        [
+            "/usr/local/bin/node: bad option: --foo",
+            "node: bad option: --foo",
+            r"C:\nodejs\node.exe: bad option: --foo",
+        ],
+        # a script's `#!/usr/bin/env node` without node: the shell's command not found
+        [
+            "/usr/bin/env: 'node': No such file or directory",
+            "env: node: No such file or directory",
+            "zsh: command not found: node",
+        ],
+        # a socket's or a database's address is a URL like any other
+        [
+            "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker"
+            " daemon running?",
+            "Cannot connect to the Docker daemon at unix:///Users/me/.docker/run/docker.sock. Is"
+            " the docker daemon running?",
+        ],
+        [
+            "Error: connect ECONNREFUSED postgres://app@localhost:5432/app",
+            "Error: connect ECONNREFUSED postgresql://me@db.internal:6543/other",
+        ],
+    ],
+)
+def test_one_error_wherever_its_program_lies(outputs):
+    assert len({signature(output) for output in outputs}) == 1
+
+
+def test_a_program_keeps_its_name():
+    """Only the folder and `.exe` go: node and deno, python and pip differ."""
+    assert signature("/usr/bin/node: bad option: --foo") != signature(
+        "/usr/bin/deno: bad option: --foo"
+    )
+    assert signature("/usr/bin/pip3: error: x") != signature("/usr/bin/python3: error: x")

@@ -2162,7 +2162,7 @@ def test_find_past_fix_finds_a_codex_failure_and_its_fix(both_agents):
         "matched": "signature",
     }
     assert (row["agent"], row["resume"]) == ("codex", f"codex resume {CODEX_SID}")
-    assert (row["signature"], row["kind"]) == ("npm ERR! Missing script: <str>", "error")
+    assert (row["signature"], row["kind"]) == ("npm error Missing script: <str>", "error")
     # The fix: the retry of the same command that succeeded, and the patch before it.
     assert (row["fix_tool_use_id"], row["fix_target"]) == ("call_npmtest2", "npm test")
     [patch] = row["fix_edits"]
@@ -2257,7 +2257,7 @@ def test_a_patch_a_shell_ran_is_the_fixs_edit(tmp_path, arguments):
 def test_codex_sessions_in_recurring_errors_and_session_pages(both_agents):
     found = queries.run(both_agents, "recurring_errors", project="", noise="")
     agents = {r["signature"]: r["agents"] for r in found}
-    assert agents["npm ERR! Missing script: <str>"] == "codex"
+    assert agents["npm error Missing script: <str>"] == "codex"
     assert set(agents.values()) == {"claude", "codex"}
     page = queries.session_page(both_agents, CODEX_SID)
     assert page is not None

@@ -93,7 +93,8 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   term 'NAME' is not recognized as a name of a cmdlet` and cmd.exe's `'NAME' is
   not recognized as an internal or external command`, and a script's (`./x.sh: line
   3: NAME: command not found`, `./x.sh:3: command not found: NAME`), `exec`'s too (`sh: 1:
-  exec: NAME: not found`). The name stays: it is the error (`python` and `pnpm` have
+  exec: NAME: not found`), and env's for a script's `#!/usr/bin/env NAME` (`env: 'NAME': No
+  such file or directory`). The name stays: it is the error (`python` and `pnpm` have
   different fixes).
 - A file a shell could not use is one error whatever the shell said it in, in zsh's
   words: bash's `bash: line 16: cd: apps/api: No such file
@@ -198,8 +199,7 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
 - npm 9's `npm ERR!` is npm 10's `npm error`: one error before and after an upgrade.
 - A program named with its folder at the start of its message goes without it, and
   without `.exe` (`/usr/bin/python3: ...`, `C:\\nodejs\\node.exe: ...`); Python by any of
-  its names is `python` (`python3.11: can't open file ...`); env's `env: 'node': No such
-  file or directory` (a script's `#!/usr/bin/env node`) is `command not found: node`.
+  its names is `python` (`python3.11: can't open file ...`).
 - A URL of any of these schemes is `<url>`: http(s), ws(s), file, unix (Docker's socket),
   ssh, git, postgres(ql), mysql, redis, mongodb, amqp.
 
@@ -424,6 +424,8 @@ _COMMAND_NOT_FOUND = re.compile(
     r"|^fish: Unknown command:? (?P<c>\S+)$"
     r"|\bThe term '(?P<d>[^']+)' is not recognized as (?:the|a) name of a cmdlet"
     r"|^'(?P<e>[^']+)' is not recognized as an internal or external command"
+    # env's, for a script's `#!/usr/bin/env node` (coreutils 8.28+ quotes the name)
+    r"|^(?:[^\s:'\"]*/)?env: '?(?P<g>[\w.+-]+)'?: No such file or directory$"
 )
 _NOISE = re.compile(
     r"^(?:"
@@ -697,9 +699,9 @@ _WINDOWS_PATH = re.compile(r"(?<![\w.-])[A-Za-z]:[\\/][^\s'\"`,;]*|\\\\[\w.-]+\\
 
 def _escaped_lines(line: str) -> list[str]:
     """`line` split at its escaped line breaks, `\\n`, not at those inside a Windows path."""
-    if not _WINDOWS_PATH.search(line):
-        return line.split("\\n")
     paths = [m.span() for m in _WINDOWS_PATH.finditer(line)]
+    if not paths:
+        return line.split("\\n")
     parts, start = [], 0
     for m in re.finditer(r"\\n", line):
         if not any(a <= m.start() < b for a, b in paths):
@@ -1042,17 +1044,13 @@ _PROGRAM_DIR = re.compile(r"^(?:~|[A-Za-z]:)?(?:[/\\][\w.+ -]*)*[/\\](?=[\w.+-]+
 _EXE = re.compile(r"^([\w.+-]+?)\.exe(?=: )", re.I)
 # Python by any of its names: `python3: can't open file` is `python: can't open file`.
 _PYTHON_NAME = re.compile(r"^python[\d.]*(?=: )")
-# A program env could not find for a script's `#!/usr/bin/env node`: `env: 'node': No such
-# file or directory` (coreutils 8.28+ quotes it) is the shell's `command not found: node`.
-_ENV_NOT_FOUND = re.compile(r"^env: '?([\w.+-]+)'?: No such file or directory$")
 
 
 def _program(line: str) -> str:
-    """A message's program named alike wherever it lies and whatever Python it is."""
+    """A message's program named alike wherever it lies and whatever Python it is (env's
+    `No such file or directory` for a program is read by missing_program)."""
     line = _EXE.sub(r"\1", _PROGRAM_DIR.sub("", line, count=1), count=1)
-    line = _PYTHON_NAME.sub("python", line, count=1)
-    missing = _ENV_NOT_FOUND.match(line)
-    return f"command not found: {missing.group(1)}" if missing else line
+    return _PYTHON_NAME.sub("python", line, count=1)
 
 
 def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
@@ -1063,11 +1061,11 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
     if "Note: your current" in line or "maximum allowed" in line or "parallel tool call" in line:
         line = _claude_code_wording(line)
-    if line[:1] in "/~\\" or line[1:3] in (":\\", ":/") or line.startswith(("python", "env: ")):
+    if line.startswith(("/", "~", "\\", "python")) or line[1:3] in (":\\", ":/"):
         line = _program(line)
     if "npm ERR!" in line:
         line = line.replace("npm ERR!", "npm error")  # npm 9's words for npm 10's
-    if "not " in line or "nknown command" in line:
+    if "not " in line or "nknown command" in line or line.startswith("env: "):
         program = missing_program(line)
         if program:
             # dash's `sh: 1: ./run.sh: not found` is a file, as bash and zsh say

@@ -374,6 +374,16 @@ def _split_corpus(projects, shape):
     write_jsonl(b, second)
 
 
+def _built_in_one_and_two_processes(tmp_path, projects, monkeypatch):
+    """Fresh indexes of `projects`, one.db built in one process, two.db in two."""
+    one = tmp_path / "one.db"
+    assert build_index(one, projects).processes == 1
+    monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
+    two = tmp_path / "two.db"
+    assert build_index(two, projects).processes == 2
+    return one, two
+
+
 @pytest.mark.parametrize(
     "shape",
     [
@@ -388,11 +398,7 @@ def test_two_processes_store_the_fixes_one_would(tmp_path, projects, monkeypatch
     that both halves hold, or a row of the helper's that the copy ignored, makes the
     builder compute them again from the merged rows."""
     _split_corpus(projects, shape)
-    one = tmp_path / "one.db"
-    assert build_index(one, projects).processes == 1
-    monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
-    two = tmp_path / "two.db"
-    assert build_index(two, projects).processes == 2
+    one, two = _built_in_one_and_two_processes(tmp_path, projects, monkeypatch)
     fixes = "SELECT * FROM fixes ORDER BY tool_use_id"
     assert query(one, fixes) and query(two, fixes) == query(one, fixes)
     assert snapshot(two) == snapshot(one)
@@ -412,11 +418,7 @@ def test_two_processes_leave_the_per_session_indexes_as_dense_as_one(
             lines.append(tool_use(f"a{n}-{k}", sid, f"t{n}-{k}", "Bash", {"command": "ls"}, at))
             lines.append(result(f"r{n}-{k}", sid, f"t{n}-{k}", "x" * 40, at, is_error=k == 3))
         write_jsonl(projects / f"-home-dev-p{n % 9}" / f"{sid}.jsonl", lines)
-    one = tmp_path / "one.db"
-    assert build_index(one, projects).processes == 1
-    monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
-    two = tmp_path / "two.db"
-    assert build_index(two, projects).processes == 2
+    one, two = _built_in_one_and_two_processes(tmp_path, projects, monkeypatch)
     pages = "SELECT count(*) FROM dbstat WHERE name = ?"
     for index in ("idx_messages_session", "idx_tc_session"):
         assert query(two, pages, (index,)) == query(one, pages, (index,))

@@ -1911,6 +1911,11 @@ class Builder:
                     self.stats.bytes_read += run.read
                     if progress and run.read:
                         progress(run.read)
+                if source.path in self.watched and f.tell() < plan.stat.st_size:
+                    # Cut short while it was read (`truncate`, `head -c ... >` over it): the
+                    # check on opening saw it whole, but its cleared rows would not all
+                    # come back from what is left.
+                    raise OSError(0, "changed since the build planned", source.path)
                 if plan.start < HEAD_BYTES:
                     # Hash exactly the bytes a later build re-reads to compare.
                     f.seek(0)

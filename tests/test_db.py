@@ -1599,6 +1599,41 @@ def test_a_file_changed_after_a_forced_build_planned_keeps_its_rows(
     assert error_hits(db_path, "ENOENT")
 
 
+@pytest.mark.parametrize("cut", ["to a few lines", "to nothing"])
+def test_a_file_cut_short_while_a_forced_build_reads_it_keeps_its_rows(
+    db_path, projects, monkeypatch, processes, cut
+):
+    """The check made on opening a stored file sees it whole; cut while it is read (a
+    `truncate`, a `head -c N > file` over it), the rows cleared for its new read did not all
+    come back, and nothing said so (37,000 of 65,550 messages of a 116 MB session lost)."""
+    grown = grown_session(projects)
+    write_jsonl(
+        projects / "-home-dev-app" / "other.jsonl",
+        failing_session("other", 2, "EPERM: not allowed", "Fix it"),
+    )
+    build_index(db_path, projects)
+    before = snapshot(db_path)
+    inode = grown.stat().st_ino
+    keep = b"".join(grown.read_bytes().splitlines(keepends=True)[:3]) if cut != "to nothing" else b""
+    real_runs = pbuild._runs
+
+    def cut_then_read(f, crc):
+        if os.fstat(f.fileno()).st_ino == inode and grown.stat().st_size > len(keep):
+            with open(grown, "r+b") as w:  # in place, as `truncate` does
+                w.truncate(len(keep))
+        return real_runs(f, crc)
+
+    monkeypatch.setattr(pbuild, "_runs", cut_then_read)
+    stats = build_index(db_path, projects, force=True)
+    empty = [f"{grown}: empty file"] if cut == "to nothing" else []
+    told = f"{grown}: cannot read: changed since the build planned; its rows are kept"
+    assert stats.problem_examples == [*empty, told]
+    after = snapshot(db_path)
+    for table in ("messages", "tool_calls", "tool_results", "sessions"):
+        assert set(before[table]) <= set(after[table]), table
+    assert error_hits(db_path, "ENOENT") and error_hits(db_path, "EPERM")
+
+
 @pytest.mark.parametrize("error", [OSError(5, "Input/output error"), ValueError("bad")])
 def test_a_read_failing_halfway_through_a_rewrite_keeps_the_old_rows(
     db_path, projects, monkeypatch, error

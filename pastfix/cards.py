@@ -212,11 +212,13 @@ def format_hit(
     error: str = "",
     substrings: bool = False,
     same: Iterable[dict[str, Any]] = (),
+    words_only: bool = False,
 ) -> str:
     """A find_past_fix row (as find_past_fix() returns it) as a few terminal lines.
 
     The words of `error` are wrapped in `mark` (inside other words too with `substrings`,
-    for the trigram tokenizer).
+    for the trigram tokenizer). `words_only`: say that an `all words` row holds the
+    error's words, not its signature (when rows of the error itself came before it).
     """
     snippet = "\n           ".join(
         one_line(part, 300) for part in row["error_snippet"].splitlines()[:2]
@@ -227,6 +229,8 @@ def format_hit(
     weak = (
         f"  [partial: shares {', '.join(row['shared_words'])}]"
         if row["matched"] == "some words"
+        else "  [same words, maybe another error]"
+        if words_only and row["matched"] == "all words"
         else ""
     )
     badge = agents.badge(row.get("agent"))

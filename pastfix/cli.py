@@ -452,9 +452,11 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
         bold = (click.style("", bold=True, reset=False), click.style("", reset=True))
         # the same fix in several sessions: one card, naming the others (as the find page)
         shown = cards.group_same_fixes(rows, cards.row_fix_key)
+        # failures holding the error's words, after its own: maybe other errors that say them
+        seen = any(row["matched"] == "signature" for row in rows)
         click.echo(
             "\n\n".join(
-                cards.format_hit(i, row, bold, error, substrings, same=others)
+                cards.format_hit(i, row, bold, error, substrings, same=others, words_only=seen)
                 for i, (row, others) in enumerate(shown, 1)
             )
         )

@@ -127,8 +127,8 @@ _IDE_CONTEXT = "# Context from my IDE setup:"
 _IDE_REQUEST = "\n## My request for Codex:"
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
-# Codex's words for a call the user refused: failures, on which the hook stays silent
-# as it does on Claude Code's rejections.
+# Codex's words for a call the user refused: failures, of kind `rejected` (signatures'
+# rules say the same), on which the hook stays silent as it does on Claude Code's.
 REJECTED_PREFIXES = ("exec command rejected by user", "patch rejected by user")
 # Codex's own words for a call that failed before or instead of running.
 FAILED_CALL_PREFIXES = (

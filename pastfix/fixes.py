@@ -831,6 +831,54 @@ def _same_intent(one: Intent, other: Intent) -> bool:
     return bool(one.args & other.args)
 
 
+# Programs that show the text of the files they are given, and nothing else: no pattern
+# searched (`grep x a`, then `grep x b` is the same search elsewhere).
+_FILE_VIEWERS = frozenset("cat head tail less more nl sed bat".split())
+
+
+def _views(command: str | None) -> tuple[str, ...]:
+    """The files a command that only views files names (`cd /p && sed -n '1,200p' a.ts`)."""
+    mine = [i for i in intents(command) if i.program not in _SAYS and i.program != "cd"]
+    if not mine or not all(_only_views(i) for i in mine):
+        return ()
+    return tuple(path for i in mine for path in _viewed(i))
+
+
+def _views_other_files(call: Call, viewed: tuple[str, ...]) -> bool:
+    """Whether a shell call views files, none of them one of `viewed`: `sed -n '1,200p'
+    a.ts`, then `sed -n '1,200p' b.ts` asks another question, whatever lines it asks for,
+    and so does a view of another file of the same name (`app/page.tsx`,
+    `app/users/[id]/page.tsx`; sixteenth held-out set: views of a path the shell could
+    not parse were "fixed" by views of other files)."""
+    theirs = _views(call.command) if call.name in SHELL_TOOLS else ()
+    return bool(theirs) and not any(_same_path(a, b) for a in viewed for b in theirs)
+
+
+def _only_views(intent: Intent) -> bool:
+    return intent.program in _FILE_VIEWERS and (
+        _looks(intent) or _prints(intent, " ".join(intent.words))
+    )
+
+
+def _viewed(intent: Intent) -> tuple[str, ...]:
+    """The files a view names (`sed -n '1,20p' ./src/a.ts`: src/a.ts; not the script of a
+    sed given none by -e or -f, `s/x\\/y/z/p`)."""
+    words = [w for w in intent.words[1:] if not w.startswith("-")]
+    if intent.program == "sed" and words and not intent.flags & _SED_SCRIPT_FLAGS:
+        words = words[1:]
+    return tuple(_unix(w).removeprefix("./") for w in words if _is_path(w))
+
+
+def _same_path(one: str, other: str) -> bool:
+    """Whether two paths may name one file: one is the other, or ends with it (`src/a.ts`
+    from the project's folder, `/home/me/p/src/a.ts`)."""
+    short, long = sorted((one, other), key=len)
+    return long == short or long.endswith("/" + short)
+
+
+_SED_SCRIPT_FLAGS = frozenset({"-e", "-f", "--expression", "--file"})
+
+
 # git push's options that take a value (`-o ci.skip`).
 _PUSH_VALUES = frozenset({"-o", "--push-option", "--repo", "--receive-pack", "--exec"})
 
@@ -913,6 +961,42 @@ _LOCAL_CHANGES = re.compile(
     r"|Your index contains uncommitted changes|commit or stash them",
     re.I,
 )
+
+
+def _skill_name(arguments: str | None) -> str | None:
+    """The skill a Skill call asked for (`{"skill": "apply-grant"}`; `command` before 2.0)."""
+    try:
+        found = json.loads(arguments or "")
+    except ValueError:
+        return None
+    name = found.get("skill") or found.get("command") if isinstance(found, dict) else None
+    return name.strip().lstrip("/") if isinstance(name, str) and name.strip() else None
+
+
+def _removed_whole(failed: Call, call: Call, error: str) -> bool:
+    """Whether a folder `rmdir` could not remove, not being empty, was removed with what
+    it held (`rm -rf x`, or a folder above it): the same goal by another program
+    (sixteenth held-out set)."""
+    if "not empty" not in error:
+        return False
+    folders = {
+        _unix(w).rstrip("/")
+        for i in intents(failed.command)
+        if i.program == "rmdir"
+        for w in i.words[1:]
+        if not w.startswith("-")
+    }
+    return bool(folders) and any(
+        i.program == "rm"
+        and any("r" in f.lower() and not f.startswith("--") or f == "--recursive" for f in i.flags)
+        and any(
+            folder == removed or folder.startswith(removed + "/")
+            for w in i.words[1:]
+            if not w.startswith("-") and (removed := _unix(w).rstrip("/"))
+            for folder in folders
+        )
+        for i in intents(call.command)
+    )
 
 
 def _reset_to(call: Call) -> bool:
@@ -1091,6 +1175,14 @@ def _got_past(failed: Call, retry: Call, not_failing: Container[Intent], retry_k
         if mine not in not_failing and not _looks(mine)
         for theirs in ran
     )
+
+
+def _ran_till_stopped(failed: Call, retry: Call) -> bool:
+    """Whether a failed retry ran until it was stopped, its error gone: a server that could
+    not start (`EADDRINUSE`), its port freed, then run again until the tool's time limit
+    (`Command timed out after 5s`, having printed where it listens: sixteenth held-out set,
+    2 people). It failed for the tool, not with the error."""
+    return retry.kind == "timeout" and failed.kind not in {"timeout", *_STOPPED}
 
 
 def _ran_before_failing(command: str | None, key_line: str) -> frozenset[Intent]:
@@ -1513,7 +1605,7 @@ def _another_way(
             # `git reset --hard origin/main` dropped them and put the branch where it was
             # to go (ninth and twelfth held-out sets: 3 failures, worked around)
             return True
-        if _made_anew(failed, call, error):
+        if _made_anew(failed, call, error) or _removed_whole(failed, call, error):
             return True
         written = _files_of(call, written=True)
         if (
@@ -1590,6 +1682,11 @@ def _another_way(
     if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS:
         # a file too large to read whole, searched instead (as Claude Code's message advises)
         return bool(failed.file_path) and _same_file(call.file_path, failed.file_path)
+    if failed.name == "Skill" and call.name in READ_TOOLS and call.file_path:
+        # a skill the Skill tool did not know (`Unknown skill: apply-grant`), whose
+        # instructions were then read and followed by hand (sixteenth held-out set)
+        name = _skill_name(failed.input)
+        return bool(name) and f"/skills/{name}/" in _unix(call.file_path)
     if call.name == failed.name and failed.url and not (failed.command or failed.file_path):
         # a page fetched, by a fetch of another page of the same site (a 404 of
         # github.com/me/dotfiles is not worked around by the Home Manager manual); a tool
@@ -2053,20 +2150,30 @@ def _cached_search(pattern: re.Pattern[str]) -> Callable[[str], bool]:
 _says_missing = _cached_search(_MISSING_FILE)
 
 
-def _searched_to_read(failed: Call, call: Call, later: Sequence[Call]) -> bool:
-    """Whether a search of a file too large to read whole (`Grep x.js`) found where to read
-    it, and a Read of a part of it came after: then the Read in part is the retry that
-    fixed it, and the search a look on the way (fifteenth held-out set, 3 of 3 such
-    failures, one person; the labels of every set call a Read in parts the fix)."""
-    return (
-        failed.name in READ_TOOLS
-        and call.name in SEARCH_TOOLS
-        and not failed.part
-        and any(
+def _searched_to_read(failed: Call, call: Call, later: Sequence[Call], error: str) -> bool:
+    """Whether a look found what to read, and the Read came after: then that Read is what
+    reached the goal, and the look a step on the way. A search of a file too large to read
+    whole (`Grep x.js`), then a Read of a part of it (fifteenth held-out set, 3 of 3 such
+    failures, one person; the labels of every set call a Read in parts the fix); a folder
+    read as a file (EISDIR), listed by the shell (`ls skills/x/`), then a file in it read
+    (sixteenth held-out set and ../shared/corpus/real: 2 labels of 3; a Glob of the folder
+    stays the other way, as the labels of FIX_VERSION 8 had it)."""
+    if failed.name not in READ_TOOLS or not failed.file_path or failed.part:
+        return False
+    if call.name in SEARCH_TOOLS:
+        return any(
             c.name == failed.name
             and c.part
             and not c.failed
             and _same_file(c.file_path, failed.file_path)
+            for c in later
+        )
+    folder = _unix(failed.file_path).rstrip("/") + "/"
+    return (
+        call.name in SHELL_TOOLS
+        and _says_not_a_file(error)
+        and any(
+            c.name in READ_TOOLS and not c.failed and _unix(c.file_path or "").startswith(folder)
             for c in later
         )
     )
@@ -2672,6 +2779,7 @@ def fix_of(
     still_failing: Callable[[str], bool | None] | None = None,
     guided: bool = False,
     key_of: Callable[[str], str] | None = None,
+    shows_error: Callable[[str], bool] | None = None,
 ) -> Fix:
     """What followed `failed` among `after`, the calls of its window (same agent, in order).
 
@@ -2680,7 +2788,8 @@ def fix_of(
 
     `error` is the failure's text and `key_line` its key line; `still_failing(tool_use_id)`
     says of a later failed retry whether it still shows this error, and `key_of(tool_use_id)`
-    gives its key line.
+    gives its key line; `shows_error(text)` whether a call's output shows this error
+    (else: its key line is in it).
     `output(tool_use_id)` gives a later call's output, read only for the few calls that
     might confirm a fix.
 
@@ -2699,11 +2808,28 @@ def fix_of(
     # a search that found nothing, or found what it was asked despite an unreadable path
     nothing_found = _found_nothing(failed, error) or _found_despite(failed, error)
     gone = _gone(failed, error)
+    # the files a view was of that failed with its path right (a path the shell could not
+    # parse, or took for a pattern: zsh's `no matches found: app/users/[id]/page.tsx`)
+    viewed = (
+        _views(failed.command)
+        if failed.name in SHELL_TOOLS and (not gone or "no matches found" in error)
+        else ()
+    )
     # A file call the user rejected and then said what to do instead: the agent's next call
     # of that tool is the redo, on the file they named (a Write of conventional-commit.md
     # rejected with "change the name to an easy one", then commit.md; a Read of ~/.zshrc
     # rejected, "I use Fish", then config.fish: fourth held-out set, 2 people).
-    redo = guided and failed.kind == "rejected" and bool(failed.file_path)
+    # Not when that tool is called on the same file later: that is the redo (a Codex patch
+    # rejected while the user asked why, then `continue`, a patch of another file first,
+    # then of that file again: sixteenth held-out set).
+    redo = (
+        guided
+        and failed.kind == "rejected"
+        and bool(failed.file_path)
+        and not any(
+            c.name == failed.name and _same_file(c.file_path, failed.file_path) for c in after
+        )
+    )
     # a listing that printed the missing file's name found where it is (see _listed_at)
     listed_at = _listed_at(failed, after, output) if missing else None
     # an output filter's own error (`ss | awk '...'`: `awk: ... fatal`): what it was
@@ -2743,7 +2869,9 @@ def fix_of(
                 retried.append((n, same))
             if same is not False or key_of is None:
                 continue
-            if not _got_past(failed, call, not_failing, key_of(seen)):
+            if not (
+                _ran_till_stopped(failed, call) or _got_past(failed, call, not_failing, key_of(seen))
+            ):
                 continue
         elif call.running:
             continue  # a command whose end no poll saw: it may have failed
@@ -2755,6 +2883,8 @@ def fix_of(
             # a look of a path not there, then a look of another file with the same flags
             # (`sed -n '1,200p' a/quickfix.py`, then `... a/docstrings.py`): another
             # question, not its retry (sixth held-out set, 2 not a problem; fifth, 2)
+            continue
+        if viewed and _views_other_files(call, viewed):
             continue
         way = None
         if filtered is not None and call.name in SHELL_TOOLS:
@@ -2772,7 +2902,7 @@ def fix_of(
         elif (
             n < ANOTHER_WAY_CALLS
             and _another_way(failed, call, error, not_failing)
-            and not _searched_to_read(failed, call, after[n + 1 : ANOTHER_WAY_CALLS])
+            and not _searched_to_read(failed, call, after[n + 1 : ANOTHER_WAY_CALLS], error)
         ):
             way = WORKED_AROUND
         elif n == listed_at and not reread:
@@ -2786,13 +2916,17 @@ def fix_of(
         if _masks(failed, call):
             masked = masked or call
             continue
-        if (
-            key_line
-            and len(key_line) >= 12
-            and _status_of_another(call)
-            and key_line in output(call.tool_use_id)
+        if _status_of_another(call) and (
+            shows_error(output(call.tool_use_id))
+            if shows_error is not None
+            else len(key_line) >= 12 and key_line in output(call.tool_use_id)
         ):
-            continue  # it "succeeded" with the same error: an exit code lost in a pipe
+            # It "succeeded" with the same error: an exit code lost in a pipe. The error
+            # was there still, so what came before did not fix it (`npm start | head`
+            # printing the error again with another timestamp; the card showed the edits
+            # before it: sixteenth held-out set).
+            retried.append((n, True))
+            continue
         if _status_of_another(call) and _check_failed(call, output(call.tool_use_id)):
             continue
         if _silent_again(failed, call, error, output):
@@ -3255,22 +3389,22 @@ def session_fixes(
     key = functools.lru_cache(maxsize=None)(lambda tool_use_id: key_line(errors[tool_use_id]))
 
     def persists(failed: str, later: str) -> bool:
-        """Whether a later failure still shows this one's error (its output can hold several).
-
-        The later output's lines are compared by signature only where they hold the
-        key line's longest word, so that a long test log costs a few signatures.
-        """
-        line = key(failed)
-        if _got_further(errors[failed], errors[later], line):
+        """Whether a later failure still shows this one's error (its output can hold several)."""
+        if _got_further(errors[failed], errors[later], key(failed)):
             return False
-        if sig(later) == sig(failed):
-            return True
-        if len(line) >= 12 and line in errors[later]:
+        return sig(later) == sig(failed) or shows(failed, errors[later])
+
+    def shows(failed: str, text: str) -> bool:
+        """Whether a later output shows this failure's error: its key line, or a line of
+        the same signature. Lines are compared by signature only where they hold the key
+        line's longest word, so that a long test log costs a few signatures."""
+        line = key(failed)
+        if len(line) >= 12 and line in text:
             return True
         word = max(_WORD.findall(line), key=len, default="")
         if len(word) < 4 or not sig(failed):
             return False
-        lines = errors[later].splitlines()[:PERSIST_LINES]
+        lines = text.splitlines()[:PERSIST_LINES]
         return any(same(other) == sig(failed) for other in lines if word in other)
 
     prompt_times = sorted(prompts)
@@ -3311,6 +3445,7 @@ def session_fixes(
                     still_failing,
                     guided,
                     lambda later: key(later) if later in errors else "",
+                    functools.partial(shows, call.tool_use_id),
                 )
             main = by_agent.get((None, False), [])
             if fix.outcome == NOT_FIXED and own is not main and call.name in EDIT_TOOLS:

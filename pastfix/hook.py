@@ -145,6 +145,11 @@ def matches(
             # held-out sets), for the context it costs
             continue
         rows.append(row)
+    if any(row["matched"] == "signature" for row in rows):
+        # The error itself was seen: failures that only hold its words are other errors
+        # that say them (a Dialyzer log holding `file`, `does not` and `exist`), and were
+        # counted as this one ("seen 12 times" for 2: a new user's find).
+        return [row for row in rows if row["matched"] == "signature"]
     return rows
 
 
@@ -189,8 +194,13 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
         sessions[row["session_id"]] = sessions.get(row["session_id"], 0) + row["occurrences"]
     times = sum(sessions.values())
     named = ", ".join(s[: queries.SESSION_PREFIX_CHARS] for s in list(sessions)[:6])
+    seen = (
+        "failures holding every word of this error were seen before"
+        if rows and all(row["matched"] == "all words" for row in rows)
+        else "this error was seen before"
+    )
     head = (
-        f"pastfix: this error was seen before, {times} time{'s' * (times != 1)} in"
+        f"pastfix: {seen}, {times} time{'s' * (times != 1)} in"
         f" {len(sessions)} other session{'s' * (len(sessions) != 1)}"
         f" ({named}{', …' if len(sessions) > 6 else ''})."
     )

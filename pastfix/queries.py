@@ -413,8 +413,12 @@ GENERIC_WORDS = frozenset(
     exit code status line file files directory path found exist exists invalid unable
     denied missing expected unexpected undefined null none nil true false value type main
     master origin head default local usr var bin lib src home tmp opt etc run com org net io
-    www http https github gitlab yes""".split()
+    www http https github gitlab yes
+    node modules site packages pycache venv vendor appdata""".split()
 )
+# (The last line: folders every project or machine has, `node_modules`, `site-packages`,
+# `C:\Users`: a module not found under node_modules shared only that with the near matches
+# a new user was shown, esbuild's and prisma's.)
 # A name in a pasted error (distinctive_words): a word with a digit and a letter or an
 # inner capital, words joined by `.`, `_`, `::`, `@` or `-<version>`, or a quoted value.
 _NAME = re.compile(

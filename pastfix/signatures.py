@@ -216,7 +216,8 @@ classify() looks only at the start of the text (after removing a
 and tests, in the order of KINDS:
 
 - rejected: `The user doesn't want to proceed with this tool use...`, `The user
-  doesn't want to take this action...`, `User rejected tool use`.
+  doesn't want to take this action...`, `User rejected tool use`; Codex CLI's
+  `exec command rejected by user`, `patch rejected by user`.
 - interrupted: `[Request interrupted by user...`, `Interrupted by user`.
 - sibling_error: `Sibling tool call errored`, or (seen from 2.1.81) `Cancelled:
   parallel tool call Bash(...) errored` (a parallel call cancelled after a
@@ -315,6 +316,9 @@ _KIND_RULES = (
         re.compile(
             r"The user doesn't want to (?:proceed|take this action)"
             r"|User rejected tool use|The user rejected|Tool use was rejected"
+            # Codex CLI: a command or a patch the user did not approve (the words of
+            # codex.REJECTED_PREFIXES, which the Codex reader needs without these rules)
+            r"|(?:exec command|patch) rejected by user"
             # Gemini CLI: a call the user declined (scheduler.ts, older versions)
             r"|\[Operation Cancelled\] (?:Reason: )?User (?:denied execution|did not allow)"
             # GitHub Copilot CLI's (0.0.340 to 1.0.60)
@@ -458,6 +462,10 @@ _NOISE = re.compile(
     r"|Please report incorrect results"
     r"|Finished in "
     r"|\d+ doctests?,"
+    # what `x --version` printed before a later command of its chain failed (`node
+    # --version && pnpm --version`: `v22.16.0`, then pnpm's refusal: sixteenth held-out
+    # set), `Python 3.11.7`, `git version 2.39.2`
+    r"|(?:[\w.-]+ (?:version )?)?v?\d+(?:\.\d+)+(?:[-+.][\w.]+)?\s*$"
     r")",
     re.I,
 )

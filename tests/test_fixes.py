@@ -169,7 +169,13 @@ def test_a_folder_read_as_a_file_then_a_file_in_it():
     ls = call(command="ls /p/test/support")
     read = call("Read", file_path="/p/test/support/data_case.ex")
     fix = run([failed, ls, read], {failed.tool_use_id: "EISDIR: illegal operation on a directory"})
-    # `ls` of the folder reached the goal first: a look, redone another way
+    # `ls` of the folder found what to read, and the Read of a file in it reached the goal
+    # (FIX_VERSION 19: before, the listing was the other way; two labels of three say so)
+    fix = fix[failed.tool_use_id]
+    assert fix.confirmed_by == read.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [ls.tool_use_id, read.tool_use_id]
+    # without a Read after it, the listing is the other way
+    fix = run([failed, ls], {failed.tool_use_id: "EISDIR: illegal operation on a directory"})
     assert fix[failed.tool_use_id].confirmed_by == ls.tool_use_id
 
 
@@ -3085,3 +3091,107 @@ def test_an_install_with_a_version_pinned_is_a_retry_of_the_same_packages():
     # another package is another install; and only an install's arguments lose a version
     assert fixes._shared_intent("npm install three", "npm install react@18") is None
     assert fixes.intents("ssh deploy@web1 uptime")[0].args == {"deploy@web1", "uptime"}
+
+
+def test_a_codex_patch_the_user_rejected_is_redone_on_its_file_after_their_questions():
+    """Codex's `patch rejected by user` is a rejection like Claude Code's: the prompts
+    before the agent's next call (why is this needed? is it done? continue) are one turn,
+    and a patch of that file after a patch of another is the redo, not the other one
+    (sixteenth held-out set: 2 cards claimed nothing, one the other file)."""
+    rejected = "patch rejected by user"
+    assert signatures.classify(rejected) == "rejected"
+    failed = call(
+        "apply_patch", file_path="/p/hooks/useTeam.ts", failed=True, kind="rejected", at="T01"
+    )
+    look = call("shell", command="rg useTeam -n", at="T10")
+    other = call("apply_patch", file_path="/p/api/teams/route.ts", at="T11")
+    redo = call("apply_patch", file_path="/p/hooks/useTeam.ts", at="T12")
+    prompts = ["T02", "T03", "T04"]  # why? is it done? continue
+    fix = run([failed, look, other, redo], {failed.tool_use_id: rejected}, prompts=prompts)
+    fix = fix[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, redo.tool_use_id)
+    # no patch of that file again: the next patch is the redo the user asked for
+    fix = run([failed, look, other], {failed.tool_use_id: rejected}, prompts=prompts)
+    assert fix[failed.tool_use_id].confirmed_by == other.tool_use_id
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        "Exit code 2\nbash: -c: line 0: syntax error near unexpected token `('",
+        "Exit code 1\nzsh:1: no matches found: app/teams/[id]/page.tsx",
+    ],
+)
+def test_a_view_of_another_file_is_no_retry_of_a_view_that_failed(error):
+    """`sed -n '1,200p' app/teams/[id]/page.tsx`, which the shell could not parse, then
+    views of other files with the same line range, one of them of the same name: another
+    question each, not its retry; the same path quoted is (sixteenth held-out set)."""
+    failed = call(command="sed -n '1,200p' app/teams/[id]/page.tsx", failed=True)
+    other = call(command="sed -n '1,200p' app/dashboard/hooks/useDashboard.ts")
+    same_name = call(command="cd /p && sed -n '1,260p' app/page.tsx")
+    found = run([failed, other, same_name], {failed.tool_use_id: error})
+    assert found[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    quoted = call(command="sed -n '1,200p' '/p/app/teams/[id]/page.tsx'")
+    fix = run([failed, other, quoted], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, quoted.tool_use_id)
+
+
+def test_a_folder_rmdir_could_not_remove_removed_with_what_it_held():
+    failed = call(command="rmdir data/node_modules && rmdir data", failed=True)
+    removed = call(command="rm -rf data")
+    error = "Exit code 1\nrmdir: data/node_modules: Directory not empty"
+    fix = run([failed, removed], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, removed.tool_use_id)
+    other = call(command="rm -rf build")
+    assert run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id].outcome == (
+        fixes.NOT_FIXED
+    )
+
+
+def test_a_server_run_again_until_the_time_limit_got_past_its_error():
+    """`EADDRINUSE`, `lsof -i :8080`, `kill 60782`, then the same server run until Claude
+    Code's time limit stopped it: it started, so the kill fixed it (sixteenth held-out set,
+    2 people). A time-out that still printed the error fixed nothing."""
+    failed = call(command="node serve.ts", failed=True)
+    look = call(command="lsof -i :8080")
+    kill = call(command="kill 60782")
+    again = call(command="node serve.ts", failed=True, kind="timeout")
+    error = "Exit code 1\nError: listen EADDRINUSE: address already in use :::8080"
+    ran = "Command timed out after 5s\nChart server running at http://localhost:8080/"
+    found = run([failed, look, kill, again], {failed.tool_use_id: error, again.tool_use_id: ran})
+    fix = found[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [kill.tool_use_id]
+    still = f"Command timed out after 5s\n{error}"
+    found = run([failed, look, kill, again], {failed.tool_use_id: error, again.tool_use_id: still})
+    assert found[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_piped_run_that_printed_the_error_again_moves_the_remedy_after_it():
+    """`npm start | head` exits 0 with the error printed again, in other words than the
+    key line (its timestamp): the edits before it did not fix it, those after it did
+    (sixteenth held-out set: the card showed the edits before)."""
+    failed = call(command="npm start", failed=True)
+    wrong = call("Edit", file_path="/p/logger.ts")
+    piped = call(command="npm start 2>&1 | head -50")
+    right = call("Edit", file_path="/p/database.ts")
+    retry = call(command="npm start")
+    said = "error: Failed to start: Class constructors cannot be invoked without 'new' {{\"at\":\"{}\"}}"
+    error = "Exit code 1\n" + said.format("19:26:25")
+    outputs = {piped.tool_use_id: "> start\n" + said.format("19:29:13") + "\n"}
+    fix = run([failed, wrong, piped, right, retry], {failed.tool_use_id: error}, outputs)
+    fix = fix[failed.tool_use_id]
+    assert fix.confirmed_by == retry.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [right.tool_use_id]
+
+
+def test_a_skill_the_tool_did_not_know_followed_from_its_instructions():
+    failed = call("Skill", input='{"skill": "apply-grant", "args": "x"}', failed=True)
+    listing = call(command="ls ~/.claude/skills/apply-grant/")
+    read = call("Read", file_path="/Users/me/.claude/skills/apply-grant/SKILL.md")
+    error = "<tool_use_error>Unknown skill: apply-grant</tool_use_error>"
+    fix = run([failed, listing, read], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
+    other = call("Read", file_path="/Users/me/.claude/skills/other/SKILL.md")
+    fix = run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED

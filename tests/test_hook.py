@@ -209,6 +209,34 @@ def test_the_same_error_about_another_file_is_recalled_as_such(tmp_path):
     assert PAST in context_of(hook.respond(json.dumps(event(error)), tmp_path / "unfixed.db"))
 
 
+def test_only_the_errors_own_failures_are_counted_when_it_was_seen(tmp_path):
+    """`File does not exist.` failed in one session; a Dialyzer log of another held every
+    word of it (`mix.exs and default does not exist`, a file named): the hook said "seen 2
+    times in 2 sessions" and described the log. The log counts only when nothing has the
+    error's own signature, and is then said to be words, not the error (a new user's try)."""
+    said = "<tool_use_error>File does not exist.</tool_use_error>"
+    session = fixed_session(PAST, 1, "src/order.ts", 12)
+    session[2]["message"]["content"][0]["content"] = said
+    log = fixed_session(OTHER, 2, "src/other.ts", 3)
+    log[2]["message"]["content"][0]["content"] = (
+        "Exit code 1\nPre-commit validation failed: [DIALYZER] No :ignore_warnings opt"
+        " specified in mix.exs and default does not exist. Checking file lib/a.ex"
+    )
+    for s, sid in ((session, PAST), (log, OTHER)):
+        write_jsonl(tmp_path / "projects" / "-home-dev-app" / f"{sid}.jsonl", s)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    rows = queries.find_past_fix(queries.connect(tmp_path / "index.db"), "File does not exist.")
+    assert {row["matched"] for row in rows} == {"signature", "all words"}
+    text = context_of(hook.respond(json.dumps(event(said)), tmp_path / "index.db"))
+    assert text.startswith("pastfix: this error was seen before, 1 time in 1 other session")
+    assert OTHER not in text
+    # without the error's own failure, the log's words are what there is, said as such
+    (tmp_path / "projects" / "-home-dev-app" / f"{PAST}.jsonl").unlink()
+    build_index(tmp_path / "words.db", tmp_path / "projects")
+    text = context_of(hook.respond(json.dumps(event(said)), tmp_path / "words.db"))
+    assert text.startswith("pastfix: failures holding every word of this error were seen before")
+
+
 def test_never_points_to_the_calling_session(index):
     error = TS_ERROR.format(file="src/order.ts", line=12)
     text = context_of(hook.respond(json.dumps(event(error, session=OTHER)), index))

@@ -639,6 +639,11 @@ def test_find_past_fix_quoted_values_tell_the_text_from_a_look_alike():
         # Joined by `_` or `-<version>` alone, unquoted: a name too, as the README says.
         ("ERROR: violates unique constraint users_email_key", ["users_email_key"]),
         ("error while loading shared libraries: libgtk-3: cannot open", ["libgtk-3"]),
+        # Folders every project has are no name of the error: a module not found under
+        # node_modules shared only that with the near matches a new user was shown
+        ("Error: Cannot find module 'C:\\Users\\me\\node_modules\\x'", []),
+        ("Cannot find module '/app/node_modules/left-pad/index.js'", ["index.js"]),
+        ("No module named 'x' in /v/.venv/lib/site-packages/__pycache__", []),
     ],
 )
 def test_distinctive_words(error, words):
@@ -1560,6 +1565,34 @@ def test_cli_find_of_a_whole_log_pasted_finds_the_error_at_its_end(index_path):
     alone = CliRunner().invoke(cli, ["find", "-", str(index_path), "--json"], input=error)
     found = [r["tool_use_id"] for r in json.loads(piped.stdout)]
     assert found == [r["tool_use_id"] for r in json.loads(alone.stdout)] == ["u1", "t1"]
+
+
+def test_cli_find_marks_the_failures_that_only_hold_the_errors_words(tmp_path):
+    """`File does not exist.`: its own failure, then a Dialyzer log holding every word of
+    it. The log's card looked like another sighting of the error (a new user's try); after
+    the error's own failures it says it only shares the words."""
+    from corpus import OTHER, PAST, fixed_session
+
+    said = "<tool_use_error>File does not exist.</tool_use_error>"
+    session = fixed_session(PAST, 1, "src/order.ts", 12)
+    session[2]["message"]["content"][0]["content"] = said
+    log = fixed_session(OTHER, 2, "src/other.ts", 3)
+    log[2]["message"]["content"][0]["content"] = (
+        "Exit code 1\nPre-commit validation failed: [DIALYZER] No :ignore_warnings opt"
+        " specified in mix.exs and default does not exist. Checking file lib/a.ex"
+    )
+    for rows, sid in ((session, PAST), (log, OTHER)):
+        jsonl.write_jsonl(tmp_path / "projects" / "-home-dev-app" / f"{sid}.jsonl", rows)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    result = CliRunner().invoke(cli, ["find", "File does not exist.", str(tmp_path / "index.db")])
+    heads = [line for line in result.stdout.splitlines() if re.match(r"\d+\. ", line)]
+    assert len(heads) == 2
+    assert not heads[0].endswith("]") and heads[1].endswith("[same words, maybe another error]")
+    # alone, the words are what there is: not marked
+    (tmp_path / "projects" / "-home-dev-app" / f"{PAST}.jsonl").unlink()
+    build_index(tmp_path / "words.db", tmp_path / "projects")
+    result = CliRunner().invoke(cli, ["find", "File does not exist.", str(tmp_path / "words.db")])
+    assert "[same words" not in result.stdout and result.stdout.startswith("1. ")
 
 
 def test_cli_find_says_when_an_error_was_not_seen_before(index_path):

@@ -605,6 +605,16 @@ def test_classify(text, kind):
     assert classify(text) == kind
 
 
+def test_codexs_refusals_are_rejections():
+    """Codex's words for a command or a patch the user did not approve (its reader's
+    REJECTED_PREFIXES) are a rejection, as Claude Code's: one turn for the prompts after
+    it, no hook answer."""
+    from pastfix import codex
+
+    for words in codex.REJECTED_PREFIXES:
+        assert classify(words) == "rejected"
+
+
 def test_kinds_end_with_error_and_rules_follow_their_order():
     assert KINDS[-1] == ERROR
     assert [k for k, _ in sig._KIND_RULES] == list(KINDS[:-1])
@@ -1094,6 +1104,16 @@ def test_where_zsh_was_is_no_part_of_its_error(output, expected):
     """Claude Code runs commands through zsh's eval (`(eval):cd:1: ...`), a script says
     `zsh:cd:3:`, a terminal `cd: ...`: one error, pasted from either."""
     assert signature(output) == expected
+
+
+@pytest.mark.parametrize("version", ["v22.16.0", "10.33.2", "Python 3.11.7", "git version 2.39.2"])
+def test_what_a_version_check_printed_before_the_failure_is_not_the_key_line(version):
+    """`node --version && pnpm --version`: node's version, then pnpm's refusal, which names
+    no error word: the key line was `v22.16.0`, signed `v<n>`, and every later failure of
+    the chain with pnpm's words was another error (sixteenth held-out set)."""
+    refusal = 'This project is configured to use yarn because /u/package.json has a "x" field'
+    assert key_line(f"Exit code 1\n{version}\n{refusal}") == refusal
+    assert key_line(f"Exit code 1\n{version}") == version  # nothing else: it stands for it
 
 
 def test_when_nothing_names_an_error_a_warning_is_not_the_key_line():

@@ -560,6 +560,18 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
         click.echo(answer)
 
 
+def installed(done: str, what: str, where: Any, added: str) -> str:
+    """What hook, mcp and skill install say once done (pastfix.install's ADDED, UPDATED or
+    UNCHANGED): `added` the first time; installing again replaces, or finds it as is."""
+    from pastfix import install
+
+    if done == install.UNCHANGED:
+        return f"Already installed: {what} in {where}; nothing changed"
+    if done == install.UPDATED:
+        return f"Updated {what} in {where}"
+    return added
+
+
 def _agent_option(what: str, names: tuple[str, ...]) -> Any:
     labels = [agents.label(name) for name in names]
     return click.option(
@@ -625,11 +637,11 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     how = install.HOOKS[agent]
     settings = settings or how.where()
     try:
-        how.install(settings, db_path)
+        done = how.install(settings, db_path)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
-    click.echo(how.added.format(settings), err=True)
-    after = how.after(settings)
+    click.echo(installed(done, how.what, settings, f"Added {how.what} to {settings}"), err=True)
+    after = how.after(settings) if done != install.UNCHANGED else None
     if after:
         click.echo(after, err=True)
     if not db_path.exists():
@@ -750,10 +762,11 @@ def mcp_install(agent: str, db_path: Path | None) -> None:
     db_path = db_path or paths.default_db()
     how = install.MCP_SERVERS[agent]
     try:
-        where = how.install(how.where(), db_path)
+        where, done = how.install(how.where(), db_path)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
-    click.echo(f"Added the pastfix MCP server to {where}", err=True)
+    what = "the pastfix MCP server"
+    click.echo(installed(done, what, where, f"Added {what} to {where}"), err=True)
     if not db_path.exists():
         click.echo(f"Build the index it reads: pastfix build {db_path}", err=True)
 
@@ -826,10 +839,11 @@ def skill_install(dest: Path | None, agent: str) -> None:
             raise NotOffered(f"{agents.label(agent)} loads no skills from a folder")
         dest = folder()
     try:
-        target = install.install_skill(dest)
+        target, done = install.install_skill(dest)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
-    click.echo(f"Installed the pastfix skill in {target}", err=True)
+    what = "the pastfix skill"
+    click.echo(installed(done, what, target, f"Installed {what} in {target}"), err=True)
 
 
 @cli.command(name="forget")

@@ -1,5 +1,6 @@
 """pastfix hook: the failure hook's answers, its silence, its install into a settings file."""
 
+import errno
 import json
 import os
 import shutil
@@ -454,6 +455,78 @@ def test_install_into_a_missing_file_and_uninstall_leaves_it_empty(tmp_path):
     assert set(json.loads(settings.read_text())["hooks"]) == {"PostToolUseFailure", "SessionEnd"}
     assert install.uninstall_hooks(settings)
     assert json.loads(settings.read_text()) == {}
+
+
+@pytest.mark.parametrize("code", [errno.EROFS, errno.EACCES])
+@pytest.mark.parametrize("there", ["new", "installed", "in a new folder"])
+@pytest.mark.parametrize("agent", list(install.HOOKS))
+def test_install_where_it_cannot_write_is_a_one_line_error(
+    tmp_path, unwritable, agent, there, code
+):
+    """A read-only folder (or one root may not write) was a traceback: OSError from
+    tempfile.mkstemp or mkdir. Now one line, exit 1, and nothing written, uninstall alike."""
+    folder = tmp_path / "settings"
+    folder.mkdir()
+    name = "pastfix.js" if agent == "opencode" else "settings.json"
+    settings = folder / "sub" / name if there == "in a new folder" else folder / name
+    args = ["--agent", agent, "--settings", str(settings)]
+    if there == "installed":
+        assert invoke_ok("hook", "install", *args, "--db", str(tmp_path / "old.db"))
+    before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    unwritable(folder, code)
+    out = CliRunner().invoke(cli, ["hook", "install", *args, "--db", str(tmp_path / "index.db")])
+    assert (out.exit_code, out.stderr) == (
+        1,
+        f"Error: cannot write {settings}: {os.strerror(code)}\n",
+    )
+    assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
+    out = CliRunner().invoke(cli, ["hook", "uninstall", *args])
+    if there == "installed":
+        verb = "remove" if agent == "opencode" else "write"
+        expected = f"Error: cannot {verb} {settings}: {os.strerror(code)}\n"
+        assert (out.exit_code, out.stderr) == (1, expected)
+    else:
+        assert (out.exit_code, out.stderr) == (0, f"No pastfix hook in {settings}\n")
+    assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
+
+
+def test_install_whose_index_folder_cannot_be_made_writes_nothing(tmp_path, unwritable):
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps(OTHER_SETTINGS))
+    unwritable(tmp_path / "ro")
+    db = tmp_path / "ro" / "data" / "index.db"
+    out = CliRunner().invoke(cli, ["hook", "install", "--settings", str(settings), "--db", str(db)])
+    assert (out.exit_code, out.stderr) == (
+        1,
+        f"Error: cannot create {db.parent}, the index's folder: Read-only file system\n",
+    )
+    assert json.loads(settings.read_text()) == OTHER_SETTINGS
+
+
+@pytest.mark.parametrize("agent", list(install.HOOKS))
+def test_install_again_says_updated_or_already_installed(tmp_path, agent):
+    """Installing again said `Added ...` though it replaced pastfix's hooks, or found them as
+    they were (then the file is not written again)."""
+    name = "pastfix.js" if agent == "opencode" else "settings.json"
+    settings = tmp_path / name
+    what = install.HOOKS[agent].what
+    said = []
+    for db in ("old.db", "index.db", "index.db"):
+        args = ["--agent", agent, "--settings", str(settings), "--db", str(tmp_path / db)]
+        out = CliRunner().invoke(cli, ["hook", "install", *args])
+        assert out.exit_code == 0, out.output
+        said.append(out.stderr.splitlines()[0])
+    assert said == [
+        f"Added {what} to {settings}",
+        f"Updated {what} in {settings}",
+        f"Already installed: {what} in {settings}; nothing changed",
+    ]
+
+
+def invoke_ok(*args):
+    out = CliRunner().invoke(cli, list(args))
+    assert out.exit_code == 0, out.output
+    return True
 
 
 @pytest.mark.parametrize("text", ["{not json", "[1, 2]", '{"hooks": []}'])

@@ -287,17 +287,27 @@ def index_path(db_path: Path | None) -> Path:
     skill's command from a project folder learns where to build one.
     """
     if db_path is not None:
-        return db_path
+        return not_a_folder(db_path)
     places = paths.find_db()
     for place in places:
         if place.is_file():
             return place
+    for place in places:  # $PASTFIX_DB naming the folder the index is in, say
+        not_a_folder(place)
     looked = ", ".join(
         f"{place} (in {Path.cwd()})" if not place.is_absolute() else str(place) for place in places
     )
     raise click.ClickException(
         f"no index found: looked in {looked}; build one with `pastfix build --default-db`"
     )
+
+
+def not_a_folder(db_path: Path) -> Path:
+    """`db_path`, or a one-line error when it is a folder (`--db ~/indexes`)."""
+    folder = paths.folder_not_index(db_path)
+    if folder:
+        raise click.ClickException(folder)
+    return db_path
 
 
 def to_json(value: Any) -> str:
@@ -505,11 +515,12 @@ def probe(db_path: Path | None, sample: int, seed: int, json_: bool) -> None:
     click.echo(to_json(result) if json_ else probing.format_table(result))
 
 
-def _db_option(help_text: str) -> Any:
+def _db_option(help_text: str, dir_okay: bool = False) -> Any:
+    """--db; `dir_okay` for a command that says itself what a folder given is not."""
     return click.option(
         "db_path",
         "--db",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=click.Path(dir_okay=dir_okay, path_type=Path),
         help=help_text + " Default: $PASTFIX_DB, or ~/.local/share/pastfix/index.db",
     )
 
@@ -681,7 +692,7 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
 
 
 @cli.group(invoke_without_command=True)
-@_db_option("The index to answer from.")
+@_db_option("The index to answer from.", dir_okay=True)
 @click.pass_context
 def mcp(ctx: click.Context, db_path: Path | None) -> None:
     """Serve the index to agents as an MCP server over stdio.
@@ -700,7 +711,7 @@ def mcp(ctx: click.Context, db_path: Path | None) -> None:
         return
     from pastfix import mcp as server
 
-    db_path = db_path or paths.default_db()
+    db_path = not_a_folder(db_path or paths.default_db())
     with open_index(db_path):  # a missing or outdated index is a one-line error first
         pass
     if at_terminal():  # started by hand, it would wait for a client in silence
@@ -1012,6 +1023,7 @@ def status_(db_path: Path | None, json_: bool) -> None:
 
     if db_path is None:
         db_path = Path("index.db") if Path("index.db").is_file() else paths.default_db()
+    not_a_folder(db_path)
     try:
         found = state.status(db_path)
     except pdb.sqlite3.DatabaseError as e:

@@ -22,7 +22,7 @@ import msgspec
 
 # LATEST_MIGRATION: when an index already has it, the build skips importing
 # sqlite-utils (~70 ms of a ~100 ms no-change refresh).
-from pastfix import LATEST_MIGRATION, agents
+from pastfix import LATEST_MIGRATION, agents, paths
 from pastfix.prepare import REDACTION_VERSION
 from pastfix.records import (
     TABLES,
@@ -238,8 +238,9 @@ def check_db_path(path: Path) -> None:
 
     SQLite opens a FIFO or /dev/null as a file: 'disk I/O error', or 'no such table:
     _sqlite_migrations', after the build had made its lock file beside it (/dev/null.lock)."""
-    if path.is_dir():
-        raise BuildError(f"{path} is a directory, not a database file")
+    folder = paths.folder_not_index(path)
+    if folder:
+        raise BuildError(folder)
     if path.exists() and not path.is_file():
         raise BuildError(f"{path} is not a regular file: give the path of a database file")
     if path.exists() and path.stat().st_size > 0:

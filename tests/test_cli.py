@@ -147,7 +147,10 @@ def test_source_is_a_file(tmp_path, projects):
 def test_db_path_is_directory(tmp_path, projects):
     result = run("build", str(tmp_path), "--source", str(projects))
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {tmp_path} is a directory, not a database file\n"
+    assert result.stderr == (
+        f"Error: {tmp_path} is a folder, not an index: name the index file in it,"
+        f" such as {tmp_path / 'index.db'}\n"
+    )
 
 
 def test_db_path_not_sqlite(tmp_path, projects):

@@ -289,6 +289,12 @@ def test_problems_are_silent_and_told_on_stderr(index, tmp_path, capsys, problem
             "the event on standard input is not JSON (Expecting property name enclosed in"
             " double quotes: line 1 column 2 (char 1)): ",
         ),
+        # JSON, but no event: they were silent, with nothing on stderr either
+        ("[1, 2]", "the event on standard input is a JSON array, not an object: "),
+        ("3.5", "the event on standard input is a JSON number, not an object: "),
+        ('"PostToolUseFailure"', "the event on standard input is a JSON string, not an object: "),
+        ("null", "the event on standard input is JSON null, not an object: "),
+        ("true", "the event on standard input is JSON true, not an object: "),
     ],
 )
 def test_an_event_it_cannot_read_is_said_in_words(index, capsys, stdin, said):
@@ -297,6 +303,27 @@ def test_an_event_it_cannot_read_is_said_in_words(index, capsys, stdin, said):
     assert hook.run(stdin, index) == ""
     assert capsys.readouterr().err == f"pastfix hook: {said}{hook.USAGE}\n"
     assert "pastfix hook --db index.db < event.json" in hook.USAGE
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stdin", ["[1,2]", "{not json"])
+def test_the_command_says_why_it_reads_no_event_on_stderr_only(index, stdin):
+    """`echo '[1,2]' | pastfix hook` printed nothing at all, where junk got a line."""
+    done = run_hook(["--db", str(index)], stdin)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr.startswith("pastfix hook: the event on standard input is ")
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_a_folder_given_as_the_index_is_said_to_be_one(tmp_path, capsys):
+    """It said `<folder> not found: build it with pastfix build <folder>`."""
+    stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=7)))
+    assert hook.run(stdin, tmp_path) == ""
+    assert capsys.readouterr() == (
+        "",
+        f"pastfix hook: {tmp_path} is a folder, not an index: name the index file in it,"
+        f" such as {tmp_path / 'index.db'}\n",
+    )
 
 
 def test_agent_claude_or_codex_is_what_no_agent_is(index, capsys):

@@ -233,8 +233,9 @@ def set_state(conn: Connection, name: str, value: str | None) -> None:
         conn.execute("INSERT OR REPLACE INTO _build_state VALUES (?, ?)", [name, value])
 
 
-def check_db_path(path: Path) -> None:
-    """Refuse a path that is a directory, a FIFO or a device, or a file that is not SQLite.
+def check_db_path(path: Path, create: bool = True) -> None:
+    """Refuse a path that is a directory, a FIFO or a device, or a file that is not SQLite
+    (`create`: one a build would write the index into; else one forget reads it from).
 
     SQLite opens a FIFO or /dev/null as a file: 'disk I/O error', or 'no such table:
     _sqlite_migrations', after the build had made its lock file beside it (/dev/null.lock)."""
@@ -246,7 +247,8 @@ def check_db_path(path: Path) -> None:
     if path.exists() and path.stat().st_size > 0:
         with open(path, "rb") as f:
             if f.read(16) != b"SQLite format 3\x00":
-                raise BuildError(f"{path} is not a SQLite database; refusing to overwrite it")
+                why = "refusing to overwrite it" if create else "it holds no pastfix index"
+                raise BuildError(f"{path} is not a SQLite database; {why}")
 
 
 def connect(
@@ -258,7 +260,7 @@ def connect(
     empty SQLite database, instead of writing a new index into it. `busy_timeout`: how
     long to wait for another process's lock."""
     path = Path(path)
-    check_db_path(path)
+    check_db_path(path, create)
     if not create and (not path.is_file() or path.stat().st_size == 0):
         raise BuildError(f"{path} is empty: it holds no pastfix index")
     # A concurrent build holds the write lock for one file's transaction at a

@@ -10,7 +10,7 @@ from typing import Any
 import click
 import msgspec
 
-from pastfix import agents, paths, transcripts
+from pastfix import agents, count, paths, transcripts
 from pastfix import build as pbuild
 from pastfix import db as pdb
 
@@ -197,7 +197,7 @@ def build(
 
         def on_plan(files: int, total: int) -> None:
             bars.append(
-                stack.enter_context(progressbar(silent, f"Indexing {files:,} files", total))
+                stack.enter_context(progressbar(silent, f"Indexing {count(files, 'file')}", total))
             )
 
         try:
@@ -233,7 +233,7 @@ def build(
         click.echo(f"Redaction turned {now}: every file was re-indexed{kept}", err=True)
     if stats.reredacted_rows:
         click.echo(
-            f"Redaction rules changed: {stats.reredacted_rows:,} stored rows redacted again",
+            f"Redaction rules changed: {count(stats.reredacted_rows, 'stored row')} redacted again",
             err=True,
         )
     if stats.tokenizer_changed:
@@ -328,14 +328,14 @@ def summary_line(stats: pbuild.BuildStats) -> str:
     )
     return (
         f"{stats.mode.capitalize()} build: read {stats.files_read:,} of"
-        f" {_count(stats.files_seen, 'file')}"
-        f" ({stats.bytes_read / 1e6:,.1f} MB, {_count(stats.new_lines, 'new line')}):"
-        f" {_count(stats.messages, 'message')}, {_count(stats.tool_results, 'tool result')}"
-        f" ({stats.failed_tool_results:,} failed), {_count(stats.problems, 'problem')}"
-        + (f", {_count(stats.redactions, 'secret')} redacted" if stats.redactions else "")
+        f" {count(stats.files_seen, 'file')}"
+        f" ({stats.bytes_read / 1e6:,.1f} MB, {count(stats.new_lines, 'new line')}):"
+        f" {count(stats.messages, 'message')}, {count(stats.tool_results, 'tool result')}"
+        f" ({stats.failed_tool_results:,} failed), {count(stats.problems, 'problem')}"
+        + (f", {count(stats.redactions, 'secret')} redacted" if stats.redactions else "")
         + skipped
         + (
-            f", {_count(stats.rows_kept, 'row')} that files no longer hold kept"
+            f", {count(stats.rows_kept, 'row')} that files no longer hold kept"
             if stats.rows_kept
             else ""
         )
@@ -349,12 +349,7 @@ def summary_line(stats: pbuild.BuildStats) -> str:
 
 
 def _sessions(n: int) -> str:
-    return _count(n, "session")
-
-
-def _count(n: int, thing: str) -> str:
-    """`1 file`, `2 files`, `0 files`."""
-    return f"{n:,} {thing}{'s' if n != 1 else ''}"
+    return count(n, "session")
 
 
 class _FindCommand(click.Command):
@@ -977,8 +972,8 @@ def forget_summary(done: Any) -> str:
     if not n:
         return "No session matches: nothing forgotten"
     counts = (
-        f"{_sessions(n)} ({sum(s['message_count'] for s in done.sessions):,} messages,"
-        f" {sum(s['tool_call_count'] for s in done.sessions):,} tool calls,"
+        f"{_sessions(n)} ({count(sum(s['message_count'] for s in done.sessions), 'message')},"
+        f" {count(sum(s['tool_call_count'] for s in done.sessions), 'tool call')},"
         f" {sum(s['tool_error_count'] for s in done.sessions):,} failed)"
     )
     if done.dry_run:

@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pastfix import agents, cards, paths, queries, signatures
+from pastfix import agents, cards, count, paths, queries, signatures
 
 EVENT = agents.hook_events(agents.CLAUDE)[0]
 # Codex's event, after every call, failed or not.
@@ -356,7 +356,7 @@ def refresh(db_path: Path, agent: str | None = None) -> None:
             )
             if stats.files_left:
                 print(
-                    f"pastfix hook: {stats.files_left:,} files left to the next build",
+                    f"pastfix hook: {count(stats.files_left, 'file')} left to the next build",
                     file=sys.stderr,
                 )
     except pbuild.BuildBusy as e:

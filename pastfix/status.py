@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pastfix import agents, install, paths, queries
+from pastfix import agents, count, install, paths, queries
 
 # Claude Code's default cleanupPeriodDays; hook install mentions the setting when it is
 # unset or no longer than this.
@@ -331,14 +331,15 @@ def format_text(found: dict[str, Any]) -> str:
     if found["exists"]:
         kept = found["sessions_without_transcript"]
         lines.append(
-            f"holds:      {found['sessions']:,} sessions ({kept:,} kept without a transcript),"
-            f" {found['messages']:,} messages, {found['failures']:,} failures"
+            f"holds:      {count(found['sessions'], 'session')} ({kept:,} kept without a"
+            f" transcript), {count(found['messages'], 'message')},"
+            f" {count(found['failures'], 'failure')}"
         )
         last = found["last_build"]
         if last:
             lines.append(
                 f"last build: {last['at']} ({last['mode']}): read {last['files_read']:,} of"
-                f" {last['files_seen']:,} files, {last['new_lines']:,} new lines,"
+                f" {count(last['files_seen'], 'file')}, {count(last['new_lines'], 'new line')},"
                 f" in {last['seconds']:.2f}s ({_ago(last['at'])})"
             )
     for s in _grouped(found["sources"]):
@@ -350,8 +351,7 @@ def format_text(found: dict[str, Any]) -> str:
             there += ", not read by the last build"
         folders = f"{s['folders']:,} folders, " if s.get("folders", 1) > 1 else ""
         lines.append(
-            f"source:     {s['path']} ({s['agent']}, {folders}{s['files']:,}"
-            f" file{'s' if s['files'] != 1 else ''} indexed,"
+            f"source:     {s['path']} ({s['agent']}, {folders}{count(s['files'], 'file')} indexed,"
             f" {gone:,} of them deleted since{kept}{there})"
         )
     hook = found["hook"]
@@ -401,4 +401,4 @@ def _ago(at: str) -> str:
     if minutes < 90:
         return f"{minutes:.0f} minute{'s' if round(minutes) != 1 else ''} ago"
     hours = minutes / 60
-    return f"{hours:.0f} hours ago" if hours < 48 else f"{hours / 24:.0f} days ago"
+    return f"{hours:.0f} hours ago" if hours < 48 else f"{hours / 24:.0f} days ago"  # 2 or more

@@ -703,6 +703,25 @@ def test_the_summary_says_one_thing_in_the_singular():
     assert "read 1 of 2 files" in summary_line(stats) and "0 messages" in summary_line(stats)
 
 
+def test_status_and_forget_say_one_thing_in_the_singular(tmp_path):
+    """`holds: 1 sessions`, `read 1 of 1 files`, `(1 messages, 1 tool calls, ...)`."""
+    projects = tmp_path / "projects"
+    path = write_jsonl(
+        projects / "-home-dev-app" / f"{SID}.jsonl",
+        [tool_use("u1", SID, "t1", "Bash", {"command": "ls"}, "2026-01-01T10:00:00Z")],
+    )
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    text = run("status", str(db_path)).stdout
+    assert "holds:      1 session (0 kept without a transcript), 1 message, 0 failures\n" in text
+    assert "(fresh): read 1 of 1 file, 1 new line, in " in text
+    assert f"source:     {projects} (claude, 1 file indexed, 0 of them deleted since)\n" in text
+    path.unlink()
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    forgot = run("forget", str(db_path), "--missing")
+    assert forgot.stderr == "Forgot 1 session (1 message, 1 tool call, 0 failed)\n"
+
+
 def test_status_says_how_long_ago_in_words(monkeypatch):
     from pastfix import status
 

@@ -18,6 +18,8 @@ from typing import Any
 
 from pastfix import agents, count, install, paths, queries
 
+# The standing problems the text lists (all of them are in the problems table).
+PROBLEMS_SHOWN = 5
 # Claude Code's default cleanupPeriodDays; hook install mentions the setting when it is
 # unset or no longer than this.
 DEFAULT_CLEANUP_DAYS = 30
@@ -100,6 +102,8 @@ def _no_index() -> dict[str, Any]:
         "messages": 0,
         "failures": 0,
         "sessions_without_transcript": 0,
+        "problems": 0,
+        "problem_examples": [],
         "last_build": None,
         "sources": [
             {
@@ -141,6 +145,16 @@ def _index(db_path: Path) -> dict[str, Any]:
         found["failures"] = conn.execute(
             "SELECT count(*) FROM tool_results WHERE is_error = 1"
         ).fetchone()[0]
+        # What the builds skipped, or read in part, and still stands: each build tells only
+        # those it finds new.
+        found["problems"] = conn.execute("SELECT count(*) FROM problems").fetchone()[0]
+        found["problem_examples"] = [
+            f"{path}:{line_no}: {reason}" if line_no else f"{path}: {reason}"
+            for path, line_no, reason in conn.execute(
+                "SELECT path, line_no, reason FROM problems ORDER BY path, line_no LIMIT ?",
+                [PROBLEMS_SHOWN],
+            )
+        ]
         last_build = _state(conn, "last_build")
         found["last_build"] = last_build if isinstance(last_build, dict) else None
         known = _sources(_state(conn, "sources"))
@@ -335,6 +349,15 @@ def format_text(found: dict[str, Any]) -> str:
             f" transcript), {count(found['messages'], 'message')},"
             f" {count(found['failures'], 'failure')}"
         )
+        if found["problems"]:
+            lines.append(
+                f"problems:   {found['problems']:,}"
+                f" {'file or line' if found['problems'] == 1 else 'files or lines'} skipped,"
+                " or read in part (the problems table):"
+            )
+            lines += [f"              {problem}" for problem in found["problem_examples"]]
+            if found["problems"] > len(found["problem_examples"]):
+                lines.append(f"              ... and {found['problems'] - PROBLEMS_SHOWN:,} more")
         last = found["last_build"]
         if last:
             lines.append(

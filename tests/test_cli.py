@@ -191,17 +191,25 @@ def test_build_script_from_checkout(tmp_path, projects):
 def test_no_traceback_on_bad_input(tmp_path):
     projects = tmp_path / "projects"
     (projects / "-x").mkdir(parents=True)
-    (projects / "-x" / f"{SID}.jsonl").write_bytes(b"\xff\xfe garbage\n{}\n[]\n")
+    path = projects / "-x" / f"{SID}.jsonl"
+    path.write_bytes(b"{\x01 garbage\n{}\n[]\n")
     result = run("build", str(tmp_path / "x.db"), "--source", str(projects))
     assert result.exit_code == 0
     assert "Traceback" not in result.output
     assert "3 problems" in result.stderr
-    path = projects / "-x" / f"{SID}.jsonl"
     assert result.stderr.splitlines()[:4] == [
         "Skipped, or read in part:",
-        f"  {path}:1: malformed JSON: invalid character (byte 0)",
+        f"  {path}:1: malformed JSON: object keys must be strings (byte 1)",
         f"  {path}:2: line has no string 'type'",
         f"  {path}:3: JSON array, not an object",
+    ]
+    # A file that is no text at all (UTF-16's byte-order mark, NUL bytes) is one problem,
+    # not one of each of its lines
+    path.write_bytes(b"\xff\xfe garbage\n{}\n[]\n")
+    result = run("build", str(tmp_path / "x.db"), "--source", str(projects))
+    assert result.stderr.splitlines()[:2] == [
+        "Skipped, or read in part:",
+        f"  {path}: not a JSONL file (not UTF-8 text): 3 lines skipped",
     ]
 
 

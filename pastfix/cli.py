@@ -516,6 +516,7 @@ def _db_option(help_text: str, dir_okay: bool = False) -> Any:
         "db_path",
         "--db",
         type=click.Path(dir_okay=dir_okay, path_type=Path),
+        metavar="FILE",
         help=help_text + " Default: $PASTFIX_DB, or ~/.local/share/pastfix/index.db",
     )
 

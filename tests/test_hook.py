@@ -253,7 +253,8 @@ def test_silent(index, error, extra):
     "stdin",
     [
         json.dumps({**event(TS_ERROR.format(file="a.ts", line=1)), "hook_event_name": "Stop"}),
-        json.dumps([1, 2]),
+        # (JSON that is no object, `[1, 2]`, is told on stderr: see
+        # test_an_event_it_cannot_read_is_said_in_words)
         json.dumps({**event(TS_ERROR), "error": 42}),
     ],
 )
@@ -838,7 +839,7 @@ def test_refresh_reads_files_for_its_time_only(tmp_path, fake_home, monkeypatch,
     write_jsonl(projects / f"{NOVEL}.jsonl", novel_session(NOVEL))
     monkeypatch.setattr(hook, "REFRESH_SECONDS", 0)
     hook.refresh(db)
-    assert capsys.readouterr().err == "pastfix hook: 1 files left to the next build\n"
+    assert capsys.readouterr().err == "pastfix hook: 1 file left to the next build\n"
     conn = sqlite3.connect(db)
     assert sorted(conn.execute("SELECT session_id FROM sessions")) == [(PAST,)]
     stats = build_index(db, projects.parent)

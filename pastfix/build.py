@@ -25,7 +25,7 @@ from typing import Any, BinaryIO, NamedTuple
 
 import msgspec
 
-from pastfix import agents, lines, transcripts
+from pastfix import agents, count, lines, transcripts
 from pastfix.agents import WrongAgent
 from pastfix.db import (
     BUSY_TIMEOUT,
@@ -58,6 +58,7 @@ from pastfix.db import (
     stored_sessions,
     tokenizer_setting,
 )
+from pastfix.lines import TEXT_HEAD, not_text
 from pastfix.prepare import REDACTION_VERSION, prepare
 from pastfix.records import (
     EXCERPT_SOURCE_BYTES,
@@ -797,6 +798,15 @@ class Builder:
             if record["missing_since"] and "#" in record["path"]:
                 self.with_copies.add(record["path"].rpartition("#")[0])
         self.file_problems: list[tuple[str, str]] = []
+        # The problems of files (an empty file, a FIFO, a symlink loop) the index holds from
+        # the builds before: each is said once, by the build that finds it (a line's is, as
+        # only a new line is read), not again by every build while it stands (pastfix
+        # status lists those). A forced build, which reads every line again, says them all.
+        self.told: set[tuple[str, str]] = (
+            set()
+            if force
+            else set(conn.execute("SELECT path, reason FROM problems WHERE file_id IS NULL"))
+        )
         # What the stored files' persisted outputs looked like when read (not needed
         # by a bulk build, which reads them all).
         self.side_files = {} if self.bulk else _stored_side_files(conn)
@@ -1474,7 +1484,8 @@ class Builder:
 
     def _count_file_problems(self) -> None:
         for path, reason in self.file_problems:
-            self.stats.add_problems(path, [(None, reason)])
+            if (path, reason) not in self.told:
+                self.stats.add_problems(path, [(None, reason)])
 
     def _begin(self) -> None:
         """Start a write transaction of an incremental build (see _build_state)."""
@@ -1878,6 +1889,9 @@ class Builder:
                     self.stats.bytes_read += offset
                     if progress:
                         progress(offset)
+                # Read from its start: is it a text file at all? (see lines.not_text)
+                binary = None if offset or source.whole else not_text(f.read(TEXT_HEAD))
+                dropped = 0  # the lines of such a file that were problems, told as one
                 f.seek(offset)
                 for run in () if source.whole else _runs(f, crc):
                     if run.too_long:
@@ -1897,6 +1911,9 @@ class Builder:
                             first_line_no=lines + 1,
                             default_session_id=source.session_id,
                         )
+                        if binary:  # its good lines, if any, are kept
+                            dropped += len(batch.problems)
+                            batch.problems.clear()
                         # Before prepare(): the text read from a side file is
                         # redacted, cut and signed as any other.
                         outputs = self._read_side_outputs(batch, source)
@@ -1911,6 +1928,11 @@ class Builder:
                     self.stats.bytes_read += run.read
                     if progress and run.read:
                         progress(run.read)
+                if dropped:
+                    batch = Batch()
+                    reason = f"{binary}: {count(dropped, 'line')} skipped"
+                    batch.problems.append(Problem(None, reason, ""))
+                    self._save_batch(file_id, source.path, batch)
                 if source.path in self.watched and f.tell() < plan.stat.st_size:
                     # Cut short while it was read (`truncate`, `head -c ... >` over it): the
                     # check on opening saw it whole, but its cleared rows would not all

@@ -10,7 +10,7 @@ from typing import Any
 import click
 import msgspec
 
-from pastfix import agents, paths, transcripts
+from pastfix import agents, count, paths, transcripts
 from pastfix import build as pbuild
 from pastfix import db as pdb
 
@@ -197,7 +197,7 @@ def build(
 
         def on_plan(files: int, total: int) -> None:
             bars.append(
-                stack.enter_context(progressbar(silent, f"Indexing {files:,} files", total))
+                stack.enter_context(progressbar(silent, f"Indexing {count(files, 'file')}", total))
             )
 
         try:
@@ -233,7 +233,7 @@ def build(
         click.echo(f"Redaction turned {now}: every file was re-indexed{kept}", err=True)
     if stats.reredacted_rows:
         click.echo(
-            f"Redaction rules changed: {stats.reredacted_rows:,} stored rows redacted again",
+            f"Redaction rules changed: {count(stats.reredacted_rows, 'stored row')} redacted again",
             err=True,
         )
     if stats.tokenizer_changed:
@@ -287,17 +287,27 @@ def index_path(db_path: Path | None) -> Path:
     skill's command from a project folder learns where to build one.
     """
     if db_path is not None:
-        return db_path
+        return not_a_folder(db_path)
     places = paths.find_db()
     for place in places:
         if place.is_file():
             return place
+    for place in places:  # $PASTFIX_DB naming the folder the index is in, say
+        not_a_folder(place)
     looked = ", ".join(
         f"{place} (in {Path.cwd()})" if not place.is_absolute() else str(place) for place in places
     )
     raise click.ClickException(
         f"no index found: looked in {looked}; build one with `pastfix build --default-db`"
     )
+
+
+def not_a_folder(db_path: Path) -> Path:
+    """`db_path`, or a one-line error when it is a folder (`--db ~/indexes`)."""
+    folder = paths.folder_not_index(db_path)
+    if folder:
+        raise click.ClickException(folder)
+    return db_path
 
 
 def to_json(value: Any) -> str:
@@ -318,14 +328,14 @@ def summary_line(stats: pbuild.BuildStats) -> str:
     )
     return (
         f"{stats.mode.capitalize()} build: read {stats.files_read:,} of"
-        f" {_count(stats.files_seen, 'file')}"
-        f" ({stats.bytes_read / 1e6:,.1f} MB, {_count(stats.new_lines, 'new line')}):"
-        f" {_count(stats.messages, 'message')}, {_count(stats.tool_results, 'tool result')}"
-        f" ({stats.failed_tool_results:,} failed), {_count(stats.problems, 'problem')}"
-        + (f", {_count(stats.redactions, 'secret')} redacted" if stats.redactions else "")
+        f" {count(stats.files_seen, 'file')}"
+        f" ({stats.bytes_read / 1e6:,.1f} MB, {count(stats.new_lines, 'new line')}):"
+        f" {count(stats.messages, 'message')}, {count(stats.tool_results, 'tool result')}"
+        f" ({stats.failed_tool_results:,} failed), {count(stats.problems, 'problem')}"
+        + (f", {count(stats.redactions, 'secret')} redacted" if stats.redactions else "")
         + skipped
         + (
-            f", {_count(stats.rows_kept, 'row')} that files no longer hold kept"
+            f", {count(stats.rows_kept, 'row')} that files no longer hold kept"
             if stats.rows_kept
             else ""
         )
@@ -339,12 +349,7 @@ def summary_line(stats: pbuild.BuildStats) -> str:
 
 
 def _sessions(n: int) -> str:
-    return _count(n, "session")
-
-
-def _count(n: int, thing: str) -> str:
-    """`1 file`, `2 files`, `0 files`."""
-    return f"{n:,} {thing}{'s' if n != 1 else ''}"
+    return count(n, "session")
 
 
 class _FindCommand(click.Command):
@@ -507,11 +512,13 @@ def probe(db_path: Path | None, sample: int, seed: int, json_: bool) -> None:
     click.echo(to_json(result) if json_ else probing.format_table(result))
 
 
-def _db_option(help_text: str) -> Any:
+def _db_option(help_text: str, dir_okay: bool = False) -> Any:
+    """--db; `dir_okay` for a command that says itself what a folder given is not."""
     return click.option(
         "db_path",
         "--db",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=click.Path(dir_okay=dir_okay, path_type=Path),
+        metavar="FILE",
         help=help_text + " Default: $PASTFIX_DB, or ~/.local/share/pastfix/index.db",
     )
 
@@ -560,6 +567,18 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
     answer = recall.run(sys.stdin.read(), db_path or paths.default_db(), refresh, agent)
     if answer:
         click.echo(answer)
+
+
+def installed(done: str, what: str, where: Any, added: str) -> str:
+    """What hook, mcp and skill install say once done (pastfix.install's ADDED, UPDATED or
+    UNCHANGED): `added` the first time; installing again replaces, or finds it as is."""
+    from pastfix import install
+
+    if done == install.UNCHANGED:
+        return f"Already installed: {what} in {where}; nothing changed"
+    if done == install.UPDATED:
+        return f"Updated {what} in {where}"
+    return added
 
 
 def _agent_option(what: str, names: tuple[str, ...]) -> Any:
@@ -627,11 +646,11 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     how = install.HOOKS[agent]
     settings = settings or how.where()
     try:
-        how.install(settings, db_path)
+        done = how.install(settings, db_path)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
-    click.echo(how.added.format(settings), err=True)
-    after = how.after(settings)
+    click.echo(installed(done, how.what, settings, f"Added {how.what} to {settings}"), err=True)
+    after = how.after(settings) if done != install.UNCHANGED else None
     if after:
         click.echo(after, err=True)
     if not db_path.exists():
@@ -671,7 +690,7 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
 
 
 @cli.group(invoke_without_command=True)
-@_db_option("The index to answer from.")
+@_db_option("The index to answer from.", dir_okay=True)
 @click.pass_context
 def mcp(ctx: click.Context, db_path: Path | None) -> None:
     """Serve the index to agents as an MCP server over stdio.
@@ -690,7 +709,7 @@ def mcp(ctx: click.Context, db_path: Path | None) -> None:
         return
     from pastfix import mcp as server
 
-    db_path = db_path or paths.default_db()
+    db_path = not_a_folder(db_path or paths.default_db())
     with open_index(db_path):  # a missing or outdated index is a one-line error first
         pass
     if at_terminal():  # started by hand, it would wait for a client in silence
@@ -752,10 +771,11 @@ def mcp_install(agent: str, db_path: Path | None) -> None:
     db_path = db_path or paths.default_db()
     how = install.MCP_SERVERS[agent]
     try:
-        where = how.install(how.where(), db_path)
+        where, done = how.install(how.where(), db_path)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
-    click.echo(f"Added the pastfix MCP server to {where}", err=True)
+    what = "the pastfix MCP server"
+    click.echo(installed(done, what, where, f"Added {what} to {where}"), err=True)
     if not db_path.exists():
         click.echo(f"Build the index it reads: pastfix build {db_path}", err=True)
 
@@ -828,10 +848,11 @@ def skill_install(dest: Path | None, agent: str) -> None:
             raise NotOffered(f"{agents.label(agent)} loads no skills from a folder")
         dest = folder()
     try:
-        target = install.install_skill(dest)
+        target, done = install.install_skill(dest)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
-    click.echo(f"Installed the pastfix skill in {target}", err=True)
+    what = "the pastfix skill"
+    click.echo(installed(done, what, target, f"Installed {what} in {target}"), err=True)
 
 
 @cli.command(name="forget")
@@ -954,8 +975,8 @@ def forget_summary(done: Any) -> str:
     if not n:
         return "No session matches: nothing forgotten"
     counts = (
-        f"{_sessions(n)} ({sum(s['message_count'] for s in done.sessions):,} messages,"
-        f" {sum(s['tool_call_count'] for s in done.sessions):,} tool calls,"
+        f"{_sessions(n)} ({count(sum(s['message_count'] for s in done.sessions), 'message')},"
+        f" {count(sum(s['tool_call_count'] for s in done.sessions), 'tool call')},"
         f" {sum(s['tool_error_count'] for s in done.sessions):,} failed)"
     )
     if done.dry_run:
@@ -1000,6 +1021,7 @@ def status_(db_path: Path | None, json_: bool) -> None:
 
     if db_path is None:
         db_path = Path("index.db") if Path("index.db").is_file() else paths.default_db()
+    not_a_folder(db_path)
     try:
         found = state.status(db_path)
     except pdb.sqlite3.DatabaseError as e:

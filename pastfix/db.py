@@ -22,7 +22,7 @@ import msgspec
 
 # LATEST_MIGRATION: when an index already has it, the build skips importing
 # sqlite-utils (~70 ms of a ~100 ms no-change refresh).
-from pastfix import LATEST_MIGRATION, agents
+from pastfix import LATEST_MIGRATION, agents, paths
 from pastfix.prepare import REDACTION_VERSION
 from pastfix.records import (
     TABLES,
@@ -233,19 +233,22 @@ def set_state(conn: Connection, name: str, value: str | None) -> None:
         conn.execute("INSERT OR REPLACE INTO _build_state VALUES (?, ?)", [name, value])
 
 
-def check_db_path(path: Path) -> None:
-    """Refuse a path that is a directory, a FIFO or a device, or a file that is not SQLite.
+def check_db_path(path: Path, create: bool = True) -> None:
+    """Refuse a path that is a directory, a FIFO or a device, or a file that is not SQLite
+    (`create`: one a build would write the index into; else one forget reads it from).
 
     SQLite opens a FIFO or /dev/null as a file: 'disk I/O error', or 'no such table:
     _sqlite_migrations', after the build had made its lock file beside it (/dev/null.lock)."""
-    if path.is_dir():
-        raise BuildError(f"{path} is a directory, not a database file")
+    folder = paths.folder_not_index(path)
+    if folder:
+        raise BuildError(folder)
     if path.exists() and not path.is_file():
         raise BuildError(f"{path} is not a regular file: give the path of a database file")
     if path.exists() and path.stat().st_size > 0:
         with open(path, "rb") as f:
             if f.read(16) != b"SQLite format 3\x00":
-                raise BuildError(f"{path} is not a SQLite database; refusing to overwrite it")
+                why = "refusing to overwrite it" if create else "it holds no pastfix index"
+                raise BuildError(f"{path} is not a SQLite database; {why}")
 
 
 def connect(
@@ -257,7 +260,7 @@ def connect(
     empty SQLite database, instead of writing a new index into it. `busy_timeout`: how
     long to wait for another process's lock."""
     path = Path(path)
-    check_db_path(path)
+    check_db_path(path, create)
     if not create and (not path.is_file() or path.stat().st_size == 0):
         raise BuildError(f"{path} is empty: it holds no pastfix index")
     # A concurrent build holds the write lock for one file's transaction at a

@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pastfix import agents, cards, paths, queries, signatures
+from pastfix import agents, cards, count, paths, queries, signatures
 
 EVENT = agents.hook_events(agents.CLAUDE)[0]
 # Codex's event, after every call, failed or not.
@@ -301,9 +301,16 @@ def respond(
         received = json.loads(stdin_text)
     except ValueError as e:
         raise HookInputError(f"the event on standard input is not JSON ({e}): {USAGE}") from e
-    event = failure_event(received, agent) if isinstance(received, dict) else None
+    if not isinstance(received, dict):  # `[1, 2]`, `"text"`, `null`: it was silent
+        raise HookInputError(
+            f"the event on standard input is {_json_kind(received)}, not an object: {USAGE}"
+        )
+    event = failure_event(received, agent)
     if event is None:
         return ""
+    folder = paths.folder_not_index(db_path)
+    if folder:  # queries.connect says only "not found"
+        raise queries.NotAnIndex(folder)
     deadline = time.monotonic() + WAIT_SECONDS
     conn = queries.connect(db_path, timeout=WAIT_SECONDS, time_limit=TIME_LIMIT)
     try:
@@ -320,6 +327,15 @@ def respond(
         answer: str = module.hook_output(context(rows, db_path), received)
         return answer
     return output(context(rows, db_path), received.get("hook_event_name", EVENT))
+
+
+def _json_kind(value: Any) -> str:
+    """What a decoded JSON value is, in JSON's words: `a JSON array`, `JSON null`."""
+    if isinstance(value, bool) or value is None:
+        return f"JSON {json.dumps(value)}"
+    if isinstance(value, list):
+        return "a JSON array"
+    return "a JSON string" if isinstance(value, str) else "a JSON number"
 
 
 def refresh(db_path: Path, agent: str | None = None) -> None:
@@ -350,7 +366,7 @@ def refresh(db_path: Path, agent: str | None = None) -> None:
             )
             if stats.files_left:
                 print(
-                    f"pastfix hook: {stats.files_left:,} files left to the next build",
+                    f"pastfix hook: {count(stats.files_left, 'file')} left to the next build",
                     file=sys.stderr,
                 )
     except pbuild.BuildBusy as e:

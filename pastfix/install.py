@@ -50,6 +50,11 @@ class InstallError(Exception):
     """A settings file or folder that cannot be used: the message is meant for the user."""
 
 
+# What installing did, which the CLI says: pastfix's entries added, replaced by others,
+# or found as they would be written (the file is then left as it was).
+ADDED, UPDATED, UNCHANGED = "added", "updated", "unchanged"
+
+
 def default_settings() -> Path:
     """Claude Code's user settings: $CLAUDE_CONFIG_DIR/settings.json (~/.claude/settings.json)."""
     return paths.claude_config_dir() / "settings.json"
@@ -142,6 +147,18 @@ def write_settings(path: Path, settings: dict[str, Any]) -> None:
     _write_text(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
 
 
+def _save_settings(
+    path: Path, before: dict[str, Any], after: dict[str, Any], had_ours: bool
+) -> str:
+    """Write `after` to the settings file `before` was read from, unless they are the same;
+    what that did (ADDED, UPDATED, UNCHANGED), `had_ours` telling whether pastfix's
+    entries were there before."""
+    if after == before:
+        return UNCHANGED
+    write_settings(path, after)
+    return UPDATED if had_ours else ADDED
+
+
 def _write_text(path: Path, text: str) -> None:
     """Write a file atomically, keeping its mode (a crash leaves the old file or the new one).
 
@@ -150,17 +167,31 @@ def _write_text(path: Path, text: str) -> None:
     of its own, which the user's repository no longer saw.
     """
     path = Path(os.path.realpath(path)) if path.is_symlink() else path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = None
     try:
+        # In the try too: a read-only or unwritable folder fails here, not at the rename.
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "w") as f:
             f.write(text)
         if path.exists():
             shutil.copymode(path, tmp)
         os.replace(tmp, path)
     except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
-        raise InstallError(f"cannot write {path}: {e.strerror}") from e
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise InstallError(f"cannot write {path}: {e.strerror or e}") from e
+
+
+def _make_index_folder(db_path: Path) -> None:
+    """Create the folder of the index the hooks or the server read, for the build that
+    writes it there; before any file is written, so that a folder that cannot be made
+    leaves every file as it was."""
+    folder = db_path.absolute().parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InstallError(f"cannot create {folder}, the index's folder: {e.strerror or e}") from e
 
 
 def without_ours(settings: dict[str, Any]) -> dict[str, Any]:
@@ -214,7 +245,7 @@ def _handler(command: str, timeout: int = TIMEOUT) -> dict[str, Any]:
 
 def _with_groups(settings: dict[str, Any], groups: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """`settings` without pastfix's hooks, then with `groups` (one per event) after the rest."""
-    result = without_ours(settings)
+    result = dict(without_ours(settings))  # a copy: the settings read are compared with it
     hooks = result.get("hooks", {})
     if not isinstance(hooks, dict):
         raise InstallError('"hooks" in the settings is not an object: fix it first')
@@ -228,11 +259,12 @@ def _with_groups(settings: dict[str, Any], groups: dict[str, dict[str, Any]]) ->
     return result
 
 
-def install_hooks(settings_path: Path, db_path: Path, projects: Path | None = None) -> None:
-    """Add pastfix's hooks to a settings file (idempotent)."""
+def install_hooks(settings_path: Path, db_path: Path, projects: Path | None = None) -> str:
+    """Add pastfix's hooks to a settings file (idempotent); ADDED, UPDATED or UNCHANGED."""
     settings = read_settings(settings_path)
-    write_settings(settings_path, with_ours(settings, db_path, projects))
-    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+    new = with_ours(settings, db_path, projects)
+    _make_index_folder(db_path)
+    return _save_settings(settings_path, settings, new, without_ours(settings) != settings)
 
 
 def uninstall_hooks(settings_path: Path) -> bool:
@@ -286,17 +318,32 @@ def skill_source() -> Any:
     return resources.files("pastfix") / "skill"
 
 
-def install_skill(dest: Path) -> Path:
-    """Copy the skill to dest/pastfix, replacing an earlier copy; the folder written."""
+def install_skill(dest: Path) -> tuple[Path, str]:
+    """Copy the skill to dest/pastfix, replacing an earlier copy unless it is the same:
+    the folder, and ADDED, UPDATED or UNCHANGED."""
     target = dest / SKILL_NAME
     try:
-        if target.exists():
-            shutil.rmtree(target)
         with resources.as_file(skill_source()) as source:
+            if target.exists():
+                if _files(target) == _files(source):
+                    return target, UNCHANGED
+                shutil.rmtree(target)
+                done = UPDATED
+            else:
+                done = ADDED
             shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
     except OSError as e:
         raise InstallError(f"cannot install the skill in {target}: {e.strerror or e}") from e
-    return target
+    return target, done
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    """The files under `folder` by relative path, with their bytes (__pycache__ aside)."""
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in folder.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }
 
 
 # -- Codex CLI --------------------------------------------------------------------------
@@ -342,11 +389,13 @@ def codex_hook_groups(db_path: Path) -> dict[str, dict[str, Any]]:
     }
 
 
-def install_codex_hooks(hooks_path: Path, db_path: Path) -> None:
-    """Add pastfix's hooks to a Codex hooks.json (idempotent), keeping every other hook."""
+def install_codex_hooks(hooks_path: Path, db_path: Path) -> str:
+    """Add pastfix's hooks to a Codex hooks.json (idempotent), keeping every other hook;
+    ADDED, UPDATED or UNCHANGED."""
     settings = read_settings(hooks_path)
-    write_settings(hooks_path, _with_groups(settings, codex_hook_groups(db_path)))
-    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+    new = _with_groups(settings, codex_hook_groups(db_path))
+    _make_index_folder(db_path)
+    return _save_settings(hooks_path, settings, new, without_ours(settings) != settings)
 
 
 def codex_mcp_table(db_path: Path) -> dict[str, Any]:
@@ -385,8 +434,9 @@ def _read_toml(path: Path) -> tuple[str, dict[str, Any]]:
         raise InstallError(f"{path} is not valid TOML ({e}): fix it first") from e
 
 
-def install_codex_mcp(config_path: Path, db_path: Path) -> None:
-    """Add `[mcp_servers.pastfix]` to Codex's config.toml (again: replace it).
+def install_codex_mcp(config_path: Path, db_path: Path) -> str:
+    """Add `[mcp_servers.pastfix]` to Codex's config.toml (again: replace it); ADDED,
+    UPDATED or UNCHANGED.
 
     Every other line is kept as it was, comments too. The result is read back
     with tomllib: a config where pastfix's server is defined another way (an
@@ -407,8 +457,11 @@ def install_codex_mcp(config_path: Path, db_path: Path) -> None:
         raise InstallError(
             f"cannot add pastfix to {config_path} safely: run `codex mcp add pastfix -- {args}`"
         )
+    _make_index_folder(db_path)
+    if new == text:
+        return UNCHANGED
     _write_text(config_path, new)
-    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+    return UPDATED if kept != text else ADDED
 
 
 def codex_mcp_found(config_path: Path) -> list[str]:
@@ -468,20 +521,23 @@ def _copilot_handler(command: str) -> dict[str, Any]:
     return {"type": "command", "bash": command, "timeoutSec": TIMEOUT}
 
 
-def install_copilot_hooks(hooks_path: Path, db_path: Path) -> None:
+def install_copilot_hooks(hooks_path: Path, db_path: Path) -> str:
     """Write pastfix's hooks into a Copilot CLI hooks file (again: replace them), keeping
-    the file's other hooks."""
-    settings = without_ours(read_settings(hooks_path))
+    the file's other hooks; ADDED, UPDATED or UNCHANGED."""
+    before = read_settings(hooks_path)
+    settings = without_ours(before)
     hooks = settings.get("hooks", {})
     if not isinstance(hooks, dict):
         raise InstallError(f'"hooks" in {hooks_path} is not an object: fix it first')
+    hooks = dict(hooks)  # a copy: the file read is compared with what is written
     for event, handlers in copilot_hooks(db_path).items():
         existing = hooks.get(event, [])
         if not isinstance(existing, list):
             raise InstallError(f'"hooks.{event}" in {hooks_path} is not a list: fix it first')
         hooks[event] = [*existing, *handlers]
-    write_settings(hooks_path, {"version": 1, **settings, "hooks": hooks})
-    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+    _make_index_folder(db_path)
+    new = {"version": 1, **settings, "hooks": hooks}
+    return _save_settings(hooks_path, before, new, settings != before)
 
 
 def uninstall_copilot_hooks(hooks_path: Path) -> bool:
@@ -515,14 +571,16 @@ def mcp_server_command(db_path: Path) -> list[str]:
     return [*pastfix_executable(), "mcp", "--db", str(db_path.absolute())]
 
 
-def install_json_mcp(path: Path, key: str, entry: dict[str, Any]) -> None:
+def install_json_mcp(path: Path, key: str, entry: dict[str, Any]) -> str:
     """Set `key`.pastfix of a JSON config file to `entry` (again: replace it), keeping every
-    other key and server; a file that is not a JSON object is refused, untouched."""
+    other key and server; a file that is not a JSON object is refused, untouched. ADDED,
+    UPDATED or UNCHANGED."""
     config = read_settings(path)
     servers = config.get(key, {})
     if not isinstance(servers, dict):
         raise InstallError(f'"{key}" in {path} is not an object: fix it first')
-    write_settings(path, {**config, key: {**servers, MCP_NAME: entry}})
+    new = {**config, key: {**servers, MCP_NAME: entry}}
+    return _save_settings(path, config, new, MCP_NAME in servers)
 
 
 def uninstall_json_mcp(path: Path, key: str) -> bool:
@@ -615,25 +673,26 @@ def _said(done: subprocess.CompletedProcess[str]) -> str:
     return " ".join((done.stderr or done.stdout or f"exit status {done.returncode}").split())
 
 
-def install_mcp_claude(db_path: Path, cli: str | None = None) -> str:
+def install_mcp_claude(db_path: Path, cli: str | None = None) -> tuple[str, str]:
     """Add pastfix's MCP server to Claude Code at user scope (every folder), idempotent.
 
     With the `claude` CLI (`cli`, else the one on the PATH): `claude mcp remove` of an
     earlier entry, then `claude mcp add --scope user`. Without it: the `mcpServers` entry
-    of the file the CLI writes (paths.claude_user_config()). Returns where it went.
+    of the file the CLI writes (paths.claude_user_config()). Returns where it went, and
+    ADDED, UPDATED or UNCHANGED (the CLI's entry is always written again: UPDATED).
     """
     command = mcp_server_command(db_path)
     cli = cli or claude_cli()
+    _make_index_folder(db_path)
     if cli is None:
         config_path = paths.claude_user_config()
         entry = {"type": "stdio", "command": command[0], "args": command[1:], "env": {}}
-        install_json_mcp(config_path, SERVERS_KEY, entry)
-        return str(config_path)
-    uninstall_mcp_claude(cli)
+        return str(config_path), install_json_mcp(config_path, SERVERS_KEY, entry)
+    had = uninstall_mcp_claude(cli)
     done = _claude(cli, "add", "--scope", "user", MCP_NAME, "--", *command)
     if done.returncode != 0:
         raise InstallError(f"`claude mcp add` failed: {_said(done)}")
-    return "Claude Code's user config (claude mcp add --scope user)"
+    return "Claude Code's user config (claude mcp add --scope user)", UPDATED if had else ADDED
 
 
 def uninstall_mcp_claude(cli: str | None = None) -> bool:
@@ -688,11 +747,13 @@ def gemini_hook_groups(db_path: Path) -> dict[str, dict[str, Any]]:
     }
 
 
-def install_gemini_hooks(settings_path: Path, db_path: Path) -> None:
-    """Add pastfix's hooks to Gemini CLI's settings.json (idempotent), keeping the rest."""
+def install_gemini_hooks(settings_path: Path, db_path: Path) -> str:
+    """Add pastfix's hooks to Gemini CLI's settings.json (idempotent), keeping the rest;
+    ADDED, UPDATED or UNCHANGED."""
     settings = read_settings(settings_path)
-    write_settings(settings_path, _with_groups(settings, gemini_hook_groups(db_path)))
-    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+    new = _with_groups(settings, gemini_hook_groups(db_path))
+    _make_index_folder(db_path)
+    return _save_settings(settings_path, settings, new, without_ours(settings) != settings)
 
 
 # -- opencode ---------------------------------------------------------------------------
@@ -735,12 +796,20 @@ def _is_our_plugin(path: Path) -> bool:
         return False
 
 
-def install_opencode_plugin(path: Path, db_path: Path) -> None:
-    """Write pastfix's opencode plugin (again: replace it); another file there is refused."""
+def install_opencode_plugin(path: Path, db_path: Path) -> str:
+    """Write pastfix's opencode plugin (again: replace it); another file there is refused.
+    ADDED, UPDATED or UNCHANGED."""
     if path.exists() and not _is_our_plugin(path):
         raise InstallError(f"{path} is not pastfix's plugin: move it away first")
-    _write_text(path, opencode_plugin(db_path))
-    db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
+    text = opencode_plugin(db_path)
+    _make_index_folder(db_path)
+    if not path.exists():
+        _write_text(path, text)
+        return ADDED
+    if path.read_text() == text:
+        return UNCHANGED
+    _write_text(path, text)
+    return UPDATED
 
 
 def uninstall_opencode_plugin(path: Path) -> bool:
@@ -759,12 +828,13 @@ def uninstall_opencode_plugin(path: Path) -> bool:
 
 class HookInstall(NamedTuple):
     """How pastfix's failure hook goes into one agent (its section above says what was
-    verified): where by default, how it is added and removed, what to say once added."""
+    verified): where by default, how it is added (ADDED, UPDATED or UNCHANGED) and
+    removed, what it is called, what to say once it is added or changed."""
 
     where: Callable[[], Path]
-    install: Callable[[Path, Path], None]
+    install: Callable[[Path, Path], str]
     uninstall: Callable[[Path], bool]
-    added: str  # said once installed: {} is the file
+    what: str  # "Added {what} to <file>", "Updated {what} in <file>"
     after: Callable[[Path], str | None] = lambda path: None
     # whether the file holds pastfix's hooks (pastfix status)
     installed: Callable[[Path], bool] = lambda path: has_our_hooks(path)
@@ -803,33 +873,34 @@ HOOKS: dict[str, HookInstall] = {
         default_settings,
         install_hooks,
         uninstall_hooks,
-        f"Added pastfix's {FAILURE_EVENT} and {END_EVENT} hooks to {{}}",
+        f"pastfix's {FAILURE_EVENT} and {END_EVENT} hooks",
         _cleanup_after,
     ),
     "codex": HookInstall(
         codex_hooks_file,
         install_codex_hooks,
         uninstall_hooks,
-        f"Added pastfix's {CODEX_FAILURE_EVENT} and {CODEX_END_EVENT} hooks to {{}}",
+        f"pastfix's {CODEX_FAILURE_EVENT} and {CODEX_END_EVENT} hooks",
         lambda path: "Trust them once in Codex: run `codex`, then /hooks",
     ),
     "copilot": HookInstall(
         copilot_hooks_file,
         install_copilot_hooks,
         uninstall_copilot_hooks,
-        f"Added pastfix's {COPILOT_FAILURE_EVENT} and {COPILOT_END_EVENT} hooks to {{}}",
+        f"pastfix's {COPILOT_FAILURE_EVENT} and {COPILOT_END_EVENT} hooks",
     ),
     "gemini": HookInstall(
         gemini_settings_file,
         install_gemini_hooks,
         uninstall_hooks,
-        f"Added pastfix's {GEMINI_FAILURE_EVENT} and {GEMINI_END_EVENT} hooks to {{}}",
+        f"pastfix's {GEMINI_FAILURE_EVENT} and {GEMINI_END_EVENT} hooks",
     ),
     "opencode": HookInstall(
         opencode_plugin_file,
         install_opencode_plugin,
         uninstall_opencode_plugin,
-        "Wrote pastfix's opencode plugin to {} (restart opencode)",
+        "pastfix's opencode plugin",
+        lambda path: "Restart opencode to load it",
         installed=_is_our_plugin,
         problem=lambda path: None,  # a plugin of pastfix's own, no config of the user's
     ),
@@ -860,11 +931,12 @@ HOOKS: dict[str, HookInstall] = {
 
 class McpInstall(NamedTuple):
     """How pastfix's MCP server goes into one agent: the file it goes in by default, how
-    it is added (giving where, as said to the user) and removed (whether it was there),
-    and where a file sets up a server that runs `pastfix mcp` (pastfix status)."""
+    it is added (giving where, as said to the user, and ADDED, UPDATED or UNCHANGED) and
+    removed (whether it was there), and where a file sets up a server that runs
+    `pastfix mcp` (pastfix status)."""
 
     where: Callable[[], Path]
-    install: Callable[[Path, Path], str]
+    install: Callable[[Path, Path], tuple[str, str]]
     uninstall: Callable[[Path], bool]
     found: Callable[[Path], list[str]]
 
@@ -880,15 +952,15 @@ def _json_mcp(
     comments, which pastfix does not keep: a file it cannot edit is refused with `add`,
     the client's own command that adds the server ({} is the command)."""
 
-    def install(path: Path, db_path: Path) -> str:
+    def install(path: Path, db_path: Path) -> tuple[str, str]:
         command = mcp_server_command(db_path)
+        _make_index_folder(db_path)
         try:
-            install_json_mcp(path, key, entry(command))
+            done = install_json_mcp(path, key, entry(command))
         except InstallError as e:
             line = add.format(" ".join(shlex.quote(part) for part in command))
             raise InstallError(f"{e}, or run `{line}`") from e
-        db_path.absolute().parent.mkdir(parents=True, exist_ok=True)
-        return str(path)
+        return str(path), done
 
     return McpInstall(
         where,
@@ -898,9 +970,8 @@ def _json_mcp(
     )
 
 
-def _install_codex_mcp(config_path: Path, db_path: Path) -> str:
-    install_codex_mcp(config_path, db_path)
-    return str(config_path)
+def _install_codex_mcp(config_path: Path, db_path: Path) -> tuple[str, str]:
+    return str(config_path), install_codex_mcp(config_path, db_path)
 
 
 def copilot_mcp_file() -> Path:

@@ -7,6 +7,7 @@ reasons a line cannot be indexed are the same for all of them, and live here.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 from collections.abc import Callable
@@ -90,6 +91,29 @@ def find_files(top: str, found: list[tuple[str, str | None]], match: Callable[[s
                 found.append((entry.path, None))
         # Popped in name order: of two links to one folder, the first in path order is read.
         stack.extend(sorted(folders, reverse=True))
+
+
+# The first bytes of a file that tell a text file from another (not_text).
+TEXT_HEAD = 4096
+
+
+def not_text(head: bytes) -> str | None:
+    """Why a file starting with `head` is no JSONL file (an image, an archive, UTF-16 text
+    named *.jsonl), else None: it does not start with `{`, as a transcript's first line
+    does, and holds a NUL byte or bytes that are not UTF-8. Each of its lines was a problem
+    of its own (`malformed JSON: invalid character (byte 0)`, 14 of a small PNG); a
+    transcript's bad lines, a damaged one's zeros or a stray byte, are each still told."""
+    start = head.removeprefix(BOM).lstrip()
+    if not start or start[:1] == b"{":
+        return None
+    if b"\0" in head:
+        return "not a JSONL file (it holds NUL bytes, as binary files do)"
+    try:
+        # A character the head cuts in two is no fault (final=False).
+        codecs.getincrementaldecoder("utf-8")().decode(head)
+    except UnicodeDecodeError:
+        return "not a JSONL file (not UTF-8 text)"
+    return None
 
 
 def is_jsonl(name: str) -> bool:

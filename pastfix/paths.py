@@ -62,6 +62,16 @@ def claude_projects() -> Path:
 LOCAL_DB = Path("index.db")
 
 
+def folder_not_index(path: Path) -> str | None:
+    """Why `path` is no index when it is a folder (such as the one the index is in), else None:
+    said as such, where "not found: build it" sent the user to build over the folder."""
+    if not path.is_dir():
+        return None
+    return (
+        f"{path} is a folder, not an index: name the index file in it, such as {path / 'index.db'}"
+    )
+
+
 def find_db() -> list[Path]:
     """Where `pastfix find` and `pastfix probe` look for the index when none is given.
 

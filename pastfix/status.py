@@ -16,8 +16,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pastfix import agents, install, paths, queries
+from pastfix import agents, count, install, paths, queries
 
+# The standing problems the text lists (all of them are in the problems table).
+PROBLEMS_SHOWN = 5
 # Claude Code's default cleanupPeriodDays; hook install mentions the setting when it is
 # unset or no longer than this.
 DEFAULT_CLEANUP_DAYS = 30
@@ -100,6 +102,8 @@ def _no_index() -> dict[str, Any]:
         "messages": 0,
         "failures": 0,
         "sessions_without_transcript": 0,
+        "problems": 0,
+        "problem_examples": [],
         "last_build": None,
         "sources": [
             {
@@ -141,6 +145,16 @@ def _index(db_path: Path) -> dict[str, Any]:
         found["failures"] = conn.execute(
             "SELECT count(*) FROM tool_results WHERE is_error = 1"
         ).fetchone()[0]
+        # What the builds skipped, or read in part, and still stands: each build tells only
+        # those it finds new.
+        found["problems"] = conn.execute("SELECT count(*) FROM problems").fetchone()[0]
+        found["problem_examples"] = [
+            f"{path}:{line_no}: {reason}" if line_no else f"{path}: {reason}"
+            for path, line_no, reason in conn.execute(
+                "SELECT path, line_no, reason FROM problems ORDER BY path, line_no LIMIT ?",
+                [PROBLEMS_SHOWN],
+            )
+        ]
         last_build = _state(conn, "last_build")
         found["last_build"] = last_build if isinstance(last_build, dict) else None
         known = _sources(_state(conn, "sources"))
@@ -331,14 +345,24 @@ def format_text(found: dict[str, Any]) -> str:
     if found["exists"]:
         kept = found["sessions_without_transcript"]
         lines.append(
-            f"holds:      {found['sessions']:,} sessions ({kept:,} kept without a transcript),"
-            f" {found['messages']:,} messages, {found['failures']:,} failures"
+            f"holds:      {count(found['sessions'], 'session')} ({kept:,} kept without a"
+            f" transcript), {count(found['messages'], 'message')},"
+            f" {count(found['failures'], 'failure')}"
         )
+        if found["problems"]:
+            lines.append(
+                f"problems:   {found['problems']:,}"
+                f" {'file or line' if found['problems'] == 1 else 'files or lines'} skipped,"
+                " or read in part (the problems table):"
+            )
+            lines += [f"              {problem}" for problem in found["problem_examples"]]
+            if found["problems"] > len(found["problem_examples"]):
+                lines.append(f"              ... and {found['problems'] - PROBLEMS_SHOWN:,} more")
         last = found["last_build"]
         if last:
             lines.append(
                 f"last build: {last['at']} ({last['mode']}): read {last['files_read']:,} of"
-                f" {last['files_seen']:,} files, {last['new_lines']:,} new lines,"
+                f" {count(last['files_seen'], 'file')}, {count(last['new_lines'], 'new line')},"
                 f" in {last['seconds']:.2f}s ({_ago(last['at'])})"
             )
     for s in _grouped(found["sources"]):
@@ -350,8 +374,7 @@ def format_text(found: dict[str, Any]) -> str:
             there += ", not read by the last build"
         folders = f"{s['folders']:,} folders, " if s.get("folders", 1) > 1 else ""
         lines.append(
-            f"source:     {s['path']} ({s['agent']}, {folders}{s['files']:,}"
-            f" file{'s' if s['files'] != 1 else ''} indexed,"
+            f"source:     {s['path']} ({s['agent']}, {folders}{count(s['files'], 'file')} indexed,"
             f" {gone:,} of them deleted since{kept}{there})"
         )
     hook = found["hook"]
@@ -401,4 +424,4 @@ def _ago(at: str) -> str:
     if minutes < 90:
         return f"{minutes:.0f} minute{'s' if round(minutes) != 1 else ''} ago"
     hours = minutes / 60
-    return f"{hours:.0f} hours ago" if hours < 48 else f"{hours / 24:.0f} days ago"
+    return f"{hours:.0f} hours ago" if hours < 48 else f"{hours / 24:.0f} days ago"  # 2 or more

@@ -1,3 +1,5 @@
+import errno
+import os
 import signal
 import subprocess
 import sys
@@ -49,6 +51,39 @@ def no_hang():
     yield
     signal.alarm(0)
     signal.signal(signal.SIGALRM, old)
+
+
+@pytest.fixture
+def unwritable(monkeypatch):
+    """unwritable(folder, code): writes under `folder` fail with errno `code` (EROFS, as on a
+    read-only mount; EACCES): root, whom the tests run as, writes anywhere a mode forbids."""
+    folders: dict[Path, int] = {}
+
+    def refused(path):
+        path = Path(os.fsdecode(path)).absolute()
+        for folder, code in folders.items():
+            if path.is_relative_to(folder):
+                raise OSError(code, os.strerror(code), str(path))
+
+    def guard(name, writes=lambda *args, **kwargs: True):
+        real = getattr(os, name)
+
+        def call(path, *args, **kwargs):
+            if writes(*args, **kwargs) and not kwargs.get("dir_fd"):
+                refused(path)
+            return real(path, *args, **kwargs)
+
+        monkeypatch.setattr(os, name, call)
+
+    write_flags = os.O_WRONLY | os.O_RDWR | os.O_CREAT
+    guard("open", lambda flags, *args, **kwargs: bool(flags & write_flags))
+    for name in ("mkdir", "unlink", "rmdir", "replace", "rename"):
+        guard(name)
+
+    def make(folder, code=errno.EROFS):
+        folders[Path(folder).absolute()] = code
+
+    return make
 
 
 @pytest.fixture

@@ -361,7 +361,8 @@ def test_forget_an_unknown_session_is_an_error_and_forgets_nothing(tmp_path, pro
 
 
 def test_forget_from_a_file_that_is_no_index_is_a_one_line_error(tmp_path):
-    """It was a traceback (BuildError); and neither file is written."""
+    """It was a traceback (BuildError); and neither file is written. A file that is not
+    SQLite was said as a build says it, `refusing to overwrite it`: forget never would."""
     junk = tmp_path / "notes.db"
     junk.write_text("not a database")
     other = tmp_path / "other.db"
@@ -375,7 +376,7 @@ def test_forget_from_a_file_that_is_no_index_is_a_one_line_error(tmp_path):
     sqlite3.connect(blank).execute("VACUUM").connection.close()
     assert blank.stat().st_size > 0
     for path, error in (
-        (junk, f"{junk} is not a SQLite database; refusing to overwrite it"),
+        (junk, f"{junk} is not a SQLite database; it holds no pastfix index"),
         (other, f"{other} is a SQLite database that pastfix did not create"),
         (empty, f"{empty} is empty: it holds no pastfix index"),
         (blank, f"{blank} is an empty SQLite database: it holds no pastfix index"),

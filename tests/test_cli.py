@@ -147,7 +147,10 @@ def test_source_is_a_file(tmp_path, projects):
 def test_db_path_is_directory(tmp_path, projects):
     result = run("build", str(tmp_path), "--source", str(projects))
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {tmp_path} is a directory, not a database file\n"
+    assert result.stderr == (
+        f"Error: {tmp_path} is a folder, not an index: name the index file in it,"
+        f" such as {tmp_path / 'index.db'}\n"
+    )
 
 
 def test_db_path_not_sqlite(tmp_path, projects):
@@ -188,17 +191,25 @@ def test_build_script_from_checkout(tmp_path, projects):
 def test_no_traceback_on_bad_input(tmp_path):
     projects = tmp_path / "projects"
     (projects / "-x").mkdir(parents=True)
-    (projects / "-x" / f"{SID}.jsonl").write_bytes(b"\xff\xfe garbage\n{}\n[]\n")
+    path = projects / "-x" / f"{SID}.jsonl"
+    path.write_bytes(b"{\x01 garbage\n{}\n[]\n")
     result = run("build", str(tmp_path / "x.db"), "--source", str(projects))
     assert result.exit_code == 0
     assert "Traceback" not in result.output
     assert "3 problems" in result.stderr
-    path = projects / "-x" / f"{SID}.jsonl"
     assert result.stderr.splitlines()[:4] == [
         "Skipped, or read in part:",
-        f"  {path}:1: malformed JSON: invalid character (byte 0)",
+        f"  {path}:1: malformed JSON: object keys must be strings (byte 1)",
         f"  {path}:2: line has no string 'type'",
         f"  {path}:3: JSON array, not an object",
+    ]
+    # A file that is no text at all (UTF-16's byte-order mark, NUL bytes) is one problem,
+    # not one of each of its lines
+    path.write_bytes(b"\xff\xfe garbage\n{}\n[]\n")
+    result = run("build", str(tmp_path / "x.db"), "--source", str(projects))
+    assert result.stderr.splitlines()[:2] == [
+        "Skipped, or read in part:",
+        f"  {path}: not a JSONL file (not UTF-8 text): 3 lines skipped",
     ]
 
 
@@ -698,6 +709,25 @@ def test_the_summary_says_one_thing_in_the_singular():
     assert "1 message, 1 tool result (0 failed), 1 problem, 1 secret redacted" in line
     stats.files_seen, stats.messages = 2, 0
     assert "read 1 of 2 files" in summary_line(stats) and "0 messages" in summary_line(stats)
+
+
+def test_status_and_forget_say_one_thing_in_the_singular(tmp_path):
+    """`holds: 1 sessions`, `read 1 of 1 files`, `(1 messages, 1 tool calls, ...)`."""
+    projects = tmp_path / "projects"
+    path = write_jsonl(
+        projects / "-home-dev-app" / f"{SID}.jsonl",
+        [tool_use("u1", SID, "t1", "Bash", {"command": "ls"}, "2026-01-01T10:00:00Z")],
+    )
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    text = run("status", str(db_path)).stdout
+    assert "holds:      1 session (0 kept without a transcript), 1 message, 0 failures\n" in text
+    assert "(fresh): read 1 of 1 file, 1 new line, in " in text
+    assert f"source:     {projects} (claude, 1 file indexed, 0 of them deleted since)\n" in text
+    path.unlink()
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    forgot = run("forget", str(db_path), "--missing")
+    assert forgot.stderr == "Forgot 1 session (1 message, 1 tool call, 0 failed)\n"
 
 
 def test_status_says_how_long_ago_in_words(monkeypatch):

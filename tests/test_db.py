@@ -1614,7 +1614,9 @@ def test_a_file_cut_short_while_a_forced_build_reads_it_keeps_its_rows(
     build_index(db_path, projects)
     before = snapshot(db_path)
     inode = grown.stat().st_ino
-    keep = b"".join(grown.read_bytes().splitlines(keepends=True)[:3]) if cut != "to nothing" else b""
+    keep = (
+        b"".join(grown.read_bytes().splitlines(keepends=True)[:3]) if cut != "to nothing" else b""
+    )
     real_runs = pbuild._runs
 
     def cut_then_read(f, crc):
@@ -1725,6 +1727,68 @@ def test_hostile_files_are_problems_and_the_build_goes_on(db_path, projects):
     assert stats.problems == 4
     assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
     assert build_index(db_path, projects).files_read == 0
+
+
+def test_a_problem_is_said_by_the_build_that_finds_it_and_then_by_status(db_path, projects):
+    """Every incremental build said the same old problems again (`empty.jsonl: empty file`,
+    `fifo.jsonl: not a regular file`, the symlink loop) though nothing changed; a user
+    hears of a problem once, when it is new, and `pastfix status` lists those standing."""
+    from pastfix import status
+
+    small_session(projects)
+    folder = projects / "-home-dev-app"
+    os.mkfifo(folder / "fifo.jsonl")
+    (folder / "loop.jsonl").symlink_to(folder / "loop.jsonl")
+    (folder / "empty.jsonl").write_bytes(b"")
+    said = [
+        f"{folder}/empty.jsonl: empty file",
+        f"{folder}/fifo.jsonl: not a regular file",
+        f"{folder}/loop.jsonl: cannot read: Too many levels of symbolic links",
+    ]
+    stats = build_index(db_path, projects)
+    assert (stats.problems, sorted(stats.problem_examples)) == (3, said)
+    again = build_index(db_path, projects)
+    assert (again.problems, again.problem_examples) == (0, [])
+    (folder / "empty2.jsonl").write_bytes(b"")  # a new one is said, alone
+    again = build_index(db_path, projects)
+    assert again.problem_examples == [f"{folder}/empty2.jsonl: empty file"]
+    found = status.status(db_path)
+    assert (found["problems"], found["problem_examples"]) == (
+        4,
+        sorted([*said, again.problem_examples[0]]),
+    )
+    assert status.format_text(found).splitlines()[2:7] == [
+        "problems:   4 files or lines skipped, or read in part (the problems table):",
+        *[f"              {problem}" for problem in found["problem_examples"]],
+    ]
+    # a forced build reads every line again, and says every problem again
+    assert build_index(db_path, projects, force=True).problems == 4
+
+
+def test_a_file_that_is_no_text_is_one_problem(db_path, projects):
+    """A binary file named *.jsonl gave a problem for each of its lines (14 of
+    `malformed JSON: invalid character (byte 0)`); a transcript's bad lines are still told
+    one by one, NUL bytes and all."""
+    path = small_session(projects)
+    folder = path.parent
+    (folder / "image.jsonl").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\n" * 7)
+    (folder / "utf16.jsonl").write_bytes('{"type": "user"}\n{}\n'.encode("utf-16"))
+    with open(path, "ab") as f:
+        f.write(b'\x00\x00\x00\n{"type": "user", "uuid": "\xff"}\n')
+    stats = build_index(db_path, projects)
+    assert sorted(stats.problem_examples) == sorted(
+        [
+            f"{folder}/image.jsonl: not a JSONL file (it holds NUL bytes, as binary files do):"
+            " 21 lines skipped",
+            f"{folder}/utf16.jsonl: not a JSONL file (it holds NUL bytes, as binary files do):"
+            " 2 lines skipped",
+            f"{path}:{len(path.read_bytes().splitlines()) - 1}: malformed JSON: invalid character"
+            " (byte 0)",
+            f"{path}:{len(path.read_bytes().splitlines())}: invalid UTF-8",
+        ]
+    )
+    assert error_hits(db_path, "ENOENT") == [(SID, "t1")]
+    assert build_index(db_path, projects).problems == 0
 
 
 def test_a_file_turned_into_a_fifo_after_planning_does_not_hang(db_path, projects, monkeypatch):

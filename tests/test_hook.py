@@ -1,5 +1,6 @@
 """pastfix hook: the failure hook's answers, its silence, its install into a settings file."""
 
+import errno
 import json
 import os
 import shutil
@@ -280,7 +281,8 @@ def test_silent(index, error, extra):
     "stdin",
     [
         json.dumps({**event(TS_ERROR.format(file="a.ts", line=1)), "hook_event_name": "Stop"}),
-        json.dumps([1, 2]),
+        # (JSON that is no object, `[1, 2]`, is told on stderr: see
+        # test_an_event_it_cannot_read_is_said_in_words)
         json.dumps({**event(TS_ERROR), "error": 42}),
     ],
 )
@@ -316,6 +318,12 @@ def test_problems_are_silent_and_told_on_stderr(index, tmp_path, capsys, problem
             "the event on standard input is not JSON (Expecting property name enclosed in"
             " double quotes: line 1 column 2 (char 1)): ",
         ),
+        # JSON, but no event: they were silent, with nothing on stderr either
+        ("[1, 2]", "the event on standard input is a JSON array, not an object: "),
+        ("3.5", "the event on standard input is a JSON number, not an object: "),
+        ('"PostToolUseFailure"', "the event on standard input is a JSON string, not an object: "),
+        ("null", "the event on standard input is JSON null, not an object: "),
+        ("true", "the event on standard input is JSON true, not an object: "),
     ],
 )
 def test_an_event_it_cannot_read_is_said_in_words(index, capsys, stdin, said):
@@ -324,6 +332,27 @@ def test_an_event_it_cannot_read_is_said_in_words(index, capsys, stdin, said):
     assert hook.run(stdin, index) == ""
     assert capsys.readouterr().err == f"pastfix hook: {said}{hook.USAGE}\n"
     assert "pastfix hook --db index.db < event.json" in hook.USAGE
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stdin", ["[1,2]", "{not json"])
+def test_the_command_says_why_it_reads_no_event_on_stderr_only(index, stdin):
+    """`echo '[1,2]' | pastfix hook` printed nothing at all, where junk got a line."""
+    done = run_hook(["--db", str(index)], stdin)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr.startswith("pastfix hook: the event on standard input is ")
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_a_folder_given_as_the_index_is_said_to_be_one(tmp_path, capsys):
+    """It said `<folder> not found: build it with pastfix build <folder>`."""
+    stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=7)))
+    assert hook.run(stdin, tmp_path) == ""
+    assert capsys.readouterr() == (
+        "",
+        f"pastfix hook: {tmp_path} is a folder, not an index: name the index file in it,"
+        f" such as {tmp_path / 'index.db'}\n",
+    )
 
 
 def test_agent_claude_or_codex_is_what_no_agent_is(index, capsys):
@@ -482,6 +511,78 @@ def test_install_into_a_missing_file_and_uninstall_leaves_it_empty(tmp_path):
     assert set(json.loads(settings.read_text())["hooks"]) == {"PostToolUseFailure", "SessionEnd"}
     assert install.uninstall_hooks(settings)
     assert json.loads(settings.read_text()) == {}
+
+
+@pytest.mark.parametrize("code", [errno.EROFS, errno.EACCES])
+@pytest.mark.parametrize("there", ["new", "installed", "in a new folder"])
+@pytest.mark.parametrize("agent", list(install.HOOKS))
+def test_install_where_it_cannot_write_is_a_one_line_error(
+    tmp_path, unwritable, agent, there, code
+):
+    """A read-only folder (or one root may not write) was a traceback: OSError from
+    tempfile.mkstemp or mkdir. Now one line, exit 1, and nothing written, uninstall alike."""
+    folder = tmp_path / "settings"
+    folder.mkdir()
+    name = "pastfix.js" if agent == "opencode" else "settings.json"
+    settings = folder / "sub" / name if there == "in a new folder" else folder / name
+    args = ["--agent", agent, "--settings", str(settings)]
+    if there == "installed":
+        assert invoke_ok("hook", "install", *args, "--db", str(tmp_path / "old.db"))
+    before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    unwritable(folder, code)
+    out = CliRunner().invoke(cli, ["hook", "install", *args, "--db", str(tmp_path / "index.db")])
+    assert (out.exit_code, out.stderr) == (
+        1,
+        f"Error: cannot write {settings}: {os.strerror(code)}\n",
+    )
+    assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
+    out = CliRunner().invoke(cli, ["hook", "uninstall", *args])
+    if there == "installed":
+        verb = "remove" if agent == "opencode" else "write"
+        expected = f"Error: cannot {verb} {settings}: {os.strerror(code)}\n"
+        assert (out.exit_code, out.stderr) == (1, expected)
+    else:
+        assert (out.exit_code, out.stderr) == (0, f"No pastfix hook in {settings}\n")
+    assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
+
+
+def test_install_whose_index_folder_cannot_be_made_writes_nothing(tmp_path, unwritable):
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps(OTHER_SETTINGS))
+    unwritable(tmp_path / "ro")
+    db = tmp_path / "ro" / "data" / "index.db"
+    out = CliRunner().invoke(cli, ["hook", "install", "--settings", str(settings), "--db", str(db)])
+    assert (out.exit_code, out.stderr) == (
+        1,
+        f"Error: cannot create {db.parent}, the index's folder: Read-only file system\n",
+    )
+    assert json.loads(settings.read_text()) == OTHER_SETTINGS
+
+
+@pytest.mark.parametrize("agent", list(install.HOOKS))
+def test_install_again_says_updated_or_already_installed(tmp_path, agent):
+    """Installing again said `Added ...` though it replaced pastfix's hooks, or found them as
+    they were (then the file is not written again)."""
+    name = "pastfix.js" if agent == "opencode" else "settings.json"
+    settings = tmp_path / name
+    what = install.HOOKS[agent].what
+    said = []
+    for db in ("old.db", "index.db", "index.db"):
+        args = ["--agent", agent, "--settings", str(settings), "--db", str(tmp_path / db)]
+        out = CliRunner().invoke(cli, ["hook", "install", *args])
+        assert out.exit_code == 0, out.output
+        said.append(out.stderr.splitlines()[0])
+    assert said == [
+        f"Added {what} to {settings}",
+        f"Updated {what} in {settings}",
+        f"Already installed: {what} in {settings}; nothing changed",
+    ]
+
+
+def invoke_ok(*args):
+    out = CliRunner().invoke(cli, list(args))
+    assert out.exit_code == 0, out.output
+    return True
 
 
 @pytest.mark.parametrize("text", ["{not json", "[1, 2]", '{"hooks": []}'])
@@ -766,7 +867,7 @@ def test_refresh_reads_files_for_its_time_only(tmp_path, fake_home, monkeypatch,
     write_jsonl(projects / f"{NOVEL}.jsonl", novel_session(NOVEL))
     monkeypatch.setattr(hook, "REFRESH_SECONDS", 0)
     hook.refresh(db)
-    assert capsys.readouterr().err == "pastfix hook: 1 files left to the next build\n"
+    assert capsys.readouterr().err == "pastfix hook: 1 file left to the next build\n"
     conn = sqlite3.connect(db)
     assert sorted(conn.execute("SELECT session_id FROM sessions")) == [(PAST,)]
     stats = build_index(db, projects.parent)

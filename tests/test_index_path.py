@@ -76,3 +76,29 @@ def test_a_named_index_that_is_missing_is_still_an_error(project, tmp_path):
     result = find(ERROR, str(tmp_path / "gone.db"))
     assert result.exit_code == 1
     assert "gone.db not found" in result.output
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["find", ERROR], ["status"], ["forget", "--missing"], ["probe"], ["mcp"], ["build"]],
+)
+@pytest.mark.parametrize("how", ["--db", "PASTFIX_DB"])
+def test_a_folder_given_as_the_index_is_said_to_be_one(
+    project, monkeypatch, tmp_path, command, how
+):
+    """`--db ~/indexes` said `~/indexes not found: build it with pastfix build ~/indexes`."""
+    folder = tmp_path / "indexes"
+    folder.mkdir()
+    if how == "PASTFIX_DB":
+        monkeypatch.setenv("PASTFIX_DB", str(folder))
+        if command == ["build"]:
+            command = ["build", "--default-db"]
+    else:
+        command = [*command, "--db", str(folder)]
+    result = CliRunner().invoke(cli, command, input="")
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
+        1,
+        f"Error: {folder} is a folder, not an index: name the index file in it,"
+        f" such as {folder / 'index.db'}",
+    )
+    assert list(folder.iterdir()) == []

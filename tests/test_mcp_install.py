@@ -9,6 +9,7 @@ $CLAUDE_CONFIG_DIR/.claude.json.
 import json
 import os
 import stat
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -35,10 +36,14 @@ def test_install_writes_the_user_config_with_absolute_paths(no_cli, fake_home, t
     other = {"command": "other", "args": []}
     config.write_text(json.dumps({"numStartups": 3, "mcpServers": {"other": other}}))
     db = tmp_path / "my index.db"
-    for _ in range(2):  # idempotent
+    said = [
+        f"Added the pastfix MCP server to {config}",
+        f"Already installed: the pastfix MCP server in {config}; nothing changed",
+    ]
+    for again in said:  # idempotent, and said so
         result = invoke("install", "--db", str(db))
         assert result.exit_code == 0, result.output
-        assert f"Added the pastfix MCP server to {config}" in result.output
+        assert again in result.output
     data = json.loads(config.read_text())
     assert data["numStartups"] == 3 and data["mcpServers"]["other"] == other
     entry = data["mcpServers"]["pastfix"]
@@ -129,6 +134,34 @@ def test_install_for_codex_writes_its_config_table(monkeypatch, tmp_path):
     assert "[mcp_servers.pastfix]" not in (codex_home / "config.toml").read_text()
 
 
+@pytest.mark.parametrize("installed", [False, True])
+@pytest.mark.parametrize("agent", ["claude", "codex", "copilot", "gemini", "opencode"])
+def test_install_where_it_cannot_write_is_a_one_line_error(
+    no_cli, fake_home, tmp_path, unwritable, agent, installed
+):
+    """A read-only home was a traceback (OSError from mkdir or tempfile.mkstemp): one line,
+    exit 1, and every file as it was; uninstall alike."""
+    db = tmp_path / "index.db"
+    if installed:
+        assert invoke("install", "--agent", agent, "--db", str(tmp_path / "old.db")).exit_code == 0
+    config = Path(install.MCP_SERVERS[agent].where())
+    before = {p: p.read_bytes() for p in fake_home.rglob("*") if p.is_file()}
+    unwritable(fake_home)
+    result = invoke("install", "--agent", agent, "--db", str(db))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: cannot write {config}: Read-only file system")
+    assert len(result.stderr.splitlines()) == 1
+    result = invoke("uninstall", "--agent", agent)
+    if installed:
+        assert (result.exit_code, result.stderr) == (
+            1,
+            f"Error: cannot write {config}: Read-only file system\n",
+        )
+    else:
+        assert result.exit_code == 0
+    assert {p: p.read_bytes() for p in fake_home.rglob("*") if p.is_file()} == before
+
+
 # -- every agent: the table, and the JSON configs of Gemini CLI, Copilot CLI and opencode --
 
 
@@ -168,10 +201,14 @@ def test_install_for_another_agent_keeps_the_rest_of_its_file(
     other = {"command": "other", "args": ["--x"]}
     before = {"theme": "dark", key: {"other": other}, "nested": {"a": [1, 2]}}
     config.write_text(json.dumps(before))
-    for db in (tmp_path / "old.db", tmp_path / "my index.db"):  # again: replaced
-        result = invoke("install", "--agent", agent, "--db", str(db))
+    said = [
+        f"Added the pastfix MCP server to {config}",
+        f"Updated the pastfix MCP server in {config}",
+    ]
+    for db, line in zip((tmp_path / "old.db", tmp_path / "my index.db"), said, strict=True):
+        result = invoke("install", "--agent", agent, "--db", str(db))  # again: replaced
         assert result.exit_code == 0, result.output
-        assert f"Added the pastfix MCP server to {config}" in result.output
+        assert line in result.output
     data = json.loads(config.read_text())
     assert {k: v for k, v in data.items() if k != key} == {"theme": "dark", "nested": {"a": [1, 2]}}
     assert list(data[key]) == ["other", "pastfix"] and data[key]["other"] == other

@@ -1,5 +1,7 @@
 """The skill: its frontmatter, its generated schema, its SQL examples run on the fixture index."""
 
+import errno
+import os
 import re
 import sqlite3
 
@@ -119,6 +121,39 @@ def test_skill_install_defaults_to_home(fake_home):
     out = CliRunner().invoke(cli, ["skill", "install"])
     assert out.exit_code == 0, out.output
     assert (fake_home / ".claude" / "skills" / "pastfix" / "SKILL.md").is_file()
+
+
+def test_skill_install_again_says_updated_or_already_installed(fake_home):
+    """Installing again said `Installed ...` whether it replaced an older copy or found the
+    same one (then left as it was)."""
+    target = fake_home / ".claude" / "skills" / "pastfix"
+    said = []
+    for _ in range(2):
+        out = CliRunner().invoke(cli, ["skill", "install"])
+        assert out.exit_code == 0, out.output
+        said.append(out.stderr)
+    (target / "SKILL.md").write_text("an older skill")
+    (target / "references" / "gone.md").write_text("no longer shipped")
+    out = CliRunner().invoke(cli, ["skill", "install"])
+    said.append(out.stderr)
+    assert said == [
+        f"Installed the pastfix skill in {target}\n",
+        f"Already installed: the pastfix skill in {target}; nothing changed\n",
+        f"Updated the pastfix skill in {target}\n",
+    ]
+    assert (target / "SKILL.md").read_text() == (SKILL / "SKILL.md").read_text()
+    assert not (target / "references" / "gone.md").exists()
+
+
+@pytest.mark.parametrize("code", [errno.EROFS, errno.EACCES])
+def test_skill_install_where_it_cannot_write_is_a_one_line_error(tmp_path, unwritable, code):
+    unwritable(tmp_path / "skills", code)
+    out = CliRunner().invoke(cli, ["skill", "install", "--dest", str(tmp_path / "skills")])
+    assert (out.exit_code, out.stderr) == (
+        1,
+        f"Error: cannot install the skill in {tmp_path / 'skills' / 'pastfix'}:"
+        f" {os.strerror(code)}\n",
+    )
 
 
 def test_skill_install_follows_claude_config_dir(fake_home, monkeypatch):

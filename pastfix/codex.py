@@ -166,6 +166,10 @@ FAILED_CALL_PREFIXES = (
     "failed in sandbox: ",
     "command timed out after ",
     "retry failed:",
+    # a call the user stopped (Esc) while it ran (0.12x: `aborted by user after 31.2s`),
+    # kind `interrupted`: stored as a success, it was no failure at all (sixteenth
+    # held-out set, 2 calls)
+    "aborted by user after ",
 )
 _EXIT_FIRST = re.compile(r"Exit code: (-?\d+)\n")
 _EXITED = re.compile(r"Process exited with code (-?\d+)$")

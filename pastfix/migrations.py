@@ -462,6 +462,17 @@ def m018_codex_sandbox_failures(db: Database) -> None:
     )
 
 
+@migrations()
+def m019_codex_aborted(db: Database) -> None:
+    # Session 21's sixteenth held-out set: Codex's `aborted by user after 31.2s` (a call the
+    # user stopped) was stored as a success (pastfix.codex FAILED_CALL_PREFIXES). Read
+    # every Codex rollout again, as m013 did.
+    db.execute(
+        "UPDATE source_files SET size = -1, tail_hash = NULL"
+        " WHERE agent = 'codex' AND missing_since IS NULL"
+    )
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

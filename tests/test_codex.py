@@ -308,6 +308,8 @@ def test_shell_command(command, text):
             "command timed out after 10000 milliseconds",
             ("command timed out after 10000 milliseconds", True),
         ),
+        # a call the user stopped while it ran
+        ("aborted by user after 31.2s", ("aborted by user after 31.2s", True)),
     ],
 )
 def test_tool_output(output, expected):

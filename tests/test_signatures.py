@@ -562,6 +562,7 @@ def test_signature_of_empty_text_is_empty():
             " alternative approach that doesn't require this permission.",
             "permission_denied",
         ),
+        ("aborted by user after 31.2s", "interrupted"),
         ("Permission denied by rules: shell(rm)", "permission_denied"),
         ("Permission denied by a PermissionRequest hook: not here", "permission_denied"),
         ("Permission denied: Create file /tmp/x.py", "permission_denied"),

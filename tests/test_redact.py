@@ -815,3 +815,42 @@ def test_a_private_key_header_without_key_text_is_kept():
     ):
         assert redact(text) == (text, {})
     assert redact(PEM)[1] == {"private-key": 1}
+
+
+# -- a long value judged once, keywords tried in order (session 21) ---------------------
+
+_KEYWORD_PIECES = st.sampled_from(
+    ["api_key", "key", "secret_key_base", "password", "token", "Token", "KEY", ": ", "=", " ", "s"]
+    + ['"', "`", "is ", "\\n", "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0Ed9", "Cb8Aa7", "(", "env"]
+)
+
+
+@given(st.lists(_KEYWORD_PIECES, max_size=16))
+def test_keywords_are_tried_in_order_of_their_secret(pieces):
+    """_at_keywords gives what a sort of every match by its secret's start did."""
+    text = "".join(pieces)
+    for rule in redact_module.RULES:
+        if not rule.keyword:
+            continue
+        pattern = re.compile(rule.pattern)
+        starts = redact_module._keyword_starts(
+            text, frozenset(anchors_in(text) & set(rule.anchors))
+        )
+        matches = filter(None, (pattern.match(text, s) for s in starts))
+        old = sorted(matches, key=lambda m: m.start(rule.group))
+        new = redact_module._at_keywords(pattern, text, starts, rule.group, [0])
+        assert [m.span() for m in new] == [m.span() for m in old]
+
+
+def test_a_long_value_judged_no_secret_is_read_once():
+    """A keyword inside a long value judged no secret is not judged again (a megabyte of
+    `password=` was read 500 times over); what the rules find elsewhere is the same."""
+    for unit in ("password=", "key=", "aws_secret_access_key=", "api_key=aB3dE5fG7h "):
+        text = unit * (20_000 // len(unit))
+        redacted, found = redact(text)
+        if unit.endswith(" "):
+            assert found == {"api-key": text.count(unit)}
+        else:
+            assert (redacted, found) == (text, {})
+    tail = "x" * 600 + " password=Zq8vN2kL5mR7"
+    assert redact("password=" * 100 + tail)[1] == {"password": 1}

@@ -847,8 +847,32 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-# Every anchor of every rule, found together in one pass over a text's bytes.
-ANCHORS = tuple(dict.fromkeys(a for rule in RULES for a in (*rule.anchors, *rule.needs)))
+# An escape that hides from the rules the character it stands for: JSON's `\u0061` and
+# `\/` (a model's JSON: `{"p\u0061ssword": ...}`, `"https:\/\/admin:pw@db"`), a hex escape
+# (`\x41`), a URL's percent-escape (`?api_key%3D...`, `ghp%5F...`), and a terminal's colour
+# code (`DB_PASSWORD=ESC[32m...`, written as `\u001b[32m`, `\033[32m` or `\e[32m` in a
+# command), which starts a word as a space does. Any number of backslashes: the JSON of a
+# JSON string escapes an escape's own backslash.
+_ESCAPE = re.compile(
+    r"(?P<colour>(?:\x1b|\\+(?:u001[bB]|x1[bB]|033|e))\[[0-9;]{0,20}m)"
+    r"|\\+u(?P<u>[0-9a-fA-F]{4})|\\+x(?P<x>[0-9a-fA-F]{2})|%(?P<percent>[0-7][0-9a-fA-F])"
+    r"|\\+(?P<slash>/)"
+)
+# Fixed strings without which a text holds none of those escapes, found in the scan for
+# the rules' anchors (ANCHORS): a text that holds one is also redacted as it reads with
+# its escapes decoded (_redact_escaped). Percent-escapes of ASCII only: `%C3%A9` is é.
+ESCAPE_ANCHORS = frozenset(
+    ("\\u", "\\x", "\\/", "\\033", "\\e[", "\x1b", *(f"%{d}" for d in "01234567"))
+)
+
+
+# Every anchor of every rule and of an escape, found together in one pass over a text's
+# bytes.
+ANCHORS = tuple(
+    dict.fromkeys(
+        [*(a for rule in RULES for a in (*rule.anchors, *rule.needs)), *sorted(ESCAPE_ANCHORS)]
+    )
+)
 # The rules each anchor gates, by their place in RULES (which is the order they run in):
 # a text holds one or two anchors, and looking the rules up is cheaper than asking
 # each of the ~40 whether it has one.
@@ -1034,6 +1058,20 @@ def _redact(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
     found: dict[str, int] = {}
     if not present:
         return text, found
+    text = _run_rules(text, present, found)
+    if not present.isdisjoint(ESCAPE_ANCHORS):
+        text = _redact_escaped(text, found)
+    return text, found
+
+
+def _run_rules(
+    text: str,
+    present: set[str],
+    found: dict[str, int],
+    replaced: list[tuple[int, int, str]] | None = None,
+) -> str:
+    """`text` with what the rules that `present` gates find replaced, in their order; with
+    `replaced`, that list is set to the spans of `text` replaced (see _placed)."""
     starts: _Starts = {}
     if len(present) == 1:
         (anchor,) = present
@@ -1044,8 +1082,114 @@ def _redact(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
         rule = RULES[i]
         if rule.needs and present.isdisjoint(rule.needs):
             continue
-        text = _apply(rule, text, found, present, starts)
-    return text, found
+        if replaced is None:
+            text = _apply(rule, text, found, present, starts)
+            continue
+        spans: list[tuple[int, int, str]] = []
+        text = _apply(rule, text, found, present, starts, spans)
+        if spans:
+            replaced[:] = _placed(replaced, spans)
+    return text
+
+
+def _marker_length(kind: str) -> int:
+    return len(MARKER.format(kind))
+
+
+def _placed(
+    marks: list[tuple[int, int, str]], spans: list[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """The spans of the first text replaced once `spans` of the text the earlier
+    replacements (`marks`, spans of the first text) made are replaced too: a marker a new
+    span covers (part of) goes into it whole."""
+    result: list[tuple[int, int, str]] = []
+    k = 0
+    # how much longer the text is than the first, by the markers before the one looked at
+    grown = 0
+    for start, end, kind in spans:
+        # (in the current text, mark k starts at its start + grown and ends at that + its
+        # marker's length)
+        while k < len(marks) and marks[k][0] + grown + _marker_length(marks[k][2]) <= start:
+            result.append(marks[k])
+            grown += _marker_length(marks[k][2]) - (marks[k][1] - marks[k][0])
+            k += 1
+        if k < len(marks) and marks[k][0] + grown <= start:
+            first = marks[k][0]  # the span starts inside a marker: it takes the marker's span
+        else:
+            first = start - grown
+        last = end - grown
+        while k < len(marks) and marks[k][0] + grown < end:
+            mark_end = marks[k][0] + grown + _marker_length(marks[k][2])
+            grown += _marker_length(marks[k][2]) - (marks[k][1] - marks[k][0])
+            last = marks[k][1] if mark_end >= end else end - grown
+            k += 1
+        result.append((first, last, kind))
+    result += marks[k:]
+    return result
+
+
+def _stand_in(m: re.Match[str]) -> str:
+    """The character an escape stands for (a colour code: a space)."""
+    if m.lastgroup == "colour":
+        return " "
+    if m.lastgroup == "slash":
+        return "/"
+    return chr(int(m.group(m.lastgroup), 16))  # type: ignore[arg-type]
+
+
+def _redact_escaped(text: str, found: dict[str, int]) -> str:
+    """`text` with what the rules find in it once its escapes are decoded (_ESCAPE)
+    replaced, each marker in place of the escapes and characters of its secret.
+
+    The text read with its escapes decoded (its view) holds each escape as the
+    character it stands for; what the rules replace in the view is replaced in
+    the text, from the first character of the secret to its last, so that an
+    escape is replaced whole or kept whole (JSON text stays valid).
+    """
+    parts: list[str] = []
+    # For each escape: where its character is in the view, and where it starts and ends
+    # in `text`.
+    at_view: list[int] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    done = grown = 0
+    for m in _ESCAPE.finditer(text):
+        start, end = m.span()
+        parts += (text[done:start], _stand_in(m))
+        at_view.append(start + grown)
+        starts.append(start)
+        ends.append(end)
+        grown -= end - start - 1
+        done = end
+    if not parts:
+        return text
+    parts.append(text[done:])
+    view = "".join(parts)
+    present = anchors_in(view)
+    if present <= ESCAPE_ANCHORS:
+        return text
+    spans: list[tuple[int, int, str]] = []
+    _run_rules(view, present, found, spans)
+    if not spans:
+        return text
+
+    def first(p: int) -> int:  # where the view's p-th character starts in `text`
+        k = bisect_right(at_view, p) - 1
+        if k < 0:
+            return p
+        return starts[k] if at_view[k] == p else ends[k] + p - at_view[k] - 1
+
+    def after(p: int) -> int:  # where the view's p-th character ends in `text`
+        k = bisect_right(at_view, p) - 1
+        return ends[k] if k >= 0 and at_view[k] == p else first(p) + 1
+
+    result: list[str] = []
+    done = 0
+    for start, end, kind in spans:
+        result += (text[done : first(start)], MARKER.format(kind))
+        done = after(end - 1)
+    result.append(text[done:])
+    return "".join(result)
 
 
 def redact_json(text: str) -> tuple[str, dict[str, int]]:
@@ -1157,7 +1301,14 @@ def _redact_argv(items: list[str], found: dict[str, int]) -> list[str]:
 _Starts = dict[frozenset[str], tuple[str, list[int]]]
 
 
-def _apply(rule: Rule, text: str, found: dict[str, int], present: set[str], starts: _Starts) -> str:
+def _apply(
+    rule: Rule,
+    text: str,
+    found: dict[str, int],
+    present: set[str],
+    starts: _Starts,
+    replaced: list[tuple[int, int, str]] | None = None,
+) -> str:
     parts: list[str] = []
     done = 0
     for start, end, kind in _hits(rule, text, present, starts):
@@ -1167,6 +1318,8 @@ def _apply(rule: Rule, text: str, found: dict[str, int], present: set[str], star
         parts.append(MARKER.format(kind))
         done = end
         found[kind] = found.get(kind, 0) + 1
+        if replaced is not None:
+            replaced.append((start, end, kind))
     if not parts:
         return text
     parts.append(text[done:])

@@ -3,7 +3,7 @@ import re
 
 import pytest
 from corpus import AWS_SECRET, PEM, SECRETS
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pastfix import redact as redact_module
@@ -815,6 +815,120 @@ def test_a_private_key_header_without_key_text_is_kept():
     ):
         assert redact(text) == (text, {})
     assert redact(PEM)[1] == {"private-key": 1}
+
+
+# -- REDACTION_VERSION 8 (session 21's red team): escapes, line prefixes, URLs, case ------
+
+# What the red team found kept, as each text was written, and the secret in it.
+ESCAPED = [
+    # JSON's \uXXXX and \/ in a tool call's input, as a model may write it
+    ('{"mount":"kv","p\\u0061ssword":"Rz8kQ2vLmN4x"}', "Rz8kQ2vLmN4x"),
+    ('{"url":"https:\\/\\/admin:Wq7TzK3pLx9v@db.example.com\\/x"}', "Wq7TzK3pLx9v"),
+    ('{"content":"id=\\u0041KIAB7Q3XW5N2R8T4RPX\\n"}', "KIAB7Q3XW5N2R8T4RPX"),
+    (
+        '{"command":["bash","-lc","echo \\u0067hp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234 > t"]}',
+        "R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234",
+    ),
+    # every character escaped (ensure_ascii of a non-ASCII text, or a model's whim)
+    (
+        "".join(f"\\u{ord(c):04x}" for c in "ANTHROPIC=sk-ant-api03-Zq8vN2kL5mR7tX1wY4bC6dF9gH3"),
+        "Zq8vN2kL5mR7tX1wY4bC6dF9gH3",
+    ),
+    # an escape of an escape: JSON text inside a JSON string
+    (
+        '{"content":"{\\"k\\": \\"\\\\u0067hp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234\\"}"}',
+        "R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234",
+    ),
+    # a hex escape, in a command
+    ("printf '\\x41KIAB7Q3XW5N2R8T4RPX' > id", "KIAB7Q3XW5N2R8T4RPX"),
+    # percent-escapes (leak 6)
+    ("GET /login?next=%2Fapi%3Fapi_key%3D4rEL*zidW9^4zL HTTP/1.1", "4rEL*zidW9^4zL"),
+    (
+        "https://ghp%5FR4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234@api.github.com/repos",
+        "R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234",
+    ),
+    ("/charge?k=sk%5Flive%5F4eC39HqLyjWDarjtT1zdp7dc&x=1", "4eC39HqLyjWDarjtT1zdp7dc"),
+    # a colour code before an assigned value (leak 7), as JSON text and as text
+    ("printf 'DB_PASSWORD=\\u001b[32mQz8Lm4Vx2Rt9\\u001b[0m'", "Qz8Lm4Vx2Rt9"),
+    ("DB_PASSWORD=\x1b[32mQz8Lm4Vx2Rt9\x1b[0m", "Qz8Lm4Vx2Rt9"),
+    ("echo -e 'password: \\033[1;31mQz8Lm4Vx2Rt9\\033[0m'", "Qz8Lm4Vx2Rt9"),
+]
+
+
+def _unescaped(text):
+    """`text` with JSON, hex and percent escapes decoded, as an output may show it."""
+    text = re.sub(r"\\+u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)
+    text = re.sub(r"\\+x([0-9a-fA-F]{2})", lambda m: chr(int(m.group(1), 16)), text)
+    text = re.sub(r"%([0-7][0-9a-fA-F])", lambda m: chr(int(m.group(1), 16)), text)
+    return re.sub(r"\\+/", "/", text)
+
+
+@pytest.mark.parametrize(("text", "secret"), ESCAPED)
+def test_a_secret_behind_an_escape_is_redacted(text, secret):
+    """Before, the rules read a text as written: `p\\u0061ssword`, `https:\\/\\/`, `%5F`
+    and a colour code hid a secret from them, and an output that decodes the text showed it."""
+    as_json = json.dumps({"command": text})
+    for redacted, found in (redact(text), redact_json(text), redact_json(as_json), redact(as_json)):
+        assert found, redacted
+        assert secret not in redacted and secret not in _unescaped(redacted)
+    # JSON text stays JSON: an escape is replaced whole or kept whole
+    assert json.loads(redact(as_json)[0])
+    if text.startswith("{"):
+        assert json.loads(redact(text)[0])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"path":"C:\\\\xampp\\\\htdocs","note":"\\u00e9t\\u00e9 100%"}',
+        "GET /search?q=caf%C3%A9&page=2 200 OK %20 %3D",
+        '{"url":"https:\\/\\/registry.npmjs.org\\/@types%2fnode"}',
+        "printf '\\033[32mok\\033[0m password reset done'",
+        '{"k":"\\u0070assword","v":"\\u003cyour-password\\u003e"}',
+    ],
+)
+def test_escapes_without_a_secret_are_kept(text):
+    assert redact(text) == (text, {})
+    assert redact_json(text)[1] == {}
+
+
+# Where each escape may stand for a character of a secret or of what introduces it.
+def _escape(c, how):
+    if how == "json":
+        return f"\\u{ord(c):04x}"
+    if how == "percent" and ord(c) < 0x80:
+        return f"%{ord(c):02X}"
+    if how == "slash" and c == "/":
+        return "\\/"
+    return c
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(sorted(_PLANTED)),
+    _FILLER,
+    _BEFORE,
+    st.lists(st.sampled_from(["json", "percent", "slash", "none"]), min_size=1, max_size=4),
+    st.randoms(use_true_random=False),
+    _FILLER,
+)
+def test_a_secret_behind_escapes_anywhere_is_never_kept(kind, before, left, hows, rnd, after):
+    """Any characters of a secret written as JSON, percent or slash escapes, in text or in
+    JSON text written with or without escapes, are never kept, as written or decoded."""
+    secret = _PLANTED[kind]
+    written = "".join(_escape(c, rnd.choice(hows)) if c != "\n" else c for c in secret)
+    if "%" in written and kind == "private-key":
+        written = secret  # (a key's body is no URL's)
+    text = before + left + written + " " + after
+    outputs = [redact(text)[0]]
+    for ascii_only in (True, False):
+        as_json = json.dumps(
+            {"command": text, "nested": [{"content": text}]}, ensure_ascii=ascii_only
+        )
+        redacted = redact_json(as_json)[0]
+        outputs += [redacted, json.loads(redacted)["command"], redact(as_json)[0]]
+    for output in outputs:
+        _assert_gone(kind, output, _unescaped(output), _unescaped(_unescaped(output)))
 
 
 # -- a long value judged once, keywords tried in order (session 21) ---------------------

@@ -1058,9 +1058,13 @@ def _redact(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
     found: dict[str, int] = {}
     if not present:
         return text, found
-    text = _run_rules(text, present, found)
     if not present.isdisjoint(ESCAPE_ANCHORS):
-        text = _redact_escaped(text, found)
+        # First: as written, a token that an escape splits (`xoxb-12\u00334...`) would be
+        # cut at the escape, and its rest no longer recognised in the view.
+        redacted = _redact_escaped(text, found)
+        if redacted is not text:
+            text, present = redacted, anchors_in(redacted)
+    text = _run_rules(text, present, found)
     return text, found
 
 

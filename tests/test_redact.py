@@ -834,6 +834,8 @@ ESCAPED = [
         "".join(f"\\u{ord(c):04x}" for c in "ANTHROPIC=sk-ant-api03-Zq8vN2kL5mR7tX1wY4bC6dF9gH3"),
         "Zq8vN2kL5mR7tX1wY4bC6dF9gH3",
     ),
+    # a token that an escape splits: cut at the escape as written, its rest no token
+    ("xoxb-1234567890-\\u0041bCdEfGhIjKlMnOpQrStUvWx", "KlMnOpQrStUvWx"),
     # an escape of an escape: JSON text inside a JSON string
     (
         '{"content":"{\\"k\\": \\"\\\\u0067hp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234\\"}"}',

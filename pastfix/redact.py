@@ -237,7 +237,42 @@ def _assignment(m: re.Match[str]) -> bool:
         # `DB_PASSWORD=Qx7,Lm9&...` on a line of its own: a .env file's value runs to the
         # line's end; a list of numbers is no secret
         return _LETTER.search(word) is not None and _assigned_secret(name, word, False)
-    return _assigned_secret(name, value, bool(quoted))
+    if m.group("paren") and not _random_looking(value):
+        return False  # `API_KEY: (required)`, `PASSWORD: [hidden]`
+    if _assigned_secret(name, value, bool(quoted)):
+        return True
+    return not quoted and _delimited_secret(m, name) is not None
+
+
+# A word, up to a space, a quote or a backslash: an unquoted value with the delimiters that
+# end a value in code (`Zx;KY34Bh8DW4ro`, `ab&YOr4dqPSi0O9`); one longer than this is read
+# no further.
+_WORD = re.compile(r"[^\s\"'`\\]{1,100}")
+# What ends a value in a list of assignments (`pw;User=bob`, `a=1&api_key=...`, `a; b: c`).
+_NEXT_ASSIGNMENT = re.compile(r"[;&,|][\w.-]+[=:]")
+# The characters that end an unquoted value in code, but may be part of a secret.
+_DELIMITERS = frozenset(",;()[]{}<>|&")
+# Code, not a value: a call, an index, an operator (`getpass()`, `argv[1]`, `a&&b`).
+_CODE = re.compile(r"\w[(\[]|&&|\|\||[=!<>]=|=>|->|::")
+
+
+def _delimited_secret(m: re.Match[str], name: str) -> str | None:
+    """The unquoted value of an assignment `m` to the end of its word, when a delimiter
+    cut the value short and the whole word looks like a secret (`password: Zx;KY34Bh8DW4ro`
+    read only `Zx`): random-looking, and no code."""
+    if m.string[m.end("value") : m.end("value") + 1] not in _DELIMITERS:
+        return None  # (most values: what ends them is a space, a quote or the text's end)
+    word = _WORD.match(m.string, m.start("value"))
+    if word is None or word.end() - word.start() == 100:
+        return None
+    text = word.group()
+    after = _NEXT_ASSIGNMENT.search(text)
+    if after is not None:
+        text = text[: after.start()]
+    text = text.rstrip(",;")
+    if len(text) <= len(m.group("value")) or _CODE.search(text):
+        return None
+    return text if _random_looking(text) and _assigned_secret(name, text, False) else None
 
 
 # A variable's name, without digits: a secret has some, or is quoted.
@@ -278,6 +313,8 @@ def _assignment_end(m: re.Match[str]) -> int:
         return _rest_of_value(m, _TICKED_REST)
     name = _name_before(m.string, m.start()) + m.group("keyword")
     word = _env_line_value(m, name)
+    if word is None and not m.group("quote") and not _assigned_secret(name, m["value"], False):
+        word = _delimited_secret(m, name)
     if word is not None:
         return m.start("value") + len(word)
     return _rest_of_value(m, _VALUE_REST)
@@ -344,7 +381,32 @@ def _url_password(m: re.Match[str]) -> bool:
         return False  # a token in the user part, redacted already: `https://[REDACTED:...]@`
     if password.startswith(_MARKED) or _PLACEHOLDER.match(password):
         return False
-    return not (password.isdigit() and len(password) <= 5)  # a port: host:8080@
+    # a host and its port, then a path, a query or a fragment that holds an `@`
+    # (`host:8080@`, `http://localhost:3000/users/@me`), or an IPv6 host (`[::1]:8080/@x`)
+    return not (_PORT.match(password) or m.group("user").startswith("["))
+
+
+# A port, then the end of a URL's host: a password is more than that.
+_PORT = re.compile(r"\d{1,5}(?:[/?#]|\Z)")
+# A host with a dot (or localhost), its port, and the end of the host.
+_HOST = re.compile(
+    r"(?:localhost|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+|\[[0-9a-fA-F:.]+\])"
+    r"(?::\d{1,5})?[/?#]"
+)
+_URL_END = re.compile(r"[/?#]")
+
+
+def _url_password_end(m: re.Match[str]) -> int:
+    """Where the password of an accepted URL ends: at the last `@` before the first `/`, `?`
+    or `#` when a host follows that `@` (`https://u:pw@registry.example.com/@scope/pkg`), else
+    at the last `@` before a host (`mysql://root:Jt5M4/2DX@127.0.0.1/db`)."""
+    password = m.group("password")
+    cut = _URL_END.search(password)
+    if cut is not None:
+        at = password.rfind("@", 0, cut.start())
+        if at >= 0 and _HOST.match(password, at + 1):
+            return m.start("password") + at
+    return m.end("password")
 
 
 def _bearer(m: re.Match[str]) -> bool:
@@ -478,11 +540,18 @@ def _rest_of_value(m: re.Match[str], rest: re.Pattern[str]) -> int:
 _PEM_HEADER = r"-----{}[A-Z0-9 ]{{0,30}} PRIVATE KEY(?: BLOCK)?-----"
 _PEM_BEGIN = re.compile(_PEM_HEADER.format("BEGIN"))
 _PEM_END = re.compile(_PEM_HEADER.format("END"))
-# What lies between a header and its footer (a JSON text's \\n escapes too, and the
+# What a tool puts before each line of a file it shows, at the start of a line (or of a
+# JSON text's \\n): Claude Code's Read and Edit `     2→` (`cat -n`'s tab is space), `bat`'s
+# `   2 │ `, grep's `key.pem:`, `key.pem:12:` and `key.pem-12-`, and `12:` or `12-`.
+_PEM_LINE_PREFIX = (
+    r"(?:(?<=\n)|(?<=\\n))[^\S\n]*"
+    r"(?:\d{1,9}[^\S\n]*[→│|:-]|[\w./~-]{1,200}?(?::\d{1,9}:|-\d{1,9}-|:))"
+)
+# What lies between a header and its footer (a JSON text's \\n and \\t escapes too, and the
 # quotes of a key written as string lines of source: `"MIIE...\\n"`), and what a block
-# cut short holds (no dash: it stops at the next header).
-_PEM_BODY = re.compile(r"(?:[A-Za-z0-9+/=\s:,\"'-]|\\+[nr\"])*+")
-_PEM_CUT_BODY = re.compile(r"(?:[A-Za-z0-9+/=\s\"']|\\+[nr\"])*+")
+# cut short holds (no dash: it stops at the next header). A line's prefix is tried first.
+_PEM_BODY = re.compile(r"(?:" + _PEM_LINE_PREFIX + r"|[A-Za-z0-9+/=\s:,\"'-]|\\+[nrt\"])*+")
+_PEM_CUT_BODY = re.compile(r"(?:" + _PEM_LINE_PREFIX + r"|[A-Za-z0-9+/=\s\"']|\\+[nrt\"])*+")
 
 
 # A run of a key's base64, as every line of a PEM body but the last short one holds.
@@ -635,7 +704,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "aws-access-key-id",
-        r"A(?:(?<![A-Z0-9]A)|(?<=%[0-9a-fA-F]{2}A))[KS]IA[A-Z0-9]{16}(?![A-Z0-9])",
+        # (20 characters as AWS issues them, up to 128 as IAM's API allows)
+        r"A(?:(?<![A-Z0-9]A)|(?<=%[0-9a-fA-F]{2}A))[KS]IA[A-Z0-9]{16,124}(?![A-Z0-9])",
         anchors=("AKIA", "ASIA"),
     ),
     Rule(
@@ -661,12 +731,13 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "bearer-token",
         (
-            r"earer(?:(?<=\b[Bb]earer)|(?<=\\[nrt][Bb]earer))\s{1,40}"
+            # (an auth scheme is case-insensitive, RFC 7235: `AUTHORIZATION: BEARER ...`)
+            r"(?i:earer)(?:(?<=\b[Bb](?i:earer))|(?<=\\[nrt][Bb](?i:earer)))(?:\s|\\t){1,40}"
             r"(?P<token>[A-Za-z0-9._~+/=-]{16,})"
         ),
         "token",
         _bearer,
-        anchors=("earer",),
+        anchors=("earer", "EARER"),
     ),
     *(
         Rule(
@@ -688,8 +759,8 @@ RULES: tuple[Rule, ...] = (
         "key",
         anchors=("ccountKey=", "ccessKey="),
     ),
-    # (`asic` alone is in every text that says "basic")
-    _credentials(r"(?<![A-Za-z0-9_])Basic\s{1,40}", ("Basic ",)),
+    # (in any case, as Bearer; `asic` alone is in every text that says "basic")
+    _credentials(r"(?i:basic)" + _alone(5) + r"(?:\s|\\t){1,40}", ("Basic", "basic", "BASIC")),
     # A password on a command line. Each pattern looks at most a few hundred
     # characters past its anchor.
     Rule(
@@ -770,13 +841,16 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "url-password",
         (
-            # (no user: `redis://:pw@host`; an `@` not percent-encoded in the password:
-            # `://app:Pa55@w0rd@db`, the host after the last)
-            r"://(?P<user>[^\s:/?#@\"'`\\<>]{0,100}):(?P<password>[^\s/?#\"'`\\<>]{1,200})@"
+            # (no user: `redis://:pw@host`; an `@`, `/`, `#` or `?` not percent-encoded in
+            # the password: `://app:Pa55@w0rd@db`, `://root:Jt5M4/2DX@127.0.0.1/db`, the
+            # userinfo ends at the last `@` before a host)
+            r"://(?P<user>[^\s:/?#@\"'`\\<>]{0,100}):(?P<password>[^\s\"'`\\<>]{1,200})"
+            r"@(?=[A-Za-z0-9\[])"
         ),
         "password",
         _url_password,
         anchors=("://",),
+        extend=_url_password_end,
     ),
     Rule(
         "secret-assignment",
@@ -785,7 +859,8 @@ RULES: tuple[Rule, ...] = (
             # `: ` or `= `; or, in prose, a value in backticks right after the word
             # (``the password `...` ``, ``DB password (`...`)``, ``token is `...` ``)
             r"(?:\s{0,3}[:=]\s{0,3}|(?P<prose>[^\S\n]{1,3}(?:(?:is|was)[^\S\n]{1,3})?\(?(?=`)))"
-            r"(?:(?P<open>" + _QUOTE + r")|(?P<tick>`))?"
+            # (a value in brackets, as a YAML plain scalar may be: `PASSWORD: (1HVo%Jcuz3)`)
+            r"(?:(?P<open>" + _QUOTE + r")|(?P<tick>`)|(?<=[:=\s])(?P<paren>[(\[]))?"
             r"(?P<value>(?(open)[^\"'\\\n]{1,500}|(?(tick)[^`\\\n]{1,500}|" + _VALUE + r"{1,500})))"
         ),
         "value",

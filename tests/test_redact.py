@@ -572,12 +572,14 @@ def test_an_osc8_link_after_a_key_id_is_stripped_whole():
     )
 
 
-# The rule as a single regex, before it found its footers once (pastfix/redact.py at ba896f0).
+# The rule as a single regex, before it found its footers once (pastfix/redact.py at ba896f0),
+# with the prefix of a line a tool shows a file with (REDACTION_VERSION 8: Read's `     2→`).
+_PREFIX = redact_module._PEM_LINE_PREFIX
 _OLD_PEM = re.compile(
     r"-----BEGIN[A-Z0-9 ]{0,30} PRIVATE KEY(?: BLOCK)?-----"
-    r"(?:(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*?"
+    r"(?:(?:" + _PREFIX + r"|[A-Za-z0-9+/=\s:,-]|\\[nrt])*?"
     r"-----END[A-Z0-9 ]{0,30} PRIVATE KEY(?: BLOCK)?-----"
-    r"|(?:[A-Za-z0-9+/=\s]|\\[nr])*)"
+    r"|(?:" + _PREFIX + r"|[A-Za-z0-9+/=\s]|\\[nrt])*)"
 )
 _PEM_HEADER = re.compile(r"-----BEGIN[A-Z0-9 ]{0,30} PRIVATE KEY(?: BLOCK)?-----")
 _PEM_PIECES = st.sampled_from(
@@ -595,6 +597,10 @@ _PEM_PIECES = st.sampled_from(
         "-",
         ":,",
         "[... cut ...]",
+        "     2→",
+        "key.pem:",
+        "k.pem-12-",
+        "\\t",
     ]
 )
 
@@ -892,6 +898,127 @@ def test_a_secret_behind_an_escape_is_redacted(text, secret):
 def test_escapes_without_a_secret_are_kept(text):
     assert redact(text) == (text, {})
     assert redact_json(text)[1] == {}
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        # Claude Code's Read and the snippet of an Edit's result: `     2→` before each line
+        lambda i, line: f"{i:6}→{line}",
+        lambda i, line: f"{i:6}\t{line}",  # cat -n
+        lambda i, line: f"key.pem:{line}",  # grep
+        lambda i, line: f"secrets/key.pem-{i + 11}-{line}",  # grep -n -C
+        lambda i, line: f"id_rsa:{i + 11}:{line}",  # grep -n
+        lambda i, line: f"{i:4} │ {line}",  # bat
+    ],
+)
+def test_a_private_key_shown_with_line_prefixes_is_redacted(shown):
+    """The arrow of Read's line numbers stopped the key's body (`cat -n`'s tab did not)."""
+    lines = PEM.splitlines()
+    text = "\n".join(shown(i, line) for i, line in enumerate(lines, 1))
+    cut = "\n".join(shown(i, line) for i, line in enumerate(lines[:-1], 1))
+    for redacted, found in (
+        redact(text),
+        redact(cut),  # cut short before its footer
+        redact_json(json.dumps({"content": text})),
+        redact(json.dumps({"content": text})),  # as JSON text, the arrow escaped
+    ):
+        assert found == {"private-key": 1}, redacted
+        for line in lines[1:-1]:
+            assert line[:16] not in redacted
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "postgresql://app:p2qL*v7wLS#H8o@db.internal:5432/app",
+            "postgresql://app:[REDACTED:url-password]@db.internal:5432/app",
+        ),
+        (
+            "redis://default:Hx7#Tq9Lm2Vb@cache:6379",
+            "redis://default:[REDACTED:url-password]@cache:6379",
+        ),
+        (
+            "mysql://root:Jt5M4/2DXMNaAL@127.0.0.1/db",
+            "mysql://root:[REDACTED:url-password]@127.0.0.1/db",
+        ),
+        ("amqp://u:Pq?9/z@Lm2@mq/vhost", "amqp://u:[REDACTED:url-password]@mq/vhost"),
+        # the userinfo ends before a host, not at an `@` of the path
+        (
+            "https://ci:Zq8vN2kL5m@registry.example.com/@scope/pkg",
+            "https://ci:[REDACTED:url-password]@registry.example.com/@scope/pkg",
+        ),
+    ],
+)
+def test_a_url_password_with_unencoded_delimiters_goes_whole(text, expected):
+    assert redact(text) == (expected, {"url-password": 1})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "npm install https://registry.npmjs.org/@scope/pkg/-/pkg-1.0.0.tgz",
+        "https://registry.npmjs.org:443/@types/node",
+        "http://localhost:3000/users/@me and http://[::1]:8080/@x",
+        "git@github.com:owner/repo.git ssh://git@github.com:22/o/r@v1",
+        "https://medium.com/@author/post#@section",
+        "commit by Dev <dev@example.com> https://example.com:8443/a?b=c@d",
+    ],
+)
+def test_urls_with_an_at_sign_in_their_path_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("AUTHORIZATION: BEARER Zx9Yw8Vu7Ts6Rq5Po4Nm3", "bearer-token"),
+        ("authorization: bearer Zx9Yw8Vu7Ts6Rq5Po4Nm3", "bearer-token"),
+        ("authorization: basic ZGVwbG95OlJlcHJvUGFzczc5", "basic-auth"),
+        ("Authorization: BASIC ZGVwbG95OlJlcHJvUGFzczc5", "basic-auth"),
+        ("Authorization: Basic\tZGVwbG95OlJlcHJvUGFzczc5", "basic-auth"),
+        ('{"h": "Authorization: Basic\\tZGVwbG95OlJlcHJvUGFzczc5"}', "basic-auth"),
+    ],
+)
+def test_an_auth_scheme_in_any_case_is_read(text, kind):
+    """Schemes are case-insensitive (RFC 7235); a tab may follow one."""
+    redacted, found = redact(text)
+    assert found == {kind: 1}
+    assert "Zx9Yw8Vu7Ts6" not in redacted and "ZGVwbG95" not in redacted
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("password: Zx;KY34Bh8DW4ro\n", "Zx;KY34Bh8DW4ro"),
+        ("POSTGRES_PASSWORD: (1HVo%Jcuz3)\n", "1HVo%Jcuz3"),
+        ("my api_key=ab&YOr4dqPSi0O9 if you need it", "ab&YOr4dqPSi0O9"),
+        ("  secret: Qv7|mT2,Lp9x\n  other: 1", "Qv7|mT2,Lp9x"),
+    ],
+)
+def test_an_unquoted_value_with_delimiters_goes_whole(text, secret):
+    """A delimiter that ends a value in code (`;&|,()`) cut these to a head too short to
+    be judged (`Zx`); the whole word is judged when the head is not a secret alone."""
+    for redacted, found in (redact(text), redact_json(json.dumps({"content": text}))):
+        assert found, redacted
+        for piece in re.split(r"[,;&|()%]", secret):
+            assert len(piece) < 3 or piece not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password=getpass(); token=tokens[0];",
+        "Server=db;Password=Abc123;User=bob",  # a short value, then the next assignment
+        "API_KEY: (required)\nDB_PASSWORD: (hidden)\nSECRET: [none]",
+        "password = hash(pw1) && token=a1||b2",
+        "password=p1;x=2 key: value; token: str",
+        "token: [REDACTED:github-token]",
+    ],
+)
+def test_delimited_look_alikes_are_kept(text):
+    assert redact(text) == (text, {})
 
 
 # Where each escape may stand for a character of a secret or of what introduces it.

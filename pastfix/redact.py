@@ -1133,14 +1133,40 @@ def _redact(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
     found: dict[str, int] = {}
     if not present:
         return text, found
-    if not present.isdisjoint(ESCAPE_ANCHORS):
-        # First: as written, a token that an escape splits (`xoxb-12\u00334...`) would be
-        # cut at the escape, and its rest no longer recognised in the view.
-        redacted = _redact_escaped(text, found)
-        if redacted is not text:
-            text, present = redacted, anchors_in(redacted)
-    text = _run_rules(text, present, found)
-    return text, found
+    if present.isdisjoint(ESCAPE_ANCHORS):
+        return _run_rules(text, present, found), found
+    # A text with escapes: what the rules find as it is written and what they find in it
+    # with its escapes decoded, both, a secret that both found in part replaced whole. As
+    # written, a token that an escape splits (`xoxb-12\u00334...`) is cut at the escape;
+    # decoded, a password that holds a percent-escaped delimiter (`-p3iwW%3CZz...`) is
+    # cut at the delimiter.
+    spans: list[tuple[int, int, str]] = []
+    _run_rules(text, present, {}, spans)
+    spans = _union(spans, _escaped_spans(text))
+    if not spans:
+        return text, found
+    parts: list[str] = []
+    done = 0
+    for start, end, kind in spans:
+        parts += (text[done:start], MARKER.format(kind))
+        found[kind] = found.get(kind, 0) + 1
+        done = end
+    parts.append(text[done:])
+    return "".join(parts), found
+
+
+def _union(
+    spans: list[tuple[int, int, str]], more: list[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """The spans that `spans` and `more` (each in order, none overlapping) cover, those
+    that overlap joined, of the kind of the first."""
+    joined: list[tuple[int, int, str]] = []
+    for start, end, kind in sorted(spans + more):
+        if joined and start < joined[-1][1]:
+            joined[-1] = (joined[-1][0], max(end, joined[-1][1]), joined[-1][2])
+        else:
+            joined.append((start, end, kind))
+    return joined
 
 
 def _run_rules(
@@ -1216,14 +1242,14 @@ def _stand_in(m: re.Match[str]) -> str:
     return chr(int(m.group(m.lastgroup), 16))  # type: ignore[arg-type]
 
 
-def _redact_escaped(text: str, found: dict[str, int]) -> str:
-    """`text` with what the rules find in it once its escapes are decoded (_ESCAPE)
-    replaced, each marker in place of the escapes and characters of its secret.
+def _escaped_spans(text: str) -> list[tuple[int, int, str]]:
+    """The spans of `text` that hold what the rules find in it once its escapes are
+    decoded (_ESCAPE), with their kinds, in order.
 
     The text read with its escapes decoded (its view) holds each escape as the
-    character it stands for; what the rules replace in the view is replaced in
-    the text, from the first character of the secret to its last, so that an
-    escape is replaced whole or kept whole (JSON text stays valid).
+    character it stands for; a secret the rules replace in the view spans the text
+    from its first character (or escape) to its last, so that an escape is replaced
+    whole or kept whole (JSON text stays valid).
     """
     parts: list[str] = []
     # For each escape: where its character is in the view, and where it starts and ends
@@ -1241,16 +1267,14 @@ def _redact_escaped(text: str, found: dict[str, int]) -> str:
         grown -= end - start - 1
         done = end
     if not parts:
-        return text
+        return []
     parts.append(text[done:])
     view = "".join(parts)
     present = anchors_in(view)
     if present <= ESCAPE_ANCHORS:
-        return text
+        return []
     spans: list[tuple[int, int, str]] = []
-    _run_rules(view, present, found, spans)
-    if not spans:
-        return text
+    _run_rules(view, present, {}, spans)
 
     def first(p: int) -> int:  # where the view's p-th character starts in `text`
         k = bisect_right(at_view, p) - 1
@@ -1262,13 +1286,7 @@ def _redact_escaped(text: str, found: dict[str, int]) -> str:
         k = bisect_right(at_view, p) - 1
         return ends[k] if k >= 0 and at_view[k] == p else first(p) + 1
 
-    result: list[str] = []
-    done = 0
-    for start, end, kind in spans:
-        result += (text[done : first(start)], MARKER.format(kind))
-        done = after(end - 1)
-    result.append(text[done:])
-    return "".join(result)
+    return [(first(start), after(end - 1), kind) for start, end, kind in spans]
 
 
 def redact_json(text: str) -> tuple[str, dict[str, int]]:

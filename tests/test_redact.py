@@ -842,6 +842,9 @@ ESCAPED = [
     ),
     # a token that an escape splits: cut at the escape as written, its rest no token
     ("xoxb-1234567890-\\u0041bCdEfGhIjKlMnOpQrStUvWx", "KlMnOpQrStUvWx"),
+    # a password that holds a percent-escape of a delimiter: cut at it once decoded
+    ("mysql -uroot -p3iwW%3CZzT*1oQ shop", "ZzT*1oQ"),
+    ("sshpass -p 5BLe%5CmmQ%W7k ssh deploy@host", "mmQ%W7k"),
     # an escape of an escape: JSON text inside a JSON string
     (
         '{"content":"{\\"k\\": \\"\\\\u0067hp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234\\"}"}',
@@ -1083,6 +1086,28 @@ def test_keywords_are_tried_in_order_of_their_secret(pieces):
         old = sorted(matches, key=lambda m: m.start(rule.group))
         new = redact_module._at_keywords(pattern, text, starts, rule.group, [0])
         assert [m.span() for m in new] == [m.span() for m in old]
+
+
+_RULE_PIECES = st.sampled_from(
+    [*SECRETS.values(), PEM, "password=", "Zq8vN2kL5mR7", " ", "\n", "://u:", "@db", "[REDACTED:"]
+    + ["key: ", "Bearer ", "curl -u a:", "x", "-", '"', "token=", "aws_secret_access_key="]
+)
+
+
+@given(st.lists(_RULE_PIECES, max_size=10))
+def test_the_spans_replaced_are_where_the_markers_went(pieces):
+    """_run_rules() with `replaced` gives the spans of the text it was given that its
+    markers replaced, through rules that replaced one after another (_placed)."""
+    text = "".join(pieces)
+    present = anchors_in(text)
+    spans = []
+    redacted = redact_module._run_rules(text, present, {}, spans)
+    parts, done = [], 0
+    for start, end, kind in spans:
+        assert done <= start < end
+        parts += (text[done:start], f"[REDACTED:{kind}]")
+        done = end
+    assert "".join(parts) + text[done:] == redacted
 
 
 def test_a_long_value_judged_no_secret_is_read_once():

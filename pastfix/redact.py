@@ -21,7 +21,10 @@ Markers hold no quotes or backslashes, and no pattern matches across a quote
 or a backslash, so JSON text stays valid JSON. JSON text is redacted as the
 text it is (redact_json): the strings it holds are decoded and redacted, then
 the text as written, so a token that starts a line (`"x\\nghp_..."`) or a
-password inside an escaped JSON body is found either way. Every rule's work is
+password inside an escaped JSON body is found either way. Any text that holds
+an escape which hides a character from the rules (`p\\u0061ssword`, `https:\\/\\/`,
+`%5F`, a colour code) is also redacted as it reads with its escapes decoded, and
+each secret found so is replaced in the text as written. Every rule's work is
 bounded at each anchor (a bounded lookahead, or a scan that is done once per
 text), so redaction time grows with the length of a text, never its square.
 pastfix.prepare.REDACTION_VERSION says when the rules changed: a build
@@ -935,7 +938,7 @@ _ESCAPE = re.compile(
 )
 # Fixed strings without which a text holds none of those escapes, found in the scan for
 # the rules' anchors (ANCHORS): a text that holds one is also redacted as it reads with
-# its escapes decoded (_redact_escaped). Percent-escapes of ASCII only: `%C3%A9` is é.
+# its escapes decoded (_escaped_spans). Percent-escapes of ASCII only: `%C3%A9` is é.
 ESCAPE_ANCHORS = frozenset(
     ("\\u", "\\x", "\\/", "\\033", "\\e[", "\x1b", *(f"%{d}" for d in "01234567"))
 )

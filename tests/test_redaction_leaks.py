@@ -790,3 +790,59 @@ def test_escaped_secrets_of_older_rules_are_redacted_again_in_place(tmp_path):
     stats = build_index(db, projects)
     assert stats.files_read == 0 and stats.reredacted_rows >= 8
     assert_no_escaped_secret("index.db", db.read_bytes())
+
+
+def _escaped(text, hows, rnd):
+    """`text` with some characters written as JSON or percent escapes, as JSON text holds them."""
+    out = []
+    for c in text:
+        how = rnd.choice(hows)
+        if how == "json":
+            out.append(f"\\u{ord(c):04x}")
+        elif how == "percent" and c.isascii() and c != "\n":
+            out.append(f"%{ord(c):02X}")
+        else:
+            out.append(json.dumps(c)[1:-1].replace("/", "\\/"))
+    return "".join(out)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.sampled_from(_KINDS),
+    _TEXT,
+    st.lists(st.sampled_from(["json", "percent", "none"]), min_size=1, max_size=3),
+    st.randoms(use_true_random=False),
+    st.sampled_from(["input", "key", "result", "excerpt"]),
+)
+def test_a_secret_behind_escapes_is_not_in_the_database_bytes(kind, before, hows, rnd, where):
+    """Any characters of a secret written as escapes, in a tool call's input (a value or,
+    with its keyword, a key), a result or a bad line's excerpt: no 10 characters of it in
+    the database and its WAL, as stored or decoded."""
+    secret = SECRETS[kind]
+    text = json.dumps(before)[1:-1] + " " + _escaped(secret, hows, rnd)
+    sid, t = LATER, "2026-01-02T10:00:0"
+    value = text if where in ("input", "key") else "ok"
+    call = _raw(tool_use(f"{sid}-1", sid, "t9", "Write", {"content": "V"}, t + "1Z"), V=value)
+    if where == "key":  # the secret's keyword as an escaped key: {"p\u0061ssword": "..."}
+        call = _raw(
+            tool_use(f"{sid}-1", sid, "t9", "mcp__db__q", {"KEY": "V"}, t + "1Z"),
+            KEY="p\\u0061ssword",
+            V=_escaped(PG_PASSWORD, hows, rnd),
+        )
+        secret = PG_PASSWORD
+    lines = [call, result(f"{sid}-2", sid, "t9", "ok", t + "2Z", True)]
+    if where == "result":
+        lines[1] = _raw(result(f"{sid}-2", sid, "t9", "R", t + "2Z", True), R=text)
+    if where == "excerpt":
+        lines.append('{"type":"user","message":{"content":"' + text)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        write_jsonl(root / "projects" / "-home-dev-app" / f"{sid}.jsonl", lines)
+        db = root / "index.db"
+        build_index(db, root / "projects")
+        wal = db.with_name("index.db-wal")
+        stored = (db.read_bytes() + (wal.read_bytes() if wal.exists() else b"")).decode(
+            "utf-8", "replace"
+        )
+    for fragment in fragments(secret):
+        assert fragment not in stored and fragment not in _unescaped(stored), (where, fragment)

@@ -1122,3 +1122,20 @@ def test_a_long_value_judged_no_secret_is_read_once():
             assert (redacted, found) == (text, {})
     tail = "x" * 600 + " password=Zq8vN2kL5mR7"
     assert redact("password=" * 100 + tail)[1] == {"password": 1}
+
+
+def test_a_key_whose_slashes_are_escaped_far_from_its_header_is_redacted():
+    """PHP's json_encode writes `/` as `\\/`: in a long key, the first may be far from the
+    header, past the stretch around an escape where anchors are looked for."""
+    body = "\n".join(["MIIEowIBAAKCAQEAq7Bz3Xk9Lm2Np4Qr6St8Uv0Wx2Yz4Ab6Cd8Ef0Gh2Ij4Kl6Mn"] * 30)
+    key = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\nAb+/Cd==\n-----END RSA PRIVATE KEY-----"
+    text = json.dumps({"content": key}).replace("/", "\\/")
+    assert text.index("\\/") - text.index("BEGIN") > 1500
+    for redacted, found in (redact(text), redact_json(text)):
+        assert found == {"private-key": 1} and "MIIEow" not in redacted
+        assert json.loads(redacted)
+
+
+def test_an_escape_far_from_any_anchor_changes_nothing():
+    log = "\\e[32mok\\e[0m build step\n" * 200 + "DB_PASSWORD=Qz8Lm4Vx2Rt9\n"
+    assert redact(log) == (log.replace("Qz8Lm4Vx2Rt9", "[REDACTED:password]"), {"password": 1})

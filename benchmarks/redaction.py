@@ -81,6 +81,22 @@ ADVERSARIAL = (
         "",
         (45, 90, 180),
     ),
+    # REDACTION_VERSION 8: a text with escapes is redacted as written and decoded; a key's
+    # lines may start with a tool's prefix
+    (
+        "JSON and percent escapes before a keyword, repeated",
+        ("tool_results", "content"),
+        "\\u0070assword%3D\\/",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "PEM headers and Read's `     2→` lines without END",
+        ("tool_results", "content"),
+        "-----BEGIN RSA PRIVATE KEY-----\n     2→MIIEowIBAAKCAQEA\n",
+        "!-----END RSA PRIVATE KEY-----",
+        (50, 100, 200),
+    ),
     # REDACTION_VERSION 6: a .env line's value runs to the line's end
     (
         "`.env` lines of a value with delimiters, repeated",

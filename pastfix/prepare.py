@@ -34,7 +34,12 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # `curl -uuser:pw`, `mysql -p'pw'`, `--password=pw`, a PEM key as quoted lines of source;
 # 6: a .env line's unquoted value to its end (`DB_PASSWORD=Qx7,Lm9&...`), a value that
 # starts with `$` but is no variable (`$ecret!Pa55`), a token right after a dash.
-REDACTION_VERSION = 7
+# 8: a secret behind an escape (JSON's `\u0061` and `\/`, `\x41`, a URL's `%5F`, a colour
+# code before a value), a private key shown with line numbers or file names (Read's
+# `     2→`, grep's `key.pem:`), a URL's password with `#`, `/` or `?`, an auth scheme in any
+# case (`BEARER`, `basic`), an unquoted value with delimiters (`password: Zx;KY34...`,
+# `(1HVo%...)`), an AWS key id longer than 20 characters.
+REDACTION_VERSION = 8
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

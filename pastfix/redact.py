@@ -21,7 +21,10 @@ Markers hold no quotes or backslashes, and no pattern matches across a quote
 or a backslash, so JSON text stays valid JSON. JSON text is redacted as the
 text it is (redact_json): the strings it holds are decoded and redacted, then
 the text as written, so a token that starts a line (`"x\\nghp_..."`) or a
-password inside an escaped JSON body is found either way. Every rule's work is
+password inside an escaped JSON body is found either way. Any text that holds
+an escape which hides a character from the rules (`p\\u0061ssword`, `https:\\/\\/`,
+`%5F`, a colour code) is also redacted as it reads with its escapes decoded, and
+each secret found so is replaced in the text as written. Every rule's work is
 bounded at each anchor (a bounded lookahead, or a scan that is done once per
 text), so redaction time grows with the length of a text, never its square.
 pastfix.prepare.REDACTION_VERSION says when the rules changed: a build
@@ -38,7 +41,8 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import accumulate, chain, count, repeat
+from heapq import heappop, heappush
+from itertools import accumulate, chain, count
 from operator import add, itemgetter
 from typing import Any, NamedTuple
 
@@ -118,10 +122,18 @@ _ENV_NAME = re.compile(r"^[A-Z0-9_]+$")
 _VERSION = re.compile(r"[~^<>=v]{0,3}\d+(?:\.(?:\d+|[xX*]))+(?:-[0-9A-Za-z.]+)?")
 
 
+# What is not a letter or a digit (`[\W_]`: what str.isalnum() is not, for the scripts of names).
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
 def _letters_of(text: str) -> str:
-    return "".join(c for c in text.lower() if c.isalnum())
+    # (a regex, not a loop over characters: at each of a million `password=` the loop was
+    # ~40% of redact()'s time)
+    return _NOT_ALNUM.sub("", text.lower())
 
 
+# (cached: an accepted value is judged again for where it ends, see _assignment_end)
+@functools.lru_cache(maxsize=1024)
 def _assigned_secret(name: str, value: str, quoted: bool) -> bool:
     """Whether `value`, given to a name that ends in a keyword, looks like a secret."""
     if len(value) < 6 or value.startswith(_MARKED) or _PLACEHOLDER.match(value):
@@ -228,7 +240,42 @@ def _assignment(m: re.Match[str]) -> bool:
         # `DB_PASSWORD=Qx7,Lm9&...` on a line of its own: a .env file's value runs to the
         # line's end; a list of numbers is no secret
         return _LETTER.search(word) is not None and _assigned_secret(name, word, False)
-    return _assigned_secret(name, value, bool(quoted))
+    if m.group("paren") and not _random_looking(value):
+        return False  # `API_KEY: (required)`, `PASSWORD: [hidden]`
+    if _assigned_secret(name, value, bool(quoted)):
+        return True
+    return not quoted and _delimited_secret(m, name) is not None
+
+
+# A word, up to a space, a quote or a backslash: an unquoted value with the delimiters that
+# end a value in code (`Zx;KY34Bh8DW4ro`, `ab&YOr4dqPSi0O9`); one longer than this is read
+# no further.
+_WORD = re.compile(r"[^\s\"'`\\]{1,100}")
+# What ends a value in a list of assignments (`pw;User=bob`, `a=1&api_key=...`, `a; b: c`).
+_NEXT_ASSIGNMENT = re.compile(r"[;&,|][\w.-]+[=:]")
+# The characters that end an unquoted value in code, but may be part of a secret.
+_DELIMITERS = frozenset(",;()[]{}<>|&")
+# Code, not a value: a call, an index, an operator (`getpass()`, `argv[1]`, `a&&b`).
+_CODE = re.compile(r"\w[(\[]|&&|\|\||[=!<>]=|=>|->|::")
+
+
+def _delimited_secret(m: re.Match[str], name: str) -> str | None:
+    """The unquoted value of an assignment `m` to the end of its word, when a delimiter
+    cut the value short and the whole word looks like a secret (`password: Zx;KY34Bh8DW4ro`
+    read only `Zx`): random-looking, and no code."""
+    if m.string[m.end("value") : m.end("value") + 1] not in _DELIMITERS:
+        return None  # (most values: what ends them is a space, a quote or the text's end)
+    word = _WORD.match(m.string, m.start("value"))
+    if word is None or word.end() - word.start() == 100:
+        return None
+    text = word.group()
+    after = _NEXT_ASSIGNMENT.search(text)
+    if after is not None:
+        text = text[: after.start()]
+    text = text.rstrip(",;")
+    if len(text) <= len(m.group("value")) or _CODE.search(text):
+        return None
+    return text if _random_looking(text) and _assigned_secret(name, text, False) else None
 
 
 # A variable's name, without digits: a secret has some, or is quoted.
@@ -269,6 +316,8 @@ def _assignment_end(m: re.Match[str]) -> int:
         return _rest_of_value(m, _TICKED_REST)
     name = _name_before(m.string, m.start()) + m.group("keyword")
     word = _env_line_value(m, name)
+    if word is None and not m.group("quote") and not _assigned_secret(name, m["value"], False):
+        word = _delimited_secret(m, name)
     if word is not None:
         return m.start("value") + len(word)
     return _rest_of_value(m, _VALUE_REST)
@@ -335,7 +384,32 @@ def _url_password(m: re.Match[str]) -> bool:
         return False  # a token in the user part, redacted already: `https://[REDACTED:...]@`
     if password.startswith(_MARKED) or _PLACEHOLDER.match(password):
         return False
-    return not (password.isdigit() and len(password) <= 5)  # a port: host:8080@
+    # a host and its port, then a path, a query or a fragment that holds an `@`
+    # (`host:8080@`, `http://localhost:3000/users/@me`), or an IPv6 host (`[::1]:8080/@x`)
+    return not (_PORT.match(password) or m.group("user").startswith("["))
+
+
+# A port, then the end of a URL's host: a password is more than that.
+_PORT = re.compile(r"\d{1,5}(?:[/?#]|\Z)")
+# A host with a dot (or localhost), its port, and the end of the host.
+_HOST = re.compile(
+    r"(?:localhost|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+|\[[0-9a-fA-F:.]+\])"
+    r"(?::\d{1,5})?[/?#]"
+)
+_URL_END = re.compile(r"[/?#]")
+
+
+def _url_password_end(m: re.Match[str]) -> int:
+    """Where the password of an accepted URL ends: at the last `@` before the first `/`, `?`
+    or `#` when a host follows that `@` (`https://u:pw@registry.example.com/@scope/pkg`), else
+    at the last `@` before a host (`mysql://root:Jt5M4/2DX@127.0.0.1/db`)."""
+    password = m.group("password")
+    cut = _URL_END.search(password)
+    if cut is not None:
+        at = password.rfind("@", 0, cut.start())
+        if at >= 0 and _HOST.match(password, at + 1):
+            return m.start("password") + at
+    return m.end("password")
 
 
 def _bearer(m: re.Match[str]) -> bool:
@@ -469,11 +543,18 @@ def _rest_of_value(m: re.Match[str], rest: re.Pattern[str]) -> int:
 _PEM_HEADER = r"-----{}[A-Z0-9 ]{{0,30}} PRIVATE KEY(?: BLOCK)?-----"
 _PEM_BEGIN = re.compile(_PEM_HEADER.format("BEGIN"))
 _PEM_END = re.compile(_PEM_HEADER.format("END"))
-# What lies between a header and its footer (a JSON text's \\n escapes too, and the
+# What a tool puts before each line of a file it shows, at the start of a line (or of a
+# JSON text's \\n): Claude Code's Read and Edit `     2→` (`cat -n`'s tab is space), `bat`'s
+# `   2 │ `, grep's `key.pem:`, `key.pem:12:` and `key.pem-12-`, and `12:` or `12-`.
+_PEM_LINE_PREFIX = (
+    r"(?:(?<=\n)|(?<=\\n))[^\S\n]*"
+    r"(?:\d{1,9}[^\S\n]*[→│|:-]|[\w./~-]{1,200}?(?::\d{1,9}:|-\d{1,9}-|:))"
+)
+# What lies between a header and its footer (a JSON text's \\n and \\t escapes too, and the
 # quotes of a key written as string lines of source: `"MIIE...\\n"`), and what a block
-# cut short holds (no dash: it stops at the next header).
-_PEM_BODY = re.compile(r"(?:[A-Za-z0-9+/=\s:,\"'-]|\\+[nr\"])*+")
-_PEM_CUT_BODY = re.compile(r"(?:[A-Za-z0-9+/=\s\"']|\\+[nr\"])*+")
+# cut short holds (no dash: it stops at the next header). A line's prefix is tried first.
+_PEM_BODY = re.compile(r"(?:" + _PEM_LINE_PREFIX + r"|[A-Za-z0-9+/=\s:,\"'-]|\\+[nrt\"])*+")
+_PEM_CUT_BODY = re.compile(r"(?:" + _PEM_LINE_PREFIX + r"|[A-Za-z0-9+/=\s\"']|\\+[nrt\"])*+")
 
 
 # A run of a key's base64, as every line of a PEM body but the last short one holds.
@@ -626,7 +707,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "aws-access-key-id",
-        r"A(?:(?<![A-Z0-9]A)|(?<=%[0-9a-fA-F]{2}A))[KS]IA[A-Z0-9]{16}(?![A-Z0-9])",
+        # (20 characters as AWS issues them, up to 128 as IAM's API allows)
+        r"A(?:(?<![A-Z0-9]A)|(?<=%[0-9a-fA-F]{2}A))[KS]IA[A-Z0-9]{16,124}(?![A-Z0-9])",
         anchors=("AKIA", "ASIA"),
     ),
     Rule(
@@ -652,12 +734,15 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "bearer-token",
         (
-            r"earer(?:(?<=\b[Bb]earer)|(?<=\\[nrt][Bb]earer))\s{1,40}"
+            # (an auth scheme is case-insensitive, RFC 7235: `AUTHORIZATION: BEARER ...`)
+            r"(?i:earer)(?:(?<=\b[Bb](?i:earer))|(?<=\\[nrt][Bb](?i:earer)))(?:\s|\\t){1,40}"
             r"(?P<token>[A-Za-z0-9._~+/=-]{16,})"
         ),
         "token",
         _bearer,
-        anchors=("earer",),
+        anchors=("earer", "EARER"),
+        # (a search for a case-insensitive word would try it at every position)
+        at_anchors=True,
     ),
     *(
         Rule(
@@ -679,8 +764,8 @@ RULES: tuple[Rule, ...] = (
         "key",
         anchors=("ccountKey=", "ccessKey="),
     ),
-    # (`asic` alone is in every text that says "basic")
-    _credentials(r"(?<![A-Za-z0-9_])Basic\s{1,40}", ("Basic ",)),
+    # (in any case, as Bearer; `asic` alone is in every text that says "basic")
+    _credentials(r"(?i:basic)" + _alone(5) + r"(?:\s|\\t){1,40}", ("Basic", "basic", "BASIC")),
     # A password on a command line. Each pattern looks at most a few hundred
     # characters past its anchor.
     Rule(
@@ -761,13 +846,16 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "url-password",
         (
-            # (no user: `redis://:pw@host`; an `@` not percent-encoded in the password:
-            # `://app:Pa55@w0rd@db`, the host after the last)
-            r"://(?P<user>[^\s:/?#@\"'`\\<>]{0,100}):(?P<password>[^\s/?#\"'`\\<>]{1,200})@"
+            # (no user: `redis://:pw@host`; an `@`, `/`, `#` or `?` not percent-encoded in
+            # the password: `://app:Pa55@w0rd@db`, `://root:Jt5M4/2DX@127.0.0.1/db`, the
+            # userinfo ends at the last `@` before a host)
+            r"://(?P<user>[^\s:/?#@\"'`\\<>]{0,100}):(?P<password>[^\s\"'`\\<>]{1,200})"
+            r"@(?=[A-Za-z0-9\[])"
         ),
         "password",
         _url_password,
         anchors=("://",),
+        extend=_url_password_end,
     ),
     Rule(
         "secret-assignment",
@@ -776,7 +864,8 @@ RULES: tuple[Rule, ...] = (
             # `: ` or `= `; or, in prose, a value in backticks right after the word
             # (``the password `...` ``, ``DB password (`...`)``, ``token is `...` ``)
             r"(?:\s{0,3}[:=]\s{0,3}|(?P<prose>[^\S\n]{1,3}(?:(?:is|was)[^\S\n]{1,3})?\(?(?=`)))"
-            r"(?:(?P<open>" + _QUOTE + r")|(?P<tick>`))?"
+            # (a value in brackets, as a YAML plain scalar may be: `PASSWORD: (1HVo%Jcuz3)`)
+            r"(?:(?P<open>" + _QUOTE + r")|(?P<tick>`)|(?<=[:=\s])(?P<paren>[(\[]))?"
             r"(?P<value>(?(open)[^\"'\\\n]{1,500}|(?(tick)[^`\\\n]{1,500}|" + _VALUE + r"{1,500})))"
         ),
         "value",
@@ -838,8 +927,35 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-# Every anchor of every rule, found together in one pass over a text's bytes.
-ANCHORS = tuple(dict.fromkeys(a for rule in RULES for a in (*rule.anchors, *rule.needs)))
+# An escape that hides from the rules the character it stands for: JSON's `\u0061` and
+# `\/` (a model's JSON: `{"p\u0061ssword": ...}`, `"https:\/\/admin:pw@db"`), a hex escape
+# (`\x41`), a URL's percent-escape (`?api_key%3D...`, `ghp%5F...`), and a terminal's colour
+# code (`DB_PASSWORD=ESC[32m...`, written as `\u001b[32m`, `\033[32m` or `\e[32m` in a
+# command), which starts a word as a space does. Any number of backslashes: the JSON of a
+# JSON string escapes an escape's own backslash.
+# (Its first character a class, then the rest looked behind: a search for the class is
+# twenty times faster than one for the alternation, ~4 ns a character.)
+_ESCAPE = re.compile(
+    r"[\x1b\\%]"
+    r"(?:(?:(?<=\x1b)|(?<=\\)\\*(?:u001[bB]|x1[bB]|033|e))(?P<colour>\[[0-9;]{0,20}m)"
+    r"|(?<=\\)\\*(?:u(?P<u>[0-9a-fA-F]{4})|x(?P<x>[0-9a-fA-F]{2})|(?P<slash>/))"
+    r"|(?<=%)(?P<percent>[0-7][0-9a-fA-F]))"
+)
+# Fixed strings without which a text holds none of those escapes, found in the scan for
+# the rules' anchors (ANCHORS): a text that holds one is also redacted as it reads with
+# its escapes decoded (_escaped_spans). Percent-escapes of ASCII only: `%C3%A9` is é.
+ESCAPE_ANCHORS = frozenset(
+    ("\\u", "\\x", "\\/", "\\033", "\\e[", "\x1b", *(f"%{d}" for d in "01234567"))
+)
+
+
+# Every anchor of every rule and of an escape, found together in one pass over a text's
+# bytes.
+ANCHORS = tuple(
+    dict.fromkeys(
+        [*(a for rule in RULES for a in (*rule.anchors, *rule.needs)), *sorted(ESCAPE_ANCHORS)]
+    )
+)
 # The rules each anchor gates, by their place in RULES (which is the order they run in):
 # a text holds one or two anchors, and looking the rules up is cheaper than asking
 # each of the ~40 whether it has one.
@@ -1025,6 +1141,50 @@ def _redact(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
     found: dict[str, int] = {}
     if not present:
         return text, found
+    if present.isdisjoint(ESCAPE_ANCHORS):
+        return _run_rules(text, present, found), found
+    # A text with escapes: what the rules find as it is written and what they find in it
+    # with its escapes decoded, both, a secret that both found in part replaced whole. As
+    # written, a token that an escape splits (`xoxb-12\u00334...`) is cut at the escape;
+    # decoded, a password that holds a percent-escaped delimiter (`-p3iwW%3CZz...`) is
+    # cut at the delimiter.
+    spans: list[tuple[int, int, str]] = []
+    _run_rules(text, present, {}, spans)
+    spans = _union(spans, _escaped_spans(text))
+    if not spans:
+        return text, found
+    parts: list[str] = []
+    done = 0
+    for start, end, kind in spans:
+        parts += (text[done:start], MARKER.format(kind))
+        found[kind] = found.get(kind, 0) + 1
+        done = end
+    parts.append(text[done:])
+    return "".join(parts), found
+
+
+def _union(
+    spans: list[tuple[int, int, str]], more: list[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """The spans that `spans` and `more` (each in order, none overlapping) cover, those
+    that overlap joined, of the kind of the first."""
+    joined: list[tuple[int, int, str]] = []
+    for start, end, kind in sorted(spans + more):
+        if joined and start < joined[-1][1]:
+            joined[-1] = (joined[-1][0], max(end, joined[-1][1]), joined[-1][2])
+        else:
+            joined.append((start, end, kind))
+    return joined
+
+
+def _run_rules(
+    text: str,
+    present: set[str],
+    found: dict[str, int],
+    replaced: list[tuple[int, int, str]] | None = None,
+) -> str:
+    """`text` with what the rules that `present` gates find replaced, in their order; with
+    `replaced`, that list is set to the spans of `text` replaced (see _placed)."""
     starts: _Starts = {}
     if len(present) == 1:
         (anchor,) = present
@@ -1035,8 +1195,133 @@ def _redact(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
         rule = RULES[i]
         if rule.needs and present.isdisjoint(rule.needs):
             continue
-        text = _apply(rule, text, found, present, starts)
-    return text, found
+        if replaced is None:
+            text = _apply(rule, text, found, present, starts)
+            continue
+        spans: list[tuple[int, int, str]] = []
+        text = _apply(rule, text, found, present, starts, spans)
+        if spans:
+            replaced[:] = _placed(replaced, spans)
+    return text
+
+
+def _marker_length(kind: str) -> int:
+    return len(MARKER.format(kind))
+
+
+def _placed(
+    marks: list[tuple[int, int, str]], spans: list[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """The spans of the first text replaced once `spans` of the text the earlier
+    replacements (`marks`, spans of the first text) made are replaced too: a marker a new
+    span covers (part of) goes into it whole."""
+    result: list[tuple[int, int, str]] = []
+    k = 0
+    # how much longer the text is than the first, by the markers before the one looked at
+    grown = 0
+    for start, end, kind in spans:
+        # (in the current text, mark k starts at its start + grown and ends at that + its
+        # marker's length)
+        while k < len(marks) and marks[k][0] + grown + _marker_length(marks[k][2]) <= start:
+            result.append(marks[k])
+            grown += _marker_length(marks[k][2]) - (marks[k][1] - marks[k][0])
+            k += 1
+        if k < len(marks) and marks[k][0] + grown <= start:
+            first = marks[k][0]  # the span starts inside a marker: it takes the marker's span
+        else:
+            first = start - grown
+        last = end - grown
+        while k < len(marks) and marks[k][0] + grown < end:
+            mark_end = marks[k][0] + grown + _marker_length(marks[k][2])
+            grown += _marker_length(marks[k][2]) - (marks[k][1] - marks[k][0])
+            last = marks[k][1] if mark_end >= end else end - grown
+            k += 1
+        result.append((first, last, kind))
+    result += marks[k:]
+    return result
+
+
+def _stand_in(m: re.Match[str]) -> str:
+    """The character an escape stands for (a colour code: a space)."""
+    if m.lastgroup == "colour":
+        return " "
+    if m.lastgroup == "slash":
+        return "/"
+    return chr(int(m.group(m.lastgroup), 16))  # type: ignore[arg-type]
+
+
+# How far before an escape, and after it, the anchor of a match that the escape is part
+# of may be: a rule reads at most 1,024 characters after its anchor (a token), the
+# anchor may follow the escape (`\u0067hp_`, `p\u0061ssword`, `%5F`).
+_BEFORE_ESCAPE = 1100
+_AFTER_ESCAPE = 64
+
+
+def _anchors_near(view: str, at: list[int]) -> set[str]:
+    """The anchors of `view` that a match which holds one of the escapes at `at` (their
+    positions in `view`) may start from; a PEM header anywhere, whose key has no bound.
+
+    The rules as written found what the escapes are no part of: the view is redacted
+    again only by the rules an escape may have hidden something from (most escapes, a
+    colour code in a long log, are far from any anchor).
+    """
+    present = {"-----BEGIN"} if "-----BEGIN" in view else set()
+    windows: list[list[int]] = []
+    for p in at:
+        if windows and p - _BEFORE_ESCAPE <= windows[-1][1]:
+            windows[-1][1] = p + _AFTER_ESCAPE
+        else:
+            windows.append([max(0, p - _BEFORE_ESCAPE), p + _AFTER_ESCAPE])
+    for start, end in windows:
+        present |= anchors_in(view[start:end])
+    return present
+
+
+def _escaped_spans(text: str) -> list[tuple[int, int, str]]:
+    """The spans of `text` that hold what the rules find in it once its escapes are
+    decoded (_ESCAPE), with their kinds, in order.
+
+    The text read with its escapes decoded (its view) holds each escape as the
+    character it stands for; a secret the rules replace in the view spans the text
+    from its first character (or escape) to its last, so that an escape is replaced
+    whole or kept whole (JSON text stays valid).
+    """
+    parts: list[str] = []
+    # For each escape: where its character is in the view, and where it starts and ends
+    # in `text`.
+    at_view: list[int] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    done = grown = 0
+    for m in _ESCAPE.finditer(text):
+        start, end = m.span()
+        parts += (text[done:start], _stand_in(m))
+        at_view.append(start + grown)
+        starts.append(start)
+        ends.append(end)
+        grown -= end - start - 1
+        done = end
+    if not parts:
+        return []
+    parts.append(text[done:])
+    view = "".join(parts)
+    present = _anchors_near(view, at_view)
+    if present <= ESCAPE_ANCHORS:
+        return []
+    spans: list[tuple[int, int, str]] = []
+    _run_rules(view, present, {}, spans)
+
+    def first(p: int) -> int:  # where the view's p-th character starts in `text`
+        k = bisect_right(at_view, p) - 1
+        if k < 0:
+            return p
+        return starts[k] if at_view[k] == p else ends[k] + p - at_view[k] - 1
+
+    def after(p: int) -> int:  # where the view's p-th character ends in `text`
+        k = bisect_right(at_view, p) - 1
+        return ends[k] if k >= 0 and at_view[k] == p else first(p) + 1
+
+    return [(first(start), after(end - 1), kind) for start, end, kind in spans]
 
 
 def redact_json(text: str) -> tuple[str, dict[str, int]]:
@@ -1061,6 +1346,8 @@ def _redact_json(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
     found: dict[str, int] = {}
     if not present:
         return text, found
+    if present <= ESCAPE_ANCHORS and anchors_in(_ESCAPE.sub(_stand_in, text)) <= ESCAPE_ANCHORS:
+        return text, found  # escapes (`\u00e9`) that hide no anchor: nothing to decode
     # Imported here: the hook and `pastfix find` redact a pasted error with redact(),
     # and msgspec's import is ~15 ms of a hook's answer (the build has it loaded).
     import msgspec
@@ -1148,7 +1435,14 @@ def _redact_argv(items: list[str], found: dict[str, int]) -> list[str]:
 _Starts = dict[frozenset[str], tuple[str, list[int]]]
 
 
-def _apply(rule: Rule, text: str, found: dict[str, int], present: set[str], starts: _Starts) -> str:
+def _apply(
+    rule: Rule,
+    text: str,
+    found: dict[str, int],
+    present: set[str],
+    starts: _Starts,
+    replaced: list[tuple[int, int, str]] | None = None,
+) -> str:
     parts: list[str] = []
     done = 0
     for start, end, kind in _hits(rule, text, present, starts):
@@ -1158,6 +1452,8 @@ def _apply(rule: Rule, text: str, found: dict[str, int], present: set[str], star
         parts.append(MARKER.format(kind))
         done = end
         found[kind] = found.get(kind, 0) + 1
+        if replaced is not None:
+            replaced.append((start, end, kind))
     if not parts:
         return text
     parts.append(text[done:])
@@ -1173,27 +1469,40 @@ def _hits(
             yield start, end, rule.kind
         return
     pattern, group, check = _compiled(rule.pattern), rule.group, rule.check
+    # Where the last long value judged no secret ends (see _at_keywords).
+    judged = [0]
     if rule.keyword:
         anchors = frozenset(present.intersection(rule.anchors))
         known = starts.get(anchors)
         if known is None or known[0] is not text:
             known = starts[anchors] = (text, _keyword_starts(text, anchors))
-        matches: Any = _at_keywords(pattern, text, known[1], group)
+        matches: Any = _at_keywords(pattern, text, known[1], group, judged)
     elif rule.at_anchors:
         at = _anchor_starts(text, present.intersection(rule.anchors))
-        matches = _at_keywords(pattern, text, at, group)
+        matches = _at_keywords(pattern, text, at, group, judged)
     else:
         matches = pattern.finditer(text)
     done = 0
     for m in matches:
         start, end = m.span(group)
         # A match inside the last one replaced is not checked (and would not be replaced).
-        if start < done or (check is not None and not check(m)):
+        if start < done or (judged[0] and m.start() < judged[0]):
+            continue
+        if check is not None and not check(m):
+            if end - start >= _LONG_VALUE:
+                judged[0] = end
             continue
         if rule.extend is not None:
             end = rule.extend(m)
         done = end
         yield start, end, rule.kind_of(m) if rule.kind_of else rule.kind
+
+
+# A value this long, judged no secret, is not judged again from a keyword inside it:
+# the head of a run of value characters (500 of a keyword's value, 1,024 of a token) is
+# what a rule reads after each keyword, so a text that repeats `password=` was read
+# 500 times over (4.6 s for a megabyte; 0.2 s read once).
+_LONG_VALUE = 500
 
 
 def _in_marker(text: str, at: int) -> bool:
@@ -1240,8 +1549,24 @@ def _anchor_starts(text: str, anchors: Iterable[str]) -> list[int]:
 
 
 def _at_keywords(
-    pattern: re.Pattern[str], text: str, starts: list[int], group: int | str
-) -> list[re.Match[str]]:
-    """The matches of `pattern` at `starts` (see _keyword_starts), by position of their secret."""
-    matches = filter(None, map(pattern.match, repeat(text), starts))
-    return sorted(matches, key=lambda m: m.start(group))
+    pattern: re.Pattern[str], text: str, starts: list[int], group: int | str, judged: list[int]
+) -> Iterator[re.Match[str]]:
+    """The matches of `pattern` at `starts` (see _keyword_starts), by position of their
+    secret; a start before judged[0] (the end of a long value that the caller judged no
+    secret, see _LONG_VALUE) is not tried.
+
+    A secret follows its match's start, so a match whose secret starts no later than
+    the next start is in its place: matches wait in a heap until then.
+    """
+    waiting: list[tuple[int, int, re.Match[str]]] = []
+    match = pattern.match
+    for at in starts:
+        while waiting and waiting[0][0] <= at:
+            yield heappop(waiting)[2]
+        if at < judged[0]:
+            continue
+        m = match(text, at)
+        if m is not None:
+            heappush(waiting, (m.start(group), at, m))
+    while waiting:
+        yield heappop(waiting)[2]

@@ -3,7 +3,7 @@ import re
 
 import pytest
 from corpus import AWS_SECRET, PEM, SECRETS
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pastfix import redact as redact_module
@@ -572,12 +572,14 @@ def test_an_osc8_link_after_a_key_id_is_stripped_whole():
     )
 
 
-# The rule as a single regex, before it found its footers once (pastfix/redact.py at ba896f0).
+# The rule as a single regex, before it found its footers once (pastfix/redact.py at ba896f0),
+# with the prefix of a line a tool shows a file with (REDACTION_VERSION 8: Read's `     2→`).
+_PREFIX = redact_module._PEM_LINE_PREFIX
 _OLD_PEM = re.compile(
     r"-----BEGIN[A-Z0-9 ]{0,30} PRIVATE KEY(?: BLOCK)?-----"
-    r"(?:(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*?"
+    r"(?:(?:" + _PREFIX + r"|[A-Za-z0-9+/=\s:,-]|\\[nrt])*?"
     r"-----END[A-Z0-9 ]{0,30} PRIVATE KEY(?: BLOCK)?-----"
-    r"|(?:[A-Za-z0-9+/=\s]|\\[nr])*)"
+    r"|(?:" + _PREFIX + r"|[A-Za-z0-9+/=\s]|\\[nrt])*)"
 )
 _PEM_HEADER = re.compile(r"-----BEGIN[A-Z0-9 ]{0,30} PRIVATE KEY(?: BLOCK)?-----")
 _PEM_PIECES = st.sampled_from(
@@ -595,6 +597,10 @@ _PEM_PIECES = st.sampled_from(
         "-",
         ":,",
         "[... cut ...]",
+        "     2→",
+        "key.pem:",
+        "k.pem-12-",
+        "\\t",
     ]
 )
 
@@ -815,3 +821,321 @@ def test_a_private_key_header_without_key_text_is_kept():
     ):
         assert redact(text) == (text, {})
     assert redact(PEM)[1] == {"private-key": 1}
+
+
+# -- REDACTION_VERSION 8 (session 21's red team): escapes, line prefixes, URLs, case ------
+
+# What the red team found kept, as each text was written, and the secret in it.
+ESCAPED = [
+    # JSON's \uXXXX and \/ in a tool call's input, as a model may write it
+    ('{"mount":"kv","p\\u0061ssword":"Rz8kQ2vLmN4x"}', "Rz8kQ2vLmN4x"),
+    ('{"url":"https:\\/\\/admin:Wq7TzK3pLx9v@db.example.com\\/x"}', "Wq7TzK3pLx9v"),
+    ('{"content":"id=\\u0041KIAB7Q3XW5N2R8T4RPX\\n"}', "KIAB7Q3XW5N2R8T4RPX"),
+    (
+        '{"command":["bash","-lc","echo \\u0067hp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234 > t"]}',
+        "R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234",
+    ),
+    # every character escaped (ensure_ascii of a non-ASCII text, or a model's whim)
+    (
+        "".join(f"\\u{ord(c):04x}" for c in "ANTHROPIC=sk-ant-api03-Zq8vN2kL5mR7tX1wY4bC6dF9gH3"),
+        "Zq8vN2kL5mR7tX1wY4bC6dF9gH3",
+    ),
+    # a token that an escape splits: cut at the escape as written, its rest no token
+    ("xoxb-1234567890-\\u0041bCdEfGhIjKlMnOpQrStUvWx", "KlMnOpQrStUvWx"),
+    # a password that holds a percent-escape of a delimiter: cut at it once decoded
+    ("mysql -uroot -p3iwW%3CZzT*1oQ shop", "ZzT*1oQ"),
+    ("sshpass -p 5BLe%5CmmQ%W7k ssh deploy@host", "mmQ%W7k"),
+    # an escape of an escape: JSON text inside a JSON string
+    (
+        '{"content":"{\\"k\\": \\"\\\\u0067hp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234\\"}"}',
+        "R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234",
+    ),
+    # a hex escape, in a command
+    ("printf '\\x41KIAB7Q3XW5N2R8T4RPX' > id", "KIAB7Q3XW5N2R8T4RPX"),
+    # percent-escapes (leak 6)
+    ("GET /login?next=%2Fapi%3Fapi_key%3D4rEL*zidW9^4zL HTTP/1.1", "4rEL*zidW9^4zL"),
+    (
+        "https://ghp%5FR4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234@api.github.com/repos",
+        "R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234",
+    ),
+    ("/charge?k=sk%5Flive%5F4eC39HqLyjWDarjtT1zdp7dc&x=1", "4eC39HqLyjWDarjtT1zdp7dc"),
+    # a colour code before an assigned value (leak 7), as JSON text and as text
+    ("printf 'DB_PASSWORD=\\u001b[32mQz8Lm4Vx2Rt9\\u001b[0m'", "Qz8Lm4Vx2Rt9"),
+    ("DB_PASSWORD=\x1b[32mQz8Lm4Vx2Rt9\x1b[0m", "Qz8Lm4Vx2Rt9"),
+    ("echo -e 'password: \\033[1;31mQz8Lm4Vx2Rt9\\033[0m'", "Qz8Lm4Vx2Rt9"),
+]
+
+
+def _unescaped(text):
+    """`text` with JSON, hex and percent escapes decoded, as an output may show it."""
+    text = re.sub(r"\\+u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)
+    text = re.sub(r"\\+x([0-9a-fA-F]{2})", lambda m: chr(int(m.group(1), 16)), text)
+    text = re.sub(r"%([0-7][0-9a-fA-F])", lambda m: chr(int(m.group(1), 16)), text)
+    return re.sub(r"\\+/", "/", text)
+
+
+@pytest.mark.parametrize(("text", "secret"), ESCAPED)
+def test_a_secret_behind_an_escape_is_redacted(text, secret):
+    """Before, the rules read a text as written: `p\\u0061ssword`, `https:\\/\\/`, `%5F`
+    and a colour code hid a secret from them, and an output that decodes the text showed it."""
+    as_json = json.dumps({"command": text})
+    for redacted, found in (redact(text), redact_json(text), redact_json(as_json), redact(as_json)):
+        assert found, redacted
+        assert secret not in redacted and secret not in _unescaped(redacted)
+    # JSON text stays JSON: an escape is replaced whole or kept whole
+    assert json.loads(redact(as_json)[0])
+    if text.startswith("{"):
+        assert json.loads(redact(text)[0])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"path":"C:\\\\xampp\\\\htdocs","note":"\\u00e9t\\u00e9 100%"}',
+        "GET /search?q=caf%C3%A9&page=2 200 OK %20 %3D",
+        '{"url":"https:\\/\\/registry.npmjs.org\\/@types%2fnode"}',
+        "printf '\\033[32mok\\033[0m password reset done'",
+        '{"k":"\\u0070assword","v":"\\u003cyour-password\\u003e"}',
+    ],
+)
+def test_escapes_without_a_secret_are_kept(text):
+    assert redact(text) == (text, {})
+    assert redact_json(text)[1] == {}
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        # Claude Code's Read and the snippet of an Edit's result: `     2→` before each line
+        lambda i, line: f"{i:6}→{line}",
+        lambda i, line: f"{i:6}\t{line}",  # cat -n
+        lambda i, line: f"key.pem:{line}",  # grep
+        lambda i, line: f"secrets/key.pem-{i + 11}-{line}",  # grep -n -C
+        lambda i, line: f"id_rsa:{i + 11}:{line}",  # grep -n
+        lambda i, line: f"{i:4} │ {line}",  # bat
+    ],
+)
+def test_a_private_key_shown_with_line_prefixes_is_redacted(shown):
+    """The arrow of Read's line numbers stopped the key's body (`cat -n`'s tab did not)."""
+    lines = PEM.splitlines()
+    text = "\n".join(shown(i, line) for i, line in enumerate(lines, 1))
+    cut = "\n".join(shown(i, line) for i, line in enumerate(lines[:-1], 1))
+    for redacted, found in (
+        redact(text),
+        redact(cut),  # cut short before its footer
+        redact_json(json.dumps({"content": text})),
+        redact(json.dumps({"content": text})),  # as JSON text, the arrow escaped
+    ):
+        assert found == {"private-key": 1}, redacted
+        for line in lines[1:-1]:
+            assert line[:16] not in redacted
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "postgresql://app:p2qL*v7wLS#H8o@db.internal:5432/app",
+            "postgresql://app:[REDACTED:url-password]@db.internal:5432/app",
+        ),
+        (
+            "redis://default:Hx7#Tq9Lm2Vb@cache:6379",
+            "redis://default:[REDACTED:url-password]@cache:6379",
+        ),
+        (
+            "mysql://root:Jt5M4/2DXMNaAL@127.0.0.1/db",
+            "mysql://root:[REDACTED:url-password]@127.0.0.1/db",
+        ),
+        ("amqp://u:Pq?9/z@Lm2@mq/vhost", "amqp://u:[REDACTED:url-password]@mq/vhost"),
+        # the userinfo ends before a host, not at an `@` of the path
+        (
+            "https://ci:Zq8vN2kL5m@registry.example.com/@scope/pkg",
+            "https://ci:[REDACTED:url-password]@registry.example.com/@scope/pkg",
+        ),
+    ],
+)
+def test_a_url_password_with_unencoded_delimiters_goes_whole(text, expected):
+    assert redact(text) == (expected, {"url-password": 1})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "npm install https://registry.npmjs.org/@scope/pkg/-/pkg-1.0.0.tgz",
+        "https://registry.npmjs.org:443/@types/node",
+        "http://localhost:3000/users/@me and http://[::1]:8080/@x",
+        "git@github.com:owner/repo.git ssh://git@github.com:22/o/r@v1",
+        "https://medium.com/@author/post#@section",
+        "commit by Dev <dev@example.com> https://example.com:8443/a?b=c@d",
+    ],
+)
+def test_urls_with_an_at_sign_in_their_path_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("AUTHORIZATION: BEARER Zx9Yw8Vu7Ts6Rq5Po4Nm3", "bearer-token"),
+        ("authorization: bearer Zx9Yw8Vu7Ts6Rq5Po4Nm3", "bearer-token"),
+        ("authorization: basic ZGVwbG95OlJlcHJvUGFzczc5", "basic-auth"),
+        ("Authorization: BASIC ZGVwbG95OlJlcHJvUGFzczc5", "basic-auth"),
+        ("Authorization: Basic\tZGVwbG95OlJlcHJvUGFzczc5", "basic-auth"),
+        ('{"h": "Authorization: Basic\\tZGVwbG95OlJlcHJvUGFzczc5"}', "basic-auth"),
+    ],
+)
+def test_an_auth_scheme_in_any_case_is_read(text, kind):
+    """Schemes are case-insensitive (RFC 7235); a tab may follow one."""
+    redacted, found = redact(text)
+    assert found == {kind: 1}
+    assert "Zx9Yw8Vu7Ts6" not in redacted and "ZGVwbG95" not in redacted
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("password: Zx;KY34Bh8DW4ro\n", "Zx;KY34Bh8DW4ro"),
+        ("POSTGRES_PASSWORD: (1HVo%Jcuz3)\n", "1HVo%Jcuz3"),
+        ("my api_key=ab&YOr4dqPSi0O9 if you need it", "ab&YOr4dqPSi0O9"),
+        ("  secret: Qv7|mT2,Lp9x\n  other: 1", "Qv7|mT2,Lp9x"),
+    ],
+)
+def test_an_unquoted_value_with_delimiters_goes_whole(text, secret):
+    """A delimiter that ends a value in code (`;&|,()`) cut these to a head too short to
+    be judged (`Zx`); the whole word is judged when the head is not a secret alone."""
+    for redacted, found in (redact(text), redact_json(json.dumps({"content": text}))):
+        assert found, redacted
+        for piece in re.split(r"[,;&|()%]", secret):
+            assert len(piece) < 3 or piece not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password=getpass(); token=tokens[0];",
+        "Server=db;Password=Abc123;User=bob",  # a short value, then the next assignment
+        "API_KEY: (required)\nDB_PASSWORD: (hidden)\nSECRET: [none]",
+        "password = hash(pw1) && token=a1||b2",
+        "password=p1;x=2 key: value; token: str",
+        "token: [REDACTED:github-token]",
+    ],
+)
+def test_delimited_look_alikes_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+# Where each escape may stand for a character of a secret or of what introduces it.
+def _escape(c, how):
+    if how == "json":
+        return f"\\u{ord(c):04x}"
+    if how == "percent" and ord(c) < 0x80:
+        return f"%{ord(c):02X}"
+    if how == "slash" and c == "/":
+        return "\\/"
+    return c
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(sorted(_PLANTED)),
+    _FILLER,
+    _BEFORE,
+    st.lists(st.sampled_from(["json", "percent", "slash", "none"]), min_size=1, max_size=4),
+    st.randoms(use_true_random=False),
+    _FILLER,
+)
+def test_a_secret_behind_escapes_anywhere_is_never_kept(kind, before, left, hows, rnd, after):
+    """Any characters of a secret written as JSON, percent or slash escapes, in text or in
+    JSON text written with or without escapes, are never kept, as written or decoded."""
+    secret = _PLANTED[kind]
+    written = "".join(_escape(c, rnd.choice(hows)) if c != "\n" else c for c in secret)
+    if "%" in written and kind == "private-key":
+        written = secret  # (a key's body is no URL's)
+    text = before + left + written + " " + after
+    outputs = [redact(text)[0]]
+    for ascii_only in (True, False):
+        as_json = json.dumps(
+            {"command": text, "nested": [{"content": text}]}, ensure_ascii=ascii_only
+        )
+        redacted = redact_json(as_json)[0]
+        outputs += [redacted, json.loads(redacted)["command"], redact(as_json)[0]]
+    for output in outputs:
+        _assert_gone(kind, output, _unescaped(output), _unescaped(_unescaped(output)))
+
+
+# -- a long value judged once, keywords tried in order (session 21) ---------------------
+
+_KEYWORD_PIECES = st.sampled_from(
+    ["api_key", "key", "secret_key_base", "password", "token", "Token", "KEY", ": ", "=", " ", "s"]
+    + ['"', "`", "is ", "\\n", "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0Ed9", "Cb8Aa7", "(", "env"]
+)
+
+
+@given(st.lists(_KEYWORD_PIECES, max_size=16))
+def test_keywords_are_tried_in_order_of_their_secret(pieces):
+    """_at_keywords gives what a sort of every match by its secret's start did."""
+    text = "".join(pieces)
+    for rule in redact_module.RULES:
+        if not rule.keyword:
+            continue
+        pattern = re.compile(rule.pattern)
+        starts = redact_module._keyword_starts(
+            text, frozenset(anchors_in(text) & set(rule.anchors))
+        )
+        matches = filter(None, (pattern.match(text, s) for s in starts))
+        old = sorted(matches, key=lambda m: m.start(rule.group))
+        new = redact_module._at_keywords(pattern, text, starts, rule.group, [0])
+        assert [m.span() for m in new] == [m.span() for m in old]
+
+
+_RULE_PIECES = st.sampled_from(
+    [*SECRETS.values(), PEM, "password=", "Zq8vN2kL5mR7", " ", "\n", "://u:", "@db", "[REDACTED:"]
+    + ["key: ", "Bearer ", "curl -u a:", "x", "-", '"', "token=", "aws_secret_access_key="]
+)
+
+
+@given(st.lists(_RULE_PIECES, max_size=10))
+def test_the_spans_replaced_are_where_the_markers_went(pieces):
+    """_run_rules() with `replaced` gives the spans of the text it was given that its
+    markers replaced, through rules that replaced one after another (_placed)."""
+    text = "".join(pieces)
+    present = anchors_in(text)
+    spans = []
+    redacted = redact_module._run_rules(text, present, {}, spans)
+    parts, done = [], 0
+    for start, end, kind in spans:
+        assert done <= start < end
+        parts += (text[done:start], f"[REDACTED:{kind}]")
+        done = end
+    assert "".join(parts) + text[done:] == redacted
+
+
+def test_a_long_value_judged_no_secret_is_read_once():
+    """A keyword inside a long value judged no secret is not judged again (a megabyte of
+    `password=` was read 500 times over); what the rules find elsewhere is the same."""
+    for unit in ("password=", "key=", "aws_secret_access_key=", "api_key=aB3dE5fG7h "):
+        text = unit * (20_000 // len(unit))
+        redacted, found = redact(text)
+        if unit.endswith(" "):
+            assert found == {"api-key": text.count(unit)}
+        else:
+            assert (redacted, found) == (text, {})
+    tail = "x" * 600 + " password=Zq8vN2kL5mR7"
+    assert redact("password=" * 100 + tail)[1] == {"password": 1}
+
+
+def test_a_key_whose_slashes_are_escaped_far_from_its_header_is_redacted():
+    """PHP's json_encode writes `/` as `\\/`: in a long key, the first may be far from the
+    header, past the stretch around an escape where anchors are looked for."""
+    body = "\n".join(["MIIEowIBAAKCAQEAq7Bz3Xk9Lm2Np4Qr6St8Uv0Wx2Yz4Ab6Cd8Ef0Gh2Ij4Kl6Mn"] * 30)
+    key = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\nAb+/Cd==\n-----END RSA PRIVATE KEY-----"
+    text = json.dumps({"content": key}).replace("/", "\\/")
+    assert text.index("\\/") - text.index("BEGIN") > 1500
+    for redacted, found in (redact(text), redact_json(text)):
+        assert found == {"private-key": 1} and "MIIEow" not in redacted
+        assert json.loads(redacted)
+
+
+def test_an_escape_far_from_any_anchor_changes_nothing():
+    log = "\\e[32mok\\e[0m build step\n" * 200 + "DB_PASSWORD=Qz8Lm4Vx2Rt9\n"
+    assert redact(log) == (log.replace("Qz8Lm4Vx2Rt9", "[REDACTED:password]"), {"password": 1})

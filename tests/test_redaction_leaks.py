@@ -10,6 +10,7 @@ characters of each secret.
 """
 
 import json
+import re
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -578,3 +579,270 @@ def test_an_error_holding_a_secret_finds_its_past_session(tmp_path, redact):
         assert "fix: Bash `npm login" in context
         if redact:
             assert_no_secret("hook", answer)
+
+
+# -- REDACTION_VERSION 8 (session 21's red team): escapes, line prefixes, URLs, case ------
+
+VAULT_ERROR = "VaultError: permission denied reading kv mount zqvault"
+FETCH_ERROR = "fetch failed: ECONNREFUSED 10.0.0.7:5432 zqfetch"
+# The secrets the red team found kept, each written as they found it (see escaped_session).
+ESCAPED = {
+    "json-key": "Rz8kQ2vLmN4x",
+    "json-url": "Wq7TzK3pLx9v",
+    "json-aws": "B7Q3XW5N2R8T4RPX",
+    "read-key": PEM.splitlines()[2],
+    "url-hash": "p2qL*v7wLS#H8o",
+    "url-slash": "Jt5M4/2DXMNaAL",
+    "bearer": "ReproBearer7Tk9Qz2Lm4Nx8Vb",
+    "basic": "ZGVwbG95OlJlcHJvUGFzczc5",
+    "percent": "4rEL*zidW9^4zL",
+    "colour": "Qc8Lm4Vx2Rt9",
+    "yaml": "KY34Bh8DW4ro",
+    "excerpt-token": "Ex3rptT0k3nV4lu3F0rT3st1ngAbCdEf1234",
+    "excerpt-url": "Xp9rT3zLm2Qw",
+    "codex-token": "C0d3xT0k3nV4lu3F0rT3st1ngAbCdEf12345",
+    "codex-url": "Cx7pW2qLm9Rt",
+}
+
+
+def _raw(line, **escaped):
+    """A transcript line as JSON text, each of `escaped`'s placeholders replaced by JSON
+    text written with escapes, as a model or an agent may write it."""
+    text = json.dumps(line)
+    for placeholder, raw in escaped.items():
+        text = text.replace(json.dumps(placeholder)[1:-1], raw)
+    return text
+
+
+def escaped_session(session):
+    t = "2026-02-07T10:00:"
+    s = ESCAPED
+    read = "\n".join(f"{i:6}→{line}" for i, line in enumerate(PEM.splitlines(), 1))
+    yaml = f"db:\n  password: Zx;{s['yaml']}\n"
+    curl = (
+        f"curl -H 'AUTHORIZATION: BEARER {s['bearer']}' -H 'authorization: basic {s['basic']}'"
+        " https://api.example.com"
+    )
+    return [
+        _raw(
+            tool_use(
+                f"{session}-1",
+                session,
+                "t1",
+                "mcp__vault__read",
+                {"mount": "kv", "KEY": "V"},
+                t + "01Z",
+            ),
+            KEY="p\\u0061ssword",
+            V=s["json-key"],
+        ),
+        result(f"{session}-2", session, "t1", VAULT_ERROR, t + "02Z", True),
+        _raw(
+            tool_use(
+                f"{session}-3", session, "t2", "WebFetch", {"url": "URL", "prompt": "p"}, t + "03Z"
+            ),
+            URL=f"https:\\/\\/admin:{s['json-url']}@db.example.com\\/x",
+        ),
+        result(f"{session}-4", session, "t2", FETCH_ERROR, t + "04Z", True),
+        _raw(
+            tool_use(
+                f"{session}-5",
+                session,
+                "t3",
+                "Write",
+                {"file_path": "/a/c.ini", "content": "C"},
+                t + "05Z",
+            ),
+            C=f"id=\\u0041KIA{s['json-aws']}\\n",
+        ),
+        result(f"{session}-6", session, "t3", "ok", t + "06Z", False),
+        tool_use(f"{session}-7", session, "t4", "Read", {"file_path": "/a/id_rsa"}, t + "07Z"),
+        result(f"{session}-8", session, "t4", read, t + "08Z", False),
+        prompt(
+            f"{session}-9",
+            session,
+            f"use postgresql://app:{s['url-hash']}@db.internal:5432/app"
+            f" and mysql://root:{s['url-slash']}@127.0.0.1/db",
+            t + "09Z",
+        ),
+        _raw(
+            tool_use(f"{session}-10", session, "t5", "Bash", {"command": "CMD"}, t + "10Z"),
+            CMD=f"{curl} && printf 'DB_PASSWORD=\\\\u001b[32m{s['colour']}\\\\u001b[0m'",
+        ),
+        result(
+            f"{session}-11",
+            session,
+            "t5",
+            f"GET /login?next=%2Fapi%3Fapi_key%3D{s['percent']}",
+            t + "11Z",
+            True,
+        ),
+        tool_use(
+            f"{session}-12",
+            session,
+            "t6",
+            "Write",
+            {"file_path": "/a/db.yml", "content": yaml},
+            t + "12Z",
+        ),
+        result(f"{session}-13", session, "t6", "ok", t + "13Z", False),
+        # a line cut short: its excerpt is kept in `problems`
+        '{"type":"user","message":{"content":"echo \\u0067hp_'
+        + s["excerpt-token"]
+        + " https:\\/\\/root:"
+        + s["excerpt-url"]
+        + "@db.internal\\/x",
+    ]
+
+
+def escaped_rollout(path):
+    arguments = (
+        '{"command":["bash","-lc","echo \\u0067hp_' + ESCAPED["codex-token"] + " > t && psql"
+        " postgres:\\/\\/app:" + ESCAPED["codex-url"] + '@db\\/app"]}'
+    )
+    meta = {"id": CODEX_SESSION, "cwd": "/home/dev/shop", "cli_version": "0.104.0"}
+    call = {"type": "function_call", "name": "shell", "arguments": arguments, "call_id": "call_1"}
+    output = {"type": "function_call_output", "call_id": "call_1", "output": "Exit code: 2"}
+    write_jsonl(
+        path,
+        [
+            {"timestamp": "2026-03-01T10:00:00.000Z", "type": "session_meta", "payload": meta},
+            {"timestamp": "2026-03-01T10:00:05.000Z", "type": "response_item", "payload": call},
+            {"timestamp": "2026-03-01T10:00:06.000Z", "type": "response_item", "payload": output},
+        ],
+    )
+
+
+def _unescaped(text):
+    """`text` with JSON and percent escapes decoded, as an output that decodes it shows it."""
+    text = re.sub(r"\\+u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)
+    text = re.sub(r"%([0-7][0-9a-fA-F])", lambda m: chr(int(m.group(1), 16)), text)
+    return re.sub(r"\\+/", "/", text)
+
+
+def assert_no_escaped_secret(where, data):
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    for name, secret in ESCAPED.items():
+        for fragment in fragments(secret, 8):
+            assert fragment not in text and fragment not in _unescaped(text), (where, name)
+
+
+@pytest.fixture(scope="module")
+def escaped_index(tmp_path_factory):
+    root = tmp_path_factory.mktemp("escaped")
+    write_jsonl(root / "projects" / "-home-dev-r" / f"{SESSION}.jsonl", escaped_session(SESSION))
+    escaped_rollout(
+        root / "codex" / "2026/03/01" / f"rollout-2026-03-01T10-00-00-{CODEX_SESSION}.jsonl"
+    )
+    db = root / "index.db"
+    stats = build_index(db, root / "projects", root / "codex")
+    assert stats.problems == 1
+    return db
+
+
+def test_no_escaped_secret_in_the_database_file_or_its_wal(escaped_index):
+    """Each secret the red team found kept is redacted, as the text it was written in."""
+    conn = sqlite3.connect(escaped_index)
+    kinds = dict(conn.execute("SELECT kind, sum(count) FROM redactions GROUP BY kind"))
+    conn.close()
+    assert kinds.keys() >= {"password", "url-password", "aws-access-key-id", "private-key"}
+    assert kinds.keys() >= {"bearer-token", "basic-auth", "api-key", "github-token"}
+    wal = escaped_index.with_name("index.db-wal")
+    assert_no_escaped_secret("index.db", escaped_index.read_bytes())
+    assert_no_escaped_secret("WAL", wal.read_bytes() if wal.exists() else b"")
+
+
+def test_no_escaped_secret_in_any_output(escaped_index):
+    for error in (VAULT_ERROR, FETCH_ERROR):
+        out = CliRunner().invoke(cli, ["find", error, str(escaped_index), "--json"])
+        assert out.exit_code == 0, out.output
+        assert json.loads(out.output), error  # the failure is found, its call shown
+        assert_no_escaped_secret("find --json", out.output)
+    calls = {
+        "find_past_fix": {"error": VAULT_ERROR},
+        "session_errors": {"session_id": SESSION},
+        "session_tool_output": {"session_id": SESSION, "pattern": "PRIVATE"},
+        "search_messages": {"q": "mysql"},
+    }
+
+    async def call_all():
+        async with Client(server.create_server(escaped_index)) as client:
+            return {name: await client.call_tool(name, args) for name, args in calls.items()}
+
+    for name, answer in anyio.run(call_all).items():
+        assert not answer.is_error, (name, answer)
+        assert_no_escaped_secret(
+            name, json.dumps(answer.structured_content) + answer.content[0].text
+        )
+
+
+def test_escaped_secrets_of_older_rules_are_redacted_again_in_place(tmp_path):
+    """An index whose rules kept them (REDACTION_VERSION 7) is redacted by its next build."""
+    projects = tmp_path / "projects"
+    write_jsonl(projects / "-home-dev-r" / f"{SESSION}.jsonl", escaped_session(SESSION))
+    db = tmp_path / "index.db"
+    build_index(db, projects, redact=False)
+    conn = sqlite3.connect(db)
+    with conn:  # what a build of version 7 kept, and that build's setting
+        conn.execute("UPDATE _build_state SET value = '7' WHERE name = 'redaction_version'")
+        conn.execute("UPDATE _build_state SET value = '1' WHERE name = 'redact'")
+    conn.close()
+    stats = build_index(db, projects)
+    assert stats.files_read == 0 and stats.reredacted_rows >= 8
+    assert_no_escaped_secret("index.db", db.read_bytes())
+
+
+def _escaped(text, hows, rnd):
+    """`text` with some characters written as JSON or percent escapes, as JSON text holds them."""
+    out = []
+    for c in text:
+        how = rnd.choice(hows)
+        if how == "json":
+            out.append(f"\\u{ord(c):04x}")
+        elif how == "percent" and c.isascii() and c != "\n":
+            out.append(f"%{ord(c):02X}")
+        else:
+            out.append(json.dumps(c)[1:-1].replace("/", "\\/"))
+    return "".join(out)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.sampled_from(_KINDS),
+    _TEXT,
+    st.lists(st.sampled_from(["json", "percent", "none"]), min_size=1, max_size=3),
+    st.randoms(use_true_random=False),
+    st.sampled_from(["input", "key", "result", "excerpt"]),
+)
+def test_a_secret_behind_escapes_is_not_in_the_database_bytes(kind, before, hows, rnd, where):
+    """Any characters of a secret written as escapes, in a tool call's input (a value or,
+    with its keyword, a key), a result or a bad line's excerpt: no 10 characters of it in
+    the database and its WAL, as stored or decoded."""
+    secret = SECRETS[kind]
+    text = json.dumps(before)[1:-1] + " " + _escaped(secret, hows, rnd)
+    sid, t = LATER, "2026-01-02T10:00:0"
+    value = text if where in ("input", "key") else "ok"
+    call = _raw(tool_use(f"{sid}-1", sid, "t9", "Write", {"content": "V"}, t + "1Z"), V=value)
+    if where == "key":  # the secret's keyword as an escaped key: {"p\u0061ssword": "..."}
+        call = _raw(
+            tool_use(f"{sid}-1", sid, "t9", "mcp__db__q", {"KEY": "V"}, t + "1Z"),
+            KEY="p\\u0061ssword",
+            V=_escaped(PG_PASSWORD, hows, rnd),
+        )
+        secret = PG_PASSWORD
+    lines = [call, result(f"{sid}-2", sid, "t9", "ok", t + "2Z", True)]
+    if where == "result":
+        lines[1] = _raw(result(f"{sid}-2", sid, "t9", "R", t + "2Z", True), R=text)
+    if where == "excerpt":
+        lines.append('{"type":"user","message":{"content":"' + text)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        write_jsonl(root / "projects" / "-home-dev-app" / f"{sid}.jsonl", lines)
+        db = root / "index.db"
+        build_index(db, root / "projects")
+        wal = db.with_name("index.db-wal")
+        stored = (db.read_bytes() + (wal.read_bytes() if wal.exists() else b"")).decode(
+            "utf-8", "replace"
+        )
+    for fragment in fragments(secret):
+        assert fragment not in stored and fragment not in _unescaped(stored), (where, fragment)

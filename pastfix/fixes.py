@@ -2869,8 +2869,8 @@ def fix_of(
                 retried.append((n, same))
             if same is not False or key_of is None:
                 continue
-            if not (
-                _ran_till_stopped(failed, call) or _got_past(failed, call, not_failing, key_of(seen))
+            if not _ran_till_stopped(failed, call) and not _got_past(
+                failed, call, not_failing, key_of(seen)
             ):
                 continue
         elif call.running:

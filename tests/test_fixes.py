@@ -3176,7 +3176,7 @@ def test_a_piped_run_that_printed_the_error_again_moves_the_remedy_after_it():
     piped = call(command="npm start 2>&1 | head -50")
     right = call("Edit", file_path="/p/database.ts")
     retry = call(command="npm start")
-    said = "error: Failed to start: Class constructors cannot be invoked without 'new' {{\"at\":\"{}\"}}"
+    said = 'error: Failed to start: Class constructors cannot be invoked without new {{"at":"{}"}}'
     error = "Exit code 1\n" + said.format("19:26:25")
     outputs = {piped.tool_use_id: "> start\n" + said.format("19:29:13") + "\n"}
     fix = run([failed, wrong, piped, right, retry], {failed.tool_use_id: error}, outputs)

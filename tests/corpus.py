@@ -286,6 +286,24 @@ def fixed_session(session: str, day: int, file: str, line: int) -> list[dict]:
     ]
 
 
+# An error, and a log of another error that holds every word of it (a new user's try).
+SHORT_ERROR = "<tool_use_error>File does not exist.</tool_use_error>"
+WORDY_LOG = (
+    "Exit code 1\nPre-commit validation failed: [DIALYZER] No :ignore_warnings opt"
+    " specified in mix.exs and default does not exist. Checking file lib/a.ex"
+)
+
+
+def write_short_error_and_wordy_log(projects: Path, with_error: bool = True) -> None:
+    """PAST's failure with SHORT_ERROR (unless not `with_error`), OTHER's with WORDY_LOG."""
+    for session, day, text in ((PAST, 1, SHORT_ERROR), (OTHER, 2, WORDY_LOG)):
+        if session == PAST and not with_error:
+            continue
+        lines = fixed_session(session, day, f"src/{session}.ts", 3)
+        lines[2]["message"]["content"][0]["content"] = text
+        write_jsonl(projects / "-home-dev-app" / f"{session}.jsonl", lines)
+
+
 def novel_session(session: str) -> list[dict]:
     t = "2026-01-03T10:00:"
     return [

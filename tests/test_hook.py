@@ -13,7 +13,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import REAL_PROJECTS, build_index, imported_by, needs_real_corpus
-from corpus import NOVEL, OTHER, PAST, TS_ERROR, event, fixed_session, novel_session
+from corpus import (
+    NOVEL,
+    OTHER,
+    PAST,
+    SHORT_ERROR,
+    TS_ERROR,
+    event,
+    fixed_session,
+    novel_session,
+    write_short_error_and_wordy_log,
+)
 from jsonl import write_jsonl
 
 from pastfix import build as pbuild
@@ -215,16 +225,8 @@ def test_only_the_errors_own_failures_are_counted_when_it_was_seen(tmp_path):
     word of it (`mix.exs and default does not exist`, a file named): the hook said "seen 2
     times in 2 sessions" and described the log. The log counts only when nothing has the
     error's own signature, and is then said to be words, not the error (a new user's try)."""
-    said = "<tool_use_error>File does not exist.</tool_use_error>"
-    session = fixed_session(PAST, 1, "src/order.ts", 12)
-    session[2]["message"]["content"][0]["content"] = said
-    log = fixed_session(OTHER, 2, "src/other.ts", 3)
-    log[2]["message"]["content"][0]["content"] = (
-        "Exit code 1\nPre-commit validation failed: [DIALYZER] No :ignore_warnings opt"
-        " specified in mix.exs and default does not exist. Checking file lib/a.ex"
-    )
-    for s, sid in ((session, PAST), (log, OTHER)):
-        write_jsonl(tmp_path / "projects" / "-home-dev-app" / f"{sid}.jsonl", s)
+    said = SHORT_ERROR
+    write_short_error_and_wordy_log(tmp_path / "projects")
     build_index(tmp_path / "index.db", tmp_path / "projects")
     rows = queries.find_past_fix(queries.connect(tmp_path / "index.db"), "File does not exist.")
     assert {row["matched"] for row in rows} == {"signature", "all words"}
@@ -232,8 +234,8 @@ def test_only_the_errors_own_failures_are_counted_when_it_was_seen(tmp_path):
     assert text.startswith("pastfix: this error was seen before, 1 time in 1 other session")
     assert OTHER not in text
     # without the error's own failure, the log's words are what there is, said as such
-    (tmp_path / "projects" / "-home-dev-app" / f"{PAST}.jsonl").unlink()
-    build_index(tmp_path / "words.db", tmp_path / "projects")
+    write_short_error_and_wordy_log(tmp_path / "words", with_error=False)
+    build_index(tmp_path / "words.db", tmp_path / "words")
     text = context_of(hook.respond(json.dumps(event(said)), tmp_path / "words.db"))
     assert text.startswith("pastfix: failures holding every word of this error were seen before")
 

@@ -28,6 +28,7 @@ from corpus import (
     session_page,
     ts,
     write_corpus,
+    write_short_error_and_wordy_log,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -1571,26 +1572,15 @@ def test_cli_find_marks_the_failures_that_only_hold_the_errors_words(tmp_path):
     """`File does not exist.`: its own failure, then a Dialyzer log holding every word of
     it. The log's card looked like another sighting of the error (a new user's try); after
     the error's own failures it says it only shares the words."""
-    from corpus import OTHER, PAST, fixed_session
-
-    said = "<tool_use_error>File does not exist.</tool_use_error>"
-    session = fixed_session(PAST, 1, "src/order.ts", 12)
-    session[2]["message"]["content"][0]["content"] = said
-    log = fixed_session(OTHER, 2, "src/other.ts", 3)
-    log[2]["message"]["content"][0]["content"] = (
-        "Exit code 1\nPre-commit validation failed: [DIALYZER] No :ignore_warnings opt"
-        " specified in mix.exs and default does not exist. Checking file lib/a.ex"
-    )
-    for rows, sid in ((session, PAST), (log, OTHER)):
-        jsonl.write_jsonl(tmp_path / "projects" / "-home-dev-app" / f"{sid}.jsonl", rows)
+    write_short_error_and_wordy_log(tmp_path / "projects")
     build_index(tmp_path / "index.db", tmp_path / "projects")
     result = CliRunner().invoke(cli, ["find", "File does not exist.", str(tmp_path / "index.db")])
     heads = [line for line in result.stdout.splitlines() if re.match(r"\d+\. ", line)]
     assert len(heads) == 2
     assert not heads[0].endswith("]") and heads[1].endswith("[same words, maybe another error]")
     # alone, the words are what there is: not marked
-    (tmp_path / "projects" / "-home-dev-app" / f"{PAST}.jsonl").unlink()
-    build_index(tmp_path / "words.db", tmp_path / "projects")
+    write_short_error_and_wordy_log(tmp_path / "words", with_error=False)
+    build_index(tmp_path / "words.db", tmp_path / "words")
     result = CliRunner().invoke(cli, ["find", "File does not exist.", str(tmp_path / "words.db")])
     assert "[same words" not in result.stdout and result.stdout.startswith("1. ")
 

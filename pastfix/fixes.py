@@ -17,6 +17,8 @@ call the user rejected or stopped, the prompts before the agent's next call coun
 Claude Code 1.0 has no id: the build tells its thread by its messages' parent links. A
 subagent's edit its thread did not fix may be made by the main agent after the subagent's
 last call (a subagent without a Write tool): the main thread's edit of that file confirms it.
+The other way round, the main thread's window holds the calls its Task's subagents made
+before its next call: a subagent asked to fix the error makes the remedy's steps.
 
 **The confirmation.** The first successful call in the window that does what the
 failed call tried to do:
@@ -3409,11 +3411,14 @@ def session_fixes(
 
     prompt_times = sorted(prompts)
     by_agent: dict[tuple[str | None, bool], list[Call]] = {}
-    for call in settled(calls):
+    ordered = settled(calls)
+    for call in ordered:
         by_agent.setdefault((call.agent_id, call.sidechain), []).append(call)
-    for own in by_agent.values():
-        for i, call in enumerate(own):
-            if call.tool_use_id not in errors:
+    for thread, own in by_agent.items():
+        # the main thread reads its subagents' calls as its own steps
+        pool = _with_subagents(ordered) if thread == (None, False) and len(by_agent) > 1 else own
+        for i, call in enumerate(pool):
+            if call.tool_use_id not in errors or (call.agent_id, call.sidechain) != thread:
                 continue
 
             def again(later: Call, failed: Call = call) -> bool:
@@ -3423,7 +3428,7 @@ def session_fixes(
                 seen = later.outcome_of or later.tool_use_id
                 return seen in errors and persists(failed.tool_use_id, seen)
 
-            after, end = _window(call, own[i + 1 : i + 1 + WINDOW_CALLS], prompt_times, again)
+            after, end = _window(call, _next_calls(pool, i), prompt_times, again)
             text = errors.get(call.tool_use_id, "")
 
             def still_failing(later: str, failed: str = call.tool_use_id) -> bool | None:
@@ -3453,6 +3458,42 @@ def session_fixes(
             if end and not call.sidechain and not after:
                 fix.window_end = end
             yield fix
+
+
+# The tools by which Claude Code's main agent starts a subagent (Task, renamed Agent in 2.1).
+SPAWN_TOOLS = frozenset({"Task", "Agent"})
+
+
+def _with_subagents(calls: Sequence[Call]) -> list[Call]:
+    """The main thread's calls, each Task followed by the calls its subagents made before the
+    main thread's next call (in order of time: the main agent waits for its subagents).
+
+    A failure of the main thread may be fixed by a subagent it asked to: `npm start` failed
+    with `createLogger is not a function`, a Task "Fix logger imports" read index.ts and
+    edited it twice, and the next `npm start` got past the error (sixteenth held-out set:
+    2 failures; the card showed no step). A subagent run in the background, whose calls
+    come after the main thread's next one, is not counted.
+    """
+    found: list[Call] = []
+    spawning = False
+    for call in calls:
+        if call.agent_id is None and not call.sidechain:
+            found.append(call)
+            spawning = call.name in SPAWN_TOOLS
+        elif spawning:
+            found.append(call)
+    return found
+
+
+def _next_calls(pool: Sequence[Call], i: int) -> Sequence[Call]:
+    """The WINDOW_CALLS calls of `pool`'s thread after its i-th, with its subagents' calls
+    among them (see _with_subagents)."""
+    thread = (pool[i].agent_id, pool[i].sidechain)
+    end, own = i + 1, 0
+    while end < len(pool) and own < WINDOW_CALLS:
+        own += (pool[end].agent_id, pool[end].sidechain) == thread
+        end += 1
+    return pool[i + 1 : end]
 
 
 def _by_the_parent(

@@ -2007,6 +2007,30 @@ def test_a_subagents_edit_the_main_agent_made_after_it():
     assert found[tests.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_the_edits_of_a_subagent_the_main_agent_started_are_its_steps():
+    """`npm start` failed; the main agent asked a Task to fix the imports, whose subagent
+    read index.ts and edited it; the next `npm start` worked (sixteenth held-out set: 2
+    failures whose cards showed no step). Claude Code 1.0's sidechain without an id and a
+    later version's agent id alike. A subagent's calls after the main thread's next call
+    (run in the background) are not the main thread's steps, nor those without a Task."""
+    error = "Exit code 1\nTypeError: createLogger is not a function"
+    for thread in ({"sidechain": True}, {"agent_id": "a1", "sidechain": True}):
+        failed = call(command="npm start", failed=True)
+        task = call("Task", input='{"description": "Fix logger imports"}')
+        read = call("Read", file_path="/p/index.ts", **thread)
+        edit = call("Edit", file_path="/p/index.ts", **thread)
+        retry = call(command="npm start")
+        fix = run([failed, task, read, edit, retry], {failed.tool_use_id: error})
+        assert fix[failed.tool_use_id].confirmed_by == retry.tool_use_id
+        assert [s for s, _ in steps(fix[failed.tool_use_id])] == [edit.tool_use_id]
+    look = call(command="git status")
+    later = call("Edit", file_path="/p/index.ts", sidechain=True)
+    for calls in ([failed, task, look, later, retry], [failed, look, read, edit, retry]):
+        fix = run(calls, {failed.tool_use_id: error})[failed.tool_use_id]
+        assert fix.confirmed_by == retry.tool_use_id
+        assert steps(fix) == []
+
+
 def test_a_look_of_a_path_not_there_is_retried_only_by_a_look_of_that_name():
     """`sed -n '1,200p' a/quickfix.py`: No such file; `ls a`, then `sed -n '1,200p'
     a/docstrings.py` shares the sed's script, not its question: another file (sixth held-out

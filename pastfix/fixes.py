@@ -1563,8 +1563,29 @@ def _files_of(call: Call, written: bool = False) -> set[str]:
     return {n for n in names if len(n) >= 3 and "*" not in n}
 
 
+def _inits(failed: Call, path: str | None) -> bool:
+    """Whether a shell command was a program's `init`, and `path` the config file it was
+    to write: its name holds `config` or ends in `rc`, and begins with the program's name,
+    or the program's with it (`npx tailwindcss init -p` could not find tailwind 4's
+    missing CLI, then tailwind.config.js was written: seventeenth held-out set, 3 failures
+    worked around; `tsc --init`, tsconfig.json; `eslint --init`, .eslintrc.json). Not
+    `git init` and .gitignore, which is no config git init writes."""
+    name = _basename(path).lower()
+    stem = name.lstrip(".").split(".")[0]
+    if len(stem) < 3 or not ("config" in name or stem.endswith("rc")):
+        return False
+    return any(
+        ("init" in i.args or "--init" in i.flags)
+        and (i.program.lower().startswith(stem) or stem.startswith(i.program.lower()))
+        for i in intents(failed.command)
+    )
+
+
+# (127 is the shell's status for a program it did not find: said alone, as by `cat a ||
+# cat b` with both errors sent to /dev/null, seventeenth held-out set.)
 _MISSING_PROGRAM = re.compile(
     r"command not found|not found: \w|No such file or directory \(os error 2\)"
+    r"|\A\s*(?:Exit code|Process exited with code|exit status) 127\s*\Z"
 )
 
 
@@ -1636,6 +1657,8 @@ def _another_way(
         # made by the edit tool: four `git mv` of a Git Bash path that turned into another,
         # then the Write of the new name (ninth held-out set)
         if _basename(call.file_path) in _files_of(failed, written=True):
+            return True
+        if call.name not in READ_TOOLS and _inits(failed, call.file_path):
             return True
     if failed.name in SHELL_TOOLS and call.name in FILE_TOOLS:
         # `cat x` failed, then Read x: the same file, looked at another way
@@ -2589,7 +2612,7 @@ def _retry(failed: Call, call: Call, not_failing: frozenset[Intent] | tuple[()] 
     if failed.command is not None or call.command is not None:
         return _shared_intent(failed.command, call.command, not_failing) is not None
     if failed.file_path is not None:
-        return _same_file(call.file_path, failed.file_path)
+        return _same_file(call.file_path, failed.file_path) or _searched_inside(failed, call)
     if failed.url is not None:
         return call.url == failed.url  # the same page again (another page: another way)
     # a tool without a file or command, called again: with the same input (an MCP call the
@@ -2605,6 +2628,22 @@ def _retry(failed: Call, call: Call, not_failing: frozenset[Intent] | tuple[()] 
         # then one of `src/widgets/landing-page/**/*`, asks another (as _same_search)
         return call.pattern == failed.pattern
     return _same_request(failed.input, call.input)
+
+
+def _searched_inside(failed: Call, call: Call) -> bool:
+    """Whether a search is the failed one's, on its path written another way or on a file
+    at most two folders into it: a Grep of `apps/api/src/modules/auth/guards` (its glob
+    `index.ts`) from inside apps/api, where that path was not there, then the same pattern
+    in `/…/apps/api/src/modules/auth/guards/index.ts` (seventeenth held-out set)."""
+    if failed.name not in SEARCH_TOOLS or call.pattern != failed.pattern or not call.file_path:
+        return False
+    mine = _key(failed.file_path or "").rstrip("/").removeprefix("./")
+    path = _key(call.file_path).rstrip("/")
+    for _ in range(3):
+        if mine and _same_path(mine, path):
+            return True
+        path = _parent(path)
+    return False
 
 
 # Tools that put a question to the user. Rejected or cancelled, the question was answered
@@ -3368,6 +3407,10 @@ def _got_further(text: str, later: str, key: str) -> bool:
 
 # The kinds of a call the user rejected or stopped (signatures.classify).
 _STOPPED = frozenset({"rejected", "interrupted"})
+# The kinds of a call that never ran: what its rerun failed on is what stood in its way
+# (a flake8 run cancelled with its sibling, then run alone: flake8 was not installed; the
+# install is the remedy, not an edit made before the rerun: seventeenth held-out set).
+_NOT_RUN = frozenset({"sibling_error"})
 
 
 def session_fixes(
@@ -3431,8 +3474,10 @@ def session_fixes(
             after, end = _window(call, _next_calls(pool, i), prompt_times, again)
             text = errors.get(call.tool_use_id, "")
 
-            def still_failing(later: str, failed: str = call.tool_use_id) -> bool | None:
-                return persists(failed, later) if later in errors else None
+            def still_failing(later: str, failed: Call = call) -> bool | None:
+                if later not in errors:
+                    return None
+                return failed.kind in _NOT_RUN or persists(failed.tool_use_id, later)
 
             guided = bool(after) and bool(
                 _between(prompt_times, call.timestamp, after[0].timestamp)

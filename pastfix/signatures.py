@@ -19,7 +19,9 @@ Key line
 --------
 Only a bounded window is read: the first and last 4 KB, at most 100 lines of
 each, every line cut to 1,000 characters (and scored on its first 200). So a
-200,000-character output costs no more than an 8 KB one.
+200,000-character output costs no more than an 8 KB one. When no line there names
+an error outright, the first 64 KB are searched for a line that names an exception
+and what it said (`FooError: ...`): a test report prints it between long dumps.
 
 - Claude Code's own messages: a `<tool_use_error>...</tool_use_error>` wrapper
   is removed and the first line is the key line (`String to replace not found
@@ -520,6 +522,13 @@ _PATH_WORD = re.compile(r"\S*\w[/.]\w\S*")
 
 _TRACEBACK = "Traceback (most recent call last)"
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?::|$)")
+# A line that names an exception and says what it was (`TestingLibraryElementError: Found
+# multiple elements with the text: Day 1`), sought beyond the window (see key_line).
+_NAMED_EXCEPTION = re.compile(
+    r"^[ \t]*((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): \S[^\n]*)", re.MULTILINE
+)
+# How much of an output is searched for such a line.
+_DEEP = 65536
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][AB012]")
 
@@ -840,6 +849,15 @@ def key_line(text: str) -> str:
             best, best_score = i, score
             if score == 3:
                 break
+    if best_score < 3 and (len(text) > 2 * _WINDOW or len(lines) < text.count("\n") + 1):
+        # Nothing in the window names its error, but the window is not all of it: a
+        # test runner's report prints the exception between a dump of the page under
+        # test and its summary (`❯ test/a.test.tsx (1 test | 1 failed)` in the head,
+        # `Test Files  1 failed` in the tail: each run of three with another error had
+        # that one key line, seventeenth held-out set).
+        named = _NAMED_EXCEPTION.search(text, 0, _DEEP)
+        if named:
+            return _ANSI.sub("", named.group(1)[:_MAX_LINE]).strip()
     if best < 0:
         return ""
     if best_score == 0:

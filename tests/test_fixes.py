@@ -209,6 +209,78 @@ def test_a_missing_program_replaced_by_another_on_the_same_path():
     assert fix[failed.tool_use_id].confirmed_by == find.tool_use_id
 
 
+def test_a_bare_status_127_is_a_program_not_found():
+    """`cat a 2>/dev/null || cat b 2>/dev/null` said only `Exit code 127`, the shell's status
+    for a program it did not find; a grep of b then answered (seventeenth held-out set).
+    Another status said alone is no such thing."""
+    failed = call(command="cat /p/b/.gitignore 2>/dev/null || cat /p/.gitignore 2>/dev/null")
+    failed = failed._replace(failed=True)
+    grep = call(command="grep -n 'uv' /p/.gitignore")
+    said = (("Exit code 127", fixes.WORKED_AROUND), ("Exit code 1", fixes.NOT_FIXED))
+    for status, outcome in said:
+        fix = run([failed, grep], {failed.tool_use_id: status})[failed.tool_use_id]
+        assert fix.outcome == outcome
+
+
+@pytest.mark.parametrize(
+    "command, written, made",
+    [
+        ("npx tailwindcss init -p", "/p/tailwind.config.js", True),
+        ("./node_modules/.bin/tailwindcss init -p", "/p/tailwind.config.js", True),
+        ("tsc --init", "/p/tsconfig.json", True),
+        ("npx eslint --init", "/p/.eslintrc.json", True),
+        ("npx tailwindcss init -p", "/p/src/App.tsx", False),
+        ("git init", "/p/.gitignore", False),
+        ("npx tailwindcss build -o out.css", "/p/tailwind.config.js", False),
+    ],
+)
+def test_a_programs_init_that_failed_then_its_config_written(command, written, made):
+    """`npx tailwindcss init -p`: tailwind 4 has no CLI to run (`could not determine
+    executable to run`), and the agent wrote tailwind.config.js itself (seventeenth held-out
+    set: 3 failures, worked around). Only the program's own config file, and only after an
+    init: a Write of another file, or of .gitignore after `git init`, is none."""
+    failed = call(command=command, failed=True)
+    write = call("Write", file_path=written)
+    error = {failed.tool_use_id: "npm error could not determine executable to run"}
+    fix = run([failed, write], error)[failed.tool_use_id]
+    assert (fix.outcome == fixes.WORKED_AROUND) is made
+
+
+def test_a_search_of_a_path_not_there_redone_on_a_file_in_it():
+    """A Grep of `apps/api/src/modules/auth/guards` (its glob `index.ts`) from inside
+    apps/api, so that the path was not there, then the same pattern in the absolute path of
+    index.ts in that folder (seventeenth held-out set). Another pattern is another search."""
+    failed = call("Grep", file_path="apps/api/src/modules/auth/guards", failed=True)
+    failed = failed._replace(pattern="AuthGuard")
+    error = {failed.tool_use_id: "<tool_use_error>Path does not exist: apps/api</tool_use_error>"}
+    inside = "/u/be/apps/api/src/modules/auth/guards/index.ts"
+    retry = call("Grep", file_path=inside, pattern="AuthGuard")
+    fix = run([failed, retry], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    other = call("Grep", file_path=inside, pattern="JwtModule")
+    elsewhere = call("Grep", file_path="/u/be/apps/api/src/app.module.ts", pattern="AuthGuard")
+    for later in (other, elsewhere):
+        assert run([failed, later], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_call_cancelled_with_its_sibling_is_fixed_by_what_its_rerun_needed():
+    """flake8 cancelled because its parallel pytest failed; a test edited; flake8 rerun
+    alone failed (not installed); `uv pip install flake8 && uv run flake8` worked. The
+    cancelled call never ran: its remedy is the install, not the edit before the rerun
+    (seventeenth held-out set)."""
+    cancelled = call(command="uv run flake8 src", failed=True, kind="sibling_error")
+    edit = call("Edit", file_path="/p/tests/test_a.py")
+    rerun = call(command="uv run flake8 src", failed=True)
+    fixed = call(command="uv pip install flake8 && uv run flake8 src")
+    errors = {
+        cancelled.tool_use_id: "<tool_use_error>Sibling tool call errored</tool_use_error>",
+        rerun.tool_use_id: "Exit code 2\nerror: Failed to spawn: `flake8`",
+    }
+    fix = run([cancelled, edit, rerun, fixed], errors)[cancelled.tool_use_id]
+    assert fix.confirmed_by == fixed.tool_use_id
+    assert edit.tool_use_id not in [s for s, _ in steps(fix)]
+
+
 def test_an_edit_refused_then_a_read_first():
     failed = call("Edit", file_path="/p/a.py", failed=True, kind="not_read")
     read = call("Read", file_path="/p/a.py")

@@ -277,6 +277,30 @@ def test_key_line_of_a_huge_output_reads_head_and_tail():
     assert len(key_line("x" * 200_000)) <= 1000
 
 
+def test_key_line_finds_an_exception_between_long_dumps():
+    """A test runner's report: a file's summary in the head, the exception after a dump of
+    the page under test, the totals in the tail. The exception is the key line, so that
+    three runs failing on three elements are three errors, not one summary line."""
+
+    def report(text: str) -> str:
+        page = "".join(f'  <div class="MuiBox-root css-{i}">\n' for i in range(400))
+        return (
+            "Exit code 1\n\n > vitest run\n ❯ test/a.test.tsx (1 test | 1 failed) 139ms\n"
+            f"{page}\nFAIL test/a.test.tsx > renders\n"
+            f"TestingLibraryElementError: Found multiple elements with the text: {text}\n"
+            f"{page}\n Test Files  1 failed | 2 passed (3)\n"
+        )
+
+    one, other = report("Day 1"), report("Airport Hotel")
+    assert len(one) > 2 * 4096
+    said = "TestingLibraryElementError: Found multiple elements with the text: Day 1"
+    assert key_line(one) == said
+    assert signature(one) != signature(other)
+    # An error named in the window stays the key line: nothing deeper is sought.
+    deep = "Exit code 1\nerror: linker `cc` not found\n" + "x\n" * 5000 + "ValueError: later\n"
+    assert key_line(deep) == "error: linker `cc` not found"
+
+
 # Each group: the same bug seen from two (or more) places must give one signature.
 SAME_BUG = [
     (

@@ -182,6 +182,10 @@ def build(
     # as Ctrl-C does, through its handlers: the transaction in progress rolls back and the
     # helper's side files are deleted, where the default action left them for the next build.
     signal.signal(signal.SIGTERM, _terminated)
+    try:  # before the demo's notice, which a folder of transcripts given as DB_PATH got
+        pbuild.check_not_transcripts(db_path)
+    except pdb.BuildError as e:
+        raise click.ClickException(str(e)) from e
     if not sources:
         sources = tuple(agents.default_sources(agent))
         if sources[0] == transcripts.DEMO_PROJECTS:

@@ -153,6 +153,19 @@ def test_db_path_is_directory(tmp_path, projects):
     )
 
 
+def test_db_path_is_a_folder_of_transcripts(tmp_path, projects):
+    # What a user new to DB_PATH types: the folder to read, not the index to write into it.
+    for folder in (projects, projects / "-home-dev-app"):
+        result = run("build", str(folder))
+        assert result.exit_code == 1
+        assert result.stderr == (
+            f"Error: {folder} is a folder of Claude Code transcripts, not an index: read it"
+            f" with --source, as in `pastfix build --source {folder}` (DB_PATH is the index"
+            " to write, index.db by default)\n"
+        )
+        assert not (folder / "index.db").exists() and not (folder / "index.db.lock").exists()
+
+
 def test_db_path_not_sqlite(tmp_path, projects):
     target = tmp_path / "notes.txt"
     target.write_text("keep me")

@@ -317,6 +317,12 @@ def default_sources(agent: str | None = None) -> list[Path]:
     return found or [transcripts.DEMO_PROJECTS]
 
 
+def store_agent(folder: Path) -> str | None:
+    """The agent whose store `folder` is (~/.claude/projects, one project's folder,
+    ~/.codex/sessions), told from its files; None for a folder of no agent's."""
+    return _detect(folder)
+
+
 def _detect(root: Path) -> str | None:
     """The agent whose store `root` is: the others are asked first, Claude Code's test
     (a folder of folders of .jsonl files) being the loosest."""

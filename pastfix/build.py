@@ -420,6 +420,19 @@ def build_lock(
         os.close(fd)  # releases the flock
 
 
+def check_not_transcripts(db_path: Path) -> None:
+    """Refuse a DB_PATH that is an agent's folder of transcripts: `pastfix build
+    ~/.claude/projects` means to read it, where "name the index file in it" (a folder's
+    error) had the index written among the transcripts."""
+    store = agents.store_agent(db_path) if db_path.is_dir() else None
+    if store:
+        raise BuildError(
+            f"{db_path} is a folder of {agents.label(store)} transcripts, not an index: read"
+            f" it with --source, as in `pastfix build --source {db_path}` (DB_PATH is the"
+            " index to write, index.db by default)"
+        )
+
+
 def build(
     db_path: str | Path,
     sources: Sequence[Path],
@@ -484,6 +497,7 @@ def build(
         roots = list(dict.fromkeys(found))
     except WrongAgent as e:
         raise BuildError(str(e)) from e
+    check_not_transcripts(Path(db_path))
     check_db_path(Path(db_path))
     with build_lock(db_path, wait, on_wait):
         stats = _build(

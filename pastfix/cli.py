@@ -10,7 +10,7 @@ from typing import Any
 import click
 import msgspec
 
-from pastfix import agents, count, paths, transcripts
+from pastfix import agents, count, entry, paths, transcripts
 from pastfix import build as pbuild
 from pastfix import db as pdb
 
@@ -42,7 +42,21 @@ def _db_alias(command: Callable[..., None]) -> Callable[..., None]:
     return with_alias
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
+class _Group(click.Group):
+    """Ctrl-C in a command is what it is before click runs it (pastfix.entry): one line and
+    exit 130, where click said 'Aborted!' and exited 1, as a failed build does. What the
+    build had committed is kept (each file's rows with its offset), and the next one reads
+    on; a prompt's Ctrl-C (forget's) is still its no."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo(entry.INTERRUPTED, err=True)
+            raise SystemExit(entry.INTERRUPTED_STATUS) from None
+
+
+@click.group(cls=_Group, context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="pastfix")
 def cli() -> None:
     """Search your coding agents' history for how you fixed an error last time.
@@ -182,6 +196,10 @@ def build(
     # as Ctrl-C does, through its handlers: the transaction in progress rolls back and the
     # helper's side files are deleted, where the default action left them for the next build.
     signal.signal(signal.SIGTERM, _terminated)
+    try:  # before the demo's notice, which a folder of transcripts given as DB_PATH got
+        pbuild.check_not_transcripts(db_path)
+    except pdb.BuildError as e:
+        raise click.ClickException(str(e)) from e
     if not sources:
         sources = tuple(agents.default_sources(agent))
         if sources[0] == transcripts.DEMO_PROJECTS:

@@ -9,6 +9,11 @@ need. Any other command, and `pastfix hook` with arguments other than --db and
 import os
 import sys
 
+# What Ctrl-C says, whenever it comes (pastfix.cli's group says it too), with the exit
+# status of a shell's interrupted command.
+INTERRUPTED = "\nInterrupted."
+INTERRUPTED_STATUS = 130
+
 
 def main() -> None:
     try:
@@ -17,8 +22,8 @@ def main() -> None:
         # Ctrl-C before click catches it (while ~300 modules import, ~0.2 s) or in the
         # hook: one line, not a traceback, and the exit status of a shell's interrupted
         # command. Each build commits what it read in transactions: nothing is half-written.
-        print("\nInterrupted.", file=sys.stderr)
-        os._exit(130)
+        print(INTERRUPTED, file=sys.stderr)
+        os._exit(INTERRUPTED_STATUS)
 
 
 def _main() -> None:

@@ -20,7 +20,7 @@ import sqlite3
 import threading
 from importlib import metadata
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import pydantic
 from mcp.server.mcpserver import MCPServer
@@ -294,7 +294,7 @@ def create_server(db_path: Path) -> MCPServer:
         return ask("search_messages", q=q)
 
     @tool
-    def recurring_errors(project: str = "", noise: str = "") -> CallToolResult:
+    def recurring_errors(project: str = "", noise: Literal["", "hide"] = "") -> CallToolResult:
         return ask("recurring_errors", project=project, noise=noise)
 
     @tool

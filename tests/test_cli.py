@@ -153,6 +153,19 @@ def test_db_path_is_directory(tmp_path, projects):
     )
 
 
+def test_db_path_is_a_folder_of_transcripts(tmp_path, projects):
+    # What a user new to DB_PATH types: the folder to read, not the index to write into it.
+    for folder in (projects, projects / "-home-dev-app"):
+        result = run("build", str(folder))
+        assert result.exit_code == 1
+        assert result.stderr == (
+            f"Error: {folder} is a folder of Claude Code transcripts, not an index: read it"
+            f" with --source, as in `pastfix build --source {folder}` (DB_PATH is the index"
+            " to write, index.db by default)\n"
+        )
+        assert not (folder / "index.db").exists() and not (folder / "index.db.lock").exists()
+
+
 def test_db_path_not_sqlite(tmp_path, projects):
     target = tmp_path / "notes.txt"
     target.write_text("keep me")
@@ -363,16 +376,19 @@ def test_ctrl_c_while_starting_is_one_line_not_a_traceback(tmp_path, module, arg
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, "\nInterrupted.\n", "")
 
 
-# Runs `pastfix ARGS` with a helper process, SIGTERM arriving as the builder reads its first file.
-SIGTERM_DURING_BUILD = """
+# Runs `pastfix SIGNAL ARGS` with a helper process, SIGNAL (SIGTERM, SIGINT) arriving as the
+# builder reads its first file.
+SIGNAL_DURING_BUILD = """
 import os, signal, sys
 from pastfix import build as pbuild
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as from a terminal (see above)
 pbuild.PARALLEL_MIN_BYTES = 0
 builder, index_file = os.getpid(), pbuild.Builder._index_file
+sent = getattr(signal, sys.argv.pop(1))
 
 def terminated_while_reading(self, *args, **kwargs):
     if os.getpid() == builder:
-        os.kill(builder, signal.SIGTERM)
+        os.kill(builder, sent)
     return index_file(self, *args, **kwargs)
 
 pbuild.Builder._index_file = terminated_while_reading
@@ -387,7 +403,7 @@ def test_sigterm_during_a_build_rolls_back_and_leaves_no_side_file(tmp_path, pro
     helper's side files (index.db.part-PID) for the next build to remove."""
     db_path = tmp_path / "index.db"
     proc = subprocess.run(
-        [sys.executable, "-c", SIGTERM_DURING_BUILD, "build", str(db_path)]
+        [sys.executable, "-c", SIGNAL_DURING_BUILD, "SIGTERM", "build", str(db_path)]
         + ["--source", str(projects), "-s"],
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
@@ -395,6 +411,23 @@ def test_sigterm_during_a_build_rolls_back_and_leaves_no_side_file(tmp_path, pro
     )
     assert (proc.returncode, proc.stdout) == (128 + 15, ""), proc.stderr
     assert "Traceback" not in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.db", "index.db.lock", "projects"]
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    assert sqlite3.connect(db_path).execute("SELECT count(*) FROM tool_results").fetchone()[0]
+
+
+def test_ctrl_c_during_a_build_is_interrupted_as_while_starting(tmp_path, projects):
+    """Ctrl-C once click ran the command said click's 'Aborted!' and exited 1, as a failed
+    build does, where the same key a moment earlier said 'Interrupted.', exit 130."""
+    db_path = tmp_path / "index.db"
+    proc = subprocess.run(
+        [sys.executable, "-c", SIGNAL_DURING_BUILD, "SIGINT", "build", str(db_path)]
+        + ["--source", str(projects), "-s"],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+    )
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, "\nInterrupted.\n", "")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["index.db", "index.db.lock", "projects"]
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
     assert sqlite3.connect(db_path).execute("SELECT count(*) FROM tool_results").fetchone()[0]

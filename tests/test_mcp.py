@@ -305,6 +305,28 @@ def test_arguments_that_do_not_fit_a_tool_are_said_in_one_line(index):
     )
 
 
+def test_recurring_errors_says_what_noise_takes(index):
+    """`noise` was any string (only 'hide' does anything), so its schema said nothing of
+    it, and the flag a model sends for "hide the noise", true, got 'input should be a valid
+    string'."""
+
+    async def schema():
+        async with Client(server.create_server(index)) as client:
+            tools = (await client.list_tools()).tools
+        return next(t for t in tools if t.name == "recurring_errors").input_schema
+
+    noise = anyio.run(schema)["properties"]["noise"]
+    assert (noise["enum"], noise["default"]) == (["", "hide"], "")
+    flag = call_one(index, "recurring_errors", {"noise": True})
+    assert flag.is_error
+    assert flag.content[0].text == (
+        "recurring_errors: 'noise': input should be '' or 'hide' (it takes project, noise)"
+    )
+    hidden = call_one(index, "recurring_errors", {"noise": "hide"})
+    assert not hidden.is_error
+    assert {row["kind"] for row in hidden.structured_content["rows"]} == {"error"}
+
+
 def test_input_that_is_no_json_rpc_is_said_on_stderr(index):
     """`echo garbage | pastfix mcp` ended with exit 0 and no word: the SDK drops each line
     it cannot parse. A line that is not JSON-RPC is now said on stderr, and input that held

@@ -855,6 +855,11 @@ async def test_an_index_from_an_older_pastfix_gets_its_queries_once_rebuilt(data
     assert (await get_json(ds, "/old.json"))["queries"] == []
     assert (await ds.client.get("/old/find_past_fix?error=x")).status_code == 404
     assert "One row per session of any agent" not in (await ds.client.get("/old/sessions")).text
+    # Its session page says why there is none, as the find page does: not "not a pastfix index".
+    session = await ds.client.get("/old/-/session/s1")
+    assert session.status_code == 404
+    assert "old was built by an older pastfix: run `pastfix build` on it" in session.text
+    assert "not a pastfix index" not in session.text
     # Brought up to date while served (as `pastfix build` would): the next request finds it.
     conn.execute(
         f"insert into _sqlite_migrations values ({', '.join('?' * len(migration))})", migration

@@ -39,6 +39,19 @@ _known: weakref.WeakKeyDictionary[Datasette, dict[str, bool]] = weakref.WeakKeyD
 Asgi = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
 
+# Why a database with pastfix's tables is not served as an index (is_index says no).
+OLDER_INDEX = "built by an older pastfix: run `pastfix build` on it to bring it up to date"
+
+
+async def not_index_reason(datasette: Datasette, database: str) -> str:
+    """Why `database` is no index to serve, for a page that needs one: an index an older
+    pastfix built is said as such, not as a database of someone else's."""
+    db = datasette.get_database(database)
+    if queries.is_index(await db.table_names()):
+        return f"{database} was {OLDER_INDEX}"
+    return f"{database} is not a pastfix index"
+
+
 async def is_index(datasette: Datasette, database: str) -> bool:
     """Whether `database` has the schema of this pastfix.
 

@@ -205,13 +205,7 @@ async def served_indexes(
             if await indexes.is_index(datasette, name):
                 names.append(name)
             elif queries.is_index(await db.table_names()):
-                skipped.append(
-                    {
-                        "database": name,
-                        "reason": "built by an older pastfix: run `pastfix build` on it to"
-                        " bring it up to date",
-                    }
-                )
+                skipped.append({"database": name, "reason": indexes.OLDER_INDEX})
         except (sqlite3.DatabaseError, QueryInterrupted) as e:
             skipped.append({"database": name, "reason": _reason(e)})
     return names, skipped

@@ -16,7 +16,12 @@ from datasette.utils import StartupError, tilde_decode, tilde_encode
 from datasette.utils.asgi import NotFound, Request, Response
 
 from pastfix import agents, cards, queries
-from pastfix.plugin.indexes import is_datasette_1, is_index, serves_an_index
+from pastfix.plugin.indexes import (
+    is_datasette_1,
+    is_index,
+    not_index_reason,
+    serves_an_index,
+)
 
 if TYPE_CHECKING:  # datasette.app imports the plugins, so not at run time
     from datasette.app import Datasette
@@ -203,7 +208,7 @@ async def session_page(datasette: Datasette, request: Request) -> Response:
     except KeyError:
         raise NotFound("Database not found") from None
     if not await is_index(datasette, db.name):
-        raise NotFound(f"{db.name} is not a pastfix index")
+        raise NotFound(await not_index_reason(datasette, db.name))
     await ensure_can_view(datasette, request, db.name)
     session_id = unquote(request.url_vars["session_id"])
     page = request.args.get("page", "")

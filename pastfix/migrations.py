@@ -473,6 +473,19 @@ def m019_codex_aborted(db: Database) -> None:
     )
 
 
+@migrations()
+def m020_skipped_reread(db: Database) -> None:
+    # Session 22's new user: an index an older pastfix built lacked the results of the
+    # tools the API runs itself (advisor_tool_result and its kin, pastfix.transcripts
+    # SERVER_TOOL_RESULTS), whose lines that reader skipped and counted as skipped, while a
+    # fresh build stores them. Read again every file still on disk with a skipped line, of
+    # any agent: what a reader has learned since is stored, the rest is skipped again.
+    db.execute(
+        "UPDATE source_files SET size = -1, tail_hash = NULL"
+        " WHERE skipped_lines > 0 AND missing_since IS NULL"
+    )
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

@@ -487,6 +487,35 @@ def test_an_index_from_before_agent_messages_reads_every_rollout_again(tmp_path)
     assert pbuild.build(path, [sessions]).files_read == 0
 
 
+def test_an_index_from_before_server_tool_results_reads_their_files_again(tmp_path):
+    """m020: a file with lines an older reader skipped (an advisor's result, Claude Code
+    2.1.232) is read again and gets what a fresh build stores; a file without is not."""
+    from conftest import FIXTURES
+
+    projects = tmp_path / "projects"
+    (projects / "p").mkdir(parents=True)
+    advised = projects / "p" / "advised.jsonl"
+    shutil.copy(FIXTURES / "bad" / "unknown_block_type.jsonl", advised)
+    write_jsonl(projects / "q" / "s1.jsonl", [prompt("u1", "s1", "hello", "2026-01-01")])
+    path = tmp_path / "index.db"
+    pbuild.build(path, [projects])
+    conn = sqlite3.connect(path)
+    fresh = conn.execute("SELECT tool_use_id, content FROM tool_results").fetchall()
+    assert fresh
+    # What the older reader stored: the result's line skipped, and counted so.
+    conn.execute("DELETE FROM tool_results")
+    conn.execute("UPDATE source_files SET skipped_lines = 1 WHERE path = ?", [str(advised)])
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm020_skipped_reread'")
+    conn.commit()
+    conn.close()
+    assert pbuild.build(path, [projects]).files_read == 1
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT tool_use_id, content FROM tool_results").fetchall() == fresh
+    assert conn.execute("SELECT sum(skipped_lines) FROM source_files").fetchone()[0] == 0
+    conn.close()
+    assert pbuild.build(path, [projects]).files_read == 0
+
+
 def test_an_index_from_a_newer_pastfix_is_read_but_not_written(tmp_path):
     """A migration this pastfix does not know: builds and forget refuse with one line and
     change nothing (they wrote rows without what the newer schema adds); find still reads."""

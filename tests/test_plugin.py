@@ -644,6 +644,28 @@ async def test_session_page_unknown(ds, session_id):
 
 
 @pytest.mark.asyncio
+async def test_session_page_of_the_first_characters_the_hook_names_it_by(tmp_path):
+    """The hook and `pastfix find` name a session by its first 8 characters: that page is
+    the whole id's (a redirect keeping the format and arguments); fewer characters, or
+    characters two sessions share, name none."""
+    from jsonl import prompt, write_jsonl
+
+    ids = ["4d5611e5-0000-4000-8000-000000000001", "9abc0001-0000-4000-8000-000000000002"]
+    ids.append("9abc0001-0000-4000-8000-000000000003")
+    for sid in ids:
+        write_jsonl(tmp_path / "p" / "x" / f"{sid}.jsonl", [prompt(f"u-{sid}", sid, "hi", "2026")])
+    build_index(tmp_path / "index.db", tmp_path / "p")
+    ds = Datasette([str(tmp_path / "index.db")])
+    response = await ds.client.get("/index/-/session/4d5611e5?page=1")
+    assert response.status_code == 302
+    assert response.headers["location"] == f"/index/-/session/{ids[0]}?page=1"
+    response = await ds.client.get("/index/-/session/4d5611e5.json")
+    assert response.headers["location"] == f"/index/-/session/{ids[0]}.json"
+    for prefix in ("4d5611e", "9abc0001"):
+        assert (await ds.client.get(f"/index/-/session/{prefix}")).status_code == 404
+
+
+@pytest.mark.asyncio
 async def test_session_page_args_are_forgiving(ds):
     for args in ("?page=abc", "?page=-1", "?page=99", "?call=%27", "?msg=", "?call=t4&page=9"):
         response = await ds.client.get(f"/index/-/session/s1{args}")

@@ -211,6 +211,7 @@ async def session_page(datasette: Datasette, request: Request) -> Response:
         raise NotFound(await not_index_reason(datasette, db.name))
     await ensure_can_view(datasette, request, db.name)
     session_id = unquote(request.url_vars["session_id"])
+    fmt = request.url_vars.get("format")
     page = request.args.get("page", "")
     data = await db.execute_fn(
         lambda conn: queries.session_page(
@@ -222,9 +223,15 @@ async def session_page(datasette: Datasette, request: Request) -> Response:
         )
     )
     if data is None:
-        raise NotFound(f"No session {session_id} in {db.name}")
+        # The first characters the hook and `pastfix find` name a session by are that
+        # session: its page is the whole id's.
+        whole = await db.execute_fn(lambda conn: queries.session_of_prefix(conn, session_id))
+        if whole is None:
+            raise NotFound(f"No session {session_id} in {db.name}")
+        url = session_url(datasette, db.name, whole, suffix=f".{fmt}" if fmt else "")
+        return Response.redirect(url + (f"?{request.query_string}" if request.query_string else ""))
     data["links"] = _page_links(datasette, db.name, data)
-    if request.url_vars.get("format") == "json":
+    if fmt == "json":
         return Response.json(data)
     context = {
         "database": db.name,

@@ -6,7 +6,7 @@ from importlib import metadata
 
 import anyio
 import pytest
-from corpus import OTHER, PAST, TS_ERROR
+from corpus import OTHER, PAST, TS_ERROR, write_corpus
 from mcp import Client, StdioServerParameters
 
 from pastfix import mcp as server
@@ -153,14 +153,41 @@ def test_compact_text_leaves_out_empty_values_and_cuts_long_ones():
     assert server.compact_text("x", []) == "x: no rows"
 
 
-def test_mcp_command_refuses_a_missing_index(tmp_path):
+def test_mcp_command_of_a_missing_index(tmp_path, monkeypatch):
+    """Typed by hand, a one-line error; started by an agent, it serves, says why on stderr
+    (the client's log), and each tool call says what to run until the index is built."""
     from click.testing import CliRunner
 
-    from pastfix.cli import cli
+    from pastfix import build as pbuild
+    from pastfix import cli
 
-    out = CliRunner().invoke(cli, ["mcp", "--db", str(tmp_path / "none.db")])
+    db = tmp_path / "none.db"
+    monkeypatch.setattr(cli, "at_terminal", lambda: True)
+    out = CliRunner().invoke(cli.cli, ["mcp", "--db", str(db)])
     assert out.exit_code == 1
     assert "none.db not found" in out.output
+    served = []
+    monkeypatch.setattr(server, "serve", served.append)
+    monkeypatch.setattr(cli, "at_terminal", lambda: False)
+    out = CliRunner().invoke(cli.cli, ["mcp", "--db", str(db)])
+    assert (out.exit_code, served) == (0, [db])
+    assert out.stderr.startswith("pastfix mcp: ") and "none.db not found" in out.stderr
+
+    def build() -> None:
+        write_corpus(tmp_path / "projects")
+        pbuild.build(db, [tmp_path / "projects"])
+
+    async def calls():
+        async with Client(server.create_server(db)) as client:
+            before = await client.call_tool("recurring_errors", {})
+            build()
+            return before, await client.call_tool("recurring_errors", {})
+
+    before, after = anyio.run(calls)
+    assert before.is_error and "none.db not found: build it with `pastfix build" in (
+        before.content[0].text
+    )
+    assert not after.is_error and after.structured_content["rows"]
 
 
 def test_started_at_a_terminal_it_says_what_it_waits_for(index, monkeypatch):

@@ -60,14 +60,29 @@ _KEYWORD = (
     r"(?:passw(?:or)?d|secret|token|api[_-]?key|apikey"
     r"|access[_-]?key|private[_-]?key|auth[_-]?key)(?:[_-]?(?:key|base))*"
 )
+
+
 # Words that name a secret as the last part of a name, not glued to a word before them
 # (`bypass`, `compass`, `sacred`; `OLDPWD`, the shell's): after a separator or a digit,
 # in camelCase, or alone (`pass`, `credentials`; `pwd` never: `PWD=` is the shell's).
 # A value after one is judged by what it is (see _assigned_secret).
-_NAME_PART = r"(?:(?<![A-Za-z])|(?-i:(?<=[a-z0-9])(?=[PC])))"
+# (each word's first letter, then what stands before it looked behind: a lookbehind first
+# would keep the regex engine from trying the alternatives by their first letter)
+def _part(word: str, alone: str) -> str:
+    first = word[0]
+    return f"{first}(?:{alone.format(first)}|(?-i:(?<=[a-z0-9]{first.upper()})))" + word[1:]
+
+
 _PARTS = (
-    r"(?:" + _NAME_PART + r"(?:pass|cred(?:ential)?s?)"
-    r"|(?:(?<=[A-Za-z0-9][_.-])|(?-i:(?<=[a-z0-9])(?=P)))pwd)"
+    r"(?:"
+    + "|".join(
+        (
+            _part("pass", "(?<![A-Za-z]{})"),
+            _part("cred(?:s|entials?)", "(?<![A-Za-z]{})"),
+            _part("pwd", "(?<=[A-Za-z0-9][_.-]{})"),
+        )
+    )
+    + ")"
 )
 # What the assignment rules read a name's last part as: a keyword, or one of those words.
 _NAME_KEYWORD = r"(?:" + _KEYWORD + r"|" + _PARTS + r"(?:[_-]?(?:key|base))*)"
@@ -80,9 +95,17 @@ _KEYWORD_ANCHORS = {
     **dict.fromkeys(("ecret", "ECRET"), (1, 4, 5)),  # aws_secret
     **dict.fromkeys(("key", "Key", "KEY"), _KEY_LEADS),
 }
+# Those words where a match may start: after a separator (`db_pass`, `DB_PASS`, `mail.pass`,
+# `db-pwd`: a lead of -1, the word starts after it), or alone or in camelCase before what
+# assigns a value (`pass: '...'`, `"pass":`, `smtpPass = '...'`). `passed`, `PASSED`, `tests
+# pass`, `cd x && pwd`, the words of test runs and commands, hold none.
+_ASSIGNS = ("=", ":", '"', "'", "\\", " =")
 _NAME_KEYWORD_ANCHORS = {
     **_KEYWORD_ANCHORS,
-    **dict.fromkeys(("pass", "Pass", "PASS", "pwd", "Pwd", "PWD", "cred", "Cred", "CRED"), (0,)),
+    **dict.fromkeys((s + w for s in "_.-" for w in ("pass", "PASS", "pwd", "PWD")), (-1,)),
+    **dict.fromkeys((w + c for w in ("pass", "Pass", "PASS", "Pwd") for c in _ASSIGNS), (0,)),
+    **dict.fromkeys(("creds", "Creds", "CREDS"), (0,)),
+    **dict.fromkeys(("redential", "REDENTIAL"), (1,)),
 }
 
 
@@ -705,9 +728,9 @@ _COOKIE_HEADER = re.compile(
 _COOKIE_PAIR = re.compile(r"(?:^|[;,]\s{0,3})[\w.$-]{1,100}=(?P<value>[^;,\s\"'\\]{16,1000})")
 
 
-# Where a header or option may start before each of its anchors: `cookie:`, `--cookie`,
-# `set-cookie:`, and the space before `-b`.
-_COOKIE_LEADS = {"ookie": (1, 3, 5), "OOKIE": (1, 5), " -b ": (-1,)}
+# Where a header or option may start before each of its anchors: `cookie:`, `set-cookie:`,
+# `--cookie`, and after the space before `-b` (a text that only says "cookie" holds none).
+_COOKIE_LEADS = {"ookie:": (1, 5), "OOKIE:": (1, 5), "--cookie": (0,), " -b ": (-1,)}
 
 
 def _cookie_values(text: str) -> Iterator[tuple[int, int]]:
@@ -1024,15 +1047,14 @@ RULES: tuple[Rule, ...] = (
             # (no user: `redis://:pw@host`; an `@`, `/`, `#` or `?` not percent-encoded in
             # the password: `://app:Pa55@w0rd@db`, `://root:Jt5M4/2DX@127.0.0.1/db`, the
             # userinfo ends at the last `@` before a host; after the scheme's `:`, one slash
-            # to three, or backslashes, as typed: `https:/u:pw@h`, `http:\\u:pw@h`)
-            r":(?:/{1,3}|\\{1,16})"
+            # to three, or two backslashes or more, as typed: `https:/u:pw@h`, `http:\\u:pw@h`)
+            r":(?:/{1,3}|\\{2,16})"
             r"(?P<user>[^\s:/?#@\"'`\\<>]{0,100}):(?P<password>[^\s\"'`\\<>]{1,200})"
             r"@(?=[A-Za-z0-9\[])"
         ),
         "password",
         _url_password,
-        anchors=(":/", ":\\"),
-        at_anchors=True,
+        anchors=(":/", ":\\\\"),
         extend=_url_password_end,
     ),
     Rule(
@@ -1099,7 +1121,9 @@ RULES: tuple[Rule, ...] = (
         ),
         "token",
         _near_keyword,
-        tuple(_KEYWORD_ANCHORS),
+        # (the assignment rule's anchors, though its words are fewer: the two share where
+        # their keywords may start, found once)
+        tuple(_NAME_KEYWORD_ANCHORS),
         keyword=True,
         extend=lambda m: _rest_of_value(m, _TOKEN_REST),
     ),

@@ -105,6 +105,25 @@ ADVERSARIAL = (
         "",
         (45, 90, 180),
     ),
+    # REDACTION_VERSION 9: names ending in `pass`, session cookies, invisible characters in
+    # a token, tokens wrapped across lines, a URL after one slash
+    ("`db_pass=` repeated", ("tool_results", "content"), "db_pass=", "", (45, 90, 180)),
+    ("`Cookie: ` repeated", ("tool_calls", "command"), "Cookie: ", "", (45, 90, 180)),
+    (
+        "a token split by zero-width spaces, repeated",
+        ("tool_results", "content"),
+        "ghp_abc\u200bdef\u200b",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "a token's line and its rest, repeated",
+        ("tool_results", "content"),
+        "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCd\n",
+        "",
+        (45, 90, 180),
+    ),
+    ("`https:/` repeated", ("tool_results", "content"), "https:/", "", (45, 90, 180)),
 )
 
 

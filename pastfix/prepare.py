@@ -39,7 +39,12 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # `     2→`, grep's `key.pem:`), a URL's password with `#`, `/` or `?`, an auth scheme in any
 # case (`BEARER`, `basic`), an unquoted value with delimiters (`password: Zx;KY34...`,
 # `(1HVo%...)`), an AWS key id longer than 20 characters.
-REDACTION_VERSION = 8
+# 9: a token right after a digit (`0AKIA...`), a name ending in `pass`, `pwd`, `credentials`
+# or `creds` (`db_pass=`, `SMTP_CREDENTIALS=`), a full-width `＝` or `：`, an invisible
+# character inside a token or a name (U+200B ...), the rest of a token a terminal wrapped
+# onto the next line, a URL's password after one slash or backslashes, Stripe's `whsec_`,
+# Google's refresh tokens (`1//0...`), `redis-cli -a PW`, `htpasswd -b`, session cookies.
+REDACTION_VERSION = 9
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

@@ -60,6 +60,33 @@ _KEYWORD = (
     r"(?:passw(?:or)?d|secret|token|api[_-]?key|apikey"
     r"|access[_-]?key|private[_-]?key|auth[_-]?key)(?:[_-]?(?:key|base))*"
 )
+
+
+# Words that name a secret as the last part of a name, not glued to a word before them
+# (`bypass`, `compass`, `sacred`; `OLDPWD`, the shell's): after a separator or a digit,
+# in camelCase, or alone (`pass`, `credentials`; `pwd` never: `PWD=` is the shell's).
+# A value after one is judged by what it is (see _assigned_secret).
+# (each word's first letter, then what stands before it looked behind: a lookbehind first
+# would keep the regex engine from trying the alternatives by their first letter)
+def _part(word: str, alone: str) -> str:
+    first = word[0]
+    return f"{first}(?:{alone.format(first)}|(?-i:(?<=[a-z0-9]{first.upper()})))" + word[1:]
+
+
+_PARTS = (
+    r"(?:"
+    + "|".join(
+        (
+            _part("pass", "(?<![A-Za-z]{})"),
+            _part("cred(?:s|entials?)", "(?<![A-Za-z]{})"),
+            _part("pwd", "(?<=[A-Za-z0-9][_.-]{})"),
+        )
+    )
+    + ")"
+)
+# What the assignment rules read a name's last part as: a keyword, or one of those words.
+_NAME_KEYWORD = r"(?:" + _KEYWORD + r"|" + _PARTS + r"(?:[_-]?(?:key|base))*)"
+_KEYWORD_ONLY = re.compile(r"(?i:" + _KEYWORD + r")")
 # Substrings (case-sensitive) without which no keyword rule can match, and how
 # many characters before each a keyword may start (`private_key`: 8).
 _KEY_LEADS = (0, 3, 4, 5, 6, 7, 8)
@@ -67,6 +94,18 @@ _KEYWORD_ANCHORS = {
     **dict.fromkeys(("assw", "ASSW", "oken", "OKEN"), (1,)),
     **dict.fromkeys(("ecret", "ECRET"), (1, 4, 5)),  # aws_secret
     **dict.fromkeys(("key", "Key", "KEY"), _KEY_LEADS),
+}
+# Those words where a match may start: after a separator (`db_pass`, `DB_PASS`, `mail.pass`,
+# `db-pwd`: a lead of -1, the word starts after it), or alone or in camelCase before what
+# assigns a value (`pass: '...'`, `"pass":`, `smtpPass = '...'`). `passed`, `PASSED`, `tests
+# pass`, `cd x && pwd`, the words of test runs and commands, hold none.
+_ASSIGNS = ("=", ":", '"', "'", "\\", " =")
+_NAME_KEYWORD_ANCHORS = {
+    **_KEYWORD_ANCHORS,
+    **dict.fromkeys((s + w for s in "_.-" for w in ("pass", "PASS", "pwd", "PWD")), (-1,)),
+    **dict.fromkeys((w + c for w in ("pass", "Pass", "PASS", "Pwd") for c in _ASSIGNS), (0,)),
+    **dict.fromkeys(("creds", "Creds", "CREDS"), (0,)),
+    **dict.fromkeys(("redential", "REDENTIAL"), (1,)),
 }
 
 
@@ -115,6 +154,10 @@ _PLACEHOLDER = re.compile(
     r"|changeme|none|null|nil|true|false|undefined|required|optional|string|str|bytes|int"
     r"|empty|secret|password|passwd|token|value|env|insert|replace|enter|put)(?:[_-].*)?)$"
 )
+# A name whose value is as often a path or a word as a secret: a working directory, a
+# credentials file or option (`credentials: 'include'`).
+_PATH_NAME = re.compile(r"(?i)(?:pwd|creds?|credentials?)$")
+_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
 # Code, not a value: `self.token`, `os.environ.get`, `config.api_key`.
 _DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
 _ENV_NAME = re.compile(r"^[A-Z0-9_]+$")
@@ -146,6 +189,14 @@ def _assigned_secret(name: str, value: str, quoted: bool) -> bool:
         return False  # a test's stand-in: `var transactionToken = "transactionToken"`
     if value.startswith("-----"):
         return False  # a PEM header: a key after it is the private-key rule's, else none
+    if _PATH_NAME.search(name):
+        if value.startswith(("/", "~", ".", "$")) or _WINDOWS_PATH.match(value):
+            return False  # `OLD_PWD=/home/dev`, `GOOGLE_APPLICATION_CREDENTIALS=~/sa.json`
+        if not _ENV_NAME.match(name):
+            # (`credentials: 'include'`, fetch's; `pwd: string`): words, unless random-looking
+            return _random_looking(value)
+    if not quoted and name.lower() == "pass" and name != "pass":
+        return False  # `PASS: tests/test_x.py` (automake, a test runner), `Pass: 12`
     if quoted or _ENV_NAME.match(name):
         return True  # "password": "...", DB_PASSWORD=...
     # An unquoted value in code (`token: str`, `password = other`) is a
@@ -221,7 +272,10 @@ def _assignment(m: re.Match[str]) -> bool:
     quoted = m.group("quote") or m.group("open") or m.group("tick")
     value = m.group("value")
     if m.group("prose") is not None:
-        return _mentioned(m.group("keyword"), value)
+        # (not after a verb: ``you can pass `-SkipBuild` ``)
+        return _KEYWORD_ONLY.fullmatch(m.group("keyword")) is not None and _mentioned(
+            m.group("keyword"), value
+        )
     if (
         not quoted
         and value.isalpha()
@@ -377,8 +431,8 @@ def _assigned_kind(m: re.Match[str]) -> str:
 
 
 def _url_password(m: re.Match[str]) -> bool:
-    if not m.string[m.start() - 1 : m.start()].isalnum():
-        return False  # a scheme comes first: postgres://
+    if not m.string[max(0, m.start() - 2) : m.start()].isalnum():
+        return False  # a scheme comes first (postgres://), not a drive (C:\, C:/)
     password = m.group("password")
     if m.group("user").startswith("[REDACTED") or "[REDACTED" in password:
         return False  # a token in the user part, redacted already: `https://[REDACTED:...]@`
@@ -504,11 +558,12 @@ _ESCAPE_BEHIND = (
 
 # After a fixed prefix of n characters: not preceded by a character that
 # would make the match part of a longer word (an escape's letter is none; a
-# dash is none either: `feat-ghp_...`, a token pasted into a branch's name).
+# dash is none either: `feat-ghp_...`, a token pasted into a branch's name; nor a
+# digit, which a counter or a column glued to the token ends: `7ghp_...`, `0AKIA...`).
 def _alone(n: int) -> str:
     dots = "." * n
     escapes = "".join(f"|(?<={e}{dots})" for e in _ESCAPE_BEHIND)
-    return f"(?:(?<![A-Za-z0-9_]{dots}){escapes})"
+    return f"(?:(?<![A-Za-z_]{dots}){escapes})"
 
 
 # A quote before or after a keyword, as written in JSON text nested up to three deep
@@ -527,6 +582,42 @@ _VALUE_REST = re.compile(_VALUE + "*+")
 _QUOTED_REST = re.compile(r"[^\"'\\\n]*+")
 _TICKED_REST = re.compile(r"[^`\\\n]*+")
 _TOKEN_REST = re.compile(r"[A-Za-z0-9+/_=-]*+")
+
+
+# A token that a terminal or a log wrapped (fixed-width output): its line ends right after
+# it, and the next line holds only token characters up to its own end. The line's end is a
+# line break, or the `\\n` of JSON text.
+_WRAPPED_REST = re.compile(
+    r"(?:\r?\n|(?:\\{1,16}r)?\\{1,16}n)([A-Za-z0-9_-]{1,1100})(?=[\r\n\"\\]|\Z)"
+)
+# A line that is a word (`Done`, `OK`, `next-step`) or holds an anchor (the next token of a
+# list, one a line) is what followed a token, not its rest.
+_PLAIN_WORD = re.compile(r"[a-z]+(?:[_-][a-z]+)*|[A-Z]+(?:[_-][A-Z]+)*|[A-Z][a-z]+")
+_LINE_MAX = 1100
+
+
+def _wrapped_end(m: re.Match[str]) -> int:
+    """Where a token of a fixed prefix that `m` matched ends, with the rest of it that
+    a wrap put on the lines after (see _WRAPPED_REST).
+
+    A wrap fills a line: the rest is no longer than the line the token ends, and it goes
+    on to the next line only while each line it fills is as long.
+    """
+    text, end = m.string, m.end()
+    if end == len(text) or text[end] not in "\r\n\\":
+        return end  # (almost every token: a space, a quote or the text's end follows)
+    lo = max(0, m.start() - _LINE_MAX)
+    escaped = text.rfind("\\n", lo, m.start())
+    line = max(lo, text.rfind("\n", lo, m.start()) + 1, escaped + 2 if escaped >= 0 else 0)
+    width = end - line
+    while (rest := _WRAPPED_REST.match(text, end)) is not None:
+        word = rest.group(1)
+        if len(word) > width or _PLAIN_WORD.fullmatch(word) or anchors_in(word):
+            break  # (a line of its own: a word, another token of a list of them)
+        end = rest.end()
+        if len(word) < width:
+            break
+    return end
 
 
 def _rest_of_value(m: re.Match[str], rest: re.Pattern[str]) -> int:
@@ -594,6 +685,85 @@ def _private_keys(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
+# `htpasswd -b FILE USER PASSWORD` (`-nb USER PASSWORD`: no file), its options first, up
+# to what ends a command.
+_HTPASSWD = re.compile(
+    r"htpasswd(?P<options>(?:[^\S\n]{1,10}-[A-Za-z]{1,10}){1,6})"
+    r"(?P<args>(?:[^\S\n]{1,10}(?:\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|[^\s\"'`\\;|&<>()]{1,200})){2,3})"
+)
+# An argument, quoted or not (its text in the group `text`).
+_ARGUMENT = re.compile(r"\"(?P<q2>[^\"\n]+)\"|'(?P<q1>[^'\n]+)'|(?P<bare>[^\s\"'`\\;|&<>()]+)")
+
+
+def _htpasswd_passwords(text: str) -> Iterator[tuple[int, int]]:
+    """The password of each `htpasswd` in batch mode (`-b`): its last argument but
+    none, the file's, the user's and the password's (the user's and the password's with
+    `-n`, which prints the line instead of writing a file)."""
+    for m in _HTPASSWD.finditer(text):
+        options = m.group("options")
+        if "b" not in options:
+            continue
+        args = list(_ARGUMENT.finditer(text, m.start("args"), m.end("args")))
+        wanted = 2 if "n" in options else 3
+        if len(args) < wanted:
+            continue
+        password = args[wanted - 1]
+        group = password.lastgroup or "bare"
+        if _PLACEHOLDER.match(password.group(group)) or password.group(group).startswith(_MARKED):
+            continue
+        yield password.span(group)
+
+
+# A cookie's value in a `Cookie:` or `Set-Cookie:` header (or curl's `-b`/`--cookie`): a
+# session's, which whoever holds it is logged in as. Only a long random-looking one: a
+# preference (`theme=dark`) or an analytics id of words stays.
+# (its pairs start with the first, and end at a colon, which no cookie holds and every
+# header ends: the pairs of two headers never overlap; an option's unquoted value ends at
+# a space)
+_COOKIE_HEADER = re.compile(
+    r"(?i:(?<![\w-])(?P<header>(?:set-)?cookie:[^\S\n]{0,10})|(?<![\w-])--cookie[\s=]|(?<=\s)-b\s)"
+    r"[^\S\n]{0,10}(?P<q>[\"'])?"
+    r"(?P<pairs>[\w.$-]{1,100}=(?:(?(header)[^\n\"'\\:]|(?(q)[^\n\"'\\:]|[^\s\"'\\:]))){0,2000})"
+)
+_COOKIE_PAIR = re.compile(r"(?:^|[;,]\s{0,3})[\w.$-]{1,100}=(?P<value>[^;,\s\"'\\]{16,1000})")
+
+
+# Where a header or option may start before each of its anchors: `cookie:`, `set-cookie:`,
+# `--cookie`, and after the space before `-b` (a text that only says "cookie" holds none).
+_COOKIE_LEADS = {"ookie:": (1, 5), "OOKIE:": (1, 5), "--cookie": (0,), " -b ": (-1,)}
+
+
+def _cookie_values(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of the session cookies in `text` (see _COOKIE_HEADER), the header tried
+    only where its anchors are (a search would try it at every position)."""
+    done = 0
+    starts = sorted(
+        {
+            at - lead
+            for anchor, leads in _COOKIE_LEADS.items()
+            for at in _anchor_starts(text, (anchor,))
+            for lead in leads
+        }
+    )
+    for at in starts:
+        if at < done or at < 0:
+            continue
+        m = _COOKIE_HEADER.match(text, at)
+        if m is None:
+            continue
+        done = m.end()
+        pairs = m.group("pairs")
+        for pair in _COOKIE_PAIR.finditer(pairs):
+            value = pair.group("value")
+            if value.startswith(_MARKED) or _PLACEHOLDER.match(value):
+                continue
+            letters = len(_LETTER.findall(value))
+            # (an analytics id, `GA1.2.1234567890.1234567890`, is numbers)
+            if _random_looking(value) and not _wordy(value) and letters >= len(value) / 4:
+                start = m.start("pairs") + pair.start("value")
+                yield start, start + len(value)
+
+
 # Other providers' tokens, each by its fixed prefix and the shape after it: kind,
 # prefix, pattern of the rest, check, anchors (the prefix when empty).
 _PROVIDER_TOKENS: tuple[
@@ -606,6 +776,9 @@ _PROVIDER_TOKENS: tuple[
     ("digitalocean-token", "do", r"[opr]_v1_[a-f0-9]{64}", None, ("dop_v1_", "doo_v1_", "dor_v1_")),
     ("slack-token", "xapp-", r"\d-[A-Za-z0-9-]{10,}", None, ()),
     ("google-oauth-token", "ya29.", r"[A-Za-z0-9_-]{30,}", None, ()),
+    # (a refresh token: `1//0` and ~100 characters, what `gcloud auth` stores)
+    ("google-oauth-token", "1//0", r"[A-Za-z0-9_-]{40,}", _mixed_match, ()),
+    ("stripe-key", "whsec_", r"[A-Za-z0-9+/]{32,}", _mixed_match, ()),
     ("google-client-secret", "GOCSPX-", r"[A-Za-z0-9_-]{28}", None, ()),
     ("grafana-token", "glsa_", r"[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}", None, ()),
     ("grafana-token", "glc_", r"[A-Za-z0-9+/]{32,}={0,2}", None, ()),
@@ -656,32 +829,38 @@ RULES: tuple[Rule, ...] = (
         "anthropic-key",
         r"sk-ant-" + _alone(7) + r"[A-Za-z0-9_-]{20,}",
         anchors=("sk-ant-",),
+        extend=_wrapped_end,
     ),
     Rule(
         "openai-key",
         r"sk-" + _alone(3) + r"(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
         check=_openai,
         anchors=("sk-",),
+        extend=_wrapped_end,
     ),
     Rule(
         "github-token",
         r"gh" + _alone(2) + r"[pousr]_[A-Za-z0-9]{30,}",
         anchors=("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+        extend=_wrapped_end,
     ),
     Rule(
         "github-token",
         r"github_pat_" + _alone(11) + r"\w{22,}",
         anchors=("github_pat_",),
+        extend=_wrapped_end,
     ),
     Rule(
         "gitlab-token",
         r"glpat-" + _alone(6) + r"[A-Za-z0-9_-]{20,}",
         anchors=("glpat-",),
+        extend=_wrapped_end,
     ),
     Rule(
         "slack-token",
         r"xox" + _alone(3) + r"[abprs]-[A-Za-z0-9-]{10,}",
         anchors=("xox",),
+        extend=_wrapped_end,
     ),
     Rule(
         "discord-webhook",
@@ -704,12 +883,15 @@ RULES: tuple[Rule, ...] = (
         "stripe-key",
         r"[rs]k_" + _alone(3) + r"(?:live|test)_[A-Za-z0-9]{16,}",
         anchors=("_live_", "_test_"),
+        extend=_wrapped_end,
     ),
     Rule(
         "aws-access-key-id",
-        # (20 characters as AWS issues them, up to 128 as IAM's API allows)
-        r"A(?:(?<![A-Z0-9]A)|(?<=%[0-9a-fA-F]{2}A))[KS]IA[A-Z0-9]{16,124}(?![A-Z0-9])",
+        # (20 characters as AWS issues them, up to 128 as IAM's API allows; after a digit too,
+        # `0AKIA...`, not after a capital, which would make it part of a longer word)
+        r"A(?:(?<![A-Z]A)|(?<=%[0-9a-fA-F]{2}A))[KS]IA[A-Z0-9]{16,124}(?![A-Z0-9])",
         anchors=("AKIA", "ASIA"),
+        extend=_wrapped_end,
     ),
     Rule(
         "aws-secret-key",
@@ -725,11 +907,13 @@ RULES: tuple[Rule, ...] = (
         "google-api-key",
         r"AIza" + _alone(4) + r"[0-9A-Za-z_-]{35}",
         anchors=("AIza",),
+        extend=_wrapped_end,
     ),
     Rule(
         "jwt",
         r"eyJ" + _alone(3) + r"[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
         anchors=("eyJ",),
+        extend=_wrapped_end,
     ),
     Rule(
         "bearer-token",
@@ -750,6 +934,7 @@ RULES: tuple[Rule, ...] = (
             re.escape(prefix) + _alone(len(prefix)) + body,
             check=check,
             anchors=anchors or (prefix,),
+            extend=_wrapped_end,
         )
         for kind, prefix, body, check, anchors in _PROVIDER_TOKENS
     ),
@@ -785,11 +970,12 @@ RULES: tuple[Rule, ...] = (
             r"(?:\bmysql(?:dump|admin|sh|import)?\b[^\n|;&]{0,300}?\s-p[\"']?"
             r"|\bsshpass\s{1,10}-p\s{0,10}[\"']?"
             r"|\bdocker\s{1,10}login\b[^\n|;&]{0,300}?\s-p\s{1,10}[\"']?"
+            r"|\bredis-cli\b[^\n|;&]{0,300}?\s-a\s{1,10}[\"']?"
             r")(?P<password>[^\s\"'`\\;|&<>()-][^\s\"'`\\;|&<>()]{3,200})"
         ),
         "password",
         _command_password,
-        anchors=("mysql", "sshpass", "docker login"),
+        anchors=("mysql", "sshpass", "docker login", "redis-cli"),
         at_anchors=True,
     ),
     Rule(
@@ -826,6 +1012,18 @@ RULES: tuple[Rule, ...] = (
         anchors=("sig=", "-Signature="),
         at_anchors=True,
     ),
+    Rule(
+        "password",
+        "htpasswd",
+        anchors=("htpasswd",),
+        find=_htpasswd_passwords,
+    ),
+    Rule(
+        "session-cookie",
+        "cookie",
+        anchors=tuple(_COOKIE_LEADS),
+        find=_cookie_values,
+    ),
     # A .netrc entry: `machine HOST login USER password PW`.
     Rule(
         "password",
@@ -848,19 +1046,21 @@ RULES: tuple[Rule, ...] = (
         (
             # (no user: `redis://:pw@host`; an `@`, `/`, `#` or `?` not percent-encoded in
             # the password: `://app:Pa55@w0rd@db`, `://root:Jt5M4/2DX@127.0.0.1/db`, the
-            # userinfo ends at the last `@` before a host)
-            r"://(?P<user>[^\s:/?#@\"'`\\<>]{0,100}):(?P<password>[^\s\"'`\\<>]{1,200})"
+            # userinfo ends at the last `@` before a host; after the scheme's `:`, one slash
+            # to three, or two backslashes or more, as typed: `https:/u:pw@h`, `http:\\u:pw@h`)
+            r":(?:/{1,3}|\\{2,16})"
+            r"(?P<user>[^\s:/?#@\"'`\\<>]{0,100}):(?P<password>[^\s\"'`\\<>]{1,200})"
             r"@(?=[A-Za-z0-9\[])"
         ),
         "password",
         _url_password,
-        anchors=("://",),
+        anchors=(":/", ":\\\\"),
         extend=_url_password_end,
     ),
     Rule(
         "secret-assignment",
         (
-            r"(?P<keyword>(?i:" + _KEYWORD + r"))s?(?P<quote>" + _QUOTE + r")?"
+            r"(?P<keyword>(?i:" + _NAME_KEYWORD + r"))s?(?P<quote>" + _QUOTE + r")?"
             # `: ` or `= `; or, in prose, a value in backticks right after the word
             # (``the password `...` ``, ``DB password (`...`)``, ``token is `...` ``)
             r"(?:\s{0,3}[:=]\s{0,3}|(?P<prose>[^\S\n]{1,3}(?:(?:is|was)[^\S\n]{1,3})?\(?(?=`)))"
@@ -870,7 +1070,7 @@ RULES: tuple[Rule, ...] = (
         ),
         "value",
         _assignment,
-        tuple(_KEYWORD_ANCHORS),
+        tuple(_NAME_KEYWORD_ANCHORS),
         keyword=True,
         kind_of=_assigned_kind,
         extend=_assignment_end,
@@ -902,12 +1102,12 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret-default",
         (
-            r"(?P<keyword>(?i:" + _KEYWORD + r"))(?:" + _QUOTE + r")?\]?\s{0,3}"
+            r"(?P<keyword>(?i:" + _NAME_KEYWORD + r"))(?:" + _QUOTE + r")?\]?\s{0,3}"
             r"(?:\|\||\?\?|,|\bor\b)\s{0,3}" + _QUOTE + r"(?P<value>[^\"'\\\n]{1,500})"
         ),
         "value",
         _env_default,
-        tuple(_KEYWORD_ANCHORS),
+        tuple(_NAME_KEYWORD_ANCHORS),
         keyword=True,
         needs=("env", "ENV", "Env"),
         kind_of=_assigned_kind,
@@ -921,7 +1121,9 @@ RULES: tuple[Rule, ...] = (
         ),
         "token",
         _near_keyword,
-        tuple(_KEYWORD_ANCHORS),
+        # (the assignment rule's anchors, though its words are fewer: the two share where
+        # their keywords may start, found once)
+        tuple(_NAME_KEYWORD_ANCHORS),
         keyword=True,
         extend=lambda m: _rest_of_value(m, _TOKEN_REST),
     ),
@@ -932,20 +1134,35 @@ RULES: tuple[Rule, ...] = (
 # (`\x41`), a URL's percent-escape (`?api_key%3D...`, `ghp%5F...`), and a terminal's colour
 # code (`DB_PASSWORD=ESC[32m...`, written as `\u001b[32m`, `\033[32m` or `\e[32m` in a
 # command), which starts a word as a space does. Any number of backslashes: the JSON of a
-# JSON string escapes an escape's own backslash.
+# JSON string escapes an escape's own backslash. And characters that hide one: an invisible
+# one inside a token or a name (a zero-width space, joiner or non-joiner, a word joiner, a
+# byte order mark, a soft hyphen: `ghp_abc<U+200B>def...`), read as nothing, and the
+# full-width `＝` and `：` of an IME between a name and its value, read as `=` and `:`.
 # (Its first character a class, then the rest looked behind: a search for the class is
 # twenty times faster than one for the alternation, ~4 ns a character.)
+_INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
+_FOLDED = {**dict.fromkeys(_INVISIBLE, ""), "\uff1a": ":", "\uff1d": "="}
 _ESCAPE = re.compile(
-    r"[\x1b\\%]"
+    r"[\x1b\\%" + "".join(_FOLDED) + r"]"
     r"(?:(?:(?<=\x1b)|(?<=\\)\\*(?:u001[bB]|x1[bB]|033|e))(?P<colour>\[[0-9;]{0,20}m)"
     r"|(?<=\\)\\*(?:u(?P<u>[0-9a-fA-F]{4})|x(?P<x>[0-9a-fA-F]{2})|(?P<slash>/))"
-    r"|(?<=%)(?P<percent>[0-7][0-9a-fA-F]))"
+    r"|(?<=%)(?P<percent>[0-7][0-9a-fA-F])"
+    r"|(?<=[" + "".join(_FOLDED) + r"])(?P<folded>))"
 )
 # Fixed strings without which a text holds none of those escapes, found in the scan for
 # the rules' anchors (ANCHORS): a text that holds one is also redacted as it reads with
 # its escapes decoded (_escaped_spans). Percent-escapes of ASCII only: `%C3%A9` is é.
 ESCAPE_ANCHORS = frozenset(
-    ("\\u", "\\x", "\\/", "\\033", "\\e[", "\x1b", *(f"%{d}" for d in "01234567"))
+    (
+        "\\u",
+        "\\x",
+        "\\/",
+        "\\033",
+        "\\e[",
+        "\x1b",
+        *(f"%{d}" for d in "01234567"),
+        *_FOLDED,
+    )
 )
 
 
@@ -1242,12 +1459,16 @@ def _placed(
 
 
 def _stand_in(m: re.Match[str]) -> str:
-    """The character an escape stands for (a colour code: a space)."""
+    """What an escape stands for: a character (a colour code: a space), or nothing (an
+    invisible character, also when escaped: `\\u200b`)."""
     if m.lastgroup == "colour":
         return " "
     if m.lastgroup == "slash":
         return "/"
-    return chr(int(m.group(m.lastgroup), 16))  # type: ignore[arg-type]
+    if m.lastgroup == "folded":
+        return _FOLDED[m.group()]
+    decoded = chr(int(m.group(m.lastgroup), 16))  # type: ignore[arg-type]
+    return _FOLDED.get(decoded, decoded)
 
 
 # How far before an escape, and after it, the anchor of a match that the escape is part
@@ -1287,19 +1508,23 @@ def _escaped_spans(text: str) -> list[tuple[int, int, str]]:
     whole or kept whole (JSON text stays valid).
     """
     parts: list[str] = []
-    # For each escape: where its character is in the view, and where it starts and ends
-    # in `text`.
+    # For each escape: where its character is in the view (or the next character, for an
+    # escape that stands for nothing), how many characters it stands for (1 or 0), and
+    # where it starts and ends in `text`.
     at_view: list[int] = []
+    widths: list[int] = []
     starts: list[int] = []
     ends: list[int] = []
     done = grown = 0
     for m in _ESCAPE.finditer(text):
         start, end = m.span()
-        parts += (text[done:start], _stand_in(m))
+        stand_in = _stand_in(m)
+        parts += (text[done:start], stand_in)
         at_view.append(start + grown)
+        widths.append(len(stand_in))
         starts.append(start)
         ends.append(end)
-        grown -= end - start - 1
+        grown -= end - start - len(stand_in)
         done = end
     if not parts:
         return []
@@ -1311,15 +1536,19 @@ def _escaped_spans(text: str) -> list[tuple[int, int, str]]:
     spans: list[tuple[int, int, str]] = []
     _run_rules(view, present, {}, spans)
 
+    # (an escape that stands for nothing shares its place in the view with the escape or
+    # character after it: the last escape at or before a place is the one looked up)
     def first(p: int) -> int:  # where the view's p-th character starts in `text`
         k = bisect_right(at_view, p) - 1
         if k < 0:
             return p
-        return starts[k] if at_view[k] == p else ends[k] + p - at_view[k] - 1
+        if at_view[k] == p and widths[k]:
+            return starts[k]
+        return ends[k] + p - at_view[k] - widths[k]
 
     def after(p: int) -> int:  # where the view's p-th character ends in `text`
         k = bisect_right(at_view, p) - 1
-        return ends[k] if k >= 0 and at_view[k] == p else first(p) + 1
+        return ends[k] if k >= 0 and at_view[k] == p and widths[k] else first(p) + 1
 
     return [(first(start), after(end - 1), kind) for start, end, kind in spans]
 
@@ -1367,7 +1596,7 @@ def _redact_json(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
 
 
 # A JSON key that ends in a keyword: `password`, `PGPASSWORD`, `x_api_token`.
-_KEY_NAME = re.compile(r"(?P<keyword>(?i:" + _KEYWORD + r"))$")
+_KEY_NAME = re.compile(r"(?P<keyword>(?i:" + _NAME_KEYWORD + r"))$")
 
 
 def _redact_value(value: Any, found: dict[str, int]) -> Any:
@@ -1520,7 +1749,7 @@ def _keyword_starts(text: str, anchors: frozenset[str]) -> list[int]:
     starts: set[int] = set()
     find = text.find
     for anchor in anchors:
-        leads = _KEYWORD_ANCHORS[anchor]
+        leads = _NAME_KEYWORD_ANCHORS[anchor]
         at = find(anchor)
         while at >= 0:
             if leads is _KEY_LEADS and (

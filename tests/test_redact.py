@@ -1139,3 +1139,246 @@ def test_a_key_whose_slashes_are_escaped_far_from_its_header_is_redacted():
 def test_an_escape_far_from_any_anchor_changes_nothing():
     log = "\\e[32mok\\e[0m build step\n" * 200 + "DB_PASSWORD=Qz8Lm4Vx2Rt9\n"
     assert redact(log) == (log.replace("Qz8Lm4Vx2Rt9", "[REDACTED:password]"), {"password": 1})
+
+
+# -- REDACTION_VERSION 9: what a red team found kept (session 22) --------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # leak 1: a key id right after a digit (a counter, a column glued to it)
+        ("id 0AKIAB7Q3XW5N2R8T4BRN end", "AKIAB7Q3XW5N2R8T4BRN"),
+        ("x1ASIAB7Q3XW5N2R8T4BRN", "ASIAB7Q3XW5N2R8T4BRN"),
+        # and any token of a fixed prefix after a digit
+        ("row 7ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234", "R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234"),
+        ("v2sk-ant-api03-Zq8vN2kL5mR7tX1wY4bC6dF9gH3", "Zq8vN2kL5mR7tX1wY4bC6dF9gH3"),
+    ],
+)
+def test_a_token_right_after_a_digit_is_redacted(text, secret):
+    redacted, found = redact(text)
+    assert found and secret not in redacted, redacted
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # leak 2: a name ending in `pass`, `pwd`, `credentials`, `creds`
+        ("db_pass=Hu9nter2Zx\n", "password"),
+        ("export DB_PASS=Hu9nter2Zx", "password"),
+        ("smtp.pass: Hu9nter2Zx", "password"),
+        ("mail-pass = 'Hu9nter2Zx'", "password"),
+        ("const smtpPass = 'correcthorse';", "password"),
+        ("auth: { user: 'me@x.com', pass: 'abcdefghijklmnop' }", "password"),
+        ('{"db_pass": "Hu9nter2Zx"}', "password"),
+        ('{"pass": "Hu9nter2Zx"}', "password"),
+        ("openssl enc -aes256 -pass pass:Hu9nter2Zx -in a", "password"),
+        ("db.pwd=Hu9nter2Zx", "password"),
+        ('{"db_pwd": "Hu9nter2Zx"}', "password"),
+        ("SMTP_CREDENTIALS=Hu9nter2Zx", "secret"),
+        ("export DB_CREDS=admin:Hu9nter2Zx", "secret"),
+        ('{"credentials": "admin:Hu9nter2Zx"}', "secret"),
+        ("dbCredentials: Hu9nter2Zx", "secret"),
+    ],
+)
+def test_a_name_ending_in_pass_pwd_or_credentials_is_read(text, kind):
+    redacted, found = redact(text)
+    assert found == {kind: 1}, redacted
+    assert "Hu9nter2Zx" not in redacted and "abcdefghijklmnop" not in redacted
+    assert "correcthorse" not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PASS: tests/test_parser.py::test_empty\nFAIL: tests/test_x.py",  # automake, pytest
+        "PASS=0 FAIL=0",
+        "bypass: enabled\ncompass=northwest\nBYPASS=everything",
+        "--dangerously-bypass-approvals-and-sandbox",
+        "fetch(url, { credentials: 'include' }); fetch(u, {credentials: 'same-origin'})",
+        "export GOOGLE_APPLICATION_CREDENTIALS=/home/dev/keys/sa.json",
+        "GOOGLE_APPLICATION_CREDENTIALS: ~/.config/gcloud/application_default_credentials.json",
+        "credentials = service_account.Credentials.from_service_account_file(path)",
+        "creds = get_credentials(); sacred: textbook",
+        "withCredentials: true, OLD_PWD=/home/dev/app",
+        "tests pass: 42 of 42",
+    ],
+)
+def test_pass_and_credentials_look_alikes_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # leak 3: a full-width equals sign or colon between name and value
+        "DB_PASSWORD＝Hu9nter2Zx",
+        "password：Hu9nter2Zx",
+        "api_key ＝ 'Hu9nter2Zx'",
+        '{"password"：“Hu9nter2Zx”}',
+        "aws_secret_access_key＝wJalrXUtnFEMI/K7MDENG/bPxRfiCYz8Qk3v9Zx8",
+    ],
+)
+def test_a_full_width_equals_sign_or_colon_is_read(text):
+    redacted, found = redact(text)
+    assert found, redacted
+    assert "Hu9nter2Zx" not in redacted and "wJalrXUtnFEMI" not in redacted
+    assert "＝" in redacted or "：" in redacted  # the text around the secret is kept
+
+
+@pytest.mark.parametrize("zero", ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"])
+@pytest.mark.parametrize(
+    ("secret", "kind"),
+    [
+        ("ghp_abcdefGhIjKlMnOpQrStUvWxYz0123456789", "github-token"),
+        ("sk-ant-api03-Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQ", "anthropic-key"),
+        ("AKIAB7Q3XW5N2R8T4BRN", "aws-access-key-id"),
+    ],
+)
+def test_a_zero_width_character_inside_a_token_hides_none_of_it(zero, secret, kind):
+    """Leak 4: a zero-width character (or a soft hyphen) inside a token, early or late,
+    cut the token short or hid it; the whole token goes, characters and all."""
+    for at in (5, 9, len(secret) - 3):
+        text = f"token {secret[:at]}{zero}{secret[at:]} end"
+        for redacted, found in (redact(text), redact_json(json.dumps({"t": text}))):
+            assert found == {kind: 1}, redacted
+            assert json.loads(redacted)["t"] if redacted.startswith("{") else True
+            visible = redacted.replace(zero, "").replace("\\u" + f"{ord(zero):04x}", "")
+            assert secret[:at] not in visible and secret[at:] not in visible, redacted
+            assert visible.endswith(" end") or visible.endswith(' end"}'), redacted
+
+
+def test_zero_width_characters_without_a_secret_are_kept():
+    text = "\ufeffimport os\u200b\nword\u200cjoiner and soft\u00adhyphen token: str"
+    assert redact(text) == (text, {})
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # leak 5: a token a terminal or a log wrapped across lines
+        ("sk-ant-api03-Zq8vN2kL5mR7tX1wY4bC6d\nF9gH3jK0pQsT2uV5xW8y\n$ ", "\n$ "),
+        (
+            "│ ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCd\r\nEf1234\r\nnext line",
+            "\r\nnext line",
+        ),
+        # a line of the rest as long as the first goes on to the next
+        ("sk-proj-A1b2C3d4E5f6G7h8\nI9j0K1l2M3n4O5p6Q7r8S9t0\nU1v2W3x4\nok", "\nok"),
+        ('{"out": "AKIAB7Q3XW5N2R8T4BRN\\nQ7Z2"}', '"}'),
+    ],
+)
+def test_a_token_wrapped_across_lines_goes_with_its_rest(text, kept):
+    redacted, found = redact(text)
+    assert sum(found.values()) == 1, redacted
+    assert redacted.endswith("]" + kept), redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what follows a token on the next line is no part of it: a word, a sentence
+        "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234\nDone\n",
+        "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234\nSuccess",
+        "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234\nnext step: push\n",
+        "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234 \nAb12\n",
+    ],
+)
+def test_the_line_after_a_token_that_is_not_its_rest_is_kept(text):
+    redacted, found = redact(text)
+    assert found == {"github-token": 1}
+    assert redacted == "[REDACTED:github-token]" + text[40:]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # leak 6: a URL's password after one slash, or backslashes
+        "https:/admin:Hu9nter2Zx@db.example.com/app",
+        "http:\\\\admin:Hu9nter2Zx@db.example.com/app",
+        '{"url": "http:\\\\\\\\admin:Hu9nter2Zx@db.example.com"}',
+    ],
+)
+def test_a_url_password_after_one_slash_or_backslashes_is_redacted(text):
+    for redacted, found in (redact(text), redact_json(text)):
+        assert found == {"url-password": 1}, redacted
+        assert "Hu9nter2Zx" not in redacted and "admin:" in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "C:\\Users\\dev:app@2x.png and C:/Users/dev",
+        "see file:/tmp/a:b@c and D:\\\\x:y@z",
+    ],
+)
+def test_paths_like_a_url_with_one_slash_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+def test_pass_as_a_verb_before_a_value_in_backticks_is_kept():
+    """The real corpus: ``You can pass `-SkipBuild` `` is no password in prose."""
+    text = "can be slow on first run. You can pass `-SkipBuild` if a binary already exists"
+    assert redact(text) == (text, {})
+    assert redact("the password `Hu9nter2Zx` works")[1] == {"password": 1}
+
+
+def test_tokens_one_a_line_are_each_their_own():
+    """A list of tokens, one a line (an .env file, an Edit): each line its own token, the
+    next one no wrapped rest of the one before."""
+    text = "\n".join(SECRETS[k] for k in ("jwt", "npm-token", "github-token", "openai-key"))
+    redacted, found = redact(text)
+    assert found == {k: 1 for k in ("jwt", "npm-token", "github-token", "openai-key")}
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kind"),
+    [
+        # what a hunt over every place a transcript stores text found kept (session 22)
+        (
+            "whsec_Wh5ecR3tXq8Lm2Pz6Kd4Vn7Bj9Tc3Gf1",
+            "Wh5ecR3tXq8Lm2Pz6Kd4Vn7Bj9Tc3Gf1",
+            "stripe-key",
+        ),
+        ("1//0gR3fr3shYk2Wq8Mn5Hd3Lx7Pv9Cz4Fb6Rt-Jg_Ns", "R3fr3shYk2Wq8Mn5", "google-oauth-token"),
+        ("redis-cli -h cache -a Rd5Cl1Pw8zQ ping", "Rd5Cl1Pw8zQ", "password"),
+        ("htpasswd -b -c .htpasswd admin Ht9Pw3Lq7zW", "Ht9Pw3Lq7zW", "password"),
+        ("sudo htpasswd -bB /etc/nginx/.htpasswd dev 'S3cr3t!x9'", "S3cr3t!x9", "password"),
+        ("htpasswd -nb admin Ht9Pw3Lq7zW | tee -a .htpasswd", "Ht9Pw3Lq7zW", "password"),
+        (
+            "Set-Cookie: sessionid=C00k13S3ss10nUw4Ej7Ra2Tm9Gy5; HttpOnly; Path=/",
+            "C00k13S3ss10nUw4Ej7Ra2Tm9Gy5",
+            "session-cookie",
+        ),
+        (
+            "curl -H 'Cookie: theme=dark; _session=C00k13S3ss10nUw4Ej7Ra2Tm9Gy5' https://x",
+            "C00k13S3ss10nUw4Ej7Ra2Tm9Gy5",
+            "session-cookie",
+        ),
+        (
+            'curl -b "sid=C00k13S3ss10nUw4Ej7Ra2Tm9Gy5" https://x',
+            "C00k13S3ss10nUw4Ej7Ra2Tm9Gy5",
+            "session-cookie",
+        ),
+        # a URL's backslashes escaped in JSON in JSON, a wrapped token's line ended by `\\n`
+        ("http:\\\\\\\\\\\\\\\\admin:Bk5lshPw2ZqR@db.example.com", "Bk5lshPw2ZqR", "url-password"),
+        ("AKIAB7Q3XW5N2R8T4BRN\\\\nQ7Z2K9\\\\n", "Q7Z2K9", "aws-access-key-id"),
+    ],
+)
+def test_a_secret_the_hunt_found_kept_is_redacted(text, secret, kind):
+    for redacted, found in (redact(text), redact_json(json.dumps({"command": text}))):
+        assert found == {kind: 1}, redacted
+        assert secret not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "htpasswd -c .htpasswd admin && htpasswd -b .htpasswd admin $PASSWORD",
+        "Cookie: _ga=GA1.2.1234567890.1234567890; theme=dark; lang=en-US",
+        "git checkout -b feature/login-cookie-fix && grep -b cookie: src/app.ts",
+        "document.cookie = 'consent=yes'; the cookie: a session's",
+        "x = 1//0 if y else 2",
+    ],
+)
+def test_the_hunts_look_alikes_are_kept(text):
+    assert redact(text) == (text, {})

@@ -9,6 +9,7 @@ find --json`, the hook's answer and the MCP tools' results are searched for ever
 characters of each secret.
 """
 
+import base64
 import json
 import re
 import sqlite3
@@ -846,3 +847,135 @@ def test_a_secret_behind_escapes_is_not_in_the_database_bytes(kind, before, hows
         )
     for fragment in fragments(secret):
         assert fragment not in stored and fragment not in _unescaped(stored), (where, fragment)
+
+
+# -- REDACTION_VERSION 9 (session 22's red team): digits, names, full-width signs, ----------
+# -- invisible characters, wrapped tokens, URLs, and the kinds a hunt found kept -----------
+
+DEPLOY_ERROR = "DeployError: release rejected by gate zqdeploy"
+_WIDE_CREDS = base64.b64encode(b"dev:Dk7Rq2Lm9Vx4Tz").decode()
+# Each planted text and the secret in it that must never be stored.
+RED_TEAM_22 = {
+    "aws-after-digit": ("row 0AKIAQ7Z3XW5N2R8T4HNT", "AKIAQ7Z3XW5N2R8T4HNT"),
+    "db_pass": ("db_pass=Dp4Ss9Wq2ZxT", "Dp4Ss9Wq2ZxT"),
+    "credentials": ("SMTP_CREDENTIALS=Sm7Tp2Cr9DzK", "Sm7Tp2Cr9DzK"),
+    "full-width": ("DB_PASSWORD＝Fw3Eq8Ls6ZnP", "Fw3Eq8Ls6ZnP"),
+    "zero-width": ("ghp_Zw1dth\u200bQm7Hx2Kd9Lp4Rt6Vb3Nc8Jz5Wf", "Qm7Hx2Kd9Lp4Rt6Vb3Nc8Jz5Wf"),
+    "wrapped": ("sk-ant-api03-Wr4pp3dT0k3nF1rstP4rtXy\nS3c0ndP4rtOfTh3W\n", "S3c0ndP4rtOfTh3W"),
+    "one-slash": ("https:/admin:Sl4shPw9XqL@db.example.com/app", "Sl4shPw9XqL"),
+    "backslashes": ("http:\\\\admin:Bk5lshPw2ZqR@db.example.com/app", "Bk5lshPw2ZqR"),
+    "stripe-whsec": ("whsec_Wh5ecR3tXq8Lm2Pz6Kd4Vn7Bj9Tc3Gf1", "Wh5ecR3tXq8Lm2Pz6Kd4Vn7Bj9Tc3Gf1"),
+    "google-refresh": (
+        "1//0gR3fr3shYk2Wq8Mn5Hd3Lx7Pv9Cz4Fb6Rt-Jg_Ns",
+        "R3fr3shYk2Wq8Mn5Hd3Lx7Pv9Cz4",
+    ),
+    "redis-cli": ("redis-cli -h cache -a Rd5Cl1Pw8zQ ping", "Rd5Cl1Pw8zQ"),
+    "htpasswd": ("htpasswd -b -c .htpasswd admin Ht9Pw3Lq7zW", "Ht9Pw3Lq7zW"),
+    "cookie": (
+        "Set-Cookie: sessionid=C00k13S3ss10nUw4Ej7Ra2Tm9Gy5; HttpOnly",
+        "C00k13S3ss10nUw4Ej7Ra2Tm9Gy5",
+    ),
+    "docker-auths": (json.dumps({"auths": {"ghcr.io": {"auth": _WIDE_CREDS}}}), _WIDE_CREDS),
+}
+
+
+def red_team_22_session(session):
+    """Every planted text in every place a Claude Code line stores text."""
+    t = "2026-02-08T10:00:"
+    blob = "\n".join(f"{name}: {text}" for name, (text, _) in RED_TEAM_22.items())
+    listed = prompt(f"{session}-2", session, "x", t + "02Z")
+    listed["message"]["content"] = [{"type": "text", "text": blob}]
+    as_list = result(f"{session}-7", session, "t2", [{"type": "text", "text": blob}], t + "07Z")
+    as_list["toolUseResult"] = {"stdout": blob, "stderr": blob, "interrupted": False}
+    curl = "curl -d " + json.dumps(json.dumps({"cfg": blob}))
+    return [
+        prompt(f"{session}-1", session, "deploy with " + blob, t + "01Z"),
+        listed,
+        say(f"{session}-3", session, blob, t + "03Z"),
+        tool_use(f"{session}-4", session, "t1", "Bash", {"command": blob}, t + "04Z"),
+        result(
+            f"{session}-5", session, "t1", f"Exit code 1\n{DEPLOY_ERROR}\n{blob}", t + "05Z", True
+        ),
+        tool_use(
+            f"{session}-6",
+            session,
+            "t2",
+            "Write",
+            {"file_path": "/a/.env", "content": blob},
+            t + "06Z",
+        ),
+        as_list,
+        tool_use(f"{session}-8", session, "t3", "Bash", {"command": curl}, t + "08Z"),
+        result(f"{session}-9", session, "t3", json.dumps({"echo": blob}), t + "09Z", False),
+    ]
+
+
+def red_team_22_rollout(path):
+    blob = "\n".join(f"{name}: {text}" for name, (text, _) in RED_TEAM_22.items())
+    meta = {"id": CODEX_SESSION, "cwd": "/home/dev/shop", "cli_version": "0.104.0"}
+    arguments = json.dumps({"command": ["bash", "-lc", blob]})
+    output = json.dumps({"output": blob, "metadata": {"exit_code": 1}})
+    items = [
+        {"type": "function_call", "name": "shell", "call_id": "c1", "arguments": arguments},
+        {"type": "function_call_output", "call_id": "c1", "output": output},
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": blob}],
+        },
+    ]
+    write_jsonl(
+        path,
+        [{"timestamp": "2026-03-01T10:00:00.000Z", "type": "session_meta", "payload": meta}]
+        + [
+            {"timestamp": f"2026-03-01T10:00:0{i}.000Z", "type": "response_item", "payload": p}
+            for i, p in enumerate(items, 1)
+        ],
+    )
+
+
+def assert_no_red_team_22_secret(where, data):
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    for name, (_, secret) in RED_TEAM_22.items():
+        for fragment in fragments(secret, 8):
+            assert fragment not in text and fragment not in _unescaped(text), (where, name)
+
+
+def test_no_red_team_22_secret_in_the_index_its_wal_or_any_output(tmp_path):
+    projects = tmp_path / "projects" / "-home-dev-app"
+    write_jsonl(projects / f"{SESSION}.jsonl", red_team_22_session(SESSION))
+    red_team_22_rollout(
+        tmp_path / "codex" / "2026/03/01" / f"rollout-2026-03-01T10-00-00-{CODEX_SESSION}.jsonl"
+    )
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects", tmp_path / "codex")
+    # and again through the WAL, a reader keeping it
+    write_jsonl(projects / f"{LATER}.jsonl", red_team_22_session(LATER))
+    reader = sqlite3.connect(db)
+    reader.execute("SELECT count(*) FROM messages").fetchone()
+    build_index(db, tmp_path / "projects", tmp_path / "codex")
+    wal = db.with_name("index.db-wal").read_bytes()
+    reader.close()
+    assert len(wal) > 10_000
+    assert_no_red_team_22_secret("WAL", wal)
+    assert_no_red_team_22_secret("index.db", db.read_bytes())
+    out = CliRunner().invoke(cli, ["find", DEPLOY_ERROR, str(db), "--json"])
+    assert out.exit_code == 0 and {r["session_id"] for r in json.loads(out.stdout)} >= {SESSION}
+    assert_no_red_team_22_secret("find --json", out.stdout)
+
+    async def call_all():
+        async with Client(server.create_server(db)) as client:
+            calls = {
+                "find_past_fix": {"error": DEPLOY_ERROR},
+                "search_messages": {"q": "deploy"},
+                "session_tool_output": {"session_id": SESSION, "pattern": "a"},
+            }
+            return {name: await client.call_tool(name, args) for name, args in calls.items()}
+
+    for name, answer in anyio.run(call_all).items():
+        assert not answer.is_error and answer.structured_content["rows"], name
+        assert_no_red_team_22_secret(name, json.dumps(answer.structured_content))
+    conn = sqlite3.connect(db)
+    kinds = dict(conn.execute("SELECT kind, sum(count) FROM redactions GROUP BY kind"))
+    conn.close()
+    assert kinds.keys() >= {"session-cookie", "stripe-key", "google-oauth-token", "basic-auth"}

@@ -636,10 +636,12 @@ _PEM_BEGIN = re.compile(_PEM_HEADER.format("BEGIN"))
 _PEM_END = re.compile(_PEM_HEADER.format("END"))
 # What a tool puts before each line of a file it shows, at the start of a line (or of a
 # JSON text's \\n): Claude Code's Read and Edit `     2→` (`cat -n`'s tab is space), `bat`'s
-# `   2 │ `, grep's `key.pem:`, `key.pem:12:` and `key.pem-12-`, and `12:` or `12-`.
+# `   2 │ `, grep's `key.pem:`, `key.pem:12:` and `key.pem-12-`, and `12:` or `12-`. The
+# longest such prefix is taken (a body matched possessively takes the first prefix it finds,
+# and the shortest could stop it at a dot that the longest holds).
 _PEM_LINE_PREFIX = (
     r"(?:(?<=\n)|(?<=\\n))[^\S\n]*"
-    r"(?:\d{1,9}[^\S\n]*[→│|:-]|[\w./~-]{1,200}?(?::\d{1,9}:|-\d{1,9}-|:))"
+    r"(?:\d{1,9}[^\S\n]*[→│|:-]|[\w./~-]{1,200}(?::\d{1,9}:|-\d{1,9}-|:))"
 )
 # What lies between a header and its footer (a JSON text's \\n and \\t escapes too, and the
 # quotes of a key written as string lines of source: `"MIIE...\\n"`), and what a block

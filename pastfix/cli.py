@@ -728,23 +728,22 @@ def mcp(ctx: click.Context, db_path: Path | None) -> None:
     from pastfix import mcp as server
 
     db_path = not_a_folder(db_path or paths.default_db())
-    if at_terminal():  # started by hand, it would wait for a client in silence
-        with open_index(db_path):  # a missing or outdated index is a one-line error first
+    try:
+        with open_index(db_path):
             pass
+    except click.ClickException as e:
+        if at_terminal():  # typed by hand: a missing or outdated index is a one-line error
+            raise
+        # Started by an agent, it serves a missing or outdated index too: refused, the
+        # server failed to connect and the model never saw why; now each tool call says
+        # what to run, and answers once the index is built, without a restart.
+        click.echo(f"pastfix mcp: {e.message}; each tool call says so until then", err=True)
+    if at_terminal():  # started by hand, it would wait for a client in silence
         click.echo(
             f"pastfix mcp: serving {db_path} to an MCP client on standard input and output;"
             " an agent starts it (pastfix mcp install). Ctrl-D ends it.",
             err=True,
         )
-    else:
-        # Started by an agent, it serves a missing or outdated index too: refused, the
-        # server failed to connect and the model never saw why; now each tool call says
-        # what to run, and answers once the index is built, without a restart.
-        try:
-            with open_index(db_path):
-                pass
-        except click.ClickException as e:
-            click.echo(f"pastfix mcp: {e.message}; each tool call says so until then", err=True)
     try:
         server.serve(db_path)
     except server.NotJsonRpc as e:

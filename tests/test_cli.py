@@ -398,17 +398,23 @@ main()
 """
 
 
-def test_sigterm_during_a_build_rolls_back_and_leaves_no_side_file(tmp_path, projects):
-    """`timeout`, a service stopping: the build was killed where it stood, leaving its
-    helper's side files (index.db.part-PID) for the next build to remove."""
-    db_path = tmp_path / "index.db"
-    proc = subprocess.run(
-        [sys.executable, "-c", SIGNAL_DURING_BUILD, "SIGTERM", "build", str(db_path)]
+def signal_during_build(signal_name, db_path, projects):
+    """`pastfix build` run by SIGNAL_DURING_BUILD, which sends it `signal_name` while it
+    reads its first file."""
+    return subprocess.run(
+        [sys.executable, "-c", SIGNAL_DURING_BUILD, signal_name, "build", str(db_path)]
         + ["--source", str(projects), "-s"],
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
         text=True,
     )
+
+
+def test_sigterm_during_a_build_rolls_back_and_leaves_no_side_file(tmp_path, projects):
+    """`timeout`, a service stopping: the build was killed where it stood, leaving its
+    helper's side files (index.db.part-PID) for the next build to remove."""
+    db_path = tmp_path / "index.db"
+    proc = signal_during_build("SIGTERM", db_path, projects)
     assert (proc.returncode, proc.stdout) == (128 + 15, ""), proc.stderr
     assert "Traceback" not in proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["index.db", "index.db.lock", "projects"]
@@ -420,13 +426,7 @@ def test_ctrl_c_during_a_build_is_interrupted_as_while_starting(tmp_path, projec
     """Ctrl-C once click ran the command said click's 'Aborted!' and exited 1, as a failed
     build does, where the same key a moment earlier said 'Interrupted.', exit 130."""
     db_path = tmp_path / "index.db"
-    proc = subprocess.run(
-        [sys.executable, "-c", SIGNAL_DURING_BUILD, "SIGINT", "build", str(db_path)]
-        + ["--source", str(projects), "-s"],
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-    )
+    proc = signal_during_build("SIGINT", db_path, projects)
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, "\nInterrupted.\n", "")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["index.db", "index.db.lock", "projects"]
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0

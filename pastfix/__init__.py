@@ -2,7 +2,7 @@
 
 # The newest migration in pastfix.migrations: an index without it was built by an
 # older pastfix, and its queries need `pastfix build` to bring it up to date.
-LATEST_MIGRATION = "m020_skipped_reread"
+LATEST_MIGRATION = "m021_codex_patch_errors"
 
 
 def count(n: int, thing: str) -> str:

@@ -170,6 +170,11 @@ FAILED_CALL_PREFIXES = (
     # kind `interrupted`: stored as a success, it was no failure at all (sixteenth
     # held-out set, 2 calls)
     "aborted by user after ",
+    # 0.3x: an apply_patch the shell ran whose patch did not parse or verify, returned
+    # to the model as `error: {e:#}` (codex-rs handle_container_exec_with_params:
+    # `error: Failed to find expected lines in a.py: ...`, `error: invalid hunk at line
+    # 4, ...`); no exit code, no metadata (eighteenth held-out set, 9 calls of one rollout)
+    "error: ",
 )
 _EXIT_FIRST = re.compile(r"Exit code: (-?\d+)\n")
 _EXITED = re.compile(r"Process exited with code (-?\d+)$")

@@ -486,6 +486,18 @@ def m020_skipped_reread(db: Database) -> None:
     )
 
 
+@migrations()
+def m021_codex_patch_errors(db: Database) -> None:
+    # Session 23's eighteenth held-out set: Codex 0.3x's `error: Failed to find expected
+    # lines in ...` (an apply_patch run by the shell whose patch did not verify) was stored
+    # as a success (pastfix.codex FAILED_CALL_PREFIXES). Read every Codex rollout again,
+    # as m013 did.
+    db.execute(
+        "UPDATE source_files SET size = -1, tail_hash = NULL"
+        " WHERE agent = 'codex' AND missing_since IS NULL"
+    )
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

@@ -529,6 +529,8 @@ _NAMED_EXCEPTION = re.compile(
 )
 # How much of an output is searched for such a line.
 _DEEP = 65536
+# A harness's line saying it stopped a command at its time limit.
+_TIMED_OUT = re.compile(r"(?:Command|command) timed out after ")
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][AB012]")
 
@@ -841,13 +843,19 @@ def key_line(text: str) -> str:
         if exc is not None:
             return lines[exc]
     best, best_score = -1, -1
+    timed_out = False
     for i, line in enumerate(lines):
         if not line:
             continue
         score = _score(line)
-        if score > best_score:
+        if score > best_score or (timed_out and score == 3):
             best, best_score = i, score
-            if score == 3:
+            # A time limit's own words yield to an error the command printed after them:
+            # it ran on and said what went wrong (Codex's `command timed out after 15491
+            # milliseconds`, then `npm run build`'s `Type error: ...`: each of four rounds
+            # of type errors had the timeout for key line, eighteenth held-out set).
+            timed_out = not timed_out and score == 3 and bool(_TIMED_OUT.match(line))
+            if score == 3 and not timed_out:
                 break
     if best_score < 3 and (len(text) > 2 * _WINDOW or len(lines) < text.count("\n") + 1):
         # Nothing in the window names its error, but the window is not all of it: a
@@ -1267,6 +1275,10 @@ def classify(text: str) -> str:
         rest = head[m.end() :].lstrip()
         for kind in ("timeout", "interrupted"):
             if _KIND_BY_NAME[kind].match(rest):
+                # stopped at its time limit, it is an error when it printed one after
+                # (its key line: `Type error: ...` of a build; see key_line)
+                if kind == "timeout" and not _TIMED_OUT.match(key_line(text)):
+                    return ERROR
                 return kind
         return ERROR
     for kind, rx in _KIND_RULES:

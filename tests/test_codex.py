@@ -310,6 +310,13 @@ def test_shell_command(command, text):
         ),
         # a call the user stopped while it ran
         ("aborted by user after 31.2s", ("aborted by user after 31.2s", True)),
+        # an apply_patch whose context is not in the file (0.3x, as text, no exit code)
+        (
+            "error: Failed to find expected lines in /p/README.md:\nold line",
+            ("error: Failed to find expected lines in /p/README.md:\nold line", True),
+        ),
+        # a command's own output that says error later is not Codex's failure message
+        ("build ok\nerror: none", ("build ok\nerror: none", False)),
     ],
 )
 def test_tool_output(output, expected):

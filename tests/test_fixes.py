@@ -3291,3 +3291,36 @@ def test_a_skill_the_tool_did_not_know_followed_from_its_instructions():
     other = call("Read", file_path="/Users/me/.claude/skills/other/SKILL.md")
     fix = run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id]
     assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_rounds_of_a_build_stopped_at_its_time_limit_each_fixed_by_their_own_edit():
+    """Codex 0.5x stopped each `npm run build` at its time limit after the build had
+    printed its error: one type error a round, each fixed by the patch after it, and the
+    last run printed none (eighteenth held-out set, 3 rounds: none was fixed while the
+    time limit was every run's key line). The kind and key line come from the output."""
+    limit = "Exit code 124\ncommand timed out after 15491 milliseconds\n\n> next build\n"
+    errors_by_round = [
+        "Failed to compile.\n./src/a.tsx:23:8\nType error: Property 'feedback' is missing",
+        "Failed to compile.\n./src/b.ts:449:35\nType error: Property 'errors' does not exist",
+        " ✓ Compiled successfully in 7.3s\n   Generating static pages (12/12)",
+    ]
+    builds, edits, calls, errors = [], [], [], {}
+    for n, printed in enumerate(errors_by_round):
+        text = limit + printed
+        build = call("shell", command="npm run build", failed=True, kind=signatures.classify(text))
+        builds.append(build)
+        errors[build.tool_use_id] = text
+        calls.append(build)
+        if n < len(errors_by_round) - 1:
+            edits.append(call("apply_patch", file_path=f"/p/src/{'ab'[n]}.tsx"))
+            calls.append(edits[-1])
+    assert [b.kind for b in builds] == ["error", "error", "timeout"]
+    found = run(calls, errors)
+    for build, edit in zip(builds[:-1], edits, strict=True):
+        fix = found[build.tool_use_id]
+        assert fix.outcome == fixes.FIXED and fix.confirmed_by == builds[-1].tool_use_id
+        assert [s.tool_use_id for s in fix.remedy] == [edit.tool_use_id]
+    # the same rounds where the last run printed the first error again: nothing was fixed
+    errors[builds[-1].tool_use_id] = limit + errors_by_round[0]
+    again = run(calls, errors)
+    assert again[builds[0].tool_use_id].outcome == fixes.NOT_FIXED

@@ -221,8 +221,9 @@ PRE_COMMIT = (
             "Sibling tool call errored",
         ),
         (
+            # what the command printed before its time limit stopped it names the error
             "Exit code 143\nCommand timed out after 3m 0s\n-- SQL that follows\nERROR: relation x",
-            "Command timed out after 3m 0s",
+            "ERROR: relation x",
         ),
         (PRE_COMMIT, "Pre-commit validation failed: [FORMAT] Code is not formatted."),
         # Nothing names an error: the first line after "Exit code N", with a
@@ -250,6 +251,17 @@ PRE_COMMIT = (
             "Build stopped: 1 file could not be compiled",
             "Build stopped: 1 file could not be compiled",
         ),
+        # A time limit's words yield to the error the command printed after them.
+        (
+            "Exit code 124\ncommand timed out after 15491 milliseconds\n\n> next build\n"
+            "Failed to compile.\n./src/a.tsx:23:8\nType error: Property 'x' is missing\n",
+            "Type error: Property 'x' is missing",
+        ),
+        (
+            "Exit code 124\ncommand timed out after 15491 milliseconds\n> next build\nok\n",
+            "command timed out after 15491 milliseconds",
+        ),
+        ("Command timed out after 2m 0.0s\nlistening on :3000", "Command timed out after 2m 0.0s"),
         # Only "Exit code N": that is the key line.
         ("Exit code 1\n\n", "Exit code 1"),
         ("Exit code 1", "Exit code 1"),
@@ -599,6 +611,8 @@ def test_signature_of_empty_text_is_empty():
         ("Denied by preToolUse hook: no force pushes", "hook_blocked"),
         ("Exit code 143\nCommand timed out after 3m 0s\nsome output", "timeout"),
         ("Command timed out after 2m 0.0s", "timeout"),
+        # stopped at its time limit after it printed an error: that error is what it is
+        ("Exit code 124\ncommand timed out after 9s\nType error: Property 'x' is missing", ERROR),
         (
             "<tool_use_error>String to replace not found in file.\nString: foo</tool_use_error>",
             "string_not_found",

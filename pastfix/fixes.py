@@ -2630,6 +2630,38 @@ def _retry(failed: Call, call: Call, not_failing: frozenset[Intent] | tuple[()] 
     return _same_request(failed.input, call.input)
 
 
+# A shell's words for a command it could not parse, so ran no part of (bash's, dash's, zsh's):
+# `bash: -c: line 1: unexpected EOF while looking for matching '"'`, `/usr/bin/bash: eval:
+# line 2: syntax error: unexpected end of file`, `sh: 1: Syntax error: "(" unexpected`,
+# `zsh:1: parse error near `)'`, `(eval):1: unmatched "`.
+_UNPARSED = re.compile(
+    r"(?:^|\s)(?:/\S*/)?bash: (?:-c: |eval: )?line \d+: (?:syntax error|unexpected EOF while)"
+    r"|(?:^|\s)(?:/\S*/)?(?:da)?sh: \d+: Syntax error:"
+    r"|(?:^|\s)(?:zsh:\d+|\(eval\):\d+): (?:parse error|unmatched)",
+    re.MULTILINE,
+)
+_says_unparsed = _cached_search(_UNPARSED)
+# The quotes a word of a command is read without (see _reworded).
+_QUOTES = "'\"`"
+
+
+def _reworded(failed: Call, call: Call) -> bool:
+    """Whether a successful shell call is a command the shell could not parse, written
+    again: it runs a program the failed text named, on a path it named (`rg -n
+    "add_parser\\(\\"a|b" opk/cli/__main__.py`, its quotes unbalanced, then `rg -n
+    "add_parser\\(\\"a" opk/cli/__main__.py`; cmd's `if not exist "C:\\x\\out" mkdir
+    "C:\\x\\out"` in Git Bash, then `mkdir -p "C:\\x\\out"`: eighteenth held-out set, 2
+    people). Its words are read as they stand, since the shell could not tell them."""
+    if call.name not in SHELL_TOOLS or call.failed:
+        return False
+    words = {w.strip(_QUOTES) for w in (failed.command or "").split()}
+    mine = intents(call.command)
+    return any(i.program in words for i in mine) and any(
+        (_is_path(w) or "\\" in w) and w.strip(_QUOTES) in words
+        for w in (call.command or "").split()
+    )
+
+
 def _searched_inside(failed: Call, call: Call) -> bool:
     """Whether a search is the failed one's, on its path written another way or on a file
     at most two folders into it: a Grep of `apps/api/src/modules/auth/guards` (its glob
@@ -2880,6 +2912,8 @@ def fix_of(
     # _not_failing)
     not_failing = _not_failing(failed.command, key_line) if failed.name in SHELL_TOOLS else ()
     keys = _sends_keys(failed)
+    # a command the shell could not parse ran no part of itself (see _reworded)
+    unparsed = failed.name in SHELL_TOOLS and _says_unparsed(error)
     reread = listed_at is not None and any(
         not c.failed and c.name == failed.name and _another_way(failed, c, error)
         for c in after[listed_at:ANOTHER_WAY_CALLS]
@@ -2946,6 +2980,8 @@ def fix_of(
             and not _searched_to_read(failed, call, after[n + 1 : ANOTHER_WAY_CALLS], error)
         ):
             way = WORKED_AROUND
+        elif unparsed and n < NEARBY_CALLS and _reworded(failed, call):
+            way = FIXED
         elif n == listed_at and not reread:
             # (a Read of that name where it was listed, after it, is the other way)
             way = WORKED_AROUND
@@ -2954,7 +2990,8 @@ def fix_of(
                 way = WORKED_AROUND
         if way is None:
             continue
-        if _masks(failed, call):
+        if _masks(failed, call) and not unparsed:
+            # (`|| true` hides no error of a command that was not parsed: none ran)
             masked = masked or call
             continue
         if _status_of_another(call) and (
@@ -3182,6 +3219,8 @@ def _confirmed(
     ):
         # (the same input again, after the user stopped it and said `continue`: no change)
         change = _input_change(failed.input, confirm.input) or "called again with other input"
+    if change is None and confirm.command != failed.command and _says_unparsed(error):
+        change = "written so that the shell could parse it"  # (see _reworded)
     if stale and change is None and confirm.name in EDIT_TOOLS:
         change = "with the text the file has"
     if way == FIXED and change is None and _unreachable(error):

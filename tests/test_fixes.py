@@ -3324,3 +3324,37 @@ def test_rounds_of_a_build_stopped_at_its_time_limit_each_fixed_by_their_own_edi
     errors[builds[-1].tool_use_id] = limit + errors_by_round[0]
     again = run(calls, errors)
     assert again[builds[0].tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_command_the_shell_could_not_parse_written_again_is_fixed_by_that_rewrite():
+    """Nothing of a command the shell could not parse ran: the next command that runs a
+    program it named on a path it named is it, written again (eighteenth held-out set: an rg
+    whose quotes did not balance; cmd's `if not exist` sent to Git Bash). `|| true` after
+    it hides no error: none ran."""
+    failed = call(command='rg -n "add_parser\\(\\"a|b|c\\" opk/cli/main.py -n -S', failed=True)
+    error = "Exit code 2\nbash: -c: line 1: unexpected EOF while looking for matching `\"'"
+    again = call(command='rg -n "add_parser\\(\\"a" opk/cli/main.py || true')
+    fix = run([failed, again], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [again.tool_use_id]
+    folder = '"C:\\Users\\me\\proj\\output"'
+    cmd = call(command=f"if not exist {folder} mkdir {folder}", failed=True)
+    said = "Exit code 2\n/usr/bin/bash: eval: line 2: syntax error: unexpected end of file"
+    made = call(command=f"mkdir -p {folder}")
+    fix = run([cmd, made], {cmd.tool_use_id: said})[cmd.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, made.tool_use_id)
+    # another program, or the same one on another path, is another command
+    for other in ("ls opk/cli/main.py", 'rg -n "a" opk/other.py'):
+        other_call = call(command=other)
+        found = run([failed, other_call], {failed.tool_use_id: error})
+        assert found[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # the shell's words, not a program's own syntax error
+    for text, said in [
+        ("bash: -c: line 0: syntax error near unexpected token `('", True),
+        ("sh: 1: Syntax error: Unterminated quoted string", True),
+        ('zsh:1: unmatched "', True),
+        ("(eval):1: parse error near `)'", True),
+        ('  File "gen.py", line 3\nSyntaxError: unexpected EOF while parsing', False),
+        ("jq: error: syntax error, unexpected end of file", False),
+    ]:
+        assert fixes._says_unparsed(f"Exit code 2\n{text}") is said, text

@@ -1390,6 +1390,37 @@ def _input_change(before: str | None, after: str | None) -> str | None:
 _ABSENT = object()
 
 
+def _shared_fields(one: str | None, other: str | None) -> int:
+    """How many leaves two JSON inputs share, name and value (-1: either is no object)."""
+    try:
+        a, b = json.loads(one or ""), json.loads(other or "")
+    except ValueError:
+        return -1
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return -1
+    theirs = _fields(b)
+    return sum(1 for name, value in _fields(a).items() if theirs.get(name, _ABSENT) == value)
+
+
+def _closer_later(failed: Call, call: Call, later: Sequence[Call]) -> bool:
+    """Whether a tool without a file or command, called again, is no retry of the failed
+    call because a call of that tool soon after shares more of its input: several calls
+    that failed alike, then each redone (4 SendMessage calls refused for want of a
+    `summary`, then 4 with one, each to the recipient of one: all four cards named the
+    first, eighteenth held-out set)."""
+    if failed.command is not None or failed.file_path is not None or failed.url is not None:
+        return False
+    mine = _shared_fields(failed.input, call.input)
+    if mine < 0:
+        return False
+    return any(
+        other.name == call.name
+        and not other.failed
+        and _shared_fields(failed.input, other.input) > mine
+        for other in later[1:NEARBY_CALLS]
+    )
+
+
 def _fields(value: object, name: str = "") -> dict[str, object]:
     """The leaves of a decoded JSON value by their path (`questions[0].header`)."""
     if isinstance(value, dict):
@@ -2970,7 +3001,9 @@ def fix_of(
                 continue  # the command before the filter, which did not fail, again
         if way is not None:
             pass
-        elif _retry(failed, call, not_failing) or (named and bool(call.file_path)):
+        elif (_retry(failed, call, not_failing) and not _closer_later(failed, call, after[n:])) or (
+            named and bool(call.file_path)
+        ):
             way = FIXED
         elif otherwise:
             way = WORKED_AROUND

@@ -3358,3 +3358,28 @@ def test_a_command_the_shell_could_not_parse_written_again_is_fixed_by_that_rewr
         ("jq: error: syntax error, unexpected end of file", False),
     ]:
         assert fixes._says_unparsed(f"Exit code 2\n{text}") is said, text
+
+
+def test_calls_that_failed_alike_are_each_redone_by_the_call_that_shares_their_input():
+    """Four messages refused for want of a `summary`, then four sent with one: each
+    failure's retry is the one to its own recipient (eighteenth held-out set: every card
+    named the first)."""
+    names = ["analyst", "builder", "checker"]
+    failed = [
+        call("SendMessage", input=json.dumps({"to": n, "message": "stop"}), failed=True)
+        for n in names
+    ]
+    sent = [
+        call("SendMessage", input=json.dumps({"to": n, "message": "stop", "summary": "Stop"}))
+        for n in names
+    ]
+    error = "<tool_use_error>summary is required when message is a string</tool_use_error>"
+    found = run([*failed, *sent], {f.tool_use_id: error for f in failed})
+    for one, redone in zip(failed, sent, strict=True):
+        fix = found[one.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, redone.tool_use_id)
+        assert [s.tool_use_id for s in fix.remedy] == [redone.tool_use_id]
+    # one failure, redone with another input: its retry still
+    other = call("SendMessage", input=json.dumps({"to": "all", "summary": "Stop"}))
+    fix = run([failed[0], other], {failed[0].tool_use_id: error})[failed[0].tool_use_id]
+    assert fix.confirmed_by == other.tool_use_id

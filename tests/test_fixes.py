@@ -3383,3 +3383,18 @@ def test_calls_that_failed_alike_are_each_redone_by_the_call_that_shares_their_i
     other = call("SendMessage", input=json.dumps({"to": "all", "summary": "Stop"}))
     fix = run([failed[0], other], {failed[0].tool_use_id: error})[failed[0].tool_use_id]
     assert fix.confirmed_by == other.tool_use_id
+
+
+def test_a_module_guessed_as_a_folder_then_viewed_as_a_file_worked_around_it():
+    """`sed` of hooks/base/index.ts, not there, then of hooks/api/base.ts: the module base
+    is a file (eighteenth held-out set). A file of another name is another question."""
+    failed = call("shell", command="sed -n '1,220p' src/hooks/base/index.ts", failed=True)
+    error = "Exit code 1\nsed: src/hooks/base/index.ts: No such file or directory"
+    found = call("shell", command="sed -n '1,200p' src/hooks/api/base.ts")
+    fix = run([failed, found], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, found.tool_use_id)
+    other = call("shell", command="sed -n '1,200p' src/hooks/api/client.ts")
+    fix = run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    assert fixes._module_names("src/lib/types/racquet.ts") == {"racquet.ts", "types.ts"}
+    assert fixes._module_names("src/index.ts") == {"index.ts"}  # src names no module

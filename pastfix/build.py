@@ -262,6 +262,8 @@ class BuildStats:
     tokenizer: str = DEFAULT_TOKENIZER
     tokenizer_changed: bool = False
     seconds: float = 0.0
+    # How long it waited for another build of the index to end (build_lock), not in `seconds`.
+    waited_seconds: float = 0.0
     # The first problems of this build, as "path:line: reason" (the rest are in the table).
     problem_examples: list[str] = field(default_factory=list)
     # The sources most of whose lines are of no type pastfix reads (skipped_sources).
@@ -365,8 +367,9 @@ def lock_path(db_path: str | Path) -> Path:
 @contextmanager
 def build_lock(
     db_path: str | Path, wait: bool = True, on_wait: Callable[[], None] | None = None
-) -> Iterator[None]:
-    """Hold the build lock of `db_path`: one build of an index at a time.
+) -> Iterator[float]:
+    """Hold the build lock of `db_path`: one build of an index at a time; gives the
+    seconds spent waiting for it.
 
     SQLite's own locks cannot order two builds: a bulk build starts with a
     deferred BEGIN (IMMEDIATE would also lock the helper's attached side file),
@@ -384,7 +387,7 @@ def build_lock(
     path = lock_path(db_path)
     held: set[Path] = _held.__dict__.setdefault("paths", set())
     if fcntl is None or path in held:
-        yield
+        yield 0.0
         return
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -413,7 +416,7 @@ def build_lock(
             time.sleep(LOCK_POLL_SECONDS)
         held.add(path)
         try:
-            yield
+            yield time.monotonic() - started
         finally:
             held.discard(path)
     finally:
@@ -499,7 +502,7 @@ def build(
         raise BuildError(str(e)) from e
     check_not_transcripts(Path(db_path))
     check_db_path(Path(db_path))
-    with build_lock(db_path, wait, on_wait):
+    with build_lock(db_path, wait, on_wait) as waited:
         stats = _build(
             db_path,
             roots,
@@ -514,7 +517,9 @@ def build(
             searched=given,
             agent=agent,
         )
-    stats.seconds = round(time.perf_counter() - started, 3)
+    # The build's own time: another build's, waited for, is said apart (waited_seconds).
+    stats.seconds = round(time.perf_counter() - started - waited, 3)
+    stats.waited_seconds = round(waited, 3)
     return stats
 
 

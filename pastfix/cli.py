@@ -363,6 +363,11 @@ def summary_line(stats: pbuild.BuildStats) -> str:
             else ""
         )
         + f" in {stats.seconds:.2f}s"
+        + (
+            f", after waiting {stats.waited_seconds:.1f}s for another build"
+            if stats.waited_seconds >= pbuild.WAIT_NOTICE_SECONDS  # as its notice said
+            else ""
+        )
     )
 
 

@@ -59,6 +59,7 @@ from pastfix.db import (
     tokenizer_setting,
 )
 from pastfix.lines import TEXT_HEAD, not_text
+from pastfix.paths import lock_path
 from pastfix.prepare import REDACTION_VERSION, prepare
 from pastfix.records import (
     EXCERPT_SOURCE_BYTES,
@@ -357,11 +358,6 @@ except ImportError:  # Windows: builds are not serialised there
 # The build locks this thread holds, by lock file: a build inside the hook's
 # refresh, which takes the lock first, must not wait for itself.
 _held = threading.local()
-
-
-def lock_path(db_path: str | Path) -> Path:
-    """The file whose flock says a build of `db_path` is running (beside the real file)."""
-    return Path(os.path.realpath(db_path) + ".lock")
 
 
 @contextmanager

@@ -17,6 +17,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # Windows: builds are not serialised there
+    fcntl = None  # type: ignore[assignment]
+
 ENV = "PASTFIX_DB"
 CLAUDE_CONFIG_ENV = "CLAUDE_CONFIG_DIR"
 
@@ -89,3 +94,33 @@ def claude_user_config() -> Path:
     """
     folder = os.environ.get("CLAUDE_CONFIG_DIR")
     return Path(folder).expanduser() / ".claude.json" if folder else Path.home() / ".claude.json"
+
+
+def lock_path(db_path: str | Path) -> Path:
+    """The file whose flock says a build of `db_path` is running (beside the real file;
+    see pastfix.build.build_lock)."""
+    return Path(os.path.realpath(db_path) + ".lock")
+
+
+def build_running(db_path: str | Path) -> bool:
+    """Whether a build of `db_path` holds its lock now (`pastfix status`, and what a reader
+    says of an index whose first build has not ended: it writes in one transaction).
+
+    Asked by taking a shared flock for an instant, never waiting and never creating the
+    lock file: a build asking for its lock in that instant looks again (build_lock polls),
+    and the hook's refresh, which does not wait, leaves its work to the next build."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(lock_path(db_path), os.O_RDONLY)
+    except OSError:  # no build of it ever ran, or its folder cannot be read
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:  # a file system without flock: nothing to tell
+        return False
+    finally:
+        os.close(fd)  # releases the shared lock
+    return False

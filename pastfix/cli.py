@@ -54,6 +54,8 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo(entry.INTERRUPTED, err=True)
             raise SystemExit(entry.INTERRUPTED_STATUS) from None
+        except paths.NoHome as e:  # whichever command looked for a folder in it
+            raise click.ClickException(str(e)) from None
 
 
 @click.group(cls=_Group, context_settings=CONTEXT_SETTINGS)

@@ -512,6 +512,7 @@ def build(
             budget,
             searched=given,
             agent=agent,
+            started=started + waited,
         )
     # The build's own time: another build's, waited for, is said apart (waited_seconds).
     stats.seconds = round(time.perf_counter() - started - waited, 3)
@@ -533,10 +534,13 @@ def _build(
     *,
     searched: Sequence[Path] = (),
     agent: str | None = None,
+    started: float | None = None,
 ) -> BuildStats:
     """build() once it holds the build lock. `searched`: the folders given as sources, in
-    which the stores `roots` were found, for `agent` (None: every agent's)."""
-    started = time.perf_counter()
+    which the stores `roots` were found, for `agent` (None: every agent's). `started`
+    (perf_counter): when build() began, less its wait for the lock, so that `last_build`
+    says the time its summary says."""
+    started = time.perf_counter() if started is None else started
     try:
         conn = connect(db_path, busy_timeout=busy_timeout)
     except sqlite3.Error as e:

@@ -59,6 +59,7 @@ from pastfix.db import (
     tokenizer_setting,
 )
 from pastfix.lines import TEXT_HEAD, not_text
+from pastfix.paths import lock_path
 from pastfix.prepare import REDACTION_VERSION, prepare
 from pastfix.records import (
     EXCERPT_SOURCE_BYTES,
@@ -262,6 +263,8 @@ class BuildStats:
     tokenizer: str = DEFAULT_TOKENIZER
     tokenizer_changed: bool = False
     seconds: float = 0.0
+    # How long it waited for another build of the index to end (build_lock), not in `seconds`.
+    waited_seconds: float = 0.0
     # The first problems of this build, as "path:line: reason" (the rest are in the table).
     problem_examples: list[str] = field(default_factory=list)
     # The sources most of whose lines are of no type pastfix reads (skipped_sources).
@@ -357,16 +360,12 @@ except ImportError:  # Windows: builds are not serialised there
 _held = threading.local()
 
 
-def lock_path(db_path: str | Path) -> Path:
-    """The file whose flock says a build of `db_path` is running (beside the real file)."""
-    return Path(os.path.realpath(db_path) + ".lock")
-
-
 @contextmanager
 def build_lock(
     db_path: str | Path, wait: bool = True, on_wait: Callable[[], None] | None = None
-) -> Iterator[None]:
-    """Hold the build lock of `db_path`: one build of an index at a time.
+) -> Iterator[float]:
+    """Hold the build lock of `db_path`: one build of an index at a time; gives the
+    seconds spent waiting for it.
 
     SQLite's own locks cannot order two builds: a bulk build starts with a
     deferred BEGIN (IMMEDIATE would also lock the helper's attached side file),
@@ -384,7 +383,7 @@ def build_lock(
     path = lock_path(db_path)
     held: set[Path] = _held.__dict__.setdefault("paths", set())
     if fcntl is None or path in held:
-        yield
+        yield 0.0
         return
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -413,7 +412,7 @@ def build_lock(
             time.sleep(LOCK_POLL_SECONDS)
         held.add(path)
         try:
-            yield
+            yield time.monotonic() - started
         finally:
             held.discard(path)
     finally:
@@ -499,7 +498,7 @@ def build(
         raise BuildError(str(e)) from e
     check_not_transcripts(Path(db_path))
     check_db_path(Path(db_path))
-    with build_lock(db_path, wait, on_wait):
+    with build_lock(db_path, wait, on_wait) as waited:
         stats = _build(
             db_path,
             roots,
@@ -513,8 +512,11 @@ def build(
             budget,
             searched=given,
             agent=agent,
+            started=started + waited,
         )
-    stats.seconds = round(time.perf_counter() - started, 3)
+    # The build's own time: another build's, waited for, is said apart (waited_seconds).
+    stats.seconds = round(time.perf_counter() - started - waited, 3)
+    stats.waited_seconds = round(waited, 3)
     return stats
 
 
@@ -532,10 +534,13 @@ def _build(
     *,
     searched: Sequence[Path] = (),
     agent: str | None = None,
+    started: float | None = None,
 ) -> BuildStats:
     """build() once it holds the build lock. `searched`: the folders given as sources, in
-    which the stores `roots` were found, for `agent` (None: every agent's)."""
-    started = time.perf_counter()
+    which the stores `roots` were found, for `agent` (None: every agent's). `started`
+    (perf_counter): when build() began, less its wait for the lock, so that `last_build`
+    says the time its summary says."""
+    started = time.perf_counter() if started is None else started
     try:
         conn = connect(db_path, busy_timeout=busy_timeout)
     except sqlite3.Error as e:

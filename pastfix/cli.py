@@ -54,6 +54,22 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo(entry.INTERRUPTED, err=True)
             raise SystemExit(entry.INTERRUPTED_STATUS) from None
+        except paths.NoHome as e:  # whichever command looked for a folder in it
+            raise click.ClickException(str(e)) from None
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError:
+            # Browsing is Datasette's: a new user's `pastfix serve` learnt only that there
+            # is no such command.
+            if args and args[0] == "serve":
+                raise click.UsageError(
+                    "No such command 'serve': browse the index with Datasette, `datasette"
+                    " serve index.db` (installed with pastfix)",
+                    ctx,
+                ) from None
+            raise
 
 
 @click.group(cls=_Group, context_settings=CONTEXT_SETTINGS)
@@ -363,6 +379,11 @@ def summary_line(stats: pbuild.BuildStats) -> str:
             else ""
         )
         + f" in {stats.seconds:.2f}s"
+        + (
+            f", after waiting {stats.waited_seconds:.1f}s for another build"
+            if stats.waited_seconds >= pbuild.WAIT_NOTICE_SECONDS  # as its notice said
+            else ""
+        )
     )
 
 
@@ -1031,7 +1052,8 @@ def status_(db_path: Path | None, json_: bool) -> None:
     DB_PATH defaults to ./index.db when it exists, else the index of the hook and the
     MCP server ($PASTFIX_DB, or ~/.local/share/pastfix/index.db). Shows its size; its
     sessions, messages and failures, and how many sessions it keeps whose transcripts
-    are gone; the last build and what it read; the sources; whether the hook (and
+    are gone; the last build and what it read, and whether a build is running now;
+    the sources; whether the hook (and
     each other agent's, where that agent is used), the MCP server and the skill are
     installed, and where; and Claude Code's cleanupPeriodDays
     (null in JSON when unset, which means 30 days). When transcripts are being deleted

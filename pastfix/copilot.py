@@ -68,7 +68,7 @@ from typing import Any
 
 import msgspec
 
-from pastfix import agents, lines
+from pastfix import agents, lines, paths
 from pastfix.lines import BadLine, excerpt
 from pastfix.records import (
     Batch,
@@ -173,7 +173,7 @@ _decode_event = msgspec.json.Decoder(_Event).decode
 def home() -> Path:
     """Copilot CLI's folder: $COPILOT_HOME, else ~/.copilot."""
     value = os.environ.get(HOME_ENV)
-    return Path(value).expanduser() if value else Path.home() / HOME_DIR
+    return paths.expand(value) if value else paths.home() / HOME_DIR
 
 
 def default_folders() -> list[Path]:
@@ -182,7 +182,7 @@ def default_folders() -> list[Path]:
     folders = [home()]
     state = os.environ.get("XDG_STATE_HOME")
     if state:
-        old = Path(state).expanduser() / HOME_DIR
+        old = paths.expand(state) / HOME_DIR
         if old != folders[0]:
             folders.append(old)
     return folders

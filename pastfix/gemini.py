@@ -70,7 +70,7 @@ from typing import Any
 
 import msgspec
 
-from pastfix import agents, lines
+from pastfix import agents, lines, paths
 from pastfix.records import (
     Batch,
     Message,
@@ -150,7 +150,7 @@ def gemini_home() -> Path:
     """Gemini CLI's folder: $GEMINI_CLI_HOME/.gemini when that is set (its documented
     override of the home folder, paths.ts homedir()), else ~/.gemini."""
     home = os.environ.get(HOME_ENV)
-    return Path(home) / ".gemini" if home else Path.home() / ".gemini"
+    return Path(home) / ".gemini" if home else paths.home() / ".gemini"
 
 
 def default_folders() -> list[Path]:

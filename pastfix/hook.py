@@ -453,8 +453,12 @@ def main(argv: Sequence[str]) -> int | None:
     except (OSError, UnicodeDecodeError) as e:
         print(f"pastfix hook: cannot read the event: {e}", file=sys.stderr)
         return 0
-    db = Path(db_path) if db_path else paths.default_db()
-    answer = run(stdin_text, db, refresh_first, agent)
+    try:
+        db = Path(db_path) if db_path else paths.default_db()
+        answer = run(stdin_text, db, refresh_first, agent)
+    except paths.NoHome as e:  # the agent goes on; its user reads why in the hook's log
+        print(f"pastfix hook: {e}", file=sys.stderr)
+        return 0
     if answer:
         sys.stdout.write(answer + "\n")
     return 0

@@ -375,7 +375,7 @@ def codex_config_file() -> Path:
 
 
 def codex_skills_dir() -> Path:
-    return Path.home() / ".agents" / "skills"
+    return paths.home() / ".agents" / "skills"
 
 
 def codex_hook_groups(db_path: Path) -> dict[str, dict[str, Any]]:
@@ -772,8 +772,8 @@ _OPENCODE_PLUGIN_HEAD = "// pastfix: how a failed command was fixed before"
 def opencode_config_dir() -> Path:
     """opencode's global config folder (Global.Path.config): $XDG_CONFIG_HOME/opencode,
     else ~/.config/opencode."""
-    config = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(config).expanduser() / "opencode"
+    config = os.environ.get("XDG_CONFIG_HOME") or str(paths.home() / ".config")
+    return paths.expand(config) / "opencode"
 
 
 def opencode_plugin_file() -> Path:

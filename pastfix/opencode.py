@@ -65,7 +65,7 @@ from typing import Any
 
 import msgspec
 
-from pastfix import agents, lines
+from pastfix import agents, lines, paths
 from pastfix.lines import BadLine
 from pastfix.records import (
     Batch,
@@ -131,8 +131,8 @@ def data_dir() -> Path:
     opencode takes it from the xdg-basedir package (Global.Path.data), which reads
     XDG_DATA_HOME and falls back to ~/.local/share on every platform.
     """
-    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data).expanduser() / "opencode"
+    data = os.environ.get("XDG_DATA_HOME") or str(paths.home() / ".local" / "share")
+    return paths.expand(data) / "opencode"
 
 
 def default_folders() -> list[Path]:
@@ -149,7 +149,7 @@ def _env_db() -> Path | None:
     value = os.environ.get(DB_ENV)
     if not value or value == ":memory:":
         return None
-    path = Path(value).expanduser()
+    path = paths.expand(value)
     return path if path.is_absolute() else data_dir() / path
 
 

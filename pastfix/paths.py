@@ -17,8 +17,51 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # Windows: builds are not serialised there
+    fcntl = None  # type: ignore[assignment]
+
 ENV = "PASTFIX_DB"
 CLAUDE_CONFIG_ENV = "CLAUDE_CONFIG_DIR"
+
+
+class NoHome(Exception):
+    """No home folder to find the agents' folders and the index in (its text is one line)."""
+
+
+def home() -> Path:
+    """The user's home folder: $HOME, else, when it is unset or empty, the password
+    database's, as a login shell would set it.
+
+    Python reads an empty HOME as `/` (`~/.local/share` became `/.local/share`, the
+    transcripts `/.claude/projects`): an empty HOME (a cron job's, `env HOME= ...`) is
+    taken as unset. A user with no home there either is a one-line error (NoHome), where
+    Python raised "Could not determine home directory" deep in a traceback.
+    """
+    value = os.environ.get("HOME")
+    if value:
+        return Path(value)
+    try:
+        import pwd
+
+        folder = pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError):  # Windows has no pwd; a uid it does not list
+        folder = os.path.expanduser("~") if os.name == "nt" else ""
+    if not folder or folder.startswith("~"):
+        raise NoHome(
+            f"no home folder: HOME is {'empty' if value == '' else 'unset'} and user"
+            f" {os.getuid() if hasattr(os, 'getuid') else '?'} has none in the password"
+            " database: set HOME"
+        )
+    return Path(folder)
+
+
+def expand(value: str) -> Path:
+    """`value` (a path from the environment) with a leading `~` read as home()."""
+    if value == "~" or value.startswith("~/"):
+        return home() / value[2:]
+    return Path(value).expanduser()
 
 
 def default_db() -> Path:
@@ -28,17 +71,17 @@ def default_db() -> Path:
     start in each session's folder, where it named another index every time.
     """
     if os.environ.get(ENV):
-        return Path(os.environ[ENV]).expanduser()
-    data = Path(os.environ.get("XDG_DATA_HOME") or "").expanduser()
+        return expand(os.environ[ENV])
+    data = expand(os.environ.get("XDG_DATA_HOME") or "")
     if not data.is_absolute():
-        data = Path.home() / ".local" / "share"
+        data = home() / ".local" / "share"
     return data / "pastfix" / "index.db"
 
 
 def codex_home() -> Path:
     """Where Codex CLI keeps its config, hooks and sessions: $CODEX_HOME, else ~/.codex."""
-    home = os.environ.get("CODEX_HOME")
-    return Path(home) if home else Path.home() / ".codex"
+    folder = os.environ.get("CODEX_HOME")
+    return Path(folder) if folder else home() / ".codex"
 
 
 def claude_config_dir() -> Path:
@@ -48,8 +91,8 @@ def claude_config_dir() -> Path:
     Its settings.json, skills/ and projects/ (the transcripts) all move with it.
     """
     if os.environ.get(CLAUDE_CONFIG_ENV):
-        return Path(os.environ[CLAUDE_CONFIG_ENV]).expanduser()
-    return Path.home() / ".claude"
+        return expand(os.environ[CLAUDE_CONFIG_ENV])
+    return home() / ".claude"
 
 
 def claude_projects() -> Path:
@@ -88,4 +131,34 @@ def claude_user_config() -> Path:
     `claude mcp add --scope user` of Claude Code 2.1.197 and 2.1.332).
     """
     folder = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(folder).expanduser() / ".claude.json" if folder else Path.home() / ".claude.json"
+    return expand(folder) / ".claude.json" if folder else home() / ".claude.json"
+
+
+def lock_path(db_path: str | Path) -> Path:
+    """The file whose flock says a build of `db_path` is running (beside the real file;
+    see pastfix.build.build_lock)."""
+    return Path(os.path.realpath(db_path) + ".lock")
+
+
+def build_running(db_path: str | Path) -> bool:
+    """Whether a build of `db_path` holds its lock now (`pastfix status`, and what a reader
+    says of an index whose first build has not ended: it writes in one transaction).
+
+    Asked by taking a shared flock for an instant, never waiting and never creating the
+    lock file: a build asking for its lock in that instant looks again (build_lock polls),
+    and the hook's refresh, which does not wait, leaves its work to the next build."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(lock_path(db_path), os.O_RDONLY)
+    except OSError:  # no build of it ever ran, or its folder cannot be read
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:  # a file system without flock: nothing to tell
+        return False
+    finally:
+        os.close(fd)  # releases the shared lock
+    return False

@@ -44,7 +44,9 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # character inside a token or a name (U+200B ...), the rest of a token a terminal wrapped
 # onto the next line, a URL's password after one slash or backslashes, Stripe's `whsec_`,
 # Google's refresh tokens (`1//0...`), `redis-cli -a PW`, `htpasswd -b`, session cookies.
-REDACTION_VERSION = 9
+# 10: a wrapped token's rest behind a diff's line mark (`+`, `-`, ` `: `git diff` of a key
+# on two `+` lines), and no rest that starts with a dash (`--no-verify` after a token).
+REDACTION_VERSION = 10
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from pastfix import LATEST_MIGRATION, agents, fixes, signatures
+from pastfix import LATEST_MIGRATION, agents, fixes, paths, signatures
 from pastfix.records import MAX_TEXT, TEXT_HEAD, TEXT_TAIL, clean_text
 
 RAW_PREFIX = "raw:"
@@ -1080,12 +1080,19 @@ UNBUILT = (
     "{path} holds nothing yet: no build of it has finished (the first may still be"
     " running, or was stopped): wait for it, or run `pastfix build {path}`"
 )
+# ... when a build of it holds its lock (paths.build_running): its first, as it holds nothing.
+UNBUILT_RUNNING = (
+    "{path} holds nothing yet: its first build is running, and what it reads shows when it"
+    " ends (it writes every row in one transaction): wait for it"
+)
 
 
 def unbuilt(conn: sqlite3.Connection, path: str | Path) -> str | None:
     """What to say of an index no build has finished yet (instead of "Not seen before");
     None for one that a build has finished."""
-    return None if conn.execute(BUILT_SQL).fetchone() else UNBUILT.format(path=path)
+    if conn.execute(BUILT_SQL).fetchone():
+        return None
+    return (UNBUILT_RUNNING if paths.build_running(path) else UNBUILT).format(path=path)
 
 
 def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:

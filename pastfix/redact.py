@@ -585,11 +585,18 @@ _TOKEN_REST = re.compile(r"[A-Za-z0-9+/_=-]*+")
 
 
 # A token that a terminal or a log wrapped (fixed-width output): its line ends right after
-# it, and the next line holds only token characters up to its own end. The line's end is a
-# line break, or the `\\n` of JSON text.
-_WRAPPED_REST = re.compile(
-    r"(?:\r?\n|(?:\\{1,16}r)?\\{1,16}n)([A-Za-z0-9_-]{1,1100})(?=[\r\n\"\\]|\Z)"
-)
+# it, and the next line holds only token characters up to its own end, the first no dash
+# (a diff's removed line, a list's item, a flag: `--no-verify`). The line's end is a line
+# break, or the `\\n` of JSON text.
+_LINE_END = r"(?:\r?\n|(?:\\{1,16}r)?\\{1,16}n)"
+_REST_LINE = r"([A-Za-z0-9_][A-Za-z0-9_-]{0,1099})(?=[\r\n\"\\]|\Z)"
+_WRAPPED_REST = re.compile(_LINE_END + _REST_LINE)
+# ... or, when the token's line starts with a diff's mark (an added, removed or context
+# line of `git diff`, a unified diff, an apply_patch), holds the same mark and then them.
+_DIFF_MARKS = "+- "
+_WRAPPED_DIFF_REST = {
+    mark: re.compile(_LINE_END + re.escape(mark) + _REST_LINE) for mark in _DIFF_MARKS
+}
 # A line that is a word (`Done`, `OK`, `next-step`) or holds an anchor (the next token of a
 # list, one a line) is what followed a token, not its rest.
 _PLAIN_WORD = re.compile(r"[a-z]+(?:[_-][a-z]+)*|[A-Z]+(?:[_-][A-Z]+)*|[A-Z][a-z]+")
@@ -610,12 +617,19 @@ def _wrapped_end(m: re.Match[str]) -> int:
     escaped = text.rfind("\\n", lo, m.start())
     line = max(lo, text.rfind("\n", lo, m.start()) + 1, escaped + 2 if escaped >= 0 else 0)
     width = end - line
-    while (rest := _WRAPPED_REST.match(text, end)) is not None:
+    diff = _WRAPPED_DIFF_REST.get(text[line]) if line < m.start() else None
+    while True:
+        # A diff's rest fills its line after the mark, as the token's line does.
+        rest = diff.match(text, end) if diff else None
+        fill = width - 1 if rest else width
+        rest = rest or _WRAPPED_REST.match(text, end)
+        if rest is None:
+            break
         word = rest.group(1)
-        if len(word) > width or _PLAIN_WORD.fullmatch(word) or anchors_in(word):
+        if len(word) > fill or _PLAIN_WORD.fullmatch(word) or anchors_in(word):
             break  # (a line of its own: a word, another token of a list of them)
         end = rest.end()
-        if len(word) < width:
+        if len(word) < fill:
             break
     return end
 

@@ -55,6 +55,7 @@ def status(db_path: Path, settings_path: Path | None = None) -> dict[str, Any]:
     settings_path = settings_path or install.default_settings()
     result: dict[str, Any] = {"index": str(db_path.absolute()), "exists": db_path.is_file()}
     result.update(_index(db_path) if result["exists"] else _no_index())
+    result["build_running"] = paths.build_running(db_path)
     settings, problem = _settings(settings_path)
     events = install.installed_events(settings)
     result["hook_installed"] = bool(events)
@@ -282,7 +283,8 @@ def advice(found: dict[str, Any]) -> list[str]:
     elif found.get("problem"):
         lines.append(found["problem"])
     elif found["last_build"] is None:  # the first build has not ended: it shows 0 of all
-        lines.append(queries.UNBUILT.format(path=found["index"]))
+        unbuilt = queries.UNBUILT_RUNNING if found["build_running"] else queries.UNBUILT
+        lines.append(unbuilt.format(path=found["index"]))
     hook_index = found["hook"].get("index")
     if hook_index and not Path(hook_index).is_file() and hook_index != found["index"]:
         lines.append(
@@ -365,6 +367,8 @@ def format_text(found: dict[str, Any]) -> str:
                 f" {count(last['files_seen'], 'file')}, {count(last['new_lines'], 'new line')},"
                 f" in {last['seconds']:.2f}s ({_ago(last['at'])})"
             )
+    if found["build_running"]:
+        lines.append("build:      running now")
     for s in _grouped(found["sources"]):
         gone = s["files_without_transcript"]
         there = "" if s.get("exists", True) else ", folder missing"

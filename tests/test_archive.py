@@ -11,7 +11,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
-from conftest import build_index
+from conftest import ROOT, build_index
 from jsonl import failing_session, prompt, say, write_jsonl
 
 from pastfix import build as pbuild
@@ -1057,6 +1057,51 @@ def test_status_of_an_index_no_build_has_finished_says_so(tmp_path, claude_home)
     assert found["advice"][0].startswith(
         f"{db_path} holds nothing yet: no build of it has finished (the first may still be"
     )
+
+
+def test_status_and_find_during_a_first_build_say_it_is_running(tmp_path, claude_home):
+    """A first build writes every row in one transaction: until it ends, status showed 0 of
+    everything and "the first may still be running, or was stopped", find the same."""
+    db_path = tmp_path / "index.db"
+    pdb.connect(db_path).close()  # the schema, which a first build commits before its rows
+    with pbuild.build_lock(db_path):  # as the build holds it, from start to end
+        found = status_json(db_path)
+        text = CliRunner().invoke(cli.cli, ["status", str(db_path)]).output
+        find = CliRunner().invoke(cli.cli, ["find", "ENOENT", str(db_path)])
+    running = queries.UNBUILT_RUNNING.format(path=db_path)
+    assert (found["build_running"], found["advice"][0]) == (True, running)
+    assert "\nbuild:      running now\n" in text and running in text
+    assert (find.exit_code, find.output) == (1, f"Error: {running}\n")
+    after = status_json(db_path)  # the lock is free again: stopped, not running
+    assert after["build_running"] is False and "may still be running" in after["advice"][0]
+
+
+@pytest.mark.slow
+def test_status_while_a_real_first_build_runs(tmp_path, claude_home):
+    projects = tmp_path / "projects"
+    for i in range(80):  # ~32 MB: a fresh build of a second or more
+        sid = f"{i:08d}-0000-4000-8000-000000000000"
+        session = failing_session(sid, 60, f"ENOENT file{i} missing " + "z" * 2000, "Create it")
+        write_jsonl(projects / f"-home-dev-p{i % 5}" / f"{sid}.jsonl", session)
+    db_path = tmp_path / "index.db"
+    args = [sys.executable, "-m", "pastfix", "build", str(db_path), "--source", str(projects)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    build = subprocess.Popen([*args, "-s"], env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        found: dict = {"problem": "not created yet"}
+        while found.get("problem"):  # until the schema is committed
+            assert build.poll() is None, build.stderr.read()
+            time.sleep(0.05)
+            if db_path.exists():
+                found = status_json(db_path)
+        if build.poll() is not None:
+            pytest.skip("the build ended before status read the index")
+        assert found["build_running"] is True
+        assert found["advice"][0] == queries.UNBUILT_RUNNING.format(path=db_path)
+    finally:
+        build.communicate(timeout=120)
+    assert build.returncode == 0
+    assert status_json(db_path)["build_running"] is False
 
 
 def test_status_of_a_file_that_is_not_an_index(tmp_path, claude_home):

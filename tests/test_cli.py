@@ -839,3 +839,14 @@ def test_the_cli_imports_no_query_module_until_a_command_needs_it():
     a build loads only when it reads something."""
     rules = ("pastfix.redact", "pastfix.signatures", "pastfix.fixes")
     assert imported_by("pastfix.cli", ("pastfix.queries", "pastfix.cards", *rules)) == []
+
+
+def test_serve_is_said_to_be_datasettes():
+    """A new user's `pastfix serve` learnt only that there is no such command."""
+    result = CliRunner().invoke(cli, ["serve"])
+    assert result.exit_code == 2
+    assert result.output.endswith(
+        "Error: No such command 'serve': browse the index with Datasette, `datasette serve"
+        " index.db` (installed with pastfix)\n"
+    )
+    assert "No such command 'srve'.\n" in CliRunner().invoke(cli, ["srve"]).output

@@ -1,5 +1,6 @@
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -17,6 +18,7 @@ from pastfix import build as pbuild
 from pastfix import db as pdb
 from pastfix import fixes, forget, queries, signatures, transcripts
 from pastfix import shard as pshard
+from pastfix.cli import summary_line
 
 SID = "11111111-1111-4111-8111-111111111111"
 SID2 = "22222222-2222-4222-8222-222222222222"
@@ -2193,6 +2195,23 @@ def test_a_build_waits_for_another_and_says_so(db_path, projects):
     assert proc.returncode == 0, err
     assert f"waiting for another build of {db_path} to finish" in err
     assert "Forced build: read 1 of 1 file (" in err
+    # Its time is its own, not the other build's: the wait is said once, on its own.
+    summary = err.strip().splitlines()[-1]
+    built, waited = re.search(
+        r" in ([\d.]+)s, after waiting ([\d.]+)s for another build$", summary
+    ).groups()
+    assert float(built) < pbuild.WAIT_NOTICE_SECONDS + 1 <= float(waited)
+    assert err.count("waited") + err.count("waiting") == 2
+    last = json.loads(
+        query(db_path, "SELECT value FROM _build_state WHERE name = 'last_build'")[0][0]
+    )
+    assert last["seconds"] < pbuild.WAIT_NOTICE_SECONDS + 1
+
+
+def test_a_build_that_did_not_wait_says_nothing_of_waiting(db_path, projects):
+    small_session(projects)
+    stats = build_index(db_path, projects)
+    assert stats.waited_seconds == 0 and "waiting" not in summary_line(stats)
 
 
 def test_a_build_told_not_to_wait_gives_up_at_once(db_path, projects):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import REAL_PROJECTS, build_index, imported_by, needs_real_corpus
+from conftest import REAL_PROJECTS, ROOT, build_index, imported_by, needs_real_corpus
 from corpus import (
     NOVEL,
     OTHER,
@@ -719,6 +719,59 @@ def test_default_db(monkeypatch, fake_home):
     assert paths.default_db() == fake_home / ".local" / "share" / "pastfix" / "index.db"
     monkeypatch.setenv("PASTFIX_DB", "/somewhere/else.db")
     assert paths.default_db() == Path("/somewhere/else.db")
+
+
+def test_an_empty_home_is_taken_as_unset(monkeypatch, fake_home):
+    """Python reads HOME="" as `/`: the index was /.local/share/pastfix/index.db and the
+    transcripts /.claude/projects. Unset, HOME is the password database's; so is it empty.
+    (Paths only: nothing is read there.)"""
+    import pwd
+
+    from pastfix import paths
+
+    monkeypatch.delenv("PASTFIX_DB", raising=False)
+    monkeypatch.setenv("HOME", "")
+    monkeypatch.setenv("XDG_DATA_HOME", "")  # empty: unset too, as platformdirs reads it
+    home = Path(pwd.getpwuid(os.getuid()).pw_dir)
+    assert paths.default_db() == home / ".local" / "share" / "pastfix" / "index.db"
+    assert paths.claude_projects() == home / ".claude" / "projects"
+    assert paths.codex_home() == home / ".codex"
+    monkeypatch.setenv("PASTFIX_DB", "~/i.db")
+    assert paths.default_db() == home / "i.db"
+
+
+@pytest.mark.skipif(not shutil.which("unshare"), reason="needs unshare (util-linux)")
+def test_no_home_anywhere_is_a_one_line_error(tmp_path):
+    """A user the password database does not list (a container's arbitrary uid), HOME empty:
+    Python raised "Could not determine home directory" in a traceback, or took `/`."""
+    uid = 54321
+    ns = ["unshare", "--user", f"--map-user={uid}", f"--map-group={uid}"]
+    if subprocess.run([*ns, "true"], capture_output=True).returncode:
+        pytest.skip("user namespaces are not allowed here")
+    env = {**os.environ, "HOME": "", "PYTHONPATH": str(ROOT)}
+    env.pop("PASTFIX_DB", None)
+    env.pop("XDG_DATA_HOME", None)
+    said = (
+        f"no home folder: HOME is empty and user {uid} has none in the password database: set HOME"
+    )
+    for args in (["build", "--default-db"], ["status"]):
+        ran = subprocess.run(
+            [*ns, sys.executable, "-m", "pastfix", *args],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
+        assert (ran.returncode, ran.stderr) == (1, f"Error: {said}\n")
+    hook = subprocess.run(
+        [*ns, sys.executable, "-m", "pastfix", "hook"],
+        env=env,
+        cwd=tmp_path,
+        input="{}",
+        capture_output=True,
+        text=True,
+    )
+    assert (hook.returncode, hook.stdout, hook.stderr) == (0, "", f"pastfix hook: {said}\n")
 
 
 def test_build_default_db(monkeypatch, tmp_path):

@@ -1322,6 +1322,52 @@ def test_pass_as_a_verb_before_a_value_in_backticks_is_kept():
     assert redact("the password `Hu9nter2Zx` works")[1] == {"password": 1}
 
 
+@pytest.mark.parametrize(
+    ("text", "redacted"),
+    [
+        # leak: a wrapped token's rest behind a diff's line prefix (`git diff`, a unified
+        # diff, Codex's apply_patch), added, removed or as context
+        (
+            "@@ -1,2 +1,3 @@\n APP=web\n"
+            "+GITHUB_TOKEN=ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf12\n+Cd5Ef6Gh7Ij\n DEBUG=0\n",
+            "@@ -1,2 +1,3 @@\n APP=web\n+GITHUB_TOKEN=[REDACTED:github-token]\n DEBUG=0\n",
+        ),
+        (
+            "-key: sk-ant-api03-Zq8vN2kL5mR7tX1wY4bC6d\n-F9gH3jK0pQsT2uV5xW8\n+key: ${KEY}",
+            "-key: [REDACTED:anthropic-key]\n+key: ${KEY}",
+        ),
+        (
+            " sk-proj-A1b2C3d4E5f6G7h8\n I9j0K1l2M3n4O5p6Q7r8S9t0\n U1v2W\n+ok",
+            " [REDACTED:openai-key]\n+ok",
+        ),
+        (
+            '{"patch": "@@ -1 +1,2 @@\\n+AKIAB7Q3XW5N2R8T4BRN\\n+Q7Z2\\n context"}',
+            '{"patch": "@@ -1 +1,2 @@\\n+[REDACTED:aws-access-key-id]\\n context"}',
+        ),
+    ],
+)
+def test_a_token_wrapped_in_a_diff_goes_with_its_rest(text, redacted):
+    assert redact(text)[0] == redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what follows a token on the next line of a diff is no part of it
+        "+ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234\n+Done\n",
+        "+ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234\n-Ab12\n",  # another prefix
+        "--token ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234\n--no-verify\n",  # flags
+        " ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234\n   Ab12\n",  # indented deeper
+        "+ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234\n+" + "A1" * 40 + "\n",  # longer
+    ],
+)
+def test_the_line_after_a_token_in_a_diff_that_is_not_its_rest_is_kept(text):
+    redacted, found = redact(text)
+    assert found == {"github-token": 1}
+    start = text.index("ghp_")
+    assert redacted == text[:start] + "[REDACTED:github-token]" + text[start + 40 :]
+
+
 def test_tokens_one_a_line_are_each_their_own():
     """A list of tokens, one a line (an .env file, an Edit): each line its own token, the
     next one no wrapped rest of the one before."""

@@ -24,6 +24,7 @@ from typing import Any
 
 from pastfix import build as pbuild
 from pastfix import db as pdb
+from pastfix import paths
 
 # What is listed of each session, and where a session is picked from.
 SESSIONS_SQL = (
@@ -94,7 +95,8 @@ def select(
         clauses.append(f"session_id IN {IN_IDS}")
         args.append(json.dumps(list(session_ids)))
     if project is not None:
-        folder = os.path.abspath(os.path.expanduser(project)).rstrip(os.sep) or os.sep
+        # `~` as pastfix reads it everywhere (paths.home: an empty HOME is not `/`)
+        folder = os.path.abspath(paths.expand(project)).rstrip(os.sep) or os.sep
         clauses.append("(project = ? OR substr(project, 1, ?) = ?)")
         args += [folder, len(folder) + 1, folder + os.sep]
     if before is not None:

@@ -3,11 +3,13 @@
 
 import json
 import os
+import pwd
 import shutil
 import sqlite3
 import subprocess
 import sys
 import time
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -342,6 +344,16 @@ def test_forget_picks_by_project_date_and_missing_and_a_dry_run_changes_nothing(
     assert ids["none"] == [] and ids["before"] == []
     assert ids["missing"] == [C]
     assert set(ids["after"]) == {A, B, C}
+    # `~` is the home folder pastfix reads everywhere: with HOME empty, the password
+    # database's (Python's own expansion made it `/app`)
+    conn = pdb.connect(db_path)
+    for home in ("/home/dev", ""):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("HOME", home)
+            mp.setattr(pwd, "getpwuid", lambda uid: SimpleNamespace(pw_dir="/home/dev"))
+            tilde = forget.select(conn, project="~/app")
+            assert {s["session_id"] for s in tilde} == {A, B, C}, home
+    conn.close()
     before = db_path.read_bytes()
     done = forget.forget(db_path, missing=True, dry_run=True)
     assert [s["session_id"] for s in done.sessions] == [C]

@@ -836,7 +836,9 @@ def mcp_uninstall(agent: str) -> None:
     Example:
         pastfix mcp uninstall
         pastfix mcp uninstall --agent codex
+        pastfix mcp uninstall --agent copilot
         pastfix mcp uninstall --agent gemini
+        pastfix mcp uninstall --agent opencode
     """
     from pastfix import install
 

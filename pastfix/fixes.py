@@ -1404,7 +1404,8 @@ def _shared_fields(one: str | None, other: str | None) -> int:
 
 def _closer_later(failed: Call, call: Call, later: Sequence[Call]) -> bool:
     """Whether a tool without a file or command, called again, is no retry of the failed
-    call because a call of that tool soon after shares more of its input: several calls
+    call because a call of that tool among `later` (the call, then those soon after)
+    shares more of its input: several calls
     that failed alike, then each redone (4 SendMessage calls refused for want of a
     `summary`, then 4 with one, each to the recipient of one: all four cards named the
     first, eighteenth held-out set)."""
@@ -1417,7 +1418,7 @@ def _closer_later(failed: Call, call: Call, later: Sequence[Call]) -> bool:
         other.name == call.name
         and not other.failed
         and _shared_fields(failed.input, other.input) > mine
-        for other in later[1:NEARBY_CALLS]
+        for other in later[1:]
     )
 
 
@@ -3022,9 +3023,10 @@ def fix_of(
                 continue  # the command before the filter, which did not fail, again
         if way is not None:
             pass
-        elif (_retry(failed, call, not_failing) and not _closer_later(failed, call, after[n:])) or (
-            named and bool(call.file_path)
-        ):
+        elif (
+            _retry(failed, call, not_failing)
+            and not _closer_later(failed, call, after[n : n + NEARBY_CALLS])
+        ) or (named and bool(call.file_path)):
             way = FIXED
         elif otherwise:
             way = WORKED_AROUND

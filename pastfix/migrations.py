@@ -360,16 +360,23 @@ def m012_archive(db: Database) -> None:
     )
 
 
+def _read_again(db: Database, where: str) -> None:
+    """Make the next build read again, from its start, every file still on disk that the
+    SQL condition `where` picks (size -1: changed; no tail hash: not an append). A file
+    that is gone keeps its rows as they are."""
+    db.execute(
+        "UPDATE source_files SET size = -1, tail_hash = NULL"
+        f" WHERE {where} AND missing_since IS NULL"
+    )
+
+
 @migrations()
 def m013_codex_reread(db: Database) -> None:
     # Session 8 found Codex 0.171 failures the reader stored as successes (an MCP tool's
     # error, exec_command failed, view_image of a missing file; pastfix.codex): the
     # next build reads every Codex rollout again, as m011 did for persisted outputs. A
     # rollout that is gone keeps its rows as they are.
-    db.execute(
-        "UPDATE source_files SET size = -1, tail_hash = NULL"
-        " WHERE agent = 'codex' AND missing_since IS NULL"
-    )
+    _read_again(db, "agent = 'codex'")
 
 
 @migrations()
@@ -378,10 +385,7 @@ def m014_codex_reread_0118(db: Database) -> None:
     # (`exec_command failed for `cmd`: CreateProcess ...`, a sandbox denial), which the
     # reader stored as a success (pastfix.codex FAILED_CALL_PREFIXES). Read every Codex
     # rollout again, as m013 did.
-    db.execute(
-        "UPDATE source_files SET size = -1, tail_hash = NULL"
-        " WHERE agent = 'codex' AND missing_since IS NULL"
-    )
+    _read_again(db, "agent = 'codex'")
 
 
 @migrations()
@@ -390,10 +394,7 @@ def m015_codex_agent_messages(db: Database) -> None:
     # inter_agent_communication lines) and stored their older JSON form as a prompt or
     # a reply, and skipped tool searches, web searches and image generations (pastfix.codex).
     # Read every Codex rollout again, as m013 did. (m014 is main's m014_codex_reread_0118.)
-    db.execute(
-        "UPDATE source_files SET size = -1, tail_hash = NULL"
-        " WHERE agent = 'codex' AND missing_since IS NULL"
-    )
+    _read_again(db, "agent = 'codex'")
 
 
 @migrations()
@@ -405,10 +406,7 @@ def m016_codex_running(db: Database) -> None:
     # read as no result yet. Read every Codex rollout again, as m013 did; this also reads
     # the rollouts of Codex before its {timestamp, type, payload} lines (mid-2025), whose
     # every line was skipped (pastfix.codex._legacy_line), which came in the same session.
-    db.execute(
-        "UPDATE source_files SET size = -1, tail_hash = NULL"
-        " WHERE agent = 'codex' AND missing_since IS NULL"
-    )
+    _read_again(db, "agent = 'codex'")
     # And a session titled with the marker Claude Code writes after a rejected call
     # (`[Request interrupted by user for tool use]`, no prompt typed: pastfix.db
     # NOT_INTERRUPTED_SQL) takes its first typed prompt, as a build now gives it.
@@ -456,10 +454,7 @@ def m018_codex_sandbox_failures(db: Database) -> None:
     # sandbox_failure_message: a command killed by a signal, or denied, in the sandbox)
     # was stored as a success (pastfix.codex FAILED_CALL_PREFIXES). Read every Codex
     # rollout again, as m013 did.
-    db.execute(
-        "UPDATE source_files SET size = -1, tail_hash = NULL"
-        " WHERE agent = 'codex' AND missing_since IS NULL"
-    )
+    _read_again(db, "agent = 'codex'")
 
 
 @migrations()
@@ -467,10 +462,7 @@ def m019_codex_aborted(db: Database) -> None:
     # Session 21's sixteenth held-out set: Codex's `aborted by user after 31.2s` (a call the
     # user stopped) was stored as a success (pastfix.codex FAILED_CALL_PREFIXES). Read
     # every Codex rollout again, as m013 did.
-    db.execute(
-        "UPDATE source_files SET size = -1, tail_hash = NULL"
-        " WHERE agent = 'codex' AND missing_since IS NULL"
-    )
+    _read_again(db, "agent = 'codex'")
 
 
 @migrations()
@@ -480,10 +472,7 @@ def m020_skipped_reread(db: Database) -> None:
     # SERVER_TOOL_RESULTS), whose lines that reader skipped and counted as skipped, while a
     # fresh build stores them. Read again every file still on disk with a skipped line, of
     # any agent: what a reader has learned since is stored, the rest is skipped again.
-    db.execute(
-        "UPDATE source_files SET size = -1, tail_hash = NULL"
-        " WHERE skipped_lines > 0 AND missing_since IS NULL"
-    )
+    _read_again(db, "skipped_lines > 0")
 
 
 @migrations()
@@ -492,10 +481,7 @@ def m021_codex_patch_errors(db: Database) -> None:
     # lines in ...` (an apply_patch run by the shell whose patch did not verify) was stored
     # as a success (pastfix.codex FAILED_CALL_PREFIXES). Read every Codex rollout again,
     # as m013 did.
-    db.execute(
-        "UPDATE source_files SET size = -1, tail_hash = NULL"
-        " WHERE agent = 'codex' AND missing_since IS NULL"
-    )
+    _read_again(db, "agent = 'codex'")
 
 
 def schema_script(applying: Migrations = migrations) -> str:

@@ -1641,11 +1641,17 @@ def _another_way(
                     (call.name in EDIT_TOOLS) == (failed.name in EDIT_TOOLS)
                 )
             # the same file name in another folder: what was meant, unless the file at
-            # the failed path was the right one (too large, binary, not read yet)
+            # the failed path was the right one (too large, binary, not read yet); or,
+            # the file not there, a module guessed as a folder (`types/racquet.ts`, then
+            # `types.ts` of a subproject: seventeenth held-out set)
+            name = _basename(call.file_path)
             return (
-                _basename(call.file_path) == _basename(failed.file_path)
-                and call.name == failed.name
+                call.name == failed.name
                 and not _file_was_there(failed, error)
+                and (
+                    name == _basename(failed.file_path)
+                    or (_says_missing(error) and name in _module_names(failed.file_path))
+                )
             )
         return False
     if failed.name in SHELL_TOOLS and call.name in SHELL_TOOLS:

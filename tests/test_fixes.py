@@ -3398,3 +3398,20 @@ def test_a_module_guessed_as_a_folder_then_viewed_as_a_file_worked_around_it():
     assert fix.outcome == fixes.NOT_FIXED
     assert fixes._module_names("src/lib/types/racquet.ts") == {"racquet.ts", "types.ts"}
     assert fixes._module_names("src/index.ts") == {"index.ts"}  # src names no module
+
+
+def test_a_module_guessed_as_a_folder_then_read_as_a_file_worked_around_it():
+    """A Read of src/lib/types/racquet.ts, not there, then of src/lib/types.ts in the
+    subproject that holds the app (seventeenth held-out set); not when the file was there
+    (too large), and not a file of another name."""
+    failed = call("Read", file_path="/p/src/lib/types/racquet.ts", failed=True)
+    found = call("Read", file_path="/p/app/src/lib/types.ts")
+    fix = run([failed, found], {failed.tool_use_id: "File does not exist."})
+    assert fix[failed.tool_use_id].outcome == fixes.WORKED_AROUND
+    assert fix[failed.tool_use_id].confirmed_by == found.tool_use_id
+    large = "File content (30100 tokens) exceeds maximum allowed tokens (25000)."
+    fix = run([failed, found], {failed.tool_use_id: large})
+    assert fix[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    other = call("Read", file_path="/p/app/src/lib/utils.ts")
+    fix = run([failed, other], {failed.tool_use_id: "File does not exist."})
+    assert fix[failed.tool_use_id].outcome == fixes.NOT_FIXED

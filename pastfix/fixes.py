@@ -1644,13 +1644,13 @@ def _another_way(
             # the failed path was the right one (too large, binary, not read yet); or,
             # the file not there, a module guessed as a folder (`types/racquet.ts`, then
             # `types.ts` of a subproject: seventeenth held-out set)
-            name = _basename(call.file_path)
+            read = _basename(call.file_path)
             return (
                 call.name == failed.name
                 and not _file_was_there(failed, error)
                 and (
-                    name == _basename(failed.file_path)
-                    or (_says_missing(error) and name in _module_names(failed.file_path))
+                    read == _basename(failed.file_path)
+                    or (_says_missing(error) and read in _module_names(failed.file_path))
                 )
             )
         return False

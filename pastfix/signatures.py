@@ -1181,6 +1181,14 @@ def normalised_lines(text: str) -> tuple[str, ...]:
     if not text:
         return ()
     lines = _window(text)
+    key = key_line(text)
+    if _score(key) == 3:
+        # A text of several errors is named by its key line: a later line naming another
+        # error outright is a consequence or a peer of it (`remote: error: GH013: ...
+        # rule violations`, then `error: failed to push some refs`, whose past failures
+        # were fixed by a `git pull --rebase`; a new error of yarn's, then `error Command
+        # failed with exit code 1.`): no past failure of that line is one of the text's.
+        lines = [line for line in lines if _score(line.strip()) < 3 or line.strip() in key]
     found = dict.fromkeys(normalise(line.strip(), 4 * MAX_SIGNATURE) for line in lines)
     found[signature(text)] = None
     for line in lines:

@@ -2425,6 +2425,48 @@ def test_a_signature_that_says_too_little_is_not_looked_for(among):
     assert not queries.seen_before(found)
 
 
+PUSH_REJECTED = (
+    "To github.com:u/app.git\n ! [rejected]        main -> main (fetch first)\n"
+    "error: failed to push some refs to 'github.com:u/app.git'\n"
+    "hint: Updates were rejected because the remote contains work that you do not"
+)
+PUSH_PROTECTED = (
+    "remote: error: GH013: Repository rule violations found for refs/heads/main.\n"
+    "remote: - GITHUB PUSH PROTECTION\nremote:   - Push cannot contain secrets\n"
+    "To https://github.com/u/site.git\n"
+    " ! [remote rejected] main -> main (push declined due to repository rule violations)\n"
+    "error: failed to push some refs to 'https://github.com/u/site.git'"
+)
+
+
+def test_another_error_of_a_pasted_text_is_not_its_error(tmp_path):
+    """A pasted text of several errors is named by its key line: GitHub's push protection
+    (`GH013`), then git's `error: failed to push some refs`, is not the push rejected for
+    work the remote had, whose key line that was and whose fix was a `git pull --rebase`
+    (eighteenth held-out set). Pasted around words of its own, that push is found still."""
+    (
+        Session("push", APP, 0)
+        .call("p1", "Bash", command="git push origin main")
+        .result("p1", "Exit code 1\n" + PUSH_REJECTED, error=True)
+        .call("p2", "Bash", command="git pull --rebase origin main")
+        .result("p2", "Successfully rebased and updated refs/heads/main.")
+        .call("p3", "Bash", command="git push origin main")
+        .result("p3", "main -> main")
+        .write(tmp_path / "projects" / "-home-u-app" / "push.jsonl")
+    )
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    with queries.connect(tmp_path / "index.db") as conn:
+        found = queries.find_past_fix(conn, PUSH_PROTECTED)
+        assert not queries.seen_before(found)
+        assert all(r["matched"] == "some words" for r in found)
+        for pasted in (
+            PUSH_REJECTED.replace("u/app", "me/other"),
+            "$ git push\nerror: failed to push some refs to 'origin' - what now?",
+        ):
+            found = queries.find_past_fix(conn, pasted)
+            assert [(r["session_id"], r["matched"]) for r in found] == [("push", "signature")]
+
+
 def test_the_pasted_error_itself_is_matched_as_before(among):
     """Its own signature or words match: signatures in the text are not looked for."""
     asked = []

@@ -2208,7 +2208,17 @@ def _script_writes(call: Call, path: str | None) -> bool:
     if not path or not call.command or not _WRITES_FILE.search(call.command):
         return False
     tail = "/".join(PurePosixPath(_unix(path)).parts[-2:])
-    return bool(tail) and tail in _unix(call.command)
+    if tail and tail in _unix(call.command):
+        return True
+    # or by its name alone, quoted, run in its folder (`cd "C:/x/backend" && node -e
+    # "... fs.writeFileSync('server.js', content)"`: nineteenth held-out set, the Edit
+    # tool failing on a Windows checkout, each edit made so)
+    folder = _key(_parent(path)).rstrip("/")
+    return any(
+        (there := _key(cd).rstrip("/"))
+        and (folder == there or folder.endswith("/" + there.lstrip("./")))
+        for cd in _folders(call)[-1:]
+    ) and bool(re.search(f"['\"`]{re.escape(_basename(path))}['\"`]", call.command))
 
 
 def _host(url: str | None) -> str | None:

@@ -331,6 +331,27 @@ def test_an_edit_the_tool_could_not_make_then_a_script_that_writes_the_file(scri
         assert fix.outcome == fixes.NOT_FIXED
 
 
+def test_an_edit_made_by_a_script_run_in_the_files_folder_naming_it_alone():
+    """The Edit tool failing on a Windows checkout again and again ("File has been
+    unexpectedly modified"), then `cd` into the file's folder and a `node -e` that writes
+    `'server.js'` (nineteenth held-out set: 7 failures of one file). Not a script run in
+    another folder, nor one that writes a file of another name."""
+    error = "File has been unexpectedly modified. Read it again before attempting to write it."
+    failed = call("Edit", file_path="C:/Users/me/app/backend/server.js", failed=True)
+    script = "node -e \"\nconst fs = require('fs');\nfs.writeFileSync('server.js', s);\n\""
+    for folder in ('"C:/Users/me/app/backend"', "backend", "c:/users/me/app/backend"):
+        done = call(command=f"cd {folder} && {script}")
+        fix = run([failed, done], {failed.tool_use_id: error})[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, done.tool_use_id)
+    for other in (
+        f'cd "C:/Users/me/app/frontend" && {script}',
+        f"cd backend && {script}".replace("'server.js'", "'server.test.js'"),
+    ):
+        done = call(command=other)
+        fix = run([failed, done], {failed.tool_use_id: error})[failed.tool_use_id]
+        assert fix.outcome == fixes.NOT_FIXED, other
+
+
 @pytest.mark.parametrize(
     "masked",
     ["npm test || true", "npm test 2>/dev/null || echo 'tests skipped'", "npm test; exit 0"],

@@ -2837,9 +2837,33 @@ def _check_failed(call: Call, text: str) -> bool:
     )
 
 
-def _masks(failed: Call, call: Call) -> bool:
-    """Whether a call hides failures that the failed call let through."""
-    return bool(MASKS.search(call.command or "")) and not MASKS.search(failed.command or "")
+def _masks(failed: Call, call: Call, printed: str | None = None) -> bool:
+    """Whether a call hides failures that the failed call let through.
+
+    With its output `printed`: not when each of its fallbacks says something (`|| echo "File
+    not accessible"`) that is not in that output, so none ran: the commands before them
+    succeeded (a Read cancelled with its sibling, then `cat x 2>/dev/null || echo "File not
+    accessible"`, which printed the file: nineteenth held-out set)."""
+    command = call.command or ""
+    if not MASKS.search(command) or MASKS.search(failed.command or ""):
+        return False
+    return printed is None or any(
+        _may_have_run(command, m, printed) for m in MASKS.finditer(command)
+    )
+
+
+def _may_have_run(command: str, fallback: re.Match[str], printed: str) -> bool:
+    """Whether a masking fallback may have run: one that says nothing, or says what the
+    output holds, or what it says cannot be told (`$x`, a printf format)."""
+    if not fallback.group(0).endswith(("echo", "printf")):
+        return True
+    said = _ECHOED.match(command, fallback.end())
+    text = said.group(1).replace('"', "").replace("'", "").strip() if said else ""
+    return len(text) < 4 or "$" in text or "%" in text or "\\" in text or text in printed
+
+
+# The words an echo or printf says (`|| echo "File not accessible"`).
+_ECHOED = re.compile(r"(?:\s+-[neE]+)*((?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|)'\"]+))+)")
 
 
 def _target(call: Call) -> str:
@@ -3062,7 +3086,7 @@ def fix_of(
                 way = WORKED_AROUND
         if way is None:
             continue
-        if _masks(failed, call) and not unparsed:
+        if _masks(failed, call, output(call.tool_use_id)) and not unparsed:
             # (`|| true` hides no error of a command that was not parsed: none ran)
             masked = masked or call
             continue

@@ -359,9 +359,30 @@ def test_an_edit_made_by_a_script_run_in_the_files_folder_naming_it_alone():
 def test_a_retry_that_hides_the_error_claims_no_fix(masked):
     failed = call(command="npm test", failed=True)
     retry = call(command=masked)
-    fix = run([failed, retry], {failed.tool_use_id: "Exit code 1\n3 failing"})[failed.tool_use_id]
-    assert fix.outcome == fixes.PAPERED_OVER
-    assert fix.outcome not in fixes.CLAIMS_FIX
+    printed = {retry.tool_use_id: "3 failing\ntests skipped"}
+    fix = run([failed, retry], {failed.tool_use_id: "Exit code 1\n3 failing"}, printed)
+    assert fix[failed.tool_use_id].outcome == fixes.PAPERED_OVER
+    assert fix[failed.tool_use_id].outcome not in fixes.CLAIMS_FIX
+
+
+def test_a_fallback_that_said_nothing_of_its_own_did_not_run():
+    """`cat x 2>/dev/null || echo "File not accessible"` that printed the file, not those
+    words: the cat worked, nothing was hidden (nineteenth held-out set; a `cd ... && ls
+    types/ 2>/dev/null || echo` of ../shared/corpus/real, labelled fixed by it). A fallback
+    whose words are in the output, or that says nothing or cannot be told, hides it."""
+    error = "ls: cannot access 'types/': No such file or directory"
+    failed = call(command="ls -la types/", failed=True)
+    for retry, printed, outcome in (
+        ('cd /p && ls -la types/ 2>/dev/null || echo "No types dir"', "index.ts", fixes.FIXED),
+        ("cd /p && ls -la types/ 2>/dev/null || echo 'No types dir'", "No types dir", None),
+        ('cd /p && ls -la types/ || echo "missing: $d"', "index.ts", None),
+        ('cd /p && ls -la types/ || printf "%s\\n" gone', "index.ts", None),
+        ("cd /p && ls -la types/ || true", "index.ts", None),
+        ('cd /p && ls -la types/ || echo "No types dir"; ls x || true', "index.ts", None),
+    ):
+        done = call(command=retry)
+        fix = run([failed, done], {failed.tool_use_id: error}, {done.tool_use_id: printed})
+        assert fix[failed.tool_use_id].outcome == (outcome or fixes.PAPERED_OVER), retry
 
 
 def test_a_success_whose_output_still_has_the_error_confirms_nothing():

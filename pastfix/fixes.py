@@ -2837,6 +2837,22 @@ def _check_failed(call: Call, text: str) -> bool:
     )
 
 
+def _runs_on_workdir(failed: Call, call: Call) -> bool:
+    """Whether a shell call runs the failed one's program on the file it was given for its
+    folder: Codex's `cat` with `workdir` set to `specs/x/tasks.md` (`Io(Os { code: 20, kind:
+    NotADirectory })`), then `cat .../specs/x/tasks.md` from the repository (nineteenth
+    held-out set: 5 such calls, each redone so)."""
+    if call.name not in SHELL_TOOLS or not failed.workdir or not call.command:
+        return False
+    programs = {i.program for i in intents(failed.command)}
+    tail = "/".join(PurePosixPath(_unix(failed.workdir)).parts[-2:])
+    return (
+        bool(programs)
+        and programs <= {i.program for i in intents(call.command)}
+        and tail in _unix(call.command)
+    )
+
+
 def _masks(failed: Call, call: Call, printed: str | None = None) -> bool:
     """Whether a call hides failures that the failed call let through.
 
@@ -3002,6 +3018,8 @@ def fix_of(
     keys = _sends_keys(failed)
     # a command the shell could not parse ran no part of itself (see _reworded)
     unparsed = failed.name in SHELL_TOOLS and _says_unparsed(error)
+    # a command given a file for its folder (see _runs_on_workdir)
+    in_file = bool(failed.workdir) and failed.name in SHELL_TOOLS and _says_not_a_file(error)
     reread = listed_at is not None and any(
         not c.failed and c.name == failed.name and _another_way(failed, c, error)
         for c in after[listed_at:ANOTHER_WAY_CALLS]
@@ -3064,9 +3082,13 @@ def fix_of(
         if way is not None:
             pass
         elif (
-            _retry(failed, call, not_failing)
-            and not _closer_later(failed, call, after[n : n + NEARBY_CALLS])
-        ) or (named and bool(call.file_path)):
+            (
+                _retry(failed, call, not_failing)
+                and not _closer_later(failed, call, after[n : n + NEARBY_CALLS])
+            )
+            or (named and bool(call.file_path))
+            or (in_file and _runs_on_workdir(failed, call))
+        ):
             way = FIXED
         elif otherwise:
             way = WORKED_AROUND

@@ -365,6 +365,30 @@ def test_a_retry_that_hides_the_error_claims_no_fix(masked):
     assert fix[failed.tool_use_id].outcome not in fixes.CLAIMS_FIX
 
 
+def test_a_command_given_a_file_for_its_folder_is_redone_on_that_file():
+    """Codex's `cat` with `workdir` set to the file (`NotADirectory`), five files in a row,
+    each then `cat`ed by its path from the repository (nineteenth held-out set). The
+    retry is the cat of that file, not of the next one."""
+    error = 'execution error: Io(Os { code: 20, kind: NotADirectory, message: "Not a directory" })'
+    specs = "/r/specs/001"
+    tasks = call("shell", command="cat", failed=True, workdir=f"{specs}/tasks.md")
+    plan = call("shell", command="cat", failed=True, workdir=f"{specs}/plan.md")
+    cat_plan = call("shell", command=f"cat {specs}/plan.md", workdir="/r")
+    cat_tasks = call("shell", command=f"cat {specs}/tasks.md", workdir="/r")
+    fix = run(
+        [tasks, plan, cat_plan, cat_tasks], {tasks.tool_use_id: error, plan.tool_use_id: error}
+    )
+    assert (fix[tasks.tool_use_id].outcome, fix[tasks.tool_use_id].confirmed_by) == (
+        fixes.FIXED,
+        cat_tasks.tool_use_id,
+    )
+    assert fix[plan.tool_use_id].confirmed_by == cat_plan.tool_use_id
+    # another program on it is another question
+    head = call("shell", command=f"head -5 {specs}/tasks.md", workdir="/r")
+    fix = run([tasks, head], {tasks.tool_use_id: error})
+    assert fix[tasks.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_fallback_that_said_nothing_of_its_own_did_not_run():
     """`cat x 2>/dev/null || echo "File not accessible"` that printed the file, not those
     words: the cat worked, nothing was hidden (nineteenth held-out set; a `cd ... && ls

@@ -629,8 +629,25 @@ def _program(words: Sequence[str]) -> tuple[str, list[str]]:
         elif _PYTHON.fullmatch(name) and words[i + 1 : i + 2] == ["-m"]:
             i += 2
         else:
-            return ALIASES.get(name, name), list(words[i + 1 :])
+            args = list(words[i + 1 :])
+            return ALIASES.get(name, name), _git_args(args) if name == "git" else args
     return "", []
+
+
+def _git_args(args: list[str]) -> list[str]:
+    """git's arguments from its subcommand on: the options before it are git's own, not the
+    subcommand's (`git -C app status`, `git -c user.name=x commit -m y`: a `git status` and a
+    `git commit`, each retried so in the nineteenth held-out set)."""
+    n = 0
+    while n < len(args) and args[n].startswith("-"):
+        n += 2 if args[n] in _GIT_VALUED else 1
+    return args[n:]
+
+
+# git's own options that take the next word for their value.
+_GIT_VALUED = frozenset(
+    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix"}
+)
 
 
 @dataclass(frozen=True)

@@ -389,6 +389,33 @@ def test_a_command_given_a_file_for_its_folder_is_redone_on_that_file():
     assert fix[tasks.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_gits_own_options_are_not_its_subcommand():
+    """`git -C app status` is a `git status`; `git -c user.name=x commit` a `git commit`
+    (nineteenth held-out set: each redone so, and neither was taken for a retry)."""
+    assert fixes._program(["git", "-C", "app", "status"]) == ("git", ["status"])
+    assert fixes._program(["git", "--no-pager", "-c", "a=b", "log", "-1"]) == ("git", ["log", "-1"])
+    for command, error, retry in (
+        (
+            "git -C stryv-lab status",
+            "fatal: cannot change to 'stryv-lab': No such file or directory",
+            "git -C /Users/me/stryv-lab status",
+        ),
+        (
+            'git commit -m "chore: init"',
+            "Author identity unknown\n\n*** Please tell me who you are.",
+            'git -c user.name="Me" -c user.email="me@x.org" commit -m "chore: init"',
+        ),
+    ):
+        failed = call(command=command, failed=True)
+        done = call(command=retry)
+        fix = run([failed, done], {failed.tool_use_id: error})[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, done.tool_use_id), command
+    failed = call(command="git -C app status", failed=True)
+    other = call(command="git -C app log -1")
+    fix = run([failed, other], {failed.tool_use_id: "fatal: cannot change to 'app'"})
+    assert fix[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_fallback_that_said_nothing_of_its_own_did_not_run():
     """`cat x 2>/dev/null || echo "File not accessible"` that printed the file, not those
     words: the cat worked, nothing was hidden (nineteenth held-out set; a `cd ... && ls

@@ -1693,6 +1693,12 @@ def _apply(
     for start, end, kind in _hits(rule, text, present, starts):
         if start < done:
             continue
+        # A value cut at its most characters inside a marker an earlier rule put there
+        # (`curl -u a:<200 characters>[REDACTED:...]`) takes the marker whole: half of it
+        # was left behind (`[REDACTED:password]n]`).
+        marked = text.rfind(_MARKED, start, end)
+        if marked >= 0 and text.find("]", marked) >= end:
+            end = text.find("]", marked) + 1
         parts.append(text[done:start])
         parts.append(MARKER.format(kind))
         done = end

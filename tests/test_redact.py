@@ -1088,6 +1088,17 @@ def test_keywords_are_tried_in_order_of_their_secret(pieces):
         assert [m.span() for m in new] == [m.span() for m in old]
 
 
+def test_a_value_cut_inside_a_marker_takes_the_marker_whole():
+    """Hypothesis found a command's password, cut at its 200 characters, end inside the
+    marker of a token an earlier rule replaced, and half that marker left behind."""
+    token = SECRETS["telegram-bot-token"]
+    text = f"curl -u a:{token}{SECRETS['jwt']}{token}"
+    spans = []
+    redacted = redact_module._run_rules(text, anchors_in(text), {}, spans)
+    assert (redacted, spans) == ("curl -u a:[REDACTED:password]", [(10, len(text), "password")])
+    assert redact(text)[0] == "curl -u a:[REDACTED:password]"
+
+
 _RULE_PIECES = st.sampled_from(
     [*SECRETS.values(), PEM, "password=", "Zq8vN2kL5mR7", " ", "\n", "://u:", "@db", "[REDACTED:"]
     + ["key: ", "Bearer ", "curl -u a:", "x", "-", '"', "token=", "aws_secret_access_key="]

@@ -1500,7 +1500,7 @@ def test_a_wrapped_token_behind_any_lead_is_never_kept(kind, before, cut, more, 
     """A token cut anywhere after the 30 characters its rule needs after `ghp_`, its rest
     (no word, no number: two characters or more, letters and digits) on the next line behind
     the same lead (the next number), goes whole; the line after stays."""
-    token = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAb" + "Q2w9E4r1T8y5Zq8vN2kL5m7x"[: 12 + more]
+    token = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAb" + "Q2w9E4r1T8y5Z3q8v6N2k5L7"[: 12 + more]
     cut = min(cut, len(token) - 2)
     lead = _LEADS[kind]
     text = f"{lead(0)}{before}{token[:cut]}{eol}{lead(1)}{token[cut:]}{eol}{lead(2)}ok{eol}"

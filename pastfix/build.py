@@ -355,14 +355,17 @@ except ImportError:  # Windows: builds are not serialised there
     fcntl = None  # type: ignore[assignment]
 
 
-# The build locks this thread holds, by lock file: a build inside the hook's
-# refresh, which takes the lock first, must not wait for itself.
+# The build locks this thread holds, by lock file, with its descriptor: a build inside
+# the hook's refresh, which takes the lock first, must not wait for itself.
 _held = threading.local()
 
 
 @contextmanager
 def build_lock(
-    db_path: str | Path, wait: bool = True, on_wait: Callable[[], None] | None = None
+    db_path: str | Path,
+    wait: bool = True,
+    on_wait: Callable[[], None] | None = None,
+    sources: Sequence[tuple[Path, str]] | None = None,
 ) -> Iterator[float]:
     """Hold the build lock of `db_path`: one build of an index at a time; gives the
     seconds spent waiting for it.
@@ -379,10 +382,18 @@ def build_lock(
     lock. Readers (Datasette, the hook, the MCP server) never take it.
     `wait=False` raises BuildBusy instead of waiting (the hook's refresh);
     `on_wait()` is called once when the wait has lasted WAIT_NOTICE_SECONDS.
+
+    `sources`, the stores the build reads with their agents, are written into the lock
+    file while it is held (_say_sources), for `pastfix status` (paths.running_build).
     """
     path = lock_path(db_path)
-    held: set[Path] = _held.__dict__.setdefault("paths", set())
-    if fcntl is None or path in held:
+    held: dict[Path, int] = _held.__dict__.setdefault("fds", {})
+    if fcntl is None:
+        yield 0.0
+        return
+    if path in held:  # the hook's refresh or forget holds it, and builds now
+        if sources is not None:
+            _say_sources(held[path], sources)
         yield 0.0
         return
     try:
@@ -410,13 +421,31 @@ def build_lock(
                 on_wait()
                 told = True
             time.sleep(LOCK_POLL_SECONDS)
-        held.add(path)
+        # Always, to clear what the last holder wrote: what it read is not read now.
+        _say_sources(fd, sources)
+        held[path] = fd
         try:
             yield time.monotonic() - started
         finally:
-            held.discard(path)
+            del held[path]
     finally:
         os.close(fd)  # releases the flock
+
+
+def _say_sources(fd: int, sources: Sequence[tuple[Path, str]] | None) -> None:
+    """Write what a build reads into its lock file, where `pastfix status` finds it while
+    the build runs: a first build commits nothing before its end, and a reader waits on
+    no transaction for this (status listed the default folders, not the `--source` read).
+    Never in the build's way: a lock file that cannot be written (a full disk) says
+    nothing, and status then names no source of the running build. None (forget, the
+    hook's lock around its refresh): nothing to say, what the last holder wrote cleared."""
+    try:
+        os.ftruncate(fd, 0)
+        if sources is not None:
+            said = [{"path": str(p), "agent": a} for p, a in sources]
+            os.pwrite(fd, msgspec.json.encode({"sources": said}), 0)
+    except OSError:
+        return
 
 
 def check_not_transcripts(db_path: Path) -> None:
@@ -498,7 +527,7 @@ def build(
         raise BuildError(str(e)) from e
     check_not_transcripts(Path(db_path))
     check_db_path(Path(db_path))
-    with build_lock(db_path, wait, on_wait) as waited:
+    with build_lock(db_path, wait, on_wait, roots) as waited:
         stats = _build(
             db_path,
             roots,

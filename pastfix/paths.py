@@ -14,8 +14,10 @@ the transcripts, the settings file the hook goes into and the skills folder foll
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from typing import Any
 
 try:
     import fcntl
@@ -23,6 +25,8 @@ except ImportError:  # Windows: builds are not serialised there
     fcntl = None  # type: ignore[assignment]
 
 ENV = "PASTFIX_DB"
+# The most of a lock file read for what its build reads (300 folders are ~30 KB).
+LOCK_NOTE_BYTES = 1 << 20
 CLAUDE_CONFIG_ENV = "CLAUDE_CONFIG_DIR"
 
 
@@ -142,23 +146,41 @@ def lock_path(db_path: str | Path) -> Path:
 
 def build_running(db_path: str | Path) -> bool:
     """Whether a build of `db_path` holds its lock now (`pastfix status`, and what a reader
-    says of an index whose first build has not ended: it writes in one transaction).
+    says of an index whose first build has not ended: it writes in one transaction)."""
+    return running_build(db_path) is not None
+
+
+def running_build(db_path: str | Path) -> dict[str, Any] | None:
+    """What the build of `db_path` that holds its lock now wrote into the lock file
+    (pastfix.build.build_lock: `{"sources": [{"path", "agent"}]}`, `{}` when it said
+    nothing), None when no build holds it.
 
     Asked by taking a shared flock for an instant, never waiting and never creating the
     lock file: a build asking for its lock in that instant looks again (build_lock polls),
     and the hook's refresh, which does not wait, leaves its work to the next build."""
     if fcntl is None:
-        return False
+        return None
     try:
         fd = os.open(lock_path(db_path), os.O_RDONLY)
     except OSError:  # no build of it ever ran, or its folder cannot be read
-        return False
+        return None
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    except OSError:  # a file system without flock: nothing to tell
-        return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return _said(fd)
+        except OSError:  # a file system without flock: nothing to tell
+            return None
+        return None
     finally:
         os.close(fd)  # releases the shared lock
-    return False
+
+
+def _said(fd: int) -> dict[str, Any]:
+    """The lock file's JSON object, {} when it holds none (a build still writing it, an
+    older pastfix's build, forget)."""
+    try:
+        said = json.loads(os.pread(fd, LOCK_NOTE_BYTES, 0) or b"{}")
+    except (OSError, ValueError):
+        return {}
+    return said if isinstance(said, dict) else {}

@@ -46,7 +46,10 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # Google's refresh tokens (`1//0...`), `redis-cli -a PW`, `htpasswd -b`, session cookies.
 # 10: a wrapped token's rest behind a diff's line mark (`+`, `-`, ` `: `git diff` of a key
 # on two `+` lines), and no rest that starts with a dash (`--no-verify` after a token).
-REDACTION_VERSION = 10
+# 11: a wrapped token's rest behind a line number (Read's `    12→`, `cat -n`, `grep -n`,
+# bat), a box's or a table's border or an indent; a keyword's value wrapped (`password=`
+# and its value on two lines); no rest that is a number, or behind a lead a camel-case name.
+REDACTION_VERSION = 11
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

@@ -372,9 +372,23 @@ def _assignment_end(m: re.Match[str]) -> int:
     word = _env_line_value(m, name)
     if word is None and not m.group("quote") and not _assigned_secret(name, m["value"], False):
         word = _delimited_secret(m, name)
-    if word is not None:
-        return m.start("value") + len(word)
-    return _rest_of_value(m, _VALUE_REST)
+    end = m.start("value") + len(word) if word is not None else _rest_of_value(m, _VALUE_REST)
+    text = m.string
+    if end == len(text) or text[end] not in "\r\n\\":
+        return end  # (almost every value: a space, a quote or the text's end follows)
+    # A value a terminal or a log wrapped (`password=` and its value on two lines): its
+    # line fills a terminal's width, the value is long enough to have been cut, and the
+    # lines after are its rest by the rules of a wrapped token (_wrapped_rest_end).
+    line = _line_start(text, m.start())
+    if end - line < WRAPPED_VALUE_LINE or end - m.start("value") < WRAPPED_VALUE_MIN:
+        return end
+    return _wrapped_rest_end(text, line, m.start(), end)
+
+
+# The shortest line and value of a wrapped value (a terminal is 80 columns wide or more; a
+# value of some length is what a wrap cuts, where a short one ended its line).
+WRAPPED_VALUE_LINE = 40
+WRAPPED_VALUE_MIN = 12
 
 
 # A word and another after an unquoted value: the value begins a sentence.
@@ -589,18 +603,93 @@ _TOKEN_REST = re.compile(r"[A-Za-z0-9+/_=-]*+")
 # (a diff's removed line, a list's item, a flag: `--no-verify`). The line's end is a line
 # break, or the `\\n` of JSON text.
 _LINE_END = r"(?:\r?\n|(?:\\{1,16}r)?\\{1,16}n)"
-_REST_LINE = r"([A-Za-z0-9_][A-Za-z0-9_-]{0,1099})(?=[\r\n\"\\]|\Z)"
+_REST_LINE = r"(?P<rest>[A-Za-z0-9_][A-Za-z0-9_-]{0,1099})(?=[\r\n\"\\]|\Z)"
 _WRAPPED_REST = re.compile(_LINE_END + _REST_LINE)
-# ... or, when the token's line starts with a diff's mark (an added, removed or context
-# line of `git diff`, a unified diff, an apply_patch), holds the same mark and then them.
-_DIFF_MARKS = "+- "
-_WRAPPED_DIFF_REST = {
-    mark: re.compile(_LINE_END + re.escape(mark) + _REST_LINE) for mark in _DIFF_MARKS
-}
-# A line that is a word (`Done`, `OK`, `next-step`) or holds an anchor (the next token of a
-# list, one a line) is what followed a token, not its rest.
-_PLAIN_WORD = re.compile(r"[a-z]+(?:[_-][a-z]+)*|[A-Z]+(?:[_-][A-Z]+)*|[A-Z][a-z]+")
+# ... or, when the token's line starts with what a tool or a layout puts before each line,
+# holds the same before the rest (the next line number): a diff's mark (an added, removed
+# or context line of `git diff`, a unified diff, an apply_patch), a line number (Read's
+# `    12→`, `cat -n`'s `    12<tab>`, grep's `12:` and `path:12:`, or `-` on a context
+# line, bat's `  12 │ `), a box's or a table's border (`│ `, `| `), an indent, or a mark
+# and an indent (`+    key: ...`).
+_NUMBERED_LEAD = re.compile(
+    r"(?P<pad>[^\S\n]*)(?P<n>\d{1,9})(?P<sep>→|\t|\\t|[:-]|[^\S\n]*[│|][^\S\n]?)"
+    r"|(?P<file>[\w./~-]{1,200})[:-](?P<fn>\d{1,9})[:-]"
+)
+_FIXED_LEAD = re.compile(r"[+-]?[^\S\n]*(?:[│|][^\S\n]*)?")
+# A line that is a word (`Done`, `OK`, `next-step`), a number (a pid, a count, grep's
+# `1115-`) or holds an anchor (the next token of a list, one a line) is what followed a
+# token, not its rest.
+_PLAIN_WORD = re.compile(r"_*[A-Z]?[a-z]+(?:[_-][a-z]+)*|[A-Z]+(?:[_-][A-Z]+)*|[\d-]+")
+# ... and behind a lead, a name of words in camel case too: an indent, a line number or a
+# border is before each of a list of fields or imports (`  mergedAt`, `   474→    ToolCall`).
+_CAMEL_NAME = re.compile(r"_*[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}")
 _LINE_MAX = 1100
+
+
+def _line_start(text: str, at: int) -> int:
+    """Where the line that holds `at` starts: after a line break or JSON's `\\n`."""
+    lo = max(0, at - _LINE_MAX)
+    escaped = text.rfind("\\n", lo, at)
+    return max(lo, text.rfind("\n", lo, at) + 1, escaped + 2 if escaped >= 0 else 0)
+
+
+# The next line's lead and rest, by the separator of the lead of a token's line.
+_NUMBERED_REST = {
+    sep: re.compile(_LINE_END + r"[^\S\n]*(?P<n>\d{1,9})" + pattern + _REST_LINE)
+    for sep, pattern in (
+        ("→", r"[^\S\n]*→[^\S\n]*"),
+        ("\t", r"[^\S\n]*\t[^\S\n]*"),
+        ("\\t", r"[^\S\n]*\\t[^\S\n]*"),
+        # (grep's context line is `12-` where a match is `12:`)
+        (":", "[:-]"),
+        ("│", r"[^\S\n]*│[^\S\n]*"),
+        ("|", r"[^\S\n]*\|[^\S\n]*"),
+    )
+}
+_NUMBERED_REST["-"] = _NUMBERED_REST[":"]
+_FILE_REST = re.compile(_LINE_END + r"(?P<file>[\w./~-]{1,200})[:-](?P<n>\d{1,9})[:-]" + _REST_LINE)
+
+
+class _Lead(NamedTuple):
+    """The lead of a token's line (see _NUMBERED_LEAD): its length, the pattern of a next
+    line's lead and rest, and what that lead's file and number must be (None: any)."""
+
+    length: int
+    rest: re.Pattern[str]
+    file: str | None = None
+    number: int | None = None
+
+    def match(self, text: str, at: int, k: int) -> re.Match[str] | None:
+        """The lead and rest of the k-th line after the token's, at `at`."""
+        m = self.rest.match(text, at)
+        if m is None or self.number is None:
+            return m
+        if int(m["n"]) != self.number + k or (self.file is not None and m["file"] != self.file):
+            return None
+        return m
+
+
+def _lead(text: str, line: int, before: int) -> _Lead | None:
+    """The lead of the line that starts at `line`, before a token at `before` (see
+    _NUMBERED_LEAD), None when it has none."""
+    numbered = _NUMBERED_LEAD.match(text, line, before)
+    if numbered and numbered["file"]:
+        return _Lead(len(numbered[0]), _FILE_REST, numbered["file"], int(numbered["fn"]))
+    if numbered:
+        sep = numbered["sep"].strip(" \u00a0")
+        return _Lead(len(numbered[0]), _NUMBERED_REST[sep], None, int(numbered["n"]))
+    fixed = _FIXED_LEAD.match(text, line, before)
+    if not (fixed and fixed[0]):
+        return None
+    # (after a diff's mark or a box's border, the indent of the token's line, one space or
+    # none: a wrap's rest starts where the file's or the box's lines do)
+    head = fixed[0].rstrip()
+    tail = fixed[0][len(head) :]
+    lead = re.escape(fixed[0])
+    if head:
+        lead = re.escape(head) + f"(?:{re.escape(tail)}|[^\\S\\n]?)"
+    # (few leads, each compiled once: the re module keeps them)
+    return _Lead(len(fixed[0]), re.compile(_LINE_END + lead + _REST_LINE))
 
 
 def _wrapped_end(m: re.Match[str]) -> int:
@@ -613,21 +702,32 @@ def _wrapped_end(m: re.Match[str]) -> int:
     text, end = m.string, m.end()
     if end == len(text) or text[end] not in "\r\n\\":
         return end  # (almost every token: a space, a quote or the text's end follows)
-    lo = max(0, m.start() - _LINE_MAX)
-    escaped = text.rfind("\\n", lo, m.start())
-    line = max(lo, text.rfind("\n", lo, m.start()) + 1, escaped + 2 if escaped >= 0 else 0)
+    return _wrapped_rest_end(text, _line_start(text, m.start()), m.start(), end)
+
+
+def _wrapped_rest_end(text: str, line: int, start: int, end: int) -> int:
+    """The end of the rest of a token or a value from `start` to `end`, on a line from
+    `line`, that a wrap put on the lines after it (see _WRAPPED_REST); `end` when none."""
     width = end - line
-    diff = _WRAPPED_DIFF_REST.get(text[line]) if line < m.start() else None
+    lead = _lead(text, line, start) if line < start else None
+    k = 0
     while True:
-        # A diff's rest fills its line after the mark, as the token's line does.
-        rest = diff.match(text, end) if diff else None
-        fill = width - 1 if rest else width
+        k += 1
+        # A rest behind the same lead fills its line after it, as the token's line does.
+        rest = lead.match(text, end, k) if lead is not None else None
+        behind = rest is not None
+        fill = width - lead.length if rest and lead else width
         rest = rest or _WRAPPED_REST.match(text, end)
         if rest is None:
             break
-        word = rest.group(1)
-        if len(word) > fill or _PLAIN_WORD.fullmatch(word) or anchors_in(word):
-            break  # (a line of its own: a word, another token of a list of them)
+        word = rest["rest"]
+        if (
+            len(word) > fill
+            or _PLAIN_WORD.fullmatch(word)
+            or (behind and _CAMEL_NAME.fullmatch(word))
+            or anchors_in(word)
+        ):
+            break  # (a line of its own: a word, a name, another token of a list of them)
         end = rest.end()
         if len(word) < fill:
             break
@@ -1693,6 +1793,12 @@ def _apply(
     for start, end, kind in _hits(rule, text, present, starts):
         if start < done:
             continue
+        # A value cut at its most characters inside a marker an earlier rule put there
+        # (`curl -u a:<200 characters>[REDACTED:...]`) takes the marker whole: half of it
+        # was left behind (`[REDACTED:password]n]`).
+        marked = text.rfind(_MARKED, start, end)
+        if marked >= 0 and text.find("]", marked) >= end:
+            end = text.find("]", marked) + 1
         parts.append(text[done:start])
         parts.append(MARKER.format(kind))
         done = end

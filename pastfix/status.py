@@ -20,6 +20,8 @@ from pastfix import agents, count, install, paths, queries
 
 # The standing problems the text lists (all of them are in the problems table).
 PROBLEMS_SHOWN = 5
+# The sources of a running build the text names (--json lists them all).
+SOURCES_SHOWN = 3
 # Claude Code's default cleanupPeriodDays; hook install mentions the setting when it is
 # unset or no longer than this.
 DEFAULT_CLEANUP_DAYS = 30
@@ -54,8 +56,12 @@ def status(db_path: Path, settings_path: Path | None = None) -> dict[str, Any]:
     """What `pastfix status --json` prints (see the module docstring)."""
     settings_path = settings_path or install.default_settings()
     result: dict[str, Any] = {"index": str(db_path.absolute()), "exists": db_path.is_file()}
-    result.update(_index(db_path) if result["exists"] else _no_index())
-    result["build_running"] = paths.build_running(db_path)
+    running = paths.running_build(db_path)
+    # What a build running now reads: a first build has recorded nothing in the index yet.
+    reading = _sources(running.get("sources")) if running is not None else []
+    result.update(_index(db_path, reading) if result["exists"] else _no_index(reading))
+    result["build_running"] = running is not None
+    result["build_sources"] = reading if running is not None and "sources" in running else None
     settings, problem = _settings(settings_path)
     events = install.installed_events(settings)
     result["hook_installed"] = bool(events)
@@ -96,7 +102,9 @@ def status(db_path: Path, settings_path: Path | None = None) -> dict[str, Any]:
     return result
 
 
-def _no_index() -> dict[str, Any]:
+def _no_index(reading: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What status says of no index, or of a file that is none; `reading`: the sources of
+    the build running now, listed instead of the default ones."""
     return {
         "size_bytes": 0,
         "sessions": 0,
@@ -115,7 +123,7 @@ def _no_index() -> dict[str, Any]:
                 "files_with_rows_kept": 0,
                 "read_by_last_build": False,
             }
-            for s in _defaults()
+            for s in reading or _defaults()
         ],
     }
 
@@ -127,7 +135,9 @@ def _defaults() -> list[dict[str, Any]]:
     ]
 
 
-def _index(db_path: Path) -> dict[str, Any]:
+def _index(db_path: Path, reading: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the index holds; `reading`: the sources of the build running now, listed as the
+    last build's until a build has ended (the first one writes every row at its end)."""
     wal = Path(f"{db_path}-wal")
     found: dict[str, Any] = {
         "size_bytes": db_path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
@@ -170,7 +180,7 @@ def _index(db_path: Path) -> dict[str, Any]:
         conn.close()
     files = [(p, gone) for p, gone, _ in rows]
     last = _sources((found["last_build"] or {}).get("sources")) or None
-    roots = _roots(last or _defaults(), known, rows)
+    roots = _roots(last or reading or _defaults(), known, rows)
     # The kept copy (`<file>#<session id>`) of the rows a file no longer holds (cut short,
     # rewritten) is part of that file, no file of its own: while the file is there it is
     # told apart, as the rows kept; once the file is gone, the file is the one deleted.
@@ -368,7 +378,11 @@ def format_text(found: dict[str, Any]) -> str:
                 f" in {last['seconds']:.2f}s ({_ago(last['at'])})"
             )
     if found["build_running"]:
-        lines.append("build:      running now")
+        reading = [f"{s['path']} ({s['agent']})" for s in found["build_sources"] or []]
+        if len(reading) > SOURCES_SHOWN:
+            reading[SOURCES_SHOWN:] = [f"{len(reading) - SOURCES_SHOWN:,} more"]
+        said = f", reading {', '.join(reading)}" if reading else ""
+        lines.append(f"build:      running now{said}")
     for s in _grouped(found["sources"]):
         gone = s["files_without_transcript"]
         there = "" if s.get("exists", True) else ", folder missing"

@@ -8,12 +8,13 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT, build_index
+from conftest import FIXTURES, ROOT, build_index
 from jsonl import failing_session, prompt, say, write_jsonl
 
 from pastfix import build as pbuild
@@ -1086,6 +1087,55 @@ def test_status_and_find_during_a_first_build_say_it_is_running(tmp_path, claude
     assert (find.exit_code, find.output) == (1, f"Error: {running}\n")
     after = status_json(db_path)  # the lock is free again: stopped, not running
     assert after["build_running"] is False and "may still be running" in after["advice"][0]
+
+
+def test_status_during_a_first_build_lists_the_sources_it_reads(tmp_path, claude_home):
+    """A first build commits nothing before its end: status listed the default folders
+    (~/.claude/projects, which this build does not read), not its --source and --codex."""
+    (claude_home / "projects").mkdir()  # a default folder, which this build does not read
+    sessions = tmp_path / "backup" / "codex"
+    shutil.copytree(FIXTURES / "codex" / "sessions", sessions)
+    projects = tmp_path / "backup" / "claude"
+    write_jsonl(
+        projects / "-home-dev-app" / f"{A}.jsonl", failing_session(A, 3, "ENOENT x", "Create it")
+    )
+    db_path = tmp_path / "index.db"
+    reading, seen, done = threading.Event(), [], []
+
+    def progress(_):  # inside the build's one transaction, holding its lock
+        if not reading.is_set():
+            reading.set()
+            seen.append(
+                (status_json(db_path), CliRunner().invoke(cli.cli, ["status", str(db_path)]))
+            )
+
+    def run():
+        done.append(pbuild.build(db_path, [sessions, projects], progress=progress))
+
+    build = threading.Thread(target=run)
+    build.start()
+    build.join(60)
+    assert done and done[0].mode == "fresh"
+    found, text = seen[0]
+    given = [{"path": str(sessions), "agent": "codex"}, {"path": str(projects), "agent": "claude"}]
+    assert (found["build_running"], found["last_build"], found["build_sources"]) == (
+        True,
+        None,
+        given,
+    )
+    assert [{"path": s["path"], "agent": s["agent"]} for s in found["sources"]] == given
+    assert (
+        f"\nbuild:      running now, reading {sessions} (codex), {projects} (claude)\n"
+        in text.output
+    )
+    assert f"source:     {sessions} (codex, 0 files indexed" in text.output
+    assert str(claude_home / "projects") not in text.output
+    after = status_json(db_path)  # ended: the sources its last_build recorded
+    assert (after["build_running"], after["build_sources"]) == (False, None)
+    assert [(s["path"], s["files"]) for s in after["sources"]] == [
+        (str(sessions), 1),
+        (str(projects), 1),
+    ]
 
 
 @pytest.mark.slow

@@ -1088,6 +1088,17 @@ def test_keywords_are_tried_in_order_of_their_secret(pieces):
         assert [m.span() for m in new] == [m.span() for m in old]
 
 
+def test_a_value_cut_inside_a_marker_takes_the_marker_whole():
+    """Hypothesis found a command's password, cut at its 200 characters, end inside the
+    marker of a token an earlier rule replaced, and half that marker left behind."""
+    token = SECRETS["telegram-bot-token"]
+    text = f"curl -u a:{token}{SECRETS['jwt']}{token}"
+    spans = []
+    redacted = redact_module._run_rules(text, anchors_in(text), {}, spans)
+    assert (redacted, spans) == ("curl -u a:[REDACTED:password]", [(10, len(text), "password")])
+    assert redact(text)[0] == "curl -u a:[REDACTED:password]"
+
+
 _RULE_PIECES = st.sampled_from(
     [*SECRETS.values(), PEM, "password=", "Zq8vN2kL5mR7", " ", "\n", "://u:", "@db", "[REDACTED:"]
     + ["key: ", "Bearer ", "curl -u a:", "x", "-", '"', "token=", "aws_secret_access_key="]
@@ -1366,6 +1377,137 @@ def test_the_line_after_a_token_in_a_diff_that_is_not_its_rest_is_kept(text):
     assert found == {"github-token": 1}
     start = text.index("ghp_")
     assert redacted == text[:start] + "[REDACTED:github-token]" + text[start + 40 :]
+
+
+_WRAPPED = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf12"
+
+
+@pytest.mark.parametrize(
+    ("text", "redacted"),
+    [
+        # leak: a wrapped token's rest behind a line number (Read, `cat -n`, grep -n, bat)
+        (
+            f"    12→X={_WRAPPED}\n    13→Cd5Ef6Gh7Ij\n    14→DEBUG=0",
+            "    12→X=[REDACTED:github-token]\n    14→DEBUG=0",
+        ),
+        (
+            f"    99→X={_WRAPPED}\n   100→Cd5Ef6Gh7Ij\n   101→DEBUG=0",
+            "    99→X=[REDACTED:github-token]\n   101→DEBUG=0",
+        ),
+        (
+            f"    12\tX={_WRAPPED}\n    13\tCd5Ef6Gh7Ij\n    14\tDEBUG=0",
+            "    12\tX=[REDACTED:github-token]\n    14\tDEBUG=0",
+        ),
+        (f"9:X={_WRAPPED}\n10:Cd5Ef6Gh7Ij\n11:x=1", "9:X=[REDACTED:github-token]\n11:x=1"),
+        (
+            f".env:12:X={_WRAPPED}\n.env-13-Cd5Ef6Gh7Ij\n.env-14-x=1",
+            ".env:12:X=[REDACTED:github-token]\n.env-14-x=1",
+        ),
+        (
+            f"  12 │ X={_WRAPPED}\n  13 │ Cd5Ef6Gh7Ij\n  14 │ x",
+            "  12 │ X=[REDACTED:github-token]\n  14 │ x",
+        ),
+        # behind a box's or a table's border, an indent, a diff's mark and an indent
+        (f"│ {_WRAPPED}\n│ Cd5Ef6Gh7Ij\n│ done", "│ [REDACTED:github-token]\n│ done"),
+        (f"| {_WRAPPED}\n| Cd5Ef6Gh7Ij\n| done", "| [REDACTED:github-token]\n| done"),
+        (
+            f"    x: {_WRAPPED}\n    Cd5Ef6Gh7Ij\n    next: 1",
+            "    x: [REDACTED:github-token]\n    next: 1",
+        ),
+        (f"+    x: {_WRAPPED}\n+    Cd5Ef6\n", "+    x: [REDACTED:github-token]\n"),
+        (f"+    {_WRAPPED}\n+Cd5Ef6\n", "+    [REDACTED:github-token]\n"),  # the file's
+        (f"│   {_WRAPPED}\n│ Cd5Ef6\n", "│   [REDACTED:github-token]\n"),  # the box's
+        # in JSON text, its lines ended by `\\n`
+        (
+            f'{{"out": "a\\n    12\\tX={_WRAPPED}\\n    13\\tCd5Ef6Gh7Ij\\n"}}',
+            '{"out": "a\\n    12\\tX=[REDACTED:github-token]\\n"}',
+        ),
+        # leak: a keyword's value wrapped, its line as long as a terminal's
+        (
+            "      DB_PASSWORD=Xk9Lm2Pq7Rt4Vw8Zy3Bn6Cd1Fg5Hj0Kq\nMn4Pr8St2\nnext",
+            "      DB_PASSWORD=[REDACTED:password]\nnext",
+        ),
+        (
+            "    12→api_key: Xk9Lm2Pq7Rt4Vw8Zy3Bn6Cd1Fg5Hj0Kq\n    13→Mn4Pr8St2\n",
+            "    12→api_key: [REDACTED:api-key]\n",
+        ),
+    ],
+)
+def test_a_token_wrapped_behind_a_lead_goes_with_its_rest(text, redacted):
+    assert redact(text)[0] == redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what follows a token on the next line behind a lead is no part of it
+        f"    12→{_WRAPPED}\n    14→Cd5Ef6Gh7Ij\n",  # not the next line's number
+        f"    12→{_WRAPPED}\n    13→Done\n",  # a word
+        f"  mergeable: {_WRAPPED}\n  mergedAt\n",  # a name of a list of fields
+        f"   473→  x = {_WRAPPED}\n   474→    ToolCall\n",
+        f"    {_WRAPPED}\n        Cd5Ef6Gh7Ij\n",  # indented deeper
+        f"a.py:12:{_WRAPPED}\nb.py:13:Cd5Ef6Gh7Ij\n",  # another file
+        f"| {_WRAPPED}\n│ Cd5Ef6Gh7Ij\n",  # another border
+        f"{_WRAPPED}\n1115-\n",  # a number (grep's context line)
+    ],
+)
+def test_the_line_after_a_token_behind_a_lead_that_is_not_its_rest_is_kept(text):
+    redacted, found = redact(text)
+    assert found == {"github-token": 1}
+    start = text.index("ghp_")
+    assert redacted == text[:start] + "[REDACTED:github-token]" + text[start + len(_WRAPPED) :]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a short value's line: what ends it, no wrap (a terminal is wider)
+        "DB_PASSWORD=Xk9Lm2Pq7Rt\nMn4Pr8St2\n",
+        # the next line is the next assignment, a word or a name
+        "export DB_PASSWORD=Xk9Lm2Pq7Rt4Vw8Zy3Bn6Cd1Fg5Hj0Kq\nDEBUG=1\n",
+        "export DB_PASSWORD=Xk9Lm2Pq7Rt4Vw8Zy3Bn6Cd1Fg5Hj0Kq\nready\n",
+    ],
+)
+def test_the_line_after_a_value_that_is_not_its_rest_is_kept(text):
+    redacted, found = redact(text)
+    assert found == {"password": 1}
+    assert redacted.endswith(text[text.index("\n") :]), redacted
+
+
+# What a tool or a layout puts before each line: the lead of the k-th line, by kind.
+_LEADS = {
+    "read": lambda k: f"{k + 41:6d}→",
+    "cat -n": lambda k: f"{k + 41:6d}\t",
+    "grep -n": lambda k: f"{k + 9}:",
+    "grep -n files": lambda k: f"src/.env:{k + 9}:",
+    "bat": lambda k: f"{k + 99:4d} │ ",
+    "border": lambda k: "│ ",
+    "table": lambda k: "| ",
+    "indent": lambda k: "    ",
+    "diff": lambda k: "+",
+}
+
+
+@settings(max_examples=300)
+@given(
+    st.sampled_from(sorted(_LEADS)),
+    st.sampled_from(["", "X=", "token: ", "x = "]),
+    st.integers(34, 44),
+    st.integers(0, 12),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_a_wrapped_token_behind_any_lead_is_never_kept(kind, before, cut, more, eol):
+    """A token cut anywhere after the 30 characters its rule needs after `ghp_`, its rest
+    (no word, no number: two characters or more, letters and digits) on the next line behind
+    the same lead (the next number), goes whole; the line after stays."""
+    token = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAb" + "Q2w9E4r1T8y5Z3q8v6N2k5L7"[: 12 + more]
+    cut = min(cut, len(token) - 2)
+    lead = _LEADS[kind]
+    text = f"{lead(0)}{before}{token[:cut]}{eol}{lead(1)}{token[cut:]}{eol}{lead(2)}ok{eol}"
+    redacted, found = redact(text)
+    assert found == {"github-token": 1}, redacted
+    assert token[cut:] not in redacted.replace("[REDACTED:github-token]", ""), redacted
+    assert redacted.endswith(f"{lead(2)}ok{eol}"), redacted
 
 
 def test_tokens_one_a_line_are_each_their_own():

@@ -2870,6 +2870,11 @@ def _runs_on_workdir(failed: Call, call: Call) -> bool:
     )
 
 
+def _is_folder_of(failed: Call, call: Call) -> bool:
+    """Whether the failed call's folder is one of the later call's: then it was a folder."""
+    return any(_same_file(failed.workdir, folder) for folder in _folders(call))
+
+
 def _masks(failed: Call, call: Call, printed: str | None = None) -> bool:
     """Whether a call hides failures that the failed call let through.
 
@@ -3414,6 +3419,14 @@ def _change(failed: Call, confirm: Call) -> str | None:
     tool, the path, the part of the file read (None: nothing)."""
     change = None
     if confirm.name in SHELL_TOOLS and failed.name in SHELL_TOOLS:
+        if (
+            len((failed.command or "").split()) == 1
+            and _runs_on_workdir(failed, confirm)
+            and not _is_folder_of(failed, confirm)
+        ):
+            # a program given a file as its folder and nothing else, then given the file
+            # (see _runs_on_workdir)
+            return f"{_basename(failed.workdir)} as its argument, not its folder"
         change = command_change(failed.command, confirm.command)
         moved = folder_change(failed, confirm)
         if moved:

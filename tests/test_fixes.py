@@ -383,6 +383,9 @@ def test_a_command_given_a_file_for_its_folder_is_redone_on_that_file():
         cat_tasks.tool_use_id,
     )
     assert fix[plan.tool_use_id].confirmed_by == cat_plan.tool_use_id
+    assert steps(fix[tasks.tool_use_id]) == [
+        (cat_tasks.tool_use_id, "tasks.md as its argument, not its folder")
+    ]
     # another program on it is another question
     head = call("shell", command=f"head -5 {specs}/tasks.md", workdir="/r")
     fix = run([tasks, head], {tasks.tool_use_id: error})

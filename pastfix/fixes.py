@@ -2565,7 +2565,7 @@ def _searched_otherwise(failed: Call, call: Call, printed: str) -> bool:
     words, which found something: the first one missed it (`rg --files -g '*.x.yaml'` skips
     hidden and ignored folders; `find . -name '*.x.yaml'` found `.ai-clean/specs/a.x.yaml`:
     sixth held-out set, 2 Codex searches worked around so by their labels)."""
-    if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call):
+    if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call, printed):
         return False
     mine = _search_words(failed.command)
     theirs = _search_words(call.command)

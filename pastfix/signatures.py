@@ -1176,15 +1176,16 @@ def signature(text: str) -> str:
 def normalised_lines(text: str) -> tuple[str, ...]:
     """Where a signature can be found in `text` (see pastfix.queries.signature_in_text):
     each line key_line() looks at, normalised (cut at 4 signatures, so that one after
-    other words still fits), and the text's own signature (a header with its next line).
+    other words still fits), but for one that names another error outright than the key
+    line's, and the text's own signature (a header with its next line).
     """
     if not text:
         return ()
     lines = _window(text)
     key = key_line(text)
     if _score(key) == 3:
-        # A text of several errors is named by its key line: a later line naming another
-        # error outright is a consequence or a peer of it (`remote: error: GH013: ...
+        # A text of several errors is named by its key line: another line naming an error
+        # outright is a consequence or a peer of it (`remote: error: GH013: ...
         # rule violations`, then `error: failed to push some refs`, whose past failures
         # were fixed by a `git pull --rebase`; a new error of yarn's, then `error Command
         # failed with exit code 1.`): no past failure of that line is one of the text's.

@@ -464,13 +464,15 @@ def install_codex_mcp(config_path: Path, db_path: Path) -> str:
     return UPDATED if kept != text else ADDED
 
 
-def codex_mcp_found(config_path: Path) -> list[str]:
-    """[config_path] when its `[mcp_servers]` run pastfix's server, else []."""
+def codex_mcp_found(config_path: Path) -> list[tuple[str, str]]:
+    """[(config_path, the index it reads)] when its `[mcp_servers]` run pastfix's server,
+    else []."""
     try:
         servers = tomllib.loads(config_path.read_text()).get("mcp_servers")
     except (OSError, ValueError):
         servers = None
-    return [str(config_path)] if runs_pastfix(servers) else []
+    index = pastfix_server_index(servers)
+    return [(str(config_path), index)] if index else []
 
 
 def uninstall_codex_mcp(config_path: Path) -> bool:
@@ -596,11 +598,12 @@ def uninstall_json_mcp(path: Path, key: str) -> bool:
     return True
 
 
-def runs_pastfix(servers: Any) -> bool:
-    """Whether a table of MCP servers has one that runs `pastfix ... mcp`, under any name
-    (`command` a string with `args`, or opencode's one list)."""
+def pastfix_server_index(servers: Any) -> str | None:
+    """The index read by a server of a table of MCP servers that runs `pastfix ... mcp`,
+    under any name (`command` a string with `args`, or opencode's one list): its `--db`,
+    else the default index; None when no server runs it."""
     if not isinstance(servers, dict):
-        return False
+        return None
     for server in servers.values():
         if not isinstance(server, dict):
             continue
@@ -608,8 +611,18 @@ def runs_pastfix(servers: Any) -> bool:
         words = [*map(str, command if isinstance(command, list) else [command or ""])]
         words += map(str, server.get("args") or [])
         if any("pastfix" in w for w in words) and "mcp" in words:
-            return True
-    return False
+            return _db_argument(words) or str(paths.default_db())
+    return None
+
+
+def _db_argument(words: list[str]) -> str | None:
+    """The value of `--db FILE` or `--db=FILE` among a command's words."""
+    for word, after in zip(words, [*words[1:], None], strict=True):
+        if word == "--db" and after:
+            return after
+        if word.startswith("--db="):
+            return word.removeprefix("--db=")
+    return None
 
 
 def config_problem(path: Path) -> str | None:
@@ -635,20 +648,22 @@ def _json_config(path: Path) -> dict[str, Any]:
     return config if isinstance(config, dict) else {}
 
 
-def json_mcp_found(path: Path, key: str) -> list[str]:
-    """[path] when its `key` runs pastfix's MCP server, else []."""
-    return [str(path)] if runs_pastfix(_json_config(path).get(key)) else []
+def json_mcp_found(path: Path, key: str) -> list[tuple[str, str]]:
+    """[(path, the index it reads)] when its `key` runs pastfix's MCP server, else []."""
+    index = pastfix_server_index(_json_config(path).get(key))
+    return [(str(path), index)] if index else []
 
 
-def claude_mcp_found(path: Path) -> list[str]:
-    """Where ~/.claude.json sets up pastfix's server: at user scope, or local to a folder."""
+def claude_mcp_found(path: Path) -> list[tuple[str, str]]:
+    """Where ~/.claude.json sets up pastfix's server, at user scope or local to a folder,
+    each with the index it reads."""
     config = _json_config(path)
-    where = [f"{path} (user)"] if runs_pastfix(config.get(SERVERS_KEY)) else []
+    places = [(f"{path} (user)", config.get(SERVERS_KEY))]
     projects = config.get("projects")
     for folder, project in (projects if isinstance(projects, dict) else {}).items():
-        if isinstance(project, dict) and runs_pastfix(project.get(SERVERS_KEY)):
-            where.append(f"{path} (local, {folder})")
-    return where
+        if isinstance(project, dict):
+            places.append((f"{path} (local, {folder})", project.get(SERVERS_KEY)))
+    return [(where, index) for where, servers in places if (index := pastfix_server_index(servers))]
 
 
 def claude_cli() -> str | None:
@@ -933,12 +948,12 @@ class McpInstall(NamedTuple):
     """How pastfix's MCP server goes into one agent: the file it goes in by default, how
     it is added (giving where, as said to the user, and ADDED, UPDATED or UNCHANGED) and
     removed (whether it was there), and where a file sets up a server that runs
-    `pastfix mcp` (pastfix status)."""
+    `pastfix mcp`, with the index it reads (pastfix status)."""
 
     where: Callable[[], Path]
     install: Callable[[Path, Path], tuple[str, str]]
     uninstall: Callable[[Path], bool]
-    found: Callable[[Path], list[str]]
+    found: Callable[[Path], list[tuple[str, str]]]
 
 
 def _json_mcp(

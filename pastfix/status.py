@@ -272,9 +272,14 @@ def _problem(problem: str | None) -> dict[str, str]:
 
 
 def _mcp() -> tuple[bool, dict[str, Any]]:
-    """Whether an MCP server that runs `pastfix mcp` is set up, for any agent, and where;
-    and the config files that could not be read, where it may be set up unseen."""
-    where = [place for how in install.MCP_SERVERS.values() for place in how.found(how.where())]
+    """Whether an MCP server that runs `pastfix mcp` is set up, for any agent, where, and
+    the index each reads; and the config files that could not be read, where it may be set
+    up unseen."""
+    servers = [
+        {"where": where, "index": index}
+        for how in install.MCP_SERVERS.values()
+        for where, index in how.found(how.where())
+    ]
     problems = [
         {"agent": name, "config": str(config), "problem": problem}
         for name, how in install.MCP_SERVERS.items()
@@ -282,7 +287,8 @@ def _mcp() -> tuple[bool, dict[str, Any]]:
         for problem in [install.config_problem(config)]
         if problem
     ]
-    return bool(where), {"where": where, "problems": problems}
+    where = [server["where"] for server in servers]
+    return bool(where), {"where": where, "servers": servers, "problems": problems}
 
 
 def advice(found: dict[str, Any]) -> list[str]:
@@ -301,6 +307,17 @@ def advice(found: dict[str, Any]) -> list[str]:
             f"The hook reads {hook_index}, which is not built: until a session's end builds it,"
             f" the hook recalls nothing; run pastfix build {hook_index}"
         )
+    not_built = {
+        server["index"]
+        for server in found["mcp"]["servers"]
+        if not Path(server["index"]).expanduser().is_file()
+        and not _same(server["index"], found["index"])
+    }
+    for index in sorted(not_built):
+        lines.append(
+            f"An MCP server reads {index}, which is not built: its tools find nothing there;"
+            f" run pastfix build {index}, or pastfix mcp install again with --db"
+        )
     days = found["cleanup_period_days"]
     if days == 0:
         lines.append(cleanup_notice(0) or "")
@@ -316,6 +333,11 @@ def advice(found: dict[str, Any]) -> list[str]:
 
 # Folders side by side that status lists as their folder, once
 GROUPED = 3
+
+
+def _same(index: str, other: str) -> bool:
+    """Whether two paths name the same index file."""
+    return Path(index).expanduser().absolute() == Path(other).expanduser().absolute()
 
 
 def _grouped(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -397,7 +419,7 @@ def format_text(found: dict[str, Any]) -> str:
         )
     hook = found["hook"]
     # The hook reads the index it was installed with, which a ./index.db shown above is not.
-    elsewhere = hook.get("index") and Path(hook["index"]).absolute() != Path(found["index"])
+    elsewhere = hook.get("index") and not _same(hook["index"], found["index"])
     lines.append(
         f"hook:       {'installed' if found['hook_installed'] else 'not installed'}"
         f" in {hook['settings']}"
@@ -410,7 +432,12 @@ def format_text(found: dict[str, Any]) -> str:
             f" {agents.label(other['agent'])} in {other['where']}"
             + (f" ({other['problem']})" if other.get("problem") else "")
         )
-    mcp = found["mcp"]["where"]
+    # Each server reads the index it was installed with (its --db), maybe not this one.
+    mcp = [
+        server["where"]
+        + ("" if _same(server["index"], found["index"]) else f" (it reads {server['index']})")
+        for server in found["mcp"]["servers"]
+    ]
     lines.append(f"mcp:        {'installed in ' + ', '.join(mcp) if mcp else 'not installed'}")
     for unread in found["mcp"]["problems"]:
         who = agents.label(unread["agent"])

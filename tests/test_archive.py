@@ -688,7 +688,13 @@ def test_status_of_an_index_with_everything_installed(tmp_path, projects, claude
     install.install_hooks(settings, db_path)
     install.install_skill(claude_home / "skills")
     (claude_home / ".claude.json").write_text(
-        json.dumps({"mcpServers": {"pastfix": {"command": "/x/bin/pastfix", "args": ["mcp"]}}})
+        json.dumps(
+            {
+                "mcpServers": {
+                    "pastfix": {"command": "/x/bin/pastfix", "args": ["mcp", "--db", str(db_path)]}
+                }
+            }
+        )
     )
     found = status_json(db_path)
     assert found["index"] == str(db_path)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import build_index
 
 from pastfix import install
 from pastfix.cli import cli
@@ -316,3 +317,45 @@ def test_status_names_the_mcp_server_and_skill_of_every_agent(no_cli, fake_home,
     for name in agents.NAMES:
         assert invoke("uninstall", "--agent", name).exit_code == 0
     assert status.status(db)["mcp"]["where"] == []
+
+
+def test_status_names_the_index_each_mcp_server_reads(no_cli, fake_home, tmp_path):
+    """status said `mcp: installed in ...` for a server installed with another index (or
+    none built): it names the index a server reads when it is not the one shown, and says
+    to build an index a server reads that is not there."""
+    from pastfix import status
+
+    db, other = tmp_path / "index.db", tmp_path / "elsewhere" / "other.db"
+    (tmp_path / "projects").mkdir()
+    build_index(db, tmp_path / "projects")
+    assert invoke("install", "--db", str(db)).exit_code == 0
+    assert invoke("install", "--agent", "codex", "--db", str(other)).exit_code == 0
+    found = status.status(db)
+    assert [server["index"] for server in found["mcp"]["servers"]] == [str(db), str(other)]
+    text = status.format_text(found)
+    mcp = next(line for line in text.splitlines() if line.startswith("mcp:"))
+    assert f"{fake_home / '.claude.json'} (user), " in mcp
+    assert mcp.endswith(f"config.toml (it reads {other})")
+    said = [line for line in found["advice"] if "MCP server" in line]
+    assert said == [
+        f"An MCP server reads {other}, which is not built: its tools find nothing there;"
+        f" run pastfix build {other}, or pastfix mcp install again with --db"
+    ]
+    build_index(other, tmp_path / "projects")
+    assert not [line for line in status.status(db)["advice"] if "MCP server" in line]
+
+
+def test_the_index_of_a_server_is_its_db_argument_or_the_default(tmp_path, monkeypatch):
+    monkeypatch.setenv("PASTFIX_DB", str(tmp_path / "default.db"))
+
+    def server(*args):
+        return {"x": {"command": "/bin/true"}, "p": {"command": "/v/bin/pastfix", "args": args}}
+
+    assert install.pastfix_server_index(server("mcp", "--db", "/a.db")) == "/a.db"
+    assert install.pastfix_server_index(server("mcp", "--db=/b.db")) == "/b.db"
+    assert install.pastfix_server_index(server("mcp")) == str(tmp_path / "default.db")
+    assert install.pastfix_server_index(server("hook")) is None
+    assert install.pastfix_server_index({"p": {"command": ["pastfix", "mcp"]}}) == str(
+        tmp_path / "default.db"
+    )
+    assert install.pastfix_server_index(["not", "a", "table"]) is None

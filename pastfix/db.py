@@ -55,8 +55,8 @@ BUSY_TIMEOUT = 60.0
 # rules (~130M instructions, ~20 ms) to compare them with the index's, as
 # pastfix.prepare.REDACTION_VERSION is for redaction. Raise one when its rules change:
 # the next build recomputes every stored signature and kind, or every fix.
-SIGNATURE_VERSION = 12
-FIX_VERSION = 23
+SIGNATURE_VERSION = 13
+FIX_VERSION = 24
 
 
 # SQLite page cache for the build (negative = KiB).
@@ -605,9 +605,10 @@ _PROMPTS_WHERE = (
     # a slash command and its output are not a prompt the user typed, nor the marker Claude
     # Code writes after a call the user rejected or stopped (`[Request interrupted by user
     # for tool use]`): counted, it and the `continue` after it closed the window before the
-    # call was redone (held out, session 9: 3 rejected calls redone in 2 people's sessions)
-    " AND text NOT LIKE '<command-%' AND text NOT LIKE '<local-command-%'"
-    f" AND {NOT_INTERRUPTED_SQL}"
+    # call was redone (held out, session 9: 3 rejected calls redone in 2 people's sessions);
+    # nor a text an agent wrote in tags: a background task's `<task-notification>` closed
+    # the window of a failed run before its rerun (twentieth held-out set)
+    f" AND {TYPED_SQL} AND {NOT_INTERRUPTED_SQL}"
 )
 FIX_PROMPTS_SQL = f"SELECT timestamp FROM messages WHERE session_id = ? AND {_PROMPTS_WHERE}"
 # Every session's, in one pass over the table (see refresh_fixes).

@@ -383,8 +383,8 @@ _OUTPUT_FILTERS = frozenset(
 )
 _REDIRECT = re.compile(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>>?\S*$|^\d?>&\d$")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-# `D=$(find ~/x -name y)`: the program a substitution assigned to a variable runs.
-_SUBSTITUTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\$\((\S+)")
+# `D=$(find ~/x -name y)`: the command a substitution assigned to a variable runs.
+_SUBSTITUTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\$\((.*)\)$", re.DOTALL)
 # Quoted text with spaces, or this long, is a message (a commit message, a script, data),
 # not part of the intent.
 _MESSAGE_CHARS = 200
@@ -483,9 +483,12 @@ _REDIRECTION = re.compile(
 
 
 # A word of a shell command: a quoted string (its quotes taken off), an operator, or
-# a run of other characters. Unbalanced quotes run to the end.
+# a run of other characters, a command substitution in it whole (`XDG_RUNTIME_DIR=/run/
+# user/$(id -u) systemctl ...` ran systemctl, not `-u)`: twentieth held-out set).
+# Unbalanced quotes run to the end.
 _TOKEN = re.compile(
-    r"""[^\S\n]*(?:"((?:\\.|[^"\\])*)"?|'([^']*)'?|(\|\||&&|[|&;\n])|((?:\\.|[^\s|&;"'])+))"""
+    r"""[^\S\n]*(?:"((?:\\.|[^"\\])*)"?|'([^']*)'?|(\|\||&&|[|&;\n])"""
+    r"""|((?:\\.|\$\([^()\n]*\)|[^\s|&;"'])+))"""
 )
 
 
@@ -1439,6 +1442,34 @@ def _closer_later(failed: Call, call: Call, later: Sequence[Call]) -> bool:
     )
 
 
+def _closer_chain_later(failed: Call, call: Call, later: Sequence[Call]) -> bool:
+    """Whether a command that never ran (cancelled with its sibling) is retried by a call
+    among `later` (the call, then those soon after) that runs more of it: `git add . &&
+    git commit -m "x" && git push` cancelled beside a push that failed, then the other
+    repository's `git remote set-url ... && git push`, then `cd users && git add . && git
+    commit -m "x" && git push` (twentieth held-out set: the card named the first). Nothing
+    of it ran, so the whole chain was the goal, and its rerun is the one that shares most."""
+    if failed.kind not in _NOT_RUN or failed.name not in SHELL_TOOLS:
+        return False
+    mine = _shared_count(failed.command, call.command)
+    return any(
+        other.name in SHELL_TOOLS
+        and not other.failed
+        and _shared_count(failed.command, other.command) > mine
+        for other in later[1:]
+    )
+
+
+def _shared_count(failed: str | None, other: str | None) -> int:
+    """How many of a command's simple commands that do more than look another one runs."""
+    theirs = intents(other)
+    return sum(
+        any(_same_intent(mine, their) for their in theirs)
+        for mine in intents(failed)
+        if not _looks(mine)
+    )
+
+
 def _fields(value: object, name: str = "") -> dict[str, object]:
     """The leaves of a decoded JSON value by their path (`questions[0].header`)."""
     if isinstance(value, dict):
@@ -1882,15 +1913,17 @@ def _searched_for(failed: Call, call: Call, error: str) -> bool:
     set: 2 such looks, a plugin's folder and a skill's)."""
     # a find whose output a variable holds is a search too (`D=$(find ~/x -path '*y*')`),
     # though only here: `tmp=$(mktemp)` says nothing of what a command is for
+    substituted = [
+        m.group(1)
+        for words in segments(call.command)
+        for word in words[:1]
+        if (m := _SUBSTITUTED.match(word)) is not None
+    ]
     finds = [
         i.words[1:]
-        for i in intents(call.command)
+        for command in (call.command, *substituted)
+        for i in intents(command)
         if i.program in _FINDERS
-        or (
-            bool(i.words)
-            and (m := _SUBSTITUTED.match(i.words[0])) is not None
-            and m.group(1).rstrip(")") in _FINDERS
-        )
     ]
     mine = intents(failed.command)
     if not finds or not mine or not all(i.program in LOOK for i in mine):
@@ -3094,6 +3127,8 @@ def fix_of(
             continue
         if viewed and _views_other_files(call, viewed):
             continue
+        if _closer_chain_later(failed, call, after[n : n + NEARBY_CALLS]):
+            continue
         way = None
         if filtered is not None and call.name in SHELL_TOOLS:
             if _same_filter(failed, call, filtered):
@@ -3238,6 +3273,15 @@ def _confirmed(
         and not failed.part
         and _says_too_large(error)
     )
+    # A look at a path not there, then the same look at another path: the path was what
+    # changed, and of what came between only what names the file made or found it (`cat
+    # src/training/main.py` missing, then conda environments listed, torchvision installed,
+    # and `cat src/models/main.py`: the install was no step; twentieth held-out set).
+    named = (
+        _look_elsewhere_names(failed, confirm)
+        if lost and way == FIXED and failed.name == confirm.name
+        else None
+    )
     for n, call in enumerate(between):
         step = None
         if not start <= n < (len(between) if stop is None else stop):
@@ -3245,6 +3289,8 @@ def _confirmed(
         if in_part and not (
             call.name in EDIT_TOOLS and _same_file(call.file_path, failed.file_path)
         ):
+            pass
+        elif named is not None and not _names_any(call, named):
             pass
         elif (
             (not_read or stale)
@@ -3412,6 +3458,29 @@ def _sets_connection(call: Call) -> bool:
         return True
     command = call.command or ""
     return "proxy" in command.lower() or any(i.sub == "config" for i in intents(command))
+
+
+def _look_elsewhere_names(failed: Call, confirm: Call) -> frozenset[str] | None:
+    """The file names of a look that failed on a path not there and of the look at another
+    path that confirmed it (None: not such a pair, or the same paths)."""
+    if failed.name in SHELL_TOOLS:
+        mine, theirs = _views(failed.command), _views(confirm.command)
+        if not mine or not theirs:
+            return None
+    elif failed.name in READ_TOOLS and failed.file_path and confirm.file_path:
+        mine, theirs = (failed.file_path,), (confirm.file_path,)
+    else:
+        return None
+    if {_key(path) for path in mine} >= {_key(path) for path in theirs}:
+        return None  # the same file again: what came between may have made it
+    return frozenset(_basename(path) for path in (*mine, *theirs)) - {""}
+
+
+def _names_any(call: Call, names: frozenset[str]) -> bool:
+    """Whether a call names one of these file names: its file, or a word of its command."""
+    if call.file_path and _basename(call.file_path) in names:
+        return True
+    return any(name in (call.command or "") for name in names)
 
 
 def _change(failed: Call, confirm: Call) -> str | None:

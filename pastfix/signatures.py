@@ -50,7 +50,8 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   What went wrong:`.
   2 (medium): an error word: error, failed, failure, fatal, exception, not
   found, cannot, could not, unable, denied, refused, invalid, missing... but
-  not inside a path or a file's name (git's `deleted: x/statsig.failed_logs.1`);
+  not inside a path or a file's name (git's `deleted: x/statsig.failed_logs.1`)
+  nor a word that names a way of working (`fail-fast`, `failover`, `pipefail`);
   git's `nothing to commit` and `no changes added to commit`.
   0 (noise, never preferred): warnings, `hint:` lines, stack frames (`at ...`,
   `File "..."`), summaries (`✖ 10 problems`, `1 error`, `12 tests, 1 failure`,
@@ -519,6 +520,11 @@ _MEDIUM = re.compile(
 
 # A word with a slash or a dot inside it: a path, a file or a test's name.
 _PATH_WORD = re.compile(r"\S*\w[/.]\w\S*")
+# Words with "fail" in them that name a way of working, not a failure: `fail-fast`,
+# `--fail-fast`, `failsafe`, `failover`, the shell's `pipefail` (a script's title
+# `config.toml validation - sequential fail-fast` was the key line of each run, not its
+# `[FAIL] bin_dir does not exist: ...`: twentieth held-out set).
+_NO_FAILURE = re.compile(r"pipefail|fail[-_]?(?:fast|safe|over)")
 
 _TRACEBACK = "Traceback (most recent call last)"
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?::|$)")
@@ -788,7 +794,7 @@ def _score(line: str) -> int:
         return 0
     if _STRONG_ANY.search(low):
         return 3
-    if not _MEDIUM.search(_PATH_WORD.sub(" ", low)):
+    if not _MEDIUM.search(_NO_FAILURE.sub(" ", _PATH_WORD.sub(" ", low))):
         return 0  # the word is a file's name (`deleted: statsig.failed_logs.65`)
     return 2
 

@@ -2801,6 +2801,13 @@ def test_a_file_renamed_in_the_retry_is_the_file_that_failed():
         ("tr '|' ';' < a.txt", ["tr", "|", ";"], []),
         ('cd "$HOME"/proj && make', ["cd", "$HOME/proj", "&&", "make"], ["&&"]),
         ("a|b", ["a", "|", "b"], ["|"]),
+        # a command substitution is part of its word (twentieth held-out set)
+        (
+            "XDG_RUNTIME_DIR=/run/user/$(id -u) systemctl --user start x",
+            ["XDG_RUNTIME_DIR=/run/user/$(id -u)", "systemctl", "--user", "start", "x"],
+            [],
+        ),
+        ("kill $(lsof -t -i:3000 | head -1)", ["kill", "$(lsof -t -i:3000 | head -1)"], []),
     ],
 )
 def test_a_quoted_operator_is_a_word_and_parts_written_together_are_one(command, words, operators):
@@ -3511,3 +3518,99 @@ def test_a_module_guessed_as_a_folder_then_read_as_a_file_worked_around_it():
     other = call("Read", file_path="/p/app/src/lib/utils.ts")
     fix = run([failed, other], {failed.tool_use_id: "File does not exist."})
     assert fix[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_chain_cancelled_with_its_sibling_is_rerun_by_the_call_that_runs_most_of_it():
+    """`git add . && git commit -m "x" && git push` cancelled beside a push of another
+    repository that failed; that push made, then the chain run again in its folder: the
+    rerun is the one that shares most of it, not the other push (twentieth held-out set)."""
+    cancelled = call(
+        command='git add . && git commit -m "Restructure" && git push', kind="sibling_error"
+    )
+    cancelled = cancelled._replace(failed=True)
+    other = call(command="git remote set-url origin https://h/x.git && git push 2>&1")
+    rerun = call(command='cd /p/users && git add . && git commit -m "Restructure" && git push')
+    errors = {cancelled.tool_use_id: "<tool_use_error>Sibling tool call errored</tool_use_error>"}
+    fix = run([cancelled, other, rerun], errors)[cancelled.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, rerun.tool_use_id)
+    # a chain that ran and failed at its push is retried by the push alone, as before
+    pushed = call(command='git add . && git commit -m "R" && git push', failed=True)
+    again = call(command="git push --set-upstream origin main")
+    whole = call(command='git add . && git commit -m "R2" && git push')
+    error = {pushed.tool_use_id: "fatal: The current branch main has no upstream branch."}
+    fix = run([pushed, again, whole], error)[pushed.tool_use_id]
+    assert fix.confirmed_by == again.tool_use_id
+
+
+def test_a_look_at_a_path_not_there_then_elsewhere_has_no_unrelated_steps():
+    """`cat src/training/main.py` not there; environments listed, a package installed; then
+    `cat src/models/main.py`: the path changed, and the install made no such file
+    (twentieth held-out set: 8 steps shown)."""
+    failed = call(command="cat /p/src/training/main.py", failed=True)
+    install = call(command="conda run -n thesis pip install torchvision -q")
+    found = call(command="cat /p/src/models/main.py")
+    error = {failed.tool_use_id: "cat: /p/src/training/main.py: No such file or directory"}
+    fix = run([failed, install, found], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, found.tool_use_id)
+    assert [s for s, _ in steps(fix)] == [found.tool_use_id]
+    # the same path again: what came between may have made it, and stays a step
+    again = call(command="cat /p/src/training/main.py")
+    failed2 = call(command="cat /p/src/training/main.py", failed=True)
+    install2 = call(command="conda run -n thesis pip install torchvision -q")
+    error2 = {failed2.tool_use_id: error[failed.tool_use_id]}
+    fix = run([failed2, install2, again], error2)[failed2.tool_use_id]
+    assert install2.tool_use_id in [s for s, _ in steps(fix)]
+
+
+def test_a_variable_set_by_a_command_substitution_is_no_program():
+    """`XDG_RUNTIME_DIR=/run/user/$(id -u) systemctl --user start x` runs systemctl: split
+    inside `$(...)`, its program was `-u)`, and the rerun with the variable spelt out was no
+    retry of it (twentieth held-out set: not fixed)."""
+    command = "XDG_RUNTIME_DIR=/run/user/$(id -u) systemctl --user start x.service 2>&1"
+    assert [(i.program, sorted(i.args)) for i in fixes.intents(command)] == [
+        ("systemctl", ["start", "x.service"])
+    ]
+    failed = call(command=command, failed=True)
+    linger = call(command="loginctl enable-linger me")
+    retry = call(command="XDG_RUNTIME_DIR=/run/user/1005 systemctl --user start x.service")
+    error = {failed.tool_use_id: "Exit code 1\nFailed to connect to bus: No such file or directory"}
+    fix = run([failed, linger, retry], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    assert linger.tool_use_id in [s for s, _ in steps(fix)]
+
+
+def test_an_agents_notification_is_no_prompt_the_window_counts(tmp_path):
+    """Claude Code writes a background task's end as a user message (`<task-notification>`,
+    kind queued_prompt): counted as a prompt, it and the user's one closed the window of a
+    failed run before its rerun (twentieth held-out set). Texts an agent wrote in tags are
+    not prompts the user typed."""
+    conn = db.connect(tmp_path / "index.db")
+    rows = [
+        ("c1", "2026-01-01T00:00:01Z", 1, "Exit code 1\n[FAIL] bin_dir does not exist: /x/bin"),
+        ("c2", "2026-01-01T00:00:09Z", 0, "all steps passed"),
+    ]
+    for n, (tool_use_id, at, error, content) in enumerate(rows):
+        conn.execute(
+            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name, input,"
+            " command) VALUES (?, 's', ?, ?, 'Bash', '{}', 'python3 validate.py')",
+            [tool_use_id, n * 4, at],
+        )
+        conn.execute(
+            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
+            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
+            [tool_use_id, n * 4, at, error, content, error and signatures.classify(content)],
+        )
+    for n, (at, kind, text) in enumerate(
+        [
+            ("2026-01-01T00:00:02Z", "prompt", "check it step by step"),
+            ("2026-01-01T00:00:05Z", "queued_prompt", "<task-notification>\n<task-id>b1</task-id>"),
+        ]
+    ):
+        conn.execute(
+            "INSERT INTO messages (uuid, session_id, line_no, type, kind, timestamp, text,"
+            " is_meta, is_sidechain) VALUES (?, 's', ?, 'user', ?, ?, ?, 0, 0)",
+            [f"m{n}", n + 2, kind, at, text],
+        )
+    db.refresh_fixes(conn)
+    found = conn.execute("SELECT outcome, confirmed_by FROM fixes WHERE tool_use_id = 'c1'")
+    assert found.fetchone() == (fixes.FIXED, "c2")

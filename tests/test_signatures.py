@@ -251,6 +251,16 @@ PRE_COMMIT = (
             "Build stopped: 1 file could not be compiled",
             "Build stopped: 1 file could not be compiled",
         ),
+        # a word that names a way of working is no error: a script's title, then its check
+        (
+            "Exit code 1\nconfig.toml validation - sequential fail-fast\n=== Step 2 ===\n"
+            "  [OK] prefix = riscv64-elf-\n  [FAIL] bin_dir does not exist: /opt/tc/bin\n",
+            "[FAIL] bin_dir does not exist: /opt/tc/bin",
+        ),
+        (
+            "Exit code 1\n+ set -euo pipefail\n+ ./deploy.sh --failover\ndeploy refused: quota",
+            "deploy refused: quota",
+        ),
         # A time limit's words yield to the error the command printed after them.
         (
             "Exit code 124\ncommand timed out after 15491 milliseconds\n\n> next build\n"

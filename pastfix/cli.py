@@ -482,12 +482,14 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
             raise click.ClickException(str(e)) from e
         substrings = queries.is_trigram(queries.tokenizer(conn))
         unbuilt = None if queries.seen_before(rows) else queries.unbuilt(conn, conn_path)
+        other = (
+            None if unbuilt or queries.seen_before(rows) else queries.seen_other_line(conn, error)
+        )
     if unbuilt:
         raise click.ClickException(unbuilt)
     if not queries.seen_before(rows):
-        click.echo(
-            queries.not_seen_notice(error, rows) + ("\n" * (bool(rows) and not json_)), err=True
-        )
+        notice = queries.not_seen_notice(error, rows, other)
+        click.echo(notice + ("\n" * (bool(rows) and not json_)), err=True)
     elif queries.says_little(error):
         click.echo(queries.says_little_notice(error) + ("\n" * (not json_)), err=True)
     if json_:

@@ -158,14 +158,17 @@ def compact_text(name: str, rows: list[dict[str, Any]]) -> str:
     return f"{name}: {len(rows)} row{'s' * (len(rows) != 1)}\n" + "\n".join(blocks)
 
 
-def result(name: str, rows: list[dict[str, Any]], error: str | None = None) -> CallToolResult:
+def result(
+    name: str, rows: list[dict[str, Any]], error: str | None = None, other: str | None = None
+) -> CallToolResult:
     """A tool's answer: the lean rows as structured content and as compact text.
 
     find_past_fix's (given the `error`) also says whether the error was seen before
     (queries.seen_before), and a notice when its rows are not that error's: only partial
     matches (not seen before), or failures that ended as the pasted exit status alone says
     (queries.says_little), as `pastfix find` says on stderr. Clients give the model the
-    structured content, so the notice is there (and first in the text).
+    structured content, so the notice is there (and first in the text). `other`: another
+    error line of the pasted text that was seen before (queries.seen_other_line).
     """
     lean = [lean_row(name, row) for row in rows]
     text = compact_text(name, lean)
@@ -173,7 +176,7 @@ def result(name: str, rows: list[dict[str, Any]], error: str | None = None) -> C
     if error is not None:
         structured["seen_before"] = queries.seen_before(rows)
         if not structured["seen_before"]:
-            structured["notice"] = queries.not_seen_notice(error, rows)
+            structured["notice"] = queries.not_seen_notice(error, rows, other)
         elif queries.says_little(error):
             structured["notice"] = queries.says_little_notice(error)
         if "notice" in structured:
@@ -241,7 +244,9 @@ def create_server(db_path: Path) -> MCPServer:
                     unbuilt = None if queries.seen_before(rows) else queries.unbuilt(conn, db_path)
                     if unbuilt:  # not "not seen before": nothing is there yet
                         raise ToolError(unbuilt)
-                    return result(name, rows, error)
+                    seen = queries.seen_before(rows)
+                    other = None if seen else queries.seen_other_line(conn, error)
+                    return result(name, rows, error, other)
                 session = str(params.get("session_id", ""))
                 if "session_id" in params and not session.strip():
                     # (it was "no rows", as of a session without failures)

@@ -1095,8 +1095,29 @@ def unbuilt(conn: sqlite3.Connection, path: str | Path) -> str | None:
     return (UNBUILT_RUNNING if paths.build_running(path) else UNBUILT).format(path=path)
 
 
-def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
-    """What `pastfix find` and the MCP tool say of an error that was not seen before."""
+# How many of a pasted text's other error lines are looked up alone (seen_other_line).
+OTHER_LINES = 3
+
+
+def seen_other_line(conn: sqlite3.Connection, error: str) -> str | None:
+    """Of a pasted text not seen before, the first other error line that was, looked up
+    alone: its key line names the text, and the others are not searched with it (see
+    signatures.normalised_lines), so a log whose first error is new and whose later
+    `fatal: ...` was fixed before said only "not seen before" (a new user's try, session
+    25). At most OTHER_LINES are tried."""
+    for line in signatures.other_error_lines(paste_text(error))[:OTHER_LINES]:
+        if seen_before(find_past_fix(conn, line, 1)):
+            return line
+    return None
+
+
+def not_seen_notice(error: str, rows: list[dict[str, Any]], other: str | None = None) -> str:
+    """What `pastfix find` and the MCP tool say of an error that was not seen before, its
+    quote redacted: a token pasted with the error is not said back (to an agent, by MCP);
+    `other`: another error line of it that was seen before (seen_other_line)."""
+    from pastfix.redact import redact  # imported on first use: the hook starts faster
+
+    error = redact(error)[0]
     pasted = paste_text(error)
     if "\n" in pasted:
         # A traceback or a build log: its first 80 characters are seldom the error.
@@ -1105,6 +1126,9 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     else:
         what = _quoted(one_line(error, 80))
     head = f"Not seen before: no past failure has the signature or every word of {what}."
+    if other:
+        quoted = _quoted(one_line(redact(other)[0], 80))
+        head += f" Another error line of it was seen before, {quoted}: look it up alone."
     if not rows:
         return head
     words = sorted({w for row in rows for w in row["shared_words"]})

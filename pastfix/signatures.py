@@ -1206,6 +1206,16 @@ def normalised_lines(text: str) -> tuple[str, ...]:
     return tuple(line for line in found if line)
 
 
+def other_error_lines(text: str) -> list[str]:
+    """The lines of `text` that normalised_lines leaves out: each names another error
+    outright than its key line, which names the text (stripped, each once)."""
+    key = key_line(text)
+    if not text or _score(key) != 3:
+        return []
+    lines = (line.strip() for line in _window(text))
+    return list(dict.fromkeys(line for line in lines if _score(line) == 3 and line not in key))
+
+
 # A shell's "command not found" inside a line: `bash: python: command not found`, zsh's
 # `command not found: gh`.
 _NOT_FOUND_IN = re.compile(r"([\w.+-]+): command not found\b|command not found: ([\w.+-]+)")

@@ -95,6 +95,26 @@ def test_find_past_fix_says_when_an_error_was_not_seen_before(index):
     assert near.structured_content["notice"] == near.content[0].text.split("\n")[0]
 
 
+def test_find_past_fix_names_another_error_line_that_was_seen(index):
+    """A pasted log whose key line is new and whose later error was seen: the notice the
+    model reads names that line, to look up alone (queries.seen_other_line)."""
+
+    async def ask(error):
+        async with Client(server.create_server(index)) as client:
+            return await client.call_tool("find_past_fix", {"error": error})
+
+    log = (
+        "ModuleNotFoundError: No module named 'zzz_unseen'\n"
+        "src/order.ts(12,5): error TS2339: Property 'total' does not exist on type 'Order'.\n"
+    )
+    answer = anyio.run(ask, log)
+    assert answer.structured_content["seen_before"] is False
+    assert (
+        " Another error line of it was seen before, \"src/order.ts(12,5): error TS2339:"
+        " Property 'total' does not exist on type…\": look it up alone."
+    ) in answer.structured_content["notice"]
+
+
 def test_find_past_fix_says_when_the_error_is_an_exit_status_alone(index):
     """`Exit code 1` alone finds failures that ended so, whatever their error: the model is
     told so beside them, as `pastfix find` tells a person on stderr."""

@@ -711,6 +711,15 @@ def test_the_not_seen_notice_quotes_the_error_as_pasted():
     )
 
 
+def test_the_not_seen_notice_says_no_secret_back():
+    """The notice quoted a pasted token as it was pasted, to the terminal and, by MCP, into
+    the agent's context (a new user's try, session 25): it is redacted as the index is."""
+    token = "ghp_u9Xk2LmQ7rTz4WvB8nYc3JdH6sPa1EfG0iKo"
+    for pasted in (f"zorblax failed: token {token} rejected", f"x\nerror: bad token {token}\n"):
+        notice = queries.not_seen_notice(pasted, [])
+        assert token not in notice and "[REDACTED" in notice
+
+
 def test_unseen_errors_on_the_demo_corpus(tmp_path):
     from pastfix import transcripts
 
@@ -1605,6 +1614,30 @@ def test_cli_find_says_when_an_error_was_not_seen_before(index_path):
     # A known error: no notice.
     result = CliRunner().invoke(cli, ["find", "EISDIR", str(index_path), "--json"])
     assert result.stderr == ""
+
+
+def test_not_seen_before_names_another_error_line_that_was_seen(index_path):
+    """A pasted log whose key line is new, with a later error that was seen: its other
+    error lines are not searched with it (a peer or a consequence of the key line's), but
+    one seen alone is named, so that the user can look it up (a new user's try, session
+    25: "Not seen before", though the git error at the end of the log had a fix)."""
+    log = (
+        "ModuleNotFoundError: No module named 'zzzpandas'\n"
+        "Error: ENOENT: no such file or directory, open '/srv/x/dist/index.js'\n"
+    )
+    result = CliRunner().invoke(cli, ["find", log, str(index_path)])
+    assert result.exit_code == 0
+    assert (
+        " Another error line of it was seen before, \"Error: ENOENT: no such file or directory,"
+        " open '/srv/x/dist/index.js'\": look it up alone." in result.stderr
+    )
+    conn = queries.connect(index_path)
+    try:
+        assert queries.seen_other_line(conn, log.splitlines()[0]) is None
+        unseen = "ModuleNotFoundError: No module named 'zzzpandas'\nfatal: zzz is not a thing\n"
+        assert queries.seen_other_line(conn, unseen) is None
+    finally:
+        conn.close()
 
 
 def test_not_seen_before_names_a_pasted_tracebacks_key_line():

@@ -110,7 +110,7 @@ def test_find_past_fix_names_another_error_line_that_was_seen(index):
     answer = anyio.run(ask, log)
     assert answer.structured_content["seen_before"] is False
     assert (
-        " Another error line of it was seen before, \"src/order.ts(12,5): error TS2339:"
+        ' Another error line of it was seen before, "src/order.ts(12,5): error TS2339:'
         " Property 'total' does not exist on type…\": look it up alone."
     ) in answer.structured_content["notice"]
 

@@ -1628,7 +1628,7 @@ def test_not_seen_before_names_another_error_line_that_was_seen(index_path):
     result = CliRunner().invoke(cli, ["find", log, str(index_path)])
     assert result.exit_code == 0
     assert (
-        " Another error line of it was seen before, \"Error: ENOENT: no such file or directory,"
+        ' Another error line of it was seen before, "Error: ENOENT: no such file or directory,'
         " open '/srv/x/dist/index.js'\": look it up alone." in result.stderr
     )
     conn = queries.connect(index_path)

@@ -598,20 +598,31 @@ def uninstall_json_mcp(path: Path, key: str) -> bool:
     return True
 
 
-def pastfix_server_index(servers: Any) -> str | None:
+def pastfix_server_index(servers: Any, folder: str | None = None) -> str | None:
     """The index read by a server of a table of MCP servers that runs `pastfix ... mcp`,
-    under any name (`command` a string with `args`, or opencode's one list): its `--db`,
-    else the default index; None when no server runs it."""
+    under any name (`command` a string with `args`, or opencode's one list), and is not
+    turned off (`enabled = false`, `"disabled": true`): its `--db`, else the PASTFIX_DB
+    its `env` (opencode's `environment`) sets, else the default index; None when no server
+    runs it. A client starts the server without a shell, so `~` is not expanded; a relative
+    path is read from `folder` (a Claude Code server local to it), when given."""
     if not isinstance(servers, dict):
         return None
     for server in servers.values():
-        if not isinstance(server, dict):
+        if (
+            not isinstance(server, dict)
+            or server.get("enabled") is False
+            or server.get("disabled") is True
+        ):
             continue
         command = server.get("command")
         words = [*map(str, command if isinstance(command, list) else [command or ""])]
         words += map(str, server.get("args") or [])
         if any("pastfix" in w for w in words) and "mcp" in words:
-            return _db_argument(words) or str(paths.default_db())
+            env = server.get("env", server.get("environment"))
+            given = _db_argument(words) or (env.get(paths.ENV) if isinstance(env, dict) else None)
+            if not given:
+                return str(paths.default_db())
+            return str(Path(folder) / given) if folder and not Path(given).is_absolute() else given
     return None
 
 
@@ -658,7 +669,7 @@ def claude_mcp_found(path: Path) -> list[tuple[str, str]]:
     """Where ~/.claude.json sets up pastfix's server, at user scope or local to a folder,
     each with the index it reads."""
     config = _json_config(path)
-    places = [(f"{path} (user)", config.get(SERVERS_KEY))]
+    places: list[tuple[Any, ...]] = [(f"{path} (user)", config.get(SERVERS_KEY))]
     projects = config.get("projects")
     for folder, project in (projects if isinstance(projects, dict) else {}).items():
         if isinstance(project, dict):

@@ -307,13 +307,20 @@ def advice(found: dict[str, Any]) -> list[str]:
             f"The hook reads {hook_index}, which is not built: until a session's end builds it,"
             f" the hook recalls nothing; run pastfix build {hook_index}"
         )
+    # (a client starts the server without a shell: `~` in its --db is a folder named so)
     not_built = {
         server["index"]
         for server in found["mcp"]["servers"]
-        if not Path(server["index"]).expanduser().is_file()
-        and not _same(server["index"], found["index"])
+        if not Path(server["index"]).is_file()
+        and not _same(server["index"], found["index"], expand=False)
     }
     for index in sorted(not_built):
+        if index.startswith("~"):
+            lines.append(
+                f"An MCP server reads {index}, whose ~ its client does not expand: its tools"
+                " find nothing; run pastfix mcp install again with --db"
+            )
+            continue
         lines.append(
             f"An MCP server reads {index}, which is not built: its tools find nothing there;"
             f" run pastfix build {index}, or pastfix mcp install again with --db"
@@ -335,9 +342,11 @@ def advice(found: dict[str, Any]) -> list[str]:
 GROUPED = 3
 
 
-def _same(index: str, other: str) -> bool:
-    """Whether two paths name the same index file."""
-    return Path(index).expanduser().absolute() == Path(other).expanduser().absolute()
+def _same(index: str, other: str, expand: bool = True) -> bool:
+    """Whether two paths name the same index file (`expand`: `~` as a shell reads it)."""
+    if expand:
+        index, other = str(Path(index).expanduser()), str(Path(other).expanduser())
+    return Path(index).absolute() == Path(other).absolute()
 
 
 def _grouped(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -435,7 +444,11 @@ def format_text(found: dict[str, Any]) -> str:
     # Each server reads the index it was installed with (its --db), maybe not this one.
     mcp = [
         server["where"]
-        + ("" if _same(server["index"], found["index"]) else f" (it reads {server['index']})")
+        + (
+            ""
+            if _same(server["index"], found["index"], expand=False)
+            else f" (it reads {server['index']})"
+        )
         for server in found["mcp"]["servers"]
     ]
     lines.append(f"mcp:        {'installed in ' + ', '.join(mcp) if mcp else 'not installed'}")

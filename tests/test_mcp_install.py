@@ -359,3 +359,34 @@ def test_the_index_of_a_server_is_its_db_argument_or_the_default(tmp_path, monke
         tmp_path / "default.db"
     )
     assert install.pastfix_server_index(["not", "a", "table"]) is None
+    # the PASTFIX_DB its env sets (`claude mcp add -e`; opencode's `environment`)
+    env = {"p": {"command": "pastfix", "args": ["mcp"], "env": {"PASTFIX_DB": "/e.db"}}}
+    assert install.pastfix_server_index(env) == "/e.db"
+    opencode = {"p": {"command": ["pastfix", "mcp"], "environment": {"PASTFIX_DB": "/o.db"}}}
+    assert install.pastfix_server_index(opencode) == "/o.db"
+    # turned off: Codex's and opencode's `enabled = false`, `"disabled": true`
+    for off in ({"enabled": False}, {"disabled": True}):
+        assert install.pastfix_server_index({"p": {"command": "pastfix mcp", **off}}) is None
+    # no shell reads it: `~` stays; a relative path of a server local to a folder is there
+    assert install.pastfix_server_index(server("mcp", "--db=~/t.db")) == "~/t.db"
+    assert install.pastfix_server_index(server("mcp", "--db", "i.db"), "/proj") == "/proj/i.db"
+
+
+def test_status_says_a_servers_tilde_is_not_expanded(no_cli, fake_home, tmp_path):
+    """`--db=~/t.db` in a hand-written Codex config: the client starts the server without a
+    shell, which would have read ~, so the server finds no index there, even with ~/t.db
+    built; status said nothing (a new user's try, session 25)."""
+    from pastfix import status
+
+    (fake_home / ".codex").mkdir(exist_ok=True)
+    (fake_home / ".codex" / "config.toml").write_text(
+        '[mcp_servers.pastfix]\ncommand = "/v/bin/pastfix"\nargs = ["mcp", "--db=~/t.db"]\n'
+    )
+    (tmp_path / "projects").mkdir()
+    build_index(fake_home / "t.db", tmp_path / "projects")
+    found = status.status(tmp_path / "index.db")
+    assert [server["index"] for server in found["mcp"]["servers"]] == ["~/t.db"]
+    assert [line for line in found["advice"] if "MCP server" in line] == [
+        "An MCP server reads ~/t.db, whose ~ its client does not expand: its tools find"
+        " nothing; run pastfix mcp install again with --db"
+    ]

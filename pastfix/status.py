@@ -86,6 +86,12 @@ def status(db_path: Path, settings_path: Path | None = None) -> dict[str, Any]:
         if any(p.exists() for p in agents.reader(name).default_folders()) or where.exists()
     ]
     result["cleanup_period_days"] = cleanup_period_days(settings)
+    # what keeps it from being known: a settings file not read, a value not a number
+    value = settings.get("cleanupPeriodDays")
+    if problem:
+        result["cleanup_problem"] = f"{settings_path} cannot be read"
+    elif value is not None and result["cleanup_period_days"] is None:
+        result["cleanup_problem"] = f"cleanupPeriodDays is {json.dumps(value)}, not a number"
     result["mcp_installed"], result["mcp"] = _mcp()
     skill = install.default_skills() / install.SKILL_NAME / "SKILL.md"
     result["skill_installed"] = skill.is_file()
@@ -329,7 +335,12 @@ def advice(found: dict[str, Any]) -> list[str]:
     if days == 0:
         lines.append(cleanup_notice(0) or "")
     # Claude Code's advice, where Claude Code is used (its folder is here)
-    if not found["hook_installed"] and paths.claude_config_dir().is_dir():
+    if found["hook"].get("problem") and paths.claude_config_dir().is_dir():
+        lines.append(
+            f"{found['hook']['problem']}; then pastfix hook install indexes Claude Code's"
+            " sessions before it deletes them"
+        )
+    elif not found["hook_installed"] and paths.claude_config_dir().is_dir():
         lines.append(
             f"Claude Code deletes transcripts older than {days or DEFAULT_CLEANUP_DAYS} days"
             " (cleanupPeriodDays) and no hook indexes them before that: run pastfix hook"
@@ -464,10 +475,13 @@ def format_text(found: dict[str, Any]) -> str:
         )
     days = found["cleanup_period_days"]
     kept = DEFAULT_CLEANUP_DAYS if days is None else days
-    lines.append(
-        f"cleanup:    Claude Code keeps transcripts {kept} days"
-        f" (cleanupPeriodDays {'unset' if days is None else 'set'})"
-    )
+    if found.get("cleanup_problem"):
+        lines.append(f"cleanup:    unknown ({found['cleanup_problem']})")
+    else:
+        lines.append(
+            f"cleanup:    Claude Code keeps transcripts {kept} days"
+            f" (cleanupPeriodDays {'unset' if days is None else 'set'})"
+        )
     return "\n".join(lines + found["advice"])
 
 

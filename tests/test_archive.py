@@ -1661,3 +1661,29 @@ def test_a_transcript_read_in_many_chunks_takes_its_kept_rows_back_once(
         assert after[key] == before[key], key
     build_index(db_path, projects, force=True)
     assert kept_state(db_path) == after
+
+
+def test_status_says_the_cleanup_setting_is_unknown_when_it_cannot_be_read(tmp_path, claude_home):
+    """A settings file that is not JSON, or a cleanupPeriodDays that is no number: status
+    said `keeps transcripts 30 days (cleanupPeriodDays unset)`, then advised `pastfix hook
+    install`, which refuses that file (a new user's try, session 25)."""
+    from pastfix import status
+
+    settings = claude_home / "settings.json"
+    settings.write_text("{bad")
+    found = status.status(tmp_path / "index.db")
+    assert found["cleanup_period_days"] is None
+    assert found["cleanup_problem"] == f"{settings} cannot be read"
+    text = status.format_text(found)
+    assert f"cleanup:    unknown ({settings} cannot be read)" in text
+    advice = [line for line in found["advice"] if "hook install" in line]
+    assert advice == [
+        f"{found['hook']['problem']}; then pastfix hook install indexes Claude Code's sessions"
+        " before it deletes them"
+    ]
+    settings.write_text('{"cleanupPeriodDays": "abc"}')
+    found = status.status(tmp_path / "index.db")
+    assert found["cleanup_problem"] == 'cleanupPeriodDays is "abc", not a number'
+    settings.write_text('{"cleanupPeriodDays": 7}')
+    found = status.status(tmp_path / "index.db")
+    assert "cleanup_problem" not in found and found["cleanup_period_days"] == 7

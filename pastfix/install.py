@@ -866,6 +866,8 @@ class HookInstall(NamedTuple):
     installed: Callable[[Path], bool] = lambda path: has_our_hooks(path)
     # why the file cannot be read, when it cannot (pastfix status)
     problem: Callable[[Path], str | None] = lambda path: config_problem(path)
+    # the index its failure hook reads (its --db), when it names one (pastfix status)
+    reads: Callable[[Path], str | None] = lambda path: hook_file_index(path)
 
 
 def has_our_hooks(path: Path) -> bool:
@@ -886,6 +888,37 @@ def has_our_hooks(path: Path) -> bool:
         if isinstance(group, dict)
         for handler in (group["hooks"] if isinstance(group.get("hooks"), list) else [group])
     )
+
+
+def hook_file_index(path: Path) -> str | None:
+    """The index the hooks pastfix added to a settings or hooks file read (the `--db` of
+    the first that names one), in either form has_our_hooks reads."""
+    try:
+        hooks = read_settings(path).get("hooks") if path.is_file() else None
+    except InstallError:
+        return None
+    groups = hooks.values() if isinstance(hooks, dict) else []
+    for group in (g for gs in groups if isinstance(gs, list) for g in gs):
+        handlers = group.get("hooks") if isinstance(group, dict) else None
+        for handler in handlers if isinstance(handlers, list) else [group]:
+            if _is_ours(handler):
+                text = str(handler.get("command") or handler.get("bash") or "")
+                try:
+                    words = shlex.split(text, comments=True)
+                except ValueError:  # a quote left open by a hand edit
+                    continue
+                if "--db" in words[:-1]:
+                    return words[words.index("--db") + 1]
+    return None
+
+
+def _plugin_index(path: Path) -> str | None:
+    """The index pastfix's opencode plugin reads: the `--db` of the command it runs."""
+    try:
+        found = re.search(r'"--db", *("(?:[^"\\]|\\.)*")', path.read_text())
+    except (OSError, UnicodeDecodeError):
+        return None
+    return json.loads(found.group(1)) if found else None
 
 
 def _cleanup_after(settings: Path) -> str | None:
@@ -929,6 +962,7 @@ HOOKS: dict[str, HookInstall] = {
         lambda path: "Restart opencode to load it",
         installed=_is_our_plugin,
         problem=lambda path: None,  # a plugin of pastfix's own, no config of the user's
+        reads=_plugin_index,
     ),
 }
 

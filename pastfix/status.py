@@ -79,6 +79,7 @@ def status(db_path: Path, settings_path: Path | None = None) -> dict[str, Any]:
             "where": str(where),
             "installed": how.installed(where),
             **_problem(how.problem(where)),
+            "index": how.reads(where),
         }
         for name, how in install.HOOKS.items()
         if name != agents.CLAUDE
@@ -307,12 +308,18 @@ def advice(found: dict[str, Any]) -> list[str]:
     elif found["last_build"] is None:  # the first build has not ended: it shows 0 of all
         unbuilt = queries.UNBUILT_RUNNING if found["build_running"] else queries.UNBUILT
         lines.append(unbuilt.format(path=found["index"]))
-    hook_index = found["hook"].get("index")
-    if hook_index and not Path(hook_index).is_file() and hook_index != found["index"]:
-        lines.append(
-            f"The hook reads {hook_index}, which is not built: until a session's end builds it,"
-            f" the hook recalls nothing; run pastfix build {hook_index}"
-        )
+    hooks = [("The hook", found["hook"].get("index"))]
+    hooks += [
+        (f"{agents.label(other['agent'])}'s hook", other.get("index"))
+        for other in found["agent_hooks"]
+        if other["installed"]
+    ]
+    for which, hook_index in hooks:
+        if hook_index and not Path(hook_index).is_file() and hook_index != found["index"]:
+            lines.append(
+                f"{which} reads {hook_index}, which is not built: until a session's end builds"
+                f" it, the hook recalls nothing; run pastfix build {hook_index}"
+            )
     # (a client starts the server without a shell: `~` in its --db is a folder named so)
     not_built = {
         server["index"]
@@ -447,10 +454,12 @@ def format_text(found: dict[str, Any]) -> str:
         + (f" (it reads {hook['index']}, not this index)" if elsewhere else "")
     )
     for other in found["agent_hooks"]:
+        elsewhere = other.get("index") and not _same(other["index"], found["index"])
         lines.append(
             f"hook:       {'installed' if other['installed'] else 'not installed'} for"
             f" {agents.label(other['agent'])} in {other['where']}"
             + (f" ({other['problem']})" if other.get("problem") else "")
+            + (f" (it reads {other['index']}, not this index)" if elsewhere else "")
         )
     # Each server reads the index it was installed with (its --db), maybe not this one.
     mcp = [

@@ -1217,6 +1217,25 @@ def test_status_names_each_agents_hook_where_that_agent_is_used(tmp_path, fake_h
     assert [(h["agent"], h["installed"]) for h in found] == [(n, True) for n in others]
     text = CliRunner().invoke(cli.cli, ["status", str(tmp_path / "index.db")]).stdout
     assert f"hook:       installed for {agents.label(others[-1])} in" in text
+    # each hook's index, as its file names it
+    assert [h["index"] for h in found] == [str(tmp_path / "index.db")] * len(others)
+    assert not [line for line in status_json(tmp_path / "index.db")["advice"] if "s hook" in line]
+    # installed with another index, not built: named, and the advice says to build it
+    other = tmp_path / "other.db"
+    for name in others:
+        result = CliRunner().invoke(
+            cli.cli, ["hook", "install", "--agent", name, "--db", str(other)]
+        )
+        assert result.exit_code == 0, result.output
+    found = status_json(tmp_path / "index.db")
+    assert [h["index"] for h in found["agent_hooks"]] == [str(other)] * len(others)
+    assert [line for line in found["advice"] if "s hook reads" in line] == [
+        f"{agents.label(name)}'s hook reads {other}, which is not built: until a session's end"
+        f" builds it, the hook recalls nothing; run pastfix build {other}"
+        for name in others
+    ]
+    text = CliRunner().invoke(cli.cli, ["status", str(tmp_path / "index.db")]).stdout
+    assert f"(it reads {other}, not this index)" in text
     for name in others:
         CliRunner().invoke(cli.cli, ["hook", "uninstall", "--agent", name])
     found = status_json(tmp_path / "index.db")["agent_hooks"]

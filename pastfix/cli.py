@@ -216,6 +216,8 @@ def build(
         pbuild.check_not_transcripts(db_path)
     except pdb.BuildError as e:
         raise click.ClickException(str(e)) from e
+    if folder := paths.folder_not_index(db_path):  # (any folder: `pastfix build ~`)
+        raise click.ClickException(folder)
     if not sources:
         sources = tuple(agents.default_sources(agent))
         if sources[0] == transcripts.DEMO_PROJECTS:

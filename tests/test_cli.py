@@ -153,6 +153,20 @@ def test_db_path_is_directory(tmp_path, projects):
     )
 
 
+def test_db_path_is_a_folder_without_sources_says_so_first(tmp_path, monkeypatch):
+    """`pastfix build ~` with no agent's folder there: it said "indexing the bundled demo
+    sessions", then that the folder is no index (a new user's try, session 25)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    result = run("build", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {tmp_path} is a folder, not an index: name the index file in it,"
+        f" such as {tmp_path / 'index.db'}\n"
+    )
+
+
 def test_db_path_is_a_folder_of_transcripts(tmp_path, projects):
     # What a user new to DB_PATH types: the folder to read, not the index to write into it.
     for folder in (projects, projects / "-home-dev-app"):

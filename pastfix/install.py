@@ -644,7 +644,10 @@ def config_problem(path: Path) -> str | None:
         if path.suffix == ".toml":
             _read_toml(path)
         else:
-            read_settings(path)
+            hooks = read_settings(path).get("hooks")
+            if hooks is not None and not isinstance(hooks, dict):
+                # what hook install refuses too: has_our_hooks read it as holding none
+                return f'{path} holds "hooks" that are not an object: fix it first'
     except InstallError as e:
         return str(e)
     return None

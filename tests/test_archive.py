@@ -1249,6 +1249,8 @@ def test_status_names_each_agents_hook_where_that_agent_is_used(tmp_path, fake_h
         ("copilot", ".copilot/hooks/pastfix.json", {"hook"}, "{bad", "is not valid JSON ("),
         ("copilot", ".copilot/mcp-config.json", {"mcp"}, "[1]", "does not hold a JSON object"),
         ("codex", ".codex/hooks.json", {"hook"}, "{bad", "is not valid JSON ("),
+        # what hook install refuses: status said "not installed", no problem named
+        ("codex", ".codex/hooks.json", {"hook"}, '{"hooks": [1, 2]}', 'holds "hooks" that are'),
         ("codex", ".codex/config.toml", {"mcp"}, "[mcp_servers", "is not valid TOML ("),
         ("claude", ".claude.json", {"mcp"}, "{bad", "is not valid JSON ("),
         ("opencode", ".config/opencode/opencode.json", {"mcp"}, "{bad", "is not valid JSON ("),

@@ -1046,41 +1046,51 @@ def test_a_binary_file_the_read_tool_refused_read_by_a_script_in_the_shell():
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, script.tool_use_id)
 
 
-def test_an_interruption_is_no_prompt_the_window_counts(tmp_path):
-    """Claude Code writes `[Request interrupted by user for tool use]` as a user message
-    after a rejected call: the user typed only the `continue` that follows. Counted as a
-    prompt, the two closed the window before the call was redone (held out: a rejected
-    new_page, then `continue`; a rejected Write, then the user's correction)."""
+def _fix_of_stored(tmp_path, name, input_, calls, prompts):
+    """The outcome and confirmation refresh_fixes stores for the first of `calls` (id, time,
+    failed, output), each a call of tool `name` with `input_`, in one session whose user
+    messages are `prompts` (time, kind, text)."""
     conn = db.connect(tmp_path / "index.db")
-    rows = [
-        ("c1", "2026-01-01T00:00:01Z", 1, "The user doesn't want to proceed with this tool use."),
-        ("c2", "2026-01-01T00:00:09Z", 0, "# new_page response"),
-    ]
-    for n, (tool_use_id, at, error, content) in enumerate(rows):
+    for n, (tool_use_id, at, error, content) in enumerate(calls):
         conn.execute(
-            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name, input)"
-            " VALUES (?, 's', ?, ?, 'mcp__chrome-devtools__new_page', '{\"url\": \"http://x\"}')",
-            [tool_use_id, n * 4, at],
+            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name, input,"
+            " command) VALUES (?, 's', ?, ?, ?, ?, ?)",
+            [tool_use_id, n * 4, at, name, json.dumps(input_), input_.get("command")],
         )
         conn.execute(
             "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
             " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
             [tool_use_id, n * 4, at, error, content, error and signatures.classify(content)],
         )
-    for n, (at, text) in enumerate(
-        [
-            ("2026-01-01T00:00:02Z", "[Request interrupted by user for tool use]"),
-            ("2026-01-01T00:00:05Z", "continue"),
-        ]
-    ):
+    for n, (at, kind, text) in enumerate(prompts):
         conn.execute(
             "INSERT INTO messages (uuid, session_id, line_no, type, kind, timestamp, text,"
-            " is_meta, is_sidechain) VALUES (?, 's', ?, 'user', 'prompt', ?, ?, 0, 0)",
-            [f"m{n}", n + 2, at, text],
+            " is_meta, is_sidechain) VALUES (?, 's', ?, 'user', ?, ?, ?, 0, 0)",
+            [f"m{n}", n + 2, kind, at, text],
         )
     db.refresh_fixes(conn)
-    found = conn.execute("SELECT outcome, confirmed_by FROM fixes WHERE tool_use_id = 'c1'")
-    assert found.fetchone() == (fixes.FIXED, "c2")
+    return conn.execute(
+        "SELECT outcome, confirmed_by FROM fixes WHERE tool_use_id = ?", [calls[0][0]]
+    ).fetchone()
+
+
+def test_an_interruption_is_no_prompt_the_window_counts(tmp_path):
+    """Claude Code writes `[Request interrupted by user for tool use]` as a user message
+    after a rejected call: the user typed only the `continue` that follows. Counted as a
+    prompt, the two closed the window before the call was redone (held out: a rejected
+    new_page, then `continue`; a rejected Write, then the user's correction)."""
+    calls = [
+        ("c1", "2026-01-01T00:00:01Z", 1, "The user doesn't want to proceed with this tool use."),
+        ("c2", "2026-01-01T00:00:09Z", 0, "# new_page response"),
+    ]
+    prompts = [
+        ("2026-01-01T00:00:02Z", "prompt", "[Request interrupted by user for tool use]"),
+        ("2026-01-01T00:00:05Z", "prompt", "continue"),
+    ]
+    found = _fix_of_stored(
+        tmp_path, "mcp__chrome-devtools__new_page", {"url": "http://x"}, calls, prompts
+    )
+    assert found == (fixes.FIXED, "c2")
 
 
 def test_a_page_not_found_is_not_worked_around_by_another_sites_page():
@@ -3584,33 +3594,13 @@ def test_an_agents_notification_is_no_prompt_the_window_counts(tmp_path):
     kind queued_prompt): counted as a prompt, it and the user's one closed the window of a
     failed run before its rerun (twentieth held-out set). Texts an agent wrote in tags are
     not prompts the user typed."""
-    conn = db.connect(tmp_path / "index.db")
-    rows = [
+    calls = [
         ("c1", "2026-01-01T00:00:01Z", 1, "Exit code 1\n[FAIL] bin_dir does not exist: /x/bin"),
         ("c2", "2026-01-01T00:00:09Z", 0, "all steps passed"),
     ]
-    for n, (tool_use_id, at, error, content) in enumerate(rows):
-        conn.execute(
-            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name, input,"
-            " command) VALUES (?, 's', ?, ?, 'Bash', '{}', 'python3 validate.py')",
-            [tool_use_id, n * 4, at],
-        )
-        conn.execute(
-            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
-            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
-            [tool_use_id, n * 4, at, error, content, error and signatures.classify(content)],
-        )
-    for n, (at, kind, text) in enumerate(
-        [
-            ("2026-01-01T00:00:02Z", "prompt", "check it step by step"),
-            ("2026-01-01T00:00:05Z", "queued_prompt", "<task-notification>\n<task-id>b1</task-id>"),
-        ]
-    ):
-        conn.execute(
-            "INSERT INTO messages (uuid, session_id, line_no, type, kind, timestamp, text,"
-            " is_meta, is_sidechain) VALUES (?, 's', ?, 'user', ?, ?, ?, 0, 0)",
-            [f"m{n}", n + 2, kind, at, text],
-        )
-    db.refresh_fixes(conn)
-    found = conn.execute("SELECT outcome, confirmed_by FROM fixes WHERE tool_use_id = 'c1'")
-    assert found.fetchone() == (fixes.FIXED, "c2")
+    prompts = [
+        ("2026-01-01T00:00:02Z", "prompt", "check it step by step"),
+        ("2026-01-01T00:00:05Z", "queued_prompt", "<task-notification>\n<task-id>b1</task-id>"),
+    ]
+    found = _fix_of_stored(tmp_path, "Bash", {"command": "python3 validate.py"}, calls, prompts)
+    assert found == (fixes.FIXED, "c2")

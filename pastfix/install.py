@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -297,20 +297,31 @@ def installed_events(settings: dict[str, Any]) -> list[str]:
 
 def hook_index(settings: dict[str, Any]) -> str | None:
     """The index pastfix's failure hook in `settings` reads (its `--db`), when it has one."""
-    hooks = settings.get("hooks")
-    groups = hooks.get(FAILURE_EVENT) if isinstance(hooks, dict) else None
-    for group in groups if isinstance(groups, list) else []:
-        handlers = group.get("hooks") if isinstance(group, dict) else None
-        for handler in handlers if isinstance(handlers, list) else []:
-            if not _is_ours(handler):
-                continue
-            try:
-                words = shlex.split(str(handler.get("command", "")), comments=True)
-            except ValueError:  # a quote left open by a hand edit
-                continue
-            if "--db" in words[:-1]:
-                return words[words.index("--db") + 1]
-    return None
+    handlers = _our_handlers(settings.get("hooks"), FAILURE_EVENT)
+    return next(filter(None, map(_handler_index, handlers)), None)
+
+
+def _our_handlers(hooks: Any, event: str | None = None) -> Iterator[dict[str, Any]]:
+    """The hook handlers pastfix added to a settings or hooks file's `hooks` (of `event`,
+    else of every event), in Claude Code's form ({event: [{"hooks": [handler]}]}) or
+    Copilot CLI's ({event: [handler]})."""
+    if not isinstance(hooks, dict):
+        return
+    for groups in [hooks.get(event)] if event else hooks.values():
+        for group in groups if isinstance(groups, list) else []:
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for handler in handlers if isinstance(handlers, list) else [group]:
+                if _is_ours(handler):
+                    yield handler
+
+
+def _handler_index(handler: dict[str, Any]) -> str | None:
+    """The index a hook handler's command names (its `--db`); `bash`: Copilot CLI's."""
+    try:
+        words = shlex.split(str(handler.get("command") or handler.get("bash") or ""), comments=True)
+    except ValueError:  # a quote left open by a hand edit
+        return None
+    return _db_argument(words)
 
 
 def skill_source() -> Any:
@@ -880,39 +891,23 @@ def has_our_hooks(path: Path) -> bool:
         hooks = read_settings(path).get("hooks") if path.is_file() else None
     except InstallError:
         return False
-    groups = (
-        [g for gs in (hooks or {}).values() if isinstance(gs, list) for g in gs]
-        if isinstance(hooks, dict)
-        else []
-    )
-    return any(
-        _is_ours(handler)
-        for group in groups
-        if isinstance(group, dict)
-        for handler in (group["hooks"] if isinstance(group.get("hooks"), list) else [group])
-    )
+    return any(True for _ in _our_handlers(hooks))
+
+
+def _cleanup_after(settings: Path) -> str | None:
+    from pastfix import status
+
+    return status.cleanup_notice(status.cleanup_period_days(read_settings(settings)))
 
 
 def hook_file_index(path: Path) -> str | None:
     """The index the hooks pastfix added to a settings or hooks file read (the `--db` of
-    the first that names one), in either form has_our_hooks reads."""
+    the first that names one)."""
     try:
         hooks = read_settings(path).get("hooks") if path.is_file() else None
     except InstallError:
         return None
-    groups = hooks.values() if isinstance(hooks, dict) else []
-    for group in (g for gs in groups if isinstance(gs, list) for g in gs):
-        handlers = group.get("hooks") if isinstance(group, dict) else None
-        for handler in handlers if isinstance(handlers, list) else [group]:
-            if _is_ours(handler):
-                text = str(handler.get("command") or handler.get("bash") or "")
-                try:
-                    words = shlex.split(text, comments=True)
-                except ValueError:  # a quote left open by a hand edit
-                    continue
-                if "--db" in words[:-1]:
-                    return words[words.index("--db") + 1]
-    return None
+    return next(filter(None, map(_handler_index, _our_handlers(hooks))), None)
 
 
 def _plugin_index(path: Path) -> str | None:
@@ -922,12 +917,6 @@ def _plugin_index(path: Path) -> str | None:
     except (OSError, UnicodeDecodeError):
         return None
     return json.loads(found.group(1)) if found else None
-
-
-def _cleanup_after(settings: Path) -> str | None:
-    from pastfix import status
-
-    return status.cleanup_notice(status.cleanup_period_days(read_settings(settings)))
 
 
 HOOKS: dict[str, HookInstall] = {

@@ -315,7 +315,7 @@ def advice(found: dict[str, Any]) -> list[str]:
         if other["installed"]
     ]
     for which, hook_index in hooks:
-        if hook_index and not Path(hook_index).is_file() and hook_index != found["index"]:
+        if hook_index and not Path(hook_index).is_file() and not _same(hook_index, found["index"]):
             lines.append(
                 f"{which} reads {hook_index}, which is not built: until a session's end builds"
                 f" it, the hook recalls nothing; run pastfix build {hook_index}"

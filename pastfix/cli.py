@@ -422,7 +422,7 @@ QUOTE_HINT = (
 
 @cli.command(cls=_FindCommand)
 @click.argument("error")
-@click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("db_path", required=False, type=click.Path(path_type=Path))
 @click.option("json_", "--json", is_flag=True, help="Print the rows as a JSON array")
 @click.option(
     "-n",
@@ -517,7 +517,7 @@ def find_limit() -> int:
 
 
 @cli.command()
-@click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("db_path", required=False, type=click.Path(path_type=Path))
 @click.option(
     "--sample",
     default=200,
@@ -555,12 +555,12 @@ def probe(db_path: Path | None, sample: int, seed: int, json_: bool) -> None:
     click.echo(to_json(result) if json_ else probing.format_table(result))
 
 
-def _db_option(help_text: str, dir_okay: bool = False) -> Any:
-    """--db; `dir_okay` for a command that says itself what a folder given is not."""
+def _db_option(help_text: str) -> Any:
+    """--db; a folder given is said by the command (paths.folder_not_index), as for DB_PATH."""
     return click.option(
         "db_path",
         "--db",
-        type=click.Path(dir_okay=dir_okay, path_type=Path),
+        type=click.Path(path_type=Path),
         metavar="FILE",
         help=help_text + " Default: $PASTFIX_DB, or ~/.local/share/pastfix/index.db",
     )
@@ -685,7 +685,7 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
     """
     from pastfix import install
 
-    db_path = db_path or paths.default_db()
+    db_path = not_a_folder(db_path or paths.default_db())
     how = install.HOOKS[agent]
     settings = settings or how.where()
     try:
@@ -733,7 +733,7 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
 
 
 @cli.group(invoke_without_command=True)
-@_db_option("The index to answer from.", dir_okay=True)
+@_db_option("The index to answer from.")
 @click.pass_context
 def mcp(ctx: click.Context, db_path: Path | None) -> None:
     """Serve the index to agents as an MCP server over stdio.
@@ -819,7 +819,7 @@ def mcp_install(agent: str, db_path: Path | None) -> None:
     """
     from pastfix import install
 
-    db_path = db_path or paths.default_db()
+    db_path = not_a_folder(db_path or paths.default_db())
     how = install.MCP_SERVERS[agent]
     try:
         where, done = how.install(how.where(), db_path)
@@ -909,7 +909,7 @@ def skill_install(dest: Path | None, agent: str) -> None:
 
 
 @cli.command(name="forget")
-@click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("db_path", required=False, type=click.Path(path_type=Path))
 @click.option(
     "session_ids", "--session", multiple=True, metavar="ID", help="This session (repeatable)"
 )
@@ -1049,7 +1049,7 @@ def forget_summary(done: Any) -> str:
 
 
 @cli.command(name="status")
-@click.argument("db_path", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("db_path", required=False, type=click.Path(path_type=Path))
 @click.option("json_", "--json", is_flag=True, help="Print it as JSON on stdout")
 @_db_alias
 def status_(db_path: Path | None, json_: bool) -> None:

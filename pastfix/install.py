@@ -116,14 +116,20 @@ def _is_ours(handler: object) -> bool:
     )
 
 
+# What Windows editors may put first in a UTF-8 file: read past it, and written back.
+_BOM = "\ufeff"
+
+
 def read_settings(path: Path) -> dict[str, Any]:
     """A settings file as a dict: {} when it does not exist or is empty."""
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8").removeprefix(_BOM)
     except FileNotFoundError:
         return {}
     except OSError as e:
         raise InstallError(f"cannot read {path}: {e.strerror}") from e
+    except UnicodeDecodeError as e:
+        raise InstallError(f"{path} is not UTF-8 text (byte {e.start}): fix it first") from e
     if not text.strip():
         return {}
     try:
@@ -143,8 +149,14 @@ def read_settings(path: Path) -> dict[str, Any]:
 
 
 def write_settings(path: Path, settings: dict[str, Any]) -> None:
-    """Write a settings file atomically."""
-    _write_text(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
+    """Write a settings file atomically, beginning with the byte order mark it had."""
+    text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+    try:
+        with path.open("rb") as f:
+            bom = f.read(3) == _BOM.encode()
+    except OSError:  # not there yet, or unreadable: _write_text says what
+        bom = False
+    _write_text(path, _BOM + text if bom else text)
 
 
 def _save_settings(
@@ -172,7 +184,7 @@ def _write_text(path: Path, text: str) -> None:
         # In the try too: a read-only or unwritable folder fails here, not at the rename.
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         if path.exists():
             shutil.copymode(path, tmp)
@@ -264,7 +276,7 @@ def install_hooks(settings_path: Path, db_path: Path, projects: Path | None = No
     settings = read_settings(settings_path)
     new = with_ours(settings, db_path, projects)
     _make_index_folder(db_path)
-    return _save_settings(settings_path, settings, new, without_ours(settings) != settings)
+    return _save_settings(settings_path, settings, new, _holds_ours(settings))
 
 
 def uninstall_hooks(settings_path: Path) -> bool:
@@ -406,7 +418,7 @@ def install_codex_hooks(hooks_path: Path, db_path: Path) -> str:
     settings = read_settings(hooks_path)
     new = _with_groups(settings, codex_hook_groups(db_path))
     _make_index_folder(db_path)
-    return _save_settings(hooks_path, settings, new, without_ours(settings) != settings)
+    return _save_settings(hooks_path, settings, new, _holds_ours(settings))
 
 
 def codex_mcp_table(db_path: Path) -> dict[str, Any]:
@@ -550,7 +562,7 @@ def install_copilot_hooks(hooks_path: Path, db_path: Path) -> str:
         hooks[event] = [*existing, *handlers]
     _make_index_folder(db_path)
     new = {"version": 1, **settings, "hooks": hooks}
-    return _save_settings(hooks_path, before, new, settings != before)
+    return _save_settings(hooks_path, before, new, _holds_ours(before))
 
 
 def uninstall_copilot_hooks(hooks_path: Path) -> bool:
@@ -667,7 +679,7 @@ def config_problem(path: Path) -> str | None:
 def _json_config(path: Path) -> dict[str, Any]:
     """A JSON config as a dict, {} when it is missing or unreadable (pastfix status)."""
     try:
-        config = json.loads(path.read_text())
+        config = json.loads(path.read_text(encoding="utf-8").removeprefix(_BOM))
     except (OSError, ValueError):
         return {}
     return config if isinstance(config, dict) else {}
@@ -793,7 +805,7 @@ def install_gemini_hooks(settings_path: Path, db_path: Path) -> str:
     settings = read_settings(settings_path)
     new = _with_groups(settings, gemini_hook_groups(db_path))
     _make_index_folder(db_path)
-    return _save_settings(settings_path, settings, new, without_ours(settings) != settings)
+    return _save_settings(settings_path, settings, new, _holds_ours(settings))
 
 
 # -- opencode ---------------------------------------------------------------------------
@@ -888,10 +900,14 @@ def has_our_hooks(path: Path) -> bool:
     """Whether a settings or hooks file runs a hook pastfix added, in Claude Code's form
     ({"hooks": {event: [{"hooks": [handler]}]}}) or Copilot CLI's ({event: [handler]})."""
     try:
-        hooks = read_settings(path).get("hooks") if path.is_file() else None
+        return _holds_ours(read_settings(path)) if path.is_file() else False
     except InstallError:
         return False
-    return any(True for _ in _our_handlers(hooks))
+
+
+def _holds_ours(settings: dict[str, Any]) -> bool:
+    """Whether these settings run a hook pastfix added (an empty "hooks" runs none)."""
+    return any(True for _ in _our_handlers(settings.get("hooks")))
 
 
 def _cleanup_after(settings: Path) -> str | None:

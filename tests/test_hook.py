@@ -581,6 +581,46 @@ def test_install_again_says_updated_or_already_installed(tmp_path, agent):
     ]
 
 
+@pytest.mark.parametrize("agent", [a for a in install.HOOKS if a != "opencode"])
+def test_install_into_settings_with_empty_hooks_says_added(tmp_path, agent):
+    """`"hooks": {}` held none of pastfix's: it said `Updated` (a new user's try, session 26)."""
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"hooks": {}}')
+    args = ["--agent", agent, "--settings", str(settings), "--db", str(tmp_path / "i.db")]
+    out = CliRunner().invoke(cli, ["hook", "install", *args])
+    assert out.exit_code == 0, out.output
+    assert out.stderr.splitlines()[0] == f"Added {install.HOOKS[agent].what} to {settings}"
+
+
+@pytest.mark.parametrize("agent", [a for a in install.HOOKS if a != "opencode"])
+def test_install_reads_past_a_byte_order_mark_and_keeps_it(tmp_path, agent):
+    """A settings file a Windows editor saved with a UTF-8 byte order mark was refused
+    ("Unexpected UTF-8 BOM"); now read, and written back beginning with it."""
+    settings = tmp_path / "settings.json"
+    settings.write_bytes(b'\xef\xbb\xbf{"model": "opus"}\n')
+    args = ["--agent", agent, "--settings", str(settings), "--db", str(tmp_path / "i.db")]
+    assert invoke_ok("hook", "install", *args)
+    written = settings.read_bytes()
+    assert written.startswith(b"\xef\xbb\xbf{") and written.count(b"\xef\xbb\xbf") == 1
+    assert json.loads(written.decode("utf-8-sig"))["model"] == "opus"
+    assert install.has_our_hooks(settings)
+    assert invoke_ok("hook", "uninstall", "--agent", agent, "--settings", str(settings))
+    assert json.loads(settings.read_bytes().decode("utf-8-sig"))["model"] == "opus"
+    assert settings.read_bytes().startswith(b"\xef\xbb\xbf{")
+    assert not install.has_our_hooks(settings)
+
+
+def test_install_refuses_a_settings_file_that_is_not_utf8(tmp_path):
+    settings = tmp_path / "settings.json"
+    settings.write_bytes(b'{"model": "\xff"}')
+    out = CliRunner().invoke(cli, ["hook", "install", "--settings", str(settings)])
+    assert (out.exit_code, out.output) == (
+        1,
+        f"Error: {settings} is not UTF-8 text (byte 11): fix it first\n",
+    )
+    assert settings.read_bytes() == b'{"model": "\xff"}'
+
+
 def invoke_ok(*args):
     out = CliRunner().invoke(cli, list(args))
     assert out.exit_code == 0, out.output

@@ -80,19 +80,35 @@ def test_a_named_index_that_is_missing_is_still_an_error(project, tmp_path):
 
 @pytest.mark.parametrize(
     "command",
-    [["find", ERROR], ["status"], ["forget", "--missing"], ["probe"], ["mcp"], ["build"]],
+    [
+        ["find", ERROR],
+        ["status"],
+        ["forget", "--missing"],
+        ["probe"],
+        ["mcp"],
+        ["build"],
+        ["hook", "install"],
+        ["mcp", "install"],
+    ],
 )
-@pytest.mark.parametrize("how", ["--db", "PASTFIX_DB"])
+@pytest.mark.parametrize("how", ["--db", "PASTFIX_DB", "DB_PATH"])
 def test_a_folder_given_as_the_index_is_said_to_be_one(
     project, monkeypatch, tmp_path, command, how
 ):
-    """`--db ~/indexes` said `~/indexes not found: build it with pastfix build ~/indexes`."""
+    """`--db ~/indexes` said `~/indexes not found: build it with pastfix build ~/indexes`;
+    `pastfix status ~/indexes` gave click's usage error (exit 2), unlike `build`."""
     folder = tmp_path / "indexes"
     folder.mkdir()
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # hook install and mcp install write
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     if how == "PASTFIX_DB":
         monkeypatch.setenv("PASTFIX_DB", str(folder))
         if command == ["build"]:
             command = ["build", "--default-db"]
+    elif how == "DB_PATH":
+        if command[0] in ("mcp", "hook"):
+            pytest.skip("mcp and hook take the index as --db only")
+        command = [*command, str(folder)]
     else:
         command = [*command, "--db", str(folder)]
     result = CliRunner().invoke(cli, command, input="")
@@ -102,3 +118,4 @@ def test_a_folder_given_as_the_index_is_said_to_be_one(
         f" such as {folder / 'index.db'}",
     )
     assert list(folder.iterdir()) == []
+    assert not (tmp_path / "home").exists()  # nothing installed

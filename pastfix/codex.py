@@ -166,10 +166,10 @@ FAILED_CALL_PREFIXES = (
     "failed in sandbox: ",
     "command timed out after ",
     "retry failed:",
-    # a call the user stopped (Esc) while it ran (0.12x: `aborted by user after 31.2s`),
-    # kind `interrupted`: stored as a success, it was no failure at all (sixteenth
-    # held-out set, 2 calls)
-    "aborted by user after ",
+    # a call the user stopped (Esc) while it ran (0.12x: `aborted by user after 31.2s`;
+    # 0.66: `Wall time: 16.5 seconds` then `aborted by user`), kind `interrupted`: stored
+    # as a success, it was no failure at all (sixteenth and twenty-first held-out sets)
+    "aborted by user",
     # 0.3x: an apply_patch the shell ran whose patch did not parse or verify, returned
     # to the model as `error: {e:#}` (codex-rs handle_container_exec_with_params:
     # `error: Failed to find expected lines in a.py: ...`, `error: invalid hunk at line
@@ -909,7 +909,25 @@ def tool_output(output: Any) -> tuple[str, bool]:
         # header, then its content blocks as JSON (McpToolOutput, codex-rs/core/src/tools)
         structured = _structured(body) if body.startswith("[") else None
         return structured if structured is not None else (body, False)
-    return output, output.lstrip().startswith(FAILED_CALL_PREFIXES)
+    return _own_words(output)
+
+
+# Header lines Codex may write before its own words for a failed call, with no `Output:`
+# line after them (0.66: `Wall time: 16.5 seconds` then `aborted by user`).
+_HEADERS_FIRST = re.compile(
+    r"(?:(?:Wall time: .*|Total output lines: \d+|Chunk ID: .*|Original token count: \d+)\n)+"
+)
+
+
+def _own_words(text: str) -> tuple[str, bool]:
+    """A text that is no exec output, as stored, and whether it is a failure: whether it
+    starts with Codex's own words for a failed call (FAILED_CALL_PREFIXES), after header
+    lines, which then go, as an exec output's do."""
+    headers = _HEADERS_FIRST.match(text)
+    body = text[headers.end() :] if headers else text
+    if body.lstrip().startswith(FAILED_CALL_PREFIXES):
+        return body, True
+    return text, False
 
 
 def with_exit_code(code: int, body: str) -> str:
@@ -950,7 +968,7 @@ def _content_items(items: list[Any]) -> tuple[str, bool]:
     code, body = _exec_text("\n".join(_texts(items)))
     if code:
         return with_exit_code(code, body), True
-    return body, body.lstrip().startswith(FAILED_CALL_PREFIXES)
+    return _own_words(body)
 
 
 def failed_mcp_call(kind: Any, item: Any, call_id: Any, result: Any) -> str | None:

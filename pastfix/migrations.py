@@ -484,6 +484,14 @@ def m021_codex_patch_errors(db: Database) -> None:
     _read_again(db, "agent = 'codex'")
 
 
+@migrations()
+def m022_codex_aborted_after_wall_time(db: Database) -> None:
+    # Session 26's twenty-first held-out set: Codex 0.66's `Wall time: 16.5 seconds` then
+    # `aborted by user` (a call the user stopped; its header first) was stored as a success
+    # (pastfix.codex _own_words). Read every Codex rollout again, as m013 did.
+    _read_again(db, "agent = 'codex'")
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

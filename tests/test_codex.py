@@ -310,6 +310,9 @@ def test_shell_command(command, text):
         ),
         # a call the user stopped while it ran
         ("aborted by user after 31.2s", ("aborted by user after 31.2s", True)),
+        # ... and as Codex 0.66 wrote it, after a header line and no `Output:` line
+        ("Wall time: 16.5 seconds\naborted by user", ("aborted by user", True)),
+        ("Wall time: 0.2 seconds\nbuild ok", ("Wall time: 0.2 seconds\nbuild ok", False)),
         # an apply_patch whose context is not in the file (0.3x, as text, no exit code)
         (
             "error: Failed to find expected lines in /p/README.md:\nold line",

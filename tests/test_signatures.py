@@ -609,6 +609,8 @@ def test_signature_of_empty_text_is_empty():
             "permission_denied",
         ),
         ("aborted by user after 31.2s", "interrupted"),
+        ("aborted by user", "interrupted"),  # Codex 0.66's, its Wall time header gone
+        ("Exit code 1\nAborted by user.", "error"),  # a script's own words
         ("Permission denied by rules: shell(rm)", "permission_denied"),
         ("Permission denied by a PermissionRequest hook: not here", "permission_denied"),
         ("Permission denied: Create file /tmp/x.py", "permission_denied"),

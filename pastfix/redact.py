@@ -57,8 +57,8 @@ _MARKED = "[REDACTED:"
 # A word that may name a secret (with a suffix such as SECRET_KEY, SECRET_KEY_BASE);
 # what is assigned to it is redacted when it looks like a secret.
 _KEYWORD = (
-    r"(?:passw(?:or)?d|secret|token|api[_-]?key|apikey"
-    r"|access[_-]?key|private[_-]?key|auth[_-]?key)(?:[_-]?(?:key|base))*"
+    r"(?:passw(?:or)?d|secret|token|api[_ -]?key|apikey"
+    r"|access[_ -]?key|private[_ -]?key|auth[_ -]?key)(?:[_ -]?(?:key|base))*"
 )
 
 
@@ -262,6 +262,11 @@ def _name_before(text: str, start: int) -> str:
     return text[at:start]
 
 
+def _doubled(quotes: str | None) -> bool:
+    """Whether a quote of _QUOTES is doubled (`""`, `\\"\\"`)."""
+    return quotes is not None and quotes.count('"') + quotes.count("'") == 2
+
+
 def _assignment(m: re.Match[str]) -> bool:
     """A keyword, at the end of any name, assigned a value that looks like a secret.
 
@@ -271,6 +276,10 @@ def _assignment(m: re.Match[str]) -> bool:
     name = _name_before(m.string, m.start()) + m.group("keyword")
     quoted = m.group("quote") or m.group("open") or m.group("tick")
     value = m.group("value")
+    if _doubled(m.group("open")) and not _doubled(m.group("quote")):
+        return False  # `PASSWORD="" USER="x"`: an empty value, then another
+    if (m.group("bold") or m.group("bolder")) and not _CODELESS.fullmatch(value):
+        return False  # a design's parts: ``- **Token:** `crypto.randomBytes(32)...` ``
     if m.group("prose") is not None:
         # (not after a verb: ``you can pass `-SkipBuild` ``)
         return _KEYWORD_ONLY.fullmatch(m.group("keyword")) is not None and _mentioned(
@@ -485,12 +494,20 @@ def _bearer(m: re.Match[str]) -> bool:
     return not token.startswith(_MARKED) and not _PLACEHOLDER.match(token) and _mixed(token)
 
 
+# How long a token after a keyword must be, but after a name of a key (`API key ref-2f38...`,
+# 24 characters: a ref.tools key a session's prompt gave, kept), where 16 will do.
+_KEY_TOKEN = 32
+_KEY_COMPOUND = re.compile(r"(?i:(?:api|access|secret|private|auth)[_ -]?key)")
+
+
 def _near_keyword(m: re.Match[str]) -> bool:
     start = m.start()
     if m.group("keyword").lower() == "key" and start and m.string[start - 1].isalnum():
         if not _escaped(m.string, start - 1):
             return False  # monkey, hotkey: only `key` as a word of its own
     token = m.group("token")
+    if len(token) < _KEY_TOKEN and not _KEY_COMPOUND.fullmatch(m.group("keyword")):
+        return False  # under 32 characters, only after `API key`, `secret key` and their kin
     if token.startswith(_MARKED) or not _mixed(token) or _wordy(token):
         return False
     if "@" in m.string[m.end("keyword") : m.start("token")]:
@@ -583,6 +600,9 @@ def _alone(n: int) -> str:
 # A quote before or after a keyword, as written in JSON text nested up to three deep
 # (`\\\"password\\\":` in a tool input holding `curl -d "{\"password\":...}"`).
 _QUOTE = r"\\{0,7}[\"']"
+# One or two: a quote doubled to escape it (`""REF_API_KEY"":""...""` of a JSON config
+# given to cmd or PowerShell in double quotes, as a session's command may hold it).
+_QUOTES = r"(?:" + _QUOTE + r"){1,2}"
 
 
 # The characters of a value: no quote, backslash, space or delimiter, so that a
@@ -591,6 +611,8 @@ _VALUE = r"[^\s\"'`\\,;()\[\]{}<>|&]"
 
 # The head of a token the high-entropy rule judges (a longer one goes whole if it passes).
 _TOKEN_MAX = 1024
+# A value of a name in Markdown's bold (`**API Key**: ...`) judged at all: one word, no code.
+_CODELESS = re.compile(_VALUE + "+")
 # The rest of a value whose head a rule judged: possessive, scanned once for each value replaced.
 _VALUE_REST = re.compile(_VALUE + "*+")
 _QUOTED_REST = re.compile(r"[^\"'\\\n]*+")
@@ -1176,12 +1198,14 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret-assignment",
         (
-            r"(?P<keyword>(?i:" + _NAME_KEYWORD + r"))s?(?P<quote>" + _QUOTE + r")?"
-            # `: ` or `= `; or, in prose, a value in backticks right after the word
-            # (``the password `...` ``, ``DB password (`...`)``, ``token is `...` ``)
-            r"(?:\s{0,3}[:=]\s{0,3}|(?P<prose>[^\S\n]{1,3}(?:(?:is|was)[^\S\n]{1,3})?\(?(?=`)))"
+            r"(?P<keyword>(?i:" + _NAME_KEYWORD + r"))s?(?P<quote>" + _QUOTES + r")?"
+            # `: ` or `= `, in Markdown's bold or not (`**API Key**: `, `**Password:** `);
+            # or, in prose, a value in backticks right after the word (``the password `...`
+            # ``, ``DB password (`...`)``, ``token is `...` ``)
+            r"(?:(?P<bold>\*\*?)?\s{0,3}[:=](?(bold)|(?P<bolder>\*\*?)?)\s{0,3}"
+            r"|(?P<prose>[^\S\n]{1,3}(?:(?:is|was)[^\S\n]{1,3})?\(?(?=`)))"
             # (a value in brackets, as a YAML plain scalar may be: `PASSWORD: (1HVo%Jcuz3)`)
-            r"(?:(?P<open>" + _QUOTE + r")|(?P<tick>`)|(?<=[:=\s])(?P<paren>[(\[]))?"
+            r"(?:(?P<open>" + _QUOTES + r")|(?P<tick>`)|(?<=[:=\s])(?P<paren>[(\[]))?"
             r"(?P<value>(?(open)[^\"'\\\n]{1,500}|(?(tick)[^`\\\n]{1,500}|" + _VALUE + r"{1,500})))"
         ),
         "value",
@@ -1233,7 +1257,7 @@ RULES: tuple[Rule, ...] = (
         "high-entropy-token",
         (
             r"(?P<keyword>(?i:" + _KEYWORD + r"|key))s?\b[^A-Za-z0-9\n\"\\]{1,4}(?:is\s{1,3})?"
-            r"(?P<token>[A-Za-z0-9+/_=-]{32," + str(_TOKEN_MAX) + r"})"
+            r"(?P<token>[A-Za-z0-9+/_=-]{16," + str(_TOKEN_MAX) + r"})"
         ),
         "token",
         _near_keyword,
@@ -1875,9 +1899,9 @@ def _keyword_starts(text: str, anchors: frozenset[str]) -> list[int]:
         at = find(anchor)
         while at >= 0:
             if leads is _KEY_LEADS and (
-                at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_-")
+                at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_- ")
             ):
-                starts.add(at)  # a word of its own: `key`, not `api_key`
+                starts.add(at)  # a word of its own: `key`, not `api_key` or `API Key`
             elif at >= leads[-1]:
                 starts.update(map(at.__sub__, leads))  # (in C: ~7 starts for each `key`)
             else:

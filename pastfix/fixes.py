@@ -2908,19 +2908,35 @@ def _is_folder_of(failed: Call, call: Call) -> bool:
     return any(_same_file(failed.workdir, folder) for folder in _folders(call))
 
 
-def _masks(failed: Call, call: Call, printed: str | None = None) -> bool:
+def _masks(failed: Call, call: Call, printed: str | None = None, error: str = "") -> bool:
     """Whether a call hides failures that the failed call let through.
 
     With its output `printed`: not when each of its fallbacks says something (`|| echo "File
     not accessible"`) that is not in that output, so none ran: the commands before them
     succeeded (a Read cancelled with its sibling, then `cat x 2>/dev/null || echo "File not
-    accessible"`, which printed the file: nineteenth held-out set)."""
+    accessible"`, which printed the file: nineteenth held-out set). Nor, given the failure's
+    `error`, when the call kept its errors in that output (`2>&1`) and it printed other
+    things but no line of that error: it did not come again (`ssh -T git@github.com 2>&1 ||
+    true`, which exits 1 when it works, printing `Hi ...! You've successfully
+    authenticated` after the host key was added: nineteenth held-out set)."""
     command = call.command or ""
     if not MASKS.search(command) or MASKS.search(failed.command or ""):
         return False
-    return printed is None or any(
-        _may_have_run(command, m, printed) for m in MASKS.finditer(command)
-    )
+    if printed is None:
+        return True
+    first = MASKS.search(command)
+    if first and printed.strip() and _ERRORS_KEPT.search(command, 0, first.start()):
+        lines = [line.strip() for line in error.splitlines()[:_ERROR_LINES]]
+        said = [line for line in lines if len(line) >= 12]
+        if said and not any(line in printed for line in said):
+            return False
+    return any(_may_have_run(command, m, printed) for m in MASKS.finditer(command))
+
+
+# How many of an error's first lines a masked call's output is looked in for.
+_ERROR_LINES = 30
+# A shell's errors sent where its output goes: `2>&1`, `&>`, `|&`.
+_ERRORS_KEPT = re.compile(r"2>&1|&>|\|&")
 
 
 def _may_have_run(command: str, fallback: re.Match[str], printed: str) -> bool:
@@ -3165,7 +3181,7 @@ def fix_of(
                 way = WORKED_AROUND
         if way is None:
             continue
-        if _masks(failed, call, output(call.tool_use_id)) and not unparsed:
+        if _masks(failed, call, output(call.tool_use_id), error) and not unparsed:
             # (`|| true` hides no error of a command that was not parsed: none ran)
             masked = masked or call
             continue
@@ -3426,7 +3442,8 @@ def _confirmed(
         or (failed.name not in EDIT_TOOLS and confirm.name in EDIT_TOOLS)
     ):
         step = Step(confirm.tool_use_id, confirm.name, _target(confirm), change)
-        steps.append((_named(confirm, error, failed), len(between), step))
+        moved_only = change is not None and change == folder_change(failed, confirm)
+        steps.append((_named(confirm, error, failed) and not moved_only, len(between), step))
     steps.sort(key=lambda item: (not item[0], item[1]))
     return Fix(
         failed.tool_use_id,

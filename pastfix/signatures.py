@@ -465,6 +465,9 @@ _NOISE = re.compile(
     r"|=+ .* =+$"
     r"|npm (?:error|ERR!) (?:A complete log|Log files|\s*$)"
     r"|Please report incorrect results"
+    # OpenSSH with no terminal to ask on: the refusal that follows is the error (`Host key
+    # verification failed.`, `Permission denied (publickey).`)
+    r"|ssh_askpass: "
     r"|Finished in "
     r"|\d+ doctests?,"
     # what `x --version` printed before a later command of its chain failed (`node

@@ -3604,3 +3604,56 @@ def test_an_agents_notification_is_no_prompt_the_window_counts(tmp_path):
     ]
     found = _fix_of_stored(tmp_path, "Bash", {"command": "python3 validate.py"}, calls, prompts)
     assert found == (fixes.FIXED, "c2")
+
+
+@pytest.mark.parametrize(
+    ("retry_command", "printed", "outcome"),
+    [
+        # its errors in its output, which holds other text and not the error: a success
+        ("ssh -T git@github.com 2>&1 || true", "Hi dev! You've successfully authenticated", "fix"),
+        # the error again, hidden by `|| true`
+        ("ssh -T git@github.com 2>&1 || true", "Host key verification failed.", "masked"),
+        # its errors not in its output: the mask may hide them
+        ("ssh -T git@github.com || true", "", "masked"),
+    ],
+)
+def test_a_masked_retry_whose_output_kept_its_errors_without_this_one_confirms(
+    retry_command, printed, outcome
+):
+    """`ssh -T git@github.com` exits 1 when it works, so the retry after `ssh-keyscan ... >>
+    ~/.ssh/known_hosts` had `2>&1 || true`, and printed the greeting: the card said `papered
+    over`, its fix not shown (nineteenth held-out set; a new user's find, session 26)."""
+    failed = call(command="ssh -T git@github.com", failed=True)
+    scan = call(command="ssh-keyscan -t ed25519 github.com >> ~/.ssh/known_hosts")
+    retry = call(command=retry_command)
+    error = {
+        failed.tool_use_id: "ssh_askpass: exec(/usr/bin/ssh-askpass): No such file or directory"
+        "\r\nHost key verification failed."
+    }
+    outputs = {scan.tool_use_id: "# github.com:22 SSH-2.0-85ba476", retry.tool_use_id: printed}
+    fix = run([failed, scan, retry], error, outputs)[failed.tool_use_id]
+    if outcome == "fix":
+        assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+        assert [s.tool_use_id for s in fix.remedy] == [scan.tool_use_id]
+    else:
+        assert fix.outcome == fixes.PAPERED_OVER
+
+
+def test_a_retry_moved_to_another_folder_comes_after_the_steps_before_it():
+    """A module copied where a script imports it, then the script run again from the
+    package's folder: the card's first step was that retry (`changed: in ...`), the copy
+    second (nineteenth held-out set; a new user's find, session 26)."""
+    failed = call(command="npm run generate:css && npm run build", failed=True)
+    copy = call(command="mkdir -p app/lib && cp ../admin/app/lib/cssGenerator.ts app/lib/")
+    retry = call(command="cd /home/dev/packages/site && npm run generate:css")
+    error = {
+        failed.tool_use_id: "Exit code 1\nError: Cannot find module '../app/lib/cssGenerator'\n"
+        "npm error code 1\nnpm error command failed"
+    }
+    fix = run([failed, copy, retry], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [copy.tool_use_id, retry.tool_use_id]
+    # a retry changed otherwise (its own words) still comes first when the error names it
+    other = call(command="npm run generate:css -- --out dist && npm run build")
+    fix = run([failed, copy, other], error)[failed.tool_use_id]
+    assert [s.tool_use_id for s in fix.remedy][0] == other.tool_use_id

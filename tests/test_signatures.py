@@ -272,6 +272,12 @@ PRE_COMMIT = (
             "command timed out after 15491 milliseconds",
         ),
         ("Command timed out after 2m 0.0s\nlistening on :3000", "Command timed out after 2m 0.0s"),
+        # OpenSSH's note that it has no terminal to ask on: the refusal after it is the error
+        (
+            "ssh_askpass: exec(/usr/bin/ssh-askpass): No such file or directory\r\n"
+            "Host key verification failed.",
+            "Host key verification failed.",
+        ),
         # Only "Exit code N": that is the key line.
         ("Exit code 1\n\n", "Exit code 1"),
         ("Exit code 1", "Exit code 1"),

@@ -489,11 +489,19 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
         )
     if unbuilt:
         raise click.ClickException(unbuilt)
+    if raw := queries.raw_problem(error):
+        click.echo(raw, err=True)
     if not queries.seen_before(rows):
         notice = queries.not_seen_notice(error, rows, other)
         click.echo(notice + ("\n" * (bool(rows) and not json_)), err=True)
     elif queries.says_little(error):
-        click.echo(queries.says_little_notice(error) + ("\n" * (not json_)), err=True)
+        notice = queries.says_little_notice(error)
+        given = click.get_current_context().get_parameter_source("limit")
+        if not json_ and given == click.core.ParameterSource.DEFAULT and len(rows) > FEW_CARDS:
+            # cards of any error: a few, not a screenful that buries the notice
+            notice += f" The first {FEW_CARDS} of {len(rows)} (-n {len(rows)} shows them all):"
+            rows = rows[:FEW_CARDS]
+        click.echo(notice + ("\n" * (not json_)), err=True)
     if json_:
         click.echo(to_json(rows))
     elif rows:
@@ -508,6 +516,10 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
                 for i, (row, others) in enumerate(shown, 1)
             )
         )
+
+
+# How many cards `find` shows of an exit status alone, unless -n says otherwise.
+FEW_CARDS = 3
 
 
 def find_limit() -> int:

@@ -131,16 +131,40 @@ def _parses_cached(expression: str, column: str) -> bool:
 
 
 def _check_parses(expression: str, column: str) -> bool:
+    return _parse_error(expression, column) is None
+
+
+def _parse_error(expression: str, column: str) -> str | None:
+    """What FTS5 says of `expression` for a table with one `column`, when it does not parse."""
     if not _COLUMN.match(column):
-        return False
+        return f"no such column: {column}"
     with _validator_lock:
         table = f"check_{column}"
         _validator.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5({column})")
         try:
             _validator.execute(f"SELECT 1 FROM {table} WHERE {table} MATCH ?", [expression])
-        except sqlite3.Error:
-            return False
-    return True
+        except sqlite3.Error as e:
+            return str(e)
+    return None
+
+
+def raw_problem(text: str, column: str = "content") -> str | None:
+    """Why a `raw:` text is matched as plain words (see safe_fts), said in one line; None
+    when it is no raw text, or its expression is passed to FTS5 as written."""
+    if not _is_raw(text):
+        return None
+    expression = text.lstrip()[len(RAW_PREFIX) :].strip()
+    if not expression:
+        return "raw: is followed by no FTS5 expression (raw: ENOENT OR EISDIR)"
+    found = itertools.islice(_RAW_WORD.finditer(expression), RAW_MAX_WORDS + 1)
+    if sum(1 for _ in found) > RAW_MAX_WORDS:
+        return f"a raw: expression of more than {RAW_MAX_WORDS} words is matched as plain words"
+    error = None if _parses(expression, column) else _parse_error(expression, column)
+    return (
+        f"raw: FTS5 cannot parse the expression ({error}), so it is matched as plain words"
+        if error
+        else None
+    )
 
 
 def _words(text: str) -> list[str]:
@@ -478,6 +502,7 @@ _BOMS = (
 # What no text holds: C0 controls other than whitespace and ESC (ANSI colours), DEL, and
 # U+FFFD (a byte that is no UTF-8). More than NOT_TEXT_SHARE of them, or a NUL, is no text.
 _NOT_TEXT = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f\ufffd]")
+_CONTROLS = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
 NOT_TEXT_SHARE = 1 / 3
 
 
@@ -489,9 +514,13 @@ def read_pasted(data: bytes) -> str:
     NotText for binary data, which would otherwise be matched (and shown) byte by byte."""
     encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), None)
     encoding = encoding or _utf16_without_bom(data[:PIPED_HEAD]) or "utf-8"
-    text = data.decode(encoding, "replace")
+    try:
+        # (valid text may hold U+FFFD itself: a stored output decoded wrongly, copied back)
+        text, not_text = data.decode(encoding), _CONTROLS
+    except UnicodeDecodeError:
+        text, not_text = data.decode(encoding, "replace"), _NOT_TEXT
     head = text[:PIPED_HEAD]
-    if "\x00" in head or len(_NOT_TEXT.findall(head)) > NOT_TEXT_SHARE * len(head):
+    if "\x00" in head or len(not_text.findall(head)) > NOT_TEXT_SHARE * len(head):
         raise NotText(NOT_TEXT)
     return text.replace("\r\n", "\n").replace("\r", "\n")
 

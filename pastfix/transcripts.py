@@ -181,6 +181,11 @@ META_TYPES = {
 }
 
 
+def _a(noun: str) -> str:
+    """`noun` with its article, as a bad line's reason says it: `an int`, `a list`."""
+    return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
+
+
 def iter_source_files(root: Path) -> Iterator[SourceFile]:
     """Every transcript under a projects directory, in path order.
 
@@ -354,11 +359,11 @@ def flatten_content(content: Any) -> str:
                 else:
                     parts.append(msgspec.json.encode(block).decode())
             else:
-                raise BadLine(f"tool_result content holds a {type(block).__name__}")
+                raise BadLine(f"tool_result content holds {_a(type(block).__name__)}")
         return "\n".join(parts)
     if isinstance(content, dict):
         return msgspec.json.encode(content).decode()
-    raise BadLine(f"tool_result content is a {type(content).__name__}")
+    raise BadLine(f"tool_result content is {_a(type(content).__name__)}")
 
 
 def persisted_name(content: str) -> tuple[str, str, int] | None:
@@ -464,7 +469,7 @@ def _read_side_file(path: str, shown: str) -> tuple[str | None, os.stat_result |
 def _str_or_none(value: Any, key: str) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    raise BadLine(f"{key} is a {type(value).__name__}, not a string")
+    raise BadLine(f"{key} is {_a(type(value).__name__)}, not a string")
 
 
 class _Line(msgspec.Struct):
@@ -587,7 +592,7 @@ def _parse_line(
     except msgspec.ValidationError as e:
         got, at = _got_at(str(e))
         reason = (
-            f"{at.lstrip('.')} is a {got}, not a string" if at else f"JSON {got}, not an object"
+            f"{at.lstrip('.')} is {_a(got)}, not a string" if at else f"JSON {got}, not an object"
         )
         return Problem(line_no, reason, lines.excerpt(line))
     except msgspec.DecodeError as e:
@@ -733,14 +738,14 @@ def _parse_attachment(
     try:
         attachment = _decode_attachment(raw)
     except msgspec.ValidationError as e:
-        raise BadLine(f"attachment is a {_got_at(str(e))[0]}") from None
+        raise BadLine(f"attachment is {_a(_got_at(str(e))[0])}") from None
     if attachment.type != "queued_command":
         return
     try:
         prompt = _decode_prompt(bytes(attachment.prompt)) if attachment.prompt else ""
     except msgspec.ValidationError as e:
         got, at = _got_at(str(e))
-        raise BadLine(f"queued_command prompt{at} is a {got}") from None
+        raise BadLine(f"queued_command prompt{at} is {_a(got)}") from None
     uuid = obj.uuid
     session_id = obj.sessionId or default_session_id
     if not uuid or not session_id:
@@ -803,12 +808,12 @@ def _message_problem(kind: str, error: str) -> str:
     """A problem reason from msgspec's validation error for `message`."""
     got, at = _got_at(error)
     if not at:
-        return f"{kind} line whose message is a {got}"
+        return f"{kind} line whose message is {_a(got)}"
     if at == ".content":
-        return f"message content is a {got}"
+        return f"message content is {_a(got)}"
     if re.fullmatch(r"\.content\[\d+\]", at):
-        return f"content block is a {got}"
-    return f"{at.lstrip('.')} is a {got}"
+        return f"content block is {_a(got)}"
+    return f"{at.lstrip('.')} is {_a(got)}"
 
 
 def _tool_result(
@@ -822,7 +827,7 @@ def _tool_result(
     if is_error is None:
         is_error = False
     if not isinstance(is_error, bool):
-        raise BadLine(f"tool_result is_error is a {type(is_error).__name__}, not a boolean")
+        raise BadLine(f"tool_result is_error is {_a(type(is_error).__name__)}, not a boolean")
     text = flatten_content(block.content)
     return _result(block, session_id, line_no, uuid, timestamp, is_error, text)
 

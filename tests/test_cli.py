@@ -650,6 +650,53 @@ def test_find_says_an_exit_status_alone_says_little(tmp_path, projects):
     assert (done.returncode, done.stderr) == (0, "")
 
 
+def test_find_of_an_exit_status_alone_shows_a_few_cards_unless_told(tmp_path, projects):
+    """`pastfix find "Exit code 1"` printed 20 cards of unrelated errors under its notice (a
+    new user's try, session 26): a few, and how to see all; -n and --json as asked."""
+    for n in range(5):
+        sid = f"3333333{n}-3333-4333-8333-333333333333"
+        write_jsonl(
+            projects / "-home-dev-app" / f"{sid}.jsonl",
+            failing_session(sid, 2, f"Exit code 1\nfailure number {n}", "Retry"),
+        )
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    result = CliRunner().invoke(cli, ["find", "Exit code 1", str(db_path), "--json"])
+    found = len(json.loads(result.stdout))  # (the fixture's sessions hold more)
+    assert found >= 5
+    result = CliRunner().invoke(cli, ["find", "Exit code 1", str(db_path)])
+    assert result.exit_code == 0, result.output
+    said = f" The first 3 of {found} (-n {found} shows them all):"
+    assert result.stderr.splitlines()[0].endswith(said)
+    assert [line[:3] for line in result.stdout.splitlines() if line[:1].isdigit()] == [
+        "1. ",
+        "2. ",
+        "3. ",
+    ]
+    result = CliRunner().invoke(cli, ["find", "Exit code 1", str(db_path), "-n", "20"])
+    assert sum(line[:1].isdigit() for line in result.stdout.splitlines()) > 3
+    assert "The first" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("raw: foo AND (", 'raw: FTS5 cannot parse the expression (fts5: syntax error near ""),'),
+        ("raw:", "raw: is followed by no FTS5 expression (raw: ENOENT OR EISDIR)"),
+        ("raw: ENOENT OR EISDIR", None),
+        ("ENOENT AND (", None),
+    ],
+)
+def test_find_says_when_a_raw_expression_is_matched_as_words(tmp_path, projects, query, said):
+    """A raw: expression FTS5 cannot parse was silently matched as words (a new user's try)."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    result = CliRunner().invoke(cli, ["find", query, str(db_path)])
+    assert result.exit_code == 0, result.output
+    first = result.stderr.splitlines()[0] if result.stderr else ""
+    assert first.startswith(said) if said else not first.startswith("raw:")
+
+
 def test_find_of_an_exit_status_alone_shows_the_failures_that_ended_so(status_index):
     """`pastfix find "Exit code 1"` shows the failure that ended with status 1, not the
     `Exit code 127 ... line 1: python: command not found` that holds a 1 (the demo's)."""

@@ -749,7 +749,7 @@ def test_bad_lines_are_recorded_and_good_lines_kept(db_path, projects, processes
     assert reasons[1:] == [
         "JSON array, not an object",
         "comment line, not JSON",
-        "message content is a int",
+        "message content is an int",
         "tool_result is_error is a str, not a boolean",
         "user line whose message is a str",
         "invalid UTF-8",

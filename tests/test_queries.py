@@ -1129,6 +1129,12 @@ def test_a_piped_error_is_read_by_its_encoding(data):
         # a NUL or two on the other side of UTF-16 text: U+xx00 (U+4E00 is 一)
         ("一 failed: cannot open x.txt".encode("utf-16-le"), "一 failed: cannot open x.txt"),
         ("一 failed: cannot open x.txt".encode("utf-16-be"), "一 failed: cannot open x.txt"),
+        # valid UTF-8 that holds U+FFFD itself: a stored output of Windows, decoded wrongly
+        # when it was read, copied from a card (a new user's try, session 26)
+        (
+            '\ufffd\ufffd\ufffd\ufffd: \ufffd\ufffd\ufffd\ufffd "24648"\ufffd\ufffd'.encode(),
+            '\ufffd\ufffd\ufffd\ufffd: \ufffd\ufffd\ufffd\ufffd "24648"\ufffd\ufffd',
+        ),
     ],
 )
 def test_a_piped_error_without_a_bom(data, text):

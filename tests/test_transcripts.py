@@ -1387,13 +1387,13 @@ BAD_LINES = {
         [(1, "comment line, not JSON"), (2, "comment line, not JSON")],
         [3, 4],
     ),
-    "content_is_a_number": ([(2, "message content is a int")], [1, 3]),
+    "content_is_a_number": ([(2, "message content is an int")], [1, 3]),
     "is_error_a_string": ([(2, "tool_result is_error is a str, not a boolean")], [1, 3]),
     "message_is_a_string": ([(2, "assistant line whose message is a str")], [1, 3]),
     "tool_result_without_tool_use_id": ([(2, "tool_result without a tool_use_id")], [1, 3]),
     "user_line_without_uuid": ([(2, "user line without a uuid")], [1, 3]),
     "object_without_type": ([(2, "line has no string 'type'")], [1, 3]),
-    "queued_command_prompt_is_a_number": ([(2, "queued_command prompt is a int")], [1, 3]),
+    "queued_command_prompt_is_a_number": ([(2, "queued_command prompt is an int")], [1, 3]),
 }
 
 
@@ -1593,7 +1593,7 @@ def test_envelope_field_of_the_wrong_type_is_a_problem(field):
     batch = parse_lines(data, first_line_no=1, default_session_id="s1")
     assert [m.line_no for m in batch.messages] == [1]
     assert [(p.line_no, p.reason) for p in batch.problems] == [
-        (2, f"{field} is a int, not a string")
+        (2, f"{field} is an int, not a string")
     ]
 
 

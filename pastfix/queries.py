@@ -438,11 +438,14 @@ GENERIC_WORDS = frozenset(
     denied missing expected unexpected undefined null none nil true false value type main
     master origin head default local usr var bin lib src home tmp opt etc run com org net io
     www http https github gitlab yes
-    node modules site packages pycache venv vendor appdata""".split()
+    node modules site packages pycache venv vendor appdata
+    package json yaml yml toml lock txt md""".split()
 )
-# (The last line: folders every project or machine has, `node_modules`, `site-packages`,
-# `C:\Users`: a module not found under node_modules shared only that with the near matches
-# a new user was shown, esbuild's and prisma's.)
+# (The line before the last: folders every project or machine has, `node_modules`,
+# `site-packages`, `C:\Users`: a module not found under node_modules shared only that with
+# the near matches a new user was shown, esbuild's and prisma's. The last: the manifests and
+# lockfiles every project of a kind has, `package.json`, `pnpm-lock.yaml`: pnpm's outdated
+# lockfile shared only those with a bash syntax error and a listing of a project.)
 # A name in a pasted error (distinctive_words): a word with a digit and a letter or an
 # inner capital, words joined by `.`, `_`, `::`, `@` or `-<version>`, or a quoted value.
 _NAME = re.compile(
@@ -666,7 +669,11 @@ def distinctive_words(error: object) -> str:
     or `@` (`java.lang`, `users_email_key`, `Gem::Ext`: each dotted prefix too) or with a
     version (`libgtk-3`); quoted values (`role "postgres"`). Not stop words, GENERIC_WORDS,
     numbers or hex ids. Each once, at most MAX_WORDS; the query keeps those found in few
-    failures (RARE_SHARE). FTS5 matches a name of several words as a phrase.
+    failures (RARE_SHARE). FTS5 matches a name of several words as a phrase. Of an error
+    pasted as several lines, the names of its key line only, which names the error: a
+    traceback's `python3.12` of a frame's path, a test run's `ExUnit` and `max_cases` of its
+    header, or npm's `store-dir` of a warning before `sh: 1: vite: not found` made near
+    matches of failures that shared nothing else (a new user's tries, session 26).
     """
     text = paste_text(error)
     if _is_raw(text):
@@ -674,6 +681,8 @@ def distinctive_words(error: object) -> str:
         if expression and _parses(expression, "content"):
             return "[]"  # an FTS5 expression of its own: no near matches
         text = expression  # matched as words, as safe_fts() does
+    elif "\n" in text:
+        text = signatures.key_line(text) or text
     names: dict[str, str] = {}  # each name once, however it is capitalised
     for found in _NAME.finditer(text):
         if found.group("joined"):

@@ -645,6 +645,25 @@ def test_find_past_fix_quoted_values_tell_the_text_from_a_look_alike():
         ("Error: Cannot find module 'C:\\Users\\me\\node_modules\\x'", []),
         ("Cannot find module '/app/node_modules/left-pad/index.js'", ["index.js"]),
         ("No module named 'x' in /v/.venv/lib/site-packages/__pycache__", []),
+        # ... nor the manifests and lockfiles every project of a kind has
+        (
+            'ERR_PNPM_OUTDATED_LOCKFILE  Cannot install with "frozen-lockfile" because'
+            " pnpm-lock.yaml is not up to date with package.json",
+            ["ERR_PNPM_OUTDATED_LOCKFILE", "frozen-lockfile"],
+        ),
+        # Of several lines, the key line's names: not a frame's path, a header, a warning
+        (
+            "Traceback (most recent call last):\n"
+            '  File "/usr/lib/python3.12/json/__init__.py", line 346, in loads\n'
+            "KeyError: 'DATABASE_URL'",
+            ["KeyError", "DATABASE_URL"],
+        ),
+        ('npm warn Unknown env config "store-dir".\nsh: 1: vite: not found', []),
+        (
+            "** (KeyError) key :user not found in: %{}\n\nFinished in 0.1 seconds\n"
+            "Running ExUnit with seed: 1234, max_cases: 16",
+            ["KeyError"],
+        ),
     ],
 )
 def test_distinctive_words(error, words):

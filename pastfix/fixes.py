@@ -715,7 +715,10 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
             shell = tuple(words[: len(words) - len(args) + flag + 1])
             found += [replace(i, shell=(*shell, *i.shell)) for i in _intents(script)]
             continue
-        positional = [a for a in args if not a.startswith("-")]
+        # (after `--`, the end of options, every word is an argument: `grep -- '--x=' .`)
+        ended = args.index("--") if "--" in args else len(args)
+        options, args = args[:ended], [*args[:ended], *args[ended + 1 :]]
+        positional = [a for a in options if not a.startswith("-")] + args[ended:]
         sub = None
         if (
             positional
@@ -747,7 +750,7 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
                 program=program,
                 sub=sub,
                 args=frozenset(key(a) for a in positional if not _is_message(a)),
-                flags=frozenset(a for a in args if a.startswith("-")),
+                flags=frozenset(a for a in options if a.startswith("-")),
                 words=tuple(w for w in words if not _is_message(w)),
                 code=code,
             )
@@ -845,6 +848,11 @@ def _same_intent(one: Intent, other: Intent) -> bool:
     if one.code is not None or other.code is not None:
         # inline code, not arguments, says what the run was for
         return one.code is not None and other.code is not None and _same_code(one.code, other.code)
+    if (one.flags & other.args) or (other.flags & one.args):
+        # a word one took for an option and the other, after `--`, for an argument (`grep
+        # -R "--profiles="`: `unrecognized option`, then `grep -R -- '--profiles=' .`:
+        # twenty-first held-out set)
+        return True
     if not one.args or not other.args:
         # `git push` and `git push origin main`; `ls` alone, or `git branch -l`, matches
         # only itself: a look of everything is not a look of one thing
@@ -3055,6 +3063,9 @@ def fix_of(
     searched = False
     # a search that found nothing, or found what it was asked despite an unreadable path
     nothing_found = _found_nothing(failed, error) or _found_despite(failed, error)
+    # a search program the shell did not find (`rg: command not found`), then another one
+    # on the same words: worked around (twenty-first held-out set, 2 Codex searches)
+    searcher_missing = signatures.missing_program(key_line) in SEARCHERS if key_line else False
     gone = _gone(failed, error)
     # the files a view was of that failed with its path right (a path the shell could not
     # parse, or took for a pattern: zsh's `no matches found: app/users/[id]/page.tsx`)
@@ -3106,7 +3117,7 @@ def fix_of(
         if named:
             redo = False  # only the first
         otherwise = (
-            nothing_found
+            (nothing_found or searcher_missing)
             and not call.failed
             and _searched_otherwise(failed, call, output(call.tool_use_id))
         )

@@ -3657,3 +3657,34 @@ def test_a_retry_moved_to_another_folder_comes_after_the_steps_before_it():
     other = call(command="npm run generate:css -- --out dist && npm run build")
     fix = run([failed, copy, other], error)[failed.tool_use_id]
     assert [s.tool_use_id for s in fix.remedy][0] == other.tool_use_id
+
+
+def test_a_search_program_not_found_then_another_on_the_same_words_is_worked_around():
+    """`rg: command not found` in a WSL, then `grep -R "aider" -n`, which found it: worked
+    around (twenty-first held-out set); an unrelated search after it is not."""
+    failed = call("shell", command='rg -n "aider" -n', failed=True)
+    other = call("shell", command='grep -R "aider" -n')
+    error = {failed.tool_use_id: "Exit code 127\nbash: line 1: rg: command not found"}
+    fix = run([failed, other], error, {other.tool_use_id: "a.txt:1:aider"})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, other.tool_use_id)
+    elsewhere = call("shell", command='grep -R "ollama" -n')
+    fix = run([failed, elsewhere], error, {elsewhere.tool_use_id: "b.txt:1:ollama"})
+    assert fix[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_word_taken_for_an_option_then_given_after_double_dash_is_a_retry():
+    """`grep -R "--profiles="`: `unrecognized option`; `grep -R -- '--profiles=' .` is its
+    changed retry (twenty-first held-out set). After `--` a word is an argument."""
+    failed = call("shell", command='grep -R --line-number "--profiles="', failed=True)
+    retry = call("shell", command="grep -R --line-number -- '--profiles=' .")
+    error = {
+        failed.tool_use_id: "Exit code 2\ngrep: unrecognized option '--profiles='\n"
+        "Usage: grep [OPTION]... PATTERNS [FILE]..."
+    }
+    fix = run([failed, retry], error, {retry.tool_use_id: "./a:15:--profiles="})
+    assert (fix[failed.tool_use_id].outcome, fix[failed.tool_use_id].confirmed_by) == (
+        fixes.FIXED,
+        retry.tool_use_id,
+    )
+    (intent,) = fixes.intents("grep -R -- '--profiles=' .")
+    assert (intent.args, intent.flags) == (frozenset({"--profiles=", "."}), frozenset({"-R"}))

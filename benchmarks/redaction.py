@@ -124,9 +124,9 @@ ADVERSARIAL = (
         (45, 90, 180),
     ),
     ("`https:/` repeated", ("tool_results", "content"), "https:/", "", (45, 90, 180)),
-    # REDACTION_VERSION 12: a key's name in words (each `key` after a space a start to
-    # try), and quotes doubled
-    ("`a key ` repeated", ("messages", "text"), "a key ", "", (45, 90, 180)),
+    # REDACTION_VERSION 12: a key's name in words (each `key` after `API ` starts to try),
+    # and quotes doubled
+    ("`API key ` repeated", ("messages", "text"), "API key ", "", (45, 90, 180)),
     (
         '`""password"":""` repeated',
         ("tool_results", "content"),

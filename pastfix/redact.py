@@ -1886,6 +1886,10 @@ def _in_marker(text: str, at: int) -> bool:
     return opened >= 0 and "]" not in text[opened:at]
 
 
+# The words that make a key's name with `key` after a space (`API Key`, `secret key`).
+_KEY_NAMED = re.compile(r"(?i:api|access|secret|private|auth)$").search
+
+
 def _keyword_starts(text: str, anchors: frozenset[str]) -> list[int]:
     """Where a keyword holding one of `anchors` may start in `text`, in order.
 
@@ -1899,7 +1903,9 @@ def _keyword_starts(text: str, anchors: frozenset[str]) -> list[int]:
         at = find(anchor)
         while at >= 0:
             if leads is _KEY_LEADS and (
-                at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_- ")
+                at == 0
+                or not (text[at - 1].isalnum() or text[at - 1] in "_-")
+                and not (text[at - 1] == " " and _KEY_NAMED(text[max(0, at - 8) : at - 1]))
             ):
                 starts.add(at)  # a word of its own: `key`, not `api_key` or `API Key`
             elif at >= leads[-1]:

@@ -1550,6 +1550,21 @@ def test_tokens_one_a_line_are_each_their_own():
         # a URL's backslashes escaped in JSON in JSON, a wrapped token's line ended by `\\n`
         ("http:\\\\\\\\\\\\\\\\admin:Bk5lshPw2ZqR@db.example.com", "Bk5lshPw2ZqR", "url-password"),
         ("AKIAB7Q3XW5N2R8T4BRN\\\\nQ7Z2K9\\\\n", "Q7Z2K9", "aws-access-key-id"),
+        # a key named in words, as a summary lists it (a ref.tools key of the nineteenth
+        # held-out set, kept in five of its seven forms: a new user's find printed it)
+        ("- API Key: ref-2f38da86f582dd560f43\n- Endpoint: https", "ref-2f38da86", "api-key"),
+        ("- **API Key**: `ref-2f38da86f582dd560f43`", "ref-2f38da86", "api-key"),
+        ("**Secret Key:** Xk29fj2kQ3jd8sk2", "Xk29fj2k", "secret"),
+        # in prose, a token after the name of a key (16 characters will do there)
+        (
+            "HTTP MCP at https://api.ref.tools/mcp with API key ref-2f38da86f582dd560f43",
+            "2f38",
+            "high-entropy-token",
+        ),
+        ("load api key ref-2f38da86f582dd560f43  do this now", "2f38", "high-entropy-token"),
+        # a JSON config given to cmd or PowerShell, its quotes doubled
+        ('"env":{""REF_API_KEY"":""ref-2f38da86f582dd560f43""}', "2f38", "api-key"),
+        ('{\\"\\"password\\"\\":\\"\\"Xk29fj2kQ3jd8sk2\\"\\"}', "Xk29fj2k", "password"),
     ],
 )
 def test_a_secret_the_hunt_found_kept_is_redacted(text, secret, kind):
@@ -1566,41 +1581,6 @@ def test_a_secret_the_hunt_found_kept_is_redacted(text, secret, kind):
         "git checkout -b feature/login-cookie-fix && grep -b cookie: src/app.ts",
         "document.cookie = 'consent=yes'; the cookie: a session's",
         "x = 1//0 if y else 2",
-    ],
-)
-def test_the_hunts_look_alikes_are_kept(text):
-    assert redact(text) == (text, {})
-
-
-@pytest.mark.parametrize(
-    ("text", "secret", "kind"),
-    [
-        # a key named in words, as a summary lists it: a new user's find printed it
-        ("- API Key: ref-2f38da86f582dd560f43\n- Endpoint: https", "ref-2f38da86", "api-key"),
-        ("- **API Key**: `ref-2f38da86f582dd560f43`", "ref-2f38da86", "api-key"),
-        ("**Secret Key:** Xk29fj2kQ3jd8sk2", "Xk29fj2k", "secret"),
-        # in prose, a token after the name of a key (16 characters will do there)
-        (
-            "HTTP MCP at https://api.ref.tools/mcp with API key ref-2f38da86f582dd560f43",
-            "2f38",
-            "high-entropy-token",
-        ),
-        ("load api key ref-2f38da86f582dd560f43  do this now", "2f38", "high-entropy-token"),
-        # a JSON config given to cmd or PowerShell, its quotes doubled
-        ('"env":{""REF_API_KEY"":""ref-2f38da86f582dd560f43""}', "2f38", "api-key"),
-        ('{\\"\\"password\\"\\":\\"\\"Xk29fj2kQ3jd8sk2\\"\\"}', "Xk29fj2k", "password"),
-    ],
-)
-def test_a_key_named_in_words_or_in_doubled_quotes_is_redacted(text, secret, kind):
-    """A ref.tools key of the nineteenth held-out set was kept in five of its seven forms."""
-    for redacted, found in (redact(text), redact_json(json.dumps({"text": text}))):
-        assert found == {kind: 1}, redacted
-        assert secret not in redacted
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
         "- **Token:** `crypto.randomBytes(32).toString('base64url')`, stored raw",
         'PASSWORD="" DB_USER="admin1234"',
         "the token abcdef1234567890abcd",  # a short token after a word that is no key's name
@@ -1609,5 +1589,5 @@ def test_a_key_named_in_words_or_in_doubled_quotes_is_redacted(text, secret, kin
         "a secret key generation step, then the private key: see below",
     ],
 )
-def test_look_alikes_of_keys_named_in_words_are_kept(text):
+def test_the_hunts_look_alikes_are_kept(text):
     assert redact(text) == (text, {})

@@ -23,9 +23,11 @@ from typing import NamedTuple
 from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
 
 # What a tool does, as pastfix.fixes reads a session: changes a file (edit), reads
-# one (read), looks for files or text (search), runs a command (shell), or searches the
-# web (web search).
+# one (read), looks for files or text (search), runs a command (shell), searches the
+# web (web search), or keeps the agent's own plan or todo list (plan: no step of a fix,
+# nor a call a card lists before one).
 EDIT, READ, SEARCH, SHELL, WEB_SEARCH = "edit", "read", "search", "shell", "web search"
+PLAN = "plan"
 
 
 class Agent(NamedTuple):
@@ -33,7 +35,7 @@ class Agent(NamedTuple):
     label: str  # what people call it
     module: str  # its reader (pastfix.records.Reader), imported when asked for
     resume: str | None  # the command that reopens a session: {} is its id
-    tools: Mapping[str, str]  # tool name -> EDIT, READ, SEARCH, SHELL or WEB_SEARCH
+    tools: Mapping[str, str]  # tool name -> EDIT, READ, SEARCH, SHELL, WEB_SEARCH or PLAN
     # The module that answers the agent's hook event after a tool call, for
     # `pastfix hook --agent NAME` (see pastfix.hook): its `hook_failure(event)` gives
     # {"error": text, "session_id": id} when the event is a failed call, else None;
@@ -83,6 +85,15 @@ AGENTS: dict[str, Agent] = {
                 # Claude Code's shell tool on Windows
                 "PowerShell": SHELL,
                 "WebSearch": WEB_SEARCH,
+                "TodoWrite": PLAN,
+                # its task list, 2.1.x (not Task, a subagent, nor TaskOutput and TaskStop,
+                # which read and stop a background command)
+                "TaskCreate": PLAN,
+                "TaskUpdate": PLAN,
+                "TaskList": PLAN,
+                "TaskGet": PLAN,
+                "EnterPlanMode": PLAN,
+                "ExitPlanMode": PLAN,
             },
             resume_by_file=True,
             events=("PostToolUseFailure", "SessionEnd"),
@@ -105,6 +116,7 @@ AGENTS: dict[str, Agent] = {
                 "view_image": READ,
                 # the API's own search (web_search_call), a call of pastfix's naming
                 "web_search": WEB_SEARCH,
+                "update_plan": PLAN,
             },
             events=("PostToolUse", "SessionEnd"),
         ),
@@ -125,6 +137,8 @@ AGENTS: dict[str, Agent] = {
                 "view": READ,
                 "glob": SEARCH,
                 "grep": SEARCH,
+                # what it says it is doing, for its status line
+                "report_intent": PLAN,
             },
             hook="pastfix.copilot",
             events=("postToolUseFailure", "sessionEnd"),
@@ -147,6 +161,7 @@ AGENTS: dict[str, Agent] = {
                 "list_directory": SEARCH,
                 "run_shell_command": SHELL,
                 "google_web_search": WEB_SEARCH,
+                "write_todos": PLAN,
             },
             hook="pastfix.gemini",
             events=("AfterTool", "SessionEnd"),
@@ -170,6 +185,8 @@ AGENTS: dict[str, Agent] = {
                 "list": SEARCH,
                 "bash": SHELL,
                 "websearch": WEB_SEARCH,
+                "todowrite": PLAN,
+                "todoread": PLAN,
             },
             # pastfix's plugin sends a bash call that exited non-zero (pastfix.opencode)
             hook="pastfix.opencode",
@@ -232,7 +249,8 @@ def _file_session(session_id: str, paths: object) -> str:
 
 
 def tools(role: str) -> frozenset[str]:
-    """The names of every agent's tools of one role (EDIT, READ, SEARCH, SHELL, WEB_SEARCH)."""
+    """The names of every agent's tools of one role (EDIT, READ, SEARCH, SHELL, WEB_SEARCH,
+    PLAN)."""
     return frozenset(name for a in AGENTS.values() for name, r in a.tools.items() if r == role)
 
 

@@ -208,6 +208,7 @@ SHELL_TOOLS = agents.tools(agents.SHELL)
 READ_TOOLS = agents.tools(agents.READ)
 FILE_TOOLS = READ_TOOLS | EDIT_TOOLS
 SEARCH_TOOLS = agents.tools(agents.SEARCH)
+PLAN_TOOLS = agents.tools(agents.PLAN)
 WEB_SEARCH_TOOLS = agents.tools(agents.WEB_SEARCH)
 
 # PowerShell's cmdlets whose verb only looks or shapes output (`Get-Item`, `Test-Path`,
@@ -3384,7 +3385,8 @@ def _confirmed(
         ):
             step = Step(call.tool_use_id, call.name, _target(call))
         if step is None:
-            others.append(call.tool_use_id)
+            if call.name not in PLAN_TOOLS:  # (a todo list's update says nothing of the fix)
+                others.append(call.tool_use_id)
         else:
             steps.append((_named(call, error, failed), n, step))
     change = _change(failed, confirm)

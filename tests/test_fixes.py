@@ -3700,3 +3700,21 @@ def test_a_path_in_another_case_is_the_same_file_on_macos(home, same):
     error = {failed.tool_use_id: "File has not been read yet. Read it first before writing to it."}
     fix = run([failed, retry], error)[failed.tool_use_id]
     assert (fix.outcome == fixes.FIXED) is same
+
+
+def test_a_todo_lists_update_is_no_call_a_card_lists_before_the_fix():
+    """A card's `before:` lines listed TodoWrite and TaskUpdate calls (a new user's try,
+    session 26): an agent's own plan says nothing of how the error went."""
+    failed = call(command="npm test", failed=True)
+    todo = call("TodoWrite", input='{"todos": []}')
+    task = call("TaskUpdate", input='{"taskId": "2", "status": "in_progress"}')
+    plan = call("update_plan", input='{"plan": []}')
+    look = call(command="cat package.json")
+    edit = call("Edit", file_path="/p/src/a.test.js")
+    retry = call(command="npm test")
+    error = {failed.tool_use_id: "Exit code 1\nFAIL src/a.test.js\n  expected 2, got 3"}
+    fix = run([failed, todo, task, plan, look, edit, retry], error)[failed.tool_use_id]
+    assert (fix.outcome, steps(fix)) == (fixes.FIXED, [(edit.tool_use_id, None)])
+    assert fix.others == [look.tool_use_id]
+    assert {"TodoWrite", "TaskUpdate", "update_plan", "write_todos"} <= fixes.PLAN_TOOLS
+    assert "Task" not in fixes.PLAN_TOOLS  # a subagent's run

@@ -205,6 +205,16 @@ def _same_target(target: str, project: str) -> str:
     return " ; ".join(" ".join(words) for words in fixes.segments(target))
 
 
+def signature_shown(row: dict[str, Any]) -> str | None:
+    """The signature a card says a failure matched by, or None when it is the error line
+    the card shows already (`cat: nonexistent.txt: No such file or directory` twice: a new
+    user's try, session 26)."""
+    shown = (row.get("error_snippet") or "").split("\n", 1)[0]
+    return (
+        None if one_line(row["signature"] or "", 300) == one_line(shown, 300) else row["signature"]
+    )
+
+
 def format_hit(
     number: int,
     row: dict[str, Any],
@@ -252,7 +262,8 @@ def format_hit(
     # Why a failure whose text is not the pasted one matched; the same text needs no reason.
     if row["matched"] == "signature" and not row.get("same_text"):
         how = "same error, another file" if row.get("other_file") else "same error signature"
-        lines.append(f"   {how}: {one_line(row['signature'], 200)}")
+        signature = signature_shown(row)
+        lines.append(f"   {how}" + (f": {one_line(signature, 200)}" if signature else ""))
     if row["fixed_at"]:
         for step in remedy_steps(row)[:FIX_STEPS_SHOWN]:
             if step["edits"]:

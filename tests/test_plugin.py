@@ -1076,3 +1076,19 @@ async def test_the_find_page_says_a_match_is_about_another_file(tmp_path):
         page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
         assert "claude --resume cd" in page, error
         assert ("Same error as yours, about another file" in page) is ("frontend" in error)
+        # the signature after it, which is not the error line the card shows
+        said = "about another file: <code>cd: no such file or directory: backend</code>"
+        assert (said in page) is ("frontend" in error)
+
+    # a signature that is the error line itself is not said twice (a new user's try)
+    (
+        Session("cat", APP, 0)
+        .call("c1", "Bash", command="cat nonexistent.txt")
+        .result("c1", "Exit code 1\ncat: nonexistent.txt: No such file or directory", True)
+        .write(tmp_path / "projects" / "-home-u-app" / "cat.jsonl")
+    )
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    error = "cat: config/settings.json: No such file or directory"
+    page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
+    assert "claude --resume cat" in page
+    assert "Same error as yours, about another file</p>" in page

@@ -1796,7 +1796,7 @@ def test_format_hit():
         "   session: the title",
         "   ran:    npm run build",
         "   error:  a *b* c",
-        "   same error signature: a b c",
+        "   same error signature",  # (not its signature again: the error line above)
         "   fix:    Bash npm ci",
         # two edits of one file in a row: one step
         "   fix:    edit x.js (2 edits)",
@@ -2691,7 +2691,11 @@ def test_the_same_error_about_another_file_is_seen_before(other_file, pasted, se
     assert not found[0]["same_text"]
     # and the card says so, not "same error signature" alone
     assert found[0]["other_file"] == 1
-    assert "   same error, another file: " in cards.format_hit(1, found[0], error=pasted)
+    card = cards.format_hit(1, found[0], error=pasted)
+    assert "   same error, another file" in card
+    # the signature after it only when it is not the error line shown above it
+    error_line, signature = found[0]["error_snippet"].split("\n")[0], found[0]["signature"]
+    assert (f"another file: {signature}\n" in card) is (signature != error_line)
 
 
 def test_a_signature_match_is_not_said_about_another_file(other_file, among):

@@ -3313,6 +3313,7 @@ def _confirmed(
         if lost and way == FIXED and failed.name == confirm.name
         else None
     )
+    reread = _rereads(failed, between, confirm, output) if stale else None
     for n, call in enumerate(between):
         step = None
         if not start <= n < (len(between) if stop is None else stop):
@@ -3346,7 +3347,9 @@ def _confirmed(
         ):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:
-            if _same_file(call.file_path, failed.file_path):
+            if _same_file(call.file_path, failed.file_path) and (
+                reread is None or call.tool_use_id in reread
+            ):
                 step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and listed is not None and listed(call):
             # the listing that showed where a path not there was (see _found_as)
@@ -3470,6 +3473,34 @@ def _confirmed(
         window_end=window_end,
         others=others,
     )
+
+
+def _rereads(
+    failed: Call,
+    between: Sequence[Call],
+    confirm: Call,
+    output: Callable[[str], str] | None,
+) -> frozenset[str] | None:
+    """Of several Reads of a file whose edit's text was not found, those that showed the text
+    the edit that applied then replaced (its first line of 8 characters or more), else the
+    last: the others read other parts of it (four Reads in parts of a long file before the
+    edit re-anchored at what the fourth showed: the labels of the sixteenth and twentieth
+    held-out sets name that one). None: one Read or none, or no output to look in."""
+    reads = [
+        c
+        for c in between
+        if not c.failed and c.name in READ_TOOLS and _same_file(c.file_path, failed.file_path)
+    ]
+    if len(reads) < 2 or output is None:
+        return None
+    anchors = [
+        line.strip()
+        for old, _ in _edit_texts(confirm.input)
+        for line in (old or "").splitlines()[:1]
+        if len(line.strip()) >= 8
+    ]
+    showed = [c.tool_use_id for c in reads if any(a in output(c.tool_use_id) for a in anchors)]
+    return frozenset(showed or [reads[-1].tool_use_id])
 
 
 # A host that could not be reached over the network: not one on this machine (a server not

@@ -3718,3 +3718,29 @@ def test_a_todo_lists_update_is_no_call_a_card_lists_before_the_fix():
     assert fix.others == [look.tool_use_id]
     assert {"TodoWrite", "TaskUpdate", "update_plan", "write_todos"} <= fixes.PLAN_TOOLS
     assert "Task" not in fixes.PLAN_TOOLS  # a subagent's run
+
+
+def test_of_several_reads_before_a_reanchored_edit_the_one_that_showed_its_text_is_a_step():
+    """An edit's text not found, then three Reads of parts of the file and the edit that
+    applied, anchored at what the last one showed: the card listed every Read (sixteenth
+    and twentieth held-out sets name the one Read). None showed it: the last one."""
+    failed = call("Edit", file_path="/p/v.py", failed=True, kind="string_not_found")
+    parts = [call("Read", file_path="/p/v.py", part=f"{n}-{n + 40}") for n in (170, 330, 280)]
+    edit = call(
+        "Edit",
+        file_path="/p/v.py",
+        input=json.dumps(
+            {"old_string": '    src = os.path.join(tmpdir, "a.c")\n', "new_string": "x"}
+        ),
+    )
+    shown = {
+        parts[0].tool_use_id: "175\t    qemu_cfg = os.path.join(",
+        parts[1].tool_use_id: '331\t    src = os.path.join(tmpdir, "a.c")',
+        parts[2].tool_use_id: "282\t# Step 6",
+    }
+    error = {failed.tool_use_id: "<tool_use_error>String to replace not found in file."}
+    fix = run([failed, *parts, edit], error, shown)[failed.tool_use_id]
+    assert [s for s, _ in steps(fix)] == [parts[1].tool_use_id, edit.tool_use_id]
+    shown[parts[1].tool_use_id] = "331\t    elsewhere"
+    fix = run([failed, *parts, edit], error, shown)[failed.tool_use_id]
+    assert [s for s, _ in steps(fix)] == [parts[2].tool_use_id, edit.tool_use_id]

@@ -205,6 +205,15 @@ def _same_target(target: str, project: str) -> str:
     return " ; ".join(" ".join(words) for words in fixes.segments(target))
 
 
+def succeeded(row: dict[str, Any]) -> str:
+    """How a card says the call that confirmed a fix went: `succeeded`, or, for a changed
+    retry that got past this error and failed on another (`Failed to connect to bus` gone,
+    then `Exit code 3` of a port in use: a new user's try, session 26), that."""
+    if row.get("fix_error"):
+        return f"got past this error, then failed on another: {one_line(row['fix_error'], 120)}"
+    return "succeeded"
+
+
 def signature_shown(row: dict[str, Any]) -> str | None:
     """The signature a card says a failure matched by, or None when it is the error line
     the card shows already (`cat: nonexistent.txt: No such file or directory` twice: a new
@@ -285,11 +294,12 @@ def format_hit(
         if steps and steps[-1]["confirms"]:
             # another way to the same end, not the failed call made to work
             worked_around = row["outcome"] == "worked around"
-            lines.append(f"   {'worked around:' if worked_around else 'and'} that call succeeded")
+            said = "worked around:" if worked_around else "and"
+            lines.append(f"   {said} that call {succeeded(row)}")
         else:
             how = "worked around" if row["outcome"] == "worked around" else "confirmed"
             target = in_project(row["fix_target"], row["project"])
-            lines.append(f"   {how}: {row['tool']} {one_line(target, 200)} succeeded")
+            lines.append(f"   {how}: {row['tool']} {one_line(target, 200)} {succeeded(row)}")
         for call in row["fix_calls"]:
             state = "" if call["ok"] else " (failed)"
             target = in_project(call["target"], row["project"])

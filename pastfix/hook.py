@@ -170,11 +170,12 @@ def _fix(row: dict[str, Any]) -> list[str]:
         steps = cards.remedy_steps(row)
         if steps and steps[-1]["confirms"]:
             worked_around = row["outcome"] == "worked around"
-            lines.append(f"  {'worked around:' if worked_around else 'and'} that call succeeded")
+            said = "worked around:" if worked_around else "and"
+            lines.append(f"  {said} that call {cards.succeeded(row)}")
         else:
             how = "worked around by" if row["outcome"] == "worked around" else "confirmed:"
             target = queries.one_line(row["fix_target"], 160)
-            lines.append(f"  {how} {row['tool']} `{target}` succeeded")
+            lines.append(f"  {how} {row['tool']} `{target}` {cards.succeeded(row)}")
     else:
         why = cards.NOT_FIXED_WHY.get(row["outcome"], cards.NOT_FIXED_WHY["not fixed"])
         lines.append(f"  not fixed there: {why}")

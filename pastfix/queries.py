@@ -1540,7 +1540,12 @@ select
        then shared_words(f.content, (select words from rare), {TOKENIZER_SQL})
        else '[]' end as shared_words,
   f.loose as other_file,
-  s.transcript_deleted_at
+  s.transcript_deleted_at,
+  -- the key line of the confirming call's own failure, when it got past this error and
+  -- failed on another (pastfix.fixes: a changed retry that got past); else null
+  case when f.claims then (
+    select error_key_line(r.content) from tool_results r
+    where r.tool_use_id = f.confirmed_by and r.is_error = 1) end as fix_error
 from framed f
 left join messages rm on rm.uuid = f.message_uuid
 left join sessions s on s.session_id = f.session_id
@@ -1877,6 +1882,7 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     "other_file": ("integer", ALL),
     # when the session's transcript was deleted (`claude --resume` needs it): kept here
     "transcript_deleted_at": ("string", ALL),
+    "fix_error": ("string", 120),
 }
 
 CANNED_QUERIES: dict[str, dict[str, Any]] = {

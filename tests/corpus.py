@@ -103,6 +103,7 @@ FIND_COLUMNS = [
     "shared_words",
     "other_file",
     "transcript_deleted_at",
+    "fix_error",
 ]
 
 

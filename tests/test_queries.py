@@ -198,6 +198,7 @@ def test_find_past_fix_rows(conn):
             "shared_words": [],
             "other_file": 0,
             "transcript_deleted_at": None,
+            "fix_error": None,
         },
         {
             "session_id": "s1",
@@ -252,6 +253,7 @@ def test_find_past_fix_rows(conn):
             "shared_words": [],
             "other_file": 0,
             "transcript_deleted_at": None,
+            "fix_error": None,
         },
     ]
 
@@ -1810,6 +1812,12 @@ def test_format_hit():
         "   before: Read x.js (failed)",
         "   resume: claude --resume s",
     ]
+    # a confirmation that got past this error and failed on another says so, not "succeeded"
+    # (a new user's try, session 26: `Failed to connect to bus` gone, then a port in use)
+    row["fix_error"] = "Error: listen EADDRINUSE: address already in use :::27337"
+    said = "got past this error, then failed on another: Error: listen EADDRINUSE: address"
+    assert f"   confirmed: Bash npm run build {said}" in cards.format_hit(1, row)
+    assert "succeeded" not in cards.format_hit(1, row)
 
 
 def fixed_row(**changes):
@@ -2843,3 +2851,29 @@ def test_find_past_fix_of_an_error_keeps_failures_of_every_status(statuses):
     assert [r["session_id"] for r in found] == ["nostatus"]
     found = queries.find_past_fix(statuses, "line 1: python: command not found")
     assert [r["session_id"] for r in found] == ["status127"]
+
+
+def test_a_fix_confirmed_by_a_call_that_failed_on_another_error_says_so(tmp_path):
+    """A changed retry that got past the error and failed on another (pastfix.fixes: `git
+    checkout x && cat .gitignore` failing at `cat`) confirms the fix; the card said that call
+    "succeeded" (a new user's try, session 26: `Failed to connect to bus` gone, then
+    `systemctl status` exit 3). `fix_error` names what it failed on, null when it did not."""
+    session = Session("co", APP, 0).prompt("switch to deploy")
+    session.call("c1", "Bash", command="git checkout deploy && cat .gitignore")
+    refused = "error: Your local changes to the following files would be overwritten by checkout:"
+    session.result("c1", f"Exit code 1\n{refused}\n\tapp.py", True)
+    session.call("c2", "Bash", command="git stash")
+    session.result("c2", "Saved working directory")
+    session.call("c3", "Bash", command="git checkout deploy && cat .gitignore")
+    missing = "cat: .gitignore: No such file or directory"
+    session.result("c3", f"Switched to branch 'deploy'\nExit code 1\n{missing}", True)
+    session.write(tmp_path / "projects" / "-home-u-app" / "co.jsonl")
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    (row,) = queries.find_past_fix(conn, refused)
+    (other,) = queries.find_past_fix(conn, missing)
+    conn.close()
+    assert (row["outcome"], row["fix_tool_use_id"], row["fix_error"]) == ("fixed", "c3", missing)
+    said = f"got past this error, then failed on another: {missing}"
+    assert said in cards.format_hit(1, row) and "succeeded" not in cards.format_hit(1, row)
+    assert other["fix_error"] is None

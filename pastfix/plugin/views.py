@@ -480,6 +480,7 @@ def find_card(
         "command_more": "\n".join(lines[COMMAND_LINES:]),
         "snippet": markupsafe.Markup(row["error_snippet_html"] or ""),
         "signature_shown": cards.signature_shown(row),
+        "succeeded": cards.succeeded(row),
         "calls": [
             {**call, "target": cards.in_project(call["target"], project)}
             for call in _json_list(row["fix_calls"])

@@ -964,8 +964,10 @@ def error_excerpt(
                 else:
                     parts = [" ".join(f"{line} {text[key_end:stop]}".split()) + trail]
             else:
-                # The key line as the output does not hold it (cleaned, or lines joined).
-                around = " ".join(text[start:stop].split())
+                # The key line as the output does not hold it (cleaned, or lines joined,
+                # or written with `\n` escapes: a hook's message in JSON, whose key line
+                # came out twice, the second time with its escapes: a new user's try).
+                around = " ".join(text[start:stop].replace("\\n", "\n").split())
                 at = _key_line_at(around, flat)
                 word = next(
                     (m for m in found.finditer(around) if _word_key(m.group(0)) == missing[0]),

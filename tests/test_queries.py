@@ -1011,6 +1011,16 @@ def test_snippet_is_the_key_line_of_long_output():
     assert 'File "/app/m7.py", line 7' in excerpt.splitlines()[1]
     html = queries.error_excerpt("x <b>ValueError</b>", "valueerror", "<mark>", "</mark>")
     assert html == "x &lt;b&gt;<mark>ValueError</mark>&lt;/b&gt;"
+    # A message written with `\n` escapes (a hook's, in JSON): its key line once, not then
+    # again with the escapes (a new user's try, session 26)
+    hook = (
+        "Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.\\n"
+        "Run 'mix format' to fix.\\n\\nFix these issues before committing."
+    )
+    assert queries.error_excerpt(hook, "Pre-commit validation failed: Run mix format") == (
+        "Pre-commit validation failed: [FORMAT] Code is not formatted. Run 'mix format' to"
+        " fix. Fix these issues before committing."
+    )
     # Words just before a key line longer than the context around them: shown with it
     # once, not the key line and then its start again after them.
     path = "_build/dev/lib/app/priv/repo/migrations/" + "x" * 90 + ".exs"

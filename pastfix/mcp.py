@@ -34,6 +34,8 @@ TEXT_VALUE_CHARS = 300
 # Rows find_past_fix gives when no limit is asked: an agent wants the best few, and each
 # row is what the model reads (~950 characters, see queries.FIND_PAST_FIX_COLUMNS).
 FIND_LIMIT = 5
+# recurring_errors' rows when no limit is given: the most frequent signatures.
+RECURRING_SHOWN = 20
 # Characters of a find_past_fix row above which its remedy loses its last steps.
 ROW_CHARS = 1000
 # Keys of the entries of a list column (remedy, fix_edits) left out: ids of calls, which
@@ -139,6 +141,7 @@ def output_model(name: str) -> type[pydantic.BaseModel]:
     top: dict[str, Any] = {"rows": (list[row], ...)}  # type: ignore[valid-type]
     if name == "find_past_fix":
         top["seen_before"] = (bool, ...)
+    if name in ("find_past_fix", "recurring_errors"):
         top["notice"] = (str, "")
     return pydantic.create_model(f"{name}_result", **top)
 
@@ -159,7 +162,11 @@ def compact_text(name: str, rows: list[dict[str, Any]]) -> str:
 
 
 def result(
-    name: str, rows: list[dict[str, Any]], error: str | None = None, other: str | None = None
+    name: str,
+    rows: list[dict[str, Any]],
+    error: str | None = None,
+    other: str | None = None,
+    shown: int | None = None,
 ) -> CallToolResult:
     """A tool's answer: the lean rows as structured content and as compact text.
 
@@ -168,11 +175,19 @@ def result(
     matches (not seen before), or failures that ended as the pasted exit status alone says
     (queries.says_little), as `pastfix find` says on stderr. Clients give the model the
     structured content, so the notice is there (and first in the text). `other`: another
-    error line of the pasted text that was seen before (queries.seen_other_line).
+    error line of the pasted text that was seen before (queries.seen_other_line). `shown`:
+    at most that many rows, and a notice saying how many there were.
     """
+    notice = None
+    if shown is not None and len(rows) > shown:
+        notice = f"The first {shown} of {len(rows)} rows; give a larger limit for more."
+        rows = rows[:shown]
     lean = [lean_row(name, row) for row in rows]
     text = compact_text(name, lean)
     structured: dict[str, Any] = {"rows": lean}
+    if notice:
+        structured["notice"] = notice
+        text = notice + "\n" + text
     if error is not None:
         structured["seen_before"] = queries.seen_before(rows)
         if not structured["seen_before"]:
@@ -189,7 +204,13 @@ def result(
 def _description(name: str) -> str:
     if name == "find_past_fix":
         return queries.find_past_fix_description(f"{FIND_LIMIT} when not given")
-    return str(queries.CANNED_QUERIES[name]["description"])
+    described = str(queries.CANNED_QUERIES[name]["description"])
+    if name == "recurring_errors":
+        described += (
+            f" At most limit rows ({RECURRING_SHOWN} when not given, {queries.RECURRING_LIMIT}"
+            " at most)."
+        )
+    return described
 
 
 def version() -> str:
@@ -231,7 +252,7 @@ def create_server(db_path: Path) -> MCPServer:
     """An MCP server answering from the index at `db_path` (opened read-only per call)."""
     server = _Server("pastfix", instructions=INSTRUCTIONS, version=version())
 
-    def ask(name: str, **params: object) -> CallToolResult:
+    def ask(name: str, shown: int | None = None, **params: object) -> CallToolResult:
         # A ToolError's message reaches the client; any other exception is
         # reported as "Error executing tool X" alone, its reason lost (an index
         # deleted or rebuilt mid-session, a query over its time limit).
@@ -273,7 +294,7 @@ def create_server(db_path: Path) -> MCPServer:
             raise ToolError(queries.open_error(db_path, e)) from None
         except sqlite3.Error as e:
             raise ToolError(f"{db_path} cannot be read: {e}") from None
-        return result(name, rows)
+        return result(name, rows, shown=shown)
 
     def tool(fn: Any) -> Any:
         # The output schema: the SDK publishes it and checks every answer against it.
@@ -299,8 +320,12 @@ def create_server(db_path: Path) -> MCPServer:
         return ask("search_messages", q=q)
 
     @tool
-    def recurring_errors(project: str = "", noise: Literal["", "hide"] = "") -> CallToolResult:
-        return ask("recurring_errors", project=project, noise=noise)
+    def recurring_errors(
+        project: str = "", noise: Literal["", "hide"] = "", limit: int = RECURRING_SHOWN
+    ) -> CallToolResult:
+        # (every signature of an index was 84 rows, 27,000 characters: a new user's try)
+        shown = max(1, min(limit, queries.RECURRING_LIMIT))
+        return ask("recurring_errors", shown, project=project, noise=noise)
 
     @tool
     def file_history(path: str) -> CallToolResult:

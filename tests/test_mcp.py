@@ -367,11 +367,25 @@ def test_recurring_errors_says_what_noise_takes(index):
     flag = call_one(index, "recurring_errors", {"noise": True})
     assert flag.is_error
     assert flag.content[0].text == (
-        "recurring_errors: 'noise': input should be '' or 'hide' (it takes project, noise)"
+        "recurring_errors: 'noise': input should be '' or 'hide' (it takes project, noise, limit)"
     )
     hidden = call_one(index, "recurring_errors", {"noise": "hide"})
     assert not hidden.is_error
     assert {row["kind"] for row in hidden.structured_content["rows"]} == {"error"}
+
+
+def test_recurring_errors_gives_the_most_frequent_few_unless_asked(index):
+    """Every signature of an index was 84 rows, 27,000 characters, in one call (a new
+    user's try, session 26): 20 unless `limit` asks, with a notice of how many there were."""
+    every = call_one(index, "recurring_errors", {"limit": 200}).structured_content
+    assert "notice" not in every and len(every["rows"]) >= 2
+    few = call_one(index, "recurring_errors", {"limit": 1})
+    assert few.structured_content["rows"] == every["rows"][:1]
+    said = f"The first 1 of {len(every['rows'])} rows; give a larger limit for more."
+    assert few.structured_content["notice"] == said
+    assert few.content[0].text.startswith(said + "\n")
+    default = call_one(index, "recurring_errors", {}).structured_content
+    assert len(default["rows"]) == min(len(every["rows"]), server.RECURRING_SHOWN)
 
 
 def test_input_that_is_no_json_rpc_is_said_on_stderr(index):

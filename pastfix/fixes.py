@@ -718,8 +718,9 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
             continue
         # (after `--`, the end of options, every word is an argument: `grep -- '--x=' .`)
         ended = args.index("--") if "--" in args else len(args)
-        options, args = args[:ended], [*args[:ended], *args[ended + 1 :]]
-        positional = [a for a in options if not a.startswith("-")] + args[ended:]
+        options, after = args[:ended], args[ended + 1 :]
+        args = [*options, *after]
+        positional = [a for a in options if not a.startswith("-")] + after
         sub = None
         if (
             positional
@@ -2932,12 +2933,12 @@ def _masks(failed: Call, call: Call, printed: str | None = None, error: str = ""
     true`, which exits 1 when it works, printing `Hi ...! You've successfully
     authenticated` after the host key was added: nineteenth held-out set)."""
     command = call.command or ""
-    if not MASKS.search(command) or MASKS.search(failed.command or ""):
+    first = MASKS.search(command)
+    if first is None or MASKS.search(failed.command or ""):
         return False
     if printed is None:
         return True
-    first = MASKS.search(command)
-    if first and printed.strip() and _ERRORS_KEPT.search(command, 0, first.start()):
+    if printed.strip() and _ERRORS_KEPT.search(command, 0, first.start()):
         lines = [line.strip() for line in error.splitlines()[:_ERROR_LINES]]
         said = [line for line in lines if len(line) >= 12]
         if said and not any(line in printed for line in said):
@@ -3069,7 +3070,8 @@ def fix_of(
     nothing_found = _found_nothing(failed, error) or _found_despite(failed, error)
     # a search program the shell did not find (`rg: command not found`), then another one
     # on the same words: worked around (twenty-first held-out set, 2 Codex searches)
-    searcher_missing = signatures.missing_program(key_line) in SEARCHERS if key_line else False
+    not_found = signatures.missing_program(key_line) if key_line else None
+    searcher_missing = not_found in SEARCHERS
     gone = _gone(failed, error)
     # the files a view was of that failed with its path right (a path the shell could not
     # parse, or took for a pattern: zsh's `no matches found: app/users/[id]/page.tsx`)
@@ -3231,11 +3233,7 @@ def fix_of(
         return _confirmed(
             failed, after[:n], call, way, error, window_end, start, stop, listed, output
         )
-    program = (
-        (signatures.missing_program(key_line) if key_line else None)
-        or _checked_for(failed, key_line)
-        or _missing_module(key_line)
-    )
+    program = not_found or _checked_for(failed, key_line) or _missing_module(key_line)
     installs = [
         n
         for n, call in enumerate(after)

@@ -148,23 +148,32 @@ def _parse_error(expression: str, column: str) -> str | None:
     return None
 
 
+def _raw_expression(text: str) -> tuple[str, bool] | None:
+    """A `raw:` text's FTS5 expression, and whether it has at most RAW_MAX_WORDS words (None:
+    no raw text)."""
+    stripped = text.lstrip()
+    if stripped[: len(RAW_PREFIX)].lower() != RAW_PREFIX:
+        return None
+    expression = stripped[len(RAW_PREFIX) :].strip()
+    found = itertools.islice(_RAW_WORD.finditer(expression), RAW_MAX_WORDS + 1)
+    return expression, sum(1 for _ in found) <= RAW_MAX_WORDS
+
+
 def raw_problem(text: str, column: str = "content") -> str | None:
     """Why a `raw:` text is matched as plain words (see safe_fts), said in one line; None
     when it is no raw text, or its expression is passed to FTS5 as written."""
-    if not _is_raw(text):
+    raw = _raw_expression(text)
+    if raw is None:
         return None
-    expression = text.lstrip()[len(RAW_PREFIX) :].strip()
+    expression, small = raw
     if not expression:
         return "raw: is followed by no FTS5 expression (raw: ENOENT OR EISDIR)"
-    found = itertools.islice(_RAW_WORD.finditer(expression), RAW_MAX_WORDS + 1)
-    if sum(1 for _ in found) > RAW_MAX_WORDS:
+    if not small:
         return f"a raw: expression of more than {RAW_MAX_WORDS} words is matched as plain words"
-    error = None if _parses(expression, column) else _parse_error(expression, column)
-    return (
-        f"raw: FTS5 cannot parse the expression ({error}), so it is matched as plain words"
-        if error
-        else None
-    )
+    if _parses(expression, column):
+        return None
+    error = _parse_error(expression, column)
+    return f"raw: FTS5 cannot parse the expression ({error}), so it is matched as plain words"
 
 
 def _words(text: str) -> list[str]:
@@ -182,11 +191,9 @@ def safe_fts(text: object, mode: str = "all", column: str = "content") -> str:
     `column` is the FTS table's column, needed to check a raw expression.
     """
     text = ("" if text is None else str(text)).replace("\x00", " ")
-    stripped = text.lstrip()
-    if stripped[: len(RAW_PREFIX)].lower() == RAW_PREFIX:
-        expression = stripped[len(RAW_PREFIX) :].strip()
-        found = itertools.islice(_RAW_WORD.finditer(expression), RAW_MAX_WORDS + 1)
-        small = sum(1 for _ in found) <= RAW_MAX_WORDS
+    raw = _raw_expression(text)
+    if raw is not None:
+        expression, small = raw
         if expression and small and _parses(expression, column):
             return expression if mode == "all" else MATCH_NOTHING
         text = expression

@@ -54,6 +54,8 @@ except ImportError:  # no google-re2 wheel for this platform: see anchors_in()
 MARKER = "[REDACTED:{}]"
 _MARKED = "[REDACTED:"
 
+# The words before `key` that name a key (`api_key`, `API Key`, `secret key`).
+_KEY_KINDS = "api|access|secret|private|auth"
 # A word that may name a secret (with a suffix such as SECRET_KEY, SECRET_KEY_BASE);
 # what is assigned to it is redacted when it looks like a secret.
 _KEYWORD = (
@@ -497,7 +499,7 @@ def _bearer(m: re.Match[str]) -> bool:
 # How long a token after a keyword must be, but after a name of a key (`API key ref-2f38...`,
 # 24 characters: a ref.tools key a session's prompt gave, kept), where 16 will do.
 _KEY_TOKEN = 32
-_KEY_COMPOUND = re.compile(r"(?i:(?:api|access|secret|private|auth)[_ -]?key)")
+_KEY_COMPOUND = re.compile(rf"(?i:(?:{_KEY_KINDS})[_ -]?key)")
 
 
 def _near_keyword(m: re.Match[str]) -> bool:
@@ -1886,8 +1888,8 @@ def _in_marker(text: str, at: int) -> bool:
     return opened >= 0 and "]" not in text[opened:at]
 
 
-# The words that make a key's name with `key` after a space (`API Key`, `secret key`).
-_KEY_NAMED = re.compile(r"(?i:api|access|secret|private|auth)$").search
+# A word that makes a key's name with `key` after a space (`API Key`, `secret key`).
+_KEY_NAMED = re.compile(rf"(?i:{_KEY_KINDS})$").search
 
 
 def _keyword_starts(text: str, anchors: frozenset[str]) -> list[int]:
@@ -1904,8 +1906,10 @@ def _keyword_starts(text: str, anchors: frozenset[str]) -> list[int]:
         while at >= 0:
             if leads is _KEY_LEADS and (
                 at == 0
-                or not (text[at - 1].isalnum() or text[at - 1] in "_-")
-                and not (text[at - 1] == " " and _KEY_NAMED(text[max(0, at - 8) : at - 1]))
+                or (
+                    not (text[at - 1].isalnum() or text[at - 1] in "_-")
+                    and not (text[at - 1] == " " and _KEY_NAMED(text[max(0, at - 8) : at - 1]))
+                )
             ):
                 starts.add(at)  # a word of its own: `key`, not `api_key` or `API Key`
             elif at >= leads[-1]:

@@ -1212,8 +1212,23 @@ def _bare_lines(error: object) -> list[re.Match[str]]:
 
 
 def says_little(error: object) -> bool:
-    """Whether a pasted error names no error, only how a command ended (_BARE_STATUS)."""
-    return bool(_bare_lines(error))
+    """Whether a pasted error names no error: it says only how a command ended
+    (_BARE_STATUS), or holds no word that tells one failure from another (names_nothing)."""
+    return bool(_bare_lines(error)) or names_nothing(error)
+
+
+def names_nothing(error: object) -> bool:
+    """Whether a pasted error's words are all stop words, single characters or numbers
+    (`the`, `x`, `a 1`): most failures hold them, so every one matches "by all its words"
+    (a new user's `pastfix find the` got three confident cards, session 26). A raw: query
+    is taken as meant."""
+    text = paste_text(error)
+    if not text.strip() or _is_raw(text):
+        return False
+    return all(
+        len(token) < 2 or token.isdigit() or token.lower() in STOP_WORDS
+        for token in _TOKEN.findall(text)
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -1237,7 +1252,13 @@ def matched_text(error: object) -> str | None:
 
 
 def says_little_notice(error: str) -> str:
-    """What `pastfix find` says of a pasted error that says_little."""
+    """What `pastfix find`, MCP and the find pages say of a pasted error that says_little."""
+    if not _bare_lines(error):
+        return (
+            f"{_quoted(one_line(error, 80))} names no error: only common words, single"
+            " letters or numbers, which most failures hold, so the failures below may be of"
+            " any error. Paste the error's own line to find that error."
+        )
     return (
         f"{_quoted(one_line(error, 80))} names no error, only how a command ended: the"
         " failures below ended so too, whatever went wrong in them. Paste the lines of the"

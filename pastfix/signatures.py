@@ -157,7 +157,8 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
 - `<name>`: the branch in the git messages that name one unquoted, whatever it
   looks like (`main`, `spotter-dov`, `feature/x`, `release_1.2`): `The current
   branch X has no upstream branch` (and `... has multiple upstream branches`),
-  `On branch X`, `src refspec X does not match any`, `couldn't find remote ref
+  `Current branch: X` and `current branch is X` (scripts' own checks, as
+  spec-kit's `Not on a feature branch`), `On branch X`, `src refspec X does not match any`, `couldn't find remote ref
   X`, `invalid reference: X`, `merge: X - not something we can merge`, `!
   [rejected] X -> Y (...)`, `! [remote rejected] X -> Y`, `Branch X set up to
   track remote branch Y` (old git), `Deleted branch X`, `HEAD detached at X`.
@@ -606,13 +607,14 @@ _HEX = re.compile(r"0x[0-9a-fA-F]+(?!\w)|[0-9a-fA-F]{7,}")
 # already): any name, `main` as much as `spotter-dov`, but only after these
 # words, so "Your branch is up to date" stays. The list is in the docstring.
 _BRANCH = re.compile(
-    r"(?P<pre>The current branch |On branch |src refspec |[Cc]ouldn't find remote ref "
+    r"(?P<pre>The current branch |[Cc]urrent branch(?::| is) |On branch |src refspec "
+    r"|[Cc]ouldn't find remote ref "
     r"|invalid reference: |Deleted branch |HEAD detached (?:at|from) |^merge: "
     r"|\[(?:remote )?rejected\] +|[Bb]ranch (?=\S+ set up to track)|remote branch )"
     r"(?P<name>[^\s'\"`]+?)(?P<post>[.,]?(?:\s|$))"
 )
 # One of these is in every line _BRANCH changes: a cheap test first.
-_BRANCH_WORDS = ("branch ", "refspec ", "remote ref ", "reference: ", "detached ", "merge: ")
+_BRANCH_WORDS = ("branch ", "branch: ", "refspec ", "remote ref ", "reference: ", "detached ", "merge: ")
 # The second name of `! [rejected] main -> main (...)`.
 _BRANCH_ARROW = re.compile(r"(?<=<name> -> )[^\s'\"`]+")
 # The place of a compiler or linter diagnostic: a file (a path, or a name with an

@@ -676,6 +676,11 @@ def test_find_of_an_exit_status_alone_shows_a_few_cards_unless_told(tmp_path, pr
     result = CliRunner().invoke(cli, ["find", "Exit code 1", str(db_path), "-n", "20"])
     assert sum(line[:1].isdigit() for line in result.stdout.splitlines()) > 3
     assert "The first" not in result.stderr
+    # only common words and a letter: the same (`pastfix find the`, a new user's try)
+    result = CliRunner().invoke(cli, ["find", "a 1", str(db_path)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("'a 1' names no error: only common words")
+    assert sum(line[:3] in ("1. ", "2. ", "3. ", "4. ") for line in result.stdout.splitlines()) == 3
 
 
 @pytest.mark.parametrize(

@@ -464,10 +464,12 @@ async def test_find_past_fix_page_says_an_exit_status_alone_says_little(ds):
     assert "pf-card" in bare
     notice = " ".join(bare.split('<div class="pf-notice pf-unseen">')[1].split("</p>")[0].split())
     assert notice == (
-        '<p><strong>This says little.</strong> <code class="pf-inline">Exit code 1</code> names'
+        "<p><strong>This says little.</strong> &#39;Exit code 1&#39; names"
         " no error, only how a command ended: the failures below ended so too, whatever went"
         " wrong in them. Paste the lines of the error above it to find that error."
     )
+    words = (await ds.client.get("/index/find_past_fix", params={"error": "a"})).text
+    assert "pf-card" in words and "names no error: only common words" in words
     error = "EISDIR: illegal operation on a directory, read"
     page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
     assert "pf-card" in page and "This says little" not in page

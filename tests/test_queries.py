@@ -2783,11 +2783,19 @@ def test_loose_sets_aside_the_file_only(signature, form):
         ("Command timed out after 2m 0s\nError: connect ECONNREFUSED 127.0.0.1:5432", False),
         ("error: linker `cc` not found", False),
         ("", False),
+        # only words most failures hold (a new user's `pastfix find the`, session 26)
+        ("the", True),
+        ("x", True),
+        ("a 1", True),
+        ("is not", True),
+        ("EPERM", False),
+        ("ls x", False),
+        ("raw: the", False),
     ],
 )
 def test_an_exit_status_alone_says_little(pasted, little):
-    """What only says how a command ended names no error (the find page and `pastfix find`
-    say so above what it found); an error's own line does."""
+    """What only says how a command ended, or holds only common words, names no error (the
+    find page and `pastfix find` say so above what it found); an error's own line does."""
     assert queries.says_little(pasted) is little
 
 

@@ -799,6 +799,14 @@ SAME_ERROR_ELSEWHERE = [
         "fatal: The current branch release_1.2 has no upstream branch.",
     ),
     (
+        "ERROR: Not on a feature branch. Current branch: main",
+        "ERROR: Not on a feature branch. Current branch: docs-stack",
+    ),
+    (
+        "error: the current branch is main, switch to a release branch",
+        "error: the current branch is release_1.2, switch to a release branch",
+    ),
+    (
         "error: src refspec main does not match any",
         "error: src refspec feature/login-2 does not match any",
     ),

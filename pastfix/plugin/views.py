@@ -417,13 +417,15 @@ def find_page(
 
 def not_seen(cards: list[dict[str, Any]], error: str) -> dict[str, Any]:
     """What the find pages say of the error: seen before or not, the names the partial
-    matches share with it (queries.seen_before), and whether it names no error at all, only
-    how a command ended (queries.says_little)."""
+    matches share with it (queries.seen_before), and what to say when it names no error at
+    all (queries.says_little: only how a command ended, or only common words)."""
     names = {w for card in cards for w in _json_list(card["shared_words"])}
     return {
         "seen_before": queries.seen_before(cards),
         "shared": sorted(names, key=str.lower),
-        "says_little": bool(cards) and queries.says_little(error),
+        "says_little": (
+            queries.says_little_notice(error) if cards and queries.says_little(error) else None
+        ),
     }
 
 

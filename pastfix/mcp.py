@@ -36,6 +36,9 @@ TEXT_VALUE_CHARS = 300
 FIND_LIMIT = 5
 # recurring_errors' rows when no limit is given: the most frequent signatures.
 RECURRING_SHOWN = 20
+# The limits the tools take: their range is in the tools' input schema.
+FindLimit = Annotated[int, pydantic.Field(ge=1, le=queries.FIND_MAX)]
+RecurringLimit = Annotated[int, pydantic.Field(ge=1, le=queries.RECURRING_LIMIT)]
 # Characters of a find_past_fix row above which its remedy loses its last steps.
 ROW_CHARS = 1000
 # Keys of the entries of a list column (remedy, fix_edits) left out: ids of calls, which
@@ -301,11 +304,13 @@ def create_server(db_path: Path) -> MCPServer:
         fn.__annotations__["return"] = Annotated[CallToolResult, output_model(fn.__name__)]
         return server.tool(description=_description(fn.__name__))(fn)
 
+    # limit's range is in the schema, and a limit outside it refused, as `-n` is (0 gave
+    # one row without a word: a new user's try)
     @tool
-    def find_past_fix(error: str, limit: int = FIND_LIMIT) -> CallToolResult:
+    def find_past_fix(error: str, limit: FindLimit = FIND_LIMIT) -> CallToolResult:
         if not error.strip():  # it was 'Not seen before', as if an error had been looked up
             raise ToolError("error is empty: give the failed call's error text")
-        return ask("find_past_fix", error=error, limit=max(1, min(limit, queries.FIND_MAX)))
+        return ask("find_past_fix", error=error, limit=limit)
 
     @tool
     def session_errors(session_id: str) -> CallToolResult:
@@ -321,11 +326,10 @@ def create_server(db_path: Path) -> MCPServer:
 
     @tool
     def recurring_errors(
-        project: str = "", noise: Literal["", "hide"] = "", limit: int = RECURRING_SHOWN
+        project: str = "", noise: Literal["", "hide"] = "", limit: RecurringLimit = RECURRING_SHOWN
     ) -> CallToolResult:
         # (every signature of an index was 84 rows, 27,000 characters: a new user's try)
-        shown = max(1, min(limit, queries.RECURRING_LIMIT))
-        return ask("recurring_errors", shown, project=project, noise=noise)
+        return ask("recurring_errors", limit, project=project, noise=noise)
 
     @tool
     def file_history(path: str) -> CallToolResult:

@@ -345,6 +345,16 @@ def test_arguments_that_do_not_fit_a_tool_are_said_in_one_line(index):
     assert wrong.is_error and "\n" not in wrong.content[0].text
     assert wrong.content[0].text.startswith("find_past_fix: 'limit': input should be a valid")
     assert "pydantic" not in wrong.content[0].text
+    # a limit out of range is refused as `-n` is, and the schema gives the range
+    none = call_one(index, "find_past_fix", {"error": "EISDIR", "limit": 0})
+    assert none.is_error and none.content[0].text.startswith(
+        "find_past_fix: 'limit': input should be greater than or equal to 1"
+    )
+    many = call_one(index, "recurring_errors", {"limit": queries.RECURRING_LIMIT + 1})
+    assert many.is_error and many.content[0].text.startswith(
+        f"recurring_errors: 'limit': input should be less than or equal to"
+        f" {queries.RECURRING_LIMIT}"
+    )
     both = call_one(index, "session_tool_output", {})
     assert both.content[0].text == (
         "session_tool_output: 'session_id' is missing; 'pattern' is missing"
@@ -443,6 +453,8 @@ def test_tools_publish_an_output_schema_the_version_and_true_defaults(index):
         assert list(columns) == list(server.agent_columns(tool.name)), tool.name
     find = next(t for t in tools if t.name == "find_past_fix")
     assert find.input_schema["properties"]["limit"]["default"] == server.FIND_LIMIT == 5
+    assert find.input_schema["properties"]["limit"]["minimum"] == 1
+    assert find.input_schema["properties"]["limit"]["maximum"] == queries.FIND_MAX
     assert f"How many rows (limit): {server.FIND_LIMIT} when not given, at most 200." in (
         find.description
     )

@@ -158,10 +158,11 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   looks like (`main`, `spotter-dov`, `feature/x`, `release_1.2`): `The current
   branch X has no upstream branch` (and `... has multiple upstream branches`),
   `Current branch: X` and `current branch is X` (scripts' own checks, as
-  spec-kit's `Not on a feature branch`), `On branch X`, `src refspec X does not match any`, `couldn't find remote ref
-  X`, `invalid reference: X`, `merge: X - not something we can merge`, `!
-  [rejected] X -> Y (...)`, `! [remote rejected] X -> Y`, `Branch X set up to
-  track remote branch Y` (old git), `Deleted branch X`, `HEAD detached at X`.
+  spec-kit's `Not on a feature branch`), `On branch X`, `src refspec X does
+  not match any`, `couldn't find remote ref X`, `invalid reference: X`, `merge:
+  X - not something we can merge`, `! [rejected] X -> Y (...)`, `! [remote
+  rejected] X -> Y`, `Branch X set up to track remote branch Y` (old git),
+  `Deleted branch X`, `HEAD detached at X`.
   The messages that quote it are `<str>` already: `Your branch is ahead of
   'origin/X'`, `branch 'X' set up to track 'origin/X'`, `A branch named 'X'
   already exists`, `pathspec 'X' did not match any file(s) known to git`,
@@ -614,7 +615,15 @@ _BRANCH = re.compile(
     r"(?P<name>[^\s'\"`]+?)(?P<post>[.,]?(?:\s|$))"
 )
 # One of these is in every line _BRANCH changes: a cheap test first.
-_BRANCH_WORDS = ("branch ", "branch: ", "refspec ", "remote ref ", "reference: ", "detached ", "merge: ")
+_BRANCH_WORDS = (
+    "branch ",
+    "branch: ",
+    "refspec ",
+    "remote ref ",
+    "reference: ",
+    "detached ",
+    "merge: ",
+)
 # The second name of `! [rejected] main -> main (...)`.
 _BRANCH_ARROW = re.compile(r"(?<=<name> -> )[^\s'\"`]+")
 # The place of a compiler or linter diagnostic: a file (a path, or a name with an

@@ -128,7 +128,7 @@ FIRST_PROMPT_TITLE_SQL = (
 # A session of slash commands only: the first, as typed (`/init`).
 SLASH_TITLE_SQL = (
     "(SELECT prompt_title((SELECT agent FROM source_files WHERE id = messages.file_id), text)"
-    " FROM messages WHERE session_id = {session}"
+    " FROM messages WHERE session_id = {session} {sidechain}"
     " AND kind = 'prompt' AND is_meta = 0 AND text LIKE '<command-%</command-name>%'"
     " ORDER BY timestamp, line_no LIMIT 1)"
 )
@@ -138,7 +138,10 @@ _TITLE_OF_MAIN_THREAD = FIRST_PROMPT_TITLE_SQL.format(
     session="t.session_id", sidechain="AND is_sidechain = 0"
 )
 _TITLE_OF_ANY_THREAD = FIRST_PROMPT_TITLE_SQL.format(session="t.session_id", sidechain="")
-_TITLE_OF_COMMANDS = SLASH_TITLE_SQL.format(session="t.session_id")
+_TITLE_OF_MAIN_COMMANDS = SLASH_TITLE_SQL.format(
+    session="t.session_id", sidechain="AND is_sidechain = 0"
+)
+_TITLE_OF_COMMANDS = SLASH_TITLE_SQL.format(session="t.session_id", sidechain="")
 
 
 # One row per session, recomputed from the rows of the sessions in _touched.
@@ -166,8 +169,12 @@ SELECT t.session_id,
         (SELECT sm.value FROM messages m JOIN session_meta sm ON sm.leaf_uuid = m.uuid
          WHERE m.session_id = t.session_id AND sm.key = 'summary'
          ORDER BY m.timestamp DESC, sm.value LIMIT 1),
-        -- a first prompt as title: what the user typed of it (agents.prompt_title)
+        -- a first prompt as title: what the user typed of it (agents.prompt_title), else
+        -- the user's slash command as typed before a subagent's prompt (Claude Code 1.0.x
+        -- kept subagents' turns in the session's file: a session begun by
+        -- `/orchestrator @CLAUDE.md ...` was titled by its subagent's task)
         {_TITLE_OF_MAIN_THREAD},
+        {_TITLE_OF_MAIN_COMMANDS},
         {_TITLE_OF_ANY_THREAD},
         -- nothing typed in the boilerplate of any prompt: the first prompt as it is
         (SELECT CASE WHEN length(text) > {agents.TITLE_CHARS}

@@ -440,7 +440,7 @@ def m017_typed_titles(db: Database) -> None:
     any_thread = pastfix_db.FIRST_PROMPT_TITLE_SQL.format(
         session="sessions.session_id", sidechain=""
     )
-    commands = pastfix_db.SLASH_TITLE_SQL.format(session="sessions.session_id")
+    commands = pastfix_db.SLASH_TITLE_SQL.format(session="sessions.session_id", sidechain="")
     db.execute(
         f"UPDATE sessions SET title = coalesce({main_thread}, {any_thread}, {commands}, title)"
         " WHERE ltrim(title, char(10, 13, 32)) LIKE '## User Input%'"
@@ -490,6 +490,29 @@ def m022_codex_aborted_after_wall_time(db: Database) -> None:
     # `aborted by user` (a call the user stopped; its header first) was stored as a success
     # (pastfix.codex _own_words). Read every Codex rollout again, as m013 did.
     _read_again(db, "agent = 'codex'")
+
+
+@migrations()
+def m023_command_titles(db: Database) -> None:
+    # Session 27 (a new user's try): a Claude Code 1.0.x session begun by a slash command,
+    # whose subagents' turns sit in its own file, was titled by the first subagent's task
+    # (`Examine the package.json file(s) in ...`), not by the user's command as typed
+    # (`/orchestrator @CLAUDE.md ...`). A build now prefers the command; retitle the
+    # sessions of an older index whose title came so.
+    from pastfix import agents
+    from pastfix import db as pastfix_db
+
+    db.conn.create_function("prompt_title", 2, agents.prompt_title, deterministic=True)
+    session = "sessions.session_id"
+    main_thread = pastfix_db.FIRST_PROMPT_TITLE_SQL.format(
+        session=session, sidechain="AND is_sidechain = 0"
+    )
+    any_thread = pastfix_db.FIRST_PROMPT_TITLE_SQL.format(session=session, sidechain="")
+    commands = pastfix_db.SLASH_TITLE_SQL.format(session=session, sidechain="AND is_sidechain = 0")
+    db.execute(
+        f"UPDATE sessions SET title = {commands} WHERE title = {any_thread}"
+        f" AND {main_thread} IS NULL AND {commands} IS NOT NULL"
+    )
 
 
 def schema_script(applying: Migrations = migrations) -> str:

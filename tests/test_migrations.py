@@ -650,3 +650,40 @@ def test_a_session_of_boilerplate_alone_keeps_its_first_prompt_as_title(tmp_path
     pbuild.build(path, [projects])
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT title FROM sessions").fetchone()[0] == typed
+
+
+def test_a_slash_command_titles_its_session_before_a_subagents_task(tmp_path):
+    """Claude Code 1.0.x kept subagents' turns in the session's file: a session begun by a
+    slash command was titled by its first subagent's task (a new user's try, session 27);
+    the command as typed titles it, and m023 retitles an older index's."""
+    sid = "5e551011-0000-4000-8000-000000000004"
+    projects = tmp_path / "projects"
+    command = (
+        "<command-message>orchestrator is running…</command-message>\n"
+        "<command-name>/orchestrator</command-name>\n"
+        "<command-args>@CLAUDE.md update it</command-args>"
+    )
+    task = "Examine the package.json file(s) in /w/app and report the scripts"
+    write_jsonl(
+        projects / "-w-app" / f"{sid}.jsonl",
+        [
+            prompt("u1", sid, command, "2026-01-01T00:00:00Z"),
+            prompt("u2", sid, task, "2026-01-01T00:00:02Z", isSidechain=True),
+        ],
+    )
+    path = tmp_path / "index.db"
+    pbuild.build(path, [projects])
+
+    def stored():
+        with sqlite3.connect(path) as conn:
+            return conn.execute("SELECT title FROM sessions").fetchone()[0]
+
+    assert stored() == "/orchestrator @CLAUDE.md update it"
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE sessions SET title = ?", [task])
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm023_command_titles'")
+    conn.commit()
+    conn.close()
+    stats = pbuild.build(path, [projects])
+    assert stats.files_read == 0
+    assert stored() == "/orchestrator @CLAUDE.md update it"

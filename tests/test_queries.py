@@ -2146,8 +2146,8 @@ def test_real_corpus_what_happened_next(real_conn):
     )
     calls = rows(
         real_conn,
-        "select c.tool_use_id, c.session_id, c.timestamp, c.name, c.agent_id, r.is_error"
-        " from tool_calls c left join tool_results r on r.tool_use_id = c.tool_use_id"
+        "select c.tool_use_id, c.session_id, c.timestamp, c.name, c.agent_id, c.is_sidechain,"
+        " r.is_error from tool_calls c left join tool_results r on r.tool_use_id = c.tool_use_id"
         " order by c.timestamp, c.rowid",
     )
     call_of = {c["tool_use_id"]: c for c in calls}
@@ -2175,6 +2175,15 @@ def test_real_corpus_what_happened_next(real_conn):
                 and m["text"]
                 and m["is_sidechain"] == f["is_sidechain"]
                 and m["agent_id"] == f["agent_id"]
+                # said before more than NEXT_TEXT_CALLS of the agent's calls followed
+                and sum(
+                    c["session_id"] == f["session_id"]
+                    and f["timestamp"] < c["timestamp"] < m["timestamp"]
+                    and c["is_sidechain"] == f["is_sidechain"]
+                    and c["agent_id"] == f["agent_id"]
+                    for c in calls
+                )
+                <= queries.NEXT_TEXT_CALLS
             ),
             None,
         )
@@ -2895,3 +2904,35 @@ def test_a_fix_confirmed_by_a_call_that_failed_on_another_error_says_so(tmp_path
     said = f"got past this error, then failed on another: {missing}"
     assert said in cards.format_hit(1, row) and "succeeded" not in cards.format_hit(1, row)
     assert other["fix_error"] is None
+
+
+@pytest.mark.parametrize(("calls_between", "said"), [(0, True), (3, True), (4, False)])
+def test_next_text_is_what_was_said_within_a_few_calls(tmp_path, calls_between, said):
+    """The text said many calls after a failure was of other work (the summary at a
+    session's end, which a new user found the hook spent its room on): next_text is what
+    the agent said within NEXT_TEXT_CALLS of its calls, else nothing."""
+    from jsonl import prompt, result, say, tool_use, write_jsonl
+
+    assert queries.NEXT_TEXT_CALLS == 3
+    sid = "4e47e471-0000-4000-8000-000000000001"
+
+    def at(n):
+        return f"2026-01-01T00:{n // 60:02d}:{n % 60:02d}Z"
+
+    lines = [
+        prompt("u0", sid, "build it", at(0)),
+        tool_use("a1", sid, "t1", "Bash", {"command": "make"}, at(1)),
+        result("r1", sid, "t1", "Exit code 2\nmake: *** No rule to make target 'al'", at(2), True),
+    ]
+    for n in range(calls_between):
+        lines += [
+            tool_use(f"a{n + 2}", sid, f"t{n + 2}", "Bash", {"command": f"ls d{n}"}, at(3 + 2 * n)),
+            result(f"r{n + 2}", sid, f"t{n + 2}", "ok", at(4 + 2 * n), False),
+        ]
+    lines.append(say("s1", sid, "All done: the whole project builds.", at(50)))
+    write_jsonl(tmp_path / "p" / "-w-app" / f"{sid}.jsonl", lines)
+    build_index(tmp_path / "index.db", tmp_path / "p")
+    conn = queries.connect(tmp_path / "index.db")
+    [row] = queries.find_past_fix(conn, "No rule to make target")
+    conn.close()
+    assert row["next_text"] == ("All done: the whole project builds." if said else None)

@@ -1116,8 +1116,34 @@ def _shared_intent(
     # library whose functions the rest calls) is part of the goal: a zsh `source lib.sh
     # && fn ...` refused, then `bash -c 'source lib.sh; ...'` (the real corpus, fixed).
     ran = [i for i in ran if not _activates(i)] or ran
+    # `docker rm -f app; docker run ... app; curl ...`: what was cleared away first, so that
+    # the goal starts afresh, is no goal of its own either; a later `docker exec app ls;
+    # docker rm -f app` shared only that (twenty-second held-out set)
+    ran = [i for i in ran if not _clears(i)] or ran
     mine = [i for i in ran if not _looks(i)] or [i for i in ran if i.program not in _SAYS] or ran
     return next(((a, b) for a in mine for b in theirs if _same_intent(a, b)), None)
+
+
+# Programs that stop processes, and containers' subcommands that stop or remove them.
+_KILLERS = frozenset({"kill", "pkill", "killall"})
+_CONTAINERS = frozenset({"docker", "podman"})
+_CLEARING = frozenset({"rm", "stop", "kill"})
+
+
+def _clears(intent: Intent) -> bool:
+    """Whether a simple command clears something away whatever is there: a forced remove
+    (`rm -f`, `rm -rf`), a process stopped (`pkill -f server`), a container stopped or
+    removed (`docker rm -f app`, `docker stop app`)."""
+    if intent.program in _KILLERS:
+        return True
+    if intent.program in _CONTAINERS:
+        return intent.sub in _CLEARING
+    if intent.program in _REMOVERS:
+        return (
+            any(f.startswith("-") and not f.startswith("--") and "f" in f for f in intent.flags)
+            or "--force" in intent.flags
+        )
+    return False
 
 
 # The shell's commands that read a file into the shell itself (`source x`, `. x`).

@@ -3085,6 +3085,33 @@ def test_an_activated_environment_is_no_shared_intent():
     assert run([env, fixed], error)[env.tool_use_id].outcome == fixes.FIXED
 
 
+def test_what_was_cleared_away_first_is_no_shared_intent():
+    """`docker rm -f app; docker run ... app; curl ...` failed at the curl; a later `docker
+    exec app ls; docker rm -f app` shares only the container cleared away first: no retry
+    (twenty-second held-out set). The run again, after the Dockerfile's edit, is one. A
+    cleanup alone is what was tried."""
+    failed = call(
+        command="docker rm -f app >/dev/null 2>&1\ndocker run -d --name app -p 80:80 app:latest"
+        "\nsleep 3\ncurl -s localhost:80",
+        failed=True,
+    )
+    look = call(command="docker exec app ls -la /opt/app; docker rm -f app >/dev/null 2>&1")
+    error = {failed.tool_use_id: "Exit code 56\ncurl: (56) Recv failure: Connection reset by peer"}
+    assert run([failed, look], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    edit = call(name="Edit", file_path="/w/app/Dockerfile", input='{"old_string": "a"}')
+    again = call(
+        command="docker build -t app:latest . && docker rm -f app; docker run -d --name app"
+        " -p 80:80 app:latest; sleep 3; curl -s localhost:80"
+    )
+    fix = run([failed, look, edit, again], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    for cleared in ("pkill -f 'node server.js'", "rm -rf dist", "docker stop app"):
+        alone = call(command=cleared, failed=True)
+        retry = call(command=f"sudo {cleared}")
+        error = {alone.tool_use_id: "Exit code 1\nOperation not permitted"}
+        assert run([alone, retry], error)[alone.tool_use_id].outcome == fixes.FIXED, cleared
+
+
 def test_a_push_to_another_remote_is_no_retry_nor_a_step():
     """`git push upstream main` could not reach its host; `git push mirror main` went to
     another: no retry, and no step of the later push to upstream that went through. The

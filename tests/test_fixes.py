@@ -3370,6 +3370,11 @@ def test_a_view_of_another_file_is_no_retry_of_a_view_that_failed(error):
     quoted = call(command="sed -n '1,200p' '/p/app/teams/[id]/page.tsx'")
     fix = run([failed, other, quoted], {failed.tool_use_id: error})[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, quoted.tool_use_id)
+    if "no matches found" in error:
+        # another program on the same path, quoted (twenty-second held-out set)
+        cat = call(command="cat 'app/teams/[id]/page.tsx'")
+        fix = run([failed, other, cat], {failed.tool_use_id: error})[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, cat.tool_use_id)
 
 
 def test_a_folder_rmdir_could_not_remove_removed_with_what_it_held():

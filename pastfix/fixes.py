@@ -1661,7 +1661,12 @@ def _parent(path: str) -> str:
     return str(PurePosixPath(_unix(path)).parent)
 
 
-_WRITES_TO = re.compile(r"(?:>>?|\btee(?:\s+-a)?)\s*['\"]?([^\s|&;'\"]+)")
+# (and a patch given to the shell's apply_patch: `*** Update File: x`, `*** Add File: x`)
+_WRITES_TO = re.compile(
+    r"(?:>>?|\btee(?:\s+-a)?)\s*['\"]?([^\s|&;'\"]+)"
+    r"|^\*\*\* (?:Update|Add) File: ['\"]?([^\s|&;'\"]+)",
+    re.MULTILINE,
+)
 
 
 # Programs that make the file their last argument names: a copy, a move, a link.
@@ -1675,7 +1680,7 @@ def _files_of(call: Call, written: bool = False) -> set[str]:
     """
     names = {_basename(call.file_path)} if call.file_path and not written else set()
     if call.command:
-        names |= {_basename(path) for path in _WRITES_TO.findall(call.command)}
+        names |= {_basename(a or b) for a, b in _WRITES_TO.findall(call.command)}
         for intent in intents(call.command):
             if not written:
                 names |= {a for a in intent.args if "." in a.strip(".")}
@@ -1711,6 +1716,8 @@ def _inits(failed: Call, path: str | None) -> bool:
 _MISSING_PROGRAM = re.compile(
     r"command not found|not found: \w|No such file or directory \(os error 2\)"
     r"|\A\s*(?:Exit code|Process exited with code|exit status) 127\s*\Z"
+    # PowerShell's and cmd's (`sed: The term 'sed' is not recognized as a name of a cmdlet`)
+    r"|is not recognized as (?:the|a) name of a cmdlet|is not recognized as an internal or"
 )
 
 
@@ -1780,7 +1787,9 @@ def _another_way(
             # `tree x` not found, then `find x`: another program on the same paths
             mine = intents(failed.command)
             paths = {w for i in mine for w in i.words[1:] if _is_path(w)}
-            looks = all(i.program in LOOK for i in mine)  # a look may be redone by a look
+            # a look may be redone by a look (`sed -n '1,200p' x` in PowerShell, which has no
+            # sed, then `Get-Content x`: twenty-second held-out set)
+            looks = all(i.program in LOOK or _only_views(i) for i in mine)
             return any(
                 paths & {w for w in i.words[1:] if _is_path(w)} and (looks or i.program not in LOOK)
                 for i in intents(call.command)
@@ -2683,7 +2692,7 @@ def _scratch(call: Call, named: str) -> bool:
     if call.name not in SHELL_TOOLS or not call.command:
         return False
     command = _HEREDOC.sub(" ", call.command)
-    paths = [p for p in _WRITES_TO.findall(command) if not p.startswith("/dev/")]
+    paths = [a or b for a, b in _WRITES_TO.findall(command) if not (a or b).startswith("/dev/")]
     if not paths or not all(p.startswith(_TEMP) for p in paths):
         return False
     if any(_basename(p) in named for p in paths):

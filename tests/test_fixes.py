@@ -3776,3 +3776,47 @@ def test_of_several_reads_before_a_reanchored_edit_the_one_that_showed_its_text_
     shown[parts[1].tool_use_id] = "331\t    elsewhere"
     fix = run([failed, *parts, edit], error, shown)[failed.tool_use_id]
     assert [s for s, _ in steps(fix)] == [parts[2].tool_use_id, edit.tool_use_id]
+
+
+def test_powershell_without_sed_then_get_content_of_the_file():
+    """PowerShell has no sed: `sed -n '1,200p' x` (`The term 'sed' is not recognized`),
+    then `Get-Content x` viewed the same file another way (twenty-second held-out set);
+    Get-Content of another file is no other way."""
+    failed = call(
+        name="shell",
+        command="pwsh.exe -NoLogo -Command 'sed -n \"1,200p\" frontend/vite.config.ts'",
+        failed=True,
+    )
+    error = (
+        "Exit code 1\nsed: The term 'sed' is not recognized as a name of a cmdlet, function,"
+        " script file, or executable program."
+    )
+    other = call(name="shell", command="pwsh.exe -Command 'Get-Content -Path frontend/index.html'")
+    found = run([failed, other], {failed.tool_use_id: error}, {other.tool_use_id: "<html>"})
+    assert found[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    same = call(
+        name="shell",
+        command="pwsh.exe -Command 'Get-Content -Path frontend/vite.config.ts -TotalCount 200'",
+    )
+    outputs = {other.tool_use_id: "<html>", same.tool_use_id: "import x from 'vite'"}
+    fix = run([failed, other, same], {failed.tool_use_id: error}, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, same.tool_use_id)
+
+
+def test_a_patch_the_shell_could_not_apply_then_applied_by_the_tool():
+    """A patch given to the shell (`apply_patch << 'PATCH'` in PowerShell, a parse error; or
+    without its `*** Begin Patch`), then the apply_patch tool on that file: worked around
+    (twenty-second held-out set, 2; nineteenth, 1)."""
+    failed = call(
+        name="shell",
+        command="pwsh.exe -NoLogo -Command 'apply_patch << 'PATCH'\n*** Begin Patch\n"
+        "*** Update File: frontend/vite.config.ts\n@@\n-  https: true,\n*** End Patch\nPATCH'",
+        failed=True,
+    )
+    error = "Exit code 1\nParserError: \nMissing file specification after redirection operator."
+    elsewhere = call(name="apply_patch", file_path="frontend/src/main.ts")
+    found = run([failed, elsewhere], {failed.tool_use_id: error})
+    assert found[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    patch = call(name="apply_patch", file_path="frontend/vite.config.ts")
+    fix = run([failed, patch], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, patch.tool_use_id)

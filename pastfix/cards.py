@@ -208,9 +208,14 @@ def _same_target(target: str, project: str) -> str:
 def succeeded(row: dict[str, Any]) -> str:
     """How a card says the call that confirmed a fix went: `succeeded`, or, for a changed
     retry that got past this error and failed on another (`Failed to connect to bus` gone,
-    then `Exit code 3` of a port in use: a new user's try, session 26), that."""
-    if row.get("fix_error"):
-        return f"got past this error, then failed on another: {one_line(row['fix_error'], 120)}"
+    then `Exit code 3` of a port in use: a new user's try, session 26), that; for a search
+    run again that found nothing (`rg -c -- '- [ ]' x`, exit 1), that it did."""
+    error = row.get("fix_error")
+    if error and fixes.found_nothing(row.get("fix_target"), error):
+        # a search that could not run, run again: its exit 1 says it found nothing
+        return f"ran, and found nothing ({error}), which answered it"
+    if error:
+        return f"got past this error, then failed on another: {one_line(error, 120)}"
     return "succeeded"
 
 

@@ -49,10 +49,12 @@ failed call tried to do:
   build; `pm2 restart x` alone rebuilt nothing), unless the command named only looked
   (`which x && x ...`) or removed a file that was not there. A retry that failed in a
   later part of its chain than the one this error came from got past it: `&&` ran that
-  part only once the one before succeeded, so it confirms the fix. An environment activated
-  first (`. .venv/bin/activate &&`) is no intent shared; a push to another remote is no
-  retry, and git's `unable to access '...'` names the push of a chain. A file the retry
-  renamed
+  part only once the one before succeeded, so it confirms the fix; so does a search that
+  could not run (`rg: unrecognized flag -`), run again, that found nothing (exit 1, no
+  output: it ran and answered). An environment activated first (`. .venv/bin/activate &&`)
+  and what a command cleared away first (`docker rm -f app;`, `rm -f x`, `pkill x`) are no
+  intent shared; a push to another remote is no retry, and git's `unable to access '...'`
+  names the push of a chain. A file the retry renamed
   (`mv a.py b.py && python3 b.py`) is the file that failed. A write_stdin that only polls
   is no retry of keys a closed stdin refused.
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
@@ -2404,17 +2406,20 @@ def _found_nothing(failed: Call, error: str) -> bool:
     printing what its other looks found, its last command, whose status it has, is a grep
     that exited 1, which says no line matched (`find . -name x; echo "=== grep ==="; grep
     -rn y .`: fourth held-out set)."""
-    if failed.name not in SHELL_TOOLS:
-        return False
-    mine = intents(failed.command)
+    return failed.name in SHELL_TOOLS and found_nothing(failed.command, error)
+
+
+def found_nothing(command: str | None, error: str) -> bool:
+    """_found_nothing of a shell command (the cards say so of a confirming call)."""
+    mine = intents(command)
     if not mine or not all(i.program in LOOK for i in mine):
         return False
-    last = segments(failed.command)[-1:]
+    last = segments(command)[-1:]
     if _NOTHING_BUT_STATUS.match(error):
         # only a matcher's status says it found nothing: a find that exits non-zero, printing
         # nothing, failed (seventh held-out set: 10 of one person's finds exited 2 with no
         # output whatever they asked, each answered by a Glob)
-        return any(i.program in SEARCHERS for i in mine) and not _status_of_finder(failed.command)
+        return any(i.program in SEARCHERS for i in mine) and not _status_of_finder(command)
     return bool(last) and _program(last[0])[0] in _MATCHERS and error.startswith("Exit code 1\n")
 
 
@@ -3184,9 +3189,13 @@ def fix_of(
                 retried.append((n, same))
             if same is not False or key_of is None:
                 continue
-            if not _ran_till_stopped(failed, call) and not _got_past(
-                failed, call, not_failing, key_of(seen)
+            if (
+                not _ran_till_stopped(failed, call)
+                and not _got_past(failed, call, not_failing, key_of(seen))
+                and not (not nothing_found and _found_nothing(call, output(seen)))
             ):
+                # (a search that could not run, `rg: unrecognized flag`, run again: it found
+                # nothing, exit 1, which answers it: twenty-second held-out set, a new user)
                 continue
         elif call.running:
             continue  # a command whose end no poll saw: it may have failed

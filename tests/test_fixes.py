@@ -3852,3 +3852,29 @@ def test_a_search_that_could_not_run_then_found_nothing():
     assert cards.succeeded({"fix_error": "Exit code 1", "fix_target": "make all"}).startswith(
         "got past this error"
     )
+
+
+def test_powershell_filters_after_a_pipe_are_no_shared_intent():
+    """`Get-Process node | Where-Object {...} | Select-Object Id` (in Git Bash: not found),
+    then a PowerShell query of other processes through the same filters: no retry
+    (twenty-second held-out set); the same query run by PowerShell is one."""
+    failed = call(
+        command='Get-Process node | Where-Object { $_.CommandLine -like "*n8n*" }'
+        " | Select-Object Id",
+        failed=True,
+    )
+    error = {
+        failed.tool_use_id: "Exit code 127\n/usr/bin/bash: line 1: Get-Process: command not found"
+    }
+    other = call(
+        command='powershell -Command "Get-CimInstance Win32_Process -Filter'
+        " \\\"Name = 'ssh.exe'\\\" | Where-Object { $_.CommandLine -match 'serveo' }"
+        ' | Select-Object ProcessId"'
+    )
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    same = call(
+        command='powershell -Command "Get-Process node | Where-Object { $_.CommandLine -like'
+        " '*n8n*' } | Select-Object Id\""
+    )
+    fix = run([failed, same], error, {same.tool_use_id: "Id\n6220"})[failed.tool_use_id]
+    assert fix.confirmed_by == same.tool_use_id

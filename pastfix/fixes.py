@@ -722,6 +722,15 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
             shell = tuple(words[: len(words) - len(args) + flag + 1])
             found += [replace(i, shell=(*shell, *i.shell)) for i in _intents(script)]
             continue
+        if program in _WINDOWS_SHELLS:
+            # an option's value says how, not what (`powershell -ExecutionPolicy Bypass
+            # -File ./check.ps1` and `... -File ./cleanup.ps1` shared only `Bypass`: two
+            # scripts taken for one; twenty-second held-out set)
+            args = [
+                a
+                for n, a in enumerate(args)
+                if not (n and args[n - 1].lower() in _POWERSHELL_VALUED)
+            ]
         # (after `--`, the end of options, every word is an argument: `grep -- '--x=' .`)
         ended = args.index("--") if "--" in args else len(args)
         options, after = args[:ended], args[ended + 1 :]
@@ -794,6 +803,11 @@ _NIX_RUN = frozenset({"-c", "--command"})
 # `cmd.exe //c`, `powershell -Command`, `pwsh -c`).
 _WINDOWS_SHELLS = frozenset({"cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh", "pwsh.exe"})
 _WINDOWS_SCRIPT = re.compile(r"^(?://?[cCkK]|-(?i:c|command))$")
+# PowerShell's options that take a value (`-ExecutionPolicy Bypass`), lower-cased.
+_POWERSHELL_VALUED = frozenset(
+    "-executionpolicy -ep -ex -exec -windowstyle -w -outputformat -of -inputformat -if"
+    " -configurationname -version -v -workingdirectory -wd".split()
+)
 # nix-shell's flags before the script it runs.
 _NIX_SHELL_RUN = frozenset({"--run", "--command"})
 # Interpreters that take their code inline (python is found by its name's start).

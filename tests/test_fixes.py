@@ -3878,3 +3878,16 @@ def test_powershell_filters_after_a_pipe_are_no_shared_intent():
     )
     fix = run([failed, same], error, {same.tool_use_id: "Id\n6220"})[failed.tool_use_id]
     assert fix.confirmed_by == same.tool_use_id
+
+
+def test_a_powershell_options_value_is_no_shared_intent():
+    """`powershell -ExecutionPolicy Bypass -File ./check.ps1` failed; `... -File
+    ./cleanup.ps1` ran another script, sharing only the option's value `Bypass`: no retry
+    (twenty-second held-out set). The same script run again is one."""
+    failed = call(command="powershell -ExecutionPolicy Bypass -File ./check.ps1", failed=True)
+    error = {failed.tool_use_id: "Exit code 1\n[-] Docker: NOT RUNNING"}
+    other = call(command="powershell -ExecutionPolicy Bypass -File ./cleanup.ps1")
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    again = call(command="powershell -ep bypass -File .\\check.ps1")
+    fix = run([failed, again], error, {again.tool_use_id: "[+] Docker: RUNNING"})
+    assert fix[failed.tool_use_id].confirmed_by == again.tool_use_id

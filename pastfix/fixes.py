@@ -3210,7 +3210,12 @@ def fix_of(
             if (
                 not _ran_till_stopped(failed, call)
                 and not _got_past(failed, call, not_failing, key_of(seen))
-                and not (not nothing_found and _found_nothing(call, output(seen)))
+                and not (
+                    not nothing_found
+                    and call.name in SHELL_TOOLS
+                    and any(i.program in _MATCHERS for i in intents(call.command))
+                    and _found_nothing(call, output(seen))
+                )
             ):
                 # (a search that could not run, `rg: unrecognized flag`, run again: it found
                 # nothing, exit 1, which answers it: twenty-second held-out set, a new user)

@@ -202,6 +202,10 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   in every system's numbering (`[Errno 98] Address already in use` on Linux is
   `[Errno 48] ...` on macOS: `[Errno <n>] ...`).
 - npm 9's `npm ERR!` is npm 10's `npm error`: one error before and after an upgrade.
+- PowerShell's error records: the message is the key line, not the record's place
+  (`At line:1 char:10`), its source and carets (`+ ...`, `+ ~~`) nor its category (`+
+  CategoryInfo : ParserError: ...`); PowerShell 7's `ParserError:` with its `| message`;
+  Windows PowerShell 5.1's `Get-Content : Cannot find path` is `Get-Content: ...`.
 - A program named with its folder at the start of its message goes without it, and
   without `.exe` (`/usr/bin/python3: ...`, `C:\\nodejs\\node.exe: ...`); Python by any of
   its names is `python` (`python3.11: can't open file ...`).
@@ -470,6 +474,13 @@ _NOISE = re.compile(
     # OpenSSH with no terminal to ask on: the refusal that follows is the error (`Host key
     # verification failed.`, `Permission denied (publickey).`)
     r"|ssh_askpass: "
+    # PowerShell's error record around its message: where (`At line:1 char:10`, `At
+    # C:\x\a.ps1:12 char:5`, localized `No ...\a.ps1:117 caractere:50`), the source line
+    # and its carets (`+ ach ($sh in $s) {`, `+ ~~`), and its category (`+ CategoryInfo :
+    # ParserError: (:) [], ParentContainsErrorRecordException`), the same for every error
+    r"|At line:\d+ char:\d+"
+    r"|\S{1,4} .*\.ps1:\d+ [^\W\d_]+:\d+\s*$"
+    r"|\+ "
     r"|Finished in "
     r"|\d+ doctests?,"
     # what `x --version` printed before a later command of its chain failed (`node
@@ -778,6 +789,13 @@ def _with_header(lines: list[str], i: int) -> str:
     line = lines[i]
     if line == _GRADLE_WRONG:
         return _gradle_cause(lines, i)
+    if line.endswith(":") and lines[i + 1 : i + 2] == ["Line |"]:
+        # PowerShell 7's record: `ParserError:`, `Line |`, the source and its carets, then
+        # `| Missing file specification after redirection operator.`
+        said = (nxt[1:].strip() for nxt in lines[i + 2 : i + 12] if nxt.startswith("|"))
+        message = next((m for m in said if m.strip("~ ")), None)
+        if message:
+            return f"{line} {message}"
     if line.endswith(":") and len(line) <= _MAX_HEADER:
         for nxt in lines[i + 1 :]:
             if nxt:
@@ -1094,6 +1112,9 @@ def _uncontract(m: re.Match[str]) -> str:
     return stem + " not"
 
 
+# What a PowerShell error record names first, a cmdlet (`Get-Content`) or a script, with
+# Windows PowerShell 5.1's space before the colon.
+_POWERSHELL_SOURCE = re.compile(r"^([A-Z][a-z]+-[A-Z][A-Za-z]+|\S+\.ps1) : ")
 # A program named with its folder at the start of its message (`/usr/bin/python3: ...`,
 # `C:\\Python311\\python.exe: ...`, `/bin/bash: ...`): the folder goes, and `.exe`.
 _PROGRAM_DIR = re.compile(r"^(?:~|[A-Za-z]:)?(?:[/\\][\w.+ -]*)*[/\\](?=[\w.+-]+: )")
@@ -1119,6 +1140,10 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
         line = _claude_code_wording(line)
     if line.startswith(("/", "~", "\\", "python")) or line[1:3] in (":\\", ":/"):
         line = _program(line)
+    if " : " in line[:200]:
+        # Windows PowerShell 5.1's `Get-Content : Cannot find path ...` is PowerShell 7's
+        # `Get-Content: ...`, as a script's `C:\x\run.ps1 : ...` is `run.ps1: ...`
+        line = _POWERSHELL_SOURCE.sub(r"\1: ", line, count=1)
     if "npm ERR!" in line:
         line = line.replace("npm ERR!", "npm error")  # npm 9's words for npm 10's
     if "not " in line or "nknown command" in line or line.startswith("env: "):

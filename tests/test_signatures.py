@@ -1706,3 +1706,57 @@ def test_a_program_keeps_its_name():
         "/usr/bin/deno: bad option: --foo"
     )
     assert signature("/usr/bin/pip3: error: x") != signature("/usr/bin/python3: error: x")
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        # Windows PowerShell 5.1's parser error: the message after the source and carets
+        (
+            "Exit code 1\nAt line:1 char:10\n+ ach ($sh in $s.Shapes) {\n+          ~~\n"
+            "Unexpected token 'in' in expression or statement.\n"
+            "    + CategoryInfo          : ParserError: (:) [],"
+            " ParentContainsErrorRecordException\n"
+            "    + FullyQualifiedErrorId : UnexpectedToken\n",
+            "Unexpected token 'in' in expression or statement.",
+        ),
+        # localized, in a script
+        (
+            'Exit code 1\nNo C:\\x\\verificar.ps1:117 caractere:50\n+ ... Write-Host "a"\n'
+            "+                                                  ~~~~\n"
+            'A cadeia de caracteres não tem o terminador: ".\n'
+            "    + CategoryInfo          : ParserError: (:) [],"
+            " ParentContainsErrorRecordException\n"
+            "    + FullyQualifiedErrorId : TerminatorExpectedAtEndOfString\n",
+            'A cadeia de caracteres não tem o terminador: ".',
+        ),
+        # a run-time error: its message before the record
+        (
+            "You cannot call a method on a null-valued expression.\nAt line:1 char:3\n"
+            "+   $pres.Close()\n+   ~~~~~~~~~~~~~\n"
+            "    + CategoryInfo          : InvalidOperation: (:) [], RuntimeException\n"
+            "    + FullyQualifiedErrorId : InvokeMethodOnNull\n",
+            "You cannot call a method on a null-valued expression.",
+        ),
+        # PowerShell 7's
+        (
+            "Exit code 1\nParserError: \nLine |\n   1 |  apply_patch << 'PATCH'\n"
+            "     |               ~\n     | Missing file specification after redirection operator.",
+            "ParserError: Missing file specification after redirection operator.",
+        ),
+    ],
+)
+def test_a_powershell_error_records_key_line_is_its_message(text, key):
+    """Every PowerShell error record ends in the same `+ CategoryInfo : ParserError: (:)
+    [], ParentContainsErrorRecordException`, which was their key line: two parse errors were
+    one error, and the hook said so (a new user's try, session 27)."""
+    assert sig.key_line(text) == key
+
+
+def test_windows_powershell_puts_a_space_before_the_colon():
+    """Windows PowerShell 5.1's `Get-Content : Cannot find path` is PowerShell 7's
+    `Get-Content: ...`: one signature (a new user's try, session 27)."""
+    old = "Get-Content : Cannot find path 'D:\\work\\app\\package.json' because it does not exist."
+    new = "Get-Content: Cannot find path 'C:\\p\\package.json' because it does not exist."
+    assert sig.signature(old) == sig.signature(new)
+    assert sig.signature("a : b") == "a : b"

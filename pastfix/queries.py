@@ -446,13 +446,16 @@ GENERIC_WORDS = frozenset(
     master origin head default local usr var bin lib src home tmp opt etc run com org net io
     www http https github gitlab yes
     node modules site packages pycache venv vendor appdata
-    package json yaml yml toml lock txt md""".split()
+    package json yaml yml toml lock txt md
+    redacted""".split()
 )
 # (The line before the last: folders every project or machine has, `node_modules`,
 # `site-packages`, `C:\Users`: a module not found under node_modules shared only that with
 # the near matches a new user was shown, esbuild's and prisma's. The last: the manifests and
 # lockfiles every project of a kind has, `package.json`, `pnpm-lock.yaml`: pnpm's outdated
-# lockfile shared only those with a bash syntax error and a listing of a project.)
+# lockfile shared only those with a bash syntax error and a listing of a project. And the
+# word of redact.MARKER, which a pasted error's secret turns into: `[REDACTED:url-password]`
+# made near matches of failures that held another secret, session 27.)
 # A name in a pasted error (distinctive_words): a word with a digit and a letter or an
 # inner capital, words joined by `.`, `_`, `::`, `@` or `-<version>`, or a quoted value.
 _NAME = re.compile(

@@ -551,6 +551,9 @@ _NAMED_EXCEPTION = re.compile(
 )
 # How much of an output is searched for such a line.
 _DEEP = 65536
+# The lines of a pasted text whose other error lines are looked up alone (other_error_lines),
+# at each end: a build log's error 4 KB above its end was not (a new user's try, session 27).
+_DEEP_LINES = 1000
 # A harness's line saying it stopped a command at its time limit.
 _TIMED_OUT = re.compile(r"(?:Command|command) timed out after ")
 
@@ -726,17 +729,18 @@ def without_startup(text: str) -> str:
     return bare
 
 
-def _window(text: str) -> list[str]:
-    """The lines key_line() looks at: bounded head and tail, cut, without ANSI codes."""
-    if len(text) > 2 * _WINDOW:
-        head = text[:_WINDOW].splitlines()[:_WINDOW_LINES]
-        tail = text[-_WINDOW:].splitlines()[-_WINDOW_LINES:]
+def _window(text: str, size: int = _WINDOW, count: int = _WINDOW_LINES) -> list[str]:
+    """The lines key_line() looks at: bounded head and tail (`size` characters, `count`
+    lines each), cut, without ANSI codes."""
+    if len(text) > 2 * size:
+        head = text[:size].splitlines()[:count]
+        tail = text[-size:].splitlines()[-count:]
         # The cut lines at the seams are partial: drop them.
         lines = head[:-1] + tail[1:]
     else:
         lines = text.splitlines()
-        if len(lines) > 2 * _WINDOW_LINES:
-            lines = lines[:_WINDOW_LINES] + lines[-_WINDOW_LINES:]
+        if len(lines) > 2 * count:
+            lines = lines[:count] + lines[-count:]
     if lines and "\\n" in lines[0]:
         # Hook messages (e.g. "Pre-commit validation failed:\n\n[FORMAT] ...")
         # arrive with their newlines still escaped in the first line.
@@ -1251,7 +1255,7 @@ def other_error_lines(text: str) -> list[str]:
     key = key_line(text)
     if not text or _score(key) != 3:
         return []
-    lines = (line.strip() for line in _window(text))
+    lines = (line.strip() for line in _window(text, _DEEP, _DEEP_LINES))
     return list(dict.fromkeys(line for line in lines if _score(line) == 3 and line not in key))
 
 

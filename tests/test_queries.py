@@ -1675,6 +1675,17 @@ def test_not_seen_before_names_another_error_line_that_was_seen(index_path):
         assert queries.seen_other_line(conn, log.splitlines()[0]) is None
         unseen = "ModuleNotFoundError: No module named 'zzzpandas'\nfatal: zzz is not a thing\n"
         assert queries.seen_other_line(conn, unseen) is None
+        # deep in a long build log, not only near its ends (a new user's try, session 27)
+        noise = "".join(f"[{i:05d}] info compiling module src/w{i}.tsx ok\n" for i in range(300))
+        long_log = (
+            noise
+            + "Error: ENOENT: no such file or directory, open '/srv/x/dist/index.js'\n"
+            + noise
+            + "npm error code ELIFECYCLE\n"
+        )
+        assert len(long_log) > 20_000
+        found = queries.seen_other_line(conn, long_log)
+        assert found == "Error: ENOENT: no such file or directory, open '/srv/x/dist/index.js'"
     finally:
         conn.close()
 

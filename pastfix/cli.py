@@ -923,7 +923,11 @@ def skill_install(dest: Path | None, agent: str) -> None:
 @cli.command(name="forget")
 @click.argument("db_path", required=False, type=click.Path(path_type=Path))
 @click.option(
-    "session_ids", "--session", multiple=True, metavar="ID", help="This session (repeatable)"
+    "session_ids",
+    "--session",
+    multiple=True,
+    metavar="ID",
+    help="This session, or the first 8 characters or more of its id (repeatable)",
 )
 @click.option("--project", help="Sessions started in this folder or one inside it")
 @click.option(

@@ -67,6 +67,22 @@ def parse_before(text: str) -> str:
     return when.strftime("%Y-%m-%dT%H:%M:%S")
 
 
+def _of_prefix(conn: Any, prefix: str) -> str | None:
+    """The one session whose id starts with `prefix` (8 characters or more); ForgetError
+    when several do."""
+    from pastfix import queries
+
+    found = queries.session_of_prefix(conn, prefix)
+    if found is None and len(prefix) >= queries.SESSION_PREFIX_CHARS:
+        rows = conn.execute(queries.SESSION_PREFIX_SQL, [prefix]).fetchall()
+        if len(rows) > 1:
+            raise ForgetError(
+                f"{prefix} starts the ids of several sessions: give more of the one to forget"
+                " (nothing forgotten)"
+            )
+    return found
+
+
 def select(
     conn: Any,
     session_ids: Sequence[str] = (),
@@ -89,9 +105,12 @@ def select(
                 [json.dumps(list(session_ids))],
             )
         }
-        unknown = [s for s in session_ids if s not in known]
+        # a session named by the start of its id, as the hook, the pages and MCP name it
+        full = {s: s if s in known else _of_prefix(conn, s) for s in session_ids}
+        unknown = [s for s, found in full.items() if found is None]
         if unknown:
             raise ForgetError(f"no session {', '.join(unknown)} in the index: nothing forgotten")
+        session_ids = list(dict.fromkeys(str(found) for found in full.values()))
         clauses.append(f"session_id IN {IN_IDS}")
         args.append(json.dumps(list(session_ids)))
     if project is not None:

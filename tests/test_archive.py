@@ -373,6 +373,42 @@ def test_forget_an_unknown_session_is_an_error_and_forgets_nothing(tmp_path, pro
     assert len(findable(db_path)[0]) == 3
 
 
+def test_forget_a_session_by_the_start_of_its_id(tmp_path, projects):
+    """The hook, the pages and MCP name a session by its first 8 characters; forget took
+    only the whole id ("no session bc565592": a new user's try, session 27). Fewer than 8,
+    or a start several ids share, names none."""
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    conn = pdb.connect(db_path)
+    try:
+        assert [s["session_id"] for s in forget.select(conn, [A[:8]])] == [A]
+        assert [s["session_id"] for s in forget.select(conn, [A[:8], A])] == [A]
+        with pytest.raises(forget.ForgetError, match="no session"):
+            forget.select(conn, [A[:7]])
+    finally:
+        conn.close()
+    result = CliRunner().invoke(cli.cli, ["forget", str(db_path), "--session", A[:8], "--yes"])
+    assert result.exit_code == 0, result.output
+    assert len(findable(db_path)[0]) == 2
+    conn = pdb.connect(db_path)
+    try:
+        with pytest.raises(forget.ForgetError, match="no session"):
+            forget.select(conn, [A])  # gone
+    finally:
+        conn.close()
+    twin = sqlite3.connect(db_path)
+    twin.execute("UPDATE sessions SET session_id = ? WHERE session_id = ?", [B[:8] + C[8:], C])
+    twin.commit()
+    twin.close()
+    conn = pdb.connect(db_path)
+    try:
+        with pytest.raises(forget.ForgetError, match="several sessions"):
+            forget.select(conn, [B[:8]])
+    finally:
+        conn.close()
+
+
 def test_forget_from_a_file_that_is_no_index_is_a_one_line_error(tmp_path):
     """It was a traceback (BuildError); and neither file is written. A file that is not
     SQLite was said as a build says it, `refusing to overwrite it`: forget never would."""

@@ -101,7 +101,7 @@ def edit_diff(
 # Why a find_past_fix row claims no fix, by its outcome.
 NOT_FIXED_WHY = {
     "papered over": "a later call only hid the error (|| true, 2>/dev/null || echo ...)",
-    "not fixed": "nothing that followed in this session succeeded at it",
+    "not fixed": "nothing that followed in that session succeeded at it",
     "already done": "an earlier edit had already written what it was to write",
 }
 

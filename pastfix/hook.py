@@ -153,6 +153,16 @@ def matches(
     return rows
 
 
+def _two(diff: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Two lines of an edit's diff: its first line out and first line in, in order, when it
+    has both (the first two of a rename were both `-`: it read as a deletion, a new user's
+    try), else its first two."""
+    first = {sign: n for n, (sign, _) in reversed(list(enumerate(diff)))}
+    if "-" in first and "+" in first:
+        return [diff[n] for n in sorted(first.values())]
+    return diff[:2]
+
+
 def _fix(row: dict[str, Any]) -> list[str]:
     """What fixed a past failure, in a few short lines: the remedy, then its confirmation."""
     lines = []
@@ -162,7 +172,7 @@ def _fix(row: dict[str, Any]) -> list[str]:
                 path = cards.in_project(step["path"], row["project"])
                 lines.append(f"  fix: edited {path}" if path else "  fix: applied a patch")
                 diff = [line for edit in step["edits"] for line in cards.edit_lines(edit)]
-                lines += [f"    {sign} {queries.one_line(text, 120)}" for sign, text in diff[:2]]
+                lines += [f"    {sign} {queries.one_line(text, 120)}" for sign, text in _two(diff)]
             else:
                 change = f" (changed: {step['change']})" if step["change"] else ""
                 target = queries.one_line(step["target"], 160)

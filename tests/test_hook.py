@@ -1001,3 +1001,13 @@ def test_a_slow_lookup_is_stopped_at_the_time_limit(index, monkeypatch, capsys):
     stdin = json.dumps(event(TS_ERROR.format(file="lib/order.ts", line=7)))
     assert hook.run(stdin, index) == ""
     assert capsys.readouterr().err == "pastfix hook: query took longer than 1e-06 s; narrow it\n"
+
+
+def test_an_edit_in_the_hook_shows_a_line_out_and_a_line_in():
+    """The hook shows two lines of an edit: of a rename whose diff begins with two lines
+    out, it showed only those, which read as "delete the declaration" (a new user's try,
+    session 27); the first line out and the first line in tell what changed."""
+    diff = [("-", "// eslint-disable-next-line"), ("-", "const _old = 1"), ("+", "const x = 1")]
+    assert hook._two(diff) == [diff[0], diff[2]]
+    assert hook._two(diff[2:] + diff[:1]) == [diff[2], diff[0]]
+    assert hook._two(diff[:2]) == diff[:2]

@@ -2154,8 +2154,8 @@ def test_real_corpus_what_happened_next(real_conn):
     """next_text and the next successful call, recomputed in Python from the index's rows."""
     messages = rows(
         real_conn,
-        "select session_id, timestamp, type, kind, text, is_sidechain, agent_id from messages"
-        " order by timestamp, id",
+        "select session_id, timestamp, type, kind, text, is_sidechain, agent_id, model"
+        " from messages order by timestamp, id",
     )
     calls = rows(
         real_conn,
@@ -2186,6 +2186,7 @@ def test_real_corpus_what_happened_next(real_conn):
                 and m["type"] == "assistant"
                 and m["kind"] == "text"
                 and m["text"]
+                and m["model"] != "<synthetic>"
                 and m["is_sidechain"] == f["is_sidechain"]
                 and m["agent_id"] == f["agent_id"]
                 # said before more than NEXT_TEXT_CALLS of the agent's calls followed
@@ -2942,7 +2943,10 @@ def test_next_text_is_what_was_said_within_a_few_calls(tmp_path, calls_between, 
             tool_use(f"a{n + 2}", sid, f"t{n + 2}", "Bash", {"command": f"ls d{n}"}, at(3 + 2 * n)),
             result(f"r{n + 2}", sid, f"t{n + 2}", "ok", at(4 + 2 * n), False),
         ]
-    lines.append(say("s1", sid, "All done: the whole project builds.", at(50)))
+    # Claude Code's own line in the agent's place is no reply (model `<synthetic>`)
+    synthetic = say("s0", sid, "No response requested.", at(49))
+    synthetic["message"]["model"] = "<synthetic>"
+    lines += [synthetic, say("s1", sid, "All done: the whole project builds.", at(50))]
     write_jsonl(tmp_path / "p" / "-w-app" / f"{sid}.jsonl", lines)
     build_index(tmp_path / "index.db", tmp_path / "p")
     conn = queries.connect(tmp_path / "index.db")

@@ -36,9 +36,15 @@ TEXT_VALUE_CHARS = 300
 FIND_LIMIT = 5
 # recurring_errors' rows when no limit is given: the most frequent signatures.
 RECURRING_SHOWN = 20
+# The rows session_tool_output and search_messages give when no limit is asked.
+SHOWN = 20
+# The most rows a query gives, where it has a most: a notice says "or more" of as many.
+QUERY_ROWS = {"search_messages": queries.SEARCH_ROWS}
 # The limits the tools take: their range is in the tools' input schema.
 FindLimit = Annotated[int, pydantic.Field(ge=1, le=queries.FIND_MAX)]
 RecurringLimit = Annotated[int, pydantic.Field(ge=1, le=queries.RECURRING_LIMIT)]
+OutputLimit = Annotated[int, pydantic.Field(ge=1, le=queries.FIND_MAX)]
+SearchLimit = Annotated[int, pydantic.Field(ge=1, le=queries.SEARCH_ROWS)]
 # Characters of a find_past_fix row above which its remedy loses its last steps.
 ROW_CHARS = 1000
 # Keys of the entries of a list column (remedy, fix_edits) left out: ids of calls, which
@@ -170,6 +176,8 @@ def result(
     error: str | None = None,
     other: str | None = None,
     shown: int | None = None,
+    capped: int | None = None,
+    said: str | None = None,
 ) -> CallToolResult:
     """A tool's answer: the lean rows as structured content and as compact text.
 
@@ -179,26 +187,28 @@ def result(
     (queries.says_little), as `pastfix find` says on stderr. Clients give the model the
     structured content, so the notice is there (and first in the text). `other`: another
     error line of the pasted text that was seen before (queries.seen_other_line). `shown`:
-    at most that many rows, and a notice saying how many there were.
+    at most that many rows, and a notice saying how many there were (`capped`: the most
+    the query gives, when it had that many: "or more"). `said`: a notice of its own.
     """
-    notice = None
+    notices = [said] if said else []
     if shown is not None and len(rows) > shown:
-        notice = f"The first {shown} of {len(rows)} rows; give a larger limit for more."
+        more = " or more" if capped is not None and len(rows) >= capped else ""
+        notices.append(
+            f"The first {shown} of {len(rows)}{more} rows; give a larger limit for more."
+        )
         rows = rows[:shown]
     lean = [lean_row(name, row) for row in rows]
     text = compact_text(name, lean)
     structured: dict[str, Any] = {"rows": lean}
-    if notice:
-        structured["notice"] = notice
-        text = notice + "\n" + text
     if error is not None:
         structured["seen_before"] = queries.seen_before(rows)
         if not structured["seen_before"]:
-            structured["notice"] = queries.not_seen_notice(error, rows, other)
+            notices = [queries.not_seen_notice(error, rows, other)]
         elif queries.says_little(error):
-            structured["notice"] = queries.says_little_notice(error)
-        if "notice" in structured:
-            text = structured["notice"] + "\n" + text
+            notices.insert(0, queries.says_little_notice(error))
+    if notices:
+        structured["notice"] = " ".join(notices)
+        text = structured["notice"] + "\n" + text
     return CallToolResult(
         content=[TextContent(type="text", text=text)], structured_content=structured
     )
@@ -208,11 +218,12 @@ def _description(name: str) -> str:
     if name == "find_past_fix":
         return queries.find_past_fix_description(f"{FIND_LIMIT} when not given")
     described = str(queries.CANNED_QUERIES[name]["description"])
-    if name == "recurring_errors":
-        described += (
-            f" At most limit rows ({RECURRING_SHOWN} when not given, {queries.RECURRING_LIMIT}"
-            " at most)."
-        )
+    most = {"recurring_errors": (RECURRING_SHOWN, queries.RECURRING_LIMIT)}
+    most |= {"session_tool_output": (SHOWN, queries.FIND_MAX)}
+    most |= {"search_messages": (SHOWN, queries.SEARCH_ROWS)}
+    if name in most:
+        shown, largest = most[name]
+        described += f" At most limit rows ({shown} when not given, {largest} at most)."
     return described
 
 
@@ -264,12 +275,17 @@ def create_server(db_path: Path) -> MCPServer:
             try:
                 if name == "find_past_fix":
                     error, limit = str(params["error"]), int(str(params["limit"]))
-                    rows = queries.find_past_fix(conn, error, limit)
+                    # one row more than asked: whether the limit left some out
+                    rows = queries.find_past_fix(conn, error, limit + 1)
                     unbuilt = None if queries.seen_before(rows) else queries.unbuilt(conn, db_path)
                     if unbuilt:  # not "not seen before": nothing is there yet
                         raise ToolError(unbuilt)
                     seen = queries.seen_before(rows)
                     other = None if seen else queries.seen_other_line(conn, error)
+                    if len(rows) > limit:
+                        rows = rows[:limit]
+                        more = f"The first {limit} rows; give a larger limit for more."
+                        return result(name, rows, error, other, said=more)
                     return result(name, rows, error, other)
                 session = str(params.get("session_id", ""))
                 if "session_id" in params and not session.strip():
@@ -297,7 +313,8 @@ def create_server(db_path: Path) -> MCPServer:
             raise ToolError(queries.open_error(db_path, e)) from None
         except sqlite3.Error as e:
             raise ToolError(f"{db_path} cannot be read: {e}") from None
-        return result(name, rows, shown=shown)
+        said = queries.raw_problem(str(params["q"])) if name == "search_messages" else None
+        return result(name, rows, shown=shown, capped=QUERY_ROWS.get(name), said=said)
 
     def tool(fn: Any) -> Any:
         # The output schema: the SDK publishes it and checks every answer against it.
@@ -316,13 +333,21 @@ def create_server(db_path: Path) -> MCPServer:
     def session_errors(session_id: str) -> CallToolResult:
         return ask("session_errors", session_id=session_id)
 
+    # (a session's every output was 243 rows, 128,000 characters, for an empty pattern; a
+    # common word's messages 100 rows: a new user's try, session 27)
     @tool
-    def session_tool_output(session_id: str, pattern: str) -> CallToolResult:
-        return ask("session_tool_output", session_id=session_id, pattern=pattern)
+    def session_tool_output(
+        session_id: str, pattern: str, limit: OutputLimit = SHOWN
+    ) -> CallToolResult:
+        if not pattern.strip():
+            raise ToolError("pattern is empty: give text of the output to look for")
+        return ask("session_tool_output", limit, session_id=session_id, pattern=pattern)
 
     @tool
-    def search_messages(q: str) -> CallToolResult:
-        return ask("search_messages", q=q)
+    def search_messages(q: str, limit: SearchLimit = SHOWN) -> CallToolResult:
+        if not q.strip():
+            raise ToolError("q is empty: give words to search the messages for")
+        return ask("search_messages", limit, q=q)
 
     @tool
     def recurring_errors(

@@ -1699,6 +1699,9 @@ where tr.session_id = :session_id and tr.is_error = 1
 order by tr.timestamp, tr.id
 """
 
+# The most rows search_messages gives (the best by rank).
+SEARCH_ROWS = 100
+
 SEARCH_MESSAGES_SQL = f"""
 -- Prompts, replies, thinking and summaries containing every word, best first; then the text
 -- the agent injected as user lines (is_meta: hook output, reminders, command caveats,
@@ -1729,14 +1732,14 @@ from (
       snippet_html(snippet(messages_fts, 0, {SNIPPET_MARKS_SQL}, '…', 24)) as snippet
     from messages_fts where messages_fts match (select fts from q)
       and {_short_words_in("messages_fts.text", "(select short from q)")}
-    order by rank limit 100)
+    order by rank limit {SEARCH_ROWS})
   union all
   -- no word long enough for trigram: the newest messages holding the short ones
   select * from (
     select id, 0 as rank, text_snippet(text, :q) as snippet from messages
     where (select fts from q) = '{MATCH_NOTHING}' and (select short from q) != '[]'
       and {_short_words_in("text", "(select short from q)")}
-    order by id desc limit 100)
+    order by id desc limit {SEARCH_ROWS})
 ) hit
 join messages m on m.id = hit.id
 left join sessions s on s.session_id = m.session_id

@@ -358,7 +358,7 @@ def test_arguments_that_do_not_fit_a_tool_are_said_in_one_line(index):
     both = call_one(index, "session_tool_output", {})
     assert both.content[0].text == (
         "session_tool_output: 'session_id' is missing; 'pattern' is missing"
-        " (it takes session_id, pattern)"
+        " (it takes session_id, pattern, limit)"
     )
 
 
@@ -531,3 +531,37 @@ def test_half_an_emoji_in_a_call_over_stdio_is_answered(index):
     finally:
         proc.stdin.close()
         assert proc.wait(timeout=30) == 0
+
+
+def test_long_answers_are_cut_to_a_limit_with_a_notice(index):
+    """A session's every output was 243 rows, 128,000 characters, for an empty pattern, and
+    a common word's messages 100 rows, and find_past_fix's default 5 left rows out without a
+    word (a new user's tries, session 27): each says how many there were, an empty pattern
+    or query is refused, and a raw: query FTS5 cannot parse is said."""
+    every = call_one(index, "find_past_fix", {"error": "error", "limit": 200}).structured_content
+    assert len(every["rows"]) >= 2
+    one = call_one(index, "find_past_fix", {"error": "error", "limit": 1}).structured_content
+    assert one["rows"] == every["rows"][:1]
+    assert one["notice"].endswith("The first 1 rows; give a larger limit for more.")
+    assert "notice" not in every or "The first" not in every["notice"]
+    session = every["rows"][0]["session_id"]
+    full = call_one(index, "session_tool_output", {"session_id": session, "pattern": "e"})
+    rows = full.structured_content["rows"]
+    few = call_one(
+        index, "session_tool_output", {"session_id": session, "pattern": "e", "limit": 1}
+    ).structured_content
+    assert len(rows) > 1
+    assert few["rows"] == rows[:1]
+    assert few["notice"] == f"The first 1 of {len(rows)} rows; give a larger limit for more."
+    empty = call_one(index, "session_tool_output", {"session_id": session, "pattern": " "})
+    assert empty.is_error and "pattern is empty: give text" in empty.content[0].text
+    assert "q is empty: give words" in call_one(index, "search_messages", {"q": ""}).content[0].text
+    raw = call_one(index, "search_messages", {"q": "raw: ENOENT AND ("}).structured_content
+    assert raw["notice"].startswith("raw: FTS5 cannot parse the expression")
+
+    async def listing():
+        async with Client(server.create_server(index)) as client:
+            return (await client.list_tools()).tools
+
+    tool = {t.name: t for t in anyio.run(listing)}["search_messages"]
+    assert tool.input_schema["properties"]["limit"]["maximum"] == queries.SEARCH_ROWS

@@ -205,11 +205,12 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
         sessions[row["session_id"]] = sessions.get(row["session_id"], 0) + row["occurrences"]
     times = sum(sessions.values())
     named = ", ".join(s[: queries.SESSION_PREFIX_CHARS] for s in list(sessions)[:6])
-    seen = (
-        "failures holding every word of this error were seen before"
-        if rows and all(row["matched"] == "all words" for row in rows)
-        else "this error was seen before"
-    )
+    seen = "this error was seen before"
+    if rows and all(row["matched"] == "all words" for row in rows):
+        seen = "failures holding every word of this error were seen before"
+    elif rows and all(row.get("other_file") for row in rows):
+        # (not this error: `ls: cannot access <path>/a.md` of other paths; a new user's try)
+        seen = "this error about another file was seen before"
     head = (
         f"pastfix: {seen}, {times} time{'s' * (times != 1)} in"
         f" {len(sessions)} other session{'s' * (len(sessions) != 1)}"

@@ -147,6 +147,9 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   `lodash/fp`, `react-dom/client`, `gopkg.in/yaml.v3` are packages. Inside a
   kept value a version after `@`, `=`, `<`, `>`, `^` or `~` is `<n>`
   (`'left-pad@^<n>'`); `pkg-2` and Go's `/v2` are part of the name.
+- A file GNU coreutils quote after what they could not do with it (`ls: cannot access
+  'docs/a.md'`, `cp: cannot stat '...'`, `mkdir: cannot create directory '...'`) is a path,
+  as BSD's unquoted one is: `ls: cannot access <path>/a.md: No such file or directory`.
 - `<str>`: any other quoted value, '...', "...", `...`, ‘...’, “...”. Trade-off:
   `Property 'x' does not exist on type 'Y'` for any x and Y is one signature:
   the signature names the *kind* of error (and so the kind of fix), the names
@@ -1116,6 +1119,11 @@ def _uncontract(m: re.Match[str]) -> str:
     return stem + " not"
 
 
+# The file GNU coreutils quote after what they could not do with it.
+_QUOTED_FILE = re.compile(
+    r"\b(cannot (?:access|stat|open(?: directory)?|remove|read|touch|create (?:directory"
+    r"|regular file|symbolic link)|overwrite(?: directory)?)) ['‘]([^'’\n]+)['’]:"
+)
 # What a PowerShell error record names first, a cmdlet (`Get-Content`) or a script, with
 # Windows PowerShell 5.1's space before the colon.
 _POWERSHELL_SOURCE = re.compile(r"^([A-Z][a-z]+-[A-Z][A-Za-z]+|\S+\.ps1) : ")
@@ -1167,6 +1175,10 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
         line = f"zsh: {_DASH_MESSAGE[dash.group('msg') or 'No such file']}: {dash.group('arg')}"
     if "irectory" in line or "denied" in line:
         line = _shell_file_error(line)
+    if "cannot " in line and ("'" in line or "‘" in line):
+        # GNU's quoted file (`ls: cannot access 'docs/a.md': No such file or directory`) is
+        # a file as BSD's unquoted one is (`ls: docs/a.md: ...`): its name is kept
+        line = _QUOTED_FILE.sub(r"\1 \2:", line, count=1)
     if line.startswith(("e: ", "w: ")) and "): " in line:
         line = _KOTLIN_OLD_PLACE.sub(r"\1: file://\2:\3:\4 ", line, count=1)
     if "\x00" in line:

@@ -211,6 +211,9 @@ def test_the_same_error_about_another_file_is_recalled_as_such(tmp_path):
     ):
         text = context_of(hook.respond(json.dumps(event(error)), tmp_path / "index.db"))
         assert f"({how}), session {PAST}" in text, text
+        # said first, as such: not "this error" (a new user's try, session 27)
+        about = "this error about another file" if "another" in how else "this error"
+        assert text.startswith(f"pastfix: {about} was seen before, "), text
     # Not fixed there, it tells the agent nothing: silent (its own error is said, fixed or not)
     write_jsonl(tmp_path / "unfixed" / "-home-dev-app" / f"{PAST}.jsonl", session[:3])
     build_index(tmp_path / "unfixed.db", tmp_path / "unfixed")

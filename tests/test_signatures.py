@@ -1760,3 +1760,23 @@ def test_windows_powershell_puts_a_space_before_the_colon():
     new = "Get-Content: Cannot find path 'C:\\p\\package.json' because it does not exist."
     assert sig.signature(old) == sig.signature(new)
     assert sig.signature("a : b") == "a : b"
+
+
+def test_a_file_gnu_quotes_is_kept_as_bsds_unquoted_one():
+    """GNU's `ls: cannot access 'docs/a.md'` made the file `<str>`: every `ls` of a missing
+    path was one error, and the hook gave their unrelated fixes as "same error signature"
+    (a new user's try, session 27). Its name is kept, and another file is loose()'s."""
+    gnu = "ls: cannot access 'docs/ARCHITECTURE.md': No such file or directory"
+    assert (
+        sig.signature(gnu) == "ls: cannot access <path>/ARCHITECTURE.md: No such file or directory"
+    )
+    other = "ls: cannot access '.claude/skills': No such file or directory"
+    assert sig.signature(other) != sig.signature(gnu)
+    assert sig.loose(sig.signature(other)) == sig.loose(sig.signature(gnu))
+    assert sig.signature("mkdir: cannot create directory ‘/opt/x’: Permission denied") == (
+        "mkdir: cannot create directory <path>/x: Permission denied"
+    )
+    assert (
+        sig.signature("error: cannot open 'x': it is locked")
+        == "error: cannot open x: it is locked"
+    )

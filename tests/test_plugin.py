@@ -1094,3 +1094,26 @@ async def test_the_find_page_says_a_match_is_about_another_file(tmp_path):
     page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
     assert "claude --resume cat" in page
     assert "Same error as yours, about another file</p>" in page
+
+
+@pytest.mark.asyncio
+async def test_find_page_counts_failures_not_cards(tmp_path):
+    """Each card is one session's failures of one error: the page said "1 past failure"
+    above a card of 4 (a new user's try, session 27); it counts the failures."""
+    from jsonl import result, tool_use, write_jsonl
+
+    for sid, n in (("aaaa0001", 4), ("bbbb0002", 1)):
+        lines = []
+        for i in range(n):
+            ts = f"2026-01-01T10:0{i}:00Z"
+            tid = f"toolu_{sid}_{i}"
+            lines += [
+                tool_use(f"{sid}-u{i}", sid, tid, "Bash", {"command": "make"}, ts),
+                result(f"{sid}-r{i}", sid, tid, "Exit code 1\nEPIPE gone", ts, True),
+            ]
+        write_jsonl(tmp_path / "p" / "x" / f"{sid}.jsonl", lines)
+    build_index(tmp_path / "index.db", tmp_path / "p")
+    ds = Datasette([str(tmp_path / "index.db")])
+    page = (await ds.client.get("/index/find_past_fix", params={"error": "EPIPE gone"})).text
+    assert page.count('<article class="pf-card"') == 2
+    assert "5 past failures\n  in 2 sessions" in page

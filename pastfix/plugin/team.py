@@ -333,7 +333,7 @@ def _find_context(
     cards = [views.find_card(row, now, row["database"], datasette) for row in rows]
     return {
         "cards": views.group_same_fixes(cards),
-        "failures": len(cards),
+        "failures": views.failure_count(cards),
         **views.not_seen(cards, params["error"]),
         "sessions": len({(c["database"], c["session_id"]) for c in cards}),
         "search_url": _url(datasette, "search", q=_first_line(params["error"])),

@@ -404,7 +404,7 @@ def find_page(
         "limit": request.args.get("limit", ""),
         "action": f"{query_url}/{FIND_QUERY}",
         "cards": group_same_fixes(cards),
-        "failures": len(cards),
+        "failures": failure_count(cards),
         **not_seen(cards, error),
         "sessions": len({c["session_id"] for c in cards}),
         "elsewhere": {
@@ -413,6 +413,13 @@ def find_page(
             "search_messages": f"{query_url}/search_messages?" + urlencode({"q": first_line}),
         },
     }
+
+
+def failure_count(cards: list[dict[str, Any]]) -> int:
+    """The past failures the cards are of: each card is one session's, of one signature,
+    and says how many times it failed so there (`occurrences`); the page said the cards'
+    number, "1 past failure" above a card of 4 (a new user's try, session 27)."""
+    return sum(card.get("occurrences") or 1 for card in cards)
 
 
 def not_seen(cards: list[dict[str, Any]], error: str) -> dict[str, Any]:

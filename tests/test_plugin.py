@@ -1117,3 +1117,27 @@ async def test_find_page_counts_failures_not_cards(tmp_path):
     page = (await ds.client.get("/index/find_past_fix", params={"error": "EPIPE gone"})).text
     assert page.count('<article class="pf-card"') == 2
     assert "5 past failures\n  in 2 sessions" in page
+
+
+@pytest.mark.asyncio
+async def test_a_session_pages_failure_list_says_where_it_cut(tmp_path):
+    """A long command cut at 120 characters ran into its `:` (`...session_hook_controller.e:
+    ┃ [D] ...`, read as a file's name: a new user's try, session 27): an ellipsis says so."""
+    from jsonl import result, tool_use, write_jsonl
+
+    command = "mix credo --strict " + " ".join(f"lib/app/module_{n}.ex" for n in range(12))
+    sid = "c0ffee01"
+    write_jsonl(
+        tmp_path / "p" / "x" / f"{sid}.jsonl",
+        [
+            tool_use("u1", sid, "t1", "Bash", {"command": command}, "2026-01-01T10:00:00Z"),
+            result("r1", sid, "t1", "Exit code 1\nerror: it failed", "2026-01-01T10:00:01Z", True),
+        ],
+    )
+    build_index(tmp_path / "index.db", tmp_path / "p")
+    page = (
+        await Datasette([str(tmp_path / "index.db")]).client.get(f"/index/-/session/{sid}")
+    ).text
+    start = page.index('<details class="pf-failures"')
+    failures = page[start : page.index("</details>", start)]
+    assert f"<code>{command[:119]}…</code>: error: it failed" in failures

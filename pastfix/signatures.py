@@ -147,6 +147,8 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   `lodash/fp`, `react-dom/client`, `gopkg.in/yaml.v3` are packages. Inside a
   kept value a version after `@`, `=`, `<`, `>`, `^` or `~` is `<n>`
   (`'left-pad@^<n>'`); `pkg-2` and Go's `/v2` are part of the name.
+- The pattern zsh found no match for is one path, brackets and all (`zsh: no matches
+  found: <path>/page.tsx` of `app/[id]/page.tsx`).
 - A file GNU coreutils quote after what they could not do with it (`ls: cannot access
   'docs/a.md'`, `cp: cannot stat '...'`, `mkdir: cannot create directory '...'`) is a path,
   as BSD's unquoted one is: `ls: cannot access <path>/a.md: No such file or directory`.
@@ -1119,6 +1121,8 @@ def _uncontract(m: re.Match[str]) -> str:
     return stem + " not"
 
 
+# The pattern zsh found no match for, to the end of its line.
+_NO_MATCHES = re.compile(r"(?<=no matches found: )(\S*[/\\]\S+)$")
 # The file GNU coreutils quote after what they could not do with it.
 _QUOTED_FILE = re.compile(
     r"\b(cannot (?:access|stat|open(?: directory)?|remove|read|touch|create (?:directory"
@@ -1169,6 +1173,10 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
             )
     if "(eval):" in line or "zsh:" in line:
         line = _ZSH_WHERE.sub(_zsh_where, line, count=1)
+    if "no matches found: " in line:
+        # the pattern zsh could not match is one path, brackets and all (`[eventId]` of a
+        # route), named by its last part: `<path>/events[eventId]<path>/x.vue` was two
+        line = _NO_MATCHES.sub(_path, line, count=1)
     if "t cd to " in line and (dash := _DASH_CD.match(line)):
         line = f"cd: no such file or directory: {dash.group('arg')}"
     elif ("t open " in line or "t create " in line) and (dash := _DASH_OPEN.match(line)):
@@ -1293,7 +1301,7 @@ FILE_EXTENSIONS = (
 ).split()
 _LOOSE = re.compile(
     # a path's base name, which normalise() keeps
-    r"<path>/[^\s'\":,;()\[\]<>]+"
+    r"<path>/(?:[^\s'\":,;()\[\]<>]|<[a-z]+>)+"
     # a bare file name
     r"|(?<![\w.'\"`/<-])\w[\w.-]*\.(?:" + "|".join(FILE_EXTENSIONS) + r")(?![\w/-])"
 )

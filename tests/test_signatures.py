@@ -1780,3 +1780,19 @@ def test_a_file_gnu_quotes_is_kept_as_bsds_unquoted_one():
         sig.signature("error: cannot open 'x': it is locked")
         == "error: cannot open x: it is locked"
     )
+
+
+def test_zshs_unmatched_pattern_is_one_path_and_another_file_is_found():
+    """A route's `[eventId]` split zsh's unmatched path in two (`<path>/events[eventId]<path>/
+    x.vue`), and a base name holding placeholders (`mcp-data-<n>-<hex>.json`) was no file
+    loose() could set aside: the same error about another file was not found (a new user's
+    tries, session 27)."""
+    route = "zsh:1: no matches found: frontend/src/pages/admin/events/[eventId]/lottery.vue"
+    other = "zsh:1: no matches found: src/pages/users/[userId]/profile.vue"
+    assert sig.signature(route) == "zsh: no matches found: <path>/lottery.vue"
+    assert sig.loose(sig.signature(route)) == sig.loose(sig.signature(other))
+    assert sig.signature("(eval):1: no matches found: data-capture/*.ts") == (
+        "zsh: no matches found: <path>/*.ts"
+    )
+    kept = "cp: <path>/mcp-data-<n>-<hex>.json: Operation not permitted"
+    assert sig.loose(kept) == "cp: <path>: Operation not permitted"

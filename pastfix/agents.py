@@ -296,6 +296,18 @@ def prompt_title(agent: str | None, text: str | None) -> str | None:
     return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1].rstrip(" ") + "…"
 
 
+def typed_title(agent: str | None, text: str | None) -> str | None:
+    """prompt_title of what a person typed: a prompt, or a slash command that asks for work
+    as a prompt does (its reader's `asks`: `/orchestrator create a TODO app`, not `/model
+    sonnet`); None for another command (db.FIRST_PROMPT_TITLE_SQL)."""
+    if text is not None and text.startswith("<command-"):
+        known = AGENTS.get(agent or CLAUDE)
+        asks = getattr(known.reader, "asks", None) if known else None
+        if asks is None or not asks(text):
+            return None
+    return prompt_title(agent, text)
+
+
 # Agents that store large tool output in files beside a transcript: how the build
 # puts that text in place of the marker the transcript keeps (before prepare()).
 def side_outputs(agent: str) -> Callable[[Batch, SourceFile], list[PersistedOutput]] | None:

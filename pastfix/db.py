@@ -115,14 +115,21 @@ NOT_INTERRUPTED_SQL = "text NOT LIKE '[Request interrupted by user%'"
 TYPED_SQL = "(substr(text, 1, 1) != '<' OR substr(text, 1, 5) = '<ide_')"
 
 
+# What a person typed first: a prompt (TYPED_SQL), or a slash command given arguments
+# (`/orchestrator create TODO app by Next.js`: a session begun so was titled by a prompt
+# typed an hour later, or by its subagent's task; a new user's try, session 27).
+_TYPED_OR_ASKED_SQL = (
+    f"({TYPED_SQL} OR (text LIKE '<command-%<command-args>%'"
+    " AND instr(text, '<command-args></command-args>') = 0))"
+)
 # The first prompt that titles a session (`session`: its id's column; `sidechain`: a
-# further condition), as agents.prompt_title makes it of what its agent wrote.
+# further condition), as agents.typed_title makes it of what its agent wrote.
 FIRST_PROMPT_TITLE_SQL = (
-    "(SELECT title FROM (SELECT prompt_title((SELECT agent FROM source_files"
+    "(SELECT title FROM (SELECT typed_title((SELECT agent FROM source_files"
     " WHERE id = messages.file_id), text) AS title, timestamp, line_no"
     " FROM messages WHERE session_id = {session}"
     " AND kind = 'prompt' AND is_meta = 0 {sidechain} AND text > ''"
-    f" AND {TYPED_SQL} AND {NOT_INTERRUPTED_SQL})"
+    f" AND {_TYPED_OR_ASKED_SQL} AND {NOT_INTERRUPTED_SQL})"
     " WHERE title IS NOT NULL ORDER BY timestamp, line_no LIMIT 1)"
 )
 # A session of slash commands only: the first, as typed (`/init`).
@@ -134,14 +141,30 @@ SLASH_TITLE_SQL = (
 )
 
 
-_TITLE_OF_MAIN_THREAD = FIRST_PROMPT_TITLE_SQL.format(
-    session="t.session_id", sidechain="AND is_sidechain = 0"
-)
-_TITLE_OF_ANY_THREAD = FIRST_PROMPT_TITLE_SQL.format(session="t.session_id", sidechain="")
-_TITLE_OF_MAIN_COMMANDS = SLASH_TITLE_SQL.format(
-    session="t.session_id", sidechain="AND is_sidechain = 0"
-)
-_TITLE_OF_COMMANDS = SLASH_TITLE_SQL.format(session="t.session_id", sidechain="")
+def title_sql(session: str) -> str:
+    """A session's title, as an SQL expression of its id's column `session`: the title its
+    agent gave it (a custom title, an AI title, Claude Code's summary), else what its user
+    typed first (agents.prompt_title) in its main thread, then a slash command there, then
+    in any thread (Claude Code 1.0.x kept subagents' turns in the session's file), else
+    its first prompt as it is, else its first command."""
+    main = "AND is_sidechain = 0"
+    return f"""coalesce(
+        (SELECT value FROM session_meta WHERE session_id = {session} AND key = 'custom_title'
+         ORDER BY line_no DESC, value LIMIT 1),
+        (SELECT value FROM session_meta WHERE session_id = {session} AND key = 'ai_title'
+         ORDER BY line_no DESC, value LIMIT 1),
+        (SELECT sm.value FROM messages m JOIN session_meta sm ON sm.leaf_uuid = m.uuid
+         WHERE m.session_id = {session} AND sm.key = 'summary'
+         ORDER BY m.timestamp DESC, sm.value LIMIT 1),
+        {FIRST_PROMPT_TITLE_SQL.format(session=session, sidechain=main)},
+        {SLASH_TITLE_SQL.format(session=session, sidechain=main)},
+        {FIRST_PROMPT_TITLE_SQL.format(session=session, sidechain="")},
+        (SELECT CASE WHEN length(text) > {agents.TITLE_CHARS}
+         THEN rtrim(substr(text, 1, {agents.TITLE_CHARS - 1})) || '…' ELSE text END
+         FROM messages WHERE session_id = {session}
+         AND kind = 'prompt' AND is_meta = 0 AND text > '' AND {TYPED_SQL}
+         AND {NOT_INTERRUPTED_SQL} ORDER BY timestamp, line_no LIMIT 1),
+        {SLASH_TITLE_SQL.format(session=session, sidechain="")})"""
 
 
 # One row per session, recomputed from the rows of the sessions in _touched.
@@ -161,28 +184,8 @@ SELECT t.session_id,
          WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
                         UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id)
          ORDER BY f.path LIMIT 1)),
-    coalesce(
-        (SELECT value FROM session_meta WHERE session_id = t.session_id AND key = 'custom_title'
-         ORDER BY line_no DESC, value LIMIT 1),
-        (SELECT value FROM session_meta WHERE session_id = t.session_id AND key = 'ai_title'
-         ORDER BY line_no DESC, value LIMIT 1),
-        (SELECT sm.value FROM messages m JOIN session_meta sm ON sm.leaf_uuid = m.uuid
-         WHERE m.session_id = t.session_id AND sm.key = 'summary'
-         ORDER BY m.timestamp DESC, sm.value LIMIT 1),
-        -- a first prompt as title: what the user typed of it (agents.prompt_title), else
-        -- the user's slash command as typed before a subagent's prompt (Claude Code 1.0.x
-        -- kept subagents' turns in the session's file: a session begun by
-        -- `/orchestrator @CLAUDE.md ...` was titled by its subagent's task)
-        {_TITLE_OF_MAIN_THREAD},
-        {_TITLE_OF_MAIN_COMMANDS},
-        {_TITLE_OF_ANY_THREAD},
-        -- nothing typed in the boilerplate of any prompt: the first prompt as it is
-        (SELECT CASE WHEN length(text) > {agents.TITLE_CHARS}
-         THEN rtrim(substr(text, 1, {agents.TITLE_CHARS - 1})) || '…' ELSE text END
-         FROM messages WHERE session_id = t.session_id
-         AND kind = 'prompt' AND is_meta = 0 AND text > '' AND {TYPED_SQL}
-         AND {NOT_INTERRUPTED_SQL} ORDER BY timestamp, line_no LIMIT 1),
-        {_TITLE_OF_COMMANDS}),
+    -- its title (title_sql)
+    {title_sql("t.session_id")},
     (SELECT min(timestamp) FROM messages WHERE session_id = t.session_id),
     (SELECT max(timestamp) FROM messages WHERE session_id = t.session_id),
     coalesce(
@@ -325,6 +328,7 @@ def connect(
     # Here, not only in refresh_sessions: see there.
     conn.create_function("project_of_dir", 2, agents.project_of_dir, deterministic=True)
     conn.create_function("prompt_title", 2, agents.prompt_title, deterministic=True)
+    conn.create_function("typed_title", 2, agents.typed_title, deterministic=True)
     return conn
 
 
@@ -885,6 +889,7 @@ def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
     try:
         conn.create_function("project_of_dir", 2, agents.project_of_dir, deterministic=True)
         conn.create_function("prompt_title", 2, agents.prompt_title, deterministic=True)
+        conn.create_function("typed_title", 2, agents.typed_title, deterministic=True)
     except sqlite3.OperationalError:
         # Defined already (connect does), and not to be redefined now: an FTS5
         # 'rebuild' keeps a statement active until the transaction ends (reredact).

@@ -434,6 +434,7 @@ def m017_typed_titles(db: Database) -> None:
     from pastfix import db as pastfix_db
 
     db.conn.create_function("prompt_title", 2, agents.prompt_title, deterministic=True)
+    db.conn.create_function("typed_title", 2, agents.typed_title, deterministic=True)
     main_thread = pastfix_db.FIRST_PROMPT_TITLE_SQL.format(
         session="sessions.session_id", sidechain="AND is_sidechain = 0"
     )
@@ -494,25 +495,17 @@ def m022_codex_aborted_after_wall_time(db: Database) -> None:
 
 @migrations()
 def m023_command_titles(db: Database) -> None:
-    # Session 27 (a new user's try): a Claude Code 1.0.x session begun by a slash command,
-    # whose subagents' turns sit in its own file, was titled by the first subagent's task
-    # (`Examine the package.json file(s) in ...`), not by the user's command as typed
-    # (`/orchestrator @CLAUDE.md ...`). A build now prefers the command; retitle the
-    # sessions of an older index whose title came so.
+    # Session 27 (a new user's try): a session begun by a slash command given arguments
+    # (`/orchestrator @CLAUDE.md ...`) was titled by a prompt typed later, or, in Claude
+    # Code 1.0.x, whose subagents' turns sit in the session's file, by its first subagent's
+    # task. A build now takes the command as typed; retitle an older index's sessions as
+    # a build titles them (pastfix.db.title_sql), all of them: the rows hold every input.
     from pastfix import agents
     from pastfix import db as pastfix_db
 
     db.conn.create_function("prompt_title", 2, agents.prompt_title, deterministic=True)
-    session = "sessions.session_id"
-    main_thread = pastfix_db.FIRST_PROMPT_TITLE_SQL.format(
-        session=session, sidechain="AND is_sidechain = 0"
-    )
-    any_thread = pastfix_db.FIRST_PROMPT_TITLE_SQL.format(session=session, sidechain="")
-    commands = pastfix_db.SLASH_TITLE_SQL.format(session=session, sidechain="AND is_sidechain = 0")
-    db.execute(
-        f"UPDATE sessions SET title = {commands} WHERE title = {any_thread}"
-        f" AND {main_thread} IS NULL AND {commands} IS NOT NULL"
-    )
+    db.conn.create_function("typed_title", 2, agents.typed_title, deterministic=True)
+    db.execute(f"UPDATE sessions SET title = {pastfix_db.title_sql('sessions.session_id')}")
 
 
 def schema_script(applying: Migrations = migrations) -> str:

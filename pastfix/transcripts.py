@@ -297,6 +297,32 @@ _COMMAND_NAME = re.compile(r"<command-name>/?([^<]*)</command-name>")
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 
 
+# Claude Code's own commands, which set it up rather than ask for work (`/model sonnet`,
+# `/add-dir ../api`): a custom command given arguments asks for work (`/orchestrator
+# create a TODO app`), as a typed prompt does (see asks).
+BUILTIN_COMMANDS = frozenset(
+    """add-dir agents bashes bug clear compact config context cost doctor exit export help
+    hooks ide init install-github-app login logout mcp memory migrate-installer model
+    output-style permissions plugin pr-comments privacy-settings release-notes resume
+    review rewind sandbox security-review status statusline terminal-setup todos upgrade
+    usage vim""".split()
+)
+
+
+def asks(text: str) -> bool:
+    """Whether a prompt recorded as a slash command asks for work as a typed prompt does: a
+    command of the user's own given arguments (agents.typed_title)."""
+    name = _COMMAND_NAME.search(text)
+    args = _COMMAND_ARGS.search(text)
+    return bool(
+        name
+        and name.group(1).strip()
+        and name.group(1).strip() not in BUILTIN_COMMANDS
+        and args
+        and args.group(1).strip()
+    )
+
+
 # What Claude Code in an IDE puts before a prompt: the file open in the editor, or the
 # lines selected in it (`<ide_opened_file>The user opened the file ... </ide_opened_file>`).
 _IDE_CONTEXT = re.compile(r"(?:\s*<(ide_[a-z_]+)>.*?</\1>)+\s*", re.DOTALL)

@@ -654,8 +654,9 @@ def test_a_session_of_boilerplate_alone_keeps_its_first_prompt_as_title(tmp_path
 
 def test_a_slash_command_titles_its_session_before_a_subagents_task(tmp_path):
     """Claude Code 1.0.x kept subagents' turns in the session's file: a session begun by a
-    slash command was titled by its first subagent's task (a new user's try, session 27);
-    the command as typed titles it, and m023 retitles an older index's."""
+    slash command given arguments was titled by its first subagent's task, or by a prompt
+    typed later (new users' tries, session 27); the command as typed titles it, and m023
+    retitles an older index's. A command without arguments (`/clear`) titles none."""
     sid = "5e551011-0000-4000-8000-000000000004"
     projects = tmp_path / "projects"
     command = (
@@ -669,6 +670,8 @@ def test_a_slash_command_titles_its_session_before_a_subagents_task(tmp_path):
         [
             prompt("u1", sid, command, "2026-01-01T00:00:00Z"),
             prompt("u2", sid, task, "2026-01-01T00:00:02Z", isSidechain=True),
+            # typed an hour later: not what the session was begun for
+            prompt("u3", sid, "Thanks! Please update CLAUDE.md", "2026-01-01T01:00:00Z"),
         ],
     )
     path = tmp_path / "index.db"
@@ -687,3 +690,13 @@ def test_a_slash_command_titles_its_session_before_a_subagents_task(tmp_path):
     stats = pbuild.build(path, [projects])
     assert stats.files_read == 0
     assert stored() == "/orchestrator @CLAUDE.md update it"
+    bare = command.replace("@CLAUDE.md update it", "")
+    write_jsonl(
+        projects / "-w-app" / f"{sid}.jsonl",
+        [
+            prompt("u1", sid, bare, "2026-01-01T00:00:00Z"),
+            prompt("u3", sid, "Thanks! Please update CLAUDE.md", "2026-01-01T01:00:00Z"),
+        ],
+    )
+    pbuild.build(path, [projects], force=True)
+    assert stored() == "Thanks! Please update CLAUDE.md"

@@ -1938,3 +1938,21 @@ def test_a_content_replacement_leaves_the_full_result_indexed():
     assert (batch.skipped, batch.problems) == (0, [])
     [result] = batch.tool_results
     assert result.content_length == len(full) and "<persisted-output>" not in result.content
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        (
+            "<command-name>/orchestrator</command-name><command-args>make an app</command-args>",
+            True,
+        ),
+        ("<command-name>/model</command-name>\n<command-args>sonnet</command-args>", False),
+        ("<command-name>/orchestrator</command-name><command-args></command-args>", False),
+        ("<command-name>init</command-name><command-args></command-args>", False),
+    ],
+)
+def test_a_command_of_the_users_own_given_arguments_asks_for_work(text, asked):
+    """A session begun by `/orchestrator make an app` is titled by it, not by a prompt typed
+    an hour later; `/model sonnet` sets Claude Code up and titles nothing (session 27)."""
+    assert transcripts.asks(text) is asked

@@ -1719,16 +1719,37 @@ def _inits(failed: Call, path: str | None) -> bool:
     or the program's with it (`npx tailwindcss init -p` could not find tailwind 4's
     missing CLI, then tailwind.config.js was written: seventeenth held-out set, 3 failures
     worked around; `tsc --init`, tsconfig.json; `eslint --init`, .eslintrc.json). Not
-    `git init` and .gitignore, which is no config git init writes."""
+    `git init` and .gitignore, which is no config git init writes. A package manager's
+    `init` writes its manifest (`npm init -y`, npm not found, then package.json written:
+    twenty-second held-out set; `cargo init`, Cargo.toml; `go mod init`, go.mod)."""
     name = _basename(path).lower()
     stem = name.lstrip(".").split(".")[0]
+    ran = intents(failed.command)
+    if any(
+        name == _MANIFESTS.get(i.program) and (i.sub == "init" or "init" in i.args) for i in ran
+    ):
+        return True
     if len(stem) < 3 or not ("config" in name or stem.endswith("rc")):
         return False
     return any(
         ("init" in i.args or "--init" in i.flags)
         and (i.program.lower().startswith(stem) or stem.startswith(i.program.lower()))
-        for i in intents(failed.command)
+        for i in ran
     )
+
+
+# The manifest a package manager's `init` writes.
+_MANIFESTS = {
+    "npm": "package.json",
+    "yarn": "package.json",
+    "pnpm": "package.json",
+    "bun": "package.json",
+    "cargo": "cargo.toml",
+    "go": "go.mod",
+    "poetry": "pyproject.toml",
+    "uv": "pyproject.toml",
+    "composer": "composer.json",
+}
 
 
 # (127 is the shell's status for a program it did not find: said alone, as by `cat a ||

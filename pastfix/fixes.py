@@ -3774,6 +3774,11 @@ def _window(
     around" a missing cargo (third held-out set)."""
     if failed.sidechain:
         return list(later), None
+    # An edit whose text was not in the file is redone in its turn, by the agent: an edit of
+    # the file after the user's next prompt is for what that prompt asked (six patches of
+    # a file's headings "fixed" by the edit of a label the user then asked for: twenty-
+    # second held-out set, a new user's try)
+    crossing = 0 if failed.kind == "string_not_found" else PROMPTS_CROSSED
     crossed = 0
     since = failed.timestamp
     stopped = failed.kind in _STOPPED  # the turn after the anchor is the user's
@@ -3782,8 +3787,8 @@ def _window(
         typed = _between(prompt_times, since, c.timestamp)
         if typed:
             count = 1 if stopped else len(typed)
-            if crossed + count > PROMPTS_CROSSED:
-                return window, typed[min(PROMPTS_CROSSED - crossed, len(typed) - 1)]
+            if crossed + count > crossing:
+                return window, typed[min(crossing - crossed, len(typed) - 1)]
             crossed += count
             stopped = False
         since = c.timestamp
@@ -3793,7 +3798,7 @@ def _window(
     # the calls ran out: the window ends at the prompt after which no call of the agent
     # could still count (without a call after the failure, at the second prompt after it)
     typed = prompt_times[bisect.bisect_right(prompt_times, since) :]
-    return window, next(iter(typed[PROMPTS_CROSSED - crossed :]), None)
+    return window, next(iter(typed[crossing - crossed :]), None)
 
 
 def _between(times: Sequence[str], start: str, end: str) -> Sequence[str]:

@@ -3896,3 +3896,18 @@ def test_a_powershell_options_value_is_no_shared_intent():
     again = call(command="powershell -ep bypass -File .\\check.ps1")
     fix = run([failed, again], error, {again.tool_use_id: "[+] Docker: RUNNING"})
     assert fix[failed.tool_use_id].confirmed_by == again.tool_use_id
+
+
+def test_an_edit_whose_text_was_not_found_is_redone_before_the_next_prompt():
+    """Six patches of a file's headings did not apply; the agent went another way, the user
+    then asked for a label's colour, and the patch of that file for it was taken for their
+    redo (twenty-second held-out set, a new user's try). An edit whose text was not found
+    is redone in its turn: after a prompt, an edit of the file is the prompt's."""
+    failed = call("apply_patch", file_path="src/page.tsx", failed=True, kind="string_not_found")
+    error = {failed.tool_use_id: "apply_patch verification failed: Failed to find expected lines"}
+    later = call("apply_patch", file_path="src/page.tsx")
+    asked = [later.timestamp.replace("Z", ".000Z")]  # between the two
+    found = run([failed, later], error, prompts=asked)[failed.tool_use_id]
+    assert found.outcome == fixes.NOT_FIXED
+    fix = run([failed, later], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, later.tool_use_id)

@@ -484,6 +484,9 @@ _NOISE = re.compile(
     # and its carets (`+ ach ($sh in $s) {`, `+ ~~`), and its category (`+ CategoryInfo :
     # ParserError: (:) [], ParentContainsErrorRecordException`), the same for every error
     r"|At line:\d+ char:\d+"
+    # (and the end of its category, wrapped onto a line of its own: `ts following:
+    # p:String) [], RemoteException`)
+    r"|.*\) \[[\w-]*\], \w+$"
     r"|\S{1,4} .*\.ps1:\d+ [^\W\d_]+:\d+\s*$"
     r"|\+ "
     r"|Finished in "
@@ -1130,7 +1133,7 @@ _QUOTED_FILE = re.compile(
 )
 # What a PowerShell error record names first, a cmdlet (`Get-Content`) or a script, with
 # Windows PowerShell 5.1's space before the colon.
-_POWERSHELL_SOURCE = re.compile(r"^([A-Z][a-z]+-[A-Z][A-Za-z]+|\S+\.ps1) : ")
+_POWERSHELL_SOURCE = re.compile(r"^([A-Z][a-z]+-[A-Z][A-Za-z]+|\S+\.ps1|[\w.-]+\.exe) : ")
 # A program named with its folder at the start of its message (`/usr/bin/python3: ...`,
 # `C:\\Python311\\python.exe: ...`, `/bin/bash: ...`): the folder goes, and `.exe`.
 _PROGRAM_DIR = re.compile(r"^(?:~|[A-Za-z]:)?(?:[/\\][\w.+ -]*)*[/\\](?=[\w.+-]+: )")

@@ -1738,6 +1738,15 @@ def test_a_program_keeps_its_name():
             "    + FullyQualifiedErrorId : InvokeMethodOnNull\n",
             "You cannot call a method on a null-valued expression.",
         ),
+        # a native program's error, its category wrapped onto a line of its own
+        (
+            "Exit code 1\nnode.exe : Not enough arguments following: p\n"
+            "At C:\\x\\gemini.ps1:22 char:14\n+ ... & node\n+   ~~~~\n"
+            "    + CategoryInfo          : NotSpecified: (Not enough argumen \n"
+            "   ts following: p:String) [], RemoteException\n"
+            "    + FullyQualifiedErrorId : NativeCommandError\n",
+            "node.exe : Not enough arguments following: p",
+        ),
         # PowerShell 7's
         (
             "Exit code 1\nParserError: \nLine |\n   1 |  apply_patch << 'PATCH'\n"

@@ -1141,3 +1141,13 @@ async def test_a_session_pages_failure_list_says_where_it_cut(tmp_path):
     start = page.index('<details class="pf-failures"')
     failures = page[start : page.index("</details>", start)]
     assert f"<code>{command[:119]}…</code>: error: it failed" in failures
+
+
+@pytest.mark.asyncio
+async def test_search_messages_says_when_a_raw_expression_cannot_be_parsed(ds):
+    """`raw: ENOENT OR` gave "0 results", as if no message held the words (a new user's
+    try, session 27): the page says FTS5 could not parse it, as `pastfix find` does."""
+    bad = (await ds.client.get("/index/search_messages", params={"q": "raw: ENOENT OR"})).text
+    assert "raw: FTS5 cannot parse the expression" in bad
+    good = (await ds.client.get("/index/search_messages", params={"q": "raw: ENOENT"})).text
+    assert "FTS5 cannot parse" not in good

@@ -312,9 +312,14 @@ SESSION_DIFF_OPEN = 16
 async def template_vars(
     template: str, database: str | None, request: Request | None, datasette: Datasette
 ) -> dict[str, Any]:
-    """`pastfix_find` on the find_past_fix page of an index: query.html draws cards with it."""
+    """`pastfix_find` on the find_past_fix page of an index: query.html draws cards with it;
+    `pastfix_notice` on search_messages', when its `raw:` expression is not what FTS5 can
+    parse (it said "0 results", as if nothing held the words: a new user's try)."""
     if template != "query.html" or not database or request is None:
         return {}
+    if request.url_vars.get("table") == "search_messages":
+        said = queries.raw_problem(request.args.get("q", ""))
+        return {"pastfix_notice": said} if said and await is_index(datasette, database) else {}
     if request.url_vars.get("table") != FIND_QUERY or not await is_index(datasette, database):
         return {}
 

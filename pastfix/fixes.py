@@ -1382,6 +1382,8 @@ def command_change(failed: str | None, retry: str | None) -> str | None:
     taken = [w for w in old if w not in new and w not in quoted]
     put = [w for w in new if w not in old and w.replace("\\", "") not in quoted]
     # a flag taken out reads `without --force`: `---force` read as a typo (a new user)
+    # (an empty word shown as such: `-p ""` then `-p " "` read `changed: -`, a new user)
+    taken, put = ([w if w.strip() else f'"{w}"' for w in ws] for ws in (taken, put))
     words = [
         *(f"without {w}" if w.startswith("-") else f"-{w}" for w in taken),
         *(f"+{w}" for w in put),

@@ -944,6 +944,12 @@ def test_a_change_says_what_the_retry_ran_before_it_and_after_it():
     )
 
 
+def test_an_empty_word_taken_out_is_shown_as_such():
+    """`gemini -p ""` then `gemini -p " "`: the change read `changed: -` (a new user's
+    try, session 27)."""
+    assert fixes.command_change('gemini -p "" 2>&1', 'gemini -p " " 2>&1') == '-""'
+
+
 def test_a_long_change_is_cut_at_a_word():
     failed = "git add " + " ".join(f"lib/spotter/services/module_{n}.ex" for n in range(12))
     change = fixes.command_change(

@@ -98,6 +98,19 @@ def edit_diff(
     return shown
 
 
+def fold_calls(calls: Iterable[dict[str, Any]]) -> list[tuple[dict[str, Any], int]]:
+    """A row's fix_calls, a call made several times in a row once, with how many times (six
+    Reads of one file were six `before:` lines: a new user's try, session 27)."""
+    folded: list[tuple[dict[str, Any], int]] = []
+    for call in calls:
+        key = (call["tool"], call["target"], call["ok"])
+        if folded and (folded[-1][0]["tool"], folded[-1][0]["target"], folded[-1][0]["ok"]) == key:
+            folded[-1] = (folded[-1][0], folded[-1][1] + 1)
+        else:
+            folded.append((call, 1))
+    return folded
+
+
 # Why a find_past_fix row claims no fix, by its outcome.
 NOT_FIXED_WHY = {
     "papered over": "a later call only hid the error (|| true, 2>/dev/null || echo ...)",
@@ -305,10 +318,11 @@ def format_hit(
             how = "worked around" if row["outcome"] == "worked around" else "confirmed"
             target = in_project(row["fix_target"], row["project"])
             lines.append(f"   {how}: {row['tool']} {one_line(target, 200)} {succeeded(row)}")
-        for call in row["fix_calls"]:
+        for call, made in fold_calls(row["fix_calls"]):
             state = "" if call["ok"] else " (failed)"
             target = in_project(call["target"], row["project"])
-            lines.append(f"   before: {call['tool']} {one_line(target, 150)}{state}")
+            again = f" ({made} times)" if made > 1 else ""
+            lines.append(f"   before: {call['tool']} {one_line(target, 150)}{state}{again}")
     else:
         lines.append(
             f"   fixed:  no, {NOT_FIXED_WHY.get(row['outcome'], NOT_FIXED_WHY['not fixed'])}"

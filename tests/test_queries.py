@@ -2953,3 +2953,12 @@ def test_next_text_is_what_was_said_within_a_few_calls(tmp_path, calls_between, 
     [row] = queries.find_past_fix(conn, "No rule to make target")
     conn.close()
     assert row["next_text"] == ("All done: the whole project builds." if said else None)
+
+
+def test_a_call_made_several_times_in_a_row_is_one_before_line():
+    """Six Reads of one file were six `before:` lines of a card (a new user's try, session
+    27): one, saying how many times."""
+    read = {"tool": "Read", "target": "src/tests.rs", "ok": 1}
+    calls = [read, dict(read), dict(read), {"tool": "Bash", "target": "ls", "ok": 1}, read]
+    assert cards.fold_calls(calls) == [(read, 3), (calls[3], 1), (read, 1)]
+    assert cards.fold_calls([read, {**read, "ok": 0}]) == [(read, 1), ({**read, "ok": 0}, 1)]

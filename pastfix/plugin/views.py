@@ -496,9 +496,10 @@ def find_card(
         "signature_shown": cards.signature_shown(row),
         "succeeded": cards.succeeded(row),
         "calls": [
-            {**call, "target": cards.in_project(call["target"], project)}
-            for call in _json_list(row["fix_calls"])
+            {**call, "target": cards.in_project(call["target"], project), "times": times}
+            for call, times in cards.fold_calls(_json_list(row["fix_calls"]))
         ],
+        "call_count": len(_json_list(row["fix_calls"])),
         "files": [
             cards.in_project(path, project) for path in _json_list(row["files_edited_after"])
         ],

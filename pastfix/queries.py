@@ -1371,12 +1371,14 @@ in_text_signatures as materialized (
   select signature from failed_signatures
   where signature_in_text(signature, (select error from given))
 ),
--- None stands there as it is: those that do once the files both name are set aside
--- (signatures.loose: the same error about another file), held by no longer one so.
+-- And those that stand there once the files both name are set aside (signatures.loose:
+-- the same error about another file): of all found, the longest still wins, so a shorter
+-- signature found as it is yields to the same error about another file that says more
+-- of the text (`zsh: permission denied:` alone, fixed by another shell, before `zsh:
+-- permission denied: <path>/check.sh`, fixed by its chmod: a new user's try, session 27).
 loose_signatures as materialized (
   select signature, loose_signature(signature) as form from failed_signatures
-  where not exists (select 1 from in_text_signatures)
-    and signature_loosely_in_text(signature, (select error from given))
+  where signature_loosely_in_text(signature, (select error from given))
 ),
 found_signatures as (
   select signature, signature as form, 0 as loose from in_text_signatures

@@ -2962,3 +2962,37 @@ def test_a_call_made_several_times_in_a_row_is_one_before_line():
     calls = [read, dict(read), dict(read), {"tool": "Bash", "target": "ls", "ok": 1}, read]
     assert cards.fold_calls(calls) == [(read, 3), (calls[3], 1), (read, 1)]
     assert cards.fold_calls([read, {**read, "ok": 0}]) == [(read, 1), ({**read, "ok": 0}, 1)]
+
+
+def test_the_same_error_about_another_file_beats_a_shorter_one_found_in_the_text(tmp_path):
+    """`(eval):1: permission denied: .../sync-check.sh` pasted: a past `permission denied:`
+    naming no file stood in the text and was the only card, though another script's same
+    error had been fixed by its chmod (a new user's try, session 27). The match that says
+    more of the text wins; its own file's would win over both."""
+    from jsonl import result, tool_use, write_jsonl
+
+    def session(sid, error, fix):
+        return [
+            tool_use(
+                f"{sid}1", sid, f"{sid}-t1", "Bash", {"command": "./x.sh"}, "2026-01-01T10:00:00Z"
+            ),
+            result(f"{sid}2", sid, f"{sid}-t1", error, "2026-01-01T10:00:01Z", True),
+            tool_use(f"{sid}3", sid, f"{sid}-t2", "Bash", {"command": fix}, "2026-01-01T10:00:02Z"),
+            result(f"{sid}4", sid, f"{sid}-t2", "ok", "2026-01-01T10:00:03Z", False),
+        ]
+
+    bare = "Exit code 126\n(eval):1: permission denied: "
+    named = "Exit code 126\n(eval):1: permission denied: /Users/x/.claude/scripts/security-check.sh"
+    write_jsonl(tmp_path / "p" / "a" / "aaaa.jsonl", session("aaaa", bare, "bash -c 'source x'"))
+    write_jsonl(
+        tmp_path / "p" / "b" / "bbbb.jsonl",
+        session("bbbb", named, "chmod +x /Users/x/.claude/scripts/security-check.sh"),
+    )
+    build_index(tmp_path / "index.db", tmp_path / "p")
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        pasted = "(eval):1: permission denied: /Users/me/.claude/scripts/sync-check.sh"
+        found = queries.find_past_fix(conn, pasted)
+        assert [(r["session_id"], r["other_file"]) for r in found] == [("bbbb", 1)]
+    finally:
+        conn.close()

@@ -796,9 +796,18 @@ def _gradle_cause(lines: list[str], i: int) -> str:
     return " ".join(cause) or lines[i]
 
 
+# An error's start glued to what a progress bar left on its line (`✘ Cask x (7.9)
+# Downloading 145.8MB/-------Error: A ... process has already locked ...`: the cursor
+# codes that moved it are gone), after no letter or space.
+_GLUED_ERROR = re.compile(r"(?<=[-=#>|/%)\]\d])(?:Error|ERROR|error|fatal|FATAL): ")
+
+
 def _with_header(lines: list[str], i: int) -> str:
     """Line i, followed by the next non-empty line when line i is a short header."""
     line = lines[i]
+    glued = _GLUED_ERROR.search(line, 1)
+    if glued:
+        line = line[glued.start() :]
     if line == _GRADLE_WRONG:
         return _gradle_cause(lines, i)
     if line.endswith(":") and lines[i + 1 : i + 2] == ["Line |"]:

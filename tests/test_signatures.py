@@ -1805,3 +1805,16 @@ def test_zshs_unmatched_pattern_is_one_path_and_another_file_is_found():
     )
     kept = "cp: <path>/mcp-data-<n>-<hex>.json: Operation not permitted"
     assert sig.loose(kept) == "cp: <path>: Operation not permitted"
+
+
+def test_an_error_glued_to_a_progress_bar_starts_the_key_line():
+    """brew's download bar and its error on one line, the cursor codes between gone: the
+    bar was the signature's start, so the same error of another cask was not seen before (a
+    new user's try, session 27). An error word after a letter or a space stays as it is."""
+    bar = (
+        "Exit code 1\n✘ Cask font-x (7.9)    Downloading 145.8MB/-------Error: A `brew"
+        " install --cask font-x` process has already locked /Users/x/dl/ab12--X.zip.incomplete."
+    )
+    assert sig.key_line(bar).startswith("Error: A `brew install --cask font-x` process")
+    assert sig.key_line("TypeError: x is not a function") == "TypeError: x is not a function"
+    assert sig.key_line("[vite] Error: cannot find x") == "[vite] Error: cannot find x"

@@ -309,7 +309,9 @@ def format_hit(
                 target = in_project(step["target"], row["project"])
                 lines.append(f"   fix:    {step['tool']} {one_line(target, 200)}{change}")
         steps = remedy_steps(row)
-        if steps and steps[-1]["confirms"]:
+        # ("that call" only when it is shown: a card cut at its fifth step said "that call
+        # succeeded" of a command still running, a new user's try)
+        if steps and steps[-1]["confirms"] and len(steps) <= FIX_STEPS_SHOWN:
             # another way to the same end, not the failed call made to work
             worked_around = row["outcome"] == "worked around"
             said = "worked around:" if worked_around else "and"
@@ -317,7 +319,8 @@ def format_hit(
         else:
             how = "worked around" if row["outcome"] == "worked around" else "confirmed"
             target = in_project(row["fix_target"], row["project"])
-            lines.append(f"   {how}: {row['tool']} {one_line(target, 200)} {succeeded(row)}")
+            tool = steps[-1]["tool"] if steps and steps[-1]["confirms"] else row["tool"]
+            lines.append(f"   {how}: {tool} {one_line(target, 200)} {succeeded(row)}")
         for call, made in fold_calls(row["fix_calls"]):
             state = "" if call["ok"] else " (failed)"
             target = in_project(call["target"], row["project"])

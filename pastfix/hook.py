@@ -153,6 +153,10 @@ def matches(
     return rows
 
 
+# The remedy steps the hook shows of a past fix (then its confirmation).
+HOOK_STEPS = 3
+
+
 def _two(diff: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Two lines of an edit's diff: its first line out and first line in, in order, when it
     has both (the first two of a rename were both `-`: it read as a deletion, a new user's
@@ -167,7 +171,7 @@ def _fix(row: dict[str, Any]) -> list[str]:
     """What fixed a past failure, in a few short lines: the remedy, then its confirmation."""
     lines = []
     if row["fixed_at"]:
-        for step in cards.remedy_steps(row)[:3]:
+        for step in cards.remedy_steps(row)[:HOOK_STEPS]:
             if step["edits"]:
                 path = cards.in_project(step["path"], row["project"])
                 lines.append(f"  fix: edited {path}" if path else "  fix: applied a patch")
@@ -178,14 +182,15 @@ def _fix(row: dict[str, Any]) -> list[str]:
                 target = queries.one_line(step["target"], 160)
                 lines.append(f"  fix: {step['tool']} `{target}`{change}")
         steps = cards.remedy_steps(row)
-        if steps and steps[-1]["confirms"]:
+        if steps and steps[-1]["confirms"] and len(steps) <= HOOK_STEPS:
             worked_around = row["outcome"] == "worked around"
             said = "worked around:" if worked_around else "and"
             lines.append(f"  {said} that call {cards.succeeded(row)}")
         else:
             how = "worked around by" if row["outcome"] == "worked around" else "confirmed:"
             target = queries.one_line(row["fix_target"], 160)
-            lines.append(f"  {how} {row['tool']} `{target}` {cards.succeeded(row)}")
+            tool = steps[-1]["tool"] if steps and steps[-1]["confirms"] else row["tool"]
+            lines.append(f"  {how} {tool} `{target}` {cards.succeeded(row)}")
     else:
         why = cards.NOT_FIXED_WHY.get(row["outcome"], cards.NOT_FIXED_WHY["not fixed"])
         lines.append(f"  not fixed there: {why}")

@@ -130,6 +130,15 @@ def test_a_fix_found_another_way_is_said_to_be_a_workaround():
     )
     row["outcome"] = "fixed"
     assert "  and that call succeeded" in hook.context([row])
+    # "that call" only when it is shown: after more steps than the hook shows, it is named
+    # (a card said "that call succeeded" of a step it had cut: a new user's try)
+    looks = [
+        {"tool_use_id": f"t{n}", "tool": "Bash", "target": f"ls /p/{n}", "change": None}
+        for n in range(3, 3 + hook.HOOK_STEPS)
+    ]
+    row["remedy"] = [*looks, row["remedy"][0]]
+    text = hook.context([row])
+    assert "that call" not in text and "  confirmed: Bash `ls -la /p/src/` succeeded" in text
 
 
 def test_the_sessions_described_are_two_sessions_not_one_twice():

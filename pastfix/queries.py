@@ -352,6 +352,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("same_text", 2, same_text, deterministic=True)
     conn.create_function("text_distance", 2, text_distance, deterministic=True)
     conn.create_function("signature_in_text", 2, signature_in_text, deterministic=True)
+    conn.create_function("signature_after_prefix", 2, signature_after_prefix, deterministic=True)
     conn.create_function(
         "signature_loosely_in_text", 2, signature_loosely_in_text, deterministic=True
     )
@@ -604,6 +605,19 @@ def signature_in_text(signature: object, error: object) -> int:
     if not isinstance(signature, str) or not signature or error is None:
         return 0
     return _stands_in(signature, _pasted_lines(str(error)))
+
+
+def signature_after_prefix(signature: object, pasted: object) -> int:
+    """Whether a past failure's `signature` is the pasted error's signature after words a
+    script printed before it (`Error creating snapshot: Error [ERR_MODULE_NOT_FOUND]: Cannot
+    find module <str> imported from <path>`: the same Node error pasted alone was not seen
+    before, a new user's try, session 27). The pasted one must say enough on its own
+    (IN_TEXT_MIN_WORDS words outside its placeholders)."""
+    if not isinstance(signature, str) or not isinstance(pasted, str) or not pasted:
+        return 0
+    if not signature.endswith(": " + pasted):
+        return 0
+    return int(len(_LETTERS.findall(_PLACEHOLDER.sub(" ", pasted))) >= IN_TEXT_MIN_WORDS)
 
 
 def signature_loosely_in_text(signature: object, error: object) -> int:
@@ -1370,6 +1384,9 @@ failed_signatures as materialized (
 in_text_signatures as materialized (
   select signature from failed_signatures
   where signature_in_text(signature, (select error from given))
+    -- or the pasted error after what a script said first (`Error creating snapshot:
+    -- Error [ERR_MODULE_NOT_FOUND]: ...`: signature_after_prefix)
+    or signature_after_prefix(signature, (select signature from pasted))
 ),
 -- And those that stand there once the files both name are set aside (signatures.loose:
 -- the same error about another file): of all found, the longest still wins, so a shorter

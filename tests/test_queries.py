@@ -2996,3 +2996,36 @@ def test_the_same_error_about_another_file_beats_a_shorter_one_found_in_the_text
         assert [(r["session_id"], r["other_file"]) for r in found] == [("bbbb", 1)]
     finally:
         conn.close()
+
+
+def test_the_pasted_error_after_what_a_script_said_first_is_that_error(tmp_path):
+    """A script's `console.error("Error creating snapshot:", e)` put its words before
+    Node's error in the stored signature: the same error pasted alone was "not seen
+    before" (a new user's try, session 27). An error that says too little alone (`Error`)
+    does not match so."""
+    from jsonl import result, tool_use, write_jsonl
+
+    sid = "5c41p7e1"
+    said = (
+        "Exit code 1\nError creating snapshot: Error [ERR_MODULE_NOT_FOUND]: Cannot find module"
+        " '/w/shop/models/plugins/toJSON' imported from /w/shop/models/User.js"
+    )
+    write_jsonl(
+        tmp_path / "p" / "w" / f"{sid}.jsonl",
+        [
+            tool_use("u1", sid, "t1", "Bash", {"command": "node snap.js"}, "2026-01-01T10:00:00Z"),
+            result("r1", sid, "t1", said, "2026-01-01T10:00:01Z", True),
+        ],
+    )
+    build_index(tmp_path / "index.db", tmp_path / "p")
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        pasted = (
+            "Error [ERR_MODULE_NOT_FOUND]: Cannot find module 'C:\\\\Users\\\\bob\\\\shop\\\\models"
+            "\\\\plugins\\\\toJSON' imported from C:\\\\Users\\\\bob\\\\shop\\\\models\\\\Order.js"
+        )
+        found = queries.find_past_fix(conn, pasted)
+        assert [(r["session_id"], r["matched"]) for r in found] == [(sid, "signature")]
+        assert queries.signature_after_prefix("x: Error", "Error") == 0
+    finally:
+        conn.close()

@@ -1786,7 +1786,7 @@ def test_format_hit():
         "3. Bash failed T in /p\n"
         "   ran:    npm run build\n"
         "   error:  a *b* c\n"
-        "   fixed:  no, nothing that followed in that session succeeded at it\n"
+        "   fixed:  no, nothing soon after it in that session succeeded at it\n"
         "   edited: a, /q/b\n"
         "   resume: claude --resume s"
     )

@@ -3917,3 +3917,19 @@ def test_an_edit_whose_text_was_not_found_is_redone_before_the_next_prompt():
     assert found.outcome == fixes.NOT_FIXED
     fix = run([failed, later], error)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, later.tool_use_id)
+
+
+def test_a_search_that_said_why_it_could_not_search_found_nothing_no():
+    """`rg x src\\Controllers\\*.cs` on Windows (a glob nothing expanded) exited 1 saying
+    `rg: src\\Controllers\\*.cs: IO error ... (os error 123)`: it was taken for a search that
+    found nothing, so the folder searched next was no retry (twenty-third held-out set)."""
+    failed = call(command='rg -n "Authorize" src\\Api\\Controllers\\*.cs', failed=True)
+    error = {
+        failed.tool_use_id: "Exit code 1\nrg: src\\Api\\Controllers\\*.cs: IO error for operation"
+        " on src\\Api\\Controllers\\*.cs: The filename syntax is incorrect. (os error 123)"
+    }
+    folder = call(command='rg -n "Authorize" src/Api/Controllers')
+    fix = run([failed, folder], error, {folder.tool_use_id: "x.cs:7:[Authorize]"})
+    assert fix[failed.tool_use_id].confirmed_by == folder.tool_use_id
+    assert fixes.found_nothing('rg -n "Authorize" src', "Exit code 1\n")
+    assert not fixes.found_nothing('rg -n "Authorize" src', error[failed.tool_use_id])

@@ -2977,7 +2977,10 @@ _CHECK_FAILED = re.compile(
     r"\bfound [1-9]\d* errors?\b|^=+ .*\b[1-9]\d* (?:failed|errors?)\b.*=+$"
     r"|^[1-9]\d* failed\b.* in [\d.]+s\b"
     r"|^(?:tests?|test files|test suites):\s+[1-9]\d* failed\b|\([1-9]\d* errors?, \d+ warnings?\)"
-    r"|^FAIL\b|^error: could not compile\b|^make(?:\[\d+\])?: \*\*\* .* Error [1-9]",
+    r"|^FAIL\b|^error: could not compile\b|^make(?:\[\d+\])?: \*\*\* .* Error [1-9]"
+    # the check itself could not start (`npx tsc --noEmit 2>&1 | head -60`: `Error: Cannot
+    # find module '.../typescript/bin/tsc'`, "succeeded" on a card: a new user's try)
+    r"|^Error: Cannot find module\b|^node:internal/modules/",
     re.I | re.M,
 )
 

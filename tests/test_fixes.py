@@ -3933,3 +3933,21 @@ def test_a_search_that_said_why_it_could_not_search_found_nothing_no():
     assert fix[failed.tool_use_id].confirmed_by == folder.tool_use_id
     assert fixes.found_nothing('rg -n "Authorize" src', "Exit code 1\n")
     assert not fixes.found_nothing('rg -n "Authorize" src', error[failed.tool_use_id])
+
+
+def test_a_check_that_could_not_start_confirms_nothing():
+    """`npx tsc --noEmit 2>&1 | head -60` exited 0 (head's status) with `Error: Cannot find
+    module '.../typescript/bin/tsc'`: the card said the fix of the `cd` before it
+    "succeeded"; the check that ran clean later confirms it (eighteenth held-out set, a new
+    user's try)."""
+    failed = call(command="cd apps/api && npx tsc --noEmit", failed=True)
+    error = {failed.tool_use_id: "Exit code 1\n(eval):cd:1: no such file or directory: apps/api"}
+    crashed = call(command="npx tsc --noEmit 2>&1 | head -60")
+    clean = call(command="/w/node_modules/typescript/bin/tsc --noEmit -p apps/api")
+    outputs = {
+        crashed.tool_use_id: "node:internal/modules/cjs/loader:1423\n  throw err;\n\n"
+        "Error: Cannot find module '/w/node_modules/.pnpm/typescript@5.8.3/bin/tsc'",
+        clean.tool_use_id: "",
+    }
+    fix = run([failed, crashed, clean], error, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by == clean.tool_use_id

@@ -98,6 +98,14 @@ def edit_diff(
     return shown
 
 
+def confirming_step(steps: list[dict[str, Any]], shown: int) -> dict[str, Any]:
+    """Of a row's remedy_steps, whether the call that confirmed the fix is one of the first
+    `shown` (a card says "that call succeeded" then: said of a step a card had cut, it named
+    a command still running, a new user's try, session 27), and its tool when it is a step."""
+    last = steps[-1] if steps and steps[-1]["confirms"] else None
+    return {"shown": last is not None and len(steps) <= shown, "tool": last and last["tool"]}
+
+
 def fold_calls(calls: Iterable[dict[str, Any]]) -> list[tuple[dict[str, Any], int]]:
     """A row's fix_calls, a call made several times in a row once, with how many times (six
     Reads of one file were six `before:` lines: a new user's try, session 27)."""
@@ -311,9 +319,8 @@ def format_hit(
                 target = in_project(step["target"], row["project"])
                 lines.append(f"   fix:    {step['tool']} {one_line(target, 200)}{change}")
         steps = remedy_steps(row)
-        # ("that call" only when it is shown: a card cut at its fifth step said "that call
-        # succeeded" of a command still running, a new user's try)
-        if steps and steps[-1]["confirms"] and len(steps) <= FIX_STEPS_SHOWN:
+        confirm = confirming_step(steps, FIX_STEPS_SHOWN)
+        if confirm["shown"]:
             # another way to the same end, not the failed call made to work
             worked_around = row["outcome"] == "worked around"
             said = "worked around:" if worked_around else "and"
@@ -321,7 +328,7 @@ def format_hit(
         else:
             how = "worked around" if row["outcome"] == "worked around" else "confirmed"
             target = in_project(row["fix_target"], row["project"])
-            tool = steps[-1]["tool"] if steps and steps[-1]["confirms"] else row["tool"]
+            tool = confirm["tool"] or row["tool"]
             lines.append(f"   {how}: {tool} {one_line(target, 200)} {succeeded(row)}")
         for call, made in fold_calls(row["fix_calls"]):
             state = "" if call["ok"] else " (failed)"

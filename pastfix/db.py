@@ -115,13 +115,11 @@ NOT_INTERRUPTED_SQL = "text NOT LIKE '[Request interrupted by user%'"
 TYPED_SQL = "(substr(text, 1, 1) != '<' OR substr(text, 1, 5) = '<ide_')"
 
 
-# What a person typed first: a prompt (TYPED_SQL), or a slash command given arguments
-# (`/orchestrator create TODO app by Next.js`: a session begun so was titled by a prompt
-# typed an hour later, or by its subagent's task; a new user's try, session 27).
-_TYPED_OR_ASKED_SQL = (
-    f"({TYPED_SQL} OR (text LIKE '<command-%<command-args>%'"
-    " AND instr(text, '<command-args></command-args>') = 0))"
-)
+# What a person typed first: a prompt (TYPED_SQL), or a slash command, which
+# agents.typed_title keeps when it asks for work (`/orchestrator create TODO app by
+# Next.js`: a session begun so was titled by a prompt typed an hour later, or by its
+# subagent's task; a new user's try, session 27).
+_TYPED_OR_ASKED_SQL = f"({TYPED_SQL} OR text LIKE '<command-%')"
 # The first prompt that titles a session (`session`: its id's column; `sidechain`: a
 # further condition), as agents.typed_title makes it of what its agent wrote.
 FIRST_PROMPT_TITLE_SQL = (

@@ -182,15 +182,17 @@ def _fix(row: dict[str, Any]) -> list[str]:
                 target = queries.one_line(step["target"], 160)
                 lines.append(f"  fix: {step['tool']} `{target}`{change}")
         steps = cards.remedy_steps(row)
-        if steps and steps[-1]["confirms"] and len(steps) <= HOOK_STEPS:
+        confirm = cards.confirming_step(steps, HOOK_STEPS)
+        if confirm["shown"]:
             worked_around = row["outcome"] == "worked around"
             said = "worked around:" if worked_around else "and"
             lines.append(f"  {said} that call {cards.succeeded(row)}")
         else:
             how = "worked around by" if row["outcome"] == "worked around" else "confirmed:"
             target = queries.one_line(row["fix_target"], 160)
-            tool = steps[-1]["tool"] if steps and steps[-1]["confirms"] else row["tool"]
-            lines.append(f"  {how} {tool} `{target}` {cards.succeeded(row)}")
+            lines.append(
+                f"  {how} {confirm['tool'] or row['tool']} `{target}` {cards.succeeded(row)}"
+            )
     else:
         why = cards.NOT_FIXED_WHY.get(row["outcome"], cards.NOT_FIXED_WHY["not fixed"])
         lines.append(f"  not fixed there: {why}")

@@ -282,11 +282,7 @@ def create_server(db_path: Path) -> MCPServer:
                         raise ToolError(unbuilt)
                     seen = queries.seen_before(rows)
                     other = None if seen else queries.seen_other_line(conn, error)
-                    if len(rows) > limit:
-                        rows = rows[:limit]
-                        more = f"The first {limit} rows; give a larger limit for more."
-                        return result(name, rows, error, other, said=more)
-                    return result(name, rows, error, other)
+                    return result(name, rows, error, other, shown=limit, capped=limit + 1)
                 session = str(params.get("session_id", ""))
                 if "session_id" in params and not session.strip():
                     # (it was "no rows", as of a session without failures)

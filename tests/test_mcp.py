@@ -542,7 +542,7 @@ def test_long_answers_are_cut_to_a_limit_with_a_notice(index):
     assert len(every["rows"]) >= 2
     one = call_one(index, "find_past_fix", {"error": "error", "limit": 1}).structured_content
     assert one["rows"] == every["rows"][:1]
-    assert one["notice"].endswith("The first 1 rows; give a larger limit for more.")
+    assert one["notice"].endswith("The first 1 of 2 or more rows; give a larger limit for more.")
     assert "notice" not in every or "The first" not in every["notice"]
     session = every["rows"][0]["session_id"]
     full = call_one(index, "session_tool_output", {"session_id": session, "pattern": "e"})

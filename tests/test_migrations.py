@@ -561,6 +561,24 @@ def test_an_index_from_a_newer_pastfix_is_read_but_not_written(tmp_path):
     assert found.exit_code == 0 and "ENOENT" in found.stdout
 
 
+def stored_title(path):
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT title FROM sessions").fetchone()[0]
+
+
+def built_again_from(path, projects, stale, since):
+    """The title a build gives an index whose session is titled `stale`, as an older pastfix
+    built it, and which lacks the migrations from `since` on; no file is read again."""
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE sessions SET title = ?", [stale])
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= ?", [since])
+    conn.commit()
+    conn.close()
+    stats = pbuild.build(path, [projects])
+    assert stats.files_read == 0  # nothing read again: the migration gave the title
+    return stored_title(path)
+
+
 def test_the_interrupted_marker_is_no_title_built_or_migrated(tmp_path):
     """Claude Code writes `[Request interrupted by user for tool use]` as a user message
     after a rejected call; in a session begun by a slash command it was the first prompt,
@@ -578,20 +596,9 @@ def test_the_interrupted_marker_is_no_title_built_or_migrated(tmp_path):
     )
     path = tmp_path / "index.db"
     pbuild.build(path, [projects])
-
-    def title():
-        with sqlite3.connect(path) as conn:
-            return conn.execute("SELECT title FROM sessions").fetchone()[0]
-
-    assert title() == "use Fish, not zsh"
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE sessions SET title = '[Request interrupted by user for tool use]'")
-    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm016_codex_running'")
-    conn.commit()
-    conn.close()
-    stats = pbuild.build(path, [projects])
-    assert stats.files_read == 0  # nothing read again: the migration gave the title
-    assert title() == "use Fish, not zsh"
+    assert stored_title(path) == "use Fish, not zsh"
+    marker = "[Request interrupted by user for tool use]"
+    assert built_again_from(path, projects, marker, "m016") == "use Fish, not zsh"
 
 
 @pytest.mark.parametrize(
@@ -621,20 +628,8 @@ def test_a_tools_boilerplate_is_no_title_built_or_migrated(tmp_path, typed, titl
     )
     path = tmp_path / "index.db"
     pbuild.build(path, [projects])
-
-    def stored():
-        with sqlite3.connect(path) as conn:
-            return conn.execute("SELECT title FROM sessions").fetchone()[0]
-
-    assert stored() == title
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE sessions SET title = ?", [typed[:200]])
-    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm017_typed_titles'")
-    conn.commit()
-    conn.close()
-    stats = pbuild.build(path, [projects])
-    assert stats.files_read == 0  # nothing read again: the migration gave the title
-    assert stored() == title
+    assert stored_title(path) == title
+    assert built_again_from(path, projects, typed[:200], "m017") == title
 
 
 def test_a_session_of_boilerplate_alone_keeps_its_first_prompt_as_title(tmp_path):
@@ -676,20 +671,8 @@ def test_a_slash_command_titles_its_session_before_a_subagents_task(tmp_path):
     )
     path = tmp_path / "index.db"
     pbuild.build(path, [projects])
-
-    def stored():
-        with sqlite3.connect(path) as conn:
-            return conn.execute("SELECT title FROM sessions").fetchone()[0]
-
-    assert stored() == "/orchestrator @CLAUDE.md update it"
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE sessions SET title = ?", [task])
-    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm023_command_titles'")
-    conn.commit()
-    conn.close()
-    stats = pbuild.build(path, [projects])
-    assert stats.files_read == 0
-    assert stored() == "/orchestrator @CLAUDE.md update it"
+    assert stored_title(path) == "/orchestrator @CLAUDE.md update it"
+    assert built_again_from(path, projects, task, "m023") == "/orchestrator @CLAUDE.md update it"
     bare = command.replace("@CLAUDE.md update it", "")
     write_jsonl(
         projects / "-w-app" / f"{sid}.jsonl",
@@ -699,4 +682,4 @@ def test_a_slash_command_titles_its_session_before_a_subagents_task(tmp_path):
         ],
     )
     pbuild.build(path, [projects], force=True)
-    assert stored() == "Thanks! Please update CLAUDE.md"
+    assert stored_title(path) == "Thanks! Please update CLAUDE.md"

@@ -28,6 +28,9 @@ failed call tried to do:
   `uv run`, `python -m`, `bundle exec`, `nix develop -c`, `bash -lc` ..., and by its
   name when called by its full path) and subcommand (`git push`, `npm run build`), and
   arguments that overlap or where one side has none. `npm run build` is not `npm run test`.
+  When the program refused the arguments themselves (`--short-name requires a value`,
+  `unknown flag`, `usage:`; not of a `--help` asked for), a run of it with other arguments
+  soon after is the retry, though they share none.
   An `echo` or `printf` that labels a look's output (`echo "=== x ==="`) is no intent
   of it; an interpreter given its code inline (`python3 -c`, `python3 - <<EOF`, `node
   <<'JS'`) is retried only by code on the same paths or words; what `find -exec` runs
@@ -60,7 +63,8 @@ failed call tried to do:
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
   same file (`cat x` failed, then Read x; an Edit that did not apply, then a
   Write of the file; a Read of a file too large to read whole, then a Grep of
-  it, unless a Read of a part of it came after, the fix; a binary file, then a
+  it or of its folder, or the shell's grep of it, unless a Read of a part of it came
+  after, the fix; a binary file, then a
   `python3 -c` script that opens it), the same file
   name in another folder (a Read of a file that does not exist, then a Read
   where a Glob found it; not when the file at the failed path
@@ -115,7 +119,8 @@ Paths are compared by their folders and file names, Windows ones (`C:\\Users\\..
 A confirming call whose output still holds the failure's key line did not
 succeed (`npm test | tail` exits 0 when the tests fail), when its status may be another
 program's (a pipe, `; echo done`, another tool: a command exited 0 by itself succeeded,
-though it printed a warning that was the key line), and one that masks
+though it printed a warning that was the key line), nor one whose status was another's and
+whose output says it crashed (a traceback, a panic) or that its check failed, and one that masks
 failures where the failed call did not (`|| true`, `|| echo ...`, `; exit 0`)
 papers over the error: neither confirms a fix, and the search goes on.
 
@@ -481,8 +486,18 @@ class Fix:
 # -- reading a shell command -------------------------------------------------
 
 
-# A heredoc's body, up to its delimiter: text, not commands.
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)(\w+)\1[^\n]*\n(?:.*\n)*?\s*\2\b", re.MULTILINE)
+# A heredoc's body, up to its delimiter: text, not commands. What follows the delimiter on
+# its line is the command's (`cat <<'EOF' > x.go`, `cat <<EOF | kubectl apply -f -`).
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)(\w+)\1([^\n]*)\n(?:.*\n)*?\s*\2\b", re.MULTILINE)
+
+
+def _without_heredocs(command: str) -> str:
+    """A command with its heredocs' bodies taken out, the rest of their first lines kept:
+    `cat <<'EOF' > test/x_test.go` still writes x_test.go (its Codex rewrites of a test were
+    no steps of the test run they fixed: twenty-fourth held-out set)."""
+    return _HEREDOC.sub(lambda m: " " + m.group(3), command)
+
+
 # Redirections, before the words are split: `2>&1`, `&>log`, `>/dev/null`, `< in.txt`.
 _REDIRECTION = re.compile(
     r"""\d*>&\d+|(?:&>>?|\d*>>?|\d*<(?!<))\s*(?:"[^"]*"|'[^']*'|[^\s|&;'"]+)"""
@@ -516,7 +531,7 @@ def _split(command: str) -> tuple[str, ...]:
     """_words, cached: the rules split a command for each failure whose window holds it
     (2,295 times for 208 commands at 200 MB)."""
     # a line continued by a backslash is one line
-    command = _HEREDOC.sub(" ", command)
+    command = _without_heredocs(command)
     if "#" in command:
         command = _without_comments(command)
     command = _REDIRECTION.sub(" ", command).replace("\\\n", " ")
@@ -1562,7 +1577,7 @@ def _changes_state(call: Call) -> bool:
     if call.name not in SHELL_TOOLS or not call.command:
         return False
     for intent in intents(call.command):
-        if intent.program in _WRITERS and _WRITES_TEXT.search(_HEREDOC.sub(" ", call.command)):
+        if intent.program in _WRITERS and _WRITES_TEXT.search(_without_heredocs(call.command)):
             return True  # `cat > x <<EOF`, `echo x >> .gitignore`: the text given, written
         if _looks(intent) or _prints(intent, call.command):
             continue
@@ -1864,6 +1879,10 @@ def _another_way(
         viewers = {"cat", "head", "tail", "less", "sed"}
         if _says_not_a_file(error):
             viewers |= {"ls", "find", "tree"}
+        if failed.name in READ_TOOLS and _says_too_large(error):
+            # too large to read whole, searched by the shell (`grep -n name document.xml`
+            # after a Read of the 1.2 MB file: twenty-fourth held-out set)
+            viewers |= {"grep", "egrep", "fgrep", "rg", "ag", "ack"}
         path = (failed.file_path or "").rstrip("/")
         if path and failed.name in READ_TOOLS and _file_was_there(failed, error):
             # a file the Read tool could not read (binary, too large) opened by a script
@@ -1893,8 +1912,18 @@ def _another_way(
         if _lists(call, failed.file_path or ""):
             return True
     if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS:
-        # a file too large to read whole, searched instead (as Claude Code's message advises)
-        return bool(failed.file_path) and _same_file(call.file_path, failed.file_path)
+        # a file too large to read whole, searched instead (as Claude Code's message advises),
+        # itself or its folder (a Grep of the 63k-token test file's folder for the function
+        # wanted: twenty-fourth held-out set)
+        big = failed.file_path
+        return bool(big) and (
+            _same_file(call.file_path, big)
+            or (
+                _says_too_large(error)
+                and bool(call.file_path)
+                and _unix(call.file_path or "").rstrip("/") == _parent(big or "")
+            )
+        )
     if failed.name == "Skill" and call.name in READ_TOOLS and call.file_path:
         # a skill the Skill tool did not know (`Unknown skill: apply-grant`), whose
         # instructions were then read and followed by hand (sixteenth held-out set)
@@ -2743,7 +2772,7 @@ def _scratch(call: Call, named: str) -> bool:
     script written there and run by the confirmation is part of it."""
     if call.name not in SHELL_TOOLS or not call.command:
         return False
-    command = _HEREDOC.sub(" ", call.command)
+    command = _without_heredocs(call.command)
     paths = [a or b for a, b in _WRITES_TO.findall(command) if not (a or b).startswith("/dev/")]
     if not paths or not all(p.startswith(_TEMP) for p in paths):
         return False
@@ -2868,6 +2897,39 @@ _UNPARSED = re.compile(
 _says_unparsed = _cached_search(_UNPARSED)
 # The quotes a word of a command is read without (see _reworded).
 _QUOTES = "'\"`"
+
+
+# A program's own words for arguments it could not take: what was wrong is the arguments,
+# so a run with others is the retry, whether or not it shares one (`create-new-feature.sh
+# --json "<a long description>"`: `--short-name requires a value`, then `... --json test`:
+# twenty-fourth held-out set).
+_MISUSED = re.compile(
+    r"\brequires an? (?:value|argument)\b|\bmissing (?:required )?(?:argument|option|value)s?\b"
+    r"|\bunknown (?:flag|option|argument|shorthand flag)\b|\bunrecognized (?:option|argument)s?\b"
+    r"|\binvalid (?:option|argument|choice)\b|\bunexpected argument\b"
+    r"|\btoo (?:many|few) arguments\b|\bthe following arguments are required\b|^usage:",
+    re.IGNORECASE | re.MULTILINE,
+)
+_says_misused = _cached_search(_MISUSED)
+
+
+def _run_otherwise(failed: Call, call: Call, not_failing: Container[Intent]) -> bool:
+    """Whether a successful shell call runs the program (and subcommand) of a command whose
+    arguments were refused (_MISUSED) with other arguments: not asking it for its help or
+    version, which says how, not does it (nor was the failed call such a question: `gemini
+    --help` printed its usage and exited 255, which was the answer wanted)."""
+    if call.name not in SHELL_TOOLS or call.failed:
+        return False
+    mine = [
+        i
+        for i in intents(failed.command)
+        if i not in not_failing and not _looks(i) and not i.flags & _ABOUT
+    ]
+    return any(
+        i.program == theirs.program and i.sub == theirs.sub and not theirs.flags & _ABOUT
+        for i in mine
+        for theirs in intents(call.command)
+    )
 
 
 def _reworded(failed: Call, call: Call) -> bool:
@@ -2998,6 +3060,27 @@ def _check_failed(call: Call, text: str) -> bool:
         or intent.sub in CHECK_SUBCOMMANDS.get(intent.program, ())
         or (intent.program in PACKAGE_MANAGERS and intent.sub and not _changes_packages(intent))
         for intent in intents(call.command)
+    )
+
+
+# A program's own words for a crash, at the start of a line: Python's traceback, Node's
+# internal frames, a Rust panic, Go's, the JVM's uncaught exception.
+_CRASHED = re.compile(
+    r"^Traceback \(most recent call last\):|^node:internal/|^thread '[^']*' panicked at "
+    r"|^panic: |^goroutine \d+ \[running\]:|^Exception in thread \"",
+    re.M,
+)
+
+
+def _crashed(call: Call, text: str) -> bool:
+    """Whether a run whose exit status was another program's (`python3 app.py 2>&1 | head
+    -20`, exit 0 from head) printed that it crashed: it confirms nothing (a new user's
+    card said such a run "succeeded"). Not a look, whose crash was in what it showed (`tail
+    app.log`)."""
+    return (
+        call.name in SHELL_TOOLS
+        and _CRASHED.search(text) is not None
+        and not all(_looks(i) for i in intents(call.command))
     )
 
 
@@ -3207,6 +3290,8 @@ def fix_of(
     keys = _sends_keys(failed)
     # a command the shell could not parse ran no part of itself (see _reworded)
     unparsed = failed.name in SHELL_TOOLS and _says_unparsed(error)
+    # a command whose arguments its program refused (see _MISUSED)
+    misused = failed.name in SHELL_TOOLS and _says_misused(key_line)
     # a command given a file for its folder (see _runs_on_workdir)
     in_file = bool(failed.workdir) and failed.name in SHELL_TOOLS and _says_not_a_file(error)
     reread = listed_at is not None and any(
@@ -3300,6 +3385,8 @@ def fix_of(
             way = WORKED_AROUND
         elif unparsed and n < NEARBY_CALLS and _reworded(failed, call):
             way = FIXED
+        elif misused and n < NEARBY_CALLS and _run_otherwise(failed, call, not_failing):
+            way = FIXED
         elif n == listed_at and not reread:
             # (a Read of that name where it was listed, after it, is the other way)
             way = WORKED_AROUND
@@ -3323,7 +3410,10 @@ def fix_of(
             # before it: sixteenth held-out set).
             retried.append((n, True))
             continue
-        if _status_of_another(call) and _check_failed(call, output(call.tool_use_id)):
+        if _status_of_another(call) and (
+            _check_failed(call, output(call.tool_use_id))
+            or _crashed(call, output(call.tool_use_id))
+        ):
             continue
         if _silent_again(failed, call, error, output):
             continue

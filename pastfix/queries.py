@@ -351,6 +351,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("shared_words", 3, shared_words, deterministic=True)
     conn.create_function("same_text", 2, same_text, deterministic=True)
     conn.create_function("text_distance", 2, text_distance, deterministic=True)
+    conn.create_function("other_folder", 2, other_folder, deterministic=True)
     conn.create_function("signature_in_text", 2, signature_in_text, deterministic=True)
     conn.create_function("signature_after_prefix", 2, signature_after_prefix, deterministic=True)
     conn.create_function(
@@ -487,8 +488,9 @@ NEAR_LIMIT = 3
 # session's end, the next task: what a new user saw in the hook); of 25 read 2 to 4 calls
 # on, 15 of the 20 at 2 or 3 explained the failure or its fix, 1 of the 5 at 4.
 NEXT_TEXT_CALLS = 3
-# A path's folders, which text_distance() does not count.
-_PATH_FOLDERS = re.compile(r"^.*[/\\]")
+# A path's folders, which text_distance() does not count (other_folder() does): up to its
+# last separator that a name follows (`'.vscode/'` is the folder's name).
+_PATH_FOLDERS = re.compile(r"^.*[/\\](?=.*\w)")
 # Quote characters, set aside (not their contents) when a key line is compared with the paste.
 _QUOTES = re.compile(r"['\"`‘’“”]")
 
@@ -783,11 +785,12 @@ def shared_words(content: object, words: object, tokenizer: object = "") -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _pasted_key(error: str) -> tuple[str, Counter[str]]:
-    """The key line of a pasted error, set aside as same_text() compares it, and its words."""
+def _pasted_key(error: str) -> tuple[str, Counter[str], Counter[str]]:
+    """The key line of a pasted error, set aside as same_text() compares it, its words and
+    its paths' folders."""
     text = paste_text(error)
     key = signatures.key_line(text) or " ".join(text[:300].split())
-    return _set_aside(key), _key_words(key)
+    return _set_aside(key), _key_words(key), _folder_words(key)
 
 
 # Key lines repeat across the failures of one signature: both are cached.
@@ -797,6 +800,15 @@ def _key_words(line: str) -> Counter[str]:
     as the signature leaves them out (they say where you were, not what failed)."""
     words = (_PATH_FOLDERS.sub("", word) for word in line.split())
     return Counter(token.lower() for word in words for token in _TOKEN.findall(word))
+
+
+@functools.lru_cache(maxsize=4096)
+def _folder_words(line: str) -> Counter[str]:
+    """The folder names of a key line's paths, which _key_words() leaves out."""
+    found = (_PATH_FOLDERS.match(word) for word in line.split())
+    return Counter(
+        token.lower() for match in found if match for token in _TOKEN.findall(match.group(0))
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -812,7 +824,7 @@ def same_text(key_line: object, error: object) -> bool | None:
     NULL for NULL: a failure whose key line was not compared (KEYED_ROWS)."""
     if not isinstance(key_line, str) or not key_line.strip():
         return None if key_line is None else False
-    pasted, _ = _pasted_key("" if error is None else str(error))
+    pasted, _, _ = _pasted_key("" if error is None else str(error))
     return bool(pasted) and _set_aside(key_line) == pasted
 
 
@@ -823,9 +835,21 @@ def text_distance(key_line: object, error: object) -> int | None:
     or value comes first. NULL for NULL."""
     if key_line is None:
         return None
-    _, pasted = _pasted_key("" if error is None else str(error))
+    _, pasted, _ = _pasted_key("" if error is None else str(error))
     words = _key_words(key_line if isinstance(key_line, str) else "")
     return sum(((words - pasted) + (pasted - words)).values())
+
+
+def other_folder(key_line: object, error: object) -> int | None:
+    """1 when the pasted error's paths name a folder that a failure's key line does not: of
+    failures as close by text_distance, those where the pasted path is come first (the same
+    `sed: src/app/page.tsx: No such file` in your project and in another's, pasted after a
+    log's timestamp: the other one, fixed, came first). Any folder missing counts the same:
+    how many are missing says how long the paths are, not how alike. NULL for NULL."""
+    if key_line is None:
+        return None
+    _, _, pasted = _pasted_key("" if error is None else str(error))
+    return int(bool(pasted - _folder_words(key_line if isinstance(key_line, str) else "")))
 
 
 def _words_pattern(error: object, substrings: bool = False) -> re.Pattern[str] | None:
@@ -1114,20 +1138,27 @@ def find_limit(limit: object) -> int:
         conn.close()
 
 
-def find_class(row: dict[str, Any]) -> tuple[bool, bool, bool, bool, int, bool]:
+# Where a find_past_fix row stands before bm25 (find_class).
+FindClass = tuple[bool, bool, bool, bool, bool, int, int, bool]
+
+
+def find_class(row: dict[str, Any]) -> FindClass:
     """Where a find_past_fix row stands before bm25 comes in: the first keys of its ORDER BY.
 
     A good match (the signature or every word) before a near one (some words); the pasted
-    text itself (same_text) before a look-alike; the same signature before the same words;
-    real errors before noise; the closest text (text_distance); a fixed failure before one
-    that was not fixed. Then bm25 and recency.
+    text itself (same_text) before a look-alike; the error itself before the same error
+    about another file (other_file); the same signature before the same words; real errors
+    before noise; the closest text (text_distance), then the pasted path's folders
+    (other_folder); a fixed failure before one that was not fixed. Then bm25 and recency.
     """
     return (
         row["matched"] == "some words",
         not row["same_text"],
+        bool(row["other_file"]),
         row["matched"] != "signature",
         row["kind"] != "error",
         row["text_distance"] or 0,
+        row["other_folder"] or 0,
         row["fixed_at"] is None,
     )
 
@@ -1306,7 +1337,7 @@ def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any
     """
     keyed = []
     for rows in lists:
-        seen: dict[tuple[bool, bool, bool, bool, int, bool], int] = {}
+        seen: dict[FindClass, int] = {}
         for row in rows:
             group = find_class(row)
             keyed.append((group, seen.get(group, 0), row))
@@ -1431,10 +1462,10 @@ some_words as materialized (
     and (select yes from unseen) and tr.kind = 'error'
 ),
 -- words: 2 every word, 1 some words, 0 none (a signature match only); loose: 1 for the
--- same error about another file
+-- same error about another file, found only so
 matches as (
   select id, min(score) as score, max(same) as same, max(words) as words,
-    max(loose) as loose from (
+    min(loose) as loose from (
     select id, null as score, 1 as same, 0 as words, 0 as loose from by_signature
     union all select id, null, 1, 0, loose from in_text
     union all select id, score, 0, 2, 0 from all_words
@@ -1460,7 +1491,8 @@ lines as materialized (
 ),
 keyed as (
   select *, coalesce(same_text(key_line, {matched}), 0) as exact,
-    coalesce(text_distance(key_line, {matched}), {UNKEYED_DISTANCE}) as distance
+    coalesce(text_distance(key_line, {matched}), {UNKEYED_DISTANCE}) as distance,
+    coalesce(other_folder(key_line, {matched}), 0) as folders
   from lines
 ),
 -- The closest failure of each (session, signature) stands for the group; of those as
@@ -1470,10 +1502,11 @@ keyed as (
 ranked as (
   select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
     coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
-    m.distance, m.loose, fx.tool_use_id is not null as fixed,
+    m.distance, m.folders, m.loose, fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
-      order by m.exact desc, m.distance, fx.tool_use_id is not null desc, m.same desc,
+      order by m.exact desc, m.distance, m.folders, fx.tool_use_id is not null desc,
+        m.same desc,
         m.words desc, m.score is null, m.score,
         coalesce(julianday(fx.confirmed_at) - julianday(tr.timestamp), 1e9),
         tr.timestamp desc, tr.id) as nth
@@ -1484,8 +1517,8 @@ ranked as (
 -- The order of find_past_fix (see find_class).
 hits as (
   select * from ranked where nth = 1
-  order by same or words = 2 desc, exact desc, same desc, kind = 'error' desc, distance,
-    fixed desc, score is null, score, timestamp desc, id
+  order by same or words = 2 desc, exact desc, loose, same desc, kind = 'error' desc,
+    distance, folders, fixed desc, score is null, score, timestamp desc, id
   limit case when (select yes from unseen) then min({NEAR_LIMIT}, {limit}) else {limit} end
 ),
 -- Each failure with what followed it (the fixes table, see pastfix.fixes): whether
@@ -1603,6 +1636,7 @@ select
   length(f.content) as error_length,
   f.exact as same_text,
   f.distance as text_distance,
+  f.folders as other_folder,
   case when f.words = 1 and not f.same
        then shared_words(f.content, (select words from rare), {TOKENIZER_SQL})
        else '[]' end as shared_words,
@@ -1627,8 +1661,9 @@ left join tool_calls ok on ok.tool_use_id = (
 -- The order (find_class, then bm25 and recency): a good match (the signature or every
 -- word) first; then the same text, the same signature, real errors before noise, the
 -- closest text, a fixed failure, bm25, the newest.
-order by f.same or f.words = 2 desc, f.exact desc, f.same desc, f.kind = 'error' desc,
-  f.distance, f.fixed_at is not null desc, f.score is null, f.score, f.timestamp desc, f.id
+order by f.same or f.words = 2 desc, f.exact desc, f.loose, f.same desc, f.kind = 'error' desc,
+  f.distance, f.folders, f.fixed_at is not null desc, f.score is null, f.score,
+  f.timestamp desc, f.id
 """
 
 
@@ -1947,6 +1982,7 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     "error_length": None,
     "same_text": None,
     "text_distance": None,
+    "other_folder": None,
     "shared_words": ("array", 60),
     # 1: matched as the same error about another file (signatures.loose), not as its own
     "other_file": ("integer", ALL),

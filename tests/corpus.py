@@ -100,6 +100,7 @@ FIND_COLUMNS = [
     "error_length",
     "same_text",
     "text_distance",
+    "other_folder",
     "shared_words",
     "other_file",
     "transcript_deleted_at",

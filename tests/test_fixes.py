@@ -3951,3 +3951,87 @@ def test_a_check_that_could_not_start_confirms_nothing():
     }
     fix = run([failed, crashed, clean], error, outputs)[failed.tool_use_id]
     assert fix.confirmed_by == clean.tool_use_id
+
+
+def test_a_run_that_crashed_behind_a_pipe_confirms_nothing():
+    """`python3 app.py 2>&1 | head -20` exits 0 (head's status) though the program crashed:
+    its traceback says so, and the run that then worked confirms the fix. A look at a log
+    that holds a traceback (`tail app.log`) is no crash of its own."""
+    failed = call(command="python3 app.py", failed=True)
+    error = {failed.tool_use_id: "Exit code 1\nModuleNotFoundError: No module named 'yaml'"}
+    install = call(command="pip install pyyaml")
+    crashed = call(command="python3 app.py 2>&1 | head -20")
+    edit = call("Edit", file_path="/p/app.py")
+    clean = call(command="python3 app.py 2>&1 | head -20")
+    outputs = {
+        crashed.tool_use_id: 'Traceback (most recent call last):\n  File "app.py", line 3\n'
+        "KeyError: 'port'",
+        clean.tool_use_id: "serving on :8000",
+    }
+    fix = run([failed, install, crashed, edit, clean], error, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by == clean.tool_use_id
+    assert not fixes._crashed(call(command="tail -50 app.log | head"), outputs[crashed.tool_use_id])
+
+
+@pytest.mark.parametrize(
+    "search",
+    [
+        lambda: call("Grep", pattern="getTenderType", file_path="/p/pkg/client"),
+        lambda: call(command='grep -n "nombrecontacto" /p/pkg/client/http_client_test.go'),
+    ],
+)
+def test_a_file_too_large_to_read_searched_in_its_folder_or_by_the_shell(search):
+    """A Read refused as too large, then the file's folder searched by Grep, or the file by
+    the shell's grep: worked around (twenty-fourth held-out set, 2 people). Not a Grep of
+    another folder, nor a grep of another file."""
+    error = "File content (63502 tokens) exceeds maximum allowed tokens (25000)."
+    failed = call("Read", file_path="/p/pkg/client/http_client_test.go", failed=True)
+    other = call("Grep", pattern="getTenderType", file_path="/p/internal")
+    other_file = call(command='grep -n "x" /p/pkg/client/http_client.go')
+    way = search()
+    found = run([failed, other, other_file, way], {failed.tool_use_id: error})
+    fix = found[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, way.tool_use_id)
+
+
+def test_arguments_the_program_refused_are_retried_by_a_run_with_others():
+    """`--short-name requires a value` of a script given a long description: the same script
+    run with other arguments is the retry, though they share none (twenty-fourth held-out
+    set). Not its --help, and not when the failed call was itself a --help (its usage was
+    the answer)."""
+    failed = call(
+        command='.specify/x/create-feature.sh --json "a long description" --short-name "cook"',
+        failed=True,
+    )
+    error = {failed.tool_use_id: "Exit code 1\nError: --short-name requires a value"}
+    helped = call(command=".specify/x/create-feature.sh --help")
+    look = call(command="sed -n '1,200p' .specify/x/create-feature.sh")
+    retry = call(command=".specify/x/create-feature.sh --json test")
+    fix = run([failed, helped, look, retry], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    usage = call(command="gemini --help", failed=True)
+    prompt = call(command='gemini -p "hi"')
+    found = run([usage, prompt], {usage.tool_use_id: "Exit code 255\nUsage: gemini [options]"})
+    assert found[usage.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_what_follows_a_heredocs_delimiter_is_the_commands():
+    """`cat <<'EOF' > test/x_test.go` writes the file (its body aside), and `cat <<EOF |
+    kubectl apply -f -` runs kubectl: the rest of the delimiter's line is the command's, not
+    the heredoc's (Codex's rewrites of a Go test were no steps of the run they fixed:
+    twenty-fourth held-out set)."""
+    rewrite = call(command="cat <<'EOF' > test/usecase/x_test.go\npackage usecase_test\nEOF\n")
+    assert fixes._changes_state(rewrite)
+    assert [
+        (i.program, i.sub) for i in fixes.intents("cat <<EOF | kubectl apply -f -\nkind: Pod\nEOF")
+    ] == [
+        ("cat", None),
+        ("kubectl", "apply"),
+    ]
+    failed = call(command="go test ./...", failed=True)
+    error = {
+        failed.tool_use_id: 'Exit code 1\ntest/usecase/x_test.go:4:2: "bytes" imported and not used'
+    }
+    retry = call(command="go test ./...")
+    fix = run([failed, rewrite, retry], error)[failed.tool_use_id]
+    assert steps(fix) == [(rewrite.tool_use_id, None)]

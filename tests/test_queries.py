@@ -195,6 +195,7 @@ def test_find_past_fix_rows(conn):
             # Two words of a longer key line: not its text, seven words from it.
             "same_text": 0,
             "text_distance": 7,
+            "other_folder": 0,
             "shared_words": [],
             "other_file": 0,
             "transcript_deleted_at": None,
@@ -250,6 +251,7 @@ def test_find_past_fix_rows(conn):
             "error_length": len(ENOENT),
             "same_text": 0,
             "text_distance": 7,
+            "other_folder": 0,
             "shared_words": [],
             "other_file": 0,
             "transcript_deleted_at": None,
@@ -579,6 +581,70 @@ def test_find_past_fix_the_text_itself_before_a_look_alike(ranking, agent, sessi
         # The look-alikes differ by the agent's name (code-reviewer is two words), the
         # closest first.
         assert [r["text_distance"] for r in found] == distances
+
+
+def write_pasted_among_words_corpus(root: Path) -> Path:
+    """One missing page in two projects (the other's fixed, newer), and `ls` of missing
+    folders, the other folders' fixed and newer."""
+    projects = root / "projects"
+    mine = Session("mine", APP, 0).prompt("show the page")
+    mine.call("m1", "Bash", command="sed -n 1,40p web/src/app/page.tsx")
+    mine.result("m1", "Exit code 2\nsed: web/src/app/page.tsx: No such file or directory", True)
+    mine.call("m2", "Bash", command="ls -a .vscode/")
+    mine.result("m2", "Exit code 2\nls: cannot access '.vscode/': No such file or directory", True)
+    mine.write(projects / "-home-u-app" / "mine.jsonl")
+    for n, folder in enumerate(["logs", "types"]):
+        other = Session(f"other{n}", LIB, 1000 + 100 * n).prompt("look around")
+        other.call(f"o{n}", "Bash", command="sed -n 1,40p site/pages/page.tsx")
+        other.result(
+            f"o{n}", "Exit code 2\nsed: site/pages/page.tsx: No such file or directory", True
+        )
+        other.call(f"o{n}b", "Write", file_path=f"{LIB}/site/pages/page.tsx", content="x")
+        other.result(f"o{n}b", "File created successfully")
+        other.call(f"o{n}c", "Bash", command="sed -n 1,40p site/pages/page.tsx")
+        other.result(f"o{n}c", "x")
+        other.call(f"l{n}", "Bash", command=f"ls {folder}/")
+        other.result(
+            f"l{n}", f"Exit code 2\nls: cannot access '{folder}/': No such file or directory", True
+        )
+        other.call(f"l{n}b", "Bash", command=f"mkdir -p {folder} && ls {folder}/").result(
+            f"l{n}b", ""
+        )
+        other.write(projects / "-home-u-lib" / f"other{n}.jsonl")
+    return projects
+
+
+@pytest.mark.parametrize(
+    "around",
+    [
+        "{}",
+        "2026-03-04T05:06:07.890Z {}",
+        "getting this error: {} - any idea?",
+        "{}\nhint: see above",
+    ],
+)
+def test_find_past_fix_a_key_line_among_words_finds_its_own_failure_first(tmp_path, around):
+    """Pasted after a log's timestamp or inside a question, a failure's key line still finds
+    that failure first: the one whose paths name every folder the paste names before the
+    same error in another project (fixed, newer), and the error itself (its folder's name
+    `.vscode/`, a trailing slash and all) before the same error about another folder."""
+    build_index(tmp_path / "index.db", write_pasted_among_words_corpus(tmp_path))
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        page = around.format("sed: web/src/app/page.tsx: No such file or directory")
+        found = queries.find_past_fix(conn, page)
+        assert [(r["session_id"], r["other_folder"]) for r in found][:1] == [("mine", 0)]
+        assert {r["other_folder"] for r in found[1:]} == {1}
+        vscode = around.format("ls: cannot access '.vscode/': No such file or directory")
+        found = queries.find_past_fix(conn, vscode)
+        assert (found[0]["session_id"], found[0]["tool_use_id"]) == ("mine", "m2")
+        assert found[0]["other_file"] == 0
+        assert (
+            queries.text_distance("ls: cannot access 'logs/': x", "ls: cannot access '.vscode/': x")
+            == 2
+        )
+    finally:
+        conn.close()
 
 
 def test_find_past_fix_cleans_the_pasted_text(ranking):

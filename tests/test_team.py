@@ -121,6 +121,8 @@ def test_merge_by_class_then_rank_in_its_index():
             "failed_at": at,
             "same_text": 0,
             "text_distance": 3,
+            "other_folder": 0,
+            "other_file": 0,
             "fixed_at": None,
             "shared_words": [],
             **more,

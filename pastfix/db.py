@@ -56,7 +56,7 @@ BUSY_TIMEOUT = 60.0
 # pastfix.prepare.REDACTION_VERSION is for redaction. Raise one when its rules change:
 # the next build recomputes every stored signature and kind, or every fix.
 SIGNATURE_VERSION = 16
-FIX_VERSION = 27
+FIX_VERSION = 28
 
 
 # SQLite page cache for the build (negative = KiB).
@@ -769,6 +769,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
         )
         unfound = [t for t, kind in kinds.items() if kind == "string_not_found"]
         done = _already_made(conn, session_id, unfound) if unfound else set()
+        failed_rules: list[tuple[str, Exception]] = []
         try:
             found = list(
                 fixes.session_fixes(
@@ -779,6 +780,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                     signatures.key_line,
                     signatures.signature,
                     done,
+                    failed_rules,
                 )
             )
         except Exception as e:  # noqa: BLE001
@@ -790,6 +792,16 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                 file=sys.stderr,
             )
             continue
+        if failed_rules:
+            # one failure the rules could not read (a URL they could not parse) loses its
+            # own fix only: the session's others are kept
+            tool_use_id, error = failed_rules[0]
+            print(
+                f"pastfix: the fix rules failed on {len(failed_rules)} failure(s) of session"
+                f" {session_id} (first {tool_use_id}: {type(error).__name__}: {error});"
+                " they are kept without what fixed them",
+                file=sys.stderr,
+            )
         for fix in found:
             rows.append(
                 (

@@ -2009,7 +2009,8 @@ def _fetched_otherwise(url: str, call: Call) -> bool:
     `curl` or `wget`, or a GitHub page by `gh` naming its number (a private repository's
     pull request is a 404 to WebFetch; `gh pr view 6621` read it: eleventh held-out set)."""
     page = url.split("#")[0].rstrip("/")
-    number = _PAGE_NUMBER.search(urllib.parse.urlsplit(page).path)
+    parts = _split_url(page)
+    number = _PAGE_NUMBER.search(parts.path) if parts else None
     for intent in intents(call.command):
         if any(w.split("#")[0].rstrip("/") == page for w in intent.words):
             return not _looks(intent)
@@ -2402,8 +2403,31 @@ def _script_writes(call: Call, path: str | None) -> bool:
     ) and bool(re.search(f"['\"`]{re.escape(_basename(path))}['\"`]", call.command))
 
 
+def _split_url(url: str) -> urllib.parse.SplitResult | None:
+    """A URL's parts, or None for one urllib cannot read: brackets that hold no IPv6
+    address (`https://[REDACTED:url-password]@db/x` once redacted, a model's
+    `https://docs.example.com]/x`)."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        if parts.port is None:  # (raises for a port that is no number)
+            return parts
+    except ValueError:
+        return None
+    return parts
+
+
 def _host(url: str | None) -> str | None:
-    return urllib.parse.urlsplit(url).hostname if url else None
+    """A URL's host, lowercase; of one urllib cannot read, what stands between its `//` (and
+    any user and password, redacted or not) and its path or port."""
+    if not url:
+        return None
+    parts = _split_url(url)
+    if parts is not None:
+        return parts.hostname
+    _, _, rest = url.partition("//")
+    host = re.split(r"[/?#]", rest, maxsplit=1)[0].rpartition("@")[2]
+    host = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return host.strip("[]").lower() or None
 
 
 _MISSING_FILE = re.compile(r"does not exist|No such file or directory|ENOENT", re.IGNORECASE)
@@ -3944,6 +3968,7 @@ def session_fixes(
     key_line: Callable[[str], str] = lambda text: "",
     signature: Callable[[str], str] | None = None,
     done: Container[str] = (),
+    failed_rules: list[tuple[str, Exception]] | None = None,
 ) -> Iterator[Fix]:
     """The fix of every failed call of one session.
 
@@ -3951,6 +3976,8 @@ def session_fixes(
     the failures' texts by tool_use_id; `key_line` finds an error's key line and
     `signature` tells whether two failures are the same error (signatures.py). `done`:
     the edits whose text was not found because it was written already (already_made).
+    `failed_rules`: when given, a rule that raises on one failure adds (its tool_use_id,
+    the exception) there and that failure gets no fix; the others of the session do.
     """
     same = signature or key_line
     sig = functools.lru_cache(maxsize=None)(lambda tool_use_id: same(errors[tool_use_id]))
@@ -3994,37 +4021,46 @@ def session_fixes(
                 seen = later.outcome_of or later.tool_use_id
                 return seen in errors and persists(failed.tool_use_id, seen)
 
-            after, end = _window(call, _next_calls(pool, i), prompt_times, again)
-            text = errors.get(call.tool_use_id, "")
+            try:
+                after, end = _window(call, _next_calls(pool, i), prompt_times, again)
+                text = errors.get(call.tool_use_id, "")
 
-            def still_failing(later: str, failed: Call = call) -> bool | None:
-                if later not in errors:
-                    return None
-                return failed.kind in _NOT_RUN or persists(failed.tool_use_id, later)
+                def still_failing(later: str, failed: Call = call) -> bool | None:
+                    if later not in errors:
+                        return None
+                    return failed.kind in _NOT_RUN or persists(failed.tool_use_id, later)
 
-            guided = bool(after) and bool(
-                _between(prompt_times, call.timestamp, after[0].timestamp)
-            )
-            if call.tool_use_id in done:
-                others = [c.tool_use_id for c in after[:NEARBY_CALLS]]
-                fix = Fix(call.tool_use_id, ALREADY_DONE, others=others)
-            else:
-                fix = fix_of(
-                    call,
-                    after,
-                    text,
-                    output,
-                    key(call.tool_use_id),
-                    still_failing,
-                    guided,
-                    lambda later: key(later) if later in errors else "",
-                    functools.partial(shows, call.tool_use_id),
+                guided = bool(after) and bool(
+                    _between(prompt_times, call.timestamp, after[0].timestamp)
                 )
-            main = by_agent.get((None, False), [])
-            if fix.outcome == NOT_FIXED and own is not main and call.name in EDIT_TOOLS:
-                fix = _by_the_parent(call, own[-1], main, prompt_times, text, output, key) or fix
-            if end and not call.sidechain and not after:
-                fix.window_end = end
+                if call.tool_use_id in done:
+                    others = [c.tool_use_id for c in after[:NEARBY_CALLS]]
+                    fix = Fix(call.tool_use_id, ALREADY_DONE, others=others)
+                else:
+                    fix = fix_of(
+                        call,
+                        after,
+                        text,
+                        output,
+                        key(call.tool_use_id),
+                        still_failing,
+                        guided,
+                        lambda later: key(later) if later in errors else "",
+                        functools.partial(shows, call.tool_use_id),
+                    )
+                main = by_agent.get((None, False), [])
+                if fix.outcome == NOT_FIXED and own is not main and call.name in EDIT_TOOLS:
+                    parent = _by_the_parent(call, own[-1], main, prompt_times, text, output, key)
+                    fix = parent or fix
+                if end and not call.sidechain and not after:
+                    fix.window_end = end
+            except Exception as e:  # noqa: BLE001
+                # a rule that fails on one failure loses that failure's fix, not its
+                # session's (see `failed_rules`)
+                if failed_rules is None:
+                    raise
+                failed_rules.append((call.tool_use_id, e))
+                continue
             yield fix
 
 

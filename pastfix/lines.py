@@ -56,6 +56,11 @@ def excerpt(line: bytes | memoryview) -> str:
     return line_head(bytes(line))
 
 
+# Folders of the kernel's, never transcripts: a symlink into one is not followed (/proc
+# leads back to / through every process's root).
+_SYSTEM_FOLDERS = ("/proc", "/sys", "/dev")
+
+
 def find_files(top: str, found: list[tuple[str, str | None]], match: Callable[[str], bool]) -> None:
     """Append (path, None) for each file under `top` whose name `match`es to `found`, and
     (folder, reason) for each folder that could not be read.
@@ -63,9 +68,13 @@ def find_files(top: str, found: list[tuple[str, str | None]], match: Callable[[s
     Unlike os.walk, this asks the directory entries rather than lstat() whether
     each one is a directory: a refresh walks ~500 directories every time.
     Symlinked folders are followed once each, so a loop ends; the walk keeps
-    its own stack, so no tree is too deep for it.
+    its own stack, so no tree is too deep for it. A symlink to a folder that holds `top`
+    (`/`, the home folder) or to the kernel's (/proc) is not followed: a link to `/` made
+    every build walk the whole disk, /proc's links to each process's root included, without
+    end (a security tester's finding, session 28).
     """
-    followed = [os.path.realpath(top)]
+    root = os.path.realpath(top)
+    followed = [root]
     stack = [(top, False)]
     while stack:
         folder, linked = stack.pop()
@@ -73,6 +82,14 @@ def find_files(top: str, found: list[tuple[str, str | None]], match: Callable[[s
             real = os.path.realpath(folder)
             if any(real == seen or real.startswith(seen + os.sep) for seen in followed):
                 found.append((folder, f"symlink to a folder read already: {real}"))
+                continue
+            if root == real or root.startswith(real.rstrip(os.sep) + os.sep):
+                found.append((folder, f"symlink to a folder that holds this one: {real}"))
+                continue
+            if any(
+                real == system or real.startswith(system + os.sep) for system in _SYSTEM_FOLDERS
+            ):
+                found.append((folder, f"symlink to a system folder: {real}"))
                 continue
             followed.append(real)
         try:

@@ -4035,3 +4035,57 @@ def test_what_follows_a_heredocs_delimiter_is_the_commands():
     retry = call(command="go test ./...")
     fix = run([failed, rewrite, retry], error)[failed.tool_use_id]
     assert steps(fix) == [(rewrite.tool_use_id, None)]
+
+
+@pytest.mark.parametrize(
+    "url,host",
+    [
+        ("https://admin:[REDACTED:url-password]@db.example.com:5432/x", "db.example.com"),
+        ("https://[REDACTED:url-password]@db.example.com/x", "db.example.com"),
+        ("https://docs.example.com]/x", "docs.example.com"),
+        ("https://x.com:abc/", "x.com"),
+        ("https://GitHub.com/a/b/pull/3", "github.com"),
+    ],
+)
+def test_a_url_urllib_cannot_read_still_has_a_host(url, host):
+    """A page fetch of a URL with a password, once redacted (`[REDACTED:url-password]` reads
+    as an IPv6 address in brackets), or a model's malformed URL: urllib raised, and the fix
+    rules lost every fix of the session (a security tester's finding, session 28)."""
+    assert fixes._host(url) == host
+
+
+def test_a_rule_that_fails_on_one_failure_loses_only_its_fix(monkeypatch):
+    """With `failed_rules`, a rule raising on one failure costs that failure its fix; the
+    session's other failures keep theirs, and the exception is handed back."""
+    one = call(command="npm test", failed=True)
+    install = call(command="npm install left-pad")
+    retry = call(command="npm test")
+    other = call("WebFetch", failed=True)
+    errors = {one.tool_use_id: "Error: Cannot find module 'left-pad'", other.tool_use_id: "403"}
+    real = fixes.fix_of
+
+    def failing(failed, *args, **kw):
+        if failed.tool_use_id == other.tool_use_id:
+            raise ValueError("Invalid IPv6 URL")
+        return real(failed, *args, **kw)
+
+    monkeypatch.setattr(fixes, "fix_of", failing)
+    failed_rules = []
+    found = list(
+        fixes.session_fixes(
+            [one, install, retry, other],
+            (),
+            errors,
+            lambda t: "",
+            signatures.key_line,
+            signatures.signature,
+            (),
+            failed_rules,
+        )
+    )
+    assert [(f.tool_use_id, f.confirmed_by) for f in found] == [
+        (one.tool_use_id, retry.tool_use_id)
+    ]
+    assert [(t, type(e)) for t, e in failed_rules] == [(other.tool_use_id, ValueError)]
+    with pytest.raises(ValueError):
+        list(fixes.session_fixes([one, install, retry, other], (), errors, lambda t: ""))

@@ -1956,3 +1956,25 @@ def test_a_command_of_the_users_own_given_arguments_asks_for_work(text, asked):
     """A session begun by `/orchestrator make an app` is titled by it, not by a prompt typed
     an hour later; `/model sonnet` sets Claude Code up and titles nothing (session 27)."""
     assert transcripts.asks(text) is asked
+
+
+def test_a_symlink_to_a_folder_above_or_to_the_kernels_is_not_followed(tmp_path):
+    """A link to `/` (or the home folder holding the store) or to /proc made every build
+    walk the whole disk without end (a security tester's finding, session 28): each is one
+    problem, and the store's own sessions are read."""
+    root = tmp_path / "projects"
+    (root / "proj").mkdir(parents=True)
+    (root / "proj" / "s.jsonl").write_text("")
+    (root / "proj" / "up").symlink_to(tmp_path)
+    (root / "proj" / "slash").symlink_to("/")
+    (root / "proj" / "kernel").symlink_to("/proc/self")
+    found = {(f.path, f.problem) for f in iter_source_files(root)}
+    assert (str(root / "proj" / "s.jsonl"), None) in found
+    problems = {path: problem for path, problem in found if problem}
+    assert (
+        problems[str(root / "proj" / "up")]
+        == f"symlink to a folder that holds this one: {tmp_path}"
+    )
+    assert problems[str(root / "proj" / "slash")] == "symlink to a folder that holds this one: /"
+    assert problems[str(root / "proj" / "kernel")].startswith("symlink to a system folder: /proc/")
+    assert len(found) == 4

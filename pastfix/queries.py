@@ -2238,6 +2238,8 @@ def connect(
     """
     path = Path(path)
     if not path.is_file():
+        if path.exists():  # a FIFO, a device: "not found" sent the user to build over it
+            raise NotAnIndex(f"{path} is not an index: not a regular file")
         raise NotAnIndex(f"{path} not found: build it with `pastfix build {path}`")
     try:
         conn = sqlite3.connect(

@@ -983,6 +983,32 @@ def test_refresh_reads_files_for_its_time_only(tmp_path, fake_home, monkeypatch,
     conn.close()
 
 
+def test_refresh_leaves_a_file_too_large_for_its_time(tmp_path, fake_home, monkeypatch, capsys):
+    """The deadline is asked between files, so one large new transcript was read whole (3.6 s
+    over 300 MB: a security tester's finding, session 28): a file larger than the bytes its
+    time allows is left to the next build; a smaller one beside it is read."""
+    from pastfix import build as pbuild
+
+    projects = fake_home / ".claude" / "projects" / "-home-dev-app"
+    db = tmp_path / "index.db"
+    write_jsonl(projects / f"{PAST}.jsonl", fixed_session(PAST, 1, "a.ts", 1))
+    build_index(db, projects.parent)
+    big = projects / f"{NOVEL}.jsonl"
+    write_jsonl(big, novel_session(NOVEL) * 20)
+    small = "11111111-2222-3333-4444-555555555555"
+    write_jsonl(projects / f"{small}.jsonl", novel_session(small))
+    room = (big.stat().st_size + (projects / f"{small}.jsonl").stat().st_size) // 2
+    monkeypatch.setattr(pbuild, "BUDGET_BYTES_PER_SECOND", room / hook.REFRESH_SECONDS)
+    hook.refresh(db)
+    assert capsys.readouterr().err == "pastfix hook: 1 file left to the next build\n"
+    conn = sqlite3.connect(db)
+    assert sorted(conn.execute("SELECT session_id FROM sessions")) == sorted([(PAST,), (small,)])
+    stats = build_index(db, projects.parent)
+    assert (stats.files_read, stats.files_left) == (1, 0)
+    assert (NOVEL,) in set(conn.execute("SELECT session_id FROM sessions"))
+    conn.close()
+
+
 @pytest.mark.parametrize(
     ("state", "why"),
     [

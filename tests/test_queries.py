@@ -3095,3 +3095,13 @@ def test_the_pasted_error_after_what_a_script_said_first_is_that_error(tmp_path)
         assert queries.signature_after_prefix("x: Error", "Error") == 0
     finally:
         conn.close()
+
+
+def test_a_fifo_named_as_the_index_is_said_to_be_no_file(tmp_path):
+    """`hook --db fifo.db` said "not found: build it with ...", which would build over it."""
+    import os
+
+    fifo = tmp_path / "fifo.db"
+    os.mkfifo(fifo)
+    with pytest.raises(queries.NotAnIndex, match="is not an index: not a regular file"):
+        queries.connect(fifo)

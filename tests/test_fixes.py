@@ -4089,3 +4089,25 @@ def test_a_rule_that_fails_on_one_failure_loses_only_its_fix(monkeypatch):
     assert [(t, type(e)) for t, e in failed_rules] == [(other.tool_use_id, ValueError)]
     with pytest.raises(ValueError):
         list(fixes.session_fixes([one, install, retry, other], (), errors, lambda t: ""))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'perl -0pi -e "s/3\\. Old/3. New/" .specify/templates/plan-template.md',
+        "sed -i 's/Old/New/' .specify/templates/plan-template.md",
+        "sed -i.bak -e 's/Old/New/' .specify/templates/plan-template.md",
+    ],
+)
+def test_an_edit_refused_then_the_file_edited_in_place_by_the_shell(command):
+    """An apply_patch of a file that is not UTF-8 (`stream did not contain valid UTF-8`),
+    then `perl -0pi -e` of it: worked around (twenty-fourth held-out set); so with `sed -i`.
+    Not `sed -n`, which only prints."""
+    failed = call("apply_patch", file_path=".specify/templates/plan-template.md", failed=True)
+    error = {
+        failed.tool_use_id: "error: Failed to read file to update x: stream did not contain valid UTF-8"
+    }
+    look = call(command="sed -n '30,80p' .specify/templates/plan-template.md")
+    way = call(command=command)
+    fix = run([failed, look, way], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, way.tool_use_id)

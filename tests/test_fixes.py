@@ -4105,7 +4105,8 @@ def test_an_edit_refused_then_the_file_edited_in_place_by_the_shell(command):
     Not `sed -n`, which only prints."""
     failed = call("apply_patch", file_path=".specify/templates/plan-template.md", failed=True)
     error = {
-        failed.tool_use_id: "error: Failed to read file to update x: stream did not contain valid UTF-8"
+        failed.tool_use_id: "error: Failed to read file to update x: stream did not contain valid"
+        " UTF-8"
     }
     look = call(command="sed -n '30,80p' .specify/templates/plan-template.md")
     way = call(command=command)

@@ -181,7 +181,7 @@ import re
 import urllib.parse
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import PurePosixPath
+from pathlib import PurePosixPath, PureWindowsPath
 from typing import NamedTuple
 
 from pastfix import agents, signatures
@@ -617,12 +617,25 @@ def _segments_of(words: list[str]) -> list[list[str]]:
 _PYTHON = re.compile(r"python[0-9.]*")
 
 
+_EXE = re.compile(r"\.exe$", re.IGNORECASE)
+
+
+def _program_name(word: str) -> str:
+    """A program by its name, not its path nor Windows's `.exe` (`"/c/Program Files/.../
+    CMake/bin/cmake.exe" -S .` runs cmake: the `cmake: command not found` of Git Bash, fixed
+    by the full path of Visual Studio's cmake, was taken for no retry: twenty-fourth
+    held-out set)."""
+    if "/" in word or "\\" in word:
+        word = PureWindowsPath(word).name if "\\" in word else PurePosixPath(word).name
+    return _EXE.sub("", word) if len(word) > 4 else word
+
+
 def _program(words: Sequence[str]) -> tuple[str, list[str]]:
     """The program a simple command runs (by its name, not its path) and its arguments."""
     i = 0
     while i < len(words):
         word = words[i]
-        name = PurePosixPath(word).name if "/" in word else word
+        name = _program_name(word)
         if name in _SHELL_KEYWORDS:
             i += 1  # `do sips ...` runs sips; `done`, `fi` alone run nothing
         elif _ASSIGNMENT.match(word):
@@ -3125,6 +3138,15 @@ def _crashed(call: Call, text: str) -> bool:
     )
 
 
+# All that a `cmd /c "x --version"` from Git Bash prints: its `/c` made a path (`C:/`), cmd
+# started interactive, printed its banner and prompt, and ran nothing (a `kuzu.exe` run so
+# "succeeded" on two cards, where PowerShell had run it: twenty-fourth held-out set).
+_CMD_BANNER_ONLY = re.compile(
+    r"\s*Microsoft Windows \[Version [\d.]+\]\s*\(c\) Microsoft Corporation\."
+    r" All rights reserved\.\s*(?:[A-Za-z]:\\[^\n>]*>\s*)*\Z"
+)
+
+
 def _runs_on_workdir(failed: Call, call: Call) -> bool:
     """Whether a shell call runs the failed one's program on the file it was given for its
     folder: Codex's `cat` with `workdir` set to `specs/x/tasks.md` (`Io(Os { code: 20, kind:
@@ -3456,6 +3478,8 @@ def fix_of(
             or _crashed(call, output(call.tool_use_id))
         ):
             continue
+        if not call.failed and _CMD_BANNER_ONLY.match(output(call.tool_use_id)):
+            continue  # cmd started and ran nothing (see _CMD_BANNER_ONLY)
         if _silent_again(failed, call, error, output):
             continue
         # The remedy came after the last retry that still failed with this error, and

@@ -4112,3 +4112,33 @@ def test_an_edit_refused_then_the_file_edited_in_place_by_the_shell(command):
     way = call(command=command)
     fix = run([failed, look, way], error)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, way.tool_use_id)
+
+
+def test_a_program_run_by_its_windows_path_is_that_program():
+    """`cmake: command not found` in Git Bash, then Visual Studio's cmake.exe by its full
+    path: the same program (its folder and `.exe` aside), so a retry (twenty-fourth
+    held-out set)."""
+    cmake = '"/c/Program Files/VS/CMake/bin/cmake.exe" -S . -B build'
+    assert [(i.program, i.sub) for i in fixes.intents(cmake)] == [("cmake", None)]
+    assert [i.program for i in fixes.intents("C:\\tools\\node.exe app.js")] == ["node"]
+    failed = call(command="cmake -S . -B build", failed=True)
+    error = {failed.tool_use_id: "Exit code 127\n/usr/bin/bash: line 1: cmake: command not found"}
+    retry = call(command=cmake)
+    fix = run([failed, retry], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+
+
+def test_cmd_that_printed_only_its_banner_ran_nothing():
+    """Git Bash's `cmd /c "x.exe --version"` (its `/c` made a path) starts cmd, which prints
+    its banner and prompt and runs nothing: no confirmation; PowerShell's run of it is."""
+    failed = call(command=".\\kuzu_cli\\kuzu.exe --version", failed=True)
+    error = {failed.tool_use_id: "/usr/bin/bash: line 1: .kuzu_clikuzu.exe: command not found"}
+    banner = call(command='cmd /c "kuzu_cli\\kuzu.exe --version"')
+    ran = call(command='powershell -Command ".\\kuzu_cli\\kuzu.exe --version"')
+    outputs = {
+        banner.tool_use_id: "Microsoft Windows [Version 10.0.26100.4652]\r\n(c) Microsoft"
+        " Corporation. All rights reserved.\r\n\r\nC:\\Users\\t\\app>",
+        ran.tool_use_id: "Kuzu 0.11.1",
+    }
+    fix = run([failed, banner, ran], error, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by == ran.tool_use_id

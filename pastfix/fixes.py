@@ -104,9 +104,11 @@ A search that found nothing (`rg x lib` exits 1 and prints nothing else, or a lo
 last command is a grep that exited 1; a find's non-zero status is an error, never that), or
 that printed its matches and exited 2 over a
 path it could not read (a broken `.gitignore` glob, a guessed file not there), is
-confirmed only by the same search run again: another pattern in the same folder is
-another question. Another search program on the same words that printed what it found
-worked around it (`rg --files -g '*.x.yaml'` skips hidden folders, `find -name` does not).
+confirmed only by the same search run again, or widened (case ignored, hidden files
+searched, its glob given up for the folder it named) and finding it: another pattern in the
+same folder is another question. Another search program on the same words that printed what
+it found worked around it (`rg --files -g '*.x.yaml'` skips hidden folders, `find -name`
+does not).
 A shell look of a path its error says is not there (`sed: a/x.py: No such file`, zsh's
 `no matches found: app/favicon*`) is confirmed only by a call that names that file (by
 name, a long word of it, or its letters): `sed -n '1,200p'` of another file shares the
@@ -2802,6 +2804,47 @@ def _searched_otherwise(failed: Call, call: Call, printed: str) -> bool:
     )
 
 
+# What makes a search find what it missed: case ignored, hidden and ignored files searched;
+# and what made it miss: a glob, a type, whole words, whole lines only.
+_WIDENING = frozenset(
+    "-i --ignore-case -S --smart-case --hidden -u -uu -uuu --no-ignore -. -iname -ipath".split()
+)
+_NARROWING = frozenset("-g --glob -t --type -w --word-regexp -x --line-regexp -name".split())
+
+
+def _searched_wider(failed: Call, call: Call, printed: str) -> bool:
+    """Whether a search that found nothing was run again by its program on the same words,
+    widened, and found something: case ignored (`rg -n "datatable"` at the root, then `rg
+    -n "datatable" -i apps/web/src`), hidden files searched, or its glob given up for the
+    folder it named (`rg --files -g '.specify/**'` skips hidden folders; `rg --files
+    .specify`: twenty-fourth held-out set, 2 people). Another pattern is still another
+    question (_same_search)."""
+    if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call, printed):
+        return False
+    mine = {w[0]: w for w in (_search_flags(s) for s in segments(failed.command)) if w}
+    for theirs in (_search_flags(s) for s in segments(call.command)):
+        if not theirs or theirs[0] not in mine:
+            continue
+        program, words, flags = mine[theirs[0]]
+        _, their_words, their_flags = theirs
+        if words and words <= their_words and (
+            (their_flags - flags) & _WIDENING or (flags - their_flags) & _NARROWING
+        ):
+            return True
+    return False
+
+
+def _search_flags(words: Sequence[str]) -> tuple[str, set[str], set[str]] | None:
+    """A search program's name, the words of its paths and patterns (lowercase), and its
+    flags, of one simple command; None for another program."""
+    program, args = _program(words)
+    if program not in SEARCHERS:
+        return None
+    flags = {a.split("=", 1)[0] for a in args if a.startswith("-")}
+    text = " ".join(a for a in args if not a.startswith("-"))
+    return program, {w.lower() for w in _PATTERN_WORD.findall(text)}, flags
+
+
 def _file_was_there(failed: Call, error: str) -> bool:
     return failed.kind in {"not_read", "string_not_found"} or _says_found_there(error)
 
@@ -3376,7 +3419,13 @@ def fix_of(
             and not call.failed
             and _searched_otherwise(failed, call, output(call.tool_use_id))
         )
-        if nothing_found and not (otherwise or _same_search(failed, call)):
+        # (the same search widened: case ignored, its glob given up; see _searched_wider)
+        wider = (
+            nothing_found
+            and not call.failed
+            and _searched_wider(failed, call, output(call.tool_use_id))
+        )
+        if nothing_found and not (otherwise or wider or _same_search(failed, call)):
             continue
         if call.failed:
             if still_failing is None or not _retry(failed, call, not_failing):
@@ -3436,6 +3485,7 @@ def fix_of(
             )
             or (named and bool(call.file_path))
             or (in_file and _runs_on_workdir(failed, call))
+            or wider
         ):
             way = FIXED
         elif otherwise:

@@ -1815,6 +1815,42 @@ def _is_path(word: str) -> bool:
     return not word.startswith("-") and ("/" in word or "." in word.strip("."))
 
 
+# A Windows drive as Git Bash writes it (`/c/Users`), the way _path_key writes `C:/Users`.
+_GIT_BASH_DRIVE = re.compile(r"^([A-Za-z]):/")
+
+
+def _path_key(word: str) -> str:
+    """A path as two shells' looks are compared: its quotes, trailing slash and Windows
+    backslashes aside, a drive as Git Bash writes it (`C:\\Users\\me` is `/c/Users/me`)."""
+    path = _unix(word.strip(_QUOTES)).rstrip("/")
+    return _GIT_BASH_DRIVE.sub(lambda m: f"/{m.group(1).lower()}/", path)
+
+
+def _looked_again(failed: Call, call: Call, printed: str) -> bool:
+    """Whether a shell look that never ran (cancelled with its sibling) was made again by
+    another look of the same path, or a listing of its folder that printed its name: `find
+    src/processors -type f`, then `ls -la src/processors/`; PowerShell's `Test-Path
+    "C:\\Users\\me\\.claude\\projects"` sent to Git Bash, then `ls -la /c/Users/me/.claude/`
+    showing `projects` (twentieth and twenty-second held-out sets: 4 people's checks, each
+    labelled fixed so)."""
+    if failed.kind not in _NOT_RUN or failed.name not in SHELL_TOOLS:
+        return False
+    if call.name not in SHELL_TOOLS or call.failed or not printed.strip():
+        return False
+    mine = intents(failed.command)
+    theirs = intents(call.command)
+    if not mine or not theirs or not all(_looks(i) for i in (*mine, *theirs)):
+        return False
+    asked = {_path_key(w) for i in mine for w in i.words[1:] if _is_path(w) or "\\" in w}
+    looked = {_path_key(w) for i in theirs for w in i.words[1:] if _is_path(w)}
+    return any(
+        path in looked
+        or (_parent(path) in looked and _basename(path) in printed.split())
+        for path in asked
+        if path.count("/") >= 2
+    )
+
+
 def _another_way(
     failed: Call, call: Call, error: str = "", not_failing: frozenset[Intent] | tuple[()] = ()
 ) -> bool:
@@ -3497,6 +3533,8 @@ def fix_of(
         ):
             way = WORKED_AROUND
         elif unparsed and n < NEARBY_CALLS and _reworded(failed, call):
+            way = FIXED
+        elif n < NEARBY_CALLS and _looked_again(failed, call, output(call.tool_use_id)):
             way = FIXED
         elif misused and n < NEARBY_CALLS and _run_otherwise(failed, call, not_failing):
             way = FIXED

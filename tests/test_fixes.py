@@ -4164,3 +4164,26 @@ def test_a_search_that_found_nothing_widened_and_found_it(failed_command, wider,
         failed.tool_use_id
     ]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+
+
+def test_a_look_that_never_ran_is_made_again_by_another_look_of_its_path():
+    """Cancelled with its sibling, `find src/processors -type f` never ran; `ls -la
+    src/processors/` then did what it was for. PowerShell's `Test-Path` of a Windows path,
+    cancelled so, was answered by Git Bash's listing of its folder that printed its name
+    (twentieth and twenty-second held-out sets). A look of another path is no such retry."""
+    cancelled = "<tool_use_error>Sibling tool call errored</tool_use_error>"
+    failed = call(command="find /w/src/processors -type f", failed=True, kind="sibling_error")
+    other = call(command="ls -la /w/src/storage/")
+    again = call(command="ls -la /w/src/processors/")
+    outputs = {other.tool_use_id: "db.py", again.tool_use_id: "__init__.py"}
+    fix = run([failed, other, again], {failed.tool_use_id: cancelled}, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    test = call(
+        command='Test-Path "C:\\Users\\me\\.claude\\projects" && echo EXISTS',
+        failed=True,
+        kind="sibling_error",
+    )
+    listing = call(command='ls -la "/c/Users/me/.claude/" | grep projects')
+    outputs = {listing.tool_use_id: "drwxr-xr-x 1 me 0 May  8 21:05 projects"}
+    fix = run([test, listing], {test.tool_use_id: cancelled}, outputs)[test.tool_use_id]
+    assert fix.confirmed_by == listing.tool_use_id

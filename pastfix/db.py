@@ -56,7 +56,7 @@ BUSY_TIMEOUT = 60.0
 # pastfix.prepare.REDACTION_VERSION is for redaction. Raise one when its rules change:
 # the next build recomputes every stored signature and kind, or every fix.
 SIGNATURE_VERSION = 16
-FIX_VERSION = 32
+FIX_VERSION = 33
 
 
 # SQLite page cache for the build (negative = KiB).
@@ -781,6 +781,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                     signatures.signature,
                     done,
                     failed_rules,
+                    {tool_use_id: at for tool_use_id, _, at, _ in failed if at},
                 )
             )
         except Exception as e:  # noqa: BLE001

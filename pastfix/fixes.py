@@ -181,7 +181,7 @@ import json
 import posixpath
 import re
 import urllib.parse
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import NamedTuple
@@ -940,6 +940,19 @@ def _views_other_files(call: Call, viewed: tuple[str, ...]) -> bool:
     not parse were "fixed" by views of other files)."""
     theirs = _views(call.command) if call.name in SHELL_TOOLS else ()
     return bool(theirs) and not any(_same_path(a, b) for a in viewed for b in theirs)
+
+
+# An output that says only how a command ended (its messages sent to /dev/null).
+_STATUS_ONLY = re.compile(r"(?:(?:Exit code:? |Process exited with code )-?\d+\s*)*")
+# PowerShell's and cmd's programs that show a file's text (whatever their case).
+_WINDOWS_VIEWERS = frozenset({"get-content", "gc", "type"})
+
+
+def _shows_file(intent: Intent) -> bool:
+    """Whether a simple command only shows the text of the files it names: a viewer
+    (_FILE_VIEWERS, sed only when it only prints) or PowerShell's `Get-Content`, cmd's
+    `type`."""
+    return _only_views(intent) or intent.program.lower() in _WINDOWS_VIEWERS
 
 
 def _only_views(intent: Intent) -> bool:
@@ -1819,6 +1832,11 @@ def _is_path(word: str) -> bool:
 _GIT_BASH_DRIVE = re.compile(r"^([A-Za-z]):/")
 
 
+def _paths_of(intent: Intent) -> list[str]:
+    """The words of a simple command that are paths, Windows ones (`.\\lib\\api.ts`) too."""
+    return [w for w in intent.words[1:] if _is_path(w) or ("\\" in w and not w.startswith("-"))]
+
+
 def _path_key(word: str) -> str:
     """A path as two shells' looks are compared: its quotes, trailing slash and Windows
     backslashes aside, a drive as Git Bash writes it (`C:\\Users\\me` is `/c/Users/me`)."""
@@ -1909,17 +1927,26 @@ def _another_way(
             # (`node <<'JS' ... writeFileSync('ui/vite.config.ts', ...)`, then `cat >
             # ui/vite.config.ts <<'EOF'`: third held-out set)
             return True
-        if _says_no_program(error):
+        mine = intents(failed.command)
+        # a look may be redone by a look (`sed -n '1,200p' x` in PowerShell, which has no
+        # sed, then `Get-Content x`: twenty-second held-out set)
+        looks = bool(mine) and all(i.program in LOOK or _only_views(i) for i in mine)
+        # A view of a file that was there whose program could not show it (PowerShell's
+        # `Get-Content x` crashed, `Internal CLR error`), then another program's look of
+        # that file: twenty-fourth held-out set. Not a search (`rg "{{" x`, a regex it could
+        # not parse, is not answered by `head x`) nor a listing (`ls x 2>/dev/null`, exit 1,
+        # says nothing of why).
+        views = bool(mine) and all(_shows_file(i) for i in mine)
+        said = not _STATUS_ONLY.fullmatch(error.strip())  # (`2>/dev/null`: why, unknown)
+        if _says_no_program(error) or (views and said and not _says_missing(error)):
             # `tree x` not found, then `find x`: another program on the same paths
-            mine = intents(failed.command)
-            paths = {w for i in mine for w in i.words[1:] if _is_path(w)}
-            # a look may be redone by a look (`sed -n '1,200p' x` in PowerShell, which has no
-            # sed, then `Get-Content x`: twenty-second held-out set)
-            looks = all(i.program in LOOK or _only_views(i) for i in mine)
+            paths = {_path_key(w).removeprefix("./") for i in mine for w in _paths_of(i)}
             return any(
-                paths & {w for w in i.words[1:] if _is_path(w)} and (looks or i.program not in LOOK)
+                paths & {_path_key(w).removeprefix("./") for w in _paths_of(i)}
+                and (looks or i.program not in LOOK)
+                and (not looks or i.program not in {m.program for m in mine})
                 for i in intents(call.command)
-            ) or _same_question(failed.command, call.command)
+            ) or (_says_no_program(error) and _same_question(failed.command, call.command))
         return False
     if failed.name in SHELL_TOOLS and call.name in READ_TOOLS and _found_as(failed, call, error):
         return True
@@ -4098,6 +4125,7 @@ def session_fixes(
     signature: Callable[[str], str] | None = None,
     done: Container[str] = (),
     failed_rules: list[tuple[str, Exception]] | None = None,
+    answered: Mapping[str, str] | None = None,
 ) -> Iterator[Fix]:
     """The fix of every failed call of one session.
 
@@ -4107,6 +4135,8 @@ def session_fixes(
     the edits whose text was not found because it was written already (already_made).
     `failed_rules`: when given, a rule that raises on one failure adds (its tool_use_id,
     the exception) there and that failure gets no fix; the others of the session do.
+    `answered`: when each failure's result came back, by tool_use_id: a call made before
+    then was sent beside it, not after its error was seen (see _sent_after).
     """
     same = signature or key_line
     sig = functools.lru_cache(maxsize=None)(lambda tool_use_id: same(errors[tool_use_id]))
@@ -4151,7 +4181,8 @@ def session_fixes(
                 return seen in errors and persists(failed.tool_use_id, seen)
 
             try:
-                after, end = _window(call, _next_calls(pool, i), prompt_times, again)
+                later = _sent_after(_next_calls(pool, i), (answered or {}).get(call.tool_use_id))
+                after, end = _window(call, later, prompt_times, again)
                 text = errors.get(call.tool_use_id, "")
 
                 def still_failing(later: str, failed: Call = call) -> bool | None:
@@ -4216,6 +4247,16 @@ def _with_subagents(calls: Sequence[Call]) -> list[Call]:
         elif spawning:
             found.append(call)
     return found
+
+
+def _sent_after(calls: Sequence[Call], answered: str | None) -> Sequence[Call]:
+    """The calls made once a failure's result had come back (`answered`): those made before
+    were sent in the same turn, beside the failed call, and neither redo it nor answer its
+    error (a Task sent beside a Task refused for want of a prompt was its card's fix, where
+    the real retry came later: a new user's try, session 28)."""
+    if not answered or not calls or calls[0].timestamp >= answered:
+        return calls
+    return [c for c in calls if c.timestamp >= answered]
 
 
 def _next_calls(pool: Sequence[Call], i: int) -> Sequence[Call]:

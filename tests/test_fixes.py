@@ -4187,3 +4187,46 @@ def test_a_look_that_never_ran_is_made_again_by_another_look_of_its_path():
     outputs = {listing.tool_use_id: "drwxr-xr-x 1 me 0 May  8 21:05 projects"}
     fix = run([test, listing], {test.tool_use_id: cancelled}, outputs)[test.tool_use_id]
     assert fix.confirmed_by == listing.tool_use_id
+
+
+def test_a_call_sent_beside_the_failed_one_is_not_its_fix():
+    """Two Tasks sent in one turn, one refused for want of a prompt: the other, made before
+    the error came back, neither redoes it nor answers it; the Task made after is the retry
+    (a new user's try, session 28)."""
+    failed = call("Task", failed=True, at="2026-01-01T00:00:00.100Z", input='{"description": "a"}')
+    beside = call(
+        "Task", at="2026-01-01T00:00:00.200Z", input='{"description": "b", "prompt": "x"}'
+    )
+    retry = call("Task", at="2026-01-01T00:00:40.000Z", input='{"description": "a", "prompt": "y"}')
+    error = "InputValidationError: The required parameter `prompt` is missing"
+    found = fixes.session_fixes(
+        [failed, beside, retry],
+        (),
+        {failed.tool_use_id: error},
+        lambda t: "",
+        answered={failed.tool_use_id: "2026-01-01T00:00:01.000Z"},
+    )
+    assert [f.confirmed_by for f in found] == [retry.tool_use_id]
+
+
+def test_a_view_whose_program_crashed_is_redone_by_another_viewer():
+    """PowerShell's `Get-Content` of a file crashed (`Internal CLR error`), then cmd's `type`
+    of it: worked around (twenty-fourth held-out set). A search that could not parse its
+    pattern is not answered by a view of the file."""
+    crashed = "Exit code: -1073741819\nFatal error. Internal CLR error. (0x80131506)"
+    failed = call(
+        "shell_command",
+        command="Get-Content -TotalCount 220 .\\apps\\web\\lib\\api.ts",
+        failed=True,
+    )
+    way = call("shell_command", command="cmd /c type .\\apps\\web\\lib\\api.ts")
+    outputs = {way.tool_use_id: "export const api = 1"}
+    fix = run([failed, way], {failed.tool_use_id: crashed}, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, way.tool_use_id)
+    search = call(command='rg "{{" -n docs/template.md', failed=True)
+    view = call(command="head -n 40 docs/template.md")
+    error = {
+        search.tool_use_id: "Exit code 2\nrg: regex parse error:\n    (?:{{)\nerror: repetition"
+    }
+    found = run([search, view], error, {view.tool_use_id: "# Brief: {{name}}"})
+    assert found[search.tool_use_id].outcome == fixes.NOT_FIXED

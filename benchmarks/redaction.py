@@ -134,6 +134,57 @@ ADVERSARIAL = (
         "",
         (45, 90, 180),
     ),
+    # REDACTION_VERSION 13: token options, names ending in KEY, a name and its value in two
+    # fields, XML elements, a token as a URL's user, `Authorization: token`, PuTTY keys, a
+    # PEM key in base64, query parameters
+    (
+        "`--token ` + a generated value, repeated",
+        ("tool_calls", "command"),
+        "--token Vt7Qm2Zx9Lp4Wn8Rk3Bc6Yh1 ",
+        "",
+        (45, 90, 180),
+    ),
+    ("`--auth ` repeated", ("tool_calls", "command"), "--auth ", "", (45, 90, 180)),
+    ("`X_KEY=` repeated", ("tool_results", "content"), "X_KEY=", "", (45, 90, 180)),
+    (
+        "`signingKey: ` + a generated value, repeated",
+        ("tool_results", "content"),
+        "signingKey: Jd0Fc9Qz7Lm2Xv4Rt8Wn3Bp6 ",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`- name: DB_PASSWORD` and `value: `, repeated",
+        ("tool_results", "content"),
+        "- name: DB_PASSWORD\n  value: ",
+        "",
+        (45, 90, 180),
+    ),
+    ('`<add key="` repeated', ("tool_results", "content"), '<add key="', "", (45, 90, 180)),
+    ("`<password>` repeated", ("tool_results", "content"), "<password>x</", "", (45, 90, 180)),
+    (
+        "`https://` + a long user, repeated",
+        ("tool_results", "content"),
+        "https://Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`Authorization: token ` repeated",
+        ("tool_calls", "command"),
+        "Authorization: token ",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "PuTTY `Private-Lines: 999` and a line, repeated",
+        ("tool_results", "content"),
+        "PuTTY-User-Key-File-3\nPrivate-Lines: 999\nAAAAB3NzaC1yc2E\n",
+        "",
+        (45, 90, 180),
+    ),
+    ("`LS0tLS1CRUdJTi` repeated", ("tool_results", "content"), "LS0tLS1CRUdJTi", "", (45, 90, 180)),
+    ("`?key=` repeated", ("tool_results", "content"), "?key=", "", (45, 90, 180)),
 )
 
 

@@ -59,7 +59,7 @@ _KEY_KINDS = "api|access|secret|private|auth"
 # A word that may name a secret (with a suffix such as SECRET_KEY, SECRET_KEY_BASE);
 # what is assigned to it is redacted when it looks like a secret.
 _KEYWORD = (
-    r"(?:passw(?:or)?d|secret|token|api[_ -]?key|apikey"
+    r"(?:passw(?:or)?d|passphrase|secret|token|api[_ -]?key|apikey"
     r"|access[_ -]?key|private[_ -]?key|auth[_ -]?key)(?:[_ -]?(?:key|base))*"
 )
 
@@ -94,6 +94,7 @@ _KEYWORD_ONLY = re.compile(r"(?i:" + _KEYWORD + r")")
 _KEY_LEADS = (0, 3, 4, 5, 6, 7, 8)
 _KEYWORD_ANCHORS = {
     **dict.fromkeys(("assw", "ASSW", "oken", "OKEN"), (1,)),
+    **dict.fromkeys(("ssphrase", "SSPHRASE"), (2,)),
     **dict.fromkeys(("ecret", "ECRET"), (1, 4, 5)),  # aws_secret
     **dict.fromkeys(("key", "Key", "KEY"), _KEY_LEADS),
 }
@@ -463,6 +464,8 @@ def _url_password(m: re.Match[str]) -> bool:
         return False  # a token in the user part, redacted already: `https://[REDACTED:...]@`
     if password.startswith(_MARKED) or _PLACEHOLDER.match(password):
         return False
+    if password.partition("@")[0] == "x-oauth-basic":
+        return False  # GitHub's word for "the token is the user": the user goes (url-token)
     # a host and its port, then a path, a query or a fragment that holds an `@`
     # (`host:8080@`, `http://localhost:3000/users/@me`), or an IPv6 host (`[::1]:8080/@x`)
     return not (_PORT.match(password) or m.group("user").startswith("["))
@@ -958,6 +961,177 @@ def _credentials(introduced_by: str, anchors: tuple[str, ...]) -> Rule:
     )
 
 
+# REDACTION_VERSION 13 (session 28): forms a security test found kept.
+
+# A command line's option that gives a token (`vercel --token T`, `netlify --auth T`,
+# `wrangler --api-token T`), and the kind of what it gives.
+_TOKEN_OPTIONS = {
+    "--token": "token",
+    "--auth": "token",
+    "--auth-token": "token",
+    "--api-token": "token",
+    "--access-token": "token",
+    "--secret": "secret",
+    "--client-secret": "secret",
+    "--api-key": "api-key",
+}
+# A value made of what a generated token holds (base64, base64url, hex).
+_TOKEN_CHARS = re.compile(r"[A-Za-z0-9+/_-]+={0,2}")
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+
+
+def _generated(value: str, shortest: int = 16) -> bool:
+    """Whether `value` looks generated, as a token or a key is: token characters only,
+    `shortest` or more of them, letters and digits mixed and random-looking, no words
+    (`dev-only-secret`), no path (`keys/prod/signing2`), no UUID (an id), no run of hex
+    digits alone under 32 (a hash a cache key holds)."""
+    if len(value) < shortest or value.startswith(_MARKED) or _PLACEHOLDER.match(value):
+        return False
+    if not _TOKEN_CHARS.fullmatch(value) or _wordy(value) or _UUID.fullmatch(value):
+        return False
+    if "/" in value and (
+        "-" in value or "_" in value or any(len(p) >= 4 and p.isalpha() for p in value.split("/"))
+    ):
+        return False  # a path or a name: `TaylorAI/bge-micro-v2`, `keys/prod/signing2`
+    if _HEX.fullmatch(value) and len(value) < 32:
+        return False
+    return _random_looking(value)
+
+
+def _option_token(m: re.Match[str]) -> bool:
+    """`--token T` and its kin (see _TOKEN_OPTIONS): a generated value, not a word (which
+    may be the next argument) nor a docker build's `--secret id=npmrc,src=...`."""
+    return _generated(m.group("password"), 8)
+
+
+# A name that ends in `KEY` (`OPENAI_KEY`, `SIGNING_KEY`, `masterKey`) whose value is no
+# secret but an id or a column: what the name says before `KEY`.
+_PUBLIC_KEY_NAME = re.compile(
+    r"(?i:public|publishable|pub|site|anon|primary|foreign|sort|partition|hash|range|cache"
+    r"|idempotency|dedupe?|lookup|query|storage|object|s3|file|row|column|index|unique"
+    r"|composite|map|dict|group|i18n|translation|message|label|field|attr|attribute|ssh"
+    r"|host|gpg|pgp|kms|model|repo|path|url|name|key)[_.-]?\Z"
+)
+
+
+def _key_name_secret(name: str, value: str) -> bool:
+    """A value given to a name ending in `KEY` that no keyword rule reads (`OPENAI_KEY`,
+    `ENCRYPTION_KEY`, `JWT_KEY`, `LICENSE_KEY`): a secret only when it looks generated
+    (see _generated), and the name is not one of an id or a column (`PRIMARY_KEY`,
+    `cache_key`, `partitionKey`, see _PUBLIC_KEY_NAME)."""
+    head = name[:-3]
+    if not head or _PUBLIC_KEY_NAME.search(head) or _KEY_NAME.search(name):
+        return False
+    return _generated(value)
+
+
+def _named_key(m: re.Match[str]) -> bool:
+    """`OPENAI_KEY=...`, `"signingKey": "..."`, Laravel's `APP_KEY=base64:...`."""
+    name = _name_before(m.string, m.start()) + m.group("sep") + m.group("keyword")
+    after = m.string[m.end("value") : m.end("value") + 1]
+    if m.group("open") and after not in ('"', "'", "\\"):
+        return False  # a quoted value that goes on (`"abc" + x`, a template)
+    if after and not (after.isspace() or after in "\"'`,;}\\"):
+        return False  # code or a path: `SIGNING_KEY = derive2Key(...)`, `x_key=ab12.pem`
+    return _key_name_secret(name, m.group("value"))
+
+
+def _name_of_kind(name: str) -> str | None:
+    """The kind of a secret given to `name`, when its name says it holds one: it ends in a
+    keyword (`DB_PASSWORD`, `apiToken`) or in `KEY` (`OPENAI_KEY`); else None."""
+    named = _KEY_NAME.search(name)
+    if named:
+        return _keyword_kind(named.group("keyword"))
+    if name[-4:-3] in ("_", ".", "-") and name[-3:] in ("KEY", "key", "Key"):
+        return "key"
+    if name.endswith("Key") and (name[-4:-3].islower() or name[-4:-3].isdigit()):
+        return "key"  # camelCase: `signingKey`
+    return None
+
+
+# A token a web page's form holds for the session that loaded it, no credential:
+# `<input type="hidden" name="authenticity_token" value="...">` (Rails), `csrf_token`.
+_FORM_TOKEN = re.compile(r"(?i)csrf|xsrf|authenticity|verification")
+
+
+def _named_value(m: re.Match[str]) -> bool:
+    """A name and its value given as two fields (`- name: DB_PASSWORD` then `value: ...`,
+    `{name: 'DB_PASSWORD', value: '...'}`, `<add key="DbPassword" value="..." />`, `<entry
+    key="password">...</entry>`): judged as the value given to that name."""
+    name, value = m.group("name"), m.group("value")
+    kind = _name_of_kind(name)
+    if kind is None or _FORM_TOKEN.search(name):
+        return False
+    if kind == "key":
+        return _key_name_secret(name, value)
+    return _assigned_secret(name, value, True)
+
+
+def _named_value_kind(m: re.Match[str]) -> str:
+    return _name_of_kind(m.group("name")) or "secret"
+
+
+def _element(m: re.Match[str]) -> bool:
+    """`<password>...</password>`: an XML element whose name ends in a keyword, its text
+    judged as a quoted value given to that name, the closing tag the opening's."""
+    name = _name_before(m.string, m.start()) + m.group("keyword")
+    opened = m.start() - (len(name) - len(m.group("keyword")))
+    if opened == 0 or m.string[opened - 1] != "<" or m.group("close") != name:
+        return False
+    return _assigned_secret(name, m.group("value"), True)
+
+
+def _url_user_token(m: re.Match[str]) -> bool:
+    """A token as a URL's whole user (`https://<token>@github.com`, `https://<token>:x-oauth-
+    basic@github.com`): a generated one of 20 or more characters, not a name (`git@`,
+    `postgres@`)."""
+    if not m.string[max(0, m.start() - 2) : m.start()].isalnum():
+        return False  # a scheme comes first
+    return _generated(m.group("user"), 20)
+
+
+def _authorization_token(m: re.Match[str]) -> bool:
+    """`Authorization: token T` (GitHub's, Django REST framework's `Token T`)."""
+    return _bearer(m) and len(m.group("token")) >= 8
+
+
+# A PEM private key, base64 encoded once more (a kubeconfig's `client-key-data:`, what
+# `kubectl config view --raw` prints): `-----BEGIN` is `LS0tLS1CRUdJTi`.
+def _encoded_private_key(m: re.Match[str]) -> bool:
+    head = m.group(0)[:80]
+    try:
+        decoded = base64.b64decode(head[: len(head) // 4 * 4])
+    except binascii.Error:
+        return False
+    return b"PRIVATE KEY" in decoded
+
+
+_PUTTY_PRIVATE = re.compile(r"Private-Lines:[^\S\n]{0,3}(?P<n>\d{1,3})(?:\r?\n|\\r\\n|\\n)")
+_PUTTY_LINE = re.compile(r"(?P<line>[A-Za-z0-9+/=]{1,200})(?:\r?\n|\\r\\n|\\n|\Z)")
+
+
+def _putty_keys(text: str) -> Iterator[tuple[int, int]]:
+    """The private lines of a PuTTY key (`.ppk`): the `Private-Lines: N` of a text that holds
+    `PuTTY-User-Key-File-`, and the N lines of base64 after it (at most 999 lines)."""
+    for m in _PUTTY_PRIVATE.finditer(text):
+        end = at = m.end()
+        for _ in range(int(m.group("n"))):
+            line = _PUTTY_LINE.match(text, at)
+            if line is None:
+                break
+            at, end = line.end(), line.end("line")
+        if end > m.end():
+            yield m.end(), end
+
+
+def _query_secret(m: re.Match[str]) -> bool:
+    """`?key=...`, `&auth=...` (Firebase), `?pwd=...` in a URL: a generated value."""
+    return _generated(m.group("value"), 6 if m.group("param") == "pwd" else 16)
+
+
+_QUERY_KINDS = {"key": "api-key", "auth": "token", "pwd": "password"}
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "private-key",
@@ -1204,7 +1378,7 @@ RULES: tuple[Rule, ...] = (
             # `: ` or `= `, in Markdown's bold or not (`**API Key**: `, `**Password:** `);
             # or, in prose, a value in backticks right after the word (``the password `...`
             # ``, ``DB password (`...`)``, ``token is `...` ``)
-            r"(?:(?P<bold>\*\*?)?\s{0,3}[:=](?(bold)|(?P<bolder>\*\*?)?)\s{0,3}"
+            r"(?:(?P<bold>\*\*?)?\s{0,3}(?:=>|[:=])(?(bold)|(?P<bolder>\*\*?)?)\s{0,3}"
             r"|(?P<prose>[^\S\n]{1,3}(?:(?:is|was)[^\S\n]{1,3})?\(?(?=`)))"
             # (a value in brackets, as a YAML plain scalar may be: `PASSWORD: (1HVo%Jcuz3)`)
             r"(?:(?P<open>" + _QUOTES + r")|(?P<tick>`)|(?<=[:=\s])(?P<paren>[(\[]))?"
@@ -1268,6 +1442,133 @@ RULES: tuple[Rule, ...] = (
         tuple(_NAME_KEYWORD_ANCHORS),
         keyword=True,
         extend=lambda m: _rest_of_value(m, _TOKEN_REST),
+    ),
+    # REDACTION_VERSION 13 (session 28)
+    Rule(
+        "token",
+        (
+            r"(?<![\w-])(?P<option>--(?:token|auth|auth-token|api-token|access-token|secret"
+            r"|client-secret|api-key))(?:\s{1,10}|=)[\"']?"
+            r"(?P<password>[^\s\"'`\\;|&<>()-][^\s\"'`\\;|&<>()]{3,200})"
+        ),
+        "password",
+        _option_token,
+        anchors=(
+            "--token",
+            "--auth",
+            "--api-token",
+            "--access-token",
+            "--secret",
+            "--client-secret",
+            "--api-key",
+        ),
+        at_anchors=True,
+        kind_of=lambda m: _TOKEN_OPTIONS[m.group("option")],
+    ),
+    Rule(
+        "key",
+        (
+            r"(?P<sep>[_.-]|(?<=[a-z0-9])(?=K))(?P<keyword>KEY|[Kk]ey)(?P<quote>" + _QUOTES + r")?"
+            r"\s{0,3}(?:=>|[:=])\s{0,3}(?P<open>" + _QUOTES + r")?(?:base64:)?"
+            r"(?P<value>[A-Za-z0-9+/_=-]{16,500}+)"
+        ),
+        "value",
+        _named_key,
+        anchors=("_KEY", "_key", "-KEY", "-key", "Key"),
+        at_anchors=True,
+    ),
+    Rule(
+        "secret",
+        (
+            r"(?<![A-Za-z0-9_])(?:name|Name|key|Key)(?:" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}"
+            r"(?P<q>" + _QUOTE + r")?(?P<name>[A-Za-z0-9_.-]{1,80})(?(q)" + _QUOTE + r")"
+            r"(?:[^\S\n]{0,3},?[^\S\n]{0,3}(?:(?:\r?\n|\\r?\\n)[^\S\n]{0,40}(?:-[^\S\n]{1,3})?)?"
+            r"(?:" + _QUOTE + r")?(?:value|Value)(?:" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}"
+            r"|(?(q)\s{0,3}>|(?!)))"
+            r"(?P<open>" + _QUOTE + r")?"
+            r"(?P<value>(?(open)[^\"'\\\n<>]{1,500}|[^\s\"'`\\<>,;{}]{1,500}))"
+        ),
+        "value",
+        _named_value,
+        anchors=(
+            "name:",
+            'name":',
+            "name':",
+            'name\\"',
+            "Name:",
+            'Name":',
+            "name=",
+            "name =",
+            'key="',
+            "key='",
+            'Key="',
+            'key=\\"',
+        ),
+        at_anchors=True,
+        needs=("value", "Value", "</"),
+        kind_of=_named_value_kind,
+    ),
+    Rule(
+        "secret",
+        (
+            r"(?P<keyword>(?i:" + _NAME_KEYWORD + r"))>(?P<value>[^<>\n\"'\\]{1,500})"
+            r"</(?P<close>[A-Za-z0-9_.:-]{1,80})>"
+        ),
+        "value",
+        _element,
+        tuple(_NAME_KEYWORD_ANCHORS),
+        keyword=True,
+        needs=("</",),
+        kind_of=_assigned_kind,
+    ),
+    Rule(
+        "url-token",
+        (
+            r":(?:/{1,3}|\\{2,16})(?P<user>[A-Za-z0-9_-]{20,200})(?::x-oauth-basic)?"
+            r"@(?=[A-Za-z0-9\[])"
+        ),
+        "user",
+        _url_user_token,
+        anchors=(":/", ":\\\\"),
+    ),
+    Rule(
+        "token",
+        (
+            r"(?i:authorization)(?:" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}(?:" + _QUOTE + r")?"
+            r"(?:token|Token|TOKEN)(?:\s|\\t){1,10}(?P<token>[A-Za-z0-9._~+/=-]{8,500})"
+        ),
+        "token",
+        _authorization_token,
+        anchors=("Authorization", "authorization", "AUTHORIZATION"),
+        at_anchors=True,
+    ),
+    Rule(
+        "private-key",
+        "Private-Lines",
+        anchors=("Private-Lines:",),
+        needs=("PuTTY-User-Key-File-",),
+        find=_putty_keys,
+    ),
+    Rule(
+        "private-key",
+        r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,1000}",
+        check=_encoded_private_key,
+        anchors=("LS0tLS1CRUdJTi",),
+        extend=lambda m: _rest_of_value(m, _TOKEN_REST),
+    ),
+    Rule(
+        "private-key",
+        r"AGE-SECRET-KEY-1[0-9A-Z]{50,100}",
+        anchors=("AGE-SECRET-KEY-1",),
+    ),
+    Rule(
+        "api-key",
+        r"[?&](?P<param>key|auth|pwd)=(?P<value>[A-Za-z0-9+/_-]{6,500}={0,2})(?![A-Za-z0-9+/_=.%-])",
+        "value",
+        _query_secret,
+        anchors=("?key=", "&key=", "?auth=", "&auth=", "?pwd=", "&pwd="),
+        at_anchors=True,
+        kind_of=lambda m: _QUERY_KINDS[m.group("param")],
     ),
 )
 

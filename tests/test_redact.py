@@ -1,3 +1,4 @@
+import base64
 import json
 import re
 
@@ -1590,4 +1591,158 @@ def test_a_secret_the_hunt_found_kept_is_redacted(text, secret, kind):
     ],
 )
 def test_the_hunts_look_alikes_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+# -- REDACTION_VERSION 13: what a security test found kept (session 28) -------------------
+
+GENERATED = "Vt7Qm2Zx9Lp4Wn8Rk3Bc6Yh1"
+HEX_TOKEN = "0f3a9c2b7d1e4f6a8b0c2d4e6f8a0b1c3d5e7f90"
+PUTTY = (
+    "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: dev\nPublic-Lines: 2\n"
+    "AAAAC3NzaC1lZDI1NTE5AAAAIC\nAAAAC3NzaC1lZDI\nPrivate-Lines: 2\n"
+    "AAAAIPr1v4t3L1n3Qm7Hx2Kd9Lp4Rt6Vb3Nc8\nJz5WfYk2Wq8Mn5\nPrivate-MAC: 8f3a"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kind"),
+    [
+        # a command line's token options (a lowercase word after one is no value)
+        (f"npx vercel deploy --prod --token {GENERATED}", GENERATED, "token"),
+        (f"netlify deploy --auth {GENERATED} --prod", GENERATED, "token"),
+        (f"wrangler deploy --api-token '{GENERATED}'", GENERATED, "token"),
+        (f"tool --access-token {GENERATED}", GENERATED, "token"),
+        (f"tool --secret {GENERATED}", GENERATED, "secret"),
+        (f"az ad sp create --client-secret {GENERATED}", GENERATED, "secret"),
+        # a name ending in KEY, a value shorter than 32 that looks generated
+        *(
+            (f"{name}={GENERATED}", GENERATED, "key")
+            for name in (
+                "OPENAI_KEY",
+                "STRIPE_KEY",
+                "ENCRYPTION_KEY",
+                "SIGNING_KEY",
+                "MASTER_KEY",
+                "JWT_KEY",
+                "HMAC_KEY",
+                "SUPABASE_SERVICE_ROLE_KEY",
+                "LICENSE_KEY",
+            )
+        ),
+        ("     3→APP_KEY=base64:Jd0Fc9Qz7Lm2Xv4Rt8Wn3Bp6Yh1Ka5ZzQ=", "Jd0Fc9Qz7Lm2", "key"),
+        (f'const signingKey = "{GENERATED}";', GENERATED, "key"),
+        (f"PASSPHRASE={GENERATED}", GENERATED, "password"),
+        (f"export GPG_PASSPHRASE='{GENERATED}'", GENERATED, "password"),
+        (f'{{"passphrase": "{GENERATED}"}}', GENERATED, "password"),
+        # a name and its value in two fields: Kubernetes, compose, ECS
+        (
+            'env:\n  - name: DB_PASSWORD\n    value: "Mq8Zr3Lp7Wx2Kv9T"',
+            "Mq8Zr3Lp7Wx2Kv9T",
+            "password",
+        ),
+        (f"- name: OPENAI_KEY\n  value: {GENERATED}", GENERATED, "key"),
+        (f"{{name: 'DB_PASSWORD', value: '{GENERATED}'}}", GENERATED, "password"),
+        (f'{{"name": "API_TOKEN", "value": "{GENERATED}"}}', GENERATED, "token"),
+        # XML configs: Maven, web.config, Spring
+        (f"<password>{GENERATED}</password>", GENERATED, "password"),
+        (f"<apiToken>{GENERATED}</apiToken>", GENERATED, "token"),
+        (f'<add key="DbPassword" value="{GENERATED}" />', GENERATED, "password"),
+        (f'<entry key="password">{GENERATED}</entry>', GENERATED, "password"),
+        (f'<property name="password" value="{GENERATED}"/>', GENERATED, "password"),
+        # a token as a URL's user
+        (f"git clone https://{HEX_TOKEN}@github.com/o/r.git", HEX_TOKEN, "url-token"),
+        (f"origin\thttps://{HEX_TOKEN}:x-oauth-basic@github.com/o/r.git", HEX_TOKEN, "url-token"),
+        # GitHub's and Django REST framework's scheme
+        (f"curl -H 'Authorization: token {GENERATED}' https://x", GENERATED, "token"),
+        (f"Authorization: Token {GENERATED}", GENERATED, "token"),
+        # key material
+        (PUTTY, "Pr1v4t3L1n3", "private-key"),
+        (
+            "    client-key-data: " + base64.b64encode(PEM.encode()).decode(),
+            base64.b64encode(PEM.encode()).decode()[40:60],
+            "private-key",
+        ),
+        (
+            "AGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQS0XKQ2",
+            "QYQSZQGPQYQSZQGPQYQS",
+            "private-key",
+        ),
+        # Ruby's and PHP's hashes, a URL's query
+        (f'"password" => "{GENERATED}"', GENERATED, "password"),
+        (f":password => '{GENERATED}'", GENERATED, "password"),
+        (f"https://maps.example.com/api?key={GENERATED}&q=x", GENERATED, "api-key"),
+        (f"https://db.example.firebaseio.com/a.json?auth={GENERATED}", GENERATED, "token"),
+        ("http://cam.local/snap.cgi?user=admin&pwd=Cm4Pw9zQ", "Cm4Pw9zQ", "password"),
+    ],
+)
+def test_a_form_the_security_test_found_kept_is_redacted(text, secret, kind):
+    for redacted, found in (redact(text), redact_json(json.dumps({"command": text}))):
+        assert found == {kind: 1}, redacted
+        assert secret not in redacted
+
+
+def test_x_oauth_basic_is_kept_and_the_token_before_it_goes():
+    text = f"https://{HEX_TOKEN}:x-oauth-basic@github.com/o/r.git"
+    assert redact(text) == (
+        "https://[REDACTED:url-token]:x-oauth-basic@github.com/o/r.git",
+        {"url-token": 1},
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an option's value that is a variable, a word, or no token
+        "npm publish --access public --token $NPM_TOKEN",
+        'vercel --token "$VERCEL_TOKEN"',
+        "netlify deploy --auth none",
+        "docker build --secret id=npmrc,src=$HOME/.npmrc .",
+        "gcloud run deploy --secret db-password-prod",
+        "tool --api-key-file keys/api.txt --token-file /var/run/token",
+        # KEY names whose value is an id, a column, a path or code
+        "PRIMARY_KEY=id",
+        "SORT_KEY=name",
+        'cache_key = f"user:{uid}:profile2"',
+        'partitionKey: "tenant-2024-a1"',
+        "CACHE_KEY=a1b2c3d4e5f6a7b8c9d0",
+        'storageKey: "app-theme-v2-dark"',
+        'publicKey: "BEl62iUYgUivxIkv69yViEuiBIa"',
+        '"model_key": "TaylorAI/bge-micro-v2"',
+        "S3_KEY=uploads/2024/report2.pdf",
+        'objectKey: "images/a1b2c3d4e5f6g7h8.png"',
+        "routing_key=orders.created.v2",
+        "ENCRYPTION_KEY=${ENCRYPTION_KEY}",
+        "SIGNING_KEY = derive2Key(seed1234567890ab)",
+        "idempotency_key: 8f14e45f-ceea-467a",
+        # a name and its value where the name holds no secret, or the value comes from one
+        "- name: DB_HOST\n  value: db.internal",
+        "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db",
+        "- name: DB_PASSWORD\n  value: $(DB_PASS)",
+        '<input type="hidden" name="authenticity_token" value="UdP8vuxflNCwDkxfjQDsWVvZR2VL">',
+        # XML elements that hold no secret
+        "<password>${db.password}</password>",
+        "<maxTokens>4096</maxTokens>",
+        "<key>CFBundleName</key>",
+        '<add key="ApiBaseUrl" value="https://api.example.com" />',
+        # a URL's user that is a name
+        "git clone git@github.com:o/r.git",
+        "https://alice@example.com/x",
+        "ssh://git@github.com/o/r",
+        "https://build-bot-deploy-user@git.example.com/o/r",
+        # a variable or a placeholder after `Authorization: token`
+        "Authorization: token $GITHUB_TOKEN",
+        "Authorization: Token <your-token>",
+        # a certificate in base64 (public), a PuTTY header without its key
+        "certificate-authority-data: "
+        + base64.b64encode(b"-----BEGIN CERTIFICATE-----\nMIIC5zCCAc+gAwIBAgIBADANBgkqh").decode(),
+        "Private-Lines: 3 is what the header says",
+        # code after `=>`, words after `?key=`
+        '"password" => params[:password]',
+        "tokens.map(token => token.trim())",
+        "https://maps.example.com/api?key=YOUR_API_KEY",
+        "/search?auth=true&key=user_name",
+    ],
+)
+def test_the_security_tests_look_alikes_are_kept(text):
     assert redact(text) == (text, {})

@@ -979,3 +979,65 @@ def test_no_red_team_22_secret_in_the_index_its_wal_or_any_output(tmp_path):
     kinds = dict(conn.execute("SELECT kind, sum(count) FROM redactions GROUP BY kind"))
     conn.close()
     assert kinds.keys() >= {"session-cookie", "stripe-key", "google-oauth-token", "basic-auth"}
+
+
+# -- REDACTION_VERSION 13 (session 28's security test): a `.env` read, a deploy token on the
+# -- command line, a Kubernetes manifest in its output -----------------------------------
+
+VERCEL_ERROR = "Error: Vercel deploy failed zzvercelfail"
+APP_KEY = "Jd0Fc9Qz7Lm2Xv4Rt8Wn3Bp6Yh1Ka5ZzQ="
+VERCEL_TOKEN = "Vt7Qm2Zx9Lp4Wn8Rk3Bc6Yh1"
+K8S_PASSWORD = "Mq8Zr3Lp7Wx2Kv9T"
+
+
+def security_28_session(session):
+    t = "2026-03-02T10:00:"
+    manifest = f'env:\n  - name: DB_PASSWORD\n    value: "{K8S_PASSWORD}"\n'
+    deploy = {"command": f"npx vercel deploy --prod --token {VERCEL_TOKEN}"}
+    return [
+        prompt(f"{session}-1", session, "deploy it", t + "01Z"),
+        tool_use(f"{session}-2", session, "t1", "Read", {"file_path": "/app/.env"}, t + "02Z"),
+        result(
+            f"{session}-3",
+            session,
+            "t1",
+            f"     1→APP_NAME=shop\n     2→APP_ENV=production\n     3→APP_KEY=base64:{APP_KEY}",
+            t + "03Z",
+            False,
+        ),
+        tool_use(f"{session}-4", session, "t2", "Bash", deploy, t + "04Z"),
+        result(f"{session}-5", session, "t2", f"{VERCEL_ERROR}\n{manifest}", t + "05Z", True),
+        tool_use(f"{session}-6", session, "t3", "Bash", deploy, t + "06Z"),
+        result(f"{session}-7", session, "t3", "deployed", t + "07Z", False),
+    ]
+
+
+def assert_no_security_28_secret(where, data):
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    for secret in (APP_KEY, VERCEL_TOKEN, K8S_PASSWORD):
+        for fragment in fragments(secret, 8):
+            assert fragment not in text, (where, fragment)
+
+
+def test_no_security_28_secret_in_the_index_its_wal_or_find(tmp_path):
+    projects = tmp_path / "projects" / "-home-dev-shop"
+    write_jsonl(projects / f"{SESSION}.jsonl", security_28_session(SESSION))
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+    # and again through the WAL, a reader keeping it
+    write_jsonl(projects / f"{LATER}.jsonl", security_28_session(LATER))
+    reader = sqlite3.connect(db)
+    reader.execute("SELECT count(*) FROM messages").fetchone()
+    build_index(db, tmp_path / "projects")
+    wal = db.with_name("index.db-wal").read_bytes()
+    reader.close()
+    assert len(wal) > 10_000
+    assert_no_security_28_secret("WAL", wal)
+    assert_no_security_28_secret("index.db", db.read_bytes())
+    out = CliRunner().invoke(cli, ["find", VERCEL_ERROR, str(db), "--json"])
+    assert out.exit_code == 0 and {r["session_id"] for r in json.loads(out.stdout)} >= {SESSION}
+    assert_no_security_28_secret("find --json", out.stdout)
+    conn = sqlite3.connect(db)
+    kinds = dict(conn.execute("SELECT kind, sum(count) FROM redactions GROUP BY kind"))
+    conn.close()
+    assert kinds.keys() >= {"key", "token", "password"}

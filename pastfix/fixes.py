@@ -1862,8 +1862,7 @@ def _looked_again(failed: Call, call: Call, printed: str) -> bool:
     asked = {_path_key(w) for i in mine for w in i.words[1:] if _is_path(w) or "\\" in w}
     looked = {_path_key(w) for i in theirs for w in i.words[1:] if _is_path(w)}
     return any(
-        path in looked
-        or (_parent(path) in looked and _basename(path) in printed.split())
+        path in looked or (_parent(path) in looked and _basename(path) in printed.split())
         for path in asked
         if path.count("/") >= 2
     )
@@ -2890,8 +2889,10 @@ def _searched_wider(failed: Call, call: Call, printed: str) -> bool:
             continue
         program, words, flags = mine[theirs[0]]
         _, their_words, their_flags = theirs
-        if words and words <= their_words and (
-            (their_flags - flags) & _WIDENING or (flags - their_flags) & _NARROWING
+        if (
+            words
+            and words <= their_words
+            and ((their_flags - flags) & _WIDENING or (flags - their_flags) & _NARROWING)
         ):
             return True
     return False

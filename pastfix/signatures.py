@@ -192,10 +192,10 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   aside only when nothing else matched: loose()). `@scope/pkg` and eslint
   rule names (`@typescript-eslint/no-unused-vars`) are not paths.
 - `<uuid>`; `v<n>`: a version with a `v` (`v18.17.0`), `<time>` (ISO
-  timestamps, dates, clock times), `<duration>` (`3m 0s`, `1.23s`, `120ms`,
+  timestamps, dates, a log's `2025/09/16` too, clock times), `<duration>` (`3m 0s`, `1.23s`, `120ms`,
   `0m12.17s`, `5 seconds`), `<ip>` (IPv4, and IPv6's `::` and `::1` before a port:
   `:::3000`), `<size>` (`806.5KB`, `12 bytes`), `<hex>`
-  (0x... and free-standing runs of 7+ hex digits mixing digits and letters:
+  (0x... and free-standing runs of 6+ hex digits mixing digits and letters:
   git SHAs, ids), `<n>` (any other free-standing number: line and column
   numbers, PIDs, ports, counts, versions: `requires numpy>=<n>, you have <n>`).
   Digits glued to letters (`python3.11`, `TS2339`) are not free-standing.
@@ -611,6 +611,7 @@ _TIME = re.compile(
     r"(?:\d{3}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
     r"|\d?:\d{2}:\d{2}(?:[.,]\d+)?)(?!\w)"
 )
+_SLASH_DATE = re.compile(r"(?<![\w/.])\d{4}/\d{2}/\d{2}(?![\w/])")
 _DURATION = re.compile(
     r"\d(?<![\w.]\d)\d*(?:\.\d+)?(?:ms|us|µs|ns|h|m|s|(?:\s?(?:ms|msecs?|secs?|seconds?"
     r"|mins?|minutes?|hours?)))"
@@ -624,8 +625,9 @@ _IP6_PORT = re.compile(r"(?<![\w:])(?:\[::1?\]|::1?)(?=:\d)")
 # numbering (EADDRINUSE is `[Errno 98]` on Linux, `[Errno 48]` on macOS).
 _ERRNO_SAID = re.compile(r"\[Errno -?\d+\](?= \S)")
 _SIZE = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)?\s?(?:[KMGT]i?B|kB|B|bytes?)(?!\w)")
-# 0x..., and runs of 7+ hex digits; _hex() keeps words and all-digit runs.
-_HEX = re.compile(r"0x[0-9a-fA-F]+(?!\w)|[0-9a-fA-F]{7,}")
+# 0x..., and runs of 6+ hex digits (Claude Code's shell ids: `Shell 1f2e3d is not running`
+# was an error of its own for each id); _hex() keeps words and all-digit runs.
+_HEX = re.compile(r"0x[0-9a-fA-F]+(?!\w)|[0-9a-fA-F]{6,}")
 # Unquoted branch names in the git messages that name one (quoted ones are <str>
 # already): any name, `main` as much as `spotter-dov`, but only after these
 # words, so "Your branch is up to date" stays. The list is in the docstring.
@@ -1219,6 +1221,10 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     if has_digit and _LOCATION_HINT.search(line):
         line = _LOCATION.sub(_location, line)
     if "/" in line or "\\" in line:
+        if has_digit:
+            # a log's date written with slashes (rclone's, Go's log package's `2025/09/16
+            # 14:02:03 ERROR : ...`) is a time, not a path whose name is `16`
+            line = _SLASH_DATE.sub("<time>", line)
         line = _TMP_PATH.sub("<tmp>", line)
         if "\\" in line:
             line = _WIN_TMP_PATH.sub("<tmp>", line)

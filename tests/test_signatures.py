@@ -527,7 +527,14 @@ def test_distinct_bugs_have_distinct_signatures():
         ("see https://github.com/a/b/issues/1 now", "see <url> now"),
         ("id 123e4567-e89b-12d3-a456-426614174000", "id <uuid>"),
         ("commit 3f2a9c1d0e and 0xdeadbeef", "commit <hex> and <hex>"),
+        # Claude Code's shell ids are six hex digits (each id was an error of its own)
+        ("Shell 1f2e3d is not running", "Shell <hex> is not running"),
         ("at 2024-01-02T03:04:05.123Z and 12:34:56", "at <time> and <time>"),
+        # a log's date with slashes (rclone's, Go's log package's) is no path named `16`
+        (
+            "2025/09/16 14:02:03 ERROR : x at /data/a: not found",
+            "<time> <time> ERROR : x at <path>/a: not found",
+        ),
         ("took 1.23s, then 120ms, then 3m 0s", "took <duration>, then <duration>, then <duration>"),
         ("connect ECONNREFUSED 127.0.0.1:5432", "connect ECONNREFUSED <ip>:<n>"),
         ("pid 12345 on port 8080", "pid <n> on port <n>"),

@@ -354,6 +354,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("other_folder", 2, other_folder, deterministic=True)
     conn.create_function("signature_in_text", 2, signature_in_text, deterministic=True)
     conn.create_function("signature_after_prefix", 2, signature_after_prefix, deterministic=True)
+    conn.create_function("signature_goes_on", 2, signature_goes_on, deterministic=True)
     conn.create_function(
         "signature_loosely_in_text", 2, signature_loosely_in_text, deterministic=True
     )
@@ -619,6 +620,20 @@ def signature_after_prefix(signature: object, pasted: object) -> int:
         return 0
     if not signature.endswith(": " + pasted):
         return 0
+    return int(len(_LETTERS.findall(_PLACEHOLDER.sub(" ", pasted))) >= IN_TEXT_MIN_WORDS)
+
+
+def signature_goes_on(signature: object, pasted: object) -> int:
+    """Whether a past failure's `signature` is the pasted error's signature and more: the
+    paste is the start of that error's line, cut at a word's end (`cd to '/x' was blocked.`,
+    where Claude Code's line goes on `For security, ...`: a new user pasting the first
+    sentence found nothing, session 28). The pasted one must say enough on its own."""
+    if not isinstance(signature, str) or not isinstance(pasted, str) or not pasted:
+        return 0
+    if len(signature) <= len(pasted) or not signature.startswith(pasted):
+        return 0
+    if _is_word_char(pasted[-1]) and _is_word_char(signature[len(pasted)]):
+        return 0  # cut inside a word
     return int(len(_LETTERS.findall(_PLACEHOLDER.sub(" ", pasted))) >= IN_TEXT_MIN_WORDS)
 
 
@@ -1418,6 +1433,8 @@ in_text_signatures as materialized (
     -- or the pasted error after what a script said first (`Error creating snapshot:
     -- Error [ERR_MODULE_NOT_FOUND]: ...`: signature_after_prefix)
     or signature_after_prefix(signature, (select signature from pasted))
+    -- or the pasted error cut short (the first sentence of a longer line: signature_goes_on)
+    or signature_goes_on(signature, (select signature from pasted))
 ),
 -- And those that stand there once the files both name are set aside (signatures.loose:
 -- the same error about another file): of all found, the longest still wins, so a shorter

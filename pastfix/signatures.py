@@ -192,7 +192,8 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   aside only when nothing else matched: loose()). `@scope/pkg` and eslint
   rule names (`@typescript-eslint/no-unused-vars`) are not paths.
 - `<uuid>`; `v<n>`: a version with a `v` (`v18.17.0`), `<time>` (ISO
-  timestamps, dates, a log's `2025/09/16` too, clock times), `<duration>` (`3m 0s`, `1.23s`, `120ms`,
+  timestamps, dates, a log's `2025/09/16` too, clock times; those a line starts
+  with go), `<duration>` (`3m 0s`, `1.23s`, `120ms`,
   `0m12.17s`, `5 seconds`), `<ip>` (IPv4, and IPv6's `::` and `::1` before a port:
   `:::3000`), `<size>` (`806.5KB`, `12 bytes`), `<hex>`
   (0x... and free-standing runs of 6+ hex digits mixing digits and letters:
@@ -611,6 +612,8 @@ _TIME = re.compile(
     r"(?:\d{3}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
     r"|\d?:\d{2}:\d{2}(?:[.,]\d+)?)(?!\w)"
 )
+# The times a log line starts with (`<time> <time> `, `[<time>] `).
+_LEADING_TIME = re.compile(r"^(?:\[?<time>\]?[\s,]*)+")
 _SLASH_DATE = re.compile(r"(?<![\w/.])\d{4}/\d{2}/\d{2}(?![\w/])")
 _DURATION = re.compile(
     r"\d(?<![\w.]\d)\d*(?:\.\d+)?(?:ms|us|µs|ns|h|m|s|(?:\s?(?:ms|msecs?|secs?|seconds?"
@@ -1250,6 +1253,10 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     if kept:
         line = _KEPT.sub(lambda m: kept[ord(m.group(1)) - 65], line)
     line = _SPACE.sub(" ", line).strip()
+    if line.startswith(("<time>", "[<time>]")):
+        # when a log line was written is no part of its error: pasted with or without it,
+        # the same (`2025/09/16 14:02:03 NOTICE: Failed to sync: ...`)
+        line = _LEADING_TIME.sub("", line) or line
     return line[:cap]
 
 

@@ -1038,7 +1038,9 @@ def test_fix_in_a_subagent_is_that_subagents(fixes):
 def test_fix_among_parallel_calls(fixes):
     row = fix_of(fixes, "File does not exist", "f6")
     assert row["fix_tool_use_id"] == "f6-p3"
-    assert row["fix_calls"] == [{"tool": "Read", "target": f"{APP}/b.txt", "ok": True}]
+    # The Read of b.txt sent beside the failed one, before its error came back, is none of
+    # the calls before the fix (fixes._sent_after).
+    assert row["fix_calls"] == []
     assert row["fix_edits"] == [
         {
             "tool": "Write",
@@ -3105,3 +3107,17 @@ def test_a_fifo_named_as_the_index_is_said_to_be_no_file(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(queries.NotAnIndex, match="is not an index: not a regular file"):
         queries.connect(fifo)
+
+
+def test_a_paste_cut_short_finds_the_line_it_starts():
+    """The first sentence of Claude Code's `cd to '/x' was blocked. For security, ...` found
+    nothing (a new user's try, session 28): a past signature that goes on from the pasted
+    one, at a word's end, is that error. Not one cut inside a word, nor a paste that says
+    too little on its own."""
+    past = "cd to <str> was blocked. For security, Claude Code may only change directories"
+    assert queries.signature_goes_on(past, "cd to <str> was blocked.") == 1
+    assert queries.signature_goes_on(past, "cd to <str> was block") == 0
+    assert queries.signature_goes_on(past, "cd to") == 0
+    assert queries.signature_goes_on(past, past) == 0
+    pasted = "cd to '/home/me/other/dir' was blocked."
+    assert queries.signature_goes_on(past, signatures.signature(pasted)) == 1

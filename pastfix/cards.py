@@ -8,6 +8,7 @@ reads alike wherever it is met. The rows come from pastfix.queries.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -228,6 +229,23 @@ def _same_target(target: str, project: str) -> str:
     return " ; ".join(" ".join(words) for words in fixes.segments(target))
 
 
+# Of a command cut on its card where the one it is shown beside reads the same, what comes
+# before the first difference (the words that lead to it).
+LEAD_CHARS = 40
+
+
+def where_it_differs(target: str | None, ran: str | None, width: int) -> str:
+    """`target` on one line in `width` characters; when it reads as `ran` past that width,
+    from a little before where the two first differ (`… -G "Visual Studio 18 2026" -A x64`:
+    a retry cut as the failed call was looked the same on its card, a new user's try)."""
+    text, other = one_line(target, 10 * width), one_line(ran, 10 * width)
+    same = len(os.path.commonprefix([text, other]))
+    if text == other or same < width - LEAD_CHARS:
+        return one_line(text, width)
+    start = text.rfind(" ", 0, same - LEAD_CHARS) + 1 or same - LEAD_CHARS
+    return "…" + one_line(text[start:], width - 1)
+
+
 def succeeded(row: dict[str, Any]) -> str:
     """How a card says the call that confirmed a fix went: `succeeded`, or, for a changed
     retry that got past this error and failed on another (`Failed to connect to bus` gone,
@@ -328,8 +346,11 @@ def format_hit(
         else:
             how = "worked around" if row["outcome"] == "worked around" else "confirmed"
             target = in_project(row["fix_target"], row["project"])
+            failed_target = in_project(row.get("target"), row["project"])
             tool = confirm["tool"] or row["tool"]
-            lines.append(f"   {how}: {tool} {one_line(target, 200)} {succeeded(row)}")
+            lines.append(
+                f"   {how}: {tool} {where_it_differs(target, failed_target, 200)} {succeeded(row)}"
+            )
         for call, made in fold_calls(row["fix_calls"]):
             state = "" if call["ok"] else " (failed)"
             target = in_project(call["target"], row["project"])

@@ -189,7 +189,7 @@ def _fix(row: dict[str, Any]) -> list[str]:
             lines.append(f"  {said} that call {cards.succeeded(row)}")
         else:
             how = "worked around by" if row["outcome"] == "worked around" else "confirmed:"
-            target = queries.one_line(row["fix_target"], 160)
+            target = cards.where_it_differs(row["fix_target"], row.get("target"), 160)
             lines.append(
                 f"  {how} {confirm['tool'] or row['tool']} `{target}` {cards.succeeded(row)}"
             )

@@ -3121,3 +3121,18 @@ def test_a_paste_cut_short_finds_the_line_it_starts():
     assert queries.signature_goes_on(past, past) == 0
     pasted = "cd to '/home/me/other/dir' was blocked."
     assert queries.signature_goes_on(past, signatures.signature(pasted)) == 1
+
+
+def test_a_confirmation_cut_where_the_failed_call_reads_the_same_shows_the_difference():
+    """A retry that differs from the failed command only past the card's width looked the
+    same on the card (`confirmed:` cut where `ran:` was): it is shown from a little before
+    the first difference (a new user's try, session 28)."""
+    from pastfix import cards
+
+    head = 'CMAKE="/c/Program Files/Microsoft Visual Studio/18/Community/CMake/bin/cmake.exe" ' * 3
+    ran = head + '"$CMAKE" -S . -B build -G "Visual Studio 18 2022" -A x64'
+    fixed = head + '"$CMAKE" -S . -B build -G "Visual Studio 18 2026" -A x64'
+    shown = cards.where_it_differs(fixed, ran, 200)
+    assert shown.startswith("…") and shown.endswith('"Visual Studio 18 2026" -A x64')
+    assert len(shown) <= 200
+    assert cards.where_it_differs("npm test", "npm run test", 200) == "npm test"

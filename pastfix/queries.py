@@ -607,7 +607,20 @@ def signature_in_text(signature: object, error: object) -> int:
     """
     if not isinstance(signature, str) or not signature or error is None:
         return 0
-    return _stands_in(signature, _pasted_lines(str(error)))
+    text = _pasted_lines(str(error))
+    return _stands_in(signature, text) or _stands_in(_without_place(signature), text)
+
+
+# Where a compiler's message says it was (`<path>:<n>:<n>: `, tsc's `<path>(<n>,<n>): `),
+# which a paste of the message alone leaves out.
+_PLACE = re.compile(r"^<path>(?:\(<n>,<n>\)|:<n>(?::<n>)?):? +")
+
+
+def _without_place(signature: str) -> str:
+    """A signature without the place its message was said at, if it starts with one (`go
+    test`'s `<path>:<n>:<n>: no required module provides package ...` pasted as its
+    message: a new user's try, session 28); else as it is."""
+    return _PLACE.sub("", signature, count=1) if signature.startswith("<path>") else signature
 
 
 def signature_after_prefix(signature: object, pasted: object) -> int:
@@ -648,11 +661,14 @@ def signature_loosely_in_text(signature: object, error: object) -> int:
     if form == signature:
         return 0  # looked for as it is already
     text = _pasted_lines(str(error))
-    if max(form.split("<path>"), key=len) not in text:
-        return 0
-    if len(_LETTERS.findall(_PLACEHOLDER.sub(" ", form))) < IN_TEXT_MIN_WORDS:
-        return 0
-    return 1 if _loose_pattern(form).search(text) else 0
+    for each in dict.fromkeys((form, _without_place(form))):
+        if max(each.split("<path>"), key=len) not in text:
+            continue
+        if len(_LETTERS.findall(_PLACEHOLDER.sub(" ", each))) < IN_TEXT_MIN_WORDS:
+            continue
+        if _loose_pattern(each).search(text):
+            return 1
+    return 0
 
 
 # Where a loose signature says `<path>`, the pasted line may have any one name: a file,

@@ -1331,7 +1331,8 @@ _LOOSE = re.compile(
     r"|(?<![\w.'\"`/<-])\w[\w.-]*\.(?:" + "|".join(FILE_EXTENSIONS) + r")(?![\w/-])"
 )
 # Speed: most signatures hold a dot and no file name; this finds those that may, fast.
-_EXTENSION = re.compile(r"\.(?:" + "|".join(FILE_EXTENSIONS) + r")(?![\w/-])")
+# (a name of its own: `_EXTENSION` above, read by _location(), was shadowed by this one)
+_NAMES_A_FILE = re.compile(r"\.(?:" + "|".join(FILE_EXTENSIONS) + r")(?![\w/-])")
 # What a missing file's message names (`cat: notes: No such file or directory`, zsh's
 # `cd: no such file or directory: frontend`) is a path, whatever it looks like; in zsh's
 # words, what comes before the message is the program (`cd`, `zsh`), which stays.
@@ -1345,8 +1346,9 @@ _NO_SUCH_FILE = re.compile(
 def loose(signature: str) -> str:
     """`signature` with the file it names set aside (`<path>`): the same error about
     another file. find_past_fix looks for it only when no failure has the pasted error's
-    own signature or words (pastfix.queries.signature_loosely_in_text)."""
-    if "<path>/" in signature or _EXTENSION.search(signature):
+    own signature or words (pastfix.queries.signature_loosely_in_text). A module's name
+    stays: another module missing is another error."""
+    if "<path>/" in signature or _NAMES_A_FILE.search(signature):
         signature = _LOOSE.sub("<path>", signature)
     if "such file" in signature.lower():
         signature = _NO_SUCH_FILE.sub("<path>", signature)

@@ -3136,3 +3136,28 @@ def test_a_confirmation_cut_where_the_failed_call_reads_the_same_shows_the_diffe
     assert shown.startswith("…") and shown.endswith('"Visual Studio 18 2026" -A x64')
     assert len(shown) <= 200
     assert cards.where_it_differs("npm test", "npm run test", 200) == "npm test"
+
+
+def test_a_compilers_message_pasted_without_its_place_stands_in_the_text():
+    """`go test`'s `<path>:<n>:<n>: no required module provides package ...` and tsc's
+    `<path>(<n>,<n>): error TS2307: ...`: the message alone, among other words, is that
+    error (the place a compiler names is no part of what a user pastes of it)."""
+    go = "<path>:<n>:<n>: no required module provides package github.com/google/uuid; to add it:"
+    pasted = (
+        "go test said: no required module provides package github.com/google/uuid; to add it: help?"
+    )
+    assert queries.signature_in_text(go, pasted) == 1
+    ts = "<path>(<n>,<n>): error TS2307: Cannot find module 'react' or its corresponding type"
+    assert (
+        queries.signature_in_text(
+            ts,
+            "got error TS2307: Cannot find module 'react' or its corresponding type declarations",
+        )
+        == 1
+    )
+    assert (
+        queries.signature_in_text(
+            ts, "got error TS2307: Cannot find module 'vue' or its corresponding type declarations"
+        )
+        == 0
+    )

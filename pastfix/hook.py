@@ -113,9 +113,12 @@ def matches(
 ) -> list[dict[str, Any]]:
     """The find_past_fix rows that match a PostToolUseFailure event well, best first.
 
-    Their order is find_past_fix's, kept as it is (context() describes the first SHOWN):
-    among equal matches a failure whose fix is claimed comes before newer ones that were
-    not fixed (queries.find_class), so the fix is what the model is shown.
+    Their order is find_past_fix's (context() describes the first SHOWN): among equal
+    matches a failure whose fix is claimed comes before newer ones that were not fixed
+    (queries.find_class), so the fix is what the model is shown; and among matches as
+    good, those of a project on the event's kind of system (a Windows folder or not) come
+    first: a Linux session's `cmake: command not found` was shown a Windows session's
+    `cmd.exe /c "cmake ..."` (a new user's try, session 28).
 
     Rows of the event's own session are left out, and with `before` (an ISO
     timestamp, for a replay) rows of failures at or after it.
@@ -149,8 +152,27 @@ def matches(
         # The error itself was seen: failures that only hold its words are other errors
         # that say them (a Dialyzer log holding `file`, `does not` and `exist`), and were
         # counted as this one ("seen 12 times" for 2: a new user's find).
-        return [row for row in rows if row["matched"] == "signature"]
-    return rows
+        rows = [row for row in rows if row["matched"] == "signature"]
+    return same_system_first(rows, event.get("cwd"))
+
+
+def same_system_first(rows: list[dict[str, Any]], cwd: object) -> list[dict[str, Any]]:
+    """`rows` with those of a project on `cwd`'s kind of system (Windows or not) before the
+    others as good (queries.find_class); within a class, find_past_fix's own order."""
+    if not isinstance(cwd, str) or not cwd:
+        return rows
+    windows = _on_windows(cwd)
+    return sorted(
+        rows, key=lambda row: (queries.find_class(row), _on_windows(row["project"]) != windows)
+    )
+
+
+def _on_windows(folder: str | None) -> bool:
+    """Whether a project folder is a Windows one (`C:\\Users\\me\\x`, Git Bash's `/c/Users/me`)."""
+    return bool(folder) and bool(_WINDOWS_FOLDER.match(folder or ""))
+
+
+_WINDOWS_FOLDER = re.compile(r"[A-Za-z]:[\\/]|/[a-z]/(?:Users|Program Files)/")
 
 
 # The remedy steps the hook shows of a past fix (then its confirmation).

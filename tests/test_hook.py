@@ -1049,3 +1049,38 @@ def test_an_edit_in_the_hook_shows_a_line_out_and_a_line_in():
     assert hook._two(diff) == [diff[0], diff[2]]
     assert hook._two(diff[2:] + diff[:1]) == [diff[2], diff[0]]
     assert hook._two(diff[:2]) == diff[:2]
+
+
+def test_a_project_on_the_events_kind_of_system_comes_first_among_matches_as_good():
+    """A Linux session's `cmake: command not found` was shown a Windows session's `cmd.exe /c
+    "cmake ..."` first (a new user's try, session 28): of matches as good, those of a
+    project on the event's kind of system come first; a better match stays first."""
+
+    def row(name, project, **more):
+        return {
+            "session_id": name,
+            "project": project,
+            "matched": "signature",
+            "same_text": 1,
+            "other_file": 0,
+            "kind": "error",
+            "text_distance": 0,
+            "other_folder": 0,
+            "fixed_at": "2026-01-01T00:00:00Z",
+            **more,
+        }
+
+    windows, linux = row("w", "C:\\Users\\me\\app"), row("l", "/home/me/app")
+    gitbash = row("g", "/c/Users/me/app")
+    assert [r["session_id"] for r in hook.same_system_first([windows, linux], "/tmp/proj")] == [
+        "l",
+        "w",
+    ]
+    assert [r["session_id"] for r in hook.same_system_first([linux, gitbash], "C:\\work")] == [
+        "g",
+        "l",
+    ]
+    better = row("b", "C:\\Users\\me\\app", text_distance=0)
+    worse = row("x", "/home/me/app", text_distance=3)
+    assert [r["session_id"] for r in hook.same_system_first([better, worse], "/tmp")] == ["b", "x"]
+    assert hook.same_system_first([windows, linux], None) == [windows, linux]

@@ -925,9 +925,15 @@ def _own_words(text: str) -> tuple[str, bool]:
     lines, which then go, as an exec output's do."""
     headers = _HEADERS_FIRST.match(text)
     body = text[headers.end() :] if headers else text
-    if body.lstrip().startswith(FAILED_CALL_PREFIXES):
+    if body.lstrip().startswith(FAILED_CALL_PREFIXES) or body.strip() == ABORTED:
         return body, True
     return text, False
+
+
+# All a call's output says when its turn was aborted while it ran (0.4x-0.5x: the user
+# pressed Esc during a long `pixi install`, the last line of a twenty-fifth held-out set's
+# rollout): stored as a success, it confirmed the fixes of four failures before it.
+ABORTED = "aborted"
 
 
 def with_exit_code(code: int, body: str) -> str:

@@ -508,6 +508,14 @@ def m023_command_titles(db: Database) -> None:
     db.execute(f"UPDATE sessions SET title = {pastfix_db.title_sql('sessions.session_id')}")
 
 
+@migrations()
+def m024_codex_bare_aborted(db: Database) -> None:
+    # Session 28's twenty-fifth held-out set: Codex 0.50's bare `aborted` (a call whose turn
+    # the user aborted while it ran) was stored as a success, and confirmed the fixes of the
+    # failures before it (pastfix.codex ABORTED). Read every Codex rollout again, as m013 did.
+    _read_again(db, "agent = 'codex'")
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

@@ -193,3 +193,4 @@ INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('pastfi
 INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('pastfix', 'm021_codex_patch_errors', strftime('%Y-%m-%d %H:%M:%f+00:00', 'now'));
 INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('pastfix', 'm022_codex_aborted_after_wall_time', strftime('%Y-%m-%d %H:%M:%f+00:00', 'now'));
 INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('pastfix', 'm023_command_titles', strftime('%Y-%m-%d %H:%M:%f+00:00', 'now'));
+INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('pastfix', 'm024_codex_bare_aborted', strftime('%Y-%m-%d %H:%M:%f+00:00', 'now'));

@@ -348,7 +348,7 @@ _KIND_RULES = (
         re.compile(
             r"\[?(?:Request )?interrupted by user"
             # Codex CLI: a call stopped while it ran (codex.FAILED_CALL_PREFIXES)
-            r"|aborted by user after \d|(?-i:\Aaborted by user\s*\Z)"
+            r"|aborted by user after \d|(?-i:\Aaborted(?: by user)?\s*\Z)"
             # Gemini CLI: a call cancelled (Esc) or aborted with its turn
             r"|\[Operation Cancelled\]|The user aborted a request"
             # GitHub Copilot CLI's, for a call a stop or a restart cut short

@@ -312,6 +312,9 @@ def test_shell_command(command, text):
         ("aborted by user after 31.2s", ("aborted by user after 31.2s", True)),
         # ... and as Codex 0.66 wrote it, after a header line and no `Output:` line
         ("Wall time: 16.5 seconds\naborted by user", ("aborted by user", True)),
+        # ... and as 0.4x-0.5x wrote it when the user aborted the turn (codex.ABORTED)
+        ("aborted", ("aborted", True)),
+        ("aborted the merge", ("aborted the merge", False)),
         ("Wall time: 0.2 seconds\nbuild ok", ("Wall time: 0.2 seconds\nbuild ok", False)),
         # an apply_patch whose context is not in the file (0.3x, as text, no exit code)
         (

@@ -428,10 +428,11 @@ def test_without_the_schema_script_a_new_index_is_migrated(tmp_path, monkeypatch
         "m019_codex_aborted",
         "m021_codex_patch_errors",
         "m022_codex_aborted_after_wall_time",
+        "m024_codex_bare_aborted",
     ],
 )
 def test_an_index_from_before_the_codex_reread_reads_every_rollout_again(tmp_path, since):
-    """m013 to m016, m018, m019, m021, m022: Codex results an older reader stored otherwise
+    """m013 to m016, m018, m019, m021, m022, m024: Codex results an older reader stored otherwise
     are read again, and Claude Code's files are not read."""
     from conftest import FIXTURES
 

@@ -49,7 +49,11 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # 11: a wrapped token's rest behind a line number (Read's `    12→`, `cat -n`, `grep -n`,
 # bat), a box's or a table's border or an indent; a keyword's value wrapped (`password=`
 # and its value on two lines); no rest that is a number, or behind a lead a camel-case name.
-REDACTION_VERSION = 13
+# 14: a name ending in `PW` (`ADMIN_PW`, `dbPw`) or, with a generated value, `SALT`; a name
+# in brackets (`os.environ['X'] = '...'`); `setx`, `SetEnvironmentVariable`, `gh secret
+# set --body`, `curl -u :PW`, `echo PW | ... --password-stdin`, `--from-literal=key=`,
+# `.pgpass` lines, Digest's `response=`, `Ocp-Apim-Subscription-Key`, `?code=`.
+REDACTION_VERSION = 14
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

@@ -66,7 +66,7 @@ _KEYWORD = (
 
 # Words that name a secret as the last part of a name, not glued to a word before them
 # (`bypass`, `compass`, `sacred`; `OLDPWD`, the shell's): after a separator or a digit,
-# in camelCase, or alone (`pass`, `credentials`; `pwd` never: `PWD=` is the shell's).
+# in camelCase, or alone (`pass`, `credentials`; `pwd` and `pw` never: `PWD=` is the shell's).
 # A value after one is judged by what it is (see _assigned_secret).
 # (each word's first letter, then what stands before it looked behind: a lookbehind first
 # would keep the regex engine from trying the alternatives by their first letter)
@@ -82,6 +82,8 @@ _PARTS = (
             _part("pass", "(?<![A-Za-z]{})"),
             _part("cred(?:s|entials?)", "(?<![A-Za-z]{})"),
             _part("pwd", "(?<=[A-Za-z0-9][_.-]{})"),
+            # (`ADMIN_PW`, `db.pw`, `dbPw`: a name's own part, never alone, `pw=`)
+            _part("pw", "(?<=[A-Za-z0-9][_.-]{})"),
         )
     )
     + ")"
@@ -105,8 +107,8 @@ _KEYWORD_ANCHORS = {
 _ASSIGNS = ("=", ":", '"', "'", "\\", " =")
 _NAME_KEYWORD_ANCHORS = {
     **_KEYWORD_ANCHORS,
-    **dict.fromkeys((s + w for s in "_.-" for w in ("pass", "PASS", "pwd", "PWD")), (-1,)),
-    **dict.fromkeys((w + c for w in ("pass", "Pass", "PASS", "Pwd") for c in _ASSIGNS), (0,)),
+    **dict.fromkeys((s + w for s in "_.-" for w in ("pass", "PASS", "pw", "PW")), (-1,)),
+    **dict.fromkeys((w + c for w in ("pass", "Pass", "PASS", "Pwd", "Pw") for c in _ASSIGNS), (0,)),
     **dict.fromkeys(("creds", "Creds", "CREDS"), (0,)),
     **dict.fromkeys(("redential", "REDENTIAL"), (1,)),
 }
@@ -184,7 +186,7 @@ def _assigned_secret(name: str, value: str, quoted: bool) -> bool:
     """Whether `value`, given to a name that ends in a keyword, looks like a secret."""
     if len(value) < 6 or value.startswith(_MARKED) or _PLACEHOLDER.match(value):
         return False
-    if value.isdigit() and not re.search(r"(?i)pass|pwd", name):
+    if value.isdigit() and not re.search(r"(?i)pass|pw", name):
         return False  # max_tokens=4096, token_ttl: 3600
     if _DOTTED_NAME.match(value) or _wordy(value) or _VERSION.fullmatch(value):
         return False
@@ -277,6 +279,8 @@ def _assignment(m: re.Match[str]) -> bool:
     does; `Tokenizer` or `passwordless` never match, since a keyword must end the name.
     """
     name = _name_before(m.string, m.start()) + m.group("keyword")
+    if m.group("bracket") and not _bracketed(m, len(name) - len(m.group("keyword"))):
+        return False
     quoted = m.group("quote") or m.group("open") or m.group("tick")
     value = m.group("value")
     if _doubled(m.group("open")) and not _doubled(m.group("quote")):
@@ -311,6 +315,18 @@ def _assignment(m: re.Match[str]) -> bool:
     if _assigned_secret(name, value, bool(quoted)):
         return True
     return not quoted and _delimited_secret(m, name) is not None
+
+
+# What opens a name in brackets: `[` and a quote (`os.environ['X']`, `ENV[\"X\"]` in JSON).
+_OPEN_BRACKET = re.compile(r"\[\\{0,7}[\"']\Z")
+
+
+def _bracketed(m: re.Match[str], before: int) -> bool:
+    """Whether the name of `m`, starting `before` characters before the match, is quoted in
+    brackets (`os.environ['OPENAI_KEY'] = '...'`, `process.env["DB_PASSWORD"] = "..."`,
+    `ENV['API_TOKEN'] = '...'`), as the `]` after its quote says."""
+    start = m.start() - before
+    return _OPEN_BRACKET.search(m.string, max(0, start - 10), start) is not None
 
 
 # A word, up to a space, a quote or a backslash: an unquoted value with the delimiters that
@@ -446,7 +462,7 @@ def _escaped(text: str, at: int) -> bool:
 
 def _keyword_kind(keyword: str) -> str:
     keyword = keyword.lower()
-    for word, kind in (("pass", "password"), ("pwd", "password"), ("token", "token")):
+    for word, kind in (("pass", "password"), ("pw", "password"), ("token", "token")):
         if word in keyword:
             return kind
     return "api-key" if keyword.endswith("key") and "secret" not in keyword else "secret"
@@ -1027,7 +1043,10 @@ def _key_name_secret(name: str, value: str) -> bool:
 
 def _named_key(m: re.Match[str]) -> bool:
     """`OPENAI_KEY=...`, `"signingKey": "..."`, Laravel's `APP_KEY=base64:...`."""
-    name = _name_before(m.string, m.start()) + m.group("sep") + m.group("keyword")
+    head = _name_before(m.string, m.start())
+    if m.group("bracket") and not _bracketed(m, len(head)):
+        return False
+    name = head + m.group("sep") + m.group("keyword")
     after = m.string[m.end("value") : m.end("value") + 1]
     if m.group("open") and after not in ('"', "'", "\\"):
         return False  # a quoted value that goes on (`"abc" + x`, a template)
@@ -1125,11 +1144,158 @@ def _putty_keys(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _query_secret(m: re.Match[str]) -> bool:
-    """`?key=...`, `&auth=...` (Firebase), `?pwd=...` in a URL: a generated value."""
-    return _generated(m.group("value"), 6 if m.group("param") == "pwd" else 16)
+    """`?key=...`, `&auth=...` (Firebase), `?pwd=...` in a URL: a generated value; an OAuth
+    redirect's `?code=...`, random-looking (GitHub's 20 hex digits, Google's `4/0A...`)."""
+    value = m.group("value")
+    if m.group("param") == "code":
+        return _random_code(value)
+    return _generated(value, 6 if m.group("param") == "pwd" else 16)
 
 
-_QUERY_KINDS = {"key": "api-key", "auth": "token", "pwd": "password"}
+_QUERY_KINDS = {"key": "api-key", "auth": "token", "pwd": "password", "code": "token"}
+
+
+# REDACTION_VERSION 14 (session 28, later): what version 13 left.
+
+
+def _random_code(value: str) -> bool:
+    """A one-time code or a key that looks generated, 16 characters or more: random-looking,
+    no words, no UUID (an id), no placeholder; hex of any length (an OAuth code is 20)."""
+    if len(value) < 16 or value.startswith(_MARKED) or _PLACEHOLDER.match(value):
+        return False
+    return not (_wordy(value) or _UUID.fullmatch(value)) and _random_looking(value)
+
+
+def _salt(m: re.Match[str]) -> bool:
+    """`SALT=...`, `PASSWORD_SALT: ...`, `"passwordSalt": "..."`: a generated value (see
+    _generated) given to a name whose last part is `salt`; `salt: 10` (bcrypt's rounds), a
+    word or a variable stay."""
+    at = m.start()
+    before = m.string[at - 1] if at else ""
+    if before.isalnum() and not (m.group("keyword") == "Salt" and before.islower()):
+        return False  # glued to a word: `basalt`, `NOSALT`; camelCase's `passwordSalt` is a part
+    if m.group("bracket") and not _bracketed(m, 0):
+        return False
+    after = m.string[m.end("value") : m.end("value") + 1]
+    if after and not (after.isspace() or after in "\"'`,;}\\"):
+        return False  # code or a path: `SALT = derive2Salt(...)`
+    return _generated(m.group("value"))
+
+
+def _literal(m: re.Match[str]) -> bool:
+    """kubectl's `--from-literal=NAME=VALUE`: judged as the value given to NAME, and a bare
+    `key=` when the value looks generated."""
+    if m.group("name").lower() == "key":
+        return _generated(m.group("value"))
+    return _named_value(m)
+
+
+def _literal_kind(m: re.Match[str]) -> str:
+    return "key" if m.group("name").lower() == "key" else _named_value_kind(m)
+
+
+def _stored_secret(m: re.Match[str]) -> bool:
+    """`gh secret set NAME --body VALUE`: whatever its name, the value is a secret when it
+    is one by the judges of a quoted value (no variable, placeholder, word or number) and
+    not a lowercase word (`--body production`: a setting kept as a secret)."""
+    value = m.group("value")
+    if value.isalpha() and value.islower():
+        return False
+    return _assigned_secret("SECRET", value, True)
+
+
+# The start of HTTP Digest's credentials, `Digest username="...", realm=...`, and the
+# `response="..."` that follows on its line (the password hashed with the server's nonce,
+# as good as it to replay a request).
+_DIGEST = re.compile(r"Digest[^\S\n]{1,10}[a-z]{1,10}=")
+_DIGEST_RESPONSE = re.compile(
+    r"response=(?:\\{0,7}\")?(?P<token>[0-9a-fA-F]{32,128})(?![0-9a-fA-F])"
+)
+# How far after `Digest ` its `response=` is looked for.
+_DIGEST_MAX = 500
+
+
+def _digest_responses(text: str) -> Iterator[tuple[int, int]]:
+    """The `response` of each Digest header: looked for on its line, up to 500 characters
+    after `Digest ` (a search in C, once for each header)."""
+    done = 0
+    for at in _anchor_starts(text, ("Digest ",)):
+        if at < done or _DIGEST.match(text, at) is None:
+            continue
+        end = min(len(text), at + _DIGEST_MAX)
+        line = text.find("\n", at, end)
+        end = end if line < 0 else line
+        found = text.find("response=", at, end)
+        if found < 0 or text[found - 1] not in " ,\t":
+            continue
+        m = _DIGEST_RESPONSE.match(text, found)
+        if m is not None:
+            done = m.end()
+            yield m.span("token")
+
+
+# An `echo` into a pipe, its value (quoted or not), and the pipe: what a login that reads
+# its password from its input (`--password-stdin`) is given.
+_ECHOED = re.compile(
+    r"(?<![\w-])echo[^\S\n]{1,10}(?:-[neE]{1,3}[^\S\n]{1,10})?(?P<open>\\{0,7}[\"'])?"
+    r"(?P<password>[^\s\"'`\\;|&<>()]{4,200})(?(open)\\{0,7}[\"'])[^\S\n]{0,10}\|"
+)
+# How far before `--password-stdin` the `echo` is looked for.
+_ECHO_MAX = 400
+
+
+def _stdin_passwords(text: str) -> Iterator[tuple[int, int]]:
+    """The password echoed into each login that reads it from its input (`echo PW | docker
+    login -u me --password-stdin`; helm's, podman's, oras's too): the `echo` of the last
+    pipe before `--password-stdin`, on its line and in its command."""
+    done = 0
+    for at in _anchor_starts(text, ("--password-stdin",)):
+        lo = max(0, at - _ECHO_MAX)
+        pipe = text.rfind("|", lo, at)
+        if pipe < 0 or any(c in text[pipe + 1 : at] for c in "\n;&"):
+            continue
+        echo = text.rfind("echo", lo, pipe)
+        if echo < done:
+            continue
+        m = _ECHOED.match(text, echo)
+        if m is None or m.end() != pipe + 1 or not _command_password(m):
+            continue
+        done = m.end()
+        yield m.span("password")
+
+
+def _header_key(m: re.Match[str]) -> bool:
+    """`Ocp-Apim-Subscription-Key: ...` (Azure API Management's key): mixed, 16 or more."""
+    return _bearer(m) and len(m.group("token")) >= 16
+
+
+# A line of a `.pgpass` file, `host:port:database:user:password` (five fields, the port a
+# number or `*`), after what a tool puts before it (Read's `     1→`, `cat -n`, grep's
+# `1:`) or an `echo` and a quote.
+_PGPASS_LINE = re.compile(
+    r"[^\S\n]*(?:\d{1,9}(?:→|\t|\\t|:)[^\S\n]*)?(?:echo[^\S\n]{1,5}(?:-e[^\S\n]{1,5})?)?"
+    r"(?:\\{0,7}[\"'])?(?P<host>[A-Za-z0-9.*_-]{1,253}):(?:\d{1,5}|\*)"
+    r":[^\s:\"'`\\]{1,100}:[^\s:\"'`\\]{1,100}:(?P<password>[^\s:\"'`\\]{1,200})"
+    r"(?=[\s\"'`\\]|\Z)"
+)
+# Where a line starts: after a line break, JSON's `\n`, or a quote (a file's text as a
+# JSON string, a Write's `"content": "..."`).
+_LINE_BREAK = re.compile(r"\n|\\n|\"")
+
+
+def _pgpass_passwords(text: str) -> Iterator[tuple[int, int]]:
+    """The password of each `.pgpass` line of a text that names the file (a heredoc or an
+    `echo` that writes it, a Write's input): tried at each line's start, no further."""
+    for at in chain((0,), (m.end() for m in _LINE_BREAK.finditer(text))):
+        m = _PGPASS_LINE.match(text, at)
+        if m is None:
+            continue
+        host, password = m.group("host"), m.group("password")
+        if not (host == "*" or "." in host or _LETTER.search(host)):
+            continue  # a time or a list of numbers: `2024-01-02:10:30:00:ok`
+        if password.startswith(_MARKED) or _PLACEHOLDER.match(password):
+            continue
+        yield m.span("password")
 
 
 RULES: tuple[Rule, ...] = (
@@ -1271,7 +1437,7 @@ RULES: tuple[Rule, ...] = (
         "password",
         (
             r"(?:\bcurl\b[^\n|;&]{0,300}?\s(?:-u[\s=]{0,3}|--user[\s=]{1,3})|\bwget\b[^\n|;&]{0,300}?\s--(?:http-)?user=)"
-            r"[\"']?(?P<user>[^\s:\"'`\\]{1,100}):(?P<password>[^\s\"'`\\;|&<>()]{1,200})"
+            r"[\"']?(?P<user>[^\s:\"'`\\]{0,100}):(?P<password>[^\s\"'`\\;|&<>()]{1,200})"
         ),
         "password",
         _command_password,
@@ -1375,6 +1541,8 @@ RULES: tuple[Rule, ...] = (
         "secret-assignment",
         (
             r"(?P<keyword>(?i:" + _NAME_KEYWORD + r"))s?(?P<quote>" + _QUOTES + r")?"
+            # (a name in brackets, `os.environ['DB_PASSWORD'] = '...'`, see _bracketed)
+            r"(?P<bracket>(?<=[\"'])\])?"
             # `: ` or `= `, in Markdown's bold or not (`**API Key**: `, `**Password:** `);
             # or, in prose, a value in backticks right after the word (``the password `...`
             # ``, ``DB password (`...`)``, ``token is `...` ``)
@@ -1469,6 +1637,7 @@ RULES: tuple[Rule, ...] = (
         "key",
         (
             r"(?P<sep>[_.-]|(?<=[a-z0-9])(?=K))(?P<keyword>KEY|[Kk]ey)(?P<quote>" + _QUOTES + r")?"
+            r"(?P<bracket>(?<=[\"'])\])?"
             r"\s{0,3}(?:=>|[:=])\s{0,3}(?P<open>" + _QUOTES + r")?(?:base64:)?"
             r"(?P<value>[A-Za-z0-9+/_=-]{16,500}+)"
         ),
@@ -1563,12 +1732,119 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "api-key",
-        r"[?&](?P<param>key|auth|pwd)=(?P<value>[A-Za-z0-9+/_-]{6,500}={0,2})(?![A-Za-z0-9+/_=.%-])",
+        (
+            r"[?&](?P<param>key|auth|pwd|code)=(?P<value>[A-Za-z0-9+/_-]{6,500}={0,2})"
+            r"(?![A-Za-z0-9+/_=.%-])"
+        ),
         "value",
         _query_secret,
-        anchors=("?key=", "&key=", "?auth=", "&auth=", "?pwd=", "&pwd="),
+        anchors=("?key=", "&key=", "?auth=", "&auth=", "?pwd=", "&pwd=", "?code=", "&code="),
         at_anchors=True,
         kind_of=lambda m: _QUERY_KINDS[m.group("param")],
+    ),
+    # REDACTION_VERSION 14
+    Rule(
+        "secret",
+        (
+            r"(?P<keyword>SALT|[Ss]alt)(?P<quote>" + _QUOTES + r")?(?P<bracket>(?<=[\"'])\])?"
+            r"\s{0,3}(?:=>|[:=])\s{0,3}(?P<open>" + _QUOTES + r")?"
+            r"(?P<value>[A-Za-z0-9+/_=-]{16,500}+)"
+        ),
+        "value",
+        _salt,
+        anchors=("SALT", "Salt", "salt"),
+        at_anchors=True,
+    ),
+    # Windows' `setx NAME VALUE` (`/M` for the machine's), PowerShell's and .NET's
+    # `[Environment]::SetEnvironmentVariable("NAME", "VALUE", ...)`: judged as the value
+    # given to NAME (see _named_value).
+    Rule(
+        "secret",
+        (
+            r"(?<![\w-])(?i:setx)[^\S\n]{1,10}(?:/[A-Za-z][^\S\n]{1,10})?"
+            r"(?P<name>[A-Za-z_][A-Za-z0-9_.-]{0,80})[^\S\n]{1,10}(?P<open>" + _QUOTE + r")?"
+            r"(?P<value>(?(open)[^\"'\\\n]{1,500}|[^\s\"'`\\]{1,500}))"
+        ),
+        "value",
+        _named_value,
+        anchors=("setx ", "SETX ", "Setx "),
+        at_anchors=True,
+        kind_of=_named_value_kind,
+    ),
+    Rule(
+        "secret",
+        (
+            r"SetEnvironmentVariable\(\s{0,3}"
+            + _QUOTE
+            + r"(?P<name>[A-Za-z0-9_.-]{1,80})"
+            + _QUOTE
+            + r"\s{0,3},\s{0,3}(?P<open>"
+            + _QUOTE
+            + r")(?P<value>[^\"'\\\n]{1,500})"
+        ),
+        "value",
+        _named_value,
+        anchors=("SetEnvironmentVariable(",),
+        at_anchors=True,
+        kind_of=_named_value_kind,
+    ),
+    # `gh secret set NAME --body VALUE` (`-b VALUE`), its other options between.
+    Rule(
+        "secret",
+        (
+            r"gh secret set[^\S\n]{1,10}(?P<name>[A-Za-z_][A-Za-z0-9_]{0,100})"
+            r"(?:[^\S\n][^\n|;&]{0,200}?)?[^\S\n](?:--body|-b)(?:[^\S\n]{1,10}|=|(?=[\"']))"
+            r"(?P<open>" + _QUOTE + r")?"
+            r"(?P<value>(?(open)[^\"'\\\n]{1,500}|[^\s\"'`\\;|&<>()]{1,500}))"
+        ),
+        "value",
+        _stored_secret,
+        anchors=("gh secret set",),
+        at_anchors=True,
+        kind_of=lambda m: _name_of_kind(m.group("name")) or "secret",
+    ),
+    Rule(
+        "password",
+        "--password-stdin",
+        anchors=("--password-stdin",),
+        find=_stdin_passwords,
+    ),
+    # kubectl's `create secret generic NAME --from-literal=KEY=VALUE`.
+    Rule(
+        "secret",
+        (
+            r"--from-literal(?:=|[^\S\n]{1,10})(?P<q>" + _QUOTE + r")?"
+            r"(?P<name>[A-Za-z0-9_.-]{1,80})=(?P<value>(?(q)[^\"'\\\n]{1,500}"
+            r"|[^\s\"'`\\;|&<>()]{1,500}))"
+        ),
+        "value",
+        _literal,
+        anchors=("--from-literal",),
+        at_anchors=True,
+        kind_of=_literal_kind,
+    ),
+    Rule(
+        "password",
+        "pgpass",
+        anchors=("pgpass", "PGPASS"),
+        find=_pgpass_passwords,
+    ),
+    Rule(
+        "token",
+        "Digest",
+        anchors=("Digest ",),
+        find=_digest_responses,
+    ),
+    Rule(
+        "api-key",
+        (
+            r"(?i:ocp-apim-subscription-key)(?:" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}"
+            r"(?:" + _QUOTE + r")?(?P<token>[A-Za-z0-9]{16,200})(?![A-Za-z0-9])"
+        ),
+        "token",
+        _header_key,
+        anchors=("Ocp-Apim-Subscription-Key", "ocp-apim-subscription-key"),
+        at_anchors=True,
     ),
 )
 

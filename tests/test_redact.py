@@ -1746,3 +1746,120 @@ def test_x_oauth_basic_is_kept_and_the_token_before_it_goes():
 )
 def test_the_security_tests_look_alikes_are_kept(text):
     assert redact(text) == (text, {})
+
+
+# -- REDACTION_VERSION 14: what version 13 left (session 28, later) -----------------------
+
+PW = "Hx7kQ2mZp9"
+DIGEST = "6629fae49393a05397450978507c4ef1"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kind"),
+    [
+        # a name's last part `PW`, and `SALT` with a generated value
+        (f"ADMIN_PW={PW}", PW, "password"),
+        (f"DB_PW: {PW}", PW, "password"),
+        (f"dbPw = '{PW}'", PW, "password"),
+        (f'{{"admin_pw": "{PW}"}}', PW, "password"),
+        (f"SALT={GENERATED}", GENERATED, "secret"),
+        (f'"passwordSalt": "{GENERATED}"', GENERATED, "secret"),
+        # a name in brackets, then an assignment
+        (f"os.environ['OPENAI_KEY'] = '{GENERATED}'", GENERATED, "key"),
+        (f'process.env["DB_PASSWORD"] = "{PW}"', PW, "password"),
+        (f"ENV['API_TOKEN'] = '{GENERATED}'", GENERATED, "token"),
+        # Windows and PowerShell
+        (f"setx API_TOKEN {GENERATED}", GENERATED, "token"),
+        (f'setx /M DB_PASSWORD "{PW}"', PW, "password"),
+        (
+            f'[Environment]::SetEnvironmentVariable("API_TOKEN", "{GENERATED}", "User")',
+            GENERATED,
+            "token",
+        ),
+        (
+            f'[Environment]::SetEnvironmentVariable("OPENAI_KEY", "{GENERATED}", "User")',
+            GENERATED,
+            "key",
+        ),
+        # command lines
+        (f"gh secret set NPM_TOKEN --body {GENERATED}", GENERATED, "token"),
+        (f'gh secret set DEPLOY --repo o/r -b "{PW}"', PW, "secret"),
+        (f"curl -u :{GENERATED} https://api.example.com", GENERATED, "password"),
+        (f"echo {PW} | docker login ghcr.io -u me --password-stdin", PW, "password"),
+        (f"echo '{PW}' | helm registry login r.example.com --password-stdin", PW, "password"),
+        (f"kubectl create secret generic app --from-literal=key={GENERATED}", GENERATED, "key"),
+        # .pgpass lines, Digest's response, an APIM key, an OAuth code
+        (f"echo 'db.example.com:5432:app:app:{PW}' >> ~/.pgpass", PW, "password"),
+        (f"cat > ~/.pgpass <<EOF\n*:*:*:postgres:{PW}\nEOF", PW, "password"),
+        (
+            f'Authorization: Digest username="me", realm="api", nonce="dcd98b", uri="/x", '
+            f'response="{DIGEST}"',
+            DIGEST,
+            "token",
+        ),
+        ("Ocp-Apim-Subscription-Key: 9f8e7d6c5b4a3f2e", "9f8e7d6c5b4a3f2e", "api-key"),
+        (
+            "http://localhost:3000/callback?code=7c1d2a5e9f0b3c4d6e8a&state=xyz",
+            "7c1d2a5e9f0b3c4d6e8a",
+            "token",
+        ),
+    ],
+)
+def test_a_form_version_13_left_is_redacted(text, secret, kind):
+    for redacted, found in (redact(text), redact_json(json.dumps({"command": text}))):
+        assert found == {kind: 1}, redacted
+        assert secret not in redacted
+
+
+def test_a_pgpass_file_written_is_redacted():
+    text = json.dumps({"file_path": "/home/me/.pgpass", "content": f"localhost:5432:app:me:{PW}\n"})
+    assert redact_json(text) == (text.replace(PW, "[REDACTED:password]"), {"password": 1})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # `pw` alone or glued to a word; a variable; code
+        "pw=abc123XYZq",
+        "OLDPW=abc123XYZq",
+        "AUX_PWRON1=6",
+        "ADMIN_PW=$ADMIN_PW",
+        'dbPw = os.getenv("DB_PW")',
+        # a salt that is a number, a word, a call or a variable; `salt` inside a word
+        "SALT_ROUNDS=12",
+        "salt: 'user-profile-hash-salt'",
+        "const salt = await bcrypt.genSalt(10);",
+        "SALT=${SALT}",
+        f"basalt={GENERATED}",
+        # a name in brackets given code, not a literal
+        "row['password'] = user_input",
+        'env["HF_HOME"] = str(self.cache_dir)',
+        # setx of no secret, or of a variable
+        'setx PATH "%PATH%;C:\\bin"',
+        "setx PORT 8081",
+        "setx API_TOKEN %TOKEN%",
+        # gh secret set of a variable, a file, a word
+        'gh secret set API_TOKEN --body "$API_TOKEN"',
+        "gh secret set X --body-file f.txt",
+        "gh secret set ENVIRONMENT --body production",
+        # a variable on stdin, curl's empty user given one
+        'echo "$CR_PAT" | docker login ghcr.io -u me --password-stdin',
+        "curl -u :$TOKEN https://api.example.com",
+        # kubectl's literals that hold no secret
+        "kubectl create secret generic x --from-literal=username=admin",
+        "kubectl create secret generic x --from-literal=key=value",
+        # five fields that are no .pgpass line; Digest's other parameters
+        "go: github.com/jackc/pgpassfile v1.0.0 2024-01-02:10:30:00:ok",
+        f"Digest: sha256:{DIGEST}{DIGEST}",
+        f"Digest u=1\n  response={DIGEST}",
+        # a placeholder key, a code of words or a status
+        "Ocp-Apim-Subscription-Key: your-subscription-key",
+        "https://x.example.com/?code=200",
+        "https://github.com/search?code=useState&type=code",
+    ],
+)
+def test_version_14s_look_alikes_are_kept_beside_a_form_it_takes(text):
+    assert redact(f"ADMIN_PW={PW}\n{text}") == (
+        f"ADMIN_PW=[REDACTED:password]\n{text}",
+        {"password": 1},
+    )

@@ -1041,3 +1041,57 @@ def test_no_security_28_secret_in_the_index_its_wal_or_find(tmp_path):
     kinds = dict(conn.execute("SELECT kind, sum(count) FROM redactions GROUP BY kind"))
     conn.close()
     assert kinds.keys() >= {"key", "token", "password"}
+
+
+# -- REDACTION_VERSION 14 (session 28, later): what version 13 left, in a Windows session
+# -- that set its variables and the CI's secrets, then read a config back -----------------
+
+SETX_ERROR = "Error: GitHub secret sync failed zzsecretsync"
+SETX_TOKEN = "Vt7Qm2Zx9Lp4Wn8Rk3Bc6Yh1"
+GH_BODY = "Gh5Bd7Qx2Lm9Zr4T"
+ADMIN_PW = "Hx7kQ2mZp9Lq"
+OPENAI_KEY = "Jd0Fc9Qz7Lm2Xv4Rt8Wn3Bp6"
+
+
+def later_28_session(session):
+    t = "2026-03-03T10:00:"
+    setx = {"command": f"setx API_TOKEN {SETX_TOKEN} && gh secret set DEPLOY --body {GH_BODY}"}
+    config = f"ADMIN_PW={ADMIN_PW}\nos.environ['OPENAI_KEY'] = '{OPENAI_KEY}'\n"
+    return [
+        prompt(f"{session}-1", session, "sync the secrets", t + "01Z"),
+        tool_use(f"{session}-2", session, "t1", "Bash", setx, t + "02Z"),
+        result(f"{session}-3", session, "t1", f"{SETX_ERROR}\n{config}", t + "03Z", True),
+        tool_use(f"{session}-4", session, "t2", "Bash", setx, t + "04Z"),
+        result(f"{session}-5", session, "t2", "SUCCESS: Specified value was saved.", t + "05Z"),
+    ]
+
+
+def assert_no_later_28_secret(where, data):
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    for secret in (SETX_TOKEN, GH_BODY, ADMIN_PW, OPENAI_KEY):
+        for fragment in fragments(secret, 8):
+            assert fragment not in text, (where, fragment)
+
+
+def test_no_later_28_secret_in_the_index_its_wal_or_find(tmp_path):
+    projects = tmp_path / "projects" / "-home-dev-ci"
+    write_jsonl(projects / f"{SESSION}.jsonl", later_28_session(SESSION))
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+    # and again through the WAL, a reader keeping it
+    write_jsonl(projects / f"{LATER}.jsonl", later_28_session(LATER))
+    reader = sqlite3.connect(db)
+    reader.execute("SELECT count(*) FROM messages").fetchone()
+    build_index(db, tmp_path / "projects")
+    wal = db.with_name("index.db-wal").read_bytes()
+    reader.close()
+    assert len(wal) > 10_000
+    assert_no_later_28_secret("WAL", wal)
+    assert_no_later_28_secret("index.db", db.read_bytes())
+    out = CliRunner().invoke(cli, ["find", SETX_ERROR, str(db), "--json"])
+    assert out.exit_code == 0 and {r["session_id"] for r in json.loads(out.stdout)} >= {SESSION}
+    assert_no_later_28_secret("find --json", out.stdout)
+    conn = sqlite3.connect(db)
+    kinds = dict(conn.execute("SELECT kind, sum(count) FROM redactions GROUP BY kind"))
+    conn.close()
+    assert kinds.keys() >= {"key", "token", "password", "secret"}

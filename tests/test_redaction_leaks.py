@@ -1012,37 +1012,6 @@ def security_28_session(session):
     ]
 
 
-def assert_no_security_28_secret(where, data):
-    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-    for secret in (APP_KEY, VERCEL_TOKEN, K8S_PASSWORD):
-        for fragment in fragments(secret, 8):
-            assert fragment not in text, (where, fragment)
-
-
-def test_no_security_28_secret_in_the_index_its_wal_or_find(tmp_path):
-    projects = tmp_path / "projects" / "-home-dev-shop"
-    write_jsonl(projects / f"{SESSION}.jsonl", security_28_session(SESSION))
-    db = tmp_path / "index.db"
-    build_index(db, tmp_path / "projects")
-    # and again through the WAL, a reader keeping it
-    write_jsonl(projects / f"{LATER}.jsonl", security_28_session(LATER))
-    reader = sqlite3.connect(db)
-    reader.execute("SELECT count(*) FROM messages").fetchone()
-    build_index(db, tmp_path / "projects")
-    wal = db.with_name("index.db-wal").read_bytes()
-    reader.close()
-    assert len(wal) > 10_000
-    assert_no_security_28_secret("WAL", wal)
-    assert_no_security_28_secret("index.db", db.read_bytes())
-    out = CliRunner().invoke(cli, ["find", VERCEL_ERROR, str(db), "--json"])
-    assert out.exit_code == 0 and {r["session_id"] for r in json.loads(out.stdout)} >= {SESSION}
-    assert_no_security_28_secret("find --json", out.stdout)
-    conn = sqlite3.connect(db)
-    kinds = dict(conn.execute("SELECT kind, sum(count) FROM redactions GROUP BY kind"))
-    conn.close()
-    assert kinds.keys() >= {"key", "token", "password"}
-
-
 # -- REDACTION_VERSION 14 (session 28, later): what version 13 left, in a Windows session
 # -- that set its variables and the CI's secrets, then read a config back -----------------
 
@@ -1066,32 +1035,53 @@ def later_28_session(session):
     ]
 
 
-def assert_no_later_28_secret(where, data):
+def assert_none_of(secrets, where, data):
     text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-    for secret in (SETX_TOKEN, GH_BODY, ADMIN_PW, OPENAI_KEY):
+    for secret in secrets:
         for fragment in fragments(secret, 8):
             assert fragment not in text, (where, fragment)
 
 
-def test_no_later_28_secret_in_the_index_its_wal_or_find(tmp_path):
-    projects = tmp_path / "projects" / "-home-dev-ci"
-    write_jsonl(projects / f"{SESSION}.jsonl", later_28_session(SESSION))
+@pytest.mark.parametrize(
+    ("session_of", "secrets", "error", "kinds"),
+    [
+        # REDACTION_VERSION 13: a .env read, a deploy token, a Kubernetes manifest
+        (
+            security_28_session,
+            (APP_KEY, VERCEL_TOKEN, K8S_PASSWORD),
+            VERCEL_ERROR,
+            {"key", "token", "password"},
+        ),
+        # REDACTION_VERSION 14: setx, gh secret set, a PW name, a name in brackets
+        (
+            later_28_session,
+            (SETX_TOKEN, GH_BODY, ADMIN_PW, OPENAI_KEY),
+            SETX_ERROR,
+            {"key", "token", "password", "secret"},
+        ),
+    ],
+)
+def test_no_session_28_secret_in_the_index_its_wal_or_find(
+    tmp_path, session_of, secrets, error, kinds
+):
+    projects = tmp_path / "projects" / "-home-dev-shop"
+    write_jsonl(projects / f"{SESSION}.jsonl", session_of(SESSION))
     db = tmp_path / "index.db"
     build_index(db, tmp_path / "projects")
     # and again through the WAL, a reader keeping it
-    write_jsonl(projects / f"{LATER}.jsonl", later_28_session(LATER))
+    write_jsonl(projects / f"{LATER}.jsonl", session_of(LATER))
     reader = sqlite3.connect(db)
     reader.execute("SELECT count(*) FROM messages").fetchone()
     build_index(db, tmp_path / "projects")
     wal = db.with_name("index.db-wal").read_bytes()
     reader.close()
     assert len(wal) > 10_000
-    assert_no_later_28_secret("WAL", wal)
-    assert_no_later_28_secret("index.db", db.read_bytes())
-    out = CliRunner().invoke(cli, ["find", SETX_ERROR, str(db), "--json"])
+    assert_none_of(secrets, "WAL", wal)
+    assert_none_of(secrets, "index.db", db.read_bytes())
+    out = CliRunner().invoke(cli, ["find", error, str(db), "--json"])
     assert out.exit_code == 0 and {r["session_id"] for r in json.loads(out.stdout)} >= {SESSION}
-    assert_no_later_28_secret("find --json", out.stdout)
+    assert_none_of(secrets, "find --json", out.stdout)
     conn = sqlite3.connect(db)
-    kinds = dict(conn.execute("SELECT kind, sum(count) FROM redactions GROUP BY kind"))
+    found = dict(conn.execute("SELECT kind, sum(count) FROM redactions GROUP BY kind"))
     conn.close()
-    assert kinds.keys() >= {"key", "token", "password", "secret"}
+    assert found.keys() >= kinds

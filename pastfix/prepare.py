@@ -53,7 +53,9 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # in brackets (`os.environ['X'] = '...'`); `setx`, `SetEnvironmentVariable`, `gh secret
 # set --body`, `curl -u :PW`, `echo PW | ... --password-stdin`, `--from-literal=key=`,
 # `.pgpass` lines, Digest's `response=`, `Ocp-Apim-Subscription-Key`, `?code=`.
-REDACTION_VERSION = 14
+# 15: the columns stored as the transcript wrote them, now redacted too: a message's model,
+# version and subagent id, a tool call's name (an MCP tool's names its server).
+REDACTION_VERSION = 15
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

@@ -316,9 +316,11 @@ TABLES = (
         unique=True,
         on_conflict="IGNORE",
         data=True,
-        # cwd and git_branch feed sessions.project and sessions.git_branch.
-        text=("text", "cwd", "git_branch"),
-        repeated=frozenset({"cwd", "git_branch"}),
+        # cwd and git_branch feed sessions.project and sessions.git_branch; the model, the
+        # agent's version and a subagent's id are as the transcript wrote them, and
+        # redacted as every stored text is (a security tester found them kept, session 28)
+        text=("text", "cwd", "git_branch", "model", "version", "agent_id"),
+        repeated=frozenset({"cwd", "git_branch", "model", "version", "agent_id"}),
         cuts=(("text", MAX_TEXT, cap_text),),
     ),
     Table(
@@ -330,8 +332,11 @@ TABLES = (
         unique=True,
         on_conflict="IGNORE",
         data=True,
-        text=("command", "file_path", "description", "input"),
+        # (the name and agent id too: an MCP tool's name is `mcp__<server>__<tool>`, its
+        # server named by you)
+        text=("command", "file_path", "description", "input", "name", "agent_id"),
         json=frozenset({"input"}),
+        repeated=frozenset({"name", "agent_id"}),
         cuts=(("input", MAX_TEXT, cap_text),),
     ),
     Table(

@@ -1085,3 +1085,34 @@ def test_no_session_28_secret_in_the_index_its_wal_or_find(
     found = dict(conn.execute("SELECT kind, sum(count) FROM redactions GROUP BY kind"))
     conn.close()
     assert found.keys() >= kinds
+
+
+def test_the_columns_stored_as_written_are_redacted_too(tmp_path):
+    """A message's model, version and subagent id and a tool call's name were stored as
+    the transcript wrote them (a security tester found a token kept there, session 28):
+    they are redacted as every stored text is; the tool's name, redacted, is still a call."""
+    token = "ghp_" + "Zx9Lp4Wn8Rk3Bc6Yh1Vt7Qm2Kd5Fs0Ja3Tu"
+    session = "5c0375b4-57a5-4f26-b12d-d022ee4e51b8"
+    lines = [
+        prompt("u1", session, "look it up", "2026-03-03T10:00:01Z", version=f"2.1.{token}"),
+        tool_use(
+            "u2",
+            session,
+            "t1",
+            f"mcp__gh-{token} search",
+            {"q": "x"},
+            "2026-03-03T10:00:02Z",
+            agentId=f"agent-{token}",
+        ),
+        result("u3", session, "t1", "Error: 401 Bad credentials", "2026-03-03T10:00:03Z", True),
+    ]
+    lines[1]["message"]["model"] = f"proxy/{token}"
+    write_jsonl(tmp_path / "projects" / "-home-dev-x" / f"{session}.jsonl", lines)
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+    assert token[:12].encode() not in db.read_bytes()
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT name FROM tool_calls").fetchone()[0] == (
+        "mcp__gh-[REDACTED:github-token] search"
+    )
+    conn.close()

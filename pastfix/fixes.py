@@ -619,9 +619,6 @@ def _segments_of(words: list[str]) -> list[list[str]]:
 _PYTHON = re.compile(r"python[0-9.]*")
 
 
-_EXE = re.compile(r"\.exe$", re.IGNORECASE)
-
-
 def _program_name(word: str) -> str:
     """A program by its name, not its path nor Windows's `.exe` (`"/c/Program Files/.../
     CMake/bin/cmake.exe" -S .` runs cmake: the `cmake: command not found` of Git Bash, fixed
@@ -629,7 +626,7 @@ def _program_name(word: str) -> str:
     held-out set)."""
     if "/" in word or "\\" in word:
         word = PureWindowsPath(word).name if "\\" in word else PurePosixPath(word).name
-    return _EXE.sub("", word) if len(word) > 4 else word
+    return word[:-4] if len(word) > 4 and word[-4:].lower() == ".exe" else word
 
 
 def _program(words: Sequence[str]) -> tuple[str, list[str]]:
@@ -1844,7 +1841,7 @@ def _path_key(word: str) -> str:
     return _GIT_BASH_DRIVE.sub(lambda m: f"/{m.group(1).lower()}/", path)
 
 
-def _looked_again(failed: Call, call: Call, printed: str) -> bool:
+def _looked_again(failed: Call, call: Call, output: Callable[[str], str]) -> bool:
     """Whether a shell look that never ran (cancelled with its sibling) was made again by
     another look of the same path, or a listing of its folder that printed its name: `find
     src/processors -type f`, then `ls -la src/processors/`; PowerShell's `Test-Path
@@ -1853,14 +1850,17 @@ def _looked_again(failed: Call, call: Call, printed: str) -> bool:
     labelled fixed so)."""
     if failed.kind not in _NOT_RUN or failed.name not in SHELL_TOOLS:
         return False
-    if call.name not in SHELL_TOOLS or call.failed or not printed.strip():
+    if call.name not in SHELL_TOOLS or call.failed:
         return False
     mine = intents(failed.command)
     theirs = intents(call.command)
     if not mine or not theirs or not all(_looks(i) for i in (*mine, *theirs)):
         return False
-    asked = {_path_key(w) for i in mine for w in i.words[1:] if _is_path(w) or "\\" in w}
-    looked = {_path_key(w) for i in theirs for w in i.words[1:] if _is_path(w)}
+    printed = output(call.tool_use_id)  # (read last: most failures are no such look)
+    if not printed.strip():
+        return False
+    asked = {_path_key(w) for i in mine for w in _paths_of(i)}
+    looked = {_path_key(w) for i in theirs for w in _paths_of(i)}
     return any(
         path in looked or (_parent(path) in looked and _basename(path) in printed.split())
         for path in asked
@@ -1940,10 +1940,11 @@ def _another_way(
         if _says_no_program(error) or (views and said and not _says_missing(error)):
             # `tree x` not found, then `find x`: another program on the same paths
             paths = {_path_key(w).removeprefix("./") for i in mine for w in _paths_of(i)}
+            programs = {i.program for i in mine}
             return any(
                 paths & {_path_key(w).removeprefix("./") for w in _paths_of(i)}
                 and (looks or i.program not in LOOK)
-                and (not looks or i.program not in {m.program for m in mine})
+                and (not looks or i.program not in programs)
                 for i in intents(call.command)
             ) or (_says_no_program(error) and _same_question(failed.command, call.command))
         return False
@@ -3203,7 +3204,7 @@ _CHECK_FAILED = re.compile(
     r"|^FAIL\b|^error: could not compile\b|^make(?:\[\d+\])?: \*\*\* .* Error [1-9]"
     # the check itself could not start (`npx tsc --noEmit 2>&1 | head -60`: `Error: Cannot
     # find module '.../typescript/bin/tsc'`, "succeeded" on a card: a new user's try)
-    r"|^Error: Cannot find module\b|^node:internal/modules/",
+    r"|^Error: Cannot find module\b",
     re.I | re.M,
 )
 
@@ -3562,7 +3563,7 @@ def fix_of(
             way = WORKED_AROUND
         elif unparsed and n < NEARBY_CALLS and _reworded(failed, call):
             way = FIXED
-        elif n < NEARBY_CALLS and _looked_again(failed, call, output(call.tool_use_id)):
+        elif n < NEARBY_CALLS and _looked_again(failed, call, output):
             way = FIXED
         elif misused and n < NEARBY_CALLS and _run_otherwise(failed, call, not_failing):
             way = FIXED

@@ -169,7 +169,7 @@ def same_system_first(rows: list[dict[str, Any]], cwd: object) -> list[dict[str,
 
 def _on_windows(folder: str | None) -> bool:
     """Whether a project folder is a Windows one (`C:\\Users\\me\\x`, Git Bash's `/c/Users/me`)."""
-    return bool(folder) and bool(_WINDOWS_FOLDER.match(folder or ""))
+    return bool(folder and _WINDOWS_FOLDER.match(folder))
 
 
 _WINDOWS_FOLDER = re.compile(r"[A-Za-z]:[\\/]|/[a-z]/(?:Users|Program Files)/")

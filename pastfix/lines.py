@@ -83,7 +83,7 @@ def find_files(top: str, found: list[tuple[str, str | None]], match: Callable[[s
             if any(real == seen or real.startswith(seen + os.sep) for seen in followed):
                 found.append((folder, f"symlink to a folder read already: {real}"))
                 continue
-            if root == real or root.startswith(real.rstrip(os.sep) + os.sep):
+            if root.startswith(real.rstrip(os.sep) + os.sep):  # (root itself: read already)
                 found.append((folder, f"symlink to a folder that holds this one: {real}"))
                 continue
             if any(

@@ -623,6 +623,12 @@ def _without_place(signature: str) -> str:
     return _PLACE.sub("", signature, count=1) if signature.startswith("<path>") else signature
 
 
+def _says_enough(signature: str) -> bool:
+    """Whether a signature names an error on its own: IN_TEXT_MIN_WORDS words of two letters
+    or more outside its placeholders (`Exit code <n>` and `Error: <str>` do not)."""
+    return len(_LETTERS.findall(_PLACEHOLDER.sub(" ", signature))) >= IN_TEXT_MIN_WORDS
+
+
 def signature_after_prefix(signature: object, pasted: object) -> int:
     """Whether a past failure's `signature` is the pasted error's signature after words a
     script printed before it (`Error creating snapshot: Error [ERR_MODULE_NOT_FOUND]: Cannot
@@ -633,7 +639,7 @@ def signature_after_prefix(signature: object, pasted: object) -> int:
         return 0
     if not signature.endswith(": " + pasted):
         return 0
-    return int(len(_LETTERS.findall(_PLACEHOLDER.sub(" ", pasted))) >= IN_TEXT_MIN_WORDS)
+    return int(_says_enough(pasted))
 
 
 def signature_goes_on(signature: object, pasted: object) -> int:
@@ -647,7 +653,7 @@ def signature_goes_on(signature: object, pasted: object) -> int:
         return 0
     if _is_word_char(pasted[-1]) and _is_word_char(signature[len(pasted)]):
         return 0  # cut inside a word
-    return int(len(_LETTERS.findall(_PLACEHOLDER.sub(" ", pasted))) >= IN_TEXT_MIN_WORDS)
+    return int(_says_enough(pasted))
 
 
 def signature_loosely_in_text(signature: object, error: object) -> int:
@@ -664,7 +670,7 @@ def signature_loosely_in_text(signature: object, error: object) -> int:
     for each in dict.fromkeys((form, _without_place(form))):
         if max(each.split("<path>"), key=len) not in text:
             continue
-        if len(_LETTERS.findall(_PLACEHOLDER.sub(" ", each))) < IN_TEXT_MIN_WORDS:
+        if not _says_enough(each):
             continue
         if _loose_pattern(each).search(text):
             return 1
@@ -689,7 +695,7 @@ def _stands_in(signature: str, text: str) -> int:
     """Whether `signature` stands in `text` as whole words, saying enough on its own
     (IN_TEXT_MIN_WORDS)."""
     start = text.find(signature)
-    if start < 0 or len(_LETTERS.findall(_PLACEHOLDER.sub(" ", signature))) < IN_TEXT_MIN_WORDS:
+    if start < 0 or not _says_enough(signature):
         return 0
     first, last = _is_word_char(signature[0]), _is_word_char(signature[-1])
     while start >= 0:

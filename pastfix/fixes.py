@@ -1114,11 +1114,11 @@ def _respelt(one: Intent, other: Intent) -> bool:
     """Whether two commands are one run again with its program's name one letter apart
     and every other word the same: a name mistyped (`pyhton3 x.py`, not found, then
     `python3 x.py`; `gti status`) or another version of the program (`python`, `python3`;
-    `pip`, `pip3`). Names of two letters are left out: `rm x` is not `rg x`."""
+    `pip`, `pip3`; `pnpm create vite x --template t`, not found, then `npm create vite x --
+    --template t`: npm passes options on after `--`, twenty-fifth held-out set). Names of
+    two letters are left out: `rm x` is not `rg x`."""
     a, b = _spelt(one), _spelt(other)
-    if a == b or min(len(a), len(b)) < 3 or one.flags != other.flags:
-        return False
-    if {one.sub, *one.args} - {None} != {other.sub, *other.args} - {None}:
+    if a == b or min(len(a), len(b)) < 3 or _operands(one) != _operands(other):
         return False
     if len(a) == len(b):
         differ = [i for i in range(len(a)) if a[i] != b[i]]
@@ -1132,6 +1132,12 @@ def _respelt(one: Intent, other: Intent) -> bool:
         return False
     at = next((i for i in range(len(short)) if short[i] != long[i]), len(short))
     return short[at:] == long[at + 1 :]
+
+
+def _operands(intent: Intent) -> set[str]:
+    """A command's words after its program's name, options with the rest, the `--` that
+    ends its options left out."""
+    return {w for w in (intent.sub, *intent.args, *intent.flags) if w and w != "--"}
 
 
 def _spelt(intent: Intent) -> str:
@@ -2880,10 +2886,22 @@ def _searched_wider(failed: Call, call: Call, printed: str) -> bool:
     widened, and found something: case ignored (`rg -n "datatable"` at the root, then `rg
     -n "datatable" -i apps/web/src`), hidden files searched, or its glob given up for the
     folder it named (`rg --files -g '.specify/**'` skips hidden folders; `rg --files
-    .specify`: twenty-fourth held-out set, 2 people). Another pattern is still another
-    question (_same_search)."""
+    .specify`: twenty-fourth held-out set, 2 people), or a grep's `a|b`, which its basic
+    regex reads as three characters, asked with `-E` or one alternative at a time (`grep
+    -RIn "absolute-overlaps|checkAbsoluteOverlaps" src`, then `grep -RIn
+    "absolute-overlaps" src/...`: twenty-fifth held-out set). Another pattern is still
+    another question (_same_search)."""
     if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call, printed):
         return False
+    for pattern in filter(None, map(_literal_alternation, segments(failed.command))):
+        for segment in segments(call.command):
+            program, args = _program(segment)
+            asked = _grep_pattern(args) if program == "grep" else None
+            if asked in pattern.split("|") or (
+                asked in {pattern, pattern.replace("|", "\\|")}
+                and not _literal_alternation(segment)
+            ):
+                return True
     mine = {w[0]: w for w in (_search_flags(s) for s in segments(failed.command)) if w}
     for theirs in (_search_flags(s) for s in segments(call.command)):
         if not theirs or theirs[0] not in mine:
@@ -2897,6 +2915,31 @@ def _searched_wider(failed: Call, call: Call, printed: str) -> bool:
         ):
             return True
     return False
+
+
+# grep's options for a pattern read other than as a basic regex: extended, Perl, or fixed
+# strings (where `|` is a character too, as the user meant it).
+_NOT_BASIC = frozenset("EPF")
+_NOT_BASIC_LONG = frozenset({"--extended-regexp", "--perl-regexp", "--fixed-strings"})
+
+
+def _literal_alternation(words: Sequence[str]) -> str | None:
+    """A grep's pattern written `a|b` in a basic regex, where `|` is a character and
+    nothing matches (GNU's `a\\|b` is alternation); None for any other command."""
+    program, args = _program(words)
+    if program != "grep" or any(
+        a in _NOT_BASIC_LONG or (a[:2] != "--" and _NOT_BASIC & set(a[1:]))
+        for a in args
+        if a.startswith("-")
+    ):
+        return None
+    pattern = _grep_pattern(args)
+    return pattern if pattern and "|" in pattern.replace("\\|", "") else None
+
+
+def _grep_pattern(args: Sequence[str]) -> str | None:
+    """A grep's pattern: its first argument that is no option."""
+    return next((a for a in args if not a.startswith("-")), None)
 
 
 def _search_flags(words: Sequence[str]) -> tuple[str, set[str], set[str]] | None:

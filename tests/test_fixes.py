@@ -90,6 +90,12 @@ def test_a_formatter_before_an_unchanged_retry_is_the_remedy():
         ("pyhton3 greet.py", "python3 greet.py", "-pyhton3 +python3"),
         ("gti status --short", "git status --short", "-gti +git"),
         ("pip install rich", "pip3 install rich", "-pip +pip3"),
+        # npm passes options on to `create` only after `--`
+        (
+            "pnpm create vite@latest web --template react-ts",
+            "npm create vite@latest web -- --template react-ts",
+            "-pnpm +npm +--",
+        ),
         ("apt-get install -y jq", "sudo apt-get install -y jq", "+sudo"),
         ("git add a.css b.ex", "git add -f a.css", "-b.ex +-f"),
     ],
@@ -115,6 +121,7 @@ def test_an_unchanged_retry_with_nothing_between_has_no_remedy_steps():
         ("rm -r build", "rg -r build"),  # names of two letters
         ("pyhton3 greet.py", "python3 other.py"),  # another file
         ("pyhton3 greet.py", "python3 greet.py -v"),  # another flag
+        ("pnpm create vite web --template vue", "npm create vite web -- --template react"),
         ("gcc a.c", "g++ a.c"),  # two letters apart
     ],
 )
@@ -4164,6 +4171,34 @@ def test_a_search_that_found_nothing_widened_and_found_it(failed_command, wider,
         failed.tool_use_id
     ]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+
+
+@pytest.mark.parametrize(
+    "failed_command,retry_command,fixed",
+    [
+        (
+            'grep -RIn "absolute-overlaps|checkOverlaps" src',
+            'grep -RIn "absolute-overlaps" src/a.ts',
+            True,
+        ),
+        ('grep -rn "foo|bar" src', 'grep -rnE "foo|bar" src', True),
+        ('grep -rn "foo|bar" src', 'grep -rn "foo\\|bar" src', True),
+        ('grep -rn "foo|bar" src', 'grep -rn "baz" src', False),  # another question
+        ('grep -rnE "foo|bar" src', 'grep -rn "foo" src', False),  # `|` was alternation
+        ('grep -rnF "foo|bar" src', 'grep -rn "foo" src', False),  # fixed strings
+    ],
+)
+def test_a_basic_regex_alternation_asked_again_as_the_user_meant_it(
+    failed_command, retry_command, fixed
+):
+    """grep's basic regex reads `a|b` as three characters and finds nothing: the search made
+    again with `-E`, `\\|` or one alternative, finding it, is its retry (twenty-fifth
+    held-out set). Not when `|` was already alternation or meant as a character."""
+    failed = call(command=failed_command, failed=True)
+    retry = call(command=retry_command)
+    outputs = {retry.tool_use_id: "src/a.ts:46:  absolute-overlaps foo baz"}
+    fix = run([failed, retry], {failed.tool_use_id: "Exit code 1"}, outputs)[failed.tool_use_id]
+    assert (fix.confirmed_by == retry.tool_use_id) is fixed
 
 
 def test_a_look_that_never_ran_is_made_again_by_another_look_of_its_path():

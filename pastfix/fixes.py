@@ -3143,15 +3143,29 @@ def _reworded(failed: Call, call: Call) -> bool:
     "add_parser\\(\\"a|b" opk/cli/__main__.py`, its quotes unbalanced, then `rg -n
     "add_parser\\(\\"a" opk/cli/__main__.py`; cmd's `if not exist "C:\\x\\out" mkdir
     "C:\\x\\out"` in Git Bash, then `mkdir -p "C:\\x\\out"`: eighteenth held-out set, 2
-    people). Its words are read as they stand, since the shell could not tell them."""
+    people). Its words are read as they stand, since the shell could not tell them. A
+    search of the folder it is in names no path: the same searcher on mostly the same
+    words is it (`rg -n "\\b(pixi|pixi\\.toml|conda-lock)\\b|environment\\.ya?ml|vllm` with a
+    quote left open, then `rg -n "pixi\\.toml|environment\\.yml|environment\\.yaml"`:
+    twenty-fifth held-out set)."""
     if call.name not in SHELL_TOOLS or call.failed:
         return False
     words = {w.strip(_QUOTES) for w in (failed.command or "").split()}
     mine = intents(call.command)
-    return any(i.program in words for i in mine) and any(
+    if any(i.program in words for i in mine) and any(
         (_is_path(w) or "\\" in w) and w.strip(_QUOTES) in words
         for w in (call.command or "").split()
-    )
+    ):
+        return True
+    said = {w.lower() for w in _PATTERN_WORD.findall(failed.command or "")}
+    for segment in segments(call.command):
+        search = _search_flags(segment)
+        if search is None or len([a for a in _program(segment)[1] if a[:1] != "-"]) != 1:
+            continue  # not a search, or one of a path
+        program, asked, _ = search
+        if program in words and asked and len(asked & said) * 2 >= len(asked):
+            return True
+    return False
 
 
 def _searched_inside(failed: Call, call: Call) -> bool:

@@ -3506,6 +3506,15 @@ def test_a_command_the_shell_could_not_parse_written_again_is_fixed_by_that_rewr
     made = call(command=f"mkdir -p {folder}")
     fix = run([cmd, made], {cmd.tool_use_id: said})[cmd.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, made.tool_use_id)
+    # a search of the folder it is in, on mostly the same words (twenty-fifth held-out set)
+    here = call(command='rg -n "\\b(pixi|pixi\\.toml|conda-lock)\\b|vllm -n || true', failed=True)
+    again_here = call(command='ls -la && rg -n "pixi\\.toml|conda\\.yml" -S || true')
+    fix = run([here, again_here], {here.tool_use_id: error})[here.tool_use_id]
+    assert fix.confirmed_by == again_here.tool_use_id
+    elsewhere = call(command='rg -n "torch|cuda" -S')
+    assert run([here, elsewhere], {here.tool_use_id: error})[here.tool_use_id].outcome == (
+        fixes.NOT_FIXED
+    )
     # another program, or the same one on another path, is another command
     for other in ("ls opk/cli/main.py", 'rg -n "a" opk/other.py'):
         other_call = call(command=other)

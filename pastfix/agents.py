@@ -112,6 +112,8 @@ AGENTS: dict[str, Agent] = {
                 "container.exec": SHELL,
                 # polls a command exec_command left running, and holds its command
                 "write_stdin": SHELL,
+                # waits on a code-mode cell left running, and holds its command
+                "wait": SHELL,
                 # reads an image file: a missing one is found and read as a Read's is
                 "view_image": READ,
                 # the API's own search (web_search_call), a call of pastfix's naming

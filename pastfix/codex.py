@@ -80,6 +80,8 @@ namespace (`{"name": "query", "namespace": "mcp__db"}`) is named as older Codex
 flattened it, `mcp__db__query`. A call that runs `apply_patch` (the tool, or
 the shell running it) is named `apply_patch`, as Codex itself treats it, and its
 file_path is the first file the patch touches: it is an edit for find_past_fix.
+A cell of code mode (the `exec` tool running the model's JavaScript) is named as
+the tool it calls, with the commands or patch its code names (see CODE_MODE).
 """
 
 from __future__ import annotations
@@ -283,6 +285,7 @@ class _Arguments(msgspec.Struct):
     input: Any = None
     patch: Any = None
     session_id: Any = None
+    cell_id: Any = None
 
 
 class _LegacyHead(msgspec.Struct):
@@ -309,7 +312,8 @@ class _Context:
     The session the lines belong to (the file name's, else its session_meta's);
     the MCP calls whose end event said they failed; each result's place in the
     batch (an event after its output marks it there); and the command each
-    exec_command call ran and each running process's (for write_stdin).
+    exec_command call ran, each running process's (for write_stdin) and each
+    code-mode cell's left running (for wait).
     """
 
     def __init__(self, session_id: str | None) -> None:
@@ -318,6 +322,8 @@ class _Context:
         self.results: dict[str, int] = {}
         self.commands: dict[str, str] = {}
         self.processes: dict[int, str] = {}
+        # the command each code-mode cell left running ran, by cell id (for wait)
+        self.cells: dict[str, str] = {}
         # A rollout of Codex before its {timestamp, type, payload} lines (mid-2025): the
         # start its first line gives, from which each line gets its time (_legacy_line).
         self.legacy_start: datetime | None = None
@@ -461,9 +467,9 @@ def _parse_object(
     elif item in _CALLS:
         message = _message(context, line, line_no, "assistant", "tool_use", "")
         batch.messages.append(message)
-        call = _tool_call(payload, message, context.processes)
+        call = _tool_call(payload, message, context.processes, context.cells)
         batch.tool_calls.append(call)
-        if call.command and call.name in ("exec_command", "write_stdin"):
+        if call.command and call.name in _RUNS_ON:
             context.commands[call.tool_use_id] = call.command
     elif item in _OUTPUTS:
         call_id = payload.call_id
@@ -474,6 +480,11 @@ def _parse_object(
         running = _RUNNING.search(payload.output) if isinstance(payload.output, str) else None
         if running and call_id in context.commands:
             context.processes[int(running.group(1))] = context.commands[call_id]
+        cell = _CELL_RUNNING.match(_first_text(payload.output))
+        if cell:
+            running = cell
+            if call_id in context.commands:
+                context.cells[cell.group(1)] = context.commands[call_id]
         # a command still running when its output was taken: how it ends, a later
         # write_stdin says (pastfix.fixes takes it for no result)
         kind = RUNNING if running and not failed else None
@@ -802,7 +813,9 @@ def _message(
     )
 
 
-def _tool_call(payload: _Payload, message: Message, processes: dict[int, str]) -> ToolCall:
+def _tool_call(
+    payload: _Payload, message: Message, processes: dict[int, str], cells: dict[str, str]
+) -> ToolCall:
     item = payload.type
     call_id = payload.call_id
     if item == "local_shell_call" and not call_id:
@@ -823,6 +836,8 @@ def _tool_call(payload: _Payload, message: Message, processes: dict[int, str]) -
         raw = payload.input
         input_text = msgspec.json.encode({"input": raw}).decode()
         args = _Arguments(input=raw)
+        if name == CODE_MODE and isinstance(raw, str):
+            name, args = _cell_call(raw, args)
     else:  # local_shell_call: {"action": {"type": "exec", "command": [...]}}
         name = name or "local_shell"
         action = payload.action if isinstance(payload.action, dict) else {}
@@ -831,6 +846,8 @@ def _tool_call(payload: _Payload, message: Message, processes: dict[int, str]) -
     command = shell_command(args.command if args.command is not None else args.cmd)
     if name == "write_stdin" and isinstance(args.session_id, int):
         command = processes.get(args.session_id)
+    elif name == "wait" and isinstance(args.cell_id, (str, int)):
+        command = cells.get(str(args.cell_id))
     patch = args.input if isinstance(args.input, str) else args.patch
     if isinstance(args.command, list) and args.command[:1] == ["apply_patch"]:
         patch = args.command[1] if len(args.command) > 1 else None
@@ -890,6 +907,9 @@ def shell_command(command: Any) -> str | None:
 
 def tool_output(output: Any) -> tuple[str, bool]:
     """A tool result's text as stored, and whether it is a failure (see the module docstring)."""
+    cell = _cell_output("\n".join(_texts(output)) if isinstance(output, list) else output)
+    if cell is not None:
+        return cell
     if isinstance(output, list):
         return _content_items(output)
     if isinstance(output, dict):
@@ -936,6 +956,114 @@ def _own_words(text: str) -> tuple[str, bool]:
 ABORTED = "aborted"
 
 
+# Code mode (Codex 0.14x): the model writes JavaScript, run as a cell by one custom tool,
+# `exec`, whose code calls Codex's tools (`await tools.exec_command({cmd: "npm test"})`,
+# `tools.shell_command`, `tools.write_stdin`, `tools.web__run`, `tools.apply_patch`) and
+# prints with `text(...)`. The cell's output starts with its status (`Script completed`,
+# `Script failed`, `Script running with cell ID 8`), then `Wall time 1.8 seconds` and
+# `Output:` (or `Final output:`); a cell left running is waited on by the `wait` tool
+# (`{"cell_id": "8"}`), whose output has the same form.
+CODE_MODE = "exec"
+_CELL_STATUS = re.compile(
+    r"(Script completed|Script failed|Script running with cell ID (\S+))[ \t]*\n"
+    r"(?:Wall time [\d.]+ seconds[ \t]*(?:\n|$)(?:(?:Final )?Output:[ \t]*(?:\n|$))?"
+    r"|(?:Final )?Output:[ \t]*(?:\n|$)|(?=Script error:))"
+)
+_CELL_RUNNING = re.compile(r"Script running with cell ID (\S+)[ \t]*\n")
+# The tools a cell calls that run a command, with the object it passes them (whose
+# command, a string in the cell's code, is read as the call's: `{cmd: "rg -n x"}`).
+_CELL_TOOL = re.compile(r"\btools\.(exec_command|shell_command|write_stdin)\(\s*\{")
+_CELL_ARGUMENT = re.compile(
+    r"""["']?\b(cmd|command|session_id)["']?\s*:\s*"""
+    r"""("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`|\d+)"""
+)
+# A patch a cell applies, given as a string (`tools.apply_patch("*** Begin Patch\n...")`).
+_CELL_PATCH = re.compile(
+    r"""\btools\.apply_patch\(\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)"""
+)
+# The tools that run a command another call may poll or wait on.
+_RUNS_ON = frozenset({"exec_command", "write_stdin", "shell_command"})
+
+
+def _cell_call(code: str, args: _Arguments) -> tuple[str, _Arguments]:
+    """A code-mode cell that runs commands, named as the tool it calls (exec_command,
+    shell_command, write_stdin: what Codex runs for it), with their command: the cell's
+    commands, one a line, as a script runs them. Another cell (a web search, a command
+    the code builds at run time) stays `exec`; one that applies a patch written in its
+    code holds that patch, as an apply_patch call does."""
+    patch = _CELL_PATCH.search(code)
+    if patch:
+        return CODE_MODE, _Arguments(input=_js_string(patch.group(1)))
+    found = list(_CELL_TOOL.finditer(code))
+    commands: list[str] = []
+    session_id = None
+    for n, call in enumerate(found):
+        end = found[n + 1].start() if n + 1 < len(found) else len(code)
+        for argument in _CELL_ARGUMENT.finditer(code, call.end(), end):
+            key, value = argument.groups()
+            if key == "session_id" and value.isdigit():
+                session_id = int(value)
+            elif key in ("cmd", "command") and not value.isdigit():
+                commands.append(_js_string(value))
+                break
+    tools = {call.group(1) for call in found}
+    if commands and tools & {"exec_command", "shell_command"}:
+        name = "exec_command" if "exec_command" in tools else "shell_command"
+        return name, _Arguments(cmd="\n".join(commands), input=args.input)
+    if tools == {"write_stdin"} and session_id is not None:
+        return "write_stdin", _Arguments(session_id=session_id, input=args.input)
+    return CODE_MODE, args
+
+
+def _js_string(literal: str) -> str:
+    """A JavaScript string literal's text: `"..."` as JSON reads it, `'...'` and `` `...` ``
+    with their quotes unescaped (a template's `${...}` kept as written)."""
+    quote, body = literal[0], literal[1:-1]
+    if quote == '"':
+        try:
+            text = msgspec.json.decode(literal)
+        except msgspec.DecodeError:
+            return body
+        return text if isinstance(text, str) else body
+    body = body.replace("\\" + quote, quote)
+    if quote == "'" and "\\" in body:
+        try:
+            text = msgspec.json.decode(('"' + body.replace('"', '\\"') + '"').encode())
+        except msgspec.DecodeError:
+            return body
+        return text if isinstance(text, str) else body
+    return body
+
+
+def _cell_output(output: Any) -> tuple[str, bool] | None:
+    """A code-mode cell's output (see CODE_MODE) as stored, and whether it failed: its
+    status line, wall time and `Output:` go, as exec output's headers do; a cell that
+    failed (its code threw, or a call it made was refused: `Script error: ...`) is a
+    failure, and one that completed is what it printed: an exec_command result it
+    printed whole says its exit code. None for any other output."""
+    if not isinstance(output, str):
+        return None
+    status = _CELL_STATUS.match(output)
+    if status is None:
+        return None
+    body = output[status.end() :].removeprefix("\n")
+    if status.group(1) == "Script failed":
+        return body, True
+    if body.startswith(("{", "Exit code: ")) or "\nOutput:\n" in body[:400]:
+        return tool_output(body)
+    return body, False
+
+
+def _first_text(output: Any) -> str:
+    """The start of an output, whether a string or content items (for its status)."""
+    if isinstance(output, str):
+        return output[:200]
+    if isinstance(output, list) and output and isinstance(output[0], dict):
+        text = output[0].get("text")
+        return text[:200] if isinstance(text, str) else ""
+    return ""
+
+
 def with_exit_code(code: int, body: str) -> str:
     """A failed command's output as stored: `Exit code N` first, as Claude Code's Bash has it."""
     return f"Exit code {code}\n{body}".rstrip("\n")
@@ -960,6 +1088,13 @@ def _structured(output: str) -> tuple[str, bool] | None:
         if isinstance(code, int) and code != 0:
             return with_exit_code(code, body), True
         return body, False
+    if isinstance(value.get("output"), str) and "chunk_id" in value:
+        # exec_command's result as a code-mode cell prints it whole (`text(r)`): its
+        # exit_code beside its output, none while it still runs (its session_id then)
+        code = value.get("exit_code")
+        if isinstance(code, int) and code != 0:
+            return with_exit_code(code, value["output"]), True
+        return value["output"], False
     if isinstance(value.get("content"), list) and "isError" in value:
         return "\n".join(_texts(value["content"])), value["isError"] is True
     return None

@@ -3051,11 +3051,15 @@ def _searches_under(call: Call, folder: str) -> bool:
 
 
 # Tools that are one for a retry: Codex's write_stdin polls a command exec_command left
-# running, and says how it ended (its call holds that command); Claude Code's MultiEdit
+# running, and says how it ended (its call holds that command), as wait does for a cell of
+# code mode that ran it; Claude Code's MultiEdit
 # and Edit make the same kind of edit, several at once or one (a MultiEdit refused as not
 # read, redone as an Edit after the Read: a retry, "worked around" on 5 cards of the
 # fourth held-out set).
-_SAME_TOOL = {"write_stdin": "exec_command", "MultiEdit": "Edit"}
+_SAME_TOOL = {"write_stdin": "exec_command", "wait": "exec_command", "MultiEdit": "Edit"}
+# Codex's calls that poll a command another call left running (write_stdin), or wait on
+# the code-mode cell that runs it (wait), and hold its command.
+_POLLS = frozenset({"write_stdin", "wait"})
 
 
 def _sends_keys(call: Call) -> bool:
@@ -4072,7 +4076,7 @@ def settled(calls: Sequence[Call]) -> list[Call]:
                 running[call.command] = n
             else:
                 running.pop(call.command, None)
-        elif call.name == "write_stdin" and call.command in started:
+        elif call.name in _POLLS and call.command in started:
             # a poll runs where its command does, as it was run (in or out of the sandbox):
             # a poll's retry was "changed" `with escalated permissions` and `in <folder>`
             # when only the exec_command's input said so (fifth held-out set, third)
@@ -4088,7 +4092,7 @@ def settled(calls: Sequence[Call]) -> list[Call]:
             )
             if not call.failed:
                 found[n] = call._replace(failed=True)
-    return [c._replace(failed=True) if c.running and c.name == "write_stdin" else c for c in found]
+    return [c._replace(failed=True) if c.running and c.name in _POLLS else c for c in found]
 
 
 def _window(

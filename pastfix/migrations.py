@@ -516,6 +516,15 @@ def m024_codex_bare_aborted(db: Database) -> None:
     _read_again(db, "agent = 'codex'")
 
 
+@migrations()
+def m025_codex_code_mode(db: Database) -> None:
+    # Session 29's twenty-sixth held-out set: Codex 0.146's code mode runs every command
+    # inside a JavaScript cell of its `exec` tool, whose output says its status and the
+    # exit code the command returned; each was stored as a successful `exec` call without
+    # a command (pastfix.codex CODE_MODE). Read every Codex rollout again, as m013 did.
+    _read_again(db, "agent = 'codex'")
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

@@ -323,6 +323,18 @@ def test_shell_command(command, text):
         ),
         # a command's own output that says error later is not Codex's failure message
         ("build ok\nerror: none", ("build ok\nerror: none", False)),
+        # code mode's cells: their status, wall time and Output: lines go
+        ("Script completed\nOutput:\nhi", ("hi", False)),
+        ("Script running with cell ID 8\nWall time 1.0 seconds\n", ("", False)),
+        ("Script failed\nScript error:\nboom", ("Script error:\nboom", True)),
+        (
+            "Script completed\nWall time 2.0 seconds\nOutput:\n"
+            '{"chunk_id":"a","exit_code":2,"output":"x"}',
+            ("Exit code 2\nx", True),
+        ),
+        ('Script completed\nOutput:\n{"chunk_id":"a","exit_code":0,"output":"x"}', ("x", False)),
+        # the words alone, without the lines that follow a cell's status, are a text's own
+        ("Script completed\nhello", ("Script completed\nhello", False)),
     ],
 )
 def test_tool_output(output, expected):
@@ -964,3 +976,88 @@ def test_a_session_begun_in_the_ide_is_titled_with_its_request(tmp_path):
     with sqlite3.connect(db_path) as conn:
         [(title,)] = conn.execute("SELECT title FROM sessions WHERE session_id = ?", [sid])
     assert title == "fix the lint error\n\nsrc/config/hono.ts:4:33 noBannedTypes"
+
+
+def test_code_mode_cells_are_the_calls_they_make(tmp_path):
+    """Codex's code mode (0.14x): one `exec` tool runs the model's JavaScript, which calls
+    Codex's tools. A cell that runs a command is that command's call, failed when the
+    exec_command result it printed says a non-zero exit_code; a patch in a cell is an
+    edit of its file; a cell left running is finished by `wait`, which holds its command;
+    a cell whose code threw or whose call was refused failed (twenty-sixth held-out set:
+    Codex 0.146's shell failures were all read as successes)."""
+
+    def item(ts: str, payload: dict) -> dict:
+        return {"timestamp": f"2026-08-01T07:{ts}Z", "type": "response_item", "payload": payload}
+
+    def cell(call_id: str, code: str) -> dict:
+        return {"type": "custom_tool_call", "name": "exec", "call_id": call_id, "input": code}
+
+    def out(call_id: str, text: str, kind: str = "custom_tool_call_output") -> dict:
+        return {"type": kind, "call_id": call_id, "output": text}
+
+    def printed(call_id: str, text: str, kind: str = "custom_tool_call_output") -> dict:
+        head = "Script completed\nWall time 0.4 seconds\nOutput:\n"
+        blocks = [{"type": "input_text", "text": head}, {"type": "input_text", "text": text}]
+        return out(call_id, blocks, kind)  # type: ignore[arg-type]
+
+    def result(code: int, output: str) -> str:
+        fields = {"chunk_id": "6d9", "wall_time_seconds": 0, "exit_code": code, "output": output}
+        return msgspec.json.encode(fields).decode()
+
+    run = 'const r = await tools.exec_command({cmd:"npm test","workdir":"/p"});\ntext(r)\n'
+    patch = "*** Begin Patch\\n*** Update File: src/total.js\\n@@\\n-return 32\\n+return 30"
+    patched = "Success. Updated the following files:\nM src/total.js\n"
+    refused = 'Script failed\nScript error:\nRejected("This action was rejected.")'
+    meta = {"id": SESSION, "timestamp": "2026-08-01T07:19:28Z", "cwd": "/p"}
+    rows = [
+        {"timestamp": "2026-08-01T07:19:28Z", "type": "session_meta", "payload": meta},
+        item("20:01", cell("c_test", run)),
+        item("20:02", printed("c_test", result(1, "FAIL: total expected 30, got 32\n"))),
+        item("20:03", cell("c_patch", f'await tools.apply_patch("{patch}\\n*** End Patch")')),
+        item("20:04", printed("c_patch", patched)),
+        item("20:05", cell("c_again", "await tools.exec_command({cmd: 'npm test'})")),
+        item("20:06", out("c_again", "Script running with cell ID 8\nWall time 1.0 seconds\n")),
+        item("20:07", {"type": "function_call", "name": "wait", "call_id": "c_wait",
+                       "arguments": '{"cell_id": "8", "yield_time_ms": 30000}'}),
+        item("20:08", printed("c_wait", result(0, "1 passed\n"), "function_call_output")),
+        item("20:09", cell("c_risky", "await tools.exec_command({cmd: `rm -rf build`})")),
+        item("20:10", out("c_risky", refused)),
+        item("20:11", cell("c_web", "text(await tools.web__run({search_query: [{q: 'x'}]}))")),
+        item("20:12", printed("c_web", "Error: x - Stack Overflow\n")),
+    ]  # fmt: skip
+    conn = sqlite3.connect(index_rollout(tmp_path, SESSION, rows, "2026-08-01T07-19-28"))
+    calls = {
+        row[0]: row[1:]
+        for row in conn.execute(
+            "SELECT tool_use_id, name, command, file_path, is_error, kind, content"
+            " FROM tool_calls LEFT JOIN tool_results USING (tool_use_id)"
+        )
+    }
+    assert calls["c_test"][:4] == ("exec_command", "npm test", None, 1)
+    assert calls["c_test"][5] == "Exit code 1\nFAIL: total expected 30, got 32"
+    assert calls["c_patch"][:4] == ("apply_patch", None, "src/total.js", 0)
+    assert calls["c_again"][:5] == ("exec_command", "npm test", None, 0, "running")
+    assert calls["c_wait"][:4] == ("wait", "npm test", None, 0)
+    assert calls["c_wait"][5] == "1 passed\n"
+    assert calls["c_risky"][:4] == ("exec_command", "rm -rf build", None, 1)
+    assert calls["c_risky"][5].startswith("Script error:\nRejected(")
+    assert calls["c_web"][:4] == ("exec", None, None, 0)
+    outcome, confirmed, remedy = conn.execute(
+        "SELECT outcome, confirmed_by, remedy FROM fixes WHERE tool_use_id = 'c_test'"
+    ).fetchone()
+    # the run that passed, as its wait said (a poll that saw it succeed is no call of its own)
+    assert (outcome, confirmed) == ("fixed", "c_again")
+    assert "c_patch" in remedy
+
+
+@pytest.mark.parametrize(
+    "literal, text",
+    [
+        ('"npm test -- --grep \\"a b\\""', 'npm test -- --grep "a b"'),
+        ("'echo \\'hi\\' \\\\n'", "echo 'hi' \\n"),
+        ("`ls ${dir}`", "ls ${dir}"),
+        ('"broken \\q"', "broken \\q"),
+    ],
+)
+def test_a_cell_s_string_literal_is_read_as_javascript_reads_it(literal, text):
+    assert codex._js_string(literal) == text

@@ -1574,6 +1574,7 @@ framed as (
     case when claims then o.confirmed_by end as fix_tool_use_id,
     case when claims then o.confirmed_at end as fixed_at,
     case when claims then {TARGET.format(c="ok")} end as fix_target,
+    case when claims then ok.name is c.name and ok.input is c.input end as fix_as_was,
     case when claims then o.stored_remedy else '[]' end as remedy,
     (select content from tool_results where id = o.id) as content,
     coalesce(case when claims then o.confirmed_at end, o.fx_window_end, '9999') as window_end
@@ -1624,6 +1625,8 @@ select
   f.fixed_at,
   f.fix_tool_use_id,
   f.fix_target,
+  -- 1: the call that confirmed it is the failed one again, as it was (the same input)
+  f.fix_as_was,
   -- outcome: fixed, worked around, papered over, already done or not fixed (see pastfix.fixes)
   coalesce(f.outcome, 'not fixed') as outcome,
   -- remedy: what made the difference, first what the error names, then in order; a step
@@ -2009,6 +2012,7 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     "fixed_at": None,
     "fix_tool_use_id": None,
     "fix_target": ("string", 100),
+    "fix_as_was": None,
     "outcome": ("string", ALL),
     "remedy": ("array", 60),
     "fix_edits": None,

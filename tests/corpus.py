@@ -88,6 +88,7 @@ FIND_COLUMNS = [
     "fixed_at",
     "fix_tool_use_id",
     "fix_target",
+    "fix_as_was",
     "outcome",
     "remedy",
     "fix_edits",

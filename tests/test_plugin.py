@@ -1151,3 +1151,41 @@ async def test_search_messages_says_when_a_raw_expression_cannot_be_parsed(ds):
     assert "raw: FTS5 cannot parse the expression" in bad
     good = (await ds.client.get("/index/search_messages", params={"q": "raw: ENOENT"})).text
     assert "FTS5 cannot parse" not in good
+
+
+@pytest.mark.asyncio
+async def test_a_fix_without_steps_says_nothing_changed_only_of_the_call_as_it_was(tmp_path):
+    """A card without remedy steps said "The same call ... succeeded again, with nothing
+    changed in between" when the retry differed (`| jq .` taken out after `jq: command not
+    found`: 13 of 22 such cards of a new user's try, session 29): it says so only of the
+    failed call run again as it was (find_past_fix's fix_as_was), else what was run."""
+    from jsonl import result, tool_use, write_jsonl
+
+    error = "Exit code 127\n/bin/bash: line 1: jq: command not found"
+    runs = {"aaaa0001": "docker inspect web | jq .", "bbbb0002": "docker inspect web"}
+    for sid, failed in runs.items():
+        at = "2026-01-01T10:00:0{}Z".format
+        lines = [
+            tool_use(f"{sid}-u1", sid, f"{sid}-t1", "Bash", {"command": failed}, at(0)),
+            result(f"{sid}-r1", sid, f"{sid}-t1", error, at(1), True),
+            tool_use(
+                f"{sid}-u2", sid, f"{sid}-t2", "Bash", {"command": "docker inspect web"}, at(5)
+            ),
+            result(f"{sid}-r2", sid, f"{sid}-t2", "[{}]", at(6), False),
+        ]
+        write_jsonl(tmp_path / "p" / "x" / f"{sid}.jsonl", lines)
+    build_index(tmp_path / "index.db", tmp_path / "p")
+    ds = Datasette([str(tmp_path / "index.db")])
+    params = {"error": "jq: command not found", "_shape": "objects"}
+    rows = (await ds.client.get("/index/find_past_fix.json", params=params)).json()["rows"]
+    assert {row["session_id"]: row["fix_as_was"] for row in rows} == {
+        "aaaa0001": 0,
+        "bbbb0002": 1,
+    }
+    page = (await ds.client.get("/index/find_past_fix", params=params)).text
+    cards = re.findall(r'<article class="pf-card".*?</article>', page, re.S)
+    [changed] = [card for card in cards if "aaaa0001" in card]
+    [as_was] = [card for card in cards if "bbbb0002" in card]
+    assert "nothing changed" not in changed
+    assert '<code class="pf-inline">docker inspect web</code></a>, it succeeded.' in changed
+    assert "succeeded again, with nothing changed in between." in as_was

@@ -167,6 +167,7 @@ def test_find_past_fix_rows(conn):
             "fixed_at": ts(2007),
             "fix_tool_use_id": "u3",
             "fix_target": "npm run build",
+            "fix_as_was": 1,
             "outcome": "fixed",
             "remedy": [
                 {
@@ -223,6 +224,7 @@ def test_find_past_fix_rows(conn):
             "fixed_at": ts(8),
             "fix_tool_use_id": "t3",
             "fix_target": "mkdir -p dist && npm run build",
+            "fix_as_was": 0,
             "outcome": "fixed",
             "remedy": [
                 {"tool_use_id": "t2", "tool": "Edit", "target": f"{APP}/build.js", "change": None},

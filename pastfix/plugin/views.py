@@ -500,6 +500,13 @@ def find_card(
             for call, times in cards.fold_calls(_json_list(row["fix_calls"]))
         ],
         "call_count": len(_json_list(row["fix_calls"])),
+        # the failed call run again as it was, nothing between: "with nothing changed"
+        "as_was": bool(row.get("fix_as_was")) and not _json_list(row["fix_calls"]),
+        "fix_target_differs": cards.where_it_differs(
+            cards.in_project(row["fix_target"], project),
+            cards.in_project(row.get("target"), project),
+            200,
+        ),
         "files": [
             cards.in_project(path, project) for path in _json_list(row["files_edited_after"])
         ],

@@ -3,7 +3,7 @@
 A signature is the key line of a failure (the line that names the error, not
 the command's echo or the warnings before it) with everything that differs
 between two sightings of the same bug replaced by placeholders: paths, numbers,
-versions, ids, hashes, ports, timestamps, durations, temp dirs, branch names,
+versions, ids, hashes, ports, timestamps, durations, temp dirs, branch names, users,
 the file and line of a diagnostic, and quoted values other than the module of
 a missing-module error. The
 build stores one on every failed tool result; find_past_fix normalises pasted
@@ -620,6 +620,16 @@ _DURATION = re.compile(
     r"|mins?|minutes?|hours?)))"
     r"(?:\s?\d+(?:\.\d+)?(?:ms|us|µs|ns|s|m|(?:\s?(?:ms|secs?|seconds?))))*(?!\w)"
 )
+# A user at a host, as a mail address or an ssh login (`empty ident name (for
+# <bob@laptop.localdomain>)`, `git@github.com: Permission denied`): whose and which machine
+# differ between sightings. Not a package at a version or tag (`three@0.159.0`,
+# `vite@latest`): the host's first part is no number and its last a name after a dot.
+_ADDRESS = re.compile(
+    r"(?<![\w.%+-])[\w.%+-]+@[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*\.[A-Za-z][A-Za-z0-9-]*\b"
+)
+# sudo's prompt, glued to its error in a key line, names the user in their language
+# (`[sudo] password for maria: sudo: a password is required`, `[sudo] senha para maria:`).
+_SUDO_USER = re.compile(r"(\[sudo\] [^:\n]*?)[^\s:]+ ?:")
 _IP = re.compile(r"\d(?<![\w.]\d)\d{0,2}(?:\.\d{1,3}){3}(?![\w.])")
 # IPv6's any and loopback addresses before a port: Node's `address already in use :::3000`,
 # `[::1]:8080`.
@@ -1216,6 +1226,10 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     line = _QUOTED.sub("<str>", line)
     if "://" in line:
         line = _URL.sub("<url>", line)
+    if "@" in line:
+        line = _ADDRESS.sub("<address>", line)
+    if line.startswith("[sudo] "):
+        line = _SUDO_USER.sub(r"\1<user>:", line, count=1)
     if any(word in line for word in _BRANCH_WORDS) or "rejected]" in line:
         line = _BRANCH.sub(_branch, line)
         if "<name> -> " in line:

@@ -938,6 +938,24 @@ SAME_ERROR_ELSEWHERE = [
         "go: github.com/spf13/cobra@v1.9.1: invalid version: unknown revision v1.9.1",
     ),
     ("Node.js v18.17.0 is not supported", "Node.js v20.1.0 is not supported"),
+    # whose address and which machine (a new user's try, session 29: git's message pasted
+    # from a laptop found nothing; the index held it of another machine, fixed)
+    (
+        "fatal: empty ident name (for <acead@Acead.localdomain>) not allowed",
+        "fatal: empty ident name (for <bob@laptop.localdomain>) not allowed",
+    ),
+    (
+        "git@github.com: Permission denied (publickey).",
+        "git@gitlab.com: Permission denied (publickey).",
+    ),
+    (
+        "[sudo] senha para esegnorelli: sudo: nenhuma senha foi fornecida",
+        "[sudo] senha para maria: sudo: nenhuma senha foi fornecida",
+    ),
+    (
+        "[sudo] password for bob: sudo: a password is required",
+        "[sudo] password for alice-w: sudo: a password is required",
+    ),
 ]
 
 
@@ -1056,6 +1074,12 @@ DIFFERENT_ERRORS = [
         "src/a.ts(3,5): error TS2551: Property 'x' does not exist on type 'Y'. Did you mean 'z'?",
     ),
     ("file.py:12:5: E501 Line too long (88 > 79)", "file.py:12:5: F401 <str> imported but unused"),
+    # a package at a version or tag is no address
+    ("npm error code E404 vite@latest", "npm error code E404 react@latest"),
+    (
+        "npm error notarget No matching version found for three@0.159.0.",
+        "npm error notarget No matching version found for zod@0.159.0.",
+    ),  # fmt: skip
 ]
 
 

@@ -16,6 +16,7 @@ import importlib
 import json
 import os
 import re
+import shlex
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
@@ -224,7 +225,9 @@ def resume_command(
     """The command that reopens a session of `agent`, None when it has none.
 
     `source_paths`: the session's files (sessions.source_paths, a JSON list), for an agent
-    that resumes a session by its file's name (Agent.resume_by_file)."""
+    that resumes a session by its file's name (Agent.resume_by_file). The id is one word
+    of the command, quoted when it is more: a transcript names its own session, and one
+    named `x; curl ... | sh` was a command to copy and run (a security test, session 29)."""
     known = AGENTS.get(agent or CLAUDE)
     if not known or not known.resume:
         return None
@@ -232,7 +235,7 @@ def resume_command(
         session_id = _file_session(session_id, json.loads(source_paths))
     if known.resumable and not re.fullmatch(known.resumable, session_id):
         return None
-    return known.resume.format(session_id)
+    return known.resume.format(shlex.quote(session_id))
 
 
 # A session's own transcript file, named by its id (a subagent's `agent-*.jsonl` is not).

@@ -401,8 +401,15 @@ def build_lock(
         yield 0.0
         return
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        # never through a link: the lock file is written and truncated, and a link to
+        # another of the user's files (a shared folder's, /tmp's) would lose that file
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     except OSError as e:
+        if path.is_symlink():
+            raise BuildError(
+                f"{path} is a symbolic link: pastfix writes its lock file, never through"
+                " a link (remove it)"
+            ) from e
         if not path.parent.is_dir():  # named the lock file, which the user never asked for
             raise BuildError(f"no folder {path.parent} to put {db_path} in") from e
         if not _writable(str(path.parent)):

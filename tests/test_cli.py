@@ -1,6 +1,7 @@
 import codecs
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -916,3 +917,37 @@ def test_serve_is_said_to_be_datasettes():
         " index.db` (installed with pastfix)\n"
     )
     assert "No such command 'srve'.\n" in CliRunner().invoke(cli, ["srve"]).output
+
+
+def test_find_and_status_print_no_character_a_terminal_would_act_on(tmp_path, projects):
+    """A command, a path and a title hold what a terminal acts on (an OSC 52 clipboard
+    write, a title's OSC 0, backspaces that hide `rm -rf ~`, C1 controls, a right-to-left
+    override): printed as escapes, never raw (a security test, session 29). JSON keeps
+    the same text, each such character escaped."""
+    osc52, bs = "\x1b]52;c;ZWNobyBwd25lZA==\x07", "\b" * 8
+    command = f"{osc52}rm -rf ~{bs}ls make build"
+    sid = "c0ffee02"
+    at = "2026-01-01T10:00:0{}Z".format
+    write_jsonl(
+        projects / "-w" / f"{sid}.jsonl",
+        [
+            tool_use("u1", sid, "t1", "Bash", {"command": command}, "2026-01-01T10:00:00Z"),
+            result("r1", sid, "t1", "make: *** [build] Error 7 \x9b2J zzterm", at(1), True),
+            tool_use("u2", sid, "t2", "Edit", {"file_path": "/w/\u202etxt.exe", "old_string": "a",
+                     "new_string": "\x1b]0;TITLE\x07b"}, "2026-01-01T10:00:02Z"),
+            result("r2", sid, "t2", "ok", "2026-01-01T10:00:03Z", False),
+            tool_use("u3", sid, "t3", "Bash", {"command": command}, "2026-01-01T10:00:04Z"),
+            result("r3", sid, "t3", "done", "2026-01-01T10:00:05Z", False),
+        ],
+    )  # fmt: skip
+    db = tmp_path / "index.db"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["build", str(db), "--source", str(projects)]).exit_code == 0
+    found = runner.invoke(cli, ["find", "make: *** [build] Error 7 zzterm", str(db)])
+    assert found.exit_code == 0, found.output
+    assert "rm -rf ~" in found.output and "\\u001b]52;c;" in found.output
+    for shown in (found.output, runner.invoke(cli, ["status", str(db)]).output):
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", shown), shown
+    as_json = runner.invoke(cli, ["find", "make: *** [build] Error 7 zzterm", str(db), "--json"])
+    [row] = json.loads(as_json.output)
+    assert row["target"] == command

@@ -2240,6 +2240,26 @@ def test_a_build_where_the_lock_cannot_be_created_is_a_one_line_error(tmp_path, 
     assert str(raised.value) == f"no folder {tmp_path / 'missing'} to put {db_path} in"
 
 
+@pytest.mark.parametrize("target_exists", [True, False])
+def test_a_lock_file_that_is_a_link_is_never_followed(tmp_path, projects, target_exists):
+    """Whoever can write the index's folder (a shared one, /tmp) could link its lock file to
+    another of the user's files, which a build wrote and forget truncated, or made through a
+    dangling link (a security test, session 29): the build refuses, in one line."""
+    small_session(projects)
+    db_path = tmp_path / "index.db"
+    victim = tmp_path / "notes.txt"
+    if target_exists:
+        victim.write_text("keep me")
+    Path(f"{db_path}.lock").symlink_to(victim)
+    with pytest.raises(pdb.BuildError) as raised:
+        build_index(db_path, projects)
+    assert "is a symbolic link" in str(raised.value)
+    if target_exists:
+        assert victim.read_text() == "keep me"
+    else:
+        assert not victim.exists()
+
+
 # -- persisted outputs: large tool results Claude Code stores beside the transcript ----
 
 PERSISTED = FIXTURES / "persisted"

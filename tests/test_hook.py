@@ -649,6 +649,27 @@ def test_install_refuses_a_broken_settings_file(tmp_path, text):
     assert settings.read_text() == text
 
 
+@pytest.mark.parametrize("command", ["install", "uninstall"])
+def test_install_refuses_settings_nested_too_deep_or_no_file_in_one_line(tmp_path, command):
+    """A settings file nested 990 levels deep ended in a RecursionError traceback, and a
+    FIFO in its place made install and uninstall wait for ever (a security test, session
+    29): one line each, the file left as it was."""
+    deep = tmp_path / "settings.json"
+    deep.write_text('{"a": ' * 990 + "1" + "}" * 990)
+    out = CliRunner().invoke(cli, ["hook", command, "--settings", str(deep)])
+    assert (out.exit_code, out.output) == (
+        1,
+        f"Error: {deep} is nested too deeply to be settings: fix it first\n",
+    )
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    out = CliRunner().invoke(cli, ["hook", command, "--settings", str(fifo)])
+    assert (out.exit_code, out.output) == (
+        1,
+        f"Error: {fifo} is not a regular file: pastfix reads only a file there\n",
+    )
+
+
 def test_install_defaults_to_the_home_settings(fake_home):
     out = CliRunner().invoke(cli, ["hook", "install"])
     assert out.exit_code == 0, out.output

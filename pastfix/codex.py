@@ -907,9 +907,6 @@ def shell_command(command: Any) -> str | None:
 
 def tool_output(output: Any) -> tuple[str, bool]:
     """A tool result's text as stored, and whether it is a failure (see the module docstring)."""
-    cell = _cell_output("\n".join(_texts(output)) if isinstance(output, list) else output)
-    if cell is not None:
-        return cell
     if isinstance(output, list):
         return _content_items(output)
     if isinstance(output, dict):
@@ -917,6 +914,9 @@ def tool_output(output: Any) -> tuple[str, bool]:
         return text, failed or output.get("success") is False or output.get("isError") is True
     if not isinstance(output, str):
         return ("" if output is None else msgspec.json.encode(output).decode()), False
+    cell = _cell_output(output)
+    if cell is not None:
+        return cell
     if output.startswith(("{", "[")):
         structured = _structured(output)
         if structured is not None:
@@ -970,17 +970,16 @@ _CELL_STATUS = re.compile(
     r"|(?:Final )?Output:[ \t]*(?:\n|$)|(?=Script error:))"
 )
 _CELL_RUNNING = re.compile(r"Script running with cell ID (\S+)[ \t]*\n")
+# A string in a cell's code: "...", '...' or `...` (read by _js_string).
+_JS_STRING = r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)"""
 # The tools a cell calls that run a command, with the object it passes them (whose
 # command, a string in the cell's code, is read as the call's: `{cmd: "rg -n x"}`).
 _CELL_TOOL = re.compile(r"\btools\.(exec_command|shell_command|write_stdin)\(\s*\{")
 _CELL_ARGUMENT = re.compile(
-    r"""["']?\b(cmd|command|session_id)["']?\s*:\s*"""
-    r"""("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`|\d+)"""
+    r"""["']?\b(cmd|command|session_id)["']?\s*:\s*(""" + _JS_STRING + r"""|\d+)"""
 )
 # A patch a cell applies, given as a string (`tools.apply_patch("*** Begin Patch\n...")`).
-_CELL_PATCH = re.compile(
-    r"""\btools\.apply_patch\(\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)"""
-)
+_CELL_PATCH = re.compile(r"\btools\.apply_patch\(\s*(" + _JS_STRING + ")")
 # The tools that run a command another call may poll or wait on.
 _RUNS_ON = frozenset({"exec_command", "write_stdin", "shell_command"})
 
@@ -1035,14 +1034,12 @@ def _js_string(literal: str) -> str:
     return body
 
 
-def _cell_output(output: Any) -> tuple[str, bool] | None:
+def _cell_output(output: str) -> tuple[str, bool] | None:
     """A code-mode cell's output (see CODE_MODE) as stored, and whether it failed: its
     status line, wall time and `Output:` go, as exec output's headers do; a cell that
     failed (its code threw, or a call it made was refused: `Script error: ...`) is a
     failure, and one that completed is what it printed: an exec_command result it
     printed whole says its exit code. None for any other output."""
-    if not isinstance(output, str):
-        return None
     status = _CELL_STATUS.match(output)
     if status is None:
         return None
@@ -1106,7 +1103,11 @@ def _content_items(items: list[Any]) -> tuple[str, bool]:
     Codex 0.171.0 puts a `Wall time: ... Output:` item first, which goes as the
     headers of exec output do; the tool's own error text is a failure by its words.
     """
-    code, body = _exec_text("\n".join(_texts(items)))
+    text = "\n".join(_texts(items))
+    cell = _cell_output(text)
+    if cell is not None:
+        return cell
+    code, body = _exec_text(text)
     if code:
         return with_exit_code(code, body), True
     return _own_words(body)

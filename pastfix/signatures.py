@@ -47,7 +47,10 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   `No such file or directory`, `Permission denied`, `timed out after`,
   `Cannot find module`, `Could not resolve`, a credo issue line, Kotlin's `e:
   file:///x/A.kt:88:17 Unresolved reference: x` (and `e: [ksp] ...`), Gradle's `*
-  What went wrong:`.
+  What went wrong:`, vitest's `→ ` message of a test just marked failed (`× suite >
+  test 12ms`, then `→ Unable to find a label with the text of: Name`), not the
+  summary of its file above (`❯ a.test.tsx (2 tests | 2 failed) 72ms`), which is one
+  key line for a file's different failures (twenty-fifth held-out set).
   2 (medium): an error word: error, failed, failure, fatal, exception, not
   found, cannot, could not, unable, denied, refused, invalid, missing... but
   not inside a path or a file's name (git's `deleted: x/statsig.failed_logs.1`)
@@ -552,6 +555,10 @@ _PATH_WORD = re.compile(r"\S*\w[/.]\w\S*")
 _NO_FAILURE = re.compile(r"pipefail|fail[-_]?(?:fast|safe|over)")
 
 _TRACEBACK = "Traceback (most recent call last)"
+# vitest's mark of a test that failed: `× suite > test 12ms`, its message on the next line
+# (`→ expected 2 to be 3`), under the summary of its file (`❯ a.test.ts (2 tests | 1
+# failed)`, which names no error)
+_FAILED_TEST = ("× ", "✗ ", "✕ ")
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?::|$)")
 # A line that names an exception and says what it was (`TestingLibraryElementError: Found
 # multiple elements with the text: Day 1`), sought beyond the window (see key_line).
@@ -918,10 +925,14 @@ def key_line(text: str) -> str:
             return lines[exc]
     best, best_score = -1, -1
     timed_out = False
+    after_test = False  # the line before was a test that failed (`× suite > test 12ms`)
     for i, line in enumerate(lines):
         if not line:
             continue
         score = _score(line)
+        if after_test and line.startswith("→ "):
+            score = 3  # vitest's message of that test (see the module docstring)
+        after_test = line.startswith(_FAILED_TEST) or (after_test and line.startswith("→ "))
         if score > best_score or (timed_out and score == 3):
             best, best_score = i, score
             # A time limit's own words yield to an error the command printed after them:
@@ -942,6 +953,14 @@ def key_line(text: str) -> str:
             return _ANSI.sub("", named.group(1)[:_MAX_LINE]).strip()
     if best < 0:
         return ""
+    if lines[best].startswith("→ "):
+        # the exception the report names it by further down, when it does (`→ expected null
+        # not to be null`, then `AssertionError: expected null not to be null`)
+        message = lines[best][2:]
+        for named in _NAMED_EXCEPTION.finditer(text, 0, _DEEP):
+            line = _ANSI.sub("", named.group(1)[:_MAX_LINE]).strip()
+            if line.endswith(": " + message):
+                return line
     if best_score == 0:
         # Nothing names an error: the first line that is not Claude Code's
         # "Exit code N" says most about what happened, and one that is no warning,
@@ -1179,6 +1198,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     # Work on a bounded prefix: the signature is a prefix of the result, and
     # pasted text can be long.
     line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
+    if line[:3].lstrip().startswith("→ "):
+        line = line.lstrip()[2:]  # vitest's mark of a test's message, pasted with it or not
     if "Note: your current" in line or "maximum allowed" in line or "parallel tool call" in line:
         line = _claude_code_wording(line)
     if line.startswith(("/", "~", "\\", "python")) or line[1:3] in (":\\", ":/"):

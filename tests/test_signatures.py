@@ -329,6 +329,38 @@ def test_key_line_finds_an_exception_between_long_dumps():
     assert key_line(deep) == "error: linker `cc` not found"
 
 
+def test_key_line_of_a_vitest_report_is_the_failed_test_s_message():
+    """vitest marks a failed test `×` and prints its message on the next line, `→ ...`,
+    under its file's summary (`❯ a.test.tsx (2 tests | 1 failed)`), which names no error:
+    two runs of one file failing on different tests are two errors, not one summary. The
+    exception the report names the message by further down is taken when there is one;
+    a pasted message is the same error with its arrow or without."""
+
+    def report(test: str, message: str, named: str = "") -> str:
+        return (
+            "Exit code 1\n\n> vitest run\n\n RUN  v2.1.9 /home/me/app\n\n"
+            " ❯ tests/pages/Home.test.tsx (2 tests | 1 failed) 72ms\n"
+            f"   × Home > {test} 61ms\n     → {message}\n\n"
+            + (f" FAIL  tests/pages/Home.test.tsx > Home > {test}\n{named}\n" if named else "")
+            + " Test Files  1 failed (1)\n      Tests  1 failed | 1 passed (2)\n"
+        )
+
+    label = report("asks for a name", "Unable to find a label with the text of: Name")
+    heading = report("shows the heading", 'Found multiple elements with the role "heading"')
+    assert key_line(label) == "→ Unable to find a label with the text of: Name"
+    assert signature(label) != signature(heading)
+    assert signature(label) == signature("Unable to find a label with the text of: Name")
+    assert signature(label) == signature("   → Unable to find a label with the text of: Name")
+    named = report(
+        "loads", "expected null not to be null", "AssertionError: expected null not to be null"
+    )
+    assert key_line(named) == "AssertionError: expected null not to be null"
+    # an arrow after no failed test is no message of one
+    assert key_line("Exit code 1\n→ building\nerror: linker `cc` not found\n") == (
+        "error: linker `cc` not found"
+    )
+
+
 # Each group: the same bug seen from two (or more) places must give one signature.
 SAME_BUG = [
     (

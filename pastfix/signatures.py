@@ -150,6 +150,12 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   `lodash/fp`, `react-dom/client`, `gopkg.in/yaml.v3` are packages. Inside a
   kept value a version after `@`, `=`, `<`, `>`, `^` or `~` is `<n>`
   (`'left-pad@^<n>'`); `pkg-2` and Go's `/v2` are part of the name.
+- Kept verbatim too: the name a program could not use in its own code, when it is one
+  word: the property after `(reading ` or `(setting ` (`Cannot read properties of
+  undefined (reading 'map')` and `(reading 'get')` are two bugs), after `has no
+  attribute` and before `object has no attribute` (`'NoneType' object has no attribute
+  'group'`), after `destructure property`, and the name before `is not defined`
+  (`NameError: name 'np' is not defined`, eslint's `'process' is not defined`).
 - The pattern zsh found no match for is one path, brackets and all (`zsh: no matches
   found: <path>/page.tsx` of `app/[id]/page.tsx`).
 - A file GNU coreutils quote after what they could not do with it (`ls: cannot access
@@ -684,6 +690,17 @@ _EXTENSION = re.compile(r"\.[A-Za-z]\w{0,7}$")
 # A quoted value that names the module or package of a missing-module error, by
 # the words before it (the text up to the quote must end with them) or after it.
 # (Searched in the lowercased line: a case-insensitive alternation is 4x slower.)
+# The name a program could not use in its own code is the error, as a missing module is:
+# `Cannot read properties of undefined (reading 'map')` and `(reading 'get')` are two bugs
+# (a list not loaded, a crash inside webidl-conversions: a new user's paste was shown the
+# other as "the same error", with its fix), as are `'NoneType' object has no attribute
+# 'group'` and `module 'numpy' has no attribute 'float'`, or `name 'np' is not defined`
+# and `name 'os' ...`. JavaScript's unquoted `x is not a function` keeps its words already.
+_ACCESS_HINT = re.compile(r"\((?:reading|setting) |has no attribute|destructure |is not defined")
+_ACCESS_BEFORE = re.compile(
+    r"(?:\((?:reading|setting)|has no attribute|destructure property|^name|[\s:]name)\s*$"
+)
+_ACCESS_AFTER = re.compile(r"\s*(?:object has no attribute|has no attribute|is not defined)")
 _MODULE_HINT = re.compile(r"module|package|resolve|import|crate|registry|distribution|type def")
 _MODULE_BEFORE = re.compile(
     r"(?:no module named|cannot find (?:module|package)|can't resolve|could not resolve"
@@ -1055,6 +1072,19 @@ def _keep_modules(line: str, kept: list[str]) -> str:
     return line
 
 
+def _keep_names(line: str, kept: list[str]) -> str:
+    """`line` with the names of the code it could not run behind marks: the property, the
+    attribute or the name that was not there (see _ACCESS_BEFORE)."""
+
+    def quoted(m: re.Match[str]) -> str:
+        named = _ACCESS_BEFORE.search(m.string, max(0, m.start() - 24), m.start())
+        named = named or _ACCESS_AFTER.match(m.string, m.end())
+        word = m.group(0)[1:-1]
+        return _keep(m.group(0), kept) if named and word.isidentifier() else m.group(0)
+
+    return _QUOTED.sub(quoted, line)
+
+
 def _branch(m: re.Match[str]) -> str:
     return f"{m.group('pre')}<name>{m.group('post')}"
 
@@ -1242,6 +1272,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     kept: list[str] = []
     if _MODULE_HINT.search(line.lower()) or line.startswith("go: "):
         line = _keep_modules(line, kept)
+    if _ACCESS_HINT.search(line):
+        line = _keep_names(line, kept)
     if " imported from " in line:
         line = _IMPORTER.sub("<path>", line)
     line = _QUOTED.sub("<str>", line)

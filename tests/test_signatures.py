@@ -997,6 +997,20 @@ def test_same_error_elsewhere_has_one_signature(a, b):
     assert signature(a)
 
 
+def test_a_name_the_code_could_not_use_is_kept_and_its_place_goes():
+    one = (
+        "Exit code 1\nfile:///home/a/app/src/List.jsx:12\n"
+        "TypeError: Cannot read properties of undefined (reading 'map')\n"
+        "    at List (file:///home/a/app/src/List.jsx:12:20)"
+    )
+    other = "TypeError: Cannot read properties of undefined (reading 'map')"
+    assert signature(one) == signature(other)
+    assert "'map'" in signature(other)
+    # a value that is no name stays a value
+    said = "TypeError: Cannot read properties of undefined (reading 'a b')"
+    assert signature(said).endswith("(reading <str>)")
+
+
 # Different errors that differ only in what identifies them: never one signature.
 DIFFERENT_ERRORS = [
     # The module or package of a missing-module error is the error.
@@ -1106,6 +1120,28 @@ DIFFERENT_ERRORS = [
         "src/a.ts(3,5): error TS2551: Property 'x' does not exist on type 'Y'. Did you mean 'z'?",
     ),
     ("file.py:12:5: E501 Line too long (88 > 79)", "file.py:12:5: F401 <str> imported but unused"),
+    # the property, attribute or name the code could not use is the error
+    (
+        "TypeError: Cannot read properties of undefined (reading 'map')",
+        "TypeError: Cannot read properties of undefined (reading 'get')",
+    ),
+    (
+        "TypeError: Cannot set properties of null (setting 'value')",
+        "TypeError: Cannot set properties of null (setting 'textContent')",
+    ),
+    (
+        "AttributeError: 'NoneType' object has no attribute 'group'",
+        "AttributeError: 'str' object has no attribute 'group'",
+    ),
+    (
+        "AttributeError: module 'numpy' has no attribute 'float'",
+        "AttributeError: module 'numpy' has no attribute 'int'",
+    ),
+    ("NameError: name 'np' is not defined", "NameError: name 'os' is not defined"),
+    (
+        "TypeError: Cannot destructure property 'data' of 'undefined' as it is undefined.",
+        "TypeError: Cannot destructure property 'user' of 'undefined' as it is undefined.",
+    ),
     # a package at a version or tag is no address
     ("npm error code E404 vite@latest", "npm error code E404 react@latest"),
     (

@@ -45,7 +45,8 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   exception class (`TypeError: ...`, `** (RuntimeError)`), a Go or linter
   `file:line:col:` diagnostic, errno names (`ENOENT`), `command not found`,
   `No such file or directory`, `Permission denied`, `timed out after`,
-  `Cannot find module`, `Could not resolve`, a credo issue line, Kotlin's `e:
+  `Cannot find module`, `Could not resolve`, bash's `x: unbound variable`, Node's
+  `Error [ERR_X]: ...` (its code in brackets), a credo issue line, Kotlin's `e:
   file:///x/A.kt:88:17 Unresolved reference: x` (and `e: [ksp] ...`), Gradle's `*
   What went wrong:`, vitest's `→ ` message of a test just marked failed (`× suite >
   test 12ms`, then `→ Unable to find a label with the text of: Name`), not the
@@ -56,7 +57,7 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   not inside a path or a file's name (git's `deleted: x/statsig.failed_logs.1`)
   nor a word that names a way of working (`fail-fast`, `failover`, `pipefail`);
   git's `nothing to commit` and `no changes added to commit`.
-  0 (noise, never preferred): warnings, `hint:` lines, stack frames (`at ...`,
+  0 (noise, never preferred): warnings (`⚠️ Warning:` too), `hint:` lines, stack frames (`at ...`,
   `File "..."`), summaries (`✖ 10 problems`, `1 error`, `12 tests, 1 failure`,
   `Total errors: 3`, pytest's `=== ... ===`), Gradle's banners (`> Task :app:x
   FAILED`, `FAILURE: Build failed with an exception.`, `BUILD FAILED in 18s`: they
@@ -220,7 +221,10 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
 - PowerShell's error records: the message is the key line, not the record's place
   (`At line:1 char:10`), its source and carets (`+ ...`, `+ ~~`) nor its category (`+
   CategoryInfo : ParserError: ...`); PowerShell 7's `ParserError:` with its `| message`;
-  Windows PowerShell 5.1's `Get-Content : Cannot find path` is `Get-Content: ...`.
+  Windows PowerShell 5.1's `Get-Content : Cannot find path` is `Get-Content: ...`. A
+  message line's `| ` goes, and so does a place glued to its end, its line break lost
+  (`... Access is denied.At line:2 char:1`, French `Accès refuséAu caractère Ligne:2 :
+  1`, German, Spanish, Portuguese): a paste of the message alone is the same error.
 - A program named with its folder at the start of its message goes without it, and
   without `.exe` (`/usr/bin/python3: ...`, `C:\\nodejs\\node.exe: ...`); Python by any of
   its names is `python` (`python3.11: can't open file ...`).
@@ -459,7 +463,7 @@ _COMMAND_NOT_FOUND = re.compile(
 )
 _NOISE = re.compile(
     r"^(?:"
-    r"(?:npm )?warn(?:ing)?\b"
+    r"(?:npm |⚠\ufe0f?\s*)?warn(?:ing)?\b"
     # a warning in brackets: pandoc's and quarto's `[WARNING] Citeproc: citation X not
     # found` before `File ../x.bib not found in resource path` (twelfth held-out set),
     # Maven's `[WARNING]`
@@ -519,13 +523,15 @@ _STRONG_START = re.compile(
     r"|\d+:\d+\s+error\s"  # eslint
     r"|E\s{2,}\S"  # pytest
     r"|(?:FAILED|ERROR)\b"  # pytest
-    r"|\[?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\]?(?::|$)"
+    # Node's `TypeError [ERR_INVALID_ARG_TYPE]: ...` (its code in brackets)
+    r"|\[?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\]?"
+    r"(?: \[[A-Z][A-Z\d_]+\])?(?::|$)"
     r"|\*\* \([\w.]+\)"  # Elixir
     r"|\S+\.go:\d+:\d+: "
     r"|\S+:\d+:\d+: [A-Z]+\d+ "  # ruff, flake8
     r"|┃\s*\[[A-Z]\]\s"  # credo
     r"|undefined:"
-    r"|(?i:error|fatal(?: error)?|panic)(?:\[[\w-]+\])?:"
+    r"|(?i:error|fatal(?: error)?|panic)(?:\[[\w-]+\]| \[[A-Z][A-Z\d_]+\])?:"
     # Kotlin's errors: `e: file:///x/A.kt:88:17 Unresolved reference: x`, `e: [ksp] ...`
     r"|e: (?:file:|[/~]|[A-Za-z]:[/\\]|\[[\w-]+\] )"
     r"|\* What went wrong:$"  # Gradle's cause follows (_gradle_cause)
@@ -535,7 +541,7 @@ _STRONG_ANY = re.compile(
     r"|command not found|no such file or directory|permission denied"
     r"|not a directory|is a directory|timed out after|segmentation fault"
     r"|cannot find module|could not resolve|module not found|no module named"
-    r"|undefined reference|: undefined: |syntax error|syntaxerror"
+    r"|undefined reference|: undefined: |syntax error|syntaxerror|: unbound variable"
 )
 _ERRNO = re.compile(
     r"E(?:NOENT|ACCES|PERM|ISDIR|NOTDIR|EXIST|NOTEMPTY|CONNREFUSED|CONNRESET"
@@ -550,6 +556,7 @@ _MEDIUM = re.compile(
     r"|abort|unknown|unexpected|forbidden|not allowed|no matches found"
     r"|not a directory|is a directory|segmentation fault|no module named|✘"
     r"|nothing to commit|nothing added to commit|no changes added to commit"
+    r"|unbound variable"
 )
 
 # A word with a slash or a dot inside it: a path, a file or a test's name.
@@ -1206,6 +1213,14 @@ _QUOTED_FILE = re.compile(
 )
 # What a PowerShell error record names first, a cmdlet (`Get-Content`) or a script, with
 # Windows PowerShell 5.1's space before the colon.
+# The place of a PowerShell error glued to its message, in English, French, German, Spanish
+# and Portuguese (`... Access is denied.At line:2 char:1`, `Accès refuséAu caractère
+# Ligne:2 : 1`): the record's next line, its line break lost
+_POWERSHELL_PLACE_GLUED = re.compile(
+    r"(?<=\S)(?:At line:\s?\d+ char:\s?\d+|Au caractère Ligne:\s?\d+ : \d+"
+    r"|In Zeile:\s?\d+ Zeichen:\s?\d+|En línea:\s?\d+ Carácter:\s?\d+"
+    r"|No linha:\s?\d+ caractere:\s?\d+)\s*$"
+)
 _POWERSHELL_SOURCE = re.compile(r"^([A-Z][a-z]+-[A-Z][A-Za-z]+|\S+\.ps1|[\w.-]+\.exe) : ")
 # A program named with its folder at the start of its message (`/usr/bin/python3: ...`,
 # `C:\\Python311\\python.exe: ...`, `/bin/bash: ...`): the folder goes, and `.exe`.
@@ -1228,8 +1243,12 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     # Work on a bounded prefix: the signature is a prefix of the result, and
     # pasted text can be long.
     line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
-    if line[:3].lstrip().startswith("→ "):
-        line = line.lstrip()[2:]  # vitest's mark of a test's message, pasted with it or not
+    if line[:3].lstrip().startswith(("→ ", "| ")):
+        # vitest's mark of a test's message, PowerShell 7's of its record's: pasted with it
+        # or not
+        line = line.lstrip()[2:]
+    if ":" in line[-40:]:
+        line = _POWERSHELL_PLACE_GLUED.sub("", line, count=1)
     if "Note: your current" in line or "maximum allowed" in line or "parallel tool call" in line:
         line = _claude_code_wording(line)
     if line.startswith(("/", "~", "\\", "python")) or line[1:3] in (":\\", ":/"):

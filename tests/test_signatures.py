@@ -997,6 +997,44 @@ def test_same_error_elsewhere_has_one_signature(a, b):
     assert signature(a)
 
 
+def test_key_lines_a_new_user_pasted_from_another_machine():
+    """Errors whose key line was a line near them, so a paste of the error itself (another
+    machine's path, the message alone) was "Not seen before"."""
+    # bash's unbound variable, before a script's emoji warning
+    script = (
+        "/Users/nate/.local/bin/wt/worktree-functions.sh: line 103: RELATED[@]: unbound "
+        "variable\n\nℹ️  Fetching from origin...\n⚠️  Warning: Could not fetch from remote\n"
+    )
+    assert key_line(script).endswith("RELATED[@]: unbound variable")
+    assert signature(script) == signature(
+        "/home/bob/bin/worktree-functions.sh: line 99: RELATED[@]: unbound variable"
+    )
+    assert key_line("⚠️  Warning: Could not fetch\nhello\n") == "hello"
+    # Node's error with its code in brackets, not the frame of node's own that threw it
+    node = (
+        "node:internal/modules/run_main:123\n    triggerUncaughtException(\n    ^\n\n"
+        "Error [ERR_UNSUPPORTED_DIR_IMPORT]: Directory import '/app/node_modules/x/y' is not "
+        "supported resolving ES modules imported from /app/a.js\n    at finalizeResolution "
+        "(node:internal/modules/esm/resolve:263:11)\n"
+    )
+    assert key_line(node).startswith("Error [ERR_UNSUPPORTED_DIR_IMPORT]: Directory import")
+    # PowerShell 7's message line, its place glued to it
+    record = (
+        "Exit code 1\nResourceUnavailable: \r\nLine |\r\n   2 |  rg --files\r\n     |  ~~~~\r\n"
+        "     | Program 'rg.exe' failed to run: An error occurred trying to start process "
+        "'C:\\Apps\\rg.exe' with working directory 'C:\\Users\\akhil'. Access is denied.At "
+        "line:2 char:1\r\n"
+    )
+    pasted = (
+        "Program 'rg.exe' failed to run: An error occurred trying to start process "
+        "'C:\\Apps\\rg.exe' with working directory 'C:\\Users\\bob'. Access is denied."
+    )
+    assert signature(record) == signature(pasted)
+    assert signature(pasted).endswith("Access is denied.")
+    french = "Le programme « rg.exe » n’a pas pu s’exécuter : Accès refuséAu caractère Ligne:2 : 1"
+    assert signature(french).endswith("Accès refusé")
+
+
 def test_a_name_the_code_could_not_use_is_kept_and_its_place_goes():
     one = (
         "Exit code 1\nfile:///home/a/app/src/List.jsx:12\n"

@@ -2,7 +2,7 @@
 
 # The newest migration in pastfix.migrations: an index without it was built by an
 # older pastfix, and its queries need `pastfix build` to bring it up to date.
-LATEST_MIGRATION = "m025_codex_code_mode"
+LATEST_MIGRATION = "m026_nul_text"
 
 
 def count(n: int, thing: str) -> str:

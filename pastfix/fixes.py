@@ -3362,6 +3362,25 @@ def _masks(failed: Call, call: Call, printed: str | None = None, error: str = ""
     return any(_may_have_run(command, m, printed) for m in MASKS.finditer(command))
 
 
+# What a message is said with, before what it says: `Error: `, `Zip2 error: `, `fatal: `.
+_SAID_AS = re.compile(r"^[\w .-]{0,24}?(?:error|fatal|exception)(?:\[[\w-]+\])?:\s*", re.I)
+# How long a message must be to be taken for the same error when said again.
+_SAID_AGAIN_MIN = 32
+
+
+def _said_again(key_line: str, printed: str) -> bool:
+    """Whether a command that succeeded printed the failure's message again, whatever it
+    said it with: the script caught the error and exited 0 (a PowerShell `try { ... }
+    catch { "Zip2 error: $_" }` printing `Exception calling "OpenRead" ...: "End of Central
+    Directory record could not be found."` as the failed call had: shown as its fix,
+    twenty-sixth held-out set, abandoned). Only a long message counts: a short one (`Not
+    found`) may be anything's."""
+    if not signatures.names_error(key_line):
+        return False  # a line that names no error (a table's row, a banner) may come again
+    said = _SAID_AS.sub("", key_line, count=1).strip()
+    return len(said) >= _SAID_AGAIN_MIN and said in printed
+
+
 # How many of an error's first lines a masked call's output is looked in for.
 _ERROR_LINES = 30
 # A shell's errors sent where its output goes: `2>&1`, `&>`, `|&`.
@@ -3640,15 +3659,23 @@ def fix_of(
             # (`|| true` hides no error of a command that was not parsed: none ran)
             masked = masked or call
             continue
-        if _status_of_another(call) and (
-            shows_error(output(call.tool_use_id))
-            if shows_error is not None
-            else len(key_line) >= 12 and key_line in output(call.tool_use_id)
+        if (
+            _status_of_another(call)
+            and (
+                shows_error(output(call.tool_use_id))
+                if shows_error is not None
+                else len(key_line) >= 12 and key_line in output(call.tool_use_id)
+            )
+        ) or (
+            call.name in SHELL_TOOLS
+            and call.command != failed.command
+            and _said_again(key_line, output(call.tool_use_id))
         ):
             # It "succeeded" with the same error: an exit code lost in a pipe. The error
             # was there still, so what came before did not fix it (`npm start | head`
             # printing the error again with another timestamp; the card showed the edits
-            # before it: sixteenth held-out set).
+            # before it: sixteenth held-out set). Or lost in the script's own catch: see
+            # _said_again.
             retried.append((n, True))
             continue
         if _status_of_another(call) and (

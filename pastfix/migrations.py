@@ -525,6 +525,19 @@ def m025_codex_code_mode(db: Database) -> None:
     _read_again(db, "agent = 'codex'")
 
 
+@migrations()
+def m026_nul_text(db: Database) -> None:
+    # Session 30: a tool's UTF-16 output read as UTF-8 (cmd.exe's banner, `M\0i\0c\0...`)
+    # was stored with a NUL after each character: no word of it could be found, and a
+    # cmd.exe that ran nothing passed for a fix. Texts are stored without NULs now
+    # (pastfix.records.clean_text): read again every file with a text that holds one.
+    _read_again(
+        db,
+        "id IN (SELECT file_id FROM tool_results WHERE instr(CAST(content AS BLOB), X'00')"
+        " UNION SELECT file_id FROM messages WHERE instr(CAST(text AS BLOB), X'00'))",
+    )
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

@@ -254,9 +254,13 @@ def line_head(line: bytes) -> str:
 
 
 def clean_text(text: str) -> str:
-    """Text without ANSI escapes (pastfix.prepare caps it, after redaction)."""
+    """Text without ANSI escapes and NUL characters (pastfix.prepare caps it, after
+    redaction). A NUL shows nothing, and a tool's UTF-16 output read as UTF-8 has one after
+    each character (`M\0i\0c\0r\0o\0...` of cmd.exe's banner): without them it reads."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
+    if "\x00" in text:
+        text = text.replace("\x00", "")
     return text
 
 

@@ -898,6 +898,11 @@ def _score(line: str) -> int:
     return 2
 
 
+def names_error(line: str) -> bool:
+    """Whether a line names an error outright, in a known form (a key line's score 3)."""
+    return _score(line) == 3
+
+
 def _traceback_exception(lines: list[str], raw: list[str]) -> int | None:
     """Index of the exception line after the last Python traceback header."""
     start = None

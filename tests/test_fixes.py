@@ -3444,6 +3444,37 @@ def test_a_piped_run_that_printed_the_error_again_moves_the_remedy_after_it():
     assert [s.tool_use_id for s in fix.remedy] == [right.tool_use_id]
 
 
+def test_a_script_that_caught_the_error_and_printed_it_fixed_nothing():
+    """A PowerShell script tried again with a `try { } catch { }` exits 0, printing the
+    failed call's message in its own words (`Zip2 error: Exception calling "OpenRead"
+    ...`): the error came again, so it is no fix (twenty-sixth held-out set, abandoned;
+    the card showed it as the fix). The same command run again printing the same line
+    is left alone (a build's warning printed by every run, the failure another line)."""
+    said = 'Exception calling "OpenRead" with "1" argument(s): "End of Central Directory."'
+
+    def script(zip_file, label):
+        return (
+            'powershell.exe -Command "\nAdd-Type -Assembly System.IO.Compression.FileSystem\n'
+            f"try {{ $zip = [System.IO.Compression.ZipFile]::OpenRead('{zip_file}') }}\n"
+            f"catch {{ Write-Host '{label}' $_.Exception.Message }}\n\""
+        )
+
+    failed = call(command=script("a.zip", "Error:"), failed=True)
+    again = call(command=script("b.zip", "Zip2 error:"))
+    errors = {failed.tool_use_id: f"Exit code 1\nError: {said}"}
+    found = run([failed, again], errors, {again.tool_use_id: f"Zip2 error: {said}\nPrincipal: x"})
+    assert found[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    found = run([failed, again], errors, {again.tool_use_id: "a.txt\nb.txt\n"})
+    assert found[failed.tool_use_id].confirmed_by == again.tool_use_id
+    # the same command, printing the same line and succeeding: the line was no failure
+    build = call(command="npx next build", failed=True)
+    rebuild = call(command="npx next build")
+    warned = "Module not found: Can't resolve '@react-native-async-storage/async-storage' in x"
+    errors = {build.tool_use_id: f"Exit code 1\n{warned}\nType error: y"}
+    found = run([build, rebuild], errors, {rebuild.tool_use_id: f"{warned}\nCompiled."})
+    assert found[build.tool_use_id].confirmed_by == rebuild.tool_use_id
+
+
 def test_a_skill_the_tool_did_not_know_followed_from_its_instructions():
     failed = call("Skill", input='{"skill": "apply-grant", "args": "x"}', failed=True)
     listing = call(command="ls ~/.claude/skills/apply-grant/")

@@ -9,6 +9,7 @@ from sqlite_utils import Database
 
 from pastfix import build as pbuild
 from pastfix import db as pdb
+from pastfix import fixes
 from pastfix.migrations import migrations
 from pastfix.records import TABLES
 
@@ -515,6 +516,50 @@ def test_an_index_from_before_server_tool_results_reads_their_files_again(tmp_pa
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT tool_use_id, content FROM tool_results").fetchall() == fresh
     assert conn.execute("SELECT sum(skipped_lines) FROM source_files").fetchone()[0] == 0
+    conn.close()
+    assert pbuild.build(path, [projects]).files_read == 0
+
+
+def test_a_tool_s_utf16_output_is_stored_readable_and_read_again_from_an_older_index(
+    tmp_path,
+):
+    """cmd.exe's UTF-16 banner read as UTF-8 holds a NUL after each character: stored
+    without them, its words can be found, and a `cmd.exe /c` that only opened a prompt
+    is no fix of `cmake: command not found` (twenty-fourth held-out set: the card said
+    "and that call succeeded"). m026: an index that stored the NULs reads the file again."""
+    sid = "11111111-1111-4111-8111-111111111111"
+    banner = "Microsoft Windows [Version 10.0.26200.7840]\r\n(c) Microsoft Corporation. All "
+    banner += "rights reserved.\r\n\r\nC:\\Users\\me\\app>"
+    wide = "".join(c + "\x00" for c in banner)
+    at = "2026-01-01T10:00:0{}Z".format
+    projects = tmp_path / "projects"
+    write_jsonl(
+        projects / "-home-dev-app" / f"{sid}.jsonl",
+        [
+            tool_use("a1", sid, "t1", "Bash", {"command": "cmake --build build"}, at(0)),
+            result("r1", sid, "t1", "Exit code 127\ncmake: command not found", at(1), True),
+            tool_use(
+                "a2", sid, "t2", "Bash", {"command": 'cmd.exe /c "cmake --build build"'}, at(2)
+            ),
+            result("r2", sid, "t2", wide, at(3), False),
+        ],
+    )
+    path = tmp_path / "index.db"
+    pbuild.build(path, [projects])
+    conn = sqlite3.connect(path)
+    stored = "SELECT content FROM tool_results WHERE tool_use_id = 't2'"
+    assert conn.execute(stored).fetchone()[0] == banner
+    assert conn.execute("SELECT outcome FROM fixes WHERE tool_use_id = 't1'").fetchone()[0] == (
+        fixes.NOT_FIXED
+    )
+    # What an older reader stored: the NULs.
+    conn.execute("UPDATE tool_results SET content = ? WHERE tool_use_id = 't2'", [wide])
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm026_nul_text'")
+    conn.commit()
+    conn.close()
+    assert pbuild.build(path, [projects]).files_read == 1
+    conn = sqlite3.connect(path)
+    assert conn.execute(stored).fetchone()[0] == banner
     conn.close()
     assert pbuild.build(path, [projects]).files_read == 0
 

@@ -225,17 +225,27 @@ def resume_command(
     """The command that reopens a session of `agent`, None when it has none.
 
     `source_paths`: the session's files (sessions.source_paths, a JSON list), for an agent
-    that resumes a session by its file's name (Agent.resume_by_file). The id is one word
-    of the command, quoted when it is more: a transcript names its own session, and one
-    named `x; curl ... | sh` was a command to copy and run (a security test, session 29)."""
+    that resumes a session by its file's name (Agent.resume_by_file). A transcript names
+    its own session, so only an id that is a plain word gets a command: one named `x;
+    curl ... | sh` was a command to copy and run (a security test, session 29), and one
+    named `--settings={"hooks": ...}` an option of the agent, quoted or not (session 30:
+    `claude --resume --dangerously-skip-permissions`). The agents' ids are UUIDs, or
+    words such as opencode's `ses_...`."""
     known = AGENTS.get(agent or CLAUDE)
     if not known or not known.resume:
         return None
     if known.resume_by_file and source_paths:
         session_id = _file_session(session_id, json.loads(source_paths))
+    if not _PLAIN_ID.fullmatch(session_id):
+        return None
     if known.resumable and not re.fullmatch(known.resumable, session_id):
         return None
     return known.resume.format(shlex.quote(session_id))
+
+
+# A session id a command can take as it is: no option (`-...`), no space, quote or
+# shell character.
+_PLAIN_ID = re.compile(r"[A-Za-z0-9][\w.:-]{0,199}")
 
 
 # A session's own transcript file, named by its id (a subagent's `agent-*.jsonl` is not).

@@ -2272,13 +2272,13 @@ def _side_outputs_gone(conn: Connection) -> set[int]:
 def _side_files_changed(side_files: Iterable[SideFile]) -> bool:
     """Whether a persisted output appeared or changed since it was read.
 
-    One stat() each (a no-change refresh of an index with none pays one SELECT).
-    A file that is gone now changes nothing: what was read from it stays indexed,
-    as Claude Code deletes the folder with the transcript.
+    One lstat() each (a no-change refresh of an index with none pays one SELECT; a link
+    is not followed, as it is not read). A file that is gone now changes nothing: what
+    was read from it stays indexed, as Claude Code deletes the folder with the transcript.
     """
     for path, size, mtime_ns, ctime_ns in side_files:
         try:
-            st = os.stat(path)
+            st = os.lstat(path)
         except OSError:
             continue
         if (st.st_size, st.st_mtime_ns, st.st_ctime_ns) != (size, mtime_ns, ctime_ns):

@@ -352,10 +352,12 @@ def not_a_folder(db_path: Path) -> Path:
 # text (a right-to-left override makes `exe.txt` read `txt.exe`). What `find`, `status` and
 # a build print comes from transcripts, text that tool output and fetched pages wrote: each
 # such character is printed as its escape, `\u001b`, which a JSON string reads as it (a
-# security test, session 29). A colour or bold (SGR: `ESC [ 1 m`), as `find` marks the
-# words matched, only shows, and click drops it when the output is no terminal.
+# security test, session 29). Only bold and its end (SGR `ESC [ 1 m`, `ESC [ 0 m`), with
+# which `find` marks the words matched, are kept: click drops them when the output is no
+# terminal. Any other SGR may hide text that a copy with the mouse keeps (`ESC [ 8 m`
+# conceals, a colour on itself), and is escaped too (session 30).
 _UNSHOWN = re.compile(
-    "(\x1b\\[[0-9;]*m)|[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+    "(\x1b\\[[01]?m)|[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 )
 
 

@@ -247,6 +247,20 @@ def _delete(conn: Any, session_ids: list[str]) -> int:
                 [ids],
             )
         } - set(session_ids)
+        # A bad line of a forgotten session in a file that holds others too (Claude Code
+        # 1.0.x wrote a resumed session into the file it resumed): its problem row, whose
+        # excerpt is that line's text, goes with it when it names the session or lies among
+        # its lines (a security test, session 30: it stayed in `problems`).
+        conn.execute(
+            "DELETE FROM problems WHERE id IN (SELECT p.id FROM problems p"
+            f" JOIN json_each(?) j ON instr(p.excerpt, j.value)"
+            " WHERE p.file_id IN (SELECT value FROM json_each(?)))"
+            " OR id IN (SELECT p.id FROM problems p JOIN"
+            "  (SELECT file_id, min(line_no) AS first, max(line_no) AS last FROM messages"
+            f"   WHERE session_id IN {IN_IDS} GROUP BY file_id) r"
+            "  ON p.file_id = r.file_id AND p.line_no BETWEEN r.first AND r.last)",
+            [ids, json.dumps([f[0] for f in files]), ids],
+        )
         conn.execute(
             "DELETE FROM redactions WHERE"
             " (table_name = 'messages' AND row_key IN"

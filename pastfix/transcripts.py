@@ -435,9 +435,16 @@ def read_persisted_outputs(batch: Batch, source: SourceFile) -> list[PersistedOu
         if marker is None:
             continue
         line, name, end = marker
-        path = os.path.join(side_folder(source, result.session_id), name)
         # Named from the project folder the problem's path names: the whole path repeated it.
-        text, st, problem = _read_side_file(path, f"{result.session_id}/{TOOL_RESULTS_DIR}/{name}")
+        shown = f"{result.session_id}/{TOOL_RESULTS_DIR}/{name}"
+        if _SESSION_FOLDER.fullmatch(result.session_id):
+            path = os.path.join(side_folder(source, result.session_id), name)
+            text, st, problem = _read_side_file(path, shown)
+        else:
+            # a transcript names its own session: `/home/x` or `../..` would be a folder
+            # elsewhere, not its own (a security test, session 30)
+            path = ""  # (nothing to look at again)
+            text, st, problem = None, None, f"persisted output of no session's folder: {shown}"
         if text is not None:
             rest = result.content[end:]
             results[i] = result._replace(
@@ -461,14 +468,23 @@ def read_persisted_outputs(batch: Batch, source: SourceFile) -> list[PersistedOu
     return found
 
 
+# A session id that names a folder beside its transcript: one plain name, no path.
+_SESSION_FOLDER = re.compile(r"(?!\.\.?\Z)[\w.-]{1,200}")
+
+
 def _read_side_file(path: str, shown: str) -> tuple[str | None, os.stat_result | None, str | None]:
     """The text of a persisted output, its stat, and why it could not be used (naming it
-    `shown`)."""
+    `shown`). A link is not followed: Claude Code writes the file itself, and a link in a
+    folder of someone else's transcripts could name any file the user can read (a security
+    test, session 30)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     except FileNotFoundError:
         return None, None, f"persisted output not found beside the transcript: {shown}"
     except OSError as e:
+        if os.path.islink(path):
+            # (its own stat, as the refresh looks at it: see build._side_files_changed)
+            return None, os.lstat(path), f"persisted output is a link, not read: {shown}"
         try:
             st: os.stat_result | None = os.stat(path)
         except OSError:

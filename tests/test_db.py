@@ -2324,6 +2324,44 @@ def test_a_missing_persisted_output_keeps_the_preview_and_is_a_problem(persisted
     )
 
 
+def test_a_persisted_output_is_read_only_from_its_own_session_s_folder_never_by_a_link(
+    persisted, db_path, tmp_path
+):
+    """Someone else's transcripts, indexed with --source, could name any file the user can
+    read: a persisted output that is a link to it (`.bash_history`), or a session id that
+    is a path (`/home/x`, `../..`) to another folder's tool-results (a security test,
+    session 30). Neither is read; each is a problem; a refresh reads nothing again."""
+    root, side = persisted
+    private = tmp_path / "private.txt"
+    private.write_text("PRIVATE-NOTES of the user")
+    target = side / "toolu_01PersistGone0000000005.txt"  # the fixture's missing one
+    target.symlink_to(private)
+    elsewhere = tmp_path / "elsewhere" / "tool-results"
+    elsewhere.mkdir(parents=True)
+    (elsewhere / "notes.txt").write_text("PRIVATE-ELSEWHERE")
+    marker = (
+        "<persisted-output>\nOutput too large (41.9KB). Full output saved to: "
+        "/x/tool-results/notes.txt\n\nPreview (first 2KB):\nhead\n...\n</persisted-output>"
+    )
+    named = str(tmp_path / "elsewhere")  # the lines' sessionId
+    write_jsonl(
+        root / "-w" / "notes.jsonl",
+        [
+            tool_use("a1", named, "t1", "Bash", {"command": "cat x"}, "2026-01-01"),
+            result("r1", named, "t1", marker, "2026-01-01", True),
+        ],
+    )
+    build_index(db_path, root)
+    stored = contents(db_path)
+    assert "PRIVATE" not in "".join(stored.values())
+    assert stored["toolu_01PersistGone0000000005"].startswith("<persisted-output>")
+    assert stored["t1"] == marker
+    reasons = [r for (r,) in query(db_path, "SELECT reason FROM problems")]
+    assert any(r.startswith("persisted output is a link, not read:") for r in reasons), reasons
+    assert any(r.startswith("persisted output of no session's folder:") for r in reasons)
+    assert build_index(db_path, root).files_read == 0
+
+
 def test_a_persisted_output_that_appears_or_changes_later_is_read_again(persisted, db_path):
     root, side = persisted
     build_index(db_path, root)

@@ -122,10 +122,13 @@ def fold_calls(calls: Iterable[dict[str, Any]]) -> list[tuple[dict[str, Any], in
 
 # Why a find_past_fix row claims no fix, by its outcome. ("soon after": the rules read a
 # failure's window, up to its second prompt, not the whole session: a fix four prompts
-# later was not "nothing that followed", a new user's try, session 27.)
+# later was not "nothing that followed", a new user's try, session 27. "seen to": the
+# rules know many ways past an error, not every one: "nothing ... succeeded at it" was
+# false of a `git ls-files` that listed what an `rg --files` Windows would not start
+# could not, a new user's try, session 30.)
 NOT_FIXED_WHY = {
     "papered over": "a later call only hid the error (|| true, 2>/dev/null || echo ...)",
-    "not fixed": "nothing soon after it in that session succeeded at it",
+    "not fixed": "nothing soon after it in that session was seen to get past it",
     "already done": "an earlier edit had already written what it was to write",
 }
 

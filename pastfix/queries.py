@@ -1700,6 +1700,10 @@ left join tool_calls ok on ok.tool_use_id = (
     and exists (select 1 from tool_results r2
                 where r2.tool_use_id = c2.tool_use_id and r2.is_error = 0)
   order by c2.timestamp limit 1)
+-- a near match whose text holds none of the rare words as a word (the full-text index
+-- matched a part of one): nothing to say it shares (`[partial: shares ]`, a new user)
+where not (f.words = 1 and not f.same
+           and shared_words(f.content, (select words from rare), {TOKENIZER_SQL}) = '[]')
 -- The order (find_class, then bm25 and recency): a good match (the signature or every
 -- word) first; then the same text, the same signature, real errors before noise, the
 -- closest text, a fixed failure, bm25, the newest.

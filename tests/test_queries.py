@@ -786,6 +786,27 @@ def test_find_past_fix_near_matches_share_a_rare_name(ranking):
     assert queries.find_past_fix(ranking, "OCI: agent 'general-purpose' exited") == []
 
 
+def test_a_near_match_shares_a_word_it_can_name_or_is_not_shown(tmp_path):
+    """The full-text index matches more loosely than a word can be named (`café` for
+    `cafe`, its accents set aside): such a row was shown as `[partial: shares ]`, sharing
+    nothing (a new user's try, session 30). The failure is found when it shares a name."""
+    sid = "11111111-1111-4111-8111-111111111111"
+    at = "2026-01-01T10:00:0{}Z".format
+    lines = []
+    said = ["importer: cafe loader broke the parser", "make: *** [all] Error 2", "npm error E404"]
+    for i, text in enumerate(said):
+        lines += [
+            jsonl.tool_use(f"a{i}", sid, f"t{i}", "Bash", {"command": "make"}, at(2 * i)),
+            jsonl.result(f"r{i}", sid, f"t{i}", f"Exit code 1\n{text}", at(2 * i + 1), True),
+        ]
+    jsonl.write_jsonl(tmp_path / "projects" / "-w" / f"{sid}.jsonl", lines)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    assert queries.find_past_fix(conn, "zzqx: the Café.Loader zzvalidator rejected it") == []
+    found = queries.find_past_fix(conn, "zzqx: the cafe.loader zzvalidator rejected it")
+    assert [(r["tool_use_id"], r["shared_words"]) for r in found] == [("t0", ["cafe.loader"])]
+
+
 def test_the_not_seen_notice_quotes_the_error_as_pasted():
     """repr() doubled a Windows path's backslashes: the notice named an error never pasted."""
     notice = queries.not_seen_notice(r"C:\Users\me\app.dll was not found", [])
@@ -1856,7 +1877,7 @@ def test_format_hit():
         "3. Bash failed T in /p\n"
         "   ran:    npm run build\n"
         "   error:  a *b* c\n"
-        "   fixed:  no, nothing soon after it in that session succeeded at it\n"
+        "   fixed:  no, nothing soon after it in that session was seen to get past it\n"
         "   edited: a, /q/b\n"
         "   resume: claude --resume s"
     )

@@ -244,6 +244,29 @@ ADVERSARIAL = (
     ),
     ("`?code=` repeated", ("tool_results", "content"), "?code=", "", (45, 90, 180)),
     ("`curl -u :` repeated", ("tool_calls", "command"), "curl -u :", "", (45, 90, 180)),
+    # REDACTION_VERSION 16: what feeds `sudo -S`, a program's password options, typed chars
+    (
+        "`echo x | sudo -S ` repeated",
+        ("tool_calls", "command"),
+        "echo x | sudo -S ",
+        "",
+        (45, 90, 180),
+    ),
+    ("`sudo -S <<< ` repeated", ("tool_calls", "command"), "sudo -S <<< ", "", (45, 90, 180)),
+    ("`chpasswd` repeated", ("tool_calls", "command"), "echo a:b chpasswd", "", (45, 90, 180)),
+    ("`keytool ` repeated", ("tool_calls", "command"), "keytool ", "", (45, 90, 180)),
+    (
+        "`keytool -storepass ` repeated",
+        ("tool_calls", "command"),
+        "keytool -storepass ",
+        "",
+        (45, 90, 180),
+    ),
+    ("`smbclient -U a%` repeated", ("tool_calls", "command"), "smbclient -U a%", "", (45, 90, 180)),
+    ("`net use \\\\` repeated", ("tool_calls", "command"), "net use \\\\", "", (45, 90, 180)),
+    ("`SSHPASS=` repeated", ("tool_calls", "command"), "SSHPASS=", "", (45, 90, 180)),
+    ('`"chars": "` repeated', ("tool_calls", "input"), '"chars": "', "", (45, 90, 180)),
+    ("`chars: ` repeated", ("tool_calls", "input"), "chars: `", "", (45, 90, 180)),
 )
 
 

@@ -55,7 +55,14 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # `.pgpass` lines, Digest's `response=`, `Ocp-Apim-Subscription-Key`, `?code=`.
 # 15: the columns stored as the transcript wrote them, now redacted too: a message's model,
 # version and subagent id, a tool call's name (an MCP tool's names its server).
-REDACTION_VERSION = 15
+# 16: a password fed to a command that reads it from its input (`echo PW | sudo -S`, `printf
+# '%s\n' PW |`, `sudo -S <<< 'PW'`, `chpasswd`, `passwd --stdin`), `SSHPASS=`, a program's
+# option that takes a password (`mongosh -p`, `sqlcmd -P`, `az login -p`, `keytool
+# -storepass`, `ldapsearch -w`, `smbclient -U user%PW`, `net use /user:x PW`, `gpg
+# --passphrase`, `mysqladmin password`, `rabbitmqctl add_user`, `ssh-keygen -N`, `x11vnc
+# -passwd`, `zip -P`, `7z -p`, `openssl -k`), a Codex `write_stdin`'s `chars` typed into a
+# prompt.
+REDACTION_VERSION = 16
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

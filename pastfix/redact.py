@@ -1234,36 +1234,6 @@ def _digest_responses(text: str) -> Iterator[tuple[int, int]]:
             yield m.span("token")
 
 
-# An `echo` into a pipe, its value (quoted or not), and the pipe: what a login that reads
-# its password from its input (`--password-stdin`) is given.
-_ECHOED = re.compile(
-    r"(?<![\w-])echo[^\S\n]{1,10}(?:-[neE]{1,3}[^\S\n]{1,10})?(?P<open>\\{0,7}[\"'])?"
-    r"(?P<password>[^\s\"'`\\;|&<>()]{4,200})(?(open)\\{0,7}[\"'])[^\S\n]{0,10}\|"
-)
-# How far before `--password-stdin` the `echo` is looked for.
-_ECHO_MAX = 400
-
-
-def _stdin_passwords(text: str) -> Iterator[tuple[int, int]]:
-    """The password echoed into each login that reads it from its input (`echo PW | docker
-    login -u me --password-stdin`; helm's, podman's, oras's too): the `echo` of the last
-    pipe before `--password-stdin`, on its line and in its command."""
-    done = 0
-    for at in _anchor_starts(text, ("--password-stdin",)):
-        lo = max(0, at - _ECHO_MAX)
-        pipe = text.rfind("|", lo, at)
-        if pipe < 0 or any(c in text[pipe + 1 : at] for c in "\n;&"):
-            continue
-        echo = text.rfind("echo", lo, pipe)
-        if echo < done:
-            continue
-        m = _ECHOED.match(text, echo)
-        if m is None or m.end() != pipe + 1 or not _command_password(m):
-            continue
-        done = m.end()
-        yield m.span("password")
-
-
 def _header_key(m: re.Match[str]) -> bool:
     """`Ocp-Apim-Subscription-Key: ...` (Azure API Management's key): mixed, 16 or more."""
     return _bearer(m) and len(m.group("token")) >= 16
@@ -1296,6 +1266,178 @@ def _pgpass_passwords(text: str) -> Iterator[tuple[int, int]]:
         if password.startswith(_MARKED) or _PLACEHOLDER.match(password):
             continue
         yield m.span("password")
+
+
+# REDACTION_VERSION 16 (session 30): command-line passwords a security test found kept, and
+# a password typed into a prompt.
+
+# What feeds a command its input: an `echo` or a `printf` (of `'%s\n'` and the value, or of
+# the value and `\n`) into a pipe, its value quoted or not.
+_FED = re.compile(
+    r"(?<![\w-])(?:echo[^\S\n]{1,10}(?:-[neE]{1,3}[^\S\n]{1,10})?"
+    r"|printf[^\S\n]{1,10}(?:\\{0,7}[\"']%s(?:\\{1,7}n)?\\{0,7}[\"'][^\S\n]{1,10})?)"
+    r"(?P<open>\\{0,7}[\"'])?(?P<password>[^\s\"'`\\;|&<>()]{4,200})(?:\\{1,7}n)?"
+    r"(?(open)\\{0,7}[\"'])[^\S\n]{0,10}\|"
+)
+# A here-string after a command that reads a password from its input (`sudo -S <<< 'PW' ...`).
+_HERE_STRING = re.compile(
+    r"<<<[^\S\n]{0,10}(?P<open>\\{0,7}[\"'])?(?P<password>[^\s\"'`\\;|&<>()]{4,200})"
+    r"(?:\\{1,7}n)?(?(open)\\{0,7}[\"']|(?=[\s;|&)]|\Z))"
+)
+# The commands that read a password (or `user:password` lines) from their input: a login's
+# `--password-stdin` (docker's, helm's, podman's, oras's), `sudo -S` (`--stdin`), `passwd
+# --stdin`, `chpasswd`. How far before one the `echo` is looked for, and after it a
+# here-string.
+_READS_PASSWORD = (
+    "--password-stdin",
+    "sudo -S",
+    "sudo -kS",
+    "sudo -Sk",
+    "sudo --stdin",
+    "passwd --stdin",
+    "chpasswd",
+)
+_ECHO_MAX = 400
+_HERE_MAX = 300
+# What ends a command: a pipe, `;`, `&`, a line break not continued by a backslash.
+_COMMAND_END = re.compile(r"[|;&]|(?<!\\)\n")
+
+
+def _fed_passwords(text: str) -> Iterator[tuple[int, int]]:
+    """The password fed to each command that reads it from its input (_READS_PASSWORD):
+    the `echo` or `printf` of the last pipe before it, on its line and in its command
+    (`echo PW | sudo -S apt-get ...`, `printf '%s\\n' PW | docker login ... --password-stdin`),
+    or a here-string after it in its command (`sudo -S <<< 'PW' ...`); for `chpasswd`, what
+    follows the user's colon (`echo 'bob:PW' | chpasswd`)."""
+    spans: list[tuple[int, int]] = []
+    done = 0
+    for at in _anchor_starts(text, _READS_PASSWORD):
+        lines = text.startswith("chpasswd", at)
+        lo = max(0, at - _ECHO_MAX)
+        pipe = text.rfind("|", lo, at)
+        found = None
+        if pipe >= 0 and not any(c in text[pipe + 1 : at] for c in "\n;&"):
+            feeder = max(text.rfind("echo", lo, pipe), text.rfind("printf", lo, pipe))
+            m = _FED.match(text, feeder) if feeder >= done else None
+            if m is not None and m.end() == pipe + 1:
+                found = m
+        if found is None:
+            stop = _COMMAND_END.search(text, at + 1, min(len(text), at + _HERE_MAX))
+            here = text.find("<<<", at, stop.start() if stop else min(len(text), at + _HERE_MAX))
+            found = _HERE_STRING.match(text, here) if here >= 0 else None
+        if found is None or not _command_password(found):
+            continue
+        start, end = found.span("password")
+        if lines:
+            colon = text.find(":", start, end)
+            if colon < 0 or colon + 1 == end:
+                continue
+            start = colon + 1
+            if text.startswith(_MARKED, start) or _PLACEHOLDER.match(text[start:end]):
+                continue
+        done = max(done, found.end())
+        spans.append((start, end))
+    yield from sorted(spans)
+
+
+# A program whose option takes a password as its argument, or as what follows a user in it:
+# the program's names (each followed by a space where it is run) and what stands before the
+# password among its arguments. `mysql -p`, `sshpass -p`, `docker login -p`, `redis-cli -a`
+# and `--password PW` have rules of their own (see RULES).
+_ARG = r"(?:\"[^\"\n]{1,100}\"|'[^'\n]{1,100}'|[^\s\"'`\\;|&<>()]{1,100})"
+_PASSWORD_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (
+        ("mongosh", "mongo", "mongodump", "mongorestore", "mongoexport", "mongoimport"),
+        r"-p[^\S\n]{1,10}",
+    ),
+    (("sqlcmd", "bcp"), r"-P[^\S\n]{0,10}"),
+    (("az login",), r"-p[^\S\n]{1,10}"),
+    (("keytool", "jarsigner"), r"-(?:src|dest|new)?(?:storepass|keypass)[^\S\n]{1,10}"),
+    (
+        ("ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd"),
+        r"-w[^\S\n]{0,10}",
+    ),
+    (("gpg", "gpg2"), r"--passphrase(?:[^\S\n]{1,10}|=)"),
+    (("ssh-keygen",), r"-[NP][^\S\n]{1,10}"),
+    (("x11vnc",), r"-(?:passwd|viewpasswd|storepasswd)[^\S\n]{1,10}"),
+    (
+        ("smbclient", "rpcclient", "smbcacls", "smbget"),
+        r"(?:-U[^\S\n]{0,10}|--user(?:name)?=)(?:\\{0,7}[\"'])?[^\s%\"'`\\]{1,100}%",
+    ),
+    (
+        ("net use", "NET USE", "Net use"),
+        # (`/user:bob PW`, or the password after the share, before `/user:`)
+        r"(?:/(?i:user|u):[^\s\"']{1,100}|\\\\[^\s\"']{1,200})[^\S\n]{1,10}",
+    ),
+    (("mysqladmin",), r"password[^\S\n]{1,10}"),
+    (
+        ("rabbitmqctl",),
+        r"(?:add_user|change_password|authenticate_user)[^\S\n]{1,10}" + _ARG + r"[^\S\n]{1,10}",
+    ),
+    (("zip",), r"-P[^\S\n]{1,10}"),
+    (("7z", "7za", "7zz"), r"-p"),
+    (("openssl",), r"-k[^\S\n]{1,10}"),
+)
+# A password after what stands before it (a group of _PASSWORD_OPTIONS), quoted or not; not
+# an option (`-`, `/`).
+_OPTION_VALUE = (
+    r"(?:\\{0,7}[\"'](?P<quoted>[^\"'\\\n]{1,200})(?=\\{0,7}[\"'])"
+    r"|(?P<bare>[^\s\"'`\\;|&<>()/-][^\s\"'`\\;|&<>()]{3,199}))"
+)
+_PROGRAM_OPTION = {
+    program: re.compile(r"(?<=\s)(?:" + lead + r")" + _OPTION_VALUE)
+    for programs, lead in _PASSWORD_OPTIONS
+    for program in programs
+}
+# How far after a program's name its options are read (its command: to a pipe, `;`, `&` or
+# an unescaped line break).
+_OPTIONS_MAX = 400
+
+
+def _program_passwords(text: str) -> Iterator[tuple[int, int]]:
+    """The password each program of _PASSWORD_OPTIONS is given on its command line
+    (`keytool ... -storepass PW -keypass PW`, `smbclient //nas/s -U bob%PW`): its options
+    read from its name to the end of its command (400 characters at most), once for each
+    stretch of text a program's name starts (linear)."""
+    spans: list[tuple[int, int]] = []
+    done: dict[str, int] = {}
+    for program, pattern in _PROGRAM_OPTION.items():
+        for at in _anchor_starts(text, (program + " ",)):
+            if at < done.get(program, 0) or (
+                at and (text[at - 1].isalnum() or text[at - 1] in "_.-")
+            ):
+                continue
+            hi = min(len(text), at + _OPTIONS_MAX)
+            end = _COMMAND_END.search(text, at, hi)
+            stop = end.start() if end else hi
+            done[program] = stop
+            for m in pattern.finditer(text, at + len(program), stop):
+                group = "quoted" if m.group("quoted") is not None else "bare"
+                value = m.group(group)
+                if value.startswith(_MARKED) or _PLACEHOLDER.match(value):
+                    continue
+                spans.append(m.span(group))
+    yield from sorted(spans)
+
+
+# A password typed into a prompt: a Codex `write_stdin` whose `chars` are one word on a
+# line (`{"session_id": 77, "chars": "PW\n"}`, a code-mode cell's `tools.write_stdin({...,
+# chars: "PW\n"})`), which agents send to answer `[sudo] password for x:`, `Enter
+# password:`, a passphrase.
+_TYPED = re.compile(
+    r"chars(?:\\{0,7}[\"'])?[^\S\n]{0,3}:[^\S\n]{0,3}(?P<open>\\{0,7}[\"'`])"
+    r"(?P<password>[^\s\"'`\\]{1,200})(?:\\{1,7}[rn]){0,2}\\{0,7}[\"'`]"
+)
+
+
+def _typed_password(m: re.Match[str]) -> bool:
+    """`chars` that look like a password, judged as a quoted value given to `password` (no
+    placeholder, variable, word of a name, version), and no lowercase word (`exit`, `yes`,
+    `quit`: what a shell or a prompt is also sent) nor a number (a menu's choice)."""
+    value = m.group("password")
+    if value.isdigit() or (value.isalpha() and value.islower()):
+        return False
+    return _assigned_secret("password", value, True)
 
 
 RULES: tuple[Rule, ...] = (
@@ -1806,8 +1948,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         "--password-stdin",
-        anchors=("--password-stdin",),
-        find=_stdin_passwords,
+        anchors=_READS_PASSWORD,
+        find=_fed_passwords,
     ),
     # kubectl's `create secret generic NAME --from-literal=KEY=VALUE`.
     Rule(
@@ -1844,6 +1986,33 @@ RULES: tuple[Rule, ...] = (
         "token",
         _header_key,
         anchors=("Ocp-Apim-Subscription-Key", "ocp-apim-subscription-key"),
+        at_anchors=True,
+    ),
+    # REDACTION_VERSION 16
+    Rule(
+        "password",
+        "program options",
+        anchors=tuple(program + " " for program in _PROGRAM_OPTION),
+        find=_program_passwords,
+    ),
+    # sshpass's variable (`SSHPASS=PW sshpass -e ssh ...`, `export SSHPASS='PW'`)
+    Rule(
+        "password",
+        (
+            r"(?<![\w-])SSHPASS(?:\\{0,7}[\"'])?[^\S\n]{0,3}[=:][^\S\n]{0,3}(?:\\{0,7}[\"'])?"
+            r"(?P<password>[^\s\"'`\\;|&<>()]{4,200})"
+        ),
+        "password",
+        _command_password,
+        anchors=("SSHPASS",),
+        at_anchors=True,
+    ),
+    Rule(
+        "password",
+        _TYPED.pattern,
+        "password",
+        _typed_password,
+        anchors=('chars":', 'chars\\":', "chars:"),
         at_anchors=True,
     ),
 )

@@ -1863,3 +1863,176 @@ def test_version_14s_look_alikes_are_kept_beside_a_form_it_takes(text):
         f"ADMIN_PW=[REDACTED:password]\n{text}",
         {"password": 1},
     )
+
+
+# -- REDACTION_VERSION 16: command-line passwords and a password typed into a prompt ---------
+# -- (session 30's security test) ---------------------------------------------------------
+
+TYPED = "Zq8xLp3mW9vRt2KcQ7"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # fed to `sudo -S` (and the other commands that read a password from their input)
+        f"echo '{TYPED}' | sudo -S apt-get install -y libpq-dev",
+        f'echo "{TYPED}" | sudo -S -k whoami',
+        f"printf '%s\\n' {TYPED} | sudo -S apt-get update",
+        f"printf '{TYPED}\\n' | sudo -S ls",
+        f"sudo -S <<< '{TYPED}' apt-get install -y libpq-dev",
+        f"sudo -S apt-get install -y x <<< {TYPED}",
+        f"echo 'bob:{TYPED}' | chpasswd",
+        f"chpasswd <<< 'bob:{TYPED}'",
+        f"echo -n {TYPED} | passwd --stdin bob",
+        f"printf '%s\\n' '{TYPED}' | docker login ghcr.io -u me --password-stdin",
+        # sshpass's variable
+        f"SSHPASS={TYPED} sshpass -e ssh deploy@10.0.0.5 'systemctl restart app'",
+        f"export SSHPASS='{TYPED}'",
+        # a program whose option takes a password
+        f"mongosh -u admin -p {TYPED} --authenticationDatabase admin",
+        f"mongo mydb -u admin -p '{TYPED}'",
+        f"sqlcmd -S db -U sa -P {TYPED} -Q 'select 1'",
+        f"az login --service-principal -u 0000-app -p {TYPED} --tenant t",
+        f"az login -u me@example.com -p {TYPED}",
+        f"keytool -list -keystore release.jks -storepass {TYPED}",
+        f"jarsigner -keystore k.jks -storepass {TYPED} app.apk release",
+        f"ldapsearch -x -D cn=admin,dc=x -w {TYPED} -b dc=x",
+        f"ldapmodify -x -D cn=admin,dc=x -w '{TYPED}' -f add.ldif",
+        f"smbclient //nas/share -U bob%{TYPED}",
+        f"smbclient //nas/share --user=bob%{TYPED} -c ls",
+        f"net use \\\\srv\\share /user:bob {TYPED}",
+        f"net use Z: \\\\srv\\share {TYPED} /user:bob",
+        f"gpg --batch --passphrase {TYPED} -d secrets.gpg",
+        f"gpg --batch --passphrase={TYPED} -d secrets.gpg",
+        f"mysqladmin -u root password {TYPED}",
+        f"rabbitmqctl add_user admin {TYPED}",
+        f"ssh-keygen -t ed25519 -N {TYPED} -f deploy_key",
+        f"x11vnc -passwd {TYPED} -display :0",
+        f"zip -P {TYPED} out.zip a.txt",
+        f"7z a -p{TYPED} out.7z a",
+        f"openssl enc -aes-256-cbc -k {TYPED} -in a -out b",
+        # on the next line of a command continued by a backslash
+        f"keytool -genkeypair -keystore r.jks \\\n  -storepass {TYPED}",
+    ],
+)
+def test_a_command_line_password_version_15_kept_is_redacted(command):
+    for redacted, found in (
+        redact(command),
+        redact_json(json.dumps({"command": command})),
+        # a Codex shell call's argv
+        redact_json(json.dumps({"command": ["bash", "-lc", command]})),
+    ):
+        assert found == {"password": 1}, redacted
+        assert TYPED not in redacted
+
+
+def test_each_password_option_of_a_command_is_redacted():
+    command = f"keytool -genkey -keystore r.jks -storepass {TYPED} -keypass {TYPED[::-1]}"
+    assert redact(command) == (
+        "keytool -genkey -keystore r.jks -storepass [REDACTED:password]"
+        " -keypass [REDACTED:password]",
+        {"password": 2},
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        json.dumps({"session_id": 77, "chars": f"{TYPED}\n"}),
+        json.dumps({"session_id": 77, "chars": f"{TYPED}\r\n", "yield_time_ms": 500}),
+        json.dumps({"session_id": 77, "chars": TYPED}, separators=(",", ":")),
+        # a code-mode cell, each quote
+        json.dumps({"input": f'await tools.write_stdin({{session_id: 9, chars: "{TYPED}\\n"}})'}),
+        json.dumps({"input": f"await tools.write_stdin({{session_id: 9, chars: '{TYPED}\\n'}})"}),
+        json.dumps({"input": f"await tools.write_stdin({{session_id: 9, chars: `{TYPED}\\n`}})"}),
+    ],
+)
+def test_a_password_typed_into_a_prompt_is_redacted(text):
+    redacted, found = redact_json(text)
+    assert found == {"password": 1}, redacted
+    assert TYPED not in redacted
+    json.loads(redacted)
+
+
+@pytest.mark.parametrize(
+    "chars",
+    ["\u0003", "\n", "y\n", "yes\n", "exit\n", "q", "2\n", "8080\n", "npm test\n", "$PASSWORD\n"],
+)
+def test_what_is_typed_that_is_no_password_is_kept(chars):
+    text = json.dumps({"session_id": 77, "chars": chars})
+    assert redact_json(text) == (text, {})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # `sudo -S` given no password; a variable fed
+        "sudo -S apt-get install -y libpq-dev",
+        "sudo -S -v",
+        'echo "$SUDO_PASSWORD" | sudo -S apt-get update',
+        "echo $PW | sudo -S ls",
+        'sudo -S <<< "$PW" ls',
+        "echo 'x' | tee a.txt; sudo -S ls",
+        # an option that prompts or reads a file, a program named inside another word
+        "keytool -list -keystore release.jks",
+        "keytool -list -keystore k.jks -storepass:env STOREPASS",
+        "gpg --batch --passphrase-file pass.txt -d secrets.gpg",
+        "gpg --passphrase-fd 0 -d x.gpg",
+        "ssh-keygen -t ed25519 -N '' -f key",
+        "mongosh -u admin -p --authenticationDatabase admin",
+        "unzip -P x a.zip",
+        "ldapsearch -x -W -D cn=admin,dc=x",
+        "net use \\\\srv\\share /user:bob *",
+        "SSHPASS=$PASS sshpass -e ssh host",
+        "az login --use-device-code",
+        "smbclient -L nas -U bob",
+    ],
+)
+def test_version_16s_look_alikes_are_kept_beside_a_form_it_takes(text):
+    assert redact(f"mongosh -p {TYPED}\n{text}") == (
+        f"mongosh -p [REDACTED:password]\n{text}",
+        {"password": 1},
+    )
+
+
+# Each form of REDACTION_VERSION 16, the password a placeholder in it.
+VERSION_16_FORMS = (
+    "echo '{}' | sudo -S apt-get update",
+    "printf '%s\\n' {} | sudo -S ls",
+    "sudo -S <<< '{}' whoami",
+    "SSHPASS={} sshpass -e ssh host",
+    "mongosh -u admin -p {} db",
+    "sqlcmd -S db -U sa -P {}",
+    "az login -u me -p {}",
+    "keytool -list -keystore k.jks -storepass {}",
+    "ldapsearch -x -w {} -b dc=x",
+    "smbclient //nas/s -U bob%{}",
+    "net use \\\\srv\\s /user:bob {}",
+    "gpg --batch --passphrase {} -d x.gpg",
+    "echo 'bob:{}' | chpasswd",
+    "echo -n {} | passwd --stdin bob",
+    "mysqladmin -u root password {}",
+    "rabbitmqctl add_user admin {}",
+    "ssh-keygen -N {} -f k",
+    "x11vnc -passwd {}",
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    form=st.sampled_from(VERSION_16_FORMS),
+    password=st.text(
+        alphabet="abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!@#%^_+=.,:-",
+        min_size=6,
+        max_size=40,
+    ).filter(
+        lambda p: (
+            re.search(r"\d", p) and re.search(r"[A-Za-z]", p) and p[0].isalnum() and "..." not in p
+        )
+    ),
+    before=st.sampled_from(["", "cd /srv && ", "set -e\n", "ls\n"]),
+)
+def test_a_version_16_password_is_never_kept(form, password, before):
+    command = before + form.format(password)
+    for redacted, _ in (redact(command), redact_json(json.dumps({"command": command}))):
+        assert password not in redacted, redacted

@@ -1116,3 +1116,183 @@ def test_the_columns_stored_as_written_are_redacted_too(tmp_path):
         "mcp__gh-[REDACTED:github-token] search"
     )
     conn.close()
+
+
+# -- REDACTION_VERSION 16 (session 30's security test): command-line passwords, in a Claude
+# -- Code session's Bash calls, and passwords typed into a prompt, in a Codex rollout -------
+
+SUDO_ERROR = "zzsudo0: authentication failed"
+SESSION_30_COMMANDS = {
+    "SUDO": "echo '{}' | sudo -S apt-get install -y libpq-dev",
+    "PRINTF": "printf '%s\\n' {} | sudo -S apt-get update",
+    "HERE": "sudo -S <<< '{}' systemctl restart app",
+    "SSHP": "SSHPASS={} sshpass -e ssh deploy@10.0.0.5 'systemctl restart app'",
+    "MONGO": "mongosh -u admin -p {} --authenticationDatabase admin",
+    "SQLCMD": "sqlcmd -S db -U sa -P {} -Q 'select 1'",
+    "AZ": "az login --service-principal -u 0000-app -p {} --tenant t",
+    "KEYTOOL": "keytool -list -keystore release.jks -storepass {}",
+    "LDAP": "ldapsearch -x -D cn=admin,dc=x -w {} -b dc=x",
+    "SMB": "smbclient //nas/share -U bob%{}",
+    "NETUSE": "net use \\\\srv\\share /user:bob {}",
+    "GPG": "gpg --batch --passphrase {} -d secrets.gpg",
+    "CHPASSWD": "echo 'bob:{}' | chpasswd",
+    "PASSWD": "echo -n {} | passwd --stdin bob",
+    "MYSQLADMIN": "mysqladmin -u root password {}",
+    "RABBIT": "rabbitmqctl add_user admin {}",
+    "KEYGEN": "ssh-keygen -t ed25519 -N {} -f deploy_key",
+    "VNC": "x11vnc -passwd {} -display :0",
+}
+
+
+def session_30_password(tag):
+    return f"Qm7LEAK{tag}9xTz2"
+
+
+def session_30_session(session):
+    t = "2026-03-05T10:"
+    lines = [prompt(f"{session}-p", session, "set it up", t + "00:00Z")]
+    for i, (tag, form) in enumerate(SESSION_30_COMMANDS.items()):
+        command = {"command": form.format(session_30_password(tag))}
+        lines += [
+            tool_use(f"{session}-{i}a", session, f"s{i}", "Bash", command, f"{t}{i + 1:02d}:00Z"),
+            result(
+                f"{session}-{i}b",
+                session,
+                f"s{i}",
+                f"Exit code 1\nzzsudo{i}: authentication failed",
+                f"{t}{i + 1:02d}:30Z",
+                True,
+            ),
+        ]
+    return lines
+
+
+def session_30_rollout(path):
+    """Passwords typed into a prompt: a code-mode cell's write_stdin after `sudo`, and a
+    write_stdin call after `mysql -p` asked `Enter password:` (the security test's shapes)."""
+    meta = {"id": CODEX_SESSION, "cwd": "/home/dev/shop", "cli_version": "0.146.0"}
+    cell = f'await tools.write_stdin({{session_id: 9, chars: "{session_30_password("CELL")}\\n"}})'
+    typed = json.dumps({"session_id": 77, "chars": session_30_password("STDIN") + "\n"})
+    running = "Chunk ID: 1\nWall time: 0.2 seconds\nProcess running with session ID 77\n"
+    exited = "Chunk ID: 2\nWall time: 0.2 seconds\nProcess exited with code 1\n"
+    items = [
+        {
+            "type": "custom_tool_call",
+            "name": "exec",
+            "call_id": "c9",
+            "input": 'await tools.exec_command({cmd: "sudo apt-get install -y libpq-dev"})',
+        },
+        {
+            "type": "custom_tool_call_output",
+            "call_id": "c9",
+            "output": "Script running with cell ID 9\n",
+        },
+        {"type": "custom_tool_call", "name": "exec", "call_id": "c10", "input": cell},
+        {
+            "type": "custom_tool_call_output",
+            "call_id": "c10",
+            "output": "Script failed\nWall time 0.4 seconds\nOutput:\n"
+            "[sudo] password for dev: \nSorry, try again. zzcode10",
+        },
+        {
+            "type": "function_call",
+            "name": "exec_command",
+            "call_id": "f11",
+            "arguments": json.dumps({"cmd": "mysql -u root -p shop"}),
+        },
+        {
+            "type": "function_call_output",
+            "call_id": "f11",
+            "output": running + "Original token count: 3\nOutput:\nEnter password: ",
+        },
+        {"type": "function_call", "name": "write_stdin", "call_id": "f12", "arguments": typed},
+        {
+            "type": "function_call_output",
+            "call_id": "f12",
+            "output": exited + "Original token count: 3\nOutput:\nERROR 1045 (28000): "
+            "Access denied for user 'root'@'localhost' zzcode12",
+        },
+    ]
+    write_jsonl(
+        path,
+        [{"timestamp": "2026-03-05T10:00:00.000Z", "type": "session_meta", "payload": meta}]
+        + [
+            {"timestamp": f"2026-03-05T10:00:{i:02d}.000Z", "type": "response_item", "payload": p}
+            for i, p in enumerate(items, 1)
+        ],
+    )
+
+
+SESSION_30_SECRETS = [session_30_password(tag) for tag in SESSION_30_COMMANDS] + [
+    session_30_password("CELL"),
+    session_30_password("STDIN"),
+]
+
+
+def test_no_session_30_password_in_the_index_its_wal_or_find(tmp_path):
+    projects = tmp_path / "projects" / "-home-dev-shop"
+    write_jsonl(projects / f"{SESSION}.jsonl", session_30_session(SESSION))
+    session_30_rollout(
+        tmp_path / "codex" / "2026/03/05" / f"rollout-2026-03-05T10-00-00-{CODEX_SESSION}.jsonl"
+    )
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects", tmp_path / "codex")
+    # and again through the WAL, a reader keeping it
+    write_jsonl(projects / f"{LATER}.jsonl", session_30_session(LATER))
+    reader = sqlite3.connect(db)
+    reader.execute("SELECT count(*) FROM messages").fetchone()
+    build_index(db, tmp_path / "projects", tmp_path / "codex")
+    wal = db.with_name("index.db-wal").read_bytes()
+    reader.close()
+    assert len(wal) > 10_000
+    assert_none_of(SESSION_30_SECRETS, "WAL", wal)
+    assert_none_of(SESSION_30_SECRETS, "index.db", db.read_bytes())
+    out = CliRunner().invoke(cli, ["find", SUDO_ERROR, str(db), "--json"])
+    assert out.exit_code == 0 and {r["session_id"] for r in json.loads(out.stdout)} >= {SESSION}
+    assert_none_of(SESSION_30_SECRETS, "find --json", out.stdout)
+    conn = sqlite3.connect(db)
+    typed = dict(
+        conn.execute(
+            "SELECT tool_use_id, input FROM tool_calls WHERE tool_use_id IN ('c10', 'f12')"
+        )
+    )
+    redactions = conn.execute(
+        "SELECT count(*) FROM redactions WHERE table_name = 'tool_calls' AND kind = 'password'"
+    ).fetchone()[0]
+    conn.close()
+    assert typed["f12"] == '{"session_id": 77, "chars": "[REDACTED:password]\\n"}'
+    assert 'chars: \\"[REDACTED:password]\\\\n\\"' in typed["c10"]
+    # each command in its call's command and input, in two sessions; the two typed passwords
+    assert redactions == 4 * len(SESSION_30_COMMANDS) + 2
+
+
+def test_session_30_passwords_of_older_rules_are_redacted_again_in_place(tmp_path):
+    """An index whose rules kept them (REDACTION_VERSION 15) is redacted by its next build,
+    without the transcripts."""
+    projects = tmp_path / "projects" / "-home-dev-shop"
+    write_jsonl(projects / f"{SESSION}.jsonl", session_30_session(SESSION))
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+    kept = {
+        f"s{i}": form.format(session_30_password(tag))
+        for i, (tag, form) in enumerate(SESSION_30_COMMANDS.items())
+    }
+    conn = sqlite3.connect(db)
+    with conn:  # as the rules of version 15 stored them
+        conn.execute("UPDATE _build_state SET value = '15' WHERE name = 'redaction_version'")
+        for tool_use_id, command in kept.items():
+            conn.execute(
+                "UPDATE tool_calls SET command = ?, input = ? WHERE tool_use_id = ?",
+                [command, json.dumps({"command": command}), tool_use_id],
+            )
+    conn.close()
+    out = CliRunner().invoke(
+        cli, ["build", str(db), "--source", str(tmp_path / "projects"), "--json"]
+    )
+    assert out.exit_code == 0, out.output
+    stats = SimpleNamespace(**json.loads(out.stdout))
+    assert stats.files_read == 0 and stats.reredacted_rows == len(kept)
+    conn = sqlite3.connect(db)
+    conn.execute("VACUUM")
+    conn.close()
+    assert_none_of(SESSION_30_SECRETS, "index.db", db.read_bytes())

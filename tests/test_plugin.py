@@ -416,6 +416,31 @@ async def test_find_past_fix_page(ds):
 
 
 @pytest.mark.asyncio
+async def test_a_card_without_a_resume_command_shows_no_copy_button(tmp_path):
+    """A session id that is an option of the agent gets no resume command (a security
+    test, session 30): its card shows neither a command nor a Copy button, nor `None`."""
+    import jsonl
+
+    sid = "--dangerously-skip-permissions"
+    at = "2026-01-01T10:00:0{}Z".format
+    jsonl.write_jsonl(
+        tmp_path / "projects" / "-w" / "notes.jsonl",
+        [
+            jsonl.tool_use("a1", sid, "t1", "Bash", {"command": "make zzopt"}, at(0)),
+            jsonl.result("r1", sid, "t1", "make: *** zzopta Error 1", at(1), True),
+        ],
+    )
+    index = tmp_path / "index.db"
+    build_index(index, tmp_path / "projects")
+    metadata = yaml.safe_load((ROOT / "metadata.yml").read_text())
+    ds = Datasette([str(index)], metadata=metadata, template_dir=str(ROOT / "templates"))
+    page = await ds.client.get("/index/find_past_fix", params={"error": "make: *** zzopta Error 1"})
+    [card] = re.findall(r'<article class="pf-card" id="hit-1">.*?</article>', page.text, re.S)
+    assert "zzopta" in card
+    assert "pf-copy" not in card and "pf-resume" not in card and "None" not in card
+
+
+@pytest.mark.asyncio
 async def test_find_past_fix_page_shows_the_fix(ds):
     page = (await ds.client.get("/index/find_past_fix", params={"error": "ENOENT"})).text
     cards = re.findall(r'<article class="pf-card" id="hit-\d">.*?</article>', page, re.S)

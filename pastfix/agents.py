@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from pastfix.records import Batch, PersistedOutput, Reader, SourceFile
+from pastfix.records import Batch, PersistedOutput, Reader, SourceFile, plain_id
 
 # What a tool does, as pastfix.fixes reads a session: changes a file (edit), reads
 # one (read), looks for files or text (search), runs a command (shell), searches the
@@ -236,16 +236,11 @@ def resume_command(
         return None
     if known.resume_by_file and source_paths:
         session_id = _file_session(session_id, json.loads(source_paths))
-    if not _PLAIN_ID.fullmatch(session_id):
+    if not plain_id(session_id):
         return None
     if known.resumable and not re.fullmatch(known.resumable, session_id):
         return None
     return known.resume.format(shlex.quote(session_id))
-
-
-# A session id a command can take as it is: no option (`-...`), no space, quote or
-# shell character.
-_PLAIN_ID = re.compile(r"[A-Za-z0-9][\w.:-]{0,199}")
 
 
 # A session's own transcript file, named by its id (a subagent's `agent-*.jsonl` is not).

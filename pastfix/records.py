@@ -253,6 +253,17 @@ def line_head(line: bytes) -> str:
     return line[:EXCERPT_SOURCE_BYTES].decode("utf-8", "replace")
 
 
+# A session id that is one plain name: no option (`-...`), path (`/`, `..`), space, quote or
+# shell character. A transcript names its own session, so only such an id is given to a
+# command (agents.resume_command) or taken for a folder (transcripts.read_persisted_outputs).
+_PLAIN_ID = re.compile(r"[A-Za-z0-9][\w.-]{0,199}")
+
+
+def plain_id(session_id: str) -> bool:
+    """Whether `session_id` is one plain name (see _PLAIN_ID)."""
+    return bool(_PLAIN_ID.fullmatch(session_id))
+
+
 def clean_text(text: str) -> str:
     """Text without ANSI escapes and NUL characters (pastfix.prepare caps it, after
     redaction). A NUL shows nothing, and a tool's UTF-16 output read as UTF-8 has one after

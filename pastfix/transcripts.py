@@ -35,6 +35,7 @@ from pastfix.records import (
     ToolResult,
     cap_text,
     clean_text,
+    plain_id,
 )
 
 # Re-exported: the records were defined here before pastfix.records held them.
@@ -437,7 +438,7 @@ def read_persisted_outputs(batch: Batch, source: SourceFile) -> list[PersistedOu
         line, name, end = marker
         # Named from the project folder the problem's path names: the whole path repeated it.
         shown = f"{result.session_id}/{TOOL_RESULTS_DIR}/{name}"
-        if _SESSION_FOLDER.fullmatch(result.session_id):
+        if plain_id(result.session_id):
             path = os.path.join(side_folder(source, result.session_id), name)
             text, st, problem = _read_side_file(path, shown)
         else:
@@ -466,10 +467,6 @@ def read_persisted_outputs(batch: Batch, source: SourceFile) -> list[PersistedOu
             )
         )
     return found
-
-
-# A session id that names a folder beside its transcript: one plain name, no path.
-_SESSION_FOLDER = re.compile(r"(?!\.\.?\Z)[\w.-]{1,200}")
 
 
 def _read_side_file(path: str, shown: str) -> tuple[str | None, os.stat_result | None, str | None]:

@@ -308,7 +308,7 @@ CHECK_SUBCOMMANDS = {
     "terraform": frozenset("validate plan".split()),
 }
 # Package managers whose other subcommands run a script (`npm run build`, `yarn test`).
-PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm"})
+PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm", "bun"})
 # The subcommands of the package managers of CHECK_SUBCOMMANDS that change what is
 # installed, linked, built or logged in (`npm ci`, `yarn add x`, `npm rebuild`, `npm
 # login`): a remedy, where a script they run (`npm run build`, `npm test`) checks; and
@@ -333,7 +333,7 @@ FIXING_SCRIPTS = re.compile(r"^(?:format|fmt|prettier|lint:fix|fix|codegen|gener
 # Wrappers in front of the program that does the work.
 WRAPPERS = frozenset(
     "sudo doas env time nohup exec command nice ionice stdbuf timeout xargs npx bunx pnpx"
-    " watch caffeinate".split()
+    " watch caffeinate dotenv dotenv-cli".split()
 )
 # The wrappers' options that take a value, the next word (`sudo -u postgres psql`: psql
 # runs, as the postgres user; ninth held-out set, where `postgres` was taken for the program).
@@ -350,6 +350,10 @@ WRAPPER_VALUES = {
     "caffeinate": frozenset({"-t", "-w"}),
     "time": frozenset({"-f", "-o", "--format", "--output"}),
     "exec": frozenset({"-a"}),
+    # `npx dotenv-cli -e .env -- npx x --version` runs x with the variables of .env (a run
+    # of `node -e` with them is no retry of it: twenty-seventh held-out set, abandoned)
+    "dotenv": frozenset({"-e", "-v", "-p"}),
+    "dotenv-cli": frozenset({"-e", "-v", "-p"}),
 }
 RUNNERS = {  # `uv run X`, `poetry run X`, `bundle exec X`, ...
     "uv": "run",
@@ -851,7 +855,12 @@ def _same_code(one: str, other: str) -> bool:
     """Whether two inline scripts work on the same thing: they name a path in common, or,
     naming none, share half the words of the shorter (a heredoc that read a token file was
     "fixed" by a `python3 -c` YAML check of another file an hour later: fourth held-out set,
-    as an argument-less python matched every python)."""
+    as an argument-less python matched every python). A script that writes files (`one`,
+    the failed call's) is not run again by one that only reads them: a `python -c` that was
+    to add totals to a workbook and save it, then one that printed its rows and merged
+    cells, both loading that workbook (twenty-seventh held-out set, abandoned)."""
+    if _WRITES_FILE.search(one) and not _WRITES_FILE.search(other):
+        return False
     a, b = (set(_CODE_WORD.findall(code)) - _CODE_COMMON for code in (one, other))
     paths = [{_basename(w) for w in words if "/" in w or "." in w.strip(".")} for words in (a, b)]
     if paths[0] or paths[1]:
@@ -2473,9 +2482,12 @@ def _module_names(path: str) -> set[str]:
 _NO_MODULE = frozenset({"", ".", "..", "src", "lib", "app", "source", "sources"})
 
 
-# Code that writes a file: python's write_text or open(..., "w"), node's writeFileSync.
+# Code that writes a file: python's write_text or open(..., "w"), a document, table or
+# figure saved (openpyxl's and PIL's `.save(`, pandas' `.to_csv(`, `savefig(`,
+# `json.dump(`), node's writeFileSync.
 _WRITES_FILE = re.compile(
     r"\.write_(?:text|bytes)\(|\bopen\([^)\n]*,\s*['\"][wax]|\b(?:writeFile|appendFile)(?:Sync)?\("
+    r"|\.save(?:fig)?\(|\.to_(?:csv|excel|parquet|json|pickle)\(|\bjson\.dump\("
 )
 
 
@@ -3141,6 +3153,86 @@ def _run_otherwise(failed: Call, call: Call, not_failing: Container[Intent]) -> 
     )
 
 
+# A package manager's words for a script or command of the project it does not have: pnpm's
+# `Command "vitest" not found`, yarn's `error Command "test:client" not found.` and `Couldn't
+# find a script named`, npm's `Missing script: "lint"`, bun's `Script not found`.
+_NO_SCRIPT = re.compile(
+    r"\bCommand \"[^\"\n]+\" not found|\bmissing script:|Couldn't find a script named"
+    r"|\bScript not found\b",
+    re.IGNORECASE,
+)
+_says_no_script = _cached_search(_NO_SCRIPT)
+
+
+def _ran_another_script(failed: Call, call: Call) -> bool:
+    """Whether a successful shell call has the package manager that did not know a script
+    (_NO_SCRIPT) run another one, or a tool of the project: what the missing one was for,
+    run as the project has it (`pnpm type-check`, then `pnpm tsc --noEmit`; `yarn
+    test:client`, then `cd client && yarn test`: twenty-second and twenty-seventh held-out
+    sets). Not an install, nor a question of how (`--help`), nor the same name again."""
+    if call.name not in SHELL_TOOLS or call.failed:
+        return False
+    mine = {(i.program, i.sub) for i in intents(failed.command) if i.program in PACKAGE_MANAGERS}
+    return any(
+        theirs.program == program
+        and theirs.sub not in (None, sub)
+        and not _changes_packages(theirs)
+        and not theirs.flags & _ABOUT
+        for program, sub in mine
+        for theirs in intents(call.command)
+    )
+
+
+def _ran_fixer(failed: Call, call: Call, later: Sequence[Call]) -> bool:
+    """Whether a successful shell call runs the project's script that fixes what the failed
+    one checked (`lint:fix`, `lint-fix` or `fix:lint` of `lint`), and the check is not run
+    again soon after it, which would say more (`bun lint`, prettier's `Code style issues
+    found`, then `bun lint:fix` as the session ended: twenty-seventh held-out set; where
+    `bun lint` passed after it, that run confirms the fix)."""
+    if call.name not in SHELL_TOOLS or call.failed:
+        return False
+    checks = {
+        (i.program, i.sub)
+        for i in intents(failed.command)
+        if i.program in PACKAGE_MANAGERS and i.sub
+    }
+    fixers = {
+        (program, name)
+        for program, sub in checks
+        for name in (f"{sub}:fix", f"{sub}-fix", f"fix:{sub}", f"fix-{sub}")
+    }
+    return any((i.program, i.sub) in fixers for i in intents(call.command)) and not any(
+        _retry(failed, other) for other in later if other.name in SHELL_TOOLS
+    )
+
+
+# bash's words for a `$(...)` or backquote it could not parse inside a command it ran: in
+# code given inline (`node -e "...${x}..."`), the code it ran was not the code written.
+_SUBSTITUTION_BROKEN = re.compile(r"\bbash: command substitution: line \d+: ")
+_says_substitution_broken = _cached_search(_SUBSTITUTION_BROKEN)
+
+
+def _ran_as_file(failed: Call, call: Call, between: Sequence[Call]) -> bool:
+    """Whether a successful shell call runs, by the interpreter of inline code the shell
+    broke (`node -e "..."` with a template literal bash took for a substitution, a `python
+    -c` whose quotes it could not match), a script file written since: the code moved into
+    a file, out of the shell's reach (`fix-webhooks3.cjs` written, then `node
+    fix-webhooks3.cjs`: nineteenth held-out set)."""
+    if call.name not in SHELL_TOOLS or call.failed:
+        return False
+    programs = {i.program for i in intents(failed.command) if i.code is not None}
+    written: set[str] = set()
+    for c in between:
+        if not c.failed and c.file_path and c.name in EDIT_TOOLS:
+            written.add(_basename(c.file_path))
+        elif not c.failed and c.name in SHELL_TOOLS:
+            written |= _files_of(c, written=True)
+    return any(
+        i.program in programs and i.code is None and any(_basename(w) in written for w in i.args)
+        for i in intents(call.command)
+    )
+
+
 def _reworded(failed: Call, call: Call) -> bool:
     """Whether a successful shell call is a command the shell could not parse, written
     again: it runs a program the failed text named, on a path it named (`rg -n
@@ -3151,10 +3243,17 @@ def _reworded(failed: Call, call: Call) -> bool:
     search of the folder it is in names no path: the same searcher on mostly the same
     words is it (`rg -n "\\b(pixi|pixi\\.toml|conda-lock)\\b|environment\\.ya?ml|vllm` with a
     quote left open, then `rg -n "pixi\\.toml|environment\\.yml|environment\\.yaml"`:
-    twenty-fifth held-out set)."""
+    twenty-fifth held-out set). The folder both went into is no path it named: every
+    command of the session may start with that `cd`; nor is code that writes files written
+    again by code that only reads them (a `python -c` script bash could not parse, that was
+    to save a workbook, then one printing that workbook's rows, both after `cd
+    "C:\\x\\xlsx"`: twenty-seventh held-out set, abandoned)."""
     if call.name not in SHELL_TOOLS or call.failed:
         return False
+    if _WRITES_FILE.search(failed.command or "") and not _WRITES_FILE.search(call.command or ""):
+        return False  # (a script that saves a workbook is not written again by a look at it)
     words = {w.strip(_QUOTES) for w in (failed.command or "").split()}
+    words -= {w.strip(_QUOTES) for w in _folders(call)}
     mine = intents(call.command)
     if any(i.program in words for i in mine) and any(
         (_is_path(w) or "\\" in w) and w.strip(_QUOTES) in words
@@ -3309,10 +3408,11 @@ def _crashed(call: Call, text: str) -> bool:
 
 # All that a `cmd /c "x --version"` from Git Bash prints: its `/c` made a path (`C:/`), cmd
 # started interactive, printed its banner and prompt, and ran nothing (a `kuzu.exe` run so
-# "succeeded" on two cards, where PowerShell had run it: twenty-fourth held-out set).
+# "succeeded" on two cards, where PowerShell had run it: twenty-fourth held-out set), in
+# the system's language (`[version 10.0.26100]`, `Tous droits réservés.`: twenty-seventh).
 _CMD_BANNER_ONLY = re.compile(
-    r"\s*Microsoft Windows \[Version [\d.]+\]\s*\(c\) Microsoft Corporation\."
-    r" All rights reserved\.\s*(?:[A-Za-z]:\\[^\n>]*>\s*)*\Z"
+    r"\s*Microsoft Windows \[(?i:version) [\d.]+\]\s*\(c\) Microsoft Corporation\."
+    r"[^\n]*\s*(?:[A-Za-z]:\\[^\n>]*>\s*)*\Z"
 )
 
 
@@ -3541,8 +3641,14 @@ def fix_of(
     keys = _sends_keys(failed)
     # a command the shell could not parse ran no part of itself (see _reworded)
     unparsed = failed.name in SHELL_TOOLS and _says_unparsed(error)
+    # inline code the shell broke (see _ran_as_file)
+    mangled = (unparsed or _says_substitution_broken(error)) and any(
+        i.code is not None for i in intents(failed.command)
+    )
     # a command whose arguments its program refused (see _MISUSED)
     misused = failed.name in SHELL_TOOLS and _says_misused(key_line)
+    # a script the package manager did not know (see _NO_SCRIPT)
+    no_script = failed.name in SHELL_TOOLS and _says_no_script(key_line or error)
     # a command given a file for its folder (see _runs_on_workdir)
     in_file = bool(failed.workdir) and failed.name in SHELL_TOOLS and _says_not_a_file(error)
     reread = listed_at is not None and any(
@@ -3643,9 +3749,15 @@ def fix_of(
             way = WORKED_AROUND
         elif unparsed and n < NEARBY_CALLS and _reworded(failed, call):
             way = FIXED
+        elif mangled and n < NEARBY_CALLS and _ran_as_file(failed, call, after[:n]):
+            way = FIXED
         elif n < NEARBY_CALLS and _looked_again(failed, call, output):
             way = FIXED
         elif misused and n < NEARBY_CALLS and _run_otherwise(failed, call, not_failing):
+            way = FIXED
+        elif no_script and n < NEARBY_CALLS and _ran_another_script(failed, call):
+            way = FIXED
+        elif n < NEARBY_CALLS and _ran_fixer(failed, call, after[n + 1 : n + NEARBY_CALLS]):
             way = FIXED
         elif n == listed_at and not reread:
             # (a Read of that name where it was listed, after it, is the other way)

@@ -509,6 +509,10 @@ _NOISE = re.compile(
     # --version && pnpm --version`: `v22.16.0`, then pnpm's refusal: sixteenth held-out
     # set), `Python 3.11.7`, `git version 2.39.2`
     r"|(?:[\w.-]+ (?:version )?)?v?\d+(?:\.\d+)+(?:[-+.][\w.]+)?\s*$"
+    # a value printed alone on its line (pnpm prints `undefined` before its `ERR_PNPM_...
+    # Command "type-check" not found`, which had that for key line: twenty-seventh
+    # held-out set)
+    r"|(?:undefined|null|none|nil|nan)\s*$"
     r")",
     re.I,
 )
@@ -531,6 +535,7 @@ _STRONG_START = re.compile(
     r"|\S+:\d+:\d+: [A-Z]+\d+ "  # ruff, flake8
     r"|┃\s*\[[A-Z]\]\s"  # credo
     r"|undefined:"
+    r"|ERR_PNPM_[A-Z_]+\b"  # pnpm's codes, as npm's `npm error code`
     r"|(?i:error|fatal(?: error)?|panic)(?:\[[\w-]+\]| \[[A-Z][A-Z\d_]+\])?:"
     # Kotlin's errors: `e: file:///x/A.kt:88:17 Unresolved reference: x`, `e: [ksp] ...`
     r"|e: (?:file:|[/~]|[A-Za-z]:[/\\]|\[[\w-]+\] )"

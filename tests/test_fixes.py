@@ -4191,6 +4191,146 @@ def test_cmd_that_printed_only_its_banner_ran_nothing():
     assert fix.confirmed_by == ran.tool_use_id
 
 
+def test_cmds_banner_in_another_language_ran_nothing_either():
+    """cmd's banner in French (`[version ...]`, `Tous droits réservés.`) is no run either: a
+    card said fixed by it (twenty-seventh held-out set, abandoned)."""
+    failed = call(
+        command="npx dotenv-cli -e .env -- npx @firecrawl/mcp-server --version", failed=True
+    )
+    error = {
+        failed.tool_use_id: "/usr/bin/bash: Files\\Git\\bin\\bash.exe: No such file or directory"
+    }
+    banner = call(command='cmd /c "npx dotenv-cli -e .env -- npx @firecrawl/mcp-server --help"')
+    outputs = {
+        banner.tool_use_id: "Microsoft Windows [version 10.0.26100.4652]\r\n(c) Microsoft"
+        " Corporation. Tous droits réservés.\r\n\r\nE:\\sandbox\\app>"
+    }
+    fix = run([failed, banner], error, outputs)[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    outputs[banner.tool_use_id] += "dir\r\n Volume in drive E"
+    assert run([failed, banner], error, outputs)[failed.tool_use_id].outcome == fixes.FIXED
+
+
+@pytest.mark.parametrize(
+    "failed_command,message,other",
+    [
+        (
+            "pnpm type-check 2>&1",
+            "undefined\n\u2009ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL\u2009 Command"
+            ' "type-check" not found',
+            "pnpm tsc --noEmit 2>&1",
+        ),
+        (
+            "yarn test:client src/a.test.ts",
+            'error Command "test:client" not found.',
+            "cd client && yarn test src/a.test.ts",
+        ),
+        ("npm run typecheck", 'npm error Missing script: "typecheck"', "npm run check"),
+    ],
+)
+def test_a_script_the_package_manager_did_not_know_then_another_one(failed_command, message, other):
+    """A script the project does not have, then the package manager running another one (or
+    a tool of the project) is what it was for, run as the project has it (twenty-second and
+    twenty-seventh held-out sets). An install between is no such run, and a `--help` says
+    how, not does it."""
+    failed = call(command=failed_command, failed=True)
+    error = {failed.tool_use_id: f"Exit code 1\n{message}"}
+    install = call(command=failed_command.split()[0] + " install")
+    helped = call(command=failed_command.split()[0] + " --help")
+    way = call(command=other)
+    fix = run([failed, install, helped, way], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, way.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy][:1] == [install.tool_use_id]
+    # another error: the package manager's next run is no answer to it
+    other_error = {failed.tool_use_id: "Exit code 1\nError: connect ECONNREFUSED 127.0.0.1:5432"}
+    assert run([failed, way], other_error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_inline_code_the_shell_broke_run_from_a_file():
+    """`node -e "..."` whose template literal bash took for a substitution, then the same
+    code written to a file and run by node: the fix (nineteenth held-out set). A file that
+    was not written since, or another program, is not it."""
+    failed = call(command='cd "C:/app/backend" && node -e "\nconst s = `${x}`;\n"', failed=True)
+    error = {
+        failed.tool_use_id: "Exit code 1\n/usr/bin/bash: command substitution: line 85: syntax"
+        " error near unexpected token `)'"
+    }
+    check = call(command='cd "C:/app/backend" && node old-script.cjs')
+    written = call("Write", file_path="C:/app/backend/fix-webhooks.cjs")
+    ran = call(command='cd "C:/app/backend" && node fix-webhooks.cjs')
+    fix = run([failed, check, written, ran], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, ran.tool_use_id)
+    assert written.tool_use_id in [s.tool_use_id for s in fix.remedy]
+    assert run([failed, check], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # a heredoc written by the shell counts as well
+    heredoc = call(command="cat > fix.py <<'EOF'\nprint(1)\nEOF")
+    py = call(command="python -c \"\nprint('it's')\n\"", failed=True)
+    unparsed = {
+        py.tool_use_id: "/usr/bin/bash: -c: line 3: unexpected EOF while looking for matching `\"'"
+    }
+    by_file = call(command="python fix.py")
+    assert run([py, heredoc, by_file], unparsed)[py.tool_use_id].confirmed_by == by_file.tool_use_id
+
+
+def test_dotenv_runs_the_command_after_its_options():
+    """`npx dotenv-cli -e .env -- npx x --version` runs x: a later `dotenv-cli ... -- node -e`
+    is no retry of it (twenty-seventh held-out set, abandoned)."""
+    failed = call(
+        command="npx dotenv-cli -e .env -- npx @firecrawl/mcp-server --version", failed=True
+    )
+    error = {
+        failed.tool_use_id: "/usr/bin/bash: Files\\Git\\bin\\bash.exe: No such file or directory"
+    }
+    other = call(command='npx dotenv-cli -e .env -- node -e "console.log(process.env.A)"')
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    again = call(command="npx dotenv-cli -e .env.local -- npx @firecrawl/mcp-server --help")
+    assert run([failed, again], error)[failed.tool_use_id].outcome == fixes.FIXED
+
+
+def test_a_checks_fixer_script_is_its_retry():
+    """`bun lint` (prettier's `Code style issues found`), then `bun lint:fix`: the project's
+    script that fixes what the other checks (twenty-seventh held-out set); not another
+    script (`bun build`)."""
+    failed = call(command="bun lint", failed=True)
+    error = {
+        failed.tool_use_id: "$ prettier --check .\n[warn] Code style issues found in the"
+        " above file."
+    }
+    built = call(command="bun build")
+    fixer = call(command="bun lint:fix")
+    fix = run([failed, built, fixer], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, fixer.tool_use_id)
+    assert run([failed, built], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_script_that_was_to_save_is_not_retried_by_one_that_reads():
+    """A `python -c` that was to add totals to a workbook and save it, which bash could not
+    parse, then one that only prints that workbook's rows, both after the same `cd`: no
+    retry, no rewrite (twenty-seventh held-out set, abandoned). One that saves it is."""
+    book = "r'C:\\Users\\a\\Desktop\\costs.xlsx'"
+    failed = call(
+        command=f'cd "C:\\Users\\a\\xlsx" && python -c "\nfrom openpyxl import load_workbook\n'
+        f"wb = load_workbook({book})\nsheet = wb['Costs']\nsheet.cell(20, 1).value = 'it's'\n"
+        'wb.save(file_path)\n"',
+        failed=True,
+    )
+    error = {
+        failed.tool_use_id: "Exit code 2\n/usr/bin/bash: -c: line 7: unexpected EOF while"
+        " looking for matching `''"
+    }
+    look = call(
+        command=f'cd "C:\\Users\\a\\xlsx" && python -c "\nfrom openpyxl import load_workbook\n'
+        f"wb = load_workbook({book})\nprint(wb['Costs'].max_row)\n\""
+    )
+    assert run([failed, look], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    saved = call(
+        command=f'cd "C:\\Users\\a\\xlsx" && python -c "\nfrom openpyxl import load_workbook\n'
+        f"wb = load_workbook({book})\nwb['Costs'].cell(20, 1).value = 'total'\nwb.save({book})\n\""
+    )
+    fix = run([failed, look, saved], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, saved.tool_use_id)
+
+
 @pytest.mark.parametrize(
     "failed_command,wider,found",
     [

@@ -997,6 +997,26 @@ def test_same_error_elsewhere_has_one_signature(a, b):
     assert signature(a)
 
 
+def test_a_value_printed_alone_is_no_key_line():
+    """pnpm prints `undefined` on its own line before its `ERR_PNPM_...` error: every such
+    failure had the key line `undefined` (twenty-seventh held-out set), one signature for
+    every missing script. A value alone on its line is noise; pnpm's code names the error."""
+    out = (
+        "Exit code 254\nundefined\n\u2009ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL\u2009 Command "
+        '"type-check" not found\n\nDid you mean "pnpm format:check"?'
+    )
+    assert key_line(out).split() == [
+        "ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL",
+        "Command",
+        '"type-check"',
+        "not",
+        "found",
+    ]
+    assert signature(out) != signature("Exit code 1\nundefined\nError: connect ECONNREFUSED")
+    assert key_line("Exit code 1\nnull\nTypeError: x is undefined") == "TypeError: x is undefined"
+    assert key_line("undefined\n") == "undefined"  # nothing else to say
+
+
 def test_key_lines_a_new_user_pasted_from_another_machine():
     """Errors whose key line was a line near them, so a paste of the error itself (another
     machine's path, the message alone) was "Not seen before"."""

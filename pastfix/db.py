@@ -619,9 +619,24 @@ _PROMPTS_WHERE = (
     # the window of a failed run before its rerun (twentieth held-out set)
     f" AND {TYPED_SQL} AND {NOT_INTERRUPTED_SQL}"
 )
-FIX_PROMPTS_SQL = f"SELECT timestamp FROM messages WHERE session_id = ? AND {_PROMPTS_WHERE}"
+# A reply that only agrees to what the agent asked ("Want me to add it?", then "yes go
+# ahead"): the agent's turn goes on, so it is no prompt of the fix rules. Counted, it and
+# the question before it ("why do I need httpx?") closed the window of a test run before
+# the dependency was added (twenty-fifth held-out set, a new user's try).
+_AGREED = (
+    "y", "yes", "yep", "yeah", "yup", "ok", "okay", "sure", "proceed", "go ahead", "yes go ahead",
+    "yes, go ahead", "ok go ahead", "ok, go ahead", "okay go ahead", "sure go ahead", "do it",
+    "yes do it", "yes, do it", "ok do it", "please do", "yes please", "yes, please",
+    "please proceed", "yes proceed", "go for it", "yes go for it", "sounds good", "lgtm",
+    "pls do", "do that", "yes do that", "go on",
+)  # fmt: skip
+_FIX_PROMPTS_WHERE = (
+    f"{_PROMPTS_WHERE} AND lower(trim(text, ' .!' || char(10) || char(13)))"
+    f" NOT IN ({', '.join(repr(w) for w in _AGREED)})"
+)
+FIX_PROMPTS_SQL = f"SELECT timestamp FROM messages WHERE session_id = ? AND {_FIX_PROMPTS_WHERE}"
 # Every session's, in one pass over the table (see refresh_fixes).
-_ALL_PROMPTS_SQL = f"SELECT session_id, timestamp FROM messages WHERE {_PROMPTS_WHERE}"
+_ALL_PROMPTS_SQL = f"SELECT session_id, timestamp FROM messages WHERE {_FIX_PROMPTS_WHERE}"
 # When the first failed call of a session was made.
 FIX_SINCE_SQL = (
     "SELECT min(c.timestamp) FROM tool_results r INDEXED BY idx_tr_session_errors"

@@ -9,8 +9,9 @@ next build recomputes every stored fix.
 **The window.** What follows a failure is read among the later calls of the same
 agent (the main thread, or one subagent), up to the second prompt the user typed
 after it (PROMPTS_CROSSED: a "try again" or "continue" often comes in between; a slash
-command and the `[Request interrupted by user]` Claude Code writes after a rejected call
-are none), and at most WINDOW_CALLS of them: after that the agent has moved on. After a
+command, the `[Request interrupted by user]` Claude Code writes after a rejected call and
+a reply that only agrees, `yes go ahead`, are none: db._AGREED), and at most WINDOW_CALLS
+of them: after that the agent has moved on. After a
 call the user rejected or stopped, the prompts before the agent's next call count as one
 (a question, then what to do instead), and a retry that met the same obstacle again
 (rejected again, or with this error) starts the count anew (see _window). A subagent of

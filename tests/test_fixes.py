@@ -1111,6 +1111,27 @@ def test_an_interruption_is_no_prompt_the_window_counts(tmp_path):
     assert found == (fixes.FIXED, "c2")
 
 
+def test_a_reply_that_only_agrees_is_no_prompt_the_window_counts(tmp_path):
+    """The agent asked "Want me to add it?", the user asked why, then said "yes go ahead":
+    the agreement is no new turn, so the test run after the dependency was added is in the
+    failed run's window (twenty-fifth held-out set, a new user's try). A reply that says
+    what to do next is a prompt: after it, the run is another task's."""
+    calls = [
+        ("c1", "2026-01-01T00:00:01Z", 1, "Exit code 2\nRuntimeError: requires httpx"),
+        ("c2", "2026-01-01T00:00:09Z", 0, "1 passed"),
+    ]
+    prompts = [
+        ("2026-01-01T00:00:03Z", "prompt", "why do I need httpx?"),
+        ("2026-01-01T00:00:05Z", "prompt", "Yes, go ahead.\n"),
+    ]
+    command = {"command": "uv run pytest tests/test_api.py"}
+    assert _fix_of_stored(tmp_path, "Bash", command, calls, prompts) == (fixes.FIXED, "c2")
+    prompts[1] = ("2026-01-01T00:00:05Z", "prompt", "now add a test for the login page")
+    (tmp_path / "other").mkdir()
+    found = _fix_of_stored(tmp_path / "other", "Bash", command, calls, prompts)
+    assert found[0] == fixes.NOT_FIXED
+
+
 def test_a_page_not_found_is_not_worked_around_by_another_sites_page():
     """WebFetch has no file or command, but it has a page: a fetch of another site does
     not reach its goal (held out: a 404 of the user's GitHub repository, then the Home

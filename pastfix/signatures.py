@@ -513,6 +513,9 @@ _NOISE = re.compile(
     # Command "type-check" not found`, which had that for key line: twenty-seventh
     # held-out set)
     r"|(?:undefined|null|none|nil|nan)\s*$"
+    # pytest's count of what it collected (`collecting ... collected 0 items / 1 error`),
+    # before the error that stopped the collection (a new user's paste, session 31)
+    r"|collect(?:ing|ed) .*\bitems?\b"
     r")",
     re.I,
 )
@@ -614,7 +617,7 @@ _TMP_PATH = re.compile(
 )
 _WIN_TMP_PATH = re.compile(r"[A-Za-z]:\\[^\s'\":;]*?\\Temp\\[^\s'\":,;)\]]*", re.I)
 # A path: absolute, ./ ../ ~/, a Windows drive path, or a relative path that
-# looks like one (an extension, a trailing slash, or two or more slashes).
+# looks like one (an extension, a trailing slash, or two or more slashes, / or \\).
 # Relative candidates exclude @scope/name so npm packages and eslint rules stay.
 # Applied only to whitespace-separated tokens that hold a slash.
 _PATH = re.compile(
@@ -625,6 +628,12 @@ _PATH = re.compile(
     r"|[\w.-]+(?:/[\w.@+-]+)*/(?![\w.@+-])"
     r"|[\w.-]+(?:/[\w.@+-]+)+\.[A-Za-z]\w{0,7}\b"
     r"|[\w.-]+/[\w.@+-]+/[\w.@+-]+(?:/[\w.@+-]+)*"
+    # the same relative forms with Windows's separator (`src\Api\Controllers\*.cs`: rg's
+    # os error 123 pasted from another project found nothing, a new user's try)
+    # (a glob's `*` in a part; a `\\n` of JSON-escaped text is no separator)
+    r"|[\w.-]+(?:\\[\w.@+*-]{2,})*\\(?![\w.@+*\\-])"
+    r"|[\w.-]+\\[\w.@+*-]{2,}\\[\w.@+*-]{2,}(?:\\[\w.@+*-]{2,})*"
+    r"|[\w.-]+(?:\\[\w.@+*-]{2,})+\.[A-Za-z]\w{0,7}\b"
     r")"
 )
 _TOKENS = re.compile(r"(\s+)")

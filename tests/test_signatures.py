@@ -991,13 +991,34 @@ SAME_ERROR_ELSEWHERE = [
 ]
 
 
+SAME_ERROR_ELSEWHERE += [
+    # a relative Windows path of another project (a new user's try, session 31)
+    (
+        "rg: src\\Ecommerce.API\\Controllers\\*.cs: IO error for operation on"
+        " src\\Ecommerce.API\\Controllers\\*.cs: The filename, directory name, or volume"
+        " label syntax is incorrect. (os error 123)",
+        "rg: src\\Api\\Controllers\\*.cs: IO error for operation on src\\Api\\Controllers\\*.cs:"
+        " The filename, directory name, or volume label syntax is incorrect. (os error 123)",
+    ),
+    ("error: cannot open lib\\web\\a.txt", "error: cannot open src\\bin\\a.txt"),
+]
+
+
+def test_escaped_line_breaks_are_no_windows_path():
+    """JSON-escaped output (`...not permitted\\n\\"bwrap: ...`) holds backslashes that
+    separate no folders: no `<path>` in its signature."""
+    escaped = 'exec_command failed: { message: "bwrap: Operation not permitted\\\\n\\\\"zsh: x" }'
+    assert "<path>" not in signature(escaped)
+    assert signature("error: cannot open lib\\web\\a.txt") == "error: cannot open <path>/a.txt"
+
+
 @pytest.mark.parametrize("a, b", SAME_ERROR_ELSEWHERE)
 def test_same_error_elsewhere_has_one_signature(a, b):
     assert signature(a) == signature(b)
     assert signature(a)
 
 
-def test_a_value_printed_alone_is_no_key_line():
+def test_a_value_or_a_count_printed_before_an_error_is_no_key_line():
     """pnpm prints `undefined` on its own line before its `ERR_PNPM_...` error: every such
     failure had the key line `undefined` (twenty-seventh held-out set), one signature for
     every missing script. A value alone on its line is noise; pnpm's code names the error."""
@@ -1015,6 +1036,13 @@ def test_a_value_printed_alone_is_no_key_line():
     assert signature(out) != signature("Exit code 1\nundefined\nError: connect ECONNREFUSED")
     assert key_line("Exit code 1\nnull\nTypeError: x is undefined") == "TypeError: x is undefined"
     assert key_line("undefined\n") == "undefined"  # nothing else to say
+    # pytest's count of what it collected, before what stopped the collection
+    pytest = (
+        "collecting ... collected 0 items / 1 error\nImportError while importing test module"
+        " '/Users/x/tests/test_a.py'.\nHint: make sure your test modules/packages have valid"
+        " Python names."
+    )
+    assert key_line(pytest).startswith("ImportError while importing test module")
 
 
 def test_key_lines_a_new_user_pasted_from_another_machine():

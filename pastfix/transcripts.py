@@ -23,6 +23,8 @@ from pastfix.lines import BadLine
 from pastfix.records import (
     EXCERPT_CHARS,
     MAX_TEXT,
+    TEXT_HEAD,
+    TEXT_TAIL,
     Batch,
     Message,
     PersistedOutput,
@@ -469,30 +471,59 @@ def read_persisted_outputs(batch: Batch, source: SourceFile) -> list[PersistedOu
     return found
 
 
+# How much of a persisted output is read: a text is stored as its head and tail
+# (records.cap_text), so of a larger file only as many bytes as those characters may take,
+# and a margin, so that the seam between the two parts read is in the middle a stored text
+# leaves out (a file of gigabytes was read whole: a security test, session 31).
+_SIDE_HEAD = 4 * TEXT_HEAD + 65_536
+_SIDE_TAIL = 4 * TEXT_TAIL + 65_536
+
+
 def _read_side_file(path: str, shown: str) -> tuple[str | None, os.stat_result | None, str | None]:
     """The text of a persisted output, its stat, and why it could not be used (naming it
-    `shown`). A link is not followed: Claude Code writes the file itself, and a link in a
-    folder of someone else's transcripts could name any file the user can read (a security
-    test, session 30)."""
+    `shown`). No link is followed, of the file or of the folders `<session>/tool-results` it
+    is in: Claude Code writes them itself, and a link in a folder of someone else's
+    transcripts could name any file the user can read (security tests, sessions 30 and 31).
+    A file larger than a stored text can hold is read as its head and tail (_SIDE_HEAD)."""
+    folder, name = os.path.split(path)
+    session, tool_results = os.path.split(folder)
+    flags = os.O_RDONLY | os.O_NOFOLLOW
+    opened: list[int] = []
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+        opened.append(os.open(session, flags | os.O_DIRECTORY))
+        opened.append(os.open(tool_results, flags | os.O_DIRECTORY, dir_fd=opened[-1]))
+        fd = os.open(name, flags | os.O_NONBLOCK, dir_fd=opened[-1])
     except FileNotFoundError:
         return None, None, f"persisted output not found beside the transcript: {shown}"
     except OSError as e:
-        if os.path.islink(path):
-            # (its own stat, as the refresh looks at it: see build._side_files_changed)
-            return None, os.lstat(path), f"persisted output is a link, not read: {shown}"
+        if any(os.path.islink(p) for p in (session, folder, path)):
+            # (its stat as the refresh looks at it, so that it is not read again each
+            # build: see build._side_files_changed)
+            try:
+                st_link: os.stat_result | None = os.lstat(path)
+            except OSError:
+                st_link = None
+            return None, st_link, f"persisted output is behind a link, not read: {shown}"
         try:
             st: os.stat_result | None = os.stat(path)
         except OSError:
             st = None
         return None, st, f"cannot read persisted output {shown}: {e.strerror or e}"
+    finally:
+        for opened_fd in opened:
+            os.close(opened_fd)
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
         if not S_ISREG(st.st_mode):
             return None, st, f"persisted output is not a regular file: {shown}"
         try:
-            data = f.read()
+            if st.st_size <= _SIDE_HEAD + _SIDE_TAIL:
+                data = f.read()
+            else:
+                head = f.read(_SIDE_HEAD)
+                f.seek(st.st_size - _SIDE_TAIL)
+                omitted = st.st_size - _SIDE_HEAD - _SIDE_TAIL
+                data = head + f"\n[... {omitted:,} bytes not read ...]\n".encode() + f.read()
         except OSError as e:
             return None, st, f"cannot read persisted output {shown}: {e.strerror or e}"
     text = data.decode("utf-8", "replace")

@@ -1,6 +1,7 @@
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import sqlite3
@@ -16,7 +17,7 @@ from jsonl import failing_session, prompt, result, say, tool_use, write_jsonl
 
 from pastfix import build as pbuild
 from pastfix import db as pdb
-from pastfix import fixes, forget, queries, signatures, transcripts
+from pastfix import fixes, forget, queries, records, signatures, transcripts
 from pastfix import shard as pshard
 from pastfix.cli import summary_line
 
@@ -2357,9 +2358,61 @@ def test_a_persisted_output_is_read_only_from_its_own_session_s_folder_never_by_
     assert stored["toolu_01PersistGone0000000005"].startswith("<persisted-output>")
     assert stored["t1"] == marker
     reasons = [r for (r,) in query(db_path, "SELECT reason FROM problems")]
-    assert any(r.startswith("persisted output is a link, not read:") for r in reasons), reasons
+    assert any(r.startswith("persisted output is behind a link, not read:") for r in reasons), (
+        reasons
+    )
     assert any(r.startswith("persisted output of no session's folder:") for r in reasons)
     assert build_index(db_path, root).files_read == 0
+
+
+def test_no_persisted_output_is_read_through_a_linked_folder(persisted, db_path, tmp_path):
+    """A `tool-results` folder (or the session's folder) that is a link to a folder of the
+    user's: the file the marker names is not read from there (a security test, session 31:
+    `<session>/tool-results -> ~/private` copied `.bash_history` into the index)."""
+    root, side = persisted
+    private = tmp_path / "private"
+    private.mkdir()
+    for name in os.listdir(side):
+        (private / name).write_text(f"PRIVATE {name}")
+    shutil.rmtree(side)
+    side.symlink_to(private)
+    build_index(db_path, root)
+    assert "PRIVATE" not in "".join(contents(db_path).values())
+    reasons = [r for (r,) in query(db_path, "SELECT reason FROM problems")]
+    assert sum(r.startswith("persisted output is behind a link, not read:") for r in reasons) == 4
+    # the session's folder a link: the same
+    session = side.parent
+    side.unlink()
+    moved = tmp_path / "moved"
+    session.rename(moved)
+    (moved / "tool-results").symlink_to(private)  # (a link inside a linked folder)
+    session.symlink_to(moved)
+    build_index(db_path, root, force=True)
+    assert "PRIVATE" not in "".join(contents(db_path).values())
+
+
+def test_a_huge_persisted_output_is_read_as_its_head_and_tail(persisted, db_path):
+    """A persisted output of gigabytes (a sparse file) was read whole: ~2x its size in
+    memory, a MemoryError at 4 GB (a security test, session 31). Only its head and tail are
+    read, as much as a stored text keeps, and its last line is still found."""
+    root, side = persisted
+    big = side / "toolu_01PersistFail0000000001.txt"
+    last = big.read_text().rstrip().splitlines()[-1]
+    with open(big, "r+b") as f:
+        head = f.read(4096)
+        f.seek(0)
+        f.write(head)
+        f.truncate(3 * 1024**3)  # sparse: 3 GB of NULs after the head
+        f.seek(0, os.SEEK_END)
+        f.write(b"\n" + last.encode() + b"\n")
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB
+    build_index(db_path, root)
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown < 512 * 1024, f"the build's peak memory grew by {grown:,} KiB"
+    stored = contents(db_path)["toolu_01PersistFail0000000001"]
+    assert len(stored) <= records.MAX_TEXT + 100
+    assert stored.rstrip().endswith(last)
+    assert stored.startswith(head.decode()[:100])
 
 
 def test_a_persisted_output_that_appears_or_changes_later_is_read_again(persisted, db_path):

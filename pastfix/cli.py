@@ -43,11 +43,18 @@ def _db_alias(command: Callable[..., None]) -> Callable[..., None]:
     return with_alias
 
 
+class _Misused(click.ClickException):
+    exit_code = 2  # as click's usage errors
+
+
 class _Group(click.Group):
     """Ctrl-C in a command is what it is before click runs it (pastfix.entry): one line and
     exit 130, where click said 'Aborted!' and exited 1, as a failed build does. What the
     build had committed is kept (each file's rows with its offset), and the next one reads
-    on; a prompt's Ctrl-C (forget's) is still its no."""
+    on; a prompt's Ctrl-C (forget's) is still its no. An error's message, which click
+    prints itself, is shown as echo() shows text: it may name a folder of someone else's
+    backup, whose name holds a terminal's escapes (a security test, session 31: an OSC 52
+    that writes the clipboard, in `Error: ... holds Codex sessions (...)`)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -56,7 +63,13 @@ class _Group(click.Group):
             echo(entry.INTERRUPTED, err=True)
             raise SystemExit(entry.INTERRUPTED_STATUS) from None
         except paths.NoHome as e:  # whichever command looked for a folder in it
-            raise click.ClickException(str(e)) from None
+            raise click.ClickException(shown(str(e))) from None
+        except click.ClickException as e:
+            if shown(e.message) == e.message:
+                raise
+            # (a usage error's usage line is left out then: its message is what matters)
+            kind = click.ClickException if e.exit_code == 1 else _Misused
+            raise kind(shown(e.message)) from None
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
         try:
@@ -365,10 +378,15 @@ def _shown(found: re.Match[str]) -> str:
     return found.group(1) or f"\\u{ord(found.group()):04x}"
 
 
+def shown(message: str) -> str:
+    """Text to show: Windows line ends as plain ones, the characters a terminal would act
+    on (_UNSHOWN) as their escapes."""
+    return _UNSHOWN.sub(_shown, message.replace("\r\n", "\n"))
+
+
 def echo(message: str, err: bool = False) -> None:
-    """click.echo of text to show: Windows line ends as plain ones, the characters a
-    terminal would act on (_UNSHOWN) as their escapes."""
-    click.echo(_UNSHOWN.sub(_shown, message.replace("\r\n", "\n")), err=err)
+    """click.echo of text to show (see shown)."""
+    click.echo(shown(message), err=err)
 
 
 def to_json(value: Any) -> str:

@@ -260,7 +260,9 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
                 [
                     f"- {(row['failed_at'] or '')[:10]}"
                     f"{' in ' + row['project'] if row['project'] else ''} ({how}),"
-                    f" session {row['session_id']} ({row['resume']}):",
+                    f" session {row['session_id']}"
+                    # (none for a session id that is no plain word, or a Gemini checkpoint)
+                    f"{f' ({resume})' if (resume := row.get('resume')) else ''}:",
                     *_fix(row),
                 ]
             )

@@ -502,7 +502,9 @@ def codex_mcp_found(config_path: Path) -> list[tuple[str, str]]:
     """[(config_path, the index it reads)] when its `[mcp_servers]` run pastfix's server,
     else []."""
     try:
-        servers = tomllib.loads(config_path.read_text()).get("mcp_servers")
+        # (only a regular file: a FIFO there blocked status for ever, a security test)
+        text = config_path.read_text() if config_path.is_file() else ""
+        servers = tomllib.loads(text).get("mcp_servers")
     except (OSError, ValueError):
         servers = None
     index = pastfix_server_index(servers)
@@ -855,7 +857,8 @@ def opencode_plugin(db_path: Path) -> str:
 
 def _is_our_plugin(path: Path) -> bool:
     try:
-        return path.read_text().startswith(_OPENCODE_PLUGIN_HEAD)
+        # (only a regular file: a FIFO there blocked install and status for ever)
+        return path.is_file() and path.read_text().startswith(_OPENCODE_PLUGIN_HEAD)
     except (OSError, UnicodeDecodeError):
         return False
 
@@ -941,7 +944,8 @@ def hook_file_index(path: Path) -> str | None:
 def _plugin_index(path: Path) -> str | None:
     """The index pastfix's opencode plugin reads: the `--db` of the command it runs."""
     try:
-        found = re.search(r'"--db", *("(?:[^"\\]|\\.)*")', path.read_text())
+        text = path.read_text() if path.is_file() else ""
+        found = re.search(r'"--db", *("(?:[^"\\]|\\.)*")', text)
     except (OSError, UnicodeDecodeError):
         return None
     return json.loads(found.group(1)) if found else None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -161,10 +162,14 @@ def running_build(db_path: str | Path) -> dict[str, Any] | None:
     if fcntl is None:
         return None
     try:
-        fd = os.open(lock_path(db_path), os.O_RDONLY)
+        # (not waiting for a writer of a FIFO, nor following a link: a lock that is no
+        # regular file is no build's; a security test, session 31)
+        fd = os.open(lock_path(db_path), os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     except OSError:  # no build of it ever ran, or its folder cannot be read
         return None
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -181,6 +186,6 @@ def _said(fd: int) -> dict[str, Any]:
     older pastfix's build, forget)."""
     try:
         said = json.loads(os.pread(fd, LOCK_NOTE_BYTES, 0) or b"{}")
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # (`[` nested 100,000 deep)
         return {}
     return said if isinstance(said, dict) else {}

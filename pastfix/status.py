@@ -232,10 +232,17 @@ def _state(conn: sqlite3.Connection, name: str) -> Any:
 
 
 def _sources(value: Any) -> list[dict[str, Any]]:
-    """The sources a build recorded (`[{"path", "agent"}]`), those that are, of `value`."""
+    """The sources a build recorded (`[{"path", "agent"}]`), those that are, of `value` (a
+    lock file's note may say anything: a source without its agent is none)."""
     if not isinstance(value, list):
         return []
-    return [s for s in value if isinstance(s, dict) and isinstance(s.get("path"), str)]
+    return [
+        s
+        for s in value
+        if isinstance(s, dict)
+        and isinstance(s.get("path"), str)
+        and isinstance(s.get("agent"), str)
+    ]
 
 
 def _roots(

@@ -953,6 +953,30 @@ def test_find_and_status_print_no_character_a_terminal_would_act_on(tmp_path, pr
     assert row["target"] == command
 
 
+def test_an_error_message_shows_a_folder_name_s_escapes_escaped(tmp_path):
+    """An error click prints itself names a folder of someone else's backup: an OSC 52 in
+    its name (which writes the clipboard) is printed as its escape, as echo() does (a
+    security test, session 31)."""
+    osc52 = "\x1b]52;c;ZWNobyBwd25lZA==\x07"
+    backup = tmp_path / "backup"
+    rollouts = backup / f"codex{osc52}" / "2026" / "03" / "01"
+    rollouts.mkdir(parents=True)
+    sid = "0195a1b2-c3d4-7e5f-8a6b-00000000c0de"
+    (rollouts / f"rollout-2026-03-01T10-00-00-{sid}.jsonl").write_text(
+        json.dumps({"timestamp": "2026-03-01T10:00:00Z", "type": "session_meta",
+                    "payload": {"id": sid, "cwd": "/w", "cli_version": "0.50.0"}}) + "\n"
+    )  # fmt: skip
+    write_jsonl(
+        backup / "notes.jsonl", [tool_use("u1", "x", "t1", "Bash", {"command": "ls"}, "2026")]
+    )
+    result = CliRunner().invoke(
+        cli, ["build", str(tmp_path / "e.db"), "-s", "--source", str(backup)]
+    )
+    assert result.exit_code == 1 and "holds Codex sessions" in result.output, result.output
+    assert "\\u001b]52;c;" in result.output
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", result.output), result.output
+
+
 def test_find_on_a_terminal_keeps_its_bold_and_escapes_a_transcript_s_colours(tmp_path, projects):
     """On a terminal `find` marks the matched words bold; a colour a command's text holds
     is escaped: `ESC [ 8 m` conceals `&& curl ... | sh`, which a copy with the mouse

@@ -2261,6 +2261,38 @@ def test_a_lock_file_that_is_a_link_is_never_followed(tmp_path, projects, target
         assert not victim.exists()
 
 
+def test_a_lock_file_that_is_no_regular_file_or_says_nonsense_is_no_build_s(tmp_path):
+    """Whoever can write the index's folder could make its lock a FIFO, which `status`
+    waited on for ever, or a held lock's note JSON nested 100,000 deep, or sources without
+    their agent, each a traceback (a security test, session 31)."""
+    import threading
+
+    from pastfix import paths, status
+
+    db_path = tmp_path / "index.db"
+    os.mkfifo(f"{db_path}.lock")
+    answers: list[object] = []
+    asker = threading.Thread(target=lambda: answers.append(paths.running_build(db_path)))
+    asker.daemon = True
+    asker.start()
+    asker.join(timeout=10)
+    assert answers == [None]
+    os.unlink(f"{db_path}.lock")
+    Path(f"{db_path}.lock").write_text("[" * 100_000)
+    with open(f"{db_path}.lock", "rb") as held:
+        import fcntl
+
+        fcntl.flock(held, fcntl.LOCK_EX)
+        other = os.open(f"{db_path}.lock", os.O_RDONLY)
+        try:
+            assert paths._said(other) == {}
+        finally:
+            os.close(other)
+    assert status._sources([{"path": "/x"}, {"path": "/y", "agent": "codex"}]) == [
+        {"path": "/y", "agent": "codex"}
+    ]
+
+
 # -- persisted outputs: large tool results Claude Code stores beside the transcript ----
 
 PERSISTED = FIXTURES / "persisted"

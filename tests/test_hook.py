@@ -99,6 +99,9 @@ def test_context_takes_each_rows_resume_command_and_patch_lines():
     text = hook.context([row])
     assert "session 0195a1b2-c3d4 (codex resume 0195a1b2-c3d4):" in text
     assert "claude --resume" not in text
+    # a session without a resume command (a Gemini checkpoint, an id that is no plain word)
+    # is named without one, not as `(None)` (a security tester's F6, session 31)
+    assert "session 0195a1b2-c3d4:" in hook.context([{**row, "resume": None}])
     assert (
         '  fix: applied a patch\n    - "tst": 1\n    + "test": 1\n'
         "  confirmed: shell `npm test` succeeded"

@@ -390,3 +390,14 @@ def test_status_says_a_servers_tilde_is_not_expanded(no_cli, fake_home, tmp_path
         "An MCP server reads ~/t.db, whose ~ its client does not expand: its tools find"
         " nothing; run pastfix mcp install again with --db"
     ]
+
+
+def test_a_config_that_is_a_fifo_is_not_read(tmp_path):
+    """Codex's config.toml or opencode's plugin file made a FIFO blocked `status` and `hook
+    install --agent opencode` for ever (a security test, session 31): neither is read."""
+    config, plugin = tmp_path / "config.toml", tmp_path / "pastfix.js"
+    os.mkfifo(config)
+    os.mkfifo(plugin)
+    assert install.codex_mcp_found(config) == []
+    assert not install._is_our_plugin(plugin)
+    assert install._plugin_index(plugin) is None

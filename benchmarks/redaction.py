@@ -267,6 +267,31 @@ ADVERSARIAL = (
     ("`SSHPASS=` repeated", ("tool_calls", "command"), "SSHPASS=", "", (45, 90, 180)),
     ('`"chars": "` repeated', ("tool_calls", "input"), '"chars": "', "", (45, 90, 180)),
     ("`chars: ` repeated", ("tool_calls", "input"), "chars: `", "", (45, 90, 180)),
+    # REDACTION_VERSION 17: sudo's options read for `-S`, a heredoc, quotes in a command
+    ("`sudo -u a ` repeated", ("tool_calls", "command"), "sudo -u a ", "", (45, 90, 180)),
+    (
+        "`echo x | sudo -u a -S ` repeated",
+        ("tool_calls", "command"),
+        "echo x | sudo -u a -S ",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`sudo -S x <<EOF ` repeated",
+        ("tool_calls", "command"),
+        "sudo -S x <<EOF ",
+        "",
+        (45, 90, 180),
+    ),
+    ("`zip '` repeated", ("tool_calls", "command"), "zip '", "", (45, 90, 180)),
+    (
+        "`smbclient -U 'a\\b%c&d ` repeated",
+        ("tool_calls", "command"),
+        "smbclient -U 'a\\b%c&d ",
+        "",
+        (45, 90, 180),
+    ),
+    ('`chars: "a\\"` repeated', ("tool_calls", "input"), 'chars: "a\\"', "", (45, 90, 180)),
 )
 
 

@@ -62,7 +62,12 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # --passphrase`, `mysqladmin password`, `rabbitmqctl add_user`, `ssh-keygen -N`, `x11vnc
 # -passwd`, `zip -P`, `7z -p`, `openssl -k`), a Codex `write_stdin`'s `chars` typed into a
 # prompt.
-REDACTION_VERSION = 16
+# 17: version 16's forms with their common variations: sudo's other options before `-S`
+# (`sudo -u postgres -S`, `-p '' -S`, `-nS`), a fed password quoted with any character but
+# a quote (`echo 'Tr0ub4dor&3x' |`), the feeder in a group or redirected (`(echo PW) |`,
+# `echo PW 2>/dev/null |`), `$'PW'`, a heredoc after `sudo -S`; a quoted option value
+# holding `&` or `;`; smbclient's `-U 'CORP\bob%PW'`; a typed password holding a quote.
+REDACTION_VERSION = 17
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

@@ -1272,28 +1272,37 @@ def _pgpass_passwords(text: str) -> Iterator[tuple[int, int]]:
 # a password typed into a prompt.
 
 # What feeds a command its input: an `echo` or a `printf` (of `'%s\n'` and the value, or of
-# the value and `\n`) into a pipe, its value quoted or not.
+# the value and `\n`) into a pipe, its value quoted (any character but a quote, a backslash
+# or a line break: `'Tr0ub4dor&3x'`, `'correct horse battery staple'`, `$'PW'`) or not; then
+# what may stand between it and the pipe: a redirection (`2>/dev/null`), the end of a
+# group (`(echo PW) |`, `{ echo PW; } |`). (REDACTION_VERSION 17: a quoted value was one
+# word of a bare value's characters, and the pipe had to follow it.)
 _FED = re.compile(
     r"(?<![\w-])(?:echo[^\S\n]{1,10}(?:-[neE]{1,3}[^\S\n]{1,10})?"
     r"|printf[^\S\n]{1,10}(?:\\{0,7}[\"']%s(?:\\{1,7}n)?\\{0,7}[\"'][^\S\n]{1,10})?)"
-    r"(?P<open>\\{0,7}[\"'])?(?P<password>[^\s\"'`\\;|&<>()]{4,200})(?:\\{1,7}n)?"
-    r"(?(open)\\{0,7}[\"'])[^\S\n]{0,10}\|"
+    r"(?:\$?\\{0,7}[\"'](?P<quoted>[^\"'\\\n]{4,200})(?:\\{1,7}n)?\\{0,7}[\"']"
+    r"|(?P<bare>[^\s\"'`\\;|&<>()]{4,200})(?:\\{1,7}n)?)"
+    r"(?:[^\S\n]{1,10}[0-2]?>{1,2}[^\S\n]{0,3}(?:&[0-2]|[^\s\"'`\\;|&<>()]{1,100})){0,2}"
+    r"(?:[^\S\n]{0,10}(?:;[^\S\n]{0,10})?[)}])?[^\S\n]{0,10}\|"
 )
 # A here-string after a command that reads a password from its input (`sudo -S <<< 'PW' ...`).
 _HERE_STRING = re.compile(
-    r"<<<[^\S\n]{0,10}(?P<open>\\{0,7}[\"'])?(?P<password>[^\s\"'`\\;|&<>()]{4,200})"
-    r"(?:\\{1,7}n)?(?(open)\\{0,7}[\"']|(?=[\s;|&)]|\Z))"
+    r"<<<[^\S\n]{0,10}(?:\$?\\{0,7}[\"'](?P<quoted>[^\"'\\\n]{4,200})(?:\\{1,7}n)?\\{0,7}[\"']"
+    r"|(?P<bare>[^\s\"'`\\;|&<>()]{4,200})(?:\\{1,7}n)?(?=[\s;|&)]|\Z))"
+)
+# A heredoc after `sudo -S` (`sudo -S apt-get install x <<EOF`, then the password on the
+# body's first line, one word alone on it).
+_HEREDOC = re.compile(
+    r"<<-?[^\S\n]{0,3}(?P<q>[\"'])?(?P<tag>[A-Za-z_][A-Za-z0-9_]{0,30})(?(q)[\"'])"
+    r"[^\n]{0,300}\n[^\S\n]{0,10}(?P<bare>[^\s\"'`\\]{4,200})[^\S\n]{0,10}(?=\n|\Z)"
 )
 # The commands that read a password (or `user:password` lines) from their input: a login's
-# `--password-stdin` (docker's, helm's, podman's, oras's), `sudo -S` (`--stdin`), `passwd
-# --stdin`, `chpasswd`. How far before one the `echo` is looked for, and after it a
-# here-string.
+# `--password-stdin` (docker's, helm's, podman's, oras's), `sudo` given `-S` (`--stdin`)
+# among its options (see _sudo_reads), `passwd --stdin`, `chpasswd`. How far before one the
+# `echo` is looked for, and after it a here-string or a heredoc.
 _READS_PASSWORD = (
     "--password-stdin",
-    "sudo -S",
-    "sudo -kS",
-    "sudo -Sk",
-    "sudo --stdin",
+    "sudo ",
     "passwd --stdin",
     "chpasswd",
 )
@@ -1301,17 +1310,91 @@ _ECHO_MAX = 400
 _HERE_MAX = 300
 # What ends a command: a pipe, `;`, `&`, a line break not continued by a backslash.
 _COMMAND_END = re.compile(r"[|;&]|(?<!\\)\n")
+# A word of sudo's options (`-u postgres`, `-p ''`, `--user=x`, `-nS`), after a space.
+_SUDO_WORD = re.compile(
+    r"[^\S\n]{1,10}(?P<word>(?:\"[^\"\n]{0,100}\"|'[^'\n]{0,100}'|[^\s\"'`;|&<>()]{1,100}){1,4})"
+)
+# sudo's options that take a value: the letters (`-u USER`, `-uUSER`), the long names.
+_SUDO_VALUE_LETTERS = frozenset("ughpUCDrtT")
+_SUDO_VALUE_NAMES = frozenset(
+    (
+        "--user",
+        "--group",
+        "--host",
+        "--prompt",
+        "--other-user",
+        "--close-from",
+        "--chdir",
+        "--role",
+        "--type",
+        "--command-timeout",
+    )
+)
+# How many words of sudo's options are read.
+_SUDO_WORDS = 12
+
+
+def _sudo_reads(text: str, at: int) -> bool:
+    """Whether the `sudo` at `at` reads its password from its input: `-S` (`--stdin`) among
+    its options, in any order and grouped with others (`sudo -u postgres -S`, `sudo -p ''
+    -S`, `sudo -nS`), before its command (12 words at most)."""
+    if at and (text[at - 1].isalnum() or text[at - 1] in "_.-"):
+        return False
+    pos = at + len("sudo")
+    for _ in range(_SUDO_WORDS):
+        m = _SUDO_WORD.match(text, pos)
+        if m is None:
+            return False
+        pos = m.end()
+        word = m.group("word")
+        if word == "--" or not word.startswith("-") or len(word) < 2:
+            return False  # the command
+        if word.startswith("--"):
+            name, eq, _ = word.partition("=")
+            if name == "--stdin":
+                return True
+            value = name in _SUDO_VALUE_NAMES and not eq
+        else:
+            value = False
+            for i, letter in enumerate(word[1:], 2):
+                if letter == "S":
+                    return True
+                if letter in _SUDO_VALUE_LETTERS:
+                    value = i == len(word)  # (`-uS`: the user is `S`)
+                    break
+                if not letter.isalpha():
+                    return False
+        if value:
+            m = _SUDO_WORD.match(text, pos)
+            if m is None:
+                return False
+            pos = m.end()
+    return False
+
+
+def _fed_value(m: re.Match[str]) -> tuple[int, int] | None:
+    """The span of what _FED, _HERE_STRING or _HEREDOC took for a password, if it may be
+    one: not a variable, a placeholder or a marker."""
+    group = "quoted" if "quoted" in m.re.groupindex and m.group("quoted") is not None else "bare"
+    value = m.group(group)
+    if value.startswith(_MARKED) or _PLACEHOLDER.match(value):
+        return None
+    return m.span(group)
 
 
 def _fed_passwords(text: str) -> Iterator[tuple[int, int]]:
     """The password fed to each command that reads it from its input (_READS_PASSWORD):
     the `echo` or `printf` of the last pipe before it, on its line and in its command
     (`echo PW | sudo -S apt-get ...`, `printf '%s\\n' PW | docker login ... --password-stdin`),
-    or a here-string after it in its command (`sudo -S <<< 'PW' ...`); for `chpasswd`, what
-    follows the user's colon (`echo 'bob:PW' | chpasswd`)."""
+    or a here-string after it in its command (`sudo -S <<< 'PW' ...`), or for `sudo -S` the
+    first line of a heredoc after it (`sudo -S cmd <<EOF`, a line of letters and digits);
+    for `chpasswd`, what follows the user's colon (`echo 'bob:PW' | chpasswd`)."""
     spans: list[tuple[int, int]] = []
     done = 0
     for at in _anchor_starts(text, _READS_PASSWORD):
+        sudo = text.startswith("sudo", at)
+        if sudo and not _sudo_reads(text, at):
+            continue
         lines = text.startswith("chpasswd", at)
         lo = max(0, at - _ECHO_MAX)
         pipe = text.rfind("|", lo, at)
@@ -1323,11 +1406,22 @@ def _fed_passwords(text: str) -> Iterator[tuple[int, int]]:
                 found = m
         if found is None:
             stop = _COMMAND_END.search(text, at + 1, min(len(text), at + _HERE_MAX))
-            here = text.find("<<<", at, stop.start() if stop else min(len(text), at + _HERE_MAX))
-            found = _HERE_STRING.match(text, here) if here >= 0 else None
-        if found is None or not _command_password(found):
+            hi = stop.start() if stop else min(len(text), at + _HERE_MAX)
+            here = text.find("<<<", at, hi)
+            if here >= 0:
+                found = _HERE_STRING.match(text, here)
+            elif sudo and (here := text.find("<<", at, hi)) >= 0:
+                found = _HEREDOC.match(text, here)
+                if found is not None and not (
+                    found.group("bare") != found.group("tag")
+                    and _mixed(found.group("bare"))
+                    and _assigned_secret("password", found.group("bare"), True)
+                ):
+                    found = None
+        span = _fed_value(found) if found is not None else None
+        if found is None or span is None:
             continue
-        start, end = found.span("password")
+        start, end = span
         if lines:
             colon = text.find(":", start, end)
             if colon < 0 or colon + 1 == end:
@@ -1362,7 +1456,9 @@ _PASSWORD_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("x11vnc",), r"-(?:passwd|viewpasswd|storepasswd)[^\S\n]{1,10}"),
     (
         ("smbclient", "rpcclient", "smbcacls", "smbget"),
-        r"(?:-U[^\S\n]{0,10}|--user(?:name)?=)(?:\\{0,7}[\"'])?[^\s%\"'`\\]{1,100}%",
+        # (a Windows domain before the user, `CORP\bob%PW`, its backslash JSON's `\\` too)
+        r"(?:-U[^\S\n]{0,10}|--user(?:name)?=)(?P<opened>\\{0,7}[\"'])?"
+        r"(?:[^\s%\"'`\\]{1,100}\\{1,7})?[^\s%\"'`\\]{1,100}%",
     ),
     (
         ("net use", "NET USE", "Net use"),
@@ -1384,14 +1480,35 @@ _OPTION_VALUE = (
     r"(?:\\{0,7}[\"'](?P<quoted>[^\"'\\\n]{1,200})(?=\\{0,7}[\"'])"
     r"|(?P<bare>[^\s\"'`\\;|&<>()/-][^\s\"'`\\;|&<>()]{3,199}))"
 )
+# A password in quotes a lead opened (smbclient's `-U 'CORP\bob%PW'`): what they hold.
+_OPENED_VALUE = r"(?(opened)(?P<inside>[^\"'\\\n]{4,200})(?=\\{0,7}[\"'])|" + _OPTION_VALUE + ")"
+_VALUE_GROUPS = ("inside", "quoted", "bare")
 _PROGRAM_OPTION = {
-    program: re.compile(r"(?<=\s)(?:" + lead + r")" + _OPTION_VALUE)
+    program: re.compile(
+        r"(?<=\s)(?:" + lead + r")" + (_OPENED_VALUE if "(?P<opened>" in lead else _OPTION_VALUE)
+    )
     for programs, lead in _PASSWORD_OPTIONS
     for program in programs
 }
 # How far after a program's name its options are read (its command: to a pipe, `;`, `&` or
-# an unescaped line break).
+# an unescaped line break, not in quotes).
 _OPTIONS_MAX = 400
+# What ends a command, or opens quotes; and quotes closed on their line.
+_COMMAND_END_OR_QUOTE = re.compile(r"[|;&\"']|(?<!\\)\n")
+_IN_QUOTES = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+
+
+def _command_end(text: str, at: int, hi: int) -> int:
+    """Where the command at `at` ends (`hi` at most): the first pipe, `;`, `&` or unescaped
+    line break outside quotes (`gpg --passphrase 'a&b;c' ...`: REDACTION_VERSION 17; a quote
+    not closed on its line is read as a character). Each character read once."""
+    pos = at
+    while (m := _COMMAND_END_OR_QUOTE.search(text, pos, hi)) is not None:
+        if m.group() not in "\"'":
+            return m.start()
+        quoted = _IN_QUOTES.match(text, m.start(), hi)
+        pos = quoted.end() if quoted else m.end()
+    return hi
 
 
 def _program_passwords(text: str) -> Iterator[tuple[int, int]]:
@@ -1407,12 +1524,10 @@ def _program_passwords(text: str) -> Iterator[tuple[int, int]]:
                 at and (text[at - 1].isalnum() or text[at - 1] in "_.-")
             ):
                 continue
-            hi = min(len(text), at + _OPTIONS_MAX)
-            end = _COMMAND_END.search(text, at, hi)
-            stop = end.start() if end else hi
+            stop = _command_end(text, at, min(len(text), at + _OPTIONS_MAX))
             done[program] = stop
             for m in pattern.finditer(text, at + len(program), stop):
-                group = "quoted" if m.group("quoted") is not None else "bare"
+                group = next(g for g in _VALUE_GROUPS if m.re.groupindex.get(g) and m.group(g))
                 value = m.group(group)
                 if value.startswith(_MARKED) or _PLACEHOLDER.match(value):
                     continue
@@ -1424,17 +1539,22 @@ def _program_passwords(text: str) -> Iterator[tuple[int, int]]:
 # line (`{"session_id": 77, "chars": "PW\n"}`, a code-mode cell's `tools.write_stdin({...,
 # chars: "PW\n"})`), which agents send to answer `[sudo] password for x:`, `Enter
 # password:`, a passphrase.
+# (REDACTION_VERSION 17: a quote or a backslash in it, escaped, `"Qm7\"x9\n"`, or a
+# quote other than the one around it; each escape one backslash and what it escapes, so a
+# run of backslashes is read one way only.)
 _TYPED = re.compile(
-    r"chars(?:\\{0,7}[\"'])?[^\S\n]{0,3}:[^\S\n]{0,3}(?P<open>\\{0,7}[\"'`])"
-    r"(?P<password>[^\s\"'`\\]{1,200})(?:\\{1,7}[rn]){0,2}\\{0,7}[\"'`]"
+    r"chars(?:\\{0,7}[\"'])?[^\S\n]{0,3}:[^\S\n]{0,3}(?P<bs>\\{0,7})(?P<q>[\"'`])"
+    r"(?P<password>(?:[^\s\"'`\\]|(?!(?P=q))[\"'`]|\\[\"'`\\]){1,200}?)"
+    r"(?:\\{1,7}[rn]){0,2}(?P=bs)(?P=q)"
 )
+_ESCAPED = re.compile(r"\\(.)")
 
 
 def _typed_password(m: re.Match[str]) -> bool:
     """`chars` that look like a password, judged as a quoted value given to `password` (no
     placeholder, variable, word of a name, version), and no lowercase word (`exit`, `yes`,
     `quit`: what a shell or a prompt is also sent) nor a number (a menu's choice)."""
-    value = m.group("password")
+    value = _ESCAPED.sub(r"\1", m.group("password"))
     if value.isdigit() or (value.isalpha() and value.islower()):
         return False
     return _assigned_secret("password", value, True)

@@ -2039,3 +2039,145 @@ def test_a_version_16_password_is_never_kept(form, password, before):
     command = before + form.format(password)
     for redacted, _ in (redact(command), redact_json(json.dumps({"command": command}))):
         assert password not in redacted, redacted
+
+
+# -- REDACTION_VERSION 17: version 16's forms with their common variations (session 31's ---
+# -- security test, F5) --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # sudo's other options before `-S`, in any order, or grouped with it
+        f"echo '{TYPED}' | sudo -u postgres -S psql -c 'select 1'",
+        f"echo '{TYPED}' | sudo -p '' -S apt-get update",
+        f"echo {TYPED} | sudo -E -S ./deploy.sh",
+        f"echo {TYPED} | sudo -H -S ls",
+        f"echo {TYPED} | sudo -ES ls",
+        f"echo {TYPED} | sudo -nS true",
+        f"echo {TYPED} | sudo  -S ls",
+        f"echo {TYPED} | sudo --user=root --stdin ls",
+        f"echo {TYPED} | sudo -g adm -k -S ls",
+        f"sudo -u root -S <<< '{TYPED}' ls",
+        # a quoted fed password holding `&`, `;`, `(` or a space
+        f"echo '{TYPED}&3x' | sudo -S apt-get install -y nginx",
+        f"echo '{TYPED};(x' | sudo -S ls",
+        f'echo "correct horse {TYPED}" | sudo -S apt-get update',
+        f"echo 'bob:{TYPED}&x' | chpasswd",
+        f"sudo -S <<< '{TYPED}&x' ls",
+        # the feeder not ending at the pipe
+        f"(echo {TYPED}) | sudo -S ls",
+        f"{{ echo {TYPED}; }} | sudo -S ls",
+        f"echo $'{TYPED}' | sudo -S ls",
+        f"echo {TYPED} 2>/dev/null | sudo -S ls",
+        f"echo {TYPED} 2>&1 | sudo -S ls",
+        # a heredoc into `sudo -S`
+        f"sudo -S apt-get update <<EOF\n{TYPED}\nEOF",
+        # a Windows domain before smbclient's user; a quoted option value holding `&` or `;`
+        f"smbclient //nas/s -U 'CORP\\bob%{TYPED}' -c ls",
+        f"smbclient //nas/s -U CORP\\\\bob%{TYPED} -c ls",
+        f"smbclient //nas/s -U 'bob%{TYPED}&x y' -c ls",
+        f"gpg --batch --passphrase '{TYPED}&x' -d f.gpg",
+        f"keytool -list -storepass '{TYPED};x' -keystore k.jks",
+    ],
+)
+def test_a_command_line_password_version_16_kept_is_redacted(command):
+    for redacted, found in (
+        redact(command),
+        redact_json(json.dumps({"command": command})),
+        redact_json(json.dumps({"command": ["bash", "-lc", command]})),
+    ):
+        assert found == {"password": 1}, redacted
+        assert TYPED not in redacted
+
+
+@pytest.mark.parametrize("typed", [f'{TYPED[:4]}"{TYPED[4:]}', f"{TYPED[:4]}'{TYPED[4:]}"])
+@pytest.mark.parametrize("end", ["\n", "\r", ""])
+def test_a_typed_password_holding_a_quote_or_a_backslash_is_redacted(typed, end):
+    cell = f"await tools.write_stdin({{session_id: 9, chars: {json.dumps(typed + end)}}})"
+    for text in (
+        json.dumps({"session_id": 77, "chars": typed + end}),
+        json.dumps({"session_id": 77, "chars": typed.replace('"', "\\") + end}),
+        # a code-mode cell
+        json.dumps({"input": cell}),
+    ):
+        redacted, found = redact_json(text)
+        assert found == {"password": 1}, redacted
+        assert TYPED[4:] not in redacted
+        json.loads(redacted)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # sudo without `-S`, or `-S` no option of sudo's
+        "echo hello | sudo tee /etc/x",
+        "sudo -u postgres psql",
+        f"echo {TYPED} | sudo -s",
+        f"echo {TYPED} | sudo -uS ls",
+        f"echo {TYPED} | sudo ls -S",
+        f"echo {TYPED} | pseudo -S x",
+        'echo "$PW" 2>/dev/null | sudo -u root -S ls',
+        "sudo -nS true",
+        # a heredoc whose first line is no password
+        "sudo -S tee /etc/hosts <<EOF\n127.0.0.1 localhost\nEOF",
+        "sudo -S tee /etc/x.service <<EOF\n[Unit]\nEOF",
+        "sudo -S bash <<'EOF'\napt-get update\nEOF",
+        "sudo -S sh <<EOF\n#!/bin/sh\nEOF",
+        # smbclient without a password; what is typed that holds a quote and no password
+        "smbclient -L nas -U 'CORP\\bob'",
+        'smbclient -U "bob%$PW"',
+    ],
+)
+def test_version_17s_look_alikes_are_kept_beside_a_form_it_takes(text):
+    assert redact(f"mongosh -p {TYPED}\n{text}") == (
+        f"mongosh -p [REDACTED:password]\n{text}",
+        {"password": 1},
+    )
+
+
+@pytest.mark.parametrize("chars", ['"\n', "'\n", "\\\n", 'echo "hi"\n', 'y"\n'])
+def test_what_is_typed_with_a_quote_that_is_no_password_is_kept(chars):
+    text = json.dumps({"session_id": 77, "chars": chars})
+    assert redact_json(text) == (text, {})
+
+
+# Each form of REDACTION_VERSION 17, the password (which may hold `&`, `;`, `(`, a space) a
+# placeholder in it.
+VERSION_17_FORMS = (
+    "echo '{}' | sudo -u postgres -S psql",
+    "echo '{}' | sudo -p '' -S ls",
+    "echo '{}' | sudo -nS ls",
+    "(echo '{}') | sudo -S ls",
+    "echo '{}' 2>/dev/null | sudo -H -S ls",
+    "sudo -E -S <<< '{}' ls",
+    "echo 'bob:{}' | sudo chpasswd",
+    "smbclient //nas/s -U 'CORP\\bob%{}' -c ls",
+    "gpg --batch --passphrase '{}' -d x.gpg",
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    form=st.sampled_from(VERSION_17_FORMS),
+    password=st.text(
+        alphabet="abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!@#%^_+=.,:-&;() ",
+        min_size=6,
+        max_size=40,
+    ).filter(
+        lambda p: (
+            re.search(r"\d", p)
+            and re.search(r"[A-Za-z]", p)
+            and p[0].isalnum()
+            and p[-1] != " "
+            and "..." not in p
+        )
+    ),
+    before=st.sampled_from(["", "cd /srv && ", "set -e\n", "ls\n"]),
+)
+def test_a_version_17_password_is_never_kept(form, password, before):
+    # (a value the rules take for a password where it is quoted: no placeholder)
+    assume(password not in redact(f"sshpass -p '{password}' ssh host")[0])
+    command = before + form.format(password)
+    for redacted, _ in (redact(command), redact_json(json.dumps({"command": command}))):
+        assert password not in redacted, redacted

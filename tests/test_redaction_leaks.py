@@ -1266,6 +1266,91 @@ def test_no_session_30_password_in_the_index_its_wal_or_find(tmp_path):
     assert redactions == 4 * len(SESSION_30_COMMANDS) + 2
 
 
+# -- REDACTION_VERSION 17 (session 31's security test, F5): version 16's forms with their
+# -- common variations, in a Claude Code session's Bash calls and a Codex write_stdin -------
+
+SESSION_31_COMMANDS = {
+    "SUDOU": "echo '{}' | sudo -u postgres -S psql -c 'select 1'",
+    "SUDOP": "echo '{}' | sudo -p '' -S apt-get update",
+    "SUDONS": "echo '{}' | sudo -nS true",
+    "AMP": "echo '{}&x' | sudo -S apt-get install -y nginx",
+    "SPACE": "echo 'correct horse {}' | sudo -S apt-get update",
+    "GROUP": "(echo {}) | sudo -S ls",
+    "HEREDOC": "sudo -S apt-get update <<EOF\n{}\nEOF",
+    "CHPASSWD": "echo 'bob:{}&x' | sudo chpasswd",
+    "SMB": "smbclient //nas/share -U 'CORP\\bob%{}' -c ls",
+}
+
+
+def session_31_password(tag):
+    return f"Qm7LEAK{tag}9xTz2"
+
+
+def test_no_session_31_password_in_the_index_its_wal_or_find(tmp_path):
+    t = "2026-03-06T10:"
+    lines = [prompt("p31", SESSION, "set up the server", t + "00:00Z")]
+    for i, (tag, form) in enumerate(SESSION_31_COMMANDS.items()):
+        command = {"command": form.format(session_31_password(tag))}
+        lines += [
+            tool_use(f"a31-{i}", SESSION, f"s{i}", "Bash", command, f"{t}{i + 1:02d}:00Z"),
+            result(
+                f"r31-{i}",
+                SESSION,
+                f"s{i}",
+                f"Exit code 1\nzzsudo{i}: authentication failed",
+                f"{t}{i + 1:02d}:30Z",
+                True,
+            ),
+        ]
+    write_jsonl(tmp_path / "projects" / "-home-dev-shop" / f"{SESSION}.jsonl", lines)
+    # a password holding a quote typed into `mysql -p`'s prompt
+    typed = json.dumps({"session_id": 77, "chars": 'Qm7"LEAKSTDIN9xTz2\n'})
+    items = [
+        {
+            "type": "function_call",
+            "name": "exec_command",
+            "call_id": "f1",
+            "arguments": json.dumps({"cmd": "mysql -u root -p shop"}),
+        },
+        {
+            "type": "function_call_output",
+            "call_id": "f1",
+            "output": "Process running with session ID 77\nOutput:\nEnter password: ",
+        },
+        {"type": "function_call", "name": "write_stdin", "call_id": "f2", "arguments": typed},
+        {
+            "type": "function_call_output",
+            "call_id": "f2",
+            "output": "Process exited with code 1\nOutput:\nERROR 1045 (28000): Access denied",
+        },
+    ]
+    meta = {"id": CODEX_SESSION, "cwd": "/home/dev/shop", "cli_version": "0.146.0"}
+    write_jsonl(
+        tmp_path / "codex" / "2026/03/06" / f"rollout-2026-03-06T10-00-00-{CODEX_SESSION}.jsonl",
+        [{"timestamp": "2026-03-06T10:00:00.000Z", "type": "session_meta", "payload": meta}]
+        + [
+            {"timestamp": f"2026-03-06T10:00:{i:02d}.000Z", "type": "response_item", "payload": p}
+            for i, p in enumerate(items, 1)
+        ],
+    )
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects", tmp_path / "codex")
+    secrets = [session_31_password(tag) for tag in SESSION_31_COMMANDS] + ["LEAKSTDIN9xTz2"]
+    wal = db.with_name("index.db-wal")
+    assert_none_of(secrets, "WAL", wal.read_bytes() if wal.exists() else b"")
+    assert_none_of(secrets, "index.db", db.read_bytes())
+    out = CliRunner().invoke(cli, ["find", "zzsudo0: authentication failed", str(db), "--json"])
+    assert out.exit_code == 0 and {r["session_id"] for r in json.loads(out.stdout)} >= {SESSION}
+    assert_none_of(secrets, "find --json", out.stdout)
+    conn = sqlite3.connect(db)
+    redactions = conn.execute(
+        "SELECT count(*) FROM redactions WHERE table_name = 'tool_calls' AND kind = 'password'"
+    ).fetchone()[0]
+    conn.close()
+    # each command in its call's command and input; the typed password
+    assert redactions == 2 * len(SESSION_31_COMMANDS) + 1
+
+
 def test_session_30_passwords_of_older_rules_are_redacted_again_in_place(tmp_path):
     """An index whose rules kept them (REDACTION_VERSION 15) is redacted by its next build,
     without the transcripts."""

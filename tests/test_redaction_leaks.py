@@ -941,22 +941,32 @@ def assert_no_red_team_22_secret(where, data):
             assert fragment not in text and fragment not in _unescaped(text), (where, name)
 
 
-def test_no_red_team_22_secret_in_the_index_its_wal_or_any_output(tmp_path):
-    projects = tmp_path / "projects" / "-home-dev-app"
-    write_jsonl(projects / f"{SESSION}.jsonl", red_team_22_session(SESSION))
-    red_team_22_rollout(
-        tmp_path / "codex" / "2026/03/01" / f"rollout-2026-03-01T10-00-00-{CODEX_SESSION}.jsonl"
+def built_twice(tmp_path, project, session, rollout, day):
+    """An index of `session`'s lines (a function of its id) in `project` and a Codex
+    `rollout` of that `day`, built, then built again with a later session while a reader
+    keeps the WAL: the index and its WAL's bytes."""
+    projects = tmp_path / "projects" / project
+    write_jsonl(projects / f"{SESSION}.jsonl", session(SESSION))
+    rollout(
+        tmp_path / "codex" / day.replace("-", "/") / f"rollout-{day}T10-00-00-{CODEX_SESSION}.jsonl"
     )
     db = tmp_path / "index.db"
     build_index(db, tmp_path / "projects", tmp_path / "codex")
     # and again through the WAL, a reader keeping it
-    write_jsonl(projects / f"{LATER}.jsonl", red_team_22_session(LATER))
+    write_jsonl(projects / f"{LATER}.jsonl", session(LATER))
     reader = sqlite3.connect(db)
     reader.execute("SELECT count(*) FROM messages").fetchone()
     build_index(db, tmp_path / "projects", tmp_path / "codex")
     wal = db.with_name("index.db-wal").read_bytes()
     reader.close()
     assert len(wal) > 10_000
+    return db, wal
+
+
+def test_no_red_team_22_secret_in_the_index_its_wal_or_any_output(tmp_path):
+    db, wal = built_twice(
+        tmp_path, "-home-dev-app", red_team_22_session, red_team_22_rollout, "2026-03-01"
+    )
     assert_no_red_team_22_secret("WAL", wal)
     assert_no_red_team_22_secret("index.db", db.read_bytes())
     out = CliRunner().invoke(cli, ["find", DEPLOY_ERROR, str(db), "--json"])
@@ -1230,21 +1240,9 @@ SESSION_30_SECRETS = [session_30_password(tag) for tag in SESSION_30_COMMANDS] +
 
 
 def test_no_session_30_password_in_the_index_its_wal_or_find(tmp_path):
-    projects = tmp_path / "projects" / "-home-dev-shop"
-    write_jsonl(projects / f"{SESSION}.jsonl", session_30_session(SESSION))
-    session_30_rollout(
-        tmp_path / "codex" / "2026/03/05" / f"rollout-2026-03-05T10-00-00-{CODEX_SESSION}.jsonl"
+    db, wal = built_twice(
+        tmp_path, "-home-dev-shop", session_30_session, session_30_rollout, "2026-03-05"
     )
-    db = tmp_path / "index.db"
-    build_index(db, tmp_path / "projects", tmp_path / "codex")
-    # and again through the WAL, a reader keeping it
-    write_jsonl(projects / f"{LATER}.jsonl", session_30_session(LATER))
-    reader = sqlite3.connect(db)
-    reader.execute("SELECT count(*) FROM messages").fetchone()
-    build_index(db, tmp_path / "projects", tmp_path / "codex")
-    wal = db.with_name("index.db-wal").read_bytes()
-    reader.close()
-    assert len(wal) > 10_000
     assert_none_of(SESSION_30_SECRETS, "WAL", wal)
     assert_none_of(SESSION_30_SECRETS, "index.db", db.read_bytes())
     out = CliRunner().invoke(cli, ["find", SUDO_ERROR, str(db), "--json"])

@@ -153,6 +153,11 @@ def matches(
         # that say them (a Dialyzer log holding `file`, `does not` and `exist`), and were
         # counted as this one ("seen 12 times" for 2: a new user's find).
         rows = [row for row in rows if row["matched"] == "signature"]
+    if not any(row["fixed_at"] for row in rows):
+        # Seen before and got past nowhere: "not fixed there" and the assistant's next
+        # words cost the model context and give it nothing to act on (a new user's
+        # find, session 31: three of seven events answered with only that).
+        return []
     return same_system_first(rows, event.get("cwd"))
 
 
@@ -247,8 +252,10 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
     )
     # The best row of each of the first SHOWN sessions: a session's other rows (another
     # signature of the same error, matched by its words) would say it twice.
+    # Only sessions that got past it, when one did: "not fixed there" is nothing to act on.
+    fixed = [row for row in rows if row["fixed_at"]] or rows
     best: dict[str, dict[str, Any]] = {}
-    for row in rows:
+    for row in fixed:
         best.setdefault(row["session_id"], row)
     blocks = []
     for row in list(best.values())[:SHOWN]:

@@ -26,6 +26,7 @@ is missing or the install fails, unless $PASTFIX_REQUIRE_GEMINI is set, where it
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import time
@@ -130,6 +131,60 @@ class MockGemini(MockAPI):
         if "streamGenerateContent" in path:
             return "text/event-stream", f"data: {json.dumps(answer)}\r\n\r\n".encode()
         return "application/json", json.dumps(answer).encode()
+
+
+FIXED_READ = "cccccccc-3333-4333-8333-333333333333"
+
+
+def write_read_fixed(path: Path) -> None:
+    """A Gemini chat whose read of a missing file failed, then wrote it and read it."""
+
+    def call(n: int, name: str, args: dict, response: dict, status: str) -> dict:
+        at = f"2026-05-03T09:00:{n:02d}.000Z"
+        result = {"functionResponse": {"id": f"{name}_{n}", "name": name, "response": response}}
+        return {
+            "id": f"m{n}",
+            "timestamp": at,
+            "type": "gemini",
+            "content": "",
+            "toolCalls": [
+                {
+                    "id": f"{name}_{n}",
+                    "name": name,
+                    "args": args,
+                    "result": [result],
+                    "status": status,
+                    "timestamp": at,
+                }
+            ],
+        }
+
+    notes = {"file_path": "/tmp/app/notes.txt"}
+    lines = [
+        {
+            "sessionId": FIXED_READ,
+            "projectHash": "2bf7c3a6",
+            "startTime": "2026-05-03T09:00:00.000Z",
+            "lastUpdated": "2026-05-03T09:00:09.000Z",
+            "kind": "main",
+        },
+        {
+            "id": "m1",
+            "timestamp": "2026-05-03T09:00:01.000Z",
+            "type": "user",
+            "content": [{"text": "read the notes"}],
+        },
+        call(2, "read_file", notes, {"error": "File not found: /tmp/app/notes.txt"}, "error"),
+        call(
+            3,
+            "write_file",
+            {**notes, "content": "notes\n"},
+            {"output": "Successfully created and wrote to new file: /tmp/app/notes.txt."},
+            "success",
+        ),
+        call(4, "read_file", notes, {"output": "notes\n"}, "success"),
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
 
 
 @pytest.fixture
@@ -241,7 +296,12 @@ def test_the_after_tool_hook_recalls_a_past_fix_in_gemini_cli(gemini, api, tmp_p
     for folder in (home, gemini_home, project):
         folder.mkdir()
     db = tmp_path / "index.db"
-    build_index(db, DATA)
+    # The fixture's read of a missing file was not fixed, which the hook does not recall:
+    # beside it, a past session that wrote the file it could not read, then read it.
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    write_read_fixed(data / "tmp" / "app" / "chats" / "session-2026-05-03T09-00-cccccccc.jsonl")
+    build_index(db, data)
     api.missing = str(project / "missing.txt")
     past_sessions = {r[0] for r in sqlite3.connect(db).execute("SELECT session_id FROM sessions")}
     monkeypatch.setenv("HOME", str(home))
@@ -263,7 +323,8 @@ def test_the_after_tool_hook_recalls_a_past_fix_in_gemini_cli(gemini, api, tmp_p
     after_read = next(r for r in api.requests if len(function_responses(r)) == 2)
     error = function_responses(after_read)[1]["response"]["error"]
     assert error.startswith(f"File not found: {project / 'missing.txt'}\n\n{MARK}")
-    assert "not fixed there" in error
+    assert f"session {FIXED_READ}" in error and "fix: edited /tmp/app/notes.txt" in error
+    assert "not fixed there" not in error
     last = next(r for r in api.requests if len(function_responses(r)) == 3)
     assert "pastfix" not in function_responses(last)[2]["response"]["output"]
 

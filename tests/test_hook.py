@@ -226,13 +226,19 @@ def test_the_same_error_about_another_file_is_recalled_as_such(tmp_path):
         # said first, as such: not "this error" (a new user's try, session 27)
         about = "this error about another file" if "another" in how else "this error"
         assert text.startswith(f"pastfix: {about} was seen before, "), text
-    # Not fixed there, it tells the agent nothing: silent (its own error is said, fixed or not)
+    # Not fixed there, it tells the agent nothing: silent, for its own error too (a new
+    # user's find, session 31: "not fixed there" was all the context said)
     write_jsonl(tmp_path / "unfixed" / "-home-dev-app" / f"{PAST}.jsonl", session[:3])
     build_index(tmp_path / "unfixed.db", tmp_path / "unfixed")
-    error = "Exit code 1\ncat: missing.txt: No such file or directory"
-    assert hook.respond(json.dumps(event(error)), tmp_path / "unfixed.db") == ""
-    error = "Exit code 1\ncat: nonexistent.txt: No such file or directory"
-    assert PAST in context_of(hook.respond(json.dumps(event(error)), tmp_path / "unfixed.db"))
+    for name in ("missing.txt", "nonexistent.txt"):
+        error = f"Exit code 1\ncat: {name}: No such file or directory"
+        assert hook.respond(json.dumps(event(error)), tmp_path / "unfixed.db") == ""
+        assert hook.matches(queries.connect(tmp_path / "unfixed.db"), event(error)) == []
+    # ...while the index finds it
+    rows = queries.find_past_fix(
+        queries.connect(tmp_path / "unfixed.db"), "cat: nonexistent.txt: No such file or directory"
+    )
+    assert [row["session_id"] for row in rows] == [PAST]
 
 
 def test_only_the_errors_own_failures_are_counted_when_it_was_seen(tmp_path):

@@ -648,6 +648,16 @@ _TIME = re.compile(
 )
 # The times a log line starts with (`<time> <time> `, `[<time>] `).
 _LEADING_TIME = re.compile(r"^(?:\[?<time>\]?[\s,]*)+")
+# ...as written, read first: the rules for a message's start (a program's folder, a
+# shell's `not found`) see the message (a CI log's `2026-04-01T10:22:03.1234567Z /bin/sh:
+# 1: cmake: not found`), and so does a component's tag between them, before a program's
+# folder (`... [build] /bin/sh: ...`, a new user's paste; `12:00:01 [vite] Internal server
+# error` keeps `[vite]`, as it is pasted without the time)
+_LOG_START = re.compile(
+    r"^(?:\[?(?:\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?"
+    r"(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?)\]?[\s,]+)+"
+    r"(?:(?:\[[\w.:-]{1,24}\][\s:]*)+(?=[/~\\]|[A-Za-z]:[\\/]))?"
+)
 _SLASH_DATE = re.compile(r"(?<![\w/.])\d{4}/\d{2}/\d{2}(?![\w/])")
 _DURATION = re.compile(
     r"\d(?<![\w.]\d)\d*(?:\.\d+)?(?:ms|us|µs|ns|h|m|s|(?:\s?(?:ms|msecs?|secs?|seconds?"
@@ -1262,6 +1272,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
     # Work on a bounded prefix: the signature is a prefix of the result, and
     # pasted text can be long.
     line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
+    if line[:2].lstrip("[ ")[:1].isdigit() and (start := _LOG_START.match(line.lstrip())):
+        line = line.lstrip()[start.end() :] or line
     if line[:3].lstrip().startswith(("→ ", "| ")):
         # vitest's mark of a test's message, PowerShell 7's of its record's: pasted with it
         # or not

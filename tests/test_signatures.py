@@ -568,6 +568,17 @@ def test_distinct_bugs_have_distinct_signatures():
             "ERROR : x at <path>/a: not found",
         ),
         ("[2024-01-02T03:04:05Z] fatal: x", "fatal: x"),
+        # a log line's time, and a component's tag before a program's folder, go before the
+        # rules for a message's start read it (a CI log's paste; a new user's, session 31)
+        ("2026-04-01T10:22:03.1234567Z /bin/sh: 1: cmake: not found", "command not found: cmake"),
+        (
+            "2026-04-01T10:22:03.125Z [build] /bin/sh: 1: cmake: not found",
+            "command not found: cmake",
+        ),
+        ("10:22:03 [build] /usr/bin/python3: No module named x", "python: No module named x"),
+        # ...a tag before a message is kept, as the message is pasted without the time
+        ("12:00:01 [vite] Internal server error: x", "[vite] Internal server error: x"),
+        ("2026-04-01", "<time>"),
         ("took 1.23s, then 120ms, then 3m 0s", "took <duration>, then <duration>, then <duration>"),
         ("connect ECONNREFUSED 127.0.0.1:5432", "connect ECONNREFUSED <ip>:<n>"),
         ("pid 12345 on port 8080", "pid <n> on port <n>"),

@@ -489,6 +489,8 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     Start ERROR with raw: to write an FTS5 query, and put -- before an ERROR that starts
     with -. Without DB_PATH: ./index.db, else $PASTFIX_DB, else
     ~/.local/share/pastfix/index.db (the index of the hook and the MCP server).
+    It exits 0 whether or not ERROR was seen: with --json a script tells by the rows'
+    `matched` (`signature` or `all words`: seen; `some words`, or no row: not seen).
 
     \b
     Example:

@@ -772,6 +772,10 @@ def distinctive_words(error: object) -> str:
         for name in names.values()
         if any(_distinctive_token(token) for token in _TOKEN.findall(name))
         and len(_TOKEN.findall(name)) <= MAX_NAME_WORDS
+        # an acronym of three letters alone is a common word of the trade (`TLS`, `API`,
+        # `JWT`): an Oracle `ORA-12154: TLS:could not resolve ...` was given Dialyzer logs
+        # that mention TLS (a new user's F11, session 31); `ORA-12154` is a name
+        and not (len(name) <= 3 and name.isalpha() and name.isupper())
     ]
     return json.dumps(kept[:MAX_WORDS], ensure_ascii=False)
 

@@ -705,6 +705,9 @@ def test_find_past_fix_quoted_values_tell_the_text_from_a_look_alike():
         ),
         ("undefined method `each' for nil:NilClass (NoMethodError)", ["NilClass", "NoMethodError"]),
         ("error[E0502]: cannot borrow `v` as mutable", ["E0502"]),
+        # an acronym of three letters is no name of the error; a code with digits is
+        ("ORA-12154: TLS:could not resolve the connect identifier", ["ORA-12154"]),
+        ("SSL: CERTIFICATE_VERIFY_FAILED for the JWT of the API", ["CERTIFICATE_VERIFY_FAILED"]),
         ("java.lang.OutOfMemoryError at 0x7f3a9c2d", ["java.lang", "java.lang.OutOfMemoryError"]),
         ("raw: EADDRINUSE OR ENOENT", []),
         # Joined by `_` or `-<version>` alone, unquoted: a name too, as the README says.

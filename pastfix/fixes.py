@@ -3234,6 +3234,65 @@ def _ran_as_file(failed: Call, call: Call, between: Sequence[Call]) -> bool:
     )
 
 
+# A script run by its interpreter (`python x.py`, `node gen.mjs`, `bash run.sh`), by the
+# extension of the file named after the interpreter's own flags.
+_SCRIPT_FILE = re.compile(r"[^/\\]\.(?:py|m?js|cjs|m?ts|rb|pl|php|sh|bash|R|jl|lua)$")
+_SCRIPT_RUNNERS = _INTERPRETERS | {"bash", "sh", "zsh", "tsx", "ts-node", "bun", "Rscript", "lua"}
+
+
+def _script_run(intent: Intent) -> str | None:
+    """The script file a command runs by its interpreter (its path as written), if any."""
+    if not (intent.program.startswith("python") or intent.program in _SCRIPT_RUNNERS):
+        return None
+    if intent.code is not None or intent.sub is not None:
+        return None
+    arg = next((w for w in intent.words[1:] if not w.startswith("-")), None)
+    return arg.strip(_QUOTES) if arg and _SCRIPT_FILE.search(arg.strip(_QUOTES)) else None
+
+
+def _ran_rewritten(failed: Call, call: Call, between: Sequence[Call]) -> bool:
+    """Whether a successful shell call runs, by the interpreter of a script that failed, a
+    script of the same kind written since under another name: the script rewritten whole
+    (`python process_nav_data.py` crashed, `process_nav_data_v2.py` written, then run; a
+    seaborn chart that crashed twice, then a matplotlib-only `..._enhanced.py`: twenty-ninth
+    held-out set, five failures). The old name run again is a retry (see _retry)."""
+    if call.name not in SHELL_TOOLS or call.failed:
+        return False
+    scripts = {
+        (i.program, script)
+        for i in intents(failed.command)
+        if (script := _script_run(i)) is not None
+    }
+    if not scripts:
+        return False
+    written: set[str] = set()
+    for c in between:
+        if not c.failed and c.file_path and c.name in EDIT_TOOLS:
+            written.add(_unix(c.file_path))
+        elif not c.failed and c.name in SHELL_TOOLS:
+            written |= _files_of(c, written=True)
+    for intent in intents(call.command):
+        new = _script_run(intent)
+        if new is None or _basename(new) in {_basename(old) for _, old in scripts}:
+            continue
+        for program, old in scripts:
+            same_kind = (
+                program == intent.program and new.rsplit(".", 1)[-1] == old.rsplit(".", 1)[-1]
+            )
+            where = _parent(_unix(new).removeprefix("./")) if "/" in _unix(new) else ""
+            there = _parent(_unix(old).removeprefix("./")) if "/" in _unix(old) else ""
+            if (
+                same_kind
+                and where == there
+                and any(
+                    w == _basename(new) or w.endswith("/" + _unix(new).removeprefix("./"))
+                    for w in written
+                )
+            ):
+                return True
+    return False
+
+
 def _reworded(failed: Call, call: Call) -> bool:
     """Whether a successful shell call is a command the shell could not parse, written
     again: it runs a program the failed text named, on a path it named (`rg -n
@@ -3752,6 +3811,8 @@ def fix_of(
             way = FIXED
         elif mangled and n < NEARBY_CALLS and _ran_as_file(failed, call, after[:n]):
             way = FIXED
+        elif n < NEARBY_CALLS and _ran_rewritten(failed, call, after[:n]):
+            way = WORKED_AROUND
         elif n < NEARBY_CALLS and _looked_again(failed, call, output):
             way = FIXED
         elif misused and n < NEARBY_CALLS and _run_otherwise(failed, call, not_failing):

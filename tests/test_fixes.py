@@ -4293,6 +4293,42 @@ def test_inline_code_the_shell_broke_run_from_a_file():
     assert run([py, heredoc, by_file], unparsed)[py.tool_use_id].confirmed_by == by_file.tool_use_id
 
 
+def test_a_script_rewritten_under_another_name_and_run_works_around_it():
+    """`python process_nav_data.py` crashed; `process_nav_data_v2.py` written, then run by
+    python in the same folder: the script rewritten whole (twenty-ninth held-out set, five
+    failures of one session). Not a script written before the failure, another program, a
+    script of another kind or folder, nor one that was not written."""
+    cd = 'cd "/Users/me/nav data" && '
+    failed = call(command=cd + "python process_nav_data.py", failed=True)
+    error = {failed.tool_use_id: "Traceback (most recent call last):\nKeyError: 'sheet_1'"}
+    written = call("Write", file_path="/Users/me/nav data/process_nav_data_v2.py")
+    ran = call(command=cd + "python process_nav_data_v2.py")
+    fix = run([failed, written, ran], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, ran.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [written.tool_use_id, ran.tool_use_id]
+    # not written since the failure
+    assert run([written, failed, ran], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # by another program, of another kind, in another folder
+    for other in (
+        "node process_nav_data_v2.py",
+        "python tools/process_nav_data_v2.py",
+    ):
+        assert (
+            run([failed, written, call(command=cd + other)], error)[failed.tool_use_id].outcome
+            == fixes.NOT_FIXED
+        ), other
+    shell_js = call(command="cat > gen.js <<'EOF'\nconsole.log(1)\nEOF")
+    assert (
+        run([failed, shell_js, call(command=cd + "node gen.js")], error)[failed.tool_use_id].outcome
+        == fixes.NOT_FIXED
+    )
+    # written by the shell counts as well
+    heredoc = call(command="cat > process_v3.py <<'EOF'\nprint(1)\nEOF")
+    by_file = call(command="python process_v3.py")
+    fix = run([failed, heredoc, by_file], error)[failed.tool_use_id]
+    assert fix.confirmed_by == by_file.tool_use_id
+
+
 def test_dotenv_runs_the_command_after_its_options():
     """`npx dotenv-cli -e .env -- npx x --version` runs x: a later `dotenv-cli ... -- node -e`
     is no retry of it (twenty-seventh held-out set, abandoned)."""

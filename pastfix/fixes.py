@@ -1957,6 +1957,8 @@ def _another_way(
             # `tree x` not found, then `find x`: another program on the same paths
             paths = {_path_key(w).removeprefix("./") for i in mine for w in _paths_of(i)}
             programs = {i.program for i in mine}
+            if _says_no_program(error) and _reached_by_url(paths, call, programs):
+                return True
             return any(
                 paths & {_path_key(w).removeprefix("./") for w in _paths_of(i)}
                 and (looks or i.program not in LOOK)
@@ -2054,6 +2056,30 @@ def _another_way(
         prompt = _input_text(failed.input, "prompt")
         asked = {w for w in _request_words(prompt) if len(w) >= 4} - _WEB_WORDS
         return len(asked & _request_words(call.input)) >= 2
+    return False
+
+
+_SLUG = re.compile(r"[\w.-]+/[\w.-]+")
+
+
+def _reached_by_url(paths: set[str], call: Call, programs: set[str]) -> bool:
+    """Whether another program's URL names a repository (`owner/name`) the missing program
+    was given: `gh repo view 17871787/nutrient-data-v2` (`gh: command not found`), then
+    `git clone https://github.com/17871787/nutrient-data-v2.git` (twenty-eighth held-out
+    set, worked around)."""
+    slugs = {p for p in paths if _SLUG.fullmatch(p) and not p.startswith(".")}
+    if not slugs:
+        return False
+    for intent in intents(call.command):
+        if intent.program in programs:
+            continue
+        for word in intent.words[1:]:
+            url = word.strip(_QUOTES)
+            if "://" not in url and not url.startswith("git@"):
+                continue
+            url = url.rstrip("/").removesuffix(".git")
+            if any(url.endswith(("/" + s, ":" + s)) or f"/{s}/" in url for s in slugs):
+                return True
     return False
 
 

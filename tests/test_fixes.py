@@ -4329,6 +4329,23 @@ def test_a_script_rewritten_under_another_name_and_run_works_around_it():
     assert fix.confirmed_by == by_file.tool_use_id
 
 
+def test_a_repository_the_missing_program_named_reached_by_its_url():
+    """`gh repo view owner/repo`, gh not installed, then `git clone` of that repository's
+    URL: worked around (twenty-eighth held-out set). Another repository's URL is not."""
+    failed = call(command="gh repo view 17871787/nutrient-data-v2", failed=True)
+    error = {failed.tool_use_id: "/usr/bin/bash: line 1: gh: command not found"}
+    cloned = call(command="git clone https://github.com/17871787/nutrient-data-v2.git")
+    fix = run([failed, cloned], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, cloned.tool_use_id)
+    ssh = call(command="git clone git@github.com:17871787/nutrient-data-v2")
+    assert run([failed, ssh], error)[failed.tool_use_id].confirmed_by == ssh.tool_use_id
+    other = call(command="git clone https://github.com/17871787/nutrient-data-v3.git")
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # a failure of another kind: gh's own error is no missing program
+    refused = {failed.tool_use_id: "GraphQL: Could not resolve to a Repository"}
+    assert run([failed, cloned], refused)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_dotenv_runs_the_command_after_its_options():
     """`npx dotenv-cli -e .env -- npx x --version` runs x: a later `dotenv-cli ... -- node -e`
     is no retry of it (twenty-seventh held-out set, abandoned)."""

@@ -1596,10 +1596,12 @@ select
   -- what the same agent (main thread or subagent) said next, if it said it before more
   -- than NEXT_TEXT_CALLS of its calls followed the failure (after more, it was of other
   -- work: an end-of-session summary); not Claude Code's own lines in its place (model
-  -- `<synthetic>`: `No response requested.`, `You've hit your limit`)
+  -- `<synthetic>`: `No response requested.`, `You've hit your limit`), nor the
+  -- `(no content)` it writes for a reply of no text (a new user's card said `next: (no
+  -- content)`, session 32)
   (select plain_text(substr(n.text, 1, 2000), 600) from messages n
    where n.session_id = f.session_id and n.timestamp > f.timestamp
-     and n.type = 'assistant' and n.kind = 'text' and n.text != ''
+     and n.type = 'assistant' and n.kind = 'text' and n.text not in ('', '(no content)')
      and n.model is not '<synthetic>'
      and n.is_sidechain = rm.is_sidechain and n.agent_id is rm.agent_id
      and (select count(*) from tool_calls b

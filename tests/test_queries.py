@@ -3187,3 +3187,25 @@ def test_a_compilers_message_pasted_without_its_place_stands_in_the_text():
         )
         == 0
     )
+
+
+def test_next_text_is_not_claude_codes_placeholder_of_an_empty_reply(tmp_path):
+    """Claude Code writes `(no content)` for a reply of no text: no next words (a new
+    user's card said `next:   (no content)`, session 32); the reply after it is."""
+    s = "abababab-0000-4000-8000-000000000001"
+    t = "2026-01-02T10:00:"
+    lines = [
+        jsonl.prompt(f"{s}-p", s, "run it", t + "00Z"),
+        jsonl.tool_use(f"{s}-1", s, f"{s}-t1", "Bash", {"command": "frobctl up"}, t + "01Z"),
+        jsonl.result(
+            f"{s}-2", s, f"{s}-t1", "Exit code 1\nfrobctl: quantum flux misaligned", t + "02Z", True
+        ),
+        jsonl.say(f"{s}-3", s, "(no content)", t + "03Z"),
+        jsonl.say(f"{s}-4", s, "The flux needs a reset first.", t + "04Z"),
+    ]
+    jsonl.write_jsonl(tmp_path / "projects" / "-home-dev-app" / f"{s}.jsonl", lines)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    [row] = queries.find_past_fix(
+        queries.connect(tmp_path / "index.db"), "frobctl: quantum flux misaligned"
+    )
+    assert row["next_text"] == "The flux needs a reset first."

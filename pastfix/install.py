@@ -353,21 +353,67 @@ def skill_source() -> Any:
 
 def install_skill(dest: Path) -> tuple[Path, str]:
     """Copy the skill to dest/pastfix, replacing an earlier copy unless it is the same:
-    the folder, and ADDED, UPDATED or UNCHANGED."""
+    the folder, and ADDED, UPDATED or UNCHANGED.
+
+    A folder of that name that is no copy of the skill (a clone of pastfix's repository
+    where `--dest .` was run from its parent folder: a security test, session 32) is
+    refused, never removed; the new copy is made beside the old one, then put in its place.
+    """
     target = dest / SKILL_NAME
     try:
         with resources.as_file(skill_source()) as source:
-            if target.exists():
-                if _files(target) == _files(source):
+            if target.is_symlink() or target.exists():
+                old = _skill_files(target)
+                if old is None:
+                    raise InstallError(
+                        f"{target} is not a copy of pastfix's skill (it holds other files):"
+                        " move it away first, or give another --dest"
+                    )
+                if old == _files(source):
                     return target, UNCHANGED
-                shutil.rmtree(target)
                 done = UPDATED
             else:
                 done = ADDED
-            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+            dest.mkdir(parents=True, exist_ok=True)
+            new = dest / f".pastfix-skill-{os.getpid()}"
+            try:
+                shutil.copytree(source, new, ignore=shutil.ignore_patterns("__pycache__"))
+                if done == UPDATED:
+                    gone = Path(tempfile.mkdtemp(prefix=".pastfix-skill-old-", dir=dest))
+                    target.rename(gone / SKILL_NAME)
+                    shutil.rmtree(gone)
+                new.rename(target)
+            finally:
+                if new.exists():
+                    shutil.rmtree(new, ignore_errors=True)
     except OSError as e:
         raise InstallError(f"cannot install the skill in {target}: {e.strerror or e}") from e
     return target, done
+
+
+# The start of the skill's SKILL.md: a folder whose SKILL.md starts otherwise is no copy.
+_SKILL_HEAD = re.compile(rb"\A---\s*\nname:\s*pastfix\s*\n")
+
+
+def _skill_files(folder: Path) -> dict[str, bytes] | None:
+    """The files of a copy of the skill at `folder`, or None when it is no such copy: a
+    link, a folder without a SKILL.md that names pastfix, or one holding a link or a file
+    that is no Markdown (__pycache__ aside: a clone of a repository holds .git). Names are
+    checked before any file is read."""
+    if folder.is_symlink() or not folder.is_dir():
+        return None
+    files = []
+    for path in folder.rglob("*"):
+        if "__pycache__" in path.relative_to(folder).parts:
+            continue
+        if path.is_symlink() or (not path.is_dir() and path.suffix != ".md"):
+            return None
+        if not path.is_dir():
+            files.append(path)
+    skill = folder / "SKILL.md"
+    if skill not in files or not _SKILL_HEAD.match(skill.read_bytes()[:200]):
+        return None
+    return {str(path.relative_to(folder)): path.read_bytes() for path in files}
 
 
 def _files(folder: Path) -> dict[str, bytes]:

@@ -132,7 +132,7 @@ def test_skill_install_again_says_updated_or_already_installed(fake_home):
         out = CliRunner().invoke(cli, ["skill", "install"])
         assert out.exit_code == 0, out.output
         said.append(out.stderr)
-    (target / "SKILL.md").write_text("an older skill")
+    (target / "SKILL.md").write_text("---\nname: pastfix\ndescription: an older skill\n---\n")
     (target / "references" / "gone.md").write_text("no longer shipped")
     out = CliRunner().invoke(cli, ["skill", "install"])
     said.append(out.stderr)
@@ -143,6 +143,39 @@ def test_skill_install_again_says_updated_or_already_installed(fake_home):
     ]
     assert (target / "SKILL.md").read_text() == (SKILL / "SKILL.md").read_text()
     assert not (target / "references" / "gone.md").exists()
+
+
+def test_skill_install_never_removes_a_folder_that_is_not_the_skill(tmp_path):
+    """`--dest .` run beside a clone of pastfix's repository: its `pastfix` folder is no
+    copy of the skill, and was removed with everything in it (a security test, session
+    32). Refused, and left as it was; so is a link, and a folder of another SKILL.md."""
+    clone = tmp_path / "code" / "pastfix"
+    (clone / ".git").mkdir(parents=True)
+    (clone / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (clone / "MY_NOTES.md").write_text("uncommitted work")
+    (clone / "pastfix").mkdir()
+    (clone / "pastfix" / "cli.py").write_text("print(1)")
+    before = sorted(str(p.relative_to(clone)) for p in clone.rglob("*"))
+    out = CliRunner().invoke(cli, ["skill", "install", "--dest", str(tmp_path / "code")])
+    assert out.exit_code == 1
+    assert out.stderr == (
+        f"Error: {clone} is not a copy of pastfix's skill (it holds other files): move it"
+        " away first, or give another --dest\n"
+    )
+    assert sorted(str(p.relative_to(clone)) for p in clone.rglob("*")) == before
+    assert (clone / "MY_NOTES.md").read_text() == "uncommitted work"
+    assert not list((tmp_path / "code").glob(".pastfix-skill-*"))
+    # another skill's SKILL.md, or a link to a folder
+    other = tmp_path / "other" / "pastfix"
+    other.mkdir(parents=True)
+    (other / "SKILL.md").write_text("---\nname: my-notes\n---\n")
+    out = CliRunner().invoke(cli, ["skill", "install", "--dest", str(tmp_path / "other")])
+    assert out.exit_code == 1 and (other / "SKILL.md").read_text() == "---\nname: my-notes\n---\n"
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "pastfix").symlink_to(clone)
+    out = CliRunner().invoke(cli, ["skill", "install", "--dest", str(linked)])
+    assert out.exit_code == 1 and (clone / "MY_NOTES.md").exists()
 
 
 @pytest.mark.parametrize("code", [errno.EROFS, errno.EACCES])

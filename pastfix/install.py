@@ -22,11 +22,13 @@ so neither names an agent.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -191,6 +193,13 @@ def _write_text(path: Path, text: str) -> None:
     path = Path(os.path.realpath(path)) if path.is_symlink() else path
     tmp = None
     try:
+        # A file the user made read-only (`chmod 444`) is refused as a read-only folder is:
+        # the rename needs only the folder writable, and replaced it (a security test,
+        # session 32). Its mode is read: root may write any file.
+        if path.exists() and (
+            not path.stat().st_mode & stat.S_IWUSR or not os.access(path, os.W_OK)
+        ):
+            raise PermissionError(errno.EACCES, "Permission denied (the file is read-only)")
         # In the try too: a read-only or unwritable folder fails here, not at the rename.
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

@@ -602,9 +602,12 @@ def test_a_shell_failure_is_stored_without_what_after_tool_hooks_appended():
 def test_a_failed_calls_recall_is_a_deny_reason_and_is_not_stored_as_its_error(fixture_db):
     # Gemini CLI sends a failed call's result as {"error": message} alone, dropping
     # additionalContext (seen with 0.61.0): the recall goes in a deny's reason, after
-    # the error, and a session file then records that reason as the call's error.
-    error = {"message": "File not found: /tmp/b/missing.txt", "type": "file_not_found"}
-    event = after_tool(tool_name="read_file", tool_response={"llmContent": "x", "error": error})
+    # the error, and a session file then records that reason as the call's error. (The
+    # fixture's npm failure was fixed: one that was not is not recalled.)
+    error = {"message": f"Exit code 1\n{NPM_ERROR}", "type": "shell_error"}
+    event = after_tool(
+        tool_name="run_shell_command", tool_response={"llmContent": "x", "error": error}
+    )
     answer = json.loads(hook.run(json.dumps(event), fixture_db, agent="gemini"))
     assert answer["decision"] == "deny"
     assert answer["reason"].startswith(f"{error['message']}\n\n{hook.context([])[:35]}")

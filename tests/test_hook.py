@@ -569,6 +569,24 @@ def test_install_where_it_cannot_write_is_a_one_line_error(
     assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
 
 
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+def test_install_leaves_a_file_the_user_made_read_only(tmp_path, agent):
+    """`chmod 444 settings.json`: the rename over it needs only the folder writable, and
+    replaced it, hooks added, its mode copied back (a security test, session 32). Refused
+    as a read-only folder is; uninstall alike."""
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps(OTHER_SETTINGS))
+    settings.chmod(0o444)
+    args = ["--agent", agent, "--settings", str(settings)]
+    out = CliRunner().invoke(cli, ["hook", "install", *args, "--db", str(tmp_path / "i.db")])
+    assert (out.exit_code, out.stderr) == (
+        1,
+        f"Error: cannot write {settings}: Permission denied (the file is read-only)\n",
+    )
+    assert json.loads(settings.read_text()) == OTHER_SETTINGS
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]
+
+
 def test_install_whose_index_folder_cannot_be_made_writes_nothing(tmp_path, unwritable):
     settings = tmp_path / "settings.json"
     settings.write_text(json.dumps(OTHER_SETTINGS))

@@ -295,6 +295,47 @@ def _note_reader(notes: list[str]):
                     len(doc["failed"]),
                 )
             )
+        if doc.get("failed") and doc.get("retried"):
+            # the same command again, that passed: the failure's fix
+            uid = f"{sid}:again"
+            at = "2026-03-01T10:00:19Z"
+            batch.messages.append(
+                Message(
+                    uid,
+                    sid,
+                    2,
+                    None,
+                    "assistant",
+                    "tool_use",
+                    at,
+                    "",
+                    0,
+                    0,
+                    0,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                )
+            )
+            batch.tool_calls.append(
+                ToolCall(
+                    f"{sid}:t2",
+                    sid,
+                    2,
+                    uid,
+                    at,
+                    "run",
+                    "make",
+                    None,
+                    None,
+                    '{"command": "make"}',
+                    None,
+                    0,
+                )
+            )
+            batch.tool_results.append(ToolResult(f"{sid}:t2", sid, 2, uid, at, 0, "ok", 2))
         return batch
 
     module.iter_source_files = iter_source_files
@@ -390,7 +431,9 @@ def test_a_new_agents_hook_answers_through_its_module(notes_agent, tmp_path, mon
     folder.mkdir()
     error = "make: *** No rule to make target 'zap'. Stop."
     (folder / "a.note.json").write_text(
-        json.dumps({"id": "n1", "cwd": "/w/app", "prompts": ["go"], "failed": error})
+        json.dumps(
+            {"id": "n1", "cwd": "/w/app", "prompts": ["go"], "failed": error, "retried": True}
+        )
     )
     db_path = tmp_path / "index.db"
     assert build(db_path, "--source", folder).exit_code == 0

@@ -252,6 +252,8 @@ def check_db_path(path: Path, create: bool = True) -> None:
         raise BuildError(folder)
     if path.exists() and not path.is_file():
         raise BuildError(f"{path} is not a regular file: give the path of a database file")
+    if companion := paths.companion_not_file(path):
+        raise BuildError(companion)
     if path.exists() and path.stat().st_size > 0:
         with open(path, "rb") as f:
             if f.read(16) != b"SQLite format 3\x00":

@@ -120,6 +120,26 @@ def folder_not_index(path: Path) -> str | None:
     )
 
 
+def companion_not_file(path: Path) -> str | None:
+    """Why the index at `path` must not be opened: a journal, WAL or shared-memory file
+    beside it that is no regular file. SQLite opens a `-journal` it finds to see whether it
+    is hot, and the open of a FIFO waits for a writer for ever, signals retried: every
+    reader hung and a build could be stopped only by SIGKILL (a security test, session 32).
+    None when each is a regular file or absent."""
+    for suffix in ("-journal", "-wal", "-shm"):
+        companion = path.with_name(path.name + suffix)
+        try:
+            mode = companion.lstat().st_mode
+        except OSError:
+            continue
+        if not stat.S_ISREG(mode):
+            return (
+                f"{companion} is not a regular file: SQLite would wait on it;"
+                " remove it to use the index"
+            )
+    return None
+
+
 def find_db() -> list[Path]:
     """Where `pastfix find` and `pastfix probe` look for the index when none is given.
 

@@ -2294,6 +2294,8 @@ def connect(
         if path.exists():  # a FIFO, a device: "not found" sent the user to build over it
             raise NotAnIndex(f"{path} is not an index: not a regular file")
         raise NotAnIndex(f"{path} not found: build it with `pastfix build {path}`")
+    if companion := paths.companion_not_file(path):
+        raise NotAnIndex(companion)
     try:
         conn = sqlite3.connect(
             read_uri(path),

@@ -149,6 +149,8 @@ def _index(db_path: Path, reading: list[dict[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {
         "size_bytes": db_path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
     }
+    if companion := paths.companion_not_file(db_path):
+        return {**_no_index(), **found, "problem": companion}
     conn = sqlite3.connect(queries.read_uri(db_path), uri=True)
     try:
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}

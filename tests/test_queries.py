@@ -3135,6 +3135,40 @@ def test_a_fifo_named_as_the_index_is_said_to_be_no_file(tmp_path):
         queries.connect(fifo)
 
 
+@pytest.mark.parametrize("suffix", ["-journal", "-wal", "-shm"])
+def test_a_fifo_beside_the_index_is_refused_by_every_command_not_waited_on(tmp_path, suffix):
+    """A FIFO `index.db-journal`: SQLite opens a journal it finds to see whether it is
+    hot, and the open waits for a writer for ever (the hook, find, status, forget and the
+    MCP server hung; a build ignored SIGTERM holding its lock: a security test, session
+    32). Each says so in one line, at once."""
+    import os
+    import subprocess
+    import sys
+
+    db = tmp_path / "index.db"
+    build_index(db, write_corpus(tmp_path / "corpus"))
+    os.mkfifo(tmp_path / f"index.db{suffix}")
+    said = f"index.db{suffix} is not a regular file"
+    with pytest.raises(queries.NotAnIndex, match=said):
+        queries.connect(db)
+    env = {**os.environ, "HOME": str(tmp_path)}
+    for args in (
+        ["find", "npm ERR! Missing script", str(db)],
+        ["forget", str(db), "--missing", "--dry-run"],
+        ["build", str(db), "--source", str(tmp_path / "corpus")],
+        ["status", str(db)],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "pastfix", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert said in done.stderr + done.stdout, (args, done.stderr)
+        assert "Traceback" not in done.stderr
+
+
 def test_a_paste_cut_short_finds_the_line_it_starts():
     """The first sentence of Claude Code's `cd to '/x' was blocked. For security, ...` found
     nothing (a new user's try, session 28): a past signature that goes on from the pasted

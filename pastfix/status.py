@@ -233,6 +233,18 @@ def _state(conn: sqlite3.Connection, name: str) -> Any:
         return None
 
 
+def _said_whole(last: dict[str, Any]) -> bool:
+    """Whether a last_build note has what the text form says of it, of its types (an index
+    carries its note: another version's, a hand edit's `{"at": 5}` was a traceback)."""
+    counts = ("files_read", "files_seen", "new_lines")
+    return (
+        isinstance(last.get("at"), str)
+        and isinstance(last.get("mode"), str)
+        and all(type(last.get(key)) is int for key in counts)
+        and type(last.get("seconds")) in (int, float)
+    )
+
+
 def _sources(value: Any) -> list[dict[str, Any]]:
     """The sources a build recorded (`[{"path", "agent"}]`), those that are, of `value` (a
     lock file's note may say anything: a source without its agent is none)."""
@@ -429,12 +441,14 @@ def format_text(found: dict[str, Any]) -> str:
             if found["problems"] > len(found["problem_examples"]):
                 lines.append(f"              ... and {found['problems'] - PROBLEMS_SHOWN:,} more")
         last = found["last_build"]
-        if last:
+        if last and _said_whole(last):
             lines.append(
                 f"last build: {last['at']} ({last['mode']}): read {last['files_read']:,} of"
                 f" {count(last['files_seen'], 'file')}, {count(last['new_lines'], 'new line')},"
                 f" in {last['seconds']:.2f}s ({_ago(last['at'])})"
             )
+        elif last:
+            lines.append("last build: its note in the index cannot be read")
     if found["build_running"]:
         reading = [f"{s['path']} ({s['agent']})" for s in found["build_sources"] or []]
         if len(reading) > SOURCES_SHOWN:

@@ -581,6 +581,37 @@ def test_status_reads_an_index_whose_name_an_uri_would_cut(tmp_path, projects, n
     assert [p.name for p in tmp_path.iterdir() if not p.name.startswith(name)] == ["projects"]
 
 
+@pytest.mark.parametrize(
+    "note",
+    [
+        {"at": "2026-01-01T00:00:00Z"},
+        {"at": 5, "mode": "fresh", "files_read": 1, "files_seen": 1, "new_lines": 1, "seconds": 1},
+        {
+            "at": "x",
+            "mode": "fresh",
+            "files_read": "y",
+            "files_seen": 1,
+            "new_lines": 1,
+            "seconds": 1,
+        },
+    ],
+)
+def test_status_of_a_last_build_note_it_cannot_use_is_one_line(tmp_path, projects, note):
+    """A last_build note with a key missing or of another type (another version's, a hand
+    edit's) was a traceback in the text form (a security test, session 32)."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(
+            "UPDATE _build_state SET value = ? WHERE name = 'last_build'", [json.dumps(note)]
+        )
+    conn.close()
+    status = CliRunner().invoke(cli, ["status", str(db_path)])
+    assert status.exit_code == 0, status.output
+    assert "last build: its note in the index cannot be read" in status.stdout
+    assert "holds:      1 session" in status.stdout
+
+
 def test_a_read_only_wal_file_is_named_in_the_error(tmp_path, projects, monkeypatch):
     db_path = tmp_path / "index.db"
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0

@@ -282,6 +282,7 @@ def run_scenario(codex: Path, home: Path, scenario: Scenario) -> tuple[str, Path
             [str(codex), "exec", "--skip-git-repo-check",
              "--dangerously-bypass-approvals-and-sandbox", f"{scenario.name}: fix it"],
             cwd=project, env=env, capture_output=True, text=True, timeout=300,
+            stdin=subprocess.DEVNULL,  # (codex exec reads a prompt from a stdin not a tty)
         )  # fmt: skip
     finally:
         mock.close()

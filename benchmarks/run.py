@@ -1605,7 +1605,7 @@ OTHER_REFRESH = "No-change refresh, the other agents' real sample"
 
 def measure_other_agents(work: Path, runs: int) -> list[Row]:
     """Gemini CLI's, Copilot CLI's and opencode's stores (../shared/corpus/real/other-agents):
-    their whole-file formats (JSON documents, message units, a database copied with its
+    their whole-file formats (JSON documents, message units, a database read in place with its
     WAL) read fresh, then found unchanged."""
     if not OTHER_AGENTS.is_dir():
         log(f"no corpus at {OTHER_AGENTS}: skipping the other agents' rows")

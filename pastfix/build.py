@@ -58,7 +58,7 @@ from pastfix.db import (
     stored_sessions,
     tokenizer_setting,
 )
-from pastfix.lines import TEXT_HEAD, not_text
+from pastfix.lines import TEXT_HEAD, not_text, read_whole
 from pastfix.paths import lock_path
 from pastfix.prepare import REDACTION_VERSION, prepare
 from pastfix.records import (
@@ -1955,15 +1955,25 @@ class Builder:
                     raise OSError(0, "changed since the build planned", source.path)
                 if source.whole:
                     # Read and parsed as one: its records are not lines to read on from.
-                    data = f.read()
-                    crc = _crc32()(data, 0)
-                    batch = reader.parse_file(source, data)
+                    if source.database:
+                        # Opened by its reader (which first checks it is a database at
+                        # all), and only streamed here: opencode's store of a long
+                        # history weighs gigabytes, mostly tables no reader reads.
+                        batch = reader.parse_file(source, b"")
+                        offset = os.fstat(f.fileno()).st_size
+                        crc = _prefix_crc(f, offset)
+                    else:
+                        # At most MAX_WHOLE_BYTES, else an OSError: not read, its rows kept.
+                        data = read_whole(f)
+                        crc, offset = _crc32()(data, 0), len(data)
+                        batch = reader.parse_file(source, data)
+                        del data  # before its rows are prepared and saved
                     outputs = self._read_side_outputs(batch, source)
                     batch = prepare(batch, redact_secrets=self.redact)
                     self._save_batch(file_id, source.path, batch)
                     self._save_side_outputs(file_id, outputs)
                     session_ids.update(batch.session_ids)
-                    lines, skipped, offset = batch.lines, batch.skipped, len(data)
+                    lines, skipped = batch.lines, batch.skipped
                     self.stats.bytes_read += offset
                     if progress:
                         progress(offset)

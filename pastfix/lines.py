@@ -8,6 +8,7 @@ reasons a line cannot be indexed are the same for all of them, and live here.
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import re
 from collections.abc import Callable
@@ -19,6 +20,19 @@ import msgspec
 from pastfix.records import Batch, Problem, line_head
 
 BOM = b"\xef\xbb\xbf"
+# A file read whole (read_whole: a JSON document an agent rewrites, Gemini's chat files and
+# logs.json, Copilot's legacy session files and workspace.yaml, opencode's JSON tree, and
+# the small files beside them a reader takes from) is held in memory and parsed as one,
+# as a JSONL line is: one larger than this is not read, and its problem says so (a sparse
+# 4 GB chat file took 20 s and 4.2 GB before it was found malformed, an 8 GB one stopped
+# the build with MemoryError). The same bound as a line's (build.MAX_LINE_BYTES), far
+# above what these agents write: the largest real file of ../shared/corpus/real/
+# other-agents is a 0.6 MB Gemini chat, and a heavy Gemini user's 59 sessions of 2.3 GB
+# (google-gemini/gemini-cli#27027) are 40 MB each on average; a 240 MB Gemini chat (that
+# 0.6 MB one's turns repeated) builds in 9.3 s and 0.8 GB of memory on this 2-core machine,
+# so the bound keeps one file's read under about 1 GB. opencode's database is not read
+# so (SourceFile.database).
+MAX_WHOLE_BYTES = 256 * 1024 * 1024
 # Every escape sequence of a JSON line; \uXXXX ones with their code.
 _ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
 # Node cuts a string mid-emoji into a lone UTF-16 surrogate escape, which msgspec
@@ -42,9 +56,25 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
 
 
 def read_regular(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of a regular file (see open_regular)."""
+    """The bytes of a regular file (see open_regular), at most MAX_WHOLE_BYTES (read_whole)."""
     with open_regular(path) as f:
-        return f.read()
+        return read_whole(f)
+
+
+def read_whole(f: BinaryIO) -> bytes:
+    """The rest of `f`, a file read whole; OSError (EFBIG) when it holds more than
+    MAX_WHOLE_BYTES, found by its size before anything is read (or by a read one byte
+    longer, if it grew meanwhile): the build records it as a file it cannot read, whose
+    rows are kept."""
+    if os.fstat(f.fileno()).st_size - f.tell() <= MAX_WHOLE_BYTES:
+        data = f.read(MAX_WHOLE_BYTES + 1)
+        if len(data) <= MAX_WHOLE_BYTES:
+            return data
+    size = os.fstat(f.fileno()).st_size
+    limit = MAX_WHOLE_BYTES >> 20
+    raise OSError(
+        errno.EFBIG, f"{size:,} bytes, more than the {limit} MB a file read whole may hold"
+    )
 
 
 class BadLine(Exception):

@@ -28,10 +28,10 @@ file is a unit too (its title, directory and version). Measured on a generated t
 0.13 s; a unit per file (5,010 units, messages of one part) 1.9 s, 0.39 s and 0.38 s; one
 session of 5,000 parts as a single unit 0.29 s and 0.07 s, but 0.22 s for each rewritten
 part, growing with the session. The SQLite database is one unit,
-its `-wal` a companion: it is copied with its WAL into a temporary folder and the copy
-read, so the store is never written nor locked (a store that changed during every copy is
-read as a read-only snapshot: see read_database); any change re-reads
-it whole (the same 5,000 parts: 0.30 s fresh, 0.32 s after one row changed in the WAL).
+its `-wal` a companion: it is read in place through a read-only connection that writes
+none of the store's files, its -shm included, and blocks no writer (see read_database);
+any change re-reads it whole (the same 5,000 parts: 0.30 s fresh, 0.32 s after one row
+changed in the WAL).
 
 Rows. A text part is a message row (a prompt in a user message, a reply in an
 assistant's; `synthetic` text that opencode wrote itself is is_meta), a reasoning part
@@ -59,6 +59,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -111,13 +112,13 @@ _BOOKKEEPING = frozenset(
         "subtask",
     }
 )
-# How many times read_database copies a database that changed while it was copied, and
-# the first pause between two copies (doubling: 15 ms in all), before it reads a snapshot
-# through SQLite instead. With a writer committing every 0.5 ms and checkpointing every
-# 20 pages, 3 copies without a pause and no snapshot read a torn or short copy 7-16 times
-# in 300 reads.
-COPY_TRIES = 5
-COPY_PAUSE = 0.001
+# The first bytes of every SQLite database (https://sqlite.org/fileformat.html, 1.3).
+SQLITE_HEADER = b"SQLite format 3\x00"
+# How many times read_database reads a store without a WAL that changed while it was read
+# (an opencode starting then: see _open_store), and the first pause between two reads
+# (doubling).
+READ_TRIES = 3
+READ_PAUSE = 0.001
 
 _decode = msgspec.json.decode
 
@@ -173,7 +174,9 @@ def iter_source_files(root: Path) -> Iterator[SourceFile]:
     """
     root = Path(root)
     for db in _databases(root):
-        yield SourceFile(str(db), None, "", agent=AGENT, whole=True, companions=(f"{db}-wal",))
+        yield SourceFile(
+            str(db), None, "", agent=AGENT, whole=True, companions=(f"{db}-wal",), database=True
+        )
     storages = [root] if root.name == "storage" and (root / "message").is_dir() else []
     storages.append(root / "storage")
     for storage in storages:
@@ -278,7 +281,7 @@ def parse_message_files(data: bytes, part_paths: tuple[str, ...] = ()) -> Batch:
     for i, part_path in enumerate(part_paths):
         try:
             with lines.open_regular(part_path) as f:
-                parts.append((i + 2, f.read(), os.path.basename(part_path)))
+                parts.append((i + 2, lines.read_whole(f), os.path.basename(part_path)))
         except FileNotFoundError:
             continue  # removed since it was listed: a revert, or the session deleted
         except OSError as e:
@@ -650,76 +653,118 @@ def _str(value: Any) -> str | None:
 
 
 def read_database(path: Path) -> Batch:
-    """The records of an opencode.db, read from a copy made with its WAL.
+    """The records of an opencode.db, read in place, read-only, with its WAL.
 
     Committed rows may sit only in the `-wal` (the corpus's v1.4 sample: a 4 KB .db and
-    a 1.6 MB WAL), and opening the store in place could checkpoint it, and would take
-    the WAL's read locks of a live opencode (SQLite's `immutable=1` URI would not, but
-    reads the .db without its WAL). So the .db and its -wal are copied into a temporary
-    folder, with plain reads that take no lock, and the copy is opened; a copy during
-    which either file changed (its size, mtime or WAL header) is made again (COPY_TRIES).
-    The -shm is not copied: SQLite rebuilds it from the WAL. A store that changed during
-    every copy is read as a snapshot: `VACUUM INTO` the scratch folder through a
-    read-only connection, one read transaction, which a writer does not wait for (and a
-    checkpoint only for its length). Before, the last copy was read, torn: it could read
-    as an empty database, and the build then had the store hold no session.
+    a 1.6 MB WAL), so the WAL must be read too, and a running opencode must never be
+    disturbed: no file of the store written, no writer kept waiting (_open_store says
+    how). It was copied with its WAL into $TMPDIR and the copy read: a store of a long
+    history weighs gigabytes (opencode's `event` table, which pastfix does not read:
+    anomalyco/opencode#33356, 2.5 to 13 GB), each copied on every change, and a file of
+    any size named opencode.db was copied before SQLite found it no database. Now a file
+    that does not begin with SQLite's header is refused before anything else is read.
 
-    A database that cannot be read (not a database, malformed, a torn copy) raises
-    OSError, as an unreadable file does: the build records the problem and keeps the
-    rows of the last good read, and reads it again next time. A missing table (not an
-    opencode store, or a newer layout) and a bad `data` column are problems of their own.
+    A database that cannot be read (not a database, malformed, changing during every
+    read) raises OSError, as an unreadable file does: the build records the problem and
+    keeps the rows of the last good read, and reads it again next time. A missing table
+    (not an opencode store, or a newer layout) and a bad `data` column are problems of
+    their own.
     """
-    # Imported here, as is shutil (_copy_store): every build asks this module whether its
-    # sources are opencode's store (holds), and loading them was ~12M instructions (~4 ms)
-    # of each refresh of another agent's transcripts.
+    with lines.open_regular(path) as f:
+        head = f.read(len(SQLITE_HEADER))
+    if head and head != SQLITE_HEADER:  # (an empty file is an empty database)
+        raise OSError(0, "not an SQLite database (it lacks SQLite's header)", str(path))
+    wal = Path(f"{path}-wal")
+    for attempt in range(READ_TRIES):
+        before = _stamps(path, wal)
+        frames = _has_frames(before[1])
+        batch = Batch()
+        with _open_store(path, frames) as conn:
+            # Text that is not UTF-8 is read with U+FFFD for its bad bytes: a row of it
+            # would stop the query (sqlite3 raises), and every row after it would be lost.
+            conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
+            try:
+                _read_tables(conn, batch)
+            except sqlite3.DatabaseError as e:
+                raise OSError(f"unreadable database: {e}") from e
+        if frames or _stamps(path, wal) == before:
+            return batch
+        if attempt < READ_TRIES - 1:
+            time.sleep(READ_PAUSE * 2**attempt)
+    raise OSError(0, "unreadable database: it changed during every read", str(path))
+
+
+@contextmanager
+def _open_store(path: Path, frames: bool) -> Iterator[sqlite3.Connection]:
+    """A read-only connection to the store at `path` that writes none of its files.
+
+    A plain read-only connection (`mode=ro`) still writes the -shm (its read marks; as
+    root, a read-only -shm too: seen on ../shared/corpus/real) and makes a -wal and a
+    -shm where there are none. So:
+
+    - with WAL `frames` and a -shm (opencode running, or stopped without a checkpoint):
+      `readonly_shm=1` opens the -shm read-only; SQLite then reads the WAL under a shared
+      lock of the -shm, a snapshot no commit of a writer waits for (the -wal is opened
+      read-write, as SQLite opens it for any connection, but a read-only one never
+      writes it), or, when no process has the -shm open, with a wal-index of its own in
+      memory;
+    - without (no -wal, or an empty one: a store opencode closed, which checkpointed
+      it): `immutable=1` reads the .db alone, with no lock and no file made beside it;
+      an opencode starting meanwhile could change it under the read, so read_database
+      compares its stat and head before and after, and reads it again;
+    - WAL frames but no -shm (a store copied without it, so no process has it open):
+      SQLite would make a -shm beside it, so the .db and its -wal are copied into a
+      temporary folder and the copy read, as long as both together are no larger than
+      a file read whole may be (lines.MAX_WHOLE_BYTES): never an unbounded copy.
+    """
+    conn: sqlite3.Connection | None = None
+    uri = path.absolute().as_uri()
+    try:
+        if not frames:
+            conn = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
+        elif Path(f"{path}-shm").exists():
+            conn = sqlite3.connect(f"{uri}?mode=ro&readonly_shm=1", uri=True, timeout=1)
+        else:
+            with _copied(path) as copy:
+                conn = sqlite3.connect(copy)
+                yield conn
+                return
+        yield conn
+    except sqlite3.DatabaseError as e:  # (cannot open)
+        raise OSError(f"unreadable database: {e}") from e
+    finally:
+        if conn is not None:
+            conn.close()
+
+
+@contextmanager
+def _copied(path: Path) -> Iterator[Path]:
+    """A copy of the store at `path` and its -wal, in a temporary folder (_open_store)."""
+    # Imported here: every build asks this module whether its sources are opencode's
+    # store (holds), and loading them was ~12M instructions (~4 ms) of each refresh of
+    # another agent's transcripts.
+    import shutil
     import tempfile
 
-    batch = Batch()
+    wal = Path(f"{path}-wal")
+    size = sum(st[0] for st in _stamps(path, wal) if st is not None)
+    if size > lines.MAX_WHOLE_BYTES:
+        raise OSError(
+            0,
+            f"unreadable database: its -wal has no -shm beside it, and the two ({size:,}"
+            f" bytes) are more than the {lines.MAX_WHOLE_BYTES >> 20} MB a copy may be",
+        )
     with tempfile.TemporaryDirectory(prefix="pastfix-opencode-") as scratch:
         copy = Path(scratch, "opencode.db")
-        _copy_store(path, copy)
-        conn = sqlite3.connect(copy)
-        # Text that is not UTF-8 is read with U+FFFD for its bad bytes: a row of it would
-        # stop the query (sqlite3 raises), and every row after it would be lost.
-        conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
-        try:
-            _read_tables(conn, batch)
-        except sqlite3.DatabaseError as e:
-            raise OSError(f"unreadable database: {e}") from e
-        finally:
-            conn.close()
-    return batch
-
-
-def _copy_store(path: Path, copy: Path) -> None:
-    import shutil
-
-    wal = Path(f"{path}-wal")
-    for attempt in range(COPY_TRIES):
-        before = _stamps(path, wal)
         shutil.copyfile(path, copy)
-        if wal.exists():
-            shutil.copyfile(wal, f"{copy}-wal")
-        if _stamps(path, wal) == before:
-            return
-        if attempt < COPY_TRIES - 1:
-            time.sleep(COPY_PAUSE * 2**attempt)  # a pause may let a burst of writes end
-    # Changing all the while (a writer committing every few milliseconds): a snapshot
-    # through SQLite itself, read-only, which takes no lock a writer waits for; if even
-    # that cannot be made, what was copied last is read (a torn copy reads as a problem).
-    for stale in (copy, Path(f"{copy}-wal")):
-        stale.unlink(missing_ok=True)
-    try:
-        live = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True, timeout=1)
-        try:
-            # one read transaction (the backup API starts again at each commit it sees)
-            live.execute("VACUUM INTO ?", [str(copy)])
-        finally:
-            live.close()
-    except sqlite3.Error:
-        shutil.copyfile(path, copy)
-        if wal.exists():
-            shutil.copyfile(wal, f"{copy}-wal")
+        shutil.copyfile(wal, f"{copy}-wal")
+        yield copy
+
+
+def _has_frames(stamp: tuple[int, int, bytes] | None) -> bool:
+    """Whether a -wal's stamp (_stamps) says it holds anything (a WAL is empty, 0 bytes,
+    after a truncating checkpoint, and absent once its last connection closed)."""
+    return stamp is not None and stamp[0] > 0
 
 
 def _stamps(*paths: Path) -> list[tuple[int, int, bytes] | None]:

@@ -67,12 +67,15 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # a quote (`echo 'Tr0ub4dor&3x' |`), the feeder in a group or redirected (`(echo PW) |`,
 # `echo PW 2>/dev/null |`), `$'PW'`, a heredoc after `sudo -S`; a quoted option value
 # holding `&` or `;`; smbclient's `-U 'CORP\bob%PW'`; a typed password holding a quote.
-REDACTION_VERSION = 17
+# 18: an escaped NUL read as nothing (`g\u0000h\u0000p\u0000_...`: UTF-16 text read as
+# UTF-8, in a tool call's input), as an invisible character is.
+REDACTION_VERSION = 18
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:
     """Redact secrets in every text (unless told not to) and cut long ones, then
     sign every failed tool result."""
+    _drop_nuls(batch.tool_calls)
     if redact_secrets:
         _redact_rows(batch)
     else:
@@ -92,6 +95,27 @@ def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:
                 kind=signatures.classify(result.content),
             )
     return batch
+
+
+# A tool call's texts taken from its input as they were written (a Bash call's command and
+# description): a NUL in them shows nothing, and hides a secret from the rules' anchors
+# (UTF-16 text read as UTF-8: `g\0h\0p\0_...`). Dropped, as records.clean_text drops them
+# from the other texts. The input itself, JSON, holds them escaped (`\u0000`), which the
+# rules read as nothing (redact._stand_in), and is stored as written.
+_NUL_COLUMNS = tuple(c for c in TABLE["tool_calls"].text if c not in TABLE["tool_calls"].json)
+
+
+def _drop_nuls(calls: list[Any]) -> None:
+    """Drop the NULs of `calls`' texts but their input, in place. Only a call whose input
+    holds one is looked at (every reader takes those texts from the input): one check a
+    call, ~7 ms for 100,000 calls, against ~38 ms for a check of each text."""
+    for i, call in enumerate(calls):
+        given = call.input
+        if given and ("\\u0000" in given or "\x00" in given):
+            values = {c: getattr(call, c) for c in _NUL_COLUMNS}
+            calls[i] = call._replace(
+                **{c: v.replace("\x00", "") for c, v in values.items() if v and "\x00" in v}
+            )
 
 
 Redactor = Callable[[str], tuple[str, dict[str, int]]]

@@ -202,6 +202,9 @@ class SourceFile:
     whole: bool = False
     # Files whose changes are changes of this one (a database's -wal).
     companions: tuple[str, ...] = ()
+    # A database its reader opens itself, read-only (parse_file gets no bytes): the build
+    # neither holds it in memory nor bounds its size, only streams it for its CRC.
+    database: bool = False
 
 
 class Reader(Protocol):
@@ -210,8 +213,9 @@ class Reader(Protocol):
     `parse_lines` gets complete lines, from the start of a file or from where
     the last build stopped, and the `session_id` of the file's SourceFile; it
     keeps no state between calls, so a build that reads on from an offset
-    stores what a fresh one would. `parse_file` gets a `whole` file's bytes
-    (a reader of databases opens `source.path` itself, read-only).
+    stores what a fresh one would. `parse_file` gets a `whole` file's bytes, at
+    most lines.MAX_WHOLE_BYTES (a reader of databases, `source.database`, gets
+    none and opens `source.path` itself, read-only).
     `default_folders` are where the agent keeps its sessions (existing or
     not), `holds` whether a folder is such a store (cheap: it runs for every
     --source).

@@ -2468,7 +2468,7 @@ def _placed(
 
 def _stand_in(m: re.Match[str]) -> str:
     """What an escape stands for: a character (a colour code: a space), or nothing (an
-    invisible character, also when escaped: `\\u200b`)."""
+    invisible character, also when escaped: `\\u200b`; an escaped NUL, `\\u0000`)."""
     if m.lastgroup == "colour":
         return " "
     if m.lastgroup == "slash":
@@ -2476,6 +2476,13 @@ def _stand_in(m: re.Match[str]) -> str:
     if m.lastgroup == "folded":
         return _FOLDED[m.group()]
     decoded = chr(int(m.group(m.lastgroup), 16))  # type: ignore[arg-type]
+    if decoded == "\x00":
+        # UTF-16 text read as UTF-8 holds one after each character (`g\u0000h\u0000p\u0000_`
+        # in a Write's input of a file a tool wrote so): a text is stored without them
+        # (records.clean_text), but a tool call's input is JSON as the model wrote it, its
+        # NULs escaped. Read as nothing, as an invisible character is; not an anchor of its
+        # own, as _FOLDED's are (a raw NUL separates the texts of _joined_hits).
+        return ""
     return _FOLDED.get(decoded, decoded)
 
 

@@ -12,6 +12,7 @@ from conftest import REAL_CORPUS
 
 from pastfix import agents, copilot, signatures
 from pastfix.cli import cli
+from pastfix.lines import MAX_WHOLE_BYTES
 from pastfix.records import SourceFile
 
 DATA = Path(__file__).parent / "data" / "copilot"
@@ -640,6 +641,32 @@ def test_a_changed_workspace_yaml_is_read_again_alone(tmp_path):
     fresh = tmp_path / "fresh.db"
     build(fresh, "--source", home, "-s")
     assert stored(db_path) == stored(fresh)
+
+
+def test_a_legacy_session_or_workspace_yaml_grown_too_large_is_not_read_and_keeps_its_rows(
+    tmp_path,
+):
+    """Copilot's legacy session JSON and workspace.yaml are read whole, held in memory: one
+    over MAX_WHOLE_BYTES (a sparse or dumped file) is a problem, never read, and the rows
+    it gave stay its own; the session's events.jsonl, read by lines, is read as usual."""
+    home = tmp_path / "home"
+    shutil.copytree(DATA / "home", home)
+    db_path = tmp_path / "index.db"
+    build(db_path, "--source", home, "-s")
+    before = stored(db_path)
+    legacy = home / ".copilot" / "history-session-state" / LEGACY.name
+    workspace = home / ".copilot" / "session-state" / SESSION / "workspace.yaml"
+    for path in (legacy, workspace):
+        with path.open("r+b") as f:
+            f.truncate(MAX_WHOLE_BYTES + 1)  # sparse: no disk used
+    build(db_path, "--source", home, "-s")
+    assert stored(db_path) == before
+    assert by_file(db_path)[str(legacy)] and f"{legacy}#{LEGACY_SESSION}" not in by_file(db_path)
+    too_large = f"cannot read: {MAX_WHOLE_BYTES + 1:,} bytes, more than the 256 MB a file"
+    assert rows(db_path, "select path, reason from problems where reason like 'cannot read:%'") == [
+        (str(legacy), f"{too_large} read whole may hold"),
+        (str(workspace), f"{too_large} read whole may hold"),
+    ]
 
 
 def test_default_sources_and_agent_option_read_copilot_home(tmp_path, fake_home, monkeypatch):

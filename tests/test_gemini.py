@@ -15,6 +15,7 @@ from conftest import REAL_CORPUS
 
 from pastfix import agents, gemini, hook, install
 from pastfix.cli import cli
+from pastfix.lines import MAX_WHOLE_BYTES
 from pastfix.records import SourceFile
 
 REAL_GEMINI = REAL_CORPUS / "other-agents" / "gemini"
@@ -301,7 +302,9 @@ def test_find_shows_the_gemini_fix(fixture_db):
 
 def snapshot(db):
     return {
-        table: sorted(map(tuple, (r.values() for r in rows(db, f"SELECT {cols} FROM {table}"))))
+        table: sorted(
+            map(tuple, (r.values() for r in rows(db, f"SELECT {cols} FROM {table}"))), key=repr
+        )
         for table, cols in (
             ("messages", "uuid, session_id, line_no, type, kind, text"),
             ("tool_calls", "tool_use_id, name, command, file_path, input"),
@@ -719,3 +722,34 @@ def test_a_forced_build_keeps_the_project_a_file_beside_the_chats_gave(fixture_d
     assert one(fixture_db, "SELECT project FROM sessions WHERE session_id = ?", C) == "/home/u/app"
     build(fixture_db, home, more=["--force"])
     assert one(fixture_db, "SELECT project FROM sessions WHERE session_id = ?", C) == "/home/u/app"
+
+
+def test_a_chat_file_too_large_to_read_whole_is_not_read_and_keeps_its_rows(
+    tmp_path, home, fixture_db
+):
+    """A file read whole is held in memory and parsed as one: one over MAX_WHOLE_BYTES (a
+    sparse or dumped file; a 4 GB one took 20 s and 4.2 GB before it was found malformed,
+    a larger one stopped the build with MemoryError) is not read. It is one problem, every
+    other file is indexed, and the rows it gave before it grew stay its own, by incremental
+    and forced builds alike."""
+    path = next((home / "tmp").glob("*/chats/session-*-ffffffff.json"))
+    before = {k: v for k, v in snapshot(fixture_db).items() if k != "problems"}
+    assert by_file(fixture_db, F)[str(path)]
+    with path.open("r+b") as f:
+        f.truncate(MAX_WHOLE_BYTES + 1)  # sparse: no disk used, nothing to read
+    new = home / "tmp" / "app" / "chats" / "session-2026-05-03T10-00-99999999.json"
+    with new.open("wb") as f:
+        f.truncate(2 * MAX_WHOLE_BYTES)
+    reason = "cannot read: {:,} bytes, more than the 256 MB a file read whole may hold"
+    problems = (
+        "SELECT path, reason FROM problems WHERE line_no IS NULL AND path IN (?, ?) ORDER BY path"
+    )
+    for more, kept in (((), ""), (("--force",), "; its rows are kept")):
+        build(fixture_db, home, more=more)
+        assert {k: v for k, v in snapshot(fixture_db).items() if k != "problems"} == before
+        own = {m[0] for m in before["messages"] if m[1] == F}
+        assert by_file(fixture_db, F) == {str(path): own}
+        assert rows(fixture_db, problems, str(path), str(new)) == [
+            {"path": str(path), "reason": reason.format(MAX_WHOLE_BYTES + 1) + kept},
+            {"path": str(new), "reason": reason.format(2 * MAX_WHOLE_BYTES)},
+        ]

@@ -19,6 +19,7 @@ from opencode_tree import copy_tree_into
 
 from pastfix import agents, hook, install, opencode, signatures
 from pastfix.cli import cli
+from pastfix.lines import MAX_WHOLE_BYTES
 
 DATA = Path(__file__).parent / "data" / "opencode"
 STORAGE = DATA / "storage"
@@ -269,44 +270,105 @@ def test_reading_the_database_neither_writes_it_nor_blocks_its_writer(tmp_path):
     assert ("ai_title", "Install the dependencies") in {(m.key, m.value) for m in batch.meta}
 
 
-def test_a_database_that_changes_during_every_copy_is_read_as_a_snapshot(tmp_path, monkeypatch):
-    """opencode committing while each copy is made: the copies are given up for a snapshot
-    through SQLite (read-only, one read transaction), which holds every committed row and
-    neither writes the store nor blocks its writer, one in the middle of a write included."""
+def left_by_a_stopped_opencode(db: Path) -> None:
+    """The store of an opencode stopped before it checkpointed (killed, or still running
+    elsewhere): rows committed to the -wal, its -shm beside it, and no process holding
+    them (a writer in this process would share its -shm with the reader)."""
+    make_db(db).close()  # its schema and rows, checkpointed
+    script = (
+        "import os, sqlite3, sys\n"
+        "w = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "w.execute('PRAGMA wal_autocheckpoint = 0')\n"
+        "w.execute(\"UPDATE session SET title = 'Renamed' WHERE id = ?\", [sys.argv[2]])\n"
+        "os._exit(0)\n"  # no checkpoint on close
+    )
+    subprocess.run([sys.executable, "-c", script, str(db), DB_SESSION], check=True)
+    assert Path(f"{db}-wal").stat().st_size and Path(f"{db}-shm").exists()
+
+
+def store_files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_a_stopped_opencode_s_store_is_read_with_its_wal_and_nothing_written(tmp_path):
+    """A read-only connection writes its read marks into the -shm, even a read-only one
+    when run as root: the store is read with the -shm opened read-only, and no byte of the
+    .db, the -wal or the -shm changes."""
     db = tmp_path / "opencode.db"
-    writer = make_db(db)
-    store = (db, Path(f"{db}-wal"))
-    stamps = iter(range(1_000_000))
-    monkeypatch.setattr(opencode, "_stamps", lambda *paths: next(stamps))  # never the same
-    monkeypatch.setattr(opencode, "COPY_PAUSE", 0, raising=False)
-    copies: list[Path] = []
-
-    def torn_copy(source: Path, dest: str | Path) -> None:  # caught halfway by a write
-        copies.append(Path(source))
-        Path(dest).write_bytes(Path(source).read_bytes()[:1000])
-
-    monkeypatch.setattr(shutil, "copyfile", torn_copy)
-    writer.execute("BEGIN IMMEDIATE")
-    writer.execute("UPDATE session SET title = 'Renamed' WHERE id = ?", [DB_SESSION])
-    before = [p.read_bytes() for p in store]
+    left_by_a_stopped_opencode(db)
+    before = store_files(tmp_path)
     batch = opencode.read_database(db)
-    assert [p.read_bytes() for p in store] == before
-    writer.execute("COMMIT")
-    writer.close()
-    assert len(copies) == 2 * opencode.COPY_TRIES  # every try, the .db and its -wal
-    assert not batch.problems
-    assert ("ai_title", "Install the dependencies") in {(m.key, m.value) for m in batch.meta}
-    failed = [r.content.splitlines()[0] for r in batch.tool_results if r.is_error]
-    assert failed == [
-        "Exit code 127",
-        "Error: ENOENT: no such file or directory, scandir '/home/dev/api/vendored'",
-    ]
+    assert store_files(tmp_path) == before
+    assert ("ai_title", "Renamed") in {(m.key, m.value) for m in batch.meta}  # from the -wal
+
+
+def test_a_closed_store_is_read_without_a_file_made_beside_it(tmp_path):
+    """No -wal (opencode closed it, checkpointed): read immutable, so SQLite makes no -wal
+    or -shm in opencode's folder, as a read-only connection would."""
+    db = tmp_path / "opencode.db"
+    make_db(db).close()
+    before = store_files(tmp_path)
+    assert list(before) == ["opencode.db"]
+    batch = opencode.read_database(db)
+    assert store_files(tmp_path) == before
+    assert not batch.problems and len(batch.tool_calls) == 3
+
+
+def test_a_closed_store_that_changes_while_it_is_read_is_read_again(tmp_path, monkeypatch):
+    """Read immutable, a store opencode starts writing meanwhile could be read torn: one
+    whose stat changed during the read is read again, and one that changed during every
+    read is a problem (its rows kept by the build), never a torn read."""
+    db = tmp_path / "opencode.db"
+    make_db(db).close()
+    stamps = iter(range(1_000_000))
+    monkeypatch.setattr(opencode, "READ_PAUSE", 0)
+    monkeypatch.setattr(opencode, "_stamps", lambda *paths: [next(stamps), None])
+    with pytest.raises(OSError, match="unreadable database: it changed during every read"):
+        opencode.read_database(db)
+    calls = iter([[1, None], [2, None], [3, None], [3, None]])  # changed once, then not
+    monkeypatch.setattr(opencode, "_stamps", lambda *paths: next(calls))
+    assert len(opencode.read_database(db).tool_calls) == 3
+
+
+def test_a_wal_without_its_shm_is_read_from_a_bounded_copy(tmp_path, monkeypatch):
+    """SQLite cannot read a -wal without making a -shm beside it: a store copied without
+    its -shm (no process has it open) is copied, but only up to MAX_WHOLE_BYTES."""
+    db = tmp_path / "opencode.db"
+    left_by_a_stopped_opencode(db)
+    Path(f"{db}-shm").unlink()
+    before = store_files(tmp_path)
+    batch = opencode.read_database(db)
+    assert store_files(tmp_path) == before
+    assert ("ai_title", "Renamed") in {(m.key, m.value) for m in batch.meta}
+    monkeypatch.setattr(opencode.lines, "MAX_WHOLE_BYTES", 4096)
+    with pytest.raises(OSError, match="its -wal has no -shm beside it, and the two"):
+        opencode.read_database(db)
+    assert store_files(tmp_path) == before
+
+
+def test_a_file_named_opencode_db_that_is_no_database_is_neither_read_nor_copied(
+    tmp_path, monkeypatch
+):
+    """A 2 GB sparse file named opencode.db was copied whole into $TMPDIR (and read into
+    memory by the build) before SQLite said it was no database: its header says so first."""
+    db = tmp_path / "opencode.db"
+    with db.open("wb") as f:
+        f.truncate(2 << 30)  # sparse: no disk used
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    with pytest.raises(OSError, match="not an SQLite database"):
+        opencode.read_database(db)
+    assert list(scratch.iterdir()) == []
 
 
 def test_a_corrupt_database_cannot_be_read(tmp_path):
     """Raised as OSError, as an unreadable file is: the build keeps the rows it had."""
     db = tmp_path / "opencode.db"
     db.write_bytes(b"this is not a database" * 200)
+    with pytest.raises(OSError, match="not an SQLite database"):
+        opencode.read_database(db)
+    db.write_bytes(opencode.SQLITE_HEADER + b"\0garbage" * 1000)
     with pytest.raises(OSError, match="unreadable database: file is not a database"):
         opencode.read_database(db)
 
@@ -434,6 +496,38 @@ def test_find_shows_the_fixture_s_failure_with_its_agent_and_resume_command(db_p
     assert f"resume: opencode --session {SESSION}" in first
     title, agent = index_rows(db_path, "SELECT title, agent FROM sessions")[0]
     assert (title, agent) == ("Fix the webpack build", "opencode")
+
+
+def test_a_tree_file_too_large_to_read_whole_is_not_read_and_keeps_its_rows(tmp_path, db_path):
+    """opencode's JSON files are read whole, held in memory: a message file or a part file
+    over MAX_WHOLE_BYTES (sparse, dumped) is not read. The message's is a problem of the
+    file, whose rows stay its own; a part's a problem of that part (line), the message's
+    other parts read again as usual, and what the part gave kept in the index."""
+    data = tmp_path / "opencode"
+    shutil.copytree(STORAGE, data / "storage")
+    build_index(db_path, data)
+    everything = "SELECT uuid FROM messages UNION ALL SELECT tool_use_id FROM tool_calls"
+    before = sorted(index_rows(db_path, everything))
+    messages = data / "storage" / "message" / SESSION
+    message = messages / "msg_b0a1000010001AAAAAAAAAAAAA.json"
+    part = data / "storage" / "part" / "msg_b0a1000020001BBBBBBBBBBBBB"
+    part = part / "prt_b0a1000020003bbbbbbbbbbbb2.json"
+    for path in (message, part):
+        with path.open("r+b") as f:
+            f.truncate(MAX_WHOLE_BYTES + 1)  # sparse: no disk used
+    build_index(db_path, data)
+    assert sorted(index_rows(db_path, everything)) == before
+    too_large = f"{MAX_WHOLE_BYTES + 1:,} bytes, more than the 256 MB a file read whole may hold"
+    assert index_rows(db_path, "SELECT path, line_no, reason FROM problems ORDER BY path") == [
+        (str(messages / "msg_b0a1000010001AAAAAAAAAAAAA.json"), None, f"cannot read: {too_large}"),
+        (
+            str(messages / "msg_b0a1000020001BBBBBBBBBBBBB.json"),
+            3,
+            f"cannot read part {part.name}: {too_large}",
+        ),
+    ]
+    paths = "SELECT DISTINCT f.path FROM messages m JOIN source_files f ON f.id = m.file_id"
+    assert (str(message),) in index_rows(db_path, paths)
 
 
 def test_build_agent_opencode_reads_the_xdg_data_folder(tmp_path, monkeypatch):
@@ -565,7 +659,7 @@ def test_a_database_changed_through_its_wal_is_re_read(tmp_path, db_path):
 def test_a_commit_made_while_the_store_is_read_is_read_by_the_next_build(
     tmp_path, db_path, monkeypatch
 ):
-    """opencode commits between pastfix's copy of its store and the build's record of the
+    """opencode commits between pastfix's read of its store and the build's record of the
     store's version: the build stored the -wal's stat taken after the read, so the next
     build saw no change and never read that commit (CI: 5 failures read of 6 committed)."""
     store = tmp_path / "opencode"
@@ -577,19 +671,19 @@ def test_a_commit_made_while_the_store_is_read_is_read_by_the_next_build(
         writer.execute(WRITE_PART, [f"prt_c0d10000200{n:04d}bbbbbbbb", DB_SESSION, _failed_part(n)])
 
     commit(101)
-    real_copy = opencode._copy_store
+    real_read = opencode._read_tables
     late = [102]
 
-    def copy_then_commit(path, copy):
-        real_copy(path, copy)
+    def read_then_commit(conn, batch):
+        real_read(conn, batch)
         while late:
             commit(late.pop())
 
-    monkeypatch.setattr(opencode, "_copy_store", copy_then_commit)
+    monkeypatch.setattr(opencode, "_read_tables", read_then_commit)
     failures = "SELECT count(*) FROM tool_results WHERE is_error = 1"
     build_index(db_path, store)
     assert index_rows(db_path, failures) == [(3,)]  # the fixture's 2 and the first commit
-    monkeypatch.setattr(opencode, "_copy_store", real_copy)
+    monkeypatch.setattr(opencode, "_read_tables", real_read)
     assert build_index(db_path, store).files_read == 1
     assert index_rows(db_path, failures) == [(4,)]
     writer.close()
@@ -652,7 +746,7 @@ def test_a_corrupt_database_is_a_problem_and_its_rows_are_kept(tmp_path, db_path
     (store / "opencode.db").write_bytes(b"\0garbage" * 1000)
     build_index(db_path, store)
     problems = index_rows(db_path, "SELECT reason FROM problems")
-    assert problems == [("cannot read: unreadable database: file is not a database",)]
+    assert problems == [("cannot read: not an SQLite database (it lacks SQLite's header)",)]
     assert index_rows(db_path, "SELECT session_id FROM sessions") == [(DB_SESSION,)]
     assert index_rows(db_path, "SELECT count(*) FROM tool_results WHERE is_error = 1") == [(2,)]
 

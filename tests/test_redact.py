@@ -2181,3 +2181,18 @@ def test_a_version_17_password_is_never_kept(form, password, before):
     command = before + form.format(password)
     for redacted, _ in (redact(command), redact_json(json.dumps({"command": command}))):
         assert password not in redacted, redacted
+
+
+def test_a_token_in_utf16_text_read_as_utf8_is_redacted_in_json():
+    """UTF-16 text read as UTF-8 has a NUL after each character, which JSON escapes
+    (`g\\u0000h\\u0000p\\u0000_...`, a Write's input of a file a tool wrote so): an escaped
+    NUL reads as nothing, as an invisible character does, and the token goes whole, its
+    NULs with it; the JSON stays JSON, and one without a secret is kept as written."""
+    token = "ghp_abcdefGhIjKlMnOpQrStUvWxYz0123456789"
+    text = json.dumps({"content": "".join(c + "\0" for c in f"GITHUB_TOKEN={token}\r\n")})
+    redacted, found = redact_json(text)
+    assert found == {"github-token": 1}
+    content = json.loads(redacted)["content"]
+    assert content.replace("\0", "") == "GITHUB_TOKEN=[REDACTED:github-token]\r\n"
+    plain = json.dumps({"content": "".join(c + "\0" for c in "no secret here, just text\r\n")})
+    assert redact_json(plain) == (plain, {})

@@ -1379,3 +1379,72 @@ def test_session_30_passwords_of_older_rules_are_redacted_again_in_place(tmp_pat
     conn.execute("VACUUM")
     conn.close()
     assert_none_of(SESSION_30_SECRETS, "index.db", db.read_bytes())
+
+
+# -- session 31's F: UTF-16 text read as UTF-8 in a tool call's input ---------------------
+
+UTF16_SECRETS = {
+    "GITHUB_TOKEN=ghp_Zq8xLEAKA3mW9vRt2KcQ7aBvQ9xLp3mW9xy": "LEAKA3mW9vRt",
+    "DB_PASSWORD=Zq8xLEAKB3mW9vRt2KcQ7": "LEAKB3mW9vRt",
+    "Authorization: Bearer Zq8xLEAKD3mW9vRt2KcQ7aBvQ9xLp3mW9": "LEAKD3mW9vRt",
+    "postgres://admin:Zq8xLEAKE3mW9@db.internal/app": "LEAKE3mW9",
+}
+
+
+def utf16(text):
+    """`text` as a tool that writes UTF-16 shows it read as UTF-8: a NUL after each character."""
+    return "".join(c + "\0" for c in text)
+
+
+def utf16_session(session):
+    t = "2026-02-09T10:00:"
+    lines = [prompt("u-0", session, "write the env file", t + "00Z")]
+    for i, line in enumerate(UTF16_SECRETS):
+        written = {"file_path": "/w/.env", "content": utf16(line + "\r\n")}
+        ran = {"command": "type " + utf16(line), "description": utf16(line)}
+        lines += [
+            tool_use(f"w-{i}", session, f"toolu_w{i}", "Write", written, f"{t}{2 * i + 1:02d}Z"),
+            tool_use(f"b-{i}", session, f"toolu_b{i}", "Bash", ran, f"{t}{2 * i + 2:02d}Z"),
+        ]
+    return lines
+
+
+def test_a_secret_in_utf16_text_of_a_tool_call_is_redacted(tmp_path):
+    """A Write's content or a Bash call's command holding UTF-16 text read as UTF-8 kept
+    its secret: a text is stored without NULs (records.clean_text), but the NULs of an
+    input (escaped, `g\\u0000h\\u0000p\\u0000_`) and of the texts taken from it hid the
+    secret from the rules. Now an escaped NUL reads as nothing, and the texts taken from an
+    input are stored without NULs; an index of the rules before (REDACTION_VERSION 17) is
+    redacted in place by its next build."""
+    projects = tmp_path / "projects"
+    write_jsonl(projects / "-w" / f"{SESSION}.jsonl", utf16_session(SESSION))
+    db = tmp_path / "index.db"
+    build_index(db, projects)
+
+    def kept():
+        conn = sqlite3.connect(db)
+        try:
+            texts = conn.execute("SELECT command, description, input FROM tool_calls").fetchall()
+        finally:
+            conn.close()
+        seen = "\n".join(t.replace("\\u0000", "").replace("\0", "") for r in texts for t in r if t)
+        return {leak for leak in UTF16_SECRETS.values() if leak in seen}, seen
+
+    leaks, seen = kept()
+    # each in the Write's input, the Bash call's command and description, and its input twice
+    assert leaks == set() and seen.count("[REDACTED:") == 5 * len(UTF16_SECRETS), seen
+    conn = sqlite3.connect(db)
+    commands = conn.execute("SELECT command FROM tool_calls WHERE name = 'Bash'").fetchall()
+    conn.close()
+    assert ("type GITHUB_TOKEN=[REDACTED:github-token]",) in commands  # its NULs dropped
+    # what the rules of version 17 stored (the inputs as written), redacted in place
+    build_index(db, projects, redact=False)
+    assert kept()[0] == set(UTF16_SECRETS.values())
+    conn = sqlite3.connect(db)
+    with conn:
+        for name, value in (("redaction_version", "17"), ("redact", "1")):
+            conn.execute("INSERT OR REPLACE INTO _build_state VALUES (?, ?)", [name, value])
+    conn.close()
+    stats = build_index(db, projects)
+    assert stats.files_read == 0 and stats.reredacted_rows >= len(UTF16_SECRETS)
+    assert kept()[0] == set()

@@ -3239,6 +3239,18 @@ _SUBSTITUTION_BROKEN = re.compile(r"\bbash: command substitution: line \d+: ")
 _says_substitution_broken = _cached_search(_SUBSTITUTION_BROKEN)
 
 
+def _written_by(calls: Sequence[Call]) -> set[str]:
+    """The names of the files that calls which did not fail wrote: an edit tool's file, a
+    shell command's `> x`, `tee x`, `cp a x` (see _files_of)."""
+    written: set[str] = set()
+    for c in calls:
+        if not c.failed and c.file_path and c.name in EDIT_TOOLS:
+            written.add(_basename(c.file_path))
+        elif not c.failed and c.name in SHELL_TOOLS:
+            written |= _files_of(c, written=True)
+    return written
+
+
 def _ran_as_file(failed: Call, call: Call, between: Sequence[Call]) -> bool:
     """Whether a successful shell call runs, by the interpreter of inline code the shell
     broke (`node -e "..."` with a template literal bash took for a substitution, a `python
@@ -3248,12 +3260,7 @@ def _ran_as_file(failed: Call, call: Call, between: Sequence[Call]) -> bool:
     if call.name not in SHELL_TOOLS or call.failed:
         return False
     programs = {i.program for i in intents(failed.command) if i.code is not None}
-    written: set[str] = set()
-    for c in between:
-        if not c.failed and c.file_path and c.name in EDIT_TOOLS:
-            written.add(_basename(c.file_path))
-        elif not c.failed and c.name in SHELL_TOOLS:
-            written |= _files_of(c, written=True)
+    written = _written_by(between)
     return any(
         i.program in programs and i.code is None and any(_basename(w) in written for w in i.args)
         for i in intents(call.command)
@@ -3276,6 +3283,11 @@ def _script_run(intent: Intent) -> str | None:
     return arg.strip(_QUOTES) if arg and _SCRIPT_FILE.search(arg.strip(_QUOTES)) else None
 
 
+# A script written to look into the failure, not to do its work again (`bash verify-plugin.sh`
+# failing, then `debug-plugin.sh` written and run: eighteenth held-out set, abandoned).
+_DIAGNOSTIC = re.compile(r"(?:debug|diagnos|check|verify|inspect|test|show|list|dump|probe)", re.I)
+
+
 def _ran_rewritten(failed: Call, call: Call, between: Sequence[Call]) -> bool:
     """Whether a successful shell call runs, by the interpreter of a script that failed, a
     script of the same kind written since under another name: the script rewritten whole
@@ -3291,31 +3303,19 @@ def _ran_rewritten(failed: Call, call: Call, between: Sequence[Call]) -> bool:
     }
     if not scripts:
         return False
-    written: set[str] = set()
-    for c in between:
-        if not c.failed and c.file_path and c.name in EDIT_TOOLS:
-            written.add(_unix(c.file_path))
-        elif not c.failed and c.name in SHELL_TOOLS:
-            written |= _files_of(c, written=True)
+    written = _written_by(between)
     for intent in intents(call.command):
         new = _script_run(intent)
-        if new is None or _basename(new) in {_basename(old) for _, old in scripts}:
+        if new is None or _basename(new) not in written or _DIAGNOSTIC.match(_basename(new)):
             continue
-        for program, old in scripts:
-            same_kind = (
-                program == intent.program and new.rsplit(".", 1)[-1] == old.rsplit(".", 1)[-1]
-            )
-            where = _parent(_unix(new).removeprefix("./")) if "/" in _unix(new) else ""
-            there = _parent(_unix(old).removeprefix("./")) if "/" in _unix(old) else ""
-            if (
-                same_kind
-                and where == there
-                and any(
-                    w == _basename(new) or w.endswith("/" + _unix(new).removeprefix("./"))
-                    for w in written
-                )
-            ):
-                return True
+        if any(
+            program == intent.program
+            and _basename(new) != _basename(old)
+            and new.rsplit(".", 1)[-1] == old.rsplit(".", 1)[-1]  # of its kind
+            and _parent(_unix(new)) == _parent(_unix(old))  # in its folder
+            for program, old in scripts
+        ):
+            return True
     return False
 
 

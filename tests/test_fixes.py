@@ -4322,6 +4322,17 @@ def test_a_script_rewritten_under_another_name_and_run_works_around_it():
         run([failed, shell_js, call(command=cd + "node gen.js")], error)[failed.tool_use_id].outcome
         == fixes.NOT_FIXED
     )
+    # by its absolute path; not a script that looks into the failure (eighteenth held-out
+    # set: `bash .../verify-plugin.sh` failing, then `debug-plugin.sh`, abandoned)
+    failed_abs = call(command="bash /home/me/kit/scripts/verify-plugin.sh", failed=True)
+    error_abs = {failed_abs.tool_use_id: "Exit code 1\nplugin not registered"}
+    for name, outcome in (
+        ("register-plugin.sh", fixes.WORKED_AROUND),
+        ("debug-plugin.sh", fixes.NOT_FIXED),
+    ):
+        script = f"/home/me/kit/scripts/{name}"
+        steps = [failed_abs, call("Write", file_path=script), call(command=f"bash {script}")]
+        assert run(steps, error_abs)[failed_abs.tool_use_id].outcome == outcome, name
     # written by the shell counts as well
     heredoc = call(command="cat > process_v3.py <<'EOF'\nprint(1)\nEOF")
     by_file = call(command="python process_v3.py")

@@ -245,97 +245,30 @@ def _note_reader(notes: list[str]):
                     None,
                 )
             )
-        if doc.get("failed"):
-            uid = f"{sid}:call"
+
+        def run_make(n: int, at: str, failed: bool, output: str) -> None:
+            """A `make` call of this session, and its result."""
+            uid = f"{sid}:call{n}"
             batch.messages.append(
                 Message(
-                    uid,
-                    sid,
-                    1,
-                    None,
-                    "assistant",
-                    "tool_use",
-                    "2026-03-01T10:00:09Z",
-                    "",
-                    0,
-                    0,
-                    0,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
+                    uid, sid, n, None, "assistant", "tool_use", at, "", 0, 0, 0,
+                    None, None, None, None, None,
                 )
-            )
+            )  # fmt: skip
             batch.tool_calls.append(
                 ToolCall(
-                    f"{sid}:t",
-                    sid,
-                    1,
-                    uid,
-                    "2026-03-01T10:00:09Z",
-                    "run",
-                    "make",
-                    None,
-                    None,
-                    '{"command": "make"}',
-                    None,
-                    0,
+                    f"{sid}:t{n}", sid, n, uid, at, "run", "make", None, None,
+                    '{"command": "make"}', None, 0,
                 )
-            )
+            )  # fmt: skip
             batch.tool_results.append(
-                ToolResult(
-                    f"{sid}:t",
-                    sid,
-                    1,
-                    uid,
-                    "2026-03-01T10:00:10Z",
-                    1,
-                    doc["failed"],
-                    len(doc["failed"]),
-                )
+                ToolResult(f"{sid}:t{n}", sid, n, uid, at, int(failed), output, len(output))
             )
-        if doc.get("failed") and doc.get("retried"):
-            # the same command again, that passed: the failure's fix
-            uid = f"{sid}:again"
-            at = "2026-03-01T10:00:19Z"
-            batch.messages.append(
-                Message(
-                    uid,
-                    sid,
-                    2,
-                    None,
-                    "assistant",
-                    "tool_use",
-                    at,
-                    "",
-                    0,
-                    0,
-                    0,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                )
-            )
-            batch.tool_calls.append(
-                ToolCall(
-                    f"{sid}:t2",
-                    sid,
-                    2,
-                    uid,
-                    at,
-                    "run",
-                    "make",
-                    None,
-                    None,
-                    '{"command": "make"}',
-                    None,
-                    0,
-                )
-            )
-            batch.tool_results.append(ToolResult(f"{sid}:t2", sid, 2, uid, at, 0, "ok", 2))
+
+        if doc.get("failed"):
+            run_make(1, "2026-03-01T10:00:09Z", True, doc["failed"])
+            if doc.get("retried"):  # the same command again, that passed: the fix
+                run_make(2, "2026-03-01T10:00:19Z", False, "ok")
         return batch
 
     module.iter_source_files = iter_source_files

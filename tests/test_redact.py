@@ -1995,6 +1995,24 @@ def test_version_16s_look_alikes_are_kept_beside_a_form_it_takes(text):
     )
 
 
+def _typed_passwords(more: str = "") -> st.SearchStrategy[str]:
+    """Passwords of 6 to 40 characters with a digit and a letter, as typed on a command line
+    (`more`: the characters a quoted one may hold besides)."""
+    return st.text(
+        alphabet="abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!@#%^_+=.,:-" + more,
+        min_size=6,
+        max_size=40,
+    ).filter(
+        lambda p: (
+            re.search(r"\d", p)
+            and re.search(r"[A-Za-z]", p)
+            and p[0].isalnum()
+            and p[-1] != " "
+            and "..." not in p
+        )
+    )
+
+
 # Each form of REDACTION_VERSION 16, the password a placeholder in it.
 VERSION_16_FORMS = (
     "echo '{}' | sudo -S apt-get update",
@@ -2021,15 +2039,7 @@ VERSION_16_FORMS = (
 @settings(max_examples=200, deadline=None)
 @given(
     form=st.sampled_from(VERSION_16_FORMS),
-    password=st.text(
-        alphabet="abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!@#%^_+=.,:-",
-        min_size=6,
-        max_size=40,
-    ).filter(
-        lambda p: (
-            re.search(r"\d", p) and re.search(r"[A-Za-z]", p) and p[0].isalnum() and "..." not in p
-        )
-    ),
+    password=_typed_passwords(),
     before=st.sampled_from(["", "cd /srv && ", "set -e\n", "ls\n"]),
 )
 def test_a_version_16_password_is_never_kept(form, password, before):
@@ -2160,19 +2170,7 @@ VERSION_17_FORMS = (
 @settings(max_examples=200, deadline=None)
 @given(
     form=st.sampled_from(VERSION_17_FORMS),
-    password=st.text(
-        alphabet="abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!@#%^_+=.,:-&;() ",
-        min_size=6,
-        max_size=40,
-    ).filter(
-        lambda p: (
-            re.search(r"\d", p)
-            and re.search(r"[A-Za-z]", p)
-            and p[0].isalnum()
-            and p[-1] != " "
-            and "..." not in p
-        )
-    ),
+    password=_typed_passwords("&;() "),
     before=st.sampled_from(["", "cd /srv && ", "set -e\n", "ls\n"]),
 )
 def test_a_version_17_password_is_never_kept(form, password, before):

@@ -17,7 +17,11 @@ steps, then the confirming call) and reports:
 - headline: the card's first step (its first remedy step, else its confirmation) is a
   labelled remedy step (or the labelled retry when the label names no remedy step);
 - step precision: of the remedy steps the cards of fixed and worked-around failures show,
-  those the failure's own label names.
+  those the failure's own label names;
+- remedy done next: of the fixed and worked-around failures whose label names remedy
+  steps and whose card claims no fix, those whose card lists one of them among the steps
+  it says were done next (`then:`, fixes.next_steps); and how many of the abandoned
+  failures' cards list such steps (what they show is other work).
 
 `--misses` lists every labelled failure where the card and the label disagree.
 """
@@ -50,8 +54,8 @@ def read_labels(path: Path) -> list[dict[str, Any]]:
 def cards(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
     """What the fixes table says of every failure, as a card shows it."""
     found = {}
-    for tool_use_id, outcome, confirmed_by, remedy in conn.execute(
-        "select tool_use_id, outcome, confirmed_by, remedy from fixes"
+    for tool_use_id, outcome, confirmed_by, remedy, others in conn.execute(
+        "select tool_use_id, outcome, confirmed_by, remedy, others from fixes"
     ):
         steps = [step["tool_use_id"] for step in json.loads(remedy or "[]")]
         claims = outcome in fixes.CLAIMS_FIX
@@ -60,6 +64,7 @@ def cards(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
             "claims": claims,
             "steps": steps if claims else [],
             "confirmed_by": confirmed_by if claims else None,
+            "next": json.loads(others or "[]") if outcome == fixes.NOT_FIXED else [],
         }
     return found
 
@@ -72,7 +77,7 @@ def measure(labels: list[dict[str, Any]], shown: dict[str, dict[str, Any]]) -> d
     fixed = [lab for lab in labels if lab["outcome"] in FIXED]
     abandoned = [lab for lab in labels if lab["outcome"] == "abandoned"]
     harmless = [lab for lab in labels if lab["outcome"] == "not_a_problem"]
-    none = {"claims": False, "steps": [], "confirmed_by": None, "outcome": "missing"}
+    none = {"claims": False, "steps": [], "confirmed_by": None, "outcome": "missing", "next": []}
 
     def card(lab: dict[str, Any]) -> dict[str, Any]:
         return shown.get(lab["tool_use_id"], none)
@@ -90,6 +95,7 @@ def measure(labels: list[dict[str, Any]], shown: dict[str, dict[str, Any]]) -> d
     # A step is right when its own failure's label names it: a step another label names
     # (the edit that fixed a later failure, shown on an earlier one) is not this one's fix.
     shown_steps = [(s, set(lab["remedy"])) for lab in fixed for s in card(lab)["steps"]]
+    unclaimed = [lab for lab in with_remedy if not card(lab)["claims"]]
     return {
         "labelled": len(labels),
         "outcomes": {
@@ -113,6 +119,13 @@ def measure(labels: list[dict[str, Any]], shown: dict[str, dict[str, Any]]) -> d
         ),
         "headline_is_remedy": rate(sum(headline_right(lab) for lab in fixed), len(fixed)),
         "step_precision": rate(sum(s in own for s, own in shown_steps), len(shown_steps)),
+        "remedy_done_next": rate(
+            sum(bool(set(lab["remedy"]) & set(card(lab)["next"])) for lab in unclaimed),
+            len(unclaimed),
+        ),
+        "abandoned_done_next": rate(
+            sum(bool(card(lab)["next"]) for lab in abandoned), len(abandoned)
+        ),
     }
 
 

@@ -26,9 +26,10 @@ from pastfix.records import Batch, PersistedOutput, Reader, SourceFile, plain_id
 # What a tool does, as pastfix.fixes reads a session: changes a file (edit), reads
 # one (read), looks for files or text (search), runs a command (shell), searches the
 # web (web search), or keeps the agent's own plan or todo list (plan: no step of a fix,
-# nor a call a card lists before one).
+# nor a call a card lists before one), or reads or stops a command another call left
+# running, or finds a tool (watch: no step taken next, pastfix.fixes.next_steps).
 EDIT, READ, SEARCH, SHELL, WEB_SEARCH = "edit", "read", "search", "shell", "web search"
-PLAN = "plan"
+PLAN, WATCH = "plan", "watch"
 
 
 class Agent(NamedTuple):
@@ -95,6 +96,12 @@ AGENTS: dict[str, Agent] = {
                 "TaskGet": PLAN,
                 "EnterPlanMode": PLAN,
                 "ExitPlanMode": PLAN,
+                "BashOutput": WATCH,
+                "KillShell": WATCH,
+                "KillBash": WATCH,
+                "TaskOutput": WATCH,
+                "TaskStop": WATCH,
+                "ToolSearch": WATCH,
             },
             resume_by_file=True,
             events=("PostToolUseFailure", "SessionEnd"),
@@ -260,7 +267,7 @@ def _file_session(session_id: str, paths: object) -> str:
 
 def tools(role: str) -> frozenset[str]:
     """The names of every agent's tools of one role (EDIT, READ, SEARCH, SHELL, WEB_SEARCH,
-    PLAN)."""
+    PLAN, WATCH)."""
     return frozenset(name for a in AGENTS.values() for name, r in a.tools.items() if r == role)
 
 

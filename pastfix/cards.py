@@ -107,6 +107,33 @@ def confirming_step(steps: list[dict[str, Any]], shown: int) -> dict[str, Any]:
     return {"shown": last is not None and len(steps) <= shown, "tool": last and last["tool"]}
 
 
+def next_steps(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """A find_past_fix row's next_calls as a card lists them after `fixed: no`, each as
+    {"text", "tool_use_id"}: an edit as `edit <file>`, another call as `<tool> <target>`,
+    paths inside the project relative to it (what was done next, which may be the way
+    round it that no rule saw)."""
+    project = row["project"]
+    return [
+        {
+            "text": f"edit {in_project(call['file_path'], project)}"
+            if call["tool"] in fixes.EDIT_TOOLS and call["file_path"]
+            else f"{call['tool']} {in_project(call['target'], project)}",
+            "tool_use_id": call.get("tool_use_id"),
+        }
+        for call in row.get("next_calls") or []
+    ]
+
+
+def files_edited(row: dict[str, Any]) -> list[str]:
+    """A row's files_edited_after that no step of next_steps names, relative to the project."""
+    named = {call["file_path"] for call in row.get("next_calls") or []}
+    return [
+        in_project(path, row["project"])
+        for path in row.get("files_edited_after") or []
+        if path not in named
+    ]
+
+
 def fold_calls(calls: Iterable[dict[str, Any]]) -> list[tuple[dict[str, Any], int]]:
     """A row's fix_calls, a call made several times in a row once, with how many times (six
     Reads of one file were six `before:` lines: a new user's try, session 27)."""
@@ -363,8 +390,9 @@ def format_hit(
         lines.append(
             f"   fixed:  no, {NOT_FIXED_WHY.get(row['outcome'], NOT_FIXED_WHY['not fixed'])}"
         )
-        if row["files_edited_after"]:
-            files = [in_project(path, row["project"]) for path in row["files_edited_after"]]
+        for n, step in enumerate(next_steps(row)):
+            lines.append(f"   {'then:' if n == 0 else '':<7} {one_line(step['text'], 200)}")
+        if files := files_edited(row):
             lines.append(f"   edited: {', '.join(files)}")
     if row["next_text"]:
         lines.append(f"   next:   {one_line(row['next_text'], 300)}")

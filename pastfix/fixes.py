@@ -192,6 +192,8 @@ from pastfix import agents, signatures
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
 NEARBY_CALLS = 10
+# Of those, the steps taken next that the card lists (next_steps).
+NEXT_STEPS = 3
 # Prompts the user typed that a window may run past.
 PROMPTS_CROSSED = 1
 ANOTHER_WAY_CALLS = 30
@@ -220,6 +222,16 @@ FILE_TOOLS = READ_TOOLS | EDIT_TOOLS
 SEARCH_TOOLS = agents.tools(agents.SEARCH)
 PLAN_TOOLS = agents.tools(agents.PLAN)
 WEB_SEARCH_TOOLS = agents.tools(agents.WEB_SEARCH)
+# Calls that are never a step taken next (next_steps): those that look, plan or search,
+# that watch a command left running (BashOutput, KillShell) and read a page (WebFetch).
+_NOT_STEPS = (
+    READ_TOOLS
+    | SEARCH_TOOLS
+    | PLAN_TOOLS
+    | WEB_SEARCH_TOOLS
+    | agents.tools(agents.WATCH)
+    | frozenset({"WebFetch"})
+)
 
 # PowerShell's cmdlets whose verb only looks or shapes output (`Get-Item`, `Test-Path`,
 # `Select-Object`, `Out-Null`): a chain that downloads a file and then shows it with
@@ -1620,20 +1632,10 @@ def _changes_state(call: Call) -> bool:
     for intent in intents(call.command):
         if intent.program in _WRITERS and _WRITES_TEXT.search(_without_heredocs(call.command)):
             return True  # `cat > x <<EOF`, `echo x >> .gitignore`: the text given, written
-        if _looks(intent) or _prints(intent, call.command):
-            continue
         # (`gh pr view` looks: of a noun's subcommand, its verb says what it does)
-        first = (
-            _verb(intent)
-            or intent.sub
-            or next((w for w in intent.words[1:] if not w.startswith("-")), None)
-        )
-        if first and first in LOOK_SUBCOMMANDS.get(intent.program, LOOK_ANY):
-            continue
-        if any(_CHECK_FLAG.match(flag) for flag in intent.flags) or intent.flags & {
-            "--help",
-            "--version",
-        }:
+        if _only_looks(intent, call.command) or any(
+            _CHECK_FLAG.match(flag) for flag in intent.flags
+        ):
             continue
         if intent.flags & FIX_FLAGS or (intent.sub and FIXING_SCRIPTS.match(intent.sub)):
             return True
@@ -3931,14 +3933,57 @@ def fix_of(
             fix.remedy = [*fix.remedy, Step(call.tool_use_id, call.name, _target(call))]
         return fix
     # Without a fix, what was done right after is what the card can show: the first
-    # NEARBY_CALLS calls, not the whole window.
+    # NEARBY_CALLS calls, not the whole window, and of them the steps taken next.
     nearby = after[:NEARBY_CALLS]
     window_end = nearby[-1].timestamp if nearby else failed.timestamp
     if masked is not None:
         return Fix(failed.tool_use_id, PAPERED_OVER, window_end=window_end)
     return Fix(
-        failed.tool_use_id, NOT_FIXED, window_end=window_end, others=[c.tool_use_id for c in nearby]
+        failed.tool_use_id,
+        NOT_FIXED,
+        window_end=window_end,
+        others=[c.tool_use_id for c in next_steps(nearby)],
     )
+
+
+def next_steps(calls: Iterable[Call]) -> list[Call]:
+    """Of the calls after a failure that nothing was seen to fix, the first NEXT_STEPS that
+    succeeded and did more than look: what a card says was done next.
+
+    A way round the error that no rule here knows is often among them (`Write` refused as
+    not read, then another file written; a script rewritten under a new name and run: 29
+    of 38 worked-around failures stored "not fixed" in a new user's try, session 32, had
+    their remedy among the next three successful calls), and the card says "then", not
+    "fix": after an abandoned failure they are the work that followed.
+    """
+    return [c for c in calls if not c.failed and not c.running and _acts(c)][:NEXT_STEPS]
+
+
+def _acts(call: Call) -> bool:
+    """Whether a call did more than look: not a read, search, plan or web search, not a
+    read of another call's output or a poll, not a shell command that only looks (`ls`,
+    `git diff`, `sed -n`, `gh pr view`)."""
+    if call.name in _NOT_STEPS or call.name in _POLLS:
+        return False
+    if call.name in SHELL_TOOLS:
+        command = call.command or ""
+        return not all(_only_looks(i, command) for i in intents(command))
+    return True
+
+
+def _only_looks(intent: Intent, command: str) -> bool:
+    """Whether a simple command only looks: _looks, a sed that prints, a subcommand whose
+    verb looks (`gh pr view`, `bd ready`), or one asked only for its help or version."""
+    if _looks(intent) or _prints(intent, command):
+        return True
+    first = (
+        _verb(intent)
+        or intent.sub
+        or next((w for w in intent.words[1:] if not w.startswith("-")), None)
+    )
+    if first and first in LOOK_SUBCOMMANDS.get(intent.program, LOOK_ANY):
+        return True
+    return bool(intent.flags & {"--help", "--version"})
 
 
 def _confirmed(

@@ -121,6 +121,7 @@ def lean_row(name: str, row: dict[str, Any]) -> dict[str, Any]:
             **row,
             "remedy": agent_remedy(row),
             "files_edited_after": [cards.in_project(p, row["project"]) for p in edited],
+            "next_calls": [step["text"] for step in cards.next_steps(row)],
         }
     lean = {}
     for column, (_, chars) in agent_columns(name).items():

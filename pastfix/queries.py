@@ -68,7 +68,14 @@ PROGRESS_STEPS = 1000
 # SQLite's longest LIKE pattern, in bytes (SQLITE_MAX_LIKE_PATTERN_LENGTH).
 LIKE_PATTERN_BYTES = 50_000
 # find_past_fix's columns that hold JSON arrays (Datasette: add _json=<column> to decode).
-JSON_COLUMNS = ("files_edited_after", "remedy", "fix_edits", "fix_calls", "shared_words")
+JSON_COLUMNS = (
+    "files_edited_after",
+    "remedy",
+    "fix_edits",
+    "fix_calls",
+    "next_calls",
+    "shared_words",
+)
 # Tool calls that change a file, for "files edited afterwards": every agent's (pastfix.agents).
 EDIT_TOOLS = tuple(sorted(fixes.EDIT_TOOLS))
 EDIT_TOOLS_SQL = ", ".join(f"'{name}'" for name in EDIT_TOOLS)
@@ -1675,6 +1682,16 @@ select
       join tool_calls k on k.tool_use_id = other.value
       left join tool_results r on r.tool_use_id = k.tool_use_id
       order by other.key limit {FIX_CALLS})) end as fix_calls,
+  -- when nothing was seen to fix it: the steps taken next (pastfix.fixes.next_steps: the
+  -- first calls after it that succeeded and did more than look), where a way round it
+  -- that no rule knows often shows
+  case when f.outcome is not 'not fixed' then '[]' else (
+    select json_group_array(json(step)) from (
+      select json_object('tool', k.name, 'target', substr({TARGET.format(c="k")}, 1, 300),
+        'file_path', k.file_path, 'tool_use_id', k.tool_use_id) as step
+      from json_each(f.others) other
+      join tool_calls k on k.tool_use_id = other.value
+      order by other.key)) end as next_calls,
   s.title as session_title,
   session_url(f.session_id, f.tool_use_id) as session_url,
   error_excerpt(f.content, {matched}, '<mark>', '</mark>', {TOKENIZER_SQL})
@@ -2027,6 +2044,7 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     "remedy": ("array", 60),
     "fix_edits": None,
     "fix_calls": None,
+    "next_calls": ("array", 100),
     "session_title": ("string", 60),
     "session_url": None,
     "error_snippet_html": None,

@@ -93,6 +93,7 @@ FIND_COLUMNS = [
     "remedy",
     "fix_edits",
     "fix_calls",
+    "next_calls",
     "session_title",
     "session_url",
     "error_snippet_html",

@@ -507,9 +507,9 @@ def test_the_window_ends_at_the_second_prompt():
     two = ["2026-01-01T00:00:05Z", "2026-01-01T00:00:07Z"]
     assert run([failed, ok], error, prompts=one)[failed.tool_use_id].outcome == fixes.FIXED
     # two turns: a prompt, the agent's call, a prompt
-    look = call(command="git status", at="2026-01-01T00:00:06Z")
-    fix = run([failed, look, ok], error, prompts=two)[failed.tool_use_id]
-    assert (fix.outcome, fix.others) == (fixes.NOT_FIXED, [look.tool_use_id])
+    step = call(command="cargo clean", at="2026-01-01T00:00:06Z")
+    fix = run([failed, step, ok], error, prompts=two)[failed.tool_use_id]
+    assert (fix.outcome, fix.others) == (fixes.NOT_FIXED, [step.tool_use_id])
     assert run([failed, ok], error, prompts=two)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 

@@ -484,6 +484,36 @@ def test_a_long_remedy_keeps_its_first_steps_within_the_row_budget():
     assert "files_edited_after" not in lean  # a claimed fix: they are the remedy's
 
 
+def test_no_fix_gives_the_steps_done_next_as_the_card_says_them():
+    row = {
+        "session_id": "s",
+        "project": "/p",
+        "fixed_at": None,
+        "outcome": "not fixed",
+        "files_edited_after": ["/p/notes.md", "/p/b.py"],
+        "remedy": [],
+        "fix_edits": [],
+        "next_calls": [
+            {"tool": "Bash", "target": "python3 v2.py", "file_path": None, "tool_use_id": "a"},
+            {
+                "tool": "Write",
+                "target": "/p/notes.md",
+                "file_path": "/p/notes.md",
+                "tool_use_id": "b",
+            },
+        ],  # fmt: skip
+    }
+    lean = server.lean_row("find_past_fix", row)
+    assert lean["next_calls"] == ["Bash python3 v2.py", "edit notes.md"]
+    assert lean["files_edited_after"] == ["notes.md", "b.py"]
+    assert (
+        "next_calls"
+        in server.output_model("find_past_fix").model_json_schema()["$defs"]["find_past_fix_row"][
+            "properties"
+        ]
+    )
+
+
 def test_half_an_emoji_in_a_call_over_stdio_is_answered(index):
     """ "\\ud83d", a lone surrogate escape (a string Node cut mid-emoji), is valid JSON the
     SDK's parser refuses: it dropped the whole request, and the agent waited for its

@@ -1122,6 +1122,38 @@ async def test_the_find_page_says_a_match_is_about_another_file(tmp_path):
 
 
 @pytest.mark.asyncio
+async def test_the_find_page_lists_what_was_done_next_when_nothing_fixed_it(tmp_path):
+    """A card of a failure nothing was seen to fix lists the steps done next, each a link
+    to its call, and the files edited right after that no step names."""
+    from corpus import APP, Session
+
+    (
+        Session("nx", APP, 0)
+        .call("n1", "Read", file_path=f"{APP}/book.xlsx")
+        .result("n1", "This tool cannot read binary files.", True)
+        .call("n2", "Bash", command="ls -la")
+        .result("n2", "book.xlsx")
+        .call("n3", "Bash", command="python3 dump_v2.py book.xlsx")
+        .result("n3", "rows: 3")
+        .call("n4", "Write", file_path=f"{APP}/notes.md", content="3 rows")
+        .result("n4", "File created")
+        .write(tmp_path / "projects" / "-home-u-app" / "nx.jsonl")
+    )
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    ds = Datasette([str(tmp_path / "index.db")])
+    error = "This tool cannot read binary files."
+    page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
+    assert "Not fixed in this session" in page
+    done = page[page.index("Done next:") :]
+    assert '<a href="/index/-/session/nx?call=n3#call-n3"><code class="pf-inline">Bash python3' in (
+        done
+    )
+    assert done.index("python3 dump_v2.py") < done.index("edit notes.md")
+    assert "ls -la" not in done
+    assert "edited right after" not in page  # notes.md is a step
+
+
+@pytest.mark.asyncio
 async def test_find_page_counts_failures_not_cards(tmp_path):
     """Each card is one session's failures of one error: the page said "1 past failure"
     above a card of 4 (a new user's try, session 27); it counts the failures."""

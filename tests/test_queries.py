@@ -187,6 +187,7 @@ def test_find_past_fix_rows(conn):
                 }
             ],
             "fix_calls": [],
+            "next_calls": [],
             "session_title": "build lib",
             "session_url": "/index/-/session/s2?call=u1#call-u1",
             "error_snippet_html": html,
@@ -245,6 +246,7 @@ def test_find_past_fix_rows(conn):
                 }
             ],
             "fix_calls": [],
+            "next_calls": [],
             "session_title": "fix the build",
             "session_url": "/index/-/session/s1?call=t1#call-t1",
             "error_snippet_html": html,
@@ -988,6 +990,20 @@ def write_fix_corpus(root: Path) -> Path:
     multi.result("f7-m", "Applied 3 edits to p.py")
     multi.call("f7-b2", "Bash", command="pytest tests/test_p.py").result("f7-b2", "3 passed")
     multi.write(projects / "-home-u-app" / "f7.jsonl")
+    # Nothing seen to fix it: what was done next, looks and failures aside.
+    later = Session("f8", APP, 700).prompt("convert the workbook")
+    later.call("f8-r1", "Read", file_path=f"{APP}/book.xlsx")
+    later.result("f8-r1", "This tool cannot read binary files.", True)
+    later.call("f8-l", "Bash", command=f"ls -la {APP} && git status").result("f8-l", "x")
+    later.call("f8-g", "Grep", pattern="xlsx").result("f8-g", "book.xlsx")
+    later.call("f8-f", "Bash", command="python3 dump.py").result("f8-f", "Exit code 1\nboom", True)
+    later.call("f8-o", "BashOutput", bash_id="b1").result("f8-o", "running")
+    later.call("f8-p", "Bash", command="python3 dump_v2.py book.xlsx").result("f8-p", "rows: 3")
+    later.call("f8-w", "Write", file_path=f"{APP}/notes.md", content="3 rows")
+    later.result("f8-w", "File created")
+    later.call("f8-c", "Bash", command="git commit -am notes").result("f8-c", "1 file changed")
+    later.call("f8-t", "Bash", command="npm test").result("f8-t", "ok")
+    later.write(projects / "-home-u-app" / "f8.jsonl")
     return projects
 
 
@@ -1051,6 +1067,34 @@ def test_no_retry_shows_the_edits_before_the_next_prompt(fixes):
     row = fix_of(fixes, "No rule to make target", "f4")
     assert row["fixed_at"] is None
     assert row["files_edited_after"] == [f"{APP}/Makefile"]
+
+
+def test_no_fix_lists_the_steps_done_next(fixes):
+    row = fix_of(fixes, "This tool cannot read binary files.", "f8")
+    assert (row["outcome"], row["fixed_at"]) == ("not fixed", None)
+    # the first three calls that succeeded and did more than look: not the Read, the
+    # `ls && git status`, the Grep, the failed script or the BashOutput; not `npm test`
+    assert row["next_calls"] == [
+        {"tool": "Bash", "target": "python3 dump_v2.py book.xlsx", "file_path": None,
+         "tool_use_id": "f8-p"},
+        {"tool": "Write", "target": f"{APP}/notes.md", "file_path": f"{APP}/notes.md",
+         "tool_use_id": "f8-w"},
+        {"tool": "Bash", "target": "git commit -am notes", "file_path": None,
+         "tool_use_id": "f8-c"},
+    ]  # fmt: skip
+    card = cards.format_hit(1, row)
+    assert (
+        "   fixed:  no, nothing soon after it in that session was seen to get past it\n"
+        "   then:   Bash python3 dump_v2.py book.xlsx\n"
+        "           edit notes.md\n"
+        "           Bash git commit -am notes\n"
+    ) in card
+    # notes.md is a step above: not listed again as a file edited
+    assert "edited:" not in card
+
+
+def test_a_fix_claimed_lists_no_steps_done_next(fixes):
+    assert fix_of(fixes, "AssertionError: assert 1 == 2", "f1")["next_calls"] == []
 
 
 def test_fix_in_a_subagent_is_that_subagents(fixes):

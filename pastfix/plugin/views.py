@@ -463,6 +463,12 @@ def find_card(
     project = row["project"]
     target = row["target"] or ""
     lines = target.splitlines() or [""]
+    # what was done next, when nothing fixed it, with its JSON read
+    plain = {
+        **row,
+        "next_calls": _json_list(row.get("next_calls")),
+        "files_edited_after": _json_list(row["files_edited_after"]),
+    }
     remedy = [
         {
             **step,
@@ -507,8 +513,13 @@ def find_card(
             cards.in_project(row.get("target"), project),
             200,
         ),
-        "files": [
-            cards.in_project(path, project) for path in _json_list(row["files_edited_after"])
+        "files": cards.files_edited(plain),
+        "next_steps": [
+            {
+                **step,
+                "url": session_url(datasette, database, row["session_id"], step["tool_use_id"]),
+            }
+            for step in cards.next_steps(plain)
         ],
         "noise": row["kind"] if row["kind"] not in (None, "error") else None,
         "next_ok_target": cards.in_project(row["next_ok_target"], project),

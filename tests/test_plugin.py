@@ -1144,7 +1144,7 @@ async def test_the_find_page_lists_what_was_done_next_when_nothing_fixed_it(tmp_
     error = "This tool cannot read binary files."
     page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
     assert "Not fixed in this session" in page
-    done = page[page.index("Done next:") :]
+    done = page[page.index("Done next</p>") :]
     assert '<a href="/index/-/session/nx?call=n3#call-n3"><code class="pf-inline">Bash python3' in (
         done
     )

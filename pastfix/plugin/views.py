@@ -516,7 +516,7 @@ def find_card(
         "files": cards.files_edited(plain),
         "next_steps": [
             {
-                **step,
+                "text": queries.one_line(step["text"], 300),
                 "url": session_url(datasette, database, row["session_id"], step["tool_use_id"]),
             }
             for step in cards.next_steps(plain)

@@ -149,6 +149,14 @@ AGENTS: dict[str, Agent] = {
                 "grep": SEARCH,
                 # what it says it is doing, for its status line
                 "report_intent": PLAN,
+                # an async shell's output read, or the shell stopped; a subagent's read
+                "read_powershell": WATCH,
+                "stop_powershell": WATCH,
+                "list_powershell": WATCH,
+                "read_bash": WATCH,
+                "stop_bash": WATCH,
+                "list_bash": WATCH,
+                "read_agent": WATCH,
             },
             hook="pastfix.copilot",
             events=("postToolUseFailure", "sessionEnd"),

@@ -4530,3 +4530,31 @@ def test_a_view_whose_program_crashed_is_redone_by_another_viewer():
     }
     found = run([search, view], error, {view.tool_use_id: "# Brief: {{name}}"})
     assert found[search.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_the_steps_done_next_are_calls_that_did_more_than_look():
+    """After a failure nothing fixed, what a card says was done next: the first three calls
+    that succeeded and did more than look, whatever the agent's name for a look."""
+    looks = [
+        call("Read", file_path="/p/a.py"),
+        call(command="cd /p && ls -la && git diff --stat"),
+        call(command="sed -n '1,40p' x.py"),
+        call(command="gh pr view 12"),
+        call(command="npm --version"),
+        call("Grep", pattern="x"),
+        call("TodoWrite"),
+        call("BashOutput"),
+        call("read_powershell"),
+        call("KillShell"),
+        call("WebFetch", url="https://example.com"),
+        call(command="make", failed=True),
+        call("exec_command", command="npm run dev", running=True),
+    ]
+    steps = [
+        call(command="python3 convert_v2.py"),
+        call("Write", file_path="/p/notes.md"),
+        call("Task", input='{"description": "look into it"}'),
+        call(command="npm test"),
+    ]
+    chosen = fixes.next_steps([looks[0], steps[0], *looks[1:], *steps[1:]])
+    assert chosen == steps[:3]

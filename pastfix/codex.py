@@ -396,10 +396,14 @@ def _parse_line(
 ) -> Problem | None:
     try:
         line = _decode_line(raw)
+        if not isinstance(line.type, str | None):  # a list or object would not even hash
+            raise BadLine("line's 'type' is not a string")
         if not line.payload and (line.type is None or line.type in _LEGACY_ITEMS):
             _legacy_line(raw, line, line_no, context, batch)
             return None
         payload = _decode_payload(bytes(line.payload)) if line.payload else _Payload()
+        if not isinstance(payload.type, str | None):
+            raise BadLine("payload's 'type' is not a string")
         _parse_object(line, payload, line_no, context, batch)
     except msgspec.ValidationError as e:
         reason = str(e).replace("Expected `object`, got", "JSON").replace("`", "")

@@ -3,7 +3,6 @@ that the builder copies in (see Shard)."""
 
 from __future__ import annotations
 
-import json
 import os
 import select
 import signal
@@ -301,11 +300,15 @@ class Shard:
         if self.both is None or not self.sessions_done:
             return
         conn = self.builder.conn
+        # the ids bound one by one, not as JSON: json_each ends a text at an escaped NUL
+        # (a session id of "\u0000" was read as "", and its session copied twice)
+        conn.execute("CREATE TEMP TABLE IF NOT EXISTS _both (session_id TEXT PRIMARY KEY)")
+        conn.execute("DELETE FROM _both")
+        conn.executemany("INSERT INTO _both VALUES (?)", [(sid,) for sid in self.both])
         for table in ("sessions", "fixes"):
             conn.execute(
                 f"INSERT INTO main.{table} SELECT * FROM shard_sessions.{table}"
-                " WHERE session_id NOT IN (SELECT value FROM json_each(?))",
-                [json.dumps(sorted(self.both))],
+                " WHERE session_id NOT IN (SELECT session_id FROM _both)"
             )
         self.again = self.both
 

@@ -740,6 +740,9 @@ def _parse_message(
         elif content is not None:
             for block in content:
                 btype = block.type
+                if btype is not None and not isinstance(btype, str):
+                    # a list or object would not even hash (`"type": {}`)
+                    raise BadLine("a content block's 'type' is not a string")
                 if block_kind is None and isinstance(btype, str):
                     block_kind = btype
                 if btype == "text":

@@ -1061,3 +1061,24 @@ def test_code_mode_cells_are_the_calls_they_make(tmp_path):
 )
 def test_a_cell_s_string_literal_is_read_as_javascript_reads_it(literal, text):
     assert codex._js_string(literal) == text
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        '{"timestamp":"2026-02-23T11:41:34.000Z","type":{"a":1},"payload":{}}',
+        '{"timestamp":"2026-02-23T11:41:34.000Z","type":["x"]}',
+        '{"timestamp":"2026-02-23T11:41:34.000Z","type":"response_item","payload":{"type":[]}}',
+        '{"timestamp":"2026-02-23T11:41:34.000Z","type":"event_msg","payload":{"type":{}}}',
+    ],
+)
+def test_a_type_that_is_a_list_or_object_is_a_problem_and_its_neighbours_survive(bad):
+    """A list or object does not hash: `in _LEGACY_ITEMS` raised TypeError, which stopped
+    every build from then on (a security tester's fuzzing, round eight)."""
+    said = '{"timestamp":"2026-02-23T11:41:3%d.000Z","type":"response_item","payload":{"type":'
+    said += '"message","role":"user","content":[{"type":"input_text","text":"prompt %d"}]}}'
+    data = "\n".join([said % (3, 1), bad, said % (5, 2)]).encode() + b"\n"
+    batch = codex.parse_lines(data, first_line_no=1, default_session_id=SESSION)
+    assert [p.line_no for p in batch.problems] == [2]
+    assert "'type' is not a string" in batch.problems[0].reason
+    assert [m.text for m in batch.messages] == ["prompt 1", "prompt 2"]

@@ -373,6 +373,12 @@ def _split_corpus(projects, shape):
         first, second = [*first, passed], second[:5] + second[6:]
     elif shape == "duplicates":
         second = [{**line, "sessionId": SID2} for line in first[:6]] + second
+    elif shape == "a session id holding a NUL, in both halves":
+        # SQLite's json_each ends a text at an escaped NUL: the session was copied twice
+        odd = "s\x00"
+        first, second = first[:3], [*first[3:], *second]
+        first = [{**line, "sessionId": odd} for line in first]
+        second = [{**line, "sessionId": odd} for line in second[:3]] + second[3:]
     write_jsonl(a, first)
     write_jsonl(b, second)
 
@@ -394,6 +400,7 @@ def _built_in_one_and_two_processes(tmp_path, projects, monkeypatch):
         "a session in both halves",
         "a call of one half, its result in the other",
         "duplicates",
+        "a session id holding a NUL, in both halves",
     ],
 )
 def test_two_processes_store_the_fixes_one_would(tmp_path, projects, monkeypatch, shape):

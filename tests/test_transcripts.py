@@ -1826,6 +1826,25 @@ def test_a_type_that_is_a_list_or_object_is_a_problem(kind):
     assert [(p.line_no, p.reason) for p in batch.problems] == [(1, "line has no string 'type'")]
 
 
+@pytest.mark.parametrize("kind", ["[]", "{}", '["text"]'])
+def test_a_content_block_whose_type_is_a_list_or_object_is_a_problem(kind):
+    """`btype in SERVER_TOOL_RESULTS` raised TypeError, which stopped every build from then
+    on (a security tester's fuzzing, round eight): the line is a problem, its neighbours
+    are kept."""
+    lines = [
+        b'{"type":"user","uuid":"u1","sessionId":"s","message":{"content":"first"}}',
+        b'{"type":"user","uuid":"u2","sessionId":"s","message":{"content":[{"type":'
+        + kind.encode()
+        + b',"text":"x"}]}}',
+        b'{"type":"user","uuid":"u3","sessionId":"s","message":{"content":"third"}}',
+    ]
+    batch = parse_lines(b"\n".join(lines) + b"\n", first_line_no=1, default_session_id=SESSION)
+    assert [(p.line_no, p.reason) for p in batch.problems] == [
+        (2, "a content block's 'type' is not a string")
+    ]
+    assert [m.text for m in batch.messages] == ["first", "third"]
+
+
 # Claude Code's <persisted-output> marker, as 2.1.39 and 2.1.128 write it.
 MARKER = (
     "<persisted-output>\nOutput too large (41.9KB). Full output saved to:"

@@ -388,6 +388,10 @@ class _Input:
                 reason = "is not a JSON-RPC 2.0 message"
             except ValueError as e:
                 reason = f"is not JSON ({e})"
+            except RecursionError:
+                # ended the thread that reads standard input, and so the server (a
+                # security tester's line of 5,000 `[`, round eight)
+                reason = "is JSON nested too deeply"
             self.other += 1
             text = queries.one_line(line.decode("utf-8", "replace"), TEXT_VALUE_CHARS)
             _warn(f"pastfix mcp: line {self.lines} of standard input {reason}, ignored: {text}")

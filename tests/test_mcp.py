@@ -595,3 +595,13 @@ def test_long_answers_are_cut_to_a_limit_with_a_notice(index):
 
     tool = {t.name: t for t in anyio.run(listing)}["search_messages"]
     assert tool.input_schema["properties"]["limit"]["maximum"] == queries.SEARCH_ROWS
+
+
+def test_a_line_nested_too_deeply_is_said_and_ignored(capfd):
+    """json.loads raised RecursionError in the thread that reads standard input: the thread
+    ended, the SDK saw the end of input and the server stopped answering."""
+    seen = server._Input()
+    seen.check(b"[" * 5000 + b"]" * 5000)
+    seen.check(b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}')
+    assert (seen.lines, seen.other, seen.messages) == (2, 1, 1)
+    assert "line 1 of standard input is JSON nested too deeply, ignored" in capfd.readouterr().err

@@ -528,9 +528,12 @@ def _read_side_file(path: str, shown: str) -> tuple[str | None, os.stat_result |
             return None, st, f"cannot read persisted output {shown}: {e.strerror or e}"
     text = data.decode("utf-8", "replace")
     if path.endswith(".json"):
-        # A list of text blocks, written as JSON (indented): the text they hold.
+        # A list of text blocks, written as JSON (indented): the text they hold. A lone
+        # surrogate escape in it (half an emoji) is made U+FFFD, as in a transcript's line:
+        # decoded as it is, it stopped the whole transcript (a security test, session 33).
         try:
-            text = flatten_content(json.loads(text))
+            json_text = lines.without_lone_surrogates(data).decode("utf-8", "replace")
+            text = flatten_content(json.loads(json_text))
         except (ValueError, BadLine, RecursionError):
             pass
     return text, st, None

@@ -2423,6 +2423,26 @@ def test_no_persisted_output_is_read_through_a_linked_folder(persisted, db_path,
     assert "PRIVATE" not in "".join(contents(db_path).values())
 
 
+def test_a_lone_surrogate_in_a_persisted_json_output_costs_no_row_of_its_transcript(
+    persisted, db_path, tmp_path
+):
+    """A `.json` persisted output holding half an emoji (`"\\ud83d"`) was decoded into a
+    string UTF-8 cannot hold, and the whole transcript was not indexed, --force or not
+    (UnicodeEncodeError: a security test, session 33). It is made U+FFFD, as in a line."""
+    root, side = persisted
+    build_index(tmp_path / "clean.db", root)
+    expected = contents(tmp_path / "clean.db")
+    saved = side / "toolu_01PersistJson0000000002.json"
+    saved.write_text(saved.read_text().replace('"order 0: shipped', '"order 0: \\ud83d shipped'))
+    stats = build_index(db_path, root)
+    assert query(db_path, "SELECT reason FROM problems WHERE reason LIKE '%code%'") == []
+    stored = contents(db_path)
+    assert stored.keys() == expected.keys()
+    assert stored["toolu_01PersistJson0000000002"].startswith("order 0: \ufffd shipped\norder 1")
+    assert stats.persisted_outputs == 3
+    assert build_index(db_path, root, force=True).persisted_outputs == 3
+
+
 def test_a_huge_persisted_output_is_read_as_its_head_and_tail(persisted, db_path):
     """A persisted output of gigabytes (a sparse file) was read whole: ~2x its size in
     memory, a MemoryError at 4 GB (a security test, session 31). Only its head and tail are

@@ -409,7 +409,7 @@ def build_lock(
     try:
         # never through a link: the lock file is written and truncated, and a link to
         # another of the user's files (a shared folder's, /tmp's) would lose that file
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except OSError as e:
         if path.is_symlink():
             raise BuildError(

@@ -292,6 +292,24 @@ ADVERSARIAL = (
         (45, 90, 180),
     ),
     ('`chars: "a\\"` repeated', ("tool_calls", "input"), 'chars: "a\\"', "", (45, 90, 180)),
+    # REDACTION_VERSION 19: base64 of user:password, Azure's keys, a name's number
+    (
+        "`echo -n a:b ` repeated",
+        ("tool_calls", "command"),
+        "echo -n a:b ",
+        "| base64",
+        (45, 90, 180),
+    ),
+    (
+        '`"keyName": "k", "x": "y", ` repeated',
+        ("tool_results", "content"),
+        '"keyName": "k", "x": "y", ',
+        "",
+        (45, 90, 180),
+    ),
+    ("`FULL ` repeated", ("tool_results", "content"), "FULL ", "", (45, 90, 180)),
+    ('`userPWD="` repeated', ("tool_results", "content"), 'userPWD="', "", (45, 90, 180)),
+    ("`PASSWORD2=` repeated", ("tool_results", "content"), "PASSWORD2=", "", (45, 90, 180)),
 )
 
 

@@ -334,11 +334,14 @@ def typed_title(agent: str | None, text: str | None) -> str | None:
 
 
 # Agents that store large tool output in files beside a transcript: how the build
-# puts that text in place of the marker the transcript keeps (before prepare()).
-def side_outputs(agent: str) -> Callable[[Batch, SourceFile], list[PersistedOutput]] | None:
-    read: Callable[[Batch, SourceFile], list[PersistedOutput]] | None = getattr(
-        reader(agent), "read_persisted_outputs", None
-    )
+# puts that text in place of the marker the transcript keeps (before prepare()). Its third
+# argument, when not None, is told the bytes of each file before it is read, and may
+# raise to stop the reading (a build with a time budget: see pastfix.build).
+SideOutputs = Callable[[Batch, SourceFile, Callable[[int], None] | None], list[PersistedOutput]]
+
+
+def side_outputs(agent: str) -> SideOutputs | None:
+    read: SideOutputs | None = getattr(reader(agent), "read_persisted_outputs", None)
     return read
 
 

@@ -199,6 +199,12 @@ ASIDE_REDACTION_SESSION_SQL = (
 )
 
 
+class _OutOfTime(Exception):
+    """A file's persisted outputs would take more than the time an incremental build with a
+    budget has left (Builder._spend): the file is left to the next build, as one too large
+    for that time is (_within_budget)."""
+
+
 class _ReadFailed(Exception):
     """A bulk build's read of a stored file failed once its rows were cleared (_clear):
     `kept` says which, with why. The build is rolled back and run again without them."""
@@ -403,7 +409,7 @@ def build_lock(
     try:
         # never through a link: the lock file is written and truncated, and a link to
         # another of the user's files (a shared folder's, /tmp's) would lose that file
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except OSError as e:
         if path.is_symlink():
             raise BuildError(
@@ -819,8 +825,10 @@ class Builder:
         agent: str | None = None,
     ) -> None:
         self.conn = conn
-        # When an incremental build stops reading files (build's `budget`), perf_counter.
+        # When an incremental build stops reading files (build's `budget`), perf_counter;
+        # and the bytes it may still read (of persisted outputs: _spend).
         self.deadline: float | None = None
+        self.room = 0.0
         # Stored files a bulk build leaves as they are, with why: their read failed in a
         # pass before this one (see _ReadFailed).
         self.kept = kept or {}
@@ -1288,7 +1296,17 @@ class Builder:
                 continue
             room -= size
             kept.append(plan)
+        self.room = room
         return kept
+
+    def _spend(self, size: int) -> None:
+        """Count `size` bytes of a persisted output about to be read against the room the
+        budget left (_within_budget); _OutOfTime when there is none. A transcript's size
+        says nothing of the files its markers name: 300 of 900 KB each, beside a small
+        transcript, took `hook --refresh` 9.5 s (a security test, session 33)."""
+        self.room -= size
+        if self.room < 0:
+            raise _OutOfTime
 
     def _write_grouped(
         self, items: Sequence[Any], write: Callable[[Any], None], until: float | None = None
@@ -2032,7 +2050,7 @@ class Builder:
                     head_hash = _hash(f.read(min(HEAD_BYTES, offset)))
                 f.seek(max(0, offset - TAIL_BYTES))
                 tail_hash = _hash(f.read(offset - max(0, offset - TAIL_BYTES)))
-        except READ_ERRORS as e:
+        except (*READ_ERRORS, _OutOfTime) as e:
             if savepoint:
                 conn.execute("ROLLBACK TO file")
                 conn.execute("RELEASE file")
@@ -2042,6 +2060,9 @@ class Builder:
                 # Its own aside is rolled back with the rest; the rows a bulk build set
                 # aside before (_set_aside_of) are not, and are still put back.
                 self.aside = False
+            if isinstance(e, _OutOfTime):
+                self.stats.files_left += 1  # no problem: the next build reads it
+                return False
             self.failed[source.path] = _read_error(e)
             self._file_problem(source.path, self.failed[source.path])
             return False
@@ -2195,7 +2216,9 @@ class Builder:
     def _read_side_outputs(self, batch: Batch, source: SourceFile) -> list[PersistedOutput]:
         """Put the full text of the agent's persisted outputs in place of their markers."""
         read = agents.side_outputs(source.agent)
-        return read(batch, source) if read else []
+        if read is None:
+            return []
+        return read(batch, source, None if self.deadline is None else self._spend)
 
     def _save_side_outputs(self, file_id: int, outputs: list[PersistedOutput]) -> None:
         if outputs:

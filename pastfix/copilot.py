@@ -79,6 +79,7 @@ from pastfix.records import (
     ToolCall,
     ToolResult,
     clean_text,
+    valid_text,
 )
 
 AGENT = "copilot"
@@ -618,6 +619,9 @@ def parse_workspace(data: bytes, session_id: str | None) -> Batch:
     if not session_id:
         batch.problems.append(Problem(None, "workspace.yaml without an id", excerpt(data)))
         return batch
+    # YAML reads "\ud800" as a lone surrogate, which UTF-8 cannot hold (it stopped the file,
+    # a security test of session 33): each is made U+FFFD, as a JSON line's is.
+    session_id = valid_text(session_id)
     title_key = "custom_title" if doc.get("user_named") == "true" else "ai_title"
     for key, value in (
         # its branch is left to the events: session.start's and each resume's, in order
@@ -627,7 +631,9 @@ def parse_workspace(data: bytes, session_id: str | None) -> Batch:
         (title_key, doc.get("name")),
     ):
         if isinstance(value, str) and value.strip():
-            batch.meta.append(SessionMeta(session_id, 1, key, clean_text(value.strip())))
+            batch.meta.append(
+                SessionMeta(session_id, 1, key, clean_text(valid_text(value.strip())))
+            )
     return batch
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sqlite3
 import sys
 from collections.abc import Iterable, Sequence
@@ -261,6 +262,18 @@ def check_db_path(path: Path, create: bool = True) -> None:
                 raise BuildError(f"{path} is not a SQLite database; {why}")
 
 
+def create_private(path: str | Path) -> None:
+    """Create `path`, empty, readable by its owner only (0600), unless it exists: an index
+    holds the user's history, and SQLite made it 0644, readable by every user of the
+    machine (a security test, session 33). SQLite gives its -wal, -shm and -journal the
+    mode of their database. A file that exists keeps the mode its owner gave it."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:
+        return
+    os.close(fd)
+
+
 def connect(
     path: str | Path, create: bool = True, busy_timeout: float = BUSY_TIMEOUT
 ) -> Connection:
@@ -273,6 +286,8 @@ def connect(
     check_db_path(path, create)
     if not create and (not path.is_file() or path.stat().st_size == 0):
         raise BuildError(f"{path} is empty: it holds no pastfix index")
+    if create:
+        create_private(path)
     # A concurrent build holds the write lock for one file's transaction at a
     # time (or a whole fresh build): wait for it rather than fail at once.
     conn = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -114,10 +115,9 @@ def select(
         clauses.append(f"session_id IN {IN_IDS}")
         args.append(json.dumps(list(session_ids)))
     if project is not None:
-        # `~` as pastfix reads it everywhere (paths.home: an empty HOME is not `/`)
-        folder = os.path.abspath(paths.expand(project)).rstrip(os.sep) or os.sep
-        clauses.append("(project = ? OR substr(project, 1, ?) = ?)")
-        args += [folder, len(folder) + 1, folder + os.sep]
+        clause, folder, sep = _project_clause(project)
+        clauses.append(clause)
+        args += [folder, len(folder) + 1, folder + sep]
     if before is not None:
         clauses.append("last_ts < ?")
         args.append(before)
@@ -127,6 +127,38 @@ def select(
     cursor = conn.execute(f"{SESSIONS_SQL}{where} ORDER BY last_ts, session_id", args)
     columns = [d[0] for d in cursor.description]
     return [dict(zip(columns, row, strict=True)) for row in cursor]
+
+
+# A Windows folder, as Codex and Copilot on Windows record a session's cwd: a drive's
+# (`C:\\Users\\me\\proj`, `c:/Users/me/proj`) or a share's (`\\\\server\\share`).
+_WINDOWS = re.compile(r"[A-Za-z]:(?:[\\/]|\Z)|[\\/]{2}[^\\/]")
+# A stored project as a Windows folder is compared: backslashes, its drive's letter upper.
+_WINDOWS_PROJECT = (
+    "upper(substr(replace(project, '/', '\\'), 1, 1)) || substr(replace(project, '/', '\\'), 2)"
+)
+
+
+def _project_clause(project: str) -> tuple[str, str, str]:
+    """The SQL that picks the sessions of `project` and its subfolders (given the folder,
+    its length + 1 and the folder with a separator after it), that folder and that
+    separator. A Windows
+    folder matches with either slash and its drive's letter in either case (it matched
+    nothing: read as a POSIX path, it became `<cwd>/C:\\...`, a security test of session
+    33); `/` would be every project, and is refused (ForgetError): `--before`, `--missing`
+    say which sessions go of all of them."""
+    if _WINDOWS.match(project):
+        folder = project.replace("/", "\\").rstrip("\\")
+        folder = folder[:1].upper() + folder[1:]
+        clause = f"({_WINDOWS_PROJECT} = ? OR substr({_WINDOWS_PROJECT}, 1, ?) = ?)"
+        return clause, folder, "\\"
+    # `~` as pastfix reads it everywhere (paths.home: an empty HOME is not `/`)
+    folder = os.path.abspath(paths.expand(project)).rstrip("/")
+    if not folder:
+        raise ForgetError(
+            f"--project {project} is every project: name a project's folder (--before or"
+            " --missing pick sessions of every project)"
+        )
+    return "(project = ? OR substr(project, 1, ?) = ?)", folder, "/"
 
 
 def forget(

@@ -69,7 +69,11 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # holding `&` or `;`; smbclient's `-U 'CORP\bob%PW'`; a typed password holding a quote.
 # 18: an escaped NUL read as nothing (`g\u0000h\u0000p\u0000_...`: UTF-16 text read as
 # UTF-8, in a tool call's input), as an invisible character is.
-REDACTION_VERSION = 18
+# 19: a `user:password` given to base64 (`Basic $(echo -n user:PW | base64)`), the keys
+# the Azure CLI prints (`"keyName": ..., "value": ...`, a table's `key1  FULL  ...`,
+# `userPWD=`, a padded `"primaryKey"`), a number after a name's keyword (`DB_PASSWORD2=`,
+# `API_KEY_V2=`, `"password2"`).
+REDACTION_VERSION = 19
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

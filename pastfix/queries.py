@@ -39,7 +39,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from pastfix import LATEST_MIGRATION, agents, fixes, paths, signatures
-from pastfix.records import MAX_TEXT, TEXT_HEAD, TEXT_TAIL, clean_text
+from pastfix.records import MAX_TEXT, TEXT_HEAD, TEXT_TAIL, clean_text, valid_text
 
 RAW_PREFIX = "raw:"
 # Words after this many are ignored: a pasted stack trace stays a fast query.
@@ -501,16 +501,6 @@ NEXT_TEXT_CALLS = 3
 _PATH_FOLDERS = re.compile(r"^.*[/\\](?=.*\w)")
 # Quote characters, set aside (not their contents) when a key line is compared with the paste.
 _QUOTES = re.compile(r"['\"`‘’“”]")
-
-
-# What UTF-8 cannot hold, and SQLite refuses to bind: a byte of another encoding read from
-# the command line or a pipe (Python's surrogate escape), half an emoji in JSON ("\ud83d").
-_SURROGATES = re.compile("[\ud800-\udfff]")
-
-
-def valid_text(text: str) -> str:
-    """`text` with each surrogate made U+FFFD, as stored text has it (pastfix.lines)."""
-    return _SURROGATES.sub("\ufffd", text)
 
 
 class NotText(Exception):

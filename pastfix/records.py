@@ -279,6 +279,18 @@ def clean_text(text: str) -> str:
     return text
 
 
+# What UTF-8 cannot hold, and SQLite refuses to bind: a byte of another encoding read from
+# the command line or a pipe (Python's surrogate escape), half an emoji in JSON ("\ud83d")
+# that a parser other than msgspec decodes (the standard library's json, YAML's "\ud800").
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """`text` with each surrogate made U+FFFD, as a line's lone surrogate escapes are
+    (pastfix.lines.repaired): stored text is UTF-8."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
 class Table(NamedTuple):
     """How the rows of one table of the index are written: the write path's one spec.
 

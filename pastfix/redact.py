@@ -89,7 +89,13 @@ _PARTS = (
     + ")"
 )
 # What the assignment rules read a name's last part as: a keyword, or one of those words.
-_NAME_KEYWORD = r"(?:" + _KEYWORD + r"|" + _PARTS + r"(?:[_-]?(?:key|base))*)"
+# A number after it, as a second or a newer one is named (`DB_PASSWORD2`, `API_KEY_V2`,
+# `"password2"` of Azure's registry credentials; REDACTION_VERSION 19): at most two digits,
+# so that a year or a program's name (`Token-2022`) is none.
+_NAME_SUFFIX = r"(?:[_-]?v?\d{1,2}(?![0-9]))?"
+_NAME_KEYWORD = (
+    r"(?:(?:" + _KEYWORD + r"|" + _PARTS + r"(?:[_-]?(?:key|base))*)" + _NAME_SUFFIX + r")"
+)
 _KEYWORD_ONLY = re.compile(r"(?i:" + _KEYWORD + r")")
 # Substrings (case-sensitive) without which no keyword rule can match, and how
 # many characters before each a keyword may start (`private_key`: 8).
@@ -455,13 +461,16 @@ def _env_default(m: re.Match[str]) -> bool:
     return _assigned_secret(name + m.group("keyword"), m.group("value"), True)
 
 
+_SUFFIX_AT_END = re.compile(_NAME_SUFFIX + r"\Z")
+
+
 def _escaped(text: str, at: int) -> bool:
     """Whether text[at] is the letter of an escape such as \\n in JSON text."""
     return at >= 1 and text[at - 1] == "\\" and text[at] in "nrt"
 
 
 def _keyword_kind(keyword: str) -> str:
-    keyword = keyword.lower()
+    keyword = _SUFFIX_AT_END.sub("", keyword.lower())
     for word, kind in (("pass", "password"), ("pw", "password"), ("token", "token")):
         if word in keyword:
             return kind
@@ -1036,9 +1045,16 @@ def _key_name_secret(name: str, value: str) -> bool:
     (see _generated), and the name is not one of an id or a column (`PRIMARY_KEY`,
     `cache_key`, `partitionKey`, see _PUBLIC_KEY_NAME)."""
     head = name[:-3]
-    if not head or _PUBLIC_KEY_NAME.search(head) or _KEY_NAME.search(name):
+    if not head or _KEY_NAME.search(name):
         return False
+    if _PUBLIC_KEY_NAME.search(head):
+        # but Azure's `"primaryKey"` (Event Hubs, Service Bus, Maps), the base64 of 32 bytes
+        # or more, padded, as no row's id is (REDACTION_VERSION 19)
+        return head.lower().endswith("primary") and _PADDED_KEY.fullmatch(value) is not None
     return _generated(value)
+
+
+_PADDED_KEY = re.compile(r"[A-Za-z0-9+/]{42,500}={1,2}")
 
 
 def _named_key(m: re.Match[str]) -> bool:
@@ -1734,12 +1750,69 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         (
-            r"(?:(?<=[A-Za-z0-9])_(?:PWD|pwd)|(?<=;)(?:Pwd|PWD|pwd)|(?<=; )(?:Pwd|PWD|pwd))"
-            r"\s{0,3}[:=]\s{0,3}[\"']?(?P<password>[^\s\"'`\\;,]{4,200})"
+            # (and a camelCase name's, `userPWD="..."` of an Azure publish profile; not the
+            # shell's `PWD=`, `OLDPWD=`: REDACTION_VERSION 19)
+            r"(?:(?<=[A-Za-z0-9])_(?:PWD|pwd)|(?<=;)(?:Pwd|PWD|pwd)|(?<=; )(?:Pwd|PWD|pwd)"
+            r"|(?<=[a-z])PWD)(?:" + _QUOTE + r")?"
+            r"\s{0,3}[:=]\s{0,3}(?:" + _QUOTE + r")?(?P<password>[^\s\"'`\\;,]{4,200})"
         ),
         "password",
         _pwd_password,
-        anchors=("_PWD", "_pwd", "Pwd=", "PWD=", "pwd="),
+        anchors=("_PWD", "_pwd", "Pwd=", "PWD=", "pwd=", 'PWD"', "PWD\\"),
+        at_anchors=True,
+    ),
+    # REDACTION_VERSION 19: `Authorization: Basic $(echo -n user:PW | base64)`, the base64
+    # made on the command line (and a Docker config's `auth` so made), and the keys `az
+    # storage account keys list` prints, as JSON (`"keyName": "key1", "permissions":
+    # "FULL", "value": "..."`) or a table (`key1  FULL  ...`).
+    Rule(
+        "password",
+        (
+            r"(?:echo|printf)(?:[^\S\n]{1,10}-[neE]{1,3}){0,3}(?:[^\S\n]{1,10}[\"']%s[\"'])?"
+            r"[^\S\n]{1,10}(?P<q>[\"']?)(?P<user>[^\s:\"'`\\|]{0,100}):"
+            r"(?P<password>[^\s\"'`\\|]{1,200})(?P=q)[^\S\n]{0,10}\|[^\S\n]{0,10}base64\b"
+        ),
+        "password",
+        _command_password,
+        anchors=("echo", "printf"),
+        at_anchors=True,
+        needs=("base64",),
+    ),
+    Rule(
+        "azure-storage-key",
+        (
+            r"keyName"
+            + _QUOTE
+            + r"\s{0,3}:\s{0,3}"
+            + _QUOTE
+            + r"[^\"'\\\n]{1,40}"
+            + _QUOTE
+            + r"(?:\s{0,40},\s{0,40}"
+            + _QUOTE
+            + r"\w{1,40}"
+            + _QUOTE
+            + r"\s{0,3}:\s{0,3}"
+            + _QUOTE
+            + r"[^\"'\\\n]{0,60}"
+            + _QUOTE
+            + r"){0,3}\s{0,40},\s{0,40}"
+            + _QUOTE
+            + r"value"
+            + _QUOTE
+            + r"\s{0,3}:\s{0,3}"
+            + _QUOTE
+            + r"(?P<value>[A-Za-z0-9+/]{40,500}={0,2})"
+        ),
+        "value",
+        anchors=("keyName",),
+        at_anchors=True,
+    ),
+    Rule(
+        "azure-storage-key",
+        r"(?:FULL|Full)[^\S\n]{1,40}(?P<value>[A-Za-z0-9+/]{40,500}={0,2})(?![A-Za-z0-9+/=])",
+        "value",
+        check=lambda m: _generated(m.group("value")),
+        anchors=("FULL", "Full"),
         at_anchors=True,
     ),
     # The signature of a signed URL (Azure SAS, S3 and GCS presigned): whoever has it

@@ -22,6 +22,7 @@ from pastfix.db import (
     PER_SESSION_INDEXES,
     UNIQUE_KEYS,
     call_sessions,
+    create_private,
     refresh_fixes,
     refresh_sessions,
     stored_failures,
@@ -153,6 +154,7 @@ class Shard:
         # The tables the helper writes, as the index has them, with the unique indexes
         # that INSERT OR IGNORE relies on: 2 ms, where connect() would run every
         # migration again (18 ms, before the helper can start).
+        create_private(path)  # (rows of the index, as private as it)
         side = sqlite3.connect(path, isolation_level=None)
         side.execute(f"PRAGMA page_size={PAGE_SIZE}")
         # One transaction, no fsync: a side file left by a crash is discarded (it was an
@@ -173,6 +175,7 @@ class Shard:
         sessions_path = Path(f"{path}.sessions")
         for suffix in ("", "-journal"):
             Path(f"{sessions_path}{suffix}").unlink(missing_ok=True)
+        create_private(sessions_path)
         side = sqlite3.connect(sessions_path, isolation_level=None)
         side.execute("PRAGMA synchronous=OFF")
         side.execute("BEGIN")

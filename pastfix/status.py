@@ -12,6 +12,7 @@ import calendar
 import json
 import os
 import sqlite3
+import stat
 import time
 from pathlib import Path
 from typing import Any
@@ -319,6 +320,13 @@ def _mcp() -> tuple[bool, dict[str, Any]]:
     return bool(where), {"where": where, "servers": servers, "problems": problems}
 
 
+def _world_readable(path: str) -> bool:
+    try:
+        return bool(os.stat(path).st_mode & stat.S_IROTH)
+    except OSError:
+        return False
+
+
 def advice(found: dict[str, Any]) -> list[str]:
     """What to do, from what status found."""
     lines = []
@@ -329,6 +337,12 @@ def advice(found: dict[str, Any]) -> list[str]:
     elif found["last_build"] is None:  # the first build has not ended: it shows 0 of all
         unbuilt = queries.UNBUILT_RUNNING if found["build_running"] else queries.UNBUILT
         lines.append(unbuilt.format(path=found["index"]))
+    if found["exists"] and _world_readable(found["index"]):
+        # (made so by an older pastfix, which let SQLite create it 0644; never changed here)
+        lines.append(
+            f"{found['index']} is readable by every user of this machine, and holds your"
+            f" history: chmod 600 {found['index']} keeps it yours"
+        )
     hooks = [("The hook", found["hook"].get("index"))]
     hooks += [
         (f"{agents.label(other['agent'])}'s hook", other.get("index"))

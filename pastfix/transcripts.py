@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from stat import S_ISREG
 from typing import Any
@@ -423,13 +423,16 @@ def side_folder(source: SourceFile, session_id: str) -> str:
     return os.path.join(folder, session_id, TOOL_RESULTS_DIR)
 
 
-def read_persisted_outputs(batch: Batch, source: SourceFile) -> list[PersistedOutput]:
+def read_persisted_outputs(
+    batch: Batch, source: SourceFile, spend: Callable[[int], None] | None = None
+) -> list[PersistedOutput]:
     """Replace each <persisted-output> marker of `batch` by the file it names, found
     beside the transcript (the path in the marker is another machine's).
 
     A file that cannot be read keeps the marker, its preview being all there is,
     and adds a problem. What was read, or looked for, is returned for the build
-    to record (see pastfix.records.PersistedOutput).
+    to record (see pastfix.records.PersistedOutput). `spend`, when given, is told the
+    bytes of each file before they are read, and may raise to stop (a time budget).
     """
     found: list[PersistedOutput] = []
     results = batch.tool_results
@@ -442,7 +445,7 @@ def read_persisted_outputs(batch: Batch, source: SourceFile) -> list[PersistedOu
         shown = f"{result.session_id}/{TOOL_RESULTS_DIR}/{name}"
         if plain_id(result.session_id):
             path = os.path.join(side_folder(source, result.session_id), name)
-            text, st, problem = _read_side_file(path, shown)
+            text, st, problem = _read_side_file(path, shown, spend)
         else:
             # a transcript names its own session: `/home/x` or `../..` would be a folder
             # elsewhere, not its own (a security test, session 30)
@@ -479,7 +482,9 @@ _SIDE_HEAD = 4 * TEXT_HEAD + 65_536
 _SIDE_TAIL = 4 * TEXT_TAIL + 65_536
 
 
-def _read_side_file(path: str, shown: str) -> tuple[str | None, os.stat_result | None, str | None]:
+def _read_side_file(
+    path: str, shown: str, spend: Callable[[int], None] | None = None
+) -> tuple[str | None, os.stat_result | None, str | None]:
     """The text of a persisted output, its stat, and why it could not be used (naming it
     `shown`). No link is followed, of the file or of the folders `<session>/tool-results` it
     is in: Claude Code writes them itself, and a link in a folder of someone else's
@@ -516,6 +521,8 @@ def _read_side_file(path: str, shown: str) -> tuple[str | None, os.stat_result |
         st = os.fstat(f.fileno())
         if not S_ISREG(st.st_mode):
             return None, st, f"persisted output is not a regular file: {shown}"
+        if spend is not None:
+            spend(min(st.st_size, _SIDE_HEAD + _SIDE_TAIL))
         try:
             if st.st_size <= _SIDE_HEAD + _SIDE_TAIL:
                 data = f.read()
@@ -528,9 +535,12 @@ def _read_side_file(path: str, shown: str) -> tuple[str | None, os.stat_result |
             return None, st, f"cannot read persisted output {shown}: {e.strerror or e}"
     text = data.decode("utf-8", "replace")
     if path.endswith(".json"):
-        # A list of text blocks, written as JSON (indented): the text they hold.
+        # A list of text blocks, written as JSON (indented): the text they hold. A lone
+        # surrogate escape in it (half an emoji) is made U+FFFD, as in a transcript's line:
+        # decoded as it is, it stopped the whole transcript (a security test, session 33).
         try:
-            text = flatten_content(json.loads(text))
+            json_text = lines.without_lone_surrogates(data).decode("utf-8", "replace")
+            text = flatten_content(json.loads(json_text))
         except (ValueError, BadLine, RecursionError):
             pass
     return text, st, None

@@ -391,6 +391,42 @@ def test_forget_picks_by_project_date_and_missing_and_a_dry_run_changes_nothing(
     assert findable(db_path)[0][2][0] == C and db_path.read_bytes() == before
 
 
+def test_forget_a_windows_project_with_either_slash_and_refuses_every_project(tmp_path, projects):
+    """Codex and Copilot on Windows record a cwd such as `C:\\Users\\me\\proj`: read as a
+    POSIX path it became `<cwd>/C:\\...` and matched nothing; `/` matched nothing either,
+    where it says every project (a security test of session 33): it is refused."""
+    cwds = {
+        "win-a": "C:\\Users\\me\\proj",
+        "win-b": "c:/Users/me/proj/sub",
+        "win-c": "C:\\Users\\me\\proj2",
+        "posix": "/home/dev/app",
+    }
+    for session, cwd in cwds.items():
+        write_jsonl(
+            projects / "-p" / f"{session}.jsonl",
+            [prompt(f"{session}-1", session, "hello", "2026-01-01T10:00:00Z", cwd=cwd)],
+        )
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    conn = pdb.connect(db_path)
+    for given in ("C:\\Users\\me\\proj", "c:\\Users\\me\\proj\\", "C:/Users/me/proj"):
+        picked = {s["session_id"] for s in forget.select(conn, project=given)}
+        assert picked == {"win-a", "win-b"}, given
+    assert {s["session_id"] for s in forget.select(conn, project="C:\\")} == {
+        "win-a",
+        "win-b",
+        "win-c",
+    }
+    assert [s["session_id"] for s in forget.select(conn, project="/home/dev")] == ["posix"]
+    conn.close()
+    for given in ("/", "//", "/.."):
+        result = CliRunner().invoke(cli.cli, ["forget", str(db_path), "--project", given, "-y"])
+        assert result.exit_code == 1, given
+        assert result.stderr.startswith(f"Error: --project {given} is every project: "), given
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT count(*) FROM sessions").fetchone() == (4,)
+
+
 def test_forget_an_unknown_session_is_an_error_and_forgets_nothing(tmp_path, projects):
     corpus(projects)
     db_path = tmp_path / "index.db"

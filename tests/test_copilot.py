@@ -319,6 +319,31 @@ def test_workspace_yaml_summary_is_a_generated_title_and_values_stay_text():
     }
 
 
+def test_a_lone_surrogate_in_workspace_yaml_is_made_a_replacement_character():
+    """YAML reads "\\ud800" as a lone surrogate, which UTF-8 cannot hold: stored as it was,
+    it stopped the file's read with a UnicodeEncodeError (a security test, session 33)."""
+    text = b'id: "s\\U0000dc00"\ncwd: /x\nsummary: "Fix \\ud800 MCP"\n'
+    batch = copilot.parse_workspace(text, None)
+    assert batch.problems == []
+    assert {(m.session_id, m.key, m.value) for m in batch.meta} == {
+        ("s\ufffd", "cwd", "/x"),
+        ("s\ufffd", "ai_title", "Fix \ufffd MCP"),
+    }
+
+
+def test_a_lone_surrogate_in_workspace_yaml_costs_no_row_of_its_session(tmp_path):
+    home = tmp_path / "home"
+    shutil.copytree(DATA / "home", home)
+    workspace = home / ".copilot" / "session-state" / SESSION / "workspace.yaml"
+    workspace.write_text(workspace.read_text().replace("missing requests", "missing \\ud83d"))
+    db_path = tmp_path / "index.db"
+    build(db_path, "--source", home, "-s")
+    assert rows(db_path, "select reason from problems where path = ?", str(workspace)) == []
+    assert rows(db_path, "select title from sessions where session_id = ?", SESSION) == [
+        ("Fix: missing \ufffd",)
+    ]
+
+
 @pytest.mark.parametrize(
     "data, reason",
     [
@@ -957,3 +982,5 @@ def test_a_mutated_or_cut_legacy_document_never_raises(data):
 def test_any_workspace_yaml_never_raises(data):
     batch = copilot.parse_workspace(b"id: s\n" + data, None)
     assert all(m.session_id for m in batch.meta)
+    for meta in batch.meta:  # what SQLite can bind: UTF-8
+        (meta.session_id + meta.value).encode()

@@ -2430,6 +2430,26 @@ def test_no_persisted_output_is_read_through_a_linked_folder(persisted, db_path,
     assert "PRIVATE" not in "".join(contents(db_path).values())
 
 
+def test_a_lone_surrogate_in_a_persisted_json_output_costs_no_row_of_its_transcript(
+    persisted, db_path, tmp_path
+):
+    """A `.json` persisted output holding half an emoji (`"\\ud83d"`) was decoded into a
+    string UTF-8 cannot hold, and the whole transcript was not indexed, --force or not
+    (UnicodeEncodeError: a security test, session 33). It is made U+FFFD, as in a line."""
+    root, side = persisted
+    build_index(tmp_path / "clean.db", root)
+    expected = contents(tmp_path / "clean.db")
+    saved = side / "toolu_01PersistJson0000000002.json"
+    saved.write_text(saved.read_text().replace('"order 0: shipped', '"order 0: \\ud83d shipped'))
+    stats = build_index(db_path, root)
+    assert query(db_path, "SELECT reason FROM problems WHERE reason LIKE '%code%'") == []
+    stored = contents(db_path)
+    assert stored.keys() == expected.keys()
+    assert stored["toolu_01PersistJson0000000002"].startswith("order 0: \ufffd shipped\norder 1")
+    assert stats.persisted_outputs == 3
+    assert build_index(db_path, root, force=True).persisted_outputs == 3
+
+
 def test_a_huge_persisted_output_is_read_as_its_head_and_tail(persisted, db_path):
     """A persisted output of gigabytes (a sparse file) was read whole: ~2x its size in
     memory, a MemoryError at 4 GB (a security test, session 31). Only its head and tail are
@@ -2713,3 +2733,53 @@ def test_the_prefix_crc_is_zlibs_with_or_without_isal(monkeypatch):
         assert pbuild._crc32() is zlib.crc32
     finally:
         pbuild._crc32.cache_clear()
+
+
+def test_a_new_index_and_its_side_files_are_readable_by_their_owner_only(
+    projects, tmp_path, monkeypatch, processes, request
+):
+    """SQLite created the index 0644: every user of the machine could read the history it
+    holds (a security test, session 33). A new index is 0600, and so are its -wal and -shm
+    (SQLite gives them the database's mode), its lock file and a bulk build's helper's side
+    files; an index that exists keeps the mode its owner gave it, and status says when
+    every user can read it."""
+    from pastfix import status
+
+    umask = os.umask(0o022)  # (the common default, which SQLite's 0644 came from)
+    request.addfinalizer(lambda: os.umask(umask))
+    small_session(projects)
+    small_session(projects, "0b2c7d1e-0000-4000-8000-000000000001")  # (two: a helper's share)
+    modes: dict[str, int] = {}
+    remove_side_files = pshard.remove_side_files
+
+    def noted(path):
+        for side in (path, Path(f"{path}.sessions")):
+            modes[side.name.split(".part-")[1].replace(str(os.getpid()), "PID")] = (
+                side.stat().st_mode & 0o777
+            )
+        remove_side_files(path)
+
+    monkeypatch.setattr(pshard, "remove_side_files", noted)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    assert oct(db_path.stat().st_mode & 0o777) == "0o600"
+    assert oct(Path(f"{db_path}.lock").stat().st_mode & 0o777) == "0o600"
+    if processes == "two processes":
+        assert modes == {"PID": 0o600, "PID.sessions": 0o600}
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("CREATE TABLE t (x)")
+    for side in ("-wal", "-shm"):
+        assert oct(Path(f"{db_path}{side}").stat().st_mode & 0o777) == "0o600", side
+    conn.close()
+    assert "readable by every user" not in "\n".join(status.status(db_path)["advice"])
+    # one the user made 0644 (or an older pastfix did) is left so, and said so
+    db_path.chmod(0o644)
+    small_session(projects, "0b2c7d1e-0000-4000-8000-000000000002")
+    build_index(db_path, projects)
+    assert oct(db_path.stat().st_mode & 0o777) == "0o644"
+    said = [a for a in status.status(db_path)["advice"] if "readable by every user" in a]
+    assert said == [
+        f"{db_path} is readable by every user of this machine, and holds your history:"
+        f" chmod 600 {db_path} keeps it yours"
+    ]

@@ -24,7 +24,7 @@ from corpus import (
     novel_session,
     write_short_error_and_wordy_log,
 )
-from jsonl import write_jsonl
+from jsonl import result, tool_use, write_jsonl
 
 from pastfix import build as pbuild
 from pastfix import hook, install, queries
@@ -1054,6 +1054,63 @@ def test_refresh_leaves_a_file_too_large_for_its_time(tmp_path, fake_home, monke
     stats = build_index(db, projects.parent)
     assert (stats.files_read, stats.files_left) == (1, 0)
     assert (NOVEL,) in set(conn.execute("SELECT session_id FROM sessions"))
+    conn.close()
+
+
+def test_refresh_counts_persisted_outputs_against_its_time(
+    tmp_path, fake_home, monkeypatch, capsys
+):
+    """A small transcript whose markers name large persisted outputs was read with all of
+    them (300 of 900 KB each: 9.5 s, a security test of session 33): their bytes count
+    against the room the budget leaves, and when it runs out the reading stops, the
+    transcript is left whole to the next build, and no problem is recorded."""
+    from pastfix import transcripts
+
+    projects = fake_home / ".claude" / "projects" / "-home-dev-app"
+    db = tmp_path / "index.db"
+    write_jsonl(projects / f"{PAST}.jsonl", fixed_session(PAST, 1, "a.ts", 1))
+    build_index(db, projects.parent)
+    side = projects / NOVEL / "tool-results"
+    side.mkdir(parents=True)
+    lines = []
+    for i in range(6):
+        (side / f"t{i}.txt").write_text(f"output {i}\n" + "log line\n" * 2_000)
+        marker = (
+            "<persisted-output>\nOutput too large (18KB). Full output saved to:"
+            f" /x/{NOVEL}/tool-results/t{i}.txt\n\nPreview (first 2KB):\nlog\n</persisted-output>"
+        )
+        lines += [
+            tool_use(
+                f"a{i}", NOVEL, f"t{i}", "Bash", {"command": "make"}, f"2026-01-01T10:0{i}:00Z"
+            ),
+            result(f"r{i}", NOVEL, f"t{i}", marker, f"2026-01-01T10:0{i}:01Z", True),
+        ]
+    transcript = write_jsonl(projects / f"{NOVEL}.jsonl", lines)
+    # room for the transcript and two and a half of its six outputs
+    room = transcript.stat().st_size + 2.5 * (side / "t0.txt").stat().st_size
+    monkeypatch.setattr(pbuild, "BUDGET_BYTES_PER_SECOND", room / hook.REFRESH_SECONDS)
+    opened = []
+    read_side_file = transcripts._read_side_file
+
+    def counted(path, *args):
+        opened.append(os.path.basename(path))
+        return read_side_file(path, *args)
+
+    monkeypatch.setattr(transcripts, "_read_side_file", counted)
+    hook.refresh(db)
+    assert capsys.readouterr().err == "pastfix hook: 1 file left to the next build\n"
+    assert opened == ["t0.txt", "t1.txt", "t2.txt"]  # the third one's bytes are not read
+    conn = sqlite3.connect(db)
+    assert sorted(conn.execute("SELECT session_id FROM sessions")) == [(PAST,)]
+    assert list(conn.execute("SELECT count(*) FROM problems")) == [(0,)]
+    stats = build_index(db, projects.parent)
+    assert (stats.files_read, stats.files_left, stats.persisted_outputs) == (1, 0, 6)
+    assert list(
+        conn.execute(
+            "SELECT count(*) FROM tool_results WHERE session_id = ? AND content LIKE 'output %'",
+            [NOVEL],
+        )
+    ) == [(6,)]
     conn.close()
 
 

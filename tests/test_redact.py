@@ -2194,3 +2194,114 @@ def test_a_token_in_utf16_text_read_as_utf8_is_redacted_in_json():
     assert content.replace("\0", "") == "GITHUB_TOKEN=[REDACTED:github-token]\r\n"
     plain = json.dumps({"content": "".join(c + "\0" for c in "no secret here, just text\r\n")})
     assert redact_json(plain) == (plain, {})
+
+
+# -- REDACTION_VERSION 19: Azure CLI's keys, a user:password given to base64, a name's ------
+# -- number (session 33's security test) ------------------------------------------------------
+
+# Made up, in the shapes Azure prints: a storage account's key (the base64 of 64 bytes), a
+# namespace's or a registry's (of 32 bytes, or 24).
+STORAGE_KEY = (
+    "q3N8vWk2Lr7sTz0aYb4Xc6Dd9Ee1Ff5Gg8Hh2Ii3Jj4Kk5Ll6Mm7Nn8Oo9Pp0Qq1Rr2Ss3Tt4Uu5Vv6Ww7Xx8Yy=="
+)
+AZURE_KEY = "Zk3mN8pQ2rS5tU7vW9xY1zA4bC6dE8fG0hJ2kL4mN6o="
+REGISTRY_PASSWORD = "Gh7kLm2Np9Qr4St6Uv8Wx1Yz3Ab5Cd+E"
+
+
+@pytest.mark.parametrize(
+    "text, secret, kind",
+    [
+        # `Authorization: Basic` made on the command line, and a Docker config's auth so made
+        (
+            f'curl -H "Authorization: Basic $(echo -n deploy:{TYPED} | base64)" https://api.x',
+            TYPED,
+            "password",
+        ),
+        (f"AUTH=$(printf '%s' 'admin:{TYPED}' | base64 -w0)", TYPED, "password"),
+        (f'echo -n "ci-bot:{TYPED}"|base64', TYPED, "password"),
+        (f"curl -u deploy:{TYPED} https://api.x", TYPED, "password"),
+        # az storage account keys list, as JSON and as a table
+        (
+            '[\n  {\n    "creationTime": "2026-01-02T10:00:00.0000000+00:00",\n'
+            '    "keyName": "key1",\n    "permissions": "FULL",\n'
+            f'    "value": "{STORAGE_KEY}"\n  }}\n]',
+            STORAGE_KEY,
+            "azure-storage-key",
+        ),
+        (
+            "KeyName    Permissions    Value\n---------  -------------  -----\n"
+            f"key1       FULL           {STORAGE_KEY}",
+            STORAGE_KEY,
+            "azure-storage-key",
+        ),
+        (f"2026-01-02T10:00:00+00:00\tkey2\tFULL\t{STORAGE_KEY}", STORAGE_KEY, "azure-storage-key"),
+        # an App Service publish profile, as XML and as az's JSON
+        (
+            '<publishProfile profileName="app - Web Deploy" userName="$app"'
+            f' userPWD="{AZURE_KEY[:40]}" destinationAppUrl="https://app.azurewebsites.net">',
+            AZURE_KEY[:40],
+            "password",
+        ),
+        (f'    "userPWD": "{AZURE_KEY[:40]}",', AZURE_KEY[:40], "password"),
+        # az acr credential show: the second password too
+        (
+            '{\n  "passwords": [\n    {\n      "name": "password2",\n'
+            f'      "value": "{REGISTRY_PASSWORD}"\n    }}\n  ],\n  "username": "myregistry"\n}}',
+            REGISTRY_PASSWORD,
+            "password",
+        ),
+        # az eventhubs ... keys list, az maps account keys list: the primary one too
+        (f'  "primaryKey": "{AZURE_KEY}",', AZURE_KEY, "key"),
+        (f'  "secondaryKey": "{AZURE_KEY}",', AZURE_KEY, "key"),
+        (f'  "primaryMasterKey": "{STORAGE_KEY}",', STORAGE_KEY, "key"),
+        # a name with a number after its keyword
+        (f"DB_PASSWORD2={TYPED}", TYPED, "password"),
+        (f"API_KEY_V2={TYPED}", TYPED, "api-key"),
+        (f'{{"password2": "{TYPED}"}}', TYPED, "password"),
+        (f"SECRET_KEY_2={TYPED}", TYPED, "secret"),
+        (f"export GITHUB_TOKEN_1={TYPED}", TYPED, "token"),
+        (f"smtp_pass2: '{TYPED}'", TYPED, "password"),
+    ],
+)
+def test_a_form_version_18_kept_is_redacted(text, secret, kind):
+    for redacted, found in (redact(text), redact_json(json.dumps({"content": text}))):
+        assert secret not in redacted, redacted
+        assert found == {kind: 1}, redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the shell's working folder, an id named primary key, a year or a program's name
+        "cd /x && echo $PWD && OLDPWD=/home/a",
+        'primaryKey: true, primaryKey: "id", primary_key="user_id"',
+        f'"primaryKey": "{AZURE_KEY[:-1]}"',  # (no padding: an id may look so)
+        "TOKEN_2022_PROGRAM_ID=TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb",
+        "token-2022: TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb",
+        "password123 = form.cleaned_data",
+        # base64 of what is no user:password, or of a variable's
+        'echo -n "$USER:$PASS" | base64',
+        "echo 10:30 | base64",
+        "echo hello | base64",
+        # FULL before what is no key
+        "Permissions: FULL access granted to everyone on the share",
+        "FULL  abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
+    ],
+)
+def test_version_19s_look_alikes_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    name=st.sampled_from(["DB_PASSWORD", "API_KEY", "SECRET", "GITHUB_TOKEN", "smtpPassword"]),
+    suffix=st.sampled_from(["2", "_2", "_V2", "v3", "_12"]),
+    password=_typed_passwords(),
+    form=st.sampled_from(["{}={}", "{}: '{}'", '"{}": "{}"', "export {}={}"]),
+)
+def test_a_value_of_a_name_with_a_number_is_never_kept(name, suffix, password, form):
+    # (a value the rules take for a secret where it is given to the name without its number)
+    assume(password not in redact(form.format(name, password))[0])
+    text = form.format(name + (suffix.upper() if name.isupper() else suffix.lower()), password)
+    for redacted, _ in (redact(text), redact_json(json.dumps({"content": text}))):
+        assert password not in redacted, redacted

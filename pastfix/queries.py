@@ -1538,17 +1538,19 @@ keyed as (
     coalesce(other_folder(key_line, {matched}), 0) as folders
   from lines
 ),
--- The closest failure of each (session, signature) stands for the group; of those as
--- close, a fixed one, and of those the one fixed soonest (the last of a run of retries
--- before its fix; not a failure whose claimed fix came an hour later, after other work,
--- when the same error was fixed in two minutes before), else the last.
+-- A fixed failure of each (session, signature) stands for the group, whatever its line
+-- numbers or file say (a cmake error fixed at 01:16 and met again at 02:11, not fixed:
+-- the later one, pasted, had the card say "not fixed"); of those, the closest, then the
+-- one fixed soonest (the last of a run of retries before its fix; not a failure whose
+-- claimed fix came an hour later, after other work, when the same error was fixed in two
+-- minutes before); when none was fixed, the closest, then the last.
 ranked as (
   select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
     coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
     m.distance, m.folders, m.loose, fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
-      order by m.exact desc, m.distance, m.folders, fx.tool_use_id is not null desc,
+      order by fx.tool_use_id is not null desc, m.exact desc, m.distance, m.folders,
         m.same desc,
         m.words desc, m.score is null, m.score,
         coalesce(julianday(fx.confirmed_at) - julianday(tr.timestamp), 1e9),
@@ -1557,9 +1559,34 @@ ranked as (
   -- whether what followed it claims a fix (pastfix.fixes)
   left join fixes fx on fx.tool_use_id = tr.tool_use_id and fx.outcome in ({claims})
 ),
+-- A group none of whose matches was fixed stands by a failure of its signature in its
+-- session that was, when one was (the one fixed soonest): pasted with its own line
+-- numbers or values, a later sighting matched every word and the one fixed before it did
+-- not (a cmake error fixed at 01:16 and met again, unfixed, at 02:11). It keeps how the
+-- group matched.
+stood as (
+  select r.*, (
+    select json_array(s.id, s.tool_use_id, s.message_uuid, s.timestamp)
+    from tool_results s indexed by idx_tr_signature
+    join fixes fx on fx.tool_use_id = s.tool_use_id and fx.outcome in ({claims})
+    where r.fixed = 0 and r.signature != '' and s.is_error = 1
+      and s.signature = r.signature and s.session_id = r.session_id
+    order by julianday(fx.confirmed_at) - julianday(s.timestamp), s.timestamp desc, s.id
+    limit 1) as fixed_one
+  from ranked r where r.nth = 1
+),
+best as (
+  select coalesce(json_extract(fixed_one, '$[0]'), id) as id,
+    coalesce(json_extract(fixed_one, '$[1]'), tool_use_id) as tool_use_id, session_id,
+    coalesce(json_extract(fixed_one, '$[2]'), message_uuid) as message_uuid,
+    coalesce(json_extract(fixed_one, '$[3]'), timestamp) as timestamp, signature, kind,
+    score, same, words, exact, distance, folders, loose,
+    fixed or fixed_one is not null as fixed
+  from stood
+),
 -- The order of find_past_fix (see find_class).
 hits as (
-  select * from ranked where nth = 1
+  select * from best
   order by same or words = 2 desc, exact desc, loose, same desc, kind = 'error' desc,
     distance, folders, fixed desc, score is null, score, timestamp desc, id
   limit case when (select yes from unseen) then min({NEAR_LIMIT}, {limit}) else {limit} end

@@ -2714,6 +2714,44 @@ def test_of_one_sessions_failures_the_one_fixed_soonest_stands_for_them(tmp_path
     ]
 
 
+def test_of_one_sessions_failures_a_fixed_one_stands_for_a_later_unfixed_one(tmp_path):
+    """A cmake error fixed, then met again later at another line and left: pasted as the
+    later one says it (its line number, which only it holds), the session's card is the
+    fixed one, not "not fixed" (a new user's try, session 33). A session that never fixed
+    it still shows its latest."""
+    error = (
+        "Exit code 1\nCMake Error at CMakeLists.txt:{line} (find_package):\n"
+        '  Could not find a package configuration file provided by "Qt6" with any of\n'
+        "-- Configuring incomplete, errors occurred!"
+    )
+    fixed = (
+        Session("fixed", APP, 0)
+        .call("c1", "Bash", command="cmake -B build")
+        .result("c1", error.format(line=12), error=True)
+        .call("i1", "Bash", command="sudo apt-get install -y qt6-base-dev")
+        .result("i1", "Setting up qt6-base-dev")
+        .call("c2", "Bash", command="cmake -B build")
+        .result("c2", "-- Configuring done")
+    )
+    fixed.minute += 55
+    fixed.call("c3", "Bash", command="cmake -B build2").result("c3", error.format(line=14), True)
+    fixed.write(tmp_path / "projects" / "-home-u-app" / "fixed.jsonl")
+    left = Session("left", APP, 500).call("l1", "Bash", command="cmake -B b")
+    left.result("l1", error.format(line=12), True).call("l2", "Bash", command="cmake -B b")
+    left.result("l2", error.format(line=14), True)
+    left.write(tmp_path / "projects" / "-home-u-app" / "left.jsonl")
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.find_past_fix(conn, "CMake Error at CMakeLists.txt:14 (find_package):")
+    finally:
+        conn.close()
+    assert [(r["session_id"], r["tool_use_id"], r["outcome"], r["occurrences"]) for r in found] == [
+        ("fixed", "c1", "fixed", 2),
+        ("left", "l2", "not fixed", 2),
+    ]
+
+
 def test_pastfix_find_folds_the_same_fix_in_several_sessions(tmp_path):
     """Three worktrees, each pushed without an upstream and then with --set-upstream: one
     card naming the other sessions, as the find page shows them (a new user saw three alike

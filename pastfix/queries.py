@@ -1237,26 +1237,47 @@ def unbuilt(conn: sqlite3.Connection, path: str | Path) -> str | None:
     return (UNBUILT_RUNNING if paths.build_running(path) else UNBUILT).format(path=path)
 
 
-# How many of a pasted text's other error lines are looked up alone (seen_other_line).
+# How many of a pasted text's other error lines are looked up alone (by_other_line).
 OTHER_LINES = 3
 
 
-def seen_other_line(conn: sqlite3.Connection, error: str) -> str | None:
-    """Of a pasted text not seen before, the first other error line that was, looked up
-    alone: its key line names the text, and the others are not searched with it (see
-    signatures.normalised_lines), so a log whose first error is new and whose later
-    `fatal: ...` was fixed before said only "not seen before" (a new user's try, session
-    25). At most OTHER_LINES are tried."""
+def by_other_line(
+    conn: sqlite3.Connection, error: str, limit: int = FIND_LIMIT
+) -> tuple[str, list[dict[str, Any]]] | None:
+    """Of a pasted text not seen before, the first other error line that was the key line
+    of past failures (their signature), and the find_past_fix rows of that line alone.
+
+    The text's key line names it, and its other error lines are not searched with it
+    (see signatures.normalised_lines): a log line of the paste's own (`[10:22:03] ERROR:
+    step 'build' failed`) above a `fatal: ...` that was fixed before said "not seen before"
+    (a new user's try, session 33). Only failures with that line's signature count, not
+    those that merely hold its words: a line met only inside other errors' output names
+    none of them. At most OTHER_LINES lines are tried. None when none was seen so."""
     for line in signatures.other_error_lines(paste_text(error))[:OTHER_LINES]:
-        if seen_before(find_past_fix(conn, line, 1)):
-            return line
+        if says_little(line):
+            continue
+        rows = [row for row in find_past_fix(conn, line, limit) if row["matched"] == "signature"]
+        if rows:
+            return line, rows
     return None
 
 
-def not_seen_notice(error: str, rows: list[dict[str, Any]], other: str | None = None) -> str:
+def other_line_notice(error: str, line: str) -> str:
+    """What `pastfix find` and the MCP tool say of a paste found by another error line of
+    it than its key line (by_other_line), both quoted redacted."""
+    from pastfix.redact import redact  # imported on first use: the hook starts faster
+
+    key = signatures.key_line(paste_text(redact(error)[0]))
+    return (
+        f"Its key line, {_quoted(one_line(key, 80))}, was not seen before; another error"
+        f" line of it was, {_quoted(one_line(redact(line)[0], 80))}: the failures below are"
+        " that line's (it may follow from the key line's error, not cause it)."
+    )
+
+
+def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     """What `pastfix find` and the MCP tool say of an error that was not seen before, its
-    quote redacted: a token pasted with the error is not said back (to an agent, by MCP);
-    `other`: another error line of it that was seen before (seen_other_line)."""
+    quote redacted: a token pasted with the error is not said back (to an agent, by MCP)."""
     from pastfix.redact import redact  # imported on first use: the hook starts faster
 
     error = redact(error)[0]
@@ -1268,9 +1289,6 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]], other: str | None = 
     else:
         what = _quoted(one_line(error, 80))
     head = f"Not seen before: no past failure has the signature or every word of {what}."
-    if other:
-        quoted = _quoted(one_line(redact(other)[0], 80))
-        head += f" Another error line of it was seen before, {quoted}: look it up alone."
     if not rows:
         return head
     words = sorted({w for row in rows for w in row["shared_words"]})

@@ -529,15 +529,17 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
             raise click.ClickException(str(e)) from e
         substrings = queries.is_trigram(queries.tokenizer(conn))
         unbuilt = None if queries.seen_before(rows) else queries.unbuilt(conn, conn_path)
-        other = (
-            None if unbuilt or queries.seen_before(rows) else queries.seen_other_line(conn, error)
-        )
+        seen = unbuilt is None and queries.seen_before(rows)
+        other = None if unbuilt or seen else queries.by_other_line(conn, error, limit)
     if unbuilt:
         raise click.ClickException(unbuilt)
     if raw := queries.raw_problem(error):
         echo(raw, err=True)
-    if not queries.seen_before(rows):
-        notice = queries.not_seen_notice(error, rows, other)
+    if other:
+        line, rows = other
+        echo(queries.other_line_notice(error, line) + ("\n" * (not json_)), err=True)
+    elif not queries.seen_before(rows):
+        notice = queries.not_seen_notice(error, rows)
         echo(notice + ("\n" * (bool(rows) and not json_)), err=True)
     elif queries.says_little(error):
         notice = queries.says_little_notice(error)

@@ -974,6 +974,13 @@ _CELL_STATUS = re.compile(
     r"|(?:Final )?Output:[ \t]*(?:\n|$)|(?=Script error:))"
 )
 _CELL_RUNNING = re.compile(r"Script running with cell ID (\S+)[ \t]*\n")
+# What a tool a cell called answers when it refused the call, printed by the cell, which
+# completed: the web tool's `URL https://... is not safe to open (non-retryable error)`
+# (a page or file it would not read). Its first line, the answer being only that.
+_CELL_REFUSED = re.compile(
+    r"(?:Error: )?[^\n]{0,500}\b(?:is )?not safe to open\b[^\n]*"
+    r"|[^\n]{0,500}\(non-retryable error\)[ \t]*(?:\n|$)"
+)
 # A string in a cell's code: "...", '...' or `...` (read by _js_string).
 _JS_STRING = r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)"""
 # The tools a cell calls that run a command, with the object it passes them (whose
@@ -1042,13 +1049,14 @@ def _cell_output(output: str) -> tuple[str, bool] | None:
     """A code-mode cell's output (see CODE_MODE) as stored, and whether it failed: its
     status line, wall time and `Output:` go, as exec output's headers do; a cell that
     failed (its code threw, or a call it made was refused: `Script error: ...`) is a
-    failure, and one that completed is what it printed: an exec_command result it
+    failure, as is one that completed printing only a tool's refusal (_CELL_REFUSED);
+    one that completed is what it printed: an exec_command result it
     printed whole says its exit code. None for any other output."""
     status = _CELL_STATUS.match(output)
     if status is None:
         return None
     body = output[status.end() :].removeprefix("\n")
-    if status.group(1) == "Script failed":
+    if status.group(1) == "Script failed" or _CELL_REFUSED.match(body.lstrip()):
         return body, True
     if body.startswith(("{", "Exit code: ")) or "\nOutput:\n" in body[:400]:
         return tool_output(body)

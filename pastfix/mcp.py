@@ -175,7 +175,6 @@ def result(
     name: str,
     rows: list[dict[str, Any]],
     error: str | None = None,
-    other: str | None = None,
     shown: int | None = None,
     capped: int | None = None,
     said: str | None = None,
@@ -186,8 +185,7 @@ def result(
     (queries.seen_before), and a notice when its rows are not that error's: only partial
     matches (not seen before), or failures that ended as the pasted exit status alone says
     (queries.says_little), as `pastfix find` says on stderr. Clients give the model the
-    structured content, so the notice is there (and first in the text). `other`: another
-    error line of the pasted text that was seen before (queries.seen_other_line). `shown`:
+    structured content, so the notice is there (and first in the text). `shown`:
     at most that many rows, and a notice saying how many there were (`capped`: the most
     the query gives, when it had that many: "or more"). `said`: a notice of its own.
     """
@@ -204,7 +202,7 @@ def result(
     if error is not None:
         structured["seen_before"] = queries.seen_before(rows)
         if not structured["seen_before"]:
-            notices = [queries.not_seen_notice(error, rows, other)]
+            notices = [queries.not_seen_notice(error, rows)]
         elif queries.says_little(error):
             notices.insert(0, queries.says_little_notice(error))
     if notices:
@@ -282,8 +280,13 @@ def create_server(db_path: Path) -> MCPServer:
                     if unbuilt:  # not "not seen before": nothing is there yet
                         raise ToolError(unbuilt)
                     seen = queries.seen_before(rows)
-                    other = None if seen else queries.seen_other_line(conn, error)
-                    return result(name, rows, error, other, shown=limit, capped=limit + 1)
+                    other = None if seen else queries.by_other_line(conn, error, limit + 1)
+                    if other:
+                        notice = queries.other_line_notice(error, other[0])
+                        return result(
+                            name, other[1], error, shown=limit, capped=limit + 1, said=notice
+                        )
+                    return result(name, rows, error, shown=limit, capped=limit + 1)
                 session = str(params.get("session_id", ""))
                 if "session_id" in params and not session.strip():
                     # (it was "no rows", as of a session without failures)

@@ -538,6 +538,19 @@ def m026_nul_text(db: Database) -> None:
     )
 
 
+@migrations()
+def m027_codex_cell_refused(db: Database) -> None:
+    # Session 33: a code-mode cell that completed printing only its web tool's refusal
+    # (`URL ... is not safe to open (non-retryable error)`) was stored as a success
+    # (pastfix.codex _CELL_REFUSED): read again every Codex rollout that stored one so.
+    _read_again(
+        db,
+        "agent = 'codex' AND id IN (SELECT file_id FROM tool_results"
+        " WHERE is_error = 0 AND (content LIKE '%not safe to open%'"
+        " OR content LIKE '%(non-retryable error)%'))",
+    )
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

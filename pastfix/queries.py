@@ -1234,26 +1234,47 @@ def unbuilt(conn: sqlite3.Connection, path: str | Path) -> str | None:
     return (UNBUILT_RUNNING if paths.build_running(path) else UNBUILT).format(path=path)
 
 
-# How many of a pasted text's other error lines are looked up alone (seen_other_line).
+# How many of a pasted text's other error lines are looked up alone (by_other_line).
 OTHER_LINES = 3
 
 
-def seen_other_line(conn: sqlite3.Connection, error: str) -> str | None:
-    """Of a pasted text not seen before, the first other error line that was, looked up
-    alone: its key line names the text, and the others are not searched with it (see
-    signatures.normalised_lines), so a log whose first error is new and whose later
-    `fatal: ...` was fixed before said only "not seen before" (a new user's try, session
-    25). At most OTHER_LINES are tried."""
+def by_other_line(
+    conn: sqlite3.Connection, error: str, limit: int = FIND_LIMIT
+) -> tuple[str, list[dict[str, Any]]] | None:
+    """Of a pasted text not seen before, the first other error line that was the key line
+    of past failures (their signature), and the find_past_fix rows of that line alone.
+
+    The text's key line names it, and its other error lines are not searched with it
+    (see signatures.normalised_lines): a log line of the paste's own (`[10:22:03] ERROR:
+    step 'build' failed`) above a `fatal: ...` that was fixed before said "not seen before"
+    (a new user's try, session 33). Only failures with that line's signature count, not
+    those that merely hold its words: a line met only inside other errors' output names
+    none of them. At most OTHER_LINES lines are tried. None when none was seen so."""
     for line in signatures.other_error_lines(paste_text(error))[:OTHER_LINES]:
-        if seen_before(find_past_fix(conn, line, 1)):
-            return line
+        if says_little(line):
+            continue
+        rows = [row for row in find_past_fix(conn, line, limit) if row["matched"] == "signature"]
+        if rows:
+            return line, rows
     return None
 
 
-def not_seen_notice(error: str, rows: list[dict[str, Any]], other: str | None = None) -> str:
+def other_line_notice(error: str, line: str) -> str:
+    """What `pastfix find` and the MCP tool say of a paste found by another error line of
+    it than its key line (by_other_line), both quoted redacted."""
+    from pastfix.redact import redact  # imported on first use: the hook starts faster
+
+    key = signatures.key_line(paste_text(redact(error)[0]))
+    return (
+        f"Its key line, {_quoted(one_line(key, 80))}, was not seen before; another error"
+        f" line of it was, {_quoted(one_line(redact(line)[0], 80))}: the failures below are"
+        " that line's (it may follow from the key line's error, not cause it)."
+    )
+
+
+def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     """What `pastfix find` and the MCP tool say of an error that was not seen before, its
-    quote redacted: a token pasted with the error is not said back (to an agent, by MCP);
-    `other`: another error line of it that was seen before (seen_other_line)."""
+    quote redacted: a token pasted with the error is not said back (to an agent, by MCP)."""
     from pastfix.redact import redact  # imported on first use: the hook starts faster
 
     error = redact(error)[0]
@@ -1265,9 +1286,6 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]], other: str | None = 
     else:
         what = _quoted(one_line(error, 80))
     head = f"Not seen before: no past failure has the signature or every word of {what}."
-    if other:
-        quoted = _quoted(one_line(redact(other)[0], 80))
-        head += f" Another error line of it was seen before, {quoted}: look it up alone."
     if not rows:
         return head
     words = sorted({w for row in rows for w in row["shared_words"]})
@@ -1535,17 +1553,19 @@ keyed as (
     coalesce(other_folder(key_line, {matched}), 0) as folders
   from lines
 ),
--- The closest failure of each (session, signature) stands for the group; of those as
--- close, a fixed one, and of those the one fixed soonest (the last of a run of retries
--- before its fix; not a failure whose claimed fix came an hour later, after other work,
--- when the same error was fixed in two minutes before), else the last.
+-- A fixed failure of each (session, signature) stands for the group, whatever its line
+-- numbers or file say (a cmake error fixed at 01:16 and met again at 02:11, not fixed:
+-- the later one, pasted, had the card say "not fixed"); of those, the closest, then the
+-- one fixed soonest (the last of a run of retries before its fix; not a failure whose
+-- claimed fix came an hour later, after other work, when the same error was fixed in two
+-- minutes before); when none was fixed, the closest, then the last.
 ranked as (
   select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
     coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
     m.distance, m.folders, m.loose, fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
-      order by m.exact desc, m.distance, m.folders, fx.tool_use_id is not null desc,
+      order by fx.tool_use_id is not null desc, m.exact desc, m.distance, m.folders,
         m.same desc,
         m.words desc, m.score is null, m.score,
         coalesce(julianday(fx.confirmed_at) - julianday(tr.timestamp), 1e9),
@@ -1554,9 +1574,34 @@ ranked as (
   -- whether what followed it claims a fix (pastfix.fixes)
   left join fixes fx on fx.tool_use_id = tr.tool_use_id and fx.outcome in ({claims})
 ),
+-- A group none of whose matches was fixed stands by a failure of its signature in its
+-- session that was, when one was (the one fixed soonest): pasted with its own line
+-- numbers or values, a later sighting matched every word and the one fixed before it did
+-- not (a cmake error fixed at 01:16 and met again, unfixed, at 02:11). It keeps how the
+-- group matched.
+stood as (
+  select r.*, (
+    select json_array(s.id, s.tool_use_id, s.message_uuid, s.timestamp)
+    from tool_results s indexed by idx_tr_signature
+    join fixes fx on fx.tool_use_id = s.tool_use_id and fx.outcome in ({claims})
+    where r.fixed = 0 and r.signature != '' and s.is_error = 1
+      and s.signature = r.signature and s.session_id = r.session_id
+    order by julianday(fx.confirmed_at) - julianday(s.timestamp), s.timestamp desc, s.id
+    limit 1) as fixed_one
+  from ranked r where r.nth = 1
+),
+best as (
+  select coalesce(json_extract(fixed_one, '$[0]'), id) as id,
+    coalesce(json_extract(fixed_one, '$[1]'), tool_use_id) as tool_use_id, session_id,
+    coalesce(json_extract(fixed_one, '$[2]'), message_uuid) as message_uuid,
+    coalesce(json_extract(fixed_one, '$[3]'), timestamp) as timestamp, signature, kind,
+    score, same, words, exact, distance, folders, loose,
+    fixed or fixed_one is not null as fixed
+  from stood
+),
 -- The order of find_past_fix (see find_class).
 hits as (
-  select * from ranked where nth = 1
+  select * from best
   order by same or words = 2 desc, exact desc, loose, same desc, kind = 'error' desc,
     distance, folders, fixed desc, score is null, score, timestamp desc, id
   limit case when (select yes from unseen) then min({NEAR_LIMIT}, {limit}) else {limit} end

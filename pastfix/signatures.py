@@ -72,7 +72,10 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   only when it is all the output there is.
 - A short key line that ends with `:` (`Pre-commit validation failed:`,
   `InputValidationError: Task failed due to the following issue:`) is a header:
-  the next non-empty line is appended to it.
+  the next non-empty line is appended to it. One that opens JSON on its next lines
+  (`InputValidationError: [`, then `{"code": "invalid_type", ..., "path": ["prompt"],
+  "message": "Required"}`) is followed by its first issue's path and message instead:
+  `InputValidationError: prompt: Required`.
 - Gradle's `* What went wrong:` is followed by what: the key line is the line after
   it and the `> ` lines of its causes (`Execution failed for task ':app:x'. > A
   failure occurred while executing ... > Error while resolving ...`), the first alone
@@ -273,6 +276,7 @@ and tests, in the order of KINDS:
 from __future__ import annotations
 
 import functools
+import json
 import re
 
 # Signatures longer than this are cut: a key line is a line, not a log.
@@ -872,9 +876,53 @@ def _gradle_cause(lines: list[str], i: int) -> str:
 _GLUED_ERROR = re.compile(r"(?<=[-=#>|/%)\]\d])(?:Error|ERROR|error|fatal|FATAL): ")
 
 
+# A line that opens a JSON array or object its next lines hold: Claude Code's
+# `InputValidationError: [` before the issues a tool's input schema found, each
+# `{"code": ..., "path": [...], "message": ...}`.
+_OPENS_JSON = re.compile(r"(?P<head>\S.{0,100}?):? *(?P<open>[\[{])")
+_JSON_MESSAGE = re.compile(r'"message": *"((?:[^"\\]|\\.)*)"')
+_JSON_PATH = re.compile(r'"path": *\[([^\]]*)\]')
+
+
+def _json_issue(lines: list[str], i: int) -> str | None:
+    """Of a line that opens JSON (_OPENS_JSON), the line with what its first issue says
+    in place of the JSON: `InputValidationError: prompt: Required` (its path, then its
+    message); None when no message is found. Read whole when the JSON is, else by its
+    first `"path"` and `"message"` (a cut output)."""
+    opened = _OPENS_JSON.fullmatch(lines[i])
+    if opened is None:
+        return None
+    body = opened.group("open") + "\n".join(lines[i + 1 :])
+    message: object = None
+    path: object = None
+    try:
+        data, _ = json.JSONDecoder().raw_decode(body)
+    except ValueError:
+        data = None
+    first = data[0] if isinstance(data, list) and data else data
+    if isinstance(first, dict):
+        message, path = first.get("message"), first.get("path")
+    else:
+        found = _JSON_MESSAGE.search(body)
+        if found:
+            try:
+                message = json.loads(f'"{found.group(1)}"')
+            except ValueError:
+                message = found.group(1)
+            named = _JSON_PATH.search(body, 0, found.start()) or _JSON_PATH.search(body)
+            path = named and [p.strip().strip('"') for p in named.group(1).split(",")]
+    if not isinstance(message, str) or not message.strip():
+        return None
+    where = ".".join(str(p) for p in path if str(p)) if isinstance(path, list) else ""
+    said = " ".join(message.split())
+    return f"{opened.group('head')}: {where + ': ' if where else ''}{said}"
+
+
 def _with_header(lines: list[str], i: int) -> str:
     """Line i, followed by the next non-empty line when line i is a short header."""
     line = lines[i]
+    if line.endswith(("[", "{")) and (issue := _json_issue(lines, i)):
+        return issue
     glued = _GLUED_ERROR.search(line, 1)
     if glued:
         line = line[glued.start() :]

@@ -335,6 +335,21 @@ def test_shell_command(command, text):
         ('Script completed\nOutput:\n{"chunk_id":"a","exit_code":0,"output":"x"}', ("x", False)),
         # the words alone, without the lines that follow a cell's status, are a text's own
         ("Script completed\nhello", ("Script completed\nhello", False)),
+        # a cell that printed the web tool's refusal to open a page or file: it failed
+        (
+            "Script completed\nWall time 0.3 seconds\nOutput:\n"
+            "URL https://example.com/a.md is not safe to open (non-retryable error)\n",
+            ("URL https://example.com/a.md is not safe to open (non-retryable error)\n", True),
+        ),
+        (
+            "Script completed\nOutput:\nError: /p/notes.pdf: not safe to open",
+            ("Error: /p/notes.pdf: not safe to open", True),
+        ),
+        # a page that says those words further down is what the cell read
+        (
+            "Script completed\nOutput:\n# Security\nA link is not safe to open unless...",
+            ("# Security\nA link is not safe to open unless...", False),
+        ),
     ],
 )
 def test_tool_output(output, expected):
@@ -1082,3 +1097,42 @@ def test_a_type_that_is_a_list_or_object_is_a_problem_and_its_neighbours_survive
     assert [p.line_no for p in batch.problems] == [2]
     assert "'type' is not a string" in batch.problems[0].reason
     assert [m.text for m in batch.messages] == ["prompt 1", "prompt 2"]
+
+
+def test_a_code_mode_cell_that_printed_a_refusal_failed_and_is_read_again(tmp_path):
+    """A cell that completed printing only its web tool's refusal (`... is not safe to open
+    (non-retryable error)`) failed (a new user's Codex session, session 33: it was a
+    success); m027: an index that stored it so reads its rollout again."""
+    refusal = "URL https://example.com/spec.md is not safe to open (non-retryable error)"
+    code = "text(await tools.web__run({open: [{ref_id: 'https://example.com/spec.md'}]}))"
+    meta = {"id": SESSION, "timestamp": "2026-08-01T07:19:28Z", "cwd": "/p"}
+    rows = [
+        {"timestamp": "2026-08-01T07:19:28Z", "type": "session_meta", "payload": meta},
+        {
+            "timestamp": "2026-08-01T07:20:01Z",
+            "type": "response_item",
+            "payload": {"type": "custom_tool_call", "name": "exec", "call_id": "c1", "input": code},
+        },
+        {
+            "timestamp": "2026-08-01T07:20:02Z",
+            "type": "response_item",
+            "payload": {
+                "type": "custom_tool_call_output",
+                "call_id": "c1",
+                "output": f"Script completed\nWall time 0.3 seconds\nOutput:\n{refusal}\n",
+            },
+        },
+    ]
+    db = index_rollout(tmp_path, SESSION, rows, "2026-08-01T07-19-28")
+    stored = "SELECT is_error, content FROM tool_results WHERE tool_use_id = 'c1'"
+    conn = sqlite3.connect(db)
+    assert conn.execute(stored).fetchone() == (1, refusal + "\n")
+    # What an older reader stored: a success.
+    conn.execute("UPDATE tool_results SET is_error = 0 WHERE tool_use_id = 'c1'")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm027_codex_cell_refused'")
+    conn.commit()
+    conn.close()
+    assert pbuild.build(db, [tmp_path / "sessions"]).files_read == 1
+    conn = sqlite3.connect(db)
+    assert conn.execute(stored).fetchone()[0] == 1
+    conn.close()

@@ -95,9 +95,10 @@ def test_find_past_fix_says_when_an_error_was_not_seen_before(index):
     assert near.structured_content["notice"] == near.content[0].text.split("\n")[0]
 
 
-def test_find_past_fix_names_another_error_line_that_was_seen(index):
-    """A pasted log whose key line is new and whose later error was seen: the notice the
-    model reads names that line, to look up alone (queries.seen_other_line)."""
+def test_find_past_fix_finds_a_paste_by_another_error_line_that_was_seen(index):
+    """A pasted log whose key line is new and whose later error was a past failure's key
+    line: the model gets that line's failures, with a notice naming the line they are of
+    (queries.by_other_line), as `pastfix find` gives them."""
 
     async def ask(error):
         async with Client(server.create_server(index)) as client:
@@ -108,11 +109,14 @@ def test_find_past_fix_names_another_error_line_that_was_seen(index):
         "src/order.ts(12,5): error TS2339: Property 'total' does not exist on type 'Order'.\n"
     )
     answer = anyio.run(ask, log)
-    assert answer.structured_content["seen_before"] is False
-    assert (
-        ' Another error line of it was seen before, "src/order.ts(12,5): error TS2339:'
-        " Property 'total' does not exist on type…\": look it up alone."
-    ) in answer.structured_content["notice"]
+    assert answer.structured_content["seen_before"] is True
+    assert {row["session_id"] for row in answer.structured_content["rows"]} == {PAST, OTHER}
+    assert answer.structured_content["notice"] == (
+        "Its key line, \"ModuleNotFoundError: No module named 'zzz_unseen'\", was not seen"
+        ' before; another error line of it was, "src/order.ts(12,5): error TS2339: Property'
+        " 'total' does not exist on type…\": the failures below are that line's (it may"
+        " follow from the key line's error, not cause it)."
+    )
 
 
 def test_find_past_fix_says_when_the_error_is_an_exit_status_alone(index):

@@ -1793,26 +1793,44 @@ def test_cli_find_says_when_an_error_was_not_seen_before(index_path):
     assert result.stderr == ""
 
 
-def test_not_seen_before_names_another_error_line_that_was_seen(index_path):
-    """A pasted log whose key line is new, with a later error that was seen: its other
-    error lines are not searched with it (a peer or a consequence of the key line's), but
-    one seen alone is named, so that the user can look it up (a new user's try, session
-    25: "Not seen before", though the git error at the end of the log had a fix)."""
+def test_a_paste_whose_other_error_line_was_seen_finds_that_lines_failures(index_path):
+    """A pasted log whose key line is new (a log line of its own, with its time and path),
+    with an error line that was a past failure's key line: `pastfix find` shows that line's
+    failures, saying which line they are of, not "Not seen before" (new users' tries,
+    sessions 25 and 33: the familiar line alone found its fix). Made-up lines around a
+    made-up error, or a line that only holds the words of past failures, still find
+    nothing."""
     log = (
-        "ModuleNotFoundError: No module named 'zzzpandas'\n"
+        "[2026-04-01 10:22:03] ERROR: step 'build' failed in /home/me/zzzproj\n"
         "Error: ENOENT: no such file or directory, open '/srv/x/dist/index.js'\n"
     )
     result = CliRunner().invoke(cli, ["find", log, str(index_path)])
     assert result.exit_code == 0
-    assert (
-        ' Another error line of it was seen before, "Error: ENOENT: no such file or directory,'
-        " open '/srv/x/dist/index.js'\": look it up alone." in result.stderr
+    assert result.stderr == (
+        "Its key line, \"[2026-04-01 10:22:03] ERROR: step 'build' failed in"
+        ' /home/me/zzzproj", was not seen before; another error line of it was, "Error:'
+        " ENOENT: no such file or directory, open '/srv/x/dist/index.js'\": the failures"
+        " below are that line's (it may follow from the key line's error, not cause it).\n\n"
     )
+    assert result.stdout.startswith("1. Bash failed ")
+    assert "resume: claude --resume s1" in result.stdout
+    rows = json.loads(CliRunner().invoke(cli, ["find", log, str(index_path), "--json"]).stdout)
+    assert sorted((r["session_id"], r["matched"]) for r in rows) == [
+        ("s1", "signature"),
+        ("s2", "signature"),
+    ]
     conn = queries.connect(index_path)
     try:
-        assert queries.seen_other_line(conn, log.splitlines()[0]) is None
-        unseen = "ModuleNotFoundError: No module named 'zzzpandas'\nfatal: zzz is not a thing\n"
-        assert queries.seen_other_line(conn, unseen) is None
+        assert queries.by_other_line(conn, log.splitlines()[0]) is None
+        for unseen in (
+            "ModuleNotFoundError: No module named 'zzzpandas'\nfatal: zzz is not a thing\n",
+            # a line whose words past failures hold, that was no failure's key line
+            "[2026-04-01 10:22:03] ERROR: zzz failed\nError: no such file or directory, read\n",
+            "[2026-04-01 10:22:03] ERROR: zzz failed\nError: Exit code 1\n",
+        ):
+            assert queries.by_other_line(conn, unseen) is None, unseen
+            result = CliRunner().invoke(cli, ["find", unseen, str(index_path)])
+            assert result.stderr.startswith("Not seen before: "), unseen
         # deep in a long build log, not only near its ends (a new user's try, session 27)
         noise = "".join(f"[{i:05d}] info compiling module src/w{i}.tsx ok\n" for i in range(300))
         long_log = (
@@ -1822,8 +1840,9 @@ def test_not_seen_before_names_another_error_line_that_was_seen(index_path):
             + "npm error code ELIFECYCLE\n"
         )
         assert len(long_log) > 20_000
-        found = queries.seen_other_line(conn, long_log)
-        assert found == "Error: ENOENT: no such file or directory, open '/srv/x/dist/index.js'"
+        line, rows = queries.by_other_line(conn, long_log) or ("", [])
+        assert line == "Error: ENOENT: no such file or directory, open '/srv/x/dist/index.js'"
+        assert sorted(r["session_id"] for r in rows) == ["s1", "s2"]
     finally:
         conn.close()
 
@@ -2755,6 +2774,44 @@ def test_of_one_sessions_failures_the_one_fixed_soonest_stands_for_them(tmp_path
         conn.close()
     assert [(r["tool_use_id"], r["fix_tool_use_id"], r["occurrences"]) for r in found] == [
         ("f1", "t1", 2)
+    ]
+
+
+def test_of_one_sessions_failures_a_fixed_one_stands_for_a_later_unfixed_one(tmp_path):
+    """A cmake error fixed, then met again later at another line and left: pasted as the
+    later one says it (its line number, which only it holds), the session's card is the
+    fixed one, not "not fixed" (a new user's try, session 33). A session that never fixed
+    it still shows its latest."""
+    error = (
+        "Exit code 1\nCMake Error at CMakeLists.txt:{line} (find_package):\n"
+        '  Could not find a package configuration file provided by "Qt6" with any of\n'
+        "-- Configuring incomplete, errors occurred!"
+    )
+    fixed = (
+        Session("fixed", APP, 0)
+        .call("c1", "Bash", command="cmake -B build")
+        .result("c1", error.format(line=12), error=True)
+        .call("i1", "Bash", command="sudo apt-get install -y qt6-base-dev")
+        .result("i1", "Setting up qt6-base-dev")
+        .call("c2", "Bash", command="cmake -B build")
+        .result("c2", "-- Configuring done")
+    )
+    fixed.minute += 55
+    fixed.call("c3", "Bash", command="cmake -B build2").result("c3", error.format(line=14), True)
+    fixed.write(tmp_path / "projects" / "-home-u-app" / "fixed.jsonl")
+    left = Session("left", APP, 500).call("l1", "Bash", command="cmake -B b")
+    left.result("l1", error.format(line=12), True).call("l2", "Bash", command="cmake -B b")
+    left.result("l2", error.format(line=14), True)
+    left.write(tmp_path / "projects" / "-home-u-app" / "left.jsonl")
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.find_past_fix(conn, "CMake Error at CMakeLists.txt:14 (find_package):")
+    finally:
+        conn.close()
+    assert [(r["session_id"], r["tool_use_id"], r["outcome"], r["occurrences"]) for r in found] == [
+        ("fixed", "c1", "fixed", 2),
+        ("left", "l2", "not fixed", 2),
     ]
 
 

@@ -216,6 +216,22 @@ PRE_COMMIT = (
             "InputValidationError: Task failed due to the following issue: "
             "The required parameter `prompt` is missing",
         ),
+        # the issues of a tool's input schema, as JSON on the next lines: the first one's
+        # path and message (the key line was `InputValidationError: [`, a new user's try)
+        (
+            '<tool_use_error>InputValidationError: [\n  {\n    "code": "invalid_type",\n'
+            '    "expected": "string",\n    "received": "undefined",\n    "path": [\n'
+            '      "prompt"\n    ],\n    "message": "Required"\n  },\n  {\n'
+            '    "code": "invalid_type",\n    "path": ["description"],\n'
+            '    "message": "Required"\n  }\n]</tool_use_error>',
+            "InputValidationError: prompt: Required",
+        ),
+        (
+            # cut after its first issue's message: read by its fields
+            'InputValidationError: [\n  {\n    "code": "invalid_type",\n    "path": ["edits", 0,'
+            ' "old_string"],\n    "message": "Expected string, received number"\n  },\n  {',
+            "InputValidationError: edits.0.old_string: Expected string, received number",
+        ),
         (
             "<tool_use_error>Sibling tool call errored</tool_use_error>",
             "Sibling tool call errored",

@@ -160,9 +160,18 @@ def read_settings(path: Path) -> dict[str, Any]:
     return settings
 
 
+# A UTF-16 surrogate alone: a string the JSON holds as an escape (`"\ud83d"`, half an emoji
+# a prompt history cut), which no UTF-8 can write.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def write_settings(path: Path, settings: dict[str, Any]) -> None:
-    """Write a settings file atomically, beginning with the byte order mark it had."""
+    """Write a settings file atomically, beginning with the byte order mark it had.
+
+    A lone surrogate goes back as the escape it was read from: written as it was, it stopped
+    the install with a UnicodeEncodeError (a security test, session 33)."""
     text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+    text = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     try:
         with path.open("rb") as f:
             bom = f.read(3) == _BOM.encode()
@@ -208,10 +217,11 @@ def _write_text(path: Path, text: str) -> None:
         if path.exists():
             shutil.copymode(path, tmp)
         os.replace(tmp, path)
-    except OSError as e:
+    except (OSError, UnicodeError) as e:
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
-        raise InstallError(f"cannot write {path}: {e.strerror or e}") from e
+        reason = e.strerror if isinstance(e, OSError) else None
+        raise InstallError(f"cannot write {path}: {reason or e}") from e
 
 
 def _make_index_folder(db_path: Path) -> None:

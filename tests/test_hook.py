@@ -649,6 +649,21 @@ def test_install_reads_past_a_byte_order_mark_and_keeps_it(tmp_path, agent):
     assert not install.has_our_hooks(settings)
 
 
+@pytest.mark.parametrize("agent", [a for a in install.HOOKS if a != "opencode"])
+def test_install_keeps_half_an_emoji_as_the_escape_it_was(tmp_path, agent):
+    """A settings file holding a lone surrogate escape (half an emoji a prompt history cut)
+    stopped the install with a UnicodeEncodeError and left an empty temp file beside it (a
+    security test, session 33): it is written back as the escape."""
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"model": "opus", "said": "fix the emoji \\ud83d"}\n')
+    args = ["--agent", agent, "--settings", str(settings), "--db", str(tmp_path / "i.db")]
+    assert invoke_ok("hook", "install", *args)
+    assert '"said": "fix the emoji \\ud83d"' in settings.read_text()
+    assert json.loads(settings.read_text())["said"] == "fix the emoji \ud83d"
+    assert install.has_our_hooks(settings)
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]
+
+
 def test_install_refuses_a_settings_file_that_is_not_utf8(tmp_path):
     settings = tmp_path / "settings.json"
     settings.write_bytes(b'{"model": "\xff"}')

@@ -94,6 +94,11 @@ GROUP_SECONDS = 0.5
 # a second (Builder._within_budget): half of what one reads on this 2-core machine
 # (`hook --refresh` over a new 118 MB transcript took 1.39 s in all).
 BUDGET_BYTES_PER_SECOND = 40_000_000
+# What recomputing the fixes of a grown file's sessions costs, counted as bytes of reading at
+# that rate: the rules read each failure's window again, ~1-1.7 ms a failed call of the
+# session (`hook --refresh` after a 2-line append to a session of 1,000 failures took 1.9 s,
+# 4,000 5.2 s: a security test, session 33).
+FIX_BYTES_PER_FAILURE = 60_000
 MAX_PROBLEM_EXAMPLES = 20
 
 
@@ -1291,6 +1296,9 @@ class Builder:
         kept = []
         for plan in plans:
             size = plan.stat.st_size - plan.start
+            if plan.stored is not None:
+                # the fixes of the sessions it holds are made again (FIX_BYTES_PER_FAILURE)
+                size += self._failures_of(plan.stored["session_ids"]) * FIX_BYTES_PER_FAILURE
             if size > room:
                 self.stats.files_left += 1
                 continue
@@ -1298,6 +1306,17 @@ class Builder:
             kept.append(plan)
         self.room = room
         return kept
+
+    def _failures_of(self, session_ids: str | None) -> int:
+        """The failed results the index holds of these sessions."""
+        return sum(
+            self.conn.execute(
+                "SELECT count(*) FROM tool_results INDEXED BY idx_tr_session_errors"
+                " WHERE session_id = ? AND is_error = 1",
+                [session_id],
+            ).fetchone()[0]
+            for session_id in _ids(session_ids)
+        )
 
     def _spend(self, size: int) -> None:
         """Count `size` bytes of a persisted output about to be read against the room the

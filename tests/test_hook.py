@@ -1072,6 +1072,42 @@ def test_refresh_leaves_a_file_too_large_for_its_time(tmp_path, fake_home, monke
     conn.close()
 
 
+def test_refresh_counts_a_grown_sessions_fixes_against_its_time(
+    tmp_path, fake_home, monkeypatch, capsys
+):
+    """A line appended to a session of many failures made the rules read every failure's
+    window again (1,000 failures: 1.9 s of `hook --refresh`, a security test of session 33):
+    that work counts against the budget, and a file whose sessions cost more is left whole
+    to the next build."""
+    projects = fake_home / ".claude" / "projects" / "-home-dev-app"
+    db = tmp_path / "index.db"
+    path = write_jsonl(projects / f"{PAST}.jsonl", fixed_session(PAST, 1, "a.ts", 1))
+    build_index(db, projects.parent)
+    failures = sqlite3.connect(db).execute("SELECT count(*) FROM tool_results WHERE is_error = 1")
+    [(n,)] = list(failures)
+    assert n >= 1
+    with path.open("a") as f:
+        line = tool_use("late", PAST, "t-late", "Bash", {"command": "make"}, "2026-01-02T10:00:00Z")
+        f.write(json.dumps(line) + "\n")
+    # room for the appended line, not for the session's fixes made again
+    room = 10_000.0
+    monkeypatch.setattr(pbuild, "BUDGET_BYTES_PER_SECOND", room / hook.REFRESH_SECONDS)
+    monkeypatch.setattr(pbuild, "FIX_BYTES_PER_FAILURE", room / n)
+    hook.refresh(db)
+    assert capsys.readouterr().err == "pastfix hook: 1 file left to the next build\n"
+    conn = sqlite3.connect(db)
+    assert list(conn.execute("SELECT count(*) FROM tool_calls WHERE tool_use_id = 't-late'")) == [
+        (0,)
+    ]
+    # with room for them, the same refresh reads it
+    monkeypatch.setattr(pbuild, "FIX_BYTES_PER_FAILURE", room / n / 4)
+    hook.refresh(db)
+    assert capsys.readouterr().err == ""
+    assert list(conn.execute("SELECT count(*) FROM tool_calls WHERE tool_use_id = 't-late'")) == [
+        (1,)
+    ]
+
+
 def test_refresh_counts_persisted_outputs_against_its_time(
     tmp_path, fake_home, monkeypatch, capsys
 ):

@@ -418,7 +418,7 @@ def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[s
     derived per session, are the caller's to recompute), the rows changed and
     the secrets replaced.
     """
-    from pastfix.prepare import redactor
+    from pastfix.prepare import NUL_COLUMNS, redactor
 
     touched: set[str] = set()
     rows_changed = secrets = 0
@@ -443,8 +443,14 @@ def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[s
             for column, redact, value in zip(columns, redactors, values, strict=True):
                 if not value or not isinstance(value, str):
                     continue
-                text, kinds = redact(value)
-                if kinds:
+                # a call's command or description stored with NULs by rules before version
+                # 18, which drops them as a new one's are (UTF-16 text read as UTF-8: the
+                # NULs hid a token from every rule)
+                plain = value
+                if table == "tool_calls" and column in NUL_COLUMNS and "\x00" in value:
+                    plain = value.replace("\x00", "")
+                text, kinds = redact(plain)
+                if kinds or plain != value:
                     changed[column] = text
                     for kind, n in sorted(kinds.items()):
                         found.append((file_id, table, row_key, line_no, column, kind, n))

@@ -106,7 +106,7 @@ def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:
 # (UTF-16 text read as UTF-8: `g\0h\0p\0_...`). Dropped, as records.clean_text drops them
 # from the other texts. The input itself, JSON, holds them escaped (`\u0000`), which the
 # rules read as nothing (redact._stand_in), and is stored as written.
-_NUL_COLUMNS = tuple(c for c in TABLE["tool_calls"].text if c not in TABLE["tool_calls"].json)
+NUL_COLUMNS = tuple(c for c in TABLE["tool_calls"].text if c not in TABLE["tool_calls"].json)
 
 
 def _drop_nuls(calls: list[Any]) -> None:
@@ -116,7 +116,7 @@ def _drop_nuls(calls: list[Any]) -> None:
     for i, call in enumerate(calls):
         given = call.input
         if given and ("\\u0000" in given or "\x00" in given):
-            values = {c: getattr(call, c) for c in _NUL_COLUMNS}
+            values = {c: getattr(call, c) for c in NUL_COLUMNS}
             calls[i] = call._replace(
                 **{c: v.replace("\x00", "") for c, v in values.items() if v and "\x00" in v}
             )

@@ -460,6 +460,34 @@ def test_rows_of_older_rules_are_redacted_again_in_place(tmp_path):
     assert build_index(db, projects).reredacted_rows == 0
 
 
+def test_a_command_stored_with_nuls_before_version_18_is_redacted_again_without_them(tmp_path):
+    """REDACTION_VERSION 18 drops the NULs of a new call's command and description (UTF-16
+    text read as UTF-8 hid a token from every rule); a call stored before kept them, and
+    its token, through every re-redaction."""
+    projects = tmp_path / "projects"
+    write_jsonl(projects / "-home-dev-app" / f"{SESSION}.jsonl", fixed_session(SESSION, 1))
+    db = tmp_path / "index.db"
+    build_index(db, projects)
+    token = SECRETS["github-token"]
+    utf16 = "\x00".join(f"echo {token}") + "\x00"
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("UPDATE _build_state SET value = '17' WHERE name = 'redaction_version'")
+        conn.execute(
+            "UPDATE tool_calls SET command = ?, description = ? WHERE tool_use_id = ?",
+            [utf16, "Run\x00 it", f"{SESSION}-t2"],
+        )
+    conn.close()
+    assert build_index(db, projects).reredacted_rows == 1
+    conn = sqlite3.connect(db)
+    [(command, description)] = conn.execute(
+        "SELECT command, description FROM tool_calls WHERE tool_use_id = ?", [f"{SESSION}-t2"]
+    )
+    conn.close()
+    assert (command, description) == ("echo [REDACTED:github-token]", "Run it")
+    assert_no_secret("index.db", db.read_bytes())
+
+
 @needs_real_corpus()
 def test_the_real_corpus_keeps_its_six_redactions_and_no_more(tmp_path):
     """The count the README gives: 6 values redacted, all the password `postgres` of local

@@ -170,8 +170,9 @@ install gh`), is fixed by the install, its step.
 
 **Outcomes.** `fixed` (a retry confirmed it), `worked around` (another way did),
 `papered over` (only a masked call succeeded), `already done` (an edit whose text was
-not found because an earlier edit of the file had written it: already_made) and `not
-fixed` (nothing in the window did). Only the first two claim a fix.
+not found because an earlier edit of the file had written it: already_made), `stopped`
+(a command the agent stopped itself, with Ctrl-C: _stopped_on_purpose) and `not fixed`
+(nothing in the window did). Only the first two claim a fix.
 """
 
 from __future__ import annotations
@@ -212,6 +213,8 @@ PAPERED_OVER = "papered over"
 NOT_FIXED = "not fixed"
 # An edit whose text was not found because an earlier edit had written what it was to write.
 ALREADY_DONE = "already done"
+# A command the agent stopped itself (_stopped_on_purpose): its exit status is that stop.
+STOPPED = "stopped"
 CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
 
 # What each tool does, from every agent's entry in pastfix.agents (one home per agent).
@@ -3103,6 +3106,20 @@ _SAME_TOOL = {"write_stdin": "exec_command", "wait": "exec_command", "MultiEdit"
 _POLLS = frozenset({"write_stdin", "wait"})
 
 
+# The keys that ask a running command to stop: Ctrl-C, Ctrl-D (end of input), Ctrl-\.
+_STOP_KEYS = frozenset("\x03\x04\x1c")
+
+
+def _stopped_on_purpose(failed: Call) -> bool:
+    """Whether a failed call is Codex's write_stdin that sent only keys that stop a command
+    (Ctrl-C): the agent stopped its own command, a server it had started, and the exit
+    status it got back is that stop, no error to fix (`^C(viser) Server stopped` then
+    `CondaError: KeyboardInterrupt`, exit 1, was "fixed" by four later calls of other work,
+    the server's command taken for their retry: thirtieth held-out set)."""
+    keys = _input_text(failed.input, "chars") if failed.name == "write_stdin" else ""
+    return bool(keys) and set(keys) <= _STOP_KEYS
+
+
 def _sends_keys(call: Call) -> bool:
     """Whether a call of Codex's write_stdin sent keys (`chars`), not only polled."""
     return call.name == "write_stdin" and bool(_input_text(call.input, "chars"))
@@ -3682,6 +3699,10 @@ def fix_of(
     four times on four errors had four remedies.
     """
     window_end = after[-1].timestamp if after else failed.timestamp
+    if _stopped_on_purpose(failed) and error.startswith(signatures.status_line(0)[:-1]):
+        # (its process ended: `Exit code N` first; not Codex's own `write_stdin failed:
+        # stdin is closed`, where the stop never reached it)
+        return Fix(failed.tool_use_id, STOPPED, window_end=window_end)
     masked = None
     retried: list[tuple[int, bool]] = []  # the failed retries: where, and with this error?
     # A file that does not exist: a search of its folder, then a Read there, found the

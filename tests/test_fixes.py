@@ -4558,3 +4558,31 @@ def test_the_steps_done_next_are_calls_that_did_more_than_look():
     ]
     chosen = fixes.next_steps([looks[0], steps[0], *looks[1:], *steps[1:]])
     assert chosen == steps[:3]
+
+
+def test_a_command_the_agent_stopped_itself_is_no_failure_to_fix():
+    """A Codex write_stdin that sent only Ctrl-C to the server it had started: its exit
+    status is that stop (`CondaError: KeyboardInterrupt`, exit 1). A later run of another
+    command of the same program was taken for its retry, and the card said "fixed" by four
+    calls of other work (thirtieth held-out set)."""
+    server = "conda run -n kimodo python -m viser --port 8080"
+    started = call("exec_command", command=server, running=True)
+    stop = call(
+        "write_stdin",
+        command=server,
+        failed=True,
+        input=json.dumps({"session_id": 7, "chars": "\u0003"}),
+    )
+    other = call("exec_command", command="conda run -n kimodo python -m unittest tests.test_x -v")
+    error = "Exit code 1\n^C(viser) Server stopped\n\nCondaError: KeyboardInterrupt"
+    fix = run([started, stop, other], {stop.tool_use_id: error})[stop.tool_use_id]
+    assert (fix.outcome, fix.remedy, fix.confirmed_by) == (fixes.STOPPED, [], None)
+    # keys typed into a prompt that then failed are no stop
+    typed = call(
+        "write_stdin",
+        command=server,
+        failed=True,
+        input=json.dumps({"session_id": 7, "chars": "y\n"}),
+    )
+    found = run([started, typed, other], {typed.tool_use_id: error})[typed.tool_use_id]
+    assert found.outcome != fixes.STOPPED

@@ -3298,8 +3298,46 @@ def _script_run(intent: Intent) -> str | None:
         return None
     if intent.code is not None or intent.sub is not None:
         return None
-    arg = next((w for w in intent.words[1:] if not w.startswith("-")), None)
+    # after the variables set for it (`PYTHONPATH=src python app/main.py`) and the program
+    words = list(intent.words)
+    while len(words) > 1 and _ASSIGNMENT.match(words[0]):
+        words.pop(0)
+    arg = next((w for w in words[1:] if not w.startswith("-")), None)
     return arg.strip(_QUOTES) if arg and _SCRIPT_FILE.search(arg.strip(_QUOTES)) else None
+
+
+# What Python says when a script run as a file cannot import its own package's modules:
+# its package's folder is not on the path, or the script imports relatively.
+_OWN_IMPORT = re.compile(
+    r"ModuleNotFoundError: No module named|ImportError: attempted relative import"
+)
+
+
+def _imported_instead(failed: Call, call: Call, error: str) -> bool:
+    """Whether a successful shell call runs, instead of a Python script that could not import
+    its own package's modules when run as a file, that script's module: imported by inline
+    code (`python -c "... from workers.ingestion import IngestionWorker ..."`) or run with
+    `-m` (`python -m workers.ingestion`): the work done as a module, not as a file
+    (thirtieth held-out set: `python workers/ingestion.py`, `No module named 'stores'`, then
+    `attempted relative import`, then the worker run from a `python -c`)."""
+    if call.name not in SHELL_TOOLS or call.failed or not _OWN_IMPORT.search(error):
+        return False
+    names = set()
+    for intent in intents(failed.command):
+        script = _script_run(intent) if intent.program.startswith("python") else None
+        if script and script.endswith(".py"):
+            parts = PurePosixPath(_unix(script)).with_suffix("").parts[-2:]
+            names.add(r"\.".join(re.escape(part) for part in parts if part not in ("/", ".")))
+    if not names:
+        return False
+    module = r"(?:[\w.]*\.)?(?:" + "|".join(sorted(names)) + r")\b"
+    used = re.compile(rf"\bfrom\s+{module}\s+import|\bimport\s+{module}|(?<!\S)-m\s+{module}")
+    # (a `python -m x` is read as program x: the interpreter is among its first words)
+    return any(
+        used.search(i.code or " ".join(i.words))
+        and any(_basename(word).startswith("python") for word in i.words[:3])
+        for i in intents(call.command)
+    )
 
 
 # A script written to look into the failure, not to do its work again (`bash verify-plugin.sh`
@@ -3861,6 +3899,8 @@ def fix_of(
         elif mangled and n < NEARBY_CALLS and _ran_as_file(failed, call, after[:n]):
             way = FIXED
         elif n < NEARBY_CALLS and _ran_rewritten(failed, call, after[:n]):
+            way = WORKED_AROUND
+        elif n < NEARBY_CALLS and _imported_instead(failed, call, error):
             way = WORKED_AROUND
         elif n < NEARBY_CALLS and _looked_again(failed, call, output):
             way = FIXED

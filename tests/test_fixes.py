@@ -4586,3 +4586,40 @@ def test_a_command_the_agent_stopped_itself_is_no_failure_to_fix():
     )
     found = run([started, typed, other], {typed.tool_use_id: error})[typed.tool_use_id]
     assert found.outcome != fixes.STOPPED
+
+
+@pytest.mark.parametrize(
+    "failed_command",
+    ["python workers/ingestion.py --skill x", "PYTHONPATH=/srv/api python3 workers/ingestion.py"],
+)
+@pytest.mark.parametrize(
+    "instead",
+    [
+        'PYTHONPATH=. python -c "from workers.ingestion import Worker; Worker().run()"',
+        "python3 - <<'PY'\nimport workers.ingestion as w\nw.main()\nPY",
+        "cd /srv/api && python -m workers.ingestion --skill x",
+    ],
+)
+def test_a_script_that_could_not_import_its_package_run_as_its_module_is_worked_around(
+    failed_command, instead
+):
+    """`python workers/ingestion.py`: `No module named 'stores'` (its package's folder not
+    on the path), then the worker imported by inline code or run with -m: the work done as
+    a module (thirtieth held-out set, two failures of one session)."""
+    failed = call(command=failed_command, failed=True)
+    other = call(command=instead)
+    for error in (
+        "Exit code 1\nTraceback (most recent call last):\n"
+        "ModuleNotFoundError: No module named 'stores'",
+        "Exit code 1\nImportError: attempted relative import with no known parent package",
+    ):
+        fix = run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, other.tool_use_id)
+    # another module imported, or another error, is no such way
+    elsewhere = call(command='python -c "from workers.export import run; run()"')
+    fix = run([failed, elsewhere], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    typo = "Exit code 1\nNameError: name 'x' is not defined"
+    assert run([failed, other], {failed.tool_use_id: typo})[failed.tool_use_id].outcome != (
+        fixes.WORKED_AROUND
+    )

@@ -922,6 +922,13 @@ def _same_intent(one: Intent, other: Intent) -> bool:
     if one.code is not None or other.code is not None:
         # inline code, not arguments, says what the run was for
         return one.code is not None and other.code is not None and _same_code(one.code, other.code)
+    mine, theirs = _script_run(one), _script_run(other)
+    if mine and theirs and _arg_key(mine) not in other.args and _arg_key(theirs) not in one.args:
+        # two scripts run by one interpreter are two programs, whatever arguments they share
+        # (`python visualize_dataset.py /tmp/smoke --limit 1` failed, then `python
+        # dataset/preprocess_dataset.py --output /tmp/smoke`: thirtieth held-out set); a
+        # script renamed on the way (`mv a.py b.py && python b.py`) has its old name in args
+        return False
     if (one.flags & other.args) or (other.flags & one.args):
         # a word one took for an option and the other, after `--`, for an argument (`grep
         # -R "--profiles="`: `unrecognized option`, then `grep -R -- '--profiles=' .`:

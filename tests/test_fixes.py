@@ -4623,3 +4623,18 @@ def test_a_script_that_could_not_import_its_package_run_as_its_module_is_worked_
     assert run([failed, other], {failed.tool_use_id: typo})[failed.tool_use_id].outcome != (
         fixes.WORKED_AROUND
     )
+
+
+def test_two_scripts_of_one_interpreter_are_two_programs():
+    """`python visualize_dataset.py /tmp/smoke --limit 1` failed (`No module named 'viser'`);
+    `python dataset/preprocess_dataset.py --output /tmp/smoke --max 1` after it shares two
+    arguments but runs another program: it was taken for the retry (thirtieth held-out
+    set). The same script by another path or interpreter name still is one."""
+    failed = call(
+        command="python visualize_dataset.py /tmp/smoke --split train --limit 1", failed=True
+    )
+    other = call(command="python dataset/preprocess_dataset.py --output /tmp/smoke --max 1")
+    error = {failed.tool_use_id: "Exit code 1\nModuleNotFoundError: No module named 'viser'"}
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    again = call(command="python3 ./visualize_dataset.py /tmp/smoke --split train --limit 1")
+    assert run([failed, again], error)[failed.tool_use_id].confirmed_by == again.tool_use_id

@@ -310,6 +310,21 @@ ADVERSARIAL = (
     ("`FULL ` repeated", ("tool_results", "content"), "FULL ", "", (45, 90, 180)),
     ('`userPWD="` repeated', ("tool_results", "content"), 'userPWD="', "", (45, 90, 180)),
     ("`PASSWORD2=` repeated", ("tool_results", "content"), "PASSWORD2=", "", (45, 90, 180)),
+    # REDACTION_VERSION 20: a wrapped JWT's head, lines of a JWT's parts
+    (
+        "`eyJhbGciOiJI\\n` repeated",
+        ("tool_results", "content"),
+        "eyJhbGciOiJI\n",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`eyJhbGciOiJI.eyJ\\n` repeated",
+        ("tool_results", "content"),
+        "eyJhbGciOiJI.eyJ\n",
+        "",
+        (45, 90, 180),
+    ),
 )
 
 

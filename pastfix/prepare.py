@@ -73,7 +73,8 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # the Azure CLI prints (`"keyName": ..., "value": ...`, a table's `key1  FULL  ...`,
 # `userPWD=`, a padded `"primaryKey"`), a number after a name's keyword (`DB_PASSWORD2=`,
 # `API_KEY_V2=`, `"password2"`).
-REDACTION_VERSION = 19
+# 20: a JWT a terminal or a log wrapped across lines (each line of it, a dot in a rest).
+REDACTION_VERSION = 20
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

@@ -2305,3 +2305,89 @@ def test_a_value_of_a_name_with_a_number_is_never_kept(name, suffix, password, f
     text = form.format(name + (suffix.upper() if name.isupper() else suffix.lower()), password)
     for redacted, _ in (redact(text), redact_json(json.dumps({"content": text}))):
         assert password not in redacted, redacted
+
+
+# -- REDACTION_VERSION 20: a JWT wrapped across lines (session 33's security test) -----------
+
+# Made up, in the shape `kubectl create token` prints: a header, a payload and an HS256
+# signature.
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    ".eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6ZGVmYXVsdDpkZXBsb3llciIsImlhdCI6MTcwMDAwMDAwMH0"
+    ".Qk3v9Zx8Wc7Vb6Nm5Lk4Jh3Gf2Ds1Aa0Pp9Oo8Ii7Uu4Y"
+)
+
+
+def _wrapped(text, width):
+    return "\n".join(text[i : i + width] for i in range(0, len(text), width))
+
+
+@pytest.mark.parametrize("width", [40, 64, 76, 80, 100, 120])
+@pytest.mark.parametrize(
+    ("before", "first", "after"),
+    [
+        ("$ kubectl create token deployer\n", "", "\n$ kubectl get pods"),
+        ("", "", "\nToken created, valid for 1h."),
+        ("", "Authorization: Bearer ", "\n/var/run/secrets/kubernetes.io/token"),
+        ("", "  token: ", "\nDone"),
+    ],
+)
+def test_a_wrapped_jwt_goes_whole(width, before, first, after):
+    """Each line of a JWT a terminal wrapped goes, the line after it (prose, a path, a
+    prompt, a word) stays, as text and as JSON text."""
+    text = before + _wrapped(first + JWT, width) + after
+    assert redact(text) == (before + first + "[REDACTED:jwt]" + after, {"jwt": 1})
+    redacted, found = redact_json(json.dumps({"content": text}))
+    assert json.loads(redacted) == {"content": before + first + "[REDACTED:jwt]" + after}
+    assert found == {"jwt": 1}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the base64 of a JSON document (`base64 -w 76`), a JWT's header alone, a first line
+        # and what follows it, which makes no JWT: kept
+        _wrapped(base64.b64encode(json.dumps({"a": 1, "b": "x" * 200}).encode()).decode(), 76),
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\nDone\n",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0\nREADME.md\n",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\n.gitignore\n",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\nsrc/app.py\n",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.\n.eyJzdWIiOiJ4In0\n",
+    ],
+)
+def test_what_makes_no_wrapped_jwt_is_kept(text):
+    assert redact(text) == (text, {})
+
+
+def test_the_line_after_a_wrapped_jwt_is_kept_when_it_fills_its_line():
+    """A JWT whose last line is full, then a line as long or shorter that is no rest of it:
+    a word, a flag, a path, the next JWT of a list."""
+    lines = _wrapped(JWT, 50).split("\n")
+    whole = "\n".join(lines[:-1]) + "\n" + lines[-1].ljust(50, "Q")[:50]
+    for after in ("Completed", "--no-verify", "out/token.txt", JWT[:50]):
+        redacted, found = redact(whole + "\n" + after + "\n")
+        assert found["jwt"] == 1 and redacted.startswith("[REDACTED:jwt]\n" + after), redacted
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(sorted(_LEADS)),
+    st.sampled_from(["", "X=", "token: ", "Authorization: Bearer "]),
+    st.integers(20, 130),
+    st.sampled_from(["\n", "\r\n"]),
+    st.sampled_from(["ok", "$ ls -la", "see /tmp/x"]),
+)
+def test_a_wrapped_jwt_behind_any_lead_is_never_kept(kind, before, width, eol, after):
+    """A JWT wrapped at any width, each line behind the same lead (the next number), goes
+    whole; the line after it stays."""
+    content = before + JWT
+    chunks = [content[i : i + width] for i in range(0, len(content), width)]
+    # (the head on the first line; a last line that is a word or a number is no rest)
+    assume(len(chunks[0]) >= len(before) + 11 and re.search(r"\d", chunks[-1]))
+    assume(re.search(r"[A-Za-z]", chunks[-1]) and not chunks[-1].startswith("-"))
+    lead = _LEADS[kind]
+    text = "".join(f"{lead(k)}{c}{eol}" for k, c in enumerate(chunks)) + lead(len(chunks)) + after
+    redacted, found = redact(text)
+    assert set(found) == {"jwt"}, redacted
+    assert not any(JWT[i : i + 10] in redacted for i in range(0, len(JWT) - 10)), redacted
+    assert redacted.endswith(f"{eol}{lead(len(chunks))}{after}"), redacted

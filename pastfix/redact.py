@@ -1081,7 +1081,46 @@ _PROVIDER_TOKENS: tuple[
     ),
     ("pulumi-token", "pul-", r"[a-f0-9]{40}", None, ()),
     ("supabase-token", "sbp_", r"[a-f0-9]{40}", None, ()),
+    # REDACTION_VERSION 20 (session 33's security test): GitLab's pipeline trigger, runner
+    # and deploy tokens (`glpat-` has a rule of its own), Heroku's, Atlassian's and Postman's
+    # API keys, NuGet's (`nuget push -k oy2...`: 46 characters in lowercase)
+    *(
+        ("gitlab-token", p, r"[A-Za-z0-9_-]{20,}", _mixed_match, ())
+        for p in ("glptt-", "glrt-", "gldt-")
+    ),
+    ("heroku-token", "HRKU-", r"[A-Za-z0-9_-]{20,}", _mixed_match, ()),
+    ("atlassian-token", "ATATT3", r"[A-Za-z0-9_=-]{40,}", _mixed_match, ()),
+    ("postman-key", "PMAK-", r"[a-fA-F0-9]{24}-[a-fA-F0-9]{34}(?![A-Za-z0-9])", None, ()),
+    ("nuget-key", "oy2", r"[a-z0-9]{43,50}(?![A-Za-z0-9])", _mixed_match, ()),
 )
+
+
+# A Discord bot's token: the base64 of its user id (17 to 20 digits; no fixed prefix, but
+# the base64 of digits starts with what the first two say, `MT` for `1x`, and its third
+# character is one of ten), a dot, 6 characters (a time), a dot and an HMAC (27 or 38).
+# Bare, in `client.login("...")`, as `DISCORD_TOKEN=...` (a value with dots, which the
+# rules for a name's value take for code) and after `Authorization: Bot`.
+_DISCORD_HEADS = tuple(
+    first + third
+    for first in ("MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT")
+    for third in "AEIMQUYcgk"
+)
+_DISCORD_TOKEN = (
+    r"[MNO][DTjz][AEIMQUYcgk]" + _alone(3) + r"(?P<id>[A-Za-z0-9]{20,24})"
+    r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])"
+)
+
+
+def _discord_token(m: re.Match[str]) -> bool:
+    """A Discord token's first part is the base64 of a user id: 17 to 20 digits."""
+    encoded = m.group(0).partition(".")[0]
+    if len(encoded) % 4 == 1:
+        return False
+    try:
+        user_id = base64.b64decode(encoded + "=" * (-len(encoded) % 4), validate=True)
+    except binascii.Error:
+        return False
+    return user_id.isdigit() and 17 <= len(user_id) <= 20
 
 
 def _credentials(introduced_by: str, anchors: tuple[str, ...]) -> Rule:
@@ -1228,6 +1267,19 @@ def _element(m: re.Match[str]) -> bool:
     return _assigned_secret(name, m.group("value"), True)
 
 
+def _table_secret(m: re.Match[str]) -> bool:
+    """A line of a name ending in a keyword, spaces and a value (a table `vault kv get`
+    prints): the name starts its line (an indent before it at most), and the value looks
+    generated (`password    required`, `token    9.0.2`, prose stay)."""
+    text, start = m.string, m.start()
+    name = _name_before(text, start) + m.group("keyword")
+    opened = start - (len(name) - len(m.group("keyword")))
+    if text[_line_start(text, opened) : opened].strip(" \t"):
+        return False
+    value = m.group("value")
+    return _generated(value, 8) and _assigned_secret(name, value, False)
+
+
 def _url_user_token(m: re.Match[str]) -> bool:
     """A token as a URL's whole user (`https://<token>@github.com`, `https://<token>:x-oauth-
     basic@github.com`): a generated one of 20 or more characters, not a name (`git@`,
@@ -1235,6 +1287,10 @@ def _url_user_token(m: re.Match[str]) -> bool:
     if not m.string[max(0, m.start() - 2) : m.start()].isalnum():
         return False  # a scheme comes first
     return _generated(m.group("user"), 20)
+
+
+# The kind of the token an `Authorization` header's scheme gives (see RULES).
+_SCHEME_KINDS = {"token": "token", "bot": "discord-token", "ssws": "okta-token"}
 
 
 def _authorization_token(m: re.Match[str]) -> bool:
@@ -1810,6 +1866,14 @@ RULES: tuple[Rule, ...] = (
         for kind, prefix, body, check, anchors in _PROVIDER_TOKENS
     ),
     Rule(
+        "discord-token",
+        _DISCORD_TOKEN,
+        check=_discord_token,
+        anchors=_DISCORD_HEADS,
+        at_anchors=True,
+        extend=_wrapped_end,
+    ),
+    Rule(
         "telegram-bot-token",
         r"(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
         anchors=(":AA",),
@@ -2138,6 +2202,25 @@ RULES: tuple[Rule, ...] = (
         needs=("</",),
         kind_of=_assigned_kind,
     ),
+    # A table of names and values, one a line, as `vault kv get` and `vault read` print
+    # them (`password    A1a-ckirty...`: spaces between, no `=` or `:`; REDACTION_VERSION
+    # 20), and PowerShell's `Get-ChildItem env:`: a line of a name and its value alone, the
+    # value generated, in a text that holds a table's rule of dashes under its header
+    # (`---    -----`; tried at every keyword, the rule cost 7% of redact() on the real
+    # corpus, and a line of two words alone is no table).
+    Rule(
+        "secret",
+        (
+            r"(?P<keyword>(?i:" + _NAME_KEYWORD + r"))(?:\t|[^\S\n]{2,40})"
+            r"(?P<value>[^\s\"'`\\]{8,200})(?=[^\S\n]*(?:\n|\\{1,16}[rn]|\Z))"
+        ),
+        "value",
+        _table_secret,
+        tuple(_NAME_KEYWORD_ANCHORS),
+        keyword=True,
+        needs=("  -----", "\t-----"),
+        kind_of=_assigned_kind,
+    ),
     Rule(
         "url-token",
         (
@@ -2151,13 +2234,16 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "token",
         (
+            # (Discord's `Bot` and Okta's `SSWS` too: REDACTION_VERSION 20)
             r"(?i:authorization)(?:" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}(?:" + _QUOTE + r")?"
-            r"(?:token|Token|TOKEN)(?:\s|\\t){1,10}(?P<token>[A-Za-z0-9._~+/=-]{8,500})"
+            r"(?P<scheme>token|Token|TOKEN|Bot|BOT|bot|SSWS|ssws)(?:\s|\\t){1,10}"
+            r"(?P<token>[A-Za-z0-9._~+/=-]{8,500})"
         ),
         "token",
         _authorization_token,
         anchors=("Authorization", "authorization", "AUTHORIZATION"),
         at_anchors=True,
+        kind_of=lambda m: _SCHEME_KINDS[m.group("scheme").lower()],
     ),
     Rule(
         "private-key",

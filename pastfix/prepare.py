@@ -77,6 +77,7 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # Discord's bot tokens, `Authorization: Bot` and `SSWS` (Okta), GitLab's `glptt-`, `glrt-`,
 # `gldt-`, Heroku's `HRKU-`, Atlassian's `ATATT3`, Postman's `PMAK-`, NuGet's `oy2`; a table
 # of names and values (`vault kv get`'s `password    <value>`).
+# A message's kind, which a Claude Code `system` line's `subtype` gives as written.
 REDACTION_VERSION = 20
 
 

@@ -310,6 +310,40 @@ ADVERSARIAL = (
     ("`FULL ` repeated", ("tool_results", "content"), "FULL ", "", (45, 90, 180)),
     ('`userPWD="` repeated', ("tool_results", "content"), 'userPWD="', "", (45, 90, 180)),
     ("`PASSWORD2=` repeated", ("tool_results", "content"), "PASSWORD2=", "", (45, 90, 180)),
+    # REDACTION_VERSION 20: a wrapped JWT's head, lines of a JWT's parts
+    (
+        "`eyJhbGciOiJI\\n` repeated",
+        ("tool_results", "content"),
+        "eyJhbGciOiJI\n",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`eyJhbGciOiJI.eyJ\\n` repeated",
+        ("tool_results", "content"),
+        "eyJhbGciOiJI.eyJ\n",
+        "",
+        (45, 90, 180),
+    ),
+    # ... Discord's token (a head of its user id), Bot and SSWS, `vault kv get`'s table
+    ("`MTE4` repeated", ("tool_results", "content"), "MTE4", "", (45, 90, 180)),
+    (
+        "`MTE4NzY1NDMyMTA5ODc2NTQzMg.` repeated",
+        ("tool_results", "content"),
+        "MTE4NzY1NDMyMTA5ODc2NTQzMg.",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`Authorization: Bot ` repeated",
+        ("tool_results", "content"),
+        "Authorization: Bot ",
+        "",
+        (45, 90, 180),
+    ),
+    ("`password    ` repeated", ("tool_results", "content"), "password    ", "", (45, 90, 180)),
+    ("`\\npassword  ` repeated", ("tool_results", "content"), "\npassword  ", "", (45, 90, 180)),
+    ("`glrt-` repeated", ("tool_results", "content"), "glrt-", "", (45, 90, 180)),
 )
 
 

@@ -73,7 +73,12 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # the Azure CLI prints (`"keyName": ..., "value": ...`, a table's `key1  FULL  ...`,
 # `userPWD=`, a padded `"primaryKey"`), a number after a name's keyword (`DB_PASSWORD2=`,
 # `API_KEY_V2=`, `"password2"`).
-REDACTION_VERSION = 19
+# 20: a JWT a terminal or a log wrapped across lines (each line of it, a dot in a rest).
+# Discord's bot tokens, `Authorization: Bot` and `SSWS` (Okta), GitLab's `glptt-`, `glrt-`,
+# `gldt-`, Heroku's `HRKU-`, Atlassian's `ATATT3`, Postman's `PMAK-`, NuGet's `oy2`; a table
+# of names and values (`vault kv get`'s `password    <value>`).
+# A message's kind, which a Claude Code `system` line's `subtype` gives as written.
+REDACTION_VERSION = 20
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

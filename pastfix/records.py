@@ -349,9 +349,11 @@ TABLES = (
         data=True,
         # cwd and git_branch feed sessions.project and sessions.git_branch; the model, the
         # agent's version and a subagent's id are as the transcript wrote them, and
-        # redacted as every stored text is (a security tester found them kept, session 28)
-        text=("text", "cwd", "git_branch", "model", "version", "agent_id"),
-        repeated=frozenset({"cwd", "git_branch", "model", "version", "agent_id"}),
+        # redacted as every stored text is (a security tester found them kept, session 28);
+        # so is its kind, which for a Claude Code `system` line is the line's `subtype` as
+        # written (session 33)
+        text=("text", "cwd", "git_branch", "model", "version", "agent_id", "kind"),
+        repeated=frozenset({"cwd", "git_branch", "model", "version", "agent_id", "kind"}),
         cuts=(("text", MAX_TEXT, cap_text),),
     ),
     Table(

@@ -655,8 +655,10 @@ _TOKEN_REST = re.compile(r"[A-Za-z0-9+/_=-]*+")
 # (a diff's removed line, a list's item, a flag: `--no-verify`). The line's end is a line
 # break, or the `\\n` of JSON text.
 _LINE_END = r"(?:\r?\n|(?:\\{1,16}r)?\\{1,16}n)"
-_REST_LINE = r"(?P<rest>[A-Za-z0-9_][A-Za-z0-9_-]{0,1099})(?=[\r\n\"\\]|\Z)"
-_WRAPPED_REST = re.compile(_LINE_END + _REST_LINE)
+_REST_LINE = r"(?P<rest>{}{{0,1099}})(?=[\r\n\"\\]|\Z)"
+_TOKEN_REST_LINE = _REST_LINE.format("[A-Za-z0-9_][A-Za-z0-9_-]")
+# (a JWT's rest holds its dots, and may start with one or with a dash: see _wrapped_jwts)
+_JWT_REST_LINE = _REST_LINE.format("[A-Za-z0-9_.-][A-Za-z0-9_.-]")
 # ... or, when the token's line starts with what a tool or a layout puts before each line,
 # holds the same before the rest (the next line number): a diff's mark (an added, removed
 # or context line of `git diff`, a unified diff, an apply_patch), a line number (Read's
@@ -685,21 +687,44 @@ def _line_start(text: str, at: int) -> int:
     return max(lo, text.rfind("\n", lo, at) + 1, escaped + 2 if escaped >= 0 else 0)
 
 
-# The next line's lead and rest, by the separator of the lead of a token's line.
-_NUMBERED_REST = {
-    sep: re.compile(_LINE_END + r"[^\S\n]*(?P<n>\d{1,9})" + pattern + _REST_LINE)
-    for sep, pattern in (
-        ("→", r"[^\S\n]*→[^\S\n]*"),
-        ("\t", r"[^\S\n]*\t[^\S\n]*"),
-        ("\\t", r"[^\S\n]*\\t[^\S\n]*"),
-        # (grep's context line is `12-` where a match is `12:`)
-        (":", "[:-]"),
-        ("│", r"[^\S\n]*│[^\S\n]*"),
-        ("|", r"[^\S\n]*\|[^\S\n]*"),
+# The separators of a numbered lead, and what stands around each on the next line.
+_NUMBERED_SEPARATORS = (
+    ("→", r"[^\S\n]*→[^\S\n]*"),
+    ("\t", r"[^\S\n]*\t[^\S\n]*"),
+    ("\\t", r"[^\S\n]*\\t[^\S\n]*"),
+    # (grep's context line is `12-` where a match is `12:`)
+    (":", "[:-]"),
+    ("-", "[:-]"),
+    ("│", r"[^\S\n]*│[^\S\n]*"),
+    ("|", r"[^\S\n]*\|[^\S\n]*"),
+)
+
+
+class _Rests(NamedTuple):
+    """The patterns of a rest line (see _REST_LINE): with no lead, behind a numbered lead
+    (by its separator), behind grep's `path:12:`; and the rest line's own pattern."""
+
+    plain: re.Pattern[str]
+    numbered: dict[str, re.Pattern[str]]
+    file: re.Pattern[str]
+    line: str
+
+
+def _rests(rest_line: str) -> _Rests:
+    return _Rests(
+        re.compile(_LINE_END + rest_line),
+        {
+            sep: re.compile(_LINE_END + r"[^\S\n]*(?P<n>\d{1,9})" + around + rest_line)
+            for sep, around in _NUMBERED_SEPARATORS
+        },
+        re.compile(_LINE_END + r"(?P<file>[\w./~-]{1,200})[:-](?P<n>\d{1,9})[:-]" + rest_line),
+        rest_line,
     )
-}
-_NUMBERED_REST["-"] = _NUMBERED_REST[":"]
-_FILE_REST = re.compile(_LINE_END + r"(?P<file>[\w./~-]{1,200})[:-](?P<n>\d{1,9})[:-]" + _REST_LINE)
+
+
+_TOKEN_RESTS = _rests(_TOKEN_REST_LINE)
+# (compiled where a text first holds a wrapped JWT's head: few do)
+_jwt_rests = functools.cache(lambda: _rests(_JWT_REST_LINE))
 
 
 class _Lead(NamedTuple):
@@ -721,15 +746,15 @@ class _Lead(NamedTuple):
         return m
 
 
-def _lead(text: str, line: int, before: int) -> _Lead | None:
+def _lead(text: str, line: int, before: int, rests: _Rests) -> _Lead | None:
     """The lead of the line that starts at `line`, before a token at `before` (see
-    _NUMBERED_LEAD), None when it has none."""
+    _NUMBERED_LEAD), None when it has none; the next lines' rests by `rests`."""
     numbered = _NUMBERED_LEAD.match(text, line, before)
     if numbered and numbered["file"]:
-        return _Lead(len(numbered[0]), _FILE_REST, numbered["file"], int(numbered["fn"]))
+        return _Lead(len(numbered[0]), rests.file, numbered["file"], int(numbered["fn"]))
     if numbered:
         sep = numbered["sep"].strip(" \u00a0")
-        return _Lead(len(numbered[0]), _NUMBERED_REST[sep], None, int(numbered["n"]))
+        return _Lead(len(numbered[0]), rests.numbered[sep], None, int(numbered["n"]))
     fixed = _FIXED_LEAD.match(text, line, before)
     if not (fixed and fixed[0]):
         return None
@@ -741,12 +766,12 @@ def _lead(text: str, line: int, before: int) -> _Lead | None:
     if head:
         lead = re.escape(head) + f"(?:{re.escape(tail)}|[^\\S\\n]?)"
     # (few leads, each compiled once: the re module keeps them)
-    return _Lead(len(fixed[0]), re.compile(_LINE_END + lead + _REST_LINE))
+    return _Lead(len(fixed[0]), re.compile(_LINE_END + lead + rests.line))
 
 
 def _wrapped_end(m: re.Match[str]) -> int:
     """Where a token of a fixed prefix that `m` matched ends, with the rest of it that
-    a wrap put on the lines after (see _WRAPPED_REST).
+    a wrap put on the lines after (see _REST_LINE).
 
     A wrap fills a line: the rest is no longer than the line the token ends, and it goes
     on to the next line only while each line it fills is as long.
@@ -759,9 +784,30 @@ def _wrapped_end(m: re.Match[str]) -> int:
 
 def _wrapped_rest_end(text: str, line: int, start: int, end: int) -> int:
     """The end of the rest of a token or a value from `start` to `end`, on a line from
-    `line`, that a wrap put on the lines after it (see _WRAPPED_REST); `end` when none."""
+    `line`, that a wrap put on the lines after it (see _REST_LINE); `end` when none."""
+    for word, rest_end, behind in _rest_lines(text, line, start, end, _TOKEN_RESTS):
+        if (
+            _PLAIN_WORD.fullmatch(word)
+            or (behind and _CAMEL_NAME.fullmatch(word))
+            or anchors_in(word)
+        ):
+            break  # (a line of its own: a word, a name, another token of a list of them)
+        end = rest_end
+    return end
+
+
+def _rest_lines(
+    text: str, line: int, start: int, end: int, rests: _Rests
+) -> Iterator[tuple[str, int, bool]]:
+    """The lines after a token from `start` to `end`, on a line from `line`, that may hold
+    what a wrap put there of it, each as its rest, where the rest ends and whether it stands
+    behind the lead of the token's line (see _REST_LINE), until the caller stops.
+
+    A wrap fills a line: a rest is no longer than the line the token ends, and the lines
+    go on only while each rest fills its line as the token's does.
+    """
     width = end - line
-    lead = _lead(text, line, start) if line < start else None
+    lead = _lead(text, line, start, rests) if line < start else None
     k = 0
     while True:
         k += 1
@@ -769,21 +815,87 @@ def _wrapped_rest_end(text: str, line: int, start: int, end: int) -> int:
         rest = lead.match(text, end, k) if lead is not None else None
         behind = rest is not None
         fill = width - lead.length if rest and lead else width
-        rest = rest or _WRAPPED_REST.match(text, end)
+        rest = rest or rests.plain.match(text, end)
         if rest is None:
-            break
+            return
         word = rest["rest"]
-        if (
-            len(word) > fill
-            or _PLAIN_WORD.fullmatch(word)
-            or (behind and _CAMEL_NAME.fullmatch(word))
-            or anchors_in(word)
-        ):
-            break  # (a line of its own: a word, a name, another token of a list of them)
+        if len(word) > fill:
+            return
+        yield word, rest.end(), behind
         end = rest.end()
         if len(word) < fill:
-            break
-    return end
+            return
+
+
+# A JWT a terminal or a log wrapped (`kubectl create token`, `gcloud auth
+# print-identity-token`, `cat token.txt` at 40 to 120 columns; REDACTION_VERSION 20): a
+# wrap falls before its second dot as often as not, where the jwt rule, which wants its
+# three parts on one line, finds nothing. Its head: a line that ends after its first part,
+# or after its first dot and some of its second part (a head with both dots is the jwt
+# rule's, its signature's rest a token's).
+_JWT_HEAD = re.compile(r"eyJ" + _alone(3) + r"[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?")
+_JWT_RUN = re.compile(r"[A-Za-z0-9_.-]*+")
+# A whole JWT, its signature 16 characters or more (HS256's is 43), or none (`alg: none`).
+_JWT_WHOLE = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.(?:[A-Za-z0-9_-]{16,})?")
+# The longest JWT read across lines (an Azure access token with its groups is ~4 KB).
+_JWT_MAX = 16_384
+
+
+def _jwt_read(word: str, dots: int, need: str) -> tuple[int, str] | None:
+    """What is known of a JWT read so far, its dots and what of its second part's `eyJ` is
+    still to come, once `word` follows it; None when `word` cannot: a third dot, a second
+    part that is not the base64 of a JSON object, or none (`eyJ...` `..`)."""
+    for k, piece in enumerate(word.split(".")):
+        if k:
+            dots += 1
+            if dots > 2 or need:
+                return None
+            need = "eyJ" if dots == 1 else ""
+        if need:
+            if not need.startswith(piece[: len(need)]):
+                return None
+            need = need[len(piece) :]
+    return dots, need
+
+
+def _wrapped_jwts(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of JWTs a wrap cut before their second dot (see _JWT_HEAD), each with
+    every line of it: each line after the head's that may be a wrapped rest (_rest_lines,
+    a dot allowed) while the JWT read so far can go on, and when whole, its signature's
+    rest by the rules of a wrapped token's (no word, no dash first). Each head is read to
+    the end of its run of token characters once, and a line read after one head is not a
+    head again: linear."""
+    done = 0
+    for at in _anchor_starts(text, ("eyJ",)):
+        if at < done:
+            continue
+        run = _JWT_RUN.match(text, at).end()  # type: ignore[union-attr]
+        done = run
+        if run == len(text) or text[run] not in "\r\n\\":
+            continue
+        head = _JWT_HEAD.fullmatch(text, at, run)
+        read = _jwt_read(text[at:run], 0, "") if head else None
+        if read is None:
+            continue
+        parts, length, end = [text[at:run]], run - at, run
+        for word, rest_end, behind in _rest_lines(
+            text, _line_start(text, at), at, run, _jwt_rests()
+        ):
+            whole = read == (2, "")
+            if whole and (
+                word[0] == "-"
+                or _PLAIN_WORD.fullmatch(word)
+                or (behind and _CAMEL_NAME.fullmatch(word))
+            ):
+                break  # (a line of its own after a whole JWT: `Done`, `--flag`, `  fieldName`)
+            more = _jwt_read(word, *read)
+            if more is None or length + len(word) > _JWT_MAX:
+                break
+            read, end, length = more, rest_end, length + len(word)
+            parts.append(word)
+        done = max(done, end)
+        if end > run and _JWT_WHOLE.fullmatch("".join(parts)):
+            yield at, end
 
 
 def _rest_of_value(m: re.Match[str], rest: re.Pattern[str]) -> int:
@@ -969,7 +1081,46 @@ _PROVIDER_TOKENS: tuple[
     ),
     ("pulumi-token", "pul-", r"[a-f0-9]{40}", None, ()),
     ("supabase-token", "sbp_", r"[a-f0-9]{40}", None, ()),
+    # REDACTION_VERSION 20 (session 33's security test): GitLab's pipeline trigger, runner
+    # and deploy tokens (`glpat-` has a rule of its own), Heroku's, Atlassian's and Postman's
+    # API keys, NuGet's (`nuget push -k oy2...`: 46 characters in lowercase)
+    *(
+        ("gitlab-token", p, r"[A-Za-z0-9_-]{20,}", _mixed_match, ())
+        for p in ("glptt-", "glrt-", "gldt-")
+    ),
+    ("heroku-token", "HRKU-", r"[A-Za-z0-9_-]{20,}", _mixed_match, ()),
+    ("atlassian-token", "ATATT3", r"[A-Za-z0-9_=-]{40,}", _mixed_match, ()),
+    ("postman-key", "PMAK-", r"[a-fA-F0-9]{24}-[a-fA-F0-9]{34}(?![A-Za-z0-9])", None, ()),
+    ("nuget-key", "oy2", r"[a-z0-9]{43,50}(?![A-Za-z0-9])", _mixed_match, ()),
 )
+
+
+# A Discord bot's token: the base64 of its user id (17 to 20 digits; no fixed prefix, but
+# the base64 of digits starts with what the first two say, `MT` for `1x`, and its third
+# character is one of ten), a dot, 6 characters (a time), a dot and an HMAC (27 or 38).
+# Bare, in `client.login("...")`, as `DISCORD_TOKEN=...` (a value with dots, which the
+# rules for a name's value take for code) and after `Authorization: Bot`.
+_DISCORD_HEADS = tuple(
+    first + third
+    for first in ("MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT")
+    for third in "AEIMQUYcgk"
+)
+_DISCORD_TOKEN = (
+    r"[MNO][DTjz][AEIMQUYcgk]" + _alone(3) + r"(?P<id>[A-Za-z0-9]{20,24})"
+    r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])"
+)
+
+
+def _discord_token(m: re.Match[str]) -> bool:
+    """A Discord token's first part is the base64 of a user id: 17 to 20 digits."""
+    encoded = m.group(0).partition(".")[0]
+    if len(encoded) % 4 == 1:
+        return False
+    try:
+        user_id = base64.b64decode(encoded + "=" * (-len(encoded) % 4), validate=True)
+    except binascii.Error:
+        return False
+    return user_id.isdigit() and 17 <= len(user_id) <= 20
 
 
 def _credentials(introduced_by: str, anchors: tuple[str, ...]) -> Rule:
@@ -1116,6 +1267,19 @@ def _element(m: re.Match[str]) -> bool:
     return _assigned_secret(name, m.group("value"), True)
 
 
+def _table_secret(m: re.Match[str]) -> bool:
+    """A line of a name ending in a keyword, spaces and a value (a table `vault kv get`
+    prints): the name starts its line (an indent before it at most), and the value looks
+    generated (`password    required`, `token    9.0.2`, prose stay)."""
+    text, start = m.string, m.start()
+    name = _name_before(text, start) + m.group("keyword")
+    opened = start - (len(name) - len(m.group("keyword")))
+    if text[_line_start(text, opened) : opened].strip(" \t"):
+        return False
+    value = m.group("value")
+    return _generated(value, 8) and _assigned_secret(name, value, False)
+
+
 def _url_user_token(m: re.Match[str]) -> bool:
     """A token as a URL's whole user (`https://<token>@github.com`, `https://<token>:x-oauth-
     basic@github.com`): a generated one of 20 or more characters, not a name (`git@`,
@@ -1123,6 +1287,10 @@ def _url_user_token(m: re.Match[str]) -> bool:
     if not m.string[max(0, m.start() - 2) : m.start()].isalnum():
         return False  # a scheme comes first
     return _generated(m.group("user"), 20)
+
+
+# The kind of the token an `Authorization` header's scheme gives (see RULES).
+_SCHEME_KINDS = {"token": "token", "bot": "discord-token", "ssws": "okta-token"}
 
 
 def _authorization_token(m: re.Match[str]) -> bool:
@@ -1673,6 +1841,7 @@ RULES: tuple[Rule, ...] = (
         anchors=("eyJ",),
         extend=_wrapped_end,
     ),
+    Rule("jwt", _JWT_HEAD.pattern, anchors=("eyJ",), find=_wrapped_jwts),
     Rule(
         "bearer-token",
         (
@@ -1695,6 +1864,14 @@ RULES: tuple[Rule, ...] = (
             extend=_wrapped_end,
         )
         for kind, prefix, body, check, anchors in _PROVIDER_TOKENS
+    ),
+    Rule(
+        "discord-token",
+        _DISCORD_TOKEN,
+        check=_discord_token,
+        anchors=_DISCORD_HEADS,
+        at_anchors=True,
+        extend=_wrapped_end,
     ),
     Rule(
         "telegram-bot-token",
@@ -2025,6 +2202,25 @@ RULES: tuple[Rule, ...] = (
         needs=("</",),
         kind_of=_assigned_kind,
     ),
+    # A table of names and values, one a line, as `vault kv get` and `vault read` print
+    # them (`password    A1a-ckirty...`: spaces between, no `=` or `:`; REDACTION_VERSION
+    # 20), and PowerShell's `Get-ChildItem env:`: a line of a name and its value alone, the
+    # value generated, in a text that holds a table's rule of dashes under its header
+    # (`---    -----`; tried at every keyword, the rule cost 7% of redact() on the real
+    # corpus, and a line of two words alone is no table).
+    Rule(
+        "secret",
+        (
+            r"(?P<keyword>(?i:" + _NAME_KEYWORD + r"))(?:\t|[^\S\n]{2,40})"
+            r"(?P<value>[^\s\"'`\\]{8,200})(?=[^\S\n]*(?:\n|\\{1,16}[rn]|\Z))"
+        ),
+        "value",
+        _table_secret,
+        tuple(_NAME_KEYWORD_ANCHORS),
+        keyword=True,
+        needs=("  -----", "\t-----"),
+        kind_of=_assigned_kind,
+    ),
     Rule(
         "url-token",
         (
@@ -2038,13 +2234,16 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "token",
         (
+            # (Discord's `Bot` and Okta's `SSWS` too: REDACTION_VERSION 20)
             r"(?i:authorization)(?:" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}(?:" + _QUOTE + r")?"
-            r"(?:token|Token|TOKEN)(?:\s|\\t){1,10}(?P<token>[A-Za-z0-9._~+/=-]{8,500})"
+            r"(?P<scheme>token|Token|TOKEN|Bot|BOT|bot|SSWS|ssws)(?:\s|\\t){1,10}"
+            r"(?P<token>[A-Za-z0-9._~+/=-]{8,500})"
         ),
         "token",
         _authorization_token,
         anchors=("Authorization", "authorization", "AUTHORIZATION"),
         at_anchors=True,
+        kind_of=lambda m: _SCHEME_KINDS[m.group("scheme").lower()],
     ),
     Rule(
         "private-key",

@@ -380,6 +380,12 @@ SECRETS = {
     "pulumi-token": "pul-" + "8f3a9c2b7d" * 4,
     "supabase-token": "sbp_" + "8f3a9c2b7d" * 4,
     "telegram-bot-token": "1234567890:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawq",
+    "discord-token": "MTE4NzY1NDMyMTA5ODc2NTQzMg.Gq8vNk.Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5",
+    "heroku-token": "HRKU-AAZq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5xW8yA1bE4cG7hJ0kM3nP6qR9sT",
+    "atlassian-token": "ATATT3xFfGF0Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5xW8yA1bE4cG7hJ0kM3"
+    "nP6qR9sT2uV5xW8yA1bE4c=8F3A9C2B",
+    "postman-key": "PMAK-65f3a9c2b7d1e4f6a8b0c2d4-8f3a9c2b7d1e4f6a8b0c2d4e6f8a0b1c2d",
+    "nuget-key": "oy2" + "kq8vn2kl5mr7tx1wy4bc6df9gh3jk0pqst2uv5xw8ya1p"[:43],
 }
 PEM = (
     "-----BEGIN RSA PRIVATE KEY-----\n"

@@ -2305,3 +2305,245 @@ def test_a_value_of_a_name_with_a_number_is_never_kept(name, suffix, password, f
     text = form.format(name + (suffix.upper() if name.isupper() else suffix.lower()), password)
     for redacted, _ in (redact(text), redact_json(json.dumps({"content": text}))):
         assert password not in redacted, redacted
+
+
+# -- REDACTION_VERSION 20: a JWT wrapped across lines (session 33's security test) -----------
+
+# Made up, in the shape `kubectl create token` prints: a header, a payload and an HS256
+# signature.
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    ".eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6ZGVmYXVsdDpkZXBsb3llciIsImlhdCI6MTcwMDAwMDAwMH0"
+    ".Qk3v9Zx8Wc7Vb6Nm5Lk4Jh3Gf2Ds1Aa0Pp9Oo8Ii7Uu4Y"
+)
+
+
+def _wrapped(text, width):
+    return "\n".join(text[i : i + width] for i in range(0, len(text), width))
+
+
+@pytest.mark.parametrize("width", [40, 64, 76, 80, 100, 120])
+@pytest.mark.parametrize(
+    ("before", "first", "after"),
+    [
+        ("$ kubectl create token deployer\n", "", "\n$ kubectl get pods"),
+        ("", "", "\nToken created, valid for 1h."),
+        ("", "Authorization: Bearer ", "\n/var/run/secrets/kubernetes.io/token"),
+        ("", "  token: ", "\nDone"),
+    ],
+)
+def test_a_wrapped_jwt_goes_whole(width, before, first, after):
+    """Each line of a JWT a terminal wrapped goes, the line after it (prose, a path, a
+    prompt, a word) stays, as text and as JSON text."""
+    text = before + _wrapped(first + JWT, width) + after
+    assert redact(text) == (before + first + "[REDACTED:jwt]" + after, {"jwt": 1})
+    redacted, found = redact_json(json.dumps({"content": text}))
+    assert json.loads(redacted) == {"content": before + first + "[REDACTED:jwt]" + after}
+    assert found == {"jwt": 1}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the base64 of a JSON document (`base64 -w 76`), a JWT's header alone, a first line
+        # and what follows it, which makes no JWT: kept
+        _wrapped(base64.b64encode(json.dumps({"a": 1, "b": "x" * 200}).encode()).decode(), 76),
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\nDone\n",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0\nREADME.md\n",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\n.gitignore\n",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\nsrc/app.py\n",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.\n.eyJzdWIiOiJ4In0\n",
+    ],
+)
+def test_what_makes_no_wrapped_jwt_is_kept(text):
+    assert redact(text) == (text, {})
+
+
+def test_the_line_after_a_wrapped_jwt_is_kept_when_it_fills_its_line():
+    """A JWT whose last line is full, then a line as long or shorter that is no rest of it:
+    a word, a flag, a path, the next JWT of a list."""
+    lines = _wrapped(JWT, 50).split("\n")
+    whole = "\n".join(lines[:-1]) + "\n" + lines[-1].ljust(50, "Q")[:50]
+    for after in ("Completed", "--no-verify", "out/token.txt", JWT[:50]):
+        redacted, found = redact(whole + "\n" + after + "\n")
+        assert found["jwt"] == 1 and redacted.startswith("[REDACTED:jwt]\n" + after), redacted
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(sorted(_LEADS)),
+    st.sampled_from(["", "X=", "token: ", "Authorization: Bearer "]),
+    st.integers(20, 130),
+    st.sampled_from(["\n", "\r\n"]),
+    st.sampled_from(["ok", "$ ls -la", "see /tmp/x"]),
+)
+def test_a_wrapped_jwt_behind_any_lead_is_never_kept(kind, before, width, eol, after):
+    """A JWT wrapped at any width, each line behind the same lead (the next number), goes
+    whole; the line after it stays."""
+    content = before + JWT
+    chunks = [content[i : i + width] for i in range(0, len(content), width)]
+    # (the head on the first line; a last line that is a word or a number is no rest)
+    assume(len(chunks[0]) >= len(before) + 11 and re.search(r"\d", chunks[-1]))
+    assume(re.search(r"[A-Za-z]", chunks[-1]) and not chunks[-1].startswith("-"))
+    lead = _LEADS[kind]
+    text = "".join(f"{lead(k)}{c}{eol}" for k, c in enumerate(chunks)) + lead(len(chunks)) + after
+    redacted, found = redact(text)
+    assert set(found) == {"jwt"}, redacted
+    assert not any(JWT[i : i + 10] in redacted for i in range(0, len(JWT) - 10)), redacted
+    assert redacted.endswith(f"{eol}{lead(len(chunks))}{after}"), redacted
+
+
+# -- REDACTION_VERSION 20: provider tokens and auth schemes no rule knew, `vault kv get`'s
+# -- table (session 33's security test) --------------------------------------------------------
+
+DISCORD = SECRETS["discord-token"]
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kind"),
+    [
+        # a Discord bot's token: bare, given to its client, in a .env (a value with dots), and
+        # after Discord's own scheme
+        (f"$ cat token.txt\n{DISCORD}\n", DISCORD, "discord-token"),
+        (f'client.login("{DISCORD}");', DISCORD, "discord-token"),
+        (f"DISCORD_TOKEN={DISCORD}\n", DISCORD, "discord-token"),
+        (f'-H "Authorization: Bot {DISCORD}"', DISCORD, "discord-token"),
+        # an older bot's id, 18 digits from 8
+        (
+            "bot.run('ODc2NTQzMjEwOTg3NjU0MzIx.YQk3vZ.Zq8vN2kL5mR7tX1wY4bC6dF9gH3')",
+            "ODc2NTQzMjEwOTg3NjU0MzIx.YQk3vZ.Zq8vN2kL5mR7tX1wY4bC6dF9gH3",
+            "discord-token",
+        ),
+        # schemes of other providers: Discord's with a token of another shape, Okta's
+        (
+            '-H "Authorization: Bot Zq8vN2kL5mR7tX1wY4bC6d"',
+            "Zq8vN2kL5mR7tX1wY4bC6d",
+            "discord-token",
+        ),
+        (
+            'curl -H "Authorization: SSWS 00Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5x" https://x',
+            "00Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5x",
+            "okta-token",
+        ),
+        ("authorization: ssws 00Zq8vN2kL5mR7tX1wY4bC6d", "00Zq8vN2kL5mR7tX1wY4bC6d", "okta-token"),
+        # GitLab's other tokens, bare
+        ("glptt-8f3a9c2b7d1e4f6a8b0c2d4e6f8a0b1c2d4e6f8a", "8f3a9c2b7d1e4f6a8b0c", "gitlab-token"),
+        (
+            "gitlab-runner register --token glrt-t1_Zq8vN2kL5mR7tX1wY4bC",
+            "Zq8vN2kL5mR7",
+            "gitlab-token",
+        ),
+        ("CI_DEPLOY_PASSWORD: gldt-Zq8vN2kL5mR7tX1wY4bC", "Zq8vN2kL5mR7", "gitlab-token"),
+        # Heroku's, Atlassian's, Postman's and NuGet's keys where commands print or take them
+        (f"$ heroku auth:token\n{SECRETS['heroku-token']}", "Zq8vN2kL5mR7", "heroku-token"),
+        (
+            f"curl -u me@x.com:{SECRETS['atlassian-token']} https://x.atlassian.net",
+            "Zq8vN2kL5mR7",
+            "atlassian-token",
+        ),
+        (f"x-api-key: {SECRETS['postman-key']}", SECRETS["postman-key"][5:], "postman-key"),
+        (
+            f"dotnet nuget push pkg.nupkg -k {SECRETS['nuget-key']} -s https://api.nuget.org",
+            SECRETS["nuget-key"],
+            "nuget-key",
+        ),
+        # `vault kv get` and `vault read`: a table of names and values
+        (
+            "====== Data ======\nKey         Value\n---         -----\n"
+            "password    Zq8vN2kL5mR7tX1wY4bC6d\nusername    app\n",
+            "Zq8vN2kL5mR7tX1wY4bC6d",
+            "password",
+        ),
+        (
+            "Key                Value\n---                -----\nlease_duration     1h\n"
+            "db_password        A1a-ckirtymYrx2DLv6w\r\n",
+            "A1a-ckirtymYrx2DLv6w",
+            "password",
+        ),
+        # PowerShell's Get-ChildItem env:
+        (
+            "Name               Value\n----               -----\n"
+            "CLIENT_SECRET      Qm7xLp3vW9tRz2Kc\nPATH               C:\\x\n",
+            "Qm7xLp3vW9tRz2Kc",
+            "secret",
+        ),
+        (
+            "Key\tValue\n---\t-----\n  client_secret\tQm7xLp3vW9tRz2Kc\n",
+            "Qm7xLp3vW9tRz2Kc",
+            "secret",
+        ),
+    ],
+)
+def test_a_form_version_19_kept_is_redacted(text, secret, kind):
+    for redacted, found in (redact(text), redact_json(json.dumps({"content": text}))):
+        assert secret not in redacted, redacted
+        assert found == {kind: 1}, redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what a Discord token's first part starts as, in words and names
+        "NODE_ENV=production MODE=CODE INDEX NOTE MTU=1500 ODE solver",
+        # a Discord token's shape whose first part is no user id (base64 of `123abc...`)
+        "MTIzYWJjZGVmZ2hpamtsbW5vcHFy.Gq8vNk.Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5",
+        "MTEuMC4wLmpzb24.config.Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5",
+        # a scheme with a variable or a word
+        'curl -H "Authorization: Bot ${DISCORD_TOKEN}" -H "Authorization: SSWS $OKTA_TOKEN"',
+        "Authorization: Bot token, as Discord's documentation says",
+        # prefixes inside words, too short, or words
+        "employ2kq8vn2kl5mr7tx1wy4bc6df9gh3jk0pqst2uv5xw8ya1 glrt-short gldt-deploy-token-name",
+        "PMAK-your-postman-api-key HRKU-your-heroku-token-here-please",
+        # a table's lines that are no secret: a word, a placeholder, a version, prose, a name
+        "Key         Value\n---         -----\npassword    required\ntoken       ********\n",
+        "jsonwebtoken  9.0.2\npassport-jwt  4.0.1\ntiktoken      0.5.2\n",
+        "password is required\nThe password    field is empty\n",
+        "secret    my-app-secret-name\napi_key    $(cat /run/secrets/key)\n",
+        "token_accessor    8609694a-cdbc-db9b-d345-e782dbb562ed\n",
+        # a line of a name and a value, in no table
+        "password    Zq8vN2kL5mR7tX1wY4bC6d\n",
+    ],
+)
+def test_version_20s_look_alikes_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    user_id=st.integers(10**16, 10**20 - 1),
+    when=st.text(
+        alphabet="abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ0123456789_-",
+        min_size=6,
+        max_size=6,
+    ),
+    hmac=st.sampled_from([27, 38]),
+    form=st.sampled_from(["{}", 'client.login("{}")', "DISCORD_TOKEN={}", "Authorization: Bot {}"]),
+    before=st.sampled_from(["", "x ", "\n", '"']),
+)
+def test_a_discord_token_is_never_kept(user_id, when, hmac, form, before):
+    first = base64.b64encode(str(user_id).encode()).decode().rstrip("=")
+    token = f"{first}.{when}.{'Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5xW'[:hmac]}"
+    text = before + form.format(token) + " ok"
+    for redacted, found in (redact(text), redact_json(json.dumps({"content": text}))):
+        assert token not in redacted and found == {"discord-token": 1}, redacted
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    name=st.sampled_from(["password", "db_password", "API_TOKEN", "secret", "client_secret"]),
+    indent=st.sampled_from(["", "  ", "\t"]),
+    gap=st.sampled_from(["  ", "    ", "\t", "           "]),
+    value=st.text(
+        alphabet="abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789",
+        min_size=12,
+        max_size=40,
+    ),
+    eol=st.sampled_from(["\n", "\r\n", ""]),
+)
+def test_a_generated_value_of_a_table_is_never_kept(name, indent, gap, value, eol):
+    # (a value the rules take for generated where it is given to the name with `=`)
+    assume(value not in redact(f"X_KEY={value}")[0])
+    text = f"Key    Value\n---    -----\n{indent}{name}{gap}{value}{eol}"
+    text += "username    app\n" if eol else ""
+    for redacted, _ in (redact(text), redact_json(json.dumps({"content": text}))):
+        assert value not in redacted, redacted

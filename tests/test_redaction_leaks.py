@@ -1476,3 +1476,55 @@ def test_a_secret_in_utf16_text_of_a_tool_call_is_redacted(tmp_path):
     stats = build_index(db, projects)
     assert stats.files_read == 0 and stats.reredacted_rows >= len(UTF16_SECRETS)
     assert kept()[0] == set()
+
+
+# -- REDACTION_VERSION 20 (session 33's security test, item 7): a system line's subtype --------
+
+
+def system_line(uuid, session, subtype, timestamp):
+    return {
+        "type": "system",
+        "subtype": subtype,
+        "uuid": uuid,
+        "sessionId": session,
+        "timestamp": timestamp,
+        "content": "hook summary",
+    }
+
+
+def test_a_system_lines_subtype_is_redacted(tmp_path):
+    """A Claude Code `system` line's subtype is stored as its message's kind, as written: it
+    is redacted as every stored text is, and an index whose rules kept it is redacted by its
+    next build."""
+    token = "ghp_" + "Zx9Lp4Wn8Rk3Bc6Yh1Vt7Qm2Kd5Fs0Ja3Tu"
+    session = "6d0375b4-57a5-4f26-b12d-d022ee4e51b8"
+    lines = [
+        prompt("u1", session, "look it up", "2026-03-03T10:00:01Z"),
+        system_line("u2", session, f"stop_hook_summary {token}", "2026-03-03T10:00:02Z"),
+        system_line("u3", session, "turn_duration", "2026-03-03T10:00:03Z"),
+    ]
+    source = tmp_path / "projects"
+    write_jsonl(source / "-home-dev-x" / f"{session}.jsonl", lines)
+    db = tmp_path / "index.db"
+    build_index(db, source)
+    assert token[:12].encode() not in db.read_bytes()
+    conn = sqlite3.connect(db)
+    kinds = "SELECT uuid, kind FROM messages ORDER BY uuid"
+    redacted = [
+        ("u1", "prompt"),
+        ("u2", "stop_hook_summary [REDACTED:github-token]"),
+        ("u3", "turn_duration"),
+    ]
+    assert conn.execute(kinds).fetchall() == redacted
+    with conn:  # as the rules of version 19 stored it
+        conn.execute("UPDATE _build_state SET value = '19' WHERE name = 'redaction_version'")
+        conn.execute("UPDATE messages SET kind = ? WHERE uuid = 'u2'", [f"x {token}"])
+    conn.close()
+    out = CliRunner().invoke(cli, ["build", str(db), "--source", str(source), "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["reredacted_rows"] == 1
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT kind FROM messages WHERE uuid = 'u2'").fetchone() == (
+        "x [REDACTED:github-token]",
+    )
+    conn.close()

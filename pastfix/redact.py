@@ -1089,7 +1089,15 @@ _PROVIDER_TOKENS: tuple[
         for p in ("glptt-", "glrt-", "gldt-")
     ),
     ("heroku-token", "HRKU-", r"[A-Za-z0-9_-]{20,}", _mixed_match, ()),
-    ("atlassian-token", "ATATT3", r"[A-Za-z0-9_=-]{40,}", _mixed_match, ()),
+    # (its checksum after `=`, 8 hex digits, and no more: `ATATT3...=bbbb...` of a longer
+    # word took the word's rest too, a property test of session 33)
+    (
+        "atlassian-token",
+        "ATATT3",
+        r"[A-Za-z0-9_-]{40,}(?:=[A-Fa-f0-9]{8}(?![A-Za-z0-9_-]))?",
+        _mixed_match,
+        (),
+    ),
     ("postman-key", "PMAK-", r"[a-fA-F0-9]{24}-[a-fA-F0-9]{34}(?![A-Za-z0-9])", None, ()),
     ("nuget-key", "oy2", r"[a-z0-9]{43,50}(?![A-Za-z0-9])", _mixed_match, ()),
 )

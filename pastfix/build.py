@@ -889,6 +889,9 @@ class Builder:
         self.returned: list[dict[str, Any]] = []
         # Stored files found under another name, by their stored path (see _find_moves).
         self.moved: dict[str, Plan] = {}
+        # A file a bulk build reads under another name than a stored one's (a symlink, a
+        # folder mounted elsewhere): its path -> the stored path (_cleared_paths).
+        self.aliases: dict[str, str] = {}
         # The files whose rows a bulk build kept rather than read again (see _clear).
         self.kept_ids: list[int] = []
         # Every source file found by this build, by path: how _repair_duplicates reads
@@ -1451,11 +1454,15 @@ class Builder:
         )
         columns = [d[0] for d in cursor.description]
         # An archived file of the group keeps its rows as they are (they cannot be
-        # read again): the others are re-read around it.
+        # read again), and so does one of no source of this build (a backup indexed once
+        # with --source, the same file by another path): read as this build does not know
+        # it, a Gemini chat file was taken for JSON lines and an opencode store for a text
+        # (a security test, session 33). The others are re-read around them.
         records = [
             record
             for row in cursor
             if (record := dict(zip(columns, row, strict=True)))["missing_since"] is None
+            and record["path"] in self.sources
         ]
         if not records:
             conn.execute("ROLLBACK")
@@ -1464,19 +1471,18 @@ class Builder:
         marks = ",".join("?" * len(ids))
         # Rows re-read here were counted when first read; keep the summary about this build.
         stats, self.stats = self.stats, BuildStats()
+        # Set aside, not only retracted: what a file of the group no longer holds (cut since
+        # its last read, and left by a refresh's budget or read under another name) is
+        # kept as a rewrite's is (_keep_cut_rows); retracted, it was lost (a security test,
+        # session 33: 30 messages and 10 failures became 15 and 5).
         for record in records:
-            self._retract(record)
+            self._set_aside(record)
         conn.execute(
             f"DELETE FROM _duplicate_links WHERE file_id IN ({marks}) OR other_id IN ({marks})",
             ids + ids,
         )
         for record in records:
-            source = self.sources.get(record["path"]) or SourceFile(
-                record["path"],
-                record["session_id"],
-                record["project_dir"],
-                agent=record["agent"],
-            )
+            source = self.sources[record["path"]]
             try:
                 st = os.stat(source.path)
             except OSError:
@@ -1487,8 +1493,16 @@ class Builder:
                 # A file of the group cannot be read now: keep every row as it
                 # was, to be repaired by a later build.
                 conn.execute("ROLLBACK")
+                self.aside = False
                 self.stats = stats
                 return
+        # the rows put back get new ids: the full-text index takes them as a read's rows
+        top = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+        self._keep_cut_rows()
+        conn.execute(
+            "INSERT INTO messages_fts(rowid, text) SELECT id, text FROM messages WHERE id > ?",
+            [top],
+        )
         self._refresh_sessions()
         conn.execute("COMMIT")
         self.stats = stats
@@ -1511,6 +1525,7 @@ class Builder:
             if (st.st_dev, st.st_ino) in planned:
                 paths.add(path)
                 self.replacing.add(planned[st.st_dev, st.st_ino])
+                self.aliases[planned[st.st_dev, st.st_ino]] = path
         return paths
 
     def _clear(self, paths: set[str]) -> None:
@@ -1675,7 +1690,9 @@ class Builder:
         projects.json or a checkpoint beside it, an opencode message's parts), which may be
         gone, and those with a persisted output gone since it was read (_side_outputs_gone).
         One that cannot be told (its prefix unreadable now) is set aside too."""
-        moved_from = {plan.source.path: old for old, plan in self.moved.items()}
+        # (the same file stored under another name is set aside as a moved one: cleared
+        # unread, `--force` lost what it no longer holds, a security test of session 33)
+        moved_from = {**self.aliases, **{plan.source.path: old for old, plan in self.moved.items()}}
         outputs_gone = _side_outputs_gone(self.conn)
         found = []
         for plan in plans:

@@ -1810,3 +1810,51 @@ def test_status_says_the_cleanup_setting_is_unknown_when_it_cannot_be_read(tmp_p
     settings.write_text('{"cleanupPeriodDays": 7}')
     found = status.status(tmp_path / "index.db")
     assert "cleanup_problem" not in found and found["cleanup_period_days"] == 7
+
+
+def _counts(db):
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(
+            "SELECT (SELECT count(*) FROM messages),"
+            " (SELECT count(*) FROM tool_results WHERE is_error = 1)"
+        ).fetchone()
+    finally:
+        conn.close()
+
+
+SID_DUP = "d0d0d0d0-1111-4111-8111-111111111111"
+
+
+def test_a_copy_of_a_session_in_another_source_cut_since_keeps_its_rows(tmp_path):
+    """A session in two sources (a backup indexed once with --source): the live copy grows
+    and the build is of its source only, while the backup was cut since. The duplicate
+    repair read the backup again without setting its rows aside, and lost what it no longer
+    held (30 messages and 10 failures became 16 and 5: a security test, session 33)."""
+    lines = failing_session(SID_DUP, 10, "Error: boom", "Retry")
+    backup = write_jsonl(tmp_path / "X" / "-home-u-app" / f"{SID_DUP}.jsonl", lines)
+    live = write_jsonl(tmp_path / "Y" / "-home-u-app" / f"{SID_DUP}.jsonl", lines[:26])
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "X", tmp_path / "Y")
+    before = _counts(db)
+    assert before[1] == 10
+    write_jsonl(backup, lines[:16])  # the backup cut
+    write_jsonl(live, [say("late", SID_DUP, "one more", "2026-01-01T11:00:00Z")], mode="a")
+    build_index(db, tmp_path / "Y")
+    assert _counts(db) == (before[0] + 1, before[1])
+
+
+def test_a_forced_build_of_a_file_stored_under_another_name_keeps_what_it_lost(tmp_path):
+    """Indexed through a symlinked folder, then cut, then `--force` through the real folder:
+    the stored file, the same one by inode, was cleared unread (30 messages and 10 failures
+    became 15 and 5: a security test, session 33). It is set aside as a moved file is."""
+    lines = failing_session(SID_DUP, 10, "Error: boom", "Retry")
+    real = tmp_path / "real"
+    path = write_jsonl(real / "-home-u-app" / f"{SID_DUP}.jsonl", lines)
+    (tmp_path / "link").symlink_to(real)
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "link")
+    before = _counts(db)
+    write_jsonl(path, lines[:16])
+    build_index(db, real, force=True)
+    assert _counts(db) == before

@@ -3320,14 +3320,15 @@ _OWN_IMPORT = re.compile(
 )
 
 
-def _imported_instead(failed: Call, call: Call, error: str) -> bool:
+def _imported_instead(failed: Call, call: Call) -> bool:
     """Whether a successful shell call runs, instead of a Python script that could not import
     its own package's modules when run as a file, that script's module: imported by inline
     code (`python -c "... from workers.ingestion import IngestionWorker ..."`) or run with
     `-m` (`python -m workers.ingestion`): the work done as a module, not as a file
     (thirtieth held-out set: `python workers/ingestion.py`, `No module named 'stores'`, then
-    `attempted relative import`, then the worker run from a `python -c`)."""
-    if call.name not in SHELL_TOOLS or call.failed or not _OWN_IMPORT.search(error):
+    `attempted relative import`, then the worker run from a `python -c`). Asked only of a
+    failure whose output says so (_OWN_IMPORT)."""
+    if call.name not in SHELL_TOOLS or call.failed:
         return False
     names = set()
     for intent in intents(failed.command):
@@ -3744,7 +3745,7 @@ def fix_of(
     four times on four errors had four remedies.
     """
     window_end = after[-1].timestamp if after else failed.timestamp
-    if _stopped_on_purpose(failed) and error.startswith(signatures.status_line(0)[:-1]):
+    if _stopped_on_purpose(failed) and _EXIT_LINE.match(error.split("\n", 1)[0]):
         # (its process ended: `Exit code N` first; not Codex's own `write_stdin failed:
         # stdin is closed`, where the stop never reached it)
         return Fix(failed.tool_use_id, STOPPED, window_end=window_end)
@@ -3803,6 +3804,8 @@ def fix_of(
     misused = failed.name in SHELL_TOOLS and _says_misused(key_line)
     # a script the package manager did not know (see _NO_SCRIPT)
     no_script = failed.name in SHELL_TOOLS and _says_no_script(key_line or error)
+    # a script that could not import its own package as a file (see _imported_instead)
+    own_import = failed.name in SHELL_TOOLS and bool(_OWN_IMPORT.search(error))
     # a command given a file for its folder (see _runs_on_workdir)
     in_file = bool(failed.workdir) and failed.name in SHELL_TOOLS and _says_not_a_file(error)
     reread = listed_at is not None and any(
@@ -3907,7 +3910,7 @@ def fix_of(
             way = FIXED
         elif n < NEARBY_CALLS and _ran_rewritten(failed, call, after[:n]):
             way = WORKED_AROUND
-        elif n < NEARBY_CALLS and _imported_instead(failed, call, error):
+        elif own_import and n < NEARBY_CALLS and _imported_instead(failed, call):
             way = WORKED_AROUND
         elif n < NEARBY_CALLS and _looked_again(failed, call, output):
             way = FIXED

@@ -1187,9 +1187,15 @@ def session_30_password(tag):
 
 
 def session_30_session(session):
-    t = "2026-03-05T10:"
+    return failed_commands_session(session, SESSION_30_COMMANDS, "2026-03-05")
+
+
+def failed_commands_session(session, commands, day):
+    """A session of one failed Bash call for each of `commands`, each holding the password
+    session_30_password() gives its tag."""
+    t = f"{day}T10:"
     lines = [prompt(f"{session}-p", session, "set it up", t + "00:00Z")]
-    for i, (tag, form) in enumerate(SESSION_30_COMMANDS.items()):
+    for i, (tag, form) in enumerate(commands.items()):
         command = {"command": form.format(session_30_password(tag))}
         lines += [
             tool_use(f"{session}-{i}a", session, f"s{i}", "Bash", command, f"{t}{i + 1:02d}:00Z"),
@@ -1308,26 +1314,8 @@ SESSION_31_COMMANDS = {
 }
 
 
-def session_31_password(tag):
-    return f"Qm7LEAK{tag}9xTz2"
-
-
 def test_no_session_31_password_in_the_index_its_wal_or_find(tmp_path):
-    t = "2026-03-06T10:"
-    lines = [prompt("p31", SESSION, "set up the server", t + "00:00Z")]
-    for i, (tag, form) in enumerate(SESSION_31_COMMANDS.items()):
-        command = {"command": form.format(session_31_password(tag))}
-        lines += [
-            tool_use(f"a31-{i}", SESSION, f"s{i}", "Bash", command, f"{t}{i + 1:02d}:00Z"),
-            result(
-                f"r31-{i}",
-                SESSION,
-                f"s{i}",
-                f"Exit code 1\nzzsudo{i}: authentication failed",
-                f"{t}{i + 1:02d}:30Z",
-                True,
-            ),
-        ]
+    lines = failed_commands_session(SESSION, SESSION_31_COMMANDS, "2026-03-06")
     write_jsonl(tmp_path / "projects" / "-home-dev-shop" / f"{SESSION}.jsonl", lines)
     # a password holding a quote typed into `mysql -p`'s prompt
     typed = json.dumps({"session_id": 77, "chars": 'Qm7"LEAKSTDIN9xTz2\n'})
@@ -1361,7 +1349,7 @@ def test_no_session_31_password_in_the_index_its_wal_or_find(tmp_path):
     )
     db = tmp_path / "index.db"
     build_index(db, tmp_path / "projects", tmp_path / "codex")
-    secrets = [session_31_password(tag) for tag in SESSION_31_COMMANDS] + ["LEAKSTDIN9xTz2"]
+    secrets = [session_30_password(tag) for tag in SESSION_31_COMMANDS] + ["LEAKSTDIN9xTz2"]
     wal = db.with_name("index.db-wal")
     assert_none_of(secrets, "WAL", wal.read_bytes() if wal.exists() else b"")
     assert_none_of(secrets, "index.db", db.read_bytes())

@@ -34,11 +34,13 @@ failed call tried to do:
   soon after is the retry, though they share none.
   An `echo` or `printf` that labels a look's output (`echo "=== x ==="`) is no intent
   of it; an interpreter given its code inline (`python3 -c`, `python3 - <<EOF`, `node
-  <<'JS'`) is retried only by code on the same paths or words; what `find -exec` runs
-  is an intent of its own. MultiEdit and Edit are one tool. A tool without a file or
-  command (Task, Skill, ExitPlanMode, an MCP tool) called again is a retry, changed
-  when its input is; after the user rejected or stopped it, only when it asks for the
-  same thing (its input's first lines share half their words; a search, its pattern):
+  <<'JS'`) is retried only by code that holds half its words, on the same paths (a script
+  that imports a helper to look at the file the failed one read does not run it again);
+  what `find -exec` runs is an intent of its own. MultiEdit and Edit are one tool. A
+  tool without a file or command (Task, Skill, ExitPlanMode, an MCP tool) called again is
+  a retry, changed when its input is; after the user rejected or stopped it, only when it
+  asks for the same thing (its input's first lines share half their words; a search, its
+  pattern):
   asked for something else, it was the user's "no"; a question (AskUserQuestion) the
   user rejected or cancelled was answered in the chat, and has no retry. A file call the
   user rejected and then said what to do instead is redone by the agent's next call of
@@ -58,8 +60,12 @@ failed call tried to do:
   output: it ran and answered). An environment activated first (`. .venv/bin/activate &&`)
   and what a command cleared away first (`docker rm -f app;`, `rm -f x`, `pkill x`) are no
   intent shared; a push to another remote is no retry, and git's `unable to access '...'`
-  names the push of a chain. A file the retry renamed
-  (`mv a.py b.py && python3 b.py`) is the file that failed. A write_stdin that only polls
+  names the push of a chain. A retry that left out the operand the error's key line names
+  (or its folder: `git add a.ex priv/static/assets/x.css`, `The following paths are
+  ignored ...: priv/static/assets`, then `git add a.ex`) is no fix when a later call of the
+  window does the work on it after all (`git add -f priv/static/assets/x.css`): that call
+  is, and leads the remedy, the retry a step of it (see _put_back_later). A file the retry
+  renamed (`mv a.py b.py && python3 b.py`) is the file that failed. A write_stdin that only polls
   is no retry of keys a closed stdin refused.
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
   same file (`cat x` failed, then Read x; an Edit that did not apply, then a
@@ -868,20 +874,27 @@ _CODE_COMMON = frozenset(
 
 
 def _same_code(one: str, other: str) -> bool:
-    """Whether two inline scripts work on the same thing: they name a path in common, or,
-    naming none, share half the words of the shorter (a heredoc that read a token file was
-    "fixed" by a `python3 -c` YAML check of another file an hour later: fourth held-out set,
-    as an argument-less python matched every python). A script that writes files (`one`,
-    the failed call's) is not run again by one that only reads them: a `python -c` that was
-    to add totals to a workbook and save it, then one that printed its rows and merged
-    cells, both loading that workbook (twenty-seventh held-out set, abandoned)."""
+    """Whether inline code (`other`) runs again what failed inline code (`one`) ran: it
+    names a path of it, if either names any, and holds half its words.
+
+    A heredoc that read a token file was "fixed" by a `python3 -c` YAML check of another
+    file an hour later (fourth held-out set, as an argument-less python matched every
+    python). A path in common is not enough: a script that compared two parsers on a BVH
+    file failed, then one that imported a helper of one parser to print the joints it read
+    from that file, sharing the path and no other word of 43 (thirtieth held-out set; a
+    new user's try, session 33): it looked at why, and the card said the fix was to drop
+    PYTHONPATH. The half is of the failed code's words, not the shorter's: a short script
+    that looks into a long one's data does not run it again. A script that writes files is
+    not run again by one that only reads them: a `python -c` that was to add totals to a
+    workbook and save it, then one that printed its rows and merged cells, both loading
+    that workbook (twenty-seventh held-out set, abandoned)."""
     if _WRITES_FILE.search(one) and not _WRITES_FILE.search(other):
         return False
     a, b = (set(_CODE_WORD.findall(code)) - _CODE_COMMON for code in (one, other))
     paths = [{_basename(w) for w in words if "/" in w or "." in w.strip(".")} for words in (a, b)]
-    if paths[0] or paths[1]:
-        return bool(paths[0] & paths[1])
-    return bool(a and b) and len(a & b) * 2 >= min(len(a), len(b))
+    if (paths[0] or paths[1]) and not paths[0] & paths[1]:
+        return False
+    return bool(a and b) and len(a & b) * 2 >= len(a)
 
 
 def _arg_key(arg: str) -> str:
@@ -1599,6 +1612,69 @@ def _closer_chain_later(failed: Call, call: Call, later: Sequence[Call]) -> bool
         and not other.failed
         and _shared_count(failed.command, other.command) > mine
         for other in later[1:]
+    )
+
+
+def _left_out(
+    failed: Call, call: Call, key_line: str, not_failing: frozenset[Intent] | tuple[()]
+) -> set[str]:
+    """The operands of the failed command that a retry left out and the error is about: its
+    key line names them, or a folder of them (`git add a.ex priv/static/assets/x.css`: `The
+    following paths are ignored by one of your .gitignore files: priv/static/assets`, then
+    `git add a.ex`), not only its output (`mix credo` of three files, one of them the
+    finding's). As _arg_key keys them."""
+    found = _shared_intent(failed.command, call.command, not_failing)
+    if found is None:
+        return set()
+    mine, theirs = found
+    dropped = mine.args - theirs.args
+    return {
+        key
+        for word in mine.words[1:]
+        if (key := _arg_key(word)) in dropped and _names_path(key_line, _unix(word).rstrip("/"))
+    }
+
+
+def _names_path(text: str, path: str) -> bool:
+    """Whether a text names a path, or a folder it is in, as a word of its own."""
+    while path and path not in {".", "/"}:
+        # (a folder as a word: `lib` of `lib/a.ex` names another file, not the folder)
+        if re.search(rf"(?<![\w./-]){re.escape(path)}/?(?![\w./-])", text):
+            return True
+        path = posixpath.dirname(path)
+    return False
+
+
+def _put_back_later(
+    failed: Call,
+    call: Call,
+    later: Sequence[Call],
+    key_line: str,
+    not_failing: frozenset[Intent] | tuple[()],
+) -> bool:
+    """Whether a retry only left out what the error was about, and a later call of the
+    window did the failed command's work on it after all: that later call is the fix, and
+    the retry, which did the rest, a step of it. `git add` of a tracked file under an ignored
+    folder, refused, then the same `git add` without it and a commit, then `git add -f` of
+    it and `commit --amend`: the goal was to commit it (the real corpus, three sessions; the
+    card led with `changed: -priv/static/assets/spotter.css`, a user following it left the
+    file out; a new user's try, session 33). Left out for good, leaving it out was the fix."""
+    if failed.name not in SHELL_TOOLS or call.name not in SHELL_TOOLS:
+        return False
+    dropped = _left_out(failed, call, key_line, not_failing)
+    if not dropped:
+        return False
+    wanted = [i for i in intents(failed.command) if i not in not_failing and i.args & dropped]
+    return any(
+        not other.failed
+        and not other.running
+        and other.name in SHELL_TOOLS
+        and any(
+            _same_intent(mine, theirs) and theirs.args & dropped
+            for mine in wanted
+            for theirs in intents(other.command)
+        )
+        for other in later
     )
 
 
@@ -3808,6 +3884,7 @@ def fix_of(
     own_import = failed.name in SHELL_TOOLS and bool(_OWN_IMPORT.search(error))
     # a command given a file for its folder (see _runs_on_workdir)
     in_file = bool(failed.workdir) and failed.name in SHELL_TOOLS and _says_not_a_file(error)
+    left_out: set[str] = set()  # retries that left out what the error was about
     reread = listed_at is not None and any(
         not c.failed and c.name == failed.name and _another_way(failed, c, error)
         for c in after[listed_at:ANOTHER_WAY_CALLS]
@@ -3876,6 +3953,9 @@ def fix_of(
         if viewed and _views_other_files(call, viewed):
             continue
         if _closer_chain_later(failed, call, after[n : n + NEARBY_CALLS]):
+            continue
+        if not call.failed and _put_back_later(failed, call, after[n + 1 :], key_line, not_failing):
+            left_out.add(call.tool_use_id)
             continue
         way = None
         if filtered is not None and call.name in SHELL_TOOLS:
@@ -3973,9 +4053,14 @@ def fix_of(
                 return _lists_name(step, part, output)
             return missing and way == WORKED_AROUND and _printed_path(step, found, output)
 
-        return _confirmed(
+        fix = _confirmed(
             failed, after[:n], call, way, error, window_end, start, stop, listed, output
         )
+        if left_out:
+            # the call that did it on what the error was about leads; those that left it
+            # out did the rest (see _put_back_later)
+            fix.remedy.sort(key=lambda step: step.tool_use_id in left_out)
+        return fix
     program = not_found or _checked_for(failed, key_line) or _missing_module(key_line)
     installs = [
         n

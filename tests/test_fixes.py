@@ -1808,6 +1808,37 @@ def test_an_inline_script_is_retried_only_by_one_on_the_same_thing():
     assert fix.confirmed_by == rerun.tool_use_id
 
 
+def test_inline_code_that_looks_into_what_a_script_read_is_no_rerun_of_it():
+    """A heredoc that compared two parsers on a BVH file failed on a shape; then one that
+    imported a helper of one parser to print the joints it read from that file: the same
+    path, and none of the work of the failed code (thirtieth held-out set, a new user's try).
+    The fix was the patch, confirmed by the comparison run again."""
+    compare = (
+        "PYTHONPATH=ardy:. python - <<'PY'\nfrom pathlib import Path\nimport torch\n"
+        "from kimodo.bvh import parse_bvh_motion as ref_parse\n"
+        "from src.motion import parse_bvh_motion, SOMASkeleton30, MotionRepresentation\n"
+        "p=Path('data/bvh/Idle_Left_001.bvh')\nrr,rt,rf=ref_parse(p)\nlr,lt,lf=parse_bvh_motion(p)\n"
+        "print('parse', (rr-lr).abs().max().item(), rr.shape)\n"
+        "ours=MotionRepresentation(SOMASkeleton30(),120).encode(lr,lt,canonicalize=True)\nPY"
+    )
+    failed = call("exec_command", command=compare, failed=True)
+    look = call(
+        "exec_command",
+        command="python - <<'PY'\nfrom src.motion.bvh import _parse_hierarchy\n"
+        "p=Path('data/bvh/Idle_Left_001.bvh')\nn,c,_=_parse_hierarchy(p.read_text().splitlines())"
+        "\nprint(len(n), n[:5])\nPY",
+    )
+    patch = call("apply_patch", file_path="src/motion/bvh.py")
+    again = call("exec_command", command=compare)
+    error = {
+        failed.tool_use_id: "Exit code 1\nTraceback (most recent call last):\n"
+        "RuntimeError: The size of tensor a (77) must match the size of tensor b (78)"
+    }
+    fix = run([failed, look, patch, again], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    assert steps(fix) == [(patch.tool_use_id, None)]
+
+
 def test_a_script_that_was_to_write_a_file_is_worked_around_by_the_shell_writing_it():
     """A `node <<'JS'` whose code writes files failed on its own syntax, then `cat > x
     <<'EOF'` wrote one of them: its goal reached another way. Another inline script, on
@@ -2622,6 +2653,36 @@ def test_powershells_looking_cmdlets_are_looks():
     error = "Exit code 124\ncommand timed out after 120034 milliseconds"
     fix = run([failed, look], {failed.tool_use_id: error})[failed.tool_use_id]
     assert fix.outcome not in fixes.CLAIMS_FIX
+
+
+def test_a_retry_that_left_out_what_the_error_named_is_no_fix_when_it_is_done_later():
+    """`git add` of a tracked file under an ignored folder, refused; the same add and commit
+    without it; then `git add -f` of it and `commit --amend`: the goal was to commit it, and
+    the `-f` leads the card, the retry that left it out a step (the real corpus, three
+    sessions; the card said `changed: -priv/static/assets/x.css`: a new user's try). Never
+    added after all, leaving it out was the fix; a file the key line does not name (one of
+    three a linter checked) is left out as a change of the retry."""
+    failed = call(
+        command="git add lib/a.ex priv/static/assets/x.css test/a_test.exs && git commit -m 'feat'",
+        failed=True,
+    )
+    without = call(command="git add lib/a.ex test/a_test.exs && git commit -m 'feat'")
+    look = call(command="git ls-files priv/static/assets/x.css")
+    forced = call(command="git add -f priv/static/assets/x.css && git commit --amend --no-edit")
+    error = {
+        failed.tool_use_id: "Exit code 1\nThe following paths are ignored by one of your"
+        " .gitignore files:\npriv/static/assets\nhint: Use -f if you really want to add them."
+    }
+    fix = run([failed, without, look, forced], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, forced.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [forced.tool_use_id, without.tool_use_id]
+    fix = run([failed, without, look], error)[failed.tool_use_id]
+    assert steps(fix) == [(without.tool_use_id, "-priv/static/assets/x.css")]
+    lint = call(command="mix credo --strict lib/a.ex lib/b.ex", failed=True)
+    one = call(command="mix credo --strict lib/a.ex")
+    other = call(command="mix credo --strict lib/b.ex")
+    found = {lint.tool_use_id: "Exit code 2\n[D] Nested modules could be aliased. lib/a.ex:135:5"}
+    assert run([lint, one, other], found)[lint.tool_use_id].confirmed_by == one.tool_use_id
 
 
 def test_a_look_subcommand_at_a_chains_end_is_no_retry_of_its_work():

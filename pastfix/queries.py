@@ -718,11 +718,13 @@ def required_words(error: object) -> str:
     """The words of a pasted error that a failure must all hold to match it by its words.
 
     Its stop words are left out, unless it has nothing else; raw: queries pass as they are.
+    The words of a log's prefixes, a prompt's line and a traceback's frames are left out
+    too, unless that leaves nothing (signatures.as_output).
     """
     text = paste_text(error)
     if _is_raw(text):
         return text
-    words = text.split()
+    words = signatures.as_output(text).split() or text.split()
     kept = [w for w in words if not _is_stop_word(w)]
     return " ".join(kept or words)
 

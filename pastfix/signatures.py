@@ -34,6 +34,10 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   `~/.zshrc:12: ...`, bash's `~/.bash_profile: line 3: ...`, Homebrew's
   `shellenv.sh: line 18: /bin/ps: Operation not permitted` in a macOS sandbox) go
   when the command printed anything else (without_startup).
+- A log's prefix of a line, its time and a tag after it (`2026-05-03 08:12:56 `,
+  `[2026-05-03 08:12:56] `, `...T08:12:56.112Z `, `08:12:56 `, `12:01:45 pre-commit | `),
+  is no part of it (without_log_prefix): each line is read as the output it logged, so a
+  header's next line is the output's and an error line scores as it does alone.
 - A Python traceback: the exception line after the last `Traceback (most
   recent call last):` (`json.decoder.JSONDecodeError: Expecting value: ...`).
 - Anything else: each line gets a score and the *first* line with the best
@@ -51,15 +55,23 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   What went wrong:`, vitest's `→ ` message of a test just marked failed (`× suite >
   test 12ms`, then `→ Unable to find a label with the text of: Name`), not the
   summary of its file above (`❯ a.test.tsx (2 tests | 2 failed) 72ms`), which is one
-  key line for a file's different failures (twenty-fifth held-out set).
+  key line for a file's different failures (twenty-fifth held-out set); the same for
+  testem's numbered failed test (`1) [Chrome 143.0] tests/a-test.ts: shows x`) and the
+  message on its next line (`Loading overlay is displayed`).
   2 (medium): an error word: error, failed, failure, fatal, exception, not
   found, cannot, could not, unable, denied, refused, invalid, missing... but
   not inside a path or a file's name (git's `deleted: x/statsig.failed_logs.1`)
   nor a word that names a way of working (`fail-fast`, `failover`, `pipefail`);
   git's `nothing to commit` and `no changes added to commit`.
+  1 (says only that a command failed, never why: yields to any line that says more): a
+  wrapper's or runner's last word, printed after the failure or on stderr, which may be
+  stored first: jsh's bare `CommandError`, `ExecaError: Command failed ...`, Node's
+  `Error: Command failed: ...`, `CalledProcessError: Command '...' returned non-zero exit
+  status 1`, yarn's `error Command failed with exit code 1.`, pnpm's `ELIFECYCLE  Command
+  failed`, make's `make: *** [x] Error 1`, `Testem finished with non-zero exit code`.
   0 (noise, never preferred): warnings (`⚠️ Warning:` too), `hint:` lines, stack frames (`at ...`,
   `File "..."`), summaries (`✖ 10 problems`, `1 error`, `12 tests, 1 failure`,
-  `Total errors: 3`, pytest's `=== ... ===`), Gradle's banners (`> Task :app:x
+  `Total errors: 3`, pytest's `=== ... ===`, TAP's `# fail  2`), Gradle's banners (`> Task :app:x
   FAILED`, `FAILURE: Build failed with an exception.`, `BUILD FAILED in 18s`: they
   say that a build failed, never why), bracketed warnings (`[WARNING] Citeproc:
   citation X not found` before quarto's `File x.bib not found in resource path`) and
@@ -68,8 +80,12 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   `Exit code N` that is no warning, hint, frame or summary is taken (`The
   following paths are ignored by one of your .gitignore files: ...`, not git's
   `warning: in the working copy of 'x', LF will be replaced by CRLF` before
-  it), else the first other than `Exit code N`; `Exit code N` is the key line
-  only when it is all the output there is.
+  it) and no progress line ending in `...` (`Cloning into 'x'...`, before git's
+  `Username for 'https://github.com':` it waited at), else the first other than `Exit code
+  N`; `Exit code N` is the key line only when it is all the output there is.
+- A pasted error is matched by its words too: those of a log's prefixes, a prompt's line
+  (`$ mix ecto.migrate`) and a traceback's frames are not among them (as_output): they
+  say where and when it ran, which the stored output does not hold.
 - A short key line that ends with `:` (`Pre-commit validation failed:`,
   `InputValidationError: Task failed due to the following issue:`) is a header:
   the next non-empty line is appended to it. One that opens JSON on its next lines
@@ -520,8 +536,26 @@ _NOISE = re.compile(
     # pytest's count of what it collected (`collecting ... collected 0 items / 1 error`),
     # before the error that stopped the collection (a new user's paste, session 31)
     r"|collect(?:ing|ed) .*\bitems?\b"
+    # TAP's totals (testem, node --test): `# fail  2` named every run of an ember test
+    r"|# (?:tests?|pass|fail|skip|todo|cancelled)\s+\d+\s*$"
     r")",
     re.I,
+)
+# A line that says only that a command failed, never why: the exception of a library that
+# ran it (jsh's bare `CommandError`, execa's `ExecaError: Command failed with exit code 1:
+# ...`, Node's `Error: Command failed: ...`, Python's `CalledProcessError: Command '...'
+# returned non-zero exit status 1.`), a package manager's or a runner's last word (yarn's
+# `error Command failed with exit code 1.`, pnpm's `ELIFECYCLE  Command failed ...`, make's
+# `make: *** [Makefile:3: test] Error 1`, `Testem finished with non-zero exit code. Tests
+# failed.`). It is printed after what went wrong, or on stderr, which a harness may store
+# first: five ember test runs with five failures had jsh's `CommandError` for key line, one
+# signature (a new user's tries, session 33). Scored 1: it yields to any line that says
+# more, and is the key line only of an output that says nothing else.
+_COMMAND_FAILED = re.compile(
+    r"(?:[\w.]+\.)?(?:Command|Execa?|(?:Called|Child)?Process|Subprocess|Spawn|Shell)"
+    r"(?:Error|Exception)(?:\s*\{?$| \[\w+\]|: Command (?:failed|'))"
+    r"|(?:Error: |error |ELIFECYCLE\s+)?Command failed\b"
+    r"|make(?:\[\d+\])?: \*\*\* .*\bError \d+$"
 )
 
 # Speed: Python's re skips ahead quickly only for patterns that start with a
@@ -584,6 +618,10 @@ _TRACEBACK = "Traceback (most recent call last)"
 # (`→ expected 2 to be 3`), under the summary of its file (`❯ a.test.ts (2 tests | 1
 # failed)`, which names no error)
 _FAILED_TEST = ("× ", "✗ ", "✕ ")
+# testem's (ember test, ember exam) failed test, numbered, with its browser: `1) [Chrome
+# 143.0] tests/a-test.ts: shows the overlay`; its message on the next line (`Loading overlay
+# is displayed`, `Promise rejected during "...": Assertion Failed: ...`)
+_NUMBERED_TEST = re.compile(r"\d+\) \[[^\]\n]{1,60}\] \S")
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?::|$)")
 # A line that names an exception and says what it was (`TestingLibraryElementError: Found
 # multiple elements with the text: Day 1`), sought beyond the window (see key_line).
@@ -827,7 +865,30 @@ def _window(text: str, size: int = _WINDOW, count: int = _WINDOW_LINES) -> list[
         # Hook messages (e.g. "Pre-commit validation failed:\n\n[FORMAT] ...")
         # arrive with their newlines still escaped in the first line.
         lines = _escaped_lines(lines[0]) + lines[1:]
-    return [_ANSI.sub("", line[:_MAX_LINE]) for line in lines]
+    return [without_log_prefix(_ANSI.sub("", line[:_MAX_LINE])) for line in lines]
+
+
+# What a log writes before each line: when (`2026-05-03 08:12:56 `, `[2026-05-03 08:12:56] `,
+# `2026-05-03T08:12:56.112Z `, `08:12:56 `, `12:01:45,123 `) and, after it, whose (`12:01:45
+# pre-commit | `: docker compose's and pre-commit's tag of each line); the indentation after
+# it stays (a frame's)
+_LOG_PREFIX = re.compile(
+    r"\[?(?:\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)?"
+    r"|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?)(?:Z|[+-]\d{2}:?\d{2})?\]?(?:[ \t]|$)"
+    r"(?:[\w.-]{1,40}[ \t]+\|(?:[ \t]|$))?"
+)
+
+
+def without_log_prefix(line: str) -> str:
+    """`line` without what a log wrote before it (_LOG_PREFIX): a line of a log is the line
+    of the output it logged. A header's next line (`[FORMAT] Code is not formatted.` after
+    `12:01:45 pre-commit | Pre-commit validation failed:`) is that line, and a pasted log's
+    error line scores as the error does (`** (RuntimeError) ...` after its time)."""
+    if line[:1].isdigit() or line[:1] == "[":
+        logged = _LOG_PREFIX.match(line)
+        if logged:
+            return line[logged.end() :]
+    return line
 
 
 # A Windows path, whose `\n` is a folder's first letter (`C:\Users\me\node_modules`,
@@ -958,6 +1019,8 @@ def _score(line: str) -> int:
     line = line[:_MAX_SCORED]
     if _NOISE.match(line):
         return 0
+    if _COMMAND_FAILED.match(line) or "non-zero exit" in line:
+        return 1
     if _STRONG_START.match(line) or ("E" in line and _ERRNO.search(line)):
         return 3
     low = line.lower()
@@ -989,6 +1052,11 @@ def _traceback_exception(lines: list[str], raw: list[str]) -> int | None:
         if lines[i] and not raw[i][:1].isspace() and _EXCEPTION_LINE.match(lines[i]):
             return i
     return None
+
+
+# A program saying what it starts (`Cloning into 'x'...`, `Building…`): a later line says
+# where it stopped (git's `Username for 'https://github.com':`, the prompt it waited at).
+_PROGRESS = ("...", "…")
 
 
 def _harness_start(text: str) -> bool:
@@ -1027,13 +1095,15 @@ def key_line(text: str) -> str:
     best, best_score = -1, -1
     timed_out = False
     after_test = False  # the line before was a test that failed (`× suite > test 12ms`)
+    numbered = False  # the line before was testem's failed test (`1) [Chrome 143.0] ...`)
     for i, line in enumerate(lines):
         if not line:
             continue
         score = _score(line)
-        if after_test and line.startswith("→ "):
-            score = 3  # vitest's message of that test (see the module docstring)
+        if (after_test and line.startswith("→ ")) or numbered:
+            score = 3  # a runner's message of that test (see the module docstring)
         after_test = line.startswith(_FAILED_TEST) or (after_test and line.startswith("→ "))
+        numbered = line[:1].isdigit() and bool(_NUMBERED_TEST.match(line))
         if score > best_score or (timed_out and score == 3):
             best, best_score = i, score
             # A time limit's own words yield to an error the command printed after them:
@@ -1049,7 +1119,9 @@ def key_line(text: str) -> str:
         # test and its summary (`❯ test/a.test.tsx (1 test | 1 failed)` in the head,
         # `Test Files  1 failed` in the tail: each run of three with another error had
         # that one key line, seventeenth held-out set).
-        named = _NAMED_EXCEPTION.search(text, 0, _DEEP)
+        # (not a wrapper's `ExecaError: Command failed ...`, which says less: _COMMAND_FAILED)
+        found = _NAMED_EXCEPTION.finditer(text, 0, _DEEP)
+        named = next((m for m in found if not _COMMAND_FAILED.match(m.group(1))), None)
         if named:
             return _ANSI.sub("", named.group(1)[:_MAX_LINE]).strip()
     if best < 0:
@@ -1069,7 +1141,8 @@ def key_line(text: str) -> str:
         # 'x', LF will be replaced by CRLF` before `The following paths are ignored`).
         plain = [i for i, line in enumerate(lines) if line and not _EXIT_CODE.match(line)]
         for i in plain:
-            if not _NOISE.match(line := lines[i][:_MAX_SCORED]):
+            line = lines[i]
+            if not _NOISE.match(line[:_MAX_SCORED]) and not line.endswith(_PROGRESS):
                 return _with_header(lines, i)
         for i in plain:
             return _with_header(lines, i)
@@ -1457,6 +1530,43 @@ def normalised_lines(text: str) -> tuple[str, ...]:
         if "command not found" in line and (missing := _NOT_FOUND_IN.search(line)):
             found[f"command not found: {missing.group(1) or missing.group(2)}"] = None
     return tuple(line for line in found if line)
+
+
+# A shell prompt's line above a pasted error: the command it ran (`$ mix ecto.migrate`,
+# `me@box:~/app$ make`, PowerShell's `PS C:\\app> npm run build`).
+_PROMPT = re.compile(r"[ \t]*(?:\$|[\w.-]+@[\w.-]+:\S*\$|PS [^>\n]{1,200}>)[ \t]")
+# A stack frame: Python's `File "/x/a.py", line 3, in f` (its source line under it);
+# JavaScript's and Java's `at f (/x/a.js:3:5)`, Elixir's `(mix 1.19.5) lib/mix/pubsub.ex:40:
+# Mix.PubSub.start/0`, Ruby's `from /x/a.rb:12:in 'f'`.
+_PY_FRAME = re.compile(r"[ \t]*File \"[^\"\n]*\", line \d+")
+_FRAME = re.compile(
+    r"[ \t]*(?:at \S.*:\d+(?::\d+)?\)?$|\(\w+ [\w.+-]+\) \S+:\d+: |from \S+:\d+:in )"
+)
+
+
+def as_output(text: str) -> str:
+    """A pasted text as a failure's output holds it, the words a failure must hold to match
+    it: each line without what a log wrote before it (without_log_prefix), and without the
+    lines that say where it ran, not what went wrong: a shell prompt's line (the command is
+    the call's, not its output) and a traceback's frames (`File "/home/me/x.py", line 285,
+    in f` and its source line, `at f (/x/a.js:3:5)`), whose paths are that checkout's. Mix's
+    error with `$ mix ecto.migrate` above it, or a time before each line, and a whole
+    traceback from another checkout found nothing that its last line alone finds (a new
+    user's tries, session 33)."""
+    kept = []
+    source = False  # the line before was a Python frame: an indented line is its source
+    for line in text.split("\n"):
+        line = without_log_prefix(line)
+        if _PY_FRAME.match(line):
+            source = True
+            continue
+        if source and line[:1].isspace():
+            source = False
+            continue
+        source = False
+        if not (_PROMPT.match(line) or _FRAME.match(line)):
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def other_error_lines(text: str) -> list[str]:

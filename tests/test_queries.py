@@ -1807,7 +1807,8 @@ def test_a_paste_whose_other_error_line_was_seen_finds_that_lines_failures(index
     result = CliRunner().invoke(cli, ["find", log, str(index_path)])
     assert result.exit_code == 0
     assert result.stderr == (
-        "Its key line, \"[2026-04-01 10:22:03] ERROR: step 'build' failed in"
+        # (the log's time is no part of its key line: signatures.without_log_prefix)
+        "Its key line, \"ERROR: step 'build' failed in"
         ' /home/me/zzzproj", was not seen before; another error line of it was, "Error:'
         " ENOENT: no such file or directory, open '/srv/x/dist/index.js'\": the failures"
         " below are that line's (it may follow from the key line's error, not cause it).\n\n"
@@ -3344,3 +3345,94 @@ def test_next_text_is_not_claude_codes_placeholder_of_an_empty_reply(tmp_path):
         queries.connect(tmp_path / "index.db"), "frobctl: quantum flux misaligned"
     )
     assert row["next_text"] == "The flux needs a reset first."
+
+
+# -- a pasted error with a log's prefixes, a prompt's line or a traceback's frames ---------
+
+MIX_PUBSUB = (
+    "** (RuntimeError) failed to start Mix.PubSub, reason: {{:shutdown, {:failed_to_start_child,"
+    ' Mix.PubSub.Subscriber, {%Mix.Error{message: "failed to open a TCP socket", mix: 1}, '
+    '[{Mix, :raise, 2, [file: ~c"lib/mix.ex", line: 632]}]}}}}'
+)
+VISER = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/u/proj/kimodo_reimpl/visualize.py", line 285, in __init__\n'
+    "    import viser\nModuleNotFoundError: No module named 'viser'\n\n"
+    "The above exception was the direct cause of the following exception:\n\n"
+    "Traceback (most recent call last):\n"
+    '  File "/home/u/proj/visualize_dataset.py", line 12, in <module>\n    main()\n'
+    "ModuleNotFoundError: kimodo_reimpl.visualize requires the viser dependency."
+)
+
+
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory):
+    """Failures that a user pastes from a log, a terminal or another checkout."""
+    root = tmp_path_factory.mktemp("logged")
+    projects = root / "projects"
+    (
+        Session("mix", APP, 0)
+        .call("m1", "Bash", command="mix ecto.migrate")
+        .result(
+            "m1",
+            f"Exit code 1\n{MIX_PUBSUB}\n    (mix 1.19.5) lib/mix/pubsub.ex:36: M.start/0\n",
+            error=True,
+        )
+        .write(projects / "-home-u-app" / "mix.jsonl")
+    )
+    (
+        Session("viser", LIB, 100)
+        .call("v1", "Bash", command="python visualize_dataset.py")
+        .result("v1", f"Exit code 1\n{VISER}", error=True)
+        .write(projects / "-home-u-lib" / "viser.jsonl")
+    )
+    build_index(root / "index.db", projects)
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+# A new occurrence of the Mix error: another term, so not its signature; its words are.
+MIX_AGAIN = (
+    "** (RuntimeError) failed to start Mix.PubSub, reason: {{:shutdown, {:failed_to_start_child,"
+    ' Mix.PubSub.Subscriber, {%Mix.Error{message: "failed to open a TCP socket", mix: 1}, []}}}}'
+)
+
+
+@pytest.mark.parametrize(
+    "pasted, session",
+    [
+        (MIX_AGAIN, "mix"),
+        (f"$ mix ecto.migrate\n{MIX_AGAIN}", "mix"),
+        (f"me@box:~/app$ mix ecto.migrate\n{MIX_AGAIN}", "mix"),
+        (f"2026-05-03 08:12:55 $ mix ecto.migrate\n2026-05-03 08:12:56 {MIX_AGAIN}", "mix"),
+        (f"[2026-05-03 08:12:56] {MIX_AGAIN}", "mix"),
+        (f"08:12:56 {MIX_AGAIN}\n08:12:56     (mix 1.19.5) lib/mix/pubsub.ex:40: M.start/0", "mix"),
+        # the whole traceback from another checkout, its frames and their source lines
+        (
+            'Traceback (most recent call last):\n  File "/home/me/work/kimodo_reimpl/'
+            'visualize.py", line 290, in setup\n    import viser\n'
+            "ModuleNotFoundError: No module named 'viser'",
+            "viser",
+        ),
+    ],
+)
+def test_a_log_s_prefixes_a_prompt_and_frames_are_no_words_of_the_error(logged, pasted, session):
+    """A failure matched by every word of a pasted error is still matched with a log's time
+    before each line, the prompt's line of the command above it, or the frames of another
+    checkout's traceback: they say where and when it ran, which the stored output does not
+    hold. Each of these was "Not seen before" (a new user's tries, session 33)."""
+    found = queries.find_past_fix(logged, pasted)
+    assert queries.seen_before(found)
+    assert [(r["session_id"], r["matched"]) for r in found] == [(session, "all words")]
+
+
+def test_the_words_a_failure_must_hold_leave_out_where_it_ran():
+    pasted = (
+        "2026-05-03 08:12:55 $ mix ecto.migrate\n[2026-05-03 08:12:56] ** (RuntimeError) boom\n"
+        '  File "/home/me/a.py", line 3, in f\n    import viser\n'
+        "    at run (/home/me/app/x.js:3:5)\nPS C:\\app> npm test\nKeyError: 'x'"
+    )
+    assert queries.required_words(pasted) == "(RuntimeError) boom KeyError: 'x'"
+    # a paste that is nothing else keeps its words
+    assert queries.required_words("$ mix ecto.migrate") == "mix ecto.migrate"

@@ -2031,3 +2031,94 @@ def test_an_error_glued_to_a_progress_bar_starts_the_key_line():
     assert sig.key_line(bar).startswith("Error: A `brew install --cask font-x` process")
     assert sig.key_line("TypeError: x is not a function") == "TypeError: x is not a function"
     assert sig.key_line("[vite] Error: cannot find x") == "[vite] Error: cannot find x"
+
+
+def _ember_run(failures: str, command: str = "ember exam --filter=loading") -> str:
+    """An ember test run through a wrapper script (jsh), as Claude Code stores it: the
+    wrapper's stderr (its `CommandError`) first, then the run's report."""
+    return (
+        "(node:71556) [DEP0060] DeprecationWarning: The `util._extend` API is deprecated.\n"
+        "Testem finished with non-zero exit code. Tests failed.\n\nCommandError\n"
+        "    at _$ (file:///home/me/app/node_modules/jsh/dist/index.mjs:346:19)\n"
+        f"    at file:///home/me/app/scripts/test.mjs:20:3 {{\n  command: '{command}',\n"
+        "  stdout: '',\n  stderr: '',\n  status: 1\n}\n\n"
+        "WARNING in ./components/account-widget/lib/analytics.ts 5:0-122\n"
+        "export 'Events' (reexported as 'Events') was not found in 'shared/enums'\n\n"
+        f"1..4\n# tests 4\n# pass  2\n# skip  0\n# fail  2\n\n{failures}"
+    )
+
+
+def test_a_wrapper_s_command_failed_line_yields_to_the_failure():
+    """A line that says only that a command failed (a wrapper's `CommandError`, `Command
+    failed with exit code 1`, make's `*** Error 1`) is no key line while another line says
+    more: five ember runs failing on five assertions had jsh's `CommandError` for key line,
+    one signature, and a pasted assertion was shown another run's fix (a new user's tries,
+    session 33)."""
+    overlay = (
+        "  1) [Chrome 143.0] tests/integration/loading-state-test.ts: shows loading state\n"
+        "     Loading overlay is displayed\n\n"
+        "     expected: 'Element .overlay exists'\n"
+        "       actual: 'Element .overlay does not exist'\n"
+    )
+    override = (
+        "  1) [Chrome 143.0] tests/integration/loading-state-test.ts: shows loading state\n"
+        '     Promise rejected during "shows loading state": Assertion Failed: Cannot override'
+        " the computed property `firstMonth` on [object Object].\n\n"
+        "     Error: Assertion Failed: Cannot override the computed property `firstMonth`\n"
+        "         at assert (http://127.0.0.1:7357/assets/chunk.js:93335:13)\n"
+    )
+    assert key_line(_ember_run(overlay)) == "Loading overlay is displayed"
+    assert key_line(_ember_run(override)).startswith("Promise rejected during")
+    assert signature(_ember_run(overlay)) != signature(_ember_run(override))
+    # the block a user copies from the report is the same error
+    assert signature(overlay) == signature(_ember_run(overlay))
+    # other wrappers' and runners' last words, stored before the error or after it
+    for said in (
+        "error Command failed with exit code 1.",
+        " ELIFECYCLE  Command failed with exit code 1.",
+        "Error: Command failed: npm run build",
+        "ExecaError: Command failed with exit code 2: vite build",
+        "subprocess.CalledProcessError: Command '['make']' returned non-zero exit status 2.",
+        "make: *** [Makefile:3: test] Error 1",
+    ):
+        out = f"Exit code 1\n{said}\nsrc/a.ts: Cannot connect to the database\n"
+        assert key_line(out) == "src/a.ts: Cannot connect to the database", said
+        assert key_line(f"Exit code 1\n{said}\nbuilding\n") == said.strip(), said
+    # a wrapper's error alone is still the key line of an output that says nothing else
+    assert key_line("Exit code 1\nCommandError\n  status: 1\n}\n") == "CommandError"
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ["2026-05-03 08:12:56 ", "[2026-05-03 08:12:56] ", "2026-05-03T08:12:56.112Z ", "08:12:56 "],
+)
+def test_a_log_s_prefix_of_each_line_is_no_part_of_the_key_line(prefix):
+    """A log writes its time (and a tag: `12:01:45 pre-commit | `) before every line: the
+    header and its next line are the output's (`Pre-commit validation failed: [FORMAT] ...`),
+    and an error line scores as it does without it. Such pastes were "Not seen before" (a
+    new user's tries, session 33)."""
+    ignored = (
+        "The following paths are ignored by one of your .gitignore files:\npriv/static/assets\n"
+        "hint: Use -f if you really want to add them.\n"
+    )
+    logged = "".join(prefix + line + "\n" for line in ignored.splitlines())
+    assert key_line(logged) == key_line(ignored)
+    assert signature(logged) == signature(ignored)
+    hook = "Pre-commit validation failed:\n\n[FORMAT] Code is not formatted.\nRun mix format.\n"
+    tagged = "".join(f"{prefix}pre-commit | {line}\n".rstrip(" ") for line in hook.splitlines())
+    assert signature(tagged) == "Pre-commit validation failed: [FORMAT] Code is not formatted."
+    # an error line after a line that scores less (`failed` of a progress line) wins
+    mix = "** (RuntimeError) failed to start Mix.PubSub, reason: :eperm"
+    assert key_line(f"{prefix}Compiling failed deps\n{prefix}{mix}\n") == mix
+    # the indentation after the prefix stays: a traceback's frames are told by it
+    trace = 'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\nKeyError: 1'
+    assert key_line("".join(prefix + line + "\n" for line in trace.splitlines())) == "KeyError: 1"
+
+
+def test_a_progress_line_yields_to_where_the_command_stopped():
+    """When no line names an error, a program's word of what it starts (`Cloning into
+    'x'...`) says less than a later line: git's prompt it waited at (a new user's try,
+    session 33, was read as the clone's progress)."""
+    waited = "Cloning into 'my-repo'...\nUsername for 'https://github.com':\n"
+    assert key_line(waited) == "Username for 'https://github.com':"
+    assert key_line("Exit code 1\nBuilding…\n") == "Building…"

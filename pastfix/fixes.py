@@ -3381,7 +3381,10 @@ def _ran_another_script(failed: Call, call: Call) -> bool:
     (_NO_SCRIPT) run another one, or a tool of the project: what the missing one was for,
     run as the project has it (`pnpm type-check`, then `pnpm tsc --noEmit`; `yarn
     test:client`, then `cd client && yarn test`: twenty-second and twenty-seventh held-out
-    sets). Not an install, nor a question of how (`--help`), nor the same name again."""
+    sets). Not an install, nor a question of how (`--help`), nor the same name again. Asked
+    of a run that failed too, when it failed on another error (fix_of): it ran, past the
+    missing script (`yarn test:web`, then `cd ynab_web && yarn test`, whose tests failed:
+    the real corpus, the card said "not fixed", then: the edits of those tests)."""
     if call.name not in SHELL_TOOLS or call.failed:
         return False
     mine = {(i.program, i.sub) for i in intents(failed.command) if i.program in PACKAGE_MANAGERS}
@@ -3997,7 +4000,17 @@ def fix_of(
         )
         if nothing_found and not (otherwise or wider or _same_search(failed, call)):
             continue
-        if call.failed:
+        # a script the package manager did not know, then another run that failed on
+        # something else: that one ran (see _ran_another_script)
+        ran_other = (
+            no_script
+            and call.failed
+            and n < NEARBY_CALLS
+            and still_failing is not None
+            and _ran_another_script(failed, call._replace(failed=False))
+            and still_failing(call.outcome_of or call.tool_use_id) is False
+        )
+        if call.failed and not ran_other:
             if still_failing is None or not _retry(failed, call, not_failing):
                 continue
             seen = call.outcome_of or call.tool_use_id
@@ -4081,7 +4094,7 @@ def fix_of(
             way = FIXED
         elif misused and n < NEARBY_CALLS and _run_otherwise(failed, call, not_failing):
             way = FIXED
-        elif no_script and n < NEARBY_CALLS and _ran_another_script(failed, call):
+        elif ran_other or (no_script and n < NEARBY_CALLS and _ran_another_script(failed, call)):
             way = FIXED
         elif (
             named_words

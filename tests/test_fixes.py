@@ -4385,6 +4385,25 @@ def test_a_script_the_package_manager_did_not_know_then_another_one(failed_comma
     assert run([failed, way], other_error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_script_the_package_manager_did_not_know_then_another_one_that_failed_on_more():
+    """`yarn test:web`, no such script at the root; then `cd ynab_web && yarn test`, which
+    ran the tests, and they failed: it got past the missing script, and the edits after it
+    were for the tests (the real corpus; a new user's try: "not fixed", then: the edits).
+    Another script not found is no way past it."""
+    failed = call(command='yarn test:web --filter="loading-state-test"', failed=True)
+    tests = call(command='cd ynab_web && yarn test --filter="loading-state-test"', failed=True)
+    edit = call("Edit", file_path="ynab_web/tests/loading-state-test.ts")
+    errors = {
+        failed.tool_use_id: 'Exit code 1\nUsage Error: Couldn\'t find a script named "test:web".',
+        tests.tool_use_id: "Exit code 1\nnot ok 1 Chrome - loading state: Assertion Failed",
+    }
+    fix = run([failed, tests, edit], errors)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, tests.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [tests.tool_use_id]
+    errors[tests.tool_use_id] = 'Exit code 1\nUsage Error: Couldn\'t find a script named "test".'
+    assert run([failed, tests, edit], errors)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_inline_code_the_shell_broke_run_from_a_file():
     """`node -e "..."` whose template literal bash took for a substitution, then the same
     code written to a file and run by node: the fix (nineteenth held-out set). A file that

@@ -31,7 +31,9 @@ failed call tried to do:
   arguments that overlap or where one side has none. `npm run build` is not `npm run test`.
   When the program refused the arguments themselves (`--short-name requires a value`,
   `unknown flag`, `usage:`; not of a `--help` asked for), a run of it with other arguments
-  soon after is the retry, though they share none.
+  soon after is the retry, though they share none; so is one soon after that replaced
+  the one word the error quotes by a new one, and no other (`git log --oneline 2026-01-25`: `fatal:
+  ambiguous argument '2026-01-25'`, then `git log --oneline branch-2026-01-25`).
   An `echo` or `printf` that labels a look's output (`echo "=== x ==="`) is no intent
   of it; an interpreter given its code inline (`python3 -c`, `python3 - <<EOF`, `node
   <<'JS'`) is retried only by code that holds half its words, on the same paths (a script
@@ -156,7 +158,9 @@ papers over the error: neither confirms a fix, and the search goes on.
   workdir), another part of a file (a Read with `limit 50` after the file was too
   large to read whole), a Codex command run outside its sandbox (`with escalated
   permissions`). Its `change` says how, as the words taken out and put in
-  (`-x +/usr/local/bin/x`).
+  (`-x +/usr/local/bin/x`); words a remedy step before it or another command of it by
+  the same program and subcommand still work on were not taken out (`git add a x`
+  refused for x, `git add a`, then `git add -f x`: `+-f`, see command_change).
 
 When retries failed again before one succeeded, only what came between the last
 retry that still showed this error and the first one that failed with another
@@ -185,6 +189,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import json
 import posixpath
 import re
@@ -1448,15 +1453,37 @@ def _chain_failure(
 _SAYS = frozenset({"echo", "printf", "true", "false", ":"})
 
 
-def command_change(failed: str | None, retry: str | None) -> str | None:
+def command_change(
+    failed: str | None, retry: str | None, done: Sequence[str | None] = ()
+) -> str | None:
     """How a retry changed the failed command: the words taken out and put in.
 
     Only the simple command they share counts (`-npx +./node_modules/.bin/prisma`);
-    None when it is the same command.
+    None when it is the same command. `done`: the commands of the remedy's steps before
+    the retry. The failed command's work split over several commands of its program and
+    subcommand, in the retry or in those steps, leaves none of it out: `git add a b x`,
+    refused for x, then `git add a b` and `git add -f x` (or `git add -f x && git add a b`)
+    changed `+-f`, not `-a -b +-f` (the real corpus, three sessions; a new user's try).
     """
-    pair = _shared_intent(failed, retry)
+    pair = _shared_intent(failed, retry) or next(
+        (
+            (a, b)
+            for a, b in itertools.product(intents(failed), intents(retry))
+            if _word_replaced(a, b)
+        ),
+        None,
+    )  # (or one argument replaced: see _replaced_named)
     if pair is None:
         return None
+    mine = pair[0]
+    old, new = (*mine.shell, *mine.words), (*pair[1].shell, *pair[1].words)
+    # (its program, subcommand and words, none of another: a split of the failed one's work)
+    splits = [
+        i
+        for i in (*(i for command in done for i in intents(command)), *intents(retry))
+        if i is not pair[1] and i.program == mine.program and i.sub == mine.sub
+    ]
+    elsewhere = {w for i in splits for w in i.words}
     # commands the retry runs besides, before it (`mkdir -p dist && npm run build`) or after
     # it (`git add x && git commit -m ...`)
     before = {" ".join(i.words) for i in intents(failed)}
@@ -1465,12 +1492,14 @@ def command_change(failed: str | None, retry: str | None) -> str | None:
     added = [
         (n < at, " ".join(i.words))
         for n, i in enumerate(ran)
-        if " ".join(i.words) not in before and n != at and i.program not in LOOK
+        if " ".join(i.words) not in before
+        and n != at
+        and i.program not in LOOK
+        and not (i in splits and set(i.words) <= set(old))
     ]
-    old, new = (*pair[0].shell, *pair[0].words), (*pair[1].shell, *pair[1].words)
     quoted = _newly_quoted(failed or "", retry or "")
     # (a pattern escaped, `src/\\[id\\]`, is a word of its own until the shell reads it)
-    taken = [w for w in old if w not in new and w not in quoted]
+    taken = [w for w in old if w not in new and w not in quoted and w not in elsewhere]
     put = [w for w in new if w not in old and w.replace("\\", "") not in quoted]
     # a flag taken out reads `without --force`: `---force` read as a typo (a new user)
     # (an empty word shown as such: `-p ""` then `-p " "` read `changed: -`, a new user)
@@ -3282,6 +3311,60 @@ def _run_otherwise(failed: Call, call: Call, not_failing: Container[Intent]) -> 
     )
 
 
+# What an error quotes: the word of the command it could not take, in git's way (`fatal:
+# ambiguous argument 'release-2025-12': unknown revision`, `error: pathspec 'x' did not
+# match`) and others' (`"x"`, `` `x' ``).
+_QUOTED_WORD = re.compile(r"'([^'\s]+)'|\"([^\"\s]+)\"|`([^`'\s]+)'")
+
+
+def _quoted_words(text: str) -> frozenset[str]:
+    """The words a key line quotes (see _QUOTED_WORD)."""
+    return frozenset(next(g for g in m.groups() if g) for m in _QUOTED_WORD.finditer(text))
+
+
+def _replaced_named(
+    failed: Call, call: Call, named: frozenset[str], not_failing: Container[Intent]
+) -> bool:
+    """Whether a successful shell call runs the failed command again with the one word its
+    error quotes (`named`) replaced by another, and every other word as it was: a name
+    mistaken, then set right (`git log --oneline 2026-01-25`, `fatal: ambiguous argument
+    '2026-01-25': unknown revision`, then `git log --oneline branch-2026-01-25`, the
+    branch's name the user gave: other agents' sessions, a new user's try). They share no
+    argument, so no retry by its arguments. A run with other words besides (`git log main
+    --not branch-2026-01-25`, just before) asks something else of the right name."""
+    if call.name not in SHELL_TOOLS or call.failed:
+        return False
+    ran = intents(failed.command)
+    words = {word for i in ran for word in i.words}
+    # (the name set right is new to the command: `git add x && git add y` refused for x,
+    # then `git add y` is the rest of the chain, not x named right)
+    return any(
+        mine not in not_failing and mine.words[at] in named and theirs.words[at] not in words
+        for mine, theirs in itertools.product(ran, intents(call.command))
+        if (at := _word_replaced(mine, theirs))
+    )
+
+
+def _word_replaced(one: Intent, other: Intent) -> int | None:
+    """Where two simple commands differ, when they differ in one argument and nothing else
+    (not the program or subcommand, not a flag, no inline code)."""
+    if (
+        (one.program, one.sub) != (other.program, other.sub)
+        or one.code is not None
+        or other.code is not None
+        or len(one.words) != len(other.words)
+    ):
+        return None
+    apart = [k for k, (a, b) in enumerate(zip(one.words, other.words, strict=True)) if a != b]
+    if (
+        len(apart) != 1
+        or not apart[0]
+        or any(w[apart[0]].startswith("-") for w in (one.words, other.words))
+    ):
+        return None
+    return apart[0]
+
+
 # A package manager's words for a script or command of the project it does not have: pnpm's
 # `Command "vitest" not found`, yarn's `error Command "test:client" not found.` and `Couldn't
 # find a script named`, npm's `Missing script: "lint"`, bun's `Script not found`.
@@ -3298,7 +3381,10 @@ def _ran_another_script(failed: Call, call: Call) -> bool:
     (_NO_SCRIPT) run another one, or a tool of the project: what the missing one was for,
     run as the project has it (`pnpm type-check`, then `pnpm tsc --noEmit`; `yarn
     test:client`, then `cd client && yarn test`: twenty-second and twenty-seventh held-out
-    sets). Not an install, nor a question of how (`--help`), nor the same name again."""
+    sets). Not an install, nor a question of how (`--help`), nor the same name again. Asked
+    of a run that failed too, when it failed on another error (fix_of): it ran, past the
+    missing script (`yarn test:web`, then `cd ynab_web && yarn test`, whose tests failed:
+    the real corpus, the card said "not fixed", then: the edits of those tests)."""
     if call.name not in SHELL_TOOLS or call.failed:
         return False
     mine = {(i.program, i.sub) for i in intents(failed.command) if i.program in PACKAGE_MANAGERS}
@@ -3878,6 +3964,8 @@ def fix_of(
     )
     # a command whose arguments its program refused (see _MISUSED)
     misused = failed.name in SHELL_TOOLS and _says_misused(key_line)
+    # the words the error quotes of the command: a name it could not take (_replaced_named)
+    named_words = _quoted_words(key_line) if failed.name in SHELL_TOOLS else frozenset()
     # a script the package manager did not know (see _NO_SCRIPT)
     no_script = failed.name in SHELL_TOOLS and _says_no_script(key_line or error)
     # a script that could not import its own package as a file (see _imported_instead)
@@ -3912,7 +4000,17 @@ def fix_of(
         )
         if nothing_found and not (otherwise or wider or _same_search(failed, call)):
             continue
-        if call.failed:
+        # a script the package manager did not know, then another run that failed on
+        # something else: that one ran (see _ran_another_script)
+        ran_other = (
+            no_script
+            and call.failed
+            and n < NEARBY_CALLS
+            and still_failing is not None
+            and _ran_another_script(failed, call._replace(failed=False))
+            and still_failing(call.outcome_of or call.tool_use_id) is False
+        )
+        if call.failed and not ran_other:
             if still_failing is None or not _retry(failed, call, not_failing):
                 continue
             seen = call.outcome_of or call.tool_use_id
@@ -3996,7 +4094,13 @@ def fix_of(
             way = FIXED
         elif misused and n < NEARBY_CALLS and _run_otherwise(failed, call, not_failing):
             way = FIXED
-        elif no_script and n < NEARBY_CALLS and _ran_another_script(failed, call):
+        elif ran_other or (no_script and n < NEARBY_CALLS and _ran_another_script(failed, call)):
+            way = FIXED
+        elif (
+            named_words
+            and n < NEARBY_CALLS
+            and _replaced_named(failed, call, named_words, not_failing)
+        ):
             way = FIXED
         elif n < NEARBY_CALLS and _ran_fixer(failed, call, after[n + 1 : n + NEARBY_CALLS]):
             way = FIXED
@@ -4261,7 +4365,8 @@ def _confirmed(
                 others.append(call.tool_use_id)
         else:
             steps.append((_named(call, error, failed), n, step))
-    change = _change(failed, confirm)
+    done = [between[n] for _, n, _ in steps]
+    change = _change(failed, confirm, done)
     # The retry that failed on another error got past this one: when the confirmation ran
     # it again as it was, what it changed is its step, not the confirmation's (the gradle
     # build Codex's sandbox refused, run outside it, then failing to compile, fixed, and
@@ -4416,9 +4521,10 @@ def _names_any(call: Call, names: frozenset[str]) -> bool:
     return any(name in (call.command or "") for name in names)
 
 
-def _change(failed: Call, confirm: Call) -> str | None:
+def _change(failed: Call, confirm: Call, done: Sequence[Call] = ()) -> str | None:
     """What a later call changed of the failed one: its words, its folder, the sandbox, the
-    tool, the path, the part of the file read (None: nothing)."""
+    tool, the path, the part of the file read (None: nothing). `done`: the remedy's steps
+    before it (see command_change)."""
     change = None
     if confirm.name in SHELL_TOOLS and failed.name in SHELL_TOOLS:
         if (
@@ -4429,7 +4535,8 @@ def _change(failed: Call, confirm: Call) -> str | None:
             # a program given a file as its folder and nothing else, then given the file
             # (see _runs_on_workdir)
             return f"{_basename(failed.workdir)} as its argument, not its folder"
-        change = command_change(failed.command, confirm.command)
+        shell = [c.command for c in done if c.name in SHELL_TOOLS]
+        change = command_change(failed.command, confirm.command, shell)
         moved = folder_change(failed, confirm)
         if moved:
             change = f"{moved}; {change}" if change else moved

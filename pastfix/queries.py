@@ -490,6 +490,11 @@ KEYED_ROWS = 200
 UNKEYED_DISTANCE = 1_000_000
 # Near matches shown at most when the error was not seen before.
 NEAR_LIMIT = 3
+# Kinds of failure whose message is the same whatever call failed: the user's stop (Gemini's
+# `[Operation Cancelled] Reason: User cancelled the operation.`, Claude Code's `[Request
+# interrupted by user]`), a sibling cancelled. Such a failure's outcome is its call's, so a
+# fixed one does not stand for the others of its session (find_past_fix_sql).
+NAMELESS_KINDS = ("rejected", "interrupted", "sibling_error")
 # A failure's next_text is what its agent said next within this many of its calls. Over the
 # failures of sets 16-21 and the real corpus (session 27), a third of the next texts came 5
 # or more calls on, and of 25 of those read, 22 were of other work (the summary at a
@@ -1413,6 +1418,7 @@ def find_past_fix_sql() -> str:
     edit_tools = EDIT_TOOLS_SQL
     default_agent = agents.CLAUDE
     claims = ", ".join(f"'{outcome}'" for outcome in sorted(fixes.CLAIMS_FIX))
+    nameless = ", ".join(f"'{kind}'" for kind in NAMELESS_KINDS)
     limit = find_limit_sql()
     matched = "matched_text((select error from given))"
     status = "bare_status((select error from given))"
@@ -1560,17 +1566,21 @@ keyed as (
 -- the later one, pasted, had the card say "not fixed"); of those, the closest, then the
 -- one fixed soonest (the last of a run of retries before its fix; not a failure whose
 -- claimed fix came an hour later, after other work, when the same error was fixed in two
--- minutes before); when none was fixed, the closest, then the last.
+-- minutes before); when none was fixed, the closest, then the last. Not of a message
+-- that names no call (NAMELESS_KINDS): a user's cancel of a `git add` never redone, pasted,
+-- had the card of another cancel, of another `git add`, fixed by a `git checkout -b`
+-- (other agents' sessions, a new user's try); its closest, then its last, stands.
 ranked as (
   select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
     coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
     m.distance, m.folders, m.loose, fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
-      order by fx.tool_use_id is not null desc, m.exact desc, m.distance, m.folders,
-        m.same desc,
+      order by fx.tool_use_id is not null and tr.kind not in ({nameless}) desc, m.exact desc,
+        m.distance, m.folders, m.same desc,
         m.words desc, m.score is null, m.score,
-        coalesce(julianday(fx.confirmed_at) - julianday(tr.timestamp), 1e9),
+        coalesce(case when tr.kind not in ({nameless})
+          then julianday(fx.confirmed_at) - julianday(tr.timestamp) end, 1e9),
         tr.timestamp desc, tr.id) as nth
   from keyed m join tool_results tr on tr.id = m.id
   -- whether what followed it claims a fix (pastfix.fixes)
@@ -1586,7 +1596,7 @@ stood as (
     select json_array(s.id, s.tool_use_id, s.message_uuid, s.timestamp)
     from tool_results s indexed by idx_tr_signature
     join fixes fx on fx.tool_use_id = s.tool_use_id and fx.outcome in ({claims})
-    where r.fixed = 0 and r.signature != '' and s.is_error = 1
+    where r.fixed = 0 and r.signature != '' and r.kind not in ({nameless}) and s.is_error = 1
       and s.signature = r.signature and s.session_id = r.session_id
     order by julianday(fx.confirmed_at) - julianday(s.timestamp), s.timestamp desc, s.id
     limit 1) as fixed_one

@@ -2685,6 +2685,38 @@ def test_a_retry_that_left_out_what_the_error_named_is_no_fix_when_it_is_done_la
     assert run([lint, one, other], found)[lint.tool_use_id].confirmed_by == one.tool_use_id
 
 
+def test_a_changed_retry_that_split_the_work_says_what_changed_of_it_not_what_moved():
+    """`git add` of files, one of them under an ignored folder, refused: the files added
+    by the retry the error's file was left out of, or by a `git add` beside the `-f` in the
+    fixing call, were not taken out. The card said `changed: -lib/a.ex -test/a_test.exs
+    +-f` (the real corpus, three sessions; a new user's try): only the `-f` changed."""
+    files = "lib/a.ex priv/static/assets/x.css test/a_test.exs"
+    error = "Exit code 1\nThe following paths are ignored by one of your .gitignore files:\n"
+    error += "priv/static/assets\nhint: Use -f if you really want to add them."
+    failed = call(command=f"git add {files} && git commit -m 'feat'", failed=True)
+    without = call(command="git add lib/a.ex test/a_test.exs && git commit -m 'feat'")
+    forced = call(command="git add -f priv/static/assets/x.css && git commit --amend --no-edit")
+    fix = run([failed, without, forced], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert steps(fix) == [
+        (forced.tool_use_id, "+-f; then git commit --amend --no-edit"),
+        (without.tool_use_id, None),
+    ]
+    failed = call(command=f"git add {files} && git commit -m 'feat'", failed=True)
+    both = call(
+        command="git add -f priv/static/assets/x.css && git add lib/a.ex test/a_test.exs"
+        " && git commit -m 'feat'"
+    )
+    fix = run([failed, both], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert steps(fix) == [(both.tool_use_id, "+-f")]
+    # a file left out for good is still taken out, and a command that adds another is shown
+    failed = call(command=f"git add {files}", failed=True)
+    other = call(command="git add -f priv/static/assets/x.css && git add lib/a.ex lib/b.ex")
+    fix = run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert steps(fix) == [
+        (other.tool_use_id, "-test/a_test.exs +-f; then git add lib/a.ex lib/b.ex")
+    ]
+
+
 def test_a_look_subcommand_at_a_chains_end_is_no_retry_of_its_work():
     """`rm a && git add b && git status` failed at the `git add`: a `git status` alone looks,
     and redoes none of the chain's work (ninth held-out set: "fixed" with nothing in it,
@@ -4144,6 +4176,31 @@ def test_arguments_the_program_refused_are_retried_by_a_run_with_others():
     assert found[usage.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_run_that_replaced_the_word_the_error_quotes_is_a_changed_retry():
+    """`git log --oneline 2026-01-25`: `fatal: ambiguous argument '2026-01-25': unknown
+    revision`; the branch was `branch-2026-01-25`, and the same log of it is the retry,
+    though they share no argument (other agents' sessions, a new user's try: "not fixed").
+    A log with other words besides (`main --not ...`) asks something else; a word the error
+    does not quote, replaced, is no retry of it."""
+    error = (
+        "Exit code 1\nfatal: ambiguous argument '2026-01-25': unknown revision or path not in"
+        " the working tree.\nUse '--' to separate paths from revisions, like this:\n"
+        "'git <command> [<revision>...] -- [<file>...]'"
+    )
+    failed = call("run_shell_command", command="git log --oneline 2026-01-25", failed=True)
+    other = call("run_shell_command", command="git log main --not branch-2026-01-25")
+    retry = call("run_shell_command", command="git log --oneline branch-2026-01-25")
+    fix = run([failed, other, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    assert steps(fix) == [(retry.tool_use_id, "-2026-01-25 +branch-2026-01-25")]
+    fix = run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    failed = call(command="git log --oneline release", failed=True)
+    shown = call(command="git log --oneline main")
+    quoted = {failed.tool_use_id: "Exit code 128\nfatal: bad default revision 'HEAD'"}
+    assert run([failed, shown], quoted)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_what_follows_a_heredocs_delimiter_is_the_commands():
     """`cat <<'EOF' > test/x_test.go` writes the file (its body aside), and `cat <<EOF |
     kubectl apply -f -` runs kubectl: the rest of the delimiter's line is the command's, not
@@ -4326,6 +4383,25 @@ def test_a_script_the_package_manager_did_not_know_then_another_one(failed_comma
     # another error: the package manager's next run is no answer to it
     other_error = {failed.tool_use_id: "Exit code 1\nError: connect ECONNREFUSED 127.0.0.1:5432"}
     assert run([failed, way], other_error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_script_the_package_manager_did_not_know_then_another_one_that_failed_on_more():
+    """`yarn test:web`, no such script at the root; then `cd ynab_web && yarn test`, which
+    ran the tests, and they failed: it got past the missing script, and the edits after it
+    were for the tests (the real corpus; a new user's try: "not fixed", then: the edits).
+    Another script not found is no way past it."""
+    failed = call(command='yarn test:web --filter="loading-state-test"', failed=True)
+    tests = call(command='cd ynab_web && yarn test --filter="loading-state-test"', failed=True)
+    edit = call("Edit", file_path="ynab_web/tests/loading-state-test.ts")
+    errors = {
+        failed.tool_use_id: 'Exit code 1\nUsage Error: Couldn\'t find a script named "test:web".',
+        tests.tool_use_id: "Exit code 1\nnot ok 1 Chrome - loading state: Assertion Failed",
+    }
+    fix = run([failed, tests, edit], errors)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, tests.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [tests.tool_use_id]
+    errors[tests.tool_use_id] = 'Exit code 1\nUsage Error: Couldn\'t find a script named "test".'
+    assert run([failed, tests, edit], errors)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
 def test_inline_code_the_shell_broke_run_from_a_file():

@@ -2816,6 +2816,40 @@ def test_of_one_sessions_failures_a_fixed_one_stands_for_a_later_unfixed_one(tmp
     ]
 
 
+def test_of_one_sessions_stops_a_fixed_one_does_not_stand_for_the_others(tmp_path):
+    """A stop's message is the same whatever call the user stopped: a `git add` cancelled,
+    then done once a branch was made, and another `git add` cancelled and never done. The
+    session's card was the first's, its fix the `git checkout -b` (Gemini CLI, a new user's
+    try, session 33): the closest, then the last, stands, as for failures none fixed."""
+    stop = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected"
+        " (eg. if it was a file edit, the new_string was NOT written to the file). STOP what"
+        " you are doing and wait for the user to tell you how to proceed."
+    )
+    (
+        Session("stops", APP, 0)
+        .call("a1", "Bash", command="git add notes.md")
+        .result("a1", stop, error=True)
+        .call("b1", "Bash", command="git checkout -b docs")
+        .result("b1", "Switched to a new branch 'docs'")
+        .call("a2", "Bash", command="git add notes.md")
+        .result("a2", "")
+        .call("a3", "Bash", command="git add src/app.py src/version.py")
+        .result("a3", stop, error=True)
+        .call("s1", "Bash", command="git status --short")
+        .result("s1", "M src/app.py")
+        .write(tmp_path / "projects" / "-home-u-app" / "stops.jsonl")
+    )
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    with queries.connect(tmp_path / "index.db") as conn:
+        found = queries.find_past_fix(conn, stop)
+        outcomes = dict(conn.execute("select tool_use_id, outcome from fixes"))
+    assert outcomes["a1"] == "fixed"
+    assert [(r["tool_use_id"], r["outcome"], r["occurrences"]) for r in found] == [
+        ("a3", "not fixed", 2)
+    ]
+
+
 def test_pastfix_find_folds_the_same_fix_in_several_sessions(tmp_path):
     """Three worktrees, each pushed without an upstream and then with --set-upstream: one
     card naming the other sessions, as the find page shows them (a new user saw three alike

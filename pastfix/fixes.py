@@ -17,7 +17,8 @@ call the user rejected or stopped, the prompts before the agent's next call coun
 (rejected again, or with this error) starts the count anew (see _window). A subagent of
 Claude Code 1.0 has no id: the build tells its thread by its messages' parent links. A
 subagent's edit its thread did not fix may be made by the main agent after the subagent's
-last call (a subagent without a Write tool): the main thread's edit of that file confirms it.
+last call (a subagent without a Write tool): the main thread's edit of that file confirms it;
+a command the subagent was not allowed to run, the main thread's retry of it.
 The other way round, the main thread's window holds the calls its Task's subagents made
 before its next call: a subagent asked to fix the error makes the remedy's steps.
 
@@ -4853,7 +4854,11 @@ def session_fixes(
                         functools.partial(shows, call.tool_use_id),
                     )
                 main = by_agent.get((None, False), [])
-                if fix.outcome == NOT_FIXED and own is not main and call.name in EDIT_TOOLS:
+                if (
+                    fix.outcome == NOT_FIXED
+                    and own is not main
+                    and (call.name in EDIT_TOOLS or _not_allowed_to_run(call))
+                ):
                     parent = _by_the_parent(call, own[-1], main, prompt_times, text, output, key)
                     fix = parent or fix
                 if end and not call.sidechain and not after:
@@ -4936,10 +4941,20 @@ def _by_the_parent(
     guided = bool(after) and bool(_between(prompt_times, failed.timestamp, after[0].timestamp))
     fix = fix_of(failed, after, error, output, key(failed.tool_use_id), None, guided)
     confirm = next((c for c in after if c.tool_use_id == fix.confirmed_by), None)
-    if (
-        confirm is None
-        or confirm.name not in EDIT_TOOLS
-        or not _same_file(confirm.file_path, failed.file_path)
-    ):
+    if confirm is None:
+        return None
+    if _not_allowed_to_run(failed):
+        # a command the subagent was not allowed to run, run by the main agent: the same
+        # command, its retry (`ffprobe` denied to an Explore subagent, then run by the main
+        # agent once the subagent had answered: thirty-first held-out set)
+        return fix if fix.outcome == FIXED and confirm.name in SHELL_TOOLS else None
+    if confirm.name not in EDIT_TOOLS or not _same_file(confirm.file_path, failed.file_path):
         return None
     return fix
+
+
+def _not_allowed_to_run(call: Call) -> bool:
+    """Whether a subagent's shell command was refused for want of permission (`Permission to
+    use Bash has been denied`): the subagent could not run it, as one without a Write tool
+    cannot write (see _by_the_parent)."""
+    return call.kind == "permission_denied" and call.name in SHELL_TOOLS

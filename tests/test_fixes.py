@@ -4847,3 +4847,21 @@ def test_the_build_reads_the_edits_inputs_of_a_session_with_a_rejected_edit(tmp_
     assert conn.execute("SELECT outcome FROM fixes WHERE tool_use_id = 'e1'").fetchone() == (
         fixes.NOT_FIXED,
     )
+
+
+def test_a_command_a_subagent_was_not_allowed_to_run_is_confirmed_by_the_main_agents_retry():
+    """`ffprobe` denied to an Explore subagent (`Permission to use Bash has been denied`),
+    then run by the main agent after the subagent answered: its retry, as a subagent's edit
+    is confirmed by the main agent's edit of that file (thirty-first held-out set). A
+    command that failed otherwise in the subagent is not."""
+    probe = "ffprobe -v error -show_entries stream=width,height /m/a.webm"
+    task = call("Task", input='{"description": "find the videos"}')
+    denied = call(command=probe, failed=True, kind="permission_denied", agent_id="a1")
+    last = call("Glob", pattern="**/*.webm", agent_id="a1")
+    ran = call(command=f"{probe} 2>/dev/null && ffprobe -v error /m/b.mp4")
+    errors = {denied.tool_use_id: "Permission to use Bash has been denied."}
+    fix = run([task, denied, last, ran], errors)[denied.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, ran.tool_use_id)
+    broken = denied._replace(kind=None)
+    errors = {broken.tool_use_id: "Exit code 1\n/m/a.webm: Invalid data found"}
+    assert run([task, broken, last, ran], errors)[broken.tool_use_id].outcome == fixes.NOT_FIXED

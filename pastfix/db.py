@@ -800,6 +800,8 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
             )
             for row in rows_of
         ]
+        if any(fixes.stopped_edit(c) for c in calls):
+            calls = _with_edit_inputs(conn, session_id, since or first, calls)
         prompts = (
             prompts_of.get(session_id, [])
             if prompts_of is not None
@@ -859,6 +861,22 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
 
 
 _EDIT_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.EDIT)))
+_EDIT_INPUTS_SQL = f"""
+SELECT tool_use_id, input FROM tool_calls INDEXED BY idx_tc_session
+WHERE session_id = ? AND timestamp >= ? AND name IN ({_EDIT_TOOLS_SQL})
+"""
+
+
+def _with_edit_inputs(conn: Connection, session_id: str, since: str, calls: list[Any]) -> list[Any]:
+    """`calls` with the inputs of their edits: a later edit of the file of an edit the user
+    rejected redoes it only when it writes the same (fixes._same_edit). Read only for a
+    session with such an edit: an edit's input is the largest part of most calls' rows."""
+    inputs = dict(conn.execute(_EDIT_INPUTS_SQL, [session_id, since]).fetchall())
+    return [
+        c._replace(input=inputs[c.tool_use_id]) if c.tool_use_id in inputs else c for c in calls
+    ]
+
+
 # An edit's input, and those of the successful edits of its file before it, latest first.
 _EDIT_INPUT_SQL = "SELECT file_path, timestamp, input FROM tool_calls WHERE tool_use_id = ?"
 _EARLIER_EDITS_SQL = f"""

@@ -17,7 +17,8 @@ call the user rejected or stopped, the prompts before the agent's next call coun
 (rejected again, or with this error) starts the count anew (see _window). A subagent of
 Claude Code 1.0 has no id: the build tells its thread by its messages' parent links. A
 subagent's edit its thread did not fix may be made by the main agent after the subagent's
-last call (a subagent without a Write tool): the main thread's edit of that file confirms it.
+last call (a subagent without a Write tool): the main thread's edit of that file confirms it;
+a command the subagent was not allowed to run, the main thread's retry of it.
 The other way round, the main thread's window holds the calls its Task's subagents made
 before its next call: a subagent asked to fix the error makes the remedy's steps.
 
@@ -46,11 +47,13 @@ failed call tried to do:
   asked for something else, it was the user's "no"; a question (AskUserQuestion) the
   user rejected or cancelled was answered in the chat, and has no retry. A file call the
   user rejected and then said what to do instead is redone by the agent's next call of
-  that tool, on the file they named. A call with `--version` or `--help` is no retry of
-  a run, nor a run of it; of a subcommand that is a noun (`gh pr checks`), the verb is
-  part of it. An output filter's own error (`ss | awk '...'`: `awk: ... fatal`) is
-  retried only by a call piping into that filter with half its script's words (into the
-  file the failed call was to write, if any), on another source another way: the
+  that tool, on the file they named. An edit the user rejected or stopped is redone by an
+  edit of that file only when it writes the same (_same_edit). A call with `--version` or
+  `--help` is no retry of a run, nor a run of it; of a subcommand that is a noun (`gh pr
+  checks`), the verb is part of it. An output filter's own error (`ss | awk '...'`:
+  `awk: ... fatal`) is retried only by a call piping into that filter with half its
+  script's words (into the file the failed call was to write, if any), on another source
+  another way: the
   command before the filter did not fail. Of a failed `a && b && c`, only the command
   its key line names failed: those before it ran and did their part, those after it never
   ran, and neither alone is a retry (`npm run build && pm2 restart x` failed in the
@@ -102,6 +105,8 @@ failed call tried to do:
   found (`brew install yt-dlp`: `command not found: brew`), then another installing the
   same package (`pip3 install yt-dlp`). A container or cluster not there (`No such
   container: web`), then a command that made it by that name (`docker compose up -d web`).
+  Another way after which the agent's next retry of the failed call failed with this error
+  again did not reach its goal (_failed_again_later).
 
 Codex's exec_command returns when its yield time is up; a command still running then
 (`Process running with session ID N`, kind `running`) ends in a later write_stdin that
@@ -158,17 +163,22 @@ papers over the error: neither confirms a fix, and the search goes on.
   workdir), another part of a file (a Read with `limit 50` after the file was too
   large to read whole), a Codex command run outside its sandbox (`with escalated
   permissions`). Its `change` says how, as the words taken out and put in
-  (`-x +/usr/local/bin/x`); words a remedy step before it or another command of it by
-  the same program and subcommand still work on were not taken out (`git add a x`
-  refused for x, `git add a`, then `git add -f x`: `+-f`, see command_change).
+  (`-x +/usr/local/bin/x`), or `its code rewritten` for inline code and `its quoted text
+  rewritten` for a quoted argument (`rails runner "..."`; see _rewritten), these not when
+  a step came before it (an install, an edit): the check was run again after the fix;
+  words a remedy step before it or another command of it by the same program and
+  subcommand still work on were not taken out (`git add a x` refused for x, `git add a`,
+  then `git add -f x`: `+-f`, see command_change).
 
 When retries failed again before one succeeded, only what came between the last
 retry that still showed this error and the first one that failed with another
 counts: a test run that failed four times on four errors had four remedies (a run that
 printed what the failed one did before its error, and more, then failed with the same
 message, got further: another file's error). That first
-retry got past the error: when the confirmation ran it again unchanged, its change is
-its step (a build run outside the sandbox, failing to compile, then built as it was).
+retry got past the error: when the confirmation ran it again unchanged, or changed it
+again another way (a query rewritten on each error), its change is its step (a build run
+outside the sandbox, failing to compile, then built as it was). A retry whose program
+refused its arguments (`unknown flag: --command`) never ran: it got past nothing.
 
 Steps that the error names (its file, its program, a word of its text such as
 `Run 'mix format'`) come first, then the others in order; at most REMEDY_STEPS.
@@ -1707,6 +1717,28 @@ def _put_back_later(
     )
 
 
+def _failed_again_later(
+    failed: Call,
+    later: Sequence[Call],
+    not_failing: frozenset[Intent] | tuple[()],
+    still_failing: Callable[[str], bool | None] | None,
+) -> bool:
+    """Whether the agent's next retry of the failed call among `later` (the calls soon after
+    another way) failed with this error again: the other way did not reach its goal, or the
+    agent would not have run it again, and the error was still there. `git merge` refused
+    over local changes, then `git reset --hard HEAD`, then the same merge refused the same
+    way (the changes kept coming back): the card said "worked around" by the reset, where
+    moving the files away and merging fixed it (thirty-first held-out set, 2 failures)."""
+    if still_failing is None:
+        return False
+    for call in later:
+        if _SAME_TOOL.get(call.name, call.name) == _SAME_TOOL.get(failed.name, failed.name) and (
+            _retry(failed, call, not_failing)
+        ):
+            return call.failed and still_failing(call.outcome_of or call.tool_use_id) is True
+    return False
+
+
 def _shared_count(failed: str | None, other: str | None) -> int:
     """How many of a command's simple commands that do more than look another one runs."""
     theirs = intents(other)
@@ -2013,8 +2045,10 @@ def _another_way(
             if _same_file(call.file_path, failed.file_path):
                 # an Edit that did not apply, then a Write; not a Read, then a Write (that
                 # creates what was to be read: the Read that follows confirms it)
-                return call.name != failed.name and (
-                    (call.name in EDIT_TOOLS) == (failed.name in EDIT_TOOLS)
+                return (
+                    call.name != failed.name
+                    and (call.name in EDIT_TOOLS) == (failed.name in EDIT_TOOLS)
+                    and (failed.kind not in _STOPPED or _same_edit(failed, call))
                 )
             # the same file name in another folder: what was meant, unless the file at
             # the failed path was the right one (too large, binary, not read yet); or,
@@ -3245,7 +3279,11 @@ def _retry(failed: Call, call: Call, not_failing: frozenset[Intent] | tuple[()] 
     if failed.command is not None or call.command is not None:
         return _shared_intent(failed.command, call.command, not_failing) is not None
     if failed.file_path is not None:
-        return _same_file(call.file_path, failed.file_path) or _searched_inside(failed, call)
+        if _same_file(call.file_path, failed.file_path):
+            # after the user rejected or stopped an edit, only one writing the same (see
+            # _same_edit)
+            return failed.kind not in _STOPPED or _same_edit(failed, call)
+        return _searched_inside(failed, call)
     if failed.url is not None:
         return call.url == failed.url  # the same page again (another page: another way)
     # a tool without a file or command, called again: with the same input (an MCP call the
@@ -3650,6 +3688,39 @@ def _same_request(one: str | None, other: str | None) -> bool:
     return bool(a and b) and len(a & b) * 2 >= min(len(a), len(b))
 
 
+def stopped_edit(call: Call) -> bool:
+    """Whether a call is an edit the user rejected or stopped: the rules read the inputs of
+    its session's edits (see _same_edit)."""
+    return call.kind in _STOPPED and call.name in EDIT_TOOLS
+
+
+def _same_edit(failed: Call, call: Call) -> bool:
+    """Whether an edit of the file an edit the user rejected or stopped was of writes the
+    same: the texts they put in share half the words of the shorter (of deletions, the texts
+    they took out). Asked for something else, the rejection was the user's "no", as of a
+    tool without a file (_same_request): a theme's colours rejected ("not a fan of
+    catppuccin, maybe tokyo night?"), then the theme's name set; an import rejected ("I want
+    it to stay a flake"), then an unused argument removed from the file on another request
+    (thirty-first held-out set, 2 not a problem, both "fixed" by the later edit). An edit
+    whose texts are not known (an apply_patch) writes the same."""
+    if failed.name not in EDIT_TOOLS or call.name not in EDIT_TOOLS:
+        return True
+    mine, theirs = _edit_texts(failed.input), _edit_texts(call.input)
+    if not mine or not theirs:
+        return True
+    new = [
+        {w.lower() for new in (t[1] for t in texts) for w in _PATTERN_WORD.findall(new)}
+        for texts in (mine, theirs)
+    ]
+    if not new[0] and not new[1]:
+        new = [
+            {w.lower() for old, _ in texts for w in _PATTERN_WORD.findall(old or "")}
+            for texts in (mine, theirs)
+        ]
+    a, b = new
+    return bool(a and b) and len(a & b) * 2 >= min(len(a), len(b))
+
+
 def _status_of_another(call: Call) -> bool:
     """Whether a successful call's status may be another program's than the one that met the
     error: a shell command piped (`npm test | tail` exits 0 when the tests fail) or followed
@@ -4015,6 +4086,12 @@ def fix_of(
                 continue
             seen = call.outcome_of or call.tool_use_id
             same = still_failing(seen)  # None: a call without a result
+            if same is False and not misused and key_of is not None and _says_misused(key_of(seen)):
+                # its program refused the retry's arguments (`unknown flag: --command`): it
+                # never ran, so it got past nothing, and what came after it still counts (a
+                # `devbox shell` that hung, then one with a flag it does not have, then `rm
+                # -rf .devbox` and `devbox shell`: thirty-first held-out set)
+                same = None
             if same is not None:
                 retried.append((n, same))
             if same is not False or key_of is None:
@@ -4080,6 +4157,9 @@ def fix_of(
             n < ANOTHER_WAY_CALLS
             and _another_way(failed, call, error, not_failing)
             and not _searched_to_read(failed, call, after[n + 1 : ANOTHER_WAY_CALLS], error)
+            and not _failed_again_later(
+                failed, after[n + 1 : n + 1 + NEARBY_CALLS], not_failing, still_failing
+            )
         ):
             way = WORKED_AROUND
         elif unparsed and n < NEARBY_CALLS and _reworded(failed, call):
@@ -4367,6 +4447,11 @@ def _confirmed(
             steps.append((_named(call, error, failed), n, step))
     done = [between[n] for _, n, _ in steps]
     change = _change(failed, confirm, done)
+    if change in _REWRITES and steps:
+        # code rewritten beside a fix made before it (an edit, an install) ran the check
+        # again: the fix is those steps (a parity script passing after a patch of the parser
+        # it checks, thirtieth held-out set; a query run after `bundle install`)
+        change = None
     # The retry that failed on another error got past this one: when the confirmation ran
     # it again as it was, what it changed is its step, not the confirmation's (the gradle
     # build Codex's sandbox refused, run outside it, then failing to compile, fixed, and
@@ -4406,6 +4491,27 @@ def _confirmed(
                 Step(past.tool_use_id, past.name, _target(past), got_past),
             )
         )
+    elif (
+        past is not None
+        and change is not None
+        and not steps
+        and failed.name in SHELL_TOOLS
+        and _retry(failed, past)
+        and (got_past := _change(failed, past))
+        and not _keeps_change(failed, past, confirm)
+    ):
+        # a changed retry got past this error and failed on the next, and the confirmation
+        # changed it again another way: the retry's change fixed this error, the
+        # confirmation's the later ones (`rails runner` queries rewritten on each error,
+        # then one that ran: thirty-first held-out set, the cards had no step)
+        steps.append(
+            (
+                _named(past, error, failed),
+                stop or 0,
+                Step(past.tool_use_id, past.name, _target(past), got_past),
+            )
+        )
+        change = None
     if (
         not (failed.command or failed.file_path)
         and not steps
@@ -4540,6 +4646,8 @@ def _change(failed: Call, confirm: Call, done: Sequence[Call] = ()) -> str | Non
         moved = folder_change(failed, confirm)
         if moved:
             change = f"{moved}; {change}" if change else moved
+        if change is None:
+            change = _rewritten(failed.command, confirm.command)
         if confirm.escalated and not failed.escalated:
             # the sandbox refused it (`Operation not permitted`), and the same command was run
             # outside it: the card said no more than the command (fourth held-out set)
@@ -4555,6 +4663,53 @@ def _change(failed: Call, confirm: Call, done: Sequence[Call] = ()) -> str | Non
         # allowed size`): the part asked for is the change
         change = f"read {confirm.part}" if confirm.part else "read whole"
     return change
+
+
+_CODE_REWRITTEN = "its code rewritten"
+_TEXT_REWRITTEN = "its quoted text rewritten"
+_REWRITES = frozenset({_CODE_REWRITTEN, _TEXT_REWRITTEN})
+
+
+def _rewritten(failed: str | None, retry: str | None) -> str | None:
+    """How a retry changed what its words leave out, when they are the same: the inline code
+    it runs (`python3 -c "..."`), or a quoted argument of its program (`rails runner "..."`:
+    the query rewritten on each error, thirty-first held-out set). An option's quoted value
+    (`git commit -m "..."`) says how, not what: its change is none."""
+    pair = _shared_intent(failed, retry)
+    if pair is None:
+        return None
+    if pair[0].code != pair[1].code:
+        return _CODE_REWRITTEN
+    if _quoted_arguments(failed, pair[0]) != _quoted_arguments(retry, pair[1]):
+        return _TEXT_REWRITTEN
+    return None
+
+
+def _quoted_arguments(command: str | None, intent: Intent) -> list[str] | None:
+    """The arguments of `intent` in `command` that its words leave out as messages (quoted
+    text with spaces, or long), but for an option's value (None: not found)."""
+    for words in segments(command):
+        if intent in _intents(command, [words]):
+            return [
+                word
+                for n, word in enumerate(words)
+                if _is_message(word)
+                and not (n and words[n - 1].startswith("-") and "=" not in words[n - 1])
+            ]
+    return None
+
+
+def _keeps_change(failed: Call, past: Call, confirm: Call) -> bool:
+    """Whether a shell command's confirmation still holds what an earlier retry changed of
+    the failed one: the words it put in, none it took out, and outside the sandbox if that
+    was it (a build run with escalated permissions, then also with `--offline`)."""
+    before, retried, done = (set(_words(c.command or "")) for c in (failed, past, confirm))
+    return (
+        retried - before <= done
+        and not (before - retried) & done
+        and (confirm.escalated or not past.escalated)
+        and folder_change(past, confirm) is None
+    )
 
 
 def folder_change(failed: Call, retry: Call) -> str | None:
@@ -4807,7 +4962,11 @@ def session_fixes(
                         functools.partial(shows, call.tool_use_id),
                     )
                 main = by_agent.get((None, False), [])
-                if fix.outcome == NOT_FIXED and own is not main and call.name in EDIT_TOOLS:
+                if (
+                    fix.outcome == NOT_FIXED
+                    and own is not main
+                    and (call.name in EDIT_TOOLS or _not_allowed_to_run(call))
+                ):
                     parent = _by_the_parent(call, own[-1], main, prompt_times, text, output, key)
                     fix = parent or fix
                 if end and not call.sidechain and not after:
@@ -4890,10 +5049,20 @@ def _by_the_parent(
     guided = bool(after) and bool(_between(prompt_times, failed.timestamp, after[0].timestamp))
     fix = fix_of(failed, after, error, output, key(failed.tool_use_id), None, guided)
     confirm = next((c for c in after if c.tool_use_id == fix.confirmed_by), None)
-    if (
-        confirm is None
-        or confirm.name not in EDIT_TOOLS
-        or not _same_file(confirm.file_path, failed.file_path)
-    ):
+    if confirm is None:
+        return None
+    if _not_allowed_to_run(failed):
+        # a command the subagent was not allowed to run, run by the main agent: the same
+        # command, its retry (`ffprobe` denied to an Explore subagent, then run by the main
+        # agent once the subagent had answered: thirty-first held-out set)
+        return fix if fix.outcome == FIXED and confirm.name in SHELL_TOOLS else None
+    if confirm.name not in EDIT_TOOLS or not _same_file(confirm.file_path, failed.file_path):
         return None
     return fix
+
+
+def _not_allowed_to_run(call: Call) -> bool:
+    """Whether a subagent's shell command was refused for want of permission (`Permission to
+    use Bash has been denied`): the subagent could not run it, as one without a Write tool
+    cannot write (see _by_the_parent)."""
+    return call.kind == "permission_denied" and call.name in SHELL_TOOLS

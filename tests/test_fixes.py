@@ -4775,3 +4775,169 @@ def test_two_scripts_of_one_interpreter_are_two_programs():
     assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
     again = call(command="python3 ./visualize_dataset.py /tmp/smoke --split train --limit 1")
     assert run([failed, again], error)[failed.tool_use_id].confirmed_by == again.tool_use_id
+
+
+def test_another_way_followed_by_the_same_failure_again_did_not_reach_the_goal():
+    """`git merge` refused over local changes, then `git reset --hard HEAD`, then the same
+    merge refused the same way (the files kept coming back): the reset was no other way to
+    the merge, and moving the files away before the merge that went through fixed it
+    (thirty-first held-out set, 2 failures). Without the merge failing again, the reset
+    still works around it."""
+    refused = (
+        "Exit code 1\nerror: Your local changes to the following files would be overwritten"
+        " by merge:\n\t.claude/settings.local.json\nPlease commit your changes or stash them"
+        " before you merge.\nAborting"
+    )
+    failed = call(command="git merge subway-dmb", failed=True)
+    reset = call(command="git reset --hard HEAD")
+    again = call(command="git merge subway-dmb", failed=True)
+    moved = call(command="mv .claude/settings.local.json /tmp/settings.local.json.backup")
+    merged = call(command="git merge subway-dmb")
+    errors = {failed.tool_use_id: refused, again.tool_use_id: refused}
+    fix = run([failed, reset, again, moved, merged], errors)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by, steps(fix)) == (
+        fixes.FIXED,
+        merged.tool_use_id,
+        [(moved.tool_use_id, None)],
+    )
+    fix = run([failed, reset, moved, merged], errors)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, reset.tool_use_id)
+
+
+def test_a_rewritten_query_that_got_past_the_error_is_its_step():
+    """`rails runner "<query>"` failing on a new error each time the query was rewritten,
+    then one that ran: each failure's step is the rewrite that got past it (its query is
+    quoted text, no word of its intent), not nothing (thirty-first held-out set, 3
+    failures). A rewrite beside a fix made before it (an install) is no step of its own."""
+    runner = 'DISABLE_SPRING=1 bundle exec rails runner "\n{}\n" 2>&1'
+    gems = call(command=runner.format("CareCase.joins(:member).where(status: 'active').first"))
+    install = call(command="bundle install 2>&1 | tail -10")
+    joined = call(command=runner.format("CareCase.joins(:member).limit(20).first"), failed=True)
+    column = call(command=runner.format("CareCase.where(service_line_id: 'x').first"), failed=True)
+    ran = call(command=runner.format("CareCase.order(id: :desc).limit(5).each { |c| p c }"))
+    errors = {
+        gems.tool_use_id: "Exit code 1\nCould not find aws-sdk-s3-1.208.0 in locally installed"
+        " gems (Bundler::GemNotFound)",
+        joined.tool_use_id: "Exit code 1\nCan't join 'CareCase' to association named 'member';"
+        " perhaps you misspelled it? (ActiveRecord::ConfigurationError)",
+        column.tool_use_id: 'Exit code 1\nPG::UndefinedColumn: ERROR:  column "service_line_id"'
+        " does not exist",
+    }
+    found = run([gems, install, joined, column, ran], errors)
+    rewritten = "its quoted text rewritten"
+    assert [steps(found[c.tool_use_id]) for c in (gems, joined, column)] == [
+        [(install.tool_use_id, None)],
+        [(column.tool_use_id, rewritten)],
+        [(ran.tool_use_id, rewritten)],
+    ]
+    assert {found[c.tool_use_id].confirmed_by for c in (gems, joined, column)} == {ran.tool_use_id}
+
+
+def test_inline_code_rewritten_is_a_change_of_its_retry():
+    """`python3 -c` whose code failed, then other code that ran: the retry was changed (its
+    code is no word of its intent, so the card showed no step); an option's quoted value
+    (`git commit -m`) is no change of what a command does."""
+    failed = call(
+        command="python3 -c \"import json; print(json.load(open('a.json'))['x'])\"", failed=True
+    )
+    retry = call(command="python3 -c \"import json; print(json.load(open('a.json')).get('x'))\"")
+    errors = {failed.tool_use_id: "Exit code 1\nKeyError: 'x'"}
+    fix = run([failed, retry], errors)[failed.tool_use_id]
+    assert steps(fix) == [(retry.tool_use_id, "its code rewritten")]
+    failed = call(command='git commit -m "add the parser"', failed=True)
+    retry = call(command='git commit -m "add the new parser"')
+    errors = {failed.tool_use_id: "Exit code 1\nerror: gpg failed to sign the data"}
+    assert steps(run([failed, retry], errors)[failed.tool_use_id]) == []
+
+
+def test_a_retry_its_program_refused_got_past_nothing():
+    """`devbox shell` timed out, then `timeout 30 devbox shell --command ...` refused (`unknown
+    flag: --command`: it never ran), then `rm -rf .devbox` and `devbox shell`: the removal
+    is a step, not cut off by the refused retry as a retry that got past the error
+    (thirty-first held-out set)."""
+    failed = call(command="DEVBOX_DEBUG=1 devbox shell", failed=True)
+    flag = call(command="timeout 30 devbox shell --command \"echo 'Shell works'\"", failed=True)
+    removed = call(command="rm -rf .devbox")
+    shell = call(command="devbox shell")
+    errors = {
+        failed.tool_use_id: "Command timed out after 1m 0.0s level=DEBUG msg=print-dev-env",
+        flag.tool_use_id: "Error: unknown flag: --command",
+    }
+    fix = run([failed, flag, removed, shell], errors)[failed.tool_use_id]
+    assert (fix.confirmed_by, sorted(step for step, _ in steps(fix))) == (
+        shell.tool_use_id,
+        sorted([removed.tool_use_id, shell.tool_use_id]),
+    )
+
+
+def test_an_edit_the_user_rejected_is_redone_only_by_one_writing_the_same():
+    """An Edit of a theme's colours the user rejected ("not a fan of catppuccin, maybe tokyo
+    night?"), then an edit of that file setting the theme's name: not its redo, the user's
+    "no" (thirty-first held-out set, 2 not a problem). The same colours written again, or an
+    edit whose texts are not known, are."""
+    colours = json.dumps(
+        {"old_string": 'bg "#1e1e2e"\nfg "#cdd6f4"', "new_string": 'bg "#11111b"\nfg "#cdd6f4"'}
+    )
+    failed = call("Edit", file_path="/d/config.kdl", failed=True, kind="rejected", input=colours)
+    rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
+    named = {"old_string": 'theme "catppuccin-mocha"', "new_string": 'theme "tokyo-night-dark"'}
+    theme = call("Edit", file_path="/d/config.kdl", input=json.dumps(named))
+    assert run([failed, theme], rejected)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    write = call("Write", file_path="/d/config.kdl", input='{"content": "theme \\"nord\\""}')
+    assert run([failed, write], rejected)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    same = call("Edit", file_path="/d/config.kdl", input=colours)
+    unknown = call("Edit", file_path="/d/config.kdl")
+    for redo in (same, unknown):
+        fix = run([failed, theme, redo], rejected)[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, redo.tool_use_id)
+
+
+def test_the_build_reads_the_edits_inputs_of_a_session_with_a_rejected_edit(tmp_path):
+    """refresh_fixes gives the rules the inputs of a session's edits when the user rejected
+    one (the rest of the time an edit's input is not read): the later edit of the file that
+    writes something else is no redo."""
+    conn = db.connect(tmp_path / "index.db")
+    calls = [
+        ("e1", '{"old_string": "let a = 1", "new_string": "let alpha = import ./alpha"}', 1),
+        ("e2", '{"old_string": "lib, nixpkgs", "new_string": "nixpkgs, hardware"}', 0),
+    ]
+    for n, (tool_use_id, tool_input, error) in enumerate(calls):
+        conn.execute(
+            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name,"
+            " file_path, input) VALUES (?, 's', ?, ?, 'Edit', '/p/default.nix', ?)",
+            [tool_use_id, n, f"2026-01-01T00:00:0{n}Z", tool_input],
+        )
+        conn.execute(
+            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
+            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
+            [
+                tool_use_id,
+                n,
+                f"2026-01-01T00:00:0{n}Z",
+                error,
+                "The user doesn't want to proceed with this tool use." if error else "ok",
+                "rejected" if error else None,
+            ],
+        )
+    db.refresh_fixes(conn)
+    assert conn.execute("SELECT outcome FROM fixes WHERE tool_use_id = 'e1'").fetchone() == (
+        fixes.NOT_FIXED,
+    )
+
+
+def test_a_command_a_subagent_was_not_allowed_to_run_is_confirmed_by_the_main_agents_retry():
+    """`ffprobe` denied to an Explore subagent (`Permission to use Bash has been denied`),
+    then run by the main agent after the subagent answered: its retry, as a subagent's edit
+    is confirmed by the main agent's edit of that file (thirty-first held-out set). A
+    command that failed otherwise in the subagent is not."""
+    probe = "ffprobe -v error -show_entries stream=width,height /m/a.webm"
+    task = call("Task", input='{"description": "find the videos"}')
+    denied = call(command=probe, failed=True, kind="permission_denied", agent_id="a1")
+    last = call("Glob", pattern="**/*.webm", agent_id="a1")
+    ran = call(command=f"{probe} 2>/dev/null && ffprobe -v error /m/b.mp4")
+    errors = {denied.tool_use_id: "Permission to use Bash has been denied."}
+    fix = run([task, denied, last, ran], errors)[denied.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, ran.tool_use_id)
+    broken = denied._replace(kind=None)
+    errors = {broken.tool_use_id: "Exit code 1\n/m/a.webm: Invalid data found"}
+    assert run([task, broken, last, ran], errors)[broken.tool_use_id].outcome == fixes.NOT_FIXED

@@ -165,8 +165,9 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   npm's `404 Not Found - GET <registry url>` keeps the package at the end of
   the URL (`<url>/left-pad`). Unquoted names need no rule (`No matching
   distribution found for torch`: words stay). A value that is a path to a
-  *file* is not kept: it starts with `.`, `/`, `~`, `@/`, a drive or `file:`, or has
-  a `/` and ends in a file extension (`./utils`, `js/app.js`); `@scope/pkg`,
+  *file* is not kept but read as a path (`<path>/utils`, below): it starts with `.`,
+  `/`, `~`, `@/`, a drive or `file:`, or has a `/` and ends in a file extension
+  (`./utils`, `js/app.js`); `@scope/pkg`,
   `lodash/fp`, `react-dom/client`, `gopkg.in/yaml.v3` are packages. Inside a
   kept value a version after `@`, `=`, `<`, `>`, `^` or `~` is `<n>`
   (`'left-pad@^<n>'`); `pkg-2` and Go's `/v2` are part of the name.
@@ -180,7 +181,12 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   found: <path>/page.tsx` of `app/[id]/page.tsx`).
 - A file GNU coreutils quote after what they could not do with it (`ls: cannot access
   'docs/a.md'`, `cp: cannot stat '...'`, `mkdir: cannot create directory '...'`) is a path,
-  as BSD's unquoted one is: `ls: cannot access <path>/a.md: No such file or directory`.
+  as BSD's unquoted one is: `ls: cannot access <path>/a.md: No such file or directory`. So
+  is the file of an OS error: Python's `[Errno 2] No such file or directory: 'x'` (and
+  `'a' -> 'b'`, Windows's `[WinError 3] ...: 'x'`) and `can't open file 'x'`, Node's
+  `ENOENT: no such file or directory, open 'x'` (any code and call), git's `pathspec 'x'
+  did not match`; and a module's file (`Cannot find module './utils'`, `'/app/dist/x.js'`:
+  `<path>/utils`). One with a space in it stays `<str>`.
 - `<str>`: any other quoted value, '...', "...", `...`, ‘...’, “...”. Trade-off:
   `Property 'x' does not exist on type 'Y'` for any x and Y is one signature:
   the signature names the *kind* of error (and so the kind of fix), the names
@@ -1151,11 +1157,13 @@ def key_line(text: str) -> str:
 
 def _path(m: re.Match[str]) -> str:
     path = m.group(0).rstrip(".")
-    tail = m.group(0)[len(path) :]
+    return _base_name(path) + m.group(0)[len(path) :]
+
+
+def _base_name(path: str) -> str:
+    """A path as a signature keeps it: `<path>/` and its base name."""
     base = re.split(r"[/\\]", path.rstrip("/\\"))[-1]
-    if not base or base in (".", "..", "~"):
-        return "<path>" + tail
-    return f"<path>/{base}{tail}"
+    return "<path>" if not base or base in (".", "..", "~") else f"<path>/{base}"
 
 
 def _paths(line: str) -> str:
@@ -1213,7 +1221,14 @@ def _keep_modules(line: str, kept: list[str]) -> str:
     def quoted(m: re.Match[str]) -> str:
         before = m.string[max(0, m.start() - 80) : m.start()]
         named = _MODULE_BEFORE.search(before) or _MODULE_AFTER.match(m.string, m.end())
-        return _keep(m.group(0), kept) if named and _is_module(m.group(0)) else m.group(0)
+        if not named:
+            return m.group(0)
+        if _is_module(m.group(0)):
+            return _keep(m.group(0), kept)
+        # a module's file (`Cannot find module './utils'`, Node's `'/app/dist/index.js'`) is
+        # a path: its base name tells two files apart
+        inner = m.group(0)[1:-1]
+        return _base_name(inner) if inner and not any(c.isspace() for c in inner) else m.group(0)
 
     def registry(m: re.Match[str]) -> str:
         url = m.group(0).rstrip(":/")
@@ -1361,6 +1376,29 @@ _QUOTED_FILE = re.compile(
     r"\b(cannot (?:access|stat|open(?: directory)?|remove|read|touch|create (?:directory"
     r"|regular file|symbolic link)|overwrite(?: directory)?)) ['‘]([^'’\n]+)['’]:"
 )
+# The file an OS error names in quotes, after what could not be done with it: Python's
+# `[Errno 2] No such file or directory: 'x'` (`'a' -> 'b'` of a rename too, Windows's
+# `[WinError 3] ...: 'x'`) and `can't open file 'x'`, Node's `ENOENT: no such file or
+# directory, open 'x'` (any E-code and call), git's `pathspec 'x' did not match`. One
+# without a space in it is a path as GNU's quoted one is (a made-up error about another
+# file had "the same error signature" and that file's fix, a new user's try): kept by its
+# base name, a temporary one `<tmp>`.
+_OS_QUOTED_FILE = re.compile(
+    r"(?:\[(?:Errno|WinError) \d+\] [A-Z][\w ,.-]*: |can't open file "
+    r"|\bE[A-Z]{2,}: [a-z][\w ,-]*?, [a-z_]+ |\bpathspec )'([^'\s]+)'(?: -> '([^'\s]+)')?"
+)
+_OS_QUOTED_HINT = re.compile(r"\[(?:Errno|WinError) |t open file '|\bE[A-Z]{2,}: |pathspec '")
+
+
+def _unquote_files(m: re.Match[str]) -> str:
+    """An OS error's quoted file (_OS_QUOTED_FILE) without its quotes."""
+    text = m.group(0)
+    for name in (m.group(1), m.group(2)):
+        if name:
+            text = text.replace(f"'{name}'", name, 1)
+    return text
+
+
 # What a PowerShell error record names first, a cmdlet (`Get-Content`) or a script, with
 # Windows PowerShell 5.1's space before the colon.
 # The place of a PowerShell error glued to its message, in English, French, German, Spanish
@@ -1436,6 +1474,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
         # GNU's quoted file (`ls: cannot access 'docs/a.md': No such file or directory`) is
         # a file as BSD's unquoted one is (`ls: docs/a.md: ...`): its name is kept
         line = _QUOTED_FILE.sub(r"\1 \2:", line, count=1)
+    if "'" in line and _OS_QUOTED_HINT.search(line):
+        line = _OS_QUOTED_FILE.sub(_unquote_files, line)
     if line.startswith(("e: ", "w: ")) and "): " in line:
         line = _KOTLIN_OLD_PLACE.sub(r"\1: file://\2:\3:\4 ", line, count=1)
     if "\x00" in line:
@@ -1618,6 +1658,10 @@ _NO_SUCH_FILE = re.compile(
 )
 
 
+# The file git could not match (`pathspec x did not match`, unquoted by normalise()).
+_PATHSPEC = re.compile(r"(?<=pathspec )[^\s<]\S*(?= did not match)")
+
+
 def loose(signature: str) -> str:
     """`signature` with the file it names set aside (`<path>`): the same error about
     another file. find_past_fix looks for it only when no failure has the pasted error's
@@ -1627,6 +1671,11 @@ def loose(signature: str) -> str:
         signature = _LOOSE.sub("<path>", signature)
     if "such file" in signature.lower():
         signature = _NO_SUCH_FILE.sub("<path>", signature)
+    if "<tmp>" in signature:
+        # a temporary file is some file: its name went with its random folder
+        signature = signature.replace("<tmp>", "<path>")
+    if "pathspec " in signature:
+        signature = _PATHSPEC.sub("<path>", signature)
     return signature
 
 

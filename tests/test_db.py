@@ -2068,7 +2068,7 @@ def test_claude_and_codex_sessions_side_by_side(db_path, projects, codex_session
         db_path, "SELECT signature, kind FROM tool_results WHERE is_error = 1 ORDER BY session_id"
     ) == [
         ("npm error Missing script: <str>", "error"),
-        ("ENOENT: no such file or directory, open <str>", "error"),
+        ("ENOENT: no such file or directory, open a.txt", "error"),
     ]
     assert error_hits(db_path, '"Missing script"') == [(CODEX_SID, "call_npmtest1")]
     forced = db_path.with_name("forced.db")

@@ -472,12 +472,16 @@ async def test_find_past_fix_page_says_the_signature_only_of_another_text(ds):
     error = "EISDIR: illegal operation on a directory, read"
     page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
     assert "pf-card" in page and "Same error as yours" not in page
-    # another file: the signature says why it matched
+    # the same file in another folder: the same text, paths set aside
+    other = "Error: ENOENT: no such file or directory, open '/srv/x/dist/index.js'"
+    page = (await ds.client.get("/index/find_past_fix", params={"error": other})).text
+    assert "pf-card" in page and "Same error as yours" not in page
+    # another file: the signature says why it matched, and that it is about another file
     other = "Error: ENOENT: no such file or directory, open '/srv/x/a.js'"
     page = (await ds.client.get("/index/find_past_fix", params={"error": other})).text
     assert (
-        "Same error as yours: <code>Error: ENOENT: no such file or directory, open &lt;str&gt;"
-        in page
+        "Same error as yours, about another file: <code>Error: ENOENT: no such file or"
+        " directory, open &lt;path&gt;/index.js" in page
     )
 
 

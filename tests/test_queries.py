@@ -439,7 +439,7 @@ def test_find_past_fix_one_row_per_session_and_signature(recurring):
 
 
 def test_find_past_fix_matches_an_error_from_another_place_by_signature(recurring):
-    pasted = traceback(240, "/home/someone/else/.cache/tmp-8812/data.json")
+    pasted = traceback(240, "/tmp/pytest-of-someone/pytest-7/data.json")
     found = queries.find_past_fix(recurring, pasted)
     assert [(r["session_id"], r["matched"], r["occurrences"]) for r in found[:2]] == [
         ("r2", "signature", 1),
@@ -452,8 +452,14 @@ def test_find_past_fix_matches_an_error_from_another_place_by_signature(recurrin
     assert first == MISSING.format("/var/folders/xy/T/run-41/data.json")
     assert found[0]["score"] is None
     # Only the key line, pasted with other details, finds them too.
-    line = MISSING.format("/srv/ci/work/data.json")
+    line = MISSING.format("/private/var/folders/q1/T/ci/data.json")
     assert [r["session_id"] for r in queries.find_past_fix(recurring, line)][:2] == ["r2", "r1"]
+    # A file outside a temporary folder, its name only in a random one's: the same error
+    # about another file, as one of another name is (not "the same error signature": a
+    # new user's made-up error got an unrelated file's fix, session 33)
+    for other in ("/srv/ci/work/data.json", "models/weights.pt"):
+        found = queries.find_past_fix(recurring, MISSING.format(other))
+        assert [(r["session_id"], r["other_file"]) for r in found[:2]] == [("r2", 1), ("r1", 1)]
 
 
 def test_find_past_fix_puts_real_errors_before_noise(recurring):
@@ -485,7 +491,7 @@ def test_find_past_fix_limit_is_capped(recurring, monkeypatch):
 
 def test_recurring_errors(recurring):
     found = queries.run(recurring, "recurring_errors", project="", noise="")
-    missing = signatures.signature(traceback(1, "/x/data.json"))
+    missing = signatures.signature(traceback(1, "/tmp/x/data.json"))
     make = signatures.signature("Exit code 2\nmake: *** [Makefile:12: all] Error 2")
     assert [(r["signature"], r["failures"], r["sessions"], r["projects"]) for r in found[:2]] == [
         (make, MAKE_SESSIONS, MAKE_SESSIONS, 1),

@@ -544,11 +544,11 @@ def test_distinct_bugs_have_distinct_signatures():
         ),
         ("open /tmp/tmpab12/x.txt or /var/folders/ab/T/y", "open <tmp> or <tmp>"),
         ('it\'s in "bar" or `baz`', "it's in <str> or <str>"),
-        # The module of a missing-module error stays, its version goes; a file path does not stay.
+        # The module of a missing-module error stays, its version goes; a file by its base name.
         ("No module named 'foo' in \"bar\" or `baz`", "No module named 'foo' in <str> or <str>"),
         ("Cannot find module '@scope/pkg-2'", "Cannot find module '@scope/pkg-2'"),
-        ("Cannot find module './lib/x.js'", "Cannot find module <str>"),
-        ('Could not resolve "js/app.js"', "Could not resolve <str>"),
+        ("Cannot find module './lib/x.js'", "Cannot find module <path>/x.js"),
+        ('Could not resolve "js/app.js"', "Could not resolve <path>/app.js"),
         ("'left-pad@^1.3.0' is not in this registry", "'left-pad@^<n>' is not in this registry"),
         (
             "404 Not Found - GET https://registry.npmjs.org/@acme%2fui - Not found",
@@ -963,23 +963,10 @@ SAME_ERROR_ELSEWHERE = [
         "Module not found: Error: Can't resolve 'axios' in '/home/a/app/src'",
         "Module not found: Error: Can't resolve 'axios' in '/srv/b/web/src/components'",
     ),
-    # A path to a missing *file* still varies.
-    ("Error: Cannot find module './utils'", "Error: Cannot find module '../lib/helpers'"),
-    (
-        "src/a.tsx(1,20): error TS2307: Cannot find module '@/components/Button' or its "
-        "corresponding type declarations.",
-        "src/b.tsx(2,21): error TS2307: Cannot find module '@/lib/utils' or its corresponding "
-        "type declarations.",
-    ),
     (
         "C:\\proj\\src\\a.ts(3,5): error TS2339: Property 'x' does not exist on type 'Y'.",
         "/home/u/proj/src/b.ts(9,1): error TS2339: Property 'x' does not exist on type 'Y'.",
     ),
-    (
-        "Error: Cannot find module '/home/a/app/dist/index.js'",
-        "Error: Cannot find module '/srv/b/dist/main.js'",
-    ),
-    ('✘ [ERROR] Could not resolve "js/app.js"', '✘ [ERROR] Could not resolve "src/main.ts"'),
     # A version bump changes nothing.
     ("requires numpy>=1.26, you have 1.24", "requires numpy>=2.0, you have 1.26.4"),
     (
@@ -1843,7 +1830,7 @@ def test_an_errno_keeps_its_number_where_no_message_says_it():
         # Windows folders that start with n: `\n` in a path is no escaped line break
         (
             r"Error: Cannot find module 'C:\Users\me\node_modules\x\index.js'",
-            "Error: Cannot find module <str>",
+            "Error: Cannot find module <path>/index.js",
         ),
         (r"npm error path C:\Users\me\new-app\package.json", "npm error path <path>/package.json"),
         (r"\\server\share\new\run.cmd: Permission denied", "run.cmd: Permission denied"),
@@ -1868,8 +1855,8 @@ def test_a_windows_path_is_not_cut_at_its_folders_that_start_with_n(output, expe
         # the program's folder, its .exe and which Python it is go
         [
             "python: can't open file '/x/y.py': [Errno 2] No such file or directory",
-            "python3: can't open file '/a/b/z.py': [Errno 2] No such file or directory",
-            "/usr/bin/python3.11: can't open file '/a/z.py': [Errno 2] No such file or directory",
+            "python3: can't open file '/a/b/y.py': [Errno 2] No such file or directory",
+            "/usr/bin/python3.11: can't open file '/a/y.py': [Errno 2] No such file or directory",
             r"C:\Program Files\Python 3.11\python.exe: can't open file 'C:\x\y.py': [Errno 2]"
             " No such file or directory",
         ],
@@ -2002,6 +1989,79 @@ def test_a_file_gnu_quotes_is_kept_as_bsds_unquoted_one():
         sig.signature("error: cannot open 'x': it is locked")
         == "error: cannot open x: it is locked"
     )
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (
+            "FileNotFoundError: [Errno 2] No such file or directory: 'data/train.csv'",
+            "FileNotFoundError: [Errno 2] No such file or directory: '/srv/x/models/w.pt'",
+        ),
+        (
+            "python3: can't open file '/home/a/run.py': [Errno 2] No such file or directory",
+            "python: can't open file 'scripts/train.py': [Errno 2] No such file or directory",
+        ),
+        (
+            "PermissionError: [Errno 13] Permission denied: '/etc/app.conf'",
+            "PermissionError: [Errno 13] Permission denied: '/tmp/tmpa81x/out.log'",
+        ),
+        (
+            "FileNotFoundError: [WinError 3] The system cannot find the path specified: "
+            "'C:\\Users\\me\\a.json'",
+            "FileNotFoundError: [WinError 3] The system cannot find the path specified: "
+            "'D:\\x\\b.json'",
+        ),
+        (
+            "Error: ENOENT: no such file or directory, open '/home/a/app/config.json'",
+            "Error: ENOENT: no such file or directory, open 'src/settings.yaml'",
+        ),
+        (
+            "OSError: [Errno 18] Invalid cross-device link: '/a/b.txt' -> '/c/d.txt'",
+            "OSError: [Errno 18] Invalid cross-device link: '/a/e.txt' -> '/c/f.txt'",
+        ),
+        (
+            "error: pathspec 'feature-x' did not match any file(s) known to git",
+            "error: pathspec 'src/a.py' did not match any file(s) known to git",
+        ),
+        ("Error: Cannot find module './utils'", "Error: Cannot find module '../lib/helpers'"),
+        (
+            "src/a.tsx(1,20): error TS2307: Cannot find module '@/components/Button' or its "
+            "corresponding type declarations.",
+            "src/b.tsx(2,21): error TS2307: Cannot find module '@/lib/utils' or its corresponding "
+            "type declarations.",
+        ),
+        (
+            "Error: Cannot find module '/home/a/app/dist/index.js'",
+            "Error: Cannot find module '/srv/b/dist/main.js'",
+        ),
+        ('✘ [ERROR] Could not resolve "js/app.js"', '✘ [ERROR] Could not resolve "src/main.ts"'),
+    ],
+)
+def test_the_file_an_error_quotes_is_kept_and_another_file_is_loose(a, b):
+    """Python's `[Errno 2] ...: 'x'`, Node's `ENOENT ..., open 'x'`, git's pathspec and a
+    module's file were `<str>`: a made-up error about another file had "the same error
+    signature" and that file's fix (a new user's tries, session 33). Each keeps its file's
+    base name as GNU's quoted one does; the same error about another file is loose()'s."""
+    assert signature(a) != signature(b)
+    assert sig.loose(signature(a)) == sig.loose(signature(b))
+    assert "<str>" not in signature(a) + signature(b)
+
+
+def test_a_quoted_file_with_a_space_or_nothing_stays_a_value():
+    """A quoted name with a space in it is no token a path rule can read; an empty one (an
+    unset variable's) names no file."""
+    assert signature("PermissionError: [Errno 13] Permission denied: 'my file.txt'") == (
+        "PermissionError: [Errno <n>] Permission denied: <str>"
+    )
+    assert signature("FileNotFoundError: [Errno 2] No such file or directory: ''") == (
+        "FileNotFoundError: [Errno <n>] No such file or directory: <str>"
+    )
+    # a temporary file is some file: the same error about another file, not the same error
+    tmp = signature("FileNotFoundError: [Errno 2] No such file or directory: '/tmp/x/a.json'")
+    assert tmp == "FileNotFoundError: [Errno <n>] No such file or directory: <tmp>"
+    home = signature("FileNotFoundError: [Errno 2] No such file or directory: '/home/u/a.json'")
+    assert tmp != home and sig.loose(tmp) == sig.loose(home)
 
 
 def test_zshs_unmatched_pattern_is_one_path_and_another_file_is_found():

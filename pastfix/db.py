@@ -57,7 +57,6 @@ BUSY_TIMEOUT = 60.0
 # pastfix.prepare.REDACTION_VERSION is for redaction. Raise one when its rules change:
 # the next build recomputes every stored signature and kind, or every fix.
 SIGNATURE_VERSION = 23
-SIGNATURE_VERSION = 23
 FIX_VERSION = 43
 
 

@@ -1453,6 +1453,10 @@ class Builder:
             " missing_since = NULL WHERE id = ?",
             [source.path, source.session_id, source.project_dir, source.agent, current["id"]],
         )
+        # (its bad lines' problems name it as status lists them: by the path now read)
+        self.conn.execute(
+            "UPDATE problems SET path = ? WHERE file_id = ?", [source.path, current["id"]]
+        )
         self.touched.update(_ids(current["session_ids"]))
         self._rename_copies(old_path, source)
         self._refresh_file(Plan(source, plan.stat, current, 0, False), progress)

@@ -1866,7 +1866,7 @@ def _store_rows(db):
         return (
             sorted(r[0] for r in conn.execute("SELECT path FROM source_files")),
             conn.execute("SELECT count(*) FROM session_meta").fetchone()[0],
-            conn.execute("SELECT count(*) FROM problems").fetchone()[0],
+            sorted(r[0] for r in conn.execute("SELECT path FROM problems")),
         )
     finally:
         conn.close()
@@ -1880,6 +1880,10 @@ def test_a_store_indexed_under_a_new_path_is_stored_once(tmp_path, how, force):
     test, session 33). Its rows are the file's under its new name, as a moved file's are."""
     real = tmp_path / "real"
     paths = corpus(real)
+    e = "eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee"
+    bad = write_jsonl(
+        real / "-home-dev-a" / f"{e}.jsonl", [prompt("e1", e, "hello", "2026-01-01"), "not json"]
+    )
     db = tmp_path / "index.db"
     if how.startswith("through a link"):
         (tmp_path / "link").symlink_to(real)
@@ -1895,11 +1899,11 @@ def test_a_store_indexed_under_a_new_path_is_stored_once(tmp_path, how, force):
     stats = build_index(db, now, force=force)
     assert stats.duplicates == 0
     assert _store_rows(db) == (
-        sorted(str(now / p.relative_to(real)) for p in paths.values()),
+        sorted(str(now / p.relative_to(real)) for p in {*paths.values(), bad}),
         meta,
-        problems,
+        [str(now / bad.relative_to(real))] * len(problems),
     )
-    assert len(files) == len(paths)
+    assert len(files) == len(paths) + 1 and len(problems) == 1
     fresh = tmp_path / "fresh.db"
     build_index(fresh, now)
     assert findable(db) == findable(fresh) == before

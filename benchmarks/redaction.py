@@ -344,6 +344,38 @@ ADVERSARIAL = (
     ("`password    ` repeated", ("tool_results", "content"), "password    ", "", (45, 90, 180)),
     ("`\\npassword  ` repeated", ("tool_results", "content"), "\npassword  ", "", (45, 90, 180)),
     ("`glrt-` repeated", ("tool_results", "content"), "glrt-", "", (45, 90, 180)),
+    # REDACTION_VERSION 21: SSWS without its header, a JWT split by quotes and `+`, a wrapped
+    # Bearer token's rest, a table under its header without a rule, GitLab's other tokens
+    ("`SSWS ` repeated", ("tool_results", "content"), "SSWS ", "", (45, 90, 180)),
+    (
+        '`"eyJhbGciOiJIUzI1NiJ9" +\\n ` repeated',
+        ("tool_results", "content"),
+        '"eyJhbGciOiJIUzI1NiJ9" +\n ',
+        "",
+        (45, 90, 180),
+    ),
+    (
+        '`"eyJhbGciOiJI.eyJzdWIiOiIx." +\\n ` repeated',
+        ("tool_results", "content"),
+        '"eyJhbGciOiJI.eyJzdWIiOiIx." +\n ',
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`Bearer ` + a wrapped token, repeated",
+        ("tool_results", "content"),
+        "Authorization: Bearer Zx9Yw8Vu7Ts6Rq5Po4Nm3\nLk2Jh1Gf0Ed9Cb8Aa7/+.~=\n",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`Key    Value\\npassword    ` + a value, repeated",
+        ("tool_results", "content"),
+        "Key    Value\npassword    A1a-ckirty9Xq2Lm\n",
+        "",
+        (45, 90, 180),
+    ),
+    ("`glcbt-` repeated", ("tool_results", "content"), "glcbt-", "", (45, 90, 180)),
 )
 
 

@@ -790,6 +790,24 @@ def _open_regular(path: str) -> BinaryIO:
     return lines.open_regular(path)
 
 
+def _same_stat(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _same_file(path: str, st: os.stat_result) -> bool:
+    """Whether `path` is the file `st` is of (False when it is gone)."""
+    try:
+        return _same_stat(os.stat(path), st)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+
+
+def _names(path: str) -> tuple[str, str]:
+    """A file's name and its folder's: what a store copied elsewhere keeps of each path."""
+    folder, name = os.path.split(path)
+    return os.path.basename(folder), name
+
+
 def _is_demo(path: str) -> bool:
     """Whether `path` is one of the demo sessions bundled with pastfix (this copy or another)."""
     return path.startswith(str(transcripts.DEMO_PROJECTS) + os.sep) or (
@@ -977,7 +995,7 @@ class Builder:
                     dropped.append(record)
             elif under or self._looked_for(record):
                 gone.append(record)
-        plans = self._find_moves(plans, gone)
+        plans = self._find_moves(plans, gone + self._stored_elsewhere(plans, seen, gone))
         gone = [r for r in gone if r["missing_since"] is None and r["path"] not in self.moved]
         plans.sort(key=lambda p: p.source.path)
         return plans, gone, dropped
@@ -1007,6 +1025,41 @@ class Builder:
             return False  # cannot tell: it keeps its rows as they are
         return False
 
+    def _stored_elsewhere(
+        self, plans: list[Plan], seen: set[str], gone: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The stored files of no folder this build looked into that a new file of it may
+        be (see _find_moves): the same file by another name (its device and inode: a store
+        indexed through a link, then through its real path), or one no longer where it was
+        that a new file has the name and folder's name of (a store copied to a new place and
+        removed from the old, which this build was not given). Each was stored twice, its
+        rows once (a security test, session 33: 77 files became 154, session_meta doubled).
+        One still there as another file is a copy: both are kept. One stat for each stored
+        file whose inode or names a new file has, on builds that find new files."""
+        new = [plan for plan in plans if plan.stored is None]
+        if not new:
+            return []
+        by_inode = {plan.stat.st_ino: plan for plan in new}
+        names = {_names(plan.source.path) for plan in new}
+        listed = {record["path"] for record in gone}
+        found = []
+        for path, record in self.stored.items():
+            if path in seen or path in listed or record["missing_since"] or _is_demo(path):
+                continue
+            plan = by_inode.get(record["inode"])
+            if plan is None and _names(path) not in names:
+                continue
+            try:
+                st = os.stat(path)
+            except (FileNotFoundError, NotADirectoryError):
+                found.append(record)
+                continue
+            except OSError:
+                continue  # cannot tell: it keeps its rows as they are
+            if plan is not None and _same_stat(st, plan.stat):
+                found.append(record)
+        return found
+
     def _find_moves(self, plans: list[Plan], gone: list[dict[str, Any]]) -> list[Plan]:
         """The plans left once the files that moved are told from new ones (self.moved).
 
@@ -1014,24 +1067,36 @@ class Builder:
         content up to the stored offset (_begins_with), is that file in another
         place (a renamed project folder, a copy restored from a backup): a refresh
         moves its row, a bulk build reads it under its new name, and neither keeps
-        a copy of it in the archive.
+        a copy of it in the archive. So is one that is the stored file by another name
+        (_stored_elsewhere), whatever it holds now: a rewrite of it since is read as one,
+        what it no longer holds kept.
         """
         if not gone:
             return plans
         by_inode = {r["inode"]: r for r in gone}
-        by_name = {os.path.basename(r["path"]): r for r in gone}
+        # (several of one name: Copilot's `events.jsonl`, opencode's `opencode.db`, each
+        # tried, the one in a folder of the same name first)
+        by_name: dict[str, list[dict[str, Any]]] = {}
+        for r in gone:
+            by_name.setdefault(os.path.basename(r["path"]), []).append(r)
         left = []
         for plan in plans:
             record = None
             if plan.stored is None or self.bulk:
-                record = by_inode.get(plan.stat.st_ino) or by_name.get(
-                    os.path.basename(plan.source.path)
-                )
-            try:
-                same = record is not None and self._begins_with(plan.source.path, plan.stat, record)
-            except OSError:
-                same = False
-            if record is not None and same and record["path"] not in self.moved:
+                folder, name = _names(plan.source.path)
+                named = sorted(by_name.get(name, ()), key=lambda r: _names(r["path"])[0] != folder)
+                for candidate in (by_inode.get(plan.stat.st_ino), *named):
+                    if candidate is None or candidate["path"] in self.moved:
+                        continue
+                    try:
+                        if _same_file(candidate["path"], plan.stat) or self._begins_with(
+                            plan.source.path, plan.stat, candidate
+                        ):
+                            record = candidate
+                            break
+                    except OSError:
+                        continue
+            if record is not None:
                 self.moved[record["path"]] = plan
                 if self.bulk:
                     left.append(plan)
@@ -1387,6 +1452,10 @@ class Builder:
             "UPDATE source_files SET path = ?, session_id = ?, project_dir = ?, agent = ?,"
             " missing_since = NULL WHERE id = ?",
             [source.path, source.session_id, source.project_dir, source.agent, current["id"]],
+        )
+        # (its bad lines' problems name it as status lists them: by the path now read)
+        self.conn.execute(
+            "UPDATE problems SET path = ? WHERE file_id = ?", [source.path, current["id"]]
         )
         self.touched.update(_ids(current["session_ids"]))
         self._rename_copies(old_path, source)

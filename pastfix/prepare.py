@@ -78,7 +78,7 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # `gldt-`, Heroku's `HRKU-`, Atlassian's `ATATT3`, Postman's `PMAK-`, NuGet's `oy2`; a table
 # of names and values (`vault kv get`'s `password    <value>`).
 # A message's kind, which a Claude Code `system` line's `subtype` gives as written.
-REDACTION_VERSION = 20
+REDACTION_VERSION = 21
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

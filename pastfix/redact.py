@@ -782,18 +782,38 @@ def _wrapped_end(m: re.Match[str]) -> int:
     return _wrapped_rest_end(text, _line_start(text, m.start()), m.start(), end)
 
 
-def _wrapped_rest_end(text: str, line: int, start: int, end: int) -> int:
+def _wrapped_rest_end(
+    text: str, line: int, start: int, end: int, rests: _Rests = _TOKEN_RESTS
+) -> int:
     """The end of the rest of a token or a value from `start` to `end`, on a line from
-    `line`, that a wrap put on the lines after it (see _REST_LINE); `end` when none."""
-    for word, rest_end, behind in _rest_lines(text, line, start, end, _TOKEN_RESTS):
+    `line`, that a wrap put on the lines after it (see _REST_LINE, or `rests`); `end` when
+    none."""
+    for word, rest_end, behind in _rest_lines(text, line, start, end, rests):
         if (
             _PLAIN_WORD.fullmatch(word)
             or (behind and _CAMEL_NAME.fullmatch(word))
+            or _DOTTED_WORDS.fullmatch(word)
             or anchors_in(word)
         ):
-            break  # (a line of its own: a word, a name, another token of a list of them)
+            break  # (a line of its own: a word, a name, a path, another token of a list)
         end = rest_end
     return end
+
+
+# An opaque `Bearer` token a wrap cut (REDACTION_VERSION 21: its first line went, its rest
+# stayed): its rest holds what the token may (`.`, `~`, `+`, `/`, `=`), its first character
+# a token's (not a mark, a path's `/` or `.`); a rest of words joined by them is a path or a
+# name (`src/main.py`, `app.config`), the line after the token (see _DOTTED_WORDS).
+_bearer_rests = functools.cache(lambda: _rests(_REST_LINE.format("[A-Za-z0-9_][A-Za-z0-9._~+/=-]")))
+_DOTTED_WORDS = re.compile(rf"(?:{_PLAIN_WORD.pattern})(?:[./](?:{_PLAIN_WORD.pattern}))+/?")
+
+
+def _wrapped_bearer_end(m: re.Match[str]) -> int:
+    """Where a `Bearer` token ends, with the rest of it a wrap put on the lines after."""
+    text, end = m.string, m.end()
+    if end == len(text) or text[end] not in "\r\n\\":
+        return end
+    return _wrapped_rest_end(text, _line_start(text, m.start()), m.start(), end, _bearer_rests())
 
 
 def _rest_lines(
@@ -896,6 +916,87 @@ def _wrapped_jwts(text: str) -> Iterator[tuple[int, int]]:
         done = max(done, end)
         if end > run and _JWT_WHOLE.fullmatch("".join(parts)):
             yield at, end
+
+
+# A JWT split across lines by what is no part of it (REDACTION_VERSION 21): a string
+# concatenated in code (`"eyJ...." +` and `"eyJ...." +` on the next line, a backslash that
+# continues a line, JSON text's `\"` and `\n` of the same), or its signature on the next
+# line after an indent its first line does not have (the wrap of _wrapped_jwts has nothing
+# between its lines). A gap is quotes, spaces, line ends and `+`, at most 40 characters,
+# and joins strings (a `+`, or a quote on either side) or holds a line end, but not once
+# the signature is whole (_SIGNED): a line end alone after a JWT is the wrap's to judge.
+_JWT_GAP = re.compile(r"(?:[\s\"'`+]|\\{1,16}[nrt\"'`]|\\(?=\r?\n)){1,40}")
+_GAP_LINE_END = re.compile(r"[\r\n+]|\\[nr]")
+# The shortest signature an algorithm makes, HS256's 32 bytes in base64url: one shorter
+# has more to come.
+_SIGNED = 43
+_QUOTES_AROUND = re.compile(r"[\"'`\\].*[\"'`]\Z", re.DOTALL)
+
+
+def _jwt_lengths(word: str, dots: int, lengths: tuple[int, ...]) -> tuple[int, ...]:
+    """The lengths of a JWT's three parts read so far, with `dots` dots, once `word`
+    follows them (a word _jwt_read accepts: no third dot)."""
+    grown = list(lengths)
+    for k, piece in enumerate(word.split(".")):
+        grown[dots + k] += len(piece)
+    return tuple(grown)
+
+
+def _jwt_done(read: tuple[int, str], lengths: tuple[int, ...]) -> bool:
+    """Whether a JWT read so far (_jwt_read, _jwt_lengths) is one to redact: its header and
+    payload, each `eyJ` and 8 characters or more, and a signature of 16 or more, or none
+    (`alg: none`), or no second dot yet. A header and payload are what a signature signs:
+    redacted, the signature left wherever it stands (`signature: ...` on a line of its
+    own) is no token."""
+    if read[1] or read[0] == 0 or min(lengths[:2]) < 11:
+        return False
+    return read[0] == 1 or lengths[2] == 0 or lengths[2] >= 16
+
+
+def _split_jwts(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of JWTs split across lines by quotes, `+` or indents (see _JWT_GAP), from
+    the head of the first piece to the end of the last that makes them one (_jwt_done), and
+    those of a header and payload alone; the piece after a header with no dot that starts
+    with `eyJ` is its payload (`"eyJhbGc..." +` and `"eyJzdWIi..."`). A JWT whole on one
+    line is the jwt rule's. Each piece is read once, after one head: linear."""
+    done = 0
+    for at in _anchor_starts(text, ("eyJ",)):
+        if at < done or not _JWT_HEAD.match(text, at):
+            continue
+        end = _JWT_RUN.match(text, at).end()  # type: ignore[union-attr]
+        done = end
+        read = _jwt_read(text[at:end], 0, "")
+        if read is None:
+            continue
+        lengths = _jwt_lengths(text[at:end], 0, (0, 0, 0))
+        best = end if read[0] == 1 and _jwt_done(read, lengths) else None
+        while end - at < _JWT_MAX:
+            gap = _JWT_GAP.match(text, end)
+            if gap is None:
+                break
+            joined = "+" in gap[0] or _QUOTES_AROUND.match(gap[0]) is not None
+            if not joined and (lengths[2] >= _SIGNED or not _GAP_LINE_END.search(gap[0])):
+                break
+            piece_end = _JWT_RUN.match(text, gap.end()).end()  # type: ignore[union-attr]
+            word = text[gap.end() : piece_end]
+            # A string joined to it is its next piece, whatever it holds (`"U" +`), until it
+            # is whole; a line is one of its own when it is a word or starts with a dash
+            # (`Done`, `signature:`, `--flag`).
+            ends = not joined or lengths[2] >= _SIGNED
+            if not word or (ends and (word[0] == "-" or _PLAIN_WORD.fullmatch(word))):
+                break
+            if read == (0, "") and lengths[0] >= 11 and word.startswith("eyJ"):
+                word = "." + word  # (a header, then its payload: the dot went to neither)
+            more = _jwt_read(word, *read)
+            if more is None:
+                break
+            lengths = _jwt_lengths(word, read[0], lengths)
+            read, end = more, piece_end
+            done = end
+            if _jwt_done(read, lengths):
+                best = end
+        if best is not None:
+            yield at, best
 
 
 def _rest_of_value(m: re.Match[str], rest: re.Pattern[str]) -> int:
@@ -1044,6 +1145,27 @@ def _cookie_values(text: str) -> Iterator[tuple[int, int]]:
                 yield start, start + len(value)
 
 
+# GitLab's token prefixes besides `glpat-` (docs.gitlab.com, security/tokens): pipeline
+# trigger, runner, deploy, CI/CD job, feed, incoming mail, agent for Kubernetes, OAuth
+# application secret, SCIM, feature flags client, workspace and runner registration tokens.
+_GITLAB_PREFIXES = (
+    "glptt-",
+    "glrt-",
+    "gldt-",
+    "glcbt-",
+    "glft-",
+    "glimt-",
+    "glagent-",
+    "gloas-",
+    "glsoat-",
+    "glffct-",
+    "glwt-",
+    "glrtr-",
+)
+# A GitLab token's body; a routable token (GitLab 18) goes on after a dot with a version
+# and another dot and part (`glpat-<27>.01.<9>`), which the body alone left behind.
+_GITLAB_BODY = r"[A-Za-z0-9_-]{20,}(?:\.[0-9]{1,4}\.[A-Za-z0-9]{4,40}(?![A-Za-z0-9_-]))?"
+
 # Other providers' tokens, each by its fixed prefix and the shape after it: kind,
 # prefix, pattern of the rest, check, anchors (the prefix when empty).
 _PROVIDER_TOKENS: tuple[
@@ -1083,11 +1205,11 @@ _PROVIDER_TOKENS: tuple[
     ("supabase-token", "sbp_", r"[a-f0-9]{40}", None, ()),
     # REDACTION_VERSION 20 (session 33's security test): GitLab's pipeline trigger, runner
     # and deploy tokens (`glpat-` has a rule of its own), Heroku's, Atlassian's and Postman's
-    # API keys, NuGet's (`nuget push -k oy2...`: 46 characters in lowercase)
-    *(
-        ("gitlab-token", p, r"[A-Za-z0-9_-]{20,}", _mixed_match, ())
-        for p in ("glptt-", "glrt-", "gldt-")
-    ),
+    # API keys, NuGet's (`nuget push -k oy2...`: 46 characters in lowercase); 21: the rest of
+    # GitLab's prefixes (a CI/CD job's, a feed's, an incoming mail's, an agent's, an OAuth
+    # application's secret, a SCIM's, a feature flags client's, a workspace's, a runner's
+    # registration), each routable as `glpat-` may be (_GITLAB_BODY)
+    *(("gitlab-token", p, _GITLAB_BODY, _mixed_match, ()) for p in _GITLAB_PREFIXES),
     ("heroku-token", "HRKU-", r"[A-Za-z0-9_-]{20,}", _mixed_match, ()),
     # (its checksum after `=`, 8 hex digits, and no more: `ATATT3...=bbbb...` of a longer
     # word took the word's rest too, a property test of session 33)
@@ -1273,6 +1395,11 @@ def _element(m: re.Match[str]) -> bool:
     if opened == 0 or m.string[opened - 1] != "<" or m.group("close") != name:
         return False
     return _assigned_secret(name, m.group("value"), True)
+
+
+# The end of a table's header of names and values (`Key    Value`, `NAME    VALUE`), which
+# tells a table from a line of two words as its rule of dashes does (see RULES).
+_TABLE_HEADS = ("  Value", "\tValue", "  VALUE", "\tVALUE")
 
 
 def _table_secret(m: re.Match[str]) -> bool:
@@ -1786,7 +1913,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "gitlab-token",
-        r"glpat-" + _alone(6) + r"[A-Za-z0-9_-]{20,}",
+        r"glpat-" + _alone(6) + _GITLAB_BODY,
         anchors=("glpat-",),
         extend=_wrapped_end,
     ),
@@ -1843,13 +1970,16 @@ RULES: tuple[Rule, ...] = (
         anchors=("AIza",),
         extend=_wrapped_end,
     ),
+    # (a wrap's lines first, then a split's, which the jwt rule would cut to their first
+    # piece: `"eyJ...eyJ...." +`)
+    Rule("jwt", _JWT_HEAD.pattern, anchors=("eyJ",), find=_wrapped_jwts),
+    Rule("jwt", _JWT_HEAD.pattern, anchors=("eyJ",), find=_split_jwts),
     Rule(
         "jwt",
         r"eyJ" + _alone(3) + r"[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
         anchors=("eyJ",),
         extend=_wrapped_end,
     ),
-    Rule("jwt", _JWT_HEAD.pattern, anchors=("eyJ",), find=_wrapped_jwts),
     Rule(
         "bearer-token",
         (
@@ -1862,6 +1992,7 @@ RULES: tuple[Rule, ...] = (
         anchors=("earer", "EARER"),
         # (a search for a case-insensitive word would try it at every position)
         at_anchors=True,
+        extend=_wrapped_bearer_end,
     ),
     *(
         Rule(
@@ -2215,7 +2346,9 @@ RULES: tuple[Rule, ...] = (
     # 20), and PowerShell's `Get-ChildItem env:`: a line of a name and its value alone, the
     # value generated, in a text that holds a table's rule of dashes under its header
     # (`---    -----`; tried at every keyword, the rule cost 7% of redact() on the real
-    # corpus, and a line of two words alone is no table).
+    # corpus, and a line of two words alone is no table), or its header without the rule
+    # (`Key         Value`: a table pasted without its rule, a tool that prints none;
+    # REDACTION_VERSION 21).
     Rule(
         "secret",
         (
@@ -2226,7 +2359,7 @@ RULES: tuple[Rule, ...] = (
         _table_secret,
         tuple(_NAME_KEYWORD_ANCHORS),
         keyword=True,
-        needs=("  -----", "\t-----"),
+        needs=("  -----", "\t-----", *_TABLE_HEADS),
         kind_of=_assigned_kind,
     ),
     Rule(
@@ -2252,6 +2385,20 @@ RULES: tuple[Rule, ...] = (
         anchors=("Authorization", "authorization", "AUTHORIZATION"),
         at_anchors=True,
         kind_of=lambda m: _SCHEME_KINDS[m.group("scheme").lower()],
+    ),
+    # Okta's scheme without its header (REDACTION_VERSION 21): `-H "SSWS 00..."` where the
+    # header's name went elsewhere, a config's `okta_token: SSWS 00...`. `SSWS` names Okta's
+    # scheme and nothing else, and its API token has one shape, `00` and 40 characters; a
+    # `00...` without the scheme is any id's.
+    Rule(
+        "okta-token",
+        (
+            r"SSWS" + _alone(4) + r"(?:\s|\\t){1,10}"
+            r"(?P<token>00[A-Za-z0-9_-]{40})(?![A-Za-z0-9_-])"
+        ),
+        "token",
+        anchors=("SSWS",),
+        at_anchors=True,
     ),
     Rule(
         "private-key",
@@ -2461,10 +2608,22 @@ ANCHORS = tuple(
         [*(a for rule in RULES for a in (*rule.anchors, *rule.needs)), *sorted(ESCAPE_ANCHORS)]
     )
 )
+
+
 # The rules each anchor gates, by their place in RULES (which is the order they run in):
 # a text holds one or two anchors, and looking the rules up is cheaper than asking
 # each of the ~40 whether it has one.
-_RULES_OF = {a: tuple(i for i, rule in enumerate(RULES) if a in rule.anchors) for a in ANCHORS}
+def _rules_of() -> dict[str, tuple[int, ...]]:
+    # (each rule's anchors walked once: asking each rule of each anchor was 3.6 ms of every
+    # import, the hook's too)
+    rules_of: dict[str, tuple[int, ...]] = dict.fromkeys(ANCHORS, ())
+    for i, rule in enumerate(RULES):
+        for anchor in dict.fromkeys(rule.anchors):
+            rules_of[anchor] += (i,)
+    return rules_of
+
+
+_RULES_OF = _rules_of()
 
 
 def _scanner() -> Any:

@@ -1858,3 +1858,86 @@ def test_a_forced_build_of_a_file_stored_under_another_name_keeps_what_it_lost(t
     write_jsonl(path, lines[:16])
     build_index(db, real, force=True)
     assert _counts(db) == before
+
+
+def _store_rows(db):
+    conn = sqlite3.connect(db)
+    try:
+        return (
+            sorted(r[0] for r in conn.execute("SELECT path FROM source_files")),
+            conn.execute("SELECT count(*) FROM session_meta").fetchone()[0],
+            sorted(r[0] for r in conn.execute("SELECT path FROM problems")),
+        )
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("force", [False, True])
+@pytest.mark.parametrize("how", ["through a link, then the real folder", "copied, the old removed"])
+def test_a_store_indexed_under_a_new_path_is_stored_once(tmp_path, how, force):
+    """The same store by a new path, the old one not given to the build: each file was stored
+    a second time, its rows once (77 files became 154, session_meta doubled: a security
+    test, session 33). Its rows are the file's under its new name, as a moved file's are."""
+    real = tmp_path / "real"
+    paths = corpus(real)
+    e = "eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee"
+    bad = write_jsonl(
+        real / "-home-dev-a" / f"{e}.jsonl", [prompt("e1", e, "hello", "2026-01-01"), "not json"]
+    )
+    db = tmp_path / "index.db"
+    if how.startswith("through a link"):
+        (tmp_path / "link").symlink_to(real)
+        build_index(db, tmp_path / "link")
+        now = real
+    else:
+        build_index(db, real)
+        now = tmp_path / "elsewhere"
+        shutil.copytree(real, now)
+        shutil.rmtree(real)
+    before = findable(db)
+    files, meta, problems = _store_rows(db)
+    stats = build_index(db, now, force=force)
+    assert stats.duplicates == 0
+    assert _store_rows(db) == (
+        sorted(str(now / p.relative_to(real)) for p in {*paths.values(), bad}),
+        meta,
+        [str(now / bad.relative_to(real))] * len(problems),
+    )
+    assert len(files) == len(paths) + 1 and len(problems) == 1
+    fresh = tmp_path / "fresh.db"
+    build_index(fresh, now)
+    assert findable(db) == findable(fresh) == before
+
+
+def test_a_copy_of_a_store_beside_it_is_a_copy(tmp_path):
+    """A store copied while the old one is still there is two stores (a backup): the old
+    file keeps its rows, and the copy is stored as the other file it is."""
+    real = tmp_path / "real"
+    paths = corpus(real)
+    db = tmp_path / "index.db"
+    build_index(db, real)
+    shutil.copytree(real, tmp_path / "backup")
+    build_index(db, tmp_path / "backup")
+    assert len(_store_rows(db)[0]) == 2 * len(paths)
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_a_store_by_a_new_path_cut_since_is_stored_once_with_what_it_lost(tmp_path, force):
+    """Indexed through a symlinked folder, cut, then built through the real folder: the file
+    is the stored one by another name (its inode), so it is read again as a rewrite of it,
+    what it no longer holds kept, not stored a second time beside it."""
+    lines = failing_session(SID_DUP, 10, "Error: boom", "Retry")
+    real = tmp_path / "real"
+    path = write_jsonl(real / "-home-u-app" / f"{SID_DUP}.jsonl", lines)
+    (tmp_path / "link").symlink_to(real)
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "link")
+    before = _counts(db)
+    write_jsonl(path, lines[:16])
+    build_index(db, real, force=force)
+    assert _counts(db) == before
+    conn = sqlite3.connect(db)
+    assert conn.execute(
+        "SELECT path, missing_since IS NOT NULL FROM source_files ORDER BY 1"
+    ).fetchall() == [(str(path), 0), (f"{path}#{SID_DUP}", 1)]
+    conn.close()

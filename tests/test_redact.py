@@ -2355,7 +2355,6 @@ def test_a_wrapped_jwt_goes_whole(width, before, first, after):
         # and what follows it, which makes no JWT: kept
         _wrapped(base64.b64encode(json.dumps({"a": 1, "b": "x" * 200}).encode()).decode(), 76),
         "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\nDone\n",
-        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0\nREADME.md\n",
         "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\n.gitignore\n",
         "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\nsrc/app.py\n",
         "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.\n.eyJzdWIiOiJ4In0\n",
@@ -2367,12 +2366,18 @@ def test_what_makes_no_wrapped_jwt_is_kept(text):
 
 def test_the_line_after_a_wrapped_jwt_is_kept_when_it_fills_its_line():
     """A JWT whose last line is full, then a line as long or shorter that is no rest of it:
-    a word, a flag, a path, the next JWT of a list."""
+    a word, a flag, a path, the next JWT of a list (its header and payload go as their own,
+    since REDACTION_VERSION 21)."""
     lines = _wrapped(JWT, 50).split("\n")
     whole = "\n".join(lines[:-1]) + "\n" + lines[-1].ljust(50, "Q")[:50]
-    for after in ("Completed", "--no-verify", "out/token.txt", JWT[:50]):
-        redacted, found = redact(whole + "\n" + after + "\n")
-        assert found["jwt"] == 1 and redacted.startswith("[REDACTED:jwt]\n" + after), redacted
+    for after, kept in (
+        ("Completed", "Completed"),
+        ("--no-verify", "--no-verify"),
+        ("out/token.txt", "out/token.txt"),
+        (JWT[:50], "[REDACTED:jwt]"),
+    ):
+        redacted, _ = redact(whole + "\n" + after + "\n")
+        assert redacted == "[REDACTED:jwt]\n" + kept + "\n"
 
 
 @settings(max_examples=300, deadline=None)
@@ -2549,3 +2554,172 @@ def test_a_generated_value_of_a_table_is_never_kept(name, indent, gap, value, eo
     text += "username    app\n" if eol else ""
     for redacted, _ in (redact(text), redact_json(json.dumps({"content": text}))):
         assert value not in redacted, redacted
+
+
+# -- REDACTION_VERSION 21: what version 20 left (session 33's security tests) ---------------
+
+OKTA = "00Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5xW"
+HEADER, PAYLOAD, SIGNATURE = JWT.split(".")
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kind"),
+    [
+        # Okta's scheme without its header: a header split from its name, a config's value
+        (f'curl -H "SSWS {OKTA}" https://x.okta.com/api/v1/users', OKTA, "okta-token"),
+        (f"okta_token: SSWS {OKTA}\n", OKTA, "okta-token"),
+        (f"OKTA_AUTH='SSWS\t{OKTA}'", OKTA, "okta-token"),
+        # an opaque Bearer token a terminal wrapped: its rest holds `.`, `~`, `+`, `/`, `=`
+        (
+            "Authorization: Bearer ya29.a0AfH6SMBx3kL9qPzR7vW2nT5yU8iO1p\nQw3Er5Ty7Ui9Op1As3D"
+            "f5~x+c/v=\n$ next",
+            "Qw3Er5Ty7Ui9Op1As3Df5~x+c/v=",
+            "bearer-token",
+        ),
+        (
+            "    Authorization: Bearer Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0E\n    d9Cb8Aa7.Zx9Yw8/V"
+            "u7Ts6Rq5P\n    o4Nm3\n    Done",
+            "d9Cb8Aa7.Zx9Yw8/Vu7Ts6Rq5P",
+            "bearer-token",
+        ),
+        # a JWT split across lines: strings concatenated, a continued line, an indent
+        (f'const t = "{HEADER}." +\n  "{PAYLOAD}." +\n  "{SIGNATURE}";', SIGNATURE, "jwt"),
+        (f'T = ("{HEADER}"\n     ".{PAYLOAD}.{SIGNATURE}")', PAYLOAD, "jwt"),
+        (f'token = "{HEADER}" +\n  "{PAYLOAD}" +\n  "." + "{SIGNATURE}"', SIGNATURE, "jwt"),
+        (f"TOKEN={HEADER}.{PAYLOAD}.\\\n{SIGNATURE}", SIGNATURE, "jwt"),
+        (f"  token: {HEADER}.{PAYLOAD}.\n        {SIGNATURE}\nDone", SIGNATURE, "jwt"),
+        # its header and payload, the signature on a line of its own: they go, with what
+        # the signature signs
+        (f"header.payload: {HEADER}.{PAYLOAD}\nsignature: {SIGNATURE}", PAYLOAD, "jwt"),
+        # GitLab's other tokens, and a routable one's parts after its dots
+        ("CI_JOB_TOKEN=glcbt-64_Zq8vN2kL5mR7tX1wY4bC6dF9gH3", "Zq8vN2kL5mR7", "gitlab-token"),
+        (
+            "curl https://gitlab.com/x.atom?feed_token=glft-Zq8vN2kL5mR7tX1wY4bC",
+            "Zq8vN2",
+            "gitlab-token",
+        ),
+        ("glimt-Zq8vN2kL5mR7tX1wY4bC6dF9", "Zq8vN2kL5mR7", "gitlab-token"),
+        ("glagent-Zq8vN2kL5mR7tX1wY4bC6dF9gH3jK0pQsT2uV5xW8yA1bE4cG7hJ0", "Zq8vN2", "gitlab-token"),
+        ("secret: gloas-8f3a9c2b7d1e4f6a8b0c2d4e6f8a0b1c2d4e6f8a", "8f3a9c2b7d1e", "gitlab-token"),
+        ("glsoat-Zq8vN2kL5mR7tX1wY4bC", "Zq8vN2kL5mR7", "gitlab-token"),
+        ("glffct-Zq8vN2kL5mR7tX1wY4bC", "Zq8vN2kL5mR7", "gitlab-token"),
+        ("glwt-Zq8vN2kL5mR7tX1wY4bC6dF9", "Zq8vN2kL5mR7", "gitlab-token"),
+        ("glrtr-Zq8vN2kL5mR7tX1wY4bC6dF9", "Zq8vN2kL5mR7", "gitlab-token"),
+        ("glpat-Zq8vN2kL5mR7tX1wY4bC6dF9gH3.01.0y1b2c3d4", "0y1b2c3d4", "gitlab-token"),
+        # a table of names and values under its header, without its rule of dashes
+        (
+            "====== Data ======\nKey         Value\npassword    Zq8vN2kL5mR7tX1wY4bC6d\n"
+            "username    app\n",
+            "Zq8vN2kL5mR7tX1wY4bC6d",
+            "password",
+        ),
+        (
+            "NAME               VALUE\nCLIENT_SECRET      Qm7xLp3vW9tRz2Kc\n",
+            "Qm7xLp3vW9tRz2Kc",
+            "secret",
+        ),
+    ],
+)
+def test_a_form_version_20_kept_is_redacted(text, secret, kind):
+    redacted_as(text, secret, kind)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # `SSWS` before what is no Okta token: a variable, a word, an id of another length
+        'curl -H "SSWS $OKTA_TOKEN" -H "SSWS ${OKTA_API_TOKEN}"',
+        "the SSWS scheme is Okta's, SSWS 00 means nothing",
+        "SSWS 00Zq8vN2kL5mR7tX1wY4bC6d and SSWS 00" + "a" * 50,
+        # Okta's shape without its scheme: any id's
+        f"request id {OKTA}",
+        # a JWT and what follows it: another string, a word, a list's next JWT
+        f'"{JWT}" +\n "Done"',
+        f'["{JWT}",\n "{JWT}"]',
+        f"{JWT}\nnext line of prose",
+        # a header and what makes no payload after it, split or in prose
+        f"see {HEADER} and {PAYLOAD} for the parts",
+        f"{HEADER}.eyJzdWIi\nwith prose after",
+        f'"{HEADER}" +\n "Zq8vN2kL5mR7"',
+        # GitLab's prefixes in words, too short, or a placeholder
+        "glft-short glimt-your-incoming-mail-token gloas-application-secret-here",
+        # a line of a name and its value under a header of other columns, or under none
+        "Name        Status\npassword    Zq8vN2kL5mR7tX1wY4bC6d\n",
+        "Key         Value\npassword    required\ntoken       ********\n",
+    ],
+)
+def test_version_21s_look_alikes_are_kept(text):
+    redacted, found = redact(text)
+    assert (redacted, found) == (text, {}) or (
+        # (a whole JWT goes, as it always did: what follows it stays)
+        "[REDACTED:jwt]" in redacted and redacted.replace("[REDACTED:jwt]", JWT) == text
+    )
+
+
+@pytest.mark.parametrize(
+    "after", ["src/app/main.py", "Done", "/usr/local/bin", "app.config.json", "--verbose", "42"]
+)
+def test_the_line_after_a_bearer_token_is_kept(after):
+    """A Bearer token at its line's end, then a line of its own: a path, a word, a name, a
+    flag, a number."""
+    text = f"Authorization: Bearer Zx9Yw8Vu7Ts6Rq5Po4Nm3\n{after}\n"
+    assert redact(text) == (
+        f"Authorization: Bearer [REDACTED:bearer-token]\n{after}\n",
+        {"bearer-token": 1},
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cuts=st.lists(st.integers(12, len(JWT) - 2), min_size=1, max_size=4, unique=True),
+    gap=st.sampled_from(['" +\n  "', '"\n    "', "' +\n'", '" + \\\n"', '"\n"', "\n    "]),
+    before=st.sampled_from(["const t = ", "token: ", "x = (", ""]),
+)
+def test_a_split_jwt_is_never_kept(cuts, gap, before):
+    """Cut anywhere into pieces that code or an indent puts apart, a JWT's header, payload
+    and signature all go, as text and as JSON text."""
+    pieces = [JWT[a:b] for a, b in zip([0, *sorted(cuts)], [*sorted(cuts), len(JWT)], strict=True)]
+    # A line of its own, as a wrap's (no quote or `+` joins it), is what follows a JWT when
+    # it is a word or starts with a dash, and so is a string joined after its signature
+    # (43 characters, HS256's, the shortest).
+    whole = len(HEADER) + len(PAYLOAD) + 2 + 43
+    joined = "'" in gap or '"' in gap
+    assume(
+        not any(
+            (cut >= whole or not joined)
+            and (redact_module._PLAIN_WORD.fullmatch(piece) or piece[0] == "-")
+            for cut, piece in zip(sorted(cuts), pieces[1:], strict=True)
+        )
+    )
+    text = before + '"' + gap.join(pieces) + '";\n'
+    for redacted, _ in (redact(text), redact_json(json.dumps({"content": text}))):
+        for part in JWT.split("."):
+            for k in range(0, len(part) - 7, 8):
+                assert part[k : k + 8] not in redacted, redacted
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    token=st.text(
+        alphabet="abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789._~+/=-",
+        min_size=60,
+        max_size=200,
+    ),
+    width=st.sampled_from([40, 64, 80, 120]),
+)
+def test_a_wrapped_bearer_token_is_never_kept(token, width):
+    """An opaque Bearer token a terminal wrapped: every line of it goes."""
+    assume(token[0].isalnum() and re.search(r"\d", token) and re.search(r"[A-Za-z]", token))
+    lines = _wrapped("Authorization: Bearer " + token, width).split("\n")
+    # (a line a wrap starts with a dash, a dot, `/`, `+` or `~` may be a flag or a path)
+    assume(all(line[0].isalnum() or line[0] == "_" for line in lines[1:]))
+    # (its first line must be a token alone, not digits or `x...`; a line after it that is a
+    # word, a number or a path is none of it: see _bearer, _wrapped_rest_end)
+    assume(redact(lines[0])[1])
+    assume(all(not anchors_in(line) for line in lines[1:]))
+    assume(not any(redact_module._PLAIN_WORD.fullmatch(line) for line in lines[1:]))
+    assume(not any(redact_module._DOTTED_WORDS.fullmatch(line) for line in lines[1:]))
+    text = "\n".join(lines) + "\n$ kubectl get pods\n"
+    expected = "Authorization: Bearer [REDACTED:bearer-token]\n$ kubectl get pods\n"
+    assert redact(text)[0] == expected
+    assert json.loads(redact_json(json.dumps({"content": text}))[0]) == {"content": expected}

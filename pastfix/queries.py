@@ -359,6 +359,9 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("same_text", 2, same_text, deterministic=True)
     conn.create_function("text_distance", 2, text_distance, deterministic=True)
     conn.create_function("other_folder", 2, other_folder, deterministic=True)
+    conn.create_function("another_value", 2, another_value, deterministic=True)
+    conn.create_function("kept_set_aside", 1, _text_of(_kept_set_aside), deterministic=True)
+    conn.create_function("diagnosed_elsewhere", 2, diagnosed_elsewhere, deterministic=True)
     conn.create_function("signature_in_text", 2, signature_in_text, deterministic=True)
     conn.create_function("signature_after_prefix", 2, signature_after_prefix, deterministic=True)
     conn.create_function("signature_goes_on", 2, signature_goes_on, deterministic=True)
@@ -610,7 +613,7 @@ def signature_in_text(signature: object, error: object) -> int:
     if not isinstance(signature, str) or not signature or error is None:
         return 0
     text = _pasted_lines(str(error))
-    return _stands_in(signature, text) or _stands_in(_without_place(signature), text)
+    return int(any(_stands_in(form, text) for form in _forms(signature)))
 
 
 # Where a compiler's message says it was (`<path>:<n>:<n>: `, tsc's `<path>(<n>,<n>): `),
@@ -618,11 +621,45 @@ def signature_in_text(signature: object, error: object) -> int:
 _PLACE = re.compile(r"^<path>(?:\(<n>,<n>\)|:<n>(?::<n>)?):? +")
 
 
+def another_value(signature: object, pasted: object) -> int:
+    """1 when a failure's `signature` is the `pasted` error's but for a value the signature
+    keeps (signatures.kept_set_aside): another module missing, another property read,
+    another program's usage. Such a failure may hold every word of the paste, as the
+    full-text index splits a name at `_` (`No module named 'pydantic_settings'` holds
+    `pydantic`), but it is another error: no match by every word (a new user's `No module
+    named 'pydantic'` was shown it as the error, session 34)."""
+    if not isinstance(signature, str) or not isinstance(pasted, str) or signature == pasted:
+        return 0
+    aside = _kept_set_aside(pasted)
+    return int(aside != pasted and _kept_set_aside(signature) == aside)
+
+
+@functools.lru_cache(maxsize=4096)
+def _kept_set_aside(signature: str) -> str:
+    return signatures.kept_set_aside(signature)
+
+
 def _without_place(signature: str) -> str:
     """A signature without the place its message was said at, if it starts with one (`go
     test`'s `<path>:<n>:<n>: no required module provides package ...` pasted as its
     message: a new user's try, session 28); else as it is."""
     return _PLACE.sub("", signature, count=1) if signature.startswith("<path>") else signature
+
+
+# What a signature may end with that a paste of its error leaves out: the `:` of a header
+# whose lines followed (Codex's `Failed to find expected lines in <path>/a.md:`, then the
+# lines), a sentence's `.`.
+_END_MARK = ":;,."
+
+
+@functools.lru_cache(maxsize=4096)
+def _forms(signature: str) -> tuple[str, ...]:
+    """The forms of a past failure's signature that may stand in a pasted text: as it is,
+    without the place its message was said at (_without_place), and each without the
+    punctuation it ends with (_END_MARK): pasted without Codex's trailing `:`, the same
+    error about another file was "not seen before" (a new user's try, session 34)."""
+    forms = (signature, _without_place(signature))
+    return tuple(dict.fromkeys(forms + tuple(f.rstrip(_END_MARK) or f for f in forms)))
 
 
 def _says_enough(signature: str) -> bool:
@@ -669,7 +706,7 @@ def signature_loosely_in_text(signature: object, error: object) -> int:
     if form == signature:
         return 0  # looked for as it is already
     text = _pasted_lines(str(error))
-    for each in dict.fromkeys((form, _without_place(form))):
+    for each in _forms(form):
         if max(each.split("<path>"), key=len) not in text:
             continue
         if not _says_enough(each):
@@ -830,12 +867,12 @@ def shared_words(content: object, words: object, tokenizer: object = "") -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _pasted_key(error: str) -> tuple[str, Counter[str], Counter[str]]:
-    """The key line of a pasted error, set aside as same_text() compares it, its words and
-    its paths' folders."""
+def _pasted_key(error: str) -> tuple[str, Counter[str], Counter[str], str | None]:
+    """The key line of a pasted error, set aside as same_text() compares it, its words, its
+    paths' folders and the file its diagnostic is about (signatures.diagnostic_file)."""
     text = paste_text(error)
     key = signatures.key_line(text) or " ".join(text[:300].split())
-    return _set_aside(key), _key_words(key), _folder_words(key)
+    return _set_aside(key), _key_words(key), _folder_words(key), _diagnostic_file(key)
 
 
 # Key lines repeat across the failures of one signature: both are cached.
@@ -865,12 +902,37 @@ def _set_aside(line: str) -> str:
 
 def same_text(key_line: object, error: object) -> bool | None:
     """Whether a failure's key line is the pasted error's, once paths, numbers, ids and quote
-    characters are set aside: `Cannot find module 'react'` is not `... module 'vue'`.
-    NULL for NULL: a failure whose key line was not compared (KEYED_ROWS)."""
+    characters are set aside: `Cannot find module 'react'` is not `... module 'vue'`, nor
+    a diagnostic about another file than the pasted one (diagnosed_elsewhere). NULL for NULL: a
+    failure whose key line was not compared (KEYED_ROWS)."""
     if not isinstance(key_line, str) or not key_line.strip():
         return None if key_line is None else False
-    pasted, _, _ = _pasted_key("" if error is None else str(error))
-    return bool(pasted) and _set_aside(key_line) == pasted
+    pasted = _pasted_key("" if error is None else str(error))[0]
+    return (
+        bool(pasted) and _set_aside(key_line) == pasted and not diagnosed_elsewhere(key_line, error)
+    )
+
+
+def diagnosed_elsewhere(key_line: object, error: object) -> int | None:
+    """1 when a failure's key line and the pasted error's are diagnostics about two files
+    (signatures.diagnostic_file): `vite.config.ts(16,3): error TS2769: No overload matches
+    this call.`, pasted as `src/app.ts(3,5): ...`, is the same error about another file
+    (other_file), not the pasted text (same_text). Their signature is one, the place set
+    aside: one TS2339 in ten files is one recurring error, and the same error in another
+    file is found, but its fix was that file's (a new user's made-up error was shown as
+    "the very same error" with a fix of vite.config.ts, session 34). NULL for NULL."""
+    if key_line is None:
+        return None
+    pasted = _pasted_key("" if error is None else str(error))[3]
+    if pasted is None or not isinstance(key_line, str):
+        return 0
+    file = _diagnostic_file(key_line)
+    return int(file is not None and file.lower() != pasted.lower())
+
+
+@functools.lru_cache(maxsize=4096)
+def _diagnostic_file(line: str) -> str | None:
+    return signatures.diagnostic_file(line)
 
 
 def text_distance(key_line: object, error: object) -> int | None:
@@ -880,7 +942,7 @@ def text_distance(key_line: object, error: object) -> int | None:
     or value comes first. NULL for NULL."""
     if key_line is None:
         return None
-    _, pasted, _ = _pasted_key("" if error is None else str(error))
+    pasted = _pasted_key("" if error is None else str(error))[1]
     words = _key_words(key_line if isinstance(key_line, str) else "")
     return sum(((words - pasted) + (pasted - words)).values())
 
@@ -893,7 +955,7 @@ def other_folder(key_line: object, error: object) -> int | None:
     how many are missing says how long the paths are, not how alike. NULL for NULL."""
     if key_line is None:
         return None
-    _, _, pasted = _pasted_key("" if error is None else str(error))
+    pasted = _pasted_key("" if error is None else str(error))[2]
     return int(bool(pasted - _folder_words(key_line if isinstance(key_line, str) else "")))
 
 
@@ -1315,9 +1377,12 @@ _BARE_STATUS = re.compile(
 
 
 def _bare_lines(error: object) -> list[re.Match[str]]:
-    """The lines of a pasted error that says_little, matched; none for one that says more."""
+    """The lines of a pasted error that says_little, matched; none for one that says more.
+    A prompt's line and a log's prefix are no part of it (signatures.as_output): `$ rg
+    "status" src` above `Exit code 1` is the command that ended so (a new user's paste lost
+    the warning and got twenty failures that hold `Exit code 1`, session 34)."""
     found = []
-    for line in paste_text(error).splitlines():
+    for line in signatures.as_output(paste_text(error)).splitlines():
         line = line.strip().rstrip(".")
         if not line:
             continue
@@ -1439,28 +1504,33 @@ with given as materialized (
   select pasted_error(:error) as error
 ),
 pasted as (
-  select error_signature(paste_text({matched})) as signature,
-    fts_query(required_words({matched}), 'all', 'content', {TOKENIZER_SQL}) as all_query,
-    short_words(required_words({matched}), {TOKENIZER_SQL}) as short,
-    distinctive_words((select error from given)) as candidates
+  select *, kept_set_aside(signature) != signature as keeps from (
+    select error_signature(paste_text({matched})) as signature,
+      fts_query(required_words({matched}), 'all', 'content', {TOKENIZER_SQL}) as all_query,
+      short_words(required_words({matched}), {TOKENIZER_SQL}) as short,
+      distinctive_words((select error from given)) as candidates)
 ),
 by_signature as materialized (
   select id from tool_results indexed by idx_tr_signature
   where is_error = 1 and signature = (select signature from pasted) and signature != ''
 ),
 all_words as materialized (
-  select rowid as id, rank as score
-  from tool_errors_fts
-  where tool_errors_fts match (select all_query from pasted)
-    and {_short_words_in("tool_errors_fts.content", "(select short from pasted)")}
-  union all
-  -- no word long enough for trigram: the newest failures holding the short ones
-  select id, 0 from (
-    select id from tool_results indexed by idx_tr_errors
-    where (select all_query from pasted) = '{MATCH_NOTHING}'
-      and (select short from pasted) != '[]' and is_error = 1
-      and {_short_words_in("content", "(select short from pasted)")}
-    order by id desc limit {FALLBACK_LIMIT})
+  select id, score from (
+    select rowid as id, rank as score
+    from tool_errors_fts
+    where tool_errors_fts match (select all_query from pasted)
+      and {_short_words_in("tool_errors_fts.content", "(select short from pasted)")}
+    union all
+    -- no word long enough for trigram: the newest failures holding the short ones
+    select id, 0 from (
+      select id from tool_results indexed by idx_tr_errors
+      where (select all_query from pasted) = '{MATCH_NOTHING}'
+        and (select short from pasted) != '[]' and is_error = 1
+        and {_short_words_in("content", "(select short from pasted)")}
+      order by id desc limit {FALLBACK_LIMIT})) w
+  -- not the pasted error's form about another module, name or program (another_value)
+  where not (select keeps from pasted) or not another_value(
+    (select signature from tool_results where id = w.id), (select signature from pasted))
 ),
 -- Neither its signature nor every word: a past failure's signature may still stand in
 -- the pasted text, among words around it (signature_in_text); of the signatures found
@@ -1558,7 +1628,9 @@ lines as materialized (
 keyed as (
   select *, coalesce(same_text(key_line, {matched}), 0) as exact,
     coalesce(text_distance(key_line, {matched}), {UNKEYED_DISTANCE}) as distance,
-    coalesce(other_folder(key_line, {matched}), 0) as folders
+    coalesce(other_folder(key_line, {matched}), 0) as folders,
+    -- a diagnostic about another file: the same error there (other_file)
+    coalesce(diagnosed_elsewhere(key_line, {matched}), 0) as elsewhere
   from lines
 ),
 -- A fixed failure of each (session, signature) stands for the group, whatever its line
@@ -1573,7 +1645,8 @@ keyed as (
 ranked as (
   select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
     coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
-    m.distance, m.folders, m.loose, fx.tool_use_id is not null as fixed,
+    m.distance, m.folders, m.loose or m.elsewhere as loose,
+    fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
       order by fx.tool_use_id is not null and tr.kind not in ({nameless}) desc, m.exact desc,
@@ -2103,7 +2176,8 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     "text_distance": None,
     "other_folder": None,
     "shared_words": ("array", 60),
-    # 1: matched as the same error about another file (signatures.loose), not as its own
+    # 1: matched as the same error about another file (signatures.loose, or a diagnostic of
+    # another file: diagnosed_elsewhere), not as its own
     "other_file": ("integer", ALL),
     # when the session's transcript was deleted (`claude --resume` needs it): kept here
     "transcript_deleted_at": ("string", ALL),

@@ -92,6 +92,10 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   (`InputValidationError: [`, then `{"code": "invalid_type", ..., "path": ["prompt"],
   "message": "Required"}`) is followed by its first issue's path and message instead:
   `InputValidationError: prompt: Required`.
+- Nix's `error:` over a trace of what it was evaluating (`… while checking flake output
+  'x'`, `… while calling anonymous lambda`, each with its place) names the error on the
+  trace's last `error: ` line (`error: function 'anonymous lambda' called without required
+  argument 'lib'`): that line is the key line, not the header and the outermost frame.
 - Gradle's `* What went wrong:` is followed by what: the key line is the line after
   it and the `> ` lines of its causes (`Execution failed for task ':app:x'. > A
   failure occurred while executing ... > Error while resolving ...`), the first alone
@@ -177,6 +181,16 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   attribute` and before `object has no attribute` (`'NoneType' object has no attribute
   'group'`), after `destructure property`, and the name before `is not defined`
   (`NameError: name 'np' is not defined`, eslint's `'process' is not defined`).
+- Kept verbatim too: what a command line's usage error says the bad value was given to,
+  quoted after `for`, the program (and its command) or a flag: cobra's `unknown command
+  "logs" for "docker compose"` is not `... for "gt deacon"`, pflag's `invalid argument "x"
+  for "-n, --count" flag`. The unknown command itself is `<str>`. A program named unquoted
+  stays as words do (`git: 'x' is not a git command`, argparse's `prog: error: ...`); one
+  a message does not name (`unknown flag: --x`, click's `No such command 'x'`) is not
+  looked for elsewhere.
+  Every quoted value left in a signature is one of these kept values: two signatures alike
+  but for them (kept_set_aside) are two errors of one form, and pastfix.queries matches no
+  such failure "by every word" (the full-text index splits `pydantic_settings` at `_`).
 - The pattern zsh found no match for is one path, brackets and all (`zsh: no matches
   found: <path>/page.tsx` of `app/[id]/page.tsx`).
 - A file GNU coreutils quote after what they could not do with it (`ls: cannot access
@@ -192,7 +206,9 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   the signature names the *kind* of error (and so the kind of fix), the names
   are user data that differ per sighting (`No such file or directory:
   '/tmp/x'`). The full text stays in the full-text index, so a search that
-  names `x` still ranks that sighting first.
+  names `x` still ranks that sighting first. A list of them (`"a", "b", "c"`, `'a' and
+  'b'`, `'a', 'b', or 'c'`) is one `<str>`: how many names Gemini CLI's `Did you mean one
+  of: ...?` or argparse's `(choose from ...)` offered is no part of the error.
 - `<url>`: http(s) URLs.
 - `<name>`: the branch in the git messages that name one unquoted, whatever it
   looks like (`main`, `spotter-dov`, `feature/x`, `release_1.2`): `The current
@@ -214,7 +230,10 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   src/main.rs:3:5`, `<path>:<n>` for mypy, javac, Elixir and pytest's
   `a.py:12`, `<path>: line <n>, col <n>` for eslint's compact format. The code
   and the message stay: `src/a.tsx(3,10): error TS2307: Cannot find module 'X'`
-  in any file is one signature. The file must look like one (a `/` or an
+  in any file is one signature (one TS2339 in ten files is one recurring error), but
+  find_past_fix tells the same error in another file by the base name of the file the
+  key line starts with (diagnostic_file): not the pasted text, the same error about
+  another file. The file must look like one (a `/` or an
   extension), so `(eval):1:`, `127.0.0.1:5432` and `localhost:3000` are not
   places. Node's `imported from /x/y.mjs` (the importer) is `<path>` too.
 - `<tmp>`: a path under /tmp, /var/folders, /private/var/folders, /dev/shm or
@@ -811,6 +830,22 @@ _REGISTRY_GET = re.compile(r"(?<=GET )(?:https?://)[^\s'\"<>]*(?:registry|npm)[^
 # Only after a version operator: `pkg-2` and Go's `/v2` are parts of the name.
 _VERSION = re.compile(r"(?<=[@=<>^~])v?\d+(?:\.\d+)*(?:-[\w.]+)?(?![\w])")
 _V_VERSION = re.compile(r"v(?<![\w.]v)\d+(?:\.\d+)+(?![\w.])")
+# What a command line's usage error says a value was given to, quoted after `for`: cobra's
+# `unknown command "logs" for "docker compose"` and `invalid argument "x" for "gt sling"`
+# (the program and its command), pflag's `invalid argument "x" for "-n, --count" flag`.
+# It is what the error is about, kept as a missing module is: `for "gt deacon"` was `for
+# <str>`, and a made-up docker compose error had "the same error signature" and gt's fix (a
+# new user's try, session 34). The value itself (the unknown command) is `<str>`.
+_USAGE_FOR = re.compile(
+    r"(\b(?:[Uu]nknown (?:sub)?command|[Ii]nvalid argument) (?:'[^'\n]*'|\"[^\"\n]*\") for )"
+    r"('[^'\n]*'|\"[^\"\n]*\")"
+)
+# A list of quoted values, `<str>` each by then: `"read_file", "glob", "web_fetch"` of
+# Gemini CLI's `Did you mean one of: ...?`, argparse's `(choose from 'a', 'b')`, Python's
+# `missing 2 required positional arguments: 'a' and 'b'`. How many a program listed is no
+# part of its error: one `<str>` (a one-name list had "not been seen before", a new user's
+# try, session 34).
+_STR_LIST = re.compile(r"<str>(?:(?:,(?: or| and)?| or| and) <str>)+")
 # The file that imports a missing package is where it was seen, not the error.
 _IMPORTER = re.compile(r"(?<= imported from )[^\s'\"`]+")
 # Kept values wait behind this mark while the rules run on the rest of the line.
@@ -985,6 +1020,17 @@ def _json_issue(lines: list[str], i: int) -> str | None:
     return f"{opened.group('head')}: {where + ': ' if where else ''}{said}"
 
 
+def _nix_error(lines: list[str], i: int) -> str | None:
+    """Of Nix's trace under its `error:` (line i), the error itself: the last `error: ` line,
+    under the `… while ...` frames of what it was evaluating; None when line i heads no
+    trace. `… while checking flake output 'x'`, the outermost frame, was the key line of
+    any error of a flake (a new user's try, session 34)."""
+    frame = next((nxt for nxt in lines[i + 1 :] if nxt), "")
+    if not frame.startswith("… "):
+        return None
+    return next((nxt for nxt in reversed(lines[i + 1 :]) if nxt.startswith("error: ")), None)
+
+
 def _with_header(lines: list[str], i: int) -> str:
     """Line i, followed by the next non-empty line when line i is a short header."""
     line = lines[i]
@@ -1002,6 +1048,8 @@ def _with_header(lines: list[str], i: int) -> str:
         message = next((m for m in said if m.strip("~ ")), None)
         if message:
             return f"{line} {message}"
+    if line == "error:" and (error := _nix_error(lines, i)):
+        return error
     if line.endswith(":") and len(line) <= _MAX_HEADER:
         for nxt in lines[i + 1 :]:
             if nxt:
@@ -1261,15 +1309,31 @@ def _branch(m: re.Match[str]) -> str:
     return f"{m.group('pre')}<name>{m.group('post')}"
 
 
+def _names_file(file: str) -> bool:
+    """Whether a place's file looks like one (a `/` or an extension): `(eval)` and
+    `127.0.0.1` do not."""
+    return "/" in file or "\\" in file or bool(_EXTENSION.search(file))
+
+
 def _location(m: re.Match[str]) -> str:
-    file = m.group("file")
-    if not ("/" in file or "\\" in file or _EXTENSION.search(file)):
+    if not _names_file(m.group("file")):
         return m.group(0)
     if m.group("pl"):
         return "<path>(<n>,<n>)"
     if m.group("ll"):
         return "<path>: line <n>, col <n>"
     return "<path>:<n>:<n>" if m.group("c") else "<path>:<n>"
+
+
+def diagnostic_file(line: str) -> str | None:
+    """The base name of the file a compiler's or linter's diagnostic starts with (`app.ts` of
+    `src/app.ts(3,5): error TS2769: ...`, `a.go` of `a.go:3:2: ...`), None for a line that
+    starts with no place. normalise() sets the place aside, so that one error in ten files
+    is one signature; pastfix.queries tells the same error in another file by this name."""
+    m = _LOCATION.match(line.strip())
+    if not m or not _names_file(m.group("file")):
+        return None
+    return re.split(r"[/\\]", m.group("file"))[-1]
 
 
 # What Claude Code words differently by version or by where it ran, after the error it
@@ -1485,9 +1549,13 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
         line = _keep_modules(line, kept)
     if _ACCESS_HINT.search(line):
         line = _keep_names(line, kept)
+    if " for " in line and ("nknown " in line or "nvalid argument" in line):
+        line = _USAGE_FOR.sub(lambda m: m.group(1) + _keep(m.group(2), kept), line)
     if " imported from " in line:
         line = _IMPORTER.sub("<path>", line)
     line = _QUOTED.sub("<str>", line)
+    if "<str>, <str>" in line or " or <str>" in line or " and <str>" in line:
+        line = _STR_LIST.sub("<str>", line)
     if "://" in line:
         line = _URL.sub("<url>", line)
     if "@" in line:
@@ -1677,6 +1745,15 @@ def loose(signature: str) -> str:
     if "pathspec " in signature:
         signature = _PATHSPEC.sub("<path>", signature)
     return signature
+
+
+def kept_set_aside(signature: str) -> str:
+    """`signature` with the values normalise() kept as they are set aside (`<str>`): the
+    module of a missing-module error, the name a program could not use, the program a usage
+    error is for. Every quoted value left in a signature is one of those. Two signatures
+    alike but for them are one error's form about two things, two errors (`No module
+    named 'pydantic'` and `'pydantic_settings'`: see pastfix.queries.another_value)."""
+    return _QUOTED.sub("<str>", signature)
 
 
 def _head(text: str) -> tuple[str, re.Match[str] | None]:

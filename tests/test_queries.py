@@ -3476,3 +3476,149 @@ def test_the_words_a_failure_must_hold_leave_out_where_it_ran():
     assert queries.required_words(pasted) == "(RuntimeError) boom KeyError: 'x'"
     # a paste that is nothing else keeps its words
     assert queries.required_words("$ mix ecto.migrate") == "mix ecto.migrate"
+
+
+# -- the same error about another thing: a file, a module, a program ----------------------
+
+TS_OVERLOAD = "vite.config.ts(16,3): error TS2769: No overload matches this call."
+PATCH_FILE = "/Users/someone/projects/website/docs/README.md"
+REGISTRY = (
+    'Tool "replace" not found in registry. Tools must use the exact names that are registered.'
+    ' Did you mean one of: "read_file", "glob", "web_fetch"?'
+)
+
+
+@pytest.fixture(scope="module")
+def look_alikes(tmp_path_factory):
+    """Failures a made-up error of another file, module or program looks like."""
+    root = tmp_path_factory.mktemp("look_alikes")
+    projects = root / "projects"
+    (
+        Session("tsc", APP, 0)
+        .call("t1", "Bash", command="npx tsc --noEmit")
+        .result("t1", f"Exit code 2\n{TS_OVERLOAD}", error=True)
+        .call("t2", "Edit", file_path=f"{APP}/vite.config.ts", old_string="test:", new_string="")
+        .result("t2", "The file has been updated.")
+        .call("t3", "Bash", command="npx tsc --noEmit")
+        .result("t3", "")
+        .write(projects / "-home-u-app" / "tsc.jsonl")
+    )
+    (
+        Session("pyd", LIB, 100)
+        .call("p1", "Bash", command="python -c 'import server'")
+        .result(
+            "p1",
+            'Exit code 1\nTraceback (most recent call last):\n  File "<string>", line 1, in'
+            " <module>\nModuleNotFoundError: No module named 'pydantic_settings'",
+            error=True,
+        )
+        .call("p2", "Bash", command="pip install pydantic-settings")
+        .result("p2", "Successfully installed pydantic-settings-2.1.0")
+        .write(projects / "-home-u-lib" / "pyd.jsonl")
+    )
+    (
+        Session("gt", LIB, 200)
+        .call("g1", "Bash", command="gt deacon logs")
+        .result(
+            "g1",
+            'Exit code 1\nError: unknown command "logs" for "gt deacon"\n\n'
+            "Run 'gt deacon --help' for available commands",
+            error=True,
+        )
+        .call("g2", "Bash", command="gt deacon status")
+        .result("g2", "Deacon: running")
+        .write(projects / "-home-u-lib" / "gt.jsonl")
+    )
+    (
+        Session("patch", LIB, 300)
+        .call("a1", "Bash", command="apply_patch")
+        .result(
+            "a1",
+            f"apply_patch verification failed: Failed to find expected lines in {PATCH_FILE}:\n"
+            "## Install",
+            error=True,
+        )
+        .call("a2", "Bash", command="rg -n 'gemini' src")
+        .result("a2", "Exit code 1", error=True)
+        .call("r1", "Bash", command="replace firebase.json")
+        .result("r1", REGISTRY, error=True)
+        .write(projects / "-home-u-lib" / "patch.jsonl")
+    )
+    build_index(root / "index.db", projects)
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+def test_a_diagnostic_about_another_file_is_the_same_error_about_another_file(look_alikes):
+    """tsc's `file(line,col): error TSnnnn` is one signature in any file (one TS2339 in ten
+    files is one recurring error), but the fix of an error in vite.config.ts is no fix of
+    one in src/app.ts: it is the same error about another file, not "the very same error"
+    (a new user's made-up error had vite.config.ts's fix unmarked, session 34)."""
+    pasted = "src/app.ts(3,5): error TS2769: No overload matches this call."
+    found = queries.find_past_fix(look_alikes, pasted)
+    assert [(r["session_id"], r["matched"], r["same_text"], r["other_file"]) for r in found] == [
+        ("tsc", "signature", 0, 1)
+    ]
+    assert "same error, another file" in cards.format_hit(1, found[0], error=pasted)
+    for same in (TS_OVERLOAD, "src/" + TS_OVERLOAD.replace("(16,3)", "(9,1)")):
+        found = queries.find_past_fix(look_alikes, same)
+        assert [(r["session_id"], r["same_text"], r["other_file"]) for r in found] == [
+            ("tsc", 1, 0)
+        ]
+    # the message alone names no file: the same error signature, as before
+    found = queries.find_past_fix(look_alikes, "error TS2769: No overload matches this call.")
+    assert [(r["session_id"], r["other_file"]) for r in found] == [("tsc", 0)]
+
+
+def test_another_module_holding_the_pasted_ones_words_is_no_match_by_every_word(look_alikes):
+    """The full-text index splits `pydantic_settings` at `_`: `No module named 'pydantic'`
+    held every word of it, and was shown as the error with its fix (a new user's try,
+    session 34). It is another module, a near match at most."""
+    found = queries.find_past_fix(look_alikes, "ModuleNotFoundError: No module named 'pydantic'")
+    assert not queries.seen_before(found)
+    assert [(r["session_id"], r["matched"]) for r in found] == [("pyd", "some words")]
+    for same in ("No module named 'pydantic_settings'", "ModuleNotFoundError pydantic settings"):
+        found = queries.find_past_fix(look_alikes, same)
+        assert [r["session_id"] for r in found if r["matched"] != "some words"] == ["pyd"]
+
+
+def test_a_usage_error_of_another_program_is_another_error(look_alikes):
+    """cobra's `unknown command "logs" for "docker compose"` is not gt's `for "gt deacon"`:
+    its fix was `gt deacon status` (a new user's try, session 34)."""
+    found = queries.find_past_fix(look_alikes, 'Error: unknown command "logs" for "docker compose"')
+    assert not queries.seen_before(found)
+    found = queries.find_past_fix(look_alikes, 'Error: unknown command "log" for "gt deacon"')
+    assert [(r["session_id"], r["matched"]) for r in found] == [("gt", "signature")]
+
+
+def test_a_signature_ending_in_a_colon_is_found_in_a_paste_without_it(look_alikes):
+    """Codex's `Failed to find expected lines in x:` (the lines follow), pasted without its
+    `:` and about another file, was "not seen before"; with it, the same error about
+    another file (a new user's try, session 34)."""
+    for end in ("", ":"):
+        pasted = f"apply_patch verification failed: Failed to find expected lines in a.rs{end}"
+        found = queries.find_past_fix(look_alikes, pasted)
+        assert [(r["session_id"], r["other_file"]) for r in found] == [("patch", 1)], end
+
+
+def test_a_list_of_another_length_is_the_same_error(look_alikes):
+    """Gemini CLI's `Did you mean one of: ...?` lists as many tools as it has: one listed
+    was "not seen before" (a new user's try, session 34)."""
+    pasted = REGISTRY.replace("replace", "edit_file").split(" Did you")[0] + (
+        ' Did you mean one of: "replace"?'
+    )
+    found = queries.find_past_fix(look_alikes, pasted)
+    assert [(r["session_id"], r["matched"]) for r in found] == [("patch", "signature")]
+
+
+def test_a_prompts_line_above_an_exit_status_names_no_error(look_alikes):
+    """`$ rg "status" src` then `Exit code 1` says only how a command ended, as `Exit code 1`
+    alone does: its warning was lost and every failure holding `Exit code 1` came (a new
+    user's try, session 34)."""
+    pasted = '$ rg "status" src/app/profiles/groups\nExit code 1'
+    assert queries.says_little(pasted)
+    assert queries.bare_status(pasted) == 1
+    found = queries.find_past_fix(look_alikes, pasted)
+    assert found[0]["tool_use_id"] == "a2"
+    assert all(signatures.exit_status(r["error"]) == 1 for r in found)

@@ -543,9 +543,10 @@ def test_distinct_bugs_have_distinct_signatures():
             "@typescript-eslint/no-unused-vars and/or origin/main",
         ),
         ("open /tmp/tmpab12/x.txt or /var/folders/ab/T/y", "open <tmp> or <tmp>"),
-        ('it\'s in "bar" or `baz`', "it's in <str> or <str>"),
+        # each quote is a value, and two or more of them listed one (_STR_LIST)
+        ('it\'s in "bar" or `baz`', "it's in <str>"),
         # The module of a missing-module error stays, its version goes; a file by its base name.
-        ("No module named 'foo' in \"bar\" or `baz`", "No module named 'foo' in <str> or <str>"),
+        ("No module named 'foo' in \"bar\" or `baz`", "No module named 'foo' in <str>"),
         ("Cannot find module '@scope/pkg-2'", "Cannot find module '@scope/pkg-2'"),
         ("Cannot find module './lib/x.js'", "Cannot find module <path>/x.js"),
         ('Could not resolve "js/app.js"', "Could not resolve <path>/app.js"),
@@ -2182,3 +2183,114 @@ def test_a_progress_line_yields_to_where_the_command_stopped():
     waited = "Cloning into 'my-repo'...\nUsername for 'https://github.com':\n"
     assert key_line(waited) == "Username for 'https://github.com':"
     assert key_line("Exit code 1\nBuilding…\n") == "Building…"
+
+
+def test_the_program_a_usage_error_is_for_is_kept():
+    """cobra's `unknown command "x" for "prog"` named any program `<str>`: docker compose's
+    error had gt's signature and fix (a new user's try, session 34). The program stays, the
+    unknown command does not; pflag's flag after `for` stays too."""
+    docker = signature('Error: unknown command "logs" for "docker compose"')
+    gt = signature('Error: unknown command "logs" for "gt deacon"')
+    assert docker == 'Error: unknown command <str> for "docker compose"'
+    assert docker != gt
+    assert gt == signature('Error: unknown command "status" for "gt deacon"')
+    assert sig.loose(docker) == docker  # another program is no other file
+    assert signature('Error: invalid argument "x" for "-n, --count" flag') == (
+        'Error: invalid argument <str> for "-n, --count" flag'
+    )
+    assert signature("git: 'statsu' is not a git command. See 'git --help'.") != signature(
+        "docker: 'statsu' is not a docker command. See 'docker --help'."
+    )
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (
+            'Did you mean one of: "read_file", "glob", "web_fetch"?',
+            'Did you mean one of: "replace"?',
+        ),
+        (
+            "error: argument cmd: invalid choice: 'x' (choose from 'a', 'b', 'c')",
+            "error: argument cmd: invalid choice: 'y' (choose from 'run', 'build')",
+        ),
+        (
+            "TypeError: f() missing 2 required positional arguments: 'a' and 'b'",
+            "TypeError: f() missing 3 required positional arguments: 'a', 'b', and 'c'",
+        ),
+    ],
+)
+def test_a_list_of_quoted_values_is_one_whatever_its_length(a, b):
+    """How many names a program listed is no part of its error: Gemini CLI's one-name
+    `Did you mean one of: "replace"?` was "not seen before" beside its three-name one."""
+    assert signature(a) == signature(b)
+    assert "<str>, <str>" not in signature(a)
+
+
+def test_a_list_is_not_a_value_and_its_message():
+    """rustc's `expected `u32`, found `i32``: `found` is no listed value."""
+    assert signature("error[E0308]: mismatched types: expected `u32`, found `i32`") == (
+        "error[E0308]: mismatched types: expected <str>, found <str>"
+    )
+
+
+@pytest.mark.parametrize(
+    "line, file",
+    [
+        ("src/app.ts(3,5): error TS2769: No overload matches this call.", "app.ts"),
+        (r"C:\proj\src\a.tsx(1,20): error TS2307: Cannot find module 'x'", "a.tsx"),
+        ("./main.go:3:2: undefined: foo", "main.go"),
+        ("app/models.py:12: error: Incompatible types", "models.py"),
+        ("src/a.js: line 3, col 5, Error - 'x' is not defined. (no-undef)", "a.js"),
+        ("error TS2769: No overload matches this call.", None),
+        ("(eval):1: command not found: x", None),
+        ("Command timed out after 2m time=12:00 source=/x/main.go:88 msg=x", None),
+    ],
+)
+def test_the_file_a_diagnostic_starts_with(line, file):
+    """The file normalise() sets aside with the place (`<path>(<n>,<n>)`), by which
+    find_past_fix tells the same error in another file."""
+    assert sig.diagnostic_file(line) == file
+
+
+def test_kept_values_set_aside():
+    """Every quoted value a signature holds is one normalise() kept: set aside, two errors of
+    one form are alike."""
+    pydantic = signature("ModuleNotFoundError: No module named 'pydantic'")
+    settings = signature("ModuleNotFoundError: No module named 'pydantic_settings'")
+    assert pydantic != settings
+    assert sig.kept_set_aside(pydantic) == sig.kept_set_aside(settings)
+    assert sig.kept_set_aside("cat: <path>/a.json: No") == "cat: <path>/a.json: No"
+
+
+NIX_TRACE = """checking flake output 'nixosConfigurations'...
+error:
+       … while checking flake output 'nixosConfigurations'
+         at /nix/store/zp2m-source/flake.nix:24:7:
+           23|     {
+           24|       nixosConfigurations = {
+             |       ^
+
+       … while evaluating the option `assertions':
+
+       (stack trace truncated; use '--show-trace' to show the full, detailed trace)
+
+       error: function 'anonymous lambda' called without required argument 'lib'
+       at /nix/store/57b2-source/home.nix:1:1:
+            1| {
+             | ^"""
+
+
+def test_a_nix_traces_error_is_its_last_error_line():
+    """`… while checking flake output 'x'`, the outermost frame under Nix's `error:`, was the
+    key line of any error of a flake (a new user's try, session 34)."""
+    assert key_line(NIX_TRACE) == (
+        "error: function 'anonymous lambda' called without required argument 'lib'"
+    )
+    other = NIX_TRACE.replace(
+        "function 'anonymous lambda' called without required argument 'lib'",
+        "attribute 'foo' missing",
+    )
+    assert signature(other) != signature(NIX_TRACE)
+    # an `error:` over no trace is a header still
+    assert key_line("error:\n  something broke") == "error: something broke"

@@ -6,8 +6,9 @@ Codex give the model a tool's structured content, JSON.stringify'd, and nothing
 else (issue 21), so that is the answer, with an output schema; the same rows as
 compact text, one short block per row, for clients that read only text. Which
 columns, and how much of each, is the canned query's own `columns`
-(queries.CANNED_QUERIES). No SQL here. Built on the official MCP Python SDK (mcp
-2.x, MCPServer) over stdio.
+(queries.CANNED_QUERIES); a find_past_fix row says how it matched in its card's words
+and gives what fixed the error first (FIND_FIRST). No SQL here. Built on the official
+MCP Python SDK (mcp 2.x, MCPServer) over stdio.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def _value(value: Any) -> str:
 # matched, in its card's words (cards.how_matched), in place of `matched`, `other_file` and
 # `shared_words`, which it says: `signature` alone did not tell the very same error from
 # another file's (a new user's try, session 34).
-MATCH = {"match": ("string", queries.ALL)}
+_MATCH = {"match": ("string", queries.ALL)}
 _SAID_BY_MATCH = ("matched", "other_file", "shared_words")
 # The call that confirmed the fix, named as that: as `fix_target`, read before the remedy,
 # it was the failed command run again (`npm run build`, of a TS2769 fixed by two files
@@ -108,7 +109,7 @@ def agent_columns(name: str) -> dict[str, tuple[str, int | str]]:
     }
     if name != "find_past_fix":
         return columns
-    columns = {c: s for c, s in columns.items() if c not in _SAID_BY_MATCH} | MATCH
+    columns = {c: s for c, s in columns.items() if c not in _SAID_BY_MATCH} | _MATCH
     return {column: columns[column] for column in FIND_FIRST} | columns
 
 

@@ -300,14 +300,18 @@ def project_of_dir(agent: str | None, project_dir: str) -> str | None:
 _TYPED_IN = re.compile(r"\s*## User Input\s*```[a-z]*\n(.*?)\n?```", re.DOTALL)
 # The longest title a first prompt gives a session; a longer one is cut, with an ellipsis.
 TITLE_CHARS = 200
+# A letter or digit, in any script: a prompt without one (`.`, `?`, `...`, sent to wake the
+# agent or by mistake) says nothing of the session, and titles it no more than an empty one
+# (a session titled "." on every card of it: a new user's try, session 34).
+_SAYS_SOMETHING = re.compile(r"[^\W_]")
 
 
 def prompt_title(agent: str | None, text: str | None) -> str | None:
     """A prompt as a session's title (db.FIRST_PROMPT_TITLE_SQL): what it asks, as the
     agent's reader says (its `prompt_request`), and of a spec-kit command what the user
     typed in it, at most TITLE_CHARS characters (a cut one ends in an ellipsis); None when
-    they typed nothing in the boilerplate (a spec-kit command run without input), so that
-    the next prompt titles the session."""
+    they typed nothing in the boilerplate (a spec-kit command run without input), or
+    nothing but punctuation (`.`), so that the next prompt titles the session."""
     if text is None:
         return None
     known = AGENTS.get(agent or CLAUDE)
@@ -318,6 +322,8 @@ def prompt_title(agent: str | None, text: str | None) -> str | None:
         title = found.group(1).strip()
         if not title:
             return None
+    if not _SAYS_SOMETHING.search(title):
+        return None
     return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1].rstrip(" ") + "…"
 
 

@@ -301,6 +301,25 @@ def signature_shown(row: dict[str, Any]) -> str | None:
     )
 
 
+def how_matched(row: dict[str, Any]) -> str:
+    """How a find_past_fix row matched the pasted error, in the words its card uses (and the
+    hook's context, and the MCP row's `match`): `same error` (its key line is the pasted
+    one, once paths, numbers and ids are set aside), `same error, another file` (the file it
+    names is another), `same error signature` (other values in the same signature), `same
+    words, maybe another error` (every word of it, not its signature), `partial: shares
+    ...` (some of its rarer words, not seen before). `matched` alone, `signature`, did not
+    tell the very same error from another file's or another value's (an MCP client's rows,
+    a new user's try, session 34)."""
+    if row["matched"] == "signature":
+        if row.get("same_text"):
+            return "same error"
+        return "same error, another file" if row.get("other_file") else "same error signature"
+    if row["matched"] == "all words":
+        return "same words, maybe another error"
+    shared = row.get("shared_words") or []
+    return f"partial: shares {', '.join(shared)}" if shared else "partial"
+
+
 def format_hit(
     number: int,
     row: dict[str, Any],
@@ -322,11 +341,10 @@ def format_hit(
     snippet = mark_words(snippet, error, *mark, substrings=substrings)
     times = f", {row['occurrences']} times in this session" if row["occurrences"] > 1 else ""
     noise = f" ({row['kind'].replace('_', ' ')})" if row["kind"] not in (None, "error") else ""
+    how = how_matched(row)
     weak = (
-        f"  [partial: shares {', '.join(row['shared_words'])}]"
-        if row["matched"] == "some words"
-        else "  [same words, maybe another error]"
-        if words_only and row["matched"] == "all words"
+        f"  [{how}]"
+        if row["matched"] == "some words" or (words_only and row["matched"] == "all words")
         else ""
     )
     badge = agents.badge(row.get("agent"))
@@ -347,7 +365,6 @@ def format_hit(
     ]
     # Why a failure whose text is not the pasted one matched; the same text needs no reason.
     if row["matched"] == "signature" and not row.get("same_text"):
-        how = "same error, another file" if row.get("other_file") else "same error signature"
         signature = signature_shown(row)
         lines.append(f"   {how}" + (f": {one_line(signature, 200)}" if signature else ""))
     if row["fixed_at"]:

@@ -800,8 +800,11 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
             )
             for row in rows_of
         ]
+        tools = {c.name for c in calls if fixes.refused_input(c)}
         if any(fixes.stopped_edit(c) for c in calls):
-            calls = _with_edit_inputs(conn, session_id, since or first, calls)
+            tools |= fixes.EDIT_TOOLS
+        if tools:
+            calls = _with_inputs(conn, session_id, since or first, calls, tools)
         prompts = (
             prompts_of.get(session_id, [])
             if prompts_of is not None
@@ -861,17 +864,22 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
 
 
 _EDIT_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.EDIT)))
-_EDIT_INPUTS_SQL = f"""
+_INPUTS_SQL = """
 SELECT tool_use_id, input FROM tool_calls INDEXED BY idx_tc_session
-WHERE session_id = ? AND timestamp >= ? AND name IN ({_EDIT_TOOLS_SQL})
+WHERE session_id = ? AND timestamp >= ? AND name IN (SELECT value FROM json_each(?))
 """
 
 
-def _with_edit_inputs(conn: Connection, session_id: str, since: str, calls: list[Any]) -> list[Any]:
-    """`calls` with the inputs of their edits: a later edit of the file of an edit the user
-    rejected redoes it only when it writes the same (fixes._same_edit). Read only for a
-    session with such an edit: an edit's input is the largest part of most calls' rows."""
-    inputs = dict(conn.execute(_EDIT_INPUTS_SQL, [session_id, since]).fetchall())
+def _with_inputs(
+    conn: Connection, session_id: str, since: str, calls: list[Any], tools: set[str]
+) -> list[Any]:
+    """`calls` with the inputs of those of `tools`: a later edit of the file of an edit the
+    user rejected redoes it only when it writes the same (fixes._same_edit), and a call
+    whose tool refused its input says what its retry changed in it (fixes.refused_input).
+    Read only for a session with such a call: an edit's input is the largest part of most
+    calls' rows."""
+    names = json.dumps(sorted(tools))
+    inputs = dict(conn.execute(_INPUTS_SQL, [session_id, since, names]).fetchall())
     return [
         c._replace(input=inputs[c.tool_use_id]) if c.tool_use_id in inputs else c for c in calls
     ]

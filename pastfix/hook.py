@@ -259,9 +259,7 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
         best.setdefault(row["session_id"], row)
     blocks = []
     for row in list(best.values())[:SHOWN]:
-        how = "same words"
-        if row["matched"] == "signature":
-            how = "same error, another file" if row.get("other_file") else "same error signature"
+        how = cards.how_matched(row)
         blocks.append(
             "\n".join(
                 [

@@ -6,8 +6,9 @@ Codex give the model a tool's structured content, JSON.stringify'd, and nothing
 else (issue 21), so that is the answer, with an output schema; the same rows as
 compact text, one short block per row, for clients that read only text. Which
 columns, and how much of each, is the canned query's own `columns`
-(queries.CANNED_QUERIES). No SQL here. Built on the official MCP Python SDK (mcp
-2.x, MCPServer) over stdio.
+(queries.CANNED_QUERIES); a find_past_fix row says how it matched in its card's words
+and gives what fixed the error first (FIND_FIRST). No SQL here. Built on the official
+MCP Python SDK (mcp 2.x, MCPServer) over stdio.
 """
 
 from __future__ import annotations
@@ -73,10 +74,43 @@ def _value(value: Any) -> str:
     return flat if len(flat) <= TEXT_VALUE_CHARS else flat[: TEXT_VALUE_CHARS - 1] + "…"
 
 
+# A find_past_fix row as agents get it, beside the canned query's own columns. How it
+# matched, in its card's words (cards.how_matched), in place of `matched`, `other_file` and
+# `shared_words`, which it says: `signature` alone did not tell the very same error from
+# another file's (a new user's try, session 34).
+_MATCH = {"match": ("string", queries.ALL)}
+_SAID_BY_MATCH = ("matched", "other_file", "shared_words")
+# The call that confirmed the fix, named as that: as `fix_target`, read before the remedy,
+# it was the failed command run again (`npm run build`, of a TS2769 fixed by two files
+# written: a model that took it for the fix would rerun what failed; session 34).
+RENAMED = {"fix_target": "confirmed_by"}
+# The keys a find_past_fix row is read in first: the past error, how it matched, then what
+# fixed it, the remedy before the call that confirmed it (or, not fixed, what was done
+# next); then where and when, in the query's order.
+FIND_FIRST = (
+    "error_snippet",
+    "match",
+    "outcome",
+    "remedy",
+    "confirmed_by",
+    "fix_error",
+    "next_calls",
+    "files_edited_after",
+)
+
+
 def agent_columns(name: str) -> dict[str, tuple[str, int | str]]:
-    """The columns of canned query `name` that agents get: (type, cut), in the query's order."""
-    columns = queries.CANNED_QUERIES[name]["columns"]
-    return {column: spec for column, spec in columns.items() if spec is not None}
+    """The columns of canned query `name` that agents get: (type, cut), in the order they
+    are read (the query's, but for find_past_fix's FIND_FIRST), as agents get them named."""
+    columns = {
+        RENAMED.get(column, column): spec
+        for column, spec in queries.CANNED_QUERIES[name]["columns"].items()
+        if spec is not None
+    }
+    if name != "find_past_fix":
+        return columns
+    columns = {c: s for c, s in columns.items() if c not in _SAID_BY_MATCH} | _MATCH
+    return {column: columns[column] for column in FIND_FIRST} | columns
 
 
 def _cut(value: Any, chars: int | str) -> Any:
@@ -122,7 +156,9 @@ def lean_row(name: str, row: dict[str, Any]) -> dict[str, Any]:
             "remedy": agent_remedy(row),
             "files_edited_after": [cards.in_project(p, row["project"]) for p in edited],
             "next_calls": [step["text"] for step in cards.next_steps(row)],
+            "match": cards.how_matched(row),
         }
+    row = {RENAMED.get(column, column): value for column, value in row.items()}
     lean = {}
     for column, (_, chars) in agent_columns(name).items():
         value = row.get(column)

@@ -2659,6 +2659,41 @@ def test_a_session_begun_by_a_slash_command_or_in_the_ide_is_titled_as_typed(tmp
         assert dict(conn.execute("select session_id, title from sessions")) == titles
 
 
+def test_a_prompt_of_punctuation_alone_titles_no_session(tmp_path):
+    """A first prompt of `.` (sent to wake the agent) titled its session ".", on every card
+    of it (a new user's try, session 34): it says nothing, and the next prompt titles the
+    session, as after an empty one; a session with nothing else keeps it."""
+    project = tmp_path / "projects" / "-home-u-app"
+    project.mkdir(parents=True)
+    model = "<command-name>/model</command-name>\n   <command-message>model</command-message>"
+    sessions = {
+        "dot": [".", model, "Why are AF39 and AA50 off by 2 cents?"],
+        "marks": ["?!", "…", "修复测试"],
+        "alone": ["..."],
+    }
+    for session_id, texts in sessions.items():
+        lines = [
+            {
+                "type": "user",
+                "uuid": f"{session_id}-{i}",
+                "sessionId": session_id,
+                "timestamp": f"2026-03-01T10:00:0{i}Z",
+                "message": {"role": "user", "content": text},
+            }
+            for i, text in enumerate(texts)
+        ]
+        (project / f"{session_id}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    titles = dict(
+        sqlite3.connect(tmp_path / "index.db").execute("select session_id, title from sessions")
+    )
+    assert titles == {
+        "dot": "Why are AF39 and AA50 off by 2 cents?",
+        "marks": "修复测试",
+        "alone": "...",
+    }
+
+
 @pytest.mark.skipif(
     not (REAL_CORPUS / "other-agents").is_dir(),
     reason=f"real corpus of every agent not found at {REAL_CORPUS} (../shared beside the project)",

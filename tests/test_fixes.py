@@ -3140,6 +3140,12 @@ def test_the_rules_never_raise(calls, error, output):
             "-type, +path: src",
         ),
         ({"limit": 10, "deep": False}, {"limit": 20, "deep": True}, "limit: 20, deep: true"),
+        # a parameter the tool did not know, given the same value under its own name
+        (
+            {"pattern": "mopt_review", "file_path": "/u/src/pdp.php", "context": 3},
+            {"pattern": "mopt_review", "path": "/u/src/pdp.php", "context": 4},
+            "file_path → path, context: 4",
+        ),
         (
             {"prompt": "x"},
             {"prompt": "Summarise every failing test in the suite and what it asserts"},
@@ -4923,6 +4929,119 @@ def test_the_build_reads_the_edits_inputs_of_a_session_with_a_rejected_edit(tmp_
     assert conn.execute("SELECT outcome FROM fixes WHERE tool_use_id = 'e1'").fetchone() == (
         fixes.NOT_FIXED,
     )
+
+
+def test_a_retry_of_a_call_with_a_file_whose_input_its_tool_refused_says_what_changed(tmp_path):
+    """A Grep given `file_path` (`InputValidationError: ... An unexpected parameter
+    `file_path` was provided`), then one given `path`: its card said only "confirmed:
+    Grep src/page.php succeeded", the renamed parameter that fixed it nowhere (a new
+    user's try, session 34; a Write given `file_content` alike). The build reads the inputs
+    of such a session's calls of that tool (a call with a file's input is not read the
+    rest of the time), and the retry is a step saying what it changed in it."""
+    conn = db.connect(tmp_path / "index.db")
+    calls = [
+        ("g1", "Grep", '{"pattern": "review", "file_path": "/u/src/page.php", "context": 3}'),
+        ("g2", "Grep", '{"pattern": "review", "path": "/u/src/page.php", "context": 4}'),
+        ("w1", "Write", '{"file_path": "/u/NOTES.md", "file_content": "# Notes"}'),
+        ("w2", "Write", '{"file_path": "/u/NOTES.md", "content": "# Notes"}'),
+    ]
+    refused = {
+        "g1": "Grep failed due to the following issue:\nAn unexpected parameter `file_path` was"
+        " provided",
+        "w1": "Write failed due to the following issues:\nThe required parameter `content` is"
+        " missing\nAn unexpected parameter `file_content` was provided",
+    }
+    for n, (tool_use_id, name, tool_input) in enumerate(calls):
+        path = json.loads(tool_input).get("file_path") or json.loads(tool_input)["path"]
+        conn.execute(
+            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name,"
+            " file_path, input) VALUES (?, 's', ?, ?, ?, ?, ?)",
+            [tool_use_id, n, f"2026-01-01T00:00:0{n}Z", name, path, tool_input],
+        )
+        error = refused.get(tool_use_id)
+        conn.execute(
+            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
+            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
+            [
+                tool_use_id,
+                n,
+                f"2026-01-01T00:00:0{n}Z",
+                error is not None,
+                f"<tool_use_error>InputValidationError: {error}</tool_use_error>"
+                if error
+                else "ok",
+                "input_validation" if error else None,
+            ],
+        )
+    db.refresh_fixes(conn)
+    found = {
+        tool_use_id: (outcome, confirmed_by, json.loads(remedy))
+        for tool_use_id, outcome, confirmed_by, remedy in conn.execute(
+            "SELECT tool_use_id, outcome, confirmed_by, remedy FROM fixes"
+        )
+    }
+    assert found["g1"] == (
+        fixes.FIXED,
+        "g2",
+        [{"tool_use_id": "g2", "tool": "Grep", "target": "/u/src/page.php",
+          "change": "file_path → path, context: 4"}],
+    )  # fmt: skip
+    assert found["w1"][:2] == (fixes.FIXED, "w2")
+    assert [step["change"] for step in found["w1"][2]] == ["file_content → content"]
+
+
+@pytest.mark.parametrize(
+    ("command", "error", "page", "worked_around"),
+    [
+        # thirty-first held-out set: the latest release read from its page instead
+        (
+            "gh release view --repo kvndrsslr/sketchybar-app-font --json tagName",
+            "Exit code 4\nTo get started with GitHub CLI, please run:  gh auth login",
+            "https://github.com/kvndrsslr/sketchybar-app-font/releases/latest",
+            True,
+        ),
+        (
+            "gh pr list --repo acme/api",
+            "Exit code 127\n/bin/bash: line 1: gh: command not found",
+            "https://github.com/acme/api/pulls",
+            True,
+        ),
+        # another repository's page answers nothing of this one
+        (
+            "gh release view --repo acme/api",
+            "Exit code 4\nTo get started with GitHub CLI, please run:  gh auth login",
+            "https://github.com/acme/web/releases",
+            False,
+        ),
+        # a page read makes no pull request
+        (
+            "gh pr create --repo acme/api --fill",
+            "Exit code 4\nTo get started with GitHub CLI, please run:  gh auth login",
+            "https://github.com/acme/api/pulls",
+            False,
+        ),
+        # the command ran, and failed on what it asked: not a way round it
+        (
+            "gh release view v9 --repo acme/api",
+            "Exit code 1\nrelease not found",
+            "https://github.com/acme/api/releases",
+            False,
+        ),
+    ],
+)
+def test_a_look_at_a_repository_that_could_not_run_is_worked_around_by_its_page(
+    command, error, page, worked_around
+):
+    """`gh release view --repo o/r` refused until its user logs in, then a WebFetch of the
+    repository's releases page, which gave the version asked for: the card said "not fixed"
+    and showed later edits (thirty-first held-out set, worked around)."""
+    failed = call(command=command, failed=True)
+    fetched = call("WebFetch", url=page, input=json.dumps({"url": page, "prompt": "latest?"}))
+    fix = run([failed, fetched], {failed.tool_use_id: error})[failed.tool_use_id]
+    if worked_around:
+        assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, fetched.tool_use_id)
+    else:
+        assert fix.outcome == fixes.NOT_FIXED
 
 
 def test_a_command_a_subagent_was_not_allowed_to_run_is_confirmed_by_the_main_agents_retry():

@@ -219,7 +219,8 @@ def test_the_same_error_about_another_file_is_recalled_as_such(tmp_path):
     build_index(tmp_path / "index.db", tmp_path / "projects")
     for error, how in (
         ("Exit code 1\ncat: missing.txt: No such file or directory", "same error, another file"),
-        ("Exit code 1\ncat: nonexistent.txt: No such file or directory", "same error signature"),
+        # the very same error, said as its card and the MCP row say it (cards.how_matched)
+        ("Exit code 1\ncat: nonexistent.txt: No such file or directory", "same error"),
     ):
         text = context_of(hook.respond(json.dumps(event(error)), tmp_path / "index.db"))
         assert f"({how}), session {PAST}" in text, text

@@ -9,8 +9,8 @@ import pytest
 from corpus import OTHER, PAST, TS_ERROR, write_corpus
 from mcp import Client, StdioServerParameters
 
+from pastfix import cards, queries
 from pastfix import mcp as server
-from pastfix import queries
 
 TOOLS = {
     "find_past_fix": {"error": TS_ERROR.format(file="lib/order.ts", line=3)},
@@ -53,7 +53,7 @@ def check(index, names, answers):
         assert text.startswith(f"{name}: {len(rows)} row")
     past_fix = answers["find_past_fix"].structured_content["rows"]
     assert {r["session_id"] for r in past_fix} == {PAST, OTHER}
-    assert "fix_target: npm run build" in answers["find_past_fix"].content[0].text
+    assert "confirmed_by: npm run build" in answers["find_past_fix"].content[0].text
     assert "<mark>" not in answers["find_past_fix"].content[0].text
     assert answers["find_past_fix"].structured_content["seen_before"] is True
     assert "text_distance" not in answers["find_past_fix"].content[0].text
@@ -89,10 +89,62 @@ def test_find_past_fix_says_when_an_error_was_not_seen_before(index):
     rows = near.structured_content["rows"]
     assert near.structured_content["seen_before"] is False
     assert rows and len(rows) <= queries.NEAR_LIMIT
-    assert {r["matched"] for r in rows} == {"some words"}
+    assert {r["match"].split(":")[0] for r in rows} == {"partial"}
     assert near.content[0].text.startswith("Not seen before: ")
     assert f"partial match{'es' * (len(rows) > 1)}, sharing only " in near.content[0].text
     assert near.structured_content["notice"] == near.content[0].text.split("\n")[0]
+
+
+def test_each_row_says_how_it_matched_in_the_words_of_its_card(index):
+    """`matched: signature` (and `other_file: 0`) was all a row said of the very same
+    error and of one of other values alike; each row says it as its card does
+    (cards.how_matched), in place of both (a new user's try, session 34)."""
+
+    async def ask(error):
+        async with Client(server.create_server(index)) as client:
+            return (await client.call_tool("find_past_fix", {"error": error})).structured_content
+
+    def match_of(error):
+        return {row["session_id"]: row["match"] for row in ask_rows(error)}
+
+    def ask_rows(error):
+        rows = anyio.run(ask, error)["rows"]
+        assert all(not {"matched", "other_file", "shared_words"} & set(row) for row in rows)
+        return rows
+
+    itself = TS_ERROR.format(file="src/order.ts", line=12)
+    assert match_of(itself)[PAST] == "same error"
+    other_value = "src/order.ts(12,5): error TS2339: Property 'sum' does not exist on type 'Order'."
+    assert match_of(other_value) == {PAST: "same error signature", OTHER: "same error signature"}
+    partial = ask_rows("TypeError: order.total is not a function in 'lib/order.ts'")
+    assert partial and all(row["match"].startswith("partial: shares ") for row in partial)
+    # each as the card says it
+    conn = queries.connect(index)
+    for error in (itself, other_value):
+        for row in queries.find_past_fix(conn, error):
+            said = cards.format_hit(1, row)
+            how = cards.how_matched(row)
+            assert (f"   {how}" in said) == (how != "same error"), said
+
+
+def test_a_row_gives_the_fix_before_the_call_that_confirmed_it(index):
+    """The call that confirmed a fix came before the remedy, as `fix_target`, and was often
+    the failed command again (`npm run build`, of a TS2769 fixed by two files written): a
+    model that took it for the fix would rerun what failed (a new user's try, session 34).
+    A row reads the past error, how it matched, the outcome and remedy, then the call
+    that confirmed them, named so."""
+
+    async def ask(error):
+        async with Client(server.create_server(index)) as client:
+            return (await client.call_tool("find_past_fix", {"error": error})).structured_content
+
+    row = anyio.run(ask, TS_ERROR.format(file="src/order.ts", line=12))["rows"][0]
+    assert list(row)[:5] == ["error_snippet", "match", "outcome", "remedy", "confirmed_by"]
+    assert row["confirmed_by"] == row["target"] == "npm run build"
+    assert row["remedy"][0]["tool"] == "Edit" and "fix_target" not in row
+    # the output schema lists them in that order
+    schema = server.output_model("find_past_fix").model_json_schema()
+    assert list(schema["$defs"]["find_past_fix_row"]["properties"])[:5] == list(row)[:5]
 
 
 def test_find_past_fix_finds_a_paste_by_another_error_line_that_was_seen(index):
@@ -478,6 +530,7 @@ def test_a_long_remedy_keeps_its_first_steps_within_the_row_budget():
         ],
         "fix_edits": [],
         **{c: "y" * 2000 for c in ("error_snippet", "target", "fix_target", "signature")},
+        "matched": "signature",
         **{c: "y" * 2000 for c in ("next_text", "session_title")},
     }
     lean = server.lean_row("find_past_fix", row)
@@ -494,6 +547,7 @@ def test_no_fix_gives_the_steps_done_next_as_the_card_says_them():
         "project": "/p",
         "fixed_at": None,
         "outcome": "not fixed",
+        "matched": "signature",
         "files_edited_after": ["/p/notes.md", "/p/b.py"],
         "remedy": [],
         "fix_edits": [],

@@ -604,7 +604,7 @@ def test_an_error_holding_a_secret_finds_its_past_session(tmp_path, redact):
         }
         answer = hook.respond(json.dumps(event), db)
         context = json.loads(answer)["hookSpecificOutput"]["additionalContext"]
-        assert f"session {SESSION}" in context and "same error signature" in context
+        assert f"session {SESSION}" in context and "(same error" in context
         assert "fix: Bash `npm login" in context
         if redact:
             assert_no_secret("hook", answer)

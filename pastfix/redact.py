@@ -3134,8 +3134,10 @@ def _apply(
         # A value cut at its most characters inside a marker an earlier rule put there
         # (`curl -u a:<200 characters>[REDACTED:...]`) takes the marker whole: half of it
         # was left behind (`[REDACTED:password]n]`).
-        marked = text.rfind(_MARKED, start, end)
-        if marked >= 0 and text.find("]", marked) >= end:
+        # (the marker's start before `end`, its text may go past it: a value cut at
+        # `[REDACT` of the last marker in it found the one before, and left `:kind]`)
+        marked = text.rfind(_MARKED, start, end + len(_MARKED) - 1)
+        if 0 <= marked < end and text.find("]", marked) >= end:
             end = text.find("]", marked) + 1
         parts.append(text[done:start])
         parts.append(MARKER.format(kind))

@@ -1100,6 +1100,26 @@ def test_a_value_cut_inside_a_marker_takes_the_marker_whole():
     assert redact(text)[0] == "curl -u a:[REDACTED:password]"
 
 
+def test_a_value_cut_in_the_first_letters_of_a_marker_takes_it_whole():
+    """Cut at `[REDACT` of the last marker in it, the value's marker was looked for before
+    the cut and the one before it found: `:anthropic-key]` was left behind (hypothesis, the
+    test below, session 34)."""
+    pieces = [
+        "curl -u a:",
+        "dapi8f3a9c2b7d1e4f6a8b0c2d4e6f8a0b1c",
+        SECRETS["anthropic-key"],
+        "dop_v1_" + "8f3a9c2b7d1e4f6a" * 4,
+        "sk-proj-A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v2W3x4",
+        SECRETS["anthropic-key"],
+    ]
+    text = "".join(pieces)
+    spans = []
+    redacted = redact_module._run_rules(text, anchors_in(text), {}, spans)
+    assert redacted == "curl -u a:[REDACTED:password]"
+    assert spans == [(10, len(text), "password")]
+    assert redact(text)[0] == "curl -u a:[REDACTED:password]"
+
+
 _RULE_PIECES = st.sampled_from(
     [*SECRETS.values(), PEM, "password=", "Zq8vN2kL5mR7", " ", "\n", "://u:", "@db", "[REDACTED:"]
     + ["key: ", "Bearer ", "curl -u a:", "x", "-", '"', "token=", "aws_secret_access_key="]

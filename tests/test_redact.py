@@ -18,6 +18,26 @@ def test_every_rule_compiles():
     assert all(re.compile(rule.pattern) for rule in redact_module.RULES)
 
 
+def test_the_options_of_programs_given_a_password_compile_where_first_needed():
+    """A program's options (`keytool -storepass`, `smbclient -U`) are compiled where a text
+    first names the program, not on import: 35 patterns compiled at every build's start."""
+    options = redact_module._PROGRAM_OPTION
+    assert not any(isinstance(pattern, re.Pattern) for pattern in options.values())
+    assert all(re.compile(pattern) for pattern in options.values())
+    assert redact("keytool -list -storepass Zq8vN2kL5mR7 -keystore k.jks") == (
+        "keytool -list -storepass [REDACTED:password] -keystore k.jks",
+        {"password": 1},
+    )
+
+
+def test_each_anchor_gates_the_rules_that_have_it_in_their_order():
+    expected = {
+        anchor: tuple(i for i, rule in enumerate(redact_module.RULES) if anchor in rule.anchors)
+        for anchor in ANCHORS
+    }
+    assert redact_module._RULES_OF == expected
+
+
 @pytest.mark.parametrize("kind", sorted(SECRETS))
 def test_provider_keys_become_typed_markers(kind):
     text = f"export THING={SECRETS[kind]} # set by ci"

@@ -40,7 +40,7 @@ import math
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from heapq import heappop, heappush
 from itertools import accumulate, chain, count
 from operator import add, itemgetter
@@ -1802,10 +1802,10 @@ _OPTION_VALUE = (
 # A password in quotes a lead opened (smbclient's `-U 'CORP\bob%PW'`): what they hold.
 _OPENED_VALUE = r"(?(opened)(?P<inside>[^\"'\\\n]{4,200})(?=\\{0,7}[\"'])|" + _OPTION_VALUE + ")"
 _VALUE_GROUPS = ("inside", "quoted", "bare")
+# (compiled where a text first holds the program's name: 35 patterns were ~20M instructions
+# of every build's start)
 _PROGRAM_OPTION = {
-    program: re.compile(
-        r"(?<=\s)(?:" + lead + r")" + (_OPENED_VALUE if "(?P<opened>" in lead else _OPTION_VALUE)
-    )
+    program: rf"(?<=\s)(?:{lead})" + (_OPENED_VALUE if "(?P<opened>" in lead else _OPTION_VALUE)
     for programs, lead in _PASSWORD_OPTIONS
     for program in programs
 }
@@ -1845,7 +1845,7 @@ def _program_passwords(text: str) -> Iterator[tuple[int, int]]:
                 continue
             stop = _command_end(text, at, min(len(text), at + _OPTIONS_MAX))
             done[program] = stop
-            for m in pattern.finditer(text, at + len(program), stop):
+            for m in _compiled(pattern).finditer(text, at + len(program), stop):
                 group = next(g for g in _VALUE_GROUPS if m.re.groupindex.get(g) and m.group(g))
                 value = m.group(group)
                 if value.startswith(_MARKED) or _PLACEHOLDER.match(value):
@@ -3169,7 +3169,7 @@ def _hits(
             known = starts[anchors] = (text, _keyword_starts(text, anchors))
         matches: Any = _at_keywords(pattern, text, known[1], group, judged)
     elif rule.at_anchors:
-        at = _anchor_starts(text, present.intersection(rule.anchors))
+        at = _anchor_starts(text, present.intersection(rule.anchors), rule.anchors)
         matches = _at_keywords(pattern, text, at, group, judged)
     else:
         matches = pattern.finditer(text)
@@ -3236,8 +3236,15 @@ def _keyword_starts(text: str, anchors: frozenset[str]) -> list[int]:
     return sorted(starts)
 
 
-def _anchor_starts(text: str, anchors: Iterable[str]) -> list[int]:
-    """Each place where one of `anchors` occurs in `text`, in order."""
+def _anchor_starts(text: str, anchors: Collection[str], among: tuple[str, ...] = ()) -> list[int]:
+    """Each place where one of `anchors` occurs in `text`, in order.
+
+    `anchors` are of the set `among` (a rule's): many of them (a Discord token's ninety
+    heads, of which a long text of random words holds twenty) are found in one search
+    for any of `among` (_searched_starts), not by a scan of the text for each.
+    """
+    if len(anchors) > _FINDS_MAX and among and _UNANCHORED is not None:
+        return _searched_starts(text, anchors, among)
     starts: set[int] = set()
     for anchor in anchors:
         at = text.find(anchor)
@@ -3245,6 +3252,44 @@ def _anchor_starts(text: str, anchors: Iterable[str]) -> list[int]:
             starts.add(at)
             at = text.find(anchor, at + 1)
     return sorted(starts)
+
+
+# More anchors than this are found by one search (_searched_starts): a scan of a text for
+# one costs ~2 instructions a character, RE2's search for any of a set ~20 a byte.
+_FINDS_MAX = 10
+
+
+def _searched_starts(text: str, anchors: Collection[str], among: tuple[str, ...]) -> list[int]:
+    """_anchor_starts() by an RE2 search for the first of `among` from each place on: each
+    place where one of `among` starts is found, and kept if one of `anchors` does."""
+    search = _any_anchor(among)
+    data = text.encode("utf-8", "surrogatepass")
+    lengths = {len(anchor) for anchor in anchors}
+    starts: list[int] = []
+    # Where the search is, in `data` and in `text` (anchors are ASCII: a byte of another
+    # character is no part of one, and a place found is a character's start).
+    pos = at = done = 0
+    size = len(data)
+    ascii = size == len(text)
+    while True:
+        found = search(_UNANCHORED, data, pos, size)[0][0]
+        if found < 0:
+            return starts
+        if ascii:
+            at = found
+        else:
+            at += len(data[done:found].decode("utf-8", "surrogatepass"))
+            done = found
+        if any(text[at : at + n] in anchors for n in lengths):
+            starts.append(at)
+        pos = found + 1
+
+
+@functools.cache
+def _any_anchor(anchors: tuple[str, ...]) -> Callable[..., list[tuple[int, int]]]:
+    """RE2's Match of an alternation of `anchors` (see _first_anchor)."""
+    pattern = re2._re2.RE2("|".join(map(re2.escape, anchors)).encode(), re2.Options())
+    return pattern.Match
 
 
 def _at_keywords(

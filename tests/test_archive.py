@@ -1826,6 +1826,20 @@ def _counts(db):
 SID_DUP = "d0d0d0d0-1111-4111-8111-111111111111"
 
 
+def _indexed_by_a_link_then_cut(tmp_path):
+    """A session of 10 failures indexed through a symlinked folder, then cut to 16 lines:
+    the index, the real folder and the counts before the cut."""
+    lines = failing_session(SID_DUP, 10, "Error: boom", "Retry")
+    real = tmp_path / "real"
+    path = write_jsonl(real / "-home-u-app" / f"{SID_DUP}.jsonl", lines)
+    (tmp_path / "link").symlink_to(real)
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "link")
+    before = _counts(db)
+    write_jsonl(path, lines[:16])
+    return db, real, before
+
+
 def test_a_copy_of_a_session_in_another_source_cut_since_keeps_its_rows(tmp_path):
     """A session in two sources (a backup indexed once with --source): the live copy grows
     and the build is of its source only, while the backup was cut since. The duplicate
@@ -1848,14 +1862,7 @@ def test_a_forced_build_of_a_file_stored_under_another_name_keeps_what_it_lost(t
     """Indexed through a symlinked folder, then cut, then `--force` through the real folder:
     the stored file, the same one by inode, was cleared unread (30 messages and 10 failures
     became 15 and 5: a security test, session 33). It is set aside as a moved file is."""
-    lines = failing_session(SID_DUP, 10, "Error: boom", "Retry")
-    real = tmp_path / "real"
-    path = write_jsonl(real / "-home-u-app" / f"{SID_DUP}.jsonl", lines)
-    (tmp_path / "link").symlink_to(real)
-    db = tmp_path / "index.db"
-    build_index(db, tmp_path / "link")
-    before = _counts(db)
-    write_jsonl(path, lines[:16])
+    db, real, before = _indexed_by_a_link_then_cut(tmp_path)
     build_index(db, real, force=True)
     assert _counts(db) == before
 
@@ -1926,14 +1933,8 @@ def test_a_store_by_a_new_path_cut_since_is_stored_once_with_what_it_lost(tmp_pa
     """Indexed through a symlinked folder, cut, then built through the real folder: the file
     is the stored one by another name (its inode), so it is read again as a rewrite of it,
     what it no longer holds kept, not stored a second time beside it."""
-    lines = failing_session(SID_DUP, 10, "Error: boom", "Retry")
-    real = tmp_path / "real"
-    path = write_jsonl(real / "-home-u-app" / f"{SID_DUP}.jsonl", lines)
-    (tmp_path / "link").symlink_to(real)
-    db = tmp_path / "index.db"
-    build_index(db, tmp_path / "link")
-    before = _counts(db)
-    write_jsonl(path, lines[:16])
+    db, real, before = _indexed_by_a_link_then_cut(tmp_path)
+    path = real / "-home-u-app" / f"{SID_DUP}.jsonl"
     build_index(db, real, force=force)
     assert _counts(db) == before
     conn = sqlite3.connect(db)

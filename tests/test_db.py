@@ -2598,6 +2598,27 @@ def test_a_title_cut_from_a_long_first_prompt_ends_in_an_ellipsis(tmp_path):
     assert titles["fits"] == "x" * 200
 
 
+def titles_of_prompts(tmp_path, project, sessions):
+    """The titles of sessions of prompts alone (`sessions`: each id's prompts), written
+    under `project` and indexed."""
+    for session_id, texts in sessions.items():
+        lines = [
+            {
+                "type": "user",
+                "uuid": f"{session_id}-{i}",
+                "sessionId": session_id,
+                "timestamp": f"2026-03-01T10:00:0{i}Z",
+                "message": {"role": "user", "content": text},
+            }
+            for i, text in enumerate(texts)
+        ]
+        (project / f"{session_id}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    return dict(
+        sqlite3.connect(tmp_path / "index.db").execute("select session_id, title from sessions")
+    )
+
+
 def test_a_session_begun_by_a_slash_command_or_in_the_ide_is_titled_as_typed(tmp_path):
     """A session begun by a slash command takes its first typed prompt as its title; one
     of commands only had none, and its page was headed by its id: a Claude Code 1.0.21
@@ -2623,22 +2644,7 @@ def test_a_session_begun_by_a_slash_command_or_in_the_ide_is_titled_as_typed(tmp
         "typed": [model, "fix the tests"],
         "ide": [ide, "give it to me in markdown"],
     }
-    for session_id, texts in sessions.items():
-        lines = [
-            {
-                "type": "user",
-                "uuid": f"{session_id}-{i}",
-                "sessionId": session_id,
-                "timestamp": f"2026-03-01T10:00:0{i}Z",
-                "message": {"role": "user", "content": text},
-            }
-            for i, text in enumerate(texts)
-        ]
-        (project / f"{session_id}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
-    build_index(tmp_path / "index.db", tmp_path / "projects")
-    titles = dict(
-        sqlite3.connect(tmp_path / "index.db").execute("select session_id, title from sessions")
-    )
+    titles = titles_of_prompts(tmp_path, project, sessions)
     assert titles == {
         "init": "/init",
         "model": "/model sonnet",
@@ -2671,22 +2677,7 @@ def test_a_prompt_of_punctuation_alone_titles_no_session(tmp_path):
         "marks": ["?!", "…", "修复测试"],
         "alone": ["..."],
     }
-    for session_id, texts in sessions.items():
-        lines = [
-            {
-                "type": "user",
-                "uuid": f"{session_id}-{i}",
-                "sessionId": session_id,
-                "timestamp": f"2026-03-01T10:00:0{i}Z",
-                "message": {"role": "user", "content": text},
-            }
-            for i, text in enumerate(texts)
-        ]
-        (project / f"{session_id}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
-    build_index(tmp_path / "index.db", tmp_path / "projects")
-    titles = dict(
-        sqlite3.connect(tmp_path / "index.db").execute("select session_id, title from sessions")
-    )
+    titles = titles_of_prompts(tmp_path, project, sessions)
     assert titles == {
         "dot": "Why are AF39 and AA50 off by 2 cents?",
         "marks": "修复测试",

@@ -57,6 +57,24 @@ def steps(fix):
     return [(s.tool_use_id, s.change) for s in fix.remedy]
 
 
+def store_call(conn, n, tool_use_id, name, tool_input, content, kind=None, **columns):
+    """A call and its result, the `n`th of session `s`, inserted as the build stores them:
+    `columns` (command, file_path) beside the input, `kind` a failure's (None: it did not
+    fail)."""
+    timestamp = f"2026-01-01T00:00:0{n}Z"
+    names = "".join(f", {column}" for column in columns)
+    conn.execute(
+        f"INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name{names},"
+        f" input) VALUES (?, 's', ?, ?, ?{', ?' * len(columns)}, ?)",
+        [tool_use_id, n, timestamp, name, *columns.values(), tool_input],
+    )
+    conn.execute(
+        "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
+        " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
+        [tool_use_id, n, timestamp, kind is not None, content, kind],
+    )
+
+
 def test_a_formatter_before_an_unchanged_retry_is_the_remedy():
     failed = call(command='git add -A && git commit -m "feat: x"', failed=True)
     look = call(command="git status")
@@ -1936,22 +1954,9 @@ def test_a_codex_retry_outside_the_sandbox_says_so(tmp_path):
     ]
     for n, (tool_use_id, tool_input, error, content) in enumerate(calls):
         command = tool_input.get("cmd") or tool_input["command"][-1]
-        conn.execute(
-            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name, command,"
-            " input) VALUES (?, 's', ?, ?, 'shell', ?, ?)",
-            [tool_use_id, n, f"2026-01-01T00:00:0{n}Z", command, json.dumps(tool_input)],
-        )
-        conn.execute(
-            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
-            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
-            [
-                tool_use_id,
-                n,
-                f"2026-01-01T00:00:0{n}Z",
-                error,
-                content,
-                signatures.ERROR if error else None,
-            ],
+        kind = signatures.ERROR if error else None
+        store_call(
+            conn, n, tool_use_id, "shell", json.dumps(tool_input), content, kind, command=command
         )
     db.refresh_fixes(conn)
     found = {
@@ -4908,22 +4913,10 @@ def test_the_build_reads_the_edits_inputs_of_a_session_with_a_rejected_edit(tmp_
         ("e2", '{"old_string": "lib, nixpkgs", "new_string": "nixpkgs, hardware"}', 0),
     ]
     for n, (tool_use_id, tool_input, error) in enumerate(calls):
-        conn.execute(
-            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name,"
-            " file_path, input) VALUES (?, 's', ?, ?, 'Edit', '/p/default.nix', ?)",
-            [tool_use_id, n, f"2026-01-01T00:00:0{n}Z", tool_input],
-        )
-        conn.execute(
-            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
-            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
-            [
-                tool_use_id,
-                n,
-                f"2026-01-01T00:00:0{n}Z",
-                error,
-                "The user doesn't want to proceed with this tool use." if error else "ok",
-                "rejected" if error else None,
-            ],
+        content = "The user doesn't want to proceed with this tool use." if error else "ok"
+        kind = "rejected" if error else None
+        store_call(
+            conn, n, tool_use_id, "Edit", tool_input, content, kind, file_path="/p/default.nix"
         )
     db.refresh_fixes(conn)
     assert conn.execute("SELECT outcome FROM fixes WHERE tool_use_id = 'e1'").fetchone() == (
@@ -4953,26 +4946,14 @@ def test_a_retry_of_a_call_with_a_file_whose_input_its_tool_refused_says_what_ch
     }
     for n, (tool_use_id, name, tool_input) in enumerate(calls):
         path = json.loads(tool_input).get("file_path") or json.loads(tool_input)["path"]
-        conn.execute(
-            "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name,"
-            " file_path, input) VALUES (?, 's', ?, ?, ?, ?, ?)",
-            [tool_use_id, n, f"2026-01-01T00:00:0{n}Z", name, path, tool_input],
-        )
         error = refused.get(tool_use_id)
-        conn.execute(
-            "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
-            " content, kind) VALUES (?, 's', ?, ?, ?, ?, ?)",
-            [
-                tool_use_id,
-                n,
-                f"2026-01-01T00:00:0{n}Z",
-                error is not None,
-                f"<tool_use_error>InputValidationError: {error}</tool_use_error>"
-                if error
-                else "ok",
-                "input_validation" if error else None,
-            ],
-        )
+        if error:
+            content = f"<tool_use_error>InputValidationError: {error}</tool_use_error>"
+            store_call(
+                conn, n, tool_use_id, name, tool_input, content, "input_validation", file_path=path
+            )
+        else:
+            store_call(conn, n, tool_use_id, name, tool_input, "ok", file_path=path)
     db.refresh_fixes(conn)
     found = {
         tool_use_id: (outcome, confirmed_by, json.loads(remedy))

@@ -835,6 +835,12 @@ def _tool_call(
     if item == "function_call":
         raw = payload.arguments
         input_text = raw if isinstance(raw, str) else msgspec.json.encode(raw).decode()
+        if "\\u" in input_text:
+            # half an emoji escaped (`\ud83d`) is U+FFFD, as in a transcript's line: the
+            # arguments were stored as written and their command not read (a security
+            # test, session 34)
+            raw_text = input_text.encode("utf-8", "surrogatepass")
+            input_text = lines.without_lone_surrogates(raw_text).decode("utf-8", "replace")
         args = _arguments(input_text)
     elif item == "custom_tool_call":
         raw = payload.input

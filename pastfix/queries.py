@@ -39,6 +39,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from pastfix import LATEST_MIGRATION, agents, fixes, paths, signatures
+from pastfix.lines import without_lone_surrogates
 from pastfix.records import MAX_TEXT, TEXT_HEAD, TEXT_TAIL, clean_text, valid_text
 
 RAW_PREFIX = "raw:"
@@ -1202,11 +1203,22 @@ def call_input(tool_input: object) -> str | None:
     if not isinstance(tool_input, str):
         return None
     try:
-        found = json.loads(tool_input)
+        found = stored_json(tool_input)
     except ValueError:
-        return tool_input[:INPUT_CHARS]
+        return valid_text(tool_input[:INPUT_CHARS])
     text = _input_values(found) if isinstance(found, (dict, list)) else tool_input
-    return text[:INPUT_CHARS]
+    return valid_text(text[:INPUT_CHARS])
+
+
+def stored_json(text: str) -> Any:
+    """A stored JSON text decoded, its lone surrogate escapes (half an emoji) read as
+    U+FFFD: json.loads gives them as they are, and SQLite cannot return such a string (a
+    Codex call whose arguments held one failed every query that named it: `find`, the
+    hook, MCP; a security test, session 34)."""
+    if "\\u" in text:
+        raw = without_lone_surrogates(text.encode("utf-8", "surrogatepass"))
+        text = raw.decode("utf-8", "replace")
+    return json.loads(text)
 
 
 # Text typed into a LIKE is literal: escape \, % and _ (ESCAPE '\').
@@ -2705,7 +2717,7 @@ def edit_parts(tool: str, tool_input: str | None) -> list[dict[str, str]]:
     if not tool_input:
         return []
     try:
-        found = json.loads(tool_input)
+        found = stored_json(tool_input)
     except ValueError:
         return []
     if not isinstance(found, dict):

@@ -1136,3 +1136,37 @@ def test_a_code_mode_cell_that_printed_a_refusal_failed_and_is_read_again(tmp_pa
     conn = sqlite3.connect(db)
     assert conn.execute(stored).fetchone()[0] == 1
     conn.close()
+
+
+def test_half_an_emoji_in_a_calls_arguments_is_read_and_found(tmp_path):
+    """A shell call whose arguments (JSON text inside the line) held a lone surrogate escape,
+    `\\ud83d`: they were stored as written, the command not read, and every query that showed
+    the call (find, the hook, MCP) failed, SQLite refusing the string call_input() gave (a
+    security test, session 34)."""
+    arguments = '{"command":["bash","-lc","echo \'ok \\ud83d\' && npm test"],"workdir":"/p"}'
+    error = "npm ERR! code ELIFECYCLE\nError: Cannot find module 'left-pad'\n"
+    rows = [
+        {"timestamp": "2026-03-01T10:00:00Z", "type": "session_meta",
+         "payload": {"id": SESSION, "timestamp": "2026-03-01T10:00:00Z", "cwd": "/p"}},
+        {"timestamp": "2026-03-01T10:00:02Z", "type": "response_item",
+         "payload": {"type": "function_call", "name": "shell", "arguments": arguments,
+                     "call_id": "c1"}},
+        {"timestamp": "2026-03-01T10:00:03Z", "type": "response_item",
+         "payload": {"type": "function_call_output", "call_id": "c1",
+                     "output": msgspec.json.encode(
+                         {"output": error, "metadata": {"exit_code": 1}}).decode()}},
+    ]  # fmt: skip
+    db_path = index_rollout(tmp_path, SESSION, rows, "2026-03-01T10-00-00")
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT command FROM tool_calls").fetchone() == (
+        "echo 'ok \ufffd' && npm test",
+    )
+    # an index built before: the input as it was written still reads
+    conn.execute("UPDATE tool_calls SET command = NULL, input = ?", [arguments])
+    conn.commit()
+    conn.close()
+    index = queries.connect(db_path)
+    found = queries.find_past_fix(index, "Error: Cannot find module 'left-pad'")
+    assert [(r["tool_use_id"], r["target"]) for r in found] == [
+        ("c1", "command: bash; -lc; echo 'ok \ufffd' && npm test, workdir: /p")
+    ]

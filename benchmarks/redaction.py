@@ -33,6 +33,14 @@ TABLES = ("messages", "tool_calls", "tool_results")
 ADVERSARIAL = (
     ("`password=` repeated", ("tool_results", "content"), "password=", "", (45, 90, 180)),
     ("`key=` repeated", ("tool_results", "content"), "key=", "", (45, 90, 180)),
+    # REDACTION_VERSION 21: up to 40 spaces between a name and its value
+    (
+        "`password:` + 40 spaces, repeated",
+        ("tool_results", "content"),
+        "password:" + " " * 40,
+        "",
+        (45, 90, 180),
+    ),
     (
         "PEM headers without END",  # a `!` after them: no footer can be reached
         ("tool_results", "content"),

@@ -93,6 +93,9 @@ _PARTS = (
 # `"password2"` of Azure's registry credentials; REDACTION_VERSION 19): at most two digits,
 # so that a year or a program's name (`Token-2022`) is none.
 _NAME_SUFFIX = r"(?:[_-]?v?\d{1,2}(?![0-9]))?"
+# The space around an assignment's `:` or `=`: aligned columns' spaces or tabs (at most 40),
+# or a few characters with a line break.
+_GAP = r"(?:[^\S\n]{0,40}|\s{0,3})"
 _NAME_KEYWORD = (
     r"(?:(?:" + _KEYWORD + r"|" + _PARTS + r"(?:[_-]?(?:key|base))*)" + _NAME_SUFFIX + r")"
 )
@@ -2197,8 +2200,13 @@ RULES: tuple[Rule, ...] = (
             # `: ` or `= `, in Markdown's bold or not (`**API Key**: `, `**Password:** `);
             # or, in prose, a value in backticks right after the word (``the password `...`
             # ``, ``DB password (`...`)``, ``token is `...` ``)
-            r"(?:(?P<bold>\*\*?)?\s{0,3}(?:=>|[:=])(?(bold)|(?P<bolder>\*\*?)?)\s{0,3}"
-            r"|(?P<prose>[^\S\n]{1,3}(?:(?:is|was)[^\S\n]{1,3})?\(?(?=`)))"
+            # (aligned, `password:    x` of YAML and `op item get`, `KEY    = x` of an ini:
+            # up to 40 spaces or tabs, 3 with a line break)
+            r"(?:(?P<bold>\*\*?)?"
+            + _GAP
+            + r"(?:=>|[:=])(?(bold)|(?P<bolder>\*\*?)?)"
+            + _GAP
+            + r"|(?P<prose>[^\S\n]{1,3}(?:(?:is|was)[^\S\n]{1,3})?\(?(?=`)))"
             # (a value in brackets, as a YAML plain scalar may be: `PASSWORD: (1HVo%Jcuz3)`)
             r"(?:(?P<open>" + _QUOTES + r")|(?P<tick>`)|(?<=[:=\s])(?P<paren>[(\[]))?"
             r"(?P<value>(?(open)[^\"'\\\n]{1,500}|(?(tick)[^`\\\n]{1,500}|" + _VALUE + r"{1,500})))"

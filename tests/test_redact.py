@@ -2752,6 +2752,46 @@ def test_version_21s_look_alikes_are_kept(text):
 
 
 @pytest.mark.parametrize(
+    ("text", "secret", "kind"),
+    [
+        # aligned YAML, and 1Password's `op item get`: 4 or more spaces before the value
+        (
+            "database:\n  host:        db\n  password:    Zq8A7kQ9zLmX2pR4tVw8yBn\n",
+            "Zq8A7kQ9",
+            "password",
+        ),
+        (
+            "Fields:\n  username:    admin\n  password:    Yy7A7kQ9zLmX2pR4tVw8yBn\n",
+            "Yy7A7kQ9",
+            "password",
+        ),
+        ("api_key:      Zq8A7kQ9zLmX2pR4tVw8yBn", "Zq8A7kQ9", "api-key"),
+        ('{"password":     "Zq8A7kQ9zLmX2pR4tVw8yBn"}', "Zq8A7kQ9", "password"),
+        # an ini's aligned `=`, spaces or tabs on both sides
+        ("client_secret    =    Zq8A7kQ9zLmX2pR4tVw8yBn", "Zq8A7kQ9", "secret"),
+        ("DB_PASSWORD=\t\t\tZq8A7kQ9zLmX2pR4tVw8yBn", "Zq8A7kQ9", "password"),
+        ("password:" + " " * 40 + "Zq8A7kQ9zLmX2pR4tVw8yBn", "Zq8A7kQ9", "password"),
+    ],
+)
+def test_a_value_after_aligned_spaces_is_redacted(text, secret, kind):
+    """A value after four or more spaces was kept (`password:    x`: aligned YAML, `op
+    item get`; a security test, session 34): up to 40 spaces or tabs are the gap."""
+    redacted_as(text, secret, kind)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password:      ${DB_PASSWORD}",
+        "token:         null",
+        "the password       is long enough",
+    ],
+)
+def test_what_aligned_spaces_lead_to_that_is_no_secret_is_kept(text):
+    assert redact(text) == (text, {})
+
+
+@pytest.mark.parametrize(
     "after", ["src/app/main.py", "Done", "/usr/local/bin", "app.config.json", "--verbose", "42"]
 )
 def test_the_line_after_a_bearer_token_is_kept(after):

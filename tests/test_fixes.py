@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import sqlite3
 import sys
 from pathlib import Path
@@ -5041,3 +5042,60 @@ def test_a_command_a_subagent_was_not_allowed_to_run_is_confirmed_by_the_main_ag
     broken = denied._replace(kind=None)
     errors = {broken.tool_use_id: "Exit code 1\n/m/a.webm: Invalid data found"}
     assert run([task, broken, last, ran], errors)[broken.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def _cached_searches() -> list[tuple[str, object, re.Pattern[str]]]:
+    """Each of fixes' cached searches of a failure's output (_cached_search), with its
+    pattern."""
+    import inspect
+
+    found = []
+    for name, value in vars(fixes).items():
+        says = getattr(value, "__wrapped__", None)
+        if getattr(says, "__qualname__", "") == "_cached_search.<locals>.says":
+            found.append((name, value, inspect.getclosurevars(says).nonlocals["search"].__self__))
+    return found
+
+
+def test_needles_of_a_pattern_are_what_every_match_holds() -> None:
+    assert fixes._needles(re.compile(r"does not exist|ENOENT")) == ["does not exist", "ENOENT"]
+    # a long enough run of the sequence's own characters is enough
+    assert fixes._needles(re.compile(r"\bfatal: (?:x|y)+ here")) == ["fatal: "]
+    # a group, and a branch inside one branch
+    assert fixes._needles(re.compile(r"a(?:bcd|efg)|(?:xyz)\d")) == ["bcd", "efg", "xyz"]
+    # a branch that may match nothing of its own: no needles, always searched
+    assert fixes._needles(re.compile(r"abc|\d+")) is None
+    # flags of a group's own: its case is not the pattern's
+    assert fixes._needles(re.compile(r"(?i:ab)\d")) is None
+    assert len(_cached_searches()) >= 10
+    # most of the rules' searches are skipped by their needles
+    assert sum(fixes._needles(pattern) is not None for _, _, pattern in _cached_searches()) >= 10
+
+
+# Pieces of the outputs the cached searches are asked of: their needles in other cases, the
+# letters of other scripts a letter matches ignoring case (the kelvin sign, long s, dotted I).
+_PIECES = sorted(
+    {
+        variant
+        for _, _, pattern in _cached_searches()
+        for needle in fixes._needles(pattern) or []
+        for variant in (needle, needle.upper(), needle.lower(), needle.swapcase(), needle[1:])
+    }
+    | {" ", "\n", "`", "127", "Exit code", "line 3: syntax error", "\u212a", "\u017f", "\u0130"}
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_PIECES), st.text(alphabet="aAkKsSiI \n:-.\u212a\u017f", max_size=5)
+        ),
+        max_size=12,
+    )
+)
+def test_a_cached_search_says_what_its_pattern_does(pieces: list[str]) -> None:
+    """The needles' shortcut gives the search's own answer, whatever the output."""
+    text = "".join(pieces)
+    for name, says, pattern in _cached_searches():
+        assert says(text) == (pattern.search(text) is not None), (name, text)  # type: ignore[operator]

@@ -97,7 +97,7 @@ from typing import Any
 
 import msgspec
 
-from pastfix import lines, paths
+from pastfix import lines, paths, records
 from pastfix.lines import BadLine
 from pastfix.records import (
     Batch,
@@ -840,7 +840,7 @@ def _tool_call(
             # arguments were stored as written and their command not read (a security
             # test, session 34)
             raw_text = input_text.encode("utf-8", "surrogatepass")
-            input_text = lines.without_lone_surrogates(raw_text).decode("utf-8", "replace")
+            input_text = records.without_lone_surrogates(raw_text).decode("utf-8", "replace")
         args = _arguments(input_text)
     elif item == "custom_tool_call":
         raw = payload.input

@@ -17,7 +17,12 @@ from typing import BinaryIO
 
 import msgspec
 
-from pastfix.records import Batch, Problem, line_head
+from pastfix.records import (
+    Batch,
+    Problem,
+    line_head,
+    replace_lone_surrogates,
+)
 
 BOM = b"\xef\xbb\xbf"
 # A file read whole (read_whole: a JSON document an agent rewrites, Gemini's chat files and
@@ -33,8 +38,6 @@ BOM = b"\xef\xbb\xbf"
 # so the bound keeps one file's read under about 1 GB. opencode's database is not read
 # so (SourceFile.database).
 MAX_WHOLE_BYTES = 256 * 1024 * 1024
-# Every escape sequence of a JSON line; \uXXXX ones with their code.
-_ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
 # Node cuts a string mid-emoji into a lone UTF-16 surrogate escape, which msgspec
 # rejects as "truncated", an "unexpected end of hex escape" or an "invalid utf-16
 # surrogate pair", depending on what follows it.
@@ -215,37 +218,5 @@ def repaired(error: msgspec.DecodeError, raw: bytes | memoryview) -> bytes | Non
     raw = bytes(raw)
     if b"\\u" not in raw or not _SURROGATE_ERROR.search(str(error)):
         return None
-    fixed = _replace_lone_surrogates(raw)
+    fixed = replace_lone_surrogates(raw)
     return fixed if fixed != raw else None
-
-
-def without_lone_surrogates(raw: bytes) -> bytes:
-    """`raw` (JSON) with its lone surrogate escapes made \\uFFFD, as repaired() does, for a
-    reader whose parser would refuse the whole of it instead of saying why."""
-    return _replace_lone_surrogates(raw) if _LONE_SURROGATE.search(raw) else raw
-
-
-_LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
-
-
-def _replace_lone_surrogates(line: bytes) -> bytes:
-    """`line` with every \\uD800-\\uDFFF escape that is not half of a pair made \\uFFFD."""
-    escapes = list(_ESCAPE.finditer(line))
-    out: list[bytes] = []
-    done = 0
-    i = 0
-    while i < len(escapes):
-        m = escapes[i]
-        code = int(m.group(1), 16) if m.group(1) else 0
-        if 0xD800 <= code <= 0xDBFF and i + 1 < len(escapes):
-            after = escapes[i + 1]
-            low = int(after.group(1), 16) if after.group(1) else 0
-            if after.start() == m.end() and 0xDC00 <= low <= 0xDFFF:
-                i += 2  # a proper pair
-                continue
-        if 0xD800 <= code <= 0xDFFF:
-            out += (line[done : m.start()], b"\\ufffd")
-            done = m.end()
-        i += 1
-    out.append(line[done:])
-    return b"".join(out)

@@ -472,7 +472,7 @@ def _repair_stdin() -> _Input:
     that reads the real one (the SDK reads file descriptor 0 itself, so no stream of ours
     could stand in for it); at the client's end of input the pipe ends too.
     """
-    from pastfix import lines
+    from pastfix import records
 
     seen = _Input()
     source = os.fdopen(os.dup(0), "rb", buffering=0)
@@ -487,12 +487,12 @@ def _repair_stdin() -> _Input:
                 pending += chunk
                 cut = pending.rfind(b"\n") + 1
                 if cut:
-                    done = lines.without_lone_surrogates(pending[:cut])
+                    done = records.without_lone_surrogates(pending[:cut])
                     out.write(done)
                     for line in done.splitlines():
                         seen.check(line)
                     pending = pending[cut:]
-            done = lines.without_lone_surrogates(pending)
+            done = records.without_lone_surrogates(pending)
             out.write(done)
             if done:
                 seen.check(done)

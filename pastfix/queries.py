@@ -39,8 +39,14 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from pastfix import LATEST_MIGRATION, agents, fixes, paths, signatures
-from pastfix.lines import without_lone_surrogates
-from pastfix.records import MAX_TEXT, TEXT_HEAD, TEXT_TAIL, clean_text, valid_text
+from pastfix.records import (
+    MAX_TEXT,
+    TEXT_HEAD,
+    TEXT_TAIL,
+    clean_text,
+    valid_text,
+    without_lone_surrogates,
+)
 
 RAW_PREFIX = "raw:"
 # Words after this many are ignored: a pasted stack trace stays a fast query.

@@ -291,6 +291,42 @@ def valid_text(text: str) -> str:
     return _SURROGATES.sub("\ufffd", text)
 
 
+# Every escape sequence of a JSON line; \uXXXX ones with their code.
+_ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+
+
+def without_lone_surrogates(raw: bytes) -> bytes:
+    """`raw` (JSON) with its lone surrogate escapes made \\uFFFD, as pastfix.lines.repaired()
+    does, for a reader whose parser would refuse the whole of it instead of saying why."""
+    return replace_lone_surrogates(raw) if _LONE_SURROGATE.search(raw) else raw
+
+
+_LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def replace_lone_surrogates(line: bytes) -> bytes:
+    """`line` with every \\uD800-\\uDFFF escape that is not half of a pair made \\uFFFD."""
+    escapes = list(_ESCAPE.finditer(line))
+    out: list[bytes] = []
+    done = 0
+    i = 0
+    while i < len(escapes):
+        m = escapes[i]
+        code = int(m.group(1), 16) if m.group(1) else 0
+        if 0xD800 <= code <= 0xDBFF and i + 1 < len(escapes):
+            after = escapes[i + 1]
+            low = int(after.group(1), 16) if after.group(1) else 0
+            if after.start() == m.end() and 0xDC00 <= low <= 0xDFFF:
+                i += 2  # a proper pair
+                continue
+        if 0xD800 <= code <= 0xDFFF:
+            out += (line[done : m.start()], b"\\ufffd")
+            done = m.end()
+        i += 1
+    out.append(line[done:])
+    return b"".join(out)
+
+
 class Table(NamedTuple):
     """How the rows of one table of the index are written: the write path's one spec.
 

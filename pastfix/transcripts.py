@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from pastfix import lines, paths
+from pastfix import lines, paths, records
 from pastfix.lines import BadLine
 from pastfix.records import (
     EXCERPT_CHARS,
@@ -539,7 +539,7 @@ def _read_side_file(
         # surrogate escape in it (half an emoji) is made U+FFFD, as in a transcript's line:
         # decoded as it is, it stopped the whole transcript (a security test, session 33).
         try:
-            json_text = lines.without_lone_surrogates(data).decode("utf-8", "replace")
+            json_text = records.without_lone_surrogates(data).decode("utf-8", "replace")
             text = flatten_content(json.loads(json_text))
         except (ValueError, BadLine, RecursionError):
             pass

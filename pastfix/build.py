@@ -790,14 +790,10 @@ def _open_regular(path: str) -> BinaryIO:
     return lines.open_regular(path)
 
 
-def _same_stat(a: os.stat_result, b: os.stat_result) -> bool:
-    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
-
-
 def _same_file(path: str, st: os.stat_result) -> bool:
     """Whether `path` is the file `st` is of (False when it is gone)."""
     try:
-        return _same_stat(os.stat(path), st)
+        return os.path.samestat(os.stat(path), st)
     except (FileNotFoundError, NotADirectoryError):
         return False
 
@@ -1056,7 +1052,7 @@ class Builder:
                 continue
             except OSError:
                 continue  # cannot tell: it keeps its rows as they are
-            if plan is not None and _same_stat(st, plan.stat):
+            if plan is not None and os.path.samestat(st, plan.stat):
                 found.append(record)
         return found
 

@@ -28,7 +28,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, jsonrpc_message_adapter
 
-from pastfix import agents, cards, queries
+from pastfix import agents, cards, queries, records
 
 # Characters of one text value shown in the compact text.
 TEXT_VALUE_CHARS = 300
@@ -472,8 +472,6 @@ def _repair_stdin() -> _Input:
     that reads the real one (the SDK reads file descriptor 0 itself, so no stream of ours
     could stand in for it); at the client's end of input the pipe ends too.
     """
-    from pastfix import records
-
     seen = _Input()
     source = os.fdopen(os.dup(0), "rb", buffering=0)
     read, write = os.pipe()

@@ -128,7 +128,6 @@ _CONTEXT_PREFIXES = ("<", "# AGENTS.md instructions")
 _IDE_CONTEXT = "# Context from my IDE setup:"
 _IDE_REQUEST = "\n## My request for Codex:"
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
 # Codex's words for a call the user refused: failures, of kind `rejected` (signatures'
 # rules say the same), on which the hook stays silent as it does on Claude Code's.
 REJECTED_PREFIXES = ("exec command rejected by user", "patch rejected by user")
@@ -867,7 +866,7 @@ def _tool_call(
     if name == "apply_patch" or (isinstance(patch, str) and "*** Begin Patch" in patch):
         name = "apply_patch"
         command = None
-        found = _PATCH_FILE.search(patch) if isinstance(patch, str) else None
+        found = records.PATCH_FILE.search(patch) if isinstance(patch, str) else None
         file_path = found.group(1) if found else None
     return ToolCall(
         call_id,

@@ -68,7 +68,7 @@ from typing import Any
 
 import msgspec
 
-from pastfix import agents, lines, paths
+from pastfix import agents, lines, paths, records
 from pastfix.lines import BadLine, excerpt
 from pastfix.records import (
     Batch,
@@ -102,8 +102,6 @@ SEARCH_DEPTH = 3
 SEARCH_FOLDERS = 300
 _SKIPPED_DIRS = frozenset({"pkg", "node_modules", ".git", "logs", "ide", "command-history-state"})
 
-# The files an apply_patch call's patch changes, as Codex's patches name them.
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
 # What a shell's output ends with (Copilot adds it), and its legacy failure text.
 _EXITED = re.compile(r"\n?<exited with exit code (-?\d+)>\s*\Z")
 # What the model is told of a rejected call in the legacy format, whose timeline
@@ -540,7 +538,7 @@ def tool_call(row: _Row, message: Message, call_id: str, name: str, arguments: A
         _canonical_edit(name, args, path)
     if name == "apply_patch":
         patch = args.get("input")
-        found = _PATCH_FILE.search(patch) if isinstance(patch, str) else None
+        found = records.PATCH_FILE.search(patch) if isinstance(patch, str) else None
         path = found.group(1) if found else None
         if path:
             args.setdefault("file_path", path)

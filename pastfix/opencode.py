@@ -66,7 +66,7 @@ from typing import Any
 
 import msgspec
 
-from pastfix import agents, lines, paths
+from pastfix import agents, lines, paths, records
 from pastfix.lines import BadLine
 from pastfix.records import (
     Batch,
@@ -86,7 +86,6 @@ DB_ENV = "OPENCODE_DB"
 _DB_NAME = re.compile(r"^opencode(?:-[A-Za-z0-9._-]+)?\.db$")
 # The titles opencode gives a session before it has one (Session.createDefaultTitle).
 _DEFAULT_TITLE = re.compile(r"^(?:New|Child) session - \d{4}-\d\d-\d\dT[\d:.]+Z$")
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
 
 # opencode's camelCase argument names and the canonical keys session pages and cards read.
 _CANONICAL = (
@@ -600,7 +599,7 @@ def _file_path(name: str, args: dict[str, Any]) -> str | None:
         path = _str(args.get("path"))
     if path is None and name in ("patch", "apply_patch"):
         patch = args.get("patchText") or args.get("patch") or args.get("input")
-        found = _PATCH_FILE.search(patch) if isinstance(patch, str) else None
+        found = records.PATCH_FILE.search(patch) if isinstance(patch, str) else None
         path = found.group(1) if found else None
     return path
 

@@ -41,6 +41,7 @@ from urllib.parse import quote, urlencode
 from pastfix import LATEST_MIGRATION, agents, fixes, paths, signatures
 from pastfix.records import (
     MAX_TEXT,
+    PATCH_FILE,
     TEXT_HEAD,
     TEXT_TAIL,
     clean_text,
@@ -345,6 +346,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("like_anchor", 1, like_anchor, deterministic=True)
     conn.create_function("call_input", 1, call_input, deterministic=True)
     conn.create_function("patch_of", 1, patch_of, deterministic=True)
+    conn.create_function("failed_patch_file", 2, failed_patch_file, deterministic=True)
     conn.create_function("error_signature", 1, _text_of(signatures.signature), deterministic=True)
     conn.create_function("error_key_line", 1, _text_of(signatures.key_line), deterministic=True)
     conn.create_function("error_excerpt", 4, error_excerpt, deterministic=True)
@@ -1719,7 +1721,9 @@ outcomes as (
 ),
 framed as (
   select o.*, c.name as tool, c.timestamp as called_at, c.agent_id, c.command, c.file_path,
-    {TARGET.format(c="c")} as target,
+    coalesce(case when c.name = 'apply_patch' then failed_patch_file(c.input,
+      (select content from tool_results where id = o.id)) end,
+      {TARGET.format(c="c")}) as target,
     case when claims then o.confirmed_by end as fix_tool_use_id,
     case when claims then o.confirmed_at end as fixed_at,
     case when claims then {TARGET.format(c="ok")} end as fix_target,
@@ -2752,6 +2756,26 @@ def patch_of(tool_input: str | None) -> str | None:
     `exec_command`: the fifth held-out set), whose patch the card showed no line of."""
     parts = edit_parts("apply_patch", tool_input)
     return parts[0]["patch"] if parts else None
+
+
+def failed_patch_file(tool_input: str | None, error: str | None) -> str | None:
+    """The file a failed patch's error names when it is not the patch's first (the call's
+    file_path, its card's `on:`), else None: Codex's `apply_patch verification failed:
+    Failed to find expected lines in /abs/src/App.tsx:` for a patch of `ui/vite.config.ts`
+    then `src/App.tsx` (a new user's try, session 34) is a failure on App.tsx."""
+    patch = patch_of(tool_input)
+    if not patch or not error:
+        return None
+    head = error[:1000].split("\n", 1)[0]
+    files = PATCH_FILE.findall(patch)
+    named = next((path for path in files if _names_file(head, path)), None)
+    return named if named and named != files[0] else None
+
+
+def _names_file(text: str, path: str) -> bool:
+    """Whether `text` names `path` whole, itself or at the end of a longer path."""
+    name = re.escape(path.lstrip("./"))
+    return bool(name) and re.search(rf"(?:^|[\s/'\"`]){name}(?=$|[\s:'\"`,])", text) is not None
 
 
 # A path at the end of pasted text: `src/app.py`, `/home/u/x.ts:12:5`, `'./lib/a.js'`.

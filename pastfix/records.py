@@ -51,6 +51,10 @@ EXCERPT_CHARS = 200
 # excerpt and ends within this is redacted whole before the cut.
 EXCERPT_SOURCE_BYTES = 64 * 1024
 
+# The files an apply_patch patch changes, as Codex's patches name them (Copilot's and
+# opencode's are of the same form); a patch call's file_path is the first.
+PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
+
 # CSI sequences (colours), OSC sequences whole (an OSC 8 hyperlink
 # `ESC ]8;;URL ESC \`, whose `8;;` left behind would glue itself to the text
 # before it, an AWS key id for one), then any other two-character escape.

@@ -522,6 +522,42 @@ def test_polls_after_a_ctrl_c_to_a_closed_stdin_do_not_fix_it(tmp_path):
     assert (outcome, confirmed) == ("not fixed", None)
 
 
+def test_a_patch_that_failed_on_a_later_file_is_shown_on_that_file(tmp_path):
+    """A patch of several files whose error names its second: the card said `on:` the
+    patch's first file (a new user's try, session 34), though that one had not failed."""
+    patch = (
+        "*** Begin Patch\n*** Update File: ui/vite.config.ts\n@@\n-  plugins: []\n"
+        "+  plugins: [react()]\n*** Update File: ui/src/App.tsx\n@@\n-  type Workspace,\n"
+        "+  type Space,\n*** End Patch"
+    )
+    error = "apply_patch verification failed: Failed to find expected lines in {}:\n  type W"
+
+    def patch_call(ts: str, call_id: str, named: str) -> list[dict]:
+        call = {"type": "custom_tool_call", "name": "apply_patch", "call_id": call_id,
+                "input": patch}  # fmt: skip
+        output = {"type": "custom_tool_call_output", "call_id": call_id,
+                  "output": error.format(named)}  # fmt: skip
+        return [
+            {"timestamp": f"2026-03-18T19:{ts}:01Z", "type": "response_item", "payload": call},
+            {"timestamp": f"2026-03-18T19:{ts}:02Z", "type": "response_item", "payload": output},
+        ]
+
+    rows = [
+        {"timestamp": "2026-03-18T19:20:00Z", "type": "session_meta",
+         "payload": {"id": SESSION, "timestamp": "2026-03-18T19:20:00Z", "cwd": "/p"}},
+        *patch_call("21", "c_second", "/p/ui/src/App.tsx"),
+        *patch_call("22", "c_first", "/p/ui/vite.config.ts"),
+        *patch_call("23", "c_neither", "/p/ui/src/MyApp.tsx"),
+    ]  # fmt: skip
+    conn = queries.connect(index_rollout(tmp_path, SESSION, rows, "2026-03-18T19-20-00"))
+    rows = queries.find_past_fix(conn, "apply_patch verification failed", 10)
+    assert {r["tool_use_id"]: r["target"] for r in rows} == {
+        "c_second": "ui/src/App.tsx",
+        "c_first": "ui/vite.config.ts",
+        "c_neither": "ui/vite.config.ts",
+    }
+
+
 def index_rollout(tmp_path: Path, session: str, rows: list[dict], started: str) -> Path:
     """`rows` as the rollout Codex writes for `session` started at `started`
     (`2026-03-18T19-20-00`), under tmp_path/sessions, indexed: the index's path."""

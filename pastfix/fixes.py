@@ -1375,6 +1375,19 @@ def _ran_till_stopped(failed: Call, retry: Call) -> bool:
     return retry.kind == "timeout" and failed.kind not in {"timeout", *_STOPPED}
 
 
+def _running_past(failed: Call, retry: Call, key_line: str, output: Callable[[str], str]) -> bool:
+    """Whether a retry still running when its tool returned (Codex's `Process running with
+    session ID N`, no poll seeing its end) ran past where the failed run ended, no error in
+    what it printed: a server that could not start (`Port 8501 is not available`, exit 1),
+    run again on another port and serving when exec_command returned (thirty-second
+    held-out set, 3 failures), as one run until the tool's time limit is (_ran_till_stopped).
+    A build still going on that has printed an error (`error[E0308]`) will fail with it."""
+    if not key_line or failed.running or failed.kind in {"timeout", *_STOPPED}:
+        return False
+    printed = output(retry.tool_use_id)
+    return key_line not in printed and not signatures.says_error(printed)
+
+
 def _ran_before_failing(command: str | None, key_line: str) -> frozenset[Intent]:
     """The simple commands of a failed `a && b && c` before the part that failed (see
     _not_failing): `&&` ran each only when the one before it succeeded, so they did."""
@@ -4229,7 +4242,7 @@ def fix_of(
                 # (a search that could not run, `rg: unrecognized flag`, run again: it found
                 # nothing, exit 1, which answers it: twenty-second held-out set, a new user)
                 continue
-        elif call.running:
+        elif call.running and not _running_past(failed, call, key_line, output):
             continue  # a command whose end no poll saw: it may have failed
         if keys and call.name == failed.name and not _sends_keys(call):
             # a poll of the command is no retry of keys it could not take (Ctrl-C sent to

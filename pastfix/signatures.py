@@ -627,7 +627,7 @@ _MEDIUM = re.compile(
     r"|abort|unknown|unexpected|forbidden|not allowed|no matches found"
     r"|not a directory|is a directory|segmentation fault|no module named|✘"
     r"|nothing to commit|nothing added to commit|no changes added to commit"
-    r"|unbound variable"
+    r"|unbound variable|not available|already in use"
 )
 
 # A word with a slash or a dot inside it: a path, a file or a test's name.
@@ -1090,6 +1090,13 @@ def _score(line: str) -> int:
 def names_error(line: str) -> bool:
     """Whether a line names an error outright, in a known form (a key line's score 3)."""
     return _score(line) == 3
+
+
+def says_error(text: str) -> bool:
+    """Whether a text's key line names an error or a failure (a score of 2 or 3), as what a
+    command still running has printed so far may (`error[E0308]: mismatched types` of a
+    `cargo check` that goes on)."""
+    return _score(key_line(text)) >= 2
 
 
 def _traceback_exception(lines: list[str], raw: list[str]) -> int | None:

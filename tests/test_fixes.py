@@ -3552,6 +3552,30 @@ def test_a_server_run_again_until_the_time_limit_got_past_its_error():
     assert found[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_server_still_running_on_another_port_got_past_its_error():
+    """Codex's streamlit exited at once on a taken port, then ran on another and was still
+    serving when exec_command returned (`Process running`, no poll seeing its end): that
+    run fixed it (thirty-second held-out set, 3 failures; they were "not fixed"). A build
+    still running that has printed another error fixed nothing."""
+    server = "streamlit run app.py --server.port {}"
+    failed = call("exec_command", command=server.format(8501), failed=True)
+    look = call("exec_command", command="ss -ltn")
+    again = call("exec_command", command=server.format(8503), running=True)
+    error = "Exit code 1\nCollecting usage statistics.\n\n18:48:16.839 Port 8501 is not available"
+    serving = (
+        "Collecting usage statistics.\n\n  You can now view your Streamlit app in your browser.\n"
+    )
+    found = run([failed, look, again], {failed.tool_use_id: error}, {again.tool_use_id: serving})
+    fix = found[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    assert steps(fix) == [(again.tool_use_id, "-8501 +8503")]
+    for printed in (error, "Collecting usage statistics.\nerror[E0308]: mismatched types\n"):
+        found = run(
+            [failed, look, again], {failed.tool_use_id: error}, {again.tool_use_id: printed}
+        )
+        assert found[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_piped_run_that_printed_the_error_again_moves_the_remedy_after_it():
     """`npm start | head` exits 0 with the error printed again, in other words than the
     key line (its timestamp): the edits before it did not fix it, those after it did

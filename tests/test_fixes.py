@@ -3576,6 +3576,28 @@ def test_a_server_still_running_on_another_port_got_past_its_error():
         assert found[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_piped_run_that_raised_the_same_exception_in_other_words_confirms_nothing():
+    """The agent reworded the error's message, then ran the script `2>&1 | tail -5`, exit 0
+    from tail, printing `ModuleNotFoundError:` again in the new words: the card showed the
+    rewording and that run as the fix (a new user's try, session 35; set 30). The run in
+    the environment that has the module is the fix. Another exception printed by a piped
+    run (a warning logged as `UserWarning:`) is no sign of this one."""
+    failed = call("exec_command", command="python viz.py data", failed=True)
+    reword = call("apply_patch", file_path="viz.py")
+    piped = call("exec_command", command="python viz.py data 2>&1 | tail -5")
+    env = call("exec_command", command="conda run -n kimodo python viz.py data")
+    error = "Exit code 1\nTraceback (most recent call last):\n"
+    error += "ModuleNotFoundError: No module named 'viser'"
+    again = "  import viser\nModuleNotFoundError: viz.py needs the viser build: pip install viser\n"
+    calls = [failed, reword, piped, env]
+    fix = run(calls, {failed.tool_use_id: error}, {piped.tool_use_id: again})[failed.tool_use_id]
+    assert fix.confirmed_by == env.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [env.tool_use_id]
+    other = "UserWarning: no GPU found\nserving on :8080\n"
+    fix = run(calls, {failed.tool_use_id: error}, {piped.tool_use_id: other})[failed.tool_use_id]
+    assert fix.confirmed_by == piped.tool_use_id
+
+
 def test_a_piped_run_that_printed_the_error_again_moves_the_remedy_after_it():
     """`npm start | head` exits 0 with the error printed again, in other words than the
     key line (its timestamp): the edits before it did not fix it, those after it did

@@ -2435,7 +2435,11 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         (
-            r"(?<![A-Za-z0-9_])(?:name|Name|key|Key)(?:" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}"
+            # (and a field's label, `"label": "password", "value": "..."` of 1Password's `op
+            # item get --format json`: REDACTION_VERSION 22)
+            r"(?<![A-Za-z0-9_])(?:name|Name|key|Key|label|Label)(?:"
+            + _QUOTE
+            + r")?\s{0,3}[:=]\s{0,3}"
             r"(?P<q>" + _QUOTE + r")?(?P<name>[A-Za-z0-9_.-]{1,80})(?(q)" + _QUOTE + r")"
             r"(?:[^\S\n]{0,3},?[^\S\n]{0,3}(?:(?:\r?\n|\\r?\\n)[^\S\n]{0,40}(?:-[^\S\n]{1,3})?)?"
             r"(?:" + _QUOTE + r")?(?:value|Value)(?:" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}"
@@ -2458,6 +2462,9 @@ RULES: tuple[Rule, ...] = (
             "key='",
             'Key="',
             'key=\\"',
+            'label":',
+            'label\\"',
+            "label:",
         ),
         at_anchors=True,
         needs=("value", "Value", "</"),

@@ -2917,6 +2917,13 @@ VAULT_ID = "https://kv-prod.vault.azure.net/secrets/dbpass/4387e9f3d6e14c4598676
         (f'{{"value":"Hunter2!pw","id":"{VAULT_ID}"}}', ("Hunter2!pw",), "secret"),
         (f"id: {VAULT_ID}\nname: dbpass\nvalue: Hunter2!pw\n", ("Hunter2!pw",), "secret"),
         (f"None\t{VAULT_ID}\tNone\tdbpass\tZq8vN2kL5mR7tX1wY4bC\n", ("Zq8vN2kL",), "secret"),
+        # a field's label and its value: 1Password's `op item get --format json`
+        (
+            '{"fields": [{"id": "password", "type": "CONCEALED", "label": "password", '
+            '"value": "Fz0nCf6mM2jHp5As1Dr"}]}',
+            ("Fz0nCf6mM2jHp5As1Dr",),
+            "password",
+        ),
     ],
 )
 def test_a_form_version_21_kept_is_redacted(text, secrets, kind):
@@ -2945,6 +2952,8 @@ def test_a_form_version_21_kept_is_redacted(text, secrets, kind):
         'secrets/db/)"}, {"name": "X", "value": "production"}]',
         '[{"id": "https://kv.vault.azure.net/secrets/db", "tags": {}}, {"value": "x1"}]',
         "https://kv.vault.azure.net/secrets/dbpass  dbpass  text/plain",
+        # a label of no secret's name, or a secret's label beside a variable
+        '[{"label": "Home", "value": "production-build"}, {"label": "token", "value": "${T}"}]',
     ],
 )
 def test_version_22s_look_alikes_are_kept(text):

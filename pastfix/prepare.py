@@ -78,7 +78,13 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # `gldt-`, Heroku's `HRKU-`, Atlassian's `ATATT3`, Postman's `PMAK-`, NuGet's `oy2`; a table
 # of names and values (`vault kv get`'s `password    <value>`).
 # A message's kind, which a Claude Code `system` line's `subtype` gives as written.
-REDACTION_VERSION = 21
+# 21: Okta's `SSWS` without its header, a wrapped `Bearer` token's rest, a JWT split by code
+# (`"eyJ...." +`), GitLab's other prefixes, a table under its header without a rule.
+# 22: a JWT's parts apart (a list's items, a dict's values, a template's pieces), a scheme
+# and its token in two strings (`"SSWS " + "00..."`), a table's value one space after a
+# name that fills its column, a table in a diff (`+password    ...`), a box's cells
+# (`doppler secrets`), a Key Vault secret's value beside its id.
+REDACTION_VERSION = 22
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

@@ -633,6 +633,12 @@ def _alone(n: int) -> str:
 # A quote before or after a keyword, as written in JSON text nested up to three deep
 # (`\\\"password\\\":` in a tool input holding `curl -d "{\"password\":...}"`).
 _QUOTE = r"\\{0,7}[\"']"
+# The end of a string, what joins it to the next and the next's start, between a scheme
+# and its token (REDACTION_VERSION 22): code that builds a header puts the two in two
+# strings (`"SSWS " + "00..."`, `'Bearer ' + 'ya29...'`): `+` (JS, Python, Java, Go), `.` and
+# `..` (PHP, Perl, Lua), `&` (VB), `||` (SQL), `~` (D), or nothing, Python's and C's strings
+# side by side (`("SSWS "\n "00...")`).
+_CONCAT = r"(?:\s|\\t){0,10}" + _QUOTE + r"\s{0,10}(?:\+|\.{1,2}|&|\|\||~)?\s{0,10}" + _QUOTE
 # One or two: a quote doubled to escape it (`""REF_API_KEY"":""...""` of a JSON config
 # given to cmd or PowerShell in double quotes, as a session's command may hold it).
 _QUOTES = r"(?:" + _QUOTE + r"){1,2}"
@@ -925,10 +931,20 @@ def _wrapped_jwts(text: str) -> Iterator[tuple[int, int]]:
 # concatenated in code (`"eyJ...." +` and `"eyJ...." +` on the next line, a backslash that
 # continues a line, JSON text's `\"` and `\n` of the same), or its signature on the next
 # line after an indent its first line does not have (the wrap of _wrapped_jwts has nothing
-# between its lines). A gap is quotes, spaces, line ends and `+`, at most 40 characters,
+# between its lines). A gap is quotes, spaces, line ends and `+`, at most 60 characters,
 # and joins strings (a `+`, or a quote on either side) or holds a line end, but not once
 # the signature is whole (_SIGNED): a line end alone after a JWT is the wrap's to judge.
-_JWT_GAP = re.compile(r"(?:[\s\"'`+]|\\{1,16}[nrt\"'`]|\\(?=\r?\n)){1,40}")
+# Or its parts are apart (REDACTION_VERSION 22): items of a list or of arguments (`["eyJ...",
+# "eyJ...", "..."]`, `".".join([...])`), values of a dict or of keywords (`"payload":
+# "eyJ..."`, `p="eyJ..."`, a key of 30 characters at most), pieces of a template (`${'eyJ...'}.
+# ${'eyJ...'}`): a comma, a key, a dot or a template's `}${` in the gap puts the dot the two
+# parts have between them. (No bracket or brace but a template's pair: what goes keeps the
+# text around it valid JSON.)
+_JWT_GAP = re.compile(
+    r"(?:[\s\"'`+,.]|\\{1,16}[nrt\"'`]|\\(?=\r?\n)|\}\.?\$\{"
+    r"|(?P<key>[A-Za-z_][\w-]{0,30}(?:\\{0,16}[\"'`])?[^\S\n]{0,3}[:=])){1,60}"
+)
+_APART = re.compile(r"[,.]|\$\{")
 _GAP_LINE_END = re.compile(r"[\r\n+]|\\[nr]")
 # The shortest signature an algorithm makes, HS256's 32 bytes in base64url: one shorter
 # has more to come.
@@ -988,7 +1004,12 @@ def _split_jwts(text: str) -> Iterator[tuple[int, int]]:
             ends = not joined or lengths[2] >= _SIGNED
             if not word or (ends and (word[0] == "-" or _PLAIN_WORD.fullmatch(word))):
                 break
-            if read == (0, "") and lengths[0] >= 11 and word.startswith("eyJ"):
+            if gap["key"] is not None or _APART.search(gap[0]):
+                if read[0] == 2 and lengths[2] or (text[end - 1] == "." and "." in gap[0]):
+                    break  # (its three parts are read, or two dots: what follows is another)
+                if text[end - 1] != ".":
+                    word = "." + word  # (the next part, apart: the dot is in the gap or none)
+            elif read == (0, "") and lengths[0] >= 11 and word.startswith("eyJ"):
                 word = "." + word  # (a header, then its payload: the dot went to neither)
             more = _jwt_read(word, *read)
             if more is None:
@@ -1400,22 +1421,49 @@ def _element(m: re.Match[str]) -> bool:
     return _assigned_secret(name, m.group("value"), True)
 
 
-# The end of a table's header of names and values (`Key    Value`, `NAME    VALUE`), which
-# tells a table from a line of two words as its rule of dashes does (see RULES).
-_TABLE_HEADS = ("  Value", "\tValue", "  VALUE", "\tVALUE")
+# The end of a table's header of names and values (`Key    Value`, `NAME    VALUE`, a box's
+# `│ NAME │ VALUE │`), which tells a table from a line of two words as its rule of dashes
+# does (see RULES).
+_TABLE_HEADS = tuple(gap + word for gap in ("  ", "\t", "│ ", "| ") for word in ("Value", "VALUE"))
 
 
 def _table_secret(m: re.Match[str]) -> bool:
     """A line of a name ending in a keyword, spaces and a value (a table `vault kv get`
-    prints): the name starts its line (an indent before it at most), and the value looks
-    generated (`password    required`, `token    9.0.2`, prose stay)."""
+    prints): the name starts its line (an indent, a diff's mark or a border before it at
+    most), and the value looks generated (`password    required`, `token    9.0.2`, prose
+    stay). A box's cells (`│ DB_PASSWORD │ ... │`) start with a border; a value one space
+    after its name, which fills its column, starts where the line above has a column's."""
     text, start = m.string, m.start()
     name = _name_before(text, start) + m.group("keyword")
     opened = start - (len(name) - len(m.group("keyword")))
-    if text[_line_start(text, opened) : opened].strip(" \t"):
+    line = _line_start(text, opened)
+    # (an indent, a diff's mark, `+password    ...` of an added file or an apply_patch, a
+    # box's border: what stands before a wrapped token's rest too)
+    lead = _FIXED_LEAD.fullmatch(text, line, opened)
+    if lead is None:
+        return False
+    gap = m.group("gap")
+    boxed = m.group("border") is not None
+    if boxed != ("│" in gap or "|" in gap) or boxed != ("│" in lead[0] or "|" in lead[0]):
+        return False  # (a box's row has its borders, a table's none)
+    if gap == " " and not _below_a_column(text, line, m.start("value") - line):
         return False
     value = m.group("value")
     return _generated(value, 8) and _assigned_secret(name, value, False)
+
+
+def _below_a_column(text: str, line: int, column: int) -> bool:
+    """Whether the line above the one that starts at `line` has a column that starts at
+    `column` (a space, then what is not): a table's header or row."""
+    if line >= 2 and text.startswith("\\n", line - 2):
+        above_end = line - 2 - (2 if text.startswith("\\r", line - 4) else 0)
+    elif line and text[line - 1] == "\n":
+        above_end = line - 1 - (1 if text[line - 2 : line - 1] == "\r" else 0)
+    else:
+        return False
+    above = _line_start(text, above_end)
+    at = above + column
+    return at < above_end and text[at - 1] == " " and not text[at].isspace()
 
 
 def _url_user_token(m: re.Match[str]) -> bool:
@@ -1554,6 +1602,84 @@ def _digest_responses(text: str) -> Iterator[tuple[int, int]]:
         if m is not None:
             done = m.end()
             yield m.span("token")
+
+
+# An Azure Key Vault secret's id (`https://<vault>.vault.azure.net/secrets/<name>/<version>`,
+# in each of Azure's clouds): the `value` of the object that holds it is the secret, whatever
+# its name (`dbpass`, `conn`): after it, as `az keyvault secret show` and `set` print their
+# keys sorted, or before it, as the REST API answers (`{"value": "...", "id": ...}`); or the
+# last field of its line, as `-o tsv` and `-o table` print them (REDACTION_VERSION 22).
+_VAULT_SECRET_IDS = tuple(
+    f".{host}/secrets/"
+    for host in (
+        "vault.azure.net",
+        "vault.azure.cn",
+        "vault.usgovcloudapi.net",
+        "vault.microsoftazure.de",
+    )
+)
+_VAULT_VALUE = (
+    r"(?<![\w-])(?:" + _QUOTE + r")?(?:value|Value)(?:" + _QUOTE + r")?[^\S\n]{0,3}:\s{0,3}"
+    r"(?:\\{0,7}\"(?P<dq>[^\"\\\n]{1,1000})(?=\\{0,7}\")|\\{0,7}'(?P<sq>[^'\\\n]{1,1000})'"
+    r"|(?P<bare>[^\s\"'`\\,{}\[\]]{1,1000})(?=[\s,}\]]|\Z))"
+)
+_BRACE_OR_VALUE = re.compile(r"[{}]|" + _VAULT_VALUE)
+# The fields of a line after an id: apart by a tab or two spaces or more.
+_FIELDS = re.compile(r"(?:\t|[^\S\n]{2,})(?P<field>[^\s\"'`\\]{1,1000})")
+# How far from its id a secret's value is looked for (an object's other keys between).
+_VAULT_MAX = 2000
+
+
+def _vault_value(m: re.Match[str]) -> tuple[int, int] | None:
+    group = m.lastgroup or ""
+    value = m[group]
+    if value.startswith(_MARKED) or _PLACEHOLDER.match(value):
+        return None
+    return m.span(group)
+
+
+def _vault_secret_values(text: str) -> Iterator[tuple[int, int]]:
+    """The value of each Key Vault secret whose id the text holds (see _VAULT_SECRET_IDS),
+    looked for at most _VAULT_MAX characters from the id and not past the one before or
+    after it, in the object that holds it (no brace between them): linear."""
+    ids = _anchor_starts(text, _VAULT_SECRET_IDS)
+    done = 0
+    for k, at in enumerate(ids):
+        hi = min(len(text), at + _VAULT_MAX, ids[k + 1] if k + 1 < len(ids) else len(text))
+        lo = max(done, at - _VAULT_MAX, ids[k - 1] if k else 0)
+        # (before it: the last value, no brace after it, ended before the id: not a Key Vault
+        # reference's `"value": "@Microsoft.KeyVault(SecretUri=https://...`)
+        before = None
+        for m in _BRACE_OR_VALUE.finditer(text, lo, at):
+            before = m if m.lastgroup and m.end() < at else None
+        span = None if before is None else _vault_value(before)
+        if span is None:
+            line_end = text.find("\n", at, hi)
+            fields = list(_FIELDS.finditer(text, at, hi if line_end < 0 else line_end))
+            if len(fields) >= 2 and _generated(fields[-1]["field"], 8):
+                span = fields[-1].span("field")
+        if span is None:
+            span = _value_after(text, at, hi)
+        if span is not None:
+            done = span[1]
+            yield span
+
+
+def _value_after(text: str, at: int, hi: int) -> tuple[int, int] | None:
+    """The span of the first value in `text[at:hi]` of the object `at` is in (none in an
+    object inside it, none once it is closed)."""
+    depth = 0
+    for m in _BRACE_OR_VALUE.finditer(text, at, hi):
+        if m.lastgroup:
+            if depth == 0:
+                return _vault_value(m)
+        elif m[0] == "{":
+            depth += 1
+        elif depth == 0:
+            return None
+        else:
+            depth -= 1
+    return None
 
 
 def _header_key(m: re.Match[str]) -> bool:
@@ -1987,7 +2113,8 @@ RULES: tuple[Rule, ...] = (
         "bearer-token",
         (
             # (an auth scheme is case-insensitive, RFC 7235: `AUTHORIZATION: BEARER ...`)
-            r"(?i:earer)(?:(?<=\b[Bb](?i:earer))|(?<=\\[nrt][Bb](?i:earer)))(?:\s|\\t){1,40}"
+            r"(?i:earer)(?:(?<=\b[Bb](?i:earer))|(?<=\\[nrt][Bb](?i:earer)))"
+            r"(?:(?:\s|\\t){1,40}|" + _CONCAT + r")"
             r"(?P<token>[A-Za-z0-9._~+/=-]{16,})"
         ),
         "token",
@@ -2308,7 +2435,11 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         (
-            r"(?<![A-Za-z0-9_])(?:name|Name|key|Key)(?:" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}"
+            # (and a field's label, `"label": "password", "value": "..."` of 1Password's `op
+            # item get --format json`: REDACTION_VERSION 22)
+            r"(?<![A-Za-z0-9_])(?:name|Name|key|Key|label|Label)(?:"
+            + _QUOTE
+            + r")?\s{0,3}[:=]\s{0,3}"
             r"(?P<q>" + _QUOTE + r")?(?P<name>[A-Za-z0-9_.-]{1,80})(?(q)" + _QUOTE + r")"
             r"(?:[^\S\n]{0,3},?[^\S\n]{0,3}(?:(?:\r?\n|\\r?\\n)[^\S\n]{0,40}(?:-[^\S\n]{1,3})?)?"
             r"(?:" + _QUOTE + r")?(?:value|Value)(?:" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}"
@@ -2331,6 +2462,9 @@ RULES: tuple[Rule, ...] = (
             "key='",
             'Key="',
             'key=\\"',
+            'label":',
+            'label\\"',
+            "label:",
         ),
         at_anchors=True,
         needs=("value", "Value", "</"),
@@ -2360,8 +2494,11 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         (
-            r"(?P<keyword>(?i:" + _NAME_KEYWORD + r"))(?:\t|[^\S\n]{2,40})"
-            r"(?P<value>[^\s\"'`\\]{8,200})(?=[^\S\n]*(?:\n|\\{1,16}[rn]|\Z))"
+            # (REDACTION_VERSION 22: a box's cells, `│ NAME │ VALUE │` of `doppler secrets`;
+            # one space after a name that fills its column, see _table_secret)
+            r"(?P<keyword>(?i:" + _NAME_KEYWORD + r"))"
+            r"(?P<gap>\t|[^\S\n]{1,40}|[^\S\n]{0,40}[│|][^\S\n]{0,40})"
+            r"(?P<value>[^\s\"'`\\│]{8,200})(?=[^\S\n]*(?:(?P<border>[│|])|\n|\\{1,16}[rn]|\Z))"
         ),
         "value",
         _table_secret,
@@ -2385,7 +2522,8 @@ RULES: tuple[Rule, ...] = (
         (
             # (Discord's `Bot` and Okta's `SSWS` too: REDACTION_VERSION 20)
             r"(?i:authorization)(?:" + _QUOTE + r")?\s{0,3}[:=]\s{0,3}(?:" + _QUOTE + r")?"
-            r"(?P<scheme>token|Token|TOKEN|Bot|BOT|bot|SSWS|ssws)(?:\s|\\t){1,10}"
+            r"(?P<scheme>token|Token|TOKEN|Bot|BOT|bot|SSWS|ssws)"
+            r"(?:(?:\s|\\t){1,10}|" + _CONCAT + r")"
             r"(?P<token>[A-Za-z0-9._~+/=-]{8,500})"
         ),
         "token",
@@ -2401,7 +2539,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "okta-token",
         (
-            r"SSWS" + _alone(4) + r"(?:\s|\\t){1,10}"
+            r"SSWS" + _alone(4) + r"(?:(?:\s|\\t){1,10}|" + _CONCAT + r")"
             r"(?P<token>00[A-Za-z0-9_-]{40})(?![A-Za-z0-9_-])"
         ),
         "token",
@@ -2561,6 +2699,13 @@ RULES: tuple[Rule, ...] = (
         _command_password,
         anchors=("SSHPASS",),
         at_anchors=True,
+    ),
+    # REDACTION_VERSION 22
+    Rule(
+        "secret",
+        "vault secrets",
+        anchors=_VAULT_SECRET_IDS,
+        find=_vault_secret_values,
     ),
     Rule(
         "password",

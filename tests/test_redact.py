@@ -2858,3 +2858,106 @@ def test_a_wrapped_bearer_token_is_never_kept(token, width):
     expected = "Authorization: Bearer [REDACTED:bearer-token]\n$ kubectl get pods\n"
     assert redact(text)[0] == expected
     assert json.loads(redact_json(json.dumps({"content": text}))[0]) == {"content": expected}
+
+
+# -- REDACTION_VERSION 22: what version 21 left (session 34's security test) ----------------
+
+VAULT_ID = "https://kv-prod.vault.azure.net/secrets/dbpass/4387e9f3d6e14c459867679a90fd0f79"
+
+
+@pytest.mark.parametrize(
+    ("text", "secrets", "kind"),
+    [
+        # a JWT's parts apart: items of a list, arguments, a dict's values, a template's pieces
+        (f'parts = ["{HEADER}", "{PAYLOAD}", "{SIGNATURE}"]', (PAYLOAD, SIGNATURE), "jwt"),
+        (f'tok = ".".join(["{HEADER}", "{PAYLOAD}", "{SIGNATURE}"])', (SIGNATURE,), "jwt"),
+        (f'["{HEADER}.", "{PAYLOAD}.", "{SIGNATURE}"]', (PAYLOAD, SIGNATURE), "jwt"),
+        (
+            f'{{\n  "h": "{HEADER}",\n  "p": "{PAYLOAD}",\n  "s": "{SIGNATURE}"\n}}',
+            (PAYLOAD, SIGNATURE),
+            "jwt",
+        ),
+        (f"header: {HEADER}\npayload: {PAYLOAD}\nsig: {SIGNATURE}\n", (SIGNATURE,), "jwt"),
+        (f"jwt(h={HEADER!r}, p={PAYLOAD!r}, s={SIGNATURE!r})", (SIGNATURE,), "jwt"),
+        (f"const t = `${{'{HEADER}'}}.${{'{PAYLOAD}'}}.${{'{SIGNATURE}'}}`", (SIGNATURE,), "jwt"),
+        # a scheme and its token in two strings
+        (f'headers = {{"Authorization": "SSWS " + "{OKTA}"}}', (OKTA,), "okta-token"),
+        (f'$h = "SSWS " . "{OKTA}";', (OKTA,), "okta-token"),
+        (f'auth = ("SSWS "\n        "{OKTA}")', (OKTA,), "okta-token"),
+        ("h = {'Authorization': 'Bearer ' + 'Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2'}", ("Vu7Ts6",), "token"),
+        # a table's name that fills its column, one space before the value below the header's
+        ("NAME        VALUE\nDB_PASSWORD Zq8vN2kL5mR7tX1wY4bC\n", ("Zq8vN2kL",), "password"),
+        # a table in a diff or an apply_patch's body, `op item get`'s fields too
+        (
+            "*** Add File: notes.txt\n+Key         Value\n+password    Zq8vN2kL5mR7tX1wY4bC\n",
+            ("Zq8vN2kL",),
+            "password",
+        ),
+        ("+Fields:\n+  password:    Zq8vN2kL5mR7tX1wY4bC\n", ("Zq8vN2kL",), "password"),
+        # `doppler secrets`' box
+        (
+            "│ NAME        │ VALUE                │ NOTE │\n├─────────────┼─────\n"
+            "│ DB_PASSWORD │ Zq8vN2kL5mR7tX1wY4bC │      │\n",
+            ("Zq8vN2kL",),
+            "password",
+        ),
+        (
+            "| Name | Value |\n|---|---|\n| API_TOKEN | Zq8vN2kL5mR7tX1wY4bC |",
+            ("Zq8vN2kL",),
+            "token",
+        ),
+        # a Key Vault secret's value, whatever its name: `az keyvault secret show`'s sorted
+        # keys, the REST API's answer, YAML, tsv
+        (
+            f'{{\n  "attributes": {{\n    "enabled": true\n  }},\n  "id": "{VAULT_ID}",\n'
+            f'  "name": "dbpass",\n  "tags": {{"env": "prod"}},\n  "value": "Hunter2!pw"\n}}',
+            ("Hunter2!pw",),
+            "secret",
+        ),
+        (f'{{"value":"Hunter2!pw","id":"{VAULT_ID}"}}', ("Hunter2!pw",), "secret"),
+        (f"id: {VAULT_ID}\nname: dbpass\nvalue: Hunter2!pw\n", ("Hunter2!pw",), "secret"),
+        (f"None\t{VAULT_ID}\tNone\tdbpass\tZq8vN2kL5mR7tX1wY4bC\n", ("Zq8vN2kL",), "secret"),
+        # a field's label and its value: 1Password's `op item get --format json`
+        (
+            '{"fields": [{"id": "password", "type": "CONCEALED", "label": "password", '
+            '"value": "Fz0nCf6mM2jHp5As1Dr"}]}',
+            ("Fz0nCf6mM2jHp5As1Dr",),
+            "password",
+        ),
+    ],
+)
+def test_a_form_version_21_kept_is_redacted(text, secrets, kind):
+    for redacted, found in (redact(text), redact_json(json.dumps({"content": text}))):
+        for secret in secrets:
+            assert secret not in redacted, redacted
+        # (a Key Vault id's version after `.../dbpass/` is a token after a keyword too)
+        assert found.get(kind, found.get("bearer-token")) == 1, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a JWT's header beside what is no payload, a whole JWT beside another value
+        f'["{HEADER}", "Zq8vN2kL5mR7tX1wY4bC"]',
+        f'{{"alg": "{HEADER}", "note": "see docs"}}',
+        # a scheme in a string, then no string of a token
+        '"Bearer " + token, "SSWS " + os.environ["OKTA"]',
+        # one space between a name and its value, not below a column of a table
+        "Key         Value\npassword Zq8vN2kL5mR7tX1wY4bC\n",
+        # a box's cells that are no table's values, a table's line that ends in a pipe
+        "│ Key │ Value │\n│ password │ required │\n",
+        "Key    Value\ntoken  Zq8vN2kL5mR7tX1wY4bC | head\n",
+        # a Key Vault reference (no secret: where one is), a list of secrets (no values)
+        '[{"name": "DB", "value": "@Microsoft.KeyVault(SecretUri=https://kv.vault.azure.net/'
+        'secrets/db/)"}, {"name": "X", "value": "production"}]',
+        '[{"id": "https://kv.vault.azure.net/secrets/db", "tags": {}}, {"value": "x1"}]',
+        "https://kv.vault.azure.net/secrets/dbpass  dbpass  text/plain",
+        # a label of no secret's name, or a secret's label beside a variable
+        '[{"label": "Home", "value": "production-build"}, {"label": "token", "value": "${T}"}]',
+    ],
+)
+def test_version_22s_look_alikes_are_kept(text):
+    redacted, found = redact(text)
+    assert (redacted, found) == (text, {}) or (
+        "[REDACTED:jwt]" in redacted and redacted.replace("[REDACTED:jwt]", JWT) == text
+    )

@@ -2809,3 +2809,31 @@ def test_a_new_index_and_its_side_files_are_readable_by_their_owner_only(
         f"{db_path} is readable by every user of this machine, and holds your history:"
         f" chmod 600 {db_path} keeps it yours"
     ]
+
+
+@pytest.mark.parametrize(
+    ("tool_input", "part", "parsed"),
+    [
+        ('{"file_path": "a.py"}', None, False),
+        ('{"file_path": "a.py", "offset": 10, "limit": 50}', "offset 10 limit 50", True),
+        ('{"file_path": "a.py", "view_range": [1, 20]}', "view_range [1, 20]", True),
+        ('{"pages": "1-3", "file_path": "x.pdf"}', "pages 1-3", True),
+        ('{"file_path": "a.py", "offset": null, "limit": true}', "limit 1", True),
+        ('{"file_path": "offset.py"}', None, True),  # named, but no argument
+        ('{"file_path": "a.py", "limit": 5', None, True),  # no JSON
+        ('{"file_path": "a.py", "\\u006cimit": 5}', "?", True),  # as this SQLite reads it
+        ("not json", None, False),
+    ],
+)
+def test_a_reads_part_is_parsed_only_when_its_input_names_one(tmp_path, tool_input, part, parsed):
+    """_read_part gives what SQLite's JSON functions read of a read's arguments (as
+    FIX_CALLS_SQL did for every read), and asks SQLite only of an input whose text names
+    an argument or holds an escape."""
+    conn = pdb.connect(tmp_path / "index.db")
+    if part == "?":
+        (found,) = conn.execute("SELECT json_extract(?, '$.limit')", [tool_input]).fetchone()
+        part = None if found is None else f"limit {found}"
+    asked: list[str] = []
+    conn.set_trace_callback(asked.append)
+    assert pdb._read_part(conn, tool_input) == part
+    assert bool(asked) is parsed

@@ -4908,6 +4908,30 @@ def test_inline_code_rewritten_is_a_change_of_its_retry():
     assert steps(run([failed, retry], errors)[failed.tool_use_id]) == []
 
 
+def test_how_a_retry_was_rewritten_is_read_once_per_pair():
+    """_rewritten is asked of the same two commands for each failure they fix: it reads
+    them once, and answers each time as it did (inline code, quoted text, nothing)."""
+    fixes._rewritten.cache_clear()
+    pairs = [
+        (
+            "python3 -c \"import json; print(json.load(open('a.json'))['x'])\"",
+            "python3 -c \"import json; print(json.load(open('a.json')).get('x'))\"",
+            "its code rewritten",
+        ),
+        (
+            'rails runner "puts User.where(active: true).count"',
+            'rails runner "puts User.where(active: false).count"',
+            "its quoted text rewritten",
+        ),
+        ('git commit -m "add the parser"', 'git commit -m "add a parser"', None),
+        ("ls src", "pytest -x", None),
+    ]
+    for _ in range(3):
+        for failed, retry, change in pairs:
+            assert fixes._rewritten(failed, retry) == change
+    assert fixes._rewritten.cache_info().misses == len(pairs)
+
+
 def test_a_retry_its_program_refused_got_past_nothing():
     """`devbox shell` timed out, then `timeout 30 devbox shell --command ...` refused (`unknown
     flag: --command`: it never ran), then `rm -rf .devbox` and `devbox shell`: the removal

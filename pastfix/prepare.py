@@ -84,7 +84,7 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # and its token in two strings (`"SSWS " + "00..."`), a table's value one space after a
 # name that fills its column, a table in a diff (`+password    ...`), a box's cells
 # (`doppler secrets`), a Key Vault secret's value beside its id.
-REDACTION_VERSION = 22
+REDACTION_VERSION = 23
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

@@ -1566,10 +1566,20 @@ def _literal_kind(m: re.Match[str]) -> str:
 
 def _stored_secret(m: re.Match[str]) -> bool:
     """`gh secret set NAME --body VALUE`: whatever its name, the value is a secret when it
-    is one by the judges of a quoted value (no variable, placeholder, word or number) and
-    not a lowercase word (`--body production`: a setting kept as a secret)."""
-    value = m.group("value")
-    if value.isalpha() and value.islower():
+    is one by the judges of a quoted value (see _stored)."""
+    return _stored(m.group("value"))
+
+
+# What stands for a value a store is given, not the value: a file (AWS's `file://`,
+# `fileb://`; the `@file` of az and vault), stdin (`-`).
+_FILE_REFS = ("file://", "fileb://", "@", "-")
+
+
+def _stored(value: str) -> bool:
+    """A value a secret store holds or is given, whatever its name (REDACTION_VERSION 23):
+    a secret by the judges of a quoted value (no variable, placeholder, word or number), not
+    a lowercase word (`--body production`: a setting kept as a secret), not a file's name."""
+    if (value.isalpha() and value.islower()) or value.startswith(_FILE_REFS):
         return False
     return _assigned_secret("SECRET", value, True)
 
@@ -1647,12 +1657,8 @@ def _vault_secret_values(text: str) -> Iterator[tuple[int, int]]:
     for k, at in enumerate(ids):
         hi = min(len(text), at + _VAULT_MAX, ids[k + 1] if k + 1 < len(ids) else len(text))
         lo = max(done, at - _VAULT_MAX, ids[k - 1] if k else 0)
-        # (before it: the last value, no brace after it, ended before the id: not a Key Vault
-        # reference's `"value": "@Microsoft.KeyVault(SecretUri=https://...`)
-        before = None
-        for m in _BRACE_OR_VALUE.finditer(text, lo, at):
-            before = m if m.lastgroup and m.end() < at else None
-        span = None if before is None else _vault_value(before)
+        # (before it: not a Key Vault reference's `"value": "@Microsoft.KeyVault(SecretUri=...`)
+        span = _value_before(text, lo, at)
         if span is None:
             line_end = text.find("\n", at, hi)
             fields = list(_FIELDS.finditer(text, at, hi if line_end < 0 else line_end))
@@ -1663,6 +1669,15 @@ def _vault_secret_values(text: str) -> Iterator[tuple[int, int]]:
         if span is not None:
             done = span[1]
             yield span
+
+
+def _value_before(text: str, lo: int, at: int) -> tuple[int, int] | None:
+    """The span of the last value in `text[lo:at]`, when no brace follows it (the object
+    `at` is in) and it ended before `at`."""
+    before = None
+    for m in _BRACE_OR_VALUE.finditer(text, lo, at):
+        before = m if m.lastgroup and m.end() < at else None
+    return None if before is None else _vault_value(before)
 
 
 def _value_after(text: str, at: int, hi: int) -> tuple[int, int] | None:
@@ -1830,7 +1845,9 @@ def _fed_value(m: re.Match[str]) -> tuple[int, int] | None:
     return m.span(group)
 
 
-def _fed_passwords(text: str) -> Iterator[tuple[int, int]]:
+def _fed_passwords(
+    text: str, reads: tuple[str, ...] = _READS_PASSWORD
+) -> Iterator[tuple[int, int]]:
     """The password fed to each command that reads it from its input (_READS_PASSWORD):
     the `echo` or `printf` of the last pipe before it, on its line and in its command
     (`echo PW | sudo -S apt-get ...`, `printf '%s\\n' PW | docker login ... --password-stdin`),
@@ -1839,7 +1856,7 @@ def _fed_passwords(text: str) -> Iterator[tuple[int, int]]:
     for `chpasswd`, what follows the user's colon (`echo 'bob:PW' | chpasswd`)."""
     spans: list[tuple[int, int]] = []
     done = 0
-    for at in _anchor_starts(text, _READS_PASSWORD):
+    for at in _anchor_starts(text, reads):
         sudo = text.startswith("sudo", at)
         if sudo and not _sudo_reads(text, at):
             continue
@@ -2006,6 +2023,304 @@ def _typed_password(m: re.Match[str]) -> bool:
     if value.isdigit() or (value.isalpha() and value.islower()):
         return False
     return _assigned_secret("password", value, True)
+
+
+# REDACTION_VERSION 23 (session 35, later): a secret store's value, whatever its name (a
+# hunt planted secrets in transcripts and found these kept): what its CLI prints, what it
+# is given on a command line or through a pipe, and a Kubernetes Secret's values.
+
+# AWS Secrets Manager's value as `get-secret-value` prints it: `"SecretString": "..."`
+# (JSON, YAML, a table's cell `| SecretString | ... |`), or the fourth field of `--output
+# text`'s line (ARN, date, name, the secret, version: the keys sorted). When it holds a JSON
+# object, each string in it (`{"username": "app", "dbpass": "..."}`, a flat object as the
+# console writes one), each judged as a stored value (see _stored).
+_SECRET_STRING = re.compile(
+    r"(?<![A-Za-z0-9_])SecretString(?:" + _QUOTE + r")?(?:[^\S\n]{0,3}[:=]|[^\S\n]{0,40}[|│])"
+    r"[^\S\n]{0,40}(?P<open>" + _QUOTE + r")?(?:(?P<object>\{)"
+    r"|(?(open)(?P<quoted>[^\"'\\\n]{1,1000})(?=\\{0,7}[\"'])"
+    # (a bare value ends its word: not code's `SecretString=json.dumps(x)`)
+    r"|(?P<bare>[^\s\"'`\\|│,{}()\[\]]{1,1000})(?=[\s,}|│]|\Z)))"
+)
+_SECRET_TEXT = re.compile(
+    r"arn:aws:secretsmanager:[^\s\"'`\\]{1,300}\t(?:\d{4}-[^\t\n]{1,40}|\d{9,11}(?:\.\d{1,9})?)"
+    r"\t[^\t\n]{1,600}\t(?:(?P<object>\{)|(?P<bare>[^\t\n\"'`\\]{1,1000})\t)"
+)
+_STORED_PAIR = re.compile(
+    _QUOTE
+    + r"[^\"'\\\n]{1,100}"
+    + _QUOTE
+    + r"\s{0,3}:\s{0,3}"
+    + _QUOTE
+    + r"(?P<value>[^\"'\\\n]{1,1000})(?="
+    + _QUOTE
+    + r")"
+)
+# How far a stored JSON object's closing brace is looked for.
+_STORED_OBJECT_MAX = 4000
+
+
+def _stored_object(text: str, at: int) -> tuple[list[tuple[int, int]], int]:
+    """The spans of the string values of the flat JSON object that opens at `at`, those
+    that look like stored secrets (see _stored), and where the object (or what is read of
+    it) ends."""
+    end = text.find("}", at, at + _STORED_OBJECT_MAX)
+    end = min(len(text), at + _STORED_OBJECT_MAX) if end < 0 else end
+    pairs = _STORED_PAIR.finditer(text, at, end)
+    return [m.span("value") for m in pairs if _stored(m["value"])], end
+
+
+def _secret_strings(text: str) -> Iterator[tuple[int, int]]:
+    """Each Secrets Manager value the text holds (see _SECRET_STRING), in order."""
+    spans: list[tuple[int, int]] = []
+    for anchor, pattern in (
+        ("SecretString", _SECRET_STRING),
+        ("arn:aws:secretsmanager:", _SECRET_TEXT),
+    ):
+        done = 0  # (where the last object read ends: each read once)
+        for at in _anchor_starts(text, (anchor,)):
+            m = pattern.match(text, at) if at >= done else None
+            if m is None:
+                continue
+            if m["object"]:
+                object_spans, done = _stored_object(text, m.start("object"))
+                spans += object_spans
+                continue
+            group = "quoted" if m.groupdict().get("quoted") else "bare"
+            if _stored(m[group]):
+                spans.append(m.span(group))
+    yield from sorted(spans)
+
+
+# AWS Systems Manager's parameter of type `SecureString` as `get-parameter(s)
+# --with-decryption` prints it: the `Value` of the object whose `Type` it is, after it or
+# before it (as a Key Vault id's, see _vault_secret_values), whatever the parameter's name;
+# or the field after it on `--output text`'s line (its keys sorted: `Type`, `Value`).
+_SECURE_TYPE = re.compile(
+    r"(?<![\w-])Type(?:" + _QUOTE + r")?[^\S\n]{0,3}:\s{0,3}(?:" + _QUOTE + r")?\Z"
+)
+_SECURE_TEXT = re.compile(r"\tSecureString\t(?P<value>[^\t\n\"'`\\]{1,1000})(?=[\t\r\n]|\Z)")
+
+
+def _secure_strings(text: str) -> Iterator[tuple[int, int]]:
+    """The value of each SSM SecureString parameter the text holds, in order (linear: each
+    looked for between the one before and the one after, 2000 characters at most)."""
+    ids = _anchor_starts(text, ("SecureString",))
+    done = 0
+    for k, at in enumerate(ids):
+        span = None
+        m = _SECURE_TEXT.match(text, at - 1) if at else None
+        if m is not None:
+            value = m["value"]
+            if not (value.startswith(_MARKED) or _PLACEHOLDER.match(value)):
+                span = m.span("value")
+        elif _SECURE_TYPE.search(text, max(0, at - 40), at):
+            hi = min(len(text), at + _VAULT_MAX, ids[k + 1] if k + 1 < len(ids) else len(text))
+            lo = max(done, at - _VAULT_MAX, ids[k - 1] if k else 0)
+            span = _value_before(text, lo, at) or _value_after(text, at, hi)
+        if span is not None:
+            done = span[1]
+            yield span
+
+
+# A secret store's command given the value on its command line, whatever its name: the
+# command's words (what each anchor starts), the patterns of its options, a word its
+# command must hold (AWS's `--type SecureString`: a `String` parameter is a setting), and
+# whether its value is judged as a stored secret's (see _stored) or must look generated (a
+# store of settings, Heroku's config: `WEB_CONCURRENCY=2`, `BUILDPACK_URL=https://...`).
+_STORE_VALUE = (
+    r"(?:\\{0,7}[\"'](?P<quoted>[^\"'\\\n]{1,500})(?=\\{0,7}[\"'])"
+    r"|(?P<bare>[^\s\"'`\\;|&<>()]{1,500}))"
+)
+# `NAME=VALUE`, or all of it in quotes (`'NAME=a b'`).
+_STORE_PAIR = (
+    r"(?:(?P<opened>" + _QUOTE + r")[A-Za-z_][A-Za-z0-9_.-]{0,100}="
+    r"(?P<inside>[^\"'\\\n]{1,500})(?=\\{0,7}[\"'])"
+    r"|[A-Za-z_][A-Za-z0-9_.-]{0,100}=" + _STORE_VALUE + ")"
+)
+
+
+def _store_option(option: str) -> str:
+    return r"(?<=\s)" + option + r"(?:[^\S\n]{1,10}|=)" + _STORE_VALUE
+
+
+_SECRET_STORES: tuple[tuple[tuple[str, ...], tuple[str, ...], str, bool], ...] = (
+    (("ssm put-parameter",), (_store_option("--value"),), "SecureString", True),
+    (
+        (
+            "secretsmanager create-secret",
+            "secretsmanager put-secret-value",
+            "secretsmanager update-secret",
+        ),
+        (_store_option("--secret-string"),),
+        "",
+        True,
+    ),
+    (("keyvault secret set",), (_store_option("--value"),), "", True),
+    (
+        ("create secret ",),
+        (
+            r"(?<=\s)--from-literal(?:=|[^\S\n]{1,10})" + _STORE_PAIR,
+            _store_option("--docker-password"),
+        ),
+        "",
+        True,
+    ),
+    (
+        (
+            "vault kv put",
+            "vault kv patch",
+            "fly secrets set",
+            "flyctl secrets set",
+            "supabase secrets set",
+            "doppler secrets set",
+        ),
+        (r"(?<=\s)" + _STORE_PAIR,),
+        "",
+        True,
+    ),
+    (("heroku config:set", "dokku config:set"), (r"(?<=\s)" + _STORE_PAIR,), "", False),
+)
+_STORE_GROUPS = ("inside", "quoted", "bare")
+
+
+def _store_values(text: str) -> Iterator[tuple[int, int]]:
+    """The value each secret store's command of _SECRET_STORES is given (`aws ssm
+    put-parameter ... --value V --type SecureString`, `vault kv put secret/app conn=V`): its
+    options read from its words to the end of its command (400 characters at most), once for
+    each stretch of text (linear)."""
+    spans: list[tuple[int, int]] = []
+    for anchors, patterns, needs, stored in _SECRET_STORES:
+        done = 0
+        for at in _anchor_starts(text, anchors):
+            if at < done:
+                continue
+            stop = done = _command_end(text, at, min(len(text), at + _OPTIONS_MAX))
+            if needs and text.find(needs, at, stop) < 0:
+                continue
+            for pattern in patterns:
+                for m in _compiled(pattern).finditer(text, at, stop):
+                    group = next(g for g in _STORE_GROUPS if m.re.groupindex.get(g) and m[g])
+                    value = m[group]
+                    if stored and _stored(value) or not stored and _generated(value):
+                        spans.append(m.span(group))
+    yield from sorted(spans)
+
+
+# The commands that read a secret to store from their input, whatever its name (`echo V |
+# gh secret set NAME`, `printf V | wrangler secret put NAME`, `echo -n V | gcloud secrets
+# versions add NAME --data-file=-`): the `echo` or `printf` fed to them, as to a command that
+# reads a password (see _fed_passwords).
+_READS_SECRET = (
+    "gh secret set",
+    "secret put",
+    "gcloud secrets create",
+    "gcloud secrets versions add",
+    "docker secret create",
+    "vercel env add",
+    "functions:secrets:set",
+)
+
+
+# A Kubernetes Secret's values, whatever their names (`DATABASE_URL: cG9zdGdyZXM6Ly8...`,
+# the base64 of a URL whose password no rule sees): the entries of its `data:` (base64,
+# judged decoded) and `stringData:` (as written) in the YAML object whose `kind: Secret`
+# the text holds (`kubectl get secret -o yaml`, a manifest written, edited or applied, a
+# diff's added lines): its keys at the indent of `kind:`, above it and below it, to a line
+# of a smaller indent or `---`.
+_KUBE_KIND = re.compile(r"kind:[^\S\n]{1,3}(?P<q>[\"']?)Secret(?P=q)[^\S\n]*(?=\r?\n|\Z)")
+_KUBE_BLOCK = re.compile(r"(?:data|stringData):[^\S\n]*\r?")
+_KUBE_ENTRY = re.compile(
+    r"[A-Za-z0-9_.-]{1,253}:[^\S\n]{1,40}(?:(?P<q>[\"'])(?P<quoted>[^\"'\\\n]{1,4000})(?P=q)"
+    r"|(?P<bare>[^\s\"'`\\|>#][^\s\"'`\\]{0,4000}))[^\S\n]*\r?\Z"
+)
+# How many characters of an object are read each way from its `kind: Secret`.
+_KUBE_MAX = 50_000
+
+
+def _kube_line(text: str, start: int, mark: str) -> tuple[int, str] | None:
+    """The line at `start` (its end, its text without `mark`), None if it lacks the mark."""
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    line = text[start:end]
+    if not line.startswith(mark):
+        return None
+    return end, line[len(mark) :]
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _kube_data(value: str) -> bool:
+    """A `data:` value that is a secret: base64 of a file (several lines, a JSON object, not
+    text: a keystore) or of a stored value (see _stored)."""
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    try:
+        decoded = raw.decode().strip()
+    except UnicodeDecodeError:
+        return len(raw) >= 8
+    return "\n" in decoded or decoded.startswith(("{", "[")) or _stored(decoded)
+
+
+def _kube_secret_values(text: str) -> Iterator[tuple[int, int]]:
+    """The values of each Kubernetes Secret's `data:` and `stringData:` in the text (see
+    _KUBE_KIND), in order; each object read once (linear)."""
+    done = 0
+    for at in _anchor_starts(text, ("kind: Secret",)):
+        if at < done or _KUBE_KIND.match(text, at) is None:
+            continue
+        line_start = text.rfind("\n", 0, at) + 1
+        head = text[line_start:at]
+        mark = "+" if head.startswith("+") else ""
+        lead = head[len(mark) :]
+        if lead.strip(" ") not in ("", "-"):
+            continue
+        indent = len(lead.replace("-", " "))
+        # the object's first line: up to a line of a smaller indent (its list item's `- `,
+        # the object's first key, is its first line)
+        first = line_start
+        while first > max(done, at - _KUBE_MAX):
+            above = text.rfind("\n", 0, first - 1) + 1
+            read = _kube_line(text, above, mark)
+            if read is None or read[1].startswith("---"):
+                break
+            line = read[1]
+            if line.strip() and _indent(line) < indent:
+                if line.lstrip(" ").startswith("- ") and _indent(line) + 2 == indent:
+                    first = above
+                break
+            first = above
+        # its lines, each read once: a `data:` or `stringData:` key at its indent, then the
+        # entries under it
+        pos, block, child = first, "", -1
+        while pos < min(len(text), at + _KUBE_MAX):
+            read = _kube_line(text, pos, mark)
+            if read is None:
+                break
+            end, line = read
+            keys = line.replace("- ", "  ", 1) if pos == first else line
+            depth = _indent(keys)
+            if line.strip():
+                if pos > line_start and (depth < indent or line.startswith("---")):
+                    break
+                if depth == indent:
+                    block = keys.strip().rstrip(":") if _KUBE_BLOCK.fullmatch(keys, depth) else ""
+                    child = -1
+                elif block and (child < 0 or depth == child):
+                    child = depth
+                    m = _KUBE_ENTRY.match(line, depth)
+                    if m is not None:
+                        group = "quoted" if m["quoted"] else "bare"
+                        value = m[group]
+                        judged = _kube_data(value) if block == "data" else _stored(value)
+                        if judged and not value.startswith(_MARKED):
+                            offset = pos + len(mark)
+                            yield offset + m.start(group), offset + m.end(group)
+            pos = end + 1
+        done = pos
 
 
 RULES: tuple[Rule, ...] = (
@@ -2707,6 +3022,27 @@ RULES: tuple[Rule, ...] = (
         anchors=_VAULT_SECRET_IDS,
         find=_vault_secret_values,
     ),
+    # REDACTION_VERSION 23
+    Rule(
+        "secret",
+        "SecretString",
+        anchors=("SecretString", "arn:aws:secretsmanager:"),
+        find=_secret_strings,
+    ),
+    Rule("secret", "SecureString", anchors=("SecureString",), find=_secure_strings),
+    Rule(
+        "secret",
+        "secret stores",
+        anchors=tuple(chain.from_iterable(anchors for anchors, *_ in _SECRET_STORES)),
+        find=_store_values,
+    ),
+    Rule(
+        "secret",
+        "--password-stdin",
+        anchors=_READS_SECRET,
+        find=lambda text: _fed_passwords(text, _READS_SECRET),
+    ),
+    Rule("secret", "kind: Secret", anchors=("kind: Secret",), find=_kube_secret_values),
     Rule(
         "password",
         _TYPED.pattern,

@@ -2863,6 +2863,12 @@ def test_a_wrapped_bearer_token_is_never_kept(token, width):
 # -- REDACTION_VERSION 22: what version 21 left (session 34's security test) ----------------
 
 VAULT_ID = "https://kv-prod.vault.azure.net/secrets/dbpass/4387e9f3d6e14c459867679a90fd0f79"
+# (REDACTION_VERSION 23's value of a secret store, and the base64 of a Secret's `data:`)
+SECRET_VALUE = "Zq8vN2kL5mR7tX1wY4bC"
+
+
+def _b64(value):
+    return base64.b64encode(value.encode()).decode()
 
 
 @pytest.mark.parametrize(
@@ -2954,6 +2960,26 @@ def test_a_form_version_21_kept_is_redacted(text, secrets, kind):
         "https://kv.vault.azure.net/secrets/dbpass  dbpass  text/plain",
         # a label of no secret's name, or a secret's label beside a variable
         '[{"label": "Home", "value": "production-build"}, {"label": "token", "value": "${T}"}]',
+        # REDACTION_VERSION 23: a parameter that is no SecureString, one without its value, a
+        # store given a file or a variable, a store of settings given settings, code
+        '{"Parameter": {"Name": "/ami", "Type": "String", "Value": "ami-0abc1234def567890"}}',
+        '{"Parameters": [{"Name": "/x", "Type": "SecureString", "KeyId": "alias/aws/ssm"}]}',
+        "aws ssm put-parameter --name /api/url --type String --value https://api.example.com/v2",
+        "aws secretsmanager create-secret --name prod/db --secret-string file://creds.json",
+        "az keyvault secret set --vault-name kv --name cert --file ./cert.pem",
+        "vault kv put secret/app password=@pw.txt token=-",
+        "echo $TOKEN | gh secret set CONN",
+        "heroku config:set NODE_ENV=production WEB_CONCURRENCY=2 "
+        "BUILDPACK_URL=https://github.com/heroku/heroku-buildpack-python",
+        "client.put_secret_value(SecretId=sid, SecretString=json.dumps(payload))",
+        'Properties:\n  GenerateSecretString:\n    SecretStringTemplate: \'{"username": "admin"}\''
+        "\n  SecretString: !Ref DbPass\n",
+        # a ConfigMap's data, a kind that is not a Secret, a Secret's values that are no secret
+        f"apiVersion: v1\nkind: ConfigMap\ndata:\n  LOG_TOKEN_TTL: {_b64(SECRET_VALUE)}\n",
+        f"apiVersion: v1\nkind: SecretProviderClass\ndata:\n  x: {_b64(SECRET_VALUE)}\n",
+        "kind: Secret\ndata:\n  username: YWRtaW4=\n  port: NTQzMg==\n"
+        "  host: ZGIuZXhhbXBsZS5jb20=\n",
+        "kind: Secret\nstringData:\n  user: postgres\n  config.yaml: |\n    a: b\n",
     ],
 )
 def test_version_22s_look_alikes_are_kept(text):
@@ -2961,3 +2987,89 @@ def test_version_22s_look_alikes_are_kept(text):
     assert (redacted, found) == (text, {}) or (
         "[REDACTED:jwt]" in redacted and redacted.replace("[REDACTED:jwt]", JWT) == text
     )
+
+
+# -- REDACTION_VERSION 23: a secret store's value, whatever its name (session 35's hunt) ------
+
+DB_URL = _b64(f"postgres://app:{SECRET_VALUE}@db/app")
+
+
+@pytest.mark.parametrize(
+    ("text", "secrets"),
+    [
+        # AWS Secrets Manager's `get-secret-value`: JSON, YAML, text; a JSON object's values
+        (
+            f'{{\n  "Name": "prod/api",\n  "SecretString": "{SECRET_VALUE}",\n'
+            '  "VersionId": "a1"\n}',
+            (),
+        ),
+        (f"Name: prod/api\nSecretString: {SECRET_VALUE}\nVersionId: a1\n", ()),
+        (
+            f"arn:aws:secretsmanager:us-east-1:1:secret:prod/api-AbC\t2026-03-01T10:00:00+00:00"
+            f"\tprod/api\t{SECRET_VALUE}\ta1b2c3d4\n",
+            (),
+        ),
+        (
+            '{"SecretString": "{\\"username\\":\\"app\\",\\"conn\\":\\"'
+            + SECRET_VALUE
+            + '\\",\\"port\\":5432}"}',
+            (),
+        ),
+        # AWS SSM's SecureString, whatever the parameter's name: JSON (its value after its type
+        # or before it), YAML, text
+        (
+            f'{{"Parameter": {{"Name": "/prod/db/conn", "Type": "SecureString", '
+            f'"Value": "{SECRET_VALUE}", "Version": 3}}}}',
+            (),
+        ),
+        (f'{{"Value": "{SECRET_VALUE}", "Type": "SecureString", "Name": "/x"}}', ()),
+        (f"Parameter:\n  Name: /prod/db/conn\n  Type: SecureString\n  Value: {SECRET_VALUE}\n", ()),
+        (
+            "PARAMETER\tarn:aws:ssm:us-east-1:1:parameter/db\ttext\t2026-01-01\t/db\tSecureString"
+            f"\t{SECRET_VALUE}\t3\n",
+            (),
+        ),
+        # a secret store's command given the value
+        (
+            f"aws ssm put-parameter --name /prod/db/conn --value '{SECRET_VALUE}' "
+            "--type SecureString --overwrite",
+            (),
+        ),
+        (f"aws secretsmanager create-secret --name prod/api --secret-string {SECRET_VALUE}", ()),
+        (f"aws secretsmanager put-secret-value --secret-id x --secret-string '{SECRET_VALUE}'", ()),
+        (f"az keyvault secret set --vault-name kv --name dbpass --value {SECRET_VALUE}", ()),
+        (f"vault kv put -mount=secret app conn='{SECRET_VALUE}' user=app", ()),
+        (f"kubectl create secret generic app --from-literal=conn={SECRET_VALUE}", ()),
+        (f"heroku config:set CONN={SECRET_VALUE} -a app", ()),
+        (f"fly secrets set CONN={SECRET_VALUE}", ()),
+        # a value piped into a secret setter
+        (f"echo {SECRET_VALUE} | gh secret set CONN", ()),
+        (f"printf {SECRET_VALUE} | npx wrangler secret put CONN", ()),
+        (f"echo -n '{SECRET_VALUE}' | gcloud secrets create conn --data-file=-", ()),
+        (f"echo -n {SECRET_VALUE} | gcloud secrets versions add conn --data-file=-", ()),
+        # a Kubernetes Secret's values under names with no keyword: `kubectl get -o yaml`, a
+        # list of them, an apply_patch, stringData
+        (
+            f"apiVersion: v1\ndata:\n  DATABASE_URL: {DB_URL}\n  username: YWRtaW4=\nkind: Secret"
+            "\nmetadata:\n  name: db\ntype: Opaque\n",
+            (DB_URL[16:40],),
+        ),
+        (
+            f"items:\n- apiVersion: v1\n  data:\n    CONN: {_b64(SECRET_VALUE)}\n  kind: Secret\n"
+            f"- apiVersion: v1\n  data:\n    LOG: {_b64('debug-level-verbose-x')}\n"
+            "  kind: ConfigMap\n",
+            (_b64(SECRET_VALUE),),
+        ),
+        (
+            "*** Begin Patch\n*** Add File: k8s/secret.yaml\n+apiVersion: v1\n+kind: Secret\n"
+            f"+type: Opaque\n+data:\n+  DATABASE_URL: {DB_URL}\n*** End Patch",
+            (DB_URL[16:40],),
+        ),
+        (f'apiVersion: v1\nkind: Secret\nstringData:\n  conn: "{SECRET_VALUE}"\n', ()),
+    ],
+)
+def test_a_secret_stores_value_is_redacted_whatever_its_name(text, secrets):
+    for redacted, found in (redact(text), redact_json(json.dumps({"content": text}))):
+        for secret in (SECRET_VALUE, *secrets):
+            assert secret not in redacted, redacted
+        assert found == {"secret": 1}, found

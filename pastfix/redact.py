@@ -993,7 +993,8 @@ def _split_jwts(text: str) -> Iterator[tuple[int, int]]:
             gap = _JWT_GAP.match(text, end)
             if gap is None:
                 break
-            joined = "+" in gap[0] or _QUOTES_AROUND.match(gap[0]) is not None
+            # (a dot after the quotes is the part's: `"<payload>"` then `".Q"`)
+            joined = "+" in gap[0] or _QUOTES_AROUND.match(gap[0].rstrip(".")) is not None
             if not joined and (lengths[2] >= _SIGNED or not _GAP_LINE_END.search(gap[0])):
                 break
             piece_end = _JWT_RUN.match(text, gap.end()).end()  # type: ignore[union-attr]
@@ -1002,7 +1003,9 @@ def _split_jwts(text: str) -> Iterator[tuple[int, int]]:
             # is whole; a line is one of its own when it is a word or starts with a dash
             # (`Done`, `signature:`, `--flag`).
             ends = not joined or lengths[2] >= _SIGNED
-            if not word or (ends and (word[0] == "-" or _PLAIN_WORD.fullmatch(word))):
+            # (a dot the gap ended with starts the piece: `.Q` on a line is no word)
+            first = "." + word if gap[0].endswith(".") else word
+            if not word or (ends and (first[0] == "-" or _PLAIN_WORD.fullmatch(first))):
                 break
             if gap["key"] is not None or _APART.search(gap[0]):
                 if read[0] == 2 and lengths[2] or (text[end - 1] == "." and "." in gap[0]):

@@ -3448,7 +3448,7 @@ def _searches_under(call: Call, folder: str) -> bool:
     folder = _unix(folder).rstrip("/")
     if not root:
         return False
-    if root.startswith("/"):
+    if root.startswith("/") or _DRIVE.match(root):  # (`D:/vault`, a Windows Glob's path)
         return folder == root or folder.startswith(root + "/")
     return f"/{root}/" in folder + "/"
 
@@ -4689,6 +4689,9 @@ def _confirmed(
     reread = _rereads(failed, between, confirm, output) if stale else None
     for n, call in enumerate(between):
         step = None
+        renamed_under = bool(failed.file_path) and _searches_under(
+            call, _parent(failed.file_path or "")
+        )
         if not start <= n < (len(between) if stop is None else stop):
             continue  # before the error's last sighting, or after it was gone
         if in_part and not (
@@ -4750,7 +4753,10 @@ def _confirmed(
                 or (
                     failed.file_path is not None
                     and (
-                        _searches(call, _parent(failed.file_path))
+                        # (a `**` over it is the case below: `**/CLAUDE*` in the vault whose
+                        # root had no CLAUDE.md, then the Read of x/CLAUDE.md, labelled the
+                        # Read alone: thirty-second held-out set)
+                        (_searches(call, _parent(failed.file_path)) and not renamed_under)
                         # a folder read as a file (EISDIR): the search of that folder
                         or _searches(call, failed.file_path)
                         # a `**` over it, when the file read then has another name: the

@@ -1034,6 +1034,21 @@ def test_a_search_that_found_a_missing_file_is_a_step_and_the_read_there_confirm
     ]
 
 
+def test_a_glob_of_everything_under_the_folder_is_no_step_of_the_same_name_read_elsewhere():
+    """A Read of CLAUDE.md at a Windows vault's root, not there; `**/CLAUDE*` globbed in the
+    vault, then the Read of `__LOCAL-REPO\\CLAUDE.md`: the Read alone (thirty-second
+    held-out set), as for a `**` below the folder."""
+    failed = call("Read", file_path="D:\\vault\\CLAUDE.md", failed=True)
+    glob = call("Glob", pattern="**/CLAUDE*", file_path="D:\\vault")
+    read = call("Read", file_path="D:\\vault\\__LOCAL-REPO\\CLAUDE.md")
+    error = {failed.tool_use_id: "<tool_use_error>File does not exist.</tool_use_error>"}
+    fix = run([failed, glob, read], error)[failed.tool_use_id]
+    assert (fix.outcome, [s.tool_use_id for s in fix.remedy]) == (
+        fixes.WORKED_AROUND,
+        [read.tool_use_id],
+    )
+
+
 def test_a_search_tool_that_failed_is_worked_around_by_the_same_search_in_the_shell():
     """Claude Code's Glob and Grep run its bundled ripgrep; when that cannot run (`spawn
     .../rg EACCES`), the agent searches with find or grep: the same search, another way.

@@ -159,8 +159,8 @@ papers over the error: neither confirms a fix, and the search goes on.
   builds run without a fix flag), and those that only record the work (`git
   add`, `git commit`, `git push`, `gh pr ...`, an issue tracker's `bd close`:
   RECORDS) unless the failure was that program's own;
-- a Read of the file when the error was that it had not been read first, or that
-  the text an edit was to replace was not in it (`String to replace not found`,
+- a Read of the file when the error was that it had not been read first (its first
+  Read), or that the text an edit was to replace was not in it (`String to replace not found`,
   Copilot's `No match found`, Gemini's `0 occurrences found`): then the edit that
   applied, with the text the file has, is a step too, and edits of other files
   are none (a batch of edits refused together, each redone after its Read);
@@ -4687,6 +4687,7 @@ def _confirmed(
         else None
     )
     reread = _rereads(failed, between, confirm, output) if stale else None
+    was_read = False  # (see below)
     for n, call in enumerate(between):
         step = None
         renamed_under = bool(failed.file_path) and _searches_under(
@@ -4723,10 +4724,16 @@ def _confirmed(
         ):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:
-            if _same_file(call.file_path, failed.file_path) and (
-                reread is None or call.tool_use_id in reread
+            if (
+                _same_file(call.file_path, failed.file_path)
+                and (reread is None or call.tool_use_id in reread)
+                # (not read yet: its first Read made it read, which is all the edit tool
+                # asks; later Reads of parts were for other edits of it: a quickstart whose
+                # card showed two, thirty-second held-out set)
+                and not (not_read and was_read)
             ):
                 step = Step(call.tool_use_id, call.name, _target(call))
+                was_read = True
         elif not call.failed and listed is not None and listed(call):
             # the listing that showed where a path not there was (see _found_as)
             step = Step(call.tool_use_id, call.name, _target(call))

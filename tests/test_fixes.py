@@ -1100,6 +1100,22 @@ def test_edits_of_other_files_are_no_remedy_for_an_edit_refused_as_not_read():
         assert [s.tool_use_id for s in fix.remedy] == [read.tool_use_id]
 
 
+def test_only_the_first_read_of_a_file_refused_as_not_read_is_its_remedy():
+    """An Edit of a file just moved (so not read yet), then a Read of its end, a Grep, a
+    Read of another part and the edit that applied: the first Read made it read, the one
+    after was for the edit's text (thirty-second held-out set, the card showed both)."""
+    path = "/v/00-meta/memory-system/quickstart.md"
+    error = "File has not been read yet. Read it first before writing to it."
+    failed = call("Edit", file_path=path, failed=True, kind="not_read")
+    first = call("Read", file_path=path, part="offset 345")
+    grep = call("Grep", pattern="00-meta/session-memory", file_path="/v/00-meta/memory-system")
+    again = call("Read", file_path=path, part="offset 30 limit 10")
+    edit = call("Edit", file_path=path)
+    fix = run([failed, first, grep, again, edit], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, edit.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [first.tool_use_id]
+
+
 def test_a_binary_file_the_read_tool_refused_read_by_a_script_in_the_shell():
     """Read cannot read an .xlsx; a python -c script that opens it (its path inside the
     script's quotes) reaches the goal. A listing of the file only looks at it."""

@@ -34,7 +34,11 @@ failed call tried to do:
   `unknown flag`, `usage:`; not of a `--help` asked for), a run of it with other arguments
   soon after is the retry, though they share none; so is one soon after that replaced
   the one word the error quotes by a new one, and no other (`git log --oneline 2026-01-25`: `fatal:
-  ambiguous argument '2026-01-25'`, then `git log --oneline branch-2026-01-25`).
+  ambiguous argument '2026-01-25'`, then `git log --oneline branch-2026-01-25`), or did
+  its work on the same operands by another subcommand that needs no such word (`git reset
+  HEAD .` before the first commit, then `git rm -r --cached .`), or wrote out the path whose
+  variable the shell left as it was (`dir "%APPDATA%\\Claude\\logs"` in Git Bash, then `ls`
+  of `C:\\Users\\me\\AppData\\Roaming\\Claude\\logs`).
   An `echo` or `printf` that labels a look's output (`echo "=== x ==="`) is no intent
   of it; an interpreter given its code inline (`python3 -c`, `python3 - <<EOF`, `node
   <<'JS'`) is retried only by code that holds half its words, on the same paths (a script
@@ -62,12 +66,15 @@ failed call tried to do:
   later part of its chain than the one this error came from got past it: `&&` ran that
   part only once the one before succeeded, so it confirms the fix; so does a search that
   could not run (`rg: unrecognized flag -`), run again, that found nothing (exit 1, no
-  output: it ran and answered). An environment activated first (`. .venv/bin/activate &&`)
-  and what a command cleared away first (`docker rm -f app;`, `rm -f x`, `pkill x`) are no
-  intent shared; a push to another remote is no retry, and git's `unable to access '...'`
-  names the push of a chain. A retry that left out the operand the error's key line names
-  (or its folder: `git add a.ex priv/static/assets/x.css`, `The following paths are
-  ignored ...: priv/static/assets`, then `git add a.ex`) is no fix when a later call of the
+  output: it ran and answered). A retry run outside Codex's sandbox, after the sandbox
+  refused the command, that failed on something else got past the refusal: when no later
+  call confirms it, that retry does (_left_sandbox). An environment activated first
+  (`. .venv/bin/activate &&`) and what a command cleared away first (`docker rm -f app;`,
+  `rm -f x`, `pkill x`) are no intent shared; a push to another remote is no retry, and
+  git's `unable to access '...'` names the push of a chain. A retry that left out the
+  operand the error's key line names (or its folder: `git add a.ex
+  priv/static/assets/x.css`, `The following paths are ignored ...: priv/static/assets`,
+  then `git add a.ex`) is no fix when a later call of the
   window does the work on it after all (`git add -f priv/static/assets/x.css`): that call
   is, and leads the remedy, the retry a step of it (see _put_back_later). A file the retry
   renamed (`mv a.py b.py && python3 b.py`) is the file that failed. A write_stdin that only polls
@@ -106,7 +113,9 @@ failed call tried to do:
   same package (`pip3 install yt-dlp`). A container or cluster not there (`No such
   container: web`), then a command that made it by that name (`docker compose up -d web`).
   Another way after which the agent's next retry of the failed call failed with this error
-  again did not reach its goal (_failed_again_later).
+  again did not reach its goal (_failed_again_later). A test runner not there (not found,
+  its module missing, its install failed), then the tests run by another (`pytest: command
+  not found`, then `python3 -m unittest discover`): that run is the whole way round.
 
 Codex's exec_command returns when its yield time is up; a command still running then
 (`Process running with session ID N`, kind `running`) ends in a later write_stdin that
@@ -150,13 +159,14 @@ papers over the error: neither confirms a fix, and the search goes on.
   builds run without a fix flag), and those that only record the work (`git
   add`, `git commit`, `git push`, `gh pr ...`, an issue tracker's `bd close`:
   RECORDS) unless the failure was that program's own;
-- a Read of the file when the error was that it had not been read first, or that
-  the text an edit was to replace was not in it (`String to replace not found`,
+- a Read of the file when the error was that it had not been read first (its first
+  Read), or that the text an edit was to replace was not in it (`String to replace not found`,
   Copilot's `No match found`, Gemini's `0 occurrences found`): then the edit that
   applied, with the text the file has, is a step too, and edits of other files
   are none (a batch of edits refused together, each redone after its Read);
 - the search that found the file, when the error lost track of a path (missing,
-  or a folder used as a file) and the confirmation reads it elsewhere;
+  or a folder used as a file) and the confirmation reads it elsewhere (not a look that
+  printed only its `|| echo` fallback: it found nothing);
 - the confirmation itself when it was changed: another flag, path, tool,
   `sudo`, the full path of the executable, another folder (`in app`: a `cd` of
   its command, or its tool's folder argument, Gemini's dir_path and Codex's
@@ -282,7 +292,7 @@ LOOK = _Looks(
     "ls cat head tail less more grep egrep fgrep rg ag ack find fd tree wc pwd echo printf which"
     " type whereis file stat du df ps top env printenv date whoami id uname hostname sort uniq"
     " cut diff cmp jq yq test [ true false sleep man history lsd eza exa realpath readlink"
-    " basename dirname nl"
+    " basename dirname nl dir"
     " lsof netstat ss nproc free uptime tldr column xxd od hexdump strings md5sum sha256sum"
     " shasum open xdg-open dpkg-query apt-cache pg_lsclusters".split()
 )
@@ -1388,6 +1398,23 @@ def _running_past(failed: Call, retry: Call, key_line: str, output: Callable[[st
     return key_line not in printed and not signatures.says_error(printed)
 
 
+def _left_sandbox(failed: Call, retry: Call, error: str, retry_key: str) -> bool:
+    """Whether a failed retry ran outside the sandbox that refused the failed call, and got
+    past it: the agent asked for escalated permissions, and the retry failed on something
+    else, no refusal in its key line (`uv pip install pillow` refused its
+    cache, then outside the sandbox failing to download; `python predict.py`, whose sandbox
+    could not start, then `the following arguments are required: --url`: thirty-second
+    held-out set, 2 Codex users; a `mix precommit` whose socket was refused, then compiling
+    and failing on runtime.exs: thirtieth). A retry refused again, in other words, did not
+    get past it."""
+    return (
+        retry.escalated
+        and not failed.escalated
+        and _says_refused(error)
+        and not _says_refused(retry_key)
+    )
+
+
 def _ran_before_failing(command: str | None, key_line: str) -> frozenset[Intent]:
     """The simple commands of a failed `a && b && c` before the part that failed (see
     _not_failing): `&&` ran each only when the one before it succeeded, so they did."""
@@ -1492,10 +1519,10 @@ def command_change(
         (
             (a, b)
             for a, b in itertools.product(intents(failed), intents(retry))
-            if _word_replaced(a, b)
+            if _word_replaced(a, b) or _written_out(a, b)
         ),
         None,
-    )  # (or one argument replaced: see _replaced_named)
+    )  # (or one argument replaced, or a path written out: see _replaced_named, _expanded)
     if pair is None:
         return None
     mine = pair[0]
@@ -2190,11 +2217,17 @@ def _another_way(
     if failed.name in SEARCH_TOOLS and call.name in SHELL_TOOLS:
         # Glob or Grep could not run (Claude Code's bundled ripgrep: `spawn .../rg
         # EACCES`), then the same search by find or grep: a word of its pattern searched for
+        # (a pattern with a space, `grep -n "function a\|b" x`, is no word of the intent's, a
+        # message: _search_words reads it; thirty-second held-out set, where the first of two
+        # such Grep failures, its pattern one word, was worked around and the second not)
         words = set(_PATTERN_WORD.findall(failed.pattern or ""))
-        return bool(words) and any(
-            (i.program in SEARCHERS or (i.program, i.sub) == ("git", "grep"))
-            and words & set(_PATTERN_WORD.findall(" ".join(i.words[1:])))
-            for i in intents(call.command)
+        return bool(words) and (
+            any(
+                (i.program in SEARCHERS or (i.program, i.sub) == ("git", "grep"))
+                and words & set(_PATTERN_WORD.findall(" ".join(i.words[1:])))
+                for i in intents(call.command)
+            )
+            or any(words & found for found in _search_words(call.command).values())
         )
     if failed.name in SHELL_TOOLS and call.name in SEARCH_TOOLS and _globbed(failed, call):
         return True  # a shell find that could not run, then the Glob of what it looked for
@@ -2892,6 +2925,16 @@ _says_too_large = _cached_search(re.compile(r"exceeds maximum allowed", re.IGNOR
 # outputs, 0.5M characters, ignoring case)
 _says_local_changes = _cached_search(_LOCAL_CHANGES)
 _says_no_program = _cached_search(_MISSING_PROGRAM)
+# The words of a refusal by the sandbox or the system's permissions: Codex's own (`Sandbox
+# Denied`, `Codex(Sandbox(Denied {`, 0.3x's `failed in sandbox`) and what a program says
+# when the sandbox keeps it from a file, a socket or a port (`Operation not permitted`,
+# Erlang's `:eperm`).
+_REFUSED = re.compile(
+    r"Sandbox ?Denied|Sandbox\(Denied|failed in sandbox|Operation not permitted"
+    r"|Permission denied|\beperm\b|\bEPERM\b|\bEACCES\b",
+    re.IGNORECASE,
+)
+_says_refused = _cached_search(_REFUSED)
 # A program that does nothing until its user logs in: GitHub CLI's `To get started with
 # GitHub CLI, please run:  gh auth login`, `You are not logged into any GitHub hosts`, and
 # other clients' `Please run \`vercel login\``.
@@ -3025,7 +3068,7 @@ def _gone(failed: Call, error: str) -> set[str]:
         for i in mine
         if i.program not in SEARCHERS
         for word in i.words[1:]
-        if (_is_path(word) or "*" in word)
+        if (_is_path(word) or "*" in word or "\\" in word)  # (`%APPDATA%\Claude\logs`)
         and (name := _basename(word.rstrip("/")))
         and name in error
     }
@@ -3097,9 +3140,10 @@ def _checked_for(failed: Call, key_line: str) -> str | None:
 
 
 # A module Python or Node did not find: `No module named 'docx'`, `Cannot find package
-# 'playwright'` (a path, `./x`, is no package).
+# 'playwright'` (a path, `./x`, is no package); `python3 -m pytest` says `No module named
+# pytest`, unquoted.
 _MISSING_MODULE = re.compile(
-    r"No module named '([A-Za-z_]\w*)"
+    r"No module named '?([A-Za-z_]\w*)"
     r"|Cannot find (?:module|package) '((?:@[\w-][\w.-]*/)?[A-Za-z0-9_][\w.-]*)'"
 )
 # Modules whose package is named otherwise than `python-x`, `pyx` or `x-python`.
@@ -3159,6 +3203,50 @@ def _packages_of(failed: Call, installer: str) -> set[str]:
         for word in i.args
         if word != i.sub and not word.startswith("-") and re.match(r"[A-Za-z0-9]", word)
     }
+
+
+# Programs that run a project's tests, and the subcommand that does of the programs of
+# CHECK_SUBCOMMANDS (`npm test`, `go test`, `cargo test`).
+TEST_RUNNERS = frozenset(
+    "pytest unittest nose2 nosetests jest vitest mocha ava tap karma rspec phpunit".split()
+)
+
+
+def _runner_missing(failed: Call, key_line: str, not_found: str | None) -> str | None:
+    """The test runner a failed shell call found missing: the shell did not find it
+    (`pytest: command not found`), Python not its module (`No module named pytest`), or an
+    install of it failed (`pip install pytest` with no network)."""
+    if failed.name not in SHELL_TOOLS:
+        return None
+    missing = not_found or _missing_module(key_line)
+    if missing is not None:
+        return missing if missing in TEST_RUNNERS else None
+    return next(
+        (
+            name
+            for i in intents(failed.command)
+            if i.program in _INSTALLERS
+            for name in sorted(_packages_of(failed, i.program) & TEST_RUNNERS)
+        ),
+        None,
+    )
+
+
+def _tests_run_otherwise(call: Call, runner: str) -> bool:
+    """Whether a successful shell call ran tests by another runner than `runner` (`python3
+    -m unittest discover` where pytest was not there; `npm test` where jest was not): not
+    asking it for its help or version."""
+    if call.name not in SHELL_TOOLS or call.failed:
+        return False
+    return any(
+        i.program != runner
+        and not i.flags & _ABOUT
+        and (
+            i.program in TEST_RUNNERS
+            or (i.sub == "test" and "test" in CHECK_SUBCOMMANDS.get(i.program, ()))
+        )
+        for i in intents(call.command)
+    )
 
 
 def _search_words(command: str | None) -> dict[str, set[str]]:
@@ -3360,7 +3448,7 @@ def _searches_under(call: Call, folder: str) -> bool:
     folder = _unix(folder).rstrip("/")
     if not root:
         return False
-    if root.startswith("/"):
+    if root.startswith("/") or _DRIVE.match(root):  # (`D:/vault`, a Windows Glob's path)
         return folder == root or folder.startswith(root + "/")
     return f"/{root}/" in folder + "/"
 
@@ -3505,6 +3593,76 @@ def _replaced_named(
         mine not in not_failing and mine.words[at] in named and theirs.words[at] not in words
         for mine, theirs in itertools.product(ran, intents(call.command))
         if (at := _word_replaced(mine, theirs))
+    )
+
+
+def _named_left_out(
+    failed: Call, call: Call, named: frozenset[str], not_failing: Container[Intent]
+) -> bool:
+    """Whether a successful shell call did on the same operands, by another subcommand of
+    the failed command's program, what needs no word its error quotes: `git reset HEAD .`
+    before the first commit (`fatal: ambiguous argument 'HEAD': unknown revision`), then
+    `git rm -r --cached .`, which unstages without HEAD (thirty-second held-out set, fixed).
+    The same subcommand without it is a retry; a look is no such act."""
+    if call.name not in SHELL_TOOLS or call.failed:
+        return False
+    for mine in intents(failed.command):
+        rest = mine.args - named
+        if mine in not_failing or mine.sub is None or rest == mine.args or not rest:
+            continue
+        if _looks(mine):
+            continue
+        for theirs in intents(call.command):
+            if (
+                theirs.program == mine.program
+                and theirs.sub not in (None, mine.sub)
+                and not _looks(theirs)
+                and not theirs.args & named
+                and rest <= theirs.args
+            ):
+                return True
+    return False
+
+
+# A path that begins with a variable the shell did not expand, as the error quotes it:
+# cmd's `%APPDATA%`, PowerShell's `$env:APPDATA`, or a `$HOME` or `~` in quotes; the rest
+# of the path is the group.
+_UNEXPANDED = re.compile(r"^(?:%\w+%|\$env:\w+|\$\{?\w+\}?|~)[\\/]+(.+)$", re.IGNORECASE)
+
+
+def _unexpanded(words: Iterable[str]) -> set[str]:
+    """The rest of each path among `words` whose variable the shell did not expand, as a
+    POSIX path: `Claude/logs` of `%APPDATA%\\Claude\\logs`."""
+    return {
+        m.group(1).replace("\\", "/").rstrip("/")
+        for word in words
+        if (m := _UNEXPANDED.match(word))
+    }
+
+
+def _written_out(one: Intent, other: Intent) -> bool:
+    """Whether `other` names, written out, a path `one` gave with a variable the shell did
+    not expand: the same program, or a look for a look."""
+    if other.program != one.program and not (_looks(one) and _looks(other)):
+        return False
+    rests = _unexpanded(one.words[1:])
+    paths = {_path_key(w) for w in _paths_of(other) if not _UNEXPANDED.match(w)}
+    return any(p.endswith(f"/{rest}") for p in paths for rest in rests)
+
+
+def _expanded(
+    failed: Call, call: Call, named: frozenset[str], not_failing: Container[Intent]
+) -> bool:
+    """Whether a successful shell call did what the failed one was to do on a path whose
+    variable the shell did not expand, as its error quotes it (`named`), that path written
+    out: `dir "%APPDATA%\\Claude\\logs"` in Git Bash (`cannot access
+    '%APPDATA%\\Claude\\logs'`), then `ls -lt "C:\\Users\\me\\AppData\\Roaming\\Claude\\logs"`
+    (thirty-second held-out set, fixed)."""
+    if call.name not in SHELL_TOOLS or call.failed or not _unexpanded(named):
+        return False
+    return any(
+        mine not in not_failing and _written_out(mine, theirs)
+        for mine, theirs in itertools.product(intents(failed.command), intents(call.command))
     )
 
 
@@ -4195,6 +4353,16 @@ def fix_of(
     # a command given a file for its folder (see _runs_on_workdir)
     in_file = bool(failed.workdir) and failed.name in SHELL_TOOLS and _says_not_a_file(error)
     left_out: set[str] = set()  # retries that left out what the error was about
+    # A test runner not there (not installed, or its install failed), then the tests run by
+    # another (`pytest: command not found`, `pip install pytest` with no network, then
+    # `python3 -m unittest discover`: thirty-second held-out set, 3 Codex failures labelled
+    # worked around). The other runner's run is the whole way round: the tests and code
+    # written meanwhile are what it checks, nothing made the missing runner be there.
+    runner = _runner_missing(failed, key_line, not_found)
+    other_runner = False
+    # a failed retry outside the sandbox that got past its refusal (see _left_sandbox): the
+    # confirmation when no later call of the window is one
+    outside: int | None = None
     reread = listed_at is not None and any(
         not c.failed and c.name == failed.name and _another_way(failed, c, error)
         for c in after[listed_at:ANOTHER_WAY_CALLS]
@@ -4237,6 +4405,13 @@ def fix_of(
                 continue
             seen = call.outcome_of or call.tool_use_id
             same = still_failing(seen)  # None: a call without a result
+            if (
+                same is False
+                and outside is None
+                and key_of is not None
+                and _left_sandbox(failed, call, error, key_of(seen))
+            ):
+                outside = n
             if same is False and not misused and key_of is not None and _says_misused(key_of(seen)):
                 # its program refused the retry's arguments (`unknown flag: --command`): it
                 # never ran, so it got past nothing, and what came after it still counts (a
@@ -4304,6 +4479,9 @@ def fix_of(
             way = FIXED
         elif otherwise:
             way = WORKED_AROUND
+        elif runner and n < ANOTHER_WAY_CALLS and _tests_run_otherwise(call, runner):
+            way = WORKED_AROUND
+            other_runner = True
         elif (
             n < ANOTHER_WAY_CALLS
             and _another_way(failed, call, error, not_failing)
@@ -4330,7 +4508,11 @@ def fix_of(
         elif (
             named_words
             and n < NEARBY_CALLS
-            and _replaced_named(failed, call, named_words, not_failing)
+            and (
+                _replaced_named(failed, call, named_words, not_failing)
+                or _named_left_out(failed, call, named_words, not_failing)
+                or _expanded(failed, call, named_words, not_failing)
+            )
         ):
             way = FIXED
         elif n < NEARBY_CALLS and _ran_fixer(failed, call, after[n + 1 : n + NEARBY_CALLS]):
@@ -4380,7 +4562,7 @@ def fix_of(
             continue
         # The remedy came after the last retry that still failed with this error, and
         # before the first one after it that failed with another error.
-        start = max((i + 1 for i, same in retried if same), default=0)
+        start = n if other_runner else max((i + 1 for i, same in retried if same), default=0)
         stop = next((i for i, same in retried if i >= start and not same), None)
         part = _found_as(failed, call, error) if way == WORKED_AROUND else None
 
@@ -4399,6 +4581,11 @@ def fix_of(
             # out did the rest (see _put_back_later)
             fix.remedy.sort(key=lambda step: step.tool_use_id in left_out)
         return fix
+    if outside is not None:
+        # it got past the sandbox, and nothing later succeeded: that retry confirms it, its
+        # change the escalation (what came before it, as for a confirmation)
+        start = max((i + 1 for i, same in retried if same and i < outside), default=0)
+        return _confirmed(failed, after[:outside], after[outside], FIXED, error, window_end, start)
     program = not_found or _checked_for(failed, key_line) or _missing_module(key_line)
     installs = [
         n
@@ -4521,8 +4708,12 @@ def _confirmed(
         else None
     )
     reread = _rereads(failed, between, confirm, output) if stale else None
+    was_read = False  # (see below)
     for n, call in enumerate(between):
         step = None
+        renamed_under = bool(failed.file_path) and _searches_under(
+            call, _parent(failed.file_path or "")
+        )
         if not start <= n < (len(between) if stop is None else stop):
             continue  # before the error's last sighting, or after it was gone
         if in_part and not (
@@ -4554,10 +4745,16 @@ def _confirmed(
         ):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:
-            if _same_file(call.file_path, failed.file_path) and (
-                reread is None or call.tool_use_id in reread
+            if (
+                _same_file(call.file_path, failed.file_path)
+                and (reread is None or call.tool_use_id in reread)
+                # (not read yet: its first Read made it read, which is all the edit tool
+                # asks; later Reads of parts were for other edits of it: a quickstart whose
+                # card showed two, thirty-second held-out set)
+                and not (not_read and was_read)
             ):
                 step = Step(call.tool_use_id, call.name, _target(call))
+                was_read = True
         elif not call.failed and listed is not None and listed(call):
             # the listing that showed where a path not there was (see _found_as)
             step = Step(call.tool_use_id, call.name, _target(call))
@@ -4567,9 +4764,14 @@ def _confirmed(
             and lost
             and call.name in SEARCH_TOOLS | SHELL_TOOLS
             and not (
-                call.name in SEARCH_TOOLS
-                and output is not None
-                and output(call.tool_use_id).strip() in _NO_FILES
+                output is not None
+                and (
+                    (call.name in SEARCH_TOOLS and output(call.tool_use_id).strip() in _NO_FILES)
+                    or (
+                        call.name in SHELL_TOOLS
+                        and _found_not_there(call.command, output(call.tool_use_id))
+                    )
+                )
             )
             and (
                 any(
@@ -4579,7 +4781,10 @@ def _confirmed(
                 or (
                     failed.file_path is not None
                     and (
-                        _searches(call, _parent(failed.file_path))
+                        # (a `**` over it is the case below: `**/CLAUDE*` in the vault whose
+                        # root had no CLAUDE.md, then the Read of x/CLAUDE.md, labelled the
+                        # Read alone: thirty-second held-out set)
+                        (_searches(call, _parent(failed.file_path)) and not renamed_under)
                         # a folder read as a file (EISDIR): the search of that folder
                         or _searches(call, failed.file_path)
                         # a `**` over it, when the file read then has another name: the
@@ -4711,6 +4916,20 @@ def _confirmed(
         window_end=window_end,
         others=others,
     )
+
+
+# What a look prints when what it looked for is not there, by its own `|| echo` (`ls -la
+# /p/.planning 2>/dev/null || echo "NO_PLANNING_DIR"`).
+_FALLBACK = re.compile(r"\|\|\s*(?:echo|printf)\s+(?:-\w+\s+)*(['\"]?)([^'\"\n;&|]+)\1")
+
+
+def _found_not_there(command: str | None, printed: str) -> bool:
+    """Whether a shell look printed only what its `|| echo` says when it failed: what it
+    looked for was not there. Such a search of a missing file's folder found no file, and
+    is no step of the read that found it elsewhere (thirty-second held-out set, 2 Reads of
+    a `.planning` folder not there, each shown with that look first)."""
+    text = printed.strip()
+    return bool(text) and text in {m.group(2).strip() for m in _FALLBACK.finditer(command or "")}
 
 
 def _rereads(

@@ -1020,6 +1020,33 @@ def test_a_search_that_found_a_missing_file_is_a_step_and_the_read_there_confirm
     fix = run([failed, find, read], {failed.tool_use_id: error})[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
     assert [s.tool_use_id for s in fix.remedy] == [find.tool_use_id, read.tool_use_id]
+    # a look of its folder that printed only what its `|| echo` says found nothing: no step
+    # (thirty-second held-out set: `ls -la /p/.planning 2>/dev/null || echo "NO_PLANNING_DIR"`)
+    look = call(command='ls -la /w/spec/system 2>/dev/null || echo "NO_SYSTEM_DIR"')
+    fix = run(
+        [failed, look, find, read],
+        {failed.tool_use_id: error},
+        {look.tool_use_id: "NO_SYSTEM_DIR\n"},
+    )
+    assert [s.tool_use_id for s in fix[failed.tool_use_id].remedy] == [
+        find.tool_use_id,
+        read.tool_use_id,
+    ]
+
+
+def test_a_glob_of_everything_under_the_folder_is_no_step_of_the_same_name_read_elsewhere():
+    """A Read of CLAUDE.md at a Windows vault's root, not there; `**/CLAUDE*` globbed in the
+    vault, then the Read of `__LOCAL-REPO\\CLAUDE.md`: the Read alone (thirty-second
+    held-out set), as for a `**` below the folder."""
+    failed = call("Read", file_path="D:\\vault\\CLAUDE.md", failed=True)
+    glob = call("Glob", pattern="**/CLAUDE*", file_path="D:\\vault")
+    read = call("Read", file_path="D:\\vault\\__LOCAL-REPO\\CLAUDE.md")
+    error = {failed.tool_use_id: "<tool_use_error>File does not exist.</tool_use_error>"}
+    fix = run([failed, glob, read], error)[failed.tool_use_id]
+    assert (fix.outcome, [s.tool_use_id for s in fix.remedy]) == (
+        fixes.WORKED_AROUND,
+        [read.tool_use_id],
+    )
 
 
 def test_a_search_tool_that_failed_is_worked_around_by_the_same_search_in_the_shell():
@@ -1036,6 +1063,13 @@ def test_a_search_tool_that_failed_is_worked_around_by_the_same_search_in_the_sh
     found = run([glob, other, find, grep, bash_grep], errors)
     assert found[glob.tool_use_id].confirmed_by == find.tool_use_id
     assert found[glob.tool_use_id].outcome == fixes.WORKED_AROUND
+    assert found[grep.tool_use_id].confirmed_by == bash_grep.tool_use_id
+    # a pattern with a space, quoted, is read too (thirty-second held-out set: `No such tool
+    # available: Grep`, then `grep -n "function bundleFileTree\\|..." public/app.js`)
+    error = "<tool_use_error>Error: No such tool available: Grep</tool_use_error>"
+    grep = call("Grep", pattern="function bundleFileTree", file_path="/p/app.js", failed=True)
+    bash_grep = call(command='cd /p && grep -n "function bundleFileTree\\|file-tabs" app.js')
+    found = run([grep, bash_grep], {grep.tool_use_id: error})
     assert found[grep.tool_use_id].confirmed_by == bash_grep.tool_use_id
 
 
@@ -1064,6 +1098,22 @@ def test_edits_of_other_files_are_no_remedy_for_an_edit_refused_as_not_read():
         fix = found[f.tool_use_id]
         assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
         assert [s.tool_use_id for s in fix.remedy] == [read.tool_use_id]
+
+
+def test_only_the_first_read_of_a_file_refused_as_not_read_is_its_remedy():
+    """An Edit of a file just moved (so not read yet), then a Read of its end, a Grep, a
+    Read of another part and the edit that applied: the first Read made it read, the one
+    after was for the edit's text (thirty-second held-out set, the card showed both)."""
+    path = "/v/00-meta/memory-system/quickstart.md"
+    error = "File has not been read yet. Read it first before writing to it."
+    failed = call("Edit", file_path=path, failed=True, kind="not_read")
+    first = call("Read", file_path=path, part="offset 345")
+    grep = call("Grep", pattern="00-meta/session-memory", file_path="/v/00-meta/memory-system")
+    again = call("Read", file_path=path, part="offset 30 limit 10")
+    edit = call("Edit", file_path=path)
+    fix = run([failed, first, grep, again, edit], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, edit.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [first.tool_use_id]
 
 
 def test_a_binary_file_the_read_tool_refused_read_by_a_script_in_the_shell():
@@ -1932,6 +1982,47 @@ def test_a_retry_that_got_past_the_error_is_its_step():
     done = call("write_stdin", command=build + " --offline")
     fix = run([failed, outside, polled, broke, patch, other, done], errors)[failed.tool_use_id]
     assert [change for _, change in steps(fix)] == [f"{fixes.ESCALATED}; +--offline"]
+
+
+def test_a_retry_outside_the_sandbox_that_failed_on_something_else_got_past_it():
+    """Codex's sandbox refused `uv pip install pillow` (its cache) and could not start for
+    `python predict.py`; each run again with escalated permissions failed on something
+    else, no network, a missing `--url`, and nothing later succeeded (thirty-second
+    held-out set, 2 people): the retry got past the sandbox, fixed with escalated
+    permissions. Not when the retry was refused again, nor a retry left in the sandbox."""
+    install = "uv pip install --python ./.venv/bin/python3 pillow"
+    failed = call("exec_command", command=f"command -v uv && {install}", failed=True)
+    outside = call("exec_command", command=install, escalated=True, failed=True)
+    look = call("exec_command", command="ls node_modules")
+    errors = {
+        failed.tool_use_id: "exec_command failed: CreateProcess { message: "
+        '"Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 2, stderr: '
+        "error: Failed to initialize cache at `/h/.cache/uv`: Permission denied (os error 13)",
+        outside.tool_use_id: "Exit code 2\nerror: Request failed after 3 retries\n"
+        "  Caused by: Failed to fetch: `https://files.pythonhosted.org/x.whl`",
+    }
+    fix = run([failed, outside, look], errors)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, outside.tool_use_id)
+    assert steps(fix) == [(outside.tool_use_id, fixes.ESCALATED)]
+    script = call("exec_command", command="python predict.py", failed=True)
+    usage = call("exec_command", command="python predict.py", escalated=True, failed=True)
+    said = {
+        script.tool_use_id: "exec_command failed: Sandbox Denied: bwrap: loopback: Failed"
+        " RTM_NEWADDR: Operation not permitted",
+        usage.tool_use_id: "Exit code 2\nusage: predict.py [-h] --url URL\n"
+        "predict.py: error: the following arguments are required: --url",
+    }
+    assert run([script, usage], said)[script.tool_use_id].confirmed_by == usage.tool_use_id
+    # refused again, in other words: it did not get past the refusal
+    again = {
+        **errors,
+        outside.tool_use_id: "Exit code 2\nerror: failed to open file"
+        " `/h/.cache/uv/x.lock`: Permission denied (os error 13)",
+    }
+    assert run([failed, outside], again)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    inside = call("exec_command", command=install, failed=True)
+    errors[inside.tool_use_id] = errors[outside.tool_use_id]
+    assert run([failed, inside], errors)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
 def test_a_codex_retry_outside_the_sandbox_says_so(tmp_path):
@@ -2903,6 +2994,40 @@ def test_an_installer_not_found_is_worked_around_by_another_installing_the_packa
     assert steps(fix) == [(pip.tool_use_id, None)]
     other = call(command="pip3 install requests")
     assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_missing_test_runner_is_worked_around_by_another_running_the_tests():
+    """pytest not there (`command not found`, `No module named pytest`, and `pip install
+    pytest` with no network), then the tests written for unittest and run by it: the first
+    run that passed is the way round, and all of it (thirty-second held-out set, 3 Codex
+    failures). A run of the runner that was missing is none, nor another runner's version."""
+    probe = call("exec_command", command="pytest --version", failed=True)
+    module = call("exec_command", command="python3 -m pytest --version", failed=True)
+    install = call(
+        "exec_command", command="python3 -m pip install --user pytest httpx", failed=True
+    )
+    errors = {
+        probe.tool_use_id: "Exit code 127\n/bin/bash: pytest: command not found",
+        module.tool_use_id: "Exit code 1\n/usr/bin/python3: No module named pytest",
+        install.tool_use_id: "Exit code 1\nERROR: Could not find a version that satisfies"
+        " the requirement pytest (from versions: none)",
+    }
+    written = call("exec_command", command="cat > tests/test_x.py <<'EOF'\nimport unittest\nEOF")
+    unit = "python3 -m unittest discover -s tests"
+    red = call("exec_command", command=unit, failed=True)
+    errors[red.tool_use_id] = "Exit code 1\nERROR: test_x (test_x.T.test_x)\nNotImplementedError"
+    patch = call("apply_patch", file_path="/p/src/x.py")
+    version = call("exec_command", command="python3 -m unittest --help")
+    green = call("exec_command", command=unit)
+    calls = [probe, module, install, written, red, patch, version, green]
+    found = run(calls, errors)
+    for failed in (probe, module, install):
+        fix = found[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, green.tool_use_id)
+        assert steps(fix) == [(green.tool_use_id, None)]
+    again = call("exec_command", command="pytest -q")
+    assert run([probe, again], errors)[probe.tool_use_id].outcome != fixes.WORKED_AROUND
+    assert run([probe, written, version], errors)[probe.tool_use_id].outcome == fixes.NOT_FIXED
 
 
 def test_a_poll_is_no_retry_of_keys_a_closed_stdin_refused():
@@ -4257,6 +4382,46 @@ def test_a_run_that_replaced_the_word_the_error_quotes_is_a_changed_retry():
     shown = call(command="git log --oneline main")
     quoted = {failed.tool_use_id: "Exit code 128\nfatal: bad default revision 'HEAD'"}
     assert run([failed, shown], quoted)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_another_subcommand_that_needs_no_word_the_error_quotes_is_a_changed_retry():
+    """`git reset HEAD . && git add a b` before the first commit: `fatal: ambiguous argument
+    'HEAD': unknown revision`; then `git rm -r --cached .; git add a b`, which unstages
+    without HEAD (thirty-second held-out set, fixed). A look of the same paths, or another
+    subcommand on other paths, is none."""
+    error = (
+        "Exit code 128\nfatal: ambiguous argument 'HEAD': unknown revision or path not in"
+        " the working tree."
+    )
+    failed = call(command="git reset HEAD . && git add .gitignore app/x.js", failed=True)
+    status = call(command="git status --short .")
+    other = call(command="git rm --cached app/y.js")
+    unstaged = call(command="git rm -r --cached . 2>/dev/null; git add .gitignore app/x.js")
+    fix = run([failed, status, other, unstaged], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, unstaged.tool_use_id)
+    fix = run([failed, status, other], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_path_whose_variable_the_shell_left_is_fixed_by_the_path_written_out():
+    """cmd's `dir "%APPDATA%\\Claude\\logs" /B` in Git Bash (`cannot access
+    '%APPDATA%\\Claude\\logs'`), then `ls -lt` of that folder written out (thirty-second
+    held-out set, fixed); a `~` in quotes likewise. Another folder is no retry."""
+    failed = call(command='dir "%APPDATA%\\Claude\\logs" /B /O-D', failed=True)
+    error = {
+        failed.tool_use_id: "Exit code 2\ndir: cannot access '%APPDATA%\\Claude\\logs': No such"
+        " file or directory\ndir: cannot access '/B': No such file or directory"
+    }
+    other = call(command='ls -lt "C:\\Users\\me\\AppData\\Roaming\\Claude\\cache"')
+    listed = call(command='ls -lt "C:\\Users\\me\\AppData\\Roaming\\Claude\\logs" | head -20')
+    fix = run([failed, other, listed], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, listed.tool_use_id)
+    assert "+C:\\Users\\me\\AppData\\Roaming\\Claude\\logs" in steps(fix)[0][1]
+    assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    tilde = call(command="cat '~/notes/todo.md'", failed=True)
+    said = {tilde.tool_use_id: "Exit code 1\ncat: '~/notes/todo.md': No such file or directory"}
+    shown = call(command="cat /home/me/notes/todo.md")
+    assert run([tilde, shown], said)[tilde.tool_use_id].confirmed_by == shown.tool_use_id
 
 
 def test_what_follows_a_heredocs_delimiter_is_the_commands():

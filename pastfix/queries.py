@@ -699,8 +699,8 @@ def signature_goes_on(signature: object, pasted: object) -> int:
         return 0
     if len(signature) <= len(pasted) or not signature.startswith(pasted):
         return 0
-    if _is_word_char(pasted[-1]) and _is_word_char(signature[len(pasted)]):
-        return 0  # cut inside a word
+    if _is_word_char(pasted[-1]) and _goes_on(signature, len(pasted)):
+        return 0  # cut inside a word (or a name: `cargo` of `cargo-nextest`)
     return int(_says_enough(pasted))
 
 
@@ -734,8 +734,8 @@ _ANY_NAME = r"(?:<[a-z]+>[^\s:,;'\"()\[\]<>]*|[^\s:,;'\"()\[\]<>]+)"
 def _loose_pattern(form: str) -> re.Pattern[str]:
     """A loose signature as a pattern of whole words, `<path>` standing for any name."""
     body = _ANY_NAME.join(re.escape(part) for part in form.split("<path>"))
-    before = r"(?<!\w)" if _is_word_char(form[0]) else ""
-    after = r"(?!\w)" if _is_word_char(form[-1]) else ""
+    before = r"(?<!\w)(?<!\w-)" if _is_word_char(form[0]) else ""
+    after = r"(?![\w]|[-.]\w)" if _is_word_char(form[-1]) else ""
     return re.compile(before + body + after)
 
 
@@ -748,9 +748,7 @@ def _stands_in(signature: str, text: str) -> int:
     first, last = _is_word_char(signature[0]), _is_word_char(signature[-1])
     while start >= 0:
         end = start + len(signature)
-        if not (first and start > 0 and _is_word_char(text[start - 1])) and not (
-            last and end < len(text) and _is_word_char(text[end])
-        ):
+        if not (first and _goes_on_before(text, start)) and not (last and _goes_on(text, end)):
             return 1
         start = text.find(signature, start + 1)
     return 0
@@ -758,6 +756,33 @@ def _stands_in(signature: str, text: str) -> int:
 
 def _is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
+
+
+# What joins the parts of one name: `cargo-nextest`, `pytest-watch`, `python3.12`, and a
+# module's `a.b`. A name that ends where one of these goes on to a word character is
+# part of a longer one: `command not found: cargo` does not stand in `cargo-nextest:
+# command not found`, another program (its fix was a shell that had cargo; a new user's
+# made-up pastes, session 35). Before a name, only `-` joins: `java.lang.` before an
+# exception's class names where it was thrown, the same error.
+_NAME_JOINS = "-."
+
+
+def _goes_on(text: str, end: int) -> bool:
+    """Whether the word ending before `end` goes on at `end` (_NAME_JOINS)."""
+    if end >= len(text):
+        return False
+    if _is_word_char(text[end]):
+        return True
+    return text[end] in _NAME_JOINS and end + 1 < len(text) and _is_word_char(text[end + 1])
+
+
+def _goes_on_before(text: str, start: int) -> bool:
+    """Whether the word starting at `start` goes on before it (`x` of `x-cargo`)."""
+    if start <= 0:
+        return False
+    if _is_word_char(text[start - 1]):
+        return True
+    return text[start - 1] == "-" and start >= 2 and _is_word_char(text[start - 2])
 
 
 def _is_stop_word(word: str) -> bool:

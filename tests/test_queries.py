@@ -2681,6 +2681,28 @@ def test_a_signature_stands_in_the_text_only_as_whole_words(among):
         assert not queries.seen_before(queries.find_past_fix(among, pasted)), pasted
 
 
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "bash: line 1: javac-wrapper: command not found",
+        "zsh:1: command not found: javac-watch",
+        "zsh: command not found: javac.sh",
+        "sh: x-javac: command not found",
+    ],
+)
+def test_a_program_is_found_only_by_its_whole_name(among, pasted):
+    """`-` and `.` join the parts of one name: a missing `cargo-nextest` is another program
+    than a missing `cargo`, whose fix was a shell that had cargo (a new user's made-up
+    pastes were told "same error signature", session 35)."""
+    found = queries.find_past_fix(among, pasted)
+    assert not queries.seen_before(found), [r["signature"] for r in found]
+    javac = "command not found: javac"
+    assert queries.signature_in_text(javac, f"{pasted} - any idea?") == 0
+    assert queries.signature_goes_on(javac + "-wrapper", javac) == 0
+    assert queries.signature_in_text(javac, "zsh: command not found: javac.") == 1
+    assert queries.signature_in_text(javac, "zsh: command not found: javac (again)") == 1
+
+
 def test_a_signature_that_says_too_little_is_not_looked_for(among):
     """`Exit code <n>` stands in many a text: it names no error on its own."""
     assert queries.signature_in_text("Exit code <n>", "make said Exit code <n> twice") == 0

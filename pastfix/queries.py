@@ -378,6 +378,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function(
         "signature_loosely_in_text", 2, signature_loosely_in_text, deterministic=True
     )
+    conn.create_function("signature_loosely_after", 2, signature_loosely_after, deterministic=True)
     conn.create_function("loose_signature", 1, _text_of(signatures.loose), deterministic=True)
     conn.create_function(
         "session_url",
@@ -687,8 +688,18 @@ def signature_after_prefix(signature: object, pasted: object) -> int:
     if not isinstance(signature, str) or not isinstance(pasted, str) or not pasted:
         return 0
     if not signature.endswith(": " + pasted):
-        return 0
+        # the message of a JavaScript Error, which Node prints after its class (`Error:
+        # Assertion Failed: ...`) and a script's wrapper after its own words (`Promise
+        # rejected during <str>: Assertion Failed: ...`: the same error pasted as Node
+        # printed it was not found, a new user's try, session 35)
+        message = pasted.removeprefix(_JS_ERROR)
+        if message == pasted or not signature.endswith(": " + message):
+            return 0
+        pasted = message
     return int(_says_enough(pasted))
+
+
+_JS_ERROR = "Error: "
 
 
 def signature_goes_on(signature: object, pasted: object) -> int:
@@ -703,6 +714,26 @@ def signature_goes_on(signature: object, pasted: object) -> int:
     if _is_word_char(pasted[-1]) and _goes_on(signature, len(pasted)):
         return 0  # cut inside a word (or a name: `cargo` of `cargo-nextest`)
     return int(_says_enough(pasted))
+
+
+def signature_loosely_after(signature: object, pasted: object) -> int:
+    """Whether a past failure's `signature` is the pasted error's signature after words a
+    script printed before it (signature_after_prefix) or going on past it (signature_goes_on)
+    once the files both name are set aside (signatures.loose): `GET <path>/budgets got HTTP
+    <n>: Client network error`, pasted, is a YNAB sync's `... GET <path>/user got HTTP <n>:
+    Client network error (error)` about another endpoint; it was "not seen before" (a new
+    user's try, session 35)."""
+    if not isinstance(signature, str) or not isinstance(pasted, str) or not pasted:
+        return 0
+    form, mine = _loose(signature), _loose(pasted)
+    if form == signature and mine == pasted:
+        return 0  # no file in either: looked for as they are
+    return int(bool(signature_after_prefix(form, mine) or signature_goes_on(form, mine)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _loose(signature: str) -> str:
+    return signatures.loose(signature)
 
 
 def signature_loosely_in_text(signature: object, error: object) -> int:
@@ -1684,9 +1715,21 @@ loose_signatures as materialized (
   select signature, loose_signature(signature) as form from failed_signatures
   where signature_loosely_in_text(signature, (select error from given))
 ),
+-- Only when none stands there: the pasted error's signature after what a script said
+-- first, or cut short, about another file (signature_loosely_after). Such a signature says
+-- more than the paste, so it is no rival of those that stand in it: `cat: <path>: No
+-- such file or directory` goes on in a failure's `... (os error 2)`, and was longer than
+-- the `cat` one found in the text.
+loose_after_signatures as materialized (
+  select signature, loose_signature(signature) as form from failed_signatures
+  where not exists (select 1 from in_text_signatures)
+    and not exists (select 1 from loose_signatures)
+    and signature_loosely_after(signature, (select signature from pasted))
+),
 found_signatures as (
   select signature, signature as form, 0 as loose from in_text_signatures
   union all select signature, form, 1 from loose_signatures
+  union all select signature, form, 1 from loose_after_signatures
 ),
 in_text as materialized (
   select tr.id, s.loose from found_signatures s

@@ -3753,3 +3753,89 @@ def test_an_error_about_its_own_names_ranks_before_one_about_other_names(named):
     assert queries.find_class(found[0]) < queries.find_class(
         queries.find_past_fix(named, "Type error: Property 'x' does not exist on type 'Y'.")[0]
     )
+
+
+YNAB = (
+    "global failure: YNABServerError (unknown_error): GET /api/v2/user got HTTP 0:"
+    " Client network error"
+)
+
+
+@pytest.fixture(scope="module")
+def wrapped(tmp_path_factory):
+    """Failures whose key lines a script's words go on after, or come before."""
+    root = tmp_path_factory.mktemp("wrapped")
+    projects = root / "projects"
+    (
+        Session("sync", APP, 0)
+        .call("s1", "Bash", command="yarn test")
+        .result("s1", f"Exit code 1\n{YNAB} (error)", error=True)
+        .call("s2", "Bash", command="yarn test --offline")
+        .result("s2", "1 passed")
+        .write(projects / "-home-u-app" / "sync.jsonl")
+    )
+    (
+        Session("ember", LIB, 100)
+        .call("e1", "Bash", command="yarn test")
+        .result(
+            "e1",
+            'Exit code 1\nPromise rejected during "shows the month": Assertion Failed: Cannot'
+            " override the computed property `firstMonth` on [object Object].",
+            error=True,
+        )
+        .call("e2", "Bash", command="yarn test --filter month")
+        .result("e2", "1 passed")
+        .write(projects / "-home-u-lib" / "ember.jsonl")
+    )
+    (
+        Session("cat", LIB, 200)
+        .call("c1", "Bash", command="cat a.json")
+        .result(
+            "c1", "Exit code 1\ncat: a.json: No such file or directory (os error 2)", error=True
+        )
+        .call("c2", "Bash", command="cat b.json")
+        .result("c2", "Exit code 1\ncat: b.json: No such file or directory", error=True)
+        .write(projects / "-home-u-lib" / "cat.jsonl")
+    )
+    build_index(root / "index.db", projects)
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+def test_the_same_error_about_another_file_is_found_cut_short_or_after_a_prefix(wrapped):
+    """A YNAB sync's `GET /api/v2/user ... Client network error (error)`: pasted about
+    another endpoint without the `(error)` after it, it was not seen before (a new user's
+    try, session 35). The signature that goes on, or comes after a script's words, once
+    the files both name are set aside, is the same error about another file; only when no
+    signature stands in the paste (`cat: c.json: No such file or directory` is the `cat`
+    failure of no `(os error 2)`)."""
+    from pastfix import cards
+
+    pasted = YNAB.replace("/user", "/budgets")
+    found = queries.find_past_fix(wrapped, pasted)
+    assert [(r["session_id"], cards.how_matched(r)) for r in found] == [
+        ("sync", "same error, another file")
+    ]
+    assert queries.seen_before(found)
+    assert queries.signature_loosely_after(
+        signatures.signature(YNAB + " (error)"), signatures.signature(pasted)
+    )
+    cat = queries.find_past_fix(wrapped, "cat: c.json: No such file or directory")
+    assert [r["error_snippet"] for r in cat] == ["cat: b.json: No such file or directory"]
+
+
+def test_a_javascript_errors_message_after_a_scripts_words_is_that_error(wrapped):
+    """Node prints `Error: ` before an Error's message, a script's wrapper its own words
+    (`Promise rejected during "x": Assertion Failed: ...`): pasted as Node printed it,
+    with its own names, it is that error; with others, that error about other names (a new
+    user's `lastMonth` found nothing, `firstMonth` its session; session 35)."""
+    from pastfix import cards
+
+    message = "Assertion Failed: Cannot override the computed property `{}` on [object Object]."
+    own = queries.find_past_fix(wrapped, "Error: " + message.format("firstMonth"))
+    assert [r["session_id"] for r in own] == ["ember"] and queries.seen_before(own)
+    other = queries.find_past_fix(wrapped, "Error: " + message.format("lastMonth"))
+    assert [(r["session_id"], cards.how_matched(r)) for r in other] == [
+        ("ember", "same error, other names")
+    ]

@@ -18,6 +18,7 @@ from pastfix.queries import (
     DIFF_SHOWN,
     FIX_STEPS_SHOWN,
     FIX_TEXT_CHARS,
+    OTHER_NAMES,
     mark_words,
     one_line,
 )
@@ -303,16 +304,20 @@ def signature_shown(row: dict[str, Any]) -> str | None:
 
 def how_matched(row: dict[str, Any]) -> str:
     """How a find_past_fix row matched the pasted error, in the words its card uses (and the
-    hook's context, and the MCP row's `match`): `same error` (its key line is the pasted
-    one, once paths, numbers and ids are set aside), `same error, another file` (the file it
-    names is another), `same error signature` (other values in the same signature), `same
-    words, maybe another error` (every word of it, not its signature), `partial: shares
-    ...` (some of its rarer words, not seen before). `matched` alone, `signature`, did not
-    tell the very same error from another file's or another value's (an MCP client's rows,
-    a new user's try, session 34)."""
+    hook's context, the MCP row's `match` and the find page's): `same error` (its key line
+    is the pasted one, once paths, numbers and ids are set aside), `same error, another
+    file` (the file it names is another), `same error, other names` (every name it quotes is
+    another: queries.other_names; not seen before), `same error signature` (other values in
+    the same signature), `same words, maybe another error` (every word of it, not its
+    signature), `partial: shares ...` (some of its rarer words, not seen before). `matched`
+    alone, `signature`, did not tell the very same error from another file's or another
+    value's (an MCP client's rows, a new user's try, session 34)."""
     if row["matched"] == "signature":
         if row.get("same_text"):
             return "same error"
+        if row.get("other_names"):
+            # before another file: the same error there would name the same things
+            return OTHER_NAMES
         return "same error, another file" if row.get("other_file") else "same error signature"
     if row["matched"] == "all words":
         return "same words, maybe another error"

@@ -142,6 +142,11 @@ def matches(
             continue
         if before is not None and (row["failed_at"] or "") >= before:
             continue
+        if row["other_names"]:
+            # its error signature about other names (a TypeScript property, a yarn script,
+            # a column): its fix edited those, and an agent told "this error was seen
+            # before" would apply it (a new user's made-up errors, session 35)
+            continue
         if row["other_file"] and not row["fixed_at"]:
             # the same error about another file, not fixed there: nothing for the agent to
             # learn (`ls: <path>: No such file or directory` of another folder, in the

@@ -75,11 +75,12 @@ def _value(value: Any) -> str:
 
 
 # A find_past_fix row as agents get it, beside the canned query's own columns. How it
-# matched, in its card's words (cards.how_matched), in place of `matched`, `other_file` and
-# `shared_words`, which it says: `signature` alone did not tell the very same error from
-# another file's (a new user's try, session 34).
+# matched, in its card's words (cards.how_matched), in place of `matched`, `other_file`,
+# `other_names` and `shared_words`, which it says: `signature` alone did not tell the very
+# same error from another file's (a new user's try, session 34), nor from one about other
+# names (session 35).
 _MATCH = {"match": ("string", queries.ALL)}
-_SAID_BY_MATCH = ("matched", "other_file", "shared_words")
+_SAID_BY_MATCH = ("matched", "other_file", "other_names", "shared_words")
 # The call that confirmed the fix, named as that: as `fix_target`, read before the remedy,
 # it was the failed command run again (`npm run build`, of a TS2769 fixed by two files
 # written: a model that took it for the fix would rerun what failed; session 34).

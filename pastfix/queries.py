@@ -371,12 +371,14 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("another_value", 2, another_value, deterministic=True)
     conn.create_function("kept_set_aside", 1, _text_of(_kept_set_aside), deterministic=True)
     conn.create_function("diagnosed_elsewhere", 2, diagnosed_elsewhere, deterministic=True)
+    conn.create_function("other_names", 3, other_names, deterministic=True)
     conn.create_function("signature_in_text", 2, signature_in_text, deterministic=True)
     conn.create_function("signature_after_prefix", 2, signature_after_prefix, deterministic=True)
     conn.create_function("signature_goes_on", 2, signature_goes_on, deterministic=True)
     conn.create_function(
         "signature_loosely_in_text", 2, signature_loosely_in_text, deterministic=True
     )
+    conn.create_function("signature_loosely_after", 2, signature_loosely_after, deterministic=True)
     conn.create_function("loose_signature", 1, _text_of(signatures.loose), deterministic=True)
     conn.create_function(
         "session_url",
@@ -686,8 +688,18 @@ def signature_after_prefix(signature: object, pasted: object) -> int:
     if not isinstance(signature, str) or not isinstance(pasted, str) or not pasted:
         return 0
     if not signature.endswith(": " + pasted):
-        return 0
+        # the message of a JavaScript Error, which Node prints after its class (`Error:
+        # Assertion Failed: ...`) and a script's wrapper after its own words (`Promise
+        # rejected during <str>: Assertion Failed: ...`: the same error pasted as Node
+        # printed it was not found, a new user's try, session 35)
+        message = pasted.removeprefix(_JS_ERROR)
+        if message == pasted or not signature.endswith(": " + message):
+            return 0
+        pasted = message
     return int(_says_enough(pasted))
+
+
+_JS_ERROR = "Error: "
 
 
 def signature_goes_on(signature: object, pasted: object) -> int:
@@ -699,9 +711,29 @@ def signature_goes_on(signature: object, pasted: object) -> int:
         return 0
     if len(signature) <= len(pasted) or not signature.startswith(pasted):
         return 0
-    if _is_word_char(pasted[-1]) and _is_word_char(signature[len(pasted)]):
-        return 0  # cut inside a word
+    if _is_word_char(pasted[-1]) and _goes_on(signature, len(pasted)):
+        return 0  # cut inside a word (or a name: `cargo` of `cargo-nextest`)
     return int(_says_enough(pasted))
+
+
+def signature_loosely_after(signature: object, pasted: object) -> int:
+    """Whether a past failure's `signature` is the pasted error's signature after words a
+    script printed before it (signature_after_prefix) or going on past it (signature_goes_on)
+    once the files both name are set aside (signatures.loose): `GET <path>/budgets got HTTP
+    <n>: Client network error`, pasted, is a YNAB sync's `... GET <path>/user got HTTP <n>:
+    Client network error (error)` about another endpoint; it was "not seen before" (a new
+    user's try, session 35)."""
+    if not isinstance(signature, str) or not isinstance(pasted, str) or not pasted:
+        return 0
+    form, mine = _loose(signature), _loose(pasted)
+    if form == signature and mine == pasted:
+        return 0  # no file in either: looked for as they are
+    return int(bool(signature_after_prefix(form, mine) or signature_goes_on(form, mine)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _loose(signature: str) -> str:
+    return signatures.loose(signature)
 
 
 def signature_loosely_in_text(signature: object, error: object) -> int:
@@ -734,8 +766,8 @@ _ANY_NAME = r"(?:<[a-z]+>[^\s:,;'\"()\[\]<>]*|[^\s:,;'\"()\[\]<>]+)"
 def _loose_pattern(form: str) -> re.Pattern[str]:
     """A loose signature as a pattern of whole words, `<path>` standing for any name."""
     body = _ANY_NAME.join(re.escape(part) for part in form.split("<path>"))
-    before = r"(?<!\w)" if _is_word_char(form[0]) else ""
-    after = r"(?!\w)" if _is_word_char(form[-1]) else ""
+    before = r"(?<!\w)(?<!\w-)" if _is_word_char(form[0]) else ""
+    after = r"(?![\w]|[-.]\w)" if _is_word_char(form[-1]) else ""
     return re.compile(before + body + after)
 
 
@@ -748,9 +780,7 @@ def _stands_in(signature: str, text: str) -> int:
     first, last = _is_word_char(signature[0]), _is_word_char(signature[-1])
     while start >= 0:
         end = start + len(signature)
-        if not (first and start > 0 and _is_word_char(text[start - 1])) and not (
-            last and end < len(text) and _is_word_char(text[end])
-        ):
+        if not (first and _goes_on_before(text, start)) and not (last and _goes_on(text, end)):
             return 1
         start = text.find(signature, start + 1)
     return 0
@@ -758,6 +788,33 @@ def _stands_in(signature: str, text: str) -> int:
 
 def _is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
+
+
+# What joins the parts of one name: `cargo-nextest`, `pytest-watch`, `python3.12`, and a
+# module's `a.b`. A name that ends where one of these goes on to a word character is
+# part of a longer one: `command not found: cargo` does not stand in `cargo-nextest:
+# command not found`, another program (its fix was a shell that had cargo; a new user's
+# made-up pastes, session 35). Before a name, only `-` joins: `java.lang.` before an
+# exception's class names where it was thrown, the same error.
+_NAME_JOINS = "-."
+
+
+def _goes_on(text: str, end: int) -> bool:
+    """Whether the word ending before `end` goes on at `end` (_NAME_JOINS)."""
+    if end >= len(text):
+        return False
+    if _is_word_char(text[end]):
+        return True
+    return text[end] in _NAME_JOINS and end + 1 < len(text) and _is_word_char(text[end + 1])
+
+
+def _goes_on_before(text: str, start: int) -> bool:
+    """Whether the word starting at `start` goes on before it (`x` of `x-cargo`)."""
+    if start <= 0:
+        return False
+    if _is_word_char(text[start - 1]):
+        return True
+    return text[start - 1] == "-" and start >= 2 and _is_word_char(text[start - 2])
 
 
 def _is_stop_word(word: str) -> bool:
@@ -876,12 +933,68 @@ def shared_words(content: object, words: object, tokenizer: object = "") -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _pasted_key(error: str) -> tuple[str, Counter[str], Counter[str], str | None]:
+def _pasted_key(
+    error: str,
+) -> tuple[str, Counter[str], Counter[str], str | None, frozenset[str]]:
     """The key line of a pasted error, set aside as same_text() compares it, its words, its
-    paths' folders and the file its diagnostic is about (signatures.diagnostic_file)."""
+    paths' folders, the file its diagnostic is about (signatures.diagnostic_file) and the
+    names it quotes (_quoted_names)."""
     text = paste_text(error)
     key = signatures.key_line(text) or " ".join(text[:300].split())
-    return _set_aside(key), _key_words(key), _folder_words(key), _diagnostic_file(key)
+    return (
+        _set_aside(key),
+        _key_words(key),
+        _folder_words(key),
+        _diagnostic_file(key),
+        _quoted_names(key),
+    )
+
+
+def other_names(key_line: object, text: object, error: object) -> int | None:
+    """1 when a failure's key line and the pasted error's quote names that their signature
+    says `<str>` for (signatures.quoted_names) and no name of the paste is among the key
+    line's, nor quoted elsewhere in the failure's `text`: `Type error: Property 'email' does
+    not exist on type 'User'.` pasted, a failure of `'errors'` on `'ZodError'` is the same
+    error signature about other names. (A name the failure quotes below its key line is
+    the same error: tsc's `Type 'boolean | undefined' is not assignable to type
+    'boolean'.`, pasted, is the last line of a chain whose first line was stored's key.)
+    Its fix was an edit of its own names (Zod's `.errors` to `.issues`), which a new user
+    was shown as "the same error" on every front end (session 35): such a row is matched
+    as `same error, other names` (cards.how_matched), after those that share a name, and
+    is not the error seen before (seen_before). Names are compared case-insensitively, and
+    those of no letter or digit only when a line quotes nothing else: TypeScript's `'{}'`
+    (an empty object type) is in many a TS2741 about other properties, while PowerShell's
+    `Unexpected token '}'` is another token than `'='`. NULL for NULL."""
+    if key_line is None:
+        return None
+    pasted = _pasted_key("" if error is None else str(error))[4]
+    if not pasted or not isinstance(key_line, str):
+        return 0
+    names = _quoted_names(key_line)
+    if not names or pasted & names:
+        return 0
+    said = text.lower() if isinstance(text, str) else ""
+    quoted = (f"{start}{name}{end}" for name in pasted for start, end in _QUOTE_PAIRS)
+    return int(not any(each in said for each in quoted))
+
+
+# How a failure's text may quote a name.
+_QUOTE_PAIRS = (("'", "'"), ('"', '"'), ("`", "`"), ("‘", "’"), ("“", "”"))
+
+
+@functools.lru_cache(maxsize=4096)
+def _quoted_names(line: str) -> frozenset[str]:
+    """The names a key line quotes (signatures.quoted_names), lower-case: not a quoted path,
+    number or id (one that normalise() changes), which same_text and text_distance compare."""
+    names = frozenset(
+        name.lower()
+        for quoted in signatures.quoted_names(line)
+        if (name := quoted.strip()) and signatures.normalise(name) == name
+    )
+    return frozenset(name for name in names if _LETTERS_OR_DIGITS.search(name)) or names
+
+
+_LETTERS_OR_DIGITS = re.compile(r"[^\W_]")
 
 
 # Key lines repeat across the failures of one signature: both are cached.
@@ -1265,22 +1378,28 @@ def find_limit(limit: object) -> int:
         conn.close()
 
 
+# How a row of the pasted error's signature about other names (other_names) matched, in
+# the words of its card, the hook, MCP and the find page (pastfix.cards.how_matched).
+OTHER_NAMES = "same error, other names"
+
 # Where a find_past_fix row stands before bm25 (find_class).
-FindClass = tuple[bool, bool, bool, bool, bool, int, int, bool]
+FindClass = tuple[bool, bool, bool, bool, bool, bool, int, int, bool]
 
 
 def find_class(row: dict[str, Any]) -> FindClass:
     """Where a find_past_fix row stands before bm25 comes in: the first keys of its ORDER BY.
 
     A good match (the signature or every word) before a near one (some words); the pasted
-    text itself (same_text) before a look-alike; the error itself before the same error
-    about another file (other_file); the same signature before the same words; real errors
+    text itself (same_text) before a look-alike; one that shares a name it quotes before
+    one about other names (other_names); the error itself before the same error about
+    another file (other_file); the same signature before the same words; real errors
     before noise; the closest text (text_distance), then the pasted path's folders
     (other_folder); a fixed failure before one that was not fixed. Then bm25 and recency.
     """
     return (
         row["matched"] == "some words",
         not row["same_text"],
+        bool(row["other_names"]),
         bool(row["other_file"]),
         row["matched"] != "signature",
         row["kind"] != "error",
@@ -1291,12 +1410,15 @@ def find_class(row: dict[str, Any]) -> FindClass:
 
 
 def seen_before(rows: list[dict[str, Any]]) -> bool:
-    """Whether find_past_fix found the error itself: a row with its signature or every word.
+    """Whether find_past_fix found the error itself: a row with its signature or every word,
+    not one whose signature is the error's about other names (other_names).
 
     When not, its rows (NEAR_LIMIT at most, `matched` = `some words`) only share a rare word
-    of the error (`shared_words`): near matches, not the same error.
+    of the error (`shared_words`): near matches, not the same error; or they are that error
+    signature about other names (a TypeScript property, a yarn script, an SQL column that
+    the paste does not name), whose fixes were for those names.
     """
-    return any(row["matched"] != "some words" for row in rows)
+    return any(row["matched"] != "some words" and not row.get("other_names") for row in rows)
 
 
 # Written by every build at its end (pastfix.build._record_build). A fresh build writes every
@@ -1377,6 +1499,15 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     head = f"Not seen before: no past failure has the signature or every word of {what}."
     if not rows:
         return head
+    if any(row["matched"] == "signature" for row in rows):
+        # (seen_before: only rows about other names)
+        one = len(rows) == 1
+        return (
+            f"Not seen before: past failures have the error signature of {what}, but none"
+            f" names what it names. The {len(rows)} below ({OTHER_NAMES})"
+            f" {'was' if one else 'were'} about those: {'its fix is' if one else 'their fixes are'}"
+            " not yours."
+        )
     words = sorted({w for row in rows for w in row["shared_words"]})
     count = f"{len(rows)} partial match{'es' * (len(rows) != 1)}"
     return f"{head} {count}, sharing only {', '.join(words)}: a different error, maybe related."
@@ -1584,9 +1715,21 @@ loose_signatures as materialized (
   select signature, loose_signature(signature) as form from failed_signatures
   where signature_loosely_in_text(signature, (select error from given))
 ),
+-- Only when none stands there: the pasted error's signature after what a script said
+-- first, or cut short, about another file (signature_loosely_after). Such a signature says
+-- more than the paste, so it is no rival of those that stand in it: `cat: <path>: No
+-- such file or directory` goes on in a failure's `... (os error 2)`, and was longer than
+-- the `cat` one found in the text.
+loose_after_signatures as materialized (
+  select signature, loose_signature(signature) as form from failed_signatures
+  where not exists (select 1 from in_text_signatures)
+    and not exists (select 1 from loose_signatures)
+    and signature_loosely_after(signature, (select signature from pasted))
+),
 found_signatures as (
   select signature, signature as form, 0 as loose from in_text_signatures
   union all select signature, form, 1 from loose_signatures
+  union all select signature, form, 1 from loose_after_signatures
 ),
 in_text as materialized (
   select tr.id, s.loose from found_signatures s
@@ -1650,7 +1793,11 @@ keyed as (
     coalesce(text_distance(key_line, {matched}), {UNKEYED_DISTANCE}) as distance,
     coalesce(other_folder(key_line, {matched}), 0) as folders,
     -- a diagnostic about another file: the same error there (other_file)
-    coalesce(diagnosed_elsewhere(key_line, {matched}), 0) as elsewhere
+    coalesce(diagnosed_elsewhere(key_line, {matched}), 0) as elsewhere,
+    -- the same signature, every name it quotes another (other_names)
+    case when same and not coalesce(same_text(key_line, {matched}), 0) then coalesce(
+      other_names(key_line, (select content from tool_results where id = lines.id), {matched}),
+      0) else 0 end as names
   from lines
 ),
 -- A fixed failure of each (session, signature) stands for the group, whatever its line
@@ -1665,7 +1812,7 @@ keyed as (
 ranked as (
   select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
     coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
-    m.distance, m.folders, m.loose or m.elsewhere as loose,
+    m.distance, m.folders, m.loose or m.elsewhere as loose, m.names,
     fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
@@ -1700,14 +1847,14 @@ best as (
     coalesce(json_extract(fixed_one, '$[1]'), tool_use_id) as tool_use_id, session_id,
     coalesce(json_extract(fixed_one, '$[2]'), message_uuid) as message_uuid,
     coalesce(json_extract(fixed_one, '$[3]'), timestamp) as timestamp, signature, kind,
-    score, same, words, exact, distance, folders, loose,
+    score, same, words, exact, distance, folders, loose, names,
     fixed or fixed_one is not null as fixed
   from stood
 ),
 -- The order of find_past_fix (see find_class).
 hits as (
   select * from best
-  order by same or words = 2 desc, exact desc, loose, same desc, kind = 'error' desc,
+  order by same or words = 2 desc, exact desc, names, loose, same desc, kind = 'error' desc,
     distance, folders, fixed desc, score is null, score, timestamp desc, id
   limit case when (select yes from unseen) then min({NEAR_LIMIT}, {limit}) else {limit} end
 ),
@@ -1849,6 +1996,7 @@ select
        then shared_words(f.content, (select words from rare), {TOKENIZER_SQL})
        else '[]' end as shared_words,
   f.loose as other_file,
+  f.names as other_names,
   s.transcript_deleted_at,
   -- the key line of the confirming call's own failure, when it got past this error and
   -- failed on another (pastfix.fixes: a changed retry that got past); else null
@@ -1873,7 +2021,8 @@ where not (f.words = 1 and not f.same
 -- The order (find_class, then bm25 and recency): a good match (the signature or every
 -- word) first; then the same text, the same signature, real errors before noise, the
 -- closest text, a fixed failure, bm25, the newest.
-order by f.same or f.words = 2 desc, f.exact desc, f.loose, f.same desc, f.kind = 'error' desc,
+order by f.same or f.words = 2 desc, f.exact desc, f.names, f.loose, f.same desc,
+  f.kind = 'error' desc,
   f.distance, f.folders, f.fixed_at is not null desc, f.score is null, f.score,
   f.timestamp desc, f.id
 """
@@ -2201,6 +2350,9 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     # 1: matched as the same error about another file (signatures.loose, or a diagnostic of
     # another file: diagnosed_elsewhere), not as its own
     "other_file": ("integer", ALL),
+    # 1: its signature is the pasted error's, but every name it quotes is another
+    # (other_names): the same error signature about other names, not the error itself
+    "other_names": ("integer", ALL),
     # when the session's transcript was deleted (`claude --resume` needs it): kept here
     "transcript_deleted_at": ("string", ALL),
     "fix_error": ("string", 120),

@@ -1496,9 +1496,10 @@ def _program(line: str) -> str:
     return _PYTHON_NAME.sub("python", line, count=1)
 
 
-def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
+def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = None) -> str:
     """`line` with the details that differ between sightings replaced (see module docstring),
-    cut to `cap` characters (a signature's length)."""
+    cut to `cap` characters (a signature's length). `names`, when given, gets the quoted
+    values that became `<str>`, without their quotes (quoted_names)."""
     # Work on a bounded prefix: the signature is a prefix of the result, and
     # pasted text can be long.
     line = _SPACE.sub(" ", _ANSI.sub("", line[: 20 * MAX_SIGNATURE]))[: 4 * MAX_SIGNATURE]
@@ -1560,7 +1561,10 @@ def normalise(line: str, cap: int = MAX_SIGNATURE) -> str:
         line = _USAGE_FOR.sub(lambda m: m.group(1) + _keep(m.group(2), kept), line)
     if " imported from " in line:
         line = _IMPORTER.sub("<path>", line)
-    line = _QUOTED.sub("<str>", line)
+    if names is None:
+        line = _QUOTED.sub("<str>", line)
+    else:
+        line = _QUOTED.sub(functools.partial(_named, names), line)
     if "<str>, <str>" in line or " or <str>" in line or " and <str>" in line:
         line = _STR_LIST.sub("<str>", line)
     if "://" in line:
@@ -1752,6 +1756,23 @@ def loose(signature: str) -> str:
     if "pathspec " in signature:
         signature = _PATHSPEC.sub("<path>", signature)
     return signature
+
+
+def _named(names: list[str], match: re.Match[str]) -> str:
+    names.append(match.group()[1:-1])
+    return "<str>"
+
+
+def quoted_names(line: str) -> tuple[str, ...]:
+    """The quoted values of a key line that its signature says `<str>` for: the names a
+    message is about that are not kept (no module, no program: a TypeScript property and
+    type, a yarn script, an SQL column). Two failures of one signature whose names all
+    differ are one form of error about other things (`Property 'email' does not exist on
+    type 'User'` and `'errors'` on `'ZodError'`): the one's fix, an edit of its names, is
+    not the other's (pastfix.queries.other_names)."""
+    names: list[str] = []
+    normalise(line, names=names)
+    return tuple(names)
 
 
 def kept_set_aside(signature: str) -> str:

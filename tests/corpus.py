@@ -105,6 +105,7 @@ FIND_COLUMNS = [
     "other_folder",
     "shared_words",
     "other_file",
+    "other_names",
     "transcript_deleted_at",
     "fix_error",
 ]

@@ -53,6 +53,23 @@ def test_a_known_error_recalls_past_sessions_and_their_fix(index):
     assert len(text) <= hook.MAX_CONTEXT
 
 
+def test_an_error_signature_about_other_names_is_not_recalled(index):
+    """`Property 'email' does not exist on type 'User'` where past sessions failed on
+    `'total'` of `'Order'` and renamed it: the same error signature about other names, whose
+    fix the agent was told of as "this error was seen before" (a new user's made-up
+    errors, session 35). Nothing better matched: the hook is silent."""
+    other = TS_ERROR.replace("'total'", "'email'").replace("'Order'", "'User'")
+    assert (
+        hook.respond(
+            json.dumps(event("Exit code 2\n" + other.format(file="lib/order.ts", line=7))), index
+        )
+        == ""
+    )
+    shares = TS_ERROR.replace("'Order'", "'Cart'").format(file="lib/order.ts", line=7)
+    text = context_of(hook.respond(json.dumps(event("Exit code 2\n" + shares)), index))
+    assert text.startswith("pastfix: this error was seen before")
+
+
 def test_the_closing_line_names_the_index_the_hook_read(index, tmp_path):
     """`pastfix find` without DB_PATH reads ./index.db first, then the default index: from
     a folder holding another index (the clone where README's Quick start builds one), or
@@ -1220,6 +1237,7 @@ def test_a_project_on_the_events_kind_of_system_comes_first_among_matches_as_goo
             "matched": "signature",
             "same_text": 1,
             "other_file": 0,
+            "other_names": 0,
             "kind": "error",
             "text_distance": 0,
             "other_folder": 0,

@@ -109,18 +109,29 @@ def test_each_row_says_how_it_matched_in_the_words_of_its_card(index):
 
     def ask_rows(error):
         rows = anyio.run(ask, error)["rows"]
-        assert all(not {"matched", "other_file", "shared_words"} & set(row) for row in rows)
+        said_by_match = {"matched", "other_file", "other_names", "shared_words"}
+        assert all(not said_by_match & set(row) for row in rows)
         return rows
 
     itself = TS_ERROR.format(file="src/order.ts", line=12)
     assert match_of(itself)[PAST] == "same error"
     other_value = "src/order.ts(12,5): error TS2339: Property 'sum' does not exist on type 'Order'."
     assert match_of(other_value) == {PAST: "same error signature", OTHER: "same error signature"}
+    # every name another: not the error seen before (a new user's made-up errors, session 35)
+    other_names = (
+        "src/order.ts(12,5): error TS2339: Property 'email' does not exist on type 'User'."
+    )
+    assert match_of(other_names) == {
+        PAST: "same error, other names",
+        OTHER: "same error, other names",
+    }
+    answer = anyio.run(ask, other_names)
+    assert answer["seen_before"] is False and "not yours" in answer["notice"]
     partial = ask_rows("TypeError: order.total is not a function in 'lib/order.ts'")
     assert partial and all(row["match"].startswith("partial: shares ") for row in partial)
     # each as the card says it
     conn = queries.connect(index)
-    for error in (itself, other_value):
+    for error in (itself, other_value, other_names):
         for row in queries.find_past_fix(conn, error):
             said = cards.format_hit(1, row)
             how = cards.how_matched(row)

@@ -1126,6 +1126,36 @@ async def test_the_find_page_says_a_match_is_about_another_file(tmp_path):
 
 
 @pytest.mark.asyncio
+async def test_the_find_page_says_a_match_is_about_other_names(tmp_path):
+    """`Couldn't find a script named "lint:fix"` finds the `"lint"` of another project, fixed
+    by another command: the page said "Same error as yours"; it is not seen before, and
+    the card says it is about other names (a new user's made-up errors, session 35)."""
+    from corpus import APP, Session
+
+    (
+        Session("yarn", APP, 0)
+        .call("y1", "Bash", command="yarn lint")
+        .result("y1", 'Exit code 1\nUsage Error: Couldn\'t find a script named "lint".', True)
+        .call("y2", "Bash", command="yarn eslint .")
+        .result("y2", "Done in 2.1s")
+        .write(tmp_path / "projects" / "-home-u-app" / "yarn.jsonl")
+    )
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    metadata = yaml.safe_load((ROOT / "metadata.yml").read_text())
+    ds = Datasette(
+        [str(tmp_path / "index.db")], metadata=metadata, template_dir=str(ROOT / "templates")
+    )
+    error = 'Usage Error: Couldn\'t find a script named "lint:fix".'
+    page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
+    assert "claude --resume yarn" in page and "Same error as yours" not in page
+    assert "<strong>Not seen before.</strong> Past failures have this error" in page
+    assert "Same error, other names than yours: <code>Usage Error:" in page
+    error = 'Usage Error: Couldn\'t find a script named "lint".'
+    page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
+    assert "claude --resume yarn" in page and "Not seen before" not in page
+
+
+@pytest.mark.asyncio
 async def test_the_find_page_lists_what_was_done_next_when_nothing_fixed_it(tmp_path):
     """A card of a failure nothing was seen to fix lists the steps done next, each a link
     to its call, and the files edited right after that no step names."""

@@ -200,6 +200,7 @@ def test_find_past_fix_rows(conn):
             "other_folder": 0,
             "shared_words": [],
             "other_file": 0,
+            "other_names": 0,
             "transcript_deleted_at": None,
             "fix_error": None,
         },
@@ -258,6 +259,7 @@ def test_find_past_fix_rows(conn):
             "other_folder": 0,
             "shared_words": [],
             "other_file": 0,
+            "other_names": 0,
             "transcript_deleted_at": None,
             "fix_error": None,
         },
@@ -2681,6 +2683,28 @@ def test_a_signature_stands_in_the_text_only_as_whole_words(among):
         assert not queries.seen_before(queries.find_past_fix(among, pasted)), pasted
 
 
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "bash: line 1: javac-wrapper: command not found",
+        "zsh:1: command not found: javac-watch",
+        "zsh: command not found: javac.sh",
+        "sh: x-javac: command not found",
+    ],
+)
+def test_a_program_is_found_only_by_its_whole_name(among, pasted):
+    """`-` and `.` join the parts of one name: a missing `cargo-nextest` is another program
+    than a missing `cargo`, whose fix was a shell that had cargo (a new user's made-up
+    pastes were told "same error signature", session 35)."""
+    found = queries.find_past_fix(among, pasted)
+    assert not queries.seen_before(found), [r["signature"] for r in found]
+    javac = "command not found: javac"
+    assert queries.signature_in_text(javac, f"{pasted} - any idea?") == 0
+    assert queries.signature_goes_on(javac + "-wrapper", javac) == 0
+    assert queries.signature_in_text(javac, "zsh: command not found: javac.") == 1
+    assert queries.signature_in_text(javac, "zsh: command not found: javac (again)") == 1
+
+
 def test_a_signature_that_says_too_little_is_not_looked_for(among):
     """`Exit code <n>` stands in many a text: it names no error on its own."""
     assert queries.signature_in_text("Exit code <n>", "make said Exit code <n> twice") == 0
@@ -3622,3 +3646,196 @@ def test_a_prompts_line_above_an_exit_status_names_no_error(look_alikes):
     found = queries.find_past_fix(look_alikes, pasted)
     assert found[0]["tool_use_id"] == "a2"
     assert all(signatures.exit_status(r["error"]) == 1 for r in found)
+
+
+ZOD = "Type error: Property 'errors' does not exist on type 'ZodError<{ code: string; }>'."
+CHAIN = (
+    "Type error: Type '{ active: boolean | undefined; }[]' is not assignable to type 'Row[]'.\n"
+    "  Types of property 'active' are incompatible.\n"
+    "    Type 'boolean | undefined' is not assignable to type 'boolean'."
+)
+
+
+@pytest.fixture(scope="module")
+def named(tmp_path_factory):
+    """Failures whose signatures say `<str>` for the names they quote, each fixed."""
+    root = tmp_path_factory.mktemp("named")
+    projects = root / "projects"
+    (
+        Session("zod", APP, 0)
+        .call("z1", "Bash", command="npm run build")
+        .result("z1", f"Exit code 1\nFailed to compile.\n./src/groups.ts:41:8\n{ZOD}", error=True)
+        .call(
+            "z2",
+            "Edit",
+            file_path="/home/u/app/src/groups.ts",
+            old_string="error.errors",
+            new_string="error.issues",
+        )
+        .result("z2", "The file /home/u/app/src/groups.ts has been updated.")
+        .call("z3", "Bash", command="npm run build")
+        .result("z3", "Compiled successfully")
+        .write(projects / "-home-u-app" / "zod.jsonl")
+    )
+    (
+        Session("chain", LIB, 100)
+        .call("c1", "Bash", command="npm run build")
+        .result("c1", f"Exit code 1\nFailed to compile.\n{CHAIN}", error=True)
+        .call(
+            "c2",
+            "Edit",
+            file_path="/home/u/lib/src/rows.ts",
+            old_string="active: row.active",
+            new_string="active: Boolean(row.active)",
+        )
+        .result("c2", "The file /home/u/lib/src/rows.ts has been updated.")
+        .call("c3", "Bash", command="npm run build")
+        .result("c3", "Compiled successfully")
+        .write(projects / "-home-u-lib" / "chain.jsonl")
+    )
+    (
+        Session("yarn", LIB, 200)
+        .call("y1", "Bash", command="yarn lint")
+        .result("y1", 'Exit code 1\nUsage Error: Couldn\'t find a script named "lint".', error=True)
+        .call("y2", "Bash", command="yarn eslint .")
+        .result("y2", "Done in 2.1s")
+        .write(projects / "-home-u-lib" / "yarn.jsonl")
+    )
+    build_index(root / "index.db", projects)
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "Type error: Property 'email' does not exist on type 'User'.",
+        "[2026-12-07 09:12:44] ERROR: Type error: Property 'status' does not exist on type 'Bar'.",
+        "Type error: Type 'string' is not assignable to type 'number'.",
+        'Usage Error: Couldn\'t find a script named "lint:fix".',
+    ],
+)
+def test_an_error_signature_about_other_names_is_not_the_error_seen_before(named, pasted):
+    """The names a signature says `<str>` for (a TypeScript property and type, a yarn script)
+    all other than a past failure's: the same error signature, but its fix edited those
+    names (Zod's `.errors`), which a new user was shown as "the same error" on every front
+    end (session 35). Matched as `same error, other names`, not seen before."""
+    from pastfix import cards
+
+    found = queries.find_past_fix(named, pasted)
+    assert found and all(r["matched"] == "signature" and r["other_names"] for r in found)
+    assert [cards.how_matched(r) for r in found] == ["same error, other names"] * len(found)
+    assert not queries.seen_before(found)
+    notice = queries.not_seen_notice(pasted, found)
+    assert "none names what it names" in notice and "not yours" in notice
+
+
+def test_an_error_about_its_own_names_ranks_before_one_about_other_names(named):
+    """The error itself (its names, another file and line) is `same error`, seen before;
+    one that shares a name with a failure stays that error signature; a name quoted below
+    the failure's key line (the last line of tsc's chain, pasted) is the failure's too."""
+    from pastfix import cards
+
+    itself = queries.find_past_fix(named, ZOD.replace("code", "joinCode"))
+    assert itself[0]["session_id"] == "zod" and queries.seen_before(itself)
+    same = queries.find_past_fix(named, f"./src/other.ts:3:1\n{ZOD}")
+    assert (same[0]["session_id"], cards.how_matched(same[0])) == ("zod", "same error")
+    shares = "Type error: Property 'errors' does not exist on type 'Issue'."
+    found = queries.find_past_fix(named, shares)
+    assert [cards.how_matched(r) for r in found] == ["same error signature"]
+    assert queries.seen_before(found)
+    inner = queries.find_past_fix(named, "Type error: " + CHAIN.splitlines()[-1].strip())
+    assert [(r["session_id"], r["matched"], r["other_names"]) for r in inner] == [
+        ("chain", "signature", 0)
+    ]
+    assert queries.seen_before(inner)
+    assert queries.find_class(found[0]) < queries.find_class(
+        queries.find_past_fix(named, "Type error: Property 'x' does not exist on type 'Y'.")[0]
+    )
+
+
+YNAB = (
+    "global failure: YNABServerError (unknown_error): GET /api/v2/user got HTTP 0:"
+    " Client network error"
+)
+
+
+@pytest.fixture(scope="module")
+def wrapped(tmp_path_factory):
+    """Failures whose key lines a script's words go on after, or come before."""
+    root = tmp_path_factory.mktemp("wrapped")
+    projects = root / "projects"
+    (
+        Session("sync", APP, 0)
+        .call("s1", "Bash", command="yarn test")
+        .result("s1", f"Exit code 1\n{YNAB} (error)", error=True)
+        .call("s2", "Bash", command="yarn test --offline")
+        .result("s2", "1 passed")
+        .write(projects / "-home-u-app" / "sync.jsonl")
+    )
+    (
+        Session("ember", LIB, 100)
+        .call("e1", "Bash", command="yarn test")
+        .result(
+            "e1",
+            'Exit code 1\nPromise rejected during "shows the month": Assertion Failed: Cannot'
+            " override the computed property `firstMonth` on [object Object].",
+            error=True,
+        )
+        .call("e2", "Bash", command="yarn test --filter month")
+        .result("e2", "1 passed")
+        .write(projects / "-home-u-lib" / "ember.jsonl")
+    )
+    (
+        Session("cat", LIB, 200)
+        .call("c1", "Bash", command="cat a.json")
+        .result(
+            "c1", "Exit code 1\ncat: a.json: No such file or directory (os error 2)", error=True
+        )
+        .call("c2", "Bash", command="cat b.json")
+        .result("c2", "Exit code 1\ncat: b.json: No such file or directory", error=True)
+        .write(projects / "-home-u-lib" / "cat.jsonl")
+    )
+    build_index(root / "index.db", projects)
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+def test_the_same_error_about_another_file_is_found_cut_short_or_after_a_prefix(wrapped):
+    """A YNAB sync's `GET /api/v2/user ... Client network error (error)`: pasted about
+    another endpoint without the `(error)` after it, it was not seen before (a new user's
+    try, session 35). The signature that goes on, or comes after a script's words, once
+    the files both name are set aside, is the same error about another file; only when no
+    signature stands in the paste (`cat: c.json: No such file or directory` is the `cat`
+    failure of no `(os error 2)`)."""
+    from pastfix import cards
+
+    pasted = YNAB.replace("/user", "/budgets")
+    found = queries.find_past_fix(wrapped, pasted)
+    assert [(r["session_id"], cards.how_matched(r)) for r in found] == [
+        ("sync", "same error, another file")
+    ]
+    assert queries.seen_before(found)
+    assert queries.signature_loosely_after(
+        signatures.signature(YNAB + " (error)"), signatures.signature(pasted)
+    )
+    cat = queries.find_past_fix(wrapped, "cat: c.json: No such file or directory")
+    assert [r["error_snippet"] for r in cat] == ["cat: b.json: No such file or directory"]
+
+
+def test_a_javascript_errors_message_after_a_scripts_words_is_that_error(wrapped):
+    """Node prints `Error: ` before an Error's message, a script's wrapper its own words
+    (`Promise rejected during "x": Assertion Failed: ...`): pasted as Node printed it,
+    with its own names, it is that error; with others, that error about other names (a new
+    user's `lastMonth` found nothing, `firstMonth` its session; session 35)."""
+    from pastfix import cards
+
+    message = "Assertion Failed: Cannot override the computed property `{}` on [object Object]."
+    own = queries.find_past_fix(wrapped, "Error: " + message.format("firstMonth"))
+    assert [r["session_id"] for r in own] == ["ember"] and queries.seen_before(own)
+    other = queries.find_past_fix(wrapped, "Error: " + message.format("lastMonth"))
+    assert [(r["session_id"], cards.how_matched(r)) for r in other] == [
+        ("ember", "same error, other names")
+    ]

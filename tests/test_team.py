@@ -123,6 +123,7 @@ def test_merge_by_class_then_rank_in_its_index():
             "text_distance": 3,
             "other_folder": 0,
             "other_file": 0,
+            "other_names": 0,
             "fixed_at": None,
             "shared_words": [],
             **more,

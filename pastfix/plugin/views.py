@@ -435,6 +435,8 @@ def not_seen(cards: list[dict[str, Any]], error: str) -> dict[str, Any]:
     return {
         "seen_before": queries.seen_before(cards),
         "shared": sorted(names, key=str.lower),
+        # not seen, but its error signature about other names was (queries.other_names)
+        "other_names": any(card.get("other_names") for card in cards),
         "says_little": (
             queries.says_little_notice(error) if cards and queries.says_little(error) else None
         ),
@@ -500,6 +502,7 @@ def find_card(
         "command_more": "\n".join(lines[COMMAND_LINES:]),
         "snippet": markupsafe.Markup(row["error_snippet_html"] or ""),
         "signature_shown": cards.signature_shown(row),
+        "how_matched": cards.how_matched(row),
         "succeeded": cards.succeeded(row),
         "calls": [
             {**call, "target": cards.in_project(call["target"], project), "times": times}

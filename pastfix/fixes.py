@@ -332,7 +332,7 @@ CHECK = frozenset(
     "pytest jest vitest mocha tsc mypy pyright flake8 pylint eslint ruff shellcheck rspec"
     " phpunit ava tap karma playwright cypress hadolint golangci-lint rubocop credo dialyzer"
     " stylelint biome knip vue-tsc svelte-check oxlint markdownlint yamllint swiftlint ktlint"
-    " tflint depcheck tox nox".split()
+    " tflint depcheck tox nox unittest nose2 nosetests".split()
 )
 CHECK_SUBCOMMANDS = {
     "cargo": frozenset("check test build clippy bench run".split()),
@@ -3249,6 +3249,81 @@ def _tests_run_otherwise(call: Call, runner: str) -> bool:
     )
 
 
+# A test run that found nothing to run: unittest's `Ran 0 tests` and `NO TESTS RAN`, pytest's
+# `no tests ran` (both exit 5).
+_NO_TESTS = re.compile(r"\bno tests ran\b|\bran 0 tests\b", re.IGNORECASE)
+# A runner's flags whose value is no folder of tests: a pattern, a name, a marker.
+_NOT_FOLDER_FLAGS = frozenset({"-p", "--pattern", "-k", "-m", "--testNamePattern", "-t"})
+# The files that say what a test run collects, wherever they are.
+_TEST_CONFIG = re.compile(
+    r"^(?:conftest\.py|pytest\.ini|pyproject\.toml|setup\.cfg|tox\.ini|package\.json"
+    r"|\.?[\w-]*\.config\.[cm]?[jt]s|\.mocharc\.\w+|\.rspec|phpunit\.xml(?:\.dist)?)$"
+)
+
+
+def _test_folders(command: str | None) -> list[str]:
+    """The folders (or files) a test runner of a shell command was given to look in:
+    `python3 -m unittest discover -s tests -p 'test_*.py'` looks in `tests`, `pytest
+    tests/unit -k x` in `tests/unit`. None when it was given none (it looked everywhere)."""
+    found = []
+    for intent in intents(command):
+        if intent.program not in TEST_RUNNERS or intent.program not in intent.words:
+            continue
+        words = intent.words[intent.words.index(intent.program) + 1 :]
+        for n, word in enumerate(words):
+            if (
+                word.startswith("-")
+                or word == intent.sub
+                or _GLOB_CHARS.search(word)
+                or (n and words[n - 1] in _NOT_FOLDER_FLAGS)
+            ):
+                continue
+            found.append(_path_key(word).removeprefix("./"))
+    return found
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Whether `path` is in `folder`, both as a runner was given them (relative to where
+    it ran) or absolute: the folder's parts, in order, among the path's."""
+    parts, within = _path_key(path).split("/"), [p for p in folder.split("/") if p]
+    return any(
+        parts[i : i + len(within)] == within for i in range(len(parts) - len(within) + 1)
+    ) and bool(within)
+
+
+def _narrowed(failed: Call, call: Call) -> bool:
+    """Whether a shell call ran the tests a run that found none looked for in only a part
+    of where it looked: `discover -s tests/unit` after `discover -s tests` ran no tests.
+    It found tests there, which says nothing of the folder it was asked about (unittest
+    finds no tests in subfolders that are not packages, and a run from inside one needs
+    none): no retry of it, nor its confirmation (thirty-second held-out set: a Codex
+    agent ran each subfolder alone, fixed what those runs showed, made the `__init__.py`
+    files, then ran the discovery from `tests` again, the fix)."""
+    if call.name not in SHELL_TOOLS:
+        return False
+    mine, theirs = _test_folders(failed.command), _test_folders(call.command)
+    return bool(mine and theirs) and all(
+        any(t != m and (m == "." or t.startswith(m.rstrip("/") + "/")) for m in mine)
+        for t in theirs
+    )
+
+
+def _collects_elsewhere(failed: Call, step: Call) -> bool:
+    """Whether a step of a test run that found nothing to run edited a file outside where
+    it looked, and no file that says what it collects (`conftest.py`, `pytest.ini`,
+    `jest.config.ts`): the code under test, which changes what the tests that run find,
+    never whether there are any (four patches of a Codex agent's `src/` were shown before
+    the `__init__.py` files made in `tests/`: thirty-second held-out set)."""
+    folders = _test_folders(failed.command)
+    return (
+        bool(folders)
+        and step.name in EDIT_TOOLS
+        and bool(step.file_path)
+        and not _TEST_CONFIG.match(_basename(step.file_path))
+        and not any(_inside(step.file_path or "", f) for f in folders)
+    )
+
+
 def _search_words(command: str | None) -> dict[str, set[str]]:
     """The words of each search program's paths and patterns in a command (its flags left
     out): `rg --files -g '*.butler.yaml'` searches for {butler, yaml}."""
@@ -4353,6 +4428,8 @@ def fix_of(
     # a command given a file for its folder (see _runs_on_workdir)
     in_file = bool(failed.workdir) and failed.name in SHELL_TOOLS and _says_not_a_file(error)
     left_out: set[str] = set()  # retries that left out what the error was about
+    # a test run that found nothing to run (see _narrowed)
+    no_tests = failed.name in SHELL_TOOLS and bool(_NO_TESTS.search(error))
     # A test runner not there (not installed, or its install failed), then the tests run by
     # another (`pytest: command not found`, `pip install pytest` with no network, then
     # `python3 -m unittest discover`: thirty-second held-out set, 3 Codex failures labelled
@@ -4368,6 +4445,8 @@ def fix_of(
         for c in after[listed_at:ANOTHER_WAY_CALLS]
     )
     for n, call in enumerate(after):
+        if no_tests and _narrowed(failed, call):
+            continue
         if (
             missing
             and not call.failed
@@ -4709,6 +4788,9 @@ def _confirmed(
     )
     reread = _rereads(failed, between, confirm, output) if stale else None
     was_read = False  # (see below)
+    # a test run that found nothing to run: edits of the code under test are none (see
+    # _collects_elsewhere)
+    no_tests = failed.name in SHELL_TOOLS and bool(_NO_TESTS.search(error))
     for n, call in enumerate(between):
         step = None
         renamed_under = bool(failed.file_path) and _searches_under(
@@ -4721,6 +4803,8 @@ def _confirmed(
         ):
             pass
         elif named is not None and not _names_any(call, named):
+            pass
+        elif no_tests and _collects_elsewhere(failed, call):
             pass
         elif (
             (not_read or stale)

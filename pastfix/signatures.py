@@ -62,7 +62,9 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   found, cannot, could not, unable, denied, refused, invalid, missing... but
   not inside a path or a file's name (git's `deleted: x/statsig.failed_logs.1`)
   nor a word that names a way of working (`fail-fast`, `failover`, `pipefail`);
-  git's `nothing to commit` and `no changes added to commit`.
+  git's `nothing to commit` and `no changes added to commit`; a test runner's `Ran 0
+  tests` (unittest's `NO TESTS RAN`, pytest's `no tests ran in 0.01s` without its `===`
+  banner, are strong: they name what went wrong).
   1 (says only that a command failed, never why: yields to any line that says more): a
   wrapper's or runner's last word, printed after the failure or on stderr, which may be
   stored first: jsh's bare `CommandError`, `ExecaError: Command failed ...`, Node's
@@ -75,7 +77,8 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   FAILED`, `FAILURE: Build failed with an exception.`, `BUILD FAILED in 18s`: they
   say that a build failed, never why), bracketed warnings (`[WARNING] Citeproc:
   citation X not found` before quarto's `File x.bib not found in resource path`) and
-  Kotlin's `w: ` warnings.
+  Kotlin's `w: ` warnings, a separator line (unittest's `-----` over `Ran 0 tests`: it
+  was the key line of a discovery that found nothing, and every later run prints it too).
   When no line scores, the first non-empty line other than Claude Code's
   `Exit code N` that is no warning, hint, frame or summary is taken (`The
   following paths are ignored by one of your .gitignore files: ...`, not git's
@@ -563,6 +566,10 @@ _NOISE = re.compile(
     r"|collect(?:ing|ed) .*\bitems?\b"
     # TAP's totals (testem, node --test): `# fail  2` named every run of an ember test
     r"|# (?:tests?|pass|fail|skip|todo|cancelled)\s+\d+\s*$"
+    # a separator line (unittest's `-----` above `Ran 0 tests ... NO TESTS RAN`, the key
+    # line of a discovery that found nothing, which every later run prints too: its
+    # passing run was read as still failing, thirty-second held-out set)
+    r"|[-=_~*\u2500\u2501\u2550]{3,}\s*$"
     r")",
     re.I,
 )
@@ -613,6 +620,7 @@ _STRONG_ANY = re.compile(
     r"|not a directory|is a directory|timed out after|segmentation fault"
     r"|cannot find module|could not resolve|module not found|no module named"
     r"|undefined reference|: undefined: |syntax error|syntaxerror|: unbound variable"
+    r"|no tests ran"
 )
 _ERRNO = re.compile(
     r"E(?:NOENT|ACCES|PERM|ISDIR|NOTDIR|EXIST|NOTEMPTY|CONNREFUSED|CONNRESET"
@@ -628,6 +636,9 @@ _MEDIUM = re.compile(
     r"|not a directory|is a directory|segmentation fault|no module named|✘"
     r"|nothing to commit|nothing added to commit|no changes added to commit"
     r"|unbound variable|not available|already in use"
+    # a test run that found nothing to run (unittest's `Ran 0 tests` and `NO TESTS RAN`,
+    # pytest's `no tests ran`, exit 5): what failed, though no error word says so
+    r"|no tests ran|ran 0 tests"
 )
 
 # A word with a slash or a dot inside it: a path, a file or a test's name.

@@ -5334,3 +5334,39 @@ def test_a_cached_search_says_what_its_pattern_does(pieces: list[str]) -> None:
     text = "".join(pieces)
     for name, says, pattern in _cached_searches():
         assert says(text) == (pattern.search(text) is not None), (name, text)  # type: ignore[operator]
+
+
+def test_a_test_run_that_found_nothing_is_fixed_by_what_changes_what_it_collects():
+    """unittest's discovery from `tests` ran no tests (`-----`, `Ran 0 tests`, `NO TESTS
+    RAN`); the agent ran each subfolder alone, patched the code those runs failed on,
+    made the `__init__.py` files, and ran the discovery from `tests` again. A run of a
+    subfolder is no retry, passing or failing, and a patch of the code under test is no
+    step: the `__init__.py` files are the remedy, the discovery the fix (thirty-second
+    held-out set, a Codex rollout). The separator line is no key line: every later run
+    prints it too."""
+    base = "cd /p && python3 -m unittest discover -s tests -p 'test_*.py'"
+    sub = "cd /p && python3 -m unittest discover -s tests/unit -p 'test_*.py'"
+    empty = call("exec_command", command=base, failed=True)
+    red = call("exec_command", command=sub, failed=True)
+    errors = {
+        empty.tool_use_id: "Exit code 5\n\n" + "-" * 70 + "\nRan 0 tests in 0.000s\n\nNO TESTS RAN",
+        red.tool_use_id: "Exit code 1\nE\n"
+        + "=" * 70
+        + "\nERROR: test_x (test_x.T.test_x)\n"
+        + "-" * 70
+        + "\nNotImplementedError",
+    }
+    assert signatures.key_line(errors[empty.tool_use_id]) == "NO TESTS RAN"
+    patch = call("apply_patch", file_path="/p/src/app/x.py")
+    init = call("exec_command", command=": > /p/tests/__init__.py; : > /p/tests/unit/__init__.py")
+    ok = "\n" + "-" * 70 + "\nRan 10 tests in 0.002s\n\nOK"
+    green = call("exec_command", command=sub)
+    whole = call("exec_command", command=base)
+    calls = [empty, red, patch, init, green, whole]
+    fix = run(calls, errors, {green.tool_use_id: ok, whole.tool_use_id: ok})[empty.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, whole.tool_use_id)
+    assert steps(fix) == [(init.tool_use_id, None)]
+    # a file that says what is collected is a step wherever it is
+    config = call("Edit", file_path="/p/pyproject.toml")
+    fix = run([empty, config, whole], errors)[empty.tool_use_id]
+    assert steps(fix) == [(config.tool_use_id, None)]

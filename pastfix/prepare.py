@@ -84,7 +84,14 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # and its token in two strings (`"SSWS " + "00..."`), a table's value one space after a
 # name that fills its column, a table in a diff (`+password    ...`), a box's cells
 # (`doppler secrets`), a Key Vault secret's value beside its id.
-REDACTION_VERSION = 23
+# 23: a secret store's value whatever its name (AWS's SecretString and SecureString, a
+# store's CLI given it, a Kubernetes Secret's data).
+# 24: a credential a tool is told to keep on its command line, whatever it looks like: a
+# package manager's registry credential (`npm config set //reg/:_authToken V`, poetry's and
+# composer's `http-basic.<repo> USER PW`, bundler's `<host> USER:PW`), `--creds USER:PW`, a
+# login's token argument (`cargo login T`), `podman login -p`, NuGet's `-p` and `-k`.
+# A problem's reason, which may quote its line (a YAML `*alias`, an event's type as written).
+REDACTION_VERSION = 24
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

@@ -434,14 +434,15 @@ TABLES = (
         text=("value",),
     ),
     # A problem is stored with the path of its file (a file that could not be read has
-    # no file_id).
+    # no file_id). Its reason may quote the line too (a malformed YAML's undefined
+    # `*alias`, an event's type as written: session 35's third security round).
     Table(
         "problems",
         Problem,
         "problems",
         ("path", *Problem._fields),
         key=None,
-        text=("excerpt",),
+        text=("reason", "excerpt"),
         cuts=(("excerpt", EXCERPT_CHARS, cut_excerpt),),
     ),
     # (`count` is a tuple's method: the record's field is `occurrences`)

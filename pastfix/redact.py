@@ -1941,6 +1941,21 @@ _PASSWORD_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("zip",), r"-P[^\S\n]{1,10}"),
     (("7z", "7za", "7zz"), r"-p"),
     (("openssl",), r"-k[^\S\n]{1,10}"),
+    # REDACTION_VERSION 24: docker login's kin, and NuGet's feeds and keys
+    (
+        (
+            "podman login",
+            "buildah login",
+            "skopeo login",
+            "nerdctl login",
+            "oras login",
+            "helm registry login",
+            "crane auth login",
+        ),
+        r"-p[^\S\n]{1,10}",
+    ),
+    (("dotnet nuget add source", "dotnet nuget update source"), r"-p[^\S\n]{1,10}"),
+    (("dotnet nuget push", "nuget push"), r"-k[^\S\n]{1,10}"),
 )
 # A password after what stands before it (a group of _PASSWORD_OPTIONS), quoted or not; not
 # an option (`-`, `/`).
@@ -2146,7 +2161,10 @@ def _store_option(option: str) -> str:
     return r"(?<=\s)" + option + r"(?:[^\S\n]{1,10}|=)" + _STORE_VALUE
 
 
-_SECRET_STORES: tuple[tuple[tuple[str, ...], tuple[str, ...], str, bool], ...] = (
+# (each store's anchors, its options' patterns, the word its command needs, whether its
+# value is judged as a stored secret's)
+_Stores = tuple[tuple[tuple[str, ...], tuple[str, ...], str, bool], ...]
+_SECRET_STORES: _Stores = (
     (("ssm put-parameter",), (_store_option("--value"),), "SecureString", True),
     (
         (
@@ -2185,14 +2203,98 @@ _SECRET_STORES: tuple[tuple[tuple[str, ...], tuple[str, ...], str, bool], ...] =
 )
 _STORE_GROUPS = ("inside", "quoted", "bare")
 
+# REDACTION_VERSION 24 (session 35, third round): a credential a tool is told to keep, given
+# on its command line, whatever its value looks like: a package manager's setting that names
+# a registry's credential (npm's `.npmrc` keys, `npm config set //npm.corp/:_authToken V`,
+# which the `.npmrc` rule reads only as `KEY=V`; yarn 2's `npmAuthToken`; poetry's and
+# composer's `http-basic.<repo> USER PW`; bundler's `<host> USER:PW`), a login given its
+# token as its argument (`cargo login T`, `wandb login T`), a registry's `--creds USER:PW`
+# (skopeo, podman, buildah). Laid out as _SECRET_STORES: the setting's name says what the
+# value is, so it is judged as a stored secret's (see _stored); a login's bare argument must
+# look generated (`vault login -method=github`, `cargo login --registry corp` stay).
+_SETTING_END = r"\\{0,7}[\"']?(?:[^\S\n]{1,10}|=)"
+_LOGIN_VALUE = (
+    r"(?<=\s)(?:\\{0,7}[\"'](?P<quoted>[^\"'\\\n]{16,500})(?=\\{0,7}[\"'])"
+    r"|(?P<bare>[^\s\"'`\\;|&<>()=-][^\s\"'`\\;|&<>()=]{15,499})(?=[\s;|&)]|\Z))"
+)
+_CREDENTIAL_SETTINGS: _Stores = (
+    (
+        ("npm config set", "npm set ", "pnpm config set", "pnpm set ", "yarn config set"),
+        (
+            r"(?<=[\s\"'/:.])(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)"
+            + _SETTING_END
+            + _STORE_VALUE,
+        ),
+        "",
+        True,
+    ),
+    (
+        ("poetry config",),
+        (
+            r"(?<=\s)pypi-token\.[\w.-]{1,100}[^\S\n]{1,10}" + _STORE_VALUE,
+            r"(?<=\s)http-basic\.[\w.-]{1,100}[^\S\n]{1,10}"
+            + _ARG
+            + r"[^\S\n]{1,10}"
+            + _STORE_VALUE,
+        ),
+        "",
+        True,
+    ),
+    (
+        ("composer config",),
+        (
+            r"(?<=\s)(?:github-oauth|gitlab-token|gitlab-oauth|bearer)\.[\w.-]{1,200}[^\S\n]{1,10}"
+            + _STORE_VALUE,
+            r"(?<=\s)(?:http-basic|bitbucket-oauth)\.[\w.-]{1,200}[^\S\n]{1,10}"
+            + _ARG
+            + r"[^\S\n]{1,10}"
+            + _STORE_VALUE,
+        ),
+        "",
+        True,
+    ),
+    (
+        ("bundle config",),
+        (
+            r"(?<=\s)(?:https?://)?[\w-]{1,63}(?:\.[\w-]{1,63})+/?[^\S\n]{1,10}\\{0,7}[\"']?"
+            r"[^\s:\"'`\\]{1,100}:" + _STORE_VALUE,
+        ),
+        "",
+        True,
+    ),
+    (
+        ("--creds", "--src-creds", "--dest-creds"),
+        (
+            r"(?<=\s)--(?:src-|dest-)?creds(?:[^\S\n]{1,10}|=)\\{0,7}[\"']?[^\s:\"'`\\]{1,100}:"
+            + _STORE_VALUE,
+        ),
+        "",
+        True,
+    ),
+    (
+        (
+            "cargo login",
+            "wandb login",
+            "vault login",
+            "ngrok authtoken",
+            "add-authtoken",
+            "mc alias set",
+            "mc config host add",
+        ),
+        (_LOGIN_VALUE,),
+        "",
+        False,
+    ),
+)
 
-def _store_values(text: str) -> Iterator[tuple[int, int]]:
-    """The value each secret store's command of _SECRET_STORES is given (`aws ssm
-    put-parameter ... --value V --type SecureString`, `vault kv put secret/app conn=V`): its
-    options read from its words to the end of its command (400 characters at most), once for
-    each stretch of text (linear)."""
+
+def _store_values(text: str, stores: _Stores) -> Iterator[tuple[int, int]]:
+    """The value each secret store's command of `stores` (_SECRET_STORES,
+    _CREDENTIAL_SETTINGS) is given (`aws ssm put-parameter ... --value V --type
+    SecureString`, `vault kv put secret/app conn=V`): its options read from its words to the
+    end of its command (400 characters at most), once for each stretch of text (linear)."""
     spans: list[tuple[int, int]] = []
-    for anchors, patterns, needs, stored in _SECRET_STORES:
+    for anchors, patterns, needs, stored in stores:
         done = 0
         for at in _anchor_starts(text, anchors):
             if at < done:
@@ -3037,7 +3139,14 @@ RULES: tuple[Rule, ...] = (
         "secret",
         "secret stores",
         anchors=tuple(chain.from_iterable(anchors for anchors, *_ in _SECRET_STORES)),
-        find=_store_values,
+        find=lambda text: _store_values(text, _SECRET_STORES),
+    ),
+    # REDACTION_VERSION 24
+    Rule(
+        "secret",
+        "credential settings",
+        anchors=tuple(chain.from_iterable(anchors for anchors, *_ in _CREDENTIAL_SETTINGS)),
+        find=lambda text: _store_values(text, _CREDENTIAL_SETTINGS),
     ),
     Rule(
         "secret",

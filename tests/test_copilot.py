@@ -13,6 +13,7 @@ from conftest import REAL_CORPUS
 from pastfix import agents, copilot, signatures
 from pastfix.cli import cli
 from pastfix.lines import MAX_WHOLE_BYTES
+from pastfix.prepare import prepare
 from pastfix.records import SourceFile
 
 DATA = Path(__file__).parent / "data" / "copilot"
@@ -357,6 +358,21 @@ def test_bad_workspace_yaml_is_a_problem(data, reason):
     batch = copilot.parse_workspace(data, None)
     assert len(batch.problems) == 1 and batch.problems[0].reason.startswith(reason)
     assert batch.meta == []
+
+
+def test_a_problems_reason_that_quotes_its_line_is_redacted():
+    # (PyYAML names an undefined alias as written; a Copilot event names its type)
+    token = "ghp_Zq8vN2kL5mR7tX1wY4bCa1B2c3D4e5F6g7H8"
+    yaml_batch = prepare(copilot.parse_workspace(f"id: s\ncwd: *{token}\n".encode(), None))
+    line = json.dumps({"type": f"x.{token}", "id": "e1", "timestamp": "2026-04-01T10:00:00Z"})
+    events = prepare(
+        copilot.parse_lines(f"{line}\n".encode(), first_line_no=1, default_session_id="s")
+    )
+    for batch, reason in ((yaml_batch, "malformed YAML"), (events, "x.")):
+        (problem,) = batch.problems
+        assert problem.reason.startswith(reason) and "[REDACTED:github-token]" in problem.reason
+        assert token not in problem.reason and token not in problem.excerpt
+        assert {r.column_name for r in batch.redactions} >= {"reason"}
 
 
 # -- where the files are ------------------------------------------------------------------

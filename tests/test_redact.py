@@ -3073,3 +3073,75 @@ def test_a_secret_stores_value_is_redacted_whatever_its_name(text, secrets):
         for secret in (SECRET_VALUE, *secrets):
             assert secret not in redacted, redacted
         assert found == {"secret": 1}, found
+
+
+# -- REDACTION_VERSION 24: a credential a tool is told to keep (session 35, third round) ----
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # a package manager's setting that names a registry's credential, its value after a
+        # space (the `.npmrc` rule reads `KEY=V` only)
+        (f"npm config set //npm.corp.example/:_authToken {SECRET_VALUE}", "secret"),
+        (f"npm config set '//npm.corp.example/:_authToken' '{SECRET_VALUE}'", "secret"),
+        (f"npm set //npm.corp.example/:_password {SECRET_VALUE}", "secret"),
+        (f"npm config set _auth {SECRET_VALUE}", "secret"),
+        (f"pnpm config set //npm.corp.example/:_authToken {SECRET_VALUE}", "secret"),
+        (f"yarn config set npmAuthToken {SECRET_VALUE}", "secret"),
+        (f'yarn config set npmScopes.corp.npmAuthIdent "bob:{SECRET_VALUE}"', "secret"),
+        (f"poetry config http-basic.corp bob {SECRET_VALUE}", "secret"),
+        (f"poetry config pypi-token.corp {SECRET_VALUE}", "secret"),
+        (f"composer config --global http-basic.repo.example.com bob {SECRET_VALUE}", "secret"),
+        (f"composer config -g github-oauth.github.com {SECRET_VALUE}", "secret"),
+        (f"bundle config set --global rubygems.pkg.github.com bob:{SECRET_VALUE}", "secret"),
+        (f"bundle config https://gems.corp.example/ bob:{SECRET_VALUE}", "secret"),
+        # a registry's credentials given to skopeo, podman, buildah
+        (f"skopeo copy --src-creds bob:{SECRET_VALUE} docker://a docker://b", "secret"),
+        (f"podman pull --creds='bob:{SECRET_VALUE}' registry.corp.example/app", "secret"),
+        # a login given its token as its argument
+        (f"cargo login {SECRET_VALUE}", "secret"),
+        (f"cargo login --registry corp {SECRET_VALUE}", "secret"),
+        (f"wandb login --relogin {SECRET_VALUE}", "secret"),
+        (f"vault login {SECRET_VALUE}", "secret"),
+        (f"ngrok config add-authtoken {SECRET_VALUE}", "secret"),
+        (f"mc alias set corp https://minio.corp.example admin {SECRET_VALUE}", "secret"),
+        # docker login's kin, NuGet's feed and key
+        (f"podman login -u bob -p {SECRET_VALUE} registry.corp.example", "password"),
+        (f"helm registry login reg.example -u bob -p '{SECRET_VALUE}'", "password"),
+        (
+            "dotnet nuget add source https://nuget.corp.example/v3/index.json -n corp -u bob "
+            f"-p {SECRET_VALUE} --store-password-in-clear-text",
+            "password",
+        ),
+        (f"dotnet nuget push app.nupkg -k {SECRET_VALUE} -s https://nuget.example", "password"),
+    ],
+)
+def test_a_credential_a_tool_is_told_to_keep_is_redacted(text, kind):
+    for redacted, found in (redact(text), redact_json(json.dumps({"content": text}))):
+        assert SECRET_VALUE not in redacted, redacted
+        assert found == {kind: 1}, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "npm config set //npm.corp.example/:_authToken ${NPM_TOKEN}",
+        'yarn config set npmAuthToken "$NPM_TOKEN"',
+        "npm config set registry https://npm.corp.example/ && npm config get _authToken",
+        "npm config set //npm.corp.example/:always-auth true",
+        "poetry config http-basic.corp bob && poetry install",
+        "poetry config virtualenvs.in-project true",
+        "bundle config set --local path vendor/bundle",
+        "bundle config mirror.https://rubygems.org https://mirror.corp.example",
+        "cargo login --registry my-registry",
+        "vault login -method=oidc role=admin",
+        "wandb login --host https://wandb.corp.example",
+        "mc alias set local http://localhost:9000 minioadmin minioadmin",
+        "podman login -u bob -p $REGISTRY_PASSWORD reg.example && podman run -p 8080:80 x",
+        "skopeo copy --src-creds $USER:$PASS docker://a docker://b",
+        "dotnet nuget push app.nupkg -k $NUGET_KEY -s https://api.nuget.org/v3/index.json",
+    ],
+)
+def test_version_24s_look_alikes_are_kept(text):
+    assert redact(text) == (text, {})

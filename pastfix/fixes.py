@@ -3600,6 +3600,20 @@ _UNPARSED = re.compile(
     re.MULTILINE,
 )
 _says_unparsed = _cached_search(_UNPARSED)
+
+
+def _not_parsed(failed: Call, error: str, key_line: str) -> bool:
+    """Whether the shell could not parse a failed command, so ran no part of it: its key
+    line is the shell's complaint (_UNPARSED), which is all such a command prints. The same
+    words beside a program's own error (a traceback) came from what the shell ran before the
+    command: a startup file of the session (zsh sourcing conda's `conda.sh:48: parse error
+    near `()'` and its hook's `(eval):1: parse error near `()'` at the top of every output,
+    failed or not, so a `python -c` test that raised `no such table: user` was shown as
+    "written so that the shell could parse it" when it passed: thirty-first held-out set, a
+    new user's try). Without a key line, the error is read whole."""
+    return failed.name in SHELL_TOOLS and _says_unparsed(key_line or error)
+
+
 # The quotes a word of a command is read without (see _reworded).
 _QUOTES = "'\"`"
 
@@ -4136,10 +4150,13 @@ def _check_failed(call: Call, text: str) -> bool:
 
 
 # A program's own words for a crash, at the start of a line: Python's traceback, Node's
-# internal frames, a Rust panic, Go's, the JVM's uncaught exception.
+# internal frames, a Rust panic, Go's, the JVM's uncaught exception, Ruby's (`x.rb:697:in
+# 'Bundler::Definition#materialize': Could not find ... (Bundler::GemNotFound)`, then its
+# frames, `\tfrom x.rb:237:in ...`).
 _CRASHED = re.compile(
     r"^Traceback \(most recent call last\):|^node:internal/|^thread '[^']*' panicked at "
-    r"|^panic: |^goroutine \d+ \[running\]:|^Exception in thread \"",
+    r"|^panic: |^goroutine \d+ \[running\]:|^Exception in thread \""
+    r"|^\S+:\d+:in [`'].* \([A-Z]\w*(?:::[A-Z]\w*)*\)\n\tfrom \S+:\d+:in [`']",
     re.M,
 )
 
@@ -4154,6 +4171,16 @@ def _crashed(call: Call, text: str) -> bool:
         and _CRASHED.search(text) is not None
         and not all(_looks(i) for i in intents(call.command))
     )
+
+
+def _failed_behind(call: Call, text: str) -> bool:
+    """Whether a call whose exit status was another program's (a pipe, `; echo`) printed
+    `text` that says it failed: a check that counted failures (_check_failed) or a run that
+    crashed (_crashed). It confirms nothing, and it is no step of a remedy: it did not do
+    what it was to do (`bundle exec rails runner ... 2>&1 | head -5`, exit 0 from head,
+    bundler unable to load rails: a new user's card showed it as a fix of the YAML check
+    before it, thirty-first held-out set)."""
+    return _status_of_another(call) and (_check_failed(call, text) or _crashed(call, text))
 
 
 def _raised_again(call: Call, key_line: str, text: str) -> bool:
@@ -4412,7 +4439,7 @@ def fix_of(
     not_failing = _not_failing(failed.command, key_line) if failed.name in SHELL_TOOLS else ()
     keys = _sends_keys(failed)
     # a command the shell could not parse ran no part of itself (see _reworded)
-    unparsed = failed.name in SHELL_TOOLS and _says_unparsed(error)
+    unparsed = _not_parsed(failed, error, key_line)
     # inline code the shell broke (see _ran_as_file)
     mangled = (unparsed or _says_substitution_broken(error)) and any(
         i.code is not None for i in intents(failed.command)
@@ -4630,10 +4657,7 @@ def fix_of(
             # _said_again.
             retried.append((n, True))
             continue
-        if _status_of_another(call) and (
-            _check_failed(call, output(call.tool_use_id))
-            or _crashed(call, output(call.tool_use_id))
-        ):
+        if _failed_behind(call, output(call.tool_use_id)):
             continue
         if not call.failed and _CMD_BANNER_ONLY.match(output(call.tool_use_id)):
             continue  # cmd started and ran nothing (see _CMD_BANNER_ONLY)
@@ -4653,7 +4677,18 @@ def fix_of(
             return missing and way == WORKED_AROUND and _printed_path(step, found, output)
 
         fix = _confirmed(
-            failed, after[:n], call, way, error, window_end, start, stop, listed, output
+            failed,
+            after[:n],
+            call,
+            way,
+            error,
+            window_end,
+            start,
+            stop,
+            listed,
+            output,
+            unparsed,
+            key_line,
         )
         if left_out:
             # the call that did it on what the error was about leads; those that left it
@@ -4664,7 +4699,17 @@ def fix_of(
         # it got past the sandbox, and nothing later succeeded: that retry confirms it, its
         # change the escalation (what came before it, as for a confirmation)
         start = max((i + 1 for i, same in retried if same and i < outside), default=0)
-        return _confirmed(failed, after[:outside], after[outside], FIXED, error, window_end, start)
+        return _confirmed(
+            failed,
+            after[:outside],
+            after[outside],
+            FIXED,
+            error,
+            window_end,
+            start,
+            unparsed=unparsed,
+            key_line=key_line,
+        )
     program = not_found or _checked_for(failed, key_line) or _missing_module(key_line)
     installs = [
         n
@@ -4676,14 +4721,25 @@ def fix_of(
     wanted = _packages_of(failed, program) if program in _INSTALLERS and not installs else ()
     for n, call in enumerate(after[:ANOTHER_WAY_CALLS] if wanted else ()):
         if not call.failed and not call.running and any(_installs(call, p) for p in wanted):
-            return _confirmed(failed, after[:n], call, WORKED_AROUND, error, window_end)
+            return _confirmed(
+                failed,
+                after[:n],
+                call,
+                WORKED_AROUND,
+                error,
+                window_end,
+                unparsed=unparsed,
+                key_line=key_line,
+            )
     if installs:
         # nothing ran it again, but it was installed: the install is the step; of several,
         # the first whose status is its own, else the last (`pip install x | tail -5`
         # refused by PEP 668, exit 0 from tail, then `... --break-system-packages | tail`)
         n = next((i for i in installs if not _status_of_another(after[i])), installs[-1])
         call = after[n]
-        fix = _confirmed(failed, after[:n], call, FIXED, error, window_end)
+        fix = _confirmed(
+            failed, after[:n], call, FIXED, error, window_end, unparsed=unparsed, key_line=key_line
+        )
         # the other installs of it before this one were tries it took the place of (`pip
         # install python-docx | tail -5` refused by PEP 668, then `... --break-system-packages`:
         # ninth held-out set, the refused one shown as a step)
@@ -4757,7 +4813,12 @@ def _confirmed(
     stop: int | None = None,
     listed: Callable[[Call], bool] | None = None,
     output: Callable[[str], str] | None = None,
+    unparsed: bool = False,
+    key_line: str = "",
 ) -> Fix:
+    """The fix `confirm` confirms, its remedy taken from `between` (from `start`, before
+    `stop`): see the module's docstring. `unparsed`: the shell could not parse the failed
+    command (_not_parsed); `key_line`: the failure's."""
     steps: list[tuple[bool, int, Step]] = []
     others = []
     not_read = failed.kind == "not_read" or "has not been read" in error
@@ -4791,6 +4852,11 @@ def _confirmed(
     # a test run that found nothing to run: edits of the code under test are none (see
     # _collects_elsewhere)
     no_tests = failed.name in SHELL_TOOLS and bool(_NO_TESTS.search(error))
+    # the files the output only warned about, when the failure is no warning: its key line
+    # is neither one nor a warned file's report (_warned_only)
+    warned = _warned_only(error) if failed.name in SHELL_TOOLS else set()
+    if "warning" in key_line.lower() or any(path in key_line for path in warned):
+        warned = set()
     for n, call in enumerate(between):
         step = None
         renamed_under = bool(failed.file_path) and _searches_under(
@@ -4805,6 +4871,8 @@ def _confirmed(
         elif named is not None and not _names_any(call, named):
             pass
         elif no_tests and _collects_elsewhere(failed, call):
+            pass
+        elif warned and call.name in EDIT_TOOLS and _names_file(warned, call.file_path):
             pass
         elif (
             (not_read or stale)
@@ -4826,6 +4894,7 @@ def _confirmed(
             and _changes_state(call)
             and not _records(call, failed)
             and not _scratch(call, f"{failed.command}\n{error}\n{confirm.command}")
+            and not (output is not None and _failed_behind(call, output(call.tool_use_id)))
         ):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:
@@ -4967,7 +5036,7 @@ def _confirmed(
         # said only "confirmed: Grep ... succeeded", a new user's try, session 34); neither
         # input is known when the call was not refused (see refused_input).
         change = _input_change(failed.input, confirm.input) or "called again with other input"
-    if change is None and confirm.command != failed.command and _says_unparsed(error):
+    if change is None and confirm.command != failed.command and unparsed:
         change = "written so that the shell could parse it"  # (see _reworded)
     if stale and change is None and confirm.name in EDIT_TOOLS:
         change = "with the text the file has"
@@ -5000,6 +5069,64 @@ def _confirmed(
         window_end=window_end,
         others=others,
     )
+
+
+# A checker's report of a file (eslint's, as `next build` prints it): the file's path alone
+# on a line, then its findings (`6:10  Warning: 'Suspense' is defined but never used.`);
+# and a finding with its file first (`src/x.c:3:5: warning: unused variable`).
+_REPORTED_FILE = re.compile(r"^\s*(\.{0,2}/?[\w@.-]+(?:/[\w@.\[\]()-]+)*\.\w+)\s*$")
+_FINDING = re.compile(r"^\s*\d+:\d+\s+(warning|error)\b", re.I)
+_FILE_FINDING = re.compile(r"^\s*(\S+?):\d+(?::\d+)?:?\s+(warning|error)\b", re.I)
+
+
+def _warned_only(error: str) -> set[str]:
+    """The files a failure's output names only with warnings: each line that names one is
+    its report's header whose findings are all warnings, or a warning of it. A warning fails
+    no build, so an edit of such a file cleared a warning, and is no step of the fix
+    (`next build` failing on `Type error: Property 'feedback' is missing` in
+    groups/page.tsx after eslint's unused-variable warnings of three other files: the card
+    showed the four patches that cleared them as fixes, thirty-first held-out set, a new
+    user's try). Not when the failure is the warnings (`--max-warnings 0`): its key line
+    then is one, see _confirmed."""
+    lines = error.splitlines()
+    levels: dict[str, set[str]] = {}
+    for i, line in enumerate(lines):
+        header = _REPORTED_FILE.match(line)
+        if header:
+            found = set()
+            for later in lines[i + 1 :]:
+                finding = _FINDING.match(later)
+                if not finding:
+                    break
+                found.add(finding.group(1).lower())
+            if found:
+                levels.setdefault(header.group(1), set()).update(found)
+                continue
+        finding = _FILE_FINDING.match(line)
+        if finding:
+            levels.setdefault(finding.group(1), set()).add(finding.group(2).lower())
+    return {
+        path
+        for path, found in levels.items()
+        if found == {"warning"}
+        and sum(path in line for line in lines)
+        == sum(
+            bool(_REPORTED_FILE.match(line) or _FILE_FINDING.match(line)) and path in line
+            for line in lines
+        )
+    }
+
+
+def _names_file(paths: set[str], path: str | None) -> bool:
+    """Whether a tool's path is one of `paths` as an output names them (`./src/x.ts`)."""
+    if not path:
+        return False
+    mine = _unix(path)
+    for named in paths:
+        named = _unix(named).removeprefix("./")
+        if mine == named or mine.endswith(f"/{named}"):
+            return True
+    return False
 
 
 # What a look prints when what it looked for is not there, by its own `|| echo` (`ls -la

@@ -374,11 +374,14 @@ _SANDBOX_STDERR = re.compile(r"\n?, stderr: ?")
 # ...`, bash's `/Users/x/.bash_profile: line 3: ...`, Homebrew's `brew shellenv` (sourced
 # from .zprofile) `/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps:
 # Operation not permitted` in a macOS sandbox (sixth held-out set: the first line of every
-# Codex 0.63 output, failed or not).
+# Codex 0.63 output, failed or not); a script of a `profile.d` folder, which a startup file
+# sources (`/etc/profile.d/*.sh`, conda's `~/miniconda3/etc/profile.d/conda.sh:48: parse
+# error near `()'` before every output of a zsh session: thirty-first held-out set).
 _STARTUP_LINE = re.compile(
     r"^[ \t]*(?=[~/])[^\s:]*"
     r"(?:/\.(?:zshenv|zprofile|zshrc|zlogin|bashrc|bash_profile|bash_login|profile)"
     r"|/etc/(?:zshenv|zprofile|zshrc|zlogin|bashrc|bash\.bashrc|profile)"
+    r"|/etc/profile\.d/[^\s:/]+"
     r"|/Homebrew/[^\s:]*\.sh)"
     r"(?::\d+:|: line \d+:) [^\n]*(?:\n|$)",
     re.M,

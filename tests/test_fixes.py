@@ -3860,6 +3860,58 @@ def test_a_command_the_shell_could_not_parse_written_again_is_fixed_by_that_rewr
         assert fixes._says_unparsed(f"Exit code 2\n{text}") is said, text
 
 
+def test_a_startup_file_the_shell_could_not_parse_is_no_complaint_of_the_command():
+    """A zsh session that sources conda printed `conda.sh:48: parse error near `()'` and its
+    hook's `(eval):1: parse error near `()'` at the top of every output: a `python -c` test
+    that raised after them ran, so its rewrite is no command "written so that the shell
+    could parse it" (thirty-first held-out set, a new user's try: the run that passed once
+    bcrypt was installed was shown as a step of `no such table: user`, and a deliberate
+    check that raised as it should was "fixed" by the next script)."""
+    startup = (
+        "load_conda:unalias:8: not enough arguments\n"
+        "/home/me/miniconda3/etc/profile.d/conda.sh:48: defining function based on alias `conda'\n"
+        "/home/me/miniconda3/etc/profile.d/conda.sh:48: parse error near `()'\n"
+        "(eval):1: defining function based on alias `conda'\n"
+        "(eval):1: parse error near `()'\n"
+    )
+    traceback = 'Traceback (most recent call last):\n  File "<string>", line 5, in <module>\n'
+
+    def test(body):
+        return call(command=f'python -c "\nfrom server.main import app\n{body}\n"', failed=True)
+
+    failed = test("client = TestClient(app)\nclient.post('/auth/register')")
+    past = test("with TestClient(app) as client:\n    client.post('/auth/register')")
+    install = call(command='pip install "bcrypt<4.0" 2>&1 | tail -3')
+    passed = call(command=test("with TestClient(app) as c:\n    c.post('/auth/register')").command)
+    errors = {
+        failed.tool_use_id: f"Exit code 1\n{startup}GET /health OK\n{traceback}"
+        "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) no such table: user",
+        past.tool_use_id: f"Exit code 1\n{startup}{traceback}"
+        "ValueError: password cannot be longer than 72 bytes",
+    }
+    outputs = {passed.tool_use_id: f"{startup}All tests passed!"}
+    found = run([failed, past, install, passed], errors, outputs)
+    fix = found[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, passed.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [past.tool_use_id]
+    assert steps(found[past.tool_use_id]) == [(install.tool_use_id, None)]
+    # a check that raised as it should, then another script: nothing it could not parse
+    check = test("from server.database import check\ncheck('ro.db')")
+    said = f"Exit code 1\n{startup}{traceback}RuntimeError: SQLite database is read-only: ro.db"
+    other = call(command='rm -f ro.db\npython -c "\nfrom server.main import app\nprint(app)\n"')
+    fix = run([check, other], {check.tool_use_id: said})[check.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    # the shell's own complaint in that session, its key line once the startup file's
+    # lines are gone (as the build reads every output: signatures.without_startup), still
+    # is one
+    folder = '"C:\\Users\\me\\proj\\output"'
+    cmd = call(command=f"if not exist {folder} mkdir {folder}", failed=True)
+    complaint = signatures.without_startup(f"Exit code 1\n{startup}zsh:1: parse error near `mkdir'")
+    made = call(command=f"mkdir -p {folder}")
+    fix = run([cmd, made], {cmd.tool_use_id: complaint})[cmd.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, made.tool_use_id)
+
+
 def test_calls_that_failed_alike_are_each_redone_by_the_call_that_shares_their_input():
     """Four messages refused for want of a `summary`, then four sent with one: each
     failure's retry is the one to its own recipient (eighteenth held-out set: every card
@@ -4315,6 +4367,74 @@ def test_a_run_that_crashed_behind_a_pipe_confirms_nothing():
     fix = run([failed, install, crashed, edit, clean], error, outputs)[failed.tool_use_id]
     assert fix.confirmed_by == clean.tool_use_id
     assert not fixes._crashed(call(command="tail -50 app.log | head"), outputs[crashed.tool_use_id])
+
+
+def test_edits_of_files_the_failure_only_warned_about_are_no_steps():
+    """`next build` failed on a type error in groups/page.tsx after eslint's warnings of
+    other files; the patch of that page, then patches that cleared the warnings, then the
+    build that passed: the warnings failed nothing, their patches are no steps (thirty-first
+    held-out set, a new user's try). When the warnings are the failure (`--max-warnings 0`),
+    they are."""
+    failed = call(name="shell", command="npm run build", failed=True)
+    warnings = (
+        "./src/app/curriculum/page.tsx\n"
+        "6:10  Warning: 'Suspense' is defined but never used.  no-unused-vars\n\n"
+    )
+    error = (
+        f"Exit code 1\n   Linting and checking validity of types ...\n\n{warnings}"
+        "Failed to compile.\n\n./src/app/profiles/groups/page.tsx:23:8\n"
+        "Type error: Property 'feedback' is missing in type '{}' but required in type 'Props'."
+    )
+    page = call(name="apply_patch", file_path="src/app/profiles/groups/page.tsx")
+    warned = call(name="apply_patch", file_path="src/app/curriculum/page.tsx")
+    build = call(name="shell", command="npm run build")
+    fix = run([failed, page, warned, build], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, steps(fix)) == (fixes.FIXED, [(page.tool_use_id, None)])
+    assert warned.tool_use_id in fix.others
+    lint = call(name="shell", command="npx eslint src --max-warnings 0", failed=True)
+    said = f"Exit code 1\n{warnings}ESLint found too many warnings (maximum: 0)."
+    again = call(name="shell", command="npx eslint src --max-warnings 0")
+    fix = run([lint, warned, again], {lint.tool_use_id: said})[lint.tool_use_id]
+    assert steps(fix) == [(warned.tool_use_id, None)]
+
+
+def test_a_run_that_crashed_behind_a_pipe_is_no_step():
+    """A YAML check that failed on its ERB, then `bundle exec rails runner ... 2>&1 | head
+    -5` (exit 0 from head: bundler could not load rails, Ruby's exception and its frames),
+    then the check rewritten, which passed: the rails run did nothing, and is no step of the
+    fix (thirty-first held-out set, a new user's card showed it as one). The same run that
+    did its work is one."""
+    yml = "File.read('/p/config/models/appointment_types.yml')"
+    failed = call(
+        command=f"ruby -ryaml -rerb -e \"YAML.load(ERB.new({yml}).result); puts 'YAML is valid'\"",
+        failed=True,
+    )
+    error = {
+        failed.tool_use_id: "Exit code 1\n(erb):402:in '<main>': uninitialized constant"
+        " ActiveRecord (NameError)\n\tfrom /r/lib/erb.rb:1012:in 'Kernel#eval'"
+    }
+    rails = call(command='bundle exec rails runner "AppointmentType.first(3)" 2>&1 | head -5')
+    passed = call(
+        command=f"ruby -ryaml -e \"\ncontent = {yml}\ncontent.gsub!(/<%= .*? %>/, 'x')\n"
+        "YAML.safe_load(content)\nputs 'YAML structure is valid'\n\""
+    )
+    crash = (
+        "bundler: failed to load command: rails (/r/bin/rails)\n"
+        "/r/bundler/definition.rb:697:in 'Bundler::Definition#materialize': Could not find"
+        " aws-sdk-s3-1.208.0 in locally installed gems (Bundler::GemNotFound)\n"
+        "\tfrom /r/bundler/definition.rb:237:in 'Bundler::Definition#specs'"
+    )
+    fix = run([failed, rails, passed], error, {rails.tool_use_id: crash})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, passed.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [passed.tool_use_id]
+    ran = run([failed, rails, passed], error, {rails.tool_use_id: "[1, 2, 3]"})
+    assert [s.tool_use_id for s in ran[failed.tool_use_id].remedy] == [
+        rails.tool_use_id,
+        passed.tool_use_id,
+    ]
+    # Ruby's exception is a crash only with its frames after it (older Rubies quote with `)
+    assert fixes._crashed(rails, crash.replace("'Bundler::Definition#specs'", "`specs'"))
+    assert not fixes._crashed(rails, "x.rb:3:in 'y': done (OK)")
 
 
 @pytest.mark.parametrize(

@@ -1490,6 +1490,12 @@ _PS = "/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operati
             "make: *** [all] Error 2",
         ),
         ("Exit code 1\n/etc/zshrc:7: no such file or directory: /x\nerror: bad", "error: bad"),
+        # a script of a profile.d folder, sourced by one (conda's: thirty-first held-out set)
+        (
+            "Exit code 1\n/home/me/miniconda3/etc/profile.d/conda.sh:48: parse error near `()'\n"
+            "/etc/profile.d/lang.sh: line 3: warning: setlocale\nThe build stopped",
+            "The build stopped",
+        ),
         # ... but are the error when nothing else was printed (`source ~/.zshrc`)
         (
             "Exit code 1\n/Users/me/.zshrc:12: command not found: foo",

@@ -2158,6 +2158,25 @@ def test_a_find_that_failed_printing_nothing_is_worked_around_by_a_glob_of_its_n
     )
 
 
+def test_node_in_print_mode_only_looks():
+    """`node -p "require('./node_modules/typescript/package.json').name"` asks an
+    expression's value: between `ls -la node_modules/xlsx` (not there) and the same `ls`
+    that found it, it is no step (thirty-third held-out set: the only step shown), and no
+    work done next. `node -e` runs code that may change things."""
+    failed = call("exec_command", command="ls -la node_modules/xlsx", failed=True)
+    asked = call(
+        "exec_command", command="node -p \"require('./node_modules/typescript/package.json').name\""
+    )
+    again = call("exec_command", command="ls -la node_modules/xlsx")
+    error = {failed.tool_use_id: "ls: node_modules/xlsx: No such file or directory"}
+    fix = run([failed, asked, again], error)[failed.tool_use_id]
+    assert (fix.confirmed_by, steps(fix)) == (again.tool_use_id, [])
+    assert run([failed, asked], error)[failed.tool_use_id].others == []
+    ran = call("exec_command", command="node -e \"require('fs').mkdirSync('node_modules/xlsx')\"")
+    fix = run([failed, ran, again], error)[failed.tool_use_id]
+    assert steps(fix) == [(ran.tool_use_id, None)]
+
+
 def test_a_listing_of_a_pattern_that_failed_is_worked_around_by_a_glob_of_it():
     """cmd's `dir /s /b src\\*.js` run by Git Bash's `dir` (`cannot access '/s'`), then a
     Glob of `src/**/*.js`: the same files listed by another tool, worked around (thirty-third

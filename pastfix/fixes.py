@@ -68,11 +68,13 @@ failed call tried to do:
   could not run (`rg: unrecognized flag -`), run again, that found nothing (exit 1, no
   output: it ran and answered). A retry run outside Codex's sandbox, after the sandbox
   refused the command, that failed on something else got past the refusal: when no later
-  call confirms it, that retry does (_left_sandbox). An environment activated first
-  (`. .venv/bin/activate &&`) and what a command cleared away first (`docker rm -f app;`,
-  `rm -f x`, `pkill x`) are no intent shared; a push to another remote is no retry, and
-  git's `unable to access '...'` names the push of a chain. A retry that left out the
-  operand the error's key line names (or its folder: `git add a.ex
+  call confirms it, that retry does (_left_sandbox); so does a retry with arguments the
+  program took, after it refused the failed call's (`taskkill /F`, its `/F` made a path by
+  Git Bash, then `taskkill //F` failing to find the process: _got_past_refusal). An
+  environment activated first (`. .venv/bin/activate &&`) and what a command cleared away
+  first (`docker rm -f app;`, `rm -f x`, `pkill x`) are no intent shared; a push to
+  another remote is no retry, and git's `unable to access '...'` names the push of a
+  chain. A retry that left out the operand the error's key line names (or its folder: `git add a.ex
   priv/static/assets/x.css`, `The following paths are ignored ...: priv/static/assets`,
   then `git add a.ex`) is no fix when a later call of the
   window does the work on it after all (`git add -f priv/static/assets/x.css`): that call
@@ -102,7 +104,8 @@ failed call tried to do:
   there (`ls -d pkg/*x*` exits 2, `sed: can't read net/x.mk`), then a find of its
   name or a look of that file name at another path; a script that was to write files,
   then the shell writing one of them; a find that failed, then a Glob of a name of its
-  tests in its folder; a search or view of a path not there, then a call that uses that
+  tests in its folder, and a listing of a pattern (`dir /s /b src\\*.js` in bash), then a
+  Glob of it; a search or view of a path not there, then a call that uses that
   name at another path (`.arguments` for `arguments`, the listing that showed it a step);
   a Read of a file not there, then the listing that printed its name (before a Read of
   another file of its folder); two acts on one object by other verbs (`gh pr review`
@@ -303,6 +306,10 @@ LOOK_FLAGS = {
     ),
     "rpm": frozenset("-q -qa -qi -ql -qf --query".split()),
     "pacman": frozenset("-Q -Qi -Ql -Qs -Qo -Ss -Si".split()),
+    # node's print mode: the value of an expression, asked (`node -p "require('./node_modules/
+    # typescript/package.json').name"` shown as a step of a missing module's fix:
+    # thirty-third held-out set)
+    "node": frozenset({"-p", "--print"}),
 }
 # Subcommands that only look, of programs that can also change things.
 LOOK_SUBCOMMANDS = {
@@ -1415,6 +1422,46 @@ def _left_sandbox(failed: Call, retry: Call, error: str, retry_key: str) -> bool
     )
 
 
+# A Windows program's switch that Git Bash (MSYS) took for a path and wrote as one: `taskkill
+# /F` is run with `F:/`, and the program quotes it back (`invalid argument/option - 'F:/'`,
+# in the system's language).
+_SWITCH_AS_PATH = re.compile(r"""['"]([A-Za-z]):/['"]""")
+
+
+def _switch_made_path(command: str | None, key_line: str) -> bool:
+    """Whether a key line quotes a switch of the command (`/F`) as Git Bash made it a path."""
+    letters = {m.group(1).lower() for m in _SWITCH_AS_PATH.finditer(key_line)}
+    return bool(letters) and any(
+        re.fullmatch(r"/([A-Za-z])", w) and w[1].lower() in letters
+        for i in intents(command)
+        for w in i.words[1:]
+    )
+
+
+def _got_past_refusal(
+    failed: Call, retry: Call, key_line: str, retry_key: str, printed: str
+) -> bool:
+    """Whether a failed retry, its arguments changed, got past the failed call's program
+    refusing its arguments (_MISUSED, or a switch Git Bash made a path) and failed on
+    something else: `taskkill /F /PID 24648` (`invalid argument/option - 'F:/'`), then
+    `taskkill //F //PID 24648`, whose process was gone by then (thirty-third held-out set,
+    fixed by the retry). The program took the arguments this time: what the refusal was
+    about is fixed, as a retry outside the sandbox gets past its refusal (_left_sandbox).
+    Not when the retry's arguments were refused too, nor when it printed the refusal again,
+    nor a retry that never ran: the user rejected it (`codex exec -s danger-full-access`
+    after `unexpected argument '--sandbox-permissions'`: thirty-second held-out set,
+    abandoned), its tool refused its input, or it was cancelled with a sibling."""
+    return (
+        retry.command != failed.command
+        and retry.kind not in {*_STOPPED, *_NOT_RUN, _REFUSED_INPUT}
+        and bool(key_line)
+        and (_says_misused(key_line) or _switch_made_path(failed.command, key_line))
+        and not _says_misused(retry_key)
+        and not _switch_made_path(retry.command, retry_key)
+        and key_line not in printed
+    )
+
+
 def _ran_before_failing(command: str | None, key_line: str) -> frozenset[Intent]:
     """The simple commands of a failed `a && b && c` before the part that failed (see
     _not_failing): `&&` ran each only when the one before it succeeded, so they did."""
@@ -2456,17 +2503,26 @@ def _globbed(failed: Call, call: Call) -> bool:
     (`-name '*.md'`) is the Glob pattern's last part, or they share a word (`*domik*`,
     `**/*domik*`), in the find's folder, inside it or around it (seventh held-out set: one
     person's find exited 2 with no output 10 times in a session, each time answered by a
-    Glob; a Glob of the same name in another folder asks another question)."""
+    Glob; a Glob of the same name in another folder asks another question). So is a listing
+    of a pattern (`ls src/*.js`; cmd's `dir /s /b src\\*.js` run by bash, `dir: cannot
+    access '/s'`: thirty-third held-out set) by a Glob of it (`src/**/*.js`)."""
     if call.name not in {"Glob", "glob"} or not call.pattern:
         return False
-    finds = [i.words for i in intents(failed.command) if i.program in _FINDERS]
-    if not finds or not all(i.program in LOOK for i in intents(failed.command)):
+    ran = intents(failed.command)
+    finds: list[Sequence[str]] = [i.words for i in ran if i.program in _FINDERS]
+    finds += [
+        found for i in ran if i.program in _GLOB_LISTERS if (found := _listed_as_find(i.words))
+    ]
+    if not finds or not all(i.program in LOOK for i in ran):
         return False
     pattern = _unix(call.pattern)
     where = _unix(call.file_path or "").rstrip("/")
     if pattern.startswith("/"):  # an absolute pattern names its folder
         head = pattern.split("*")[0].rstrip("/")
         where, pattern = head, pattern[len(head) :]
+    elif head := pattern.split("*")[0].rpartition("/")[0]:
+        # and a relative one a folder inside its path (`src/**/*.js`)
+        where = f"{where}/{head}" if where else head
     last = pattern.rstrip("/").split("/")[-1]
     words = set(_PATTERN_WORD.findall(pattern))
     for find in finds:
@@ -2477,6 +2533,25 @@ def _globbed(failed: Call, call: Call) -> bool:
         if asked and any(_nested(where, _unix(root).rstrip("/")) for root in roots or ["."]):
             return True
     return False
+
+
+# The listers whose operand may be a pattern the shell or the program expands (see _globbed).
+_GLOB_LISTERS = frozenset({"ls", "dir", "lsd", "eza", "exa"})
+
+
+def _listed_as_find(words: Sequence[str]) -> list[str]:
+    """A listing's pattern operands as a find's words (`ls src/*.js` as `find src -name
+    '*.js'`; a Windows path's backslashes as slashes), or none without a pattern."""
+    roots: list[str] = []
+    names: list[str] = []
+    for word in words[1:]:
+        path = _unix(word.strip(_QUOTES))
+        if word.startswith("-") or "*" not in path.rsplit("/", 1)[-1]:
+            continue
+        folder, _, name = path.rpartition("/")
+        roots.append(folder or ".")
+        names += ["-name", name]
+    return ["find", *roots, *names] if roots else []
 
 
 def _nested(one: str, other: str) -> bool:
@@ -4464,8 +4539,9 @@ def fix_of(
     # written meanwhile are what it checks, nothing made the missing runner be there.
     runner = _runner_missing(failed, key_line, not_found)
     other_runner = False
-    # a failed retry outside the sandbox that got past its refusal (see _left_sandbox): the
-    # confirmation when no later call of the window is one
+    # a failed retry outside the sandbox that got past its refusal (see _left_sandbox), or
+    # with arguments its program took this time (_got_past_refusal): the confirmation when
+    # no later call of the window is one
     outside: int | None = None
     reread = listed_at is not None and any(
         not c.failed and c.name == failed.name and _another_way(failed, c, error)
@@ -4515,7 +4591,10 @@ def fix_of(
                 same is False
                 and outside is None
                 and key_of is not None
-                and _left_sandbox(failed, call, error, key_of(seen))
+                and (
+                    _left_sandbox(failed, call, error, key_of(seen))
+                    or _got_past_refusal(failed, call, key_line, key_of(seen), output(seen))
+                )
             ):
                 outside = n
             if same is False and not misused and key_of is not None and _says_misused(key_of(seen)):

@@ -2025,6 +2025,45 @@ def test_a_retry_outside_the_sandbox_that_failed_on_something_else_got_past_it()
     assert run([failed, inside], errors)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_retry_whose_arguments_were_taken_that_failed_on_something_else_got_past_them():
+    """`taskkill /F /PID 24648` from Git Bash, which made `/F` a path (`invalid
+    argument/option - 'F:/'`), then `taskkill //F //PID 24648`, which failed because the
+    process had ended: the program took its arguments, so the retry got past the refusal
+    and fixed it (thirty-third held-out set), as one outside the sandbox gets past its
+    refusal. Not when the retry's arguments were refused too, when it is the same command,
+    nor when the user rejected it."""
+    failed = call(command="taskkill /F /PID 24648", failed=True)
+    doubled = call(command="taskkill //F //PID 24648", failed=True)
+    started = call(command="pnpm run dev")
+    errors = {
+        failed.tool_use_id: "ERROR: Invalid argument/option - 'F:/'.\n"
+        'Type "TASKKILL /?" for usage.',
+        doubled.tool_use_id: 'ERROR: The process "24648" not found.',
+    }
+    fix = run([failed, doubled, started], errors)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, doubled.tool_use_id)
+    assert steps(fix) == [(doubled.tool_use_id, "-/F -/PID +//F +//PID")]
+    # a program's own words for a flag it does not have, then one it has
+    flag = call(command="gh pr checks 12 --wait", failed=True)
+    watch = call(command="gh pr checks 12 --watch", failed=True)
+    said = {
+        flag.tool_use_id: "unknown flag: --wait\n\nUsage:  gh pr checks [<number>] [flags]",
+        watch.tool_use_id: "X  build  1m2s  https://github.com/o/r/actions/runs/1",
+    }
+    assert run([flag, watch], said)[flag.tool_use_id].confirmed_by == watch.tool_use_id
+    # refused again, and the same command again: neither got past it
+    wrong = call(command="gh pr checks 12 --wach", failed=True)
+    said[wrong.tool_use_id] = "unknown flag: --wach"
+    assert run([flag, wrong], said)[flag.tool_use_id].outcome == fixes.NOT_FIXED
+    same = call(command="taskkill /F /PID 24648", failed=True)
+    errors[same.tool_use_id] = errors[doubled.tool_use_id]
+    assert run([failed, same], errors)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # a retry the user rejected never ran (thirty-second held-out set, abandoned)
+    rejected = call(command="gh pr checks 12 --watch", failed=True, kind="rejected")
+    said[rejected.tool_use_id] = "The user doesn't want to proceed with this tool use."
+    assert run([flag, rejected], said)[flag.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_codex_retry_outside_the_sandbox_says_so(tmp_path):
     """A Codex command the sandbox refused, run again with escalated permissions (0.5x's
     with_escalated_permissions, later sandbox_permissions = require_escalated): the card
@@ -2117,6 +2156,49 @@ def test_a_find_that_failed_printing_nothing_is_worked_around_by_a_glob_of_its_n
     assert run([piped, named], {piped.tool_use_id: "Error"})[piped.tool_use_id].outcome == (
         fixes.NOT_FIXED
     )
+
+
+def test_node_in_print_mode_only_looks():
+    """`node -p "require('./node_modules/typescript/package.json').name"` asks an
+    expression's value: between `ls -la node_modules/xlsx` (not there) and the same `ls`
+    that found it, it is no step (thirty-third held-out set: the only step shown), and no
+    work done next. `node -e` runs code that may change things."""
+    failed = call("exec_command", command="ls -la node_modules/xlsx", failed=True)
+    asked = call(
+        "exec_command", command="node -p \"require('./node_modules/typescript/package.json').name\""
+    )
+    again = call("exec_command", command="ls -la node_modules/xlsx")
+    error = {failed.tool_use_id: "ls: node_modules/xlsx: No such file or directory"}
+    fix = run([failed, asked, again], error)[failed.tool_use_id]
+    assert (fix.confirmed_by, steps(fix)) == (again.tool_use_id, [])
+    assert run([failed, asked], error)[failed.tool_use_id].others == []
+    ran = call("exec_command", command="node -e \"require('fs').mkdirSync('node_modules/xlsx')\"")
+    fix = run([failed, ran, again], error)[failed.tool_use_id]
+    assert steps(fix) == [(ran.tool_use_id, None)]
+
+
+def test_a_listing_of_a_pattern_that_failed_is_worked_around_by_a_glob_of_it():
+    """cmd's `dir /s /b src\\*.js` run by Git Bash's `dir` (`cannot access '/s'`), then a
+    Glob of `src/**/*.js`: the same files listed by another tool, worked around (thirty-third
+    held-out set). A Glob of other files, or of that name in another folder, is another
+    question."""
+    failed = call(command='cd "c:\\code\\app" && dir /s /b src\\*.js', failed=True)
+    other = call("Glob", pattern="src/**/*.tsx")
+    elsewhere = call("Glob", pattern="lib/**/*.js")
+    glob = call("Glob", pattern="src/**/*.js")
+    error = {
+        failed.tool_use_id: "dir: cannot access '/s': No such file or directory\n"
+        "dir: cannot access 'src*.js': No such file or directory"
+    }
+    fix = run([failed, other, elsewhere, glob], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, glob.tool_use_id)
+    listed = call(command="ls -la src/*.js", failed=True)
+    said = {listed.tool_use_id: "ls: cannot access 'src/*.js': No such file or directory"}
+    assert run([listed, elsewhere], said)[listed.tool_use_id].outcome == fixes.NOT_FIXED
+    # a listing of a folder, no pattern: a Glob in it is no listing of it
+    folder = call(command="ls src", failed=True)
+    said = {folder.tool_use_id: "ls: cannot access 'src': No such file or directory"}
+    assert run([folder, glob], said)[folder.tool_use_id].outcome == fixes.NOT_FIXED
 
 
 def test_a_search_of_a_path_not_there_is_worked_around_by_the_path_found_and_used():

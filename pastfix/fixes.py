@@ -2105,6 +2105,38 @@ def _path_key(word: str) -> str:
     return _GIT_BASH_DRIVE.sub(lambda m: f"/{m.group(1).lower()}/", path)
 
 
+def _cancelled_beside(failed: Call, after: Sequence[Call]) -> list[Call]:
+    """The calls Claude Code cancelled because a call sent beside them failed (`Cancelled:
+    parallel tool call Bash(ls ...) errored`, `Sibling tool call errored`): the first of
+    the window, one after another, each of a sibling_error. They were sent in the same
+    turn as the failed call, for other goals, and never ran: neither they nor their reruns
+    retry it or fix it (five `ls` of guessed folders, the fifth of one not there; the
+    cancelled `ls` of other folders, rerun alone, "fixed" it with the cancelled one as its
+    step: thirty-third held-out set, not a problem)."""
+    found = []
+    for call in after:
+        if call.kind not in _NOT_RUN:
+            break
+        found.append(call)
+    return found
+
+
+def _reruns_beside(failed: Call, call: Call, beside: Sequence[Call]) -> bool:
+    """Whether `call` is one of the calls cancelled beside the failed one, or runs one of
+    them again as it was (see _cancelled_beside); not one that runs the failed call's
+    own command, which a cancelled sibling may share."""
+
+    def what(c: Call) -> tuple[str | None, ...]:
+        return (_SAME_TOOL.get(c.name, c.name), c.command, c.file_path, c.pattern, c.url)
+
+    mine = what(failed)
+    return any(
+        call.tool_use_id == other.tool_use_id
+        or (what(call) == what(other) != mine and any(what(other)[1:]))
+        for other in beside
+    )
+
+
 def _looked_again(failed: Call, call: Call, output: Callable[[str], str]) -> bool:
     """Whether a shell look that never ran (cancelled with its sibling) was made again by
     another look of the same path, or a listing of its folder that printed its name: `find
@@ -2230,8 +2262,7 @@ def _another_way(
             return True
     if failed.name in SHELL_TOOLS and call.name in FILE_TOOLS:
         # `cat x` failed, then Read x: the same file, looked at another way
-        look = [i for i in intents(failed.command) if i.program in {"cat", "head", "tail", "less"}]
-        return bool(look) and _basename(call.file_path) in _files_of(failed)
+        return _viewed_by_tool(failed, call)
     if failed.name in EDIT_TOOLS and call.name in SHELL_TOOLS:
         # an edit refused, then the file written by the shell (`cat > x <<EOF`), or by a
         # script whose code names it (`python3 - <<EOF ... Path('/p/x').write_text(...)`)
@@ -2315,6 +2346,20 @@ def _another_way(
         asked = {w for w in _request_words(prompt) if len(w) >= 4} - _WEB_WORDS
         return len(asked & _request_words(call.input)) >= 2
     return False
+
+
+def _viewed_by_tool(failed: Call, call: Call) -> bool:
+    """Whether a file tool's call is of a file the failed shell command's `cat`, `head`,
+    `tail` or `less` was given: `cat x` failed, then Read x. That file, not any the
+    command named: a launch of `~/.config/waybar/scripts/display-settings.py` that `cat`
+    its log after, killed by its own `pkill -f`, was "worked around" by an Edit of the
+    script (thirty-third held-out set: 2 failures fixed by the launch without pkill)."""
+    name = _basename(call.file_path)
+    return bool(name) and any(
+        name in {_basename(w) for w in i.words[1:]}
+        for i in intents(failed.command)
+        if i.program in {"cat", "head", "tail", "less"}
+    )
 
 
 _SLUG = re.compile(r"[\w.-]+/[\w.-]+")
@@ -3057,6 +3102,36 @@ def found_nothing(command: str | None, error: str) -> bool:
     return not any(line.startswith(said) for line in error.splitlines()[1:])
 
 
+def _filtered_to_nothing(call: Call, printed: str) -> bool:
+    """Whether a failed retry's status is that of a matcher its output was piped into
+    (`git ls-remote --heads origin | grep -E 'x$'`), which printed nothing and exited 1: no
+    line matched. What it filtered ran, and printed no error, for none was sent elsewhere
+    (no `2>&1`, `2>/dev/null`, `|&`): the retry got past what failed the first run (that
+    ls-remote, refused the network in Codex's sandbox, run outside it: thirty-third
+    held-out set, fixed by its label, the empty match being the answer the check sought).
+    The search that found nothing as a whole command is _found_nothing."""
+    command = call.command or ""
+    if call.name not in SHELL_TOOLS or not _NOTHING_BUT_STATUS.match(printed):
+        return False
+    if _STDERR_SENT.search(command):
+        return False
+    parts: list[tuple[str | None, list[str]]] = []
+    before: str | None = None
+    current: list[str] = []
+    for word in [*_words(command), _Operator(";")]:
+        if _is_operator(word):
+            if current:
+                parts.append((before, current))
+            before, current = word, []
+        else:
+            current.append(word)
+    return bool(parts) and parts[-1][0] == "|" and _program(parts[-1][1])[0] in _MATCHERS
+
+
+# A shell's redirection of a command's errors (`2>&1`, `2>/dev/null`, `&>log`, `|&`).
+_STDERR_SENT = re.compile(r"(?:^|[\s;|&(])(?:2>|&>)|\|&")
+
+
 def _status_of_finder(command: str | None) -> bool:
     """Whether the simple command whose status a shell command has (its last, an output
     filter after a pipe too: `find | xargs grep` has grep's) is a finder (find, fd,
@@ -3468,6 +3543,60 @@ def _searched_wider(failed: Call, call: Call, printed: str) -> bool:
         ):
             return True
     return False
+
+
+def _searched_higher(failed: Call, call: Call, printed: str) -> bool:
+    """Whether a search that found nothing was run again by its program as it was but for
+    a folder it searched, left out or given as a folder above it, and found something
+    outside that folder: what it sought was not where it looked (`rg --files specs -g
+    'UC-*.md'`, exit 1, then `rg --files -g 'UC-*.md'` listing `UC-01.md` at the root:
+    thirty-third held-out set, a Codex user, fixed). Another pattern or flag is another
+    question (_same_search); what it found must lie outside the folder given up, or the
+    word left out was no folder."""
+    if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call, printed):
+        return False
+    found = [_path_key(line.strip()) for line in printed.splitlines() if line.strip()]
+    for mine in segments(failed.command):
+        program, args = _program(mine)
+        if program not in SEARCHERS:
+            continue
+        for theirs in segments(call.command):
+            other, their_args = _program(theirs)
+            if other != program:
+                continue
+            given_up = _folders_given_up(args, their_args)
+            if given_up and any(
+                not any(_inside(path, folder) for folder in given_up) for path in found
+            ):
+                return True
+    return False
+
+
+def _folders_given_up(args: Sequence[str], theirs: Sequence[str]) -> list[str]:
+    """The words of `args` that `theirs` leaves out or gives as a folder above them, all
+    else the same and in order (`specs -g x` and `-g x`: specs); none when anything else
+    differs."""
+    given_up: list[str] = []
+    j = 0
+    for word in args:
+        if j < len(theirs) and theirs[j] == word:
+            j += 1
+        elif word.startswith("-"):
+            return []
+        elif j < len(theirs) and not theirs[j].startswith("-") and _above(theirs[j], word):
+            given_up.append(word)
+            j += 1
+        else:
+            given_up.append(word)
+    return given_up if j == len(theirs) else []
+
+
+def _above(folder: str, path: str) -> bool:
+    """Whether `folder` is a folder above `path` (`.` above any relative path)."""
+    folder, path = _path_key(folder).removeprefix("./"), _path_key(path).removeprefix("./")
+    if folder in {".", ""}:
+        return not path.startswith("/") and path not in {".", ""}
+    return path.startswith(folder.rstrip("/") + "/")
 
 
 # grep's options for a pattern read other than as a basic regex: extended, Perl, or fixed
@@ -4547,8 +4676,12 @@ def fix_of(
         not c.failed and c.name == failed.name and _another_way(failed, c, error)
         for c in after[listed_at:ANOTHER_WAY_CALLS]
     )
+    # the calls cancelled beside it, and what reran them (see _cancelled_beside)
+    beside = _cancelled_beside(failed, after)
     for n, call in enumerate(after):
         if no_tests and _narrowed(failed, call):
+            continue
+        if beside and _reruns_beside(failed, call, beside):
             continue
         if (
             missing
@@ -4568,7 +4701,10 @@ def fix_of(
         wider = (
             nothing_found
             and not call.failed
-            and _searched_wider(failed, call, output(call.tool_use_id))
+            and (
+                _searched_wider(failed, call, output(call.tool_use_id))
+                or _searched_higher(failed, call, output(call.tool_use_id))
+            )
         )
         if nothing_found and not (otherwise or wider or _same_search(failed, call)):
             continue
@@ -4616,6 +4752,7 @@ def fix_of(
                     and any(i.program in _MATCHERS for i in intents(call.command))
                     and _found_nothing(call, output(seen))
                 )
+                and not (not nothing_found and _filtered_to_nothing(call, output(seen)))
             ):
                 # (a search that could not run, `rg: unrecognized flag`, run again: it found
                 # nothing, exit 1, which answers it: twenty-second held-out set, a new user)

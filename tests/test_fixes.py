@@ -312,6 +312,101 @@ def test_a_call_cancelled_with_its_sibling_is_fixed_by_what_its_rerun_needed():
     assert edit.tool_use_id not in [s for s, _ in steps(fix)]
 
 
+def test_a_call_cancelled_beside_a_failure_and_its_rerun_are_no_retry_of_it():
+    """Five `ls` of guessed folders sent together; the one with a folder not there exits
+    1, the next two are cancelled with it, and the first cancelled one is rerun alone and
+    lists its folders. Neither retried the failed `ls` (thirty-third held-out set: not a
+    problem, the card said fixed by the rerun, the cancelled call its step)."""
+    failed = call(command="ls /p/buyback/lib/\nls /p/buyback/consts/ 2>/dev/null", failed=True)
+    cancelled = call(command="ls /p/notification/lib/", failed=True, kind="sibling_error")
+    other = call(command="ls /p/packages/email/", failed=True, kind="sibling_error")
+    rerun = call(command="ls /p/notification/lib/")
+    cancel = "<tool_use_error>Cancelled: parallel tool call Bash(ls /p/…) errored</tool_use_error>"
+    errors = {failed.tool_use_id: "Exit code 1\na.ts\nb.ts"}
+    errors |= {cancelled.tool_use_id: cancel, other.tool_use_id: cancel}
+    fixed = run([failed, cancelled, other, rerun], errors, {rerun.tool_use_id: "x.ts"})
+    fix = fixed[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    assert fix.remedy == []
+    # the cancelled call's own rerun is still its retry
+    assert fixed[cancelled.tool_use_id].confirmed_by == rerun.tool_use_id
+
+
+@pytest.mark.parametrize(
+    ("again", "printed", "fixed"),
+    [
+        ("rg --files -g 'UC-*.md'", "UC-01.md\nUC-02.md", True),  # the folder left out
+        ("rg --files . -g 'UC-*.md'", "./UC-01.md", True),  # a folder above it
+        ("rg --files docs -g 'UC-*.md'", "docs/UC-01.md", False),  # another folder
+        ("rg --files -g 'UC-*.md'", "specs/x/UC-01.md", False),  # found where it looked
+        ("rg --files -g '*.md'", "UC-01.md", False),  # another glob: another question
+    ],
+)
+def test_a_search_that_found_nothing_run_again_above_its_folder(again, printed, fixed):
+    """`rg --files specs -g 'UC-*.md'` exits 1, listing nothing; the same search without
+    `specs` lists the files at the root: it was fixed by leaving out the folder (thirty-
+    third held-out set, a Codex user)."""
+    failed = call("shell_command", command="rg --files specs -g 'UC-*.md'", failed=True)
+    retry = call("shell_command", command=again)
+    errors = {failed.tool_use_id: "Exit code 1"}
+    fix = run([failed, retry], errors, {retry.tool_use_id: printed})[failed.tool_use_id]
+    assert (fix.confirmed_by == retry.tool_use_id) == fixed
+
+
+@pytest.mark.parametrize(
+    ("again", "printed", "fixed"),
+    [
+        ("git ls-remote --heads origin | grep -E 'x-specs$'", "Exit code 1", True),
+        # its errors sent to the matcher, or away: an error would not have shown
+        ("git ls-remote --heads origin 2>&1 | grep -E 'x-specs$'", "Exit code 1", False),
+        ("git ls-remote --heads origin 2>/dev/null | grep -E 'x-specs$'", "Exit code 1", False),
+        # the matcher not fed by what failed
+        ("git ls-remote --heads origin; grep -E 'x-specs$' branches.txt", "Exit code 1", False),
+    ],
+)
+def test_a_retry_whose_piped_matcher_found_nothing_got_past_the_error(again, printed, fixed):
+    """`git ls-remote --heads origin | grep -E '...'` could not resolve github.com in
+    Codex's sandbox; run outside it, it exited 1 with nothing printed: grep matched no
+    branch, which answered the check (thirty-third held-out set, fixed by its label)."""
+    failed = call(
+        "shell_command", command="git ls-remote --heads origin | grep -E 'x-specs$'", failed=True
+    )
+    retry = call("shell_command", command=again, failed=True, escalated=True)
+    errors = {
+        failed.tool_use_id: "Exit code 1\nfatal: unable to access 'https://github.com/a/b.git/':"
+        " Could not resolve host: github.com",
+        retry.tool_use_id: printed,
+    }
+    fix = run([failed, retry], errors)[failed.tool_use_id]
+    assert (fix.confirmed_by == retry.tool_use_id) == fixed
+    if fixed:
+        assert fix.outcome == fixes.FIXED
+        assert steps(fix) == [(retry.tool_use_id, "with escalated permissions")]
+
+
+def test_an_edit_of_a_script_a_failed_command_ran_is_no_other_way_of_its_cat():
+    """A launch of a script that then `cat` its log was killed by its own `pkill -f`
+    (exit 144); the script was edited, and the launch without pkill worked. The Edit is
+    of the script, not of the file `cat` showed: no other way of looking at it
+    (thirty-third held-out set: the card said worked around by the Edit)."""
+    failed = call(
+        command="pkill -f 'scripts/panel.py'\n~/scripts/panel.py > /tmp/gui.log 2>&1 &\n"
+        "sleep 4\ncat /tmp/gui.log",
+        failed=True,
+    )
+    edit = call("Edit", file_path="/home/u/scripts/panel.py")
+    launch = call(command="~/scripts/panel.py > /tmp/gui.log 2>&1 &\nsleep 4\ncat /tmp/gui.log")
+    printed = {launch.tool_use_id: "Gtk-Message: panel up"}
+    fix = run([failed, edit, launch], {failed.tool_use_id: "Exit code 144"}, printed)
+    fix = fix[failed.tool_use_id]
+    assert fix.confirmed_by == launch.tool_use_id
+    assert fix.outcome == fixes.FIXED
+    # (a Read of the log it showed is still the other way)
+    read = call("Read", file_path="/tmp/gui.log")
+    fix = run([failed, read], {failed.tool_use_id: "Exit code 144"})[failed.tool_use_id]
+    assert fix.confirmed_by == read.tool_use_id
+
+
 def test_an_edit_refused_then_a_read_first():
     failed = call("Edit", file_path="/p/a.py", failed=True, kind="not_read")
     read = call("Read", file_path="/p/a.py")

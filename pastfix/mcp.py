@@ -237,11 +237,17 @@ def result(
     text = compact_text(name, lean)
     structured: dict[str, Any] = {"rows": lean}
     if error is not None:
-        structured["seen_before"] = queries.seen_before(rows)
-        if not structured["seen_before"]:
+        seen = queries.seen_before(rows)
+        # An exit status or common words alone name no error: their rows were not "seen
+        # before", and each row says how it matched instead of "same error".
+        little = seen and queries.says_little(error)
+        structured["seen_before"] = seen and not little
+        if not seen:
             notices = [queries.not_seen_notice(error, rows)]
-        elif queries.says_little(error):
+        elif little:
             notices.insert(0, queries.says_little_notice(error))
+            for row in lean:
+                row["match"] = queries.says_little_match(error)
     if notices:
         structured["notice"] = " ".join(notices)
         text = structured["notice"] + "\n" + text

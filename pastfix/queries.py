@@ -1599,6 +1599,15 @@ def says_little_notice(error: str) -> str:
     )
 
 
+def says_little_match(error: str) -> str:
+    """What an MCP row's `match` says of a failure found by a pasted error that says_little:
+    not "same error", which an agent reading only the rows took for the error itself (a
+    new user's try, session 35: `Exit code 1` gave `seen_before` true and "same error")."""
+    if _bare_lines(error):
+        return "ended the same way (the paste names no error)"
+    return "holds the same common words (the paste names no error)"
+
+
 def _quoted(text: str) -> str:
     r"""`text` in quotes, as pasted: repr() showed `C:\Users` as `C:\\Users`."""
     quote = '"' if "'" in text and '"' not in text else "'"

@@ -184,20 +184,26 @@ def test_find_past_fix_finds_a_paste_by_another_error_line_that_was_seen(index):
 
 def test_find_past_fix_says_when_the_error_is_an_exit_status_alone(index):
     """`Exit code 1` alone finds failures that ended so, whatever their error: the model is
-    told so beside them, as `pastfix find` tells a person on stderr."""
+    told so beside them, as `pastfix find` tells a person on stderr, and neither
+    `seen_before` nor a row's `match` says it is the error seen before (they said true and
+    "same error": a new user's try, session 35)."""
 
     async def ask(error):
         async with Client(server.create_server(index)) as client:
             return await client.call_tool("find_past_fix", {"error": error})
 
     bare = anyio.run(ask, "Exit code 2")
-    assert bare.structured_content["seen_before"] is True and bare.structured_content["rows"]
+    assert bare.structured_content["seen_before"] is False and bare.structured_content["rows"]
+    assert {r["match"] for r in bare.structured_content["rows"]} == {
+        "ended the same way (the paste names no error)"
+    }
     assert bare.structured_content["notice"] == queries.says_little_notice("Exit code 2")
     assert "names no error, only how a command ended" in bare.structured_content["notice"]
     assert bare.content[0].text.startswith(bare.structured_content["notice"] + "\n")
     whole = anyio.run(ask, "Exit code 2\n" + TS_ERROR.format(file="lib/order.ts", line=7))
     assert whole.structured_content["seen_before"] is True
     assert "notice" not in whole.structured_content
+    assert whole.structured_content["rows"][0]["match"] == "same error"
 
 
 def test_find_past_fix_of_an_exit_status_alone_gives_the_failures_that_ended_so(status_index):

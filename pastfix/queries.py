@@ -358,6 +358,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("snippet_html", 1, snippet_html, deterministic=True)
     conn.create_function("paste_text", 1, paste_text, deterministic=True)
     conn.create_function("bare_status", 1, bare_status, deterministic=True)
+    conn.create_function("says_little", 1, says_little, deterministic=True)
     conn.create_function("matched_text", 1, matched_text, deterministic=True)
     conn.create_function("exit_status", 1, _exit_status, deterministic=True)
     conn.create_function("pasted_error", 1, _pasted_error(index_redacts(conn)), deterministic=True)
@@ -2241,7 +2242,9 @@ select
        select session_id from failures f where f.signature = g.signature)
      order by s.agent)) as agents
 from grouped g
-order by g.kind = 'error' desc, g.failures desc, g.sessions desc, g.last_seen desc
+-- a signature that names no error (`Exit code 1`, `Error`: says_little) after those that do
+order by g.kind = 'error' desc, says_little(g.signature), g.failures desc, g.sessions desc,
+  g.last_seen desc
 limit {RECURRING_LIMIT}
 """
 
@@ -2382,8 +2385,9 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
             "One row per error signature (the key line of a failure, with paths, numbers and"
             " ids replaced), most frequent first, in the projects whose path contains the text"
             " (project), or in all when it is empty. Claude Code's own noise (rejected or"
-            " interrupted calls, files not read first, ...) comes after the real errors; hide"
-            " leaves it out (noise)."
+            " interrupted calls, files not read first, ...) comes after the real errors, and"
+            " a signature that names no error (an exit status alone) after those that do;"
+            " hide leaves the noise out (noise)."
         ),
         "sql": RECURRING_ERRORS_SQL,
         "params": ["project", "noise"],

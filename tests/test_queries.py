@@ -514,6 +514,30 @@ def test_recurring_errors(recurring):
     assert {r["signature"] for r in lib} == {missing, signatures.signature(LOCKED)}
 
 
+def test_recurring_errors_put_an_exit_status_alone_after_the_errors_named(tmp_path):
+    """`Exit code 1` three times led "the errors you keep hitting" above an error met once,
+    though find says it names no error (a new user's try, session 35)."""
+    rows = []
+    for n, (session, error) in enumerate(
+        [("s1", "Exit code 1"), ("s2", "Exit code 1"), ("s3", "Exit code 1"),
+         ("s4", "Exit code 1\nModuleNotFoundError: No module named 'yaml'")]
+    ):  # fmt: skip
+        at = f"2026-01-0{n + 1}T10:00:0"
+        rows += [
+            jsonl.prompt(f"u{n}", session, "run it", at + "0Z"),
+            jsonl.tool_use(f"a{n}", session, f"t{n}", "Bash", {"command": "make"}, at + "1Z"),
+            jsonl.result(f"r{n}", session, f"t{n}", error, at + "2Z", True),
+        ]
+    jsonl.write_jsonl(tmp_path / "projects" / "-w-app" / "s.jsonl", rows)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    found = queries.run(conn, "recurring_errors", project="", noise="")
+    assert [(r["signature"], r["failures"]) for r in found] == [
+        ("ModuleNotFoundError: No module named 'yaml'", 1),
+        ("Exit code 1", 3),
+    ]
+
+
 def test_recurring_errors_link_to_find_past_fix(recurring):
     for row in queries.run(recurring, "recurring_errors", project="", noise=""):
         found = queries.find_past_fix(recurring, row["example"], limit=queries.FIND_MAX)

@@ -193,6 +193,10 @@ again another way (a query rewritten on each error), its change is its step (a b
 outside the sandbox, failing to compile, then built as it was). A retry whose program
 refused its arguments (`unknown flag: --command`) never ran: it got past nothing.
 
+A retry of another failure sent beside this one (in one message, before either's result
+came back) that does not redo this one fixed that failure: it is no step of this one
+(_own_steps).
+
 Steps that the error names (its file, its program, a word of its text such as
 `Run 'mix format'`) come first, then the others in order; at most REMEDY_STEPS.
 An unchanged retry with nothing in between is a fix with an empty remedy (a
@@ -5633,6 +5637,11 @@ def session_fixes(
                         lambda later: key(later) if later in errors else "",
                         functools.partial(shows, call.tool_use_id),
                     )
+                if fix.remedy and answered:
+                    nearby = pool[max(0, i - NEARBY_CALLS) : i + NEARBY_CALLS + 1]
+                    fix.remedy = _own_steps(
+                        call, fix.remedy, fix.confirmed_by, nearby, after, answered
+                    )
                 main = by_agent.get((None, False), [])
                 if (
                     fix.outcome == NOT_FIXED
@@ -5686,6 +5695,50 @@ def _sent_after(calls: Sequence[Call], answered: str | None) -> Sequence[Call]:
     if not answered or not calls or calls[0].timestamp >= answered:
         return calls
     return [c for c in calls if c.timestamp >= answered]
+
+
+def _own_steps(
+    failed: Call,
+    remedy: list[Step],
+    confirmed_by: str | None,
+    nearby: Sequence[Call],
+    after: Sequence[Call],
+    answered: Mapping[str, str],
+) -> list[Step]:
+    """A fix's remedy less the steps that redid another failure sent beside this one
+    (before either's result came back: Claude Code sends several calls in one message) and
+    do not redo this one: that retry fixed its own failure. `git config --global user.name`
+    and `... user.email` sent together, both failing as not set; once the user gave both,
+    the setter of the name, made first, was the headline of the email's card (thirty-third
+    held-out set, the first part). `nearby`: the thread's calls around this one, among which
+    its siblings are; `after`: its window, where the steps are.
+    """
+    mine = answered.get(failed.tool_use_id)
+    if mine is None:
+        return remedy
+    siblings = [
+        c
+        for c in nearby
+        if c.tool_use_id != failed.tool_use_id
+        and c.tool_use_id in answered
+        and (c.agent_id, c.sidechain) == (failed.agent_id, failed.sidechain)
+        and c.timestamp < mine
+        and failed.timestamp < answered[c.tool_use_id]
+    ]
+    if not siblings:
+        return remedy
+    by_id = {c.tool_use_id: c for c in after}
+
+    def theirs(step: Step) -> bool:
+        done = by_id.get(step.tool_use_id)
+        return (
+            done is not None
+            and step.tool_use_id != confirmed_by
+            and not _retry(failed, done)
+            and any(_retry(sibling, done) for sibling in siblings)
+        )
+
+    return [step for step in remedy if not theirs(step)]
 
 
 def _next_calls(pool: Sequence[Call], i: int) -> Sequence[Call]:

@@ -5572,3 +5572,45 @@ def test_a_test_run_that_found_nothing_is_fixed_by_what_changes_what_it_collects
     config = call("Edit", file_path="/p/pyproject.toml")
     fix = run([empty, config, whole], errors)[empty.tool_use_id]
     assert steps(fix) == [(config.tool_use_id, None)]
+
+
+def test_a_retry_of_a_failure_sent_beside_this_one_is_no_step_of_its_fix():
+    """`git config --global user.name` and `... user.email` sent in one message, both
+    failing as not set; once the user gave both, the name was set, then the email: the
+    name's setter fixed its own failure, not the email's (thirty-third held-out set)."""
+    name = call(command="git config --global user.name", failed=True, at="2026-01-01T00:00:00.1Z")
+    email = call(command="git config --global user.email", failed=True, at="2026-01-01T00:00:00.2Z")
+    set_name = call(command='git config --global user.name "me"', at="2026-01-01T00:01:00Z")
+    set_email = call(command='git config --global user.email "me@x.org"', at="2026-01-01T00:01:01Z")
+    calls = [name, email, set_name, set_email]
+    found = fixes.session_fixes(
+        calls,
+        (),
+        {name.tool_use_id: "Error", email.tool_use_id: "Error"},
+        lambda t: "",
+        signatures.key_line,
+        signatures.signature,
+        answered={
+            name.tool_use_id: "2026-01-01T00:00:01Z",
+            email.tool_use_id: "2026-01-01T00:00:01Z",
+        },
+    )
+    cards = {fix.tool_use_id: fix for fix in found}
+    assert cards[email.tool_use_id].confirmed_by == set_email.tool_use_id
+    assert [s.tool_use_id for s in cards[email.tool_use_id].remedy] == [set_email.tool_use_id]
+    assert [s.tool_use_id for s in cards[name.tool_use_id].remedy] == [set_name.tool_use_id]
+    # sent one after the other, the name's answer seen first, its setter may be a step
+    found = fixes.session_fixes(
+        calls,
+        (),
+        {name.tool_use_id: "Error", email.tool_use_id: "Error"},
+        lambda t: "",
+        signatures.key_line,
+        signatures.signature,
+        answered={
+            name.tool_use_id: "2026-01-01T00:00:00.15Z",
+            email.tool_use_id: "2026-01-01T00:00:01Z",
+        },
+    )
+    email_fix = next(fix for fix in found if fix.tool_use_id == email.tool_use_id)
+    assert set_name.tool_use_id in [s.tool_use_id for s in email_fix.remedy]

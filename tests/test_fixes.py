@@ -5667,3 +5667,79 @@ def test_a_test_run_that_found_nothing_is_fixed_by_what_changes_what_it_collects
     config = call("Edit", file_path="/p/pyproject.toml")
     fix = run([empty, config, whole], errors)[empty.tool_use_id]
     assert steps(fix) == [(config.tool_use_id, None)]
+
+
+def test_a_retry_of_a_failure_sent_beside_this_one_is_no_step_of_its_fix():
+    """`git config --global user.name` and `... user.email` sent in one message, both
+    failing as not set; once the user gave both, the name was set, then the email: the
+    name's setter fixed its own failure, not the email's (thirty-third held-out set)."""
+    name = call(command="git config --global user.name", failed=True, at="2026-01-01T00:00:00.1Z")
+    email = call(command="git config --global user.email", failed=True, at="2026-01-01T00:00:00.2Z")
+    set_name = call(command='git config --global user.name "me"', at="2026-01-01T00:01:00Z")
+    set_email = call(command='git config --global user.email "me@x.org"', at="2026-01-01T00:01:01Z")
+    calls = [name, email, set_name, set_email]
+    found = fixes.session_fixes(
+        calls,
+        (),
+        {name.tool_use_id: "Error", email.tool_use_id: "Error"},
+        lambda t: "",
+        signatures.key_line,
+        signatures.signature,
+        answered={
+            name.tool_use_id: "2026-01-01T00:00:01Z",
+            email.tool_use_id: "2026-01-01T00:00:01Z",
+        },
+    )
+    cards = {fix.tool_use_id: fix for fix in found}
+    assert cards[email.tool_use_id].confirmed_by == set_email.tool_use_id
+    assert [s.tool_use_id for s in cards[email.tool_use_id].remedy] == [set_email.tool_use_id]
+    assert [s.tool_use_id for s in cards[name.tool_use_id].remedy] == [set_name.tool_use_id]
+    # sent one after the other, the name's answer seen first, its setter may be a step
+    found = fixes.session_fixes(
+        calls,
+        (),
+        {name.tool_use_id: "Error", email.tool_use_id: "Error"},
+        lambda t: "",
+        signatures.key_line,
+        signatures.signature,
+        answered={
+            name.tool_use_id: "2026-01-01T00:00:00.15Z",
+            email.tool_use_id: "2026-01-01T00:00:01Z",
+        },
+    )
+    email_fix = next(fix for fix in found if fix.tool_use_id == email.tool_use_id)
+    assert set_name.tool_use_id in [s.tool_use_id for s in email_fix.remedy]
+
+
+def test_a_failure_takes_the_fix_of_its_next_attempt_that_got_past_it():
+    """A script piped into `powershell -Command -` broke on its lines; the same script fed
+    to `Invoke-Expression` (a retry: the same script, another runner) failed on another
+    error, and a script written anew then ran: the first failure's fix is the second's
+    (thirty-third held-out set). A pipe into a runner that still shows the first error got
+    past nothing."""
+    feed = 'Get-Content "C:\\w\\check.ps1" -Raw | '
+    first = call(
+        "PowerShell", command=feed + "powershell.exe -NonInteractive -Command -", failed=True
+    )
+    second = call("PowerShell", command=feed + "Invoke-Expression", failed=True)
+    write = call("Write", file_path="C:\\w\\check2.ps1")
+    ran = call("PowerShell", command='Get-Content "C:\\w\\check2.ps1" -Raw | Invoke-Expression')
+    errors = {
+        first.tool_use_id: "Exit code 1\nAt line:1 char:10\nUnexpected token 'in' in expression"
+        " or statement.",
+        second.tool_use_id: "Exit code 1\nInvoke-Expression: Variable reference is not valid."
+        " ':' was not followed by a valid variable name character.",
+    }
+    assert fixes._retry(first, second)
+    cards = run([first, second, write, ran], errors)
+    assert cards[second.tool_use_id].confirmed_by == ran.tool_use_id
+    fix = cards[first.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (cards[second.tool_use_id].outcome, ran.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [write.tool_use_id]
+    # the same error again: that attempt got past nothing
+    errors[second.tool_use_id] = errors[first.tool_use_id]
+    assert run([first, second, write, ran], errors)[first.tool_use_id].outcome == fixes.NOT_FIXED
+    # a script run by its file, and one piped in, are the same script
+    assert fixes._retry(
+        call(command="cat run.sh | bash", failed=True), call(command="bash ./run.sh")
+    )

@@ -5890,6 +5890,8 @@ def _taken_over(
         if fix.outcome != NOT_FIXED:
             continue
         for call in after:
+            if call.kind in _NOT_RUN:
+                continue  # (cancelled beside it, or refused: it never ran, so got past nothing)
             seen = call.outcome_of or call.tool_use_id
             if call.failed and seen in errors and _retry(failed, call):
                 if persists(failed.tool_use_id, seen):

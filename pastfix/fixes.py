@@ -152,7 +152,9 @@ program's (a pipe, `; echo done`, another tool: a command exited 0 by itself suc
 though it printed a warning that was the key line), nor one whose status was another's and
 whose output says it crashed (a traceback, a panic) or that its check failed, and one that masks
 failures where the failed call did not (`|| true`, `|| echo ...`, `; exit 0`)
-papers over the error: neither confirms a fix, and the search goes on.
+papers over the error: neither confirms a fix, and the search goes on. Nor does a command
+whose output ends at a question no one answered (`? Would you like to use React Compiler?
+› No / Yes`): it stopped there, and is no step either (_unanswered).
 
 **The remedy.** What made the difference, shown before the confirmation:
 
@@ -193,7 +195,11 @@ message, got further: another file's error). That first
 retry got past the error: when the confirmation ran it again unchanged, or changed it
 again another way (a query rewritten on each error), its change is its step (a build run
 outside the sandbox, failing to compile, then built as it was). A retry whose program
-refused its arguments (`unknown flag: --command`) never ran: it got past nothing.
+refused its arguments (`unknown flag: --command`) never ran: it got past nothing. A
+retry that failed with this error about the file it, or a step before it, moved or copied
+this one's to (`mv README.md README.md.bak && ...`, then `...: README.md.bak`) met the
+same obstacle, moved (_moved). A command its own `pkill -f` killed (_killed_itself) is
+fixed by the retry without that pkill: no edit between is a step of it.
 
 A failure that nothing fixed, whose next attempt (after only looks) failed with another
 error and was then fixed in its window, has that attempt's fix: it got past this error
@@ -2054,12 +2060,23 @@ def _inits(failed: Call, path: str | None) -> bool:
     worked around; `tsc --init`, tsconfig.json; `eslint --init`, .eslintrc.json). Not
     `git init` and .gitignore, which is no config git init writes. A package manager's
     `init` writes its manifest (`npm init -y`, npm not found, then package.json written:
-    twenty-second held-out set; `cargo init`, Cargo.toml; `go mod init`, go.mod)."""
+    twenty-second held-out set; `cargo init`, Cargo.toml; `go mod init`, go.mod), and so
+    does a project scaffolder, its `create` or a `create-*` package run (`npx
+    create-next-app .`, `npm create vite`, `pnpm create next-app`: create-next-app refused
+    a folder that held a README.md, then stopped at its questions, and the app was written
+    by hand from package.json on: thirty-third held-out set)."""
     name = _basename(path).lower()
     stem = name.lstrip(".").split(".")[0]
     ran = intents(failed.command)
     if any(
-        name == _MANIFESTS.get(i.program) and (i.sub == "init" or "init" in i.args) for i in ran
+        name == _MANIFESTS.get(i.program) and (i.sub in {"init", "create"} or "init" in i.args)
+        for i in ran
+    ):
+        return True
+    if name == "package.json" and any(
+        _package_key(word).startswith("create-")
+        for i in ran
+        for word in (i.program, *(i.args if i.sub in _SCAFFOLD_RUNNERS else ()))
     ):
         return True
     if len(stem) < 3 or not ("config" in name or stem.endswith("rc")):
@@ -2071,7 +2088,9 @@ def _inits(failed: Call, path: str | None) -> bool:
     )
 
 
-# The manifest a package manager's `init` writes.
+# The subcommands by which a package manager runs a package (`pnpm dlx create-next-app`).
+_SCAFFOLD_RUNNERS = frozenset({"dlx", "exec", "x"})
+# The manifest a package manager's `init` (or `create`) writes.
 _MANIFESTS = {
     "npm": "package.json",
     "yarn": "package.json",
@@ -3768,6 +3787,62 @@ def _stopped_on_purpose(failed: Call) -> bool:
     return bool(keys) and set(keys) <= _STOP_KEYS
 
 
+# The whole output of a shell killed by a signal: SIGKILL (137), SIGTERM (143), and 144,
+# what Claude Code's Bash says of its shell when a `pkill -f` of the command killed it.
+_KILLED = re.compile(r"\A\s*(?:Exit code|Process exited with code) (?:137|143|144)\s*\Z")
+# pkill's options that take a value (`pkill -u me -f x`: the pattern is x).
+_PKILL_VALUED = frozenset(
+    "-g -G -P -s -t -u -U -F --signal --pgroup --group --parent --session --terminal --euid"
+    " --uid --pidfile --ns --nslist".split()
+)
+
+
+def _kills_itself(command: str | None) -> bool:
+    """Whether a shell command holds a `pkill -f` of a pattern its own text matches: the
+    shell that runs it has the command in its command line, so pkill kills that shell (and
+    the command) before it gets further."""
+    for intent in intents(command):
+        if intent.program != "pkill":
+            continue
+        words = list(intent.words[1:])
+        full = any(
+            w == "--full" or (w.startswith("-") and not w.startswith("--") and "f" in w[1:])
+            for w in words
+        )
+        pattern = None
+        while words:
+            word = words.pop(0)
+            if word in _PKILL_VALUED:
+                words = words[1:]
+            elif not word.startswith("-"):
+                pattern = word
+                break
+        if not full or not pattern:
+            continue
+        try:
+            if re.search(pattern, command or ""):
+                return True
+        except re.error:
+            if pattern in (command or ""):
+                return True
+    return False
+
+
+def _killed_itself(failed: Call, error: str) -> bool:
+    """Whether a shell command was killed by its own `pkill -f`: killed by a signal, with
+    nothing printed, the pattern of a pkill of it in its own text. What fixes that is a
+    retry without such a pkill; no edit made between stops pkill matching the command,
+    though a command may be part of the new way (the clean-up run on its own first)
+    (`pkill -f 'waybar/scripts/display-settings.py'; ... display-settings.py &`, exit 144
+    twice, two edits of the bar's config for its own toggle, then the launch without pkill:
+    the edits headed the card; thirty-third held-out set)."""
+    return (
+        failed.name in SHELL_TOOLS
+        and _KILLED.match(error) is not None
+        and _kills_itself(failed.command)
+    )
+
+
 def _sends_keys(call: Call) -> bool:
     """Whether a call of Codex's write_stdin sent keys (`chars`), not only polled."""
     return call.name == "write_stdin" and bool(_input_text(call.input, "chars"))
@@ -4489,6 +4564,63 @@ _CMD_BANNER_ONLY = re.compile(
 )
 
 
+# A question a command asked and got no answer to, as its output's last line: the prompts
+# and enquirer libraries' `? Would you like to use React Compiler? › No / Yes` (answered, it
+# becomes `✔ ... … No`), inquirer's `? Continue? (Y/n)`, a `[y/N]` or `(yes/no)` to type.
+_UNANSWERED = re.compile(
+    r"^\?\s+\S.*(?:›|\((?:y/n|use arrow keys)\))"
+    r"|(?:\[|\()(?:y/n|yes/no)(?:\]|\))\s*[:?]?\s*\Z",
+    re.IGNORECASE,
+)
+
+
+def _unanswered(call: Call, text: str) -> bool:
+    """Whether a shell command that "succeeded" stopped at a question no one answered, its
+    output's last line: with no terminal to answer it, it ended there and did nothing it
+    was asked to (`npx create-next-app@latest .` printing `? Would you like to use React
+    Compiler? › No / Yes`, four runs so, none writing the app: one confirmed the folder's
+    README.md conflict fixed; thirty-third held-out set). It confirms nothing and is no
+    step, as cmd's banner alone is (_CMD_BANNER_ONLY)."""
+    if call.name not in SHELL_TOOLS:
+        return False
+    last = next((line.strip() for line in reversed(text.splitlines()) if line.strip()), "")
+    return bool(last) and _UNANSWERED.search(last) is not None
+
+
+def _moved(key_line: str, later: str, calls: Sequence[Call]) -> bool:
+    """Whether a later failure's key line is this one's with one file put for another that
+    one of `calls` (those after the failure, the later one's included) moved or copied
+    there: the same obstacle, moved, no other error that the first one's fix got past
+    (`The directory portfolio contains files that could conflict: README.md`, then `mv
+    README.md README.md.bak && npx create-next-app .`, the same about README.md.bak: the
+    card showed that retry as the fix; thirty-third held-out set). Another file's same error
+    without such a move may be the first one fixed (see _got_further)."""
+    mine, theirs = key_line.split(), later.split()
+    if len(mine) != len(theirs):
+        return False
+    changed = [(a, b) for a, b in zip(mine, theirs, strict=True) if a != b]
+    if len(changed) != 1:
+        return False
+    old, new = (_basename(word.strip(_AROUND_WORD)) for word in changed[0])
+    for call in calls:
+        if call.name not in SHELL_TOOLS:
+            continue
+        for intent in intents(call.command):
+            if intent.program in {"mv", "cp"}:
+                named = [w for w in intent.words[1:] if not w.startswith("-")]
+            elif (intent.program, intent.sub) == ("git", "mv"):
+                named = [w for w in intent.words[2:] if not w.startswith("-")]
+            else:
+                continue
+            if (
+                len(named) >= 2
+                and _basename(named[-1]) == new
+                and old in {_basename(w) for w in named[:-1]}
+            ):
+                return True
+    return False
+
+
 def _runs_on_workdir(failed: Call, call: Call) -> bool:
     """Whether a shell call runs the failed one's program on the file it was given for its
     folder: Codex's `cat` with `workdir` set to `specs/x/tasks.md` (`Io(Os { code: 20, kind:
@@ -4799,6 +4931,12 @@ def fix_of(
             same = still_failing(seen)  # None: a call without a result
             if (
                 same is False
+                and key_of is not None
+                and _moved(key_line, key_of(seen), after[: n + 1])
+            ):
+                same = True  # the same obstacle, moved (see _moved)
+            if (
+                same is False
                 and outside is None
                 and key_of is not None
                 and (
@@ -4951,6 +5089,8 @@ def fix_of(
             continue
         if not call.failed and _CMD_BANNER_ONLY.match(output(call.tool_use_id)):
             continue  # cmd started and ran nothing (see _CMD_BANNER_ONLY)
+        if not call.failed and _unanswered(call, output(call.tool_use_id)):
+            continue
         if _silent_again(failed, call, error, output):
             continue
         # The remedy came after the last retry that still failed with this error, and
@@ -5147,6 +5287,14 @@ def _confirmed(
     warned = _warned_only(error) if failed.name in SHELL_TOOLS else set()
     if "warning" in key_line.lower() or any(path in key_line for path in warned):
         warned = set()
+    # a command its own `pkill -f` killed, run again without it: no edit made it so (see
+    # _killed_itself)
+    killed = (
+        way == FIXED
+        and _killed_itself(failed, error)
+        and confirm.name in SHELL_TOOLS
+        and not _kills_itself(confirm.command)
+    )
     for n, call in enumerate(between):
         step = None
         renamed_under = bool(failed.file_path) and _searches_under(
@@ -5163,6 +5311,8 @@ def _confirmed(
         elif no_tests and _collects_elsewhere(failed, call):
             pass
         elif warned and call.name in EDIT_TOOLS and _names_file(warned, call.file_path):
+            pass
+        elif killed and call.name in EDIT_TOOLS:
             pass
         elif (
             (not_read or stale)
@@ -5185,6 +5335,7 @@ def _confirmed(
             and not _records(call, failed)
             and not _scratch(call, f"{failed.command}\n{error}\n{confirm.command}")
             and not (output is not None and _failed_behind(call, output(call.tool_use_id)))
+            and not (output is not None and _unanswered(call, output(call.tool_use_id)))
         ):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:

@@ -4479,6 +4479,9 @@ _CHECK_FAILED = re.compile(
     r"|^[1-9]\d* failed\b.* in [\d.]+s\b"
     r"|^(?:tests?|test files|test suites):\s+[1-9]\d* failed\b|\([1-9]\d* errors?, \d+ warnings?\)"
     r"|^FAIL\b|^error: could not compile\b|^make(?:\[\d+\])?: \*\*\* .* Error [1-9]"
+    # cargo test's summary and last line (`test result: FAILED. 227 passed; 4 failed; ...`,
+    # `error: test failed, to rerun pass --bin x`; thirty-fourth held-out set)
+    r"|^test result: FAILED\b|^error: (?:test failed|[1-9]\d* targets? failed)\b"
     # the check itself could not start (`npx tsc --noEmit 2>&1 | head -60`: `Error: Cannot
     # find module '.../typescript/bin/tsc'`, "succeeded" on a card: a new user's try)
     r"|^Error: Cannot find module\b",
@@ -4526,6 +4529,64 @@ def _crashed(call: Call, text: str) -> bool:
     )
 
 
+# What `head` is told to keep: `-5`, `-n 5`, `-n5`, `--lines=5` (ten when not told).
+_HEAD_LINES = re.compile(r"^-(\d+)$|^-n(\d+)$|^--lines=(\d+)$")
+# The subcommands of CHECK_SUBCOMMANDS that run a program, whose output is its own, not a
+# verdict printed last (`cargo run`, `npm run dev`).
+_RUNS_PROGRAM = frozenset({"run", "run-script"})
+
+
+def _head_kept(args: Sequence[str]) -> int | None:
+    """How many lines `head` with these arguments keeps; None for bytes (`-c 100`)."""
+    kept = 10
+    for n, arg in enumerate(args):
+        if arg in {"-c", "--bytes"} or arg.startswith(("-c", "--bytes=")):
+            return None
+        if arg in {"-n", "--lines"} and n + 1 < len(args) and args[n + 1].isdigit():
+            kept = int(args[n + 1])
+        elif match := _HEAD_LINES.match(arg):
+            kept = int(next(g for g in match.groups() if g))
+    return kept
+
+
+def _verdict_last(words: Sequence[str]) -> bool:
+    """Whether a simple command is a check that prints its verdict last: a test runner's
+    summary (`test result: ok. 231 passed`), a checker's count of errors, a build's end."""
+    program, args = _program(words)
+    sub = next((a for a in args if not a.startswith("-")), None)
+    return program in CHECK or (
+        sub in CHECK_SUBCOMMANDS.get(program, ()) and sub not in _RUNS_PROGRAM
+    )
+
+
+def _cut_short(call: Call, text: str) -> bool:
+    """Whether a check piped into `head` printed as many lines as head keeps: the rest, with
+    the verdict that test runners and checkers print last, was cut off, and the status was
+    head's. It confirms nothing, and it is no step: `cargo test -- --nocapture 2>&1 | head
+    -5` printed `running 231 tests` and one passing test while six still failed; a card
+    showed it as the fix, where the parser and the tests were edited after it
+    (thirty-fourth held-out set). A check whose whole output head kept was seen to its end."""
+    if call.name not in SHELL_TOOLS or not call.command:
+        return False
+    words = _words(call.command)
+    stages: list[list[str]] = [[]]
+    for word in [*words, _Operator(";")]:
+        if not _is_operator(word):
+            if not _REDIRECT.match(word):
+                stages[-1].append(word)
+            continue
+        program, args = _program(stages[-1])
+        kept = _head_kept(args) if program == "head" else None
+        if (
+            kept is not None
+            and any(_verdict_last(stage) for stage in stages[:-1])
+            and len(text.splitlines()) >= kept
+        ):
+            return True
+        stages = [*stages, []] if word == "|" else [[]]
+    return False
+
+
 def _failed_behind(call: Call, text: str) -> bool:
     """Whether a call whose exit status was another program's (a pipe, `; echo`) printed
     `text` that says it failed: a check that counted failures (_check_failed) or a run that
@@ -4533,7 +4594,9 @@ def _failed_behind(call: Call, text: str) -> bool:
     what it was to do (`bundle exec rails runner ... 2>&1 | head -5`, exit 0 from head,
     bundler unable to load rails: a new user's card showed it as a fix of the YAML check
     before it, thirty-first held-out set)."""
-    return _status_of_another(call) and (_check_failed(call, text) or _crashed(call, text))
+    return _status_of_another(call) and (
+        _check_failed(call, text) or _crashed(call, text) or _cut_short(call, text)
+    )
 
 
 def _raised_again(call: Call, key_line: str, text: str) -> bool:

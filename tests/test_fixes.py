@@ -1692,6 +1692,8 @@ def test_a_retry_that_printed_the_key_line_succeeded_when_its_status_is_its_own(
         "=========== 1 failed, 44 passed, 2 warnings in 3.01s ===========",
         "Tests:       2 failed, 10 passed, 12 total",
         "✖ 5 problems (2 errors, 3 warnings)",
+        "test result: FAILED. 227 passed; 4 failed; 0 ignored; 0 measured; 0 filtered out",
+        "failures:\n    tests::a\n\nerror: test failed, to rerun pass `--bin obstruct`",
     ],
 )
 def test_a_piped_check_that_counted_failures_confirms_nothing(printed):
@@ -1712,6 +1714,39 @@ def test_a_piped_check_that_counted_failures_confirms_nothing(printed):
     own = call(command="npm run typecheck")  # it exited 0 by itself: it passed
     fix = run([failed, edit, own], error, {own.tool_use_id: printed})[failed.tool_use_id]
     assert fix.confirmed_by == own.tool_use_id
+
+
+def test_a_check_cut_short_by_head_confirms_nothing():
+    """`cargo test -- --nocapture 2>&1 | head -5` printed `running 231 tests` and one
+    passing test, exit 0 from head, while six tests still failed: a card showed it as the
+    fix, where the parser and the tests were edited after it (thirty-fourth held-out set).
+    The verdict a test runner prints last was cut off. A run whose whole output head kept,
+    or a program's run (`cargo run`, whose output is its own), is seen to its end."""
+    failed = call(command="cargo test 2>&1", failed=True)
+    cut = call(command='cargo test -- --nocapture 2>&1 | head -5; echo "---"')
+    edit = call("Edit", file_path="/p/src/parser.rs")
+    passed = call(command="cargo test 2>&1 | tail -3")
+    error = {
+        failed.tool_use_id: "Exit code 101\nrunning 231 tests\ntest result: FAILED. 225 passed;"
+        " 6 failed\n\nerror: test failed, to rerun pass `--bin obstruct`"
+    }
+    started = "   Finished `test` profile\n   Running unittests\n\nrunning 231 tests\n"
+    started += "test a ... ok\n"
+    outputs = {
+        cut.tool_use_id: started + "---",
+        passed.tool_use_id: "test result: ok. 231 passed; 0 failed",
+    }
+    fix = run([failed, cut, edit, passed], error, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by == passed.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [edit.tool_use_id]
+    whole = call(command="cargo test 2>&1 | head -50")
+    outputs[whole.tool_use_id] = started + "\ntest result: ok. 231 passed; 0 failed"
+    fix = run([failed, edit, whole], error, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by == whole.tool_use_id
+    assert fixes._cut_short(cut, outputs[cut.tool_use_id])
+    assert not fixes._cut_short(cut._replace(command="cargo run 2>&1 | head -5"), started)
+    assert not fixes._cut_short(cut._replace(command="cargo test 2>&1 | head -c 5"), started)
+    assert fixes._cut_short(cut._replace(command="pytest -q | head -n 3"), started)
 
 
 @pytest.mark.parametrize(

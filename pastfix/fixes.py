@@ -3574,6 +3574,64 @@ def _searched_wider(failed: Call, call: Call, printed: str) -> bool:
     return False
 
 
+# The content searchers, whose first word that is no option is their pattern, and their
+# options that take the next word for a value (`-g '*.ts'`, `-A 3`); `-e` takes the pattern.
+_GREPS = frozenset("grep egrep fgrep rg ag ack".split())
+_GREP_VALUED = frozenset(
+    "-g --glob --iglob -t --type -T --type-not -A -B -C -m --max-count -M --max-columns"
+    " --context --after-context --before-context --include --exclude -f --file".split()
+)
+
+
+def _pattern_at(args: Sequence[str]) -> int | None:
+    """Where a content search's pattern is among its arguments."""
+    n = 0
+    while n < len(args):
+        if args[n] in {"-e", "--regexp"}:
+            return n + 1 if n + 1 < len(args) else None
+        if not args[n].startswith("-"):
+            return n
+        n += 2 if args[n] in _GREP_VALUED else 1
+    return None
+
+
+def _searched_fewer_words(failed: Call, call: Call, printed: str) -> bool:
+    """Whether a search that found nothing was run again by its program as it was but for
+    its pattern, now some of its words (words dropped from either end: `rg -n "create table
+    chat_sessions" supabase/migrations`, exit 1, then `rg -n "chat_sessions" ...` listing the
+    migrations that touch the table: thirty-fourth held-out set, a Codex user, fixed), and
+    found something: the same question asked more widely, as with case ignored
+    (_searched_wider). Not a pattern reworded (`'defmodule .*CreateCustomer'`, then
+    `create_customer`: another question, _same_search), nor one alternative of `a|b`, which
+    asks less."""
+    if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call, printed):
+        return False
+    for mine in segments(failed.command):
+        program, args = _program(mine)
+        at = _pattern_at(args) if program in _GREPS else None
+        if at is None or "|" in args[at]:
+            continue
+        pattern = args[at].lower()
+        words = set(_PATTERN_WORD.findall(pattern))
+        for theirs in segments(call.command):
+            other, their_args = _program(theirs)
+            if (
+                other != program
+                or _pattern_at(their_args) != at
+                or [*args[:at], *args[at + 1 :]] != [*their_args[:at], *their_args[at + 1 :]]
+            ):
+                continue
+            asked = their_args[at].lower()
+            their_words = set(_PATTERN_WORD.findall(asked))
+            if (
+                their_words
+                and their_words < words
+                and re.search(rf"(?<![\w-]){re.escape(asked)}(?![\w-])", pattern) is not None
+            ):
+                return True
+    return False
+
+
 def _searched_higher(failed: Call, call: Call, printed: str) -> bool:
     """Whether a search that found nothing was run again by its program as it was but for
     a folder it searched, left out or given as a folder above it, and found something
@@ -4973,6 +5031,7 @@ def fix_of(
             and (
                 _searched_wider(failed, call, output(call.tool_use_id))
                 or _searched_higher(failed, call, output(call.tool_use_id))
+                or _searched_fewer_words(failed, call, output(call.tool_use_id))
             )
         )
         if nothing_found and not (otherwise or wider or _same_search(failed, call)):

@@ -5138,6 +5138,40 @@ def test_a_search_that_found_nothing_widened_and_found_it(failed_command, wider,
 
 
 @pytest.mark.parametrize(
+    "retry_command,fixed",
+    [
+        ('rg -n "chat_sessions" supabase/migrations -S', True),
+        ('rg -n "create table" supabase/migrations -S', True),
+        ('rg -n "chat_session" supabase/migrations -S', False),  # a word cut, not dropped
+        ('rg -n "chat_sessions" supabase -S', False),  # another folder too
+        ('rg -n "sessions" supabase/migrations -S', False),  # another word
+        ('rg -n "create table chat_sessions" supabase/migrations -S -w', False),
+    ],
+)
+def test_a_search_that_found_nothing_asked_with_fewer_words_found_it(retry_command, fixed):
+    """`rg -n "create table chat_sessions" supabase/migrations`, exit 1, then the same search
+    for `chat_sessions` alone, which listed the migrations: the same question asked more
+    widely, its retry (thirty-fourth held-out set, a Codex user). A word changed, or a
+    folder, is another question; so is one alternative of `a|b`."""
+    failed = call(
+        "shell_command",
+        command='rg -n "create table chat_sessions" supabase/migrations -S',
+        failed=True,
+    )
+    retry = call("shell_command", command=retry_command)
+    outputs = {retry.tool_use_id: "supabase/migrations/021_mode.sql:10:ALTER TABLE chat_sessions"}
+    fix = run([failed, retry], {failed.tool_use_id: "Exit code 1"}, outputs)[failed.tool_use_id]
+    assert (fix.confirmed_by == retry.tool_use_id) is fixed
+    either = call(
+        "shell_command", command='rg -n "chat_sessions|chat_session_mode" supabase', failed=True
+    )
+    one = call("shell_command", command='rg -n "chat_sessions" supabase')
+    outputs = {one.tool_use_id: "supabase/migrations/021_mode.sql:10:ALTER TABLE chat_sessions"}
+    fix = run([either, one], {either.tool_use_id: "Exit code 1"}, outputs)[either.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+
+
+@pytest.mark.parametrize(
     "failed_command,retry_command,fixed",
     [
         (

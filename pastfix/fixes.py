@@ -3111,6 +3111,12 @@ def _found_nothing(failed: Call, error: str) -> bool:
     return failed.name in SHELL_TOOLS and found_nothing(failed.command, error)
 
 
+# A status no search that found nothing exits with: a matcher's is 1 (2 is its error), a
+# finder's any is an error, and a look before them in a chain (`ls /mnt/c/x 2>/dev/null &&
+# find ...`) exits 2 for a path not there.
+_ERROR_STATUS = re.compile(r"\s*Exit code (?:[2-9]|\d{2,})\b")
+
+
 def found_nothing(command: str | None, error: str) -> bool:
     """_found_nothing of a shell command (the cards say so of a confirming call)."""
     mine = intents(command)
@@ -3121,7 +3127,11 @@ def found_nothing(command: str | None, error: str) -> bool:
         # only a matcher's status says it found nothing: a find that exits non-zero, printing
         # nothing, failed (seventh held-out set: 10 of one person's finds exited 2 with no
         # output whatever they asked, each answered by a Glob)
-        return any(i.program in SEARCHERS for i in mine) and not _status_of_finder(command)
+        return (
+            any(i.program in SEARCHERS for i in mine)
+            and not _status_of_finder(command)
+            and not _ERROR_STATUS.match(error)
+        )
     if not last or _program(last[0])[0] not in _MATCHERS or not error.startswith("Exit code 1\n"):
         return False
     # not when the searcher said why it could not search (`rg: src\*.cs: IO error ... (os

@@ -3111,6 +3111,12 @@ def _found_nothing(failed: Call, error: str) -> bool:
     return failed.name in SHELL_TOOLS and found_nothing(failed.command, error)
 
 
+# A status no search that found nothing exits with: a matcher's is 1 (2 is its error), a
+# finder's any is an error, and a look before them in a chain (`ls /mnt/c/x 2>/dev/null &&
+# find ...`) exits 2 for a path not there.
+_ERROR_STATUS = re.compile(r"\s*Exit code (?:[2-9]|\d{2,})\b")
+
+
 def found_nothing(command: str | None, error: str) -> bool:
     """_found_nothing of a shell command (the cards say so of a confirming call)."""
     mine = intents(command)
@@ -3121,7 +3127,11 @@ def found_nothing(command: str | None, error: str) -> bool:
         # only a matcher's status says it found nothing: a find that exits non-zero, printing
         # nothing, failed (seventh held-out set: 10 of one person's finds exited 2 with no
         # output whatever they asked, each answered by a Glob)
-        return any(i.program in SEARCHERS for i in mine) and not _status_of_finder(command)
+        return (
+            any(i.program in SEARCHERS for i in mine)
+            and not _status_of_finder(command)
+            and not _ERROR_STATUS.match(error)
+        )
     if not last or _program(last[0])[0] not in _MATCHERS or not error.startswith("Exit code 1\n"):
         return False
     # not when the searcher said why it could not search (`rg: src\*.cs: IO error ... (os
@@ -3571,6 +3581,64 @@ def _searched_wider(failed: Call, call: Call, printed: str) -> bool:
             and ((their_flags - flags) & _WIDENING or (flags - their_flags) & _NARROWING)
         ):
             return True
+    return False
+
+
+# The content searchers, whose first word that is no option is their pattern, and their
+# options that take the next word for a value (`-g '*.ts'`, `-A 3`); `-e` takes the pattern.
+_GREPS = frozenset("grep egrep fgrep rg ag ack".split())
+_GREP_VALUED = frozenset(
+    "-g --glob --iglob -t --type -T --type-not -A -B -C -m --max-count -M --max-columns"
+    " --context --after-context --before-context --include --exclude -f --file".split()
+)
+
+
+def _pattern_at(args: Sequence[str]) -> int | None:
+    """Where a content search's pattern is among its arguments."""
+    n = 0
+    while n < len(args):
+        if args[n] in {"-e", "--regexp"}:
+            return n + 1 if n + 1 < len(args) else None
+        if not args[n].startswith("-"):
+            return n
+        n += 2 if args[n] in _GREP_VALUED else 1
+    return None
+
+
+def _searched_fewer_words(failed: Call, call: Call, printed: str) -> bool:
+    """Whether a search that found nothing was run again by its program as it was but for
+    its pattern, now some of its words (words dropped from either end: `rg -n "create table
+    chat_sessions" supabase/migrations`, exit 1, then `rg -n "chat_sessions" ...` listing the
+    migrations that touch the table: thirty-fourth held-out set, a Codex user, fixed), and
+    found something: the same question asked more widely, as with case ignored
+    (_searched_wider). Not a pattern reworded (`'defmodule .*CreateCustomer'`, then
+    `create_customer`: another question, _same_search), nor one alternative of `a|b`, which
+    asks less."""
+    if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call, printed):
+        return False
+    for mine in segments(failed.command):
+        program, args = _program(mine)
+        at = _pattern_at(args) if program in _GREPS else None
+        if at is None or "|" in args[at]:
+            continue
+        pattern = args[at].lower()
+        words = set(_PATTERN_WORD.findall(pattern))
+        for theirs in segments(call.command):
+            other, their_args = _program(theirs)
+            if (
+                other != program
+                or _pattern_at(their_args) != at
+                or [*args[:at], *args[at + 1 :]] != [*their_args[:at], *their_args[at + 1 :]]
+            ):
+                continue
+            asked = their_args[at].lower()
+            their_words = set(_PATTERN_WORD.findall(asked))
+            if (
+                their_words
+                and their_words < words
+                and re.search(rf"(?<![\w-]){re.escape(asked)}(?![\w-])", pattern) is not None
+            ):
+                return True
     return False
 
 
@@ -4479,6 +4547,9 @@ _CHECK_FAILED = re.compile(
     r"|^[1-9]\d* failed\b.* in [\d.]+s\b"
     r"|^(?:tests?|test files|test suites):\s+[1-9]\d* failed\b|\([1-9]\d* errors?, \d+ warnings?\)"
     r"|^FAIL\b|^error: could not compile\b|^make(?:\[\d+\])?: \*\*\* .* Error [1-9]"
+    # cargo test's summary and last line (`test result: FAILED. 227 passed; 4 failed; ...`,
+    # `error: test failed, to rerun pass --bin x`; thirty-fourth held-out set)
+    r"|^test result: FAILED\b|^error: (?:test failed|[1-9]\d* targets? failed)\b"
     # the check itself could not start (`npx tsc --noEmit 2>&1 | head -60`: `Error: Cannot
     # find module '.../typescript/bin/tsc'`, "succeeded" on a card: a new user's try)
     r"|^Error: Cannot find module\b",
@@ -4526,6 +4597,64 @@ def _crashed(call: Call, text: str) -> bool:
     )
 
 
+# What `head` is told to keep: `-5`, `-n 5`, `-n5`, `--lines=5` (ten when not told).
+_HEAD_LINES = re.compile(r"^-(\d+)$|^-n(\d+)$|^--lines=(\d+)$")
+# The subcommands of CHECK_SUBCOMMANDS that run a program, whose output is its own, not a
+# verdict printed last (`cargo run`, `npm run dev`).
+_RUNS_PROGRAM = frozenset({"run", "run-script"})
+
+
+def _head_kept(args: Sequence[str]) -> int | None:
+    """How many lines `head` with these arguments keeps; None for bytes (`-c 100`)."""
+    kept = 10
+    for n, arg in enumerate(args):
+        if arg in {"-c", "--bytes"} or arg.startswith(("-c", "--bytes=")):
+            return None
+        if arg in {"-n", "--lines"} and n + 1 < len(args) and args[n + 1].isdigit():
+            kept = int(args[n + 1])
+        elif match := _HEAD_LINES.match(arg):
+            kept = int(next(g for g in match.groups() if g))
+    return kept
+
+
+def _verdict_last(words: Sequence[str]) -> bool:
+    """Whether a simple command is a check that prints its verdict last: a test runner's
+    summary (`test result: ok. 231 passed`), a checker's count of errors, a build's end."""
+    program, args = _program(words)
+    sub = next((a for a in args if not a.startswith("-")), None)
+    return program in CHECK or (
+        sub in CHECK_SUBCOMMANDS.get(program, ()) and sub not in _RUNS_PROGRAM
+    )
+
+
+def _cut_short(call: Call, text: str) -> bool:
+    """Whether a check piped into `head` printed as many lines as head keeps: the rest, with
+    the verdict that test runners and checkers print last, was cut off, and the status was
+    head's. It confirms nothing, and it is no step: `cargo test -- --nocapture 2>&1 | head
+    -5` printed `running 231 tests` and one passing test while six still failed; a card
+    showed it as the fix, where the parser and the tests were edited after it
+    (thirty-fourth held-out set). A check whose whole output head kept was seen to its end."""
+    if call.name not in SHELL_TOOLS or not call.command:
+        return False
+    words = _words(call.command)
+    stages: list[list[str]] = [[]]
+    for word in [*words, _Operator(";")]:
+        if not _is_operator(word):
+            if not _REDIRECT.match(word):
+                stages[-1].append(word)
+            continue
+        program, args = _program(stages[-1])
+        kept = _head_kept(args) if program == "head" else None
+        if (
+            kept is not None
+            and any(_verdict_last(stage) for stage in stages[:-1])
+            and len(text.splitlines()) >= kept
+        ):
+            return True
+        stages = [*stages, []] if word == "|" else [[]]
+    return False
+
+
 def _failed_behind(call: Call, text: str) -> bool:
     """Whether a call whose exit status was another program's (a pipe, `; echo`) printed
     `text` that says it failed: a check that counted failures (_check_failed) or a run that
@@ -4533,7 +4662,9 @@ def _failed_behind(call: Call, text: str) -> bool:
     what it was to do (`bundle exec rails runner ... 2>&1 | head -5`, exit 0 from head,
     bundler unable to load rails: a new user's card showed it as a fix of the YAML check
     before it, thirty-first held-out set)."""
-    return _status_of_another(call) and (_check_failed(call, text) or _crashed(call, text))
+    return _status_of_another(call) and (
+        _check_failed(call, text) or _crashed(call, text) or _cut_short(call, text)
+    )
 
 
 def _raised_again(call: Call, key_line: str, text: str) -> bool:
@@ -4910,6 +5041,7 @@ def fix_of(
             and (
                 _searched_wider(failed, call, output(call.tool_use_id))
                 or _searched_higher(failed, call, output(call.tool_use_id))
+                or _searched_fewer_words(failed, call, output(call.tool_use_id))
             )
         )
         if nothing_found and not (otherwise or wider or _same_search(failed, call)):

@@ -235,8 +235,9 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   and the message stay: `src/a.tsx(3,10): error TS2307: Cannot find module 'X'`
   in any file is one signature (one TS2339 in ten files is one recurring error), but
   find_past_fix tells the same error in another file by the base name of the file the
-  key line starts with (diagnostic_file): not the pasted text, the same error about
-  another file. The file must look like one (a `/` or an
+  key line starts with (diagnostic_file), or that a linter names on the line above it
+  (diagnosed_file: ESLint's stylish format, Next.js's build): not the pasted text, the
+  same error about another file. The file must look like one (a `/` or an
   extension), so `(eval):1:`, `127.0.0.1:5432` and `localhost:3000` are not
   places. Node's `imported from /x/y.mjs` (the importer) is `<path>` too.
 - `<tmp>`: a path under /tmp, /var/folders, /private/var/folders, /dev/shm or
@@ -1355,6 +1356,61 @@ def diagnostic_file(line: str) -> str | None:
     if not m or not _names_file(m.group("file")):
         return None
     return re.split(r"[/\\]", m.group("file"))[-1]
+
+
+# A linter's diagnostic under its file's header (ESLint's stylish format, Next.js's build:
+# `./app/page.tsx`, then `12:9  Error: Unexpected any. ...`), and that header: the file on
+# a line of its own, a place after it or not (Next.js's type check: `./src/a.ts:23:8`, then
+# `Type error: ...`). A file's name holds no space unless the path is absolute.
+_STYLISH = re.compile(r"\d+:\d+\s+\S")
+_HEADER = re.compile(
+    r"(?P<file>(?:[A-Za-z]:)?[\\/][^:\n]*?[^:\s]|[^:\s]+)(?P<place>:\d+(?::\d+)?)?"
+)
+
+
+def diagnosed_file(text: str, line: str | None = None) -> str | None:
+    """The base name of the file the diagnostic that is `text`'s key line (`line`, else
+    key_line()) is about: the one it starts with (diagnostic_file), else the one its
+    file_header() names. None when neither names one. pastfix.queries tells the same error
+    about another file by it: a new user's ESLint error in page.tsx was shown as the very
+    same error with a fix of layout.tsx (nu36, heldout33/part2)."""
+    line = key_line(text) if line is None else line
+    file = diagnostic_file(line)
+    if file is not None:
+        return file
+    header = file_header(text, line)
+    return None if header is None else re.split(r"[/\\]", header.group("file"))[-1]
+
+
+def file_header(text: str, line: str) -> re.Match[str] | None:
+    """The line above `text`'s key line `line`, or above the run of diagnostics it is one
+    of, where a linter names their file once for all of them: ESLint's stylish `/x/src/a.ts`,
+    then `  12:9  error  ...`; Next.js's `./app/[locale]/page.tsx`, then `12:9  Error:
+    Unexpected any. ...`; its type check's `./src/a.ts:23:8`, then `Type error: ...` (a
+    line above another key line names its file only with a place). None when there is
+    none (diagnosed_file)."""
+    at = text.find(line) if line else -1
+    if at < 0:
+        return None
+    before = text[max(0, at - _WINDOW) : at]
+    above = before.splitlines()
+    if not before.endswith("\n"):
+        above = above[:-1]  # the key line's own indent
+    stylish = bool(_STYLISH.match(line))
+    for previous in reversed(above):
+        previous = previous.strip()
+        if stylish and _STYLISH.match(previous):
+            continue
+        header = _HEADER.fullmatch(previous)
+        if (
+            not header
+            or not _names_file(file := header.group("file"))
+            or not (stylish or header.group("place"))
+            or (" " in file and not _EXTENSION.search(file))
+        ):
+            return None
+        return header
+    return None
 
 
 # What Claude Code words differently by version or by where it ran, after the error it

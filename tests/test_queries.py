@@ -3595,6 +3595,46 @@ def test_a_diagnostic_about_another_file_is_the_same_error_about_another_file(lo
     assert [(r["session_id"], r["other_file"]) for r in found] == [("tsc", 0)]
 
 
+def test_a_linter_diagnostic_under_another_files_header_is_about_another_file(tmp_path):
+    """ESLint's stylish format and Next.js's build put the file on the line above its
+    diagnostics (`./app/[locale]/layout.tsx`, then `26:43  Error: Unexpected any. ...`):
+    pasted under page.tsx, layout.tsx's error was "the same error", the hook's too, with
+    layout.tsx's edit for fix (a new user's try, nu36)."""
+    from jsonl import result, tool_use, write_jsonl
+
+    lint = "26:43  Error: Unexpected any. Specify a different type.  @typescript-eslint/no-any"
+    out = f"Exit code 1\n\nFailed to compile.\n\n./app/[locale]/layout.tsx\n{lint}\n"
+    write_jsonl(
+        tmp_path / "p" / "a" / "aaaa.jsonl",
+        [
+            tool_use(
+                "a1", "aaaa", "t1", "Bash", {"command": "npm run build"}, "2026-01-01T10:00:00Z"
+            ),
+            result("a2", "aaaa", "t1", out, "2026-01-01T10:00:01Z", True),
+            tool_use(
+                "a3", "aaaa", "t2", "Bash", {"command": "npm run build"}, "2026-01-01T10:00:02Z"
+            ),
+            result("a4", "aaaa", "t2", "ok", "2026-01-01T10:00:03Z", False),
+        ],
+    )
+    build_index(tmp_path / "index.db", tmp_path / "p")
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        other = f"./app/[locale]/page.tsx\n{lint.replace('26:43', '12:9')}"
+        found = queries.find_past_fix(conn, other)
+        assert [(r["session_id"], r["same_text"], r["other_file"]) for r in found] == [
+            ("aaaa", 0, 1)
+        ]
+        assert "same error, another file" in cards.format_hit(1, found[0], error=other)
+        for same in (f"./app/[locale]/layout.tsx\n{lint}", lint):
+            found = queries.find_past_fix(conn, same)
+            assert [(r["session_id"], r["same_text"], r["other_file"]) for r in found] == [
+                ("aaaa", 1, 0)
+            ]
+    finally:
+        conn.close()
+
+
 def test_another_module_holding_the_pasted_ones_words_is_no_match_by_every_word(look_alikes):
     """The full-text index splits `pydantic_settings` at `_`: `No module named 'pydantic'`
     held every word of it, and was shown as the error with its fix (a new user's try,
@@ -3732,15 +3772,22 @@ def test_an_error_signature_about_other_names_is_not_the_error_seen_before(named
 
 
 def test_an_error_about_its_own_names_ranks_before_one_about_other_names(named):
-    """The error itself (its names, another file and line) is `same error`, seen before;
-    one that shares a name with a failure stays that error signature; a name quoted below
-    the failure's key line (the last line of tsc's chain, pasted) is the failure's too."""
+    """The error itself (its names, another line) is `same error`, seen before, and under
+    another file's header the same error about another file (Next.js names the file above
+    its `Type error:`); one that shares a name with a failure stays that error signature; a
+    name quoted below the failure's key line (the last line of tsc's chain, pasted) is the
+    failure's too."""
     from pastfix import cards
 
     itself = queries.find_past_fix(named, ZOD.replace("code", "joinCode"))
     assert itself[0]["session_id"] == "zod" and queries.seen_before(itself)
-    same = queries.find_past_fix(named, f"./src/other.ts:3:1\n{ZOD}")
+    same = queries.find_past_fix(named, f"./src/groups.ts:3:1\n{ZOD}")
     assert (same[0]["session_id"], cards.how_matched(same[0])) == ("zod", "same error")
+    other = queries.find_past_fix(named, f"./src/other.ts:3:1\n{ZOD}")
+    assert (other[0]["session_id"], cards.how_matched(other[0])) == (
+        "zod",
+        "same error, another file",
+    )
     shares = "Type error: Property 'errors' does not exist on type 'Issue'."
     found = queries.find_past_fix(named, shares)
     assert [cards.how_matched(r) for r in found] == ["same error signature"]

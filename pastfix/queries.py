@@ -985,14 +985,23 @@ _QUOTE_PAIRS = (("'", "'"), ('"', '"'), ("`", "`"), ("‘", "’"), ("“", "”
 
 @functools.lru_cache(maxsize=4096)
 def _quoted_names(line: str) -> frozenset[str]:
-    """The names a key line quotes (signatures.quoted_names), lower-case: not a quoted path,
-    number or id (one that normalise() changes), which same_text and text_distance compare."""
+    """The names a key line quotes (signatures.quoted_names), lower-case, each as normalise()
+    has it: a git ref or a branch (`'origin/develop'`, `'HEAD'`) is a name, and so is a date
+    or a number, an id or a hash, by its kind (`<time>`, `<n>`, `<uuid>`): the same error
+    of another date is no other name, but of a date where yours names a ref it is (a new
+    user's `'origin/develop'` had a fix for `'2026-01-25'` first as the same error
+    signature, while `'HEAD'` was other names, nu36; a date had been left out). Not a quoted
+    path (`<path>`, `<tmp>`): the same error about another file, which same_text and
+    text_distance compare."""
     names = frozenset(
-        name.lower()
+        form.lower()
         for quoted in signatures.quoted_names(line)
-        if (name := quoted.strip()) and signatures.normalise(name) == name
+        if (name := quoted.strip()) and not _PATH_FORM.search(form := signatures.normalise(name))
     )
     return frozenset(name for name in names if _LETTERS_OR_DIGITS.search(name)) or names
+
+
+_PATH_FORM = re.compile(r"<(?:path|tmp)>")
 
 
 _LETTERS_OR_DIGITS = re.compile(r"[^\W_]")

@@ -3802,6 +3802,49 @@ def test_an_error_about_its_own_names_ranks_before_one_about_other_names(named):
     )
 
 
+def test_a_quoted_ref_or_date_is_a_name(tmp_path):
+    """git's `ambiguous argument 'X'` quotes a ref, a range or a date: each is a name, a date
+    by its kind. A new user's `'origin/develop'` had a fix for `'2026-01-25'` first as the
+    same error signature (a date was no name), while `'HEAD'` was other names (nu36)."""
+    from pastfix import cards
+
+    git = "fatal: ambiguous argument '{}': unknown revision or path not in the working tree."
+    projects = tmp_path / "projects"
+    for sid, minutes, ref, fix in (
+        ("date", 0, "2026-01-25", "git log branch-2026-01-25"),
+        ("head", 100, "HEAD", "git commit --allow-empty -m init"),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command=f"git log {ref}")
+            .result(f"{sid}1", "Exit code 128\n" + git.format(ref), error=True)
+            .call(f"{sid}2", "Bash", command=fix)
+            .result(f"{sid}2", "ok")
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.find_past_fix(conn, git.format("origin/develop"))
+        assert {(r["session_id"], cards.how_matched(r)) for r in found} == {
+            ("date", "same error, other names"),
+            ("head", "same error, other names"),
+        }
+        assert not queries.seen_before(found)
+        # another date is the same error (its numbers aside), as the same ref is, before
+        # the other names
+        for ref, first in (("2026-02-01", "date"), ("HEAD", "head")):
+            found = queries.find_past_fix(conn, git.format(ref))
+            assert [(r["session_id"], cards.how_matched(r)) for r in found][0] == (
+                first,
+                "same error",
+            )
+            assert [cards.how_matched(r) for r in found][1:] == ["same error, other names"]
+            assert queries.seen_before(found)
+    finally:
+        conn.close()
+
+
 YNAB = (
     "global failure: YNABServerError (unknown_error): GET /api/v2/user got HTTP 0:"
     " Client network error"

@@ -243,8 +243,9 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
 - `<tmp>`: a path under /tmp, /var/folders, /private/var/folders, /dev/shm or
   a Windows Temp directory: its name is random, so all of it goes.
 - `<path>/name`: any other path (absolute, `./`, `../`, `~/`, or relative with
-  a file extension, a trailing `/` or at least two `/`) keeps only its base
-  name: the checkout is where you happened to be, the base name
+  a file extension, a trailing `/` or at least two `/`; a glob's `*` is part
+  of a name, `src/*/x.md`, `docs/*.md`) keeps only its base name: the
+  checkout is where you happened to be, the base name
   (`package.json`, `app.py`) is what the error is about (`cat: <path>/a.json:
   No such file or directory` and `b.json` differ; find_past_fix sets the name
   aside only when nothing else matched: loose()). `@scope/pkg` and eslint
@@ -707,9 +708,11 @@ _PATH = re.compile(
     r"(?:"
     r"(?:~|\.{1,2})?/[^\s'\":,;()\[\]<>/][^\s'\":,;()\[\]<>]*"
     r"|[A-Za-z]:\\[^\s'\":,;()\[\]<>]+"
-    r"|[\w.-]+(?:/[\w.@+-]+)*/(?![\w.@+-])"
-    r"|[\w.-]+(?:/[\w.@+-]+)+\.[A-Za-z]\w{0,7}\b"
-    r"|[\w.-]+/[\w.@+-]+/[\w.@+-]+(?:/[\w.@+-]+)*"
+    # (a glob's `*` in a part: `.specify/templates/commands/*.md` lost its last `/`, as
+    # `<path>/commands*.md`, a new user's try, nu36)
+    r"|(?:[\w.-]+|\*\*?(?=/))(?:/[\w.@+*-]+)*/(?![\w.@+*-])"
+    r"|(?:[\w.-]+|\*\*?(?=/))(?:/[\w.@+*-]+)+\.[A-Za-z]\w{0,7}\b"
+    r"|(?:[\w.-]+|\*\*?(?=/))/[\w.@+*-]+/[\w.@+*-]+(?:/[\w.@+*-]+)*"
     # the same relative forms with Windows's separator (`src\Api\Controllers\*.cs`: rg's
     # os error 123 pasted from another project found nothing, a new user's try)
     # (a glob's `*` in a part; a `\\n` of JSON-escaped text is no separator)
@@ -883,8 +886,51 @@ def _unwrap(text: str) -> tuple[str, bool]:
 
 def unwrap(text: str) -> str:
     """`text` without Claude Code's <tool_use_error> wrapper: its markup, not the output
-    (what a card shows around pasted words)."""
-    return _unwrap(text)[0]
+    (what a card shows around pasted words), and a Codex sandbox denial as the output it
+    holds (denied_output)."""
+    return denied_output(text) or _unwrap(text)[0]
+
+
+# Codex 0.118's unified exec, its command denied by the sandbox: Rust's Debug text of the
+# error, the output in it twice escaped (`exec_command failed: CreateProcess { message:
+# "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 2, stdout: StreamOutput
+# { text: \"\", ...}, stderr: StreamOutput { text: \"error: ...\\n\", ... },
+# aggregated_output: ...`).
+_DENIED = re.compile(r"CreateProcess \{ message: \"Codex\(Sandbox\(Denied \{ output: ")
+_DENIED_OUTPUT = re.compile(
+    r"\b(?P<stream>stdout|stderr|aggregated_output): StreamOutput \{ text: \\\"(?P<text>.*?)"
+    r"\\\", truncated_after_lines",
+    re.DOTALL,
+)
+_RUST_ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|.)", re.DOTALL)
+_RUST_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": ""}
+
+
+def _unescape(text: str) -> str:
+    """A Rust string's Debug escapes undone (`\\n`, `\\"`, `\\u{1b}`)."""
+
+    def one(m: re.Match[str]) -> str:
+        escape = m.group(1)
+        if escape.startswith("u{"):
+            return chr(int(escape[2:-1], 16))
+        return _RUST_ESCAPES.get(escape, escape)
+
+    return _RUST_ESCAPE.sub(one, text)
+
+
+def denied_output(text: str) -> str | None:
+    """The output of a command Codex's sandbox denied, as the command printed it (both
+    streams as they came, else stderr then stdout), None for any other text. A card showed
+    the Debug text around it (`...(os error 13)\\n\", truncated_after_lines: None },
+    aggregated_output: ...`: a new user's try, nu36). Only what is shown: the stored key
+    line and signature are of the text as stored."""
+    if "CreateProcess {" not in text[:300] or not _DENIED.search(text, 0, 300):
+        return None
+    streams = {m.group("stream"): m.group("text") for m in _DENIED_OUTPUT.finditer(text)}
+    shown = streams.get("aggregated_output") or "\n".join(
+        streams[name] for name in ("stderr", "stdout") if streams.get(name)
+    )
+    return _unescape(_unescape(shown)).strip() or None
 
 
 # Cached: refresh_fixes takes them off each failure's output, then key_line() asks again

@@ -483,10 +483,19 @@ def test_forget_an_unknown_session_is_an_error_and_forgets_nothing(tmp_path, pro
     db_path = tmp_path / "index.db"
     build_index(db_path, projects)
     result = CliRunner().invoke(
-        cli.cli, ["forget", str(db_path), "--session", A, "--session", "nope"]
+        cli.cli, ["forget", str(db_path), "--session", A, "--session", "nope1234"]
     )
     assert result.exit_code == 1
-    assert result.stderr == "Error: no session nope in the index: nothing forgotten\n"
+    assert result.stderr == "Error: no session nope1234 in the index: nothing forgotten\n"
+    assert len(findable(db_path)[0]) == 3
+    # a start of an id too short to name one says how long it must be (a new user's
+    # `--session c0a8` was no session, nu36)
+    result = CliRunner().invoke(cli.cli, ["forget", str(db_path), "--session", A[:4]])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: no session {A[:4]} in the index: an id or its first 8 characters or more"
+        " name one (nothing forgotten)\n"
+    )
     assert len(findable(db_path)[0]) == 3
 
 

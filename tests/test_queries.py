@@ -3595,6 +3595,36 @@ def test_a_diagnostic_about_another_file_is_the_same_error_about_another_file(lo
     assert [(r["session_id"], r["other_file"]) for r in found] == [("tsc", 0)]
 
 
+def test_a_codex_sandbox_denial_is_shown_as_the_output_it_holds():
+    """Codex 0.118's denied command is stored as Rust's Debug text of the error, the output
+    in it escaped twice: a card showed `...(os error 13)\\n\", truncated_after_lines: None
+    }, aggregated_output: ...` (a new user's try, nu36). It shows what the command printed."""
+    denied = (
+        'exec_command failed: CreateProcess { message: "Codex(Sandbox(Denied { output:'
+        ' ExecToolCallOutput { exit_code: 2, stdout: StreamOutput { text: \\"\\",'
+        ' truncated_after_lines: None }, stderr: StreamOutput { text: \\"/u/bin/uv\\\\n'
+        "error: Failed to initialize cache at `/u/.cache/uv`\\\\n  Caused by: failed to open"
+        ' file `/u/.cache/uv/x`: Permission denied (os error 13)\\\\n\\",'
+        " truncated_after_lines: None }, aggregated_output: StreamOutput { text:"
+        ' \\"error: Failed to initialize cache at `/u/.cache/uv`\\\\n  Caused by: it said'
+        ' \\\\\\"no\\\\\\"\\\\n\\", truncated_after_lines: None }, duration: 0ns,'
+        ' timed_out: false }, network_policy_decision: None }))" }'
+    )
+    assert queries.error_excerpt(denied, "") == (
+        "error: Failed to initialize cache at `/u/.cache/uv`"
+    )
+    assert signatures.unwrap(denied) == (
+        'error: Failed to initialize cache at `/u/.cache/uv`\n  Caused by: it said "no"'
+    )
+    # without both streams as they came: stderr, then stdout
+    alone = re.sub(r", aggregated_output: StreamOutput \{.*?None \}", "", denied)
+    assert signatures.unwrap(alone).startswith("/u/bin/uv\nerror: Failed to initialize")
+    # any other text is as it is
+    assert signatures.unwrap("exec_command failed: no such session") == (
+        "exec_command failed: no such session"
+    )
+
+
 def test_a_linter_diagnostic_under_another_files_header_is_about_another_file(tmp_path):
     """ESLint's stylish format and Next.js's build put the file on the line above its
     diagnostics (`./app/[locale]/layout.tsx`, then `26:43  Error: Unexpected any. ...`):

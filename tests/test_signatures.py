@@ -2099,6 +2099,28 @@ def test_zshs_unmatched_pattern_is_one_path_and_another_file_is_found():
     assert sig.loose(kept) == "cp: <path>: Operation not permitted"
 
 
+@pytest.mark.parametrize(
+    "line, signed",
+    [
+        (
+            "sed: .specify/templates/commands/*.md: No such file or directory",
+            "sed: <path>/*.md: No such file or directory",
+        ),
+        (
+            "ls: src/components/*.tsx: No such file or directory",
+            "ls: <path>/*.tsx: No such file or directory",
+        ),
+        ("cat: docs/**/README.md: No such file", "cat: <path>/README.md: No such file"),
+        # markdown's bold around a path is no glob
+        ("see **src/a.ts** here", "see **<path>/a.ts** here"),
+    ],
+)
+def test_a_glob_in_any_message_is_one_path(line, signed):
+    """A relative path's `*` ended it at the `/` before: `.specify/templates/commands/*.md`
+    was `<path>/commands*.md`, a file that is no file (a new user's try, nu36)."""
+    assert sig.normalise(line) == signed
+
+
 def test_an_error_glued_to_a_progress_bar_starts_the_key_line():
     """brew's download bar and its error on one line, the cursor codes between gone: the
     bar was the signature's start, so the same error of another cask was not seen before (a

@@ -2,7 +2,7 @@
 
 # The newest migration in pastfix.migrations: an index without it was built by an
 # older pastfix, and its queries need `pastfix build` to bring it up to date.
-LATEST_MIGRATION = "m027_codex_cell_refused"
+LATEST_MIGRATION = "m028_deleted_main_transcript"
 
 
 def count(n: int, thing: str) -> str:

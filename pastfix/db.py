@@ -166,6 +166,26 @@ def title_sql(session: str) -> str:
         {SLASH_TITLE_SQL.format(session=session, sidechain="")})"""
 
 
+def deleted_sql(session: str) -> str:
+    """When a session's transcript was found deleted, as an SQL expression of its id's column
+    `session` (NULL while it is on disk): when none of the files of its own messages is
+    left, its main thread's; a subagent's file beside it (Claude Code 2.0's `agent-*.jsonl`,
+    2.1's `<session>/subagents/`) is none that `--resume` opens, and with the transcript
+    deleted while those stayed the session was not said to be (a new user's try, nu36).
+    A session no file holds a message of its own in (a subagent's lines alone, metadata)
+    is deleted when none of its files is left."""
+    own = (
+        f"SELECT file_id FROM messages WHERE session_id = {session}"
+        " AND NOT coalesce(is_sidechain, 0)"
+    )
+    return f"""(SELECT CASE WHEN count(*) = count(f.missing_since) THEN max(f.missing_since) END
+     FROM source_files f
+     WHERE f.id IN ({own})
+        OR (NOT EXISTS ({own})
+            AND f.id IN (SELECT file_id FROM messages WHERE session_id = {session}
+                         UNION SELECT file_id FROM session_meta WHERE session_id = {session})))"""
+
+
 # One row per session, recomputed from the rows of the sessions in _touched.
 REFRESH_SESSIONS_SQL = f"""
 INSERT OR REPLACE INTO sessions (session_id, project, title, first_ts, last_ts, git_branch,
@@ -212,11 +232,8 @@ SELECT t.session_id,
                         UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id)
          ORDER BY f.path LIMIT 1),
         'claude'),
-    -- kept in the index after its transcript was deleted: none of its files is left
-    (SELECT CASE WHEN count(*) = count(f.missing_since) THEN max(f.missing_since) END
-     FROM source_files f
-     WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
-                    UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id))
+    -- kept in the index after its transcript was deleted (deleted_sql)
+    {deleted_sql("t.session_id")}
 FROM _touched t
 WHERE EXISTS (SELECT 1 FROM messages WHERE session_id = t.session_id)
    OR EXISTS (SELECT 1 FROM session_meta WHERE session_id = t.session_id)

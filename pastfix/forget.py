@@ -109,6 +109,16 @@ def select(
         # a session named by the start of its id, as the hook, the pages and MCP name it
         full = {s: s if s in known else _of_prefix(conn, s) for s in session_ids}
         unknown = [s for s, found in full.items() if found is None]
+        from pastfix.queries import SESSION_PREFIX_CHARS
+
+        short = [s for s in unknown if len(s) < SESSION_PREFIX_CHARS]
+        if short:
+            # (a start of an id names a session from 8 characters: `c0a8` was said to be
+            # no session at all, a new user's try, nu36)
+            raise ForgetError(
+                f"no session {', '.join(unknown)} in the index: an id or its first"
+                f" {SESSION_PREFIX_CHARS} characters or more name one (nothing forgotten)"
+            )
         if unknown:
             raise ForgetError(f"no session {', '.join(unknown)} in the index: nothing forgotten")
         session_ids = list(dict.fromkeys(str(found) for found in full.values()))

@@ -134,8 +134,12 @@ def matches(
     if not key or too_generic(key):
         return []
     own = event.get("session_id")
+    # with the file a linter names above it (`./app/page.tsx`, then `12:9  Error: ...`):
+    # the same error about another file is not this one (queries.diagnosed_elsewhere)
+    header = signatures.file_header(error, key)
+    pasted = key if header is None else f"{header.group(0)}\n{key}"
     rows = []
-    for row in queries.find_past_fix(conn, key, CANDIDATES):
+    for row in queries.find_past_fix(conn, pasted, CANDIDATES):
         if row["matched"] not in GOOD_MATCHES or row["session_id"] == own:
             continue
         if row["kind"] in SILENT_KINDS:

@@ -551,6 +551,22 @@ def m027_codex_cell_refused(db: Database) -> None:
     )
 
 
+@migrations()
+def m028_deleted_main_transcript(db: Database) -> None:
+    # A new user's try (nu36): a session whose transcript was deleted while its subagents'
+    # files stayed (Claude Code 2.0's `agent-*.jsonl` beside it) was not marked deleted,
+    # and find printed a `claude --resume` that cannot work. A build now marks it
+    # (pastfix.db.deleted_sql); mark an older index's sessions of a file found gone.
+    from pastfix import db as pastfix_db
+
+    db.execute(
+        "UPDATE sessions SET transcript_deleted_at ="
+        f" {pastfix_db.deleted_sql('sessions.session_id')}"
+        " WHERE session_id IN (SELECT m.session_id FROM messages m"
+        " JOIN source_files f ON f.id = m.file_id WHERE f.missing_since IS NOT NULL)"
+    )
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

@@ -349,6 +349,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("failed_patch_file", 2, failed_patch_file, deterministic=True)
     conn.create_function("error_signature", 1, _text_of(signatures.signature), deterministic=True)
     conn.create_function("error_key_line", 1, _text_of(signatures.key_line), deterministic=True)
+    conn.create_function("diagnosed_file", 1, _diagnosed_file, deterministic=True)
     conn.create_function("error_excerpt", 4, error_excerpt, deterministic=True)
     conn.create_function("error_excerpt", 5, error_excerpt, deterministic=True)
     conn.create_function("fts_query", 4, fts_query, deterministic=True)
@@ -938,7 +939,7 @@ def _pasted_key(
     error: str,
 ) -> tuple[str, Counter[str], Counter[str], str | None, frozenset[str]]:
     """The key line of a pasted error, set aside as same_text() compares it, its words, its
-    paths' folders, the file its diagnostic is about (signatures.diagnostic_file) and the
+    paths' folders, the file its diagnostic is about (signatures.diagnosed_file) and the
     names it quotes (_quoted_names)."""
     text = paste_text(error)
     key = signatures.key_line(text) or " ".join(text[:300].split())
@@ -946,7 +947,7 @@ def _pasted_key(
         _set_aside(key),
         _key_words(key),
         _folder_words(key),
-        _diagnostic_file(key),
+        signatures.diagnosed_file(text, key),
         _quoted_names(key),
     )
 
@@ -985,14 +986,23 @@ _QUOTE_PAIRS = (("'", "'"), ('"', '"'), ("`", "`"), ("‘", "’"), ("“", "”
 
 @functools.lru_cache(maxsize=4096)
 def _quoted_names(line: str) -> frozenset[str]:
-    """The names a key line quotes (signatures.quoted_names), lower-case: not a quoted path,
-    number or id (one that normalise() changes), which same_text and text_distance compare."""
+    """The names a key line quotes (signatures.quoted_names), lower-case, each as normalise()
+    has it: a git ref or a branch (`'origin/develop'`, `'HEAD'`) is a name, and so is a date
+    or a number, an id or a hash, by its kind (`<time>`, `<n>`, `<uuid>`): the same error
+    of another date is no other name, but of a date where yours names a ref it is (a new
+    user's `'origin/develop'` had a fix for `'2026-01-25'` first as the same error
+    signature, while `'HEAD'` was other names, nu36; a date had been left out). Not a quoted
+    path (`<path>`, `<tmp>`): the same error about another file, which same_text and
+    text_distance compare."""
     names = frozenset(
-        name.lower()
+        form.lower()
         for quoted in signatures.quoted_names(line)
-        if (name := quoted.strip()) and signatures.normalise(name) == name
+        if (name := quoted.strip()) and not _PATH_FORM.search(form := signatures.normalise(name))
     )
     return frozenset(name for name in names if _LETTERS_OR_DIGITS.search(name)) or names
+
+
+_PATH_FORM = re.compile(r"<(?:path|tmp)>")
 
 
 _LETTERS_OR_DIGITS = re.compile(r"[^\W_]")
@@ -1025,37 +1035,37 @@ def _set_aside(line: str) -> str:
 
 def same_text(key_line: object, error: object) -> bool | None:
     """Whether a failure's key line is the pasted error's, once paths, numbers, ids and quote
-    characters are set aside: `Cannot find module 'react'` is not `... module 'vue'`, nor
-    a diagnostic about another file than the pasted one (diagnosed_elsewhere). NULL for NULL: a
+    characters are set aside: `Cannot find module 'react'` is not `... module 'vue'`. (Nor
+    is a diagnostic about another file than the pasted one, which find_past_fix's query
+    tells by diagnosed_elsewhere: the file can be on the line above.) NULL for NULL: a
     failure whose key line was not compared (KEYED_ROWS)."""
     if not isinstance(key_line, str) or not key_line.strip():
         return None if key_line is None else False
     pasted = _pasted_key("" if error is None else str(error))[0]
-    return (
-        bool(pasted) and _set_aside(key_line) == pasted and not diagnosed_elsewhere(key_line, error)
-    )
+    return bool(pasted) and _set_aside(key_line) == pasted
 
 
-def diagnosed_elsewhere(key_line: object, error: object) -> int | None:
-    """1 when a failure's key line and the pasted error's are diagnostics about two files
-    (signatures.diagnostic_file): `vite.config.ts(16,3): error TS2769: No overload matches
-    this call.`, pasted as `src/app.ts(3,5): ...`, is the same error about another file
-    (other_file), not the pasted text (same_text). Their signature is one, the place set
-    aside: one TS2339 in ten files is one recurring error, and the same error in another
-    file is found, but its fix was that file's (a new user's made-up error was shown as
-    "the very same error" with a fix of vite.config.ts, session 34). NULL for NULL."""
-    if key_line is None:
+def diagnosed_elsewhere(file: object, error: object) -> int | None:
+    """1 when a failure's diagnostic and the pasted error's are about two files (`file`, the
+    failure's, and the paste's, by signatures.diagnosed_file): `vite.config.ts(16,3): error
+    TS2769: No overload matches this call.`, pasted as `src/app.ts(3,5): ...`, is the same
+    error about another file (other_file), not the pasted text (same_text), and so is
+    ESLint's `12:9  Error: Unexpected any. ...` under `./app/[locale]/layout.tsx`, pasted
+    under `./app/[locale]/page.tsx`. Their signature is one, the place set aside: one
+    TS2339 in ten files is one recurring error, and the same error in another file is
+    found, but its fix was that file's (a new user's made-up error was shown as "the very
+    same error" with a fix of vite.config.ts, session 34; an ESLint error with one of
+    layout.tsx, nu36). NULL for NULL: a failure whose key line was not compared, or whose
+    diagnostic names no file."""
+    if not isinstance(file, str):
         return None
     pasted = _pasted_key("" if error is None else str(error))[3]
-    if pasted is None or not isinstance(key_line, str):
-        return 0
-    file = _diagnostic_file(key_line)
-    return int(file is not None and file.lower() != pasted.lower())
+    return int(pasted is not None and file.lower() != pasted.lower())
 
 
-@functools.lru_cache(maxsize=4096)
-def _diagnostic_file(line: str) -> str | None:
-    return signatures.diagnostic_file(line)
+def _diagnosed_file(text: object) -> str | None:
+    """signatures.diagnosed_file of a failure's output, for SQL (NULL for NULL)."""
+    return signatures.diagnosed_file(text) if isinstance(text, str) else None
 
 
 def text_distance(key_line: object, error: object) -> int | None:
@@ -1795,15 +1805,16 @@ prelim as (
     or exit_status(substr(tr.content, 1, {signatures.HEAD_CHARS})) = {status}
 ),
 lines as materialized (
-  select p.*, case when p.n <= {KEYED_ROWS} then error_key_line(tr.content) end as key_line
+  select p.*, case when p.n <= {KEYED_ROWS} then error_key_line(tr.content) end as key_line,
+    -- a diagnostic about another file: the same error there (other_file), not the text
+    case when p.n <= {KEYED_ROWS} then coalesce(
+      diagnosed_elsewhere(diagnosed_file(tr.content), {matched}), 0) else 0 end as elsewhere
   from prelim p join tool_results tr on tr.id = p.id
 ),
 keyed as (
-  select *, coalesce(same_text(key_line, {matched}), 0) as exact,
+  select *, coalesce(same_text(key_line, {matched}) and not elsewhere, 0) as exact,
     coalesce(text_distance(key_line, {matched}), {UNKEYED_DISTANCE}) as distance,
     coalesce(other_folder(key_line, {matched}), 0) as folders,
-    -- a diagnostic about another file: the same error there (other_file)
-    coalesce(diagnosed_elsewhere(key_line, {matched}), 0) as elsewhere,
     -- the same signature, every name it quotes another (other_names)
     case when same and not coalesce(same_text(key_line, {matched}), 0) then coalesce(
       other_names(key_line, (select content from tool_results where id = lines.id), {matched}),

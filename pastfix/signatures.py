@@ -235,15 +235,17 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   and the message stay: `src/a.tsx(3,10): error TS2307: Cannot find module 'X'`
   in any file is one signature (one TS2339 in ten files is one recurring error), but
   find_past_fix tells the same error in another file by the base name of the file the
-  key line starts with (diagnostic_file): not the pasted text, the same error about
-  another file. The file must look like one (a `/` or an
+  key line starts with (diagnostic_file), or that a linter names on the line above it
+  (diagnosed_file: ESLint's stylish format, Next.js's build): not the pasted text, the
+  same error about another file. The file must look like one (a `/` or an
   extension), so `(eval):1:`, `127.0.0.1:5432` and `localhost:3000` are not
   places. Node's `imported from /x/y.mjs` (the importer) is `<path>` too.
 - `<tmp>`: a path under /tmp, /var/folders, /private/var/folders, /dev/shm or
   a Windows Temp directory: its name is random, so all of it goes.
 - `<path>/name`: any other path (absolute, `./`, `../`, `~/`, or relative with
-  a file extension, a trailing `/` or at least two `/`) keeps only its base
-  name: the checkout is where you happened to be, the base name
+  a file extension, a trailing `/` or at least two `/`; a glob's `*` is part
+  of a name, `src/*/x.md`, `docs/*.md`) keeps only its base name: the
+  checkout is where you happened to be, the base name
   (`package.json`, `app.py`) is what the error is about (`cat: <path>/a.json:
   No such file or directory` and `b.json` differ; find_past_fix sets the name
   aside only when nothing else matched: loose()). `@scope/pkg` and eslint
@@ -706,9 +708,11 @@ _PATH = re.compile(
     r"(?:"
     r"(?:~|\.{1,2})?/[^\s'\":,;()\[\]<>/][^\s'\":,;()\[\]<>]*"
     r"|[A-Za-z]:\\[^\s'\":,;()\[\]<>]+"
-    r"|[\w.-]+(?:/[\w.@+-]+)*/(?![\w.@+-])"
-    r"|[\w.-]+(?:/[\w.@+-]+)+\.[A-Za-z]\w{0,7}\b"
-    r"|[\w.-]+/[\w.@+-]+/[\w.@+-]+(?:/[\w.@+-]+)*"
+    # (a glob's `*` in a part: `.specify/templates/commands/*.md` lost its last `/`, as
+    # `<path>/commands*.md`, a new user's try, nu36)
+    r"|(?:[\w.-]+|\*\*?(?=/))(?:/[\w.@+*-]+)*/(?![\w.@+*-])"
+    r"|(?:[\w.-]+|\*\*?(?=/))(?:/[\w.@+*-]+)+\.[A-Za-z]\w{0,7}\b"
+    r"|(?:[\w.-]+|\*\*?(?=/))/[\w.@+*-]+/[\w.@+*-]+(?:/[\w.@+*-]+)*"
     # the same relative forms with Windows's separator (`src\Api\Controllers\*.cs`: rg's
     # os error 123 pasted from another project found nothing, a new user's try)
     # (a glob's `*` in a part; a `\\n` of JSON-escaped text is no separator)
@@ -882,8 +886,51 @@ def _unwrap(text: str) -> tuple[str, bool]:
 
 def unwrap(text: str) -> str:
     """`text` without Claude Code's <tool_use_error> wrapper: its markup, not the output
-    (what a card shows around pasted words)."""
-    return _unwrap(text)[0]
+    (what a card shows around pasted words), and a Codex sandbox denial as the output it
+    holds (denied_output)."""
+    return denied_output(text) or _unwrap(text)[0]
+
+
+# Codex 0.118's unified exec, its command denied by the sandbox: Rust's Debug text of the
+# error, the output in it twice escaped (`exec_command failed: CreateProcess { message:
+# "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 2, stdout: StreamOutput
+# { text: \"\", ...}, stderr: StreamOutput { text: \"error: ...\\n\", ... },
+# aggregated_output: ...`).
+_DENIED = re.compile(r"CreateProcess \{ message: \"Codex\(Sandbox\(Denied \{ output: ")
+_DENIED_OUTPUT = re.compile(
+    r"\b(?P<stream>stdout|stderr|aggregated_output): StreamOutput \{ text: \\\"(?P<text>.*?)"
+    r"\\\", truncated_after_lines",
+    re.DOTALL,
+)
+_RUST_ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|.)", re.DOTALL)
+_RUST_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": ""}
+
+
+def _unescape(text: str) -> str:
+    """A Rust string's Debug escapes undone (`\\n`, `\\"`, `\\u{1b}`)."""
+
+    def one(m: re.Match[str]) -> str:
+        escape = m.group(1)
+        if escape.startswith("u{"):
+            return chr(int(escape[2:-1], 16))
+        return _RUST_ESCAPES.get(escape, escape)
+
+    return _RUST_ESCAPE.sub(one, text)
+
+
+def denied_output(text: str) -> str | None:
+    """The output of a command Codex's sandbox denied, as the command printed it (both
+    streams as they came, else stderr then stdout), None for any other text. A card showed
+    the Debug text around it (`...(os error 13)\\n\", truncated_after_lines: None },
+    aggregated_output: ...`: a new user's try, nu36). Only what is shown: the stored key
+    line and signature are of the text as stored."""
+    if "CreateProcess {" not in text[:300] or not _DENIED.search(text, 0, 300):
+        return None
+    streams = {m.group("stream"): m.group("text") for m in _DENIED_OUTPUT.finditer(text)}
+    shown = streams.get("aggregated_output") or "\n".join(
+        streams[name] for name in ("stderr", "stdout") if streams.get(name)
+    )
+    return _unescape(_unescape(shown)).strip() or None
 
 
 # Cached: refresh_fixes takes them off each failure's output, then key_line() asks again
@@ -1355,6 +1402,61 @@ def diagnostic_file(line: str) -> str | None:
     if not m or not _names_file(m.group("file")):
         return None
     return re.split(r"[/\\]", m.group("file"))[-1]
+
+
+# A linter's diagnostic under its file's header (ESLint's stylish format, Next.js's build:
+# `./app/page.tsx`, then `12:9  Error: Unexpected any. ...`), and that header: the file on
+# a line of its own, a place after it or not (Next.js's type check: `./src/a.ts:23:8`, then
+# `Type error: ...`). A file's name holds no space unless the path is absolute.
+_STYLISH = re.compile(r"\d+:\d+\s+\S")
+_HEADER = re.compile(
+    r"(?P<file>(?:[A-Za-z]:)?[\\/][^:\n]*?[^:\s]|[^:\s]+)(?P<place>:\d+(?::\d+)?)?"
+)
+
+
+def diagnosed_file(text: str, line: str | None = None) -> str | None:
+    """The base name of the file the diagnostic that is `text`'s key line (`line`, else
+    key_line()) is about: the one it starts with (diagnostic_file), else the one its
+    file_header() names. None when neither names one. pastfix.queries tells the same error
+    about another file by it: a new user's ESLint error in page.tsx was shown as the very
+    same error with a fix of layout.tsx (nu36, heldout33/part2)."""
+    line = key_line(text) if line is None else line
+    file = diagnostic_file(line)
+    if file is not None:
+        return file
+    header = file_header(text, line)
+    return None if header is None else re.split(r"[/\\]", header.group("file"))[-1]
+
+
+def file_header(text: str, line: str) -> re.Match[str] | None:
+    """The line above `text`'s key line `line`, or above the run of diagnostics it is one
+    of, where a linter names their file once for all of them: ESLint's stylish `/x/src/a.ts`,
+    then `  12:9  error  ...`; Next.js's `./app/[locale]/page.tsx`, then `12:9  Error:
+    Unexpected any. ...`; its type check's `./src/a.ts:23:8`, then `Type error: ...` (a
+    line above another key line names its file only with a place). None when there is
+    none (diagnosed_file)."""
+    at = text.find(line) if line else -1
+    if at < 0:
+        return None
+    before = text[max(0, at - _WINDOW) : at]
+    above = before.splitlines()
+    if not before.endswith("\n"):
+        above = above[:-1]  # the key line's own indent
+    stylish = bool(_STYLISH.match(line))
+    for previous in reversed(above):
+        previous = previous.strip()
+        if stylish and _STYLISH.match(previous):
+            continue
+        header = _HEADER.fullmatch(previous)
+        if (
+            not header
+            or not _names_file(file := header.group("file"))
+            or not (stylish or header.group("place"))
+            or (" " in file and not _EXTENSION.search(file))
+        ):
+            return None
+        return header
+    return None
 
 
 # What Claude Code words differently by version or by where it ran, after the error it

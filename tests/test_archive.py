@@ -155,6 +155,57 @@ def test_the_deleted_session_says_since_when(tmp_path, projects):
     ).fetchall() == [(since,)]
 
 
+@pytest.mark.parametrize("where", ["agent-a1b2c3d4.jsonl", "{sid}/subagents/agent-a1b2c3d.jsonl"])
+def test_a_session_whose_own_transcript_is_gone_is_deleted_though_its_subagents_are_not(
+    tmp_path, projects, where
+):
+    """Claude Code 2.0 writes a subagent's lines beside the session's transcript
+    (`agent-*.jsonl`, 2.1 in `<session>/subagents/`): with the transcript deleted and
+    those left, `pastfix find` printed `claude --resume <id>`, which cannot work, and
+    status said 0 sessions kept without a transcript (a new user's try, nu36). The
+    subagents' own session, none of whose lines is the session's, is deleted when they are."""
+    paths = corpus(projects)
+    agent = projects / "-home-dev-a" / where.format(sid=A)
+    lines = failing_session(A, 1, "error: the subagent failed", "Retry")
+    for line in lines:
+        line.update(isSidechain=True, agentId="a1b2c3d4", uuid=line["uuid"] + "-agent")
+    write_jsonl(agent, lines)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    paths[A].unlink()
+    stats = build_index(db_path, projects)
+    assert (stats.files_missing, stats.sessions_without_transcript) == (1, 1)
+    assert deleted(db_path) == [A]
+    conn = queries.connect(db_path)
+    try:
+        [row] = queries.find_past_fix(conn, ERRORS[A])[:1]
+        assert row["session_id"] == A and row["transcript_deleted_at"]
+    finally:
+        conn.close()
+    # an index built before marked none: the migration marks it
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE sessions SET transcript_deleted_at = NULL")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm028_deleted_main_transcript'")
+    conn.commit()
+    conn.close()
+    pdb.connect(db_path).close()
+    assert deleted(db_path) == [A]
+    # and the session its subagents' lines alone hold, once they go too
+    write_jsonl(
+        projects / "-home-dev-b" / "agent-b1.jsonl",
+        [
+            dict(line, uuid=line["uuid"] + "-b", isSidechain=True)
+            for line in failing_session(B.replace("b", "d"), 1, "error: alone", "Retry")
+        ],
+    )
+    build_index(db_path, projects)
+    alone = B.replace("b", "d")
+    assert alone not in deleted(db_path)
+    (projects / "-home-dev-b" / "agent-b1.jsonl").unlink()
+    build_index(db_path, projects)
+    assert alone in deleted(db_path)
+
+
 @pytest.mark.parametrize("how", ["as it was", "grown", "rewritten", "restored as a copy"])
 def test_a_transcript_that_comes_back_is_read_again_without_duplicates(tmp_path, projects, how):
     paths = corpus(projects)
@@ -432,10 +483,19 @@ def test_forget_an_unknown_session_is_an_error_and_forgets_nothing(tmp_path, pro
     db_path = tmp_path / "index.db"
     build_index(db_path, projects)
     result = CliRunner().invoke(
-        cli.cli, ["forget", str(db_path), "--session", A, "--session", "nope"]
+        cli.cli, ["forget", str(db_path), "--session", A, "--session", "nope1234"]
     )
     assert result.exit_code == 1
-    assert result.stderr == "Error: no session nope in the index: nothing forgotten\n"
+    assert result.stderr == "Error: no session nope1234 in the index: nothing forgotten\n"
+    assert len(findable(db_path)[0]) == 3
+    # a start of an id too short to name one says how long it must be (a new user's
+    # `--session c0a8` was no session, nu36)
+    result = CliRunner().invoke(cli.cli, ["forget", str(db_path), "--session", A[:4]])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: no session {A[:4]} in the index: an id or its first 8 characters or more"
+        " name one (nothing forgotten)\n"
+    )
     assert len(findable(db_path)[0]) == 3
 
 

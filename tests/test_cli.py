@@ -214,6 +214,18 @@ def test_build_script_from_checkout(tmp_path, projects):
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["failed_tool_results"] == 2
     assert (tmp_path / "index.db").exists()
+    # a first argument that is no option names another index (it was an extra argument
+    # beside index.db: a new user's try, nu36)
+    proc = subprocess.run(
+        [str(ROOT / "build"), "other.db", "--source", str(projects), "--json", "-s"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["failed_tool_results"] == 2
+    assert (tmp_path / "other.db").exists()
 
 
 def test_no_traceback_on_bad_input(tmp_path):

@@ -259,6 +259,25 @@ def test_the_same_error_about_another_file_is_recalled_as_such(tmp_path):
     assert [row["session_id"] for row in rows] == [PAST]
 
 
+def test_a_linters_error_under_another_files_header_is_recalled_as_another_files(tmp_path):
+    """ESLint's stylish format and Next.js's build name the file on the line above its
+    diagnostics: the hook asked with the key line alone, and said "(same error)" with
+    layout.tsx's fix for page.tsx's error (a new user's try, nu36)."""
+    lint = (
+        "12:9  Error: Unexpected any. Specify a different type.  @typescript-eslint/no-explicit-any"
+    )
+    session = fixed_session(PAST, 1, "src/order.ts", 12)
+    session[2]["message"]["content"][0]["content"] = (
+        f"Exit code 1\n\nFailed to compile.\n\n./app/[locale]/layout.tsx\n{lint}"
+    )
+    write_jsonl(tmp_path / "projects" / "-home-dev-app" / f"{PAST}.jsonl", session)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    for file, how in (("page.tsx", "same error, another file"), ("layout.tsx", "same error")):
+        error = f"Exit code 1\n\nFailed to compile.\n\n./app/[locale]/{file}\n{lint}"
+        text = context_of(hook.respond(json.dumps(event(error)), tmp_path / "index.db"))
+        assert f"({how}), session {PAST}" in text, text
+
+
 def test_only_the_errors_own_failures_are_counted_when_it_was_seen(tmp_path):
     """`File does not exist.` failed in one session; a Dialyzer log of another held every
     word of it (`mix.exs and default does not exist`, a file named): the hook said "seen 2

@@ -3619,6 +3619,76 @@ def test_a_diagnostic_about_another_file_is_the_same_error_about_another_file(lo
     assert [(r["session_id"], r["other_file"]) for r in found] == [("tsc", 0)]
 
 
+def test_a_codex_sandbox_denial_is_shown_as_the_output_it_holds():
+    """Codex 0.118's denied command is stored as Rust's Debug text of the error, the output
+    in it escaped twice: a card showed `...(os error 13)\\n\", truncated_after_lines: None
+    }, aggregated_output: ...` (a new user's try, nu36). It shows what the command printed."""
+    denied = (
+        'exec_command failed: CreateProcess { message: "Codex(Sandbox(Denied { output:'
+        ' ExecToolCallOutput { exit_code: 2, stdout: StreamOutput { text: \\"\\",'
+        ' truncated_after_lines: None }, stderr: StreamOutput { text: \\"/u/bin/uv\\\\n'
+        "error: Failed to initialize cache at `/u/.cache/uv`\\\\n  Caused by: failed to open"
+        ' file `/u/.cache/uv/x`: Permission denied (os error 13)\\\\n\\",'
+        " truncated_after_lines: None }, aggregated_output: StreamOutput { text:"
+        ' \\"error: Failed to initialize cache at `/u/.cache/uv`\\\\n  Caused by: it said'
+        ' \\\\\\"no\\\\\\"\\\\n\\", truncated_after_lines: None }, duration: 0ns,'
+        ' timed_out: false }, network_policy_decision: None }))" }'
+    )
+    assert queries.error_excerpt(denied, "") == (
+        "error: Failed to initialize cache at `/u/.cache/uv`"
+    )
+    assert signatures.unwrap(denied) == (
+        'error: Failed to initialize cache at `/u/.cache/uv`\n  Caused by: it said "no"'
+    )
+    # without both streams as they came: stderr, then stdout
+    alone = re.sub(r", aggregated_output: StreamOutput \{.*?None \}", "", denied)
+    assert signatures.unwrap(alone).startswith("/u/bin/uv\nerror: Failed to initialize")
+    # any other text is as it is
+    assert signatures.unwrap("exec_command failed: no such session") == (
+        "exec_command failed: no such session"
+    )
+
+
+def test_a_linter_diagnostic_under_another_files_header_is_about_another_file(tmp_path):
+    """ESLint's stylish format and Next.js's build put the file on the line above its
+    diagnostics (`./app/[locale]/layout.tsx`, then `26:43  Error: Unexpected any. ...`):
+    pasted under page.tsx, layout.tsx's error was "the same error", the hook's too, with
+    layout.tsx's edit for fix (a new user's try, nu36)."""
+    from jsonl import result, tool_use, write_jsonl
+
+    lint = "26:43  Error: Unexpected any. Specify a different type.  @typescript-eslint/no-any"
+    out = f"Exit code 1\n\nFailed to compile.\n\n./app/[locale]/layout.tsx\n{lint}\n"
+    write_jsonl(
+        tmp_path / "p" / "a" / "aaaa.jsonl",
+        [
+            tool_use(
+                "a1", "aaaa", "t1", "Bash", {"command": "npm run build"}, "2026-01-01T10:00:00Z"
+            ),
+            result("a2", "aaaa", "t1", out, "2026-01-01T10:00:01Z", True),
+            tool_use(
+                "a3", "aaaa", "t2", "Bash", {"command": "npm run build"}, "2026-01-01T10:00:02Z"
+            ),
+            result("a4", "aaaa", "t2", "ok", "2026-01-01T10:00:03Z", False),
+        ],
+    )
+    build_index(tmp_path / "index.db", tmp_path / "p")
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        other = f"./app/[locale]/page.tsx\n{lint.replace('26:43', '12:9')}"
+        found = queries.find_past_fix(conn, other)
+        assert [(r["session_id"], r["same_text"], r["other_file"]) for r in found] == [
+            ("aaaa", 0, 1)
+        ]
+        assert "same error, another file" in cards.format_hit(1, found[0], error=other)
+        for same in (f"./app/[locale]/layout.tsx\n{lint}", lint):
+            found = queries.find_past_fix(conn, same)
+            assert [(r["session_id"], r["same_text"], r["other_file"]) for r in found] == [
+                ("aaaa", 1, 0)
+            ]
+    finally:
+        conn.close()
+
+
 def test_another_module_holding_the_pasted_ones_words_is_no_match_by_every_word(look_alikes):
     """The full-text index splits `pydantic_settings` at `_`: `No module named 'pydantic'`
     held every word of it, and was shown as the error with its fix (a new user's try,
@@ -3756,15 +3826,22 @@ def test_an_error_signature_about_other_names_is_not_the_error_seen_before(named
 
 
 def test_an_error_about_its_own_names_ranks_before_one_about_other_names(named):
-    """The error itself (its names, another file and line) is `same error`, seen before;
-    one that shares a name with a failure stays that error signature; a name quoted below
-    the failure's key line (the last line of tsc's chain, pasted) is the failure's too."""
+    """The error itself (its names, another line) is `same error`, seen before, and under
+    another file's header the same error about another file (Next.js names the file above
+    its `Type error:`); one that shares a name with a failure stays that error signature; a
+    name quoted below the failure's key line (the last line of tsc's chain, pasted) is the
+    failure's too."""
     from pastfix import cards
 
     itself = queries.find_past_fix(named, ZOD.replace("code", "joinCode"))
     assert itself[0]["session_id"] == "zod" and queries.seen_before(itself)
-    same = queries.find_past_fix(named, f"./src/other.ts:3:1\n{ZOD}")
+    same = queries.find_past_fix(named, f"./src/groups.ts:3:1\n{ZOD}")
     assert (same[0]["session_id"], cards.how_matched(same[0])) == ("zod", "same error")
+    other = queries.find_past_fix(named, f"./src/other.ts:3:1\n{ZOD}")
+    assert (other[0]["session_id"], cards.how_matched(other[0])) == (
+        "zod",
+        "same error, another file",
+    )
     shares = "Type error: Property 'errors' does not exist on type 'Issue'."
     found = queries.find_past_fix(named, shares)
     assert [cards.how_matched(r) for r in found] == ["same error signature"]
@@ -3777,6 +3854,49 @@ def test_an_error_about_its_own_names_ranks_before_one_about_other_names(named):
     assert queries.find_class(found[0]) < queries.find_class(
         queries.find_past_fix(named, "Type error: Property 'x' does not exist on type 'Y'.")[0]
     )
+
+
+def test_a_quoted_ref_or_date_is_a_name(tmp_path):
+    """git's `ambiguous argument 'X'` quotes a ref, a range or a date: each is a name, a date
+    by its kind. A new user's `'origin/develop'` had a fix for `'2026-01-25'` first as the
+    same error signature (a date was no name), while `'HEAD'` was other names (nu36)."""
+    from pastfix import cards
+
+    git = "fatal: ambiguous argument '{}': unknown revision or path not in the working tree."
+    projects = tmp_path / "projects"
+    for sid, minutes, ref, fix in (
+        ("date", 0, "2026-01-25", "git log branch-2026-01-25"),
+        ("head", 100, "HEAD", "git commit --allow-empty -m init"),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command=f"git log {ref}")
+            .result(f"{sid}1", "Exit code 128\n" + git.format(ref), error=True)
+            .call(f"{sid}2", "Bash", command=fix)
+            .result(f"{sid}2", "ok")
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.find_past_fix(conn, git.format("origin/develop"))
+        assert {(r["session_id"], cards.how_matched(r)) for r in found} == {
+            ("date", "same error, other names"),
+            ("head", "same error, other names"),
+        }
+        assert not queries.seen_before(found)
+        # another date is the same error (its numbers aside), as the same ref is, before
+        # the other names
+        for ref, first in (("2026-02-01", "date"), ("HEAD", "head")):
+            found = queries.find_past_fix(conn, git.format(ref))
+            assert [(r["session_id"], cards.how_matched(r)) for r in found][0] == (
+                first,
+                "same error",
+            )
+            assert [cards.how_matched(r) for r in found][1:] == ["same error, other names"]
+            assert queries.seen_before(found)
+    finally:
+        conn.close()
 
 
 YNAB = (

@@ -2099,6 +2099,28 @@ def test_zshs_unmatched_pattern_is_one_path_and_another_file_is_found():
     assert sig.loose(kept) == "cp: <path>: Operation not permitted"
 
 
+@pytest.mark.parametrize(
+    "line, signed",
+    [
+        (
+            "sed: .specify/templates/commands/*.md: No such file or directory",
+            "sed: <path>/*.md: No such file or directory",
+        ),
+        (
+            "ls: src/components/*.tsx: No such file or directory",
+            "ls: <path>/*.tsx: No such file or directory",
+        ),
+        ("cat: docs/**/README.md: No such file", "cat: <path>/README.md: No such file"),
+        # markdown's bold around a path is no glob
+        ("see **src/a.ts** here", "see **<path>/a.ts** here"),
+    ],
+)
+def test_a_glob_in_any_message_is_one_path(line, signed):
+    """A relative path's `*` ended it at the `/` before: `.specify/templates/commands/*.md`
+    was `<path>/commands*.md`, a file that is no file (a new user's try, nu36)."""
+    assert sig.normalise(line) == signed
+
+
 def test_an_error_glued_to_a_progress_bar_starts_the_key_line():
     """brew's download bar and its error on one line, the cursor codes between gone: the
     bar was the signature's start, so the same error of another cask was not seen before (a
@@ -2269,6 +2291,43 @@ def test_the_file_a_diagnostic_starts_with(line, file):
     """The file normalise() sets aside with the place (`<path>(<n>,<n>)`), by which
     find_past_fix tells the same error in another file."""
     assert sig.diagnostic_file(line) == file
+
+
+@pytest.mark.parametrize(
+    "text, file",
+    [
+        # Next.js's build: the file on its line, its ESLint diagnostics below
+        (
+            "Failed to compile.\n\n./app/[locale]/page.tsx\n12:9  Error: Unexpected any. Specify"
+            " a different type.  @typescript-eslint/no-explicit-any\n\ninfo  - Need to disable",
+            "page.tsx",
+        ),
+        # ESLint's stylish format: the key line below another diagnostic of its file
+        (
+            "/Users/x/My Project/src/a.service.ts\n  3:1  warning  Unexpected console statement"
+            "  no-console\n  70:36  error  '_rank' is defined but never used  no-unused-vars\n",
+            "a.service.ts",
+        ),
+        # Next.js's type check: the file and its place above `Type error:`
+        (
+            "Failed to compile.\n\n./src/lib/groups.ts:352:39\nType error: Property 'errors'"
+            " does not exist on type 'ZodError'.\n",
+            "groups.ts",
+        ),
+        # the file on the key line itself (diagnostic_file)
+        ("Exit code 2\nsrc/app.ts(3,5): error TS2769: No overload matches this call.", "app.ts"),
+        # a diagnostic with no header, a line above that is no file's, a file above another
+        # error with no place: none
+        ("12:9  Error: Unexpected any. Specify a different type.", None),
+        ("Linting and checking validity of types ...\n12:9  Error: Unexpected any.", None),
+        ("a.txt\nb.txt\nError: something failed", None),
+    ],
+)
+def test_the_file_a_diagnostic_is_about_may_head_its_lines(text, file):
+    """ESLint's stylish format and Next.js's build name a file once, on a line above its
+    diagnostics: the ESLint error of page.tsx was the very same error as layout.tsx's, with
+    its fix (a new user's try, nu36)."""
+    assert sig.diagnosed_file(text) == file
 
 
 def test_kept_values_set_aside():

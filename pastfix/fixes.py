@@ -160,7 +160,8 @@ whose output says it crashed (a traceback, a panic) or that its check failed, an
 failures where the failed call did not (`|| true`, `|| echo ...`, `; exit 0`)
 papers over the error: neither confirms a fix, and the search goes on; nor one whose
 status was another's and whose program said it failed in its own voice (`sudo: a password
-is required`, `npm ERR! 404`: _said_own_error). Nor does a command
+is required`, `npm ERR! 404`: _said_own_error), nor a command sent to the background that
+a later look at its output saw fail (_failed_in_background). Nor does a command
 whose output ends at a question no one answered (`? Would you like to use React Compiler?
 › No / Yes`): it stopped there, and is no step either (_unanswered).
 
@@ -4720,6 +4721,35 @@ def _said_own_error(call: Call, text: str) -> bool:
     return said.group(1).lower() in speakers
 
 
+# What Claude Code says of a command it sent to the background (`run_in_background`).
+_BACKGROUND = re.compile(
+    r"Command running in background with ID: (\w+)\.? Output is being written to: (\S+)"
+)
+
+
+def _failed_in_background(call: Call, later: Sequence[Call], output: Callable[[str], str]) -> bool:
+    """Whether a command sent to the background (all it printed is its job id and output
+    file) was seen to fail by a later call that read that output (its file, or the job by
+    its id): it crashed there, its check failed, or it said it failed (_failed_behind's
+    readings). It started, and did not do what it was for: `python train.py ...` in the
+    background, then `cat .../tasks/x.output` showing `ModuleNotFoundError: No module named
+    'torch'`, was shown as the fix of the run the user had stopped (thirty-fourth held-out
+    set, fixed later in tmux after an install, by its label)."""
+    if call.name not in SHELL_TOOLS:
+        return False
+    started = _BACKGROUND.match(output(call.tool_use_id).strip())
+    if started is None:
+        return False
+    job, path = started.groups()
+    for other in later:
+        asked = f"{other.command or ''}\n{other.file_path or ''}\n{other.input or ''}"
+        if path in asked or re.search(rf"\b{re.escape(job)}\b", asked):
+            seen = output(other.tool_use_id)
+            if _check_failed(call, seen) or _crashed(call, seen) or _said_own_error(call, seen):
+                return True
+    return False
+
+
 def _raised_again(call: Call, key_line: str, text: str) -> bool:
     """Whether a run whose exit status was another program's raised the failure's own
     exception again, its name at a line's start, which `| tail -5` keeps of a traceback:
@@ -5281,6 +5311,8 @@ def fix_of(
             retried.append((n, True))
             continue
         if _failed_behind(call, output(call.tool_use_id)):
+            continue
+        if _failed_in_background(call, after[n + 1 : n + 1 + NEARBY_CALLS], output):
             continue
         if not call.failed and _CMD_BANNER_ONLY.match(output(call.tool_use_id)):
             continue  # cmd started and ran nothing (see _CMD_BANNER_ONLY)

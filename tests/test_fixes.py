@@ -5994,3 +5994,35 @@ def test_an_edit_whose_text_was_not_found_is_redone_only_by_an_edit_of_its_chang
     removed = _edit(row, "")
     fix = run([failed, read, removed], {failed.tool_use_id: "String to replace not found"})
     assert fix[failed.tool_use_id].confirmed_by == removed.tool_use_id
+
+
+@pytest.mark.parametrize(
+    ("read", "printed", "fixed"),
+    [
+        (
+            "cat /tmp/tasks/b1.output",
+            "Traceback (most recent call last):\nModuleNotFoundError: x",
+            False,
+        ),
+        ("cat /tmp/tasks/b1.output", "epoch 1/200 loss 0.41", True),  # it ran
+        ("cat /tmp/other.log", "Traceback (most recent call last):\nValueError: y", True),
+    ],
+)
+def test_a_run_sent_to_the_background_whose_output_then_shows_it_crashed_fixes_nothing(
+    read, printed, fixed
+):
+    """A training run the user stopped, run again in the background (Claude Code prints its
+    job id and output file), then `cat` of that file: `ModuleNotFoundError: No module named
+    'torch'`. It only started: no fix (thirty-fourth held-out set). A crash in another file
+    says nothing of it."""
+    failed = call(command="python train.py --epochs 100", failed=True, kind="rejected")
+    again = call(command="cd app && python train.py --epochs 200 2>&1")
+    look = call(command=read)
+    started = (
+        "Command running in background with ID: b1. Output is being written to:"
+        " /tmp/tasks/b1.output"
+    )
+    errors = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
+    outputs = {again.tool_use_id: started, look.tool_use_id: printed}
+    fix = run([failed, again, look], errors, outputs)[failed.tool_use_id]
+    assert (fix.confirmed_by == again.tool_use_id) == fixed

@@ -52,7 +52,9 @@ failed call tried to do:
   user rejected or cancelled was answered in the chat, and has no retry. A file call the
   user rejected and then said what to do instead is redone by the agent's next call of
   that tool, on the file they named. An edit the user rejected or stopped is redone by an
-  edit of that file only when it writes the same (_same_edit). A call with `--version` or
+  edit of that file only when it writes the same (_same_edit), and the edits of it made
+  beside that (what the user asked for too) are no steps; an edit whose text was not
+  found, only by one that changes the same words (_same_change). A call with `--version` or
   `--help` is no retry of a run, nor a run of it; of a subcommand that is a noun (`gh pr
   checks`), the verb is part of it. An output filter's own error (`ss | awk '...'`:
   `awk: ... fatal`) is retried only by a call piping into that filter with half its
@@ -133,14 +135,18 @@ last command is a grep that exited 1; a find's non-zero status is an error, neve
 that printed its matches and exited 2 over a
 path it could not read (a broken `.gitignore` glob, a guessed file not there), is
 confirmed only by the same search run again, or widened (case ignored, hidden files
-searched, its glob given up for the folder it named) and finding it: another pattern in the
+searched, its glob given up for the folder it named, its pattern reworded around the word
+it was after: _searched_reworded) and finding it: another pattern in the
 same folder is another question. Another search program on the same words that printed what
 it found worked around it (`rg --files -g '*.x.yaml'` skips hidden folders, `find -name`
 does not).
 A shell look of a path its error says is not there (`sed: a/x.py: No such file`, zsh's
 `no matches found: app/favicon*`) is confirmed only by a call that names that file (by
 name, a long word of it, or its letters): `sed -n '1,200p'` of another file shares the
-script, not the question, as a Read of another file is none.
+script, not the question, as a Read of another file is none; nor is a look of that name in
+the folder when the path was above it (`ls ../../docs`, then `ls docs`: _looks_elsewhere).
+A search by a part of its name that lists it spelt otherwise (`a06-x.py` for `a06_x.py`)
+worked around it (_found_spelt_otherwise).
 What a login shell's startup files printed is no part of any output here
 (signatures.without_startup, applied by the build).
 
@@ -152,7 +158,10 @@ program's (a pipe, `; echo done`, another tool: a command exited 0 by itself suc
 though it printed a warning that was the key line), nor one whose status was another's and
 whose output says it crashed (a traceback, a panic) or that its check failed, and one that masks
 failures where the failed call did not (`|| true`, `|| echo ...`, `; exit 0`)
-papers over the error: neither confirms a fix, and the search goes on. Nor does a command
+papers over the error: neither confirms a fix, and the search goes on; nor one whose
+status was another's and whose program said it failed in its own voice (`sudo: a password
+is required`, `npm ERR! 404`: _said_own_error), nor a command sent to the background that
+a later look at its output saw fail (_failed_in_background). Nor does a command
 whose output ends at a question no one answered (`? Would you like to use React Compiler?
 › No / Yes`): it stopped there, and is no step either (_unanswered).
 
@@ -3263,6 +3272,38 @@ def _gone(failed: Call, error: str) -> set[str]:
     }
 
 
+def _looks_elsewhere(failed: Call, call: Call, gone: set[str]) -> bool:
+    """Whether a shell look of a path above its folder that was not there (`../../docs`) is
+    followed by a look of that name in the folder (`docs`): from one folder, they are two,
+    though one path ends with the other. `ls ../../docs`, the output folder a prompt named,
+    then `ls docs` of the project: its "fix" (thirty-fourth held-out set, a Codex user; not
+    a problem by its label: the look's answer was that it was not there). The same name in
+    another folder below is often the file meant, found (`.bmad/x.xml`, then `_bmad/x.xml`)."""
+    if call.name not in SHELL_TOOLS or _folders(call) != _folders(failed):
+        return False
+
+    def named(command: str | None, looks_only: bool) -> list[str]:
+        return [
+            path
+            for i in intents(command)
+            if not looks_only or _looks(i)
+            for w in i.words[1:]
+            if not w.startswith("-") and _basename(path := _unix(w).rstrip("/")) in gone
+        ]
+
+    mine, theirs = named(failed.command, False), named(call.command, True)
+    return (
+        any(_climbs(a) for a in mine)
+        and bool(theirs)
+        and all(_climbs(a) != _climbs(b) for a in mine for b in theirs)
+    )
+
+
+def _climbs(path: str) -> bool:
+    """Whether a relative path starts above the folder it is given from (`../x`)."""
+    return path == ".." or path.startswith("../")
+
+
 def _looks_at(call: Call, gone: set[str]) -> bool:
     """Whether a shell call names one of the file names a look did not find: by the whole
     name, by a word of five letters or more of it (`find . -name '*syslog*'`), or by a file
@@ -3286,6 +3327,32 @@ def _looks_at(call: Call, gone: set[str]) -> bool:
 
 
 _LETTERS = re.compile(r"[^A-Za-z0-9]")
+
+
+def _found_spelt_otherwise(call: Call, gone: set[str], printed: str) -> bool:
+    """Whether a shell call that searched by a part of a file name a look did not find (a
+    word of five letters or more of it) printed a path whose name is that one spelt
+    otherwise: the same letters and digits, other punctuation or case. The look had the
+    name wrong, and this found the file: `ls a06_Student_Notes_Student_Handbook.py` (No
+    such file), then `rg --files | rg "Student_Notes"` listing
+    `a06-Student_Notes_Student_Handbook.py` (thirty-fourth held-out set, a Codex user,
+    fixed), 16 calls later. A name only like it (another word) is another file."""
+    if call.name not in SHELL_TOOLS or not printed.strip():
+        return False
+    command = call.command or ""
+    letters = {}
+    for name in gone:
+        parts = [w for w in _PATTERN_WORD.findall(command) if len(w) >= 5 and w in name]
+        if parts and name not in command:
+            letters[_LETTERS.sub("", name).lower()] = name
+    if not letters:
+        return False
+    for line in printed.splitlines()[:PERSIST_LINES]:
+        found = _basename(line.strip().rstrip("/"))
+        key = _LETTERS.sub("", found).lower()
+        if key in letters and found != letters[key]:
+            return True
+    return False
 
 
 # Package managers and their subcommands that install a program.
@@ -3642,6 +3709,41 @@ def _searched_fewer_words(failed: Call, call: Call, printed: str) -> bool:
     return False
 
 
+def _searched_reworded(failed: Call, call: Call, printed: str) -> bool:
+    """Whether a text search that found nothing was run again by its program on the same
+    paths with the same flags, one word of its pattern put for another but the word it was
+    after (its pattern's longest) kept, and found something: the same question asked as the
+    code says it (`rg -n "import runware" a.py`, exit 1, then `rg -n "from runware" a.py`,
+    line 23: thirty-fourth held-out set, a Codex user, fixed). A pattern that keeps only a
+    shorter word (`import requests`) asks of another thing, as does another pattern
+    altogether (_same_search)."""
+    if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call, printed):
+        return False
+    for mine in segments(failed.command):
+        program, args = _program(mine)
+        if program not in _GREPS:
+            continue
+        flags, rest = [a for a in args if a.startswith("-")], [a for a in args if a[:1] != "-"]
+        words = {w.lower() for w in _PATTERN_WORD.findall(rest[0])} if rest else set()
+        if len(words) < 2:
+            continue
+        sought = max(sorted(words), key=len)
+        for theirs in segments(call.command):
+            other, their_args = _program(theirs)
+            their_rest = [a for a in their_args if a[:1] != "-"]
+            if (
+                other != program
+                or [a for a in their_args if a.startswith("-")] != flags
+                or not their_rest
+                or their_rest[1:] != rest[1:]
+            ):
+                continue
+            new = {w.lower() for w in _PATTERN_WORD.findall(their_rest[0])}
+            if sought in new and len(words - new) == 1 and len(new - words) == 1:
+                return True
+    return False
+
+
 def _searched_higher(failed: Call, call: Call, printed: str) -> bool:
     """Whether a search that found nothing was run again by its program as it was but for
     a folder it searched, left out or given as a folder above it, and found something
@@ -3928,7 +4030,10 @@ def _retry(failed: Call, call: Call, not_failing: frozenset[Intent] | tuple[()] 
     if failed.file_path is not None:
         if _same_file(call.file_path, failed.file_path):
             # after the user rejected or stopped an edit, only one writing the same (see
-            # _same_edit)
+            # _same_edit); after one whose text was not found, one changing its words
+            # (see _same_change)
+            if failed.kind == "string_not_found":
+                return _same_change(failed, call)
             return failed.kind not in _STOPPED or _same_edit(failed, call)
         return _searched_inside(failed, call)
     if failed.url is not None:
@@ -4498,7 +4603,8 @@ def refused_input(call: Call) -> bool:
 def _same_edit(failed: Call, call: Call) -> bool:
     """Whether an edit of the file an edit the user rejected or stopped was of writes the
     same: the texts they put in share half the words of the shorter (of deletions, the texts
-    they took out). Asked for something else, the rejection was the user's "no", as of a
+    they took out), and so do the words they change (_changed_words). Asked for something
+    else, the rejection was the user's "no", as of a
     tool without a file (_same_request): a theme's colours rejected ("not a fan of
     catppuccin, maybe tokyo night?"), then the theme's name set; an import rejected ("I want
     it to stay a flake"), then an unused argument removed from the file on another request
@@ -4519,7 +4625,43 @@ def _same_edit(failed: Call, call: Call) -> bool:
             for texts in (mine, theirs)
         ]
     a, b = new
-    return bool(a and b) and len(a & b) * 2 >= min(len(a), len(b))
+    if not (a and b and len(a & b) * 2 >= min(len(a), len(b))):
+        return False
+    return _same_change(failed, call)
+
+
+def _same_change(failed: Call, call: Call) -> bool:
+    """Whether a later edit of the failed edit's file changes the words it was to change:
+    they share half the words of the fewer (_changed_words; an edit that changes none, or a
+    whole-file write, may be any). An edit whose text was not found is redone only so: one
+    of another part of the file is another change, that its retry's Read allowed (an Edit
+    of a prompt's `Step 2` that an earlier edit had already replaced, "fixed" by an edit of
+    the system prompt below it: thirty-fourth held-out set, not a problem by its label);
+    the row its Edit was to take out of a table, taken out alone, is its fix."""
+    if failed.name not in EDIT_TOOLS or call.name not in EDIT_TOOLS:
+        return True
+    mine = _changed_words(_edit_texts(failed.input))
+    theirs = _changed_words(_edit_texts(call.input))
+    if not mine or theirs is None:
+        return True
+    return len(mine & theirs) * 2 >= max(1, min(len(mine), len(theirs)))
+
+
+def _changed_words(texts: Sequence[tuple[str | None, str]]) -> set[str] | None:
+    """The words an edit's replacements take out or put in (lowercased; None for a
+    whole-file write): what it changes, not the text it keeps around that. A rewrite of a
+    function the user rejected (to ask for more) keeps much of the file's text, so that the
+    edit made next of another part of it (`query_graphql` put out of a prompt) shared half
+    its words, and was shown as its redo, not the two edits that took `_config.read_only`
+    out as it had (thirty-fourth held-out set, the label's remedy). An edit that changes
+    only punctuation or spaces changes no word."""
+    found: set[str] = set()
+    for old, new in texts:
+        if old is None:
+            return None
+        before, after = ({w.lower() for w in _PATTERN_WORD.findall(text)} for text in (old, new))
+        found |= before ^ after
+    return found
 
 
 def _status_of_another(call: Call) -> bool:
@@ -4657,14 +4799,84 @@ def _cut_short(call: Call, text: str) -> bool:
 
 def _failed_behind(call: Call, text: str) -> bool:
     """Whether a call whose exit status was another program's (a pipe, `; echo`) printed
-    `text` that says it failed: a check that counted failures (_check_failed) or a run that
-    crashed (_crashed). It confirms nothing, and it is no step of a remedy: it did not do
+    `text` that says it failed: a check that counted failures (_check_failed), a run that
+    crashed (_crashed), a check whose verdict head cut off (_cut_short) or a program that
+    said it failed in its own voice (_said_own_error).
+    It confirms nothing, and it is no step of a remedy: it did not do
     what it was to do (`bundle exec rails runner ... 2>&1 | head -5`, exit 0 from head,
     bundler unable to load rails: a new user's card showed it as a fix of the YAML check
     before it, thirty-first held-out set)."""
     return _status_of_another(call) and (
-        _check_failed(call, text) or _crashed(call, text) or _cut_short(call, text)
+        _check_failed(call, text)
+        or _crashed(call, text)
+        or _cut_short(call, text)
+        or _said_own_error(call, text)
     )
+
+
+# A program speaking for itself at a line's start: `sudo: a password is required`, `npm
+# ERR! 404 Not Found`, npm 10's `npm error code E404`; not its warnings (`npm WARN`, `x:
+# warning: ...`).
+_OWN_VOICE = re.compile(r"([\w.+-]+)(?::| ERR!| error\b)(?!\s*warning\b)", re.IGNORECASE)
+# Wrappers whose errors another program says: npx runs `npm exec`.
+_SPEAKS_FOR = {"npx": "npm", "pnpx": "pnpm", "bunx": "bun"}
+
+
+def _said_own_error(call: Call, text: str) -> bool:
+    """Whether the key line of what a shell call printed is an error said by a program it
+    ran, wrappers included, in its own voice (`sudo: ...`, `npm ERR! ...`): that program
+    failed, whatever status the pipe or fallback after it gave the call. `sudo -n apt-get
+    update 2>&1 | head -5`, exit 0 from head, printed only `sudo: a password is required`,
+    and `npx --yes better-sqlite3-cli ... || npx --yes y --help | head -5` only npm's `E404`:
+    both were shown as fixes, of a `sudo apt-get install` refused the same way and of a
+    missing sqlite3 (thirty-fourth held-out set, abandoned and worked around another way by
+    their labels). Not a look, which may show another program's errors (`tail app.log`)."""
+    if call.name not in SHELL_TOOLS or all(_looks(i) for i in intents(call.command)):
+        return False
+    said = _OWN_VOICE.match(signatures.key_line(text))
+    if said is None:
+        return False
+    speakers = set()
+    for words in segments(call.command):
+        program, _ = _program(words)
+        speakers.add(program)
+        for word in words:
+            name = _program_name(word)
+            if name == program:
+                break
+            if name in WRAPPERS:
+                speakers.add(name)
+    speakers |= {_SPEAKS_FOR[name] for name in speakers if name in _SPEAKS_FOR}
+    return said.group(1).lower() in speakers
+
+
+# What Claude Code says of a command it sent to the background (`run_in_background`).
+_BACKGROUND = re.compile(
+    r"Command running in background with ID: (\w+)\.? Output is being written to: (\S+)"
+)
+
+
+def _failed_in_background(call: Call, later: Sequence[Call], output: Callable[[str], str]) -> bool:
+    """Whether a command sent to the background (all it printed is its job id and output
+    file) was seen to fail by a later call that read that output (its file, or the job by
+    its id): it crashed there, its check failed, or it said it failed (_failed_behind's
+    readings). It started, and did not do what it was for: `python train.py ...` in the
+    background, then `cat .../tasks/x.output` showing `ModuleNotFoundError: No module named
+    'torch'`, was shown as the fix of the run the user had stopped (thirty-fourth held-out
+    set, fixed later in tmux after an install, by its label)."""
+    if call.name not in SHELL_TOOLS:
+        return False
+    started = _BACKGROUND.match(output(call.tool_use_id).strip())
+    if started is None:
+        return False
+    job, path = started.groups()
+    for other in later:
+        asked = f"{other.command or ''}\n{other.file_path or ''}\n{other.input or ''}"
+        if path in asked or re.search(rf"\b{re.escape(job)}\b", asked):
+            seen = output(other.tool_use_id)
+            if _check_failed(call, seen) or _crashed(call, seen) or _said_own_error(call, seen):
+                return True
+    return False
 
 
 def _raised_again(call: Call, key_line: str, text: str) -> bool:
@@ -5042,6 +5254,7 @@ def fix_of(
                 _searched_wider(failed, call, output(call.tool_use_id))
                 or _searched_higher(failed, call, output(call.tool_use_id))
                 or _searched_fewer_words(failed, call, output(call.tool_use_id))
+                or (n < NEARBY_CALLS and _searched_reworded(failed, call, output(call.tool_use_id)))
             )
         )
         if nothing_found and not (otherwise or wider or _same_search(failed, call)):
@@ -5107,9 +5320,17 @@ def fix_of(
             # a poll of the command is no retry of keys it could not take (Ctrl-C sent to
             # a closed stdin, then the run polled to its end: tenth held-out set, abandoned)
             continue
+        # (a look that found the file spelt otherwise: see _found_spelt_otherwise)
+        spelt = (
+            bool(gone)
+            and n < ANOTHER_WAY_CALLS
+            and not call.failed
+            and _found_spelt_otherwise(call, gone, output(call.tool_use_id))
+        )
         if (
             gone
             and call.name in SHELL_TOOLS
+            and not spelt
             and not _looks_at(call, gone)
             and not _viewed_elsewhere(failed, call, error)
         ):
@@ -5118,6 +5339,8 @@ def fix_of(
             # question, not its retry (sixth held-out set, 2 not a problem; fifth, 2)
             continue
         if viewed and _views_other_files(call, viewed):
+            continue
+        if gone and not spelt and _looks_elsewhere(failed, call, gone):
             continue
         if _closer_chain_later(failed, call, after[n : n + NEARBY_CALLS]):
             continue
@@ -5143,7 +5366,7 @@ def fix_of(
             or wider
         ):
             way = FIXED
-        elif otherwise:
+        elif otherwise or spelt:
             way = WORKED_AROUND
         elif runner and n < ANOTHER_WAY_CALLS and _tests_run_otherwise(call, runner):
             way = WORKED_AROUND
@@ -5218,6 +5441,8 @@ def fix_of(
             retried.append((n, True))
             continue
         if _failed_behind(call, output(call.tool_use_id)):
+            continue
+        if _failed_in_background(call, after[n + 1 : n + 1 + NEARBY_CALLS], output):
             continue
         if not call.failed and _CMD_BANNER_ONLY.match(output(call.tool_use_id)):
             continue  # cmd started and ran nothing (see _CMD_BANNER_ONLY)
@@ -5446,6 +5671,10 @@ def _confirmed(
             pass
         elif killed and call.name in EDIT_TOOLS:
             pass
+        elif stopped_edit(failed) and call.name in EDIT_TOOLS and not _same_edit(failed, call):
+            # what the user asked for beside it (`remove all references to gql also`), or
+            # instead: no step of its redo (see _same_edit)
+            pass
         elif (
             (not_read or stale)
             and failed.file_path
@@ -5611,6 +5840,8 @@ def _confirmed(
         change = _input_change(failed.input, confirm.input) or "called again with other input"
     if change is None and confirm.command != failed.command and unparsed:
         change = "written so that the shell could parse it"  # (see _reworded)
+    if change is None and confirm.name in SHELL_TOOLS and failed.name in SHELL_TOOLS:
+        change = _pattern_change(failed.command, confirm.command)
     if stale and change is None and confirm.name in EDIT_TOOLS:
         change = "with the text the file has"
     if way == FIXED and change is None and _unreachable(error):
@@ -5824,6 +6055,29 @@ def _change(failed: Call, confirm: Call, done: Sequence[Call] = ()) -> str | Non
         # allowed size`): the part asked for is the change
         change = f"read {confirm.part}" if confirm.part else "read whole"
     return change
+
+
+def _pattern_change(failed: str | None, retry: str | None) -> str | None:
+    """The words a text search's pattern took out and put in, when that is all its
+    intent leaves out that changed (`rg -n "import runware" a.py`, then `rg -n "from
+    runware" a.py`: `-import +from`; see _searched_reworded). The pattern is its first
+    argument, though an option before it (`-n`) makes it read as that option's value."""
+    for mine in segments(failed):
+        program, args = _program(mine)
+        if program not in _GREPS:
+            continue
+        rest = [a for a in args if a[:1] != "-"]
+        for theirs in segments(retry):
+            other, their_args = _program(theirs)
+            their_rest = [a for a in their_args if a[:1] != "-"]
+            if other != program or not rest or not their_rest or rest[0] == their_rest[0]:
+                continue
+            old, new = (_PATTERN_WORD.findall(words[0]) for words in (rest, their_rest))
+            out = [w for w in old if w not in new]
+            put = [w for w in new if w not in old]
+            if out or put:
+                return " ".join([*(f"-{w}" for w in out), *(f"+{w}" for w in put)])
+    return None
 
 
 _CODE_REWRITTEN = "its code rewritten"

@@ -5932,3 +5932,195 @@ def test_a_conflict_moved_to_another_file_is_no_fix_and_a_question_confirms_noth
     fix = run([first, other, rm, asked], errors, outputs)[first.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, asked.tool_use_id)
     assert other.tool_use_id in {s.tool_use_id for s in fix.remedy}
+
+
+@pytest.mark.parametrize(
+    ("command", "printed", "fixed"),
+    [
+        # sudo refused it again, its status lost behind head
+        ("sudo -n apt-get update 2>&1 | head -5", "sudo: a password is required", False),
+        # npx's errors are npm's
+        (
+            "npx --yes x-cli db 'SELECT 1' 2>&1 || npx --yes y-cli --help | head -5",
+            "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/x-cli",
+            False,
+        ),
+        # a warning of its own is no failure; nor another program's words
+        ("sudo -n apt-get update 2>&1 | head -5", "sudo: warning: x\nHit:1 jammy InRelease", True),
+        ("sudo -n apt-get update 2>&1 | head -5", "Hit:1 jammy InRelease\nReading lists", True),
+    ],
+)
+def test_a_retry_whose_program_said_it_failed_behind_a_pipe_confirms_nothing(
+    command, printed, fixed
+):
+    """`sudo apt-get install -y gh` could not ask for a password; `sudo -n apt-get update
+    2>&1 | head -5` exited 0 from head, printing only sudo's `a password is required`: the
+    card showed it as the fix (thirty-fourth held-out set, abandoned by its label). So did a
+    `npx ... || ...` that got npm's 404."""
+    failed = call(command="sudo apt-get update && sudo apt-get install -y gh", failed=True)
+    retry = call(command=command.replace("x-cli db", "apt-get update"))
+    errors = {
+        failed.tool_use_id: "Exit code 1\nsudo: a terminal is required to read the password;"
+        " either use the -S option\nsudo: a password is required"
+    }
+    fix = run([failed, retry], errors, {retry.tool_use_id: printed})[failed.tool_use_id]
+    assert (fix.outcome in fixes.CLAIMS_FIX) == fixed
+
+
+@pytest.mark.parametrize(
+    ("again", "fixed"),
+    [
+        ('rg -n "from runware" a.py', True),  # the word it was after, asked otherwise
+        ('rg -n "import requests" a.py', False),  # another module
+        ('rg -n "from runware" b.py', False),  # another file
+        ('rg -n -i "from runware" a.py', False),  # another flag: see _searched_wider
+    ],
+)
+def test_a_search_that_found_nothing_reworded_around_its_word(again, fixed):
+    """`rg -n "import runware" a.py` exits 1; `rg -n "from runware" a.py` finds line 23:
+    the same question, asked as the code says it (thirty-fourth held-out set, a Codex user,
+    fixed, the retry its step)."""
+    failed = call("shell", command='rg -n "import runware" a.py', failed=True)
+    retry = call("shell", command=again)
+    printed = {retry.tool_use_id: "23:from runware import Runware\n"}
+    fix = run([failed, retry], {failed.tool_use_id: "Exit code 1"}, printed)[failed.tool_use_id]
+    assert (fix.confirmed_by == retry.tool_use_id) == fixed
+    if fixed:
+        assert steps(fix) == [(retry.tool_use_id, "-import +from")]
+
+
+@pytest.mark.parametrize(
+    ("printed", "found"),
+    [
+        ("a06-Student_Notes_Handbook.py\nzbackup/a06-Student_Notes_Handbook.py", True),
+        ("a06_Student_Notes_Handbook.py", False),  # the name it had: not there either
+        ("a07-Student_Notes_Index.py", False),  # another file
+    ],
+)
+def test_a_look_of_a_file_not_there_found_spelt_otherwise(printed, found):
+    """`ls a06_Student_Notes_Handbook.py`: No such file; many calls later, `rg --files | rg
+    "Student_Notes"` lists `a06-Student_Notes_Handbook.py`: the name had a hyphen
+    (thirty-fourth held-out set, a Codex user, fixed)."""
+    failed = call("shell", command="ls a06_Student_Notes_Handbook.py", failed=True)
+    others = [call("shell", command=f'rg "lib{n}" --glob "*.py"') for n in range(12)]
+    search = call("shell", command='rg --files | rg "Student_Notes"')
+    error = "Exit code 2\nls: cannot access 'a06_Student_Notes_Handbook.py': No such file"
+    fix = run([failed, *others, search], {failed.tool_use_id: error}, {search.tool_use_id: printed})
+    assert (fix[failed.tool_use_id].confirmed_by == search.tool_use_id) == found
+
+
+def test_a_look_above_the_folder_is_not_fixed_by_one_of_that_name_in_it():
+    """`ls ../../docs` (the output folder a prompt named): not there; `ls docs` lists the
+    project's own (thirty-fourth held-out set, not a problem by its label). The same look
+    after the folder was made is its retry."""
+    error = "Exit code 2\nls: cannot access '../../docs': No such file or directory"
+    failed = call("shell_command", command="ls ../../docs", failed=True)
+    inside = call("shell_command", command="ls docs")
+    made = call("shell_command", command="sudo mkdir -p ../../docs")
+    again = call("shell_command", command="ls ../../docs")
+    fix = run([failed, inside], {failed.tool_use_id: error}, {inside.tool_use_id: "a.md"})
+    assert fix[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    fix = run([failed, inside, made, again], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.confirmed_by, steps(fix)) == (again.tool_use_id, [(made.tool_use_id, None)])
+
+
+def _edit(old, new, **kw):
+    return call(
+        "Edit",
+        file_path="/p/prompts.py",
+        input=json.dumps({"file_path": "/p/prompts.py", "old_string": old, "new_string": new}),
+        **kw,
+    )
+
+
+_PROMPT = (
+    "def agent():\n"
+    '    mode = "read-only" if _config.read_only else "read and write"\n'
+    '    prompt = f"You are a specialist with {mode} access.\\n"\n'
+    '    prompt += "Use query_graphql with a targeted GraphQL query for related nodes."\n'
+)
+
+
+def test_an_edit_the_user_stopped_is_redone_by_the_edit_that_makes_its_change():
+    """A rewrite of a prompt function (taking `_config.read_only` out) rejected by the user
+    to add "remove all references to gql also"; the agent first took `query_graphql` out,
+    an edit whose text the rewrite also held, then `_config.read_only`: that edit is the
+    redo, and the gql edit no step of it (thirty-fourth held-out set)."""
+    rewrite = _PROMPT.replace(' if _config.read_only else "read and write"', "").replace(
+        "{mode}", "read-only"
+    )
+    failed = _edit(_PROMPT, rewrite, failed=True, kind="rejected")
+    gql = _edit(
+        "Use query_graphql with a targeted GraphQL query for related nodes.",
+        "Use get_nodes with relationship filters for related nodes.",
+    )
+    redo = _edit(
+        'mode = "read-only" if _config.read_only else "read and write"', 'mode = "read-only"'
+    )
+    rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
+    fix = run([failed, gql, redo], rejected, prompts=["2026-01-01T00:59:00Z"])
+    fix = fix[failed.tool_use_id]
+    assert fix.confirmed_by == redo.tool_use_id
+    assert gql.tool_use_id not in [s.tool_use_id for s in fix.remedy]
+
+
+def test_an_edit_whose_text_was_not_found_is_redone_only_by_an_edit_of_its_change():
+    """An Edit of a prompt's Step 2 that an earlier edit had already replaced (String to
+    replace not found), then a Read and an edit of the system prompt below it: no redo
+    (thirty-fourth held-out set, not a problem). A table row its Edit was to take out,
+    taken out alone after a Read, is (the same set, fixed)."""
+    failed = _edit(
+        "### Step 2\nRecall the available read-only commands from the system prompt.",
+        "### Step 2\nChoose the most appropriate command from the commands below.",
+        failed=True,
+        kind="string_not_found",
+    )
+    read = call("Read", file_path="/p/prompts.py")
+    other = _edit(
+        "You are a network specialist with read-only access.\n## Available commands",
+        "You are a network specialist with read-only access.\n## Available tools\n- send",
+    )
+    error = {failed.tool_use_id: "String to replace not found in file."}
+    assert run([failed, read, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    row = "| `x://graphql-schema` | *(none)* | Complete GraphQL SDL for advanced queries |"
+    failed = _edit(
+        f"| Resource | What |\n|---|---|\n{row}\n| `x://branches` | All branches |",
+        "| Resource | What |\n|---|---|\n| `x://branches` | All branches |",
+        failed=True,
+        kind="string_not_found",
+    )
+    removed = _edit(row, "")
+    fix = run([failed, read, removed], {failed.tool_use_id: "String to replace not found"})
+    assert fix[failed.tool_use_id].confirmed_by == removed.tool_use_id
+
+
+@pytest.mark.parametrize(
+    ("read", "printed", "fixed"),
+    [
+        (
+            "cat /tmp/tasks/b1.output",
+            "Traceback (most recent call last):\nModuleNotFoundError: x",
+            False,
+        ),
+        ("cat /tmp/tasks/b1.output", "epoch 1/200 loss 0.41", True),  # it ran
+        ("cat /tmp/other.log", "Traceback (most recent call last):\nValueError: y", True),
+    ],
+)
+def test_a_run_sent_to_the_background_whose_output_then_shows_it_crashed_fixes_nothing(
+    read, printed, fixed
+):
+    """A training run the user stopped, run again in the background (Claude Code prints its
+    job id and output file), then `cat` of that file: `ModuleNotFoundError: No module named
+    'torch'`. It only started: no fix (thirty-fourth held-out set). A crash in another file
+    says nothing of it."""
+    failed = call(command="python train.py --epochs 100", failed=True, kind="rejected")
+    again = call(command="cd app && python train.py --epochs 200 2>&1")
+    look = call(command=read)
+    started = (
+        "Command running in background with ID: b1. Output is being written to:"
+        " /tmp/tasks/b1.output"
+    )
+    errors = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
+    outputs = {again.tool_use_id: started, look.tool_use_id: printed}
+    fix = run([failed, again, look], errors, outputs)[failed.tool_use_id]
+    assert (fix.confirmed_by == again.tool_use_id) == fixed

@@ -6166,3 +6166,23 @@ def test_a_search_with_a_short_word_dropped_and_a_flag_given_once_asks_the_same(
         failed.tool_use_id
     ]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+
+
+def test_a_file_the_read_could_not_find_shown_by_the_shell_beside_its_listing():
+    """A Read of a Git Bash path (`/c/Users/...`) on Windows: `File does not exist.`; then
+    `ls -la` of its folder, printing its name, and `cat` of the file sent beside it: the cat
+    read the file, and is the way round, not the listing (thirty-fifth held-out set, 2
+    worked around). The listing alone is still the way when nothing read the file."""
+    path = "/c/Users/me/debt/contracts/CollectionAutomator.sol"
+    failed = call("Read", file_path=path, failed=True)
+    listing = call(command="ls -la /c/Users/me/debt/contracts/")
+    cat = call(command=f"cat {path}")
+    outputs = {
+        listing.tool_use_id: "-rw-r--r-- 1 me 197121 27199 Nov 14 CollectionAutomator.sol",
+        cat.tool_use_id: "pragma solidity ^0.8.20;",
+    }
+    errors = {failed.tool_use_id: "<tool_use_error>File does not exist.</tool_use_error>"}
+    fix = run([failed, listing, cat], errors, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, cat.tool_use_id)
+    alone = run([failed, listing], errors, outputs)[failed.tool_use_id]
+    assert alone.confirmed_by == listing.tool_use_id

@@ -3680,7 +3680,9 @@ def _searched_fewer_words(failed: Call, call: Call, printed: str) -> bool:
     found something: the same question asked more widely, as with case ignored
     (_searched_wider). Not a pattern reworded (`'defmodule .*CreateCustomer'`, then
     `create_customer`: another question, _same_search), nor one alternative of `a|b`, which
-    asks less."""
+    asks less. A word too short to count (`"Etapa 3"`, then `"ETAPA"`) is dropped as well,
+    and a flag given twice is given once (`grep -n "Etapa 3" -n x.sh`: thirty-fifth held-out
+    set, a Codex user, fixed)."""
     if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call, printed):
         return False
     for mine in segments(failed.command):
@@ -3690,19 +3692,21 @@ def _searched_fewer_words(failed: Call, call: Call, printed: str) -> bool:
             continue
         pattern = args[at].lower()
         words = set(_PATTERN_WORD.findall(pattern))
+        rest = list(dict.fromkeys([*args[:at], *args[at + 1 :]]))
         for theirs in segments(call.command):
             other, their_args = _program(theirs)
             if (
                 other != program
                 or _pattern_at(their_args) != at
-                or [*args[:at], *args[at + 1 :]] != [*their_args[:at], *their_args[at + 1 :]]
+                or rest != list(dict.fromkeys([*their_args[:at], *their_args[at + 1 :]]))
             ):
                 continue
             asked = their_args[at].lower()
             their_words = set(_PATTERN_WORD.findall(asked))
             if (
                 their_words
-                and their_words < words
+                and their_words <= words
+                and asked.strip() != pattern.strip()
                 and re.search(rf"(?<![\w-]){re.escape(asked)}(?![\w-])", pattern) is not None
             ):
                 return True
@@ -4930,6 +4934,25 @@ def _unanswered(call: Call, text: str) -> bool:
     return bool(last) and _UNANSWERED.search(last) is not None
 
 
+# Claude Code's answer to a Read whose offset is past the file's last line: it shows no line.
+_PAST_END = re.compile(
+    r"\A\s*(?:<system-reminder>)?\s*Warning: the file exists but is shorter than the provided"
+    r" offset \((\d+)\)\. The file has (\d+) lines\.\s*(?:</system-reminder>)?\s*\Z"
+)
+
+
+def _read_past_end(call: Call, text: str) -> bool:
+    """Whether a Read "succeeded" only with the warning that the file is shorter than the
+    offset it asked for: it read nothing, so it confirms no fix of the file's Read (a log
+    too large to read whole, then a Read at offset 6000 of its 2,215 lines, then one at 2000
+    that read the tail: the card showed the first; thirty-fifth held-out set). A file of
+    one empty line at offset 1 gives the warning too: that Read showed the file as it is."""
+    if call.name not in READ_TOOLS or "shorter than the provided offset" not in text:
+        return False
+    found = _PAST_END.match(text)
+    return found is not None and int(found[1]) > int(found[2])
+
+
 def _moved(key_line: str, later: str, calls: Sequence[Call]) -> bool:
     """Whether a later failure's key line is this one's with one file put for another that
     one of `calls` (those after the failure, the later one's included) moved or copied
@@ -5221,8 +5244,19 @@ def fix_of(
     # with arguments its program took this time (_got_past_refusal): the confirmation when
     # no later call of the window is one
     outside: int | None = None
+    # (or a shell view of the file itself, at the path the Read could not resolve: `cat
+    # /c/Users/me/x.sol` sent beside `ls -la /c/Users/me/`, Git Bash's path a Read on
+    # Windows does not take; thirty-fifth held-out set, 2 worked around by the cat)
     reread = listed_at is not None and any(
-        not c.failed and c.name == failed.name and _another_way(failed, c, error)
+        not c.failed
+        and (
+            (c.name == failed.name and _another_way(failed, c, error))
+            or (
+                c.name in SHELL_TOOLS
+                and bool(failed.file_path)
+                and any(_same_path(failed.file_path or "", seen) for seen in _views(c.command))
+            )
+        )
         for c in after[listed_at:ANOTHER_WAY_CALLS]
     )
     # the calls cancelled beside it, and what reran them (see _cancelled_beside)
@@ -5447,6 +5481,8 @@ def fix_of(
         if not call.failed and _CMD_BANNER_ONLY.match(output(call.tool_use_id)):
             continue  # cmd started and ran nothing (see _CMD_BANNER_ONLY)
         if not call.failed and _unanswered(call, output(call.tool_use_id)):
+            continue
+        if not call.failed and _read_past_end(call, output(call.tool_use_id)):
             continue
         if _silent_again(failed, call, error, output):
             continue

@@ -6124,3 +6124,65 @@ def test_a_run_sent_to_the_background_whose_output_then_shows_it_crashed_fixes_n
     outputs = {again.tool_use_id: started, look.tool_use_id: printed}
     fix = run([failed, again, look], errors, outputs)[failed.tool_use_id]
     assert (fix.confirmed_by == again.tool_use_id) == fixed
+
+
+def test_a_read_past_the_end_of_the_file_confirms_nothing():
+    """A log too large to read whole, then a Read at an offset past its last line (Claude
+    Code answers only that the file is shorter), then one at an offset it has: that one is
+    the fix, its part the change (thirty-fifth held-out set). A file of one empty line read
+    at offset 1 gets the warning too, and was read as it is."""
+    error = "File content (66049 tokens) exceeds maximum allowed tokens (25000)."
+    failed = call("Read", file_path="/r/install.log", failed=True)
+    past = call("Read", file_path="/r/install.log", part="offset 6000 limit 500")
+    tail = call("Read", file_path="/r/install.log", part="offset 2000 limit 215")
+    warning = (
+        "<system-reminder>Warning: the file exists but is shorter than the provided offset"
+        " (6000). The file has 2215 lines.</system-reminder>"
+    )
+    outputs = {past.tool_use_id: warning, tail.tool_use_id: "  2000→Unpacking x ..."}
+    fix = run([failed, past, tail], {failed.tool_use_id: error}, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, tail.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [tail.tool_use_id]
+    missing = call("Read", file_path="/r/empty.txt", failed=True)
+    empty = call("Read", file_path="/r/empty.txt", part="offset 1")
+    outputs = {empty.tool_use_id: warning.replace("(6000)", "(1)").replace("2215", "1")}
+    found = run([missing, empty], {missing.tool_use_id: "File does not exist."}, outputs)
+    assert found[missing.tool_use_id].confirmed_by == empty.tool_use_id
+
+
+def test_a_search_with_a_short_word_dropped_and_a_flag_given_once_asks_the_same():
+    """`grep -n "Etapa 3" -n instalador.sh` found nothing; `grep -n "ETAPA" instalador.sh`
+    listed the stage headers: the same question with its short word dropped, and `-n`
+    given once (thirty-fifth held-out set, a Codex user). Another word kept is another
+    question."""
+    failed = call("shell", command='grep -n "Etapa 3" -n instalador.sh', failed=True)
+    other = call("shell", command='grep -n "Stage" instalador.sh')
+    retry = call("shell", command='grep -n "ETAPA" instalador.sh')
+    outputs = {
+        other.tool_use_id: "12:# Stage",
+        retry.tool_use_id: "638:#---- ETAPA 3: apt ----",
+    }
+    fix = run([failed, other, retry], {failed.tool_use_id: "Exit code 1"}, outputs)[
+        failed.tool_use_id
+    ]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+
+
+def test_a_file_the_read_could_not_find_shown_by_the_shell_beside_its_listing():
+    """A Read of a Git Bash path (`/c/Users/...`) on Windows: `File does not exist.`; then
+    `ls -la` of its folder, printing its name, and `cat` of the file sent beside it: the cat
+    read the file, and is the way round, not the listing (thirty-fifth held-out set, 2
+    worked around). The listing alone is still the way when nothing read the file."""
+    path = "/c/Users/me/debt/contracts/CollectionAutomator.sol"
+    failed = call("Read", file_path=path, failed=True)
+    listing = call(command="ls -la /c/Users/me/debt/contracts/")
+    cat = call(command=f"cat {path}")
+    outputs = {
+        listing.tool_use_id: "-rw-r--r-- 1 me 197121 27199 Nov 14 CollectionAutomator.sol",
+        cat.tool_use_id: "pragma solidity ^0.8.20;",
+    }
+    errors = {failed.tool_use_id: "<tool_use_error>File does not exist.</tool_use_error>"}
+    fix = run([failed, listing, cat], errors, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, cat.tool_use_id)
+    alone = run([failed, listing], errors, outputs)[failed.tool_use_id]
+    assert alone.confirmed_by == listing.tool_use_id

@@ -104,7 +104,10 @@ failed call tried to do:
   or, for a file that does not exist, a Read in its folder after a search of it (a
   Glob's `**` over the folder too: `tests/**/*.py`, a step when the file read has another
   name);
-  a folder read as a file, then a Glob of what is in it; a shell look of a path not
+  a folder read as a file, then a Glob of what is in it; a view in bash of a Windows path
+  whose backslashes it took for escapes (`type C:\\x\\y.out 2>nul`, exit 1 and nothing
+  else), then that file viewed by its path written otherwise (`cat /c/x/y.out`:
+  _mangled_view); a shell look of a path not
   there (`ls -d pkg/*x*` exits 2, `sed: can't read net/x.mk`), then a find of its
   name or a look of that file name at another path; a script that was to write files,
   then the shell writing one of them; a find that failed, then a Glob of a name of its
@@ -139,7 +142,8 @@ searched, its glob given up for the folder it named, its pattern reworded around
 it was after: _searched_reworded) and finding it: another pattern in the
 same folder is another question. Another search program on the same words that printed what
 it found worked around it (`rg --files -g '*.x.yaml'` skips hidden folders, `find -name`
-does not).
+does not); a pattern the search took for an option (`rg -n "--profiles="`) is its words
+too (_searched).
 A shell look of a path its error says is not there (`sed: a/x.py: No such file`, zsh's
 `no matches found: app/favicon*`) is confirmed only by a call that names that file (by
 name, a long word of it, or its letters): `sed -n '1,200p'` of another file shares the
@@ -150,7 +154,8 @@ worked around it (_found_spelt_otherwise).
 What a login shell's startup files printed is no part of any output here
 (signatures.without_startup, applied by the build).
 
-Paths are compared by their folders and file names, Windows ones (`C:\\Users\\...`) too.
+Paths are compared by their folders and file names, Windows ones (`C:\\Users\\...`) too,
+and a command's `~/x` is a home folder's x (_from_home).
 
 A confirming call whose output still holds the failure's key line did not
 succeed (`npm test | tail` exits 0 when the tests fail), when its status may be another
@@ -202,13 +207,14 @@ counts: a test run that failed four times on four errors had four remedies (a ru
 printed what the failed one did before its error, and more, then failed with the same
 message, got further: another file's error). That first
 retry got past the error: when the confirmation ran it again unchanged, or changed it
-again another way (a query rewritten on each error), its change is its step (a build run
-outside the sandbox, failing to compile, then built as it was). A retry whose program
-refused its arguments (`unknown flag: --command`) never ran: it got past nothing. A
-retry that failed with this error about the file it, or a step before it, moved or copied
-this one's to (`mv README.md README.md.bak && ...`, then `...: README.md.bak`) met the
-same obstacle, moved (_moved). A command its own `pkill -f` killed (_killed_itself) is
-fixed by the retry without that pkill: no edit between is a step of it.
+again another way (a query rewritten on each error), or ran it again beside other commands
+(`rm -rf x;` first), its change is its step (a build run outside the sandbox, failing to
+compile, then built as it was). A retry whose program refused its arguments (`unknown
+flag: --command`) never ran: it got past nothing. A retry that failed with this error
+about the file it, or a step before it, moved or copied this one's to (`mv README.md
+README.md.bak && ...`, then `...: README.md.bak`) met the same obstacle, moved (_moved). A
+command its own `pkill -f` killed (_killed_itself) is fixed by the retry without that
+pkill: no edit between is a step of it.
 
 A failure that nothing fixed, whose next attempt (after only looks) failed with another
 error and was then fixed in its window, has that attempt's fix: it got past this error
@@ -2262,6 +2268,13 @@ def _another_way(
             # (`node <<'JS' ... writeFileSync('ui/vite.config.ts', ...)`, then `cat >
             # ui/vite.config.ts <<'EOF'`: third held-out set)
             return True
+        mangled = _mangled_view(failed, error)
+        if mangled is not None:
+            paths = {_path_key(w) for w in _paths_of(mangled)}
+            return any(
+                _shows_file(i) and paths & {_path_key(w) for w in _paths_of(i)}
+                for i in intents(call.command)
+            )
         mine = intents(failed.command)
         # a look may be redone by a look (`sed -n '1,200p' x` in PowerShell, which has no
         # sed, then `Get-Content x`: twenty-second held-out set)
@@ -2325,9 +2338,13 @@ def _another_way(
                 i.program not in LOOK and i.flags & INLINE_CODE for i in intents(call.command)
             ):
                 return True
+        home = _from_home(path)
         return bool(path) and any(
             i.program in viewers
-            and (_basename(path) in i.args or any(a.rstrip("/").endswith(path) for a in i.words))
+            and (
+                _basename(path) in i.args
+                or any(a.rstrip("/").endswith(path) or a.rstrip("/") == home for a in i.words)
+            )
             for i in intents(call.command)
         )
     if failed.name in SEARCH_TOOLS and call.name in SHELL_TOOLS:
@@ -2384,6 +2401,30 @@ def _another_way(
         asked = {w for w in _request_words(prompt) if len(w) >= 4} - _WEB_WORDS
         return len(asked & _request_words(call.input)) >= 2
     return False
+
+
+# The shell tools that run bash, Git Bash on Windows (Claude Code's, Copilot CLI's and
+# opencode's); Codex's and Gemini CLI's run PowerShell or cmd there.
+_BASH_TOOLS = frozenset({"Bash", "bash"})
+# A Windows path written with backslashes outside quotes, as a word of a command.
+_BARE_WINDOWS_PATH = re.compile(r"""(?:^|(?<=[\s;&|(]))[A-Za-z]:\\[^\s"'|&;<>()]*""")
+
+
+def _mangled_view(failed: Call, error: str) -> Intent | None:
+    """The last command of a failed bash call that said only its status, when it views a
+    Windows path written with backslashes outside quotes: bash took each for an escape, and
+    the program was given another path (`ping -n 30 127.0.0.1 >nul && type
+    C:\\Users\\me\\x.out 2>nul` in Git Bash looked for `C:Usersmex.out`). Whatever ran
+    before it, that view could not work: a view of that file by its path written otherwise
+    that succeeded (`cat /c/Users/me/x.out`) reached its goal (thirty-fifth held-out set,
+    labelled worked around, as its siblings that said why were)."""
+    if failed.name not in _BASH_TOOLS or not _STATUS_ONLY.fullmatch(error.strip()):
+        return None
+    mine = intents(failed.command)
+    if not mine or not _shows_file(mine[-1]):
+        return None
+    bare = set(_BARE_WINDOWS_PATH.findall(failed.command or ""))
+    return mine[-1] if bare & set(mine[-1].words[1:]) else None
 
 
 def _viewed_by_tool(failed: Call, call: Call) -> bool:
@@ -3587,9 +3628,24 @@ def _search_words(command: str | None) -> dict[str, set[str]]:
     for words in segments(command):
         program, _ = _program(words)
         if program in SEARCHERS:
-            args = " ".join(w for w in words[1:] if not w.startswith("-"))
+            args = " ".join(_searched(program, words[1:]))
             found.setdefault(program, set()).update(_PATTERN_WORD.findall(args))
     return found
+
+
+def _searched(program: str, args: Sequence[str]) -> list[str]:
+    """A search's paths and patterns: its arguments that are no option, every one after
+    `--`, and, of a content search given no pattern, the word it took for an option (its
+    pattern after `-e`, else its last word). `rg -n "--profiles="`, not found, then `grep -R
+    -- '--profiles=' .`, which found it, searched for the same words: the pattern was
+    `--profiles=` (thirty-fifth held-out set, Codex, labelled worked around)."""
+    end = args.index("--") if "--" in args else len(args)
+    before = args[:end]
+    operands = [a for a in before if not a.startswith("-")] + list(args[end + 1 :])
+    if program in _GREPS and not operands and before and "--files" not in before:
+        at = _pattern_at(before)
+        operands = [before[-1 if at is None else at]]
+    return operands
 
 
 def _searched_otherwise(failed: Call, call: Call, printed: str) -> bool:
@@ -3910,7 +3966,28 @@ def _searches(call: Call, folder: str) -> bool:
     else:
         return False
     tail = "/".join(_unix(folder).strip("/").split("/")[-2:])
-    return bool(tail) and tail in _unix(where)
+    home = _from_home(folder)
+    return bool(tail) and (
+        tail in _unix(where)
+        or (
+            home is not None
+            and re.search(rf"(?<!\S){re.escape(home)}/?(?![^\s'\"])", where) is not None
+        )
+    )
+
+
+# A home folder: macOS's `/Users/me`, Linux's `/home/me` and `/root`, Windows' `C:/Users/me`.
+_HOME = re.compile(r"^(?:/Users/[^/]+|/home/[^/]+|/root|[A-Za-z]:/Users/[^/]+)(?=/|$)")
+
+
+def _from_home(path: str) -> str | None:
+    """A path in a home folder as the shell writes it from there (`/Users/me/.claude`:
+    `~/.claude`), None for any other. A tool's path is absolute, and a command's often not:
+    a Read of the folder `/Users/me/.claude` (EISDIR), then `ls -la ~/.claude/`, which the
+    folder's last two parts (`me/.claude`) did not find (thirty-fifth held-out set)."""
+    path = _unix(path).rstrip("/")
+    found = _HOME.match(path)
+    return "~" + path[found.end() :] if found and found.end() < len(path) else None
 
 
 def _searches_under(call: Call, folder: str) -> bool:
@@ -5825,6 +5902,29 @@ def _confirmed(
         change = None
     elif (
         past is not None
+        and change
+        and not steps
+        and failed.name in SHELL_TOOLS
+        and _retry(failed, past)
+        and (got_past := _change(failed, past))
+        and _ran_again_beside(past, confirm)
+    ):
+        # a changed retry got past this error and failed on the next, and the confirmation
+        # ran it again as it was, beside other commands (what cleared that next error
+        # first): the retry's change fixed this one (a self-test run from another folder
+        # that got past `ENOENT: ... .claude/.claude/agents` and failed on a missing folder,
+        # then `rm -rf x; cd there && ...` as it was: thirty-fifth held-out set, labelled
+        # the retry). Not when it changed the command itself again (see _keeps_change).
+        steps.append(
+            (
+                _named(past, error, failed),
+                stop or 0,
+                Step(past.tool_use_id, past.name, _target(past), got_past),
+            )
+        )
+        change = None
+    elif (
+        past is not None
         and change is None
         and not steps
         and _retry(failed, past)
@@ -6162,6 +6262,19 @@ def _keeps_change(failed: Call, past: Call, confirm: Call) -> bool:
         retried - before <= done
         and not (before - retried) & done
         and (confirm.escalated or not past.escalated)
+        and folder_change(past, confirm) is None
+    )
+
+
+def _ran_again_beside(past: Call, confirm: Call) -> bool:
+    """Whether a shell confirmation ran every command of an earlier retry as it was, in the
+    same folder, and others beside them (`rm -rf x; cd ~/p && bun t.ts`, after `cd ~/p &&
+    bun t.ts`)."""
+    mine, theirs = set(intents(past.command)), set(intents(confirm.command))
+    return (
+        bool(mine)
+        and mine < theirs
+        and confirm.escalated == past.escalated
         and folder_change(past, confirm) is None
     )
 

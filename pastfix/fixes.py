@@ -6580,7 +6580,11 @@ def _taken_over(
                 continue  # (cancelled beside it, or refused: it never ran, so got past nothing)
             seen = call.outcome_of or call.tool_use_id
             if call.failed and seen in errors and _retry(failed, call):
-                if persists(failed.tool_use_id, seen):
+                if persists(failed.tool_use_id, seen) or folder_change(failed, call):
+                    # (or in another folder, as far as its commands tell: `npm run build`
+                    # of another package failing on its own missing module got past
+                    # nothing of this one's, whose build was abandoned: a new user's try,
+                    # session 35, set 35's label)
                     break
                 later = fixes_of.get(call.tool_use_id)
                 if (

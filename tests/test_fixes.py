@@ -5936,6 +5936,20 @@ def test_a_failure_takes_the_fix_of_its_next_attempt_that_got_past_it():
     assert fixes._retry(
         call(command="cat run.sh | bash", failed=True), call(command="bash ./run.sh")
     )
+    # a build of another package, failing on its own missing module, got past nothing of
+    # this one's (admin-dashboard's build, abandoned, took the fix of public-site's: a new
+    # user's try, session 35; set 35's label)
+    build = call(command="cd /p/packages/admin && npm run build", failed=True)
+    other = call(command="npm run generate:css && npm run build", failed=True)
+    copy = call(command="cp /p/packages/admin/lib/css.ts /p/packages/site/lib/")
+    generated = call(command="cd /p/packages/site && npm run generate:css")
+    errors = {
+        build.tool_use_id: "Exit code 1\nModule not found: Can't resolve './TokenVault'",
+        other.tool_use_id: "Exit code 1\nError: Cannot find module '../lib/css'",
+    }
+    assert run([build, other, copy, generated], errors)[build.tool_use_id].outcome == (
+        fixes.NOT_FIXED
+    )
 
 
 def test_a_command_its_own_pkill_killed_is_fixed_by_the_retry_without_it():

@@ -202,7 +202,8 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   is the file of an OS error: Python's `[Errno 2] No such file or directory: 'x'` (and
   `'a' -> 'b'`, Windows's `[WinError 3] ...: 'x'`) and `can't open file 'x'`, Node's
   `ENOENT: no such file or directory, open 'x'` (any code and call), git's `pathspec 'x'
-  did not match`; and a module's file (`Cannot find module './utils'`, `'/app/dist/x.js'`:
+  did not match`, PowerShell's `Cannot find path 'x' because it does not exist.`; and a
+  module's file (`Cannot find module './utils'`, `'/app/dist/x.js'`:
   `<path>/utils`). One with a space in it stays `<str>`.
 - `<str>`: any other quoted value, '...', "...", `...`, ‘...’, “...”. Trade-off:
   `Property 'x' does not exist on type 'Y'` for any x and Y is one signature:
@@ -1566,15 +1567,19 @@ _QUOTED_FILE = re.compile(
 # The file an OS error names in quotes, after what could not be done with it: Python's
 # `[Errno 2] No such file or directory: 'x'` (`'a' -> 'b'` of a rename too, Windows's
 # `[WinError 3] ...: 'x'`) and `can't open file 'x'`, Node's `ENOENT: no such file or
-# directory, open 'x'` (any E-code and call), git's `pathspec 'x' did not match`. One
+# directory, open 'x'` (any E-code and call), git's `pathspec 'x' did not match`,
+# PowerShell's `Cannot find path 'C:\x\lib.rs' because it does not exist.` One
 # without a space in it is a path as GNU's quoted one is (a made-up error about another
 # file had "the same error signature" and that file's fix, a new user's try): kept by its
 # base name, a temporary one `<tmp>`.
 _OS_QUOTED_FILE = re.compile(
     r"(?:\[(?:Errno|WinError) \d+\] [A-Z][\w ,.-]*: |can't open file "
-    r"|\bE[A-Z]{2,}: [a-z][\w ,-]*?, [a-z_]+ |\bpathspec )'([^'\s]+)'(?: -> '([^'\s]+)')?"
+    r"|\bE[A-Z]{2,}: [a-z][\w ,-]*?, [a-z_]+ |\bpathspec |\bCannot find path )"
+    r"'([^'\s]+)'(?: -> '([^'\s]+)')?"
 )
-_OS_QUOTED_HINT = re.compile(r"\[(?:Errno|WinError) |t open file '|\bE[A-Z]{2,}: |pathspec '")
+_OS_QUOTED_HINT = re.compile(
+    r"\[(?:Errno|WinError) |t open file '|\bE[A-Z]{2,}: |pathspec '|Cannot find path '"
+)
 
 
 def _unquote_files(m: re.Match[str]) -> str:

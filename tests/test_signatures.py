@@ -2043,6 +2043,12 @@ def test_a_file_gnu_quotes_is_kept_as_bsds_unquoted_one():
             "error: pathspec 'feature-x' did not match any file(s) known to git",
             "error: pathspec 'src/a.py' did not match any file(s) known to git",
         ),
+        # PowerShell's (a made-up one about lib.rs was "the same error signature" of
+        # another project's main.rs, and the hook gave its fix: a new user's try, session 35)
+        (
+            "Get-Content: Cannot find path 'C:\\proj\\src\\lib.rs' because it does not exist.",
+            "Get-Content: Cannot find path 'C:\\w\\app\\main.rs' because it does not exist.",
+        ),
         ("Error: Cannot find module './utils'", "Error: Cannot find module '../lib/helpers'"),
         (
             "src/a.tsx(1,20): error TS2307: Cannot find module '@/components/Button' or its "

@@ -5697,9 +5697,27 @@ def _only_looks(intent: Intent, command: str) -> bool:
         or intent.sub
         or next((w for w in intent.words[1:] if not w.startswith("-")), None)
     )
-    if first and first in LOOK_SUBCOMMANDS.get(intent.program, LOOK_ANY):
+    looking = LOOK_SUBCOMMANDS.get(intent.program, LOOK_ANY)
+    if first and first in looking:
         return True
+    if intent.program in _GROUPED and first in _GROUPED[intent.program]:
+        # a group's verb after it (`conda env list`, `docker compose ps`): a new user's card
+        # showed `conda env list; ls models/` as the first step of a fix, session 35
+        rest = intent.words[intent.words.index(first) + 1 :] if first in intent.words else ()
+        verb = next((w for w in rest if not w.startswith("-")), None)
+        return verb in looking or verb in LOOK_ANY
     return bool(intent.flags & {"--help", "--version"})
+
+
+# Programs' subcommands that are groups of others, whose verb comes after them.
+_GROUPED = {
+    "conda": frozenset({"env", "config"}),
+    "mamba": frozenset({"env", "config"}),
+    "docker": frozenset({"compose", "container", "image", "volume", "network", "context"}),
+    "poetry": frozenset({"env", "config", "source"}),
+    "uv": frozenset({"pip", "python", "tool"}),
+    "npm": frozenset({"config", "cache"}),
+}
 
 
 def _confirmed(

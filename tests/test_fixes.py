@@ -1447,6 +1447,29 @@ def test_a_codex_command_still_running_confirms_nothing(tmp_path):
     assert [s["tool_use_id"] for s in json.loads(remedy)] == ["c4"]
 
 
+@pytest.mark.parametrize(
+    "command, looks",
+    [
+        ("conda env list", True),
+        ("conda env list 2>/dev/null; ls /p/models/", True),
+        ("docker compose ps", True),
+        ("docker compose logs web", True),
+        ("uv pip list", True),
+        ("conda env create -f environment.yml", False),
+        ("docker compose up -d", False),
+        ("uv pip install opencv-python", False),
+        ("conda install numpy", False),
+    ],
+)
+def test_a_groups_verb_that_looks_is_a_look(command, looks):
+    """`conda env list; ls models/` was the first step of a `No module named 'cv2'` fix
+    whose remedy is the run in the env (a new user's try, session 35; thirty-fourth
+    held-out set): a subcommand that groups others (`env`, `compose`, `pip`) looks when
+    its verb does."""
+    steps = [c.command for c in fixes.next_steps([call(command=command)])]
+    assert steps == ([] if looks else [command])
+
+
 def test_sed_that_only_prints_is_a_look():
     """Codex reads files with `sed -n '1,200p' x` and `nl -ba x | sed -n ...` (every rollout
     of the third held-out set): no remedy step. `sed -i` and a script that writes are."""

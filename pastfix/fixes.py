@@ -3642,7 +3642,7 @@ def _searched(program: str, args: Sequence[str]) -> list[str]:
     end = args.index("--") if "--" in args else len(args)
     before = args[:end]
     operands = [a for a in before if not a.startswith("-")] + list(args[end + 1 :])
-    if program in _GREPS and not operands and before and "--files" not in before:
+    if program in _MATCHERS and not operands and before and "--files" not in before:
         at = _pattern_at(before)
         operands = [before[-1 if at is None else at]]
     return operands
@@ -3707,9 +3707,8 @@ def _searched_wider(failed: Call, call: Call, printed: str) -> bool:
     return False
 
 
-# The content searchers, whose first word that is no option is their pattern, and their
-# options that take the next word for a value (`-g '*.ts'`, `-A 3`); `-e` takes the pattern.
-_GREPS = frozenset("grep egrep fgrep rg ag ack".split())
+# The options of content searchers (_MATCHERS, whose first word that is no option is their
+# pattern) that take the next word for a value (`-g '*.ts'`, `-A 3`); `-e` takes the pattern.
 _GREP_VALUED = frozenset(
     "-g --glob --iglob -t --type -T --type-not -A -B -C -m --max-count -M --max-columns"
     " --context --after-context --before-context --include --exclude -f --file".split()
@@ -3743,7 +3742,7 @@ def _searched_fewer_words(failed: Call, call: Call, printed: str) -> bool:
         return False
     for mine in segments(failed.command):
         program, args = _program(mine)
-        at = _pattern_at(args) if program in _GREPS else None
+        at = _pattern_at(args) if program in _MATCHERS else None
         if at is None or "|" in args[at]:
             continue
         pattern = args[at].lower()
@@ -3781,7 +3780,7 @@ def _searched_reworded(failed: Call, call: Call, printed: str) -> bool:
         return False
     for mine in segments(failed.command):
         program, args = _program(mine)
-        if program not in _GREPS:
+        if program not in _MATCHERS:
             continue
         flags, rest = [a for a in args if a.startswith("-")], [a for a in args if a[:1] != "-"]
         words = {w.lower() for w in _PATTERN_WORD.findall(rest[0])} if rest else set()
@@ -6218,7 +6217,7 @@ def _pattern_change(failed: str | None, retry: str | None) -> str | None:
     argument, though an option before it (`-n`) makes it read as that option's value."""
     for mine in segments(failed):
         program, args = _program(mine)
-        if program not in _GREPS:
+        if program not in _MATCHERS:
             continue
         rest = [a for a in args if a[:1] != "-"]
         for theirs in segments(retry):

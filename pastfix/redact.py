@@ -488,7 +488,8 @@ def _url_password(m: re.Match[str]) -> bool:
     if not m.string[max(0, m.start() - 2) : m.start()].isalnum():
         return False  # a scheme comes first (postgres://), not a drive (C:\, C:/)
     password = m.group("password")
-    if m.group("user").startswith("[REDACTED") or "[REDACTED" in password:
+    user = m.group("user")
+    if (user.startswith("[REDACTED") and not user.endswith("]")) or "[REDACTED" in password:
         return False  # a token in the user part, redacted already: `https://[REDACTED:...]@`
     if password.startswith(_MARKED) or _PLACEHOLDER.match(password):
         return False
@@ -496,7 +497,7 @@ def _url_password(m: re.Match[str]) -> bool:
         return False  # GitHub's word for "the token is the user": the user goes (url-token)
     # a host and its port, then a path, a query or a fragment that holds an `@`
     # (`host:8080@`, `http://localhost:3000/users/@me`), or an IPv6 host (`[::1]:8080/@x`)
-    return not (_PORT.match(password) or m.group("user").startswith("["))
+    return not (_PORT.match(password) or user.startswith("[") and not user.endswith("]"))
 
 
 # A port, then the end of a URL's host: a password is more than that.
@@ -520,6 +521,47 @@ def _url_password_end(m: re.Match[str]) -> int:
         if at >= 0 and _HOST.match(password, at + 1):
             return m.start("password") + at
     return m.end("password")
+
+
+# REDACTION_VERSION 25: a URL's credentials without its scheme, as a DSN or a setting
+# writes them (`app:PW@db.internal:5432/app`, `DB=user:PW@10.0.0.5/appdb`, Go's MySQL
+# `root:PW@tcp(127.0.0.1:3306)/db`): a user and a password before an `@` that the address
+# of a service follows, a host with its port (`db:5432`, a compose service's name too) or
+# with a dot and a path (`db.internal/app`), or Go's `tcp(` and `unix(`. An `@` after
+# something else is an email (`from:bob1990@gmail.com`), an image's digest
+# (`node:20@sha256:...`) or an npm alias (`npm:react@18.2.0`). The password is judged as
+# a quoted password's (see _assigned_secret: no placeholder, word list or version).
+_BARE_HOST = re.compile(
+    r"(?:tcp|unix)\("
+    r"|(?:localhost|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+|\[[0-9a-fA-F:.]+\])"
+    r"(?::\d{1,5})?/"
+    r"|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*:\d{1,5}(?=[/?#\s\"'`,;)\]\\]|\Z)"
+)
+_BARE_USERINFO = re.compile(r"[A-Za-z0-9_.%+-]{0,64}:(?P<password>[^\s\"'`\\<>]{1,200})")
+# What stands before a URL's user (a space, a quote, `=`, a bracket: `DB=app:PW@...`).
+_BEFORE_USER = " \t\n\"'`<>(,;={|"
+# How far before its `@` a user and its password start.
+_USERINFO_MAX = 266
+
+
+def _bare_url_passwords(text: str) -> Iterator[tuple[int, int]]:
+    """The password of each URL without a scheme the text holds (see _BARE_HOST), in order:
+    each `@` that a service's address follows, read back to what stands before its user
+    (linear: 266 characters at most before each)."""
+    at = text.find("@")
+    while at >= 0:
+        lo = max(0, at - _USERINFO_MAX)
+        if _BARE_HOST.match(text, at + 1) and text.find(":", lo, at) >= 0:
+            start = max(text.rfind(c, lo, at) for c in _BEFORE_USER) + 1
+            m = _BARE_USERINFO.fullmatch(text, max(start, lo), at)
+            if m is not None:
+                password = m["password"]
+                # (a scheme's `//`, `https://u:pw@`, or its password already taken, a
+                # marker's `]`: the url-password rule's)
+                if not password.startswith("/") and not password.endswith("]"):
+                    if _assigned_secret("password", password, True):
+                        yield m.span("password")
+        at = text.find("@", at + 1)
 
 
 def _bearer(m: re.Match[str]) -> bool:
@@ -1956,6 +1998,8 @@ _PASSWORD_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     ),
     (("dotnet nuget add source", "dotnet nuget update source"), r"-p[^\S\n]{1,10}"),
     (("dotnet nuget push", "nuget push"), r"-k[^\S\n]{1,10}"),
+    # REDACTION_VERSION 25: PyPI's upload (`-u __token__ -p pypi-...`, or a password)
+    (("twine upload", "twine register"), r"-p[^\S\n]{1,10}"),
 )
 # A password after what stands before it (a group of _PASSWORD_OPTIONS), quoted or not; not
 # an option (`-`, `/`).
@@ -2073,16 +2117,23 @@ _STORED_PAIR = re.compile(
     + _QUOTE
     + r")"
 )
+_BRACE = re.compile(r"[{}]")
 # How far a stored JSON object's closing brace is looked for.
 _STORED_OBJECT_MAX = 4000
 
 
 def _stored_object(text: str, at: int) -> tuple[list[tuple[int, int]], int]:
-    """The spans of the string values of the flat JSON object that opens at `at`, those
-    that look like stored secrets (see _stored), and where the object (or what is read of
-    it) ends."""
-    end = text.find("}", at, at + _STORED_OBJECT_MAX)
-    end = min(len(text), at + _STORED_OBJECT_MAX) if end < 0 else end
+    """The spans of the string values of the JSON object that opens at `at`, those that
+    look like stored secrets (see _stored), and where the object (or what is read of it)
+    ends: its own closing brace, the objects it holds read too (REDACTION_VERSION 25:
+    `{"db": {"host": "h"}, "dbpw": "V"}`, whose value after the first `}` was kept)."""
+    hi = min(len(text), at + _STORED_OBJECT_MAX)
+    end, depth = hi, 0
+    for brace in _BRACE.finditer(text, at, hi):
+        depth += 1 if brace[0] == "{" else -1
+        if depth == 0:
+            end = brace.start()
+            break
     pairs = _STORED_PAIR.finditer(text, at, end)
     return [m.span("value") for m in pairs if _stored(m["value"])], end
 
@@ -2161,6 +2212,15 @@ def _store_option(option: str) -> str:
     return r"(?<=\s)" + option + r"(?:[^\S\n]{1,10}|=)" + _STORE_VALUE
 
 
+# `put`, its options (`-flags=42`, `--lease=1234abcd`), then a key (a name or a path) and
+# its value.
+_KV_PUT = (
+    r"(?<=\s)put(?:[^\S\n]{1,10}-{1,2}[\w-]{1,40}(?:=[^\s\"'`\\;|&<>()]{0,100})?){0,8}"
+    r"[^\S\n]{1,10}\\{0,7}[\"']?"
+)
+_KV_KEY = r"[^\s\"'`\\;|&<>()-][^\s\"'`\\;|&<>()]{0,300}"
+_KV_SECRET_KEY = r"(?:[^\s\"'`\\;|&<>()]{0,300}[/._-])?(?i:" + _NAME_KEYWORD + r")"
+_KV_VALUE = r"\\{0,7}[\"']?[^\S\n]{1,10}" + _STORE_VALUE
 # (each store's anchors, its options' patterns, the word its command needs, whether its
 # value is judged as a stored secret's)
 _Stores = tuple[tuple[tuple[str, ...], tuple[str, ...], str, bool], ...]
@@ -2200,6 +2260,17 @@ _SECRET_STORES: _Stores = (
         True,
     ),
     (("heroku config:set", "dokku config:set"), (r"(?<=\s)" + _STORE_PAIR,), "", False),
+    # REDACTION_VERSION 25: `vault write`'s `NAME=V`, judged as a stored secret's under
+    # `secret/` (the KV engine's mount, a secret whatever its name), else as a setting's
+    # (`vault write pki/roles/x ttl=72h`, `auth/jwt/config oidc_discovery_url=...`: a name
+    # that is a keyword, `password=`, is the assignment rules'); and the value of a key
+    # given to Consul's and etcd's stores of settings (`consul kv put app/db/password V`,
+    # `etcdctl put /app/api_token V`), judged as a stored secret's when the key's last
+    # part is a keyword, else as a setting's (`consul kv put app/max_conns 100`).
+    (("vault write",), (r"(?<=\s)" + _STORE_PAIR,), " secret/", True),
+    (("vault write",), (r"(?<=\s)" + _STORE_PAIR,), "", False),
+    (("consul kv put", "etcdctl put"), (_KV_PUT + _KV_SECRET_KEY + _KV_VALUE,), "", True),
+    (("consul kv put", "etcdctl put"), (_KV_PUT + _KV_KEY + _KV_VALUE,), "", False),
 )
 _STORE_GROUPS = ("inside", "quoted", "bare")
 
@@ -2368,6 +2439,47 @@ def _kube_data(value: str) -> bool:
     except UnicodeDecodeError:
         return len(raw) >= 8
     return "\n" in decoded or decoded.startswith(("{", "[")) or _stored(decoded)
+
+
+# REDACTION_VERSION 25: a Secret as JSON (`kubectl get secret -o json`, a manifest written
+# as JSON): the string values of its `"data"` (judged as YAML's, see _kube_data) and
+# `"stringData"` objects, in the object whose `"kind"` is `"Secret"`: the `"kind"` right
+# after the object (kubectl sorts its keys: `apiVersion`, `data`, `kind`), or else the last
+# one before it (a List's items are each of their own kind: a ConfigMap's `data` stays).
+_KUBE_JSON_KIND = re.compile(
+    _QUOTE + r"kind" + _QUOTE + r"\s{0,3}:\s{0,3}" + _QUOTE + r"(?P<kind>[A-Za-z]{1,60})"
+)
+_KUBE_JSON_DATA = re.compile(
+    _QUOTE + r"(?P<block>data|stringData)" + _QUOTE + r"\s{0,3}:\s{0,3}(?=\{)"
+)
+# How far after a data object's end its kind is looked for.
+_KUBE_KIND_AFTER = 40
+
+
+def _kube_json_secret_values(text: str) -> Iterator[tuple[int, int]]:
+    """The values of each Secret's data the JSON text holds (see _KUBE_JSON_KIND), in order
+    (linear: each object read once, its kind found by bisection)."""
+    kinds = list(_KUBE_JSON_KIND.finditer(text))
+    if not any(k["kind"] == "Secret" for k in kinds):
+        return
+    starts = [k.start() for k in kinds]
+    done = 0
+    for m in _KUBE_JSON_DATA.finditer(text):
+        if m.start() < done:
+            continue
+        spans, end = _stored_object(text, m.end())
+        done = end
+        i = bisect_right(starts, end)
+        if i < len(kinds) and starts[i] - end <= _KUBE_KIND_AFTER:
+            kind = kinds[i]["kind"]
+        else:
+            j = bisect_right(starts, m.start()) - 1
+            kind = kinds[j]["kind"] if j >= 0 else ""
+        if kind != "Secret":
+            continue
+        for start, stop in spans:
+            if m["block"] == "stringData" or _kube_data(text[start:stop]):
+                yield start, stop
 
 
 def _kube_secret_values(text: str) -> Iterator[tuple[int, int]]:
@@ -2729,8 +2841,11 @@ RULES: tuple[Rule, ...] = (
             # the password: `://app:Pa55@w0rd@db`, `://root:Jt5M4/2DX@127.0.0.1/db`, the
             # userinfo ends at the last `@` before a host; after the scheme's `:`, one slash
             # to three, or two backslashes or more, as typed: `https:/u:pw@h`, `http:\\u:pw@h`)
+            # (a user an earlier rule took whole, `s3://[REDACTED:aws-access-key-id]:S@b`,
+            # is a marker: the password after it is the URL's still)
             r":(?:/{1,3}|\\{2,16})"
-            r"(?P<user>[^\s:/?#@\"'`\\<>]{0,100}):(?P<password>[^\s\"'`\\<>]{1,200})"
+            r"(?P<user>\[REDACTED:[a-z0-9-]{1,40}\]|[^\s:/?#@\"'`\\<>]{0,100})"
+            r":(?P<password>[^\s\"'`\\<>]{1,200})"
             r"@(?=[A-Za-z0-9\[])"
         ),
         "password",
@@ -2738,6 +2853,7 @@ RULES: tuple[Rule, ...] = (
         anchors=(":/", ":\\\\"),
         extend=_url_password_end,
     ),
+    Rule("url-password", "@", anchors=("@",), find=_bare_url_passwords),
     Rule(
         "secret-assignment",
         (
@@ -3155,6 +3271,7 @@ RULES: tuple[Rule, ...] = (
         find=lambda text: _fed_passwords(text, _READS_SECRET),
     ),
     Rule("secret", "kind: Secret", anchors=("kind: Secret",), find=_kube_secret_values),
+    Rule("secret", "Secret", anchors=("Secret",), needs=("kind",), find=_kube_json_secret_values),
     Rule(
         "password",
         _TYPED.pattern,

@@ -3145,3 +3145,89 @@ def test_a_credential_a_tool_is_told_to_keep_is_redacted(text, kind):
 )
 def test_version_24s_look_alikes_are_kept(text):
     assert redact(text) == (text, {})
+
+
+# -- REDACTION_VERSION 25: JSON held in JSON, settings stores, URLs without a scheme -------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # a SecretString that holds an object: a value after the object it holds closes
+        (
+            '{"Name": "prod/app", "SecretString": "{\\"db\\": {\\"host\\": \\"db.internal\\", '
+            f'\\"port\\": 5432}}, \\"dbuser\\": \\"app\\", \\"conn\\": \\"{SECRET_VALUE}\\"}}"}}',
+            "secret",
+        ),
+        # a Kubernetes Secret as JSON: `kubectl get secret -o json` (keys sorted), a list of
+        # them, a manifest's stringData
+        (
+            f'{{"apiVersion": "v1", "data": {{"conn": "{_b64(SECRET_VALUE)}", '
+            '"username": "YWRtaW4="}, "kind": "Secret", "type": "Opaque"}',
+            "secret",
+        ),
+        (
+            f'{{"items": [{{"data": {{"conn": "{_b64(SECRET_VALUE)}"}}, "kind": "Secret"}}, '
+            f'{{"data": {{"LOG": "{_b64("debug-level-verbose-x")}"}}, "kind": "ConfigMap"}}]}}',
+            "secret",
+        ),
+        (
+            f'{{"kind": "Secret", "stringData": {{"conn": "{SECRET_VALUE}", "user": "app"}}}}',
+            "secret",
+        ),
+        # `vault write` under the KV engine's mount, or a value that looks generated elsewhere
+        (f"vault write secret/app value={SECRET_VALUE}", "secret"),
+        (f"vault write sys/custom/x seed={SECRET_VALUE} ttl=72h", "secret"),
+        # Consul's and etcd's stores: a key whose last part names a secret, or a value that
+        # looks generated
+        ("consul kv put app/db/password hunter2pw", "secret"),
+        (f"consul kv put -flags=42 config/api/token '{SECRET_VALUE}'", "secret"),
+        (f"consul kv put app/seed {SECRET_VALUE}", "secret"),
+        (f"etcdctl put /app/conn {SECRET_VALUE}", "secret"),
+        # a URL's credentials without its scheme: a DSN with a port or a path, Go's MySQL DSN
+        (f"psql admin:{SECRET_VALUE}@db.example.com:5432/app", "url-password"),
+        (f"export DB_URL=app:{SECRET_VALUE}@10.0.0.5/appdb", "url-password"),
+        (f'dsn := "root:{SECRET_VALUE}@tcp(127.0.0.1:3306)/app"', "url-password"),
+        (f"DATABASE=app:{SECRET_VALUE}@db:5432", "url-password"),
+        # a URL whose user an earlier rule took (an AWS key id): its password still goes
+        (f"aws s3 ls s3://AKIAB7Q3XW5N2R8T4BRN:{SECRET_VALUE}@bucket/", "url-password"),
+        # PyPI's upload
+        (f"twine upload -u __token__ -p {SECRET_VALUE} dist/*", "password"),
+    ],
+)
+def test_a_form_version_24_kept_is_redacted(text, kind):
+    for redacted, found in (redact(text), redact_json(json.dumps({"content": text}))):
+        assert SECRET_VALUE not in redacted and _b64(SECRET_VALUE) not in redacted, redacted
+        assert "hunter2pw" not in redacted, redacted
+        assert found.get(kind) == 1, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # settings given to vault, Consul and etcd
+        "vault write pki/roles/web allowed_domains=example.com ttl=72h max_ttl=720h",
+        "vault write auth/jwt/config oidc_discovery_url=https://id.example.com bound_issuer=x",
+        "vault write secret/app @data.json",
+        "consul kv put app/max_conns 100",
+        "consul kv put app/name billing-service",
+        "consul kv put app/db/password -",
+        "consul kv put app/config @config.json",
+        "etcdctl put /app/feature-flags/dark-mode true",
+        # a ConfigMap as JSON, a Secret's list without values
+        f'{{"data": {{"conn": "{_b64(SECRET_VALUE)}"}}, "kind": "ConfigMap"}}',
+        '{"items": [{"kind": "Secret", "metadata": {"name": "db"}, "type": "Opaque"}]}',
+        # an `@` that no service's address follows with a password before it: an email, an
+        # image's digest, an npm alias, an scp path, a search filter, a variable
+        "from:johnsmith1990@gmail.com",
+        "image: node:20-alpine@sha256:3f4e5d6c7b8a9f0e1d2c3b4a5968776655443322",
+        '"react": "npm:react@18.2.0"',
+        "git clone git@github.com:org/repo.git && scp build.tgz deploy@web.example.com:/srv/",
+        "Co-Authored-By: Claude <noreply@anthropic.com>",
+        "DATABASE=app:${DB_PASSWORD}@db:5432/app",
+        "mailto:someone@example.com",
+        "twine upload -r testpypi -p $TWINE_PASSWORD dist/*",
+    ],
+)
+def test_version_25s_look_alikes_are_kept(text):
+    assert redact(text) == (text, {})

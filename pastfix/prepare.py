@@ -91,7 +91,7 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # composer's `http-basic.<repo> USER PW`, bundler's `<host> USER:PW`), `--creds USER:PW`, a
 # login's token argument (`cargo login T`), `podman login -p`, NuGet's `-p` and `-k`.
 # A problem's reason, which may quote its line (a YAML `*alias`, an event's type as written).
-REDACTION_VERSION = 24
+REDACTION_VERSION = 25
 
 
 def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:

@@ -1280,3 +1280,39 @@ async def test_a_fix_without_steps_says_nothing_changed_only_of_the_call_as_it_w
     assert "nothing changed" not in changed
     assert '<code class="pf-inline">docker inspect web</code></a>, it succeeded.' in changed
     assert "succeeded again, with nothing changed in between." in as_was
+
+
+def test_a_paste_stays_out_of_the_access_log(tmp_path):
+    """The find pages take the pasted error in their address (GET): `datasette serve`'s
+    access log names each request, and keeps the paste's length, not the paste."""
+    import urllib.parse
+    import urllib.request
+
+    from jsonl import failing_session, write_jsonl
+
+    projects = tmp_path / "projects"
+    sid = "00000001-0000-4000-8000-000000000000"
+    write_jsonl(
+        projects / "-home-dev-app" / f"{sid}.jsonl", failing_session(sid, 4, "ENOENT x", "ok")
+    )
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    secret = "hunter2-" + "Zq8" * 8
+    paste = f"psql: error: password authentication failed PGPASSWORD={secret}"
+    log_path = tmp_path / "datasette.log"
+    with open(log_path, "wb") as log:
+        process, base = _serve(db_path, log)
+        try:
+            for path in ("/index/find_past_fix", "/-/pastfix/find", "/-/pastfix/search"):
+                key = "q" if path.endswith("search") else "error"
+                query = urllib.parse.urlencode({key: paste, "limit": "5"})
+                with urllib.request.urlopen(f"{base}{path}?{query}", timeout=10) as response:
+                    assert response.status == 200
+        finally:
+            process.terminate()
+            process.wait(10)
+    logged = log_path.read_text()
+    assert "GET /index/find_past_fix?error=[paste:" in logged
+    assert "GET /-/pastfix/search?q=[paste:" in logged and "&limit=5" in logged
+    assert secret not in logged and urllib.parse.quote(secret) not in logged
+    assert "hunter2" not in logged

@@ -16,6 +16,7 @@ from pastfix.plugin import indexes, team, views
 def startup(datasette):
     async def inner():
         views.check_search_all(datasette)
+        indexes.hide_pastes_in_access_log()
         await indexes.check_all(datasette)
 
     return inner

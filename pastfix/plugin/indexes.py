@@ -12,6 +12,8 @@ through the asgi_wrapper hook, for the database each request names, so a databas
 from __future__ import annotations
 
 import copy
+import logging
+import re
 import weakref
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -84,6 +86,43 @@ def is_datasette_1(datasette: Datasette) -> bool:
 async def check_all(datasette: Datasette) -> None:
     for database in list(datasette.databases):
         await is_index(datasette, database)
+
+
+# A query parameter that carries a paste: the error of the find pages and find_past_fix,
+# the words of a search (`/-/search?q=`, `search_messages?q=`), which users paste errors into.
+_PASTE_PARAMETER = re.compile(r"(?<=[?&])(error|q)=[^&#]*")
+
+
+class HidePastes(logging.Filter):
+    """Leaves each paste out of the access log's line of its request.
+
+    The find pages take the pasted error in their address, by GET, so that a result can be
+    linked and bookmarked; uvicorn's access log (`datasette serve` logs each request on
+    stderr) would then keep it as it was pasted, secrets and all, where the index keeps it
+    redacted. The line keeps the parameter and the paste's length: `?error=[paste:312
+    chars]`.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        # uvicorn's line: (client, method, path with its query, HTTP version, status)
+        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str):
+            path = _PASTE_PARAMETER.sub(_hidden, args[2])
+            if path != args[2]:
+                record.args = (*args[:2], path, *args[3:])
+        return True
+
+
+def _hidden(m: re.Match[str]) -> str:
+    return f"{m[1]}=[paste:{len(m[0]) - len(m[1]) - 1} chars]"
+
+
+def hide_pastes_in_access_log() -> None:
+    """Adds HidePastes to uvicorn's access log, once (uvicorn has set its loggers up by the
+    time Datasette's startup hooks run)."""
+    log = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, HidePastes) for f in log.filters):
+        log.addFilter(HidePastes())
 
 
 # datasette-search-all's page (the menu's "Search all tables"), and pastfix's page that

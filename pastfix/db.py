@@ -837,7 +837,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
             for row in rows_of
         ]
         tools = {c.name for c in calls if fixes.refused_input(c)}
-        if any(fixes.stopped_edit(c) for c in calls):
+        if any(fixes.stopped_edit(c) for c in calls) or fixes.written_code(calls, errors):
             tools |= fixes.EDIT_TOOLS
         if tools:
             calls = _with_inputs(conn, session_id, since or first, calls, tools)
@@ -911,7 +911,9 @@ def _with_inputs(
 ) -> list[Any]:
     """`calls` with the inputs of those of `tools`: a later edit of the file of an edit the
     user rejected redoes it only when it writes the same (fixes._same_edit), and a call
-    whose tool refused its input says what its retry changed in it (fixes.refused_input).
+    whose tool refused its input says what its retry changed in it (fixes.refused_input),
+    and a script file written may do what a command that could not run was to (fixes.
+    written_code).
     Read only for a session with such a call: an edit's input is the largest part of most
     calls' rows."""
     names = json.dumps(sorted(tools))

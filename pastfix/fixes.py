@@ -126,6 +126,10 @@ failed call tried to do:
   again did not reach its goal (_failed_again_later). A test runner not there (not found,
   its module missing, its install failed), then the tests run by another (`pytest: command
   not found`, then `python3 -m unittest discover`): that run is the whole way round.
+  A command that could not run (its program not there, or the approval policy refused
+  it), then a script whose code names half of what it named: inline (`node - <<'EOF'`), or
+  a file written in the session and run, its write and install steps (_named_by_script).
+  A command left running that TaskStop could not stop, then a `kill` in the shell.
 
 Codex's exec_command returns when its yield time is up; a command still running then
 (`Process running with session ID N`, kind `running`) ends in a later write_stdin that
@@ -2126,6 +2130,8 @@ _MISSING_PROGRAM = re.compile(
     r"|\A\s*(?:Exit code|Process exited with code|exit status) 127\s*\Z"
     # PowerShell's and cmd's (`sed: The term 'sed' is not recognized as a name of a cmdlet`)
     r"|is not recognized as (?:the|a) name of a cmdlet|is not recognized as an internal or"
+    # Windows' stand-in for a Python not installed, the Microsoft Store's alias (exit 49)
+    r"|Python was not found; run without arguments to install"
 )
 
 
@@ -2209,9 +2215,14 @@ def _looked_again(failed: Call, call: Call, output: Callable[[str], str]) -> boo
 
 
 def _another_way(
-    failed: Call, call: Call, error: str = "", not_failing: frozenset[Intent] | tuple[()] = ()
+    failed: Call,
+    call: Call,
+    error: str = "",
+    not_failing: frozenset[Intent] | tuple[()] = (),
+    before: Sequence[Call] = (),
 ) -> bool:
-    """Whether a successful call of another tool (or file) reached the failed call's goal."""
+    """Whether a successful call of another tool (or file) reached the failed call's goal.
+    `before`: the calls of the window before it (a script file it runs was written there)."""
     folder = _unix(failed.file_path or "").rstrip("/") + "/"
     if failed.name in FILE_TOOLS and call.name in FILE_TOOLS:
         if failed.file_path and call.file_path:
@@ -2267,6 +2278,8 @@ def _another_way(
             # a script that was to write files failed, then the shell wrote one of them
             # (`node <<'JS' ... writeFileSync('ui/vite.config.ts', ...)`, then `cat >
             # ui/vite.config.ts <<'EOF'`: third held-out set)
+            return True
+        if _named_by_script(failed, call, error, before):
             return True
         mangled = _mangled_view(failed, error)
         if mangled is not None:
@@ -2386,6 +2399,11 @@ def _another_way(
         # instructions were then read and followed by hand (sixteenth held-out set)
         name = _skill_name(failed.input)
         return bool(name) and f"/skills/{name}/" in _unix(call.file_path)
+    if failed.name in _STOPPERS and call.name in SHELL_TOOLS:
+        # a command left running that the tool could not stop by its id (`No task found with
+        # ID: bev9zowtl`), then a process stopped by the shell (`kill 150533`, its id read
+        # from `ps`): thirty-sixth held-out set, worked around
+        return any(i.program.lower() in _KILLERS for i in intents(call.command))
     if call.name == failed.name and failed.url and not (failed.command or failed.file_path):
         # a page fetched, by a fetch of another page of the same site (a 404 of
         # github.com/me/dotfiles is not worked around by the Home Manager manual); a tool
@@ -2401,6 +2419,12 @@ def _another_way(
         asked = {w for w in _request_words(prompt) if len(w) >= 4} - _WEB_WORDS
         return len(asked & _request_words(call.input)) >= 2
     return False
+
+
+# The tools that stop a command left running in the background, by the id they gave it.
+_STOPPERS = frozenset({"TaskStop", "KillShell", "KillBash"})
+# The programs that stop a process, by its id or its name.
+_KILLERS = frozenset({"kill", "pkill", "killall", "taskkill", "stop-process"})
 
 
 # The shell tools that run bash, Git Bash on Windows (Claude Code's, Copilot CLI's and
@@ -2972,6 +2996,114 @@ def _script_writes(call: Call, path: str | None) -> bool:
     ) and bool(re.search(f"['\"`]{re.escape(_basename(path))}['\"`]", call.command))
 
 
+# A string in a script's code, in one kind of quotes (each kind read apart: an apostrophe
+# in a comment, `# don't`, shifts the pairs of that kind alone).
+_IN_QUOTES = (re.compile(r"'([^'\n]{1,300})'"), re.compile(r'"([^"\n]{1,300})"'))
+# A quoted string that names a file: a name with its extension (`ruby.png`).
+_FILE_NAME = re.compile(r"[\w.-]+\.\w{1,8}")
+
+
+def _named_by_script(failed: Call, call: Call, error: str, before: Sequence[Call] = ()) -> bool:
+    """Whether a script did what a command that could not run was to do: its program was
+    not there, or the agent's approval policy refused it, and the code of a script run
+    after it names at least half of what the command named (_objects) in quotes, whole,
+    by its name, or by its folder and name.
+
+    `rm -rf dist frontend state pipeline/state/voice_log.json` refused as a dangerous
+    command, then a `python3 - <<'PY'` that rmtree'd 'dist', 'frontend' and 'state' and
+    unlinked 'voice_log.json'; a `python3 - <<'EOF'` writing two textures on Windows
+    without Python (`Python was not found`), then a `node - <<'EOF'` writing them
+    (thirty-sixth held-out set, both worked around); `sqlite3 .../data/workspace.db
+    ".tables"` not found, then a Write of init-db.mjs whose code opens that database
+    with sql.js, and `node init-db.mjs` (thirty-fourth held-out set: the code of a script
+    file written in the session, `before`, and run). A script names many paths: only what
+    the failed command named counts, and half of it."""
+    if not (_says_no_program(error) or _says_policy_refused(error)):
+        return False
+    objects = _objects(failed.command)
+    code = _code_run(call, before) if objects else ""
+    if not code:
+        return False
+    quoted = _quoted(code)
+    text = code.replace("\\", "/")
+    named = sum(
+        1
+        for path in objects
+        if path in quoted
+        or _basename(path) in quoted
+        or (path.count("/") >= 1 and "/".join(PurePosixPath(path).parts[-2:]) in text)
+    )
+    return named * 2 >= len(objects)
+
+
+@functools.lru_cache(maxsize=256)
+def _objects(command: str | None) -> frozenset[str]:
+    """What a shell command was to work on, as paths are compared (_path_key): the operands
+    of its commands (`rm -rf dist x/y.json`: dist, x/y.json), not a `cd`'s nor an `echo`'s,
+    and the files and folders the code of an inline script names in quotes (a path, or a
+    name with its extension)."""
+    found = set()
+    for intent in intents(command):
+        if intent.code is not None:
+            found |= {
+                q for q in _quoted(intent.code) if "/" in q or _FILE_NAME.fullmatch(_basename(q))
+            }
+        elif intent.program not in _SAYS and intent.program != "cd":
+            names = [_file_name(w) for w in intent.words]
+            at = next(
+                (n for n, name in enumerate(names) if ALIASES.get(name, name) == intent.program),
+                0,
+            )
+            found |= {
+                _path_key(w)
+                for w in intent.words[at + 1 :]
+                if not w.startswith("-") and w != intent.sub and len(_basename(_path_key(w))) >= 3
+            }
+    return frozenset(found)
+
+
+@functools.lru_cache(maxsize=256)
+def _quoted(code: str) -> frozenset[str]:
+    """The strings a script's code quotes, as paths are compared (_path_key)."""
+    return frozenset(
+        _path_key(m.group(1)) for pattern in _IN_QUOTES for m in pattern.finditer(code)
+    )
+
+
+def _code_run(call: Call, before: Sequence[Call]) -> str:
+    """The code a shell call ran as a script: inline (`python3 -c`, `node - <<'EOF'`), or a
+    file it was given that an edit tool wrote earlier (`node init-db.mjs` after a Write of
+    init-db.mjs: its content, when the build loaded it, see written_code)."""
+    code = [i.code for i in intents(call.command) if i.code is not None]
+    given = {_basename(a) for i in intents(call.command) if i.code is None for a in i.args}
+    for earlier in reversed(before):
+        name = _basename(earlier.file_path)
+        if name in given and not earlier.failed and earlier.name in EDIT_TOOLS:
+            code.append(_written_content(earlier.input))
+            given.discard(name)
+    return "\n".join(c for c in code if c)
+
+
+def _written_content(input_json: str | None) -> str:
+    """The whole file an edit tool's call wrote (a Write's `content`), or nothing."""
+    return _input_text(input_json, "content") or _input_text(input_json, "file_text")
+
+
+def written_code(calls: Sequence[Call], errors: Mapping[str, str]) -> bool:
+    """Whether the fix rules read the content of a session's writes: a shell command of it
+    could not run (its program not there, or refused by the approval policy), and a script
+    file written later may have done its work (see _named_by_script)."""
+    return any(
+        c.name in SHELL_TOOLS
+        and (
+            _says_no_program(errors.get(c.tool_use_id, ""))
+            or _says_policy_refused(errors.get(c.tool_use_id, ""))
+        )
+        for c in calls
+        if c.tool_use_id in errors
+    )
+
+
 def _split_url(url: str) -> urllib.parse.SplitResult | None:
     """A URL's parts, or None for one urllib cannot read: brackets that hold no IPv6
     address (`https://[REDACTED:url-password]@db/x` once redacted, a model's
@@ -3124,6 +3256,12 @@ _says_too_large = _cached_search(re.compile(r"exceeds maximum allowed", re.IGNOR
 # outputs, 0.5M characters, ignoring case)
 _says_local_changes = _cached_search(_LOCAL_CHANGES)
 _says_no_program = _cached_search(_MISSING_PROGRAM)
+# A refusal of a command by the agent's own approval policy, before it ran (Codex's `exec
+# command rejected: dangerous command detected; rejected by user approval settings`): the
+# user was never asked, so what the command was for may be done another way.
+_says_policy_refused = _cached_search(
+    re.compile(r"dangerous command detected|rejected by user approval settings")
+)
 # The words of a refusal by the sandbox or the system's permissions: Codex's own (`Sandbox
 # Denied`, `Codex(Sandbox(Denied {`, 0.3x's `failed in sandbox`) and what a program says
 # when the sandbox keeps it from a file, a socket or a port (`Operation not permitted`,
@@ -5483,7 +5621,7 @@ def fix_of(
             other_runner = True
         elif (
             n < ANOTHER_WAY_CALLS
-            and _another_way(failed, call, error, not_failing)
+            and _another_way(failed, call, error, not_failing, after[:n])
             and not _searched_to_read(failed, call, after[n + 1 : ANOTHER_WAY_CALLS], error)
             and not _failed_again_later(
                 failed, after[n + 1 : n + 1 + NEARBY_CALLS], not_failing, still_failing

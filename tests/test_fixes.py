@@ -6311,3 +6311,108 @@ def test_a_file_the_read_could_not_find_shown_by_the_shell_beside_its_listing():
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, cat.tool_use_id)
     alone = run([failed, listing], errors, outputs)[failed.tool_use_id]
     assert alone.confirmed_by == listing.tool_use_id
+
+
+def test_a_script_that_names_what_a_command_that_could_not_run_was_to_work_on():
+    """A command refused by Codex's approval policy (`rm -rf dist frontend state
+    pipeline/state/voice_log.json`), then a `python3 - <<'PY'` that removes them; a python
+    script on Windows without Python (`Python was not found`), then a node script writing
+    the same files (thirty-sixth held-out set, both worked around). A script that names
+    less than half of it, or after another error, is none."""
+    removed = call(
+        "shell", "python3 - <<'PY'\nimport shutil\nfrom pathlib import Path\n"
+        "for name in ('dist', 'frontend', 'state'):\n    shutil.rmtree(Path(name))\n"
+        "(Path('pipeline') / 'state' / 'voice_log.json').unlink()\nPY"
+    )  # fmt: skip
+    refused = call("shell", "rm -rf dist frontend state pipeline/state/voice_log.json", failed=True)
+    error = {
+        refused.tool_use_id: "exec command rejected: dangerous command detected; rejected by"
+        " user approval settings"
+    }
+    fix = run([refused, removed], error)[refused.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, removed.tool_use_id)
+    assert steps(fix) == [(removed.tool_use_id, None)]
+    # a script that names one of the four ('state', a key of its dict) did not do it
+    keyed = call("shell", "python3 -c \"import json; print(json.load(open('a.json'))['state'])\"")
+    assert run([refused, keyed], error)[refused.tool_use_id].outcome == fixes.NOT_FIXED
+    # an rm that failed on what it removed is no program missing nor refused
+    gone = {refused.tool_use_id: "rm: cannot remove 'dist': Device or resource busy"}
+    assert run([refused, removed], gone)[refused.tool_use_id].outcome == fixes.NOT_FIXED
+
+    base = r"c:\Users\me\mod\textures\item"
+    failed = call(
+        command=f"python3 - << 'EOF'\nimport os\nbase = r\"{base}\"\n"
+        "with open(os.path.join(base, \"ruby.png\"), \"wb\") as f:\n    f.write(b'')\n"
+        "with open(os.path.join(base, \"ruby_sword.png\"), \"wb\") as f:\n    f.write(b'')\nEOF",
+        failed=True,
+    )  # fmt: skip
+    check = call(command="py -3 --version 2>/dev/null || node --version 2>/dev/null")
+    node = call(
+        command="node - << 'EOF'\nconst fs = require('fs');\n"
+        "const base = 'c:/Users/me/mod/textures/item/';\n"
+        "fs.writeFileSync(base + 'ruby.png', png(ruby));\n"
+        "fs.writeFileSync(base + 'ruby_sword.png', png(sword));\nEOF"
+    )  # fmt: skip
+    missing = {
+        failed.tool_use_id: "Exit code 49\nPython was not found; run without arguments to"
+        " install from the Microsoft Store, or disable this shortcut from Settings"
+    }
+    fix = run([failed, check, node], missing)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, node.tool_use_id)
+    assert steps(fix) == [(node.tool_use_id, None)]
+    other = call(command="node -e \"require('fs').writeFileSync('icon.png', png())\"")
+    assert run([failed, check, other], missing)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_script_file_written_and_run_that_opens_what_a_missing_program_was_given(tmp_path):
+    """`sqlite3 .../data/workspace.db ".tables"` (command not found), then a Write of
+    init-db.mjs whose code opens that database with sql.js, `npm install sql.js` and `node
+    init-db.mjs`: worked around, those three the steps (thirty-fourth held-out set). The
+    build reads the content of the session's writes for it; a script file that opens
+    another database is none."""
+    db_path = "/mnt/c/Users/me/Projects/data/workspace.db"
+    for opened, worked_around in ((db_path, True), ("/mnt/c/Users/me/other.db", False)):
+        conn = db.connect(tmp_path / f"{worked_around}.db")
+        script = f"import initSqlJs from 'sql.js';\nconst dbPath = '{opened}';\n"
+        calls = [
+            ("s1", "Bash", f'sqlite3 "{db_path}" ".tables" 2>&1', None),
+            ("s2", "Bash", "ls -la /mnt/c/Users/me/Projects/data/", None),
+            ("s3", "Write", None, "/mnt/c/Users/me/Projects/data/init-db.mjs"),
+            ("s4", "Bash", "cd /mnt/c/Users/me/Projects/data && npm install sql.js", None),
+            ("s5", "Bash", "node init-db.mjs 2>&1", None),
+        ]
+        for n, (tool_use_id, name, command, path) in enumerate(calls):
+            tool_input = json.dumps(
+                {"file_path": path, "content": script} if path else {"command": command}
+            )
+            if tool_use_id == "s1":
+                error = "Exit code 127\n/bin/bash: line 1: sqlite3: command not found"
+                store_call(conn, n, "s1", name, tool_input, error, "error", command=command)
+            elif path:
+                store_call(conn, n, tool_use_id, name, tool_input, "ok", file_path=path)
+            else:
+                store_call(conn, n, tool_use_id, name, tool_input, "ok", command=command)
+        db.refresh_fixes(conn)
+        outcome, confirmed_by, remedy = conn.execute(
+            "SELECT outcome, confirmed_by, remedy FROM fixes WHERE tool_use_id = 's1'"
+        ).fetchone()
+        if worked_around:
+            assert (outcome, confirmed_by) == (fixes.WORKED_AROUND, "s5")
+            assert [s["tool_use_id"] for s in json.loads(remedy)] == ["s3", "s4", "s5"]
+        else:
+            assert outcome == fixes.NOT_FIXED
+
+
+def test_a_command_the_task_tool_could_not_stop_killed_by_the_shell():
+    """TaskStop of a background command (`No task found with ID: bev9zowtl`), then `kill
+    150533` of its process, read from `ps`: worked around (thirty-sixth held-out set). A
+    look at the processes alone is not."""
+    failed = call("TaskStop", input='{"task_id":"bev9zowtl"}', failed=True)
+    error = {
+        failed.tool_use_id: "<tool_use_error>No task found with ID: bev9zowtl</tool_use_error>"
+    }
+    looked = call(command="ps aux | grep 'python train'")
+    assert run([failed, looked], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    killed = call(command='kill 150533 2>/dev/null; echo "Killed training process"')
+    fix = run([failed, looked, killed], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, killed.tool_use_id)

@@ -57,7 +57,7 @@ BUSY_TIMEOUT = 60.0
 # pastfix.prepare.REDACTION_VERSION is for redaction. Raise one when its rules change:
 # the next build recomputes every stored signature and kind, or every fix.
 SIGNATURE_VERSION = 28
-FIX_VERSION = 58
+FIX_VERSION = 59
 
 
 # SQLite page cache for the build (negative = KiB).
@@ -588,6 +588,7 @@ _PART_ARGUMENTS = ("offset", "limit", "start_line", "end_line", "view_range", "p
 _PART_SQL = ", ".join(f"'{name}', json_extract(c.input, '$.{name}')" for name in _PART_ARGUMENTS)
 _READ_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.READ)))
 _SEARCH_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.SEARCH)))
+_POLLS_SQL = "'write_stdin', 'wait'"  # (fixes._POLLS: fixes is imported on first use)
 
 
 def _url(tool_input: object) -> str | None:
@@ -678,10 +679,18 @@ FIX_PROMPTS_SQL = f"SELECT timestamp FROM messages WHERE session_id = ? AND {_FI
 # Every session's, in one pass over the table (see refresh_fixes).
 _ALL_PROMPTS_SQL = f"SELECT session_id, timestamp FROM messages WHERE {_FIX_PROMPTS_WHERE}"
 # When the first failed call of a session was made.
-FIX_SINCE_SQL = (
-    "SELECT min(c.timestamp) FROM tool_results r INDEXED BY idx_tr_session_errors"
-    " JOIN tool_calls c ON c.tool_use_id = r.tool_use_id WHERE r.session_id = ? AND r.is_error = 1"
-)
+# The first call of a session the rules read: its first failure; or, for a Codex poll that
+# failed, the exec_command that started what it polled, whose folder and sandbox the poll
+# takes (fixes.settled). Read from the poll on, the exec_command unseen, a rerun of the
+# command in the same folder was "changed: in <folder>" (a `tsc --noEmit` whose poll
+# failed, run again as it was: thirty-third held-out set, no step by its label).
+FIX_SINCE_SQL = f"""
+SELECT min(coalesce(CASE WHEN c.name IN ({_POLLS_SQL}) THEN (
+    SELECT max(e.timestamp) FROM tool_calls e INDEXED BY idx_tc_session
+    WHERE e.session_id = c.session_id AND e.timestamp <= c.timestamp
+      AND e.name = 'exec_command' AND e.command = c.command) END, c.timestamp))
+FROM tool_results r INDEXED BY idx_tr_session_errors
+JOIN tool_calls c ON c.tool_use_id = r.tool_use_id WHERE r.session_id = ? AND r.is_error = 1"""
 FIX_OUTPUT_SQL = "SELECT coalesce(content, '') FROM tool_results WHERE tool_use_id = ?"
 # The secondary indexes refresh_fixes and refresh_sessions read through (a bulk build's
 # helper creates them in its side file to compute its sessions there: see Shard).
@@ -836,9 +845,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
             )
             for row in rows_of
         ]
-        tools = {c.name for c in calls if fixes.refused_input(c)}
-        if any(fixes.stopped_edit(c) for c in calls) or fixes.written_code(calls, errors):
-            tools |= fixes.EDIT_TOOLS
+        tools = fixes.inputs_read(calls, errors)
         if tools:
             calls = _with_inputs(conn, session_id, since or first, calls, tools)
         prompts = (
@@ -909,13 +916,12 @@ WHERE session_id = ? AND timestamp >= ? AND name IN (SELECT value FROM json_each
 def _with_inputs(
     conn: Connection, session_id: str, since: str, calls: list[Any], tools: set[str]
 ) -> list[Any]:
-    """`calls` with the inputs of those of `tools`: a later edit of the file of an edit the
-    user rejected redoes it only when it writes the same (fixes._same_edit), and a call
-    whose tool refused its input says what its retry changed in it (fixes.refused_input),
-    and a script file written may do what a command that could not run was to (fixes.
-    written_code).
-    Read only for a session with such a call: an edit's input is the largest part of most
-    calls' rows."""
+    """`calls` with the inputs of those of `tools` (fixes.inputs_read): a later edit of the
+    file of an edit the user rejected redoes it only when it writes the same
+    (fixes._same_edit), the retry of a call whose input was at fault says what it
+    changed in it (fixes._input_change), and a script file written may do what a command
+    that could not run was to (fixes.written_code). Read only for a session with such a call: an
+    edit's input is the largest part of most calls' rows."""
     names = json.dumps(sorted(tools))
     inputs = dict(conn.execute(_INPUTS_SQL, [session_id, since, names]).fetchall())
     return [

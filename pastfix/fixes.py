@@ -165,7 +165,8 @@ A confirming call whose output still holds the failure's key line did not
 succeed (`npm test | tail` exits 0 when the tests fail), when its status may be another
 program's (a pipe, `; echo done`, another tool: a command exited 0 by itself succeeded,
 though it printed a warning that was the key line), nor one whose status was another's and
-whose output says it crashed (a traceback, a panic) or that its check failed, and one that masks
+whose output says it crashed (a traceback, a panic) or that its check failed, or a check
+whose verdict a filter cut off (`| head -5`, a search's `| rg -n x`: _cut_short), and one that masks
 failures where the failed call did not (`|| true`, `|| echo ...`, `; exit 0`)
 papers over the error: neither confirms a fix, and the search goes on; nor one whose
 status was another's and whose program said it failed in its own voice (`sudo: a password
@@ -1702,7 +1703,9 @@ INPUT_VALUE_CHARS = 40
 def _input_change(before: str | None, after: str | None) -> str | None:
     """How the JSON input of a tool called again differs from the failed call's, field by
     field: `-questions[0].header, +questions[0].type: text` (Gemini's ask_user refusing a
-    long header), `sql: select count(*) from accounts` (an MCP query on another table),
+    long header), `-type: rs, +path: src` (Copilot's grep given a file type rg does not
+    know: a field left out keeps its value when it is a word, see _dropped), `sql: select
+    count(*) from accounts` (an MCP query on another table),
     where "called again with other input" said nothing of it. None when either is not a
     JSON object, or when more than INPUT_CHANGES fields changed."""
     try:
@@ -1721,7 +1724,7 @@ def _input_change(before: str | None, after: str | None) -> str | None:
         if same:
             renamed[name] = same[0]
     changes = [
-        f"{name} → {renamed[name]}" if name in renamed else f"-{name}"
+        f"{name} → {renamed[name]}" if name in renamed else _dropped(name, was[name])
         for name in was
         if name not in now
     ]
@@ -1896,6 +1899,15 @@ def _fields(value: object, name: str = "") -> dict[str, object]:
             found.update(_fields(item, f"{name}[{i}]"))
         return found
     return {name: value}
+
+
+def _dropped(name: str, value: object) -> str:
+    """A field left out of a retry's input: with its value when that is one short word, the
+    lesson (`-type: rs`, a file type rg does not know), not when it is text the card shows
+    already (`-file_content`, a Write's whole file under a name the tool did not know)."""
+    text = value if isinstance(value, str) else json.dumps(value)
+    short = len(text) <= INPUT_VALUE_CHARS and not _SPACE.search(text)
+    return f"-{name}: {text}" if short else f"-{name}"
 
 
 def _field_value(value: object) -> str:
@@ -4818,6 +4830,37 @@ def refused_input(call: Call) -> bool:
     return call.kind == _REFUSED_INPUT and call.command is None and call.input is None
 
 
+def inputs_read(calls: Sequence[Call], errors: Mapping[str, str]) -> set[str]:
+    """The tools whose calls' inputs the rules read in a session of `calls`, beyond those of
+    calls without a command or file (read always; an edit's input is the largest part of
+    most calls' rows, and a file call's is read only here):
+
+    - of a call whose tool refused its input though it names a file (refused_input);
+    - of a failed call without a command or file whose tool's other calls name one: its
+      retry may (Copilot's grep given `type: rs`, `rg: unrecognized file type: rs`, then
+      only `path`, its folder: the card said "called again with other input", not what
+      changed; a new user's try, session 38);
+    - every edit's, when the user rejected or stopped one (see _same_edit), or when a
+      script file written may have done the work of a command that could not run
+      (written_code)."""
+    with_file = {c.name for c in calls if c.file_path is not None}
+    tools = {
+        c.name
+        for c in calls
+        if refused_input(c)
+        or (
+            c.failed
+            and c.name in with_file
+            and c.command is None
+            and c.file_path is None
+            and c.input is not None
+        )
+    }
+    if any(stopped_edit(c) for c in calls) or written_code(calls, errors):
+        tools |= EDIT_TOOLS
+    return tools
+
+
 def _same_edit(failed: Call, call: Call) -> bool:
     """Whether an edit of the file an edit the user rejected or stopped was of writes the
     same: the texts they put in share half the words of the shorter (of deletions, the texts
@@ -4962,6 +5005,21 @@ _HEAD_LINES = re.compile(r"^-(\d+)$|^-n(\d+)$|^--lines=(\d+)$")
 # The subcommands of CHECK_SUBCOMMANDS that run a program, whose output is its own, not a
 # verdict printed last (`cargo run`, `npm run dev`).
 _RUNS_PROGRAM = frozenset({"run", "run-script"})
+# sed's scripts that print the first lines: `sed -n '1,80p'`, `sed -n 40p`, `sed 80q`; and
+# the one that prints the lines a pattern matches, `sed -n '/error/p'`.
+_SED_LINES = re.compile(r"^(?:(\d+),)?(\d+)p$")
+_SED_QUIT = re.compile(r"^(\d+)q$")
+_SED_MATCHES = re.compile(r"^/.+/p$")
+# grep's and rg's flags that keep the lines a pattern does not match.
+_INVERTED = re.compile(r"^-[A-Za-z]*v[A-Za-z]*$|^--invert-match$")
+# A check's verdict that it passed, among the lines a search kept: `Tests  65 passed (65)`
+# (vitest), `== 3 passed in 0.2s ==` (pytest), mocha's `5 passing`, `test result: ok.`
+# (cargo), `Found 0 errors` (tsc), go's `ok  pkg 0.1s` and `PASS`. (A count of failures
+# beside it is _check_failed's.)
+_PASSED = re.compile(
+    r"\b[1-9]\d* (?:passed|passing)\b|^test result: ok\b|\bfound 0 errors\b|^ok\s|^PASS\b",
+    re.I | re.M,
+)
 
 
 def _head_kept(args: Sequence[str]) -> int | None:
@@ -4977,6 +5035,35 @@ def _head_kept(args: Sequence[str]) -> int | None:
     return kept
 
 
+def _first_kept(program: str, args: Sequence[str]) -> int | None:
+    """How many of its input's first lines a filter prints, and nothing after them: head's
+    (_head_kept), `sed -n '1,80p'`'s, `sed 80q`'s. None for any other (`tail`, `sed
+    's/a/b/'`, `sed -n '$p'`), which may print the end."""
+    if program == "head":
+        return _head_kept(args)
+    if program != "sed":
+        return None
+    scripts = [arg for arg in args if not arg.startswith("-")]
+    if not scripts:
+        return None
+    if "-n" in args and (lines := _SED_LINES.match(scripts[0])):
+        return int(lines.group(2)) - int(lines.group(1) or 1) + 1
+    if quit_at := _SED_QUIT.match(scripts[0]):
+        return int(quit_at.group(1))
+    return None
+
+
+def _keeps_matches(program: str, args: Sequence[str]) -> bool:
+    """Whether a filter prints only the lines a pattern matches: grep, rg (not `-v`), `sed -n
+    '/x/p'`."""
+    if program in _MATCHERS:
+        return not any(_INVERTED.match(arg) for arg in args)
+    scripts = [arg for arg in args if not arg.startswith("-")]
+    return (
+        program == "sed" and "-n" in args and bool(scripts) and bool(_SED_MATCHES.match(scripts[0]))
+    )
+
+
 def _verdict_last(words: Sequence[str]) -> bool:
     """Whether a simple command is a check that prints its verdict last: a test runner's
     summary (`test result: ok. 231 passed`), a checker's count of errors, a build's end."""
@@ -4988,12 +5075,26 @@ def _verdict_last(words: Sequence[str]) -> bool:
 
 
 def _cut_short(call: Call, text: str) -> bool:
-    """Whether a check piped into `head` printed as many lines as head keeps: the rest, with
-    the verdict that test runners and checkers print last, was cut off, and the status was
-    head's. It confirms nothing, and it is no step: `cargo test -- --nocapture 2>&1 | head
-    -5` printed `running 231 tests` and one passing test while six still failed; a card
-    showed it as the fix, where the parser and the tests were edited after it
-    (thirty-fourth held-out set). A check whose whole output head kept was seen to its end."""
+    """Whether a check piped into a filter that keeps only part of its output lost its
+    verdict, the one test runners and checkers print last, and had the filter's status: it
+    confirms nothing, and it is no step.
+
+    - `head` (or `sed -n '1,80p'`, `sed 80q`) that printed as many lines as it keeps: `cargo
+      test -- --nocapture 2>&1 | head -5` printed `running 231 tests` and one passing test
+      while six still failed; a card showed it as the fix, where the parser and the tests
+      were edited after it (thirty-fourth held-out set). A check whose whole output head
+      kept was seen to its end.
+    - a search (`| rg -n "xlsx"`, `| grep`, `sed -n '/x/p'`) that printed the lines it was
+      asked for: a look into the run, its verdict kept only when it matched, and its status
+      the search's, 0 when any line did. `tsc --traceResolution --noEmit 2>&1 | rg -n
+      "xlsx|tabularFile"` after `Cannot find module 'xlsx'`, exit 0 from rg, was shown as
+      the fix with its change `+--traceResolution`, where the agent only looked and the
+      plain `tsc --noEmit` passed later (thirty-third held-out set, fixed with no step by its
+      label; a new user's try, session 38). Not when the lines kept say it passed (`npm test
+      | grep -E "Tests|passed"`: `Tests  65 passed (65)`), nor `grep -v`, which keeps all
+      but what it names.
+
+    `| tail` keeps the end, where the verdict is."""
     if call.name not in SHELL_TOOLS or not call.command:
         return False
     words = _words(call.command)
@@ -5004,11 +5105,10 @@ def _cut_short(call: Call, text: str) -> bool:
                 stages[-1].append(word)
             continue
         program, args = _program(stages[-1])
-        kept = _head_kept(args) if program == "head" else None
-        if (
-            kept is not None
-            and any(_verdict_last(stage) for stage in stages[:-1])
-            and len(text.splitlines()) >= kept
+        kept = _first_kept(program, args)
+        if any(_verdict_last(stage) for stage in stages[:-1]) and (
+            (kept is not None and len(text.splitlines()) >= kept)
+            or (_keeps_matches(program, args) and not _PASSED.search(text))
         ):
             return True
         stages = [*stages, []] if word == "|" else [[]]
@@ -5018,7 +5118,7 @@ def _cut_short(call: Call, text: str) -> bool:
 def _failed_behind(call: Call, text: str) -> bool:
     """Whether a call whose exit status was another program's (a pipe, `; echo`) printed
     `text` that says it failed: a check that counted failures (_check_failed), a run that
-    crashed (_crashed), a check whose verdict head cut off (_cut_short) or a program that
+    crashed (_crashed), a check whose verdict a filter cut off (_cut_short) or a program that
     said it failed in its own voice (_said_own_error).
     It confirms nothing, and it is no step of a remedy: it did not do
     what it was to do (`bundle exec rails runner ... 2>&1 | head -5`, exit 0 from head,

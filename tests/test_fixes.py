@@ -1773,6 +1773,57 @@ def test_a_check_cut_short_by_head_confirms_nothing():
 
 
 @pytest.mark.parametrize(
+    "look, printed",
+    [
+        (
+            './node_modules/.bin/tsc --traceResolution --noEmit -p x.json 2>&1 | rg -n "xlsx"',
+            "23116:======== Resolving module 'xlsx' from '/p/src/libs/tabularFile.ts'. ========",
+        ),
+        ("npx tsc --noEmit 2>&1 | grep -n tabularFile", "src/libs/tabularFile.ts"),
+        ("npx tsc --noEmit 2>&1 | sed -n '/xlsx/p'", "import xlsx from 'xlsx';"),
+        ("npx tsc --noEmit --listFiles | sed -n '1,3p'", "a.ts\nb.ts\nc.ts"),
+        ("npx tsc --noEmit --listFiles | sed 2q", "a.ts\nb.ts"),
+    ],
+)
+def test_a_check_piped_into_a_search_confirms_nothing(look, printed):
+    """`tsc --traceResolution --noEmit 2>&1 | rg -n "xlsx|tabularFile"` after `Cannot find
+    module 'xlsx'`, exit 0 from rg, was shown as the fix (`+--traceResolution`), where the
+    agent only looked and the plain `tsc --noEmit` passed later with no step: thirty-third
+    held-out set, a new user's try (session 38). A search keeps the lines it asked for, the
+    verdict only by chance, and its status is its own; `sed -n '1,3p'` and `sed 2q` cut the
+    run as head does."""
+    failed = call(command="npx tsc --noEmit -p tsconfig.json", failed=True)
+    looked = call(command=look)
+    plain = call(command="npx tsc --noEmit -p tsconfig.json")
+    error = {
+        failed.tool_use_id: "Exit code 2\nsrc/libs/tabularFile.ts:3:18 - error TS2307: Cannot"
+        " find module 'xlsx' or its corresponding type declarations."
+    }
+    fix = run([failed, looked, plain], error, {looked.tool_use_id: printed})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by, steps(fix)) == (fixes.FIXED, plain.tool_use_id, [])
+    assert looked.tool_use_id in fix.others
+
+
+@pytest.mark.parametrize(
+    "command, printed",
+    [
+        # the lines kept say it passed
+        ('npm test 2>&1 | grep -E "Test Files|Tests|passed"', " Test Files  3 passed (3)"),
+        ("npx tsc --noEmit 2>&1 | grep -v warning", ""),  # all but the warnings
+        ("npx tsc --noEmit 2>&1 | tail -5", "done"),  # the end, where the verdict is
+        ("npx tsc --noEmit 2>&1 | sed -n '1,80p'", "a.ts"),  # all of it
+        ("npx tsc --noEmit 2>&1 | sed 's/^/  /'", "a.ts"),
+        ("git ls-remote origin | grep -E 'refs/heads/main$'", "abc refs/heads/main"),  # no check
+    ],
+)
+def test_a_filter_that_keeps_the_verdict_cuts_nothing_short(command, printed):
+    """What _cut_short leaves a piped check's confirmation to: a search whose lines say it
+    passed, `grep -v`, `tail`, a `sed` that kept all or changed lines, a search of what a
+    program that is no check printed."""
+    assert not fixes._cut_short(call(command=command), printed)
+
+
+@pytest.mark.parametrize(
     "command, refusal",
     [
         (
@@ -3539,7 +3590,7 @@ def test_the_rules_never_raise(calls, error, output):
         (
             {"pattern": "Failed", "type": "rs"},
             {"pattern": "Failed", "path": "src"},
-            "-type, +path: src",
+            "-type: rs, +path: src",
         ),
         ({"limit": 10, "deep": False}, {"limit": 20, "deep": True}, "limit: 20, deep: true"),
         # a parameter the tool did not know, given the same value under its own name
@@ -5671,6 +5722,50 @@ def test_the_build_reads_the_edits_inputs_of_a_session_with_a_rejected_edit(tmp_
     assert conn.execute("SELECT outcome FROM fixes WHERE tool_use_id = 'e1'").fetchone() == (
         fixes.NOT_FIXED,
     )
+
+
+def test_a_poll_that_failed_first_runs_where_its_command_was_started(tmp_path):
+    """Codex's `tsc --noEmit` still running when exec_command returned, its poll failing
+    with `Cannot find module 'xlsx'`, the session's first failure; the same command run
+    again later, in the same folder, passed. The calls were read from the poll on, its
+    exec_command unseen, so the poll had no folder and the rerun was "changed: in <folder>"
+    (thirty-third held-out set, no step by its label). They are read from that
+    exec_command on."""
+    conn = db.connect(tmp_path / "index.db")
+    tsc = "./node_modules/.bin/tsc --noEmit -p tsconfig.json"
+    started = json.dumps({"cmd": tsc, "workdir": "/u/app"})
+    polled = json.dumps({"session_id": 7, "chars": ""})
+    store_call(conn, 1, "e1", "exec_command", started, "Process running with session ID 7",
+               command=tsc)  # fmt: skip
+    conn.execute("UPDATE tool_results SET kind = 'running' WHERE tool_use_id = 'e1'")
+    store_call(conn, 2, "p1", "write_stdin", polled, "Exit code 2\nsrc/a.ts:3:18 - error"
+               " TS2307: Cannot find module 'xlsx'", "error", command=tsc)  # fmt: skip
+    store_call(conn, 3, "e2", "exec_command", started, "", command=tsc)
+    db.refresh_fixes(conn)
+    assert conn.execute("SELECT outcome, confirmed_by, remedy FROM fixes").fetchall() == [
+        (fixes.FIXED, "e2", "[]")
+    ]
+    assert {name.strip(" '") for name in db._POLLS_SQL.split(",")} == fixes._POLLS
+
+
+def test_a_search_without_a_path_retried_on_a_folder_says_what_changed(tmp_path):
+    """Copilot's grep given `type: rs` (`rg: unrecognized file type: rs`), then without it
+    and given `path`, its folder: the card said "called again with other input", where the
+    dropped type is the lesson (a new user's try, session 38). The retry names a file, whose
+    input was not read: the build reads the inputs of such a session's calls of that tool."""
+    conn = db.connect(tmp_path / "index.db")
+    asked = {"pattern": "Failed to connect", "type": "rs"}
+    store_call(conn, 1, "g1", "grep", json.dumps(asked), "rg: unrecognized file type: rs", "error")
+    store_call(conn, 2, "v1", "view", json.dumps({"path": "/u/app"}), "src", file_path="/u/app")
+    again = {"pattern": "Failed to connect", "path": "/u/app/src"}
+    store_call(conn, 3, "g2", "grep", json.dumps(again), "/u/app/src/errors.rs",
+               file_path="/u/app/src")  # fmt: skip
+    db.refresh_fixes(conn)
+    outcome, confirmed_by, remedy = conn.execute(
+        "SELECT outcome, confirmed_by, remedy FROM fixes"
+    ).fetchone()
+    assert (outcome, confirmed_by) == (fixes.FIXED, "g2")
+    assert [step["change"] for step in json.loads(remedy)] == ["-type: rs, +path: /u/app/src"]
 
 
 def test_a_retry_of_a_call_with_a_file_whose_input_its_tool_refused_says_what_changed(tmp_path):

@@ -72,7 +72,9 @@ failed call tried to do:
   refused the command, that failed on something else got past the refusal: when no later
   call confirms it, that retry does (_left_sandbox); so does a retry with arguments the
   program took, after it refused the failed call's (`taskkill /F`, its `/F` made a path by
-  Git Bash, then `taskkill //F` failing to find the process: _got_past_refusal). An
+  Git Bash, then `taskkill //F` failing to find the process: _got_past_refusal), and a
+  retry the shell found the program for this time, after it did not (`cmake: command not
+  found`, then `cmake .. && make` failing to compile: _found_now). An
   environment activated first (`. .venv/bin/activate &&`) and what a command cleared away
   first (`docker rm -f app;`, `rm -f x`, `pkill x`) are no intent shared; a push to
   another remote is no retry, and git's `unable to access '...'` names the push of a
@@ -220,6 +222,10 @@ about the file it, or a step before it, moved or copied this one's to (`mv READM
 README.md.bak && ...`, then `...: README.md.bak`) met the same obstacle, moved (_moved). A
 command its own `pkill -f` killed (_killed_itself) is fixed by the retry without that
 pkill: no edit between is a step of it.
+
+A command the agent ran again as it was, after the window's prompts, having done nothing
+between but look and fail, is fixed by that rerun: the user fixed it outside the session
+(in their own terminal: a chown, an install) and said so (_run_again).
 
 A failure that nothing fixed, whose next attempt (after only looks) failed with another
 error and was then fixed in its window, has that attempt's fix: it got past this error
@@ -1464,6 +1470,63 @@ def _left_sandbox(failed: Call, retry: Call, error: str, retry_key: str) -> bool
 _SWITCH_AS_PATH = re.compile(r"""['"]([A-Za-z]):/['"]""")
 
 
+def _found_now(retry: Call, program: str, retry_key: str) -> bool:
+    """Whether a failed retry ran the program the shell did not find, and failed on
+    something else: `cmake` not found, installed by the user in their own terminal ("try
+    again, cmake is installed now"), then `cd build-debug && cmake .. && make` configured
+    and failed to compile; `python -m pytest` (`python: command not found`), then `python3
+    -m pytest` failing on its missing pytest (thirty-sixth held-out set, 2 people). The
+    shell found it this time: what the failure was about is fixed, as a retry outside the
+    sandbox gets past its refusal (_left_sandbox). Not a retry that never ran, nor one not
+    found again (by any name: `python3` is `python`; as a module: `pytest` not found, then
+    `python3 -m pytest` with `No module named pytest`, thirty-second held-out set), nor one
+    whose chain failed before the program's part (`cd build && cmake ..`, build not there:
+    see _reached)."""
+    if retry.name not in SHELL_TOOLS or retry.kind in {*_STOPPED, *_NOT_RUN, _REFUSED_INPUT}:
+        return False
+    again = signatures.missing_program(retry_key) or _missing_module(retry_key)
+    if again and ALIASES.get(again, again) == ALIASES.get(program, program):
+        return False
+    return not _says_refused(retry_key) and _reached(retry.command, retry_key, program)
+
+
+def _reached(command: str | None, key_line: str, program: str) -> bool:
+    """Whether a failed command ran `program` (by any name ALIASES gives it): it is one of
+    its simple commands, and no part of its `a && b` chain before it failed (_chain_failure;
+    a `cd` the key line names, after which nothing ran)."""
+    name = ALIASES.get(program, program)
+    parts = _and_parts(_words(command or ""))
+    at = next(
+        (
+            n
+            for n, part in enumerate(parts)
+            for intent in _intents(command, _segments_of(part))
+            if name in _run_as(intent)
+        ),
+        None,
+    )
+    if at is None:
+        return False
+    tokens = {word.strip(_AROUND_WORD) for word in key_line.split()}
+    if any(_program(part)[0] == "cd" and tokens & set(part[1:]) for part in parts[:at]):
+        return False  # (into a folder not there: nothing after it ran)
+    found = _chain_failure(command, key_line)
+    return found is None or min(found[1]) >= at
+
+
+def _run_as(intent: Intent) -> set[str]:
+    """The names a simple command ran its program by, ALIASES applied: the program's word
+    and those before it that run it (`sudo`, `python3 -m`, `npx`), not its arguments (the
+    `cmake` of `apt install cmake`)."""
+    names: set[str] = set()
+    for word in intent.words:
+        name = _file_name(word)
+        names.add(ALIASES.get(name, name))
+        if ALIASES.get(name, name) == intent.program:
+            break
+    return names
+
+
 def _switch_made_path(command: str | None, key_line: str) -> bool:
     """Whether a key line quotes a switch of the command (`/F`) as Git Bash made it a path."""
     letters = {m.group(1).lower() for m in _SWITCH_AS_PATH.finditer(key_line)}
@@ -1534,12 +1597,7 @@ def _chain_failure(
         return _chain_failure(given[1], key_line) if given else None  # `bash -lc 'a && b'`
     if operators - {"&&", "|"}:
         return None
-    parts: list[list[str]] = [[]]
-    for word in words:
-        if word == "&&" and _is_operator(word):
-            parts.append([])
-        else:
-            parts[-1].append(word)
+    parts = _and_parts(words)
     said = key_line.split()
     tokens = {word.strip(_AROUND_WORD) for word in said}
     tokens |= {_arg_key(token) for token in tokens if "/" in token}
@@ -1576,6 +1634,17 @@ def _chain_failure(
             return None
         failing = {max(named)}
     return chain, failing
+
+
+def _and_parts(words: Sequence[str]) -> list[list[str]]:
+    """A command's words split at its `&&` operators."""
+    parts: list[list[str]] = [[]]
+    for word in words:
+        if word == "&&" and _is_operator(word):
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    return parts
 
 
 # Programs that print only the words they are given: in a command that does more, they
@@ -5651,6 +5720,7 @@ def fix_of(
             if (
                 not _ran_till_stopped(failed, call)
                 and not _got_past(failed, call, not_failing, key_of(seen))
+                and not (not_found and _found_now(call, not_found, key_of(seen)))
                 and not (
                     not nothing_found
                     and call.name in SHELL_TOOLS
@@ -6657,6 +6727,57 @@ def _window(
     return window, next(iter(typed[crossing - crossed :]), None)
 
 
+def _run_again(failed: Call, rest: Sequence[Call]) -> int | None:
+    """Where, among the calls after a failure, the agent ran the failed command again as it
+    was and it succeeded, having done nothing between but look and fail: what changed was
+    done outside the session, by the user in their own terminal, and the prompts between were
+    theirs about it ("check it", "done"). `git commit` could not lock a ref that root owned;
+    the agent, without sudo, asked the user to chown it, looked twice as the user reported,
+    and the same commit, now `&& git push`, went through; Git was not installed, the user
+    installed it and restarted the shell, and the same `git init`, then `git config`, worked
+    (thirty-sixth held-out set, 4 failures of 2 people, their windows closed by the prompts
+    between). Its simple commands that do more than look are all the rerun's, word for word:
+    a command changed may be another task's. A call that did more than look before it is the
+    agent's own doing, and ends the search, unless it too ran again as it was a command that
+    failed since (the `git init` before the `git config`: the same outside fix let both
+    through); None: no such rerun."""
+    if failed.name not in SHELL_TOOLS or not failed.command:
+        return None
+    mine = _acting_parts(failed.command)
+    # (a heredoc's body is no word of its command: a commit's message is in it)
+    bodies = [m.group(0) for m in _HEREDOC.finditer(failed.command)]
+    failed_since: set[tuple[str, ...]] = set()
+    for n, call in enumerate(rest):
+        if call.failed or call.running:
+            if call.name in SHELL_TOOLS:
+                failed_since.update(_acting_parts(call.command))
+            continue
+        shell = call.name in SHELL_TOOLS
+        theirs = {tuple(part) for part in segments(call.command)} if shell else set()
+        if (
+            shell
+            and call.agent_id == failed.agent_id
+            and mine <= theirs
+            and all(body in (call.command or "") for body in bodies)
+        ):
+            return n
+        if _acts(call) and not (shell and _acting_parts(call.command) <= failed_since):
+            return None
+    return None
+
+
+def _acting_parts(command: str | None) -> set[tuple[str, ...]]:
+    """A command's simple commands that do more than look, each its words (all of them,
+    when each only looks)."""
+    parts = {tuple(part) for part in segments(command)}
+    acting = {
+        part
+        for part in parts
+        if not all(_only_looks(i, command or "") for i in _intents(command, [list(part)]))
+    }
+    return acting or parts
+
+
 def _between(times: Sequence[str], start: str, end: str) -> Sequence[str]:
     """The sorted `times` after `start` and before `end` (a session may have hundreds of
     prompts, and each failure's window asks of each of its calls)."""
@@ -6775,17 +6896,25 @@ def session_fixes(
                     others = [c.tool_use_id for c in after[:NEARBY_CALLS]]
                     fix = Fix(call.tool_use_id, ALREADY_DONE, others=others)
                 else:
-                    fix = fix_of(
+                    fix_in = functools.partial(
+                        fix_of,
                         call,
-                        after,
-                        text,
-                        output,
-                        key(call.tool_use_id),
-                        still_failing,
-                        guided,
-                        lambda later: key(later) if later in errors else "",
-                        functools.partial(shows, call.tool_use_id),
+                        error=text,
+                        output=output,
+                        key_line=key(call.tool_use_id),
+                        still_failing=still_failing,
+                        guided=guided,
+                        key_of=lambda later: key(later) if later in errors else "",
+                        shows_error=functools.partial(shows, call.tool_use_id),
                     )
+                    fix = fix_in(after)
+                    rerun = _run_again(call, later) if end and fix.outcome == NOT_FIXED else None
+                    if rerun is not None and rerun >= len(after):
+                        # (run again as it was, past the prompts: see _run_again)
+                        longer = list(later[: rerun + 1])
+                        further = fix_in(longer)
+                        if further.confirmed_by == longer[-1].tool_use_id:
+                            fix, after = further, longer
                 if fix.remedy and answered:
                     nearby = pool[max(0, i - NEARBY_CALLS) : i + NEARBY_CALLS + 1]
                     fix.remedy = _own_steps(

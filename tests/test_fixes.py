@@ -631,7 +631,11 @@ def test_the_window_ends_at_the_second_prompt():
     step = call(command="cargo clean", at="2026-01-01T00:00:06Z")
     fix = run([failed, step, ok], error, prompts=two)[failed.tool_use_id]
     assert (fix.outcome, fix.others) == (fixes.NOT_FIXED, [step.tool_use_id])
-    assert run([failed, ok], error, prompts=two)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    other = call(command="cargo build --release", at="2026-01-01T00:00:09Z")
+    assert run([failed, other], error, prompts=two)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # the same command run again, nothing done between: fixed outside (see _run_again)
+    fix = run([failed, ok], error, prompts=two)[failed.tool_use_id]
+    assert (fix.outcome, fix.remedy) == (fixes.FIXED, [])
 
 
 def test_the_prompts_after_a_call_the_user_stopped_are_one_turn():
@@ -1237,14 +1241,16 @@ def test_a_binary_file_the_read_tool_refused_read_by_a_script_in_the_shell():
 
 def _fix_of_stored(tmp_path, name, input_, calls, prompts):
     """The outcome and confirmation refresh_fixes stores for the first of `calls` (id, time,
-    failed, output), each a call of tool `name` with `input_`, in one session whose user
-    messages are `prompts` (time, kind, text)."""
+    failed, output, and optionally its own input), each a call of tool `name` with `input_`
+    unless it has its own, in one session whose user messages are `prompts` (time, kind,
+    text)."""
     conn = db.connect(tmp_path / "index.db")
-    for n, (tool_use_id, at, error, content) in enumerate(calls):
+    for n, (tool_use_id, at, error, content, *own) in enumerate(calls):
+        this = own[0] if own else input_
         conn.execute(
             "INSERT INTO tool_calls (tool_use_id, session_id, line_no, timestamp, name, input,"
             " command) VALUES (?, 's', ?, ?, ?, ?, ?)",
-            [tool_use_id, n * 4, at, name, json.dumps(input_), input_.get("command")],
+            [tool_use_id, n * 4, at, name, json.dumps(this), this.get("command")],
         )
         conn.execute(
             "INSERT INTO tool_results (tool_use_id, session_id, line_no, timestamp, is_error,"
@@ -1286,7 +1292,9 @@ def test_a_reply_that_only_agrees_is_no_prompt_the_window_counts(tmp_path):
     """The agent asked "Want me to add it?", the user asked why, then said "yes go ahead":
     the agreement is no new turn, so the test run after the dependency was added is in the
     failed run's window (twenty-fifth held-out set, a new user's try). A reply that says
-    what to do next is a prompt: after it, the run is another task's."""
+    what to do next is a prompt: after it, the run is another task's (the agent began that
+    test first; run again with nothing done between, see
+    test_a_command_run_again_as_it_was_past_the_prompts_is_fixed)."""
     calls = [
         ("c1", "2026-01-01T00:00:01Z", 1, "Exit code 2\nRuntimeError: requires httpx"),
         ("c2", "2026-01-01T00:00:09Z", 0, "1 passed"),
@@ -1298,6 +1306,7 @@ def test_a_reply_that_only_agrees_is_no_prompt_the_window_counts(tmp_path):
     command = {"command": "uv run pytest tests/test_api.py"}
     assert _fix_of_stored(tmp_path, "Bash", command, calls, prompts) == (fixes.FIXED, "c2")
     prompts[1] = ("2026-01-01T00:00:05Z", "prompt", "now add a test for the login page")
+    calls.insert(1, ("c3", "2026-01-01T00:00:07Z", 0, "", {"command": "mkdir -p tests/login"}))
     (tmp_path / "other").mkdir()
     found = _fix_of_stored(tmp_path / "other", "Bash", command, calls, prompts)
     assert found[0] == fixes.NOT_FIXED
@@ -2273,6 +2282,97 @@ def test_a_retry_whose_arguments_were_taken_that_failed_on_something_else_got_pa
     rejected = call(command="gh pr checks 12 --watch", failed=True, kind="rejected")
     said[rejected.tool_use_id] = "The user doesn't want to proceed with this tool use."
     assert run([flag, rejected], said)[flag.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_retry_that_found_the_program_not_found_got_past_it():
+    """`cmake: command not found`, installed by the user in their own terminal, then `cd
+    build-debug && cmake .. && make` that configured and failed to compile; `python -m
+    pytest` not found, then `python3 -m pytest` failing on its missing pytest (thirty-sixth
+    held-out set, 2 people): the shell found the program this time, so the retry got past
+    the error and fixed it, as one outside the sandbox gets past its refusal. Not when it
+    was not found again (by another name of it), nor when its chain failed before it."""
+    failed = call(command="mkdir -p build && cd build && cmake ..", failed=True)
+    built = call(command="cd build && cmake -DGUI=ON .. && make -j4", failed=True)
+    errors = {
+        failed.tool_use_id: "/bin/bash: line 1: cmake: command not found",
+        built.tool_use_id: "Exit code 2\n-- Configuring done\n[ 10%] Building CXX object a.o\n"
+        "src/a.cpp:3:10: fatal error: SDL.h: No such file or directory",
+    }
+    fix = run([failed, built], errors)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, built.tool_use_id)
+    tests = call(command="python -m pytest -q", failed=True)
+    other = call(command="python3 -m pytest -q", failed=True)
+    said = {
+        tests.tool_use_id: "Exit code 127\nbash: line 1: python: command not found",
+        other.tool_use_id: "Exit code 1\n/usr/bin/python3: No module named pytest",
+    }
+    fix = run([tests, other], said)[tests.tool_use_id]
+    assert (fix.outcome, steps(fix)) == (fixes.FIXED, [(other.tool_use_id, "-python +python3")])
+    # not found again, by another name of it
+    said[other.tool_use_id] = "Exit code 127\nbash: line 1: python3: command not found"
+    assert run([tests, other], said)[tests.tool_use_id].outcome == fixes.NOT_FIXED
+    # run as a module that is not there either: the same pytest missing
+    runner = call(command="pytest --version", failed=True)
+    module = call(command="python3 -m pytest --version", failed=True)
+    said[runner.tool_use_id] = "Exit code 127\n/bin/bash: pytest: command not found"
+    said[module.tool_use_id] = "Exit code 1\n/usr/bin/python3: No module named pytest"
+    assert run([runner, module], said)[runner.tool_use_id].outcome == fixes.NOT_FIXED
+    # its chain failed before the program: a folder not there, nothing after it ran
+    gone = call(command="cd build && cmake ..", failed=True)
+    errors[gone.tool_use_id] = "/bin/bash: line 1: cd: build: No such file or directory"
+    assert run([failed, gone], errors)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_command_run_again_as_it_was_past_the_prompts_is_fixed():
+    """`git commit` could not lock a ref that root owned; without sudo, the agent asked the
+    user to chown it in their own terminal, looked as the user said "check it" twice, then
+    ran the same commit `&& git push`; Git not installed, the user installed it ("done",
+    "done"), and the same `git init` and `git config` worked (thirty-sixth held-out set, 2
+    people): the window closed at the prompts, but the agent did nothing between but look
+    and fail. Not when the agent did something between, nor a command changed."""
+    message = "git commit -m \"$(cat <<'EOF'\nfeat: add model\nEOF\n)\""
+    failed = call(command=message, failed=True, at="2026-01-01T00:00:01Z")
+    chown = call(command="sudo chown me .git/refs", failed=True, at="2026-01-01T00:00:03Z")
+    look = call(command="ls -la .git/refs/heads", at="2026-01-01T00:00:05Z")
+    look_again = call(command="ls -la .git/refs/heads", at="2026-01-01T00:00:07Z")
+    ok = call(command=f"{message} && git push origin x", at="2026-01-01T00:00:09Z")
+    errors = {
+        failed.tool_use_id: "Exit code 128\nfatal: cannot lock ref 'HEAD': Unable to create"
+        " '.git/refs/heads/x.lock': Permission denied",
+        chown.tool_use_id: "Exit code 127\n/bin/bash: line 1: sudo: command not found",
+    }
+    prompts = ["2026-01-01T00:00:04Z", "2026-01-01T00:00:06Z", "2026-01-01T00:00:08Z"]
+    calls = [failed, chown, look, look_again, ok]
+    fix = run(calls, errors, prompts=prompts)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, ok.tool_use_id)
+    # the agent did something between: what the prompts asked may be another task's
+    made = call(command="git checkout -b other", at="2026-01-01T00:00:07Z")
+    calls = [failed, chown, look, made, ok]
+    assert run(calls, errors, prompts=prompts)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # a command changed: another commit
+    other = call(command="git commit -m 'other work'", at="2026-01-01T00:00:09Z")
+    calls = [failed, chown, look, look_again, other]
+    assert run(calls, errors, prompts=prompts)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # commands sent together, failed again together, then run as they were: the one that ran
+    # first is no doing of the agent's for the other
+    init = call("PowerShell", command="git init", failed=True, at="2026-01-01T00:01:00Z")
+    email = call(
+        "PowerShell", command="git config user.email a@b.c", failed=True, at="2026-01-01T00:01:00Z"
+    )
+    init_again = call("PowerShell", command="git init", failed=True, at="2026-01-01T00:01:10Z")
+    email_again = call(
+        "PowerShell", command="git config user.email a@b.c", failed=True, at="2026-01-01T00:01:10Z"
+    )
+    init_ok = call("PowerShell", command="git init", at="2026-01-01T00:01:20Z")
+    email_ok = call("PowerShell", command="git config user.email a@b.c", at="2026-01-01T00:01:20Z")
+    missing = "Exit code 1\ngit : The term 'git' is not recognized as the name of a cmdlet"
+    errors = {c.tool_use_id: missing for c in (init, email, init_again, email_again)}
+    prompts = ["2026-01-01T00:01:02Z", "2026-01-01T00:01:04Z", "2026-01-01T00:01:06Z"]
+    prompts += ["2026-01-01T00:01:15Z"]
+    calls = [init, email, init_again, email_again, init_ok, email_ok]
+    found = run(calls, errors, prompts=prompts)
+    assert found[init.tool_use_id].confirmed_by == init_ok.tool_use_id
+    assert found[email.tool_use_id].confirmed_by == email_ok.tool_use_id
 
 
 def test_a_codex_retry_outside_the_sandbox_says_so(tmp_path):

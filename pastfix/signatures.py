@@ -30,7 +30,9 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   permission requests...).
 - The environment's lines are no key line: Codex 0.3x's sandbox wrapper (`failed in
   sandbox X with execution error: ..., stdout: `) goes and its stdout and stderr are
-  read; the lines a login shell's startup files print before every output (zsh's
+  read, as is the output Codex 0.118's denial holds, unescaped, in Rust's Debug text
+  (`exec_command failed: CreateProcess { message: "Codex(Sandbox(Denied { output: ...`:
+  denied_output); the lines a login shell's startup files print before every output (zsh's
   `~/.zshrc:12: ...`, bash's `~/.bash_profile: line 3: ...`, Homebrew's
   `shellenv.sh: line 18: /bin/ps: Operation not permitted` in a macOS sandbox) go
   when the command printed anything else (without_startup).
@@ -99,6 +101,16 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   'x'`, `… while calling anonymous lambda`, each with its place) names the error on the
   trace's last `error: ` line (`error: function 'anonymous lambda' called without required
   argument 'lib'`): that line is the key line, not the header and the outermost frame.
+- An error followed by the chain of its causes keeps the last, the root cause: `error:
+  Failed to initialize cache at `/x/uv` Caused by: Read-only file system (os error 30)`
+  (uv's `  Caused by: ...` lines, cargo's and anyhow's `Caused by:` over each cause or a
+  numbered list, Turbopack's `- ` items, Java's `Caused by: x.YException: ...` between
+  stack frames): the error says what failed, its cause why, and two causes are two fixes.
+- Windows PowerShell cuts an error record's message at its console's width, mid-word
+  (`... failed du`, `e to the following error: 80080005 ...`): the lines of a message that
+  ends right before the record's place or category, each but the last as long as the
+  console is wide, are one line again (_unwrapped), so the error is one signature from
+  any console and pasted on one line.
 - Gradle's `* What went wrong:` is followed by what: the key line is the line after
   it and the `> ` lines of its causes (`Execution failed for task ':app:x'. > A
   failure occurred while executing ... > Error while resolving ...`), the first alone
@@ -675,6 +687,36 @@ _DEEP = 65536
 # The lines of a pasted text whose other error lines are looked up alone (other_error_lines),
 # at each end: a build log's error 4 KB above its end was not (a new user's try, session 27).
 _DEEP_LINES = 1000
+# Where a PowerShell error happened, the line after its message, in English, French, German,
+# Spanish and Portuguese (`At line:2 char:1`, `Au caractère Ligne:2 : 1`).
+_POWERSHELL_PLACE = (
+    r"At line:\s?\d+ char:\s?\d+|Au caractère Ligne:\s?\d+ : \d+"
+    r"|In Zeile:\s?\d+ Zeichen:\s?\d+|En línea:\s?\d+ Carácter:\s?\d+"
+    r"|No linha:\s?\d+ caractere:\s?\d+"
+)
+# A line of a Windows PowerShell error record that follows its message: the place (above,
+# or a script's `At C:\x\a.ps1:12 char:5`) or the category (`    + CategoryInfo          :
+# ...`, `    + FullyQualifiedErrorId : ...`, names PowerShell does not translate).
+_POWERSHELL_RECORD = re.compile(
+    r"[ \t]*(?:(?:" + _POWERSHELL_PLACE + r")\s*$|\S{1,4} .*\.ps1:\d+ [^\W\d_]+:\d+\s*$"
+    r"|\+ (?:CategoryInfo|FullyQualifiedErrorId)\s+:)"
+)
+# Words of the lines _POWERSHELL_RECORD matches (the category's names, in every language):
+# a text without one holds no record.
+_POWERSHELL_RECORD_WORDS = (
+    "CategoryInfo",
+    "FullyQualifiedErrorId",
+    "char:",
+    "Ligne:",
+    "Zeichen:",
+    "Carácter:",
+    "caractere:",
+)
+# The narrowest console whose wrapped lines are joined (80 columns, the last left empty).
+_CONSOLE_MIN = 79
+# The end of a sentence before a line that starts with no space: a line break the message
+# holds, not a wrap (`Value cannot be null.`, then `Parameter name: path`).
+_SENTENCE_END = (".", "!", "?", ":")
 # A harness's line saying it stopped a command at its time limit.
 _TIMED_OUT = re.compile(r"(?:Command|command) timed out after ")
 
@@ -923,8 +965,11 @@ def denied_output(text: str) -> str | None:
     """The output of a command Codex's sandbox denied, as the command printed it (both
     streams as they came, else stderr then stdout), None for any other text. A card showed
     the Debug text around it (`...(os error 13)\\n\", truncated_after_lines: None },
-    aggregated_output: ...`: a new user's try, nu36). Only what is shown: the stored key
-    line and signature are of the text as stored."""
+    aggregated_output: ...`: a new user's try, nu36). key_line() reads it too: the key line
+    was a piece of the Debug text, cut at an escaped line break (`error: Failed to
+    initialize cache at <str>\\`), or all of it (`exec_command failed for <str>:
+    CreateProcess { message: <str>\\<str>bwrap: ...`), which the same error printed by a
+    shell never has (a new user's try, nu38)."""
     if "CreateProcess {" not in text[:300] or not _DENIED.search(text, 0, 300):
         return None
     streams = {m.group("stream"): m.group("text") for m in _DENIED_OUTPUT.finditer(text)}
@@ -968,7 +1013,53 @@ def _window(text: str, size: int = _WINDOW, count: int = _WINDOW_LINES) -> list[
         # Hook messages (e.g. "Pre-commit validation failed:\n\n[FORMAT] ...")
         # arrive with their newlines still escaped in the first line.
         lines = _escaped_lines(lines[0]) + lines[1:]
-    return [without_log_prefix(_ANSI.sub("", line[:_MAX_LINE])) for line in lines]
+    return [without_log_prefix(_ANSI.sub("", line[:_MAX_LINE])) for line in _unwrapped(lines)]
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """`lines` with the message of a Windows PowerShell error record on one line: its
+    console cut it at its width, mid-word (`... with CLSID {x} failed du`, `e to the
+    following error: 80080005 ...`), and the same error from a wider console, or pasted
+    from a log, is one line. A run of lines is one message when it ends right before the
+    record's place or category (_POWERSHELL_RECORD: the safe test that PowerShell wrote
+    it) and each of its lines but the last has one length, the console's width (at least
+    _CONSOLE_MIN), the last no more; they are joined as they were cut, with no space added
+    (the cut keeps a space at either end). Not across a sentence's end before a line that
+    starts with no space: that line break is the message's own."""
+    whole = "\n".join(lines)
+    if not any(word in whole for word in _POWERSHELL_RECORD_WORDS):
+        return lines  # (speed: most outputs hold no record, and a loop over lines costs)
+    joined: list[str] = []
+    i = 0
+    while i < len(lines):
+        width = len(lines[i])
+        j = i + 1
+        if width >= _CONSOLE_MIN and not _in_record(lines[i]):
+            while j < len(lines) and _continues(lines[j - 1], lines[j], width):
+                j += 1
+                if len(lines[j - 1]) < width:
+                    break  # the message's last line
+            if j - i > 1 and j < len(lines) and _POWERSHELL_RECORD.match(lines[j]):
+                joined.append("".join(lines[i:j]))
+                i = j
+                continue
+        joined.append(lines[i])
+        i += 1
+    return joined
+
+
+def _in_record(line: str) -> bool:
+    """Whether a line is a part of a PowerShell error record other than its message: the
+    place, the category, the source line and its carets (`+ $ppt = New-Object ...`, `+
+    ~~~`)."""
+    return bool(_POWERSHELL_RECORD.match(line)) or line.lstrip().startswith("+ ")
+
+
+def _continues(line: str, nxt: str, width: int) -> bool:
+    """Whether `nxt` is the rest of a message `line` that the console cut at `width`."""
+    if len(line) != width or not nxt or len(nxt) > width or _in_record(nxt):
+        return False
+    return not (line.endswith(_SENTENCE_END) and not nxt[:1].isspace())
 
 
 # What a log writes before each line: when (`2026-05-03 08:12:56 `, `[2026-05-03 08:12:56] `,
@@ -1093,6 +1184,41 @@ def _nix_error(lines: list[str], i: int) -> str | None:
     return next((nxt for nxt in reversed(lines[i + 1 :]) if nxt.startswith("error: ")), None)
 
 
+# The chain of causes under an error: Rust's anyhow and cargo (`Caused by:`, then each cause
+# indented, or numbered `0: ...`), uv's (`  Caused by: ...` on each line), Turbopack's (`- `
+# items) and Java's (`Caused by: java.io.IOException: ...` between stack frames).
+_CAUSED_BY = "Caused by:"
+_CAUSE_ITEM = re.compile(r"(?:\d+: |- )")
+_JAVA_FRAME = re.compile(r"(?:at |\.\.\. \d+ more$)")
+# How far below the error its causes are looked for (Java's frames between them).
+_CAUSE_LINES = 60
+
+
+def _root_cause(lines: list[str], i: int) -> str | None:
+    """What the causes under line i say last, the root cause, None when no `Caused by:`
+    follows line i (blank lines and stack frames between). `error: Failed to initialize
+    cache at <str>` said nothing of why: a paste whose cause was `Read-only file system (os
+    error 30)` was shown as the same error, with the fix of `Permission denied (os error
+    13)`, Codex's escalated permissions (a new user's try, nu38). The root cause is the
+    one that names what the system refused (`tunnel error: proxy authorization required`
+    under uv's `Request failed after 3 retries`, `Failed to fetch: <url>`, ...)."""
+    cause = None
+    listing = False  # under a `Caused by:` of its own line: its causes follow
+    for line in lines[i + 1 : i + 1 + _CAUSE_LINES]:
+        if line.startswith(_CAUSED_BY):
+            said = line[len(_CAUSED_BY) :].strip()
+            listing = not said
+            cause = said or cause
+        elif listing and line:
+            item = _CAUSE_ITEM.match(line)
+            cause = line[item.end() :] if item else line
+        elif line and not _JAVA_FRAME.match(line):
+            break
+        else:
+            listing = False
+    return cause or None
+
+
 def _with_header(lines: list[str], i: int) -> str:
     """Line i, followed by the next non-empty line when line i is a short header."""
     line = lines[i]
@@ -1112,6 +1238,8 @@ def _with_header(lines: list[str], i: int) -> str:
             return f"{line} {message}"
     if line == "error:" and (error := _nix_error(lines, i)):
         return error
+    if (cause := _root_cause(lines, i)) is not None:
+        return f"{line} Caused by: {cause}"
     if line.endswith(":") and len(line) <= _MAX_HEADER:
         for nxt in lines[i + 1 :]:
             if nxt:
@@ -1197,6 +1325,8 @@ def key_line(text: str) -> str:
     if not text or text.isspace():
         return ""
     text, wrapped = _unwrap(text)
+    # Codex 0.118's denial: the output it holds, not Rust's Debug text around it
+    text = denied_output(text) or text
     sandboxed = _SANDBOX_WRAPPER.match(text)
     if sandboxed:
         # the output, not the wrapper: stdout, then stderr after its `, stderr: `
@@ -1596,11 +1726,7 @@ def _unquote_files(m: re.Match[str]) -> str:
 # The place of a PowerShell error glued to its message, in English, French, German, Spanish
 # and Portuguese (`... Access is denied.At line:2 char:1`, `Accès refuséAu caractère
 # Ligne:2 : 1`): the record's next line, its line break lost
-_POWERSHELL_PLACE_GLUED = re.compile(
-    r"(?<=\S)(?:At line:\s?\d+ char:\s?\d+|Au caractère Ligne:\s?\d+ : \d+"
-    r"|In Zeile:\s?\d+ Zeichen:\s?\d+|En línea:\s?\d+ Carácter:\s?\d+"
-    r"|No linha:\s?\d+ caractere:\s?\d+)\s*$"
-)
+_POWERSHELL_PLACE_GLUED = re.compile(r"(?<=\S)(?:" + _POWERSHELL_PLACE + r")\s*$")
 _POWERSHELL_SOURCE = re.compile(r"^([A-Z][a-z]+-[A-Z][A-Za-z]+|\S+\.ps1|[\w.-]+\.exe) : ")
 # A program named with its folder at the start of its message (`/usr/bin/python3: ...`,
 # `C:\\Python311\\python.exe: ...`, `/bin/bash: ...`): the folder goes, and `.exe`.

@@ -3634,8 +3634,9 @@ def test_a_codex_sandbox_denial_is_shown_as_the_output_it_holds():
         ' \\\\\\"no\\\\\\"\\\\n\\", truncated_after_lines: None }, duration: 0ns,'
         ' timed_out: false }, network_policy_decision: None }))" }'
     )
+    # (its key line with its cause: signatures._root_cause)
     assert queries.error_excerpt(denied, "") == (
-        "error: Failed to initialize cache at `/u/.cache/uv`"
+        'error: Failed to initialize cache at `/u/.cache/uv` Caused by: it said "no"'
     )
     assert signatures.unwrap(denied) == (
         'error: Failed to initialize cache at `/u/.cache/uv`\n  Caused by: it said "no"'

@@ -2377,3 +2377,134 @@ def test_a_nix_traces_error_is_its_last_error_line():
     assert signature(other) != signature(NIX_TRACE)
     # an `error:` over no trace is a header still
     assert key_line("error:\n  something broke") == "error: something broke"
+
+
+def _wrapped(message: str, width: int) -> str:
+    """`message` as Windows PowerShell's console prints it, cut every `width` characters."""
+    return "\n".join(message[i : i + width] for i in range(0, len(message), width))
+
+
+COM_ERROR = (
+    "New-Object : Retrieving the COM class factory for component with CLSID"
+    " {91493441-5A91-11CF-8700-00AA0060263B} failed due to the following error: 80080005"
+    " Server execution failed (Exception from HRESULT: 0x80080005 (CO_E_SERVER_EXEC_FAILURE))."
+)
+COM_RECORD = (
+    "\nAt line:4 char:8\n+ $ppt = New-Object -ComObject PowerPoint.Application\n"
+    "+        ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+    "    + CategoryInfo          : ResourceUnavailable: (:) [New-Object], COMException\n"
+    "    + FullyQualifiedErrorId : NoCOMClassIdentified,Microsoft.PowerShell.Commands."
+    "NewObjectCommand\n"
+)
+
+
+@pytest.mark.parametrize("width", [79, 119, 127])
+def test_a_powershell_message_wrapped_at_the_consoles_width_is_one_line(width):
+    """Windows PowerShell cuts an error's message at its console's width, mid-word: the key
+    line was the fragment `e to the following error: <n> Server execution failed ...
+    (CO_E_SERVER_EXEC_FAILUR`, and the same error from a wider console, or pasted from a
+    log on one line, was "not seen before" (a new user's try, nu38, heldout33/part1)."""
+    wrapped = "Exit code 1\n" + _wrapped(COM_ERROR, width) + COM_RECORD
+    assert sig.key_line(wrapped) == COM_ERROR
+    assert (
+        sig.signature(wrapped)
+        == sig.signature(COM_ERROR)
+        == sig.signature("Exit code 1\n" + COM_ERROR + COM_RECORD)
+    )
+    # a parse error's message, after its carets, before its category; the cut at a space
+    said = (
+        "Variable reference is not valid. ':' was not followed by a valid variable name"
+        " character. Consider using ${} to delimit the name."
+    )
+    parse = (
+        'Exit code 1\nAt line:1 char:20\n+     Write-Output "s$i: $x"\n+       ~~~\n'
+        + _wrapped(said, width)
+        + "\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException"
+    )
+    assert sig.key_line(parse) == said
+
+
+def test_only_a_powershell_records_message_is_joined():
+    """Lines of one length are joined only before PowerShell's place or category, and not
+    across a line break of the message's own (a sentence's end, a line with no space)."""
+    line = "x" * 100
+    assert sig._unwrapped([line, line, "end", "next"]) == [line, line, "end", "next"]
+    record = ["At line:1 char:1", "+ x", "+ ~"]
+    assert sig._unwrapped([line, "end"] + record) == [line + "end"] + record
+    sentence = "Value cannot be null because " + "y" * 70 + "."
+    kept = [sentence, "Parameter name: path"] + record
+    assert sig._unwrapped(kept) == kept
+    # a shorter line above the message is not of it
+    joined = [line + "end"] + record
+    assert sig._unwrapped(["Exit code 1", line, "end"] + record) == ["Exit code 1"] + joined
+    # nor a longer one
+    assert sig._unwrapped([line + "zz", line, "end"] + record) == [line + "zz"] + joined
+
+
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        # uv's, one cause a line
+        (
+            "error: Failed to initialize cache at `/home/me/.cache/uv`\n  Caused by: failed to"
+            " open file `/home/me/.cache/uv/x/.git`: Permission denied (os error 13)",
+            "failed to open file `/home/me/.cache/uv/x/.git`: Permission denied (os error 13)",
+        ),
+        # uv's chain: the last is the root cause
+        (
+            "Exit code 2\nerror: Request failed after 3 retries\n  Caused by: Failed to fetch:"
+            " `https://files.pythonhosted.org/x.whl`\n  Caused by: client error (Connect)\n"
+            "  Caused by: tunnel error: proxy authorization required\n",
+            "tunnel error: proxy authorization required",
+        ),
+        # cargo's, each cause under its own `Caused by:`
+        (
+            "error: failed to load manifest for workspace member `/x/app`\n\nCaused by:\n"
+            "  failed to read `/x/app/Cargo.toml`\n\nCaused by:\n"
+            "  No such file or directory (os error 2)\n",
+            "No such file or directory (os error 2)",
+        ),
+        # anyhow's numbered, before its backtrace
+        (
+            "Error: Failed to read config\n\nCaused by:\n    0: reading /x/c.toml\n"
+            "    1: Access is denied. (os error 5)\n\nStack backtrace:\n   0: main\n",
+            "Access is denied. (os error 5)",
+        ),
+        # Java's, between stack frames
+        (
+            'Exception in thread "main" java.lang.RuntimeException: init failed\n'
+            "\tat a.B.c(B.java:3)\n\t... 7 more\nCaused by: java.lang.NullPointerException:"
+            " Item id not set\n\tat x.Y.z(Y.java:1)\n",
+            "java.lang.NullPointerException: Item id not set",
+        ),
+    ],
+)
+def test_an_error_keeps_its_root_cause(text, cause):
+    """`error: Failed to initialize cache at <str>` said nothing of why: a paste whose cause
+    was `Read-only file system (os error 30)` was shown as the same error, with the fix of
+    a `Permission denied` one, Codex's escalated permissions (a new user's try, nu38)."""
+    assert sig.key_line(text).endswith(" Caused by: " + cause)
+    other = text.replace(cause, "Read-only file system (os error 30)")
+    assert sig.signature(other) != sig.signature(text)
+    # an error with no cause under it is as it was
+    assert "Caused by" not in sig.key_line("error: Failed to initialize cache\nDone.\nCaused by: x")
+
+
+def test_a_codex_sandbox_denials_key_line_is_of_the_output_it_holds():
+    """Codex 0.118 stores a denied command as Rust's Debug text, its output escaped twice: the
+    key line was cut from it at an escaped line break (`error: Failed to initialize cache at
+    <str>\\`) or was all of it (`exec_command failed for <str>: CreateProcess { ...
+    bwrap: ...`), so the error printed by a shell was another (a new user's try, nu38)."""
+    output = "bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted\\n"
+    denied = (
+        "exec_command failed for `/bin/zsh -lc 'python predict.py'`: CreateProcess { message:"
+        ' "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 1, stdout:'
+        ' StreamOutput { text: \\"\\", truncated_after_lines: None }, stderr: StreamOutput {'
+        f' text: \\"{output}\\", truncated_after_lines: None }}, aggregated_output:'
+        f' StreamOutput {{ text: \\"{output}\\", truncated_after_lines: None }}, duration:'
+        ' 0ns, timed_out: false }, network_policy_decision: None }))" }'
+    )
+    assert sig.key_line(denied) == "bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted"
+    assert sig.signature(denied) == sig.signature(
+        "Exit code 1\nbwrap: loopback: Failed RTM_NEWADDR: Operation not permitted"
+    )

@@ -60,7 +60,7 @@ from pastfix.db import (
 )
 from pastfix.lines import TEXT_HEAD, not_text, read_whole
 from pastfix.paths import lock_path
-from pastfix.prepare import REDACTION_VERSION, prepare
+from pastfix.prepare import REDACTION_VERSION, prepare, printing_calls
 from pastfix.records import (
     EXCERPT_SOURCE_BYTES,
     TABLES,
@@ -2068,6 +2068,9 @@ class Builder:
                 [source.path, source.session_id, source.project_dir, source.agent],
             ).lastrowid
         reader = self._reader(source.agent)
+        # The calls of this file read so far that print a secret alone, whose results the
+        # runs read next may hold (see prepare._redact_printed).
+        printing: dict[str, str] = {}
         try:
             with _open_regular(source.path) as f:
                 if source.path in self.watched and self._changed_since_planned(plan, f):
@@ -2088,7 +2091,7 @@ class Builder:
                         batch = reader.parse_file(source, data)
                         del data  # before its rows are prepared and saved
                     outputs = self._read_side_outputs(batch, source)
-                    batch = prepare(batch, redact_secrets=self.redact)
+                    batch = prepare(batch, redact_secrets=self.redact, printing=printing)
                     self._save_batch(file_id, source.path, batch)
                     self._save_side_outputs(file_id, outputs)
                     session_ids.update(batch.session_ids)
@@ -2124,7 +2127,9 @@ class Builder:
                         # Before prepare(): the text read from a side file is
                         # redacted, cut and signed as any other.
                         outputs = self._read_side_outputs(batch, source)
-                        batch = prepare(batch, redact_secrets=self.redact)
+                        if plan.start and self.redact and batch.tool_results:
+                            self._printing_stored(batch, printing)
+                        batch = prepare(batch, redact_secrets=self.redact, printing=printing)
                         self._save_batch(file_id, source.path, batch)
                         self._save_side_outputs(file_id, outputs)
                         session_ids.update(batch.session_ids)
@@ -2313,6 +2318,25 @@ class Builder:
                 [self.first_id, path],
             )
         return bool(copies)
+
+    def _printing_stored(self, batch: Batch, printing: dict[str, str]) -> None:
+        """Add to `printing` the stored calls that print a secret alone of the results of
+        `batch` whose call it does not hold: a read from a stored offset may begin between a
+        call and its result (a build while the command ran). By id, the key of tool_calls."""
+        held = {call.tool_use_id for call in batch.tool_calls}
+        ids = [
+            r.tool_use_id
+            for r in batch.tool_results
+            if r.tool_use_id not in held and r.tool_use_id not in printing
+        ]
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            rows = self.conn.execute(
+                "SELECT tool_use_id, command FROM tool_calls WHERE command IS NOT NULL"
+                f" AND tool_use_id IN ({','.join('?' * len(chunk))})",
+                chunk,
+            )
+            printing_calls(rows, printing)
 
     def _read_side_outputs(self, batch: Batch, source: SourceFile) -> list[PersistedOutput]:
         """Put the full text of the agent's persisted outputs in place of their markers."""

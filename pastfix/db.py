@@ -435,13 +435,24 @@ def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[s
     derived per session, are the caller's to recompute), the rows changed and
     the secrets replaced.
     """
-    from pastfix.prepare import NUL_COLUMNS, redactor
+    from pastfix.prepare import NUL_COLUMNS, printing_calls, redactor
+    from pastfix.redact import redact_printed
 
     touched: set[str] = set()
     rows_changed = secrets = 0
     where, args = "", []
     if file_ids is not None:
         where, args = " WHERE file_id IN (SELECT value FROM json_each(?))", [json.dumps(file_ids)]
+    # the calls whose results are a secret printed alone (see prepare._redact_printed)
+    printing: dict[str, str] = {}
+    printing_calls(
+        conn.execute(
+            f"SELECT tool_use_id, command FROM tool_calls{where or ' WHERE 1'}"
+            " AND command IS NOT NULL",
+            args,
+        ),
+        printing,
+    )
     for spec in TABLES:
         if not spec.text:
             continue
@@ -466,7 +477,12 @@ def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[s
                 plain = value
                 if table == "tool_calls" and column in NUL_COLUMNS and "\x00" in value:
                     plain = value.replace("\x00", "")
+                printed = 0
+                if table == "tool_results" and row_key in printing:
+                    plain, printed = redact_printed(plain, printing[row_key])
                 text, kinds = redact(plain)
+                if printed:
+                    kinds = {**kinds, printing[row_key]: kinds.get(printing[row_key], 0) + printed}
                 if kinds or plain != value:
                     changed[column] = text
                     for kind, n in sorted(kinds.items()):

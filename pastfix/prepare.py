@@ -10,7 +10,7 @@ are cut after that: a cut made first would keep half of a secret that spans it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter
 from typing import Any
 
@@ -94,11 +94,19 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 REDACTION_VERSION = 25
 
 
-def prepare(batch: Batch, *, redact_secrets: bool = True) -> Batch:
+def prepare(
+    batch: Batch, *, redact_secrets: bool = True, printing: dict[str, str] | None = None
+) -> Batch:
     """Redact secrets in every text (unless told not to) and cut long ones, then
-    sign every failed tool result."""
+    sign every failed tool result.
+
+    `printing` holds the calls of the batch's file read before it (by earlier batches of the
+    same read, or looked up in the index) whose command prints a secret alone, by id, and
+    is given this batch's (see _redact_printed).
+    """
     _drop_nuls(batch.tool_calls)
     if redact_secrets:
+        _redact_printed(batch, {} if printing is None else printing)
         _redact_rows(batch)
     else:
         for table in TABLES:
@@ -137,6 +145,50 @@ def _drop_nuls(calls: list[Any]) -> None:
             values = {c: getattr(call, c) for c in NUL_COLUMNS}
             calls[i] = call._replace(
                 **{c: v.replace("\x00", "") for c, v in values.items() if v and "\x00" in v}
+            )
+
+
+def printing_calls(calls: Iterable[tuple[str, str | None]], printing: dict[str, str]) -> None:
+    """Add to `printing` the kind of secret each call of `calls` (its id and command) prints
+    alone, by id, for those that print one (see redact.printed_secret_kind)."""
+    from pastfix.redact import printed_secret_kind
+
+    for tool_use_id, command in calls:
+        if command:
+            kind = printed_secret_kind(command)
+            if kind is not None:
+                printing[tool_use_id] = kind
+
+
+def _redact_printed(batch: Batch, printing: dict[str, str]) -> None:
+    """Redact the value a command printed alone in its result (`vault kv get -field=password
+    secret/db`, `echo "$DB_PASSWORD"`: see redact.redact_printed), in place, before the
+    other rules read it; add what was replaced to the batch's redactions.
+
+    Only the call says what its result is, so the result learns it from `printing`, the
+    calls of its file that print a secret: a reader gives a call before its result (the
+    assistant's line before the user's that answers it, Codex's `function_call` before its
+    output), in the same batch or an earlier one of the same file, whose calls `printing`
+    keeps. Every agent's shell call has its command in `command`, and its result as text
+    alone (Codex's, Gemini's and Copilot's headers and trailers gone or on lines of words).
+    A search of each command for the first words of the table, and a lookup a result: ~2.4 µs
+    a call over the real corpus's (benchmarks: README, REDACTION_VERSION 26).
+    """
+    printing_calls(((c.tool_use_id, c.command) for c in batch.tool_calls), printing)
+    if not printing:
+        return
+    from pastfix.redact import redact_printed
+
+    results = batch.tool_results
+    for i, result in enumerate(results):
+        kind = printing.get(result.tool_use_id)
+        if kind is None or not result.content:
+            continue
+        text, n = redact_printed(result.content, kind)
+        if n:
+            results[i] = result._replace(content=text)
+            batch.redactions.append(
+                Redaction("tool_results", result.tool_use_id, result.line_no, "content", kind, n)
             )
 
 

@@ -4032,3 +4032,192 @@ def _at_keywords(
             heappush(waiting, (m.start(group), at, m))
     while waiting:
         yield heappop(waiting)[2]
+
+
+# -- A secret a command prints alone ------------------------------------------------------
+#
+# REDACTION_VERSION 26 (session 36): `vault kv get -field=password secret/db` prints the
+# password and nothing else, with no name before it and often no shape a rule knows
+# (`hunter2`, a UUID as Heroku's older tokens are); the rules above see the output alone
+# and kept it. So a shell call whose command is one that prints a secret (_PRINTERS) has
+# the lines of its result that are a value alone replaced (redact_printed): the call's
+# command says what they are. pastfix.prepare links each result to its call's command.
+
+# The commands that print a secret alone, each a regex of its words and a kind: a secret
+# store's CLI given one value to print (vault's `-field`, kubectl's jsonpath or
+# go-template, `op read`, macOS's `security ... -w`), a CLI printing its login's token,
+# `openssl rand` (a key made to be used: `JWT_SECRET=` is what the session writes next),
+# and a variable printed alone whose name says it holds a secret (`echo "$DB_PASSWORD"`,
+# `printenv API_TOKEN`, PowerShell's `$env:API_KEY`). A kind of None is that of the name
+# its `name` group holds (see _name_of_kind), which must name a secret: `aws configure get
+# region`, `echo $PATH` and `printenv HOME` print none. A store's command that prints more
+# than the value (vault's table, kubectl's YAML) prints it on a line with its name, which
+# the rules above read; its other lines are no value alone (below). Stores of settings
+# where the value is as often no secret (`aws ssm get-parameter` of a `String`, `doppler
+# secrets get` without `--plain`, an `op item get` of the whole item) need the option
+# that prints a secret.
+_OPTIONS_AHEAD = r"(?=[^;&|\n]{0,300}"
+_VARIABLE = r"[A-Za-z_][A-Za-z0-9_]{0,100}"
+_PRINTERS: tuple[tuple[str, str | None], ...] = (
+    (r"vault\s+(?:kv\s+get|read)\b", "secret"),
+    (r"(?:kubectl|oc)\s+get\s+secrets?\b", "secret"),
+    (r"aws\s+secretsmanager\s+get-secret-value\b", "secret"),
+    (r"aws\s+ssm\s+get-parameters?\b" + _OPTIONS_AHEAD + r"--with-decryption)", "secret"),
+    (r"aws\s+configure\s+get\s+(?:--profile[= ]\S+\s+)?(?P<name>[\w.-]{1,100})", None),
+    (r"az\s+keyvault\s+secret\s+show\b", "secret"),
+    (r"az\s+account\s+get-access-token\b", "token"),
+    (r"gcloud\s+secrets\s+versions\s+access\b", "secret"),
+    (r"gcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token\b", "token"),
+    (r"op\s+read\b", "secret"),
+    (r"op\s+item\s+get\b" + _OPTIONS_AHEAD + r"--fields?[\s=])", "secret"),
+    (
+        r"security\s+find-(?:generic|internet)-password\b" + _OPTIONS_AHEAD + r"\s-w(?!\S))",
+        "password",
+    ),
+    (r"(?:pass|gopass)\s+(?:show|cat)\b", "password"),
+    (r"secret-tool\s+lookup\b", "secret"),
+    (r"doppler\s+secrets\s+get\b" + _OPTIONS_AHEAD + r"--plain)", "secret"),
+    (r"heroku\s+auth:token\b", "token"),
+    (r"heroku\s+config:get\s+(?P<name>[\w.-]{1,100})", None),
+    (r"gh\s+auth\s+token\b", "token"),
+    (r"openssl\s+rand\b", "secret"),
+    # (`echo $X`, `echo -n "${X}"`, `printf '%s\n' "$X"`: the variable is all it prints)
+    (
+        r"(?:echo(?:\s+-[neE]{1,3})?|printf(?:\s+(?P<q>[\"'])%s(?:\\n)?(?P=q))?)\s+"
+        r"(?P<o>\"?)\$(?P<b>\{)?(?P<name>" + _VARIABLE + r")(?(b)\}|\b(?!:))(?P=o)",
+        None,
+    ),
+    (r"printenv\s+(?P<name>" + _VARIABLE + r")\b", None),
+    (
+        r"(?:(?:echo|Write-Output|Write-Host)\s+)?(?P<o>\"?)\$env:(?P<name>"
+        + _VARIABLE
+        + r")\b(?P=o)",
+        None,
+    ),
+)
+# One pattern of them all, each row a group `r<n>` (its names numbered to stay apart): a
+# command is searched once. A row must stand where a command starts (_PRINTER_LEAD), not in
+# a message or an argument (`git commit -m "add vault kv get"`).
+_PRINTER = re.compile(
+    r"(?<![\w.$/-])(?:"
+    + "|".join(
+        f"(?P<r{n}>" + re.sub(r"\(\?(P<|P=|\()(\w+)", rf"(?\g<1>\g<2>{n}", row) + ")"
+        for n, (row, _) in enumerate(_PRINTERS)
+    )
+    + ")"
+)
+# Where a command starts, read back from a printer: a separator or a group's opening (not
+# `$(`, whose output the command takes), then what may stand before a command's name
+# (`sudo`, `env`, `VAULT_ADDR=... `, `then`).
+# The first words of the rows, searched first: most commands hold none, and this literal
+# search is a sixth of the time of _PRINTER's (~15 ns a character of commands, whose
+# lookbehind is tried at each). `$env:` may follow `Write-Output "` (at most 16 before it).
+_PRINTER_WORDS = re.compile(
+    r"(?:vault|kubectl|oc|aws|az|gcloud|op|security|pass|secret-tool|doppler|heroku|gh|openssl"
+    r"|echo|printf|printenv)\s|\$env:"
+)
+_PRINTER_LEAD = re.compile(
+    r"(?:\A|[;&|\n{`]|(?<!\$)\()[^\S\n]*(?:(?:sudo|env|command|exec|time|then|do|else|!)"
+    r"(?:[^\S\n]+-[^\s;&|]{1,40})*[^\S\n]+|[A-Za-z_]\w{0,100}=[^\s;&|]{0,300}[^\S\n]+){0,6}\Z"
+)
+_LEAD_MAX = 400
+# The words of a command after its printer: a redirection, a separator, a quoted or bare
+# word (quotes whole: a go-template's `{{.data.password | base64decode}}` is one word).
+_SHELL_TOKEN = re.compile(
+    r"[^\S\n]+|&>>?|\d{0,2}>>?&?\d{0,2}-?|\d{0,2}<{1,3}|\|\||&&|[|;&\n()`]"
+    r"|(?:'[^']*'|\"(?:[^\"\\]|\\.)*\"|\\.|[^\s'\"\\|;&<>()`])+|."
+)
+# What a printer's output may go through and still be the value alone (`| base64 -d`,
+# `| tr -d '\n'`, `| jq -r .password`); through any other command (`| wc -c`, `| pbcopy`,
+# `| sha256sum`) it is that command's output.
+_PASSES_VALUE = frozenset(
+    ("base64", "tr", "head", "tail", "cut", "jq", "yq", "sed", "awk", "grep", "cat", "tee")
+    + ("xargs", "xxd", "sort", "uniq", "rev", "openssl", "Select-Object", "Out-String")
+)
+_TAIL_MAX = 400
+
+
+def _printed_alone(command: str, at: int) -> bool:
+    """Whether what the printer that ends at `at` prints is the command's output: its stage
+    is not given a redirection of its output to a file (`> pw.txt`), and the stages piped
+    after it pass a value through (_PASSES_VALUE). Read to its command's end, at most
+    _TAIL_MAX characters."""
+    piped = redirected = skip = False
+    for m in _SHELL_TOKEN.finditer(command, at, min(len(command), at + _TAIL_MAX)):
+        token = m.group()
+        if token.isspace() and "\n" not in token:
+            continue
+        if redirected:  # the file its output goes to
+            return False
+        if skip:  # the file of its input or its errors
+            skip = False
+            continue
+        if piped:
+            piped = False
+            if token.rsplit("/", 1)[-1] not in _PASSES_VALUE:
+                return False
+            continue
+        if token == "|":
+            piped = True
+        elif token in (";", "&&", "||", "\n", ")", "`", "&"):
+            return True
+        elif token[0] == "&" and ">" in token:
+            return False  # `&> out.txt`: both streams to a file
+        elif "<" in token or ">" in token and token[0] == "2":
+            # its input, or its errors: `2>/dev/null` (a word to pass), `2>&1` (none)
+            skip = not token[-1].isdigit() and not token.endswith("-")
+        elif ">" in token:
+            if token[-1].isdigit() or token.endswith("-"):
+                continue  # `>&2`, `1>&2`: to the terminal still
+            redirected = True
+    return True
+
+
+def printed_secret_kind(command: str) -> str | None:
+    """The kind of the secret `command` prints alone (a row of _PRINTERS standing where a
+    command starts, its output not taken elsewhere), else None."""
+    first = _PRINTER_WORDS.search(command)
+    if first is None:
+        return None
+    for m in _PRINTER.finditer(command, max(0, first.start() - 16)):
+        n = int(next(name for name, value in m.groupdict().items() if value and name[0] == "r")[1:])
+        kind = _PRINTERS[n][1]
+        if kind is None:
+            kind = _name_of_kind(m.group(f"name{n}"))
+            if kind is None:
+                continue
+        if _PRINTER_LEAD.search(command, max(0, m.start() - _LEAD_MAX), m.start()) is None:
+            continue
+        if _printed_alone(command, m.end()):
+            return kind
+    return None
+
+
+# A line of a printer's output that is a value alone: one word, no space in it (an error,
+# a usage text, `login: bob` of `pass show`'s second line have one), four characters or
+# more, no heading (`attributes:`), placeholder or nothing printed (`null`, `None`,
+# `<nil>`: a jsonpath or a query that found no value).
+_PRINTED_LINE = re.compile(r"[^\S\n]*+(?P<value>\S{4,}+)[^\S\n]*+")
+_LINE = re.compile(r"[^\n]+")
+
+
+def redact_printed(output: str, kind: str) -> tuple[str, int]:
+    """`output` of a command that prints a secret alone (see printed_secret_kind), each line
+    that is a value alone replaced by the marker of `kind`; and how many."""
+    parts: list[str] = []
+    done = n = 0
+    match = _PRINTED_LINE.fullmatch
+    for line in _LINE.finditer(output):
+        m = match(output, line.start(), line.end())
+        if m is None:
+            continue
+        value = m.group("value")
+        if value.startswith(_MARKED) or value.endswith(":") or _PLACEHOLDER.match(value):
+            continue
+        parts += (output[done : m.start("value")], MARKER.format(kind))
+        done = m.end("value")
+        n += 1
+    if not n:
+        return output, 0
+    parts.append(output[done:])
+    return "".join(parts), n

@@ -1516,3 +1516,166 @@ def test_a_system_lines_subtype_is_redacted(tmp_path):
         "x [REDACTED:github-token]",
     )
     conn.close()
+
+
+# -- REDACTION_VERSION 26 (session 36): a secret a command prints alone, as its whole output ---
+
+PSQL_ERROR = 'psql: error: FATAL:  password authentication failed for user "app"'
+# Each command that prints a secret alone, and its output around the secret ({}).
+PRINTED = {
+    "VAULT": ("vault kv get -field=password secret/db", "{}"),
+    "KUBE": ("kubectl get secret db -o jsonpath='{{.data.password}}' | base64 -d", "{}"),
+    "TEMPLATE": ("kubectl get secret db -o go-template='{{{{.data.pw | base64decode}}}}'", "{}"),
+    "AWS": ("aws configure get aws_secret_access_key --profile prod", "{}\n"),
+    "OP": ("op read op://dev/db/password", "{}\n"),
+    "SECURITY": ("security find-generic-password -a app -s db -w", "{}\n"),
+    "PASS": ("pass show db/app", "{}\nlogin: app\nurl: db.internal\n"),
+    "GOPASS": ("gopass show -o db/app", "{}"),
+    "SECRETTOOL": ("secret-tool lookup service db user app", "{}"),
+    "ECHO": ("echo $DB_PASSWORD", "{}\n"),
+    "QUOTED": ('cd /srv/app && echo "$API_KEY"', "{}\n"),
+    "PRINTENV": ("printenv SMTP_PASS 2>/dev/null", "{}\n"),
+    "HEROKU": ("heroku auth:token", "{}\n"),
+    "POWERSHELL": ("$env:OPENAI_API_KEY", "{}\r\n"),
+}
+# What stays: a store's read that failed, variables and settings that are no secret, a
+# secret's length.
+PRINTED_KEPT = {
+    "vault kv get -field=password secret/missing": "No value found at secret/missing",
+    "echo $PATH": "/usr/local/bin:/usr/bin:/bin",
+    "printenv HOME": "/home/devuser",
+    "aws configure get region": "eu-north-1",
+    "echo $DB_PASSWORD | wc -c": "19",
+    "pass show db/none": "Error: db/none is not in the password store.",
+}
+
+
+def printed_secret(tag, session=SESSION):
+    # (a value no other rule knows: letters and digits, no name before it)
+    return f"Pr{tag.lower()[:4]}{session[-4:]}9xQ{len(tag)}"
+
+
+def printed_session(session):
+    """psql failing, the password read from each store, psql passing: a fix whose steps
+    print each secret alone."""
+    t = "2026-03-07T10:"
+    lines = [prompt(f"{session}-p", session, "the db login fails", t + "00:00Z")]
+    lines += [
+        tool_use(
+            f"{session}-f", session, f"{session}-tf", "Bash", {"command": "psql"}, t + "00:01Z"
+        ),
+        result(f"{session}-fr", session, f"{session}-tf", PSQL_ERROR, t + "00:02Z", True),
+    ]
+    steps = [(c, out.format(printed_secret(tag, session))) for tag, (c, out) in PRINTED.items()]
+    for i, (command, output) in enumerate([*steps, *PRINTED_KEPT.items(), ("psql", "ok")]):
+        lines += [
+            tool_use(
+                f"{session}-{i}a",
+                session,
+                f"{session}-t{i}",
+                "Bash",
+                {"command": command},
+                f"{t}{i + 1:02d}:00Z",
+            ),
+            result(f"{session}-{i}b", session, f"{session}-t{i}", output, f"{t}{i + 1:02d}:30Z"),
+        ]
+    return lines
+
+
+def printed_rollout(path):
+    """Codex: exec_command's output with its headers, and a shell call's JSON output."""
+    meta = {"id": CODEX_SESSION, "cwd": "/home/dev/shop", "cli_version": "0.171.0"}
+    exec_output = (
+        "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\n"
+        "Original token count: 4\nOutput:\n" + printed_secret("CODEXEXEC", CODEX_SESSION)
+    )
+    shell_output = {
+        "output": printed_secret("CODEXSHELL", CODEX_SESSION) + "\n",
+        "metadata": {"exit_code": 0, "duration_seconds": 0.1},
+    }
+    items = [
+        {
+            "type": "function_call",
+            "name": "exec_command",
+            "call_id": "p1",
+            "arguments": json.dumps({"cmd": "vault read -field=token secret/ci"}),
+        },
+        {"type": "function_call_output", "call_id": "p1", "output": exec_output},
+        {
+            "type": "function_call",
+            "name": "shell",
+            "call_id": "p2",
+            "arguments": json.dumps({"command": ["bash", "-lc", "printenv GITHUB_TOKEN"]}),
+        },
+        {"type": "function_call_output", "call_id": "p2", "output": json.dumps(shell_output)},
+    ]
+    write_jsonl(
+        path,
+        [{"timestamp": "2026-03-07T10:00:00.000Z", "type": "session_meta", "payload": meta}]
+        + [
+            {"timestamp": f"2026-03-07T10:00:{i:02d}.000Z", "type": "response_item", "payload": p}
+            for i, p in enumerate(items, 1)
+        ],
+    )
+
+
+PRINTED_SECRETS = [printed_secret(tag, s) for tag in PRINTED for s in (SESSION, LATER)] + [
+    printed_secret("CODEXEXEC", CODEX_SESSION),
+    printed_secret("CODEXSHELL", CODEX_SESSION),
+]
+
+
+def test_no_printed_secret_in_the_index_its_wal_or_any_output(tmp_path):
+    db, wal = built_twice(tmp_path, "-home-dev-db", printed_session, printed_rollout, "2026-03-07")
+    assert_none_of(PRINTED_SECRETS, "WAL", wal)
+    assert_none_of(PRINTED_SECRETS, "index.db", db.read_bytes())
+    out = CliRunner().invoke(cli, ["find", PSQL_ERROR, str(db), "--json"])
+    assert out.exit_code == 0 and {r["session_id"] for r in json.loads(out.stdout)} >= {SESSION}
+    assert_none_of(PRINTED_SECRETS, "find --json", out.stdout)
+    event = {
+        "session_id": "dddddddd-0000-4000-8000-000000000036",
+        "hook_event_name": "PostToolUseFailure",
+        "tool_name": "Bash",
+        "tool_input": {"command": "psql"},
+        "error": PSQL_ERROR,
+    }
+    assert_none_of(PRINTED_SECRETS, "hook", hook.respond(json.dumps(event), db))
+    conn = sqlite3.connect(db)
+    outputs = dict(conn.execute("SELECT tool_use_id, content FROM tool_results"))
+    conn.close()
+    assert outputs[f"{SESSION}-t{list(PRINTED).index('PASS')}"] == (
+        "[REDACTED:password]\nlogin: app\nurl: db.internal\n"
+    )
+    assert outputs["p1"] == "[REDACTED:secret]" and outputs["p2"] == "[REDACTED:token]\n"
+    # the look-alikes are kept as printed
+    for i, output in enumerate(PRINTED_KEPT.values(), len(PRINTED)):
+        assert outputs[f"{SESSION}-t{i}"] == output
+
+
+def test_a_printed_secret_whose_call_an_earlier_build_stored_is_redacted(tmp_path):
+    """A build that reads on from between a call and its result (one run while the command
+    ran) finds the call in the index; an index of older rules is redacted again in place."""
+    session = "6d0375b4-57a5-4f26-b12d-d022ee4e5136"
+    secret = printed_secret("VAULT", session)
+    path = tmp_path / "projects" / "-home-dev-db" / f"{session}.jsonl"
+    call = {"command": "vault kv get -field=password secret/db"}
+    write_jsonl(path, [tool_use("u1", session, "t1", "Bash", call, "2026-03-07T10:00:00Z")])
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+    line = result("u2", session, "t1", secret, "2026-03-07T10:00:01Z")
+    write_jsonl(path, [line], mode="a")
+    assert build_index(db, tmp_path / "projects").mode == "incremental"
+    assert secret[:8].encode() not in db.read_bytes()
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT content FROM tool_results").fetchone() == ("[REDACTED:secret]",)
+    with conn:  # as the rules before stored it
+        older = str(REDACTION_VERSION - 1)
+        conn.execute("UPDATE _build_state SET value = ? WHERE name = 'redaction_version'", [older])
+        conn.execute("UPDATE tool_results SET content = ?", [secret])
+    conn.close()
+    assert build_index(db, tmp_path / "projects").reredacted_rows == 1
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT content FROM tool_results").fetchone() == ("[REDACTED:secret]",)
+    kinds = conn.execute("SELECT kind, count FROM redactions WHERE table_name = 'tool_results'")
+    assert kinds.fetchall() == [("secret", 1), ("secret", 1)]
+    conn.close()

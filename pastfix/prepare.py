@@ -91,7 +91,11 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # composer's `http-basic.<repo> USER PW`, bundler's `<host> USER:PW`), `--creds USER:PW`, a
 # login's token argument (`cargo login T`), `podman login -p`, NuGet's `-p` and `-k`.
 # A problem's reason, which may quote its line (a YAML `*alias`, an event's type as written).
-REDACTION_VERSION = 25
+# 25: JSON held in JSON (a SecretString's nested object, a Kubernetes Secret as JSON), vault
+# write, consul kv put and etcdctl put, a URL's credentials without its scheme, twine -p.
+# 26: a secret a command prints alone (`vault kv get -field=password`, `op read`, `echo
+# $DB_PASSWORD`): its result's lines that are a value alone, told by its call's command.
+REDACTION_VERSION = 26
 
 
 def prepare(

@@ -339,7 +339,10 @@ LOOK = _Looks(
     " cut diff cmp jq yq test [ true false sleep man history lsd eza exa realpath readlink"
     " basename dirname nl dir"
     " lsof netstat ss nproc free uptime tldr column xxd od hexdump strings md5sum sha256sum"
-    " shasum open xdg-open dpkg-query apt-cache pg_lsclusters".split()
+    " shasum open xdg-open dpkg-query apt-cache pg_lsclusters"
+    # what an archive or a binary holds (`javap -p Item$Settings.class`, `nm`, `ldd`):
+    # looks in a jar of a game's classes shown as steps of a compile error's fix, set 36
+    " javap nm objdump readelf otool ldd zipinfo".split()
 )
 # Programs whose flag says they only look (`dpkg -l`, `rpm -qa`, `pacman -Qi`).
 LOOK_FLAGS = {
@@ -352,6 +355,10 @@ LOOK_FLAGS = {
     # typescript/package.json').name"` shown as a step of a missing module's fix:
     # thirty-third held-out set)
     "node": frozenset({"-p", "--print"}),
+    # an archive's list of what it holds (`tar -tzf`, `unzip -l`, `jar -tf`), set 36
+    "tar": frozenset("-t -tf -tzf -tvf -tvzf -tzvf -tjf -tJf -tvjf --list".split()),
+    "unzip": frozenset({"-l", "-Z", "-v"}),
+    "jar": frozenset({"-tf", "-tvf"}),
 }
 # Subcommands that only look, of programs that can also change things.
 LOOK_SUBCOMMANDS = {
@@ -368,6 +375,9 @@ LOOK_SUBCOMMANDS = {
     "brew": frozenset("list info search".split()),
     "apt": frozenset("list show search policy".split()),
     "mix": frozenset("help hex.info hex.outdated hex.search deps.tree".split()),
+    # the same lists with the dash left out (`jar tf x.jar`, `tar tzf x.tgz`)
+    "jar": frozenset({"tf", "tvf"}),
+    "tar": frozenset("t tf tzf tvf tvzf tzvf tjf tJf tvjf".split()),
 }
 # Subcommands that only look, whatever the program (`bd list`, `gh pr view`, `kubectl get`).
 LOOK_ANY = frozenset(

@@ -1479,6 +1479,30 @@ def test_a_groups_verb_that_looks_is_a_look(command, looks):
     assert steps == ([] if looks else [command])
 
 
+@pytest.mark.parametrize(
+    "command, looks",
+    [
+        ("jar tf /c/cache/minecraft-merged.jar | grep item/SwordItem", True),
+        ("jar -tf app.jar", True),
+        ("tar -tzf dist.tgz | head", True),
+        ("tar tf dist.tar", True),
+        ("unzip -l build.zip", True),
+        ("javap -p /tmp/mc/net/minecraft/item/Item$Settings.class | head -60", True),
+        ("nm -D libfoo.so | grep init", True),
+        ("ldd ./bin/app", True),
+        ("jar xf minecraft-merged.jar net/minecraft/item", False),
+        ("tar -xzf dist.tgz", False),
+        ("unzip build.zip -d out", False),
+    ],
+)
+def test_a_look_into_an_archive_or_a_binary_is_a_look(command, looks):
+    """Six `jar tf` lists of a game's classes and a `javap` were the steps of a compile
+    error's fix whose remedy was one edit (thirty-sixth held-out set): what an archive or
+    a binary holds is looked at, not changed; extracting it is a step."""
+    steps = [c.command for c in fixes.next_steps([call(command=command)])]
+    assert steps == ([] if looks else [command])
+
+
 def test_sed_that_only_prints_is_a_look():
     """Codex reads files with `sed -n '1,200p' x` and `nl -ba x | sed -n ...` (every rollout
     of the third held-out set): no remedy step. `sed -i` and a script that writes are."""

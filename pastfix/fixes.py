@@ -4431,8 +4431,18 @@ _QUOTED_WORD = re.compile(r"'([^'\s]+)'|\"([^\"\s]+)\"|`([^`'\s]+)'")
 
 
 def _quoted_words(text: str) -> frozenset[str]:
-    """The words a key line quotes (see _QUOTED_WORD)."""
-    return frozenset(next(g for g in m.groups() if g) for m in _QUOTED_WORD.finditer(text))
+    """The words a key line quotes (see _QUOTED_WORD), each also without the version range a
+    package manager added to the name it was given (npm's `'@google/generative-ai-cli@*'`
+    for `npm install -g @google/generative-ai-cli`, `'left-pad@^9.0.0'`: _VERSION_RANGE)."""
+    words = [next(g for g in m.groups() if g) for m in _QUOTED_WORD.finditer(text)]
+    return frozenset(
+        words + [w[: m.start()] for w in words if (m := _VERSION_RANGE.search(w, 1)) is not None]
+    )
+
+
+# The version range npm writes after a package's name in its errors (`@*`, `@^1.2.0`,
+# `@latest`, `@>=2 <3`): an `@` after the name's first character.
+_VERSION_RANGE = re.compile(r"@(?:[*^~<>=\d]|latest\b|next\b)[^'\"\s]*$")
 
 
 def _replaced_named(
@@ -4445,8 +4455,16 @@ def _replaced_named(
     branch's name the user gave: other agents' sessions, a new user's try). They share no
     argument, so no retry by its arguments. A run with other words besides (`git log main
     --not branch-2026-01-25`, just before) asks something else of the right name."""
-    if call.name not in SHELL_TOOLS or call.failed:
-        return False
+    return (
+        call.name in SHELL_TOOLS and not call.failed and _renamed(failed, call, named, not_failing)
+    )
+
+
+def _renamed(
+    failed: Call, call: Call, named: frozenset[str], not_failing: Container[Intent] = ()
+) -> bool:
+    """Whether a shell call runs the failed command again with the one word its error quotes
+    (`named`) replaced by another, and every other word as it was (see _replaced_named)."""
     ran = intents(failed.command)
     words = {word for i in ran for word in i.words}
     # (the name set right is new to the command: `git add x && git add y` refused for x,
@@ -6951,14 +6969,23 @@ def session_fixes(
         yield from _taken_over(found, errors, persists)
 
 
+# How much of a failure's output is read for the names it quotes (see _taken_over).
+_NAMED_MAX = 2000
+
+
 def _taken_over(
     found: Sequence[tuple[Call, Sequence[Call], Fix]],
-    errors: Container[str],
+    errors: Mapping[str, str],
     persists: Callable[[str, str], bool],
 ) -> list[Fix]:
     """The fixes of a thread's failures, each failure that nothing fixed given the fix of its
     next attempt when that failed with another error (it got past this one) and was then
     fixed, within this failure's window: that attempt and its fix are one way through both.
+    The next attempt is a retry, or the command again with the name its error quoted set
+    right (`npm install -g @google/generative-ai-cli`, 404, then `npm install -g
+    @google/gemini-cli` failing on EACCES, then the same with sudo: thirty-sixth held-out
+    set, labelled fixed by the sudo install; see _renamed: the words its output quotes, in
+    its first _NAMED_MAX characters, npm's 404 naming the package below its key line).
     `Get-Content check_v4.ps1 -Raw | powershell -Command -` broke the script's lines; the
     same script through `Invoke-Expression` then failed on a variable reference the first
     error had shown too; check_v4b.ps1, written anew, then ran (thirty-third held-out set,
@@ -6973,7 +7000,18 @@ def _taken_over(
             if call.kind in _NOT_RUN:
                 continue  # (cancelled beside it, or refused: it never ran, so got past nothing)
             seen = call.outcome_of or call.tool_use_id
-            if call.failed and seen in errors and _retry(failed, call):
+            if (
+                call.failed
+                and seen in errors
+                and (
+                    _retry(failed, call)
+                    or failed.name in SHELL_TOOLS
+                    and call.name in SHELL_TOOLS
+                    and _renamed(
+                        failed, call, _quoted_words(errors[failed.tool_use_id][:_NAMED_MAX])
+                    )
+                )
+            ):
                 if persists(failed.tool_use_id, seen) or folder_change(failed, call):
                     # (or in another folder, as far as its commands tell: `npm run build`
                     # of another package failing on its own missing module got past

@@ -6194,6 +6194,34 @@ def test_a_failure_takes_the_fix_of_its_next_attempt_that_got_past_it():
     )
 
 
+def test_a_failure_takes_the_fix_of_its_next_attempt_that_set_its_name_right():
+    """npm had no package of the name given (`'@google/generative-ai-cli@*' is not in this
+    registry`); after a search, the right name failed on EACCES, and the same with sudo
+    installed it: the 404's fix is the sudo install (thirty-sixth held-out set). The
+    attempt sets right the name the error quoted, npm's version range aside; one that asks
+    for another package as well is no such attempt, and one whose own failure nothing fixed
+    gives nothing."""
+    wrong = call(command="npm install -g @google/generative-ai-cli", failed=True)
+    search = call(command="npm search gemini cli --json | head -20")
+    right = call(command="npm install -g @google/gemini-cli", failed=True)
+    sudo = call(command="sudo npm install -g @google/gemini-cli")
+    errors = {
+        wrong.tool_use_id: "Exit code 1\nnpm error code E404\nnpm error 404  "
+        "'@google/generative-ai-cli@*' is not in this registry.",
+        right.tool_use_id: "Exit code 243\nnpm error code EACCES\nnpm error Error: EACCES:"
+        " permission denied, mkdir '/usr/lib/node_modules/@google'",
+    }
+    cards = run([wrong, search, right, sudo], errors)
+    assert cards[right.tool_use_id].confirmed_by == sudo.tool_use_id
+    fix = cards[wrong.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, sudo.tool_use_id)
+    for other in ("npm install -g @google/gemini-cli typescript", "npm install -g left-pad"):
+        again = call(command=other, failed=True)
+        errors[again.tool_use_id] = errors[right.tool_use_id]
+        fix = run([wrong, search, again, sudo], errors)[wrong.tool_use_id]
+        assert fix.outcome == fixes.NOT_FIXED, other
+
+
 def test_a_command_its_own_pkill_killed_is_fixed_by_the_retry_without_it():
     """`pkill -f 'scripts/panel.py'` in a command that launches scripts/panel.py matches the
     shell's own command line and kills it (exit 144, nothing printed). Only the launch

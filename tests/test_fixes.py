@@ -1503,6 +1503,23 @@ def test_a_look_into_an_archive_or_a_binary_is_a_look(command, looks):
     assert steps == ([] if looks else [command])
 
 
+def test_a_run_that_made_the_missing_file_looked_at_again_is_its_step():
+    """`cat dist/RELEASE_NOTES.md`: not there; `python3 scripts/generate_release_docs.py`
+    printed nothing and the same cat then showed the notes (thirty-sixth held-out set): the
+    script made the file, though a python run is most often a check. A look at another path
+    is told by what names it (twentieth held-out set): there the run is no step."""
+    error = "Exit code 1\ncat: dist/RELEASE_NOTES.md: No such file or directory"
+    missing = call("shell", command="cat dist/RELEASE_NOTES.md", failed=True)
+    generate = call("shell", command="python3 scripts/generate_release_docs.py --tag v0.0.0")
+    again = call("shell", command="cat dist/RELEASE_NOTES.md")
+    fix = run([missing, generate, again], {missing.tool_use_id: error})[missing.tool_use_id]
+    assert (fix.confirmed_by, steps(fix)) == (again.tool_use_id, [(generate.tool_use_id, None)])
+    elsewhere = call("shell", command="cat docs/RELEASE_NOTES.md")
+    fix = run([missing, generate, elsewhere], {missing.tool_use_id: error})[missing.tool_use_id]
+    assert fix.confirmed_by == elsewhere.tool_use_id
+    assert [step for step, _ in steps(fix)] == [elsewhere.tool_use_id]  # (the path changed)
+
+
 def test_sed_that_only_prints_is_a_look():
     """Codex reads files with `sed -n '1,200p' x` and `nl -ba x | sed -n ...` (every rollout
     of the third held-out set): no remedy step. `sed -i` and a script that writes are."""

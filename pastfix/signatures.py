@@ -34,8 +34,9 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   (`exec_command failed: CreateProcess { message: "Codex(Sandbox(Denied { output: ...`:
   denied_output); the lines a login shell's startup files print before every output (zsh's
   `~/.zshrc:12: ...`, bash's `~/.bash_profile: line 3: ...`, Homebrew's
-  `shellenv.sh: line 18: /bin/ps: Operation not permitted` in a macOS sandbox) go
-  when the command printed anything else (without_startup).
+  `shellenv.sh: line 18: /bin/ps: Operation not permitted` in a macOS sandbox, and
+  Claude Code's snapshot of the shell, `shell-snapshots/snapshot-bash-....sh: eval: line
+  89: ...`) go when the command printed anything else (without_startup).
 - A log's prefix of a line, its time and a tag after it (`2026-05-03 08:12:56 `,
   `[2026-05-03 08:12:56] `, `...T08:12:56.112Z `, `08:12:56 `, `12:01:45 pre-commit | `),
   is no part of it (without_log_prefix): each line is read as the output it logged, so a
@@ -391,14 +392,20 @@ _SANDBOX_STDERR = re.compile(r"\n?, stderr: ?")
 # Operation not permitted` in a macOS sandbox (sixth held-out set: the first line of every
 # Codex 0.63 output, failed or not); a script of a `profile.d` folder, which a startup file
 # sources (`/etc/profile.d/*.sh`, conda's `~/miniconda3/etc/profile.d/conda.sh:48: parse
-# error near `()'` before every output of a zsh session: thirty-first held-out set).
+# error near `()'` before every output of a zsh session: thirty-first held-out set); the
+# snapshot of the user's shell that Claude Code sources before each command, which
+# re-evaluates what the startup files defined (`~/.claude/shell-snapshots/snapshot-bash-
+# 1774980584851-j7rkzc.sh: eval: line 89: syntax error near unexpected token `('`, under
+# conda.sh's own complaint, before every output of a session: thirty-sixth held-out set,
+# the key line of a failure whose retry printed it too, and so was "not fixed").
 _STARTUP_LINE = re.compile(
     r"^[ \t]*(?=[~/])[^\s:]*"
     r"(?:/\.(?:zshenv|zprofile|zshrc|zlogin|bashrc|bash_profile|bash_login|profile)"
     r"|/etc/(?:zshenv|zprofile|zshrc|zlogin|bashrc|bash\.bashrc|profile)"
     r"|/etc/profile\.d/[^\s:/]+"
-    r"|/Homebrew/[^\s:]*\.sh)"
-    r"(?::\d+:|: line \d+:) [^\n]*(?:\n|$)",
+    r"|/Homebrew/[^\s:]*\.sh"
+    r"|/shell-snapshots/snapshot-[^\s:/]+\.sh)"
+    r"(?::\d+:|(?:: eval)?: line \d+:) [^\n]*(?:\n|$)",
     re.M,
 )
 

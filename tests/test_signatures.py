@@ -1496,6 +1496,23 @@ _PS = "/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps: Operati
             "/etc/profile.d/lang.sh: line 3: warning: setlocale\nThe build stopped",
             "The build stopped",
         ),
+        # the snapshot of the user's shell Claude Code sources before each command, which
+        # evaluates conda's function again (thirty-sixth held-out set)
+        (
+            "Exit code 1\n/home/z/miniconda3/etc/profile.d/conda.sh: line 48: syntax error near"
+            " unexpected token `('\n/home/z/.claude/shell-snapshots/snapshot-bash-177-j7rk.sh:"
+            " eval: line 89: syntax error near unexpected token `('\n/home/z/.claude/shell-"
+            'snapshots/snapshot-bash-177-j7rk.sh: eval: line 89: `conda() { /c/conda "$@"; }\''
+            "\nTotal loss: 9.8\nGradient check: Traceback (most recent call last):\n  File"
+            ' "<string>", line 29'
+            "\nRuntimeError: element 0 of tensors does not require grad",
+            "RuntimeError: element 0 of tensors does not require grad",
+        ),
+        (
+            "Exit code 1\n/Users/me/.claude/shell-snapshots/snapshot-zsh-1760-jk.sh:12: command"
+            " not found: compdef\nError: Cannot find module 'left-pad'",
+            "Error: Cannot find module 'left-pad'",
+        ),
         # ... but are the error when nothing else was printed (`source ~/.zshrc`)
         (
             "Exit code 1\n/Users/me/.zshrc:12: command not found: foo",

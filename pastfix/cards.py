@@ -15,7 +15,9 @@ from typing import Any, TypeVar
 
 from pastfix import agents, fixes
 from pastfix.queries import (
+    COMMON_WORDS,
     DIFF_SHOWN,
+    EXIT_STATUS,
     FIX_STEPS_SHOWN,
     FIX_TEXT_CHARS,
     OTHER_NAMES,
@@ -302,6 +304,13 @@ def signature_shown(row: dict[str, Any]) -> str | None:
     )
 
 
+# What how_matched() says of a row found by a paste that names no error.
+SAYS_LITTLE = {
+    EXIT_STATUS: "ended the same way (the paste names no error)",
+    COMMON_WORDS: "holds the same common words (the paste names no error)",
+}
+
+
 def how_matched(row: dict[str, Any]) -> str:
     """How a find_past_fix row matched the pasted error, in the words its card uses (and the
     hook's context, the MCP row's `match` and the find page's): `same error` (its key line
@@ -309,7 +318,10 @@ def how_matched(row: dict[str, Any]) -> str:
     file` (the file it names is another), `same error, other names` (every name it quotes is
     another: queries.other_names; not seen before), `same error signature` (other values in
     the same signature), `same words, maybe another error` (every word of it, not its
-    signature), `partial: shares ...` (some of its rarer words, not seen before). `matched`
+    signature), `partial: shares ...` (some of its rarer words, not seen before), and of a
+    paste that names no error (queries.says_little_matched) `ended the same way` or `holds
+    the same common words`: not "same error", which an agent reading only the rows took for
+    the error itself (session 35: `Exit code 1`). `matched`
     alone, `signature`, did not tell the very same error from another file's or another
     value's (an MCP client's rows, a new user's try, session 34)."""
     if row["matched"] == "signature":
@@ -321,6 +333,8 @@ def how_matched(row: dict[str, Any]) -> str:
         return "same error, another file" if row.get("other_file") else "same error signature"
     if row["matched"] == "all words":
         return "same words, maybe another error"
+    if row["matched"] in SAYS_LITTLE:
+        return SAYS_LITTLE[row["matched"]]
     shared = row.get("shared_words") or []
     return f"partial: shares {', '.join(shared)}" if shared else "partial"
 
@@ -349,7 +363,8 @@ def format_hit(
     how = how_matched(row)
     weak = (
         f"  [{how}]"
-        if row["matched"] == "some words" or (words_only and row["matched"] == "all words")
+        if row["matched"] in ("some words", *SAYS_LITTLE)
+        or (words_only and row["matched"] == "all words")
         else ""
     )
     badge = agents.badge(row.get("agent"))

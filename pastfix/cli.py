@@ -490,7 +490,9 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     with -. Without DB_PATH: ./index.db, else $PASTFIX_DB, else
     ~/.local/share/pastfix/index.db (the index of the hook and the MCP server).
     It exits 0 whether or not ERROR was seen: with --json a script tells by the rows'
-    `matched` (`signature` or `all words`: seen; `some words`, or no row: not seen).
+    `matched` (`signature` or `all words`: seen; `some words`, or no row: not seen;
+    `exit status` or `common words`: ERROR names no error, only how a command ended or
+    only common words, and the rows ended so or hold them).
 
     \b
     Example:

@@ -239,15 +239,13 @@ def result(
     if error is not None:
         seen = queries.seen_before(rows)
         # An exit status or common words alone name no error: their rows were not "seen
-        # before", and each row says how it matched instead of "same error".
+        # before" (each row's `match` says how it matched: cards.how_matched).
         little = seen and queries.says_little(error)
         structured["seen_before"] = seen and not little
         if not seen:
             notices = [queries.not_seen_notice(error, rows)]
         elif little:
             notices.insert(0, queries.says_little_notice(error))
-            for row in lean:
-                row["match"] = queries.says_little_match(error)
     if notices:
         structured["notice"] = " ".join(notices)
         text = structured["notice"] + "\n" + text

@@ -360,6 +360,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("paste_text", 1, paste_text, deterministic=True)
     conn.create_function("bare_status", 1, bare_status, deterministic=True)
     conn.create_function("says_little", 1, says_little, deterministic=True)
+    conn.create_function("says_little_matched", 1, says_little_matched, deterministic=True)
     conn.create_function("matched_text", 1, matched_text, deterministic=True)
     conn.create_function("exit_status", 1, _exit_status, deterministic=True)
     conn.create_function("pasted_error", 1, _pasted_error(index_redacts(conn)), deterministic=True)
@@ -367,6 +368,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("distinctive_words", 1, distinctive_words, deterministic=True)
     conn.create_function("any_word_query", 2, any_word_query, deterministic=True)
     conn.create_function("shared_words", 3, shared_words, deterministic=True)
+    conn.create_function("only_file_names", 1, only_file_names, deterministic=True)
     conn.create_function("same_text", 2, same_text, deterministic=True)
     conn.create_function("text_distance", 2, text_distance, deterministic=True)
     conn.create_function("other_folder", 2, other_folder, deterministic=True)
@@ -839,6 +841,7 @@ def required_words(error: object) -> str:
     return " ".join(kept or words)
 
 
+@functools.lru_cache(maxsize=64)
 def distinctive_words(error: object) -> str:
     """The names in a pasted error that could make a near match, as a JSON array.
 
@@ -934,13 +937,35 @@ def shared_words(content: object, words: object, tokenizer: object = "") -> str:
     return json.dumps(shared, ensure_ascii=False)
 
 
+def only_file_names(words: object) -> int:
+    """1 when the names a near match shares with the pasted error (shared_words: a JSON
+    array, or its list) are all file names (a known extension: `index.ts`), or none; 0 when
+    it shares another name, the error's code or kind (`TS2307`, `EADDRINUSE`). A file name
+    of the paste's own path is in failures of any error: an unseen `src/index.ts:1:20 -
+    error TS2307: Cannot find module 'lodash' ...` had an `ls` listing and an `lsd` error
+    that named an `index.ts` as its first partial matches, and the TS2307 failure third
+    (nu38 finding 6). find_past_fix ranks a near match of such names after the others: its
+    query by the paste's names the failure holds (of distinctive_words), find_class by
+    those it shares (shared_words, the rare ones of those)."""
+    try:
+        found = json.loads(words) if isinstance(words, str) else words
+    except ValueError:
+        found = []
+    names = [w for w in found if isinstance(w, str)] if isinstance(found, list) else []
+    return int(all(_FILE_NAME.search(name) for name in names))
+
+
+# A name that is a file's: it ends with a known extension (signatures.FILE_EXTENSIONS).
+_FILE_NAME = re.compile(r"\.(?:" + "|".join(signatures.FILE_EXTENSIONS) + r")$", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=64)
 def _pasted_key(
     error: str,
-) -> tuple[str, Counter[str], Counter[str], str | None, frozenset[str]]:
+) -> tuple[str, Counter[str], Counter[str], str | None, frozenset[str], _Paths]:
     """The key line of a pasted error, set aside as same_text() compares it, its words, its
-    paths' folders, the file its diagnostic is about (signatures.diagnosed_file) and the
-    names it quotes (_quoted_names)."""
+    paths' folders, the file its diagnostic is about (signatures.diagnosed_file), the names
+    it quotes (_quoted_names) and the paths it quotes (_quoted_paths)."""
     text = paste_text(error)
     key = signatures.key_line(text) or " ".join(text[:300].split())
     return (
@@ -949,16 +974,17 @@ def _pasted_key(
         _folder_words(key),
         signatures.diagnosed_file(text, key),
         _quoted_names(key),
+        _quoted_paths(key),
     )
 
 
 def other_names(key_line: object, text: object, error: object) -> int | None:
-    """1 when a failure's key line and the pasted error's quote names that their signature
-    says `<str>` for (signatures.quoted_names) and no name of the paste is among the key
-    line's, nor quoted elsewhere in the failure's `text`: `Type error: Property 'email' does
-    not exist on type 'User'.` pasted, a failure of `'errors'` on `'ZodError'` is the same
-    error signature about other names. (A name the failure quotes below its key line is
-    the same error: tsc's `Type 'boolean | undefined' is not assignable to type
+    """NAMES_OTHER when a failure's key line and the pasted error's quote names that their
+    signature says `<str>` for (signatures.quoted_names) and no name of the paste is among
+    the key line's, nor quoted elsewhere in the failure's `text`: `Type error: Property
+    'email' does not exist on type 'User'.` pasted, a failure of `'errors'` on `'ZodError'`
+    is the same error signature about other names. (A name the failure quotes below its key
+    line is the same error: tsc's `Type 'boolean | undefined' is not assignable to type
     'boolean'.`, pasted, is the last line of a chain whose first line was stored's key.)
     Its fix was an edit of its own names (Zod's `.errors` to `.issues`), which a new user
     was shown as "the same error" on every front end (session 35): such a row is matched
@@ -966,18 +992,45 @@ def other_names(key_line: object, text: object, error: object) -> int | None:
     is not the error seen before (seen_before). Names are compared case-insensitively, and
     those of no letter or digit only when a line quotes nothing else: TypeScript's `'{}'`
     (an empty object type) is in many a TS2741 about other properties, while PowerShell's
-    `Unexpected token '}'` is another token than `'='`. NULL for NULL."""
+    `Unexpected token '}'` is another token than `'='`.
+
+    A quoted path that the signature says `<str>` for is no name (_quoted_names), and the
+    signature keeps no file of it (signatures.loose finds none to set aside), so two such
+    failures about other paths fell between the two checks: `fatal: Invalid path
+    '/tmp/foo': No such file or directory`, pasted, was "the same error signature" of a
+    failure about `'/!'`, and the hook gave its fix, a `git add './!/agent.sh'` (nu38
+    finding 2). When every path the paste quotes so differs from the key line's (_quoted_paths:
+    by base name) and its text quotes none of them elsewhere, the row is the same error
+    about another file (FILE_OTHER: other_file) when both name a file (a base name of a
+    letter or digit, or a temporary file), else about other names (NAMES_OTHER: `'/!'`
+    names none). NULL for NULL."""
     if key_line is None:
         return None
-    pasted = _pasted_key("" if error is None else str(error))[4]
-    if not pasted or not isinstance(key_line, str):
-        return 0
-    names = _quoted_names(key_line)
-    if not names or pasted & names:
+    pasted = _pasted_key("" if error is None else str(error))
+    if not isinstance(key_line, str) or not (pasted[4] or pasted[5]):
         return 0
     said = text.lower() if isinstance(text, str) else ""
-    quoted = (f"{start}{name}{end}" for name in pasted for start, end in _QUOTE_PAIRS)
-    return int(not any(each in said for each in quoted))
+    names = _quoted_names(key_line)
+    if pasted[4] and names and not pasted[4] & names and not _quoted_in(pasted[4], said):
+        return NAMES_OTHER
+    paths = _quoted_paths(key_line)
+    mine = {form for form, _ in pasted[5]}
+    if not mine or not paths or mine & {form for form, _ in paths}:
+        return 0
+    if _quoted_in({raw for _, raw in pasted[5]}, said):
+        return 0
+    files = all(_names_a_file(form) for form, _ in (*paths, *pasted[5]))
+    return FILE_OTHER if files else NAMES_OTHER
+
+
+# What other_names() says of a failure whose signature is the pasted one's: about other
+# names (other_names 1), about another file (other_file 1), or neither (0).
+NAMES_OTHER, FILE_OTHER = 1, 2
+
+
+def _quoted_in(names: Iterable[str], said: str) -> bool:
+    """Whether a failure's text (`said`, lower-case) quotes any of `names` (lower-case)."""
+    return any(f"{start}{name}{end}" in said for name in names for start, end in _QUOTE_PAIRS)
 
 
 # How a failure's text may quote a name.
@@ -1003,6 +1056,31 @@ def _quoted_names(line: str) -> frozenset[str]:
 
 
 _PATH_FORM = re.compile(r"<(?:path|tmp)>")
+
+# A quoted path as other_names() compares it: its form as normalise() has it, lower-case
+# (`<path>/agent.sh`, `<tmp>`), and as quoted, lower-case.
+_Paths = tuple[tuple[str, str], ...]
+
+
+@functools.lru_cache(maxsize=4096)
+def _quoted_paths(line: str) -> _Paths:
+    """The quoted paths of a key line that its signature says `<str>` for (those
+    _quoted_names leaves out), as other_names() compares them (_Paths)."""
+    paths = (
+        (signatures.normalise(name).lower(), name.lower())
+        for quoted in signatures.quoted_names(line)
+        if (name := quoted.strip())
+    )
+    return tuple((form, raw) for form, raw in paths if _PATH_FORM.search(form))
+
+
+def _names_a_file(form: str) -> bool:
+    """Whether a quoted path's form names a file: a temporary one (`<tmp>`, some file), or
+    a base name of a letter or digit (`<path>/agent.sh`; not `<path>/!` nor `<path>`)."""
+    if form == "<tmp>":
+        return True
+    base = form.rpartition("<path>/")[2] if "<path>/" in form else ""
+    return bool(_LETTERS_OR_DIGITS.search(base))
 
 
 _LETTERS_OR_DIGITS = re.compile(r"[^\W_]")
@@ -1394,21 +1472,25 @@ def find_limit(limit: object) -> int:
 OTHER_NAMES = "same error, other names"
 
 # Where a find_past_fix row stands before bm25 (find_class).
-FindClass = tuple[bool, bool, bool, bool, bool, bool, int, int, bool]
+FindClass = tuple[bool, bool, bool, bool, bool, bool, bool, int, int, bool]
 
 
 def find_class(row: dict[str, Any]) -> FindClass:
     """Where a find_past_fix row stands before bm25 comes in: the first keys of its ORDER BY.
 
-    A good match (the signature or every word) before a near one (some words); the pasted
-    text itself (same_text) before a look-alike; one that shares a name it quotes before
-    one about other names (other_names); the error itself before the same error about
-    another file (other_file); the same signature before the same words; real errors
-    before noise; the closest text (text_distance), then the pasted path's folders
-    (other_folder); a fixed failure before one that was not fixed. Then bm25 and recency.
+    A good match (the signature or every word) before a near one (some words), and of near
+    ones, one that shares the error's code or kind before one that shares only file names
+    (only_file_names); the pasted text itself (same_text) before a look-alike; one that
+    shares a name it quotes before one about other names (other_names); the error itself
+    before the same error about another file (other_file); the same signature before the
+    same words; real errors before noise; the closest text (text_distance), then the pasted
+    path's folders (other_folder); a fixed failure before one that was not fixed. Then bm25
+    and recency.
     """
+    near = row["matched"] == "some words"
     return (
-        row["matched"] == "some words",
+        near,
+        near and bool(only_file_names(row["shared_words"])),
         not row["same_text"],
         bool(row["other_names"]),
         bool(row["other_file"]),
@@ -1422,7 +1504,10 @@ def find_class(row: dict[str, Any]) -> FindClass:
 
 def seen_before(rows: list[dict[str, Any]]) -> bool:
     """Whether find_past_fix found the error itself: a row with its signature or every word,
-    not one whose signature is the error's about other names (other_names).
+    not one whose signature is the error's about other names (other_names). (Or, of a paste
+    that says_little, a row that ended as it says, EXIT_STATUS, or holds its words,
+    COMMON_WORDS: what it asked for, not partial matches, though it names no error; the
+    callers say so, says_little_notice.)
 
     When not, its rows (NEAR_LIMIT at most, `matched` = `some words`) only share a rare word
     of the error (`shared_words`): near matches, not the same error; or they are that error
@@ -1610,13 +1695,20 @@ def says_little_notice(error: str) -> str:
     )
 
 
-def says_little_match(error: str) -> str:
-    """What an MCP row's `match` says of a failure found by a pasted error that says_little:
-    not "same error", which an agent reading only the rows took for the error itself (a
-    new user's try, session 35: `Exit code 1` gave `seen_before` true and "same error")."""
+# How a row matched a pasted error that says_little (find_past_fix's `matched`, in place of
+# `signature` or `all words`): it ended with the exit status pasted alone, or it holds the
+# common words pasted. Not the error seen: `pastfix find --json` said `signature` of such
+# rows, and MCP's text `same error`, while the notice and MCP's `seen_before` said the
+# paste names no error (a new user's try, nu38 finding 10).
+EXIT_STATUS, COMMON_WORDS = "exit status", "common words"
+
+
+def says_little_matched(error: object) -> str | None:
+    """find_past_fix's `matched` of its good matches for a pasted error that says_little:
+    EXIT_STATUS or COMMON_WORDS; None for one that names an error."""
     if _bare_lines(error):
-        return "ended the same way (the paste names no error)"
-    return "holds the same common words (the paste names no error)"
+        return EXIT_STATUS
+    return COMMON_WORDS if names_nothing(error) else None
 
 
 def _quoted(text: str) -> str:
@@ -1811,14 +1903,21 @@ lines as materialized (
   select p.*, case when p.n <= {KEYED_ROWS} then error_key_line(tr.content) end as key_line,
     -- a diagnostic about another file: the same error there (other_file), not the text
     case when p.n <= {KEYED_ROWS} then coalesce(
-      diagnosed_elsewhere(diagnosed_file(tr.content), {matched}), 0) else 0 end as elsewhere
+      diagnosed_elsewhere(diagnosed_file(tr.content), {matched}), 0) else 0 end as elsewhere,
+    -- a near match that holds only file names of the paste's, after those that hold its
+    -- code or kind (only_file_names; one not compared counts as such). Of its names, not
+    -- of the rare ones: a reference to `rare` here made the query's prepare 15% slower.
+    case when p.words = 1 and not p.same then coalesce(case when p.n <= {KEYED_ROWS} then
+      only_file_names(shared_words(tr.content, distinctive_words((select error from given)),
+        {TOKENIZER_SQL})) end, 1) else 0 end as files
   from prelim p join tool_results tr on tr.id = p.id
 ),
 keyed as (
   select *, coalesce(same_text(key_line, {matched}) and not elsewhere, 0) as exact,
     coalesce(text_distance(key_line, {matched}), {UNKEYED_DISTANCE}) as distance,
     coalesce(other_folder(key_line, {matched}), 0) as folders,
-    -- the same signature, every name it quotes another (other_names)
+    -- the same signature, every name it quotes another, or a path it quotes another
+    -- file's (other_names: NAMES_OTHER, FILE_OTHER)
     case when same and not coalesce(same_text(key_line, {matched}), 0) then coalesce(
       other_names(key_line, (select content from tool_results where id = lines.id), {matched}),
       0) else 0 end as names
@@ -1836,7 +1935,8 @@ keyed as (
 ranked as (
   select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
     coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
-    m.distance, m.folders, m.loose or m.elsewhere as loose, m.names,
+    m.distance, m.folders, m.loose or m.elsewhere or m.names = {FILE_OTHER} as loose,
+    m.names = {NAMES_OTHER} as names, m.files,
     fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
@@ -1871,15 +1971,15 @@ best as (
     coalesce(json_extract(fixed_one, '$[1]'), tool_use_id) as tool_use_id, session_id,
     coalesce(json_extract(fixed_one, '$[2]'), message_uuid) as message_uuid,
     coalesce(json_extract(fixed_one, '$[3]'), timestamp) as timestamp, signature, kind,
-    score, same, words, exact, distance, folders, loose, names,
+    score, same, words, exact, distance, folders, loose, names, files,
     fixed or fixed_one is not null as fixed
   from stood
 ),
 -- The order of find_past_fix (see find_class).
 hits as (
   select * from best
-  order by same or words = 2 desc, exact desc, names, loose, same desc, kind = 'error' desc,
-    distance, folders, fixed desc, score is null, score, timestamp desc, id
+  order by same or words = 2 desc, files, exact desc, names, loose, same desc,
+    kind = 'error' desc, distance, folders, fixed desc, score is null, score, timestamp desc, id
   limit case when (select yes from unseen) then min({NEAR_LIMIT}, {limit}) else {limit} end
 ),
 -- Each failure with what followed it (the fixes table, see pastfix.fixes): whether
@@ -1941,8 +2041,10 @@ select
   resume_command(s.agent, f.session_id, s.source_paths) as resume,
   f.tool_use_id,
   ok.tool_use_id as next_ok_tool_use_id,
-  case when f.same then 'signature' when f.words = 2 then 'all words'
-       else 'some words' end as matched,
+  -- (the paste names no error: how it matched, not the error seen, says_little_matched)
+  coalesce(case when f.same or f.words = 2 then says_little_matched((select error from given))
+    end, case when f.same then 'signature' when f.words = 2 then 'all words'
+       else 'some words' end) as matched,
   round(f.score, 3) as score,
   f.signature,
   f.kind,
@@ -2043,9 +2145,10 @@ left join tool_calls ok on ok.tool_use_id = (
 where not (f.words = 1 and not f.same
            and shared_words(f.content, (select words from rare), {TOKENIZER_SQL}) = '[]')
 -- The order (find_class, then bm25 and recency): a good match (the signature or every
--- word) first; then the same text, the same signature, real errors before noise, the
+-- word) first, a near match that shares more than file names before one that does not;
+-- then the same text, the same signature, real errors before noise, the
 -- closest text, a fixed failure, bm25, the newest.
-order by f.same or f.words = 2 desc, f.exact desc, f.names, f.loose, f.same desc,
+order by f.same or f.words = 2 desc, f.files, f.exact desc, f.names, f.loose, f.same desc,
   f.kind = 'error' desc,
   f.distance, f.folders, f.fixed_at is not null desc, f.score is null, f.score,
   f.timestamp desc, f.id

@@ -659,7 +659,9 @@ def test_find_of_an_empty_error_is_a_one_line_error(tmp_path, projects):
 
 def test_find_says_an_exit_status_alone_says_little(tmp_path, projects):
     """`pastfix find "Exit code 1"` shows the failures that ended so, and says first (on
-    stderr, so that --json stays JSON) that they may be of any error."""
+    stderr, so that --json stays JSON) that they may be of any error. Its --json rows say
+    so too, `matched` = `exit status` (`common words` for `a 1`), not `signature` or `all
+    words`, which tell a script the error was seen (nu38 finding 10)."""
     write_jsonl(
         projects / "-home-dev-app" / "22222222-2222-4222-8222-222222222222.jsonl",
         failing_session("22222222-2222-4222-8222-222222222222", 2, "Exit code 1", "Retry"),
@@ -676,6 +678,12 @@ def test_find_says_an_exit_status_alone_says_little(tmp_path, projects):
         assert done.returncode == 0
         assert done.stderr.startswith("'Exit code 1' names no error, only how a command ended")
         assert "Exit code 1" in done.stdout
+    found = json.loads(done.stdout)
+    assert found and {row["matched"] for row in found} == {"exit status"}
+    for pasted, matched in (("Process exited with code 1", "exit status"), ("a 1", "common words")):
+        result = CliRunner().invoke(cli, ["find", pasted, str(db_path), "--json"])
+        found = json.loads(result.stdout)
+        assert found and {row["matched"] for row in found} == {matched}, pasted
     done = subprocess.run(
         [sys.executable, "-m", "pastfix", "find", "ENOENT: no such file", str(db_path)],
         capture_output=True,

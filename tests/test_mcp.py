@@ -200,6 +200,10 @@ def test_find_past_fix_says_when_the_error_is_an_exit_status_alone(index):
     assert bare.structured_content["notice"] == queries.says_little_notice("Exit code 2")
     assert "names no error, only how a command ended" in bare.structured_content["notice"]
     assert bare.content[0].text.startswith(bare.structured_content["notice"] + "\n")
+    # the text content, for text-only clients, as the rows say (it said `same error`: nu38
+    # finding 10)
+    assert "match: ended the same way (the paste names no error)" in bare.content[0].text
+    assert "match: same error" not in bare.content[0].text
     whole = anyio.run(ask, "Exit code 2\n" + TS_ERROR.format(file="lib/order.ts", line=7))
     assert whole.structured_content["seen_before"] is True
     assert "notice" not in whole.structured_content

@@ -823,6 +823,43 @@ def test_find_past_fix_near_matches_share_a_rare_name(ranking):
     assert queries.find_past_fix(ranking, "OCI: agent 'general-purpose' exited") == []
 
 
+def test_a_near_match_of_the_errors_code_before_one_of_a_file_name(tmp_path):
+    """Not seen before: a near match that shares the error's code (`TS2307`) comes before
+    one that shares only a file name of the paste's path (`index.ts`), in the query and
+    across indexes (find_class). An `ls` listing and an `lsd` error came first (nu38
+    finding 6): the TS2307 failure, about another file, came after them."""
+    projects = tmp_path / "projects"
+    ts = "src/utils/sheet.ts:5:22 - error TS2307: Cannot find module 'xlsx' or its corresponding"
+    for sid, minutes, command, error in (
+        ("tsc", 0, "npx tsc --noEmit", f"Exit code 2\n{ts} type declarations."),
+        ("lsd", 100, "lsd src/index.ts", "Exit code 2\nlsd: src/index.ts: No such file"),
+        ("make", 200, "make", "Exit code 2\nmake: *** [all] Error 2"),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command=command)
+            .result(f"{sid}1", error, error=True)
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        pasted = (
+            "src/index.ts:1:20 - error TS2307: Cannot find module 'lodash' or its"
+            " corresponding type declarations."
+        )
+        found = queries.find_past_fix(conn, pasted)
+        assert not queries.seen_before(found)
+        assert [(r["session_id"], r["shared_words"]) for r in found] == [
+            ("tsc", ["TS2307"]),
+            ("lsd", ["index.ts"]),
+        ]
+        assert queries.find_class(found[0]) < queries.find_class(found[1])
+        assert queries.merge_find_rows([found[1:], found[:1]]) == found
+    finally:
+        conn.close()
+
+
 def test_a_near_match_shares_a_word_it_can_name_or_is_not_shown(tmp_path):
     """The full-text index matches more loosely than a word can be named (`café` for
     `cafe`, its accents set aside): such a row was shown as `[partial: shares ]`, sharing
@@ -2325,7 +2362,11 @@ def test_real_corpus_identifiers(real_conn, identifier):
     assert expected, identifier
     found = queries.find_past_fix(real_conn, identifier, limit=queries.FIND_MAX)
     assert sorted((r["session_id"], r["signature"]) for r in found) == sorted(expected)
-    assert {r["matched"] for r in found} <= {"all words", "signature"}
+    # an exit status alone names no error: its rows say so (nu38 finding 10)
+    little = queries.says_little(identifier)
+    assert {r["matched"] for r in found} <= (
+        {"exit status"} if little else {"all words", "signature"}
+    )
     for r in found:
         assert r["resume"] == f"claude --resume {r['session_id']}"
         if r["matched"] == "all words":
@@ -3855,6 +3896,66 @@ def test_an_error_about_its_own_names_ranks_before_one_about_other_names(named):
     assert queries.find_class(found[0]) < queries.find_class(
         queries.find_past_fix(named, "Type error: Property 'x' does not exist on type 'Y'.")[0]
     )
+
+
+def test_a_quoted_path_of_another_file_or_no_file_is_not_the_same_error(tmp_path):
+    """A quoted path the signature says `<str>` for is neither a name nor a file the
+    signature keeps: `fatal: Invalid path '/tmp/foo'`, pasted, was "the same error
+    signature" of a failure about `'/!'`, and the hook gave its fix (nu38 finding 2). Another
+    path that names a file is the same error about another file; one that names none (`/!`)
+    is the same error about other names; the same file, in another folder, is that error."""
+    from pastfix import cards, hook
+
+    git = "fatal: Invalid path '{}': No such file or directory"
+    projects = tmp_path / "projects"
+    for sid, minutes, path, fix in (
+        ("bang", 0, "/!", "git add './!/agent.sh'"),
+        ("file", 100, "src/app.c", "git add ./src/app.c"),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command=f"git add '{path}'")
+            .result(f"{sid}1", "Exit code 128\n" + git.format(path), error=True)
+            .call(f"{sid}2", "Bash", command=fix)
+            .result(f"{sid}2", "ok")
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    # with only the failure about '/!': other names, not seen, and the hook says nothing
+    (projects / "-home-u-app" / "file.jsonl").rename(tmp_path / "file.jsonl")
+    build_index(tmp_path / "bang.db", projects)
+    conn = queries.connect(tmp_path / "bang.db")
+    try:
+        found = queries.find_past_fix(conn, git.format("/tmp/foo"))
+        assert [(r["session_id"], r["other_names"]) for r in found] == [("bang", 1)]
+        assert not queries.seen_before(found)
+        event = {"session_id": "new", "error": "Exit code 128\n" + git.format("/tmp/foo")}
+        assert hook.matches(conn, event) == []
+    finally:
+        conn.close()
+    (tmp_path / "file.jsonl").rename(projects / "-home-u-app" / "file.jsonl")
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+
+        def how(path):
+            found = queries.find_past_fix(conn, git.format(path))
+            return {(r["session_id"], cards.how_matched(r)) for r in found}
+
+        assert how("/!") == {("bang", "same error"), ("file", "same error, other names")}
+        assert how("lib/app.c") == {("file", "same error"), ("bang", "same error, other names")}
+        # another file, or a temporary file (some file)
+        for path in ("lib/util.c", "/tmp/foo"):
+            assert how(path) == {
+                ("file", "same error, another file"),
+                ("bang", "same error, other names"),
+            }
+        found = queries.find_past_fix(conn, git.format("/tmp/foo"))
+        assert [(r["session_id"], r["other_file"], r["other_names"]) for r in found] == [
+            ("file", 1, 0),
+            ("bang", 0, 1),
+        ]
+    finally:
+        conn.close()
 
 
 def test_a_quoted_ref_or_date_is_a_name(tmp_path):

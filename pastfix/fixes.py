@@ -74,7 +74,9 @@ failed call tried to do:
   program took, after it refused the failed call's (`taskkill /F`, its `/F` made a path by
   Git Bash, then `taskkill //F` failing to find the process: _got_past_refusal), and a
   retry the shell found the program for this time, after it did not (`cmake: command not
-  found`, then `cmake .. && make` failing to compile: _found_now). An
+  found`, then `cmake .. && make` failing to compile: _found_now). A retry the user
+  rejected or stopped (Codex's `aborted by user`) shows nothing of how it went, and
+  confirms nothing (_UNFINISHED). An
   environment activated first (`. .venv/bin/activate &&`) and what a command cleared away
   first (`docker rm -f app;`, `rm -f x`, `pkill x`) are no intent shared; a push to
   another remote is no retry, and git's `unable to access '...'` names the push of a
@@ -1465,9 +1467,12 @@ def _left_sandbox(failed: Call, retry: Call, error: str, retry_key: str) -> bool
     could not start, then `the following arguments are required: --url`: thirty-second
     held-out set, 2 Codex users; a `mix precommit` whose socket was refused, then compiling
     and failing on runtime.exs: thirtieth). A retry refused again, in other words, did not
-    get past it."""
+    get past it, and one the user stopped (`aborted by user`, all Codex keeps of it) shows
+    nothing of how it went (a branch's creation refused its lock file, then escalated and
+    aborted as the rollout ends: thirty-sixth held-out set, abandoned)."""
     return (
         retry.escalated
+        and retry.kind not in _UNFINISHED
         and not failed.escalated
         and _says_refused(error)
         and not _says_refused(retry_key)
@@ -1492,7 +1497,7 @@ def _found_now(retry: Call, program: str, retry_key: str) -> bool:
     `python3 -m pytest` with `No module named pytest`, thirty-second held-out set), nor one
     whose chain failed before the program's part (`cd build && cmake ..`, build not there:
     see _reached)."""
-    if retry.name not in SHELL_TOOLS or retry.kind in {*_STOPPED, *_NOT_RUN, _REFUSED_INPUT}:
+    if retry.name not in SHELL_TOOLS or retry.kind in _UNFINISHED:
         return False
     again = signatures.missing_program(retry_key) or _missing_module(retry_key)
     if again and ALIASES.get(again, again) == ALIASES.get(program, program):
@@ -1562,7 +1567,7 @@ def _got_past_refusal(
     abandoned), its tool refused its input, or it was cancelled with a sibling."""
     return (
         retry.command != failed.command
-        and retry.kind not in {*_STOPPED, *_NOT_RUN, _REFUSED_INPUT}
+        and retry.kind not in _UNFINISHED
         and bool(key_line)
         and (_says_misused(key_line) or _switch_made_path(failed.command, key_line))
         and not _says_misused(retry_key)
@@ -5709,6 +5714,7 @@ def fix_of(
         ran_other = (
             no_script
             and call.failed
+            and call.kind not in _UNFINISHED
             and n < NEARBY_CALLS
             and still_failing is not None
             and _ran_another_script(failed, call._replace(failed=False))
@@ -5743,7 +5749,7 @@ def fix_of(
                 same = None
             if same is not None:
                 retried.append((n, same))
-            if same is not False or key_of is None:
+            if same is not False or key_of is None or call.kind in _UNFINISHED:
                 continue
             if (
                 not _ran_till_stopped(failed, call)
@@ -6840,6 +6846,11 @@ _REFUSED_INPUT = "input_validation"
 # (a flake8 run cancelled with its sibling, then run alone: flake8 was not installed; the
 # install is the remedy, not an edit made before the rerun: seventeenth held-out set).
 _NOT_RUN = frozenset({"sibling_error"})
+# The kinds of a failed call that say nothing of how its command went: the user rejected or
+# stopped it (Codex's `aborted by user`, its output's only words), it was cancelled with a
+# sibling, or its tool refused its input. Such a retry got past no error, and confirms
+# nothing (fix_of; _got_past_refusal, _left_sandbox, _found_now).
+_UNFINISHED = frozenset({*_STOPPED, *_NOT_RUN, _REFUSED_INPUT})
 
 
 def session_fixes(

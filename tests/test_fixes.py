@@ -2269,6 +2269,44 @@ def test_a_retry_outside_the_sandbox_that_failed_on_something_else_got_past_it()
     assert run([failed, inside], errors)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_retry_outside_the_sandbox_the_user_stopped_got_past_nothing():
+    """Codex's sandbox refused a branch's lock file (`cannot lock ref ... Operation not
+    permitted`); the escalated retry's whole output is `aborted by user` (kind
+    `interrupted`), and the rollout ends (thirty-sixth held-out set, abandoned): a call the
+    user stopped shows nothing of how its command went, so it confirms nothing, outside the
+    sandbox, after its arguments were refused or another script run. One that failed on its
+    own does."""
+    script = ".specify/scripts/bash/create-new-feature.sh --json --short-name x 'the spec'"
+    failed = call("shell_command", command=script, failed=True)
+    errors = {
+        failed.tool_use_id: "Exit code 128\nfatal: cannot lock ref 'refs/heads/001-x': Unable"
+        " to create '/r/.git/refs/heads/001-x.lock': Operation not permitted"
+    }
+    for said in ("aborted by user", "aborted by user after 31.2s"):
+        stopped = call(
+            "shell_command", command=script, escalated=True, failed=True, kind="interrupted"
+        )
+        fix = run([failed, stopped], {**errors, stopped.tool_use_id: said})[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.NOT_FIXED, None)
+    ran = call("shell_command", command=script, escalated=True, failed=True)
+    said = {**errors, ran.tool_use_id: "Exit code 1\nerror: spec template not found"}
+    assert run([failed, ran], said)[failed.tool_use_id].confirmed_by == ran.tool_use_id
+    taskkill = call(command="taskkill /F /PID 24648", failed=True)
+    stopped = call(command="taskkill //F //PID 24648", failed=True, kind="interrupted")
+    refused = {
+        taskkill.tool_use_id: "Exit code 1\nERROR: Invalid argument/option - 'F:/'.",
+        stopped.tool_use_id: "[Request interrupted by user for tool use]",
+    }
+    assert run([taskkill, stopped], refused)[taskkill.tool_use_id].outcome == fixes.NOT_FIXED
+    # nor another script run after one npm did not know: aborted, it may have said so again
+    typo = call(command="npm run biuld", failed=True)
+    for kind, said in (("interrupted", "aborted by user"), (None, "Exit code 2\nerror TS2304")):
+        build = call(command="npm run build", failed=True, kind=kind)
+        outputs = {typo.tool_use_id: 'npm ERR! Missing script: "biuld"', build.tool_use_id: said}
+        fix = run([typo, build], outputs, outputs)[typo.tool_use_id]
+        assert fix.outcome == (fixes.FIXED if kind is None else fixes.NOT_FIXED)
+
+
 def test_a_retry_whose_arguments_were_taken_that_failed_on_something_else_got_past_them():
     """`taskkill /F /PID 24648` from Git Bash, which made `/F` a path (`invalid
     argument/option - 'F:/'`), then `taskkill //F //PID 24648`, which failed because the

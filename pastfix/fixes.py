@@ -223,7 +223,8 @@ flag: --command`) never ran: it got past nothing. A retry that failed with this 
 about the file it, or a step before it, moved or copied this one's to (`mv README.md
 README.md.bak && ...`, then `...: README.md.bak`) met the same obstacle, moved (_moved). A
 command its own `pkill -f` killed (_killed_itself) is fixed by the retry without that
-pkill: no edit between is a step of it.
+pkill: no edit between is a step of it; one that only looked after its kills did what it
+was for, and was stopped (_stopped_by_own_pkill).
 
 A command the agent ran again as it was, after the window's prompts, having done nothing
 between but look and fail, is fixed by that rerun: the user fixed it outside the session
@@ -248,7 +249,8 @@ install gh`), is fixed by the install, its step.
 **Outcomes.** `fixed` (a retry confirmed it), `worked around` (another way did),
 `papered over` (only a masked call succeeded), `already done` (an edit whose text was
 not found because an earlier edit of the file had written it: already_made), `stopped`
-(a command the agent stopped itself, with Ctrl-C: _stopped_on_purpose) and `not fixed`
+(a command the agent stopped itself, with Ctrl-C: _stopped_on_purpose, or with a `pkill -f`
+that killed its own shell too, only looks after it: _stopped_by_own_pkill) and `not fixed`
 (nothing in the window did). Only the first two claim a fix.
 """
 
@@ -291,7 +293,8 @@ PAPERED_OVER = "papered over"
 NOT_FIXED = "not fixed"
 # An edit whose text was not found because an earlier edit had written what it was to write.
 ALREADY_DONE = "already done"
-# A command the agent stopped itself (_stopped_on_purpose): its exit status is that stop.
+# A command the agent stopped itself (_stopped_on_purpose, _stopped_by_own_pkill): its exit
+# status is that stop.
 STOPPED = "stopped"
 CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
 
@@ -4327,6 +4330,19 @@ def _killed_itself(failed: Call, error: str) -> bool:
     )
 
 
+def _stopped_by_own_pkill(failed: Call, error: str) -> bool:
+    """Whether a command killed by its own `pkill -f` (_killed_itself) only looked or waited
+    besides its kills: pkill signals every process its pattern matches, the ones it was
+    for as well as its own shell, so the kill was done, and only a look at it never ran
+    (`pkill -f "generate_dataset_200k"; sleep 2; ps aux | grep generate_dataset | wc -l`,
+    exit 144, the generator then rewritten and run: "fixed" by a later `ps aux | grep`
+    of it; thirty-sixth held-out set, not a problem). One that was to launch something
+    after the kill still needs that launch."""
+    return _killed_itself(failed, error) and all(
+        i.program in _KILLERS or _looks(i) for i in intents(failed.command)
+    )
+
+
 def _sends_keys(call: Call) -> bool:
     """Whether a call of Codex's write_stdin sent keys (`chars`), not only polled."""
     return call.name == "write_stdin" and bool(_input_text(call.input, "chars"))
@@ -5581,7 +5597,9 @@ def fix_of(
     four times on four errors had four remedies.
     """
     window_end = after[-1].timestamp if after else failed.timestamp
-    if _stopped_on_purpose(failed) and _EXIT_LINE.match(error.split("\n", 1)[0]):
+    if (
+        _stopped_on_purpose(failed) and _EXIT_LINE.match(error.split("\n", 1)[0])
+    ) or _stopped_by_own_pkill(failed, error):
         # (its process ended: `Exit code N` first; not Codex's own `write_stdin failed:
         # stdin is closed`, where the stop never reached it)
         return Fix(failed.tool_use_id, STOPPED, window_end=window_end)

@@ -3974,9 +3974,15 @@ def _searched_fewer_words(failed: Call, call: Call, printed: str) -> bool:
     `create_customer`: another question, _same_search), nor one alternative of `a|b`, which
     asks less. A word too short to count (`"Etapa 3"`, then `"ETAPA"`) is dropped as well,
     and a flag given twice is given once (`grep -n "Etapa 3" -n x.sh`: thirty-fifth held-out
-    set, a Codex user, fixed)."""
+    set, a Codex user, fixed). It found what the first sought only when a line it printed
+    holds every word of the first's pattern, in another form (`ETAPA 3: ...`): lines that
+    hold the word kept alone answer another question (`rg "class Kira" cli`, exit 1, then
+    `rg "kira" cli` listing its uses and no class: thirty-sixth held-out set, not a
+    problem, the class being elsewhere; of the thirty-fourth's, no migration printed
+    created the table, its label fixed but unsure)."""
     if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call, printed):
         return False
+    lines = [line.lower() for line in printed.splitlines()]
     for mine in segments(failed.command):
         program, args = _program(mine)
         at = _pattern_at(args) if program in _MATCHERS else None
@@ -3984,6 +3990,8 @@ def _searched_fewer_words(failed: Call, call: Call, printed: str) -> bool:
             continue
         pattern = args[at].lower()
         words = set(_PATTERN_WORD.findall(pattern))
+        if not any(all(word in line for word in words) for line in lines):
+            continue
         rest = list(dict.fromkeys([*args[:at], *args[at + 1 :]]))
         for theirs in segments(call.command):
             other, their_args = _program(theirs)

@@ -5503,18 +5503,34 @@ def test_a_search_that_found_nothing_widened_and_found_it(failed_command, wider,
 )
 def test_a_search_that_found_nothing_asked_with_fewer_words_found_it(retry_command, fixed):
     """`rg -n "create table chat_sessions" supabase/migrations`, exit 1, then the same search
-    for `chat_sessions` alone, which listed the migrations: the same question asked more
-    widely, its retry (thirty-fourth held-out set, a Codex user). A word changed, or a
-    folder, is another question; so is one alternative of `a|b`."""
+    for `chat_sessions` alone, which printed `CREATE TABLE IF NOT EXISTS chat_sessions`: the
+    same question asked more widely, its retry (thirty-fourth held-out set, a Codex user).
+    A word changed, or a folder, is another question; so is one alternative of `a|b`; and
+    so is the word alone when no line it printed holds the others (the table altered, never
+    created there: the thirty-fourth's own, fixed but unsure by its label; `rg "class Kira"
+    cli`, then `rg "kira" cli` listing its uses: thirty-sixth, not a problem)."""
     failed = call(
         "shell_command",
         command='rg -n "create table chat_sessions" supabase/migrations -S',
         failed=True,
     )
     retry = call("shell_command", command=retry_command)
-    outputs = {retry.tool_use_id: "supabase/migrations/021_mode.sql:10:ALTER TABLE chat_sessions"}
+    created = "supabase/migrations/002_chat.sql:4:CREATE TABLE IF NOT EXISTS chat_sessions ("
+    altered = "supabase/migrations/021_mode.sql:10:ALTER TABLE chat_sessions"
+    outputs = {retry.tool_use_id: f"{altered}\n{created}"}
     fix = run([failed, retry], {failed.tool_use_id: "Exit code 1"}, outputs)[failed.tool_use_id]
     assert (fix.confirmed_by == retry.tool_use_id) is fixed
+    outputs = {retry.tool_use_id: f"{altered}\nsupabase/migrations/022_x.sql:3:-- create a column"}
+    fix = run([failed, retry], {failed.tool_use_id: "Exit code 1"}, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by is None
+    kira = call("shell", command='rg "class Kira" cli -n', failed=True)
+    uses = call("shell", command='rg "kira" cli -n')
+    outputs = {
+        uses.tool_use_id: "cli/commands.py:21:from agents.kira.kira_agent import KiraAgent\n"
+        'cli/prime.py:111:    p_kira = sub.add_parser("kira", help="Kira agent commands")'
+    }
+    fix = run([kira, uses], {kira.tool_use_id: "Exit code 1"}, outputs)[kira.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.NOT_FIXED, None)
     either = call(
         "shell_command", command='rg -n "chat_sessions|chat_session_mode" supabase', failed=True
     )

@@ -244,7 +244,8 @@ An unchanged retry with nothing in between is a fix with an empty remedy (a
 flaky network, a server that had not started yet); after a host not reached (not
 localhost), so is one with anything between but a setting of how to connect. A program
 the shell did not find, never run again but installed (`brew install gh`, `apt-get
-install gh`), is fixed by the install, its step.
+install gh`), is fixed by the install, its step; not a probe that only asked whether it is
+there (`gh --version`, `which gh`: _only_probed), whose failure was its answer.
 
 **Outcomes.** `fixed` (a retry confirmed it), `worked around` (another way did),
 `papered over` (only a masked call succeeded), `already done` (an edit whose text was
@@ -3660,10 +3661,10 @@ _WHERE = frozenset({"which", "type", "whereis"})
 
 
 def _checked_for(failed: Call, key_line: str) -> str | None:
-    """The program a failed `which gh` (`which gh && gh --version`: "gh not found") looked
+    """The program a failed `which gh` (`which gh && gh pr create`: "gh not found") looked
     for, when its error names it or says nothing but its status: not there, as a shell's
     `command not found` says (eleventh held-out set, brew install gh then, never run
-    again)."""
+    again; a `which` with only a look after it is a probe: _only_probed)."""
     if failed.name not in SHELL_TOOLS:
         return None
     where = next((i for i in intents(failed.command) if i.program in _WHERE), None)
@@ -3671,6 +3672,35 @@ def _checked_for(failed: Call, key_line: str) -> str | None:
         return None
     program = next(iter(where.args))
     return program if program in key_line or _EXIT_LINE.match(key_line) else None
+
+
+def _only_probed(failed: Call) -> bool:
+    """Whether a failed shell command only asked whether a program is there: each of its
+    commands looks (`which gh`, `type gh`, `gh --version`, `command -v gh`). Its failure was
+    the answer, "not installed", and the install that came next is a goal of its own, not
+    its fix, unless the probe is run again (`gh --version`: `gh: command not found`, then
+    the apt source added and `apt install gh`, gh never run again: thirty-sixth held-out
+    set; `which gh && gh --version`, then `brew install gh`: thirty-fourth; both not a
+    problem by their labels, the eleventh's fixed). What ran the program for its work
+    (`gh pr create`, `gh auth login`) still is fixed by its install."""
+    mine = intents(failed.command) if failed.name in SHELL_TOOLS else ()
+    probes = [i for i in mine if _probe(i)]
+    return bool(probes) and all(i in probes or i.program in LOOK for i in mine)
+
+
+# What asks only whether a program is there: its version or help, and nothing else (not
+# `-v`: `pytest -v` runs the tests).
+_PROBE_FLAGS = frozenset({"--version", "-V", "--help"})
+
+
+def _probe(intent: Intent) -> bool:
+    """Whether a simple command asks only whether a program is there (`which gh`, `type
+    gh`, `command -v gh`, `gh --version`, `gh version`): not a look of what it does (`gh
+    auth status` needs gh to answer another question)."""
+    if intent.program in _WHERE or intent.words[:2] in {("command", "-v"), ("command", "-V")}:
+        return True
+    rest = [w for w in intent.words[1:] if w not in _PROBE_FLAGS]
+    return rest in ([], ["version"]) and len(intent.words) > 1
 
 
 # A module Python or Node did not find: `No module named 'docx'`, `Cannot find package
@@ -5981,7 +6011,11 @@ def fix_of(
     installs = [
         n
         for n, call in enumerate(after)
-        if program and not call.failed and not call.running and _installs(call, program)
+        if program
+        and not call.failed
+        and not call.running
+        and _installs(call, program)
+        and not _only_probed(failed)
     ]
     # An installer the shell did not find (`brew install yt-dlp`: `command not found: brew`),
     # then another installing the same package (`pip3 install yt-dlp`): worked around.

@@ -2922,17 +2922,38 @@ def test_a_missing_program_installed_is_fixed_by_the_install():
 
 @pytest.mark.parametrize("said", ["gh not found", "which: no gh in (/usr/bin:/bin)", "Exit code 1"])
 def test_a_program_which_did_not_find_is_fixed_by_its_install(said):
-    """`which gh && gh --version` failed ("gh not found"), then `brew install gh`, and gh
-    was never run again (eleventh held-out set): the install is the step, as after a
-    shell's `command not found`. A `which` whose error is another's is no such check."""
-    failed = call(command="which gh && gh --version", failed=True)
+    """`which gh && gh pr create --fill` failed ("gh not found"), then `brew install gh`, and gh
+    was never run again: the install is the step, as after a shell's `command not found`.
+    A `which` whose error is another's is no such check."""
+    failed = call(command="which gh && gh pr create --fill", failed=True)
     install = call(command="brew install gh")
     error = {failed.tool_use_id: f"Exit code 1\n{said}" if said[0] != "E" else said}
     fix = run([failed, install], error)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, install.tool_use_id)
     assert steps(fix) == [(install.tool_use_id, None)]
-    other = {failed.tool_use_id: "Exit code 1\nerror: unknown flag --version"}
+    other = {failed.tool_use_id: "Exit code 1\nerror: unknown flag --fill"}
     assert run([failed, install], other)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+@pytest.mark.parametrize(
+    "probe", ["gh --version", "which gh && gh --version", "command -v gh", "type gh"]
+)
+def test_a_probe_for_a_program_not_there_is_not_fixed_by_its_install(probe):
+    """`gh --version`: `gh: command not found`, then the apt source added and `sudo apt
+    install gh -y`, gh never run again (thirty-sixth held-out set; `which gh && gh
+    --version`, then `brew install gh`: thirty-fourth; both not a problem by their labels):
+    a probe that only asked whether the program is there got its answer, and the install
+    is the next goal, not its fix. Run again after the install, the probe is fixed by it."""
+    failed = call(command=probe, failed=True)
+    install = call(command="sudo apt install gh -y")
+    error = {failed.tool_use_id: "/bin/bash: gh: command not found"}
+    fix = run([failed, install], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.NOT_FIXED, None)
+    assert fix.others == [install.tool_use_id]
+    again = call(command=probe)
+    fix = run([failed, install, again], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    assert steps(fix) == [(install.tool_use_id, None)]
 
 
 def test_a_page_a_fetch_could_not_read_is_got_by_curl_or_gh():

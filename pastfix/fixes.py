@@ -177,7 +177,10 @@ status was another's and whose program said it failed in its own voice (`sudo: a
 is required`, `npm ERR! 404`: _said_own_error), nor a command sent to the background that
 a later look at its output saw fail (_failed_in_background). Nor does a command
 whose output ends at a question no one answered (`? Would you like to use React Compiler?
-› No / Yes`): it stopped there, and is no step either (_unanswered).
+› No / Yes`): it stopped there, and is no step either (_unanswered). Nor does a rewrite
+of inline code that prints (`python3 -c "... print(...)"`) that printed nothing, when a
+rewrite soon after, of the failed code or of the silent one, printed: that one did what
+the script was for, and confirms the fix (_printed_nothing_before).
 
 **The remedy.** What made the difference, shown before the confirmation:
 
@@ -2909,6 +2912,49 @@ def _silent_again(failed: Call, call: Call, error: str, output: Callable[[str], 
         and bool(_NOTHING_BUT_STATUS.match(error))
         and _status_of_another(call)
         and not output(call.tool_use_id).strip()
+    )
+
+
+# What Claude Code's Bash returns for a command that printed nothing (2.x), and Codex's
+# empty exec output: no output.
+_NO_OUTPUT = re.compile(r"\s*(?:\(Bash completed with no output\))?\s*")
+# A call in inline code that prints: Python's print, Node's console.log, Ruby's puts.
+_PRINTS = re.compile(r"\b(?:print|console\.log|puts|pprint|printf)\s*\(|\bputs\s")
+
+
+def _printed_nothing_before(
+    failed: Call, call: Call, later: Sequence[Call], output: Callable[[str], str]
+) -> bool:
+    """Whether a retry of failed inline code, rewritten, code that prints, ran to its end
+    printing nothing, and a later rewrite among `later` (those soon after) succeeded
+    printing something: the silent one did not do what the script was for, the one that
+    printed did, and confirms the fix (a `python3 -c` over a saved dump failed on `KeyError:
+    'id'`, its rewrite guarded the key and skipped every element, which sat one level
+    deeper; the next rewrite read them there and printed them: thirty-sixth held-out set,
+    fixed by that one). That rewrite may be of the silent one (_rewrote_silent): it rewrote
+    the code again from there. Without a later one that printed, the silent run is the
+    fix: code that prints only on trouble says nothing when all is well."""
+    if call.name not in SHELL_TOOLS or not _NO_OUTPUT.fullmatch(output(call.tool_use_id)):
+        return False
+    codes = [i.code for i in intents(call.command) if i.code is not None]
+    if not any(_PRINTS.search(code) for code in codes):
+        return False
+    return any(
+        (_retry(failed, other) or _rewrote_silent(call, other, output))
+        and not _NO_OUTPUT.fullmatch(output(other.tool_use_id))
+        for other in later
+    )
+
+
+def _rewrote_silent(silent: Call, call: Call, output: Callable[[str], str]) -> bool:
+    """Whether a successful shell call ran again, rewritten, the inline code of a silent
+    rewrite (_printed_nothing_before), and printed something."""
+    return (
+        call.name in SHELL_TOOLS
+        and not call.failed
+        and not call.running
+        and _retry(silent, call)
+        and not _NO_OUTPUT.fullmatch(output(call.tool_use_id))
     )
 
 
@@ -5716,6 +5762,9 @@ def fix_of(
     # with arguments its program took this time (_got_past_refusal): the confirmation when
     # no later call of the window is one
     outside: int | None = None
+    # a rewrite of inline code that printed nothing, and one that printed soon after (see
+    # _printed_nothing_before)
+    silent: Call | None = None
     # (or a shell view of the file itself, at the path the Read could not resolve: `cat
     # /c/Users/me/x.sol` sent beside `ls -la /c/Users/me/`, Git Bash's path a Read on
     # Windows does not take; thirty-fifth held-out set, 2 worked around by the cat)
@@ -5872,6 +5921,7 @@ def fix_of(
             or (named and bool(call.file_path))
             or (in_file and _runs_on_workdir(failed, call))
             or wider
+            or (silent is not None and _rewrote_silent(silent, call, output))
         ):
             way = FIXED
         elif otherwise or spelt:
@@ -5960,6 +6010,13 @@ def fix_of(
             continue
         if _silent_again(failed, call, error, output):
             continue
+        if (
+            way == FIXED
+            and n < NEARBY_CALLS
+            and _printed_nothing_before(failed, call, after[n + 1 : n + NEARBY_CALLS], output)
+        ):
+            silent = silent or call
+            continue
         # The remedy came after the last retry that still failed with this error, and
         # before the first one after it that failed with another error.
         start = n if other_runner else max((i + 1 for i, same in retried if same), default=0)
@@ -5991,6 +6048,14 @@ def fix_of(
             # the call that did it on what the error was about leads; those that left it
             # out did the rest (see _put_back_later)
             fix.remedy.sort(key=lambda step: step.tool_use_id in left_out)
+        if (
+            silent is not None
+            and call.tool_use_id not in {step.tool_use_id for step in fix.remedy}
+            and _rewrote_silent(silent, call, output)
+        ):
+            # the code rewritten again from a silent rewrite: what it changed is the fix,
+            # though too little of the failed code is left for its words to say so
+            fix.remedy.append(Step(call.tool_use_id, call.name, _target(call), _CODE_REWRITTEN))
         return fix
     if outside is not None:
         # it got past the sandbox, and nothing later succeeded: that retry confirms it, its

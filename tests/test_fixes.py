@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import shlex
 import sqlite3
 import sys
 from pathlib import Path
@@ -6362,6 +6363,76 @@ def test_a_stop_whose_own_pkill_killed_it_only_looking_after_is_stopped():
     said[killed.tool_use_id] = "Exit code 137\nKilled"
     other = run(calls, said, said)[killed.tool_use_id]
     assert other.outcome != fixes.STOPPED
+
+
+# A script over a saved dump that failed on `KeyError: 'id'`, its rewrite that guarded the
+# key, and the one after that which read the elements where they were (thirty-sixth
+# held-out set): the last shares half the words of the second, not of the first.
+_DUMP_FAILED = """
+import json, sys
+data = json.load(sys.stdin)
+for item in data:
+    if item.get("type") == "text":
+        elements = json.loads(item["text"])
+        for el in elements[-20:]:
+            styles = [s.get("name", "") for s in (el.get("styles") or [])]
+            print(f"type={el.get('type')} | styles={styles} | id={el['id'].get('element')}")
+        break
+"""
+_DUMP_GUARDED = """
+import json, sys
+data = json.load(sys.stdin)
+for item in data:
+    if item.get("type") == "text":
+        elements = json.loads(item["text"])
+        for el in elements[-20:]:
+            if isinstance(el, dict) and "id" in el:
+                styles = [s.get("name", "") for s in (el.get("styles") or [])]
+                print(f"type={el.get('type')} | styles={styles} | id={el['id']}")
+        break
+"""
+_DUMP_DEEPER = """
+import json, sys
+raw = sys.stdin.read()
+data = json.loads(raw)
+text_items = [d for d in data if d.get("type") == "text"]
+content = json.loads(text_items[0]["text"])
+elems = content[0]["data"] if isinstance(content, list) else content["data"]
+print(f"Total: {len(elems)}")
+for el in elems[-20:]:
+    if isinstance(el, dict):
+        styles = [s.get("name", "") for s in (el.get("styles") or [])]
+        print(f"type={el.get('type')} | styles={styles} | id={json.dumps(el.get('id', {}))}")
+"""
+
+
+def test_a_rewrite_of_printing_code_that_printed_nothing_is_no_fix_before_one_that_did():
+    """A `python3 -c` over a saved dump failed on `KeyError: 'id'`; its first rewrite guarded
+    the key and exited 0 printing nothing (Claude Code: `(Bash completed with no output)`),
+    for the elements sat one level deeper; the next rewrite, of that one, read them there
+    and printed them (thirty-sixth held-out set, fixed by that one; the card named the
+    silent one). A silent rewrite that nothing later printed past stays the fix: code that
+    prints only on trouble says nothing when all is well."""
+    dump = "cat /h/tool-results/element_tool.txt | python3 -c "
+    failed = call(command=dump + shlex.quote(_DUMP_FAILED), failed=True)
+    guarded = call(command=dump + shlex.quote(_DUMP_GUARDED))
+    deeper = call(command=dump + shlex.quote(_DUMP_DEEPER))
+    said = {
+        failed.tool_use_id: "Exit code 1\nTraceback (most recent call last):\nKeyError: 'id'",
+        guarded.tool_use_id: "(Bash completed with no output)",
+        deeper.tool_use_id: 'Total: 1156\ntype=String | styles=[] | id={"element": "1fb"}',
+    }
+    fix = run([failed, guarded, deeper], said, said)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, deeper.tool_use_id)
+    assert steps(fix) == [(deeper.tool_use_id, "its code rewritten")]
+    # nothing printed later: the silent rewrite is still the fix
+    fix = run([failed, guarded], said, said)[failed.tool_use_id]
+    assert fix.confirmed_by == guarded.tool_use_id
+    # and a rewrite that printed, of another script, is none of it
+    other = call(command="python3 -c 'import sys; print(sys.version)'")
+    said[other.tool_use_id] = "3.12.3"
+    fix = run([failed, guarded, other], said, said)[failed.tool_use_id]
+    assert fix.confirmed_by == guarded.tool_use_id
 
 
 def test_a_conflict_moved_to_another_file_is_no_fix_and_a_question_confirms_nothing():

@@ -160,7 +160,8 @@ NOT_FIXED_WHY = {
     "papered over": "a later call only hid the error (|| true, 2>/dev/null || echo ...)",
     "not fixed": "nothing soon after it in that session was seen to get past it",
     "already done": "an earlier edit had already written what it was to write",
-    "stopped": "the agent stopped that command itself (Ctrl-C): its exit was the stop",
+    "stopped": "the agent stopped that command itself (Ctrl-C, or a pkill -f that matched"
+    " its own shell): its exit was the stop",
 }
 
 

@@ -74,7 +74,9 @@ failed call tried to do:
   program took, after it refused the failed call's (`taskkill /F`, its `/F` made a path by
   Git Bash, then `taskkill //F` failing to find the process: _got_past_refusal), and a
   retry the shell found the program for this time, after it did not (`cmake: command not
-  found`, then `cmake .. && make` failing to compile: _found_now). An
+  found`, then `cmake .. && make` failing to compile: _found_now). A retry the user
+  rejected or stopped (Codex's `aborted by user`) shows nothing of how it went, and
+  confirms nothing (_UNFINISHED). An
   environment activated first (`. .venv/bin/activate &&`) and what a command cleared away
   first (`docker rm -f app;`, `rm -f x`, `pkill x`) are no intent shared; a push to
   another remote is no retry, and git's `unable to access '...'` names the push of a
@@ -175,7 +177,10 @@ status was another's and whose program said it failed in its own voice (`sudo: a
 is required`, `npm ERR! 404`: _said_own_error), nor a command sent to the background that
 a later look at its output saw fail (_failed_in_background). Nor does a command
 whose output ends at a question no one answered (`? Would you like to use React Compiler?
-› No / Yes`): it stopped there, and is no step either (_unanswered).
+› No / Yes`): it stopped there, and is no step either (_unanswered). Nor does a rewrite
+of inline code that prints (`python3 -c "... print(...)"`) that printed nothing, when a
+rewrite soon after, of the failed code or of the silent one, printed: that one did what
+the script was for, and confirms the fix (_printed_nothing_before).
 
 **The remedy.** What made the difference, shown before the confirmation:
 
@@ -221,7 +226,8 @@ flag: --command`) never ran: it got past nothing. A retry that failed with this 
 about the file it, or a step before it, moved or copied this one's to (`mv README.md
 README.md.bak && ...`, then `...: README.md.bak`) met the same obstacle, moved (_moved). A
 command its own `pkill -f` killed (_killed_itself) is fixed by the retry without that
-pkill: no edit between is a step of it.
+pkill: no edit between is a step of it; one that only looked after its kills did what it
+was for, and was stopped (_stopped_by_own_pkill).
 
 A command the agent ran again as it was, after the window's prompts, having done nothing
 between but look and fail, is fixed by that rerun: the user fixed it outside the session
@@ -241,12 +247,14 @@ An unchanged retry with nothing in between is a fix with an empty remedy (a
 flaky network, a server that had not started yet); after a host not reached (not
 localhost), so is one with anything between but a setting of how to connect. A program
 the shell did not find, never run again but installed (`brew install gh`, `apt-get
-install gh`), is fixed by the install, its step.
+install gh`), is fixed by the install, its step; not a probe that only asked whether it is
+there (`gh --version`, `which gh`: _only_probed), whose failure was its answer.
 
 **Outcomes.** `fixed` (a retry confirmed it), `worked around` (another way did),
 `papered over` (only a masked call succeeded), `already done` (an edit whose text was
 not found because an earlier edit of the file had written it: already_made), `stopped`
-(a command the agent stopped itself, with Ctrl-C: _stopped_on_purpose) and `not fixed`
+(a command the agent stopped itself, with Ctrl-C: _stopped_on_purpose, or with a `pkill -f`
+that killed its own shell too, only looks after it: _stopped_by_own_pkill) and `not fixed`
 (nothing in the window did). Only the first two claim a fix.
 """
 
@@ -289,7 +297,8 @@ PAPERED_OVER = "papered over"
 NOT_FIXED = "not fixed"
 # An edit whose text was not found because an earlier edit had written what it was to write.
 ALREADY_DONE = "already done"
-# A command the agent stopped itself (_stopped_on_purpose): its exit status is that stop.
+# A command the agent stopped itself (_stopped_on_purpose, _stopped_by_own_pkill): its exit
+# status is that stop.
 STOPPED = "stopped"
 CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
 
@@ -1465,9 +1474,12 @@ def _left_sandbox(failed: Call, retry: Call, error: str, retry_key: str) -> bool
     could not start, then `the following arguments are required: --url`: thirty-second
     held-out set, 2 Codex users; a `mix precommit` whose socket was refused, then compiling
     and failing on runtime.exs: thirtieth). A retry refused again, in other words, did not
-    get past it."""
+    get past it, and one the user stopped (`aborted by user`, all Codex keeps of it) shows
+    nothing of how it went (a branch's creation refused its lock file, then escalated and
+    aborted as the rollout ends: thirty-sixth held-out set, abandoned)."""
     return (
         retry.escalated
+        and retry.kind not in _UNFINISHED
         and not failed.escalated
         and _says_refused(error)
         and not _says_refused(retry_key)
@@ -1492,7 +1504,7 @@ def _found_now(retry: Call, program: str, retry_key: str) -> bool:
     `python3 -m pytest` with `No module named pytest`, thirty-second held-out set), nor one
     whose chain failed before the program's part (`cd build && cmake ..`, build not there:
     see _reached)."""
-    if retry.name not in SHELL_TOOLS or retry.kind in {*_STOPPED, *_NOT_RUN, _REFUSED_INPUT}:
+    if retry.name not in SHELL_TOOLS or retry.kind in _UNFINISHED:
         return False
     again = signatures.missing_program(retry_key) or _missing_module(retry_key)
     if again and ALIASES.get(again, again) == ALIASES.get(program, program):
@@ -1562,7 +1574,7 @@ def _got_past_refusal(
     abandoned), its tool refused its input, or it was cancelled with a sibling."""
     return (
         retry.command != failed.command
-        and retry.kind not in {*_STOPPED, *_NOT_RUN, _REFUSED_INPUT}
+        and retry.kind not in _UNFINISHED
         and bool(key_line)
         and (_says_misused(key_line) or _switch_made_path(failed.command, key_line))
         and not _says_misused(retry_key)
@@ -2903,6 +2915,49 @@ def _silent_again(failed: Call, call: Call, error: str, output: Callable[[str], 
     )
 
 
+# What Claude Code's Bash returns for a command that printed nothing (2.x), and Codex's
+# empty exec output: no output.
+_NO_OUTPUT = re.compile(r"\s*(?:\(Bash completed with no output\))?\s*")
+# A call in inline code that prints: Python's print, Node's console.log, Ruby's puts.
+_PRINTS = re.compile(r"\b(?:print|console\.log|puts|pprint|printf)\s*\(|\bputs\s")
+
+
+def _printed_nothing_before(
+    failed: Call, call: Call, later: Sequence[Call], output: Callable[[str], str]
+) -> bool:
+    """Whether a retry of failed inline code, rewritten, code that prints, ran to its end
+    printing nothing, and a later rewrite among `later` (those soon after) succeeded
+    printing something: the silent one did not do what the script was for, the one that
+    printed did, and confirms the fix (a `python3 -c` over a saved dump failed on `KeyError:
+    'id'`, its rewrite guarded the key and skipped every element, which sat one level
+    deeper; the next rewrite read them there and printed them: thirty-sixth held-out set,
+    fixed by that one). That rewrite may be of the silent one (_rewrote_silent): it rewrote
+    the code again from there. Without a later one that printed, the silent run is the
+    fix: code that prints only on trouble says nothing when all is well."""
+    if call.name not in SHELL_TOOLS or not _NO_OUTPUT.fullmatch(output(call.tool_use_id)):
+        return False
+    codes = [i.code for i in intents(call.command) if i.code is not None]
+    if not any(_PRINTS.search(code) for code in codes):
+        return False
+    return any(
+        (_retry(failed, other) or _rewrote_silent(call, other, output))
+        and not _NO_OUTPUT.fullmatch(output(other.tool_use_id))
+        for other in later
+    )
+
+
+def _rewrote_silent(silent: Call, call: Call, output: Callable[[str], str]) -> bool:
+    """Whether a successful shell call ran again, rewritten, the inline code of a silent
+    rewrite (_printed_nothing_before), and printed something."""
+    return (
+        call.name in SHELL_TOOLS
+        and not call.failed
+        and not call.running
+        and _retry(silent, call)
+        and not _NO_OUTPUT.fullmatch(output(call.tool_use_id))
+    )
+
+
 def _filter_error(failed: Call, error: str) -> str | None:
     """The output filter whose own error a failed shell command's is: its first line names
     a program the command pipes into (`awk: cmd. line:1: ... fatal: split: second argument
@@ -3652,10 +3707,10 @@ _WHERE = frozenset({"which", "type", "whereis"})
 
 
 def _checked_for(failed: Call, key_line: str) -> str | None:
-    """The program a failed `which gh` (`which gh && gh --version`: "gh not found") looked
+    """The program a failed `which gh` (`which gh && gh pr create`: "gh not found") looked
     for, when its error names it or says nothing but its status: not there, as a shell's
     `command not found` says (eleventh held-out set, brew install gh then, never run
-    again)."""
+    again; a `which` with only a look after it is a probe: _only_probed)."""
     if failed.name not in SHELL_TOOLS:
         return None
     where = next((i for i in intents(failed.command) if i.program in _WHERE), None)
@@ -3663,6 +3718,35 @@ def _checked_for(failed: Call, key_line: str) -> str | None:
         return None
     program = next(iter(where.args))
     return program if program in key_line or _EXIT_LINE.match(key_line) else None
+
+
+def _only_probed(failed: Call) -> bool:
+    """Whether a failed shell command only asked whether a program is there: each of its
+    commands looks (`which gh`, `type gh`, `gh --version`, `command -v gh`). Its failure was
+    the answer, "not installed", and the install that came next is a goal of its own, not
+    its fix, unless the probe is run again (`gh --version`: `gh: command not found`, then
+    the apt source added and `apt install gh`, gh never run again: thirty-sixth held-out
+    set; `which gh && gh --version`, then `brew install gh`: thirty-fourth; both not a
+    problem by their labels, the eleventh's fixed). What ran the program for its work
+    (`gh pr create`, `gh auth login`) still is fixed by its install."""
+    mine = intents(failed.command) if failed.name in SHELL_TOOLS else ()
+    probes = [i for i in mine if _probe(i)]
+    return bool(probes) and all(i in probes or i.program in LOOK for i in mine)
+
+
+# What asks only whether a program is there: its version or help, and nothing else (not
+# `-v`: `pytest -v` runs the tests).
+_PROBE_FLAGS = frozenset({"--version", "-V", "--help"})
+
+
+def _probe(intent: Intent) -> bool:
+    """Whether a simple command asks only whether a program is there (`which gh`, `type
+    gh`, `command -v gh`, `gh --version`, `gh version`): not a look of what it does (`gh
+    auth status` needs gh to answer another question)."""
+    if intent.program in _WHERE or intent.words[:2] in {("command", "-v"), ("command", "-V")}:
+        return True
+    rest = [w for w in intent.words[1:] if w not in _PROBE_FLAGS]
+    return rest in ([], ["version"]) and len(intent.words) > 1
 
 
 # A module Python or Node did not find: `No module named 'docx'`, `Cannot find package
@@ -3966,9 +4050,15 @@ def _searched_fewer_words(failed: Call, call: Call, printed: str) -> bool:
     `create_customer`: another question, _same_search), nor one alternative of `a|b`, which
     asks less. A word too short to count (`"Etapa 3"`, then `"ETAPA"`) is dropped as well,
     and a flag given twice is given once (`grep -n "Etapa 3" -n x.sh`: thirty-fifth held-out
-    set, a Codex user, fixed)."""
+    set, a Codex user, fixed). It found what the first sought only when a line it printed
+    holds every word of the first's pattern, in another form (`ETAPA 3: ...`): lines that
+    hold the word kept alone answer another question (`rg "class Kira" cli`, exit 1, then
+    `rg "kira" cli` listing its uses and no class: thirty-sixth held-out set, not a
+    problem, the class being elsewhere; of the thirty-fourth's, no migration printed
+    created the table, its label fixed but unsure)."""
     if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call, printed):
         return False
+    lines = [line.lower() for line in printed.splitlines()]
     for mine in segments(failed.command):
         program, args = _program(mine)
         at = _pattern_at(args) if program in _MATCHERS else None
@@ -3976,6 +4066,8 @@ def _searched_fewer_words(failed: Call, call: Call, printed: str) -> bool:
             continue
         pattern = args[at].lower()
         words = set(_PATTERN_WORD.findall(pattern))
+        if not any(all(word in line for word in words) for line in lines):
+            continue
         rest = list(dict.fromkeys([*args[:at], *args[at + 1 :]]))
         for theirs in segments(call.command):
             other, their_args = _program(theirs)
@@ -4319,6 +4411,19 @@ def _killed_itself(failed: Call, error: str) -> bool:
         failed.name in SHELL_TOOLS
         and _KILLED.match(error) is not None
         and _kills_itself(failed.command)
+    )
+
+
+def _stopped_by_own_pkill(failed: Call, error: str) -> bool:
+    """Whether a command killed by its own `pkill -f` (_killed_itself) only looked or waited
+    besides its kills: pkill signals every process its pattern matches, the ones it was
+    for as well as its own shell, so the kill was done, and only a look at it never ran
+    (`pkill -f "generate_dataset_200k"; sleep 2; ps aux | grep generate_dataset | wc -l`,
+    exit 144, the generator then rewritten and run: "fixed" by a later `ps aux | grep`
+    of it; thirty-sixth held-out set, not a problem). One that was to launch something
+    after the kill still needs that launch."""
+    return _killed_itself(failed, error) and all(
+        i.program in _KILLERS or _looks(i) for i in intents(failed.command)
     )
 
 
@@ -5576,7 +5681,9 @@ def fix_of(
     four times on four errors had four remedies.
     """
     window_end = after[-1].timestamp if after else failed.timestamp
-    if _stopped_on_purpose(failed) and _EXIT_LINE.match(error.split("\n", 1)[0]):
+    if (
+        _stopped_on_purpose(failed) and _EXIT_LINE.match(error.split("\n", 1)[0])
+    ) or _stopped_by_own_pkill(failed, error):
         # (its process ended: `Exit code N` first; not Codex's own `write_stdin failed:
         # stdin is closed`, where the stop never reached it)
         return Fix(failed.tool_use_id, STOPPED, window_end=window_end)
@@ -5655,6 +5762,9 @@ def fix_of(
     # with arguments its program took this time (_got_past_refusal): the confirmation when
     # no later call of the window is one
     outside: int | None = None
+    # a rewrite of inline code that printed nothing, and one that printed soon after (see
+    # _printed_nothing_before)
+    silent: Call | None = None
     # (or a shell view of the file itself, at the path the Read could not resolve: `cat
     # /c/Users/me/x.sol` sent beside `ls -la /c/Users/me/`, Git Bash's path a Read on
     # Windows does not take; thirty-fifth held-out set, 2 worked around by the cat)
@@ -5709,6 +5819,7 @@ def fix_of(
         ran_other = (
             no_script
             and call.failed
+            and call.kind not in _UNFINISHED
             and n < NEARBY_CALLS
             and still_failing is not None
             and _ran_another_script(failed, call._replace(failed=False))
@@ -5743,7 +5854,7 @@ def fix_of(
                 same = None
             if same is not None:
                 retried.append((n, same))
-            if same is not False or key_of is None:
+            if same is not False or key_of is None or call.kind in _UNFINISHED:
                 continue
             if (
                 not _ran_till_stopped(failed, call)
@@ -5810,6 +5921,7 @@ def fix_of(
             or (named and bool(call.file_path))
             or (in_file and _runs_on_workdir(failed, call))
             or wider
+            or (silent is not None and _rewrote_silent(silent, call, output))
         ):
             way = FIXED
         elif otherwise or spelt:
@@ -5898,6 +6010,13 @@ def fix_of(
             continue
         if _silent_again(failed, call, error, output):
             continue
+        if (
+            way == FIXED
+            and n < NEARBY_CALLS
+            and _printed_nothing_before(failed, call, after[n + 1 : n + NEARBY_CALLS], output)
+        ):
+            silent = silent or call
+            continue
         # The remedy came after the last retry that still failed with this error, and
         # before the first one after it that failed with another error.
         start = n if other_runner else max((i + 1 for i, same in retried if same), default=0)
@@ -5929,6 +6048,14 @@ def fix_of(
             # the call that did it on what the error was about leads; those that left it
             # out did the rest (see _put_back_later)
             fix.remedy.sort(key=lambda step: step.tool_use_id in left_out)
+        if (
+            silent is not None
+            and call.tool_use_id not in {step.tool_use_id for step in fix.remedy}
+            and _rewrote_silent(silent, call, output)
+        ):
+            # the code rewritten again from a silent rewrite: what it changed is the fix,
+            # though too little of the failed code is left for its words to say so
+            fix.remedy.append(Step(call.tool_use_id, call.name, _target(call), _CODE_REWRITTEN))
         return fix
     if outside is not None:
         # it got past the sandbox, and nothing later succeeded: that retry confirms it, its
@@ -5949,7 +6076,11 @@ def fix_of(
     installs = [
         n
         for n, call in enumerate(after)
-        if program and not call.failed and not call.running and _installs(call, program)
+        if program
+        and not call.failed
+        and not call.running
+        and _installs(call, program)
+        and not _only_probed(failed)
     ]
     # An installer the shell did not find (`brew install yt-dlp`: `command not found: brew`),
     # then another installing the same package (`pip3 install yt-dlp`): worked around.
@@ -6859,6 +6990,11 @@ _REFUSED_INPUT = "input_validation"
 # (a flake8 run cancelled with its sibling, then run alone: flake8 was not installed; the
 # install is the remedy, not an edit made before the rerun: seventeenth held-out set).
 _NOT_RUN = frozenset({"sibling_error"})
+# The kinds of a failed call that say nothing of how its command went: the user rejected or
+# stopped it (Codex's `aborted by user`, its output's only words), it was cancelled with a
+# sibling, or its tool refused its input. Such a retry got past no error, and confirms
+# nothing (fix_of; _got_past_refusal, _left_sandbox, _found_now).
+_UNFINISHED = frozenset({*_STOPPED, *_NOT_RUN, _REFUSED_INPUT})
 
 
 def session_fixes(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import shlex
 import sqlite3
 import sys
 from pathlib import Path
@@ -2286,6 +2287,44 @@ def test_a_retry_outside_the_sandbox_that_failed_on_something_else_got_past_it()
     assert run([failed, inside], errors)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_retry_outside_the_sandbox_the_user_stopped_got_past_nothing():
+    """Codex's sandbox refused a branch's lock file (`cannot lock ref ... Operation not
+    permitted`); the escalated retry's whole output is `aborted by user` (kind
+    `interrupted`), and the rollout ends (thirty-sixth held-out set, abandoned): a call the
+    user stopped shows nothing of how its command went, so it confirms nothing, outside the
+    sandbox, after its arguments were refused or another script run. One that failed on its
+    own does."""
+    script = ".specify/scripts/bash/create-new-feature.sh --json --short-name x 'the spec'"
+    failed = call("shell_command", command=script, failed=True)
+    errors = {
+        failed.tool_use_id: "Exit code 128\nfatal: cannot lock ref 'refs/heads/001-x': Unable"
+        " to create '/r/.git/refs/heads/001-x.lock': Operation not permitted"
+    }
+    for said in ("aborted by user", "aborted by user after 31.2s"):
+        stopped = call(
+            "shell_command", command=script, escalated=True, failed=True, kind="interrupted"
+        )
+        fix = run([failed, stopped], {**errors, stopped.tool_use_id: said})[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.NOT_FIXED, None)
+    ran = call("shell_command", command=script, escalated=True, failed=True)
+    said = {**errors, ran.tool_use_id: "Exit code 1\nerror: spec template not found"}
+    assert run([failed, ran], said)[failed.tool_use_id].confirmed_by == ran.tool_use_id
+    taskkill = call(command="taskkill /F /PID 24648", failed=True)
+    stopped = call(command="taskkill //F //PID 24648", failed=True, kind="interrupted")
+    refused = {
+        taskkill.tool_use_id: "Exit code 1\nERROR: Invalid argument/option - 'F:/'.",
+        stopped.tool_use_id: "[Request interrupted by user for tool use]",
+    }
+    assert run([taskkill, stopped], refused)[taskkill.tool_use_id].outcome == fixes.NOT_FIXED
+    # nor another script run after one npm did not know: aborted, it may have said so again
+    typo = call(command="npm run biuld", failed=True)
+    for kind, said in (("interrupted", "aborted by user"), (None, "Exit code 2\nerror TS2304")):
+        build = call(command="npm run build", failed=True, kind=kind)
+        outputs = {typo.tool_use_id: 'npm ERR! Missing script: "biuld"', build.tool_use_id: said}
+        fix = run([typo, build], outputs, outputs)[typo.tool_use_id]
+        assert fix.outcome == (fixes.FIXED if kind is None else fixes.NOT_FIXED)
+
+
 def test_a_retry_whose_arguments_were_taken_that_failed_on_something_else_got_past_them():
     """`taskkill /F /PID 24648` from Git Bash, which made `/F` a path (`invalid
     argument/option - 'F:/'`), then `taskkill //F //PID 24648`, which failed because the
@@ -2901,17 +2940,38 @@ def test_a_missing_program_installed_is_fixed_by_the_install():
 
 @pytest.mark.parametrize("said", ["gh not found", "which: no gh in (/usr/bin:/bin)", "Exit code 1"])
 def test_a_program_which_did_not_find_is_fixed_by_its_install(said):
-    """`which gh && gh --version` failed ("gh not found"), then `brew install gh`, and gh
-    was never run again (eleventh held-out set): the install is the step, as after a
-    shell's `command not found`. A `which` whose error is another's is no such check."""
-    failed = call(command="which gh && gh --version", failed=True)
+    """`which gh && gh pr create --fill` failed ("gh not found"), then `brew install gh`, and gh
+    was never run again: the install is the step, as after a shell's `command not found`.
+    A `which` whose error is another's is no such check."""
+    failed = call(command="which gh && gh pr create --fill", failed=True)
     install = call(command="brew install gh")
     error = {failed.tool_use_id: f"Exit code 1\n{said}" if said[0] != "E" else said}
     fix = run([failed, install], error)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, install.tool_use_id)
     assert steps(fix) == [(install.tool_use_id, None)]
-    other = {failed.tool_use_id: "Exit code 1\nerror: unknown flag --version"}
+    other = {failed.tool_use_id: "Exit code 1\nerror: unknown flag --fill"}
     assert run([failed, install], other)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+@pytest.mark.parametrize(
+    "probe", ["gh --version", "which gh && gh --version", "command -v gh", "type gh"]
+)
+def test_a_probe_for_a_program_not_there_is_not_fixed_by_its_install(probe):
+    """`gh --version`: `gh: command not found`, then the apt source added and `sudo apt
+    install gh -y`, gh never run again (thirty-sixth held-out set; `which gh && gh
+    --version`, then `brew install gh`: thirty-fourth; both not a problem by their labels):
+    a probe that only asked whether the program is there got its answer, and the install
+    is the next goal, not its fix. Run again after the install, the probe is fixed by it."""
+    failed = call(command=probe, failed=True)
+    install = call(command="sudo apt install gh -y")
+    error = {failed.tool_use_id: "/bin/bash: gh: command not found"}
+    fix = run([failed, install], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.NOT_FIXED, None)
+    assert fix.others == [install.tool_use_id]
+    again = call(command=probe)
+    fix = run([failed, install, again], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    assert steps(fix) == [(install.tool_use_id, None)]
 
 
 def test_a_page_a_fetch_could_not_read_is_got_by_curl_or_gh():
@@ -5482,18 +5542,34 @@ def test_a_search_that_found_nothing_widened_and_found_it(failed_command, wider,
 )
 def test_a_search_that_found_nothing_asked_with_fewer_words_found_it(retry_command, fixed):
     """`rg -n "create table chat_sessions" supabase/migrations`, exit 1, then the same search
-    for `chat_sessions` alone, which listed the migrations: the same question asked more
-    widely, its retry (thirty-fourth held-out set, a Codex user). A word changed, or a
-    folder, is another question; so is one alternative of `a|b`."""
+    for `chat_sessions` alone, which printed `CREATE TABLE IF NOT EXISTS chat_sessions`: the
+    same question asked more widely, its retry (thirty-fourth held-out set, a Codex user).
+    A word changed, or a folder, is another question; so is one alternative of `a|b`; and
+    so is the word alone when no line it printed holds the others (the table altered, never
+    created there: the thirty-fourth's own, fixed but unsure by its label; `rg "class Kira"
+    cli`, then `rg "kira" cli` listing its uses: thirty-sixth, not a problem)."""
     failed = call(
         "shell_command",
         command='rg -n "create table chat_sessions" supabase/migrations -S',
         failed=True,
     )
     retry = call("shell_command", command=retry_command)
-    outputs = {retry.tool_use_id: "supabase/migrations/021_mode.sql:10:ALTER TABLE chat_sessions"}
+    created = "supabase/migrations/002_chat.sql:4:CREATE TABLE IF NOT EXISTS chat_sessions ("
+    altered = "supabase/migrations/021_mode.sql:10:ALTER TABLE chat_sessions"
+    outputs = {retry.tool_use_id: f"{altered}\n{created}"}
     fix = run([failed, retry], {failed.tool_use_id: "Exit code 1"}, outputs)[failed.tool_use_id]
     assert (fix.confirmed_by == retry.tool_use_id) is fixed
+    outputs = {retry.tool_use_id: f"{altered}\nsupabase/migrations/022_x.sql:3:-- create a column"}
+    fix = run([failed, retry], {failed.tool_use_id: "Exit code 1"}, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by is None
+    kira = call("shell", command='rg "class Kira" cli -n', failed=True)
+    uses = call("shell", command='rg "kira" cli -n')
+    outputs = {
+        uses.tool_use_id: "cli/commands.py:21:from agents.kira.kira_agent import KiraAgent\n"
+        'cli/prime.py:111:    p_kira = sub.add_parser("kira", help="Kira agent commands")'
+    }
+    fix = run([kira, uses], {kira.tool_use_id: "Exit code 1"}, outputs)[kira.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.NOT_FIXED, None)
     either = call(
         "shell_command", command='rg -n "chat_sessions|chat_session_mode" supabase', failed=True
     )
@@ -6269,6 +6345,111 @@ def test_a_command_its_own_pkill_killed_is_fixed_by_the_retry_without_it():
     errors = {killed.tool_use_id: "Exit code 143\nstarting panel"}
     fix = run([killed, edit, config, again], errors, alive)[killed.tool_use_id]
     assert [s.tool_use_id for s in fix.remedy][:2] == [edit.tool_use_id, config.tool_use_id]
+
+
+def test_a_stop_whose_own_pkill_killed_it_only_looking_after_is_stopped():
+    """`pkill -f "generate_dataset_200k"; sleep 2; ps aux | grep generate_dataset | wc -l`
+    killed its own shell (exit 144) with the workers it was for: what came after the kill
+    only looked, so the kill did all the command was to do, and a later look at the
+    processes is no retry of it (thirty-sixth held-out set, not a problem; the card said
+    fixed by a `ps aux | grep` over the rewritten generator's log). A command that was to
+    launch something after its pkill still needs the launch
+    (test_a_command_its_own_pkill_killed_is_fixed_by_the_retry_without_it)."""
+    stop = 'pkill -f "generate_dataset_200k" 2>/dev/null; sleep 2; ps aux | grep generate_dataset'
+    killed = call(command=f"{stop} | grep -v grep | wc -l", failed=True)
+    write = call("Write", file_path="/s/generate_dataset_200k.py")
+    launch = call(command="python generate_dataset_200k.py 2>&1 | tee /tmp/gen.log")
+    look = call(
+        command="sleep 60 && tail -15 /tmp/gen.log && ls data/chunks/ | wc -l && ps aux | grep"
+        " 'python generate_dataset' | grep -v grep | awk '{sum+=$3} END {print sum}'"
+    )
+    calls = [killed, write, launch, look]
+    said = {
+        killed.tool_use_id: "Exit code 144",
+        look.tool_use_id: "Dispatching 48 workers\n0\n4610.9",
+    }
+    fix = run(calls, said, said)[killed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by, fix.remedy) == (fixes.STOPPED, None, [])
+    # with a launch after its pkill, the launch never ran: the relaunch fixes it
+    relaunch = f"{stop}; python generate_dataset_200k.py &"
+    failed = call(command=relaunch, failed=True)
+    again = call(command="python generate_dataset_200k.py &")
+    fix = run([failed, again], {failed.tool_use_id: "Exit code 144"})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    # killed with output, by something else: no such stop
+    said[killed.tool_use_id] = "Exit code 137\nKilled"
+    other = run(calls, said, said)[killed.tool_use_id]
+    assert other.outcome != fixes.STOPPED
+
+
+# A script over a saved dump that failed on `KeyError: 'id'`, its rewrite that guarded the
+# key, and the one after that which read the elements where they were (thirty-sixth
+# held-out set): the last shares half the words of the second, not of the first.
+_DUMP_FAILED = """
+import json, sys
+data = json.load(sys.stdin)
+for item in data:
+    if item.get("type") == "text":
+        elements = json.loads(item["text"])
+        for el in elements[-20:]:
+            styles = [s.get("name", "") for s in (el.get("styles") or [])]
+            print(f"type={el.get('type')} | styles={styles} | id={el['id'].get('element')}")
+        break
+"""
+_DUMP_GUARDED = """
+import json, sys
+data = json.load(sys.stdin)
+for item in data:
+    if item.get("type") == "text":
+        elements = json.loads(item["text"])
+        for el in elements[-20:]:
+            if isinstance(el, dict) and "id" in el:
+                styles = [s.get("name", "") for s in (el.get("styles") or [])]
+                print(f"type={el.get('type')} | styles={styles} | id={el['id']}")
+        break
+"""
+_DUMP_DEEPER = """
+import json, sys
+raw = sys.stdin.read()
+data = json.loads(raw)
+text_items = [d for d in data if d.get("type") == "text"]
+content = json.loads(text_items[0]["text"])
+elems = content[0]["data"] if isinstance(content, list) else content["data"]
+print(f"Total: {len(elems)}")
+for el in elems[-20:]:
+    if isinstance(el, dict):
+        styles = [s.get("name", "") for s in (el.get("styles") or [])]
+        print(f"type={el.get('type')} | styles={styles} | id={json.dumps(el.get('id', {}))}")
+"""
+
+
+def test_a_rewrite_of_printing_code_that_printed_nothing_is_no_fix_before_one_that_did():
+    """A `python3 -c` over a saved dump failed on `KeyError: 'id'`; its first rewrite guarded
+    the key and exited 0 printing nothing (Claude Code: `(Bash completed with no output)`),
+    for the elements sat one level deeper; the next rewrite, of that one, read them there
+    and printed them (thirty-sixth held-out set, fixed by that one; the card named the
+    silent one). A silent rewrite that nothing later printed past stays the fix: code that
+    prints only on trouble says nothing when all is well."""
+    dump = "cat /h/tool-results/element_tool.txt | python3 -c "
+    failed = call(command=dump + shlex.quote(_DUMP_FAILED), failed=True)
+    guarded = call(command=dump + shlex.quote(_DUMP_GUARDED))
+    deeper = call(command=dump + shlex.quote(_DUMP_DEEPER))
+    said = {
+        failed.tool_use_id: "Exit code 1\nTraceback (most recent call last):\nKeyError: 'id'",
+        guarded.tool_use_id: "(Bash completed with no output)",
+        deeper.tool_use_id: 'Total: 1156\ntype=String | styles=[] | id={"element": "1fb"}',
+    }
+    fix = run([failed, guarded, deeper], said, said)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, deeper.tool_use_id)
+    assert steps(fix) == [(deeper.tool_use_id, "its code rewritten")]
+    # nothing printed later: the silent rewrite is still the fix
+    fix = run([failed, guarded], said, said)[failed.tool_use_id]
+    assert fix.confirmed_by == guarded.tool_use_id
+    # and a rewrite that printed, of another script, is none of it
+    other = call(command="python3 -c 'import sys; print(sys.version)'")
+    said[other.tool_use_id] = "3.12.3"
+    fix = run([failed, guarded, other], said, said)[failed.tool_use_id]
+    assert fix.confirmed_by == guarded.tool_use_id
 
 
 def test_a_conflict_moved_to_another_file_is_no_fix_and_a_question_confirms_nothing():

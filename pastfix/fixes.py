@@ -66,7 +66,9 @@ failed call tried to do:
   build; `pm2 restart x` alone rebuilt nothing), unless the command named only looked
   (`which x && x ...`) or removed a file that was not there. A retry that failed in a
   later part of its chain than the one this error came from got past it: `&&` ran that
-  part only once the one before succeeded, so it confirms the fix; so does a search that
+  part only once the one before succeeded, so it confirms the fix, as does one that exited 0
+  though its last part failed behind a pipe (`pip install x && pytest | head` refused by PEP
+  668, then the same in a venv, its tests failing: _got_past_behind); so does a search that
   could not run (`rg: unrecognized flag -`), run again, that found nothing (exit 1, no
   output: it ran and answered). A retry run outside Codex's sandbox, after the sandbox
   refused the command, that failed on something else got past the refusal: when no later
@@ -74,7 +76,9 @@ failed call tried to do:
   program took, after it refused the failed call's (`taskkill /F`, its `/F` made a path by
   Git Bash, then `taskkill //F` failing to find the process: _got_past_refusal), and a
   retry the shell found the program for this time, after it did not (`cmake: command not
-  found`, then `cmake .. && make` failing to compile: _found_now). A retry the user
+  found`, then `cmake .. && make` failing to compile: _found_now; not one whose shell did
+  not find it again by another spelling, `.\\x\\x.exe` then `x\\x.exe` in Git Bash: the same
+  obstacle, _not_found_again). A retry the user
   rejected or stopped (Codex's `aborted by user`) shows nothing of how it went, and
   confirms nothing (_UNFINISHED). An
   environment activated first (`. .venv/bin/activate &&`) and what a command cleared away
@@ -191,7 +195,10 @@ the script was for, and confirms the fix (_printed_nothing_before).
   `git status`, ...) or only check (test runners, linters, type checkers and
   builds run without a fix flag), and those that only record the work (`git
   add`, `git commit`, `git push`, `gh pr ...`, an issue tracker's `bd close`:
-  RECORDS) unless the failure was that program's own;
+  RECORDS) unless the failure was that program's own, and those that said they did
+  nothing (a pull `Already up to date.`, cmd's banner alone: _did_nothing); an environment
+  activated for the commands after it (`source .venv/bin/activate && python -c ...`) is
+  none of what they do;
 - a Read of the file when the error was that it had not been read first (its first
   Read), or that the text an edit was to replace was not in it (`String to replace not found`,
   Copilot's `No match found`, Gemini's `0 occurrences found`): then the edit that
@@ -199,7 +206,9 @@ the script was for, and confirms the fix (_printed_nothing_before).
   are none (a batch of edits refused together, each redone after its Read);
 - the search that found the file, when the error lost track of a path (missing,
   or a folder used as a file) and the confirmation reads it elsewhere (not a look that
-  printed only its `|| echo` fallback: it found nothing);
+  printed only its `|| echo` fallback: it found nothing; not a Glob or Grep by its name
+  when the file read has the name the failed Read gave it: the Read at its path is the
+  fix, as after a `**` over its folder);
 - the confirmation itself when it was changed: another flag, path, tool,
   `sudo`, the full path of the executable, another folder (`in app`: a `cd` of
   its command, or its tool's folder argument, Gemini's dir_path and Codex's
@@ -219,7 +228,8 @@ counts: a test run that failed four times on four errors had four remedies (a ru
 printed what the failed one did before its error, and more, then failed with the same
 message, got further: another file's error). That first
 retry got past the error: when the confirmation ran it again unchanged, or changed it
-again another way (a query rewritten on each error), or ran it again beside other commands
+again another way (a query rewritten on each error, inline code too: _keeps_change), or ran
+it again beside other commands
 (`rm -rf x;` first), its change is its step (a build run outside the sandbox, failing to
 compile, then built as it was). A retry whose program refused its arguments (`unknown
 flag: --command`) never ran: it got past nothing. A retry that failed with this error
@@ -245,7 +255,9 @@ Steps that the error names (its file, its program, a word of its text such as
 `Run 'mix format'`) come first, then the others in order; at most REMEDY_STEPS.
 An unchanged retry with nothing in between is a fix with an empty remedy (a
 flaky network, a server that had not started yet); after a host not reached (not
-localhost), so is one with anything between but a setting of how to connect. A program
+localhost), so is one with anything between but a setting of how to connect, and, after a
+call the agent's own tool refused while a service it asks was down (auto mode's classifier
+`temporarily unavailable`), any retry. A program
 the shell did not find, never run again but installed (`brew install gh`, `apt-get
 install gh`), is fixed by the install, its step; not a probe that only asked whether it is
 there (`gh --version`, `which gh`: _only_probed), whose failure was its answer.
@@ -351,7 +363,10 @@ LOOK = _Looks(
     " shasum open xdg-open dpkg-query apt-cache pg_lsclusters"
     # what an archive or a binary holds (`javap -p Item$Settings.class`, `nm`, `ldd`):
     # looks in a jar of a game's classes shown as steps of a compile error's fix, set 36
-    " javap nm objdump readelf otool ldd zipinfo".split()
+    " javap nm objdump readelf otool ldd zipinfo"
+    # cmd's grep (`cmd /c findstr /n "def f" a\\b.py`, a look for a patch's context shown as
+    # the step of its fix: thirty-seventh held-out set, Codex on Windows)
+    " findstr".split()
 )
 # Programs whose flag says they only look (`dpkg -l`, `rpm -qa`, `pacman -Qi`).
 LOOK_FLAGS = {
@@ -1445,6 +1460,41 @@ def _got_past(failed: Call, retry: Call, not_failing: Container[Intent], retry_k
     )
 
 
+def _got_past_behind(
+    failed: Call, retry: Call, key_line: str, not_failing: Container[Intent]
+) -> bool:
+    """Whether a retry that exited 0 though its last part failed behind a pipe (_failed_behind)
+    got past the failed call's error in a part before that one: `a && b && c | head` exits 0
+    only when every part before the last ran and succeeded, so what failed was the last
+    part, a later step's. The part that failed is the one its key line names (_not_failing),
+    else, of a failed chain whose last part was piped (its status another's), one before
+    it; the retry redid each of those, in parts before its last. `pip install pytest && python
+    -m pytest tests/ | head -200` refused by PEP 668 (`externally-managed-environment`), then
+    `python3 -m venv .venv && source .venv/bin/activate && pip install pytest ... && python
+    -m pytest tests/ | head -200`, whose tests failed, and were fixed by 8 edits after it:
+    the card showed them as the steps of the install's fix (thirty-seventh held-out set,
+    labelled fixed by that retry), as a retry that failed in a later part got past it
+    (_got_past)."""
+    if retry.name not in SHELL_TOOLS or failed.name not in SHELL_TOOLS or not key_line:
+        return False
+    words = _words(retry.command or "")
+    if {w for w in words if _is_operator(w)} - {"&&", "|"}:
+        return False
+    parts = _and_parts(words)
+    ran = [i for part in parts[:-1] for i in _intents(retry.command, _segments_of(part))]
+    if len(parts) < 2 or "|" not in parts[-1]:
+        return False
+    if not_failing:
+        failing = [i for i in intents(failed.command) if i not in not_failing]
+    else:
+        own = _and_parts(_words(failed.command or ""))
+        if len(own) < 2 or "|" not in own[-1] or _chain_failure(failed.command, key_line):
+            return False
+        failing = [i for part in own[:-1] for i in _intents(failed.command, _segments_of(part))]
+    failing = [i for i in failing if not _looks(i) and not _activates(i)]
+    return bool(failing) and all(any(_same_intent(i, done) for done in ran) for i in failing)
+
+
 def _ran_till_stopped(failed: Call, retry: Call) -> bool:
     """Whether a failed retry ran until it was stopped, its error gone: a server that could
     not start (`EADDRINUSE`), its port freed, then run again until the tool's time limit
@@ -1510,6 +1560,21 @@ def _found_now(retry: Call, program: str, retry_key: str) -> bool:
     if again and ALIASES.get(again, again) == ALIASES.get(program, program):
         return False
     return not _says_refused(retry_key) and _reached(retry.command, retry_key, program)
+
+
+def _not_found_again(program: str, retry_key: str) -> bool:
+    """Whether a failed retry's shell did not find its program either, named by another
+    spelling of the same path: Git Bash ate the backslashes of `.\\kuzu_cli\\kuzu.exe`
+    (`.kuzu_clikuzu.exe: command not found`), then of `kuzu_cli\\kuzu.exe` (`kuzu_clikuzu.exe`):
+    the same obstacle, which its signature, naming the program, tells apart; the retry was
+    shown as a step of the PowerShell run that fixed it (thirty-seventh held-out set). The
+    names are the same but for a leading `./` or `.` (`./build/app`, `build/app`), or share
+    their file name; `make` is not `cmake`."""
+    again = signatures.missing_program(retry_key)
+    if not again:
+        return False
+    one, other = (ALIASES.get(n, n).lower().lstrip("./\\") for n in (program, again))
+    return one == other or _file_name(one) == _file_name(other)
 
 
 def _reached(command: str | None, key_line: str, program: str) -> bool:
@@ -2013,7 +2078,14 @@ def _changes_state(call: Call) -> bool:
         return True
     if call.name not in SHELL_TOOLS or not call.command:
         return False
-    for intent in intents(call.command):
+    every = intents(call.command)
+    for intent in every:
+        if _activates(intent) and len(every) > 1:
+            # an environment activated for the commands after it (`source .venv/bin/activate
+            # && python -c "print(columns)"`): what they do is the call's, and the shell that
+            # activated it ends with them (a look at a model's columns between rewrites of a
+            # data script was a step of its fix: thirty-seventh held-out set)
+            continue
         if intent.program in _WRITERS and _WRITES_TEXT.search(_without_heredocs(call.command)):
             return True  # `cat > x <<EOF`, `echo x >> .gitignore`: the text given, written
         # (`gh pr view` looks: of a noun's subcommand, its verb says what it does)
@@ -5437,6 +5509,35 @@ _UNANSWERED = re.compile(
 )
 
 
+# What git says when a pull or merge found nothing to bring in (`Already up to date.`, older
+# gits' `Already up-to-date.`) or a rebase nothing to replay (`Current branch main is up to
+# date.`).
+_UP_TO_DATE = re.compile(
+    r"^Already up[ -]to[ -]date\.?\s*$|^Current branch \S+ is up to date\.?\s*$", re.M
+)
+# git's subcommands that bring in others' work, which a repository up to date leaves as it is.
+_BRINGS_IN = frozenset({"pull", "merge", "rebase"})
+
+
+def _did_nothing(call: Call, text: str) -> bool:
+    """Whether a shell command that acts said it did nothing: cmd started from Git Bash,
+    printed its banner and ran nothing (_CMD_BANNER_ONLY), or every command of it was a
+    git pull, merge or rebase that found the repository up to date (_UP_TO_DATE). It changed
+    nothing, and is no step of a remedy (`git pull origin main | tail -5`, `Already up to
+    date.`, a step of a missing compose service's fix; `cmd /c "kuzu.exe :memory: < x"`, a
+    step of PowerShell's refused `<`: thirty-seventh held-out set)."""
+    if call.name not in SHELL_TOOLS:
+        return False
+    if _CMD_BANNER_ONLY.match(text):
+        return True
+    acting = [i for i in intents(call.command) if not _only_looks(i, call.command or "")]
+    return (
+        bool(acting)
+        and all(i.program == "git" and i.sub in _BRINGS_IN for i in acting)
+        and len(_UP_TO_DATE.findall(text)) >= len(acting)
+    )
+
+
 def _unanswered(call: Call, text: str) -> bool:
     """Whether a shell command that "succeeded" stopped at a question no one answered, its
     output's last line: with no terminal to answer it, it ended there and did nothing it
@@ -5838,6 +5939,13 @@ def fix_of(
                 same = True  # the same obstacle, moved (see _moved)
             if (
                 same is False
+                and not_found
+                and key_of is not None
+                and _not_found_again(not_found, key_of(seen))
+            ):
+                same = True
+            if (
+                same is False
                 and outside is None
                 and key_of is not None
                 and (
@@ -5998,7 +6106,9 @@ def fix_of(
             # _said_again.
             retried.append((n, True))
             continue
-        if _failed_behind(call, output(call.tool_use_id)):
+        if _failed_behind(call, output(call.tool_use_id)) and not (
+            way == FIXED and _got_past_behind(failed, call, key_line, not_failing)
+        ):
             continue
         if _failed_in_background(call, after[n + 1 : n + 1 + NEARBY_CALLS], output):
             continue
@@ -6170,9 +6280,30 @@ def _only_looks(intent: Intent, command: str) -> bool:
         # a group's verb after it (`conda env list`, `docker compose ps`): a new user's card
         # showed `conda env list; ls models/` as the first step of a fix, session 35
         rest = intent.words[intent.words.index(first) + 1 :] if first in intent.words else ()
-        verb = next((w for w in rest if not w.startswith("-")), None)
+        verb = _group_verb(rest)
         return verb in looking or verb in LOOK_ANY
     return bool(intent.flags & {"--help", "--version"})
+
+
+def _group_verb(rest: Sequence[str]) -> str | None:
+    """The verb after a group (`docker compose ... ps`): the first word that is no option and
+    follows none, else the first that is no option. An option before it may take a value
+    (`docker compose -p geox ps`: not `geox`; a compose project listed that way was a step
+    of a missing service's fix, thirty-seventh held-out set)."""
+    words = [w for w in rest if not w.startswith("-")]
+    return next(
+        (
+            w
+            for n, w in enumerate(rest)
+            if not w.startswith("-") and not (n and _takes_value(rest[n - 1]))
+        ),
+        words[0] if words else None,
+    )
+
+
+def _takes_value(word: str) -> bool:
+    """Whether an option may take the next word for its value: `-p`, `--file` (not `-p=x`)."""
+    return word.startswith("-") and "=" not in word
 
 
 # Programs' subcommands that are groups of others, whose verb comes after them.
@@ -6304,6 +6435,7 @@ def _confirmed(
             and not _scratch(call, f"{failed.command}\n{error}\n{confirm.command}")
             and not (output is not None and _failed_behind(call, output(call.tool_use_id)))
             and not (output is not None and _unanswered(call, output(call.tool_use_id)))
+            and not (output is not None and _did_nothing(call, output(call.tool_use_id)))
         ):
             step = Step(call.tool_use_id, call.name, _target(call))
         elif not call.failed and (not_read or stale) and call.name in READ_TOOLS:
@@ -6336,9 +6468,23 @@ def _confirmed(
                 )
             )
             and (
-                any(
-                    name and name in (call.pattern or call.command or call.file_path or "")
-                    for name in (_basename(confirm.file_path), failed.file_path)
+                (
+                    any(
+                        name and name in (call.pattern or call.command or call.file_path or "")
+                        for name in (_basename(confirm.file_path), failed.file_path)
+                    )
+                    # (a Glob or Grep by its name, when the file read then has the name the
+                    # failed Read gave it: the Read at its path is the fix, as after a `**`
+                    # over the folder; a Glob of `**/INVESTIGATION_REPORT.md` then its Read,
+                    # labelled the Read alone: thirty-seventh held-out set, 2. The shell's
+                    # `find -name` of it stays a step, as the first held-out set's labels
+                    # have it)
+                    and not (
+                        call.name in SEARCH_TOOLS
+                        and failed.name in READ_TOOLS
+                        and confirm.name in READ_TOOLS
+                        and _basename(confirm.file_path) == _basename(failed.file_path)
+                    )
                 )
                 or (
                     failed.file_path is not None
@@ -6474,6 +6620,17 @@ def _confirmed(
         change = _pattern_change(failed.command, confirm.command)
     if stale and change is None and confirm.name in EDIT_TOOLS:
         change = "with the text the file has"
+    if way == FIXED and _tool_unavailable(error):
+        # the agent's own tool refused it while a service it asks was down (auto mode's
+        # classifier: `... is temporarily unavailable, so auto mode cannot determine the
+        # safety of Bash right now`): the command never ran, and nothing the agent did
+        # brought the service back; an emulator started and its boot awaited were shown as
+        # the steps of a later run of the script refused (thirty-seventh held-out set)
+        steps = [
+            item
+            for item in steps
+            if item[1] >= len(between) or between[item[1]].tool_use_id != item[2].tool_use_id
+        ]
     if way == FIXED and change is None and _unreachable(error):
         # a host not reached, then the same command as it was: the network came back, and
         # what came between (files removed, a commit, a push elsewhere) made no difference
@@ -6614,6 +6771,13 @@ _UNREACHABLE = re.compile(
     re.IGNORECASE,
 )
 _unreachable = _cached_search(_UNREACHABLE)
+# The agent's tool refusing a call while a service it asks is down: Claude Code's auto mode
+# without its safety classifier (`claude-opus-4-8 is temporarily unavailable, so auto mode
+# cannot determine the safety of Bash right now. Wait briefly and then try this action
+# again.`).
+_tool_unavailable = _cached_search(
+    re.compile(r"is temporarily unavailable, so auto mode cannot determine the safety of")
+)
 
 
 def _sets_connection(call: Call) -> bool:
@@ -6759,7 +6923,15 @@ def _quoted_arguments(command: str | None, intent: Intent) -> list[str] | None:
 def _keeps_change(failed: Call, past: Call, confirm: Call) -> bool:
     """Whether a shell command's confirmation still holds what an earlier retry changed of
     the failed one: the words it put in, none it took out, and outside the sandbox if that
-    was it (a build run with escalated permissions, then also with `--offline`)."""
+    was it (a build run with escalated permissions, then also with `--offline`).
+
+    Not when the confirmation rewrote the retry's inline code or quoted text again
+    (_rewritten): its words leave that out, so they say nothing of what it kept, and each
+    rewrite that got past its own error is that error's step (a data script rewritten on
+    each of three errors, the last run confirming all three: thirty-seventh held-out set,
+    labelled by the rewrite that came next)."""
+    if _rewritten(past.command, confirm.command) is not None:
+        return False
     before, retried, done = (set(_words(c.command or "")) for c in (failed, past, confirm))
     return (
         retried - before <= done

@@ -162,15 +162,14 @@ def test_another_script_is_not_a_retry():
 
 
 def test_a_file_found_elsewhere_and_read_there_is_worked_around():
+    """The Glob that found it by its name is no step: the Read at its path is the fix (the
+    labels of the thirtieth, thirty-second and thirty-seventh held-out sets)."""
     failed = call("Read", file_path="/p/src/config.yaml", failed=True)
     glob = call("Glob", pattern="**/config.yaml")
     read = call("Read", file_path="/p/conf/config.yaml")
     fix = run([failed, glob, read], {failed.tool_use_id: "File does not exist."})
     assert fix[failed.tool_use_id].outcome == fixes.WORKED_AROUND
-    assert [s.tool_use_id for s in fix[failed.tool_use_id].remedy] == [
-        glob.tool_use_id,
-        read.tool_use_id,
-    ]
+    assert [s.tool_use_id for s in fix[failed.tool_use_id].remedy] == [read.tool_use_id]
 
 
 def test_a_file_read_in_the_folder_of_one_not_there_may_be_the_one_meant():
@@ -846,11 +845,11 @@ def test_recording_the_work_is_no_remedy_but_for_its_own_programs_failure():
 
 
 def test_a_search_is_a_step_of_another_way_only_for_a_path_that_was_lost():
-    """A missing file found by a search, then read: the search is a step. A search that
-    reads a config to understand a lint error is a look, not a remedy."""
-    failed = call("Read", file_path="/w/src/old/util.ts", failed=True)
-    search = call("Glob", pattern="**/util.ts", file_path="/w")
-    read = call("Read", file_path="/w/src/util.ts")
+    """A missing file found by a search under another name, then read: the search is a step.
+    A search that reads a config to understand a lint error is a look, not a remedy."""
+    failed = call("Read", file_path="/w/src/util.ts", failed=True)
+    search = call("Glob", pattern="**/utils.ts", file_path="/w/src")
+    read = call("Read", file_path="/w/src/utils.ts")
     error = "File does not exist."
     fix = run([failed, search, read], {failed.tool_use_id: error})[failed.tool_use_id]
     assert fix.outcome == fixes.WORKED_AROUND
@@ -1154,6 +1153,20 @@ def test_a_glob_of_everything_under_the_folder_is_no_step_of_the_same_name_read_
         fixes.WORKED_AROUND,
         [read.tool_use_id],
     )
+
+
+def test_a_glob_by_the_name_is_no_step_of_the_same_name_read_elsewhere():
+    """A Read of INVESTIGATION_REPORT.md at the repository's root, not there; a Glob of
+    `**/INVESTIGATION_REPORT.md` found it in claude-instance/, then read: the Read alone
+    (thirty-seventh held-out set, 2), as for a `**` over the folder. A Glob that found a
+    file of another name read then is a step."""
+    failed = call("Read", file_path="/p/INVESTIGATION_REPORT.md", failed=True)
+    glob = call("Glob", pattern="**/INVESTIGATION_REPORT.md")
+    read = call("Read", file_path="/p/claude-instance/INVESTIGATION_REPORT.md")
+    error = {failed.tool_use_id: "<tool_use_error>File does not exist.</tool_use_error>"}
+    outputs = {glob.tool_use_id: "/p/claude-instance/INVESTIGATION_REPORT.md"}
+    fix = run([failed, glob, read], error, outputs)[failed.tool_use_id]
+    assert [s.tool_use_id for s in fix.remedy] == [read.tool_use_id]
 
 
 def test_a_search_tool_that_failed_is_worked_around_by_the_same_search_in_the_shell():
@@ -6861,3 +6874,181 @@ def test_a_command_the_task_tool_could_not_stop_killed_by_the_shell():
     killed = call(command='kill 150533 2>/dev/null; echo "Killed training process"')
     fix = run([failed, looked, killed], error)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, killed.tool_use_id)
+
+
+def test_a_retry_whose_check_failed_behind_a_pipe_got_past_an_earlier_part_of_its_chain():
+    """`pip install ... && pytest | tail` refused by PEP 668, then the same chain in a new
+    venv whose tests failed (exit 0 from tail): `&&` ran pytest only once the install
+    succeeded, so that retry confirms the install's fix, not the passing run after the test
+    edits (thirty-seventh held-out set, labelled fixed by the retry). A chain whose last
+    part failed unpiped may have failed there: its retry failing behind a pipe confirms
+    nothing."""
+    failed = call(
+        command="pip install pytest -q && python -m pytest tests/ 2>&1 | tail -5", failed=True
+    )
+    error = {
+        failed.tool_use_id: "Exit code 1\nerror: externally-managed-environment\n\n"
+        "× This environment is externally managed"
+    }
+    retry = call(
+        command="python3 -m venv .venv && source .venv/bin/activate && pip install -q pytest"
+        " && python -m pytest tests/ 2>&1 | tail -5"
+    )
+    edit = call("Edit", file_path="/p/tests/test_x.py")
+    passed = call(command="source .venv/bin/activate && python -m pytest tests/ 2>&1 | tail -5")
+    outputs = {
+        retry.tool_use_id: "FAILED tests/test_x.py::test_a\n== 2 failed, 40 passed in 1.20s ==",
+        passed.tool_use_id: "== 42 passed in 1.10s ==",
+    }
+    fix = run([failed, retry, edit, passed], error, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [retry.tool_use_id]
+
+    unpiped = call(command="npm ci && npm test", failed=True)
+    error = {unpiped.tool_use_id: "Exit code 1\nTests: 2 failed, 40 passed"}
+    again = call(command="npm ci && npm test 2>&1 | tail -5")
+    outputs = {again.tool_use_id: "Tests: 1 failed, 41 passed"}
+    fix = run([unpiped, again], error, outputs)[unpiped.tool_use_id]
+    assert fix.confirmed_by != again.tool_use_id
+
+
+def test_each_rewrite_of_inline_code_that_got_past_its_error_is_that_errors_step():
+    """A data script rewritten on each of its errors (a keyword the model lacks, then a NOT
+    NULL column, then another), the last version running: each failure's step is the
+    rewrite that came next, which got past it, not a look at the model's columns between
+    (its `source .venv/bin/activate` changes nothing the script met) nor the last version
+    (thirty-seventh held-out set)."""
+    base = "from app import db, Regulation, Financial, JobOffer\nsession = db.session()\n"
+    versions = [
+        base + "session.add(Regulation(titre='x', secteurs_json='[]'))\nsession.commit()",
+        base + "session.add(Regulation(titre='x', secteurs='[]'))\n"
+        "session.add(Financial(annee=2024))\nsession.commit()",
+        base + "session.add(Regulation(titre='x', secteurs='[]'))\n"
+        "session.add(Financial(annee=2024, source='pappers'))\n"
+        "session.add(JobOffer(titre='dev'))\nsession.commit()",
+        base + "session.add(Regulation(titre='x', secteurs='[]'))\n"
+        "session.add(Financial(annee=2024, source='pappers'))\n"
+        "session.add(JobOffer(titre='dev', url='https://x'))\nsession.commit()\nprint('ok')",
+    ]
+    runs = [
+        call(command=f"source .venv/bin/activate && python << 'EOF'\n{code}\nEOF", failed=n < 3)
+        for n, code in enumerate(versions)
+    ]
+    look = call(
+        command='source .venv/bin/activate && python -c "from app import Regulation;'
+        ' print([c.name for c in Regulation.__table__.columns])"'
+    )
+    errors = {
+        runs[0].tool_use_id: "Exit code 1\nTraceback (most recent call last):\n"
+        "TypeError: 'secteurs_json' is an invalid keyword argument for Regulation",
+        runs[1].tool_use_id: "Exit code 1\nTraceback (most recent call last):\n"
+        "sqlalchemy.exc.IntegrityError: (sqlite3.IntegrityError) NOT NULL constraint failed:"
+        " financials.source",
+        runs[2].tool_use_id: "Exit code 1\nTraceback (most recent call last):\n"
+        "sqlalchemy.exc.IntegrityError: (sqlite3.IntegrityError) NOT NULL constraint failed:"
+        " job_offers.url",
+    }
+    found = run([runs[0], look, *runs[1:]], errors, {runs[3].tool_use_id: "ok"})
+    for n in range(3):
+        fix = found[runs[n].tool_use_id]
+        assert fix.confirmed_by == runs[3].tool_use_id
+        assert steps(fix) == [(runs[n + 1].tool_use_id, "its code rewritten")]
+
+
+def test_a_look_or_a_pull_that_changed_nothing_is_no_step():
+    """`docker compose -p geox restart geox_server` (`no such service`), then a look at the
+    project's containers (`docker compose -p geox ps`: `geox` is the option's value, `ps`
+    the verb) and a `git pull` that was `Already up to date.`, then the service built and
+    started: its own step alone (thirty-seventh held-out set)."""
+    failed = call(
+        command="cd /root/GEOX && docker compose -p geox restart geox_server", failed=True
+    )
+    error = {failed.tool_use_id: "Exit code 1\nno such service: geox_server"}
+    ps = call(command="cd /root/GEOX && docker compose -p geox ps 2>&1")
+    pull = call(command="git pull origin main 2>&1 | tail -5")
+    up = call(command="cd /root/GEOX && docker compose -p geox up -d --build geox_server")
+    outputs = {
+        ps.tool_use_id: "NAME      IMAGE     COMMAND   SERVICE   CREATED   STATUS    PORTS",
+        pull.tool_use_id: "From https://github.com/x/GEOX\n * branch  main -> FETCH_HEAD\n"
+        "Already up to date.",
+    }
+    fix = run([failed, ps, pull, up], error, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by == up.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [up.tool_use_id]
+    # a pull that brought changes in is a step
+    outputs[pull.tool_use_id] = "Updating 1a2b3c..4d5e6f\nFast-forward\n compose.yml | 4 ++--"
+    fix = run([failed, ps, pull, up], error, outputs)[failed.tool_use_id]
+    assert [s.tool_use_id for s in fix.remedy] == [pull.tool_use_id, up.tool_use_id]
+
+
+def test_cmds_findstr_is_a_look():
+    """`cmd /c findstr /n "def f" a\\b.py` looks for a line: no step of the fix after it
+    (thirty-seventh held-out set, Codex on Windows)."""
+    failed = call(command="python app.py", failed=True)
+    error = {failed.tool_use_id: "Exit code 1\nNameError: name 'resize' is not defined"}
+    look = call(command='cmd /c findstr /n "def resize" app.py')
+    edit = call("Edit", file_path="/p/app.py")
+    again = call(command="python app.py")
+    fix = run([failed, look, edit, again], error)[failed.tool_use_id]
+    assert fix.confirmed_by == again.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [edit.tool_use_id]
+
+
+def test_a_program_not_found_again_by_another_spelling_met_the_same_obstacle():
+    """Git Bash ate the backslashes of `.\\kuzu_cli\\kuzu.exe`, then of `kuzu_cli\\kuzu.exe`;
+    cmd printed its banner and ran nothing; PowerShell ran it: the fix is the PowerShell run,
+    not the second try, which failed the same way (thirty-seventh held-out set)."""
+    failed = call(command=".\\kuzu_cli\\kuzu.exe --version", failed=True)
+    retry = call(command="kuzu_cli\\kuzu.exe --version", failed=True)
+    banner = call(command='cmd /c "kuzu_cli\\kuzu.exe --version"')
+    ps = call(command='powershell -Command ".\\kuzu_cli\\kuzu.exe --version"')
+    errors = {
+        failed.tool_use_id: "Exit code 127\n/usr/bin/bash: line 1: .kuzu_clikuzu.exe: command"
+        " not found",
+        retry.tool_use_id: "Exit code 127\n/usr/bin/bash: line 1: kuzu_clikuzu.exe: command"
+        " not found",
+    }
+    outputs = {
+        banner.tool_use_id: "Microsoft Windows [Version 10.0.26100.4652]\n"
+        "(c) Microsoft Corporation. All rights reserved.\n\nC:\\Users\\me\\app>",
+        ps.tool_use_id: "Kuzu 0.11.1",
+    }
+    fix = run([failed, retry, banner, ps], errors, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by == ps.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [ps.tool_use_id]
+    assert not fixes._not_found_again("make", "bash: cmake: command not found")
+
+
+def test_cmd_that_only_printed_its_banner_is_no_step():
+    """`cmd /c "kuzu.exe :memory: < x.cypher"` from Git Bash printed cmd's banner and ran
+    nothing: no step of the fix of PowerShell's refused `<` (thirty-seventh held-out set)."""
+    failed = call(command="kuzu.exe x.cypher", failed=True)
+    error = {failed.tool_use_id: "Exit code 1\nError: x.cypher: no such database"}
+    banner = call(command='cmd /c "kuzu.exe :memory: < x.cypher"')
+    edit = call("Write", file_path="/p/x.cypher")
+    again = call(command="kuzu.exe x.cypher")
+    outputs = {
+        banner.tool_use_id: "Microsoft Windows [Version 10.0.26100.4652]\n"
+        "(c) Microsoft Corporation. All rights reserved.\n\nC:\\Users\\me\\app>",
+        again.tool_use_id: "ok",
+    }
+    fix = run([failed, banner, edit, again], error, outputs)[failed.tool_use_id]
+    assert fix.confirmed_by == again.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [edit.tool_use_id]
+
+
+def test_what_came_between_is_no_step_of_a_call_auto_mode_could_not_judge():
+    """Auto mode refused a Bash call while its classifier was unavailable; an emulator was
+    started and awaited, then the script run with a path: the run alone, with its change
+    (thirty-seventh held-out set)."""
+    failed = call(command="cd /p/rootAVD && ./rootAVD.sh", failed=True)
+    error = {
+        failed.tool_use_id: "claude-opus-4-8 is temporarily unavailable, so auto mode cannot"
+        " determine the safety of Bash right now. Wait briefly and then try this action again."
+    }
+    emulator = call(command="emulator -avd sdk36 -no-snapshot &")
+    wait = call(command='adb wait-for-device && echo "Device connected"')
+    again = call(command="cd /p/rootAVD && ./rootAVD.sh system-images/android-36/")
+    fix = run([failed, emulator, wait, again], error)[failed.tool_use_id]
+    assert fix.confirmed_by == again.tool_use_id
+    assert steps(fix) == [(again.tool_use_id, "+system-images/android-36/")]

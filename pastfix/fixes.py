@@ -51,13 +51,14 @@ failed call tried to do:
   asked for something else, it was the user's "no"; a question (AskUserQuestion) the
   user rejected or cancelled was answered in the chat, and has no retry. A file call the
   user rejected and then said what to do instead is redone by the agent's next call of
-  that tool, on the file they named. An edit the user rejected or stopped is redone by an
-  edit of that file only when it writes the same (_same_edit), and the edits of it made
-  beside that (what the user asked for too) are no steps; an edit whose text was not
-  found, only by one that changes the same words (_same_change). A call with `--version` or
-  `--help` is no retry of a run, nor a run of it; of a subcommand that is a noun (`gh pr
-  checks`), the verb is part of it. An output filter's own error (`ss | awk '...'`:
-  `awk: ... fatal`) is retried only by a call piping into that filter with half its
+  that tool, on the file they named, an edit only when it writes much of what the rejected
+  one was to (_same_edit): another text answers the next task. An edit the user rejected
+  or stopped is redone by an edit of that file only when it writes the same (_same_edit),
+  and the edits of it made beside that (what the user asked for too) are no steps; an edit
+  whose text was not found, only by one that changes the same words (_same_change). A call
+  with `--version` or `--help` is no retry of a run, nor a run of it; of a subcommand that
+  is a noun (`gh pr checks`), the verb is part of it. An output filter's own error (`ss |
+  awk '...'`: `awk: ... fatal`) is retried only by a call piping into that filter with half its
   script's words (into the file the failed call was to write, if any), on another source
   another way: the
   command before the filter did not fail. Of a failed `a && b && c`, only the command
@@ -146,13 +147,16 @@ that saw it succeed is no call of its own. A failed poll is the same tool as
 exec_command for a retry.
 
 A search that found nothing (`rg x lib` exits 1 and prints nothing else, or a look whose
-last command is a grep that exited 1; a find's non-zero status is an error, never that), or
+last command is a grep that exited 1, a look piped into one too: `docker ps -a | grep wiki`;
+a find's non-zero status is an error, never that), or
 that printed its matches and exited 2 over a
 path it could not read (a broken `.gitignore` glob, a guessed file not there), is
 confirmed only by the same search run again, or widened (case ignored, hidden files
 searched, its glob given up for the folder it named, its pattern reworded around the word
 it was after: _searched_reworded) and finding it: another pattern in the
-same folder is another question. Another search program on the same words that printed what
+same folder is another question, and so is a search of lines after one of file names
+(_name_searches); one that printed nothing found nothing, whatever its status
+(_printed_nothing). Another search program on the same words that printed what
 it found worked around it (`rg --files -g '*.x.yaml'` skips hidden folders, `find -name`
 does not); a pattern the search took for an option (`rg -n "--profiles="`) is its words
 too (_searched).
@@ -181,7 +185,8 @@ status was another's and whose program said it failed in its own voice (`sudo: a
 is required`, `npm ERR! 404`: _said_own_error), nor a command sent to the background that
 a later look at its output saw fail (_failed_in_background). Nor does a command
 whose output ends at a question no one answered (`? Would you like to use React Compiler?
-› No / Yes`): it stopped there, and is no step either (_unanswered). Nor does a rewrite
+› No / Yes`), nor one that printed only cmd's banner: neither ran what it was given, and
+neither is a step (_ran_nothing). Nor does a rewrite
 of inline code that prints (`python3 -c "... print(...)"`) that printed nothing, when a
 rewrite soon after, of the failed code or of the silent one, printed: that one did what
 the script was for, and confirms the fix (_printed_nothing_before).
@@ -379,6 +384,8 @@ LOOK_FLAGS = {
     # typescript/package.json').name"` shown as a step of a missing module's fix:
     # thirty-third held-out set)
     "node": frozenset({"-p", "--print"}),
+    # the firewall's rules, listed (`sudo iptables -L INPUT -n`): set 37
+    "iptables": frozenset("-L -S --list --list-rules -nL -vL -nvL -vnL -Ln -Lnv".split()),
     # an archive's list of what it holds (`tar -tzf`, `unzip -l`, `jar -tf`), set 36
     "tar": frozenset("-t -tf -tzf -tvf -tvzf -tzvf -tjf -tJf -tvjf --list".split()),
     "unzip": frozenset({"-l", "-Z", "-v"}),
@@ -3524,26 +3531,42 @@ _ERROR_STATUS = re.compile(r"\s*Exit code (?:[2-9]|\d{2,})\b")
 
 
 def found_nothing(command: str | None, error: str) -> bool:
-    """_found_nothing of a shell command (the cards say so of a confirming call)."""
+    """_found_nothing of a shell command (the cards say so of a confirming call).
+
+    A look piped into a matcher searches its output, and the matcher's status is the
+    pipeline's (`docker ps -a | grep -i wiki && echo "---" && find /root -name "*wiki*"`,
+    exit 1 and nothing printed: no container matched, and the rest never ran; `... echo
+    "=== IP ==="; ip addr show | grep "inet " | grep -v 127.0.0.1`, the sections before it
+    printed: thirty-seventh held-out set, 3 not a problem, "fixed" by a rerun that printed
+    nothing and by a `ufw allow` the diagnosis led to). A look is _only_looks's (`docker ps`,
+    `sudo ufw status`, `iptables -L`)."""
     mine = intents(command)
-    if not mine or not all(i.program in LOOK for i in mine):
+    if not mine or not all(_only_looks(i, command or "") for i in mine):
         return False
-    last = segments(command)[-1:]
+    status = _status_program(command)
     if _NOTHING_BUT_STATUS.match(error):
         # only a matcher's status says it found nothing: a find that exits non-zero, printing
         # nothing, failed (seventh held-out set: 10 of one person's finds exited 2 with no
         # output whatever they asked, each answered by a Glob)
         return (
-            any(i.program in SEARCHERS for i in mine)
-            and not _status_of_finder(command)
+            (any(i.program in SEARCHERS for i in mine) or bool(_matched_pipelines(command)))
+            and status not in _FINDERS
             and not _ERROR_STATUS.match(error)
         )
-    if not last or _program(last[0])[0] not in _MATCHERS or not error.startswith("Exit code 1\n"):
+    last = segments(command)[-1:]
+    # (the last search of a chain, its output cut short: `grep -rn x src | head`)
+    if last and _program(last[0])[0] in _MATCHERS:
+        status = _program(last[0])[0]
+    elif status not in _MATCHERS or signatures.says_error(error):
+        # (the look piped into it failed: `git ls-remote origin | grep x`, `fatal: unable to
+        # access`)
+        return False
+    if not error.startswith("Exit code 1\n"):
         return False
     # not when the searcher said why it could not search (`rg: src\*.cs: IO error ... (os
     # error 123)`: a glob Windows did not expand, then the folder searched: twenty-third
     # held-out set), which no search that found nothing prints
-    said = f"{_program(last[0])[0]}: "
+    said = f"{status}: "
     return not any(line.startswith(said) for line in error.splitlines()[1:])
 
 
@@ -3577,18 +3600,41 @@ def _filtered_to_nothing(call: Call, printed: str) -> bool:
 _STDERR_SENT = re.compile(r"(?:^|[\s;|&(])(?:2>|&>)|\|&")
 
 
-def _status_of_finder(command: str | None) -> bool:
-    """Whether the simple command whose status a shell command has (its last, an output
-    filter after a pipe too: `find | xargs grep` has grep's) is a finder (find, fd,
-    locate), whose non-zero status is an error, never "no match"."""
-    last: list[str] = []
+def _pipelines(command: str | None) -> list[list[list[str]]]:
+    """A command's pipelines, each its simple commands' words (output filters too), without
+    redirections."""
+    found: list[list[list[str]]] = []
+    pipeline: list[list[str]] = []
     current: list[str] = []
     for word in [*_words(command or ""), _Operator(";")]:
         if _is_operator(word):
-            last, current = current or last, []
+            if current:
+                pipeline.append(current)
+            if word != "|" and pipeline:
+                found.append(pipeline)
+                pipeline = []
+            current = []
         elif not _REDIRECT.match(word):
             current.append(word)
-    return bool(last) and _program(last)[0] in _FINDERS
+    return found
+
+
+def _status_program(command: str | None) -> str | None:
+    """The program whose status a shell command has: its last simple command's, an output
+    filter after a pipe too (`find | xargs grep` has grep's). A finder's (find, fd, locate)
+    non-zero status is an error, never "no match"; a matcher's 1 is "no match"."""
+    found = _pipelines(command)
+    return _program(found[-1][-1])[0] if found else None
+
+
+def _matched_pipelines(command: str | None) -> set[tuple[tuple[str, ...], ...]]:
+    """The pipelines of a command that end in a matcher (`docker ps -a | grep -i wiki`):
+    searches of what the commands before it print, whose status is the matcher's."""
+    return {
+        tuple(map(tuple, pipeline))
+        for pipeline in _pipelines(command)
+        if len(pipeline) > 1 and _program(pipeline[-1])[0] in _MATCHERS
+    }
 
 
 # Searchers whose exit status 1 means no line matched (2 is an error); find's 1 is an error.
@@ -3630,6 +3676,23 @@ def _found_despite(failed: Call, error: str) -> bool:
 _MATCH_LINE = re.compile(r"^[^\s:]+:")
 
 
+def _printed_nothing(call: Call, printed: str) -> bool:
+    """Whether a search run again printed nothing, and so found nothing again, whatever its
+    status: Claude Code reports a grep that matched nothing as a success, `(Bash completed
+    with no output)` (`docker ps -a 2>&1 | grep -i "wiki"`, after the same grep exited 1, was
+    its "fix": thirty-seventh held-out set, not a problem). Not a quiet one (`grep -q`), whose
+    status is its answer."""
+    if call.name not in SHELL_TOOLS or not _NO_OUTPUT.fullmatch(printed):
+        return False
+    return not any(
+        w in {"--quiet", "--silent"} or (w[:1] == "-" and w[1:2] != "-" and "q" in w)
+        for pipeline in _pipelines(call.command)
+        for words in pipeline
+        if _program(words)[0] in _MATCHERS
+        for w in _program(words)[1]
+    )
+
+
 def _same_search(failed: Call, call: Call) -> bool:
     """Whether a shell call runs one of the failed call's searches again, as it was: after
     a search that found nothing, another pattern is another question, not its fix (`rg
@@ -3638,7 +3701,9 @@ def _same_search(failed: Call, call: Call) -> bool:
         return False
     # by its words, a pattern with spaces too (an intent leaves those out as a message)
     searches = {tuple(w) for w in segments(failed.command) if _program(w)[0] in SEARCHERS}
-    return any(tuple(w) in searches for w in segments(call.command))
+    return any(tuple(w) in searches for w in segments(call.command)) or bool(
+        _matched_pipelines(failed.command) & _matched_pipelines(call.command)
+    )
 
 
 # A shell's words for a path that is not there (GNU's and BSD's, zsh's for a glob).
@@ -4042,10 +4107,30 @@ def _searched_otherwise(failed: Call, call: Call, printed: str) -> bool:
         return False
     mine = _search_words(failed.command)
     theirs = _search_words(call.command)
+    names, their_names = _name_searches(failed.command), _name_searches(call.command)
     return any(
-        words and program not in theirs and any(words <= other for other in theirs.values())
+        words
+        and program not in theirs
+        and any(
+            words <= other and (program in names) == (their in their_names)
+            for their, other in theirs.items()
+        )
         for program, words in mine.items()
     )
+
+
+def _name_searches(command: str | None) -> set[str]:
+    """The search programs of a command that look for files by their names (find, fd,
+    `rg --files`), not for lines in them: a search of the one kind found nothing, one of
+    the other that found something answered another question (`rg --files -g
+    '*.constitution'`, exit 1, then `rg -n "Constitution|principle" .specify README.md`
+    printing lines of constitution.md was its "fix": thirty-seventh held-out set, not a
+    problem, no file having that extension)."""
+    return {
+        program
+        for program, _, flags in filter(None, map(_search_flags, segments(command)))
+        if program in _FINDERS or "--files" in flags
+    }
 
 
 # What makes a search find what it missed: case ignored, hidden and ignored files searched;
@@ -4065,7 +4150,8 @@ def _searched_wider(failed: Call, call: Call, printed: str) -> bool:
     regex reads as three characters, asked with `-E` or one alternative at a time (`grep
     -RIn "absolute-overlaps|checkAbsoluteOverlaps" src`, then `grep -RIn
     "absolute-overlaps" src/...`: twenty-fifth held-out set). Another pattern is still
-    another question (_same_search)."""
+    another question (_same_search), as is a search of file names widened to one of their
+    lines (_name_searches)."""
     if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call, printed):
         return False
     for pattern in filter(None, map(_literal_alternation, segments(failed.command))):
@@ -4084,7 +4170,8 @@ def _searched_wider(failed: Call, call: Call, printed: str) -> bool:
         program, words, flags = mine[theirs[0]]
         _, their_words, their_flags = theirs
         if (
-            words
+            ("--files" in flags) == ("--files" in their_flags)  # (see _name_searches)
+            and words
             and words <= their_words
             and ((their_flags - flags) & _WIDENING or (flags - their_flags) & _NARROWING)
         ):
@@ -5143,8 +5230,11 @@ def _same_edit(failed: Call, call: Call) -> bool:
     tool without a file (_same_request): a theme's colours rejected ("not a fan of
     catppuccin, maybe tokyo night?"), then the theme's name set; an import rejected ("I want
     it to stay a flake"), then an unused argument removed from the file on another request
-    (thirty-first held-out set, 2 not a problem, both "fixed" by the later edit). An edit
-    whose texts are not known (an apply_patch) writes the same."""
+    (thirty-first held-out set, 2 not a problem, both "fixed" by the later edit). So of the
+    redo on the file the user named instead (a Write of docker_inventory.txt rejected, the
+    next prompt a new task, then the Write of manage-stack.sh it asked for: thirty-seventh
+    held-out set, not a problem). An edit whose texts are not known (an apply_patch) writes
+    the same."""
     if failed.name not in EDIT_TOOLS or call.name not in EDIT_TOOLS:
         return True
     mine, theirs = _edit_texts(failed.input), _edit_texts(call.input)
@@ -5520,15 +5610,15 @@ _BRINGS_IN = frozenset({"pull", "merge", "rebase"})
 
 
 def _did_nothing(call: Call, text: str) -> bool:
-    """Whether a shell command that acts said it did nothing: cmd started from Git Bash,
-    printed its banner and ran nothing (_CMD_BANNER_ONLY), or every command of it was a
-    git pull, merge or rebase that found the repository up to date (_UP_TO_DATE). It changed
-    nothing, and is no step of a remedy (`git pull origin main | tail -5`, `Already up to
-    date.`, a step of a missing compose service's fix; `cmd /c "kuzu.exe :memory: < x"`, a
-    step of PowerShell's refused `<`: thirty-seventh held-out set)."""
+    """Whether a shell command that acts said it did nothing: it ran nothing it was given
+    (_ran_nothing: cmd's banner alone, a question no one answered), or every command of it
+    was a git pull, merge or rebase that found the repository up to date (_UP_TO_DATE). It
+    changed nothing, and is no step of a remedy (`git pull origin main | tail -5`, `Already
+    up to date.`, a step of a missing compose service's fix: thirty-seventh held-out set). A
+    pull up to date still confirms a pull's fix: it ran."""
     if call.name not in SHELL_TOOLS:
         return False
-    if _CMD_BANNER_ONLY.match(text):
+    if _ran_nothing(call, text):
         return True
     acting = [i for i in intents(call.command) if not _only_looks(i, call.command or "")]
     return (
@@ -5543,12 +5633,23 @@ def _unanswered(call: Call, text: str) -> bool:
     output's last line: with no terminal to answer it, it ended there and did nothing it
     was asked to (`npx create-next-app@latest .` printing `? Would you like to use React
     Compiler? › No / Yes`, four runs so, none writing the app: one confirmed the folder's
-    README.md conflict fixed; thirty-third held-out set). It confirms nothing and is no
-    step, as cmd's banner alone is (_CMD_BANNER_ONLY)."""
+    README.md conflict fixed; thirty-third held-out set). See _ran_nothing."""
     if call.name not in SHELL_TOOLS:
         return False
     last = next((line.strip() for line in reversed(text.splitlines()) if line.strip()), "")
     return bool(last) and _UNANSWERED.search(last) is not None
+
+
+def _ran_nothing(call: Call, text: str) -> bool:
+    """Whether a shell command that "succeeded" says by its output that it ran nothing it
+    was given: cmd's banner and prompt alone (_CMD_BANNER_ONLY), a question no one answered
+    (_unanswered). It confirms no fix, and is no step of one: `cmd /c "kuzu.exe :memory: <
+    test.cypher"` after PowerShell refused the `<`, cmd's banner its whole output, was
+    shown as the step of the next run, which piped the statements into kuzu.exe
+    (thirty-seventh held-out set)."""
+    if call.name not in SHELL_TOOLS:
+        return False
+    return _CMD_BANNER_ONLY.match(text) is not None or _unanswered(call, text)
 
 
 # Claude Code's answer to a Read whose offset is past the file's last line: it shows no line.
@@ -5894,8 +5995,9 @@ def fix_of(
             and (_searches(call, folder) or _searches_under(call, folder))
         ):
             searched = True
-        named = redo and call.name == failed.name
-        if named:
+        # (an edit's, when it writes what the rejected one was to: _same_edit)
+        named = redo and call.name == failed.name and _same_edit(failed, call)
+        if redo and call.name == failed.name:
             redo = False  # only the first
         otherwise = (
             (nothing_found or searcher_missing)
@@ -5915,6 +6017,8 @@ def fix_of(
         )
         if nothing_found and not (otherwise or wider or _same_search(failed, call)):
             continue
+        if nothing_found and not call.failed and _printed_nothing(call, output(call.tool_use_id)):
+            continue  # it found nothing again (see _printed_nothing)
         # a script the package manager did not know, then another run that failed on
         # something else: that one ran (see _ran_another_script)
         ran_other = (
@@ -5971,6 +6075,9 @@ def fix_of(
                 and not (
                     not nothing_found
                     and call.name in SHELL_TOOLS
+                    # (the failed one's search: not a grep of a file beside a look that
+                    # failed, `git ls-remote origin; grep x branches.txt`)
+                    and any(i.program in _MATCHERS for i in intents(failed.command))
                     and any(i.program in _MATCHERS for i in intents(call.command))
                     and _found_nothing(call, output(seen))
                 )
@@ -6112,9 +6219,7 @@ def fix_of(
             continue
         if _failed_in_background(call, after[n + 1 : n + 1 + NEARBY_CALLS], output):
             continue
-        if not call.failed and _CMD_BANNER_ONLY.match(output(call.tool_use_id)):
-            continue  # cmd started and ran nothing (see _CMD_BANNER_ONLY)
-        if not call.failed and _unanswered(call, output(call.tool_use_id)):
+        if not call.failed and _ran_nothing(call, output(call.tool_use_id)):
             continue
         if not call.failed and _read_past_end(call, output(call.tool_use_id)):
             continue
@@ -6265,13 +6370,16 @@ def _acts(call: Call) -> bool:
 
 def _only_looks(intent: Intent, command: str) -> bool:
     """Whether a simple command only looks: _looks, a sed that prints, a subcommand whose
-    verb looks (`gh pr view`, `bd ready`), or one asked only for its help or version."""
-    if _looks(intent) or _prints(intent, command):
+    verb looks (`gh pr view`, `bd ready`, `sudo ufw status`), a request that only asks how
+    a server answers (_probes), or one asked only for its help or version."""
+    if _looks(intent) or _prints(intent, command) or _probes(intent):
         return True
+    # (its first word after the program's name, not a wrapper's: `sudo ufw status`)
+    at = next((n for n, w in enumerate(intent.words) if _program_name(w) == intent.program), 0)
     first = (
         _verb(intent)
         or intent.sub
-        or next((w for w in intent.words[1:] if not w.startswith("-")), None)
+        or next((w for w in intent.words[at + 1 :] if not w.startswith("-")), None)
     )
     looking = LOOK_SUBCOMMANDS.get(intent.program, LOOK_ANY)
     if first and first in looking:
@@ -6314,7 +6422,27 @@ _GROUPED = {
     "poetry": frozenset({"env", "config", "source"}),
     "uv": frozenset({"pip", "python", "tool"}),
     "npm": frozenset({"config", "cache"}),
+    # iproute2's objects (`ip addr show`, `ip route list`)
+    "ip": frozenset("addr address link route neigh rule".split()),
 }
+
+# curl's options that send a body or another method: a request that may change something.
+_SENDS = re.compile(r"^(?:-[dFTX]|--data\S*|--form\S*|--json|--upload-file|--request)(?:=|$)")
+
+
+def _probes(intent: Intent) -> bool:
+    """Whether a curl only asks how a server answers: its headers (`-I`, `--head`), or its
+    status with the body thrown away (`curl -s -o /dev/null -w "%{http_code}" URL`), with
+    no body sent nor another method asked."""
+    if intent.program != "curl":
+        return False
+    words = intent.words
+    dropped = any(
+        w in {"-o", "--output"} and n + 1 < len(words) and words[n + 1] in {"/dev/null", "NUL"}
+        for n, w in enumerate(words)
+    )
+    headers = bool(intent.flags & {"-I", "--head"})
+    return (dropped or headers) and not any(_SENDS.match(w) for w in words)
 
 
 def _confirmed(
@@ -6434,7 +6562,6 @@ def _confirmed(
             and not _records(call, failed)
             and not _scratch(call, f"{failed.command}\n{error}\n{confirm.command}")
             and not (output is not None and _failed_behind(call, output(call.tool_use_id)))
-            and not (output is not None and _unanswered(call, output(call.tool_use_id)))
             and not (output is not None and _did_nothing(call, output(call.tool_use_id)))
         ):
             step = Step(call.tool_use_id, call.name, _target(call))

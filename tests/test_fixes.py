@@ -1351,7 +1351,8 @@ def test_a_search_that_found_nothing_is_not_fixed_by_another_search():
     # the same search after an edit that added what it looks for: that edit fixed it
     edit = call("Edit", file_path="/p/lib/customers.ex")
     again = call(command="rg -n 'defmodule .*CreateCustomer' lib -g '*.ex'")
-    fix = run([failed, other, edit, again], error)[failed.tool_use_id]
+    printed = {again.tool_use_id: "lib/customers.ex:1:defmodule App.CreateCustomer do"}
+    fix = run([failed, other, edit, again], error, printed)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by, steps(fix)) == (
         fixes.FIXED,
         again.tool_use_id,
@@ -1726,7 +1727,8 @@ def test_a_search_that_printed_its_matches_over_an_unreadable_path_needs_no_fix(
     fix = run([failed, edit, later], {failed.tool_use_id: error})[failed.tool_use_id]
     assert fix.outcome == fixes.NOT_FIXED
     again = call("exec_command", command=search)
-    fix = run([failed, edit, again], {failed.tool_use_id: error})[failed.tool_use_id]
+    printed = {again.tool_use_id: "app/src/main/java/a/Shortlist.kt:55:    object Athena"}
+    fix = run([failed, edit, again], {failed.tool_use_id: error}, printed)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
     # the patterns read as files: the rg of one pattern fixed it
     pair = call(command='rg -n "def run_git" -n "def run_editor" src/core.py', failed=True)
@@ -7052,3 +7054,163 @@ def test_what_came_between_is_no_step_of_a_call_auto_mode_could_not_judge():
     fix = run([failed, emulator, wait, again], error)[failed.tool_use_id]
     assert fix.confirmed_by == again.tool_use_id
     assert steps(fix) == [(again.tool_use_id, "+system-images/android-36/")]
+
+
+@pytest.mark.parametrize(
+    "command, looks",
+    [
+        ("sudo ufw status", True),
+        ("sudo iptables -L INPUT -n", True),
+        ("ip addr show", True),
+        ('curl -s -o /dev/null -w "%{http_code}" http://localhost:8502', True),
+        ("curl -I https://example.com", True),
+        ("sudo ufw allow 8502/tcp", False),
+        ("sudo iptables -A INPUT -p tcp --dport 8502 -j ACCEPT", False),
+        ("ip addr add 10.0.0.2/24 dev eth0", False),
+        ("curl -s -o /dev/null -X POST http://localhost:8502/reset", False),
+        ("curl -o app.tgz https://example.com/app.tgz", False),
+    ],
+)
+def test_a_firewall_list_an_address_shown_and_a_status_probe_are_looks(command, looks):
+    """A diagnostic script of `sudo ufw status`, `sudo iptables -L`, a curl of the
+    dashboard's status code and `ip addr show | grep "inet "` looked (thirty-seventh
+    held-out set): `sudo` is no subcommand of ufw, its `status` is; a curl that throws
+    the body away or asks only for headers, sending nothing, asks how a server answers."""
+    steps = [c.command for c in fixes.next_steps([call(command=command)])]
+    assert steps == ([] if looks else [command])
+
+
+def test_a_look_piped_into_a_matcher_that_matched_nothing_found_nothing():
+    """`docker ps -a | grep -i wiki && echo --- && find ...` exited 1 and printed nothing:
+    no container matched, the rest never ran. The same grep again, reported a success by
+    Claude Code, `(Bash completed with no output)`, found nothing again, and fixes nothing;
+    one that printed a container found it. A diagnostic script whose last command, `ip addr
+    show | grep "inet " | grep -v 127.0.0.1`, matched nothing after its other sections had
+    printed, was no failure the `ufw allow` its answer led to fixed (thirty-seventh held-out
+    set, 3 not a problem)."""
+    failed = call(
+        command='docker ps -a | grep -i wiki && echo "---" && find /root -type d -name'
+        ' "*wiki*" 2>/dev/null | head -10',
+        failed=True,
+    )
+    again = call(command='docker ps -a 2>&1 | grep -i "wiki"')
+    error = {failed.tool_use_id: "Exit code 1"}
+    assert fixes.found_nothing(failed.command, "Exit code 1")
+    for printed, outcome in [
+        ("(Bash completed with no output)", fixes.NOT_FIXED),
+        ("", fixes.NOT_FIXED),
+        ("3f2a  outline/wiki:latest  Up 2 hours  wiki", fixes.FIXED),
+    ]:
+        fix = run([failed, again], error, {again.tool_use_id: printed})[failed.tool_use_id]
+        assert fix.outcome == outcome
+    # a quiet grep's status is its answer
+    quiet_failed = call(command="rg -qi wiki docs", failed=True)
+    quiet = call(command="rg -qi wiki docs")
+    fix = run([quiet_failed, quiet], {quiet_failed.tool_use_id: "Exit code 1"})
+    assert fix[quiet_failed.tool_use_id].outcome == fixes.FIXED
+    script = call(
+        command='echo "=== UFW ==="\nsudo ufw status 2>/dev/null || echo "off"\n'
+        'echo "=== iptables ==="\nsudo iptables -L INPUT -n 2>/dev/null | head -10\n'
+        'curl -s -o /dev/null -w "HTTP %{http_code}" http://localhost:8502\n'
+        'echo "=== IP ==="\nip addr show | grep "inet " | grep -v 127.0.0.1',
+        failed=True,
+    )
+    printed = (
+        "Exit code 1\n=== UFW ===\nStatus: active\n22/tcp ALLOW Anywhere\n=== iptables ===\n"
+        "Chain INPUT (policy DROP)\nHTTP 200\n=== IP ==="
+    )
+    opened = call(command="sudo ufw allow 8502/tcp && sudo ufw status | grep 850")
+    fix = run([script, opened], {script.tool_use_id: printed})[script.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    # the look piped into the matcher failed: no search that found nothing
+    assert not fixes.found_nothing(
+        "git ls-remote --heads origin | grep -E 'x$'",
+        "Exit code 1\nfatal: unable to access 'https://github.com/a/b.git/': Could not resolve"
+        " host: github.com",
+    )
+
+
+def test_a_search_of_file_names_is_not_found_by_a_search_of_lines():
+    """`rg --files -g '*.constitution'` found no file of that extension; `rg -n
+    "Constitution|constitution|principle" .specify README.md` then printed lines of
+    constitution.md: another question, no widening of the first (thirty-seventh held-out
+    set, not a problem). The names searched for hidden files too found it."""
+    failed = call("shell_command", command="rg --files -g '*.constitution'", failed=True)
+    lines = call(
+        "shell_command", command='rg -n "Constitution|constitution|principle" .specify README.md'
+    )
+    grep = call("shell_command", command="grep -rn constitution .specify")
+    printed = {
+        lines.tool_use_id: ".specify/memory/constitution.md:1:# [PROJECT_NAME] Constitution",
+        grep.tool_use_id: ".specify/memory/constitution.md:1:# [PROJECT_NAME] Constitution",
+    }
+    error = {failed.tool_use_id: "Exit code 1"}
+    assert run([failed, lines], error, printed)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    assert run([failed, grep], error, printed)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    hidden = call("shell_command", command="rg --files --hidden -g '*.constitution'")
+    names = {hidden.tool_use_id: ".specify/memory/team.constitution"}
+    fix = run([failed, hidden], error, names)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, hidden.tool_use_id)
+    find = call("shell_command", command="find . -name '*.constitution'")
+    found = {find.tool_use_id: "./.specify/memory/team.constitution"}
+    fix = run([failed, find], error, found)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, find.tool_use_id)
+
+
+def test_a_write_rejected_for_a_new_task_is_not_redone_by_its_write():
+    """The user rejected a Write of docker_inventory.txt and asked for a manage-stack.sh
+    script: the Write of that script is the next task, not the inventory redone on another
+    file (thirty-seventh held-out set, not a problem). A Write of the same text under the
+    name the user gave is its redo."""
+    inventory = "Docker Container Inventory\nContainer Name: n8n\nStatus: running\nNetworks"
+    failed = call(
+        "Write",
+        file_path="/workspace/docker_inventory.txt",
+        failed=True,
+        kind="rejected",
+        at="2026-01-01T00:00:01Z",
+        input=json.dumps({"file_path": "/workspace/docker_inventory.txt", "content": inventory}),
+    )
+    script = "#!/bin/bash\nCONTAINERS=(n8n qdrant)\nshow_usage() {\n  echo usage\n}"
+    other = call(
+        "Write",
+        file_path="/workspace/manage-stack.sh",
+        at="2026-01-01T00:00:05Z",
+        input=json.dumps({"file_path": "/workspace/manage-stack.sh", "content": script}),
+    )
+    rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
+    prompt = ["2026-01-01T00:00:03Z"]
+    assert run([failed, other], rejected, prompts=prompt)[failed.tool_use_id].outcome == (
+        fixes.NOT_FIXED
+    )
+    renamed = call(
+        "Write",
+        file_path="/workspace/inventory.txt",
+        at="2026-01-01T00:00:05Z",
+        input=json.dumps({"file_path": "/workspace/inventory.txt", "content": inventory}),
+    )
+    fix = run([failed, renamed], rejected, prompts=prompt)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, renamed.tool_use_id)
+
+
+def test_a_run_that_printed_only_cmds_banner_is_no_step():
+    """PowerShell refused `kuzu.exe :memory: < test.cypher`; `cmd /c "kuzu.exe :memory: <
+    test.cypher"` from Git Bash printed cmd's banner and prompt and ran nothing; the
+    statements piped into kuzu.exe then ran. The banner's run is no step of that fix
+    (thirty-seventh held-out set), as it is no confirmation."""
+    failed = call(command='powershell -Command ".\\kuzu.exe :memory: < test.cypher"', failed=True)
+    banner = call(command='cmd /c "kuzu.exe :memory: < test.cypher"')
+    piped = call(
+        command='echo "CREATE NODE TABLE P(id INT64);" | powershell -Command ".\\kuzu.exe :memory:"'
+    )
+    error = {
+        failed.tool_use_id: "+ .\\kuzu.exe :memory: < test.cypher\n"
+        "    + FullyQualifiedErrorId : RedirectionNotSupported"
+    }
+    printed = {
+        banner.tool_use_id: "Microsoft Windows [Version 10.0.26100.4652]\n(c) Microsoft"
+        " Corporation. All rights reserved.\n\nC:\\Users\\me\\addin>",
+        piped.tool_use_id: "Opening the database under in-memory mode.\nTable P has been created.",
+    }
+    fix = run([failed, banner, piped], error, printed)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by, steps(fix)) == (fixes.FIXED, piped.tool_use_id, [])

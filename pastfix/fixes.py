@@ -139,6 +139,15 @@ failed call tried to do:
   it), then a script whose code names half of what it named: inline (`node - <<'EOF'`), or
   a file written in the session and run, its write and install steps (_named_by_script).
   A command left running that TaskStop could not stop, then a `kill` in the shell.
+  A look of paths it was not let look at (`ls in '/home/me/.n8n' was blocked`), then a
+  container that mounts them looking there (`docker run -v /home/me/.n8n:/mnt alpine ls
+  /mnt`), its only step (_looked_in_container). cmd's `if exist x (type x) else (echo
+  MISSING)` is the commands it guards (a view of x). A script whose line breaks were lost
+  (`wc: echo: No such file`: the filter got the next line's words for files) ran as one
+  line: a later run of one of its lines is another way, the script run whole its retry
+  (_lines_joined). A Read of a file not there, then a Read of a file of the same stem and
+  another kind that a listing before it printed (`script/core_parser.py`, then `ls parser/`
+  and `parser/core_parser.cpp`: _read_as_listed).
 
 Codex's exec_command returns when its yield time is up; a command still running then
 (`Process running with session ID N`, kind `running`) ends in a later write_stdin that
@@ -159,7 +168,9 @@ same folder is another question, and so is a search of lines after one of file n
 (_printed_nothing). Another search program on the same words that printed what
 it found worked around it (`rg --files -g '*.x.yaml'` skips hidden folders, `find -name`
 does not); a pattern the search took for an option (`rg -n "--profiles="`) is its words
-too (_searched).
+too (_searched). So did a view that printed the very file a search by name sought, no
+wildcard in its name (`rg --files -g '.specify/memory/constitution.md'`, then `cat` of it:
+_viewed_sought).
 A shell look of a path its error says is not there (`sed: a/x.py: No such file`, zsh's
 `no matches found: app/favicon*`) is confirmed only by a call that names that file (by
 name, a long word of it, or its letters): `sed -n '1,200p'` of another file shares the
@@ -875,6 +886,10 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
         program, args = _program(words)
         if not program:
             continue
+        guarded = _cmd_if_exist(words)
+        if guarded is not None:
+            pending[:0] = guarded  # what cmd's test guards, each branch a command
+            continue
         if program == "find" and (executed := _executed(words)):
             pending.insert(0, executed)  # the find, then what it runs
             words = words[: words.index(next(w for w in words if w in {"-exec", "-execdir"}))]
@@ -963,6 +978,29 @@ def _script_of(program: str, args: Sequence[str]) -> tuple[int, str] | None:
         if program == "nix-shell" and arg in _NIX_SHELL_RUN:
             return n, args[n + 1]
     return None
+
+
+def _cmd_if_exist(words: Sequence[str]) -> list[list[str]] | None:
+    """The commands cmd's `if [not] exist PATH (CMD) else (CMD)` runs, each branch's words
+    without its parentheses; None for any other command. The test only asks whether the
+    path is there: `cmd /c if exist .specify\\memory\\constitution.md (type
+    .specify\\memory\\constitution.md) else (echo MISSING)` views that file (taken for a
+    program `exist`, its view broken by cmd's parsing was not seen as redone by
+    PowerShell's `Get-Content -Raw` of it: thirty-seventh held-out set)."""
+    lowered = [w.lower() for w in words[:4]]
+    if lowered[:1] != ["if"]:
+        return None
+    at = 1 + (lowered[1:2] == ["/i"])
+    at += lowered[at : at + 1] == ["not"]
+    if lowered[at : at + 1] != ["exist"] or len(words) < at + 2:
+        return None
+    branches: list[list[str]] = [[]]
+    for word in words[at + 2 :]:
+        if word.lower() == "else":
+            branches.append([])
+            continue
+        branches[-1].append(word.removeprefix("(").removesuffix(")"))
+    return [[w for w in branch if w] for branch in branches if any(branch)]
 
 
 # `nix develop` and `nix shell`'s flags before the command they run.
@@ -2396,6 +2434,67 @@ def _looked_again(failed: Call, call: Call, output: Callable[[str], str]) -> boo
     )
 
 
+def _looked_in_container(failed: Call, call: Call, error: str) -> bool:
+    """Whether a shell look of paths that are there but that it could not look at (Claude
+    Code's `ls in '/home/me/.n8n' was blocked ... may only list files in the allowed working
+    directories`, a permission denied) was made by a container that mounts them: `docker run
+    --rm -v /home/me/.n8n:/mnt_n8n alpine sh -lc 'ls -la /mnt_n8n'` (thirty-seventh
+    held-out set, as the user suggested; labelled worked around). A look there of a path
+    the failed look named, through its mount; not of a path not there, which a mount
+    makes."""
+    if _says_missing(error) or _STATUS_ONLY.fullmatch(error.strip()):
+        return False
+    mine = [i for i in intents(failed.command) if i.program not in _SAYS]
+    if not mine or not all(i.program in LOOK for i in mine):
+        return False
+    asked = {_path_key(w) for i in mine for w in _paths_of(i)}
+    for words in segments(call.command):
+        run = _container_run(words)
+        if run is None:
+            continue
+        mounts, command = run
+        for i in _intents(None, [command]) if command else []:
+            if i.program in _SAYS or i.program not in LOOK:
+                continue
+            for path in map(_path_key, _paths_of(i)):
+                for source, target in mounts:
+                    if path == target or path.startswith(target + "/"):
+                        if source + path[len(target) :] in asked:
+                            return True
+    return False
+
+
+# `docker run`'s options that take the next word for their value (`-v a:b`, `--name x`).
+_RUN_VALUED = frozenset(
+    "-v --volume -e --env --env-file -p --publish -w --workdir -u --user --name --network"
+    " --net -h --hostname --mount --entrypoint -l --label --platform --pull --restart -m"
+    " --memory --cpus --add-host --device --tmpfs --volumes-from --cap-add --cap-drop"
+    " --security-opt --shm-size --gpus --ulimit --dns --ipc --pid --runtime --log-driver"
+    " --log-opt --expose --group-add -a --attach --cidfile --stop-signal".split()
+)
+
+
+def _container_run(words: Sequence[str]) -> tuple[list[tuple[str, str]], list[str]] | None:
+    """A `docker run` (or podman's) bind mounts, each (host path, path inside), and the
+    command it runs in the container; None for any other command."""
+    program, args = _program(words)
+    if program not in _CONTAINERS or args[:1] != ["run"]:
+        return None
+    mounts: list[tuple[str, str]] = []
+    at = 1
+    while at < len(args) and args[at].startswith("-"):
+        option, equals, value = args[at].partition("=")
+        if not equals and option in _RUN_VALUED and at + 1 < len(args):
+            value = args[at + 1]
+            at += 1
+        at += 1
+        if option in {"-v", "--volume"} and value.count(":") >= 1:
+            source, target = value.split(":")[:2]
+            if source.startswith(("/", "~", ".")):
+                mounts.append((_path_key(source), _path_key(target)))
+    return mounts, list(args[at + 1 :])
+
+
 def _another_way(
     failed: Call,
     call: Call,
@@ -2463,6 +2562,8 @@ def _another_way(
             return True
         if _named_by_script(failed, call, error, before):
             return True
+        if _looked_in_container(failed, call, error):
+            return True
         mangled = _mangled_view(failed, error)
         if mangled is not None:
             paths = {_path_key(w) for w in _paths_of(mangled)}
@@ -2478,8 +2579,10 @@ def _another_way(
         # `Get-Content x` crashed, `Internal CLR error`), then another program's look of
         # that file: twenty-fourth held-out set. Not a search (`rg "{{" x`, a regex it could
         # not parse, is not answered by `head x`) nor a listing (`ls x 2>/dev/null`, exit 1,
-        # says nothing of why).
-        views = bool(mine) and all(_shows_file(i) for i in mine)
+        # says nothing of why). What echo says in a branch (`... else (echo MISSING)`)
+        # shows no file, nor is a part of one.
+        shown = [i for i in mine if i.program not in _SAYS]
+        views = bool(shown) and all(_shows_file(i) for i in shown)
         said = not _STATUS_ONLY.fullmatch(error.strip())  # (`2>/dev/null`: why, unknown)
         if _says_no_program(error) or (views and said and not _says_missing(error)):
             # `tree x` not found, then `find x`: another program on the same paths
@@ -2962,6 +3065,30 @@ def _listed_at(failed: Call, after: Sequence[Call], output: Callable[[str], str]
     )
 
 
+def _read_as_listed(
+    failed: Call, call: Call, before: Sequence[Call], output: Callable[[str], str]
+) -> bool:
+    """Whether a Read of a file not there was made of the file meant, under its real name:
+    a Read of a file of the same stem and another kind (`script/core_parser.py` guessed,
+    `parser/core_parser.cpp` read), which a listing before it printed (`ls parser/`): the
+    agent found it so (thirty-seventh held-out set, labelled worked around). A file of
+    another stem is another file, whatever the agent then read (a guessed
+    `parser/heap_walker.cpp`, then `android/android.cpp` read after greps: not told from
+    the other files it read)."""
+    if call.name not in READ_TOOLS or call.failed or not call.file_path or not failed.file_path:
+        return False
+    one, other = PurePosixPath(_unix(call.file_path)), PurePosixPath(_unix(failed.file_path))
+    if one.stem != other.stem or one.suffix == other.suffix or len(one.stem) < 4:
+        return False
+    return any(
+        not c.failed
+        and c.name in SHELL_TOOLS
+        and any(i.program in _LISTERS for i in intents(c.command))
+        and (one.name in (printed := output(c.tool_use_id)).split() or str(one) in printed)
+        for c in before
+    )
+
+
 def _printed_path(call: Call, found: Call, output: Callable[[str], str]) -> bool:
     """Whether a Glob that lists a folder (`**/*`, no name in its pattern) printed the file
     a Read then read: the listing of where it was, as an `ls` of the failed path's folder is
@@ -3050,7 +3177,42 @@ def _filter_error(failed: Call, error: str) -> str | None:
     program = first.split(":", 1)[0].strip()
     if program not in _OUTPUT_FILTERS or ":" not in first:
         return None
+    if _lines_joined(failed, error):
+        return None  # given words of the next line for files, not the pipe
     return program if _filter_script(failed.command, program) is not None else None
+
+
+def _lines_joined(failed: Call, error: str) -> bool:
+    """Whether a program of a command said a word that starts one of its later lines was a
+    file not there (`wc: echo: No such file or directory`): the command's line breaks were
+    lost, and the filter of a line (`find x -type f | wc -l`) was given the next line's words
+    (`echo "Core documentation:" && ...`) as its files, not the pipe. The whole command ran
+    as one line, not as written: no part of it did its work (a file inventory script,
+    rewritten with printf, failed alike: thirty-seventh held-out set, both labelled worked
+    around by the plain `find x -type f | sort` listing after: a retry of one of its lines
+    is another way, see _runs_every_line)."""
+    if failed.name not in SHELL_TOOLS or "No such file" not in error:
+        return False
+    lines = (failed.command or "").strip().splitlines()
+    starts = {line.split()[0] for line in lines[1:] if line.split()}
+    for line in error.splitlines():
+        parts = line.split(": ")
+        if len(parts) >= 3 and "No such file" in parts[-1]:
+            if parts[1].strip(_QUOTES) in starts:
+                return True
+    return False
+
+
+def _runs_every_line(failed: Call, call: Call) -> bool:
+    """Whether a call does what every command of a failed one did (its echoes aside): the
+    script run again, not one line of it, which reaches a part of its goal another way
+    (see _lines_joined)."""
+    theirs = intents(call.command)
+    return all(
+        any(_same_intent(mine, other) for other in theirs)
+        for mine in intents(failed.command)
+        if mine.program not in _SAYS
+    )
 
 
 # Filters whose arguments are a question: what to find, or to take, of the output.
@@ -4131,6 +4293,67 @@ def _name_searches(command: str | None) -> set[str]:
         for program, _, flags in filter(None, map(_search_flags, segments(command)))
         if program in _FINDERS or "--files" in flags
     }
+
+
+def _viewed_sought(failed: Call, call: Call, printed: str, before: Sequence[Call] = ()) -> bool:
+    """Whether a search for a file by its name that found nothing (`rg --files -g
+    '.specify/memory/constitution.md'`, `find . -name x.json`: no wildcard in the name) was
+    answered by a view of that file that printed it: the search missed it (rg skips hidden
+    folders; `ls -a`, then `cat .specify/memory/constitution.md` read it: thirty-seventh
+    held-out set, a Codex rollout labelled worked around). A view by the shell (`cat`,
+    `Get-Content`) or the Read tool, of the name sought at a path its glob matches; not of
+    a file written since, which the search did not miss: it was not there yet."""
+    if call.name in SHELL_TOOLS:
+        views = [i for i in intents(call.command) if i.program not in _SAYS]
+        if not views or not all(_shows_file(i) for i in views):
+            return False
+        paths = [path for i in views for path in _viewed(i)]
+    elif call.name in READ_TOOLS and call.file_path and not call.part:
+        paths = [_unix(call.file_path)]
+    else:
+        return False
+    if not printed.strip() or _masks(failed, call, printed):
+        return False
+    sought = _sought_files(failed.command)
+    found = [
+        path
+        for path in paths
+        for glob in sought
+        if _basename(path) == _basename(glob)
+        and (
+            "/" not in glob
+            or posixpath.normpath(path).endswith(posixpath.normpath(glob.lstrip("*/")))
+        )
+    ]
+    return bool(found) and not any(
+        (c.name in EDIT_TOOLS and any(_same_path(_unix(c.file_path or ""), p) for p in found))
+        or (c.name in SHELL_TOOLS and {_basename(p) for p in found} & _files_of(c, written=True))
+        for c in before
+    )
+
+
+# A file search's options that name what it looks for: rg's and ag's globs (of `--files`),
+# find's and fd's name tests.
+_FILE_GLOBS = frozenset({"-g", "--glob", "--iglob", *_NAME_TESTS} - {"-regex"})
+
+
+def _sought_files(command: str | None) -> list[str]:
+    """The files a search by name looks for, each a name or a path with no wildcard in its
+    file name (`-g '.specify/memory/constitution.md'`, `-name x.json`; not `-g '*.md'`,
+    which looks for every such file, nor a content search's glob, which says where)."""
+    found = []
+    for i in intents(command):
+        if i.program not in SEARCHERS or (i.program in _MATCHERS and "--files" not in i.words):
+            continue
+        for n, word in enumerate(i.words):
+            option, equals, value = word.partition("=")
+            if option not in _FILE_GLOBS:
+                continue
+            value = value if equals else (i.words[n + 1] if n + 1 < len(i.words) else "")
+            glob = _unix(value)
+            if glob and not glob.startswith("!") and not _GLOB_CHARS.search(_basename(glob)):
+                found.append(glob)
+    return found
 
 
 # What makes a search find what it missed: case ignored, hidden and ignored files searched;
@@ -5930,6 +6153,8 @@ def fix_of(
     # an output filter's own error (`ss | awk '...'`: `awk: ... fatal`): what it was
     # retried by is that filter's script (see _filter_error)
     filtered = _filter_error(failed, error)
+    # a script whose line breaks were lost, run as one line (see _lines_joined)
+    joined = _lines_joined(failed, error)
     # what a failed chain ran without failing, or never ran, no later call retried (see
     # _not_failing)
     not_failing = _not_failing(failed.command, key_line) if failed.name in SHELL_TOOLS else ()
@@ -6003,6 +6228,11 @@ def fix_of(
             (nothing_found or searcher_missing)
             and not call.failed
             and _searched_otherwise(failed, call, output(call.tool_use_id))
+        ) or (
+            nothing_found
+            and not call.failed
+            and n < ANOTHER_WAY_CALLS
+            and _viewed_sought(failed, call, output(call.tool_use_id), after[:n])
         )
         # (the same search widened: case ignored, its glob given up; see _searched_wider)
         wider = (
@@ -6139,6 +6369,8 @@ def fix_of(
             or (silent is not None and _rewrote_silent(silent, call, output))
         ):
             way = FIXED
+            if joined and not _runs_every_line(failed, call):
+                way = WORKED_AROUND
         elif otherwise or spelt:
             way = WORKED_AROUND
         elif runner and n < ANOTHER_WAY_CALLS and _tests_run_otherwise(call, runner):
@@ -6185,6 +6417,13 @@ def fix_of(
         elif searched and call.name in READ_TOOLS and call.file_path and listed_at is None:
             if _parent(call.file_path) == folder and _alike(call.file_path, failed.file_path):
                 way = WORKED_AROUND
+        elif (
+            missing
+            and n < ANOTHER_WAY_CALLS
+            and listed_at is None
+            and _read_as_listed(failed, call, after[:n], output)
+        ):
+            way = WORKED_AROUND
         if way is None:
             continue
         if _masks(failed, call, output(call.tool_use_id), error) and not unparsed:
@@ -6500,6 +6739,15 @@ def _confirmed(
         and failed.name == confirm.name
         and _looks_at_same(failed, confirm)
     )
+    # A look made in a container that mounts its paths: nothing between made that possible
+    # (six edits of a script the session was extending were its steps: thirty-seventh
+    # held-out set; see _looked_in_container)
+    contained = (
+        way == WORKED_AROUND
+        and failed.name in SHELL_TOOLS
+        and confirm.name in SHELL_TOOLS
+        and _looked_in_container(failed, confirm, error)
+    )
     reread = _rereads(failed, between, confirm, output) if stale else None
     was_read = False  # (see below)
     # a test run that found nothing to run: edits of the code under test are none (see
@@ -6525,8 +6773,9 @@ def _confirmed(
         )
         if not start <= n < (len(between) if stop is None else stop):
             continue  # before the error's last sighting, or after it was gone
-        if in_part and not (
-            call.name in EDIT_TOOLS and _same_file(call.file_path, failed.file_path)
+        if contained or (
+            in_part
+            and not (call.name in EDIT_TOOLS and _same_file(call.file_path, failed.file_path))
         ):
             pass
         elif named is not None and not _names_any(call, named):

@@ -7214,3 +7214,134 @@ def test_a_run_that_printed_only_cmds_banner_is_no_step():
     }
     fix = run([failed, banner, piped], error, printed)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by, steps(fix)) == (fixes.FIXED, piped.tool_use_id, [])
+
+
+def test_a_view_cmd_broke_redone_by_powershell():
+    """`cmd /c if exist .specify\\memory\\constitution.md (type ...) else (echo MISSING)`,
+    broken by cmd's parsing, then `Get-Content -Raw .\\.specify\\memory\\constitution.md`:
+    worked around (thirty-seventh held-out set, Codex). cmd's test guards the view; a
+    Get-Content of another file is no other way to it."""
+    failed = call(
+        "shell_command",
+        "cmd /c if exist .specify\\memory\\constitution.md (type"
+        " .specify\\memory\\constitution.md) else (echo MISSING)",
+        failed=True,
+    )
+    error = {
+        failed.tool_use_id: "Exit code 1\n'\"# [PROJECT_NAME] Constitution\"' is not recognized"
+        " as an internal or external command,\noperable program or batch file."
+    }
+    assert [i.program for i in fixes.intents(failed.command)] == ["type", "echo"]
+    other = call("shell_command", "Get-Content -Raw .\\.specify\\memory\\plan.md")
+    shown = call("shell_command", "Get-Content -Raw .\\.specify\\memory\\constitution.md")
+    outputs = {other.tool_use_id: "# Plan", shown.tool_use_id: "# [PROJECT_NAME] Constitution"}
+    fix = run([failed, other, shown], error, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, shown.tool_use_id)
+    assert run([failed, other], error, outputs)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_file_search_that_missed_answered_by_a_view_of_the_file():
+    """`rg --files -g '.specify/memory/constitution.md' -g 'constitution.md'` found nothing
+    (rg skips hidden folders), then `ls -a` and `cat .specify/memory/constitution.md`:
+    worked around by the cat (thirty-seventh held-out set, Codex). Not a view of every file
+    a wildcard asks for (`-g '*.md'`, then README.md), nor of the file written since."""
+    failed = call(
+        "shell_command",
+        "rg --files -g '.specify/memory/constitution.md' -g 'constitution.md'",
+        failed=True,
+    )
+    error = {failed.tool_use_id: "Exit code 1"}
+    listed = call("shell_command", "ls -a")
+    viewed = call("shell_command", "cat .specify/memory/constitution.md")
+    outputs = {listed.tool_use_id: ".\n..\n.specify\nREADME.md", viewed.tool_use_id: "# Const"}
+    fix = run([failed, listed, viewed], error, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, viewed.tool_use_id)
+    assert steps(fix) == [(viewed.tool_use_id, None)]
+    written = call("Write", file_path="/p/.specify/memory/constitution.md")
+    fix = run([failed, written, viewed], error, outputs)[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    every = call("shell_command", "rg --files -g '*.md'", failed=True)
+    readme = call("shell_command", "cat README.md")
+    outputs[readme.tool_use_id] = "# Readme"
+    fix = run([every, readme], {every.tool_use_id: "Exit code 1"}, outputs)[every.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_blocked_look_made_in_a_container_that_mounts_its_paths():
+    """`ls -la /home/me/.n8n /home/me/qdrant_storage` blocked (Claude Code may only list
+    the allowed working directories), then six edits of a script, then `docker run --rm -v
+    /home/me/.n8n:/mnt_n8n ... alpine sh -lc 'ls -la /mnt_n8n'`: worked around, the docker
+    run its only step (thirty-seventh held-out set). A container mounting another folder
+    looked at nothing the look asked."""
+    failed = call(
+        command="ls -la /workspace/ && ls -la /home/me/.n8n /home/me/qdrant_storage 2>/dev/null"
+        ' || echo "Some host paths may not exist"',
+        failed=True,
+    )
+    error = {
+        failed.tool_use_id: "<tool_use_error>ls in '/home/me/.n8n' was blocked. For security,"
+        " Claude Code may only list files in the allowed working directories for this"
+        " session: '/workspace'.</tool_use_error>"
+    }
+    edits = [call("Edit", file_path="/workspace/manage-stack.sh") for _ in range(6)]
+
+    def container(source):
+        return call(
+            command=f"docker run --rm \\\n  -v {source}:/mnt_n8n \\\n  alpine sh -lc '\n"
+            '    echo "--- /mnt_n8n ---"; ls -la /mnt_n8n || true\''
+        )
+
+    looked = container("/home/me/.n8n")
+    outputs = {looked.tool_use_id: "--- /mnt_n8n ---\ntotal 500\n-rw-r--r-- 1 config"}
+    fix = run([failed, *edits, looked], error, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, looked.tool_use_id)
+    assert steps(fix) == [(looked.tool_use_id, None)]
+    other = container("/home/me/other")
+    outputs[other.tool_use_id] = outputs[looked.tool_use_id]
+    fix = run([failed, *edits, other], error, outputs)[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_script_run_as_one_line_worked_around_by_one_of_its_lines():
+    """A file inventory whose line breaks were lost: `wc` of `find x | wc -l` was given the
+    next line's words for files (`wc: echo: No such file or directory`); then `find x -type
+    f | sort` listed the files: worked around, not the filter's own error (thirty-seventh
+    held-out set, 2 such scripts). The script run again whole is its fix."""
+    script = (
+        '\nfind /s/jay -type f | wc -l && echo "total files"\necho\n'
+        'echo "Skill scripts:" && find /s/jay/skills -name "*.py" | wc -l\n'
+        "du -sh /s/jay\n"
+    )
+    failed = call(command=script, failed=True)
+    error = {
+        failed.tool_use_id: "Exit code 1\nwc: echo: No such file or directory\nwc: 'Skill"
+        " scripts:': No such file or directory\n\n27\ntotal files echo echo\n0 total"
+    }
+    listed = call(command="find /s/jay -type f | sort | head -30")
+    outputs = {listed.tool_use_id: "/s/jay/README.md\n/s/jay/skills/a.py"}
+    fix = run([failed, listed], error, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, listed.tool_use_id)
+    assert steps(fix) == [(listed.tool_use_id, None)]
+    again = call(command=script.replace("\n", " ;\n"))
+    outputs[again.tool_use_id] = "27\ntotal files\n\nSkill scripts:\n6\n1.2M /s/jay"
+    fix = run([failed, again], error, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+
+
+def test_a_guessed_read_made_of_the_file_a_listing_showed_under_its_own_kind():
+    """A Read of a guessed `script/core_parser.py` (not there), `ls parser/` printing
+    `core_parser.cpp`, then a Read of `parser/core_parser.cpp`: worked around (thirty-seventh
+    held-out set). Not without the listing, nor a file of another stem."""
+    failed = call("Read", file_path="/p/script/core_parser.py", failed=True)
+    error = {failed.tool_use_id: "File does not exist. Note: your current working directory is /p."}
+    listed = call(command="ls -la /p/parser/")
+    outputs = {listed.tool_use_id: "total 16\ndrwxr-xr-x command\n-rw-r--r-- 13790 core_parser.cpp"}
+    read = call("Read", file_path="/p/parser/core_parser.cpp")
+    fix = run([failed, listed, read], error, outputs)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
+    assert steps(fix) == [(read.tool_use_id, "script/core_parser.py → parser/core_parser.cpp")]
+    assert run([failed, read], error, outputs)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    other = call("Read", file_path="/p/parser/heap_walker.cpp")
+    outputs[listed.tool_use_id] += "\n-rw-r--r-- 100 heap_walker.cpp"
+    fix = run([failed, listed, other], error, outputs)[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED

@@ -165,12 +165,31 @@ NOT_FIXED_WHY = {
 }
 
 
+def _moved_to(step: dict[str, Any], failed_target: str | None) -> bool:
+    """Whether a step's change is the path change (fixes._path_change, `old → new` from
+    their common folder) from the failed call's file to the step's."""
+    old, arrow, new = (step.get("change") or "").partition(" → ")
+    return bool(
+        arrow
+        and old
+        and new
+        and (failed_target or "").endswith(old)
+        and (step.get("target") or "").endswith(new)
+    )
+
+
 def remedy_steps(row: dict[str, Any]) -> list[dict[str, Any]]:
     """A find_past_fix row's remedy as it is shown: one entry per step, its edits with it.
 
     Edits of one file in a row are one entry (`count` says how many). `confirms` marks
     the changed retry that is also the confirmation. The hook, `pastfix find` and the
     find page all show these.
+
+    The failed edit made again at another path (its `change` that path change) is shown by
+    that change, without its lines: they are the failed edit's too, and what made the
+    difference is the path (a Codex patch whose file it could not read, the same patch
+    with `vesselos-dev-research/` put in front of its path: its card showed eleven lines of
+    the patch's imports; a new user's try, set 36).
     """
     edits_of: dict[str, list[dict[str, Any]]] = {}
     for edit in row.get("fix_edits") or []:
@@ -178,6 +197,8 @@ def remedy_steps(row: dict[str, Any]) -> list[dict[str, Any]]:
     shown: list[dict[str, Any]] = []
     for step in row.get("remedy") or []:
         edits = edits_of.get(step["tool_use_id"], [])
+        if edits and step["tool"] == row.get("tool") and _moved_to(step, row.get("target")):
+            edits = []
         path = edits[0]["file_path"] if edits else step["target"]
         last = shown[-1] if shown else None
         if edits and last and last["edits"] and last["path"] == path:

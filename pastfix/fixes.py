@@ -1080,6 +1080,8 @@ def _same_intent(one: Intent, other: Intent) -> bool:
         )
     if one.sub != other.sub or _verb(one) != _verb(other):
         return False
+    if _undoes(one) != _undoes(other):
+        return False
     if _other_remote(one, other):
         return False
     if bool(one.flags & _ABOUT) != bool(other.flags & _ABOUT):
@@ -1230,6 +1232,30 @@ def _verb(intent: Intent) -> str | None:
     rest = list(intent.words)
     rest = rest[rest.index(intent.sub) + 1 :] if intent.sub in rest else []
     return next((w for w in rest if not w.startswith("-")), None)
+
+
+# The verbs that undo what another verb of the same program did: remove what was added,
+# uninstall what was installed, delete what was made, stop what was started.
+_UNDO_VERBS = frozenset(
+    "remove rm uninstall un delete del unset unlink disable destroy purge erase drop"
+    " deregister unregister down stop".split()
+)
+
+
+def _undoes(intent: Intent) -> bool:
+    """Whether a command undoes: its subcommand, or the word after it, is an undo verb
+    (`claude mcp remove serena`, `git remote rm origin`, `docker compose down`). An undo is
+    no retry of a command that adds, nor of any other that does not undo: `claude mcp add
+    serena ...` refused (`MCP server serena already exists`), then `claude mcp remove
+    serena` cleared the way, and the same add again did it; the removal was taken for its
+    changed retry, the card's fix a restart that had failed between (thirty-sixth held-out
+    set)."""
+    if intent.sub is None:
+        return False
+    rest = list(intent.words)
+    rest = rest[rest.index(intent.sub) + 1 :] if intent.sub in rest else []
+    verb = next((w for w in rest if not w.startswith("-")), None)
+    return intent.sub in _UNDO_VERBS or verb in _UNDO_VERBS
 
 
 def _acted_otherwise(failed: Call, call: Call) -> bool:
@@ -1538,6 +1564,24 @@ def _got_past_behind(
         failing = [i for part in own[:-1] for i in _intents(failed.command, _segments_of(part))]
     failing = [i for i in failing if not _looks(i) and not _activates(i)]
     return bool(failing) and all(any(_same_intent(i, done) for done in ran) for i in failing)
+
+
+def _never_ran(retry_key: str, misused: bool, unparsed: bool) -> bool | None:
+    """What a failed retry whose error is another says of this one, by its key line: False,
+    it got past it; None, it never ran, so it got past nothing and what came after it still
+    counts. A failure's own key line is `misused`, `unparsed` (the shell could not parse it).
+
+    Its program refused the retry's arguments (`unknown flag: --command`: a `devbox shell`
+    that hung, then one with a flag it does not have, then `rm -rf .devbox` and `devbox
+    shell`, thirty-first held-out set), or a subcommand it does not have (`claude mcp
+    restart serena`: `error: unknown command 'restart'`, shown as the fix of `claude mcp add
+    serena`'s `already exists`, thirty-sixth): it never ran. So with a retry the shell could
+    not parse (a heredoc under `sudo /bin/bash -c '...'` broken by a quote of its text,
+    before `... | sudo tee` wrote the file: thirty-fourth). (A program not found again under
+    another spelling met the same obstacle: _not_found_again.)"""
+    if (not misused and _says_misused(retry_key)) or (not unparsed and _says_unparsed(retry_key)):
+        return None
+    return False
 
 
 def _ran_till_stopped(failed: Call, retry: Call) -> bool:
@@ -1855,7 +1899,16 @@ def command_change(
         more = len(new) - len(old)
         order = "the same words in another order"
         parts.append("fewer words" if more < 0 else "more words" if more else order)
-    if then:
+    acted = {" ".join(i.words) for i in intents(failed) if not _looks(i)}
+    if then and (parts or not acted <= {" ".join(i.words) for i in ran}):
+        # The failed command run again whole, as it was, with commands after it and nothing
+        # else changed (but its looks), was not changed: what runs after it cannot have made
+        # it succeed
+        # (`git commit ...`, refused a lock under a root-owned .git, then after a chown in
+        # the user's own terminal `git commit ... && git push origin x`, shown as `changed:
+        # then git push`: a new user's try, set 36's label: no step). A later command of
+        # the failed one's, changed, may be what failed (`npx prettier` of fewer files after
+        # `cargo fmt`), and a statement of a script rewritten.
         parts.append(f"then {'; '.join(then)}")
     change = "; ".join(parts)
     if len(change) > CHANGE_CHARS:
@@ -2178,10 +2231,12 @@ def _changes_packages(intent: Intent) -> bool:
 # set, and a write-guard's way round in the second).
 _WRITERS = frozenset({"cat", "echo", "printf", "tee"})
 # Their standard output sent to a file in their own simple command (not `2>`, not
-# `/dev/null`), or a tee's file.
+# `/dev/null`), or a tee's file, a tee under sudo too (`echo "deb [arch=amd64 ...]" | sudo
+# tee /etc/apt/sources.list.d/x.list`, the list file rewritten after its `rm`, was no step
+# of the apt update it fixed: thirty-sixth held-out set).
 _WRITES_TEXT = re.compile(
     r"(?:^|[|;&\n(]\s*)(?:cat|echo|printf)\b[^|;&\n]*?(?<![\d&>])>>?\s*['\"]?(?!/dev/|&)[^\s|&;'\"<>]"
-    r"|\|\s*tee\b(?:\s+-a)?\s+['\"]?(?!/dev/|-)[^\s|&;'\"<>]"
+    r"|\|\s*(?:sudo\s+(?:-\w+\s+)*)?tee\b(?:\s+-a)?\s+['\"]?(?!/dev/|-)[^\s|&;'\"<>]"
 )
 
 
@@ -4886,7 +4941,11 @@ _MISUSED = re.compile(
     r"\brequires an? (?:value|argument)\b|\bmissing (?:required )?(?:argument|option|value)s?\b"
     r"|\bunknown (?:flag|option|argument|shorthand flag)\b|\bunrecognized (?:option|argument)s?\b"
     r"|\binvalid (?:option|argument|choice)\b|\bunexpected argument\b"
-    r"|\btoo (?:many|few) arguments\b|\bthe following arguments are required\b|^usage:",
+    r"|\btoo (?:many|few) arguments\b|\bthe following arguments are required\b|^usage:"
+    # a subcommand it does not have (commander's `error: unknown command 'restart'`, cobra's
+    # `unknown command "logs" for "gt deacon"`, cargo's `no such command`, git's `'x' is not a
+    # git command`)
+    r"|\bunknown (?:sub)?command\b|\bno such (?:sub)?command\b|\bis not an? [\w.-]+ command\b",
     re.IGNORECASE | re.MULTILINE,
 )
 _says_misused = _cached_search(_MISUSED)
@@ -4905,7 +4964,10 @@ def _run_otherwise(failed: Call, call: Call, not_failing: Container[Intent]) -> 
         if i not in not_failing and not _looks(i) and not i.flags & _ABOUT
     ]
     return any(
-        i.program == theirs.program and i.sub == theirs.sub and not theirs.flags & _ABOUT
+        i.program == theirs.program
+        and i.sub == theirs.sub
+        and not theirs.flags & _ABOUT
+        and _undoes(i) == _undoes(theirs)  # (see _undoes)
         for i in mine
         for theirs in intents(call.command)
     )
@@ -5035,9 +5097,12 @@ def _expanded(
 
 def _word_replaced(one: Intent, other: Intent) -> int | None:
     """Where two simple commands differ, when they differ in one argument and nothing else
-    (not the program or subcommand, not a flag, no inline code)."""
+    (not the program or subcommand, not a flag, no inline code); not a verb replaced by one
+    that undoes (see _undoes: `claude mcp restart serena`, `unknown command 'restart'`, then
+    `claude mcp remove serena`)."""
     if (
         (one.program, one.sub) != (other.program, other.sub)
+        or _undoes(one) != _undoes(other)
         or one.code is not None
         or other.code is not None
         or len(one.words) != len(other.words)
@@ -6288,12 +6353,8 @@ def fix_of(
                 )
             ):
                 outside = n
-            if same is False and not misused and key_of is not None and _says_misused(key_of(seen)):
-                # its program refused the retry's arguments (`unknown flag: --command`): it
-                # never ran, so it got past nothing, and what came after it still counts (a
-                # `devbox shell` that hung, then one with a flag it does not have, then `rm
-                # -rf .devbox` and `devbox shell`: thirty-first held-out set)
-                same = None
+            if same is False and key_of is not None:
+                same = _never_ran(key_of(seen), misused, unparsed)
             if same is not None:
                 retried.append((n, same))
             if same is not False or key_of is None or call.kind in _UNFINISHED:
@@ -6943,13 +7004,18 @@ def _confirmed(
         past is not None
         and change is None
         and not steps
+        and way == FIXED
         and _retry(failed, past)
         and (got_past := _change(failed, past))
     ):
         # a changed retry got past this error and failed on the next, and the confirmation
         # is the failed call again: that change is what fixed this error (`eslint --fix`
         # fixed the formatting, then edits the rest, then `eslint` as it was passed:
-        # eleventh held-out set, the card had no step)
+        # eleventh held-out set, the card had no step). Not before another way: that way
+        # went round what the retry met (`ping -n 30 ... && type C:\\...` failing as the
+        # `timeout` it replaced had, then `cat /c/...` read the file: thirty-fifth held-out
+        # set; a PYTHONPATH that got past one import and not the next, then the work done by
+        # inline code: thirtieth)
         steps.append(
             (
                 _named(past, error, failed),
@@ -7730,6 +7796,23 @@ def _taken_over(
                     fix.outcome, fix.confirmed_by = later.outcome, later.confirmed_by
                     fix.confirmed_at, fix.remedy = later.confirmed_at, list(later.remedy)
                     fix.others, fix.window_end = list(later.others), later.window_end
+                    confirm = next(c for c in after if c.tool_use_id == later.confirmed_by)
+                    # the confirmation's change, as a step, is what it changed of this
+                    # failure, not of the attempt it took the fix of: the 404's card said
+                    # `changed: +sudo`, the EACCES's change, and not the name set right.
+                    # When the two share too little for one change (a name replaced and a
+                    # wrapper put in front), the attempt's change, then the confirmation's.
+                    change = _change(failed, confirm) or "; ".join(
+                        part
+                        for part in (_change(failed, call), _change(call, confirm))
+                        if part is not None
+                    )
+                    fix.remedy = [
+                        replace(step, change=change or step.change)
+                        if step.tool_use_id == confirm.tool_use_id and step.change
+                        else step
+                        for step in fix.remedy
+                    ]
                 break
             if not call.failed and _acts(call):
                 break

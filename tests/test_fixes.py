@@ -6321,8 +6321,14 @@ def test_a_failure_takes_the_fix_of_its_next_attempt_that_set_its_name_right():
     }
     cards = run([wrong, search, right, sudo], errors)
     assert cards[right.tool_use_id].confirmed_by == sudo.tool_use_id
+    assert steps(cards[right.tool_use_id]) == [(sudo.tool_use_id, "+sudo")]
     fix = cards[wrong.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, sudo.tool_use_id)
+    # what the sudo install changed of the 404's command: the name set right, and sudo (the
+    # card said `changed: +sudo`, the EACCES's change: a new user's try, nu39)
+    assert steps(fix) == [
+        (sudo.tool_use_id, "-@google/generative-ai-cli +@google/gemini-cli; +sudo")
+    ]
     for other in ("npm install -g @google/gemini-cli typescript", "npm install -g left-pad"):
         again = call(command=other, failed=True)
         errors[again.tool_use_id] = errors[right.tool_use_id]
@@ -7345,3 +7351,134 @@ def test_a_guessed_read_made_of_the_file_a_listing_showed_under_its_own_kind():
     outputs[listed.tool_use_id] += "\n-rw-r--r-- 100 heap_walker.cpp"
     fix = run([failed, listed, other], error, outputs)[failed.tool_use_id]
     assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_an_undo_is_no_retry_and_a_subcommand_refused_never_ran():
+    """`claude mcp add serena ...` refused (`MCP server serena already exists`), then
+    `claude mcp restart serena` (`error: unknown command 'restart'`), its help, `claude mcp
+    remove serena`, and the same add again: the add is the retry, the removal its step. The
+    removal was taken for the add's changed retry, and the restart, which never ran, for what
+    got past the error (thirty-sixth held-out set; a new user's try, nu39: the hook told the
+    agent to run the restart). The restart is fixed by the re-add too, the removal a step."""
+    add = "claude mcp add serena -- serena-mcp-server --context ide-assistant --project $(pwd)"
+    failed = call(command=add, failed=True)
+    restart = call(command="claude mcp restart serena", failed=True)
+    helped = call(command="claude mcp --help")
+    remove = call(command="claude mcp remove serena")
+    again = call(command=add)
+    errors = {
+        failed.tool_use_id: "MCP server serena already exists in local config",
+        restart.tool_use_id: "error: unknown command 'restart'",
+    }
+    cards = run([failed, restart, helped, remove, again], errors)
+    fix = cards[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    assert steps(fix) == [(remove.tool_use_id, None)]
+    fix = cards[restart.tool_use_id]
+    assert fix.confirmed_by == again.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [remove.tool_use_id, again.tool_use_id]
+    # an undo is no retry of any command that does not undo; of one that does, it is
+    for one, other, same in [
+        ("git remote add origin x", "git remote remove origin", False),
+        ("docker compose up -d web", "docker compose down web", False),
+        ("claude mcp remove serena", "claude mcp remove serena -s user", True),
+        ("claude mcp add serena x", "claude mcp add serena y", True),
+    ]:
+        pair = fixes._shared_intent(one, other)
+        assert (pair is not None) == same, (one, other)
+
+
+def test_a_failed_retry_that_never_ran_or_met_the_same_obstacle_is_no_step():
+    """A failed retry is a step only when it got past the error: it ran and failed on
+    another. Not when the shell could not parse it (a heredoc under `sudo /bin/bash -c
+    '...'` broken by a quote of its text, then `... | sudo tee` wrote the file: thirty-fourth
+    held-out set), nor when the shell did not find its program either, spelt otherwise
+    (`.\\kuzu_cli\\kuzu.exe`, then `kuzu_cli\\kuzu.exe`, bash eating the backslashes, then
+    `powershell -Command`: thirty-seventh). Each was the card's fix."""
+    write = "cat <<'EOF' > ../docs/req.md\n# Req\nEOF"
+    failed = call("shell_command", command=write, failed=True)
+    heredoc = "sudo /bin/bash -c 'cat <<\"EOF\" > /home/docs/req.md\n# Req\nEOF'"
+    broken = call("shell_command", command=heredoc, failed=True)
+    tee = call(
+        "shell_command", command="cat <<'EOF' | sudo tee /home/docs/req.md > /dev/null\n# Req\nEOF"
+    )
+    errors = {
+        failed.tool_use_id: "Exit code 1\n/bin/bash: line 1: ../docs/req.md: Permission denied",
+        broken.tool_use_id: "Exit code 2\n/bin/bash: -c: line 59: syntax error near unexpected"
+        " token `('",
+    }
+    fix = run([failed, broken, tee], errors)[failed.tool_use_id]
+    assert fix.confirmed_by == tee.tool_use_id
+    assert broken.tool_use_id not in [s.tool_use_id for s in fix.remedy]
+
+    dotted = call(command=".\\kuzu_cli\\kuzu.exe --version", failed=True)
+    bare = call(command="kuzu_cli\\kuzu.exe --version", failed=True)
+    shelled = call(command='powershell -Command ".\\kuzu_cli\\kuzu.exe --version"')
+    errors = {
+        dotted.tool_use_id: "/usr/bin/bash: line 1: .kuzu_clikuzu.exe: command not found",
+        bare.tool_use_id: "/usr/bin/bash: line 1: kuzu_clikuzu.exe: command not found",
+    }
+    fix = run([dotted, bare, shelled], errors)[dotted.tool_use_id]
+    assert fix.confirmed_by == shelled.tool_use_id
+    assert [s.tool_use_id for s in fix.remedy] == [shelled.tool_use_id]
+
+
+def test_a_failed_retry_before_another_way_is_no_step():
+    """A changed retry that failed on another error, then another way that did the work: the
+    way went round what the retry met, which is no step of it (`timeout 90 & type C:\\...`
+    in Git Bash, then `ping -n 30 ... && type C:\\...` failing, then `cat /c/...` read the
+    file: thirty-fifth held-out set, the ping shown as the fix)."""
+    path = "C:\\Users\\me\\AppData\\Local\\Temp\\tasks\\b7.output"
+    failed = call(command=f"timeout 90 & type {path} 2>nul", failed=True)
+    pinged = call(command=f"ping -n 30 127.0.0.1 >nul && type {path} 2>nul", failed=True)
+    cat = call(command="cat /c/Users/me/AppData/Local/Temp/tasks/b7.output")
+    errors = {
+        failed.tool_use_id: "Exit code 1\nTry 'timeout --help' for more information.",
+        pinged.tool_use_id: "Exit code 1",
+    }
+    fix = run([failed, pinged, cat], errors)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, cat.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [cat.tool_use_id]
+
+
+def test_commands_appended_to_a_retry_are_no_change_of_it():
+    """`git commit` refused a lock (`.git` owned by root), the user's chown in their own
+    terminal, then `git commit ... && git push origin x`: the commit ran as it was, and the
+    push after it could not have made it work (set 36: the card said `changed: then git
+    push origin ...`, its label no step). A changed part after the first, or a step
+    before, is still a change."""
+    commit = 'git commit -m "feat: a b"'
+    assert fixes.command_change(commit, f"{commit} && git push origin x") is None
+    assert fixes.command_change(f"ls -la .git/HEAD && {commit}", f"{commit} && git push") is None
+    assert fixes.command_change(commit, f"git add . && {commit} && git push origin x") == (
+        "first git add .; then git push origin x"
+    )
+    failed = call(command=commit, failed=True)
+    look = call(command="ls -la .git/refs/heads/")
+    retry = call(command=f"{commit} && git push origin x")
+    error = (
+        "Exit code 128\nfatal: cannot lock ref 'HEAD': Unable to create"
+        " '.git/refs/heads/x.lock': Permission denied"
+    )
+    fix = run([failed, look, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.confirmed_by, fix.remedy) == (retry.tool_use_id, [])
+
+
+def test_a_list_file_written_by_sudo_tee_is_a_step():
+    """`echo "deb ..." | sudo tee /etc/apt/sources.list.d/x.list` writes the file: after
+    the malformed list file's `rm`, its rewrite is the remedy's second step (thirty-sixth
+    held-out set; the card listed it as `before:`, a look)."""
+    failed = call(command="sudo apt update", failed=True)
+    rm = call(command="sudo rm /etc/apt/sources.list.d/gh.list")
+    tee = call(
+        command='echo "deb [arch=amd64] https://cli.github.com/packages stable main" | sudo tee'
+        " /etc/apt/sources.list.d/gh.list > /dev/null"
+    )
+    retry = call(command="sudo apt update")
+    error = (
+        "E: Malformed entry 1 in list file /etc/apt/sources.list.d/gh.list ([option] not"
+        " assignment)"
+    )
+    fix = run([failed, rm, tee, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.confirmed_by == retry.tool_use_id
+    assert steps(fix) == [(rm.tool_use_id, None), (tee.tool_use_id, None)]

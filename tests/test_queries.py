@@ -4085,3 +4085,31 @@ def test_a_javascript_errors_message_after_a_scripts_words_is_that_error(wrapped
     assert [(r["session_id"], cards.how_matched(r)) for r in other] == [
         ("ember", "same error, other names")
     ]
+
+
+def test_a_patch_made_again_at_another_path_shows_the_path_change():
+    """A Codex patch whose file it could not read, then the same patch at the right path
+    (`vesselos-dev-research/` put in front): the path made the difference, not the patch's
+    lines, which the failed one had too (its card showed eleven lines of imports: a new
+    user's try, nu39). An edit at its own path, or another tool's, shows its lines."""
+    patch = "*** Begin Patch\n*** Update File: x\n@@\n-import json\n+import re\n*** End Patch"
+    moved = "vesselos/agents/kira.py"
+    step = {"tool_use_id": "t9", "tool": "apply_patch", "target": moved}
+    edit = {"tool": "apply_patch", "file_path": moved, "tool_use_id": "t9", "old": "", "new": patch}
+    row = fixed_row(
+        tool="apply_patch",
+        target="agents/kira.py",
+        fix_target=moved,
+        outcome="worked around",
+        remedy=[{**step, "change": "agents/kira.py → vesselos/agents/kira.py"}],
+        fix_edits=[edit],
+    )
+    assert [s["edits"] for s in cards.remedy_steps(row)] == [[]]
+    card = cards.format_hit(1, row).splitlines()
+    assert "   fix:    apply_patch vesselos/agents/kira.py  (changed: agents/kira.py →" in (
+        "\n".join(card)
+    )
+    assert not any("import" in line for line in card)
+    for change in (None, "with the text the file has"):
+        row["remedy"] = [{**step, "change": change}]
+        assert [len(s["edits"]) for s in cards.remedy_steps(row)] == [1]

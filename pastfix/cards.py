@@ -21,6 +21,7 @@ from pastfix.queries import (
     FIX_STEPS_SHOWN,
     FIX_TEXT_CHARS,
     OTHER_NAMES,
+    STOPPED,
     mark_words,
     one_line,
 )
@@ -330,6 +331,7 @@ def signature_shown(row: dict[str, Any]) -> str | None:
 SAYS_LITTLE = {
     EXIT_STATUS: "ended the same way (the paste names no error)",
     COMMON_WORDS: "holds the same common words (the paste names no error)",
+    STOPPED: "was stopped so too (the paste names no error)",
 }
 
 
@@ -341,9 +343,9 @@ def how_matched(row: dict[str, Any]) -> str:
     another: queries.other_names; not seen before), `same error signature` (other values in
     the same signature), `same words, maybe another error` (every word of it, not its
     signature), `partial: shares ...` (some of its rarer words, not seen before), and of a
-    paste that names no error (queries.says_little_matched) `ended the same way` or `holds
-    the same common words`: not "same error", which an agent reading only the rows took for
-    the error itself (session 35: `Exit code 1`). `matched`
+    paste that names no error (queries.says_little_matched) `ended the same way`, `holds
+    the same common words` or `was stopped so too`: not "same error", which an agent
+    reading only the rows took for the error itself (session 35: `Exit code 1`). `matched`
     alone, `signature`, did not tell the very same error from another file's or another
     value's (an MCP client's rows, a new user's try, session 34)."""
     if row["matched"] == "signature":

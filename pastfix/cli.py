@@ -491,8 +491,9 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     ~/.local/share/pastfix/index.db (the index of the hook and the MCP server).
     It exits 0 whether or not ERROR was seen: with --json a script tells by the rows'
     `matched` (`signature` or `all words`: seen; `some words`, or no row: not seen;
-    `exit status` or `common words`: ERROR names no error, only how a command ended or
-    only common words, and the rows ended so or hold them).
+    `exit status`, `common words` or `stopped`: ERROR names no error, only how a command
+    ended, only common words or an agent's word of a stopped call, and the rows ended so,
+    hold them or were stopped so).
 
     \b
     Example:

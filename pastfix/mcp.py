@@ -238,8 +238,9 @@ def result(
     structured: dict[str, Any] = {"rows": lean}
     if error is not None:
         seen = queries.seen_before(rows)
-        # An exit status or common words alone name no error: their rows were not "seen
-        # before" (each row's `match` says how it matched: cards.how_matched).
+        # An exit status, common words or an agent's word of a stopped call alone name no
+        # error: their rows were not "seen before" (each row's `match` says how it matched:
+        # cards.how_matched).
         little = seen and queries.says_little(error)
         structured["seen_before"] = seen and not little
         if not seen:

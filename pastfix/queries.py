@@ -1642,8 +1642,22 @@ def _bare_lines(error: object) -> list[re.Match[str]]:
 
 def says_little(error: object) -> bool:
     """Whether a pasted error names no error: it says only how a command ended
-    (_BARE_STATUS), or holds no word that tells one failure from another (names_nothing)."""
-    return bool(_bare_lines(error)) or names_nothing(error)
+    (_BARE_STATUS), or holds no word that tells one failure from another (names_nothing), or
+    is an agent's word of a call stopped (names_a_stop)."""
+    return bool(_bare_lines(error)) or names_nothing(error) or names_a_stop(error)
+
+
+def names_a_stop(error: object) -> bool:
+    """Whether a pasted error is an agent's word of a call that was stopped, not a program's
+    error: the user's rejection (`The user doesn't want to proceed with this tool use...`),
+    the user's interrupt (`[Request interrupted by user]`), a call cancelled because another
+    failed (NAMELESS_KINDS, as signatures.classify tells them). Every such call reads the
+    same whatever it did: a pasted rejection had the cards of other sessions' rejected
+    calls, "fixed" by their next try (a new user's try, nu39 finding 10)."""
+    text = paste_text(error)
+    if not text.strip() or _is_raw(text):
+        return False
+    return signatures.classify(text.strip()) in NAMELESS_KINDS
 
 
 def names_nothing(error: object) -> bool:
@@ -1682,6 +1696,13 @@ def matched_text(error: object) -> str | None:
 
 def says_little_notice(error: str) -> str:
     """What `pastfix find`, MCP and the find pages say of a pasted error that says_little."""
+    if names_a_stop(error):
+        return (
+            f"{_quoted(one_line(error, 80))} names no error: it is the agent's word of a call"
+            " that was stopped (the user rejected or interrupted it, or another call failed),"
+            " whatever the call did. The failures below were stopped so too; what came next"
+            " there is no fix of yours. Paste a program's error to find that error."
+        )
     if not _bare_lines(error):
         return (
             f"{_quoted(one_line(error, 80))} names no error: only common words, single"
@@ -1697,17 +1718,20 @@ def says_little_notice(error: str) -> str:
 
 # How a row matched a pasted error that says_little (find_past_fix's `matched`, in place of
 # `signature` or `all words`): it ended with the exit status pasted alone, or it holds the
-# common words pasted. Not the error seen: `pastfix find --json` said `signature` of such
-# rows, and MCP's text `same error`, while the notice and MCP's `seen_before` said the
-# paste names no error (a new user's try, nu38 finding 10).
-EXIT_STATUS, COMMON_WORDS = "exit status", "common words"
+# common words pasted, or it was stopped as the pasted call was (names_a_stop). Not the
+# error seen: `pastfix find --json` said `signature` of such rows, and MCP's text `same
+# error`, while the notice and MCP's `seen_before` said the paste names no error (a new
+# user's try, nu38 finding 10).
+EXIT_STATUS, COMMON_WORDS, STOPPED = "exit status", "common words", "stopped"
 
 
 def says_little_matched(error: object) -> str | None:
     """find_past_fix's `matched` of its good matches for a pasted error that says_little:
-    EXIT_STATUS or COMMON_WORDS; None for one that names an error."""
+    EXIT_STATUS, COMMON_WORDS or STOPPED; None for one that names an error."""
     if _bare_lines(error):
         return EXIT_STATUS
+    if names_a_stop(error):
+        return STOPPED
     return COMMON_WORDS if names_nothing(error) else None
 
 

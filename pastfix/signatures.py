@@ -21,7 +21,10 @@ Only a bounded window is read: the first and last 4 KB, at most 100 lines of
 each, every line cut to 1,000 characters (and scored on its first 200). So a
 200,000-character output costs no more than an 8 KB one. When no line there names
 an error outright, the first 64 KB are searched for a line that names an exception
-and what it said (`FooError: ...`): a test report prints it between long dumps.
+and what it said (`FooError: ...`): a test report prints it between long dumps. When
+none there names an error or a failure at all (a score under 2, below), they are
+searched for the first line that scores more than the window's best: make's `make: ***
+[Makefile:146: all] Error 2` between a build's stderr and its stdout.
 
 - Claude Code's own messages: a `<tool_use_error>...</tool_use_error>` wrapper
   is removed and the first line is the key line (`String to replace not found
@@ -67,13 +70,18 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   nor a word that names a way of working (`fail-fast`, `failover`, `pipefail`);
   git's `nothing to commit` and `no changes added to commit`; a test runner's `Ran 0
   tests` (unittest's `NO TESTS RAN`, pytest's `no tests ran in 0.01s` without its `===`
-  banner, are strong: they name what went wrong).
+  banner, are strong: they name what went wrong); a line apt or dpkg marks as an error,
+  `E: `, though no error word is in it (`E: Malformed entry 1 in list file x ([option] not
+  assignment)`, before apt's summary `E: The list of sources could not be read.`).
   1 (says only that a command failed, never why: yields to any line that says more): a
   wrapper's or runner's last word, printed after the failure or on stderr, which may be
   stored first: jsh's bare `CommandError`, `ExecaError: Command failed ...`, Node's
   `Error: Command failed: ...`, `CalledProcessError: Command '...' returned non-zero exit
   status 1`, yarn's `error Command failed with exit code 1.`, pnpm's `ELIFECYCLE  Command
-  failed`, make's `make: *** [x] Error 1`, `Testem finished with non-zero exit code`.
+  failed`, make's `make: *** [x] Error 1`, `Testem finished with non-zero exit code`,
+  apt's `E: Sub-process /usr/bin/dpkg returned an error code (1)`, Debian's venv's
+  `Failing command: /x/.venv/bin/python3` (after `The virtual environment was not created
+  successfully because ensurepip is not available.`).
   0 (noise, never preferred): warnings (`⚠️ Warning:` too), `hint:` lines, stack frames (`at ...`,
   `File "..."`), summaries (`✖ 10 problems`, `1 error`, `12 tests, 1 failure`,
   `Total errors: 3`, pytest's `=== ... ===`, TAP's `# fail  2`), Gradle's banners (`> Task :app:x
@@ -81,7 +89,11 @@ and what it said (`FooError: ...`): a test report prints it between long dumps.
   say that a build failed, never why), bracketed warnings (`[WARNING] Citeproc:
   citation X not found` before quarto's `File x.bib not found in resource path`) and
   Kotlin's `w: ` warnings, a separator line (unittest's `-----` over `Ran 0 tests`: it
-  was the key line of a discovery that found nothing, and every later run prints it too).
+  was the key line of a discovery that found nothing, and every later run prints it too),
+  a notice that the program carries on without what it could not find or do (CMake's
+  `SDL2 library not found.  Building without graphics support.`, `-- Google Test not
+  found. Skipping test targets.`, `x failed: y, using fallback`), unless it starts as an
+  error does (`error: ...`, `FooError: ...`).
   When no line scores, the first non-empty line other than Claude Code's
   `Exit code N` that is no warning, hint, frame or summary is taken (`The
   following paths are ignored by one of your .gitignore files: ...`, not git's
@@ -613,6 +625,13 @@ _COMMAND_FAILED = re.compile(
     r"(?:Error|Exception)(?:\s*\{?$| \[\w+\]|: Command (?:failed|'))"
     r"|(?:Error: |error |ELIFECYCLE\s+)?Command failed\b"
     r"|make(?:\[\d+\])?: \*\*\* .*\bError \d+$"
+    # apt's word of dpkg's failure, after dpkg said why (`dpkg: error processing package x`)
+    r"|E: Sub-process \S+ returned an error code\b"
+    # Debian's venv, after what failed (`The virtual environment was not created
+    # successfully because ensurepip is not available.`): the command it ran, no cause. It
+    # was the key line, `Failing command: <path>/python3`, of every failed venv (a new user's
+    # try, nu39: thirty-fourth and thirty-sixth held-out sets)
+    r"|Failing command: "
 )
 
 # Speed: Python's re skips ahead quickly only for patterns that start with a
@@ -661,6 +680,8 @@ _MEDIUM = re.compile(
     r"|not a directory|is a directory|segmentation fault|no module named|✘"
     r"|nothing to commit|nothing added to commit|no changes added to commit"
     r"|unbound variable|not available|already in use"
+    # a thing not done as asked (`The virtual environment was not created successfully`)
+    r"|not (?:\w+ )?successful|unsuccessful"
     # a test run that found nothing to run (unittest's `Ran 0 tests` and `NO TESTS RAN`,
     # pytest's `no tests ran`, exit 5): what failed, though no error word says so
     r"|no tests ran|ran 0 tests"
@@ -673,6 +694,21 @@ _PATH_WORD = re.compile(r"\S*\w[/.]\w\S*")
 # `config.toml validation - sequential fail-fast` was the key line of each run, not its
 # `[FAIL] bin_dir does not exist: ...`: twentieth held-out set).
 _NO_FAILURE = re.compile(r"pipefail|fail[-_]?(?:fast|safe|over)")
+# What a notice says after what it could not find or do: that the program carries on
+# without it or in another way (`SDL2 library not found.  Building without graphics
+# support.`, CMake's `-- Google Test not found. Skipping test targets.`, `LLM call failed:
+# x, using fallback`, `setup failed: x. Continuing without tracing.`). Such a notice names
+# no error: it was the key line of a `make` that failed on the compiler's error, CMake's
+# warning above it (a new user's try, nu39: thirty-sixth held-out set).
+_CARRIES_ON = re.compile(
+    r"(?:[.,;]|\s[-\u2013\u2014])\s+(?:building|skipping|continuing|falling back|using"
+    r"|ignoring|proceeding|defaulting)\b"
+)
+# apt's and dpkg's mark of an error line (`E: Malformed entry 1 in list file x ([option] not
+# assignment)`), which may hold no error word: it names the error as any error word would.
+# (apt's summary after it, `E: The list of sources could not be read.`, was the key line:
+# a new user's try, nu39, thirty-sixth held-out set.)
+_ERROR_MARK = "E: "
 
 _TRACEBACK = "Traceback (most recent call last)"
 # vitest's mark of a test that failed: `× suite > test 12ms`, its message on the next line
@@ -1275,12 +1311,17 @@ def _score(line: str) -> int:
     if _STRONG_START.match(line) or ("E" in line and _ERRNO.search(line)):
         return 3
     low = line.lower()
-    if not _MEDIUM.search(low):
-        return 0
+    marked = line.startswith(_ERROR_MARK)
+    said = _MEDIUM.search(low)
+    if not said:
+        return 2 if marked else 0
+    if _CARRIES_ON.search(low, said.end()):
+        return 0  # a notice: it went on without the thing (see _CARRIES_ON)
     if _STRONG_ANY.search(low):
         return 3
     if not _MEDIUM.search(_NO_FAILURE.sub(" ", _PATH_WORD.sub(" ", low))):
-        return 0  # the word is a file's name (`deleted: statsig.failed_logs.65`)
+        # the word is a file's name (`deleted: statsig.failed_logs.65`)
+        return 2 if marked else 0
     return 2
 
 
@@ -1322,6 +1363,19 @@ def _harness_start(text: str) -> bool:
     if _ERROR_PREFIX.match(head):
         head = head[7:]
     return any(rx.match(head) for _, rx in _KIND_RULES)
+
+
+def _deeper_line(text: str, score: int) -> str | None:
+    """The first line of the first _DEEP characters of `text` that scores most, more than
+    `score` (the best of the window), with its header (_with_header); None when none does."""
+    lines = [line.strip() for line in _window(text[:_DEEP], _DEEP, _DEEP)]
+    best, best_score = -1, score
+    for i, line in enumerate(lines):
+        if line and (now := _score(line)) > best_score:
+            best, best_score = i, now
+            if now == 3:
+                break
+    return _with_header(lines, best) if best >= 0 else None
 
 
 # Cached: the build signs each failure (prepare), then the fix rules ask the key line of
@@ -1384,6 +1438,13 @@ def key_line(text: str) -> str:
         named = next((m for m in found if not _COMMAND_FAILED.match(m.group(1))), None)
         if named:
             return _ANSI.sub("", named.group(1)[:_MAX_LINE]).strip()
+        # Nor an exception: a line that says what failed, or that a command did, when none
+        # in the window does (score 2). A build's `make: *** [Makefile:146: all] Error 2`,
+        # between the compiler's warnings of its stderr and CMake's notices of its stdout,
+        # lost to CMake's `SDL2 library not found.  Building without graphics support.`
+        # (a new user's try, nu39: thirty-sixth held-out set).
+        if best_score < 2 and (deeper := _deeper_line(text, best_score)) is not None:
+            return deeper
     if best < 0:
         return ""
     if lines[best].startswith("→ "):

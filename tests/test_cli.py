@@ -693,6 +693,38 @@ def test_find_says_an_exit_status_alone_says_little(tmp_path, projects):
     assert (done.returncode, done.stderr) == (0, "")
 
 
+def test_find_says_a_rejection_names_no_error(tmp_path, projects):
+    """A user's rejection pasted (`The user doesn't want to proceed with this tool use...`)
+    gave the cards of rejected calls as the error seen before, "fixed" by their next try (a
+    new user's try, nu39 finding 10): it is the agent's word of a stopped call, so find says
+    so on stderr, as of an exit status alone, and --json's rows match as `stopped`."""
+    pasted = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg."
+        " if it was a file edit, the new_string was NOT written to the file)."
+    )
+    sid = "44444444-4444-4444-8444-444444444444"
+    ts = "2026-01-01T10:00:0{}Z"
+    write_jsonl(
+        projects / "-home-dev-app" / f"{sid}.jsonl",
+        [
+            tool_use("u1", sid, "toolu_r1", "Bash", {"command": "rm -rf dist"}, ts.format(1)),
+            result("r1", sid, "toolu_r1", pasted, ts.format(2), True),
+            tool_use("u2", sid, "toolu_r2", "Bash", {"command": "rm -rf dist/x"}, ts.format(3)),
+            result("r2", sid, "toolu_r2", "", ts.format(4), False),
+        ],
+    )
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    found = CliRunner().invoke(cli, ["find", pasted, str(db_path)])
+    assert found.exit_code == 0, found.output
+    assert found.stderr.startswith("\"The user doesn't want to proceed")
+    assert "names no error: it is the agent's word of a call that was stopped" in found.stderr
+    assert "[was stopped so too (the paste names no error)]" in found.stdout
+    found = CliRunner().invoke(cli, ["find", pasted, str(db_path), "--json"])
+    rows = json.loads(found.stdout)
+    assert rows and {row["matched"] for row in rows} == {"stopped"}
+
+
 def test_find_of_an_exit_status_alone_shows_a_few_cards_unless_told(tmp_path, projects):
     """`pastfix find "Exit code 1"` printed 20 cards of unrelated errors under its notice (a
     new user's try, session 26): a few, and how to see all; -n and --json as asked."""

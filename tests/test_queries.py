@@ -2362,11 +2362,10 @@ def test_real_corpus_identifiers(real_conn, identifier):
     assert expected, identifier
     found = queries.find_past_fix(real_conn, identifier, limit=queries.FIND_MAX)
     assert sorted((r["session_id"], r["signature"]) for r in found) == sorted(expected)
-    # an exit status alone names no error: its rows say so (nu38 finding 10)
-    little = queries.says_little(identifier)
-    assert {r["matched"] for r in found} <= (
-        {"exit status"} if little else {"all words", "signature"}
-    )
+    # an exit status alone names no error, nor a sibling's cancel: its rows say so (nu38
+    # finding 10, nu39 finding 10)
+    little = queries.says_little_matched(identifier)
+    assert {r["matched"] for r in found} <= ({little} if little else {"all words", "signature"})
     for r in found:
         assert r["resume"] == f"claude --resume {r['session_id']}"
         if r["matched"] == "all words":
@@ -3145,6 +3144,42 @@ def test_an_exit_status_alone_says_little(pasted, little):
     """What only says how a command ended, or holds only common words, names no error (the
     find page and `pastfix find` say so above what it found); an error's own line does."""
     assert queries.says_little(pasted) is little
+
+
+REJECTION = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if"
+    " it was a file edit, the new_string was NOT written to the file). STOP what you are"
+    " doing and wait for the user to tell you how to proceed."
+)
+
+
+@pytest.mark.parametrize(
+    ("pasted", "stopped"),
+    [
+        (REJECTION, True),
+        (f"Error: {REJECTION}\n", True),
+        ("[Request interrupted by user for tool use]", True),
+        ("exec command rejected by user", True),  # Codex's
+        ("Cancelled: parallel tool call Bash(npm test) errored", True),
+        # a program's refusal or its word `rejected` is its error
+        (" ! [rejected]        main -> main (fetch first)", False),
+        ("error: failed to push some refs to 'github.com:me/app.git'", False),
+        ("Permission to use Bash has been denied.", False),
+        ("raw: rejected", False),
+        ("", False),
+    ],
+)
+def test_an_agent_s_word_of_a_stopped_call_says_little(pasted, stopped):
+    """A user's rejection, an interrupt, a call cancelled with its sibling: the agent's word of
+    a call that was stopped names no error of a program, and reads the same whatever the call
+    did. Pasted, it had the cards of other sessions' rejected calls, "fixed" by their next
+    try (a new user's try, nu39 finding 10): it is said to name no error, as an exit status
+    alone is, and its rows match as `stopped`."""
+    assert queries.says_little(pasted) is stopped
+    assert (queries.says_little_matched(pasted) == queries.STOPPED) is stopped
+    if stopped:
+        notice = queries.says_little_notice(pasted)
+        assert "names no error: it is the agent's word of a call that was stopped" in notice
 
 
 @pytest.mark.parametrize(

@@ -2525,3 +2525,85 @@ def test_a_codex_sandbox_denials_key_line_is_of_the_output_it_holds():
     assert sig.signature(denied) == sig.signature(
         "Exit code 1\nbwrap: loopback: Failed RTM_NEWADDR: Operation not permitted"
     )
+
+
+def test_a_notice_that_carries_on_is_no_key_line():
+    """A notice that the program goes on without what it could not find or do (CMake's
+    `SDL2 library not found.  Building without graphics support.`) names no error: it was
+    the key line of a `make` that failed, whose `make: *** ... Error 2` stood between the
+    compiler's warnings of its stderr and CMake's notices of its stdout, outside the
+    window's head and tail (a new user's try, nu39: thirty-sixth held-out set)."""
+    warnings = "".join(
+        f"/home/me/app/src/m{i}.cpp:12:5: warning: unused variable 'x' [-Wunused-variable]\n"
+        for i in range(60)
+    )
+    progress = "".join(f"[ {i}%] Building CXX object src/m{i}.cpp.o\n" for i in range(80))
+    build = (
+        "CMake Warning at CMakeLists.txt:94 (message):\n"
+        "  GLFW library not found.  Building without window support.\n\n"
+        f"{warnings}make[1]: *** [CMakeFiles/Makefile2:216: core.dir/all] Error 2\n"
+        "make: *** [Makefile:146: all] Error 2\n\n"
+        "-- Boost not found - building with std::filesystem\n"
+        f"-- Google Test not found. Skipping test targets.\n{progress}"
+    )
+    assert len(build) > 2 * 4096
+    assert key_line(build) == "make[1]: *** [CMakeFiles/Makefile2:216: core.dir/all] Error 2"
+    for notice in (
+        "SDL2 library not found.  Building without graphics support.",
+        "-- SQLite3 not found. Building with in-memory storage.",
+        "Telemetry setup failed: timeout. Continuing without tracing.",
+        "LLM call failed: 503, using fallback",
+    ):
+        assert key_line(f"Exit code 1\n{notice}\nsrc/a.ts: Cannot connect to the db\n") == (
+            "src/a.ts: Cannot connect to the db"
+        ), notice
+    # a line that starts as an error does is one, whatever it says next
+    said = "error: libfoo not found, using the bundled copy failed too"
+    assert key_line(f"Exit code 1\n{said}\nnot found\n") == said
+    # an error line of a short output is no notice (`could not` says nothing of going on)
+    assert key_line("Exit code 1\nSDL2 could not be found.\n") == "SDL2 could not be found."
+
+
+def test_apt_s_first_error_line_is_the_key_line():
+    """apt marks its errors `E: `: the first names the cause, though no error word is in it
+    (`E: Malformed entry 1 in list file x ([option] not assignment)`), the last sums up
+    (`E: The list of sources could not be read.`, which was the key line: a new user's try,
+    nu39, thirty-sixth held-out set). Its word of dpkg's failure (`E: Sub-process
+    /usr/bin/dpkg returned an error code (1)`) says only that a command failed."""
+    out = (
+        "Exit code 100\nWARNING: apt does not have a stable CLI interface.\n\n"
+        "E: Malformed entry 3 in list file /etc/apt/sources.list.d/docker.list (Component)\n"
+        "E: The list of sources could not be read.\n"
+    )
+    assert key_line(out).startswith("E: Malformed entry 3 in list file")
+    assert signature(out) == "E: Malformed entry <n> in list file <path>/docker.list (Component)"
+    dpkg = (
+        "Exit code 100\nSetting up foo (1.2) ...\n"
+        "E: Sub-process /usr/bin/dpkg returned an error code (1)\n"
+        "Errors were encountered while processing:\n foo\n"
+    )
+    assert key_line(dpkg) == "Errors were encountered while processing: foo"
+    # another program's line that starts `E: ` with an error word scores as it did
+    assert key_line("Exit code 1\nE: Unable to locate package libfoo-dev\n") == (
+        "E: Unable to locate package libfoo-dev"
+    )
+
+
+def test_venv_s_failing_command_yields_to_what_failed():
+    """Debian's venv says what failed, then the command it ran: `Failing command:
+    /x/.venv/bin/python3` was the key line of every venv without ensurepip, one signature
+    whatever the cause (a new user's try, nu39: thirty-fourth and thirty-sixth held-out
+    sets)."""
+    out = (
+        "Exit code 1\nThe virtual environment was not created successfully because ensurepip"
+        " is not\navailable.  On Debian/Ubuntu systems, you need to install the python3-venv\n"
+        "package using the following command.\n\n    apt install python3.11-venv\n\n"
+        "Failing command: /home/me/proj/.venv/bin/python3\n"
+    )
+    assert key_line(out) == (
+        "The virtual environment was not created successfully because ensurepip is not"
+    )
+    # alone, it is still the key line
+    assert key_line("Exit code 1\nFailing command: /x/.venv/bin/python3\n") == (
+        "Failing command: /x/.venv/bin/python3"
+    )

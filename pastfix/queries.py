@@ -1661,15 +1661,16 @@ def names_a_stop(error: object) -> bool:
 
 
 def names_nothing(error: object) -> bool:
-    """Whether a pasted error's words are all stop words, single characters or numbers
-    (`the`, `x`, `a 1`): most failures hold them, so every one matches "by all its words"
-    (a new user's `pastfix find the` got three confident cards, session 26). A raw: query
-    is taken as meant."""
+    """Whether a pasted error's words are all stop words, single letters or numbers (`the`,
+    `x`, `a 1`): most failures hold them, so every one matches "by all its words" (a new
+    user's `pastfix find the` got three confident cards, session 26). A raw: query is taken
+    as meant, and a character of a script written without spaces is a word (`错`, "wrong",
+    of `错误`: the trigram tokenizer finds it)."""
     text = paste_text(error)
     if not text.strip() or _is_raw(text):
         return False
     return all(
-        len(token) < 2 or token.isdigit() or token.lower() in STOP_WORDS
+        (len(token) < 2 and token.isascii()) or token.isdigit() or token.lower() in STOP_WORDS
         for token in _TOKEN.findall(text)
     )
 

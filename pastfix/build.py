@@ -2332,7 +2332,8 @@ class Builder:
         for i in range(0, len(ids), 500):
             chunk = ids[i : i + 500]
             rows = self.conn.execute(
-                "SELECT tool_use_id, command FROM tool_calls WHERE command IS NOT NULL"
+                "SELECT tool_use_id, name, command, file_path FROM tool_calls"
+                " WHERE (command IS NOT NULL OR file_path IS NOT NULL)"
                 f" AND tool_use_id IN ({','.join('?' * len(chunk))})",
                 chunk,
             )

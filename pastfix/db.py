@@ -447,8 +447,8 @@ def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[s
     printing: dict[str, str] = {}
     printing_calls(
         conn.execute(
-            f"SELECT tool_use_id, command FROM tool_calls{where or ' WHERE 1'}"
-            " AND command IS NOT NULL",
+            f"SELECT tool_use_id, name, command, file_path FROM tool_calls{where or ' WHERE 1'}"
+            " AND (command IS NOT NULL OR file_path IS NOT NULL)",
             args,
         ),
         printing,
@@ -477,12 +477,12 @@ def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[s
                 plain = value
                 if table == "tool_calls" and column in NUL_COLUMNS and "\x00" in value:
                     plain = value.replace("\x00", "")
-                printed = 0
+                printed: dict[str, int] = {}
                 if table == "tool_results" and row_key in printing:
                     plain, printed = redact_printed(plain, printing[row_key])
                 text, kinds = redact(plain)
                 if printed:
-                    kinds = {**kinds, printing[row_key]: kinds.get(printing[row_key], 0) + printed}
+                    kinds = {k: kinds.get(k, 0) + printed.get(k, 0) for k in {*kinds, *printed}}
                 if kinds or plain != value:
                     changed[column] = text
                     for kind, n in sorted(kinds.items()):

@@ -152,16 +152,25 @@ def _drop_nuls(calls: list[Any]) -> None:
             )
 
 
-def printing_calls(calls: Iterable[tuple[str, str | None]], printing: dict[str, str]) -> None:
-    """Add to `printing` the kind of secret each call of `calls` (its id and command) prints
-    alone, by id, for those that print one (see redact.printed_secret_kind)."""
+def printing_calls(
+    calls: Iterable[tuple[str, str, str | None, str | None]], printing: dict[str, str]
+) -> None:
+    """Add to `printing` what each call of `calls` (its id, tool, command and path) prints,
+    by id, for those that print a secret alone or show a credentials file: a command's, or a
+    read tool's file (see redact.printed_secret_kind)."""
+    from pastfix.agents import READ, tools
     from pastfix.redact import printed_secret_kind
 
-    for tool_use_id, command in calls:
+    reads = tools(READ)
+    for tool_use_id, name, command, path in calls:
         if command:
-            kind = printed_secret_kind(command)
-            if kind is not None:
-                printing[tool_use_id] = kind
+            told = printed_secret_kind(command)
+        elif path and name in reads:
+            told = printed_secret_kind(None, path)
+        else:
+            continue
+        if told is not None:
+            printing[tool_use_id] = told
 
 
 def _redact_printed(batch: Batch, printing: dict[str, str]) -> None:
@@ -173,26 +182,31 @@ def _redact_printed(batch: Batch, printing: dict[str, str]) -> None:
     calls of its file that print a secret: a reader gives a call before its result (the
     assistant's line before the user's that answers it, Codex's `function_call` before its
     output), in the same batch or an earlier one of the same file, whose calls `printing`
-    keeps. Every agent's shell call has its command in `command`, and its result as text
-    alone (Codex's, Gemini's and Copilot's headers and trailers gone or on lines of words).
+    keeps. A read tool's result is a credentials file's text when its path names one
+    (`~/.pgpass`, REDACTION_VERSION 27). Every agent's shell call has its command in
+    `command`, and its result as text alone (Codex's, Gemini's and Copilot's headers and
+    trailers gone or on lines of words).
     A search of each command for the first words of the table, and a lookup a result: ~2.4 µs
     a call over the real corpus's (benchmarks: README, REDACTION_VERSION 26).
     """
-    printing_calls(((c.tool_use_id, c.command) for c in batch.tool_calls), printing)
+    printing_calls(
+        ((c.tool_use_id, c.name, c.command, c.file_path) for c in batch.tool_calls), printing
+    )
     if not printing:
         return
     from pastfix.redact import redact_printed
 
     results = batch.tool_results
     for i, result in enumerate(results):
-        kind = printing.get(result.tool_use_id)
-        if kind is None or not result.content:
+        told = printing.get(result.tool_use_id)
+        if told is None or not result.content:
             continue
-        text, n = redact_printed(result.content, kind)
-        if n:
+        text, kinds = redact_printed(result.content, told)
+        if kinds:
             results[i] = result._replace(content=text)
-            batch.redactions.append(
+            batch.redactions += (
                 Redaction("tool_results", result.tool_use_id, result.line_no, "content", kind, n)
+                for kind, n in kinds.items()
             )
 
 

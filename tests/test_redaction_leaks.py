@@ -1679,3 +1679,203 @@ def test_a_printed_secret_whose_call_an_earlier_build_stored_is_redacted(tmp_pat
     kinds = conn.execute("SELECT kind, count FROM redactions WHERE table_name = 'tool_results'")
     assert kinds.fetchall() == [("secret", 1), ("secret", 1)]
     conn.close()
+
+
+# -- REDACTION_VERSION 27 (session 36): a credentials file shown whole, told by its call ------
+
+
+# The password of each file, of no shape a rule knows and with no name a rule reads
+# before it but the file's format (a .pgpass line's fifth field, a .netrc's `password` on a
+# line after a tool's prefix, a .env's value of a name that says nothing).
+def file_secret(tag, session=SESSION):
+    return f"Fv{tag.lower()[:4]}{session[-4:]}7Kq{len(tag)}Zx4Lp"
+
+
+def pgpass_text(tag, session):
+    return f"db.internal:5432:shop:app:{file_secret(tag, session)}\n*:*:*:postgres:hunter2x\n"
+
+
+def netrc_text(tag, session):
+    return f"machine git.acme.io\n  login app\n  password {file_secret(tag, session)}\n"
+
+
+def read_view(text):
+    """Claude Code Read's view of a file: each line after its number and an arrow."""
+    return "".join(f"{i:6}→{line}\n" for i, line in enumerate(text.splitlines(), 1))
+
+
+# Each call that shows a credentials file: its tool, its input and its output.
+VIEWS = {
+    "CAT": ("Bash", {"command": "cat ~/.pgpass"}, pgpass_text),
+    "HEAD": ("Bash", {"command": "head -n 5 /home/dev/.pgpass | sort"}, pgpass_text),
+    "SEDN": ("Bash", {"command": "sed -n '1,3p' ~/.netrc"}, netrc_text),
+    "CATN": ("Bash", {"command": "cat -n ~/.netrc"}, lambda t, s: read_view(netrc_text(t, s))),
+    "ENV": (
+        "Bash",
+        {"command": "cd /srv/shop && cat .env"},
+        lambda t, s: f"PORT=3000\nNODE_ENV=production\nCOOKIE_SIGNING={file_secret(t, s)}\n",
+    ),
+    "TYPE": (
+        "PowerShell",
+        {"command": "type %USERPROFILE%\\.pgpass"},
+        lambda t, s: pgpass_text(t, s).replace("\n", "\r\n"),
+    ),
+    "GETCONTENT": ("PowerShell", {"command": "Get-Content ~/.netrc"}, netrc_text),
+    "READPG": (
+        "Read",
+        {"file_path": "/home/dev/.pgpass"},
+        lambda t, s: read_view(pgpass_text(t, s)),
+    ),
+    "READNETRC": (
+        "Read",
+        {"file_path": "/home/dev/.netrc"},
+        lambda t, s: read_view(netrc_text(t, s)),
+    ),
+}
+# What stays: a file that is none of them, a count of lines, a file not there.
+VIEWS_KEPT = {
+    "cat ~/.pgpass | wc -l": "2",
+    "cat ~/.pgpass.example": "localhost:5432:shop:app:Ex4mpleOnly9",
+    "cat notes/pg.txt": "db.internal:5432:shop:app:NotAFile7Kq",
+    "cat .env.example": "PORT=3000\nAPI_URL=http://localhost:3000\n",
+}
+
+
+def views_session(session):
+    """psql failing, the credentials files looked at, psql passing."""
+    t = "2026-03-08T10:"
+    lines = [
+        prompt(f"{session}-p", session, "the db login fails", t + "00:00Z"),
+        tool_use(
+            f"{session}-f", session, f"{session}-tf", "Bash", {"command": "psql"}, t + "00:01Z"
+        ),
+        result(f"{session}-fr", session, f"{session}-tf", PSQL_ERROR, t + "00:02Z", True),
+    ]
+    steps = [
+        (tool, tool_input, text(tag, session)) for tag, (tool, tool_input, text) in VIEWS.items()
+    ]
+    steps += [("Bash", {"command": c}, out) for c, out in VIEWS_KEPT.items()]
+    for i, (tool, tool_input, output) in enumerate([*steps, ("Bash", {"command": "psql"}, "ok")]):
+        lines += [
+            tool_use(
+                f"{session}-{i}a",
+                session,
+                f"{session}-t{i}",
+                tool,
+                tool_input,
+                f"{t}{i + 1:02d}:00Z",
+            ),
+            result(f"{session}-{i}b", session, f"{session}-t{i}", output, f"{t}{i + 1:02d}:30Z"),
+        ]
+    return lines
+
+
+def views_rollout(path):
+    """Codex: exec_command's output with its headers, and a shell call's JSON output."""
+    meta = {"id": CODEX_SESSION, "cwd": "/home/dev/shop", "cli_version": "0.171.0"}
+    exec_output = (
+        "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\n"
+        "Original token count: 9\nOutput:\n" + pgpass_text("CODEXEXEC", CODEX_SESSION)
+    )
+    shell_output = {
+        "output": netrc_text("CODEXSHELL", CODEX_SESSION),
+        "metadata": {"exit_code": 0, "duration_seconds": 0.1},
+    }
+    items = [
+        {
+            "type": "function_call",
+            "name": "exec_command",
+            "call_id": "v1",
+            "arguments": json.dumps({"cmd": "tail -n 20 ~/.pgpass"}),
+        },
+        {"type": "function_call_output", "call_id": "v1", "output": exec_output},
+        {
+            "type": "function_call",
+            "name": "shell",
+            "call_id": "v2",
+            "arguments": json.dumps({"command": ["bash", "-lc", "cat ~/.netrc"]}),
+        },
+        {"type": "function_call_output", "call_id": "v2", "output": json.dumps(shell_output)},
+    ]
+    write_jsonl(
+        path,
+        [{"timestamp": "2026-03-08T10:00:00.000Z", "type": "session_meta", "payload": meta}]
+        + [
+            {"timestamp": f"2026-03-08T10:00:{i:02d}.000Z", "type": "response_item", "payload": p}
+            for i, p in enumerate(items, 1)
+        ],
+    )
+
+
+VIEWED_SECRETS = [file_secret(tag, s) for tag in VIEWS for s in (SESSION, LATER)] + [
+    file_secret("CODEXEXEC", CODEX_SESSION),
+    file_secret("CODEXSHELL", CODEX_SESSION),
+]
+
+
+def test_no_secret_of_a_credentials_file_shown_whole_in_the_index_its_wal_or_any_output(
+    tmp_path,
+):
+    db, wal = built_twice(tmp_path, "-home-dev-shop", views_session, views_rollout, "2026-03-08")
+    assert_none_of(VIEWED_SECRETS, "WAL", wal)
+    assert_none_of(VIEWED_SECRETS, "index.db", db.read_bytes())
+    out = CliRunner().invoke(cli, ["find", PSQL_ERROR, str(db), "--json"])
+    assert out.exit_code == 0 and {r["session_id"] for r in json.loads(out.stdout)} >= {SESSION}
+    assert_none_of(VIEWED_SECRETS, "find --json", out.stdout)
+    event = {
+        "session_id": "dddddddd-0000-4000-8000-000000000037",
+        "hook_event_name": "PostToolUseFailure",
+        "tool_name": "Bash",
+        "tool_input": {"command": "psql"},
+        "error": PSQL_ERROR,
+    }
+    assert_none_of(VIEWED_SECRETS, "hook", hook.respond(json.dumps(event), db))
+    conn = sqlite3.connect(db)
+    outputs = dict(conn.execute("SELECT tool_use_id, content FROM tool_results"))
+    conn.close()
+    # each secret is replaced by its format's marker, the rest of the file kept
+    assert outputs[f"{SESSION}-t{list(VIEWS).index('READNETRC')}"] == (
+        "     1→machine git.acme.io\n     2→  login app\n     3→  password [REDACTED:password]\n"
+    )
+    assert outputs[f"{SESSION}-t{list(VIEWS).index('ENV')}"] == (
+        "PORT=3000\nNODE_ENV=production\nCOOKIE_SIGNING=[REDACTED:secret]\n"
+    )
+    assert outputs["v1"].endswith(
+        "db.internal:5432:shop:app:[REDACTED:password]\n*:*:*:postgres:[REDACTED:password]\n"
+    )
+    # the look-alikes are kept as shown
+    for i, output in enumerate(VIEWS_KEPT.values(), len(VIEWS)):
+        assert outputs[f"{SESSION}-t{i}"] == output
+
+
+def test_a_credentials_file_read_by_an_index_of_older_rules_is_redacted_again(tmp_path):
+    """A Read's result stored by the rules before is redacted in place, told by its path."""
+    session = "6d0375b4-57a5-4f26-b12d-d022ee4e5137"
+    secret = file_secret("READPG", session)
+    path = tmp_path / "projects" / "-home-dev-db" / f"{session}.jsonl"
+    view = read_view(pgpass_text("READPG", session))
+    call = {"file_path": "/home/dev/.pgpass"}
+    write_jsonl(
+        path,
+        [
+            tool_use("u1", session, "t1", "Read", call, "2026-03-08T10:00:00Z"),
+            result("u2", session, "t1", view, "2026-03-08T10:00:01Z"),
+        ],
+    )
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+    conn = sqlite3.connect(db)
+    redacted = view.replace(secret, "[REDACTED:password]").replace(
+        "hunter2x", "[REDACTED:password]"
+    )
+    assert conn.execute("SELECT content FROM tool_results").fetchone() == (redacted,)
+    with conn:  # as the rules before stored it
+        older = str(REDACTION_VERSION - 1)
+        conn.execute("UPDATE _build_state SET value = ? WHERE name = 'redaction_version'", [older])
+        conn.execute("UPDATE tool_results SET content = ?", [view])
+    conn.close()
+    assert build_index(db, tmp_path / "projects").reredacted_rows == 1
+    assert secret[:8].encode() not in db.read_bytes()
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT content FROM tool_results").fetchone() == (redacted,)
+    conn.close()

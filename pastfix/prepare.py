@@ -95,7 +95,9 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # write, consul kv put and etcdctl put, a URL's credentials without its scheme, twine -p.
 # 26: a secret a command prints alone (`vault kv get -field=password`, `op read`, `echo
 # $DB_PASSWORD`): its result's lines that are a value alone, told by its call's command.
-REDACTION_VERSION = 26
+# 27: a credentials file shown whole (`cat ~/.pgpass`, a Read of `.netrc`, `cat .env`), told
+# by its call's command or path: its format's secrets.
+REDACTION_VERSION = 27
 
 
 def prepare(

@@ -738,6 +738,43 @@ def test_a_tool_without_a_target_retried():
     assert steps(fix[failed.tool_use_id]) == [(retry.tool_use_id, "+prompt: find x")]
 
 
+def test_a_retry_whose_input_its_tool_took_got_past_the_refusal():
+    """An AskUserQuestion given one option (`InputValidationError: ... Too small: expected
+    array to have >=2 items`), then asked again with two, which the user dismissed: the
+    corrected call passed its tool's check, so it confirms the fix, its input the change
+    (thirty-eighth held-out set). A retry refused again did not get past it; a later call
+    that succeeded confirms it first. A command the user rejected, then let run and failing
+    on something else, is no such retry: the "no" may have been to doing it at all
+    (thirty-second held-out set, not a problem)."""
+    one = '{"questions": [{"question": "Name?", "options": [{"label": "later"}]}]}'
+    two = '{"questions": [{"question": "Name?", "options": [{"label": "later"}, {"label": "x"}]}]}'
+    failed = call("AskUserQuestion", input=one, failed=True, kind="input_validation")
+    retry = call("AskUserQuestion", input=two, failed=True, kind="rejected")
+    errors = {
+        failed.tool_use_id: '<tool_use_error>InputValidationError: [{"code": "too_small",'
+        ' "message": "Too small: expected array to have >=2 items"}]</tool_use_error>',
+        retry.tool_use_id: "The user doesn't want to proceed with this tool use. The tool use"
+        " was rejected",
+    }
+    fix = run([failed, retry], errors)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    assert [s for s, _ in steps(fix)] == [retry.tool_use_id]
+    refused = call("AskUserQuestion", input=one, failed=True, kind="input_validation")
+    again = {**errors, refused.tool_use_id: errors[failed.tool_use_id]}
+    assert run([failed, refused], again)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    asked = call("AskUserQuestion", input=two)
+    fix = run([failed, retry, asked], errors)[failed.tool_use_id]
+    assert fix.confirmed_by == asked.tool_use_id
+    checkout = call(command="git checkout master", failed=True, kind="rejected")
+    later = call(command="git checkout master 2>&1", failed=True, kind="error")
+    errors = {
+        checkout.tool_use_id: "The user doesn't want to take this action right now.",
+        later.tool_use_id: "Exit code 1\nerror: Your local changes to the following files would"
+        " be overwritten by checkout:\n\tREADME.md",
+    }
+    assert run([checkout, later], errors)[checkout.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "real" / "projects"
 LABELS = Path(__file__).resolve().parent / "data" / "fix_labels.jsonl"
 
@@ -2226,6 +2263,30 @@ def test_a_file_call_rejected_with_guidance_is_redone_on_the_file_named():
     assert fix.outcome == fixes.NOT_FIXED
 
 
+def test_a_read_the_user_rejected_is_redone_only_of_that_file():
+    """The live binds.conf's Read rejected, the user saying it works after a reload and
+    asking of something else, then the script of that question read (thirty-eighth
+    held-out set, not a problem): a Read asks for its file, and the next Read of another
+    is for the next task, not its redo on the file the user named, as an edit's is when it
+    writes the same. A Read of that file again is its retry."""
+    failed = call(
+        "Read",
+        file_path="/h/.config/hypr/binds.conf",
+        failed=True,
+        kind="rejected",
+        at="2026-01-01T00:00:01Z",
+    )
+    other = call("Read", file_path="/h/.local/bin/screenshot-region", at="2026-01-01T00:00:05Z")
+    rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
+    prompts = ["2026-01-01T00:00:03Z"]
+    assert run([failed, other], rejected, prompts=prompts)[failed.tool_use_id].outcome == (
+        fixes.NOT_FIXED
+    )
+    again = call("Read", file_path="/h/.config/hypr/binds.conf", at="2026-01-01T00:00:07Z")
+    fix = run([failed, other, again], rejected, prompts=prompts)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+
+
 def test_a_retry_that_got_past_the_error_is_its_step():
     """A gradle build the sandbox refused, run outside it (still running, then its poll
     failing to compile), the code fixed, and the build run again as it was: the retry
@@ -2987,6 +3048,25 @@ def test_a_probe_for_a_program_not_there_is_not_fixed_by_its_install(probe):
     fix = run([failed, install, again], error)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
     assert steps(fix) == [(install.tool_use_id, None)]
+
+
+def test_looks_beside_a_probe_that_failed_are_no_retry_of_it():
+    """`pacman -Qq | grep -i hypr; which hyprshot` printed the packages and `hyprshot not
+    found`, exit 1: the probe's answer, and the next package search (`pacman -Qq | grep -i
+    shot`) asks another question (thirty-eighth held-out set, not a problem, "fixed" by
+    it). The probe run again, once the program is there, is its retry; beside a key line
+    that names no program probed, the look may be what failed."""
+    failed = call(command="pacman -Qq | grep -i hypr; which hyprshot 2>/dev/null", failed=True)
+    look = call(command="pacman -Qq | grep -i shot; ls /usr/bin/ | grep -i 'hypr|shot'")
+    error = {failed.tool_use_id: "Exit code 1\nhyprland\nhyprlock\nhyprshot not found"}
+    fix = run([failed, look], error, {look.tool_use_id: "hyprctl"})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    again = call(command="which hyprshot")
+    fix = run([failed, look, again], error, {again.tool_use_id: "/usr/bin/hyprshot"})
+    assert fix[failed.tool_use_id].confirmed_by == again.tool_use_id
+    other = {failed.tool_use_id: "Exit code 1\nerror: could not open database"}
+    fix = run([failed, look], other, {look.tool_use_id: "hyprctl"})[failed.tool_use_id]
+    assert fix.confirmed_by == look.tool_use_id
 
 
 def test_a_page_a_fetch_could_not_read_is_got_by_curl_or_gh():
@@ -4911,6 +4991,34 @@ def test_powershell_filters_after_a_pipe_are_no_shared_intent():
     )
     fix = run([failed, same], error, {same.tool_use_id: "Id\n6220"})[failed.tool_use_id]
     assert fix.confirmed_by == same.tool_use_id
+
+
+def test_powershell_blocks_and_their_keywords_are_no_shared_intent():
+    """`try { $v = & python --version 2>&1; Write-Output ... } catch { ... }` hit the
+    Microsoft Store's stub; a later `foreach ($u in @(...)) { try { $r = Invoke-WebRequest
+    ... } catch { ... } }` shared only the keywords and braces of PowerShell's blocks, taken
+    for a program `try`: no retry (thirty-eighth held-out set, "fixed" so, its card showing
+    the failed `python -c` between). A brace alone ends a command, and a loop's head
+    runs none; the command inside the block is what runs."""
+    ran = [i.program for i in fixes.intents("try { $v = & python --version } catch { x }")]
+    assert "python" in ran and "x" in ran and not {"try", "catch", "{", "}"} & set(ran)
+    assert [i.program for i in fixes.intents("foreach ($u in $urls) { curl $u }")] == ["curl"]
+    assert [i.program for i in fixes.intents("find . -name x -exec rm {} +")] == ["find", "rm"]
+    failed = call(
+        "PowerShell",
+        command='try { $v = & python --version 2>&1; Write-Output "python --version => $v" }'
+        ' catch { Write-Output "python NG: $($_.Exception.Message)" }',
+        failed=True,
+    )
+    fetch = call(
+        "PowerShell",
+        command="foreach ($u in @('http://localhost:8000/a.js')) {\n"
+        "  try { $r = Invoke-WebRequest -Uri $u -UseBasicParsing -TimeoutSec 5 }"
+        ' catch { Write-Output ("{0} => NG" -f $u) }\n}',
+    )
+    error = {failed.tool_use_id: "Exit code 49\npython --version => Python"}
+    fix = run([failed, fetch], error, {fetch.tool_use_id: "HTTP 200"})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
 
 
 def test_a_powershell_options_value_is_no_shared_intent():

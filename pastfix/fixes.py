@@ -97,8 +97,12 @@ failed call tried to do:
   is, and leads the remedy, the retry a step of it (see _put_back_later). A file the retry
   renamed (`mv a.py b.py && python3 b.py`) is the file that failed. A script file piped
   into what runs it (`Get-Content x.ps1 -Raw | Invoke-Expression`, `cat x.sh | bash`) is
-  retried by any run of that file (_same_script_run). A write_stdin that only polls
-  is no retry of keys a closed stdin refused.
+  retried by any run of that file (_same_script_run), and so is one read into a variable
+  and given to what runs code (`$code = Get-Content x.ps1 -Raw`, then `powershell
+  -EncodedCommand` of it: _fed_by_variable). A write_stdin that only polls
+  is no retry of keys a closed stdin refused. A merge, rebase or cherry-pick that stopped
+  on conflicts is concluded, never run again: the commit of the result, or its `--continue`,
+  confirms it (_concludes); `git merge --abort` gives it up, no retry of it.
 - *another way*, within the first ANOTHER_WAY_CALLS calls: another tool on the
   same file (`cat x` failed, then Read x; an Edit that did not apply, then a
   Write of the file; a Read of a file too large to read whole, then a Grep of
@@ -152,13 +156,18 @@ failed call tried to do:
   line: a later run of one of its lines is another way, the script run whole its retry
   (_lines_joined). A Read of a file not there, then a Read of a file of the same stem and
   another kind that a listing before it printed (`script/core_parser.py`, then `ls parser/`
-  and `parser/core_parser.cpp`: _read_as_listed).
+  and `parser/core_parser.cpp`: _read_as_listed). A scaffolder that could not run (`npm
+  create vite@latest frontend`), then the shell writing its manifest in its folder (`cat >
+  frontend/package.json`: _scaffolded_by_hand). A shell grep of a file not there, then the
+  Grep tool's search of that file for the same pattern (_grepped).
 
 Codex's exec_command returns when its yield time is up; a command still running then
 (`Process running with session ID N`, kind `running`) ends in a later write_stdin that
 polls it (and holds its command): the exec_command takes that poll's outcome, and the poll
 that saw it succeed is no call of its own. A failed poll is the same tool as
-exec_command for a retry.
+exec_command for a retry. A call sent beside a failure (before its result came back) is no
+fix of it, unless it retries it after the agent had met its error already, from another
+call (_met_before: a second process's poll timing out as the first had).
 
 A search that found nothing (`rg x lib` exits 1 and prints nothing else, or a look whose
 last command is a grep that exited 1, a look piped into one too: `docker ps -a | grep wiki`;
@@ -182,7 +191,8 @@ name, a long word of it, or its letters): `sed -n '1,200p'` of another file shar
 script, not the question, as a Read of another file is none; nor is a look of that name in
 the folder when the path was above it (`ls ../../docs`, then `ls docs`: _looks_elsewhere).
 A search by a part of its name that lists it spelt otherwise (`a06-x.py` for `a06_x.py`)
-worked around it (_found_spelt_otherwise).
+worked around it (_found_spelt_otherwise); so did a listing in the folder of a search by a
+name pattern that printed a name it matches (_listed_sought).
 What a login shell's startup files printed is no part of any output here
 (signatures.without_startup, applied by the build).
 
@@ -296,6 +306,7 @@ that killed its own shell too, only looks after it: _stopped_by_own_pkill) and `
 from __future__ import annotations
 
 import bisect
+import fnmatch
 import functools
 import itertools
 import json
@@ -1259,6 +1270,9 @@ _UNDO_VERBS = frozenset(
     "remove rm uninstall un delete del unset unlink disable destroy purge erase drop"
     " deregister unregister down stop".split()
 )
+# The flags that give up an operation stopped halfway (`git merge --abort`, `git rebase
+# --quit`): an undo of it.
+_ABORTS = frozenset({"--abort", "--quit"})
 
 
 def _undoes(intent: Intent) -> bool:
@@ -1268,9 +1282,12 @@ def _undoes(intent: Intent) -> bool:
     serena ...` refused (`MCP server serena already exists`), then `claude mcp remove
     serena` cleared the way, and the same add again did it; the removal was taken for its
     changed retry, the card's fix a restart that had failed between (thirty-sixth held-out
-    set)."""
+    set). So is a stopped merge or rebase given up (`git merge --abort`: _ABORTS), no retry
+    of it (thirty-eighth held-out set)."""
     if intent.sub is None:
         return False
+    if intent.flags & _ABORTS:
+        return True
     rest = list(intent.words)
     rest = rest[rest.index(intent.sub) + 1 :] if intent.sub in rest else []
     verb = next((w for w in rest if not w.startswith("-")), None)
@@ -2417,6 +2434,28 @@ def _inits(failed: Call, path: str | None) -> bool:
     )
 
 
+def _scaffolded_by_hand(failed: Call, call: Call) -> bool:
+    """Whether a shell command wrote the file a failed `init` or scaffolder was to make
+    (_inits: its manifest, its config) where it was to make it: in the folder the failed
+    command named (`npm create vite@latest frontend`, then `cat <<'EOF' >
+    frontend/package.json`), or, by a relative path, in the one it ran in (`npx
+    create-next-app .`, then `cat > package.json`). `npm create vite` could not reach the
+    registry (ENOTFOUND), and the agent wrote the Vite app file by file through heredocs
+    (thirty-eighth held-out set, worked around; the edit tool's Write of it, see
+    _another_way). A manifest written in another folder is another project's."""
+    named = {
+        _unix(w).strip("/").removeprefix("./") for i in intents(failed.command) for w in i.words
+    }
+    for first, second in _WRITES_TO.findall(call.command or ""):
+        path = _unix(first or second)
+        folder = _parent(path).removeprefix("./").strip("/")
+        if _inits(failed, path) and (
+            (folder in {"", "."} and not path.startswith("/")) or folder in named
+        ):
+            return True
+    return False
+
+
 # The subcommands by which a package manager runs a package (`pnpm dlx create-next-app`).
 _SCAFFOLD_RUNNERS = frozenset({"dlx", "exec", "x"})
 # The manifest a package manager's `init` (or `create`) writes.
@@ -2650,6 +2689,8 @@ def _another_way(
             # (`node <<'JS' ... writeFileSync('ui/vite.config.ts', ...)`, then `cat >
             # ui/vite.config.ts <<'EOF'`: third held-out set)
             return True
+        if _scaffolded_by_hand(failed, call):
+            return True
         if _named_by_script(failed, call, error, before):
             return True
         if _looked_in_container(failed, call, error):
@@ -2752,6 +2793,8 @@ def _another_way(
         )
     if failed.name in SHELL_TOOLS and call.name in SEARCH_TOOLS and _globbed(failed, call):
         return True  # a shell find that could not run, then the Glob of what it looked for
+    if failed.name in SHELL_TOOLS and call.name in SEARCH_TOOLS and _grepped(failed, call, error):
+        return True
     if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS and _says_not_a_file(error):
         # a folder read as a file (EISDIR), then listed by a Glob of what is in it
         if _lists(call, failed.file_path or ""):
@@ -2794,6 +2837,62 @@ def _another_way(
         asked = {w for w in _request_words(prompt) if len(w) >= 4} - _WEB_WORDS
         return len(asked & _request_words(call.input)) >= 2
     return False
+
+
+# What git says when a merge, rebase, cherry-pick or revert stopped on conflicts, to be
+# resolved and then concluded.
+_CONFLICTS = re.compile(
+    r"^CONFLICT \(|^Automatic merge failed; fix conflicts|^error: could not (?:apply|revert) "
+    r"|^(?:hint: )?Resolve all conflicts manually",
+    re.MULTILINE,
+)
+# git's subcommands that may stop on conflicts, and what concludes each: a commit of the
+# result, or the subcommand `--continue`d (a pull's is its merge's, or its rebase's).
+_CONCLUDED_BY = {
+    "merge": {"commit", "merge"},
+    "pull": {"commit", "merge"},
+    "cherry-pick": {"commit", "cherry-pick"},
+    "revert": {"commit", "revert"},
+    "rebase": {"rebase"},
+}
+
+
+def _conflicted(failed: Call, error: str) -> frozenset[str]:
+    """The git subcommands of a failed shell command that stopped on conflicts: what
+    concludes them (see _concludes); empty when it did not."""
+    if failed.name not in SHELL_TOOLS or not _CONFLICTS.search(error):
+        return frozenset()
+    ends: set[str] = set()
+    for i in intents(failed.command):
+        if i.program == "git" and i.sub in _CONCLUDED_BY:
+            rebases = i.sub == "rebase" or (i.sub == "pull" and "--rebase" in i.flags)
+            ends |= _CONCLUDED_BY["rebase" if rebases else i.sub]
+    return frozenset(ends)
+
+
+def _concludes(ends: frozenset[str], call: Call, before: Sequence[Call]) -> bool:
+    """Whether a shell call concluded a merge (or rebase, cherry-pick, revert) that stopped
+    on conflicts: the conflicts resolved, `git commit` of the result (`git add README.md &&
+    git commit -m "Merge ..."`, after an add/add conflict in README.md, the file rewritten:
+    thirty-eighth held-out set, fixed), or the subcommand `--continue`d (`git rebase
+    --continue`). The merge is never run again: it is done once concluded. Not after a call
+    that gave it up (`git merge --abort`, `git reset --hard`): a commit then is of other work.
+    `ends`: what concludes it (_conflicted)."""
+    if call.name not in SHELL_TOOLS or call.failed:
+        return False
+    for earlier in before:
+        if earlier.name in SHELL_TOOLS and not earlier.failed:
+            for i in intents(earlier.command):
+                if i.program == "git" and (
+                    i.flags & _ABORTS or (i.sub == "reset" and i.flags & {"--hard", "--merge"})
+                ):
+                    return False
+    return any(
+        i.program == "git"
+        and i.sub in ends
+        and ((i.sub == "commit" and "--amend" not in i.flags) or "--continue" in i.flags)
+        for i in intents(call.command)
+    )
 
 
 # The tools that stop a command left running in the background, by the id they gave it.
@@ -3055,6 +3154,36 @@ def _globbed(failed: Call, call: Call) -> bool:
         asked = last in names or bool(words & set(_PATTERN_WORD.findall(" ".join(names))))
         if asked and any(_nested(where, _unix(root).rstrip("/")) for root in roots or ["."]):
             return True
+    return False
+
+
+def _grepped(failed: Call, call: Call, error: str) -> bool:
+    """Whether a shell grep of a file its error says is not there (`grep: ~/x/shell.qml: No
+    such file or directory`) is redone by the Grep tool: its pattern, word for word, in that
+    file (the tool's absolute path, `~` the home folder's). The files had been copied one
+    folder too high; the agent moved them into it, then searched with the tool (thirty-eighth
+    held-out set, worked around, the move its step). Another pattern, or another file, is
+    another search; a grep that found nothing (exit 1) is answered only by its search again
+    (see _found_nothing)."""
+    if call.name not in SEARCH_TOOLS or not call.pattern or not call.file_path:
+        return False
+    if not _NOT_THERE.search(error):
+        return False
+    where = _unix(call.file_path).rstrip("/")
+    home = _from_home(where)
+    for words in segments(failed.command):
+        program, args = _program(words)
+        at = _pattern_at(args) if program in _MATCHERS else None
+        if at is None or args[at] != call.pattern:
+            continue
+        for path in (_unix(a).rstrip("/") for a in args[at + 1 :] if not a.startswith("-")):
+            relative = not path.startswith(("/", "~")) and path not in {"", "."}
+            if (
+                _same_file(path, where)
+                or (home is not None and path == home)
+                or (relative and where.endswith("/" + path.removeprefix("./")))
+            ):
+                return True
     return False
 
 
@@ -4448,10 +4577,11 @@ def _viewed_sought(failed: Call, call: Call, printed: str, before: Sequence[Call
 _FILE_GLOBS = frozenset({"-g", "--glob", "--iglob", *_NAME_TESTS} - {"-regex"})
 
 
-def _sought_files(command: str | None) -> list[str]:
+def _sought_files(command: str | None, wild: bool = False) -> list[str]:
     """The files a search by name looks for, each a name or a path with no wildcard in its
     file name (`-g '.specify/memory/constitution.md'`, `-name x.json`; not `-g '*.md'`,
-    which looks for every such file, nor a content search's glob, which says where)."""
+    which looks for every such file, nor a content search's glob, which says where).
+    `wild`: its globs whose names hold a wildcard instead (`-g '*__tests__*'`)."""
     found = []
     for i in intents(command):
         if i.program not in SEARCHERS or (i.program in _MATCHERS and "--files" not in i.words):
@@ -4462,9 +4592,50 @@ def _sought_files(command: str | None) -> list[str]:
                 continue
             value = value if equals else (i.words[n + 1] if n + 1 < len(i.words) else "")
             glob = _unix(value)
-            if glob and not glob.startswith("!") and not _GLOB_CHARS.search(_basename(glob)):
+            if (
+                glob
+                and not glob.startswith("!")
+                and wild == bool(_GLOB_CHARS.search(_basename(glob)))
+            ):
                 found.append(glob)
     return found
+
+
+def _listed_sought(failed: Call, call: Call, printed: str) -> bool:
+    """Whether a search by a name pattern that found nothing (`rg --files -g '*__tests__*'
+    frontend/src`, exit 1) was answered by a listing in its folder that printed a name the
+    pattern matches (`ls frontend/src/hooks`: `__tests__`): the search missed it (rg matches
+    a glob without a slash against file names, and `__tests__` is a folder; it skips hidden
+    and ignored files too), as a view of the file sought answers a search of its name
+    (_viewed_sought): thirty-eighth held-out set, labelled fixed (Unsure). A listing
+    elsewhere, or of names the pattern does not match, answers nothing."""
+    if call.name not in SHELL_TOOLS or not printed.strip() or _masks(failed, call, printed):
+        return False
+    listings = [i for i in intents(call.command) if i.program not in _SAYS]
+    if not listings or not all(i.program in _LISTERS for i in listings):
+        return False
+    names = [_basename(glob) for glob in _sought_files(failed.command, wild=True)]
+    if not names:
+        return False
+    searched = [
+        _unix(w).rstrip("/")
+        for i in intents(failed.command)
+        if i.program in SEARCHERS
+        for w in _searched(i.program, i.words[1:])
+        if _is_path(w) and not _GLOB_CHARS.search(w)
+    ]
+    listed = [_unix(w).rstrip("/") for i in listings for w in i.words[1:] if not w.startswith("-")]
+    relative = not any(a.startswith(("/", "..", "~")) for a in listed)
+    if searched and not all(any(_inside(a, b) for b in searched) for a in listed or ["."]):
+        return False
+    if not searched and not relative:
+        return False
+    return any(
+        fnmatch.fnmatchcase(_basename(line.strip().rstrip("/")), name)
+        for line in printed.splitlines()[:PERSIST_LINES]
+        if line.strip()
+        for name in names
+    )
 
 
 # What makes a search find what it missed: case ignored, hidden and ignored files searched;
@@ -5271,7 +5442,11 @@ _SCRIPT_RUNNERS = _INTERPRETERS | {"bash", "sh", "zsh", "tsx", "ts-node", "bun",
 
 
 def _script_run(intent: Intent) -> str | None:
-    """The script file a command runs by its interpreter (its path as written), if any."""
+    """The script file a command runs by its interpreter (its path as written), if any:
+    PowerShell's too, by `-File`."""
+    if intent.program.lower() in _WINDOWS_SHELLS:
+        given = [w.lower() for w in intent.words[1:-1]]
+        return intent.words[given.index("-file") + 2].strip(_QUOTES) if "-file" in given else None
     if not (intent.program.startswith("python") or intent.program in _SCRIPT_RUNNERS):
         return None
     if intent.code is not None or intent.sub is not None:
@@ -5297,9 +5472,12 @@ _FEEDERS = frozenset({"cat", "type", "get-content", "gc"})
 def _fed_scripts(command: str | None) -> tuple[str, ...]:
     """The script files a command pipes into the program that runs them (see
     _STDIN_RUNNERS), by a view of the file (`cat`, `Get-Content`): a runner given no script
-    of its own, or `-`, runs what it reads."""
-    if not command or "|" not in command:
+    of its own, or `-`, runs what it reads; or gives it, read into a variable, as the code
+    to run (_fed_by_variable)."""
+    if not command:
         return ()
+    if "|" not in command:
+        return _fed_by_variable(command)
     stages: list[tuple[list[str], str]] = []
     current: list[str] = []
     for word in _words(command):
@@ -5326,6 +5504,37 @@ def _fed_scripts(command: str | None) -> tuple[str, ...]:
         ]
         if not given:
             found += [f.strip(_QUOTES) for f in files if not f.startswith("-")]
+    return (*found, *_fed_by_variable(command))
+
+
+def _fed_by_variable(command: str) -> tuple[str, ...]:
+    """The script files a PowerShell command reads into a variable (`$code = Get-Content
+    x.ps1 -Raw`) and gives to what runs code (`powershell -Command $code`, `Invoke-Expression
+    $code`), or a variable made from it (`$enc = [Convert]::ToBase64String(
+    [Text.Encoding]::Unicode.GetBytes($code))`, then `powershell -EncodedCommand $enc`). The
+    auto mode classifier refused `powershell -ExecutionPolicy Bypass -File repro.ps1`; the
+    script, so encoded, ran (thirty-eighth held-out set, fixed)."""
+    if "$" not in command:
+        return ()
+    held: dict[str, list[str]] = {}  # a variable (lower-cased) and the files it holds
+    found: list[str] = []
+    for words in segments(command):
+        if len(words) >= 3 and words[0].startswith("$") and words[1] == "=":
+            viewer, files = _program(words[2:])
+            if viewer.lower() in _FEEDERS:
+                held[words[0].lower()] = [f.strip(_QUOTES) for f in files if not f.startswith("-")]
+            else:
+                made = " ".join(words[2:]).lower()
+                held[words[0].lower()] = [
+                    f
+                    for name, kept in held.items()
+                    if re.search(re.escape(name) + r"(?!\w)", made)
+                    for f in kept
+                ]
+            continue
+        runner, args = _program(words)
+        if runner.lower() in _STDIN_RUNNERS:
+            found += [f for a in args for f in held.get(a.lower(), ())]
     return tuple(found)
 
 
@@ -6310,6 +6519,8 @@ def fix_of(
     left_out: set[str] = set()  # retries that left out what the error was about
     # a test run that found nothing to run (see _narrowed)
     no_tests = failed.name in SHELL_TOOLS and bool(_NO_TESTS.search(error))
+    # a merge, rebase or cherry-pick that stopped on conflicts (see _concludes)
+    conflicted = _conflicted(failed, error)
     # A test runner not there (not installed, or its install failed), then the tests run by
     # another (`pytest: command not found`, `pip install pytest` with no network, then
     # `python3 -m unittest discover`: thirty-second held-out set, 3 Codex failures labelled
@@ -6364,7 +6575,10 @@ def fix_of(
             nothing_found
             and not call.failed
             and n < ANOTHER_WAY_CALLS
-            and _viewed_sought(failed, call, output(call.tool_use_id), after[:n])
+            and (
+                _viewed_sought(failed, call, output(call.tool_use_id), after[:n])
+                or _listed_sought(failed, call, output(call.tool_use_id))
+            )
         )
         # (the same search widened: case ignored, its glob given up; see _searched_wider)
         wider = (
@@ -6522,6 +6736,8 @@ def fix_of(
             way = WORKED_AROUND
         elif own_import and n < NEARBY_CALLS and _imported_instead(failed, call):
             way = WORKED_AROUND
+        elif conflicted and _concludes(conflicted, call, after[:n]):
+            way = FIXED
         elif n < NEARBY_CALLS and _looked_again(failed, call, output):
             way = FIXED
         elif misused and n < NEARBY_CALLS and _run_otherwise(failed, call, not_failing):
@@ -7549,7 +7765,11 @@ def _window(
     or "try again" often comes in between. After a call the user rejected or stopped, the
     prompts typed before the agent's next call count as one: the turn is the user's, who
     may ask why and then say what to do instead (a Task stopped, then "why are you reading
-    zsh settings?" and "respect my Fish shell preferences"). A retry that failed again
+    zsh settings?" and "respect my Fish shell preferences"). So do those after another call
+    of the window the user rejected or stopped: `git status` outside a repository, then a
+    question of what to commit, rejected, "can't it all be committed?" and "use a
+    .gitignore and commit it all", then `git init` and `git status --short` (thirty-eighth
+    held-out set, fixed). A retry that failed again
     on the same obstacle (`again`: rejected again, or with this error) starts the count
     anew: a commit the user rejected three times, each time saying what to change, then
     made (fourth held-out set: 3 such failures of 2 people). A retry that failed on
@@ -7580,6 +7800,8 @@ def _window(
         since = c.timestamp
         if c.failed and _retry(failed, c) and again(c):
             crossed, stopped = 0, c.kind in _STOPPED
+        elif c.kind in _STOPPED:
+            stopped = True  # (another call the user rejected: the turn is theirs again)
         window.append(c)
     # the calls ran out: the window ends at the prompt after which no call of the agent
     # could still count (without a call after the failure, at the second prompt after it)
@@ -7745,7 +7967,12 @@ def session_fixes(
                 return seen in errors and persists(failed.tool_use_id, seen)
 
             try:
-                later = _sent_after(_next_calls(pool, i), (answered or {}).get(call.tool_use_id))
+                later = _sent_after(
+                    _next_calls(pool, i),
+                    (answered or {}).get(call.tool_use_id),
+                    call,
+                    _met_before(call, pool[:i], answered or {}, persists),
+                )
                 after, end = _window(call, later, prompt_times, again)
                 text = errors.get(call.tool_use_id, "")
 
@@ -7912,14 +8139,52 @@ def _with_subagents(calls: Sequence[Call]) -> list[Call]:
     return found
 
 
-def _sent_after(calls: Sequence[Call], answered: str | None) -> Sequence[Call]:
+def _sent_after(
+    calls: Sequence[Call],
+    answered: str | None,
+    failed: Call | None = None,
+    met: str | None = None,
+) -> Sequence[Call]:
     """The calls made once a failure's result had come back (`answered`): those made before
     were sent in the same turn, beside the failed call, and neither redo it nor answer its
     error (a Task sent beside a Task refused for want of a prompt was its card's fix, where
-    the real retry came later: a new user's try, session 28)."""
+    the real retry came later: a new user's try, session 28). But for a retry of `failed`
+    sent once the agent had met its error already (`met`: see _met_before): that one
+    answers the error, met twice."""
     if not answered or not calls or calls[0].timestamp >= answered:
         return calls
-    return [c for c in calls if c.timestamp >= answered]
+    return [
+        c
+        for c in calls
+        if c.timestamp >= answered
+        or (met is not None and failed is not None and c.timestamp >= met and _retry(failed, c))
+    ]
+
+
+def _met_before(
+    failed: Call,
+    before: Sequence[Call],
+    answered: Mapping[str, str],
+    persists: Callable[[str, str], bool],
+) -> str | None:
+    """When the agent had seen a failure's error before it sent the failed call: the result
+    of the last earlier call of its thread that failed with it and came back first (None: it
+    had not). A retry sent beside the failed call after that answers that error, this one's
+    too: two `qzcli logs --tail 300` processes (`--raw`, `--json`) polled, the first poll's
+    `Read timed out`, then, in one turn, the second's poll (timing out the same) and a new
+    `--tail 80 --raw` run, whose poll printed the log (thirty-eighth held-out set, fixed; only
+    the first timeout was, as the new run was sent before the second's result)."""
+    sent = failed.timestamp
+    for earlier in reversed(before[-NEARBY_CALLS:]):
+        seen = answered.get(earlier.tool_use_id)
+        if (
+            seen is not None
+            and seen <= sent
+            and (earlier.agent_id, earlier.sidechain) == (failed.agent_id, failed.sidechain)
+            and persists(earlier.tool_use_id, failed.tool_use_id)
+        ):
+            return seen
+    return None
 
 
 def _own_steps(

@@ -284,6 +284,88 @@ def test_a_programs_init_that_failed_then_its_config_written(command, written, m
     assert (fix.outcome == fixes.WORKED_AROUND) is made
 
 
+@pytest.mark.parametrize(
+    "command, written, made",
+    [
+        ("npm create vite@latest frontend -- --template react-ts", "frontend/package.json", True),
+        ("npx create-next-app@latest .", "package.json", True),
+        ("npx create-next-app@latest .", "./package.json", True),
+        ("npm init -y", "package.json", True),
+        # another folder's manifest is another project's; another file, no scaffold's
+        ("npm create vite@latest frontend -- --template react-ts", "backend/package.json", False),
+        ("npx create-next-app@latest .", "/srv/other/package.json", False),
+        ("npm create vite@latest frontend -- --template react-ts", "frontend/notes.md", False),
+        ("npm install", "package.json", False),
+    ],
+)
+def test_a_scaffolder_that_could_not_run_then_its_files_written_by_the_shell(
+    command, written, made
+):
+    """`npm create vite@latest frontend` could not reach the registry (ENOTFOUND), then the
+    agent made the folders and wrote the app through heredocs, package.json first (thirty-
+    eighth held-out set, worked around): the shell's write of the manifest, in the folder the
+    scaffolder was given, is the way round, and the mkdir before it its step."""
+    failed = call(command=command, failed=True)
+    mkdir = call(command="mkdir -p frontend/src/pages frontend/public")
+    write = call(command=f'cat <<\'EOF\' > {written}\n{{\n  "name": "app"\n}}\nEOF')
+    error = {
+        failed.tool_use_id: "npm error code ENOTFOUND\nnpm error network request to "
+        "https://registry.npmjs.org/create-vite failed, reason: getaddrinfo ENOTFOUND"
+    }
+    fix = run([failed, mkdir, write], error)[failed.tool_use_id]
+    if made:
+        assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, write.tool_use_id)
+        assert mkdir.tool_use_id in [s for s, _ in steps(fix)]
+    else:
+        assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_name_search_that_missed_a_folder_answered_by_a_listing_in_it():
+    """`rg --files -g '*__tests__*' frontend/src` found nothing (exit 1): `__tests__` is a
+    folder, and rg matches such a glob against file names; `ls frontend/src/hooks` printed
+    `__tests__` (thirty-eighth held-out set, labelled fixed, Unsure). A listing of names the
+    pattern does not match, or outside the folder searched, answers nothing."""
+    failed = call("shell", command="rg --files -g '*__tests__*' frontend/src", failed=True)
+    error = {failed.tool_use_id: "Exit code 1"}
+    listing = call("shell", command="ls frontend/src/hooks")
+    printed = {listing.tool_use_id: "__tests__\nuseAutoSelect.ts\nuseNumberSelection.ts\n"}
+    fix = run([failed, listing], error, printed)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, listing.tool_use_id)
+    other = {listing.tool_use_id: "useAutoSelect.ts\nuseNumberSelection.ts\n"}
+    assert run([failed, listing], error, other)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    above = call("shell", command="ls frontend")
+    printed = {above.tool_use_id: "__tests__\nsrc\n"}
+    assert run([failed, above], error, printed)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_shell_grep_of_a_file_not_there_redone_by_the_grep_tool():
+    """`grep -n 'sequence: "w"' ~/.config/qs/App/shell.qml`: no such file, the files copied
+    one folder too high; moved into App/, then the Grep tool's search of shell.qml for the
+    same pattern (thirty-eighth held-out set, worked around, the move its step). Another
+    pattern or another file is another search."""
+    failed = call(command="grep -n 'sequence: \"w\"' ~/.config/qs/App/shell.qml", failed=True)
+    error = {
+        failed.tool_use_id: "Exit code 2\ngrep: /home/me/.config/qs/App/shell.qml: No such "
+        "file or directory"
+    }
+    move = call(command="mkdir -p ~/.config/qs/App && mv ~/.config/qs/shell.qml ~/.config/qs/App/")
+    path = "/home/me/.config/qs/App/shell.qml"
+    grep = call("Grep", file_path=path, pattern='sequence: "w"')
+    fix = run([failed, move, grep], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, grep.tool_use_id)
+    assert {s for s, _ in steps(fix)} == {move.tool_use_id, grep.tool_use_id}
+    relative = call(command="grep -n 'sequence' App/shell.qml", failed=True)
+    error[relative.tool_use_id] = "grep: App/shell.qml: No such file or directory"
+    fix = run([relative, call("Grep", file_path=path, pattern="sequence")], error)
+    assert fix[relative.tool_use_id].outcome == fixes.WORKED_AROUND
+    for other in (
+        call("Grep", file_path=path, pattern="Shortcut"),
+        call("Grep", file_path="/home/me/.config/qs/App/theme.toml", pattern='sequence: "w"'),
+    ):
+        fix = run([failed, move, other], error)[failed.tool_use_id]
+        assert fix.outcome == fixes.NOT_FIXED
+
+
 def test_a_search_of_a_path_not_there_redone_on_a_file_in_it():
     """A Grep of `apps/api/src/modules/auth/guards` (its glob `index.ts`) from inside
     apps/api, so that the path was not there, then the same pattern in the absolute path of
@@ -666,6 +748,30 @@ def test_the_prompts_after_a_call_the_user_stopped_are_one_turn():
         run([failed, look, redo], stopped, prompts=two)[failed.tool_use_id].outcome
         == fixes.NOT_FIXED
     )
+
+
+def test_the_prompts_after_another_call_the_user_rejected_are_one_turn():
+    """`git status` outside a repository; a question of what to commit, which the user
+    rejected, then "can't it all be committed?" and "use a .gitignore and commit it all";
+    then `git init` and `git status --short` (thirty-eighth held-out set, fixed). The
+    prompts after the rejected question were the user's say on it, one turn."""
+    failed = call(command="git status 2>&1", failed=True, at="2026-01-01T00:00:01Z")
+    asked = call("AskUserQuestion", failed=True, kind="rejected", at="2026-01-01T00:00:02Z")
+    init = call(command="git init", at="2026-01-01T00:00:09Z")
+    status = call(command="git status --short | head -20", at="2026-01-01T00:00:10Z")
+    errors = {
+        failed.tool_use_id: "Exit code 128\nfatal: not a git repository (or any parent up to"
+        " mount point /)",
+        asked.tool_use_id: "The user doesn't want to proceed with this tool use.",
+    }
+    two = ["2026-01-01T00:00:05Z", "2026-01-01T00:00:07Z"]
+    fix = run([failed, asked, init, status], errors, prompts=two)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, status.tool_use_id)
+    assert [s for s, _ in steps(fix)][0] == init.tool_use_id
+    # the question answered, not rejected: the two prompts are two turns
+    answered = asked._replace(failed=False, kind=None)
+    fix = run([failed, answered, init, status], errors, prompts=two)[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
 
 
 def test_a_retry_that_failed_again_starts_the_turns_anew():
@@ -5773,6 +5879,60 @@ def test_a_call_sent_beside_the_failed_one_is_not_its_fix():
     assert [f.confirmed_by for f in found] == [retry.tool_use_id]
 
 
+def test_a_retry_sent_beside_a_failure_whose_error_the_agent_had_met_is_its_fix():
+    """Two `qzcli logs --tail 300` runs left running (`--raw`, `--json`); the `--raw` poll
+    timed out, then, in one turn, the `--json` poll (timing out the same) and a new `--tail
+    80 --raw` run were sent, whose later poll printed the log (thirty-eighth held-out set,
+    both timeouts fixed by the new run). The new run was sent before the second timeout came
+    back, but after the first had: it answers the error, met twice. A call sent beside a
+    failure whose error the agent had not met is still no fix of it."""
+    q = "qzcli logs --tail {} --{} job-5acf"
+    timeout = "Exit code 1\nHTTPSConnectionPool(host='qz.x', port=443): Read timed out."
+
+    def t(s):
+        return f"2026-01-01T00:00:{s:06.3f}Z"
+
+    raw = call("exec_command", command=q.format(300, "raw"), running=True, at=t(1))
+    json_ = call("exec_command", command=q.format(300, "json"), running=True, at=t(1.1))
+    poll_raw = call("write_stdin", command=q.format(300, "raw"), failed=True, at=t(2))
+    poll_json = call("write_stdin", command=q.format(300, "json"), failed=True, at=t(30))
+    new = call("exec_command", command=q.format(80, "raw"), running=True, at=t(30.001))
+    poll_new = call("write_stdin", command=q.format(80, "raw"), at=t(45))
+    errors = {poll_raw.tool_use_id: timeout, poll_json.tool_use_id: timeout}
+    answered = {poll_raw.tool_use_id: t(29), poll_json.tool_use_id: t(30.1)}
+    calls = [raw, json_, poll_raw, poll_json, new, poll_new]
+    found = {
+        f.tool_use_id: f
+        for f in fixes.session_fixes(
+            calls,
+            (),
+            errors,
+            lambda _: "log",
+            signatures.key_line,
+            signatures.signature,
+            answered=answered,
+        )  # fmt: skip
+    }
+    for failed in (poll_raw, poll_json):
+        fix = found[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, new.tool_use_id)
+    # the first poll's error unmet when the second was sent: the new run, beside it, is none
+    answered[poll_raw.tool_use_id] = t(31)
+    found = {
+        f.tool_use_id: f
+        for f in fixes.session_fixes(
+            calls,
+            (),
+            errors,
+            lambda _: "log",
+            signatures.key_line,
+            signatures.signature,
+            answered=answered,
+        )  # fmt: skip
+    }
+    assert found[poll_json.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_view_whose_program_crashed_is_redone_by_another_viewer():
     """PowerShell's `Get-Content` of a file crashed (`Internal CLR error`), then cmd's `type`
     of it: worked around (twenty-fourth held-out set). A search that could not parse its
@@ -6360,6 +6520,77 @@ def test_a_retry_of_a_failure_sent_beside_this_one_is_no_step_of_its_fix():
     )
     email_fix = next(fix for fix in found if fix.tool_use_id == email.tool_use_id)
     assert set_name.tool_use_id in [s.tool_use_id for s in email_fix.remedy]
+
+
+def test_a_script_run_by_file_is_retried_by_its_text_read_into_a_variable():
+    """The auto mode classifier refused `powershell -ExecutionPolicy Bypass -File
+    repro.ps1`; the script read into `$code` and given to `-Command $code` broke on its
+    quotes, and then, base64-encoded into `$enc`, to `-EncodedCommand $enc`, ran (thirty-
+    eighth held-out set, fixed by that run). Another script's text is another run."""
+    ps = "& 'C:\\Windows\\SysWOW64\\WindowsPowerShell\\v1.0\\powershell.exe' -NoProfile "
+    failed = call(
+        "PowerShell", command=ps + "-ExecutionPolicy Bypass -File 'C:\\aaa\\repro.ps1'", failed=True
+    )
+    read = "$code = Get-Content 'C:\\aaa\\{}' -Raw\n"
+    plain = call(
+        "PowerShell", command=read.format("repro.ps1") + ps + "-Command $code", failed=True
+    )
+    encode = "$enc = [Convert]::ToBase64String([Text.Encoding]::Unicode.GetBytes($code))\n"
+    encoded = call(
+        "PowerShell", command=read.format("repro.ps1") + encode + ps + "-EncodedCommand $enc"
+    )
+    errors = {
+        failed.tool_use_id: "Permission for this action was denied by the Claude Code auto mode"
+        " classifier. Reason: Runs an unseen script with `-ExecutionPolicy Bypass`",
+        plain.tool_use_id: "Exit code 1\nGet-Process : A positional parameter cannot be found"
+        " that accepts argument 'Is64Bit'.",
+    }
+    fix = run([failed, plain, encoded], errors)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, encoded.tool_use_id)
+    other = call(
+        "PowerShell", command=read.format("other.ps1") + encode + ps + "-EncodedCommand $enc"
+    )
+    assert run([failed, other], errors)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    # a variable named like another is not it
+    assert fixes._fed_scripts(read.format("a.ps1") + "pwsh -Command $codex") == ()
+
+
+@pytest.mark.parametrize(
+    "command, conclusion, concluded",
+    [
+        ("git fetch origin && git merge -m 'Merge' origin/main", "git add a && git commit", True),
+        ("git pull origin main", "git commit --no-edit", True),
+        ("git pull --rebase origin main", "GIT_EDITOR=true git rebase --continue", True),
+        ("git cherry-pick abc123", "git cherry-pick --continue", True),
+        # a rebase is not concluded by a commit; nor a merge by an amend of the last commit
+        ("git rebase main", "git commit -m 'x'", False),
+        ("git merge origin/main", "git commit --amend --no-edit", False),
+    ],
+)  # fmt: skip
+def test_a_merge_stopped_on_conflicts_is_fixed_by_the_commit_that_concludes_it(
+    command, conclusion, concluded
+):
+    """`git merge` stopped on an add/add conflict in README.md; the file rewritten, `git add
+    README.md && git commit` concluded the merge (thirty-eighth held-out set, fixed; the merge
+    is never run again). A rebase is concluded by `git rebase --continue`. After the merge
+    was given up (`git merge --abort`), a commit is of other work."""
+    failed = call(command=command, failed=True)
+    write = call("Write", file_path="/p/README.md")
+    end = call(command=conclusion)
+    error = {
+        failed.tool_use_id: "Exit code 1\nAuto-merging README.md\nCONFLICT (add/add): Merge "
+        "conflict in README.md\nAutomatic merge failed; fix conflicts and then commit the result."
+    }
+    fix = run([failed, write, end], error)[failed.tool_use_id]
+    if not concluded:
+        assert fix.outcome == fixes.NOT_FIXED
+        return
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, end.tool_use_id)
+    assert write.tool_use_id in [s for s, _ in steps(fix)]
+    if "commit" in conclusion:
+        abort = call(command="git merge --abort")
+        fix = run([failed, abort, write, end], error)[failed.tool_use_id]
+        assert fix.outcome == fixes.NOT_FIXED
 
 
 def test_a_failure_takes_the_fix_of_its_next_attempt_that_got_past_it():

@@ -114,8 +114,10 @@ failed call tried to do:
   was the one meant: too large, binary, not read yet), a file inside a folder
   that was read as a file, or the folder listed (`ls`, `find`: for a file that
   does not exist they are the search that finds it, a step), the same program
-  through another shell tool, another program on the same paths when the first
-  was not found (`tree`, then `find`), the same search in the shell when Glob or
+  through another shell tool, another program or a file tool on the same paths when
+  the first was not found (`tree`, then `find`; a Python that exited as the Microsoft
+  Store's stand-in does, 49 with nothing said, was not found, and the files its inline
+  code only read are its paths), the same search in the shell when Glob or
   Grep could not run (`spawn .../rg EACCES`, then `find -name` or `grep` of a
   word of its pattern), a file written by the shell after an edit was refused
   (`cat > x`, or a script whose code writes it and names it),
@@ -2482,6 +2484,25 @@ _MISSING_PROGRAM = re.compile(
     # Windows' stand-in for a Python not installed, the Microsoft Store's alias (exit 49)
     r"|Python was not found; run without arguments to install"
 )
+# The status of that stand-in when its words were lost (Git Bash's `python -c ...` said only
+# `Exit code 49`; cmd's is 9009): see _no_program.
+_STORE_ALIAS_STATUS = re.compile(
+    r"\A\s*(?:Exit code|Process exited with code|exit status) (?:49|9009)\s*\Z"
+)
+
+
+def _no_program(failed: Call, error: str) -> bool:
+    """Whether the shell did not find the failed call's program: it said so
+    (_MISSING_PROGRAM), or a Python it ran exited with the status of the Microsoft Store's
+    alias, saying nothing. Five `python -c` and `python3 -c` scripts of a Windows session
+    (thirty-ninth held-out set, two of them an Explore subagent's) exited 49 with no output;
+    each was worked around by the Grep tool, `head -c` or a `node -e` script on the same
+    file ("Python is not available. Let me use jq or node instead"). No script of its own
+    exits so with nothing said before."""
+    return _says_no_program(error) or (
+        _STORE_ALIAS_STATUS.match(error) is not None
+        and any(i.program == "python" for i in intents(failed.command))
+    )
 
 
 def _is_path(word: str) -> bool:
@@ -2703,9 +2724,13 @@ def _another_way(
                 for i in intents(call.command)
             )
         mine = intents(failed.command)
+        missing = _no_program(failed, error)
         # a look may be redone by a look (`sed -n '1,200p' x` in PowerShell, which has no
-        # sed, then `Get-Content x`: twenty-second held-out set)
-        looks = bool(mine) and all(i.program in LOOK or _only_views(i) for i in mine)
+        # sed, then `Get-Content x`: twenty-second held-out set); so may a script that could
+        # not run and was only to read its files (_script_reads)
+        looks = bool(mine) and all(
+            i.program in LOOK or _only_views(i) or (missing and _script_reads(i)) for i in mine
+        )
         # A view of a file that was there whose program could not show it (PowerShell's
         # `Get-Content x` crashed, `Internal CLR error`), then another program's look of
         # that file: twenty-fourth held-out set. Not a search (`rg "{{" x`, a regex it could
@@ -2715,18 +2740,20 @@ def _another_way(
         shown = [i for i in mine if i.program not in _SAYS]
         views = bool(shown) and all(_shows_file(i) for i in shown)
         said = not _STATUS_ONLY.fullmatch(error.strip())  # (`2>/dev/null`: why, unknown)
-        if _says_no_program(error) or (views and said and not _says_missing(error)):
+        if missing or (views and said and not _says_missing(error)):
             # `tree x` not found, then `find x`: another program on the same paths
             paths = {_path_key(w).removeprefix("./") for i in mine for w in _paths_of(i)}
+            if missing:
+                paths |= {p.removeprefix("./") for i in mine for p in _script_reads(i)}
             programs = {i.program for i in mine}
-            if _says_no_program(error) and _reached_by_url(paths, call, programs):
+            if missing and _reached_by_url(paths, call, programs):
                 return True
             return any(
                 paths & {_path_key(w).removeprefix("./") for w in _paths_of(i)}
                 and (looks or i.program not in LOOK)
                 and (not looks or i.program not in programs)
                 for i in intents(call.command)
-            ) or (_says_no_program(error) and _same_question(failed.command, call.command))
+            ) or (missing and _same_question(failed.command, call.command))
         return False
     if failed.name in SHELL_TOOLS and call.name in READ_TOOLS and _found_as(failed, call, error):
         return True
@@ -2739,6 +2766,9 @@ def _another_way(
         if _basename(call.file_path) in _files_of(failed, written=True):
             return True
         if call.name not in READ_TOOLS and _inits(failed, call.file_path):
+            return True
+    if failed.name in SHELL_TOOLS and call.name in READ_TOOLS | SEARCH_TOOLS:
+        if _looked_by_tool(failed, call, error):
             return True
     if failed.name in SHELL_TOOLS and call.name in FILE_TOOLS:
         # `cat x` failed, then Read x: the same file, looked at another way
@@ -2925,6 +2955,34 @@ def _mangled_view(failed: Call, error: str) -> Intent | None:
     return mine[-1] if bare & set(mine[-1].words[1:]) else None
 
 
+def _script_reads(intent: Intent) -> frozenset[str]:
+    """The files an interpreter's inline code names in quotes (as paths are compared,
+    _path_key), when it writes none (_WRITES_FILE): what a script that only reads was to
+    look at (`python -c "...json.load(open('x.json'))..."`). None for a script that
+    writes, or names no file."""
+    if intent.code is None or _WRITES_FILE.search(intent.code):
+        return frozenset()
+    return _quoted_files(intent.code)
+
+
+def _looked_by_tool(failed: Call, call: Call, error: str) -> bool:
+    """Whether a shell command that only looked, and whose program was not there
+    (_no_program), was answered by a file tool's look at a path it named: Python missing on
+    Windows (Git Bash's `Exit code 49`), a `python -c` script that was to read
+    heat_classification.json, then the Grep tool's search of that file (thirty-ninth
+    held-out set, an Explore subagent's, worked around so). The look another program's
+    (`tree x`, then `find x`: see _another_way) may be the tool's; a script that was to
+    write is not redone by a look."""
+    if not call.file_path or not _no_program(failed, error):
+        return False
+    mine = intents(failed.command)
+    if not mine or not all(_looks(i) or _only_views(i) or _script_reads(i) for i in mine):
+        return False
+    paths = {_path_key(w).removeprefix("./") for i in mine for w in _paths_of(i)}
+    paths |= {p.removeprefix("./") for i in mine for p in _script_reads(i)}
+    return _path_key(call.file_path).removeprefix("./") in paths
+
+
 def _viewed_by_tool(failed: Call, call: Call) -> bool:
     """Whether a file tool's call is of a file the failed shell command's `cat`, `head`,
     `tail` or `less` was given: `cat x` failed, then Read x. That file, not any the
@@ -2974,7 +3032,7 @@ def _read_from_page(failed: Call, call: Call, error: str) -> bool:
     github.com/o/r/releases/latest, which gave the version asked for (thirty-first held-out
     set, worked around; the card said "not fixed"). Only a look (`view`, `list`): a page
     read makes no pull request that `gh pr create` was to make."""
-    if not call.url or not (_says_no_program(error) or _says_logged_out(error)):
+    if not call.url or not (_no_program(failed, error) or _says_logged_out(error)):
         return False
     looks = [i for i in intents(failed.command) if _looks(i) or LOOK_ANY & set(i.words[1:3])]
     paths = {_path_key(w).removeprefix("./") for i in looks for w in _paths_of(i)}
@@ -3624,7 +3682,7 @@ def _named_by_script(failed: Call, call: Call, error: str, before: Sequence[Call
     with sql.js, and `node init-db.mjs` (thirty-fourth held-out set: the code of a script
     file written in the session, `before`, and run). A script names many paths: only what
     the failed command named counts, and half of it."""
-    if not (_says_no_program(error) or _says_policy_refused(error)):
+    if not (_no_program(failed, error) or _says_policy_refused(error)):
         return False
     objects = _objects(failed.command)
     code = _code_run(call, before) if objects else ""
@@ -3648,12 +3706,10 @@ def _objects(command: str | None) -> frozenset[str]:
     of its commands (`rm -rf dist x/y.json`: dist, x/y.json), not a `cd`'s nor an `echo`'s,
     and the files and folders the code of an inline script names in quotes (a path, or a
     name with its extension)."""
-    found = set()
+    found: set[str] = set()
     for intent in intents(command):
         if intent.code is not None:
-            found |= {
-                q for q in _quoted(intent.code) if "/" in q or _FILE_NAME.fullmatch(_basename(q))
-            }
+            found |= _quoted_files(intent.code)
         elif intent.program not in _SAYS and intent.program != "cd":
             names = [_file_name(w) for w in intent.words]
             at = next(
@@ -3666,6 +3722,22 @@ def _objects(command: str | None) -> frozenset[str]:
                 if not w.startswith("-") and w != intent.sub and len(_basename(_path_key(w))) >= 3
             }
     return frozenset(found)
+
+
+def _quoted_files(code: str) -> frozenset[str]:
+    """The files and folders a script's code names in quotes (_quoted): a path, or a name
+    with its extension. Not a template to format (`f'{done}/{total}'`, `'{:>8}/s'`): its
+    slash is text to print, and a script printing such lines made 3 "paths" of 4 that a
+    `node -e` doing the same work did not name (thirty-ninth held-out set)."""
+    return frozenset(
+        q
+        for q in _quoted(code)
+        if ("/" in q or _FILE_NAME.fullmatch(_basename(q))) and not _TEMPLATE.search(q)
+    )
+
+
+# What marks a quoted string as a template to format, not a path (`{name}`, `{0:>8}`).
+_TEMPLATE = re.compile(r"\{[^{}]*\}")
 
 
 @functools.lru_cache(maxsize=256)
@@ -3702,7 +3774,7 @@ def written_code(calls: Sequence[Call], errors: Mapping[str, str]) -> bool:
     return any(
         c.name in SHELL_TOOLS
         and (
-            _says_no_program(errors.get(c.tool_use_id, ""))
+            _no_program(c, errors.get(c.tool_use_id, ""))
             or _says_policy_refused(errors.get(c.tool_use_id, ""))
         )
         for c in calls

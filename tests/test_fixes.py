@@ -7169,6 +7169,76 @@ def test_a_script_that_names_what_a_command_that_could_not_run_was_to_work_on():
     assert run([failed, check, other], missing)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_look_whose_program_was_not_found_is_answered_by_a_file_tool_of_its_path():
+    """`jq -r '[.results[].stage] | unique[]' "D:\\x\\heat.json"` (jq: command not found),
+    then the Grep tool's listing of the stage values in that file: worked around by it, not
+    by a later shell grep of another field (thirty-ninth held-out set). A look at another
+    file, or a command that was to change the file, is none."""
+    path = r"D:\x\heat.json"
+    failed = call(command=f"jq -r '[.results[].stage] | unique[]' \"{path}\" 2>&1", failed=True)
+    grep = call("Grep", file_path=path, pattern='"stage":\\s*"[^"]*"')
+    shell = call(command=f'grep -o \'"lastSender": "[^"]*"\' "{path}" | sort | uniq -c')
+    error = {failed.tool_use_id: "/usr/bin/bash: line 1: jq: command not found"}
+    fix = run([failed, grep, shell], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, grep.tool_use_id)
+    elsewhere = grep._replace(file_path=r"D:\x\other.json")
+    assert run([failed, elsewhere], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    moved = call(command=f'mv "{path}" /tmp/heat.json', failed=True)
+    moved_error = {moved.tool_use_id: "/usr/bin/bash: line 1: mv: command not found"}
+    assert run([moved, grep], moved_error)[moved.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_python_that_exited_49_saying_nothing_is_the_store_alias():
+    """Git Bash on Windows ran the Microsoft Store's stand-in for Python: `python -c` and
+    `python3 -c` scripts that were to read JSON files exited 49 with no output, worked
+    around by the Grep tool of the file, `head -c` of it, or a `node -e` script doing the
+    same work (thirty-ninth held-out set, 5 failures). A script of Python's own exiting 49
+    after printing, another status, a script that was to write the file, or a look at
+    another file is none."""
+    path = r"D:\Work\Okki\data\heat.json"
+    script = f"import json\nwith open(r'{path}') as f:\n    data = json.load(f)\nprint(len(data))"
+    failed = call(command=f'python -c "{script}" 2>&1', failed=True)
+    grep = call("Grep", file_path=path, pattern='"stage": "[^"]*"')
+    other = call("Grep", file_path=r"D:\Work\Okki\data\other.json", pattern="stage")
+    silent = {failed.tool_use_id: "Exit code 49"}
+    fix = run([failed, grep], silent)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, grep.tool_use_id)
+    assert run([failed, other], silent)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    for status in ("Exit code 1", "Exit code 49\n12"):
+        said = {failed.tool_use_id: status}
+        assert run([failed, grep], said)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    dumped = "\njson.dump(data, open('x.json', 'w'))"
+    writes = call(command=f'python -c "{script}{dumped}"', failed=True)
+    fix = run([writes, grep], {writes.tool_use_id: "Exit code 49"})[writes.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+
+    # in its folder: `head -c` of the file its code opened
+    cd = 'cd "D:\\Work\\Okki\\output" && '
+    dump = call(
+        command=cd + "python -c \"import json\nwith open('baselines.json') as f:\n"
+        '    data = json.load(f)\nprint(list(data))"',
+        failed=True,
+    )
+    head = call(command=cd + "head -c 2000 baselines.json")
+    fix = run([dump, head], {dump.tool_use_id: "Exit code 49"})[dump.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, head.tool_use_id)
+
+    # a node script on the same file, its lines printed by templates not counted as paths
+    listing = call(
+        command=cd + "python3 -c \"import json\nwith open('baselines.json') as f:\n"
+        "    data = json.load(f)\nfor k in data: print(f'{k}: {data[k][0]}/{data[k][1]}')\n"
+        "print(f'done: {len(data)}/{len(data)}')\"",
+        failed=True,
+    )
+    node = call(
+        command=cd + "node -e \"const fs = require('fs');\n"
+        "const data = JSON.parse(fs.readFileSync('baselines.json', 'utf8'));\n"
+        "for (const k in data) console.log(k + ': ' + data[k][0] + '/' + data[k][1]);\""
+    )
+    fix = run([listing, node], {listing.tool_use_id: "Exit code 49"})[listing.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, node.tool_use_id)
+
+
 def test_a_script_file_written_and_run_that_opens_what_a_missing_program_was_given(tmp_path):
     """`sqlite3 .../data/workspace.db ".tables"` (command not found), then a Write of
     init-db.mjs whose code opens that database with sql.js, `npm install sql.js` and `node

@@ -7169,6 +7169,42 @@ def test_a_script_that_names_what_a_command_that_could_not_run_was_to_work_on():
     assert run([failed, check, other], missing)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_cd_whose_windows_folder_bash_ate_is_done_on_its_files_by_their_full_path():
+    """`cd D:\\Work\\Okki\\output && grep -o '"tier": "[A-Z]"' baselines.json | sort |
+    uniq -c` in Git Bash: the backslashes taken for escapes, `cd: $'D:WorkOkkioutput': No
+    such file or directory`, and no grep ran (no search that found nothing). A `node -e`
+    reading `D:/Work/Okki/output/baselines.json` then counted the tiers (thirty-ninth
+    held-out set, worked around). A script on another file, one that writes (not a look, as
+    the grep was), or a cd that bash did not mangle, is none."""
+    cd = "cd D:\\Work\\Okki\\output && "
+    failed = call(
+        command=cd + 'grep -o \'"tier": "[A-Z]"\' baselines.json | sort | uniq -c',
+        failed=True,
+    )
+    error = {
+        failed.tool_use_id: "Exit code 1\n/usr/bin/bash: line 1: cd: $'D:WorkOkkioutput': No"
+        " such file or directory"
+    }
+    assert not fixes.found_nothing(failed.command, error[failed.tool_use_id])
+
+    def node(path, code="console.log(Object.keys(d).length)"):
+        read = f"const d=JSON.parse(require('fs').readFileSync('{path}','utf-8')); "
+        return call(command=f'node -e "{read}{code}"')
+
+    counted = node("D:/Work/Okki/output/baselines.json")
+    fix = run([failed, counted], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, counted.tool_use_id)
+    for other in (
+        node("D:/Work/Okki/output/other.json"),
+        node("D:/Work/Okki/output/baselines.json", "require('fs').writeFileSync('x.json', d)"),
+    ):
+        assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    quoted = failed._replace(
+        command=failed.command.replace("cd D:\\Work\\Okki\\output", "cd D:/nowhere")
+    )
+    assert run([quoted, counted], error)[quoted.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_look_whose_program_was_not_found_is_answered_by_a_file_tool_of_its_path():
     """`jq -r '[.results[].stage] | unique[]' "D:\\x\\heat.json"` (jq: command not found),
     then the Grep tool's listing of the stage values in that file: worked around by it, not

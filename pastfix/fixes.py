@@ -2825,6 +2825,8 @@ def _another_way(
         )
     if failed.name in SHELL_TOOLS and call.name in SEARCH_TOOLS and _globbed(failed, call):
         return True  # a shell find that could not run, then the Glob of what it looked for
+    if failed.name in SHELL_TOOLS and _listed_by_glob(failed, call, error):
+        return True
     if failed.name in SHELL_TOOLS and call.name in SEARCH_TOOLS and _grepped(failed, call, error):
         return True
     if failed.name in READ_TOOLS and call.name in SEARCH_TOOLS and _says_not_a_file(error):
@@ -3295,6 +3297,41 @@ def _grepped(failed: Call, call: Call, error: str) -> bool:
             ):
                 return True
     return False
+
+
+def _listed_by_glob(failed: Call, call: Call, error: str) -> bool:
+    """Whether a shell listing of folders that the shell could not parse (`ls
+    "X:\\addons\\hr_fields\\"`: the trailing backslash escaped the closing quote, `unexpected
+    EOF while looking for matching`), so never ran, was made by a Glob in one of them: `hr_fields/
+    migrations/**` answered whether the module had migrations (thirty-ninth held-out set,
+    worked around). A relative Glob names the folder from one above it (the session's
+    folder), so its first folders are the listed one's last. Only a command that never ran:
+    a Glob finding nothing in a folder a listing said was not there confirms that it is not."""
+    if call.name not in {"Glob", "glob"} or not call.pattern or not _says_unparsed(error):
+        return False
+    mine = intents(failed.command)
+    if not mine or not all(i.program in _GLOB_LISTERS for i in mine):
+        return False
+    listed = [
+        _path_key(w.rstrip(_QUOTES + "\\")).split("/")
+        for i in mine
+        for w in i.words[1:]
+        if not w.startswith("-") and "*" not in w
+    ]
+    pattern = _unix(call.pattern)
+    head = pattern.split("*")[0].rpartition("/")[0]
+    if not pattern.startswith("/") and call.file_path:
+        head = f"{_unix(call.file_path).rstrip('/')}/{head}"
+    where = _path_key(head).split("/") if head else []
+    relative = bool(where) and where[0] != ""
+    return any(
+        len(folder[-1]) >= 3
+        and (
+            where[: len(folder)] == folder
+            or (relative and any(where[:k] == folder[-k:] for k in range(1, len(where) + 1)))
+        )
+        for folder in listed
+    )
 
 
 # The listers whose operand may be a pattern the shell or the program expands (see _globbed).

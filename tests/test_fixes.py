@@ -7205,6 +7205,28 @@ def test_a_cd_whose_windows_folder_bash_ate_is_done_on_its_files_by_their_full_p
     assert run([quoted, counted], error)[quoted.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_listing_bash_could_not_parse_is_made_by_a_glob_in_its_folder():
+    """`ls "X:\\addons\\hr_fields\\"`: the trailing backslash escaped the closing quote,
+    `unexpected EOF while looking for matching`, and the Glob `hr_fields/migrations/**`
+    answered what the listing was for (thirty-ninth held-out set, worked around). A Glob
+    of another folder, or after a listing that ran and found no such folder, is none."""
+    failed = call(command='ls "X:\\addons\\hr_fields\\"', failed=True)
+    error = {
+        failed.tool_use_id: "Exit code 2\n/usr/bin/bash: eval: line 1: unexpected EOF while"
+        " looking for matching `\"'"
+    }
+    for pattern, path, outcome in (
+        ("hr_fields/migrations/**", None, fixes.WORKED_AROUND),
+        ("migrations/**", "X:\\addons\\hr_fields", fixes.WORKED_AROUND),
+        ("hr_payroll/migrations/**", None, fixes.NOT_FIXED),
+    ):
+        glob = call("Glob", pattern=pattern, file_path=path)
+        assert run([failed, glob], error)[failed.tool_use_id].outcome == outcome
+    glob = call("Glob", pattern="hr_fields/migrations/**")
+    gone = {failed.tool_use_id: "ls: cannot access 'X:/addons/hr_fields': No such file"}
+    assert run([failed, glob], gone)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_look_whose_program_was_not_found_is_answered_by_a_file_tool_of_its_path():
     """`jq -r '[.results[].stage] | unique[]' "D:\\x\\heat.json"` (jq: command not found),
     then the Grep tool's listing of the stage values in that file: worked around by it, not

@@ -116,8 +116,9 @@ failed call tried to do:
   does not exist they are the search that finds it, a step), the same program
   through another shell tool, another program or a file tool on the same paths when
   the first was not found (`tree`, then `find`; a Python that exited as the Microsoft
-  Store's stand-in does, 49 with nothing said, was not found, and the files its inline
-  code only read are its paths), the same search in the shell when Glob or
+  Store's stand-in does, 49 with nothing said, was not found; code given inline, the paths
+  it quotes, a module it imports not found too, and when it changes nothing a look of them
+  is its way: _code_paths), the same search in the shell when Glob or
   Grep could not run (`spawn .../rg EACCES`, then `find -name` or `grep` of a
   word of its pattern), a file written by the shell after an edit was refused
   (`cat > x`, or a script whose code writes it and names it),
@@ -191,7 +192,10 @@ A shell look of a path its error says is not there (`sed: a/x.py: No such file`,
 `no matches found: app/favicon*`) is confirmed only by a call that names that file (by
 name, a long word of it, or its letters): `sed -n '1,200p'` of another file shares the
 script, not the question, as a Read of another file is none; nor is a look of that name in
-the folder when the path was above it (`ls ../../docs`, then `ls docs`: _looks_elsewhere).
+the folder when the path was above it (`ls ../../docs`, then `ls docs`: _looks_elsewhere), nor
+one of that name in folders that leave out the failed path's own (`app/food-service/page.tsx`,
+then `app/wholesaler/page.tsx`: _named_apart). A name with wildcards no file matched
+(`specs/001-build-a-a???`) names its file by what it kept: a path that starts so (_kept_of_glob).
 A search by a part of its name that lists it spelt otherwise (`a06-x.py` for `a06_x.py`)
 worked around it (_found_spelt_otherwise); so did a listing in the folder of a search by a
 name pattern that printed a name it matches (_listed_sought).
@@ -2518,6 +2522,38 @@ def _paths_of(intent: Intent) -> list[str]:
     return [w for w in intent.words[1:] if _is_path(w) or ("\\" in w and not w.startswith("-"))]
 
 
+def _code_paths(intent: Intent) -> set[str]:
+    """The paths a simple command works on, as paths are compared (_path_key): its words
+    that are paths, or, given its code inline, the paths that code quotes (_objects).
+    `ruby -e "...YAML.load_file('_bmad-output/x/sprint-status.yaml')..."`, ruby not there,
+    then `node -e "...require('yaml')..."`, the module not there, then `rg '^  epic-' ...
+    sprint-status.yaml | wc -l` and an awk tally of that file: another program's look at
+    the file the script was to read (thirty-ninth held-out set, a Codex user, both worked
+    around). A code's words are not its paths."""
+    if intent.code is not None:
+        return set(_quoted_files(intent.code))
+    return {_path_key(w) for w in _paths_of(intent)}
+
+
+# What code does besides reading and printing: writes or removes a file, makes a folder,
+# runs a command (python's, node's, ruby's words).
+_CODE_ACTS = re.compile(
+    r"\b(?:rmtree|unlink|os\.remove|os\.rename|makedirs|mkdir|subprocess|os\.system"
+    r"|child_process|execSync|spawnSync|(?:rm|unlink|rename|mkdir)Sync|File\.(?:write|delete"
+    r"|rename)|FileUtils)\b"
+)
+
+
+def _reads_only(intent: Intent) -> bool:
+    """Whether code given inline only reads what it names and prints (`python3 -c
+    "import json; print(json.load(open('x.json'))['a'])"`): a look, in its own language."""
+    return (
+        intent.code is not None
+        and not _WRITES_FILE.search(intent.code)
+        and not _CODE_ACTS.search(intent.code)
+    )
+
+
 def _path_key(word: str) -> str:
     """A path as two shells' looks are compared: its quotes, trailing slash and Windows
     backslashes aside, a drive as Git Bash writes it (`C:\\Users\\me` is `/c/Users/me`)."""
@@ -2728,10 +2764,10 @@ def _another_way(
         mine = intents(failed.command)
         missing = _no_program(failed, error)
         # a look may be redone by a look (`sed -n '1,200p' x` in PowerShell, which has no
-        # sed, then `Get-Content x`: twenty-second held-out set); so may a script that could
-        # not run and was only to read its files (_script_reads)
+        # sed, then `Get-Content x`: twenty-second held-out set); so may code given inline
+        # that only reads what it names (_reads_only)
         looks = bool(mine) and all(
-            i.program in LOOK or _only_views(i) or (missing and _script_reads(i)) for i in mine
+            i.program in LOOK or _only_views(i) or _reads_only(i) for i in mine
         )
         # A view of a file that was there whose program could not show it (PowerShell's
         # `Get-Content x` crashed, `Internal CLR error`), then another program's look of
@@ -2742,16 +2778,19 @@ def _another_way(
         shown = [i for i in mine if i.program not in _SAYS]
         views = bool(shown) and all(_shows_file(i) for i in shown)
         said = not _STATUS_ONLY.fullmatch(error.strip())  # (`2>/dev/null`: why, unknown)
-        if missing or (views and said and not _says_missing(error)):
+        # code given inline that could not run for want of a module it imports (`node -e
+        # "...require('yaml')..."`) is as its program not there (see _code_paths)
+        unrun = missing or (
+            _missing_module(error) is not None and any(i.code is not None for i in mine)
+        )
+        if unrun or (views and said and not _says_missing(error)):
             # `tree x` not found, then `find x`: another program on the same paths
-            paths = {_path_key(w).removeprefix("./") for i in mine for w in _paths_of(i)}
-            if missing:
-                paths |= {p.removeprefix("./") for i in mine for p in _script_reads(i)}
+            paths = {w.removeprefix("./") for i in mine for w in _code_paths(i)}
             programs = {i.program for i in mine}
             if missing and _reached_by_url(paths, call, programs):
                 return True
             return any(
-                paths & {_path_key(w).removeprefix("./") for w in _paths_of(i)}
+                paths & {w.removeprefix("./") for w in _code_paths(i)}
                 and (looks or i.program not in LOOK)
                 and (not looks or i.program not in programs)
                 for i in intents(call.command)
@@ -3011,12 +3050,10 @@ def _mangled_cd(failed: Call, call: Call, error: str) -> bool:
 
 def _script_reads(intent: Intent) -> frozenset[str]:
     """The files an interpreter's inline code names in quotes (as paths are compared,
-    _path_key), when it writes none (_WRITES_FILE): what a script that only reads was to
+    _path_key), when it only reads (_reads_only): what a script that only reads was to
     look at (`python -c "...json.load(open('x.json'))..."`). None for a script that
-    writes, or names no file."""
-    if intent.code is None or _WRITES_FILE.search(intent.code):
-        return frozenset()
-    return _quoted_files(intent.code)
+    writes or acts, or names no file."""
+    return _quoted_files(intent.code) if _reads_only(intent) and intent.code else frozenset()
 
 
 def _looked_by_tool(failed: Call, call: Call, error: str) -> bool:
@@ -4307,6 +4344,52 @@ def _looks_elsewhere(failed: Call, call: Call, gone: set[str]) -> bool:
     )
 
 
+def _named_apart(failed: Call, call: Call, gone: set[str]) -> bool:
+    """Whether a shell call names a file name a look did not find only at paths whose
+    folders leave out the failed path's own folder (`app/food-service/page.tsx`, then
+    `app/wholesaler/hq/sales-order/page.tsx`, or `app/page.tsx` above it). A name many
+    folders hold (a route's `page.tsx`, an `index.ts`) is another file there; the look that
+    found the file meant keeps that folder, the name below it (`hooks/base.ts`, then
+    `hooks/api/base.ts`; `extension/manifest.json`, then `extension/public/manifest.json`)
+    or in a folder that ends as it does (`.bmad/bmm/core/tasks/x.xml`, then
+    `.bmad/core/tasks/x.xml`; `/home/me/p/.claude/settings.json`, then
+    `~/.claude/settings.json`): the labels of sets 32 to 39; or it swaps that one folder
+    for another beside it (`dist/RELEASE_NOTES.md`, then `docs/RELEASE_NOTES.md`: the
+    folder guessed wrong). Thirty-ninth held-out set, a
+    Codex user: `ls ... && rg ... && sed -n '1,200p' .../food-service/page.tsx`, its `ls`
+    and `rg` of that folder having run, then `sed` of the sales-order page: not a problem by
+    its label, "fixed" by the card. A path given from the folder the look ran in, or a
+    search of the name with no folder, is none of these."""
+
+    def named(command: str | None) -> list[PurePosixPath]:
+        return [
+            PurePosixPath(_path_key(w))
+            for i in intents(command)
+            for w in i.words[1:]
+            if not w.startswith("-") and _basename(_path_key(w)) in gone
+        ]
+
+    def folders(path: PurePosixPath) -> list[str]:
+        return [p for p in path.parent.parts if p not in {".", "/"}]
+
+    def kept(mine: PurePosixPath, theirs: PurePosixPath) -> bool:
+        a, b = folders(mine), folders(theirs)
+        if not a or not b or a[-1] in b or rooted(mine) != rooted(theirs):
+            return True  # (a path from the project's folder and one from / may be one)
+        # the one folder guessed wrong, the file in another beside it (`dist/x`, `docs/x`)
+        return len(a) == len(b) and a[:-1] == b[:-1]
+
+    def rooted(path: PurePosixPath) -> bool:
+        return path.is_absolute() or path.parts[0] == "~"
+
+    mine, theirs = named(failed.command), named(call.command)
+    return (
+        bool(mine and theirs)
+        and {b.name for b in theirs} <= {a.name for a in mine}
+        and not any(kept(a, b) for a in mine for b in theirs if a.name == b.name)
+    )
+
+
 def _climbs(path: str) -> bool:
     """Whether a relative path starts above the folder it is given from (`../x`)."""
     return path == ".." or path.startswith("../")
@@ -4317,11 +4400,22 @@ def _looks_at(call: Call, gone: set[str]) -> bool:
     name, by a word of five letters or more of it (`find . -name '*syslog*'`), or by a file
     name whose letters the name holds, or that holds its letters (a path that lost its slash:
     `docsOrchestratorArchitecture.md`, then `docs/OrchestratorArchitecture.md`: third
-    held-out set)."""
+    held-out set), or by a path that starts as a name given with wildcards no file matched
+    did (see _kept_of_glob)."""
     command = call.command or ""
     if any(
         name in command or any(w in command for w in _PATTERN_WORD.findall(name) if len(w) >= 5)
         for name in gone
+    ):
+        return True
+    kept = {k for name in gone if (k := _kept_of_glob(name))}
+    if kept and any(
+        part.startswith(k)
+        for i in intents(command)
+        for w in i.words[1:]
+        if _is_path(w)
+        for part in PurePosixPath(_unix(w)).parts
+        for k in kept
     ):
         return True
     letters = {_LETTERS.sub("", name).lower() for name in gone} - {""}
@@ -4335,6 +4429,27 @@ def _looks_at(call: Call, gone: set[str]) -> bool:
 
 
 _LETTERS = re.compile(r"[^A-Za-z0-9]")
+# The wildcards of a shell's glob, and what parts a name's words.
+_WILDCARD = re.compile(r"[?*\[]")
+_NAME_SEPARATORS = "-_."
+
+
+def _kept_of_glob(name: str) -> str:
+    """What a file name given with wildcards keeps of the name it stands for: its text
+    before the first wildcard, back to the end of its last whole word (`001-build-a-` of
+    `001-build-a-a???`), when five characters or more; else nothing. A glob no file matched
+    reaches the program as it was written (bash's default), and its error names it: the
+    agent did not know the whole name, or it lost its last letters (`sed -n '150,320p'
+    specs/001-build-a-a???`, then the same sed of specs/001-build-a-web/data-model.md, the
+    file it had read for the ten calls before: thirty-ninth held-out set, a Codex user,
+    fixed). A word cut by the wildcard may be what the `?`s garbled."""
+    found = _WILDCARD.search(name)
+    if found is None:
+        return ""
+    kept = name[: found.start()]
+    if kept and kept[-1] not in _NAME_SEPARATORS:
+        kept = kept[: max(kept.rfind(c) for c in _NAME_SEPARATORS) + 1]
+    return kept if len(kept) >= 5 else ""
 
 
 def _found_spelt_otherwise(call: Call, gone: set[str], printed: str) -> bool:
@@ -6841,8 +6956,10 @@ def fix_of(
             gone
             and call.name in SHELL_TOOLS
             and not spelt
-            and not _looks_at(call, gone)
-            and not _viewed_elsewhere(failed, call, error)
+            and (
+                not (_looks_at(call, gone) or _viewed_elsewhere(failed, call, error))
+                or _named_apart(failed, call, gone)
+            )
         ):
             # a look of a path not there, then a look of another file with the same flags
             # (`sed -n '1,200p' a/quickfix.py`, then `... a/docstrings.py`): another

@@ -3087,6 +3087,87 @@ def test_a_look_of_a_path_not_there_is_retried_only_by_a_look_of_that_name():
     assert run([typo, right], lost)[typo.tool_use_id].outcome == fixes.FIXED
 
 
+def test_a_look_of_a_glob_no_file_matched_is_retried_by_a_look_of_what_it_kept():
+    """`sed -n '150,320p' specs/001-build-a-a???` (no file matched, so sed got the `?`s),
+    then the same sed of specs/001-build-a-web/data-model.md (thirty-ninth held-out set, a
+    Codex user, fixed): the glob kept `001-build-a-` of the name. A look whose path starts
+    otherwise is of another file, and a glob that kept less than a word says nothing."""
+    error = "Exit code 2\nsed: can't read specs/001-build-a-a???: No such file or directory"
+    failed = call("shell", command="sed -n '150,320p' specs/001-build-a-a???", failed=True)
+    right = call("shell", command="sed -n '150,320p' specs/001-build-a-web/data-model.md")
+    fix = run([failed, right], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, right.tool_use_id)
+    other = call("shell", command="sed -n '150,320p' specs/002-payments/data-model.md")
+    assert run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id].outcome == (
+        fixes.NOT_FIXED
+    )
+    short = call("shell", command="sed -n '1,80p' src/a?.ts", failed=True)
+    guess = call("shell", command="sed -n '1,80p' src/api.ts")
+    said = {short.tool_use_id: "Exit code 2\nsed: can't read src/a?.ts: No such file or directory"}
+    assert run([short, guess], said)[short.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_look_of_a_name_not_there_is_not_retried_by_that_name_in_a_folder_apart():
+    """`ls .../food-service && rg ... && sed -n '1,200p' .../food-service/page.tsx`, the
+    page not there, then a sed of `.../wholesaler/hq/sales-order/page.tsx`: a route's
+    `page.tsx` is in every route's folder, and that one is another page (thirty-ninth
+    held-out set, a Codex user: not a problem; the card had it fixed), and so is the app's
+    own `page.tsx` above it. The name in a folder below the failed one's, or one that ends
+    as it does, is the file meant, found."""
+    app = "modules/frontend/src/app"
+    failed = call(
+        "shell",
+        command=f"ls -la {app}/food-service && rg -n '^export default' {app}/food-service -S"
+        f" && sed -n '1,200p' {app}/food-service/page.tsx",
+        failed=True,
+    )
+    missing = f"sed: {app}/food-service/page.tsx: No such file or directory"
+    error = {failed.tool_use_id: f"Exit code 1\n{missing}"}
+    listed = call("shell", command=f"ls -la {app}/wholesaler")
+    apart = call("shell", command=f"sed -n '1,240p' {app}/wholesaler/hq/sales-order/page.tsx")
+    assert run([failed, listed, apart], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    above = call("shell", command=f"sed -n '1,200p' {app}/page.tsx")
+    assert run([failed, above], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    for path in (f"{app}/food-service/hq/page.tsx", "web/src/app/food-service/page.tsx"):
+        below = call("shell", command=f"sed -n '1,240p' {path}")
+        fix = run([failed, listed, below], error)[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, below.tool_use_id)
+
+
+@pytest.mark.parametrize(
+    "script, error",
+    [
+        (
+            "ruby -e \"require 'yaml'; d = YAML.load_file('out/status.yaml'); puts d.size\"",
+            "Exit code 127\n/bin/bash: line 1: ruby: command not found",
+        ),
+        (
+            "node -e \"const y=require('yaml'); const fs=require('fs');"
+            " console.log(y.parse(fs.readFileSync('out/status.yaml','utf8')))\"",
+            "Exit code 1\nError: Cannot find module 'yaml'\nRequire stack:\n- /p/[eval]",
+        ),
+    ],
+)
+def test_inline_code_that_could_not_run_is_worked_around_by_a_look_of_its_file(script, error):
+    """A check of a generated YAML file by `ruby -e` (ruby not there) or `node -e` (its
+    `yaml` module not there), then `rg '^  epic-' out/status.yaml | wc -l`: another program
+    on the file the code was to read (thirty-ninth held-out set, a Codex user, both worked
+    around). Code that writes the file is not done by a look of it; a look of another file
+    is none."""
+    failed = call("exec_command", command=script, failed=True)
+    count = call("exec_command", command="rg '^  epic-[0-9]+: ' out/status.yaml | wc -l")
+    errors = {failed.tool_use_id: error}
+    fix = run([failed, count], errors)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, count.tool_use_id)
+    other = call("exec_command", command="rg '^## Epic' out/epics.md | wc -l")
+    assert run([failed, other], errors)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    ruby_writes = script.replace("puts d.size", "File.write('out/status.yaml', d.to_yaml)")
+    writing = ruby_writes.replace("console.log(", "fs.writeFileSync('out/status.yaml', ")
+    writes = call("exec_command", command=writing, failed=True)
+    errors = {writes.tool_use_id: error}
+    assert run([writes, count], errors)[writes.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_renamed_file_found_by_a_glob_of_its_folders_is_worked_around():
     """A Read of tests/adapters/test_boost_runner.py, which the user had renamed; a Glob of
     `tests/**/*.py` listed test_xgboost_runner.py there, which was read (sixth held-out set).

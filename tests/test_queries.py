@@ -1945,7 +1945,9 @@ def test_cli_find_defaults_to_index_db(index_path, monkeypatch):
     monkeypatch.chdir(index_path.parent)
     result = CliRunner().invoke(cli, ["find", "nothing-like-it"])
     assert (result.exit_code, result.stdout) == (0, "")
+    # (which index said "not seen": none was named)
     assert result.stderr == (
+        f"Searched {index_path}\n"
         "Not seen before: no past failure has the signature or every word of 'nothing-like-it'.\n"
     )
 

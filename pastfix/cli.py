@@ -352,6 +352,23 @@ def index_path(db_path: Path | None) -> Path:
     )
 
 
+def other_index(db_path: Path | None, chosen: Path, done: str = "Read") -> str | None:
+    """The line a reading command says on stderr when, given no DB_PATH, it read ./index.db
+    while the default index ($PASTFIX_DB, or ~/.local/share/pastfix/index.db: the hook's)
+    exists too: the quick start builds a demo ./index.db, `--default-db` the other, and
+    `pastfix find` run from the demo's folder answered from it without saying so ("Not seen
+    before" of errors the other holds: a new user's try, nu40 finding 2)."""
+    if db_path is not None or chosen != paths.LOCAL_DB:
+        return None
+    default = paths.default_db()
+    try:
+        if not default.is_file() or chosen.samefile(default):
+            return None
+    except OSError:
+        return None
+    return f"{done} ./index.db (in {Path.cwd()}), not the default index {default}: --db names it"
+
+
 def not_a_folder(db_path: Path) -> Path:
     """`db_path`, or a one-line error when it is a folder (`--db ~/indexes`)."""
     folder = paths.folder_not_index(db_path)
@@ -488,7 +505,9 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     ERROR - reads the error from standard input, so a pasted error needs no quoting.
     Start ERROR with raw: to write an FTS5 query, and put -- before an ERROR that starts
     with -. Without DB_PATH: ./index.db, else $PASTFIX_DB, else
-    ~/.local/share/pastfix/index.db (the index of the hook and the MCP server).
+    ~/.local/share/pastfix/index.db (the index of the hook and the MCP server); it
+    says on stderr which one it searched when ERROR was not seen, and when it read
+    ./index.db while that other index exists too.
     It exits 0 whether or not ERROR was seen: with --json a script tells by the rows'
     `matched` (`signature` or `all words`: seen; `some words`, or no row: not seen;
     `exit status`, `common words` or `stopped`: ERROR names no error, only how a command
@@ -525,6 +544,8 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
         # `pastfix find EISDIR: illegal`: "illegal not found: build it with ..." alone misled
         raise click.ClickException(f"{db_path} not found: no index has that name. {QUOTE_HINT}")
     conn_path = index_path(db_path)
+    if elsewhere := other_index(db_path, conn_path, "Searched"):
+        echo(elsewhere, err=True)
     with open_index(conn_path) as conn:
         try:
             rows = queries.find_past_fix(conn, error, limit)
@@ -538,6 +559,9 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
         raise click.ClickException(unbuilt)
     if raw := queries.raw_problem(error):
         echo(raw, err=True)
+    if db_path is None and not elsewhere and not seen:
+        # which index said "not seen", when none was named (an index given is known)
+        echo(f"Searched {conn_path.absolute()}", err=True)
     if other:
         line, rows = other
         echo(queries.other_line_notice(error, line) + ("\n" * (not json_)), err=True)
@@ -608,6 +632,8 @@ def probe(db_path: Path | None, sample: int, seed: int, json_: bool) -> None:
     from pastfix import probe as probing
 
     path = index_path(db_path)
+    if elsewhere := other_index(db_path, path):
+        echo(elsewhere, err=True)
     with open_index(path) as conn:
         result = probing.probe(conn, sample, seed)
     if not json_ and not (result["pairs"] or result["first"]["failures"]):
@@ -1025,7 +1051,10 @@ def forget_(
 
     if not (session_ids or project or before or missing):
         raise click.UsageError("say what to forget: --session, --project, --before or --missing")
-    db_path = index_path(db_path)
+    chosen = index_path(db_path)
+    if elsewhere := other_index(db_path, chosen):
+        echo(elsewhere, err=True)
+    db_path = chosen
     ask = not (dry_run or yes) and interactive()
 
     def waiting() -> None:
@@ -1139,9 +1168,12 @@ def status_(db_path: Path | None, json_: bool) -> None:
     from pastfix import queries
     from pastfix import status as state
 
+    given = db_path
     if db_path is None:
-        db_path = Path("index.db") if Path("index.db").is_file() else paths.default_db()
+        db_path = paths.LOCAL_DB if paths.LOCAL_DB.is_file() else paths.default_db()
     not_a_folder(db_path)
+    if elsewhere := other_index(given, db_path):
+        echo(elsewhere, err=True)
     try:
         found = state.status(db_path)
     except pdb.sqlite3.DatabaseError as e:

@@ -1107,8 +1107,12 @@ def _folder_words(line: str) -> Counter[str]:
 @functools.lru_cache(maxsize=4096)
 def _set_aside(line: str) -> str:
     """A key line with what differs between two sightings of it replaced, as the signature
-    does (paths, numbers, ids), and its quote characters dropped: what was quoted stays."""
-    return signatures.normalise(_QUOTES.sub(" ", line)).lower()
+    does (paths, numbers, ids), and its quote characters dropped: what was quoted stays, and
+    so does a name said bare, which the signature says `<str>` for as it does a quoted one
+    (`No such container: webapp` is not `... geox_server`)."""
+    bare: list[str] = []
+    aside = signatures.normalise(_QUOTES.sub(" ", line), names=bare)
+    return " ".join([aside, *bare]).lower()
 
 
 def same_text(key_line: object, error: object) -> bool | None:

@@ -238,6 +238,11 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   names `x` still ranks that sighting first. A list of them (`"a", "b", "c"`, `'a' and
   'b'`, `'a', 'b', or 'c'`) is one `<str>`: how many names Gemini CLI's `Did you mean one
   of: ...?` or argparse's `(choose from ...)` offered is no part of the error.
+  So is a name said bare at the end of a message after what it is: docker's `No such
+  container: webapp`, compose's `no such service: api`, SQLite's `no such table: users`,
+  `Unknown database: shop` (`No such container: <str>`): one word starting with a letter,
+  not in capitals (`unknown error: ENOSPC` stays), nor after `file or directory`, `command`,
+  `module`, `package` or `crate`, whose names are the error or a path.
 - `<url>`: http(s) URLs.
 - `<name>`: the branch in the git messages that name one unquoted, whatever it
   looks like (`main`, `spotter-dov`, `feature/x`, `release_1.2`): `The current
@@ -275,7 +280,11 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   (`package.json`, `app.py`) is what the error is about (`cat: <path>/a.json:
   No such file or directory` and `b.json` differ; find_past_fix sets the name
   aside only when nothing else matched: loose()). `@scope/pkg` and eslint
-  rule names (`@typescript-eslint/no-unused-vars`) are not paths.
+  rule names (`@typescript-eslint/no-unused-vars`) are not paths. A path with a space
+  in a folder's name is one path where an OS error's message says where it ends, before
+  it (`sed: can't read /home/me/my project/src/app.js: No such file or directory`, `C:\\x\\My
+  Project (copy)\\app.js: Permission denied`) or after zsh's (`cd: no such file or
+  directory: /x/my project/web`): `<path>/app.js`, not `<path>/my <path>/app.js`.
 - `<uuid>`; `v<n>`: a version with a `v` (`v18.17.0`), `<time>` (ISO
   timestamps, dates, a log's `2025/09/16` too, clock times; those a line starts
   with go), `<duration>` (`3m 0s`, `1.23s`, `120ms`,
@@ -950,6 +959,22 @@ _USAGE_FOR = re.compile(
 # part of its error: one `<str>` (a one-name list had "not been seen before", a new user's
 # try, session 34).
 _STR_LIST = re.compile(r"<str>(?:(?:,(?: or| and)?| or| and) <str>)+")
+# A name a program did not know, said bare at the end of its message after what it is:
+# docker's `No such container: webapp`, `no such service: api` (compose), `No such image:
+# nginx:latest`, SQLite's `no such table: users`, `Unknown database: shop`, Claude Code's
+# `No such tool available: Grep`, `Unknown skill: x`. It is the user's data, as a quoted
+# name is (`<str>`, one of quoted_names): the same error about another container was "not
+# seen before" with no row, while the same words quoting the name found it as "same error,
+# other names" (a new user's tries, nu40 finding 7). A name is one word that starts with a
+# letter (a flag's `--x`, a path, a number or an id are read by their own rules), not in
+# capitals (`ENOSPC`: a code is the error); not after `file or directory` (a path, read so
+# by loose) nor `command` (the program is the error: command not found), nor a module,
+# package or crate (the module a program could not find is the error, as it is quoted).
+_BARE_NAME = re.compile(
+    r"(?P<what>\b(?:[Nn]o such|NO SUCH|[Uu]nknown|UNKNOWN)"
+    r" (?!(?:file|command|module|package|crate)\b)[A-Za-z]+(?: [A-Za-z]+){0,2}: )"
+    r"(?P<name>(?![A-Z][A-Z0-9_]*\.?$)[A-Za-z_](?:[\w.-]*\w)?(?::[\w.-]*\w)?)\.?$"
+)
 # The file that imports a missing package is where it was seen, not the error.
 _IMPORTER = re.compile(r"(?<= imported from )[^\s'\"`]+")
 # Kept values wait behind this mark while the rules run on the rest of the line.
@@ -1755,6 +1780,43 @@ def _uncontract(m: re.Match[str]) -> str:
     return stem + " not"
 
 
+# A path with a space in a folder's name (`/home/me/my project/src/app.js`, Windows's
+# `C:\\Users\\me\\My Project (copy)\\src\\app.js`), which the path rules read as two tokens
+# (`<path>/my <path>/app.js`), where an OS error's message tells where it ends: before `: `
+# and the message (sed's `can't read X: No such file or directory`, cat's, GNU ls's once
+# unquoted, grep's `X: Is a directory`), or after zsh's (`cd: no such file or directory: X`,
+# bash's said so) to the end of the line. It is taken whole from where it starts (`/`,
+# `~/`, `./`, `../` or a drive after a space) and named by its base name: the same error
+# without the space was found, and with it "not seen before" (a new user's tries, nu40
+# finding 5). Only a path whose last part has a separator, a folder with a space in it: a
+# name with a space in it (`My Notes.txt`) is kept as the path rules read it, and a span
+# holding another path's start is no path (`/usr/bin/git failed for /x y/z`: from `/x`).
+_OS_ERROR = (
+    "No such file or directory|Permission denied|Is a directory|Not a directory"
+    "|Operation not permitted|Read-only file system|File exists|Directory not empty"
+)
+_SPACED_PATH_BODY = (
+    r"(?:~/|\.{1,2}/|/|[A-Za-z]:[\\/])"
+    r"(?:(?!\s(?:~/|\.{0,2}/|[A-Za-z]:[\\/]))[^:'\"`\n])*?\s[^\s:'\"`]*[/\\][^\s:'\"`]*"
+)
+_SPACED_PATH = re.compile(
+    r"(?:(?<=\s)|^)(?P<before>" + _SPACED_PATH_BODY + r")(?=: (?:" + _OS_ERROR + r")\b)"
+    r"|(?:(?<=directory: )|(?<=permission denied: ))(?P<after>" + _SPACED_PATH_BODY + r")$"
+)
+# One of these is in every line _SPACED_PATH changes: a cheap test first.
+_OS_ERROR_WORDS = ("irectory", "denied", "ermitted", "File exists", "Read-only")
+# A temporary file's path with a space in it: `<tmp>`, as _TMP_PATH and _WIN_TMP_PATH say.
+_SPACED_TMP = re.compile(
+    r"/(?:private/)?var/folders/|/(?:tmp|dev/shm)/|[A-Za-z]:\\.*?\\Temp\\", re.I
+)
+
+
+def _spaced_path(m: re.Match[str]) -> str:
+    """A path with a space in it (_SPACED_PATH) as a signature keeps a path."""
+    path = m.group("before") or m.group("after")
+    return "<tmp>" if _SPACED_TMP.match(path) else _base_name(path)
+
+
 # The pattern zsh found no match for, to the end of its line.
 _NO_MATCHES = re.compile(r"(?<=no matches found: )(\S*[/\\]\S+)$")
 # The file GNU coreutils quote after what they could not do with it.
@@ -1880,6 +1942,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
         line = _QUOTED.sub("<str>", line)
     else:
         line = _QUOTED.sub(functools.partial(_named, names), line)
+    if ": " in line[-80:] and ("such " in line or "nknown " in line or "NKNOWN " in line):
+        line = _BARE_NAME.sub(functools.partial(_bare_name, names), line, count=1)
     if "<str>, <str>" in line or " or <str>" in line or " and <str>" in line:
         line = _STR_LIST.sub("<str>", line)
     if "://" in line:
@@ -1896,6 +1960,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
     if has_digit and _LOCATION_HINT.search(line):
         line = _LOCATION.sub(_location, line)
     if "/" in line or "\\" in line:
+        if " " in line and any(word in line for word in _OS_ERROR_WORDS):
+            line = _SPACED_PATH.sub(_spaced_path, line)
         if has_digit:
             # a log's date written with slashes (rclone's, Go's log package's `2025/09/16
             # 14:02:03 ERROR : ...`) is a time, not a path whose name is `16`
@@ -2078,8 +2144,16 @@ def _named(names: list[str], match: re.Match[str]) -> str:
     return "<str>"
 
 
+def _bare_name(names: list[str] | None, match: re.Match[str]) -> str:
+    """A name said bare (_BARE_NAME) as a quoted one is: `<str>`, and one of `names`."""
+    if names is not None:
+        names.append(match.group("name"))
+    return match.group("what") + "<str>"
+
+
 def quoted_names(line: str) -> tuple[str, ...]:
-    """The quoted values of a key line that its signature says `<str>` for: the names a
+    """The quoted values of a key line that its signature says `<str>` for (and a name said
+    bare at its end, docker's `No such container: webapp`): the names a
     message is about that are not kept (no module, no program: a TypeScript property and
     type, a yarn script, an SQL column). Two failures of one signature whose names all
     differ are one form of error about other things (`Property 'email' does not exist on

@@ -119,3 +119,61 @@ def test_a_folder_given_as_the_index_is_said_to_be_one(
     )
     assert list(folder.iterdir()) == []
     assert not (tmp_path / "home").exists()  # nothing installed
+
+
+def both(index, project, fake_home):
+    """./index.db and the default index, copies of one index: the default one's path."""
+    default = fake_home / ".local" / "share" / "pastfix" / "index.db"
+    default.parent.mkdir(parents=True)
+    shutil.copy(index, default)
+    shutil.copy(index, project / "index.db")
+    return default
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["find", ERROR], ["find", ERROR, "--json"], ["probe", "--json"], ["status"]],
+)
+def test_reading_the_local_index_while_the_default_one_exists_is_said(
+    index, project, fake_home, command
+):
+    """The quick start's ./index.db was read before the index built with --default-db, and
+    `find` said "Not seen before" of errors the other holds, naming neither (nu40 finding
+    2): one line on stderr says which was read, and that the other is there. Not when the
+    index is named; --json's output stays as it is."""
+    default = both(index, project, fake_home)
+    result = CliRunner().invoke(cli, command)
+    assert result.exit_code == 0, result.output
+    verb = "Searched" if command[0] == "find" else "Read"
+    said = f"{verb} ./index.db (in {project}), not the default index {default}: --db names it"
+    assert said in result.stderr.splitlines()
+    if "--json" in command:
+        json.loads(result.stdout)
+    for named in (["--db", "index.db"], ["--db", str(default)], ["index.db"]):
+        result = CliRunner().invoke(cli, [*command, *named])
+        assert result.exit_code == 0, result.output
+        assert "not the default index" not in result.stderr
+
+
+def test_forget_says_which_index_it_reads_too(index, project, fake_home):
+    default = both(index, project, fake_home)
+    result = CliRunner().invoke(cli, ["forget", "--missing", "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert f"not the default index {default}" in result.stderr.splitlines()[0]
+
+
+def test_find_names_the_index_of_an_error_not_seen(index, project, fake_home):
+    """A "Not seen before" from an index no one named says which it searched; a seen error
+    needs no such line, nor an index named."""
+    default = fake_home / ".local" / "share" / "pastfix" / "index.db"
+    default.parent.mkdir(parents=True)
+    shutil.copy(index, default)
+    unseen = "zqxwv-frobnicator exploded: flux capacitor unaligned"
+    for args in ([unseen], [unseen, "--json"]):
+        result = find(*args)
+        assert result.exit_code == 0, result.output
+        lines = result.stderr.splitlines()
+        assert f"Searched {default}" in lines
+        assert any(line.startswith("Not seen before") for line in lines)
+    assert "Searched" not in find(ERROR).stderr
+    assert "Searched" not in find(unseen, "--db", str(default)).stderr

@@ -1945,7 +1945,9 @@ def test_cli_find_defaults_to_index_db(index_path, monkeypatch):
     monkeypatch.chdir(index_path.parent)
     result = CliRunner().invoke(cli, ["find", "nothing-like-it"])
     assert (result.exit_code, result.stdout) == (0, "")
+    # (which index said "not seen": none was named)
     assert result.stderr == (
+        f"Searched {index_path}\n"
         "Not seen before: no past failure has the signature or every word of 'nothing-like-it'.\n"
     )
 
@@ -3989,6 +3991,69 @@ def test_a_quoted_path_of_another_file_or_no_file_is_not_the_same_error(tmp_path
             ("file", 1, 0),
             ("bang", 0, 1),
         ]
+    finally:
+        conn.close()
+
+
+def test_a_name_said_bare_at_the_end_is_a_name(tmp_path):
+    """docker's `No such container: X` names the container bare: another container was "not
+    seen before" with no row, while a quoted name of another thing found its error as
+    "same error, other names" (nu40 finding 7). The same container is the error seen before;
+    another is the same error about other names, whose fix the hook does not give."""
+    from pastfix import cards, hook
+
+    docker = "Error response from daemon: No such container: {}"
+    projects = tmp_path / "projects"
+    (
+        Session("geox", APP, 0)
+        .call("g1", "Bash", command="docker logs geox_server")
+        .result("g1", "Exit code 1\n" + docker.format("geox_server"), error=True)
+        .call("g2", "Bash", command="docker compose up -d --build")
+        .result("g2", "Container geox_server Started")
+        .write(projects / "-home-u-app" / "geox.jsonl")
+    )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.find_past_fix(conn, docker.format("webapp"))
+        assert [(r["session_id"], cards.how_matched(r)) for r in found] == [
+            ("geox", "same error, other names")
+        ]
+        assert not queries.seen_before(found)
+        assert hook.matches(conn, {"session_id": "new", "error": docker.format("webapp")}) == []
+        itself = queries.find_past_fix(conn, docker.format("geox_server"))
+        assert [(r["session_id"], cards.how_matched(r)) for r in itself] == [("geox", "same error")]
+        assert queries.seen_before(itself)
+    finally:
+        conn.close()
+
+
+def test_a_path_with_a_space_finds_the_same_error(tmp_path):
+    """A folder with a space in its name (`my project`, Windows's `My Project (copy)`) made
+    sed's missing file "not seen before", with partial matches sharing only `app.js`, where
+    the same paste without the space found the error about another file (nu40 finding 5)."""
+    from pastfix import cards
+
+    sed = "sed: can't read {}: No such file or directory"
+    projects = tmp_path / "projects"
+    (
+        Session("sed", APP, 0)
+        .call("s1", "Bash", command="sed -n 1,20p src/AppShell.jsx")
+        .result("s1", "Exit code 2\n" + sed.format("src/AppShell.jsx"), error=True)
+        .call("s2", "Bash", command="sed -n 1,20p src/app-shell.jsx")
+        .result("s2", "import React from 'react'")
+        .write(projects / "-home-u-app" / "sed.jsonl")
+    )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        for folder in ("/home/me/my project/src", "C:\\Users\\me\\My Project (copy)\\src"):
+            for name, said in (
+                ("AppShell.jsx", "same error"),
+                ("app.js", "same error, another file"),
+            ):
+                found = queries.find_past_fix(conn, sed.format(f"{folder}/{name}"))
+                assert [(r["session_id"], cards.how_matched(r)) for r in found] == [("sed", said)]
     finally:
         conn.close()
 

@@ -2106,6 +2106,54 @@ def test_a_quoted_file_with_a_space_or_nothing_stays_a_value():
     assert tmp != home and sig.loose(tmp) == sig.loose(home)
 
 
+@pytest.mark.parametrize(
+    "spaced, plain",
+    [
+        (
+            "sed: can't read /home/me/my project/src/app.js: No such file or directory",
+            "sed: can't read /home/me/project/src/app.js: No such file or directory",
+        ),
+        (
+            "sed: can't read C:\\Users\\me\\My Project (copy)\\src\\app.js: No such file or"
+            " directory",
+            "sed: can't read C:\\Users\\me\\project\\src\\app.js: No such file or directory",
+        ),
+        (
+            "cat: /Users/me/My Drive/a.txt: No such file or directory",
+            "cat: ~/a.txt: No such file or directory",
+        ),
+        (
+            "ls: cannot access '/home/me/my project/a.txt': No such file or directory",
+            "ls: cannot access 'a/b/a.txt': No such file or directory",
+        ),
+        ("grep: /home/me/my project/src: Is a directory", "grep: /home/me/src: Is a directory"),
+        (
+            "bash: line 1: cd: /home/me/my project/web: No such file or directory",
+            "cd: no such file or directory: /home/me/web",
+        ),
+        (
+            "cat: C:\\Users\\John Smith\\AppData\\Local\\Temp\\x\\a.txt: Permission denied",
+            "cat: /tmp/x/b.txt: Permission denied",
+        ),
+    ],
+)
+def test_a_path_with_a_space_before_an_os_error_is_one_path(spaced, plain):
+    """A folder with a space in its name split the path in two (`<path>/my <path>/app.js`):
+    the same error was "not seen before" (nu40 finding 5). Before an OS error's message, or
+    after zsh's, it is one path, named by its base name."""
+    assert signature(spaced) == signature(plain)
+
+
+def test_a_space_before_another_paths_start_is_no_part_of_a_path():
+    """Only the path the message is about: a path before it, and words, stay."""
+    assert signature("error: /usr/bin/git failed for /x y/z/a.txt: Permission denied") == (
+        "error: <path>/git failed for <path>/a.txt: Permission denied"
+    )
+    assert signature("cat: /home/me/My Notes.txt: No such file or directory") == (
+        "cat: <path>/My Notes.txt: No such file or directory"
+    )
+
+
 def test_zshs_unmatched_pattern_is_one_path_and_another_file_is_found():
     """A route's `[eventId]` split zsh's unmatched path in two (`<path>/events[eventId]<path>/
     x.vue`), and a base name holding placeholders (`mcp-data-<n>-<hex>.json`) was no file
@@ -2288,6 +2336,52 @@ def test_a_list_of_quoted_values_is_one_whatever_its_length(a, b):
     `Did you mean one of: "replace"?` was "not seen before" beside its three-name one."""
     assert signature(a) == signature(b)
     assert "<str>, <str>" not in signature(a)
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (
+            "Error response from daemon: No such container: geox_server",
+            "Error response from daemon: No such container: webapp",
+        ),
+        ("no such service: geox_server", "no such service: api"),
+        ("Error: No such image: nginx:latest", "Error: No such image: redis."),
+        (
+            "sqlite3.OperationalError: no such table: users",
+            "sqlite3.OperationalError: no such table: x",
+        ),
+        ("ERROR 1049 (42000): Unknown database: shop", "ERROR 1049 (42000): Unknown database: db"),
+        ("Error: No such tool available: Grep", "Error: No such tool available: mcp__gh__x"),
+    ],
+)
+def test_a_name_said_bare_at_the_end_is_a_name(a, b):
+    """docker's `No such container: X` says its name bare, at the end: the same error about
+    another container was "not seen before", while a quoted name is `<str>` (nu40 finding 7).
+    It is `<str>` too, and one of quoted_names, as a quoted one is."""
+    assert signature(a) == signature(b)
+    assert signature(a).endswith(": <str>")
+    assert sig.quoted_names(a) and sig.quoted_names(a) != sig.quoted_names(b)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "cd: no such file or directory: backend",  # a path, read by loose()
+        "Error: no such module: fts5",  # the module is the error, as a quoted one
+        "fish: Unknown command: cargo",  # the program is the error
+        "Unknown command: cargo",
+        "Error: unknown flag: --command",  # a flag: no name
+        "write failed: unknown error: ENOSPC",  # a code is the error
+        "No such container: webapp is gone",  # not at the end
+        "Status: active",  # not a name a program did not know
+    ],
+)
+def test_a_bare_word_that_is_the_error_stays(line):
+    """A path, a module, a program, a flag or a code said last is the error, or read by its
+    own rule: not a name."""
+    assert "<str>" not in signature(line)
+    assert sig.quoted_names(line) == ()
 
 
 def test_a_list_is_not_a_value_and_its_message():

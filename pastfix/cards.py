@@ -166,6 +166,62 @@ NOT_FIXED_WHY = {
 }
 
 
+def went_on(row: dict[str, Any]) -> bool:
+    """Whether what a row's session did after its failure is no fix of the paste's: the paste
+    names a stop, a call the user rejected or interrupted or its tool did not run
+    (queries.STOPPED), which reads the same whatever the call did. Its steps and the call
+    that succeeded are what came next there (`then:`), not a fix (`fix:`), which a card
+    printed under a notice that said no fix was the user's (a new user's try, nu40
+    finding 9)."""
+    return row.get("matched") == STOPPED
+
+
+def fix_words(row: dict[str, Any]) -> dict[str, str]:
+    """The words a card puts before a row's remedy: `step` before each step (the terminal's
+    card), `confirmed` before the call that confirmed it when no step shown is that call,
+    `said` before "that call ..." when one is, and the find page's `heading` over them and
+    `label` of their list. Of a row that went_on: what came next, in the same words
+    everywhere."""
+    if went_on(row):
+        return {
+            "step": "then:",
+            "confirmed": "then:",
+            "said": "and",
+            "heading": "Done next there",
+            "label": "What came next (no fix of yours: the paste names no error)",
+        }
+    worked_around = row.get("outcome") == "worked around"
+    return {
+        "step": "fix:",
+        "confirmed": "worked around:" if worked_around else "confirmed:",
+        "said": "worked around:" if worked_around else "and",
+        "heading": "Worked around" if worked_around else "Fixed",
+        "label": "What made the difference",
+    }
+
+
+def went_on_steps(row: dict[str, Any]) -> list[str]:
+    """A row's remedy and the call that confirmed it as what came next, one line each, for
+    a row that went_on (MCP's `next_calls`): an edit as `edit <file>`, another call as
+    `<tool> <target>` with its change, the last `... succeeded`. Paths inside the project
+    are relative to it."""
+    project = row.get("project")
+    lines = []
+    steps = remedy_steps(row)
+    for step in steps:
+        if step["edits"]:
+            lines.append(f"edit {in_project(step['path'], project) or 'a patch'}")
+        else:
+            change = f" (changed: {step['change']})" if step["change"] else ""
+            lines.append(f"{step['tool']} {in_project(step['target'], project)}{change}")
+    if steps and steps[-1]["confirms"]:
+        lines[-1] += f", which {succeeded(row)}"
+    elif row.get("fix_target") is not None:
+        target = in_project(row["fix_target"], project)
+        lines.append(f"{row.get('tool')} {target}, which {succeeded(row)}")
+    return lines
+
+
 def _moved_to(step: dict[str, Any], failed_target: str | None) -> bool:
     """Whether a step's change is the path change (fixes._path_change, `old → new` from
     their common folder) from the failed call's file to the step's."""
@@ -412,11 +468,14 @@ def format_hit(
         signature = signature_shown(row)
         lines.append(f"   {how}" + (f": {one_line(signature, 200)}" if signature else ""))
     if row["fixed_at"]:
+        words = fix_words(row)
         for step in remedy_steps(row)[:FIX_STEPS_SHOWN]:
             if step["edits"]:
                 count = f" ({step['count']} edits)" if step["count"] > 1 else ""
                 path = in_project(step["path"], row["project"]) or "a patch"
-                lines.append(f"   fix:    edit {path}{count}")
+                # what the edit made again changed, beside its lines (a longer old_string)
+                change = f"  (changed: {step['change']})" if step["change"] else ""
+                lines.append(f"   {words['step']:<7} edit {path}{count}{change}")
                 diff = [line for edit in step["edits"] for line in edit_lines(edit)]
                 lines += [
                     f"             {sign} {one_line(text, 150)}" for sign, text in diff[:DIFF_SHOWN]
@@ -427,21 +486,21 @@ def format_hit(
             else:
                 change = f"  (changed: {step['change']})" if step["change"] else ""
                 target = in_project(step["target"], row["project"])
-                lines.append(f"   fix:    {step['tool']} {one_line(target, 200)}{change}")
+                lines.append(
+                    f"   {words['step']:<7} {step['tool']} {one_line(target, 200)}{change}"
+                )
         steps = remedy_steps(row)
         confirm = confirming_step(steps, FIX_STEPS_SHOWN)
         if confirm["shown"]:
-            # another way to the same end, not the failed call made to work
-            worked_around = row["outcome"] == "worked around"
-            said = "worked around:" if worked_around else "and"
-            lines.append(f"   {said} that call {succeeded(row)}")
+            # (worked around: another way to the same end, not the failed call made to work)
+            lines.append(f"   {words['said']} that call {succeeded(row)}")
         else:
-            how = "worked around" if row["outcome"] == "worked around" else "confirmed"
             target = in_project(row["fix_target"], row["project"])
             failed_target = in_project(row.get("target"), row["project"])
             tool = confirm["tool"] or row["tool"]
             lines.append(
-                f"   {how}: {tool} {where_it_differs(target, failed_target, 200)} {succeeded(row)}"
+                f"   {words['confirmed']:<7} {tool} {where_it_differs(target, failed_target, 200)}"
+                f" {succeeded(row)}"
             )
         for call, made in fold_calls(row["fix_calls"]):
             state = "" if call["ok"] else " (failed)"

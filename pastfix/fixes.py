@@ -293,8 +293,9 @@ Steps that the error names (its file, its program, a word of its text such as
 An unchanged retry with nothing in between is a fix with an empty remedy (a
 flaky network, a server that had not started yet); after a host not reached (not
 localhost), so is one with anything between but a setting of how to connect, and, after a
-call the agent's own tool refused while a service it asks was down (auto mode's classifier
-`temporarily unavailable`), any retry. A program
+call the agent's own tool did not run for want of leave to (auto mode's classifier
+`temporarily unavailable`: signatures' `undecided`), any retry, what it changed too, until
+a retry ran and failed on its own error. A program
 the shell did not find, never run again but installed (`brew install gh`, `apt-get
 install gh`), is fixed by the install, its step; not a probe that only asked whether it is
 there (`gh --version`, `which gh`: _only_probed), whose failure was its answer; the looks
@@ -2571,7 +2572,7 @@ def _cancelled_beside(failed: Call, after: Sequence[Call]) -> list[Call]:
     step: thirty-third held-out set, not a problem)."""
     found = []
     for call in after:
-        if call.kind not in _NOT_RUN:
+        if call.kind != _CANCELLED:
             break
         found.append(call)
     return found
@@ -4056,6 +4057,46 @@ def _searched_to_read(failed: Call, call: Call, later: Sequence[Call], error: st
 _FOUND_THERE = re.compile(r"exceeds maximum allowed|too large|cannot read binary", re.IGNORECASE)
 _says_found_there = _cached_search(_FOUND_THERE)
 _says_too_large = _cached_search(re.compile(r"exceeds maximum allowed", re.IGNORECASE))
+# An edit whose text to replace is in the file more than once, in each agent's words: Claude
+# Code's, Gemini CLI's replace (`expected 1 occurrence but found 2`), opencode's edit.
+_says_several = _cached_search(
+    re.compile(
+        r"Found \d+ matches of the string to replace|expected \d+ occurrences? but found \d+"
+        r"|Found multiple matches for oldString|oldString found multiple times",
+        re.IGNORECASE,
+    )
+)
+
+
+def _anchor_change(failed: str | None, retry: str | None) -> str | None:
+    """What an edit made again changed of one whose text to replace the file held more than
+    once (`Found 2 matches of the string to replace, but replace_all is false`): replace_all
+    set, or its old_string made longer (more of the text around it) or another, so that it
+    matched one place. The card said only "confirmed: Edit manage-stack.sh succeeded"
+    (thirty-seventh held-out set, 2 labelled the retry; a new user's try, nu40 finding 10).
+    None: the inputs are not known, or the old_string is the same."""
+    mine, theirs = _edit_input(failed), _edit_input(retry)
+    if mine is None or theirs is None:
+        return None
+    if theirs.get("replace_all") is True and mine.get("replace_all") is not True:
+        return "with replace_all, every match replaced"
+    old, new = mine.get("old_string"), theirs.get("old_string")
+    if not isinstance(old, str) or not isinstance(new, str) or old == new:
+        return None
+    if old.strip() and old.strip() in new:
+        return "with a longer old_string, found once"
+    return "with another old_string, found once"
+
+
+def _edit_input(input_json: str | None) -> dict[str, Any] | None:
+    """An edit's input as a JSON object (None: not known, or no object)."""
+    try:
+        value = json.loads(input_json) if input_json else None
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 # asked by _another_way of each call of a window (../shared/corpus/real: 248 searches of 30
 # outputs, 0.5M characters, ignoring case)
 _says_local_changes = _cached_search(_LOCAL_CHANGES)
@@ -6034,6 +6075,8 @@ def inputs_read(calls: Sequence[Call], errors: Mapping[str, str]) -> set[str]:
       retry may (Copilot's grep given `type: rs`, `rg: unrecognized file type: rs`, then
       only `path`, its folder: the card said "called again with other input", not what
       changed; a new user's try, session 38);
+    - of an edit whose text to replace the file held more than once: its retry's says what
+      made it match once (_anchor_change);
     - every edit's, when the user rejected or stopped one (see _same_edit), or when a
       script file written may have done the work of a command that could not run
       (written_code)."""
@@ -6049,6 +6092,7 @@ def inputs_read(calls: Sequence[Call], errors: Mapping[str, str]) -> set[str]:
             and c.file_path is None
             and c.input is not None
         )
+        or (c.failed and c.name in EDIT_TOOLS and _says_several(errors.get(c.tool_use_id, "")))
     }
     if any(stopped_edit(c) for c in calls) or written_code(calls, errors):
         tools |= EDIT_TOOLS
@@ -7628,17 +7672,24 @@ def _confirmed(
         change = _pattern_change(failed.command, confirm.command)
     if stale and change is None and confirm.name in EDIT_TOOLS:
         change = "with the text the file has"
-    if way == FIXED and _tool_unavailable(error):
-        # the agent's own tool refused it while a service it asks was down (auto mode's
-        # classifier: `... is temporarily unavailable, so auto mode cannot determine the
-        # safety of Bash right now`): the command never ran, and nothing the agent did
-        # brought the service back; an emulator started and its boot awaited were shown as
-        # the steps of a later run of the script refused (thirty-seventh held-out set)
-        steps = [
-            item
-            for item in steps
-            if item[1] >= len(between) or between[item[1]].tool_use_id != item[2].tool_use_id
-        ]
+    if (
+        change is None
+        and confirm.name == failed.name
+        and failed.name in EDIT_TOOLS
+        and _says_several(error)
+    ):
+        change = _anchor_change(failed.input, confirm.input)
+    if way == FIXED and failed.kind == _UNDECIDED and not _ran_since(failed, between):
+        # the agent's own tool did not run it for want of leave to (auto mode's classifier
+        # down: `... is temporarily unavailable, so auto mode cannot determine the safety of
+        # Bash right now`): the command never ran, nothing the agent did brought the
+        # classifier back, and no run of it met what the command would. Neither an emulator
+        # started and its boot awaited nor the path the script was then run with got past
+        # it: both were shown as its fix (thirty-seventh held-out set; a new user's try,
+        # nu40 finding 1). Once a retry ran and failed on an error of its own, what fixed
+        # that is its fix, as of a call cancelled with its sibling (_NOT_RUN).
+        steps = []
+        change = None
     if way == FIXED and change is None and _unreachable(error):
         # a host not reached, then the same command as it was: the network came back, and
         # what came between (files removed, a commit, a push elsewhere) made no difference
@@ -7779,13 +7830,12 @@ _UNREACHABLE = re.compile(
     re.IGNORECASE,
 )
 _unreachable = _cached_search(_UNREACHABLE)
-# The agent's tool refusing a call while a service it asks is down: Claude Code's auto mode
-# without its safety classifier (`claude-opus-4-8 is temporarily unavailable, so auto mode
-# cannot determine the safety of Bash right now. Wait briefly and then try this action
-# again.`).
-_tool_unavailable = _cached_search(
-    re.compile(r"is temporarily unavailable, so auto mode cannot determine the safety of")
-)
+
+
+def _ran_since(failed: Call, between: Sequence[Call]) -> bool:
+    """Whether a retry of a call that never ran (_NOT_RUN) ran among `between`, and failed
+    on an error of its own: not refused, stopped or cancelled again (_UNFINISHED)."""
+    return any(c.failed and c.kind not in _UNFINISHED and _retry(failed, c) for c in between)
 
 
 def _sets_connection(call: Call) -> bool:
@@ -8172,14 +8222,19 @@ def _got_further(text: str, later: str, key: str) -> bool:
 _STOPPED = frozenset({"rejected", "interrupted"})
 # The kind of a failure whose tool refused the call's input (signatures.classify).
 _REFUSED_INPUT = "input_validation"
-# The kinds of a call that never ran: what its rerun failed on is what stood in its way
+# The kinds of a call that never ran (cancelled with its sibling, or not run for want of
+# leave: signatures' `undecided`): what its rerun failed on is what stood in its way
 # (a flake8 run cancelled with its sibling, then run alone: flake8 was not installed; the
 # install is the remedy, not an edit made before the rerun: seventeenth held-out set).
-_NOT_RUN = frozenset({"sibling_error"})
+_NOT_RUN = frozenset({"sibling_error", "undecided"})
+# A call cancelled because a call sent beside it failed (_cancelled_beside).
+_CANCELLED = "sibling_error"
+# A call its agent's tool did not run for want of leave to: auto mode's classifier down.
+_UNDECIDED = "undecided"
 # The kinds of a failed call that say nothing of how its command went: the user rejected or
 # stopped it (Codex's `aborted by user`, its output's only words), it was cancelled with a
-# sibling, or its tool refused its input. Such a retry got past no error, and confirms
-# nothing (fix_of; _got_past_refusal, _left_sandbox, _found_now).
+# sibling or not run for want of leave, or its tool refused its input. Such a retry got past
+# no error, and confirms nothing (fix_of; _got_past_refusal, _left_sandbox, _found_now).
 _UNFINISHED = frozenset({*_STOPPED, *_NOT_RUN, _REFUSED_INPUT})
 
 

@@ -51,12 +51,15 @@ EVENT = agents.hook_events(agents.CLAUDE)[0]
 CODEX_EVENT = agents.hook_events("codex")[0]
 # Kinds of failure the hook stays silent on: Claude Code's own reports, whose fix is
 # obvious from the message itself (read the file first, retry the edit) or which
-# are not failures of the work at all (a rejection, an interrupt, a cancelled sibling).
+# are not failures of the work at all (a rejection, an interrupt, a cancelled sibling, a
+# call its tool could not get leave to run: auto mode's classifier down, whose past "fix"
+# was whatever ran once it was back; nu40 finding 1).
 SILENT_KINDS = frozenset(
     {
         "rejected",
         "interrupted",
         "sibling_error",
+        "undecided",
         "not_read",
         "permission_denied",
         "hook_blocked",
@@ -210,7 +213,8 @@ def _fix(row: dict[str, Any]) -> list[str]:
         for step in cards.remedy_steps(row)[:HOOK_STEPS]:
             if step["edits"]:
                 path = cards.in_project(step["path"], row["project"])
-                lines.append(f"  fix: edited {path}" if path else "  fix: applied a patch")
+                change = f" (changed: {step['change']})" if step["change"] else ""
+                lines.append(f"  fix: edited {path}{change}" if path else "  fix: applied a patch")
                 diff = [line for edit in step["edits"] for line in cards.edit_lines(edit)]
                 lines += [f"    {sign} {queries.one_line(text, 120)}" for sign, text in _two(diff)]
             else:

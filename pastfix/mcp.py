@@ -152,6 +152,7 @@ def lean_row(name: str, row: dict[str, Any]) -> dict[str, Any]:
     """What an agent gets of a row of `name`: its agent columns, cut, empty ones left out."""
     if name == "find_past_fix":
         edited = [] if row["fixed_at"] else row["files_edited_after"]
+        went_on = cards.went_on_steps(row) if row["fixed_at"] and cards.went_on(row) else None
         row = {
             **row,
             "remedy": agent_remedy(row),
@@ -159,6 +160,10 @@ def lean_row(name: str, row: dict[str, Any]) -> dict[str, Any]:
             "next_calls": [step["text"] for step in cards.next_steps(row)],
             "match": cards.how_matched(row),
         }
+        if went_on is not None:
+            # what came next after a call stopped as the pasted one was: no remedy, nor a
+            # call that confirmed one (see cards.went_on)
+            row.update(remedy=[], fix_target=None, next_calls=went_on)
     row = {RENAMED.get(column, column): value for column, value in row.items()}
     lean = {}
     for column, (_, chars) in agent_columns(name).items():

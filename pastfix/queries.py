@@ -510,9 +510,11 @@ UNKEYED_DISTANCE = 1_000_000
 NEAR_LIMIT = 3
 # Kinds of failure whose message is the same whatever call failed: the user's stop (Gemini's
 # `[Operation Cancelled] Reason: User cancelled the operation.`, Claude Code's `[Request
-# interrupted by user]`), a sibling cancelled. Such a failure's outcome is its call's, so a
-# fixed one does not stand for the others of its session (find_past_fix_sql).
-NAMELESS_KINDS = ("rejected", "interrupted", "sibling_error")
+# interrupted by user]`), a sibling cancelled, a call the agent's tool could not get leave
+# to run (auto mode's classifier down: signatures' `undecided`). Such a failure's outcome is
+# its call's, so a fixed one does not stand for the others of its session
+# (find_past_fix_sql).
+NAMELESS_KINDS = ("rejected", "interrupted", "sibling_error", "undecided")
 # A failure's next_text is what its agent said next within this many of its calls. Over the
 # failures of sets 16-21 and the real corpus (session 27), a third of the next texts came 5
 # or more calls on, and of 25 of those read, 22 were of other work (the summary at a
@@ -1655,9 +1657,12 @@ def names_a_stop(error: object) -> bool:
     """Whether a pasted error is an agent's word of a call that was stopped, not a program's
     error: the user's rejection (`The user doesn't want to proceed with this tool use...`),
     the user's interrupt (`[Request interrupted by user]`), a call cancelled because another
-    failed (NAMELESS_KINDS, as signatures.classify tells them). Every such call reads the
-    same whatever it did: a pasted rejection had the cards of other sessions' rejected
-    calls, "fixed" by their next try (a new user's try, nu39 finding 10)."""
+    failed, a call the agent's tool did not run for want of leave to (`claude-opus-4-8 is
+    temporarily unavailable, so auto mode cannot determine the safety of Bash right now`)
+    (NAMELESS_KINDS, as signatures.classify tells them). Every such call reads the same
+    whatever it did: a pasted rejection had the cards of other sessions' rejected calls,
+    "fixed" by their next try (a new user's try, nu39 finding 10), and a pasted classifier
+    outage the card of a script run later with another argument (nu40 finding 1)."""
     text = paste_text(error)
     if not text.strip() or _is_raw(text):
         return False
@@ -1704,9 +1709,10 @@ def says_little_notice(error: str) -> str:
     if names_a_stop(error):
         return (
             f"{_quoted(one_line(error, 80))} names no error: it is the agent's word of a call"
-            " that was stopped (the user rejected or interrupted it, or another call failed),"
-            " whatever the call did. The failures below were stopped so too; what came next"
-            " there is no fix of yours. Paste a program's error to find that error."
+            " that was stopped (the user rejected or interrupted it, another call failed, or"
+            " the agent's tool could not tell whether it may run it), whatever the call did."
+            " The failures below were stopped so too; what came next there is no fix of"
+            " yours. Paste a program's error to find that error."
         )
     if not _bare_lines(error):
         return (

@@ -315,6 +315,13 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
 - A URL of any of these schemes is `<url>`: http(s), ws(s), file, unix (Docker's socket),
   ssh, git, postgres(ql), mysql, redis, mongodb, amqp.
 
+- Git's word that it could not make the author's or committer's identity, whichever part
+  it could not guess (`fatal: unable to auto-detect email address (got 'me@laptop.(none)')`,
+  `fatal: empty ident name (for <me@host>) not allowed`, `fatal: no email was given and
+  auto-detection is disabled`), is one error, the line of its hint above each: `*** Please
+  tell me who you are.` The fix is the same, `git config user.name` and `user.email`; the
+  name's variant, pasted as the email's, was not found (a new user's try, nu40 finding 3).
+
 - A negation is spelled out: `couldn't` is `could not`, `can't` `cannot`, `won't`
   `will not` (curl's `Couldn't connect to server` was `Could not connect to server`
   in other versions). Only `n't`: an `'s` may be a possessive.
@@ -334,6 +341,16 @@ and tests, in the order of KINDS:
 - sibling_error: `Sibling tool call errored`, or (seen from 2.1.81) `Cancelled:
   parallel tool call Bash(...) errored` (a parallel call cancelled after a
   sibling failed).
+- undecided: Claude Code could not learn whether it may run the call, and did not run
+  it: auto mode's safety classifier was down (`claude-opus-4-8 is temporarily
+  unavailable, so auto mode cannot determine the safety of Bash right now. Wait briefly
+  and then try this action again.`, of any model and tool: thirty-seventh held-out set,
+  2 Bash calls), or the stream its permission prompt was asked over closed (`Tool
+  permission request failed: Error: Tool permission stream closed before response
+  received`, an SDK host gone: thirty-sixth, 2). No program ran, nor did anyone say no:
+  it names no error of the call, whatever the call was (unlike the classifier's denial,
+  `Permission for this action was denied by the Claude Code auto mode classifier.
+  Reason: ...`, a permission_denied of what the call would do).
 - not_read: `File has not been read yet...`, `File has been modified since
   read...`, `File has been unexpectedly modified...`.
 - permission_denied: Claude Code's permission system: `Claude requested
@@ -369,6 +386,7 @@ KINDS = (
     "rejected",
     "interrupted",
     "sibling_error",
+    "undecided",
     "not_read",
     "permission_denied",
     "hook_blocked",
@@ -470,6 +488,18 @@ _KIND_RULES = (
         # newer Claude Code (seen from 2.1.81) names the call that errored:
         # `Cancelled: parallel tool call Bash(which x…) errored`
         re.compile(r"Sibling tool call errored|Cancelled: parallel tool call ", re.I),
+    ),
+    (
+        "undecided",
+        # Claude Code's buildClassifierUnavailableMessage (`<model> is temporarily
+        # unavailable, so auto mode cannot determine the safety of <tool> right now.`) and
+        # its SDK's permission request that got no answer (`Tool permission request failed:
+        # AbortError: Tool permission stream closed before response received`)
+        re.compile(
+            r"\S+ is temporarily unavailable, so auto mode cannot determine the safety of "
+            r"|Tool permission request failed: ",
+            re.I,
+        ),
     ),
     (
         "not_read",
@@ -847,9 +877,13 @@ _DURATION = re.compile(
 # A user at a host, as a mail address or an ssh login (`empty ident name (for
 # <bob@laptop.localdomain>)`, `git@github.com: Permission denied`): whose and which machine
 # differ between sightings. Not a package at a version or tag (`three@0.159.0`,
-# `vite@latest`): the host's first part is no number and its last a name after a dot.
+# `vite@latest`): the host's first part is no number and its last a name after a dot. Git's
+# guess from a host with no domain ends in `.(none)` (`unable to auto-detect email address
+# (got 'me@laptop.(none)')`): an address too, the machine's, which no fix names (a new
+# user's try, nu40 finding 3: "same error, other names" of `'ryoryo@super3.(none)'`).
 _ADDRESS = re.compile(
     r"(?<![\w.%+-])[\w.%+-]+@[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*\.[A-Za-z][A-Za-z0-9-]*\b"
+    r"|(?<![\w.%+-])[\w.%+-]+@[\w-]+(?:\.[\w-]+)*\.\(none\)"
 )
 # sudo's prompt, glued to its error in a key line, names the user in their language
 # (`[sudo] password for maria: sudo: a password is required`, `[sudo] senha para maria:`).
@@ -1706,6 +1740,14 @@ def missing_program(line: str) -> str | None:
 
 
 # Where zsh was when a command failed: `(eval):cd:1: `, `zsh:12: ` (see normalise).
+# Git's identity errors (ident.c), each after its hint, and the signature they share.
+_GIT_IDENT = re.compile(
+    r"\s*fatal: (?:unable to auto-detect email address \(got .*\)"
+    r"|empty ident name \(for .*\) not allowed"
+    r"|no (?:email|name) was given and auto-detection is disabled"
+    r"|name consists only of disallowed characters: .*)\s*$"
+)
+GIT_IDENT_SIGNATURE = "*** Please tell me who you are."
 _ZSH_WHERE = re.compile(r"(?<!\S)(?:\(eval\)|zsh):(?:([\w.-]+):)?\d+: ")
 
 
@@ -1907,6 +1949,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
                 if "/" in program
                 else f"command not found: {program}"
             )
+    if "fatal: " in line[:8] and _GIT_IDENT.match(line):
+        line = GIT_IDENT_SIGNATURE
     if "(eval):" in line or "zsh:" in line:
         line = _ZSH_WHERE.sub(_zsh_where, line, count=1)
     if "no matches found: " in line:

@@ -709,7 +709,7 @@ def test_find_says_a_rejection_names_no_error(tmp_path, projects):
         [
             tool_use("u1", sid, "toolu_r1", "Bash", {"command": "rm -rf dist"}, ts.format(1)),
             result("r1", sid, "toolu_r1", pasted, ts.format(2), True),
-            tool_use("u2", sid, "toolu_r2", "Bash", {"command": "rm -rf dist/x"}, ts.format(3)),
+            tool_use("u2", sid, "toolu_r2", "Bash", {"command": "rm -rf dist"}, ts.format(3)),
             result("r2", sid, "toolu_r2", "", ts.format(4), False),
         ],
     )
@@ -720,6 +720,10 @@ def test_find_says_a_rejection_names_no_error(tmp_path, projects):
     assert found.stderr.startswith("\"The user doesn't want to proceed")
     assert "names no error: it is the agent's word of a call that was stopped" in found.stderr
     assert "[was stopped so too (the paste names no error)]" in found.stdout
+    # what came next there is no fix of the paste's: not `fix:` under that notice (nu40
+    # finding 9)
+    assert "   then:   Bash rm -rf dist succeeded" in found.stdout
+    assert "fix:" not in found.stdout and "confirmed:" not in found.stdout
     found = CliRunner().invoke(cli, ["find", pasted, str(db_path), "--json"])
     rows = json.loads(found.stdout)
     assert rows and {row["matched"] for row in rows} == {"stopped"}

@@ -7593,21 +7593,42 @@ def test_cmd_that_only_printed_its_banner_is_no_step():
     assert [s.tool_use_id for s in fix.remedy] == [edit.tool_use_id]
 
 
-def test_what_came_between_is_no_step_of_a_call_auto_mode_could_not_judge():
+_UNDECIDED = (
+    "claude-opus-4-8 is temporarily unavailable, so auto mode cannot determine the safety of"
+    " Bash right now. Wait briefly and then try this action again."
+)
+
+
+def test_nothing_done_after_a_call_auto_mode_could_not_judge_is_its_fix():
     """Auto mode refused a Bash call while its classifier was unavailable; an emulator was
-    started and awaited, then the script run with a path: the run alone, with its change
-    (thirty-seventh held-out set)."""
-    failed = call(command="cd /p/rootAVD && ./rootAVD.sh", failed=True)
-    error = {
-        failed.tool_use_id: "claude-opus-4-8 is temporarily unavailable, so auto mode cannot"
-        " determine the safety of Bash right now. Wait briefly and then try this action again."
-    }
+    started and awaited, then the script run with a path: the run confirms it, and neither
+    what came between nor the path it was run with is a step: the classifier came back
+    (thirty-seventh held-out set; the card said `fix: ... (changed: +system-images/...)`,
+    a new user's try, nu40 finding 1)."""
+    failed = call(command="cd /p/rootAVD && ./rootAVD.sh", failed=True, kind="undecided")
     emulator = call(command="emulator -avd sdk36 -no-snapshot &")
     wait = call(command='adb wait-for-device && echo "Device connected"')
     again = call(command="cd /p/rootAVD && ./rootAVD.sh system-images/android-36/")
-    fix = run([failed, emulator, wait, again], error)[failed.tool_use_id]
+    fix = run([failed, emulator, wait, again], {failed.tool_use_id: _UNDECIDED})
+    assert fix[failed.tool_use_id].confirmed_by == again.tool_use_id
+    assert steps(fix[failed.tool_use_id]) == []
+
+
+def test_a_retry_that_ran_after_auto_mode_could_not_judge_has_its_own_fix():
+    """Once a retry of the call auto mode could not judge ran, and failed on an error of its
+    own (`ModuleNotFoundError`), what fixed that is the fix, as of a call cancelled with its
+    sibling: the install."""
+    failed = call(command="python3 train.py", failed=True, kind="undecided")
+    ran = call(command="python3 train.py", failed=True)
+    install = call(command="pip install torch")
+    again = call(command="python3 train.py --epochs 2")
+    errors = {
+        failed.tool_use_id: _UNDECIDED,
+        ran.tool_use_id: "Exit code 1\nModuleNotFoundError: No module named 'torch'",
+    }
+    fix = run([failed, ran, install, again], errors)[failed.tool_use_id]
     assert fix.confirmed_by == again.tool_use_id
-    assert steps(fix) == [(again.tool_use_id, "+system-images/android-36/")]
+    assert [s.tool_use_id for s in fix.remedy][:1] == [install.tool_use_id]
 
 
 @pytest.mark.parametrize(
@@ -8030,3 +8051,39 @@ def test_a_list_file_written_by_sudo_tee_is_a_step():
     fix = run([failed, rm, tee, retry], {failed.tool_use_id: error})[failed.tool_use_id]
     assert fix.confirmed_by == retry.tool_use_id
     assert steps(fix) == [(rm.tool_use_id, None), (tee.tool_use_id, None)]
+
+
+@pytest.mark.parametrize(
+    "retry, change",
+    [
+        (
+            {"old_string": "    fi\n}\n\nup_containers() {", "new_string": "    fi\n}\n\nx"},
+            "with a longer old_string, found once",
+        ),
+        ({"old_string": "    fi\n}", "new_string": "x", "replace_all": True}, None),
+        (
+            {"old_string": "stop_stack() {", "new_string": "x"},
+            "with another old_string, found once",
+        ),
+    ],
+)
+def test_an_edit_whose_text_was_in_the_file_twice_is_fixed_by_what_its_retry_changed(retry, change):
+    """`Found 2 matches of the string to replace, but replace_all is false`, then the Edit of
+    the file with more of the text around it: the card said only "confirmed: Edit
+    manage-stack.sh succeeded", its remedy empty (thirty-seventh held-out set, labelled the
+    retry; a new user's try, nu40 finding 10). The retry is the step, with what made it match
+    once: a longer old_string, another, or replace_all."""
+    path = "/p/manage-stack.sh"
+    mine = {"file_path": path, "old_string": "    fi\n}", "new_string": "    fi\n}\n\nx"}
+    failed = call("Edit", file_path=path, failed=True, input=json.dumps(mine))
+    again = call("Edit", file_path=path, input=json.dumps({"file_path": path, **retry}))
+    error = (
+        "<tool_use_error>Found 2 matches of the string to replace, but replace_all is false. To"
+        " replace all occurrences, set replace_all to true. To replace only one occurrence,"
+        " please provide more context to uniquely identify the instance.\nString:     fi\n}"
+        "</tool_use_error>"
+    )
+    fix = run([failed, again], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.confirmed_by == again.tool_use_id
+    assert steps(fix) == [(again.tool_use_id, change or "with replace_all, every match replaced")]
+    assert fixes.inputs_read([failed, again], {failed.tool_use_id: error}) == {"Edit"}

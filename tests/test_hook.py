@@ -1278,3 +1278,51 @@ def test_a_project_on_the_events_kind_of_system_comes_first_among_matches_as_goo
     worse = row("x", "/home/me/app", text_distance=3)
     assert [r["session_id"] for r in hook.same_system_first([better, worse], "/tmp")] == ["b", "x"]
     assert hook.same_system_first([windows, linux], None) == [windows, linux]
+
+
+# Claude Code's word of a call auto mode could not judge, its classifier down.
+UNDECIDED = (
+    "claude-opus-4-8 is temporarily unavailable, so auto mode cannot determine the safety of"
+    " Bash right now. Wait briefly and then try this action again."
+)
+
+
+def test_a_call_auto_mode_could_not_judge_is_not_recalled(tmp_path):
+    """A call Claude Code did not run because auto mode's classifier was down names no error
+    of the call: a past session's next run, with another argument, "fixed" it, and the hook
+    put that before the agent (`adb reboot`, then `fix: ./rootAVD.sh system-images/...`: a
+    new user's try, nu40 finding 1). The same error of a program is recalled."""
+    lines = fixed_session(PAST, 1, "src/order.ts", 3)
+    lines[2]["message"]["content"][0]["content"] = UNDECIDED
+    write_jsonl(tmp_path / "projects" / "-home-dev-app" / f"{PAST}.jsonl", lines)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    for error in (UNDECIDED, f"Error: {UNDECIDED}"):
+        assert hook.respond(json.dumps(event(error)), tmp_path / "index.db") == ""
+
+
+def test_git_s_identity_error_is_recalled_whatever_machine_it_named(tmp_path):
+    """`fatal: unable to auto-detect email address (got 'me@box.(none)')`: the address git
+    made of the user and the host is the machine's, no name the fix depends on. A past
+    session's `'ryoryo@super3.(none)'`, fixed by `git config user.email`, was "other names"
+    and the hook stayed silent (a new user's try, nu40 finding 3)."""
+    hint = (
+        "Author identity unknown\n\n*** Please tell me who you are.\n\nRun\n\n  git config"
+        ' --global user.email "you@example.com"\n  git config --global user.name "Your Name"'
+        "\n\nto set your account's default identity.\n\nfatal: unable to auto-detect email"
+        " address (got '{}')"
+    )
+    lines = fixed_session(PAST, 1, "src/order.ts", 3)
+    lines[1]["message"]["content"][0]["input"] = {"command": 'git commit -m "x"'}
+    lines[2]["message"]["content"][0]["content"] = "Exit code 128\n" + hint.format(
+        "ryoryo@super3.(none)"
+    )
+    lines[4]["message"]["content"][0]["name"] = "Bash"
+    lines[4]["message"]["content"][0]["input"] = {
+        "command": 'git config user.email "r@example.jp" && git config user.name r'
+    }
+    lines[6]["message"]["content"][0]["input"] = {"command": 'git commit -m "x"'}
+    write_jsonl(tmp_path / "projects" / "-home-dev-app" / f"{PAST}.jsonl", lines)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    error = "Exit code 128\n" + hint.format("me@box.(none)")
+    text = context_of(hook.respond(json.dumps(event(error)), tmp_path / "index.db"))
+    assert "git config user.email" in text

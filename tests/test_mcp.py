@@ -593,6 +593,47 @@ def test_no_fix_gives_the_steps_done_next_as_the_card_says_them():
     )
 
 
+def test_what_came_next_after_a_stopped_call_is_no_remedy():
+    """A row found by a pasted rejection (matched `stopped`): what its session did next is no
+    fix of the paste's, so the agent gets it as `next_calls`, in the card's words, not as a
+    remedy with the call that confirmed it (a new user's try, nu40 finding 9)."""
+    row = {
+        "session_id": "s",
+        "project": "/p",
+        "tool": "Bash",
+        "target": "git cherry-pick 9cad3c94",
+        "fixed_at": "2026-01-01",
+        "outcome": "fixed",
+        "fix_tool_use_id": "t2",
+        "fix_target": "git cherry-pick --continue",
+        "matched": "stopped",
+        "files_edited_after": [],
+        "remedy": [
+            {"tool": "Edit", "target": "/p/a.py", "change": None, "tool_use_id": "t1"},
+            {
+                "tool": "Bash",
+                "target": "git cherry-pick --continue",
+                "change": "-9cad3c94 +--continue",
+                "tool_use_id": "t2",
+            },
+        ],
+        "fix_edits": [
+            {"tool_use_id": "t1", "tool": "Edit", "file_path": "/p/a.py", "old": "a", "new": "b"}
+        ],
+        "next_calls": [],
+    }
+    lean = server.lean_row("find_past_fix", row)
+    assert "remedy" not in lean and "confirmed_by" not in lean
+    assert lean["next_calls"] == [
+        "edit a.py",
+        "Bash git cherry-pick --continue (changed: -9cad3c94 +--continue), which succeeded",
+    ]
+    assert lean["match"] == "was stopped so too (the paste names no error)"
+    # the same row found by its error: its remedy and confirmation
+    lean = server.lean_row("find_past_fix", {**row, "matched": "signature"})
+    assert [step["target"] for step in lean["remedy"]] == ["a.py", "git cherry-pick --continue"]
+
+
 def test_half_an_emoji_in_a_call_over_stdio_is_answered(index):
     """ "\\ud83d", a lone surrogate escape (a string Node cut mid-emoji), is valid JSON the
     SDK's parser refuses: it dropped the whole request, and the agent waited for its

@@ -2208,6 +2208,39 @@ def test_in_project_reads_windows_folders_as_windows_does():
     assert "   fix:    edit src\\a.ex\n" in cards.format_hit(1, row)
 
 
+def test_an_edit_made_again_shows_what_changed_and_a_stopped_row_shows_what_came_next():
+    """An Edit refused for finding its text twice, made again with a longer old_string: the
+    card said "confirmed: Edit manage-stack.sh succeeded" (a new user's try, nu40 finding
+    10); the edit made again is the step, with its change, as a command's is. And a row found
+    by a paste that names a stop (a rejection) tells what came next there, `then:`, never
+    `fix:` under a notice that says no fix is the user's (nu40 finding 9)."""
+    from pastfix import cards
+
+    edit = {"tool": "Edit", "file_path": "/p/run.sh", "tool_use_id": "t9", "old": "fi", "new": "x"}
+    row = fixed_row(
+        tool="Edit",
+        target="/p/run.sh",
+        fix_target="/p/run.sh",
+        remedy=[
+            {
+                "tool_use_id": "t9",
+                "tool": "Edit",
+                "target": "/p/run.sh",
+                "change": "with a longer old_string, found once",
+            }
+        ],
+        fix_edits=[edit],
+    )
+    card = cards.format_hit(1, row).splitlines()
+    assert "   fix:    edit run.sh  (changed: with a longer old_string, found once)" in card
+    assert "   and that call succeeded" in card
+    stopped = cards.format_hit(1, {**row, "matched": queries.STOPPED}).splitlines()
+    assert "   then:   edit run.sh  (changed: with a longer old_string, found once)" in stopped
+    assert not any(line.lstrip().startswith(("fix:", "confirmed:")) for line in stopped)
+    assert cards.fix_words({**row, "matched": queries.STOPPED})["heading"] == "Done next there"
+    assert cards.fix_words(row)["heading"] == "Fixed"
+
+
 def test_one_line_cuts_between_words():
     # The next reply, a title, a command: cut mid-word they read as typos ("presenta…").
     assert queries.one_line("the quick\nbrown fox jumps", 12) == "the quick…"
@@ -3163,6 +3196,13 @@ REJECTION = (
         ("[Request interrupted by user for tool use]", True),
         ("exec command rejected by user", True),  # Codex's
         ("Cancelled: parallel tool call Bash(npm test) errored", True),
+        # Claude Code's: it did not run the call, auto mode's classifier down (nu40 finding 1)
+        (
+            "claude-opus-4-8 is temporarily unavailable, so auto mode cannot determine the"
+            " safety of Bash right now. Wait briefly and then try this action again.",
+            True,
+        ),
+        ("Tool permission request failed: Error: Tool permission stream closed", True),
         # a program's refusal or its word `rejected` is its error
         (" ! [rejected]        main -> main (fetch first)", False),
         ("error: failed to push some refs to 'github.com:me/app.git'", False),
@@ -3829,6 +3869,13 @@ CHAIN = (
 )
 
 
+IDENT = (
+    "Author identity unknown\n\n*** Please tell me who you are.\n\nRun\n\n  git config --global"
+    ' user.email "you@example.com"\n  git config --global user.name "Your Name"\n\nto set your'
+    " account's default identity.\n\nfatal: unable to auto-detect email address (got '{got}')"
+)
+
+
 @pytest.fixture(scope="module")
 def named(tmp_path_factory):
     """Failures whose signatures say `<str>` for the names they quote, each fixed."""
@@ -3874,6 +3921,36 @@ def named(tmp_path_factory):
         .result("y2", "Done in 2.1s")
         .write(projects / "-home-u-lib" / "yarn.jsonl")
     )
+    (
+        Session("ident", APP, 300)
+        .call("i1", "Bash", command='git commit -m "x"')
+        .result("i1", f"Exit code 128\n{IDENT.format(got='ryoryo@super3.(none)')}", error=True)
+        .call(
+            "i2", "Bash", command='git config user.email "r@example.jp" && git config user.name r'
+        )
+        .result("i2", "")
+        .call("i3", "Bash", command='git commit -m "x"')
+        .result("i3", "[main 1a2b3c4] x")
+        .write(projects / "-home-u-app" / "ident.jsonl")
+    )
+    name = IDENT.split("\n\nfatal:")[0].replace("Author", "Committer")
+    (
+        Session("ident-name", LIB, 400)
+        .call("n1", "Bash", command="git cherry-pick 9cad3c94")
+        .result(
+            "n1",
+            f"Exit code 128\n{name}\n\nfatal: empty ident name (for <t@t1v-n-8e.internal>) not"
+            " allowed",
+            error=True,
+        )
+        .call(
+            "n2", "Bash", command='git config user.email "t@example.com" && git config user.name t'
+        )
+        .result("n2", "")
+        .call("n3", "Bash", command="git cherry-pick --continue --no-edit")
+        .result("n3", "[main 5d6e7f8] x")
+        .write(projects / "-home-u-lib" / "ident-name.jsonl")
+    )
     build_index(root / "index.db", projects)
     conn = queries.connect(root / "index.db")
     yield conn
@@ -3902,6 +3979,40 @@ def test_an_error_signature_about_other_names_is_not_the_error_seen_before(named
     assert not queries.seen_before(found)
     notice = queries.not_seen_notice(pasted, found)
     assert "none names what it names" in notice and "not yours" in notice
+
+
+@pytest.mark.parametrize("got", ["me@laptop.(none)", "me@laptop.example.org"])
+def test_the_machine_s_address_a_git_error_quotes_is_no_other_name(named, got):
+    """git's `unable to auto-detect email address (got 'me@laptop.(none)')` quotes the address
+    it made of the user and the host: the machine's, which no fix names. The past session's
+    `'ryoryo@super3.(none)'` was "same error, other names: its fix is not yours", and the hook
+    stayed silent, when `git config user.email` is the fix (a new user's try, nu40 finding 3).
+    The name's variant (`empty ident name`) is the same error."""
+    from pastfix import cards
+
+    found = queries.find_past_fix(named, IDENT.format(got=got))
+    assert {(r["session_id"], r["other_names"]) for r in found} == {
+        ("ident", 0),
+        ("ident-name", 0),
+    }
+    assert "same error, other names" not in [cards.how_matched(r) for r in found]
+    assert queries.seen_before(found)
+
+
+def test_git_s_identity_errors_are_one_error():
+    """Git could not make the committer's name (`empty ident name (for <...>) not allowed`)
+    or email (`unable to auto-detect email address`): one error, fixed by `git config
+    user.name` and `user.email`, under the same hint. The name's variant, labelled fixed so,
+    was not found by a paste of the email's (a new user's try, nu40 finding 3)."""
+    email = IDENT.format(got="me@laptop.(none)")
+    name = email.split("\n\nfatal:")[0] + "\n\nfatal: empty ident name (for <me@x.org>) not allowed"
+    disabled = "fatal: no email was given and auto-detection is disabled"
+    assert (
+        signatures.signature(email) == signatures.signature(name) == signatures.signature(disabled)
+    )
+    assert signatures.signature("fatal: unable to access 'x': The requested URL returned 403") != (
+        signatures.signature(email)
+    )
 
 
 def test_an_error_about_its_own_names_ranks_before_one_about_other_names(named):

@@ -707,6 +707,35 @@ def test_signature_of_empty_text_is_empty():
             "permission_denied",
         ),
         ("Denied by preToolUse hook: no force pushes", "hook_blocked"),
+        # Claude Code did not run it, having no word on whether it may (nu40 finding 1):
+        # auto mode's classifier down, of any model and tool, and the SDK's permission prompt
+        # closed; not the classifier's denial of what the call would do
+        (
+            "claude-opus-4-8 is temporarily unavailable, so auto mode cannot determine the"
+            " safety of Bash right now. Wait briefly and then try this action again.",
+            "undecided",
+        ),
+        (
+            "Error: claude-opus-5[1m] is temporarily unavailable, so auto mode cannot determine"
+            " the safety of WebFetch right now. Wait a moment and then try this action again.",
+            "undecided",
+        ),
+        (
+            "Tool permission request failed: Error: Tool permission stream closed before"
+            " response received",
+            "undecided",
+        ),
+        (
+            "Tool permission request failed: AbortError: Tool permission stream closed before"
+            " response received",
+            "undecided",
+        ),
+        (
+            "Permission for this action was denied by the Claude Code auto mode classifier."
+            " Reason: Blocked by classifier.",
+            "permission_denied",
+        ),
+        ("Exit code 1\nThe service is temporarily unavailable, so try again later", ERROR),
         ("Exit code 143\nCommand timed out after 3m 0s\nsome output", "timeout"),
         ("Command timed out after 2m 0.0s", "timeout"),
         # stopped at its time limit after it printed an error: that error is what it is

@@ -503,6 +503,7 @@ def find_card(
         "snippet": markupsafe.Markup(row["error_snippet_html"] or ""),
         "signature_shown": cards.signature_shown(row),
         "how_matched": cards.how_matched(row),
+        "fix_words": cards.fix_words(row),
         "succeeded": cards.succeeded(row),
         "calls": [
             {**call, "target": cards.in_project(call["target"], project), "times": times}

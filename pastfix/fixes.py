@@ -2450,15 +2450,21 @@ def _scaffolded_by_hand(failed: Call, call: Call) -> bool:
     registry (ENOTFOUND), and the agent wrote the Vite app file by file through heredocs
     (thirty-eighth held-out set, worked around; the edit tool's Write of it, see
     _another_way). A manifest written in another folder is another project's."""
-    named = {
-        _unix(w).strip("/").removeprefix("./") for i in intents(failed.command) for w in i.words
-    }
+    named: set[str] | None = None  # (the failed command's words, read only when needed)
     for first, second in _WRITES_TO.findall(call.command or ""):
         path = _unix(first or second)
+        if not _inits(failed, path):
+            continue
         folder = _parent(path).removeprefix("./").strip("/")
-        if _inits(failed, path) and (
-            (folder in {"", "."} and not path.startswith("/")) or folder in named
-        ):
+        if folder in {"", "."} and not path.startswith("/"):
+            return True
+        if named is None:
+            named = {
+                _unix(w).strip("/").removeprefix("./")
+                for i in intents(failed.command)
+                for w in i.words
+            }
+        if folder in named:
             return True
     return False
 
@@ -2782,7 +2788,7 @@ def _another_way(
         # code given inline that could not run for want of a module it imports (`node -e
         # "...require('yaml')..."`) is as its program not there (see _code_paths)
         unrun = missing or (
-            _missing_module(error) is not None and any(i.code is not None for i in mine)
+            any(i.code is not None for i in mine) and _missing_module(error) is not None
         )
         if unrun or (views and said and not _says_missing(error)):
             # `tree x` not found, then `find x`: another program on the same paths
@@ -8304,12 +8310,12 @@ def session_fixes(
                 return seen in errors and persists(failed.tool_use_id, seen)
 
             try:
-                later = _sent_after(
-                    _next_calls(pool, i),
-                    (answered or {}).get(call.tool_use_id),
-                    call,
-                    _met_before(call, pool[:i], answered or {}, persists),
-                )
+                nexts = _next_calls(pool, i)
+                at = (answered or {}).get(call.tool_use_id)
+                # (whether it met its error before matters only for calls sent beside it)
+                beside = bool(at) and bool(nexts) and nexts[0].timestamp < (at or "")
+                met = _met_before(call, pool[:i], answered or {}, persists) if beside else None
+                later = _sent_after(nexts, at, call, met)
                 after, end = _window(call, later, prompt_times, again)
                 text = errors.get(call.tool_use_id, "")
 

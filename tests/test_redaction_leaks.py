@@ -1582,40 +1582,52 @@ def printed_session(session):
     return lines
 
 
-def printed_rollout(path):
-    """Codex: exec_command's output with its headers, and a shell call's JSON output."""
+def codex_shell_rollout(path, ids, day, command, printed, argv, shell_printed):
+    """Codex: an exec_command of `command` whose output, with its headers, is `printed`,
+    and a shell call of `argv` whose JSON output is `shell_printed` (call ids `ids`)."""
     meta = {"id": CODEX_SESSION, "cwd": "/home/dev/shop", "cli_version": "0.171.0"}
     exec_output = (
         "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\n"
-        "Original token count: 4\nOutput:\n" + printed_secret("CODEXEXEC", CODEX_SESSION)
+        "Original token count: 9\nOutput:\n" + printed
     )
-    shell_output = {
-        "output": printed_secret("CODEXSHELL", CODEX_SESSION) + "\n",
-        "metadata": {"exit_code": 0, "duration_seconds": 0.1},
-    }
+    shell_output = {"output": shell_printed, "metadata": {"exit_code": 0, "duration_seconds": 0.1}}
+    exec_id, shell_id = ids
     items = [
         {
             "type": "function_call",
             "name": "exec_command",
-            "call_id": "p1",
-            "arguments": json.dumps({"cmd": "vault read -field=token secret/ci"}),
+            "call_id": exec_id,
+            "arguments": json.dumps({"cmd": command}),
         },
-        {"type": "function_call_output", "call_id": "p1", "output": exec_output},
+        {"type": "function_call_output", "call_id": exec_id, "output": exec_output},
         {
             "type": "function_call",
             "name": "shell",
-            "call_id": "p2",
-            "arguments": json.dumps({"command": ["bash", "-lc", "printenv GITHUB_TOKEN"]}),
+            "call_id": shell_id,
+            "arguments": json.dumps({"command": argv}),
         },
-        {"type": "function_call_output", "call_id": "p2", "output": json.dumps(shell_output)},
+        {"type": "function_call_output", "call_id": shell_id, "output": json.dumps(shell_output)},
     ]
     write_jsonl(
         path,
-        [{"timestamp": "2026-03-07T10:00:00.000Z", "type": "session_meta", "payload": meta}]
+        [{"timestamp": f"{day}T10:00:00.000Z", "type": "session_meta", "payload": meta}]
         + [
-            {"timestamp": f"2026-03-07T10:00:{i:02d}.000Z", "type": "response_item", "payload": p}
+            {"timestamp": f"{day}T10:00:{i:02d}.000Z", "type": "response_item", "payload": p}
             for i, p in enumerate(items, 1)
         ],
+    )
+
+
+def printed_rollout(path):
+    """Codex: a store's value printed by exec_command and a variable by a shell call."""
+    codex_shell_rollout(
+        path,
+        ("p1", "p2"),
+        "2026-03-07",
+        "vault read -field=token secret/ci",
+        printed_secret("CODEXEXEC", CODEX_SESSION),
+        ["bash", "-lc", "printenv GITHUB_TOKEN"],
+        printed_secret("CODEXSHELL", CODEX_SESSION) + "\n",
     )
 
 
@@ -1771,39 +1783,15 @@ def views_session(session):
 
 
 def views_rollout(path):
-    """Codex: exec_command's output with its headers, and a shell call's JSON output."""
-    meta = {"id": CODEX_SESSION, "cwd": "/home/dev/shop", "cli_version": "0.171.0"}
-    exec_output = (
-        "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\n"
-        "Original token count: 9\nOutput:\n" + pgpass_text("CODEXEXEC", CODEX_SESSION)
-    )
-    shell_output = {
-        "output": netrc_text("CODEXSHELL", CODEX_SESSION),
-        "metadata": {"exit_code": 0, "duration_seconds": 0.1},
-    }
-    items = [
-        {
-            "type": "function_call",
-            "name": "exec_command",
-            "call_id": "v1",
-            "arguments": json.dumps({"cmd": "tail -n 20 ~/.pgpass"}),
-        },
-        {"type": "function_call_output", "call_id": "v1", "output": exec_output},
-        {
-            "type": "function_call",
-            "name": "shell",
-            "call_id": "v2",
-            "arguments": json.dumps({"command": ["bash", "-lc", "cat ~/.netrc"]}),
-        },
-        {"type": "function_call_output", "call_id": "v2", "output": json.dumps(shell_output)},
-    ]
-    write_jsonl(
+    """Codex: a .pgpass shown by exec_command and a .netrc by a shell call."""
+    codex_shell_rollout(
         path,
-        [{"timestamp": "2026-03-08T10:00:00.000Z", "type": "session_meta", "payload": meta}]
-        + [
-            {"timestamp": f"2026-03-08T10:00:{i:02d}.000Z", "type": "response_item", "payload": p}
-            for i, p in enumerate(items, 1)
-        ],
+        ("v1", "v2"),
+        "2026-03-08",
+        "tail -n 20 ~/.pgpass",
+        pgpass_text("CODEXEXEC", CODEX_SESSION),
+        ["bash", "-lc", "cat ~/.netrc"],
+        netrc_text("CODEXSHELL", CODEX_SESSION),
     )
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
+from pastfix.patterns import lazy
 from pastfix.records import Batch, PersistedOutput, Reader, SourceFile, plain_id
 
 # What a tool does, as pastfix.fixes reads a session: changes a file (edit), reads
@@ -259,7 +260,7 @@ def resume_command(
 
 
 # A session's own transcript file, named by its id (a subagent's `agent-*.jsonl` is not).
-_SESSION_FILE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl")
+_SESSION_FILE = lazy(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl")
 
 
 def _file_session(session_id: str, paths: object) -> str:
@@ -297,13 +298,13 @@ def project_of_dir(agent: str | None, project_dir: str) -> str | None:
 # consider the user input ...` and the command's outline: 5 Codex sessions of 2 people in
 # session 9's third and fourth held-out sets were titled with it). What one agent wraps
 # (Codex's IDE extension, Claude Code's IDE note) its reader's `prompt_request` takes off.
-_TYPED_IN = re.compile(r"\s*## User Input\s*```[a-z]*\n(.*?)\n?```", re.DOTALL)
+_TYPED_IN = lazy(r"\s*## User Input\s*```[a-z]*\n(.*?)\n?```", re.DOTALL)
 # The longest title a first prompt gives a session; a longer one is cut, with an ellipsis.
 TITLE_CHARS = 200
 # A letter or digit, in any script: a prompt without one (`.`, `?`, `...`, sent to wake the
 # agent or by mistake) says nothing of the session, and titles it no more than an empty one
 # (a session titled "." on every card of it: a new user's try, session 34).
-_SAYS_SOMETHING = re.compile(r"[^\W_]")
+_SAYS_SOMETHING = lazy(r"[^\W_]")
 
 
 def prompt_title(agent: str | None, text: str | None) -> str | None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from pastfix import agents, fixes
+from pastfix.patterns import lazy
 from pastfix.queries import (
     COMMON_WORDS,
     DIFF_SHOWN,
@@ -27,7 +27,7 @@ from pastfix.queries import (
 )
 
 # A Windows project folder (Gemini CLI and Copilot CLI on Windows): `C:\Users\me\app`.
-_WINDOWS_ROOT = re.compile(r"^[A-Za-z]:[\\/]")
+_WINDOWS_ROOT = lazy(r"^[A-Za-z]:[\\/]")
 
 
 def in_project(path: str | None, project: str | None) -> str:

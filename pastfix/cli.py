@@ -14,6 +14,7 @@ import msgspec
 from pastfix import agents, count, entry, paths, transcripts
 from pastfix import build as pbuild
 from pastfix import db as pdb
+from pastfix.patterns import lazy
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -386,7 +387,7 @@ def not_a_folder(db_path: Path) -> Path:
 # which `find` marks the words matched, are kept: click drops them when the output is no
 # terminal. Any other SGR may hide text that a copy with the mouse keeps (`ESC [ 8 m`
 # conceals, a colour on itself), and is escaped too (session 30).
-_UNSHOWN = re.compile(
+_UNSHOWN = lazy(
     "(\x1b\\[[01]?m)|[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 )
 

@@ -99,6 +99,7 @@ import msgspec
 
 from pastfix import lines, paths, records
 from pastfix.lines import BadLine
+from pastfix.patterns import lazy
 from pastfix.records import (
     Batch,
     Message,
@@ -114,7 +115,7 @@ AGENT = "codex"
 # Where Codex CLI keeps its rollouts (CODEX_HOME, when set, moves ~/.codex).
 SESSIONS_DIR = Path("sessions")
 
-_ROLLOUT = re.compile(
+_ROLLOUT = lazy(
     r"^rollout-.*?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$",
     re.IGNORECASE,
 )
@@ -177,13 +178,13 @@ FAILED_CALL_PREFIXES = (
     # 4, ...`); no exit code, no metadata (eighteenth held-out set, 9 calls of one rollout)
     "error: ",
 )
-_EXIT_FIRST = re.compile(r"Exit code: (-?\d+)\n")
-_EXITED = re.compile(r"Process exited with code (-?\d+)$")
-_RUNNING = re.compile(r"^Process running with session ID (\d+)$", re.MULTILINE)
+_EXIT_FIRST = lazy(r"Exit code: (-?\d+)\n")
+_EXITED = lazy(r"Process exited with code (-?\d+)$")
+_RUNNING = lazy(r"^Process running with session ID (\d+)$", re.MULTILINE)
 # The kind of a result whose command was still running (a success's only kind).
 RUNNING = "running"
 # Header lines of exec output before its `Output:` line.
-_HEADER = re.compile(
+_HEADER = lazy(
     r"(?:Exit code: -?\d+|Wall time: .*|Total output lines: \d+|Chunk ID: .*"
     r"|Process exited with code -?\d+|Process running with session ID .*"
     r"|Original token count: \d+)$"
@@ -236,7 +237,7 @@ _ENVELOPE_KEYS = frozenset({"author", "recipient", "content", "trigger_turn"})
 # `Message Type: NEW_TASK|MESSAGE|FINAL_ANSWER`, the task name, the sender, `Payload:`.
 # The payload follows as text, or as encrypted_content when the model wrote it encrypted
 # (spawn_agent's and send_message's `message` are "encrypted": true in their schemas).
-_AGENT_HEADER = re.compile(r"Message Type: (\S+)\nTask name: [^\n]*\nSender: [^\n]*\nPayload:\n?")
+_AGENT_HEADER = lazy(r"Message Type: (\S+)\nTask name: [^\n]*\nSender: [^\n]*\nPayload:\n?")
 
 
 class _Line(msgspec.Struct):
@@ -943,7 +944,7 @@ def tool_output(output: Any) -> tuple[str, bool]:
 
 # Header lines Codex may write before its own words for a failed call, with no `Output:`
 # line after them (0.66: `Wall time: 16.5 seconds` then `aborted by user`).
-_HEADERS_FIRST = re.compile(
+_HEADERS_FIRST = lazy(
     r"(?:(?:Wall time: .*|Total output lines: \d+|Chunk ID: .*|Original token count: \d+)\n)+"
 )
 
@@ -973,16 +974,16 @@ ABORTED = "aborted"
 # `Output:` (or `Final output:`); a cell left running is waited on by the `wait` tool
 # (`{"cell_id": "8"}`), whose output has the same form.
 CODE_MODE = "exec"
-_CELL_STATUS = re.compile(
+_CELL_STATUS = lazy(
     r"(Script completed|Script failed|Script running with cell ID (\S+))[ \t]*\n"
     r"(?:Wall time [\d.]+ seconds[ \t]*(?:\n|$)(?:(?:Final )?Output:[ \t]*(?:\n|$))?"
     r"|(?:Final )?Output:[ \t]*(?:\n|$)|(?=Script error:))"
 )
-_CELL_RUNNING = re.compile(r"Script running with cell ID (\S+)[ \t]*\n")
+_CELL_RUNNING = lazy(r"Script running with cell ID (\S+)[ \t]*\n")
 # What a tool a cell called answers when it refused the call, printed by the cell, which
 # completed: the web tool's `URL https://... is not safe to open (non-retryable error)`
 # (a page or file it would not read). Its first line, the answer being only that.
-_CELL_REFUSED = re.compile(
+_CELL_REFUSED = lazy(
     r"(?:Error: )?[^\n]{0,500}\b(?:is )?not safe to open\b[^\n]*"
     r"|[^\n]{0,500}\(non-retryable error\)[ \t]*(?:\n|$)"
 )
@@ -990,12 +991,12 @@ _CELL_REFUSED = re.compile(
 _JS_STRING = r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)"""
 # The tools a cell calls that run a command, with the object it passes them (whose
 # command, a string in the cell's code, is read as the call's: `{cmd: "rg -n x"}`).
-_CELL_TOOL = re.compile(r"\btools\.(exec_command|shell_command|write_stdin)\(\s*\{")
-_CELL_ARGUMENT = re.compile(
+_CELL_TOOL = lazy(r"\btools\.(exec_command|shell_command|write_stdin)\(\s*\{")
+_CELL_ARGUMENT = lazy(
     r"""["']?\b(cmd|command|session_id)["']?\s*:\s*(""" + _JS_STRING + r"""|\d+)"""
 )
 # A patch a cell applies, given as a string (`tools.apply_patch("*** Begin Patch\n...")`).
-_CELL_PATCH = re.compile(r"\btools\.apply_patch\(\s*(" + _JS_STRING + ")")
+_CELL_PATCH = lazy(r"\btools\.apply_patch\(\s*(" + _JS_STRING + ")")
 # The tools that run a command another call may poll or wait on.
 _RUNS_ON = frozenset({"exec_command", "write_stdin", "shell_command"})
 

@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -70,6 +69,7 @@ import msgspec
 
 from pastfix import agents, lines, paths, records
 from pastfix.lines import BadLine, excerpt
+from pastfix.patterns import lazy
 from pastfix.records import (
     Batch,
     Message,
@@ -91,9 +91,9 @@ EVENTS = "events.jsonl"
 WORKSPACE = "workspace.yaml"
 
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-_LEGACY_NAME = re.compile(rf"^session_({_UUID})_\d+\.json$")
-_FLAT_NAME = re.compile(rf"^({_UUID})\.jsonl$")
-_SESSION_DIR = re.compile(rf"^{_UUID}$")
+_LEGACY_NAME = lazy(rf"^session_({_UUID})_\d+\.json$")
+_FLAT_NAME = lazy(rf"^({_UUID})\.jsonl$")
+_SESSION_DIR = lazy(rf"^{_UUID}$")
 # How deep below a source folder the store folders are looked for (a copy of a home
 # folder: <home>/.copilot/session-state is two levels down, a folder of such copies
 # three), and how many folders are listed at most: ~/.copilot also holds pkg/, the
@@ -103,7 +103,7 @@ SEARCH_FOLDERS = 300
 _SKIPPED_DIRS = frozenset({"pkg", "node_modules", ".git", "logs", "ide", "command-history-state"})
 
 # What a shell's output ends with (Copilot adds it), and its legacy failure text.
-_EXITED = re.compile(r"\n?<exited with exit code (-?\d+)>\s*\Z")
+_EXITED = lazy(r"\n?<exited with exit code (-?\d+)>\s*\Z")
 # What the model is told of a rejected call in the legacy format, whose timeline
 # keeps no text for it (0.0.340's wording, when its tool message is missing).
 LEGACY_REJECTED = (
@@ -111,7 +111,7 @@ LEGACY_REJECTED = (
     " tool call."
 )
 # The tag Copilot appends to a prompt in the flat .jsonl format: not typed by the person.
-_DATETIME_TAG = re.compile(r"\s*<current_datetime>[^<]*</current_datetime>\s*\Z")
+_DATETIME_TAG = lazy(r"\s*<current_datetime>[^<]*</current_datetime>\s*\Z")
 
 # Event types read; the other types a version writes are bookkeeping, neither read
 # nor counted as skipped. A type of neither list (from a newer Copilot) is skipped.

@@ -326,6 +326,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any, NamedTuple
 
 from pastfix import agents, signatures
+from pastfix.patterns import lazy
 
 WINDOW_CALLS = 60
 # Calls after a failure that nothing fixed whose edits the card lists.
@@ -378,7 +379,7 @@ _NOT_STEPS = (
 # `Select-Object`, `Out-Null`): a chain that downloads a file and then shows it with
 # `Get-Item` was "fixed" by a `Get-Item` of that file alone (ninth held-out set, Codex on
 # Windows), as the look it is was taken for the chain's work.
-_POWERSHELL_LOOK = re.compile(
+_POWERSHELL_LOOK = lazy(
     r"(?:get|test|select|where|sort|format|measure|show|find|resolve|compare)-[a-z]+"
     r"|write-(?:host|output)|out-(?:null|string|host|default)",
     re.IGNORECASE,
@@ -452,7 +453,7 @@ LOOK_ANY = frozenset(
     " diff inspect outdated doctor --version --help".split()
 )
 # Flags that make a fixer only check: `mix format --check-formatted`, `black --check`.
-_CHECK_FLAG = re.compile(r"^--?(?:check\S*|dry-run|diff|list-different|verify)$")
+_CHECK_FLAG = lazy(r"^--?(?:check\S*|dry-run|diff|list-different|verify)$")
 # Programs and subcommands that check without changing: they confirm, never remedy.
 CHECK = frozenset(
     "pytest jest vitest mocha tsc mypy pyright flake8 pylint eslint ruff shellcheck rspec"
@@ -502,7 +503,7 @@ RECORDS = {
 # Words that turn a checker into a fixer: `eslint --fix`, `ruff check --fix`.
 FIX_FLAGS = frozenset({"--fix", "--write", "-w", "--fix-only", "--autofix", "-a"})
 # Script names of npm, yarn, pnpm and make that change files rather than check them.
-FIXING_SCRIPTS = re.compile(r"^(?:format|fmt|prettier|lint:fix|fix|codegen|generate|install)\b")
+FIXING_SCRIPTS = lazy(r"^(?:format|fmt|prettier|lint:fix|fix|codegen|generate|install)\b")
 # Wrappers in front of the program that does the work.
 WRAPPERS = frozenset(
     "sudo doas env time nohup exec command nice ionice stdbuf timeout xargs npx bunx pnpx"
@@ -567,7 +568,7 @@ _SHELL_KEYWORDS = frozenset(
 # PowerShell's heads of a loop or a test whose condition is in parentheses (`foreach ($u in
 # $urls) { ... }`): the block after it runs the commands, the head none.
 _POWERSHELL_HEADS = frozenset({"foreach", "for", "while", "switch", "if", "elseif"})
-MASKS = re.compile(r"\|\|\s*(?:true|:|echo\b|exit\s+0|printf\b)|;\s*(?:true|exit\s+0)\s*$")
+MASKS = lazy(r"\|\|\s*(?:true|:|echo\b|exit\s+0|printf\b)|;\s*(?:true|exit\s+0)\s*$")
 
 _OUTPUT_FILTERS = frozenset(
     "head tail grep egrep rg sed awk cut sort uniq wc less more tee cat jq column tr fold".split()
@@ -576,23 +577,23 @@ _OUTPUT_FILTERS = frozenset(
     + "Where-Object Select-Object Sort-Object Format-Table Format-List Out-String Select-String"
     " Measure-Object Out-Host where select sort ft fl".split()
 )
-_REDIRECT = re.compile(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>>?\S*$|^\d?>&\d$")
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_REDIRECT = lazy(r"^\d?(?:>>?|<)(?:&\d)?\S*$|^&>>?\S*$|^\d?>&\d$")
+_ASSIGNMENT = lazy(r"^[A-Za-z_][A-Za-z0-9_]*=")
 # `D=$(find ~/x -name y)`: the command a substitution assigned to a variable runs.
-_SUBSTITUTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\$\((.*)\)$", re.DOTALL)
+_SUBSTITUTED = lazy(r"^[A-Za-z_][A-Za-z0-9_]*=\$\((.*)\)$", re.DOTALL)
 # Quoted text with spaces, or this long, is a message (a commit message, a script, data),
 # not part of the intent.
 _MESSAGE_CHARS = 200
 
 
-_SPACE = re.compile(r"\s")
+_SPACE = lazy(r"\s")
 
 
 def _is_message(word: str) -> bool:
     return len(word) >= _MESSAGE_CHARS or _SPACE.search(word) is not None
 
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]{2,}")
+_WORD = lazy(r"[A-Za-z][A-Za-z0-9_.+-]{2,}")
 
 
 class Call(NamedTuple):
@@ -671,7 +672,7 @@ class Fix:
 
 # A heredoc's body, up to its delimiter: text, not commands. What follows the delimiter on
 # its line is the command's (`cat <<'EOF' > x.go`, `cat <<EOF | kubectl apply -f -`).
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)(\w+)\1([^\n]*)\n(?:.*\n)*?\s*\2\b", re.MULTILINE)
+_HEREDOC = lazy(r"<<-?\s*(['\"]?)(\w+)\1([^\n]*)\n(?:.*\n)*?\s*\2\b", re.MULTILINE)
 
 
 def _without_heredocs(command: str) -> str:
@@ -682,16 +683,14 @@ def _without_heredocs(command: str) -> str:
 
 
 # Redirections, before the words are split: `2>&1`, `&>log`, `>/dev/null`, `< in.txt`.
-_REDIRECTION = re.compile(
-    r"""\d*>&\d+|(?:&>>?|\d*>>?|\d*<(?!<))\s*(?:"[^"]*"|'[^']*'|[^\s|&;'"]+)"""
-)
+_REDIRECTION = lazy(r"""\d*>&\d+|(?:&>>?|\d*>>?|\d*<(?!<))\s*(?:"[^"]*"|'[^']*'|[^\s|&;'"]+)""")
 
 
 # A word of a shell command: a quoted string (its quotes taken off), an operator, or
 # a run of other characters, a command substitution in it whole (`XDG_RUNTIME_DIR=/run/
 # user/$(id -u) systemctl ...` ran systemctl, not `-u)`: twentieth held-out set).
 # Unbalanced quotes run to the end.
-_TOKEN = re.compile(
+_TOKEN = lazy(
     r"""[^\S\n]*(?:"((?:\\.|[^"\\])*)"?|'([^']*)'?|(\|\||&&|[|&;\n])"""
     r"""|((?:\\.|\$\([^()\n]*\)|[^\s|&;"'])+))"""
 )
@@ -744,7 +743,7 @@ def _split(command: str) -> tuple[str, ...]:
 
 
 # What a comment's start is told from: quotes, escapes and `#`.
-_COMMENT_SCAN = re.compile(r"""[\\'"#]""")
+_COMMENT_SCAN = lazy(r"""[\\'"#]""")
 
 
 def _without_comments(command: str) -> str:
@@ -803,7 +802,7 @@ def _segments_of(words: list[str]) -> list[list[str]]:
     return found
 
 
-_PYTHON = re.compile(r"python[0-9.]*")
+_PYTHON = lazy(r"python[0-9.]*")
 
 
 def _program_name(word: str) -> str:
@@ -996,7 +995,7 @@ def _intents(command: str | None, pending: list[list[str]] | None = None) -> lis
 
 
 # A shell's flag that gives it its script: `-c`, or `-c` joined to others (`-lc`, `-ic`).
-_SCRIPT_FLAG = re.compile(r"^-[a-z]*c$")
+_SCRIPT_FLAG = lazy(r"^-[a-z]*c$")
 # Programs whose first word is a subcommand, whatever follows it.
 _KNOWN_SUBCOMMANDS = frozenset(
     {*LOOK_SUBCOMMANDS, *CHECK_SUBCOMMANDS, *RUNNERS}
@@ -1045,7 +1044,7 @@ _NIX_RUN = frozenset({"-c", "--command"})
 # Windows' shells, and their flags before the script they run (`cmd /c`, Git Bash's
 # `cmd.exe //c`, `powershell -Command`, `pwsh -c`).
 _WINDOWS_SHELLS = frozenset({"cmd", "cmd.exe", "powershell", "powershell.exe", "pwsh", "pwsh.exe"})
-_WINDOWS_SCRIPT = re.compile(r"^(?://?[cCkK]|-(?i:c|command))$")
+_WINDOWS_SCRIPT = lazy(r"^(?://?[cCkK]|-(?i:c|command))$")
 # PowerShell's options that take a value (`-ExecutionPolicy Bypass`), lower-cased.
 _POWERSHELL_VALUED = frozenset(
     "-executionpolicy -ep -ex -exec -windowstyle -w -outputformat -of -inputformat -if"
@@ -1056,7 +1055,7 @@ _NIX_SHELL_RUN = frozenset({"--run", "--command"})
 # Interpreters that take their code inline (python is found by its name's start).
 _INTERPRETERS = frozenset({"node", "ruby", "perl", "php", "deno"})
 # The words of inline code that say what it works on: paths, file names, identifiers.
-_CODE_WORD = re.compile(r"[A-Za-z_~/.][\w./~-]{3,}")
+_CODE_WORD = lazy(r"[A-Za-z_~/.][\w./~-]{3,}")
 _CODE_COMMON = frozenset(
     "import from print open read write json sys pathlib Path text with return None True"
     " False else elif lambda const require console.log process".split()
@@ -1095,7 +1094,7 @@ def _arg_key(arg: str) -> str:
 
 # A version or extras an install asks of a package: `three@0.159.0` (not the `@` of a
 # scope, `@react-three/fiber`), `bcrypt<4.0`, `requests==2.31`, `passlib[bcrypt]`.
-_VERSION_SPEC = re.compile(r"(?<=.)@[^/]*$|[=<>!~;\[].*$")
+_VERSION_SPEC = lazy(r"(?<=.)@[^/]*$|[=<>!~;\[].*$")
 
 
 def _package_key(arg: str) -> str:
@@ -1177,7 +1176,7 @@ def _views_other_files(call: Call, viewed: tuple[str, ...]) -> bool:
 
 
 # An output that says only how a command ended (its messages sent to /dev/null).
-_STATUS_ONLY = re.compile(r"(?:(?:Exit code:? |Process exited with code )-?\d+\s*)*")
+_STATUS_ONLY = lazy(r"(?:(?:Exit code:? |Process exited with code )-?\d+\s*)*")
 # PowerShell's and cmd's programs that show a file's text (whatever their case).
 _WINDOWS_VIEWERS = frozenset({"get-content", "gc", "type"})
 
@@ -1321,7 +1320,7 @@ def _acted_otherwise(failed: Call, call: Call) -> bool:
 
 
 # git's refusals over changes not committed (pull, merge, checkout, rebase, filter-branch).
-_LOCAL_CHANGES = re.compile(
+_LOCAL_CHANGES = lazy(
     r"local changes to the following files would be overwritten|You have unstaged changes"
     r"|Your index contains uncommitted changes|commit or stash them",
     re.I,
@@ -1687,7 +1686,7 @@ def _left_sandbox(failed: Call, retry: Call, error: str, retry_key: str) -> bool
 # A Windows program's switch that Git Bash (MSYS) took for a path and wrote as one: `taskkill
 # /F` is run with `F:/`, and the program quotes it back (`invalid argument/option - 'F:/'`,
 # in the system's language).
-_SWITCH_AS_PATH = re.compile(r"""['"]([A-Za-z]):/['"]""")
+_SWITCH_AS_PATH = lazy(r"""['"]([A-Za-z]):/['"]""")
 
 
 def _found_now(retry: Call, program: str, retry_key: str) -> bool:
@@ -1810,7 +1809,7 @@ def _ran_before_failing(command: str | None, key_line: str) -> frozenset[Intent]
 # 'https://github.com/x/y.git/': Recv failure`), which name no part of a chain: of `git add
 # x && git commit -m ... && git push`, the push failed; the commit was made (thirteenth
 # held-out set, where a later `git add && git commit` was taken for its retry).
-_REMOTE_FAILED = re.compile(r"unable to access '|Could not read from remote repository")
+_REMOTE_FAILED = lazy(r"unable to access '|Could not read from remote repository")
 _REMOTE_SUBCOMMANDS = frozenset({"push", "pull", "fetch", "clone", "ls-remote"})
 
 
@@ -1979,7 +1978,7 @@ def command_change(
 # What a shell reads as a pattern in a word left bare: zsh refuses one that matches no
 # file (`zsh: no matches found: app/[id]/page.tsx`, a Next.js route's folder; yt-dlp's
 # `%(title)s`), and bash a `(` (`syntax error near unexpected token`).
-_GLOB_CHARS = re.compile(r"[*?\[(]")
+_GLOB_CHARS = lazy(r"[*?\[(]")
 
 
 def _newly_quoted(failed: str, retry: str) -> list[str]:
@@ -2293,7 +2292,7 @@ _WRITERS = frozenset({"cat", "echo", "printf", "tee"})
 # `/dev/null`), or a tee's file, a tee under sudo too (`echo "deb [arch=amd64 ...]" | sudo
 # tee /etc/apt/sources.list.d/x.list`, the list file rewritten after its `rm`, was no step
 # of the apt update it fixed: thirty-sixth held-out set).
-_WRITES_TEXT = re.compile(
+_WRITES_TEXT = lazy(
     r"(?:^|[|;&\n(]\s*)(?:cat|echo|printf)\b[^|;&\n]*?(?<![\d&>])>>?\s*['\"]?(?!/dev/|&)[^\s|&;'\"<>]"
     r"|\|\s*(?:sudo\s+(?:-\w+\s+)*)?tee\b(?:\s+-a)?\s+['\"]?(?!/dev/|-)[^\s|&;'\"<>]"
 )
@@ -2317,7 +2316,7 @@ def _basename(path: str | None) -> str:
     return PurePosixPath(_unix(path)).name if path else ""
 
 
-_WINDOWS_PATH = re.compile(r"^(?:[A-Za-z]:)?\\|^[A-Za-z]:/|^[^/]*\\")
+_WINDOWS_PATH = lazy(r"^(?:[A-Za-z]:)?\\|^[A-Za-z]:/|^[^/]*\\")
 
 
 def _unix(path: str) -> str:
@@ -2329,9 +2328,9 @@ def _unix(path: str) -> str:
 # A part of a path in quotes of its own (`C:\\vault\\"2021 - notes.md"`): a path written as
 # a shell would take it, to a tool that takes it as it is (ninth held-out set: "File does
 # not exist", then the Read of the path without them).
-_QUOTED_PART = re.compile(r"(^|/)(['\"])([^/]*)\2(?=/|$)")
+_QUOTED_PART = lazy(r"(^|/)(['\"])([^/]*)\2(?=/|$)")
 # A Windows path by its drive, whose case does not matter (`c:\\Users`, `C:\\Users`).
-_DRIVE = re.compile(r"^[A-Za-z]:/")
+_DRIVE = lazy(r"^[A-Za-z]:/")
 
 
 def _same_file(one: str | None, other: str | None) -> bool:
@@ -2357,7 +2356,7 @@ def _parent(path: str) -> str:
 
 
 # (and a patch given to the shell's apply_patch: `*** Update File: x`, `*** Add File: x`)
-_WRITES_TO = re.compile(
+_WRITES_TO = lazy(
     r"(?:>>?|\btee(?:\s+-a)?)\s*['\"]?([^\s|&;'\"]+)"
     r"|^\*\*\* (?:Update|Add) File: ['\"]?([^\s|&;'\"]+)",
     re.MULTILINE,
@@ -2487,7 +2486,7 @@ _MANIFESTS = {
 
 # (127 is the shell's status for a program it did not find: said alone, as by `cat a ||
 # cat b` with both errors sent to /dev/null, seventeenth held-out set.)
-_MISSING_PROGRAM = re.compile(
+_MISSING_PROGRAM = lazy(
     r"command not found|not found: \w|No such file or directory \(os error 2\)"
     r"|\A\s*(?:Exit code|Process exited with code|exit status) 127\s*\Z"
     # PowerShell's and cmd's (`sed: The term 'sed' is not recognized as a name of a cmdlet`)
@@ -2497,7 +2496,7 @@ _MISSING_PROGRAM = re.compile(
 )
 # The status of that stand-in when its words were lost (Git Bash's `python -c ...` said only
 # `Exit code 49`; cmd's is 9009): see _no_program.
-_STORE_ALIAS_STATUS = re.compile(
+_STORE_ALIAS_STATUS = lazy(
     r"\A\s*(?:Exit code|Process exited with code|exit status) (?:49|9009)\s*\Z"
 )
 
@@ -2521,7 +2520,7 @@ def _is_path(word: str) -> bool:
 
 
 # A Windows drive as Git Bash writes it (`/c/Users`), the way _path_key writes `C:/Users`.
-_GIT_BASH_DRIVE = re.compile(r"^([A-Za-z]):/")
+_GIT_BASH_DRIVE = lazy(r"^([A-Za-z]):/")
 
 
 def _paths_of(intent: Intent) -> list[str]:
@@ -2544,7 +2543,7 @@ def _code_paths(intent: Intent) -> set[str]:
 
 # What code does besides reading and printing: writes or removes a file, makes a folder,
 # runs a command (python's, node's, ruby's words).
-_CODE_ACTS = re.compile(
+_CODE_ACTS = lazy(
     r"\b(?:rmtree|unlink|os\.remove|os\.rename|makedirs|mkdir|subprocess|os\.system"
     r"|child_process|execSync|spawnSync|(?:rm|unlink|rename|mkdir)Sync|File\.(?:write|delete"
     r"|rename)|FileUtils)\b"
@@ -2921,7 +2920,7 @@ def _another_way(
 
 # What git says when a merge, rebase, cherry-pick or revert stopped on conflicts, to be
 # resolved and then concluded.
-_CONFLICTS = re.compile(
+_CONFLICTS = lazy(
     r"^CONFLICT \(|^Automatic merge failed; fix conflicts|^error: could not (?:apply|revert) "
     r"|^(?:hint: )?Resolve all conflicts manually",
     re.MULTILINE,
@@ -2985,7 +2984,7 @@ _KILLERS = frozenset({"kill", "pkill", "killall", "taskkill", "stop-process"})
 # opencode's); Codex's and Gemini CLI's run PowerShell or cmd there.
 _BASH_TOOLS = frozenset({"Bash", "bash"})
 # A Windows path written with backslashes outside quotes, as a word of a command.
-_BARE_WINDOWS_PATH = re.compile(r"""(?:^|(?<=[\s;&|(]))[A-Za-z]:\\[^\s"'|&;<>()]*""")
+_BARE_WINDOWS_PATH = lazy(r"""(?:^|(?<=[\s;&|(]))[A-Za-z]:\\[^\s"'|&;<>()]*""")
 
 
 def _mangled_view(failed: Call, error: str) -> Intent | None:
@@ -3006,7 +3005,7 @@ def _mangled_view(failed: Call, error: str) -> Intent | None:
 
 
 # bash's word that a `cd` found no such folder (`bash: line 1: cd: $'D:x': No such file ...`).
-_CD_NOT_THERE = re.compile(r"\bcd: .*: No such file or directory")
+_CD_NOT_THERE = lazy(r"\bcd: .*: No such file or directory")
 
 
 def _worked_on(call: Call) -> tuple[set[str], bool]:
@@ -3095,7 +3094,7 @@ def _viewed_by_tool(failed: Call, call: Call) -> bool:
     )
 
 
-_SLUG = re.compile(r"[\w.-]+/[\w.-]+")
+_SLUG = lazy(r"[\w.-]+/[\w.-]+")
 
 
 def _reached_by_url(paths: set[str], call: Call, programs: set[str]) -> bool:
@@ -3140,7 +3139,7 @@ def _read_from_page(failed: Call, call: Call, error: str) -> bool:
 
 # A program's word that an object it was told to act on is not there (not a file: those
 # have rules of their own): `No such container: web`, `cluster '17 main' does not exist`.
-_NO_SUCH = re.compile(
+_NO_SUCH = lazy(
     r"No such (?:container|image|network|volume|service|object)\b|\S+ '[^'/]+' does not exist"
 )
 # The words of a command that makes something (`docker compose up`, `pg_createcluster`,
@@ -3193,7 +3192,7 @@ _WEB_WORDS = frozenset(
 
 
 # The numbers of a GitHub page's path: a pull request's, an issue's, a run's.
-_PAGE_NUMBER = re.compile(r"/(?:pull|issues|runs|actions/runs|releases/tag)/(\d+)\b")
+_PAGE_NUMBER = lazy(r"/(?:pull|issues|runs|actions/runs|releases/tag)/(\d+)\b")
 
 
 def _fetched_otherwise(url: str, call: Call) -> bool:
@@ -3216,7 +3215,7 @@ def _fetched_otherwise(url: str, call: Call) -> bool:
 _FINDERS = frozenset({"find", "fd", "locate"})
 
 
-_STEM_WORD = re.compile(r"[A-Za-z]{3,}")
+_STEM_WORD = lazy(r"[A-Za-z]{3,}")
 
 
 def _alike(found: str, meant: str | None) -> bool:
@@ -3429,7 +3428,7 @@ def _missing_names(failed: Call, error: str) -> set[str]:
 
 
 # A path in a command, a script's included (`pathlib.Path('.arguments/x.json')`).
-_PATH_IN = re.compile(r"[\w.~-]*/[\w./~-]+")
+_PATH_IN = lazy(r"[\w.~-]*/[\w./~-]+")
 
 
 def _found_as(failed: Call, call: Call, error: str) -> str | None:
@@ -3533,9 +3532,9 @@ def _silent_again(failed: Call, call: Call, error: str, output: Callable[[str], 
 
 # What Claude Code's Bash returns for a command that printed nothing (2.x), and Codex's
 # empty exec output: no output.
-_NO_OUTPUT = re.compile(r"\s*(?:\(Bash completed with no output\))?\s*")
+_NO_OUTPUT = lazy(r"\s*(?:\(Bash completed with no output\))?\s*")
 # A call in inline code that prints: Python's print, Node's console.log, Ruby's puts.
-_PRINTS = re.compile(r"\b(?:print|console\.log|puts|pprint|printf)\s*\(|\bputs\s")
+_PRINTS = lazy(r"\b(?:print|console\.log|puts|pprint|printf)\s*\(|\bputs\s")
 
 
 def _printed_nothing_before(
@@ -3762,7 +3761,7 @@ _NO_MODULE = frozenset({"", ".", "..", "src", "lib", "app", "source", "sources"}
 # Code that writes a file: python's write_text or open(..., "w"), a document, table or
 # figure saved (openpyxl's and PIL's `.save(`, pandas' `.to_csv(`, `savefig(`,
 # `json.dump(`), node's writeFileSync.
-_WRITES_FILE = re.compile(
+_WRITES_FILE = lazy(
     r"\.write_(?:text|bytes)\(|\bopen\([^)\n]*,\s*['\"][wax]|\b(?:writeFile|appendFile)(?:Sync)?\("
     r"|\.save(?:fig)?\(|\.to_(?:csv|excel|parquet|json|pickle)\(|\bjson\.dump\("
 )
@@ -3795,9 +3794,9 @@ def _script_writes(call: Call, path: str | None) -> bool:
 
 # A string in a script's code, in one kind of quotes (each kind read apart: an apostrophe
 # in a comment, `# don't`, shifts the pairs of that kind alone).
-_IN_QUOTES = (re.compile(r"'([^'\n]{1,300})'"), re.compile(r'"([^"\n]{1,300})"'))
+_IN_QUOTES = (lazy(r"'([^'\n]{1,300})'"), lazy(r'"([^"\n]{1,300})"'))
 # A quoted string that names a file: a name with its extension (`ruby.png`).
-_FILE_NAME = re.compile(r"[\w.-]+\.\w{1,8}")
+_FILE_NAME = lazy(r"[\w.-]+\.\w{1,8}")
 
 
 def _named_by_script(failed: Call, call: Call, error: str, before: Sequence[Call] = ()) -> bool:
@@ -3870,7 +3869,7 @@ def _quoted_files(code: str) -> frozenset[str]:
 
 
 # What marks a quoted string as a template to format, not a path (`{name}`, `{0:>8}`).
-_TEMPLATE = re.compile(r"\{[^{}]*\}")
+_TEMPLATE = lazy(r"\{[^{}]*\}")
 
 
 @functools.lru_cache(maxsize=256)
@@ -3942,7 +3941,7 @@ def _host(url: str | None) -> str | None:
     return host.strip("[]").lower() or None
 
 
-_MISSING_FILE = re.compile(r"does not exist|No such file or directory|ENOENT", re.IGNORECASE)
+_MISSING_FILE = lazy(r"does not exist|No such file or directory|ENOENT", re.IGNORECASE)
 
 
 def _cached_search(pattern: re.Pattern[str]) -> Callable[[str], bool]:
@@ -4060,13 +4059,13 @@ def _searched_to_read(failed: Call, call: Call, later: Sequence[Call], error: st
 
 # A file found where the call looked, and the call failed on what it is: too large to read
 # whole, binary, not read yet (and kinds not_read, string_not_found).
-_FOUND_THERE = re.compile(r"exceeds maximum allowed|too large|cannot read binary", re.IGNORECASE)
+_FOUND_THERE = lazy(r"exceeds maximum allowed|too large|cannot read binary", re.IGNORECASE)
 _says_found_there = _cached_search(_FOUND_THERE)
-_says_too_large = _cached_search(re.compile(r"exceeds maximum allowed", re.IGNORECASE))
+_says_too_large = _cached_search(lazy(r"exceeds maximum allowed", re.IGNORECASE))
 # An edit whose text to replace is in the file more than once, in each agent's words: Claude
 # Code's, Gemini CLI's replace (`expected 1 occurrence but found 2`), opencode's edit.
 _says_several = _cached_search(
-    re.compile(
+    lazy(
         r"Found \d+ matches of the string to replace|expected \d+ occurrences? but found \d+"
         r"|Found multiple matches for oldString|oldString found multiple times",
         re.IGNORECASE,
@@ -4111,13 +4110,13 @@ _says_no_program = _cached_search(_MISSING_PROGRAM)
 # command rejected: dangerous command detected; rejected by user approval settings`): the
 # user was never asked, so what the command was for may be done another way.
 _says_policy_refused = _cached_search(
-    re.compile(r"dangerous command detected|rejected by user approval settings")
+    lazy(r"dangerous command detected|rejected by user approval settings")
 )
 # The words of a refusal by the sandbox or the system's permissions: Codex's own (`Sandbox
 # Denied`, `Codex(Sandbox(Denied {`, 0.3x's `failed in sandbox`) and what a program says
 # when the sandbox keeps it from a file, a socket or a port (`Operation not permitted`,
 # Erlang's `:eperm`).
-_REFUSED = re.compile(
+_REFUSED = lazy(
     r"Sandbox ?Denied|Sandbox\(Denied|failed in sandbox|Operation not permitted"
     r"|Permission denied|\beperm\b|\bEPERM\b|\bEACCES\b",
     re.IGNORECASE,
@@ -4127,7 +4126,7 @@ _says_refused = _cached_search(_REFUSED)
 # GitHub CLI, please run:  gh auth login`, `You are not logged into any GitHub hosts`, and
 # other clients' `Please run \`vercel login\``.
 _says_logged_out = _cached_search(
-    re.compile(r"please run:?\s+`?(?:[\w.-]+ )+login\b|\bnot logged in(?:to)?\b", re.IGNORECASE)
+    lazy(r"please run:?\s+`?(?:[\w.-]+ )+login\b|\bnot logged in(?:to)?\b", re.IGNORECASE)
 )
 
 
@@ -4136,9 +4135,9 @@ INLINE_CODE = frozenset({"-c", "-e", "--eval"})
 # The programs that search files and their contents, for a search tool's failure.
 SEARCHERS = frozenset("grep egrep fgrep rg ag ack find fd".split())
 # A word of a search pattern (`**/*aisuite*`, `disruptiveMerge|mergeAll`).
-_PATTERN_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{2,}")
+_PATTERN_WORD = lazy(r"[A-Za-z0-9_][A-Za-z0-9_-]{2,}")
 # All a search that found nothing prints: its exit status (Claude Code 1.0: `Error`).
-_NOTHING_BUT_STATUS = re.compile(r"^\s*(?:Exit code \d+|Error)?\s*$")
+_NOTHING_BUT_STATUS = lazy(r"^\s*(?:Exit code \d+|Error)?\s*$")
 
 
 def _found_nothing(failed: Call, error: str) -> bool:
@@ -4153,7 +4152,7 @@ def _found_nothing(failed: Call, error: str) -> bool:
 # A status no search that found nothing exits with: a matcher's is 1 (2 is its error), a
 # finder's any is an error, and a look before them in a chain (`ls /mnt/c/x 2>/dev/null &&
 # find ...`) exits 2 for a path not there.
-_ERROR_STATUS = re.compile(r"\s*Exit code (?:[2-9]|\d{2,})\b")
+_ERROR_STATUS = lazy(r"\s*Exit code (?:[2-9]|\d{2,})\b")
 
 
 def found_nothing(command: str | None, error: str) -> bool:
@@ -4227,7 +4226,7 @@ def _filtered_to_nothing(call: Call, printed: str) -> bool:
 
 
 # A shell's redirection of a command's errors (`2>&1`, `2>/dev/null`, `&>log`, `|&`).
-_STDERR_SENT = re.compile(r"(?:^|[\s;|&(])(?:2>|&>)|\|&")
+_STDERR_SENT = lazy(r"(?:^|[\s;|&(])(?:2>|&>)|\|&")
 
 
 def _pipelines(command: str | None) -> list[list[list[str]]]:
@@ -4303,7 +4302,7 @@ def _found_despite(failed: Call, error: str) -> bool:
 
 
 # A line of a search's matches: its file or line number, then a colon (`lib/a.ex:7:  x`).
-_MATCH_LINE = re.compile(r"^[^\s:]+:")
+_MATCH_LINE = lazy(r"^[^\s:]+:")
 
 
 def _printed_nothing(call: Call, printed: str) -> bool:
@@ -4337,7 +4336,7 @@ def _same_search(failed: Call, call: Call) -> bool:
 
 
 # A shell's words for a path that is not there (GNU's and BSD's, zsh's for a glob).
-_NOT_THERE = re.compile(
+_NOT_THERE = lazy(
     r"No such file or directory|no matches found|cannot access|can't read|does not exist"
     r"|doesn['’]t exist"
 )
@@ -4475,9 +4474,9 @@ def _looks_at(call: Call, gone: set[str]) -> bool:
     return any(min(len(a), len(b)) >= 8 and (a in b or b in a) for a in letters for b in theirs)
 
 
-_LETTERS = re.compile(r"[^A-Za-z0-9]")
+_LETTERS = lazy(r"[^A-Za-z0-9]")
 # The wildcards of a shell's glob, and what parts a name's words.
-_WILDCARD = re.compile(r"[?*\[]")
+_WILDCARD = lazy(r"[?*\[]")
 _NAME_SEPARATORS = "-_."
 
 
@@ -4618,7 +4617,7 @@ def _probe(intent: Intent) -> bool:
 # A module Python or Node did not find: `No module named 'docx'`, `Cannot find package
 # 'playwright'` (a path, `./x`, is no package); `python3 -m pytest` says `No module named
 # pytest`, unquoted.
-_MISSING_MODULE = re.compile(
+_MISSING_MODULE = lazy(
     r"No module named '?([A-Za-z_]\w*)"
     r"|Cannot find (?:module|package) '((?:@[\w-][\w.-]*/)?[A-Za-z0-9_][\w.-]*)'"
 )
@@ -4727,11 +4726,11 @@ def _tests_run_otherwise(call: Call, runner: str) -> bool:
 
 # A test run that found nothing to run: unittest's `Ran 0 tests` and `NO TESTS RAN`, pytest's
 # `no tests ran` (both exit 5).
-_NO_TESTS = re.compile(r"\bno tests ran\b|\bran 0 tests\b", re.IGNORECASE)
+_NO_TESTS = lazy(r"\bno tests ran\b|\bran 0 tests\b", re.IGNORECASE)
 # A runner's flags whose value is no folder of tests: a pattern, a name, a marker.
 _NOT_FOLDER_FLAGS = frozenset({"-p", "--pattern", "-k", "-m", "--testNamePattern", "-t"})
 # The files that say what a test run collects, wherever they are.
-_TEST_CONFIG = re.compile(
+_TEST_CONFIG = lazy(
     r"^(?:conftest\.py|pytest\.ini|pyproject\.toml|setup\.cfg|tox\.ini|package\.json"
     r"|\.?[\w-]*\.config\.[cm]?[jt]s|\.mocharc\.\w+|\.rspec|phpunit\.xml(?:\.dist)?)$"
 )
@@ -5210,7 +5209,7 @@ def _file_was_there(failed: Call, error: str) -> bool:
 
 
 # A folder used as a file, or the other way round.
-_NOT_A_FILE = re.compile(
+_NOT_A_FILE = lazy(
     r"EISDIR|is a directory|Not a directory|ENOTDIR|illegal operation on a directory",
     re.IGNORECASE,
 )
@@ -5288,7 +5287,7 @@ def _searches(call: Call, folder: str) -> bool:
 
 
 # A home folder: macOS's `/Users/me`, Linux's `/home/me` and `/root`, Windows' `C:/Users/me`.
-_HOME = re.compile(r"^(?:/Users/[^/]+|/home/[^/]+|/root|[A-Za-z]:/Users/[^/]+)(?=/|$)")
+_HOME = lazy(r"^(?:/Users/[^/]+|/home/[^/]+|/root|[A-Za-z]:/Users/[^/]+)(?=/|$)")
 
 
 def _from_home(path: str) -> str | None:
@@ -5351,7 +5350,7 @@ def _stopped_on_purpose(failed: Call) -> bool:
 
 # The whole output of a shell killed by a signal: SIGKILL (137), SIGTERM (143), and 144,
 # what Claude Code's Bash says of its shell when a `pkill -f` of the command killed it.
-_KILLED = re.compile(r"\A\s*(?:Exit code|Process exited with code) (?:137|143|144)\s*\Z")
+_KILLED = lazy(r"\A\s*(?:Exit code|Process exited with code) (?:137|143|144)\s*\Z")
 # pkill's options that take a value (`pkill -u me -f x`: the pattern is x).
 _PKILL_VALUED = frozenset(
     "-g -G -P -s -t -u -U -F --signal --pgroup --group --parent --session --terminal --euid"
@@ -5462,7 +5461,7 @@ def _retry(failed: Call, call: Call, not_failing: frozenset[Intent] | tuple[()] 
 # `bash: -c: line 1: unexpected EOF while looking for matching '"'`, `/usr/bin/bash: eval:
 # line 2: syntax error: unexpected end of file`, `sh: 1: Syntax error: "(" unexpected`,
 # `zsh:1: parse error near `)'`, `(eval):1: unmatched "`.
-_UNPARSED = re.compile(
+_UNPARSED = lazy(
     r"(?:^|\s)(?:/\S*/)?bash: (?:-c: |eval: )?line \d+: (?:syntax error|unexpected EOF while)"
     r"|(?:^|\s)(?:/\S*/)?(?:da)?sh: \d+: Syntax error:"
     r"|(?:^|\s)(?:zsh:\d+|\(eval\):\d+): (?:parse error|unmatched)",
@@ -5491,7 +5490,7 @@ _QUOTES = "'\"`"
 # so a run with others is the retry, whether or not it shares one (`create-new-feature.sh
 # --json "<a long description>"`: `--short-name requires a value`, then `... --json test`:
 # twenty-fourth held-out set).
-_MISUSED = re.compile(
+_MISUSED = lazy(
     r"\brequires an? (?:value|argument)\b|\bmissing (?:required )?(?:argument|option|value)s?\b"
     r"|\bunknown (?:flag|option|argument|shorthand flag)\b|\bunrecognized (?:option|argument)s?\b"
     r"|\binvalid (?:option|argument|choice)\b|\bunexpected argument\b"
@@ -5530,7 +5529,7 @@ def _run_otherwise(failed: Call, call: Call, not_failing: Container[Intent]) -> 
 # What an error quotes: the word of the command it could not take, in git's way (`fatal:
 # ambiguous argument 'release-2025-12': unknown revision`, `error: pathspec 'x' did not
 # match`) and others' (`"x"`, `` `x' ``).
-_QUOTED_WORD = re.compile(r"'([^'\s]+)'|\"([^\"\s]+)\"|`([^`'\s]+)'")
+_QUOTED_WORD = lazy(r"'([^'\s]+)'|\"([^\"\s]+)\"|`([^`'\s]+)'")
 
 
 def _quoted_words(text: str) -> frozenset[str]:
@@ -5545,7 +5544,7 @@ def _quoted_words(text: str) -> frozenset[str]:
 
 # The version range npm writes after a package's name in its errors (`@*`, `@^1.2.0`,
 # `@latest`, `@>=2 <3`): an `@` after the name's first character.
-_VERSION_RANGE = re.compile(r"@(?:[*^~<>=\d]|latest\b|next\b)[^'\"\s]*$")
+_VERSION_RANGE = lazy(r"@(?:[*^~<>=\d]|latest\b|next\b)[^'\"\s]*$")
 
 
 def _replaced_named(
@@ -5610,7 +5609,7 @@ def _named_left_out(
 # A path that begins with a variable the shell did not expand, as the error quotes it:
 # cmd's `%APPDATA%`, PowerShell's `$env:APPDATA`, or a `$HOME` or `~` in quotes; the rest
 # of the path is the group.
-_UNEXPANDED = re.compile(r"^(?:%\w+%|\$env:\w+|\$\{?\w+\}?|~)[\\/]+(.+)$", re.IGNORECASE)
+_UNEXPANDED = lazy(r"^(?:%\w+%|\$env:\w+|\$\{?\w+\}?|~)[\\/]+(.+)$", re.IGNORECASE)
 
 
 def _unexpanded(words: Iterable[str]) -> set[str]:
@@ -5675,7 +5674,7 @@ def _word_replaced(one: Intent, other: Intent) -> int | None:
 # A package manager's words for a script or command of the project it does not have: pnpm's
 # `Command "vitest" not found`, yarn's `error Command "test:client" not found.` and `Couldn't
 # find a script named`, npm's `Missing script: "lint"`, bun's `Script not found`.
-_NO_SCRIPT = re.compile(
+_NO_SCRIPT = lazy(
     r"\bCommand \"[^\"\n]+\" not found|\bmissing script:|Couldn't find a script named"
     r"|\bScript not found\b",
     re.IGNORECASE,
@@ -5730,7 +5729,7 @@ def _ran_fixer(failed: Call, call: Call, later: Sequence[Call]) -> bool:
 
 # bash's words for a `$(...)` or backquote it could not parse inside a command it ran: in
 # code given inline (`node -e "...${x}..."`), the code it ran was not the code written.
-_SUBSTITUTION_BROKEN = re.compile(r"\bbash: command substitution: line \d+: ")
+_SUBSTITUTION_BROKEN = lazy(r"\bbash: command substitution: line \d+: ")
 _says_substitution_broken = _cached_search(_SUBSTITUTION_BROKEN)
 
 
@@ -5764,7 +5763,7 @@ def _ran_as_file(failed: Call, call: Call, between: Sequence[Call]) -> bool:
 
 # A script run by its interpreter (`python x.py`, `node gen.mjs`, `bash run.sh`), by the
 # extension of the file named after the interpreter's own flags.
-_SCRIPT_FILE = re.compile(r"[^/\\]\.(?:py|m?js|cjs|m?ts|rb|pl|php|sh|bash|R|jl|lua)$")
+_SCRIPT_FILE = lazy(r"[^/\\]\.(?:py|m?js|cjs|m?ts|rb|pl|php|sh|bash|R|jl|lua)$")
 _SCRIPT_RUNNERS = _INTERPRETERS | {"bash", "sh", "zsh", "tsx", "ts-node", "bun", "Rscript", "lua"}
 
 
@@ -5884,9 +5883,7 @@ def _same_script_run(one: str | None, other: str | None) -> bool:
 
 # What Python says when a script run as a file cannot import its own package's modules:
 # its package's folder is not on the path, or the script imports relatively.
-_OWN_IMPORT = re.compile(
-    r"ModuleNotFoundError: No module named|ImportError: attempted relative import"
-)
+_OWN_IMPORT = lazy(r"ModuleNotFoundError: No module named|ImportError: attempted relative import")
 
 
 def _imported_instead(failed: Call, call: Call) -> bool:
@@ -5919,7 +5916,7 @@ def _imported_instead(failed: Call, call: Call) -> bool:
 
 # A script written to look into the failure, not to do its work again (`bash verify-plugin.sh`
 # failing, then `debug-plugin.sh` written and run: eighteenth held-out set, abandoned).
-_DIAGNOSTIC = re.compile(r"(?:debug|diagnos|check|verify|inspect|test|show|list|dump|probe)", re.I)
+_DIAGNOSTIC = lazy(r"(?:debug|diagnos|check|verify|inspect|test|show|list|dump|probe)", re.I)
 
 
 def _ran_rewritten(failed: Call, call: Call, between: Sequence[Call]) -> bool:
@@ -6192,7 +6189,7 @@ def _status_of_another(call: Call) -> bool:
 # errors, 3 warnings)`, go's `FAIL`, cargo's `could not compile`, make's `*** [x] Error 2`.
 # Not the error lines alone, where `| head` cut the count off (`error TS2305`): that lost a
 # right claim in the twelfth held-out set.
-_CHECK_FAILED = re.compile(
+_CHECK_FAILED = lazy(
     r"\bfound [1-9]\d* errors?\b|^=+ .*\b[1-9]\d* (?:failed|errors?)\b.*=+$"
     r"|^[1-9]\d* failed\b.* in [\d.]+s\b"
     r"|^(?:tests?|test files|test suites):\s+[1-9]\d* failed\b|\([1-9]\d* errors?, \d+ warnings?\)"
@@ -6227,7 +6224,7 @@ def _check_failed(call: Call, text: str) -> bool:
 # internal frames, a Rust panic, Go's, the JVM's uncaught exception, Ruby's (`x.rb:697:in
 # 'Bundler::Definition#materialize': Could not find ... (Bundler::GemNotFound)`, then its
 # frames, `\tfrom x.rb:237:in ...`).
-_CRASHED = re.compile(
+_CRASHED = lazy(
     r"^Traceback \(most recent call last\):|^node:internal/|^thread '[^']*' panicked at "
     r"|^panic: |^goroutine \d+ \[running\]:|^Exception in thread \""
     r"|^\S+:\d+:in [`'].* \([A-Z]\w*(?:::[A-Z]\w*)*\)\n\tfrom \S+:\d+:in [`']",
@@ -6248,22 +6245,22 @@ def _crashed(call: Call, text: str) -> bool:
 
 
 # What `head` is told to keep: `-5`, `-n 5`, `-n5`, `--lines=5` (ten when not told).
-_HEAD_LINES = re.compile(r"^-(\d+)$|^-n(\d+)$|^--lines=(\d+)$")
+_HEAD_LINES = lazy(r"^-(\d+)$|^-n(\d+)$|^--lines=(\d+)$")
 # The subcommands of CHECK_SUBCOMMANDS that run a program, whose output is its own, not a
 # verdict printed last (`cargo run`, `npm run dev`).
 _RUNS_PROGRAM = frozenset({"run", "run-script"})
 # sed's scripts that print the first lines: `sed -n '1,80p'`, `sed -n 40p`, `sed 80q`; and
 # the one that prints the lines a pattern matches, `sed -n '/error/p'`.
-_SED_LINES = re.compile(r"^(?:(\d+),)?(\d+)p$")
-_SED_QUIT = re.compile(r"^(\d+)q$")
-_SED_MATCHES = re.compile(r"^/.+/p$")
+_SED_LINES = lazy(r"^(?:(\d+),)?(\d+)p$")
+_SED_QUIT = lazy(r"^(\d+)q$")
+_SED_MATCHES = lazy(r"^/.+/p$")
 # grep's and rg's flags that keep the lines a pattern does not match.
-_INVERTED = re.compile(r"^-[A-Za-z]*v[A-Za-z]*$|^--invert-match$")
+_INVERTED = lazy(r"^-[A-Za-z]*v[A-Za-z]*$|^--invert-match$")
 # A check's verdict that it passed, among the lines a search kept: `Tests  65 passed (65)`
 # (vitest), `== 3 passed in 0.2s ==` (pytest), mocha's `5 passing`, `test result: ok.`
 # (cargo), `Found 0 errors` (tsc), go's `ok  pkg 0.1s` and `PASS`. (A count of failures
 # beside it is _check_failed's.)
-_PASSED = re.compile(
+_PASSED = lazy(
     r"\b[1-9]\d* (?:passed|passing)\b|^test result: ok\b|\bfound 0 errors\b|^ok\s|^PASS\b",
     re.I | re.M,
 )
@@ -6382,7 +6379,7 @@ def _failed_behind(call: Call, text: str) -> bool:
 # A program speaking for itself at a line's start: `sudo: a password is required`, `npm
 # ERR! 404 Not Found`, npm 10's `npm error code E404`; not its warnings (`npm WARN`, `x:
 # warning: ...`).
-_OWN_VOICE = re.compile(r"([\w.+-]+)(?::| ERR!| error\b)(?!\s*warning\b)", re.IGNORECASE)
+_OWN_VOICE = lazy(r"([\w.+-]+)(?::| ERR!| error\b)(?!\s*warning\b)", re.IGNORECASE)
 # Wrappers whose errors another program says: npx runs `npm exec`.
 _SPEAKS_FOR = {"npx": "npm", "pnpx": "pnpm", "bunx": "bun"}
 
@@ -6416,7 +6413,7 @@ def _said_own_error(call: Call, text: str) -> bool:
 
 
 # What Claude Code says of a command it sent to the background (`run_in_background`).
-_BACKGROUND = re.compile(
+_BACKGROUND = lazy(
     r"Command running in background with ID: (\w+)\.? Output is being written to: (\S+)"
 )
 
@@ -6459,14 +6456,14 @@ def _raised_again(call: Call, key_line: str, text: str) -> bool:
 
 
 # A Python exception's name at the start of its line (`ModuleNotFoundError: No module...`).
-_RAISED = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): ")
+_RAISED = lazy(r"((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): ")
 
 
 # All that a `cmd /c "x --version"` from Git Bash prints: its `/c` made a path (`C:/`), cmd
 # started interactive, printed its banner and prompt, and ran nothing (a `kuzu.exe` run so
 # "succeeded" on two cards, where PowerShell had run it: twenty-fourth held-out set), in
 # the system's language (`[version 10.0.26100]`, `Tous droits réservés.`: twenty-seventh).
-_CMD_BANNER_ONLY = re.compile(
+_CMD_BANNER_ONLY = lazy(
     r"\s*Microsoft Windows \[(?i:version) [\d.]+\]\s*\(c\) Microsoft Corporation\."
     r"[^\n]*\s*(?:[A-Za-z]:\\[^\n>]*>\s*)*\Z"
 )
@@ -6475,7 +6472,7 @@ _CMD_BANNER_ONLY = re.compile(
 # A question a command asked and got no answer to, as its output's last line: the prompts
 # and enquirer libraries' `? Would you like to use React Compiler? › No / Yes` (answered, it
 # becomes `✔ ... … No`), inquirer's `? Continue? (Y/n)`, a `[y/N]` or `(yes/no)` to type.
-_UNANSWERED = re.compile(
+_UNANSWERED = lazy(
     r"^\?\s+\S.*(?:›|\((?:y/n|use arrow keys)\))"
     r"|(?:\[|\()(?:y/n|yes/no)(?:\]|\))\s*[:?]?\s*\Z",
     re.IGNORECASE,
@@ -6485,7 +6482,7 @@ _UNANSWERED = re.compile(
 # What git says when a pull or merge found nothing to bring in (`Already up to date.`, older
 # gits' `Already up-to-date.`) or a rebase nothing to replay (`Current branch main is up to
 # date.`).
-_UP_TO_DATE = re.compile(
+_UP_TO_DATE = lazy(
     r"^Already up[ -]to[ -]date\.?\s*$|^Current branch \S+ is up to date\.?\s*$", re.M
 )
 # git's subcommands that bring in others' work, which a repository up to date leaves as it is.
@@ -6536,7 +6533,7 @@ def _ran_nothing(call: Call, text: str) -> bool:
 
 
 # Claude Code's answer to a Read whose offset is past the file's last line: it shows no line.
-_PAST_END = re.compile(
+_PAST_END = lazy(
     r"\A\s*(?:<system-reminder>)?\s*Warning: the file exists but is shorter than the provided"
     r" offset \((\d+)\)\. The file has (\d+) lines\.\s*(?:</system-reminder>)?\s*\Z"
 )
@@ -6635,7 +6632,7 @@ def _masks(failed: Call, call: Call, printed: str | None = None, error: str = ""
 
 
 # What a message is said with, before what it says: `Error: `, `Zip2 error: `, `fatal: `.
-_SAID_AS = re.compile(r"^[\w .-]{0,24}?(?:error|fatal|exception)(?:\[[\w-]+\])?:\s*", re.I)
+_SAID_AS = lazy(r"^[\w .-]{0,24}?(?:error|fatal|exception)(?:\[[\w-]+\])?:\s*", re.I)
 # How long a message must be to be taken for the same error when said again.
 _SAID_AGAIN_MIN = 32
 
@@ -6656,7 +6653,7 @@ def _said_again(key_line: str, printed: str) -> bool:
 # How many of an error's first lines a masked call's output is looked in for.
 _ERROR_LINES = 30
 # A shell's errors sent where its output goes: `2>&1`, `&>`, `|&`.
-_ERRORS_KEPT = re.compile(r"2>&1|&>|\|&")
+_ERRORS_KEPT = lazy(r"2>&1|&>|\|&")
 
 
 def _may_have_run(command: str, fallback: re.Match[str], printed: str) -> bool:
@@ -6670,7 +6667,7 @@ def _may_have_run(command: str, fallback: re.Match[str], printed: str) -> bool:
 
 
 # The words an echo or printf says (`|| echo "File not accessible"`).
-_ECHOED = re.compile(r"(?:\s+-[neE]+)*((?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|)'\"]+))+)")
+_ECHOED = lazy(r"(?:\s+-[neE]+)*((?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s;&|)'\"]+))+)")
 
 
 def _target(call: Call) -> str:
@@ -7343,7 +7340,7 @@ _GROUPED = {
 }
 
 # curl's options that send a body or another method: a request that may change something.
-_SENDS = re.compile(r"^(?:-[dFTX]|--data\S*|--form\S*|--json|--upload-file|--request)(?:=|$)")
+_SENDS = lazy(r"^(?:-[dFTX]|--data\S*|--form\S*|--json|--upload-file|--request)(?:=|$)")
 
 
 def _probes(intent: Intent) -> bool:
@@ -7730,9 +7727,9 @@ def _confirmed(
 # A checker's report of a file (eslint's, as `next build` prints it): the file's path alone
 # on a line, then its findings (`6:10  Warning: 'Suspense' is defined but never used.`);
 # and a finding with its file first (`src/x.c:3:5: warning: unused variable`).
-_REPORTED_FILE = re.compile(r"^\s*(\.{0,2}/?[\w@.-]+(?:/[\w@.\[\]()-]+)*\.\w+)\s*$")
-_FINDING = re.compile(r"^\s*\d+:\d+\s+(warning|error)\b", re.I)
-_FILE_FINDING = re.compile(r"^\s*(\S+?):\d+(?::\d+)?:?\s+(warning|error)\b", re.I)
+_REPORTED_FILE = lazy(r"^\s*(\.{0,2}/?[\w@.-]+(?:/[\w@.\[\]()-]+)*\.\w+)\s*$")
+_FINDING = lazy(r"^\s*\d+:\d+\s+(warning|error)\b", re.I)
+_FILE_FINDING = lazy(r"^\s*(\S+?):\d+(?::\d+)?:?\s+(warning|error)\b", re.I)
 
 
 def _warned_only(error: str) -> set[str]:
@@ -7787,7 +7784,7 @@ def _names_file(paths: set[str], path: str | None) -> bool:
 
 # What a look prints when what it looked for is not there, by its own `|| echo` (`ls -la
 # /p/.planning 2>/dev/null || echo "NO_PLANNING_DIR"`).
-_FALLBACK = re.compile(r"\|\|\s*(?:echo|printf)\s+(?:-\w+\s+)*(['\"]?)([^'\"\n;&|]+)\1")
+_FALLBACK = lazy(r"\|\|\s*(?:echo|printf)\s+(?:-\w+\s+)*(['\"]?)([^'\"\n;&|]+)\1")
 
 
 def _found_not_there(command: str | None, printed: str) -> bool:
@@ -7829,7 +7826,7 @@ def _rereads(
 
 # A host that could not be reached over the network: not one on this machine (a server not
 # started yet, `Failed to connect to localhost port 3000`, is started by a step).
-_UNREACHABLE = re.compile(
+_UNREACHABLE = lazy(
     r"Failed to connect to (?!localhost\b|127\.|0\.0\.0\.0|\[?::1)\S+ port"
     r"|Could not resolve host|Temporary failure in name resolution|Network is unreachable"
     r"|Recv failure|Connection (?:was )?reset|\b(?:ENOTFOUND|EAI_AGAIN|ECONNRESET|ETIMEDOUT)\b",
@@ -8204,7 +8201,7 @@ def _between(times: Sequence[str], start: str, end: str) -> Sequence[str]:
     return times[bisect.bisect_right(times, start) : bisect.bisect_left(times, end)]
 
 
-_EXIT_LINE = re.compile(r"^(?:Exit code \d+|Process exited with code \d+|Output:)$")
+_EXIT_LINE = lazy(r"^(?:Exit code \d+|Process exited with code \d+|Output:)$")
 
 
 def _got_further(text: str, later: str, key: str) -> bool:

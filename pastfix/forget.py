@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from typing import Any
 from pastfix import build as pbuild
 from pastfix import db as pdb
 from pastfix import paths
+from pastfix.patterns import lazy
 
 # What is listed of each session, and where a session is picked from.
 SESSIONS_SQL = (
@@ -141,7 +141,7 @@ def select(
 
 # A Windows folder, as Codex and Copilot on Windows record a session's cwd: a drive's
 # (`C:\\Users\\me\\proj`, `c:/Users/me/proj`) or a share's (`\\\\server\\share`).
-_WINDOWS = re.compile(r"[A-Za-z]:(?:[\\/]|\Z)|[\\/]{2}[^\\/]")
+_WINDOWS = lazy(r"[A-Za-z]:(?:[\\/]|\Z)|[\\/]{2}[^\\/]")
 # A stored project as a Windows folder is compared: backslashes, its drive's letter upper.
 _WINDOWS_PROJECT = (
     "upper(substr(replace(project, '/', '\\'), 1, 1)) || substr(replace(project, '/', '\\'), 2)"

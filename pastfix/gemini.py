@@ -71,6 +71,7 @@ from typing import Any
 import msgspec
 
 from pastfix import agents, lines, paths
+from pastfix.patterns import lazy
 from pastfix.records import (
     Batch,
     Message,
@@ -111,26 +112,26 @@ _SKIP_DIRS = frozenset(
 # <id>.jsonl is 4 down; a copied home folder's, 5), and how many folders are listed at most.
 MAX_DEPTH = 7
 MAX_FOLDERS = 20_000
-_HASH = re.compile(r"^[0-9a-f]{64}$")
-_SESSION_FILE = re.compile(r"^session-.*-([0-9a-fA-F]{8})\.jsonl?$")
+_HASH = lazy(r"^[0-9a-f]{64}$")
+_SESSION_FILE = lazy(r"^session-.*-([0-9a-fA-F]{8})\.jsonl?$")
 # The environment text Gemini puts in a checkpoint's first user turn.
 _CONTEXT_START = "This is the Gemini CLI. We are setting up the context"
-_WORKING_DIR = re.compile(r"I'm currently working in the directory: ([^\n]+)")
+_WORKING_DIR = lazy(r"I'm currently working in the directory: ([^\n]+)")
 # `replace-1761868186644-426de90441331` (older) or `read_file_1777122661073_0`: epoch ms.
-_CALL_TIME = re.compile(r"[-_](1[5-9]\d{11})(?:[-_]|$)")
+_CALL_TIME = lazy(r"[-_](1[5-9]\d{11})(?:[-_]|$)")
 # Paths in a call's arguments that can name the project or a file below it.
 _PATH_ARGS = ("file_path", "absolute_path", "dir_path", "path", "directory")
 # At most this many candidate folders are hashed to find a project's root.
 MAX_HASHED = 2_000
 # The lines Gemini's shell tool writes after a command's output (shell.ts): every
 # version writes the exit code when it is not 0, older ones `Error: (none)` and the rest.
-_SHELL_TRAILER = re.compile(
+_SHELL_TRAILER = lazy(
     r"(?:Error: \(none\)|Exit Code: -?\d+|Signal: .*|Background PIDs: .*"
     r"|Process Group PGID: .*)$"
 )
-_EXIT_CODE = re.compile(r"Exit Code: (-?\d+)$")
+_EXIT_CODE = lazy(r"Exit Code: (-?\d+)$")
 # An AfterTool hook's additionalContext, as Gemini appends it to a result.
-_HOOK_CONTEXT = re.compile(r"\n\n<hook_context>(?:(?!<hook_context>).)*</hook_context>\s*\Z", re.S)
+_HOOK_CONTEXT = lazy(r"\n\n<hook_context>(?:(?!<hook_context>).)*</hook_context>\s*\Z", re.S)
 _UNTRUSTED_OPEN = "<untrusted_context>\n"
 _UNTRUSTED_CLOSE = "\n</untrusted_context>"
 CANCELLED_PREFIX = "[Operation Cancelled]"
@@ -968,7 +969,7 @@ def _parse_logs(data: bytes, project: Path, batch: Batch) -> None:
 # -- checkpoints ----------------------------------------------------------------------
 
 # The working folder in a checkpoint's first turn, as it stands in the file's JSON.
-_WORKING_DIR_JSON = re.compile(rb"I'm currently working in the directory: ((?:[^\"\\]|\\.)*?)\\n")
+_WORKING_DIR_JSON = lazy(rb"I'm currently working in the directory: ((?:[^\"\\]|\\.)*?)\\n")
 CHECKPOINT_HEAD = 16 * 1024
 
 
@@ -1217,7 +1218,7 @@ def _pair(
 # CLI 0.61.0 (tests/test_gemini_e2e.py).
 AFTER_TOOL = "AfterTool"
 # The recall pastfix.hook.context() writes, after a failed call's own error text.
-RECALL = re.compile(r"\n\npastfix: this error was seen before, \d+ times? in \d+ other session")
+RECALL = lazy(r"\n\npastfix: this error was seen before, \d+ times? in \d+ other session")
 
 
 def hook_failure(event: dict[str, Any]) -> dict[str, Any] | None:

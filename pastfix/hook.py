@@ -35,7 +35,6 @@ No SQL here: the lookup is queries.find_past_fix.
 from __future__ import annotations
 
 import json
-import re
 import shlex
 import sqlite3
 import sys
@@ -45,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from pastfix import agents, cards, count, paths, queries, signatures
+from pastfix.patterns import lazy
 
 EVENT = agents.hook_events(agents.CLAUDE)[0]
 # Codex's event, after every call, failed or not.
@@ -76,9 +76,9 @@ SHOWN = 2
 MAX_CONTEXT = 1500
 # A key line needs this many words that are not placeholders to be worth recalling.
 MIN_WORDS = 2
-_WORD = re.compile(r"[^\W_]+")
+_WORD = lazy(r"[^\W_]+")
 _PLACEHOLDERS = frozenset({"n", "str", "path", "tmp", "url", "uuid", "hex", "time", "ip"})
-_EXIT_CODE_ONLY = re.compile(r"^Exit code -?\d+$")
+_EXIT_CODE_ONLY = lazy(r"^Exit code -?\d+$")
 # How long the hook waits, in all, for a build that locks the index (a fresh or
 # forced one, while it commits), and how long its lookup may take (find_past_fix:
 # ~10-50 ms on 500 MB to 2.5 GB indexes, see docs/benchmarks.md). Together well
@@ -189,7 +189,7 @@ def _on_windows(folder: str | None) -> bool:
     return bool(folder and _WINDOWS_FOLDER.match(folder))
 
 
-_WINDOWS_FOLDER = re.compile(r"[A-Za-z]:[\\/]|/[a-z]/(?:Users|Program Files)/")
+_WINDOWS_FOLDER = lazy(r"[A-Za-z]:[\\/]|/[a-z]/(?:Users|Program Files)/")
 
 
 # The remedy steps the hook shows of a past fix (then its confirmation).

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from pastfix import agents, paths
+from pastfix.patterns import lazy
 
 MARKER = "# pastfix hook install"
 FAILURE_EVENT, END_EVENT = agents.hook_events(agents.CLAUDE)
@@ -162,7 +163,7 @@ def read_settings(path: Path) -> dict[str, Any]:
 
 # A UTF-16 surrogate alone: a string the JSON holds as an escape (`"\ud83d"`, half an emoji
 # a prompt history cut), which no UTF-8 can write.
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE = lazy("[\ud800-\udfff]")
 
 
 def write_settings(path: Path, settings: dict[str, Any]) -> None:
@@ -411,7 +412,7 @@ def install_skill(dest: Path) -> tuple[Path, str]:
 
 
 # The start of the skill's SKILL.md: a folder whose SKILL.md starts otherwise is no copy.
-_SKILL_HEAD = re.compile(rb"\A---\s*\nname:\s*pastfix\s*\n")
+_SKILL_HEAD = lazy(rb"\A---\s*\nname:\s*pastfix\s*\n")
 
 
 def _skill_files(folder: Path) -> dict[str, bytes] | None:
@@ -502,8 +503,8 @@ def codex_mcp_table(db_path: Path) -> dict[str, Any]:
     return {"command": command, "args": [*rest, "mcp", "--db", str(db_path.absolute())]}
 
 
-_TOML_HEADER = re.compile(r"^\s*\[")
-_OUR_TABLE = re.compile(
+_TOML_HEADER = lazy(r"^\s*\[")
+_OUR_TABLE = lazy(
     r"^\s*\[\s*mcp_servers\s*\.\s*(?:pastfix|\"pastfix\"|'pastfix')\s*(?:\.[^\]]*)?\]\s*(?:#.*)?$"
 )
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 import codecs
 import errno
 import os
-import re
 from collections.abc import Callable
 from stat import S_ISREG
 from typing import BinaryIO
 
 import msgspec
 
+from pastfix.patterns import lazy
 from pastfix.records import (
     Batch,
     Problem,
@@ -41,7 +41,7 @@ MAX_WHOLE_BYTES = 256 * 1024 * 1024
 # Node cuts a string mid-emoji into a lone UTF-16 surrogate escape, which msgspec
 # rejects as "truncated", an "unexpected end of hex escape" or an "invalid utf-16
 # surrogate pair", depending on what follows it.
-_SURROGATE_ERROR = re.compile("surrogate|truncated|hex escape")
+_SURROGATE_ERROR = lazy("surrogate|truncated|hex escape")
 
 
 def open_regular(path: str | os.PathLike[str]) -> BinaryIO:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import html
 import json
 import os
-import re
 import sqlite3
 import threading
 from importlib import metadata
@@ -29,6 +28,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, jsonrpc_message_adapter
 
 from pastfix import agents, cards, queries, records
+from pastfix.patterns import lazy
 
 # Characters of one text value shown in the compact text.
 TEXT_VALUE_CHARS = 300
@@ -50,8 +50,8 @@ SearchLimit = Annotated[int, pydantic.Field(ge=1, le=queries.SEARCH_ROWS)]
 ROW_CHARS = 1000
 # Keys of the entries of a list column (remedy, fix_edits) left out: ids of calls, which
 # link the page's cards.
-_ID_KEY = re.compile(r"(^|_)tool_use_id$")
-_TAG = re.compile(r"</?mark>")
+_ID_KEY = lazy(r"(^|_)tool_use_id$")
+_TAG = lazy(r"</?mark>")
 # The Python type of each JSON Schema type of queries.CANNED_QUERIES' columns.
 _TYPES: dict[str, Any] = {"string": str, "integer": int, "array": list[Any]}
 

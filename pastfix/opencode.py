@@ -55,7 +55,6 @@ MessageAbortedError ...) is an error message row, `<name>: <data.message>`.
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -68,6 +67,7 @@ import msgspec
 
 from pastfix import agents, lines, paths, records
 from pastfix.lines import BadLine
+from pastfix.patterns import lazy
 from pastfix.records import (
     Batch,
     Message,
@@ -83,9 +83,9 @@ from pastfix.records import (
 AGENT = "opencode"
 DB_ENV = "OPENCODE_DB"
 # opencode.db, opencode-<channel>.db (Database.getChannelPath): not their -wal or -shm.
-_DB_NAME = re.compile(r"^opencode(?:-[A-Za-z0-9._-]+)?\.db$")
+_DB_NAME = lazy(r"^opencode(?:-[A-Za-z0-9._-]+)?\.db$")
 # The titles opencode gives a session before it has one (Session.createDefaultTitle).
-_DEFAULT_TITLE = re.compile(r"^(?:New|Child) session - \d{4}-\d\d-\d\dT[\d:.]+Z$")
+_DEFAULT_TITLE = lazy(r"^(?:New|Child) session - \d{4}-\d\d-\d\dT[\d:.]+Z$")
 
 # opencode's camelCase argument names and the canonical keys session pages and cards read.
 _CANONICAL = (

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pastfix import queries, signatures
+from pastfix.patterns import lazy
 
 DEFAULT_SAMPLE = 200
 # The rows of a first page, for every search path.
@@ -64,12 +65,12 @@ _PHRASES = (
 )
 # How identifiers are recognised in failed output (documented in the README).
 IDENTIFIERS: list[tuple[str, re.Pattern[str]]] = [
-    ("errno", re.compile(r"\b(?:" + "|".join(_ERRNO) + r")\b")),
+    ("errno", lazy(r"\b(?:" + "|".join(_ERRNO) + r")\b")),
     # Exception and error class names: TypeError, JSONDecodeError, InputValidationError
-    ("exception", re.compile(r"\b[A-Z][A-Za-z0-9]*[a-z0-9](?:Error|Exception)\b")),
-    ("compiler code", re.compile(r"\berror (?:TS|CS)\d{4}\b|\berror\[E\d{4}\]")),
-    ("exit code", re.compile(r"\bExit code \d+\b")),
-    ("phrase", re.compile("|".join(re.escape(p) for p in _PHRASES), re.IGNORECASE)),
+    ("exception", lazy(r"\b[A-Z][A-Za-z0-9]*[a-z0-9](?:Error|Exception)\b")),
+    ("compiler code", lazy(r"\berror (?:TS|CS)\d{4}\b|\berror\[E\d{4}\]")),
+    ("exit code", lazy(r"\bExit code \d+\b")),
+    ("phrase", lazy("|".join(re.escape(p) for p in _PHRASES), re.IGNORECASE)),
 ]
 # A phrase is counted once however it is capitalised.
 _CANONICAL = {p.lower(): p for p in _PHRASES}
@@ -125,11 +126,11 @@ def search_paths(conn: sqlite3.Connection) -> dict[str, Callable[[str], list[str
     }
 
 
-_DIRS = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)+")
+_DIRS = lazy(r"(?<![\w.])/(?:[\w.@+-]+/)+")
 # Numbers that differ between sightings: not error codes (TS2339, Errno 2, Exit code 1,
 # os error 2) nor versions.
-_NUMBER = re.compile(r"(?<![\w.-])(?<!code )(?<!Errno )(?<!error )(?<!status )\d+(?![\w.])")
-_HEX = re.compile(r"\b[0-9a-f]{7,}\b")
+_NUMBER = lazy(r"(?<![\w.-])(?<!code )(?<!Errno )(?<!error )(?<!status )\d+(?![\w.])")
+_HEX = lazy(r"\b[0-9a-f]{7,}\b")
 
 
 def change_details(line: str) -> str:

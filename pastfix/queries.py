@@ -39,6 +39,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from pastfix import LATEST_MIGRATION, agents, fixes, paths, signatures
+from pastfix.patterns import lazy
 from pastfix.records import (
     MAX_TEXT,
     PATCH_FILE,
@@ -58,7 +59,7 @@ MAX_WORDS = 32
 # ../shared/corpus/real NEAR(the x1000) takes one step of 2.6 s and 44 s in all;
 # NEAR(the x63) 0.17 s in all.
 RAW_MAX_WORDS = 64
-_RAW_WORD = re.compile(r"\w+")
+_RAW_WORD = lazy(r"\w+")
 # An FTS5 query that parses and matches nothing (an empty phrase).
 MATCH_NOTHING = '"."'
 FIND_LIMIT = 20
@@ -124,7 +125,7 @@ class QueryError(Exception):
 
 _validator = sqlite3.connect(":memory:", check_same_thread=False)
 _validator_lock = threading.Lock()
-_COLUMN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_COLUMN = lazy(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 # Raw expressions up to this many characters are remembered by _parses (512 of
@@ -266,7 +267,7 @@ SNIPPET_MARKS_SQL = f"char({ord(SNIPPET_OPEN)}), char({ord(SNIPPET_CLOSE)})"
 
 
 # Markdown marks that read as noise in a snippet of a message: bold, code fences and ticks.
-_SNIPPET_MARKUP = re.compile(r"\*\*|__|`+")
+_SNIPPET_MARKUP = lazy(r"\*\*|__|`+")
 
 
 def snippet_html(snippet: object) -> str:
@@ -443,7 +444,7 @@ def _text_of(function: Callable[[str], str]) -> Callable[[object], str]:
 # -- what find_past_fix computes per row ----------------------------------------
 
 # Words of a pasted error, as FTS5's unicode61 tokenizer sees them.
-_TOKEN = re.compile(r"[^\W_]+")
+_TOKEN = lazy(r"[^\W_]+")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "NEAR"})
 # Characters of context shown around a matched word that is not on the key line.
 EXCERPT_CONTEXT = 100
@@ -486,21 +487,21 @@ GENERIC_WORDS = frozenset(
 # made near matches of failures that held another secret, session 27.)
 # A name in a pasted error (distinctive_words): a word with a digit and a letter or an
 # inner capital, words joined by `.`, `_`, `::`, `@` or `-<version>`, or a quoted value.
-_NAME = re.compile(
+_NAME = lazy(
     r"(?P<joined>(?<![^\W_])[^\W_]+(?:(?:[._@]|::|-(?=\d))[^\W_]+)+)"
     r"|\b(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]+\b"
     r"|\b[^\W_]+[A-Z][^\W_]*\b"
 )
-_QUOTED_NAME = re.compile(
+_QUOTED_NAME = lazy(
     r"'[^'\n]{1,80}'|\"[^\"\n]{1,80}\"|`[^`\n]{1,80}`|‘[^’\n]{1,80}’|“[^”\n]{1,80}”"
 )
 # A quoted value shorter than this ('app', 'x') is too common a word to be a name.
 MIN_QUOTED = 4
-_EDGES = re.compile(r"^[\W_]+|[\W_]+$")
+_EDGES = lazy(r"^[\W_]+|[\W_]+$")
 # A quoted value of more words than this is a sentence, not a name.
 MAX_NAME_WORDS = 4
 # Ids, not names: 0x7f3a9c2d, 0f3c9a1e.
-_HEX_ID = re.compile(r"0x[0-9a-f]+|(?=[a-f]*\d)[0-9a-f]{6,}")
+_HEX_ID = lazy(r"0x[0-9a-f]+|(?=[a-f]*\d)[0-9a-f]{6,}")
 # find_past_fix compares the key lines of this many matches at most with the pasted one
 # (key_line() costs ~25 us a failure): the others rank after them in their class.
 KEYED_ROWS = 200
@@ -523,9 +524,9 @@ NAMELESS_KINDS = ("rejected", "interrupted", "sibling_error", "undecided")
 NEXT_TEXT_CALLS = 3
 # A path's folders, which text_distance() does not count (other_folder() does): up to its
 # last separator that a name follows (`'.vscode/'` is the folder's name).
-_PATH_FOLDERS = re.compile(r"^.*[/\\](?=.*\w)")
+_PATH_FOLDERS = lazy(r"^.*[/\\](?=.*\w)")
 # Quote characters, set aside (not their contents) when a key line is compared with the paste.
-_QUOTES = re.compile(r"['\"`‘’“”]")
+_QUOTES = lazy(r"['\"`‘’“”]")
 
 
 class NotText(Exception):
@@ -546,8 +547,8 @@ _BOMS = (
 )
 # What no text holds: C0 controls other than whitespace and ESC (ANSI colours), DEL, and
 # U+FFFD (a byte that is no UTF-8). More than NOT_TEXT_SHARE of them, or a NUL, is no text.
-_NOT_TEXT = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f\ufffd]")
-_CONTROLS = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
+_NOT_TEXT = lazy("[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f\ufffd]")
+_CONTROLS = lazy("[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
 NOT_TEXT_SHARE = 1 / 3
 
 
@@ -608,8 +609,8 @@ def paste_text(error: object) -> str:
 # it says enough on its own: this many words of two letters or more outside its
 # placeholders (`Exit code <n>` and `Error: <str>` do not).
 IN_TEXT_MIN_WORDS = 3
-_PLACEHOLDER = re.compile(r"<[a-z]+>")
-_LETTERS = re.compile(r"[^\W\d_]{2,}")
+_PLACEHOLDER = lazy(r"<[a-z]+>")
+_LETTERS = lazy(r"[^\W\d_]{2,}")
 
 
 @functools.lru_cache(maxsize=4)
@@ -635,7 +636,7 @@ def signature_in_text(signature: object, error: object) -> int:
 
 # Where a compiler's message says it was (`<path>:<n>:<n>: `, tsc's `<path>(<n>,<n>): `),
 # which a paste of the message alone leaves out.
-_PLACE = re.compile(r"^<path>(?:\(<n>,<n>\)|:<n>(?::<n>)?):? +")
+_PLACE = lazy(r"^<path>(?:\(<n>,<n>\)|:<n>(?::<n>)?):? +")
 
 
 def another_value(signature: object, pasted: object) -> int:
@@ -958,7 +959,7 @@ def only_file_names(words: object) -> int:
 
 
 # A name that is a file's: it ends with a known extension (signatures.FILE_EXTENSIONS).
-_FILE_NAME = re.compile(r"\.(?:" + "|".join(signatures.FILE_EXTENSIONS) + r")$", re.IGNORECASE)
+_FILE_NAME = lazy(r"\.(?:" + "|".join(signatures.FILE_EXTENSIONS) + r")$", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=64)
@@ -1057,7 +1058,7 @@ def _quoted_names(line: str) -> frozenset[str]:
     return frozenset(name for name in names if _LETTERS_OR_DIGITS.search(name)) or names
 
 
-_PATH_FORM = re.compile(r"<(?:path|tmp)>")
+_PATH_FORM = lazy(r"<(?:path|tmp)>")
 
 # A quoted path as other_names() compares it: its form as normalise() has it, lower-case
 # (`<path>/agent.sh`, `<tmp>`), and as quoted, lower-case.
@@ -1085,7 +1086,7 @@ def _names_a_file(form: str) -> bool:
     return bool(_LETTERS_OR_DIGITS.search(base))
 
 
-_LETTERS_OR_DIGITS = re.compile(r"[^\W_]")
+_LETTERS_OR_DIGITS = lazy(r"[^\W_]")
 
 
 # Key lines repeat across the failures of one signature: both are cached.
@@ -1621,7 +1622,7 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
 # `exit status 1`, `Error`, `Command timed out after 2m 0s` (Claude Code's: the command ran
 # past its limit, a hung server or a slow test alike). What it finds ended so too, whatever
 # went wrong there: with the exit status it names (bare_status).
-_BARE_STATUS = re.compile(
+_BARE_STATUS = lazy(
     r"(?:exit code:?|process exited with code|exit status) (?P<status>-?\d+)"
     r"|<exited with exit code (?P<copilot>-?\d+)>|error|failed"
     r"|command timed out(?: after [\w .]{1,30})?",
@@ -3096,7 +3097,7 @@ def _names_file(text: str, path: str) -> bool:
 
 
 # A path at the end of pasted text: `src/app.py`, `/home/u/x.ts:12:5`, `'./lib/a.js'`.
-_PASTED_PATH = re.compile(
+_PASTED_PATH = lazy(
     r"""(?:^|\s)['"`(]?(?P<path>(?:~|\.{1,2})?/?(?:[\w@.+-]+/)+[\w@.+-]+|[\w@+-]+\.[A-Za-z]\w{0,7})"""
     r"""(?::\d+){0,2}['"`),.:;]*\s*$"""
 )
@@ -3127,13 +3128,13 @@ def one_line(text: str | None, width: int) -> str:
 
 
 # Markdown that reads as noise on one line: bold and code marks, heading marks, table rules.
-_MARKS = re.compile(r"\*\*|__|`")
-_BLOCKS = re.compile(r"(?m:^#{1,6}\s+)|(?m:^\s*\|?[\s:|-]*-{3,}[\s:|-]*\|?\s*$)")
+_MARKS = lazy(r"\*\*|__|`")
+_BLOCKS = lazy(r"(?m:^#{1,6}\s+)|(?m:^\s*\|?[\s:|-]*-{3,}[\s:|-]*\|?\s*$)")
 
 
 # A model's reasoning written into its reply as text (`<thinking>...</thinking>`, seen from
 # models run through other providers), to the end of the text when it is cut off there.
-_THINKING = re.compile(r"<thinking>.*?(?:</thinking>|\Z)", re.S)
+_THINKING = lazy(r"<thinking>.*?(?:</thinking>|\Z)", re.S)
 
 
 def plain_text(text: object, width: object = 600) -> str:

@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
+from pastfix.patterns import lazy
+
 # Text longer than this keeps its head and tail with a marker between them.
 # Claude Code itself truncates Bash output at 30,000 characters and refuses
 # reads over 256 KB, so nothing a person saw in a session is cut; only odd
@@ -53,14 +55,12 @@ EXCERPT_SOURCE_BYTES = 64 * 1024
 
 # The files an apply_patch patch changes, as Codex's patches name them (Copilot's and
 # opencode's are of the same form); a patch call's file_path is the first.
-PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
+PATCH_FILE = lazy(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
 
 # CSI sequences (colours), OSC sequences whole (an OSC 8 hyperlink
 # `ESC ]8;;URL ESC \`, whose `8;;` left behind would glue itself to the text
 # before it, an AWS key id for one), then any other two-character escape.
-_ANSI = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)|\x1b[@-Z\\-_]"
-)
+_ANSI = lazy(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 
 
 class Message(NamedTuple):
@@ -264,7 +264,7 @@ def line_head(line: bytes) -> str:
 # A session id that is one plain name: no option (`-...`), path (`/`, `..`), space, quote or
 # shell character. A transcript names its own session, so only such an id is given to a
 # command (agents.resume_command) or taken for a folder (transcripts.read_persisted_outputs).
-_PLAIN_ID = re.compile(r"[A-Za-z0-9][\w.-]{0,199}")
+_PLAIN_ID = lazy(r"[A-Za-z0-9][\w.-]{0,199}")
 
 
 def plain_id(session_id: str) -> bool:
@@ -286,7 +286,7 @@ def clean_text(text: str) -> str:
 # What UTF-8 cannot hold, and SQLite refuses to bind: a byte of another encoding read from
 # the command line or a pipe (Python's surrogate escape), half an emoji in JSON ("\ud83d")
 # that a parser other than msgspec decodes (the standard library's json, YAML's "\ud800").
-_SURROGATES = re.compile("[\ud800-\udfff]")
+_SURROGATES = lazy("[\ud800-\udfff]")
 
 
 def valid_text(text: str) -> str:
@@ -296,7 +296,7 @@ def valid_text(text: str) -> str:
 
 
 # Every escape sequence of a JSON line; \uXXXX ones with their code.
-_ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+_ESCAPE = lazy(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
 
 
 def without_lone_surrogates(raw: bytes) -> bytes:
@@ -305,7 +305,7 @@ def without_lone_surrogates(raw: bytes) -> bytes:
     return replace_lone_surrogates(raw) if _LONE_SURROGATE.search(raw) else raw
 
 
-_LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = lazy(rb"\\u[dD][89a-fA-F]")
 
 
 def replace_lone_surrogates(line: bytes) -> bytes:

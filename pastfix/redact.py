@@ -46,6 +46,8 @@ from itertools import accumulate, chain, count
 from operator import add, itemgetter
 from typing import Any, NamedTuple
 
+from pastfix.patterns import lazy
+
 try:
     import re2
 except ImportError:  # no google-re2 wheel for this platform: see anchors_in()
@@ -99,7 +101,7 @@ _GAP = r"(?:[^\S\n]{0,40}|\s{0,3})"
 _NAME_KEYWORD = (
     r"(?:(?:" + _KEYWORD + r"|" + _PARTS + r"(?:[_-]?(?:key|base))*)" + _NAME_SUFFIX + r")"
 )
-_KEYWORD_ONLY = re.compile(r"(?i:" + _KEYWORD + r")")
+_KEYWORD_ONLY = lazy(r"(?i:" + _KEYWORD + r")")
 # Substrings (case-sensitive) without which no keyword rule can match, and how
 # many characters before each a keyword may start (`private_key`: 8).
 _KEY_LEADS = (0, 3, 4, 5, 6, 7, 8)
@@ -129,8 +131,8 @@ def _entropy(value: str) -> float:
     return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
 
 
-_DIGIT = re.compile(r"\d")
-_LETTER = re.compile(r"[^\W\d_]")
+_DIGIT = lazy(r"\d")
+_LETTER = lazy(r"[^\W\d_]")
 
 
 def _mixed(value: str) -> bool:
@@ -161,7 +163,7 @@ def _wordy(value: str) -> bool:
     return len(parts) >= 3 and words >= 0.6 * len(value)
 
 
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = lazy(
     # (`$` begins a variable, `$DB_PASS`, `${X}`, `$(cmd)`; not `$3cr3t!` or a bcrypt `$2b$...`)
     r"^(?:[%<{\[*]|\$(?:[{(]|[A-Za-z_][A-Za-z0-9_]*$|\d$)|.*(?:\.\.\.|\*\*\*|xxxx|XXXX|\$\{|\{\{|<[A-Za-z_-]+>))"
     r"|^(?i:(?:your|my|the|an?|some|example|sample|dummy|fake|test|placeholder|redacted"
@@ -170,17 +172,17 @@ _PLACEHOLDER = re.compile(
 )
 # A name whose value is as often a path or a word as a secret: a working directory, a
 # credentials file or option (`credentials: 'include'`).
-_PATH_NAME = re.compile(r"(?i)(?:pwd|creds?|credentials?)$")
-_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
+_PATH_NAME = lazy(r"(?i)(?:pwd|creds?|credentials?)$")
+_WINDOWS_PATH = lazy(r"[A-Za-z]:[\\/]")
 # Code, not a value: `self.token`, `os.environ.get`, `config.api_key`.
-_DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
-_ENV_NAME = re.compile(r"^[A-Z0-9_]+$")
+_DOTTED_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
+_ENV_NAME = lazy(r"^[A-Z0-9_]+$")
 # A package version or range: `"jsonwebtoken": "^9.0.4"` in a package.json.
-_VERSION = re.compile(r"[~^<>=v]{0,3}\d+(?:\.(?:\d+|[xX*]))+(?:-[0-9A-Za-z.]+)?")
+_VERSION = lazy(r"[~^<>=v]{0,3}\d+(?:\.(?:\d+|[xX*]))+(?:-[0-9A-Za-z.]+)?")
 
 
 # What is not a letter or a digit (`[\W_]`: what str.isalnum() is not, for the scripts of names).
-_NOT_ALNUM = re.compile(r"[\W_]+")
+_NOT_ALNUM = lazy(r"[\W_]+")
 
 
 def _letters_of(text: str) -> str:
@@ -327,7 +329,7 @@ def _assignment(m: re.Match[str]) -> bool:
 
 
 # What opens a name in brackets: `[` and a quote (`os.environ['X']`, `ENV[\"X\"]` in JSON).
-_OPEN_BRACKET = re.compile(r"\[\\{0,7}[\"']\Z")
+_OPEN_BRACKET = lazy(r"\[\\{0,7}[\"']\Z")
 
 
 def _bracketed(m: re.Match[str], before: int) -> bool:
@@ -341,13 +343,13 @@ def _bracketed(m: re.Match[str], before: int) -> bool:
 # A word, up to a space, a quote or a backslash: an unquoted value with the delimiters that
 # end a value in code (`Zx;KY34Bh8DW4ro`, `ab&YOr4dqPSi0O9`); one longer than this is read
 # no further.
-_WORD = re.compile(r"[^\s\"'`\\]{1,100}")
+_WORD = lazy(r"[^\s\"'`\\]{1,100}")
 # What ends a value in a list of assignments (`pw;User=bob`, `a=1&api_key=...`, `a; b: c`).
-_NEXT_ASSIGNMENT = re.compile(r"[;&,|][\w.-]+[=:]")
+_NEXT_ASSIGNMENT = lazy(r"[;&,|][\w.-]+[=:]")
 # The characters that end an unquoted value in code, but may be part of a secret.
 _DELIMITERS = frozenset(",;()[]{}<>|&")
 # Code, not a value: a call, an index, an operator (`getpass()`, `argv[1]`, `a&&b`).
-_CODE = re.compile(r"\w[(\[]|&&|\|\||[=!<>]=|=>|->|::")
+_CODE = lazy(r"\w[(\[]|&&|\|\||[=!<>]=|=>|->|::")
 
 
 def _delimited_secret(m: re.Match[str], name: str) -> str | None:
@@ -370,11 +372,11 @@ def _delimited_secret(m: re.Match[str], name: str) -> str | None:
 
 
 # A variable's name, without digits: a secret has some, or is quoted.
-_NAME = re.compile(r"[A-Za-z_]+")
+_NAME = lazy(r"[A-Za-z_]+")
 # The unquoted value of a .env line: up to a space, a quote or a backslash (a JSON escape).
-_ENV_WORD = re.compile(r"[^\s\"'`\\]*+")
+_ENV_WORD = lazy(r"[^\s\"'`\\]*+")
 # What may stand before an upper-case name on its line: `export`, `set`, indentation.
-_ENV_LEAD = re.compile(r"(?:[^\S\n]*(?:export|set|declare -x)[^\S\n]+|[^\S\n]*)\Z")
+_ENV_LEAD = lazy(r"(?:[^\S\n]*(?:export|set|declare -x)[^\S\n]+|[^\S\n]*)\Z")
 _ENV_LEAD_MAX = 24
 
 
@@ -429,7 +431,7 @@ WRAPPED_VALUE_MIN = 12
 
 
 # A word and another after an unquoted value: the value begins a sentence.
-_PROSE_AFTER = re.compile(r" [a-z]{2,} [a-z]{2,}")
+_PROSE_AFTER = lazy(r" [a-z]{2,} [a-z]{2,}")
 
 
 def _mentioned(keyword: str, value: str) -> bool:
@@ -442,7 +444,7 @@ def _mentioned(keyword: str, value: str) -> bool:
     return _assigned_secret(keyword, value, True)
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
+_IDENTIFIER = lazy(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
 
 
 def _quoted_password(m: re.Match[str]) -> bool:
@@ -464,7 +466,7 @@ def _env_default(m: re.Match[str]) -> bool:
     return _assigned_secret(name + m.group("keyword"), m.group("value"), True)
 
 
-_SUFFIX_AT_END = re.compile(_NAME_SUFFIX + r"\Z")
+_SUFFIX_AT_END = lazy(_NAME_SUFFIX + r"\Z")
 
 
 def _escaped(text: str, at: int) -> bool:
@@ -501,13 +503,13 @@ def _url_password(m: re.Match[str]) -> bool:
 
 
 # A port, then the end of a URL's host: a password is more than that.
-_PORT = re.compile(r"\d{1,5}(?:[/?#]|\Z)")
+_PORT = lazy(r"\d{1,5}(?:[/?#]|\Z)")
 # A host with a dot (or localhost), its port, and the end of the host.
-_HOST = re.compile(
+_HOST = lazy(
     r"(?:localhost|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+|\[[0-9a-fA-F:.]+\])"
     r"(?::\d{1,5})?[/?#]"
 )
-_URL_END = re.compile(r"[/?#]")
+_URL_END = lazy(r"[/?#]")
 
 
 def _url_password_end(m: re.Match[str]) -> int:
@@ -531,13 +533,13 @@ def _url_password_end(m: re.Match[str]) -> int:
 # something else is an email (`from:bob1990@gmail.com`), an image's digest
 # (`node:20@sha256:...`) or an npm alias (`npm:react@18.2.0`). The password is judged as
 # a quoted password's (see _assigned_secret: no placeholder, word list or version).
-_BARE_HOST = re.compile(
+_BARE_HOST = lazy(
     r"(?:tcp|unix)\("
     r"|(?:localhost|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+|\[[0-9a-fA-F:.]+\])"
     r"(?::\d{1,5})?/"
     r"|[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*:\d{1,5}(?=[/?#\s\"'`,;)\]\\]|\Z)"
 )
-_BARE_USERINFO = re.compile(r"[A-Za-z0-9_.%+-]{0,64}:(?P<password>[^\s\"'`\\<>]{1,200})")
+_BARE_USERINFO = lazy(r"[A-Za-z0-9_.%+-]{0,64}:(?P<password>[^\s\"'`\\<>]{1,200})")
 # What stands before a URL's user (a space, a quote, `=`, a bracket: `DB=app:PW@...`).
 _BEFORE_USER = " \t\n\"'`<>(,;={|"
 # How far before its `@` a user and its password start.
@@ -546,7 +548,7 @@ _USERINFO_MAX = 266
 
 # An `@` that a service's address follows (_BARE_HOST), found by one search of the text:
 # most `@`s are of emails, decorators and packages' scopes, which the search passes in C.
-_BARE_AT = re.compile("@(?=" + _BARE_HOST.pattern + ")")
+_BARE_AT = lazy("@(?=" + _BARE_HOST.pattern + ")")
 
 
 def _bare_url_passwords(text: str) -> Iterator[tuple[int, int]]:
@@ -576,7 +578,7 @@ def _bearer(m: re.Match[str]) -> bool:
 # How long a token after a keyword must be, but after a name of a key (`API key ref-2f38...`,
 # 24 characters: a ref.tools key a session's prompt gave, kept), where 16 will do.
 _KEY_TOKEN = 32
-_KEY_COMPOUND = re.compile(rf"(?i:(?:{_KEY_KINDS})[_ -]?key)")
+_KEY_COMPOUND = lazy(rf"(?i:(?:{_KEY_KINDS})[_ -]?key)")
 
 
 def _near_keyword(m: re.Match[str]) -> bool:
@@ -595,8 +597,8 @@ def _near_keyword(m: re.Match[str]) -> bool:
     return _entropy(token) >= (3.0 if hexadecimal else 3.5)
 
 
-_HEX = re.compile(r"[0-9a-fA-F]+")
-_UPPER = re.compile(r"[A-Z]")
+_HEX = lazy(r"[0-9a-fA-F]+")
+_UPPER = lazy(r"[A-Z]")
 
 
 def _openai(m: re.Match[str]) -> bool:
@@ -697,12 +699,12 @@ _VALUE = r"[^\s\"'`\\,;()\[\]{}<>|&]"
 # The head of a token the high-entropy rule judges (a longer one goes whole if it passes).
 _TOKEN_MAX = 1024
 # A value of a name in Markdown's bold (`**API Key**: ...`) judged at all: one word, no code.
-_CODELESS = re.compile(_VALUE + "+")
+_CODELESS = lazy(_VALUE + "+")
 # The rest of a value whose head a rule judged: possessive, scanned once for each value replaced.
-_VALUE_REST = re.compile(_VALUE + "*+")
-_QUOTED_REST = re.compile(r"[^\"'\\\n]*+")
-_TICKED_REST = re.compile(r"[^`\\\n]*+")
-_TOKEN_REST = re.compile(r"[A-Za-z0-9+/_=-]*+")
+_VALUE_REST = lazy(_VALUE + "*+")
+_QUOTED_REST = lazy(r"[^\"'\\\n]*+")
+_TICKED_REST = lazy(r"[^`\\\n]*+")
+_TOKEN_REST = lazy(r"[A-Za-z0-9+/_=-]*+")
 
 
 # A token that a terminal or a log wrapped (fixed-width output): its line ends right after
@@ -720,18 +722,18 @@ _JWT_REST_LINE = _REST_LINE.format("[A-Za-z0-9_.-][A-Za-z0-9_.-]")
 # `    12→`, `cat -n`'s `    12<tab>`, grep's `12:` and `path:12:`, or `-` on a context
 # line, bat's `  12 │ `), a box's or a table's border (`│ `, `| `), an indent, or a mark
 # and an indent (`+    key: ...`).
-_NUMBERED_LEAD = re.compile(
+_NUMBERED_LEAD = lazy(
     r"(?P<pad>[^\S\n]*)(?P<n>\d{1,9})(?P<sep>→|\t|\\t|[:-]|[^\S\n]*[│|][^\S\n]?)"
     r"|(?P<file>[\w./~-]{1,200})[:-](?P<fn>\d{1,9})[:-]"
 )
-_FIXED_LEAD = re.compile(r"[+-]?[^\S\n]*(?:[│|][^\S\n]*)?")
+_FIXED_LEAD = lazy(r"[+-]?[^\S\n]*(?:[│|][^\S\n]*)?")
 # A line that is a word (`Done`, `OK`, `next-step`), a number (a pid, a count, grep's
 # `1115-`) or holds an anchor (the next token of a list, one a line) is what followed a
 # token, not its rest.
-_PLAIN_WORD = re.compile(r"_*[A-Z]?[a-z]+(?:[_-][a-z]+)*|[A-Z]+(?:[_-][A-Z]+)*|[\d-]+")
+_PLAIN_WORD = lazy(r"_*[A-Z]?[a-z]+(?:[_-][a-z]+)*|[A-Z]+(?:[_-][A-Z]+)*|[\d-]+")
 # ... and behind a lead, a name of words in camel case too: an indent, a line number or a
 # border is before each of a list of fields or imports (`  mergedAt`, `   474→    ToolCall`).
-_CAMEL_NAME = re.compile(r"_*[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}")
+_CAMEL_NAME = lazy(r"_*[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}")
 _LINE_MAX = 1100
 
 
@@ -860,7 +862,7 @@ def _wrapped_rest_end(
 # a token's (not a mark, a path's `/` or `.`); a rest of words joined by them is a path or a
 # name (`src/main.py`, `app.config`), the line after the token (see _DOTTED_WORDS).
 _bearer_rests = functools.cache(lambda: _rests(_REST_LINE.format("[A-Za-z0-9_][A-Za-z0-9._~+/=-]")))
-_DOTTED_WORDS = re.compile(rf"(?:{_PLAIN_WORD.pattern})(?:[./](?:{_PLAIN_WORD.pattern}))+/?")
+_DOTTED_WORDS = lazy(rf"(?:{_PLAIN_WORD.pattern})(?:[./](?:{_PLAIN_WORD.pattern}))+/?")
 
 
 def _wrapped_bearer_end(m: re.Match[str]) -> int:
@@ -908,10 +910,10 @@ def _rest_lines(
 # three parts on one line, finds nothing. Its head: a line that ends after its first part,
 # or after its first dot and some of its second part (a head with both dots is the jwt
 # rule's, its signature's rest a token's).
-_JWT_HEAD = re.compile(r"eyJ" + _alone(3) + r"[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?")
-_JWT_RUN = re.compile(r"[A-Za-z0-9_.-]*+")
+_JWT_HEAD = lazy(r"eyJ" + _alone(3) + r"[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?")
+_JWT_RUN = lazy(r"[A-Za-z0-9_.-]*+")
 # A whole JWT, its signature 16 characters or more (HS256's is 43), or none (`alg: none`).
-_JWT_WHOLE = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.(?:[A-Za-z0-9_-]{16,})?")
+_JWT_WHOLE = lazy(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.(?:[A-Za-z0-9_-]{16,})?")
 # The longest JWT read across lines (an Azure access token with its groups is ~4 KB).
 _JWT_MAX = 16_384
 
@@ -986,16 +988,16 @@ def _wrapped_jwts(text: str) -> Iterator[tuple[int, int]]:
 # ${'eyJ...'}`): a comma, a key, a dot or a template's `}${` in the gap puts the dot the two
 # parts have between them. (No bracket or brace but a template's pair: what goes keeps the
 # text around it valid JSON.)
-_JWT_GAP = re.compile(
+_JWT_GAP = lazy(
     r"(?:[\s\"'`+,.]|\\{1,16}[nrt\"'`]|\\(?=\r?\n)|\}\.?\$\{"
     r"|(?P<key>[A-Za-z_][\w-]{0,30}(?:\\{0,16}[\"'`])?[^\S\n]{0,3}[:=])){1,60}"
 )
-_APART = re.compile(r"[,.]|\$\{")
-_GAP_LINE_END = re.compile(r"[\r\n+]|\\[nr]")
+_APART = lazy(r"[,.]|\$\{")
+_GAP_LINE_END = lazy(r"[\r\n+]|\\[nr]")
 # The shortest signature an algorithm makes, HS256's 32 bytes in base64url: one shorter
 # has more to come.
 _SIGNED = 43
-_QUOTES_AROUND = re.compile(r"[\"'`\\].*[\"'`]\Z", re.DOTALL)
+_QUOTES_AROUND = lazy(r"[\"'`\\].*[\"'`]\Z", re.DOTALL)
 
 
 def _jwt_lengths(word: str, dots: int, lengths: tuple[int, ...]) -> tuple[int, ...]:
@@ -1084,8 +1086,8 @@ def _rest_of_value(m: re.Match[str], rest: re.Pattern[str]) -> int:
 
 # A PEM header or footer of a private key: "-----BEGIN RSA PRIVATE KEY-----".
 _PEM_HEADER = r"-----{}[A-Z0-9 ]{{0,30}} PRIVATE KEY(?: BLOCK)?-----"
-_PEM_BEGIN = re.compile(_PEM_HEADER.format("BEGIN"))
-_PEM_END = re.compile(_PEM_HEADER.format("END"))
+_PEM_BEGIN = lazy(_PEM_HEADER.format("BEGIN"))
+_PEM_END = lazy(_PEM_HEADER.format("END"))
 # What a tool puts before each line of a file it shows, at the start of a line (or of a
 # JSON text's \\n): Claude Code's Read and Edit `     2→` (`cat -n`'s tab is space), `bat`'s
 # `   2 │ `, grep's `key.pem:`, `key.pem:12:` and `key.pem-12-`, and `12:` or `12-`. The
@@ -1098,12 +1100,12 @@ _PEM_LINE_PREFIX = (
 # What lies between a header and its footer (a JSON text's \\n and \\t escapes too, and the
 # quotes of a key written as string lines of source: `"MIIE...\\n"`), and what a block
 # cut short holds (no dash: it stops at the next header). A line's prefix is tried first.
-_PEM_BODY = re.compile(r"(?:" + _PEM_LINE_PREFIX + r"|[A-Za-z0-9+/=\s:,\"'-]|\\+[nrt\"])*+")
-_PEM_CUT_BODY = re.compile(r"(?:" + _PEM_LINE_PREFIX + r"|[A-Za-z0-9+/=\s\"']|\\+[nrt\"])*+")
+_PEM_BODY = lazy(r"(?:" + _PEM_LINE_PREFIX + r"|[A-Za-z0-9+/=\s:,\"'-]|\\+[nrt\"])*+")
+_PEM_CUT_BODY = lazy(r"(?:" + _PEM_LINE_PREFIX + r"|[A-Za-z0-9+/=\s\"']|\\+[nrt\"])*+")
 
 
 # A run of a key's base64, as every line of a PEM body but the last short one holds.
-_KEY_TEXT = re.compile(r"[A-Za-z0-9+/]{16}")
+_KEY_TEXT = lazy(r"[A-Za-z0-9+/]{16}")
 
 
 def _private_keys(text: str) -> Iterator[tuple[int, int]]:
@@ -1141,12 +1143,12 @@ def _private_keys(text: str) -> Iterator[tuple[int, int]]:
 
 # `htpasswd -b FILE USER PASSWORD` (`-nb USER PASSWORD`: no file), its options first, up
 # to what ends a command.
-_HTPASSWD = re.compile(
+_HTPASSWD = lazy(
     r"htpasswd(?P<options>(?:[^\S\n]{1,10}-[A-Za-z]{1,10}){1,6})"
     r"(?P<args>(?:[^\S\n]{1,10}(?:\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|[^\s\"'`\\;|&<>()]{1,200})){2,3})"
 )
 # An argument, quoted or not (its text in the group `text`).
-_ARGUMENT = re.compile(r"\"(?P<q2>[^\"\n]+)\"|'(?P<q1>[^'\n]+)'|(?P<bare>[^\s\"'`\\;|&<>()]+)")
+_ARGUMENT = lazy(r"\"(?P<q2>[^\"\n]+)\"|'(?P<q1>[^'\n]+)'|(?P<bare>[^\s\"'`\\;|&<>()]+)")
 
 
 def _htpasswd_passwords(text: str) -> Iterator[tuple[int, int]]:
@@ -1174,12 +1176,12 @@ def _htpasswd_passwords(text: str) -> Iterator[tuple[int, int]]:
 # (its pairs start with the first, and end at a colon, which no cookie holds and every
 # header ends: the pairs of two headers never overlap; an option's unquoted value ends at
 # a space)
-_COOKIE_HEADER = re.compile(
+_COOKIE_HEADER = lazy(
     r"(?i:(?<![\w-])(?P<header>(?:set-)?cookie:[^\S\n]{0,10})|(?<![\w-])--cookie[\s=]|(?<=\s)-b\s)"
     r"[^\S\n]{0,10}(?P<q>[\"'])?"
     r"(?P<pairs>[\w.$-]{1,100}=(?:(?(header)[^\n\"'\\:]|(?(q)[^\n\"'\\:]|[^\s\"'\\:]))){0,2000})"
 )
-_COOKIE_PAIR = re.compile(r"(?:^|[;,]\s{0,3})[\w.$-]{1,100}=(?P<value>[^;,\s\"'\\]{16,1000})")
+_COOKIE_PAIR = lazy(r"(?:^|[;,]\s{0,3})[\w.$-]{1,100}=(?P<value>[^;,\s\"'\\]{16,1000})")
 
 
 # Where a header or option may start before each of its anchors: `cookie:`, `set-cookie:`,
@@ -1355,8 +1357,8 @@ _TOKEN_OPTIONS = {
     "--api-key": "api-key",
 }
 # A value made of what a generated token holds (base64, base64url, hex).
-_TOKEN_CHARS = re.compile(r"[A-Za-z0-9+/_-]+={0,2}")
-_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_TOKEN_CHARS = lazy(r"[A-Za-z0-9+/_-]+={0,2}")
+_UUID = lazy(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 
 
 def _generated(value: str, shortest: int = 16) -> bool:
@@ -1385,7 +1387,7 @@ def _option_token(m: re.Match[str]) -> bool:
 
 # A name that ends in `KEY` (`OPENAI_KEY`, `SIGNING_KEY`, `masterKey`) whose value is no
 # secret but an id or a column: what the name says before `KEY`.
-_PUBLIC_KEY_NAME = re.compile(
+_PUBLIC_KEY_NAME = lazy(
     r"(?i:public|publishable|pub|site|anon|primary|foreign|sort|partition|hash|range|cache"
     r"|idempotency|dedupe?|lookup|query|storage|object|s3|file|row|column|index|unique"
     r"|composite|map|dict|group|i18n|translation|message|label|field|attr|attribute|ssh"
@@ -1408,7 +1410,7 @@ def _key_name_secret(name: str, value: str) -> bool:
     return _generated(value)
 
 
-_PADDED_KEY = re.compile(r"[A-Za-z0-9+/]{42,500}={1,2}")
+_PADDED_KEY = lazy(r"[A-Za-z0-9+/]{42,500}={1,2}")
 
 
 def _named_key(m: re.Match[str]) -> bool:
@@ -1440,7 +1442,7 @@ def _name_of_kind(name: str) -> str | None:
 
 # A token a web page's form holds for the session that loaded it, no credential:
 # `<input type="hidden" name="authenticity_token" value="...">` (Rails), `csrf_token`.
-_FORM_TOKEN = re.compile(r"(?i)csrf|xsrf|authenticity|verification")
+_FORM_TOKEN = lazy(r"(?i)csrf|xsrf|authenticity|verification")
 
 
 def _named_value(m: re.Match[str]) -> bool:
@@ -1544,8 +1546,8 @@ def _encoded_private_key(m: re.Match[str]) -> bool:
     return b"PRIVATE KEY" in decoded
 
 
-_PUTTY_PRIVATE = re.compile(r"Private-Lines:[^\S\n]{0,3}(?P<n>\d{1,3})(?:\r?\n|\\r\\n|\\n)")
-_PUTTY_LINE = re.compile(r"(?P<line>[A-Za-z0-9+/=]{1,200})(?:\r?\n|\\r\\n|\\n|\Z)")
+_PUTTY_PRIVATE = lazy(r"Private-Lines:[^\S\n]{0,3}(?P<n>\d{1,3})(?:\r?\n|\\r\\n|\\n)")
+_PUTTY_LINE = lazy(r"(?P<line>[A-Za-z0-9+/=]{1,200})(?:\r?\n|\\r\\n|\\n|\Z)")
 
 
 def _putty_keys(text: str) -> Iterator[tuple[int, int]]:
@@ -1636,10 +1638,8 @@ def _stored(value: str) -> bool:
 # The start of HTTP Digest's credentials, `Digest username="...", realm=...`, and the
 # `response="..."` that follows on its line (the password hashed with the server's nonce,
 # as good as it to replay a request).
-_DIGEST = re.compile(r"Digest[^\S\n]{1,10}[a-z]{1,10}=")
-_DIGEST_RESPONSE = re.compile(
-    r"response=(?:\\{0,7}\")?(?P<token>[0-9a-fA-F]{32,128})(?![0-9a-fA-F])"
-)
+_DIGEST = lazy(r"Digest[^\S\n]{1,10}[a-z]{1,10}=")
+_DIGEST_RESPONSE = lazy(r"response=(?:\\{0,7}\")?(?P<token>[0-9a-fA-F]{32,128})(?![0-9a-fA-F])")
 # How far after `Digest ` its `response=` is looked for.
 _DIGEST_MAX = 500
 
@@ -1682,9 +1682,9 @@ _VAULT_VALUE = (
     r"(?:\\{0,7}\"(?P<dq>[^\"\\\n]{1,1000})(?=\\{0,7}\")|\\{0,7}'(?P<sq>[^'\\\n]{1,1000})'"
     r"|(?P<bare>[^\s\"'`\\,{}\[\]]{1,1000})(?=[\s,}\]]|\Z))"
 )
-_BRACE_OR_VALUE = re.compile(r"[{}]|" + _VAULT_VALUE)
+_BRACE_OR_VALUE = lazy(r"[{}]|" + _VAULT_VALUE)
 # The fields of a line after an id: apart by a tab or two spaces or more.
-_FIELDS = re.compile(r"(?:\t|[^\S\n]{2,})(?P<field>[^\s\"'`\\]{1,1000})")
+_FIELDS = lazy(r"(?:\t|[^\S\n]{2,})(?P<field>[^\s\"'`\\]{1,1000})")
 # How far from its id a secret's value is looked for (an object's other keys between).
 _VAULT_MAX = 2000
 
@@ -1756,7 +1756,7 @@ def _header_key(m: re.Match[str]) -> bool:
 _VIEW_PREFIX = r"[^\S\n]*(?:\d{1,9}(?:→|\t|\\t|:|\|)[^\S\n]*)?"
 # A line of a `.pgpass` file, `host:port:database:user:password` (five fields, the port a
 # number or `*`), after what a tool puts before it (_VIEW_PREFIX) or an `echo` and a quote.
-_PGPASS_LINE = re.compile(
+_PGPASS_LINE = lazy(
     _VIEW_PREFIX + r"(?:echo[^\S\n]{1,5}(?:-e[^\S\n]{1,5})?)?"
     r"(?:\\{0,7}[\"'])?(?P<host>[A-Za-z0-9.*_-]{1,253}):(?:\d{1,5}|\*)"
     r":[^\s:\"'`\\]{1,100}:[^\s:\"'`\\]{1,100}:(?P<password>[^\s:\"'`\\]{1,200})"
@@ -1764,7 +1764,7 @@ _PGPASS_LINE = re.compile(
 )
 # Where a line starts: after a line break, JSON's `\n`, or a quote (a file's text as a
 # JSON string, a Write's `"content": "..."`).
-_LINE_BREAK = re.compile(r"\n|\\n|\"")
+_LINE_BREAK = lazy(r"\n|\\n|\"")
 
 
 def _pgpass_passwords(text: str) -> Iterator[tuple[int, int]]:
@@ -1791,7 +1791,7 @@ def _pgpass_passwords(text: str) -> Iterator[tuple[int, int]]:
 # what may stand between it and the pipe: a redirection (`2>/dev/null`), the end of a
 # group (`(echo PW) |`, `{ echo PW; } |`). (REDACTION_VERSION 17: a quoted value was one
 # word of a bare value's characters, and the pipe had to follow it.)
-_FED = re.compile(
+_FED = lazy(
     r"(?<![\w-])(?:echo[^\S\n]{1,10}(?:-[neE]{1,3}[^\S\n]{1,10})?"
     r"|printf[^\S\n]{1,10}(?:\\{0,7}[\"']%s(?:\\{1,7}n)?\\{0,7}[\"'][^\S\n]{1,10})?)"
     r"(?:\$?\\{0,7}[\"'](?P<quoted>[^\"'\\\n]{4,200})(?:\\{1,7}n)?\\{0,7}[\"']"
@@ -1800,13 +1800,13 @@ _FED = re.compile(
     r"(?:[^\S\n]{0,10}(?:;[^\S\n]{0,10})?[)}])?[^\S\n]{0,10}\|"
 )
 # A here-string after a command that reads a password from its input (`sudo -S <<< 'PW' ...`).
-_HERE_STRING = re.compile(
+_HERE_STRING = lazy(
     r"<<<[^\S\n]{0,10}(?:\$?\\{0,7}[\"'](?P<quoted>[^\"'\\\n]{4,200})(?:\\{1,7}n)?\\{0,7}[\"']"
     r"|(?P<bare>[^\s\"'`\\;|&<>()]{4,200})(?:\\{1,7}n)?(?=[\s;|&)]|\Z))"
 )
 # A heredoc after `sudo -S` (`sudo -S apt-get install x <<EOF`, then the password on the
 # body's first line, one word alone on it).
-_HEREDOC = re.compile(
+_HEREDOC = lazy(
     r"<<-?[^\S\n]{0,3}(?P<q>[\"'])?(?P<tag>[A-Za-z_][A-Za-z0-9_]{0,30})(?(q)[\"'])"
     r"[^\n]{0,300}\n[^\S\n]{0,10}(?P<bare>[^\s\"'`\\]{4,200})[^\S\n]{0,10}(?=\n|\Z)"
 )
@@ -1823,9 +1823,9 @@ _READS_PASSWORD = (
 _ECHO_MAX = 400
 _HERE_MAX = 300
 # What ends a command: a pipe, `;`, `&`, a line break not continued by a backslash.
-_COMMAND_END = re.compile(r"[|;&]|(?<!\\)\n")
+_COMMAND_END = lazy(r"[|;&]|(?<!\\)\n")
 # A word of sudo's options (`-u postgres`, `-p ''`, `--user=x`, `-nS`), after a space.
-_SUDO_WORD = re.compile(
+_SUDO_WORD = lazy(
     r"[^\S\n]{1,10}(?P<word>(?:\"[^\"\n]{0,100}\"|'[^'\n]{0,100}'|[^\s\"'`;|&<>()]{1,100}){1,4})"
 )
 # sudo's options that take a value: the letters (`-u USER`, `-uUSER`), the long names.
@@ -2027,8 +2027,8 @@ _PROGRAM_OPTION = {
 # an unescaped line break, not in quotes).
 _OPTIONS_MAX = 400
 # What ends a command, or opens quotes; and quotes closed on their line.
-_COMMAND_END_OR_QUOTE = re.compile(r"[|;&\"']|(?<!\\)\n")
-_IN_QUOTES = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+_COMMAND_END_OR_QUOTE = lazy(r"[|;&\"']|(?<!\\)\n")
+_IN_QUOTES = lazy(r"'[^'\n]*'|\"[^\"\n]*\"")
 
 
 def _command_end(text: str, at: int, hi: int) -> int:
@@ -2075,12 +2075,12 @@ def _program_passwords(text: str) -> Iterator[tuple[int, int]]:
 # (REDACTION_VERSION 17: a quote or a backslash in it, escaped, `"Qm7\"x9\n"`, or a
 # quote other than the one around it; each escape one backslash and what it escapes, so a
 # run of backslashes is read one way only.)
-_TYPED = re.compile(
+_TYPED = lazy(
     r"chars(?:\\{0,7}[\"'])?[^\S\n]{0,3}:[^\S\n]{0,3}(?P<bs>\\{0,7})(?P<q>[\"'`])"
     r"(?P<password>(?:[^\s\"'`\\]|(?!(?P=q))[\"'`]|\\[\"'`\\]){1,200}?)"
     r"(?:\\{1,7}[rn]){0,2}(?P=bs)(?P=q)"
 )
-_ESCAPED = re.compile(r"\\(.)")
+_ESCAPED = lazy(r"\\(.)")
 
 
 def _typed_password(m: re.Match[str]) -> bool:
@@ -2102,18 +2102,18 @@ def _typed_password(m: re.Match[str]) -> bool:
 # text`'s line (ARN, date, name, the secret, version: the keys sorted). When it holds a JSON
 # object, each string in it (`{"username": "app", "dbpass": "..."}`, a flat object as the
 # console writes one), each judged as a stored value (see _stored).
-_SECRET_STRING = re.compile(
+_SECRET_STRING = lazy(
     r"(?<![A-Za-z0-9_])SecretString(?:" + _QUOTE + r")?(?:[^\S\n]{0,3}[:=]|[^\S\n]{0,40}[|│])"
     r"[^\S\n]{0,40}(?P<open>" + _QUOTE + r")?(?:(?P<object>\{)"
     r"|(?(open)(?P<quoted>[^\"'\\\n]{1,1000})(?=\\{0,7}[\"'])"
     # (a bare value ends its word: not code's `SecretString=json.dumps(x)`)
     r"|(?P<bare>[^\s\"'`\\|│,{}()\[\]]{1,1000})(?=[\s,}|│]|\Z)))"
 )
-_SECRET_TEXT = re.compile(
+_SECRET_TEXT = lazy(
     r"arn:aws:secretsmanager:[^\s\"'`\\]{1,300}\t(?:\d{4}-[^\t\n]{1,40}|\d{9,11}(?:\.\d{1,9})?)"
     r"\t[^\t\n]{1,600}\t(?:(?P<object>\{)|(?P<bare>[^\t\n\"'`\\]{1,1000})\t)"
 )
-_STORED_PAIR = re.compile(
+_STORED_PAIR = lazy(
     _QUOTE
     + r"[^\"'\\\n]{1,100}"
     + _QUOTE
@@ -2123,7 +2123,7 @@ _STORED_PAIR = re.compile(
     + _QUOTE
     + r")"
 )
-_BRACE = re.compile(r"[{}]")
+_BRACE = lazy(r"[{}]")
 # How far a stored JSON object's closing brace is looked for.
 _STORED_OBJECT_MAX = 4000
 
@@ -2170,10 +2170,8 @@ def _secret_strings(text: str) -> Iterator[tuple[int, int]]:
 # --with-decryption` prints it: the `Value` of the object whose `Type` it is, after it or
 # before it (as a Key Vault id's, see _vault_secret_values), whatever the parameter's name;
 # or the field after it on `--output text`'s line (its keys sorted: `Type`, `Value`).
-_SECURE_TYPE = re.compile(
-    r"(?<![\w-])Type(?:" + _QUOTE + r")?[^\S\n]{0,3}:\s{0,3}(?:" + _QUOTE + r")?\Z"
-)
-_SECURE_TEXT = re.compile(r"\tSecureString\t(?P<value>[^\t\n\"'`\\]{1,1000})(?=[\t\r\n]|\Z)")
+_SECURE_TYPE = lazy(r"(?<![\w-])Type(?:" + _QUOTE + r")?[^\S\n]{0,3}:\s{0,3}(?:" + _QUOTE + r")?\Z")
+_SECURE_TEXT = lazy(r"\tSecureString\t(?P<value>[^\t\n\"'`\\]{1,1000})(?=[\t\r\n]|\Z)")
 
 
 def _secure_strings(text: str) -> Iterator[tuple[int, int]]:
@@ -2409,9 +2407,9 @@ _READS_SECRET = (
 # the text holds (`kubectl get secret -o yaml`, a manifest written, edited or applied, a
 # diff's added lines): its keys at the indent of `kind:`, above it and below it, to a line
 # of a smaller indent or `---`.
-_KUBE_KIND = re.compile(r"kind:[^\S\n]{1,3}(?P<q>[\"']?)Secret(?P=q)[^\S\n]*(?=\r?\n|\Z)")
-_KUBE_BLOCK = re.compile(r"(?:data|stringData):[^\S\n]*\r?")
-_KUBE_ENTRY = re.compile(
+_KUBE_KIND = lazy(r"kind:[^\S\n]{1,3}(?P<q>[\"']?)Secret(?P=q)[^\S\n]*(?=\r?\n|\Z)")
+_KUBE_BLOCK = lazy(r"(?:data|stringData):[^\S\n]*\r?")
+_KUBE_ENTRY = lazy(
     r"[A-Za-z0-9_.-]{1,253}:[^\S\n]{1,40}(?:(?P<q>[\"'])(?P<quoted>[^\"'\\\n]{1,4000})(?P=q)"
     r"|(?P<bare>[^\s\"'`\\|>#][^\s\"'`\\]{0,4000}))[^\S\n]*\r?\Z"
 )
@@ -2452,12 +2450,10 @@ def _kube_data(value: str) -> bool:
 # `"stringData"` objects, in the object whose `"kind"` is `"Secret"`: the `"kind"` right
 # after the object (kubectl sorts its keys: `apiVersion`, `data`, `kind`), or else the last
 # one before it (a List's items are each of their own kind: a ConfigMap's `data` stays).
-_KUBE_JSON_KIND = re.compile(
+_KUBE_JSON_KIND = lazy(
     _QUOTE + r"kind" + _QUOTE + r"\s{0,3}:\s{0,3}" + _QUOTE + r"(?P<kind>[A-Za-z]{1,60})"
 )
-_KUBE_JSON_DATA = re.compile(
-    _QUOTE + r"(?P<block>data|stringData)" + _QUOTE + r"\s{0,3}:\s{0,3}(?=\{)"
-)
+_KUBE_JSON_DATA = lazy(_QUOTE + r"(?P<block>data|stringData)" + _QUOTE + r"\s{0,3}:\s{0,3}(?=\{)")
 # How far after a data object's end its kind is looked for.
 _KUBE_KIND_AFTER = 40
 
@@ -3301,7 +3297,7 @@ RULES: tuple[Rule, ...] = (
 # twenty times faster than one for the alternation, ~4 ns a character.)
 _INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
 _FOLDED = {**dict.fromkeys(_INVISIBLE, ""), "\uff1a": ":", "\uff1d": "="}
-_ESCAPE = re.compile(
+_ESCAPE = lazy(
     r"[\x1b\\%" + "".join(_FOLDED) + r"]"
     r"(?:(?:(?<=\x1b)|(?<=\\)\\*(?:u001[bB]|x1[bB]|033|e))(?P<colour>\[[0-9;]{0,20}m)"
     r"|(?<=\\)\\*(?:u(?P<u>[0-9a-fA-F]{4})|x(?P<x>[0-9a-fA-F]{2})|(?P<slash>/))"
@@ -3774,7 +3770,7 @@ def _redact_json(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
 
 
 # A JSON key that ends in a keyword: `password`, `PGPASSWORD`, `x_api_token`.
-_KEY_NAME = re.compile(r"(?P<keyword>(?i:" + _NAME_KEYWORD + r"))$")
+_KEY_NAME = lazy(r"(?P<keyword>(?i:" + _NAME_KEYWORD + r"))$")
 
 
 def _redact_value(value: Any, found: dict[str, int]) -> Any:
@@ -3927,7 +3923,7 @@ def _in_marker(text: str, at: int) -> bool:
 
 
 # A word that makes a key's name with `key` after a space (`API Key`, `secret key`).
-_KEY_NAMED = re.compile(rf"(?i:{_KEY_KINDS})$").search
+_KEY_NAMED = lazy(rf"(?i:{_KEY_KINDS})$").search
 
 
 def _keyword_starts(text: str, anchors: frozenset[str]) -> list[int]:
@@ -4134,7 +4130,7 @@ _PRINTERS += tuple(
     for fmt, name in _CREDENTIAL_FILES
 )
 # A read tool's path of such a file: its last part.
-_CREDENTIAL_PATH = re.compile(
+_CREDENTIAL_PATH = lazy(
     r"(?:\A|[/\\])(?:" + "|".join(f"(?P<{fmt}>{name})" for fmt, name in _CREDENTIAL_FILES) + r")\Z"
 )
 # One pattern of them all, each row a group `r<n>` (its names numbered to stay apart): a
@@ -4179,18 +4175,18 @@ def _names_file(text: str) -> bool:
 # The first words of the rows, searched first: most commands hold none, and this literal
 # search is a sixth of the time of _PRINTER's (~15 ns a character of commands, whose
 # lookbehind is tried at each). `$env:` may follow `Write-Output "` (at most 16 before it).
-_PRINTER_WORDS = re.compile(
+_PRINTER_WORDS = lazy(
     r"(?:vault|kubectl|oc|aws|az|gcloud|op|security|pass|secret-tool|doppler|heroku|gh|openssl"
     r"|echo|printf|printenv)\s|\$env:"
 )
-_PRINTER_LEAD = re.compile(
+_PRINTER_LEAD = lazy(
     r"(?:\A|[;&|\n{`]|(?<!\$)\()[^\S\n]*(?:(?:sudo|env|command|exec|time|then|do|else|!)"
     r"(?:[^\S\n]+-[^\s;&|]{1,40})*[^\S\n]+|[A-Za-z_]\w{0,100}=[^\s;&|]{0,300}[^\S\n]+){0,6}\Z"
 )
 _LEAD_MAX = 400
 # The words of a command after its printer: a redirection, a separator, a quoted or bare
 # word (quotes whole: a go-template's `{{.data.password | base64decode}}` is one word).
-_SHELL_TOKEN = re.compile(
+_SHELL_TOKEN = lazy(
     r"[^\S\n]+|&>>?|\d{0,2}>>?&?\d{0,2}-?|\d{0,2}<{1,3}|\|\||&&|[|;&\n()`]"
     r"|(?:'[^']*'|\"(?:[^\"\\]|\\.)*\"|\\.|[^\s'\"\\|;&<>()`])+|."
 )
@@ -4280,8 +4276,8 @@ def _told(rows: re.Pattern[str], command: str, start: int) -> str | None:
 # a usage text, `login: bob` of `pass show`'s second line have one), four characters or
 # more, no heading (`attributes:`), placeholder or nothing printed (`null`, `None`,
 # `<nil>`: a jsonpath or a query that found no value).
-_PRINTED_LINE = re.compile(r"[^\S\n]*+(?P<value>\S{4,}+)[^\S\n]*+")
-_LINE = re.compile(r"[^\n]+")
+_PRINTED_LINE = lazy(r"[^\S\n]*+(?P<value>\S{4,}+)[^\S\n]*+")
+_LINE = lazy(r"[^\n]+")
 
 
 def _netrc_passwords(text: str) -> Iterator[tuple[int, int]]:
@@ -4292,9 +4288,9 @@ def _netrc_passwords(text: str) -> Iterator[tuple[int, int]]:
             yield m.span("password")
 
 
-_NETRC_PASSWORD = re.compile(r"(?<![\w.-])password[^\S\n]+(?P<password>[^\s\"'`\\]{1,200})")
+_NETRC_PASSWORD = lazy(r"(?<![\w.-])password[^\S\n]+(?P<password>[^\s\"'`\\]{1,200})")
 # A line of a `.env`: `NAME=VALUE` (`export NAME=VALUE`), the value quoted or not.
-_ENV_LINE = re.compile(
+_ENV_LINE = lazy(
     _VIEW_PREFIX + r"(?:export[^\S\n]+)?(?P<name>[A-Za-z_][A-Za-z0-9_.-]{0,100})[^\S\n]*="
     r"[^\S\n]*[\"']?(?P<value>[^\s\"'`\\]{1,500})(?=[\s\"']|\Z)"
 )

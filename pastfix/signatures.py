@@ -377,6 +377,8 @@ import functools
 import json
 import re
 
+from pastfix.patterns import lazy
+
 # Signatures longer than this are cut: a key line is a line, not a log.
 MAX_SIGNATURE = 300
 
@@ -405,26 +407,26 @@ _MAX_SCORED = 200
 _MAX_HEADER = 100
 
 # `npm error code X` and the npm lines after it that say nothing of the cause.
-_NPM_CODE = re.compile(r"(npm (?:error|ERR!)) code \S+$")
-_NPM_NO_DETAIL = re.compile(r"(?:syscall|errno|path|code|signal|command|cwd)\b|\d+$")
+_NPM_CODE = lazy(r"(npm (?:error|ERR!)) code \S+$")
+_NPM_NO_DETAIL = lazy(r"(?:syscall|errno|path|code|signal|command|cwd)\b|\d+$")
 _NPM_DETAIL_LINES = 8
 # Gradle's `* What went wrong:` and how far key_line() reads the cause after it.
 _GRADLE_WRONG = "* What went wrong:"
 _GRADLE_CAUSE_LINES = 12
 
-_WRAPPED = re.compile(r"^\s*<tool_use_error>(.*?)(?:</tool_use_error>\s*)?$", re.S)
-_EXIT_CODE = re.compile(r"Exit code -?\d+\s*$")
+_WRAPPED = lazy(r"^\s*<tool_use_error>(.*?)(?:</tool_use_error>\s*)?$", re.S)
+_EXIT_CODE = lazy(r"Exit code -?\d+\s*$")
 # The start of a failure's text that classify() and exit_status() read.
 HEAD_CHARS = 2000
 # How every agent's reader stores a failed command: `Exit code N` first (exit_status).
-_EXIT_CODE_HEAD = re.compile(r"Exit code (-?\d+)[ \t]*(?:\n|$)")
-_ERROR_PREFIX = re.compile(r"Error: ")
+_EXIT_CODE_HEAD = lazy(r"Exit code (-?\d+)[ \t]*(?:\n|$)")
+_ERROR_PREFIX = lazy(r"Error: ")
 # Codex 0.3x's wrapper of a command that failed in its sandbox: the output follows
 # `stdout: ` (fifth held-out set: every TypeScript error of a build was this one line).
-_SANDBOX_WRAPPER = re.compile(
+_SANDBOX_WRAPPER = lazy(
     r"failed in sandbox \w+ with execution error: .*?, exit code: -?\d+, stdout: ?"
 )
-_SANDBOX_STDERR = re.compile(r"\n?, stderr: ?")
+_SANDBOX_STDERR = lazy(r"\n?, stderr: ?")
 # What a login shell's startup files print before every command: zsh's `/Users/x/.zshrc:12:
 # ...`, bash's `/Users/x/.bash_profile: line 3: ...`, Homebrew's `brew shellenv` (sourced
 # from .zprofile) `/opt/homebrew/Library/Homebrew/cmd/shellenv.sh: line 18: /bin/ps:
@@ -437,7 +439,7 @@ _SANDBOX_STDERR = re.compile(r"\n?, stderr: ?")
 # 1774980584851-j7rkzc.sh: eval: line 89: syntax error near unexpected token `('`, under
 # conda.sh's own complaint, before every output of a session: thirty-sixth held-out set,
 # the key line of a failure whose retry printed it too, and so was "not fixed").
-_STARTUP_LINE = re.compile(
+_STARTUP_LINE = lazy(
     r"^[ \t]*(?=[~/])[^\s:]*"
     r"(?:/\.(?:zshenv|zprofile|zshrc|zlogin|bashrc|bash_profile|bash_login|profile)"
     r"|/etc/(?:zshenv|zprofile|zshrc|zlogin|bashrc|bash\.bashrc|profile)"
@@ -453,7 +455,7 @@ _STARTUP_LINE = re.compile(
 _KIND_RULES = (
     (
         "rejected",
-        re.compile(
+        lazy(
             r"The user doesn't want to (?:proceed|take this action)"
             r"|User rejected tool use|The user rejected|Tool use was rejected"
             # Codex CLI: a command or a patch the user did not approve (the words of
@@ -470,7 +472,7 @@ _KIND_RULES = (
     ),
     (
         "interrupted",
-        re.compile(
+        lazy(
             r"\[?(?:Request )?interrupted by user"
             # Codex CLI: a call stopped while it ran (codex.FAILED_CALL_PREFIXES)
             r"|aborted by user after \d|(?-i:\Aaborted(?: by user)?\s*\Z)"
@@ -487,7 +489,7 @@ _KIND_RULES = (
         "sibling_error",
         # newer Claude Code (seen from 2.1.81) names the call that errored:
         # `Cancelled: parallel tool call Bash(which x…) errored`
-        re.compile(r"Sibling tool call errored|Cancelled: parallel tool call ", re.I),
+        lazy(r"Sibling tool call errored|Cancelled: parallel tool call ", re.I),
     ),
     (
         "undecided",
@@ -495,7 +497,7 @@ _KIND_RULES = (
         # unavailable, so auto mode cannot determine the safety of <tool> right now.`) and
         # its SDK's permission request that got no answer (`Tool permission request failed:
         # AbortError: Tool permission stream closed before response received`)
-        re.compile(
+        lazy(
             r"\S+ is temporarily unavailable, so auto mode cannot determine the safety of "
             r"|Tool permission request failed: ",
             re.I,
@@ -503,7 +505,7 @@ _KIND_RULES = (
     ),
     (
         "not_read",
-        re.compile(
+        lazy(
             r"File has not been read yet|File has been (?:unexpectedly )?modified"
             # opencode (FileTime.assert)
             r"|You must read file [^\n]{0,300}? before overwriting it"
@@ -515,7 +517,7 @@ _KIND_RULES = (
         "permission_denied",
         # Claude Code's wording only: the OS says "Permission denied", never
         # "Permission to use ... denied", so raw command output does not match.
-        re.compile(
+        lazy(
             r"Claude requested permissions? to "
             r"|Permission to use [^\n]{0,300}?(?:has been|was|is) (?:auto-?)?denied"
             r"|Permission for [^\n]{0,300}?(?:has been|was) denied"
@@ -534,7 +536,7 @@ _KIND_RULES = (
     ),
     (
         "hook_blocked",
-        re.compile(
+        lazy(
             r"(?:[\w:]+ )?operation blocked by (?:a )?hook"
             r"|(?:PreToolUse|PostToolUse|PostToolUseFailure|UserPromptSubmit|Stop"
             r"|SubagentStop|PermissionRequest|SessionStart|Notification)"
@@ -544,20 +546,20 @@ _KIND_RULES = (
             re.I,
         ),
     ),
-    ("timeout", re.compile(r"Command timed out after", re.I)),
+    ("timeout", lazy(r"Command timed out after", re.I)),
     (
         "string_not_found",
         # Claude Code's, Gemini CLI's replace ("Failed to edit, 0 occurrences found for
         # old_string in ..."), opencode's edit tool, Copilot CLI's edit (all it says is
         # "No match found"), Codex's apply_patch ("Failed to find expected lines in")
-        re.compile(
+        lazy(
             r"String to replace not found in file|Failed to edit, 0 occurrences found"
             r"|oldString not found in content|No match found\.?\s*\Z"
             r"|(?:apply_patch verification failed: )?Failed to find expected lines in",
             re.I,
         ),
     ),
-    ("input_validation", re.compile(r"InputValidationError\b")),
+    ("input_validation", lazy(r"InputValidationError\b")),
 )
 _KIND_BY_NAME = dict(_KIND_RULES)
 
@@ -571,7 +573,7 @@ _KIND_BY_NAME = dict(_KIND_RULES)
 # tree`), fish (`fish: Unknown command: python`), PowerShell (`The term 'python' is not
 # recognized as a name of a cmdlet`) and cmd.exe (`'python' is not recognized as an
 # internal or external command`). One error whatever the shell: `command not found: NAME`.
-_COMMAND_NOT_FOUND = re.compile(
+_COMMAND_NOT_FOUND = lazy(
     r"^(?:[\w./\\-]*[/\\])?(?:ba|da|k|)sh: (?:line \d+: |\d+: )?"
     # (`exec`'s own: dash's `sh: 1: exec: python: not found`, bash's `exec: python: not found`)
     r"(?:exec: )?(?P<a>[^\s:'\"]+): (?:command )?not found$"
@@ -585,7 +587,7 @@ _COMMAND_NOT_FOUND = re.compile(
     # env's, for a script's `#!/usr/bin/env node` (coreutils 8.28+ quotes the name)
     r"|^(?:[^\s:'\"]*/)?env: '?(?P<g>[\w.+-]+)'?: No such file or directory$"
 )
-_NOISE = re.compile(
+_NOISE = lazy(
     r"^(?:"
     r"(?:npm |⚠\ufe0f?\s*)?warn(?:ing)?\b"
     # a warning in brackets: pandoc's and quarto's `[WARNING] Citeproc: citation X not
@@ -659,7 +661,7 @@ _NOISE = re.compile(
 # first: five ember test runs with five failures had jsh's `CommandError` for key line, one
 # signature (a new user's tries, session 33). Scored 1: it yields to any line that says
 # more, and is the key line only of an output that says nothing else.
-_COMMAND_FAILED = re.compile(
+_COMMAND_FAILED = lazy(
     r"(?:[\w.]+\.)?(?:Command|Execa?|(?:Called|Child)?Process|Subprocess|Spawn|Shell)"
     r"(?:Error|Exception)(?:\s*\{?$| \[\w+\]|: Command (?:failed|'))"
     r"|(?:Error: |error |ELIFECYCLE\s+)?Command failed\b"
@@ -678,7 +680,7 @@ _COMMAND_FAILED = re.compile(
 # that (15 us a line instead of 1). So the anchored forms are tried with
 # match() at the line start, and the forms that can occur anywhere are plain
 # lowercase literals searched in the lowercased line.
-_STRONG_START = re.compile(
+_STRONG_START = lazy(
     r"npm (?:error|ERR!)"
     r"|\d+:\d+\s+error\s"  # eslint
     r"|E\s{2,}\S"  # pytest
@@ -697,7 +699,7 @@ _STRONG_START = re.compile(
     r"|e: (?:file:|[/~]|[A-Za-z]:[/\\]|\[[\w-]+\] )"
     r"|\* What went wrong:$"  # Gradle's cause follows (_gradle_cause)
 )
-_STRONG_ANY = re.compile(
+_STRONG_ANY = lazy(
     r"error ts\d|error\[|\[error\]|✘|error:|fatal:|panic:"
     r"|command not found|no such file or directory|permission denied"
     r"|not a directory|is a directory|timed out after|segmentation fault"
@@ -705,14 +707,14 @@ _STRONG_ANY = re.compile(
     r"|undefined reference|: undefined: |syntax error|syntaxerror|: unbound variable"
     r"|no tests ran"
 )
-_ERRNO = re.compile(
+_ERRNO = lazy(
     r"E(?:NOENT|ACCES|PERM|ISDIR|NOTDIR|EXIST|NOTEMPTY|CONNREFUSED|CONNRESET"
     r"|ADDRINUSE|ADDRNOTAVAIL|TIMEDOUT|MFILE|PIPE|NOSPC|ROFS|BUSY|INVAL|NOTFOUND"
     r"|AI_AGAIN|HOSTUNREACH|NETUNREACH|LIFECYCLE|RESOLVE|2BIG|LOOP|NAMETOOLONG)\b"
 )
 # Substrings, not words: "fail" covers failed and failure. Every _STRONG_ANY
 # form contains one of these, so a line without any (most lines) costs one pass.
-_MEDIUM = re.compile(
+_MEDIUM = lazy(
     r"error|fail|fatal|exception|not found|cannot|can't|couldn't|could not"
     r"|unable|denied|refused|invalid|missing|no such|undefined|timed out|panic"
     r"|abort|unknown|unexpected|forbidden|not allowed|no matches found"
@@ -727,19 +729,19 @@ _MEDIUM = re.compile(
 )
 
 # A word with a slash or a dot inside it: a path, a file or a test's name.
-_PATH_WORD = re.compile(r"\S*\w[/.]\w\S*")
+_PATH_WORD = lazy(r"\S*\w[/.]\w\S*")
 # Words with "fail" in them that name a way of working, not a failure: `fail-fast`,
 # `--fail-fast`, `failsafe`, `failover`, the shell's `pipefail` (a script's title
 # `config.toml validation - sequential fail-fast` was the key line of each run, not its
 # `[FAIL] bin_dir does not exist: ...`: twentieth held-out set).
-_NO_FAILURE = re.compile(r"pipefail|fail[-_]?(?:fast|safe|over)")
+_NO_FAILURE = lazy(r"pipefail|fail[-_]?(?:fast|safe|over)")
 # What a notice says after what it could not find or do: that the program carries on
 # without it or in another way (`SDL2 library not found.  Building without graphics
 # support.`, CMake's `-- Google Test not found. Skipping test targets.`, `LLM call failed:
 # x, using fallback`, `setup failed: x. Continuing without tracing.`). Such a notice names
 # no error: it was the key line of a `make` that failed on the compiler's error, CMake's
 # warning above it (a new user's try, nu39: thirty-sixth held-out set).
-_CARRIES_ON = re.compile(
+_CARRIES_ON = lazy(
     r"(?:[.,;]|\s[-\u2013\u2014])\s+(?:building|skipping|continuing|falling back|using"
     r"|ignoring|proceeding|defaulting)\b"
 )
@@ -757,11 +759,11 @@ _FAILED_TEST = ("× ", "✗ ", "✕ ")
 # testem's (ember test, ember exam) failed test, numbered, with its browser: `1) [Chrome
 # 143.0] tests/a-test.ts: shows the overlay`; its message on the next line (`Loading overlay
 # is displayed`, `Promise rejected during "...": Assertion Failed: ...`)
-_NUMBERED_TEST = re.compile(r"\d+\) \[[^\]\n]{1,60}\] \S")
-_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(?::|$)")
+_NUMBERED_TEST = lazy(r"\d+\) \[[^\]\n]{1,60}\] \S")
+_EXCEPTION_LINE = lazy(r"^[A-Za-z_][\w.]*(?::|$)")
 # A line that names an exception and says what it was (`TestingLibraryElementError: Found
 # multiple elements with the text: Day 1`), sought beyond the window (see key_line).
-_NAMED_EXCEPTION = re.compile(
+_NAMED_EXCEPTION = lazy(
     r"^[ \t]*((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): \S[^\n]*)", re.MULTILINE
 )
 # How much of an output is searched for such a line.
@@ -779,7 +781,7 @@ _POWERSHELL_PLACE = (
 # A line of a Windows PowerShell error record that follows its message: the place (above,
 # or a script's `At C:\x\a.ps1:12 char:5`) or the category (`    + CategoryInfo          :
 # ...`, `    + FullyQualifiedErrorId : ...`, names PowerShell does not translate).
-_POWERSHELL_RECORD = re.compile(
+_POWERSHELL_RECORD = lazy(
     r"[ \t]*(?:(?:" + _POWERSHELL_PLACE + r")\s*$|\S{1,4} .*\.ps1:\d+ [^\W\d_]+:\d+\s*$"
     r"|\+ (?:CategoryInfo|FullyQualifiedErrorId)\s+:)"
 )
@@ -800,35 +802,35 @@ _CONSOLE_MIN = 79
 # holds, not a wrap (`Value cannot be null.`, then `Parameter name: path`).
 _SENTENCE_END = (".", "!", "?", ":")
 # A harness's line saying it stopped a command at its time limit.
-_TIMED_OUT = re.compile(r"(?:Command|command) timed out after ")
+_TIMED_OUT = lazy(r"(?:Command|command) timed out after ")
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][AB012]")
+_ANSI = lazy(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][AB012]")
 
 # --- normalise() placeholders, applied in this order -------------------------
 # Speed, as above: every pattern starts with a literal or a plain character
 # set, and a left boundary is a lookbehind placed after the first character
 # ("\d(?<![\w.]\d)"), so the engine skips ahead instead of trying each position.
 
-_QUOTED = re.compile(
+_QUOTED = lazy(
     r"'(?<![\w']')[^'\n]*'(?!\w)"  # not the apostrophe of "doesn't"
     r'|"[^"\n]*"'
     r"|`[^`\n]*`"
     r"|‘[^’\n]*’|“[^”\n]*”"
 )
-_URL = re.compile(
+_URL = lazy(
     r"(?:https?|wss?|file|unix|ssh|git|postgres(?:ql)?|mysql|redis|mongodb(?:\+srv)?|amqp)"
     r"://[^\s'\"<>)\]]+"
 )
-_TMP_PATH = re.compile(
+_TMP_PATH = lazy(
     r"/(?:private/)?var/folders/[^\s'\":,;)\]]*"
     r"|/(?<![\w.]/)(?:tmp|dev/shm)/[^\s'\":,;)\]]*"
 )
-_WIN_TMP_PATH = re.compile(r"[A-Za-z]:\\[^\s'\":;]*?\\Temp\\[^\s'\":,;)\]]*", re.I)
+_WIN_TMP_PATH = lazy(r"[A-Za-z]:\\[^\s'\":;]*?\\Temp\\[^\s'\":,;)\]]*", re.I)
 # A path: absolute, ./ ../ ~/, a Windows drive path, or a relative path that
 # looks like one (an extension, a trailing slash, or two or more slashes, / or \\).
 # Relative candidates exclude @scope/name so npm packages and eslint rules stay.
 # Applied only to whitespace-separated tokens that hold a slash.
-_PATH = re.compile(
+_PATH = lazy(
     r"(?<![\w@<>.:/\\-])"
     r"(?:"
     r"(?:~|\.{1,2})?/[^\s'\":,;()\[\]<>/][^\s'\":,;()\[\]<>]*"
@@ -846,30 +848,28 @@ _PATH = re.compile(
     r"|[\w.-]+(?:\\[\w.@+*-]{2,})+\.[A-Za-z]\w{0,7}\b"
     r")"
 )
-_TOKENS = re.compile(r"(\s+)")
-_UUID = re.compile(
-    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?!\w)"
-)
-_DIGIT = re.compile(r"\d")
-_TIME = re.compile(
+_TOKENS = lazy(r"(\s+)")
+_UUID = lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?!\w)")
+_DIGIT = lazy(r"\d")
+_TIME = lazy(
     r"\d(?<![\w.]\d)"
     r"(?:\d{3}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
     r"|\d?:\d{2}:\d{2}(?:[.,]\d+)?)(?!\w)"
 )
 # The times a log line starts with (`<time> <time> `, `[<time>] `).
-_LEADING_TIME = re.compile(r"^(?:\[?<time>\]?[\s,]*)+")
+_LEADING_TIME = lazy(r"^(?:\[?<time>\]?[\s,]*)+")
 # ...as written, read first: the rules for a message's start (a program's folder, a
 # shell's `not found`) see the message (a CI log's `2026-04-01T10:22:03.1234567Z /bin/sh:
 # 1: cmake: not found`), and so does a component's tag between them, before a program's
 # folder (`... [build] /bin/sh: ...`, a new user's paste; `12:00:01 [vite] Internal server
 # error` keeps `[vite]`, as it is pasted without the time)
-_LOG_START = re.compile(
+_LOG_START = lazy(
     r"^(?:\[?(?:\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?"
     r"(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?)\]?[\s,]+)+"
     r"(?:(?:\[[\w.:-]{1,24}\][\s:]*)+(?=[/~\\]|[A-Za-z]:[\\/]))?"
 )
-_SLASH_DATE = re.compile(r"(?<![\w/.])\d{4}/\d{2}/\d{2}(?![\w/])")
-_DURATION = re.compile(
+_SLASH_DATE = lazy(r"(?<![\w/.])\d{4}/\d{2}/\d{2}(?![\w/])")
+_DURATION = lazy(
     r"\d(?<![\w.]\d)\d*(?:\.\d+)?(?:ms|us|µs|ns|h|m|s|(?:\s?(?:ms|msecs?|secs?|seconds?"
     r"|mins?|minutes?|hours?)))"
     r"(?:\s?\d+(?:\.\d+)?(?:ms|us|µs|ns|s|m|(?:\s?(?:ms|secs?|seconds?))))*(?!\w)"
@@ -881,28 +881,28 @@ _DURATION = re.compile(
 # guess from a host with no domain ends in `.(none)` (`unable to auto-detect email address
 # (got 'me@laptop.(none)')`): an address too, the machine's, which no fix names (a new
 # user's try, nu40 finding 3: "same error, other names" of `'ryoryo@super3.(none)'`).
-_ADDRESS = re.compile(
+_ADDRESS = lazy(
     r"(?<![\w.%+-])[\w.%+-]+@[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*\.[A-Za-z][A-Za-z0-9-]*\b"
     r"|(?<![\w.%+-])[\w.%+-]+@[\w-]+(?:\.[\w-]+)*\.\(none\)"
 )
 # sudo's prompt, glued to its error in a key line, names the user in their language
 # (`[sudo] password for maria: sudo: a password is required`, `[sudo] senha para maria:`).
-_SUDO_USER = re.compile(r"(\[sudo\] [^:\n]*?)[^\s:]+ ?:")
-_IP = re.compile(r"\d(?<![\w.]\d)\d{0,2}(?:\.\d{1,3}){3}(?![\w.])")
+_SUDO_USER = lazy(r"(\[sudo\] [^:\n]*?)[^\s:]+ ?:")
+_IP = lazy(r"\d(?<![\w.]\d)\d{0,2}(?:\.\d{1,3}){3}(?![\w.])")
 # IPv6's any and loopback addresses before a port: Node's `address already in use :::3000`,
 # `[::1]:8080`.
-_IP6_PORT = re.compile(r"(?<![\w:])(?:\[::1?\]|::1?)(?=:\d)")
+_IP6_PORT = lazy(r"(?<![\w:])(?:\[::1?\]|::1?)(?=:\d)")
 # An errno's number where its message follows, which says the same in every system's
 # numbering (EADDRINUSE is `[Errno 98]` on Linux, `[Errno 48]` on macOS).
-_ERRNO_SAID = re.compile(r"\[Errno -?\d+\](?= \S)")
-_SIZE = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)?\s?(?:[KMGT]i?B|kB|B|bytes?)(?!\w)")
+_ERRNO_SAID = lazy(r"\[Errno -?\d+\](?= \S)")
+_SIZE = lazy(r"\d(?<![\w.]\d)\d*(?:\.\d+)?\s?(?:[KMGT]i?B|kB|B|bytes?)(?!\w)")
 # 0x..., and runs of 6+ hex digits (Claude Code's shell ids: `Shell 1f2e3d is not running`
 # was an error of its own for each id); _hex() keeps words and all-digit runs.
-_HEX = re.compile(r"0x[0-9a-fA-F]+(?!\w)|[0-9a-fA-F]{6,}")
+_HEX = lazy(r"0x[0-9a-fA-F]+(?!\w)|[0-9a-fA-F]{6,}")
 # Unquoted branch names in the git messages that name one (quoted ones are <str>
 # already): any name, `main` as much as `spotter-dov`, but only after these
 # words, so "Your branch is up to date" stays. The list is in the docstring.
-_BRANCH = re.compile(
+_BRANCH = lazy(
     r"(?P<pre>The current branch |[Cc]urrent branch(?::| is) |On branch |src refspec "
     r"|[Cc]ouldn't find remote ref "
     r"|invalid reference: |Deleted branch |HEAD detached (?:at|from) |^merge: "
@@ -920,18 +920,18 @@ _BRANCH_WORDS = (
     "merge: ",
 )
 # The second name of `! [rejected] main -> main (...)`.
-_BRANCH_ARROW = re.compile(r"(?<=<name> -> )[^\s'\"`]+")
+_BRANCH_ARROW = lazy(r"(?<=<name> -> )[^\s'\"`]+")
 # The place of a compiler or linter diagnostic: a file (a path, or a name with an
 # extension) and its line: `a.ts(3,5)`, `a.go:3:2`, `a.py:12`, `a.js: line 3, col 5`.
-_LOCATION = re.compile(
+_LOCATION = lazy(
     r"(?<![\w./\\@:~+-])(?P<file>(?:[A-Za-z]:)?[/\\]?(?:[\w.@+~-]+[/\\])*[\w@+~-][\w.@+~-]*)"
     r"(?:\((?P<pl>\d+),(?P<pc>\d+)\)|:(?P<l>\d+)(?::(?P<c>\d+))?"
     r"|: line (?P<ll>\d+), col (?P<lc>\d+))"
     r"(?=[:\s),]|$)"
 )
 # Every place has one of these: a cheap test before _LOCATION.
-_LOCATION_HINT = re.compile(r":\d|\(\d+,\d+\)|: line \d")
-_EXTENSION = re.compile(r"\.[A-Za-z]\w{0,7}$")
+_LOCATION_HINT = lazy(r":\d|\(\d+,\d+\)|: line \d")
+_EXTENSION = lazy(r"\.[A-Za-z]\w{0,7}$")
 # A quoted value that names the module or package of a missing-module error, by
 # the words before it (the text up to the quote must end with them) or after it.
 # (Searched in the lowercased line: a case-insensitive alternation is 4x slower.)
@@ -941,13 +941,13 @@ _EXTENSION = re.compile(r"\.[A-Za-z]\w{0,7}$")
 # other as "the same error", with its fix), as are `'NoneType' object has no attribute
 # 'group'` and `module 'numpy' has no attribute 'float'`, or `name 'np' is not defined`
 # and `name 'os' ...`. JavaScript's unquoted `x is not a function` keeps its words already.
-_ACCESS_HINT = re.compile(r"\((?:reading|setting) |has no attribute|destructure |is not defined")
-_ACCESS_BEFORE = re.compile(
+_ACCESS_HINT = lazy(r"\((?:reading|setting) |has no attribute|destructure |is not defined")
+_ACCESS_BEFORE = lazy(
     r"(?:\((?:reading|setting)|has no attribute|destructure property|^name|[\s:]name)\s*$"
 )
-_ACCESS_AFTER = re.compile(r"\s*(?:object has no attribute|has no attribute|is not defined)")
-_MODULE_HINT = re.compile(r"module|package|resolve|import|crate|registry|distribution|type def")
-_MODULE_BEFORE = re.compile(
+_ACCESS_AFTER = lazy(r"\s*(?:object has no attribute|has no attribute|is not defined)")
+_MODULE_HINT = lazy(r"module|package|resolve|import|crate|registry|distribution|type def")
+_MODULE_BEFORE = lazy(
     r"(?:no module named|cannot find (?:module|package)|can't resolve|could not resolve"
     r"|failed to resolve (?:import|module specifier)|unresolved imports?"
     r"|undeclared crate or module|unresolved module or unlinked crate|can't find crate for"
@@ -956,34 +956,34 @@ _MODULE_BEFORE = re.compile(
     r"|cannot import name (?:'[^']*'|\"[^\"]*\"|\S+) from)\s*$",
     re.I,
 )
-_MODULE_AFTER = re.compile(
+_MODULE_AFTER = lazy(
     r"\s*(?:is not in (?:this|the npm) registry|in registry|distribution was not found"
     r"|has no exported member)",
     re.I,
 )
 # A kept value ending in one names a file (`js/app.js`); letters only, so that
 # Go's `gopkg.in/yaml.v3` stays a package.
-_FILE_EXTENSION = re.compile(r"\.[A-Za-z]{1,8}$")
+_FILE_EXTENSION = lazy(r"\.[A-Za-z]{1,8}$")
 # Go import and module paths (their first part is a domain), unquoted after these words.
-_GO_PACKAGE = re.compile(
+_GO_PACKAGE = lazy(
     r"(?:(?<=provides package )|(?<=providing package )|(?<=cannot find package )"
     r"|(?<=^package )|(?<=^go: )|(?<=: package ))"
     r"[\w-]+\.[\w.-]+(?:/[\w.~+-]+)+(?:@v\d[\w.+-]*)?"
 )
 # The package of a registry's `404 Not Found - GET <url>`: the end of the URL.
-_REGISTRY_GET = re.compile(r"(?<=GET )(?:https?://)[^\s'\"<>]*(?:registry|npm)[^\s'\"<>]*")
+_REGISTRY_GET = lazy(r"(?<=GET )(?:https?://)[^\s'\"<>]*(?:registry|npm)[^\s'\"<>]*")
 # Versions inside a kept value (`'left-pad@^1.3.0'`, `cobra@v1.8.0`) and
 # `v1.2.3` anywhere: a version bump changes nothing.
 # Only after a version operator: `pkg-2` and Go's `/v2` are parts of the name.
-_VERSION = re.compile(r"(?<=[@=<>^~])v?\d+(?:\.\d+)*(?:-[\w.]+)?(?![\w])")
-_V_VERSION = re.compile(r"v(?<![\w.]v)\d+(?:\.\d+)+(?![\w.])")
+_VERSION = lazy(r"(?<=[@=<>^~])v?\d+(?:\.\d+)*(?:-[\w.]+)?(?![\w])")
+_V_VERSION = lazy(r"v(?<![\w.]v)\d+(?:\.\d+)+(?![\w.])")
 # What a command line's usage error says a value was given to, quoted after `for`: cobra's
 # `unknown command "logs" for "docker compose"` and `invalid argument "x" for "gt sling"`
 # (the program and its command), pflag's `invalid argument "x" for "-n, --count" flag`.
 # It is what the error is about, kept as a missing module is: `for "gt deacon"` was `for
 # <str>`, and a made-up docker compose error had "the same error signature" and gt's fix (a
 # new user's try, session 34). The value itself (the unknown command) is `<str>`.
-_USAGE_FOR = re.compile(
+_USAGE_FOR = lazy(
     r"(\b(?:[Uu]nknown (?:sub)?command|[Ii]nvalid argument) (?:'[^'\n]*'|\"[^\"\n]*\") for )"
     r"('[^'\n]*'|\"[^\"\n]*\")"
 )
@@ -992,7 +992,7 @@ _USAGE_FOR = re.compile(
 # `missing 2 required positional arguments: 'a' and 'b'`. How many a program listed is no
 # part of its error: one `<str>` (a one-name list had "not been seen before", a new user's
 # try, session 34).
-_STR_LIST = re.compile(r"<str>(?:(?:,(?: or| and)?| or| and) <str>)+")
+_STR_LIST = lazy(r"<str>(?:(?:,(?: or| and)?| or| and) <str>)+")
 # A name a program did not know, said bare at the end of its message after what it is:
 # docker's `No such container: webapp`, `no such service: api` (compose), `No such image:
 # nginx:latest`, SQLite's `no such table: users`, `Unknown database: shop`, Claude Code's
@@ -1004,19 +1004,19 @@ _STR_LIST = re.compile(r"<str>(?:(?:,(?: or| and)?| or| and) <str>)+")
 # capitals (`ENOSPC`: a code is the error); not after `file or directory` (a path, read so
 # by loose) nor `command` (the program is the error: command not found), nor a module,
 # package or crate (the module a program could not find is the error, as it is quoted).
-_BARE_NAME = re.compile(
+_BARE_NAME = lazy(
     r"(?P<what>\b(?:[Nn]o such|NO SUCH|[Uu]nknown|UNKNOWN)"
     r" (?!(?:file|command|module|package|crate)\b)[A-Za-z]+(?: [A-Za-z]+){0,2}: )"
     r"(?P<name>(?![A-Z][A-Z0-9_]*\.?$)[A-Za-z_](?:[\w.-]*\w)?(?::[\w.-]*\w)?)\.?$"
 )
 # The file that imports a missing package is where it was seen, not the error.
-_IMPORTER = re.compile(r"(?<= imported from )[^\s'\"`]+")
+_IMPORTER = lazy(r"(?<= imported from )[^\s'\"`]+")
 # Kept values wait behind this mark while the rules run on the rest of the line.
-_KEPT = re.compile("\x00([A-Z])\x00")
-_NUMBER = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)*(?!\w)")
+_KEPT = lazy("\x00([A-Z])\x00")
+_NUMBER = lazy(r"\d(?<![\w.]\d)\d*(?:\.\d+)*(?!\w)")
 # A number after one of these is kept: it tells bugs apart.
 _KEEP_NUMBER_AFTER = ("exit code", "exit status", "errno", "os error", "status code", "http")
-_SPACE = re.compile(r"\s+")
+_SPACE = lazy(r"\s+")
 
 
 def _unwrap(text: str) -> tuple[str, bool]:
@@ -1041,13 +1041,13 @@ def unwrap(text: str) -> str:
 # "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 2, stdout: StreamOutput
 # { text: \"\", ...}, stderr: StreamOutput { text: \"error: ...\\n\", ... },
 # aggregated_output: ...`).
-_DENIED = re.compile(r"CreateProcess \{ message: \"Codex\(Sandbox\(Denied \{ output: ")
-_DENIED_OUTPUT = re.compile(
+_DENIED = lazy(r"CreateProcess \{ message: \"Codex\(Sandbox\(Denied \{ output: ")
+_DENIED_OUTPUT = lazy(
     r"\b(?P<stream>stdout|stderr|aggregated_output): StreamOutput \{ text: \\\"(?P<text>.*?)"
     r"\\\", truncated_after_lines",
     re.DOTALL,
 )
-_RUST_ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|.)", re.DOTALL)
+_RUST_ESCAPE = lazy(r"\\(u\{[0-9a-fA-F]+\}|.)", re.DOTALL)
 _RUST_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": ""}
 
 
@@ -1168,7 +1168,7 @@ def _continues(line: str, nxt: str, width: int) -> bool:
 # `2026-05-03T08:12:56.112Z `, `08:12:56 `, `12:01:45,123 `) and, after it, whose (`12:01:45
 # pre-commit | `: docker compose's and pre-commit's tag of each line); the indentation after
 # it stays (a frame's)
-_LOG_PREFIX = re.compile(
+_LOG_PREFIX = lazy(
     r"\[?(?:\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)?"
     r"|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?)(?:Z|[+-]\d{2}:?\d{2})?\]?(?:[ \t]|$)"
     r"(?:[\w.-]{1,40}[ \t]+\|(?:[ \t]|$))?"
@@ -1189,7 +1189,7 @@ def without_log_prefix(line: str) -> str:
 
 # A Windows path, whose `\n` is a folder's first letter (`C:\Users\me\node_modules`,
 # `\\server\share\new`), not an escaped line break.
-_WINDOWS_PATH = re.compile(r"(?<![\w.-])[A-Za-z]:[\\/][^\s'\"`,;]*|\\\\[\w.-]+\\[^\s'\"`,;]*")
+_WINDOWS_PATH = lazy(r"(?<![\w.-])[A-Za-z]:[\\/][^\s'\"`,;]*|\\\\[\w.-]+\\[^\s'\"`,;]*")
 
 
 def _escaped_lines(line: str) -> list[str]:
@@ -1230,15 +1230,15 @@ def _gradle_cause(lines: list[str], i: int) -> str:
 # An error's start glued to what a progress bar left on its line (`✘ Cask x (7.9)
 # Downloading 145.8MB/-------Error: A ... process has already locked ...`: the cursor
 # codes that moved it are gone), after no letter or space.
-_GLUED_ERROR = re.compile(r"(?<=[-=#>|/%)\]\d])(?:Error|ERROR|error|fatal|FATAL): ")
+_GLUED_ERROR = lazy(r"(?<=[-=#>|/%)\]\d])(?:Error|ERROR|error|fatal|FATAL): ")
 
 
 # A line that opens a JSON array or object its next lines hold: Claude Code's
 # `InputValidationError: [` before the issues a tool's input schema found, each
 # `{"code": ..., "path": [...], "message": ...}`.
-_OPENS_JSON = re.compile(r"(?P<head>\S.{0,100}?):? *(?P<open>[\[{])")
-_JSON_MESSAGE = re.compile(r'"message": *"((?:[^"\\]|\\.)*)"')
-_JSON_PATH = re.compile(r'"path": *\[([^\]]*)\]')
+_OPENS_JSON = lazy(r"(?P<head>\S.{0,100}?):? *(?P<open>[\[{])")
+_JSON_MESSAGE = lazy(r'"message": *"((?:[^"\\]|\\.)*)"')
+_JSON_PATH = lazy(r'"path": *\[([^\]]*)\]')
 
 
 def _json_issue(lines: list[str], i: int) -> str | None:
@@ -1290,8 +1290,8 @@ def _nix_error(lines: list[str], i: int) -> str | None:
 # indented, or numbered `0: ...`), uv's (`  Caused by: ...` on each line), Turbopack's (`- `
 # items) and Java's (`Caused by: java.io.IOException: ...` between stack frames).
 _CAUSED_BY = "Caused by:"
-_CAUSE_ITEM = re.compile(r"(?:\d+: |- )")
-_JAVA_FRAME = re.compile(r"(?:at |\.\.\. \d+ more$)")
+_CAUSE_ITEM = lazy(r"(?:\d+: |- )")
+_JAVA_FRAME = lazy(r"(?:at |\.\.\. \d+ more$)")
 # How far below the error its causes are looked for (Java's frames between them).
 _CAUSE_LINES = 60
 
@@ -1666,10 +1666,8 @@ def diagnostic_file(line: str) -> str | None:
 # `./app/page.tsx`, then `12:9  Error: Unexpected any. ...`), and that header: the file on
 # a line of its own, a place after it or not (Next.js's type check: `./src/a.ts:23:8`, then
 # `Type error: ...`). A file's name holds no space unless the path is absolute.
-_STYLISH = re.compile(r"\d+:\d+\s+\S")
-_HEADER = re.compile(
-    r"(?P<file>(?:[A-Za-z]:)?[\\/][^:\n]*?[^:\s]|[^:\s]+)(?P<place>:\d+(?::\d+)?)?"
-)
+_STYLISH = lazy(r"\d+:\d+\s+\S")
+_HEADER = lazy(r"(?P<file>(?:[A-Za-z]:)?[\\/][^:\n]*?[^:\s]|[^:\s]+)(?P<place>:\d+(?::\d+)?)?")
 
 
 def diagnosed_file(text: str, line: str | None = None) -> str | None:
@@ -1721,9 +1719,9 @@ def file_header(text: str, line: str) -> re.Match[str] | None:
 # names: the folder it ran in (added to `File does not exist.`, seen from 2.1.68), the advice after
 # a file too large to read (`Please use offset and limit ... GrepTool` became `Use offset
 # and limit ... instead of reading the whole file`), the call a cancelled sibling names.
-_CWD_NOTE = re.compile(r"\s*Note: your current working directory is .*$")
-_READ_ADVICE = re.compile(r"(exceeds maximum allowed (?:size|tokens) \([^)]*\)\.)\s.*$")
-_CANCELLED_SIBLING = re.compile(r"(Cancelled: parallel tool call ).*?( errored)")
+_CWD_NOTE = lazy(r"\s*Note: your current working directory is .*$")
+_READ_ADVICE = lazy(r"(exceeds maximum allowed (?:size|tokens) \([^)]*\)\.)\s.*$")
+_CANCELLED_SIBLING = lazy(r"(Cancelled: parallel tool call ).*?( errored)")
 
 
 def _claude_code_wording(line: str) -> str:
@@ -1741,14 +1739,14 @@ def missing_program(line: str) -> str | None:
 
 # Where zsh was when a command failed: `(eval):cd:1: `, `zsh:12: ` (see normalise).
 # Git's identity errors (ident.c), each after its hint, and the signature they share.
-_GIT_IDENT = re.compile(
+_GIT_IDENT = lazy(
     r"\s*fatal: (?:unable to auto-detect email address \(got .*\)"
     r"|empty ident name \(for .*\) not allowed"
     r"|no (?:email|name) was given and auto-detection is disabled"
     r"|name consists only of disallowed characters: .*)\s*$"
 )
 GIT_IDENT_SIGNATURE = "*** Please tell me who you are."
-_ZSH_WHERE = re.compile(r"(?<!\S)(?:\(eval\)|zsh):(?:([\w.-]+):)?\d+: ")
+_ZSH_WHERE = lazy(r"(?<!\S)(?:\(eval\)|zsh):(?:([\w.-]+):)?\d+: ")
 
 
 def _zsh_where(m: re.Match[str]) -> str:
@@ -1760,12 +1758,12 @@ def _zsh_where(m: re.Match[str]) -> str:
 # or directory`, `bash: venv/bin/activate: No such file or directory` (bash names no
 # `source`), a script's `./deploy.sh: line 3: cd: x: Not a directory`. zsh says the same
 # as `cd: no such file or directory: apps/api`, `source: ...`, `zsh: ...: ./run.sh`.
-_BASH_FILE_ERROR = re.compile(
+_BASH_FILE_ERROR = lazy(
     r"^(?:(?:[^\s:'\"]*/)?(?:ba|da)?sh: (?:line \d+: |\d+: )?|[^\s:'\"]+: line \d+: )"
     r"(?:(?P<who>[\w.-]+): )?(?P<arg>[^:]+?): "
     r"(?P<msg>No such file or directory|Permission denied|Not a directory|Is a directory)$"
 )
-_ZSH_FILE_ERROR = re.compile(
+_ZSH_FILE_ERROR = lazy(
     r"^(?:source|\.): "
     r"(?=(?:no such file or directory|permission denied|not a directory|is a directory): )"
 )
@@ -1773,11 +1771,11 @@ _ZSH_FILE_ERROR = re.compile(
 
 # dash's failed `cd`, which says no more than that (`/bin/sh: 1: cd: can't cd to x`): read
 # as its usual cause, a folder that is not there, in zsh's words as bash's is.
-_DASH_CD = re.compile(r"^(?:[^\s:'\"]*/)?(?:da)?sh: \d+: cd: [Cc]an(?:'|no)t cd to (?P<arg>.+)$")
+_DASH_CD = lazy(r"^(?:[^\s:'\"]*/)?(?:da)?sh: \d+: cd: [Cc]an(?:'|no)t cd to (?P<arg>.+)$")
 # dash's file it could not open (`. venv/bin/activate`: `sh: 1: .: cannot open
 # venv/bin/activate: No such file`) or create (`> out/x.log`: `sh: 1: cannot create
 # out/x.log: Directory nonexistent`), in zsh's words as bash's is.
-_DASH_OPEN = re.compile(
+_DASH_OPEN = lazy(
     r"^(?:[^\s:'\"]*/)?(?:da)?sh: \d+: (?:[\w.]+: )?[Cc]an(?:'|no)t (?:open|create) (?P<arg>.+?)"
     # (older dash names no reason: `.: Can't open x`, read as the usual one)
     r"(?:: (?P<msg>No such file|Directory nonexistent|Permission denied))?$"
@@ -1789,7 +1787,7 @@ _DASH_MESSAGE = {
 }
 # Kotlin's errors and warnings before 2.0 (`e: /x/A.kt: (12, 5): Unresolved reference: x`),
 # placed as 2.0 places them (`e: file:///x/A.kt:12:5 ...`): where the error is goes alike.
-_KOTLIN_OLD_PLACE = re.compile(r"^([ew]): ((?:[A-Za-z]:)?[/\\~][^:]*?\.kts?): \((\d+), (\d+)\): ")
+_KOTLIN_OLD_PLACE = lazy(r"^([ew]): ((?:[A-Za-z]:)?[/\\~][^:]*?\.kts?): \((\d+), (\d+)\): ")
 
 
 def _shell_file_error(line: str) -> str:
@@ -1810,7 +1808,7 @@ def _shell_file_error(line: str) -> str:
 # A negation spelled short or long is one message: curl's `Couldn't connect to server` was
 # `Could not connect to server` in other versions, git says both `couldn't find remote
 # ref` and `could not ...`. Only `n't`: `'s` and `'re` may be possessives or quotes.
-_CONTRACTION = re.compile(r"\b(\w+)n[’']t\b")
+_CONTRACTION = lazy(r"\b(\w+)n[’']t\b")
 
 
 def _uncontract(m: re.Match[str]) -> str:
@@ -1841,16 +1839,14 @@ _SPACED_PATH_BODY = (
     r"(?:~/|\.{1,2}/|/|[A-Za-z]:[\\/])"
     r"(?:(?!\s(?:~/|\.{0,2}/|[A-Za-z]:[\\/]))[^:'\"`\n])*?\s[^\s:'\"`]*[/\\][^\s:'\"`]*"
 )
-_SPACED_PATH = re.compile(
+_SPACED_PATH = lazy(
     r"(?:(?<=\s)|^)(?P<before>" + _SPACED_PATH_BODY + r")(?=: (?:" + _OS_ERROR + r")\b)"
     r"|(?:(?<=directory: )|(?<=permission denied: ))(?P<after>" + _SPACED_PATH_BODY + r")$"
 )
 # One of these is in every line _SPACED_PATH changes: a cheap test first.
 _OS_ERROR_WORDS = ("irectory", "denied", "ermitted", "File exists", "Read-only")
 # A temporary file's path with a space in it: `<tmp>`, as _TMP_PATH and _WIN_TMP_PATH say.
-_SPACED_TMP = re.compile(
-    r"/(?:private/)?var/folders/|/(?:tmp|dev/shm)/|[A-Za-z]:\\.*?\\Temp\\", re.I
-)
+_SPACED_TMP = lazy(r"/(?:private/)?var/folders/|/(?:tmp|dev/shm)/|[A-Za-z]:\\.*?\\Temp\\", re.I)
 
 
 def _spaced_path(m: re.Match[str]) -> str:
@@ -1860,9 +1856,9 @@ def _spaced_path(m: re.Match[str]) -> str:
 
 
 # The pattern zsh found no match for, to the end of its line.
-_NO_MATCHES = re.compile(r"(?<=no matches found: )(\S*[/\\]\S+)$")
+_NO_MATCHES = lazy(r"(?<=no matches found: )(\S*[/\\]\S+)$")
 # The file GNU coreutils quote after what they could not do with it.
-_QUOTED_FILE = re.compile(
+_QUOTED_FILE = lazy(
     r"\b(cannot (?:access|stat|open(?: directory)?|remove|read|touch|create (?:directory"
     r"|regular file|symbolic link)|overwrite(?: directory)?)) ['‘]([^'’\n]+)['’]:"
 )
@@ -1874,12 +1870,12 @@ _QUOTED_FILE = re.compile(
 # without a space in it is a path as GNU's quoted one is (a made-up error about another
 # file had "the same error signature" and that file's fix, a new user's try): kept by its
 # base name, a temporary one `<tmp>`.
-_OS_QUOTED_FILE = re.compile(
+_OS_QUOTED_FILE = lazy(
     r"(?:\[(?:Errno|WinError) \d+\] [A-Z][\w ,.-]*: |can't open file "
     r"|\bE[A-Z]{2,}: [a-z][\w ,-]*?, [a-z_]+ |\bpathspec |\bCannot find path )"
     r"'([^'\s]+)'(?: -> '([^'\s]+)')?"
 )
-_OS_QUOTED_HINT = re.compile(
+_OS_QUOTED_HINT = lazy(
     r"\[(?:Errno|WinError) |t open file '|\bE[A-Z]{2,}: |pathspec '|Cannot find path '"
 )
 
@@ -1898,14 +1894,14 @@ def _unquote_files(m: re.Match[str]) -> str:
 # The place of a PowerShell error glued to its message, in English, French, German, Spanish
 # and Portuguese (`... Access is denied.At line:2 char:1`, `Accès refuséAu caractère
 # Ligne:2 : 1`): the record's next line, its line break lost
-_POWERSHELL_PLACE_GLUED = re.compile(r"(?<=\S)(?:" + _POWERSHELL_PLACE + r")\s*$")
-_POWERSHELL_SOURCE = re.compile(r"^([A-Z][a-z]+-[A-Z][A-Za-z]+|\S+\.ps1|[\w.-]+\.exe) : ")
+_POWERSHELL_PLACE_GLUED = lazy(r"(?<=\S)(?:" + _POWERSHELL_PLACE + r")\s*$")
+_POWERSHELL_SOURCE = lazy(r"^([A-Z][a-z]+-[A-Z][A-Za-z]+|\S+\.ps1|[\w.-]+\.exe) : ")
 # A program named with its folder at the start of its message (`/usr/bin/python3: ...`,
 # `C:\\Python311\\python.exe: ...`, `/bin/bash: ...`): the folder goes, and `.exe`.
-_PROGRAM_DIR = re.compile(r"^(?:~|[A-Za-z]:)?(?:[/\\][\w.+ -]*)*[/\\](?=[\w.+-]+: )")
-_EXE = re.compile(r"^([\w.+-]+?)\.exe(?=: )", re.I)
+_PROGRAM_DIR = lazy(r"^(?:~|[A-Za-z]:)?(?:[/\\][\w.+ -]*)*[/\\](?=[\w.+-]+: )")
+_EXE = lazy(r"^([\w.+-]+?)\.exe(?=: )", re.I)
 # Python by any of its names: `python3: can't open file` is `python: can't open file`.
-_PYTHON_NAME = re.compile(r"^python[\d.]*(?=: )")
+_PYTHON_NAME = lazy(r"^python[\d.]*(?=: )")
 
 
 def _program(line: str) -> str:
@@ -2078,14 +2074,12 @@ def normalised_lines(text: str) -> tuple[str, ...]:
 
 # A shell prompt's line above a pasted error: the command it ran (`$ mix ecto.migrate`,
 # `me@box:~/app$ make`, PowerShell's `PS C:\\app> npm run build`).
-_PROMPT = re.compile(r"[ \t]*(?:\$|[\w.-]+@[\w.-]+:\S*\$|PS [^>\n]{1,200}>)[ \t]")
+_PROMPT = lazy(r"[ \t]*(?:\$|[\w.-]+@[\w.-]+:\S*\$|PS [^>\n]{1,200}>)[ \t]")
 # A stack frame: Python's `File "/x/a.py", line 3, in f` (its source line under it);
 # JavaScript's and Java's `at f (/x/a.js:3:5)`, Elixir's `(mix 1.19.5) lib/mix/pubsub.ex:40:
 # Mix.PubSub.start/0`, Ruby's `from /x/a.rb:12:in 'f'`.
-_PY_FRAME = re.compile(r"[ \t]*File \"[^\"\n]*\", line \d+")
-_FRAME = re.compile(
-    r"[ \t]*(?:at \S.*:\d+(?::\d+)?\)?$|\(\w+ [\w.+-]+\) \S+:\d+: |from \S+:\d+:in )"
-)
+_PY_FRAME = lazy(r"[ \t]*File \"[^\"\n]*\", line \d+")
+_FRAME = lazy(r"[ \t]*(?:at \S.*:\d+(?::\d+)?\)?$|\(\w+ [\w.+-]+\) \S+:\d+: |from \S+:\d+:in )")
 
 
 def as_output(text: str) -> str:
@@ -2125,7 +2119,7 @@ def other_error_lines(text: str) -> list[str]:
 
 # A shell's "command not found" inside a line: `bash: python: command not found`, zsh's
 # `command not found: gh`.
-_NOT_FOUND_IN = re.compile(r"([\w.+-]+): command not found\b|command not found: ([\w.+-]+)")
+_NOT_FOUND_IN = lazy(r"([\w.+-]+): command not found\b|command not found: ([\w.+-]+)")
 
 
 # --- loose(): the same error about another file ---------------------------------
@@ -2143,7 +2137,7 @@ FILE_EXTENSIONS = (
     " log md mjs cjs php png py pyi rb rs scss sh sql svg swift toml ts tsx txt vue xml yaml yml"
     " zig"
 ).split()
-_LOOSE = re.compile(
+_LOOSE = lazy(
     # a path's base name, which normalise() keeps
     r"<path>/(?:[^\s'\":,;()\[\]<>]|<[a-z]+>)+"
     # a bare file name
@@ -2151,11 +2145,11 @@ _LOOSE = re.compile(
 )
 # Speed: most signatures hold a dot and no file name; this finds those that may, fast.
 # (a name of its own: `_EXTENSION` above, read by _location(), was shadowed by this one)
-_NAMES_A_FILE = re.compile(r"\.(?:" + "|".join(FILE_EXTENSIONS) + r")(?![\w/-])")
+_NAMES_A_FILE = lazy(r"\.(?:" + "|".join(FILE_EXTENSIONS) + r")(?![\w/-])")
 # What a missing file's message names (`cat: notes: No such file or directory`, zsh's
 # `cd: no such file or directory: frontend`) is a path, whatever it looks like; in zsh's
 # words, what comes before the message is the program (`cd`, `zsh`), which stays.
-_NO_SUCH_FILE = re.compile(
+_NO_SUCH_FILE = lazy(
     r"(?<![^\s:])[^\s:'\"<>]+(?=: no such file or directory(?!: ))"
     r"|(?<=no such file or directory: )[^\s'\"<>]+$",
     re.IGNORECASE,
@@ -2163,7 +2157,7 @@ _NO_SUCH_FILE = re.compile(
 
 
 # The file git could not match (`pathspec x did not match`, unquoted by normalise()).
-_PATHSPEC = re.compile(r"(?<=pathspec )[^\s<]\S*(?= did not match)")
+_PATHSPEC = lazy(r"(?<=pathspec )[^\s<]\S*(?= did not match)")
 
 
 def loose(signature: str) -> str:

@@ -20,6 +20,7 @@ import msgspec
 
 from pastfix import lines, paths, records
 from pastfix.lines import BadLine
+from pastfix.patterns import lazy
 from pastfix.records import (
     EXCERPT_CHARS,
     MAX_TEXT,
@@ -151,7 +152,7 @@ PERSISTED_CLOSE = "</persisted-output>"
 # (pastfix.build.Builder._keep_side_outputs).
 PREVIEW_INDEXED = "; its line is indexed with the preview it holds"
 PREVIEW_KEPT = "; the text read from it before is kept"
-_SAVED_TO = re.compile(r"(?:Full output saved to|were saved to): ([^\n]+)")
+_SAVED_TO = lazy(r"(?:Full output saved to|were saved to): ([^\n]+)")
 TOOL_RESULTS_DIR = "tool-results"
 
 # The results of the tools the API runs itself (server_tool_use and mcp_tool_use calls),
@@ -296,8 +297,8 @@ def project_of_dir(name: str) -> str:
 # A slash command as Claude Code records it: `<command-name>/model</command-name>` (`init`,
 # without the slash, in 1.0.21) and `<command-args>sonnet</command-args>`, with the
 # expanded prompt and other tags around them.
-_COMMAND_NAME = re.compile(r"<command-name>/?([^<]*)</command-name>")
-_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
+_COMMAND_NAME = lazy(r"<command-name>/?([^<]*)</command-name>")
+_COMMAND_ARGS = lazy(r"<command-args>(.*?)</command-args>", re.DOTALL)
 
 
 # Claude Code's own commands, which set it up rather than ask for work (`/model sonnet`,
@@ -328,7 +329,7 @@ def asks(text: str) -> bool:
 
 # What Claude Code in an IDE puts before a prompt: the file open in the editor, or the
 # lines selected in it (`<ide_opened_file>The user opened the file ... </ide_opened_file>`).
-_IDE_CONTEXT = re.compile(r"(?:\s*<(ide_[a-z_]+)>.*?</\1>)+\s*", re.DOTALL)
+_IDE_CONTEXT = lazy(r"(?:\s*<(ide_[a-z_]+)>.*?</\1>)+\s*", re.DOTALL)
 
 
 def prompt_request(text: str) -> str:
@@ -641,7 +642,7 @@ _decode_message = msgspec.json.Decoder(_Message).decode
 _decode_input = msgspec.json.Decoder(_ToolInput).decode
 _decode_attachment = msgspec.json.Decoder(_Attachment).decode
 _decode_prompt = msgspec.json.Decoder(str | list[_Block]).decode
-_GOT_AT = re.compile(r"got `(\w+)`(?: - at `\$(.*)`)?")
+_GOT_AT = lazy(r"got `(\w+)`(?: - at `\$(.*)`)?")
 
 
 def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | None) -> Batch:

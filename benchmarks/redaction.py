@@ -384,6 +384,10 @@ ADVERSARIAL = (
         (45, 90, 180),
     ),
     ("`glcbt-` repeated", ("tool_results", "content"), "glcbt-", "", (45, 90, 180)),
+    # REDACTION_VERSION 28
+    ("`SecretID: ` repeated", ("tool_results", "content"), "SecretID: ", "", (45, 90, 180)),
+    ("`Unseal Key 1: ` repeated", ("tool_results", "content"), "Unseal Key 1: ", "", (45, 90, 180)),
+    ("`--token a` repeated", ("tool_calls", "command"), "--token abcdef.", "", (45, 90, 180)),
 )
 
 

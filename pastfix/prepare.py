@@ -97,7 +97,11 @@ from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
 # $DB_PASSWORD`): its result's lines that are a value alone, told by its call's command.
 # 27: a credentials file shown whole (`cat ~/.pgpass`, a Read of `.netrc`, `cat .env`), told
 # by its call's command or path: its format's secrets.
-REDACTION_VERSION = 27
+# 28: a CLI's labelled secret (SecretID, Unseal Key, Root Token), kubeadm's --token, a
+# variable given a printer's output and printed later in the call, more printers
+# (terraform/pulumi/bw/lpass/infisical/chamber, in docker/kubectl exec), a secrets file
+# shown whole (/run/secrets/x, ~/.vault-token), credentials files' backups, .env.a.b.
+REDACTION_VERSION = 28
 
 
 def prepare(

@@ -1379,10 +1379,19 @@ def _generated(value: str, shortest: int = 16) -> bool:
     return _random_looking(value)
 
 
+# A Kubernetes bootstrap token (`kubeadm join --token abcdef.0123456789abcdef`): an id and a
+# secret, six and sixteen lowercase letters and digits, joined by a dot (REDACTION_VERSION 28).
+_BOOTSTRAP_TOKEN = lazy(r"[a-z0-9]{6}\.[a-z0-9]{16}")
+
+
 def _option_token(m: re.Match[str]) -> bool:
     """`--token T` and its kin (see _TOKEN_OPTIONS): a generated value, not a word (which
-    may be the next argument) nor a docker build's `--secret id=npmrc,src=...`."""
-    return _generated(m.group("password"), 8)
+    may be the next argument) nor a docker build's `--secret id=npmrc,src=...`; or a
+    bootstrap token."""
+    value = m.group("password")
+    return _generated(value, 8) or (
+        _BOOTSTRAP_TOKEN.fullmatch(value) is not None and _mixed(value.partition(".")[2])
+    )
 
 
 # A name that ends in `KEY` (`OPENAI_KEY`, `SIGNING_KEY`, `masterKey`) whose value is no
@@ -2542,6 +2551,29 @@ def _kube_secret_values(text: str) -> Iterator[tuple[int, int]]:
         done = pos
 
 
+# REDACTION_VERSION 28: a secret a CLI prints under a label of its own, which names no keyword
+# the rules read, whatever it looks like (a UUID is an id elsewhere): Consul's and Nomad's ACL
+# token (`consul acl token create`'s `SecretID:   <uuid>`, its JSON's `"SecretID": "<uuid>"`,
+# `nomad acl bootstrap`'s `Secret ID    = <uuid>`), and what `vault operator init` prints
+# (`Unseal Key 1: <base64>`, `Initial Root Token: hvs.<...>`). A label and its value on one
+# line, in a table's alignment or as JSON.
+_LABELS = {"SecretID": "token", "Secret ID": "token", "Unseal Key": "key", "Root Token": "token"}
+_LABELLED = (
+    r"(?P<label>SecretID|Secret ID|Unseal Key(?: \d{1,2})?|Root Token)(?:" + _QUOTE + r")?"
+    r"[^\S\n]{0,40}[:=][^\S\n]{0,40}(?:" + _QUOTE + r")?(?P<value>[A-Za-z0-9+/=._-]{8,500})"
+    r"(?![A-Za-z0-9+/=._-])"
+)
+
+
+def _labelled_secret(m: re.Match[str]) -> bool:
+    """`SecretID: <uuid>`: no placeholder, marker or word (`SecretID: <hidden>`,
+    `Secret ID = anonymous`), letters and digits mixed."""
+    value = m.group("value")
+    if value.startswith(_MARKED) or _PLACEHOLDER.match(value):
+        return False
+    return _mixed(value)
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "private-key",
@@ -3281,6 +3313,16 @@ RULES: tuple[Rule, ...] = (
         _typed_password,
         anchors=('chars":', 'chars\\":', "chars:"),
         at_anchors=True,
+    ),
+    # REDACTION_VERSION 28
+    Rule(
+        "token",
+        _LABELLED,
+        "value",
+        _labelled_secret,
+        anchors=tuple(_LABELS),
+        at_anchors=True,
+        kind_of=lambda m: _LABELS[m.group("label").rstrip(" 0123456789")],
     ),
 )
 
@@ -4099,6 +4141,19 @@ _PRINTERS: tuple[tuple[str, str | None], ...] = (
         None,
     ),
     (r"printenv\s+(?P<name>" + _VARIABLE + r")\b", None),
+    # REDACTION_VERSION 28: an infrastructure tool's output or setting by its name (`terraform
+    # output -raw db_password`, `pulumi config get dbPassword`: `instance_ip` prints none), and
+    # the password managers' and secret stores' other CLIs given one value to print
+    (r"(?:terraform|tofu|terragrunt)\s+output\s+-raw\s+(?P<name>[\w.-]{1,100})", None),
+    (r"pulumi\s+config\s+get\s+(?P<name>[\w.:-]{1,100})", None),
+    (
+        r"pulumi\s+stack\s+output\s+(?P<name>[\w.-]{1,100})" + _OPTIONS_AHEAD + r"--show-secrets)",
+        None,
+    ),
+    (r"bw\s+get\s+(?:password|totp|notes)\b", "password"),
+    (r"lpass\s+show\b" + _OPTIONS_AHEAD + r"--password)", "password"),
+    (r"infisical\s+secrets\s+get\b" + _OPTIONS_AHEAD + r"--plain)", "secret"),
+    (r"chamber\s+read\b" + _OPTIONS_AHEAD + r"\s-q(?!\S))", "secret"),
     (
         r"(?:(?:echo|Write-Output|Write-Host)\s+)?(?P<o>\"?)\$env:(?P<name>"
         + _VARIABLE
@@ -4112,11 +4167,25 @@ _PRINTERS: tuple[tuple[str, str | None], ...] = (
 # `.envrc` is none). The other credentials files (`~/.aws/credentials`, `~/.docker/config.json`,
 # `.npmrc`, `.pypirc`, `~/.kube/config`, `~/.git-credentials`) name each secret as the rules
 # above read it wherever it is shown, and need no row.
+# REDACTION_VERSION 28: a backup of one (`.pgpass.bak`, `.netrc~`, `pgpass.conf.orig`), a
+# `.env` of several parts (`.env.development.local`); and a file that holds a secret alone,
+# shown whole (not grep's or sed's lines of it): one in Docker's and Kubernetes' secrets
+# mount (`/run/secrets/db_password`), or named by a keyword with no extension but `.txt`
+# (`~/.vault-token`, k3s's `node-token`, `api_key.txt`; not `token.go`), its lines that are
+# a value alone redacted as a printer's (see redact_printed).
+_BACKUP = r"(?:\.(?:bak|backup|orig|old|save|prev|[0-9])|~)?"
 _CREDENTIAL_FILES: tuple[tuple[str, str], ...] = (
-    ("pgpass", r"\.pgpass|pgpass\.conf"),
-    ("netrc", r"[._]netrc"),
-    ("env", r"\.env(?:\.[\w-]{1,40})?"),
+    ("pgpass", r"(?:\.pgpass|pgpass\.conf)" + _BACKUP),
+    ("netrc", r"[._]netrc" + _BACKUP),
+    ("env", r"\.env(?:\.[\w-]{1,40}){0,3}" + _BACKUP),
+    (
+        "secret",
+        r"(?:[\w.-]{0,60}[_.-])?(?i:password|passwd|token|secret|api[_-]?key)(?:\.txt)?"
+        r"|run/secrets/[\w.-]{1,100}",
+    ),
 )
+# The viewers of a file alone: what shows it whole.
+_WHOLE_VIEWER = r"(?:cat|tac|nl|head|tail|less|more|bat|batcat|type|Get-Content|gc)"
 # A command that shows a file as it is, or its lines (`sed -n 1,5p`, `grep -v '^#'`, cmd's
 # `type`, PowerShell's `Get-Content`/`gc`), then its options and paths up to the file's name
 # (at most _VIEW_GAP characters, no redirection: `cat > ~/.pgpass <<EOF` writes it).
@@ -4124,7 +4193,8 @@ _VIEW_GAP = 300
 _VIEWER = r"(?:cat|tac|nl|head|tail|less|more|bat|batcat|sed|awk|grep|rg|type|Get-Content|gc)"
 _PRINTERS += tuple(
     (
-        _VIEWER + rf"\s(?:[^;&|\n<>]{{0,{_VIEW_GAP}}}?[\s/\\\"'=])??(?:{name})[\"']?(?![\w.-])",
+        (_WHOLE_VIEWER if fmt == "secret" else _VIEWER)
+        + rf"\s(?:[^;&|\n<>]{{0,{_VIEW_GAP}}}?[\s/\\\"'=])??(?:{name})[\"']?(?![\w.-])",
         fmt,
     )
     for fmt, name in _CREDENTIAL_FILES
@@ -4157,7 +4227,7 @@ def _rows_pattern(rows: range) -> re.Pattern[str]:
 _PRINTER = _rows_pattern(range(_FIRST_VIEW))
 _VIEWS = _rows_pattern(range(_FIRST_VIEW, len(_PRINTERS)))
 # What each file name of _CREDENTIAL_FILES holds, looked for first.
-_FILE_NAMES = ("pgpass", "netrc", ".env")
+_FILE_NAMES = ("pgpass", "netrc", ".env", "assw", "oken", "OKEN", "ecret", "ECRET", "_key", "-key")
 
 
 def _names_file(text: str) -> bool:
@@ -4177,11 +4247,15 @@ def _names_file(text: str) -> bool:
 # lookbehind is tried at each). `$env:` may follow `Write-Output "` (at most 16 before it).
 _PRINTER_WORDS = lazy(
     r"(?:vault|kubectl|oc|aws|az|gcloud|op|security|pass|secret-tool|doppler|heroku|gh|openssl"
-    r"|echo|printf|printenv)\s|\$env:"
+    r"|echo|printf|printenv|terraform|tofu|terragrunt|pulumi|bw|lpass|infisical|chamber)\s|\$env:"
 )
 _PRINTER_LEAD = lazy(
     r"(?:\A|[;&|\n{`]|(?<!\$)\()[^\S\n]*(?:(?:sudo|env|command|exec|time|then|do|else|!)"
-    r"(?:[^\S\n]+-[^\s;&|]{1,40})*[^\S\n]+|[A-Za-z_]\w{0,100}=[^\s;&|]{0,300}[^\S\n]+){0,6}\Z"
+    r"(?:[^\S\n]+-[^\s;&|]{1,40})*[^\S\n]+|[A-Za-z_]\w{0,100}=[^\s;&|]{0,300}[^\S\n]+"
+    # (REDACTION_VERSION 28: a container's command, `docker exec app cat /run/secrets/x`,
+    # `kubectl exec pod -- cat ...`)
+    r"|(?:docker|podman)[^\S\n]+exec(?:[^\S\n]+-[^\s;&|]{1,40})*[^\S\n]+[\w.-]{1,100}[^\S\n]+"
+    r"|kubectl[^\S\n]+exec[^;&|\n]{0,200}?[^\S\n]--[^\S\n]+){0,6}\Z"
 )
 _LEAD_MAX = 400
 # The words of a command after its printer: a redirection, a separator, a quoted or bare
@@ -4262,7 +4336,8 @@ def _told(rows: re.Pattern[str], command: str, start: int) -> str | None:
         n = int(next(name for name, value in m.groupdict().items() if value and name[0] == "r")[1:])
         kind = _PRINTERS[n][1]
         if kind is None:
-            kind = _name_of_kind(m.group(f"name{n}"))
+            name = m.group(f"name{n}")
+            kind = _name_of_kind(name) or _assigned_printed(command, name, m.start())
             if kind is None:
                 continue
         if _PRINTER_LEAD.search(command, max(0, m.start() - _LEAD_MAX), m.start()) is None:
@@ -4272,11 +4347,39 @@ def _told(rows: re.Pattern[str], command: str, start: int) -> str | None:
     return None
 
 
+# REDACTION_VERSION 28: a variable given a printer's output earlier in the command (`T=$(vault
+# kv get -field=token x); echo $T`, `export PW=$(op read op://v/i/p) && echo "$PW"`), whatever
+# its name: the assignment's `$(`, the substitution read to its `)` (at most _LEAD_MAX).
+_SUBSTITUTION_END = lazy(r"[()]")
+
+
+def _assigned_printed(command: str, name: str, before: int) -> str | None:
+    """The kind of what the printer whose output `name` was given last before `before` in
+    `command` prints, if one was (see _told); else None."""
+    lo = max(0, before - 4 * _LEAD_MAX)
+    assigned = command.rfind(name + "=$(", lo, before)
+    if (
+        assigned < 0
+        or assigned
+        and (command[assigned - 1].isalnum() or command[assigned - 1] in "_$.-")
+    ):
+        return None
+    start = assigned + len(name) + 3
+    depth, at, hi = 1, start, min(before, start + _LEAD_MAX)
+    for paren in _SUBSTITUTION_END.finditer(command, at, hi):
+        depth += 1 if paren.group() == "(" else -1
+        if depth == 0:
+            inner = command[at : paren.start()]
+            first = _PRINTER_WORDS.search(inner)
+            return None if first is None else _told(_PRINTER, inner, max(0, first.start() - 16))
+    return None
+
+
 # A line of a printer's output that is a value alone: one word, no space in it (an error,
 # a usage text, `login: bob` of `pass show`'s second line have one), four characters or
 # more, no heading (`attributes:`), placeholder or nothing printed (`null`, `None`,
 # `<nil>`: a jsonpath or a query that found no value).
-_PRINTED_LINE = lazy(r"[^\S\n]*+(?P<value>\S{4,}+)[^\S\n]*+")
+_PRINTED_LINE = lazy(r"[^\S\n]*+(?:\d{1,9}→)?(?P<value>\S{4,}+)[^\S\n]*+")
 _LINE = lazy(r"[^\n]+")
 
 

@@ -3231,3 +3231,108 @@ def test_a_form_version_24_kept_is_redacted(text, kind):
 )
 def test_version_25s_look_alikes_are_kept(text):
     assert redact(text) == (text, {})
+
+
+# -- REDACTION_VERSION 28 (session 37): what a security round found kept ---------------------
+
+CONSUL_SECRET = "3d6e5b2a-1c4f-4e8a-9b7d-2f1e0c9a8b7d"
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # Consul's and Nomad's ACL tokens: a UUID under a label that says it is the secret
+        (f"AccessorID:   0f3c2b1a-aaaa\nSecretID:     {CONSUL_SECRET}\nLocal: false", "SecretID:"),
+        (f'{{\n    "SecretID": "{CONSUL_SECRET}",\n    "Local": false', '"SecretID": "'),
+        (f"Accessor ID  = 0f3c\nSecret ID    = {CONSUL_SECRET}\nName = Bootstrap", "Secret ID"),
+        # vault operator init
+        ("Unseal Key 1: qZ0b3Jd8+abc/x9yzQ1w2e3r4t5y6u7i8o9p0aS=\n\n", "Unseal Key 1: "),
+        ("Initial Root Token: s.Q7mKx2Lp9Zt4Wv8N\n", "Initial Root Token: "),
+        # kubeadm's bootstrap token
+        ("kubeadm join 10.0.0.5:6443 --token abcdef.0123456789abcdef --discovery", "--token "),
+    ],
+)
+def test_a_secret_under_a_clis_label_is_redacted(text, kept):
+    redacted, kinds = redact(text)
+    assert sum(kinds.values()) == 1 and kept in redacted and "[REDACTED:" in redacted
+    secret = re.search(r"[:=] *\"?([A-Za-z0-9+/=._-]{8,})|--token (\S+)", text[text.index(kept) :])
+    assert (secret.group(1) or secret.group(2)) not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SecretID: <hidden>",
+        "the SecretID field of the token, and its AccessorID",
+        "Secret ID    = anonymous",
+        "Unseal Key 1: [REDACTED:key]",
+        "kubeadm token create --ttl 24h --token-ttl 0",
+        "--token abcdef.ghijklmnopqrstuv",  # no digit: words
+    ],
+)
+def test_version_28s_labelled_look_alikes_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+@pytest.mark.parametrize(
+    ("command", "told"),
+    [
+        # a variable given a printer's output, printed later in the same call
+        ("V=$(vault kv get -field=value x); echo $V", "secret"),
+        ('export PW=$(op read op://v/i/p) && echo "$PW"', "secret"),
+        (
+            "P=$(kubectl get secret db -o jsonpath='{.data.password}' | base64 -d)\necho \"$P\"",
+            "secret",
+        ),
+        # infrastructure tools and other CLIs that print one value
+        ("terraform output -raw db_password", "password"),
+        ("pulumi config get dbPassword", "password"),
+        ("pulumi stack output apiToken --show-secrets", "token"),
+        ("bw get password github.com", "password"),
+        ("lpass show --password db", "password"),
+        ("infisical secrets get STRIPE --plain", "secret"),
+        ("chamber read -q app db_password", "secret"),
+        # a file that holds a secret alone, in a container too
+        ("docker exec app cat /run/secrets/db_password", "secret"),
+        ("sudo cat /var/lib/rancher/k3s/server/node-token", "secret"),
+        ("cat ~/.vault-token", "secret"),
+        ("kubectl exec api-0 -- cat /var/run/secrets/stripe", "secret"),
+        # credentials files under other names: a backup, a .env of several parts
+        ("cat ~/.pgpass.bak", "pgpass"),
+        ("less ~/.netrc.old", "netrc"),
+        ("type C:\\Users\\dev\\AppData\\Roaming\\postgresql\\pgpass.conf.orig", "pgpass"),
+        ("cat .env.development.local", "env"),
+    ],
+)
+def test_version_28s_printers_are_told(command, told):
+    assert redact_module.printed_secret_kind(command) == told
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "X=$(date); echo $X",
+        "V=$(vault kv get -field=value x) ; echo done",
+        "terraform output -raw instance_ip",
+        "pulumi config get aws:region",
+        "cat token.go",
+        "cat src/password_reset.py",
+        "grep -r password src/",
+        "sed -n 1,5p secrets/README",
+        "cat README.md",
+        "cat ~/.pgpass.example | wc -l",
+    ],
+)
+def test_version_28s_printer_look_alikes_are_not_told(command):
+    assert redact_module.printed_secret_kind(command) is None
+
+
+def test_a_read_of_a_secrets_file_is_redacted_without_its_line_numbers():
+    assert redact_module.printed_secret_kind(None, "/run/secrets/db_password") == "secret"
+    assert redact_module.printed_secret_kind(None, "/home/dev/.pgpass~") == "pgpass"
+    assert redact_module.printed_secret_kind(None, "/srv/app/src/token.ts") is None
+    view = "     1→Qz7hT3kLm9Wp2Xv8\n"
+    assert redact_module.redact_printed(view, "secret") == (
+        "     1→[REDACTED:secret]\n",
+        {"secret": 1},
+    )

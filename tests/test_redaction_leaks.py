@@ -1537,6 +1537,11 @@ PRINTED = {
     "PRINTENV": ("printenv SMTP_PASS 2>/dev/null", "{}\n"),
     "HEROKU": ("heroku auth:token", "{}\n"),
     "POWERSHELL": ("$env:OPENAI_API_KEY", "{}\r\n"),
+    # REDACTION_VERSION 28: a variable given a store's value, an infrastructure tool's output,
+    # a container's secret file
+    "VARIABLE": ('V=$(op read op://dev/db/password) && echo "$V"', "{}\n"),
+    "TERRAFORM": ("terraform output -raw db_password", "{}"),
+    "MOUNTED": ("docker exec app cat /run/secrets/db_password", "{}"),
 }
 # What stays: a store's read that failed, variables and settings that are no secret, a
 # secret's length.
@@ -1741,6 +1746,13 @@ VIEWS = {
     "READNETRC": (
         "Read",
         {"file_path": "/home/dev/.netrc"},
+        lambda t, s: read_view(netrc_text(t, s)),
+    ),
+    # REDACTION_VERSION 28: a backup's name
+    "BACKUP": ("Bash", {"command": "cat ~/.pgpass.bak"}, pgpass_text),
+    "READBACKUP": (
+        "Read",
+        {"file_path": "/home/dev/.netrc~"},
         lambda t, s: read_view(netrc_text(t, s)),
     ),
 }

@@ -229,7 +229,11 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   `ENOENT: no such file or directory, open 'x'` (any code and call), git's `pathspec 'x'
   did not match`, PowerShell's `Cannot find path 'x' because it does not exist.`; and a
   module's file (`Cannot find module './utils'`, `'/app/dist/x.js'`:
-  `<path>/utils`). One with a space in it stays `<str>`.
+  `<path>/utils`). So is one with a space in it, the quotes saying where it ends, when it
+  has a folder (`[Errno 2] No such file or directory: '/Users/me/Library/Mobile
+  Documents/x.csv'`: `<path>/x.csv`), and GNU's quoted one before an OS error (`cat: '/x/my
+  project/a.txt': No such file or directory`); a bare name with a space in it (`'my
+  file.txt'`) stays `<str>`.
 - `<str>`: any other quoted value, '...', "...", `...`, ‘...’, “...”. Trade-off:
   `Property 'x' does not exist on type 'Y'` for any x and Y is one signature:
   the signature names the *kind* of error (and so the kind of fix), the names
@@ -284,7 +288,14 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   in a folder's name is one path where an OS error's message says where it ends, before
   it (`sed: can't read /home/me/my project/src/app.js: No such file or directory`, `C:\\x\\My
   Project (copy)\\app.js: Permission denied`) or after zsh's (`cd: no such file or
-  directory: /x/my project/web`): `<path>/app.js`, not `<path>/my <path>/app.js`.
+  directory: /x/my project/web`): `<path>/app.js`, not `<path>/my <path>/app.js`. So is a
+  Windows drive path with a space in a folder's name up to its file's extension, wherever it
+  stands (`C:\\Program Files (x86)\\x\\cl.exe is not ...`: Windows allows no `:*?"<>|`
+  in a name), and an absolute path whose folder's name holds parentheses glued to it
+  (`C:\\x\\Editor(2001776)\\Script\\TaskMgr.lua`, `/x/app(1)/a.rs`: `<path>/TaskMgr.lua`).
+  An unquoted path with a space and no OS error to end it (`could not open /x/my
+  project/a.js for reading`) is read as two. loose() sets a base name with a space in it
+  aside whole where an OS error ends it (`cat: <path>/My Notes.txt: No such file ...`).
 - `<uuid>`; `v<n>`: a version with a `v` (`v18.17.0`), `<time>` (ISO
   timestamps, dates, a log's `2025/09/16` too, clock times; those a line starts
   with go), `<duration>` (`3m 0s`, `1.23s`, `120ms`,
@@ -321,6 +332,11 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   auto-detection is disabled`), is one error, the line of its hint above each: `*** Please
   tell me who you are.` The fix is the same, `git config user.name` and `user.email`; the
   name's variant, pasted as the email's, was not found (a new user's try, nu40 finding 3).
+
+- PyTorch's device mismatch is one error in any version's words, `Expected all tensors to be
+  on the same device`: which devices (`but found at least two devices, cuda:0 and cpu!`) or
+  which tensor and where the others were (`but got mat1 is on cuda:0, different from other
+  tensors on cpu (when checking argument in method wrapper_CUDA_addmm)`) goes (nu39 finding 4).
 
 - A negation is spelled out: `couldn't` is `could not`, `can't` `cannot`, `won't`
   `will not` (curl's `Couldn't connect to server` was `Could not connect to server`
@@ -830,14 +846,22 @@ _WIN_TMP_PATH = lazy(r"[A-Za-z]:\\[^\s'\":;]*?\\Temp\\[^\s'\":,;)\]]*", re.I)
 # looks like one (an extension, a trailing slash, or two or more slashes, / or \\).
 # Relative candidates exclude @scope/name so npm packages and eslint rules stay.
 # Applied only to whitespace-separated tokens that hold a slash.
+# An absolute path's part may hold parentheses glued to its name, a folder's copy or id
+# (Windows's `OasisEraEditor(2001776)\\Script\\a.lua`, `My Project(1)/`), when more of the
+# path follows: the path stopped at `(`, `<path>/OasisEraEditor(<n>)\\Script\\a.lua`, and
+# another path to the same file was another error (nu40 finding 5). Not a call's or a
+# place's parentheses at its end (`/x/a.so(+0x1f)`, `a.ts(3,5)`).
+_GLUED_PARENS = r"(?:(?<=[\w.-])\([^\s'\":,;()\[\]<>/\\]*\)(?=[/\\\w.-])[^\s'\":,;()\[\]<>]*)*"
 _PATH = lazy(
     r"(?<![\w@<>.:/\\-])"
     r"(?:"
     r"(?:~|\.{1,2})?/[^\s'\":,;()\[\]<>/][^\s'\":,;()\[\]<>]*"
-    r"|[A-Za-z]:\\[^\s'\":,;()\[\]<>]+"
+    + _GLUED_PARENS
+    + r"|[A-Za-z]:\\[^\s'\":,;()\[\]<>]+"
+    + _GLUED_PARENS
     # (a glob's `*` in a part: `.specify/templates/commands/*.md` lost its last `/`, as
     # `<path>/commands*.md`, a new user's try, nu36)
-    r"|(?:[\w.-]+|\*\*?(?=/))(?:/[\w.@+*-]+)*/(?![\w.@+*-])"
+    + r"|(?:[\w.-]+|\*\*?(?=/))(?:/[\w.@+*-]+)*/(?![\w.@+*-])"
     r"|(?:[\w.-]+|\*\*?(?=/))(?:/[\w.@+*-]+)+\.[A-Za-z]\w{0,7}\b"
     r"|(?:[\w.-]+|\*\*?(?=/))/[\w.@+*-]+/[\w.@+*-]+(?:/[\w.@+*-]+)*"
     # the same relative forms with Windows's separator (`src\Api\Controllers\*.cs`: rg's
@@ -922,9 +946,11 @@ _BRANCH_WORDS = (
 # The second name of `! [rejected] main -> main (...)`.
 _BRANCH_ARROW = lazy(r"(?<=<name> -> )[^\s'\"`]+")
 # The place of a compiler or linter diagnostic: a file (a path, or a name with an
-# extension) and its line: `a.ts(3,5)`, `a.go:3:2`, `a.py:12`, `a.js: line 3, col 5`.
+# extension) and its line: `a.ts(3,5)`, `a.go:3:2`, `a.py:12`, `a.js: line 3, col 5`. A
+# folder's name may end in parentheses (`Editor(2001776)\\a.lua:12:`), as a path's (_PATH).
 _LOCATION = lazy(
-    r"(?<![\w./\\@:~+-])(?P<file>(?:[A-Za-z]:)?[/\\]?(?:[\w.@+~-]+[/\\])*[\w@+~-][\w.@+~-]*)"
+    r"(?<![\w./\\@:~+-])(?P<file>(?:[A-Za-z]:)?[/\\]?"
+    r"(?:[\w.@+~-]+(?:\([\w.-]*\))?[/\\])*[\w@+~-][\w.@+~-]*)"
     r"(?:\((?P<pl>\d+),(?P<pc>\d+)\)|:(?P<l>\d+)(?::(?P<c>\d+))?"
     r"|: line (?P<ll>\d+), col (?P<lc>\d+))"
     r"(?=[:\s),]|$)"
@@ -1746,6 +1772,15 @@ _GIT_IDENT = lazy(
     r"|name consists only of disallowed characters: .*)\s*$"
 )
 GIT_IDENT_SIGNATURE = "*** Please tell me who you are."
+# PyTorch's word that an operation's tensors were on other devices, whose details each
+# version words its own way: which devices (`but found at least two devices, cuda:0 and
+# cpu!`, up to 2.0), or which tensor and where the others were (`but got mat1 is on cuda:0,
+# different from other tensors on cpu (when checking argument in method
+# wrapper_CUDA_addmm)`), each by the operation that met them. The fix is one, moving a
+# tensor (or the model) to the device: the error is what they share, up to `device` (one
+# wording, pasted, was "a different error" of the other's fix, and the hook was silent: a
+# new user's try, nu39 finding 4).
+_TORCH_DEVICES = lazy(r"(Expected all tensors to be on the same device)\b.*")
 _ZSH_WHERE = lazy(r"(?<!\S)(?:\(eval\)|zsh):(?:([\w.-]+):)?\d+: ")
 
 
@@ -1851,8 +1886,32 @@ _SPACED_TMP = lazy(r"/(?:private/)?var/folders/|/(?:tmp|dev/shm)/|[A-Za-z]:\\.*?
 
 def _spaced_path(m: re.Match[str]) -> str:
     """A path with a space in it (_SPACED_PATH) as a signature keeps a path."""
-    path = m.group("before") or m.group("after")
+    return _spaced_name(m.group("before") or m.group("after"))
+
+
+def _spaced_name(path: str) -> str:
+    """A path with a space in it, whole, as a signature keeps a path: `<tmp>` or its base
+    name."""
     return "<tmp>" if _SPACED_TMP.match(path) else _base_name(path)
+
+
+# A Windows drive path with a space in a folder's name, up to its file's extension, wherever
+# it stands (`C:\\Program Files (x86)\\Microsoft Visual Studio\\...\\cl.exe`, `D:\\My
+# Project (copy)\\src\\app.lua`): Windows allows no `:*?"<>|` in a name, so no other path
+# nor a quote is inside it, and it ends at its file, whose name holds no space: words after it
+# stay (nu40 finding 5). Words before a relative path with `\\` after it would be read as a
+# folder (`C:\\x is not in docs\\a.md`); `,` and `;` end it.
+_WINDOWS_SPACED = lazy(
+    r"(?<![\w.-])[A-Za-z]:[\\/](?:[^\\/:*?\"<>|'`,;\n]+[\\/])*"
+    r"[^\s\\/:*?\"<>|'`,;]+\.[A-Za-z]\w{0,7}(?![\w\\/-])"
+)
+
+
+def _windows_spaced(m: re.Match[str]) -> str:
+    """A Windows path (_WINDOWS_SPACED) as a signature keeps it, when a space is in it (the
+    path rules read it otherwise)."""
+    path = m.group(0)
+    return _spaced_name(path) if " " in path else path
 
 
 # The pattern zsh found no match for, to the end of its line.
@@ -1866,26 +1925,40 @@ _QUOTED_FILE = lazy(
 # `[Errno 2] No such file or directory: 'x'` (`'a' -> 'b'` of a rename too, Windows's
 # `[WinError 3] ...: 'x'`) and `can't open file 'x'`, Node's `ENOENT: no such file or
 # directory, open 'x'` (any E-code and call), git's `pathspec 'x' did not match`,
-# PowerShell's `Cannot find path 'C:\x\lib.rs' because it does not exist.` One
-# without a space in it is a path as GNU's quoted one is (a made-up error about another
-# file had "the same error signature" and that file's fix, a new user's try): kept by its
-# base name, a temporary one `<tmp>`.
+# PowerShell's `Cannot find path 'C:\x\lib.rs' because it does not exist.` It is a path
+# as GNU's quoted one is (a made-up error about another file had "the same error signature"
+# and that file's fix, a new user's try): kept by its base name, a temporary one `<tmp>`.
+# So is one with a space in a folder's name, the quotes saying where it ends (`'/Users/me/
+# Library/Application Support/x.json'`, `'C:\Program Files (x86)\x\a.dll'`: it was `<str>`,
+# the same error without the space `<path>/x.json`, nu40 finding 5), and one whose file's name
+# holds a space (`<path>/My Notes.txt`); a bare name with a space in it (`'my file.txt'`)
+# stays a value. GNU's programs quote a file with a space in it
+# before an OS error's message too (`cat: '/home/me/my project/a.txt': No such file or
+# directory`), where they name one without unquoted.
 _OS_QUOTED_FILE = lazy(
     r"(?:\[(?:Errno|WinError) \d+\] [A-Z][\w ,.-]*: |can't open file "
     r"|\bE[A-Z]{2,}: [a-z][\w ,-]*?, [a-z_]+ |\bpathspec |\bCannot find path )"
-    r"'([^'\s]+)'(?: -> '([^'\s]+)')?"
+    r"'([^'\n]+)'(?: -> '([^'\n]+)')?"
+    r"|(?<=: )'([^'\n]+)'(?=: (?:" + _OS_ERROR + r")\b)"
 )
 _OS_QUOTED_HINT = lazy(
     r"\[(?:Errno|WinError) |t open file '|\bE[A-Z]{2,}: |pathspec '|Cannot find path '"
+    r"|': (?:" + _OS_ERROR + r")\b"
 )
 
 
 def _unquote_files(m: re.Match[str]) -> str:
-    """An OS error's quoted file (_OS_QUOTED_FILE) without its quotes."""
+    """An OS error's quoted file (_OS_QUOTED_FILE) without its quotes; one with a space in a
+    folder's name as a signature keeps a path (_spaced_name), which the path rules, reading
+    words, could not."""
     text = m.group(0)
-    for name in (m.group(1), m.group(2)):
-        if name:
+    for name in m.groups():
+        if not name:
+            continue
+        if not any(c.isspace() for c in name):
             text = text.replace(f"'{name}'", name, 1)
+        elif "/" in name or "\\" in name:
+            text = text.replace(f"'{name}'", _spaced_name(name.strip()), 1)
     return text
 
 
@@ -1947,6 +2020,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
             )
     if "fatal: " in line[:8] and _GIT_IDENT.match(line):
         line = GIT_IDENT_SIGNATURE
+    if "same device" in line:
+        line = _TORCH_DEVICES.sub(r"\1", line, count=1)
     if "(eval):" in line or "zsh:" in line:
         line = _ZSH_WHERE.sub(_zsh_where, line, count=1)
     if "no matches found: " in line:
@@ -2002,6 +2077,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
     if "/" in line or "\\" in line:
         if " " in line and any(word in line for word in _OS_ERROR_WORDS):
             line = _SPACED_PATH.sub(_spaced_path, line)
+        if " " in line and (":\\" in line or ":/" in line):
+            line = _WINDOWS_SPACED.sub(_windows_spaced, line)
         if has_digit:
             # a log's date written with slashes (rclone's, Go's log package's `2025/09/16
             # 14:02:03 ERROR : ...`) is a time, not a path whose name is `16`
@@ -2158,6 +2235,16 @@ _NO_SUCH_FILE = lazy(
 
 # The file git could not match (`pathspec x did not match`, unquoted by normalise()).
 _PATHSPEC = lazy(r"(?<=pathspec )[^\s<]\S*(?= did not match)")
+# A path's base name with a space in it (`<path>/My Notes.txt`, `cd: no such file or
+# directory: <path>/my project`), which normalise() keeps where an OS error says where the
+# path ends: before its message (`<path>/x y: Permission denied`, `<path>/x y: [Errno <n>]
+# ...`), or after it to the end (`No such file or directory: <path>/x y`, Node's `...
+# directory, open <path>/x y`). _LOOSE reads a name to its first space: the same error about
+# another file was `<path> Notes.txt`, `<path> <path>`, not `<path>`.
+_LOOSE_SPACED = lazy(
+    r"<path>/[^\s<>:'\"]+(?: [^\s<>:'\"]+)+(?=: (?:" + _OS_ERROR + r"|\[Errno)\b)"
+    r"|(?P<said>(?i:" + _OS_ERROR + r")(?:: |, [a-z_]+ ))<path>/[^\s<>:'\"]+(?: [^\s<>:'\"]+)+$"
+)
 
 
 def loose(signature: str) -> str:
@@ -2166,6 +2253,8 @@ def loose(signature: str) -> str:
     own signature or words (pastfix.queries.signature_loosely_in_text). A module's name
     stays: another module missing is another error."""
     if "<path>/" in signature or _NAMES_A_FILE.search(signature):
+        if " " in signature:
+            signature = _LOOSE_SPACED.sub(lambda m: (m.group("said") or "") + "<path>", signature)
         signature = _LOOSE.sub("<path>", signature)
     if "such file" in signature.lower():
         signature = _NO_SUCH_FILE.sub("<path>", signature)

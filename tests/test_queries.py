@@ -4169,6 +4169,56 @@ def test_a_path_with_a_space_finds_the_same_error(tmp_path):
         conn.close()
 
 
+def test_another_wording_or_path_of_an_error_finds_it(tmp_path):
+    """PyTorch's device mismatch in its older wording was "a different error" of the fix for
+    the newer one (nu39 finding 4), and a Windows path whose folder's name held `(2001776)`
+    was found only by a byte-exact paste (nu40 finding 5): each is the same error."""
+    torch = (
+        'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n'
+        "    loss = model(x)\nRuntimeError: Expected all tensors to be on the same device, but"
+        " got mat1 is on cuda:0, different from other tensors on cpu (when checking argument in"
+        " method wrapper_CUDA_addmm)"
+    )
+    patch = (
+        "apply_patch verification failed: Failed to find expected lines in C:\\WeGameApps\\"
+        "OasisEraEditor(2001776)\\ShadowTrackerExtra\\Script\\TaskMgr.lua:\n    local x = 1"
+    )
+    projects = tmp_path / "projects"
+    for sid, minutes, failed, command, edited in (
+        ("torch", 0, "Exit code 1\n" + torch, "python train.py", "train.py"),
+        ("patch", 100, patch, "lua check TaskMgr.lua", "TaskMgr.lua"),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command=command)
+            .result(f"{sid}1", failed, error=True)
+            .call(f"{sid}2", "Edit", file_path=f"{APP}/{edited}", old_string="a", new_string="b")
+            .result(f"{sid}2", "ok")
+            .call(f"{sid}3", "Bash", command=command)
+            .result(f"{sid}3", "ok")
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        for pasted, sid in (
+            (
+                "RuntimeError: Expected all tensors to be on the same device, but found at least"
+                " two devices, cuda:0 and cpu!",
+                "torch",
+            ),
+            (
+                "apply_patch verification failed: Failed to find expected lines in C:\\Games\\"
+                "Editor\\Script\\Lin\\TaskMgr.lua:",
+                "patch",
+            ),
+        ):
+            found = queries.find_past_fix(conn, pasted)
+            assert [(r["session_id"], r["matched"]) for r in found][:1] == [(sid, "signature")]
+    finally:
+        conn.close()
+
+
 def test_a_quoted_ref_or_date_is_a_name(tmp_path):
     """git's `ambiguous argument 'X'` quotes a ref, a range or a date: each is a name, a date
     by its kind. A new user's `'origin/develop'` had a fix for `'2026-01-25'` first as the

@@ -2183,6 +2183,157 @@ def test_a_space_before_another_paths_start_is_no_part_of_a_path():
     )
 
 
+@pytest.mark.parametrize(
+    "delimited, plain",
+    [
+        # a folder's copy or id glued to its name, in a Windows path (nu40 finding 5)
+        (
+            "apply_patch verification failed: Failed to find expected lines in C:\\WeGameApps"
+            "\\rail_apps\\OasisEraEditor(2001776)\\ShadowTrackerExtra\\Script\\TaskMgr.lua:",
+            "apply_patch verification failed: Failed to find expected lines in C:\\Games\\Editor"
+            "\\Script\\Lin\\TaskMgr.lua:",
+        ),
+        (
+            "C:\\x\\Editor(2001776)\\Script\\TaskMgr.lua:123: attempt to index a nil value",
+            "C:\\Games\\Editor\\TaskMgr.lua:7: attempt to index a nil value",
+        ),
+        ("error: /home/me/app(1)/src/a.rs: bad", "error: /srv/app/src/a.rs: bad"),
+        # a Windows path with a space in a folder's name, up to its file, anywhere
+        (
+            "'C:\\Program Files (x86)\\Microsoft Visual Studio\\bin\\cl.exe' failed: C:\\Program"
+            " Files (x86)\\Microsoft Visual Studio\\bin\\cl.exe is not a compiler",
+            "'C:\\VS\\bin\\cl.exe' failed: D:\\tools\\cl.exe is not a compiler",
+        ),
+        (
+            "warning: C:\\Users\\John Smith\\AppData\\Local\\Temp\\x y\\a.txt is stale",
+            "warning: C:\\Users\\me\\AppData\\Local\\Temp\\b.txt is stale",
+        ),
+        # a quoted path with a space in a folder's name, in an OS error
+        (
+            "FileNotFoundError: [Errno 2] No such file or directory: '/Users/me/Library/Mobile"
+            " Documents/com~apple~CloudDocs/data.csv'",
+            "FileNotFoundError: [Errno 2] No such file or directory: 'data/data.csv'",
+        ),
+        (
+            "Error: ENOENT: no such file or directory, open '/home/me/My Project (copy)/package"
+            ".json'",
+            "Error: ENOENT: no such file or directory, open '/srv/app/package.json'",
+        ),
+        (
+            "python3: can't open file '/home/me/my project/run.py': [Errno 2] No such file or"
+            " directory",
+            "python: can't open file '/srv/run.py': [Errno 2] No such file or directory",
+        ),
+        (
+            "Get-Content: Cannot find path 'C:\\Program Files (x86)\\App\\app.ini' because it"
+            " does not exist.",
+            "Get-Content: Cannot find path 'C:\\App\\app.ini' because it does not exist.",
+        ),
+        (
+            "fatal: pathspec 'My Drive/notes/a.md' did not match any files",
+            "fatal: pathspec 'notes/a.md' did not match any files",
+        ),
+        # GNU's programs quote a file with a space in it, and only such a one
+        (
+            "cat: '/Users/me/Library/Application Support/Code/User/settings.json': No such file"
+            " or directory",
+            "cat: /home/me/.config/Code/User/settings.json: No such file or directory",
+        ),
+    ],
+)
+def test_a_delimited_path_with_a_space_or_parentheses_is_one_path(delimited, plain):
+    """A path stopped at a space or at `(`: `<path>/OasisEraEditor(<n>)\\...\\TaskMgr.lua`, and
+    another path to the same file was another error; a quoted path with a space in it was
+    `<str>` where the same error without the space named its file (nu40 finding 5). Where
+    quotes, an OS error or Windows's rules for names say where it ends, it is one path."""
+    assert signature(delimited) == signature(plain)
+
+
+def test_words_around_a_delimited_path_stay():
+    """A path with a space in it is taken whole only where it is delimited: the words after a
+    Windows path's file, a bare name with a space in it, a call's parentheses at a path's end
+    and an unquoted path with no OS error after it stay as they were read."""
+    assert signature("C:\\My Project (copy)\\src\\app.lua failed, see C:\\x\\b.txt") == (
+        "<path>/app.lua failed, see <path>/b.txt"
+    )
+    assert signature("PermissionError: [Errno 13] Permission denied: 'my file.txt'") == (
+        "PermissionError: [Errno <n>] Permission denied: <str>"
+    )
+    assert signature("#3 /usr/lib/libc.so.6(+0x29d90) [0x7f12]") == (
+        "#<n> <path>/libc.so.6(+<hex>) [<hex>]"
+    )
+    assert signature("error: could not open /home/me/my project/a.js for reading") == (
+        "error: could not open <path>/my <path>/a.js for reading"
+    )
+
+
+@pytest.mark.parametrize(
+    "error, other",
+    [
+        (
+            "cat: /home/me/My Notes.txt: No such file or directory",
+            "cat: /home/me/a.txt: No such file or directory",
+        ),
+        (
+            "FileNotFoundError: [Errno 2] No such file or directory: '/x/My Notes.txt'",
+            "FileNotFoundError: [Errno 2] No such file or directory: '/x/a.txt'",
+        ),
+        (
+            "bash: line 1: cd: /home/me/my project: No such file or directory",
+            "cd: no such file or directory: /srv/web",
+        ),
+        (
+            "Error: EACCES: permission denied, open '/x/my dir/My Notes.txt'",
+            "Error: EACCES: permission denied, open '/x/a.txt'",
+        ),
+        (
+            "python: can't open file '/x/my dir/run me.py': [Errno 2] No such file or directory",
+            "python: can't open file '/x/run.py': [Errno 2] No such file or directory",
+        ),
+    ],
+)
+def test_a_file_named_with_a_space_is_set_aside_whole(error, other):
+    """A base name with a space in it, which normalise() keeps where an OS error says where
+    it ends, is one file to loose(): it was `<path> <path>` (`<path>/My` and a bare
+    `Notes.txt`), and the same error about another file was not found."""
+    assert signature(error) != signature(other)
+    assert sig.loose(signature(error)) == sig.loose(signature(other))
+
+
+def test_words_after_a_path_are_no_file_name_to_loose():
+    """Only where an OS error ends it: words after a path stay words."""
+    assert sig.loose("x: <path>/My Notes.txt is missing") == "x: <path> <path> is missing"
+
+
+@pytest.mark.parametrize(
+    "wording",
+    [
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two"
+        " devices, cuda:0 and cpu!",
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two"
+        " devices, mps:0 and cpu! (when checking argument for argument mat1 in method"
+        " wrapper_mm)",
+        "RuntimeError: Expected all tensors to be on the same device, but got mat1 is on cuda:0,"
+        " different from other tensors on cpu (when checking argument in method"
+        " wrapper_CUDA_addmm)",
+        "RuntimeError: Expected all tensors to be on the same device, but got index is on cpu,"
+        " different from other tensors on cuda:0 (when checking argument in method"
+        " wrapper_CUDA__index_select)",
+    ],
+)
+def test_torchs_device_mismatch_is_one_error_in_any_wording(wording):
+    """PyTorch words which tensors were on which devices by version and operation: one error,
+    with one fix (nu39 finding 4: the other wording was "a different error")."""
+    stored = (
+        'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n'
+        "RuntimeError: Expected all tensors to be on the same device, but got weight is on cpu,"
+        " different from other tensors on cuda:0 (when checking argument in method"
+        " wrapper_CUDA_nll_loss_forward)"
+    )
+    shared = "RuntimeError: Expected all tensors to be on the same device"
+    assert signature(wording) == signature(stored) == shared
+
+
 def test_zshs_unmatched_pattern_is_one_path_and_another_file_is_found():
     """A route's `[eventId]` split zsh's unmatched path in two (`<path>/events[eventId]<path>/
     x.vue`), and a base name holding placeholders (`mcp-data-<n>-<hex>.json`) was no file

@@ -205,15 +205,17 @@ def went_on(row: dict[str, Any]) -> bool:
 def fix_words(row: dict[str, Any]) -> dict[str, str]:
     """The words a card puts before a row's remedy: `step` before each step (the terminal's
     card), `confirmed` before the call that confirmed it when no step shown is that call,
-    `said` before "that call ..." when one is, and the find page's `heading` over them and
-    `label` of their list. Of a row that went_on: what came next, in the same words
-    everywhere."""
+    `said` before "that call ..." when one is, and the find page's `heading` over them,
+    its `look` (`fixed`: a green tick; `unfixed`: grey, none) and the `label` of their list.
+    Of a row that went_on: what came next, in the same words everywhere, headed in grey: a
+    green tick over "Done next there" said "fixed" (a new user's try, nu40 finding 9)."""
     if went_on(row):
         return {
             "step": "then:",
             "confirmed": "then:",
             "said": "and",
             "heading": "Done next there",
+            "look": "unfixed",
             "label": "What came next (no fix of yours: the paste names no error)",
         }
     worked_around = row.get("outcome") == "worked around"
@@ -222,6 +224,7 @@ def fix_words(row: dict[str, Any]) -> dict[str, str]:
         "confirmed": "worked around:" if worked_around else "confirmed:",
         "said": "worked around:" if worked_around else "and",
         "heading": "Worked around" if worked_around else "Fixed",
+        "look": "fixed",
         "label": "What made the difference",
     }
 

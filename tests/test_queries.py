@@ -2239,6 +2239,10 @@ def test_an_edit_made_again_shows_what_changed_and_a_stopped_row_shows_what_came
     assert not any(line.lstrip().startswith(("fix:", "confirmed:")) for line in stopped)
     assert cards.fix_words({**row, "matched": queries.STOPPED})["heading"] == "Done next there"
     assert cards.fix_words(row)["heading"] == "Fixed"
+    # the find page heads what came next in grey, without the tick that says "fixed"
+    # (nu40 finding 9)
+    assert cards.fix_words({**row, "matched": queries.STOPPED})["look"] == "unfixed"
+    assert cards.fix_words(row)["look"] == "fixed"
 
 
 def test_one_line_cuts_between_words():

@@ -64,7 +64,9 @@ def cards(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
             "claims": claims,
             "steps": steps if claims else [],
             "confirmed_by": confirmed_by if claims else None,
-            "next": json.loads(others or "[]") if outcome == fixes.NOT_FIXED else [],
+            "next": (
+                json.loads(others or "[]") if outcome in (fixes.NOT_FIXED, fixes.ANSWERED) else []
+            ),
         }
     return found
 

@@ -163,7 +163,33 @@ NOT_FIXED_WHY = {
     "already done": "an earlier edit had already written what it was to write",
     "stopped": "the agent stopped that command itself (Ctrl-C, or a pkill -f that matched"
     " its own shell): its exit was the stop",
+    "answered": "it only looked (a search that found nothing, a program or a path not"
+    " there), and that was its answer: the session went on from it",
 }
+
+# The outcomes that claim no fix because there was nothing to fix, as a card heads them:
+# "fixed: no" of a search that found nothing read as a dead end to a user (a new user's
+# try, nu40 finding 6).
+NOTHING_TO_FIX = {
+    "already done": "already done",
+    "stopped": "stopped on purpose",
+    "answered": "it only looked",
+}
+
+
+def not_fixed_words(row: dict[str, Any]) -> dict[str, str]:
+    """What a card says of a row that claims no fix: the terminal's `fixed:` word (`no`,
+    or `nothing to fix` when there was nothing to: NOTHING_TO_FIX), the find page's
+    heading, and why."""
+    outcome = row.get("outcome") or ""
+    why = NOT_FIXED_WHY.get(outcome, NOT_FIXED_WHY["not fixed"])
+    if outcome in NOTHING_TO_FIX:
+        return {
+            "fixed": "nothing to fix",
+            "heading": f"Nothing to fix: {NOTHING_TO_FIX[outcome]}",
+            "why": why,
+        }
+    return {"fixed": "no", "heading": "Not fixed in this session", "why": why}
 
 
 def went_on(row: dict[str, Any]) -> bool:
@@ -179,15 +205,17 @@ def went_on(row: dict[str, Any]) -> bool:
 def fix_words(row: dict[str, Any]) -> dict[str, str]:
     """The words a card puts before a row's remedy: `step` before each step (the terminal's
     card), `confirmed` before the call that confirmed it when no step shown is that call,
-    `said` before "that call ..." when one is, and the find page's `heading` over them and
-    `label` of their list. Of a row that went_on: what came next, in the same words
-    everywhere."""
+    `said` before "that call ..." when one is, and the find page's `heading` over them,
+    its `look` (`fixed`: a green tick; `unfixed`: grey, none) and the `label` of their list.
+    Of a row that went_on: what came next, in the same words everywhere, headed in grey: a
+    green tick over "Done next there" said "fixed" (a new user's try, nu40 finding 9)."""
     if went_on(row):
         return {
             "step": "then:",
             "confirmed": "then:",
             "said": "and",
             "heading": "Done next there",
+            "look": "unfixed",
             "label": "What came next (no fix of yours: the paste names no error)",
         }
     worked_around = row.get("outcome") == "worked around"
@@ -196,6 +224,7 @@ def fix_words(row: dict[str, Any]) -> dict[str, str]:
         "confirmed": "worked around:" if worked_around else "confirmed:",
         "said": "worked around:" if worked_around else "and",
         "heading": "Worked around" if worked_around else "Fixed",
+        "look": "fixed",
         "label": "What made the difference",
     }
 
@@ -508,9 +537,8 @@ def format_hit(
             again = f" ({made} times)" if made > 1 else ""
             lines.append(f"   before: {call['tool']} {one_line(target, 150)}{state}{again}")
     else:
-        lines.append(
-            f"   fixed:  no, {NOT_FIXED_WHY.get(row['outcome'], NOT_FIXED_WHY['not fixed'])}"
-        )
+        said = not_fixed_words(row)
+        lines.append(f"   fixed:  {said['fixed']}, {said['why']}")
         for n, step in enumerate(next_steps(row)):
             lines.append(f"   {'then:' if n == 0 else '':<7} {one_line(step['text'], 200)}")
         if files := files_edited(row):

@@ -234,8 +234,9 @@ def _fix(row: dict[str, Any]) -> list[str]:
                 f"  {how} {confirm['tool'] or row['tool']} `{target}` {cards.succeeded(row)}"
             )
     else:
-        why = cards.NOT_FIXED_WHY.get(row["outcome"], cards.NOT_FIXED_WHY["not fixed"])
-        lines.append(f"  not fixed there: {why}")
+        unfixed = cards.not_fixed_words(row)
+        head = "not fixed" if unfixed["fixed"] == "no" else unfixed["fixed"]
+        lines.append(f"  {head} there: {unfixed['why']}")
     if row["next_text"]:
         lines.append(f"  the assistant said next: {queries.one_line(row['next_text'], 200)}")
     return lines

@@ -2091,7 +2091,7 @@ select
   f.fix_target,
   -- 1: the call that confirmed it is the failed one again, as it was (the same input)
   f.fix_as_was,
-  -- outcome: fixed, worked around, papered over, already done, stopped or not fixed (see
+  -- outcome: fixed, worked around, papered over, already done, stopped, answered or not
   -- pastfix.fixes)
   coalesce(f.outcome, 'not fixed') as outcome,
   -- remedy: what made the difference, first what the error names, then in order; a step
@@ -2136,8 +2136,8 @@ select
       order by other.key limit {FIX_CALLS})) end as fix_calls,
   -- when nothing was seen to fix it: the steps taken next (pastfix.fixes.next_steps: the
   -- first calls after it that succeeded and did more than look), where a way round it
-  -- that no rule knows often shows
-  case when f.outcome is not 'not fixed' then '[]' else (
+  -- that no rule knows often shows; after a look that was its answer, what it went on to
+  case when coalesce(f.outcome not in ('not fixed', 'answered'), 1) then '[]' else (
     select json_group_array(json(step)) from (
       select json_object('tool', k.name, 'target', substr({TARGET.format(c="k")}, 1, 300),
         'file_path', k.file_path, 'tool_use_id', k.tool_use_id) as step
@@ -2449,9 +2449,9 @@ def find_past_fix_description(default_limit: str) -> str:
     return (
         "Paste an error (error): the failed tool calls whose output matches it, best first,"
         " each with what happened in that session: the outcome (fixed, worked around, papered"
-        " over, already done, stopped, not fixed), the remedy (the edits and commands that made the"
-        " difference) and the call that confirmed it, the assistant's next reply and the"
-        " command to resume the session. One row per session and error signature, with how"
+        " over, already done, stopped, answered, not fixed), the remedy (the edits and commands"
+        " that made the difference) and the call that confirmed it, the assistant's next reply and"
+        " the command to resume the session. One row per session and error signature, with how"
         " often that session hit it. Paths, numbers and ids need not match: the same"
         " signature is enough. Words are matched as words; start with raw: to write an FTS5"
         " query (raw: ENOENT OR EISDIR). How many rows (limit):"

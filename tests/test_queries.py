@@ -2239,6 +2239,10 @@ def test_an_edit_made_again_shows_what_changed_and_a_stopped_row_shows_what_came
     assert not any(line.lstrip().startswith(("fix:", "confirmed:")) for line in stopped)
     assert cards.fix_words({**row, "matched": queries.STOPPED})["heading"] == "Done next there"
     assert cards.fix_words(row)["heading"] == "Fixed"
+    # the find page heads what came next in grey, without the tick that says "fixed"
+    # (nu40 finding 9)
+    assert cards.fix_words({**row, "matched": queries.STOPPED})["look"] == "unfixed"
+    assert cards.fix_words(row)["look"] == "fixed"
 
 
 def test_one_line_cuts_between_words():
@@ -4374,3 +4378,15 @@ def test_a_patch_made_again_at_another_path_shows_the_path_change():
     for change in (None, "with the text the file has"):
         row["remedy"] = [{**step, "change": change}]
         assert [len(s["edits"]) for s in cards.remedy_steps(row)] == [1]
+
+
+def test_a_look_that_was_its_answer_is_headed_nothing_to_fix():
+    """A search that found nothing, a program or a path not there (fixes.ANSWERED): `fixed:
+    nothing to fix`, and why, on the terminal's card and the find page's heading; "fixed: no,
+    nothing ... got past it" read as a dead end (nu40 finding 6)."""
+    said = cards.not_fixed_words({"outcome": "answered"})
+    assert said["fixed"] == "nothing to fix"
+    assert said["heading"] == "Nothing to fix: it only looked"
+    assert "was its answer" in said["why"]
+    assert cards.not_fixed_words({"outcome": "not fixed"})["fixed"] == "no"
+    assert cards.not_fixed_words({"outcome": None})["heading"] == "Not fixed in this session"

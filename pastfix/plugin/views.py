@@ -491,9 +491,7 @@ def find_card(
         **row,
         "agent_badge": agents.badge(row.get("agent")),
         "remedy_steps": remedy,
-        "not_fixed_why": cards.NOT_FIXED_WHY.get(
-            row.get("outcome") or "", cards.NOT_FIXED_WHY["not fixed"]
-        ),
+        "not_fixed": cards.not_fixed_words(row),
         "error_cut": (row.get("error_length") or 0) > len(row.get("error") or ""),
         "title": row["session_title"] or row["session_id"],
         "when": _when(row["failed_at"], now),

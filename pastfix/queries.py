@@ -362,6 +362,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("bare_status", 1, bare_status, deterministic=True)
     conn.create_function("says_little", 1, says_little, deterministic=True)
     conn.create_function("says_little_matched", 1, says_little_matched, deterministic=True)
+    conn.create_function("reads_as_prose", 1, reads_as_prose, deterministic=True)
     conn.create_function("matched_text", 1, matched_text, deterministic=True)
     conn.create_function("exit_status", 1, _exit_status, deterministic=True)
     conn.create_function("pasted_error", 1, _pasted_error(index_redacts(conn)), deterministic=True)
@@ -370,6 +371,8 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("any_word_query", 2, any_word_query, deterministic=True)
     conn.create_function("shared_words", 3, shared_words, deterministic=True)
     conn.create_function("only_file_names", 1, only_file_names, deterministic=True)
+    conn.create_function("names_the_error", 3, names_the_error, deterministic=True)
+    conn.create_function("with_message_words", 3, with_message_words, deterministic=True)
     conn.create_function("same_text", 2, same_text, deterministic=True)
     conn.create_function("text_distance", 2, text_distance, deterministic=True)
     conn.create_function("other_folder", 2, other_folder, deterministic=True)
@@ -858,16 +861,46 @@ def distinctive_words(error: object) -> str:
     traceback's `python3.12` of a frame's path, a test run's `ExUnit` and `max_cases` of its
     header, or npm's `store-dir` of a warning before `sh: 1: vite: not found` made near
     matches of failures that shared nothing else (a new user's tries, session 26).
+
+    Not a value that differs between two sightings of one error, as a signature sets it
+    aside (a duration, a size, a version: signatures.normalise leaves no word of it):
+    `Compiled successfully in 2.3s` had a near match sharing `2.3s` (a new user's try, nu41
+    finding 9). The error's exception class and a folder of its path are names, but only of
+    its kind or its place, which a near match may not share alone (names_the_error).
     """
+    return json.dumps(list(_error_names(error)[0]), ensure_ascii=False)
+
+
+@functools.lru_cache(maxsize=64)
+def _error_names(
+    error: object,
+) -> tuple[tuple[str, ...], frozenset[str], str, frozenset[str]]:
+    """distinctive_words of a pasted error; those of them that name only its kind or its
+    place (lower-cased): its exception class (and the package it is in: `java.lang` of
+    `java.lang.NullPointerException`), or a folder of a path (`python3`, `sources.list.d`);
+    the line they were read from, its paths' folders left out (signatures.without_folders);
+    and the words of its exception class, which are no words of its message."""
     text = paste_text(error)
     if _is_raw(text):
         expression = text.lstrip()[len(RAW_PREFIX) :].strip()
         if expression and _parses(expression, "content"):
-            return "[]"  # an FTS5 expression of its own: no near matches
+            return (), frozenset(), "", frozenset()  # an FTS5 expression: no near matches
         text = expression  # matched as words, as safe_fts() does
     elif "\n" in text:
         text = signatures.key_line(text) or text
+    names, kinds = _names_in(text)
+    line = signatures.without_folders(text)
+    named = {name.lower() for name in _names_in(line)[0]}
+    weak = kinds | {name.lower() for name in names if name.lower() not in named}
+    kind_words = frozenset(t for kind in kinds for t in _TOKEN.findall(kind))
+    return names, frozenset(weak), line, kind_words
+
+
+def _names_in(text: str) -> tuple[tuple[str, ...], set[str]]:
+    """The names of a line (see distinctive_words), and those that are an exception class
+    (_KIND) or a package it is in, lower-cased."""
     names: dict[str, str] = {}  # each name once, however it is capitalised
+    kinds: set[str] = set()
     for found in _NAME.finditer(text):
         if found.group("joined"):
             parts = re.split(r"(?<=[^\W_])(?=[.@]|::)", found.group("joined"))
@@ -876,8 +909,12 @@ def distinctive_words(error: object) -> str:
             for end in range(min(2, len(parts)), min(len(parts), MAX_NAME_WORDS) + 1):
                 name = "".join(parts[:end])
                 names.setdefault(name.lower(), name)
+                if _KIND.search(parts[-1]):  # `java.lang` of `java.lang.NullPointerException`
+                    kinds.add(name.lower())
         else:
             names.setdefault(found.group(0).lower(), found.group(0))
+            if _KIND.search(found.group(0)):
+                kinds.add(found.group(0).lower())
     for found in _QUOTED_NAME.finditer(text):
         value = _EDGES.sub("", found.group(0))
         if len(value) >= MIN_QUOTED:
@@ -891,8 +928,71 @@ def distinctive_words(error: object) -> str:
         # `JWT`): an Oracle `ORA-12154: TLS:could not resolve ...` was given Dialyzer logs
         # that mention TLS (a new user's F11, session 31); `ORA-12154` is a name
         and not (len(name) <= 3 and name.isalpha() and name.isupper())
-    ]
-    return json.dumps(kept[:MAX_WORDS], ensure_ascii=False)
+        and _names_something(name)
+    ][:MAX_WORDS]
+    return tuple(kept), kinds & {name.lower() for name in kept}
+
+
+def _names_something(name: str) -> bool:
+    """Whether a name is one still once a signature sets its values aside: not a duration,
+    a size or a version alone (`2.3s`, `5MB`, `v1.2.3`: of two characters of it or fewer)."""
+    kept = _PLACEHOLDER.sub(" ", signatures.normalise(name))
+    return len("".join(_TOKEN.findall(kept))) >= 2
+
+
+# An exception class, the kind of an error (signatures' `FooError:`, `** (FooError)`).
+_KIND = re.compile(r"^[A-Z]\w*(?:Error|Exception)$|(?<=[.:])[A-Z]\w*(?:Error|Exception)$")
+# Of a near match that shares only the pasted error's exception class or its path's folders,
+# the share of its message's words (names_the_error) that the failure's key line must hold.
+MESSAGE_SHARE = 0.5
+
+
+def names_the_error(key_line: object, content: object, error: object) -> int:
+    """1 when a near match (a failure that shares a rare name of the pasted error, not its
+    signature) shares something that names the error: a name of it other than its exception
+    class and its path's folders (_error_names), or, when it shares those alone, the words
+    of its message (MESSAGE_SHARE of them, on the failure's key line). A class is the kind
+    of an error, not which one, and a folder where it happened: `TypeError: Cannot read
+    properties of null (reading 'map')` had near matches of `TypeError: list indices must be
+    integers ...` and `[TypeError: generate is not a function]`, `RuntimeError: Expected all
+    tensors to be on the same device ...` Elixir's `** (RuntimeError) no :secret_key_base
+    configuration found`, `java.lang.NullPointerException` a Gradle task's failure that
+    mentions `java.lang`, and the `python3` of `(/usr/lib/python3/dist-packages/markupsafe/
+    __init__.py)` `No module named pip` (a new user's tries, nu41 finding 9); `... of
+    undefined (reading 'trim')` shares the message, and so does apt's `E: Malformed entry 1
+    in list file <its sources.list.d>/github-cli.list`. 0 for a failure whose key line was
+    not compared (KEYED_ROWS): of near matches, the first 200 by bm25 are."""
+    names, weak, line, kind_words = _error_names(error)
+    text = content if isinstance(content, str) else ""
+    shared = {name.lower() for name in json.loads(shared_words(text, json.dumps(names)))}
+    if shared - weak:
+        return 1
+    if not shared or not isinstance(key_line, str):
+        return 0
+    message = _message_words(line) - kind_words
+    said = _message_words(key_line)
+    return int(bool(message) and len(message & said) >= MESSAGE_SHARE * len(message))
+
+
+def with_message_words(shared: object, key_line: object, error: object) -> str:
+    """The JSON array `shared` (shared_words of a near match), and when it holds only the
+    pasted error's exception class or its path's folders, the words of its message the
+    failure's key line holds too, in the paste's order: what made it a near match
+    (names_the_error), said so."""
+    found = json.loads(shared) if isinstance(shared, str) else []
+    _, weak, line, kind_words = _error_names(error)
+    if not found or {str(name).lower() for name in found} - weak or not isinstance(key_line, str):
+        return json.dumps(found, ensure_ascii=False)
+    said = _message_words(key_line) - kind_words
+    words = dict.fromkeys(t for t in _TOKEN.findall(line.lower()) if t in said)
+    return json.dumps(found + list(words), ensure_ascii=False)
+
+
+def _message_words(line: str) -> set[str]:
+    """The words of a key line that can tell two messages apart, lower-cased: not stop
+    words, GENERIC_WORDS, numbers or single letters, nor a path's folders."""
+    tokens = _TOKEN.findall(signatures.without_folders(line).lower())
+    return {t for t in tokens if _distinctive_token(t)}
 
 
 def _distinctive_token(token: str) -> bool:
@@ -1600,6 +1700,9 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     else:
         what = _quoted(one_line(error, 80))
     head = f"Not seen before: no past failure has the signature or every word of {what}."
+    if reads_as_prose(error):
+        # its words were not looked for (reads_as_prose): "or every word" would not be so
+        head = prose_notice(error)
     if not rows:
         return head
     if any(row["matched"] == "signature" for row in rows):
@@ -1682,6 +1785,66 @@ def names_nothing(error: object) -> bool:
     return all(
         (len(token) < 2 and token.isascii()) or token.isdigit() or token.lower() in STOP_WORDS
         for token in _TOKEN.findall(text)
+    )
+
+
+# A question as a person asks one: a question word first, a question mark last.
+_QUESTION = re.compile(
+    r"(?:how|what|why|where|when|which|who|whose|can|could|should|would|will|is|are|do|does"
+    r"|did|has|have)\b.*\?",
+    re.IGNORECASE | re.DOTALL,
+)
+# A word of a sentence: letters (an apostrophe inside: `doesn't`), then punctuation at most.
+_SENTENCE_WORD = re.compile(r"[(\"'“‘]?[^\W\d_]+(?:['’][^\W\d_]+)?[.,;:!?)\"'”’]*")
+# A sentence has at least this many words, of which one at least is a stop word.
+MIN_SENTENCE_WORDS = 3
+# Words that deny: a sentence that holds one says what is not so, as errors do (Claude
+# Code's `File does not exist.`, `Nothing to commit`), not what a person asks.
+_NEGATIONS = frozenset(
+    """not no nor never nothing none neither without cannot aren couldn didn doesn don
+    hadn hasn haven isn mustn needn shouldn wasn weren won wouldn""".split()
+)
+
+
+@functools.lru_cache(maxsize=64)
+def reads_as_prose(error: object) -> bool:
+    """Whether a pasted text reads as a person's prose, not a program's output: a question
+    (`how do I center a div in css?`, a question word first and a question mark last,
+    whatever words it names), or sentences of plain words that name no error (no line the
+    signature rules score as an error or a failure: signatures.says_error; no agent's word
+    of its own tool, signatures.classify; no word that denies, _NEGATIONS: Claude Code's
+    `File does not exist.` is an error) and no path, number or name (each word letters, a
+    stop word among them). Its words are found in long outputs of any error (a new
+    user's question had two "fixed" cards, matched by every word: `text-align: center`,
+    `div` and `css` of an HTML dump in a failed test's assertion, and MCP's `seen_before`
+    said true; nu41 finding 2), so find_past_fix does not match it by its words, only by
+    its signature: a failure whose own key line reads so is the same. The callers say it
+    names no error (prose_notice). A raw: query is taken as meant."""
+    text = paste_text(error).strip()
+    if not text or _is_raw(text) or names_nothing(text):
+        return False
+    if _QUESTION.fullmatch(text) and "\n" not in text:
+        return True
+    if signatures.says_error(text) or signatures.classify(text) != signatures.ERROR:
+        return False
+    words = text.split()
+    return (
+        len(words) >= MIN_SENTENCE_WORDS
+        and all(_SENTENCE_WORD.fullmatch(word) for word in words)
+        and any(_is_stop_word(word) for word in words)
+        and not any(token.lower() in _NEGATIONS for token in _TOKEN.findall(text))
+    )
+
+
+def prose_notice(error: str) -> str:
+    """What `pastfix find`, MCP and the find pages say of a paste that reads_as_prose and was
+    not seen before (a failure whose key line reads so would be that failure)."""
+    what = "a question" if _QUESTION.fullmatch(paste_text(error).strip()) else "a sentence"
+    return (
+        f"{_quoted(one_line(error, 80))} names no error: it reads as {what}, not as a"
+        " program's output. Long outputs of any error hold its words, so it is looked for as"
+        " a failure's error line only, and no past failure's reads so. Paste the line that"
+        " names the error to find that error."
     )
 
 
@@ -1805,8 +1968,13 @@ with given as materialized (
 pasted as (
   select *, kept_set_aside(signature) != signature as keeps from (
     select error_signature(paste_text({matched})) as signature,
-      fts_query(required_words({matched}), 'all', 'content', {TOKENIZER_SQL}) as all_query,
-      short_words(required_words({matched}), {TOKENIZER_SQL}) as short,
+      -- a person's prose (a question) is not matched by its words, which long outputs of
+      -- any error hold (reads_as_prose): by its signature only
+      case when reads_as_prose({matched}) then '{MATCH_NOTHING}' else
+        fts_query(required_words({matched}), 'all', 'content', {TOKENIZER_SQL}) end
+        as all_query,
+      case when reads_as_prose({matched}) then '[]' else
+        short_words(required_words({matched}), {TOKENIZER_SQL}) end as short,
       distinctive_words((select error from given)) as candidates)
 ),
 by_signature as materialized (
@@ -1956,7 +2124,12 @@ keyed as (
     -- file's (other_names: NAMES_OTHER, FILE_OTHER)
     case when same and not coalesce(same_text(key_line, {matched}), 0) then coalesce(
       other_names(key_line, (select content from tool_results where id = lines.id), {matched}),
-      0) else 0 end as names
+      0) else 0 end as names,
+    -- a near match shares something that names the error, not its exception class alone
+    -- (names_the_error)
+    case when words = 1 and not same then names_the_error(key_line,
+      (select content from tool_results where id = lines.id), (select error from given))
+      else 1 end as named
   from lines
 ),
 -- A fixed failure of each (session, signature) stands for the group, whatever its line
@@ -1985,6 +2158,7 @@ ranked as (
   from keyed m join tool_results tr on tr.id = m.id
   -- whether what followed it claims a fix (pastfix.fixes)
   left join fixes fx on fx.tool_use_id = tr.tool_use_id and fx.outcome in ({claims})
+  where m.named
 ),
 -- A group none of whose matches was fixed stands by a failure of its signature in its
 -- session that was, when one was (the one fixed soonest): pasted with its own line
@@ -2155,7 +2329,8 @@ select
   f.distance as text_distance,
   f.folders as other_folder,
   case when f.words = 1 and not f.same
-       then shared_words(f.content, (select words from rare), {TOKENIZER_SQL})
+       then with_message_words(shared_words(f.content, (select words from rare), {TOKENIZER_SQL}),
+         error_key_line(f.content), (select error from given))
        else '[]' end as shared_words,
   f.loose as other_file,
   f.names as other_names,

@@ -1574,6 +1574,13 @@ def _paths(line: str) -> str:
     return "".join(parts)
 
 
+def without_folders(line: str) -> str:
+    """A line with each path as its file's name alone (`(/usr/lib/python3/dist-packages/m/
+    __init__.py)` as `(__init__.py)`), as a signature keeps it but without `<path>/`: where
+    a checkout or an interpreter lives is no name of the error (queries.distinctive_words)."""
+    return _paths(line).replace("<path>/", "").replace("<path>", "")
+
+
 def _hex(m: re.Match[str]) -> str:
     s, start, end = m.string, m.start(), m.end()
     token = m.group(0)

@@ -881,6 +881,171 @@ def test_a_near_match_shares_a_word_it_can_name_or_is_not_shown(tmp_path):
     assert [(r["tool_use_id"], r["shared_words"]) for r in found] == [("t0", ["cafe.loader"])]
 
 
+def _near_match_index(tmp_path: Path) -> sqlite3.Connection:
+    """An index of failures that share only a word that names nothing with a new user's
+    made-up errors (nu41 finding 9), and of one that shares the message of one of them."""
+    projects = tmp_path / "projects"
+    failures = (
+        (
+            "elixir",
+            "mix test",
+            "** (RuntimeError) no :secret_key_base configuration found in"
+            " SpotterWeb.Endpoint.\nFinished in 2.3s",
+        ),
+        (
+            "cuda",
+            "python train.py",
+            "RuntimeError: Expected all tensors to be on the same"
+            " device, but got weight is on cpu, different from other tensors on cuda:0",
+        ),
+        ("pip", "python3 -m pip install x", "/usr/bin/python3: No module named pip"),
+        (
+            "gradle",
+            "./gradlew runClient",
+            "Execution failed for task ':runClient'.\n"
+            "> Process 'command java' finished with non-zero exit value 1\n"
+            "  at java.lang.Thread.run(Thread.java:1583)",
+        ),
+        (
+            "apt",
+            "sudo apt update",
+            "E: Malformed entry 1 in list file"
+            " /etc/apt/sources.list.d/github-cli.list ([option] not assignment)",
+        ),
+        ("py", "python -c 1", "TypeError: list indices must be integers or slices, not str"),
+        ("js", "node a.js", "TypeError: Cannot read properties of undefined (reading 'trim')"),
+        ("make", "make", "make: *** [all] Error 2"),
+    )
+    for n, (sid, command, error) in enumerate(failures):
+        (
+            Session(sid, APP, 10 * n)
+            .call(f"{sid}1", "Bash", command=command)
+            .result(f"{sid}1", f"Exit code 1\n{error}", error=True)
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    return queries.connect(tmp_path / "index.db")
+
+
+@pytest.mark.parametrize(
+    "pasted, near",
+    [
+        # the exception class alone names the kind of error, not which: the failure that
+        # says the same of its tensors is a near match, Elixir's other RuntimeError is not
+        (
+            "RuntimeError: Expected all tensors to be on the same device, but found at least"
+            " two devices, cuda:0 and cpu!",
+            [("cuda", ["RuntimeError", "tensors", "device", "cuda", "cpu"])],
+        ),
+        (
+            "TypeError: Cannot read properties of null (reading 'map')",
+            [("js", ["TypeError", "read", "properties", "reading"])],
+        ),
+        # a package the class is in, and a class with no message shared
+        (
+            'Exception in thread "main" java.lang.NullPointerException: Cannot invoke'
+            ' "String.length()" because "s" is null',
+            [],
+        ),
+        # a duration differs between two runs of anything
+        ("Compiled successfully in 2.3s", []),
+        # an interpreter's folder of the paste's own path
+        (
+            "ImportError: cannot import name 'soft_unicode' from 'markupsafe'"
+            " (/usr/lib/python3/dist-packages/markupsafe/__init__.py)",
+            [],
+        ),
+        # a folder shared with the message: apt's sources, another file's malformed entry
+        (
+            "E: Malformed entry 3 in list file /etc/apt/sources.list.d/docker.list (Component)",
+            [("apt", ["sources.list", "sources.list.d", "malformed", "entry", "list"])],
+        ),
+    ],
+)
+def test_a_near_match_shares_what_names_the_error(tmp_path, pasted, near):
+    """A near match shares something that names the error: a name other than its exception
+    class or its path's folders, or else its message's words, not a duration (nu41 F9)."""
+    conn = _near_match_index(tmp_path)
+    try:
+        found = queries.find_past_fix(conn, pasted)
+        assert not queries.seen_before(found)
+        assert [(r["session_id"], r["shared_words"]) for r in found] == near
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize(
+    "pasted, prose",
+    [
+        ("how do I center a div in css?", True),
+        ("Why does npm install fail with EACCES?", True),
+        ("The quick brown fox jumps over the lazy dog", True),
+        ("Please make the login page look nicer.", True),
+        # what programs say
+        ("File does not exist.", False),
+        ("Segmentation fault (core dumped)", False),
+        ("Killed", False),
+        ("Exit code 1", False),
+        ("Nothing to commit, working tree clean", False),
+        ("error: could not lock config file", False),
+        ("The user doesn't want to proceed with this tool use.", False),
+        # a program's question names no error either (a failure whose key line it is is
+        # found by its signature)
+        ("Did you mean 'x'?", True),
+        ("the", False),
+        ("raw: how OR why", False),
+    ],
+)
+def test_reads_as_prose(pasted, prose):
+    assert queries.reads_as_prose(pasted) is prose
+
+
+def test_a_question_is_not_an_error_seen_before(tmp_path):
+    """`how do I center a div in css?` had two "fixed" cards, matched by every word of it:
+    `text-align: center`, `div` and `css` of an HTML dump in a failed test's output, and
+    MCP's `seen_before` said true (nu41 finding 2). Prose is not looked for by its words,
+    and the notice says it names no error; a failure whose key line reads so is found by
+    its signature still."""
+    projects = tmp_path / "projects"
+    dump = (
+        'Assertion with =~ failed\ncode: assert html =~ ">agent</span>"\nleft: "<style>'
+        " .empty-state { text-align: center; } div.header { display: flex; } /* css */"
+        ' </style><div class="badge">agent</div>"'
+    )
+    for n, (sid, error) in enumerate(
+        (("mix", dump), ("mcp", "MCP server serena already exists in local config"))
+    ):
+        (
+            Session(sid, APP, 10 * n)
+            .call(f"{sid}1", "Bash", command="mix test")
+            .result(f"{sid}1", f"Exit code 1\n{error}", error=True)
+            .call(f"{sid}2", "Bash", command="mix test")
+            .result(f"{sid}2", "ok")
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        pasted = "how do I center a div in css?"
+        found = queries.find_past_fix(conn, pasted)
+        assert found == []
+        assert queries.not_seen_notice(pasted, found) == (
+            "'how do I center a div in css?' names no error: it reads as a question, not as"
+            " a program's output. Long outputs of any error hold its words, so it is looked"
+            " for as a failure's error line only, and no past failure's reads so. Paste the"
+            " line that names the error to find that error."
+        )
+        # not a question: the words of the dump, as pasted from it, still find it
+        found = queries.find_past_fix(conn, "text-align: center; } div.header")
+        assert [(r["session_id"], r["matched"]) for r in found] == [("mix", "all words")]
+        # a sentence that is a failure's own key line is that failure
+        found = queries.find_past_fix(conn, "MCP server serena already exists in local config")
+        assert [(r["session_id"], r["matched"]) for r in found] == [("mcp", "signature")]
+        assert queries.seen_before(found)
+    finally:
+        conn.close()
+
+
 def test_the_not_seen_notice_quotes_the_error_as_pasted():
     """repr() doubled a Windows path's backslashes: the notice named an error never pasted."""
     notice = queries.not_seen_notice(r"C:\Users\me\app.dll was not found", [])

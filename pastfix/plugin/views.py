@@ -430,7 +430,8 @@ def failure_count(cards: list[dict[str, Any]]) -> int:
 def not_seen(cards: list[dict[str, Any]], error: str) -> dict[str, Any]:
     """What the find pages say of the error: seen before or not, the names the partial
     matches share with it (queries.seen_before), and what to say when it names no error at
-    all (queries.says_little: only how a command ended, or only common words)."""
+    all (queries.says_little: only how a command ended, or only common words; or it reads as
+    a person's prose, queries.reads_as_prose)."""
     names = {w for card in cards for w in _json_list(card["shared_words"])}
     return {
         "seen_before": queries.seen_before(cards),
@@ -440,6 +441,8 @@ def not_seen(cards: list[dict[str, Any]], error: str) -> dict[str, Any]:
         "says_little": (
             queries.says_little_notice(error) if cards and queries.says_little(error) else None
         ),
+        # a question or a sentence, not looked for by its words (queries.reads_as_prose)
+        "prose": queries.prose_notice(error) if queries.reads_as_prose(error) else None,
     }
 
 

@@ -941,7 +941,7 @@ def _names_something(name: str) -> bool:
 
 
 # An exception class, the kind of an error (signatures' `FooError:`, `** (FooError)`).
-_KIND = re.compile(r"^[A-Z]\w*(?:Error|Exception)$|(?<=[.:])[A-Z]\w*(?:Error|Exception)$")
+_KIND = lazy(r"^[A-Z]\w*(?:Error|Exception)$|(?<=[.:])[A-Z]\w*(?:Error|Exception)$")
 # Of a near match that shares only the pasted error's exception class or its path's folders,
 # the share of its message's words (names_the_error) that the failure's key line must hold.
 MESSAGE_SHARE = 0.5
@@ -1789,13 +1789,13 @@ def names_nothing(error: object) -> bool:
 
 
 # A question as a person asks one: a question word first, a question mark last.
-_QUESTION = re.compile(
+_QUESTION = lazy(
     r"(?:how|what|why|where|when|which|who|whose|can|could|should|would|will|is|are|do|does"
     r"|did|has|have)\b.*\?",
     re.IGNORECASE | re.DOTALL,
 )
 # A word of a sentence: letters (an apostrophe inside: `doesn't`), then punctuation at most.
-_SENTENCE_WORD = re.compile(r"[(\"'“‘]?[^\W\d_]+(?:['’][^\W\d_]+)?[.,;:!?)\"'”’]*")
+_SENTENCE_WORD = lazy(r"[(\"'“‘]?[^\W\d_]+(?:['’][^\W\d_]+)?[.,;:!?)\"'”’]*")
 # A sentence has at least this many words, of which one at least is a stop word.
 MIN_SENTENCE_WORDS = 3
 # Words that deny: a sentence that holds one says what is not so, as errors do (Claude

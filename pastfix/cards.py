@@ -158,7 +158,10 @@ def fold_calls(calls: Iterable[dict[str, Any]]) -> list[tuple[dict[str, Any], in
 # false of a `git ls-files` that listed what an `rg --files` Windows would not start
 # could not, a new user's try, session 30.)
 NOT_FIXED_WHY = {
-    "papered over": "a later call only hid the error (|| true, 2>/dev/null || echo ...)",
+    # (or stopped asking: the flag that demanded what was missing taken out, `--require-tasks`,
+    # fixes._asks_less; a new user's try, nu41)
+    "papered over": "a later call only hid the error (|| true, 2>/dev/null || echo ...)"
+    " or stopped asking for what failed (without --require-..., --strict)",
     "not fixed": "nothing soon after it in that session was seen to get past it",
     "already done": "an earlier edit had already written what it was to write",
     "stopped": "the agent stopped that command itself (Ctrl-C, or a pkill -f that matched"
@@ -388,6 +391,26 @@ def where_it_differs(target: str | None, ran: str | None, width: int) -> str:
     return "…" + one_line(text[start:], width - 1)
 
 
+def same_call_again(row: dict[str, Any]) -> bool:
+    """Whether a fixed row was confirmed by the failed call run again as it was (the same tool
+    and input: fix_as_was), with no step and no other call of the session on the way: nothing
+    the session did changed it, the user's own terminal did (Git installed and the shell
+    restarted), or the time between. The find page says "The same call ... succeeded again,
+    with nothing changed in between"; the card and the hook said "confirmed: PowerShell git
+    init succeeded" over the agent's next words, "Git still isn't being recognized", which
+    read as the fix not working (a new user's try, nu41 finding 7)."""
+    return bool(
+        row.get("fixed_at")
+        and row.get("fix_as_was")
+        and not row.get("remedy")
+        and not row.get("fix_calls")
+    )
+
+
+# How a card and the hook say a fix's confirmation was the failed call again (same_call_again).
+SAME_CALL_AGAIN = "the same call, run again as it was with nothing changed in the session between,"
+
+
 def succeeded(row: dict[str, Any]) -> str:
     """How a card says the call that confirmed a fix went: `succeeded`, or, for a changed
     retry that got past this error and failed on another (`Failed to connect to bus` gone,
@@ -523,6 +546,9 @@ def format_hit(
         if confirm["shown"]:
             # (worked around: another way to the same end, not the failed call made to work)
             lines.append(f"   {words['said']} that call {succeeded(row)}")
+        elif same_call_again(row) and not went_on(row):
+            # (what came next after a stop is listed as it was: `then: Bash rm -rf dist`)
+            lines.append(f"   {words['confirmed']:<7} {SAME_CALL_AGAIN} {succeeded(row)}")
         else:
             target = in_project(row["fix_target"], row["project"])
             failed_target = in_project(row.get("target"), row["project"])

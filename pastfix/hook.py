@@ -227,6 +227,8 @@ def _fix(row: dict[str, Any]) -> list[str]:
             worked_around = row["outcome"] == "worked around"
             said = "worked around:" if worked_around else "and"
             lines.append(f"  {said} that call {cards.succeeded(row)}")
+        elif cards.same_call_again(row):
+            lines.append(f"  confirmed: {cards.SAME_CALL_AGAIN} {cards.succeeded(row)}")
         else:
             how = "worked around by" if row["outcome"] == "worked around" else "confirmed:"
             target = cards.where_it_differs(row["fix_target"], row.get("target"), 160)

@@ -580,6 +580,38 @@ def test_a_retry_that_hides_the_error_claims_no_fix(masked):
     assert fix[failed.tool_use_id].outcome not in fixes.CLAIMS_FIX
 
 
+def test_a_retry_that_only_stops_demanding_what_failed_claims_no_fix():
+    """A check run again with the flag that demanded what was missing taken out got past the
+    error by not asking (`--require-tasks`, `ERROR: tasks.md not found`: thirty-ninth
+    held-out set, abandoned; a new user's try, nu41): papered over, as `|| true` is; the
+    same demand met later is the fix. A formatter's `--check` taken out does the work, and
+    a flag put in besides is another run."""
+    script = "cd /p && .specify/scripts/bash/check-prerequisites.sh --json"
+    error = "ERROR: tasks.md not found in /p/specs/001-x\nRun /speckit.tasks first"
+    for command, retry in (
+        (f"{script} --require-tasks --include-tasks", script),
+        ("npx tsc --noEmit --strict", "npx tsc --noEmit"),
+        ("npx eslint . --max-warnings=0", "npx eslint ."),
+        ("gcc -Wall -Werror -c x.c", "gcc -Wall -c x.c"),
+    ):
+        failed, done = call(command=command, failed=True), call(command=retry)
+        fix = run([failed, done], {failed.tool_use_id: error})[failed.tool_use_id]
+        assert fix.outcome == fixes.PAPERED_OVER, command
+    failed = call(command=f"{script} --require-tasks --include-tasks", failed=True)
+    asked = call(command=script)
+    write = call("Write", file_path="/p/specs/001-x/tasks.md")
+    again = call(command=f"{script} --require-tasks --include-tasks")
+    fix = run([failed, asked, write, again], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    for command, retry in (
+        ("black --check app.py", "black app.py"),
+        ("pytest --strict-markers tests", "pytest --strict-markers tests -p no:cacheprovider"),
+    ):
+        failed, done = call(command=command, failed=True), call(command=retry)
+        fix = run([failed, done], {failed.tool_use_id: "Exit code 1"})[failed.tool_use_id]
+        assert fix.outcome == fixes.FIXED, command
+
+
 def test_a_command_given_a_file_for_its_folder_is_redone_on_that_file():
     """Codex's `cat` with `workdir` set to the file (`NotADirectory`), five files in a row,
     each then `cat`ed by its path from the repository (nineteenth held-out set). The
@@ -2635,6 +2667,25 @@ def test_a_command_run_again_as_it_was_past_the_prompts_is_fixed():
     found = run(calls, errors, prompts=prompts)
     assert found[init.tool_use_id].confirmed_by == init_ok.tool_use_id
     assert found[email.tool_use_id].confirmed_by == email_ok.tool_use_id
+    # the `git init` that went through is no step of the `git config` that did too: both
+    # failed on Git not there, and what let one through (outside) let the other (nu41
+    # finding 7: the card said "fix: git init", then "Git still isn't being recognized")
+    for failed in (email, email_again):
+        fix = found[failed.tool_use_id]
+        assert (fix.confirmed_by, fix.remedy) == (email_ok.tool_use_id, []), failed.tool_use_id
+    # a step that ran a command which had failed with another error is still one
+    init = call("PowerShell", command="git init", failed=True, at="2026-01-01T00:02:00Z")
+    email = call(
+        "PowerShell", command="git config user.email a@b.c", failed=True, at="2026-01-01T00:02:01Z"
+    )
+    init_ok = call("PowerShell", command="git init", at="2026-01-01T00:02:02Z")
+    email_ok = call("PowerShell", command="git config user.email a@b.c", at="2026-01-01T00:02:03Z")
+    other = "Exit code 128\nfatal: not a git repository (or any of the parent directories)"
+    denied = "Exit code 1\nfatal: cannot mkdir .git: Permission denied"
+    found = run(
+        [init, email, init_ok, email_ok], {init.tool_use_id: denied, email.tool_use_id: other}
+    )
+    assert steps(found[email.tool_use_id]) == [(init_ok.tool_use_id, None)]
 
 
 def test_a_codex_retry_outside_the_sandbox_says_so(tmp_path):
@@ -5400,6 +5451,28 @@ def test_arguments_the_program_refused_are_retried_by_a_run_with_others():
     prompt = call(command='gemini -p "hi"')
     found = run([usage, prompt], {usage.tool_use_id: "Exit code 255\nUsage: gemini [options]"})
     assert found[usage.tool_use_id].outcome == fixes.ANSWERED
+
+
+def test_the_help_of_a_subcommand_refused_is_retried_by_its_run_once_made():
+    """`kira test --help` refused (`invalid choice: 'test'`): the help never ran, the agent
+    wrote the subcommand, and `kira test` ran, far into the window (thirty-sixth held-out
+    set, labelled fixed by the edits; a new user's try, nu41 finding 6). Not a run of another
+    subcommand, nor one without the word refused."""
+    error = (
+        "Exit code 2\nusage: prime kira [-h] {validate,mentor} ...\nprime kira: error: argument"
+        " action: invalid choice: 'test' (choose from 'validate', 'mentor')"
+    )
+    failed = call("shell", command="python3 vesselos.py kira test --help", failed=True)
+    looks = [call("shell", command=f"sed -n '1,200p' cli/f{n}.py") for n in range(30)]
+    edits = [call("apply_patch", file_path=f"/p/cli/{name}.py") for name in ("prime", "commands")]
+    ran = call("shell", command="python3 vesselos.py kira test")
+    fix = run([failed, *looks, *edits, ran], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, ran.tool_use_id)
+    assert [s for s, _ in steps(fix)] == [e.tool_use_id for e in edits]
+    for other in ("python3 vesselos.py kira validate", "python3 vesselos.py kira"):
+        done = call("shell", command=other)
+        fix = run([failed, *edits, done], {failed.tool_use_id: error})[failed.tool_use_id]
+        assert fix.outcome == fixes.NOT_FIXED, other
 
 
 def test_a_run_that_replaced_the_word_the_error_quotes_is_a_changed_retry():

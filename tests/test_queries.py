@@ -33,7 +33,7 @@ from corpus import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pastfix import LATEST_MIGRATION, cards, queries, signatures
+from pastfix import LATEST_MIGRATION, cards, hook, queries, signatures
 from pastfix import db as pdb
 from pastfix.cli import cli
 from pastfix.records import MAX_TEXT, TEXT_HEAD
@@ -2266,6 +2266,39 @@ def fixed_row(**changes):
     }
     row.update(changes)
     return row
+
+
+def test_a_fix_by_the_same_call_again_says_so_not_that_the_call_was_the_fix():
+    """Git not installed; the user installed it in their own terminal and restarted the shell,
+    and the same `git init` went through: the card said "confirmed: PowerShell git init
+    succeeded" over the agent's next words, "Git still isn't being recognized" (a new user's
+    try, nu41 finding 7). Run again as it was, with no step and no call between, it says
+    so, in the card and the hook, as the find page does; not of a retry that changed, nor
+    with steps."""
+    row = fixed_row(
+        tool="PowerShell",
+        target="git init",
+        fix_target="git init",
+        fix_as_was=1,
+        remedy=[],
+        next_text="Git still isn't being recognized. Restart PowerShell.",
+    )
+    again = "the same call, run again as it was with nothing changed in the session between,"
+    card = cards.format_hit(1, row).splitlines()
+    assert f"   confirmed: {again} succeeded" in card
+    assert card[-2:] == [
+        "   next:   Git still isn't being recognized. Restart PowerShell.",
+        "   resume: claude --resume s",
+    ]
+    assert f"  confirmed: {again} succeeded" in hook._fix(row)
+    for changed in (
+        {"fix_as_was": 0, "fix_target": "& 'C:/Program Files/Git/cmd/git.exe' init"},
+        {"remedy": [{"tool_use_id": "t3", "tool": "Edit", "target": "/p/a", "change": None}]},
+        {"fix_calls": [{"tool": "PowerShell", "target": "winget install Git.Git", "ok": True}]},
+    ):
+        other = {**row, **changed}
+        assert again not in cards.format_hit(1, other), changed
+        assert not any(again in line for line in hook._fix(other)), changed
 
 
 def test_an_edit_shows_the_lines_it_changed_not_its_shared_start():

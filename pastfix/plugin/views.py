@@ -512,7 +512,13 @@ def find_card(
         ],
         "call_count": len(_json_list(row["fix_calls"])),
         # the failed call run again as it was, nothing between: "with nothing changed"
-        "as_was": bool(row.get("fix_as_was")) and not _json_list(row["fix_calls"]),
+        "as_was": cards.same_call_again(
+            {
+                **row,
+                "remedy": _json_list(row.get("remedy")),
+                "fix_calls": _json_list(row["fix_calls"]),
+            }
+        ),
         "fix_target_differs": cards.where_it_differs(
             cards.in_project(row["fix_target"], project),
             cards.in_project(row.get("target"), project),

@@ -20,6 +20,7 @@ from pastfix.queries import (
     EXIT_STATUS,
     FIX_STEPS_SHOWN,
     FIX_TEXT_CHARS,
+    OTHER_FILE,
     OTHER_NAMES,
     STOPPED,
     mark_words,
@@ -448,7 +449,8 @@ def how_matched(row: dict[str, Any]) -> str:
     hook's context, the MCP row's `match` and the find page's): `same error` (its key line
     is the pasted one, once paths, numbers and ids are set aside), `same error, another
     file` (the file it names is another), `same error, other names` (every name it quotes is
-    another: queries.other_names; not seen before), `same error signature` (other values in
+    another: queries.other_names; not seen before, nor is another file run that was not
+    there: queries.runs_a_missing_file), `same error signature` (other values in
     the same signature), `same words, maybe another error` (every word of it, not its
     signature), `partial: shares ...` (some of its rarer words, not seen before), and of a
     paste that names no error (queries.says_little_matched) `ended the same way`, `holds
@@ -459,10 +461,12 @@ def how_matched(row: dict[str, Any]) -> str:
     if row["matched"] == "signature":
         if row.get("same_text"):
             return "same error"
-        if row.get("other_names"):
+        if row.get("other_names") and not row.get("other_file"):
             # before another file: the same error there would name the same things
             return OTHER_NAMES
-        return "same error, another file" if row.get("other_file") else "same error signature"
+        # (another file and other names: of a file run that was not there, not seen
+        # before either, queries.runs_a_missing_file)
+        return OTHER_FILE if row.get("other_file") else "same error signature"
     if row["matched"] == "all words":
         return "same words, maybe another error"
     if row["matched"] in SAYS_LITTLE:

@@ -56,8 +56,8 @@ BUSY_TIMEOUT = 60.0
 # rules (~130M instructions, ~20 ms) to compare them with the index's, as
 # pastfix.prepare.REDACTION_VERSION is for redaction. Raise one when its rules change:
 # the next build recomputes every stored signature and kind, or every fix.
-SIGNATURE_VERSION = 34
-FIX_VERSION = 75
+SIGNATURE_VERSION = 35
+FIX_VERSION = 76
 
 
 # SQLite page cache for the build (negative = KiB).

@@ -6690,7 +6690,7 @@ def _said_again(key_line: str, printed: str) -> bool:
 # `--max-warnings=0`, `--fail-on-warning`), a difference that must fail it (`--exit-code`).
 # Not `--check` or `--dry-run`: a formatter's `--check` taken out makes it do its work (`black
 # --check x`, then `black x`), a fix.
-_DEMANDS = re.compile(
+_DEMANDS = lazy(
     r"--?(?:require|strict|werror|warnings-as-errors|pedantic-errors|fail-on|fail-under"
     r"|max-warnings|error-on|exit-code)\b[\w.=-]*|-W(?:error|all-errors)\b[\w.=-]*",
     re.IGNORECASE,

@@ -388,6 +388,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     )
     conn.create_function("signature_loosely_after", 2, signature_loosely_after, deterministic=True)
     conn.create_function("loose_signature", 1, _text_of(signatures.loose), deterministic=True)
+    conn.create_function("runs_a_missing_file", 1, runs_a_missing_file, deterministic=True)
     conn.create_function(
         "session_url",
         2,
@@ -658,6 +659,14 @@ def another_value(signature: object, pasted: object) -> int:
 @functools.lru_cache(maxsize=4096)
 def _kept_set_aside(signature: str) -> str:
     return signatures.kept_set_aside(signature)
+
+
+@functools.lru_cache(maxsize=4096)
+def runs_a_missing_file(signature: object) -> int:
+    """1 when a failure's `signature` says that a file run was not there
+    (signatures.runs_a_missing_file): found as the same error about another file, it is
+    matched as one about other names (other_names), whose fix is not yours."""
+    return int(isinstance(signature, str) and signatures.runs_a_missing_file(signature))
 
 
 def _without_place(signature: str) -> str:
@@ -1577,6 +1586,8 @@ def find_limit(limit: object) -> int:
 # How a row of the pasted error's signature about other names (other_names) matched, in
 # the words of its card, the hook, MCP and the find page (pastfix.cards.how_matched).
 OTHER_NAMES = "same error, other names"
+# ... of the pasted error's signature about another file (other_file).
+OTHER_FILE = "same error, another file"
 
 # Where a find_past_fix row stands before bm25 (find_class).
 FindClass = tuple[bool, bool, bool, bool, bool, bool, bool, int, int, bool]
@@ -1619,7 +1630,8 @@ def seen_before(rows: list[dict[str, Any]]) -> bool:
     When not, its rows (NEAR_LIMIT at most, `matched` = `some words`) only share a rare word
     of the error (`shared_words`): near matches, not the same error; or they are that error
     signature about other names (a TypeScript property, a yarn script, an SQL column that
-    the paste does not name), whose fixes were for those names.
+    the paste does not name), whose fixes were for those names, or about another file run
+    that was not there (runs_a_missing_file: also other_file), whose fix was that file's.
     """
     return any(row["matched"] != "some words" and not row.get("other_names") for row in rows)
 
@@ -1706,11 +1718,12 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     if not rows:
         return head
     if any(row["matched"] == "signature" for row in rows):
-        # (seen_before: only rows about other names)
+        # (seen_before: only rows about other names, or other files run that were not there)
         one = len(rows) == 1
+        how = OTHER_FILE if all(row.get("other_file") for row in rows) else OTHER_NAMES
         return (
             f"Not seen before: past failures have the error signature of {what}, but none"
-            f" names what it names. The {len(rows)} below ({OTHER_NAMES})"
+            f" names what it names. The {len(rows)} below ({how})"
             f" {'was' if one else 'were'} about those: {'its fix is' if one else 'their fixes are'}"
             " not yours."
         )
@@ -2145,7 +2158,10 @@ ranked as (
   select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
     coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
     m.distance, m.folders, m.loose or m.elsewhere or m.names = {FILE_OTHER} as loose,
-    m.names = {NAMES_OTHER} as names, m.files,
+    -- another file's, of a file run that was not there: its fix made or reached that file,
+    -- not yours (runs_a_missing_file), as one about other names
+    m.names = {NAMES_OTHER} or ((m.loose or m.names = {FILE_OTHER})
+      and runs_a_missing_file(tr.signature)) as names, m.files,
     fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
@@ -2691,7 +2707,8 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     # another file: diagnosed_elsewhere), not as its own
     "other_file": ("integer", ALL),
     # 1: its signature is the pasted error's, but every name it quotes is another
-    # (other_names): the same error signature about other names, not the error itself
+    # (other_names): the same error signature about other names, not the error itself;
+    # also, with other_file 1, another file run that was not there (runs_a_missing_file)
     "other_names": ("integer", ALL),
     # when the session's transcript was deleted (`claude --resume` needs it): kept here
     "transcript_deleted_at": ("string", ALL),

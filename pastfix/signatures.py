@@ -219,6 +219,13 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   Every quoted value left in a signature is one of these kept values: two signatures alike
   but for them (kept_set_aside) are two errors of one form, and pastfix.queries matches no
   such failure "by every word" (the full-text index splits `pydantic_settings` at `_`).
+- The line of a patch that Codex's apply_patch quotes as no hunk's is one `<str>`, whatever
+  quotes it holds (`Unexpected line found in update hunk: 'alias c='codex -a never''. Every
+  line should start with ...`, and `'x' is not a valid hunk header`): read as quoted values,
+  it kept part of its line (`'alias c=<str>'`), and the same error of another line was
+  not seen before (nu41 finding 5). It is where the patch's parser stopped, no name of the
+  error (pastfix.queries.other_names), as a code parser's unexpected token is not
+  (quoted_names).
 - The pattern zsh found no match for is one path, brackets and all (`zsh: no matches
   found: <path>/page.tsx` of `app/[id]/page.tsx`).
 - A file GNU coreutils quote after what they could not do with it (`ls: cannot access
@@ -2016,6 +2023,9 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
         line = _POWERSHELL_SOURCE.sub(r"\1: ", line, count=1)
     if "npm ERR!" in line:
         line = line.replace("npm ERR!", "npm error")  # npm 9's words for npm 10's
+    if "hunk" in line:
+        # before anything reads inside it: the patch's line is one value
+        line = _HUNK_LINE.sub("<str>", line, count=1)
     if "not " in line or "nknown command" in line or line.startswith("env: "):
         program = missing_program(line)
         if program:
@@ -2273,6 +2283,38 @@ def loose(signature: str) -> str:
     return signature
 
 
+def runs_a_missing_file(signature: str) -> bool:
+    """Whether `signature` says that a file run was not there: a program or script a shell
+    was to run or source (`zsh: no such file or directory: <path>/run.sh`, bash's `bash:
+    ./run.sh: No such file or directory` and dash's `/bin/sh: 1: ./gradlew: not found` in
+    zsh's words), Python's script (`python: cannot open file <path>/a.py: ...`) or Node's
+    module of a path (`Cannot find module <path>/run.js`). Such an error is about that file
+    and nothing else: another file's fix made or reached that one (a `cd backend` before
+    `./node_modules/.bin/prisma`), and is no fix of yours, unless the file is the same (the
+    signature keeps its base name). So the same error about another file is not the error
+    seen before, and the hook gives no such fix (pastfix.queries: a new user's `./gradlew:
+    not found` was given prisma's, nu41 finding 1). Not a file a program read (`cat: <path>:
+    No such file or directory`), nor `cd`'s folder: a look around for it is the fix."""
+    return bool(_RUNS_A_MISSING_FILE.search(loose(signature)))
+
+
+# runs_a_missing_file's errors, their file set aside (loose).
+_RUNS_A_MISSING_FILE = lazy(
+    r"^zsh: no such file or directory: <path>$"
+    r"|^python: cannot open file <path>: "
+    r"|(?:^|: )Cannot find module <path>(?: imported from <path>)?$"
+)
+
+
+# The line of a patch apply_patch quotes as no hunk's, quotes and all (bounded: normalise
+# reads 1,200 characters). Where its parser stopped, as a code parser's token (quoted_names):
+# no name of the error (the lines of two patches differ), so not one of quoted_names.
+_HUNK_LINE = lazy(
+    r"(?<=update hunk: )'[^\n]*?'(?=\. Every line should start)"
+    r"|(?<=, )'[^\n]*?'(?= is not a valid hunk header)"
+)
+
+
 def _named(names: list[str], match: re.Match[str]) -> str:
     names.append(match.group()[1:-1])
     return "<str>"
@@ -2292,10 +2334,30 @@ def quoted_names(line: str) -> tuple[str, ...]:
     type, a yarn script, an SQL column). Two failures of one signature whose names all
     differ are one form of error about other things (`Property 'email' does not exist on
     type 'User'` and `'errors'` on `'ZodError'`): the one's fix, an edit of its names, is
-    not the other's (pastfix.queries.other_names)."""
+    not the other's (pastfix.queries.other_names).
+
+    Not the token a parser of code stopped at (_PARSE_STOP): PowerShell's `Unexpected token
+    'config' in expression or statement.`, JavaScript's `SyntaxError: Unexpected token '}'`,
+    Python's `'(' was never closed` and `unmatched ')'`. It is only where parsing broke,
+    which any token of the line may be: a script's `"✓ config found"` read in the console's
+    code page broke at `'config'`, another's at `'in'`, one fix (`✓` to `[OK]`), which a new
+    user was told was not theirs (nu41 finding 4). A JSON parser's token stays: it is what
+    the text held (`Unexpected token '<', "<!DOCTYPE "...` is HTML, `'u'` undefined)."""
     names: list[str] = []
     normalise(line, names=names)
+    if "JSON" not in line:
+        for stop in _PARSE_STOP.finditer(line):
+            token = stop.group("token") or stop.group("closed")
+            if token in names:
+                names.remove(token)
     return tuple(names)
+
+
+# Where a parser of code says it stopped (quoted_names), the token quoted.
+_PARSE_STOP = lazy(
+    r"(?i:unexpected token|unmatched) ['\"‘“](?P<token>[^'\"’”\n]{1,40})['\"’”]"
+    r"|['\"‘“](?P<closed>[^'\"’”\n]{1,40})['\"’”] was never closed"
+)
 
 
 def kept_set_aside(signature: str) -> str:

@@ -4309,6 +4309,128 @@ def test_a_quoted_path_of_another_file_or_no_file_is_not_the_same_error(tmp_path
         conn.close()
 
 
+def test_another_file_run_that_was_not_there_is_not_the_error_seen_before(tmp_path):
+    """bash's `./run.sh: No such file or directory`, a script's, and dash's `./gradlew: not
+    found` are zsh's `no such file or directory: <path>/X`: pasted, each was "the same error
+    about another file" of a zsh failure on `./node_modules/.bin/prisma` fixed by a `cd
+    backend`, and the hook gave that fix for `./gradlew` (nu41 finding 1). A file run that
+    was not there is the error's subject: another one's row is other names, not seen before,
+    and the hook says nothing; the same file, in any folder and shell's words, is the error.
+    A file a program read (`cat: x: No such file`) stays the same error about another file."""
+    from pastfix import cards, hook
+
+    projects = tmp_path / "projects"
+    for sid, minutes, call, error, fix in (
+        (
+            "prisma",
+            0,
+            "./node_modules/.bin/prisma migrate dev",
+            "(eval):1: no such file or directory: ./node_modules/.bin/prisma",
+            "cd backend && ./node_modules/.bin/prisma migrate dev",
+        ),
+        (
+            "script",
+            100,
+            "python3 tools/gen.py",
+            "python3: can't open file '/x/app/tools/gen.py': [Errno 2] No such file or directory",
+            "python3 scripts/gen.py",
+        ),
+        ("cat", 200, "cat notes.txt", "cat: notes.txt: No such file or directory", "cat a.txt"),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command=call)
+            .result(f"{sid}1", "Exit code 127\n" + error, error=True)
+            .call(f"{sid}2", "Bash", command=fix)
+            .result(f"{sid}2", "ok")
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        for pasted, sid in (
+            ("bash: ./run.sh: No such file or directory", "prisma"),
+            ("./deploy.sh: line 3: ./config/env.sh: No such file or directory", "prisma"),
+            ("/bin/sh: 1: ./gradlew: not found", "prisma"),
+            ("zsh: no such file or directory: ./bin/dev", "prisma"),
+            ("python: can't open file '/home/me/app/main.py': [Errno 2] No such file", "script"),
+        ):
+            found = queries.find_past_fix(conn, pasted)
+            assert [(r["session_id"], r["other_file"], r["other_names"]) for r in found] == [
+                (sid, 1, 1)
+            ], pasted
+            assert cards.how_matched(found[0]) == "same error, another file"
+            assert not queries.seen_before(found)
+            assert "their fixes are not yours" in queries.not_seen_notice(pasted, found) or (
+                "its fix is not yours" in queries.not_seen_notice(pasted, found)
+            )
+            event = {"session_id": "new", "error": f"Exit code 127\n{pasted}"}
+            assert hook.matches(conn, event) == [], pasted
+        # the same file, another folder and shell: the error seen before, and its fix given
+        for pasted in ("/bin/sh: 1: /srv/web/node_modules/.bin/prisma: not found",):
+            found = queries.find_past_fix(conn, pasted)
+            assert [(r["session_id"], r["other_names"]) for r in found] == [("prisma", 0)]
+            assert queries.seen_before(found)
+            event = {"session_id": "new", "error": f"Exit code 127\n{pasted}"}
+            assert [r["session_id"] for r in hook.matches(conn, event)] == ["prisma"]
+        # a file a program read: the same error about another file, as before
+        found = queries.find_past_fix(conn, "cat: todo.txt: No such file or directory")
+        assert [(r["session_id"], r["other_file"], r["other_names"]) for r in found] == [
+            ("cat", 1, 0)
+        ]
+        assert queries.seen_before(found)
+    finally:
+        conn.close()
+
+
+def test_the_token_a_parser_stopped_at_is_no_name(tmp_path):
+    """PowerShell's `Unexpected token 'config' in expression or statement.`: a script's `"✓
+    config found"` read in the console's code page. The past session broke at `'repo'` and
+    was fixed by `✓` to `[OK]`, yours at `'config'`: "same error, other names", not seen
+    before, and the hook said nothing (nu41 finding 4). The token is where parsing broke,
+    no name the error is about; a JSON parser's is what the text held, and stays one."""
+    from pastfix import cards, hook
+
+    ps = "At C:\\x\\check.ps1:9 char:20\nUnexpected token '{}' in expression or statement."
+    json_error = "SyntaxError: Unexpected token '{}', \"{}\" is not valid JSON"
+    projects = tmp_path / "projects"
+    for sid, minutes, error, fix in (
+        ("ps", 0, ps.format("repo"), "Edit check.ps1"),
+        ("json", 100, json_error.format("<", "<!DOCTYPE "), "curl -H 'Accept: json' x"),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command="run")
+            .result(f"{sid}1", "Exit code 1\n" + error, error=True)
+            .call(f"{sid}2", "Bash", command=fix)
+            .result(f"{sid}2", "ok")
+            .call(f"{sid}3", "Bash", command="run")
+            .result(f"{sid}3", "ok")
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        for pasted in (ps.format("config"), "Unexpected token '}' in expression or statement."):
+            found = queries.find_past_fix(conn, pasted)
+            assert [(r["session_id"], r["other_names"]) for r in found] == [("ps", 0)]
+            assert cards.how_matched(found[0]) == "same error signature"
+            assert queries.seen_before(found)
+            event = {"session_id": "new", "error": f"Exit code 1\n{pasted}"}
+            assert [r["session_id"] for r in hook.matches(conn, event)] == ["ps"]
+        found = queries.find_past_fix(conn, json_error.format("u", "undefined"))
+        assert [(r["session_id"], r["other_names"]) for r in found] == [("json", 1)]
+    finally:
+        conn.close()
+    for line, names in (
+        ("SyntaxError: Unexpected token '}'", ()),
+        ("SyntaxError: '(' was never closed", ()),
+        ("SyntaxError: unmatched ')'", ()),
+        ("Property 'email' does not exist on type 'User'.", ("email", "User")),
+    ):
+        assert signatures.quoted_names(line) == names
+
+
 def test_a_name_said_bare_at_the_end_is_a_name(tmp_path):
     """docker's `No such container: X` names the container bare: another container was "not
     seen before" with no row, while a quoted name of another thing found its error as

@@ -2881,3 +2881,25 @@ def test_venv_s_failing_command_yields_to_what_failed():
     assert key_line("Exit code 1\nFailing command: /x/.venv/bin/python3\n") == (
         "Failing command: /x/.venv/bin/python3"
     )
+
+
+def test_the_line_apply_patch_found_in_no_hunk_is_one_value_whatever_quotes_it_holds():
+    """Codex's apply_patch quotes the patch's line it could not read (`Unexpected line found
+    in update hunk: 'alias c='codex -a never''. Every line should start with ...`): read as
+    quoted values, the signature kept part of it (`'alias c=<str>'`), and the same error
+    of another line was not seen before (nu41 finding 5). The line is one `<str>`, and no
+    name of the error: where the patch's parser stopped."""
+    hunk = (
+        "error: invalid hunk at line 4, Unexpected line found in update hunk: {}. Every line"
+        " should start with ' ' (context line), '+' (added line), or '-' (removed line)"
+    )
+    header = "error: invalid hunk at line 2, {} is not a valid hunk header. Valid hunk headers"
+    lines = ("'alias c='codex -a never -m gpt-5''", "'export PATH=$HOME/bin'", "'f(\"it's\")'")
+    for form, said in (
+        (hunk, "update hunk: <str>. Every line should start with <str> (context line)"),
+        (header, "line <n>, <str> is not a valid hunk header"),
+    ):
+        signatures = {sig.signature(form.format(line)) for line in lines}
+        assert len(signatures) == 1, signatures
+        assert said in signatures.pop()
+    assert sig.quoted_names(hunk.format("'a = \"b\"'")) == (" ", "+", "-")

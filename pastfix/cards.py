@@ -165,6 +165,9 @@ NOT_FIXED_WHY = {
     " its own shell): its exit was the stop",
     "answered": "it only looked (a search that found nothing, a program or a path not"
     " there), and that was its answer: the session went on from it",
+    "already so": "what it was to bring about already held (a file to remove gone, a process"
+    " to stop not running, a folder or branch to make there already), and the session went"
+    " on without redoing it",
 }
 
 # The outcomes that claim no fix because there was nothing to fix, as a card heads them:
@@ -174,6 +177,7 @@ NOTHING_TO_FIX = {
     "already done": "already done",
     "stopped": "stopped on purpose",
     "answered": "it only looked",
+    "already so": "it was already so",
 }
 
 

@@ -2091,8 +2091,8 @@ select
   f.fix_target,
   -- 1: the call that confirmed it is the failed one again, as it was (the same input)
   f.fix_as_was,
-  -- outcome: fixed, worked around, papered over, already done, stopped, answered or not
-  -- pastfix.fixes)
+  -- outcome: fixed, worked around, papered over, already done, stopped, answered, already
+  -- so or not fixed (pastfix.fixes)
   coalesce(f.outcome, 'not fixed') as outcome,
   -- remedy: what made the difference, first what the error names, then in order; a step
   -- the fixes table names no target for (a Task, an MCP tool) gets its call's
@@ -2137,7 +2137,8 @@ select
   -- when nothing was seen to fix it: the steps taken next (pastfix.fixes.next_steps: the
   -- first calls after it that succeeded and did more than look), where a way round it
   -- that no rule knows often shows; after a look that was its answer, what it went on to
-  case when coalesce(f.outcome not in ('not fixed', 'answered'), 1) then '[]' else (
+  case when coalesce(f.outcome not in ('not fixed', 'answered', 'already so'), 1)
+    then '[]' else (
     select json_group_array(json(step)) from (
       select json_object('tool', k.name, 'target', substr({TARGET.format(c="k")}, 1, 300),
         'file_path', k.file_path, 'tool_use_id', k.tool_use_id) as step
@@ -2449,8 +2450,9 @@ def find_past_fix_description(default_limit: str) -> str:
     return (
         "Paste an error (error): the failed tool calls whose output matches it, best first,"
         " each with what happened in that session: the outcome (fixed, worked around, papered"
-        " over, already done, stopped, answered, not fixed), the remedy (the edits and commands"
-        " that made the difference) and the call that confirmed it, the assistant's next reply and"
+        " over, already done, stopped, answered, already so, not fixed), the remedy (the edits"
+        " and commands that made the difference) and the call that confirmed it, the assistant's"
+        " next reply and"
         " the command to resume the session. One row per session and error signature, with how"
         " often that session hit it. Paths, numbers and ids need not match: the same"
         " signature is enough. Words are matched as words; start with raw: to write an FTS5"

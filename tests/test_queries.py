@@ -4390,3 +4390,7 @@ def test_a_look_that_was_its_answer_is_headed_nothing_to_fix():
     assert "was its answer" in said["why"]
     assert cards.not_fixed_words({"outcome": "not fixed"})["fixed"] == "no"
     assert cards.not_fixed_words({"outcome": None})["heading"] == "Not fixed in this session"
+    # what it was to bring about already held (fixes.ALREADY_SO: an rm of a file gone)
+    said = cards.not_fixed_words({"outcome": "already so"})
+    assert said["heading"] == "Nothing to fix: it was already so"
+    assert said["fixed"] == "nothing to fix" and "already held" in said["why"]

@@ -196,6 +196,17 @@ def not_fixed_words(row: dict[str, Any]) -> dict[str, str]:
     return {"fixed": "no", "heading": "Not fixed in this session", "why": why}
 
 
+def left_unsolved(row: dict[str, Any]) -> str | None:
+    """What a card of a fixed row says of its session's failures of the same error that
+    nothing fixed (find_past_fix's `left_unsolved`): the fixed one stands for them, and hid
+    that the same error was also left unsolved there (a new user's try, nu40 finding 8)."""
+    count = row.get("left_unsolved") or 0
+    if not count:
+        return None
+    times = "once" if count == 1 else f"{count} times"
+    return f"the same error was also left unsolved {times} there"
+
+
 def went_on(row: dict[str, Any]) -> bool:
     """Whether what a row's session did after its failure is no fix of the paste's: the paste
     names a stop, a call the user rejected or interrupted or its tool did not run
@@ -540,6 +551,8 @@ def format_hit(
             target = in_project(call["target"], row["project"])
             again = f" ({made} times)" if made > 1 else ""
             lines.append(f"   before: {call['tool']} {one_line(target, 150)}{state}{again}")
+        if unsolved := left_unsolved(row):
+            lines.append(f"   also:   {unsolved}")
     else:
         said = not_fixed_words(row)
         lines.append(f"   fixed:  {said['fixed']}, {said['why']}")

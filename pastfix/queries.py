@@ -2086,6 +2086,16 @@ select
   f.kind,
   (select count(*) from tool_results indexed by idx_tr_signature
    where is_error = 1 and signature = f.signature and session_id = f.session_id) as occurrences,
+  -- of a row that claims a fix, the failures of its signature in its session that nothing
+  -- fixed (`not fixed`; not those with nothing to fix): the fixed one stands for the group,
+  -- and hid that the same error was also left unsolved there (a new user's try, nu40
+  -- finding 8: a PowerShell `Select-Object -Index` fixed once, given up once)
+  case when f.claims and f.kind not in ({nameless}) then (
+    select count(*) from tool_results u indexed by idx_tr_signature
+    left join fixes ux on ux.tool_use_id = u.tool_use_id
+    where u.is_error = 1 and u.signature = f.signature and u.session_id = f.session_id
+      and u.id != f.id and coalesce(ux.outcome, 'not fixed') = 'not fixed') else 0 end
+    as left_unsolved,
   f.fixed_at,
   f.fix_tool_use_id,
   f.fix_target,
@@ -2495,6 +2505,8 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     "signature": ("string", 120),
     "kind": ("string", ALL),
     "occurrences": ("integer", ALL),
+    # of a row that claims a fix: its session's failures of its signature that nothing fixed
+    "left_unsolved": ("integer", ALL),
     "fixed_at": None,
     "fix_tool_use_id": None,
     "fix_target": ("string", 100),

@@ -169,6 +169,9 @@ NOT_FIXED_WHY = {
     " its own shell): its exit was the stop",
     "answered": "it only looked (a search that found nothing, a program or a path not"
     " there), and that was its answer: the session went on from it",
+    "already so": "what it was to bring about already held (a file to remove gone, a process"
+    " to stop not running, a folder or branch to make there already), and the session went"
+    " on without redoing it",
 }
 
 # The outcomes that claim no fix because there was nothing to fix, as a card heads them:
@@ -178,6 +181,7 @@ NOTHING_TO_FIX = {
     "already done": "already done",
     "stopped": "stopped on purpose",
     "answered": "it only looked",
+    "already so": "it was already so",
 }
 
 
@@ -194,6 +198,17 @@ def not_fixed_words(row: dict[str, Any]) -> dict[str, str]:
             "why": why,
         }
     return {"fixed": "no", "heading": "Not fixed in this session", "why": why}
+
+
+def left_unsolved(row: dict[str, Any]) -> str | None:
+    """What a card of a fixed row says of its session's failures of the same error that
+    nothing fixed (find_past_fix's `left_unsolved`): the fixed one stands for them, and hid
+    that the same error was also left unsolved there (a new user's try, nu40 finding 8)."""
+    count = row.get("left_unsolved") or 0
+    if not count:
+        return None
+    times = "once" if count == 1 else f"{count} times"
+    return f"the same error was also left unsolved {times} there"
 
 
 def went_on(row: dict[str, Any]) -> bool:
@@ -566,6 +581,8 @@ def format_hit(
             target = in_project(call["target"], row["project"])
             again = f" ({made} times)" if made > 1 else ""
             lines.append(f"   before: {call['tool']} {one_line(target, 150)}{state}{again}")
+        if unsolved := left_unsolved(row):
+            lines.append(f"   also:   {unsolved}")
     else:
         said = not_fixed_words(row)
         lines.append(f"   fixed:  {said['fixed']}, {said['why']}")

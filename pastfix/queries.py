@@ -2276,13 +2276,23 @@ select
   f.kind,
   (select count(*) from tool_results indexed by idx_tr_signature
    where is_error = 1 and signature = f.signature and session_id = f.session_id) as occurrences,
+  -- of a row that claims a fix, the failures of its signature in its session that nothing
+  -- fixed (`not fixed`; not those with nothing to fix): the fixed one stands for the group,
+  -- and hid that the same error was also left unsolved there (a new user's try, nu40
+  -- finding 8: a PowerShell `Select-Object -Index` fixed once, given up once)
+  case when f.claims and f.kind not in ({nameless}) then (
+    select count(*) from tool_results u indexed by idx_tr_signature
+    left join fixes ux on ux.tool_use_id = u.tool_use_id
+    where u.is_error = 1 and u.signature = f.signature and u.session_id = f.session_id
+      and u.id != f.id and coalesce(ux.outcome, 'not fixed') = 'not fixed') else 0 end
+    as left_unsolved,
   f.fixed_at,
   f.fix_tool_use_id,
   f.fix_target,
   -- 1: the call that confirmed it is the failed one again, as it was (the same input)
   f.fix_as_was,
-  -- outcome: fixed, worked around, papered over, already done, stopped, answered or not
-  -- pastfix.fixes)
+  -- outcome: fixed, worked around, papered over, already done, stopped, answered, already
+  -- so or not fixed (pastfix.fixes)
   coalesce(f.outcome, 'not fixed') as outcome,
   -- remedy: what made the difference, first what the error names, then in order; a step
   -- the fixes table names no target for (a Task, an MCP tool) gets its call's
@@ -2327,7 +2337,8 @@ select
   -- when nothing was seen to fix it: the steps taken next (pastfix.fixes.next_steps: the
   -- first calls after it that succeeded and did more than look), where a way round it
   -- that no rule knows often shows; after a look that was its answer, what it went on to
-  case when coalesce(f.outcome not in ('not fixed', 'answered'), 1) then '[]' else (
+  case when coalesce(f.outcome not in ('not fixed', 'answered', 'already so'), 1)
+    then '[]' else (
     select json_group_array(json(step)) from (
       select json_object('tool', k.name, 'target', substr({TARGET.format(c="k")}, 1, 300),
         'file_path', k.file_path, 'tool_use_id', k.tool_use_id) as step
@@ -2640,8 +2651,9 @@ def find_past_fix_description(default_limit: str) -> str:
     return (
         "Paste an error (error): the failed tool calls whose output matches it, best first,"
         " each with what happened in that session: the outcome (fixed, worked around, papered"
-        " over, already done, stopped, answered, not fixed), the remedy (the edits and commands"
-        " that made the difference) and the call that confirmed it, the assistant's next reply and"
+        " over, already done, stopped, answered, already so, not fixed), the remedy (the edits"
+        " and commands that made the difference) and the call that confirmed it, the assistant's"
+        " next reply and"
         " the command to resume the session. One row per session and error signature, with how"
         " often that session hit it. Paths, numbers and ids need not match: the same"
         " signature is enough. Words are matched as words; start with raw: to write an FTS5"
@@ -2684,6 +2696,8 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     "signature": ("string", 120),
     "kind": ("string", ALL),
     "occurrences": ("integer", ALL),
+    # of a row that claims a fix: its session's failures of its signature that nothing fixed
+    "left_unsolved": ("integer", ALL),
     "fixed_at": None,
     "fix_tool_use_id": None,
     "fix_target": ("string", 100),

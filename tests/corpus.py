@@ -85,6 +85,7 @@ FIND_COLUMNS = [
     "signature",
     "kind",
     "occurrences",
+    "left_unsolved",
     "fixed_at",
     "fix_tool_use_id",
     "fix_target",

@@ -8187,9 +8187,10 @@ def test_an_edit_whose_text_was_in_the_file_twice_is_fixed_by_what_its_retry_cha
             True,
         ),
         ("ls specs 2>/dev/null", "Exit code 1", True),
-        # what did more than look is no answer: a build, a removal
+        # what did more than look is no answer: a build, a removal (of a file gone: already
+        # so, see test_a_call_to_bring_about_what_already_held_is_already_so)
         ("npm run build", "Exit code 1\nerror TS2322: Type 'string' is not assignable", False),
-        ("rm README.md", "Exit code 1\nrm: README.md: No such file or directory", False),
+        ("rm -r build README.md", "Exit code 1\nrm: build: Permission denied", False),
     ],
 )
 def test_a_look_whose_failure_was_its_answer_is_answered_not_unfixed(command, error, answered):
@@ -8207,3 +8208,70 @@ def test_a_look_whose_failure_was_its_answer_is_answered_not_unfixed(command, er
     read = call("Read", file_path="/p/docs/plan.md", failed=True)
     fix = run([read, then], {read.tool_use_id: "File does not exist."})[read.tool_use_id]
     assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_call_to_bring_about_what_already_held_is_already_so():
+    """A removal of what is gone, a stop of what is not running, a making of what is there,
+    a copy onto the file itself, an edit that changes nothing (fixes.ALREADY_SO): "not
+    fixed" read as a dead end (nu40 finding 6; thirty-third, thirty-seventh and
+    thirty-eighth held-out sets, not a problem by their labels)."""
+    gone = "Exit code 1\nrm: README.md: No such file or directory"
+    for command, error in (
+        ("rm README.md.bak README.md", gone),
+        ("pkill -f create-next-app", "Exit code 1"),
+        ("killall node", "Exit code 1\nnode: no process found"),
+        ("kill 4242", "Exit code 1\nbash: kill: (4242) - No such process"),
+        (
+            "git rm --cached a.png b.png && git status --short",
+            "fatal: pathspec 'a.png' did not match any files",
+        ),
+        ("mkdir out", "Exit code 1\nmkdir: cannot create directory 'out': File exists"),
+        ("git checkout -b feat", "fatal: a branch named 'feat' already exists"),
+        ("gt deacon start", "Exit code 1\nError: Deacon session already running."),
+        ("cp ~/.dotfiles/x ~/x", "cp: '/h/.dotfiles/x' and '/h/x' are the same file"),
+        ("git add a && git commit -m x", "Exit code 1\nnothing to commit, working tree clean"),
+    ):
+        failed = call(command=command, failed=True)
+        went_on = call(command="npm run build")
+        fix = run([failed, went_on], {failed.tool_use_id: error})[failed.tool_use_id]
+        assert fix.outcome == fixes.ALREADY_SO, command
+    noop = call("Edit", file_path="/p/home.nix", failed=True)
+    same = "No changes to make: old_string and new_string are exactly the same."
+    assert run([noop], {noop.tool_use_id: same})[noop.tool_use_id].outcome == fixes.ALREADY_SO
+    # the same edit put right after it: fixed, as before
+    right = call("Edit", file_path="/p/home.nix")
+    fix = run([noop, right], {noop.tool_use_id: same})[noop.tool_use_id]
+    assert fix.outcome == fixes.FIXED
+    # a second rm of what the first took, gone too: neither was a problem
+    first = call(command="rm README.md.bak README.md", failed=True)
+    second = call(command="rm README.md.bak", failed=True)
+    errors = {first.tool_use_id: gone, second.tool_use_id: gone.replace("md:", "md.bak:")}
+    found = run([first, second], errors)
+    assert [found[c.tool_use_id].outcome for c in (first, second)] == [fixes.ALREADY_SO] * 2
+
+
+def test_what_held_redone_or_undone_is_not_already_so():
+    """A call whose state held is no "already so" when the session redid it (a retry that
+    met another error: the commit of changes committed elsewhere, made again with other
+    paths), undid what held (`rm -rf out` after `mkdir out`: the folder there was not the
+    one wanted), or when what came after it in its chain never ran (`mkdir out && cp ...`)."""
+    exists = "Exit code 1\nmkdir: cannot create directory 'out': File exists"
+    failed = call(command="mkdir out", failed=True)
+    undo = call(command="rm -rf out")
+    assert run([failed, undo], {failed.tool_use_id: exists})[failed.tool_use_id].outcome == (
+        fixes.NOT_FIXED
+    )
+    chained = call(command="mkdir out && cp a.txt out/", failed=True)
+    outcome = run([chained], {chained.tool_use_id: exists})[chained.tool_use_id].outcome
+    assert outcome == fixes.NOT_FIXED
+    commit = call(command="cd /h && git add docs/prd.json && git commit -m x", failed=True)
+    again = call(command="git add api && git add docs/prd.json && git commit -m x", failed=True)
+    errors = {
+        commit.tool_use_id: "Exit code 1\nno changes added to commit",
+        again.tool_use_id: "Exit code 128\nfatal: pathspec 'api' did not match any files",
+    }
+    assert run([commit, again], errors)[commit.tool_use_id].outcome == fixes.NOT_FIXED
+    # the error of a look after the removal, not the removal's
+    look = call(command="rm -i x; ls x", failed=True)
+    said = "Exit code 2\nls: cannot access 'x': No such file or directory"
+    assert run([look], {look.tool_use_id: said})[look.tool_use_id].outcome == fixes.NOT_FIXED

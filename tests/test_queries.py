@@ -162,6 +162,7 @@ def test_find_past_fix_rows(conn):
             "signature": signatures.signature(ENOENT),
             "kind": "error",
             "occurrences": 1,
+            "left_unsolved": 0,
             # The same command succeeded after the missing file was written: the Write
             # is the remedy, the unchanged retry its confirmation.
             "fixed_at": ts(2007),
@@ -221,6 +222,7 @@ def test_find_past_fix_rows(conn):
             "signature": signatures.signature(ENOENT),
             "kind": "error",
             "occurrences": 1,
+            "left_unsolved": 0,
             # `mkdir -p dist && npm run build` runs the same build after a mkdir: a changed
             # retry, which is part of the remedy and says what changed.
             "fixed_at": ts(8),
@@ -2173,6 +2175,7 @@ def test_format_hit():
         "signature": "a b c",
         "kind": "error",
         "occurrences": 1,
+        "left_unsolved": 0,
         "session_title": None,
         "fixed_at": None,
         "outcome": "not fixed",
@@ -2255,6 +2258,7 @@ def fixed_row(**changes):
         "signature": "boom",
         "kind": "error",
         "occurrences": 1,
+        "left_unsolved": 0,
         "session_title": None,
         "fixed_at": "2026-01-01T00:01:00Z",
         "fix_target": "mix test",
@@ -3146,6 +3150,12 @@ def test_of_one_sessions_failures_a_fixed_one_stands_for_a_later_unfixed_one(tmp
         ("fixed", "c1", "fixed", 2),
         ("left", "l2", "not fixed", 2),
     ]
+    # the fixed one's card says the same error was also left there unsolved (nu40 finding
+    # 8: it hid that); a session that never fixed it says "not fixed" itself
+    assert [r["left_unsolved"] for r in found] == [1, 0]
+    card = cards.format_hit(1, found[0])
+    assert "   also:   the same error was also left unsolved once there" in card.splitlines()
+    assert "also:" not in cards.format_hit(2, found[1])
 
 
 def test_of_one_sessions_stops_a_fixed_one_does_not_stand_for_the_others(tmp_path):
@@ -4711,3 +4721,7 @@ def test_a_look_that_was_its_answer_is_headed_nothing_to_fix():
     assert "was its answer" in said["why"]
     assert cards.not_fixed_words({"outcome": "not fixed"})["fixed"] == "no"
     assert cards.not_fixed_words({"outcome": None})["heading"] == "Not fixed in this session"
+    # what it was to bring about already held (fixes.ALREADY_SO: an rm of a file gone)
+    said = cards.not_fixed_words({"outcome": "already so"})
+    assert said["heading"] == "Nothing to fix: it was already so"
+    assert said["fixed"] == "nothing to fix" and "already held" in said["why"]

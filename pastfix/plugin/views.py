@@ -497,6 +497,7 @@ def find_card(
         "agent_badge": agents.badge(row.get("agent")),
         "remedy_steps": remedy,
         "not_fixed": cards.not_fixed_words(row),
+        "left_unsolved": cards.left_unsolved(row),
         "error_cut": (row.get("error_length") or 0) > len(row.get("error") or ""),
         "title": row["session_title"] or row["session_id"],
         "when": _when(row["failed_at"], now),

@@ -465,7 +465,8 @@ def how_matched(row: dict[str, Any]) -> str:
     is the pasted one, once paths, numbers and ids are set aside), `same error, another
     file` (the file it names is another), `same error, other names` (every name it quotes is
     another: queries.other_names; not seen before, nor is another file run that was not
-    there: queries.runs_a_missing_file), `same error signature` (other values in
+    there or a shell could not run or write: queries.its_file_is_the_error), `same error
+    signature` (other values in
     the same signature), `same words, maybe another error` (every word of it, not its
     signature), `partial: shares ...` (some of its rarer words, not seen before), and of a
     paste that names no error (queries.says_little_matched) `ended the same way`, `holds
@@ -479,8 +480,8 @@ def how_matched(row: dict[str, Any]) -> str:
         if row.get("other_names") and not row.get("other_file"):
             # before another file: the same error there would name the same things
             return OTHER_NAMES
-        # (another file and other names: of a file run that was not there, not seen
-        # before either, queries.runs_a_missing_file)
+        # (another file and other names: of a file run that was not there or a shell could
+        # not run or write, not seen before either, queries.its_file_is_the_error)
         return OTHER_FILE if row.get("other_file") else "same error signature"
     if row["matched"] == "all words":
         return "same words, maybe another error"

@@ -23,7 +23,8 @@ Code's, which has a failure event of its own) gets no answer.
 
 A hook must never disturb the session: an interrupt, Claude Code's own noise
 (a rejected call, a cancelled sibling, a file not read first...), a key line too
-generic to mean anything (`Exit code 1`), no match, and every problem (no index,
+generic to mean anything (`Exit code 1`), no match, another file's fix of a file or folder
+that was not there (matches()), and every problem (no index,
 a locked one, bad input) give no output and exit status 0; problems are told on
 stderr. Every wait is bounded: a build locking the index gets WAIT_SECONDS in all,
 the lookup TIME_LIMIT, and `--refresh` behind a running build answers from the
@@ -142,6 +143,8 @@ def matches(
     header = signatures.file_header(error, key)
     pasted = key if header is None else f"{header.group(0)}\n{key}"
     rows = []
+    # whether its signature was seen about another file that was not there (left out below)
+    elsewhere = False
     for row in queries.find_past_fix(conn, pasted, CANDIDATES):
         if row["matched"] not in GOOD_MATCHES or row["session_id"] == own:
             continue
@@ -154,16 +157,24 @@ def matches(
             # a column): its fix edited those, and an agent told "this error was seen
             # before" would apply it (a new user's made-up errors, session 35)
             continue
+        if signatures.says_a_file_is_missing(row["signature"] or "") and another_files(event, row):
+            # the same error about another file or folder that was not there, fixed there or
+            # not: its fix made, renamed or looked for that one (another project's `mkdir -p
+            # .claude/logs`, `AppShell.jsx` renamed), no fix of a file missing here (a new
+            # user's three of four missing files, nu42 finding 1; docs/benchmarks.md, "The
+            # same error about another file": each was the same error with another path)
+            elsewhere = elsewhere or row["matched"] == "signature"
+            continue
         if row["other_file"] and not row["fixed_at"]:
             # the same error about another file, not fixed there: nothing for the agent to
-            # learn (`ls: <path>: No such file or directory` of another folder, in the
-            # held-out sets), for the context it costs
+            # learn, for the context it costs
             continue
         rows.append(row)
-    if any(row["matched"] == "signature" for row in rows):
-        # The error itself was seen: failures that only hold its words are other errors
-        # that say them (a Dialyzer log holding `file`, `does not` and `exist`), and were
-        # counted as this one ("seen 12 times" for 2: a new user's find).
+    if elsewhere or any(row["matched"] == "signature" for row in rows):
+        # The error itself was seen (here or about another file): failures that only hold
+        # its words are other errors that say them (a Dialyzer log holding `file`, `does
+        # not` and `exist`), and were counted as this one ("seen 12 times" for 2: a new
+        # user's find).
         rows = [row for row in rows if row["matched"] == "signature"]
     if not any(row["fixed_at"] for row in rows):
         # Seen before and got past nowhere: "not fixed there" and the assistant's next
@@ -171,6 +182,33 @@ def matches(
         # find, session 31: three of seven events answered with only that).
         return []
     return same_system_first(rows, event.get("cwd"))
+
+
+def another_files(event: dict[str, Any], row: dict[str, Any]) -> bool:
+    """Whether a find_past_fix row is the event's error about another file: said so by its
+    match (`other_file`), or a failure of a file tool whose file is not the event's, by base
+    name as queries.other_names compares them. Claude Code's `File does not exist.` names
+    no file, so any Read of a missing file had one signature, and the hook told a Read of a
+    new `src/newthing.py` "this error was seen before" with other projects' Reads of other
+    files (nu42 finding 1): the event's `tool_input` says which file it was."""
+    if row["other_file"]:
+        return True
+    tool_input = event.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return False
+    path = tool_input.get("file_path") or tool_input.get("notebook_path")
+    if not isinstance(path, str) or not path or row["tool"] not in _FILE_TOOLS:
+        return False
+    return _base(path) != _base(row["target"] or "")
+
+
+# The tools whose target (find_past_fix's) is the file they were given.
+_FILE_TOOLS = agents.tools(agents.READ) | agents.tools(agents.EDIT)
+
+
+def _base(path: str) -> str:
+    """A path's base name, lower-case: `/x/src/App.tsx` and `C:\\y\\app.tsx` are one file."""
+    return path.rstrip("/\\").replace("\\", "/").rpartition("/")[2].lower()
 
 
 def same_system_first(rows: list[dict[str, Any]], cwd: object) -> list[dict[str, Any]]:

@@ -388,7 +388,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     )
     conn.create_function("signature_loosely_after", 2, signature_loosely_after, deterministic=True)
     conn.create_function("loose_signature", 1, _text_of(signatures.loose), deterministic=True)
-    conn.create_function("runs_a_missing_file", 1, runs_a_missing_file, deterministic=True)
+    conn.create_function("its_file_is_the_error", 1, its_file_is_the_error, deterministic=True)
     conn.create_function(
         "session_url",
         2,
@@ -662,11 +662,12 @@ def _kept_set_aside(signature: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def runs_a_missing_file(signature: object) -> int:
-    """1 when a failure's `signature` says that a file run was not there
-    (signatures.runs_a_missing_file): found as the same error about another file, it is
-    matched as one about other names (other_names), whose fix is not yours."""
-    return int(isinstance(signature, str) and signatures.runs_a_missing_file(signature))
+def its_file_is_the_error(signature: object) -> int:
+    """1 when a failure's `signature` says that a file run was not there, or that a shell
+    could not run or write it (signatures.its_file_is_the_error): found as the same error
+    about another file, it is matched as one about other names (other_names), whose fix is
+    not yours."""
+    return int(isinstance(signature, str) and signatures.its_file_is_the_error(signature))
 
 
 def _without_place(signature: str) -> str:
@@ -1631,7 +1632,8 @@ def seen_before(rows: list[dict[str, Any]]) -> bool:
     of the error (`shared_words`): near matches, not the same error; or they are that error
     signature about other names (a TypeScript property, a yarn script, an SQL column that
     the paste does not name), whose fixes were for those names, or about another file run
-    that was not there (runs_a_missing_file: also other_file), whose fix was that file's.
+    that was not there or a shell could not run or write (its_file_is_the_error: also
+    other_file), whose fix was that file's.
     """
     return any(row["matched"] != "some words" and not row.get("other_names") for row in rows)
 
@@ -2158,10 +2160,11 @@ ranked as (
   select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
     coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
     m.distance, m.folders, m.loose or m.elsewhere or m.names = {FILE_OTHER} as loose,
-    -- another file's, of a file run that was not there: its fix made or reached that file,
-    -- not yours (runs_a_missing_file), as one about other names
+    -- another file's, of a file run that was not there or a shell could not run or write:
+    -- its fix made, reached or opened that file, not yours (its_file_is_the_error), as one
+    -- about other names
     m.names = {NAMES_OTHER} or ((m.loose or m.names = {FILE_OTHER})
-      and runs_a_missing_file(tr.signature)) as names, m.files,
+      and its_file_is_the_error(tr.signature)) as names, m.files,
     fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
@@ -2722,7 +2725,8 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     "other_file": ("integer", ALL),
     # 1: its signature is the pasted error's, but every name it quotes is another
     # (other_names): the same error signature about other names, not the error itself;
-    # also, with other_file 1, another file run that was not there (runs_a_missing_file)
+    # also, with other_file 1, another file run that was not there or a shell could not run
+    # or write (its_file_is_the_error)
     "other_names": ("integer", ALL),
     # when the session's transcript was deleted (`claude --resume` needs it): kept here
     "transcript_deleted_at": ("string", ALL),

@@ -2306,6 +2306,53 @@ _RUNS_A_MISSING_FILE = lazy(
 )
 
 
+def refuses_a_shell_file(signature: str) -> bool:
+    """Whether `signature` says that a shell could not run or write a file: `zsh: permission
+    denied: <path>/deploy.sh`, bash's `bash: ./deploy.sh: Permission denied` (a script that is
+    not executable) and `/bin/bash: line 1: ../docs/a.md: Permission denied` (a redirect's
+    target) in zsh's words, dash's `cannot create x: Permission denied`. Neither shell tells a
+    file run from one written in its message, and neither needs to be told apart here: the
+    fix of either is that file's (`chmod +x` of that script, or running it with `bash`; `sudo
+    tee` to that path, or another path), no fix of another file's, as with runs_a_missing_file
+    (a new user's not executable `./deploy.sh` was matched as the error of a Codex heredoc's
+    write to `requirements.md_DRAFT.md`, and the hook gave its `sudo tee`: nu42 finding 2).
+    Not `cd`'s folder (`cd: permission denied: <path>`), whose fix is a look around."""
+    return bool(_REFUSES_A_SHELL_FILE.match(loose(signature)))
+
+
+# refuses_a_shell_file's errors, their file set aside (loose).
+_REFUSES_A_SHELL_FILE = lazy(r"zsh: permission denied: <path>$")
+
+
+def says_a_file_is_missing(signature: str) -> bool:
+    """Whether `signature` says that a file or folder was not there: `No such file or
+    directory` of any program (`ls: cannot access <path>: ...`, `sed: can not read ...`, zsh's
+    `cd: no such file or directory: <path>`), Claude Code's `File does not exist.`, which names
+    no file, PowerShell's `Cannot find path ... because it does not exist.`, Node's `ENOENT`,
+    dash's `Directory nonexistent`; not what a program's code lacks (TypeScript's property, an
+    SQL column that `does not exist`). Another file's fix of such an error (a mkdir, a rename,
+    a look for another project's file) is no fix of it (pastfix.hook, nu42 finding 1;
+    docs/benchmarks.md, "The same error about another file": each such match of held-out
+    sets 9-13 was the same error with another path, and half were not fixed)."""
+    return bool(_SAYS_A_FILE_IS_MISSING.search(signature))
+
+
+_SAYS_A_FILE_IS_MISSING = lazy(
+    r"no such file|\bENOENT\b|cannot find (?:the )?(?:path|file)|directory nonexistent"
+    # (not any `does not exist`: TypeScript's property, an SQL column)
+    r"|\b(?:file|path|directory|folder|because it) does not exist"
+    r"|<(?:path|tmp)>(?:/[^\s:'\"<>]+)? does not exist",
+    re.IGNORECASE,
+)
+
+
+def its_file_is_the_error(signature: str) -> bool:
+    """Whether the file `signature` names is what the error is about, so that another file's
+    fix is no fix of this one (pastfix.queries): a file run that was not there
+    (runs_a_missing_file), a file a shell could not run or write (refuses_a_shell_file)."""
+    return runs_a_missing_file(signature) or refuses_a_shell_file(signature)
+
+
 # The line of a patch apply_patch quotes as no hunk's, quotes and all (bounded: normalise
 # reads 1,200 characters). Where its parser stopped, as a code parser's token (quoted_names):
 # no name of the error (the lines of two patches differ), so not one of quoted_names.

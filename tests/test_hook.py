@@ -14,11 +14,13 @@ import pytest
 from click.testing import CliRunner
 from conftest import REAL_PROJECTS, ROOT, build_index, imported_by, needs_real_corpus
 from corpus import (
+    APP,
     NOVEL,
     OTHER,
     PAST,
     SHORT_ERROR,
     TS_ERROR,
+    Session,
     event,
     fixed_session,
     novel_session,
@@ -225,25 +227,27 @@ def test_an_error_holding_half_an_emoji_is_recalled(tmp_path):
     assert text.startswith("pastfix: this error was seen before, 1 time in 1 other session")
 
 
-def test_the_same_error_about_another_file_is_recalled_as_such(tmp_path):
+def test_the_same_error_about_another_missing_file_is_not_recalled(tmp_path):
     """`cat: missing.txt` where the past session failed on `cat: nonexistent.txt` and
-    found the file: the same error about another file, and said to be."""
+    found the file: the same error about another file, which the hook said to be, with that
+    fix (session 27); a missing file's fix is that file's, and it is silent (nu42)."""
     session = fixed_session(PAST, 1, "src/order.ts", 12)
     session[2]["message"]["content"][0]["content"] = (
         "Exit code 1\ncat: nonexistent.txt: No such file or directory"
     )
     write_jsonl(tmp_path / "projects" / "-home-dev-app" / f"{PAST}.jsonl", session)
     build_index(tmp_path / "index.db", tmp_path / "projects")
-    for error, how in (
-        ("Exit code 1\ncat: missing.txt: No such file or directory", "same error, another file"),
-        # the very same error, said as its card and the MCP row say it (cards.how_matched)
-        ("Exit code 1\ncat: nonexistent.txt: No such file or directory", "same error"),
-    ):
-        text = context_of(hook.respond(json.dumps(event(error)), tmp_path / "index.db"))
-        assert f"({how}), session {PAST}" in text, text
-        # said first, as such: not "this error" (a new user's try, session 27)
-        about = "this error about another file" if "another" in how else "this error"
-        assert text.startswith(f"pastfix: {about} was seen before, "), text
+    # the very same error, said as its card and the MCP row say it (cards.how_matched)
+    error = "Exit code 1\ncat: nonexistent.txt: No such file or directory"
+    text = context_of(hook.respond(json.dumps(event(error)), tmp_path / "index.db"))
+    assert f"(same error), session {PAST}" in text, text
+    assert text.startswith("pastfix: this error was seen before, "), text
+    # another file missing: the past session's fix found its own file, not this one: the
+    # hook says nothing (nu42 finding 1), while the index finds it, as such
+    error = "Exit code 1\ncat: missing.txt: No such file or directory"
+    assert hook.respond(json.dumps(event(error)), tmp_path / "index.db") == ""
+    rows = queries.find_past_fix(queries.connect(tmp_path / "index.db"), error)
+    assert [(row["session_id"], row["other_file"]) for row in rows] == [(PAST, 1)]
     # Not fixed there, it tells the agent nothing: silent, for its own error too (a new
     # user's find, session 31: "not fixed there" was all the context said)
     write_jsonl(tmp_path / "unfixed" / "-home-dev-app" / f"{PAST}.jsonl", session[:3])
@@ -257,6 +261,78 @@ def test_the_same_error_about_another_file_is_recalled_as_such(tmp_path):
         queries.connect(tmp_path / "unfixed.db"), "cat: nonexistent.txt: No such file or directory"
     )
     assert [row["session_id"] for row in rows] == [PAST]
+
+
+def test_another_missing_or_refused_file_gets_no_fix(tmp_path):
+    """A new user's events of files no session had met (nu42 findings 1 and 2): a Read of a
+    new file (`File does not exist.` names none: one signature for every file), `ls` of a
+    folder not made yet, and a script not executable (`bash: ./deploy.sh: Permission
+    denied`, which a heredoc's write to another path, fixed by `sudo tee`, matched). The
+    hook gave other projects' fixes of other files (a Read of another path, a `mkdir`, `sudo
+    tee`); it is silent for them, and answers for the files those sessions fixed."""
+    projects = tmp_path / "projects"
+    for sid, minutes, tool, failed, error, fix in (
+        (
+            "read",
+            0,
+            "Read",
+            {"file_path": f"{APP}/src/config.py"},
+            "<tool_use_error>File does not exist.</tool_use_error>",
+            {"file_path": f"{APP}/config/config.py"},
+        ),
+        (
+            "ls",
+            100,
+            "Bash",
+            {"command": "ls build/dist"},
+            "Exit code 2\nls: cannot access 'build/dist': No such file or directory",
+            {"command": "mkdir -p build/dist && ls build/dist"},
+        ),
+        (
+            "tee",
+            200,
+            "Bash",
+            {"command": "cat <<'EOF' > ../docs/a.md\nx\nEOF"},
+            "Exit code 1\n/bin/bash: line 1: ../docs/a.md: Permission denied",
+            {"command": "cat <<'EOF' | sudo tee ../docs/a.md\nx\nEOF"},
+        ),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", tool, **failed)
+            .result(f"{sid}1", error, error=True)
+            .call(f"{sid}2", tool, **fix)
+            .result(f"{sid}2", "ok")
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    db = tmp_path / "index.db"
+    build_index(db, projects)
+
+    def said(tool, tool_input, error):
+        answer = hook.respond(json.dumps(event(error, tool_name=tool, tool_input=tool_input)), db)
+        return context_of(answer) if answer else ""
+
+    read = "<tool_use_error>File does not exist.</tool_use_error>"
+    assert said("Read", {"file_path": "/home/dana/app/src/newthing.py"}, read) == ""
+    assert "session read" in said("Read", {"file_path": "/srv/x/src/config.py"}, read)
+    ls = "Exit code 2\nls: cannot access '{}': No such file or directory"
+    assert said("Bash", {"command": "ls build/output"}, ls.format("build/output")) == ""
+    assert "session ls" in said("Bash", {"command": "ls build/dist"}, ls.format("build/dist"))
+    sed = "Exit code 2\nsed: can't read src/components/Header.jsx: No such file or directory"
+    assert said("Bash", {"command": "sed -n 1,5p src/components/Header.jsx"}, sed) == ""
+    run = "Exit code 126\nbash: ./deploy.sh: Permission denied"
+    assert said("Bash", {"command": "./deploy.sh"}, run) == ""
+    written = "Exit code 1\nbash: line 1: /srv/docs/a.md: Permission denied"
+    assert "session tee" in said("Bash", {"command": "echo x > /srv/docs/a.md"}, written)
+    # find still shows them, marked as about another file
+    conn = queries.connect(db)
+    try:
+        for error, sid in ((ls.format("build/output"), "ls"), (run, "tee")):
+            rows = queries.find_past_fix(conn, error)
+            assert [(row["session_id"], row["other_file"]) for row in rows] == [(sid, 1)]
+        assert not queries.seen_before(queries.find_past_fix(conn, run))
+    finally:
+        conn.close()
 
 
 def test_a_linters_error_under_another_files_header_is_recalled_as_another_files(tmp_path):

@@ -2903,3 +2903,58 @@ def test_the_line_apply_patch_found_in_no_hunk_is_one_value_whatever_quotes_it_h
         assert len(signatures) == 1, signatures
         assert said in signatures.pop()
     assert sig.quoted_names(hunk.format("'a = \"b\"'")) == (" ", "+", "-")
+
+
+@pytest.mark.parametrize(
+    "line, refused",
+    [
+        # a script run that is not executable, in each shell's words
+        ("bash: ./deploy.sh: Permission denied", True),
+        ("zsh: permission denied: ./deploy.sh", True),
+        ("/bin/sh: 1: ./x.sh: Permission denied", True),
+        # a redirect's target: bash names no program, a script's line, dash's `cannot create`
+        ("/bin/bash: line 1: ../../docs/requirements.md_DRAFT.md: Permission denied", True),
+        ("./deploy.sh: line 3: out.log: Permission denied", True),
+        ("/bin/sh: 1: cannot create /etc/x.conf: Permission denied", True),
+        # a folder `cd` could not enter, another program's refusal: not a shell's file
+        ("bash: line 3: cd: /root: Permission denied", False),
+        ("mkdir: cannot create directory '/opt/docs': Permission denied", False),
+        ("bash: ./deploy.sh: No such file or directory", False),
+    ],
+)
+def test_a_file_a_shell_could_not_run_or_write_is_the_errors_subject(line, refused):
+    """bash's `./deploy.sh: Permission denied` (not executable) was the same signature as a
+    Codex heredoc's `zsh: permission denied: <path>/requirements.md_DRAFT.md` (a redirect's
+    target), and the hook gave its `sudo tee` (nu42 finding 2): another file's fix (chmod
+    +x of that script, sudo to that path) is that file's, as of a file run that was not
+    there (runs_a_missing_file)."""
+    signature = sig.signature(line)
+    assert sig.refuses_a_shell_file(signature) is refused, signature
+    assert sig.its_file_is_the_error(signature) is (refused or sig.runs_a_missing_file(signature))
+    # a file run that was not there is one of them too
+    assert sig.its_file_is_the_error(sig.signature("bash: ./run.sh: No such file or directory"))
+
+
+@pytest.mark.parametrize(
+    "line, missing",
+    [
+        ("File does not exist.", True),
+        ("ls: cannot access 'build/output': No such file or directory", True),
+        ("sed: can't read src/components/Header.jsx: No such file or directory", True),
+        ("(eval):cd:1: no such file or directory: apps/api", True),
+        ("Get-Content : Cannot find path 'C:\\x\\main.rs' because it does not exist.", True),
+        ("Error: ENOENT: no such file or directory, open '/x/a.json'", True),
+        ("/bin/sh: 1: cannot create out/x.log: Directory nonexistent", True),
+        ("bash: ./deploy.sh: Permission denied", False),
+        ("Error: /x/app/config/settings.yml does not exist", True),
+        # not what a program's code is missing: TypeScript's property, an SQL column
+        ("error TS2339: Property 'total' does not exist on type 'Order'.", False),
+        ('psycopg.errors.UndefinedColumn: column "user_id" does not exist', False),
+        ("ModuleNotFoundError: No module named 'requests'", False),
+    ],
+)
+def test_an_error_that_says_a_file_is_missing(line, missing):
+    """says_a_file_is_missing: the hook gives no other file's fix of such an error (nu42
+    finding 1); TypeScript's error about another file (a linter's header above it) is not
+    one, and its fix is still given."""
+    assert sig.says_a_file_is_missing(sig.signature(line)) is missing

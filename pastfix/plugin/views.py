@@ -438,7 +438,8 @@ def not_seen(cards: list[dict[str, Any]], error: str) -> dict[str, Any]:
         "shared": sorted(names, key=str.lower),
         # not seen, but its error signature about other names was (queries.other_names)
         "other_names": any(card.get("other_names") for card in cards),
-        # ... all about other files run that were not there (queries.runs_a_missing_file)
+        # ... all about other files run that were not there or a shell could not run or
+        # write (queries.its_file_is_the_error)
         "other_files": bool(cards) and all(card.get("other_file") for card in cards),
         "says_little": (
             queries.says_little_notice(error) if cards and queries.says_little(error) else None

@@ -388,6 +388,52 @@ ADVERSARIAL = (
     ("`SecretID: ` repeated", ("tool_results", "content"), "SecretID: ", "", (45, 90, 180)),
     ("`Unseal Key 1: ` repeated", ("tool_results", "content"), "Unseal Key 1: ", "", (45, 90, 180)),
     ("`--token a` repeated", ("tool_calls", "command"), "--token abcdef.", "", (45, 90, 180)),
+    # REDACTION_VERSION 29
+    (
+        "`vault kv put x - <<EOF` lines repeated",
+        ("tool_calls", "command"),
+        "vault kv put secret/x - <<EOF\n",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`consul kv put a - <<EOF ` repeated",
+        ("tool_calls", "command"),
+        "consul kv put a - <<EOF ",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`password: |` lines repeated",
+        ("tool_results", "content"),
+        "password: |\n  x",
+        "",
+        (45, 90, 180),
+    ),
+    ("`requirepass ` repeated", ("tool_results", "content"), "requirepass ", "", (45, 90, 180)),
+    ("`redis AUTH ` repeated", ("tool_results", "content"), "redis AUTH ", "", (45, 90, 180)),
+    ("`/.env` repeated", ("tool_results", "content"), "/.env", "", (45, 90, 180)),
+    (
+        '`"file_path": ".env", ` repeated',
+        ("tool_results", "content"),
+        '"file_path": ".env", ',
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`*** Add File: .env` lines repeated",
+        ("tool_results", "content"),
+        "*** Add File: .env\n+",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`cat > .env <<EOF ` repeated",
+        ("tool_calls", "command"),
+        "cat > .env <<EOF ",
+        "",
+        (45, 90, 180),
+    ),
 )
 
 

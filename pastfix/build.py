@@ -60,7 +60,7 @@ from pastfix.db import (
 )
 from pastfix.lines import TEXT_HEAD, not_text, read_whole
 from pastfix.paths import lock_path
-from pastfix.prepare import REDACTION_VERSION, prepare, printing_calls
+from pastfix.prepare import REDACTION_VERSION, Printing, prepare, printing_calls
 from pastfix.records import (
     EXCERPT_SOURCE_BYTES,
     TABLES,
@@ -2070,7 +2070,7 @@ class Builder:
         reader = self._reader(source.agent)
         # The calls of this file read so far that print a secret alone, whose results the
         # runs read next may hold (see prepare._redact_printed).
-        printing: dict[str, str] = {}
+        printing: Printing = {}
         try:
             with _open_regular(source.path) as f:
                 if source.path in self.watched and self._changed_since_planned(plan, f):
@@ -2319,7 +2319,7 @@ class Builder:
             )
         return bool(copies)
 
-    def _printing_stored(self, batch: Batch, printing: dict[str, str]) -> None:
+    def _printing_stored(self, batch: Batch, printing: Printing) -> None:
         """Add to `printing` the stored calls that print a secret alone of the results of
         `batch` whose call it does not hold: a read from a stored offset may begin between a
         call and its result (a build while the command ran). By id, the key of tool_calls."""

@@ -435,7 +435,7 @@ def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[s
     derived per session, are the caller's to recompute), the rows changed and
     the secrets replaced.
     """
-    from pastfix.prepare import NUL_COLUMNS, printing_calls, redactor
+    from pastfix.prepare import NUL_COLUMNS, Printing, printing_calls, redactor
     from pastfix.redact import redact_printed
 
     touched: set[str] = set()
@@ -444,7 +444,7 @@ def reredact(conn: Connection, file_ids: Sequence[int] | None = None) -> tuple[s
     if file_ids is not None:
         where, args = " WHERE file_id IN (SELECT value FROM json_each(?))", [json.dumps(file_ids)]
     # the calls whose results are a secret printed alone (see prepare._redact_printed)
-    printing: dict[str, str] = {}
+    printing: Printing = {}
     printing_calls(
         conn.execute(
             f"SELECT tool_use_id, name, command, file_path FROM tool_calls{where or ' WHERE 1'}"

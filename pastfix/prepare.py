@@ -12,9 +12,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pastfix.records import TABLE, TABLES, Batch, Redaction, Table
+
+if TYPE_CHECKING:
+    from pastfix.redact import Told
+
+# What each call that prints a secret prints, by its id (see _redact_printed): a kind, a
+# credentials file's format, or a sentence a secret stands in (redact.Told).
+Printing = dict[str, "Told"]
 
 # The version of the rules of pastfix.redact, kept here so that a build that reads
 # nothing need not load them to compare it with the index's (pastfix.db.reredact).
@@ -105,7 +112,7 @@ REDACTION_VERSION = 28
 
 
 def prepare(
-    batch: Batch, *, redact_secrets: bool = True, printing: dict[str, str] | None = None
+    batch: Batch, *, redact_secrets: bool = True, printing: Printing | None = None
 ) -> Batch:
     """Redact secrets in every text (unless told not to) and cut long ones, then
     sign every failed tool result.
@@ -159,7 +166,7 @@ def _drop_nuls(calls: list[Any]) -> None:
 
 
 def printing_calls(
-    calls: Iterable[tuple[str, str, str | None, str | None]], printing: dict[str, str]
+    calls: Iterable[tuple[str, str, str | None, str | None]], printing: Printing
 ) -> None:
     """Add to `printing` what each call of `calls` (its id, tool, command and path) prints,
     by id, for those that print a secret alone or show a credentials file: a command's, or a
@@ -179,7 +186,7 @@ def printing_calls(
             printing[tool_use_id] = told
 
 
-def _redact_printed(batch: Batch, printing: dict[str, str]) -> None:
+def _redact_printed(batch: Batch, printing: Printing) -> None:
     """Redact the value a command printed alone in its result (`vault kv get -field=password
     secret/db`, `echo "$DB_PASSWORD"`: see redact.redact_printed), in place, before the
     other rules read it; add what was replaced to the batch's redactions.

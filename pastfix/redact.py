@@ -2410,6 +2410,116 @@ _READS_SECRET = (
 )
 
 
+# REDACTION_VERSION 29: a store's command that reads its value from its input, given it in a
+# heredoc (`vault write secret/app - <<EOF`, `consul kv put app/db/password - <<EOF`, `vault
+# write secret/x value=- <<EOF`, `cat <<EOF | kubectl create secret generic db
+# --from-file=creds=/dev/stdin`, `gh secret set NAME <<EOF`): the store's line holds a
+# heredoc's `<<TAG` and, but for the stores that read their input unasked (_READS_SECRET), a
+# word that names its input (`-`, `=-`, `/dev/stdin`, `file:///dev/stdin`). The body, to its
+# TAG line (at most _HEREDOC_MAX characters), is what is stored: each value of a JSON object,
+# each `NAME=V` or `NAME: V` line's value, each line that is one word, judged as a stored
+# secret's (see _stored); a store of settings' (Consul's, etcd's, `vault write` outside
+# `secret/`) must look generated unless the key it is stored under or its own name names a
+# secret (`consul kv put app/max_conns - <<EOF` of `100` stays).
+_HEREDOC_STORES = (
+    "vault kv put",
+    "vault kv patch",
+    "vault write",
+    "consul kv put",
+    "etcdctl put",
+    "create secret ",
+    "secretsmanager ",
+    "ssm put-parameter",
+    *_READS_SECRET,
+)
+# (the stores whose every value is a secret's; `vault write` only under `secret/`)
+_SECRET_HEREDOC = (
+    "vault kv",
+    "create secret ",
+    "secretsmanager ",
+    "ssm put-parameter",
+    *_READS_SECRET,
+)
+_HEREDOC_TAG = lazy(
+    r"(?<!<)<<(?!<)-?[^\S\n]{0,3}(?P<q>\\{0,7}[\"'])?(?P<tag>[A-Za-z_][A-Za-z0-9_]{0,30})"
+)
+_READS_INPUT = lazy(r"(?<=[\s=])(?:-|/dev/stdin|file:///dev/stdin)(?=[\s;|&)]|\Z)")
+_HEREDOC_LINE = 600
+_HEREDOC_MAX = 4000
+# A JSON object's string value; a `NAME=V` (`export NAME=V`) or YAML's `NAME: V` line.
+_JSON_PAIR = lazy(r"\"(?P<name>[^\"\\\n]{1,100})\"[^\S\n]*:[^\S\n]*\"(?P<value>[^\"\\\n]{1,500})\"")
+_BODY_PAIR = lazy(
+    r"[^\S\n]*(?:-[^\S\n]+)?(?:export[^\S\n]+)?(?P<q>[\"']?)(?P<name>[\w.-]{1,100})(?P=q)"
+    r"[^\S\n]*[=:][^\S\n]*(?P<o>[\"']?)(?P<value>[^\s\"'`\\]{1,500})(?P=o)[^\S\n]*\r?"
+)
+_BODY_WORD = lazy(r"[^\S\n]*(?P<value>[^\s\"'`\\]{4,500})[^\S\n]*\r?")
+
+
+def _heredoc_body(text: str, line_end: int, tag: str) -> tuple[int, int]:
+    """The span of the heredoc body whose `<<TAG` line ends at `line_end`: the lines after it
+    up to the line that is TAG (its leading tabs allowed), at most _HEREDOC_MAX characters."""
+    start = line_end + 1
+    hi = min(len(text), start + _HEREDOC_MAX)
+    at = start
+    while at < hi:
+        end = text.find("\n", at, hi)
+        end = hi if end < 0 else end
+        if text[at:end].strip("\t\r") == tag:
+            return start, at
+        at = end + 1
+    return start, hi
+
+
+def _body_values(text: str, start: int, end: int) -> Iterator[tuple[str | None, int, int]]:
+    """Each value a heredoc's body (`text[start:end]`) gives to store, with its name if it
+    has one: a JSON object's strings, `NAME=V` and `NAME: V` lines, lines that are a word."""
+    if text[start:end].lstrip().startswith("{"):
+        for m in _JSON_PAIR.finditer(text, start, end):
+            yield m["name"], *m.span("value")
+        return
+    for line in _LINE.finditer(text, start, end):
+        pair = _BODY_PAIR.fullmatch(text, line.start(), line.end())
+        if pair is not None and not pair["value"].startswith(("|", ">")):
+            yield pair["name"], *pair.span("value")
+        elif (word := _BODY_WORD.fullmatch(text, line.start(), line.end())) is not None:
+            yield None, *word.span("value")
+
+
+def _heredoc_store_values(text: str) -> Iterator[tuple[int, int]]:
+    """The values a heredoc gives a store that reads them from its input (see
+    _HEREDOC_STORES): each store's line read once, each body once (linear)."""
+    spans: list[tuple[int, int]] = []
+    done = 0
+    for at in _anchor_starts(text, _HEREDOC_STORES):
+        if at < done:
+            continue
+        lo = text.rfind("\n", max(0, at - _HEREDOC_LINE), at) + 1
+        hi = text.find("\n", at, at + _HEREDOC_LINE)
+        if hi < 0:
+            continue
+        done = hi
+        line = text[lo:hi]
+        heredoc = _HEREDOC_TAG.search(line)
+        if heredoc is None:
+            continue
+        store = next(s for s in _HEREDOC_STORES if text.startswith(s, at))
+        if store not in _READS_SECRET and _READS_INPUT.search(line) is None:
+            continue
+        secret = store.startswith(_SECRET_HEREDOC) or (
+            store == "vault write" and " secret/" in line
+        )
+        if not secret and store in ("consul kv put", "etcdctl put"):
+            secret = _compiled(_KV_PUT + _KV_SECRET_KEY + r"(?=[\s\"'])").search(line) is not None
+        start, end = _heredoc_body(text, hi, heredoc["tag"])
+        done = end
+        for name, value_start, value_end in _body_values(text, start, end):
+            value = text[value_start:value_end]
+            named = name is not None and _name_of_kind(name) is not None
+            if _stored(value) if secret or named else _generated(value):
+                spans.append((value_start, value_end))
+    yield from spans
+
+
 # A Kubernetes Secret's values, whatever their names (`DATABASE_URL: cG9zdGdyZXM6Ly8...`,
 # the base64 of a URL whose password no rule sees): the entries of its `data:` (base64,
 # judged decoded) and `stringData:` (as written) in the YAML object whose `kind: Secret`
@@ -2572,6 +2682,65 @@ def _labelled_secret(m: re.Match[str]) -> bool:
     if value.startswith(_MARKED) or _PLACEHOLDER.match(value):
         return False
     return _mixed(value)
+
+
+# REDACTION_VERSION 29: a YAML block scalar given to a name that says it holds a secret
+# (`password: |`, `api_key: >-`, then the value on the lines below, indented more than the
+# name): each of those lines that is one word, judged as the value given to that name (a PEM
+# key's lines are the private-key rule's). At most _BLOCK_MAX characters of lines.
+_BLOCK_START = lazy(r":[^\S\n]{0,3}[|>][-+]?[1-9]?[-+]?[^\S\n]*(?:#[^\n]{0,200})?\r?\n")
+_BLOCK_LINE = lazy(r"(?P<indent>[^\S\n]*)(?P<value>[^\s\"'`\\]{1,500})?[^\S\n]*\r?")
+_BLOCK_MAX = 2000
+
+
+def _block_scalars(text: str) -> Iterator[tuple[int, int]]:
+    """The lines of each YAML block scalar a secret's name is given (see _BLOCK_START)."""
+    spans: list[tuple[int, int]] = []
+    done = 0
+    for at in _anchor_starts(text, (": |", ": >", ":|", ":>")):
+        if at < done:
+            continue
+        start = _BLOCK_START.match(text, at)
+        name = _name_before(text, at)
+        if start is None or not name or (kind := _name_of_kind(name)) is None:
+            continue
+        line = text.rfind("\n", 0, at - len(name)) + 1
+        lead = text[line : at - len(name)]
+        if lead.strip(" -"):
+            continue  # (a name inside a line: no key of YAML's)
+        pos, hi = start.end(), min(len(text), start.end() + _BLOCK_MAX)
+        while pos < hi:
+            end = text.find("\n", pos, hi)
+            end = hi if end < 0 else end
+            m = _BLOCK_LINE.fullmatch(text, pos, end)
+            if m is None:
+                if len(text[pos:end]) - len(text[pos:end].lstrip()) <= len(lead):
+                    break
+            elif m["value"] is not None:
+                if len(m["indent"]) <= len(lead):
+                    break
+                value = m["value"]
+                if (
+                    kind == "key"
+                    and _key_name_secret(name, value)
+                    or (kind != "key" and _assigned_secret(name, value, True))
+                ):
+                    spans.append(m.span("value"))
+            pos = end + 1
+        done = pos
+    yield from spans
+
+
+# REDACTION_VERSION 29: Redis's password, given to the server (`CONFIG SET requirepass PW`,
+# `redis.conf`'s `requirepass PW` and `masterauth PW`) or to log in (`AUTH PW`, `AUTH user
+# PW`, in a text that names Redis): not a variable, a placeholder or a lowercase word.
+_REDIS_VALUE = (
+    r"[^\S\n]{1,10}(?P<q>\\{0,7}[\"'])?(?P<password>[^\s\"'`\\;|&<>()]{1,200})"
+    r"(?(q)\\{0,7}[\"']|(?=[\s;|&)]|\Z))"
+)
+_REDIS_SETTING = r"(?i:requirepass|masterauth)" + _REDIS_VALUE
+_REDIS_AUTH = r"AUTH(?:[^\S\n]{1,10}[\w.@-]{1,64}(?=[^\S\n]{1,10}\S))?" + _REDIS_VALUE
+_REDIS_NAMES = ("redis", "Redis", "REDIS", ":6379")
 
 
 RULES: tuple[Rule, ...] = (
@@ -3303,6 +3472,33 @@ RULES: tuple[Rule, ...] = (
         "--password-stdin",
         anchors=_READS_SECRET,
         find=lambda text: _fed_passwords(text, _READS_SECRET),
+    ),
+    # REDACTION_VERSION 29
+    Rule(
+        "secret",
+        "heredoc stores",
+        anchors=_HEREDOC_STORES,
+        needs=("<<",),
+        find=_heredoc_store_values,
+    ),
+    Rule("secret", "block scalars", anchors=(": |", ": >", ":|", ":>"), find=_block_scalars),
+    Rule("secret", ".env written", anchors=(".env",), find=lambda t: _written_env_values(t)),
+    Rule(
+        "password",
+        _REDIS_SETTING,
+        "password",
+        _option_password,
+        anchors=("requirepass", "REQUIREPASS", "masterauth", "MASTERAUTH"),
+        at_anchors=True,
+    ),
+    Rule(
+        "password",
+        _REDIS_AUTH,
+        "password",
+        lambda m: not _name_before(m.string, m.start()) and _option_password(m),
+        anchors=("AUTH ",),
+        at_anchors=True,
+        needs=_REDIS_NAMES,
     ),
     Rule("secret", "kind: Secret", anchors=("kind: Secret",), find=_kube_secret_values),
     Rule("secret", "Secret", anchors=("Secret",), needs=("kind",), find=_kube_json_secret_values),
@@ -4154,6 +4350,14 @@ _PRINTERS: tuple[tuple[str, str | None], ...] = (
     (r"lpass\s+show\b" + _OPTIONS_AHEAD + r"--password)", "password"),
     (r"infisical\s+secrets\s+get\b" + _OPTIONS_AHEAD + r"--plain)", "secret"),
     (r"chamber\s+read\b" + _OPTIONS_AHEAD + r"\s-q(?!\S))", "secret"),
+    # REDACTION_VERSION 29: a secrets file decrypted to the terminal (`sops -d secrets.yaml`,
+    # `sops decrypt x.env`, `ansible-vault view vault.yml`), whose values are secrets
+    # whatever their names (see _decrypted_values)
+    (r"sops(?:\s+decrypt\b|" + _OPTIONS_AHEAD + r"\s(?:-d|--decrypt)(?!\S)))", "decrypted"),
+    (
+        r"ansible-vault\s+(?:view\b|decrypt\b" + _OPTIONS_AHEAD + r"--output[= ]-(?!\S)))",
+        "decrypted",
+    ),
     (
         r"(?:(?:echo|Write-Output|Write-Host)\s+)?(?P<o>\"?)\$env:(?P<name>"
         + _VARIABLE
@@ -4247,7 +4451,8 @@ def _names_file(text: str) -> bool:
 # lookbehind is tried at each). `$env:` may follow `Write-Output "` (at most 16 before it).
 _PRINTER_WORDS = lazy(
     r"(?:vault|kubectl|oc|aws|az|gcloud|op|security|pass|secret-tool|doppler|heroku|gh|openssl"
-    r"|echo|printf|printenv|terraform|tofu|terragrunt|pulumi|bw|lpass|infisical|chamber)\s|\$env:"
+    r"|echo|printf|printenv|terraform|tofu|terragrunt|pulumi|bw|lpass|infisical|chamber|sops"
+    r"|ansible-vault)\s|\$env:"
 )
 _PRINTER_LEAD = lazy(
     r"(?:\A|[;&|\n{`]|(?<!\$)\()[^\S\n]*(?:(?:sudo|env|command|exec|time|then|do|else|!)"
@@ -4310,7 +4515,7 @@ def _printed_alone(command: str, at: int) -> bool:
     return True
 
 
-def printed_secret_kind(command: str | None, path: str | None = None) -> str | None:
+def printed_secret_kind(command: str | None, path: str | None = None) -> Told | None:
     """What a call's result is, when it is a secret alone or a credentials file: the kind of
     the secret `command` prints alone, or the format of the credentials file it shows (a row
     of _PRINTERS standing where a command starts, its output not taken elsewhere), or the
@@ -4322,7 +4527,11 @@ def printed_secret_kind(command: str | None, path: str | None = None) -> str | N
     if not command:
         return None
     first = _PRINTER_WORDS.search(command)
-    told = None if first is None else _told(_PRINTER, command, max(0, first.start() - 16))
+    told: Told | None = None
+    if first is not None:
+        told = _told(_PRINTER, command, max(0, first.start() - 16))
+        if told is None and "$" in command:
+            told = _printed_sentence(command)
     if told is None and _names_file(command):
         # (a credentials file's name, looked for rather than the command that shows it)
         told = _told(_VIEWS, command, 0)
@@ -4375,6 +4584,187 @@ def _assigned_printed(command: str, name: str, before: int) -> str | None:
     return None
 
 
+# REDACTION_VERSION 29: a secret printed inside a sentence (`echo "token is $GITHUB_TOKEN"`,
+# `printf 'pw=%s\n' "$DB_PASSWORD"`, `echo "Using ${STRIPE_KEY} for $ENV"`): the printed
+# text's template is read from the `echo`'s or `printf`'s arguments (their literal text, and
+# a hole for each variable: a secret's when its name says it holds one or a printer gave it
+# to it, see _assigned_printed), and in the output what stands between the literal pieces
+# around a secret's hole, one word, is replaced (_sentence_values). A variable printed alone
+# is _PRINTERS' (`echo "$TOKEN"`); a part of one (`${TOKEN:0:4}`, `${#TOKEN}`) is no hole of a
+# secret.
+_HOLE = "\x00"
+_OTHER = "\x01"
+
+
+class Sentence(NamedTuple):
+    """What a call prints a secret inside: the secret's kind, and the lines of the printed
+    text, literal but for _HOLE where a secret stands and _OTHER where another value does."""
+
+    kind: str
+    template: str
+
+
+# What a call's result is told to be by its command (see printed_secret_kind).
+Told = str | Sentence
+# (at most this many sentences of a command: each is looked for on every line of its output)
+_SENTENCES_MAX = 16
+_SENTENCE_PRINTER = lazy(r"(?<![\w.$/-])(?:echo|printf)[^\S\n]+")
+# A variable's value in a word (`$X`, `${X}`, `${X:-default}`), any other expansion
+# (`${#X}`, `${X:0:4}`, `$1`, `$(cmd)`, a backtick's), an escaped character, or text.
+_EXPANSION = lazy(
+    r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]{0,100})(?P<default>:?-[^}]{0,100})?\}"
+    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]{0,100})|\{[^}]{0,200}\}|\((?:[^()]|\([^()]*\))*\)|.?)"
+    r"|`[^`]*`?|\\(?P<escaped>.)|(?P<text>[^$`\\]+)",
+    re.DOTALL,
+)
+# A shell word's parts: single-quoted, double-quoted, bare.
+_SHELL_QUOTED = lazy(r"'(?P<single>[^']*)'?|\"(?P<double>(?:[^\"\\]|\\.)*)\"?|(?P<bare>[^'\"]+)")
+# printf's format: a conversion, an escape, text.
+_FORMAT = lazy(r"%(?P<spec>%|[-+ #0]{0,5}\d{0,3}(?:\.\d{1,3})?[a-zA-Z])|\\(?P<escape>.)|[^%\\]+")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "", "\\": "\\", '"': '"', "'": "'"}
+_SENTENCE_HOLES = lazy(r"([\x00\x01]+)")
+_LINE_START = lazy(r"(?m)^(?=.)")
+_ECHO_OPTION = lazy(r"-[neE]{1,3}")
+_ECHO_ESCAPE = lazy(r"\\(.)")
+
+
+def _expanded(word: str, command: str, at: int, kinds: list[str]) -> str:
+    """The template of a shell word as it prints: its quotes gone, each variable a hole
+    (_HOLE for one that holds a secret, whose kind is added to `kinds`)."""
+    parts: list[str] = []
+    for quoted in _SHELL_QUOTED.finditer(word):
+        if quoted["single"] is not None:
+            parts.append(quoted["single"])
+            continue
+        inner = quoted["double"] if quoted["double"] is not None else quoted["bare"]
+        for m in _EXPANSION.finditer(inner):
+            name = m["braced"] or m["name"]
+            if m["text"] is not None:
+                parts.append(m["text"])
+            elif m["escaped"] is not None:
+                # (in quotes a backslash escapes only these: `\t` stays for printf or echo -e)
+                parts.append(m["escaped"] if m["escaped"] in '$`"\\\n' else m[0])
+            elif name:
+                kind = _name_of_kind(name) or _assigned_printed(command, name, at)
+                if kind is not None:
+                    kinds.append(kind)
+                parts.append(_OTHER if kind is None else _HOLE)
+            else:
+                parts.append(_OTHER)
+    return "".join(parts)
+
+
+def _printed_template(command: str, start: int, words: list[str]) -> tuple[str, list[str]]:
+    """The template of what `echo` or `printf` (the word at `start`, its arguments `words`)
+    prints, and the kinds of the secrets in it."""
+    kinds: list[str] = []
+    if command.startswith("echo", start):
+        escapes = False
+        while words and _ECHO_OPTION.fullmatch(words[0]):
+            escapes = escapes or "e" in words.pop(0)
+        text = " ".join(_expanded(w, command, start, kinds) for w in words)
+        if escapes:
+            text = _ECHO_ESCAPE.sub(lambda m: _ESCAPES.get(m[1], m[0]), text)
+        return text, kinds
+    if not words or words[0].startswith("-"):
+        return "", []  # (`printf -v NAME`: it prints nothing)
+    args = [_expanded(w, command, start, kinds) for w in words[1:]]
+    parts = []
+    for m in _FORMAT.finditer(_expanded(words[0], command, start, kinds)):
+        if m["spec"] == "%":
+            parts.append("%")
+        elif m["spec"]:
+            arg = args.pop(0) if args else ""
+            parts.append(arg if m["spec"][-1] in "sbq" else _OTHER)
+        elif m["escape"] is not None:
+            parts.append(_ESCAPES.get(m["escape"], m[0]))
+        else:
+            parts.append(m[0])
+    return "".join(parts), kinds
+
+
+def _printed_sentence(command: str) -> Sentence | None:
+    """The template of the sentences `command`'s `echo`s and `printf`s print with a secret's
+    variable in them, standing where a command starts and their output not taken elsewhere;
+    else None. Their words read to their command's end (at most _TAIL_MAX characters)."""
+    templates: list[str] = []
+    kind = None
+    for m in _SENTENCE_PRINTER.finditer(command):
+        if "$" not in command[m.end() : m.end() + _TAIL_MAX]:
+            continue
+        if _PRINTER_LEAD.search(command, max(0, m.start() - _LEAD_MAX), m.start()) is None:
+            continue
+        words: list[str] = []
+        end = m.end()
+        for token in _SHELL_TOKEN.finditer(
+            command, m.end(), min(len(command), m.end() + _TAIL_MAX)
+        ):
+            word = token.group()
+            if word.isspace() and "\n" not in word:
+                continue
+            if word[0] in "|;&\n()`<>" or word[0].isdigit() and ">" in word:
+                break
+            words.append(word)
+            end = token.end()
+        template, kinds = _printed_template(command, m.start(), words)
+        if _HOLE in template and template not in templates and _printed_alone(command, end):
+            templates.append(template)
+            kind = kind or kinds[0]
+            if len(templates) == _SENTENCES_MAX:
+                break
+    if kind is None:
+        return None
+    return Sentence(kind, "\n".join(templates))
+
+
+def _sentence_values(output: str, template: str) -> Iterator[tuple[int, int]]:
+    """Where a secret stands in `output` by `template` (see Sentence): on each line that
+    starts with its first literal piece, the text after each literal piece, found in turn,
+    up to the next, one word; by each line of the template with a secret's hole and literal
+    text besides spaces (`echo "$A $TOKEN"` would take any line's second word). Each line of
+    output read once for each piece: linear."""
+    lines = []
+    for text in template.split("\n"):
+        if _HOLE in text and "".join(_SENTENCE_HOLES.split(text)[::2]).strip():
+            lines.append(_SENTENCE_HOLES.split(text))
+    spans: set[tuple[int, int]] = set()
+    for pieces in lines:
+        # (what echo prints starts a line: the lines that start with its first piece)
+        starts = _compiled(r"(?m)^" + re.escape(pieces[0])) if pieces[0] else _LINE_START
+        for line in starts.finditer(output):
+            lo = line.start()
+            hi = output.find("\n", lo)
+            hi = len(output) if hi < 0 else hi
+            while hi > lo and output[hi - 1] in " \t\r":
+                hi -= 1
+            if lo + len(pieces[0]) > hi:
+                continue
+            found: list[tuple[int, int]] = []
+            at = lo + len(pieces[0])
+            for i in range(1, len(pieces), 2):
+                holes, after = pieces[i], pieces[i + 1]
+                end = output.find(after, at, hi) if after else hi
+                if end < 0:
+                    break
+                value = output[at:end]
+                if (
+                    _HOLE in holes
+                    and len(value) >= 4
+                    and not any(c.isspace() for c in value)
+                    and not value.startswith(_MARKED)
+                    and not _PLACEHOLDER.match(value)
+                ):
+                    found.append((at, end))
+                at = end + len(after)
+            else:
+                spans.update(found)
+    done = 0
+    for start, end in sorted(spans):
+        if start >= done:
+            yield start, end
+            done = end
+
+
 # A line of a printer's output that is a value alone: one word, no space in it (an error,
 # a usage text, `login: bob` of `pass show`'s second line have one), four characters or
 # more, no heading (`attributes:`), placeholder or nothing printed (`null`, `None`,
@@ -4410,20 +4800,129 @@ def _env_values(text: str) -> Iterator[tuple[int, int]]:
             yield m.span("value")
 
 
+def _decrypted_values(text: str) -> Iterator[tuple[int, int]]:
+    """The values of a secrets file's text decrypted (`sops -d`, REDACTION_VERSION 29): each
+    value of its JSON, YAML or `.env` lines, or a line that is one word (`sops -d --extract`),
+    judged as a stored secret's whatever its name (`region: eu` stays, see _stored)."""
+    for _, start, end in _body_values(text, 0, len(text)):
+        if _stored(text[start:end]):
+            yield start, end
+
+
+# REDACTION_VERSION 29: a `.env` written (a Write's or an Edit's input, an `apply_patch`'s
+# added file, a heredoc sent to one: `cat > .env.local <<EOF`), whose values under names that
+# say nothing of a secret are read as a `.env` shown is (see _env_values: `COOKIE_SIGNING=`
+# and a generated value; `PORT=3000` stays). The file's name (_ENV_FILE, as a shown one's)
+# tells where its text is: after a JSON input's `"file_path": "<name>"`, the strings of its
+# `"content"`, `"old_string"` and `"new_string"` (the first found within _ENV_KEY_GAP
+# characters, each read to its closing quote, its lines JSON's `\n`), the lines after an
+# `apply_patch`'s `*** Add File: <name>` or `*** Update File: <name>`, or the body of a
+# heredoc whose line sends it to <name> (`>`, `tee`). At most _ENV_WRITE_MAX characters of
+# each.
+_ENV_FILE = lazy(r"\.env(?:\.[\w-]{1,40}){0,3}" + _BACKUP + r"(?![\w.-])")
+_PATH_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./~\\-:"
+_PATH_MAX = 300
+# What stands before a `.env` file's name: the start of a path or a word, a folder's `/`.
+_BEFORE_ENV_FILE = frozenset("/\\\"' =:>\n\t")
+_ENV_PATH_KEY = lazy(
+    r"(?:\"|\\{1,7}\")(?:file_?[pP]ath|path)(?:\"|\\{1,7}\")[^\S\n]{0,3}:[^\S\n]{0,3}"
+    r"(?:\"|\\{1,7}\")\Z"
+)
+_ENV_TEXT_KEY = lazy(
+    r"(?:\"|\\{1,7}\")(?:content|(?:new|old)_?[sS]tr(?:ing)?|text)(?:\"|\\{1,7}\")[^\S\n]{0,3}:"
+    r"[^\S\n]{0,3}(?:\"|\\{1,7}\")"
+)
+_PATCH_FILE = lazy(r"[^\S\n]*\*\*\* (?:Add|Update) File:[^\S\n]{1,3}\Z")
+_SENT_TO = lazy(r"(?:>|\btee(?:[^\S\n]+-[a-z]{1,10})*)[^\S\n]{0,3}[\"']?\Z")
+_ENV_KEY_GAP = 20_000
+_ENV_WRITE_MAX = 20_000
+# A line of a `.env` in any of those texts: its lead (a patch's `+`, spaces), `NAME=VALUE`.
+_WRITTEN_ENV = lazy(
+    r"[+-]?[^\S\n]*(?:export[^\S\n]+)?(?P<name>[A-Za-z_][A-Za-z0-9_.-]{0,100})[^\S\n]*=[^\S\n]*"
+    r"(?:\\{0,7}[\"'])?(?P<value>[^\s\"'`\\]{1,500})"
+)
+_WRITTEN_LINE = lazy(r"\n|\\+n")
+# Where a JSON string's text ends: a quote no backslash escapes.
+_JSON_STRING_END = lazy(r"(?<!\\)(?:\\\\)*\"")
+
+
+def _written_env_values(text: str) -> Iterator[tuple[int, int]]:
+    """The values of each `.env` written (see _ENV_FILE) whose names say nothing and that
+    look generated: each text of one read once (linear)."""
+    spans: list[tuple[int, int]] = []
+    done = 0
+    # (the keys of written text, found in one pass for all the names: a name's own search
+    # of _ENV_KEY_GAP characters would read a text of names alone again at each)
+    keys: Iterator[re.Match[str]] | None = None
+    key = None
+    for at in _anchor_starts(text, (".env",)):
+        if at < done or at and text[at - 1] not in _BEFORE_ENV_FILE:
+            continue  # (`process.env.X`: a name's part)
+        name = _ENV_FILE.match(text, at)
+        if name is None:
+            continue
+        before = text[max(0, at - _PATH_MAX) : at]
+        path = at - (len(before) - len(before.rstrip(_PATH_CHARS)))
+        escaped = text.rfind("\\n", max(0, path - _HEREDOC_LINE), path)
+        line = max(
+            text.rfind("\n", max(0, path - _HEREDOC_LINE), path) + 1, escaped + 2 * (escaped >= 0)
+        )
+        texts: list[tuple[int, int]] = []
+        if _ENV_PATH_KEY.search(text, max(0, path - 30), path):
+            # (each of the input's texts: an Edit's `old_string`, the file's, and `new_string`)
+            if keys is None:
+                keys = _ENV_TEXT_KEY.finditer(text)
+                key = next(keys, None)
+            limit = name.end() + _ENV_KEY_GAP
+            while key is not None and key.start() <= limit:
+                if key.start() >= name.end():
+                    start = key.end()
+                    hi = min(len(text), start + _ENV_WRITE_MAX)
+                    close = _JSON_STRING_END.search(text, start, hi)
+                    texts.append((start, close.start() if close else hi))
+                    limit = texts[-1][1] + 30
+                key = next(keys, None)
+        elif _PATCH_FILE.match(text, line, path):
+            start = text.find("\n", name.end(), name.end() + 10) + 1 or name.end()
+            stop = text.find("\n*** ", start, start + _ENV_WRITE_MAX)
+            texts.append((start, stop if stop >= 0 else min(len(text), start + _ENV_WRITE_MAX)))
+        elif _SENT_TO.search(text, max(0, path - 60), path):
+            line_end = text.find("\n", name.end(), name.end() + _HEREDOC_LINE)
+            heredoc = _HEREDOC_TAG.search(text, line, line_end) if line_end >= 0 else None
+            if heredoc is not None:
+                texts.append(_heredoc_body(text, line_end, heredoc["tag"]))
+        for pos, end in texts:
+            done = end
+            while pos < end:
+                brk = _WRITTEN_LINE.search(text, pos, end)
+                stop = brk.start() if brk else end
+                m = _WRITTEN_ENV.match(text, pos, stop)
+                if m is not None and _name_of_kind(m["name"]) is None and _generated(m["value"]):
+                    spans.append(m.span("value"))
+                pos = brk.end() if brk else end
+    yield from spans
+
+
 # Each credentials file's format (_CREDENTIAL_FILES): the kind of its secrets, and where they
 # are in its text.
 _FILE_FORMATS: dict[str, tuple[str, Callable[[str], Iterable[tuple[int, int]]]]] = {
     "pgpass": ("password", _pgpass_passwords),
     "netrc": ("password", _netrc_passwords),
     "env": ("secret", _env_values),
+    "decrypted": ("secret", _decrypted_values),
 }
 
 
-def redact_printed(output: str, told: str) -> tuple[str, dict[str, int]]:
+def redact_printed(output: str, told: Told) -> tuple[str, dict[str, int]]:
     """`output` of a call that prints a secret alone or shows a credentials file (`told`, see
     printed_secret_kind): each line that is a value alone replaced by the marker of the
     secret's kind, or each secret the file's format finds by the marker of its kind; and how
     many of each kind."""
+    if isinstance(told, Sentence):
+        spans = list(_sentence_values(output, told.template))
+        if not spans:
+            return output, {}
+        return _replaced(output, spans, MARKER.format(told.kind)), {told.kind: len(spans)}
     if told in _FILE_FORMATS:
         kind, find = _FILE_FORMATS[told]
         spans = list(find(output))

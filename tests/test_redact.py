@@ -3336,3 +3336,127 @@ def test_a_read_of_a_secrets_file_is_redacted_without_its_line_numbers():
         "     1→[REDACTED:secret]\n",
         {"secret": 1},
     )
+
+
+# -- REDACTION_VERSION 29 (session 37, second round): what the first round left ------------
+
+SECRET = "Qz7hT3kLm9Wp2Xv8Rb4N"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a store that reads its value from its input, given it in a heredoc
+        f'vault write secret/app - <<EOF\n{{"conn": "db.internal", "signing": "{SECRET}"}}\nEOF',
+        f"vault write secret/legacy value=- <<EOF\n{SECRET}\nEOF",
+        f"consul kv put app/db/password - <<'EOF'\n{SECRET}\nEOF",
+        f"cat <<EOF | kubectl create secret generic db --from-file=creds=/dev/stdin\n{SECRET}\nEOF",
+        f'cat <<\'EOF\' | vault kv put secret/app -\n{{\n  "webhook": "{SECRET}"\n}}\nEOF',
+        f"kubectl create secret generic app --from-env-file=/dev/stdin <<EOF\nA={SECRET}\nEOF",
+        f"gh secret set DEPLOY_SIGNING <<'EOF'\n{SECRET}\nEOF",
+        f"aws secretsmanager put-secret-value --secret-id app --secret-string file:///dev/stdin"
+        f' <<EOF\n{{"upstream": "{SECRET}"}}\nEOF',
+        # a YAML block scalar under a secret's name
+        f"db:\n  user: app\n  password: |\n    {SECRET}\n  host: db\n",
+        f"api:\n  api_key: >-\n    {SECRET}\n  url: https://x",
+        # Redis's password
+        f"redis-cli -h db CONFIG SET requirepass {SECRET}",
+        f"bind 0.0.0.0\nrequirepass {SECRET}\nmasterauth {SECRET}",
+        f"redis-cli -h cache AUTH app {SECRET}",
+        f"$ redis-cli\n127.0.0.1:6379> AUTH {SECRET}\nOK",
+        # a `.env` written, its names saying nothing
+        f'{{"file_path": "/srv/app/.env.local", "content": "PORT=3000\\nSIGNING={SECRET}\\n"}}',
+        f'{{"file_path": "/srv/.env", "old_string": "A", "new_string": "A\\nB=\\"{SECRET}\\""}}',
+        f"*** Begin Patch\n*** Add File: .env.production\n+COOKIE_SIGNING={SECRET}\n*** End Patch",
+        f"*** Update File: /srv/app/.env\n@@\n PORT=3000\n+UPSTREAM={SECRET}\n*** End Patch",
+        f"cat > .env <<'EOF'\nPORT=3000\nUPSTREAM_SIGNING={SECRET}\nEOF",
+        f"cat <<EOF | tee -a /srv/.env.staging >/dev/null\nX={SECRET}\nEOF",
+    ],
+)
+def test_a_form_version_28_kept_is_redacted(text):
+    redacted, kinds = redact(text)
+    assert SECRET not in redacted and sum(kinds.values()) == text.count(SECRET)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a store of settings given a setting, a heredoc sent to no store
+        "consul kv put app/max_conns - <<EOF\n100\nEOF",
+        f"consul kv put app/feature - <<EOF\nenabled\nEOF\necho {SECRET}",
+        "vault write pki/roles/x - <<EOF\nttl: 72h\nallowed_domains: corp.io\nEOF",
+        f"cat <<EOF > notes.txt\nvault write secret/x -\n{SECRET}\nEOF",
+        f"vault write secret/x a=b\ncat <<EOF\n{SECRET}\nEOF",
+        # a block scalar under another name, or a key's PEM (the private-key rule's)
+        f"description: |\n  {SECRET}\n",
+        "password: |\n  ${DB_PASSWORD}\n",
+        # Redis's words, no password
+        "requirepass foobared",
+        "(error) NOAUTH Authentication required. AUTH failed",
+        "OAUTH token refresh",
+        f"AUTH {SECRET} in a text that names no such server",
+        # a `.env` of settings, a file that is no `.env`, JavaScript's `process.env`
+        '{"file_path": "/srv/app/.env", "content": "PORT=3000\\nNODE_ENV=production\\n"}',
+        f'{{"file_path": "/srv/app/.envrc", "content": "A={SECRET}\\n"}}',
+        f'{{"file_path": "/srv/app/config.js", "content": "process.env.X;\\nA={SECRET}\\n"}}',
+        f"const a = process.env.X; // .env\nA={SECRET}",
+    ],
+)
+def test_version_29s_look_alikes_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "kind"),
+    [
+        ('echo "token is $GITHUB_TOKEN"', "token is {}\n", "token"),
+        ("printf 'pw=%s\\n' \"$DB_PASSWORD\"", "pw={}\n", "password"),
+        ('echo "Using key: ${STRIPE_SECRET} for $APP_ENV"', "Using key: {} for prod\n", "secret"),
+        ('echo "as app with $PGPASSWORD to db"; ls', "as app with {} to db\nx y\n", "password"),
+        ('printf "%s:%s\\n" "$DB_USER" "$DB_PASSWORD"', "app:{}\n", "password"),
+        ('echo -e "stripe\\t$STRIPE_SECRET_KEY"', "stripe\t{}\n", "secret"),
+        # a variable a printer gave its value
+        ('V=$(op read op://x/y/z); echo "value=$V done"', "value={} done\n", "secret"),
+        # a secrets file decrypted
+        ("sops -d secrets.enc.yaml", "stripe: {}\nregion: eu\n", "secret"),
+        (
+            "sops --decrypt --output-type json s.json",
+            '{{\n  "stripe": "{}",\n  "n": "eu"\n}}',
+            "secret",
+        ),
+        ("sops decrypt .env.enc", "MODE=prod\nUPSTREAM={}\n", "secret"),
+        ("ansible-vault view group_vars/prod/vault.yml", "vault_stripe: {}\n", "secret"),
+    ],
+)
+def test_version_29s_printed_secrets_are_redacted(command, output, kind):
+    told = redact_module.printed_secret_kind(command)
+    assert told is not None
+    text = output.format(SECRET)
+    redacted, kinds = redact_module.redact_printed(text, told)
+    assert SECRET not in redacted and kinds == {kind: 1}
+    assert redacted == text.replace(SECRET, f"[REDACTED:{kind}]")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'echo "Token prefix: ${GITHUB_TOKEN:0:4}"',
+        'echo "Token length: ${#GITHUB_TOKEN}"',
+        'echo "Token set: ${API_TOKEN:+yes}"',
+        'echo "DB_PASSWORD=$DB_PASSWORD" >> .env',
+        'echo "token is $GITHUB_TOKEN" | sha256sum',
+        'echo "user $USER home $HOME"',
+        'git commit -m "echo token is $TOKEN"',
+        "printf -v line 'pw=%s' \"$DB_PASSWORD\"",
+        "sops -d secrets.enc.yaml > secrets.yaml",
+        "sops --encrypt secrets.yaml",
+    ],
+)
+def test_version_29s_printer_look_alikes_are_not_told(command):
+    assert redact_module.printed_secret_kind(command) is None
+
+
+def test_a_sentence_keeps_what_its_secret_does_not_print():
+    told = redact_module.printed_secret_kind('echo "token is $GITHUB_TOKEN"; npm test')
+    output = "token is \nnot a token is shown\n  PASS token is ok here\n"
+    assert redact_module.redact_printed(output, told) == (output, {})

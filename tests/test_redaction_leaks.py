@@ -1073,6 +1073,41 @@ def later_28_session(session):
     ]
 
 
+# -- REDACTION_VERSION 29 (session 37, second round): a heredoc given to a store, a .env and
+# -- a redis.conf written, a YAML block scalar ---------------------------------------------
+
+STORE_ERROR = "Error: deploy failed zzheredocstore"
+HEREDOC_SECRET = "Hd7Qm2Zx9Lp4Wn8Rk3Bc"
+ENV_SIGNING = "Ev5Bd7Qx2Lm9Zr4T8Kw1"
+REDIS_PASSWORD = "Rd7kQ2mZp9Lq4"
+BLOCK_TOKEN = "Bk0Fc9Qz7Lm2Xv4Rt8Wn3"
+
+
+def store_29_session(session):
+    t = "2026-03-04T10:00:"
+    store = {"command": f'vault write secret/app - <<EOF\n{{"signing": "{HEREDOC_SECRET}"}}\nEOF'}
+    env = {"file_path": "/srv/app/.env.local", "content": f"PORT=3000\nSIGNING={ENV_SIGNING}\n"}
+    conf = {"file_path": "/etc/redis/redis.conf", "content": f"requirepass {REDIS_PASSWORD}\n"}
+    values = {
+        "file_path": "/srv/app/values.yaml",
+        "old_string": "api:",
+        "new_string": f"api:\n  api_token: |\n    {BLOCK_TOKEN}\n",
+    }
+    return [
+        prompt(f"{session}-1", session, "deploy the app", t + "01Z"),
+        tool_use(f"{session}-2", session, "t1", "Bash", store, t + "02Z"),
+        result(f"{session}-3", session, "t1", STORE_ERROR, t + "03Z", True),
+        tool_use(f"{session}-4", session, "t2", "Write", env, t + "04Z"),
+        result(f"{session}-5", session, "t2", "written", t + "05Z"),
+        tool_use(f"{session}-6", session, "t3", "Write", conf, t + "06Z"),
+        result(f"{session}-7", session, "t3", "written", t + "07Z"),
+        tool_use(f"{session}-8", session, "t4", "Edit", values, t + "08Z"),
+        result(f"{session}-9", session, "t4", "updated", t + "09Z"),
+        tool_use(f"{session}-10", session, "t5", "Bash", store, t + "10Z"),
+        result(f"{session}-11", session, "t5", "Success! Data written to: secret/app", t + "11Z"),
+    ]
+
+
 def assert_none_of(secrets, where, data):
     text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
     for secret in secrets:
@@ -1096,6 +1131,14 @@ def assert_none_of(secrets, where, data):
             (SETX_TOKEN, GH_BODY, ADMIN_PW, OPENAI_KEY),
             SETX_ERROR,
             {"key", "token", "password", "secret"},
+        ),
+        # REDACTION_VERSION 29: a heredoc given to a store, a .env and a redis.conf written,
+        # a YAML block scalar
+        (
+            store_29_session,
+            (HEREDOC_SECRET, ENV_SIGNING, REDIS_PASSWORD, BLOCK_TOKEN),
+            STORE_ERROR,
+            {"password", "secret"},
         ),
     ],
 )
@@ -1542,6 +1585,10 @@ PRINTED = {
     "VARIABLE": ('V=$(op read op://dev/db/password) && echo "$V"', "{}\n"),
     "TERRAFORM": ("terraform output -raw db_password", "{}"),
     "MOUNTED": ("docker exec app cat /run/secrets/db_password", "{}"),
+    # REDACTION_VERSION 29: a secret inside a sentence, a secrets file decrypted
+    "SENTENCE": ('echo "token is $GITHUB_TOKEN"', "token is {}\n"),
+    "PRINTF": ("printf 'pw=%s\\n' \"$DB_PASSWORD\"", "pw={}\n"),
+    "SOPS": ("sops -d secrets.enc.yaml", "stripe: {}\nregion: eu\n"),
 }
 # What stays: a store's read that failed, variables and settings that are no secret, a
 # secret's length.

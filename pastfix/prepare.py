@@ -108,7 +108,10 @@ Printing = dict[str, "Told"]
 # variable given a printer's output and printed later in the call, more printers
 # (terraform/pulumi/bw/lpass/infisical/chamber, in docker/kubectl exec), a secrets file
 # shown whole (/run/secrets/x, ~/.vault-token), credentials files' backups, .env.a.b.
-REDACTION_VERSION = 28
+# 29: a heredoc given to a store that reads its input (`vault write x - <<EOF`), a secret
+# printed inside a sentence (`echo "token is $X"`), a YAML block scalar, sops's decrypted
+# output, Redis's password, a .env written whose names say nothing.
+REDACTION_VERSION = 29
 
 
 def prepare(

@@ -811,6 +811,45 @@ def _is_demo(path: str) -> bool:
     )
 
 
+def own_sources(db_path: Path, agent: str | None = None) -> list[Path] | None:
+    """The sources a build without --source reads when no agent's folder is on this
+    machine: None (the bundled demo stands in) for an index that is not there yet or holds
+    no file but the demo's; else the folders the index's builds read (`_build_state`,
+    `sources`; `agent`'s only), not the demo's, whether they are still there or not.
+
+    The demo only stands in for transcripts not indexed yet (README): a plain build of an
+    index built from `--source` folders, the SessionEnd hook's on a machine with no
+    ~/.claude/projects, indexed the 13 demo sessions into it, and `find` showed them as the
+    user's own history (a new user's try, nu42 finding 3). Its own sources are what such a
+    build is meant to bring up to date.
+    """
+    try:
+        conn = sqlite3.connect(f"{Path(db_path).absolute().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None  # not there yet
+    try:
+        paths = conn.execute("SELECT path FROM source_files").fetchall()
+        stored = state(conn, "sources")
+    except sqlite3.Error:
+        return None  # no index (the build says so) or an empty file
+    finally:
+        conn.close()
+    if all(_is_demo(path) for (path,) in paths):
+        return None
+    try:
+        recorded = msgspec.json.decode(stored) if stored else []
+    except msgspec.DecodeError:  # a hand edit
+        recorded = []
+    return [
+        Path(s["path"])
+        for s in (recorded if isinstance(recorded, list) else [])
+        if isinstance(s, dict)
+        and isinstance(s.get("path"), str)
+        and agent in (None, s.get("agent"))
+        and not _is_demo(os.path.join(s["path"], ""))
+    ]
+
+
 def _printable(path: str) -> str:
     """A path as it can be stored: a name that is not UTF-8 gets replacement characters."""
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")

@@ -207,8 +207,9 @@ def build(
     Only files that changed since the last build are read. Without --source,
     every agent's folder that exists is indexed: ~/.claude/projects (under
     $CLAUDE_CONFIG_DIR when set), ~/.codex/sessions ($CODEX_HOME/sessions) and
-    the others the README lists, or the bundled demo sessions when none
-    exists. Which agent's sessions a folder holds is told from its files.
+    the others the README lists; when none exists, the folders an index of
+    other transcripts was built from, else the bundled demo sessions. Which
+    agent's sessions a folder holds is told from its files.
 
     \b
     Example:
@@ -242,7 +243,26 @@ def build(
                 for folder in agents.reader(name).default_folders()
             ]
             missing = ", ".join(looked[:-1]) + " or " + looked[-1] if len(looked) > 1 else looked[0]
-            echo(f"No {missing} here: indexing the bundled demo sessions", err=True)
+            own = pbuild.own_sources(db_path, agent)
+            if own is None:
+                echo(f"No {missing} here: indexing the bundled demo sessions", err=True)
+            else:
+                # An index of other transcripts never gets the demo (README): it reads the
+                # folders its builds read, those still here.
+                sources = tuple(p for p in own if p.is_dir())
+                gone = [str(p) for p in own if not p.is_dir()]
+                if not sources:
+                    said = f": {_listed(gone)}" if gone else ""
+                    raise click.ClickException(
+                        f"No {missing} here, and none of the folders {db_path} was built"
+                        f" from is{said}: give them with --source"
+                    )
+                echo(
+                    f"No {missing} here: reading the folders {db_path} was built from,"
+                    f" {_listed([str(p) for p in sources])}"
+                    + (f" (not here: {_listed(gone)})" if gone else ""),
+                    err=True,
+                )
     with ExitStack() as stack:
         bars: list[Any] = []
 
@@ -305,6 +325,12 @@ def build(
             err=True,
         )
     echo(summary_line(stats), err=True)
+
+
+def _listed(folders: list[str], shown: int = 3) -> str:
+    """Folders in one line: the first `shown`, then how many more."""
+    more = len(folders) - shown
+    return ", ".join(folders[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def _tokenizer(value: str | None) -> str | None:

@@ -152,6 +152,9 @@ failed call tried to do:
   A command that could not run (its program not there, or the approval policy refused
   it), then a script whose code names half of what it named: inline (`node - <<'EOF'`), or
   a file written in the session and run, its write and install steps (_named_by_script).
+  An install of a program the shell did not find that failed (`sudo apt-get install
+  sqlite3`: sudo asked for a password) is worked around by what got past the program's
+  absence after it (_install_given_up).
   A command left running that TaskStop could not stop, then a `kill` in the shell.
   A look of paths it was not let look at (`ls in '/home/me/.n8n' was blocked`), then a
   container that mounts them looking there (`docker run -v /home/me/.n8n:/mnt alpine ls
@@ -8505,7 +8508,12 @@ def session_fixes(
                 failed_rules.append((call.tool_use_id, e))
                 continue
             found.append((call, after, fix))
-        yield from _taken_over(found, errors, persists)
+        missing = {
+            call.tool_use_id: signatures.missing_program(key(call.tool_use_id))
+            for call, _, _ in found
+            if call.name in SHELL_TOOLS
+        }
+        yield from _install_given_up(_taken_over(found, errors, persists), found, missing)
 
 
 def _answered(failed: Call, error: str) -> bool:
@@ -8727,6 +8735,47 @@ def _taken_over(
             if not call.failed and _acts(call):
                 break
     return [fix for _, _, fix in found]
+
+
+def _install_given_up(
+    fixes: list[Fix],
+    found: Sequence[tuple[Call, Sequence[Call], Fix]],
+    missing: Mapping[str, str | None],
+) -> list[Fix]:
+    """The fixes of a thread's failures, each failed install that nothing fixed given the
+    fix of an earlier failure whose program the shell did not find and that it was to
+    install, when that fix was confirmed within the install's window: the install was a
+    step towards that failure's goal, and what reached it without the program reached the
+    install's too. `sqlite3: command not found`, then `sudo apt-get install -y sqlite3`
+    refused (sudo asked for a password), then a Write of init-db.mjs, `npm install sql.js`
+    and `node init-db.mjs`, which did with sql.js what sqlite3 was to do (thirty-fourth
+    held-out set, both labelled worked around; the install's card said "not fixed", a new
+    user's try, nu42 finding 4). Worked around even when that failure was fixed: the
+    program came by another way than the install (`sudo apt install -y cmake ...` refused,
+    the user installed cmake by hand and the configure ran: thirty-sixth held-out set,
+    labelled worked around). `missing`: the program each failure's key line says the
+    shell did not find (signatures.missing_program)."""
+    for n, (install, after, fix) in enumerate(found):
+        if fix.outcome != NOT_FIXED or install.name not in SHELL_TOOLS:
+            continue
+        window = {c.tool_use_id for c in after}
+        earlier = next(
+            (
+                other
+                for failed, _, other in reversed(found[:n])
+                if (program := missing.get(failed.tool_use_id))
+                and other.outcome in CLAIMS_FIX
+                and other.confirmed_by in window
+                and _installs(install, program)
+            ),
+            None,
+        )
+        if earlier is not None:
+            fix.outcome, fix.confirmed_by = WORKED_AROUND, earlier.confirmed_by
+            fix.confirmed_at = earlier.confirmed_at
+            fix.remedy = [step for step in earlier.remedy if step.tool_use_id in window]
+            fix.others, fix.window_end = list(earlier.others), earlier.window_end
+    return fixes
 
 
 # The tools by which Claude Code's main agent starts a subagent (Task, renamed Agent in 2.1).

@@ -960,7 +960,8 @@ MESSAGE_SHARE = 0.5
 def names_the_error(key_line: object, content: object, error: object) -> int:
     """1 when a near match (a failure that shares a rare name of the pasted error, not its
     signature) shares something that names the error: a name of it other than its exception
-    class and its path's folders (_error_names), or, when it shares those alone, the words
+    class and its path's folders (_error_names), which it holds as a name (_names_it,
+    not only as its paths' folders), or, when it shares those alone, the words
     of its message (MESSAGE_SHARE of them, on the failure's key line). A class is the kind
     of an error, not which one, and a folder where it happened: `TypeError: Cannot read
     properties of null (reading 'map')` had near matches of `TypeError: list indices must be
@@ -974,14 +975,42 @@ def names_the_error(key_line: object, content: object, error: object) -> int:
     not compared (KEYED_ROWS): of near matches, the first 200 by bm25 are."""
     names, weak, line, kind_words = _error_names(error)
     text = content if isinstance(content, str) else ""
-    shared = {name.lower() for name in json.loads(shared_words(text, json.dumps(names)))}
-    if shared - weak:
+    found = json.loads(shared_words(text, json.dumps(names)))
+    shared = {name.lower() for name in found}
+    quoted = _quoted_values(line)
+    if any(
+        name.lower() not in weak and _names_it(text, name, name.lower() in quoted) for name in found
+    ):
         return 1
     if not shared or not isinstance(key_line, str):
         return 0
     message = _message_words(line) - kind_words
     said = _message_words(key_line)
     return int(bool(message) and len(message & said) >= MESSAGE_SHARE * len(message))
+
+
+def _names_it(text: str, name: str, quoted: bool) -> bool:
+    """Whether a failure's text holds a name of the pasted error as a name of its own (as
+    shared_words finds it), not only as a folder of a path, which a traceback's frames name
+    by the dozen (`.venv/lib/python3.13/site-packages`: 3 near matches of `E: Unable to
+    locate package python3.13-venv` shared nothing else, the rule of the paste's own
+    folders); a value the paste quotes (`quoted`) as written, its words joined as there:
+    `user.id` of a SELECT, which FTS5 matches as the phrase `user id`, is no `"user_id"`,
+    a column (a new user's tries, nu42 finding 5)."""
+    if quoted:
+        phrase = re.escape(name)
+    else:
+        phrase = r"[\W_]+".join(re.escape(t) for t in _TOKEN.findall(name))
+    for m in re.finditer(rf"(?<![^\W_]){phrase}(?![^\W_])", text, re.IGNORECASE):
+        if text[m.end() : m.end() + 1] not in ("/", "\\"):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=64)
+def _quoted_values(line: str) -> frozenset[str]:
+    """The values a pasted error's line quotes, lower-cased (see _names_in)."""
+    return frozenset(_EDGES.sub("", m.group(0)).lower() for m in _QUOTED_NAME.finditer(line))
 
 
 def with_message_words(shared: object, key_line: object, error: object) -> str:

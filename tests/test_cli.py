@@ -644,6 +644,43 @@ def test_real_transcripts_replace_the_demo(tmp_path, fake_home, projects):
     conn.close()
 
 
+def test_a_build_without_sources_of_an_index_of_other_folders_reads_them_not_the_demo(
+    tmp_path, fake_home, projects
+):
+    """The demo stands in only for an index that is new or holds nothing else: a plain
+    build (the SessionEnd hook's) with no agent's folder here, of an index built with
+    --source, indexed the 13 demo sessions into it, and `find` showed them as the user's
+    own (nu42 finding 3). It reads the folders the index was built from instead."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    sid = "33333333-3333-4333-8333-333333333333"
+    write_jsonl(
+        projects / "-home-dev-app" / f"{sid}.jsonl",
+        failing_session(sid, 2, "EACCES: permission denied", "Fix it"),
+    )
+    result = run("build", str(db_path), "-s", "--json")
+    assert result.exit_code == 0, result.output
+    assert "bundled demo" not in result.stderr
+    assert f"reading the folders {db_path} was built from, {projects}\n" in result.stderr
+    assert json.loads(result.stdout)["files_read"] == 1
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT count(*) FROM sessions").fetchone() == (2,)
+    assert not [
+        p for (p,) in conn.execute("SELECT path FROM source_files") if "demo" in p.split(os.sep)
+    ]
+    conn.close()
+    # Its folders gone too (a backup's drive not mounted): nothing is read, nor dropped.
+    shutil.rmtree(projects)
+    result = run("build", str(db_path), "-s")
+    assert result.exit_code == 1
+    assert result.stderr.endswith(
+        f"none of the folders {db_path} was built from is: {projects}: give them with --source\n"
+    )
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT count(*) FROM sessions").fetchone() == (2,)
+    conn.close()
+
+
 def test_find_of_an_empty_error_is_a_one_line_error(tmp_path, projects):
     """An empty clipboard piped in is no error new to the index."""
     db_path = tmp_path / "index.db"

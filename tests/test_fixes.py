@@ -7492,6 +7492,57 @@ def test_a_script_file_written_and_run_that_opens_what_a_missing_program_was_giv
             assert outcome == fixes.NOT_FIXED
 
 
+def test_an_install_refused_of_a_missing_program_is_worked_around_as_its_absence_was(
+    tmp_path,
+):
+    """`sqlite3: command not found`, then `sudo apt-get install -y sqlite3` refused (sudo
+    asked for a password), then init-db.mjs written, `npm install sql.js` and `node
+    init-db.mjs`: the install is worked around by those steps too, as its label says
+    (thirty-fourth held-out set; it was "not fixed", a new user's try, nu42 finding 4). An
+    install of another program, or one whose program's absence nothing got past, is not."""
+    db_path = "/mnt/c/Users/me/Projects/data/workspace.db"
+    sudo = (
+        "Exit code 1\nsudo: a terminal is required to read the password; either use the -S"
+        " option to read from standard input or configure an askpass helper\n"
+        "sudo: a password is required"
+    )
+    for package, opened, expected in (
+        ("sqlite3", db_path, fixes.WORKED_AROUND),
+        ("postgresql-client", db_path, fixes.NOT_FIXED),
+        ("sqlite3", "/mnt/c/Users/me/other.db", fixes.NOT_FIXED),
+    ):
+        conn = db.connect(tmp_path / f"{package}-{len(opened)}.db")
+        script = f"import initSqlJs from 'sql.js';\nconst dbPath = '{opened}';\n"
+        calls = [
+            ("s1", "Bash", f'sqlite3 "{db_path}" ".tables" 2>&1', None),
+            ("s2", "Bash", f"sudo apt-get update && sudo apt-get install -y {package}", None),
+            ("s3", "Write", None, "/mnt/c/Users/me/Projects/data/init-db.mjs"),
+            ("s4", "Bash", "cd /mnt/c/Users/me/Projects/data && npm install sql.js", None),
+            ("s5", "Bash", "node init-db.mjs 2>&1", None),
+        ]
+        for n, (tool_use_id, name, command, path) in enumerate(calls):
+            tool_input = json.dumps(
+                {"file_path": path, "content": script} if path else {"command": command}
+            )
+            if tool_use_id == "s1":
+                error = "Exit code 127\n/bin/bash: line 1: sqlite3: command not found"
+                store_call(conn, n, "s1", name, tool_input, error, "error", command=command)
+            elif tool_use_id == "s2":
+                store_call(conn, n, "s2", name, tool_input, sudo, "error", command=command)
+            elif path:
+                store_call(conn, n, tool_use_id, name, tool_input, "ok", file_path=path)
+            else:
+                store_call(conn, n, tool_use_id, name, tool_input, "ok", command=command)
+        db.refresh_fixes(conn)
+        outcome, confirmed_by, remedy = conn.execute(
+            "SELECT outcome, confirmed_by, remedy FROM fixes WHERE tool_use_id = 's2'"
+        ).fetchone()
+        assert outcome == expected, (package, opened)
+        if expected == fixes.WORKED_AROUND:
+            assert confirmed_by == "s5"
+            assert [s["tool_use_id"] for s in json.loads(remedy)] == ["s3", "s4", "s5"]
+
+
 def test_a_command_the_task_tool_could_not_stop_killed_by_the_shell():
     """TaskStop of a background command (`No task found with ID: bev9zowtl`), then `kill
     150533` of its process, read from `ps`: worked around (thirty-sixth held-out set). A

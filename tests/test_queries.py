@@ -917,6 +917,26 @@ def _near_match_index(tmp_path: Path) -> sqlite3.Connection:
         ("py", "python -c 1", "TypeError: list indices must be integers or slices, not str"),
         ("js", "node a.js", "TypeError: Cannot read properties of undefined (reading 'trim')"),
         ("make", "make", "make: *** [all] Error 2"),
+        (
+            "frames",
+            "pytest",
+            "Traceback (most recent call last):\n"
+            '  File "/home/u/app/.venv/lib/python3.13/site-packages/_pytest/python.py",'
+            " line 498, in importtestmodule\nE   ModuleNotFoundError: No module named 'aiosmtplib'",
+        ),
+        (
+            "table",
+            "python seed.py",
+            "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) no such table: user\n"
+            "[SQL: SELECT user.id, user.username FROM user]",
+        ),
+        (
+            "venv",
+            "python3.13 -m venv .venv",
+            "The virtual environment was not created successfully because ensurepip is not"
+            " available. On Debian/Ubuntu systems, you need to install the python3-venv"
+            " package using the following command.\n\n    apt install python3.13-venv",
+        ),
     )
     for n, (sid, command, error) in enumerate(failures):
         (
@@ -963,6 +983,11 @@ def _near_match_index(tmp_path: Path) -> sqlite3.Connection:
             "E: Malformed entry 3 in list file /etc/apt/sources.list.d/docker.list (Component)",
             [("apt", ["sources.list", "sources.list.d", "malformed", "entry", "list"])],
         ),
+        # a name a failure holds only as a folder of its traceback's frames, and one it
+        # holds only joined otherwise (`user.id` of its SQL: FTS5's phrase `user id`), name
+        # nothing of it (nu42 finding 5); the failure that names the package does
+        ("E: Unable to locate package python3.13-venv", [("venv", ["python3.13"])]),
+        ('PG::UndefinedColumn: ERROR:  column "user_id" does not exist', []),
     ],
 )
 def test_a_near_match_shares_what_names_the_error(tmp_path, pasted, near):

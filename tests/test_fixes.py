@@ -7453,35 +7453,49 @@ def test_a_python_that_exited_49_saying_nothing_is_the_store_alias():
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, node.tool_use_id)
 
 
+_DATA = "/mnt/c/Users/me/Projects/data"
+
+
+def _sqljs_session(conn, opened: str, second: str, second_error: str | None) -> None:
+    """`sqlite3 DATA/workspace.db ".tables"` (command not found), then `second` (its output
+    `second_error` when it failed), then a Write of init-db.mjs whose code opens `opened`
+    with sql.js, `npm install sql.js` and `node init-db.mjs` (thirty-fourth held-out set)."""
+    script = f"import initSqlJs from 'sql.js';\nconst dbPath = '{opened}';\n"
+    calls = [
+        ("s1", "Bash", f'sqlite3 "{_DATA}/workspace.db" ".tables" 2>&1', None),
+        ("s2", "Bash", second, None),
+        ("s3", "Write", None, f"{_DATA}/init-db.mjs"),
+        ("s4", "Bash", f"cd {_DATA} && npm install sql.js", None),
+        ("s5", "Bash", "node init-db.mjs 2>&1", None),
+    ]
+    for n, (tool_use_id, name, command, path) in enumerate(calls):
+        tool_input = json.dumps(
+            {"file_path": path, "content": script} if path else {"command": command}
+        )
+        if tool_use_id == "s1":
+            error = "Exit code 127\n/bin/bash: line 1: sqlite3: command not found"
+            store_call(conn, n, "s1", name, tool_input, error, "error", command=command)
+        elif tool_use_id == "s2" and second_error:
+            store_call(conn, n, "s2", name, tool_input, second_error, "error", command=command)
+        elif path:
+            store_call(conn, n, tool_use_id, name, tool_input, "ok", file_path=path)
+        else:
+            store_call(conn, n, tool_use_id, name, tool_input, "ok", command=command)
+    db.refresh_fixes(conn)
+
+
 def test_a_script_file_written_and_run_that_opens_what_a_missing_program_was_given(tmp_path):
     """`sqlite3 .../data/workspace.db ".tables"` (command not found), then a Write of
     init-db.mjs whose code opens that database with sql.js, `npm install sql.js` and `node
     init-db.mjs`: worked around, those three the steps (thirty-fourth held-out set). The
     build reads the content of the session's writes for it; a script file that opens
     another database is none."""
-    db_path = "/mnt/c/Users/me/Projects/data/workspace.db"
-    for opened, worked_around in ((db_path, True), ("/mnt/c/Users/me/other.db", False)):
+    for opened, worked_around in (
+        (f"{_DATA}/workspace.db", True),
+        ("/mnt/c/Users/me/other.db", False),
+    ):
         conn = db.connect(tmp_path / f"{worked_around}.db")
-        script = f"import initSqlJs from 'sql.js';\nconst dbPath = '{opened}';\n"
-        calls = [
-            ("s1", "Bash", f'sqlite3 "{db_path}" ".tables" 2>&1', None),
-            ("s2", "Bash", "ls -la /mnt/c/Users/me/Projects/data/", None),
-            ("s3", "Write", None, "/mnt/c/Users/me/Projects/data/init-db.mjs"),
-            ("s4", "Bash", "cd /mnt/c/Users/me/Projects/data && npm install sql.js", None),
-            ("s5", "Bash", "node init-db.mjs 2>&1", None),
-        ]
-        for n, (tool_use_id, name, command, path) in enumerate(calls):
-            tool_input = json.dumps(
-                {"file_path": path, "content": script} if path else {"command": command}
-            )
-            if tool_use_id == "s1":
-                error = "Exit code 127\n/bin/bash: line 1: sqlite3: command not found"
-                store_call(conn, n, "s1", name, tool_input, error, "error", command=command)
-            elif path:
-                store_call(conn, n, tool_use_id, name, tool_input, "ok", file_path=path)
-            else:
-                store_call(conn, n, tool_use_id, name, tool_input, "ok", command=command)
-        db.refresh_fixes(conn)
+        _sqljs_session(conn, opened, f"ls -la {_DATA}/", None)
         outcome, confirmed_by, remedy = conn.execute(
             "SELECT outcome, confirmed_by, remedy FROM fixes WHERE tool_use_id = 's1'"
         ).fetchone()
@@ -7500,40 +7514,19 @@ def test_an_install_refused_of_a_missing_program_is_worked_around_as_its_absence
     init-db.mjs`: the install is worked around by those steps too, as its label says
     (thirty-fourth held-out set; it was "not fixed", a new user's try, nu42 finding 4). An
     install of another program, or one whose program's absence nothing got past, is not."""
-    db_path = "/mnt/c/Users/me/Projects/data/workspace.db"
     sudo = (
         "Exit code 1\nsudo: a terminal is required to read the password; either use the -S"
         " option to read from standard input or configure an askpass helper\n"
         "sudo: a password is required"
     )
     for package, opened, expected in (
-        ("sqlite3", db_path, fixes.WORKED_AROUND),
-        ("postgresql-client", db_path, fixes.NOT_FIXED),
+        ("sqlite3", f"{_DATA}/workspace.db", fixes.WORKED_AROUND),
+        ("postgresql-client", f"{_DATA}/workspace.db", fixes.NOT_FIXED),
         ("sqlite3", "/mnt/c/Users/me/other.db", fixes.NOT_FIXED),
     ):
         conn = db.connect(tmp_path / f"{package}-{len(opened)}.db")
-        script = f"import initSqlJs from 'sql.js';\nconst dbPath = '{opened}';\n"
-        calls = [
-            ("s1", "Bash", f'sqlite3 "{db_path}" ".tables" 2>&1', None),
-            ("s2", "Bash", f"sudo apt-get update && sudo apt-get install -y {package}", None),
-            ("s3", "Write", None, "/mnt/c/Users/me/Projects/data/init-db.mjs"),
-            ("s4", "Bash", "cd /mnt/c/Users/me/Projects/data && npm install sql.js", None),
-            ("s5", "Bash", "node init-db.mjs 2>&1", None),
-        ]
-        for n, (tool_use_id, name, command, path) in enumerate(calls):
-            tool_input = json.dumps(
-                {"file_path": path, "content": script} if path else {"command": command}
-            )
-            if tool_use_id == "s1":
-                error = "Exit code 127\n/bin/bash: line 1: sqlite3: command not found"
-                store_call(conn, n, "s1", name, tool_input, error, "error", command=command)
-            elif tool_use_id == "s2":
-                store_call(conn, n, "s2", name, tool_input, sudo, "error", command=command)
-            elif path:
-                store_call(conn, n, tool_use_id, name, tool_input, "ok", file_path=path)
-            else:
-                store_call(conn, n, tool_use_id, name, tool_input, "ok", command=command)
-        db.refresh_fixes(conn)
+        install = f"sudo apt-get update && sudo apt-get install -y {package}"
+        _sqljs_session(conn, opened, install, sudo)
         outcome, confirmed_by, remedy = conn.execute(
             "SELECT outcome, confirmed_by, remedy FROM fixes WHERE tool_use_id = 's2'"
         ).fetchone()

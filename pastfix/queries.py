@@ -1787,12 +1787,16 @@ def other_files_notice(rows: list[dict[str, Any]]) -> str:
     pasted file, and their fixes made, reached or opened theirs (seen_before). Counted as
     failures, each row standing for its `occurrences` in its session."""
     count = sum(row.get("occurrences") or 1 for row in rows)
-    if count == 1:
-        return "1 past failure had the same error about another file; its fix was for that file."
-    return (
-        f"{count} past failures had the same error about other files; their fixes were for"
-        " those files."
+    one = count == 1
+    said = (
+        f"{count} past failure{'s' * (not one)} had the same error about"
+        f" {'another file' if one else 'other files'};"
     )
+    those = "that file" if one else "those files"
+    if not any(row.get("fixed_at") for row in rows):
+        # none got past it (a `cat` that only looked): no fix to speak of
+        return f"{said} what came next there was about {those}."
+    return f"{said} {'its fix was' if one else 'their fixes were'} for {those}."
 
 
 # A paste that says only how a command ended, no error: an exit status as the agents

@@ -3327,13 +3327,22 @@ def test_the_same_error_about_another_file_is_found(other_file, pasted, session)
     of a missing folder was "seen before" with another project's `mkdir` and `chmod` (nu42
     finding 9): not seen about this file, said so."""
     found = queries.find_past_fix(other_file, pasted)
+    # of one that nothing fixed there: no fix to speak of
+    unfixed = [{**row, "fixed_at": None} for row in found]
+    assert queries.other_files_notice(unfixed * 2).endswith(
+        "2 past failures had the same error about other files; what came next there was about"
+        " those files."
+    )
+    fixed = [{"fixed_at": "2026-01-05T09:03:00.000Z", "occurrences": 2}]
+    assert queries.other_files_notice(fixed) == (
+        "2 past failures had the same error about other files; their fixes were for those files."
+    )
     missing = session != "ignored"
     assert queries.seen_before(found) is not missing
     assert [(r["session_id"], r["matched"]) for r in found] == [(session, "signature")]
     if missing:
-        assert queries.not_seen_notice(pasted, found) == (
-            "Not seen about this file: 1 past failure had the same error about another"
-            " file; its fix was for that file."
+        assert queries.not_seen_notice(pasted, found).startswith(
+            "Not seen about this file: 1 past failure had the same error about another file; "
         )
     assert not found[0]["same_text"]
     # and the card says so, not "same error signature" alone

@@ -155,7 +155,12 @@ def matches(
         if row["other_names"]:
             # its error signature about other names (a TypeScript property, a yarn script,
             # a column): its fix edited those, and an agent told "this error was seen
-            # before" would apply it (a new user's made-up errors, session 35)
+            # before" would apply it (a new user's made-up errors, session 35); or about
+            # another file that was not there (queries.its_file_is_the_error), as below
+            missing = signatures.says_a_file_is_missing(row["signature"] or "")
+            elsewhere = elsewhere or (
+                missing and bool(row["other_file"]) and row["matched"] == "signature"
+            )
             continue
         if signatures.says_a_file_is_missing(row["signature"] or "") and another_files(event, row):
             # the same error about another file or folder that was not there, fixed there or

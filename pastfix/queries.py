@@ -663,8 +663,9 @@ def _kept_set_aside(signature: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def its_file_is_the_error(signature: object) -> int:
-    """1 when a failure's `signature` says that a file run was not there, or that a shell
-    could not run or write it (signatures.its_file_is_the_error): found as the same error
+    """1 when a failure's `signature` says that a file run was not there, that a shell
+    could not run or write it, or that a file or folder was not there
+    (signatures.its_file_is_the_error): found as the same error
     about another file, it is matched as one about other names (other_names), whose fix is
     not yours."""
     return int(isinstance(signature, str) and signatures.its_file_is_the_error(signature))
@@ -1134,7 +1135,9 @@ def other_names(key_line: object, text: object, error: object) -> int | None:
     is not the error seen before (seen_before). Names are compared case-insensitively, and
     those of no letter or digit only when a line quotes nothing else: TypeScript's `'{}'`
     (an empty object type) is in many a TS2741 about other properties, while PowerShell's
-    `Unexpected token '}'` is another token than `'='`.
+    `Unexpected token '}'` is another token than `'='`. A diagnostic of a name the user's code
+    declares (`'useState' is declared but its value is never read`: signatures.lints_a_name)
+    is the same error for any name: its fix, the import dropped, is of the same kind.
 
     A quoted path that the signature says `<str>` for is no name (_quoted_names), and the
     signature keeps no file of it (signatures.loose finds none to set aside), so two such
@@ -1154,7 +1157,9 @@ def other_names(key_line: object, text: object, error: object) -> int | None:
     said = text.lower() if isinstance(text, str) else ""
     names = _quoted_names(key_line)
     if pasted[4] and names and not pasted[4] & names and not _quoted_in(pasted[4], said):
-        return NAMES_OTHER
+        # a diagnostic of a name the code declares (unused, never read): its fix is of the
+        # same kind for any name (signatures.lints_a_name), the error itself
+        return 0 if signatures.lints_a_name(key_line) else NAMES_OTHER
     paths = _quoted_paths(key_line)
     mine = {form for form, _ in pasted[5]}
     if not mine or not paths or mine & {form for form, _ in paths}:
@@ -1743,24 +1748,55 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     else:
         what = _quoted(one_line(error, 80))
     head = f"Not seen before: no past failure has the signature or every word of {what}."
-    if reads_as_prose(error):
-        # its words were not looked for (reads_as_prose): "or every word" would not be so
-        head = prose_notice(error)
+    if said := no_error_notice(error):
+        # a question, a sentence or a success log is no error (reads_as_prose: its words
+        # were not looked for, "or every word" would not be so)
+        head = said
     if not rows:
         return head
     if any(row["matched"] == "signature" for row in rows):
-        # (seen_before: only rows about other names, or other files run that were not there)
+        # (seen_before: only rows about other names, or other files that were not there)
+        if about_other_files(rows):
+            return f"Not seen about this file: {other_files_notice(rows)}"
         one = len(rows) == 1
-        how = OTHER_FILE if all(row.get("other_file") for row in rows) else OTHER_NAMES
+        shown = one_line(next(r["signature"] for r in rows if r["matched"] == "signature"), 80)
         return (
-            f"Not seen before: past failures have the error signature of {what}, but none"
-            f" names what it names. The {len(rows)} below ({how})"
+            f"Not seen before: past failures have its error signature, {_quoted(shown)}, but"
+            f" none names what {what} names. The {len(rows)} below ({OTHER_NAMES})"
             f" {'was' if one else 'were'} about those: {'its fix is' if one else 'their fixes are'}"
             " not yours."
         )
     words = sorted({w for row in rows for w in row["shared_words"]})
     count = f"{len(rows)} partial match{'es' * (len(rows) != 1)}"
     return f"{head} {count}, sharing only {', '.join(words)}: a different error, maybe related."
+
+
+def about_other_files(rows: list[dict[str, Any]]) -> bool:
+    """Whether find_past_fix rows (or cards) not seen_before are all the same error about
+    another file, of an error whose file is its subject (its_file_is_the_error), not other
+    names (a diagnostic in another file quoting another name is about that name)."""
+    return bool(rows) and all(
+        row.get("other_file") and its_file_is_the_error(row.get("signature")) for row in rows
+    )
+
+
+def other_files_notice(rows: list[dict[str, Any]]) -> str:
+    """What `pastfix find`, MCP and the find pages say of find_past_fix rows (or cards) of an
+    error whose file is its subject (its_file_is_the_error: not there, or a shell could not
+    run or write it), each about another file: the same error, but not seen about the
+    pasted file, and their fixes made, reached or opened theirs (seen_before). Counted as
+    failures, each row standing for its `occurrences` in its session."""
+    count = sum(row.get("occurrences") or 1 for row in rows)
+    one = count == 1
+    said = (
+        f"{count} past failure{'s' * (not one)} had the same error about"
+        f" {'another file' if one else 'other files'};"
+    )
+    those = "that file" if one else "those files"
+    if not any(row.get("fixed_at") for row in rows):
+        # none got past it (a `cat` that only looked): no fix to speak of
+        return f"{said} what came next there was about {those}."
+    return f"{said} {'its fix was' if one else 'their fixes were'} for {those}."
 
 
 # A paste that says only how a command ended, no error: an exit status as the agents
@@ -1889,6 +1925,25 @@ def prose_notice(error: str) -> str:
         " program's output. Long outputs of any error hold its words, so it is looked for as"
         " a failure's error line only, and no past failure's reads so. Paste the line that"
         " names the error to find that error."
+    )
+
+
+def no_error_notice(error: str) -> str | None:
+    """What `pastfix find`, MCP and the find pages say of a paste not seen before that names
+    no error: a person's prose (reads_as_prose, prose_notice), or a program's output that
+    reports none (signatures.reports_no_error: a success log, `42 passed in 3.21s`, called
+    "the pasted error" before, nu42 finding 10). None for any other."""
+    if reads_as_prose(error):
+        return prose_notice(error)
+    text = paste_text(error).strip()
+    if not text or _is_raw(text) or says_little(text) or not signatures.reports_no_error(text):
+        return None
+    first = signatures.key_line(text) or text
+    return (
+        f"{_quoted(one_line(first, 80))} names no error: it reads as a program's output (or a"
+        " statement) that reports no error (no line of it says an error, a failure or a warning),"
+        " and no past failure has its signature or every word. Paste the line that names the"
+        " error to find that error."
     )
 
 

@@ -1429,6 +1429,52 @@ def says_error(text: str) -> bool:
     return _score(key_line(text)) >= 2
 
 
+def reports_no_error(text: str) -> bool:
+    """Whether a text holds no word of anything gone wrong: no line scores as an error or a
+    failure at all (not even `exit status 1`), nor holds a word of one (_MEDIUM's, or
+    _TROUBLE's: `Killed`, `Unauthorized`, a warning) or a word that denies (`File does not
+    exist.`), once the counts of none are set aside (`found 0 vulnerabilities`, `0 failed`,
+    `ran without issues`), nor a word that may be an error's name, in capitals or camel case
+    (_NAMED: `EISDIR`, `ImagePullBackOff: Back-off pulling image`, `SIGKILL`), nor a line in
+    an error's form, a name then `: ` and what it says (_SAID_BY: `frobnicator exploded: flux
+    capacitor unaligned`, whatever its words), and three words at least. A success log
+    (`Compiling foo v0.1.0`, `42 passed in 3.21s`, npm's `added 214 packages`) or a statement
+    that all went well is no error, and was called "the pasted error"
+    (pastfix.queries.no_error_notice; nu42 finding 10)."""
+    if classify(text) != ERROR:
+        return False
+    low = _NONE_OF.sub(" ", text.lower())
+    if _MEDIUM.search(low) or _TROUBLE.search(low) or _DENIES.search(low):
+        return False
+    if _NAMED.search(_NONE_OF.sub(" ", text)) or _SAID_BY.search(text):
+        return False
+    if len(text.split()) < 3:
+        # (`zzz yyy`: too little to read as anything)
+        return False
+    return not any(_score(line) for line in low.splitlines())
+
+
+# A count of none: what a success says it met none of.
+_NONE_OF = lazy(
+    r"(?i)\b(?:0|no|zero|without)\s+(?:\w+\s+)?(?:errors?|warnings?|issues?|problems?|failures?"
+    r"|failed|vulnerabilities|vulnerability)\b"
+)
+# Words of something gone wrong that _MEDIUM does not hold (it scores error lines).
+_TROUBLE = lazy(
+    r"\b(?:killed|unauthori[sz]ed|warn(?:ing)?s?|crash\w*|terminated|deprecated|conflicts?"
+    r"|rejected|violation|overflow|corrupt\w*|illegal|unsupported|wrong|broken|bug|problems?"
+    r"|issues?|vulnerab\w*|stopped|interrupted|exited|timeouts?|segfault|hung|stuck|leak\w*"
+    r"|deadlock\w*)\b"
+)
+# A word that may name an error: capitals (`EISDIR`, `SIGKILL`, `OOM`) or camel case
+# (`ImagePullBackOff`, `CrashLoopBackOff`).
+_NAMED = lazy(r"\b(?:[A-Z]{3,}\d*|[A-Z]?[a-z\d]+(?:[A-Z][a-z\d]*)+)\b")
+# A program's or a kind's name, then what it says of it: an error's form (`x: y`).
+_SAID_BY = lazy(r"[^\s:]: ")
+# Words that deny, as an error says what is not so (`File does not exist.`, `Nothing to do`).
+_DENIES = lazy(r"\b(?:not|no|nor|never|nothing|none|neither|without|cannot|\w+n't|\w+n’t)\b")
+
+
 def _traceback_exception(lines: list[str], raw: list[str]) -> int | None:
     """Index of the exception line after the last Python traceback header."""
     start = None
@@ -2346,11 +2392,53 @@ _SAYS_A_FILE_IS_MISSING = lazy(
 )
 
 
+def lints_a_name(line: str) -> bool:
+    """Whether a key line is a compiler's or linter's diagnostic of a name the user's own code
+    declares, whatever the name: one not used or never read (tsc's TS6133 `'useState' is
+    declared but its value is never read`, TS6196 `... is declared but never used`, ESLint's
+    `'x' is defined but never used` and `... is assigned a value but never used`, pyflakes's and
+    Ruff's F401 `'os' imported but unused` and F841 `local variable 'e' is assigned to but never
+    used`, rustc's `unused variable: `x``, `unused import`, `value assigned to `x` is never
+    read`, `function `f` is never used`, Go's `declared and not used: x`, `"os" imported and
+    not used`), one never reassigned (ESLint's prefer-const), one named against the style
+    (rustc's `should have a snake case name`). Its fix is of the same kind for any name (the
+    import or variable dropped, `_` put before it, `const`, a rename), so another name's fix
+    is the error's (pastfix.queries.other_names: a new user's TS6133 of `'useState'` was "not
+    seen before, its fix is not yours" beside the same fix of `'React'`, nu42 finding 8). Not a
+    name the code uses and lacks (TS2339's property, an undefined name, a missing module),
+    whose fix depends on the name."""
+    return bool(_LINTS_A_NAME.search(line))
+
+
+_LINTS_A_NAME = lazy(
+    r"\bis declared but (?:its value is )?never (?:read|used)"
+    r"|\bis (?:defined|assigned a value) but never used"
+    r"|\bis assigned to but never used|\bimported but unused|\bredefinition of unused"
+    r"|\bis never reassigned\. Use 'const' instead"
+    r"|\bunused (?:variable|imports?|mut|assignment|macro definition|type alias|label)\b"
+    r"|\bvalue assigned to .{1,80} is never read"
+    r"|\b(?:function|struct|field|fields|method|constant|static|variant|enum|associated"
+    r" function|type alias|trait) .{1,80} (?:is|are) never (?:used|read|constructed)"
+    r"|\bdeclared and not used|\bimported and not used"
+    r"|\bshould have an? (?:snake|upper camel|upper) case name",
+    re.IGNORECASE,
+)
+
+
 def its_file_is_the_error(signature: str) -> bool:
     """Whether the file `signature` names is what the error is about, so that another file's
     fix is no fix of this one (pastfix.queries): a file run that was not there
-    (runs_a_missing_file), a file a shell could not run or write (refuses_a_shell_file)."""
-    return runs_a_missing_file(signature) or refuses_a_shell_file(signature)
+    (runs_a_missing_file), a file a shell could not run or write (refuses_a_shell_file), a
+    file or folder any program found not there (says_a_file_is_missing: `ls: cannot access
+    'build/output'`, whose look-alikes of other folders were fixed by another project's
+    `mkdir -p .claude/logs` and `chmod +x` of its hooks; `pastfix find` and MCP called them
+    seen before while the hook stayed silent, nu42 finding 9). A compiler's or linter's
+    diagnostic in another file is not of these: its place is set aside (queries)."""
+    return (
+        runs_a_missing_file(signature)
+        or refuses_a_shell_file(signature)
+        or says_a_file_is_missing(signature)
+    )
 
 
 # The line of a patch apply_patch quotes as no hunk's, quotes and all (bounded: normalise

@@ -725,3 +725,64 @@ def test_a_line_nested_too_deeply_is_said_and_ignored(capfd):
     seen.check(b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}')
     assert (seen.lines, seen.other, seen.messages) == (2, 1, 1)
     assert "line 1 of standard input is JSON nested too deeply, ignored" in capfd.readouterr().err
+
+
+def test_find_past_fix_says_what_it_found_of_a_missing_folder_a_lint_and_a_log(tmp_path):
+    """MCP's `seen_before` and notice as `pastfix find`'s (nu42 findings 8-10): an `ls` of a
+    missing folder that matched only other folders is not seen about it (their fixes made
+    those: another project's `mkdir`), its rows kept; a TS6133 of another name is seen
+    before (its fix, the import dropped, is of the same kind); a success log names no error."""
+    from conftest import build_index
+    from corpus import APP, Session
+
+    projects = tmp_path / "projects"
+    for sid, minutes, command, error, fix in (
+        (
+            "ls",
+            0,
+            "ls -d .claude/logs",
+            "ls: cannot access '.claude/logs': No such file or directory",
+            "mkdir -p .claude/logs",
+        ),
+        (
+            "tsc",
+            100,
+            "npx tsc --noEmit",
+            "src/App.tsx(1,8): error TS6133: 'React' is declared but its value is never read.",
+            "npx tsc --noEmit --noUnusedLocals false",
+        ),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command=command)
+            .result(f"{sid}1", f"Exit code 1\n{error}", error=True)
+            .call(f"{sid}2", "Bash", command=fix)
+            .result(f"{sid}2", "ok")
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+
+    async def ask(error):
+        async with Client(server.create_server(tmp_path / "index.db")) as client:
+            return (await client.call_tool("find_past_fix", {"error": error})).structured_content
+
+    missing = anyio.run(ask, "ls: cannot access 'build/output': No such file or directory")
+    assert missing["seen_before"] is False
+    assert [(r["session_id"], r["match"]) for r in missing["rows"]] == [
+        ("ls", "same error, another file")
+    ]
+    assert missing["notice"].startswith(
+        "Not seen about this file: 1 past failure had the same error about another file; "
+    )
+    lint = anyio.run(
+        ask,
+        "src/useFoo.ts(4,10): error TS6133: 'useState' is declared but its value is never read.",
+    )
+    assert lint["seen_before"] is True and "notice" not in lint
+    assert [r["session_id"] for r in lint["rows"]] == ["tsc"]
+    log = anyio.run(ask, "added 214 packages, and audited 215 packages in 6s")
+    assert log["seen_before"] is False and log["rows"] == []
+    assert log["notice"].startswith(
+        "'added 214 packages, and audited 215 packages in 6s' names no error: it reads as a"
+        " program's output"
+    )

@@ -3305,27 +3305,45 @@ def other_file(tmp_path_factory):
 @pytest.mark.parametrize(
     ("pasted", "session"),
     [
-        ("cat: missing.txt: No such file or directory", "cat"),
-        ("cat: notes: No such file or directory", "cat"),
-        ("$ cat data/missing.json\ncat: data/missing.json: No such file or directory", "cat"),
         (
             "The following paths are ignored by one of your .gitignore files:\ndist\n"
             "hint: Use -f if you really want to add them.",
             "ignored",
         ),
+        ("cat: missing.txt: No such file or directory", "cat"),
+        ("cat: notes: No such file or directory", "cat"),
+        ("$ cat data/missing.json\ncat: data/missing.json: No such file or directory", "cat"),
         ("(eval):cd:1: no such file or directory: frontend", "cd"),
         # as a terminal's zsh prints it (the README's example), or a script's
         ("cd: no such file or directory: frontend", "cd"),
         ("zsh:cd:2: no such file or directory: frontend", "cd"),
     ],
 )
-def test_the_same_error_about_another_file_is_seen_before(other_file, pasted, session):
+def test_the_same_error_about_another_file_is_found(other_file, pasted, session):
     """A file's name is kept in a signature, but when no failure has the pasted error's own
-    signature or words, the same error about another file is the one to show, not "Not seen
-    before" (a new user's `cd: frontend` where history had `cd: backend`)."""
+    signature or words, the same error about another file is the one to show (a new user's
+    `cd: frontend` where history had `cd: backend`). Seen before, but for a file or folder
+    that was not there: another one's fix made or looked for that one, and a new user's `ls`
+    of a missing folder was "seen before" with another project's `mkdir` and `chmod` (nu42
+    finding 9): not seen about this file, said so."""
     found = queries.find_past_fix(other_file, pasted)
-    assert queries.seen_before(found)
+    # of one that nothing fixed there: no fix to speak of
+    unfixed = [{**row, "fixed_at": None} for row in found]
+    assert queries.other_files_notice(unfixed * 2).endswith(
+        "2 past failures had the same error about other files; what came next there was about"
+        " those files."
+    )
+    fixed = [{"fixed_at": "2026-01-05T09:03:00.000Z", "occurrences": 2}]
+    assert queries.other_files_notice(fixed) == (
+        "2 past failures had the same error about other files; their fixes were for those files."
+    )
+    missing = session != "ignored"
+    assert queries.seen_before(found) is not missing
     assert [(r["session_id"], r["matched"]) for r in found] == [(session, "signature")]
+    if missing:
+        assert queries.not_seen_notice(pasted, found).startswith(
+            "Not seen about this file: 1 past failure had the same error about another file; "
+        )
     assert not found[0]["same_text"]
     # and the card says so, not "same error signature" alone
     assert found[0]["other_file"] == 1
@@ -4216,7 +4234,11 @@ def test_an_error_signature_about_other_names_is_not_the_error_seen_before(named
     assert [cards.how_matched(r) for r in found] == ["same error, other names"] * len(found)
     assert not queries.seen_before(found)
     notice = queries.not_seen_notice(pasted, found)
-    assert "none names what it names" in notice and "not yours" in notice
+    # the signature quoted as the signature, the paste as the paste (nu42 finding 8)
+    shown = queries.one_line(found[0]["signature"], 80)
+    assert notice.startswith(f"Not seen before: past failures have its error signature, '{shown}'")
+    assert f"but none names what {queries._quoted(queries.one_line(pasted, 80))} names" in notice
+    assert "not yours" in notice
 
 
 @pytest.mark.parametrize("got", ["me@laptop.(none)", "me@laptop.example.org"])
@@ -4335,11 +4357,13 @@ def test_a_quoted_path_of_another_file_or_no_file_is_not_the_same_error(tmp_path
                 ("file", "same error, another file"),
                 ("bang", "same error, other names"),
             }
+        # (of a file that was not there: not seen about it either, its_file_is_the_error)
         found = queries.find_past_fix(conn, git.format("/tmp/foo"))
         assert [(r["session_id"], r["other_file"], r["other_names"]) for r in found] == [
-            ("file", 1, 0),
             ("bang", 0, 1),
+            ("file", 1, 1),
         ]
+        assert not queries.seen_before(found)
     finally:
         conn.close()
 
@@ -4396,8 +4420,8 @@ def test_another_file_run_that_was_not_there_is_not_the_error_seen_before(tmp_pa
             ], pasted
             assert cards.how_matched(found[0]) == "same error, another file"
             assert not queries.seen_before(found)
-            assert "their fixes are not yours" in queries.not_seen_notice(pasted, found) or (
-                "its fix is not yours" in queries.not_seen_notice(pasted, found)
+            assert queries.not_seen_notice(pasted, found).startswith(
+                "Not seen about this file: 1 past failure had the same error about another file"
             )
             event = {"session_id": "new", "error": f"Exit code 127\n{pasted}"}
             assert hook.matches(conn, event) == [], pasted
@@ -4408,12 +4432,13 @@ def test_another_file_run_that_was_not_there_is_not_the_error_seen_before(tmp_pa
             assert queries.seen_before(found)
             event = {"session_id": "new", "error": f"Exit code 127\n{pasted}"}
             assert [r["session_id"] for r in hook.matches(conn, event)] == ["prisma"]
-        # a file a program read: the same error about another file, as before
+        # a file a program read: the same error about another file, not there either: not
+        # seen about this file (nu42 finding 9)
         found = queries.find_past_fix(conn, "cat: todo.txt: No such file or directory")
         assert [(r["session_id"], r["other_file"], r["other_names"]) for r in found] == [
-            ("cat", 1, 0)
+            ("cat", 1, 1)
         ]
-        assert queries.seen_before(found)
+        assert not queries.seen_before(found)
     finally:
         conn.close()
 
@@ -4750,3 +4775,155 @@ def test_a_look_that_was_its_answer_is_headed_nothing_to_fix():
     said = cards.not_fixed_words({"outcome": "already so"})
     assert said["heading"] == "Nothing to fix: it was already so"
     assert said["fixed"] == "nothing to fix" and "already held" in said["why"]
+
+
+@pytest.fixture(scope="module")
+def lints(tmp_path_factory):
+    """Diagnostics of a name the code declares, each fixed by dropping it: tsc's TS6133,
+    ESLint's no-unused-vars, Ruff's F401, rustc's unused variable; and TS2339 of a property."""
+    root = tmp_path_factory.mktemp("lints")
+    projects = root / "projects"
+    for sid, minutes, command, error, old, new in (
+        (
+            "tsc",
+            0,
+            "npx tsc --noEmit",
+            "src/App.tsx(1,8): error TS6133: 'React' is declared but its value is never read.",
+            "import React, { useState } from 'react';",
+            "import { useState } from 'react';",
+        ),
+        (
+            "eslint",
+            100,
+            "npx eslint src",
+            "/home/u/app/src/a.js\n  3:7  error  'unused' is assigned a value but never used"
+            "  no-unused-vars",
+            "const unused = 1;\n",
+            "",
+        ),
+        (
+            "ruff",
+            200,
+            "ruff check .",
+            "app/main.py:1:8: F401 [*] `os` imported but unused",
+            "import os\n",
+            "",
+        ),
+        (
+            "rustc",
+            300,
+            "cargo build",
+            "warning: unused variable: `count`\n --> src/main.rs:4:9",
+            "let count = 0;",
+            "let _count = 0;",
+        ),
+        (
+            "zod",
+            400,
+            "npx tsc --noEmit",
+            "src/groups.ts(41,8): error TS2339: Property 'errors' does not exist on type"
+            " 'ZodError<any>'.",
+            "error.errors",
+            "error.issues",
+        ),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command=command)
+            .result(f"{sid}1", f"Exit code 1\n{error}", error=True)
+            .call(f"{sid}2", "Edit", file_path=f"{APP}/src/x", old_string=old, new_string=new)
+            .result(f"{sid}2", f"The file {APP}/src/x has been updated.")
+            .call(f"{sid}3", "Bash", command=command)
+            .result(f"{sid}3", "ok")
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(root / "index.db", projects)
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("pasted", "session"),
+    [
+        (
+            "src/hooks/useFoo.ts(4,10): error TS6133: 'useState' is declared but its value is"
+            " never read.",
+            "tsc",
+        ),
+        (
+            "/home/u/web/src/b.js\n  9:7  error  'total' is assigned a value but never used"
+            "  no-unused-vars",
+            "eslint",
+        ),
+        ("app/cli.py:2:8: F401 [*] `sys` imported but unused", "ruff"),
+        ("warning: unused variable: `items`\n --> src/lib.rs:9:9", "rustc"),
+    ],
+)
+def test_a_diagnostic_of_a_declared_name_is_the_error_seen_before_for_any_name(
+    lints, pasted, session
+):
+    """A compiler's or linter's diagnostic of a name the user's code declares (unused, never
+    read) is fixed the same way whatever the name: a new user's TS6133 of `'useState'` was
+    "Not seen before: ... its fix is not yours" beside the fix of `'React'`, the same import
+    dropped (nu42 finding 8). Seen before, not other names (signatures.lints_a_name)."""
+    found = queries.find_past_fix(lints, pasted)
+    assert [(r["session_id"], r["matched"], r["other_names"]) for r in found] == [
+        (session, "signature", 0)
+    ]
+    assert queries.seen_before(found)
+
+
+def test_a_property_the_code_lacks_stays_other_names(lints):
+    """TS2339's property is what the code uses, not declares: another one's fix is that
+    name's (Zod's `.errors` to `.issues`), not seen before, and the hook says nothing; of
+    TS6133's the hook gives the fix."""
+    pasted = "src/user.ts(3,9): error TS2339: Property 'email' does not exist on type 'User'."
+    found = queries.find_past_fix(lints, pasted)
+    assert [(r["session_id"], r["other_names"]) for r in found] == [("zod", 1)]
+    assert not queries.seen_before(found)
+    assert hook.matches(lints, {"session_id": "new", "error": f"Exit code 2\n{pasted}"}) == []
+    unused = "src/a.ts(4,10): error TS6133: 'useState' is declared but its value is never read."
+    event = {"session_id": "new", "error": f"Exit code 2\n{unused}"}
+    assert [r["session_id"] for r in hook.matches(lints, event)] == ["tsc"]
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "   Compiling foo v0.1.0 (/home/dana/foo)\n    Finished `dev` profile [unoptimized +"
+        " debuginfo] target(s) in 2.31s\n     Running `target/debug/foo`",
+        "collected 42 items\n\ntests/test_api.py ..........      [100%]\n\n===== 42 passed in"
+        " 3.21s =====",
+        "added 214 packages, and audited 215 packages in 6s\n\nfound 0 vulnerabilities",
+        "The deploy went fine today, all services are green and the migration ran without issues.",
+    ],
+)
+def test_a_success_log_or_a_statement_names_no_error(pasted):
+    """A paste with no word of anything gone wrong was "Not seen before: ... the pasted error"
+    (nu42 finding 10): it names no error, as a question does, worded for a program's output."""
+    notice = queries.not_seen_notice(pasted, [])
+    assert " names no error: it reads as a program's output (or a statement) that reports" in (
+        notice
+    )
+    assert "pasted error" not in notice
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "File does not exist.",
+        "Killed",
+        "EISDIR",
+        'ImagePullBackOff: Back-off pulling image "ghcr.io/acme/worker:v2.3.0"',
+        "warning: unused variable: `x`",
+        "Segmentation fault (core dumped) in libgtk-3.so.0",
+        "Build finished with 2 errors",
+        "zqxwv-frobnicator exploded: flux capacitor unaligned",
+        "zzz\nyyy",
+    ],
+)
+def test_an_error_without_an_error_line_is_still_not_seen_before(pasted):
+    """A word that denies, of trouble, or an error's name in capitals or camel case is an
+    error's, though no line scores as one (signatures.reports_no_error)."""
+    assert queries.not_seen_notice(pasted, []).startswith("Not seen before: ")

@@ -438,14 +438,16 @@ def not_seen(cards: list[dict[str, Any]], error: str) -> dict[str, Any]:
         "shared": sorted(names, key=str.lower),
         # not seen, but its error signature about other names was (queries.other_names)
         "other_names": any(card.get("other_names") for card in cards),
-        # ... all about other files run that were not there or a shell could not run or
-        # write (queries.its_file_is_the_error)
-        "other_files": bool(cards) and all(card.get("other_file") for card in cards),
+        # ... all about other files that were not there or a shell could not run or write
+        # (queries.its_file_is_the_error)
+        "other_files": queries.about_other_files(cards),
+        "other_files_notice": queries.other_files_notice(cards),
         "says_little": (
             queries.says_little_notice(error) if cards and queries.says_little(error) else None
         ),
-        # a question or a sentence, not looked for by its words (queries.reads_as_prose)
-        "prose": queries.prose_notice(error) if queries.reads_as_prose(error) else None,
+        # a question or a sentence, not looked for by its words (queries.reads_as_prose),
+        # or a program's output that reports no error (queries.no_error_notice)
+        "prose": queries.no_error_notice(error),
     }
 
 

@@ -6732,6 +6732,74 @@ def _asks_less(failed: Call, call: Call) -> bool:
     )
 
 
+# What stops a script at its first failing command (`set -e`, `set -euo pipefail`).
+_STOPS_ON_ERROR = lazy(r"^\s*set\s+-[a-z]*e[a-z]*\b|^\s*set\s+-o\s+errexit\b", re.MULTILINE)
+# A command's failure let through (`cmd || true`, `|| :`, `|| exit 0`).
+_LET_THROUGH = lazy(r"\|\|\s*(?:true|:|exit\s+0)\b")
+# A test marked to be skipped or to fail (pytest, unittest, Jest/Mocha/Vitest, Go, Rust, JUnit).
+_SKIPPED = lazy(
+    r"@pytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail)\(|@unittest\.skip"
+    r"|\b(?:it|test|describe)\.(?:skip|todo)\(|\bx(?:it|test|describe)\(|\bt\.Skip(?:Now|f)?\("
+    r"|#\[ignore\]|@(?:Disabled|Ignore)\b"
+)
+# An assertion: what a test checks (`assert x`, `self.assertEqual`, `expect(x)`, `assert_eq!`).
+_ASSERTION = lazy(r"\bassert\w*\b|\bexpect\(")
+# A test file by its name (`test_x.py`, `x_test.go`, `x.spec.ts`, `tests/x.rs`).
+_TEST_FILE = lazy(
+    r"(?:^|[/\\])(?:tests?|spec|__tests__)[/\\]|(?:^|[/\\_.-])(?:test|spec)s?[_.-]|_test\.\w+$"
+)
+
+
+def _patch_texts(input_json: str | None) -> list[tuple[str | None, str]]:
+    """The (old, new) texts of an edit's input (_edit_texts), and of a Codex patch (its
+    `-` lines, its `+` lines)."""
+    found = _edit_texts(input_json)
+    patch = _input_text(input_json, "input")
+    if patch.lstrip().startswith("*** Begin Patch"):
+        lines = patch.splitlines()
+        found.append(
+            (
+                "\n".join(line[1:] for line in lines if line.startswith("-")),
+                "\n".join(line[1:] for line in lines if line.startswith("+")),
+            )
+        )
+    return found
+
+
+def _weakens(failed: Call, step: Call) -> bool:
+    """Whether an edit only stops a check that the failed command ran from failing: it took
+    `set -e` out of the script the command ran, or let a command of it through (`|| true`
+    put in), or, in a test file or one the command ran, marked a test skipped or expected
+    to fail, or took assertions out and put none in. The retry then passes because it asks
+    less, as one with a demanding flag taken out does (_asks_less): it papers over the
+    error (tests/data/README.md: abandoned, "papered over"). Over sets 30 to 40 and the real
+    corpus no fix had such a step (7 edits that did so fixed nothing that failed); a new
+    user's try (nu41's `--require-tasks`) asked for the family."""
+    if step.name not in EDIT_TOOLS or not step.file_path:
+        return False
+    name = _basename(step.file_path)
+    run = bool(name) and name in (failed.command or "")
+    tests = run or bool(_TEST_FILE.search(step.file_path))
+    for before, new in _patch_texts(step.input):
+        if before is None:
+            continue  # (a whole file written: what it held before is not known)
+        if run and _STOPS_ON_ERROR.search(before) and not _STOPS_ON_ERROR.search(new):
+            return True
+        if run and _LET_THROUGH.search(new) and not _LET_THROUGH.search(before):
+            return True
+        if tests and _SKIPPED.search(new) and not _SKIPPED.search(before):
+            return True
+        if (
+            tests
+            and len(_ASSERTION.findall(new)) < len(_ASSERTION.findall(before))
+            and not any(
+                _ASSERTION.search(line) and line.strip() not in before for line in new.splitlines()
+            )
+        ):
+            return True
+    return False
+
+
 # How many of an error's first lines a masked call's output is looked in for.
 _ERROR_LINES = 30
 # A shell's errors sent where its output goes: `2>&1`, `&>`, `|&`.
@@ -7258,6 +7326,16 @@ def fix_of(
             unparsed,
             key_line,
         )
+        if way == FIXED and failed.name in SHELL_TOOLS:
+            done = {c.tool_use_id: c for c in after[:n]}
+            if any(
+                _weakens(failed, done[step.tool_use_id])
+                for step in fix.remedy
+                if step.tool_use_id in done
+            ):
+                # it passed because a step stopped the check failing (see _weakens)
+                masked = masked or call
+                continue
         if left_out:
             # the call that did it on what the error was about leads; those that left it
             # out did the rest (see _put_back_later)
@@ -8494,7 +8572,7 @@ def session_fixes(
                 ):
                     parent = _by_the_parent(call, own[-1], main, prompt_times, text, output, key)
                     fix = parent or fix
-                if fix.outcome == NOT_FIXED and _answered(call, text):
+                if fix.outcome == NOT_FIXED and _answered(call, text, pool[i + 1 :]):
                     fix.outcome = ANSWERED
                 elif fix.outcome == NOT_FIXED and _already_so(call, text, after, held_again):
                     fix.outcome = ALREADY_SO
@@ -8516,7 +8594,7 @@ def session_fixes(
         yield from _install_given_up(_taken_over(found, errors, persists), found, missing)
 
 
-def _answered(failed: Call, error: str) -> bool:
+def _answered(failed: Call, error: str, later: Sequence[Call] = ()) -> bool:
     """Whether a failed shell call that nothing fixed only looked, and its failure was its
     answer: a search that found nothing (_found_nothing: `rg "\\[[A-Z_]+\\]" constitution.md`
     exits 1, no placeholder left), a probe of a program not installed (_only_probed: `which
@@ -8535,6 +8613,61 @@ def _answered(failed: Call, error: str) -> bool:
         or _only_probed(failed)
         or bool(_gone(failed, error))
         or _looked_quietly(failed, error)
+        or _no_repository(failed, error, later)
+        or _provoked(failed, error)
+    )
+
+
+_NO_REPOSITORY = lazy(r"not a git repository")
+
+
+def _no_repository(failed: Call, error: str, later: Sequence[Call]) -> bool:
+    """Whether a git look (`git status`, `git log`) found no repository where it ran: the
+    folder has none, its answer (an orientation `git status` at the start of a Codex
+    build, the agent going on without one: thirty-first held-out set, not a problem; nu42
+    finding 7). Not when a `git init` or `git clone` among the agent's `later` calls made
+    one, past the window too: the repository was needed (a commit skill's `git status` in
+    a home folder, the user's say, then `git init`: thirty-eighth held-out set, fixed)."""
+    command = failed.command or ""
+    mine = intents(command)
+    return (
+        bool(_NO_REPOSITORY.search(error))
+        and any(i.program == "git" for i in mine)
+        and all(_only_looks(i, command) for i in mine)
+        and not any(
+            i.program == "git" and i.sub in {"init", "clone"}
+            for c in later
+            if c.name in SHELL_TOOLS and not c.failed
+            for i in intents(c.command)
+        )
+    )
+
+
+# The last line of a traceback: the exception raised, and its message.
+_RAISED_LAST = lazy(r"^(?:[\w.]+\.)?(\w+(?:Error|Exception)):\s*(.+)$", re.MULTILINE)
+# A word of a message that a check of it may quote (`read-only`, `database`).
+_MESSAGE_WORD = lazy(r"[A-Za-z][A-Za-z-]{4,}")
+
+
+def _provoked(failed: Call, error: str) -> bool:
+    """Whether inline code met the failure it was written to provoke: it catches the
+    exception the traceback ends with (`except RuntimeError`, `pytest.raises(...)`,
+    `assertRaises(...)`) and quotes a word of its message (a script that makes a database
+    file read-only to see the new check refuse it, `assert 'read-only' in str(exc)`, the
+    RuntimeError raised before its `try`: "The detection works", thirty-first held-out set,
+    not a problem; nu42 finding 7)."""
+    raised = _RAISED_LAST.findall(error)
+    code = "\n".join(i.code for i in intents(failed.command) if i.code)
+    if not raised or not code:
+        return False
+    name, message = raised[-1]
+    caught = re.search(
+        rf"\bexcept\s*\(?[\w., ]*\b{name}\b|\b(?:raises|assertRaises\w*)\(\s*[\w.]*\b{name}\b",
+        code,
+    )
+    quoted = " ".join(m.group(1) for pattern in _IN_QUOTES for m in pattern.finditer(code))
+    return caught is not None and any(
+        word.lower() in quoted.lower() for word in _MESSAGE_WORD.findall(message)
     )
 
 

@@ -612,6 +612,90 @@ def test_a_retry_that_only_stops_demanding_what_failed_claims_no_fix():
         assert fix.outcome == fixes.FIXED, command
 
 
+def test_a_retry_that_passes_because_an_edit_stopped_the_check_failing_claims_no_fix():
+    """The family of a demanding flag taken out, made by an edit: `set -e` taken out of the
+    script the command ran, `|| true` put into it, a failing test marked skipped or
+    expected to fail, its assertions taken out. The retry passes by asking less: papered
+    over. An edit that changes an assertion, or fixes the code, is a fix; so is a skip
+    marker put into a file that is no test and that the command did not run."""
+
+    def edit(path, old, new):
+        data = {"file_path": path, "old_string": old, "new_string": new}
+        return call("Edit", file_path=path, input=json.dumps(data))
+
+    test = "tests/test_db.py"
+    for command, step in (
+        (
+            "bash scripts/deploy.sh",
+            edit("scripts/deploy.sh", "set -euo pipefail\ncp a b", "cp a b"),
+        ),
+        ("bash scripts/deploy.sh", edit("scripts/deploy.sh", "cp a b\n", "cp a b || true\n")),
+        ("pytest tests", edit(test, "def test_open():", "@pytest.mark.skip\ndef test_open():")),
+        ("pytest tests", edit(test, "def test_open():", "@pytest.mark.xfail\ndef test_open():")),
+        ("npx jest", edit("src/db.test.ts", "it('opens', () => {", "it.skip('opens', () => {")),
+        ("pytest tests", edit(test, "    x = open_db()\n    assert x.ok\n", "    x = open_db()\n")),
+    ):
+        failed, again = call(command=command, failed=True), call(command=command)
+        fix = run([failed, step, again], {failed.tool_use_id: "Exit code 1\nFAILED"})
+        assert fix[failed.tool_use_id].outcome == fixes.PAPERED_OVER, (command, step.input)
+    for command, step in (
+        ("pytest tests", edit(test, "    assert x.ok\n", "    assert x.ok is True\n")),
+        ("pytest tests", edit("app/db.py", "return None", "return Db()")),
+        ("bash scripts/deploy.sh", edit("docs/notes.md", "cp a b", "cp a b || true")),
+    ):
+        failed, again = call(command=command, failed=True), call(command=command)
+        fix = run([failed, step, again], {failed.tool_use_id: "Exit code 1\nFAILED"})
+        assert fix[failed.tool_use_id].outcome == fixes.FIXED, (command, step.input)
+        assert steps(fix[failed.tool_use_id]) == [(step.tool_use_id, None)]
+
+
+def test_a_git_look_with_no_repository_or_a_failure_provoked_on_purpose_was_answered():
+    """An orientation `git status` where there is no repository, the agent going on, and
+    inline code that met the exception it was written to provoke (it catches it and quotes
+    its message: a read-only database refused), nothing fixing either: 'answered', not
+    'not fixed' (thirty-first held-out set, both not a problem; nu42 finding 7). Not a
+    git command that changes things, one a `git init` then let run, nor code that catches
+    another exception or quotes nothing of the message."""
+    no_repo = "fatal: not a git repository (or any parent up to mount point /)"
+    provoke = (
+        "python -c \"\nimport db\ntry:\n    db.open('ro.db')\n"
+        "except RuntimeError as exc:\n    assert 'read-only' in str(exc)\n\"\""
+    )
+    raised = (
+        "Traceback (most recent call last):\n  File ...\n"
+        "RuntimeError: SQLite database is read-only: ro.db"
+    )
+    for command, error in (
+        ("git status --short", no_repo),
+        ("cd /w/app && git log --oneline -5", no_repo),
+        (provoke, raised),
+    ):
+        failed, other = (
+            call(command=command, failed=True),
+            call("Read", file_path="/w/app/README.md"),
+        )
+        fix = run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id]
+        assert fix.outcome == fixes.ANSWERED, command
+    for command, error in (
+        ("git commit -m x", no_repo),
+        (provoke.replace("RuntimeError", "ValueError"), raised),
+        (provoke, raised.replace("SQLite database is read-only", "disk I/O failed")),
+    ):
+        failed, other = (
+            call(command=command, failed=True),
+            call("Read", file_path="/w/app/README.md"),
+        )
+        fix = run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id]
+        assert fix.outcome == fixes.NOT_FIXED, command
+    failed, init, again = (
+        call(command="git status", failed=True),
+        call(command="git init"),
+        call(command="git status"),
+    )
+    fix = run([failed, init, again], {failed.tool_use_id: no_repo})[failed.tool_use_id]
+    assert (fix.outcome, steps(fix)) == (fixes.FIXED, [(init.tool_use_id, None)])
+
+
 def test_a_command_given_a_file_for_its_folder_is_redone_on_that_file():
     """Codex's `cat` with `workdir` set to the file (`NotADirectory`), five files in a row,
     each then `cat`ed by its path from the repository (nineteenth held-out set). The

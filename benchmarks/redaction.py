@@ -434,6 +434,53 @@ ADVERSARIAL = (
         "",
         (45, 90, 180),
     ),
+    # REDACTION_VERSION 30
+    (
+        '`"data": {"data": {` repeated, `"metadata"` after',
+        ("tool_results", "content"),
+        '"data": {"data": {',
+        '}, "metadata": {}',
+        (45, 90, 180),
+    ),
+    (
+        '`"data": {"data": {"a": "b"}}, "metadata": ` repeated',
+        ("tool_results", "content"),
+        '"data": {"data": {"a": "b"}}, "metadata": ',
+        "",
+        (45, 90, 180),
+    ),
+    (
+        '`"sensitive": true, ` repeated',
+        ("tool_results", "content"),
+        '"sensitive": true, ',
+        "",
+        (45, 90, 180),
+    ),
+    (
+        '`{"value": "x", "sensitive": true ` repeated',
+        ("tool_results", "content"),
+        '{"value": "x", "sensitive": true ',
+        "",
+        (45, 90, 180),
+    ),
+    (
+        '`"sensitive": true}` repeated',
+        ("tool_results", "content"),
+        '"sensitive": true}',
+        "",
+        (45, 90, 180),
+    ),
+    (
+        '`"random_password"` repeated',
+        ("tool_results", "content"),
+        '"random_password"',
+        "",
+        (45, 90, 180),
+    ),
+    ("`::add-mask::` repeated", ("tool_results", "content"), "::add-mask::", "", (45, 90, 180)),
+    ("`export A=` repeated", ("tool_calls", "command"), "export A=", "", (45, 90, 180)),
+    ("`'Cookie': '` repeated", ("tool_results", "content"), "'Cookie': '", "", (45, 90, 180)),
+    ("`curl -U a:` repeated", ("tool_calls", "command"), "curl -U a:", "", (45, 90, 180)),
 )
 
 

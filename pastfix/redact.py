@@ -1176,9 +1176,12 @@ def _htpasswd_passwords(text: str) -> Iterator[tuple[int, int]]:
 # (its pairs start with the first, and end at a colon, which no cookie holds and every
 # header ends: the pairs of two headers never overlap; an option's unquoted value ends at
 # a space)
+# REDACTION_VERSION 30: a header in a map of them, its name quoted (`{'Cookie': 'sid=...'}`, a
+# log of a client's request, `"Set-Cookie": "..."` in JSON).
 _COOKIE_HEADER = lazy(
-    r"(?i:(?<![\w-])(?P<header>(?:set-)?cookie:[^\S\n]{0,10})|(?<![\w-])--cookie[\s=]|(?<=\s)-b\s)"
-    r"[^\S\n]{0,10}(?P<q>[\"'])?"
+    r"(?i:(?<![\w-])(?P<header>(?:set-)?cookie(?:" + _QUOTE + r")?:[^\S\n]{0,10})"
+    r"|(?<![\w-])--cookie[\s=]|(?<=\s)-b\s)"
+    r"[^\S\n]{0,10}(?P<q>" + _QUOTE + r")?"
     r"(?P<pairs>[\w.$-]{1,100}=(?:(?(header)[^\n\"'\\:]|(?(q)[^\n\"'\\:]|[^\s\"'\\:]))){0,2000})"
 )
 _COOKIE_PAIR = lazy(r"(?:^|[;,]\s{0,3})[\w.$-]{1,100}=(?P<value>[^;,\s\"'\\]{16,1000})")
@@ -1186,7 +1189,11 @@ _COOKIE_PAIR = lazy(r"(?:^|[;,]\s{0,3})[\w.$-]{1,100}=(?P<value>[^;,\s\"'\\]{16,
 
 # Where a header or option may start before each of its anchors: `cookie:`, `set-cookie:`,
 # `--cookie`, and after the space before `-b` (a text that only says "cookie" holds none).
-_COOKIE_LEADS = {"ookie:": (1, 5), "OOKIE:": (1, 5), "--cookie": (0,), " -b ": (-1,)}
+_COOKIE_LEADS = {
+    **{f"{w}{q}:": (1, 5) for w in ("ookie", "OOKIE") for q in ("", '"', "'", '\\"')},
+    "--cookie": (0,),
+    " -b ": (-1,),
+}
 
 
 def _cookie_values(text: str) -> Iterator[tuple[int, int]]:
@@ -2175,6 +2182,86 @@ def _secret_strings(text: str) -> Iterator[tuple[int, int]]:
     yield from sorted(spans)
 
 
+# REDACTION_VERSION 30 (session 38): a third hunt's shapes.
+# Vault's KV version 2 secret as its HTTP API returns it (an MCP server's or a client's
+# result, `curl $VAULT_ADDR/v1/secret/data/app`): `"data": {"data": {...}, "metadata":
+# {...}}`, the inner object the secret's names and values whatever they are, each judged as
+# a stored value (see _stored). The `metadata` beside it says it is Vault's.
+# (the pattern starts with the word, which the regex engine finds as a literal; the name's
+# quote before it is looked at apart)
+_KV2_DATA = lazy(
+    r"data"
+    + _QUOTE
+    + r"\s{0,40}:\s{0,40}\{\s{0,40}"
+    + _QUOTE
+    + r"data"
+    + _QUOTE
+    + r"\s{0,40}:\s{0,40}(?P<object>\{)"
+)
+_KV2_METADATA = lazy(r"\}\s{0,40},\s{0,40}" + _QUOTE + r"metadata" + _QUOTE + r"\s{0,40}:")
+
+
+def _kv2_values(text: str) -> Iterator[tuple[int, int]]:
+    """The values of each Vault KV v2 secret the text holds (see _KV2_DATA), each object
+    read once."""
+    done = 0
+    for m in _KV2_DATA.finditer(text):
+        if m.start() < done or text[m.start() - 1 : m.start()] not in ('"', "'"):
+            continue
+        spans, done = _stored_object(text, m.start("object"))
+        if _KV2_METADATA.match(text, done):
+            yield from spans
+
+
+# Terraform's state and `terraform output -json`: an output declared sensitive holds its
+# value beside `"sensitive": true` in one object (`{"value": "...", "type": "string",
+# "sensitive": true}`), and a `random_password` resource its password as its instance's
+# `"result"`, whatever either is named.
+_TF_SENSITIVE = lazy(r"sensitive" + _QUOTE + r"\s{0,3}:\s{0,3}true\b")
+_TF_STRING = (
+    _QUOTE + r"\s{0,3}:\s{0,3}" + _QUOTE + r"(?P<value>[^\"'\\\n]{1,1000})(?=" + _QUOTE + r")"
+)
+_TF_VALUE = lazy(_QUOTE + r"value" + _TF_STRING)
+_TF_RESULT = lazy(_QUOTE + r"result" + _TF_STRING)
+# How far around `sensitive` its object's value, and after `random_password` its result, are
+# looked for.
+_TF_MAX = 2000
+
+
+def _terraform_values(text: str) -> Iterator[tuple[int, int]]:
+    """A sensitive output's value and a random password's result (see _TF_SENSITIVE), each
+    looked for in a bounded window of its anchor; the text around the anchors is read once
+    (the braces before an anchor where the last one's reading stopped, an object once)."""
+    spans: set[tuple[int, int]] = set()
+    opened = closed = close = -1  # the last `{` and `}` before an anchor, the first `}` after
+    back = ahead = done = 0  # where those were looked for up to; where the last object ends
+    for at in _anchor_starts(text, ("sensitive",)):
+        if _TF_SENSITIVE.match(text, at) is None:
+            continue
+        start = max(back, at - _TF_MAX)
+        opened = max(opened, text.rfind("{", start, at))
+        closed = max(closed, text.rfind("}", start, at))
+        back = at
+        if close < at:
+            close = text.find("}", max(at, ahead), at + _TF_MAX)
+            ahead = at + _TF_MAX
+        # (the object that holds it: from its `{` before to its `}` after, no other between)
+        if opened < at - _TF_MAX or close < 0 or close <= done:
+            continue
+        done = close
+        lo = max(opened, closed + 1)
+        spans.update(v.span("value") for v in _TF_VALUE.finditer(text, lo, close))
+    done = 0
+    for at in _anchor_starts(text, ("random_password",)):
+        if at < done:
+            continue
+        done = min(len(text), at + _TF_MAX)
+        v = _TF_RESULT.search(text, at, done)
+        if v is not None:
+            spans.add(v.span("value"))
+    yield from sorted(s for s in spans if _stored(text[s[0] : s[1]]))
+
+
 # AWS Systems Manager's parameter of type `SecureString` as `get-parameter(s)
 # --with-decryption` prints it: the `Value` of the object whose `Type` it is, after it or
 # before it (as a Key Vault id's, see _vault_secret_values), whatever the parameter's name;
@@ -2895,7 +2982,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         (
-            r"(?:\bcurl\b[^\n|;&]{0,300}?\s(?:-u[\s=]{0,3}|--user[\s=]{1,3})|\bwget\b[^\n|;&]{0,300}?\s--(?:http-)?user=)"
+            r"(?:\bcurl\b[^\n|;&]{0,300}?\s(?:-[uU][\s=]{0,3}|--(?:proxy-)?user[\s=]{1,3})|\bwget\b[^\n|;&]{0,300}?\s--(?:http-)?user=)"
             r"[\"']?(?P<user>[^\s:\"'`\\]{0,100}):(?P<password>[^\s\"'`\\;|&<>()]{1,200})"
         ),
         "password",
@@ -3006,6 +3093,17 @@ RULES: tuple[Rule, ...] = (
         ),
         "signature",
         anchors=("sig=", "-Signature="),
+        at_anchors=True,
+    ),
+    # REDACTION_VERSION 30: a value a GitHub Actions step masks in its log (`echo
+    # "::add-mask::$TOKEN"`), which a secret is, printed as the runner ran it (`##[command]echo
+    # "::add-mask::..."` in `gh run view --log`), or a workflow's own echo of a literal.
+    Rule(
+        "secret",
+        r"::add-mask::(?P<value>[^\s\"'`\\]{1,1000})",
+        "value",
+        lambda m: _stored(m["value"]),
+        anchors=("::add-mask::",),
         at_anchors=True,
     ),
     Rule(
@@ -3454,6 +3552,9 @@ RULES: tuple[Rule, ...] = (
         find=_secret_strings,
     ),
     Rule("secret", "SecureString", anchors=("SecureString",), find=_secure_strings),
+    # REDACTION_VERSION 30
+    Rule("secret", "vault kv2", anchors=("metadata",), find=_kv2_values),
+    Rule("secret", "terraform", anchors=("sensitive", "random_password"), find=_terraform_values),
     Rule(
         "secret",
         "secret stores",
@@ -3519,6 +3620,27 @@ RULES: tuple[Rule, ...] = (
         anchors=tuple(_LABELS),
         at_anchors=True,
         kind_of=lambda m: _LABELS[m.group("label").rstrip(" 0123456789")],
+    ),
+    # REDACTION_VERSION 30: a variable a shell exports given a literal that looks generated,
+    # under a name that says nothing of a secret (`export SIGNING=8f3Kq...; echo ok`, `+ export
+    # DEPLOY_HOOK=...` of a `set -x` trace), as a `.env`'s line is read (see _env_values):
+    # `export PORT=3000`, a path, a word, a UUID, and a run of hex digits (a commit's SHA, an
+    # image's digest) stay. The rules read the other names by what they say (`DB_PASSWORD=`),
+    # and this rule is the table's last: a name's own rule reads it first (`SSHPASS=`).
+    Rule(
+        "secret",
+        (
+            r"(?<![\w.-])export[^\S\n]+(?P<name>[A-Za-z_][A-Za-z0-9_]{0,100})=[\"']?"
+            r"(?P<value>[A-Za-z0-9+/_=-]{16,1000})(?=[\s;&|)\"'\\]|\Z)"
+        ),
+        "value",
+        lambda m: (
+            _name_of_kind(m["name"]) is None
+            and _generated(m["value"])
+            and not _HEX.fullmatch(m["value"])
+        ),
+        anchors=("export",),
+        at_anchors=True,
     ),
 )
 
@@ -4382,6 +4504,7 @@ _CREDENTIAL_FILES: tuple[tuple[str, str], ...] = (
     ("pgpass", r"(?:\.pgpass|pgpass\.conf)" + _BACKUP),
     ("netrc", r"[._]netrc" + _BACKUP),
     ("env", r"\.env(?:\.[\w-]{1,40}){0,3}" + _BACKUP),
+    ("rclone", r"\.?rclone\.conf" + _BACKUP),
     (
         "secret",
         r"(?:[\w.-]{0,60}[_.-])?(?i:password|passwd|token|secret|api[_-]?key)(?:\.txt)?"
@@ -4431,7 +4554,19 @@ def _rows_pattern(rows: range) -> re.Pattern[str]:
 _PRINTER = _rows_pattern(range(_FIRST_VIEW))
 _VIEWS = _rows_pattern(range(_FIRST_VIEW, len(_PRINTERS)))
 # What each file name of _CREDENTIAL_FILES holds, looked for first.
-_FILE_NAMES = ("pgpass", "netrc", ".env", "assw", "oken", "OKEN", "ecret", "ECRET", "_key", "-key")
+_FILE_NAMES = (
+    "pgpass",
+    "netrc",
+    ".env",
+    "rclone",
+    "assw",
+    "oken",
+    "OKEN",
+    "ecret",
+    "ECRET",
+    "_key",
+    "-key",
+)
 
 
 def _names_file(text: str) -> bool:
@@ -4800,6 +4935,22 @@ def _env_values(text: str) -> Iterator[tuple[int, int]]:
             yield m.span("value")
 
 
+# An rclone.conf's remotes (REDACTION_VERSION 30): a backend's secret under a name that says
+# nothing alone, `key = ...` (Backblaze B2's application key, Azure Blob's account key, a
+# crypt remote's), which the rules do not read as a keyword (a key is as often a name); the
+# other names of its secrets (`pass`, `secret_access_key`, `token`) they read.
+_RCLONE_KEY = lazy(_VIEW_PREFIX + r"key[^\S\n]*=[^\S\n]*(?P<value>[^\s\"'`\\]{1,1000})[^\S\n]*\r?")
+
+
+def _rclone_keys(text: str) -> Iterator[tuple[int, int]]:
+    """The value of each `key = ...` line of an rclone.conf's text judged as a stored
+    secret's (see _stored)."""
+    for line in _LINE.finditer(text):
+        m = _RCLONE_KEY.fullmatch(text, line.start(), line.end())
+        if m is not None and _stored(m["value"]):
+            yield m.span("value")
+
+
 def _decrypted_values(text: str) -> Iterator[tuple[int, int]]:
     """The values of a secrets file's text decrypted (`sops -d`, REDACTION_VERSION 29): each
     value of its JSON, YAML or `.env` lines, or a line that is one word (`sops -d --extract`),
@@ -4909,6 +5060,7 @@ _FILE_FORMATS: dict[str, tuple[str, Callable[[str], Iterable[tuple[int, int]]]]]
     "pgpass": ("password", _pgpass_passwords),
     "netrc": ("password", _netrc_passwords),
     "env": ("secret", _env_values),
+    "rclone": ("secret", _rclone_keys),
     "decrypted": ("secret", _decrypted_values),
 }
 

@@ -3460,3 +3460,88 @@ def test_a_sentence_keeps_what_its_secret_does_not_print():
     told = redact_module.printed_secret_kind('echo "token is $GITHUB_TOKEN"; npm test')
     output = "token is \nnot a token is shown\n  PASS token is ok here\n"
     assert redact_module.redact_printed(output, told) == (output, {})
+
+
+# REDACTION_VERSION 30: a third hunt's shapes.
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # Vault's KV v2 secret as its API returns it, compact or indented, or escaped in JSON
+        ('{{"data":{{"data":{{"upstream":"{}"}},"metadata":{{"version":3}}}}}}', "secret"),
+        (
+            '{{\n  "data": {{\n    "data": {{\n      "webhook": "{}",\n      "region": "eu"\n'
+            '    }},\n    "metadata": {{"version": 1}}\n  }}\n}}',
+            "secret",
+        ),
+        ('{{\\"data\\": {{\\"data\\": {{\\"k\\": \\"{}\\"}}, \\"metadata\\": {{}}}}}}', "secret"),
+        # Terraform: a sensitive output (its value before or after the flag), a random password
+        ('{{"db": {{"sensitive": true, "type": "string", "value": "{}"}}}}', "secret"),
+        (
+            '{{"out": {{"a": 1}}, "db": {{"value": "{}", "type": "string", "sensitive": true}}}}',
+            "secret",
+        ),
+        (
+            '{{"type": "random_password", "instances": [{{"attributes": {{"length": 24, '
+            '"lower": true, "result": "{}"}}}}]}}',
+            "secret",
+        ),
+        # GitHub Actions' mask
+        ('2026-03-09T10:00:00Z ##[command]echo "::add-mask::{}"', "secret"),
+        ("echo ::add-mask::{}", "secret"),
+        # a variable exported a generated literal, whatever its name
+        ("export SIGNING={}; echo ok", "secret"),
+        ("+ export DEPLOY_HOOK='{}'\n", "secret"),
+        # a cookie header in a map of headers
+        ("headers={{'Cookie': 'sid={}; theme=dark'}}", "session-cookie"),
+        ('{{"Set-Cookie": "connect.sid={}; Path=/; HttpOnly"}}', "session-cookie"),
+        # curl's proxy credentials
+        ("curl -x http://proxy:3128 --proxy-user ci:{} https://example.org", "password"),
+        ("curl -U ci:{} -x proxy:3128 https://example.org", "password"),
+    ],
+)
+def test_version_30s_shapes_are_redacted(text, kind):
+    text = text.format(SECRET)
+    redacted, kinds = redact_json(text) if text.startswith("{") else redact(text)
+    assert SECRET not in redacted and kinds == {kind: 1}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a `data` object of another API, without Vault's metadata beside it
+        '{"data": {"data": {"id": "Qz7hT3kLm9Wp2Xv8Rb4N"}}, "links": {}}',
+        # an output not sensitive, a flag in another object, a random string's result
+        '{"ip": {"sensitive": false, "value": "Qz7hT3kLm9Wp2Xv8Rb4N"}}',
+        '{"value": "Qz7hT3kLm9Wp2Xv8Rb4N"}, {"sensitive": true}',
+        '{"type": "random_id", "attributes": {"hex": "Qz7hT3kLm9Wp2Xv8Rb4N"}}',
+        # a mask of a variable, an expression
+        'echo "::add-mask::$DEPLOY_TOKEN"',
+        "echo '::add-mask::${{ steps.token.outputs.value }}'",
+        # an export of a commit, a path, a word, a UUID, a number
+        "export GIT_SHA=8db03ece9f114d423f84f68a315471141c626d5c",
+        "export GOPATH=/home/dev/go/workspace-2024",
+        "export FEATURE=dark-mode-toggle-v2",
+        "export RUN_ID=3f0a2b1c-1234-4abc-8def-0123456789ab",
+        "export BUILD_NUMBER=20260309100000123",
+        # a cookie of a preference
+        "headers={'Cookie': 'theme=dark; lang=en'}",
+        # a proxy without credentials
+        "curl -x http://proxy:3128 -U ci https://example.org",
+    ],
+)
+def test_version_30s_look_alikes_are_kept(text):
+    assert (redact_json(text) if text.startswith("{") else redact(text)) == (text, {})
+
+
+@pytest.mark.parametrize(
+    ("command", "path"),
+    [("cat ~/.config/rclone/rclone.conf", None), (None, "/home/dev/.config/rclone/rclone.conf")],
+)
+def test_an_rclone_conf_shown_whole_has_its_keys_redacted(command, path):
+    told = redact_module.printed_secret_kind(command, path)
+    assert told is not None
+    text = f"[b2]\ntype = b2\naccount = 0012ab\nkey = {SECRET}\n\n[s3]\ntype = s3\nregion = eu\n"
+    redacted, kinds = redact_module.redact_printed(text, told)
+    assert redacted == text.replace(SECRET, "[REDACTED:secret]") and kinds == {"secret": 1}
+    # its `key` only where it is shown: a key elsewhere is as often a name
+    assert redact(f"key = {SECRET}") == (f"key = {SECRET}", {})

@@ -1926,3 +1926,148 @@ def test_a_credentials_file_read_by_an_index_of_older_rules_is_redacted_again(tm
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT content FROM tool_results").fetchone() == (redacted,)
     conn.close()
+
+
+# REDACTION_VERSION 30: a third hunt's shapes that the rules kept.
+def hunt_38_secret(tag, session=SESSION):
+    # (letters and digits, no name before it that a rule reads as a secret's)
+    return f"Hq{tag.lower()[:4]}{session[-4:]}3Zv{len(tag)}Kw8Ny"
+
+
+# Each call: its tool, its input and its output, the secret in them as `{}`.
+HUNT_38 = {
+    # Vault's KV v2 secret as its API returns it, through an MCP server
+    "KV2": (
+        "mcp__vault__read_secret",
+        {"path": "secret/data/app"},
+        '{{"data": {{"data": {{"upstream": "{}"}}, "metadata": {{"version": 3}}}}}}',
+    ),
+    # Terraform's state read: a sensitive output's value, a random password's result
+    "TFOUT": (
+        "Read",
+        {"file_path": "/srv/infra/terraform.tfstate"},
+        read_view(
+            '{{\n  "outputs": {{\n    "db_admin": {{\n      "value": "{}",\n'
+            '      "type": "string",\n      "sensitive": true\n    }}\n  }}\n}}'
+        ),
+    ),
+    "TFRANDOM": (
+        "Bash",
+        {"command": "terraform show -json | jq '.values.root_module.resources[0]'"},
+        '{{"type": "random_password", "name": "db", "values": {{"length": 24, "result": "{}"}}}}',
+    ),
+    # GitHub Actions' mask, as a run's log shows its command
+    "MASK": (
+        "Bash",
+        {"command": "gh run view 123 --log | grep mask"},
+        'build\tSet up\t2026-03-09T10:00:00Z ##[command]echo "::add-mask::{}"\n',
+    ),
+    # a variable exported by a `set -x` trace, its name saying nothing
+    "TRACE": ("Bash", {"command": "bash -x deploy.sh"}, "+ export DEPLOY_HOOK={}\n+ curl x\n"),
+    # a request's headers logged as a map
+    "COOKIE": (
+        "Bash",
+        {"command": "grep -m1 Cookie logs/app.log"},
+        "DEBUG headers={{'Cookie': 'session={}; theme=dark'}}\n",
+    ),
+    # curl's proxy credentials
+    "PROXY": (
+        "Bash",
+        {"command": "curl -x http://proxy.acme.io:3128 --proxy-user ci:{} https://example.org"},
+        "<html>",
+    ),
+    # an rclone.conf read: a backend's `key`
+    "RCLONE": (
+        "Read",
+        {"file_path": "/home/dev/.config/rclone/rclone.conf"},
+        read_view("[b2]\ntype = b2\naccount = 0012ab\nkey = {}\n"),
+    ),
+}
+# What stays: a mask of a variable, an exported commit, a theme's cookie, a non-sensitive
+# output, an rclone remote's type and region.
+HUNT_38_KEPT = {
+    'echo "::add-mask::$DEPLOY_TOKEN"': "",
+    "export GIT_SHA=8db03ece9f114d423f84f68a315471141c626d5c; make": "ok",
+    "grep Cookie logs/ui.log": "DEBUG headers={'Cookie': 'theme=dark'}\n",
+    "terraform output -json": '{"ip": {"value": "10.0.0.5", "type": "string", "sensitive": false}}',
+    "cat ~/.config/rclone/rclone.conf": "[s3]\ntype = s3\nregion = eu-north-1\n",
+}
+
+
+def hunt_38_session(session):
+    """psql failing, each shape's call, the look-alikes, psql passing."""
+    t = "2026-03-09T10:"
+    lines = [
+        prompt(f"{session}-p", session, "the db login fails", t + "00:00Z"),
+        tool_use(
+            f"{session}-f", session, f"{session}-tf", "Bash", {"command": "psql"}, t + "00:01Z"
+        ),
+        result(f"{session}-fr", session, f"{session}-tf", PSQL_ERROR, t + "00:02Z", True),
+    ]
+    steps = []
+    for tag, (tool, tool_input, output) in HUNT_38.items():
+        secret = hunt_38_secret(tag, session)
+        call = {k: v.format(secret) for k, v in tool_input.items()}
+        steps.append((tool, call, output.format(secret)))
+    steps += [("Bash", {"command": c}, out) for c, out in HUNT_38_KEPT.items()]
+    for i, (tool, tool_input, output) in enumerate([*steps, ("Bash", {"command": "psql"}, "ok")]):
+        lines += [
+            tool_use(
+                f"{session}-{i}a",
+                session,
+                f"{session}-t{i}",
+                tool,
+                tool_input,
+                f"{t}{i + 1:02d}:00Z",
+            ),
+            result(f"{session}-{i}b", session, f"{session}-t{i}", output, f"{t}{i + 1:02d}:30Z"),
+        ]
+    return lines
+
+
+def hunt_38_rollout(path):
+    """Codex: an export traced by exec_command, a cookie logged by a shell call."""
+    codex_shell_rollout(
+        path,
+        ("h1", "h2"),
+        "2026-03-09",
+        "bash -x ./release.sh",
+        f"+ export RELEASE_HOOK={hunt_38_secret('CODEXEXEC', CODEX_SESSION)}\n",
+        ["bash", "-lc", "grep -m1 Cookie app.log"],
+        f'headers: {{"Cookie": "sid={hunt_38_secret("CODEXSHELL", CODEX_SESSION)}"}}\n',
+    )
+
+
+HUNT_38_SECRETS = [hunt_38_secret(tag, s) for tag in HUNT_38 for s in (SESSION, LATER)] + [
+    hunt_38_secret("CODEXEXEC", CODEX_SESSION),
+    hunt_38_secret("CODEXSHELL", CODEX_SESSION),
+]
+
+
+def test_no_secret_of_session_38s_hunt_in_the_index_its_wal_or_any_output(tmp_path):
+    db, wal = built_twice(tmp_path, "-home-dev-ops", hunt_38_session, hunt_38_rollout, "2026-03-09")
+    assert_none_of(HUNT_38_SECRETS, "WAL", wal)
+    assert_none_of(HUNT_38_SECRETS, "index.db", db.read_bytes())
+    out = CliRunner().invoke(cli, ["find", PSQL_ERROR, str(db), "--json"])
+    assert out.exit_code == 0 and {r["session_id"] for r in json.loads(out.stdout)} >= {SESSION}
+    assert_none_of(HUNT_38_SECRETS, "find --json", out.stdout)
+    event = {
+        "session_id": "dddddddd-0000-4000-8000-000000000038",
+        "hook_event_name": "PostToolUseFailure",
+        "tool_name": "Bash",
+        "tool_input": {"command": "psql"},
+        "error": PSQL_ERROR,
+    }
+    assert_none_of(HUNT_38_SECRETS, "hook", hook.respond(json.dumps(event), db))
+    conn = sqlite3.connect(db)
+    outputs = dict(conn.execute("SELECT tool_use_id, content FROM tool_results"))
+    conn.close()
+    assert outputs[f"{SESSION}-t{list(HUNT_38).index('RCLONE')}"] == read_view(
+        "[b2]\ntype = b2\naccount = 0012ab\nkey = [REDACTED:secret]\n"
+    )
+    assert outputs[f"{SESSION}-t{list(HUNT_38).index('COOKIE')}"] == (
+        "DEBUG headers={'Cookie': 'session=[REDACTED:session-cookie]; theme=dark'}\n"
+    )
+    # the look-alikes are kept as shown
+    for i, output in enumerate(HUNT_38_KEPT.values(), len(HUNT_38)):
+        assert outputs[f"{SESSION}-t{i}"] == output

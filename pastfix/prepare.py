@@ -111,7 +111,10 @@ Printing = dict[str, "Told"]
 # 29: a heredoc given to a store that reads its input (`vault write x - <<EOF`), a secret
 # printed inside a sentence (`echo "token is $X"`), a YAML block scalar, sops's decrypted
 # output, Redis's password, a .env written whose names say nothing.
-REDACTION_VERSION = 29
+# 30: Vault KV v2's API result, Terraform's sensitive outputs and random_password,
+# GitHub Actions' ::add-mask::, a generated literal exported under a name that says
+# nothing, a Cookie header as a map's key, curl's proxy credentials, an rclone.conf.
+REDACTION_VERSION = 30
 
 
 def prepare(

@@ -167,7 +167,9 @@ failed call tried to do:
   and `parser/core_parser.cpp`: _read_as_listed). A scaffolder that could not run (`npm
   create vite@latest frontend`), then the shell writing its manifest in its folder (`cat >
   frontend/package.json`: _scaffolded_by_hand). A shell grep of a file not there, then the
-  Grep tool's search of that file for the same pattern (_grepped).
+  Grep tool's search of that file for the same pattern (_grepped). Codex's `wait` given a
+  running command's session id for a cell (`exec cell 12556 not found`), then a write_stdin
+  poll of that session, still running or not: it waited on the command (_polled_instead).
 
 Codex's exec_command returns when its yield time is up; a command still running then
 (`Process running with session ID N`, kind `running`) ends in a later write_stdin that
@@ -2715,6 +2717,8 @@ def _another_way(
 ) -> bool:
     """Whether a successful call of another tool (or file) reached the failed call's goal.
     `before`: the calls of the window before it (a script file it runs was written there)."""
+    if failed.name == "wait" and call.name == "write_stdin" and _polled_instead(call, error):
+        return True
     folder = _unix(failed.file_path or "").rstrip("/") + "/"
     if failed.name in FILE_TOOLS and call.name in FILE_TOOLS:
         if failed.file_path and call.file_path:
@@ -2935,6 +2939,27 @@ def _another_way(
         asked = {w for w in _request_words(prompt) if len(w) >= 4} - _WEB_WORDS
         return len(asked & _request_words(call.input)) >= 2
     return False
+
+
+# What Codex's `wait` says of a cell id that is no code-mode cell's (`exec cell 12556 not found`).
+_NO_CELL = lazy(r"\bexec cell (\S+) not found")
+
+
+def _polled_instead(call: Call, error: str) -> bool:
+    """Whether a write_stdin polled the command a `wait` could not wait on: the id the wait
+    was given was no code-mode cell's (`exec cell 12556 not found`) but the session id of a
+    command exec_command left running, and the poll is of that session (`session_id: 12556`).
+    The agent waited on its running benchmark with the wrong tool, then polled it and got
+    its results (thirtieth held-out set, worked around). A poll of another session waits on
+    another command."""
+    found = _NO_CELL.search(error)
+    if found is None:
+        return False
+    try:
+        polled = json.loads(call.input or "").get("session_id")
+    except (ValueError, AttributeError):
+        return False
+    return polled is not None and str(polled) == found.group(1)
 
 
 # What git says when a merge, rebase, cherry-pick or revert stopped on conflicts, to be
@@ -7083,6 +7108,16 @@ def fix_of(
             and _ran_another_script(failed, call._replace(failed=False))
             and still_failing(call.outcome_of or call.tool_use_id) is False
         )
+        if (
+            failed.name == "wait"
+            and call.name == "write_stdin"
+            and (call.running or call.kind is None)
+            and _polled_instead(call, error)
+        ):
+            # a poll of the session a wait took for a cell: it waited on the command, still
+            # running or ended (settled marks such polls failed: they are no call of their
+            # own of the command's), which is all the wait was for
+            call = call._replace(failed=False, running=False)
         if call.failed and not ran_other:
             if still_failing is None or not _retry(failed, call, not_failing):
                 continue

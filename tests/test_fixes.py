@@ -3988,6 +3988,24 @@ def test_a_poll_is_no_retry_of_keys_a_closed_stdin_refused():
     assert fix.confirmed_by == again.tool_use_id
 
 
+def test_a_wait_on_a_session_id_is_worked_around_by_a_poll_of_that_session():
+    """Codex's `wait` given the session id of a command exec_command left running, which is
+    no code-mode cell's (`exec cell 12556 not found`), then write_stdin polling that session
+    while the command still ran (thirtieth held-out set, worked around). A poll of another
+    session waits on another command."""
+    bench = "python bench.py --workers 8"
+    waited = call("wait", failed=True, input='{"cell_id":"12556","yield_time_ms":30000}')
+    error = "Script error:\nexec cell 12556 not found"
+    other = call("write_stdin", command="npm run dev", input='{"session_id":901,"chars":""}')
+    polled = call(
+        "write_stdin", command=bench, input='{"session_id":12556,"chars":""}', running=True
+    )
+    fix = run([waited, other], {waited.tool_use_id: error})[waited.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    fix = run([waited, other, polled], {waited.tool_use_id: error})[waited.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, polled.tool_use_id)
+
+
 def test_a_file_renamed_in_the_retry_is_the_file_that_failed():
     """`python3 calendar.py` hid the standard library's module; `mv calendar.py cal.py &&
     python3 cal.py` ran the same script under a new name: the retry, with the move."""

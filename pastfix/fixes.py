@@ -117,7 +117,8 @@ failed call tried to do:
   that was read as a file, or the folder listed (`ls`, `find`: for a file that
   does not exist they are the search that finds it, a step), the same program
   through another shell tool, another program or a file tool on the same paths when
-  the first was not found (`tree`, then `find`; a Python that exited as the Microsoft
+  the first was not found (`tree`, then `find`; of a content search, `rg x a.sh`, only a view
+  of them whole or a search of its words: _shows_whole; a Python that exited as the Microsoft
   Store's stand-in does, 49 with nothing said, was not found; code given inline, the paths
   it quotes, a module it imports not found too, and when it changes nothing a look of them
   is its way: _code_paths), the same search in the shell when Glob or
@@ -1207,6 +1208,23 @@ def _shows_file(intent: Intent) -> bool:
     (_FILE_VIEWERS, sed only when it only prints) or PowerShell's `Get-Content`, cmd's
     `type`."""
     return _only_views(intent) or intent.program.lower() in _WINDOWS_VIEWERS
+
+
+# Programs that show the whole of the files they are given (not `sed -n '280,360p'`, `head`).
+_WHOLE_VIEWERS = frozenset({"cat", "bat", "nl", "type", "get-content", "gc"})
+
+
+def _shows_whole(intent: Intent) -> bool:
+    """Whether a simple command only shows the whole text of the files it names, which
+    answers any search of them: `rg "dry" instalador.sh`, rg not found, is not answered by
+    `grep -n "()" instalador.sh` (a search for the functions) nor by `sed -n '280,360p'` of
+    it (a part), though they look at the same file (thirty-fifth held-out set, abandoned:
+    "dry" was never searched in it again); `cat instalador.sh` shows every line of it. A
+    search by another program of the same words is another way of its own
+    (_searched_otherwise)."""
+    return intent.program.lower() in _WHOLE_VIEWERS and not any(
+        w.startswith("-") and w not in {"-n", "-A", "-v", "-Raw"} for w in intent.words[1:]
+    )
 
 
 def _only_views(intent: Intent) -> bool:
@@ -2818,10 +2836,13 @@ def _another_way(
             programs = {i.program for i in mine}
             if missing and _reached_by_url(paths, call, programs):
                 return True
+            # a content search asks its pattern of the paths (see _shows_whole)
+            searches = bool(shown) and all(i.program in _MATCHERS for i in shown)
             return any(
                 paths & {w.removeprefix("./") for w in _code_paths(i)}
                 and (looks or i.program not in LOOK)
                 and (not looks or i.program not in programs)
+                and (not searches or _shows_whole(i))
                 for i in intents(call.command)
             ) or (missing and _same_question(failed.command, call.command))
         return False

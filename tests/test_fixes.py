@@ -4006,6 +4006,24 @@ def test_a_wait_on_a_session_id_is_worked_around_by_a_poll_of_that_session():
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, polled.tool_use_id)
 
 
+def test_a_search_not_found_is_no_way_round_by_another_search_of_its_file():
+    """`rg "dry" instalador.sh`, rg not installed, then grep of the file for its functions
+    and a part of it by sed: the same file, another question; "dry" was never searched in
+    it again (thirty-fifth held-out set, abandoned). A grep of the same word, or the whole
+    file shown, answers it."""
+    failed = call(command='rg "dry" instalador.sh', failed=True)
+    errors = {failed.tool_use_id: "Exit code 127\nbash: line 1: rg: command not found"}
+    functions = call(command='grep -n "()" instalador.sh | head')
+    part = call(command="sed -n '280,360p' instalador.sh")
+    fix = run([failed, functions, part], errors)[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    for answer in ('grep -n "dry" instalador.sh', "cat instalador.sh"):
+        again = call(command=answer)
+        printed = {again.tool_use_id: '12:DRY_RUN="${DRY_RUN:-0}"'}
+        fix = run([failed, functions, part, again], errors, printed)[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, again.tool_use_id)
+
+
 def test_a_file_renamed_in_the_retry_is_the_file_that_failed():
     """`python3 calendar.py` hid the standard library's module; `mv calendar.py cal.py &&
     python3 cal.py` ran the same script under a new name: the retry, with the move."""

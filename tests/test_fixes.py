@@ -195,14 +195,12 @@ def test_a_folder_read_as_a_file_then_a_file_in_it():
     ls = call(command="ls /p/test/support")
     read = call("Read", file_path="/p/test/support/data_case.ex")
     fix = run([failed, ls, read], {failed.tool_use_id: "EISDIR: illegal operation on a directory"})
-    # `ls` of the folder found what to read, and the Read of a file in it reached the goal
-    # (FIX_VERSION 19: before, the listing was the other way; two labels of three say so)
+    # `ls` of the folder is the way round, the Read of a file in it the next task (FIX_VERSION
+    # 19 made that Read confirm it, the listing its step, as two labels of three had it; the
+    # labels of sets 30-40 and the real corpus call the listing the way round 5 times of 6)
     fix = fix[failed.tool_use_id]
-    assert fix.confirmed_by == read.tool_use_id
-    assert [s.tool_use_id for s in fix.remedy] == [ls.tool_use_id, read.tool_use_id]
-    # without a Read after it, the listing is the other way
-    fix = run([failed, ls], {failed.tool_use_id: "EISDIR: illegal operation on a directory"})
-    assert fix[failed.tool_use_id].confirmed_by == ls.tool_use_id
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, ls.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [ls.tool_use_id]
 
 
 def test_the_same_program_through_another_shell_tool():
@@ -4558,6 +4556,11 @@ def test_a_file_too_large_searched_to_find_where_to_read_is_fixed_by_the_read_in
     # never read in part: the search was the other way
     fix = run([failed, grep, other], {failed.tool_use_id: error})[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, grep.tool_use_id)
+    # read in part only once the agent had done much other work: the search got what it
+    # was for, the later Read is of another purpose (thirtieth held-out set, worked around)
+    work = [call("Edit", file_path=f"/p/models/m{n}.js") for n in range(fixes.NEARBY_CALLS)]
+    fix = run([failed, grep, *work, part], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, grep.tool_use_id)
 
 
 def test_an_install_with_a_version_pinned_is_a_retry_of_the_same_packages():
@@ -5131,9 +5134,8 @@ def test_a_windows_path_bash_took_apart_then_viewed_by_its_msys_path_is_worked_a
 
 def test_a_folder_read_as_a_file_then_listed_from_home_is_the_way_round():
     """A subagent's Read of `/Users/me/.claude`, a folder (EISDIR), then `ls -la
-    ~/.claude/`: the listing is the way round (thirty-fifth held-out set); with a Read of a
-    file in it after, that Read confirms and the listing leads its steps. A listing of a
-    folder inside it is neither."""
+    ~/.claude/`: the listing is the way round (thirty-fifth held-out set), a Read of a file
+    in it after it or not. A listing of a folder inside it is neither."""
     failed = call("Read", file_path="/Users/me/.claude", failed=True)
     listed = call(command="ls -la ~/.claude/ 2>/dev/null | head -30")
     inside = call(command="ls -la ~/.claude/hooks/ 2>/dev/null")
@@ -5144,8 +5146,8 @@ def test_a_folder_read_as_a_file_then_listed_from_home_is_the_way_round():
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, listed.tool_use_id)
     fix = run([failed, listed, inside, read], error, printed)[failed.tool_use_id]
     assert (fix.confirmed_by, [s.tool_use_id for s in fix.remedy]) == (
-        read.tool_use_id,
-        [listed.tool_use_id, read.tool_use_id],
+        listed.tool_use_id,
+        [listed.tool_use_id],
     )
     fix = run([failed, inside], error, printed)[failed.tool_use_id]
     assert fix.outcome == fixes.NOT_FIXED

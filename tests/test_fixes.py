@@ -195,14 +195,12 @@ def test_a_folder_read_as_a_file_then_a_file_in_it():
     ls = call(command="ls /p/test/support")
     read = call("Read", file_path="/p/test/support/data_case.ex")
     fix = run([failed, ls, read], {failed.tool_use_id: "EISDIR: illegal operation on a directory"})
-    # `ls` of the folder found what to read, and the Read of a file in it reached the goal
-    # (FIX_VERSION 19: before, the listing was the other way; two labels of three say so)
+    # `ls` of the folder is the way round, the Read of a file in it the next task (FIX_VERSION
+    # 19 made that Read confirm it, the listing its step, as two labels of three had it; the
+    # labels of sets 30-40 and the real corpus call the listing the way round 5 times of 6)
     fix = fix[failed.tool_use_id]
-    assert fix.confirmed_by == read.tool_use_id
-    assert [s.tool_use_id for s in fix.remedy] == [ls.tool_use_id, read.tool_use_id]
-    # without a Read after it, the listing is the other way
-    fix = run([failed, ls], {failed.tool_use_id: "EISDIR: illegal operation on a directory"})
-    assert fix[failed.tool_use_id].confirmed_by == ls.tool_use_id
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, ls.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [ls.tool_use_id]
 
 
 def test_the_same_program_through_another_shell_tool():
@@ -3988,6 +3986,42 @@ def test_a_poll_is_no_retry_of_keys_a_closed_stdin_refused():
     assert fix.confirmed_by == again.tool_use_id
 
 
+def test_a_wait_on_a_session_id_is_worked_around_by_a_poll_of_that_session():
+    """Codex's `wait` given the session id of a command exec_command left running, which is
+    no code-mode cell's (`exec cell 12556 not found`), then write_stdin polling that session
+    while the command still ran (thirtieth held-out set, worked around). A poll of another
+    session waits on another command."""
+    bench = "python bench.py --workers 8"
+    waited = call("wait", failed=True, input='{"cell_id":"12556","yield_time_ms":30000}')
+    error = "Script error:\nexec cell 12556 not found"
+    other = call("write_stdin", command="npm run dev", input='{"session_id":901,"chars":""}')
+    polled = call(
+        "write_stdin", command=bench, input='{"session_id":12556,"chars":""}', running=True
+    )
+    fix = run([waited, other], {waited.tool_use_id: error})[waited.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    fix = run([waited, other, polled], {waited.tool_use_id: error})[waited.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, polled.tool_use_id)
+
+
+def test_a_search_not_found_is_no_way_round_by_another_search_of_its_file():
+    """`rg "dry" instalador.sh`, rg not installed, then grep of the file for its functions
+    and a part of it by sed: the same file, another question; "dry" was never searched in
+    it again (thirty-fifth held-out set, abandoned). A grep of the same word, or the whole
+    file shown, answers it."""
+    failed = call(command='rg "dry" instalador.sh', failed=True)
+    errors = {failed.tool_use_id: "Exit code 127\nbash: line 1: rg: command not found"}
+    functions = call(command='grep -n "()" instalador.sh | head')
+    part = call(command="sed -n '280,360p' instalador.sh")
+    fix = run([failed, functions, part], errors)[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    for answer in ('grep -n "dry" instalador.sh', "cat instalador.sh"):
+        again = call(command=answer)
+        printed = {again.tool_use_id: '12:DRY_RUN="${DRY_RUN:-0}"'}
+        fix = run([failed, functions, part, again], errors, printed)[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, again.tool_use_id)
+
+
 def test_a_file_renamed_in_the_retry_is_the_file_that_failed():
     """`python3 calendar.py` hid the standard library's module; `mv calendar.py cal.py &&
     python3 cal.py` ran the same script under a new name: the retry, with the move."""
@@ -4521,6 +4555,11 @@ def test_a_file_too_large_searched_to_find_where_to_read_is_fixed_by_the_read_in
     assert steps(fix) == [(part.tool_use_id, "read offset 1780 limit 150")]
     # never read in part: the search was the other way
     fix = run([failed, grep, other], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, grep.tool_use_id)
+    # read in part only once the agent had done much other work: the search got what it
+    # was for, the later Read is of another purpose (thirtieth held-out set, worked around)
+    work = [call("Edit", file_path=f"/p/models/m{n}.js") for n in range(fixes.NEARBY_CALLS)]
+    fix = run([failed, grep, *work, part], {failed.tool_use_id: error})[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, grep.tool_use_id)
 
 
@@ -5095,9 +5134,8 @@ def test_a_windows_path_bash_took_apart_then_viewed_by_its_msys_path_is_worked_a
 
 def test_a_folder_read_as_a_file_then_listed_from_home_is_the_way_round():
     """A subagent's Read of `/Users/me/.claude`, a folder (EISDIR), then `ls -la
-    ~/.claude/`: the listing is the way round (thirty-fifth held-out set); with a Read of a
-    file in it after, that Read confirms and the listing leads its steps. A listing of a
-    folder inside it is neither."""
+    ~/.claude/`: the listing is the way round (thirty-fifth held-out set), a Read of a file
+    in it after it or not. A listing of a folder inside it is neither."""
     failed = call("Read", file_path="/Users/me/.claude", failed=True)
     listed = call(command="ls -la ~/.claude/ 2>/dev/null | head -30")
     inside = call(command="ls -la ~/.claude/hooks/ 2>/dev/null")
@@ -5108,8 +5146,8 @@ def test_a_folder_read_as_a_file_then_listed_from_home_is_the_way_round():
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, listed.tool_use_id)
     fix = run([failed, listed, inside, read], error, printed)[failed.tool_use_id]
     assert (fix.confirmed_by, [s.tool_use_id for s in fix.remedy]) == (
-        read.tool_use_id,
-        [listed.tool_use_id, read.tool_use_id],
+        listed.tool_use_id,
+        [listed.tool_use_id],
     )
     fix = run([failed, inside], error, printed)[failed.tool_use_id]
     assert fix.outcome == fixes.NOT_FIXED

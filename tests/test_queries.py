@@ -1754,11 +1754,38 @@ def test_search_messages(conn):
         "uuid": "s2-main-4",
         "is_meta": 0,
         "copies": 1,
+        "matched": "all words",
     }
     # Tool output is not in messages; sidechain text is.
     assert rows(conn, queries.SEARCH_MESSAGES_SQL, q="EISDIR") == []
     assert [r["is_sidechain"] for r in rows(conn, queries.SEARCH_MESSAGES_SQL, q="listing")] == [1]
     assert len(rows(conn, queries.SEARCH_MESSAGES_SQL, q="raw: missing OR subagent")) == 3
+
+
+def test_search_messages_falls_back_to_messages_holding_some_words(conn):
+    """`cuda device mismatch` found nothing, as no message said "mismatch" (nu41): when
+    fewer than SEARCH_FEW messages hold every word, those holding some follow them, said so."""
+
+    def search(q):
+        return [(r["uuid"], r["matched"]) for r in rows(conn, queries.SEARCH_MESSAGES_SQL, q=q)]
+
+    some = search("missing zebra")
+    assert sorted(some) == [("s1-main-5", "some words"), ("s2-main-4", "some words")]
+    assert (
+        queries.search_notice([{"matched": m} for _, m in some])
+        == "No message holds every word; these hold some of them."
+    )
+    # the one message holding both words first, then those holding one of them
+    both = search("missing dist/index.js")
+    assert both[0] == ("s2-main-4", "all words")
+    assert len(both) > 1 and {m for _, m in both[1:]} == {"some words"}
+    assert queries.search_notice([{"matched": m} for _, m in both]) == (
+        "Only 1 message holds every word (first); the others hold some of them."
+    )
+    # one word, or a raw: expression, is matched as given
+    assert search("zebra") == []
+    assert search("raw: missing AND zebra") == []
+    assert queries.search_notice([{"matched": "all words"}]) is None
 
 
 def test_search_messages_gives_injected_text_once_after_the_rest(tmp_path):

@@ -63,6 +63,7 @@ from pastfix.paths import lock_path
 from pastfix.prepare import REDACTION_VERSION, Printing, prepare, printing_calls
 from pastfix.records import (
     EXCERPT_SOURCE_BYTES,
+    FORGOTTEN,
     TABLES,
     Batch,
     PersistedOutput,
@@ -100,6 +101,13 @@ BUDGET_BYTES_PER_SECOND = 40_000_000
 # 4,000 5.2 s: a security test, session 33).
 FIX_BYTES_PER_FAILURE = 60_000
 MAX_PROBLEM_EXAMPLES = 20
+
+
+def forgotten_key(path: str) -> str:
+    """The `source_files.path` of a forgotten file at `path` (see records.FORGOTTEN)."""
+    from hashlib import sha256  # (only for a forget, or a build of an index that had one)
+
+    return FORGOTTEN + sha256(path.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 # A bulk build this large is split between this process and a forked helper.
@@ -913,12 +921,17 @@ class Builder:
         self.force = force
         self.stats.mode = "forced" if force else ("fresh" if stored == 0 else "incremental")
         self.stored: dict[str, dict[str, Any]] = {}
+        # The rows of forgotten files, by their forgotten_key (no file of any path).
+        self.forgotten: dict[str, dict[str, Any]] = {}
         cursor = conn.execute("SELECT * FROM source_files")
         columns = [d[0] for d in cursor.description]
         # The files with kept copies, `<path>#<session id>` (see _set_aside).
         self.with_copies: set[str] = set()
         for row in cursor:
             record = dict(zip(columns, row, strict=True))
+            if record["path"].startswith(FORGOTTEN):
+                self.forgotten[record["path"]] = record
+                continue
             self.stored[record["path"]] = record
             if record["missing_since"] and "#" in record["path"]:
                 self.with_copies.add(record["path"].rpartition("#")[0])
@@ -996,7 +1009,7 @@ class Builder:
                         continue
                     if st.st_size == 0:
                         self._file_problem(source.path, "empty file")
-                    stored = None if self.bulk else self.stored.get(source.path)
+                    stored = None if self.bulk else self._stored_of(source.path)
                     plan = self._plan_file(source, st, stored)
                     if (
                         stored is not None
@@ -1211,12 +1224,28 @@ class Builder:
     def _file_problem(self, path: str, reason: str) -> None:
         self.file_problems.append((_printable(path), reason))
 
+    def _stored_of(self, path: str) -> dict[str, Any] | None:
+        """The stored row of the file at `path`: its own, or its forgotten one's (FORGOTTEN)
+        with its path, which an unchanged file is not read again by."""
+        stored = self.stored.get(path)
+        if stored is None and self.forgotten:
+            forgotten = self.forgotten.get(forgotten_key(path))
+            if forgotten is not None:
+                return {**forgotten, "path": path}
+        return stored
+
     def _stored_row(self, path: str) -> dict[str, Any] | None:
-        cursor = self.conn.execute("SELECT * FROM source_files WHERE path = ?", [path])
+        if self.forgotten:  # its own row first, else its forgotten one's (_stored_of)
+            cursor = self.conn.execute(
+                "SELECT * FROM source_files WHERE path IN (?1, ?2) ORDER BY path = ?2",
+                [path, forgotten_key(path)],
+            )
+        else:
+            cursor = self.conn.execute("SELECT * FROM source_files WHERE path = ?", [path])
         row = cursor.fetchone()
         if row is None:
             return None
-        return dict(zip([d[0] for d in cursor.description], row, strict=True))
+        return dict(zip([d[0] for d in cursor.description], row, strict=True)) | {"path": path}
 
     def _recheck(self, plan: Plan) -> Plan | None:
         """The plan made again if another build changed the file's row since planning.
@@ -2100,12 +2129,22 @@ class Builder:
         if not self.bulk:
             first_id = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
         self.first_id, self.read_before = first_id, False
+        forgotten = forgotten_key(source.path) if self.forgotten else None
         if file_id is None:
+            if forgotten in self.forgotten:  # a forced build reads it again, as new
+                conn.execute("DELETE FROM source_files WHERE path = ?", [forgotten])
             file_id = conn.execute(
                 "INSERT INTO source_files (path, session_id, project_dir, agent, size, mtime_ns,"
                 " inode, offset, lines) VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0)",
                 [source.path, source.session_id, source.project_dir, source.agent],
             ).lastrowid
+        elif forgotten in self.forgotten and self.forgotten[forgotten]["id"] == file_id:
+            # A forgotten file that grew or was rewritten is read (its new lines, or all of
+            # it): its row is a file's again, with its name.
+            conn.execute(
+                "UPDATE source_files SET path = ?, session_id = ?, project_dir = ? WHERE id = ?",
+                [source.path, source.session_id, source.project_dir, file_id],
+            )
         reader = self._reader(source.agent)
         # The calls of this file read so far that print a secret alone, whose results the
         # runs read next may hold (see prepare._redact_printed).

@@ -7,8 +7,9 @@ the full-text indexes are rebuilt without them (an FTS5 'delete' leaves the old
 terms in older segments until they are merged), and a checkpoint empties the WAL.
 
 A session whose transcript is still on disk keeps its file's stored size and
-offset, so an incremental build does not read it again; a forced build, or a
-rewrite of the file, indexes it again: `Forgotten.on_disk` counts those.
+offset, so an incremental build does not read it again, under a hash of its path
+in place of the path (records.FORGOTTEN); a forced build, or a rewrite of the file,
+indexes it again: `Forgotten.on_disk` counts those.
 """
 
 from __future__ import annotations
@@ -275,7 +276,7 @@ def _delete(conn: Any, session_ids: list[str]) -> int:
     conn.execute("BEGIN IMMEDIATE")
     try:
         files = conn.execute(
-            "SELECT DISTINCT f.id, f.session_ids, f.missing_since FROM source_files f,"
+            "SELECT DISTINCT f.id, f.session_ids, f.missing_since, f.path FROM source_files f,"
             f" json_each(f.session_ids) j WHERE j.value IN {IN_IDS}",
             [ids],
         ).fetchall()
@@ -325,7 +326,7 @@ def _delete(conn: Any, session_ids: list[str]) -> int:
         )
         removed = 0
         gone = set(session_ids)
-        for file_id, stored, missing_since in files:
+        for file_id, stored, missing_since, path in files:
             left = [s for s in json.loads(stored or "[]") if s not in gone]
             if left:
                 conn.execute(
@@ -343,8 +344,17 @@ def _delete(conn: Any, session_ids: list[str]) -> int:
                 )
                 removed += 1
             else:
-                # Kept, with its size and offset, so that a refresh does not read it again.
-                conn.execute("UPDATE source_files SET session_ids = '[]' WHERE id = ?", [file_id])
+                # Kept, with its size and offset, so that a refresh does not read it again,
+                # but not its name (records.FORGOTTEN): the path named the user, the project
+                # and the session (a new user's find, nu41). One forgotten before, and read
+                # again by a forced build since, leaves its old row to this one.
+                key = pbuild.forgotten_key(path)
+                conn.execute("DELETE FROM source_files WHERE path = ?", [key])
+                conn.execute(
+                    "UPDATE source_files SET path = ?, session_id = NULL, project_dir = NULL,"
+                    " session_ids = '[]' WHERE id = ?",
+                    [key, file_id],
+                )
         # Rebuilt rather than told 'delete': the old terms would stay in older segments.
         conn.execute("INSERT INTO messages_fts(messages_fts) VALUES('rebuild')")
         pdb.refresh_tool_errors_fts(conn)

@@ -36,6 +36,7 @@ No SQL here: the lookup is queries.find_past_fix.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sqlite3
 import sys
@@ -44,7 +45,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pastfix import agents, cards, count, paths, queries, signatures
+from pastfix import agents, cards, count, paths, queries, records, signatures
 from pastfix.patterns import lazy
 
 EVENT = agents.hook_events(agents.CLAUDE)[0]
@@ -124,7 +125,7 @@ def matches(
     first: a Linux session's `cmake: command not found` was shown a Windows session's
     `cmd.exe /c "cmake ..."` (a new user's try, session 28).
 
-    Rows of the event's own session are left out, and with `before` (an ISO
+    Rows of the event's own sessions (own_sessions()) are left out, and with `before` (an ISO
     timestamp, for a replay) rows of failures at or after it.
     """
     error = event.get("error")
@@ -137,7 +138,7 @@ def matches(
     key = signatures.key_line(error)
     if not key or too_generic(key):
         return []
-    own = event.get("session_id")
+    own = own_sessions(conn, event)
     # with the file a linter names above it (`./app/page.tsx`, then `12:9  Error: ...`):
     # the same error about another file is not this one (queries.diagnosed_elsewhere)
     header = signatures.file_header(error, key)
@@ -146,7 +147,7 @@ def matches(
     # whether its signature was seen about another file that was not there (left out below)
     elsewhere = False
     for row in queries.find_past_fix(conn, pasted, CANDIDATES):
-        if row["matched"] not in GOOD_MATCHES or row["session_id"] == own:
+        if row["matched"] not in GOOD_MATCHES or row["session_id"] in own:
             continue
         if row["kind"] in SILENT_KINDS:
             continue
@@ -187,6 +188,29 @@ def matches(
         # find, session 31: three of seven events answered with only that).
         return []
     return same_system_first(rows, event.get("cwd"))
+
+
+def own_sessions(conn: sqlite3.Connection, event: dict[str, Any]) -> set[str]:
+    """The sessions an event's own: its `session_id`, and every session the index stored from
+    its transcript file, or from the file beside it named by its id. Claude Code 1.0.x wrote
+    a resumed session's lines, under a new id, into the file of the session it resumed
+    (`--resume` opens a file by its name), so the id an event gives and the ids stored from
+    its file differ, and the hook recalled the session's own earlier failure, or the one it
+    resumed, as another session's (nu41). The paths as the event gives them, and as their
+    links lead: a build stores each file by the path it walked to it."""
+    own = event.get("session_id")
+    found = {own} if isinstance(own, str) and own else set()
+    transcript = event.get("transcript_path")
+    if not isinstance(transcript, str) or not transcript:
+        return found
+    paths = [transcript]
+    if isinstance(own, str) and own and records.plain_id(own):
+        paths.append(str(Path(transcript).with_name(f"{own}.jsonl")))
+    try:
+        paths += [os.path.realpath(path) for path in paths]
+    except (OSError, ValueError):  # (a NUL in the event's path)
+        pass
+    return found | queries.sessions_of_files(conn, paths)
 
 
 def another_files(event: dict[str, Any], row: dict[str, Any]) -> bool:
@@ -287,6 +311,18 @@ def _fix(row: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _resume(row: dict[str, Any]) -> str:
+    """` (<the command that resumes the row's session>)`, saying why it names another id
+    when it does: a Claude Code 1.0.x session resumed into another's file is reopened by
+    that file's id, and two ids side by side, unexplained, read as a mistake (nu41)."""
+    resume = row.get("resume")
+    if not resume:
+        return ""
+    if row["session_id"] not in resume:
+        return f" ({resume}: its transcript is that session's file)"
+    return f" ({resume})"
+
+
 def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
     """The additionalContext for good matches: where the error was seen, what fixed it.
 
@@ -326,7 +362,7 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
                     f"{' in ' + row['project'] if row['project'] else ''} ({how}),"
                     f" session {row['session_id']}"
                     # (none for a session id that is no plain word, or a Gemini checkpoint)
-                    f"{f' ({resume})' if (resume := row.get('resume')) else ''}:",
+                    f"{_resume(row)}:",
                     *_fix(row),
                 ]
             )

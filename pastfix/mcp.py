@@ -360,7 +360,11 @@ def create_server(db_path: Path) -> MCPServer:
             raise ToolError(queries.open_error(db_path, e)) from None
         except sqlite3.Error as e:
             raise ToolError(f"{db_path} cannot be read: {e}") from None
-        said = queries.raw_problem(str(params["q"])) if name == "search_messages" else None
+        said = None
+        if name == "search_messages":
+            # a raw: expression matched as words, or words not all held by the rows
+            notices = (queries.raw_problem(str(params["q"])), queries.search_notice(rows))
+            said = " ".join(n for n in notices if n) or None
         return result(name, rows, shown=shown, capped=QUERY_ROWS.get(name), said=said)
 
     def tool(fn: Any) -> Any:

@@ -2568,16 +2568,53 @@ order by tr.timestamp, tr.id
 
 # The most rows search_messages gives (the best by rank).
 SEARCH_ROWS = 100
+# When fewer messages than this hold every word of a search, those holding some of them
+# follow (after them): `cuda device mismatch` found nothing, as no message said "mismatch"
+# (a new user's try, nu41), and a user does not know which of their words is the absent one.
+SEARCH_FEW = 3
+# search_messages' `matched`: how a message matched the words (its rows in this order).
+ALL_WORDS, SOME_WORDS = "all words", "some words"
 
 SEARCH_MESSAGES_SQL = f"""
 -- Prompts, replies, thinking and summaries containing every word, best first; then the text
 -- the agent injected as user lines (is_meta: hook output, reminders, command caveats,
 -- AGENTS.md), each text once, with how many of its copies matched (copies): the same
 -- reminder in every turn of every session would otherwise fill the page as "user prompt".
+-- When fewer than {SEARCH_FEW} messages hold every word, those holding any of them follow,
+-- matched 'some words' (FTS5 OR; a raw: expression has no such fallback).
 -- Under trigram, words under three characters are checked by LIKE (see fts_query).
 with q as (
   select fts_query(:q, 'all', 'text', {TOKENIZER_SQL}) as fts,
+    fts_query(:q, 'any', 'text', {TOKENIZER_SQL}) as some,
     short_words(:q, {TOKENIZER_SQL}) as short
+),
+every as materialized (
+  select * from (
+    select rowid as id, rank,
+      snippet_html(snippet(messages_fts, 0, {SNIPPET_MARKS_SQL}, '…', 24)) as snippet
+    from messages_fts where messages_fts match (select fts from q)
+      and {_short_words_in("messages_fts.text", "(select short from q)")}
+    order by rank limit {SEARCH_ROWS})
+  union all
+  -- no word long enough for trigram: the newest messages holding the short ones
+  select * from (
+    select id, 0 as rank, text_snippet(text, :q) as snippet from messages
+    where (select fts from q) = '{MATCH_NOTHING}' and (select short from q) != '[]'
+      and {_short_words_in("text", "(select short from q)")}
+    order by id desc limit {SEARCH_ROWS})
+),
+some as (
+  select rowid as id, rank,
+    snippet_html(snippet(messages_fts, 0, {SNIPPET_MARKS_SQL}, '…', 24)) as snippet
+  from messages_fts
+  where (select count(*) from every) < {SEARCH_FEW} and (select some from q) != '{MATCH_NOTHING}'
+    and messages_fts match (select some from q) and rowid not in (select id from every)
+  order by rank limit {SEARCH_ROWS}
+),
+hit as (
+  select id, rank, snippet, '{ALL_WORDS}' as matched from every
+  union all
+  select id, rank, snippet, '{SOME_WORDS}' from some
 ),
 found as (
 select
@@ -2592,30 +2629,34 @@ select
   m.is_meta,
   count(*) over same as copies,
   row_number() over (same order by hit.rank, m.id) as copy,
+  hit.matched,
   hit.rank
-from (
-  select * from (
-    select rowid as id, rank,
-      snippet_html(snippet(messages_fts, 0, {SNIPPET_MARKS_SQL}, '…', 24)) as snippet
-    from messages_fts where messages_fts match (select fts from q)
-      and {_short_words_in("messages_fts.text", "(select short from q)")}
-    order by rank limit {SEARCH_ROWS})
-  union all
-  -- no word long enough for trigram: the newest messages holding the short ones
-  select * from (
-    select id, 0 as rank, text_snippet(text, :q) as snippet from messages
-    where (select fts from q) = '{MATCH_NOTHING}' and (select short from q) != '[]'
-      and {_short_words_in("text", "(select short from q)")}
-    order by id desc limit {SEARCH_ROWS})
-) hit
+from hit
 join messages m on m.id = hit.id
 left join sessions s on s.session_id = m.session_id
-window same as (partition by case when m.is_meta = 1 then m.text else m.id end)
+window same as (partition by hit.matched, case when m.is_meta = 1 then m.text else m.id end)
 )
-select session_id, project, timestamp, role, kind, snippet, is_sidechain, uuid, is_meta, copies
+select session_id, project, timestamp, role, kind, snippet, is_sidechain, uuid, is_meta, copies,
+  matched
 from found where copy = 1
-order by is_meta, rank
+order by matched = '{SOME_WORDS}', is_meta, rank
 """
+
+
+def search_notice(rows: Iterable[dict[str, Any]]) -> str | None:
+    """What search_messages' rows say of the words when not every row holds all of them
+    (SEARCH_FEW), for the MCP tool and the page; None when every row does."""
+    matched = Counter(row.get("matched") for row in rows)
+    if not matched[SOME_WORDS]:
+        return None
+    if not matched[ALL_WORDS]:
+        return "No message holds every word; these hold some of them."
+    n = matched[ALL_WORDS]
+    return (
+        f"Only {n} message{'s' * (n != 1)} hold{'s' * (n == 1)} every word (first);"
+        " the others hold some of them."
+    )
+
 
 RECENT_FAILURES_SQL = f"""
 -- The latest failed tool results across all projects (or those whose path contains :project).
@@ -2931,8 +2972,10 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
         "description": (
             "Prompts, replies, thinking and compaction summaries containing every word of the"
             " text (q), best first (at most 100); then text the agent injected (is_meta: hook"
-            " output, reminders), each text once with how many copies matched. Start with raw:"
-            " for an FTS5 query."
+            " output, reminders), each text once with how many copies matched. When fewer than"
+            f" {SEARCH_FEW} messages hold every word, those holding any of them follow, after"
+            " them: `matched` says which ('all words' or 'some words'). Start with raw: for an"
+            " FTS5 query (matched as written, no fallback)."
         ),
         "sql": SEARCH_MESSAGES_SQL,
         "params": ["q"],
@@ -2948,6 +2991,8 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
             # text the agent injected (hook output, reminders), and how often it matched
             "is_meta": ("integer", ALL),
             "copies": ("integer", ALL),
+            # 'all words', or 'some words' after fewer than SEARCH_FEW held all of them
+            "matched": ("string", ALL),
         },
         "hide_sql": True,
     },
@@ -2998,6 +3043,25 @@ def session_of_prefix(conn: sqlite3.Connection, prefix: str) -> str | None:
         return None
     found = conn.execute(SESSION_PREFIX_SQL, [prefix]).fetchall()
     return str(found[0][0]) if len(found) == 1 else None
+
+
+# The sessions stored from the files at these paths (through source_files' unique index:
+# the hook runs this on every failure; a match of the paths' ends read every row, 38 ms
+# for 10,000 files).
+SESSIONS_OF_FILES_SQL = (
+    "select distinct j.value from source_files f, json_each(f.session_ids) j"
+    " where f.path in (select value from json_each(?))"
+)
+
+
+def sessions_of_files(conn: sqlite3.Connection, paths: Iterable[str]) -> set[str]:
+    """The ids of the sessions the index stored from the transcript files at `paths`: Claude
+    Code 1.0.x wrote a resumed session's lines, under a new id, into the file of the session
+    it resumed, so one file holds several sessions (README, Building the index)."""
+    wanted = sorted({path for path in paths if path})
+    if not wanted:
+        return set()
+    return {str(r[0]) for r in conn.execute(SESSIONS_OF_FILES_SQL, [json.dumps(wanted)])}
 
 
 SESSION_MESSAGE_IDS_SQL = (

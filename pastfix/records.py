@@ -53,6 +53,15 @@ EXCERPT_CHARS = 200
 # excerpt and ends within this is redacted whole before the cut.
 EXCERPT_SOURCE_BYTES = 64 * 1024
 
+# A file whose every session `pastfix forget` removed while the file is still on disk keeps
+# its row, so that an incremental build does not index it again, but not its name: its
+# `path` becomes this prefix and a hash of the path (build.forgotten_key), its `session_id` and
+# `project_dir` NULL. What the row holds of the file is its size, time, inode, line count
+# and hashes of its bytes; a build finds it by hashing the path of each file it did not
+# store (an incremental build's new files only). No stored path starts so: every one is
+# absolute.
+FORGOTTEN = "forgotten:"
+
 # The files an apply_patch patch changes, as Codex's patches name them (Copilot's and
 # opencode's are of the same form); a patch call's file_path is the first.
 PATCH_FILE = lazy(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pastfix import agents, count, install, paths, queries
+from pastfix import agents, count, install, paths, queries, records
 
 # The standing problems the text lists (all of them are in the problems table).
 PROBLEMS_SHOWN = 5
@@ -185,7 +185,11 @@ def _index(db_path: Path, reading: list[dict[str, Any]]) -> dict[str, Any]:
             found["problem"] = "built by an older pastfix: run pastfix build to bring it up to date"
             rows = conn.execute(f"SELECT path, NULL, {agent} FROM source_files").fetchall()
         else:
-            rows = conn.execute(f"SELECT path, missing_since, {agent} FROM source_files").fetchall()
+            rows = conn.execute(
+                f"SELECT path, missing_since, {agent} FROM source_files"
+                " WHERE substr(path, 1, ?) != ?",  # no forgotten file's (nameless) row
+                [len(records.FORGOTTEN), records.FORGOTTEN],
+            ).fetchall()
     finally:
         conn.close()
     files = [(p, gone) for p, gone, _ in rows]

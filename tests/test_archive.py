@@ -376,6 +376,50 @@ def test_forget_removes_a_session_and_its_bytes(tmp_path, projects):
     conn.close()
 
 
+def test_a_forgotten_transcript_still_on_disk_is_kept_by_no_name_and_not_read_again(
+    tmp_path, projects
+):
+    """forget kept the file's row with its path (`-home-dev-a/<session id>.jsonl`: the
+    user, the project and the session; nu41), so that the next build would not read it
+    again: the row keeps its size and hashes under a hash of the path. Unchanged, the file is
+    not read again; grown, its new lines are, and its row has its name back."""
+    paths = corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    done = forget.forget(db_path, [A])
+    assert (done.files_removed, done.on_disk) == (0, 1)
+    index = db_path.read_bytes() + wal(db_path)
+    assert A.encode() not in index and b"-home-dev-a" not in index
+    conn = sqlite3.connect(db_path)
+    kept = conn.execute(
+        "SELECT path, session_id, project_dir, session_ids FROM source_files"
+        " WHERE path NOT LIKE ? ORDER BY path",
+        [f"{projects}%"],
+    ).fetchall()
+    assert kept == [(pbuild.forgotten_key(str(paths[A])), None, None, "[]")]
+    assert kept[0][0].startswith("forgotten:") and len(kept[0][0]) == len("forgotten:") + 64
+    conn.close()
+    build_index(db_path, projects)
+    sessions, hits, _ = findable(db_path)
+    assert [s[0] for s in sessions] == [B, C] and hits[A] == []
+    # the session goes on: only what it wrote since is read, under the file's name again
+    with paths[A].open("a") as f:
+        f.write(json.dumps(say("late", A, "back again: narwhal", "2026-02-01T00:00:00Z")) + "\n")
+    build_index(db_path, projects)
+    conn = sqlite3.connect(db_path)
+    assert conn.execute(
+        "SELECT text FROM messages WHERE session_id = ? ORDER BY id", [A]
+    ).fetchall() == [("back again: narwhal",)]
+    assert conn.execute(
+        "SELECT count(*) FROM source_files WHERE path = ? AND session_ids = ?",
+        [str(paths[A]), json.dumps([A])],
+    ).fetchone() == (1,)
+    assert conn.execute(
+        "SELECT count(*) FROM source_files WHERE path LIKE 'forgotten:%'"
+    ).fetchone() == (0,)
+    conn.close()
+
+
 def test_forget_removes_a_bad_line_of_the_session_from_a_file_that_holds_another(
     tmp_path, projects
 ):

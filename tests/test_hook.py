@@ -16,6 +16,7 @@ from conftest import REAL_PROJECTS, ROOT, build_index, imported_by, needs_real_c
 from corpus import (
     APP,
     NOVEL,
+    NOW,
     OTHER,
     PAST,
     SHORT_ERROR,
@@ -121,6 +122,13 @@ def test_context_takes_each_rows_resume_command_and_patch_lines():
     # a session without a resume command (a Gemini checkpoint, an id that is no plain word)
     # is named without one, not as `(None)` (a security tester's F6, session 31)
     assert "session 0195a1b2-c3d4:" in hook.context([{**row, "resume": None}])
+    # a Claude Code 1.0.x session resumed into another's file is reopened by that file's id,
+    # which is said, not left beside its own unexplained (nu41)
+    other = {**row, "resume": "claude --resume f156e813-aaaa"}
+    assert (
+        "session 0195a1b2-c3d4 (claude --resume f156e813-aaaa: its transcript is that"
+        " session's file):"
+    ) in hook.context([other])
     assert (
         '  fix: applied a patch\n    - "tst": 1\n    + "test": 1\n'
         "  confirmed: shell `npm test` succeeded"
@@ -378,6 +386,32 @@ def test_never_points_to_the_calling_session(index):
     error = TS_ERROR.format(file="src/order.ts", line=12)
     text = context_of(hook.respond(json.dumps(event(error, session=OTHER)), index))
     assert PAST in text and OTHER not in text
+    assert "1 time in 1 other session" in text
+
+
+@pytest.mark.parametrize("resumed", [True, False])
+def test_a_resumed_sessions_own_file_is_its_own_session_whichever_id_it_gets(tmp_path, resumed):
+    """Claude Code 1.0.x wrote a resumed session's lines, under a new id (NOW), into the
+    file of the one it resumed (PAST.jsonl): the event's id is one of the two, the index
+    stores both from that file, and the hook recalled the other as another session's (nu41).
+    Another file's session is still recalled."""
+    projects = tmp_path / "projects" / "-home-dev-app"
+    own = projects / f"{PAST}.jsonl"
+    both = fixed_session(PAST, 1, "src/order.ts", 12) + fixed_session(NOW, 2, "src/order.ts", 12)
+    write_jsonl(own, both)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    error = TS_ERROR.format(file="src/order.ts", line=12)
+    said = event(error, session=NOW if resumed else PAST, transcript_path=str(own))
+    assert hook.respond(json.dumps(said), tmp_path / "index.db") == ""
+    # through a link to the folder, as the event may name it
+    (tmp_path / "link").symlink_to(projects)
+    said["transcript_path"] = str(tmp_path / "link" / own.name)
+    assert hook.respond(json.dumps(said), tmp_path / "index.db") == ""
+    write_jsonl(projects / f"{OTHER}.jsonl", fixed_session(OTHER, 1, "src/order.ts", 12))
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    said = event(error, session=NOW if resumed else PAST, transcript_path=str(own))
+    text = context_of(hook.respond(json.dumps(said), tmp_path / "index.db"))
+    assert OTHER in text and PAST not in text and NOW not in text, text
     assert "1 time in 1 other session" in text
 
 

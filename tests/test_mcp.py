@@ -708,6 +708,10 @@ def test_long_answers_are_cut_to_a_limit_with_a_notice(index):
     assert "q is empty: give words" in call_one(index, "search_messages", {"q": ""}).content[0].text
     raw = call_one(index, "search_messages", {"q": "raw: ENOENT AND ("}).structured_content
     assert raw["notice"].startswith("raw: FTS5 cannot parse the expression")
+    # a word no message holds: the messages holding the others, said so (nu41)
+    some = call_one(index, "search_messages", {"q": "renaming zzyzx"}).structured_content
+    assert some["notice"] == "No message holds every word; these hold some of them."
+    assert some["rows"] and {row["matched"] for row in some["rows"]} == {"some words"}
 
     async def listing():
         async with Client(server.create_server(index)) as client:

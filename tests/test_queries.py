@@ -1754,11 +1754,88 @@ def test_search_messages(conn):
         "uuid": "s2-main-4",
         "is_meta": 0,
         "copies": 1,
+        "matched": "all words",
     }
     # Tool output is not in messages; sidechain text is.
     assert rows(conn, queries.SEARCH_MESSAGES_SQL, q="EISDIR") == []
     assert [r["is_sidechain"] for r in rows(conn, queries.SEARCH_MESSAGES_SQL, q="listing")] == [1]
     assert len(rows(conn, queries.SEARCH_MESSAGES_SQL, q="raw: missing OR subagent")) == 3
+
+
+def test_search_messages_falls_back_to_messages_holding_some_words(conn):
+    """`cuda device mismatch` found nothing, as no message said "mismatch" (nu41): when
+    fewer than SEARCH_FEW messages hold every word, those holding some follow them, said so."""
+
+    def search(q):
+        return [(r["uuid"], r["matched"]) for r in rows(conn, queries.SEARCH_MESSAGES_SQL, q=q)]
+
+    some = search("missing zebra")
+    assert sorted(some) == [("s1-main-5", "some words"), ("s2-main-4", "some words")]
+    assert (
+        queries.search_notice([{"matched": m} for _, m in some])
+        == "No message holds every word; these hold some of them."
+    )
+    # the one message holding both words first, then those holding one of them
+    both = search("missing dist/index.js")
+    assert both[0] == ("s2-main-4", "all words")
+    assert len(both) > 1 and {m for _, m in both[1:]} == {"some words"}
+    assert queries.search_notice([{"matched": m} for _, m in both]) == (
+        "Only 1 message holds every word (first); the others hold some of them."
+    )
+    # one word, or a raw: expression, is matched as given
+    assert search("zebra") == []
+    assert search("raw: missing AND zebra") == []
+    assert queries.search_notice([{"matched": "all words"}]) is None
+
+
+# cmd.exe's GBK output of `taskkill /F /PID 24648` from Git Bash, as Claude Code 2.0.29
+# stored it (heldout33 part 1, h33p1 #17): it decoded the bytes as UTF-8, each invalid
+# sequence became U+FFFD, and a few byte pairs that happen to be UTF-8 became Cyrillic
+# (`Ч` is D0 A7, GBK's 效). The original was `错误: 无效参数/选项 - 'F:/'。` and
+# `键入 "TASKKILL /?" 以了解用法。`.
+GBK_AS_UTF8 = (
+    "\ufffd\ufffd\ufffd\ufffd: \ufffd\ufffd\u0427\ufffd\ufffd\ufffd\ufffd/\u0461\ufffd\ufffd"
+    " - 'F:/'\ufffd\ufffd\r\n\ufffd\ufffd\ufffd\ufffd \"TASKKILL /?\" \ufffd\ufffd\ufffd\u02fd"
+    "\ufffd\ufffd\u00f7\ufffd\ufffd\ufffd"
+)
+
+
+def test_console_output_the_agent_stored_as_replacement_characters_is_found_by_its_ascii(
+    tmp_path,
+):
+    """Nothing can bring back text the transcript holds as U+FFFD (its bytes are gone, and
+    no decoding of the rest gives them: ftfy's repairs need every byte), so it is stored as
+    the transcript has it, and found by what survived: its ASCII words (nu41 finding 5)."""
+    session = "e0e0e0e0-0000-4000-8000-000000000001"
+    lines = [
+        jsonl.prompt("p", session, "restart the dev server", "2026-01-01T10:00:00Z"),
+        jsonl.tool_use(
+            "u",
+            session,
+            "toolu_kill",
+            "Bash",
+            {"command": "taskkill /F /PID 24648"},
+            "2026-01-01T10:00:01Z",
+        ),
+        jsonl.result("r", session, "toolu_kill", GBK_AS_UTF8, "2026-01-01T10:00:02Z", True),
+    ]
+    jsonl.write_jsonl(tmp_path / "projects" / "C--code-app" / f"{session}.jsonl", lines)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        stored = conn.execute("SELECT content FROM tool_results WHERE is_error = 1").fetchall()
+        assert stored == [(GBK_AS_UTF8,)]
+        found = queries.find_past_fix(conn, "TASKKILL /?")
+        assert [(r["tool_use_id"], r["matched"]) for r in found] == [("toolu_kill", "all words")]
+        # the second line as the user sees it: its one name the stored text still holds
+        found = queries.find_past_fix(conn, '键入 "TASKKILL /?" 以了解用法。')
+        assert [(r["tool_use_id"], r["shared_words"]) for r in found] == [
+            ("toolu_kill", ["TASKKILL"])
+        ]
+        output = queries.run(conn, "search_tool_output", pattern="- 'F:/'", project="")
+        assert [r["tool_use_id"] for r in output] == ["toolu_kill"]
+    finally:
+        conn.close()
 
 
 def test_search_messages_gives_injected_text_once_after_the_rest(tmp_path):

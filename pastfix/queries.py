@@ -1363,15 +1363,26 @@ def _pasted_words(error: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=8)
 def _paste_units(error: str) -> tuple[str, ...]:
     """The words of a pasted error in their order, as the matching takes them (required_words,
-    safe_fts): each run of characters between spaces that holds a token, no stop word alone,
-    no FTS5 operator; at most MAX_WORDS. Of a raw: expression, each of its tokens."""
+    safe_fts), that the snippets mark: each run of characters between spaces that holds a
+    token, no stop word alone, no FTS5 operator, no letter alone (_names_a_thing);
+    at most MAX_WORDS. Of a raw: expression, each of its tokens."""
     text = paste_text(error)
     if _is_raw(text):
         units = (m.group(0) for m in _TOKEN.finditer(text.lstrip()[len(RAW_PREFIX) :]))
     else:
         units = (m.group(0) for m in re.finditer(r"\S+", text) if _TOKEN.search(m.group(0)))
-    kept = (w for w in units if w not in _OPERATORS and not _is_stop_word(w))
+    kept = (w for w in units if w not in _OPERATORS and not _is_stop_word(w) and _names_a_thing(w))
     return tuple(itertools.islice(kept, MAX_WORDS))
+
+
+def _names_a_thing(word: str) -> bool:
+    """Whether a pasted word is one to mark: not a letter alone. A letter alone is a line's
+    prefix (apt's `E:` and `W:`, pytest's `E`) or a variable's name, and marked every `E
+    ModuleNotFoundError` of a pytest log found by `E: Unable to locate package
+    python3.13-venv` (nu42 finding 5). A digit alone stays: an exit status is matched by it
+    (`Exit code 1`)."""
+    tokens = "".join(_TOKEN.findall(word))
+    return not (len(tokens) == 1 and tokens.isalpha())
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1757,7 +1768,7 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     if any(row["matched"] == "signature" for row in rows):
         # (seen_before: only rows about other names, or other files that were not there)
         if about_other_files(rows):
-            return f"Not seen about this file: {other_files_notice(rows)}"
+            return f"{not_seen_about(error)}: {other_files_notice(rows, error)}"
         one = len(rows) == 1
         shown = one_line(next(r["signature"] for r in rows if r["matched"] == "signature"), 80)
         return (
@@ -1780,19 +1791,35 @@ def about_other_files(rows: list[dict[str, Any]]) -> bool:
     )
 
 
-def other_files_notice(rows: list[dict[str, Any]]) -> str:
+def missing_kind(error: object) -> str:
+    """What the path of a pasted error whose file is its subject is, "file", "folder" or
+    "path" (signatures.missing_path_kind of its key line): the one home of the noun that
+    not_seen_about and other_files_notice say."""
+    return signatures.missing_path_kind(signatures.key_line(paste_text(error)))
+
+
+def not_seen_about(error: object) -> str:
+    """The head of what `pastfix find`, MCP and the find pages say of a pasted error whose
+    file is its subject, seen only about other files (about_other_files): "Not seen about
+    this folder" of `ls: cannot access 'build/output'` (missing_kind), not "this file"."""
+    return f"Not seen about this {missing_kind(error)}"
+
+
+def other_files_notice(rows: list[dict[str, Any]], error: object) -> str:
     """What `pastfix find`, MCP and the find pages say of find_past_fix rows (or cards) of an
     error whose file is its subject (its_file_is_the_error: not there, or a shell could not
     run or write it), each about another file: the same error, but not seen about the
     pasted file, and their fixes made, reached or opened theirs (seen_before). Counted as
-    failures, each row standing for its `occurrences` in its session."""
+    failures, each row standing for its `occurrences` in its session; the pasted `error`'s
+    path named as what it is (missing_kind: other folders of an `ls`)."""
+    kind = missing_kind(error)
     count = sum(row.get("occurrences") or 1 for row in rows)
     one = count == 1
     said = (
         f"{count} past failure{'s' * (not one)} had the same error about"
-        f" {'another file' if one else 'other files'};"
+        f" {f'another {kind}' if one else f'other {kind}s'};"
     )
-    those = "that file" if one else "those files"
+    those = f"that {kind}" if one else f"those {kind}s"
     if not any(row.get("fixed_at") for row in rows):
         # none got past it (a `cat` that only looked): no fix to speak of
         return f"{said} what came next there was about {those}."

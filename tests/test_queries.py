@@ -2660,6 +2660,62 @@ def test_real_corpus_identifiers(real_conn, identifier):
     assert ranked == sorted(ranked)
 
 
+def test_what_was_said_next_of_a_fixed_failure_is_said_by_its_fix_at_the_latest(tmp_path):
+    """nu42's PEP 668 failure was got past, without a word, by a venv's `pip install ... &&
+    pytest`, and what the agent said next was of the tests that printed (`Je dois lire le
+    fichier generator.py`): the hook quoted it as "the assistant said next". Of a failure got
+    past, what is said after the call that got past it is of what that call printed, or of
+    the next task; what is said before it, up to that call, is kept."""
+    from corpus import APP, Session
+
+    pep668 = (
+        "Exit code 1\nerror: externally-managed-environment\n\n"
+        "× This environment is externally managed"
+    )
+    fix = "python3 -m venv .venv && . .venv/bin/activate && pip install pytest && pytest"
+    projects = tmp_path / "projects" / "-home-u-app"
+    (
+        Session("silent", APP, 0)
+        .call("s1", "Bash", command="pip install pytest")
+        .result("s1", pep668, error=True)
+        .call("s2", "Bash", command=fix)
+        .result("s2", "3 failed, 9 passed")
+        .say("I need to read generator.py to fix the tests.")
+        .write(projects / "silent.jsonl")
+    )
+    (
+        Session("said", APP, 0)
+        .call("t1", "Bash", command="pip install pytest")
+        .result("t1", pep668, error=True)
+        .say("The system Python is externally managed: a venv, then.")
+        .call("t2", "Bash", command=fix)
+        .result("t2", "9 passed")
+        .say("All tests pass; now the README.")
+        .write(projects / "said.jsonl")
+    )
+    (
+        Session("unfixed", APP, 0)
+        .call("u1", "Bash", command="pip install pytest")
+        .result("u1", pep668, error=True)
+        .call("u2", "Read", file_path="/home/u/app/README.md")
+        .result("u2", "# app")
+        .say("The README says nothing of a venv.")
+        .write(projects / "unfixed.jsonl")
+    )
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.find_past_fix(conn, "error: externally-managed-environment")
+    finally:
+        conn.close()
+    assert {r["session_id"]: (bool(r["fixed_at"]), r["next_text"]) for r in found} == {
+        "silent": (True, None),
+        "said": (True, "The system Python is externally managed: a venv, then."),
+        # not got past: what came next, as before
+        "unfixed": (False, "The README says nothing of a venv."),
+    }
+
+
 @needs_real_corpus()
 def test_real_corpus_what_happened_next(real_conn):
     """next_text and the next successful call, recomputed in Python from the index's rows."""
@@ -2700,6 +2756,8 @@ def test_real_corpus_what_happened_next(real_conn):
                 and m["model"] != "<synthetic>"
                 and m["is_sidechain"] == f["is_sidechain"]
                 and m["agent_id"] == f["agent_id"]
+                # of one got past, not after the call that got past it
+                and (row["fixed_at"] is None or m["timestamp"] <= row["fixed_at"])
                 # said before more than NEXT_TEXT_CALLS of the agent's calls followed
                 and sum(
                     c["session_id"] == f["session_id"]

@@ -325,7 +325,31 @@ def prompt_title(agent: str | None, text: str | None) -> str | None:
             return None
     if not _SAYS_SOMETHING.search(title):
         return None
+    title = plain_title(title)
     return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1].rstrip(" ") + "…"
+
+
+def plain_title(text: str) -> str:
+    """A title without markdown's emphasis, code ticks and heading marks, its words kept: a
+    first prompt written in markdown titled a card `This prompt is designed for **Claude
+    Code**...` (nu42 finding 11). Not a glob's `*` (`*.py`), nor a name's underscores
+    (`__init__.py`, `snake_case`): `_` marks emphasis only around words with a space."""
+    for mark in _EMPHASIS:
+        text = mark.sub(r"\g<text>", text)
+    return text
+
+
+# Markdown's marks around text that a title drops, the text kept: strong and emphasis
+# with `*` (not a glob's, which no closing mark follows a word's end), `~~`, inline code,
+# `__`/`_` around words with a space between them, a heading's `#`s.
+_EMPHASIS = (
+    lazy(r"\*\*(?=\S)(?P<text>.+?)(?<=\S)\*\*"),
+    lazy(r"(?<![\w*])\*(?=[^\s*])(?P<text>[^*\n]+?)(?<=[^\s*])\*(?![\w*])"),
+    lazy(r"~~(?=\S)(?P<text>.+?)(?<=\S)~~"),
+    lazy(r"(?P<tick>`+)(?P<text>[^`\n]+?)(?P=tick)"),
+    lazy(r"(?<!\w)(?P<mark>__?)(?=[^\s_])(?P<text>[^_\n]*? [^_\n]*?)(?<=[^\s_])(?P=mark)(?!\w)"),
+    lazy(r"(?m:^#{1,6}[ \t]+)(?P<text>)"),
+)
 
 
 def typed_title(agent: str | None, text: str | None) -> str | None:

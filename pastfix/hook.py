@@ -263,14 +263,34 @@ _WINDOWS_FOLDER = lazy(r"[A-Za-z]:[\\/]|/[a-z]/(?:Users|Program Files)/")
 HOOK_STEPS = 3
 
 
-def _two(diff: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Two lines of an edit's diff: its first line out and first line in, in order, when it
-    has both (the first two of a rename were both `-`: it read as a deletion, a new user's
-    try), else its first two."""
-    first = {sign: n for n, (sign, _) in reversed(list(enumerate(diff)))}
-    if "-" in first and "+" in first:
-        return [diff[n] for n in sorted(first.values())]
-    return diff[:2]
+# The lines of an edit's diff the hook shows, at most: beyond, a marker says how many it
+# left out.
+HOOK_DIFF_LINES = 3
+
+
+def _diff_shown(diff: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The lines of a step's diff the hook shows: on to its first line out and first line in
+    (the first two of a rename were both `-`, which read as a deletion, a new user's try,
+    session 27), all of them when they are HOOK_DIFF_LINES or fewer, else those two with
+    a marker of the lines between; then a marker of the lines after, as a card's. Two
+    lines of two edits, the line between them left out, read as one line replaced by
+    another (`- import React from 'react';` `+ import { ChartData } from '../types';`, where
+    find showed the `- import { ChartData, DataPoint } ...` between: nu42 finding 11)."""
+    first = {sign: n for n, (sign, _) in reversed(list(enumerate(diff))) if sign in "-+"}
+    ends = sorted(first.values()) if "-" in first and "+" in first else [0, 1]
+    upto = min(ends[-1] + 1, len(diff))
+    shown = diff[:upto]
+    if upto > HOOK_DIFF_LINES:
+        between = upto - 2
+        shown = [diff[ends[0]], ("…", _more(between)), diff[ends[-1]]]
+    if len(diff) > upto:
+        shown.append(("…", _more(len(diff) - upto)))
+    return shown
+
+
+def _more(count: int) -> str:
+    """A marker's words, as a card's (cards.diff_lines): `2 more lines`."""
+    return f"{count} more line{'s' * (count != 1)}"
 
 
 def _fix(row: dict[str, Any]) -> list[str]:
@@ -283,7 +303,9 @@ def _fix(row: dict[str, Any]) -> list[str]:
                 change = f" (changed: {step['change']})" if step["change"] else ""
                 lines.append(f"  fix: edited {path}{change}" if path else "  fix: applied a patch")
                 diff = [line for edit in step["edits"] for line in cards.edit_lines(edit)]
-                lines += [f"    {sign} {queries.one_line(text, 120)}" for sign, text in _two(diff)]
+                lines += [
+                    f"    {sign} {queries.one_line(text, 120)}" for sign, text in _diff_shown(diff)
+                ]
             else:
                 change = f" (changed: {step['change']})" if step["change"] else ""
                 target = queries.one_line(step["target"], 160)

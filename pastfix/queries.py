@@ -524,7 +524,11 @@ NAMELESS_KINDS = ("rejected", "interrupted", "sibling_error", "undecided")
 # failures of sets 16-21 and the real corpus (session 27), a third of the next texts came 5
 # or more calls on, and of 25 of those read, 22 were of other work (the summary at a
 # session's end, the next task: what a new user saw in the hook); of 25 read 2 to 4 calls
-# on, 15 of the 20 at 2 or 3 explained the failure or its fix, 1 of the 5 at 4.
+# on, 15 of the 20 at 2 or 3 explained the failure or its fix, 1 of the 5 at 4. Of a failure
+# got past, not after the call that got past it: of the 43 such next texts of nu42's index
+# (of 188 fixed or worked around), about 35 were of other work (`Perfect! Now let me create a
+# final comprehensive summary`, the next task, what that call's pytest printed: `Je dois lire
+# le fichier generator.py` after PEP 668's venv, nu42 finding 11).
 NEXT_TEXT_CALLS = 3
 # A path's folders, which text_distance() does not count (other_folder() does): up to its
 # last separator that a name follows (`'.vscode/'` is the folder's name).
@@ -1363,15 +1367,26 @@ def _pasted_words(error: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=8)
 def _paste_units(error: str) -> tuple[str, ...]:
     """The words of a pasted error in their order, as the matching takes them (required_words,
-    safe_fts): each run of characters between spaces that holds a token, no stop word alone,
-    no FTS5 operator; at most MAX_WORDS. Of a raw: expression, each of its tokens."""
+    safe_fts), that the snippets mark: each run of characters between spaces that holds a
+    token, no stop word alone, no FTS5 operator, no letter alone (_names_a_thing);
+    at most MAX_WORDS. Of a raw: expression, each of its tokens."""
     text = paste_text(error)
     if _is_raw(text):
         units = (m.group(0) for m in _TOKEN.finditer(text.lstrip()[len(RAW_PREFIX) :]))
     else:
         units = (m.group(0) for m in re.finditer(r"\S+", text) if _TOKEN.search(m.group(0)))
-    kept = (w for w in units if w not in _OPERATORS and not _is_stop_word(w))
+    kept = (w for w in units if w not in _OPERATORS and not _is_stop_word(w) and _names_a_thing(w))
     return tuple(itertools.islice(kept, MAX_WORDS))
+
+
+def _names_a_thing(word: str) -> bool:
+    """Whether a pasted word is one to mark: not a letter alone. A letter alone is a line's
+    prefix (apt's `E:` and `W:`, pytest's `E`) or a variable's name, and marked every `E
+    ModuleNotFoundError` of a pytest log found by `E: Unable to locate package
+    python3.13-venv` (nu42 finding 5). A digit alone stays: an exit status is matched by it
+    (`Exit code 1`)."""
+    tokens = "".join(_TOKEN.findall(word))
+    return not (len(tokens) == 1 and tokens.isalpha())
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1757,7 +1772,7 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     if any(row["matched"] == "signature" for row in rows):
         # (seen_before: only rows about other names, or other files that were not there)
         if about_other_files(rows):
-            return f"Not seen about this file: {other_files_notice(rows)}"
+            return f"{not_seen_about(error)}: {other_files_notice(rows, error)}"
         one = len(rows) == 1
         shown = one_line(next(r["signature"] for r in rows if r["matched"] == "signature"), 80)
         return (
@@ -1780,19 +1795,35 @@ def about_other_files(rows: list[dict[str, Any]]) -> bool:
     )
 
 
-def other_files_notice(rows: list[dict[str, Any]]) -> str:
+def missing_kind(error: object) -> str:
+    """What the path of a pasted error whose file is its subject is, "file", "folder" or
+    "path" (signatures.missing_path_kind of its key line): the one home of the noun that
+    not_seen_about and other_files_notice say."""
+    return signatures.missing_path_kind(signatures.key_line(paste_text(error)))
+
+
+def not_seen_about(error: object) -> str:
+    """The head of what `pastfix find`, MCP and the find pages say of a pasted error whose
+    file is its subject, seen only about other files (about_other_files): "Not seen about
+    this folder" of `ls: cannot access 'build/output'` (missing_kind), not "this file"."""
+    return f"Not seen about this {missing_kind(error)}"
+
+
+def other_files_notice(rows: list[dict[str, Any]], error: object) -> str:
     """What `pastfix find`, MCP and the find pages say of find_past_fix rows (or cards) of an
     error whose file is its subject (its_file_is_the_error: not there, or a shell could not
     run or write it), each about another file: the same error, but not seen about the
     pasted file, and their fixes made, reached or opened theirs (seen_before). Counted as
-    failures, each row standing for its `occurrences` in its session."""
+    failures, each row standing for its `occurrences` in its session; the pasted `error`'s
+    path named as what it is (missing_kind: other folders of an `ls`)."""
+    kind = missing_kind(error)
     count = sum(row.get("occurrences") or 1 for row in rows)
     one = count == 1
     said = (
         f"{count} past failure{'s' * (not one)} had the same error about"
-        f" {'another file' if one else 'other files'};"
+        f" {f'another {kind}' if one else f'other {kind}s'};"
     )
-    those = "that file" if one else "those files"
+    those = f"that {kind}" if one else f"those {kind}s"
     if not any(row.get("fixed_at") for row in rows):
         # none got past it (a `cat` that only looked): no fix to speak of
         return f"{said} what came next there was about {those}."
@@ -2331,9 +2362,12 @@ select
   -- work: an end-of-session summary); not Claude Code's own lines in its place (model
   -- `<synthetic>`: `No response requested.`, `You've hit your limit`), nor the
   -- `(no content)` it writes for a reply of no text (a new user's card said `next: (no
-  -- content)`, session 32)
+  -- content)`, session 32); of a failure got past, said by the call that got past it at
+  -- the latest: after it, the agent speaks of what that call printed (the tests a `pip
+  -- install ... && pytest` ran) or of its next task (NEXT_TEXT_CALLS)
   (select plain_text(substr(n.text, 1, 2000), 600) from messages n
    where n.session_id = f.session_id and n.timestamp > f.timestamp
+     and n.timestamp <= coalesce(f.fixed_at, n.timestamp)
      and n.type = 'assistant' and n.kind = 'text' and n.text not in ('', '(no content)')
      and n.model is not '<synthetic>'
      and n.is_sidechain = rm.is_sidechain and n.agent_id is rm.agent_id

@@ -2392,6 +2392,47 @@ _SAYS_A_FILE_IS_MISSING = lazy(
 )
 
 
+def missing_path_kind(line: str) -> str:
+    """What the path of a key line whose file is the error (its_file_is_the_error) is, as the
+    error says it: "folder" for `ls` of a path (unless its name has a file's extension),
+    `cd`, `mkdir`'s folder, `Is a directory`, a path ending in `/`, or a directory said not to
+    exist; "file" for a file run, written or read (runs_a_missing_file, refuses_a_shell_file,
+    `cat`, `sed`, `head`, Claude Code's `File does not exist.`, a name with a file's extension);
+    "path" when it does not say. Said in "Not seen about this folder" (pastfix.queries): a new
+    user's `ls: cannot access 'build/output'` was "not seen about this file" (nu42 finding
+    11)."""
+    if _A_FOLDER_SAID.search(line):
+        return "folder"
+    said = normalise(line)
+    program = _PROGRAM.match(said)
+    name = program and program.group("program")
+    if name in _LISTS_A_FOLDER:
+        return "file" if _NAMES_A_FILE.search(said) else "folder"
+    if name in _READS_A_FILE or runs_a_missing_file(said) or refuses_a_shell_file(said):
+        return "file"
+    if _A_FILE_SAID.search(said) or _NAMES_A_FILE.search(said):
+        return "file"
+    return "path"
+
+
+# A path said to be a folder: one ending in `/` (`ls: build/: No such file or directory`,
+# not a URL's `//`), `Is a directory`, a directory or folder said not to exist.
+_A_FOLDER_SAID = lazy(
+    r"(?<![/:\w.~-])[\w.~-]*(?:/[\w.-]+)*/['\"]?(?=:|\s|$)|\bIs a directory\b"
+    r"|\b(?:directory|folder) (?:does not exist|not found)",
+    re.IGNORECASE,
+)
+# A file said to be: Claude Code's `File does not exist.`, `can't open file`.
+_A_FILE_SAID = lazy(r"\bfile does not exist\b|\bcan(?:'|no)t open file\b", re.IGNORECASE)
+# The program a normalised key line starts with, in zsh's words or any other's
+# (`ls: cannot access ...`, `cd: no such file or directory: ...`).
+_PROGRAM = lazy(r"(?:<path>/)?(?P<program>[\w-]+): ")
+# Programs whose path is a folder (`ls` lists one; `mkdir`'s missing part is one).
+_LISTS_A_FOLDER = frozenset({"ls", "cd", "pushd", "mkdir", "rmdir", "tree", "lsd", "exa", "eza"})
+# Programs whose path is a file they read.
+_READS_A_FILE = frozenset({"cat", "sed", "head", "tail", "less", "more", "source", "bat", "wc"})
+
+
 def lints_a_name(line: str) -> bool:
     """Whether a key line is a compiler's or linter's diagnostic of a name the user's own code
     declares, whatever the name: one not used or never read (tsc's TS6133 `'useState' is

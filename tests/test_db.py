@@ -2685,6 +2685,24 @@ def test_a_prompt_of_punctuation_alone_titles_no_session(tmp_path):
     }
 
 
+def test_a_title_holds_no_markdown_emphasis(tmp_path):
+    """A card's title was a first prompt written in markdown, `This prompt is designed for
+    **Claude Code**...` (nu42 finding 11): its marks go, its words stay, and a glob's `*`
+    and a name's underscores are no marks."""
+    project = tmp_path / "projects" / "-home-u-app"
+    project.mkdir(parents=True)
+    sessions = {
+        "bold": ["# Task\nThis prompt is designed for **Claude Code** to _build it_ `now`"],
+        "glob": ["rm *.pyc, fix __init__.py and my_var: *not* 2*3*4"],
+        "struck": ["~~old~~ new __plan B__"],
+    }
+    assert titles_of_prompts(tmp_path, project, sessions) == {
+        "bold": "Task\nThis prompt is designed for Claude Code to build it now",
+        "glob": "rm *.pyc, fix __init__.py and my_var: not 2*3*4",
+        "struck": "old new plan B",
+    }
+
+
 @pytest.mark.skipif(
     not (REAL_CORPUS / "other-agents").is_dir(),
     reason=f"real corpus of every agent not found at {REAL_CORPUS} (../shared beside the project)",

@@ -1345,13 +1345,74 @@ def test_a_slow_lookup_is_stopped_at_the_time_limit(index, monkeypatch, capsys):
 
 
 def test_an_edit_in_the_hook_shows_a_line_out_and_a_line_in():
-    """The hook shows two lines of an edit: of a rename whose diff begins with two lines
-    out, it showed only those, which read as "delete the declaration" (a new user's try,
-    session 27); the first line out and the first line in tell what changed."""
+    """The hook shows an edit's lines on to its first line out and first line in: of a rename
+    whose diff begins with two lines out, it showed only those, which read as "delete the
+    declaration" (a new user's try, session 27). Two lines of two edits, the line between
+    left out, read as one line replaced by another (nu42 finding 11): the lines between are
+    shown, or a marker says how many were left out, and another after them."""
     diff = [("-", "// eslint-disable-next-line"), ("-", "const _old = 1"), ("+", "const x = 1")]
-    assert hook._two(diff) == [diff[0], diff[2]]
-    assert hook._two(diff[2:] + diff[:1]) == [diff[2], diff[0]]
-    assert hook._two(diff[:2]) == diff[:2]
+    assert hook._diff_shown(diff) == diff
+    assert hook._diff_shown(diff[2:] + diff[:1]) == [diff[2], diff[0]]
+    assert hook._diff_shown(diff[:2]) == diff[:2]
+    assert hook._diff_shown(diff[:1]) == diff[:1]
+    assert hook._diff_shown([]) == []
+    more = [("-", "a"), ("-", "b"), ("-", "c"), ("+", "d"), ("-", "e"), ("+", "f")]
+    assert hook._diff_shown(more) == [
+        ("-", "a"),
+        ("…", "2 more lines"),
+        ("+", "d"),
+        ("…", "2 more lines"),
+    ]
+    assert hook._diff_shown(diff + more[:1]) == [*diff, ("…", "1 more line")]
+
+
+def test_the_hook_shows_a_fix_of_several_edits_as_find_does(tmp_path):
+    """nu42's TS6133 fix: three edits of one file, the first taking out two lines and putting
+    one in; the hook showed `- import React ...` then `+ import { ChartData } ...`, the line
+    between left out, while `pastfix find` showed all three."""
+    edits = [
+        (
+            "import React from 'react';\nimport { ChartData, DataPoint } from '../types';",
+            "import { ChartData } from '../types';",
+        ),
+        ("{data.map((entry, index) => (", "{data.map((_entry, index) => ("),
+    ]
+    row = {
+        "session_id": "bc565592",
+        "resume": "claude --resume bc565592",
+        "project": "/home/u/app",
+        "failed_at": "2026-05-26T10:00:00.000Z",
+        "fixed_at": "2026-05-26T10:01:00.000Z",
+        "occurrences": 1,
+        "matched": "signature",
+        "tool": "Bash",
+        "target": "npm run build",
+        "fix_target": "npm run build",
+        "fix_tool_use_id": "t9",
+        "outcome": "fixed",
+        "remedy": [{"tool_use_id": "t2", "tool": "Edit", "target": "", "change": None}],
+        "fix_edits": [
+            {
+                "tool": "Edit",
+                "file_path": "/home/u/app/src/Chart.tsx",
+                "tool_use_id": "t2",
+                "old": old,
+                "new": new,
+            }
+            for old, new in edits
+        ],
+        "next_ok_target": None,
+        "files_edited_after": [],
+        "next_text": None,
+    }
+    text = hook.context([row])
+    assert (
+        "  fix: edited src/Chart.tsx\n"
+        "    - import React from 'react';\n"
+        "    - import { ChartData, DataPoint } from '../types';\n"
+        "    + import { ChartData } from '../types';\n"
+        "    … 2 more lines\n"
+    ) in text, text
 
 
 def test_a_project_on_the_events_kind_of_system_comes_first_among_matches_as_good():

@@ -776,7 +776,7 @@ def test_find_past_fix_says_what_it_found_of_a_missing_folder_a_lint_and_a_log(t
         ("ls", "same error, another file")
     ]
     assert missing["notice"].startswith(
-        "Not seen about this file: 1 past failure had the same error about another file; "
+        "Not seen about this folder: 1 past failure had the same error about another folder; "
     )
     lint = anyio.run(
         ask,

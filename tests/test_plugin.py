@@ -1110,6 +1110,13 @@ async def test_the_find_page_says_a_match_is_about_another_file(tmp_path):
         # the signature after it, which is not the error line the card shows
         said = "about another file: <code>cd: no such file or directory: backend</code>"
         assert (said in page) is ("frontend" in error)
+        # cd's path is a folder: not seen about this one, said as what it is (nu42 finding 11)
+        said = (
+            "<strong>Not seen about this folder.</strong> 1 past failure had the same error"
+            " about another folder; its fix was for that folder."
+        )
+        assert (said in page) is ("frontend" in error)
+        assert "this file" not in page
 
     # a signature that is the error line itself is not said twice (a new user's try)
     (
@@ -1123,6 +1130,7 @@ async def test_the_find_page_says_a_match_is_about_another_file(tmp_path):
     page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
     assert "claude --resume cat" in page
     assert "Same error as yours, about another file</p>" in page
+    assert "<strong>Not seen about this file.</strong>" in page
 
 
 @pytest.mark.asyncio

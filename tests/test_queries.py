@@ -1133,6 +1133,20 @@ def test_stop_words_are_never_marked():
     )
 
 
+def test_a_letter_alone_is_never_marked():
+    """A highlight is a word that names something: not apt's `E:` prefix, which marked the
+    `E` of pytest's `E   ModuleNotFoundError` (nu42 finding 5), nor any letter alone."""
+    pytest_log = "E   ModuleNotFoundError: No module named 'aiosmtplib'\nW x failed in 0.2s"
+    pasted = "E: Unable to locate package python3.13-venv\nW: x package can be upgraded"
+    assert queries.mark_words(pytest_log, pasted, "[", "]") == pytest_log
+    for tokenizer in ("", "trigram"):
+        assert "[" not in queries.error_excerpt(pytest_log, pasted, "[", "]", tokenizer)
+    # a word of two characters or more still is, and a letter inside a word's phrase
+    assert queries.mark_words("E: no go for x-y", "E go x-y", "[", "]") == "E: no [go] for [x-y]"
+    # a digit alone is: an exit status
+    assert queries.mark_words("Exit code 1", "Exit code 1", "[", "]") == "[Exit] [code] [1]"
+
+
 UPSTREAM = "fatal: The current branch feature/empty-state has no upstream branch."
 MY_FEATURE = "fatal: The current branch my-feature has no upstream branch."
 
@@ -2268,13 +2282,13 @@ def test_format_hit():
         "failed_at": "T",
         "project": "/p",
         "target": "npm  run\nbuild",
-        "error_snippet": "a b c",
+        "error_snippet": "a bb c",
         "next_text": None,
         "next_ok_target": None,
         "files_edited_after": ["/p/a", "/q/b"],
         "resume": "claude --resume s",
         "matched": "all words",
-        "signature": "a b c",
+        "signature": "a bb c",
         "kind": "error",
         "occurrences": 1,
         "left_unsolved": 0,
@@ -2282,10 +2296,10 @@ def test_format_hit():
         "fixed_at": None,
         "outcome": "not fixed",
     }
-    assert cards.format_hit(3, row, ("*", "*"), "B") == (
+    assert cards.format_hit(3, row, ("*", "*"), "BB") == (
         "3. Bash failed T in /p\n"
         "   ran:    npm run build\n"
-        "   error:  a *b* c\n"
+        "   error:  a *bb* c\n"
         "   fixed:  no, nothing soon after it in that session was seen to get past it\n"
         "   edited: a, /q/b\n"
         "   resume: claude --resume s"
@@ -2316,11 +2330,11 @@ def test_format_hit():
         ],
         fix_calls=[{"tool": "Read", "target": "/p/x.js", "ok": False}],
     )
-    assert cards.format_hit(1, row, ("*", "*"), "b").splitlines() == [
+    assert cards.format_hit(1, row, ("*", "*"), "bb").splitlines() == [
         "1. Bash failed (not read) T in /p, 4 times in this session",
         "   session: the title",
         "   ran:    npm run build",
-        "   error:  a *b* c",
+        "   error:  a *bb* c",
         "   same error signature",  # (not its signature again: the error line above)
         "   fix:    Bash npm ci",
         # two edits of one file in a row: one step
@@ -2723,6 +2737,62 @@ def test_real_corpus_identifiers(real_conn, identifier):
     assert ranked == sorted(ranked)
 
 
+def test_what_was_said_next_of_a_fixed_failure_is_said_by_its_fix_at_the_latest(tmp_path):
+    """nu42's PEP 668 failure was got past, without a word, by a venv's `pip install ... &&
+    pytest`, and what the agent said next was of the tests that printed (`Je dois lire le
+    fichier generator.py`): the hook quoted it as "the assistant said next". Of a failure got
+    past, what is said after the call that got past it is of what that call printed, or of
+    the next task; what is said before it, up to that call, is kept."""
+    from corpus import APP, Session
+
+    pep668 = (
+        "Exit code 1\nerror: externally-managed-environment\n\n"
+        "× This environment is externally managed"
+    )
+    fix = "python3 -m venv .venv && . .venv/bin/activate && pip install pytest && pytest"
+    projects = tmp_path / "projects" / "-home-u-app"
+    (
+        Session("silent", APP, 0)
+        .call("s1", "Bash", command="pip install pytest")
+        .result("s1", pep668, error=True)
+        .call("s2", "Bash", command=fix)
+        .result("s2", "3 failed, 9 passed")
+        .say("I need to read generator.py to fix the tests.")
+        .write(projects / "silent.jsonl")
+    )
+    (
+        Session("said", APP, 0)
+        .call("t1", "Bash", command="pip install pytest")
+        .result("t1", pep668, error=True)
+        .say("The system Python is externally managed: a venv, then.")
+        .call("t2", "Bash", command=fix)
+        .result("t2", "9 passed")
+        .say("All tests pass; now the README.")
+        .write(projects / "said.jsonl")
+    )
+    (
+        Session("unfixed", APP, 0)
+        .call("u1", "Bash", command="pip install pytest")
+        .result("u1", pep668, error=True)
+        .call("u2", "Read", file_path="/home/u/app/README.md")
+        .result("u2", "# app")
+        .say("The README says nothing of a venv.")
+        .write(projects / "unfixed.jsonl")
+    )
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.find_past_fix(conn, "error: externally-managed-environment")
+    finally:
+        conn.close()
+    assert {r["session_id"]: (bool(r["fixed_at"]), r["next_text"]) for r in found} == {
+        "silent": (True, None),
+        "said": (True, "The system Python is externally managed: a venv, then."),
+        # not got past: what came next, as before
+        "unfixed": (False, "The README says nothing of a venv."),
+    }
+
+
 @needs_real_corpus()
 def test_real_corpus_what_happened_next(real_conn):
     """next_text and the next successful call, recomputed in Python from the index's rows."""
@@ -2763,6 +2833,8 @@ def test_real_corpus_what_happened_next(real_conn):
                 and m["model"] != "<synthetic>"
                 and m["is_sidechain"] == f["is_sidechain"]
                 and m["agent_id"] == f["agent_id"]
+                # of one got past, not after the call that got past it
+                and (row["fixed_at"] is None or m["timestamp"] <= row["fixed_at"])
                 # said before more than NEXT_TEXT_CALLS of the agent's calls followed
                 and sum(
                     c["session_id"] == f["session_id"]
@@ -3406,20 +3478,23 @@ def test_the_same_error_about_another_file_is_found(other_file, pasted, session)
     found = queries.find_past_fix(other_file, pasted)
     # of one that nothing fixed there: no fix to speak of
     unfixed = [{**row, "fixed_at": None} for row in found]
-    assert queries.other_files_notice(unfixed * 2).endswith(
-        "2 past failures had the same error about other files; what came next there was about"
-        " those files."
+    # what the pasted path is: cd's a folder, cat's a file (queries.missing_kind)
+    kind = {"cd": "folder", "cat": "file"}.get(session, "path")
+    assert queries.other_files_notice(unfixed * 2, pasted).endswith(
+        f"2 past failures had the same error about other {kind}s; what came next there was about"
+        f" those {kind}s."
     )
     fixed = [{"fixed_at": "2026-01-05T09:03:00.000Z", "occurrences": 2}]
-    assert queries.other_files_notice(fixed) == (
-        "2 past failures had the same error about other files; their fixes were for those files."
+    assert queries.other_files_notice(fixed, pasted) == (
+        f"2 past failures had the same error about other {kind}s; their fixes were for those"
+        f" {kind}s."
     )
     missing = session != "ignored"
     assert queries.seen_before(found) is not missing
     assert [(r["session_id"], r["matched"]) for r in found] == [(session, "signature")]
     if missing:
         assert queries.not_seen_notice(pasted, found).startswith(
-            "Not seen about this file: 1 past failure had the same error about another file; "
+            f"Not seen about this {kind}: 1 past failure had the same error about another {kind}; "
         )
     assert not found[0]["same_text"]
     # and the card says so, not "same error signature" alone
@@ -3429,6 +3504,40 @@ def test_the_same_error_about_another_file_is_found(other_file, pasted, session)
     # the signature after it only when it is not the error line shown above it
     error_line, signature = found[0]["error_snippet"].split("\n")[0], found[0]["signature"]
     assert (f"another file: {signature}\n" in card) is (signature != error_line)
+
+
+@pytest.mark.parametrize(
+    ("pasted", "kind"),
+    [
+        ("ls: cannot access 'build/output': No such file or directory", "folder"),
+        ("ls: build/output: No such file or directory", "folder"),
+        ("cd: no such file or directory: frontend", "folder"),
+        ("bash: cd: frontend: No such file or directory", "folder"),
+        ("mkdir: cannot create directory 'out/a': No such file or directory", "folder"),
+        ("cat: src/: Is a directory", "folder"),
+        ("cp: cannot stat 'dist/': No such file or directory", "folder"),
+        ("ls: cannot access 'src/app.py': No such file or directory", "file"),
+        ("cat: todo: No such file or directory", "file"),
+        ("sed: can't read src/Header.jsx: No such file or directory", "file"),
+        ("File does not exist.", "file"),
+        ("bash: ./run.sh: No such file or directory", "file"),
+        ("zsh: permission denied: ./deploy", "file"),
+        ("python: can't open file '/home/me/app/main': [Errno 2] No such file", "file"),
+        ("cp: cannot stat 'dist': No such file or directory", "path"),
+        ("FileNotFoundError: [Errno 2] No such file or directory: 'data'", "path"),
+        ("error: see https://example.com/ (No such file or directory: data)", "path"),
+    ],
+)
+def test_a_missing_path_is_said_as_what_the_error_says_it_is(pasted, kind):
+    """A folder's `ls` and `cd` were "not seen about this file" (nu42 finding 11): the
+    noun is what the error says its path is, "path" when it does not say."""
+    assert queries.missing_kind(pasted) == kind
+    assert queries.not_seen_about(pasted) == f"Not seen about this {kind}"
+    rows = [{"fixed_at": "2026-01-05T09:03:00.000Z", "occurrences": 2}]
+    assert queries.other_files_notice(rows, pasted) == (
+        f"2 past failures had the same error about other {kind}s; their fixes were for"
+        f" those {kind}s."
+    )
 
 
 def test_a_signature_match_is_not_said_about_another_file(other_file, among):

@@ -441,7 +441,8 @@ def not_seen(cards: list[dict[str, Any]], error: str) -> dict[str, Any]:
         # ... all about other files that were not there or a shell could not run or write
         # (queries.its_file_is_the_error)
         "other_files": queries.about_other_files(cards),
-        "other_files_notice": queries.other_files_notice(cards),
+        "other_files_head": queries.not_seen_about(error),
+        "other_files_notice": queries.other_files_notice(cards, error),
         "says_little": (
             queries.says_little_notice(error) if cards and queries.says_little(error) else None
         ),

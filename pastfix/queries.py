@@ -704,20 +704,43 @@ def signature_after_prefix(signature: object, pasted: object) -> int:
     """Whether a past failure's `signature` is the pasted error's signature after words a
     script printed before it (`Error creating snapshot: Error [ERR_MODULE_NOT_FOUND]: Cannot
     find module <str> imported from <path>`: the same Node error pasted alone was not seen
-    before, a new user's try, session 27). The pasted one must say enough on its own
-    (IN_TEXT_MIN_WORDS words outside its placeholders)."""
+    before, a new user's try, session 27), there to its end or going on past the paste at a
+    word's end as signature_goes_on reads it: a monorepo's `@astrolab/web:typecheck:
+    <path>(<n>,<n>): error TS6059: File <str> is not under <str> <str>. <str> is expected to
+    contain all source files.`, pasted as its first sentence alone, was "a different error"
+    (nu43 finding 1). The pasted one must say enough on its own (IN_TEXT_MIN_WORDS words
+    outside its placeholders)."""
     if not isinstance(signature, str) or not isinstance(pasted, str) or not pasted:
         return 0
-    if not signature.endswith(": " + pasted):
+    if not _after_words(signature, pasted):
         # the message of a JavaScript Error, which Node prints after its class (`Error:
         # Assertion Failed: ...`) and a script's wrapper after its own words (`Promise
         # rejected during <str>: Assertion Failed: ...`: the same error pasted as Node
         # printed it was not found, a new user's try, session 35)
         message = pasted.removeprefix(_JS_ERROR)
-        if message == pasted or not signature.endswith(": " + message):
+        if message == pasted or not _after_words(signature, message):
             return 0
         pasted = message
     return int(_says_enough(pasted))
+
+
+def _after_words(signature: str, pasted: str) -> bool:
+    """Whether `pasted` stands in `signature` after a `: ` (what a script said first), up to
+    the signature's end or to a word's end there (_cut_at_word)."""
+    said = ": " + pasted
+    start = signature.find(said)
+    while start >= 0:
+        end = start + len(said)
+        if end == len(signature) or _cut_at_word(signature, pasted, end):
+            return True
+        start = signature.find(said, start + 1)
+    return False
+
+
+def _cut_at_word(signature: str, pasted: str, end: int) -> bool:
+    """Whether a paste that stops at `end` of a longer `signature` was cut where a word ends
+    (`... was blocked.`), not inside one or a name (`cargo` of `cargo-nextest`)."""
+    return not (_is_word_char(pasted[-1]) and _goes_on(signature, end))
 
 
 _JS_ERROR = "Error: "
@@ -732,8 +755,8 @@ def signature_goes_on(signature: object, pasted: object) -> int:
         return 0
     if len(signature) <= len(pasted) or not signature.startswith(pasted):
         return 0
-    if _is_word_char(pasted[-1]) and _goes_on(signature, len(pasted)):
-        return 0  # cut inside a word (or a name: `cargo` of `cargo-nextest`)
+    if not _cut_at_word(signature, pasted, len(pasted)):
+        return 0
     return int(_says_enough(pasted))
 
 
@@ -876,8 +899,9 @@ def distinctive_words(error: object) -> str:
     Not a value that differs between two sightings of one error, as a signature sets it
     aside (a duration, a size, a version: signatures.normalise leaves no word of it):
     `Compiled successfully in 2.3s` had a near match sharing `2.3s` (a new user's try, nu41
-    finding 9). The error's exception class and a folder of its path are names, but only of
-    its kind or its place, which a near match may not share alone (names_the_error).
+    finding 9). The error's exception class, a folder of its path and a file's name are
+    names, but only of its kind or its place, which a near match may not share alone
+    (names_the_error).
     """
     return json.dumps(list(_error_names(error)[0]), ensure_ascii=False)
 
@@ -888,7 +912,11 @@ def _error_names(
 ) -> tuple[tuple[str, ...], frozenset[str], str, frozenset[str]]:
     """distinctive_words of a pasted error; those of them that name only its kind or its
     place (lower-cased): its exception class (and the package it is in: `java.lang` of
-    `java.lang.NullPointerException`), or a folder of a path (`python3`, `sources.list.d`);
+    `java.lang.NullPointerException`), a folder of a path (`python3`, `sources.list.d`), or
+    a file's name (`index.ts`, `main.rs`: a project has many, every project has one, and
+    a failure about another of them is no kin of the error: nu43's TS6059 had a partial
+    match of `sed: frontend/src/router/index.ts: No such file or directory`, a Rust panic
+    at `src/main.rs:42:5` a `Get-Content` of another `main.rs`);
     the line they were read from, its paths' folders left out (signatures.without_folders);
     and the words of its exception class, which are no words of its message."""
     text = paste_text(error)
@@ -902,7 +930,9 @@ def _error_names(
     names, kinds = _names_in(text)
     line = signatures.without_folders(text)
     named = {name.lower() for name in _names_in(line)[0]}
-    weak = kinds | {name.lower() for name in names if name.lower() not in named}
+    weak = kinds | {
+        name.lower() for name in names if name.lower() not in named or _FILE_NAME.search(name)
+    }
     kind_words = frozenset(t for kind in kinds for t in _TOKEN.findall(kind))
     return names, frozenset(weak), line, kind_words
 
@@ -961,7 +991,7 @@ MESSAGE_SHARE = 0.5
 def names_the_error(key_line: object, content: object, error: object) -> int:
     """1 when a near match (a failure that shares a rare name of the pasted error, not its
     signature) shares something that names the error: a name of it other than its exception
-    class and its path's folders (_error_names), which it holds as a name (_names_it,
+    class, its path's folders and file names (_error_names), which it holds as a name (_names_it,
     not only as its paths' folders), or, when it shares those alone, the words
     of its message (MESSAGE_SHARE of them, on the failure's key line). A class is the kind
     of an error, not which one, and a folder where it happened: `TypeError: Cannot read
@@ -1030,9 +1060,16 @@ def with_message_words(shared: object, key_line: object, error: object) -> str:
 
 def _message_words(line: str) -> set[str]:
     """The words of a key line that can tell two messages apart, lower-cased: not stop
-    words, GENERIC_WORDS, numbers or single letters, nor a path's folders."""
-    tokens = _TOKEN.findall(signatures.without_folders(line).lower())
-    return {t for t in tokens if _distinctive_token(t)}
+    words, GENERIC_WORDS, numbers or single letters, nor a path's folders or a file's name
+    (`index` and `ts` of `index.ts`: _error_names)."""
+    line = _FILE_WORD.sub(" ", signatures.without_folders(line))
+    return {t for t in _TOKEN.findall(line.lower()) if _distinctive_token(t)}
+
+
+# A file's name in a line (signatures.FILE_EXTENSIONS), as _FILE_NAME is one alone.
+_FILE_WORD = lazy(
+    r"[\w.-]*\w\.(?:" + "|".join(signatures.FILE_EXTENSIONS) + r")(?![\w-])", re.IGNORECASE
+)
 
 
 def _distinctive_token(token: str) -> bool:

@@ -827,9 +827,10 @@ def test_find_past_fix_near_matches_share_a_rare_name(ranking):
 
 def test_a_near_match_of_the_errors_code_before_one_of_a_file_name(tmp_path):
     """Not seen before: a near match that shares the error's code (`TS2307`) comes before
-    one that shares only a file name of the paste's path (`index.ts`), in the query and
-    across indexes (find_class). An `ls` listing and an `lsd` error came first (nu38
-    finding 6): the TS2307 failure, about another file, came after them."""
+    one that shares only a file name of the paste's path (`index.ts`), which is none since
+    a file name alone makes no near match (nu43 finding 1). An `ls` listing and an `lsd`
+    error came first (nu38 finding 6): the TS2307 failure, about another file, came after
+    them."""
     projects = tmp_path / "projects"
     ts = "src/utils/sheet.ts:5:22 - error TS2307: Cannot find module 'xlsx' or its corresponding"
     for sid, minutes, command, error in (
@@ -852,12 +853,7 @@ def test_a_near_match_of_the_errors_code_before_one_of_a_file_name(tmp_path):
         )
         found = queries.find_past_fix(conn, pasted)
         assert not queries.seen_before(found)
-        assert [(r["session_id"], r["shared_words"]) for r in found] == [
-            ("tsc", ["TS2307"]),
-            ("lsd", ["index.ts"]),
-        ]
-        assert queries.find_class(found[0]) < queries.find_class(found[1])
-        assert queries.merge_find_rows([found[1:], found[:1]]) == found
+        assert [(r["session_id"], r["shared_words"]) for r in found] == [("tsc", ["TS2307"])]
     finally:
         conn.close()
 
@@ -4927,3 +4923,75 @@ def test_an_error_without_an_error_line_is_still_not_seen_before(pasted):
     """A word that denies, of trouble, or an error's name in capitals or camel case is an
     error's, though no line scores as one (signatures.reports_no_error)."""
     assert queries.not_seen_notice(pasted, []).startswith("Not seen before: ")
+
+
+def test_a_paste_cut_short_finds_the_error_a_script_named_first(tmp_path):
+    """A monorepo's `@astrolab/web:typecheck: src/App.tsx(1,48): error TS6059: ... 'rootDir'
+    is expected to contain all source files.`, pasted without the script's prefix and its
+    last sentence, was "a different error" and the MCP tool's `seen_before: false` (nu43
+    finding 1): a prefix and a cut are each matched, and both at once too. Not a cut inside
+    a word, nor a paste that says too little alone."""
+    projects = tmp_path / "projects"
+    said = (
+        "@astrolab/web:typecheck: src/App.tsx(1,48): error TS6059: File"
+        " '/w/astrolab/packages/shared/src/index.ts' is not under 'rootDir'"
+        " '/w/astrolab/apps/web/src'. 'rootDir' is expected to contain all source files."
+    )
+    (
+        Session("ts", APP, 0)
+        .call("ts1", "Bash", command="pnpm typecheck")
+        .result("ts1", f"Exit code 2\n{said}", error=True)
+        .write(projects / "-home-u-app" / "ts.jsonl")
+    )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        pasted = (
+            "error TS6059: File '/x/packages/shared/src/index.ts' is not under 'rootDir'"
+            " '/x/apps/web/src'."
+        )
+        found = queries.find_past_fix(conn, pasted)
+        assert queries.seen_before(found)
+        assert [(r["session_id"], r["matched"]) for r in found] == [("ts", "signature")]
+    finally:
+        conn.close()
+    past = "x:y: <path>(<n>,<n>): error TS6059: File <str> is not under <str> <str>. More words."
+    assert queries.signature_after_prefix(past, "error TS6059: File <str> is not under <str>") == 1
+    assert queries.signature_after_prefix(past, "error TS6059: File <str> is not und") == 0
+    assert queries.signature_after_prefix(past, "error TS6059") == 0
+
+
+def test_a_file_name_alone_makes_no_partial_match(tmp_path):
+    """A file's name taken from the paste's path (`index.ts`, `main.rs`) is in failures of
+    every kind: nu43's unseen TS6059 had a partial match of `sed: frontend/src/router/
+    index.ts: No such file or directory`, a Rust panic at `src/main.rs:42:5` one of a
+    `Get-Content` of another `main.rs`. A failure that shares only a file name is no
+    partial match; one that shares the error's code is."""
+    projects = tmp_path / "projects"
+    for sid, minutes, command, error in (
+        ("sed", 0, "sed -n 1,9p src/router/index.ts", "sed: src/router/index.ts: No such file"),
+        (
+            "gc",
+            100,
+            "Get-Content src\\main.rs",
+            "Get-Content : Cannot find path 'C:\\a\\src\\main.rs' because it does not exist.",
+        ),
+        ("tsc", 200, "tsc", "src/a.ts(1,2): error TS6307: File '/w/b.ts' is not listed"),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command=command)
+            .result(f"{sid}1", f"Exit code 1\n{error}", error=True)
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        pasted = "error TS6059: File '/x/packages/shared/src/index.ts' is not under 'rootDir'."
+        assert queries.find_past_fix(conn, pasted) == []
+        panic = "thread 'main' panicked at src/main.rs:42:5:\ncalled `Option::unwrap()` on a `None`"
+        assert queries.find_past_fix(conn, panic) == []
+        found = queries.find_past_fix(conn, "error TS6307: '/x/src/index.ts' left out of project")
+        assert [(r["session_id"], r["shared_words"]) for r in found] == [("tsc", ["TS6307"])]
+    finally:
+        conn.close()

@@ -372,6 +372,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("shared_words", 3, shared_words, deterministic=True)
     conn.create_function("only_file_names", 1, only_file_names, deterministic=True)
     conn.create_function("names_the_error", 3, names_the_error, deterministic=True)
+    conn.create_function("names_apart", 2, names_apart, deterministic=True)
     conn.create_function("with_message_words", 3, with_message_words, deterministic=True)
     conn.create_function("same_text", 2, same_text, deterministic=True)
     conn.create_function("text_distance", 2, text_distance, deterministic=True)
@@ -960,17 +961,23 @@ def _names_in(text: str) -> tuple[tuple[str, ...], set[str]]:
         value = _EDGES.sub("", found.group(0))
         if len(value) >= MIN_QUOTED:
             names.setdefault(value.lower(), value)
-    kept = [
-        name
-        for name in names.values()
-        if any(_distinctive_token(token) for token in _TOKEN.findall(name))
-        and len(_TOKEN.findall(name)) <= MAX_NAME_WORDS
-        # an acronym of three letters alone is a common word of the trade (`TLS`, `API`,
-        # `JWT`): an Oracle `ORA-12154: TLS:could not resolve ...` was given Dialyzer logs
-        # that mention TLS (a new user's F11, session 31); `ORA-12154` is a name
-        and not (len(name) <= 3 and name.isalpha() and name.isupper())
-        and _names_something(name)
-    ][:MAX_WORDS]
+    kept = list(
+        itertools.islice(
+            (
+                name
+                for name in names.values()
+                if any(_distinctive_token(token) for token in _TOKEN.findall(name))
+                and len(_TOKEN.findall(name)) <= MAX_NAME_WORDS
+                # an acronym of three letters alone is a common word of the trade (`TLS`,
+                # `API`, `JWT`): an Oracle `ORA-12154: TLS:could not resolve ...` was given
+                # Dialyzer logs that mention TLS (a new user's F11, session 31); `ORA-12154`
+                # is a name
+                and not (len(name) <= 3 and name.isalpha() and name.isupper())
+                and _names_something(name)
+            ),
+            MAX_WORDS,  # (the first ones only are judged: a log holds hundreds)
+        )
+    )
     return tuple(kept), kinds & {name.lower() for name in kept}
 
 
@@ -1018,6 +1025,55 @@ def names_the_error(key_line: object, content: object, error: object) -> int:
     message = _message_words(line) - kind_words
     said = _message_words(key_line)
     return int(bool(message) and len(message & said) >= MESSAGE_SHARE * len(message))
+
+
+# The start and end of a text whose names names_apart compares (a log of any length).
+APART_CHARS = 2048
+
+
+def names_apart(content: object, error: object) -> int:
+    """How far a failure's names are from the pasted error's (_names_in: files, modules,
+    quoted values, codes), for the failures of one signature in one session, of which one
+    card shows one: the paste's names it does not hold, and, when the paste names more than
+    its key line does (a log pasted whole), its names the paste does not hold. quarto's
+    `File references.bib not found in resource path`, met 3 times in one session as it
+    rendered one file after another (`[ 4/12] docs/literature/annotated_bibliography.qmd`,
+    then the error), pasted with the file it was rendering, had the card of the first,
+    fixed in technical-plan.qmd (nu43 finding 6): the one that names the same files comes
+    first, then the one fixed. A key line alone counts only what the failure lacks of it
+    (`Property 'email' ...`, another occurrence about `'errors'`): other names elsewhere in
+    a failure's output say nothing of it, and the one fixed soonest stays first."""
+    if not isinstance(content, str) or error is None:
+        return 0
+    mine, key = _own_names(paste_text(str(error)))
+    if not mine:
+        return 0
+    if not mine - key:
+        # (found as written, not read as names: the cost of a few finds, where _names_in
+        # over each failure of the groups made the real corpus's finds 60% slower)
+        text = _bounded(content).lower()
+        return sum(name not in text for name in mine)
+    theirs = _text_names(content)
+    return len(mine - theirs) + len(theirs - mine)
+
+
+@functools.lru_cache(maxsize=4)
+def _own_names(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The names of a pasted text (names_apart), and those of its key line, lower-cased."""
+    key = signatures.key_line(text) if "\n" in text else text
+    return _text_names(text), frozenset(n.lower() for n in _names_in(key or text)[0])
+
+
+def _text_names(text: str) -> frozenset[str]:
+    """The names of a text's first and last APART_CHARS (_names_in), lower-cased."""
+    return frozenset(name.lower() for name in _names_in(_bounded(text))[0])
+
+
+def _bounded(text: str) -> str:
+    """A text's first and last APART_CHARS."""
+    if len(text) > 2 * APART_CHARS:
+        return text[:APART_CHARS] + "\n" + text[-APART_CHARS:]
+    return text
 
 
 def _names_it(text: str, name: str, quoted: bool) -> bool:
@@ -1795,17 +1851,29 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
         # (seen_before: only rows about other names, or other files that were not there)
         if about_other_files(rows):
             return f"Not seen about this file: {other_files_notice(rows)}"
-        one = len(rows) == 1
-        shown = one_line(next(r["signature"] for r in rows if r["matched"] == "signature"), 80)
-        return (
+        same = [r for r in rows if r["matched"] == "signature"]
+        one = len(same) == 1
+        # (of another value it keeps, its form: `command not found: <str>`, not the sed of
+        # the first row, another_value)
+        shown = one_line(_kept_set_aside(same[0]["signature"] or ""), 80)
+        said = (
             f"Not seen before: past failures have its error signature, {_quoted(shown)}, but"
-            f" none names what {what} names. The {len(rows)} below ({OTHER_NAMES})"
+            f" none names what {what} names. The {len(same)} below ({OTHER_NAMES})"
             f" {'was' if one else 'were'} about those: {'its fix is' if one else 'their fixes are'}"
             " not yours."
         )
+        # (and near matches after them, when its signature was found only about another
+        # value it keeps: other_value)
+        near = [r for r in rows if r["matched"] == "some words"]
+        return f"{said} Then {_partial(near)}: a different error, maybe related." if near else said
+    return f"{head} {_partial(rows)}: a different error, maybe related."
+
+
+def _partial(rows: list[dict[str, Any]]) -> str:
+    """`N partial matches, sharing only x, y` of near matches (not_seen_notice)."""
     words = sorted({w for row in rows for w in row["shared_words"]})
     count = f"{len(rows)} partial match{'es' * (len(rows) != 1)}"
-    return f"{head} {count}, sharing only {', '.join(words)}: a different error, maybe related."
+    return f"{count}, sharing only {', '.join(words)}"
 
 
 def about_other_files(rows: list[dict[str, Any]]) -> bool:
@@ -1854,17 +1922,23 @@ def _bare_lines(error: object) -> list[re.Match[str]]:
     """The lines of a pasted error that says_little, matched; none for one that says more.
     A prompt's line and a log's prefix are no part of it (signatures.as_output): `$ rg
     "status" src` above `Exit code 1` is the command that ended so (a new user's paste lost
-    the warning and got twenty failures that hold `Exit code 1`, session 34)."""
+    the warning and got twenty failures that hold `Exit code 1`, session 34), nor a
+    terminal's echo of the key that stopped it (signatures.is_key_echo), unless it is the
+    key line (`Exit code 1` and `^C`: those interrupted, by their signature `^C`)."""
     found = []
     for line in signatures.as_output(paste_text(error)).splitlines():
         line = line.strip().rstrip(".")
-        if not line:
-            continue
+        if not line or (signatures.is_key_echo(line) and not _echo_is_key(error)):
+            continue  # (`^C` above `Process exited with code 130`: the key that stopped it)
         m = _BARE_STATUS.fullmatch(line)
         if not m:
             return []
         found.append(m)
     return found
+
+
+def _echo_is_key(error: object) -> bool:
+    return signatures.is_key_echo(signatures.key_line(paste_text(error)))
 
 
 def says_little(error: object) -> bool:
@@ -2198,6 +2272,17 @@ in_text as materialized (
 unseen as materialized (
   select exists (select 1 from unmatched) and not exists (select 1 from in_text) as yes
 ),
+-- and those of its signature about another value it keeps (another_value: another module
+-- missing, another program not found), the same error about other names: `command not
+-- found: awk`, PowerShell's for awk too, had no row while the index held sed's (nu43
+-- finding 4)
+other_value as materialized (
+  select tr.id from failed_signatures s
+  join tool_results tr indexed by idx_tr_signature
+    on tr.is_error = 1 and tr.signature = s.signature
+  where (select yes from unseen) and (select keeps from pasted)
+    and another_value(s.signature, (select signature from pasted))
+),
 rare as materialized (
   select coalesce(json_group_array(word), '[]') as words from (
     select w.value as word, (
@@ -2216,14 +2301,16 @@ some_words as materialized (
     and (select yes from unseen) and tr.kind = 'error'
 ),
 -- words: 2 every word, 1 some words, 0 none (a signature match only); loose: 1 for the
--- same error about another file, found only so
+-- same error about another file, found only so; other: 1 for its signature about another
+-- value (other_value: found only when nothing but near matches was)
 matches as (
   select id, min(score) as score, max(same) as same, max(words) as words,
-    min(loose) as loose from (
-    select id, null as score, 1 as same, 0 as words, 0 as loose from by_signature
-    union all select id, null, 1, 0, loose from in_text
-    union all select id, score, 0, 2, 0 from all_words
-    union all select id, score, 0, 1, 0 from some_words)
+    min(loose) as loose, max(other) as other from (
+    select id, null as score, 1 as same, 0 as words, 0 as loose, 0 as other from by_signature
+    union all select id, null, 1, 0, loose, 0 from in_text
+    union all select id, null, 1, 0, 0, 1 from other_value
+    union all select id, score, 0, 2, 0, 0 from all_words
+    union all select id, score, 0, 1, 0, 0 from some_words)
   group by id
 ),
 -- How close each failure's key line is to the pasted error's: the same text once paths,
@@ -2233,7 +2320,8 @@ matches as (
 prelim as (
   select m.*, row_number() over (
     order by m.same or m.words = 2 desc, m.words desc, tr.kind = 'error' desc,
-      m.score is null, m.score, tr.timestamp desc, m.id) as n
+      m.score is null, m.score, tr.timestamp desc, m.id) as n,
+    count(*) over (partition by tr.session_id, coalesce(tr.signature, '')) as together
   from matches m join tool_results tr on tr.id = m.id
   -- `Exit code 2` alone names no error, only how a command ended: those that ended so
   where {status} is null
@@ -2244,6 +2332,10 @@ lines as materialized (
     -- a diagnostic about another file: the same error there (other_file), not the text
     case when p.n <= {KEYED_ROWS} then coalesce(
       diagnosed_elsewhere(diagnosed_file(tr.content), {matched}), 0) else 0 end as elsewhere,
+    -- of several in one group (session, signature), how far its names are from the
+    -- paste's (names_apart)
+    case when p.n <= {KEYED_ROWS} and p.together > 1 then
+      names_apart(tr.content, {matched}) else 0 end as apart,
     -- a near match that holds only file names of the paste's, after those that hold its
     -- code or kind (only_file_names; one not compared counts as such). Of its names, not
     -- of the rare ones: a reference to `rare` here made the query's prepare 15% slower.
@@ -2258,7 +2350,8 @@ keyed as (
     coalesce(other_folder(key_line, {matched}), 0) as folders,
     -- the same signature, every name it quotes another, or a path it quotes another
     -- file's (other_names: NAMES_OTHER, FILE_OTHER)
-    case when same and not coalesce(same_text(key_line, {matched}), 0) then coalesce(
+    case when other then {NAMES_OTHER}
+      when same and not coalesce(same_text(key_line, {matched}), 0) then coalesce(
       other_names(key_line, (select content from tool_results where id = lines.id), {matched}),
       0) else 0 end as names,
     -- a near match shares something that names the error, not its exception class alone
@@ -2268,7 +2361,10 @@ keyed as (
       else 1 end as named
   from lines
 ),
--- A fixed failure of each (session, signature) stands for the group, whatever its line
+-- The one of each (session, signature) whose names are the paste's (names_apart: quarto's
+-- `File references.bib not found in resource path` 3 times in a session, pasted with the
+-- file it was rendering, had the card of the first, fixed in another file, nu43 finding 6);
+-- then a fixed failure stands for the group, whatever its line
 -- numbers or file say (a cmake error fixed at 01:16 and met again at 02:11, not fixed:
 -- the later one, pasted, had the card say "not fixed"); of those, the closest, then the
 -- one fixed soonest (the last of a run of retries before its fix; not a failure whose
@@ -2289,7 +2385,8 @@ ranked as (
     fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
-      order by fx.tool_use_id is not null and tr.kind not in ({nameless}) desc, m.exact desc,
+      order by m.apart,
+        fx.tool_use_id is not null and tr.kind not in ({nameless}) desc, m.exact desc,
         m.distance, m.folders, m.same desc,
         m.words desc, m.score is null, m.score,
         coalesce(case when tr.kind not in ({nameless})

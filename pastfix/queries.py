@@ -372,6 +372,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("shared_words", 3, shared_words, deterministic=True)
     conn.create_function("only_file_names", 1, only_file_names, deterministic=True)
     conn.create_function("names_the_error", 3, names_the_error, deterministic=True)
+    conn.create_function("names_apart", 2, names_apart, deterministic=True)
     conn.create_function("with_message_words", 3, with_message_words, deterministic=True)
     conn.create_function("same_text", 2, same_text, deterministic=True)
     conn.create_function("text_distance", 2, text_distance, deterministic=True)
@@ -708,20 +709,43 @@ def signature_after_prefix(signature: object, pasted: object) -> int:
     """Whether a past failure's `signature` is the pasted error's signature after words a
     script printed before it (`Error creating snapshot: Error [ERR_MODULE_NOT_FOUND]: Cannot
     find module <str> imported from <path>`: the same Node error pasted alone was not seen
-    before, a new user's try, session 27). The pasted one must say enough on its own
-    (IN_TEXT_MIN_WORDS words outside its placeholders)."""
+    before, a new user's try, session 27), there to its end or going on past the paste at a
+    word's end as signature_goes_on reads it: a monorepo's `@astrolab/web:typecheck:
+    <path>(<n>,<n>): error TS6059: File <str> is not under <str> <str>. <str> is expected to
+    contain all source files.`, pasted as its first sentence alone, was "a different error"
+    (nu43 finding 1). The pasted one must say enough on its own (IN_TEXT_MIN_WORDS words
+    outside its placeholders)."""
     if not isinstance(signature, str) or not isinstance(pasted, str) or not pasted:
         return 0
-    if not signature.endswith(": " + pasted):
+    if not _after_words(signature, pasted):
         # the message of a JavaScript Error, which Node prints after its class (`Error:
         # Assertion Failed: ...`) and a script's wrapper after its own words (`Promise
         # rejected during <str>: Assertion Failed: ...`: the same error pasted as Node
         # printed it was not found, a new user's try, session 35)
         message = pasted.removeprefix(_JS_ERROR)
-        if message == pasted or not signature.endswith(": " + message):
+        if message == pasted or not _after_words(signature, message):
             return 0
         pasted = message
     return int(_says_enough(pasted))
+
+
+def _after_words(signature: str, pasted: str) -> bool:
+    """Whether `pasted` stands in `signature` after a `: ` (what a script said first), up to
+    the signature's end or to a word's end there (_cut_at_word)."""
+    said = ": " + pasted
+    start = signature.find(said)
+    while start >= 0:
+        end = start + len(said)
+        if end == len(signature) or _cut_at_word(signature, pasted, end):
+            return True
+        start = signature.find(said, start + 1)
+    return False
+
+
+def _cut_at_word(signature: str, pasted: str, end: int) -> bool:
+    """Whether a paste that stops at `end` of a longer `signature` was cut where a word ends
+    (`... was blocked.`), not inside one or a name (`cargo` of `cargo-nextest`)."""
+    return not (_is_word_char(pasted[-1]) and _goes_on(signature, end))
 
 
 _JS_ERROR = "Error: "
@@ -736,8 +760,8 @@ def signature_goes_on(signature: object, pasted: object) -> int:
         return 0
     if len(signature) <= len(pasted) or not signature.startswith(pasted):
         return 0
-    if _is_word_char(pasted[-1]) and _goes_on(signature, len(pasted)):
-        return 0  # cut inside a word (or a name: `cargo` of `cargo-nextest`)
+    if not _cut_at_word(signature, pasted, len(pasted)):
+        return 0
     return int(_says_enough(pasted))
 
 
@@ -880,8 +904,9 @@ def distinctive_words(error: object) -> str:
     Not a value that differs between two sightings of one error, as a signature sets it
     aside (a duration, a size, a version: signatures.normalise leaves no word of it):
     `Compiled successfully in 2.3s` had a near match sharing `2.3s` (a new user's try, nu41
-    finding 9). The error's exception class and a folder of its path are names, but only of
-    its kind or its place, which a near match may not share alone (names_the_error).
+    finding 9). The error's exception class, a folder of its path and a file's name are
+    names, but only of its kind or its place, which a near match may not share alone
+    (names_the_error).
     """
     return json.dumps(list(_error_names(error)[0]), ensure_ascii=False)
 
@@ -892,7 +917,11 @@ def _error_names(
 ) -> tuple[tuple[str, ...], frozenset[str], str, frozenset[str]]:
     """distinctive_words of a pasted error; those of them that name only its kind or its
     place (lower-cased): its exception class (and the package it is in: `java.lang` of
-    `java.lang.NullPointerException`), or a folder of a path (`python3`, `sources.list.d`);
+    `java.lang.NullPointerException`), a folder of a path (`python3`, `sources.list.d`), or
+    a file's name (`index.ts`, `main.rs`: a project has many, every project has one, and
+    a failure about another of them is no kin of the error: nu43's TS6059 had a partial
+    match of `sed: frontend/src/router/index.ts: No such file or directory`, a Rust panic
+    at `src/main.rs:42:5` a `Get-Content` of another `main.rs`);
     the line they were read from, its paths' folders left out (signatures.without_folders);
     and the words of its exception class, which are no words of its message."""
     text = paste_text(error)
@@ -906,7 +935,9 @@ def _error_names(
     names, kinds = _names_in(text)
     line = signatures.without_folders(text)
     named = {name.lower() for name in _names_in(line)[0]}
-    weak = kinds | {name.lower() for name in names if name.lower() not in named}
+    weak = kinds | {
+        name.lower() for name in names if name.lower() not in named or _FILE_NAME.search(name)
+    }
     kind_words = frozenset(t for kind in kinds for t in _TOKEN.findall(kind))
     return names, frozenset(weak), line, kind_words
 
@@ -934,17 +965,23 @@ def _names_in(text: str) -> tuple[tuple[str, ...], set[str]]:
         value = _EDGES.sub("", found.group(0))
         if len(value) >= MIN_QUOTED:
             names.setdefault(value.lower(), value)
-    kept = [
-        name
-        for name in names.values()
-        if any(_distinctive_token(token) for token in _TOKEN.findall(name))
-        and len(_TOKEN.findall(name)) <= MAX_NAME_WORDS
-        # an acronym of three letters alone is a common word of the trade (`TLS`, `API`,
-        # `JWT`): an Oracle `ORA-12154: TLS:could not resolve ...` was given Dialyzer logs
-        # that mention TLS (a new user's F11, session 31); `ORA-12154` is a name
-        and not (len(name) <= 3 and name.isalpha() and name.isupper())
-        and _names_something(name)
-    ][:MAX_WORDS]
+    kept = list(
+        itertools.islice(
+            (
+                name
+                for name in names.values()
+                if any(_distinctive_token(token) for token in _TOKEN.findall(name))
+                and len(_TOKEN.findall(name)) <= MAX_NAME_WORDS
+                # an acronym of three letters alone is a common word of the trade (`TLS`,
+                # `API`, `JWT`): an Oracle `ORA-12154: TLS:could not resolve ...` was given
+                # Dialyzer logs that mention TLS (a new user's F11, session 31); `ORA-12154`
+                # is a name
+                and not (len(name) <= 3 and name.isalpha() and name.isupper())
+                and _names_something(name)
+            ),
+            MAX_WORDS,  # (the first ones only are judged: a log holds hundreds)
+        )
+    )
     return tuple(kept), kinds & {name.lower() for name in kept}
 
 
@@ -965,7 +1002,7 @@ MESSAGE_SHARE = 0.5
 def names_the_error(key_line: object, content: object, error: object) -> int:
     """1 when a near match (a failure that shares a rare name of the pasted error, not its
     signature) shares something that names the error: a name of it other than its exception
-    class and its path's folders (_error_names), which it holds as a name (_names_it,
+    class, its path's folders and file names (_error_names), which it holds as a name (_names_it,
     not only as its paths' folders), or, when it shares those alone, the words
     of its message (MESSAGE_SHARE of them, on the failure's key line). A class is the kind
     of an error, not which one, and a folder where it happened: `TypeError: Cannot read
@@ -992,6 +1029,55 @@ def names_the_error(key_line: object, content: object, error: object) -> int:
     message = _message_words(line) - kind_words
     said = _message_words(key_line)
     return int(bool(message) and len(message & said) >= MESSAGE_SHARE * len(message))
+
+
+# The start and end of a text whose names names_apart compares (a log of any length).
+APART_CHARS = 2048
+
+
+def names_apart(content: object, error: object) -> int:
+    """How far a failure's names are from the pasted error's (_names_in: files, modules,
+    quoted values, codes), for the failures of one signature in one session, of which one
+    card shows one: the paste's names it does not hold, and, when the paste names more than
+    its key line does (a log pasted whole), its names the paste does not hold. quarto's
+    `File references.bib not found in resource path`, met 3 times in one session as it
+    rendered one file after another (`[ 4/12] docs/literature/annotated_bibliography.qmd`,
+    then the error), pasted with the file it was rendering, had the card of the first,
+    fixed in technical-plan.qmd (nu43 finding 6): the one that names the same files comes
+    first, then the one fixed. A key line alone counts only what the failure lacks of it
+    (`Property 'email' ...`, another occurrence about `'errors'`): other names elsewhere in
+    a failure's output say nothing of it, and the one fixed soonest stays first."""
+    if not isinstance(content, str) or error is None:
+        return 0
+    mine, key = _own_names(paste_text(str(error)))
+    if not mine:
+        return 0
+    if not mine - key:
+        # (found as written, not read as names: the cost of a few finds, where _names_in
+        # over each failure of the groups made the real corpus's finds 60% slower)
+        text = _bounded(content).lower()
+        return sum(name not in text for name in mine)
+    theirs = _text_names(content)
+    return len(mine - theirs) + len(theirs - mine)
+
+
+@functools.lru_cache(maxsize=4)
+def _own_names(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The names of a pasted text (names_apart), and those of its key line, lower-cased."""
+    key = signatures.key_line(text) if "\n" in text else text
+    return _text_names(text), frozenset(n.lower() for n in _names_in(key or text)[0])
+
+
+def _text_names(text: str) -> frozenset[str]:
+    """The names of a text's first and last APART_CHARS (_names_in), lower-cased."""
+    return frozenset(name.lower() for name in _names_in(_bounded(text))[0])
+
+
+def _bounded(text: str) -> str:
+    """A text's first and last APART_CHARS."""
+    if len(text) > 2 * APART_CHARS:
+        return text[:APART_CHARS] + "\n" + text[-APART_CHARS:]
+    return text
 
 
 def _names_it(text: str, name: str, quoted: bool) -> bool:
@@ -1034,9 +1120,16 @@ def with_message_words(shared: object, key_line: object, error: object) -> str:
 
 def _message_words(line: str) -> set[str]:
     """The words of a key line that can tell two messages apart, lower-cased: not stop
-    words, GENERIC_WORDS, numbers or single letters, nor a path's folders."""
-    tokens = _TOKEN.findall(signatures.without_folders(line).lower())
-    return {t for t in tokens if _distinctive_token(t)}
+    words, GENERIC_WORDS, numbers or single letters, nor a path's folders or a file's name
+    (`index` and `ts` of `index.ts`: _error_names)."""
+    line = _FILE_WORD.sub(" ", signatures.without_folders(line))
+    return {t for t in _TOKEN.findall(line.lower()) if _distinctive_token(t)}
+
+
+# A file's name in a line (signatures.FILE_EXTENSIONS), as _FILE_NAME is one alone.
+_FILE_WORD = lazy(
+    r"[\w.-]*\w\.(?:" + "|".join(signatures.FILE_EXTENSIONS) + r")(?![\w-])", re.IGNORECASE
+)
 
 
 def _distinctive_token(token: str) -> bool:
@@ -1773,17 +1866,29 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
         # (seen_before: only rows about other names, or other files that were not there)
         if about_other_files(rows):
             return f"{not_seen_about(error)}: {other_files_notice(rows, error)}"
-        one = len(rows) == 1
-        shown = one_line(next(r["signature"] for r in rows if r["matched"] == "signature"), 80)
-        return (
+        same = [r for r in rows if r["matched"] == "signature"]
+        one = len(same) == 1
+        # (of another value it keeps, its form: `command not found: <str>`, not the sed of
+        # the first row, another_value)
+        shown = one_line(_kept_set_aside(same[0]["signature"] or ""), 80)
+        said = (
             f"Not seen before: past failures have its error signature, {_quoted(shown)}, but"
-            f" none names what {what} names. The {len(rows)} below ({OTHER_NAMES})"
+            f" none names what {what} names. The {len(same)} below ({OTHER_NAMES})"
             f" {'was' if one else 'were'} about those: {'its fix is' if one else 'their fixes are'}"
             " not yours."
         )
+        # (and near matches after them, when its signature was found only about another
+        # value it keeps: other_value)
+        near = [r for r in rows if r["matched"] == "some words"]
+        return f"{said} Then {_partial(near)}: a different error, maybe related." if near else said
+    return f"{head} {_partial(rows)}: a different error, maybe related."
+
+
+def _partial(rows: list[dict[str, Any]]) -> str:
+    """`N partial matches, sharing only x, y` of near matches (not_seen_notice)."""
     words = sorted({w for row in rows for w in row["shared_words"]})
     count = f"{len(rows)} partial match{'es' * (len(rows) != 1)}"
-    return f"{head} {count}, sharing only {', '.join(words)}: a different error, maybe related."
+    return f"{count}, sharing only {', '.join(words)}"
 
 
 def about_other_files(rows: list[dict[str, Any]]) -> bool:
@@ -1848,17 +1953,23 @@ def _bare_lines(error: object) -> list[re.Match[str]]:
     """The lines of a pasted error that says_little, matched; none for one that says more.
     A prompt's line and a log's prefix are no part of it (signatures.as_output): `$ rg
     "status" src` above `Exit code 1` is the command that ended so (a new user's paste lost
-    the warning and got twenty failures that hold `Exit code 1`, session 34)."""
+    the warning and got twenty failures that hold `Exit code 1`, session 34), nor a
+    terminal's echo of the key that stopped it (signatures.is_key_echo), unless it is the
+    key line (`Exit code 1` and `^C`: those interrupted, by their signature `^C`)."""
     found = []
     for line in signatures.as_output(paste_text(error)).splitlines():
         line = line.strip().rstrip(".")
-        if not line:
-            continue
+        if not line or (signatures.is_key_echo(line) and not _echo_is_key(error)):
+            continue  # (`^C` above `Process exited with code 130`: the key that stopped it)
         m = _BARE_STATUS.fullmatch(line)
         if not m:
             return []
         found.append(m)
     return found
+
+
+def _echo_is_key(error: object) -> bool:
+    return signatures.is_key_echo(signatures.key_line(paste_text(error)))
 
 
 def says_little(error: object) -> bool:
@@ -2192,6 +2303,17 @@ in_text as materialized (
 unseen as materialized (
   select exists (select 1 from unmatched) and not exists (select 1 from in_text) as yes
 ),
+-- and those of its signature about another value it keeps (another_value: another module
+-- missing, another program not found), the same error about other names: `command not
+-- found: awk`, PowerShell's for awk too, had no row while the index held sed's (nu43
+-- finding 4)
+other_value as materialized (
+  select tr.id from failed_signatures s
+  join tool_results tr indexed by idx_tr_signature
+    on tr.is_error = 1 and tr.signature = s.signature
+  where (select yes from unseen) and (select keeps from pasted)
+    and another_value(s.signature, (select signature from pasted))
+),
 rare as materialized (
   select coalesce(json_group_array(word), '[]') as words from (
     select w.value as word, (
@@ -2210,14 +2332,16 @@ some_words as materialized (
     and (select yes from unseen) and tr.kind = 'error'
 ),
 -- words: 2 every word, 1 some words, 0 none (a signature match only); loose: 1 for the
--- same error about another file, found only so
+-- same error about another file, found only so; other: 1 for its signature about another
+-- value (other_value: found only when nothing but near matches was)
 matches as (
   select id, min(score) as score, max(same) as same, max(words) as words,
-    min(loose) as loose from (
-    select id, null as score, 1 as same, 0 as words, 0 as loose from by_signature
-    union all select id, null, 1, 0, loose from in_text
-    union all select id, score, 0, 2, 0 from all_words
-    union all select id, score, 0, 1, 0 from some_words)
+    min(loose) as loose, max(other) as other from (
+    select id, null as score, 1 as same, 0 as words, 0 as loose, 0 as other from by_signature
+    union all select id, null, 1, 0, loose, 0 from in_text
+    union all select id, null, 1, 0, 0, 1 from other_value
+    union all select id, score, 0, 2, 0, 0 from all_words
+    union all select id, score, 0, 1, 0, 0 from some_words)
   group by id
 ),
 -- How close each failure's key line is to the pasted error's: the same text once paths,
@@ -2227,7 +2351,8 @@ matches as (
 prelim as (
   select m.*, row_number() over (
     order by m.same or m.words = 2 desc, m.words desc, tr.kind = 'error' desc,
-      m.score is null, m.score, tr.timestamp desc, m.id) as n
+      m.score is null, m.score, tr.timestamp desc, m.id) as n,
+    count(*) over (partition by tr.session_id, coalesce(tr.signature, '')) as together
   from matches m join tool_results tr on tr.id = m.id
   -- `Exit code 2` alone names no error, only how a command ended: those that ended so
   where {status} is null
@@ -2238,6 +2363,10 @@ lines as materialized (
     -- a diagnostic about another file: the same error there (other_file), not the text
     case when p.n <= {KEYED_ROWS} then coalesce(
       diagnosed_elsewhere(diagnosed_file(tr.content), {matched}), 0) else 0 end as elsewhere,
+    -- of several in one group (session, signature), how far its names are from the
+    -- paste's (names_apart)
+    case when p.n <= {KEYED_ROWS} and p.together > 1 then
+      names_apart(tr.content, {matched}) else 0 end as apart,
     -- a near match that holds only file names of the paste's, after those that hold its
     -- code or kind (only_file_names; one not compared counts as such). Of its names, not
     -- of the rare ones: a reference to `rare` here made the query's prepare 15% slower.
@@ -2252,7 +2381,8 @@ keyed as (
     coalesce(other_folder(key_line, {matched}), 0) as folders,
     -- the same signature, every name it quotes another, or a path it quotes another
     -- file's (other_names: NAMES_OTHER, FILE_OTHER)
-    case when same and not coalesce(same_text(key_line, {matched}), 0) then coalesce(
+    case when other then {NAMES_OTHER}
+      when same and not coalesce(same_text(key_line, {matched}), 0) then coalesce(
       other_names(key_line, (select content from tool_results where id = lines.id), {matched}),
       0) else 0 end as names,
     -- a near match shares something that names the error, not its exception class alone
@@ -2262,7 +2392,10 @@ keyed as (
       else 1 end as named
   from lines
 ),
--- A fixed failure of each (session, signature) stands for the group, whatever its line
+-- The one of each (session, signature) whose names are the paste's (names_apart: quarto's
+-- `File references.bib not found in resource path` 3 times in a session, pasted with the
+-- file it was rendering, had the card of the first, fixed in another file, nu43 finding 6);
+-- then a fixed failure stands for the group, whatever its line
 -- numbers or file say (a cmake error fixed at 01:16 and met again at 02:11, not fixed:
 -- the later one, pasted, had the card say "not fixed"); of those, the closest, then the
 -- one fixed soonest (the last of a run of retries before its fix; not a failure whose
@@ -2283,7 +2416,8 @@ ranked as (
     fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
-      order by fx.tool_use_id is not null and tr.kind not in ({nameless}) desc, m.exact desc,
+      order by m.apart,
+        fx.tool_use_id is not null and tr.kind not in ({nameless}) desc, m.exact desc,
         m.distance, m.folders, m.same desc,
         m.words desc, m.score is null, m.score,
         coalesce(case when tr.kind not in ({nameless})

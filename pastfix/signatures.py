@@ -307,7 +307,11 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   timestamps, dates, a log's `2025/09/16` too, clock times; those a line starts
   with go), `<duration>` (`3m 0s`, `1.23s`, `120ms`,
   `0m12.17s`, `5 seconds`), `<ip>` (IPv4, and IPv6's `::` and `::1` before a port:
-  `:::3000`), `<size>` (`806.5KB`, `12 bytes`), `<hex>`
+  `:::3000`), `<host>` (a machine where a message says it is one, by name or address:
+  ssh's and curl's `connect to [host] X port N`, `Could not resolve hostname X:`, `Could
+  not resolve host: X`; one error whichever machine refused it, as whichever port: ssh's
+  `connect to host 10.0.0.5 port 22: Connection refused` was not seen before beside
+  `... host localhost port 2227 ...`, nu43 finding 4), `<size>` (`806.5KB`, `12 bytes`), `<hex>`
   (0x... and free-standing runs of 6+ hex digits mixing digits and letters:
   git SHAs, ids), `<n>` (any other free-standing number: line and column
   numbers, PIDs, ports, counts, versions: `requires numpy>=<n>, you have <n>`).
@@ -920,6 +924,14 @@ _ADDRESS = lazy(
 # (`[sudo] password for maria: sudo: a password is required`, `[sudo] senha para maria:`).
 _SUDO_USER = lazy(r"(\[sudo\] [^:\n]*?)[^\s:]+ ?:")
 _IP = lazy(r"\d(?<![\w.]\d)\d{0,2}(?:\.\d{1,3}){3}(?![\w.])")
+# A machine a message names as one (see the module docstring's `<host>`): a name or an address
+# before ` port N`, after `connect to host ` or `connect to `, and where a name did not resolve.
+_HOST = lazy(
+    r"(?<=\bconnect to host )[^\s'\"]+?(?=:? port \d)"
+    r"|(?<=\bconnect to )(?!host )[^\s'\"]+?(?=:? port \d)"
+    r"|(?<=\bresolve hostname )[^\s'\":]+(?=:)"
+    r"|(?<=\bresolve host: )[^\s'\"]+"
+)
 # IPv6's any and loopback addresses before a port: Node's `address already in use :::3000`,
 # `[::1]:8080`.
 _IP6_PORT = lazy(r"(?<![\w:])(?:\[::1?\]|::1?)(?=:\d)")
@@ -1440,18 +1452,32 @@ def reports_no_error(text: str) -> bool:
     capacitor unaligned`, whatever its words), and three words at least. A success log
     (`Compiling foo v0.1.0`, `42 passed in 3.21s`, npm's `added 214 packages`) or a statement
     that all went well is no error, and was called "the pasted error"
-    (pastfix.queries.no_error_notice; nu42 finding 10)."""
+    (pastfix.queries.no_error_notice; nu42 finding 10). So is a commit as git log and git
+    show print it (_COMMIT_RECORD: `commit <sha>`, `Author:`, `Date:` and its message, which
+    is a person's words about the code, `fix crash in README`), read as the rest of the text
+    without it (nu43 finding 7: "the pasted error (its key line: 'commit 3f2a...')")."""
     if classify(text) != ERROR:
         return False
+    if len(text.split()) < 3:
+        # (`zzz yyy`: too little to read as anything)
+        return False
+    if "commit " in text:
+        text = _COMMIT_RECORD.sub("", text)
     low = _NONE_OF.sub(" ", text.lower())
     if _MEDIUM.search(low) or _TROUBLE.search(low) or _DENIES.search(low):
         return False
     if _NAMED.search(_NONE_OF.sub(" ", text)) or _SAID_BY.search(text):
         return False
-    if len(text.split()) < 3:
-        # (`zzz yyy`: too little to read as anything)
-        return False
     return not any(_score(line) for line in low.splitlines())
+
+
+# A commit as git log and git show print it: `commit <sha>` (and its refs), its fields
+# (`Author: `, `Date: `, `Merge: `), and its message, each line indented by four spaces.
+_COMMIT_RECORD = lazy(
+    r"^commit [0-9a-f]{7,40}\b[^\n]*\n(?:[A-Z][\w-]*: [^\n]*\n)+"
+    r"(?:[ \t]{0,3}\n| {4}[^\n]*(?:\n|$))*",
+    re.M,
+)
 
 
 # A count of none: what a success says it met none of.
@@ -1494,6 +1520,14 @@ def _traceback_exception(lines: list[str], raw: list[str]) -> int | None:
 # A program saying what it starts (`Cloning into 'x'...`, `Building…`): a later line says
 # where it stopped (git's `Username for 'https://github.com':`, the prompt it waited at).
 _PROGRESS = ("...", "…")
+# A control key as a terminal echoes it (`^C`, `^Z`, `^\`, `^D`), alone on its line.
+_KEY_ECHO = lazy(r"(?:\^[A-Z\\])+")
+
+
+def is_key_echo(line: str) -> bool:
+    """Whether a line is only a terminal's echo of the control keys a user pressed (`^C`):
+    no key line while another line says more (key_line, pastfix.queries.says_little)."""
+    return bool(_KEY_ECHO.fullmatch(line.strip()))
 
 
 def _harness_start(text: str) -> bool:
@@ -1598,12 +1632,21 @@ def key_line(text: str) -> str:
         # "Exit code N" says most about what happened, and one that is no warning,
         # hint, frame or summary says more (git's `warning: in the working copy of
         # 'x', LF will be replaced by CRLF` before `The following paths are ignored`).
+        # A terminal's echo of the key a user stopped it with yields to any other line
+        # (`^C`, then Codex's `Process exited with code 130`: read as the key line, it was
+        # "not seen before" where the failures that ended so were, nu43 finding 7); it is
+        # the key line only of an output that says nothing else but `Exit code N` (then it
+        # tells an interrupted command from others that ended so).
         plain = [i for i, line in enumerate(lines) if line and not _EXIT_CODE.match(line)]
         for i in plain:
             line = lines[i]
-            if not _NOISE.match(line[:_MAX_SCORED]) and not line.endswith(_PROGRESS):
+            if (
+                not _NOISE.match(line[:_MAX_SCORED])
+                and not line.endswith(_PROGRESS)
+                and not is_key_echo(line)
+            ):
                 return _with_header(lines, i)
-        for i in plain:
+        for i in sorted(plain, key=lambda i: is_key_echo(lines[i])):
             return _with_header(lines, i)
     return _with_header(lines, best)
 
@@ -2079,7 +2122,7 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
             line = (
                 f"zsh: no such file or directory: {program}"
                 if "/" in program
-                else f"command not found: {program}"
+                else f"{_MISSING_PROGRAM}{program}"
             )
     if "fatal: " in line[:8] and _GIT_IDENT.match(line):
         line = GIT_IDENT_SIGNATURE
@@ -2126,6 +2169,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
         line = _STR_LIST.sub("<str>", line)
     if "://" in line:
         line = _URL.sub("<url>", line)
+    if " port " in line or "resolve host" in line:
+        line = _HOST.sub("<host>", line)
     if "@" in line:
         line = _ADDRESS.sub("<address>", line)
     if line.startswith("[sudo] "):
@@ -2539,10 +2584,19 @@ _PARSE_STOP = lazy(
 def kept_set_aside(signature: str) -> str:
     """`signature` with the values normalise() kept as they are set aside (`<str>`): the
     module of a missing-module error, the name a program could not use, the program a usage
-    error is for. Every quoted value left in a signature is one of those. Two signatures
-    alike but for them are one error's form about two things, two errors (`No module
-    named 'pydantic'` and `'pydantic_settings'`: see pastfix.queries.another_value)."""
+    error is for, and the program a shell did not find (`command not found: <str>`, every
+    shell's words for it, PowerShell's `The term 'awk' is not recognized ...` too). Every
+    quoted value left in a signature is one of those. Two signatures alike but for them are
+    one error's form about two things, two errors (`No module named 'pydantic'` and
+    `'pydantic_settings'`, `command not found: awk` and `sed`: see
+    pastfix.queries.another_value), each the other's "same error, other names"."""
+    if signature.startswith(_MISSING_PROGRAM):
+        return _MISSING_PROGRAM + "<str>"
     return _QUOTED.sub("<str>", signature)
+
+
+# What normalise() makes of a program a shell did not find, the program after it.
+_MISSING_PROGRAM = "command not found: "
 
 
 def _head(text: str) -> tuple[str, re.Match[str] | None]:

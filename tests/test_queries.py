@@ -827,9 +827,10 @@ def test_find_past_fix_near_matches_share_a_rare_name(ranking):
 
 def test_a_near_match_of_the_errors_code_before_one_of_a_file_name(tmp_path):
     """Not seen before: a near match that shares the error's code (`TS2307`) comes before
-    one that shares only a file name of the paste's path (`index.ts`), in the query and
-    across indexes (find_class). An `ls` listing and an `lsd` error came first (nu38
-    finding 6): the TS2307 failure, about another file, came after them."""
+    one that shares only a file name of the paste's path (`index.ts`), which is none since
+    a file name alone makes no near match (nu43 finding 1). An `ls` listing and an `lsd`
+    error came first (nu38 finding 6): the TS2307 failure, about another file, came after
+    them. (About another module, it is now the same error about other names.)"""
     projects = tmp_path / "projects"
     ts = "src/utils/sheet.ts:5:22 - error TS2307: Cannot find module 'xlsx' or its corresponding"
     for sid, minutes, command, error in (
@@ -852,12 +853,8 @@ def test_a_near_match_of_the_errors_code_before_one_of_a_file_name(tmp_path):
         )
         found = queries.find_past_fix(conn, pasted)
         assert not queries.seen_before(found)
-        assert [(r["session_id"], r["shared_words"]) for r in found] == [
-            ("tsc", ["TS2307"]),
-            ("lsd", ["index.ts"]),
-        ]
-        assert queries.find_class(found[0]) < queries.find_class(found[1])
-        assert queries.merge_find_rows([found[1:], found[:1]]) == found
+        # (another module's TS2307 is the same error about other names: another_value)
+        assert [(r["session_id"], r["other_names"]) for r in found] == [("tsc", 1)]
     finally:
         conn.close()
 
@@ -4253,10 +4250,12 @@ def test_a_linter_diagnostic_under_another_files_header_is_about_another_file(tm
 def test_another_module_holding_the_pasted_ones_words_is_no_match_by_every_word(look_alikes):
     """The full-text index splits `pydantic_settings` at `_`: `No module named 'pydantic'`
     held every word of it, and was shown as the error with its fix (a new user's try,
-    session 34). It is another module, a near match at most."""
+    session 34). It is another module: the same error about other names (nu43 finding 4)."""
     found = queries.find_past_fix(look_alikes, "ModuleNotFoundError: No module named 'pydantic'")
     assert not queries.seen_before(found)
-    assert [(r["session_id"], r["matched"]) for r in found] == [("pyd", "some words")]
+    assert [(r["session_id"], r["matched"], r["other_names"]) for r in found] == [
+        ("pyd", "signature", 1)
+    ]
     for same in ("No module named 'pydantic_settings'", "ModuleNotFoundError pydantic settings"):
         found = queries.find_past_fix(look_alikes, same)
         assert [r["session_id"] for r in found if r["matched"] != "some words"] == ["pyd"]
@@ -5083,6 +5082,11 @@ def test_a_property_the_code_lacks_stays_other_names(lints):
         " 3.21s =====",
         "added 214 packages, and audited 215 packages in 6s\n\nfound 0 vulnerabilities",
         "The deploy went fine today, all services are green and the migration ran without issues.",
+        # a commit as git log prints it, its message a person's words (nu43 finding 7)
+        "commit 3f2a1b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a\nAuthor: Me <me@example.com>\nDate:  "
+        " Mon Dec 7 10:00:00 2026 +0000\n\n    fix typo in README\n\n    Closes: #12",
+        "commit 3f2a1b9 (HEAD -> main)\nMerge: 1a2b3c4 5d6e7f8\nAuthor: Me <me@example.com>\n\n"
+        "    Fix the crash on EISDIR\n\ncommit 1a2b3c4\nAuthor: You <you@example.com>\n\n    init",
     ],
 )
 def test_a_success_log_or_a_statement_names_no_error(pasted):
@@ -5107,9 +5111,187 @@ def test_a_success_log_or_a_statement_names_no_error(pasted):
         "Build finished with 2 errors",
         "zqxwv-frobnicator exploded: flux capacitor unaligned",
         "zzz\nyyy",
+        # a commit's record holds no error, what follows it may
+        "commit 3f2a1b9\nAuthor: Me <me@example.com>\n\n    bump\nerror: cannot lock ref",
     ],
 )
 def test_an_error_without_an_error_line_is_still_not_seen_before(pasted):
     """A word that denies, of trouble, or an error's name in capitals or camel case is an
     error's, though no line scores as one (signatures.reports_no_error)."""
     assert queries.not_seen_notice(pasted, []).startswith("Not seen before: ")
+
+
+def test_a_paste_cut_short_finds_the_error_a_script_named_first(tmp_path):
+    """A monorepo's `@astrolab/web:typecheck: src/App.tsx(1,48): error TS6059: ... 'rootDir'
+    is expected to contain all source files.`, pasted without the script's prefix and its
+    last sentence, was "a different error" and the MCP tool's `seen_before: false` (nu43
+    finding 1): a prefix and a cut are each matched, and both at once too. Not a cut inside
+    a word, nor a paste that says too little alone."""
+    projects = tmp_path / "projects"
+    said = (
+        "@astrolab/web:typecheck: src/App.tsx(1,48): error TS6059: File"
+        " '/w/astrolab/packages/shared/src/index.ts' is not under 'rootDir'"
+        " '/w/astrolab/apps/web/src'. 'rootDir' is expected to contain all source files."
+    )
+    (
+        Session("ts", APP, 0)
+        .call("ts1", "Bash", command="pnpm typecheck")
+        .result("ts1", f"Exit code 2\n{said}", error=True)
+        .write(projects / "-home-u-app" / "ts.jsonl")
+    )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        pasted = (
+            "error TS6059: File '/x/packages/shared/src/index.ts' is not under 'rootDir'"
+            " '/x/apps/web/src'."
+        )
+        found = queries.find_past_fix(conn, pasted)
+        assert queries.seen_before(found)
+        assert [(r["session_id"], r["matched"]) for r in found] == [("ts", "signature")]
+    finally:
+        conn.close()
+    past = "x:y: <path>(<n>,<n>): error TS6059: File <str> is not under <str> <str>. More words."
+    assert queries.signature_after_prefix(past, "error TS6059: File <str> is not under <str>") == 1
+    assert queries.signature_after_prefix(past, "error TS6059: File <str> is not und") == 0
+    assert queries.signature_after_prefix(past, "error TS6059") == 0
+
+
+def test_a_file_name_alone_makes_no_partial_match(tmp_path):
+    """A file's name taken from the paste's path (`index.ts`, `main.rs`) is in failures of
+    every kind: nu43's unseen TS6059 had a partial match of `sed: frontend/src/router/
+    index.ts: No such file or directory`, a Rust panic at `src/main.rs:42:5` one of a
+    `Get-Content` of another `main.rs`. A failure that shares only a file name is no
+    partial match; one that shares the error's code is."""
+    projects = tmp_path / "projects"
+    for sid, minutes, command, error in (
+        ("sed", 0, "sed -n 1,9p src/router/index.ts", "sed: src/router/index.ts: No such file"),
+        (
+            "gc",
+            100,
+            "Get-Content src\\main.rs",
+            "Get-Content : Cannot find path 'C:\\a\\src\\main.rs' because it does not exist.",
+        ),
+        ("tsc", 200, "tsc", "src/a.ts(1,2): error TS6307: File '/w/b.ts' is not listed"),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command=command)
+            .result(f"{sid}1", f"Exit code 1\n{error}", error=True)
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        pasted = "error TS6059: File '/x/packages/shared/src/index.ts' is not under 'rootDir'."
+        assert queries.find_past_fix(conn, pasted) == []
+        panic = "thread 'main' panicked at src/main.rs:42:5:\ncalled `Option::unwrap()` on a `None`"
+        assert queries.find_past_fix(conn, panic) == []
+        found = queries.find_past_fix(conn, "error TS6307: '/x/src/index.ts' left out of project")
+        assert [(r["session_id"], r["shared_words"]) for r in found] == [("tsc", ["TS6307"])]
+    finally:
+        conn.close()
+
+
+def test_another_program_not_found_is_the_same_error_about_other_names(tmp_path):
+    """PowerShell's `The term 'awk' is not recognized ...` had no row while the index held
+    the same error for sed (nu43 finding 4), as `zsh: command not found: jq` had none beside
+    `rg`'s: the program a shell did not find is a value its signature keeps (another_value),
+    so another program's is the same error about other names, not seen before, its fix not
+    yours. A module missing alike; near matches follow them."""
+    projects = tmp_path / "projects"
+    for sid, minutes, command, error in (
+        (
+            "sed",
+            0,
+            "sed -n 1,9p cli.py",
+            "sed : The term 'sed' is not recognized as the name"
+            " of a cmdlet, function, script file, or operable program.",
+        ),
+        ("pil", 100, "python3 a.py", "ModuleNotFoundError: No module named 'PIL'"),
+        ("np", 200, "rg numpy", "a.py:3: numpy broke"),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command=command)
+            .result(f"{sid}1", f"Exit code 1\n{error}", error=True)
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        for pasted in (
+            "awk : The term 'awk' is not recognized as the name of a cmdlet, function, script"
+            " file, or operable program.",
+            "zsh: command not found: awk",
+        ):
+            found = queries.find_past_fix(conn, pasted)
+            assert [(r["session_id"], r["matched"], r["other_names"]) for r in found] == [
+                ("sed", "signature", 1)
+            ]
+            assert not queries.seen_before(found)
+            assert "its error signature, 'command not found: <str>', but none names" in (
+                queries.not_seen_notice(pasted, found)
+            )
+        found = queries.find_past_fix(conn, "ModuleNotFoundError: No module named 'numpy'")
+        assert [(r["session_id"], r["matched"], r["other_names"]) for r in found] == [
+            ("pil", "signature", 1),
+            ("np", "some words", 0),
+        ]
+        notice = queries.not_seen_notice("ModuleNotFoundError: No module named 'numpy'", found)
+        assert notice.endswith(
+            "The 1 below (same error, other names) was about those: its fix is not yours."
+            " Then 1 partial match, sharing only numpy: a different error, maybe related."
+        )
+    finally:
+        conn.close()
+
+
+def test_of_one_sessions_occurrences_the_card_is_the_one_that_names_the_pasted_files(tmp_path):
+    """quarto's `File references.bib not found in resource path`, met 3 times in one session
+    as it rendered one file after another, each fixed by an edit of the file it was at: the
+    output of the second, pasted whole, had the card of the first, its fix in
+    technical-plan.qmd (nu43 finding 6). The occurrence that names the paste's files stands
+    for the session (names_apart); a key line alone names none of them, and the one fixed
+    soonest still stands."""
+    files = ("docs/plan.qmd", "docs/annotated_bibliography.qmd", "docs/step_proposal.qmd")
+    session = Session("quarto", APP, 0)
+    outputs = []
+    for i, name in enumerate(files):
+        shown = "\n".join(f"[{n + 1}/12] {f}" for n, f in enumerate(files[: i + 1]))
+        outputs.append(f"{shown}\nFile references.bib not found in resource path")
+        session.call(f"r{i}", "Bash", command="quarto render")
+        session.result(f"r{i}", f"Exit code 1\n{outputs[-1]}", error=True)
+        session.call(
+            f"e{i}", "Edit", file_path=f"/home/u/app/{name}", old_string="a", new_string="b"
+        )
+        session.result(f"e{i}", "The file has been updated.")
+    session.call("ok", "Bash", command="quarto render").result("ok", "Output created")
+    session.write(tmp_path / "projects" / "-home-u-app" / "quarto.jsonl")
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.find_past_fix(conn, outputs[1])
+        assert [(r["tool_use_id"], r["occurrences"]) for r in found] == [("r1", 3)]
+        key = queries.find_past_fix(conn, "File references.bib not found in resource path")
+        assert [r["tool_use_id"] for r in key] == ["r0"]  # as before
+    finally:
+        conn.close()
+    assert queries.names_apart(outputs[0], outputs[1]) == 1  # it lacks the paste's file
+    assert queries.names_apart(outputs[2], outputs[1]) == 1  # it names another
+    assert queries.names_apart(outputs[2], "File references.bib not found") == 0
+
+
+def test_a_key_pressed_to_stop_a_command_is_no_key_line():
+    """`^C` then `Process exited with code 130` was read as the key line `^C`, "not seen
+    before" where the failures that ended with 130 were (nu43 finding 7): the terminal's echo
+    of the key yields to another line, so the paste says only how the command ended. When
+    nothing but Claude Code's `Exit code N` is there besides, the echo stays the key line:
+    it tells an interrupted command from others that ended so (labelled pastes of held-out
+    sets 31 and 37 found theirs by it)."""
+    pasted = "^C\nProcess exited with code 130"
+    assert signatures.key_line(pasted) == "Process exited with code 130"
+    assert queries.says_little(pasted) and queries.bare_status(pasted) == 130
+    assert signatures.key_line("Exit code 1\n^C") == "^C"
+    assert not queries.says_little("Exit code 1\n^C")
+    assert signatures.key_line("^C^Z\nwatching for file changes") == "watching for file changes"

@@ -463,6 +463,27 @@ SAME_BUG = [
         "Error: connect ECONNREFUSED 127.0.0.1:5432",
         "Error: connect ECONNREFUSED 10.0.0.7:5433",
     ),
+    # the machine a message names as one, by name or address (nu43 finding 4)
+    (
+        "Exit code 255\nssh: connect to host localhost port 2227: Connection refused",
+        "Exit code 255\nssh: connect to host 10.0.0.5 port 22: Connection refused",
+    ),
+    (
+        "ssh: connect to host myserver port 2227: Connection refused",
+        "ssh: connect to host 127.0.0.1 port 2227: Connection refused",
+    ),
+    (
+        "curl: (7) Failed to connect to localhost port 8080 after 0 ms: Couldn't connect",
+        "curl: (7) Failed to connect to api.example.com port 443 after 12 ms: Couldn't connect",
+    ),
+    (
+        "ssh: Could not resolve hostname myserver: Name or service not known",
+        "ssh: Could not resolve hostname build-01.lan: Name or service not known",
+    ),
+    (
+        "fatal: unable to access 'https://github.com/a/b.git/': Could not resolve host: github.com",
+        "fatal: unable to access 'https://gl.example/c.git/': Could not resolve host: gl.example",
+    ),
     (
         "Claude requested permissions to write to /path/to/Demo/CLAUDE.md, but you haven't "
         "granted it yet.",

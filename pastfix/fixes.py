@@ -318,8 +318,9 @@ not found because an earlier edit of the file had written it: already_made), `st
 (a command the agent stopped itself, with Ctrl-C: _stopped_on_purpose, or with a `pkill -f`
 that killed its own shell too, only looks after it: _stopped_by_own_pkill), `answered` (a
 look that nothing fixed whose failure was its answer: _answered), `already so` (a call
-that nothing fixed to bring about what already held, not redone nor undone: _already_so)
-and `not fixed`
+that nothing fixed to bring about what already held, not redone nor undone: _already_so),
+`approved` (a plan recorded as rejected that the user approved with "clear context", a
+session implementing it: approved_plan) and `not fixed`
 (nothing in the window did). Only the first two claim a fix.
 """
 
@@ -373,6 +374,9 @@ ANSWERED = "answered"
 # A call to bring about what already held (_already_so): a file to remove gone already, a
 # process to stop not running, a folder or branch to make there already.
 ALREADY_SO = "already so"
+# A plan the user rejected in form only: Claude Code records "clear context and implement"
+# as a rejection of ExitPlanMode, and a new session implements the plan (approved_plan).
+APPROVED = "approved"
 CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
 
 # What each tool does, from every agent's entry in pastfix.agents (one home per agent).
@@ -6097,6 +6101,26 @@ def _same_request(one: str | None, other: str | None) -> bool:
     return bool(a and b) and len(a & b) * 2 >= min(len(a), len(b))
 
 
+_SPACES = lazy(r"\s+")
+
+
+def approved_plan(plan_input: str | None, prompt: str) -> bool:
+    """Whether a session's prompt implements the plan of an ExitPlanMode call (its input)
+    that was recorded as rejected: the user approved it. Claude Code records the choice
+    "clear context and implement" as a rejection ("User rejected tool use", STOP what you
+    are doing), then starts a new session whose first prompt is `Implement the following
+    plan:` and the plan (fortieth held-out set: the last of four plans of a session, the
+    next session building it, not a problem; the three rejected before it, each for a
+    change the next plan made, fixed by it; thirty-fourth: a session opening so). The
+    plan's text, its spaces aside, opens what follows the prompt's first line: a plan
+    pasted into another prompt, or one that only shares its title, approves nothing."""
+    if not prompt.startswith(agents.PLAN_PROMPT):
+        return False
+    plan = _SPACES.sub(" ", _input_text(plan_input, "plan")).strip()
+    implemented = _SPACES.sub(" ", prompt[len(agents.PLAN_PROMPT) :]).strip()
+    return bool(plan) and implemented.startswith(plan)
+
+
 def stopped_edit(call: Call) -> bool:
     """Whether a call is an edit the user rejected or stopped: the rules read the inputs of
     its session's edits (see _same_edit)."""
@@ -7604,6 +7628,7 @@ def _confirmed(
         and confirm.name in SHELL_TOOLS
         and not _kills_itself(confirm.command)
     )
+
     for n, call in enumerate(between):
         step = None
         renamed_under = bool(failed.file_path) and _searches_under(
@@ -8446,6 +8471,7 @@ def session_fixes(
     done: Container[str] = (),
     failed_rules: list[tuple[str, Exception]] | None = None,
     answered: Mapping[str, str] | None = None,
+    approved: Container[str] = (),
 ) -> Iterator[Fix]:
     """The fix of every failed call of one session.
 
@@ -8457,7 +8483,16 @@ def session_fixes(
     the exception) there and that failure gets no fix; the others of the session do.
     `answered`: when each failure's result came back, by tool_use_id: a call made before
     then was sent beside it, not after its error was seen (see _sent_after).
+    `approved`: the plans (ExitPlanMode) recorded as rejected that the user approved
+    (approved_plan): each succeeded, a retry of the plans rejected before it, and is
+    APPROVED.
     """
+    if approved:
+        yield from (Fix(c.tool_use_id, APPROVED) for c in calls if c.tool_use_id in approved)
+        calls = [
+            c._replace(failed=False, kind=None) if c.tool_use_id in approved else c for c in calls
+        ]
+        errors = {t: text for t, text in errors.items() if t not in approved}
     same = signature or key_line
     sig = functools.lru_cache(maxsize=None)(lambda tool_use_id: same(errors[tool_use_id]))
     key = functools.lru_cache(maxsize=None)(lambda tool_use_id: key_line(errors[tool_use_id]))

@@ -8403,3 +8403,110 @@ def test_what_held_redone_or_undone_is_not_already_so():
     look = call(command="rm -i x; ls x", failed=True)
     said = "Exit code 2\nls: cannot access 'x': No such file or directory"
     assert run([look], {look.tool_use_id: said})[look.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+_PLAN_REJECTED = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if"
+    " it was a file edit, the new_string was NOT written to the file). "
+)
+
+
+def test_a_plan_approved_with_clear_context_was_no_rejection():
+    """Claude Code records "clear context and implement" as a rejected ExitPlanMode, and a
+    new session's first prompt is `Implement the following plan:` and that plan (fortieth
+    held-out set): the plan was approved, and it is the retry that fixed the plans the user
+    rejected before it, each with what to change. A prompt that implements another plan,
+    or pastes this one after other words, approves nothing."""
+    plan = "# Plan: typing animation\n\n## Context\nthree lines,   one per role\n"
+    prompt = f"Implement the following plan:\n\n{plan.replace('   ', ' ')}\n\nIf you need..."
+    assert fixes.approved_plan(json.dumps({"plan": plan}), prompt)
+    assert not fixes.approved_plan(json.dumps({"plan": plan}), f"Please look at this:\n{plan}")
+    other = "Implement the following plan:\n\n# Plan: typing animation\n\n## Context\nswap"
+    assert not fixes.approved_plan(json.dumps({"plan": plan}), other)
+    assert not fixes.approved_plan(json.dumps({"plan": ""}), "Implement the following plan:\n")
+
+    said = _PLAN_REJECTED + "To tell you how to proceed, the user said:\nsplit it into three"
+    first = call("ExitPlanMode", input=json.dumps({"plan": "# Plan: typing\none"}), failed=True,
+                 kind="rejected")  # fmt: skip
+    edit = call("Edit", file_path="/home/me/.claude/plans/x.md")
+    last = call("ExitPlanMode", input=json.dumps({"plan": plan}), failed=True, kind="rejected")
+    stop = _PLAN_REJECTED + "STOP what you are doing and wait for the user to tell you how"
+    errors = {first.tool_use_id: said, last.tool_use_id: stop}
+    found = {
+        f.tool_use_id: f
+        for f in fixes.session_fixes(
+            [first, edit, last],
+            [],
+            errors,
+            lambda _: "",
+            signatures.key_line,
+            signatures.signature,
+            approved={last.tool_use_id},
+        )
+    }
+    assert found[last.tool_use_id].outcome == fixes.APPROVED
+    fix = found[first.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by, steps(fix)) == (
+        fixes.FIXED,
+        last.tool_use_id,
+        [(edit.tool_use_id, None)],
+    )
+    # not approved: the last rejection confirms nothing
+    assert run([first, edit, last], errors)[first.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_session_that_approves_a_plan_changes_the_earlier_sessions_fixes(tmp_path, monkeypatch):
+    """The session that implements a plan approved with "clear context" begins after the
+    session that rejected it was indexed: the next build recomputes that session's fixes
+    (db._approved_from), as a build of both at once computes them, in one process or in
+    two, each half computing its own sessions' fixes (pastfix.shard: recomputed)."""
+    from jsonl import prompt, result, tool_use, write_jsonl
+
+    plan = "# Plan: typing animation\n\n## Context\nthree lines, one per role"
+    old, new = "aaaaaaaa-0000-4000-8000-000000000001", "bbbbbbbb-0000-4000-8000-000000000002"
+
+    def rejected(uuid, tool_id, text, ts):
+        line = result(uuid, old, tool_id, _PLAN_REJECTED + text, ts, is_error=True)
+        line["toolUseResult"] = "User rejected tool use"
+        return line
+
+    first = {"plan": "# Plan: typing animation\n\none line"}
+    edit = {"file_path": "/home/me/.claude/plans/x.md", "old_string": "one", "new_string": plan}
+    lines = [
+        prompt("p1", old, "plan the typing animation", "2026-03-06T01:28:31.000Z"),
+        tool_use("u1", old, "toolu_first", "ExitPlanMode", first, "2026-03-06T01:30:00.000Z"),
+        rejected("r1", "toolu_first", "the user said:\nthree lines", "2026-03-06T01:31:00.000Z"),
+        tool_use("u2", old, "toolu_edit", "Edit", edit, "2026-03-06T01:32:00.000Z"),
+        result("r2", old, "toolu_edit", "ok", "2026-03-06T01:32:01.000Z"),
+        tool_use(
+            "u3", old, "toolu_last", "ExitPlanMode", {"plan": plan}, "2026-03-06T01:40:00.000Z"
+        ),
+        rejected("r3", "toolu_last", "STOP what you are doing", "2026-03-06T01:43:03.361Z"),
+    ]
+    projects = tmp_path / "projects" / "-home-me-site"
+    write_jsonl(projects / f"{old}.jsonl", lines)
+    index = tmp_path / "index.db"
+    pbuild.build(index, [tmp_path / "projects"])
+
+    def outcomes():
+        conn = sqlite3.connect(index)
+        found = dict(conn.execute("SELECT tool_use_id, outcome FROM fixes").fetchall())
+        conn.close()
+        return found
+
+    assert outcomes() == {"toolu_first": fixes.NOT_FIXED, "toolu_last": fixes.NOT_FIXED}
+    implement = f"Implement the following plan:\n\n{plan}\n"
+    write_jsonl(
+        projects / f"{new}.jsonl",
+        [prompt("p2", new, implement, "2026-03-06T01:43:03.360Z")],
+    )
+    pbuild.build(index, [tmp_path / "projects"])
+    approved = {"toolu_first": fixes.FIXED, "toolu_last": fixes.APPROVED}
+    assert outcomes() == approved
+    index.unlink()
+    pbuild.build(index, [tmp_path / "projects"])
+    assert outcomes() == approved
+    index.unlink()
+    monkeypatch.setattr(pbuild, "PARALLEL_MIN_BYTES", 0)
+    assert pbuild.build(index, [tmp_path / "projects"]).processes == 2
+    assert outcomes() == approved

@@ -66,6 +66,11 @@ class Agent(NamedTuple):
 
 
 CLAUDE = "claude"
+# The prompt Claude Code opens a new session with when the user approves a plan with
+# "clear context" (the plan follows it), and the tool whose call it then records as
+# rejected (pastfix.fixes.approved_plan).
+PLAN_PROMPT = "Implement the following plan:"
+APPROVAL_TOOLS = frozenset({"ExitPlanMode"})
 AGENTS: dict[str, Agent] = {
     agent.name: agent
     for agent in (

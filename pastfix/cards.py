@@ -172,6 +172,8 @@ NOT_FIXED_WHY = {
     "already so": "what it was to bring about already held (a file to remove gone, a process"
     " to stop not running, a folder or branch to make there already), and the session went"
     " on without redoing it",
+    # (Claude Code records "clear context and implement" as a rejection: fixes.approved_plan)
+    "approved": "the user approved the plan, clearing the context: a new session implemented it",
 }
 
 # The outcomes that claim no fix because there was nothing to fix, as a card heads them:
@@ -182,6 +184,7 @@ NOTHING_TO_FIX = {
     "stopped": "stopped on purpose",
     "answered": "it only looked",
     "already so": "it was already so",
+    "approved": "the plan was approved",
 }
 
 

@@ -14,6 +14,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
 from sqlite3 import Connection
@@ -692,8 +693,45 @@ _FIX_PROMPTS_WHERE = (
     f" NOT IN ({', '.join(repr(w) for w in _AGREED)})"
 )
 FIX_PROMPTS_SQL = f"SELECT timestamp FROM messages WHERE session_id = ? AND {_FIX_PROMPTS_WHERE}"
-# Every session's, in one pass over the table (see refresh_fixes).
-_ALL_PROMPTS_SQL = f"SELECT session_id, timestamp FROM messages WHERE {_FIX_PROMPTS_WHERE}"
+# Every session's, in one pass over the table (see refresh_fixes), with the text of each
+# that approved a plan (_approvals).
+_ALL_PROMPTS_SQL = f"""
+SELECT session_id, timestamp,
+  CASE WHEN substr(text, 1, {len(agents.PLAN_PROMPT)}) = '{agents.PLAN_PROMPT}' THEN text END
+FROM messages WHERE {_FIX_PROMPTS_WHERE}"""
+# How long before and after a plan's rejection the session that implements it begins: at
+# once, when the user chose "clear context" (its prompt 1 ms before the rejection's
+# record: fortieth held-out set). The bounds let these be found through indexes of time.
+APPROVAL_BEFORE_SECONDS = 60
+APPROVAL_AFTER_SECONDS = 600
+_PLAN_PROMPT_SQL = (
+    "m.kind IN ('prompt', 'queued_prompt') AND m.is_sidechain = 0"
+    f" AND substr(m.text, 1, {len(agents.PLAN_PROMPT)}) = '{agents.PLAN_PROMPT}'"
+)
+# The prompts that approved a plan, of the sessions begun about when it was rejected (the
+# incremental refresh: the sessions rows are current).
+_APPROVING_PROMPTS_SQL = f"""
+SELECT m.timestamp, m.text FROM sessions s
+JOIN messages m INDEXED BY idx_messages_session
+  ON m.session_id = s.session_id AND m.timestamp BETWEEN ?1 AND ?2
+WHERE s.first_ts BETWEEN ?1 AND ?2 AND {_PLAN_PROMPT_SQL}"""
+# A session's prompts that approved a plan, and the sessions of the plans rejected about
+# then: whose fixes it changes.
+_SESSION_PLAN_PROMPTS_SQL = f"""
+SELECT m.timestamp FROM messages m INDEXED BY idx_messages_session
+WHERE m.session_id = ? AND {_PLAN_PROMPT_SQL}"""
+_APPROVAL_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.APPROVAL_TOOLS))
+_PLANS_REJECTED_SQL = f"""
+SELECT DISTINCT r.session_id FROM tool_results r
+JOIN tool_calls c ON c.tool_use_id = r.tool_use_id
+WHERE r.is_error = 1 AND r.timestamp BETWEEN ? AND ? AND r.kind = 'rejected'
+  AND c.name IN ({_APPROVAL_TOOLS_SQL})"""
+# Every session with a plan recorded as rejected (a bulk build's halves: see
+# rejected_plan_sessions).
+_ALL_PLANS_REJECTED_SQL = f"""
+SELECT DISTINCT r.session_id FROM tool_results r
+JOIN tool_calls c ON c.tool_use_id = r.tool_use_id
+WHERE r.is_error = 1 AND r.kind = 'rejected' AND c.name IN ({_APPROVAL_TOOLS_SQL})"""
 # When the first failed call of a session was made.
 # The first call of a session the rules read: its first failure; or, for a Codex poll that
 # failed, the exec_command that started what it polled, whose folder and sandbox the poll
@@ -785,14 +823,18 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
     transcript is gone; see pastfix.fixes for the rules.
     """
     prompts_of: dict[str, list[str]] | None = None
+    approving: list[tuple[str, str]] | None = None  # every prompt that approved a plan
     if session_ids is None:
         conn.execute("DELETE FROM fixes")
         # The prompts of every session in one pass over the table: asked session by
         # session, each message's row is read through the index (200 MB: 83M instructions,
         # against 55M).
         prompts_of = {}
-        for session, at in conn.execute(_ALL_PROMPTS_SQL):
+        approving = []
+        for session, at, plan in conn.execute(_ALL_PROMPTS_SQL):
             prompts_of.setdefault(session, []).append(at)
+            if plan is not None:
+                approving.append((at, plan))
         session_ids = [
             row[0]
             for row in conn.execute(
@@ -802,6 +844,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
         ]
     else:
         session_ids = list(session_ids)
+        session_ids += sorted(_approved_from(conn, session_ids) - set(session_ids))
         conn.executemany("DELETE FROM fixes WHERE session_id = ?", [(s,) for s in session_ids])
 
     outputs: dict[str, str] = {}  # of this session's calls: asked again by later failures
@@ -869,6 +912,8 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
             if prompts_of is not None
             else [row[0] for row in conn.execute(FIX_PROMPTS_SQL, [session_id])]
         )
+        results_at = {tool_use_id: at for tool_use_id, _, at, _ in failed if at}
+        approved = _approvals(conn, calls, results_at, approving)
         unfound = [t for t, kind in kinds.items() if kind == "string_not_found"]
         done = _already_made(conn, session_id, unfound) if unfound else set()
         failed_rules: list[tuple[str, Exception]] = []
@@ -883,7 +928,8 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
                     signatures.signature,
                     done,
                     failed_rules,
-                    {tool_use_id: at for tool_use_id, _, at, _ in failed if at},
+                    results_at,
+                    approved,
                 )
             )
         except Exception as e:  # noqa: BLE001
@@ -920,6 +966,73 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
             )
     conn.executemany("INSERT OR REPLACE INTO fixes VALUES (?,?,?,?,?,?,?,?)", rows)
     set_state(conn, "fix_version", str(FIX_VERSION))
+
+
+def _approval_bounds(at: str, before: int, after: int) -> tuple[str, str] | None:
+    """The times `before` seconds before `at` and `after` seconds after it, written as Claude
+    Code writes its timestamps (`2026-03-06T01:43:03.361Z`); None when `at` is not a time."""
+    try:
+        moment = datetime.fromisoformat(at.replace("Z", "+00:00")).astimezone(UTC)
+    except ValueError:
+        return None
+
+    def written(t: datetime) -> str:
+        return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
+
+    return written(moment - timedelta(seconds=before)), written(moment + timedelta(seconds=after))
+
+
+def _approvals(
+    conn: Connection,
+    calls: Sequence[Any],
+    results_at: dict[str, str],
+    approving: list[tuple[str, str]] | None,
+) -> set[str]:
+    """The plans of `calls` recorded as rejected that a session begun then implements
+    (fixes.approved_plan): `approving`, every prompt that approved a plan (a full refresh),
+    or, when None, those of the sessions begun about then, read from the sessions rows."""
+    from pastfix import fixes
+
+    approved = set()
+    for call in calls:
+        if call.name not in agents.APPROVAL_TOOLS or call.kind != "rejected":
+            continue
+        bounds = _approval_bounds(
+            results_at.get(call.tool_use_id) or call.timestamp,
+            APPROVAL_BEFORE_SECONDS,
+            APPROVAL_AFTER_SECONDS,
+        )
+        if bounds is None:
+            continue
+        start, end = bounds
+        prompts = (
+            [(at, text) for at, text in approving if start <= at <= end]
+            if approving is not None
+            else conn.execute(_APPROVING_PROMPTS_SQL, [start, end]).fetchall()
+        )
+        if any(fixes.approved_plan(call.input, text) for _, text in prompts):
+            approved.add(call.tool_use_id)
+    return approved
+
+
+def _approved_from(conn: Connection, session_ids: Sequence[str]) -> set[str]:
+    """The sessions whose rejected plans a prompt of `session_ids` may have approved: their
+    fixes change with a session that began after they were last computed."""
+    found: set[str] = set()
+    for session_id in session_ids:
+        for (at,) in conn.execute(_SESSION_PLAN_PROMPTS_SQL, [session_id]):
+            # (the rejection comes up to APPROVAL_AFTER_SECONDS before the prompt)
+            bounds = _approval_bounds(at, APPROVAL_AFTER_SECONDS, APPROVAL_BEFORE_SECONDS)
+            if bounds is not None:
+                found.update(row[0] for row in conn.execute(_PLANS_REJECTED_SQL, bounds))
+    return found
+
+
+def rejected_plan_sessions(conn: Connection) -> set[str]:
+    """The sessions with a plan recorded as rejected: a session that approved it may be in
+    the other half of a bulk build (pastfix.shard), so their fixes are computed again after
+    the copy."""
+    return {row[0] for row in conn.execute(_ALL_PLANS_REJECTED_SQL)}
 
 
 _EDIT_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.EDIT)))

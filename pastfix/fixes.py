@@ -321,8 +321,9 @@ not found because an earlier edit of the file had written it: already_made), `st
 (a command the agent stopped itself, with Ctrl-C: _stopped_on_purpose, or with a `pkill -f`
 that killed its own shell too, only looks after it: _stopped_by_own_pkill), `answered` (a
 look that nothing fixed whose failure was its answer: _answered), `already so` (a call
-that nothing fixed to bring about what already held, not redone nor undone: _already_so)
-and `not fixed`
+that nothing fixed to bring about what already held, not redone nor undone: _already_so),
+`approved` (a plan recorded as rejected that the user approved with "clear context", a
+session implementing it: approved_plan) and `not fixed`
 (nothing in the window did). Only the first two claim a fix.
 """
 
@@ -376,6 +377,9 @@ ANSWERED = "answered"
 # A call to bring about what already held (_already_so): a file to remove gone already, a
 # process to stop not running, a folder or branch to make there already.
 ALREADY_SO = "already so"
+# A plan the user rejected in form only: Claude Code records "clear context and implement"
+# as a rejection of ExitPlanMode, and a new session implements the plan (approved_plan).
+APPROVED = "approved"
 CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
 
 # What each tool does, from every agent's entry in pastfix.agents (one home per agent).
@@ -2224,6 +2228,11 @@ def _failed_again_later(
             _retry(failed, call, not_failing)
         ):
             return call.failed and still_failing(call.outcome_of or call.tool_use_id) is True
+        if not call.failed and _changes_state(call):
+            # a retry after a change is a check of it, not of the other way (`git worktree
+            # list` after the `rm -rf` of the worktree's folder, the shell still broken:
+            # thirty-ninth held-out set, each worked around by `/bin/ls`)
+            return False
     return False
 
 
@@ -2665,6 +2674,75 @@ def _looked_again(failed: Call, call: Call, output: Callable[[str], str]) -> boo
     )
 
 
+# Programs that say why when they fail (`fatal: not a git repository`, `ls: x: No such
+# file`): exit 1 with nothing printed was no run of theirs.
+_SAY_WHY = frozenset({"git", "ls", "pwd", "cat", "head", "tail", "wc", "stat"})
+
+
+def _by_full_path(failed: Call, call: Call, error: str) -> bool:
+    """Whether a look the shell did not run was worked around by a look run by its
+    program's full path. After `git worktree remove` took away the shell's own folder, each
+    command exited 1 and printed nothing, `git worktree list` and `pwd` too, which say why
+    when they fail; `/bin/ls -la` of the folder the worktree was in ran, and showed what
+    `git worktree list` was to (thirty-ninth held-out set: four such looks worked around,
+    as `ls -la`, then `/bin/ls -la`, is retried). The look by full path is of a folder the
+    failed call went into or named, or above it (any, when it named none)."""
+    command = failed.command or ""
+    mine = intents(command)
+    if (
+        call.failed
+        or not mine
+        or not _NOTHING_BUT_STATUS.match(error)
+        or "/dev/null" in command
+        or not all(
+            i.program in _SAY_WHY
+            and (_only_looks(i, command) or (i.sub == "worktree" and "list" in i.args))
+            for i in mine
+        )
+    ):
+        return False
+    theirs = intents(call.command)
+    if not theirs or not all(_only_looks(i, call.command or "") for i in theirs):
+        return False
+    if not _full_paths(call.command):
+        return False
+    named = [_unix(p).rstrip("/") for p in _folders(failed)]
+    named += [_unix(p).rstrip("/") for i in mine for p in _paths_of(i)]
+    looked = [_unix(p).rstrip("/") for i in theirs for p in _paths_of(i)]
+    return not named or any(n == p or n.startswith(f"{p}/") for n in named for p in looked)
+
+
+def _full_paths(command: str | None) -> set[str]:
+    """The programs a shell command runs by their full path (`/bin/ls`)."""
+    return {
+        i.words[0]
+        for i in intents(command)
+        if i.words and i.words[0].startswith("/") and _program_name(i.words[0]) == i.program
+    }
+
+
+def _proved_to_run(
+    failed: Call, call: Call, error: str, before: Sequence[Call], output: Callable[[str], str]
+) -> bool:
+    """Whether a look by full path that printed nothing through a pipe (`/bin/ls x | grep
+    y`: the folder gone, its answer) worked around a look the shell did not run
+    (_by_full_path): a call before it ran that program by the same path and printed, so
+    the program ran (thirty-ninth held-out set); otherwise its silence proves nothing
+    (_silent_again)."""
+    paths = _full_paths(call.command)
+    return (
+        bool(paths)
+        and _by_full_path(failed, call, error)
+        and any(
+            not c.failed
+            and c.name in SHELL_TOOLS
+            and _full_paths(c.command) & paths
+            and output(c.tool_use_id).strip()
+            for c in before
+        )
+    )
+
+
 def _looked_in_container(failed: Call, call: Call, error: str) -> bool:
     """Whether a shell look of paths that are there but that it could not look at (Claude
     Code's `ls in '/home/me/.n8n' was blocked ... may only list files in the allowed working
@@ -2775,6 +2853,8 @@ def _another_way(
             # then `cat '.../[eventId]/x.vue'`: twenty-second held-out set)
             return True
         if _found_as(failed, call, error) or _acted_otherwise(failed, call):
+            return True
+        if _by_full_path(failed, call, error):
             return True
         if _says_local_changes(error) and _reset_to(call) and _runs(failed, "git"):
             # git refused over local changes (a pull, a checkout, a filter-branch), then
@@ -5305,6 +5385,46 @@ def _scratch(call: Call, named: str) -> bool:
     )
 
 
+# A CI service's configuration: what it runs elsewhere, on a push.
+_CI_CONFIG = lazy(
+    r"(?:^|/)(?:\.github/workflows/|\.circleci/|\.gitlab-ci\.ya?ml$|\.travis\.ya?ml$"
+    r"|azure-pipelines\.ya?ml$|bitbucket-pipelines\.ya?ml$|Jenkinsfile$)"
+)
+# What names CI: its configuration, or a program that runs or reads it (`act`, `gh run`).
+_NAMES_CI = lazy(
+    r"\.github/workflows|\.circleci|\.gitlab-ci|\.travis\.ya?ml|azure-pipelines|"
+    r"bitbucket-pipelines|Jenkinsfile|\bgh\s+(?:run|workflow)\b|\bact\b|\bactionlint\b"
+    r"|\bgitlab-ci-local\b|\bcircleci\b"
+)
+# The folders of a project's scripts, each run on its own (`python3 scripts/x.py`).
+_SCRIPT_FOLDER = lazy(r"(?:^|/)(?:scripts?|bin|tools)/[^/]+$")
+# A document, which a command run reads only by its name.
+_DOCUMENT = lazy(r"\.(?:md|mdx|rst|adoc)$", re.IGNORECASE)
+
+
+def _beside_the_run(failed: Call, call: Call, named: Callable[[], str]) -> bool:
+    """Whether an edit is of what the failed run and its confirmation never ran, though the
+    session made it then: a CI workflow (`.github/workflows/ci.yml`, which runs on a push,
+    not in a local run), or a script of the project's scripts/ or bin/ folder (run on its
+    own) or, of a shell command's failure, a document (`docs/ARCHITECTURE.md`), that neither
+    the failure, its error, its confirmation nor a command between that did more than look
+    (`named`) names. A `kira test` subcommand added to a CLI was confirmed by
+    `python3 vesselos.py kira test`; of its eight edits, the CI job added for it and two
+    patches of a new release script were no steps, nor two of the architecture document
+    (thirty-sixth held-out set: the label names the three edits of the agent, its CLI parser
+    and dispatch). A failure of CI, of the script or over the document names them; a plan
+    file edited after a plan was rejected is no shell command's step."""
+    if call.name not in EDIT_TOOLS or not call.file_path:
+        return False
+    path = _unix(call.file_path)
+    if _CI_CONFIG.search(path):
+        return not _NAMES_CI.search(named())
+    if _SCRIPT_FOLDER.search(path) or (failed.name in SHELL_TOOLS and _DOCUMENT.search(path)):
+        stem = _basename(path).rsplit(".", 1)[0]
+        return len(stem) >= 3 and stem not in named()
+    return False
+
+
 def _records(call: Call, failed: Call) -> bool:
     """Whether a shell call only records the work (see RECORDS), for another program's
     failure than its own."""
@@ -6138,6 +6258,26 @@ def _same_request(one: str | None, other: str | None) -> bool:
     title, are still the call again, changed."""
     a, b = _request_words(one), _request_words(other)
     return bool(a and b) and len(a & b) * 2 >= min(len(a), len(b))
+
+
+_SPACES = lazy(r"\s+")
+
+
+def approved_plan(plan_input: str | None, prompt: str) -> bool:
+    """Whether a session's prompt implements the plan of an ExitPlanMode call (its input)
+    that was recorded as rejected: the user approved it. Claude Code records the choice
+    "clear context and implement" as a rejection ("User rejected tool use", STOP what you
+    are doing), then starts a new session whose first prompt is `Implement the following
+    plan:` and the plan (fortieth held-out set: the last of four plans of a session, the
+    next session building it, not a problem; the three rejected before it, each for a
+    change the next plan made, fixed by it; thirty-fourth: a session opening so). The
+    plan's text, its spaces aside, opens what follows the prompt's first line: a plan
+    pasted into another prompt, or one that only shares its title, approves nothing."""
+    if not prompt.startswith(agents.PLAN_PROMPT):
+        return False
+    plan = _SPACES.sub(" ", _input_text(plan_input, "plan")).strip()
+    implemented = _SPACES.sub(" ", prompt[len(agents.PLAN_PROMPT) :]).strip()
+    return bool(plan) and implemented.startswith(plan)
 
 
 def stopped_edit(call: Call) -> bool:
@@ -7343,7 +7483,9 @@ def fix_of(
             continue
         if not call.failed and _read_past_end(call, output(call.tool_use_id)):
             continue
-        if _silent_again(failed, call, error, output):
+        if _silent_again(failed, call, error, output) and not _proved_to_run(
+            failed, call, error, after[:n], output
+        ):
             continue
         if (
             way == FIXED
@@ -7657,6 +7799,22 @@ def _confirmed(
         and confirm.name in SHELL_TOOLS
         and not _kills_itself(confirm.command)
     )
+
+    @functools.cache
+    def ran() -> str:
+        """What the run, its confirmation and the commands between that did more than look
+        name (_beside_the_run: a `sed -n` of the workflow to edit runs none of it)."""
+        return "\n".join(
+            [failed.command or "", failed.file_path or "", error, confirm.command or ""]
+            + [
+                c.command
+                for c in between
+                if c.command
+                and c.name in SHELL_TOOLS
+                and not all(_only_looks(i, c.command) for i in intents(c.command))
+            ]
+        )
+
     for n, call in enumerate(between):
         step = None
         renamed_under = bool(failed.file_path) and _searches_under(
@@ -7676,6 +7834,8 @@ def _confirmed(
         elif warned and call.name in EDIT_TOOLS and _names_file(warned, call.file_path):
             pass
         elif killed and call.name in EDIT_TOOLS:
+            pass
+        elif _beside_the_run(failed, call, ran):
             pass
         elif stopped_edit(failed) and call.name in EDIT_TOOLS and not _same_edit(failed, call):
             # what the user asked for beside it (`remove all references to gql also`), or
@@ -8452,6 +8612,29 @@ def _between(times: Sequence[str], start: str, end: str) -> Sequence[str]:
 _EXIT_LINE = lazy(r"^(?:Exit code \d+|Process exited with code \d+|Output:)$")
 
 
+# What the user said on rejecting a call, as Claude Code returns it to the agent.
+_USER_SAID = "the user said:"
+_SAID_WORD = lazy(r"\w{2,}")
+
+
+def _said_otherwise(text: str, later: str) -> bool:
+    """Whether two rejections each say what to change, and of other things (they share less
+    than half the words of the shorter): each asked for its own change, and the edits made
+    for the first came before the second (a plan rejected three times, each for a
+    requirement the next plan added, then approved: fortieth held-out set, each labelled
+    with its own edits). A second rejection that says more of the same change (`I dont use
+    btop set that as super shift alt t instead`, then `super shift alt t should open btop`,
+    the edit between having misread it) is the same obstacle, as one without words is."""
+    if _USER_SAID not in text or _USER_SAID not in later:
+        return False
+    said, said_later = (
+        {w.lower() for w in _SAID_WORD.findall(t.split(_USER_SAID, 1)[1])} for t in (text, later)
+    )
+    return bool(said and said_later) and len(said & said_later) * 2 < min(
+        len(said), len(said_later)
+    )
+
+
 def _got_further(text: str, later: str, key: str) -> bool:
     """Whether a later failure with this key line got further before it: every line the
     failed run printed before its key line, the later run printed too, in order, then more.
@@ -8499,6 +8682,7 @@ def session_fixes(
     done: Container[str] = (),
     failed_rules: list[tuple[str, Exception]] | None = None,
     answered: Mapping[str, str] | None = None,
+    approved: Container[str] = (),
 ) -> Iterator[Fix]:
     """The fix of every failed call of one session.
 
@@ -8510,7 +8694,16 @@ def session_fixes(
     the exception) there and that failure gets no fix; the others of the session do.
     `answered`: when each failure's result came back, by tool_use_id: a call made before
     then was sent beside it, not after its error was seen (see _sent_after).
+    `approved`: the plans (ExitPlanMode) recorded as rejected that the user approved
+    (approved_plan): each succeeded, a retry of the plans rejected before it, and is
+    APPROVED.
     """
+    if approved:
+        yield from (Fix(c.tool_use_id, APPROVED) for c in calls if c.tool_use_id in approved)
+        calls = [
+            c._replace(failed=False, kind=None) if c.tool_use_id in approved else c for c in calls
+        ]
+        errors = {t: text for t, text in errors.items() if t not in approved}
     same = signature or key_line
     sig = functools.lru_cache(maxsize=None)(lambda tool_use_id: same(errors[tool_use_id]))
     key = functools.lru_cache(maxsize=None)(lambda tool_use_id: key_line(errors[tool_use_id]))
@@ -8518,6 +8711,8 @@ def session_fixes(
     def persists(failed: str, later: str) -> bool:
         """Whether a later failure still shows this one's error (its output can hold several)."""
         if _got_further(errors[failed], errors[later], key(failed)):
+            return False
+        if _said_otherwise(errors[failed], errors[later]):
             return False
         return sig(later) == sig(failed) or shows(failed, errors[later])
 

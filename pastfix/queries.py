@@ -2547,7 +2547,7 @@ select
   -- 1: the call that confirmed it is the failed one again, as it was (the same input)
   f.fix_as_was,
   -- outcome: fixed, worked around, papered over, already done, stopped, answered, already
-  -- so or not fixed (pastfix.fixes)
+  -- so, approved or not fixed (pastfix.fixes)
   coalesce(f.outcome, 'not fixed') as outcome,
   -- remedy: what made the difference, first what the error names, then in order; a step
   -- the fixes table names no target for (a Task, an MCP tool) gets its call's
@@ -2947,9 +2947,9 @@ def find_past_fix_description(default_limit: str) -> str:
     return (
         "Paste an error (error): the failed tool calls whose output matches it, best first,"
         " each with what happened in that session: the outcome (fixed, worked around, papered"
-        " over, already done, stopped, answered, already so, not fixed), the remedy (the edits"
-        " and commands that made the difference) and the call that confirmed it, the assistant's"
-        " next reply and"
+        " over, already done, stopped, answered, already so, approved, not fixed), the remedy (the"
+        " edits and commands that made the difference) and the call that confirmed it, the"
+        " assistant's next reply and"
         " the command to resume the session. One row per session and error signature, with how"
         " often that session hit it. Paths, numbers and ids need not match: the same"
         " signature is enough. Words are matched as words; start with raw: to write an FTS5"

@@ -25,6 +25,7 @@ from pastfix.db import (
     create_private,
     refresh_fixes,
     refresh_sessions,
+    rejected_plan_sessions,
     stored_failures,
     stored_sessions,
 )
@@ -313,7 +314,8 @@ class Shard:
                 f"INSERT INTO main.{table} SELECT * FROM shard_sessions.{table}"
                 " WHERE session_id NOT IN (SELECT session_id FROM _both)"
             )
-        self.again = self.both
+        # (and those of plans rejected, which a session of the other half may have approved)
+        self.again = self.both | rejected_plan_sessions(conn)
 
     def _reap(self) -> None:
         if not self.reaped:

@@ -138,6 +138,15 @@ def test_missing_source(tmp_path):
     assert not (tmp_path / "x.db").exists()
 
 
+def test_missing_ok_skips_a_source_not_there(tmp_path, projects):
+    """`--missing-ok` (the hooks' builds): a missing folder is skipped, the others read."""
+    db = tmp_path / "x.db"
+    nope = str(tmp_path / "nope")
+    result = run("build", str(db), "--source", nope, "--source", str(projects), "--missing-ok")
+    assert result.exit_code == 0, result.output
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM sessions").fetchone()[0] > 0
+
+
 def test_source_is_a_file(tmp_path, projects):
     target = next(projects.rglob("*.jsonl"))
     result = run("build", str(tmp_path / "x.db"), "--source", str(target))

@@ -369,6 +369,42 @@ def typed_title(agent: str | None, text: str | None) -> str | None:
     return prompt_title(agent, text)
 
 
+# A user message no person typed: the marker Claude Code writes after a call the user
+# rejected or stopped (`[Request interrupted by user for tool use]`). No session's title (3
+# sessions of 2 people in session 9's fourth held-out set, begun by a slash command, were
+# titled so) and no prompt of the fix rules (db.FIX_PROMPTS_SQL).
+NOT_INTERRUPTED_SQL = "text NOT LIKE '[Request interrupted by user%'"
+
+
+# A prompt a person typed, not one an agent wrote in tags (a command's output, a task's
+# notification, Codex's context); Claude Code in an IDE tags the file open in the editor
+# before what was typed (prompt_title leaves that note out of a title).
+TYPED_SQL = "(substr(text, 1, 1) != '<' OR substr(text, 1, 5) = '<ide_')"
+
+
+# What a person typed first: a prompt (TYPED_SQL), or a slash command, which
+# typed_title keeps when it asks for work (`/orchestrator create TODO app by
+# Next.js`: a session begun so was titled by a prompt typed an hour later, or by its
+# subagent's task; a new user's try, session 27).
+TYPED_OR_ASKED_SQL = f"({TYPED_SQL} OR text LIKE '<command-%')"
+# The prompt a person typed last before `{at}` in session `{session}`'s main thread, as
+# typed_title makes it (of the session's agent, `{agent}`), when one came before it there:
+# what the turn of a failure was asked, which the session's title may not say. Claude
+# Code's ai-title is made of the first prompt and kept for every later one (a 1,290-line
+# session of ../shared/corpus/real kept "Build monorepo bookmark app ..." through 5
+# prompts), and the demo's `git push` failure showed "session: Fix mypy union-attr error"
+# (a new user's try, nu43). Null in the first prompt's turn, which the title is about.
+TURN_PROMPT_SQL = (
+    "(SELECT title FROM (SELECT title, timestamp, line_no, count(*) OVER () AS prompts"
+    " FROM (SELECT typed_title({agent}, text) AS title, timestamp, line_no"
+    " FROM messages WHERE session_id = {session} AND timestamp <= {at}"
+    " AND kind = 'prompt' AND is_meta = 0 AND is_sidechain = 0 AND text > ''"
+    f" AND {TYPED_OR_ASKED_SQL} AND {NOT_INTERRUPTED_SQL})"
+    " WHERE title IS NOT NULL)"
+    " WHERE prompts > 1 ORDER BY timestamp DESC, line_no DESC LIMIT 1)"
+)
+
+
 # Agents that store large tool output in files beside a transcript: how the build
 # puts that text in place of the marker the transcript keeps (before prepare()). Its third
 # argument, when not None, is told the bytes of each file before it is read, and may

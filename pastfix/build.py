@@ -819,6 +819,23 @@ def _is_demo(path: str) -> bool:
     )
 
 
+def holds_only_demo(db_path: Path) -> bool:
+    """Whether the index at `db_path` holds the bundled demo sessions and nothing else: the
+    quick start's ./index.db on a machine with no agent's folder, which reading commands
+    pass over for the default index."""
+    try:
+        conn = sqlite3.connect(f"{Path(db_path).absolute().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        stored = conn.execute("SELECT path FROM source_files").fetchall()
+    except sqlite3.Error:
+        return False  # no index: the reading command says so
+    finally:
+        conn.close()
+    return bool(stored) and all(_is_demo(path) for (path,) in stored)
+
+
 def own_sources(db_path: Path, agent: str | None = None) -> list[Path] | None:
     """The sources a build without --source reads when no agent's folder is on this
     machine: None (the bundled demo stands in) for an index that is not there yet or holds

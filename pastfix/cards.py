@@ -462,6 +462,15 @@ SAYS_LITTLE = {
 }
 
 
+def asked(row: dict[str, Any]) -> str | None:
+    """What the failure's turn was asked (`turn_prompt`), when it is not the session's
+    first prompt nor its title: a session's title is its first task's (Claude Code keeps
+    its ai-title for every later prompt), and a card of a later one's failure read as of it
+    (the demo's `git push` under "Fix mypy union-attr error", nu43)."""
+    prompt = row.get("turn_prompt")
+    return prompt if prompt and prompt != row.get("session_title") else None
+
+
 def how_matched(row: dict[str, Any]) -> str:
     """How a find_past_fix row matched the pasted error, in the words its card uses (and the
     hook's context, the MCP row's `match` and the find page's): `same error` (its key line
@@ -531,6 +540,8 @@ def format_hit(
     ]
     if row["session_title"]:
         lines.append(f"   session: {one_line(row['session_title'], 100)}")
+    if question := asked(row):
+        lines.append(f"   asked:   {one_line(question, 100)}")
     # A shell call ran its command; a Read or Glob did not "run" a path (`ran: /home/u/app/src`).
     ran = row["tool"] in agents.tools(agents.SHELL)
     target = row["target"] if ran else in_project(row["target"], row["project"])

@@ -25,6 +25,7 @@ import msgspec
 # LATEST_MIGRATION: when an index already has it, the build skips importing
 # sqlite-utils (~70 ms of a ~100 ms no-change refresh).
 from pastfix import LATEST_MIGRATION, agents, paths
+from pastfix.agents import NOT_INTERRUPTED_SQL, TYPED_OR_ASKED_SQL, TYPED_SQL
 from pastfix.prepare import REDACTION_VERSION
 from pastfix.records import (
     TABLES,
@@ -104,24 +105,6 @@ FTS_TABLES = {
 INSERT_SQL = {table.name: table.insert_sql for table in TABLES}
 
 
-# A user message no person typed: the marker Claude Code writes after a call the user
-# rejected or stopped (`[Request interrupted by user for tool use]`). No session's title (3
-# sessions of 2 people in session 9's fourth held-out set, begun by a slash command, were
-# titled so) and no prompt of the fix rules (FIX_PROMPTS_SQL).
-NOT_INTERRUPTED_SQL = "text NOT LIKE '[Request interrupted by user%'"
-
-
-# A prompt a person typed, not one an agent wrote in tags (a command's output, a task's
-# notification, Codex's context); Claude Code in an IDE tags the file open in the editor
-# before what was typed (agents.prompt_title leaves that note out of a title).
-TYPED_SQL = "(substr(text, 1, 1) != '<' OR substr(text, 1, 5) = '<ide_')"
-
-
-# What a person typed first: a prompt (TYPED_SQL), or a slash command, which
-# agents.typed_title keeps when it asks for work (`/orchestrator create TODO app by
-# Next.js`: a session begun so was titled by a prompt typed an hour later, or by its
-# subagent's task; a new user's try, session 27).
-_TYPED_OR_ASKED_SQL = f"({TYPED_SQL} OR text LIKE '<command-%')"
 # The first prompt that titles a session (`session`: its id's column; `sidechain`: a
 # further condition), as agents.typed_title makes it of what its agent wrote.
 FIRST_PROMPT_TITLE_SQL = (
@@ -129,7 +112,7 @@ FIRST_PROMPT_TITLE_SQL = (
     " WHERE id = messages.file_id), text) AS title, timestamp, line_no"
     " FROM messages WHERE session_id = {session}"
     " AND kind = 'prompt' AND is_meta = 0 {sidechain} AND text > ''"
-    f" AND {_TYPED_OR_ASKED_SQL} AND {NOT_INTERRUPTED_SQL})"
+    f" AND {TYPED_OR_ASKED_SQL} AND {NOT_INTERRUPTED_SQL})"
     " WHERE title IS NOT NULL ORDER BY timestamp, line_no LIMIT 1)"
 )
 # A session of slash commands only: the first, as typed (`/init`).

@@ -104,12 +104,15 @@ def _recall_command(db_path: Path, agent: str | None = None) -> str:
 def _refresh_command(db_path: Path, source: Path | None, agent: str | None = None) -> str:
     """An incremental build into the index, started in the background: of `source`, or of
     the default sources (those of a plain `pastfix build`) when it is None; with `agent`,
-    read as that agent's (a folder still empty is then not taken for Claude Code's)."""
+    read as that agent's (a folder still empty is then not taken for Claude Code's).
+    `--missing-ok`: a session can end before the agent made its folder, and the build then
+    reads nothing and leaves the index as it was (no error, no demo)."""
     exe = " ".join(shlex.quote(part) for part in pastfix_executable())
     db = shlex.quote(str(db_path.absolute()))
     folder = f" --source {shlex.quote(str(source.absolute()))}" if source else ""
     folder += f" --agent {agent}" if agent else ""
-    return f"nohup {exe} build {db}{folder} -s >/dev/null 2>&1 </dev/null &  {MARKER}"
+    build = f"{exe} build {db}{folder} --missing-ok -s"
+    return f"nohup {build} >/dev/null 2>&1 </dev/null &  {MARKER}"
 
 
 def _is_ours(handler: object) -> bool:

@@ -144,7 +144,9 @@ def find_db() -> list[Path]:
     """Where `pastfix find` and `pastfix probe` look for the index when none is given.
 
     ./index.db, then default_db(): so the command the skill and the hook tell an agent
-    to run works from any project folder, where there is no index.db of its own.
+    to run works from any project folder, where there is no index.db of its own. A
+    ./index.db of the demo sessions only is passed over when the other exists
+    (cli.found_index).
     """
     return [LOCAL_DB, default_db()]
 

@@ -341,6 +341,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("resume_command", 2, agents.resume_command, deterministic=True)
     conn.create_function("resume_command", 3, agents.resume_command, deterministic=True)
     conn.create_function("agent_label", 1, agents.label, deterministic=True)
+    conn.create_function("typed_title", 2, agents.typed_title, deterministic=True)
     conn.create_function("safe_fts", 1, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 2, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 3, safe_fts, deterministic=True)
@@ -2185,6 +2186,9 @@ def find_past_fix_sql() -> str:
     """The find_past_fix query: one row per (session, signature), `:limit` groups at most."""
     edit_tools = EDIT_TOOLS_SQL
     default_agent = agents.CLAUDE
+    turn_prompt = agents.TURN_PROMPT_SQL.format(
+        agent=f"coalesce(s.agent, '{default_agent}')", session="f.session_id", at="f.called_at"
+    )
     claims = ", ".join(f"'{outcome}'" for outcome in sorted(fixes.CLAIMS_FIX))
     nameless = ", ".join(f"'{kind}'" for kind in NAMELESS_KINDS)
     limit = find_limit_sql()
@@ -2601,6 +2605,7 @@ select
       join tool_calls k on k.tool_use_id = other.value
       order by other.key)) end as next_calls,
   s.title as session_title,
+  {turn_prompt} as turn_prompt,
   session_url(f.session_id, f.tool_use_id) as session_url,
   error_excerpt(f.content, {matched}, '<mark>', '</mark>', {TOKENIZER_SQL})
     as error_snippet_html,
@@ -3004,6 +3009,8 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     "fix_calls": None,
     "next_calls": ("array", 100),
     "session_title": ("string", 60),
+    # the prompt of the failure's turn, when it is not the session's first
+    "turn_prompt": ("string", 60),
     "session_url": None,
     "error_snippet_html": None,
     "error": None,

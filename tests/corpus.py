@@ -96,6 +96,7 @@ FIND_COLUMNS = [
     "fix_calls",
     "next_calls",
     "session_title",
+    "turn_prompt",
     "session_url",
     "error_snippet_html",
     "error",

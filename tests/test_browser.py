@@ -197,6 +197,15 @@ def test_find_past_fix_in_a_browser(server):
         )
         assert target.is_visible()
         page.screenshot(path=str(ARTIFACTS / "session.png"))
+        # The link's page at 400, 800 and 1400 px shows the call at the top, nothing scrolling
+        # sideways. (Chromium's own `--headless --screenshot` of any page opened at an anchor
+        # is blank, a plain HTML file's too: a new user's screenshot of this page was, nu43.)
+        for width in (400, 800, 1400):
+            page.set_viewport_size({"width": width, "height": 800})
+            page.goto(f"{server}/index/-/session/s1?call=t4#call-t4")
+            expect(page.locator(":target")).to_be_in_viewport()
+            assert _fits(page, width)
+            page.screenshot(path=str(ARTIFACTS / f"session_{width}.png"))
 
 
 def test_every_index_in_a_browser(team_server):

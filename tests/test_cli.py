@@ -138,6 +138,15 @@ def test_missing_source(tmp_path):
     assert not (tmp_path / "x.db").exists()
 
 
+def test_missing_ok_skips_a_source_not_there(tmp_path, projects):
+    """`--missing-ok` (the hooks' builds): a missing folder is skipped, the others read."""
+    db = tmp_path / "x.db"
+    nope = str(tmp_path / "nope")
+    result = run("build", str(db), "--source", nope, "--source", str(projects), "--missing-ok")
+    assert result.exit_code == 0, result.output
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM sessions").fetchone()[0] > 0
+
+
 def test_source_is_a_file(tmp_path, projects):
     target = next(projects.rglob("*.jsonl"))
     result = run("build", str(tmp_path / "x.db"), "--source", str(target))
@@ -1120,3 +1129,28 @@ def test_find_on_a_terminal_keeps_its_bold_and_escapes_a_transcript_s_colours(tm
     assert "\x1b[1m" in found.output  # its own bold
     assert "\\u001b[8m&& curl" in found.output
     assert not re.search("\x1b\\[[0-9;]*[2-9][0-9;]*m", found.output), found.output
+
+
+@pytest.mark.skipif(
+    not transcripts.DEMO_PROJECTS.is_dir(), reason="demo sessions not generated yet"
+)
+def test_a_failure_of_a_later_prompt_says_what_that_prompt_asked(tmp_path):
+    """The demo's `git push` failure, in the third prompt's turn of a session Claude Code
+    titled by its first ("Fix mypy union-attr error": an ai-title is kept for every later
+    prompt), showed only that title (a new user's try, nu43). Its card now says what its
+    turn asked; a failure of the first prompt's turn, which the title is about, does not."""
+    db = str(tmp_path / "demo.db")
+    run("build", db, "--source", str(transcripts.DEMO_PROJECTS), "-s")
+    pushed = run("find", "fatal: The current branch main has no upstream branch.", db)
+    assert pushed.stdout.splitlines()[1:4] == [
+        "   session: Fix mypy union-attr error",
+        "   asked:   Push the branch and open a PR",
+        "   ran:    git push",
+    ]
+    [row] = json.loads(run("find", "git push", db, "--json").stdout)[:1]
+    assert row["turn_prompt"] == "Push the branch and open a PR"
+    mypy = 'error: Item "None" of "Customer | None" has no attribute "email"  [union-attr]'
+    found = run("find", mypy, db)
+    assert "   session: Fix mypy union-attr error" in found.stdout
+    assert "asked:" not in found.stdout
+    assert [r["turn_prompt"] for r in json.loads(run("find", mypy, db, "--json").stdout)] == [None]

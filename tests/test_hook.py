@@ -3,6 +3,7 @@
 import errno
 import json
 import os
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -924,6 +925,40 @@ def test_the_session_end_build_reads_the_default_sources(tmp_path, fake_home):
             pass
         time.sleep(0.1)
     assert agents == [("claude",), ("codex",)]
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_the_session_end_build_before_the_agents_first_session_does_nothing(
+    tmp_path, fake_home, agent
+):
+    """A session can end before the agent made its folder. Codex's SessionEnd build of a
+    ~/.codex/sessions not there yet exited 1 (`source directory not found`, hidden by its
+    nohup: a new user's try, nu43); Claude Code's, with no ~/.claude/projects, indexed the
+    demo sessions into the hook's index, and with the folders its index was built from
+    gone, exited 1. Each now exits 0, silent, and leaves the index as it was."""
+    db = tmp_path / "index.db"
+    settings = tmp_path / "hooks.json"
+    named = ["--agent", agent] if agent != "claude" else []
+    args = ["hook", "install", "--settings", str(settings), "--db", str(db), *named]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    command = json.loads(settings.read_text())["hooks"]["SessionEnd"][0]["hooks"][0]["command"]
+    # the build the command starts in the background, run here to see how it ends
+    build = shlex.split(command.removeprefix("nohup ").split(" >/dev/null")[0])
+
+    def session_end() -> tuple[int, str, str]:
+        done = subprocess.run(build, capture_output=True, text=True, timeout=60)
+        return done.returncode, done.stdout, done.stderr
+
+    assert session_end() == (0, "", "")
+    assert sorted(tmp_path.iterdir()) == [settings]  # no index, no lock file
+    # An index built from a folder since gone: nothing to read either.
+    elsewhere = tmp_path / "elsewhere"
+    write_jsonl(elsewhere / "-home-dev-app" / f"{PAST}.jsonl", fixed_session(PAST, 1, "a.ts", 1))
+    build_index(db, elsewhere)
+    shutil.rmtree(elsewhere)
+    before = db.read_bytes()
+    assert session_end() == (0, "", "")
+    assert db.read_bytes() == before
 
 
 @pytest.mark.slow

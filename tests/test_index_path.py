@@ -9,11 +9,16 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
-from corpus import PAST, TS_ERROR
+from conftest import build_index
+from corpus import PAST, TS_ERROR, fixed_session
+from jsonl import write_jsonl
 
+from pastfix import transcripts
 from pastfix.cli import cli
 
 ERROR = TS_ERROR.format(file="lib/order.ts", line=3)
+# README's example, which the demo sessions hold
+DEMO_ERROR = "fatal: The current branch main has no upstream branch."
 
 
 @pytest.fixture
@@ -177,3 +182,28 @@ def test_find_names_the_index_of_an_error_not_seen(index, project, fake_home):
         assert any(line.startswith("Not seen before") for line in lines)
     assert "Searched" not in find(ERROR).stderr
     assert "Searched" not in find(unseen, "--db", str(default)).stderr
+
+
+def test_the_quick_starts_demo_index_gives_way_to_the_default_one(index, project, fake_home):
+    """The quick start leaves ./index.db of the demo sessions, and README's next step builds
+    the default index: `find` run from the quick start's folder searched the demo, "Not seen
+    before" of errors the other holds fixed (a new user's try, nu43 finding 5). A ./index.db
+    of the demo only now gives way to the default index; named, or alone, it is read."""
+    build_index(project / "index.db", transcripts.DEMO_PROJECTS)
+    demo_only = find(DEMO_ERROR, "--json")
+    assert demo_only.exit_code == 0 and json.loads(demo_only.stdout), demo_only.output
+    assert PAST not in sessions(find(ERROR, "--json"))
+    default = fake_home / ".local" / "share" / "pastfix" / "index.db"
+    default.parent.mkdir(parents=True)
+    shutil.copy(index, default)
+    result = find(ERROR, "--json")
+    assert PAST in sessions(result)
+    assert "not the default index" not in result.stderr
+    status = CliRunner().invoke(cli, ["status"])
+    assert str(default) in status.stdout and "index.db (in" not in status.stderr
+    assert json.loads(find(DEMO_ERROR, "--json", "--db", "index.db").stdout)
+    # ./index.db that holds more than the demo is still read first, and said to be
+    mine = project.parent / "mine"
+    write_jsonl(mine / "-home-dev-app" / f"{PAST}.jsonl", fixed_session(PAST, 1, "a.ts", 1))
+    build_index(project / "index.db", mine)
+    assert "not the default index" in find(ERROR, "--json").stderr

@@ -190,6 +190,7 @@ def test_find_past_fix_rows(conn):
             "fix_calls": [],
             "next_calls": [],
             "session_title": "build lib",
+            "turn_prompt": None,  # its first prompt's turn: the title says it
             "session_url": "/index/-/session/s2?call=u1#call-u1",
             "error_snippet_html": html,
             "error": ENOENT,
@@ -251,6 +252,7 @@ def test_find_past_fix_rows(conn):
             "fix_calls": [],
             "next_calls": [],
             "session_title": "fix the build",
+            "turn_prompt": None,
             "session_url": "/index/-/session/s1?call=t1#call-t1",
             "error_snippet_html": html,
             "error": ENOENT,

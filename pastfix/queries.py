@@ -1478,9 +1478,9 @@ def _names_a_thing(word: str) -> bool:
     prefix (apt's `E:` and `W:`, pytest's `E`) or a variable's name, and marked every `E
     ModuleNotFoundError` of a pytest log found by `E: Unable to locate package
     python3.13-venv` (nu42 finding 5). A digit alone stays: an exit status is matched by it
-    (`Exit code 1`)."""
+    (`Exit code 1`), and so does a CJK character alone, a word of its own (`错`, `请`)."""
     tokens = "".join(_TOKEN.findall(word))
-    return not (len(tokens) == 1 and tokens.isalpha())
+    return not (len(tokens) == 1 and tokens.isascii() and tokens.isalpha())
 
 
 @functools.lru_cache(maxsize=4096)

@@ -1039,8 +1039,9 @@ async def test_a_pasted_path_shows_the_files_history(ds):
     assert "<h2>History of <code>src/index.js</code></h2>" in history
     assert '<a href="/index/-/session/s1">fix the build</a>' in history
     assert 'href="/index/file_history?path=src%2Findex.js"' in history
-    # the history first; then the failures that name the file's name, partial matches
-    assert page.index("pf-history") < page.index("pf-unseen") < page.index("pf-card")
+    # its history is the answer: a file's name alone makes no partial match (its failures
+    # are in the history: `failed`, `last_error`)
+    assert "pf-card" not in page
     # an error that names no file has no history
     page = (await ds.client.get("/index/find_past_fix", params={"error": "EISDIR"})).text
     assert "pf-history" not in page

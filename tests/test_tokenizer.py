@@ -258,9 +258,9 @@ def test_unicode61_misses_words_inside_cjk_runs(tmp_path, db_path):
 
 
 def test_trigram_highlights_substrings_and_short_ascii_words_whole():
-    text = "ModuleNotFoundError: no module named 'x' in 数据库连接"
-    assert queries.error_excerpt(text, "NotFound x 数据", "<b>", "</b>", "trigram") == (
-        "Module<b>NotFound</b>Error: no module named &#x27;<b>x</b>&#x27; in <b>数据</b>库连接"
+    text = "ModuleNotFoundError: no module named 'xy' in 数据库连接"
+    assert queries.error_excerpt(text, "NotFound xy 数据", "<b>", "</b>", "trigram") == (
+        "Module<b>NotFound</b>Error: no module named &#x27;<b>xy</b>&#x27; in <b>数据</b>库连接"
     )
     # A stop word is never marked, whole or inside another word.
     assert "<b>" not in queries.error_excerpt(text, "in a", "<b>", "</b>", "trigram")

@@ -966,6 +966,9 @@ class Builder:
         # by a bulk build, which reads them all).
         self.side_files = {} if self.bulk else _stored_side_files(conn)
         self.touched: set[str] = set()
+        # Of the touched sessions, those only an append of one file touched: the first
+        # line it read, by session (see refresh_fixes).
+        self.appended: dict[str, tuple[int, int]] = {}
         # Ids of the files read or retracted by this build.
         self.changed: set[int] = set()
         # Archived files found again unchanged (see _plan, _unarchive).
@@ -1492,7 +1495,7 @@ class Builder:
                 continue
             if started is None:
                 self._begin()
-                self.touched = set()
+                self.touched, self.appended = set(), {}
                 started = time.perf_counter()
             write(item)
             if time.perf_counter() - started >= GROUP_SECONDS:
@@ -1520,7 +1523,7 @@ class Builder:
         self.conn.execute(
             "UPDATE source_files SET missing_since = ? WHERE id = ?", [_now(), current["id"]]
         )
-        self.touched.update(_ids(current["session_ids"]))
+        self._touch(_ids(current["session_ids"]))
         self.stats.files_missing += 1
 
     def _move(self, old_path: str, plan: Plan, progress: Callable[[int], None] | None) -> None:
@@ -1538,7 +1541,7 @@ class Builder:
         self.conn.execute(
             "UPDATE problems SET path = ? WHERE file_id = ?", [source.path, current["id"]]
         )
-        self.touched.update(_ids(current["session_ids"]))
+        self._touch(_ids(current["session_ids"]))
         self._rename_copies(old_path, source)
         self._refresh_file(Plan(source, plan.stat, current, 0, False), progress)
 
@@ -1558,7 +1561,7 @@ class Builder:
         self.conn.execute(
             "UPDATE source_files SET missing_since = NULL WHERE id = ?", [record["id"]]
         )
-        self.touched.update(_ids(record["session_ids"]))
+        self._touch(_ids(record["session_ids"]))
         self.stats.files_returned += 1
 
     def _remove_file(self, record: dict[str, Any]) -> None:
@@ -1598,7 +1601,7 @@ class Builder:
         ids = sorted(group)
         marks = ",".join("?" * len(ids))
         self._begin()
-        self.touched = set()
+        self.touched, self.appended = set(), {}
         cursor = conn.execute(
             f"SELECT * FROM source_files WHERE id IN ({marks}) ORDER BY path", ids
         )
@@ -1981,7 +1984,7 @@ class Builder:
                     self.kept_ids.append(kept_id)
             conn.execute("INSERT INTO _kept VALUES (?, ?, ?)", [base, sid, kept_id])
             self.with_copies.add(base)
-            self.touched.add(sid)
+            self._touch([sid])
         if conn.execute("SELECT 1 FROM _aside_redactions LIMIT 1").fetchone():
             # for ASIDE_REDACTION_SESSION_SQL, a lookup per record
             for table, key in (
@@ -2086,8 +2089,8 @@ class Builder:
         file_id = record["id"]
         self.changed.add(file_id)
         session_ids = _ids(record["session_ids"])
-        self.touched.update(session_ids)
-        self.touched.update(self._summarised_sessions(file_id, session_ids))
+        self._touch(session_ids)
+        self._touch(self._summarised_sessions(file_id, session_ids))
         for sid in session_ids:
             if not self.bulk:  # a bulk build fills the FTS index anew from the rows
                 conn.execute(
@@ -2291,16 +2294,40 @@ class Builder:
                 file_id,
             ],
         )
-        if self.read_before:
+        read_before = self.read_before
+        if read_before:
             conn.execute("DELETE FROM _read_before")
         if savepoint:
             conn.execute("RELEASE file")
         self.changed.add(file_id)
-        self.touched.update(session_ids)
+        # Read on from where it was, its stored rows as they were: the fixes of its sessions
+        # are computed again only where the new lines can change them (refresh_fixes).
+        appended = (
+            stored is not None
+            and plan.start > 0
+            and not plan.rewrite
+            and not source.whole
+            and not aside
+            and not self.reclaimed
+            and not read_before
+        )
+        for sid in session_ids:
+            if appended and sid not in self.touched:
+                assert stored is not None
+                self.touched.add(sid)
+                self.appended[sid] = (file_id, stored["lines"] + 1)
+            else:
+                self._touch([sid])
         if not self.bulk:
-            self.touched.update(self._summarised_sessions(file_id, session_ids))
+            self._touch(self._summarised_sessions(file_id, session_ids))
         self.stats.files_read += 1
         return True
+
+    def _touch(self, session_ids: Iterable[str]) -> None:
+        """Mark `session_ids` to refresh, all their fixes computed again."""
+        for sid in session_ids:
+            self.touched.add(sid)
+            self.appended.pop(sid, None)
 
     def _delete_file_rows(self, file_id: int) -> None:
         """Delete all that a new file of a new index stored, its source_files row too: the
@@ -2490,7 +2517,7 @@ class Builder:
         if self.touched:
             refresh_sessions(self.conn, self.touched)
             if not all_sessions:  # a bulk build computes every fix in _finish
-                refresh_fixes(self.conn, self.touched)
+                refresh_fixes(self.conn, self.touched, self.appended)
 
 
 # A side file as a build saw it: its path, then size, mtime and ctime (None: not found).

@@ -13,7 +13,7 @@ import json
 import os
 import sqlite3
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
@@ -799,12 +799,20 @@ def _calls_in_order(conn: Connection, session_id: str, since: str) -> list[Any]:
     return sorted(rows, key=lambda row: (row[1], *(place.get(row[0]) or (0, 0))))
 
 
-def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) -> None:
+def refresh_fixes(
+    conn: Connection,
+    session_ids: Iterable[str] | None = None,
+    appended: Mapping[str, tuple[int, int]] | None = None,
+) -> None:
     """Recompute what followed each failed call of `session_ids` (every session: None).
 
     Derived from the stored rows alone, so that it holds for sessions whose
-    transcript is gone; see pastfix.fixes for the rules.
+    transcript is gone; see pastfix.fixes for the rules. `appended`: the sessions that only
+    grew, by the file and first line of their new rows; of those, the failures whose fixes
+    the new rows cannot change keep their rows (see _kept_by_append).
     """
+    # (kept rows must be what these rules make of what they read)
+    appended = appended if appended and fixes_current(conn) and signatures_current(conn) else {}
     prompts_of: dict[str, list[str]] | None = None
     approving: list[tuple[str, str]] | None = None  # every prompt that approved a plan
     if session_ids is None:
@@ -828,7 +836,10 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
     else:
         session_ids = list(session_ids)
         session_ids += sorted(_approved_from(conn, session_ids) - set(session_ids))
-        conn.executemany("DELETE FROM fixes WHERE session_id = ?", [(s,) for s in session_ids])
+        conn.executemany(
+            "DELETE FROM fixes WHERE session_id = ?",
+            [(s,) for s in session_ids if s not in appended],
+        )
 
     outputs: dict[str, str] = {}  # of this session's calls: asked again by later failures
 
@@ -842,6 +853,8 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
     for session_id in session_ids:
         failed = conn.execute(FIX_ERRORS_SQL, [session_id]).fetchall()
         if not failed:
+            if session_id in appended:
+                conn.execute("DELETE FROM fixes WHERE session_id = ?", [session_id])
             continue
         outputs.clear()
         # Imported on first use: a refresh of sessions that never failed does not compile
@@ -887,6 +900,7 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
             )
             for row in rows_of
         ]
+        read = calls  # (their inputs as the rules ask for them: see _kept_by_append)
         tools = fixes.inputs_read(calls, errors)
         if tools:
             calls = _with_inputs(conn, session_id, since or first, calls, tools)
@@ -897,33 +911,54 @@ def refresh_fixes(conn: Connection, session_ids: Iterable[str] | None = None) ->
         )
         results_at = {tool_use_id: at for tool_use_id, _, at, _ in failed if at}
         approved = _approvals(conn, calls, results_at, approving)
-        unfound = [t for t, kind in kinds.items() if kind == "string_not_found"]
-        done = _already_made(conn, session_id, unfound) if unfound else set()
-        failed_rules: list[tuple[str, Exception]] = []
-        try:
-            found = list(
-                fixes.session_fixes(
-                    calls,
-                    prompts,
-                    errors,
-                    output,
-                    signatures.key_line,
-                    signatures.signature,
-                    done,
-                    failed_rules,
-                    results_at,
-                    approved,
+        kept: set[str] = set()
+        if session_id in appended:
+            kept = _kept_by_append(
+                conn, session_id, appended[session_id], (read, calls), errors, thread, tools
+            )
+            conn.execute(
+                "DELETE FROM fixes WHERE session_id = ?"
+                " AND tool_use_id NOT IN (SELECT value FROM json_each(?))",
+                [session_id, json.dumps(sorted(kept))],
+            )
+        while True:
+            unfound = [t for t, k in kinds.items() if k == "string_not_found" and t not in kept]
+            done = _already_made(conn, session_id, unfound) if unfound else set()
+            failed_rules: list[tuple[str, Exception]] = []
+            try:
+                found = list(
+                    fixes.session_fixes(
+                        calls,
+                        prompts,
+                        errors,
+                        output,
+                        signatures.key_line,
+                        signatures.signature,
+                        done,
+                        failed_rules,
+                        results_at,
+                        approved,
+                        [t for t in errors if t not in kept] if kept else None,
+                    )
                 )
-            )
-        except Exception as e:  # noqa: BLE001
-            # A rule that fails on some session (a command it cannot read) must not stop the
-            # build nor lose its rows: its failures are kept, found and shown without a fix.
-            print(
-                f"pastfix: the fix rules failed on session {session_id}"
-                f" ({type(e).__name__}: {e}); its failures are kept without what fixed them",
-                file=sys.stderr,
-            )
-            continue
+            except Exception as e:  # noqa: BLE001
+                if kept:
+                    # (raised on the failures computed again: on the whole session, as a
+                    # full refresh computes it, it may too)
+                    conn.execute("DELETE FROM fixes WHERE session_id = ?", [session_id])
+                    kept = set()
+                    continue
+                # A rule that fails on some session (a command it cannot read) must not stop
+                # the build nor lose its rows: its failures are kept, found and shown
+                # without a fix.
+                print(
+                    f"pastfix: the fix rules failed on session {session_id}"
+                    f" ({type(e).__name__}: {e}); its failures are kept without what fixed"
+                    " them",
+                    file=sys.stderr,
+                )
+                found, failed_rules = [], []
+            break
         if failed_rules:
             # one failure the rules could not read (a URL they could not parse) loses its
             # own fix only: the session's others are kept
@@ -1016,6 +1051,78 @@ def rejected_plan_sessions(conn: Connection) -> set[str]:
     the other half of a bulk build (pastfix.shard), so their fixes are computed again after
     the copy."""
     return {row[0] for row in conn.execute(_ALL_PLANS_REJECTED_SQL)}
+
+
+# The calls, results and prompts of a session read from one file from a line on (an
+# append's), whether each is a prompt (FIX_PROMPTS_SQL's), and its time.
+_APPENDED_SQL = f"""
+SELECT 'call', tool_use_id, timestamp, name FROM tool_calls
+WHERE session_id = ?1 AND file_id = ?2 AND line_no >= ?3
+UNION ALL SELECT 'result', tool_use_id, timestamp, NULL FROM tool_results
+WHERE session_id = ?1 AND file_id = ?2 AND line_no >= ?3
+UNION ALL SELECT 'message', NULL, timestamp, CASE WHEN {_FIX_PROMPTS_WHERE} THEN 'prompt' END
+FROM messages WHERE session_id = ?1 AND file_id = ?2 AND line_no >= ?3
+  AND (is_sidechain = 1 OR {_FIX_PROMPTS_WHERE})"""
+_OLD_PROMPTS_SQL = f"""
+SELECT timestamp FROM messages WHERE session_id = ?1 AND {_FIX_PROMPTS_WHERE}
+  AND NOT (file_id = ?2 AND line_no >= ?3)"""
+
+
+def _kept_by_append(
+    conn: Connection,
+    session_id: str,
+    since: tuple[int, int],
+    calls: tuple[list[Any], list[Any]],
+    errors: dict[str, str],
+    thread: dict[str, str],
+    tools: set[str],
+) -> set[str]:
+    """The failures of a session that only grew (its new rows those of file `since[0]`
+    from line `since[1]` on) whose stored fixes stand (fixes.unchanged_by_append); none
+    when the new rows are not all at the session's end as the rules read it: a new call,
+    result or prompt not later than every old call and prompt, a result of a call not new
+    (its call's outcome changes), a Codex poll (it settles the command it polls: see
+    fixes.settled), a subagent's message where subagents are told apart by their
+    messages' links (_sidechain_threads), a new call for which the rules read the inputs
+    of more calls (fixes.inputs_read: a rejected edit makes them read every edit's), or a
+    plan recorded as rejected in the session (a prompt of this session or another may
+    approve it: _approvals).
+    `calls`: the session's calls as read, and with those inputs."""
+    from pastfix import fixes
+
+    new_calls: set[str] = set()
+    new_results: list[str] = []
+    new_times: list[Any] = []  # of the new calls and prompts
+    prompts_added = False
+    for kind, tool_use_id, at, name in conn.execute(_APPENDED_SQL, [session_id, *since]):
+        if kind == "call":
+            if name in fixes._POLLS:
+                return set()
+            new_calls.add(tool_use_id)
+            new_times.append(at)
+        elif kind == "result":
+            new_results.append(tool_use_id)
+        elif name == "prompt":
+            prompts_added = True
+            new_times.append(at)
+        elif thread:
+            return set()  # (a subagent's message)
+    if not new_calls and not new_results and not prompts_added:
+        return set(errors)
+    if any(c.name in agents.APPROVAL_TOOLS and c.kind == "rejected" for c in calls[0]):
+        return set()  # (whether a prompt approved it may change with any new one: _approvals)
+    if any(t not in new_calls for t in new_results):
+        return set()  # (a failure of an earlier call would also move where the rules read from)
+    read, calls_read = calls
+    old_calls = {c.tool_use_id: c.timestamp for c in read if c.tool_use_id not in new_calls}
+    old = [c for c in read if c.tool_use_id in old_calls]
+    if fixes.inputs_read(old, {t: e for t, e in errors.items() if t in old_calls}) != tools:
+        return set()
+    old_prompts = sorted(row[0] for row in conn.execute(_OLD_PROMPTS_SQL, [session_id, *since]))
+    last = max([*old_calls.values(), *old_prompts], default="")
+    if any(type(at) is not str or at <= last for at in new_times):
+        return set()
+    return fixes.unchanged_by_append(calls_read, errors, new_calls, old_prompts, prompts_added)
 
 
 _EDIT_TOOLS_SQL = ", ".join(f"'{name}'" for name in sorted(agents.tools(agents.EDIT)))

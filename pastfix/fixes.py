@@ -8683,6 +8683,7 @@ def session_fixes(
     failed_rules: list[tuple[str, Exception]] | None = None,
     answered: Mapping[str, str] | None = None,
     approved: Container[str] = (),
+    only: Container[str] | None = None,
 ) -> Iterator[Fix]:
     """The fix of every failed call of one session.
 
@@ -8697,6 +8698,8 @@ def session_fixes(
     `approved`: the plans (ExitPlanMode) recorded as rejected that the user approved
     (approved_plan): each succeeded, a retry of the plans rejected before it, and is
     APPROVED.
+    `only`: when given, the fixes of those failures alone (what unchanged_by_append did
+    not keep: closed under the rules' reach from one failure to another).
     """
     if approved:
         yield from (Fix(c.tool_use_id, APPROVED) for c in calls if c.tool_use_id in approved)
@@ -8730,16 +8733,13 @@ def session_fixes(
         return any(same(other) == sig(failed) for other in lines if word in other)
 
     prompt_times = sorted(prompts)
-    by_agent: dict[tuple[str | None, bool], list[Call]] = {}
-    ordered = settled(calls)
-    for call in ordered:
-        by_agent.setdefault((call.agent_id, call.sidechain), []).append(call)
-    for thread, own in by_agent.items():
-        # the main thread reads its subagents' calls as its own steps
-        pool = _with_subagents(ordered) if thread == (None, False) and len(by_agent) > 1 else own
+    by_agent = _threads(calls)
+    for thread, (own, pool) in by_agent.items():
         found: list[tuple[Call, Sequence[Call], Fix]] = []
         for i, call in enumerate(pool):
             if call.tool_use_id not in errors or (call.agent_id, call.sidechain) != thread:
+                continue
+            if only is not None and call.tool_use_id not in only:
                 continue
 
             def again(later: Call, failed: Call = call) -> bool:
@@ -8812,7 +8812,7 @@ def session_fixes(
                     fix.remedy = _own_steps(
                         call, fix.remedy, fix.confirmed_by, nearby, after, answered
                     )
-                main = by_agent.get((None, False), [])
+                main = by_agent[None, False][0] if (None, False) in by_agent else []
                 if (
                     fix.outcome == NOT_FIXED
                     and own is not main
@@ -8840,6 +8840,86 @@ def session_fixes(
             if call.name in SHELL_TOOLS
         }
         yield from _install_given_up(_taken_over(found, errors, persists), found, missing)
+
+
+Thread = tuple[str | None, bool]  # (agent_id, sidechain)
+
+
+def _threads(calls: Sequence[Call]) -> dict[Thread, tuple[list[Call], list[Call]]]:
+    """The settled calls of each thread (by agent), and the calls its failures' windows are
+    read from: its own, but for the main thread, which reads its subagents' calls as its own
+    steps (_with_subagents)."""
+    by_agent: dict[Thread, list[Call]] = {}
+    ordered = settled(calls)
+    for call in ordered:
+        by_agent.setdefault((call.agent_id, call.sidechain), []).append(call)
+    return {
+        thread: (
+            own,
+            _with_subagents(ordered) if thread == (None, False) and len(by_agent) > 1 else own,
+        )
+        for thread, own in by_agent.items()
+    }
+
+
+def unchanged_by_append(
+    calls: Sequence[Call],
+    errors: Mapping[str, str],
+    added: Container[str],
+    prompts: Sequence[str],
+    prompts_added: bool,
+) -> set[str]:
+    """The failures of a session that grew at its end whose fixes its new calls (`added`,
+    each later than every old call, none a poll: see settled) and new prompts (later than
+    every old call and prompt; `prompts`: the old ones, in order) cannot change: their
+    stored rows stand (db.refresh_fixes).
+
+    Of the calls after a failure, session_fixes reads its _next_calls (WINDOW_CALLS calls of
+    its thread, its subagents' among them): its window and a rerun past it (_run_again),
+    another failure's steps let through (_not_let_through), its siblings (_own_steps, the
+    NEARBY_CALLS around it); and what came before it (_met_before), which an append leaves
+    as it was. So a failure none of whose next calls is new is computed as before, but for:
+    - a main thread's failure whose window may run out of calls: it then ends at the first
+      or second prompt after its last call (_window), maybe a new one, unless
+      PROMPTS_CROSSED + 1 old prompts came after its next calls;
+    - a subagent's failed edit or refused command: the main thread's calls after the
+      subagent's last one may fix it (_by_the_parent);
+    - a git look that found no repository: a later `git init` or `git clone`, past its
+      window too, says it was needed (_answered, _no_repository).
+    One failure reads another's fix too: an earlier failure takes the fix of a later one in
+    its window (_taken_over), and an install that of an earlier failure whose window it is
+    in, confirmed within its own (_install_given_up); the later one is among the earlier
+    one's next calls in both. So a thread's failures are kept or computed in runs, each
+    failure among the next calls of the one before it: a run with one failure that may
+    change is computed whole, each failure with the others' fixes as a full refresh has them.
+    """
+    kept: set[str] = set()
+    for thread, (_, pool) in _threads(calls).items():
+        run: list[str] = []
+        run_changed = False
+        reach: set[str] = set()  # the next calls of the run's last failure
+        for i, call in enumerate(pool):
+            if call.tool_use_id not in errors or (call.agent_id, call.sidechain) != thread:
+                continue
+            if run and call.tool_use_id not in reach:
+                if not run_changed:
+                    kept.update(run)
+                run, run_changed = [], False
+            nexts = _next_calls(pool, i)
+            reach = {c.tool_use_id for c in nexts}
+            changed = call.tool_use_id in added or any(c.tool_use_id in added for c in nexts)
+            if thread != (None, False) and (call.name in EDIT_TOOLS or _not_allowed_to_run(call)):
+                changed = True
+            if _NO_REPOSITORY.search(errors[call.tool_use_id]):
+                changed = True
+            if prompts_added and not call.sidechain:
+                last = (nexts[-1] if nexts else call).timestamp
+                changed |= len(prompts) - bisect.bisect_right(prompts, last) <= PROMPTS_CROSSED
+            run.append(call.tool_use_id)
+            run_changed |= changed
+        if run and not run_changed:
+            kept.update(run)
+    return kept
 
 
 def _answered(failed: Call, error: str, later: Sequence[Call] = ()) -> bool:

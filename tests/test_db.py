@@ -2855,3 +2855,121 @@ def test_a_reads_part_is_parsed_only_when_its_input_names_one(tmp_path, tool_inp
     conn.set_trace_callback(asked.append)
     assert pdb._read_part(conn, tool_input) == part
     assert bool(asked) is parsed
+
+
+def _fixes_rows(path):
+    return query(path, "SELECT * FROM fixes ORDER BY tool_use_id")
+
+
+class _Grown:
+    """A session of a failure whose window of calls closed long before its end (WINDOW_CALLS
+    reads after it, then prompts), and of one failure at its end, built; `call` and
+    `append` make lines to add to it."""
+
+    def __init__(self, projects, db_path, early=("npm test", "Error: Cannot find module 'chalk'")):
+        self.path = projects / "-home-dev-app" / f"{SID}.jsonl"
+        self.db_path, self.projects = db_path, projects
+        self.times = (
+            f"2026-01-01T{n // 3600:02}:{n // 60 % 60:02}:{n % 60:02}Z" for n in range(9999)
+        )
+        self.lines = [prompt("p0", SID, "make the tests pass", next(self.times))]
+        self.early = self.call("Bash", {"command": early[0]}, early[1], True)
+        for n in range(fixes.WINDOW_CALLS + 5):
+            self.call("Read", {"file_path": f"/home/dev/app/src/f{n}.ts"}, f"export const f{n} = 1")
+        for n in range(3):
+            self.lines.append(prompt(f"q{n}", SID, f"now look at part {n}", next(self.times)))
+            self.call("Read", {"file_path": f"/home/dev/app/docs/p{n}.md"}, f"part {n}")
+        self.late = self.call(
+            "Bash", {"command": "pytest"}, "ModuleNotFoundError: No module named 'requests'", True
+        )
+        write_jsonl(self.path, self.lines)
+        build_index(db_path, projects)
+        self.written = len(self.lines)
+
+    def call(self, name, tool_input, content, is_error=None, answered=True):
+        n = len(self.lines)
+        self.lines.append(tool_use(f"u{n}", SID, f"t{n}", name, tool_input, next(self.times)))
+        if answered:
+            self.lines.append(result(f"r{n}", SID, f"t{n}", content, next(self.times), is_error))
+        return f"t{n}"
+
+    def append(self):
+        """Write the lines made since the last build, build, and check every row of fixes
+        against a fresh build's."""
+        write_jsonl(self.path, self.lines[self.written :], mode="a")
+        self.written = len(self.lines)
+        build_index(self.db_path, self.projects)
+        clean = self.db_path.with_name("clean.db")
+        clean.unlink(missing_ok=True)
+        build_index(clean, self.projects)
+        assert _fixes_rows(self.db_path) == _fixes_rows(clean)
+        return {row[0]: row for row in _fixes_rows(self.db_path)}
+
+
+def _kept_rows(monkeypatch):
+    """What each refresh_fixes of an append kept (db._kept_by_append), as it returns it."""
+    kept = []
+    rule = pdb._kept_by_append
+    monkeypatch.setattr(pdb, "_kept_by_append", lambda *a: kept.append(rule(*a)) or kept[-1])
+    return kept
+
+
+def test_an_append_keeps_the_fixes_it_cannot_change_and_computes_the_others(
+    db_path, projects, monkeypatch
+):
+    """A session grown at its end: the failure whose window of calls ended before the new
+    lines keeps its row; the one the new lines fix, and the new failure, are computed again;
+    every row is a fresh build's."""
+    grown = _Grown(projects, db_path)
+    before = {row[0]: row for row in _fixes_rows(db_path)}
+    assert before[grown.late][2] == fixes.NOT_FIXED
+    kept = _kept_rows(monkeypatch)
+    grown.call("Bash", {"command": "pip install requests"}, "Successfully installed requests")
+    grown.call("Bash", {"command": "pytest"}, "5 passed in 0.12s")
+    newer = grown.call("Bash", {"command": "npm run lint"}, "Error: eslint: not found", True)
+    after = grown.append()
+    assert kept == [{grown.early}]
+    assert after[grown.early] == before[grown.early]
+    assert after[grown.late][2] == fixes.FIXED and newer in after
+
+
+@pytest.mark.parametrize("change", ["result of an earlier call", "earlier time", "rejected edit"])
+def test_an_append_the_rules_read_otherwise_computes_its_session_whole(
+    db_path, projects, monkeypatch, change
+):
+    """New lines that change what the rules read of the old calls: a result of a call
+    already stored (its outcome), a call timed before the last one (its place), an edit the
+    user rejected (the rules then read every edit's input: fixes.inputs_read)."""
+    grown = _Grown(projects, db_path)
+    if change == "result of an earlier call":
+        pending = grown.call("Bash", {"command": "make"}, "", answered=False)
+        grown.append()
+        grown.lines.append(
+            result("rp", SID, pending, "make: *** [all] Error 2", next(grown.times), True)
+        )
+    elif change == "earlier time":
+        grown.lines.append(
+            tool_use("ue", SID, "te", "Bash", {"command": "ls"}, "2026-01-01T00:00:01Z")
+        )
+        grown.lines.append(result("re", SID, "te", "a.txt", next(grown.times)))
+    else:
+        rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected."
+        edit = {"file_path": "/home/dev/app/a.py", "old_string": "a", "new_string": "b"}
+        grown.call("Edit", edit, rejected, True)
+    kept = _kept_rows(monkeypatch)
+    grown.append()
+    assert kept == [set()]
+
+
+def test_an_append_computes_again_a_look_that_found_no_repository(db_path, projects, monkeypatch):
+    """A `git status` outside a repository, its window closed long before: a `git init`
+    among the new lines says the repository was needed (fixes._no_repository reads every
+    later call), so its row is computed again."""
+    no_repository = "fatal: not a git repository (or any of the parent directories): .git"
+    grown = _Grown(projects, db_path, early=("git status", no_repository))
+    before = {row[0]: row for row in _fixes_rows(db_path)}
+    kept = _kept_rows(monkeypatch)
+    grown.call("Bash", {"command": "git init"}, "Initialized empty Git repository")
+    after = grown.append()
+    assert grown.early not in kept[0]
+    assert (before[grown.early][2], after[grown.early][2]) == (fixes.ANSWERED, fixes.NOT_FIXED)

@@ -143,6 +143,8 @@ def matches(
     # the same error about another file is not this one (queries.diagnosed_elsewhere)
     header = signatures.file_header(error, key)
     pasted = key if header is None else f"{header.group(0)}\n{key}"
+    # (and the exit status that tells a file written from a file run)
+    pasted = signatures.status_before(error, key) + pasted
     rows = []
     # whether its signature was seen about another file that was not there (left out below)
     elsewhere = False

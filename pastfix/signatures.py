@@ -165,8 +165,24 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   Permission denied`, a script not there `sh: 1: ./run.sh: not found`, `sh: 1: .: cannot
   open venv/bin/activate: No such file`, `sh: 1: cannot create out/x.log: Directory
   nonexistent`); dash's `/bin/sh: 1: cd: can't cd to x`, which names no cause, is read as
-  its usual one, `cd: no such file or directory: x`.
+  its usual one, `cd: no such file or directory: x`. But a file a shell could not write is
+  not one it could not run: `sh: cannot create X: Permission denied`, dash's words, of
+  dash's and of bash's and zsh's `Permission denied` whose exit status is other than 126,
+  which a command found and not run exits with (a redirect's `> ../docs/a.md`: nu42 finding
+  2). An output with no exit status, a pasted line, is a run's.
   A program's own message (`cat: x: No such file or directory`) stays as it is.
+- Where a path has a space in a folder's name and nothing delimits it, the word after the
+  space that goes on with a `/` and starts no path of its own is the path's next folder,
+  after an absolute path with no file's extension (`tasks.md not found in /Users/me/00
+  vibe_projects/app/specs/001-x`: `<path>/<n>-x`, nu44 finding 4). So two paths a space
+  apart stay two: `cp a/b c/d`, `cp /x/a.txt b/c`, `mv /x/a /y/b`.
+- A home folder, all of a path (`/home/alice`, `/Users/alice`, `C:\\Users\\alice`), is `<path>`, as
+  `~` is: the user's name says whose machine it is. A pasted error's words leave it out too
+  (as_output: `~/miniconda3/...`).
+- The token a shell's parser stopped at is kept (bash's `syntax error near unexpected token
+  `(' `, zsh's `parse error near `)' `): `(`, `fi` and `newline` are three fixes. So is the
+  name nix could not find (`undefined variable 'pkgs'`, `called without required argument
+  'lib'`), as `name 'np' is not defined`: both are set aside by kept_set_aside.
 - Kotlin's errors before 2.0, `e: /x/A.kt: (12, 5): Unresolved reference: y`, are placed as
   2.0 places them, `e: file:///x/A.kt:12:5 ...`, whose place then goes as a URL does.
 - Where zsh was when it failed goes: `(eval):cd:1: no such file or directory: x`
@@ -300,9 +316,10 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   stands (`C:\\Program Files (x86)\\x\\cl.exe is not ...`: Windows allows no `:*?"<>|`
   in a name), and an absolute path whose folder's name holds parentheses glued to it
   (`C:\\x\\Editor(2001776)\\Script\\TaskMgr.lua`, `/x/app(1)/a.rs`: `<path>/TaskMgr.lua`).
-  An unquoted path with a space and no OS error to end it (`could not open /x/my
-  project/a.js for reading`) is read as two. loose() sets a base name with a space in it
-  aside whole where an OS error ends it (`cat: <path>/My Notes.txt: No such file ...`).
+  An unquoted path with a space and no OS error to end it is one where its next word goes
+  on with a folder (see above), else read as two (`could not open /x/my.d project/a.js`).
+  loose() sets a base name with a space in it aside whole where an OS error ends it (`cat:
+  <path>/My Notes.txt: No such file ...`).
 - `<uuid>`; `v<n>`: a version with a `v` (`v18.17.0`), `<time>` (ISO
   timestamps, dates, a log's `2025/09/16` too, clock times; those a line starts
   with go), `<duration>` (`3m 0s`, `1.23s`, `120ms`,
@@ -986,9 +1003,16 @@ _EXTENSION = lazy(r"\.[A-Za-z]\w{0,7}$")
 # other as "the same error", with its fix), as are `'NoneType' object has no attribute
 # 'group'` and `module 'numpy' has no attribute 'float'`, or `name 'np' is not defined`
 # and `name 'os' ...`. JavaScript's unquoted `x is not a function` keeps its words already.
-_ACCESS_HINT = lazy(r"\((?:reading|setting) |has no attribute|destructure |is not defined")
+# Nix's too: `error: undefined variable 'pkgs'`, `function 'anonymous lambda' called without
+# required argument 'lib'` (a module's argument list without it): `'pkgs'` pasted was "same
+# error signature" of `'lib'`'s, with no word that the names differ (nu44 finding 11).
+_ACCESS_HINT = lazy(
+    r"\((?:reading|setting) |has no attribute|destructure |is not defined"
+    r"|undefined variable |required argument "
+)
 _ACCESS_BEFORE = lazy(
-    r"(?:\((?:reading|setting)|has no attribute|destructure property|^name|[\s:]name)\s*$"
+    r"(?:\((?:reading|setting)|has no attribute|destructure property|^name|[\s:]name"
+    r"|undefined variable|without required argument)\s*$"
 )
 _ACCESS_AFTER = lazy(r"\s*(?:object has no attribute|has no attribute|is not defined)")
 _MODULE_HINT = lazy(r"module|package|resolve|import|crate|registry|distribution|type def")
@@ -1054,6 +1078,14 @@ _BARE_NAME = lazy(
     r" (?!(?:file|command|module|package|crate)\b)[A-Za-z]+(?: [A-Za-z]+){0,2}: )"
     r"(?P<name>(?![A-Z][A-Z0-9_]*\.?$)[A-Za-z_](?:[\w.-]*\w)?(?::[\w.-]*\w)?)\.?$"
 )
+# The token a shell's parser stopped at, quoted as bash and zsh quote it, `` `X' ``: bash's
+# `syntax error near unexpected token `('`, zsh's `parse error near `)'`. It is kept, as a
+# missing module is: `(` is a function defined where `sh` reads no functions or a bracket
+# left unquoted, `fi` or `done` a block not closed, `newline` a redirect to nothing, each
+# its own fix. The quote is no pair _QUOTED reads, so the token stayed only while no
+# backtick followed it on the line (bash's next line, the source it stopped in: `` `conda()
+# {' ``), which read `` `(' ... ` `` as one value; kept, kept_set_aside sets it aside.
+_SHELL_TOKEN = lazy(r"(?:(?<=near unexpected token )|(?<=parse error near ))`[^`'\n]{1,40}'")
 # The file that imports a missing package is where it was seen, not the error.
 _IMPORTER = lazy(r"(?<= imported from )[^\s'\"`]+")
 # Kept values wait behind this mark while the rules run on the rest of the line.
@@ -1657,9 +1689,13 @@ def _path(m: re.Match[str]) -> str:
 
 
 def _base_name(path: str) -> str:
-    """A path as a signature keeps it: `<path>/` and its base name."""
+    """A path as a signature keeps it: `<path>/` and its base name; a home folder, `~` or
+    its user's (`/home/alice`, `/Users/alice`, `C:\\Users\\alice`), as `<path>`: its name is
+    whose machine it is, as `~` says none (_HOME)."""
     base = re.split(r"[/\\]", path.rstrip("/\\"))[-1]
-    return "<path>" if not base or base in (".", "..", "~") else f"<path>/{base}"
+    if not base or base in (".", "..", "~") or _HOME.fullmatch(path.rstrip("/\\")):
+        return "<path>"
+    return f"<path>/{base}"
 
 
 def _paths(line: str) -> str:
@@ -1752,10 +1788,12 @@ def _keep_names(line: str, kept: list[str]) -> str:
     attribute or the name that was not there (see _ACCESS_BEFORE)."""
 
     def quoted(m: re.Match[str]) -> str:
-        named = _ACCESS_BEFORE.search(m.string, max(0, m.start() - 24), m.start())
+        named = _ACCESS_BEFORE.search(m.string, max(0, m.start() - 32), m.start())
         named = named or _ACCESS_AFTER.match(m.string, m.end())
         word = m.group(0)[1:-1]
-        return _keep(m.group(0), kept) if named and word.isidentifier() else m.group(0)
+        # (a `-` in a name: nix's `'home-manager'`, JavaScript's `(reading 'content-type')`)
+        name = word.replace("-", "_")
+        return _keep(m.group(0), kept) if named and name.isidentifier() else m.group(0)
 
     return _QUOTED.sub(quoted, line)
 
@@ -2010,6 +2048,30 @@ _WINDOWS_SPACED = lazy(
 )
 
 
+# An absolute path with a space in a folder's name and no quote nor OS error to end it
+# (spec-kit's `ERROR: tasks.md not found in /Users/me/00 vibe_projects/app/specs/001-x`):
+# the word after the space goes on with a `/` and starts no path of its own (`/`, `~`,
+# `.`), so it is the path's next folder: `<path>/<n>-x`, not `<path>/<n> <path>/<n>-x`,
+# whose leftover folder made the same error in another folder "a different error" (nu44
+# finding 4). Not after a file's name (an extension ends the path before it), nor after a
+# relative path, so two paths a space apart stay two (`cp a/b c/d`, git's `a/x b/x`, `/x/a.txt
+# b/c`); one space only, as words between would be words (`/usr/bin/git failed for src/x`).
+_CONTINUED_PATH = lazy(
+    r"(?<![^\s(=])~?/[^\s'\"`:,;()\[\]<>]*"
+    r"(?: [\w@+-][^\s'\"`:,;()\[\]<>/]*/[^\s'\"`:,;()\[\]<>]*)+"
+)
+_CONTINUED_FROM = lazy(r"(?:^|/)[^/ ]*[^/ .]$")
+
+
+def _continued_path(m: re.Match[str]) -> str:
+    """An absolute path with a space in a folder's name (_CONTINUED_PATH) as a signature keeps
+    a path, when no file's name ends it before the space; else as it is."""
+    first = m.group().split(" ", 1)[0]
+    if _EXTENSION.search(first) or not _CONTINUED_FROM.search(first):
+        return m.group()
+    return _spaced_name(m.group())
+
+
 def _windows_spaced(m: re.Match[str]) -> str:
     """A Windows path (_WINDOWS_SPACED) as a signature keeps it, when a space is in it (the
     path rules read it otherwise)."""
@@ -2137,8 +2199,13 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
     if "t cd to " in line and (dash := _DASH_CD.match(line)):
         line = f"cd: no such file or directory: {dash.group('arg')}"
     elif ("t open " in line or "t create " in line) and (dash := _DASH_OPEN.match(line)):
-        line = f"zsh: {_DASH_MESSAGE[dash.group('msg') or 'No such file']}: {dash.group('arg')}"
-    if "irectory" in line or "denied" in line:
+        message = dash.group("msg") or "No such file"
+        if message == "Permission denied" and "t create " in line:
+            # a file written, as dash says it (_written)
+            line = f"{_SHELL_WRITE[0]}{dash.group('arg')}{_SHELL_WRITE[1]}"
+        else:
+            line = f"zsh: {_DASH_MESSAGE[message]}: {dash.group('arg')}"
+    if ("irectory" in line or "denied" in line) and not line.startswith(_SHELL_WRITE[0]):
         line = _shell_file_error(line)
     if "cannot " in line and ("'" in line or "‘" in line):
         # GNU's quoted file (`ls: cannot access 'docs/a.md': No such file or directory`) is
@@ -2157,6 +2224,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
         line = _keep_names(line, kept)
     if " for " in line and ("nknown " in line or "nvalid argument" in line):
         line = _USAGE_FOR.sub(lambda m: m.group(1) + _keep(m.group(2), kept), line)
+    if "near unexpected token `" in line or "parse error near `" in line:
+        line = _SHELL_TOKEN.sub(lambda m: _keep(m.group(0), kept), line, count=1)
     if " imported from " in line:
         line = _IMPORTER.sub("<path>", line)
     if names is None:
@@ -2187,6 +2256,8 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
             line = _SPACED_PATH.sub(_spaced_path, line)
         if " " in line and (":\\" in line or ":/" in line):
             line = _WINDOWS_SPACED.sub(_windows_spaced, line)
+        if " " in line:
+            line = _CONTINUED_PATH.sub(_continued_path, line)
         if has_digit:
             # a log's date written with slashes (rclone's, Go's log package's `2025/09/16
             # 14:02:03 ERROR : ...`) is a time, not a path whose name is `16`
@@ -2224,10 +2295,47 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
 
 
 def signature(text: str) -> str:
-    """The signature of a failure's output: its key line, normalised."""
+    """The signature of a failure's output: its key line, normalised; a file a shell could
+    not write, by its exit status, in dash's words (_written)."""
     if not text:
         return ""
-    return normalise(key_line(text))
+    found = normalise(key_line(text))
+    if found.startswith(_SHELL_REFUSED):
+        return _written(found, exit_status(text))
+    return found
+
+
+# A file a shell could not run or write, in zsh's words (normalise), and a file it could not
+# write in dash's, the one shell whose message tells the two apart (`sh: 1: cannot create
+# x: Permission denied`, `sh: 1: ./x: Permission denied`). bash and zsh say the same of both
+# (`bash: line 1: ../docs/a.md: Permission denied` of `> ../docs/a.md`, `bash: ./deploy.sh:
+# Permission denied` of a script not executable), but not with the same exit status: 126
+# for a command found and not run, 1 for a redirect that failed. A file run and a file
+# written are two errors, two fixes (`chmod +x`; `sudo tee`, another path): a new user's
+# `./deploy.sh` was "the same error" of a Codex heredoc's write, and the hook gave its `sudo
+# tee` (nu42 finding 2). An output with no exit status (a paste of the line) is read as a
+# run, as a pasted `./deploy.sh: Permission denied` is.
+_SHELL_REFUSED = "zsh: permission denied: "
+_SHELL_WRITE = ("sh: cannot create ", ": Permission denied")
+_RUN_STATUS = 126
+
+
+def status_before(text: str, key: str) -> str:
+    """The exit status line `text` starts with, and a line break, when the signature of `key`,
+    a key line of `text`, reads it (_written: a file written is no file run), else "": a
+    hook that looks for a key line alone would find a write's error as a run's."""
+    status = exit_status(text)
+    if status is None or status == _RUN_STATUS or not normalise(key).startswith(_SHELL_REFUSED):
+        return ""
+    return f"{status_line(status)}\n"
+
+
+def _written(found: str, status: int | None) -> str:
+    """`found`, a shell's refusal of a file (_SHELL_REFUSED), as one of a file written when
+    its exit status says no command was refused (any but 126)."""
+    if status is None or status == _RUN_STATUS:
+        return found
+    return _SHELL_WRITE[0] + found[len(_SHELL_REFUSED) :] + _SHELL_WRITE[1]
 
 
 def normalised_lines(text: str) -> tuple[str, ...]:
@@ -2260,6 +2368,11 @@ def normalised_lines(text: str) -> tuple[str, ...]:
 # A shell prompt's line above a pasted error: the command it ran (`$ mix ecto.migrate`,
 # `me@box:~/app$ make`, PowerShell's `PS C:\\app> npm run build`).
 _PROMPT = lazy(r"[ \t]*(?:\$|[\w.-]+@[\w.-]+:\S*\$|PS [^>\n]{1,200}>)[ \t]")
+# The home folder a path starts with (`/home/alice/`, `/Users/alice/`, `C:\\Users\\alice\\`) and
+# one that is all of a path (`/home/alice: Permission denied`): whose machine it is.
+_HOME = lazy(
+    r"(?<![\w.~-])(?:/home/|/Users/|[A-Za-z]:[\\/]Users[\\/])[^\s/\\'\"`:;,]+(?=[/\\:;,'\"`\s]|$)"
+)
 # A stack frame: Python's `File "/x/a.py", line 3, in f` (its source line under it);
 # JavaScript's and Java's `at f (/x/a.js:3:5)`, Elixir's `(mix 1.19.5) lib/mix/pubsub.ex:40:
 # Mix.PubSub.start/0`, Ruby's `from /x/a.rb:12:in 'f'`.
@@ -2275,11 +2388,17 @@ def as_output(text: str) -> str:
     in f` and its source line, `at f (/x/a.js:3:5)`), whose paths are that checkout's. Mix's
     error with `$ mix ecto.migrate` above it, or a time before each line, and a whole
     traceback from another checkout found nothing that its last line alone finds (a new
-    user's tries, session 33)."""
+    user's tries, session 33). A home folder is `~` (`/home/alice/`, `/Users/alice/`,
+    `C:\\Users\\alice\\`): whose machine it is, as a signature's paths leave out. A shell's
+    start-up noise pasted with one's own home (`/home/alice/miniconda3/etc/profile.d/conda.sh:
+    line 48: syntax error ...`), a line of no failure's signature, found nothing, while the
+    same line from `/home/zeus` found its session by every word (nu44 finding 9)."""
     kept = []
     source = False  # the line before was a Python frame: an indented line is its source
     for line in text.split("\n"):
         line = without_log_prefix(line)
+        if "/home/" in line or "Users" in line:
+            line = _HOME.sub("~", line)
         if _PY_FRAME.match(line):
             source = True
             continue
@@ -2401,8 +2520,8 @@ def refuses_a_shell_file(signature: str) -> bool:
     """Whether `signature` says that a shell could not run or write a file: `zsh: permission
     denied: <path>/deploy.sh`, bash's `bash: ./deploy.sh: Permission denied` (a script that is
     not executable) and `/bin/bash: line 1: ../docs/a.md: Permission denied` (a redirect's
-    target) in zsh's words, dash's `cannot create x: Permission denied`. Neither shell tells a
-    file run from one written in its message, and neither needs to be told apart here: the
+    target) in zsh's words, and a file written, told by its exit status (`sh: cannot create
+    <path>/a.md: Permission denied`: _written), two errors, but both about their own file: the
     fix of either is that file's (`chmod +x` of that script, or running it with `bash`; `sudo
     tee` to that path, or another path), no fix of another file's, as with runs_a_missing_file
     (a new user's not executable `./deploy.sh` was matched as the error of a Codex heredoc's
@@ -2412,7 +2531,9 @@ def refuses_a_shell_file(signature: str) -> bool:
 
 
 # refuses_a_shell_file's errors, their file set aside (loose).
-_REFUSES_A_SHELL_FILE = lazy(r"zsh: permission denied: <path>$")
+_REFUSES_A_SHELL_FILE = lazy(
+    r"zsh: permission denied: <path>$|sh: cannot create <path>: Permission denied$"
+)
 
 
 def says_a_file_is_missing(signature: str) -> bool:
@@ -2592,6 +2713,8 @@ def kept_set_aside(signature: str) -> str:
     pastfix.queries.another_value), each the other's "same error, other names"."""
     if signature.startswith(_MISSING_PROGRAM):
         return _MISSING_PROGRAM + "<str>"
+    if "near unexpected token `" in signature or "parse error near `" in signature:
+        signature = _SHELL_TOKEN.sub("<str>", signature, count=1)
     return _QUOTED.sub("<str>", signature)
 
 

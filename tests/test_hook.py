@@ -336,10 +336,13 @@ def test_another_missing_or_refused_file_gets_no_fix(tmp_path):
     # find still shows them, marked as about another file
     conn = queries.connect(db)
     try:
-        for error, sid in ((ls.format("build/output"), "ls"), (run, "tee")):
+        other = written.replace("a.md", "b.md")
+        for error, sid in ((ls.format("build/output"), "ls"), (other, "tee")):
             rows = queries.find_past_fix(conn, error)
             assert [(row["session_id"], row["other_file"]) for row in rows] == [(sid, 1)]
-        assert not queries.seen_before(queries.find_past_fix(conn, run))
+        assert not queries.seen_before(queries.find_past_fix(conn, other))
+        # a script run is no file written: not even the same error about another file
+        assert "tee" not in [row["session_id"] for row in queries.find_past_fix(conn, run)]
     finally:
         conn.close()
 

@@ -5297,3 +5297,118 @@ def test_a_key_pressed_to_stop_a_command_is_no_key_line():
     assert signatures.key_line("Exit code 1\n^C") == "^C"
     assert not queries.says_little("Exit code 1\n^C")
     assert signatures.key_line("^C^Z\nwatching for file changes") == "watching for file changes"
+
+
+CONDA = (
+    "/home/zeus/miniconda3/etc/profile.d/conda.sh: line 48: syntax error near unexpected token `('"
+)
+SPECKIT = "ERROR: tasks.md not found in /Users/c/00 vibe_projects/bb/specs/001-bridges"
+
+
+@pytest.fixture(scope="module")
+def nu44(tmp_path_factory):
+    """A nix argument missing, a shell's start-up noise over a failure, and spec-kit's check in a
+    folder with a space in its name: each fixed."""
+    root = tmp_path_factory.mktemp("nu44")
+    projects = root / "projects"
+    (
+        Session("nix", LIB, 0)
+        .call("x1", "Bash", command="nix flake check")
+        .result(
+            "x1",
+            "Exit code 1\nerror: function 'anonymous lambda' called without required argument"
+            " 'lib'",
+            error=True,
+        )
+        .call("x2", "Edit", file_path=f"{LIB}/home.nix", old_string="{ pkgs", new_string="{ lib")
+        .result("x2", f"The file {LIB}/home.nix has been updated.")
+        .call("x3", "Bash", command="nix flake check")
+        .result("x3", "all checks passed!")
+        .write(projects / "-home-u-lib" / "nix.jsonl")
+    )
+    (
+        Session("conda", APP, 100)
+        .call("c1", "Bash", command="python train.py")
+        .result(
+            "c1",
+            f"Exit code 1\n{CONDA}\nRuntimeError: Expected all tensors to be on the same device",
+            error=True,
+        )
+        .call("c2", "Edit", file_path=f"{APP}/train.py", old_string="w", new_string="w.to(d)")
+        .result("c2", f"The file {APP}/train.py has been updated.")
+        .call("c3", "Bash", command="python train.py")
+        .result("c3", f"{CONDA}\nepoch 1 done")
+        .write(projects / "-home-u-app" / "conda.jsonl")
+    )
+    (
+        Session("speckit", APP, 200)
+        .call("s1", "Bash", command=".specify/scripts/bash/check-prerequisites.sh --json")
+        .result("s1", f"Exit code 1\n{SPECKIT}\nRun /speckit.tasks first.", error=True)
+        .call("s2", "Write", file_path=f"{APP}/specs/001-bridges/tasks.md", content="- [ ] x")
+        .result("s2", f"File created successfully at: {APP}/specs/001-bridges/tasks.md")
+        .call("s3", "Bash", command=".specify/scripts/bash/check-prerequisites.sh --json")
+        .result("s3", '{"FEATURE_DIR": "x"}')
+        .write(projects / "-home-u-app" / "speckit.jsonl")
+    )
+    (
+        Session("heredoc", APP, 300)
+        .call("h1", "Bash", command="cat <<'EOF' > ../../docs/requirements.md_DRAFT.md\nx\nEOF")
+        .result(
+            "h1",
+            "Exit code 1\n/bin/bash: line 1: ../../docs/requirements.md_DRAFT.md: Permission"
+            " denied",
+            error=True,
+        )
+        .call("h2", "Bash", command="cat <<'EOF' | sudo tee /home/docs/requirements.md_DRAFT.md")
+        .result("h2", "x")
+        .write(projects / "-home-u-app" / "heredoc.jsonl")
+    )
+    build_index(root / "index.db", projects)
+    conn = queries.connect(root / "index.db")
+    yield conn
+    conn.close()
+
+
+def test_a_script_not_executable_is_no_file_written(nu44):
+    """A script not executable, pasted, was "the same error, another file" of a heredoc's
+    write, whose fix was `sudo tee` (nu42 finding 2): a file run and a file written are two
+    errors. The write's own error, pasted with its exit status, is found."""
+    found = queries.find_past_fix(nu44, "bash: ./deploy.sh: Permission denied")
+    assert [(r["session_id"], r["matched"]) for r in found if r["matched"] == "signature"] == []
+    write = "Exit code 1\n/bin/bash: line 1: ../../docs/requirements.md_DRAFT.md: Permission denied"
+    found = queries.find_past_fix(nu44, write)
+    assert [(r["session_id"], r["matched"]) for r in found] == [("heredoc", "signature")]
+    assert queries.seen_before(found)
+
+
+def test_nix_s_other_argument_is_the_same_error_about_other_names(nu44):
+    """nix's `'pkgs'` missing, pasted, was "same error signature" of `'lib'`'s, without the
+    note that the names differ (nu44 finding 11)."""
+    pasted = "error: function 'anonymous lambda' called without required argument 'pkgs'"
+    found = queries.find_past_fix(nu44, pasted)
+    assert [(r["session_id"], cards.how_matched(r)) for r in found] == [
+        ("nix", "same error, other names")
+    ]
+    assert not queries.seen_before(found)
+    same = queries.find_past_fix(nu44, pasted.replace("'pkgs'", "'lib'"))
+    assert [r["session_id"] for r in same] == ["nix"] and queries.seen_before(same)
+
+
+def test_start_up_noise_pasted_with_one_s_own_home_is_found(nu44):
+    """A shell's start-up noise is no failure's signature: it is found by its words, and the
+    user's name in its home folder was one (nu44 finding 9)."""
+    for user in ("zeus", "alice"):
+        found = queries.find_past_fix(nu44, CONDA.replace("zeus", user))
+        assert [r["session_id"] for r in found] == ["conda"]
+        assert queries.seen_before(found)
+
+
+def test_spec_kit_s_check_in_a_spaced_folder_is_found_for_another_spec(nu44):
+    """The folder `00 vibe_projects` split the stored path; the same check of another spec, in
+    that folder or another, was "not seen before" (nu44 finding 4)."""
+    for pasted in (
+        SPECKIT.replace("001-bridges", "002-other"),
+        "ERROR: tasks.md not found in /home/bob/proj/specs/002-payments. Run /speckit.tasks first",
+    ):
+        found = queries.find_past_fix(nu44, pasted)
+        assert [r["session_id"] for r in found][:1] == ["speckit"], pasted

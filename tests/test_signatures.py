@@ -1879,13 +1879,20 @@ def test_a_file_a_shell_could_not_use_is_one_signature_in_dash_bash_and_zsh(fold
     ]
     denied = [
         f"sh: {line}: {path}: Permission denied",
-        f"/bin/sh: {line}: cannot create {path}: Permission denied",
         f"bash: {path}: Permission denied",
+        f"Exit code 126\nbash: line {line}: {path}: Permission denied",
         f"(eval):{line}: permission denied: {path}",
+    ]
+    # a file a shell could not write: dash says so, bash and zsh by their exit status
+    written = [
+        f"/bin/sh: {line}: cannot create {path}: Permission denied",
+        f"Exit code 1\nbash: line {line}: {path}: Permission denied",
+        f"Exit code 1\nzsh: permission denied: {path}",
     ]
     assert len({signature(text) for text in missing}) == 1
     assert len({signature(text) for text in denied}) == 1
-    assert signature(missing[0]) != signature(denied[0])
+    assert len({signature(text) for text in written}) == 1
+    assert len({signature(missing[0]), signature(denied[0]), signature(written[0])}) == 3
 
 
 @settings(max_examples=100, deadline=None)
@@ -2283,9 +2290,118 @@ def test_words_around_a_delimited_path_stay():
     assert signature("#3 /usr/lib/libc.so.6(+0x29d90) [0x7f12]") == (
         "#<n> <path>/libc.so.6(+<hex>) [<hex>]"
     )
-    assert signature("error: could not open /home/me/my project/a.js for reading") == (
-        "error: could not open <path>/my <path>/a.js for reading"
+    assert signature("error: could not open /home/me/my.d project/a.js for reading") == (
+        "error: could not open <path>/my.d <path>/a.js for reading"
     )
+
+
+@pytest.mark.parametrize(
+    "spaced, plain",
+    [
+        # spec-kit's check, from a folder named `00 vibe_projects` (nu44 finding 4)
+        (
+            "ERROR: tasks.md not found in /Users/me/00 vibe_projects/app/specs/001-byte-bridges",
+            "ERROR: tasks.md not found in /home/u/app/specs/002-byte-bridges",
+        ),
+        (
+            "error: could not open /home/me/my project/a.js for reading",
+            "error: could not open /srv/a.js for reading",
+        ),
+        (
+            "warning: ~/Library/Mobile Documents/com~apple~CloudDocs/x is stale",
+            "warning: /x/y/x is stale",
+        ),
+    ],
+)
+def test_an_unquoted_path_whose_next_word_goes_on_with_a_folder_is_one_path(spaced, plain):
+    """A word after an absolute path's space that goes on with a `/` and starts no path is
+    its next folder: the leftover of the split (`<path>/<n> <path>/<n>-byte-bridges`) made
+    the same error in another folder "a different error" (nu44 finding 4)."""
+    assert signature(spaced) == signature(plain)
+    assert sig.loose(signature(spaced)) == sig.loose(
+        signature(spaced.replace("001-byte-bridges", "002-other"))
+    )
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("cp a/b c/d", "cp a/b c/d"),
+        ("diff --git a/src/x.py b/src/x.py", "diff --git <path>/x.py <path>/x.py"),
+        ("cp /x/a.txt b/c", "cp <path>/a.txt b/c"),
+        ("error: /usr/bin/git failed for src/x", "error: <path>/git failed for src/x"),
+        ("mv /x/a /y/b", "mv <path>/a <path>/b"),
+    ],
+)
+def test_two_paths_a_space_apart_stay_two(line, expected):
+    """Not after a relative path, a file's name or before another path's start: two paths."""
+    assert signature(line) == expected
+
+
+@pytest.mark.parametrize(
+    "home, other",
+    [
+        ("ls: cannot open directory '/home/alice': Permission denied", "/Users/bob"),
+        ("cd: /Users/alice: Permission denied", "C:\\Users\\Bob"),
+    ],
+)
+def test_a_home_folder_is_no_name(home, other):
+    """A home folder is `~` whoever's it is: its user's name says whose machine it is."""
+    user = "/home/alice" if "/home/alice" in home else "/Users/alice"
+    assert signature(home) == signature(home.replace(user, other))
+    assert "<path>:" in signature(home)
+    assert signature("cd: /Users/alice/x: Permission denied") == ("cd: <path>/x: Permission denied")
+
+
+def test_as_output_leaves_out_a_home_folder_s_user():
+    """The words a failure must hold: not the user of a home folder (nu44 finding 9)."""
+    assert sig.as_output("/home/alice/miniconda3/etc/profile.d/conda.sh: line 48: x") == (
+        "~/miniconda3/etc/profile.d/conda.sh: line 48: x"
+    )
+    assert sig.as_output("see C:\\Users\\Bob\\a.txt or /srv/home/x") == (
+        "see ~\\a.txt or /srv/home/x"
+    )
+
+
+@pytest.mark.parametrize(
+    "line, token",
+    [
+        ("/bin/bash: -c: line 59: syntax error near unexpected token `('", "`('"),
+        ("bash: -c: line 3: syntax error near unexpected token `newline'", "`newline'"),
+        ("zsh:1: parse error near `)'", "`)'"),
+        # bash's next line, the source it stopped in, pasted on the same line
+        (
+            "bash: -c: line 1: syntax error near unexpected token `(' bash: -c: line 1: `f() {'",
+            "`('",
+        ),
+    ],
+)
+def test_a_shell_s_unexpected_token_is_kept_and_set_aside(line, token):
+    """The token a shell's parser stopped at tells its fixes apart (`(`, `fi`, `newline`):
+    kept, and set aside as a kept value is, so another token is the same error about
+    another name."""
+    assert token in signature(line)
+    assert token not in sig.kept_set_aside(signature(line))
+    other = line.replace(token, "`fi'", 1)
+    assert signature(other) != signature(line)
+    assert sig.kept_set_aside(signature(other)) == sig.kept_set_aside(signature(line))
+
+
+@pytest.mark.parametrize(
+    "line, other",
+    [
+        ("error: undefined variable 'pkgs'", "error: undefined variable 'lib'"),
+        (
+            "error: function 'anonymous lambda' called without required argument 'lib'",
+            "error: function 'anonymous lambda' called without required argument 'home-manager'",
+        ),
+    ],
+)
+def test_nix_s_missing_name_is_kept(line, other):
+    """The name nix could not find in the code, as Python's `name 'np' is not defined`: two
+    errors of one form (nu44 finding 11), each the other's "same error, other names"."""
+    assert signature(line) != signature(other)
+    assert sig.kept_set_aside(signature(line)) == sig.kept_set_aside(signature(other))
 
 
 @pytest.mark.parametrize(
@@ -2937,6 +3053,7 @@ def test_the_line_apply_patch_found_in_no_hunk_is_one_value_whatever_quotes_it_h
         ("/bin/bash: line 1: ../../docs/requirements.md_DRAFT.md: Permission denied", True),
         ("./deploy.sh: line 3: out.log: Permission denied", True),
         ("/bin/sh: 1: cannot create /etc/x.conf: Permission denied", True),
+        ("Exit code 1\n/bin/bash: line 1: ../docs/a.md: Permission denied", True),
         # a folder `cd` could not enter, another program's refusal: not a shell's file
         ("bash: line 3: cd: /root: Permission denied", False),
         ("mkdir: cannot create directory '/opt/docs': Permission denied", False),
@@ -2979,3 +3096,20 @@ def test_an_error_that_says_a_file_is_missing(line, missing):
     finding 1); TypeScript's error about another file (a linter's header above it) is not
     one, and its fix is still given."""
     assert sig.says_a_file_is_missing(sig.signature(line)) is missing
+
+
+def test_a_file_run_and_a_file_written_are_two_errors():
+    """A script not executable (`./deploy.sh`, exit 126) was "the same error, another file"
+    of a Codex heredoc's write to `../../docs/requirements.md_DRAFT.md` (exit 1), whose fix
+    was `sudo tee` (nu42 finding 2): bash says `Permission denied` of both."""
+    run = "Exit code 126\n/bin/bash: line 1: ./deploy.sh: Permission denied"
+    write = "Exit code 1\n/bin/bash: line 1: ../../docs/requirements.md_DRAFT.md: Permission denied"
+    assert signature(run) == "zsh: permission denied: <path>/deploy.sh"
+    written = "sh: cannot create <path>/requirements.md_DRAFT.md: Permission denied"
+    assert signature(write) == written
+    assert sig.loose(signature(run)) != sig.loose(signature(write))
+    # the same file run and written: two errors too; pasted alone, a run
+    assert signature(write.replace("../../docs/requirements.md_DRAFT.md", "./deploy.sh")) != (
+        signature(run)
+    )
+    assert signature(run.split("\n", 1)[1]) == signature(run)

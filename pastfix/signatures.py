@@ -2437,6 +2437,19 @@ _SAYS_A_FILE_IS_MISSING = lazy(
 )
 
 
+def named_paths(line: str) -> list[str]:
+    """The paths a line names, as written (those its signature keeps as `<path>/<base name>`):
+    `ls: cannot access 'build/output': ...` names `build/output`. A bare name (`cat: go.sum:
+    No such file ...`) is none: it has no folder to tell it by; nor the folder of the program
+    the line starts with (`/usr/bin/bash: line 33: cd: ...`), as normalise() drops it."""
+    return [
+        m.group(0).rstrip(".")
+        for part in _TOKENS.split(_PROGRAM_DIR.sub("", line.lstrip(), count=1))
+        if "/" in part or "\\" in part
+        for m in _PATH.finditer(part)
+    ]
+
+
 def missing_path_kind(line: str) -> str:
     """What the path of a key line whose file is the error (its_file_is_the_error) is, as the
     error says it: "folder" for `ls` of a path (unless its name has a file's extension),

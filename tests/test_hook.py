@@ -317,16 +317,25 @@ def test_another_missing_or_refused_file_gets_no_fix(tmp_path):
     db = tmp_path / "index.db"
     build_index(db, projects)
 
-    def said(tool, tool_input, error):
-        answer = hook.respond(json.dumps(event(error, tool_name=tool, tool_input=tool_input)), db)
+    def said(tool, tool_input, error, cwd=APP):
+        failed = event(error, tool_name=tool, tool_input=tool_input, cwd=cwd)
+        answer = hook.respond(json.dumps(failed), db)
         return context_of(answer) if answer else ""
 
     read = "<tool_use_error>File does not exist.</tool_use_error>"
     assert said("Read", {"file_path": "/home/dana/app/src/newthing.py"}, read) == ""
-    assert "session read" in said("Read", {"file_path": "/srv/x/src/config.py"}, read)
+    assert "session read" in said("Read", {"file_path": f"{APP}/src/config.py"}, read)
+    # the same path in the same project, given relative to it
+    assert "session read" in said("Read", {"file_path": "src/config.py"}, read)
+    # the same name in another project is another file (nu44 finding 1: a new
+    # `package.json` was given another project's look for its own)
+    assert said("Read", {"file_path": "/srv/x/src/config.py"}, read) == ""
+    assert said("Read", {"file_path": "src/config.py"}, read, cwd="/srv/x") == ""
     ls = "Exit code 2\nls: cannot access '{}': No such file or directory"
     assert said("Bash", {"command": "ls build/output"}, ls.format("build/output")) == ""
     assert "session ls" in said("Bash", {"command": "ls build/dist"}, ls.format("build/dist"))
+    dist = ls.format("build/dist")
+    assert said("Bash", {"command": "ls build/dist"}, dist, cwd="/srv/x") == ""
     sed = "Exit code 2\nsed: can't read src/components/Header.jsx: No such file or directory"
     assert said("Bash", {"command": "sed -n 1,5p src/components/Header.jsx"}, sed) == ""
     run = "Exit code 126\nbash: ./deploy.sh: Permission denied"

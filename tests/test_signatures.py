@@ -2979,3 +2979,18 @@ def test_an_error_that_says_a_file_is_missing(line, missing):
     finding 1); TypeScript's error about another file (a linter's header above it) is not
     one, and its fix is still given."""
     assert sig.says_a_file_is_missing(sig.signature(line)) is missing
+
+
+def test_named_paths_are_the_paths_a_line_names_as_written():
+    """The paths the hook compares a missing file's by (pastfix.hook.another_files): those
+    the signature keeps as `<path>/<base name>`, not a bare name, which has no folder."""
+    assert sig.named_paths(
+        "sed: can't read /home/u/app/src/Header.jsx: No such file or directory"
+    ) == ["/home/u/app/src/Header.jsx"]
+    assert sig.named_paths("ls: cannot access 'build/dist/': No such file") == ["build/dist/"]
+    assert sig.named_paths(
+        "Get-Content : Cannot find path 'C:\\a\\b.txt' because it does not exist."
+    ) == ["C:\\a\\b.txt"]
+    assert sig.named_paths("cat: go.sum: No such file or directory") == []
+    line = "/usr/bin/bash: line 33: cd: .smart-env/multi: No such file or directory"
+    assert sig.named_paths(line) == []

@@ -355,6 +355,12 @@ def _fix(row: dict[str, Any]) -> list[str]:
             lines.append(f"  {said} that call {cards.succeeded(row)}")
         elif cards.same_call_again(row):
             lines.append(f"  confirmed: {cards.SAME_CALL_AGAIN} {cards.succeeded(row)}")
+        elif cards.outside_the_session(row):
+            target = queries.one_line(row["fix_target"], 160)
+            lines.append(
+                f"  worked around {cards.OUTSIDE_THE_SESSION} {row['tool']} `{target}`"
+                f" {cards.outside_went(row)}"
+            )
         else:
             how = "worked around by" if row["outcome"] == "worked around" else "confirmed:"
             target = cards.where_it_differs(row["fix_target"], row.get("target"), 160)

@@ -236,7 +236,7 @@ def fix_words(row: dict[str, Any]) -> dict[str, str]:
             "step": "then:",
             "confirmed": "then:",
             "said": "and",
-            "heading": "Done next there",
+            "heading": f"Done next there, which {went_on_outcome(row)}",
             "look": "unfixed",
             "label": "What came next (no fix of yours: the paste names no error)",
         }
@@ -249,6 +249,13 @@ def fix_words(row: dict[str, Any]) -> dict[str, str]:
         "look": "fixed",
         "label": "What made the difference",
     }
+
+
+def went_on_outcome(row: dict[str, Any]) -> str:
+    """A claimed fix of a row that went_on, in outcome words: `fixed it`, `worked around it`.
+    Its card listed only `then:` lines while `--json` said `fixed` (rejected plans, edited
+    and submitted again: a new user's try, nu44 finding 11)."""
+    return f"{'worked around' if row.get('outcome') == 'worked around' else 'fixed'} it"
 
 
 def went_on_steps(row: dict[str, Any]) -> list[str]:
@@ -623,6 +630,11 @@ def format_hit(
             lines.append(
                 f"   {words['confirmed']:<7} {tool} {where_it_differs(target, failed_target, 200)}"
                 f" {succeeded(row)}"
+            )
+        if went_on(row):
+            lines.append(
+                f"   outcome: what came next there {went_on_outcome(row)}"
+                " (no fix of yours: the paste names no error)"
             )
         for call, made in fold_calls(row["fix_calls"]):
             state = "" if call["ok"] else " (failed)"

@@ -7743,6 +7743,10 @@ def _probes(intent: Intent) -> bool:
     return (dropped or headers) and not any(_SENDS.match(w) for w in words)
 
 
+# apply_patch's words for a patch whose context line its file does not hold.
+_CONTEXT_NOT_FOUND = lazy(r"\bFailed to find context\b")
+
+
 def _confirmed(
     failed: Call,
     between: Sequence[Call],
@@ -7765,7 +7769,13 @@ def _confirmed(
     not_read = failed.kind == "not_read" or "has not been read" in error
     # An edit whose text to replace was not in the file: it was read again for the text
     # that is there, and the edit that then applied is the fix (both are steps).
-    stale = failed.kind == "string_not_found" and failed.name in EDIT_TOOLS
+    # Codex's apply_patch says so of a context line (`Failed to find context 'def f(' in
+    # x.py`), whose reworked patch is the fix: the card said only "confirmed: apply_patch x.py
+    # succeeded" (thirty-seventh held-out set, labelled the reworked patch; a new user's try,
+    # nu44 finding 11). (Its `Failed to find expected lines` is string_not_found already.)
+    stale = failed.name in EDIT_TOOLS and (
+        failed.kind == "string_not_found" or bool(_CONTEXT_NOT_FOUND.search(error))
+    )
     # A search counts as a step of another way only when the failure lost track of a path:
     # the one that found it (a search that reads a config to understand an error does not).
     lost = _says_missing(error) or _says_not_a_file(error)

@@ -2576,7 +2576,12 @@ def quoted_names(line: str) -> tuple[str, ...]:
     which any token of the line may be: a script's `"✓ config found"` read in the console's
     code page broke at `'config'`, another's at `'in'`, one fix (`✓` to `[OK]`), which a new
     user was told was not theirs (nu41 finding 4). A JSON parser's token stays: it is what
-    the text held (`Unexpected token '<', "<!DOCTYPE "...` is HTML, `'u'` undefined)."""
+    the text held (`Unexpected token '<', "<!DOCTYPE "...` is HTML, `'u'` undefined).
+
+    Nor a language's word for what has no name (_NAMELESS: Nix's `'anonymous lambda'`,
+    `'<anonymous>'`, Python's `'<lambda>'`): it names nothing of the user's, and shared, it
+    made Nix's `function 'anonymous lambda' called without required argument 'pkgs'` the
+    same error as of `'lib'`, with `'lib'`'s fix and no note (nu44 finding 11)."""
     names: list[str] = []
     normalise(line, names=names)
     if "JSON" not in line:
@@ -2584,7 +2589,13 @@ def quoted_names(line: str) -> tuple[str, ...]:
             token = stop.group("token") or stop.group("closed")
             if token in names:
                 names.remove(token)
-    return tuple(names)
+    return tuple(name for name in names if name.strip().lower() not in _NAMELESS)
+
+
+# What languages call what has no name, quoted in their errors as a name (quoted_names).
+_NAMELESS = frozenset(
+    {"anonymous lambda", "anonymous function", "anonymous", "<anonymous>", "<lambda>"}
+)
 
 
 # Where a parser of code says it stopped (quoted_names), the token quoted.

@@ -236,7 +236,7 @@ def fix_words(row: dict[str, Any]) -> dict[str, str]:
             "step": "then:",
             "confirmed": "then:",
             "said": "and",
-            "heading": "Done next there",
+            "heading": f"Done next there, which {went_on_outcome(row)}",
             "look": "unfixed",
             "label": "What came next (no fix of yours: the paste names no error)",
         }
@@ -249,6 +249,13 @@ def fix_words(row: dict[str, Any]) -> dict[str, str]:
         "look": "fixed",
         "label": "What made the difference",
     }
+
+
+def went_on_outcome(row: dict[str, Any]) -> str:
+    """A claimed fix of a row that went_on, in outcome words: `fixed it`, `worked around it`.
+    Its card listed only `then:` lines while `--json` said `fixed` (rejected plans, edited
+    and submitted again: a new user's try, nu44 finding 11)."""
+    return f"{'worked around' if row.get('outcome') == 'worked around' else 'fixed'} it"
 
 
 def went_on_steps(row: dict[str, Any]) -> list[str]:
@@ -426,6 +433,33 @@ def same_call_again(row: dict[str, Any]) -> bool:
     )
 
 
+def outside_the_session(row: dict[str, Any]) -> bool:
+    """Whether a row's failure was worked around by no call of its session: worked around,
+    with no remedy step. What it was for came about outside the session: an install sudo
+    refused (`a terminal is required to read the password`), the user installed cmake in
+    their own terminal, and the configure that needed it ran (fixes._install_given_up). Its
+    confirmation is that later call, no step of a way round: the card said "worked around:
+    Bash cd build-debug && cmake ... -DBUILD_GUI=ON" and the hook the same, which an agent
+    would run against a sudo prompt (thirty-sixth held-out set, labelled worked around with
+    no remedy step; a new user's try, nu44 finding 6)."""
+    return bool(
+        row.get("fixed_at") and row.get("outcome") == "worked around" and not row.get("remedy")
+    )
+
+
+# How a card and the hook say so, before the later call and how it went (outside_went).
+OUTSIDE_THE_SESSION = (
+    "by no call of that session: what this one was for came about outside it, and then"
+)
+
+
+def outside_went(row: dict[str, Any]) -> str:
+    """How the later call of a row worked around outside_the_session went: it got past no
+    error of its own (succeeded() says "got past this error" of a retry)."""
+    error = row.get("fix_error")
+    return f"ran, then failed on another error: {one_line(error, 120)}" if error else "succeeded"
+
+
 # How a card and the hook say a fix's confirmation was the failed call again (same_call_again).
 SAME_CALL_AGAIN = "the same call, run again as it was with nothing changed in the session between,"
 
@@ -583,6 +617,12 @@ def format_hit(
         elif same_call_again(row) and not went_on(row):
             # (what came next after a stop is listed as it was: `then: Bash rm -rf dist`)
             lines.append(f"   {words['confirmed']:<7} {SAME_CALL_AGAIN} {succeeded(row)}")
+        elif outside_the_session(row) and not went_on(row):
+            target = in_project(row["fix_target"], row["project"])
+            lines.append(
+                f"   {words['confirmed']:<7} {OUTSIDE_THE_SESSION} {row['tool']}"
+                f" {one_line(target, 200)} {outside_went(row)}"
+            )
         else:
             target = in_project(row["fix_target"], row["project"])
             failed_target = in_project(row.get("target"), row["project"])
@@ -590,6 +630,11 @@ def format_hit(
             lines.append(
                 f"   {words['confirmed']:<7} {tool} {where_it_differs(target, failed_target, 200)}"
                 f" {succeeded(row)}"
+            )
+        if went_on(row):
+            lines.append(
+                f"   outcome: what came next there {went_on_outcome(row)}"
+                " (no fix of yours: the paste names no error)"
             )
         for call, made in fold_calls(row["fix_calls"]):
             state = "" if call["ok"] else " (failed)"

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import shlex
 import sqlite3
 import sys
@@ -165,7 +166,9 @@ def matches(
                 missing and bool(row["other_file"]) and row["matched"] == "signature"
             )
             continue
-        if signatures.says_a_file_is_missing(row["signature"] or "") and another_files(event, row):
+        if signatures.says_a_file_is_missing(row["signature"] or "") and another_files(
+            conn, event, row
+        ):
             # the same error about another file or folder that was not there, fixed there or
             # not: its fix made, renamed or looked for that one (another project's `mkdir -p
             # .claude/logs`, `AppShell.jsx` renamed), no fix of a file missing here (a new
@@ -215,31 +218,65 @@ def own_sessions(conn: sqlite3.Connection, event: dict[str, Any]) -> set[str]:
     return found | queries.sessions_of_files(conn, paths)
 
 
-def another_files(event: dict[str, Any], row: dict[str, Any]) -> bool:
-    """Whether a find_past_fix row is the event's error about another file: said so by its
-    match (`other_file`), or a failure of a file tool whose file is not the event's, by base
-    name as queries.other_names compares them. Claude Code's `File does not exist.` names
-    no file, so any Read of a missing file had one signature, and the hook told a Read of a
-    new `src/newthing.py` "this error was seen before" with other projects' Reads of other
-    files (nu42 finding 1): the event's `tool_input` says which file it was."""
+def another_files(conn: sqlite3.Connection, event: dict[str, Any], row: dict[str, Any]) -> bool:
+    """Whether a find_past_fix row of a file or folder that was not there is the event's error
+    about another one: said so by its match (`other_file`), or by where the two were. A missing
+    file is the same file only at the same path, a relative one (and a bare name, and a Read
+    whose `File does not exist.` names none) in the same project: each one's path as its call
+    gave it (a file tool's `tool_input`, else the paths its key line names:
+    signatures.named_paths), resolved against its project (the event's `cwd`). Compared by
+    base name, a Read of a new `/home/me/proj/package.json` was another project's
+    `package.json`, and the hook gave its look for it in that project's `packages/desktop/ui`
+    (nu44 finding 1); a common name (`package.json`, `README.md`, `.env`) was met missing in
+    many projects, each another file, whose fix made, renamed or looked for that one."""
     if row["other_file"]:
         return True
+    cwd = event.get("cwd")
+    here = _folder(cwd if isinstance(cwd, str) else "")
+    there = _folder(row["project"] or "")
     tool_input = event.get("tool_input")
-    if not isinstance(tool_input, dict):
-        return False
-    path = tool_input.get("file_path") or tool_input.get("notebook_path")
-    if not isinstance(path, str) or not path or row["tool"] not in _FILE_TOOLS:
-        return False
-    return _base(path) != _base(row["target"] or "")
+    given = tool_input if isinstance(tool_input, dict) else {}
+    path = given.get("file_path") or given.get("notebook_path")
+    if isinstance(path, str) and path:
+        # as the index stores text (redacted alike)
+        path = conn.execute("SELECT pasted_error(?)", [queries.pasted(path)]).fetchone()[0]
+        mine = {_resolved(path, here)}
+    else:
+        error = event.get("error")
+        key = signatures.key_line(error) if isinstance(error, str) else ""
+        mine = {_resolved(p, here) for p in signatures.named_paths(key)}
+    if row["tool"] in _FILE_TOOLS and row["target"]:
+        theirs = {_resolved(row["target"], there)}
+    else:
+        key = signatures.key_line(row["error"] or "")
+        theirs = {_resolved(p, there) for p in signatures.named_paths(key)}
+    if mine and theirs:
+        return not mine & theirs
+    # no folder to tell them by (both names are the signature's, so one): the same project
+    return not here or here != there
 
 
 # The tools whose target (find_past_fix's) is the file they were given.
 _FILE_TOOLS = agents.tools(agents.READ) | agents.tools(agents.EDIT)
 
 
-def _base(path: str) -> str:
-    """A path's base name, lower-case: `/x/src/App.tsx` and `C:\\y\\app.tsx` are one file."""
-    return path.rstrip("/\\").replace("\\", "/").rpartition("/")[2].lower()
+def _folder(path: str) -> str:
+    """A path as another is compared with it: `/` for `\\`, `.` and `..` resolved, no `/` at
+    its end, lower-case (`C:\\Users\\me\\App.tsx` and `c:/users/me/app.tsx` are one file)."""
+    if not path:
+        return ""
+    return posixpath.normpath(path.replace("\\", "/")).rstrip("/").lower() or "/"
+
+
+def _resolved(path: str, project: str) -> str:
+    """`path` (_folder's form) as the absolute path it was in `project` (_folder's form)."""
+    path = _folder(path)
+    if path.startswith(("/", "~")) or _DRIVE.match(path) or not project:
+        return path
+    return _folder(f"{project}/{path}")
+
+
+_DRIVE = lazy(r"[a-z]:/")
 
 
 def same_system_first(rows: list[dict[str, Any]], cwd: object) -> list[dict[str, Any]]:
@@ -320,6 +357,12 @@ def _fix(row: dict[str, Any]) -> list[str]:
             lines.append(f"  {said} that call {cards.succeeded(row)}")
         elif cards.same_call_again(row):
             lines.append(f"  confirmed: {cards.SAME_CALL_AGAIN} {cards.succeeded(row)}")
+        elif cards.outside_the_session(row):
+            target = queries.one_line(row["fix_target"], 160)
+            lines.append(
+                f"  worked around {cards.OUTSIDE_THE_SESSION} {row['tool']} `{target}`"
+                f" {cards.outside_went(row)}"
+            )
         else:
             how = "worked around by" if row["outcome"] == "worked around" else "confirmed:"
             target = cards.where_it_differs(row["fix_target"], row.get("target"), 160)

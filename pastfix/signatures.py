@@ -2558,6 +2558,19 @@ _SAYS_A_FILE_IS_MISSING = lazy(
 )
 
 
+def named_paths(line: str) -> list[str]:
+    """The paths a line names, as written (those its signature keeps as `<path>/<base name>`):
+    `ls: cannot access 'build/output': ...` names `build/output`. A bare name (`cat: go.sum:
+    No such file ...`) is none: it has no folder to tell it by; nor the folder of the program
+    the line starts with (`/usr/bin/bash: line 33: cd: ...`), as normalise() drops it."""
+    return [
+        m.group(0).rstrip(".")
+        for part in _TOKENS.split(_PROGRAM_DIR.sub("", line.lstrip(), count=1))
+        if "/" in part or "\\" in part
+        for m in _PATH.finditer(part)
+    ]
+
+
 def missing_path_kind(line: str) -> str:
     """What the path of a key line whose file is the error (its_file_is_the_error) is, as the
     error says it: "folder" for `ls` of a path (unless its name has a file's extension),
@@ -2684,7 +2697,12 @@ def quoted_names(line: str) -> tuple[str, ...]:
     which any token of the line may be: a script's `"✓ config found"` read in the console's
     code page broke at `'config'`, another's at `'in'`, one fix (`✓` to `[OK]`), which a new
     user was told was not theirs (nu41 finding 4). A JSON parser's token stays: it is what
-    the text held (`Unexpected token '<', "<!DOCTYPE "...` is HTML, `'u'` undefined)."""
+    the text held (`Unexpected token '<', "<!DOCTYPE "...` is HTML, `'u'` undefined).
+
+    Nor a language's word for what has no name (_NAMELESS: Nix's `'anonymous lambda'`,
+    `'<anonymous>'`, Python's `'<lambda>'`): it names nothing of the user's, and shared, it
+    made Nix's `function 'anonymous lambda' called without required argument 'pkgs'` the
+    same error as of `'lib'`, with `'lib'`'s fix and no note (nu44 finding 11)."""
     names: list[str] = []
     normalise(line, names=names)
     if "JSON" not in line:
@@ -2692,7 +2710,13 @@ def quoted_names(line: str) -> tuple[str, ...]:
             token = stop.group("token") or stop.group("closed")
             if token in names:
                 names.remove(token)
-    return tuple(names)
+    return tuple(name for name in names if name.strip().lower() not in _NAMELESS)
+
+
+# What languages call what has no name, quoted in their errors as a name (quoted_names).
+_NAMELESS = frozenset(
+    {"anonymous lambda", "anonymous function", "anonymous", "<anonymous>", "<lambda>"}
+)
 
 
 # Where a parser of code says it stopped (quoted_names), the token quoted.

@@ -1194,6 +1194,24 @@ def test_an_edit_whose_text_was_not_found_is_fixed_by_reading_the_file_again(too
     assert steps(fix) == []
 
 
+def test_a_patch_whose_context_line_was_not_found_is_fixed_by_the_reworked_patch():
+    """Codex's apply_patch `Failed to find context 'def f(' in x.py`, then a look at the file
+    and a reworked patch that applied: the patch is the step, with what it changed, as an
+    edit's whose text was not found (the card said only "confirmed: apply_patch x.py
+    succeeded": thirty-seventh held-out set, labelled the reworked patch; nu44 finding 11)."""
+    error = (
+        "apply_patch verification failed: Failed to find context 'def crop(' in"
+        " D:\\github\\face\\apps/api/preprocess.py"
+    )
+    kind = signatures.classify(error)
+    failed = call("apply_patch", file_path="apps/api/preprocess.py", failed=True, kind=kind)
+    look = call("shell_command", command='cmd /c findstr /n "def crop" apps\\api\\preprocess.py')
+    patch = call("apply_patch", file_path="apps/api/preprocess.py")
+    fix = run([failed, look, patch], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, patch.tool_use_id)
+    assert steps(fix) == [(patch.tool_use_id, "with the text the file has")]
+
+
 def test_a_copilot_edit_says_only_no_match_found_and_that_alone_is_its_kind():
     assert signatures.classify("No match found") == "string_not_found"
     assert signatures.classify("No match found in 3 files\nsrc/a.ts") == signatures.ERROR

@@ -31,7 +31,7 @@ from corpus import (
 from jsonl import result, tool_use, write_jsonl
 
 from pastfix import build as pbuild
-from pastfix import hook, install, queries
+from pastfix import cards, hook, install, queries
 from pastfix.cli import cli
 
 
@@ -317,16 +317,25 @@ def test_another_missing_or_refused_file_gets_no_fix(tmp_path):
     db = tmp_path / "index.db"
     build_index(db, projects)
 
-    def said(tool, tool_input, error):
-        answer = hook.respond(json.dumps(event(error, tool_name=tool, tool_input=tool_input)), db)
+    def said(tool, tool_input, error, cwd=APP):
+        failed = event(error, tool_name=tool, tool_input=tool_input, cwd=cwd)
+        answer = hook.respond(json.dumps(failed), db)
         return context_of(answer) if answer else ""
 
     read = "<tool_use_error>File does not exist.</tool_use_error>"
     assert said("Read", {"file_path": "/home/dana/app/src/newthing.py"}, read) == ""
-    assert "session read" in said("Read", {"file_path": "/srv/x/src/config.py"}, read)
+    assert "session read" in said("Read", {"file_path": f"{APP}/src/config.py"}, read)
+    # the same path in the same project, given relative to it
+    assert "session read" in said("Read", {"file_path": "src/config.py"}, read)
+    # the same name in another project is another file (nu44 finding 1: a new
+    # `package.json` was given another project's look for its own)
+    assert said("Read", {"file_path": "/srv/x/src/config.py"}, read) == ""
+    assert said("Read", {"file_path": "src/config.py"}, read, cwd="/srv/x") == ""
     ls = "Exit code 2\nls: cannot access '{}': No such file or directory"
     assert said("Bash", {"command": "ls build/output"}, ls.format("build/output")) == ""
     assert "session ls" in said("Bash", {"command": "ls build/dist"}, ls.format("build/dist"))
+    dist = ls.format("build/dist")
+    assert said("Bash", {"command": "ls build/dist"}, dist, cwd="/srv/x") == ""
     sed = "Exit code 2\nsed: can't read src/components/Header.jsx: No such file or directory"
     assert said("Bash", {"command": "sed -n 1,5p src/components/Header.jsx"}, sed) == ""
     run = "Exit code 126\nbash: ./deploy.sh: Permission denied"
@@ -1535,3 +1544,78 @@ def test_git_s_identity_error_is_recalled_whatever_machine_it_named(tmp_path):
     error = "Exit code 128\n" + hint.format("me@box.(none)")
     text = context_of(hook.respond(json.dumps(event(error)), tmp_path / "index.db"))
     assert "git config user.email" in text
+
+
+def test_an_install_the_user_did_outside_the_session_is_no_step(tmp_path):
+    """`cmake` not found, `sudo apt install -y cmake` refused (sudo asked for a password),
+    the user installed it in their own terminal ("try again, cmake is installed now"), and
+    a configure with another flag ran. The configure's change was shown as the fix of
+    both, and the hook told an agent facing the sudo prompt to run `cmake -DBUILD_GUI=ON`
+    (thirty-sixth held-out set, both labelled with no remedy step; nu44 finding 6): what got
+    past them was the program there, which no call of the session did."""
+    not_found = "Exit code 127\n/bin/bash: line 1: cmake: command not found"
+    sudo = (
+        "Exit code 1\nsudo: a terminal is required to read the password; either use the -S"
+        " option to read from standard input or configure an askpass helper\n"
+        "sudo: a password is required"
+    )
+    (
+        Session("cm", APP, 0)
+        .prompt("build the emulator")
+        .call("cm1", "Bash", command="mkdir -p build && cd build && cmake -DDEBUG=ON ..")
+        .result("cm1", not_found, error=True)
+        .call("cm2", "Bash", command="sudo apt install -y cmake")
+        .result("cm2", sudo, error=True)
+        .say("cmake needs a password to install: please install it.")
+        .prompt("try again, cmake is installed now")
+        .call("cm3", "Bash", command="cd build && cmake -DDEBUG=ON -DBUILD_GUI=ON .. && make")
+        .result("cm3", "-- Configuring done\n[100%] Built target emulator")
+        .write(tmp_path / "projects" / "-home-u-app" / "cm.jsonl")
+    )
+    # what made the shell find it, put in front, is the change (a Codex rollout of the
+    # real corpus: `nix-shell -p cargo ... --run 'cargo check ...'`)
+    (
+        Session("ca", APP, 60)
+        .prompt("check the kernel")
+        .call("ca1", "Bash", command="cargo check")
+        .result("ca1", "Exit code 127\n/bin/bash: line 1: cargo: command not found", error=True)
+        .call("ca2", "Bash", command="nix-shell -p cargo --run 'cargo check'")
+        .result("ca2", "Finished dev profile")
+        .write(tmp_path / "projects" / "-home-u-app" / "ca.jsonl")
+    )
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+    conn = queries.connect(db)
+    try:
+        remedies = dict(conn.execute("SELECT tool_use_id, remedy FROM fixes"))
+    finally:
+        conn.close()
+    assert {id: json.loads(remedy or "[]") for id, remedy in remedies.items()} == {
+        "cm1": [],
+        "cm2": [],
+        "ca1": [
+            {
+                "tool_use_id": "ca2",
+                "tool": "Bash",
+                "target": "nix-shell -p cargo --run 'cargo check'",
+                "change": "+nix-shell +-p +--run",
+            }
+        ],
+    }
+    failed = event(sudo, tool_input={"command": "sudo apt-get install -y cmake"}, cwd=APP)
+    text = context_of(hook.respond(json.dumps(failed), db))
+    assert "\n  fix:" not in text and "changed:" not in text, text
+    assert (
+        "  worked around by no call of that session: what this one was for came about outside"
+        " it, and then Bash `cd build && cmake -DDEBUG=ON -DBUILD_GUI=ON .. && make` succeeded"
+    ) in text, text
+    # `pastfix find`'s card says so too
+    conn = queries.connect(db)
+    try:
+        (row,) = queries.find_past_fix(conn, sudo)
+    finally:
+        conn.close()
+    assert (
+        "   worked around: by no call of that session: what this one was for came about outside"
+        " it, and then Bash cd build && cmake -DDEBUG=ON -DBUILD_GUI=ON .. && make succeeded"
+    ) in cards.format_hit(1, row).splitlines()

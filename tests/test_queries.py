@@ -2555,7 +2555,16 @@ def test_an_edit_made_again_shows_what_changed_and_a_stopped_row_shows_what_came
     stopped = cards.format_hit(1, {**row, "matched": queries.STOPPED}).splitlines()
     assert "   then:   edit run.sh  (changed: with a longer old_string, found once)" in stopped
     assert not any(line.lstrip().startswith(("fix:", "confirmed:")) for line in stopped)
-    assert cards.fix_words({**row, "matched": queries.STOPPED})["heading"] == "Done next there"
+    # ...with its outcome, in words (`--json` says `fixed`; the card said nothing of it:
+    # nu44 finding 11)
+    assert (
+        "   outcome: what came next there fixed it (no fix of yours: the paste names no error)"
+    ) in stopped
+    assert cards.fix_words({**row, "matched": queries.STOPPED})["heading"] == (
+        "Done next there, which fixed it"
+    )
+    around = {**row, "matched": queries.STOPPED, "outcome": "worked around"}
+    assert cards.fix_words(around)["heading"] == "Done next there, which worked around it"
     assert cards.fix_words(row)["heading"] == "Fixed"
     # the find page heads what came next in grey, without the tick that says "fixed"
     # (nu40 finding 9)
@@ -4612,13 +4621,19 @@ def test_another_file_run_that_was_not_there_is_not_the_error_seen_before(tmp_pa
             )
             event = {"session_id": "new", "error": f"Exit code 127\n{pasted}"}
             assert hook.matches(conn, event) == [], pasted
-        # the same file, another folder and shell: the error seen before, and its fix given
+        # the same file, another folder and shell: the error seen before; the hook gives its
+        # fix in the same project only: in another, its path is another file (nu44 finding 1)
         for pasted in ("/bin/sh: 1: /srv/web/node_modules/.bin/prisma: not found",):
             found = queries.find_past_fix(conn, pasted)
             assert [(r["session_id"], r["other_names"]) for r in found] == [("prisma", 0)]
             assert queries.seen_before(found)
             event = {"session_id": "new", "error": f"Exit code 127\n{pasted}"}
-            assert [r["session_id"] for r in hook.matches(conn, event)] == ["prisma"]
+            assert hook.matches(conn, event) == []
+        pasted = "/bin/sh: 1: ./node_modules/.bin/prisma: not found"
+        event = {"session_id": "new", "cwd": APP, "error": f"Exit code 127\n{pasted}"}
+        assert [r["session_id"] for r in hook.matches(conn, event)] == ["prisma"]
+        event = {**event, "cwd": "/srv/web"}
+        assert hook.matches(conn, event) == []
         # a file a program read: the same error about another file, not there either: not
         # seen about this file (nu42 finding 9)
         found = queries.find_past_fix(conn, "cat: todo.txt: No such file or directory")
@@ -5412,3 +5427,29 @@ def test_spec_kit_s_check_in_a_spaced_folder_is_found_for_another_spec(nu44):
     ):
         found = queries.find_past_fix(nu44, pasted)
         assert [r["session_id"] for r in found][:1] == ["speckit"], pasted
+
+
+def test_a_name_for_what_has_no_name_is_no_name_shared(tmp_path):
+    """Nix's `function 'anonymous lambda' called without required argument 'lib'` and `...
+    'pkgs'` share only `'anonymous lambda'`, its word for a function without a name: they
+    were "the same error signature", `'lib'`'s fix and no note of other names, where
+    `No module named 'requests'` of another module has one (nu44 finding 11)."""
+    lib = "error: function 'anonymous lambda' called without required argument 'lib'"
+    (
+        Session("nix", APP, 0)
+        .call("n1", "Bash", command="nix flake check")
+        .result("n1", f"Exit code 1\n{lib}\n  at home.nix:1:1", error=True)
+        .write(tmp_path / "projects" / "-home-u-app" / "nix.jsonl")
+    )
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.find_past_fix(conn, lib.replace("'lib'", "'pkgs'"))
+        assert [(r["session_id"], r["other_names"]) for r in found] == [("nix", 1)]
+        assert not queries.seen_before(found)
+        assert "same error, other names" in cards.format_hit(1, found[0])
+        found = queries.find_past_fix(conn, lib)
+        assert [(r["session_id"], r["other_names"]) for r in found] == [("nix", 0)]
+    finally:
+        conn.close()
+    assert signatures.quoted_names(lib) == ("lib",)

@@ -3113,3 +3113,18 @@ def test_a_file_run_and_a_file_written_are_two_errors():
         signature(run)
     )
     assert signature(run.split("\n", 1)[1]) == signature(run)
+
+
+def test_named_paths_are_the_paths_a_line_names_as_written():
+    """The paths the hook compares a missing file's by (pastfix.hook.another_files): those
+    the signature keeps as `<path>/<base name>`, not a bare name, which has no folder."""
+    assert sig.named_paths(
+        "sed: can't read /home/u/app/src/Header.jsx: No such file or directory"
+    ) == ["/home/u/app/src/Header.jsx"]
+    assert sig.named_paths("ls: cannot access 'build/dist/': No such file") == ["build/dist/"]
+    assert sig.named_paths(
+        "Get-Content : Cannot find path 'C:\\a\\b.txt' because it does not exist."
+    ) == ["C:\\a\\b.txt"]
+    assert sig.named_paths("cat: go.sum: No such file or directory") == []
+    line = "/usr/bin/bash: line 33: cd: .smart-env/multi: No such file or directory"
+    assert sig.named_paths(line) == []

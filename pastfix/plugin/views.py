@@ -519,6 +519,10 @@ def find_card(
             for call, times in cards.fold_calls(_json_list(row["fix_calls"]))
         ],
         "call_count": len(_json_list(row["fix_calls"])),
+        # worked around by no call of the session (cards.outside_the_session)
+        "outside": cards.outside_the_session({**row, "remedy": _json_list(row.get("remedy"))}),
+        "outside_words": cards.OUTSIDE_THE_SESSION,
+        "outside_went": cards.outside_went(row),
         # the failed call run again as it was, nothing between: "with nothing changed"
         "as_was": cards.same_call_again(
             {

@@ -161,14 +161,15 @@ def test_another_script_is_not_a_retry():
     assert fix.outcome == fixes.NOT_FIXED and fix.confirmed_by is None
 
 
-def test_a_file_found_elsewhere_and_read_there_is_worked_around():
+def test_a_file_found_elsewhere_and_read_there_is_fixed():
     """The Glob that found it by its name is no step: the Read at its path is the fix (the
-    labels of the thirtieth, thirty-second and thirty-seventh held-out sets)."""
+    labels of the thirtieth, thirty-second and thirty-seventh held-out sets), the Read made
+    again with its path corrected: fixed, as those labels say (see _path_corrected)."""
     failed = call("Read", file_path="/p/src/config.yaml", failed=True)
     glob = call("Glob", pattern="**/config.yaml")
     read = call("Read", file_path="/p/conf/config.yaml")
     fix = run([failed, glob, read], {failed.tool_use_id: "File does not exist."})
-    assert fix[failed.tool_use_id].outcome == fixes.WORKED_AROUND
+    assert fix[failed.tool_use_id].outcome == fixes.FIXED
     assert [s.tool_use_id for s in fix[failed.tool_use_id].remedy] == [read.tool_use_id]
 
 
@@ -1315,7 +1316,8 @@ def test_windows_paths_have_folders_and_file_names_too():
     failed = call("write_file", file_path="C:\\Users\\me\\.gemini\\tmp\\ab12\\msg.txt", failed=True)
     other = call("write_file", file_path="C:\\Users\\me\\dev\\app\\.gemini\\tmp\\msg.txt")
     fix = run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id]
-    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, other.tool_use_id)
+    # (the same write to the path allowed: fixed, as fix_labels_other_agents.jsonl says)
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, other.tool_use_id)
     assert steps(fix) == [
         (other.tool_use_id, ".gemini/tmp/ab12/msg.txt → dev/app/.gemini/tmp/msg.txt")
     ]
@@ -1383,7 +1385,7 @@ def test_a_search_that_found_a_missing_file_is_a_step_and_the_read_there_confirm
     read = call("Read", file_path="/w/api/spec/system/flow_spec.rb")
     error = "<tool_use_error>File does not exist.</tool_use_error>"
     fix = run([failed, find, read], {failed.tool_use_id: error})[failed.tool_use_id]
-    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, read.tool_use_id)
     assert [s.tool_use_id for s in fix.remedy] == [find.tool_use_id, read.tool_use_id]
     # a look of its folder that printed only what its `|| echo` says found nothing: no step
     # (thirty-second held-out set: `ls -la /p/.planning 2>/dev/null || echo "NO_PLANNING_DIR"`)
@@ -1409,7 +1411,7 @@ def test_a_glob_of_everything_under_the_folder_is_no_step_of_the_same_name_read_
     error = {failed.tool_use_id: "<tool_use_error>File does not exist.</tool_use_error>"}
     fix = run([failed, glob, read], error)[failed.tool_use_id]
     assert (fix.outcome, [s.tool_use_id for s in fix.remedy]) == (
-        fixes.WORKED_AROUND,
+        fixes.FIXED,
         [read.tool_use_id],
     )
 
@@ -3003,7 +3005,7 @@ def test_a_glob_that_found_nothing_is_no_step_and_one_that_listed_the_file_is():
     }
     error = {failed.tool_use_id: "File does not exist."}
     fix = run([failed, none, listing, read], error, outputs)[failed.tool_use_id]
-    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, read.tool_use_id)
     assert [s.tool_use_id for s in fix.remedy] == [listing.tool_use_id, read.tool_use_id]
 
 
@@ -8641,3 +8643,59 @@ def test_rejections_that_ask_for_other_changes_each_have_their_own_steps():
     errors[second.tool_use_id] = said("super shift alt t should open btop")
     found = run([first, lines, second, torch, accepted], errors)
     assert steps(found[first.tool_use_id]) == [(torch.tool_use_id, None)]
+
+
+def test_a_file_tool_made_again_on_the_same_name_at_another_path_is_fixed():
+    """The same tool on the same file name at a corrected path is the failed call made again,
+    changed: fixed by the labels' definition (nu44 finding 8: an Edit of a typed
+    `~/.claire/settings.json`, Codex's apply_patch without the repository's folder, a Read
+    from the wrong root, 23 labelled fixed over real + sets 30-40, shown "worked around").
+    Another file, or another tool on it, is still another way."""
+    error = "<tool_use_error>File does not exist.</tool_use_error>"
+    typo = call("Edit", file_path="/home/u/.claire/settings.json", failed=True)
+    edit = call("Edit", file_path="/home/u/.claude/settings.json")
+    fix = run([typo, edit], {typo.tool_use_id: error})[typo.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, edit.tool_use_id)
+    read = call("Read", file_path="/home/u/packages/api/loader.go", failed=True)
+    look = call(command="find /home/u -name loader.go")
+    again = call("Read", file_path="/home/u/work/app/packages/api/loader.go")
+    fix = run([read, look, again], {read.tool_use_id: error})[read.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    # another file of the folder a listing showed: another way still
+    guessed = call("Read", file_path="/p/script/core_parser.py", failed=True)
+    listing = call(command="ls /p/parser")
+    other = call("Read", file_path="/p/parser/core_parser.cpp")
+    outputs = {listing.tool_use_id: "core_parser.cpp\nheap.cpp\n"}
+    found = run([guessed, listing, other], {guessed.tool_use_id: error}, outputs)
+    assert found[guessed.tool_use_id].outcome == fixes.WORKED_AROUND
+
+
+def test_a_file_tools_look_for_an_optional_file_not_there_is_answered():
+    """A Read of a hidden file (`.env`, `~/.bash_profile`) or of the agent's memory index not
+    there, or of a file the agent then wrote itself, only asked whether it was there, as the
+    shell's `cat .env` does: 'answered' (nu44 finding 2). A guessed name of a file it needed,
+    never found, stays not fixed (thirty-ninth held-out set: `configs/prompt.sh`, abandoned)."""
+    error = "<tool_use_error>File does not exist.</tool_use_error>"
+    for path in (
+        "/home/rj/app/.env.local",
+        "/Users/p/.bash_profile",
+        "/Users/p/.claude/projects/-Users-p-site/memory/MEMORY.md",
+    ):
+        read = call("Read", file_path=path, failed=True)
+        other = call("Read", file_path="/home/rj/app/package.json")
+        fix = run([read, other], {read.tool_use_id: error})[read.tool_use_id]
+        assert fix.outcome == fixes.ANSWERED, path
+    readme = call("Read", file_path="/w/README.md", failed=True)
+    written = call("Write", file_path="/w/README.md")
+    fix = run([readme, written], {readme.tool_use_id: error})[readme.tool_use_id]
+    assert fix.outcome == fixes.ANSWERED
+    guessed = call("Read", file_path="/Users/p/dotfiles/configs/prompt.sh", failed=True)
+    other = call("Read", file_path="/Users/p/dotfiles/configs/aliases.sh")
+    fix = run([guessed, other], {guessed.tool_use_id: error})[guessed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    # a file written long after, the session's other work between, was no look before writing
+    late = call("Read", file_path="/w/memory/migration.md", failed=True)
+    work = [call(command=f"grep -n x src/{n}.kt") for n in range(fixes.NEARBY_CALLS)]
+    wrote = call("Write", file_path="/w/memory/migration.md")
+    fix = run([late, *work, wrote], {late.tool_use_id: error})[late.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED

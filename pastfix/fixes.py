@@ -325,7 +325,8 @@ look that nothing fixed whose failure was its answer: _answered; a file tool's, 
 optional by its kind or written next: _looked_for_optional), `already so` (a call
 that nothing fixed to bring about what already held, not redone nor undone: _already_so),
 `approved` (a plan recorded as rejected that the user approved with "clear context", a
-session implementing it: approved_plan) and `not fixed`
+session implementing it: approved_plan), `declined` (a call the user rejected, so that it
+never ran, that nothing made again: _declined) and `not fixed`
 (nothing in the window did). Only the first two claim a fix.
 """
 
@@ -382,6 +383,8 @@ ALREADY_SO = "already so"
 # A plan the user rejected in form only: Claude Code records "clear context and implement"
 # as a rejection of ExitPlanMode, and a new session implements the plan (approved_plan).
 APPROVED = "approved"
+# A call the user rejected, so that it never ran, that nothing made again (_declined).
+DECLINED = "declined"
 CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
 
 # What each tool does, from every agent's entry in pastfix.agents (one home per agent).
@@ -8862,7 +8865,12 @@ def session_fixes(
             for call, _, _ in found
             if call.name in SHELL_TOOLS
         }
-        yield from _install_given_up(_taken_over(found, errors, persists), found, missing)
+        rejected = {call.tool_use_id for call, _, _ in found if _declined(call)}
+        for fix in _install_given_up(_taken_over(found, errors, persists), found, missing):
+            if fix.outcome == NOT_FIXED and fix.tool_use_id in rejected:
+                # (last: a later attempt's fix it took over was a fix, see _taken_over)
+                fix.outcome = DECLINED
+            yield fix
 
 
 def _answered(failed: Call, error: str, later: Sequence[Call] = ()) -> bool:
@@ -8889,6 +8897,22 @@ def _answered(failed: Call, error: str, later: Sequence[Call] = ()) -> bool:
         or _no_repository(failed, error, later)
         or _provoked(failed, error)
     )
+
+
+def _declined(failed: Call) -> bool:
+    """Whether a failure is the user's "no": a call they rejected (Claude Code's `The user
+    doesn't want to proceed with this tool use`, Codex's `rejected by user`), which never
+    ran, so that its "error" is their choice, and that nothing made again in its window (or
+    it would be fixed). "fixed: no, nothing ... got past it" read as an error left open (a
+    new user's try, nu44 finding 2: 19 of the 49 not a problem failures it said of were
+    rejections). The labels call a rejection not a problem when the user meant it, abandoned
+    when its goal was never reached (the session ending there, most "unsure"): the user
+    saying no is what both saw, and the card says so, with what came next. Over real + sets
+    30-40 the rejections nothing redid are 45 not a problem, 7 abandoned, 1 fixed (a look the
+    user rejected to restore the tree himself, read after). Not a call the user stopped while
+    it ran (`interrupted`: a command may have hung), nor one a setting or an auto mode
+    refused (`permission_denied`): neither was only their choice."""
+    return failed.kind == "rejected"
 
 
 # The index of an agent's own memory (Claude Code's auto memory: `memory/MEMORY.md` in its

@@ -910,7 +910,7 @@ def test_a_retry_that_failed_again_starts_the_turns_anew():
     # another command between the turns is no retry: the window closes
     other = call(command="git status", at="2026-01-01T00:00:04Z")
     fix = run([failed, other, ok], errors, prompts=prompts)[failed.tool_use_id]
-    assert fix.outcome == fixes.NOT_FIXED
+    assert fix.outcome == fixes.DECLINED
 
 
 def test_a_subagent_success_does_not_confirm_the_main_threads_failure():
@@ -995,7 +995,7 @@ def test_a_retry_whose_input_its_tool_took_got_past_the_refusal():
         later.tool_use_id: "Exit code 1\nerror: Your local changes to the following files would"
         " be overwritten by checkout:\n\tREADME.md",
     }
-    assert run([checkout, later], errors)[checkout.tool_use_id].outcome == fixes.NOT_FIXED
+    assert run([checkout, later], errors)[checkout.tool_use_id].outcome == fixes.DECLINED
 
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "real" / "projects"
@@ -2349,7 +2349,7 @@ def test_a_call_the_user_stopped_then_another_request_is_no_fix():
     fix = run([glob, near, same], {glob.tool_use_id: rejected})[glob.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, same.tool_use_id)
     assert run([glob, near], {glob.tool_use_id: rejected})[glob.tool_use_id].outcome == (
-        fixes.NOT_FIXED
+        fixes.DECLINED
     )
     plan = call(
         "ExitPlanMode",
@@ -2359,7 +2359,7 @@ def test_a_call_the_user_stopped_then_another_request_is_no_fix():
     )
     save = call("ExitPlanMode", input='{"plan": "# Save Implementation Plan to Gitignored File"}')
     assert run([plan, save], {plan.tool_use_id: rejected})[plan.tool_use_id].outcome == (
-        fixes.NOT_FIXED
+        fixes.DECLINED
     )
     # an error, not the user's no: other input is the change that made it run
     bad = call("Task", input='{"description": "Analyze project structure"}', failed=True)
@@ -2479,12 +2479,12 @@ def test_a_file_call_rejected_with_guidance_is_redone_on_the_file_named():
         fixes.FIXED,
         [(redo.tool_use_id, "conventional-commit.md → commit.md")],
     )
-    assert run([failed, redo], rejected)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    assert run([failed, redo], rejected)[failed.tool_use_id].outcome == fixes.DECLINED
     first = call("Write", file_path="/h/notes.md", failed=True, at="2026-01-01T00:00:04Z")
     fix = run([failed, first, redo], {**rejected}, prompts=["2026-01-01T00:00:03Z"])[
         failed.tool_use_id
     ]
-    assert fix.outcome == fixes.NOT_FIXED
+    assert fix.outcome == fixes.DECLINED
 
 
 def test_a_read_the_user_rejected_is_redone_only_of_that_file():
@@ -2504,7 +2504,7 @@ def test_a_read_the_user_rejected_is_redone_only_of_that_file():
     rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
     prompts = ["2026-01-01T00:00:03Z"]
     assert run([failed, other], rejected, prompts=prompts)[failed.tool_use_id].outcome == (
-        fixes.NOT_FIXED
+        fixes.DECLINED
     )
     again = call("Read", file_path="/h/.config/hypr/binds.conf", at="2026-01-01T00:00:07Z")
     fix = run([failed, other, again], rejected, prompts=prompts)[failed.tool_use_id]
@@ -3020,7 +3020,7 @@ def test_a_question_the_user_declined_to_answer_is_not_retried_by_the_next():
     later = call("AskUserQuestion", input=again)
     error = {failed.tool_use_id: "The user doesn't want to proceed with this tool use. ..."}
     fix = run([failed, later], error)[failed.tool_use_id]
-    assert fix.outcome == fixes.NOT_FIXED
+    assert fix.outcome == fixes.DECLINED
     refused = call("AskUserQuestion", input=ask, failed=True)
     long = {refused.tool_use_id: "params/questions/0/header must NOT have more than 16 characters"}
     assert run([refused, later], long)[refused.tool_use_id].outcome == fixes.FIXED
@@ -6475,9 +6475,9 @@ def test_an_edit_the_user_rejected_is_redone_only_by_one_writing_the_same():
     rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
     named = {"old_string": 'theme "catppuccin-mocha"', "new_string": 'theme "tokyo-night-dark"'}
     theme = call("Edit", file_path="/d/config.kdl", input=json.dumps(named))
-    assert run([failed, theme], rejected)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    assert run([failed, theme], rejected)[failed.tool_use_id].outcome == fixes.DECLINED
     write = call("Write", file_path="/d/config.kdl", input='{"content": "theme \\"nord\\""}')
-    assert run([failed, write], rejected)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    assert run([failed, write], rejected)[failed.tool_use_id].outcome == fixes.DECLINED
     same = call("Edit", file_path="/d/config.kdl", input=colours)
     unknown = call("Edit", file_path="/d/config.kdl")
     for redo in (same, unknown):
@@ -6502,7 +6502,7 @@ def test_the_build_reads_the_edits_inputs_of_a_session_with_a_rejected_edit(tmp_
         )
     db.refresh_fixes(conn)
     assert conn.execute("SELECT outcome FROM fixes WHERE tool_use_id = 'e1'").fetchone() == (
-        fixes.NOT_FIXED,
+        fixes.DECLINED,
     )
 
 
@@ -8001,7 +8001,7 @@ def test_a_write_rejected_for_a_new_task_is_not_redone_by_its_write():
     rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
     prompt = ["2026-01-01T00:00:03Z"]
     assert run([failed, other], rejected, prompts=prompt)[failed.tool_use_id].outcome == (
-        fixes.NOT_FIXED
+        fixes.DECLINED
     )
     renamed = call(
         "Write",
@@ -8494,7 +8494,7 @@ def test_a_plan_approved_with_clear_context_was_no_rejection():
         [(edit.tool_use_id, None)],
     )
     # not approved: the last rejection confirms nothing
-    assert run([first, edit, last], errors)[first.tool_use_id].outcome == fixes.NOT_FIXED
+    assert run([first, edit, last], errors)[first.tool_use_id].outcome == fixes.DECLINED
 
 
 def test_a_session_that_approves_a_plan_changes_the_earlier_sessions_fixes(tmp_path, monkeypatch):
@@ -8536,7 +8536,7 @@ def test_a_session_that_approves_a_plan_changes_the_earlier_sessions_fixes(tmp_p
         conn.close()
         return found
 
-    assert outcomes() == {"toolu_first": fixes.NOT_FIXED, "toolu_last": fixes.NOT_FIXED}
+    assert outcomes() == {"toolu_first": fixes.DECLINED, "toolu_last": fixes.DECLINED}
     implement = f"Implement the following plan:\n\n{plan}\n"
     write_jsonl(
         projects / f"{new}.jsonl",
@@ -8698,4 +8698,32 @@ def test_a_file_tools_look_for_an_optional_file_not_there_is_answered():
     work = [call(command=f"grep -n x src/{n}.kt") for n in range(fixes.NEARBY_CALLS)]
     wrote = call("Write", file_path="/w/memory/migration.md")
     fix = run([late, *work, wrote], {late.tool_use_id: error})[late.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_rejected_call_nothing_made_again_is_the_users_no():
+    """A call the user rejected never ran: nothing redoing it, it is 'declined', not 'not
+    fixed' ("fixed: no" read as an error left open: nu44 finding 2, 19 rejections labelled
+    not a problem). Redone, it is fixed as before; a command the user stopped while it ran
+    (it may have hung) stays not fixed."""
+    rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected"
+    prompts = ["2026-01-01T00:00:30Z"]
+    edit = call(
+        "Edit", file_path="/d/theme.kdl", failed=True, kind="rejected", at="2026-01-01T00:00:20Z"
+    )
+    other = call(command="cat /d/keys.kdl", at="2026-01-01T00:00:40Z")
+    found = run([edit, other], {edit.tool_use_id: rejected}, prompts=prompts)
+    assert found[edit.tool_use_id].outcome == fixes.DECLINED
+    look = call(
+        command="docker network ls", failed=True, kind="rejected", at="2026-01-01T00:00:21Z"
+    )
+    same = call(command="docker network ls", at="2026-01-01T00:00:41Z")
+    fix = run([look, same], {look.tool_use_id: rejected})[look.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, same.tool_use_id)
+    stopped = "Exit code 137\n[Request interrupted by user for tool use]"
+    build = call(
+        command="npm run build", failed=True, kind="interrupted", at="2026-01-01T00:00:22Z"
+    )
+    later = call(command="git status", at="2026-01-01T00:00:42Z")
+    fix = run([build, later], {build.tool_use_id: stopped}, prompts=prompts)[build.tool_use_id]
     assert fix.outcome == fixes.NOT_FIXED

@@ -174,6 +174,9 @@ NOT_FIXED_WHY = {
     " on without redoing it",
     # (Claude Code records "clear context and implement" as a rejection: fixes.approved_plan)
     "approved": "the user approved the plan, clearing the context: a new session implemented it",
+    # (a rejection: the call never ran; what came next is what the user chose: fixes._declined)
+    "declined": "the user rejected that call, so it never ran, and nothing soon after made it"
+    " again",
 }
 
 # The outcomes that claim no fix because there was nothing to fix, as a card heads them:
@@ -185,6 +188,7 @@ NOTHING_TO_FIX = {
     "answered": "it only looked",
     "already so": "it was already so",
     "approved": "the plan was approved",
+    "declined": "the user said no",
 }
 
 

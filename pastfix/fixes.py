@@ -115,7 +115,8 @@ failed call tried to do:
   `python3 -c` script that opens it), the same file
   name in another folder (a Read of a file that does not exist, then a Read
   where a Glob found it; not when the file at the failed path
-  was the one meant: too large, binary, not read yet), a file inside a folder
+  was the one meant: too large, binary, not read yet; found so, the same tool made again
+  with its path corrected is `fixed`: _path_corrected), a file inside a folder
   that was read as a file, or the folder listed (`ls`, `find`: for a file that
   does not exist they are the search that finds it, a step), the same program
   through another shell tool, another program or a file tool on the same paths when
@@ -322,10 +323,12 @@ a later look of the kind is no retry of it (_beside_probe).
 not found because an earlier edit of the file had written it: already_made), `stopped`
 (a command the agent stopped itself, with Ctrl-C: _stopped_on_purpose, or with a `pkill -f`
 that killed its own shell too, only looks after it: _stopped_by_own_pkill), `answered` (a
-look that nothing fixed whose failure was its answer: _answered), `already so` (a call
+look that nothing fixed whose failure was its answer: _answered; a file tool's, of a file
+optional by its kind or written next: _looked_for_optional), `already so` (a call
 that nothing fixed to bring about what already held, not redone nor undone: _already_so),
 `approved` (a plan recorded as rejected that the user approved with "clear context", a
-session implementing it: approved_plan) and `not fixed`
+session implementing it: approved_plan), `declined` (a call the user rejected, so that it
+never ran, that nothing made again: _declined) and `not fixed`
 (nothing in the window did). Only the first two claim a fix.
 """
 
@@ -382,6 +385,8 @@ ALREADY_SO = "already so"
 # A plan the user rejected in form only: Claude Code records "clear context and implement"
 # as a rejection of ExitPlanMode, and a new session implements the plan (approved_plan).
 APPROVED = "approved"
+# A call the user rejected, so that it never ran, that nothing made again (_declined).
+DECLINED = "declined"
 CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
 
 # What each tool does, from every agent's entry in pastfix.agents (one home per agent).
@@ -2828,6 +2833,25 @@ def _container_run(words: Sequence[str]) -> tuple[list[tuple[str, str]], list[st
             if source.startswith(("/", "~", ".")):
                 mounts.append((_path_key(source), _path_key(target)))
     return mounts, list(args[at + 1 :])
+
+
+def _path_corrected(failed: Call, call: Call) -> bool:
+    """Whether a file tool's call that got past the failed one is the same tool on the same
+    file name at another path (a Read of `src/lib/x.ts` not there, then of
+    `rallycoach/src/lib/x.ts`; an Edit of `~/.claire/settings.json`, then of
+    `~/.claude/settings.json`; Codex's apply_patch given the repository's folder): the failed
+    call made again with its path corrected, a fix as the labels define one ("the same goal
+    later succeeded by the same kind of call, maybe changed"), though _another_way finds it
+    as it finds another file. A new user's try (nu44 finding 8): over real + sets 30-40, 23
+    such failures labelled fixed were "worked around", none labelled so."""
+    return (
+        failed.name in FILE_TOOLS
+        and call.name == failed.name
+        and bool(failed.file_path)
+        and bool(call.file_path)
+        and not _same_file(call.file_path, failed.file_path)
+        and _basename(call.file_path) == _basename(failed.file_path)
+    )
 
 
 def _another_way(
@@ -7547,6 +7571,8 @@ def fix_of(
             unparsed,
             key_line,
         )
+        if way == WORKED_AROUND and _path_corrected(failed, call):
+            fix.outcome = FIXED
         if way == FIXED and failed.name in SHELL_TOOLS:
             done = {c.tool_use_id: c for c in after[:n]}
             if any(
@@ -8887,7 +8913,12 @@ def session_fixes(
             for call, _, _ in found
             if call.name in SHELL_TOOLS
         }
-        yield from _install_given_up(_taken_over(found, errors, persists), found, missing)
+        rejected = {call.tool_use_id for call, _, _ in found if _declined(call)}
+        for fix in _install_given_up(_taken_over(found, errors, persists), found, missing):
+            if fix.outcome == NOT_FIXED and fix.tool_use_id in rejected:
+                # (last: a later attempt's fix it took over was a fix, see _taken_over)
+                fix.outcome = DECLINED
+            yield fix
 
 
 Thread = tuple[str | None, bool]  # (agent_id, sidechain)
@@ -8978,9 +9009,11 @@ def _answered(failed: Call, error: str, later: Sequence[Call] = ()) -> bool:
     README.md`). The session went on from that answer; "not fixed" read as a dead end to a
     user (a new user's try, nu40 finding 6: a diagnostic whose last grep exited 1; over the
     held-out sets 30 to 39 and the real corpus, 117 of the 132 such failures are not a
-    problem by their labels, 6 abandoned, 9 fixed or worked around, "unsure" most of them)."""
-    # (not a Read of a file not there: a guessed path to a file it needed, as often as a
-    # look, by the labels of sets 30 to 39: 16 not a problem, 6 abandoned or worked around)
+    problem by their labels, 6 abandoned, 9 fixed or worked around, "unsure" most of them).
+    A file tool's look (Read, Glob, Grep) is answered only where the path was optional:
+    a guessed path is as often a file the agent needed (_looked_for_optional)."""
+    if failed.name in READ_TOOLS | SEARCH_TOOLS:
+        return _looked_for_optional(failed, error, later)
     if failed.name not in SHELL_TOOLS:
         return False
     return (
@@ -8991,6 +9024,52 @@ def _answered(failed: Call, error: str, later: Sequence[Call] = ()) -> bool:
         or _looked_quietly(failed, error)
         or _no_repository(failed, error, later)
         or _provoked(failed, error)
+    )
+
+
+def _declined(failed: Call) -> bool:
+    """Whether a failure is the user's "no": a call they rejected (Claude Code's `The user
+    doesn't want to proceed with this tool use`, Codex's `rejected by user`), which never
+    ran, so that its "error" is their choice, and that nothing made again in its window (or
+    it would be fixed). "fixed: no, nothing ... got past it" read as an error left open (a
+    new user's try, nu44 finding 2: 19 of the 49 not a problem failures it said of were
+    rejections). The labels call a rejection not a problem when the user meant it, abandoned
+    when its goal was never reached (the session ending there, most "unsure"): the user
+    saying no is what both saw, and the card says so, with what came next. Over real + sets
+    30-40 the rejections nothing redid are 45 not a problem, 7 abandoned, 1 fixed (a look the
+    user rejected to restore the tree himself, read after). Not a call the user stopped while
+    it ran (`interrupted`: a command may have hung), nor one a setting or an auto mode
+    refused (`permission_denied`): neither was only their choice."""
+    return failed.kind == "rejected"
+
+
+# The index of an agent's own memory (Claude Code's auto memory: `memory/MEMORY.md` in its
+# project folder), which a session reads first and which is not there until one is saved.
+_MEMORY_INDEX = lazy(r"(?:^|/)memory/MEMORY\.md$", re.IGNORECASE)
+
+
+def _looked_for_optional(failed: Call, error: str, later: Sequence[Call] = ()) -> bool:
+    """Whether a file tool's look (Read, Glob, Grep) at a path not there, that nothing fixed,
+    only asked whether it was there, as the shell's look does (_gone): a hidden file,
+    optional by its kind (`.env`, `.env.local`, `~/.bash_profile`, an installer's
+    `.checkpoint`), the agent's memory index (`memory/MEMORY.md`), or a file the agent then
+    wrote itself within NEARBY_CALLS (a README or memory index read before writing it anew).
+    The session went on from "not there" (a new user's try, nu44 finding 2: 49 of 111 not a
+    problem failures said "fixed: no", 11 of them such Reads; over real + sets 30-40, 15
+    Reads are answered so, each not a problem by its label). Not a guessed name of a file
+    the agent needed: a prompt config, a plan a command named, a source file
+    (`organization/FAMILIAR.md`, `memory/x_migration.md` written 40 calls later), which
+    labels call abandoned (6 of them)."""
+    path = _unix(failed.file_path or "")
+    if not path or not _says_missing(error) or failed.kind in _STOPPED:
+        return False
+    name = _basename(path)
+    if name.startswith(".") or _MEMORY_INDEX.search(path):
+        return True
+    return any(
+        c.name in EDIT_TOOLS and not c.failed and _same_file(c.file_path, failed.file_path)
+        for c in later[:NEARBY_CALLS]
+        if (c.agent_id, c.sidechain) == (failed.agent_id, failed.sidechain)
     )
 
 

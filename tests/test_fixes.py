@@ -161,14 +161,15 @@ def test_another_script_is_not_a_retry():
     assert fix.outcome == fixes.NOT_FIXED and fix.confirmed_by is None
 
 
-def test_a_file_found_elsewhere_and_read_there_is_worked_around():
+def test_a_file_found_elsewhere_and_read_there_is_fixed():
     """The Glob that found it by its name is no step: the Read at its path is the fix (the
-    labels of the thirtieth, thirty-second and thirty-seventh held-out sets)."""
+    labels of the thirtieth, thirty-second and thirty-seventh held-out sets), the Read made
+    again with its path corrected: fixed, as those labels say (see _path_corrected)."""
     failed = call("Read", file_path="/p/src/config.yaml", failed=True)
     glob = call("Glob", pattern="**/config.yaml")
     read = call("Read", file_path="/p/conf/config.yaml")
     fix = run([failed, glob, read], {failed.tool_use_id: "File does not exist."})
-    assert fix[failed.tool_use_id].outcome == fixes.WORKED_AROUND
+    assert fix[failed.tool_use_id].outcome == fixes.FIXED
     assert [s.tool_use_id for s in fix[failed.tool_use_id].remedy] == [read.tool_use_id]
 
 
@@ -909,7 +910,7 @@ def test_a_retry_that_failed_again_starts_the_turns_anew():
     # another command between the turns is no retry: the window closes
     other = call(command="git status", at="2026-01-01T00:00:04Z")
     fix = run([failed, other, ok], errors, prompts=prompts)[failed.tool_use_id]
-    assert fix.outcome == fixes.NOT_FIXED
+    assert fix.outcome == fixes.DECLINED
 
 
 def test_a_subagent_success_does_not_confirm_the_main_threads_failure():
@@ -994,7 +995,7 @@ def test_a_retry_whose_input_its_tool_took_got_past_the_refusal():
         later.tool_use_id: "Exit code 1\nerror: Your local changes to the following files would"
         " be overwritten by checkout:\n\tREADME.md",
     }
-    assert run([checkout, later], errors)[checkout.tool_use_id].outcome == fixes.NOT_FIXED
+    assert run([checkout, later], errors)[checkout.tool_use_id].outcome == fixes.DECLINED
 
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "real" / "projects"
@@ -1333,7 +1334,8 @@ def test_windows_paths_have_folders_and_file_names_too():
     failed = call("write_file", file_path="C:\\Users\\me\\.gemini\\tmp\\ab12\\msg.txt", failed=True)
     other = call("write_file", file_path="C:\\Users\\me\\dev\\app\\.gemini\\tmp\\msg.txt")
     fix = run([failed, other], {failed.tool_use_id: error})[failed.tool_use_id]
-    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, other.tool_use_id)
+    # (the same write to the path allowed: fixed, as fix_labels_other_agents.jsonl says)
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, other.tool_use_id)
     assert steps(fix) == [
         (other.tool_use_id, ".gemini/tmp/ab12/msg.txt → dev/app/.gemini/tmp/msg.txt")
     ]
@@ -1401,7 +1403,7 @@ def test_a_search_that_found_a_missing_file_is_a_step_and_the_read_there_confirm
     read = call("Read", file_path="/w/api/spec/system/flow_spec.rb")
     error = "<tool_use_error>File does not exist.</tool_use_error>"
     fix = run([failed, find, read], {failed.tool_use_id: error})[failed.tool_use_id]
-    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, read.tool_use_id)
     assert [s.tool_use_id for s in fix.remedy] == [find.tool_use_id, read.tool_use_id]
     # a look of its folder that printed only what its `|| echo` says found nothing: no step
     # (thirty-second held-out set: `ls -la /p/.planning 2>/dev/null || echo "NO_PLANNING_DIR"`)
@@ -1427,7 +1429,7 @@ def test_a_glob_of_everything_under_the_folder_is_no_step_of_the_same_name_read_
     error = {failed.tool_use_id: "<tool_use_error>File does not exist.</tool_use_error>"}
     fix = run([failed, glob, read], error)[failed.tool_use_id]
     assert (fix.outcome, [s.tool_use_id for s in fix.remedy]) == (
-        fixes.WORKED_AROUND,
+        fixes.FIXED,
         [read.tool_use_id],
     )
 
@@ -2365,7 +2367,7 @@ def test_a_call_the_user_stopped_then_another_request_is_no_fix():
     fix = run([glob, near, same], {glob.tool_use_id: rejected})[glob.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, same.tool_use_id)
     assert run([glob, near], {glob.tool_use_id: rejected})[glob.tool_use_id].outcome == (
-        fixes.NOT_FIXED
+        fixes.DECLINED
     )
     plan = call(
         "ExitPlanMode",
@@ -2375,7 +2377,7 @@ def test_a_call_the_user_stopped_then_another_request_is_no_fix():
     )
     save = call("ExitPlanMode", input='{"plan": "# Save Implementation Plan to Gitignored File"}')
     assert run([plan, save], {plan.tool_use_id: rejected})[plan.tool_use_id].outcome == (
-        fixes.NOT_FIXED
+        fixes.DECLINED
     )
     # an error, not the user's no: other input is the change that made it run
     bad = call("Task", input='{"description": "Analyze project structure"}', failed=True)
@@ -2495,12 +2497,12 @@ def test_a_file_call_rejected_with_guidance_is_redone_on_the_file_named():
         fixes.FIXED,
         [(redo.tool_use_id, "conventional-commit.md → commit.md")],
     )
-    assert run([failed, redo], rejected)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    assert run([failed, redo], rejected)[failed.tool_use_id].outcome == fixes.DECLINED
     first = call("Write", file_path="/h/notes.md", failed=True, at="2026-01-01T00:00:04Z")
     fix = run([failed, first, redo], {**rejected}, prompts=["2026-01-01T00:00:03Z"])[
         failed.tool_use_id
     ]
-    assert fix.outcome == fixes.NOT_FIXED
+    assert fix.outcome == fixes.DECLINED
 
 
 def test_a_read_the_user_rejected_is_redone_only_of_that_file():
@@ -2520,7 +2522,7 @@ def test_a_read_the_user_rejected_is_redone_only_of_that_file():
     rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
     prompts = ["2026-01-01T00:00:03Z"]
     assert run([failed, other], rejected, prompts=prompts)[failed.tool_use_id].outcome == (
-        fixes.NOT_FIXED
+        fixes.DECLINED
     )
     again = call("Read", file_path="/h/.config/hypr/binds.conf", at="2026-01-01T00:00:07Z")
     fix = run([failed, other, again], rejected, prompts=prompts)[failed.tool_use_id]
@@ -3021,7 +3023,7 @@ def test_a_glob_that_found_nothing_is_no_step_and_one_that_listed_the_file_is():
     }
     error = {failed.tool_use_id: "File does not exist."}
     fix = run([failed, none, listing, read], error, outputs)[failed.tool_use_id]
-    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, read.tool_use_id)
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, read.tool_use_id)
     assert [s.tool_use_id for s in fix.remedy] == [listing.tool_use_id, read.tool_use_id]
 
 
@@ -3036,7 +3038,7 @@ def test_a_question_the_user_declined_to_answer_is_not_retried_by_the_next():
     later = call("AskUserQuestion", input=again)
     error = {failed.tool_use_id: "The user doesn't want to proceed with this tool use. ..."}
     fix = run([failed, later], error)[failed.tool_use_id]
-    assert fix.outcome == fixes.NOT_FIXED
+    assert fix.outcome == fixes.DECLINED
     refused = call("AskUserQuestion", input=ask, failed=True)
     long = {refused.tool_use_id: "params/questions/0/header must NOT have more than 16 characters"}
     assert run([refused, later], long)[refused.tool_use_id].outcome == fixes.FIXED
@@ -6491,9 +6493,9 @@ def test_an_edit_the_user_rejected_is_redone_only_by_one_writing_the_same():
     rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
     named = {"old_string": 'theme "catppuccin-mocha"', "new_string": 'theme "tokyo-night-dark"'}
     theme = call("Edit", file_path="/d/config.kdl", input=json.dumps(named))
-    assert run([failed, theme], rejected)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    assert run([failed, theme], rejected)[failed.tool_use_id].outcome == fixes.DECLINED
     write = call("Write", file_path="/d/config.kdl", input='{"content": "theme \\"nord\\""}')
-    assert run([failed, write], rejected)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    assert run([failed, write], rejected)[failed.tool_use_id].outcome == fixes.DECLINED
     same = call("Edit", file_path="/d/config.kdl", input=colours)
     unknown = call("Edit", file_path="/d/config.kdl")
     for redo in (same, unknown):
@@ -6518,7 +6520,7 @@ def test_the_build_reads_the_edits_inputs_of_a_session_with_a_rejected_edit(tmp_
         )
     db.refresh_fixes(conn)
     assert conn.execute("SELECT outcome FROM fixes WHERE tool_use_id = 'e1'").fetchone() == (
-        fixes.NOT_FIXED,
+        fixes.DECLINED,
     )
 
 
@@ -8017,7 +8019,7 @@ def test_a_write_rejected_for_a_new_task_is_not_redone_by_its_write():
     rejected = {failed.tool_use_id: "The user doesn't want to proceed with this tool use."}
     prompt = ["2026-01-01T00:00:03Z"]
     assert run([failed, other], rejected, prompts=prompt)[failed.tool_use_id].outcome == (
-        fixes.NOT_FIXED
+        fixes.DECLINED
     )
     renamed = call(
         "Write",
@@ -8510,7 +8512,7 @@ def test_a_plan_approved_with_clear_context_was_no_rejection():
         [(edit.tool_use_id, None)],
     )
     # not approved: the last rejection confirms nothing
-    assert run([first, edit, last], errors)[first.tool_use_id].outcome == fixes.NOT_FIXED
+    assert run([first, edit, last], errors)[first.tool_use_id].outcome == fixes.DECLINED
 
 
 def test_a_session_that_approves_a_plan_changes_the_earlier_sessions_fixes(tmp_path, monkeypatch):
@@ -8552,7 +8554,7 @@ def test_a_session_that_approves_a_plan_changes_the_earlier_sessions_fixes(tmp_p
         conn.close()
         return found
 
-    assert outcomes() == {"toolu_first": fixes.NOT_FIXED, "toolu_last": fixes.NOT_FIXED}
+    assert outcomes() == {"toolu_first": fixes.DECLINED, "toolu_last": fixes.DECLINED}
     implement = f"Implement the following plan:\n\n{plan}\n"
     write_jsonl(
         projects / f"{new}.jsonl",
@@ -8659,3 +8661,87 @@ def test_rejections_that_ask_for_other_changes_each_have_their_own_steps():
     errors[second.tool_use_id] = said("super shift alt t should open btop")
     found = run([first, lines, second, torch, accepted], errors)
     assert steps(found[first.tool_use_id]) == [(torch.tool_use_id, None)]
+
+
+def test_a_file_tool_made_again_on_the_same_name_at_another_path_is_fixed():
+    """The same tool on the same file name at a corrected path is the failed call made again,
+    changed: fixed by the labels' definition (nu44 finding 8: an Edit of a typed
+    `~/.claire/settings.json`, Codex's apply_patch without the repository's folder, a Read
+    from the wrong root, 23 labelled fixed over real + sets 30-40, shown "worked around").
+    Another file, or another tool on it, is still another way."""
+    error = "<tool_use_error>File does not exist.</tool_use_error>"
+    typo = call("Edit", file_path="/home/u/.claire/settings.json", failed=True)
+    edit = call("Edit", file_path="/home/u/.claude/settings.json")
+    fix = run([typo, edit], {typo.tool_use_id: error})[typo.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, edit.tool_use_id)
+    read = call("Read", file_path="/home/u/packages/api/loader.go", failed=True)
+    look = call(command="find /home/u -name loader.go")
+    again = call("Read", file_path="/home/u/work/app/packages/api/loader.go")
+    fix = run([read, look, again], {read.tool_use_id: error})[read.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    # another file of the folder a listing showed: another way still
+    guessed = call("Read", file_path="/p/script/core_parser.py", failed=True)
+    listing = call(command="ls /p/parser")
+    other = call("Read", file_path="/p/parser/core_parser.cpp")
+    outputs = {listing.tool_use_id: "core_parser.cpp\nheap.cpp\n"}
+    found = run([guessed, listing, other], {guessed.tool_use_id: error}, outputs)
+    assert found[guessed.tool_use_id].outcome == fixes.WORKED_AROUND
+
+
+def test_a_file_tools_look_for_an_optional_file_not_there_is_answered():
+    """A Read of a hidden file (`.env`, `~/.bash_profile`) or of the agent's memory index not
+    there, or of a file the agent then wrote itself, only asked whether it was there, as the
+    shell's `cat .env` does: 'answered' (nu44 finding 2). A guessed name of a file it needed,
+    never found, stays not fixed (thirty-ninth held-out set: `configs/prompt.sh`, abandoned)."""
+    error = "<tool_use_error>File does not exist.</tool_use_error>"
+    for path in (
+        "/home/rj/app/.env.local",
+        "/Users/p/.bash_profile",
+        "/Users/p/.claude/projects/-Users-p-site/memory/MEMORY.md",
+    ):
+        read = call("Read", file_path=path, failed=True)
+        other = call("Read", file_path="/home/rj/app/package.json")
+        fix = run([read, other], {read.tool_use_id: error})[read.tool_use_id]
+        assert fix.outcome == fixes.ANSWERED, path
+    readme = call("Read", file_path="/w/README.md", failed=True)
+    written = call("Write", file_path="/w/README.md")
+    fix = run([readme, written], {readme.tool_use_id: error})[readme.tool_use_id]
+    assert fix.outcome == fixes.ANSWERED
+    guessed = call("Read", file_path="/Users/p/dotfiles/configs/prompt.sh", failed=True)
+    other = call("Read", file_path="/Users/p/dotfiles/configs/aliases.sh")
+    fix = run([guessed, other], {guessed.tool_use_id: error})[guessed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+    # a file written long after, the session's other work between, was no look before writing
+    late = call("Read", file_path="/w/memory/migration.md", failed=True)
+    work = [call(command=f"grep -n x src/{n}.kt") for n in range(fixes.NEARBY_CALLS)]
+    wrote = call("Write", file_path="/w/memory/migration.md")
+    fix = run([late, *work, wrote], {late.tool_use_id: error})[late.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_a_rejected_call_nothing_made_again_is_the_users_no():
+    """A call the user rejected never ran: nothing redoing it, it is 'declined', not 'not
+    fixed' ("fixed: no" read as an error left open: nu44 finding 2, 19 rejections labelled
+    not a problem). Redone, it is fixed as before; a command the user stopped while it ran
+    (it may have hung) stays not fixed."""
+    rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected"
+    prompts = ["2026-01-01T00:00:30Z"]
+    edit = call(
+        "Edit", file_path="/d/theme.kdl", failed=True, kind="rejected", at="2026-01-01T00:00:20Z"
+    )
+    other = call(command="cat /d/keys.kdl", at="2026-01-01T00:00:40Z")
+    found = run([edit, other], {edit.tool_use_id: rejected}, prompts=prompts)
+    assert found[edit.tool_use_id].outcome == fixes.DECLINED
+    look = call(
+        command="docker network ls", failed=True, kind="rejected", at="2026-01-01T00:00:21Z"
+    )
+    same = call(command="docker network ls", at="2026-01-01T00:00:41Z")
+    fix = run([look, same], {look.tool_use_id: rejected})[look.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, same.tool_use_id)
+    stopped = "Exit code 137\n[Request interrupted by user for tool use]"
+    build = call(
+        command="npm run build", failed=True, kind="interrupted", at="2026-01-01T00:00:22Z"
+    )
+    later = call(command="git status", at="2026-01-01T00:00:42Z")
+    fix = run([build, later], {build.tool_use_id: stopped}, prompts=prompts)[build.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED

@@ -3370,7 +3370,7 @@ def test_of_one_sessions_stops_a_fixed_one_does_not_stand_for_the_others(tmp_pat
         outcomes = dict(conn.execute("select tool_use_id, outcome from fixes"))
     assert outcomes["a1"] == "fixed"
     assert [(r["tool_use_id"], r["outcome"], r["occurrences"]) for r in found] == [
-        ("a3", "not fixed", 2)
+        ("a3", "declined", 2)
     ]
 
 
@@ -4977,6 +4977,10 @@ def test_a_look_that_was_its_answer_is_headed_nothing_to_fix():
     said = cards.not_fixed_words({"outcome": "already so"})
     assert said["heading"] == "Nothing to fix: it was already so"
     assert said["fixed"] == "nothing to fix" and "already held" in said["why"]
+    # a call the user rejected that nothing made again (fixes.DECLINED): their "no"
+    said = cards.not_fixed_words({"outcome": "declined"})
+    assert said["heading"] == "Nothing to fix: the user said no"
+    assert said["fixed"] == "nothing to fix" and "never ran" in said["why"]
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ reads alike wherever it is met. The rows come from pastfix.queries.
 from __future__ import annotations
 
 import difflib
+import html
 import os
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -22,6 +23,8 @@ from pastfix.queries import (
     FIX_TEXT_CHARS,
     OTHER_FILE,
     OTHER_NAMES,
+    SNIPPET_CLOSE,
+    SNIPPET_OPEN,
     STOPPED,
     mark_words,
     one_line,
@@ -670,6 +673,36 @@ def format_hit(
     ]
     if others:
         lines.append(f"   same fix in {len(others) + 1} sessions; also: {', '.join(others)}")
+    return "\n".join(lines)
+
+
+# A search_messages snippet's marks of the words matched (queries.snippet_html).
+_MARK = lazy(r"<(/?)mark>")
+
+
+def format_message(number: int, row: dict[str, Any], mark: tuple[str, str] = ("[", "]")) -> str:
+    """A search_messages row as a few terminal lines (`pastfix search`): who said it,
+    when and where, the text around the words (wrapped in `mark`), and how to resume."""
+    if row["is_meta"]:
+        # hook output, a reminder, AGENTS.md: the agent's, in every turn it was injected
+        copies = f", {row['copies']} copies" if row["copies"] > 1 else ""
+        who = f"text the agent injected{copies}"
+    else:
+        kind = {"text": "reply", "tool_use": "tool call"}.get(row["kind"], row["kind"] or "")
+        who = f"{row['role']} {kind.replace('_', ' ')}".strip()
+    if row["is_sidechain"]:
+        who += " (subagent)"
+    where = f" in {row['project']}" if row["project"] else ""
+    weak = "  [some words]" if row["matched"] == "some words" else ""
+    # (marked after the cut, which may fall inside a mark: a bold left open ran on)
+    text = _MARK.sub(lambda m: SNIPPET_CLOSE if m.group(1) else SNIPPET_OPEN, row["snippet"] or "")
+    text = one_line(html.unescape(text), 400)
+    text += SNIPPET_CLOSE * (text.rfind(SNIPPET_OPEN) > text.rfind(SNIPPET_CLOSE))
+    text = text.replace(SNIPPET_OPEN, mark[0]).replace(SNIPPET_CLOSE, mark[1])
+    lines = [f"{number}. {who} {_when(row['timestamp'])}{where}{weak}", f"   {text}"]
+    if row["session_title"]:
+        lines.append(f"   session: {one_line(row['session_title'], 100)}")
+    lines.append(f"   resume: {row['resume'] or row['session_id']}")
     return "\n".join(lines)
 
 

@@ -1,6 +1,7 @@
 import functools
 import os
 import re
+import shlex
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -569,7 +570,8 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     says on stderr which one it searched when ERROR was not seen, and when it read
     ./index.db while that other index exists too.
     It exits 0 whether or not ERROR was seen: with --json a script tells by the rows'
-    `matched` (`signature` or `all words`: seen; `some words`, or no row: not seen;
+    `matched` (`signature` or `all words`: seen; `some words`, or no row: not seen,
+    and a `some words` row is another error, whose `outcome` is that error's;
     `exit status`, `common words` or `stopped`: ERROR names no error, only how a command
     ended, only common words or an agent's word of a stopped call, and the rows ended so,
     hold them or were stopped so).
@@ -627,6 +629,15 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
         echo(queries.other_line_notice(error, line) + ("\n" * (not json_)), err=True)
     elif not queries.seen_before(rows):
         notice = queries.not_seen_notice(error, rows)
+        if (
+            queries.no_error_notice(error)
+            and len(error.strip()) <= 80
+            and "\n" not in error.strip()
+        ):
+            # words of a question or a statement: what was said of them is in the messages
+            # (`find "sandbox escalated permissions"` searched nothing: a new user's try)
+            words = shlex.quote(" ".join(error.split()))
+            notice += f" To search what the sessions said of it: pastfix search {words}"
         echo(notice + ("\n" * (bool(rows) and not json_)), err=True)
     elif queries.says_little(error):
         notice = queries.says_little_notice(error)
@@ -654,6 +665,85 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
 
 # How many cards `find` shows of an exit status alone, unless -n says otherwise.
 FEW_CARDS = 3
+
+
+@cli.command()
+@click.argument("words", nargs=-1, required=True)
+@click.option(
+    "db_path",
+    "--db",
+    type=click.Path(path_type=Path),
+    metavar="PATH",
+    help="The index. Default: ./index.db, else $PASTFIX_DB, else ~/.local/share/pastfix/index.db",
+)
+@click.option("--project", help="Only the sessions whose project path contains this text")
+@click.option(
+    "-n",
+    "--limit",
+    default=20,
+    show_default=True,
+    type=click.IntRange(1, 100),  # queries.SEARCH_ROWS, the most the query gives
+    help="Most messages to show",
+)
+@click.option(
+    "json_",
+    "--json",
+    is_flag=True,
+    help="Print the rows as a JSON array: the search_messages query's (`matched` is"
+    " `all words` or `some words`; `snippet` is HTML, the words in <mark>)",
+)
+def search(
+    words: tuple[str, ...], db_path: Path | None, project: str | None, limit: int, json_: bool
+) -> None:
+    """Search what was said in the sessions: prompts, replies, thinking, summaries.
+
+    Runs the search_messages query of the Datasette plugin (the MCP server's tool of
+    that name): the messages that hold every word of WORDS, best first, then the text
+    the agent injected (hook output, reminders), each text once. When fewer than 3
+    messages hold every word, those holding some of them follow, marked [some words],
+    and stderr says so. Start with raw: for an FTS5 query. For an error a tool printed,
+    `pastfix find` searches the failures and what fixed them. Without --db:
+    ./index.db, else $PASTFIX_DB, else ~/.local/share/pastfix/index.db.
+
+    \b
+    Example:
+        pastfix search sandbox escalated permissions
+        pastfix search "connection pool" --project ~/work/api --limit 5
+        pastfix search websocket reconnect --json
+    """
+    from pastfix import cards, queries
+
+    q = " ".join(words)
+    if not q.strip():
+        raise click.UsageError("WORDS are empty: give words to search the messages for")
+    conn_path = index_path(db_path)
+    if elsewhere := other_index(db_path, conn_path, "Searched"):
+        echo(elsewhere, err=True)
+    with open_index(conn_path) as conn:
+        try:
+            rows = queries.run(conn, "search_messages", q=q, project=project or "")
+        except queries.QueryError as e:
+            raise click.ClickException(str(e)) from e
+        unbuilt = None if rows else queries.unbuilt(conn, conn_path)
+    if unbuilt:
+        raise click.ClickException(unbuilt)
+    notices = [queries.search_said(q, rows)]
+    if not rows:
+        where = f" of the projects matching {project!r}" if project else ""
+        notices.append(f"No message{where} holds any of these words.")
+    elif len(rows) > limit:
+        more = len(rows) >= queries.SEARCH_ROWS  # the query's most: there may be more
+        all_ = f"-n {queries.SEARCH_ROWS} for more" if more else f"-n {len(rows)} shows them all"
+        notices.append(f"The first {limit} of {len(rows)}{' or more' * more} ({all_}).")
+        rows = rows[:limit]
+    said = " ".join(n for n in notices if n)
+    if said:
+        echo(said + ("\n" * (bool(rows) and not json_)), err=True)
+    if json_:
+        echo(to_json(rows))
+    elif rows:
+        bold = (click.style("", bold=True, reset=False), click.style("", reset=True))
+        echo("\n\n".join(cards.format_message(i, row, bold) for i, row in enumerate(rows, 1)))
 
 
 def find_limit() -> int:

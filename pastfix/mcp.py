@@ -363,8 +363,7 @@ def create_server(db_path: Path) -> MCPServer:
         said = None
         if name == "search_messages":
             # a raw: expression matched as words, or words not all held by the rows
-            notices = (queries.raw_problem(str(params["q"])), queries.search_notice(rows))
-            said = " ".join(n for n in notices if n) or None
+            said = queries.search_said(str(params["q"]), rows)
         return result(name, rows, shown=shown, capped=QUERY_ROWS.get(name), said=said)
 
     def tool(fn: Any) -> Any:
@@ -395,10 +394,10 @@ def create_server(db_path: Path) -> MCPServer:
         return ask("session_tool_output", limit, session_id=session_id, pattern=pattern)
 
     @tool
-    def search_messages(q: str, limit: SearchLimit = SHOWN) -> CallToolResult:
+    def search_messages(q: str, project: str = "", limit: SearchLimit = SHOWN) -> CallToolResult:
         if not q.strip():
             raise ToolError("q is empty: give words to search the messages for")
-        return ask("search_messages", limit, q=q)
+        return ask("search_messages", limit, q=q, project=project)
 
     @tool
     def recurring_errors(

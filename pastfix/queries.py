@@ -894,7 +894,7 @@ def distinctive_words(error: object) -> str:
     Words with a digit and a letter (`E0502`, `TS2307`) or a capital after their first
     letter (`NoMethodError`, `EADDRINUSE`); names of several words joined by `.`, `_`, `::`
     or `@` (`java.lang`, `users_email_key`, `Gem::Ext`: each dotted prefix too) or with a
-    version (`libgtk-3`); quoted values (`role "postgres"`). Not stop words, GENERIC_WORDS,
+    version (`libgtk-3`); quoted values (`'tsconfig.json'`). Not stop words, GENERIC_WORDS,
     numbers or hex ids. Each once, at most MAX_WORDS; the query keeps those found in few
     failures (RARE_SHARE). FTS5 matches a name of several words as a phrase. Of an error
     pasted as several lines, the names of its key line only, which names the error: a
@@ -906,8 +906,8 @@ def distinctive_words(error: object) -> str:
     aside (a duration, a size, a version: signatures.normalise leaves no word of it):
     `Compiled successfully in 2.3s` had a near match sharing `2.3s` (a new user's try, nu41
     finding 9). The error's exception class, a folder of its path and a file's name are
-    names, but only of its kind or its place, which a near match may not share alone
-    (names_the_error).
+    names, but only of its kind or its place, and an account it quotes (_accounts) only
+    of who ran it, which a near match may not share alone (names_the_error).
     """
     return json.dumps(list(_error_names(error)[0]), ensure_ascii=False)
 
@@ -936,11 +936,37 @@ def _error_names(
     names, kinds = _names_in(text)
     line = signatures.without_folders(text)
     named = {name.lower() for name in _names_in(line)[0]}
+    accounts = _accounts(text)
     weak = kinds | {
-        name.lower() for name in names if name.lower() not in named or _FILE_NAME.search(name)
+        name.lower()
+        for name in names
+        if name.lower() not in named or _FILE_NAME.search(name) or name.lower() in accounts
     }
     kind_words = frozenset(t for kind in kinds for t in _TOKEN.findall(kind))
     return names, frozenset(weak), line, kind_words
+
+
+def _accounts(text: str) -> frozenset[str]:
+    """The values a line quotes as an account, lower-cased: after a word that names one
+    (`user 'root'`, `role "postgres"`, `owner 'www-data'`) or on either side of an `@`
+    (MySQL's `'root'@'localhost'`). Whoever ran the command, on whichever machine: not what
+    went wrong, and said by output of any kind (`ls -l` lists `root root`, a call passes
+    `workspace_root`). MySQL's unseen `Access denied for user 'root'@'localhost'` had 3
+    partial matches sharing only `root`: a git lock of a file root owned, a beads MCP
+    workspace_root and a nix build (nu44 finding 5). Such a name is shared as a file's name
+    is (names_the_error): with the words of the message."""
+    found = set()
+    for m in _QUOTED_NAME.finditer(text):
+        before = text[max(0, m.start() - 24) : m.start()]
+        if _ACCOUNT_WORD.search(before) or before.endswith("@") or text[m.end() :].startswith("@"):
+            found.add(_EDGES.sub("", m.group(0)).lower())
+    return frozenset(found)
+
+
+# A word that names an account, right before the value a line quotes (_accounts).
+_ACCOUNT_WORD = lazy(
+    r"\b(?:user(?:name)?|role|login|owner|account|group)\s*[=:]?\s*$", re.IGNORECASE
+)
 
 
 def _names_in(text: str) -> tuple[tuple[str, ...], set[str]]:
@@ -1114,7 +1140,8 @@ def with_message_words(shared: object, key_line: object, error: object) -> str:
     _, weak, line, kind_words = _error_names(error)
     if not found or {str(name).lower() for name in found} - weak or not isinstance(key_line, str):
         return json.dumps(found, ensure_ascii=False)
-    said = _message_words(key_line) - kind_words
+    # (not the names again: an account's name is a word of the message too)
+    said = _message_words(key_line) - kind_words - {str(name).lower() for name in found}
     words = dict.fromkeys(t for t in _TOKEN.findall(line.lower()) if t in said)
     return json.dumps(found + list(words), ensure_ascii=False)
 
@@ -2749,6 +2776,12 @@ SEARCH_FEW = 3
 # search_messages' `matched`: how a message matched the words (its rows in this order).
 ALL_WORDS, SOME_WORDS = "all words", "some words"
 
+# A messages_fts row of a session in search_messages' `place` (all when no :project).
+_IN_PLACE = (
+    "(:project = '' or (select m.session_id from messages m where m.id = messages_fts.rowid)"
+    " in place)"
+)
+
 SEARCH_MESSAGES_SQL = f"""
 -- Prompts, replies, thinking and summaries containing every word, best first; then the text
 -- the agent injected as user lines (is_meta: hook output, reminders, command caveats,
@@ -2757,10 +2790,15 @@ SEARCH_MESSAGES_SQL = f"""
 -- When fewer than {SEARCH_FEW} messages hold every word, those holding any of them follow,
 -- matched 'some words' (FTS5 OR; a raw: expression has no such fallback).
 -- Under trigram, words under three characters are checked by LIKE (see fts_query).
+-- In the sessions whose project path contains :project, when it is given (before the
+-- limits, so that another project's best matches do not fill them).
 with q as (
   select fts_query(:q, 'all', 'text', {TOKENIZER_SQL}) as fts,
     fts_query(:q, 'any', 'text', {TOKENIZER_SQL}) as some,
     short_words(:q, {TOKENIZER_SQL}) as short
+),
+place as (
+  select session_id from sessions where :project != '' and {_contains("project", ":project")}
 ),
 every as materialized (
   select * from (
@@ -2768,6 +2806,7 @@ every as materialized (
       snippet_html(snippet(messages_fts, 0, {SNIPPET_MARKS_SQL}, '…', 24)) as snippet
     from messages_fts where messages_fts match (select fts from q)
       and {_short_words_in("messages_fts.text", "(select short from q)")}
+      and {_IN_PLACE}
     order by rank limit {SEARCH_ROWS})
   union all
   -- no word long enough for trigram: the newest messages holding the short ones
@@ -2775,6 +2814,7 @@ every as materialized (
     select id, 0 as rank, text_snippet(text, :q) as snippet from messages
     where (select fts from q) = '{MATCH_NOTHING}' and (select short from q) != '[]'
       and {_short_words_in("text", "(select short from q)")}
+      and (:project = '' or session_id in place)
     order by id desc limit {SEARCH_ROWS})
 ),
 some as (
@@ -2783,6 +2823,7 @@ some as (
   from messages_fts
   where (select count(*) from every) < {SEARCH_FEW} and (select some from q) != '{MATCH_NOTHING}'
     and messages_fts match (select some from q) and rowid not in (select id from every)
+    and {_IN_PLACE}
   order by rank limit {SEARCH_ROWS}
 ),
 hit as (
@@ -2804,6 +2845,8 @@ select
   count(*) over same as copies,
   row_number() over (same order by hit.rank, m.id) as copy,
   hit.matched,
+  s.title as session_title,
+  resume_command(s.agent, m.session_id, s.source_paths) as resume,
   hit.rank
 from hit
 join messages m on m.id = hit.id
@@ -2811,7 +2854,7 @@ left join sessions s on s.session_id = m.session_id
 window same as (partition by hit.matched, case when m.is_meta = 1 then m.text else m.id end)
 )
 select session_id, project, timestamp, role, kind, snippet, is_sidechain, uuid, is_meta, copies,
-  matched
+  matched, session_title, resume
 from found where copy = 1
 order by matched = '{SOME_WORDS}', is_meta, rank
 """
@@ -2830,6 +2873,14 @@ def search_notice(rows: Iterable[dict[str, Any]]) -> str | None:
         f"Only {n} message{'s' * (n != 1)} hold{'s' * (n == 1)} every word (first);"
         " the others hold some of them."
     )
+
+
+def search_said(q: str, rows: Iterable[dict[str, Any]]) -> str | None:
+    """What the MCP tool and `pastfix search` say beside search_messages' rows: a raw:
+    expression matched as words (raw_problem), and the words not all held by the rows
+    (search_notice); None when neither."""
+    notices = (raw_problem(q), search_notice(rows))
+    return " ".join(n for n in notices if n) or None
 
 
 RECENT_FAILURES_SQL = f"""
@@ -3152,10 +3203,11 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
             " output, reminders), each text once with how many copies matched. When fewer than"
             f" {SEARCH_FEW} messages hold every word, those holding any of them follow, after"
             " them: `matched` says which ('all words' or 'some words'). Start with raw: for an"
-            " FTS5 query (matched as written, no fallback)."
+            " FTS5 query (matched as written, no fallback). In the projects whose path contains"
+            " the text (project), or in all when it is empty."
         ),
         "sql": SEARCH_MESSAGES_SQL,
-        "params": ["q"],
+        "params": ["q", "project"],
         "columns": {
             "session_id": ("string", ALL),
             "project": ("string", ALL),
@@ -3170,6 +3222,9 @@ CANNED_QUERIES: dict[str, dict[str, Any]] = {
             "copies": ("integer", ALL),
             # 'all words', or 'some words' after fewer than SEARCH_FEW held all of them
             "matched": ("string", ALL),
+            "session_title": ("string", 60),
+            # the command that reopens the session (its agent's)
+            "resume": ("string", ALL),
         },
         "hide_sql": True,
     },

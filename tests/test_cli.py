@@ -12,14 +12,15 @@ from importlib.metadata import version
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT, imported_by
-from jsonl import failing_session, result, tool_use, write_jsonl
+from jsonl import failing_session, prompt, result, say, tool_use, write_jsonl
 
 from pastfix import build as pbuild
 from pastfix import db as pdb
-from pastfix import transcripts
+from pastfix import queries, transcripts
 from pastfix.cli import cli, summary_line
 
 SID = "11111111-1111-4111-8111-111111111111"
+T0, T1 = "2026-01-02T10:00:00Z", "2026-01-02T10:01:00Z"
 
 
 @pytest.fixture
@@ -1154,3 +1155,74 @@ def test_a_failure_of_a_later_prompt_says_what_that_prompt_asked(tmp_path):
     assert "   session: Fix mypy union-attr error" in found.stdout
     assert "asked:" not in found.stdout
     assert [r["turn_prompt"] for r in json.loads(run("find", mypy, db, "--json").stdout)] == [None]
+
+
+def test_search_finds_what_the_sessions_said(tmp_path, projects):
+    """`pastfix search WORDS...` runs search_messages, the query of the MCP tool and the
+    Datasette page, with its fallback to some of the words and its notice; --project keeps
+    the sessions of a project, -n the first rows (nu44 finding 7: there was no CLI for
+    "what did we do about X", only MCP and Datasette)."""
+    web = "33333333-3333-4333-8333-333333333333"
+    write_jsonl(
+        projects / "-home-dev-web" / f"{web}.jsonl",
+        [
+            prompt(f"{web}-p", web, "the websocket reconnect loop spins", T0, cwd="/home/dev/web"),
+            say(
+                f"{web}-s",
+                web,
+                "Backoff added to the websocket reconnect.",
+                T1,
+                cwd="/home/dev/web",
+            ),
+        ],
+    )
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+
+    found = CliRunner().invoke(cli, ["search", "websocket", "reconnect", "--db", str(db_path)])
+    assert (found.exit_code, found.stderr) == (0, "")
+    assert found.stdout.splitlines()[:4] == [
+        "1. user prompt 2026-01-02 10:00 UTC in /home/dev/web",
+        "   the websocket reconnect loop spins",  # (bold on a terminal)
+        "   session: the websocket reconnect loop spins",
+        f"   resume: claude --resume {web}",
+    ]
+    assert "2. assistant reply 2026-01-02 10:01 UTC in /home/dev/web" in found.stdout
+
+    as_json = CliRunner().invoke(cli, ["search", "websocket", "--json", "--db", str(db_path)])
+    conn = queries.connect(db_path)
+    assert json.loads(as_json.stdout) == queries.run(conn, "search_messages", q="websocket")
+
+    # one word no message says: the messages holding the others, said so
+    some = CliRunner().invoke(cli, ["search", "websocket", "zzyzx", "--db", str(db_path)])
+    assert some.stderr == "No message holds every word; these hold some of them.\n\n"
+    assert "1. user prompt 2026-01-02 10:00 UTC in /home/dev/web  [some words]" in some.stdout
+
+    mine = CliRunner().invoke(cli, ["search", "fix", "build", "--db", str(db_path)])
+    assert "in /home/dev/app" in mine.stdout
+    elsewhere = ["search", "fix", "build", "--project", "web", "--db", str(db_path)]
+    none = CliRunner().invoke(cli, elsewhere)
+    assert (none.exit_code, none.stdout) == (0, "")
+    assert none.stderr == "No message of the projects matching 'web' holds any of these words.\n"
+    here = ["search", "websocket", "--project", "web", "-n", "1", "--db", str(db_path)]
+    first = CliRunner().invoke(cli, here)
+    assert first.stderr == "The first 1 of 2 (-n 2 shows them all).\n\n"
+    assert first.stdout.startswith("1. user prompt") and "\n2. " not in first.stdout
+    # -n takes what the query can give
+    [limit] = [p for p in cli.commands["search"].params if p.name == "limit"]
+    assert limit.type.max == queries.SEARCH_ROWS
+
+
+def test_find_of_words_that_name_no_error_points_to_search(tmp_path, projects):
+    """Words that name no error are looked for as no failure's; `find` says which command
+    searches what the sessions said of them (nu44 finding 7)."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    result = CliRunner().invoke(cli, ["find", "sandbox escalated permissions", str(db_path)])
+    assert result.stderr.startswith("'sandbox escalated permissions' names no error")
+    assert result.stderr.rstrip().endswith(
+        "To search what the sessions said of it: pastfix search 'sandbox escalated permissions'"
+    )
+    # an error, not seen: no such pointer
+    unseen = CliRunner().invoke(cli, ["find", "EADDRINUSE: address in use", str(db_path)])
+    assert "pastfix search" not in unseen.stderr

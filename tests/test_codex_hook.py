@@ -6,13 +6,14 @@ code is in the rollout's `item_completed` event, written before the hook runs.
 """
 
 import json
+import re
 import subprocess
 import sys
 import tomllib
 
 import pytest
 from click.testing import CliRunner
-from conftest import FIXTURES, build_index
+from conftest import FIXTURES, ROOT, build_index
 
 from pastfix import codex, hook, install
 from pastfix.cli import cli
@@ -337,3 +338,25 @@ def test_install_codex_mcp_refuses_what_it_cannot_edit(tmp_path, text):
         install.install_codex_mcp(config, tmp_path / "index.db")
     assert config.read_text() == text
     assert "fix it first" in str(e.value) or "codex mcp add pastfix -- /" in str(e.value)
+
+
+def test_the_readme_s_test_event_recalls_the_past_fix(index, tmp_path):
+    """README's "A test event": its Codex event and rollout line, as written there, are what
+    the hook reads (nu44 finding 11: building one needed codex.py)."""
+    readme = (ROOT / "README.md").read_text()
+    part = readme.split("**A test event.**")[1].split("**What was verified")[0]
+    blocks = [
+        "\n".join(line[4:] for line in block.splitlines())
+        for block in re.findall(r"\n\n((?:    .*\n)+)", part)
+        if block.lstrip().startswith("{")
+    ]
+    said, line = (json.loads(block) for block in blocks)
+    assert said["tool_use_id"] == line["payload"]["item"]["id"]
+    rollout = tmp_path / "rollout.jsonl"
+    said["transcript_path"] = str(rollout)
+    rollout.write_text(json.dumps(line) + "\n")
+    text = context_of(hook.respond(json.dumps(said), index))
+    assert text.startswith("pastfix: this error was seen before") and PAST in text
+    line["payload"]["item"]["exit_code"] = 0
+    rollout.write_text(json.dumps(line) + "\n")
+    assert not hook.respond(json.dumps(said), index)

@@ -712,6 +712,15 @@ def test_long_answers_are_cut_to_a_limit_with_a_notice(index):
     some = call_one(index, "search_messages", {"q": "renaming zzyzx"}).structured_content
     assert some["notice"] == "No message holds every word; these hold some of them."
     assert some["rows"] and {row["matched"] for row in some["rows"]} == {"some words"}
+    # the sessions of a project (`pastfix search --project`, the same query's), and how to
+    # resume each row's
+    everywhere = call_one(index, "search_messages", {"q": "renaming"}).structured_content["rows"]
+    project = everywhere[0]["project"]
+    assert everywhere[0]["resume"].endswith(everywhere[0]["session_id"])
+    mine = call_one(index, "search_messages", {"q": "renaming", "project": project[-4:]})
+    assert mine.structured_content["rows"] == everywhere
+    other = call_one(index, "search_messages", {"q": "renaming", "project": "zzyzx"})
+    assert other.structured_content["rows"] == []
 
     async def listing():
         async with Client(server.create_server(index)) as client:

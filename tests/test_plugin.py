@@ -28,7 +28,7 @@ QUERIES = {
     "session_tool_output": ["session_id", "pattern"],
     "search_tool_output": ["pattern", "project"],
     "session_errors": ["session_id"],
-    "search_messages": ["q"],
+    "search_messages": ["q", "project"],
     "recent_failures": ["project"],
 }
 HOOKS = [
@@ -264,7 +264,8 @@ async def test_other_queries_json(ds, conn):
         ("search_tool_output", {"pattern": "enoent", "project": ""}),
         ("search_tool_output", {"pattern": "ENOENT", "project": "u/lib"}),
         ("session_errors", {"session_id": "s3"}),
-        ("search_messages", {"q": "missing"}),
+        ("search_messages", {"q": "missing", "project": ""}),
+        ("search_messages", {"q": "missing", "project": "u/lib"}),
         ("recent_failures", {"project": "u/lib"}),
     ]
     for name, params in cases:
@@ -529,6 +530,14 @@ async def test_find_past_fix_page_not_seen_before(ds):
     assert '<article class="pf-card pf-weak" id="hit-1">' in weak
     assert '<span class="pf-badge pf-badge-weak">some words</span>' in weak
     assert "pf-count" not in weak
+    # another error's fix, under a heading of its own, grey and without the tick of a fix
+    # of yours (nu44 finding 5: the same green "Fixed" as a real match)
+    head = '<h2 class="pf-partial-head">Different errors that share words</h2>'
+    assert weak.index("pf-unseen") < weak.index(head) < weak.index('id="hit-1"')
+    assert 'class="pf-fixed"' not in weak
+    assert '<h3 class="pf-unfixed">That error: ' in weak
+    seen = (await ds.client.get("/index/find_past_fix", params={"error": "EISDIR"})).text
+    assert 'class="pf-fixed"' in seen and head not in seen
     none = (await ds.client.get("/index/find_past_fix", params={"error": "zzz\nyyy"})).text
     assert "<strong>Not seen before.</strong>" in none
     assert "It may be the first time" in none

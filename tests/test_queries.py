@@ -936,6 +936,18 @@ def _near_match_index(tmp_path: Path) -> sqlite3.Connection:
             " available. On Debian/Ubuntu systems, you need to install the python3-venv"
             " package using the following command.\n\n    apt install python3.13-venv",
         ),
+        (
+            "lock",
+            "ls -la .git && git commit -m wip",
+            "-rw-r--r-- 1 root root 23 HEAD\nfatal: cannot lock ref 'HEAD': Unable to create"
+            " '/srv/app/.git/refs/heads/main.lock': Permission denied",
+        ),
+        (
+            "dump",
+            "mysqldump shop",
+            "mysqldump: Got error: 1045: Access denied for user 'root'@'localhost' (using"
+            " password: NO) when trying to connect",
+        ),
     )
     for n, (sid, command, error) in enumerate(failures):
         (
@@ -987,6 +999,12 @@ def _near_match_index(tmp_path: Path) -> sqlite3.Connection:
         # nothing of it (nu42 finding 5); the failure that names the package does
         ("E: Unable to locate package python3.13-venv", [("venv", ["python3.13"])]),
         ('PG::UndefinedColumn: ERROR:  column "user_id" does not exist', []),
+        # the account an error names is whoever ran it (nu44 finding 5): `ls -l`'s owner
+        # `root` makes no near match; mysqldump's, which says the same of that account, does
+        (
+            "ERROR 1698 (28000): Access denied for user 'root'@'localhost' from sudo",
+            [("dump", ["root", "localhost", "access", "user"])],
+        ),
     ],
 )
 def test_a_near_match_shares_what_names_the_error(tmp_path, pasted, near):
@@ -1750,7 +1768,7 @@ def test_session_errors(conn):
 
 
 def test_search_messages(conn):
-    found = rows(conn, queries.SEARCH_MESSAGES_SQL, q="missing")
+    found = rows(conn, queries.SEARCH_MESSAGES_SQL, project="", q="missing")
     assert sorted((r["session_id"], r["uuid"]) for r in found) == [
         ("s1", "s1-main-5"),
         ("s2", "s2-main-4"),
@@ -1768,11 +1786,17 @@ def test_search_messages(conn):
         "is_meta": 0,
         "copies": 1,
         "matched": "all words",
+        "session_title": "build lib",
+        "resume": "claude --resume s2",
     }
     # Tool output is not in messages; sidechain text is.
-    assert rows(conn, queries.SEARCH_MESSAGES_SQL, q="EISDIR") == []
-    assert [r["is_sidechain"] for r in rows(conn, queries.SEARCH_MESSAGES_SQL, q="listing")] == [1]
-    assert len(rows(conn, queries.SEARCH_MESSAGES_SQL, q="raw: missing OR subagent")) == 3
+    assert rows(conn, queries.SEARCH_MESSAGES_SQL, project="", q="EISDIR") == []
+    assert [
+        r["is_sidechain"] for r in rows(conn, queries.SEARCH_MESSAGES_SQL, project="", q="listing")
+    ] == [1]
+    assert (
+        len(rows(conn, queries.SEARCH_MESSAGES_SQL, project="", q="raw: missing OR subagent")) == 3
+    )
 
 
 def test_search_messages_falls_back_to_messages_holding_some_words(conn):
@@ -1780,7 +1804,10 @@ def test_search_messages_falls_back_to_messages_holding_some_words(conn):
     fewer than SEARCH_FEW messages hold every word, those holding some follow them, said so."""
 
     def search(q):
-        return [(r["uuid"], r["matched"]) for r in rows(conn, queries.SEARCH_MESSAGES_SQL, q=q)]
+        return [
+            (r["uuid"], r["matched"])
+            for r in rows(conn, queries.SEARCH_MESSAGES_SQL, project="", q=q)
+        ]
 
     some = search("missing zebra")
     assert sorted(some) == [("s1-main-5", "some words"), ("s2-main-4", "some words")]
@@ -1901,7 +1928,7 @@ def test_other_queries_hostile_input(conn, text):
         (queries.SESSION_ERRORS_SQL, {"session_id": text}),
         (queries.SEARCH_TOOL_OUTPUT_SQL, {"pattern": text, "project": text}),
         (queries.SEARCH_TOOL_OUTPUT_SQL, {"pattern": text, "project": ""}),
-        (queries.SEARCH_MESSAGES_SQL, {"q": text}),
+        (queries.SEARCH_MESSAGES_SQL, {"q": text, "project": ""}),
         (queries.RECENT_FAILURES_SQL, {"project": text}),
     ]:
         conn.execute(sql, params).fetchall()

@@ -155,7 +155,8 @@ def test_merge_by_class_then_rank_in_its_index():
 @pytest.mark.asyncio
 async def test_search_takes_the_best_of_each_index_first(ds):
     data = await get_json(ds, "/-/pastfix/search.json", q="missing")
-    assert data["query"] == "search_messages" and data["params"] == {"q": "missing"}
+    assert data["query"] == "search_messages"
+    assert data["params"] == {"q": "missing", "project": ""}
     assert [(r["database"], r["uuid"], r["session_url"]) for r in data["rows"]] == [
         ("bob", "s2-main-4", "/bob/-/session/s2?msg=s2-main-4#msg-s2-main-4"),
         ("alice", "s1-main-5", "/alice/-/session/s1?msg=s1-main-5#msg-s1-main-5"),

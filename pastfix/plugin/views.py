@@ -371,9 +371,11 @@ async def file_history(datasette: Datasette, database: str, error: str) -> dict[
 async def run_query(
     datasette: Datasette, database: str, query: str, params: dict[str, str]
 ) -> list[dict[str, Any]]:
-    """The rows of canned query `query` on `database`, through Datasette's own connection."""
+    """The rows of canned query `query` on `database`, through Datasette's own connection;
+    parameters not given are empty, as queries.run() has them."""
     db = datasette.get_database(database)
-    results = await db.execute(queries.CANNED_QUERIES[query]["sql"], params)
+    values = {p: params.get(p, "") for p in queries.CANNED_QUERIES[query]["params"]}
+    results = await db.execute(queries.CANNED_QUERIES[query]["sql"], values)
     return [dict(zip(results.columns, row, strict=True)) for row in results.rows]
 
 

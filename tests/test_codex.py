@@ -1237,7 +1237,7 @@ def built_rows(db_path: Path) -> dict[str, list[tuple]]:
         conn.close()
 
 
-def test_a_rollout_appended_at_any_line_stores_what_a_fresh_build_does(tmp_path):
+def test_a_rollout_appended_at_any_line_stores_what_a_fresh_build_does(tmp_path, monkeypatch):
     """A rollout's lines lean on earlier ones: a write_stdin polls the command an earlier
     exec_command started, an MCP result's failure is in the event before it, a legacy
     rollout's lines take their time from its first. An append that read on from between
@@ -1257,6 +1257,11 @@ def test_a_rollout_appended_at_any_line_stores_what_a_fresh_build_does(tmp_path)
     pbuild.build(tmp_path / "fresh.db", [sessions])
     fresh = built_rows(tmp_path / "fresh.db")
     assert fresh["tool_calls"] and fresh["fixes"]
+    # read in runs of a line or two (a rollout over CHUNK_BYTES): the same rows
+    with monkeypatch.context() as patched:
+        patched.setattr(pbuild, "CHUNK_BYTES", 1000)
+        pbuild.build(tmp_path / "runs.db", [sessions])
+    assert built_rows(tmp_path / "runs.db") == fresh
     split = {name: data.splitlines(keepends=True) for name, data in files.items()}
     for cut in range(1, max(map(len, split.values()))):
         db_path = tmp_path / f"cut{cut}.db"

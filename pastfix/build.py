@@ -2200,6 +2200,13 @@ class Builder:
                 # Read from its start: is it a text file at all? (see lines.not_text)
                 binary = None if offset or source.whole else not_text(f.read(TEXT_HEAD))
                 dropped = 0  # the lines of such a file that were problems, told as one
+                # A reader whose lines lean on earlier ones (a Codex poll names the command
+                # an earlier call started) parses every run of this read with what the
+                # lines before it leave, those before the offset too (Reader.reads_on).
+                parse_lines = reader.parse_lines
+                reads_on = getattr(reader, "reads_on", None)
+                if reads_on is not None and not source.whole:
+                    parse_lines = reads_on(f, offset, source.session_id)
                 f.seek(offset)
                 for run in () if source.whole else _runs(f, crc):
                     if run.too_long:
@@ -2214,7 +2221,7 @@ class Builder:
                         batch = prepare(batch, redact_secrets=self.redact)
                         self._save_batch(file_id, source.path, batch)
                     elif run.size:
-                        batch = reader.parse_lines(
+                        batch = parse_lines(
                             run.data,
                             first_line_no=lines + 1,
                             default_session_id=source.session_id,

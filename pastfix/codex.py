@@ -6,9 +6,8 @@ one `{timestamp, type, payload}` object a line:
 - `session_meta` (line 1): the session's id, cwd, cli_version, originator and
   git info, stored as session_meta rows (`cwd`, `cli_version`, `git_branch`,
   `git_commit`, `originator`) from which the sessions row takes its project,
-  version and branch. They are not copied onto the messages: each line is read
-  on its own, so a later build that reads on from the stored offset (and never
-  sees line 1 again) stores exactly what a fresh build would.
+  version and branch. They are not copied onto the messages: the sessions row
+  reads them from the rows the build that read line 1 stored.
 - `turn_context` (cwd, model, sandbox of the next turn) and the other bookkeeping
   lines of IGNORED_TYPES: not indexed.
 - `response_item`: what the model saw and said, read as the messages:
@@ -57,9 +56,20 @@ Failures. Codex records no is_error flag. A tool result is a failure when:
    Output:"}, {... the tool's text}]`), its isError only in the `item_completed`
    event (an McpToolCall item with `"status": "failed"`) written just before it;
    versions that persist `mcp_tool_call_end` write `{"Err": ...}` or
-   `{"Ok": {..., "isError": true}}` there. The event is matched to the output
-   within one read: a build that reads on from between the two lines (they are
-   written a millisecond apart) stores the output as a success.
+   `{"Ok": {..., "isError": true}}` there. An event before its output marks it
+   however the two lines are read (see Reads below); one after it, only within one
+   read: a build that read the output and reads on from between the two lines (they
+   are written a millisecond apart) keeps the output stored as a success.
+
+Reads. A line leans on earlier ones: a poll names the command an earlier call
+started, a result is marked failed by an earlier MCP event, a legacy rollout's lines
+take their time from its first. What one read carries from line to line is a _Context,
+kept across the runs a build reads a long rollout in; a build that reads on from a
+stored offset first fills it from the lines before the offset (reads_on, _recall), so
+an append stores the rows a fresh build of the whole file stores (a poll whose command
+an earlier build read was stored without it; a legacy rollout's new lines without a
+time, its title and fixes taken from them: benchmarks/append_check.py, 10 of 154 cut
+points of the held-out sets 31, 33 and 36).
 
 Shell output is stored the way Claude Code stores Bash output, so that error
 signatures and kinds read it alike: the header lines (`Command`, `Wall time`,
@@ -75,7 +85,7 @@ command: its output is the command's, a failure when it exits non-zero, so
 a long test run that fails is matched to the run that passes after the fix. A
 result that says the command is still running is a success of kind `running`:
 it ended later, as its poll says (pastfix.fixes takes it for no result).
-Within one read only, as for MCP events. An MCP tool that Codex offers in a
+An MCP tool that Codex offers in a
 namespace (`{"name": "query", "namespace": "mcp__db"}`) is named as older Codex
 flattened it, `mcp__db__query`. A call that runs `apply_patch` (the tool, or
 the shell running it) is named `apply_patch`, as Codex itself treats it, and its
@@ -90,10 +100,10 @@ import os
 import re
 import shlex
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import msgspec
 
@@ -304,6 +314,8 @@ _decode_legacy_head = msgspec.json.Decoder(_LegacyHead).decode
 _decode_line = msgspec.json.Decoder(_Line).decode
 _decode_payload = msgspec.json.Decoder(_Payload).decode
 _decode_arguments = msgspec.json.Decoder(_Arguments).decode
+# parse_lines bound to one read's context (reads_on)
+LineParser = Callable[..., Batch]
 
 
 class _Context:
@@ -384,11 +396,94 @@ def is_sessions_folder(root: Path) -> bool:
 
 def parse_lines(data: bytes, *, first_line_no: int, default_session_id: str | None) -> Batch:
     """Parse complete rollout lines (``data`` ends with a newline or is empty)."""
+    return _parse_lines(data, first_line_no, _Context(default_session_id))
+
+
+def reads_on(f: BinaryIO, offset: int, session_id: str | None) -> LineParser:
+    """parse_lines for one read of `f` from `offset` on, in as many runs as the build reads
+    it in: each run's lines see what the lines before them leave (_Context), those of the
+    earlier runs and of the file before `offset` alike, so that an append and a rollout
+    of more than one run store what a fresh read of it in one run would.
+
+    What the lines before `offset` leave is read again from them (_recall); the build
+    seeks `f` to `offset` after this.
+    """
+    context = _Context(session_id)
+    if offset:
+        _recall(f, offset, context)
+
+    def parse(data: bytes, *, first_line_no: int, default_session_id: str | None) -> Batch:
+        return _parse_lines(data, first_line_no, context)
+
+    return parse
+
+
+def _parse_lines(data: bytes, first_line_no: int, context: _Context) -> Batch:
     batch = Batch()
-    context = _Context(default_session_id)
+    context.results.clear()  # places in an earlier batch
     return lines.parse_lines(
         data, first_line_no, lambda line, n: _parse_line(bytes(line), n, context, batch), batch
     )
+
+
+# What a line must hold to leave anything in the _Context a later line reads: the first line
+# (the session's meta, a legacy rollout's start), a call (its command), an output that says
+# its command or cell is still running (the process a write_stdin polls, the cell a wait
+# waits on), an MCP call's end event (a failure). Each is a JSON key or value as Codex
+# writes it, or text an output holds as written; a line that holds one by chance is only
+# read for nothing.
+_LEAVES_CONTEXT = (
+    b'"session_meta"',
+    b'_call"',
+    b"Process running with session ID",
+    b"Script running with cell ID",
+    b'"mcp_tool_call_end"',
+    b'"item_completed"',
+)
+# The bytes of a rollout _recall holds at once.
+_RECALL_BYTES = 16 * 1024 * 1024
+
+
+def _recall(f: BinaryIO, offset: int, context: _Context) -> None:
+    """Fill `context` with what the lines of `f` before `offset` (where a line ends) leave:
+    those lines (_LEAVES_CONTEXT, found in the bytes, not line by line) are parsed again,
+    their rows thrown away.
+
+    A 3.9 MB rollout's calls, polls and events are recalled in ~5 ms (parsing it whole
+    takes ~30 ms). An MCP event after its output (older Codex writes the event first) that
+    an append reads while the output was read before does not mark the stored result.
+    """
+    f.seek(0)
+    batch = Batch()
+    line_no = 1  # the number of the first line of `data`
+    rest = b""  # the start of a line the last chunk did not end
+    left = offset
+    while left > 0:
+        chunk = f.read(min(_RECALL_BYTES, left))
+        if not chunk:
+            break
+        left -= len(chunk)
+        data = rest + chunk if rest else chunk
+        end = data.rfind(b"\n") + 1 if left else len(data)
+        data, rest = data[:end], data[end:]
+        starts = {0} if line_no == 1 else set()
+        for mark in _LEAVES_CONTEXT:
+            at = data.find(mark)
+            while at >= 0:
+                starts.add(data.rfind(b"\n", 0, at) + 1)
+                stop = data.find(b"\n", at)
+                at = data.find(mark, stop) if stop >= 0 else -1
+        number, counted = line_no, 0
+        for start in sorted(starts):
+            number += data.count(b"\n", counted, start)
+            counted = start
+            stop = data.find(b"\n", start)
+            raw = data[start : len(data) if stop < 0 else stop]
+            if number == 1:
+                raw = raw.removeprefix(lines.BOM)
+            if raw.strip():
+                _parse_line(raw, number, context, batch)
+        line_no += data.count(b"\n")
 
 
 def _parse_line(
@@ -515,7 +610,7 @@ def _legacy_line(raw: bytes, line: _Line, line_no: int, context: _Context, batch
     Each item is read as a response_item line is. Its time is the session's start plus
     its line number in milliseconds: the order of the lines, which the fix rules and the
     session page go by (a card's "fixed N s later" reads 0 s). A build that reads such a
-    rollout on from an offset, past its first line, stores its new lines without a time.
+    rollout on from an offset has the start from its first line again (reads_on).
     """
     payload = _decode_payload(raw)
     if line.type is None:

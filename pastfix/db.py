@@ -813,6 +813,7 @@ def refresh_fixes(
     """
     # (kept rows must be what these rules make of what they read)
     appended = appended if appended and fixes_current(conn) and signatures_current(conn) else {}
+    every = session_ids is None
     prompts_of: dict[str, list[str]] | None = None
     approving: list[tuple[str, str]] | None = None  # every prompt that approved a plan
     if session_ids is None:
@@ -983,7 +984,13 @@ def refresh_fixes(
                 )
             )
     conn.executemany("INSERT OR REPLACE INTO fixes VALUES (?,?,?,?,?,?,?,?)", rows)
-    set_state(conn, "fix_version", str(FIX_VERSION))
+    if every:
+        # Only then are all of them this version's: the sessions a partial refresh did not
+        # compute keep the rules that made them, and a build that finds the index of
+        # another version computes every fix again (Builder._finish). Stamped by the
+        # refresh of the sessions a build touched, an index of older rules passed for
+        # current, and its other sessions kept their old fixes.
+        set_state(conn, "fix_version", str(FIX_VERSION))
 
 
 def _approval_bounds(at: str, before: int, after: int) -> tuple[str, str] | None:

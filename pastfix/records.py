@@ -226,9 +226,14 @@ class Reader(Protocol):
     `parse_lines` gets complete lines, from the start of a file or from where
     the last build stopped, and the `session_id` of the file's SourceFile; it
     keeps no state between calls, so a build that reads on from an offset
-    stores what a fresh one would. `parse_file` gets a `whole` file's bytes, at
-    most lines.MAX_WHOLE_BYTES (a reader of databases, `source.database`, gets
-    none and opens `source.path` itself, read-only).
+    stores what a fresh one would. A reader whose lines lean on earlier ones (a
+    Codex poll names the command an earlier call started) has, beside it,
+    `reads_on(f, offset, session_id)`: a parse_lines for every run of one read of
+    the open file `f` from `offset` on, that carries what the lines before each run
+    leave, those before `offset` (which it reads again) included. `parse_file`
+    gets a `whole` file's bytes, at most lines.MAX_WHOLE_BYTES (a reader of
+    databases, `source.database`, gets none and opens `source.path` itself,
+    read-only).
     `default_folders` are where the agent keeps its sessions (existing or
     not), `holds` whether a folder is such a store (cheap: it runs for every
     --source).

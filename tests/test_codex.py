@@ -942,30 +942,34 @@ def test_a_cut_rollout_keeps_each_message_once_when_redaction_is_turned_off_and_
     assert message_texts(db_path) == cut
 
 
+# A rollout of Codex before its payload lines (see the test below).
+LEGACY_SESSION = "4bc50446-4fec-4d87-91f7-0080565ab18c"
+_LEGACY_FAILED = '{"output":"error: could not find `Cargo.toml`\\n","metadata":{"exit_code":101}}'
+_LEGACY_PASSED = '{"output":"test result: ok. 3 passed\\n","metadata":{"exit_code":0}}'
+LEGACY = [
+    {"id": LEGACY_SESSION, "timestamp": "2025-08-30T12:02:18.162Z", "instructions": "# AGENTS.md",
+     "git": {"commit_hash": "03f579f", "branch": "main"}},
+    {"record_type": "state"},
+    {"type": "message", "id": None, "role": "user",
+     "content": [{"type": "input_text", "text": "run the tests"}]},
+    {"type": "function_call", "id": "fc_1", "name": "shell",
+     "arguments": '{"command":["cargo","test"]}', "call_id": "call_a"},
+    {"type": "function_call_output", "call_id": "call_a", "output": _LEGACY_FAILED},
+    {"record_type": "state"},
+    {"type": "function_call", "id": "fc_2", "name": "shell",
+     "arguments": '{"command":["cargo","test"],"workdir":"codex-rs"}', "call_id": "call_b"},
+    {"type": "function_call_output", "call_id": "call_b", "output": _LEGACY_PASSED},
+    {"type": "message", "id": "msg_1", "role": "assistant",
+     "content": [{"type": "output_text", "text": "The tests pass in codex-rs."}]},
+]  # fmt: skip
+
+
 def test_a_rollout_of_codex_before_its_payload_lines_is_read(tmp_path):
     """Codex until about August 2025 wrote a first line {id, timestamp, instructions, git},
     `{"record_type": "state"}` lines and each response item as a line of its own, without
     a time (as JaydenXsoe/ocodex's rollouts of 2025-08 have them). Every line was skipped:
     such a rollout gave nothing. Now its messages, calls and failures are read, in order."""
-    sid = "4bc50446-4fec-4d87-91f7-0080565ab18c"
-    failed = '{"output":"error: could not find `Cargo.toml`\\n","metadata":{"exit_code":101}}'
-    passed = '{"output":"test result: ok. 3 passed\\n","metadata":{"exit_code":0}}'
-    lines = [
-        {"id": sid, "timestamp": "2025-08-30T12:02:18.162Z", "instructions": "# AGENTS.md",
-         "git": {"commit_hash": "03f579f", "branch": "main"}},
-        {"record_type": "state"},
-        {"type": "message", "id": None, "role": "user",
-         "content": [{"type": "input_text", "text": "run the tests"}]},
-        {"type": "function_call", "id": "fc_1", "name": "shell",
-         "arguments": '{"command":["cargo","test"]}', "call_id": "call_a"},
-        {"type": "function_call_output", "call_id": "call_a", "output": failed},
-        {"record_type": "state"},
-        {"type": "function_call", "id": "fc_2", "name": "shell",
-         "arguments": '{"command":["cargo","test"],"workdir":"codex-rs"}', "call_id": "call_b"},
-        {"type": "function_call_output", "call_id": "call_b", "output": passed},
-        {"type": "message", "id": "msg_1", "role": "assistant",
-         "content": [{"type": "output_text", "text": "The tests pass in codex-rs."}]},
-    ]  # fmt: skip
+    sid, lines = LEGACY_SESSION, LEGACY
     folder = tmp_path / "sessions" / "2025" / "08" / "30"
     folder.mkdir(parents=True)
     path = folder / f"rollout-2025-08-30T12-02-18-{sid}.jsonl"
@@ -1206,3 +1210,68 @@ def test_half_an_emoji_in_a_calls_arguments_is_read_and_found(tmp_path):
     assert [(r["tool_use_id"], r["target"]) for r in found] == [
         ("c1", "command: bash; -lc; echo 'ok \ufffd' && npm test, workdir: /p")
     ]
+
+
+# Every table a build fills from a transcript's lines, compared but for the rows' own ids.
+BUILT_TABLES = (
+    "messages", "tool_calls", "tool_results", "session_meta", "problems", "fixes", "sessions"
+)  # fmt: skip
+
+
+def built_rows(db_path: Path) -> dict[str, list[tuple]]:
+    """Every row of BUILT_TABLES but their ids (a row's file named by its path)."""
+    conn = sqlite3.connect(db_path)
+    try:
+        paths = dict(conn.execute("SELECT id, path FROM source_files"))
+        found = {}
+        for table in BUILT_TABLES:
+            columns = [r[1] for r in conn.execute(f"PRAGMA table_info({table})") if r[1] != "id"]
+            rows = conn.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
+            at = columns.index("file_id") if "file_id" in columns else None
+            found[table] = sorted(
+                (repr(row if at is None else (*row[:at], paths[row[at]], *row[at + 1 :])))
+                for row in rows
+            )
+        return found
+    finally:
+        conn.close()
+
+
+def test_a_rollout_appended_at_any_line_stores_what_a_fresh_build_does(tmp_path, monkeypatch):
+    """A rollout's lines lean on earlier ones: a write_stdin polls the command an earlier
+    exec_command started, an MCP result's failure is in the event before it, a legacy
+    rollout's lines take their time from its first. An append that read on from between
+    them stored a poll without its command and a legacy rollout's new lines without a time
+    (its title and fixes taken from them): held-out sets 31, 33 and 36. Cut at each line,
+    then appended in two builds, every row is a fresh build's."""
+    sessions = tmp_path / "sessions"
+    legacy = b"".join(msgspec.json.encode(line) + b"\n" for line in LEGACY)
+    files = {
+        Path("v0171") / V0171_FILE.name: V0171_FILE.read_bytes(),
+        Path("shapes") / SHAPES_FILE.name: SHAPES_FILE.read_bytes(),
+        Path("legacy") / f"rollout-2025-08-30T12-02-18-{LEGACY_SESSION}.jsonl": legacy,
+    }
+    for name, data in files.items():
+        (sessions / name).parent.mkdir(parents=True, exist_ok=True)
+        (sessions / name).write_bytes(data)
+    pbuild.build(tmp_path / "fresh.db", [sessions])
+    fresh = built_rows(tmp_path / "fresh.db")
+    assert fresh["tool_calls"] and fresh["fixes"]
+    # read in runs of a line or two (a rollout over CHUNK_BYTES): the same rows
+    with monkeypatch.context() as patched:
+        patched.setattr(pbuild, "CHUNK_BYTES", 1000)
+        pbuild.build(tmp_path / "runs.db", [sessions])
+    assert built_rows(tmp_path / "runs.db") == fresh
+    split = {name: data.splitlines(keepends=True) for name, data in files.items()}
+    for cut in range(1, max(map(len, split.values()))):
+        db_path = tmp_path / f"cut{cut}.db"
+        for name, lines in split.items():
+            (sessions / name).write_bytes(b"".join(lines[:cut]))
+        pbuild.build(db_path, [sessions])
+        for step in (cut + 1, None):  # a line more, then the rest
+            for name, lines in split.items():
+                (sessions / name).write_bytes(b"".join(lines[:step]))
+            pbuild.build(db_path, [sessions])
+        got = built_rows(db_path)
+        for table in BUILT_TABLES:
+            assert got[table] == fresh[table], (cut, table)

@@ -2973,3 +2973,28 @@ def test_an_append_computes_again_a_look_that_found_no_repository(db_path, proje
     after = grown.append()
     assert grown.early not in kept[0]
     assert (before[grown.early][2], after[grown.early][2]) == (fixes.ANSWERED, fixes.NOT_FIXED)
+
+
+def test_an_incremental_build_after_new_fix_rules_recomputes_every_session(tmp_path):
+    """A refresh of the sessions a build touched stamped the whole index with this
+    version of the fix rules, so the build then skipped recomputing the others: after a
+    FIX_VERSION bump, a session that did not grow kept its fixes by the old rules."""
+    projects = tmp_path / "projects"
+    db_path = tmp_path / "index.db"
+    grows = write_jsonl(projects / "p" / f"{SID}.jsonl", failing_session(SID, 2, "E1", "fix"))
+    write_jsonl(projects / "p" / f"{SID2}.jsonl", failing_session(SID2, 2, "E2", "fix"))
+    build_index(db_path, projects)
+    fresh = query(db_path, "SELECT * FROM fixes ORDER BY tool_use_id")
+    assert {row[1] for row in fresh} == {SID, SID2}
+    conn = sqlite3.connect(db_path)
+    with conn:  # the fixes as older rules made them, of a version before this one
+        conn.execute("UPDATE fixes SET outcome = 'old rules', confirmed_by = NULL")
+        conn.execute("UPDATE _build_state SET value = '1' WHERE name = 'fix_version'")
+    conn.close()
+    write_jsonl(grows, [say("late", SID, "done", "2026-01-01T11:00:00Z")], "a")
+    stats = build_index(db_path, projects)
+    assert stats.files_read == 1
+    assert query(db_path, "SELECT * FROM fixes ORDER BY tool_use_id") == fresh
+    assert query(db_path, "SELECT value FROM _build_state WHERE name = 'fix_version'") == [
+        (str(pdb.FIX_VERSION),)
+    ]

@@ -180,18 +180,19 @@ def first_session(copilot, tmp_path: Path) -> tuple[MockCompletions, Path, Path,
 
 
 def test_the_past_fix_reaches_the_model_after_a_failed_call(copilot, fake_home, tmp_path):
-    first, _, db, past = first_session(copilot, tmp_path)
+    first, project, db, past = first_session(copilot, tmp_path)
     done_calls = results(first.requests[-1])
     assert "does not exist" in done_calls["call_view"]
     assert "x = 1" in done_calls["call_again"]
     hooked = CliRunner().invoke(cli, ["hook", "install", "--agent", "copilot", "--db", str(db)])
     assert hooked.exit_code == 0, hooked.output
 
-    other = tmp_path / "api"
-    other.mkdir()
-    second = MockCompletions(other / "config.py")
+    # The same file missing again (another project's file of that name is another file,
+    # on which the hook stays silent: tests/test_hook.py)
+    (project / "settings.py").unlink(missing_ok=True)
+    second = MockCompletions(project / "settings.py")
     try:
-        done = run_copilot(copilot, other, second.url, "show config.py")
+        done = run_copilot(copilot, project, second.url, "show settings.py")
         assert done.returncode == 0, done.stderr[-3000:]
     finally:
         second.close()

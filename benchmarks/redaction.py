@@ -481,6 +481,22 @@ ADVERSARIAL = (
     ("`export A=` repeated", ("tool_calls", "command"), "export A=", "", (45, 90, 180)),
     ("`'Cookie': '` repeated", ("tool_results", "content"), "'Cookie': '", "", (45, 90, 180)),
     ("`curl -U a:` repeated", ("tool_calls", "command"), "curl -U a:", "", (45, 90, 180)),
+    # REDACTION_VERSION 31: a secret named in a sentence, a block scalar's line of words
+    (
+        "`Stripe key ` and a value, repeated",
+        ("tool_calls", "input"),
+        "Stripe key Qz7hT3kLm9Wp2Xv8 ",
+        "",
+        (45, 90, 180),
+    ),
+    ("`a token ` repeated", ("messages", "text"), "a token ", "", (45, 90, 180)),
+    (
+        "`password: |` and words, repeated",
+        ("tool_results", "content"),
+        "password: |\n  a b c d\n",
+        "",
+        (45, 90, 180),
+    ),
 )
 
 

@@ -2774,10 +2774,24 @@ def _labelled_secret(m: re.Match[str]) -> bool:
 # REDACTION_VERSION 29: a YAML block scalar given to a name that says it holds a secret
 # (`password: |`, `api_key: >-`, then the value on the lines below, indented more than the
 # name): each of those lines that is one word, judged as the value given to that name (a PEM
-# key's lines are the private-key rule's). At most _BLOCK_MAX characters of lines.
+# key's lines are the private-key rule's), or several (_BLOCK_WORDS). At most _BLOCK_MAX
+# characters of lines.
 _BLOCK_START = lazy(r":[^\S\n]{0,3}[|>][-+]?[1-9]?[-+]?[^\S\n]*(?:#[^\n]{0,200})?\r?\n")
 _BLOCK_LINE = lazy(r"(?P<indent>[^\S\n]*)(?P<value>[^\s\"'`\\]{1,500})?[^\S\n]*\r?")
 _BLOCK_MAX = 2000
+# REDACTION_VERSION 31: a line of several words, a passphrase (`password: |` then `correct
+# horse battery staple`), under any name of a secret but a key's (a PEM key's header is
+# words): at most 12 words of 100 characters.
+_BLOCK_WORDS = lazy(
+    r"[^\S\n]*(?P<value>[^\s\"'`\\]{1,100}(?:[^\S\n]{1,3}[^\s\"'`\\]{1,100}){1,11})[^\S\n]*\r?"
+)
+
+
+def _passphrase(name: str, value: str) -> bool:
+    """Whether `value`, words given to `name`, is a passphrase: judged as a quoted value
+    (_assigned_secret: no placeholder, `{{ .Values.password }}`), and no sentence that tells
+    what to give (`Set it in the vault.`, `see below:`)."""
+    return not value.endswith((".", ":")) and _assigned_secret(name, value, True)
 
 
 def _block_scalars(text: str) -> Iterator[tuple[int, int]]:
@@ -2803,6 +2817,9 @@ def _block_scalars(text: str) -> Iterator[tuple[int, int]]:
             if m is None:
                 if len(text[pos:end]) - len(text[pos:end].lstrip()) <= len(lead):
                     break
+                words = _BLOCK_WORDS.fullmatch(text, pos, end)
+                if words is not None and kind != "key" and _passphrase(name, words["value"]):
+                    spans.append(words.span("value"))
             elif m["value"] is not None:
                 if len(m["indent"]) <= len(lead):
                     break
@@ -2828,6 +2845,51 @@ _REDIS_VALUE = (
 _REDIS_SETTING = r"(?i:requirepass|masterauth)" + _REDIS_VALUE
 _REDIS_AUTH = r"AUTH(?:[^\S\n]{1,10}[\w.@-]{1,64}(?=[^\S\n]{1,10}\S))?" + _REDIS_VALUE
 _REDIS_NAMES = ("redis", "Redis", "REDIS", ":6379")
+
+
+# REDACTION_VERSION 31: a secret named in a sentence by its kind alone, `<Provider> key V`,
+# `the token V`, `admin password V` ("Rotate the leaked Stripe key V" of a TodoWrite, a
+# message), where the rules want 32 characters after a keyword (see _near_keyword) or a
+# provider's prefix: a value that looks generated (_generated) after a keyword that is a word
+# of prose, a word before it on its line (or a line a backslash continues), one space (or
+# ` is `, `: `) after it, and the value ending a word. A key of data, whose value is an id or
+# a hash, is no secret (`cache key`, `primary key`, `sort key`: their words, and a run of hex
+# digits or a word after any), nor a token that pages a list. The rule is the table's last:
+# what a value's own rule takes keeps its kind (`Authorization: token V`, `mysqladmin -u root
+# password V`).
+_PROSE_KEYWORD = (
+    r"(?P<keyword>(?i:key|token|secret|passw(?:or)?d|passphrase))(?: is |: | )"
+    r"(?P<token>[A-Za-z0-9+/_=-]{16,1024})"
+)
+_PROSE_ENDS = frozenset(".,;:!?)]\"'`")
+_DATA_KEYS = frozenset(
+    (
+        "cache primary sort partition foreign unique composite compound hash range row index"
+        " idempotency dedup dedupe lookup shard routing public object map dict cluster"
+        " group join natural surrogate candidate message translation i18n locale list"
+        " page pagination continuation next sync resume cursor cancellation"
+    ).split()
+)
+# (the line may be a command's continued with a backslash: `echo "Rotate the \` then `key V"`)
+_WORD_BEFORE = lazy(
+    r"(?:^|(?<=[\s(]))(?P<word>[A-Za-z][A-Za-z0-9]{0,30})"
+    r"(?:[^\S\n]|[^\S\n]?\\\r?\n[^\S\n]{0,40})\Z"
+)
+
+
+def _named_in_prose(m: re.Match[str]) -> bool:
+    """A value in a sentence after a secret's kind (see _PROSE_KEYWORD): a word before the
+    keyword on its line (`Stripe key`, `admin password`), not a key of data's, the value
+    generated, ending a word, and not hex digits alone."""
+    start = m.start()
+    before = _WORD_BEFORE.search(m.string, max(0, start - 75), start)
+    if before is None or before["word"].lower() in _DATA_KEYS:
+        return False  # (a name's end, `csrf_token`, `x.secret`, has no space before it)
+    token, end = m.group("token"), m.end("token")
+    if end < len(m.string) and not (m.string[end].isspace() or m.string[end] in _PROSE_ENDS):
+        return False  # (a word cut short, by an invisible character: the rest is no prose)
+    # (hex digits in groups too: a fingerprint's or an id's, `3f0a2b1c-1234-4abc`)
+    return _HEX.fullmatch(token.replace("-", "")) is None and _generated(token)
 
 
 RULES: tuple[Rule, ...] = (
@@ -3641,6 +3703,16 @@ RULES: tuple[Rule, ...] = (
         ),
         anchors=("export",),
         at_anchors=True,
+    ),
+    # REDACTION_VERSION 31: a secret named in a sentence by its kind (see _named_in_prose)
+    Rule(
+        "secret",
+        _PROSE_KEYWORD,
+        "token",
+        _named_in_prose,
+        tuple(_NAME_KEYWORD_ANCHORS),
+        keyword=True,
+        kind_of=_assigned_kind,
     ),
 )
 
@@ -4599,11 +4671,16 @@ _PRINTER_LEAD = lazy(
 )
 _LEAD_MAX = 400
 # The words of a command after its printer: a redirection, a separator, a quoted or bare
-# word (quotes whole: a go-template's `{{.data.password | base64decode}}` is one word).
+# word (quotes whole: a go-template's `{{.data.password | base64decode}}` is one word). A
+# backslash at a line's end continues the command on the next line, as spaces between words
+# or inside quotes (`echo "Deploying with \` then `token $TOKEN"`, a wrapped command:
+# REDACTION_VERSION 31), where the shell reads it as nothing.
 _SHELL_TOKEN = lazy(
-    r"[^\S\n]+|&>>?|\d{0,2}>>?&?\d{0,2}-?|\d{0,2}<{1,3}|\|\||&&|[|;&\n()`]"
-    r"|(?:'[^']*'|\"(?:[^\"\\]|\\.)*\"|\\.|[^\s'\"\\|;&<>()`])+|."
+    r"(?:[^\S\n]|\\\r?\n)+|&>>?|\d{0,2}>>?&?\d{0,2}-?|\d{0,2}<{1,3}|\|\||&&|[|;&\n()`]"
+    r"|(?:'[^']*'|\"(?:[^\"\\]|\\[\s\S])*\"|\\.|[^\s'\"\\|;&<>()`])+|."
 )
+# A token of _SHELL_TOKEN's between words: spaces, a line's continuation.
+_BLANK = lazy(r"(?:[^\S\n]|\\\r?\n)+")
 # What a printer's output may go through and still be the value alone (`| base64 -d`,
 # `| tr -d '\n'`, `| jq -r .password`); through any other command (`| wc -c`, `| pbcopy`,
 # `| sha256sum`) it is that command's output.
@@ -4622,7 +4699,7 @@ def _printed_alone(command: str, at: int) -> bool:
     piped = redirected = skip = False
     for m in _SHELL_TOKEN.finditer(command, at, min(len(command), at + _TAIL_MAX)):
         token = m.group()
-        if token.isspace() and "\n" not in token:
+        if _BLANK.fullmatch(token):
             continue
         if redirected:  # the file its output goes to
             return False
@@ -4776,6 +4853,8 @@ def _expanded(word: str, command: str, at: int, kinds: list[str]) -> str:
             name = m["braced"] or m["name"]
             if m["text"] is not None:
                 parts.append(m["text"])
+            elif m["escaped"] == "\n":
+                pass  # a line's continuation (see _SHELL_TOKEN): the shell prints nothing
             elif m["escaped"] is not None:
                 # (in quotes a backslash escapes only these: `\t` stays for printf or echo -e)
                 parts.append(m["escaped"] if m["escaped"] in '$`"\\\n' else m[0])
@@ -4835,7 +4914,7 @@ def _printed_sentence(command: str) -> Sentence | None:
             command, m.end(), min(len(command), m.end() + _TAIL_MAX)
         ):
             word = token.group()
-            if word.isspace() and "\n" not in word:
+            if _BLANK.fullmatch(word):
                 continue
             if word[0] in "|;&\n()`<>" or word[0].isdigit() and ">" in word:
                 break

@@ -3545,3 +3545,108 @@ def test_an_rclone_conf_shown_whole_has_its_keys_redacted(command, path):
     assert redacted == text.replace(SECRET, "[REDACTED:secret]") and kinds == {"secret": 1}
     # its `key` only where it is shown: a key elsewhere is as often a name
     assert redact(f"key = {SECRET}") == (f"key = {SECRET}", {})
+
+
+# REDACTION_VERSION 31: what version 30 left.
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # a key named in a sentence by its provider, a token, a secret or a password by its kind
+        ("Rotate the leaked Stripe key {} in the dashboard", "api-key"),
+        ("The Mailgun key is {}.", "api-key"),
+        ("- [ ] revoke the Twilio token {} (prod)", "token"),
+        ("use the webhook secret {} to sign", "secret"),
+        ("Login with the admin password {} then change it", "password"),
+        (
+            '{{"todos": [{{"content": "Rotate the leaked Stripe key {} now", "status": "x"}}]}}',
+            "api-key",
+        ),
+        # on a line a backslash continues: a wrapped `echo`
+        ('echo "Deploying with the \\\n  token {}" > /dev/null', "token"),
+    ],
+)
+def test_a_secret_named_in_a_sentence_is_redacted(text, kind):
+    text = text.format(SECRET)
+    redacted, kinds = redact_json(text) if text.startswith("{") else redact(text)
+    assert SECRET not in redacted and f"[REDACTED:{kind}]" in redacted and kinds == {kind: 1}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a key of data: an id, a hash, a name
+        "cache key 3f9a2b7c8d1e4f5a6b7c",
+        f"the cache key {SECRET}",
+        "primary key id",
+        "sort key createdAt",
+        f"partition key {SECRET}",
+        "the sort key user_id_created_at_2024",
+        "GPG key 3AA5C34371567BD2 imported",
+        # a key without a word before it, a name's end, a token that pages a list
+        f"key {SECRET}",
+        f"csrf_token {SECRET}",
+        f"pass the next page token {SECRET} to list more",
+        # a keyword that starts its line, a table's row (see version 22's look-alikes)
+        f"password {SECRET}",
+        # words, hex digits in groups, a short value
+        "the token abcdefghijklmnopqrst",
+        "the secret 3f0a2b1c-1234-4abc-8def",
+        "the Stripe key sk_test_x",
+    ],
+)
+def test_a_key_of_data_in_a_sentence_is_kept(text):
+    assert redact(text) == (text, {})
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # a line continued inside quotes: the next line's spaces are printed
+        ('echo "Deploying with \\\n  token: $API_TOKEN now"', "Deploying with   token: {} now\n"),
+        ('echo "Deploying with \\\ntoken: $API_TOKEN"; ls', "Deploying with token: {}\nx\n"),
+        # and between bare words, where they are not
+        ("echo Deploying with \\\n    token: $API_TOKEN now", "Deploying with token: {} now\n"),
+        ("printf 'pw=%s\\n' \\\n  \"$DB_PASSWORD\"", "pw={}\n"),
+    ],
+)
+def test_a_wrapped_echo_of_a_secret_in_a_sentence_is_redacted(command, output):
+    told = redact_module.printed_secret_kind(command)
+    assert told is not None
+    text = output.format(SECRET)
+    redacted, kinds = redact_module.redact_printed(text, told)
+    assert SECRET not in redacted and sum(kinds.values()) == 1
+
+
+def test_a_wrapped_echo_redirected_is_not_told():
+    assert redact_module.printed_secret_kind('echo "token: \\\n$API_TOKEN" \\\n  > .env') is None
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        (
+            "db:\n  user: app\n  password: |\n    {}\n  host: db\n",
+            "correct horse battery staple",
+        ),
+        ("vault:\n  passphrase: >-\n    {}\n", "purple monkey dishwasher 42"),
+        ("- name: signing\n  secret: |\n    {}\n", "Tr0ub4dor and 3 more words"),
+    ],
+)
+def test_a_block_scalars_passphrase_of_several_words_is_redacted(text, phrase):
+    text = text.format(phrase)
+    assert redact(text) == (text.replace(phrase, "[REDACTED:secret]"), {"secret": 1})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: |\n  {{ .Values.db.password | b64enc }}\n",
+        "password: >\n  Set this in the vault.\n",
+        "token: |\n  ${{ secrets.GH_TOKEN }}\n",
+        "run: |\n  echo hello world again\n",
+        "description: |\n  the admin password of the db\n",
+        "private_key: |\n  -----BEGIN OPENSSH PUBLIC KEY-----\n",
+    ],
+)
+def test_a_block_scalars_words_that_are_no_passphrase_are_kept(text):
+    assert redact(text) == (text, {})

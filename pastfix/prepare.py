@@ -114,7 +114,10 @@ Printing = dict[str, "Told"]
 # 30: Vault KV v2's API result, Terraform's sensitive outputs and random_password,
 # GitHub Actions' ::add-mask::, a generated literal exported under a name that says
 # nothing, a Cookie header as a map's key, curl's proxy credentials, an rclone.conf.
-REDACTION_VERSION = 30
+# 31: a generated value named in a sentence by its kind (`the Stripe key V`), a command
+# wrapped by a backslash at a line's end read as the shell reads it, a block scalar's
+# passphrase of several words.
+REDACTION_VERSION = 31
 
 
 def prepare(

@@ -624,6 +624,7 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     if db_path is None and not elsewhere and not seen:
         # which index said "not seen", when none was named (an index given is known)
         echo(f"Searched {conn_path.absolute()}", err=True)
+    head = None  # a line above the cards on stdout (says_little_head)
     if other:
         line, rows = other
         echo(queries.other_line_notice(error, line) + ("\n" * (not json_)), err=True)
@@ -641,6 +642,9 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
         echo(notice + ("\n" * (bool(rows) and not json_)), err=True)
     elif queries.says_little(error):
         notice = queries.says_little_notice(error)
+        # stdout too, above the cards: one who reads or pipes stdout alone took the first
+        # card's "fix: ... and that call succeeded" for the answer (nu45 finding 4)
+        head = queries.says_little_head(error)
         given = click.get_current_context().get_parameter_source("limit")
         if not json_ and given == click.core.ParameterSource.DEFAULT and len(rows) > FEW_CARDS:
             # cards of any error: a few, not a screenful that buries the notice
@@ -650,6 +654,8 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     if json_:
         echo(to_json(rows))
     elif rows:
+        if head:
+            echo(head + "\n")
         bold = (click.style("", bold=True, reset=False), click.style("", reset=True))
         # the same fix in several sessions: one card, naming the others (as the find page)
         shown = cards.group_same_fixes(rows, cards.row_fix_key)

@@ -364,6 +364,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("says_little", 1, says_little, deterministic=True)
     conn.create_function("says_little_matched", 1, says_little_matched, deterministic=True)
     conn.create_function("reads_as_prose", 1, reads_as_prose, deterministic=True)
+    conn.create_function("holds_as_lines", 2, holds_as_lines, deterministic=True)
     conn.create_function("matched_text", 1, matched_text, deterministic=True)
     conn.create_function("exit_status", 1, _exit_status, deterministic=True)
     conn.create_function("pasted_error", 1, _pasted_error(index_redacts(conn)), deterministic=True)
@@ -2056,6 +2057,12 @@ _NEGATIONS = frozenset(
 )
 
 
+# A program's name or a level before what it says, as programs begin their lines (`sudo: a
+# password is required`, `fatal: not a git repository`, `error: ...`): lower case, no space,
+# a colon; a person's sentence begins with a word (`Note: ...` is capitalised).
+_PROGRAM_PREFIX = lazy(r"[a-z][a-z0-9._+-]*:\s")
+
+
 @functools.lru_cache(maxsize=64)
 def reads_as_prose(error: object) -> bool:
     """Whether a pasted text reads as a person's prose, not a program's output: a question
@@ -2068,14 +2075,20 @@ def reads_as_prose(error: object) -> bool:
     user's question had two "fixed" cards, matched by every word: `text-align: center`,
     `div` and `css` of an HTML dump in a failed test's assertion, and MCP's `seen_before`
     said true; nu41 finding 2), so find_past_fix does not match it by its words, only by
-    its signature: a failure whose own key line reads so is the same. The callers say it
-    names no error (prose_notice). A raw: query is taken as meant."""
+    its signature, or by its words only in the failures that hold it as their lines
+    (holds_as_lines: git's `Please make sure you have the correct access rights`, PEP 668's
+    `This environment is externally managed`, each a line a user copies, were refused, nu45
+    finding 1). A line that begins with a program's name (_PROGRAM_PREFIX: `sudo: a password
+    is required`) is a program's output, whatever its words. The callers say it names no
+    error (prose_notice). A raw: query is taken as meant."""
     text = paste_text(error).strip()
     if not text or _is_raw(text) or names_nothing(text):
         return False
     if _QUESTION.fullmatch(text) and "\n" not in text:
         return True
     if signatures.says_error(text) or signatures.classify(text) != signatures.ERROR:
+        return False
+    if _PROGRAM_PREFIX.match(text) and not _is_stop_word(text.split(":", 1)[0]):
         return False
     words = text.split()
     return (
@@ -2086,6 +2099,37 @@ def reads_as_prose(error: object) -> bool:
     )
 
 
+# What may stand before a line's text: a program's bullet or mark (pip's `× This environment
+# is externally managed`, `╰─>`, `•`, `-`), spaces.
+_LINE_MARK = lazy(r"^[^\w(\"'`]+")
+# How many lines a pasted sentence may span in an output (git wraps its `Please make sure
+# you have the correct access rights` / `and the repository exists.` in two).
+MAX_HELD_LINES = 4
+
+
+def holds_as_lines(content: object, text: object) -> bool:
+    """Whether a failure's output holds a pasted text as whole lines of it: from a line's
+    start (its mark aside, _LINE_MARK) to a line's end, over MAX_HELD_LINES lines at most,
+    spaces and case aside. A sentence that is so is a line the user copied from such an
+    output, not a person's prose (reads_as_prose): find_past_fix matches it by its words in
+    those failures only, not in every long output that holds its words somewhere."""
+    if not isinstance(content, str) or not isinstance(text, str):
+        return False
+    wanted = " ".join(paste_text(text).split()).casefold()
+    if not wanted or wanted not in " ".join(content.split()).casefold():
+        return False  # (most failures: one pass in C)
+    lines = [" ".join(_LINE_MARK.sub("", line).split()).casefold() for line in content.splitlines()]
+    for start in range(len(lines)):
+        held = ""
+        for line in lines[start : start + MAX_HELD_LINES]:
+            held = f"{held} {line}" if held else line
+            if held == wanted:
+                return True
+            if len(held) >= len(wanted):
+                break
+    return False
+
+
 def prose_notice(error: str) -> str:
     """What `pastfix find`, MCP and the find pages say of a paste that reads_as_prose and was
     not seen before (a failure whose key line reads so would be that failure)."""
@@ -2093,8 +2137,8 @@ def prose_notice(error: str) -> str:
     return (
         f"{_quoted(one_line(error, 80))} names no error: it reads as {what}, not as a"
         " program's output. Long outputs of any error hold its words, so it is looked for as"
-        " a failure's error line only, and no past failure's reads so. Paste the line that"
-        " names the error to find that error."
+        " a failure's error line or lines only, and no past failure's reads so. Paste the line"
+        " that names the error to find that error."
     )
 
 
@@ -2102,10 +2146,18 @@ def no_error_notice(error: str) -> str | None:
     """What `pastfix find`, MCP and the find pages say of a paste not seen before that names
     no error: a person's prose (reads_as_prose, prose_notice), or a program's output that
     reports none (signatures.reports_no_error: a success log, `42 passed in 3.21s`, called
-    "the pasted error" before, nu42 finding 10). None for any other."""
+    "the pasted error" before, nu42 finding 10), or only warns (signatures.only_warns: `npm
+    warn deprecated ...` was "Not seen before", nu45 finding 6). None for any other."""
     if reads_as_prose(error):
         return prose_notice(error)
     text = paste_text(error).strip()
+    if text and not _is_raw(text) and signatures.only_warns(text):
+        return (
+            f"{_quoted(one_line(signatures.key_line(text) or text, 80))} names no error: it is"
+            " a warning, which a command prints and goes on (npm's `npm warn deprecated`), and"
+            " no past failure has its signature or every word. Paste the line that names the"
+            " error, if the command failed, to find that error."
+        )
     if not text or _is_raw(text) or says_little(text) or not signatures.reports_no_error(text):
         return None
     first = signatures.key_line(text) or text
@@ -2157,6 +2209,22 @@ def says_little_notice(error: str) -> str:
         f"{_quoted(one_line(error, 80))} names no error, only how a command ended: the"
         " failures below ended so too, whatever went wrong in them. Paste the lines of the"
         " error above it to find that error."
+    )
+
+
+def says_little_head(error: str) -> str:
+    """The one line `pastfix find` prints on stdout above the cards of a pasted error that
+    says_little (the whole notice is on stderr): cards of other failures, their fixes for
+    errors of their own, read as answers when stdout alone is read (nu45 finding 4)."""
+    if names_a_stop(error):
+        why = "were stopped the same way"
+    elif _bare_lines(error):
+        why = "ended the same way"
+    else:
+        why = "hold the same common words"
+    return (
+        f"{_quoted(one_line(error, 40))} names no error: these failures only {why}; their"
+        " fixes were for errors of their own, not yours."
     )
 
 
@@ -2240,13 +2308,12 @@ with given as materialized (
 pasted as (
   select *, kept_set_aside(signature) != signature as keeps from (
     select error_signature(paste_text({matched})) as signature,
-      -- a person's prose (a question) is not matched by its words, which long outputs of
-      -- any error hold (reads_as_prose): by its signature only
-      case when reads_as_prose({matched}) then '{MATCH_NOTHING}' else
-        fts_query(required_words({matched}), 'all', 'content', {TOKENIZER_SQL}) end
-        as all_query,
-      case when reads_as_prose({matched}) then '[]' else
-        short_words(required_words({matched}), {TOKENIZER_SQL}) end as short,
+      fts_query(required_words({matched}), 'all', 'content', {TOKENIZER_SQL}) as all_query,
+      short_words(required_words({matched}), {TOKENIZER_SQL}) as short,
+      -- a person's prose (a question) is matched by its words, which long outputs of any
+      -- error hold, only in the failures that hold it as lines (reads_as_prose,
+      -- holds_as_lines)
+      reads_as_prose({matched}) as prose,
       distinctive_words((select error from given)) as candidates)
 ),
 by_signature as materialized (
@@ -2259,6 +2326,8 @@ all_words as materialized (
     from tool_errors_fts
     where tool_errors_fts match (select all_query from pasted)
       and {_short_words_in("tool_errors_fts.content", "(select short from pasted)")}
+      and (not (select prose from pasted)
+        or holds_as_lines(tool_errors_fts.content, (select error from given)))
     union all
     -- no word long enough for trigram: the newest failures holding the short ones
     select id, 0 from (
@@ -2266,6 +2335,7 @@ all_words as materialized (
       where (select all_query from pasted) = '{MATCH_NOTHING}'
         and (select short from pasted) != '[]' and is_error = 1
         and {_short_words_in("content", "(select short from pasted)")}
+        and (not (select prose from pasted) or holds_as_lines(content, (select error from given)))
       order by id desc limit {FALLBACK_LIMIT})) w
   -- not the pasted error's form about another module, name or program (another_value)
   where not (select keeps from pasted) or not another_value(

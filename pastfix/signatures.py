@@ -1503,6 +1503,22 @@ def reports_no_error(text: str) -> bool:
     return not any(_score(line) for line in low.splitlines())
 
 
+# A warning's line: npm's (`npm warn deprecated x`, `npm WARN`), a tool's `warning:` or
+# `[WARNING]`, Python's (`DeprecationWarning: ...`, `UserWarning`), `⚠ Warning:`.
+_WARNING_LINE = lazy(
+    r"(?:npm |⚠\ufe0f?\s*)?warn(?:ing)?\b|\[warn(?:ing)?\]|(?:[\w.]+:\d+: )?[A-Z]\w*Warning\b",
+    re.IGNORECASE,
+)
+
+
+def only_warns(text: str) -> bool:
+    """Whether every line of an output is a warning (_WARNING_LINE), none an error
+    (says_error): a command that warns goes on, so such a paste names no error
+    (pastfix.queries.no_error_notice)."""
+    lines = [line.strip() for line in as_output(text).splitlines() if line.strip()]
+    return bool(lines) and all(_WARNING_LINE.match(line) and not says_error(line) for line in lines)
+
+
 # A commit as git log and git show print it: `commit <sha>` (and its refs), its fields
 # (`Author: `, `Date: `, `Merge: `), and its message, each line indented by four spaces.
 _COMMIT_RECORD = lazy(

@@ -725,6 +725,18 @@ def test_find_says_an_exit_status_alone_says_little(tmp_path, projects):
         assert done.returncode == 0
         assert done.stderr.startswith("'Exit code 1' names no error, only how a command ended")
         assert "Exit code 1" in done.stdout
+    # stdout alone says it too, above the cards (nu45 finding 4); --json stays JSON
+    assert done.stdout.startswith("[")
+    text = subprocess.run(
+        [sys.executable, "-m", "pastfix", "find", "Exit code 1", str(db_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    assert text.startswith(
+        "'Exit code 1' names no error: these failures only ended the same way; their fixes"
+        " were for errors of their own, not yours.\n\n1. "
+    )
     found = json.loads(done.stdout)
     assert found and {row["matched"] for row in found} == {"exit status"}
     for pasted, matched in (("Process exited with code 1", "exit status"), ("a 1", "common words")):

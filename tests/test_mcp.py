@@ -799,3 +799,50 @@ def test_find_past_fix_says_what_it_found_of_a_missing_folder_a_lint_and_a_log(t
         "'added 214 packages, and audited 215 packages in 6s' names no error: it reads as a"
         " program's output"
     )
+
+
+def test_find_past_fix_finds_a_sentence_that_is_a_failures_lines(tmp_path):
+    """`sudo: a password is required` and git's `Please make sure you have the correct access
+    rights and the repository exists.`, the lines a user copies, were refused as prose:
+    `seen_before` false while the index held them (nu45 finding 1). A line that a stored
+    failure holds as its lines is that failure; a sentence that none holds stays refused."""
+    from conftest import build_index
+    from corpus import APP, Session
+
+    projects = tmp_path / "projects"
+    sudo = (
+        "sudo: a terminal is required to read the password; either use the -S option to read"
+        " from standard input or configure an askpass helper\nsudo: a password is required"
+    )
+    git = (
+        "git@github.com: Permission denied (publickey).\nfatal: Could not read from remote"
+        " repository.\n\nPlease make sure you have the correct access rights\nand the"
+        " repository exists."
+    )
+    for n, (sid, command, error) in enumerate(
+        (("sudo", "sudo apt-get install -y jq", sudo), ("git", "git push", git))
+    ):
+        (
+            Session(sid, APP, 10 * n)
+            .call(f"{sid}1", "Bash", command=command)
+            .result(f"{sid}1", f"Exit code 1\n{error}", error=True)
+            .call(f"{sid}2", "Bash", command="true")
+            .result(f"{sid}2", "ok")
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+
+    async def ask(error):
+        async with Client(server.create_server(tmp_path / "index.db")) as client:
+            return (await client.call_tool("find_past_fix", {"error": error})).structured_content
+
+    for pasted, sid in (
+        ("sudo: a password is required", "sudo"),
+        ("Please make sure you have the correct access rights and the repository exists.", "git"),
+    ):
+        found = anyio.run(ask, pasted)
+        assert found["seen_before"] is True, pasted
+        assert [r["session_id"] for r in found["rows"]] == [sid]
+    prose = anyio.run(ask, "Please make sure the repository is nicer.")
+    assert prose["seen_before"] is False and prose["rows"] == []
+    assert "names no error: it reads as a sentence" in prose["notice"]

@@ -1033,6 +1033,9 @@ def test_a_near_match_shares_what_names_the_error(tmp_path, pasted, near):
         ("Exit code 1", False),
         ("Nothing to commit, working tree clean", False),
         ("error: could not lock config file", False),
+        # a program's name before what it says (nu45 finding 1)
+        ("sudo: a password is required", False),
+        ("fatal: the remote end hung up unexpectedly", False),
         ("The user doesn't want to proceed with this tool use.", False),
         # a program's question names no error either (a failure whose key line it is is
         # found by its signature)
@@ -1077,8 +1080,8 @@ def test_a_question_is_not_an_error_seen_before(tmp_path):
         assert queries.not_seen_notice(pasted, found) == (
             "'how do I center a div in css?' names no error: it reads as a question, not as"
             " a program's output. Long outputs of any error hold its words, so it is looked"
-            " for as a failure's error line only, and no past failure's reads so. Paste the"
-            " line that names the error to find that error."
+            " for as a failure's error line or lines only, and no past failure's reads so."
+            " Paste the line that names the error to find that error."
         )
         # not a question: the words of the dump, as pasted from it, still find it
         found = queries.find_past_fix(conn, "text-align: center; } div.header")
@@ -1089,6 +1092,73 @@ def test_a_question_is_not_an_error_seen_before(tmp_path):
         assert queries.seen_before(found)
     finally:
         conn.close()
+
+
+def test_a_sentence_held_as_a_failures_lines_is_found(tmp_path):
+    """PEP 668's headline `This environment is externally managed` (pip prints it after a
+    `×`) and git's `Please make sure you have the correct access rights and the repository
+    exists.` (over two lines) read as sentences and were refused, no rows, while the index
+    held them (nu45 finding 1): a sentence a failure holds as its lines is found by its
+    words there (holds_as_lines); one whose words are only scattered in outputs is not."""
+    projects = tmp_path / "projects"
+    pip = (
+        "error: externally-managed-environment\n\n× This environment is externally managed\n"
+        "╰─> To install Python packages system-wide, try apt install python3-xyz."
+    )
+    other = "the environment variable PATH is not managed here; this is an externally set value"
+    for n, (sid, error) in enumerate((("pip", pip), ("env", other))):
+        (
+            Session(sid, APP, 10 * n)
+            .call(f"{sid}1", "Bash", command="pip install requests")
+            .result(f"{sid}1", f"Exit code 1\n{error}", error=True)
+            .call(f"{sid}2", "Bash", command="true")
+            .result(f"{sid}2", "ok")
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.find_past_fix(conn, "This environment is externally managed")
+        assert [(r["session_id"], r["matched"]) for r in found] == [("pip", "all words")]
+        # every word in `env`'s output too, but no line of it: prose there
+        assert queries.find_past_fix(conn, "This is an environment that is managed") == []
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize(
+    "content, held",
+    [
+        ("x\nPlease make sure you have the correct access rights\nand the repository exists.", 1),
+        ("× This environment is externally managed\nmore", 1),
+        ("so This environment is externally managed", 0),
+        ("This environment is externally managed by apt", 0),
+        (None, 0),
+    ],
+)
+def test_holds_as_lines(content, held):
+    pasted = (
+        "Please make sure you have the correct access rights and the repository exists."
+        if content and "Please" in content
+        else "This environment is externally managed"
+    )
+    assert queries.holds_as_lines(content, pasted) is bool(held)
+
+
+def test_a_warning_alone_names_no_error():
+    """`npm warn deprecated inflight@1.0.6: ...` pasted alone was "Not seen before", as an
+    error new to the index (nu45 finding 6): a command that warns goes on."""
+    warned = "npm warn deprecated inflight@1.0.6: This module is not supported, and leaks memory."
+    assert queries.not_seen_notice(warned, []).startswith(
+        "'npm warn deprecated inflight@1.0.6: This module is not supported, and leaks…' names"
+        " no error: it is a warning"
+    )
+    # a compiler's too (it goes on; `-D warnings` makes it `error: unused variable`)
+    assert "names no error: it is a warning" in queries.not_seen_notice(
+        "warning: unused variable: `x`", []
+    )
+    assert queries.no_error_notice("npm error code ENOENT\nnpm warn config x") is None
+    assert queries.no_error_notice("TypeError: x is not a function") is None
 
 
 def test_the_not_seen_notice_quotes_the_error_as_pasted():
@@ -5154,7 +5224,6 @@ def test_a_success_log_or_a_statement_names_no_error(pasted):
         "Killed",
         "EISDIR",
         'ImagePullBackOff: Back-off pulling image "ghcr.io/acme/worker:v2.3.0"',
-        "warning: unused variable: `x`",
         "Segmentation fault (core dumped) in libgtk-3.so.0",
         "Build finished with 2 errors",
         "zqxwv-frobnicator exploded: flux capacitor unaligned",

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import json
 import os
-import posixpath
 import shlex
 import sqlite3
 import sys
@@ -220,63 +219,31 @@ def own_sessions(conn: sqlite3.Connection, event: dict[str, Any]) -> set[str]:
 
 def another_files(conn: sqlite3.Connection, event: dict[str, Any], row: dict[str, Any]) -> bool:
     """Whether a find_past_fix row of a file or folder that was not there is the event's error
-    about another one: said so by its match (`other_file`), or by where the two were. A missing
-    file is the same file only at the same path, a relative one (and a bare name, and a Read
-    whose `File does not exist.` names none) in the same project: each one's path as its call
-    gave it (a file tool's `tool_input`, else the paths its key line names:
-    signatures.named_paths), resolved against its project (the event's `cwd`). Compared by
-    base name, a Read of a new `/home/me/proj/package.json` was another project's
-    `package.json`, and the hook gave its look for it in that project's `packages/desktop/ui`
-    (nu44 finding 1); a common name (`package.json`, `README.md`, `.env`) was met missing in
-    many projects, each another file, whose fix made, renamed or looked for that one."""
+    about another one: said so by its match (`other_file`: find_past_fix compares the paths
+    the error names, queries.missing_elsewhere), or by where the two were
+    (queries.another_path, the rule's one home): each one's path as its call gave it (a file
+    tool's `tool_input`, else the paths its key line names: signatures.named_paths),
+    resolved against its project (the event's `cwd`, the row's). Claude Code's `File does not
+    exist.` names no file: its `tool_input` says which one it was."""
     if row["other_file"]:
         return True
     cwd = event.get("cwd")
-    here = _folder(cwd if isinstance(cwd, str) else "")
-    there = _folder(row["project"] or "")
+    here = queries.folder(cwd if isinstance(cwd, str) else "")
+    there = queries.folder(row["project"] or "")
     tool_input = event.get("tool_input")
     given = tool_input if isinstance(tool_input, dict) else {}
     path = given.get("file_path") or given.get("notebook_path")
     if isinstance(path, str) and path:
         # as the index stores text (redacted alike)
         path = conn.execute("SELECT pasted_error(?)", [queries.pasted(path)]).fetchone()[0]
-        mine = {_resolved(path, here)}
+        mine = {queries.resolved(path, here)}
     else:
         error = event.get("error")
         key = signatures.key_line(error) if isinstance(error, str) else ""
-        mine = {_resolved(p, here) for p in signatures.named_paths(key)}
-    if row["tool"] in _FILE_TOOLS and row["target"]:
-        theirs = {_resolved(row["target"], there)}
-    else:
-        key = signatures.key_line(row["error"] or "")
-        theirs = {_resolved(p, there) for p in signatures.named_paths(key)}
-    if mine and theirs:
-        return not mine & theirs
-    # no folder to tell them by (both names are the signature's, so one): the same project
-    return not here or here != there
-
-
-# The tools whose target (find_past_fix's) is the file they were given.
-_FILE_TOOLS = agents.tools(agents.READ) | agents.tools(agents.EDIT)
-
-
-def _folder(path: str) -> str:
-    """A path as another is compared with it: `/` for `\\`, `.` and `..` resolved, no `/` at
-    its end, lower-case (`C:\\Users\\me\\App.tsx` and `c:/users/me/app.tsx` are one file)."""
-    if not path:
-        return ""
-    return posixpath.normpath(path.replace("\\", "/")).rstrip("/").lower() or "/"
-
-
-def _resolved(path: str, project: str) -> str:
-    """`path` (_folder's form) as the absolute path it was in `project` (_folder's form)."""
-    path = _folder(path)
-    if path.startswith(("/", "~")) or _DRIVE.match(path) or not project:
-        return path
-    return _folder(f"{project}/{path}")
-
-
-_DRIVE = lazy(r"[a-z]:/")
+        mine = queries.call_paths(None, None, key, here)
+    key = signatures.key_line(row["error"] or "")
+    theirs = queries.call_paths(row["tool"], row["target"], key, there)
+    return queries.another_path(mine, here, theirs, there)
 
 
 def same_system_first(rows: list[dict[str, Any]], cwd: object) -> list[dict[str, Any]]:

@@ -27,6 +27,7 @@ import html
 import itertools
 import json
 import os
+import posixpath
 import re
 import sqlite3
 import threading
@@ -392,6 +393,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("signature_loosely_after", 2, signature_loosely_after, deterministic=True)
     conn.create_function("loose_signature", 1, _text_of(signatures.loose), deterministic=True)
     conn.create_function("its_file_is_the_error", 1, its_file_is_the_error, deterministic=True)
+    conn.create_function("missing_elsewhere", 6, missing_elsewhere, deterministic=True)
     conn.create_function(
         "session_url",
         2,
@@ -1398,6 +1400,117 @@ def same_text(key_line: object, error: object) -> bool | None:
         return None if key_line is None else False
     pasted = _pasted_key("" if error is None else str(error))[0]
     return bool(pasted) and _set_aside(key_line) == pasted
+
+
+# -- a missing file's path ------------------------------------------------------------
+
+
+def another_path(mine: Iterable[str], here: str, theirs: Iterable[str], there: str) -> bool:
+    """Whether a file or folder that was not there (signatures.says_a_file_is_missing) is
+    another one than a past failure's: the one home of the rule that the hook
+    (hook.another_files) and find_past_fix (missing_elsewhere: `pastfix find`, MCP, the find
+    page) tell them by. `mine` and `theirs` are each side's paths (call_paths), resolved
+    against its project, `here` and `there` (folder's form; `here` is "" for a paste that
+    does not say where it ran, missing_elsewhere).
+
+    A missing file is the same file only at the same path: the same absolute path, or the
+    same relative one in the same project. Compared by base name, a Read of a new
+    `/home/me/proj/package.json` was another project's `package.json`, and got its look for
+    it in that project's `packages/desktop/ui` (nu44 finding 1); a common name
+    (`package.json`, `README.md`, `.env`) was met missing in many projects, each another file,
+    whose fix made, renamed or looked for that one. A path with no project to resolve it by
+    (a paste's, which carries none) is relative to nothing: the same as any path that ends
+    with it (`build/dist` is `/srv/x/build/dist`). With no path on a side (a bare `go.sum`,
+    whose signature keeps the name itself; a Read's `File does not exist.`, which names
+    none), the same project; a paste's is none, and its bare name is the same file, as its
+    signature says."""
+    mine, theirs = set(mine), set(theirs)
+    if mine and theirs:
+        return not any(_same_path(a, b) for a in mine for b in theirs)
+    return bool(here) and here != there
+
+
+def _same_path(a: str, b: str) -> bool:
+    """Two paths of resolved's form are one: equal, or one relative to nothing that the
+    other ends with, its `..` folders any (`../../docs/a.md` is `/home/docs/a.md`)."""
+    return a == b or any(
+        not _absolute(short) and whole.endswith(f"/{_UP.sub('', short)}")
+        for short, whole in ((a, b), (b, a))
+    )
+
+
+_UP = lazy(r"^(?:\.\./)+")
+
+
+def call_paths(tool: object, path: object, key_line: object, project: str) -> set[str]:
+    """The paths of a failed call's missing file (another_path): a file tool's own (its
+    `file_path`), else those its key line names (signatures.named_paths), resolved against
+    `project` (folder's form, "" for none)."""
+    if tool in _FILE_TOOLS and isinstance(path, str) and path:
+        return {resolved(path, project)}
+    line = key_line if isinstance(key_line, str) else ""
+    return {resolved(p, project) for p in signatures.named_paths(line)}
+
+
+# The tools whose file is the one they were given (their `file_path`).
+_FILE_TOOLS = agents.tools(agents.READ) | agents.tools(agents.EDIT)
+
+
+def folder(path: str) -> str:
+    """A path as another is compared with it: `/` for `\\`, `.` and `..` resolved, no `/` at
+    its end, lower-case (`C:\\Users\\me\\App.tsx` and `c:/users/me/app.tsx` are one file)."""
+    if not path:
+        return ""
+    return posixpath.normpath(path.replace("\\", "/")).rstrip("/").lower() or "/"
+
+
+def resolved(path: str, project: str) -> str:
+    """`path` (folder's form) as the absolute path it was in `project` (folder's form);
+    as it is with no project."""
+    path = folder(path)
+    if _absolute(path) or not project:
+        return path
+    return folder(f"{project}/{path}")
+
+
+def _absolute(path: str) -> bool:
+    return path.startswith(("/", "~")) or bool(_DRIVE.match(path))
+
+
+_DRIVE = lazy(r"[a-z]:/")
+
+
+def missing_elsewhere(
+    error: object, signature: object, tool: object, path: object, content: object, project: object
+) -> int:
+    """1 when a failure of the pasted error's signature, of a file or folder that was not
+    there (signatures.says_a_file_is_missing), names another path than the paste
+    (another_path): the same error about another file (other_file), whose fix made, renamed
+    or looked for that one, as the hook says (`cat: /home/me/proj/package.json: No such file
+    ...`, pasted, is not another project's Read of its own `package.json`). A paste carries
+    no project: its path is absolute, or relative to nothing (another_path), and a bare name
+    or none is the same file as before. `content` is the failure's text (its key line's
+    paths), `path` its call's file."""
+    if not isinstance(signature, str) or not signatures.says_a_file_is_missing(signature):
+        return 0
+    mine, here = _pasted_paths("" if error is None else str(error))
+    if not mine and not here:
+        return 0  # (nothing to tell it by: the same file, whatever the failure's path)
+    there = folder(project if isinstance(project, str) else "")
+    # (its key line only when its call was given no file: a Read's is its file_path)
+    key = "" if tool in _FILE_TOOLS and path else signatures.key_line(str(content or ""))
+    return int(another_path(mine, here, call_paths(tool, path, key, there), there))
+
+
+@functools.lru_cache(maxsize=64)
+def _pasted_paths(error: str) -> tuple[frozenset[str], str]:
+    """The paths a pasted error's key line names (signatures.named_paths), in folder's form,
+    and its project: none, so they are relative to nothing, unless the line says where it
+    ran (signatures.ran_in: Claude Code's `File does not exist. Note: your current working
+    directory is /x/app.`, which names no file, is of a file in `/x/app`)."""
+    key = signatures.key_line(paste_text(error))
+    here = folder(signatures.ran_in(key))
+    return frozenset(resolved(p, here) for p in signatures.named_paths(key)), here
 
 
 def diagnosed_elsewhere(file: object, error: object) -> int | None:
@@ -2473,11 +2586,17 @@ lines as materialized (
     -- of the rare ones: a reference to `rare` here made the query's prepare 15% slower.
     case when p.words = 1 and not p.same then coalesce(case when p.n <= {KEYED_ROWS} then
       only_file_names(shared_words(tr.content, distinctive_words((select error from given)),
-        {TOKENIZER_SQL})) end, 1) else 0 end as files
+        {TOKENIZER_SQL})) end, 1) else 0 end as files,
+    -- its signature, of a file or folder not there at another path than the paste's: the
+    -- same error about another file (other_file), as the hook tells it (missing_elsewhere)
+    case when p.same and not p.loose and its_file_is_the_error(tr.signature) then
+      missing_elsewhere({matched}, tr.signature, c.name, c.file_path, tr.content,
+        (select project from sessions where session_id = tr.session_id)) else 0 end as moved
   from prelim p join tool_results tr on tr.id = p.id
+  left join tool_calls c on c.tool_use_id = tr.tool_use_id
 ),
 keyed as (
-  select *, coalesce(same_text(key_line, {matched}) and not elsewhere, 0) as exact,
+  select *, coalesce(same_text(key_line, {matched}) and not elsewhere and not moved, 0) as exact,
     coalesce(text_distance(key_line, {matched}), {UNKEYED_DISTANCE}) as distance,
     coalesce(other_folder(key_line, {matched}), 0) as folders,
     -- the same signature, every name it quotes another, or a path it quotes another
@@ -2508,16 +2627,20 @@ keyed as (
 ranked as (
   select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
     coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
-    m.distance, m.folders, m.loose or m.elsewhere or m.names = {FILE_OTHER} as loose,
+    m.distance, m.folders,
+    -- (a path that names no file, `'/!'`, is other names: other_names)
+    m.loose or m.elsewhere or (m.moved and m.names != {NAMES_OTHER}) or m.names = {FILE_OTHER}
+      as loose,
     -- another file's, of a file run that was not there or a shell could not run or write:
     -- its fix made, reached or opened that file, not yours (its_file_is_the_error), as one
     -- about other names
-    m.names = {NAMES_OTHER} or ((m.loose or m.names = {FILE_OTHER})
-      and its_file_is_the_error(tr.signature)) as names, m.files,
+    m.names = {NAMES_OTHER} or ((m.loose or m.moved or m.names = {FILE_OTHER})
+      and its_file_is_the_error(tr.signature)) as names, m.files, m.moved,
     fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
-      order by m.apart,
+      -- (the failure at the paste's path before one at another: missing_elsewhere)
+      order by m.apart, m.moved,
         fx.tool_use_id is not null and tr.kind not in ({nameless}) desc, m.exact desc,
         m.distance, m.folders, m.same desc,
         m.words desc, m.score is null, m.score,
@@ -2541,6 +2664,12 @@ stood as (
     join fixes fx on fx.tool_use_id = s.tool_use_id and fx.outcome in ({claims})
     where r.fixed = 0 and r.signature != '' and r.kind not in ({nameless}) and s.is_error = 1
       and s.signature = r.signature and s.session_id = r.session_id
+      -- not another file's, of a file not there at the paste's path: its fix was for that
+      -- one (missing_elsewhere)
+      and (r.moved or not its_file_is_the_error(s.signature) or not missing_elsewhere(
+        {matched}, s.signature, (select name from tool_calls where tool_use_id = s.tool_use_id),
+        (select file_path from tool_calls where tool_use_id = s.tool_use_id), s.content,
+        (select project from sessions where session_id = s.session_id)))
     order by julianday(fx.confirmed_at) - julianday(s.timestamp), s.timestamp desc, s.id
     limit 1) as fixed_one
   from ranked r where r.nth = 1

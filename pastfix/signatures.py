@@ -2578,13 +2578,39 @@ def named_paths(line: str) -> list[str]:
     """The paths a line names, as written (those its signature keeps as `<path>/<base name>`):
     `ls: cannot access 'build/output': ...` names `build/output`. A bare name (`cat: go.sum:
     No such file ...`) is none: it has no folder to tell it by; nor the folder of the program
-    the line starts with (`/usr/bin/bash: line 33: cd: ...`), as normalise() drops it."""
-    return [
+    the line starts with (`/usr/bin/bash: line 33: cd: ...`), as normalise() drops it; nor
+    the folder Claude Code says it ran in (ran_in), which is no file of the error. A path
+    with a space in a folder's name is one, as normalise() reads it (_SPACED_PATH,
+    _WINDOWS_SPACED: `sed: can't read /home/me/my project/src/a.jsx: ...`), not two."""
+    line = _PROGRAM_DIR.sub("", _CWD_NOTE.sub("", line).lstrip(), count=1)
+    spaced: list[str] = []
+    if any(word in line for word in _OS_ERROR_WORDS):
+        line = _SPACED_PATH.sub(lambda m: _set_apart(spaced, m, "before", "after"), line)
+    line = _WINDOWS_SPACED.sub(lambda m: _set_apart(spaced, m, 0), line)
+    return spaced + [
         m.group(0).rstrip(".")
-        for part in _TOKENS.split(_PROGRAM_DIR.sub("", line.lstrip(), count=1))
+        for part in _TOKENS.split(line)
         if "/" in part or "\\" in part
         for m in _PATH.finditer(part)
     ]
+
+
+def _set_apart(paths: list[str], m: re.Match[str], *groups: str | int) -> str:
+    """named_paths: a path with a space in it kept in `paths` whole, a space in its place."""
+    paths.append(next(found for group in groups if (found := m.group(group))))
+    return " "
+
+
+def ran_in(line: str) -> str:
+    """The folder a line says its call ran in, as written: Claude Code's `File does not exist.
+    Note: your current working directory is /x/app.` ran in `/x/app`; "" for a line that says
+    none."""
+    m = _RAN_IN.search(line)
+    return m.group(1) if m else ""
+
+
+# (the note of _CWD_NOTE, its folder without the sentence's full stop)
+_RAN_IN = lazy(r"Note: your current working directory is (.+?)\.?\s*$")
 
 
 def missing_path_kind(line: str) -> str:

@@ -740,6 +740,43 @@ def test_a_line_nested_too_deeply_is_said_and_ignored(capfd):
     assert "line 1 of standard input is JSON nested too deeply, ignored" in capfd.readouterr().err
 
 
+def test_find_past_fix_says_a_missing_file_at_another_path_is_not_seen(tmp_path):
+    """MCP's `seen_before` of a file not there as the hook's (queries.another_path, nu44
+    finding 1): another project's Read of its `package.json`, not there, is another file,
+    its look for it in its own `packages/` no fix of yours; the same path is seen before."""
+    from conftest import build_index
+    from corpus import LIB, Session
+
+    projects = tmp_path / "projects"
+    (
+        Session("read", LIB, 0)
+        .call("r1", "Read", file_path=f"{LIB}/package.json")
+        .result("r1", "<tool_use_error>File does not exist.</tool_use_error>", error=True)
+        .call("r2", "Bash", command="ls packages")
+        .result("r2", "desktop")
+        .call("r3", "Read", file_path=f"{LIB}/packages/desktop/package.json")
+        .result("r3", "{}")
+        .write(projects / "-home-u-lib" / "read.jsonl")
+    )
+    build_index(tmp_path / "index.db", projects)
+
+    async def ask(error):
+        async with Client(server.create_server(tmp_path / "index.db")) as client:
+            return (await client.call_tool("find_past_fix", {"error": error})).structured_content
+
+    other = anyio.run(ask, "Read /home/me/proj/package.json: File does not exist.")
+    assert other["seen_before"] is False
+    assert [(r["session_id"], r["match"]) for r in other["rows"]] == [
+        ("read", "same error, another file")
+    ]
+    assert other["notice"].startswith(
+        "Not seen about this file: 1 past failure had the same error about another file; "
+    )
+    same = anyio.run(ask, f"Read {LIB}/package.json: File does not exist.")
+    assert same["seen_before"] is True and "notice" not in same
+    assert [r["session_id"] for r in same["rows"]] == ["read"]
+
+
 def test_find_past_fix_says_what_it_found_of_a_missing_folder_a_lint_and_a_log(tmp_path):
     """MCP's `seen_before` and notice as `pastfix find`'s (nu42 findings 8-10): an `ls` of a
     missing folder that matched only other folders is not seen about it (their fixes made

@@ -473,17 +473,21 @@ async def test_find_past_fix_page_says_the_signature_only_of_another_text(ds):
     error = "EISDIR: illegal operation on a directory, read"
     page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
     assert "pf-card" in page and "Same error as yours" not in page
-    # the same file in another folder: the same text, paths set aside
-    other = "Error: ENOENT: no such file or directory, open '/srv/x/dist/index.js'"
-    page = (await ds.client.get("/index/find_past_fix", params={"error": other})).text
+    # the same file: the same text
+    same = "Error: ENOENT: no such file or directory, open '/home/u/app/dist/index.js'"
+    page = (await ds.client.get("/index/find_past_fix", params={"error": same})).text
     assert "pf-card" in page and "Same error as yours" not in page
-    # another file: the signature says why it matched, and that it is about another file
-    other = "Error: ENOENT: no such file or directory, open '/srv/x/a.js'"
-    page = (await ds.client.get("/index/find_past_fix", params={"error": other})).text
-    assert (
-        "Same error as yours, about another file: <code>Error: ENOENT: no such file or"
-        " directory, open &lt;path&gt;/index.js" in page
-    )
+    # another file, or the same name in another folder (another file, as the hook says:
+    # queries.another_path): the signature says why it matched, and that it is about another
+    # file
+    for other in ("/srv/x/a.js", "/srv/x/dist/index.js"):
+        error = f"Error: ENOENT: no such file or directory, open '{other}'"
+        page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
+        assert (
+            "Same error as yours, about another file: <code>Error: ENOENT: no such file or"
+            " directory, open &lt;path&gt;/index.js" in page
+        )
+        assert "Not seen about this file" in page
 
 
 @pytest.mark.asyncio

@@ -4604,7 +4604,8 @@ def test_a_quoted_path_of_another_file_or_no_file_is_not_the_same_error(tmp_path
     signature keeps: `fatal: Invalid path '/tmp/foo'`, pasted, was "the same error
     signature" of a failure about `'/!'`, and the hook gave its fix (nu38 finding 2). Another
     path that names a file is the same error about another file; one that names none (`/!`)
-    is the same error about other names; the same file, in another folder, is that error."""
+    is the same error about other names; the same file is that error, and the same name in
+    another folder another file (queries.another_path)."""
     from pastfix import cards, hook
 
     git = "fatal: Invalid path '{}': No such file or directory"
@@ -4643,9 +4644,10 @@ def test_a_quoted_path_of_another_file_or_no_file_is_not_the_same_error(tmp_path
             return {(r["session_id"], cards.how_matched(r)) for r in found}
 
         assert how("/!") == {("bang", "same error"), ("file", "same error, other names")}
-        assert how("lib/app.c") == {("file", "same error"), ("bang", "same error, other names")}
-        # another file, or a temporary file (some file)
-        for path in ("lib/util.c", "/tmp/foo"):
+        assert how("src/app.c") == {("file", "same error"), ("bang", "same error, other names")}
+        # another file, or a temporary file (some file); the same name in another folder is
+        # another file, as the hook says (queries.another_path)
+        for path in ("lib/util.c", "/tmp/foo", "lib/app.c"):
             assert how(path) == {
                 ("file", "same error, another file"),
                 ("bang", "same error, other names"),
@@ -4718,14 +4720,18 @@ def test_another_file_run_that_was_not_there_is_not_the_error_seen_before(tmp_pa
             )
             event = {"session_id": "new", "error": f"Exit code 127\n{pasted}"}
             assert hook.matches(conn, event) == [], pasted
-        # the same file, another folder and shell: the error seen before; the hook gives its
-        # fix in the same project only: in another, its path is another file (nu44 finding 1)
-        for pasted in ("/bin/sh: 1: /srv/web/node_modules/.bin/prisma: not found",):
+        # the same file in another shell's words: the error seen before; at the same path
+        # only, as the hook says (queries.another_path): in another project, its path is
+        # another file (nu44 finding 1), and `pastfix find` said "seen before" of it
+        for pasted, seen in (
+            (f"/bin/sh: 1: {APP}/node_modules/.bin/prisma: not found", True),
+            ("/bin/sh: 1: /srv/web/node_modules/.bin/prisma: not found", False),
+        ):
             found = queries.find_past_fix(conn, pasted)
-            assert [(r["session_id"], r["other_names"]) for r in found] == [("prisma", 0)]
-            assert queries.seen_before(found)
+            assert [(r["session_id"], r["other_names"]) for r in found] == [("prisma", not seen)]
+            assert queries.seen_before(found) is seen
             event = {"session_id": "new", "error": f"Exit code 127\n{pasted}"}
-            assert hook.matches(conn, event) == []
+            assert bool(hook.matches(conn, {**event, "cwd": APP})) is seen
         pasted = "/bin/sh: 1: ./node_modules/.bin/prisma: not found"
         event = {"session_id": "new", "cwd": APP, "error": f"Exit code 127\n{pasted}"}
         assert [r["session_id"] for r in hook.matches(conn, event)] == ["prisma"]
@@ -4738,6 +4744,79 @@ def test_another_file_run_that_was_not_there_is_not_the_error_seen_before(tmp_pa
             ("cat", 1, 1)
         ]
         assert not queries.seen_before(found)
+    finally:
+        conn.close()
+
+
+def test_a_missing_file_is_the_same_file_only_at_the_same_path(tmp_path):
+    """`pastfix find`, MCP and the find page say "seen before" of a missing file as the hook
+    does (queries.another_path, nu44 finding 1): a Read of another project's `package.json`,
+    not there, is another file, and `cat: /home/me/proj/package.json: No such file ...`,
+    pasted, was told seen before with its fix. A paste carries no project: its absolute path
+    is compared, a relative one is relative to nothing (any path that ends with it, its `..`
+    any folder), a bare name is the same file as before, and Claude Code's note says where
+    its `File does not exist.` ran. A session's failure at the pasted path stands for its
+    group, not one at another path that was fixed."""
+    from pastfix import hook
+
+    projects = tmp_path / "projects"
+    read = "<tool_use_error>File does not exist.</tool_use_error>"
+    cat = "cat: {}: No such file or directory"
+    (
+        Session("read", LIB, 0)
+        .call("r1", "Read", file_path=f"{LIB}/package.json")
+        .result("r1", read, error=True)
+        .call("r2", "Bash", command="ls packages")
+        .result("r2", "desktop")
+        .call("r3", "Read", file_path=f"{LIB}/packages/desktop/package.json")
+        .result("r3", "{}")
+        .write(projects / "-home-u-lib" / "read.jsonl")
+    )
+    (
+        Session("cat", APP, 100)
+        .call("c1", "Bash", command="cat docs/a.md")
+        .result("c1", "Exit code 1\n" + cat.format("docs/a.md"), error=True)
+        .call("c2", "Bash", command="cat doc/a.md")
+        .result("c2", "ok")
+        .call("c3", "Bash", command="cat lib/a.md")
+        .result("c3", "Exit code 1\n" + cat.format("lib/a.md"), error=True)
+        .write(projects / "-home-u-app" / "cat.jsonl")
+    )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        note = "File does not exist. Note: your current working directory is {}."
+        for pasted, seen in (
+            (f"Read {LIB}/package.json: File does not exist.", True),
+            ("Read /home/me/proj/package.json: File does not exist.", False),
+            (note.format(LIB), True),
+            (note.format("/home/me/proj"), False),
+            # no place: as before
+            ("File does not exist.", True),
+        ):
+            found = queries.find_past_fix(conn, pasted)
+            assert [r["session_id"] for r in found] == ["read"], pasted
+            assert queries.seen_before(found) is seen, pasted
+            assert found[0]["other_file"] == (not seen)
+            said = queries.not_seen_notice(pasted, found)
+            assert said.startswith("Not seen about this file: 1 past failure had") is not seen
+        for pasted, seen in (
+            (cat.format("docs/a.md"), True),
+            (cat.format(f"{APP}/docs/a.md"), True),
+            (cat.format("../app/docs/a.md"), True),
+            (cat.format("src/a.md"), False),
+            (cat.format("/srv/web/docs/a.md"), False),
+        ):
+            found = queries.find_past_fix(conn, pasted)
+            assert queries.seen_before(found) is seen, pasted
+            event = {"session_id": "new", "cwd": APP, "error": f"Exit code 1\n{pasted}"}
+            assert bool(hook.matches(conn, event)) is seen, pasted
+        # the failure of lib/a.md, not docs/a.md's, fixed by a `cat doc/a.md`
+        for pasted in (cat.format("lib/a.md"), cat.format(f"{APP}/lib/a.md")):
+            found = queries.find_past_fix(conn, pasted)
+            assert [(r["target"], r["fixed_at"], r["other_file"]) for r in found] == [
+                ("cat lib/a.md", None, 0)
+            ]
     finally:
         conn.close()
 
@@ -4826,31 +4905,33 @@ def test_a_name_said_bare_at_the_end_is_a_name(tmp_path):
 def test_a_path_with_a_space_finds_the_same_error(tmp_path):
     """A folder with a space in its name (`my project`, Windows's `My Project (copy)`) made
     sed's missing file "not seen before", with partial matches sharing only `app.js`, where
-    the same paste without the space found the error about another file (nu40 finding 5)."""
+    the same paste without the space found the error about another file (nu40 finding 5).
+    (In its own project: in another, the same name is another file, queries.another_path.)"""
     from pastfix import cards
 
     sed = "sed: can't read {}: No such file or directory"
-    projects = tmp_path / "projects"
-    (
-        Session("sed", APP, 0)
-        .call("s1", "Bash", command="sed -n 1,20p src/AppShell.jsx")
-        .result("s1", "Exit code 2\n" + sed.format("src/AppShell.jsx"), error=True)
-        .call("s2", "Bash", command="sed -n 1,20p src/app-shell.jsx")
-        .result("s2", "import React from 'react'")
-        .write(projects / "-home-u-app" / "sed.jsonl")
-    )
-    build_index(tmp_path / "index.db", projects)
-    conn = queries.connect(tmp_path / "index.db")
-    try:
-        for folder in ("/home/me/my project/src", "C:\\Users\\me\\My Project (copy)\\src"):
-            for name, said in (
-                ("AppShell.jsx", "same error"),
-                ("app.js", "same error, another file"),
+    for n, project in enumerate(("/home/me/my project", "C:\\Users\\me\\My Project (copy)")):
+        projects = tmp_path / f"projects{n}"
+        (
+            Session("sed", project, 0)
+            .call("s1", "Bash", command="sed -n 1,20p src/AppShell.jsx")
+            .result("s1", "Exit code 2\n" + sed.format("src/AppShell.jsx"), error=True)
+            .call("s2", "Bash", command="sed -n 1,20p src/app-shell.jsx")
+            .result("s2", "import React from 'react'")
+            .write(projects / "project" / "sed.jsonl")
+        )
+        build_index(tmp_path / f"index{n}.db", projects)
+        conn = queries.connect(tmp_path / f"index{n}.db")
+        try:
+            for folder, name, said in (
+                (f"{project}/src", "AppShell.jsx", "same error"),
+                (f"{project}/src", "app.js", "same error, another file"),
+                ("/home/u/app/src", "AppShell.jsx", "same error, another file"),
             ):
                 found = queries.find_past_fix(conn, sed.format(f"{folder}/{name}"))
                 assert [(r["session_id"], cards.how_matched(r)) for r in found] == [("sed", said)]
-    finally:
-        conn.close()
+        finally:
+            conn.close()
 
 
 def test_another_wording_or_path_of_an_error_finds_it(tmp_path):

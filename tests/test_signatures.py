@@ -3128,3 +3128,19 @@ def test_named_paths_are_the_paths_a_line_names_as_written():
     assert sig.named_paths("cat: go.sum: No such file or directory") == []
     line = "/usr/bin/bash: line 33: cd: .smart-env/multi: No such file or directory"
     assert sig.named_paths(line) == []
+
+
+def test_the_folder_claude_code_ran_in_is_no_path_the_line_names():
+    """`File does not exist. Note: your current working directory is /x/app.` names no file:
+    its note says where the Read ran (ran_in), the project of a pasted one
+    (pastfix.queries.missing_elsewhere), not a missing path to compare (named_paths)."""
+    line = "File does not exist. Note: your current working directory is /home/u/app."
+    assert sig.named_paths(line) == []
+    assert sig.ran_in(line) == "/home/u/app"
+    assert sig.ran_in("File does not exist. Note: your current working directory is C:\\a.") == (
+        "C:\\a"
+    )
+    assert sig.ran_in("cat: /home/u/app/x: No such file or directory") == ""
+    # a folder with a space in its name is one path, as normalise() reads it
+    line = "sed: can't read /home/me/my project/src/a.jsx: No such file or directory"
+    assert sig.named_paths(line) == ["/home/me/my project/src/a.jsx"]

@@ -22,6 +22,7 @@ from pastfix.queries import (
     FIX_STEPS_SHOWN,
     FIX_TEXT_CHARS,
     OTHER_FILE,
+    OTHER_GOAL,
     OTHER_NAMES,
     SNIPPET_CLOSE,
     SNIPPET_OPEN,
@@ -518,8 +519,9 @@ def how_matched(row: dict[str, Any]) -> str:
     is the pasted one, once paths, numbers and ids are set aside), `same error, another
     file` (the file it names is another), `same error, other names` (every name it quotes is
     another: queries.other_names; not seen before, nor is another file run that was not
-    there or a shell could not run or write: queries.its_file_is_the_error), `same error
-    signature` (other values in
+    there or a shell could not run or write: queries.its_file_is_the_error), `same error,
+    another goal` (only worked around, by a call with another goal than the caller's:
+    queries.another_goal, not seen before), `same error signature` (other values in
     the same signature), `same words, maybe another error` (every word of it, not its
     signature), `partial: shares ...` (some of its rarer words, not seen before), and of a
     paste that names no error (queries.says_little_matched) `ended the same way`, `holds
@@ -528,6 +530,10 @@ def how_matched(row: dict[str, Any]) -> str:
     alone, `signature`, did not tell the very same error from another file's or another
     value's (an MCP client's rows, a new user's try, session 34)."""
     if row["matched"] == "signature":
+        if row.get("other_goal"):
+            # worked around on the way to another goal (queries.another_goal): before the
+            # rest, which say how its error compares, not its goal
+            return OTHER_GOAL
         if row.get("same_text"):
             return "same error"
         if row.get("other_names") and not row.get("other_file"):

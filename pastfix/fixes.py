@@ -835,6 +835,51 @@ def _segments_of(words: list[str]) -> list[list[str]]:
     return found
 
 
+# The subcommands that install the words after them (`apt-get install jq`, `pip install
+# httpx`, `npm install sql.js`, `yarn add zod`, `cargo add serde`).
+_INSTALLS = frozenset({"install", "add"})
+_SHELL_TOOLS = agents.tools(agents.SHELL)
+
+
+def goal(tool: str | None, target: str | None) -> frozenset[str]:
+    """What a shell call was to do, as words to compare with another call's
+    (queries.another_goal): its packages when it installs some (each
+    simple command's words after its `install` or `add`, flags aside: an `apt-get update`
+    before it only prepares), else its programs and the words they were given, flags aside
+    (the file run, a subcommand and its operands). A program is a goal of its own: `sed` of
+    another file missing on Windows was worked around by Get-Content, which a `sed` of this
+    file wants as well (nu45's hook event x2), while packages are installed by one program
+    for many goals. Empty for another tool: a file tool's errors that are about its file
+    (not there) are told by their path (hook.another_files), and the rest are of the tool's
+    use, whose way round carries over to any file (a folder listed instead of Read, a file
+    too long searched, an Edit of many matches rewritten: compared by their files, 17 of the
+    18 hook answers changed in a replay of nu44's and nu45's failures). Kept simple: a past
+    failure worked around (not fixed) reached its own goal another way, and a workaround of
+    `sudo apt-get install -y sqlite3` (sql.js from npm) is no way to install jq; the same
+    sudo error says nothing of either goal (a new user's hook event, nu45 finding 2)."""
+    if not target or tool not in _SHELL_TOOLS:
+        return frozenset()
+    installed: set[str] = set()
+    ran: set[str] = set()
+    _goal_words(target, installed, ran)
+    return frozenset(installed or ran)
+
+
+def _goal_words(command: str, installed: set[str], ran: set[str], depth: int = 0) -> None:
+    """goal()'s words of a command, into `installed` and `ran`: a shell's script
+    (`powershell.exe -Command 'sed ...'`, `bash -lc '...'`) as the commands it runs."""
+    for words in segments(command):
+        program, args = _program(words)
+        script = _script_of(program, args) if depth < 2 else None
+        operands = [a.lower() for a in args if not a.startswith("-")]
+        if script is not None:
+            _goal_words(script[1], installed, ran, depth + 1)
+        elif operands and operands[0] in _INSTALLS and len(operands) > 1:
+            installed.update(operands[1:])
+        elif program:
+            ran.update([program.lower(), *operands])
+
+
 _PYTHON = lazy(r"python[0-9.]*")
 
 

@@ -24,8 +24,8 @@ Code's, which has a failure event of its own) gets no answer.
 A hook must never disturb the session: an interrupt, Claude Code's own noise
 (a rejected call, a cancelled sibling, a file not read first...), a key line too
 generic to mean anything (`Exit code 1`), no match, another file's fix of a file or folder
-that was not there (matches()), and every problem (no index,
-a locked one, bad input) give no output and exit status 0; problems are told on
+that was not there, a way round met on the way to another goal (matches()), and every
+problem (no index, a locked one, bad input) give no output and exit status 0; problems are told on
 stderr. Every wait is bounded: a build locking the index gets WAIT_SECONDS in all,
 the lookup TIME_LIMIT, and `--refresh` behind a running build answers from the
 index as it is. It runs on every failed call, so it imports little: no click, no
@@ -165,6 +165,11 @@ def matches(
                 missing and bool(row["other_file"]) and row["matched"] == "signature"
             )
             continue
+        if queries.another_goal(row, event.get("tool_name"), _target(event)):
+            # the same error met on the way to another goal, only worked around there: its
+            # way round (sql.js from npm for sqlite3) is no fix of this call's (`apt-get
+            # install -y jq`), as about other names above (nu45 finding 2)
+            continue
         if signatures.says_a_file_is_missing(row["signature"] or "") and another_files(
             conn, event, row
         ):
@@ -244,6 +249,21 @@ def another_files(conn: sqlite3.Connection, event: dict[str, Any], row: dict[str
     key = signatures.key_line(row["error"] or "")
     theirs = queries.call_paths(row["tool"], row["target"], key, there)
     return queries.another_path(mine, here, theirs, there)
+
+
+def _target(event: dict[str, Any]) -> str | None:
+    """What the event's call was given, as find_past_fix's `target` has it: its command, or
+    its file."""
+    tool_input = event.get("tool_input")
+    given = tool_input if isinstance(tool_input, dict) else {}
+    for key in ("command", "file_path", "notebook_path", "path"):
+        value = given.get(key)
+        if isinstance(value, str) and value:
+            return value
+        if key == "command" and isinstance(value, list) and value:
+            # Codex's argv (`["bash", "-lc", "..."]`)
+            return shlex.join(str(word) for word in value)
+    return None
 
 
 def same_system_first(rows: list[dict[str, Any]], cwd: object) -> list[dict[str, Any]]:

@@ -1873,6 +1873,28 @@ def find_limit(limit: object) -> int:
 OTHER_NAMES = "same error, other names"
 # ... of the pasted error's signature about another file (other_file).
 OTHER_FILE = "same error, another file"
+# ... of a failure only worked around, whose call was to do something else (another_goal).
+OTHER_GOAL = "same error, another goal"
+
+
+def another_goal(row: dict[str, Any], tool: str | None, target: str | None) -> bool:
+    """Whether a find_past_fix row is the same error met on the way to another goal than the
+    call `tool` `target`'s (fixes.goal: the packages installed, the file run, the file): a
+    failure its session only worked around (outcome `worked around`), whose goals and the
+    call's share nothing. A workaround reached that session's own goal another way (sql.js
+    from npm instead of `apt-get install sqlite3`): for another goal it is no fix, and the
+    error (`sudo: a password is required`) does not name either. The hook gave it as the fix
+    of a failed `sudo apt-get install -y jq` (nu45 finding 2). A row that was fixed changed
+    the failed call, which may well carry over, and a call that says no goal (a pasted
+    error: no call) keeps the row as it is. Such a row is matched as OTHER_GOAL
+    (cards.how_matched; `other_goal` set by the caller), and is not the error seen before
+    for that call, as rows about other names are not."""
+    if row.get("outcome") != "worked around":
+        return False
+    mine = fixes.goal(tool, target)
+    theirs = fixes.goal(row.get("tool"), row.get("target"))
+    return bool(mine and theirs) and not mine & theirs
+
 
 # Where a find_past_fix row stands before bm25 (find_class).
 FindClass = tuple[bool, bool, bool, bool, bool, bool, bool, int, int, bool]
@@ -1907,7 +1929,8 @@ def find_class(row: dict[str, Any]) -> FindClass:
 
 def seen_before(rows: list[dict[str, Any]]) -> bool:
     """Whether find_past_fix found the error itself: a row with its signature or every word,
-    not one whose signature is the error's about other names (other_names). (Or, of a paste
+    not one whose signature is the error's about other names (other_names), nor one met on
+    the way to another goal (other_goal: another_goal). (Or, of a paste
     that says_little, a row that ended as it says, EXIT_STATUS, or holds its words,
     COMMON_WORDS: what it asked for, not partial matches, though it names no error; the
     callers say so, says_little_notice.)
@@ -1919,7 +1942,10 @@ def seen_before(rows: list[dict[str, Any]]) -> bool:
     that was not there or a shell could not run or write (its_file_is_the_error: also
     other_file), whose fix was that file's.
     """
-    return any(row["matched"] != "some words" and not row.get("other_names") for row in rows)
+    return any(
+        row["matched"] != "some words" and not row.get("other_names") and not row.get("other_goal")
+        for row in rows
+    )
 
 
 # Written by every build at its end (pastfix.build._record_build). A fresh build writes every

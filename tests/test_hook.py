@@ -1621,3 +1621,52 @@ def test_an_install_the_user_did_outside_the_session_is_no_step(tmp_path):
         "   worked around: by no call of that session: what this one was for came about outside"
         " it, and then Bash cd build && cmake -DDEBUG=ON -DBUILD_GUI=ON .. && make succeeded"
     ) in cards.format_hit(1, row).splitlines()
+
+
+SUDO = (
+    "Exit code 1\nsudo: a terminal is required to read the password; either use the -S option"
+    " to read from standard input or configure an askpass helper\nsudo: a password is required"
+)
+
+
+def test_a_workaround_for_another_goal_is_not_recalled(tmp_path):
+    """`sqlite3` not found, `sudo apt-get install -y sqlite3` refused (sudo asked for a
+    password), both worked around by sql.js from npm: the hook gave that as the fix of a
+    refused `sudo apt-get install -y jq` (nu45 finding 2). The sudo error names neither
+    package; a way round to a database is no way to jq (queries.another_goal). The same
+    install is, and so is the error without the call (as before)."""
+    script = f"import initSqlJs from 'sql.js';\nconst dbPath = '{APP}/data/app.db';\n"
+    (
+        Session("sq", APP, 0)
+        .prompt("make the database")
+        .call("sq0", "Bash", command=f'sqlite3 "{APP}/data/app.db" ".tables"')
+        .result("sq0", "Exit code 127\n/bin/bash: line 1: sqlite3: command not found", error=True)
+        .call("sq1", "Bash", command="sudo apt-get update && sudo apt-get install -y sqlite3")
+        .result("sq1", SUDO, error=True)
+        .say("No sudo: let me use a Node.js script with sql.js to initialize the database.")
+        .call("sq2", "Write", file_path=f"{APP}/data/init-db.mjs", content=script)
+        .result("sq2", "File created successfully")
+        .call("sq3", "Bash", command=f"cd {APP}/data && npm install sql.js 2>&1 | tail -3")
+        .result("sq3", "added 1 package")
+        .call("sq4", "Bash", command="node init-db.mjs")
+        .result("sq4", "database created")
+        .write(tmp_path / "projects" / "-home-u-app" / "sq.jsonl")
+    )
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+    conn = queries.connect(db)
+    try:
+        outcome = conn.execute("SELECT outcome FROM fixes WHERE tool_use_id = 'sq1'").fetchone()
+    finally:
+        conn.close()
+    assert outcome == ("worked around",)
+
+    def answer(command):
+        return hook.respond(json.dumps(event(SUDO, tool_input={"command": command})), db)
+
+    assert answer("sudo apt-get install -y jq") == ""
+    assert answer("bash -lc 'sudo apt install jq'") == ""
+    assert "npm install sql.js" in context_of(answer("sudo apt-get install sqlite3"))
+    # a pasted error says no goal: as before
+    no_call = {k: v for k, v in event(SUDO).items() if k != "tool_input"}
+    assert "npm install sql.js" in context_of(hook.respond(json.dumps(no_call), db))

@@ -5635,3 +5635,39 @@ def test_a_name_for_what_has_no_name_is_no_name_shared(tmp_path):
         conn.close()
     # ('lib' is a value the signature sets aside: SIGNATURE_VERSION 37, kept_set_aside)
     assert "'anonymous lambda'" not in signatures.quoted_names(lib)
+
+
+@pytest.mark.parametrize(
+    ("tool", "target", "another"),
+    [
+        # another package installed, by another program or with other steps around it
+        ("Bash", "sudo apt-get install -y jq", True),
+        ("Bash", "bash -lc 'brew install jq'", True),
+        # the same package, or a command that says no goal of its own
+        ("Bash", "sudo apt install sqlite3", False),
+        (None, None, False),
+        # the same program run on another file: a way round a missing program carries over
+        ("Bash", "sqlite3 other.db .schema", False),
+        # a file tool's way round (a folder listed, a long file searched) is of the tool's
+        # use, for any file
+        ("Read", "/home/u/app/README.md", False),
+    ],
+)
+def test_a_workaround_of_another_goal_is_the_same_error_for_another_goal(tool, target, another):
+    """A failure only worked around reached its own goal another way (sql.js for sqlite3):
+    of a call with another goal (fixes.goal) it is `same error, another goal`, not the error
+    seen before; a fixed one changed the failed call, and stays (nu45 finding 2)."""
+    row = {
+        "matched": "signature",
+        "same_text": 1,
+        "other_names": 0,
+        "other_file": 0,
+        "outcome": "worked around",
+        "tool": "Bash",
+        "target": "sudo apt-get update && sudo apt-get install -y sqlite3 2>&1 | tail -5",
+    }
+    assert queries.another_goal(row, tool, target) is another
+    assert not queries.another_goal({**row, "outcome": "fixed"}, tool, target)
+    marked = {**row, "other_goal": queries.another_goal(row, tool, target)}
+    assert cards.how_matched(marked) == (queries.OTHER_GOAL if another else "same error")
+    assert queries.seen_before([marked]) is not another

@@ -394,14 +394,19 @@ TYPED_OR_ASKED_SQL = f"({TYPED_SQL} OR text LIKE '<command-%')"
 # session of ../shared/corpus/real kept "Build monorepo bookmark app ..." through 5
 # prompts), and the demo's `git push` failure showed "session: Fix mypy union-attr error"
 # (a new user's try, nu43). Null in the first prompt's turn, which the title is about.
-TURN_PROMPT_SQL = (
-    "(SELECT title FROM (SELECT title, timestamp, line_no, count(*) OVER () AS prompts"
-    " FROM (SELECT typed_title({agent}, text) AS title, timestamp, line_no"
-    " FROM messages WHERE session_id = {session} AND timestamp <= {at}"
+# (the latest titled prompt, when the two latest are titled: typed_title is called on the
+# newest prompts only, down the index, not on every prompt of the session for every row)
+_PROMPTS_BEFORE = (
+    "SELECT typed_title({agent}, text) AS title FROM messages"
+    " WHERE session_id = {session} AND timestamp <= {at}"
     " AND kind = 'prompt' AND is_meta = 0 AND is_sidechain = 0 AND text > ''"
-    f" AND {TYPED_OR_ASKED_SQL} AND {NOT_INTERRUPTED_SQL})"
-    " WHERE title IS NOT NULL)"
-    " WHERE prompts > 1 ORDER BY timestamp DESC, line_no DESC LIMIT 1)"
+    f" AND {TYPED_OR_ASKED_SQL} AND {NOT_INTERRUPTED_SQL}"
+    " ORDER BY timestamp DESC, line_no DESC"
+)
+TURN_PROMPT_SQL = (
+    "(CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM (" + _PROMPTS_BEFORE + ")"
+    " WHERE title IS NOT NULL LIMIT 2)) = 2"
+    " THEN (SELECT title FROM (" + _PROMPTS_BEFORE + ") WHERE title IS NOT NULL LIMIT 1) END)"
 )
 
 

@@ -148,6 +148,7 @@ def matches(
     rows = []
     # whether its signature was seen about another file that was not there (left out below)
     elsewhere = False
+    tool, target = event.get("tool_name"), _target(event)
     for row in queries.find_past_fix(conn, pasted, CANDIDATES):
         if row["matched"] not in GOOD_MATCHES or row["session_id"] in own:
             continue
@@ -155,24 +156,22 @@ def matches(
             continue
         if before is not None and (row["failed_at"] or "") >= before:
             continue
+        missing = signatures.says_a_file_is_missing(row["signature"] or "")
         if row["other_names"]:
             # its error signature about other names (a TypeScript property, a yarn script,
             # a column): its fix edited those, and an agent told "this error was seen
             # before" would apply it (a new user's made-up errors, session 35); or about
             # another file that was not there (queries.its_file_is_the_error), as below
-            missing = signatures.says_a_file_is_missing(row["signature"] or "")
             elsewhere = elsewhere or (
                 missing and bool(row["other_file"]) and row["matched"] == "signature"
             )
             continue
-        if queries.another_goal(row, event.get("tool_name"), _target(event)):
+        if queries.another_goal(row, tool, target):
             # the same error met on the way to another goal, only worked around there: its
             # way round (sql.js from npm for sqlite3) is no fix of this call's (`apt-get
             # install -y jq`), as about other names above (nu45 finding 2)
             continue
-        if signatures.says_a_file_is_missing(row["signature"] or "") and another_files(
-            conn, event, row
-        ):
+        if missing and another_files(conn, event, row):
             # the same error about another file or folder that was not there, fixed there or
             # not: its fix made, renamed or looked for that one (another project's `mkdir -p
             # .claude/logs`, `AppShell.jsx` renamed), no fix of a file missing here (a new

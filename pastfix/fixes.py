@@ -99,7 +99,10 @@ failed call tried to do:
   then `git add a.ex`) is no fix when a later call of the
   window does the work on it after all (`git add -f priv/static/assets/x.css`): that call
   is, and leads the remedy, the retry a step of it (see _put_back_later). A file the retry
-  renamed (`mv a.py b.py && python3 b.py`) is the file that failed. A script file piped
+  renamed (`mv a.py b.py && python3 b.py`) is the file that failed. A file tool given a
+  page's address for its path (`Path does not exist: https://...`) is retried on the file
+  that holds a page of that site: a page fetch's result the agent kept, or one `curl -o`
+  saved (_saved_copy). A script file piped
   into what runs it (`Get-Content x.ps1 -Raw | Invoke-Expression`, `cat x.sh | bash`) is
   retried by any run of that file (_same_script_run), and so is one read into a variable
   and given to what runs code (`$code = Get-Content x.ps1 -Raw`, then `powershell
@@ -3449,6 +3452,66 @@ def _fetched_otherwise(url: str, call: Call) -> bool:
             if number.group(1) in intent.words:
                 return True
     return False
+
+
+# Claude Code keeps a result too large for the chat in the session's folder, by its call's
+# id (`<project>/<session>/tool-results/toolu_017f….txt`, see records.PersistedOutput).
+_PERSISTED = lazy(r"/tool-results/([\w-]+)\.txt$")
+# The flags that name the file curl or wget saves a page to.
+_SAVED_TO = frozenset({"-o", "--output", "-O", "--output-document"})
+_DOWNLOADERS = frozenset({"curl", "wget"})
+
+
+def _saved_pages(calls: Iterable[Call]) -> dict[str, str]:
+    """The files that hold a page the session fetched, by path (persisted outputs by their
+    call's id): a WebFetch's result kept in tool-results/, a `curl -o x URL`, `wget -O x
+    URL` or `curl URL > x`. Only asked of a file tool given a URL (see _saved_copy)."""
+    pages: dict[str, str] = {}
+    for call in calls:
+        if call.failed:
+            continue
+        if call.url:
+            pages[call.tool_use_id] = call.url
+            continue
+        for intent in intents(call.command):
+            if intent.program not in _DOWNLOADERS:
+                continue
+            url = next((w for w in intent.words if w.startswith(("http://", "https://"))), None)
+            if url is None:
+                continue
+            words = intent.words
+            saved = [words[k + 1] for k in range(len(words) - 1) if words[k] in _SAVED_TO]
+            saved += [a or b for a, b in _WRITES_TO.findall(call.command or "")]
+            pages.update((_key(path.strip(_QUOTES)), url) for path in saved if path != "-")
+    return pages
+
+
+def _given_url(call: Call) -> bool:
+    """Whether a file tool was given a page's address for its path (see _saved_copy)."""
+    return (call.file_path or "").startswith(("http://", "https://"))
+
+
+def _saved_copy(failed: Call, call: Call, pages: Mapping[str, str]) -> bool:
+    """Whether a file tool given a URL for a path (`Path does not exist: https://...`) was
+    called again on a local file that holds a page of that site (see _saved_pages): a Grep
+    of `https://code.claude.com/docs/en/`, then the same Grep of the tool-results file that
+    kept the WebFetch of code.claude.com/docs/en/claude-directory.md (fortieth held-out
+    set, fixed; the card said "not fixed"). The tool took no URL: the retry changed the
+    kind of its target, a page for the file that holds it."""
+    if not call.file_path or _SAME_TOOL.get(call.name, call.name) != _SAME_TOOL.get(
+        failed.name, failed.name
+    ):
+        return False
+    persisted = _PERSISTED.search(_unix(call.file_path))
+    if persisted is not None:
+        url = pages.get(persisted.group(1))
+    else:
+        path = _key(call.file_path)
+        url = pages.get(path) or next(
+            (u for p, u in pages.items() if not p.startswith("/") and path.endswith("/" + p)),
+            None,
+        )
+    return url is not None and _host(url) == _host(failed.file_path)
 
 
 # What find and fd are told to look for (`-name`, `-iname`, `-path`, fd's pattern).
@@ -7173,6 +7236,7 @@ def fix_of(
     guided: bool = False,
     key_of: Callable[[str], str] | None = None,
     shows_error: Callable[[str], bool] | None = None,
+    before: Sequence[Call] = (),
 ) -> Fix:
     """What followed `failed` among `after`, the calls of its window (same agent, in order).
 
@@ -7184,7 +7248,8 @@ def fix_of(
     gives its key line; `shows_error(text)` whether a call's output shows this error
     (else: its key line is in it).
     `output(tool_use_id)` gives a later call's output, read only for the few calls that
-    might confirm a fix.
+    might confirm a fix. `before`: the calls of its thread before it (the pages it fetched:
+    _saved_copy).
 
     When retries failed again before one succeeded, the remedy is what came between the
     last failure with this error and the first retry without it: a test suite that fails
@@ -7307,6 +7372,8 @@ def fix_of(
     )
     # the calls cancelled beside it, and what reran them (see _cancelled_beside)
     beside = _cancelled_beside(failed, after)
+    # a file tool given a URL: the files that hold a page fetched (see _saved_copy)
+    pages = _saved_pages([*before, *after]) if _given_url(failed) else {}
     for n, call in enumerate(after):
         if no_tests and _narrowed(failed, call):
             continue
@@ -7475,6 +7542,7 @@ def fix_of(
             )
             or (named and bool(call.file_path))
             or (in_file and _runs_on_workdir(failed, call))
+            or (bool(pages) and not call.failed and _saved_copy(failed, call, pages))
             or wider
             or (silent is not None and _rewrote_silent(silent, call, output))
         ):
@@ -8908,6 +8976,8 @@ def session_fixes(
                         guided=guided,
                         key_of=lambda later: key(later) if later in errors else "",
                         shows_error=functools.partial(shows, call.tool_use_id),
+                        # (read only by a file tool given a URL: not copied for the rest)
+                        before=pool[:i] if _given_url(call) else (),
                     )
                     fix = fix_in(after)
                     rerun = _run_again(call, later) if end and fix.outcome == NOT_FIXED else None

@@ -3429,6 +3429,36 @@ def test_a_page_a_fetch_could_not_read_is_got_by_curl_or_gh():
         assert run([failed, later], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_file_tool_given_a_url_is_retried_on_the_saved_page():
+    """A Grep of `https://code.claude.com/docs/en/` (`Path does not exist: https://...`),
+    then the same Grep of the tool-results file that kept a WebFetch of a page of that site
+    (fortieth held-out set, fixed): the retry, its target a page's local copy. So is one of
+    a file `curl -o` saved after the failure. A file that holds another site's page, or one
+    no fetch wrote, is not."""
+    home = "/home/me/.claude/projects/-home-me/s1/tool-results"
+    fetch = call("WebFetch", url="https://code.claude.com/docs/en/claude-directory.md")
+    failed = call(
+        "Grep", file_path="https://code.claude.com/docs/en/", pattern="JSONL", failed=True
+    )
+    error = {failed.tool_use_id: "Path does not exist: https://code.claude.com/docs/en/."}
+    saved = call("Grep", file_path=f"{home}/{fetch.tool_use_id}.txt", pattern="session|JSONL")
+    fix = run([fetch, failed, saved], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, saved.tool_use_id)
+
+    curl = call(command="curl -sL -o docs.html https://code.claude.com/docs/en/overview")
+    grep = call("Grep", file_path="/home/me/docs.html", pattern="JSONL")
+    fix = run([failed, curl, grep], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, grep.tool_use_id)
+
+    other = call("WebFetch", url="https://docs.example.com/en/overview")
+    for later in (
+        [other, call("Grep", file_path=f"{home}/{other.tool_use_id}.txt", pattern="JSONL")],
+        [call("Grep", file_path=f"{home}/t999.txt", pattern="JSONL")],
+        [call("Grep", file_path="/home/me/notes.md", pattern="JSONL")],
+    ):
+        assert run([fetch, failed, *later], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_page_refused_then_searched_for_is_worked_around():
     """WebFetch of a journal's page is a 403; a web search for the paper it was to verify
     (its author and journal) did it (twelfth held-out set, twice). A search of the site's

@@ -279,7 +279,10 @@ When retries failed again before one succeeded, only what came between the last
 retry that still showed this error and the first one that failed with another
 counts: a test run that failed four times on four errors had four remedies (a run that
 printed what the failed one did before its error, and more, then failed with the same
-message, got further: another file's error). That first
+message, got further: another file's error). Unless nothing done after the last such retry
+made the error go (only failed edits and looks: another writer did the rest), and each of
+them showed fewer of its errors than the run before it: then the steps before them count
+(_progress_from). That first
 retry got past the error: when the confirmation ran it again unchanged, or changed it
 again another way (a query rewritten on each error, inline code too: _keeps_change), or ran
 it again beside other commands
@@ -7684,6 +7687,24 @@ def fix_of(
             unparsed,
             key_line,
         )
+        earlier = _progress_from(start, retried, after, error, output) if start else start
+        if not fix.remedy and earlier < start:
+            # nothing after its last sighting did it, but the agent's steps before it took
+            # away some of its errors (see _progress_from)
+            fix = _confirmed(
+                failed,
+                after[:n],
+                call,
+                way,
+                error,
+                window_end,
+                earlier,
+                stop,
+                listed,
+                output,
+                unparsed,
+                key_line,
+            )
         if way == WORKED_AROUND and _path_corrected(failed, call):
             fix.outcome = FIXED
         if way == FIXED and failed.name in SHELL_TOOLS:
@@ -7778,6 +7799,51 @@ def fix_of(
         window_end=window_end,
         others=[c.tool_use_id for c in next_steps(nearby)],
     )
+
+
+# A line of a check's output that names an error or a failure (a compiler's, a test's).
+_ERROR_LINE = lazy(r"\b(?:error|Error|ERROR|FAIL|FAILED|Failed|failed)\b")
+_NUMBERS = lazy(r"\d+")
+
+
+def _error_lines(text: str) -> set[str]:
+    """The lines of an output that name an error, their numbers left out: one moved by an
+    edit above it (`x.ts(25,1): error TS6192`, then `x.ts(24,1)`) is the same error."""
+    return {
+        _NUMBERS.sub("N", line.strip())
+        for line in text.splitlines()[:PERSIST_LINES]
+        if _ERROR_LINE.search(line)
+    }
+
+
+def _progress_from(
+    start: int,
+    retried: Sequence[tuple[int, bool]],
+    after: Sequence[Call],
+    error: str,
+    output: Callable[[str], str],
+) -> int:
+    """Where the remedy begins when nothing the agent did after the failure's last sighting
+    made it go (the confirmation's run passed after failed edits and looks only: a linter or
+    another writer did the rest), but each retry before it that still failed with this error
+    showed fewer of its errors: the steps before those retries are the fix's own. `tsc`
+    with three files' errors; `.js` added to the imports of three, the next run showing only
+    one file's; an unused block removed, the next run showing two errors fewer; the file's
+    edits then refused as it changed under the agent, and the run after passed (thirty-fifth
+    held-out set, labelled with those four edits; the card named none). A retry that failed
+    on another error, or with every error it had before, ends the walk back."""
+    if not all(alike for i, alike in retried if i < start):
+        return start
+    same = [i for i, _ in retried if i < start]
+    for k in range(len(same) - 1, -1, -1):
+        retry = after[same[k]]
+        now = output(retry.outcome_of or retry.tool_use_id)
+        prior = after[same[k - 1]] if k else None
+        then = output(prior.outcome_of or prior.tool_use_id) if prior else error
+        if not _error_lines(then) - _error_lines(now):
+            break
+        start = same[k - 1] + 1 if k else 0
+    return start
 
 
 def next_steps(calls: Iterable[Call]) -> list[Call]:

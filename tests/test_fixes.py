@@ -819,6 +819,52 @@ def test_the_same_error_again_moves_the_remedy_after_it():
     assert [s.tool_use_id for s in found[first.tool_use_id].remedy] == [useful.tool_use_id]
 
 
+def test_steps_that_took_away_some_of_its_errors_are_the_remedy_when_nothing_after_did():
+    """`tsc` fails on three files; `.js` added to one file's imports, the next run shows
+    the other's errors only (the first's moved a line up); an unused block removed, the
+    next shows one fewer; then the agent's edits are refused (the file changed under it)
+    and the run passes (thirty-fifth held-out set): the edits that took errors away are the
+    fix of each run before them. Runs that showed the same errors each time leave no
+    remedy: the steps before them did nothing seen."""
+    ts = "src/a.test.ts({},1): error TS6192: All imports in import declaration are unused."
+    first = call(command="pnpm run typecheck", failed=True)
+    edit_one = call("Edit", file_path="/p/src/b.test.ts")
+    second = call(command="pnpm run typecheck", failed=True)
+    edit_two = call("Edit", file_path="/p/src/a.test.ts")
+    third = call(command="pnpm run typecheck", failed=True)
+    refused = call("Edit", file_path="/p/src/a.test.ts", failed=True)
+    look = call(command="head -30 src/a.test.ts")
+    ok = call(command="pnpm run typecheck")
+    texts = {
+        first.tool_use_id: "\n".join(
+            [
+                ts.format(25),
+                "src/a.test.ts(349,13): error TS6133: 'mock' is declared but never read.",
+                "src/b.test.ts(18,27): error TS2835: Relative import paths need extensions.",
+            ]
+        ),
+        second.tool_use_id: "\n".join(
+            [ts.format(24), "src/a.test.ts(347,13): error TS6133: 'mock' is declared..."]
+        ),
+        third.tool_use_id: ts.format(24),
+        refused.tool_use_id: "File has been modified since read.",
+    }
+    calls = [first, edit_one, second, edit_two, third, refused, look, ok]
+    found = run(calls, texts, outputs=texts)
+    assert [s.tool_use_id for s in found[first.tool_use_id].remedy] == [
+        edit_one.tool_use_id,
+        edit_two.tool_use_id,
+    ]
+    assert [s.tool_use_id for s in found[second.tool_use_id].remedy] == [edit_two.tool_use_id]
+    assert found[third.tool_use_id].remedy == []
+    assert {found[c.tool_use_id].confirmed_by for c in (first, second, third)} == {ok.tool_use_id}
+
+    same = {**texts, second.tool_use_id: texts[first.tool_use_id]}
+    same[third.tool_use_id] = same[first.tool_use_id]
+    found = run(calls, same, outputs=same)
+    assert found[first.tool_use_id].remedy == []
+
+
 def test_the_window_ends_at_the_second_prompt():
     failed = call(command="cargo build", failed=True, at="2026-01-01T00:00:01Z")
     ok = call(command="cargo build", at="2026-01-01T00:00:09Z")

@@ -99,7 +99,10 @@ failed call tried to do:
   then `git add a.ex`) is no fix when a later call of the
   window does the work on it after all (`git add -f priv/static/assets/x.css`): that call
   is, and leads the remedy, the retry a step of it (see _put_back_later). A file the retry
-  renamed (`mv a.py b.py && python3 b.py`) is the file that failed. A script file piped
+  renamed (`mv a.py b.py && python3 b.py`) is the file that failed. A file tool given a
+  page's address for its path (`Path does not exist: https://...`) is retried on the file
+  that holds a page of that site: a page fetch's result the agent kept, or one `curl -o`
+  saved (_saved_copy). A script file piped
   into what runs it (`Get-Content x.ps1 -Raw | Invoke-Expression`, `cat x.sh | bash`) is
   retried by any run of that file (_same_script_run), and so is one read into a variable
   and given to what runs code (`$code = Get-Content x.ps1 -Raw`, then `powershell
@@ -276,7 +279,10 @@ When retries failed again before one succeeded, only what came between the last
 retry that still showed this error and the first one that failed with another
 counts: a test run that failed four times on four errors had four remedies (a run that
 printed what the failed one did before its error, and more, then failed with the same
-message, got further: another file's error). That first
+message, got further: another file's error). Unless nothing done after the last such retry
+made the error go (only failed edits and looks: another writer did the rest), and each of
+them showed fewer of its errors than the run before it: then the steps before them count
+(_progress_from). That first
 retry got past the error: when the confirmation ran it again unchanged, or changed it
 again another way (a query rewritten on each error, inline code too: _keeps_change), or ran
 it again beside other commands
@@ -3449,6 +3455,66 @@ def _fetched_otherwise(url: str, call: Call) -> bool:
             if number.group(1) in intent.words:
                 return True
     return False
+
+
+# Claude Code keeps a result too large for the chat in the session's folder, by its call's
+# id (`<project>/<session>/tool-results/toolu_017f….txt`, see records.PersistedOutput).
+_PERSISTED = lazy(r"/tool-results/([\w-]+)\.txt$")
+# The flags that name the file curl or wget saves a page to.
+_SAVED_TO = frozenset({"-o", "--output", "-O", "--output-document"})
+_DOWNLOADERS = frozenset({"curl", "wget"})
+
+
+def _saved_pages(calls: Iterable[Call]) -> dict[str, str]:
+    """The files that hold a page the session fetched, by path (persisted outputs by their
+    call's id): a WebFetch's result kept in tool-results/, a `curl -o x URL`, `wget -O x
+    URL` or `curl URL > x`. Only asked of a file tool given a URL (see _saved_copy)."""
+    pages: dict[str, str] = {}
+    for call in calls:
+        if call.failed:
+            continue
+        if call.url:
+            pages[call.tool_use_id] = call.url
+            continue
+        for intent in intents(call.command):
+            if intent.program not in _DOWNLOADERS:
+                continue
+            url = next((w for w in intent.words if w.startswith(("http://", "https://"))), None)
+            if url is None:
+                continue
+            words = intent.words
+            saved = [words[k + 1] for k in range(len(words) - 1) if words[k] in _SAVED_TO]
+            saved += [a or b for a, b in _WRITES_TO.findall(call.command or "")]
+            pages.update((_key(path.strip(_QUOTES)), url) for path in saved if path != "-")
+    return pages
+
+
+def _given_url(call: Call) -> bool:
+    """Whether a file tool was given a page's address for its path (see _saved_copy)."""
+    return (call.file_path or "").startswith(("http://", "https://"))
+
+
+def _saved_copy(failed: Call, call: Call, pages: Mapping[str, str]) -> bool:
+    """Whether a file tool given a URL for a path (`Path does not exist: https://...`) was
+    called again on a local file that holds a page of that site (see _saved_pages): a Grep
+    of `https://code.claude.com/docs/en/`, then the same Grep of the tool-results file that
+    kept the WebFetch of code.claude.com/docs/en/claude-directory.md (fortieth held-out
+    set, fixed; the card said "not fixed"). The tool took no URL: the retry changed the
+    kind of its target, a page for the file that holds it."""
+    if not call.file_path or _SAME_TOOL.get(call.name, call.name) != _SAME_TOOL.get(
+        failed.name, failed.name
+    ):
+        return False
+    persisted = _PERSISTED.search(_unix(call.file_path))
+    if persisted is not None:
+        url = pages.get(persisted.group(1))
+    else:
+        path = _key(call.file_path)
+        url = pages.get(path) or next(
+            (u for p, u in pages.items() if not p.startswith("/") and path.endswith("/" + p)),
+            None,
+        )
+    return url is not None and _host(url) == _host(failed.file_path)
 
 
 # What find and fd are told to look for (`-name`, `-iname`, `-path`, fd's pattern).
@@ -7173,6 +7239,7 @@ def fix_of(
     guided: bool = False,
     key_of: Callable[[str], str] | None = None,
     shows_error: Callable[[str], bool] | None = None,
+    before: Sequence[Call] = (),
 ) -> Fix:
     """What followed `failed` among `after`, the calls of its window (same agent, in order).
 
@@ -7184,7 +7251,8 @@ def fix_of(
     gives its key line; `shows_error(text)` whether a call's output shows this error
     (else: its key line is in it).
     `output(tool_use_id)` gives a later call's output, read only for the few calls that
-    might confirm a fix.
+    might confirm a fix. `before`: the calls of its thread before it (the pages it fetched:
+    _saved_copy).
 
     When retries failed again before one succeeded, the remedy is what came between the
     last failure with this error and the first retry without it: a test suite that fails
@@ -7307,6 +7375,8 @@ def fix_of(
     )
     # the calls cancelled beside it, and what reran them (see _cancelled_beside)
     beside = _cancelled_beside(failed, after)
+    # a file tool given a URL: the files that hold a page fetched (see _saved_copy)
+    pages = _saved_pages([*before, *after]) if _given_url(failed) else {}
     for n, call in enumerate(after):
         if no_tests and _narrowed(failed, call):
             continue
@@ -7475,6 +7545,7 @@ def fix_of(
             )
             or (named and bool(call.file_path))
             or (in_file and _runs_on_workdir(failed, call))
+            or (bool(pages) and not call.failed and _saved_copy(failed, call, pages))
             or wider
             or (silent is not None and _rewrote_silent(silent, call, output))
         ):
@@ -7616,6 +7687,24 @@ def fix_of(
             unparsed,
             key_line,
         )
+        earlier = _progress_from(start, retried, after, error, output) if start else start
+        if not fix.remedy and earlier < start:
+            # nothing after its last sighting did it, but the agent's steps before it took
+            # away some of its errors (see _progress_from)
+            fix = _confirmed(
+                failed,
+                after[:n],
+                call,
+                way,
+                error,
+                window_end,
+                earlier,
+                stop,
+                listed,
+                output,
+                unparsed,
+                key_line,
+            )
         if way == WORKED_AROUND and _path_corrected(failed, call):
             fix.outcome = FIXED
         if way == FIXED and failed.name in SHELL_TOOLS:
@@ -7710,6 +7799,51 @@ def fix_of(
         window_end=window_end,
         others=[c.tool_use_id for c in next_steps(nearby)],
     )
+
+
+# A line of a check's output that names an error or a failure (a compiler's, a test's).
+_ERROR_LINE = lazy(r"\b(?:error|Error|ERROR|FAIL|FAILED|Failed|failed)\b")
+_NUMBERS = lazy(r"\d+")
+
+
+def _error_lines(text: str) -> set[str]:
+    """The lines of an output that name an error, their numbers left out: one moved by an
+    edit above it (`x.ts(25,1): error TS6192`, then `x.ts(24,1)`) is the same error."""
+    return {
+        _NUMBERS.sub("N", line.strip())
+        for line in text.splitlines()[:PERSIST_LINES]
+        if _ERROR_LINE.search(line)
+    }
+
+
+def _progress_from(
+    start: int,
+    retried: Sequence[tuple[int, bool]],
+    after: Sequence[Call],
+    error: str,
+    output: Callable[[str], str],
+) -> int:
+    """Where the remedy begins when nothing the agent did after the failure's last sighting
+    made it go (the confirmation's run passed after failed edits and looks only: a linter or
+    another writer did the rest), but each retry before it that still failed with this error
+    showed fewer of its errors: the steps before those retries are the fix's own. `tsc`
+    with three files' errors; `.js` added to the imports of three, the next run showing only
+    one file's; an unused block removed, the next run showing two errors fewer; the file's
+    edits then refused as it changed under the agent, and the run after passed (thirty-fifth
+    held-out set, labelled with those four edits; the card named none). A retry that failed
+    on another error, or with every error it had before, ends the walk back."""
+    if not all(alike for i, alike in retried if i < start):
+        return start
+    same = [i for i, _ in retried if i < start]
+    for k in range(len(same) - 1, -1, -1):
+        retry = after[same[k]]
+        now = output(retry.outcome_of or retry.tool_use_id)
+        prior = after[same[k - 1]] if k else None
+        then = output(prior.outcome_of or prior.tool_use_id) if prior else error
+        if not _error_lines(then) - _error_lines(now):
+            break
+        start = same[k - 1] + 1 if k else 0
+    return start
 
 
 def next_steps(calls: Iterable[Call]) -> list[Call]:
@@ -8908,6 +9042,8 @@ def session_fixes(
                         guided=guided,
                         key_of=lambda later: key(later) if later in errors else "",
                         shows_error=functools.partial(shows, call.tool_use_id),
+                        # (read only by a file tool given a URL: not copied for the rest)
+                        before=pool[:i] if _given_url(call) else (),
                     )
                     fix = fix_in(after)
                     rerun = _run_again(call, later) if end and fix.outcome == NOT_FIXED else None

@@ -819,6 +819,52 @@ def test_the_same_error_again_moves_the_remedy_after_it():
     assert [s.tool_use_id for s in found[first.tool_use_id].remedy] == [useful.tool_use_id]
 
 
+def test_steps_that_took_away_some_of_its_errors_are_the_remedy_when_nothing_after_did():
+    """`tsc` fails on three files; `.js` added to one file's imports, the next run shows
+    the other's errors only (the first's moved a line up); an unused block removed, the
+    next shows one fewer; then the agent's edits are refused (the file changed under it)
+    and the run passes (thirty-fifth held-out set): the edits that took errors away are the
+    fix of each run before them. Runs that showed the same errors each time leave no
+    remedy: the steps before them did nothing seen."""
+    ts = "src/a.test.ts({},1): error TS6192: All imports in import declaration are unused."
+    first = call(command="pnpm run typecheck", failed=True)
+    edit_one = call("Edit", file_path="/p/src/b.test.ts")
+    second = call(command="pnpm run typecheck", failed=True)
+    edit_two = call("Edit", file_path="/p/src/a.test.ts")
+    third = call(command="pnpm run typecheck", failed=True)
+    refused = call("Edit", file_path="/p/src/a.test.ts", failed=True)
+    look = call(command="head -30 src/a.test.ts")
+    ok = call(command="pnpm run typecheck")
+    texts = {
+        first.tool_use_id: "\n".join(
+            [
+                ts.format(25),
+                "src/a.test.ts(349,13): error TS6133: 'mock' is declared but never read.",
+                "src/b.test.ts(18,27): error TS2835: Relative import paths need extensions.",
+            ]
+        ),
+        second.tool_use_id: "\n".join(
+            [ts.format(24), "src/a.test.ts(347,13): error TS6133: 'mock' is declared..."]
+        ),
+        third.tool_use_id: ts.format(24),
+        refused.tool_use_id: "File has been modified since read.",
+    }
+    calls = [first, edit_one, second, edit_two, third, refused, look, ok]
+    found = run(calls, texts, outputs=texts)
+    assert [s.tool_use_id for s in found[first.tool_use_id].remedy] == [
+        edit_one.tool_use_id,
+        edit_two.tool_use_id,
+    ]
+    assert [s.tool_use_id for s in found[second.tool_use_id].remedy] == [edit_two.tool_use_id]
+    assert found[third.tool_use_id].remedy == []
+    assert {found[c.tool_use_id].confirmed_by for c in (first, second, third)} == {ok.tool_use_id}
+
+    same = {**texts, second.tool_use_id: texts[first.tool_use_id]}
+    same[third.tool_use_id] = same[first.tool_use_id]
+    found = run(calls, same, outputs=same)
+    assert found[first.tool_use_id].remedy == []
+
+
 def test_the_window_ends_at_the_second_prompt():
     failed = call(command="cargo build", failed=True, at="2026-01-01T00:00:01Z")
     ok = call(command="cargo build", at="2026-01-01T00:00:09Z")
@@ -3427,6 +3473,36 @@ def test_a_page_a_fetch_could_not_read_is_got_by_curl_or_gh():
     for other in ("gh pr view 6622", f"echo {url}"):
         later = call(command=other)
         assert run([failed, later], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_file_tool_given_a_url_is_retried_on_the_saved_page():
+    """A Grep of `https://code.claude.com/docs/en/` (`Path does not exist: https://...`),
+    then the same Grep of the tool-results file that kept a WebFetch of a page of that site
+    (fortieth held-out set, fixed): the retry, its target a page's local copy. So is one of
+    a file `curl -o` saved after the failure. A file that holds another site's page, or one
+    no fetch wrote, is not."""
+    home = "/home/me/.claude/projects/-home-me/s1/tool-results"
+    fetch = call("WebFetch", url="https://code.claude.com/docs/en/claude-directory.md")
+    failed = call(
+        "Grep", file_path="https://code.claude.com/docs/en/", pattern="JSONL", failed=True
+    )
+    error = {failed.tool_use_id: "Path does not exist: https://code.claude.com/docs/en/."}
+    saved = call("Grep", file_path=f"{home}/{fetch.tool_use_id}.txt", pattern="session|JSONL")
+    fix = run([fetch, failed, saved], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, saved.tool_use_id)
+
+    curl = call(command="curl -sL -o docs.html https://code.claude.com/docs/en/overview")
+    grep = call("Grep", file_path="/home/me/docs.html", pattern="JSONL")
+    fix = run([failed, curl, grep], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, grep.tool_use_id)
+
+    other = call("WebFetch", url="https://docs.example.com/en/overview")
+    for later in (
+        [other, call("Grep", file_path=f"{home}/{other.tool_use_id}.txt", pattern="JSONL")],
+        [call("Grep", file_path=f"{home}/t999.txt", pattern="JSONL")],
+        [call("Grep", file_path="/home/me/notes.md", pattern="JSONL")],
+    ):
+        assert run([fetch, failed, *later], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
 def test_a_page_refused_then_searched_for_is_worked_around():

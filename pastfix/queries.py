@@ -3121,6 +3121,70 @@ def search_said(q: str, rows: Iterable[dict[str, Any]]) -> str | None:
     return " ".join(n for n in notices if n) or None
 
 
+SEARCH_FAILURES_SQL = f"""
+-- Failed tool results holding the words typed into Search everything (pastfix.plugin.team),
+-- matched as search_messages matches messages: every word, best first; when fewer than
+-- {SEARCH_FEW} failures hold every word, those holding any of them follow, matched
+-- 'some words'. find_past_fix reads its text as an error, and what a user types to search
+-- is seldom one: `ssh key github` is prose to it, and holds no word of `git@github.com:
+-- Permission denied (publickey)` but github. One row per session and signature, its best.
+with q as (
+  select fts_query(:q, 'all', 'content', {TOKENIZER_SQL}) as fts,
+    -- (not by a stop word alone: `a` of `not a match` is in most failures)
+    fts_query(required_words(:q), 'any', 'content', {TOKENIZER_SQL}) as some,
+    short_words(:q, {TOKENIZER_SQL}) as short
+),
+every as materialized (
+  select rowid as id, rank from tool_errors_fts
+  where tool_errors_fts match (select fts from q)
+    and {_short_words_in("tool_errors_fts.content", "(select short from q)")}
+),
+some as (
+  select rowid as id, rank from tool_errors_fts
+  where (select count(*) from every) < {SEARCH_FEW} and (select some from q) != '{MATCH_NOTHING}'
+    and tool_errors_fts match (select some from q) and rowid not in (select id from every)
+),
+hit as (
+  select id, rank, '{ALL_WORDS}' as matched from every
+  union all select id, rank, '{SOME_WORDS}' from some
+),
+-- (every match grouped before the limit: a session's hundred failures of one error, the
+-- best by rank, would otherwise fill it)
+ranked as (
+  select * from (
+    select hit.*, row_number() over (
+      partition by hit.matched, tr.session_id, coalesce(tr.signature, '')
+      order by hit.rank, tr.id) as nth
+    from hit join tool_results tr on tr.id = hit.id)
+  where nth = 1
+  order by matched = '{SOME_WORDS}', rank, id limit {SEARCH_ROWS}
+)
+select
+  tr.session_id,
+  s.project,
+  tr.timestamp as failed_at,
+  c.name as tool,
+  {TARGET.format(c="c")} as target,
+  (select snippet_html(snippet(tool_errors_fts, 0, {SNIPPET_MARKS_SQL}, '…', 24))
+   from tool_errors_fts where tool_errors_fts match (select some from q)
+     and rowid = r.id) as error_snippet_html,
+  tr.tool_use_id,
+  tr.signature,
+  tr.kind,
+  coalesce(fx.outcome, 'not fixed') as outcome,
+  case when fx.outcome in ({", ".join(f"'{o}'" for o in sorted(fixes.CLAIMS_FIX))})
+    then fx.confirmed_at end as fixed_at,
+  r.matched,
+  s.title as session_title
+from ranked r
+join tool_results tr on tr.id = r.id
+left join tool_calls c on c.tool_use_id = tr.tool_use_id
+left join sessions s on s.session_id = tr.session_id
+left join fixes fx on fx.tool_use_id = tr.tool_use_id
+order by r.matched = '{SOME_WORDS}', r.rank, tr.id
+"""
+
+
 RECENT_FAILURES_SQL = f"""
 -- The latest failed tool results across all projects (or those whose path contains :project).
 with latest as (

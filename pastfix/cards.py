@@ -529,11 +529,11 @@ def how_matched(row: dict[str, Any]) -> str:
     reading only the rows took for the error itself (session 35: `Exit code 1`). `matched`
     alone, `signature`, did not tell the very same error from another file's or another
     value's (an MCP client's rows, a new user's try, session 34)."""
+    if row.get("other_goal"):
+        # worked around on the way to another goal (queries.another_goal): before the
+        # rest, which say how its error compares, not its goal
+        return OTHER_GOAL
     if row["matched"] == "signature":
-        if row.get("other_goal"):
-            # worked around on the way to another goal (queries.another_goal): before the
-            # rest, which say how its error compares, not its goal
-            return OTHER_GOAL
         if row.get("same_text"):
             return "same error"
         if row.get("other_names") and not row.get("other_file"):
@@ -576,6 +576,7 @@ def format_hit(
         f"  [{how}]"
         if row["matched"] in ("some words", *SAYS_LITTLE)
         or (words_only and row["matched"] == "all words")
+        or row.get("other_goal")
         else ""
     )
     badge = agents.badge(row.get("agent"))

@@ -1909,6 +1909,28 @@ def another_goal(row: dict[str, Any], tool: str | None, target: str | None) -> b
     return bool(mine and theirs) and not mine & theirs
 
 
+# The tool a command given alone (`pastfix find --command`, the MCP tool's `command`) is
+# read as: fixes.goal reads every agent's shell tool's command alike.
+COMMAND_TOOL = "Bash"
+
+
+def with_goals(rows: list[dict[str, Any]], command: str | None) -> list[dict[str, Any]]:
+    """find_past_fix rows for a caller that names the command that failed, as the hook's
+    event does (`pastfix find --command`, the MCP tool's `command`): each marked
+    `other_goal` (another_goal), but near matches (`some words`: another error already).
+    Without a command, the rows as they are: a pasted error says no goal."""
+    if not command or not command.strip():
+        return rows
+    return [
+        {
+            **row,
+            "other_goal": row["matched"] != "some words"
+            and another_goal(row, COMMAND_TOOL, command),
+        }
+        for row in rows
+    ]
+
+
 # Where a find_past_fix row stands before bm25 (find_class).
 FindClass = tuple[bool, bool, bool, bool, bool, bool, bool, int, int, bool]
 
@@ -2043,6 +2065,17 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
         head = said
     if not rows:
         return head
+    good = [r for r in rows if r["matched"] != "some words"]
+    if good and all(r.get("other_goal") for r in good):
+        # (with_goals: each only worked around, on the way to another goal)
+        one = len(good) == 1
+        failures = "the failure" if one else f"the {len(good)} failures"
+        ways = "its way round is" if one else "their ways round are"
+        return (
+            f"Not seen before for this command: {failures} below had the error of {what},"
+            f" but {'was' if one else 'were'} only worked around there, on the way to"
+            f" another goal ({OTHER_GOAL}): {ways} no fix for this command."
+        )
     if any(row["matched"] == "signature" for row in rows):
         # (seen_before: only rows about other names, or other files that were not there)
         if about_other_files(rows):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import html
 import os
+import shlex
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -550,6 +551,26 @@ def how_matched(row: dict[str, Any]) -> str:
     return f"partial: shares {', '.join(shared)}" if shared else "partial"
 
 
+# What a card says beside a resume command whose id is not the session's (resume_note).
+RESUMED_IN_FILE = "the id of the file it was resumed into"
+
+
+def resume_note(row: dict[str, Any]) -> str | None:
+    """Why a row's resume command names another id than its session's, None when it names
+    that one: Claude Code 1.0.x wrote a resumed session's lines, under a new id, into the
+    file of the session it resumed, and `claude --resume` opens a file by its name
+    (agents.resume_command). A card giving `claude --resume aaaa...` under session
+    `bbbb...` read as a mistake."""
+    resume = row.get("resume")
+    if not resume:
+        return None
+    try:
+        named = shlex.split(resume)[-1]
+    except ValueError:
+        return None
+    return RESUMED_IN_FILE if named != row["session_id"] else None
+
+
 def format_hit(
     number: int,
     row: dict[str, Any],
@@ -670,7 +691,8 @@ def format_hit(
     # `claude --resume` needs the transcript: the index is all that is left of it
     kept = f" (transcript deleted on {gone[:10]}; kept in the index)" if gone else ""
     if row["resume"]:
-        lines.append(f"   resume: {row['resume']}{kept}")
+        note = f" ({note})" if (note := resume_note(row)) else ""
+        lines.append(f"   resume: {row['resume']}{note}{kept}")
     elif kept:
         lines.append(f"   {kept.strip(' ()')}")
     others = [

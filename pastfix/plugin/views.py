@@ -513,6 +513,7 @@ def find_card(
         "error_cut": (row.get("error_length") or 0) > len(row.get("error") or ""),
         "title": row["session_title"] or row["session_id"],
         "asked": cards.asked(row),
+        "resume_note": cards.resume_note(row),
         "when": _when(row["failed_at"], now),
         "fixed_after": _gap(row["failed_at"], row["fixed_at"]),
         "command_head": "\n".join(lines[:COMMAND_LINES]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import html
 import os
+import shlex
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -529,11 +530,11 @@ def how_matched(row: dict[str, Any]) -> str:
     reading only the rows took for the error itself (session 35: `Exit code 1`). `matched`
     alone, `signature`, did not tell the very same error from another file's or another
     value's (an MCP client's rows, a new user's try, session 34)."""
+    if row.get("other_goal"):
+        # worked around on the way to another goal (queries.another_goal): before the
+        # rest, which say how its error compares, not its goal
+        return OTHER_GOAL
     if row["matched"] == "signature":
-        if row.get("other_goal"):
-            # worked around on the way to another goal (queries.another_goal): before the
-            # rest, which say how its error compares, not its goal
-            return OTHER_GOAL
         if row.get("same_text"):
             return "same error"
         if row.get("other_names") and not row.get("other_file"):
@@ -548,6 +549,26 @@ def how_matched(row: dict[str, Any]) -> str:
         return SAYS_LITTLE[row["matched"]]
     shared = row.get("shared_words") or []
     return f"partial: shares {', '.join(shared)}" if shared else "partial"
+
+
+# What a card says beside a resume command whose id is not the session's (resume_note).
+RESUMED_IN_FILE = "the id of the file it was resumed into"
+
+
+def resume_note(row: dict[str, Any]) -> str | None:
+    """Why a row's resume command names another id than its session's, None when it names
+    that one: Claude Code 1.0.x wrote a resumed session's lines, under a new id, into the
+    file of the session it resumed, and `claude --resume` opens a file by its name
+    (agents.resume_command). A card giving `claude --resume aaaa...` under session
+    `bbbb...` read as a mistake."""
+    resume = row.get("resume")
+    if not resume:
+        return None
+    try:
+        named = shlex.split(resume)[-1]
+    except ValueError:
+        return None
+    return RESUMED_IN_FILE if named != row["session_id"] else None
 
 
 def format_hit(
@@ -576,6 +597,7 @@ def format_hit(
         f"  [{how}]"
         if row["matched"] in ("some words", *SAYS_LITTLE)
         or (words_only and row["matched"] == "all words")
+        or row.get("other_goal")
         else ""
     )
     badge = agents.badge(row.get("agent"))
@@ -669,7 +691,8 @@ def format_hit(
     # `claude --resume` needs the transcript: the index is all that is left of it
     kept = f" (transcript deleted on {gone[:10]}; kept in the index)" if gone else ""
     if row["resume"]:
-        lines.append(f"   resume: {row['resume']}{kept}")
+        note = f" ({note})" if (note := resume_note(row)) else ""
+        lines.append(f"   resume: {row['resume']}{note}{kept}")
     elif kept:
         lines.append(f"   {kept.strip(' ()')}")
     others = [

@@ -553,8 +553,14 @@ QUOTE_HINT = (
     type=click.IntRange(1, 200),
     help="Most rows to show (one per session and error signature)",
 )
+@click.option(
+    "--command",
+    metavar="COMMAND",
+    help="The command that failed with ERROR: a past failure only worked around, on the way"
+    " to another goal, is then not this error seen before (`same error, another goal`)",
+)
 @_db_alias
-def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
+def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str | None) -> None:
     """Find past failures matching ERROR and what happened next, in DB_PATH.
 
     Runs the find_past_fix query of the Datasette plugin: failed tool calls with the
@@ -574,7 +580,9 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
     and a `some words` row is another error, whose `outcome` is that error's;
     `exit status`, `common words` or `stopped`: ERROR names no error, only how a command
     ended, only common words or an agent's word of a stopped call, and the rows ended so,
-    hold them or were stopped so).
+    hold them or were stopped so). With --command, each row has `other_goal` (true: its
+    session only worked around the error, on the way to another goal than COMMAND's,
+    installing other packages or running other programs; not seen before for it).
 
     \b
     Example:
@@ -582,6 +590,7 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
         pastfix find "error TS2307" index.db --json --limit 5
         pbpaste | pastfix find -
         pastfix find -- "-bash: npm: command not found"
+        pastfix find "sudo: a password is required" --command "sudo apt-get install -y jq"
     """
     from pastfix import cards, queries  # imported here: `build` starts faster without them
 
@@ -610,13 +619,15 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int) -> None:
         echo(elsewhere, err=True)
     with open_index(conn_path) as conn:
         try:
-            rows = queries.find_past_fix(conn, error, limit)
+            rows = queries.with_goals(queries.find_past_fix(conn, error, limit), command)
         except queries.QueryError as e:
             raise click.ClickException(str(e)) from e
         substrings = queries.is_trigram(queries.tokenizer(conn))
         unbuilt = None if queries.seen_before(rows) else queries.unbuilt(conn, conn_path)
         seen = unbuilt is None and queries.seen_before(rows)
         other = None if unbuilt or seen else queries.by_other_line(conn, error, limit)
+        if other:
+            other = (other[0], queries.with_goals(other[1], command))
     if unbuilt:
         raise click.ClickException(unbuilt)
     if raw := queries.raw_problem(error):

@@ -55,6 +55,13 @@ _TAG = lazy(r"</?mark>")
 # The Python type of each JSON Schema type of queries.CANNED_QUERIES' columns.
 _TYPES: dict[str, Any] = {"string": str, "integer": int, "array": list[Any]}
 
+# find_past_fix's `command`, as its description says it (queries.with_goals).
+COMMAND_SAID = (
+    " Give the shell command that failed (command), when there is one: a past failure only"
+    " worked around on the way to another goal (other packages, other programs) is then"
+    f" `{queries.OTHER_GOAL}`, not the error seen before."
+)
+
 INSTRUCTIONS = (
     "Search the user's past coding-agent sessions"
     f" ({', '.join(agents.label(name) for name in agents.NAMES)}: an index of every"
@@ -262,7 +269,7 @@ def result(
 
 def _description(name: str) -> str:
     if name == "find_past_fix":
-        return queries.find_past_fix_description(f"{FIND_LIMIT} when not given")
+        return queries.find_past_fix_description(f"{FIND_LIMIT} when not given") + COMMAND_SAID
     described = str(queries.CANNED_QUERIES[name]["description"])
     most = {"recurring_errors": (RECURRING_SHOWN, queries.RECURRING_LIMIT)}
     most |= {"session_tool_output": (SHOWN, queries.FIND_MAX)}
@@ -321,8 +328,11 @@ def create_server(db_path: Path) -> MCPServer:
             try:
                 if name == "find_past_fix":
                     error, limit = str(params["error"]), int(str(params["limit"]))
+                    command = str(params.get("command") or "")
                     # one row more than asked: whether the limit left some out
-                    rows = queries.find_past_fix(conn, error, limit + 1)
+                    rows = queries.with_goals(
+                        queries.find_past_fix(conn, error, limit + 1), command
+                    )
                     unbuilt = None if queries.seen_before(rows) else queries.unbuilt(conn, db_path)
                     if unbuilt:  # not "not seen before": nothing is there yet
                         raise ToolError(unbuilt)
@@ -330,8 +340,9 @@ def create_server(db_path: Path) -> MCPServer:
                     other = None if seen else queries.by_other_line(conn, error, limit + 1)
                     if other:
                         notice = queries.other_line_notice(error, other[0])
+                        other_rows = queries.with_goals(other[1], command)
                         return result(
-                            name, other[1], error, shown=limit, capped=limit + 1, said=notice
+                            name, other_rows, error, shown=limit, capped=limit + 1, said=notice
                         )
                     return result(name, rows, error, shown=limit, capped=limit + 1)
                 session = str(params.get("session_id", ""))
@@ -374,10 +385,12 @@ def create_server(db_path: Path) -> MCPServer:
     # limit's range is in the schema, and a limit outside it refused, as `-n` is (0 gave
     # one row without a word: a new user's try)
     @tool
-    def find_past_fix(error: str, limit: FindLimit = FIND_LIMIT) -> CallToolResult:
+    def find_past_fix(
+        error: str, limit: FindLimit = FIND_LIMIT, command: str = ""
+    ) -> CallToolResult:
         if not error.strip():  # it was 'Not seen before', as if an error had been looked up
             raise ToolError("error is empty: give the failed call's error text")
-        return ask("find_past_fix", error=error, limit=limit)
+        return ask("find_past_fix", error=error, limit=limit, command=command)
 
     @tool
     def session_errors(session_id: str) -> CallToolResult:

@@ -1909,6 +1909,28 @@ def another_goal(row: dict[str, Any], tool: str | None, target: str | None) -> b
     return bool(mine and theirs) and not mine & theirs
 
 
+# The tool a command given alone (`pastfix find --command`, the MCP tool's `command`) is
+# read as: fixes.goal reads every agent's shell tool's command alike.
+COMMAND_TOOL = "Bash"
+
+
+def with_goals(rows: list[dict[str, Any]], command: str | None) -> list[dict[str, Any]]:
+    """find_past_fix rows for a caller that names the command that failed, as the hook's
+    event does (`pastfix find --command`, the MCP tool's `command`): each marked
+    `other_goal` (another_goal), but near matches (`some words`: another error already).
+    Without a command, the rows as they are: a pasted error says no goal."""
+    if not command or not command.strip():
+        return rows
+    return [
+        {
+            **row,
+            "other_goal": row["matched"] != "some words"
+            and another_goal(row, COMMAND_TOOL, command),
+        }
+        for row in rows
+    ]
+
+
 # Where a find_past_fix row stands before bm25 (find_class).
 FindClass = tuple[bool, bool, bool, bool, bool, bool, bool, int, int, bool]
 
@@ -2043,6 +2065,17 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
         head = said
     if not rows:
         return head
+    good = [r for r in rows if r["matched"] != "some words"]
+    if good and all(r.get("other_goal") for r in good):
+        # (with_goals: each only worked around, on the way to another goal)
+        one = len(good) == 1
+        failures = "the failure" if one else f"the {len(good)} failures"
+        ways = "its way round is" if one else "their ways round are"
+        return (
+            f"Not seen before for this command: {failures} below had the error of {what},"
+            f" but {'was' if one else 'were'} only worked around there, on the way to"
+            f" another goal ({OTHER_GOAL}): {ways} no fix for this command."
+        )
     if any(row["matched"] == "signature" for row in rows):
         # (seen_before: only rows about other names, or other files that were not there)
         if about_other_files(rows):
@@ -3119,6 +3152,70 @@ def search_said(q: str, rows: Iterable[dict[str, Any]]) -> str | None:
     (search_notice); None when neither."""
     notices = (raw_problem(q), search_notice(rows))
     return " ".join(n for n in notices if n) or None
+
+
+SEARCH_FAILURES_SQL = f"""
+-- Failed tool results holding the words typed into Search everything (pastfix.plugin.team),
+-- matched as search_messages matches messages: every word, best first; when fewer than
+-- {SEARCH_FEW} failures hold every word, those holding any of them follow, matched
+-- 'some words'. find_past_fix reads its text as an error, and what a user types to search
+-- is seldom one: `ssh key github` is prose to it, and holds no word of `git@github.com:
+-- Permission denied (publickey)` but github. One row per session and signature, its best.
+with q as (
+  select fts_query(:q, 'all', 'content', {TOKENIZER_SQL}) as fts,
+    -- (not by a stop word alone: `a` of `not a match` is in most failures)
+    fts_query(required_words(:q), 'any', 'content', {TOKENIZER_SQL}) as some,
+    short_words(:q, {TOKENIZER_SQL}) as short
+),
+every as materialized (
+  select rowid as id, rank from tool_errors_fts
+  where tool_errors_fts match (select fts from q)
+    and {_short_words_in("tool_errors_fts.content", "(select short from q)")}
+),
+some as (
+  select rowid as id, rank from tool_errors_fts
+  where (select count(*) from every) < {SEARCH_FEW} and (select some from q) != '{MATCH_NOTHING}'
+    and tool_errors_fts match (select some from q) and rowid not in (select id from every)
+),
+hit as (
+  select id, rank, '{ALL_WORDS}' as matched from every
+  union all select id, rank, '{SOME_WORDS}' from some
+),
+-- (every match grouped before the limit: a session's hundred failures of one error, the
+-- best by rank, would otherwise fill it)
+ranked as (
+  select * from (
+    select hit.*, row_number() over (
+      partition by hit.matched, tr.session_id, coalesce(tr.signature, '')
+      order by hit.rank, tr.id) as nth
+    from hit join tool_results tr on tr.id = hit.id)
+  where nth = 1
+  order by matched = '{SOME_WORDS}', rank, id limit {SEARCH_ROWS}
+)
+select
+  tr.session_id,
+  s.project,
+  tr.timestamp as failed_at,
+  c.name as tool,
+  {TARGET.format(c="c")} as target,
+  (select snippet_html(snippet(tool_errors_fts, 0, {SNIPPET_MARKS_SQL}, '…', 24))
+   from tool_errors_fts where tool_errors_fts match (select some from q)
+     and rowid = r.id) as error_snippet_html,
+  tr.tool_use_id,
+  tr.signature,
+  tr.kind,
+  coalesce(fx.outcome, 'not fixed') as outcome,
+  case when fx.outcome in ({", ".join(f"'{o}'" for o in sorted(fixes.CLAIMS_FIX))})
+    then fx.confirmed_at end as fixed_at,
+  r.matched,
+  s.title as session_title
+from ranked r
+join tool_results tr on tr.id = r.id
+left join tool_calls c on c.tool_use_id = tr.tool_use_id
+left join sessions s on s.session_id = tr.session_id
+left join fixes fx on fx.tool_use_id = tr.tool_use_id
+order by r.matched = '{SOME_WORDS}', r.rank, tr.id
+"""
 
 
 RECENT_FAILURES_SQL = f"""

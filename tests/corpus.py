@@ -447,3 +447,34 @@ CODEX_AGENT_MESSAGES = [
     '{"timestamp":"2026-04-01T10:00:07.000Z","type":"response_item","payload":{"type":'
     '"message","role":"user","content":[{"type":"input_text","text":"{\\"trigger_turn\\": 1}"}]}}',
 ]
+
+
+# -- a failure worked around on the way to its own goal ----------------------------------
+
+SUDO = (
+    "Exit code 1\nsudo: a terminal is required to read the password; either use the -S option"
+    " to read from standard input or configure an askpass helper\nsudo: a password is required"
+)
+
+
+def write_sudo_workaround(projects: Path) -> None:
+    """`sqlite3` not found, `sudo apt-get install -y sqlite3` refused (SUDO), both worked
+    around by sql.js from npm (session sq): the same sudo error met installing jq is that
+    error on the way to another goal (queries.another_goal)."""
+    script = f"import initSqlJs from 'sql.js';\nconst dbPath = '{APP}/data/app.db';\n"
+    (
+        Session("sq", APP, 0)
+        .prompt("make the database")
+        .call("sq0", "Bash", command=f'sqlite3 "{APP}/data/app.db" ".tables"')
+        .result("sq0", "Exit code 127\n/bin/bash: line 1: sqlite3: command not found", error=True)
+        .call("sq1", "Bash", command="sudo apt-get update && sudo apt-get install -y sqlite3")
+        .result("sq1", SUDO, error=True)
+        .say("No sudo: let me use a Node.js script with sql.js to initialize the database.")
+        .call("sq2", "Write", file_path=f"{APP}/data/init-db.mjs", content=script)
+        .result("sq2", "File created successfully")
+        .call("sq3", "Bash", command=f"cd {APP}/data && npm install sql.js 2>&1 | tail -3")
+        .result("sq3", "added 1 package")
+        .call("sq4", "Bash", command="node init-db.mjs")
+        .result("sq4", "database created")
+        .write(projects / "-home-u-app" / "sq.jsonl")
+    )

@@ -11,7 +11,8 @@ from importlib.metadata import version
 
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT, imported_by
+from conftest import ROOT, build_index, imported_by
+from corpus import SUDO, write_sudo_workaround
 from jsonl import failing_session, prompt, result, say, tool_use, write_jsonl
 
 from pastfix import build as pbuild
@@ -1238,3 +1239,35 @@ def test_find_of_words_that_name_no_error_points_to_search(tmp_path, projects):
     # an error, not seen: no such pointer
     unseen = CliRunner().invoke(cli, ["find", "EADDRINUSE: address in use", str(db_path)])
     assert "pastfix search" not in unseen.stderr
+
+
+def test_find_with_the_command_that_failed_tells_a_workaround_for_another_goal(tmp_path):
+    """The hook told a way round met on the way to another goal (sql.js for sqlite3, of
+    `sudo: a password is required`) from a fix by its event's command; find had no command,
+    so it gave that way round as the fix of a refused `apt-get install -y jq`. With
+    --command it says `same error, another goal`, and not seen before for that command."""
+    write_sudo_workaround(tmp_path / "projects")
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+
+    def find(*args):
+        return CliRunner().invoke(cli, ["find", SUDO, str(db), *args])
+
+    jq = find("--command", "sudo apt-get install -y jq")
+    assert jq.exit_code == 0, jq.output
+    assert "[same error, another goal]" in jq.stdout
+    assert jq.stderr.startswith("Not seen before for this command: the failure below had")
+    assert "only worked around there, on the way to another goal" in jq.stderr
+    # its last line alone matches it by every word: the same goal says so
+    line = CliRunner().invoke(
+        cli, ["find", "sudo: a password is required", str(db), "--command", "apt install jq"]
+    )
+    assert "[same error, another goal]" in line.stdout and "for this command" in line.stderr
+    rows = json.loads(find("--json", "--command", "sudo apt-get install -y jq").stdout)
+    assert [(r["tool_use_id"], r["other_goal"]) for r in rows] == [("sq1", True)]
+    # the same goal, or no command: the error seen before, its way round shown as it was
+    rows = json.loads(find("--json", "--command", "sudo apt install sqlite3").stdout)
+    assert [(r["tool_use_id"], r["other_goal"]) for r in rows] == [("sq1", False)]
+    plain = find()
+    assert "another goal" not in plain.stdout and "Not seen" not in plain.stderr
+    assert "other_goal" not in json.loads(find("--json").stdout)[0]

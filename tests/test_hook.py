@@ -21,12 +21,14 @@ from corpus import (
     OTHER,
     PAST,
     SHORT_ERROR,
+    SUDO,
     TS_ERROR,
     Session,
     event,
     fixed_session,
     novel_session,
     write_short_error_and_wordy_log,
+    write_sudo_workaround,
 )
 from jsonl import result, tool_use, write_jsonl
 
@@ -1623,35 +1625,13 @@ def test_an_install_the_user_did_outside_the_session_is_no_step(tmp_path):
     ) in cards.format_hit(1, row).splitlines()
 
 
-SUDO = (
-    "Exit code 1\nsudo: a terminal is required to read the password; either use the -S option"
-    " to read from standard input or configure an askpass helper\nsudo: a password is required"
-)
-
-
 def test_a_workaround_for_another_goal_is_not_recalled(tmp_path):
     """`sqlite3` not found, `sudo apt-get install -y sqlite3` refused (sudo asked for a
     password), both worked around by sql.js from npm: the hook gave that as the fix of a
     refused `sudo apt-get install -y jq` (nu45 finding 2). The sudo error names neither
     package; a way round to a database is no way to jq (queries.another_goal). The same
     install is, and so is the error without the call (as before)."""
-    script = f"import initSqlJs from 'sql.js';\nconst dbPath = '{APP}/data/app.db';\n"
-    (
-        Session("sq", APP, 0)
-        .prompt("make the database")
-        .call("sq0", "Bash", command=f'sqlite3 "{APP}/data/app.db" ".tables"')
-        .result("sq0", "Exit code 127\n/bin/bash: line 1: sqlite3: command not found", error=True)
-        .call("sq1", "Bash", command="sudo apt-get update && sudo apt-get install -y sqlite3")
-        .result("sq1", SUDO, error=True)
-        .say("No sudo: let me use a Node.js script with sql.js to initialize the database.")
-        .call("sq2", "Write", file_path=f"{APP}/data/init-db.mjs", content=script)
-        .result("sq2", "File created successfully")
-        .call("sq3", "Bash", command=f"cd {APP}/data && npm install sql.js 2>&1 | tail -3")
-        .result("sq3", "added 1 package")
-        .call("sq4", "Bash", command="node init-db.mjs")
-        .result("sq4", "database created")
-        .write(tmp_path / "projects" / "-home-u-app" / "sq.jsonl")
-    )
+    write_sudo_workaround(tmp_path / "projects")
     db = tmp_path / "index.db"
     build_index(db, tmp_path / "projects")
     conn = queries.connect(db)

@@ -6,7 +6,8 @@ from importlib import metadata
 
 import anyio
 import pytest
-from corpus import OTHER, PAST, TS_ERROR, write_corpus
+from conftest import build_index
+from corpus import OTHER, PAST, SUDO, TS_ERROR, write_corpus, write_sudo_workaround
 from mcp import Client, StdioServerParameters
 
 from pastfix import cards, queries
@@ -417,7 +418,9 @@ def test_arguments_that_do_not_fit_a_tool_are_said_in_one_line(index):
     echoed, and a link to pydantic's documentation."""
     missing = call_one(index, "find_past_fix", {"errr": "EISDIR"})
     assert missing.is_error
-    assert missing.content[0].text == ("find_past_fix: 'error' is missing (it takes error, limit)")
+    assert missing.content[0].text == (
+        "find_past_fix: 'error' is missing (it takes error, limit, command)"
+    )
     wrong = call_one(index, "find_past_fix", {"error": "EISDIR", "limit": "many"})
     assert wrong.is_error and "\n" not in wrong.content[0].text
     assert wrong.content[0].text.startswith("find_past_fix: 'limit': input should be a valid")
@@ -883,3 +886,27 @@ def test_find_past_fix_finds_a_sentence_that_is_a_failures_lines(tmp_path):
     prose = anyio.run(ask, "Please make sure the repository is nicer.")
     assert prose["seen_before"] is False and prose["rows"] == []
     assert "names no error: it reads as a sentence" in prose["notice"]
+
+
+def test_find_past_fix_with_the_command_that_failed(tmp_path):
+    """The tool takes the command that failed, as the hook's event gives it: a way round met
+    on the way to another goal (sql.js for sqlite3) is then `same error, another goal`, not
+    the error seen before; its rows stay as lean (no column of their own for it)."""
+    write_sudo_workaround(tmp_path / "projects")
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+
+    async def ask(**args):
+        async with Client(server.create_server(db)) as client:
+            return (
+                await client.call_tool("find_past_fix", {"error": SUDO, **args})
+            ).structured_content
+
+    jq = anyio.run(lambda: ask(command="sudo apt-get install -y jq"))
+    assert jq["seen_before"] is False
+    assert [row["match"] for row in jq["rows"]] == [queries.OTHER_GOAL]
+    assert jq["notice"].startswith("Not seen before for this command")
+    plain = anyio.run(ask)
+    assert plain["seen_before"] is True and plain["rows"][0]["match"] == "same error"
+    assert anyio.run(lambda: ask(command="sudo apt install sqlite3")) == plain
+    assert list(jq["rows"][0]) == list(plain["rows"][0])

@@ -3078,6 +3078,21 @@ def test_a_session_resumed_into_an_older_file_is_resumed_by_that_files_name(tmp_
     assert (row["session_id"], row["resume"]) == (resumed, f"claude --resume {first}")
     assert session_page(conn, resumed)["resume"] == f"claude --resume {first}"
     assert session_page(conn, first)["resume"] == f"claude --resume {first}"
+    # The card says why the id is another than the session's, which read as a mistake;
+    # the find page too, beside its Copy button.
+    assert f"resume: claude --resume {first} ({cards.RESUMED_IN_FILE})" in cards.format_hit(1, row)
+    assert cards.resume_note({**row, "session_id": first}) is None
+    assert cards.resume_note({**row, "resume": None}) is None
+    import asyncio
+
+    from datasette.app import Datasette
+
+    async def page():
+        ds = Datasette([str(tmp_path / "index.db")])
+        url = "/index/find_past_fix"
+        return (await ds.client.get(url, params={"error": "File references.bib not found"})).text
+
+    assert f'<span class="pf-muted">({cards.RESUMED_IN_FILE})</span>' in asyncio.run(page())
 
 
 @pytest.mark.parametrize(

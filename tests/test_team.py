@@ -404,3 +404,40 @@ async def test_a_tool_output_hit_shows_the_lines_that_hold_the_text(tmp_path):
     assert hit["snippet"].startswith(
         "…  option-13: true\n  option-14: true\n  bibliography: <mark>references.bib</mark>"
     )
+
+
+@pytest.mark.asyncio
+async def test_search_everything_finds_failures_by_some_of_the_words_typed(tmp_path):
+    """`ssh key github` said "Failures 0" of `git@github.com: Permission denied (publickey)`:
+    find_past_fix reads the words as prose, and the failure holds github alone of them
+    (publickey is one word). Failures holding some of the words follow those holding every
+    word when fewer than SEARCH_FEW do, as messages do, marked so."""
+    from jsonl import prompt, result, tool_use, write_jsonl
+
+    denied = "Exit code 128\ngit@github.com: Permission denied (publickey).\nfatal: Could not read"
+    lines = [prompt("p1", "k1", "push my branch", "2026-01-01T00:00:00Z")]
+    for i, (command, output) in enumerate(
+        [("git push", denied), ("make", "make: *** No rule to make target 'github'.  Stop.")]
+    ):
+        ts = f"2026-01-01T00:0{i}:"
+        lines.append(tool_use(f"a{i}", "k1", f"t{i}", "Bash", {"command": command}, ts + "01Z"))
+        lines.append(result(f"r{i}", "k1", f"t{i}", output, ts + "02Z", is_error=True))
+    write_jsonl(tmp_path / "projects" / "-w-app" / "k1.jsonl", lines)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    ds = Datasette([str(tmp_path / "index.db")])
+    data = await get_json(ds, "/-/pastfix/all.json", q="ssh key github")
+    hits = {r["tool_use_id"]: r for r in data["failures"]}
+    assert sorted((t, r["matched"]) for t, r in hits.items()) == [
+        ("t0", "some words"),
+        ("t1", "some words"),
+    ]
+    assert "<mark>github</mark>.com: Permission denied" in hits["t0"]["error_snippet_html"]
+    assert hits["t0"]["session_url"] == "/index/-/session/k1?call=t0#call-t0"
+    page = (await ds.client.get("/-/search", params={"q": "ssh key github"})).text
+    assert page.count('<span class="pf-badge pf-badge-weak" title="fewer than 3 hold') == 2
+    # fewer than SEARCH_FEW failures hold every word: those first, then some words
+    data = await get_json(ds, "/-/pastfix/all.json", q="github denied")
+    assert [(r["tool_use_id"], r["matched"]) for r in data["failures"]] == [
+        ("t0", "all words"),
+        ("t1", "some words"),
+    ]

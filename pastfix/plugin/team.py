@@ -104,9 +104,12 @@ async def search_all(datasette: Datasette, request: Request) -> Response:
             _run_everywhere(
                 datasette, names, "search_tool_output", {"pattern": q, "project": ""}, skipped
             ),
+            _run_everywhere(
+                datasette, names, "", {"q": q}, skipped, sql=queries.SEARCH_FAILURES_SQL
+            ),
         )
         sections = {
-            "failures": _all_failures(datasette, found[0], q),
+            "failures": _all_failures(datasette, found[0], found[3], q),
             "messages": _merge_search(datasette, found[1], {"q": q}),
             "outputs": _all_outputs(datasette, found[2], q),
         }
@@ -120,6 +123,7 @@ async def search_all(datasette: Datasette, request: Request) -> Response:
         "title": "Search everything",
         "data": data,
         "shown": ALL_SHOWN,
+        "few": queries.SEARCH_FEW,
         "pages": _nav(datasette),
         "database_urls": {db: datasette.urls.database(db) for db in names},
         "action": datasette.urls.path("-/search"),
@@ -132,15 +136,35 @@ async def search_all(datasette: Datasette, request: Request) -> Response:
 
 
 def _all_failures(
-    datasette: Datasette, per_index: dict[str, list[dict[str, Any]]], q: str
+    datasette: Datasette,
+    per_index: dict[str, list[dict[str, Any]]],
+    by_words: dict[str, list[dict[str, Any]]],
+    q: str,
 ) -> list[dict[str, Any]]:
-    """find_past_fix's failures holding the words (its partial matches left out), each with
-    a link to the find page for its own error."""
-    rows = _merge_find(datasette, per_index, {"error": q, "limit": ""})
-    return [
-        {**row, "find_url": _url(datasette, "find", error=row["signature"] or q)}
-        for row in rows
+    """find_past_fix's failures holding the words (its partial matches left out), then those
+    of SEARCH_FAILURES_SQL it did not give (a session and signature once): it reads the
+    words as an error, which a search seldom is. Those holding only some of the words come
+    only when fewer than SEARCH_FEW failures hold every word, over every index, as
+    search_messages' do; each row links to the find page for its own error."""
+    rows = [
+        row
+        for row in _merge_find(datasette, per_index, {"error": q, "limit": ""})
         if row["matched"] != "some words"
+    ]
+    shown = {(row["database"], row["session_id"], row["signature"]) for row in rows}
+    more = []
+    for name, found in by_words.items():
+        for position, row in enumerate(found):
+            if (name, row["session_id"], row["signature"]) not in shown:
+                url = views.session_url(datasette, name, row["session_id"], row["tool_use_id"])
+                more.append((position, {"database": name, **row, "session_url": url}))
+    # each index's best first, then its second best, ... (bm25 is not compared across them)
+    more.sort(key=lambda pair: (pair[1]["matched"] == queries.SOME_WORDS, pair[0]))
+    rows += [row for _, row in more]
+    if sum(row["matched"] != queries.SOME_WORDS for row in rows) >= queries.SEARCH_FEW:
+        rows = [row for row in rows if row["matched"] != queries.SOME_WORDS]
+    return [
+        {**row, "find_url": _url(datasette, "find", error=row["signature"] or q)} for row in rows
     ]
 
 
@@ -223,10 +247,17 @@ async def _run_everywhere(
     query: str,
     params: dict[str, str],
     skipped: list[dict[str, str]],
+    sql: str | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
-    """The rows of `query` in each index; an index whose query fails joins `skipped`."""
+    """The rows of canned query `query` (or of `sql`) in each index; an index whose query
+    fails joins `skipped`."""
     outcomes = await asyncio.gather(
-        *(views.run_query(datasette, name, query, params) for name in names),
+        *(
+            views.run_query(datasette, name, query, params)
+            if sql is None
+            else views.run_sql(datasette, name, sql, params)
+            for name in names
+        ),
         return_exceptions=True,
     )
     found = {}

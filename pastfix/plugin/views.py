@@ -373,9 +373,15 @@ async def run_query(
 ) -> list[dict[str, Any]]:
     """The rows of canned query `query` on `database`, through Datasette's own connection;
     parameters not given are empty, as queries.run() has them."""
-    db = datasette.get_database(database)
     values = {p: params.get(p, "") for p in queries.CANNED_QUERIES[query]["params"]}
-    results = await db.execute(queries.CANNED_QUERIES[query]["sql"], values)
+    return await run_sql(datasette, database, queries.CANNED_QUERIES[query]["sql"], values)
+
+
+async def run_sql(
+    datasette: Datasette, database: str, sql: str, params: dict[str, str]
+) -> list[dict[str, Any]]:
+    """The rows of `sql` on `database`, through Datasette's own connection."""
+    results = await datasette.get_database(database).execute(sql, params)
     return [dict(zip(results.columns, row, strict=True)) for row in results.rows]
 
 
@@ -507,6 +513,7 @@ def find_card(
         "error_cut": (row.get("error_length") or 0) > len(row.get("error") or ""),
         "title": row["session_title"] or row["session_id"],
         "asked": cards.asked(row),
+        "resume_note": cards.resume_note(row),
         "when": _when(row["failed_at"], now),
         "fixed_after": _gap(row["failed_at"], row["fixed_at"]),
         "command_head": "\n".join(lines[:COMMAND_LINES]),

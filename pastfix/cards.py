@@ -561,14 +561,14 @@ def resume_note(row: dict[str, Any]) -> str | None:
     file of the session it resumed, and `claude --resume` opens a file by its name
     (agents.resume_command). A card giving `claude --resume aaaa...` under session
     `bbbb...` read as a mistake."""
-    resume = row.get("resume")
-    if not resume:
+    resume, session_id = row.get("resume"), row.get("session_id")
+    if not resume or not session_id:  # rows of a query without the session's id
         return None
     try:
         named = shlex.split(resume)[-1]
     except ValueError:
         return None
-    return RESUMED_IN_FILE if named != row["session_id"] else None
+    return RESUMED_IN_FILE if named != session_id else None
 
 
 def format_hit(

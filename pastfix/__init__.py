@@ -2,7 +2,7 @@
 
 # The newest migration in pastfix.migrations: an index without it was built by an
 # older pastfix, and its queries need `pastfix build` to bring it up to date.
-LATEST_MIGRATION = "m028_deleted_main_transcript"
+LATEST_MIGRATION = "m029_forgotten_by_no_name"
 
 
 def count(n: int, thing: str) -> str:

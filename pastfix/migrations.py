@@ -567,6 +567,42 @@ def m028_deleted_main_transcript(db: Database) -> None:
     )
 
 
+@migrations()
+def m029_forgotten_by_no_name(db: Database) -> None:
+    # A new user's find (nu41): `pastfix forget` kept the row of a forgotten transcript
+    # still on disk with its path (`-Users-<user>-Desktop-<project>/<session>.jsonl`), its
+    # session_id and project_dir, and session_ids '[]'. It keeps it under a hash of the path
+    # now (records.FORGOTTEN, build.forgotten_key): give an older index's such rows that
+    # name, with what else they hold (size, times, inode, line count, hashes), so that a
+    # build finds them as forget leaves them. Not a row a build stored of a file whose lines
+    # hold no session: an empty file (no line), one of bad lines (its problems, which forget
+    # deleted with its file's); one of lines of no session (Claude Code's file of only
+    # `file-history-snapshot` lines) cannot be told from a forgotten one and is named so too:
+    # a build reads it as it did, not again unless it changes, and then by its path. Deleted
+    # bytes are zeroed (secure_delete, as forget's): the paths are not left in free pages.
+    from pastfix import build as pastfix_build
+    from pastfix.records import FORGOTTEN
+
+    forgotten = db.execute(
+        "SELECT id, path FROM source_files WHERE session_ids = '[]' AND lines > 0"
+        " AND substr(path, 1, ?) != ?"
+        " AND id NOT IN (SELECT file_id FROM problems WHERE file_id IS NOT NULL)",
+        [len(FORGOTTEN), FORGOTTEN],
+    ).fetchall()
+    if not forgotten:
+        return
+    secure = db.execute("PRAGMA secure_delete").fetchone()[0]
+    db.execute("PRAGMA secure_delete=ON")
+    for file_id, path in forgotten:
+        key = pastfix_build.forgotten_key(path)
+        db.execute("DELETE FROM source_files WHERE path = ?", [key])
+        db.execute(
+            "UPDATE source_files SET path = ?, session_id = NULL, project_dir = NULL WHERE id = ?",
+            [key, file_id],
+        )
+    db.execute(f"PRAGMA secure_delete={int(secure)}")
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

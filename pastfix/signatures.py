@@ -163,19 +163,26 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   directory: ./run.sh` are `zsh: no such file or directory: X`. The same for `Permission
   denied`, `Not a directory` and `Is a directory`, and dash's (`sh: 1: ./run.sh:
   Permission denied`, a script not there `sh: 1: ./run.sh: not found`, `sh: 1: .: cannot
-  open venv/bin/activate: No such file`, `sh: 1: cannot create out/x.log: Directory
-  nonexistent`); dash's `/bin/sh: 1: cd: can't cd to x`, which names no cause, is read as
-  its usual one, `cd: no such file or directory: x`. But a file a shell could not write is
-  not one it could not run: `sh: cannot create X: Permission denied`, dash's words, of
-  dash's and of bash's and zsh's `Permission denied` whose exit status is other than 126,
-  which a command found and not run exits with (a redirect's `> ../docs/a.md`: nu42 finding
-  2). An output with no exit status, a pasted line, is a run's.
+  open venv/bin/activate: No such file`); dash's `/bin/sh: 1: cd: can't cd to x`, which
+  names no cause, is read as its usual one, `cd: no such file or directory: x`. But a file
+  a shell could not write is not one it could not run: `sh: cannot create X: Permission
+  denied`, dash's words, of dash's and of bash's and zsh's `Permission denied` whose exit
+  status is other than 126, which a command found and not run exits with (a redirect's `>
+  ../docs/a.md`: nu42 finding 2). An output with no exit status, a pasted line, is a run's.
+  A write into a folder that is not there is a write too, in dash's words (`sh: 1: cannot
+  create out/x.log: Directory nonexistent`: `sh: cannot create <path>/x.log: Directory
+  nonexistent`), as is any reason dash gives a file it could not create, not a script not
+  there; bash's and zsh's `No such file or directory` of it stays a run's (a write and a
+  `source` both exit 1).
   A program's own message (`cat: x: No such file or directory`) stays as it is.
-- Where a path has a space in a folder's name and nothing delimits it, the word after the
-  space that goes on with a `/` and starts no path of its own is the path's next folder,
-  after an absolute path with no file's extension (`tasks.md not found in /Users/me/00
-  vibe_projects/app/specs/001-x`: `<path>/<n>-x`, nu44 finding 4). So two paths a space
-  apart stay two: `cp a/b c/d`, `cp /x/a.txt b/c`, `mv /x/a /y/b`.
+- Where a path has spaces in a folder's name and nothing delimits it, the words after a
+  space up to one that goes on with a `/` and starts no path of its own are the path's
+  next folder, after an absolute path with no file's extension (`tasks.md not found in
+  /Users/me/00 vibe projects/app/specs/001-x`: `<path>/<n>-x`, nu44 finding 4). So two
+  paths a space apart stay two: `cp a/b c/d`, `cp /x/a.txt b/c`, `mv /x/a /y/b`; and so
+  do a program of a `bin` folder and its arguments (`/x/venv/bin/python src/app.py`), a
+  path and a flag (`-I/x`) or the words of a sentence after it (`POST /v1/x endpoint in
+  src/x.py`: a preposition, a conjunction, an article, `is`, a dash).
 - A home folder, all of a path (`/home/alice`, `/Users/alice`, `C:\\Users\\alice`), is `<path>`, as
   `~` is: the user's name says whose machine it is. A pasted error's words leave it out too
   (as_output: `~/miniconda3/...`).
@@ -1965,16 +1972,15 @@ _ZSH_FILE_ERROR = lazy(
 # as its usual cause, a folder that is not there, in zsh's words as bash's is.
 _DASH_CD = lazy(r"^(?:[^\s:'\"]*/)?(?:da)?sh: \d+: cd: [Cc]an(?:'|no)t cd to (?P<arg>.+)$")
 # dash's file it could not open (`. venv/bin/activate`: `sh: 1: .: cannot open
-# venv/bin/activate: No such file`) or create (`> out/x.log`: `sh: 1: cannot create
-# out/x.log: Directory nonexistent`), in zsh's words as bash's is.
+# venv/bin/activate: No such file`), in zsh's words as bash's is, or create (`> out/x.log`),
+# in its own: `sh: cannot create X: ` and its reason, whatever it is (see _SHELL_WRITE).
 _DASH_OPEN = lazy(
-    r"^(?:[^\s:'\"]*/)?(?:da)?sh: \d+: (?:[\w.]+: )?[Cc]an(?:'|no)t (?:open|create) (?P<arg>.+?)"
+    r"^(?:[^\s:'\"]*/)?(?:da)?sh: \d+: (?:[\w.]+: )?[Cc]an(?:'|no)t (?P<how>open|create)"
     # (older dash names no reason: `.: Can't open x`, read as the usual one)
-    r"(?:: (?P<msg>No such file|Directory nonexistent|Permission denied))?$"
+    r" (?P<arg>.+?)(?:: (?P<msg>No such file|Permission denied|[A-Z][a-z][^:]*))?$"
 )
 _DASH_MESSAGE = {
     "No such file": "no such file or directory",
-    "Directory nonexistent": "no such file or directory",
     "Permission denied": "permission denied",
 }
 # Kotlin's errors and warnings before 2.0 (`e: /x/A.kt: (12, 5): Unresolved reference: x`),
@@ -2066,26 +2072,57 @@ _WINDOWS_SPACED = lazy(
 
 # An absolute path with a space in a folder's name and no quote nor OS error to end it
 # (spec-kit's `ERROR: tasks.md not found in /Users/me/00 vibe_projects/app/specs/001-x`):
-# the word after the space goes on with a `/` and starts no path of its own (`/`, `~`,
-# `.`), so it is the path's next folder: `<path>/<n>-x`, not `<path>/<n> <path>/<n>-x`,
-# whose leftover folder made the same error in another folder "a different error" (nu44
-# finding 4). Not after a file's name (an extension ends the path before it), nor after a
-# relative path, so two paths a space apart stay two (`cp a/b c/d`, git's `a/x b/x`, `/x/a.txt
-# b/c`); one space only, as words between would be words (`/usr/bin/git failed for src/x`).
+# the words after the space up to one that goes on with a `/` and starts no path of its own
+# (`/`, `~`, `.`) are the path's next folder: `<path>/<n>-x`, not `<path>/<n>
+# <path>/<n>-x`, whose leftover folder made the same error in another folder "a different
+# error" (nu44 finding 4); so with several spaces in a name (`/Users/me/00 vibe projects/my
+# app/specs/002-x`, `.../musdb18/test/AM Contra - Heart Peripheral/mixture.wav`,
+# `/Users/me/Documents/PAI - TPOS/STATUS.md` of held-out sets 35 and 36). Not after a
+# relative path, so two paths a space apart stay two (`cp a/b c/d`, git's `a/x b/x`), nor
+# where a word before a space is a file's name (an extension: `/x/a.txt b/c`, `/x/my.d
+# project/a.js`) or a program's in a `bin` folder (`/x/venv/bin/python src/app.py`,
+# `.../bin/streamlit run frontend/app.py`: its arguments), nor where a word after one is a
+# flag (`gcc -I/x/include`) or joins a sentence, a preposition, a conjunction, an article or
+# `is` (`POST /v1/reports endpoint in src/routes/reports.py`, `/usr/bin/git failed for
+# src/x`, a task list's of held-out set 39), or a dash: the path ends before it, the words
+# stay. A comment's `//` and `/*` start no path (`//set the proper avl/SEW values`).
 _CONTINUED_PATH = lazy(
-    r"(?<![^\s(=])~?/[^\s'\"`:,;()\[\]<>]*"
-    r"(?: [\w@+-][^\s'\"`:,;()\[\]<>/]*/[^\s'\"`:,;()\[\]<>]*)+"
+    r"(?<![^\s(=])~?/(?![/*])[^\s'\"`:,;()\[\]<>]*"
+    r"(?: (?:[^\s'\"`:,;()\[\]<>/]+ )*[\w@+-][^\s'\"`:,;()\[\]<>/]*/[^\s'\"`:,;()\[\]<>]*)+"
 )
+# Where the name before a space may go on: no sentence's end (nor a file's name: _EXTENSION)
+# and no program of a `bin` folder (`bin`, `sbin`, `.bin`, a venv's Windows `Scripts`).
 _CONTINUED_FROM = lazy(r"(?:^|/)[^/ ]*[^/ .]$")
+_PROGRAM_FOLDER = lazy(r"/(?:s?bin|\.bin|Scripts)/[^/ ]+$")
+# A word after a space that is none of a folder's name: a flag, a word that joins a
+# sentence, or a sign of one (a dash `—`, not a `-`: `/speckit.plan — задать ваши
+# принципы/ограничения`, held-out set 35).
+_NOT_A_FOLDER_WORD = lazy(
+    r"--?[A-Za-z].*|(?:in|at|on|to|for|from|of|with|by|into|onto|via|as|and|or|than|the|an?"
+    r"|is|are|was|were|not|[^\w-]+)$"
+)
 
 
 def _continued_path(m: re.Match[str]) -> str:
     """An absolute path with a space in a folder's name (_CONTINUED_PATH) as a signature keeps
-    a path, when no file's name ends it before the space; else as it is."""
-    first = m.group().split(" ", 1)[0]
-    if _EXTENSION.search(first) or not _CONTINUED_FROM.search(first):
+    a path, up to where a name before a space or a word after one ends it; else as it is."""
+    words = m.group().split(" ")
+    end = 1
+    for i in range(1, len(words)):
+        before, word = words[i - 1], words[i]
+        if (
+            _EXTENSION.search(before)
+            or not _CONTINUED_FROM.search(before)
+            or (i == 1 and _PROGRAM_FOLDER.search(before))
+            or _NOT_A_FOLDER_WORD.match(word)
+        ):
+            break
+        if "/" in word:
+            end = i + 1  # a folder's name with spaces, gone on with a `/`
+    if end == 1:
         return m.group()
-    return _spaced_name(m.group())
+    path = " ".join(words[:end])
+    return " ".join([_spaced_name(path), *words[end:]])
 
 
 def _windows_spaced(m: re.Match[str]) -> str:
@@ -2216,12 +2253,12 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
         line = f"cd: no such file or directory: {dash.group('arg')}"
     elif ("t open " in line or "t create " in line) and (dash := _DASH_OPEN.match(line)):
         message = dash.group("msg") or "No such file"
-        if message == "Permission denied" and "t create " in line:
-            # a file written, as dash says it (_written)
-            line = f"{_SHELL_WRITE[0]}{dash.group('arg')}{_SHELL_WRITE[1]}"
+        if dash.group("how") == "create" and dash.group("msg"):
+            # a file written, as dash says it (_SHELL_WRITE)
+            line = f"{_SHELL_WRITE}{dash.group('arg')}: {message}"
         else:
-            line = f"zsh: {_DASH_MESSAGE[message]}: {dash.group('arg')}"
-    if ("irectory" in line or "denied" in line) and not line.startswith(_SHELL_WRITE[0]):
+            line = f"zsh: {_DASH_MESSAGE.get(message, message.lower())}: {dash.group('arg')}"
+    if ("irectory" in line or "denied" in line) and not line.startswith(_SHELL_WRITE):
         line = _shell_file_error(line)
     if "cannot " in line and ("'" in line or "‘" in line):
         # GNU's quoted file (`ls: cannot access 'docs/a.md': No such file or directory`) is
@@ -2330,9 +2367,15 @@ def signature(text: str) -> str:
 # written are two errors, two fixes (`chmod +x`; `sudo tee`, another path): a new user's
 # `./deploy.sh` was "the same error" of a Codex heredoc's write, and the hook gave its `sudo
 # tee` (nu42 finding 2). An output with no exit status (a paste of the line) is read as a
-# run, as a pasted `./deploy.sh: Permission denied` is.
+# run, as a pasted `./deploy.sh: Permission denied` is. So is a write into a folder that is
+# not there, dash's `sh: 1: cannot create /x/out/a.log: Directory nonexistent` (`> out/a.log`
+# before a `mkdir -p out`), no script not there (`sh: 1: ./run.sh: not found`), whose fix is
+# another (the script's path, a `cd`); any reason dash gives a file it could not create stays
+# in its words (`Is a directory`). bash and zsh say `No such file or directory` of a write
+# into a missing folder, of a script not there and of a file to source, and a write and a
+# source both exit 1: their words are read as a run's.
 _SHELL_REFUSED = "zsh: permission denied: "
-_SHELL_WRITE = ("sh: cannot create ", ": Permission denied")
+_SHELL_WRITE = "sh: cannot create "
 _RUN_STATUS = 126
 
 
@@ -2351,7 +2394,7 @@ def _written(found: str, status: int | None) -> str:
     its exit status says no command was refused (any but 126)."""
     if status is None or status == _RUN_STATUS:
         return found
-    return _SHELL_WRITE[0] + found[len(_SHELL_REFUSED) :] + _SHELL_WRITE[1]
+    return f"{_SHELL_WRITE}{found[len(_SHELL_REFUSED) :]}: Permission denied"
 
 
 def normalised_lines(text: str) -> tuple[str, ...]:
@@ -2542,14 +2585,14 @@ def refuses_a_shell_file(signature: str) -> bool:
     tee` to that path, or another path), no fix of another file's, as with runs_a_missing_file
     (a new user's not executable `./deploy.sh` was matched as the error of a Codex heredoc's
     write to `requirements.md_DRAFT.md`, and the hook gave its `sudo tee`: nu42 finding 2).
-    Not `cd`'s folder (`cd: permission denied: <path>`), whose fix is a look around."""
+    So is a file dash could not write for another reason, its folder not there (`sh: cannot
+    create <path>/a.log: Directory nonexistent`: a `mkdir -p` of that folder). Not `cd`'s
+    folder (`cd: permission denied: <path>`), whose fix is a look around."""
     return bool(_REFUSES_A_SHELL_FILE.match(loose(signature)))
 
 
 # refuses_a_shell_file's errors, their file set aside (loose).
-_REFUSES_A_SHELL_FILE = lazy(
-    r"zsh: permission denied: <path>$|sh: cannot create <path>: Permission denied$"
-)
+_REFUSES_A_SHELL_FILE = lazy(r"zsh: permission denied: <path>$|sh: cannot create <path>: [^:]+$")
 
 
 def says_a_file_is_missing(signature: str) -> bool:

@@ -185,7 +185,7 @@ def test_a_session_whose_own_transcript_is_gone_is_deleted_though_its_subagents_
     # an index built before marked none: the migration marks it
     conn = sqlite3.connect(db_path)
     conn.execute("UPDATE sessions SET transcript_deleted_at = NULL")
-    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm028_deleted_main_transcript'")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm028_deleted_main_transcript'")
     conn.commit()
     conn.close()
     pdb.connect(db_path).close()

@@ -1,3 +1,4 @@
+import json
 import shutil
 import sqlite3
 import zlib
@@ -729,3 +730,60 @@ def test_a_slash_command_titles_its_session_before_a_subagents_task(tmp_path):
     )
     pbuild.build(path, [projects], force=True)
     assert stored_title(path) == "Thanks! Please update CLAUDE.md"
+
+
+def test_an_index_from_before_forgotten_keys_keeps_no_forgotten_transcript_s_name(tmp_path):
+    """m029: `pastfix forget` kept a forgotten transcript still on disk under its path, its
+    session_id and project_dir (nu41: they named the user, the project and the session). The
+    row gets the name forget gives it now, all else as it was: the next build reads nothing,
+    and the session going on is read alone, under the file's name again. A build's rows of
+    files that hold no session (empty, bad lines) keep theirs."""
+    from pastfix import forget
+
+    gone, kept = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"
+    projects = tmp_path / "projects"
+    forgotten = write_jsonl(
+        projects / "-home-dev-zebracorn" / f"{gone}.jsonl",
+        [prompt("u1", gone, "the zebracorn plan", "2026-01-01T00:00:00Z")],
+    )
+    write_jsonl(
+        projects / "-home-dev-app" / f"{kept}.jsonl",
+        [prompt("u2", kept, "hello", "2026-01-01T00:00:00Z")],
+    )
+    (projects / "-home-dev-app" / "empty.jsonl").write_text("")
+    (projects / "-home-dev-app" / "bad.jsonl").write_text("not json\n")
+    path = tmp_path / "index.db"
+    pbuild.build(path, [projects])
+    forget.forget(path, [gone])
+    conn = sqlite3.connect(path)
+    key = pbuild.forgotten_key(str(forgotten))
+    now = conn.execute("SELECT * FROM source_files WHERE path = ?", [key]).fetchone()
+    rest = "SELECT * FROM source_files WHERE path != ? ORDER BY id"
+    others = conn.execute(rest, [key]).fetchall()
+    # What an older forget left: the row under the file's path, with its session and folder.
+    conn.execute(
+        "UPDATE source_files SET path = ?, session_id = ?, project_dir = ? WHERE path = ?",
+        [str(forgotten), gone, "-home-dev-zebracorn", key],
+    )
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm029_forgotten_by_no_name'")
+    conn.commit()
+    conn.close()
+    assert pbuild.build(path, [projects]).files_read == 0
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT * FROM source_files WHERE path = ?", [key]).fetchone() == now
+    assert conn.execute(rest, [key]).fetchall() == others
+    conn.close()
+    index = path.read_bytes()
+    assert gone.encode() not in index and b"zebracorn" not in index
+    # the session goes on: only what it wrote since is read, under the file's name again
+    with forgotten.open("a") as f:
+        f.write(json.dumps(prompt("u3", gone, "back again", "2026-02-01T00:00:00Z")) + "\n")
+    assert pbuild.build(path, [projects]).files_read == 1
+    conn = sqlite3.connect(path)
+    assert conn.execute(
+        "SELECT text FROM messages WHERE session_id = ? ORDER BY id", [gone]
+    ).fetchall() == [("back again",)]
+    assert conn.execute("SELECT count(*) FROM source_files WHERE path = ?", [key]).fetchone() == (
+        0,
+    )
+    conn.close()

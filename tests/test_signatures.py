@@ -1865,8 +1865,8 @@ def test_a_kotlin_error_is_one_signature_placed_either_way(folder, file, at, mes
 @given(folder=_FOLDER, line=st.integers(1, 9999), absolute=st.booleans())
 def test_a_file_a_shell_could_not_use_is_one_signature_in_dash_bash_and_zsh(folder, line, absolute):
     """A script not there, not executable, a file to source or to write to: dash's words
-    (`sh: 1: ./x: not found`, `cannot open`, `cannot create ...: Directory nonexistent`)
-    are bash's and zsh's error."""
+    (`sh: 1: ./x: not found`, `cannot open`) are bash's and zsh's error; a file it could not
+    write, not there or not allowed, its own (`cannot create ...`)."""
     path = f"/home/me/{folder}/run.sh" if absolute else f"./{folder}/run.sh"
     missing = [
         f"sh: {line}: {path}: not found",
@@ -1875,7 +1875,6 @@ def test_a_file_a_shell_could_not_use_is_one_signature_in_dash_bash_and_zsh(fold
         f"zsh: no such file or directory: {path}",
         f"sh: {line}: .: cannot open {path}: No such file",
         f"sh: {line}: .: Can't open {path}",
-        f"/bin/sh: {line}: cannot create {path}: Directory nonexistent",
     ]
     denied = [
         f"sh: {line}: {path}: Permission denied",
@@ -1892,7 +1891,32 @@ def test_a_file_a_shell_could_not_use_is_one_signature_in_dash_bash_and_zsh(fold
     assert len({signature(text) for text in missing}) == 1
     assert len({signature(text) for text in denied}) == 1
     assert len({signature(text) for text in written}) == 1
-    assert len({signature(missing[0]), signature(denied[0]), signature(written[0])}) == 3
+    # a write into a folder that is not there (`> out/x.log` before `mkdir -p out`)
+    no_folder = f"/bin/sh: {line}: cannot create {path}: Directory nonexistent"
+    assert len({signature(t) for t in (missing[0], denied[0], written[0], no_folder)}) == 4
+
+
+def test_a_write_into_a_missing_folder_is_no_script_not_there():
+    """dash's `cannot create X: Directory nonexistent` (a redirect into a folder not made
+    yet) was `zsh: no such file or directory: X`, the signature of a script not there (`sh: 1:
+    X: not found`), whose fix (the script's path, a `cd`) is no `mkdir -p`. It is a file
+    dash could not write, whatever the reason (`Is a directory` was read as a missing file
+    named `X: Is a directory`), its own subject (refuses_a_shell_file)."""
+    write = "/bin/sh: 1: cannot create /x/out/build.log: Directory nonexistent"
+    run = "/bin/sh: 1: /x/out/build.log: not found"
+    assert signature(write) == "sh: cannot create <path>/build.log: Directory nonexistent"
+    assert sig.loose(signature(write)) != sig.loose(signature(run))
+    assert not sig.runs_a_missing_file(signature(write))
+    assert sig.refuses_a_shell_file(signature(write)) and sig.says_a_file_is_missing(
+        signature(write)
+    )
+    assert signature("sh: 2: cannot create /x/out: Is a directory") == (
+        "sh: cannot create <path>/out: Is a directory"
+    )
+    # a file dash could not open is bash's and zsh's error, whatever the reason
+    assert signature("sh: 1: .: cannot open /x/env: Is a directory") == (
+        signature("bash: /x/env: Is a directory")
+    )
 
 
 @settings(max_examples=100, deadline=None)
@@ -2311,6 +2335,15 @@ def test_words_around_a_delimited_path_stay():
             "warning: ~/Library/Mobile Documents/com~apple~CloudDocs/x is stale",
             "warning: /x/y/x is stale",
         ),
+        # several spaces in a folder's name, and in two (`00 vibe projects`, `my app`)
+        (
+            "ERROR: tasks.md not found in /Users/a/00 vibe projects/my app/specs/001-byte-bridges",
+            "ERROR: tasks.md not found in /home/u/app/specs/002-byte-bridges",
+        ),
+        (
+            "File created successfully at: /Users/me/Documents/PAI - TPOS/001-byte-bridges",
+            "File created successfully at: /x/001-byte-bridges",
+        ),
     ],
 )
 def test_an_unquoted_path_whose_next_word_goes_on_with_a_folder_is_one_path(spaced, plain):
@@ -2331,10 +2364,22 @@ def test_an_unquoted_path_whose_next_word_goes_on_with_a_folder_is_one_path(spac
         ("cp /x/a.txt b/c", "cp <path>/a.txt b/c"),
         ("error: /usr/bin/git failed for src/x", "error: <path>/git failed for src/x"),
         ("mv /x/a /y/b", "mv <path>/a <path>/b"),
+        # a program of a `bin` folder and its arguments, a flag
+        ("/x/venv/bin/python src/app.py", "<path>/python <path>/app.py"),
+        ("/x/bin/streamlit run frontend/app.py", "<path>/streamlit run <path>/app.py"),
+        ("/x/bin/gcc -I/x/include", "<path>/gcc <path>/include"),
+        # the words of a sentence after a path (a task list's, held-out set 39)
+        ("POST /v1/reports endpoint in src/x.py", "POST <path>/reports endpoint in <path>/x.py"),
+        ("GET /api/blog API route at src/x.ts", "GET <path>/blog API route at <path>/x.ts"),
+        ("/x/my app/y in src/z", "<path>/y in src/z"),
+        ("/speckit.plan — set your a/b rules", "<path>/speckit.plan — set your a/b rules"),
+        # a comment's marker starts no path
+        ("//set the proper avl/SEW values", "//set the proper avl/SEW values"),
     ],
 )
 def test_two_paths_a_space_apart_stay_two(line, expected):
-    """Not after a relative path, a file's name or before another path's start: two paths."""
+    """Not after a relative path, a file's name, a program of a `bin` folder or before
+    another path's start, a flag or a sentence's words: two paths, or a path and words."""
     assert signature(line) == expected
 
 

@@ -325,8 +325,10 @@ beside such a probe (`pacman -Qq | grep -i x; which x`) are no part of what fail
 a later look of the kind is no retry of it (_beside_probe).
 
 **Outcomes.** `fixed` (a retry confirmed it), `worked around` (another way did),
-`papered over` (only a masked call succeeded), `already done` (an edit whose text was
-not found because an earlier edit of the file had written it: already_made), `stopped`
+`papered over` (only a masked call succeeded, of a call that did more than look:
+_only_looked; unless what its error said was not there was made after: _made_missing),
+`already done` (an edit whose text was not found because an earlier edit of the file had
+written it: already_made), `stopped`
 (a command the agent stopped itself, with Ctrl-C: _stopped_on_purpose, or with a `pkill -f`
 that killed its own shell too, only looks after it: _stopped_by_own_pkill), `answered` (a
 look that nothing fixed whose failure was its answer: _answered; a file tool's, of a file
@@ -4376,6 +4378,12 @@ _says_several = _cached_search(
 )
 
 
+# What a retry of an edit whose text the file held more than once changed by setting
+# replace_all (_anchor_change): right only where that session meant every match, which the
+# error does not say (queries.every_match orders such a fix after one made unique).
+EVERY_MATCH = "with replace_all, every match replaced"
+
+
 def _anchor_change(failed: str | None, retry: str | None) -> str | None:
     """What an edit made again changed of one whose text to replace the file held more than
     once (`Found 2 matches of the string to replace, but replace_all is false`): replace_all
@@ -4387,7 +4395,7 @@ def _anchor_change(failed: str | None, retry: str | None) -> str | None:
     if mine is None or theirs is None:
         return None
     if theirs.get("replace_all") is True and mine.get("replace_all") is not True:
-        return "with replace_all, every match replaced"
+        return EVERY_MATCH
     old, new = mine.get("old_string"), theirs.get("old_string")
     if not isinstance(old, str) or not isinstance(new, str) or old == new:
         return None
@@ -7144,6 +7152,58 @@ def _weakens(failed: Call, step: Call) -> bool:
     return False
 
 
+def _only_looked(failed: Call) -> bool:
+    """Whether a failed shell call only looked (`sed -n`, `cat`, `ls`, `git status`: not
+    _acts): then a later call that masks its failure (`ls dir && sed -n 1,200p x || true`)
+    or asks less hides no error, and papers over nothing. It is another look, which found
+    nothing either, and the failure's answer stands (`answered`: a path not there, _gone).
+    A Codex user's `sed -n '1,200p' lib/api/index.ts && sed ... fetch.ts`, exploring a
+    codebase, then the same look behind `ls` with `|| true` after each sed, then the code
+    found in hooks/api/base.ts: the card said `papered over`, "a later call only hid the
+    error", blaming the agent for a look (thirty-ninth held-out set, labelled fixed, unsure;
+    a new user's try, nu46 finding 4)."""
+    return failed.name in SHELL_TOOLS and not _acts(failed)
+
+
+# A line's words that what it names is not there (`ERROR: tasks.md not found in specs/x`).
+_SAYS_NOT_THERE = lazy(
+    r"\bnot found\b|\bmissing\b|does(?:n['’]t| not) exist|No such file or directory"
+    r"|\b(?:cannot|can't|could not|couldn't) find\b|\bENOENT\b",
+    re.IGNORECASE,
+)
+
+
+def _made_missing(after: Sequence[Call], error: str) -> int | None:
+    """Where among `after` a call that did not fail first wrote a file (or folder) that a line
+    of the error says is not there, by its name (_written_by): an edit tool's file, a
+    shell's `> x`, `cp a x`. A check that demanded it (`check-prerequisites.sh --json
+    --require-tasks`: `ERROR: tasks.md not found in specs/001-x. Run /speckit.tasks
+    first`), run by the next command without the demand (_asks_less), which then wrote
+    tasks.md: the demand was met, so the writing is its fix, as an install is of a program
+    not found that was never run again; the card said `papered over` and showed
+    `edited: tasks.md` (thirty-ninth held-out set; a new user's try, nu46 finding 4; the
+    label, unsure, says abandoned: the implement check was never run again). Only a name
+    that looks like a file's (a `.` or a `/` in it): `No such file` names no `file`."""
+    names: set[str] = set()
+    for line in error.splitlines()[:_ERROR_LINES]:
+        if _SAYS_NOT_THERE.search(line):
+            for word in line.split():
+                word = word.strip(_AROUND_WORD).rstrip(".")
+                if "/" in word or "." in word.strip("."):
+                    names.add(_basename(word.rstrip("/")))
+    names.discard("")
+    if not names:
+        return None
+    return next(
+        (
+            n
+            for n, call in enumerate(after)
+            if not call.failed and not call.running and names & _written_by([call])
+        ),
+        None,
+    )
+
+
 # How many of an error's first lines a masked call's output is looked in for.
 _ERROR_LINES = 30
 # A shell's errors sent where its output goes: `2>&1`, `&>`, `|&`.
@@ -7323,6 +7383,8 @@ def fix_of(
         else ()
     )
     keys = _sends_keys(failed)
+    # a look's failure was its answer: a retry that masks it hides nothing (see _only_looked)
+    looked = _only_looked(failed)
     # a command the shell could not parse ran no part of itself (see _reworded)
     unparsed = _not_parsed(failed, error, key_line)
     # inline code the shell broke (see _ran_as_file)
@@ -7614,8 +7676,10 @@ def fix_of(
         if (_masks(failed, call, output(call.tool_use_id), error) and not unparsed) or (
             way == FIXED and _asks_less(failed, call)
         ):
-            # (`|| true` hides no error of a command that was not parsed: none ran)
-            masked = masked or call
+            # (`|| true` hides no error of a command that was not parsed: none ran; nor
+            # one of a look, another look: see _only_looked)
+            if not looked:
+                masked = masked or call
             continue
         if (
             _status_of_another(call)
@@ -7786,6 +7850,29 @@ def fix_of(
         fix.remedy = [step for step in fix.remedy if step.tool_use_id not in tried]
         if call.tool_use_id not in {step.tool_use_id for step in fix.remedy}:
             fix.remedy = [*fix.remedy, Step(call.tool_use_id, call.name, _target(call))]
+        return fix
+    made = _made_missing(after, error) if masked is not None else None
+    if masked is not None and made is not None:
+        # what the check demanded was made after it was masked: that is the fix, though the
+        # check never ran again as it was (see _made_missing)
+        call = after[made]
+        fix = _confirmed(
+            failed,
+            after[:made],
+            call,
+            FIXED,
+            error,
+            window_end,
+            unparsed=unparsed,
+            key_line=key_line,
+        )
+        # (the masked call asked less: no step of it; the writing, of what the error names,
+        # comes first, and is no changed retry)
+        fix.remedy = [Step(call.tool_use_id, call.name, _target(call))] + [
+            step
+            for step in fix.remedy
+            if step.tool_use_id not in {masked.tool_use_id, call.tool_use_id}
+        ]
         return fix
     # Without a fix, what was done right after is what the card can show: the first
     # NEARBY_CALLS calls, not the whole window, and of them the steps taken next.

@@ -1932,7 +1932,24 @@ def with_goals(rows: list[dict[str, Any]], command: str | None) -> list[dict[str
 
 
 # Where a find_past_fix row stands before bm25 (find_class).
-FindClass = tuple[bool, bool, bool, bool, bool, bool, bool, int, int, bool]
+FindClass = tuple[bool, bool, bool, bool, bool, bool, bool, int, int, bool, bool]
+
+
+def every_match(remedy: list[dict[str, Any]]) -> bool:
+    """Whether a fix's remedy set replace_all on an edit whose text the file held more than
+    once (fixes.EVERY_MATCH): whether every match was meant was that session's intent (two
+    identical functions), not the error's, and on a short anchor (`}\n`) an agent that
+    repeats it rewrites every match. A longer old_string, found once, is right whatever
+    was meant: among fixes as good it comes first (find_class; a new user's hook event,
+    nu46 finding 5: an Edit of `}\n` found 12 times, recalled with replace_all first)."""
+    return any(step.get("change") == fixes.EVERY_MATCH for step in remedy)
+
+
+# (every_match in find_past_fix's ORDER BY)
+EVERY_MATCH_SQL = (
+    "exists (select 1 from json_each(f.remedy)"
+    f" where json_extract(value, '$.change') = '{fixes.EVERY_MATCH}')"
+)
 
 
 def find_class(row: dict[str, Any]) -> FindClass:
@@ -1944,8 +1961,9 @@ def find_class(row: dict[str, Any]) -> FindClass:
     shares a name it quotes before one about other names (other_names); the error itself
     before the same error about another file (other_file); the same signature before the
     same words; real errors before noise; the closest text (text_distance), then the pasted
-    path's folders (other_folder); a fixed failure before one that was not fixed. Then bm25
-    and recency.
+    path's folders (other_folder); a fixed failure before one that was not fixed, and one
+    fixed whatever its session meant before one fixed by replacing every match
+    (every_match). Then bm25 and recency.
     """
     near = row["matched"] == "some words"
     return (
@@ -1959,6 +1977,7 @@ def find_class(row: dict[str, Any]) -> FindClass:
         row["text_distance"] or 0,
         row["other_folder"] or 0,
         row["fixed_at"] is None,
+        every_match(row.get("remedy") or []),
     )
 
 
@@ -2944,11 +2963,12 @@ where not (f.words = 1 and not f.same
 -- The order (find_class, then bm25 and recency): a good match (the signature or every
 -- word) first, a near match that shares more than file names before one that does not;
 -- then the same text, the same signature, real errors before noise, the
--- closest text, a fixed failure, bm25, the newest.
+-- closest text, a fixed failure, one not fixed by replacing every match (every_match),
+-- bm25, the newest.
 order by f.same or f.words = 2 desc, f.files, f.exact desc, f.names, f.loose, f.same desc,
   f.kind = 'error' desc,
-  f.distance, f.folders, f.fixed_at is not null desc, f.score is null, f.score,
-  f.timestamp desc, f.id
+  f.distance, f.folders, f.fixed_at is not null desc, {EVERY_MATCH_SQL}, f.score is null,
+  f.score, f.timestamp desc, f.id
 """
 
 

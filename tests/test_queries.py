@@ -5686,3 +5686,54 @@ def test_a_workaround_of_another_goal_is_the_same_error_for_another_goal(tool, t
     marked = {**row, "other_goal": queries.another_goal(row, tool, target)}
     assert cards.how_matched(marked) == (queries.OTHER_GOAL if another else "same error")
     assert queries.seen_before([marked]) is not another
+
+
+def test_a_fix_that_replaced_every_match_comes_after_one_made_unique(tmp_path):
+    """An Edit whose text the file held more than once (`Found 12 matches ... replace_all is
+    false`), fixed in one session by replace_all and in an older one by a longer
+    old_string: whether every match was meant was the newer session's intent, not the
+    error's, and the hook recalled replace_all first for an Edit of `}\\n` (a new user's
+    try, nu46 finding 5). The longer anchor comes first, on find and in the hook alike."""
+    several = (
+        "<tool_use_error>Found {n} matches of the string to replace, but replace_all is false."
+        " To replace all occurrences, set replace_all to true. To replace only one occurrence,"
+        " please provide more context to uniquely identify the instance.\nString: {old}"
+        "</tool_use_error>"
+    )
+    projects = tmp_path / "projects"
+    path = f"{APP}/src/parser.rs"
+    for sid, minutes, old, retry in (
+        ("longer", 0, "    }\n", {"old_string": "        x\n    }\n", "new_string": "    }\n\n"}),
+        (
+            "every",
+            100,
+            "let p: Vec<T> = parse();",
+            {"old_string": "let p: Vec<T> = parse();", "new_string": "let p = parse();"}
+            | {"replace_all": True},
+        ),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Edit", file_path=path, old_string=old, new_string=old + "\n")
+            .result(f"{sid}1", several.format(n=2, old=old), error=True)
+            .call(f"{sid}2", "Edit", file_path=path, **retry)
+            .result(f"{sid}2", f"The file {path} has been updated.")
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        error = several.format(n=12, old="}\n")
+        found = queries.find_past_fix(conn, error)
+        assert [(r["session_id"], r["outcome"]) for r in found] == [
+            ("longer", "fixed"),
+            ("every", "fixed"),
+        ]
+        assert [queries.every_match(r["remedy"]) for r in found] == [False, True]
+        assert queries.find_class(found[0]) < queries.find_class(found[1])
+        tool_input = {"file_path": "/home/me/proj/src/lib.rs", "old_string": "}\n"}
+        event = {"session_id": "new", "cwd": "/home/me/proj", "tool_name": "Edit"}
+        event |= {"tool_input": tool_input, "error": error}
+        assert [r["session_id"] for r in hook.matches(conn, event)] == ["longer", "every"]
+    finally:
+        conn.close()

@@ -10,7 +10,8 @@ seconds. The index's texts are already redacted; an index built with --no-redact
 the same timings when it holds no secret, as the generated corpora do.
 
 Then the adversarial rows of issue 19: a failed result that repeats a keyword, and PEM
-headers without an END line, at three sizes each doubling the last. Linear rules take
+headers without an END line, at three sizes each doubling the last; and commands a call's
+result is told by (printed_secret_kind), repeated. Linear rules take
 twice the time for twice the text; the rules before took four times (issue 19: 2.9 s,
 11 s and 42 s for `password=` at 45, 90 and 180 KB; 12.7 s for 6,000 PEM headers).
 """
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from pastfix.prepare import redactor
 from pastfix.records import TABLE
-from pastfix.redact import anchors_in
+from pastfix.redact import anchors_in, printed_secret_kind
 
 TABLES = ("messages", "tool_calls", "tool_results")
 
@@ -497,6 +498,60 @@ ADVERSARIAL = (
         "",
         (45, 90, 180),
     ),
+    # REDACTION_VERSION 32: a short password in a sentence, a keyword in an aside, a value
+    # after a line's continuation, a `.env`'s words, a sensitive output's object
+    (
+        "`the password is ` and a value, repeated",
+        ("messages", "text"),
+        "the password is hunter2x! ",
+        "",
+        (45, 90, 180),
+    ),
+    ("`a password ` repeated", ("messages", "text"), "a password ", "", (45, 90, 180)),
+    ("`(secret ` repeated", ("messages", "text"), "a (secret ", "", (45, 90, 180)),
+    (
+        "`API_TOKEN=\\` lines repeated",
+        ("tool_calls", "command"),
+        "API_TOKEN=\\\n",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`*** Add File: .env` and a line of words, repeated",
+        ("tool_results", "content"),
+        "*** Add File: .env\n+DB_PASSWORD=purple-monkey-dishwasher\n",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        '`{"sensitive": true, "value": {` repeated',
+        ("tool_results", "content"),
+        '{"sensitive": true, "value": {',
+        "",
+        (45, 90, 180),
+    ),
+    (
+        '`"value": {"a": "b"}, ` repeated, `"sensitive": true` after',
+        ("tool_results", "content"),
+        '"value": {"a": "Zq8vN2kL5mR7tX1"}, ',
+        '"sensitive": true}',
+        (45, 90, 180),
+    ),
+)
+
+# A call's command, read for what its result is (pastfix.redact.printed_secret_kind: a secret
+# printed alone or in a sentence, a credentials file shown): name, the command repeated to
+# fill each size (KB).
+ADVERSARIAL_COMMANDS = (
+    # REDACTION_VERSION 31's wrapped `echo` read each `echo` of a command's continued lines to
+    # its 400-character bound (session 39: 2.0 s at 180 KB; now each word once)
+    (
+        "`echo $A ... $L \\` lines repeated",
+        "echo $A $B $C $D $E $F $G $H $I $J $K $L \\\n",
+        (45, 90, 180),
+    ),
+    ('`echo "$A \\` lines repeated', 'echo "$A \\\n', (45, 90, 180)),
+    ("`echo $A;` repeated", "echo $A;", (45, 90, 180)),
 )
 
 
@@ -537,6 +592,12 @@ def adversarial_timings() -> list[tuple[str, list[tuple[int, float]]]]:
             if column == "input":
                 text = '{"content": "' + text + '"}'
             row.append((kb, best_of_three([(redact, text)])))
+        timings.append((name, row))
+    for name, unit, sizes in ADVERSARIAL_COMMANDS:
+        row = []
+        for kb in sizes:
+            text = unit * (kb * 1000 // len(unit))
+            row.append((kb, best_of_three([(printed_secret_kind, text)])))
         timings.append((name, row))
     return timings
 

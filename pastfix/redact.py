@@ -98,6 +98,10 @@ _NAME_SUFFIX = r"(?:[_-]?v?\d{1,2}(?![0-9]))?"
 # The space around an assignment's `:` or `=`: aligned columns' spaces or tabs (at most 40),
 # or a few characters with a line break.
 _GAP = r"(?:[^\S\n]{0,40}|\s{0,3})"
+# Or, between an assignment's sign and its value, a shell's line continuation, a backslash at
+# a line's end that the shell reads as nothing (`export API_TOKEN=\` then the value on the
+# next line; indented too, as people wrap a long command: REDACTION_VERSION 32).
+_VALUE_GAP = r"(?:[^\S\n]{0,40}|\s{0,3}|[^\S\n]{0,3}\\\r?\n[^\S\n]{0,40})"
 _NAME_KEYWORD = (
     r"(?:(?:" + _KEYWORD + r"|" + _PARTS + r"(?:[_-]?(?:key|base))*)" + _NAME_SUFFIX + r")"
 )
@@ -2235,9 +2239,11 @@ def _terraform_values(text: str) -> Iterator[tuple[int, int]]:
     spans: set[tuple[int, int]] = set()
     opened = closed = close = -1  # the last `{` and `}` before an anchor, the first `}` after
     back = ahead = done = 0  # where those were looked for up to; where the last object ends
+    sensitive = False
     for at in _anchor_starts(text, ("sensitive",)):
         if _TF_SENSITIVE.match(text, at) is None:
             continue
+        sensitive = True
         start = max(back, at - _TF_MAX)
         opened = max(opened, text.rfind("{", start, at))
         closed = max(closed, text.rfind("}", start, at))
@@ -2251,6 +2257,8 @@ def _terraform_values(text: str) -> Iterator[tuple[int, int]]:
         done = close
         lo = max(opened, closed + 1)
         spans.update(v.span("value") for v in _TF_VALUE.finditer(text, lo, close))
+    if sensitive and "value" in text:
+        spans.update(_sensitive_objects(text))
     done = 0
     for at in _anchor_starts(text, ("random_password",)):
         if at < done:
@@ -2260,6 +2268,50 @@ def _terraform_values(text: str) -> Iterator[tuple[int, int]]:
         if v is not None:
             spans.add(v.span("value"))
     yield from sorted(s for s in spans if _stored(text[s[0] : s[1]]))
+
+
+# REDACTION_VERSION 32: a sensitive output whose value is an object (`terraform output
+# -json`'s `{"sensitive": true, "type": ["object", {...}], "value": {"host": "db", "signing":
+# "..."}}`, a state's `{"value": {...}, "type": [...], "sensitive": true}`), whose braces the
+# window of _terraform_values does not see past: the strings of the `"value"` object that is
+# a member of the same object as `"sensitive": true`, at any depth, whatever their names.
+# The text's braces are read once, with a stack of the objects open (linear).
+_TF_OBJECT_TOKEN = lazy(
+    r"[{}]|(?<=[\"'])(?:(?P<sensitive>sensitive)"
+    + _QUOTE
+    + r"\s{0,3}:\s{0,3}true\b|value"
+    + _QUOTE
+    + r"\s{0,3}:\s{0,3}(?=\{))"
+)
+
+
+def _sensitive_objects(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of the string values of each sensitive output's object value (see
+    _TF_OBJECT_TOKEN), to be judged as stored secrets."""
+    stack: list[int] = []  # where each object open starts
+    sensitive: set[int] = set()  # the objects that hold `"sensitive": true`
+    values: list[tuple[int, int]] = []  # each `"value": {`: the object it is in, its own
+    closes: dict[int, int] = {}
+    value = False
+    for m in _TF_OBJECT_TOKEN.finditer(text):
+        brace = m[0]
+        if brace == "{":
+            if value:
+                values.append((stack[-1] if stack else -1, m.start()))
+                value = False
+            stack.append(m.start())
+        elif brace == "}":
+            if stack:
+                closes[stack.pop()] = m.start()
+        elif m["sensitive"]:
+            if stack:
+                sensitive.add(stack[-1])
+        else:
+            value = True
+    for parent, opened in values:
+        if parent in sensitive and opened in closes:
+            for pair in _STORED_PAIR.finditer(text, opened, closes[opened]):
+                yield pair.span("value")
 
 
 # AWS Systems Manager's parameter of type `SecureString` as `get-parameter(s)
@@ -2870,10 +2922,12 @@ _DATA_KEYS = frozenset(
         " page pagination continuation next sync resume cursor cancellation"
     ).split()
 )
-# (the line may be a command's continued with a backslash: `echo "Rotate the \` then `key V"`)
+# (the line may be a command's continued with a backslash: `echo "Rotate the \` then `key V"`;
+# or the keyword opens a parenthesis, a sentence's aside: `the Stripe webhook (secret V)`,
+# REDACTION_VERSION 32)
 _WORD_BEFORE = lazy(
-    r"(?:^|(?<=[\s(]))(?P<word>[A-Za-z][A-Za-z0-9]{0,30})"
-    r"(?:[^\S\n]|[^\S\n]?\\\r?\n[^\S\n]{0,40})\Z"
+    r"(?:(?:^|(?<=[\s(]))(?P<word>[A-Za-z][A-Za-z0-9]{0,30})"
+    r"(?:[^\S\n]|[^\S\n]?\\\r?\n[^\S\n]{0,40})|(?<=[\w.,;:!?][^\S\n])\()\Z"
 )
 
 
@@ -2883,13 +2937,57 @@ def _named_in_prose(m: re.Match[str]) -> bool:
     generated, ending a word, and not hex digits alone."""
     start = m.start()
     before = _WORD_BEFORE.search(m.string, max(0, start - 75), start)
-    if before is None or before["word"].lower() in _DATA_KEYS:
+    if before is None or (before["word"] or "").lower() in _DATA_KEYS:
         return False  # (a name's end, `csrf_token`, `x.secret`, has no space before it)
     token, end = m.group("token"), m.end("token")
     if end < len(m.string) and not (m.string[end].isspace() or m.string[end] in _PROSE_ENDS):
         return False  # (a word cut short, by an invisible character: the rest is no prose)
     # (hex digits in groups too: a fingerprint's or an id's, `3f0a2b1c-1234-4abc`)
     return _HEX.fullmatch(token.replace("-", "")) is None and _generated(token)
+
+
+# REDACTION_VERSION 32: a password under 16 characters named in a sentence (`the staging
+# password is hunter2x!`, `the root password was set to Summer2024.`, `log in with the
+# password k9Xq2LmP4b and`), which _named_in_prose leaves to _generated's 16 characters: a
+# shorter run of letters and digits is as often a word, a version or an id. A password is the
+# short secret people choose and say: after `password`, `passwd`, `passphrase` or `secret` as
+# a word (not a name's end, `db_password`, which the assignment rules read), ` is `, ` was `,
+# ` set to `, ` to ` or ` is now ` (or `: ` or one space after a word or in an aside, as
+# _named_in_prose's), one word of 6 to 15 characters up to a space or the sentence's
+# punctuation, letters and digits both (`required`, `8 characters`, `stored in .env` stay),
+# no code or path (brackets, `/`, `$`, `.` before a letter: a file's name), no count with its
+# unit (`12chars`), no name of an algorithm, an encoding or a protocol (`SHA256`,
+# `argon2id`, `base64`, `HS256`: the words of a sentence that says how a password is kept),
+# and no word that says it stands in for one (`secret12345`, `password1` of a test; see
+# _STAND_IN_WORDS).
+_SHORT_PASSWORD = (
+    r"(?<![\w.$/-])(?P<keyword>(?i:passw(?:or)?d|passphrase|secret))"
+    r"(?P<link> (?:was set|is set|is now|is|was|set) to | is now | is | was | to |: | )"
+    r"(?P<value>[^\s\"'`\\()\[\]{}<>|;,$/]{5,14}[^\s\"'`\\()\[\]{}<>|;,$/.:])"
+    r"(?=[.,;:]?(?:\s|\Z|[)\"'`\]]))"
+)
+_TECHNICAL = lazy(
+    r"(?i:sha|md|hs|rs|es|ps|aes|rsa|des|pbkdf|argon|bcrypt|scrypt|base|utf|crc|ed|x|ipv"
+    r"|https?|tls|ssl|oauth|v)[-_]?\d[\w-]*|\d+[A-Za-z]+"
+)
+_DOT_WORD = lazy(r"\.[A-Za-z]")
+_LETTERS = lazy(r"[^A-Za-z]+")
+
+
+def _short_password(m: re.Match[str]) -> bool:
+    """A password of fewer than 16 characters in a sentence (see _SHORT_PASSWORD)."""
+    value = m.group("value")
+    if not _mixed(value) or _PLACEHOLDER.match(value) or value.startswith(_MARKED):
+        return False
+    if _TECHNICAL.fullmatch(value) or _DOT_WORD.search(value) or _VERSION.fullmatch(value):
+        return False
+    if _LETTERS.sub("", value).lower() in _STAND_IN_WORDS:
+        return False  # a test's stand-in: `password is secret12345` (thirty-ninth held-out set)
+    if m.group("link") in (" ", ": "):
+        start = m.start()
+        before = _WORD_BEFORE.search(m.string, max(0, start - 75), start)
+        return before is not None
+    return True
 
 
 RULES: tuple[Rule, ...] = (
@@ -3231,7 +3329,7 @@ RULES: tuple[Rule, ...] = (
             r"(?:(?P<bold>\*\*?)?"
             + _GAP
             + r"(?:=>|[:=])(?(bold)|(?P<bolder>\*\*?)?)"
-            + _GAP
+            + _VALUE_GAP
             + r"|(?P<prose>[^\S\n]{1,3}(?:(?:is|was)[^\S\n]{1,3})?\(?(?=`)))"
             # (a value in brackets, as a YAML plain scalar may be: `PASSWORD: (1HVo%Jcuz3)`)
             r"(?:(?P<open>" + _QUOTES + r")|(?P<tick>`)|(?<=[:=\s])(?P<paren>[(\[]))?"
@@ -3323,8 +3421,8 @@ RULES: tuple[Rule, ...] = (
         (
             r"(?P<sep>[_.-]|(?<=[a-z0-9])(?=K))(?P<keyword>KEY|[Kk]ey)(?P<quote>" + _QUOTES + r")?"
             r"(?P<bracket>(?<=[\"'])\])?"
-            r"\s{0,3}(?:=>|[:=])\s{0,3}(?P<open>" + _QUOTES + r")?(?:base64:)?"
-            r"(?P<value>[A-Za-z0-9+/_=-]{16,500}+)"
+            r"\s{0,3}(?:=>|[:=])(?:[^\S\n]{0,3}\\\r?\n[^\S\n]{0,40}|\s{0,3})"
+            r"(?P<open>" + _QUOTES + r")?(?:base64:)?(?P<value>[A-Za-z0-9+/_=-]{16,500}+)"
         ),
         "value",
         _named_key,
@@ -3711,6 +3809,16 @@ RULES: tuple[Rule, ...] = (
         "token",
         _named_in_prose,
         tuple(_NAME_KEYWORD_ANCHORS),
+        keyword=True,
+        kind_of=_assigned_kind,
+    ),
+    # REDACTION_VERSION 32: a short password named in a sentence (see _SHORT_PASSWORD)
+    Rule(
+        "password",
+        _SHORT_PASSWORD,
+        "value",
+        _short_password,
+        ("assw", "ASSW", "ssphrase", "SSPHRASE", "ecret", "ECRET"),
         keyword=True,
         kind_of=_assigned_kind,
     ),
@@ -4670,6 +4778,18 @@ _PRINTER_LEAD = lazy(
     r"|kubectl[^\S\n]+exec[^;&|\n]{0,200}?[^\S\n]--[^\S\n]+){0,6}\Z"
 )
 _LEAD_MAX = 400
+
+
+def _at_command_start(command: str, at: int) -> bool:
+    """Whether what starts at `at` in `command` stands where a command starts (see
+    _PRINTER_LEAD), looked for from the last `;`, `&`, `|` or line break before it: no lead
+    holds one but as its first character (a search of _LEAD_MAX characters for each of 25,000
+    `echo $A;` was 0.7 s for 180 KB)."""
+    lo = max(0, at - _LEAD_MAX)
+    lo = max(lo, *(command.rfind(c, lo, at) for c in ";&|\n"))
+    return _PRINTER_LEAD.search(command, lo, at) is not None
+
+
 # The words of a command after its printer: a redirection, a separator, a quoted or bare
 # word (quotes whole: a go-template's `{{.data.password | base64decode}}` is one word). A
 # backslash at a line's end continues the command on the next line, as spaces between words
@@ -4761,7 +4881,7 @@ def _told(rows: re.Pattern[str], command: str, start: int) -> str | None:
             kind = _name_of_kind(name) or _assigned_printed(command, name, m.start())
             if kind is None:
                 continue
-        if _PRINTER_LEAD.search(command, max(0, m.start() - _LEAD_MAX), m.start()) is None:
+        if not _at_command_start(command, m.start()):
             continue
         if _printed_alone(command, m.end()):
             return kind
@@ -4903,10 +5023,17 @@ def _printed_sentence(command: str) -> Sentence | None:
     else None. Their words read to their command's end (at most _TAIL_MAX characters)."""
     templates: list[str] = []
     kind = None
+    done = 0  # (where the last printer's words were read to)
     for m in _SENTENCE_PRINTER.finditer(command):
+        if m.start() < done:
+            # an argument of the printer before, read with its words already (a wrapped
+            # command's lines, `echo a \` then `echo b`, are one command, which prints `a echo
+            # b`): each word is read once (linear; each `echo` read to _TAIL_MAX was 5.7 s for
+            # 180 KB of `echo $A \` lines)
+            continue
         if "$" not in command[m.end() : m.end() + _TAIL_MAX]:
             continue
-        if _PRINTER_LEAD.search(command, max(0, m.start() - _LEAD_MAX), m.start()) is None:
+        if not _at_command_start(command, m.start()):
             continue
         words: list[str] = []
         end = m.end()
@@ -4920,6 +5047,7 @@ def _printed_sentence(command: str) -> Sentence | None:
                 break
             words.append(word)
             end = token.end()
+        done = end
         template, kinds = _printed_template(command, m.start(), words)
         if _HOLE in template and template not in templates and _printed_alone(command, end):
             templates.append(template)
@@ -5007,11 +5135,52 @@ def _env_values(text: str) -> Iterator[tuple[int, int]]:
     """The value of each line of a `.env`'s text whose name says nothing of a secret (the
     rules read those by their name: `DB_PASSWORD=`, `OPENAI_KEY=`) and that looks generated
     as a key does (see _generated: `SESSION_SIGNING=8f3Kq...`; `PORT=3000`, `NODE_ENV=dev`,
-    a URL, a path stay)."""
+    a URL, a path stay), or whose name says so and value is words (see _env_words)."""
     for line in _LINE.finditer(text):
         m = _ENV_LINE.match(text, line.start(), line.end())
-        if m is not None and _name_of_kind(m.group("name")) is None and _generated(m["value"]):
+        if m is not None and _env_secret(m["name"], m["value"]):
             yield m.span("value")
+
+
+def _env_secret(name: str, value: str) -> bool:
+    """Whether a `.env` file's line `name=value` holds a secret the rules that read names
+    leave (see _env_values)."""
+    kind = _name_of_kind(name)
+    if kind is None:
+        return _generated(value)
+    return _env_words(name, kind, value)
+
+
+# REDACTION_VERSION 32: a `.env` file's secret written as words (`DB_PASSWORD=purple-monkey-
+# dishwasher`, `API_TOKEN=sunshine_rainbow_unicorn`, `MAIL_PASSWORD=river.copper.lantern`),
+# which the assignment rules keep as a description or a stand-in is written
+# (`dev-only-secret-not-for-production`, _wordy): a `.env` holds an app's secrets, so under a
+# name that says one (not a key of data's, `CACHE_KEY=user-profile`), words joined are a
+# passphrase, unless one of them says it stands in for a secret (_STAND_IN_WORDS: `change-me`,
+# `your-api-token`, `local-dev-password`) or it is a file's name or a path.
+_STAND_IN_WORDS = frozenset(
+    (
+        "dev development test testing tests example examples sample dummy fake placeholder"
+        " change changeme replace your my me secret secrets password passwd pass pw token key"
+        " api local localhost insecure unsafe not here default todo demo prod production"
+        " staging override set generate generated random only none null empty value"
+    ).split()
+)
+_WORDS_OF = lazy(r"[-_. ]+")
+
+
+def _env_words(name: str, kind: str, value: str) -> bool:
+    """A value of words under a secret's name in a `.env` (see _STAND_IN_WORDS)."""
+    if not _wordy(value.replace(".", "-").replace(" ", "-")) or _PLACEHOLDER.match(value):
+        return False
+    if kind == "key" and _PUBLIC_KEY_NAME.search(name[:-3]):
+        return False
+    if "/" in value or "\\" in value or value.startswith("~"):
+        return False
+    words = [w.lower() for w in _WORDS_OF.split(value) if w]
+    if words[-1] in ("json", "yaml", "yml", "pem", "key", "txt", "env", "p12", "pfx", "crt"):
+        return False  # a file's name: `service-account.json`
+    return not any(w in _STAND_IN_WORDS for w in words)
 
 
 # An rclone.conf's remotes (REDACTION_VERSION 30): a backend's secret under a name that says
@@ -5127,7 +5296,7 @@ def _written_env_values(text: str) -> Iterator[tuple[int, int]]:
                 brk = _WRITTEN_LINE.search(text, pos, end)
                 stop = brk.start() if brk else end
                 m = _WRITTEN_ENV.match(text, pos, stop)
-                if m is not None and _name_of_kind(m["name"]) is None and _generated(m["value"]):
+                if m is not None and _env_secret(m["name"], m["value"]):
                     spans.append(m.span("value"))
                 pos = brk.end() if brk else end
     yield from spans

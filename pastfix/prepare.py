@@ -117,7 +117,11 @@ Printing = dict[str, "Told"]
 # 31: a generated value named in a sentence by its kind (`the Stripe key V`), a command
 # wrapped by a backslash at a line's end read as the shell reads it, a block scalar's
 # passphrase of several words.
-REDACTION_VERSION = 31
+# 32: a password under 16 characters named in a sentence (`the password is hunter2x!`), a
+# keyword opening an aside (`(secret V)`), a value after a shell's line continuation
+# (`API_TOKEN=\` then V), a `.env`'s secret of words (`DB_PASSWORD=purple-monkey-dishwasher`),
+# a sensitive Terraform output whose value is an object.
+REDACTION_VERSION = 32
 
 
 def prepare(

@@ -329,7 +329,7 @@ that nothing fixed to bring about what already held, not redone nor undone: _alr
 an edit that could not apply whose text a look after it showed in the file: _shown_made),
 `approved` (a plan recorded as rejected that the user approved with "clear context", a
 session implementing it: approved_plan), `declined` (a call the user rejected, so that it
-never ran, that nothing made again: _declined) and `not fixed`
+never ran, or a look the user stopped or denied, that nothing made again: _declined) and `not fixed`
 (nothing in the window did). Only the first two claim a fix.
 """
 
@@ -386,7 +386,8 @@ ALREADY_SO = "already so"
 # A plan the user rejected in form only: Claude Code records "clear context and implement"
 # as a rejection of ExitPlanMode, and a new session implements the plan (approved_plan).
 APPROVED = "approved"
-# A call the user rejected, so that it never ran, that nothing made again (_declined).
+# A call the user rejected, so that it never ran, or a look they stopped or denied, that
+# nothing made again (_declined).
 DECLINED = "declined"
 CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
 
@@ -8966,7 +8967,11 @@ def session_fixes(
             for call, _, _ in found
             if call.name in SHELL_TOOLS
         }
-        rejected = {call.tool_use_id for call, _, _ in found if _declined(call)}
+        rejected = {
+            call.tool_use_id
+            for call, _, _ in found
+            if _declined(call, errors.get(call.tool_use_id, ""))
+        }
         for fix in _install_given_up(_taken_over(found, errors, persists), found, missing):
             if fix.outcome == NOT_FIXED and fix.tool_use_id in rejected:
                 # (last: a later attempt's fix it took over was a fix, see _taken_over)
@@ -9080,7 +9085,7 @@ def _answered(failed: Call, error: str, later: Sequence[Call] = ()) -> bool:
     )
 
 
-def _declined(failed: Call) -> bool:
+def _declined(failed: Call, error: str = "") -> bool:
     """Whether a failure is the user's "no": a call they rejected (Claude Code's `The user
     doesn't want to proceed with this tool use`, Codex's `rejected by user`), which never
     ran, so that its "error" is their choice, and that nothing made again in its window (or
@@ -9090,10 +9095,64 @@ def _declined(failed: Call) -> bool:
     when its goal was never reached (the session ending there, most "unsure"): the user
     saying no is what both saw, and the card says so, with what came next. Over real + sets
     30-40 the rejections nothing redid are 45 not a problem, 7 abandoned, 1 fixed (a look the
-    user rejected to restore the tree himself, read after). Not a call the user stopped while
-    it ran (`interrupted`: a command may have hung), nor one a setting or an auto mode
-    refused (`permission_denied`): neither was only their choice."""
-    return failed.kind == "rejected"
+    user rejected to restore the tree himself, read after).
+
+    So is a look the user stopped while it ran (`interrupted`) or denied in a subagent's
+    permission prompt (`Permission for this tool use was denied. The tool use was
+    rejected`: _USER_DENIED), that nothing looked again: a Read, a search, an Explore
+    subagent, a shell command that only looks (_only_looked). The session went on from the
+    user's say (over real + sets 30-40, 9 such failures stored "not fixed", each not a
+    problem by its label: Reads and repo-wide greps stopped as the user ended the session,
+    an Explore task stopped to say what was meant, a subagent's searches for an app the user
+    then named himself; the last session's "Left / next"). Not another call stopped (a
+    command may have hung: a `wl-copy` stopped, the session ending, is abandoned), nor one a
+    setting or auto mode refused (`permission_denied` in their words): neither was only the
+    user's choice."""
+    if failed.kind == "rejected":
+        return True
+    stopped = failed.kind == "interrupted" or (
+        failed.kind == "permission_denied" and _USER_DENIED.search(error) is not None
+    )
+    return stopped and _only_looked(failed)
+
+
+# Claude Code's words when the user denied a subagent's call at its permission prompt: its
+# rejection's second sentence (not a setting's `Permission to use X has been denied`, nor
+# the auto mode classifier's `Permission for this action was denied by ...`).
+_USER_DENIED = lazy(r"Permission for this tool use was denied\. The tool use was rejected")
+# The subagents of Claude Code that only read (its built-in Explore agent).
+_LOOKING_AGENTS = frozenset({"Explore"})
+
+
+def _only_looked(call: Call) -> bool:
+    """Whether a call only looked: a file tool's read or search, an Explore subagent, or a
+    shell command each of whose simple commands only looks (_only_looks), inline code that
+    only reads and prints (_reads_only) too."""
+    if call.name in READ_TOOLS | SEARCH_TOOLS:
+        return True
+    if call.name in SPAWN_TOOLS:
+        return _input_text(call.input, "subagent_type") in _LOOKING_AGENTS
+    if call.name not in SHELL_TOOLS:
+        return False
+    command = call.command or ""
+    mine = [i for i in intents(command) if i.program != "cd"]
+    return bool(mine) and all(
+        (_only_looks(i, command) or _reads_only(i))
+        and not (i.program == "git" and i.flags & _REF_CHANGES.get(i.sub or "", frozenset()))
+        for i in mine
+    )
+
+
+# The flags by which `git branch` and `git tag`, a list when given none, delete, move or set
+# up what they name (`git branch -D x`: a Gemini CLI session's cancelled deletion, the real
+# corpus, is no look).
+_REF_CHANGES = {
+    "branch": frozenset(
+        "-d -D --delete -m -M --move -c -C --copy -f --force -u --set-upstream-to"
+        " --unset-upstream --edit-description".split()
+    ),
+    "tag": frozenset("-d --delete -f --force -a -s -m -F".split()),
+}
 
 
 # The index of an agent's own memory (Claude Code's auto memory: `memory/MEMORY.md` in its

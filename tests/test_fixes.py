@@ -2315,12 +2315,13 @@ def test_a_runners_options_are_not_its_program(command, program):
 def test_a_look_of_everything_is_retried_only_by_itself():
     """`git branch -l` cancelled by the user (who then named the branch), then `git branch
     --contains 217a8fa main`: a list of every branch, then a question about one, is not the
-    look again (Gemini CLI labels: not a problem, "fixed"). `git status`, then `git status
-    --short`, and `git push`, then `git push origin main`, are."""
+    look again (Gemini CLI labels: not a problem, "fixed"; a look the user stopped that
+    nothing looked again: declined). `git status`, then `git status --short`, and `git
+    push`, then `git push origin main`, are."""
     listed = call("run_shell_command", command="git branch -l", failed=True, kind="interrupted")
     asked = call("run_shell_command", command="git branch --contains 217a8fa main")
     stopped = {listed.tool_use_id: "[Operation Cancelled] Reason: User cancelled the operation."}
-    assert run([listed, asked], stopped)[listed.tool_use_id].outcome == fixes.NOT_FIXED
+    assert run([listed, asked], stopped)[listed.tool_use_id].outcome == fixes.DECLINED
     for before, after in [
         ("git status", "git status --short"),
         ("git push", "git push origin main"),
@@ -2384,6 +2385,78 @@ def test_a_call_the_user_stopped_then_another_request_is_no_fix():
     good = call("Task", input='{"description": "Check package configuration", "prompt": "x"}')
     error = {bad.tool_use_id: "InputValidationError: The required parameter `prompt` is missing"}
     assert run([bad, good], error)[bad.tool_use_id].outcome == fixes.FIXED
+
+
+def test_a_look_the_user_stopped_or_denied_that_nothing_looked_again_is_declined():
+    """A look the user stopped while it ran (Reads and repo-wide greps as the user ended the
+    session, an Explore subagent stopped to say what was meant) or denied at a subagent's
+    permission prompt, that nothing looked again, is the user's "no" (fixes._declined): over
+    real + sets 30-40, 9 not a problem stored "not fixed" (the last session's "Left /
+    next"). Not another call stopped (it may have hung: a clipboard write, the session
+    ending, abandoned), a deletion however it is spelt, nor a look a setting or the auto
+    mode classifier refused."""
+    stopped = "[Request interrupted by user for tool use]"
+    denied = (
+        "Permission for this tool use was denied. The tool use was rejected (eg. if it was a"
+        " file edit, the new_string was NOT written to the file). Try a different approach"
+    )
+    explore = json.dumps({"subagent_type": "Explore", "description": "Explore hooks"})
+    for failed, said in (
+        (call("Read", file_path="/p/src/Login.tsx", failed=True, kind="interrupted"), stopped),
+        (
+            call(
+                command='cd /p && grep -r "OLD NAME" --include="*.md" .',
+                kind="interrupted",
+                failed=True,
+            ),
+            "Exit code 137\n" + stopped,
+        ),
+        (call("Task", input=explore, failed=True, kind="interrupted"), stopped),
+        (
+            call(
+                command="PYTHONPATH=. python -c 'import fitz; print(fitz.open(\"a.pdf\"))'",
+                failed=True,
+                kind="interrupted",
+            ),
+            stopped,
+        ),
+        (
+            call(
+                command="flatpak list --app 2>&1 | grep -i teams",
+                failed=True,
+                kind="permission_denied",
+            ),
+            denied,
+        ),
+    ):
+        went_on = call("Edit", file_path="/p/settings.json")
+        fix = run([failed, went_on], {failed.tool_use_id: said})[failed.tool_use_id]
+        assert fix.outcome == fixes.DECLINED, failed
+    for failed, said in (
+        (call(command='echo "test" | wl-copy', failed=True, kind="interrupted"), stopped),
+        (call(command="npm run dev", failed=True, kind="interrupted"), stopped),
+        (call(command="git branch -D old", failed=True, kind="interrupted"), stopped),
+        (
+            call(
+                "Task",
+                input='{"description": "Convert citations"}',
+                failed=True,
+                kind="interrupted",
+            ),
+            stopped,
+        ),
+        (
+            call(command="grep -rn Host ~/.ssh/config", failed=True, kind="permission_denied"),
+            "Permission for this action was denied by the Claude Code auto mode classifier.",
+        ),
+    ):
+        fix = run([failed], {failed.tool_use_id: said})[failed.tool_use_id]
+        assert fix.outcome == fixes.NOT_FIXED, failed
+    # looked again: the retry fixed it
+    read = call("Read", file_path="/p/a.md", failed=True, kind="interrupted")
+    again = call("Read", file_path="/p/a.md")
+    fix = run([read, again], {read.tool_use_id: stopped})[read.tool_use_id]
+    assert fix.outcome == fixes.FIXED
 
 
 def test_a_folder_read_as_a_file_is_worked_around_by_a_glob_of_it():

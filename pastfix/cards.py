@@ -175,13 +175,14 @@ NOT_FIXED_WHY = {
     "answered": "it only looked (a search that found nothing, a program or a path not"
     " there), and that was its answer: the session went on from it",
     "already so": "what it was to bring about already held (a file to remove gone, a process"
-    " to stop not running, a folder or branch to make there already), and the session went"
-    " on without redoing it",
+    " to stop not running, a folder or branch to make there already, an edit's text in its"
+    " file already), and the session went on without redoing it",
     # (Claude Code records "clear context and implement" as a rejection: fixes.approved_plan)
     "approved": "the user approved the plan, clearing the context: a new session implemented it",
-    # (a rejection: the call never ran; what came next is what the user chose: fixes._declined)
-    "declined": "the user rejected that call, so it never ran, and nothing soon after made it"
-    " again",
+    # (a rejection: the call never ran; what came next is what the user chose; or a look the
+    # user stopped or denied: fixes._declined)
+    "declined": "the user rejected that call, so it never ran (or stopped or denied a look),"
+    " and nothing soon after made it again",
 }
 
 # The outcomes that claim no fix because there was nothing to fix, as a card heads them:

@@ -850,6 +850,11 @@ def refresh_fixes(
             outputs[tool_use_id] = signatures.without_startup(row[0]) if row and row[0] else ""
         return outputs[tool_use_id]
 
+    def input_of(tool_use_id: str) -> str | None:
+        # (a failed edit's, asked by few rules: fixes.session_fixes)
+        row = conn.execute(_INPUT_SQL, [tool_use_id]).fetchone()
+        return row[0] if row and isinstance(row[0], str) else None
+
     rows = []
     for session_id in session_ids:
         failed = conn.execute(FIX_ERRORS_SQL, [session_id]).fetchall()
@@ -940,6 +945,7 @@ def refresh_fixes(
                         results_at,
                         approved,
                         [t for t in errors if t not in kept] if kept else None,
+                        input_of,
                     )
                 )
             except Exception as e:  # noqa: BLE001
@@ -1154,6 +1160,8 @@ def _with_inputs(
         c._replace(input=inputs[c.tool_use_id]) if c.tool_use_id in inputs else c for c in calls
     ]
 
+
+_INPUT_SQL = "SELECT input FROM tool_calls WHERE tool_use_id = ?"
 
 # An edit's input, and those of the successful edits of its file before it, latest first.
 _EDIT_INPUT_SQL = "SELECT file_path, timestamp, input FROM tool_calls WHERE tool_use_id = ?"

@@ -333,10 +333,11 @@ written it: already_made), `stopped`
 that killed its own shell too, only looks after it: _stopped_by_own_pkill), `answered` (a
 look that nothing fixed whose failure was its answer: _answered; a file tool's, of a file
 optional by its kind or written next: _looked_for_optional), `already so` (a call
-that nothing fixed to bring about what already held, not redone nor undone: _already_so),
+that nothing fixed to bring about what already held, not redone nor undone: _already_so;
+an edit that could not apply whose text a look after it showed in the file: _shown_made),
 `approved` (a plan recorded as rejected that the user approved with "clear context", a
 session implementing it: approved_plan), `declined` (a call the user rejected, so that it
-never ran, that nothing made again: _declined) and `not fixed`
+never ran, or a look the user stopped or denied, that nothing made again: _declined) and `not fixed`
 (nothing in the window did). Only the first two claim a fix.
 """
 
@@ -393,7 +394,8 @@ ALREADY_SO = "already so"
 # A plan the user rejected in form only: Claude Code records "clear context and implement"
 # as a rejection of ExitPlanMode, and a new session implements the plan (approved_plan).
 APPROVED = "approved"
-# A call the user rejected, so that it never ran, that nothing made again (_declined).
+# A call the user rejected, so that it never ran, or a look they stopped or denied, that
+# nothing made again (_declined).
 DECLINED = "declined"
 CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
 
@@ -9024,6 +9026,7 @@ def session_fixes(
     answered: Mapping[str, str] | None = None,
     approved: Container[str] = (),
     only: Container[str] | None = None,
+    input_of: Callable[[str], str | None] = lambda tool_use_id: None,
 ) -> Iterator[Fix]:
     """The fix of every failed call of one session.
 
@@ -9040,6 +9043,10 @@ def session_fixes(
     APPROVED.
     `only`: when given, the fixes of those failures alone (what unchanged_by_append did
     not keep: closed under the rules' reach from one failure to another).
+    `input_of(tool_use_id)`: a failed call's input, where its Call holds none (the build
+    reads an edit's only for the tools of inputs_read): asked only of the failed edits whose
+    text may be in the file already (_shown_made), as the other rules take a call without
+    its input for one whose input is not known.
     """
     if approved:
         yield from (Fix(c.tool_use_id, APPROVED) for c in calls if c.tool_use_id in approved)
@@ -9164,7 +9171,9 @@ def session_fixes(
                     fix = parent or fix
                 if fix.outcome == NOT_FIXED and _answered(call, text, pool[i + 1 :]):
                     fix.outcome = ANSWERED
-                elif fix.outcome == NOT_FIXED and _already_so(call, text, after, held_again):
+                elif fix.outcome == NOT_FIXED and _already_so(
+                    call, text, after, held_again, output, input_of
+                ):
                     fix.outcome = ALREADY_SO
                 if end and not call.sidechain and not after:
                     fix.window_end = end
@@ -9181,7 +9190,11 @@ def session_fixes(
             for call, _, _ in found
             if call.name in SHELL_TOOLS
         }
-        rejected = {call.tool_use_id for call, _, _ in found if _declined(call)}
+        rejected = {
+            call.tool_use_id
+            for call, _, _ in found
+            if _declined(call, errors.get(call.tool_use_id, ""))
+        }
         for fix in _install_given_up(_taken_over(found, errors, persists), found, missing):
             if fix.outcome == NOT_FIXED and fix.tool_use_id in rejected:
                 # (last: a later attempt's fix it took over was a fix, see _taken_over)
@@ -9295,7 +9308,7 @@ def _answered(failed: Call, error: str, later: Sequence[Call] = ()) -> bool:
     )
 
 
-def _declined(failed: Call) -> bool:
+def _declined(failed: Call, error: str = "") -> bool:
     """Whether a failure is the user's "no": a call they rejected (Claude Code's `The user
     doesn't want to proceed with this tool use`, Codex's `rejected by user`), which never
     ran, so that its "error" is their choice, and that nothing made again in its window (or
@@ -9305,10 +9318,64 @@ def _declined(failed: Call) -> bool:
     when its goal was never reached (the session ending there, most "unsure"): the user
     saying no is what both saw, and the card says so, with what came next. Over real + sets
     30-40 the rejections nothing redid are 45 not a problem, 7 abandoned, 1 fixed (a look the
-    user rejected to restore the tree himself, read after). Not a call the user stopped while
-    it ran (`interrupted`: a command may have hung), nor one a setting or an auto mode
-    refused (`permission_denied`): neither was only their choice."""
-    return failed.kind == "rejected"
+    user rejected to restore the tree himself, read after).
+
+    So is a look the user stopped while it ran (`interrupted`) or denied in a subagent's
+    permission prompt (`Permission for this tool use was denied. The tool use was
+    rejected`: _USER_DENIED), that nothing looked again: a Read, a search, an Explore
+    subagent, a shell command that only looks (_only_looked). The session went on from the
+    user's say (over real + sets 30-40, 9 such failures stored "not fixed", each not a
+    problem by its label: Reads and repo-wide greps stopped as the user ended the session,
+    an Explore task stopped to say what was meant, a subagent's searches for an app the user
+    then named himself; the last session's "Left / next"). Not another call stopped (a
+    command may have hung: a `wl-copy` stopped, the session ending, is abandoned), nor one a
+    setting or auto mode refused (`permission_denied` in their words): neither was only the
+    user's choice."""
+    if failed.kind == "rejected":
+        return True
+    stopped = failed.kind == "interrupted" or (
+        failed.kind == "permission_denied" and _USER_DENIED.search(error) is not None
+    )
+    return stopped and _only_looked(failed)
+
+
+# Claude Code's words when the user denied a subagent's call at its permission prompt: its
+# rejection's second sentence (not a setting's `Permission to use X has been denied`, nor
+# the auto mode classifier's `Permission for this action was denied by ...`).
+_USER_DENIED = lazy(r"Permission for this tool use was denied\. The tool use was rejected")
+# The subagents of Claude Code that only read (its built-in Explore agent).
+_LOOKING_AGENTS = frozenset({"Explore"})
+
+
+def _only_looked(call: Call) -> bool:
+    """Whether a call only looked: a file tool's read or search, an Explore subagent, or a
+    shell command each of whose simple commands only looks (_only_looks), inline code that
+    only reads and prints (_reads_only) too."""
+    if call.name in READ_TOOLS | SEARCH_TOOLS:
+        return True
+    if call.name in SPAWN_TOOLS:
+        return _input_text(call.input, "subagent_type") in _LOOKING_AGENTS
+    if call.name not in SHELL_TOOLS:
+        return False
+    command = call.command or ""
+    mine = [i for i in intents(command) if i.program != "cd"]
+    return bool(mine) and all(
+        (_only_looks(i, command) or _reads_only(i))
+        and not (i.program == "git" and i.flags & _REF_CHANGES.get(i.sub or "", frozenset()))
+        for i in mine
+    )
+
+
+# The flags by which `git branch` and `git tag`, a list when given none, delete, move or set
+# up what they name (`git branch -D x`: a Gemini CLI session's cancelled deletion, the real
+# corpus, is no look).
+_REF_CHANGES = {
+    "branch": frozenset(
+        "-d -D --delete -m -M --move -c -C --copy -f --force -u --set-upstream-to"
+        " --unset-upstream --edit-description".split()
+    ),
+    "tag": frozenset("-d --delete -f --force -a -s -m -F".split()),
+}
 
 
 # The index of an agent's own memory (Claude Code's auto memory: `memory/MEMORY.md` in its
@@ -9463,7 +9530,12 @@ _EDIT_CHANGES_NOTHING = lazy(r"No changes to make: old_string and new_string are
 
 
 def _already_so(
-    failed: Call, error: str, after: Sequence[Call], held_again: Callable[[Call], bool]
+    failed: Call,
+    error: str,
+    after: Sequence[Call],
+    held_again: Callable[[Call], bool],
+    output: Callable[[str], str] = lambda tool_use_id: "",
+    input_of: Callable[[str], str | None] = lambda tool_use_id: None,
 ) -> bool:
     """Whether a failed call that nothing fixed was to bring about what already held (see
     _ALREADY_SO: `rm README.md.bak` of a file an earlier `rm` took, `pkill -f x` with no x
@@ -9473,11 +9545,20 @@ def _already_so(
     or undoing what held (a later removal or stop of what it names). "Not fixed" read as a
     dead end to a user (a new user's try, nu40 finding 6; over the held-out sets 30 to 39,
     7 such failures, each not a problem by its label, no other row moved; a commit of
-    changes committed already, then redone otherwise, is left out)."""
+    changes committed already, then redone otherwise, is left out). An edit that could not
+    apply to the file as it was, whose text a look at the file soon after showed there
+    already (_shown_made), is so too."""
     if failed.name in EDIT_TOOLS:
         # (not when that file was edited after it: a real change, or the edit put right)
-        return bool(_EDIT_CHANGES_NOTHING.search(error)) and not any(
-            c.name in EDIT_TOOLS and _same_file(c.file_path, failed.file_path) for c in after
+        edited = [
+            c for c in after if c.name in EDIT_TOOLS and _same_file(c.file_path, failed.file_path)
+        ]
+        if _EDIT_CHANGES_NOTHING.search(error):
+            return not edited
+        # (an edit of it that could not apply either changed nothing: the same text tried
+        # again before the look that showed it there)
+        return not any(not c.failed or c.kind not in NOT_APPLIED for c in edited) and _shown_made(
+            failed, after, output, input_of
         )
     intent = _held(failed, error)
     if intent is None:
@@ -9497,6 +9578,93 @@ def _already_so(
             ):
                 return False  # what held undone (`git branch -D x` after `git checkout -b x`)
     return True
+
+
+# The failures of an edit that could not apply to the file as it then was: its text to replace
+# not found (an apply_patch's lines too), or the file not read, or changed since it was.
+NOT_APPLIED = frozenset({"string_not_found", "not_read"})
+# A line number a look printed before each line of a file: the Read tool's (`    12\t`,
+# `    12→`), `nl`'s, grep's (`12:`, `a.py:12:`).
+_LINE_NUMBER = lazy(r"^(?:\s*\d+(?:\t|→)|(?:[^\s:]+:)?\d+[:-])", re.MULTILINE)
+# The shortest text an edit writes that a look of its file showing it is taken for it there:
+# a few letters may be anywhere.
+_SHOWN_MIN = 8
+
+
+def _shown_made(
+    failed: Call,
+    after: Sequence[Call],
+    output: Callable[[str], str],
+    input_of: Callable[[str], str | None] = lambda tool_use_id: None,
+) -> bool:
+    """Whether an edit that could not apply to the file as it was (its text not found, the
+    file not read or changed since: NOT_APPLIED) had nothing left to do: looks at that
+    file soon after (a Read of it, a shell look naming it: `head -30 x.ts`, `grep -n word
+    x.md`; within NEARBY_CALLS) show every text it was to write (_made_texts), and not the
+    text it was to replace unless what it writes holds that (an insertion after it). The
+    work was done already: by another writer (a linter, the user, a stow link's other
+    path), or by hand before. Over real + sets 30-40, 7 such failures, each not a problem by
+    its label ("the file already had what the edit would have written"): a renamed word
+    (thirty-third held-out set, a grep of it), imports an outside writer had fixed (thirty-
+    fifth, `head -30`), Writes of files that held that text (thirty-fifth, each read next),
+    a bind in a stow link's target (thirty-eighth), an apply_patch's lines taken out
+    already (thirty-third, `sed -n` of them). Not an edit of a text found nowhere (a
+    deletion whose result is an empty text), nor one of which a look shows only part."""
+    if failed.kind not in NOT_APPLIED or not failed.file_path:
+        return False
+    made = _made_texts(failed.input or input_of(failed.tool_use_id))
+    if not made:
+        return False
+    name = _basename(failed.file_path)
+    shown = [
+        output(c.tool_use_id)
+        for c in after[:NEARBY_CALLS]
+        if not c.failed
+        and (
+            (c.name in READ_TOOLS and _same_file(c.file_path, failed.file_path))
+            or (
+                c.name in SHELL_TOOLS
+                and name in (c.command or "")
+                and all(_only_looks(i, c.command or "") for i in intents(c.command))
+            )
+        )
+    ]
+    text = _LINE_NUMBER.sub("", "\n".join(shown))
+    return bool(text) and all(
+        len(new) >= _SHOWN_MIN and new in text and (old is None or old in new or old not in text)
+        for old, new in made
+    )
+
+
+def _made_texts(input_json: str | None) -> list[tuple[str | None, str]]:
+    """The (before, after) texts of an edit, each stripped: an Edit's (and each of a
+    MultiEdit's) old and new text, a Write's (None, its content), and each hunk of a Codex
+    patch: its context and `-` lines, its context and `+` lines (of a file it adds, None and
+    its lines)."""
+    found = [
+        (None if old is None else old.strip(), new.strip()) for old, new in _edit_texts(input_json)
+    ]
+    patch = _input_text(input_json, "input")
+    if not patch.lstrip().startswith("*** Begin Patch"):
+        return found
+    hunk: tuple[list[str], list[str]] | None = None
+    added = False
+    for line in [*patch.splitlines(), "*** End"]:
+        if line.startswith(("@@", "*** ")):
+            if hunk is not None and any(hunk):
+                before, now = ("\n".join(side).strip() for side in hunk)
+                found.append((None if added else before, now))
+            hunk = ([], [])
+            if line.startswith("*** "):
+                added = line.startswith("*** Add File:")
+            continue
+        if hunk is not None:
+            sign, rest = line[:1], line[1:]
+            if sign in {" ", "-", ""}:
+                hunk[0].append(rest)
+            if sign in {" ", "+", ""}:
+                hunk[1].append(rest)
+    return found
 
 
 def _held(failed: Call, error: str) -> Intent | None:

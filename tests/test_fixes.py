@@ -2428,12 +2428,13 @@ def test_a_runners_options_are_not_its_program(command, program):
 def test_a_look_of_everything_is_retried_only_by_itself():
     """`git branch -l` cancelled by the user (who then named the branch), then `git branch
     --contains 217a8fa main`: a list of every branch, then a question about one, is not the
-    look again (Gemini CLI labels: not a problem, "fixed"). `git status`, then `git status
-    --short`, and `git push`, then `git push origin main`, are."""
+    look again (Gemini CLI labels: not a problem, "fixed"; a look the user stopped that
+    nothing looked again: declined). `git status`, then `git status --short`, and `git
+    push`, then `git push origin main`, are."""
     listed = call("run_shell_command", command="git branch -l", failed=True, kind="interrupted")
     asked = call("run_shell_command", command="git branch --contains 217a8fa main")
     stopped = {listed.tool_use_id: "[Operation Cancelled] Reason: User cancelled the operation."}
-    assert run([listed, asked], stopped)[listed.tool_use_id].outcome == fixes.NOT_FIXED
+    assert run([listed, asked], stopped)[listed.tool_use_id].outcome == fixes.DECLINED
     for before, after in [
         ("git status", "git status --short"),
         ("git push", "git push origin main"),
@@ -2497,6 +2498,78 @@ def test_a_call_the_user_stopped_then_another_request_is_no_fix():
     good = call("Task", input='{"description": "Check package configuration", "prompt": "x"}')
     error = {bad.tool_use_id: "InputValidationError: The required parameter `prompt` is missing"}
     assert run([bad, good], error)[bad.tool_use_id].outcome == fixes.FIXED
+
+
+def test_a_look_the_user_stopped_or_denied_that_nothing_looked_again_is_declined():
+    """A look the user stopped while it ran (Reads and repo-wide greps as the user ended the
+    session, an Explore subagent stopped to say what was meant) or denied at a subagent's
+    permission prompt, that nothing looked again, is the user's "no" (fixes._declined): over
+    real + sets 30-40, 9 not a problem stored "not fixed" (the last session's "Left /
+    next"). Not another call stopped (it may have hung: a clipboard write, the session
+    ending, abandoned), a deletion however it is spelt, nor a look a setting or the auto
+    mode classifier refused."""
+    stopped = "[Request interrupted by user for tool use]"
+    denied = (
+        "Permission for this tool use was denied. The tool use was rejected (eg. if it was a"
+        " file edit, the new_string was NOT written to the file). Try a different approach"
+    )
+    explore = json.dumps({"subagent_type": "Explore", "description": "Explore hooks"})
+    for failed, said in (
+        (call("Read", file_path="/p/src/Login.tsx", failed=True, kind="interrupted"), stopped),
+        (
+            call(
+                command='cd /p && grep -r "OLD NAME" --include="*.md" .',
+                kind="interrupted",
+                failed=True,
+            ),
+            "Exit code 137\n" + stopped,
+        ),
+        (call("Task", input=explore, failed=True, kind="interrupted"), stopped),
+        (
+            call(
+                command="PYTHONPATH=. python -c 'import fitz; print(fitz.open(\"a.pdf\"))'",
+                failed=True,
+                kind="interrupted",
+            ),
+            stopped,
+        ),
+        (
+            call(
+                command="flatpak list --app 2>&1 | grep -i teams",
+                failed=True,
+                kind="permission_denied",
+            ),
+            denied,
+        ),
+    ):
+        went_on = call("Edit", file_path="/p/settings.json")
+        fix = run([failed, went_on], {failed.tool_use_id: said})[failed.tool_use_id]
+        assert fix.outcome == fixes.DECLINED, failed
+    for failed, said in (
+        (call(command='echo "test" | wl-copy', failed=True, kind="interrupted"), stopped),
+        (call(command="npm run dev", failed=True, kind="interrupted"), stopped),
+        (call(command="git branch -D old", failed=True, kind="interrupted"), stopped),
+        (
+            call(
+                "Task",
+                input='{"description": "Convert citations"}',
+                failed=True,
+                kind="interrupted",
+            ),
+            stopped,
+        ),
+        (
+            call(command="grep -rn Host ~/.ssh/config", failed=True, kind="permission_denied"),
+            "Permission for this action was denied by the Claude Code auto mode classifier.",
+        ),
+    ):
+        fix = run([failed], {failed.tool_use_id: said})[failed.tool_use_id]
+        assert fix.outcome == fixes.NOT_FIXED, failed
+    # looked again: the retry fixed it
+    read = call("Read", file_path="/p/a.md", failed=True, kind="interrupted")
+    again = call("Read", file_path="/p/a.md")
+    fix = run([read, again], {read.tool_use_id: stopped})[read.tool_use_id]
+    assert fix.outcome == fixes.FIXED
 
 
 def test_a_folder_read_as_a_file_is_worked_around_by_a_glob_of_it():
@@ -8606,6 +8679,118 @@ def test_what_held_redone_or_undone_is_not_already_so():
     look = call(command="rm -i x; ls x", failed=True)
     said = "Exit code 2\nls: cannot access 'x': No such file or directory"
     assert run([look], {look.tool_use_id: said})[look.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_an_edit_whose_text_a_look_after_showed_in_the_file_is_already_so():
+    """An edit that could not apply to the file as it was (its text not found, the file
+    changed since read, not read yet), whose text a look at the file soon after showed there
+    already, had nothing to do (fixes._shown_made): another writer had made the change
+    (thirty-third, thirty-fifth and thirty-eighth held-out sets, 7 not a problem stored
+    "not fixed")."""
+
+    def edit(old, new, kind="not_read", path="/p/src/a.test.ts"):
+        text = json.dumps({"file_path": path, "old_string": old, "new_string": new})
+        return call("Edit", file_path=path, failed=True, kind=kind, input=text)
+
+    changed = "File has been modified since read, either by the user or by a linter."
+    old, new = "import { a } from './a';", "import { a, token } from './a';"
+    shown = f"// tests\n{new}\nimport {{ b }} from './b';\n"
+    for look, printed in (
+        (call(command="head -30 /p/src/a.test.ts"), shown),
+        (call("Read", file_path="/p/src/a.test.ts"), "     1\t// tests\n     2\t" + new),
+        (call(command="grep -n token /p/src/a.test.ts"), f"2:{new}"),
+    ):
+        failed = edit(old, new)
+        found = run([failed, look], {failed.tool_use_id: changed}, {look.tool_use_id: printed})
+        assert found[failed.tool_use_id].outcome == fixes.ALREADY_SO, look.command
+    # an insertion after a line: the file shows the line and what it was to add after it
+    bind = "bind = SUPER, Print, exec, shot"
+    failed = edit(bind, f"{bind}\nbind = ALT SHIFT, 4, exec, region", path="/h/binds.conf")
+    read = call("Read", file_path="/h/binds.conf")
+    printed = f"1\t{bind}\n2\tbind = ALT SHIFT, 4, exec, region\n"
+    found = run([failed, read], {failed.tool_use_id: changed}, {read.tool_use_id: printed})
+    assert found[failed.tool_use_id].outcome == fixes.ALREADY_SO
+    # a Write of a file not read that held that text already
+    content = '/// <reference types="vite/client" />\n'
+    write = call(
+        "Write",
+        file_path="/p/src/env.d.ts",
+        failed=True,
+        kind="not_read",
+        input=json.dumps({"file_path": "/p/src/env.d.ts", "content": content}),
+    )
+    read = call("Read", file_path="/p/src/env.d.ts")
+    errors = {write.tool_use_id: "File has not been read yet. Read it first before writing to it."}
+    found = run([write, read], errors, {read.tool_use_id: "1\t" + content})
+    assert found[write.tool_use_id].outcome == fixes.ALREADY_SO
+    # a Codex patch whose lines were taken out already: the file shows the hunk without them
+    patch = (
+        "*** Begin Patch\n*** Update File: /w/coaching.py\n@@\n"
+        "     cfg = Config(\n         enabled=True,\n-        device=config.device,\n"
+        "         temperature=config.temperature,\n     )\n*** End Patch\n"
+    )
+    applied = call(
+        "apply_patch",
+        file_path="/w/coaching.py",
+        failed=True,
+        kind="string_not_found",
+        input=json.dumps({"input": patch}),
+    )
+    look = call("exec_command", command="sed -n '20,30p' /w/coaching.py")
+    after = (
+        "    cfg = Config(\n        enabled=True,\n        temperature=config.temperature,\n    )\n"
+    )
+    errors = {applied.tool_use_id: "apply_patch verification failed: Failed to find expected lines"}
+    found = run([applied, look], errors, {look.tool_use_id: after})
+    assert found[applied.tool_use_id].outcome == fixes.ALREADY_SO
+
+
+def test_the_build_reads_the_input_of_an_edit_its_look_after_may_show_made(tmp_path):
+    """The build loads no edit's input unless a rule asks for its tool's (inputs_read): the
+    texts of a failed edit that could not apply are read by its id (session_fixes'
+    input_of), so that a look after it shows them made (fixes._shown_made)."""
+    conn = db.connect(tmp_path / "index.db")
+    path = "/p/src/env.d.ts"
+    content = '/// <reference types="vite/client" />\n'
+    written = json.dumps({"file_path": path, "content": content})
+    refused = "File has not been read yet. Read it first before writing to it."
+    store_call(conn, 1, "w1", "Write", written, refused, "not_read", file_path=path)
+    store_call(
+        conn, 2, "r1", "Read", json.dumps({"file_path": path}), "1\t" + content, file_path=path
+    )
+    db.refresh_fixes(conn)
+    (outcome,) = conn.execute("SELECT outcome FROM fixes WHERE tool_use_id = 'w1'").fetchone()
+    assert outcome == fixes.ALREADY_SO
+
+
+def test_an_edit_a_look_after_did_not_show_made_is_not_already_so():
+    """Not when the look shows the text it was to replace still there (an edit of a part of
+    a longer line), only some of what it was to write, another file, or when the file was
+    edited after it."""
+
+    def edit(old, new, path="/p/a.py"):
+        text = json.dumps({"file_path": path, "old_string": old, "new_string": new})
+        return call("Edit", file_path=path, failed=True, kind="string_not_found", input=text)
+
+    missing = "String to replace not found in file."
+    # a deletion whose result is in the line that still holds what it was to take out
+    failed = edit("from x import a, b, c", "from x import a, b")
+    look = call(command="sed -n '1,5p' /p/a.py")
+    printed = {look.tool_use_id: "from x import a, b, c\n"}
+    found = run([failed, look], {failed.tool_use_id: missing}, printed)
+    assert found[failed.tool_use_id].outcome == fixes.NOT_FIXED
+    failed = edit("timeout = 10\nretries = 1", "timeout = 30\nretries = 5")
+    for look, text in (
+        (call("Read", file_path="/p/a.py"), "1\ttimeout = 30\n2\tretries = 1\n"),
+        (call(command="cat /p/b.py"), "timeout = 30\nretries = 5\n"),
+    ):
+        found = run([failed, look], {failed.tool_use_id: missing}, {look.tool_use_id: text})
+        assert found[failed.tool_use_id].outcome == fixes.NOT_FIXED, look
+    read = call("Read", file_path="/p/a.py")
+    redo = call("Edit", file_path="/p/a.py")
+    shown = {read.tool_use_id: "1\ttimeout = 30\n2\tretries = 5\n"}
+    found = run([failed, read, redo], {failed.tool_use_id: missing}, shown)
+    assert found[failed.tool_use_id].outcome != fixes.ALREADY_SO
 
 
 _PLAN_REJECTED = (

@@ -326,7 +326,7 @@ a later look of the kind is no retry of it (_beside_probe).
 
 **Outcomes.** `fixed` (a retry confirmed it), `worked around` (another way did),
 `papered over` (only a masked call succeeded, of a call that did more than look:
-_only_looked; unless what its error said was not there was made after: _made_missing),
+_shell_only_looked; unless what its error said was not there was made after: _made_missing),
 `already done` (an edit whose text was not found because an earlier edit of the file had
 written it: already_made), `stopped`
 (a command the agent stopped itself, with Ctrl-C: _stopped_on_purpose, or with a `pkill -f`
@@ -7154,7 +7154,7 @@ def _weakens(failed: Call, step: Call) -> bool:
     return False
 
 
-def _only_looked(failed: Call) -> bool:
+def _shell_only_looked(failed: Call) -> bool:
     """Whether a failed shell call only looked (`sed -n`, `cat`, `ls`, `git status`: not
     _acts): then a later call that masks its failure (`ls dir && sed -n 1,200p x || true`)
     or asks less hides no error, and papers over nothing. It is another look, which found
@@ -7385,8 +7385,8 @@ def fix_of(
         else ()
     )
     keys = _sends_keys(failed)
-    # a look's failure was its answer: a retry that masks it hides nothing (see _only_looked)
-    looked = _only_looked(failed)
+    # a look's failure was its answer: a retry that masks it hides nothing (see _shell_only_looked)
+    looked = _shell_only_looked(failed)
     # a command the shell could not parse ran no part of itself (see _reworded)
     unparsed = _not_parsed(failed, error, key_line)
     # inline code the shell broke (see _ran_as_file)
@@ -7679,7 +7679,7 @@ def fix_of(
             way == FIXED and _asks_less(failed, call)
         ):
             # (`|| true` hides no error of a command that was not parsed: none ran; nor
-            # one of a look, another look: see _only_looked)
+            # one of a look, another look: see _shell_only_looked)
             if not looked:
                 masked = masked or call
             continue

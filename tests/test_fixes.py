@@ -818,7 +818,7 @@ def test_a_fallback_that_said_nothing_of_its_own_did_not_run():
     words: the cat worked, nothing was hidden (nineteenth held-out set; a `cd ... && ls
     types/ 2>/dev/null || echo` of ../shared/corpus/real, labelled fixed by it). A fallback
     whose words are in the output, or that says nothing or cannot be told, hides it: a
-    check's error papered over, a look's answered all the same (_only_looked)."""
+    check's error papered over, a look's answered all the same (_shell_only_looked)."""
     for command, error, hidden in (
         ("ls -la types/", "ls: cannot access 'types/': No such file or directory", None),
         ("npm run build -w types/", "Exit code 1\nerror TS2307", fixes.PAPERED_OVER),

@@ -267,7 +267,9 @@ def _target(event: dict[str, Any]) -> str | None:
 
 def same_system_first(rows: list[dict[str, Any]], cwd: object) -> list[dict[str, Any]]:
     """`rows` with those of a project on `cwd`'s kind of system (Windows or not) before the
-    others as good (queries.find_class); within a class, find_past_fix's own order."""
+    others as good (queries.find_class, which already puts those written by a shell of the
+    error's family first, as `pastfix find` does: queries.other_shell, the rule's one home;
+    the folder is what the hook knows besides); within a class, find_past_fix's own order."""
     if not isinstance(cwd, str) or not cwd:
         return rows
     windows = _on_windows(cwd)

@@ -200,6 +200,7 @@ def test_find_past_fix_rows(conn):
             "same_text": 0,
             "text_distance": 7,
             "other_folder": 0,
+            "other_shell": 0,
             "shared_words": [],
             "other_file": 0,
             "other_names": 0,
@@ -261,6 +262,7 @@ def test_find_past_fix_rows(conn):
             "same_text": 0,
             "text_distance": 7,
             "other_folder": 0,
+            "other_shell": 0,
             "shared_words": [],
             "other_file": 0,
             "other_names": 0,
@@ -3272,6 +3274,70 @@ def test_a_program_not_found_among_other_words_is_the_same_error(among, pasted):
     assert [(r["session_id"], r["matched"]) for r in found] == [("java", "signature")]
     other = "getting this error: bash: java: command not found - any idea?"
     assert not queries.seen_before(queries.find_past_fix(among, other))
+
+
+def test_of_a_shells_error_about_other_names_those_of_its_family_come_first(tmp_path):
+    """A pasted PowerShell `awk : The term 'awk' is not recognized` had three bash and zsh
+    `command not found` cards (their ways round, `find` for `tree`, `python3`), its
+    PowerShell kin (`sed`, worked around with `Get-Content`) left out of the three (nu45
+    finding 5): the paste says which family of shells wrote it, and of rows as good those
+    written by that family come first (queries.other_shell); bash's paste keeps bash's."""
+    projects = tmp_path / "projects"
+    term = (
+        "{0} : The term '{0}' is not recognized as the name of a cmdlet, function, script"
+        " file, or operable program. Check the spelling of the name, or if a path was"
+        " included, verify that the path is correct and try again."
+    )
+    (
+        Session("pwsh", "C:\\Users\\me\\app", 0)
+        .call("w1", "Bash", command="sed -n 1,50p app.py")
+        .result("w1", term.format("sed"), error=True)
+        .call("w2", "Bash", command="Get-Content app.py -First 50")
+        .result("w2", "import os")
+        .write(projects / "C--Users-me-app" / "pwsh.jsonl")
+    )
+    for n, (name, line) in enumerate(
+        [("tree", "(eval):1: command not found: tree"), ("gh", "bash: gh: command not found")]
+    ):
+        (
+            Session(f"posix{n}", APP, 100 + 100 * n)
+            .call(f"p{n}1", "Bash", command=f"{name} .")
+            .result(f"p{n}1", f"Exit code 127\n{line}", error=True)
+            .call(f"p{n}2", "Bash", command="find . -type d")
+            .result(f"p{n}2", "./src")
+            .write(projects / "-home-u-app" / f"posix{n}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.find_past_fix(conn, term.format("awk"))
+        assert [r["session_id"] for r in found][0] == "pwsh"
+        assert [r["other_shell"] for r in found] == [0, 1, 1]
+        found = queries.find_past_fix(conn, "zsh:1: command not found: awk")
+        assert [r["session_id"] for r in found][-1] == "pwsh"
+        assert [r["other_shell"] for r in found] == [0, 0, 1]
+        # a paste that says no shell orders as before
+        assert {r["other_shell"] for r in queries.find_past_fix(conn, "awk: not found")} <= {0}
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize(
+    "text, family",
+    [
+        ("sed : The term 'sed' is not recognized as the name of a cmdlet, function", "windows"),
+        ("'awk' is not recognized as an internal or external command,", "windows"),
+        ("x\n    + CategoryInfo          : ObjectNotFound: (awk:String) []", "windows"),
+        ("Exit code 127\n/bin/bash: line 1: gh: command not found", "posix"),
+        ("zsh:1: no matches found: src/(auth)/page.tsx", "posix"),
+        ("sh: 1: vite: not found", "posix"),
+        ("(eval):1: command not found: tree", "posix"),
+        ("fatal: not a git repository", None),
+        ("TypeError: x is not a function", None),
+    ],
+)
+def test_shell_family(text, family):
+    assert signatures.shell_family(text) == family
 
 
 def test_a_signature_stands_in_the_text_only_as_whole_words(among):

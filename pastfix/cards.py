@@ -387,6 +387,8 @@ def same_fix_key(
 
 def row_fix_key(row: dict[str, Any]) -> tuple[Any, ...] | None:
     """same_fix_key of a find_past_fix row (its JSON columns decoded)."""
+    if not row.get("fixed_at"):
+        return None  # (as same_fix_key says, without reading its remedy)
     project = row["project"]
     steps = [
         (

@@ -2101,7 +2101,14 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     else:
         what = _quoted(one_line(error, 80))
     head = f"Not seen before: no past failure has the signature or every word of {what}."
-    if said := no_error_notice(error):
+    if names_nothing(error):
+        # (`}`, `the`, `}</tool_use_error>`: not seen, but no error either, says_little)
+        head = (
+            f"{what} names no error: only common words, single letters, numbers or an agent's"
+            " markup, and no past failure holds them. Paste the error's own line to find that"
+            " error."
+        )
+    elif said := no_error_notice(error):
         # a question, a sentence or a success log is no error (reads_as_prose: its words
         # were not looked for, "or every word" would not be so)
         head = said
@@ -2254,15 +2261,18 @@ def names_a_stop(error: object) -> bool:
 def names_nothing(error: object) -> bool:
     """Whether a pasted error's words are all stop words, single letters or numbers (`the`,
     `x`, `a 1`): most failures hold them, so every one matches "by all its words" (a new
-    user's `pastfix find the` got three confident cards, session 26). A raw: query is taken
-    as meant, and a character of a script written without spaces is a word (`错`, "wrong",
-    of `错误`: the trigram tokenizer finds it)."""
+    user's `pastfix find the` got three confident cards, session 26). Claude Code's wrapper
+    tags are no words of it (signatures.without_wrapper_tags): every failure of its tools
+    holds them, and a pasted `}</tool_use_error>`, a line's end, had twenty cards of any
+    such failure, matched by all its words (nu45). A raw: query is taken as meant, and a
+    character of a script written without spaces is a word (`错`, "wrong", of `错误`: the
+    trigram tokenizer finds it)."""
     text = paste_text(error)
     if not text.strip() or _is_raw(text):
         return False
     return all(
         (len(token) < 2 and token.isascii()) or token.isdigit() or token.lower() in STOP_WORDS
-        for token in _TOKEN.findall(text)
+        for token in _TOKEN.findall(signatures.without_wrapper_tags(text))
     )
 
 
@@ -2429,8 +2439,8 @@ def says_little_notice(error: str) -> str:
     if not _bare_lines(error):
         return (
             f"{_quoted(one_line(error, 80))} names no error: only common words, single"
-            " letters or numbers, which most failures hold, so the failures below may be of"
-            " any error. Paste the error's own line to find that error."
+            " letters, numbers or an agent's markup, which most failures hold, so the failures"
+            " below may be of any error. Paste the error's own line to find that error."
         )
     return (
         f"{_quoted(one_line(error, 80))} names no error, only how a command ended: the"

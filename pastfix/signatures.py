@@ -1113,6 +1113,18 @@ def _unwrap(text: str) -> tuple[str, bool]:
     return m.group(1), True
 
 
+# Claude Code's wrapper's tags wherever they stand: a paste cut inside a failure's text keeps
+# the one at its end (`}</tool_use_error>`).
+_WRAPPER_TAG = lazy(r"</?tool_use_error>")
+
+
+def without_wrapper_tags(text: str) -> str:
+    """`text` without Claude Code's <tool_use_error> tags, opening or closing, wherever they
+    are: its markup, whose words (`tool`, `use`, `error`) every one of its tool errors
+    holds, not words of an error."""
+    return _WRAPPER_TAG.sub(" ", text) if "tool_use_error>" in text else text
+
+
 def unwrap(text: str) -> str:
     """`text` without Claude Code's <tool_use_error> wrapper: its markup, not the output
     (what a card shows around pasted words), and a Codex sandbox denial as the output it

@@ -3801,12 +3801,29 @@ def test_loose_sets_aside_the_file_only(signature, form):
         ("EPERM", False),
         ("ls x", False),
         ("raw: the", False),
+        # Claude Code's wrapper tags are no words of an error (a line's end, copied: nu45)
+        ("}</tool_use_error>", True),
+        ("<tool_use_error>the</tool_use_error>", True),
+        ("<tool_use_error>File does not exist.</tool_use_error>", False),
     ],
 )
 def test_an_exit_status_alone_says_little(pasted, little):
     """What only says how a command ended, or holds only common words, names no error (the
     find page and `pastfix find` say so above what it found); an error's own line does."""
     assert queries.says_little(pasted) is little
+
+
+def test_a_pasted_wrapper_tag_is_no_word_of_the_error(conn):
+    """`}</tool_use_error>`, the end of a line copied from a transcript, matched every
+    Claude Code tool error by all its words (`tool`, `use`, `error`), twenty cards said to
+    be seen (nu45): it names no error, and its rows say so."""
+    found = queries.find_past_fix(conn, "}</tool_use_error>")
+    assert found and {row["matched"] for row in found} == {queries.COMMON_WORDS}
+    assert queries.says_little_notice("}</tool_use_error>").startswith(
+        "'}</tool_use_error>' names no error: only common words"
+    )
+    # and where no failure holds the tags, not "Not seen before" either
+    assert queries.not_seen_notice("}", []).startswith("'}' names no error")
 
 
 REJECTION = (

@@ -3686,10 +3686,12 @@ def test_the_same_error_about_another_file_is_found(other_file, pasted, session)
     # and the card says so, not "same error signature" alone
     assert found[0]["other_file"] == 1
     card = cards.format_hit(1, found[0], error=pasted)
-    assert "   same error, another file" in card
+    # as the notice names the pasted path: another folder of a `cd` (nu45)
+    another = f"another {kind if missing else 'file'}"
+    assert f"   same error, {another}" in card
     # the signature after it only when it is not the error line shown above it
     error_line, signature = found[0]["error_snippet"].split("\n")[0], found[0]["signature"]
-    assert (f"another file: {signature}\n" in card) is (signature != error_line)
+    assert (f"{another}: {signature}\n" in card) is (signature != error_line)
 
 
 @pytest.mark.parametrize(
@@ -5820,3 +5822,29 @@ def test_a_fix_that_replaced_every_match_comes_after_one_made_unique(tmp_path):
         assert [r["session_id"] for r in hook.matches(conn, event)] == ["longer", "every"]
     finally:
         conn.close()
+
+
+def test_another_file_is_named_as_the_notice_above_names_the_pasted_path():
+    """Under "Not seen about this folder" (a pasted `ls` of a folder) a card said "same error,
+    another file" (nu45): of an error whose file is its subject, the card names the pasted
+    path's kind, as the notice does (cards.other_file_kind); a compiler's diagnostic in
+    another file stays "another file"."""
+    ls = {
+        "matched": "signature",
+        "signature": "ls: cannot access <path>: No such file or directory",
+        "other_file": 1,
+        "other_names": 1,
+    }
+    pasted = "ls: cannot access 'build/output': No such file or directory"
+    assert queries.not_seen_about(pasted) == "Not seen about this folder"
+    assert cards.how_matched(ls, pasted) == "same error, another folder"
+    assert cards.how_matched(ls) == "same error, another file"
+    tsc = {
+        "matched": "signature",
+        "signature": "error TS6133: <str> is declared but its value is never read.",
+        "other_file": 1,
+        "other_names": 0,
+    }
+    assert cards.how_matched(tsc, "src/a.ts(4,10): error TS6133: 'x' is declared") == (
+        "same error, another file"
+    )

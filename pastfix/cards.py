@@ -28,7 +28,9 @@ from pastfix.queries import (
     SNIPPET_CLOSE,
     SNIPPET_OPEN,
     STOPPED,
+    its_file_is_the_error,
     mark_words,
+    missing_kind,
     one_line,
 )
 
@@ -388,6 +390,8 @@ def same_fix_key(
 
 def row_fix_key(row: dict[str, Any]) -> tuple[Any, ...] | None:
     """same_fix_key of a find_past_fix row (its JSON columns decoded)."""
+    if not row.get("fixed_at"):
+        return None  # (as same_fix_key says, without reading its remedy)
     project = row["project"]
     steps = [
         (
@@ -515,7 +519,19 @@ def asked(row: dict[str, Any]) -> str | None:
     return prompt if prompt and prompt != row.get("session_title") else None
 
 
-def how_matched(row: dict[str, Any]) -> str:
+def other_file_kind(row: dict[str, Any], error: object = None) -> str:
+    """What a row matched as the same error about another file (`other_file`) is about, as
+    its card says it: of an error whose file is its subject (its_file_is_the_error), the
+    pasted error's path as the notice above the cards names it (queries.missing_kind,
+    not_seen_about: "folder" of an `ls`), else "file" (a compiler's diagnostic in another
+    file). A card said "Same error as yours, about another file" under "Not seen about this
+    folder" (nu45)."""
+    if error and its_file_is_the_error(row.get("signature")):
+        return missing_kind(error)
+    return "file"
+
+
+def how_matched(row: dict[str, Any], error: object = None) -> str:
     """How a find_past_fix row matched the pasted error, in the words its card uses (and the
     hook's context, the MCP row's `match` and the find page's): `same error` (its key line
     is the pasted one, once paths, numbers and ids are set aside), `same error, another
@@ -530,7 +546,8 @@ def how_matched(row: dict[str, Any]) -> str:
     the same common words` or `was stopped so too`: not "same error", which an agent
     reading only the rows took for the error itself (session 35: `Exit code 1`). `matched`
     alone, `signature`, did not tell the very same error from another file's or another
-    value's (an MCP client's rows, a new user's try, session 34)."""
+    value's (an MCP client's rows, a new user's try, session 34). With the pasted `error`,
+    another file is named as its path is (other_file_kind: `same error, another folder`)."""
     if row.get("other_goal"):
         # worked around on the way to another goal (queries.another_goal): before the
         # rest, which say how its error compares, not its goal
@@ -543,7 +560,10 @@ def how_matched(row: dict[str, Any]) -> str:
             return OTHER_NAMES
         # (another file and other names: of a file run that was not there or a shell could
         # not run or write, not seen before either, queries.its_file_is_the_error)
-        return OTHER_FILE if row.get("other_file") else "same error signature"
+        if row.get("other_file"):
+            # (of `error`'s path: other_file_kind)
+            return OTHER_FILE.replace("file", other_file_kind(row, error))
+        return "same error signature"
     if row["matched"] == "all words":
         return "same words, maybe another error"
     if row["matched"] in SAYS_LITTLE:
@@ -593,7 +613,7 @@ def format_hit(
     snippet = mark_words(snippet, error, *mark, substrings=substrings)
     times = f", {row['occurrences']} times in this session" if row["occurrences"] > 1 else ""
     noise = f" ({row['kind'].replace('_', ' ')})" if row["kind"] not in (None, "error") else ""
-    how = how_matched(row)
+    how = how_matched(row, error)
     weak = (
         f"  [{how}]"
         if row["matched"] in ("some words", *SAYS_LITTLE)

@@ -10,7 +10,8 @@ of its key line), the hook prints
 
 and Claude Code shows that context to the model beside the failure: how often
 and where the error was seen before, and for the best one or two sessions what
-fixed it (the rows of queries.find_past_fix). Otherwise it prints nothing.
+fixed it, a fix made alike in several sessions once (the rows of
+queries.find_past_fix). Otherwise it prints nothing.
 
 Codex CLI has no failure event: its PostToolUse hook runs after every call, with
 the result as `tool_response` and no failure flag. The hook tells a failure from
@@ -267,7 +268,9 @@ def _target(event: dict[str, Any]) -> str | None:
 
 def same_system_first(rows: list[dict[str, Any]], cwd: object) -> list[dict[str, Any]]:
     """`rows` with those of a project on `cwd`'s kind of system (Windows or not) before the
-    others as good (queries.find_class); within a class, find_past_fix's own order."""
+    others as good (queries.find_class, which already puts those written by a shell of the
+    error's family first, as `pastfix find` does: queries.other_shell, the rule's one home;
+    the folder is what the hook knows besides); within a class, find_past_fix's own order."""
     if not isinstance(cwd, str) or not cwd:
         return rows
     windows = _on_windows(cwd)
@@ -364,6 +367,18 @@ def _fix(row: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _same_fix(same: list[dict[str, Any]]) -> list[str]:
+    """The line naming the other sessions that fixed the error the same way, as a card's
+    (`same fix in 3 sessions; also: ...`), by their ids, as the hook names sessions."""
+    if not same:
+        return []
+    others = ", ".join(
+        f"{other['session_id'][: queries.SESSION_PREFIX_CHARS]} ({(other['failed_at'] or '')[:10]})"
+        for other in same
+    )
+    return [f"  same fix in {len(same) + 1} sessions; also: {others}"]
+
+
 def _resume(row: dict[str, Any]) -> str:
     """` (<the command that resumes the row's session>)`, saying why it names another id
     when it does: a Claude Code 1.0.x session resumed into another's file is reopened by
@@ -405,8 +420,12 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
     best: dict[str, dict[str, Any]] = {}
     for row in fixed:
         best.setdefault(row["session_id"], row)
+    # The same fix in several sessions (two worktrees of one repository): one block, naming
+    # the others, as find's card does (cards.group_same_fixes, the rule's one home). Two
+    # blocks of one fix spent the budget on it twice, and left out another fix (nu45 finding
+    # 6).
     blocks = []
-    for row in list(best.values())[:SHOWN]:
+    for row, same in cards.group_same_fixes(best.values(), cards.row_fix_key)[:SHOWN]:
         how = cards.how_matched(row)
         blocks.append(
             "\n".join(
@@ -417,6 +436,7 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
                     # (none for a session id that is no plain word, or a Gemini checkpoint)
                     f"{_resume(row)}:",
                     *_fix(row),
+                    *_same_fix(same),
                 ]
             )
         )

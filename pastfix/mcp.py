@@ -155,8 +155,9 @@ def agent_remedy(row: dict[str, Any]) -> list[dict[str, Any]]:
     return steps
 
 
-def lean_row(name: str, row: dict[str, Any]) -> dict[str, Any]:
-    """What an agent gets of a row of `name`: its agent columns, cut, empty ones left out."""
+def lean_row(name: str, row: dict[str, Any], error: str | None = None) -> dict[str, Any]:
+    """What an agent gets of a row of `name`: its agent columns, cut, empty ones left out
+    (`error`: the pasted one, which names another file as its path is, cards.how_matched)."""
     if name == "find_past_fix":
         edited = [] if row["fixed_at"] else row["files_edited_after"]
         went_on = cards.went_on_steps(row) if row["fixed_at"] and cards.went_on(row) else None
@@ -165,7 +166,7 @@ def lean_row(name: str, row: dict[str, Any]) -> dict[str, Any]:
             "remedy": agent_remedy(row),
             "files_edited_after": [cards.in_project(p, row["project"]) for p in edited],
             "next_calls": [step["text"] for step in cards.next_steps(row)],
-            "match": cards.how_matched(row),
+            "match": cards.how_matched(row, error),
         }
         if went_on is not None:
             # what came next after a call stopped as the pasted one was: no remedy, nor a
@@ -245,7 +246,7 @@ def result(
             f"The first {shown} of {len(rows)}{more} rows; give a larger limit for more."
         )
         rows = rows[:shown]
-    lean = [lean_row(name, row) for row in rows]
+    lean = [lean_row(name, row, error) for row in rows]
     text = compact_text(name, lean)
     structured: dict[str, Any] = {"rows": lean}
     if error is not None:

@@ -393,6 +393,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("same_text", 2, same_text, deterministic=True)
     conn.create_function("text_distance", 2, text_distance, deterministic=True)
     conn.create_function("other_folder", 2, other_folder, deterministic=True)
+    conn.create_function("other_shell", 2, other_shell, deterministic=True)
     conn.create_function("another_value", 2, another_value, deterministic=True)
     conn.create_function("kept_set_aside", 1, _text_of(_kept_set_aside), deterministic=True)
     conn.create_function("diagnosed_elsewhere", 2, diagnosed_elsewhere, deterministic=True)
@@ -1561,6 +1562,26 @@ def text_distance(key_line: object, error: object) -> int | None:
     return sum(((words - pasted) + (pasted - words)).values())
 
 
+def other_shell(content: object, error: object) -> int:
+    """1 when the pasted error and a failure's output were each written by a shell of
+    another family (signatures.shell_family: PowerShell or cmd.exe, else a POSIX shell), as
+    their own words say: of failures as good, those of the paste's family come first, since
+    a way round carries over within a family only (PowerShell's `Get-Content` for a missing
+    `sed`, not bash's `find` for a missing `tree`: nu45 finding 5). 0 when either says no
+    family. The hook, which also knows the event's folder, orders by it after this
+    (hook.same_system_first)."""
+    mine = _pasted_shell(error)
+    if mine is None or not isinstance(content, str):
+        return 0
+    theirs = signatures.shell_family(content)
+    return int(theirs is not None and theirs != mine)
+
+
+@functools.lru_cache(maxsize=4)
+def _pasted_shell(error: object) -> str | None:
+    return signatures.shell_family(paste_text(error)) if isinstance(error, str) else None
+
+
 def other_folder(key_line: object, error: object) -> int | None:
     """1 when the pasted error's paths name a folder that a failure's key line does not: of
     failures as close by text_distance, those where the pasted path is come first (the same
@@ -1932,7 +1953,7 @@ def with_goals(rows: list[dict[str, Any]], command: str | None) -> list[dict[str
 
 
 # Where a find_past_fix row stands before bm25 (find_class).
-FindClass = tuple[bool, bool, bool, bool, bool, bool, bool, int, int, bool, bool]
+FindClass = tuple[bool, bool, bool, bool, bool, bool, bool, int, int, int, bool, bool]
 
 
 def every_match(remedy: list[dict[str, Any]]) -> bool:
@@ -1960,7 +1981,8 @@ def find_class(row: dict[str, Any]) -> FindClass:
     (only_file_names); the pasted text itself (same_text) before a look-alike; one that
     shares a name it quotes before one about other names (other_names); the error itself
     before the same error about another file (other_file); the same signature before the
-    same words; real errors before noise; the closest text (text_distance), then the pasted
+    same words; real errors before noise; one written by a shell of the paste's family
+    (other_shell); the closest text (text_distance), then the pasted
     path's folders (other_folder); a fixed failure before one that was not fixed, and one
     fixed whatever its session meant before one fixed by replacing every match
     (every_match). Then bm25 and recency.
@@ -1974,6 +1996,7 @@ def find_class(row: dict[str, Any]) -> FindClass:
         bool(row["other_file"]),
         row["matched"] != "signature",
         row["kind"] != "error",
+        row.get("other_shell") or 0,
         row["text_distance"] or 0,
         row["other_folder"] or 0,
         row["fixed_at"] is None,
@@ -2078,7 +2101,14 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     else:
         what = _quoted(one_line(error, 80))
     head = f"Not seen before: no past failure has the signature or every word of {what}."
-    if said := no_error_notice(error):
+    if names_nothing(error):
+        # (`}`, `the`, `}</tool_use_error>`: not seen, but no error either, says_little)
+        head = (
+            f"{what} names no error: only common words, single letters, numbers or an agent's"
+            " markup, and no past failure holds them. Paste the error's own line to find that"
+            " error."
+        )
+    elif said := no_error_notice(error):
         # a question, a sentence or a success log is no error (reads_as_prose: its words
         # were not looked for, "or every word" would not be so)
         head = said
@@ -2231,15 +2261,18 @@ def names_a_stop(error: object) -> bool:
 def names_nothing(error: object) -> bool:
     """Whether a pasted error's words are all stop words, single letters or numbers (`the`,
     `x`, `a 1`): most failures hold them, so every one matches "by all its words" (a new
-    user's `pastfix find the` got three confident cards, session 26). A raw: query is taken
-    as meant, and a character of a script written without spaces is a word (`错`, "wrong",
-    of `错误`: the trigram tokenizer finds it)."""
+    user's `pastfix find the` got three confident cards, session 26). Claude Code's wrapper
+    tags are no words of it (signatures.without_wrapper_tags): every failure of its tools
+    holds them, and a pasted `}</tool_use_error>`, a line's end, had twenty cards of any
+    such failure, matched by all its words (nu45). A raw: query is taken as meant, and a
+    character of a script written without spaces is a word (`错`, "wrong", of `错误`: the
+    trigram tokenizer finds it)."""
     text = paste_text(error)
     if not text.strip() or _is_raw(text):
         return False
     return all(
         (len(token) < 2 and token.isascii()) or token.isdigit() or token.lower() in STOP_WORDS
-        for token in _TOKEN.findall(text)
+        for token in _TOKEN.findall(signatures.without_wrapper_tags(text))
     )
 
 
@@ -2406,8 +2439,8 @@ def says_little_notice(error: str) -> str:
     if not _bare_lines(error):
         return (
             f"{_quoted(one_line(error, 80))} names no error: only common words, single"
-            " letters or numbers, which most failures hold, so the failures below may be of"
-            " any error. Paste the error's own line to find that error."
+            " letters, numbers or an agent's markup, which most failures hold, so the failures"
+            " below may be of any error. Paste the error's own line to find that error."
         )
     return (
         f"{_quoted(one_line(error, 80))} names no error, only how a command ended: the"
@@ -2682,7 +2715,9 @@ lines as materialized (
     -- same error about another file (other_file), as the hook tells it (missing_elsewhere)
     case when p.same and not p.loose and its_file_is_the_error(tr.signature) then
       missing_elsewhere({matched}, tr.signature, c.name, c.file_path, tr.content,
-        (select project from sessions where session_id = tr.session_id)) else 0 end as moved
+        (select project from sessions where session_id = tr.session_id)) else 0 end as moved,
+    -- written by a shell of another family than the paste's (other_shell)
+    case when p.n <= {KEYED_ROWS} then other_shell(tr.content, {matched}) else 0 end as shell
   from prelim p join tool_results tr on tr.id = p.id
   left join tool_calls c on c.tool_use_id = tr.tool_use_id
 ),
@@ -2718,7 +2753,7 @@ keyed as (
 ranked as (
   select tr.id, tr.tool_use_id, tr.session_id, tr.message_uuid, tr.timestamp,
     coalesce(tr.signature, '') as signature, tr.kind, m.score, m.same, m.words, m.exact,
-    m.distance, m.folders,
+    m.distance, m.folders, m.shell,
     -- (a path that names no file, `'/!'`, is other names: other_names)
     m.loose or m.elsewhere or (m.moved and m.names != {NAMES_OTHER}) or m.names = {FILE_OTHER}
       as loose,
@@ -2770,7 +2805,7 @@ best as (
     coalesce(json_extract(fixed_one, '$[1]'), tool_use_id) as tool_use_id, session_id,
     coalesce(json_extract(fixed_one, '$[2]'), message_uuid) as message_uuid,
     coalesce(json_extract(fixed_one, '$[3]'), timestamp) as timestamp, signature, kind,
-    score, same, words, exact, distance, folders, loose, names, files,
+    score, same, words, exact, distance, folders, shell, loose, names, files,
     fixed or fixed_one is not null as fixed
   from stood
 ),
@@ -2778,7 +2813,8 @@ best as (
 hits as (
   select * from best
   order by same or words = 2 desc, files, exact desc, names, loose, same desc,
-    kind = 'error' desc, distance, folders, fixed desc, score is null, score, timestamp desc, id
+    kind = 'error' desc, shell, distance, folders, fixed desc, score is null, score,
+    timestamp desc, id
   limit case when (select yes from unseen) then min({NEAR_LIMIT}, {limit}) else {limit} end
 ),
 -- Each failure with what followed it (the fixes table, see pastfix.fixes): whether
@@ -2933,6 +2969,7 @@ select
   f.exact as same_text,
   f.distance as text_distance,
   f.folders as other_folder,
+  f.shell as other_shell,
   case when f.words = 1 and not f.same
        then with_message_words(shared_words(f.content, (select words from rare), {TOKENIZER_SQL}),
          error_key_line(f.content), (select error from given))
@@ -2962,11 +2999,11 @@ where not (f.words = 1 and not f.same
            and shared_words(f.content, (select words from rare), {TOKENIZER_SQL}) = '[]')
 -- The order (find_class, then bm25 and recency): a good match (the signature or every
 -- word) first, a near match that shares more than file names before one that does not;
--- then the same text, the same signature, real errors before noise, the
--- closest text, a fixed failure, one not fixed by replacing every match (every_match),
--- bm25, the newest.
+-- then the same text, the same signature, real errors before noise, a shell of the
+-- paste's family, the closest text, a fixed failure, one not fixed by replacing every
+-- match (every_match), bm25, the newest.
 order by f.same or f.words = 2 desc, f.files, f.exact desc, f.names, f.loose, f.same desc,
-  f.kind = 'error' desc,
+  f.kind = 'error' desc, f.shell,
   f.distance, f.folders, f.fixed_at is not null desc, {EVERY_MATCH_SQL}, f.score is null,
   f.score, f.timestamp desc, f.id
 """
@@ -3427,6 +3464,8 @@ FIND_PAST_FIX_COLUMNS: dict[str, AgentColumn] = {
     "same_text": None,
     "text_distance": None,
     "other_folder": None,
+    # 1: written by a shell of another family than the paste's (other_shell)
+    "other_shell": None,
     "shared_words": ("array", 60),
     # 1: matched as the same error about another file (signatures.loose, or a diagnostic of
     # another file: diagnosed_elsewhere), not as its own

@@ -1113,6 +1113,18 @@ def _unwrap(text: str) -> tuple[str, bool]:
     return m.group(1), True
 
 
+# Claude Code's wrapper's tags wherever they stand: a paste cut inside a failure's text keeps
+# the one at its end (`}</tool_use_error>`).
+_WRAPPER_TAG = lazy(r"</?tool_use_error>")
+
+
+def without_wrapper_tags(text: str) -> str:
+    """`text` without Claude Code's <tool_use_error> tags, opening or closing, wherever they
+    are: its markup, whose words (`tool`, `use`, `error`) every one of its tool errors
+    holds, not words of an error."""
+    return _WRAPPER_TAG.sub(" ", text) if "tool_use_error>" in text else text
+
+
 def unwrap(text: str) -> str:
     """`text` without Claude Code's <tool_use_error> wrapper: its markup, not the output
     (what a card shows around pasted words), and a Codex sandbox denial as the output it
@@ -1508,6 +1520,41 @@ def reports_no_error(text: str) -> bool:
     if _NAMED.search(_NONE_OF.sub(" ", text)) or _SAID_BY.search(text):
         return False
     return not any(_score(line) for line in low.splitlines())
+
+
+# What a shell says in its own words, by the systems whose shells say so: Windows' (PowerShell's
+# `The term 'awk' is not recognized as the name of a cmdlet`, its error record's `+
+# CategoryInfo`, `CommandNotFoundException` and `At line:1 char:1`; cmd.exe's `'awk' is not
+# recognized as an internal or external command`), and a POSIX shell's (bash, dash, zsh, ksh,
+# fish, their paths and scripts: `bash: `, `/bin/bash: line 1: `, `zsh:1: `, `sh: 1: `,
+# zsh's `(eval):1: `, and `command not found`, whatever the system under it: Git Bash too).
+WINDOWS_SHELL, POSIX_SHELL = "windows", "posix"
+_WINDOWS_SHELL_WORDS = lazy(
+    r"is not recognized as (?:the|a) name of a cmdlet"
+    r"|is not recognized as an internal or external command"
+    r"|\bCommandNotFoundException\b|^\s*\+ (?:CategoryInfo|FullyQualifiedErrorId)\s*:"
+    r"|^At line:\d+ char:\d+",
+    re.MULTILINE,
+)
+_POSIX_SHELL_WORDS = lazy(
+    r"^(?:[\w./-]*/)?(?:ba|da|z|k|fi)?sh(?::\d+)?: |^\(eval\):\d+: |command not found",
+    re.MULTILINE,
+)
+
+
+def shell_family(text: str) -> str | None:
+    """Which family of shells a failure's text (its first HEAD_CHARS) was written by, as its
+    own words say: WINDOWS_SHELL, POSIX_SHELL, or None when it says neither. A way round
+    one family's error carries over to that family (PowerShell's `Get-Content` for `sed`,
+    bash's `find` for `tree`), not to the other: a pasted PowerShell `awk : The term 'awk'
+    is not recognized` had three bash and zsh `command not found` cards, its PowerShell
+    kin, `sed`'s, left out (nu45 finding 5; queries.other_shell)."""
+    head = text[:HEAD_CHARS]
+    if _WINDOWS_SHELL_WORDS.search(head):
+        return WINDOWS_SHELL
+    if _POSIX_SHELL_WORDS.search(head):
+        return POSIX_SHELL
+    return None
 
 
 # A warning's line: npm's (`npm warn deprecated x`, `npm WARN`), a tool's `warning:` or

@@ -105,6 +105,7 @@ FIND_COLUMNS = [
     "same_text",
     "text_distance",
     "other_folder",
+    "other_shell",
     "shared_words",
     "other_file",
     "other_names",

@@ -820,6 +820,10 @@ def test_find_of_an_exit_status_alone_shows_a_few_cards_unless_told(tmp_path, pr
     assert result.exit_code == 0, result.output
     assert result.stderr.startswith("'a 1' names no error: only common words")
     assert sum(line[:3] in ("1. ", "2. ", "3. ", "4. ") for line in result.stdout.splitlines()) == 3
+    # Claude Code's markup at a copied line's end: its words are every tool error's, not an
+    # error's (twenty "all words" cards of any error, nu45)
+    result = CliRunner().invoke(cli, ["find", "}</tool_use_error>", str(db_path)])
+    assert result.stderr.startswith("'}</tool_use_error>' names no error: only common words")
 
 
 @pytest.mark.parametrize(

@@ -98,6 +98,7 @@ def test_context_takes_each_rows_resume_command_and_patch_lines():
         "failed_at": "2026-03-01T10:00:00Z",
         "tool": "shell",
         "matched": "signature",
+        "signature": "npm ERR! Missing script: <str>",
         "occurrences": 1,
         "resume": "codex resume 0195a1b2-c3d4",
         "fixed_at": "2026-03-01T10:01:00Z",
@@ -146,6 +147,7 @@ def test_a_fix_found_another_way_is_said_to_be_a_workaround():
         "failed_at": "2026-01-01T00:00:00Z",
         "tool": "Read",
         "matched": "signature",
+        "signature": "EISDIR: illegal operation on a directory, read",
         "occurrences": 1,
         "resume": "claude --resume s1",
         "fixed_at": "2026-01-01T00:01:00Z",
@@ -202,6 +204,48 @@ def test_the_sessions_described_are_two_sessions_not_one_twice():
     ]
     assert text.count("session s1 ") == 1
     assert hook.context(rows).count("session s1 ") == 1
+
+
+def test_the_same_fix_in_two_sessions_is_one_block_and_another_fix_follows():
+    """Two worktree sessions of one repository fixed a zsh `no matches found` alike: the
+    hook described that one fix twice, its budget spent before a third session's other fix
+    (nu45 finding 6). As find's cards (cards.group_same_fixes), one block names the other
+    session, and the next block is the other fix."""
+
+    def row(session, day, project, target):
+        return {
+            "session_id": session,
+            "project": project,
+            "failed_at": f"2026-01-0{day}T00:00:00Z",
+            "tool": "Bash",
+            "target": "cat src/app/(auth)/page.tsx",
+            "matched": "signature",
+            "signature": "no matches found: <path>",
+            "occurrences": 1,
+            "resume": f"claude --resume {session}",
+            "fixed_at": f"2026-01-0{day}T00:01:00Z",
+            "fix_target": target,
+            "fix_tool_use_id": f"{session}-2",
+            "outcome": "fixed",
+            "remedy": [
+                {"tool_use_id": f"{session}-2", "tool": "Bash", "target": target, "change": None}
+            ],
+            "fix_edits": [],
+            "next_text": None,
+        }
+
+    rows = [
+        row("s1", 3, "/w/shop-a", "cat 'src/app/(auth)/page.tsx'"),
+        row("s2", 2, "/w/shop-b", "cat 'src/app/(auth)/page.tsx'"),
+        row("s3", 1, "/w/blog", "noglob cat src/app/(auth)/page.tsx"),
+    ]
+    text = hook.context(rows)
+    assert [line.split(", session ")[1] for line in text.splitlines() if ", session " in line] == [
+        "s1 (claude --resume s1):",
+        "s3 (claude --resume s3):",
+    ]
+    assert "  same fix in 2 sessions; also: s2 (2026-01-02)\n" in text
+    assert "noglob cat" in text
 
 
 def test_a_session_of_no_known_folder_is_not_said_to_be_in_question_mark():
@@ -1436,6 +1480,7 @@ def test_the_hook_shows_a_fix_of_several_edits_as_find_does(tmp_path):
         "fixed_at": "2026-05-26T10:01:00.000Z",
         "occurrences": 1,
         "matched": "signature",
+        "signature": "Type error: <str> is declared but its value is never read.",
         "tool": "Bash",
         "target": "npm run build",
         "fix_target": "npm run build",

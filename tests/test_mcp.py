@@ -822,7 +822,7 @@ def test_find_past_fix_says_what_it_found_of_a_missing_folder_a_lint_and_a_log(t
     missing = anyio.run(ask, "ls: cannot access 'build/output': No such file or directory")
     assert missing["seen_before"] is False
     assert [(r["session_id"], r["match"]) for r in missing["rows"]] == [
-        ("ls", "same error, another file")
+        ("ls", "same error, another folder")
     ]
     assert missing["notice"].startswith(
         "Not seen about this folder: 1 past failure had the same error about another folder; "

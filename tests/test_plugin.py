@@ -1120,9 +1120,11 @@ async def test_the_find_page_says_a_match_is_about_another_file(tmp_path):
     ):
         page = (await ds.client.get("/index/find_past_fix", params={"error": error})).text
         assert "claude --resume cd" in page, error
-        assert ("Same error as yours, about another file" in page) is ("frontend" in error)
+        # said as the notice above it says it: another folder, not another file (nu45)
+        assert ("Same error as yours, about another folder" in page) is ("frontend" in error)
+        assert "another file" not in page
         # the signature after it, which is not the error line the card shows
-        said = "about another file: <code>cd: no such file or directory: backend</code>"
+        said = "about another folder: <code>cd: no such file or directory: backend</code>"
         assert (said in page) is ("frontend" in error)
         # cd's path is a folder: not seen about this one, said as what it is (nu42 finding 11)
         said = (

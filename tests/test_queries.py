@@ -200,6 +200,7 @@ def test_find_past_fix_rows(conn):
             "same_text": 0,
             "text_distance": 7,
             "other_folder": 0,
+            "other_shell": 0,
             "shared_words": [],
             "other_file": 0,
             "other_names": 0,
@@ -261,6 +262,7 @@ def test_find_past_fix_rows(conn):
             "same_text": 0,
             "text_distance": 7,
             "other_folder": 0,
+            "other_shell": 0,
             "shared_words": [],
             "other_file": 0,
             "other_names": 0,
@@ -3274,6 +3276,70 @@ def test_a_program_not_found_among_other_words_is_the_same_error(among, pasted):
     assert not queries.seen_before(queries.find_past_fix(among, other))
 
 
+def test_of_a_shells_error_about_other_names_those_of_its_family_come_first(tmp_path):
+    """A pasted PowerShell `awk : The term 'awk' is not recognized` had three bash and zsh
+    `command not found` cards (their ways round, `find` for `tree`, `python3`), its
+    PowerShell kin (`sed`, worked around with `Get-Content`) left out of the three (nu45
+    finding 5): the paste says which family of shells wrote it, and of rows as good those
+    written by that family come first (queries.other_shell); bash's paste keeps bash's."""
+    projects = tmp_path / "projects"
+    term = (
+        "{0} : The term '{0}' is not recognized as the name of a cmdlet, function, script"
+        " file, or operable program. Check the spelling of the name, or if a path was"
+        " included, verify that the path is correct and try again."
+    )
+    (
+        Session("pwsh", "C:\\Users\\me\\app", 0)
+        .call("w1", "Bash", command="sed -n 1,50p app.py")
+        .result("w1", term.format("sed"), error=True)
+        .call("w2", "Bash", command="Get-Content app.py -First 50")
+        .result("w2", "import os")
+        .write(projects / "C--Users-me-app" / "pwsh.jsonl")
+    )
+    for n, (name, line) in enumerate(
+        [("tree", "(eval):1: command not found: tree"), ("gh", "bash: gh: command not found")]
+    ):
+        (
+            Session(f"posix{n}", APP, 100 + 100 * n)
+            .call(f"p{n}1", "Bash", command=f"{name} .")
+            .result(f"p{n}1", f"Exit code 127\n{line}", error=True)
+            .call(f"p{n}2", "Bash", command="find . -type d")
+            .result(f"p{n}2", "./src")
+            .write(projects / "-home-u-app" / f"posix{n}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        found = queries.find_past_fix(conn, term.format("awk"))
+        assert [r["session_id"] for r in found][0] == "pwsh"
+        assert [r["other_shell"] for r in found] == [0, 1, 1]
+        found = queries.find_past_fix(conn, "zsh:1: command not found: awk")
+        assert [r["session_id"] for r in found][-1] == "pwsh"
+        assert [r["other_shell"] for r in found] == [0, 0, 1]
+        # a paste that says no shell orders as before
+        assert {r["other_shell"] for r in queries.find_past_fix(conn, "awk: not found")} <= {0}
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize(
+    "text, family",
+    [
+        ("sed : The term 'sed' is not recognized as the name of a cmdlet, function", "windows"),
+        ("'awk' is not recognized as an internal or external command,", "windows"),
+        ("x\n    + CategoryInfo          : ObjectNotFound: (awk:String) []", "windows"),
+        ("Exit code 127\n/bin/bash: line 1: gh: command not found", "posix"),
+        ("zsh:1: no matches found: src/(auth)/page.tsx", "posix"),
+        ("sh: 1: vite: not found", "posix"),
+        ("(eval):1: command not found: tree", "posix"),
+        ("fatal: not a git repository", None),
+        ("TypeError: x is not a function", None),
+    ],
+)
+def test_shell_family(text, family):
+    assert signatures.shell_family(text) == family
+
+
 def test_a_signature_stands_in_the_text_only_as_whole_words(among):
     assert queries.signature_in_text(
         "rg: unrecognized file type: rs", "error: rg: unrecognized file type: rs!"
@@ -3620,10 +3686,12 @@ def test_the_same_error_about_another_file_is_found(other_file, pasted, session)
     # and the card says so, not "same error signature" alone
     assert found[0]["other_file"] == 1
     card = cards.format_hit(1, found[0], error=pasted)
-    assert "   same error, another file" in card
+    # as the notice names the pasted path: another folder of a `cd` (nu45)
+    another = f"another {kind if missing else 'file'}"
+    assert f"   same error, {another}" in card
     # the signature after it only when it is not the error line shown above it
     error_line, signature = found[0]["error_snippet"].split("\n")[0], found[0]["signature"]
-    assert (f"another file: {signature}\n" in card) is (signature != error_line)
+    assert (f"{another}: {signature}\n" in card) is (signature != error_line)
 
 
 @pytest.mark.parametrize(
@@ -3735,12 +3803,29 @@ def test_loose_sets_aside_the_file_only(signature, form):
         ("EPERM", False),
         ("ls x", False),
         ("raw: the", False),
+        # Claude Code's wrapper tags are no words of an error (a line's end, copied: nu45)
+        ("}</tool_use_error>", True),
+        ("<tool_use_error>the</tool_use_error>", True),
+        ("<tool_use_error>File does not exist.</tool_use_error>", False),
     ],
 )
 def test_an_exit_status_alone_says_little(pasted, little):
     """What only says how a command ended, or holds only common words, names no error (the
     find page and `pastfix find` say so above what it found); an error's own line does."""
     assert queries.says_little(pasted) is little
+
+
+def test_a_pasted_wrapper_tag_is_no_word_of_the_error(conn):
+    """`}</tool_use_error>`, the end of a line copied from a transcript, matched every
+    Claude Code tool error by all its words (`tool`, `use`, `error`), twenty cards said to
+    be seen (nu45): it names no error, and its rows say so."""
+    found = queries.find_past_fix(conn, "}</tool_use_error>")
+    assert found and {row["matched"] for row in found} == {queries.COMMON_WORDS}
+    assert queries.says_little_notice("}</tool_use_error>").startswith(
+        "'}</tool_use_error>' names no error: only common words"
+    )
+    # and where no failure holds the tags, not "Not seen before" either
+    assert queries.not_seen_notice("}", []).startswith("'}' names no error")
 
 
 REJECTION = (
@@ -5737,3 +5822,29 @@ def test_a_fix_that_replaced_every_match_comes_after_one_made_unique(tmp_path):
         assert [r["session_id"] for r in hook.matches(conn, event)] == ["longer", "every"]
     finally:
         conn.close()
+
+
+def test_another_file_is_named_as_the_notice_above_names_the_pasted_path():
+    """Under "Not seen about this folder" (a pasted `ls` of a folder) a card said "same error,
+    another file" (nu45): of an error whose file is its subject, the card names the pasted
+    path's kind, as the notice does (cards.other_file_kind); a compiler's diagnostic in
+    another file stays "another file"."""
+    ls = {
+        "matched": "signature",
+        "signature": "ls: cannot access <path>: No such file or directory",
+        "other_file": 1,
+        "other_names": 1,
+    }
+    pasted = "ls: cannot access 'build/output': No such file or directory"
+    assert queries.not_seen_about(pasted) == "Not seen about this folder"
+    assert cards.how_matched(ls, pasted) == "same error, another folder"
+    assert cards.how_matched(ls) == "same error, another file"
+    tsc = {
+        "matched": "signature",
+        "signature": "error TS6133: <str> is declared but its value is never read.",
+        "other_file": 1,
+        "other_names": 0,
+    }
+    assert cards.how_matched(tsc, "src/a.ts(4,10): error TS6133: 'x' is declared") == (
+        "same error, another file"
+    )

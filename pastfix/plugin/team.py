@@ -361,11 +361,12 @@ def _find_context(
 ) -> dict[str, Any]:
     now = datetime.now(UTC)
     # the rows carry database and find_url, which the cards show
-    cards = [views.find_card(row, now, row["database"], datasette) for row in rows]
+    error = params["error"]
+    cards = [views.find_card(row, now, row["database"], datasette, error) for row in rows]
     return {
         "cards": views.group_same_fixes(cards),
         "failures": views.failure_count(cards),
-        **views.not_seen(cards, params["error"]),
+        **views.not_seen(cards, error),
         "sessions": len({(c["database"], c["session_id"]) for c in cards}),
         "search_url": _url(datasette, "search", q=_first_line(params["error"])),
     }

@@ -411,7 +411,7 @@ def find_page(
     first_line = next((line.strip() for line in error.splitlines() if line.strip()), "")
     query_url = datasette.urls.database(database)
     now = datetime.now(UTC)
-    cards = [find_card(dict(row), now, database, datasette) for row in rows]
+    cards = [find_card(dict(row), now, database, datasette, error) for row in rows]
     return {
         "error": error,
         "limit": request.args.get("limit", ""),
@@ -476,9 +476,10 @@ def _fix_key(card: dict[str, Any]) -> tuple[Any, ...] | None:
 
 
 def find_card(
-    row: dict[str, Any], now: datetime, database: str, datasette: Datasette
+    row: dict[str, Any], now: datetime, database: str, datasette: Datasette, error: str = ""
 ) -> dict[str, Any]:
-    """What a find_past_fix card (pastfix_find_parts.html) shows of a row of `database`."""
+    """What a find_past_fix card (pastfix_find_parts.html) shows of a row of `database`
+    found for the pasted `error`."""
     project = row["project"]
     target = row["target"] or ""
     lines = target.splitlines() or [""]
@@ -520,7 +521,8 @@ def find_card(
         "command_more": "\n".join(lines[COMMAND_LINES:]),
         "snippet": markupsafe.Markup(row["error_snippet_html"] or ""),
         "signature_shown": cards.signature_shown(row),
-        "how_matched": cards.how_matched(row),
+        "how_matched": cards.how_matched(row, error),
+        "other_file_kind": cards.other_file_kind(row, error),
         "fix_words": cards.fix_words(row),
         "succeeded": cards.succeeded(row),
         "calls": [

@@ -271,10 +271,11 @@ _SESSION_FILE = lazy(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 def _file_session(session_id: str, paths: object) -> str:
     """The session id a session's transcript file is named by: its own when one of its
     files is, else the one session file it is in."""
+    # (a file's name is in its path as written: one without the pattern is not parsed)
     names = {
         Path(p).stem
         for p in (paths if isinstance(paths, list) else [])
-        if isinstance(p, str) and _SESSION_FILE.fullmatch(Path(p).name)
+        if isinstance(p, str) and _SESSION_FILE.search(p) and _SESSION_FILE.fullmatch(Path(p).name)
     }
     return names.pop() if session_id not in names and len(names) == 1 else session_id
 

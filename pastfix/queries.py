@@ -439,6 +439,9 @@ def _pasted_error(redacts: bool) -> Callable[[object], str]:
     token of that kind matches. Elsewhere the error is matched as it was pasted.
     """
 
+    # (remembered: find_past_fix's SQL asks it of the paste wherever it reads the paste, a
+    # constant SQLite computes once in each part of the statement that reads it)
+    @functools.lru_cache(maxsize=4)
     def call(value: object) -> str:
         text = "" if value is None else str(value)
         if not redacts or not text:
@@ -1559,7 +1562,9 @@ def text_distance(key_line: object, error: object) -> int | None:
         return None
     pasted = _pasted_key("" if error is None else str(error))[1]
     words = _key_words(key_line if isinstance(key_line, str) else "")
-    return sum(((words - pasted) + (pasted - words)).values())
+    # (each word's count here less there, either way: what `(a - b) + (b - a)` of the
+    # two Counters sums, without building three more for every failure compared)
+    return sum(abs(words[word] - pasted[word]) for word in words.keys() | pasted.keys())
 
 
 def other_shell(content: object, error: object) -> int:
@@ -1742,10 +1747,20 @@ def error_excerpt(
     wrapped in them; without, it is plain text. Under the trigram `tokenizer` words are
     found inside other words too, as FTS5 found them.
     """
-    text = signatures.unwrap(content) if isinstance(content, str) else ""
+    substrings = is_trigram(tokenizer)
+    plain = _plain_excerpt(content if isinstance(content, str) else "", error, substrings)
+    if not (mark or end):
+        return plain
+    return mark_words(plain, error, str(mark), str(end), html.escape, substrings)
+
+
+# (find_past_fix asks each row's excerpt twice, plain and marked, one after the other)
+@functools.lru_cache(maxsize=8)
+def _plain_excerpt(content: str, error: object, substrings: bool) -> str:
+    """error_excerpt without marks."""
+    text = signatures.unwrap(content)
     line = signatures.key_line(text) or " ".join(text[:300].split())
     parts = [line]
-    substrings = is_trigram(tokenizer)
     found = _words_pattern(error, substrings)
     if found:
         on_line = {_word_key(m.group(0)) for m in found.finditer(line)}
@@ -1792,10 +1807,7 @@ def error_excerpt(
                     parts = [flat + around[overlap:] + trail]
                 elif around:
                     parts.append(lead + around + trail)
-    plain = "\n".join(parts)
-    if not (mark or end):
-        return plain
-    return mark_words(plain, error, str(mark), str(end), html.escape, substrings)
+    return "\n".join(parts)
 
 
 def session_path(
@@ -2524,8 +2536,8 @@ def find_past_fix_sql() -> str:
     claims = ", ".join(f"'{outcome}'" for outcome in sorted(fixes.CLAIMS_FIX))
     nameless = ", ".join(f"'{kind}'" for kind in NAMELESS_KINDS)
     limit = find_limit_sql()
-    matched = "matched_text((select error from given))"
-    status = "bare_status((select error from given))"
+    matched = "matched_text(pasted_error(:error))"
+    status = "bare_status(pasted_error(:error))"
     return f"""
 -- Failed tool results with the pasted error's signature or every one of its words (stop
 -- words aside), else those whose signature stands in the pasted text; only when there are
@@ -2535,14 +2547,18 @@ def find_past_fix_sql() -> str:
 -- An exit status pasted alone (`Exit code 2`, `Process exited with code 2`) names no error,
 -- only how a command ended: it is matched (signature, words, key line, excerpt) as the
 -- failures that ended so store it (`Exit code 2`: matched_text), and only those are kept
--- (prelim: bare_status). (Functions of `error`, cached: a CTE of their values, read by
--- the per-row functions below, made the first query of a process 15 ms slower on a 500 MB
--- index, the hook's case.)
-with given as materialized (
-  -- as the index stores text: redacted when its text was (pasted_error)
-  select pasted_error(:error) as error
-),
-pasted as (
+-- (prelim: bare_status). The paste as the index stores text (redacted when its text
+-- was: pasted_error(:error)) and what is said of it (matched_text, says_little_matched) are
+-- constants, which SQLite computes once in each part of the statement that reads them
+-- (pasted_error remembers its last answers), not CTEs: SQLite copies a CTE's tree into
+-- every reference and plans it again, and the paste's, read in thirty places, was a third
+-- of the statement's prepare, paid by every hook's and `pastfix find`'s new connection.
+-- (Functions of `error`, cached: a CTE of their values, read by the per-row functions
+-- below, made the first query of a process 15 ms slower on a 500 MB index, the hook's
+-- case.) A CTE read more than once by the next (keyed, stood, framed) is materialized:
+-- SQLite put its columns into the reader as the expressions they are, and ran the
+-- per-row functions, subqueries and the failure's text once for each mention.
+with pasted as (
   select *, kept_set_aside(signature) != signature as keeps from (
     select error_signature(paste_text({matched})) as signature,
       fts_query(required_words({matched}), 'all', 'content', {TOKENIZER_SQL}) as all_query,
@@ -2551,7 +2567,7 @@ pasted as (
       -- error hold, only in the failures that hold it as lines (reads_as_prose,
       -- holds_as_lines)
       reads_as_prose({matched}) as prose,
-      distinctive_words((select error from given)) as candidates)
+      distinctive_words(pasted_error(:error)) as candidates)
 ),
 by_signature as materialized (
   select id from tool_results indexed by idx_tr_signature
@@ -2564,7 +2580,7 @@ all_words as materialized (
     where tool_errors_fts match (select all_query from pasted)
       and {_short_words_in("tool_errors_fts.content", "(select short from pasted)")}
       and (not (select prose from pasted)
-        or holds_as_lines(tool_errors_fts.content, (select error from given)))
+        or holds_as_lines(tool_errors_fts.content, pasted_error(:error)))
     union all
     -- no word long enough for trigram: the newest failures holding the short ones
     select id, 0 from (
@@ -2572,7 +2588,7 @@ all_words as materialized (
       where (select all_query from pasted) = '{MATCH_NOTHING}'
         and (select short from pasted) != '[]' and is_error = 1
         and {_short_words_in("content", "(select short from pasted)")}
-        and (not (select prose from pasted) or holds_as_lines(content, (select error from given)))
+        and (not (select prose from pasted) or holds_as_lines(content, pasted_error(:error)))
       order by id desc limit {FALLBACK_LIMIT})) w
   -- not the pasted error's form about another module, name or program (another_value)
   where not (select keeps from pasted) or not another_value(
@@ -2594,7 +2610,7 @@ failed_signatures as materialized (
 ),
 in_text_signatures as materialized (
   select signature from failed_signatures
-  where signature_in_text(signature, (select error from given))
+  where signature_in_text(signature, pasted_error(:error))
     -- or the pasted error after what a script said first (`Error creating snapshot:
     -- Error [ERR_MODULE_NOT_FOUND]: ...`: signature_after_prefix)
     or signature_after_prefix(signature, (select signature from pasted))
@@ -2617,7 +2633,7 @@ in_text_signatures as materialized (
 loose_signatures as materialized (
   select signature, loose_signature(signature) as form, after from (
     select signature,
-      case when signature_loosely_in_text(signature, (select error from given)) then 0
+      case when signature_loosely_in_text(signature, pasted_error(:error)) then 0
            when signature_loosely_after(signature, (select signature from pasted)) then 1
       end as after
     from failed_signatures)
@@ -2709,7 +2725,7 @@ lines as materialized (
     -- code or kind (only_file_names; one not compared counts as such). Of its names, not
     -- of the rare ones: a reference to `rare` here made the query's prepare 15% slower.
     case when p.words = 1 and not p.same then coalesce(case when p.n <= {KEYED_ROWS} then
-      only_file_names(shared_words(tr.content, distinctive_words((select error from given)),
+      only_file_names(shared_words(tr.content, distinctive_words(pasted_error(:error)),
         {TOKENIZER_SQL})) end, 1) else 0 end as files,
     -- its signature, of a file or folder not there at another path than the paste's: the
     -- same error about another file (other_file), as the hook tells it (missing_elsewhere)
@@ -2721,7 +2737,7 @@ lines as materialized (
   from prelim p join tool_results tr on tr.id = p.id
   left join tool_calls c on c.tool_use_id = tr.tool_use_id
 ),
-keyed as (
+keyed as materialized (
   select *, coalesce(same_text(key_line, {matched}) and not elsewhere and not moved, 0) as exact,
     coalesce(text_distance(key_line, {matched}), {UNKEYED_DISTANCE}) as distance,
     coalesce(other_folder(key_line, {matched}), 0) as folders,
@@ -2734,7 +2750,7 @@ keyed as (
     -- a near match shares something that names the error, not its exception class alone
     -- (names_the_error)
     case when words = 1 and not same then names_the_error(key_line,
-      (select content from tool_results where id = lines.id), (select error from given))
+      (select content from tool_results where id = lines.id), pasted_error(:error))
       else 1 end as named
   from lines
 ),
@@ -2783,7 +2799,7 @@ ranked as (
 -- numbers or values, a later sighting matched every word and the one fixed before it did
 -- not (a cmake error fixed at 01:16 and met again, unfixed, at 02:11). It keeps how the
 -- group matched.
-stood as (
+stood as materialized (
   select r.*, (
     select json_array(s.id, s.tool_use_id, s.message_uuid, s.timestamp)
     from tool_results s indexed by idx_tr_signature
@@ -2825,7 +2841,7 @@ outcomes as (
     coalesce(fx.outcome in ({claims}), 0) as claims
   from hits h left join fixes fx on fx.tool_use_id = h.tool_use_id
 ),
-framed as (
+framed as materialized (
   select o.*, c.name as tool, c.timestamp as called_at, c.agent_id, c.command, c.file_path,
     coalesce(case when c.name = 'apply_patch' then failed_patch_file(c.input,
       (select content from tool_results where id = o.id)) end,
@@ -2880,7 +2896,7 @@ select
   f.tool_use_id,
   ok.tool_use_id as next_ok_tool_use_id,
   -- (the paste names no error: how it matched, not the error seen, says_little_matched)
-  coalesce(case when f.same or f.words = 2 then says_little_matched((select error from given))
+  coalesce(case when f.same or f.words = 2 then says_little_matched(pasted_error(:error))
     end, case when f.same then 'signature' when f.words = 2 then 'all words'
        else 'some words' end) as matched,
   round(f.score, 3) as score,
@@ -2972,7 +2988,7 @@ select
   f.shell as other_shell,
   case when f.words = 1 and not f.same
        then with_message_words(shared_words(f.content, (select words from rare), {TOKENIZER_SQL}),
-         error_key_line(f.content), (select error from given))
+         error_key_line(f.content), pasted_error(:error))
        else '[]' end as shared_words,
   f.loose as other_file,
   f.names as other_names,

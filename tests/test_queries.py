@@ -625,6 +625,40 @@ def test_find_past_fix_the_text_itself_before_a_look_alike(ranking, agent, sessi
         assert [r["text_distance"] for r in found] == distances
 
 
+def test_find_past_fix_runs_each_rule_once_per_failure_and_redacts_the_paste_once(
+    ranking, monkeypatch
+):
+    """The rules find_past_fix runs on each failure compared run once for it, though the
+    next part of the query reads their answers twice (keyed: ordered by, then shown), and
+    the paste is redacted once, though the query reads it in thirty places."""
+    from pastfix import redact
+
+    calls: Counter[str] = Counter()
+
+    def counted(name, rule):
+        def call(*args):
+            calls[name] += 1
+            return rule(*args)
+
+        return call
+
+    for name in ("text_distance", "other_folder", "_diagnosed_file"):
+        monkeypatch.setattr(queries, name, counted(name, getattr(queries, name)))
+    monkeypatch.setattr(redact, "redact", counted("redact", redact.redact))
+    path = ranking.execute("pragma database_list").fetchone()[2]
+    conn = queries.connect(path)
+    try:
+        for n, agent in enumerate(("code-reviewer", "planner"), 1):
+            found = queries.find_past_fix(conn, AGENT_ERROR.format(agent))
+            assert len(found) == 3
+            # (each failure compared once: its file, diagnosed once, is no less asked)
+            assert calls["text_distance"] == calls["other_folder"] == calls["_diagnosed_file"]
+            assert calls["redact"] == n
+    finally:
+        conn.close()
+    assert calls["_diagnosed_file"] >= 6
+
+
 def write_pasted_among_words_corpus(root: Path) -> Path:
     """One missing page in two projects (the other's fixed, newer), and `ls` of missing
     folders, the other folders' fixed and newer."""

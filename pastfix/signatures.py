@@ -144,6 +144,15 @@ identifies it (the error's code and message, and the module a missing-module
 error is about). Only the first 6,000 characters are read; ANSI escapes go,
 whitespace is collapsed and the first 1,200 characters kept. Then:
 
+- The language a program spoke goes, for the messages pasted most (pastfix.locales.in_english,
+  before every rule below reads the line's words): bash's `command not found` and `line N`,
+  the C library's `No such file or directory`, `Permission denied`, `Not a directory`, `Is a
+  directory`, coreutils' `cannot access` and `cannot stat`, and git's `fatal:` and `error:` of
+  three messages, as their own catalogues say them in ten languages: `bash: Zeile 1: python:
+  Kommando nicht gefunden.` is `bash: line 1: python: command not found`, so `command not found:
+  python` (nu46 finding 2). _score reads a line in English words too, so such a line is the key
+  line where the English one would be.
+
 - A command the shell did not find is one error whatever the shell said it
   in: `command not found: NAME` for bash's `/bin/bash: line 1: NAME: command
   not found`, dash's `sh: 1: NAME: not found`, zsh's `zsh: command not found:
@@ -428,6 +437,7 @@ import functools
 import json
 import re
 
+from pastfix.locales import in_english
 from pastfix.patterns import lazy
 
 # Signatures longer than this are cut: a key line is a line, not a log.
@@ -1459,6 +1469,9 @@ def _score(line: str) -> int:
     # An error line names its error early; the rest of a long line is data
     # (a dependency list, minified code) that would only cost time.
     line = line[:_MAX_SCORED]
+    # a line in the user's language scores as its English does (pastfix.locales): German
+    # bash's `Kommando nicht gefunden.` names no error in English words
+    line = in_english(line)
     if _NOISE.match(line):
         return 0
     if _COMMAND_FAILED.match(line) or "non-zero exit" in line:
@@ -2262,6 +2275,9 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
         # vitest's mark of a test's message, PowerShell 7's of its record's: pasted with it
         # or not
         line = line.lstrip()[2:]
+    # the same error in the user's language is the English one (pastfix.locales): before any
+    # rule reads its words
+    line = in_english(line)
     if ":" in line[-40:]:
         line = _POWERSHELL_PLACE_GLUED.sub("", line, count=1)
     if "Note: your current" in line or "maximum allowed" in line or "parallel tool call" in line:

@@ -318,6 +318,28 @@ def test_the_same_error_about_another_missing_file_is_not_recalled(tmp_path):
     assert [row["session_id"] for row in rows] == [PAST]
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "cat: nonexistent.txt: Datei oder Verzeichnis nicht gefunden",
+        "cat: nonexistent.txt: 没有那个文件或目录",
+        "cat: nonexistent.txt: 그런 파일이나 디렉터리가 없습니다",
+    ],
+)
+def test_the_same_error_in_the_users_language_is_recalled(tmp_path, said):
+    """An agent's shell in the user's locale prints the error in their language: it is the
+    English one the index holds, with its fix (nu46 finding 2: pastfix.locales)."""
+    session = fixed_session(PAST, 1, "src/order.ts", 12)
+    session[2]["message"]["content"][0]["content"] = (
+        "Exit code 1\ncat: nonexistent.txt: No such file or directory"
+    )
+    write_jsonl(tmp_path / "projects" / "-home-dev-app" / f"{PAST}.jsonl", session)
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    answer = hook.respond(json.dumps(event(f"Exit code 1\n{said}")), tmp_path / "index.db")
+    text = context_of(answer)
+    assert f"(same error), session {PAST}" in text, text
+
+
 def test_another_missing_or_refused_file_gets_no_fix(tmp_path):
     """A new user's events of files no session had met (nu42 findings 1 and 2): a Read of a
     new file (`File does not exist.` names none: one signature for every file), `ls` of a

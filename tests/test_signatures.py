@@ -1353,6 +1353,9 @@ def elsewhere(tmp_path_factory):
         ("fatal: The current branch release_1.2 has no upstream branch.", "push"),
         (TS2307.format("src/components/b.tsx", "@testing-library/react"), "tsc"),
         (TS2307.format("web/src/c.tsx", "zod"), "tsc2"),
+        # in the user's language (nu46 finding 2)
+        ("fatal: la branche courante main n'a pas de branche amont.", "push"),
+        ("Schwerwiegend: Der aktuelle Branch feat/x hat keinen Upstream-Branch.", "push"),
     ],
 )
 def test_find_past_fix_knows_the_same_error_on_another_branch_or_file(
@@ -1387,6 +1390,139 @@ def test_find_past_fix_knows_the_same_error_on_another_branch_or_file(
 )
 def test_a_command_not_found_is_one_error_in_every_shell(output):
     assert signature(output) == "command not found: python"
+
+
+# Each error as bash 5.2, coreutils 9.1, glibc 2.36 and git 2.39 print it under LANGUAGE=xx
+# (Debian 12's catalogues), and its English: one signature in every language (pastfix.locales).
+LOCALISED = {
+    "bash: line 1: python: command not found": [
+        "bash: Zeile 1: python: Kommando nicht gefunden.",
+        "bash: ligne 1: python\xa0: commande introuvable",
+        "bash: línea 1: python: orden no encontrada",
+        "bash: linha 1: python: comando não encontrado",
+        "bash: riga 1: python: comando non trovato",
+        "bash: строка 1: python: команда не найдена",
+        "bash: 行 1: python: コマンドが見つかりません",
+        "bash: 行 1: python: 未找到命令",
+        "bash: 줄 1: python: 명령어를 찾을 수 없음",
+        "bash: python: Kommando nicht gefunden.",  # (nu46 finding 2's paste)
+    ],
+    "cat: /x/a.txt: No such file or directory": [
+        "cat: /x/a.txt: Datei oder Verzeichnis nicht gefunden",
+        "cat: /x/a.txt: Aucun fichier ou dossier de ce type",
+        "cat: /x/a.txt: No existe el fichero o el directorio",
+        "cat: /x/a.txt: Ficheiro ou pasta inexistente",
+        "cat: /x/a.txt: Arquivo ou diretório inexistente",
+        "cat: /x/a.txt: File o directory non esistente",
+        "cat: /x/a.txt: Нет такого файла или каталога",
+        "cat: /x/a.txt: そのようなファイルやディレクトリはありません",
+        "cat: /x/a.txt: 没有那个文件或目录",
+        "cat: /x/a.txt: 그런 파일이나 디렉터리가 없습니다",
+    ],
+    "ls: cannot access 'docs': No such file or directory": [
+        "ls: Zugriff auf 'docs' nicht möglich: Datei oder Verzeichnis nicht gefunden",
+        "ls: impossible d'accéder à 'docs': Aucun fichier ou dossier de ce type",
+        "ls: no se puede acceder a 'docs': No existe el fichero o el directorio",
+        "ls: não foi possível acessar 'docs': Arquivo ou diretório inexistente",
+        "ls: impossibile accedere a 'docs': File o directory non esistente",
+        "ls: невозможно получить доступ к 'docs': Нет такого файла или каталога",
+        "ls: 'docs' にアクセスできません: そのようなファイルやディレクトリはありません",
+        "ls: 无法访问 'docs': 没有那个文件或目录",
+        "ls: 'docs'에 접근할 수 없음: 그런 파일이나 디렉터리가 없습니다",
+    ],
+    "bash: line 1: cd: web: No such file or directory": [
+        "bash: Zeile 1: cd: web: Datei oder Verzeichnis nicht gefunden",
+        "bash: ligne 1 : cd: web: Aucun fichier ou dossier de ce type",
+        "bash: 1 行: cd: web: そのようなファイルやディレクトリはありません",
+        "bash: 第 1 行：cd: web: 没有那个文件或目录",
+        "bash: 행 1번: cd: web: 그런 파일이나 디렉터리가 없습니다",
+    ],
+    "bash: line 1: ./deploy.sh: Permission denied": [
+        "bash: Zeile 1: ./deploy.sh: Keine Berechtigung",
+        "bash: ligne 1: ./deploy.sh: Permission non accordée",
+        "bash: línea 1: ./deploy.sh: Permiso denegado",
+        "bash: linha 1: ./deploy.sh: Permissão recusada",
+        "bash: linha 1: ./deploy.sh: Permissão negada",
+        "bash: riga 1: ./deploy.sh: Permesso negato",
+        "bash: строка 1: ./deploy.sh: Отказано в доступе",
+        "bash: 行 1: ./deploy.sh: 許可がありません",
+        "bash: 行 1: ./deploy.sh: 权限不够",
+        "bash: 줄 1: ./deploy.sh: 허가 거부",
+    ],
+    "fatal: The current branch main has no upstream branch.": [
+        "Schwerwiegend: Der aktuelle Branch main hat keinen Upstream-Branch.",
+        "fatal\xa0: La branche courante main n'a pas de branche amont.",
+        "fatal: la branche courante main n'a pas de branche amont.",  # (nu46 finding 2's)
+        "fatal: La rama actual main no tiene una rama upstream.",
+        "致命错误：当前分支 main 没有对应的上游分支。",
+    ],
+    "fatal: not a git repository (or any of the parent directories): .git": [
+        "Schwerwiegend: Kein Git-Repository (oder irgendeines der Elternverzeichnisse): .git",
+        "fatal : ni ceci ni aucun de ses répertoires parents n'est un dépôt git : .git",
+        "fatal: no es un repositorio git (ni ninguno de los directorios superiores): .git",
+        "fatal: .git non è un repository Git (né lo è alcuna delle directory genitrici)",
+        "fatal: не найден git репозиторий (или один из родительских каталогов): .git",
+        "致命错误：不是 git 仓库（或者任何父目录）：.git",
+        "fatal: (현재 폴더 또는 상위 폴더 중 일부가) 깃 저장소가 아닙니다: .git",
+    ],
+    "fatal: pathspec 'a.txt' did not match any files": [
+        "Schwerwiegend: Pfadspezifikation 'a.txt' stimmt mit keinen Dateien überein",
+        "fatal: спецификатор пути «a.txt» не соответствует ни одному файлу",
+        "致命錯誤: 路徑規格 “a.txt” 未符合任何檔案",
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    "english, said", [(english, said) for english, each in LOCALISED.items() for said in each]
+)
+def test_an_error_in_another_language_is_the_english_one(english, said):
+    """The same error printed in the user's language has the English one's signature: a
+    paste of it found no past failure (nu46 finding 2), whose fix is the same."""
+    assert signature(said) == signature(english)
+    # as a failed call's output holds it too, the key line found among others
+    assert signature(f"Exit code 1\n{said}\n") == signature(f"Exit code 1\n{english}\n")
+
+
+def test_a_localised_error_line_is_the_key_line_as_the_english_one_is():
+    """A line in another language names its error as the English one does: make's summary
+    under it said more than it (`Error 1`: 1, the German line none)."""
+    output = (
+        "Exit code 2\nmake: *** [Makefile:3: all] Error 1\n"
+        "bash: Zeile 3: gh: Kommando nicht gefunden."
+    )
+    assert signature(output) == "command not found: gh"
+
+
+@pytest.mark.parametrize(
+    "said, other",
+    [
+        # another command, another file, another error: as in English, each its own
+        ("bash: Zeile 1: python: Kommando nicht gefunden.", "bash: python3: command not found"),
+        ("cat: a.txt: Datei oder Verzeichnis nicht gefunden", "cat: b.txt: No such file"),
+        ("bash: línea 1: ./x.sh: Permiso denegado", "bash: ./x.sh: No such file or directory"),
+        ("fatal: La rama actual main no tiene una rama upstream.", "fatal: not a git repository"),
+    ],
+)
+def test_an_error_in_another_language_is_no_other_error(said, other):
+    assert signature(said) != signature(other)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # no catalogue's words: a program's own message and a sentence stay as they are
+        "Fehler: Datei nicht gefunden",
+        "错误: 需要 websocket-client: pip install websocket-client",
+        "Erreur génération pdf: No module named 'weasyprint'",
+        "fatal: La rama actual no importa",
+        "Hinweis: Kommando nicht gefunden, bitte installieren",
+    ],
+)
+def test_other_words_in_another_language_stay_as_they_are(line):
+    assert signature(line) == normalise(line)
+    assert "command not found" not in signature(line)
+    assert "No such file" not in signature(line)
 
 
 def test_a_command_not_found_keeps_the_command():

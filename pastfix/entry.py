@@ -16,6 +16,7 @@ INTERRUPTED_STATUS = 130
 
 
 def main() -> None:
+    _open_closed_streams()
     try:
         _main()
     except KeyboardInterrupt:
@@ -24,6 +25,28 @@ def main() -> None:
         # command. Each build commits what it read in transactions: nothing is half-written.
         print(INTERRUPTED, file=sys.stderr)
         os._exit(INTERRUPTED_STATUS)
+
+
+def _open_closed_streams() -> None:
+    """Give a standard stream started closed (`pastfix hook <&-`, `>&-`) /dev/null.
+
+    Python leaves sys.stdin (or stdout, stderr) None then, and every command that reads
+    the event, a paste or a JSON-RPC message, or writes its answer, stopped with an
+    AttributeError traceback; read from /dev/null, it is the empty input each already
+    tells, and output written there is lost as `print` to a closed stream loses it.
+    Taking the descriptor also keeps a database pastfix opens next from becoming fd 1 or 2,
+    where anything written to that stream would land in it.
+    """
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDONLY if mode == "r" else os.O_WRONLY)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, mode, closefd=False))
 
 
 def _main() -> None:

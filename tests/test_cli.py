@@ -364,6 +364,34 @@ def test_closed_stdout_is_not_a_traceback(tmp_path, projects):
     assert "Traceback" not in stderr
 
 
+@pytest.mark.parametrize(
+    "args, closed, stderr",
+    [
+        (["hook"], "<&-", "pastfix hook: no event on standard input: "),
+        (["hook"], ">&-", "pastfix hook: the event on standard input is not JSON"),
+        (["find", "-"], "<&-", "Error: no error text on standard input\n"),
+        (["find", "ENOENT"], ">&-", ""),
+        (["mcp"], "<&-", ""),
+    ],
+    ids=["hook-stdin", "hook-stdout", "find-stdin", "find-stdout", "mcp-stdin"],
+)
+def test_a_standard_stream_started_closed_is_not_a_traceback(
+    tmp_path, projects, args, closed, stderr
+):
+    """Started with a standard stream closed (not a pipe: no descriptor at all), Python
+    leaves sys.stdin or sys.stdout None, and each command stopped with an AttributeError
+    traceback; the hook exited 1 where it must never disturb a session."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PASTFIX_DB": str(tmp_path / "index.db")}
+    pastfix = [sys.executable, "-m", "pastfix"]
+    subprocess.run([*pastfix, "build", "--default-db", "--source", str(projects), "-s"], env=env)
+    command = " ".join([*pastfix, *args]) + f" {closed}"
+    # stdin, when left open, is a pipe written nothing but garbage, so stdout's case reads it
+    proc = subprocess.run(["sh", "-c", command], input="x", env=env, capture_output=True, text=True)
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(stderr)
+    assert proc.returncode == (1 if args == ["find", "-"] else 0)
+
+
 # Runs `pastfix ARGS` as the console script does, Ctrl-C arriving while MODULE imports.
 CTRL_C_DURING_IMPORT = """
 import importlib.abc, os, signal, sys

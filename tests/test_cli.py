@@ -202,6 +202,38 @@ def test_db_path_not_sqlite(tmp_path, projects):
     assert target.read_text() == "keep me"
 
 
+@pytest.mark.parametrize("command", ["build", "forget"])
+def test_db_path_of_another_program_that_keeps_sqlite_utils_migrations(tmp_path, projects, command):
+    """A program that migrates its database with sqlite-utils has a `_sqlite_migrations`
+    table of its own migration set: `pastfix build notes.db` wrote the index's tables into
+    it, beside the program's own, as if it were an index."""
+    from sqlite_utils import Database, Migrations
+
+    notes = Migrations("notesapp")
+
+    @notes()
+    def m001_notes(db):
+        db.table("notes").insert({"id": 1, "text": "keep me"}, pk="id")
+
+    target = tmp_path / "notes.db"
+    notes.apply(Database(target))
+    before = target.read_bytes()
+    args = ["--source", str(projects), "-s"] if command == "build" else ["--missing"]
+    result = CliRunner().invoke(cli, [command, str(target), *args])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"Error: {target} is a SQLite database that pastfix did not create\n",
+    )
+    assert target.read_bytes() == before
+    # A first build stopped before its first migration left the table alone: it goes on.
+    started = tmp_path / "index.db"
+    sqlite3.connect(started).execute(
+        "CREATE TABLE _sqlite_migrations (migration_set TEXT, name TEXT, applied_at TEXT)"
+    ).connection.close()
+    assert run("build", str(started), "--source", str(projects), "-s").exit_code == 0
+    assert sqlite3.connect(started).execute("SELECT count(*) FROM sessions").fetchone() == (1,)
+
+
 def test_version_and_help():
     assert run("--version").stdout.endswith(f", version {version('pastfix')}\n")
     for args in (["-h"], ["build", "-h"]):

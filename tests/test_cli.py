@@ -685,7 +685,10 @@ def test_status_of_a_last_build_note_it_cannot_use_is_one_line(tmp_path, project
     assert "holds:      1 session" in status.stdout
 
 
-def test_a_read_only_wal_file_is_named_in_the_error(tmp_path, projects, monkeypatch):
+@pytest.mark.parametrize("command", ["build", "forget"])
+def test_a_read_only_wal_file_is_named_in_the_error(tmp_path, projects, monkeypatch, command):
+    """forget told to make the file writable "and build again": a build changes nothing of
+    what forget was asked."""
     db_path = tmp_path / "index.db"
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
     wal = tmp_path / "index.db-wal"
@@ -696,10 +699,11 @@ def test_a_read_only_wal_file_is_named_in_the_error(tmp_path, projects, monkeypa
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
     monkeypatch.setattr(pdb.sqlite3, "connect", read_only_connect)
-    result = run("build", str(db_path), "--source", str(projects), "-s")
+    args = ["--source", str(projects), "-s"] if command == "build" else ["--session", SID]
+    result = CliRunner().invoke(cli, [command, str(db_path), *args])
     assert result.exit_code == 1
     assert result.stderr == (
-        f"Error: {wal} is read-only: make it writable (chmod u+w) and build again\n"
+        f"Error: {wal} is read-only: make it writable (chmod u+w) and try again\n"
     )
 
 

@@ -754,6 +754,14 @@ def error_text(db_path: Path, error: sqlite3.Error) -> str:
                 return f"{name} is read-only: make it writable (chmod u+w) and try again"
         if not _writable(str(db_path.parent)):
             return f"{db_path.parent} is read-only: SQLite needs to create files beside the index"
+    if "locked" in str(error):
+        # Another build of the index is waited for on its lock file: this is another
+        # program's transaction (a `sqlite3` shell's, a long query), which "database is
+        # locked", after a minute's wait in silence, did not say.
+        return (
+            f"{db_path} is locked by another program's transaction on it (a sqlite3 shell,"
+            " a long query), not a pastfix build: end it and try again"
+        )
     if "malformed" in str(error):
         from pastfix.queries import damaged_index  # an error path: no cost to a build
 

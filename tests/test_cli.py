@@ -303,7 +303,10 @@ def test_locked_database_is_a_one_line_error(tmp_path, projects, monkeypatch):
     blocker.execute("ROLLBACK")
     blocker.close()
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {db_path}: database is locked\n"
+    assert result.stderr == (
+        f"Error: {db_path} is locked by another program's transaction on it (a sqlite3"
+        " shell, a long query), not a pastfix build: end it and try again\n"
+    )
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
 
 

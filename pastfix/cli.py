@@ -67,6 +67,9 @@ class _Group(click.Group):
         except paths.NoHome as e:  # whichever command looked for a folder in it
             raise click.ClickException(shown(str(e))) from None
         except click.ClickException as e:
+            if entry.interrupted() and e.exit_code == 1:  # Ctrl-C's, said as another error
+                echo(entry.INTERRUPTED, err=True)
+                raise SystemExit(entry.INTERRUPTED_STATUS) from None
             if shown(e.message) == e.message:
                 raise
             # (a usage error's usage line is left out then: its message is what matters)

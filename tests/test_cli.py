@@ -524,6 +524,48 @@ def test_ctrl_c_during_a_build_is_interrupted_as_while_starting(tmp_path, projec
     assert sqlite3.connect(db_path).execute("SELECT count(*) FROM tool_results").fetchone()[0]
 
 
+# Runs `pastfix FUNCTION ARGS`, SIGINT arriving inside pastfix.agents.FUNCTION, which the
+# command's SQL calls: Ctrl-C in a query that runs Python.
+SIGINT_IN_SQL_FUNCTION = """
+import os, signal, sys
+from pastfix import agents
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as from a terminal (see above)
+name = sys.argv.pop(1)
+real = getattr(agents, name)
+
+def interrupted(*args):
+    os.kill(os.getpid(), signal.SIGINT)
+    return real(*args)
+
+setattr(agents, name, interrupted)
+sys.argv = ["pastfix", *sys.argv[1:]]
+from pastfix.entry import main
+main()
+"""
+
+
+@pytest.mark.parametrize("command", ["find", "build"])
+def test_ctrl_c_in_an_sql_function_is_interrupted_not_a_damaged_index(tmp_path, projects, command):
+    """sqlite3 turns the KeyboardInterrupt raised in an SQL function into "user-defined
+    function raised exception": find said the index was damaged, to be moved aside and
+    built again (the sessions it kept without a transcript lost with it), and a build
+    failed with that error, exit 1."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    if command == "find":
+        args = ["resume_command", "find", "ENOENT: no such file", str(db_path)]
+    else:
+        args = ["prompt_title", "build", str(db_path), "--source", str(projects), "--force"]
+    proc = subprocess.run(
+        [sys.executable, "-c", SIGINT_IN_SQL_FUNCTION, *args],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+    )
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, "\nInterrupted.\n", "")
+    assert run("find", "ENOENT: no such file", str(db_path), "--json").exit_code == 0
+
+
 def test_no_redact_is_recorded_and_changing_it_rebuilds(tmp_path):
     projects = tmp_path / "projects"
     key = "ghp_R4nd0mT0k3nV4lu3F0rT3st1ngAbCdEf1234"

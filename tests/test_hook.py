@@ -507,6 +507,24 @@ def test_problems_are_silent_and_told_on_stderr(index, tmp_path, capsys, problem
         ('"PostToolUseFailure"', "the event on standard input is a JSON string, not an object: "),
         ("null", "the event on standard input is JSON null, not an object: "),
         ("true", "the event on standard input is JSON true, not an object: "),
+        # as pastfix mcp and the build say it, not as Python's RecursionError
+        ("[" * 100_000 + "]" * 100_000, "the event on standard input is JSON nested too deeply: "),
+        (
+            '{"a":' * 100_000 + "1" + "}" * 100_000,
+            "the event on standard input is JSON nested too deeply: ",
+        ),
+    ],
+    ids=[
+        "empty",
+        "blank",
+        "not-json",
+        "array",
+        "number",
+        "string",
+        "null",
+        "true",
+        "deep-array",
+        "deep-object",
     ],
 )
 def test_an_event_it_cannot_read_is_said_in_words(index, capsys, stdin, said):

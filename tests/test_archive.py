@@ -1478,6 +1478,15 @@ def test_status_names_each_agents_hook_where_that_agent_is_used(tmp_path, fake_h
         ("codex", ".codex/config.toml", {"mcp"}, "[mcp_servers", "is not valid TOML ("),
         ("claude", ".claude.json", {"mcp"}, "{bad", "is not valid JSON ("),
         ("opencode", ".config/opencode/opencode.json", {"mcp"}, "{bad", "is not valid JSON ("),
+        # a number of over 4,300 digits, which Python's int() refuses: a ValueError traceback
+        (
+            "gemini",
+            ".gemini/settings.json",
+            {"hook", "mcp"},
+            "[" + "9" * 5000 + "]",
+            "is not valid JSON (",
+        ),
+        ("codex", ".codex/config.toml", {"mcp"}, "a = " + "9" * 5000, "is not valid TOML ("),
         # Gemini CLI reads JSON with comments: such a file is not said to be broken.
         (
             "gemini",

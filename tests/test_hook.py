@@ -859,7 +859,11 @@ def invoke_ok(*args):
     return True
 
 
-@pytest.mark.parametrize("text", ["{not json", "[1, 2]", '{"hooks": []}'])
+@pytest.mark.parametrize(
+    "text",
+    # a number of over 4,300 digits, which Python's int() refuses: a ValueError traceback
+    ["{not json", "[1, 2]", '{"hooks": []}', '{"cleanupPeriodDays": ' + "9" * 5000 + "}"],
+)
 def test_install_refuses_a_broken_settings_file(tmp_path, text):
     settings = tmp_path / "settings.json"
     settings.write_text(text)

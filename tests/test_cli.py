@@ -1347,3 +1347,31 @@ def test_find_of_words_that_name_no_error_points_to_search(tmp_path, projects):
     # an error, not seen: no such pointer
     unseen = CliRunner().invoke(cli, ["find", "EADDRINUSE: address in use", str(db_path)])
     assert "pastfix search" not in unseen.stderr
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["search", "no\udcffway"], "No message holds any of these words.\n"),
+        (
+            ["search", "ENOENT", "--project", "/home/d\udcffv"],
+            # (said as echo() shows what it cannot print)
+            "No message of the projects matching '/home/d\\udcffv' holds any of these words.\n",
+        ),
+        (
+            ["forget", "--project", "/home/d\udcffv", "--dry-run"],
+            "No session matches: nothing forgotten\n",
+        ),
+    ],
+    ids=["search", "search-project", "forget-project"],
+)
+def test_an_argument_that_is_no_utf8_matches_nothing_without_a_traceback(
+    tmp_path, projects, args, said
+):
+    """An argument of bytes that are no UTF-8 (a Latin-1 folder name, `$PWD` in one) is a
+    str holding surrogates, which sqlite3 refuses to bind: search and forget stopped with a
+    UnicodeEncodeError traceback, where find read it as U+FFFD."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    result = CliRunner().invoke(cli, [*args, "--db", str(db_path)])
+    assert (result.exit_code, result.stderr) == (0, said)

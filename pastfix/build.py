@@ -746,13 +746,22 @@ def _distinct_roots(sources: Sequence[Path]) -> list[Path]:
 
 
 def error_text(db_path: Path, error: sqlite3.Error) -> str:
-    """The one-line error of a build, naming the file to fix when one is read-only."""
+    """The one-line error of a build (or of forget, which writes as one), naming the file
+    to fix when one is read-only."""
     if "readonly" in str(error):
         for name in (f"{db_path}", f"{db_path}-wal", f"{db_path}-shm", f"{db_path}-journal"):
             if os.path.exists(name) and not _writable(name):
-                return f"{name} is read-only: make it writable (chmod u+w) and build again"
+                return f"{name} is read-only: make it writable (chmod u+w) and try again"
         if not _writable(str(db_path.parent)):
             return f"{db_path.parent} is read-only: SQLite needs to create files beside the index"
+    if "locked" in str(error):
+        # Another build of the index is waited for on its lock file: this is another
+        # program's transaction (a `sqlite3` shell's, a long query), which "database is
+        # locked", after a minute's wait in silence, did not say.
+        return (
+            f"{db_path} is locked by another program's transaction on it (a sqlite3 shell,"
+            " a long query), not a pastfix build: end it and try again"
+        )
     if "malformed" in str(error):
         from pastfix.queries import damaged_index  # an error path: no cost to a build
 

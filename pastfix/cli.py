@@ -67,6 +67,9 @@ class _Group(click.Group):
         except paths.NoHome as e:  # whichever command looked for a folder in it
             raise click.ClickException(shown(str(e))) from None
         except click.ClickException as e:
+            if entry.interrupted() and e.exit_code == 1:  # Ctrl-C's, said as another error
+                echo(entry.INTERRUPTED, err=True)
+                raise SystemExit(entry.INTERRUPTED_STATUS) from None
             if shown(e.message) == e.message:
                 raise
             # (a usage error's usage line is left out then: its message is what matters)
@@ -232,7 +235,12 @@ def build(
         if ctx.get_parameter_source("db_path") != click.core.ParameterSource.DEFAULT:
             raise click.UsageError("give DB_PATH or --default-db, not both")
         db_path = paths.default_db()
-        db_path.parent.mkdir(parents=True, exist_ok=True)
+        try:  # (~/.local/share made by `sudo`, a HOME that is a file: it was a traceback)
+            db_path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise click.ClickException(
+                f"cannot create {db_path.parent}, the index's folder: {e.strerror or e}"
+            ) from e
     # SIGTERM (`timeout`, a service stopping, a closing terminal's session) ends the build
     # as Ctrl-C does, through its handlers: the transaction in progress rolls back and the
     # helper's side files are deleted, where the default action left them for the next build.

@@ -58,7 +58,7 @@ BUSY_TIMEOUT = 60.0
 # rules (~130M instructions, ~20 ms) to compare them with the index's, as
 # pastfix.prepare.REDACTION_VERSION is for redaction. Raise one when its rules change:
 # the next build recomputes every stored signature and kind, or every fix.
-SIGNATURE_VERSION = 38
+SIGNATURE_VERSION = 39
 FIX_VERSION = 86
 
 
@@ -320,6 +320,14 @@ def connect(
                     "SELECT name FROM _sqlite_migrations WHERE migration_set = 'pastfix'"
                 )
             }
+        # Another program's database that keeps its own sqlite-utils migrations has a
+        # `_sqlite_migrations` table too, of its own migration set: a build wrote the
+        # index's 20 tables into it. Tables, but no migration of pastfix's, are not ours;
+        # `_sqlite_migrations` alone is a first build stopped before its first migration.
+        if not applied and {n for n in names if not n.startswith("sqlite_")} - {
+            "_sqlite_migrations"
+        }:
+            raise BuildError(f"{path} is a SQLite database that pastfix did not create")
         newer = sorted(name for name in applied if name > LATEST_MIGRATION)
         if newer:
             # Migrations are numbered (m012_archive): one after ours is a newer pastfix's,

@@ -7,7 +7,9 @@ need. Any other command, and `pastfix hook` with arguments other than --db and
 """
 
 import os
+import signal
 import sys
+from typing import Any
 
 # What Ctrl-C says, whenever it comes (pastfix.cli's group says it too), with the exit
 # status of a shell's interrupted command.
@@ -15,7 +17,33 @@ INTERRUPTED = "\nInterrupted."
 INTERRUPTED_STATUS = 130
 
 
+# Whether Ctrl-C came (see _ctrl_c).
+_interrupted = False
+
+
+def interrupted() -> bool:
+    """Whether Ctrl-C came while this process ran: an error said after it may be its work."""
+    return _interrupted
+
+
+def _ctrl_c(signum: int, frame: Any) -> None:
+    """Python's own SIGINT handler, remembering that it ran.
+
+    Inside an SQL function (the queries' and the build's, written in Python), the
+    KeyboardInterrupt is caught by sqlite3 and turned into "user-defined function raised
+    exception": `find` then said the index was damaged, to be moved aside and built again
+    (losing the sessions it kept without a transcript), and a build gave that error, exit 1.
+    """
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    _open_closed_streams()
+    # (not when SIGINT is ignored: a shell's background job keeps it so)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _ctrl_c)
     try:
         _main()
     except KeyboardInterrupt:
@@ -24,6 +52,28 @@ def main() -> None:
         # command. Each build commits what it read in transactions: nothing is half-written.
         print(INTERRUPTED, file=sys.stderr)
         os._exit(INTERRUPTED_STATUS)
+
+
+def _open_closed_streams() -> None:
+    """Give a standard stream started closed (`pastfix hook <&-`, `>&-`) /dev/null.
+
+    Python leaves sys.stdin (or stdout, stderr) None then, and every command that reads
+    the event, a paste or a JSON-RPC message, or writes its answer, stopped with an
+    AttributeError traceback; read from /dev/null, it is the empty input each already
+    tells, and output written there is lost as `print` to a closed stream loses it.
+    Taking the descriptor also keeps a database pastfix opens next from becoming fd 1 or 2,
+    where anything written to that stream would land in it.
+    """
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDONLY if mode == "r" else os.O_WRONLY)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, mode, closefd=False))
 
 
 def _main() -> None:

@@ -27,6 +27,7 @@ from pastfix import build as pbuild
 from pastfix import db as pdb
 from pastfix import paths
 from pastfix.patterns import lazy
+from pastfix.records import valid_text
 
 # What is listed of each session, and where a session is picked from.
 SESSIONS_SQL = (
@@ -127,6 +128,7 @@ def select(
         args.append(json.dumps(list(session_ids)))
     if project is not None:
         clause, folder, sep = _project_clause(project)
+        folder = valid_text(folder)  # (bytes that are no UTF-8, which sqlite3 cannot bind)
         clauses.append(clause)
         args += [folder, len(folder) + 1, folder + sep]
     if before is not None:

@@ -517,6 +517,10 @@ def respond(
         received = json.loads(stdin_text)
     except ValueError as e:
         raise HookInputError(f"the event on standard input is not JSON ({e}): {USAGE}") from e
+    except RecursionError as e:  # said `RecursionError: maximum recursion depth exceeded ...`
+        raise HookInputError(
+            f"the event on standard input is JSON nested too deeply: {USAGE}"
+        ) from e
     if not isinstance(received, dict):  # `[1, 2]`, `"text"`, `null`: it was silent
         raise HookInputError(
             f"the event on standard input is {_json_kind(received)}, not an object: {USAGE}"

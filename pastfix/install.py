@@ -159,6 +159,8 @@ def read_settings(path: Path) -> dict[str, Any]:
                 " only, so remove them first"
             ) from e
         raise InstallError(f"{path} is not valid JSON ({e}): fix it first") from e
+    except ValueError as e:  # a number of over 4,300 digits, which int() refuses: a traceback
+        raise InstallError(f"{path} is not valid JSON ({e}): fix it first") from e
     if not isinstance(settings, dict):
         raise InstallError(f"{path} does not hold a JSON object: fix it first")
     return settings
@@ -533,7 +535,7 @@ def _read_toml(path: Path) -> tuple[str, dict[str, Any]]:
         raise InstallError(f"cannot read {path}: {e.strerror}") from e
     try:
         return text, tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
+    except ValueError as e:  # TOMLDecodeError, or an integer of over 4,300 digits
         raise InstallError(f"{path} is not valid TOML ({e}): fix it first") from e
 
 
@@ -1015,9 +1017,10 @@ def _plugin_index(path: Path) -> str | None:
     try:
         text = path.read_text() if path.is_file() else ""
         found = re.search(r'"--db", *("(?:[^"\\]|\\.)*")', text)
-    except (OSError, UnicodeDecodeError):
+        # (a string JSON does not read, `"\q"` of a hand edit: status stopped with a traceback)
+        return json.loads(found.group(1)) if found else None
+    except (OSError, ValueError):  # UnicodeDecodeError, JSONDecodeError
         return None
-    return json.loads(found.group(1)) if found else None
 
 
 HOOKS: dict[str, HookInstall] = {

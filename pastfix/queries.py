@@ -3825,7 +3825,14 @@ def run(conn: sqlite3.Connection, name: str, **params: object) -> list[dict[str,
     pattern too long for LIKE, raises QueryError with a one-line message.
     """
     query = CANNED_QUERIES[name]
-    values = {p: params.get(p, "") for p in query["params"]}
+    # A word given as bytes that are no UTF-8 (an argument in Latin-1) is a str holding
+    # surrogates, which sqlite3 refuses to bind: `pastfix search` stopped with a traceback.
+    # Stored text is UTF-8, so each is U+FFFD, as a paste's are (pasted()).
+    values = {
+        p: valid_text(v) if isinstance(v, str) else v
+        for p in query["params"]
+        for v in [params.get(p, "")]
+    }
     with limited(conn):
         return _dicts(conn.execute(query["sql"], values))
 

@@ -110,6 +110,17 @@ def status(db_path: Path, settings_path: Path | None = None) -> dict[str, Any]:
     return result
 
 
+# The one problem of a file read as an index: what it holds is counted all the same.
+OLDER = "built by an older pastfix: run pastfix build to bring it up to date"
+
+
+def _read(found: dict[str, Any]) -> bool:
+    """Whether `found` counts what an index holds: not when the file is no index, or one
+    that cannot be opened (a FIFO beside it), whose zeros and default sources told of
+    another program's database as of an empty index."""
+    return found["exists"] and found.get("problem") in (None, OLDER)
+
+
 def _no_index(reading: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """What status says of no index, or of a file that is none; `reading`: the sources of
     the build running now, listed instead of the default ones."""
@@ -182,7 +193,7 @@ def _index(db_path: Path, reading: list[dict[str, Any]]) -> dict[str, Any]:
         columns = {r[1] for r in conn.execute("PRAGMA table_info(source_files)")}
         agent = "agent" if "agent" in columns else "'claude'"
         if "missing_since" not in columns:
-            found["problem"] = "built by an older pastfix: run pastfix build to bring it up to date"
+            found["problem"] = OLDER
             rows = conn.execute(f"SELECT path, NULL, {agent} FROM source_files").fetchall()
         else:
             rows = conn.execute(
@@ -341,7 +352,7 @@ def advice(found: dict[str, Any]) -> list[str]:
     elif found["last_build"] is None:  # the first build has not ended: it shows 0 of all
         unbuilt = queries.UNBUILT_RUNNING if found["build_running"] else queries.UNBUILT
         lines.append(unbuilt.format(path=found["index"]))
-    if found["exists"] and _world_readable(found["index"]):
+    if _read(found) and _world_readable(found["index"]):
         # (made so by an older pastfix, which let SQLite create it 0644; never changed here)
         lines.append(
             f"{found['index']} is readable by every user of this machine, and holds your"
@@ -442,7 +453,7 @@ def format_text(found: dict[str, Any]) -> str:
     """`pastfix status` as lines for people."""
     size = f"{found['size_bytes'] / 1e6:,.1f} MB" if found["exists"] else "not built"
     lines = [f"index:      {found['index']} ({size})"]
-    if found["exists"]:
+    if _read(found):
         kept = found["sessions_without_transcript"]
         lines.append(
             f"holds:      {count(found['sessions'], 'session')} ({kept:,} kept without a"
@@ -473,7 +484,7 @@ def format_text(found: dict[str, Any]) -> str:
             reading[SOURCES_SHOWN:] = [f"{len(reading) - SOURCES_SHOWN:,} more"]
         said = f", reading {', '.join(reading)}" if reading else ""
         lines.append(f"build:      running now{said}")
-    for s in _grouped(found["sources"]):
+    for s in _grouped(found["sources"]) if _read(found) or not found["exists"] else []:
         gone = s["files_without_transcript"]
         there = "" if s.get("exists", True) else ", folder missing"
         cut = s["files_with_rows_kept"]

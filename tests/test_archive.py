@@ -1387,6 +1387,24 @@ def test_status_of_a_file_that_is_not_an_index(tmp_path, claude_home):
     assert result.stderr == f"Error: {path} is not a SQLite database\n"
 
 
+def test_status_of_another_programs_database_says_only_that(tmp_path, claude_home):
+    """Another program's SQLite database was shown as an empty index: `holds: 0 sessions`,
+    the default folders as its sources, and advice to chmod 600 a file that "holds your
+    history", before the line that said it is not a pastfix index."""
+    path = tmp_path / "notes.db"
+    sqlite3.connect(path).execute("CREATE TABLE notes (text)").connection.close()
+    path.chmod(0o644)
+    result = CliRunner().invoke(cli.cli, ["status", str(path)])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"index:      {path} (0.0 MB)"
+    assert not [line for line in lines if line.startswith(("holds:", "source:"))]
+    assert f"{path} is not a pastfix index" in lines
+    assert "chmod" not in result.stdout
+    # the JSON keeps its keys, as documented
+    assert status_json(path)["problem"] == f"{path} is not a pastfix index"
+
+
 def test_find_says_a_session_cannot_be_resumed_when_its_transcript_is_gone(tmp_path, projects):
     paths = corpus(projects)
     db_path = tmp_path / "index.db"
@@ -1460,6 +1478,15 @@ def test_status_names_each_agents_hook_where_that_agent_is_used(tmp_path, fake_h
         ("codex", ".codex/config.toml", {"mcp"}, "[mcp_servers", "is not valid TOML ("),
         ("claude", ".claude.json", {"mcp"}, "{bad", "is not valid JSON ("),
         ("opencode", ".config/opencode/opencode.json", {"mcp"}, "{bad", "is not valid JSON ("),
+        # a number of over 4,300 digits, which Python's int() refuses: a ValueError traceback
+        (
+            "gemini",
+            ".gemini/settings.json",
+            {"hook", "mcp"},
+            "[" + "9" * 5000 + "]",
+            "is not valid JSON (",
+        ),
+        ("codex", ".codex/config.toml", {"mcp"}, "a = " + "9" * 5000, "is not valid TOML ("),
         # Gemini CLI reads JSON with comments: such a file is not said to be broken.
         (
             "gemini",

@@ -203,6 +203,38 @@ def test_db_path_not_sqlite(tmp_path, projects):
     assert target.read_text() == "keep me"
 
 
+@pytest.mark.parametrize("command", ["build", "forget"])
+def test_db_path_of_another_program_that_keeps_sqlite_utils_migrations(tmp_path, projects, command):
+    """A program that migrates its database with sqlite-utils has a `_sqlite_migrations`
+    table of its own migration set: `pastfix build notes.db` wrote the index's tables into
+    it, beside the program's own, as if it were an index."""
+    from sqlite_utils import Database, Migrations
+
+    notes = Migrations("notesapp")
+
+    @notes()
+    def m001_notes(db):
+        db.table("notes").insert({"id": 1, "text": "keep me"}, pk="id")
+
+    target = tmp_path / "notes.db"
+    notes.apply(Database(target))
+    before = target.read_bytes()
+    args = ["--source", str(projects), "-s"] if command == "build" else ["--missing"]
+    result = CliRunner().invoke(cli, [command, str(target), *args])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"Error: {target} is a SQLite database that pastfix did not create\n",
+    )
+    assert target.read_bytes() == before
+    # A first build stopped before its first migration left the table alone: it goes on.
+    started = tmp_path / "index.db"
+    sqlite3.connect(started).execute(
+        "CREATE TABLE _sqlite_migrations (migration_set TEXT, name TEXT, applied_at TEXT)"
+    ).connection.close()
+    assert run("build", str(started), "--source", str(projects), "-s").exit_code == 0
+    assert sqlite3.connect(started).execute("SELECT count(*) FROM sessions").fetchone() == (1,)
+
+
 def test_version_and_help():
     assert run("--version").stdout.endswith(f", version {version('pastfix')}\n")
     for args in (["-h"], ["build", "-h"]):
@@ -272,7 +304,10 @@ def test_locked_database_is_a_one_line_error(tmp_path, projects, monkeypatch):
     blocker.execute("ROLLBACK")
     blocker.close()
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {db_path}: database is locked\n"
+    assert result.stderr == (
+        f"Error: {db_path} is locked by another program's transaction on it (a sqlite3"
+        " shell, a long query), not a pastfix build: end it and try again\n"
+    )
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
 
 
@@ -363,6 +398,34 @@ def test_closed_stdout_is_not_a_traceback(tmp_path, projects):
     stderr = proc.stderr.read().decode()
     assert proc.wait() != 0
     assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize(
+    "args, closed, stderr",
+    [
+        (["hook"], "<&-", "pastfix hook: no event on standard input: "),
+        (["hook"], ">&-", "pastfix hook: the event on standard input is not JSON"),
+        (["find", "-"], "<&-", "Error: no error text on standard input\n"),
+        (["find", "ENOENT"], ">&-", ""),
+        (["mcp"], "<&-", ""),
+    ],
+    ids=["hook-stdin", "hook-stdout", "find-stdin", "find-stdout", "mcp-stdin"],
+)
+def test_a_standard_stream_started_closed_is_not_a_traceback(
+    tmp_path, projects, args, closed, stderr
+):
+    """Started with a standard stream closed (not a pipe: no descriptor at all), Python
+    leaves sys.stdin or sys.stdout None, and each command stopped with an AttributeError
+    traceback; the hook exited 1 where it must never disturb a session."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PASTFIX_DB": str(tmp_path / "index.db")}
+    pastfix = [sys.executable, "-m", "pastfix"]
+    subprocess.run([*pastfix, "build", "--default-db", "--source", str(projects), "-s"], env=env)
+    command = " ".join([*pastfix, *args]) + f" {closed}"
+    # stdin, when left open, is a pipe written nothing but garbage, so stdout's case reads it
+    proc = subprocess.run(["sh", "-c", command], input="x", env=env, capture_output=True, text=True)
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(stderr)
+    assert proc.returncode == (1 if args == ["find", "-"] else 0)
 
 
 # Runs `pastfix ARGS` as the console script does, Ctrl-C arriving while MODULE imports.
@@ -460,6 +523,48 @@ def test_ctrl_c_during_a_build_is_interrupted_as_while_starting(tmp_path, projec
     assert sorted(p.name for p in tmp_path.iterdir()) == ["index.db", "index.db.lock", "projects"]
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
     assert sqlite3.connect(db_path).execute("SELECT count(*) FROM tool_results").fetchone()[0]
+
+
+# Runs `pastfix FUNCTION ARGS`, SIGINT arriving inside pastfix.agents.FUNCTION, which the
+# command's SQL calls: Ctrl-C in a query that runs Python.
+SIGINT_IN_SQL_FUNCTION = """
+import os, signal, sys
+from pastfix import agents
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as from a terminal (see above)
+name = sys.argv.pop(1)
+real = getattr(agents, name)
+
+def interrupted(*args):
+    os.kill(os.getpid(), signal.SIGINT)
+    return real(*args)
+
+setattr(agents, name, interrupted)
+sys.argv = ["pastfix", *sys.argv[1:]]
+from pastfix.entry import main
+main()
+"""
+
+
+@pytest.mark.parametrize("command", ["find", "build"])
+def test_ctrl_c_in_an_sql_function_is_interrupted_not_a_damaged_index(tmp_path, projects, command):
+    """sqlite3 turns the KeyboardInterrupt raised in an SQL function into "user-defined
+    function raised exception": find said the index was damaged, to be moved aside and
+    built again (the sessions it kept without a transcript lost with it), and a build
+    failed with that error, exit 1."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    if command == "find":
+        args = ["resume_command", "find", "ENOENT: no such file", str(db_path)]
+    else:
+        args = ["prompt_title", "build", str(db_path), "--source", str(projects), "--force"]
+    proc = subprocess.run(
+        [sys.executable, "-c", SIGINT_IN_SQL_FUNCTION, *args],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+    )
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, "\nInterrupted.\n", "")
+    assert run("find", "ENOENT: no such file", str(db_path), "--json").exit_code == 0
 
 
 def test_no_redact_is_recorded_and_changing_it_rebuilds(tmp_path):
@@ -626,7 +731,10 @@ def test_status_of_a_last_build_note_it_cannot_use_is_one_line(tmp_path, project
     assert "holds:      1 session" in status.stdout
 
 
-def test_a_read_only_wal_file_is_named_in_the_error(tmp_path, projects, monkeypatch):
+@pytest.mark.parametrize("command", ["build", "forget"])
+def test_a_read_only_wal_file_is_named_in_the_error(tmp_path, projects, monkeypatch, command):
+    """forget told to make the file writable "and build again": a build changes nothing of
+    what forget was asked."""
     db_path = tmp_path / "index.db"
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
     wal = tmp_path / "index.db-wal"
@@ -637,10 +745,11 @@ def test_a_read_only_wal_file_is_named_in_the_error(tmp_path, projects, monkeypa
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
     monkeypatch.setattr(pdb.sqlite3, "connect", read_only_connect)
-    result = run("build", str(db_path), "--source", str(projects), "-s")
+    args = ["--source", str(projects), "-s"] if command == "build" else ["--session", SID]
+    result = CliRunner().invoke(cli, [command, str(db_path), *args])
     assert result.exit_code == 1
     assert result.stderr == (
-        f"Error: {wal} is read-only: make it writable (chmod u+w) and build again\n"
+        f"Error: {wal} is read-only: make it writable (chmod u+w) and try again\n"
     )
 
 
@@ -1275,3 +1384,31 @@ def test_find_with_the_command_that_failed_tells_a_workaround_for_another_goal(t
     plain = find()
     assert "another goal" not in plain.stdout and "Not seen" not in plain.stderr
     assert "other_goal" not in json.loads(find("--json").stdout)[0]
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["search", "no\udcffway"], "No message holds any of these words.\n"),
+        (
+            ["search", "ENOENT", "--project", "/home/d\udcffv"],
+            # (said as echo() shows what it cannot print)
+            "No message of the projects matching '/home/d\\udcffv' holds any of these words.\n",
+        ),
+        (
+            ["forget", "--project", "/home/d\udcffv", "--dry-run"],
+            "No session matches: nothing forgotten\n",
+        ),
+    ],
+    ids=["search", "search-project", "forget-project"],
+)
+def test_an_argument_that_is_no_utf8_matches_nothing_without_a_traceback(
+    tmp_path, projects, args, said
+):
+    """An argument of bytes that are no UTF-8 (a Latin-1 folder name, `$PWD` in one) is a
+    str holding surrogates, which sqlite3 refuses to bind: search and forget stopped with a
+    UnicodeEncodeError traceback, where find read it as U+FFFD."""
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    result = CliRunner().invoke(cli, [*args, "--db", str(db_path)])
+    assert (result.exit_code, result.stderr) == (0, said)

@@ -575,6 +575,24 @@ def test_problems_are_silent_and_told_on_stderr(index, tmp_path, capsys, problem
         ('"PostToolUseFailure"', "the event on standard input is a JSON string, not an object: "),
         ("null", "the event on standard input is JSON null, not an object: "),
         ("true", "the event on standard input is JSON true, not an object: "),
+        # as pastfix mcp and the build say it, not as Python's RecursionError
+        ("[" * 100_000 + "]" * 100_000, "the event on standard input is JSON nested too deeply: "),
+        (
+            '{"a":' * 100_000 + "1" + "}" * 100_000,
+            "the event on standard input is JSON nested too deeply: ",
+        ),
+    ],
+    ids=[
+        "empty",
+        "blank",
+        "not-json",
+        "array",
+        "number",
+        "string",
+        "null",
+        "true",
+        "deep-array",
+        "deep-object",
     ],
 )
 def test_an_event_it_cannot_read_is_said_in_words(index, capsys, stdin, said):
@@ -909,7 +927,11 @@ def invoke_ok(*args):
     return True
 
 
-@pytest.mark.parametrize("text", ["{not json", "[1, 2]", '{"hooks": []}'])
+@pytest.mark.parametrize(
+    "text",
+    # a number of over 4,300 digits, which Python's int() refuses: a ValueError traceback
+    ["{not json", "[1, 2]", '{"hooks": []}', '{"cleanupPeriodDays": ' + "9" * 5000 + "}"],
+)
 def test_install_refuses_a_broken_settings_file(tmp_path, text):
     settings = tmp_path / "settings.json"
     settings.write_text(text)
@@ -1287,7 +1309,7 @@ def test_refresh_behind_another_processs_lock_gives_up_soon(index, tmp_path):
         holder.close()
     assert done.returncode == 0, done.stderr
     assert PAST in context_of(done.stdout)
-    assert "database is locked" in done.stderr
+    assert "is locked by another program's transaction" in done.stderr
     assert seconds < 10, seconds
 
 

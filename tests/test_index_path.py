@@ -126,6 +126,19 @@ def test_a_folder_given_as_the_index_is_said_to_be_one(
     assert not (tmp_path / "home").exists()  # nothing installed
 
 
+def test_build_default_db_whose_folder_cannot_be_made_is_one_line(project, fake_home):
+    """~/.local made by another user or `sudo` (or a file in its place): `pastfix build
+    --default-db` stopped with a NotADirectoryError or PermissionError traceback, where
+    `hook install` and `mcp install` say it in one line."""
+    (fake_home / ".local").write_text("")  # a file where the folder would be
+    result = CliRunner().invoke(cli, ["build", "--default-db", "-s"])
+    folder = fake_home / ".local" / "share" / "pastfix"
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"Error: cannot create {folder}, the index's folder: Not a directory\n",
+    )
+
+
 def both(index, project, fake_home):
     """./index.db and the default index, copies of one index: the default one's path."""
     default = fake_home / ".local" / "share" / "pastfix" / "index.db"

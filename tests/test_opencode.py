@@ -850,6 +850,24 @@ def test_hook_install_agent_opencode_writes_the_plugin_and_uninstall_removes_it(
     assert plugin.read_text() == "export default {id: 'mine'}\n"
 
 
+def test_status_of_a_plugin_whose_index_json_cannot_read(tmp_path):
+    """A hand edit that left `"--db", "\\q"` in the plugin (an escape JSON does not read):
+    pastfix status stopped with a JSONDecodeError traceback."""
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config")}
+    plugin = tmp_path / "config" / "opencode" / "plugins" / "pastfix.js"
+    db = tmp_path / "index.db"
+    runner = CliRunner()
+    done = runner.invoke(cli, ["hook", "install", "--agent", "opencode", "--db", str(db)], env=env)
+    assert done.exit_code == 0, done.output
+    text = plugin.read_text()
+    plugin.write_text(text.replace(json.dumps(str(db.absolute())), '"\\q"'))
+    assert plugin.read_text() != text
+    done = runner.invoke(cli, ["status", str(db), "--json"], env=env)
+    assert done.exit_code == 0, done.output
+    [found] = [h for h in json.loads(done.stdout)["agent_hooks"] if h["agent"] == "opencode"]
+    assert (found["installed"], found.get("index")) == (True, None)
+
+
 NODE = shutil.which("node")
 
 

@@ -628,6 +628,9 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
         other = None if unbuilt or seen else queries.by_other_line(conn, error, limit)
         if other:
             other = (other[0], queries.with_goals(other[1], command))
+        counted = rows  # a paste naming no error: how all its failures ended (outcomes_line)
+        if seen and not json_ and queries.says_little(error) and len(rows) >= limit:
+            counted = queries.find_past_fix(conn, error, queries.FIND_MAX)
     if unbuilt:
         raise click.ClickException(unbuilt)
     if raw := queries.raw_problem(error):
@@ -655,12 +658,16 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
         notice = queries.says_little_notice(error)
         # stdout too, above the cards: one who reads or pipes stdout alone took the first
         # card's "fix: ... and that call succeeded" for the answer (nu45 finding 4)
-        head = queries.says_little_head(error)
+        head = f"{queries.says_little_head(error)}\n{cards.outcomes_line(counted)}"
         given = click.get_current_context().get_parameter_source("limit")
         if not json_ and given == click.core.ParameterSource.DEFAULT and len(rows) > FEW_CARDS:
-            # cards of any error: a few, not a screenful that buries the notice
-            notice += f" The first {FEW_CARDS} of {len(rows)} (-n {len(rows)} shows them all):"
-            rows = rows[:FEW_CARDS]
+            # cards of any error: a few, not a screenful that buries the notice, and of each
+            # way they ended, as the line above counts them
+            notice += (
+                f" {FEW_CARDS} of {len(counted)}, the most common ways they ended first"
+                f" (-n {len(counted)} shows them all):"
+            )
+            rows = cards.varied(counted, FEW_CARDS)
         echo(notice + ("\n" * (not json_)), err=True)
     if json_:
         echo(to_json(rows))

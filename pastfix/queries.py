@@ -3683,13 +3683,20 @@ order by timestamp, id
 """
 # A session's failures, each with its key line: the line the list on its page shows, as
 # a find card does (the first line is `Exit code N` for every shell failure, and nothing
-# for a Claude Code 1.0.21 result that starts with a progress line's carriage return).
-SESSION_FAILURES_SQL = """
+# for a Claude Code 1.0.21 result that starts with a progress line's carriage return);
+# with what the user said on rejecting it (`user_said`), which its key line, "... To tell
+# you how to proceed, the user said:", cut off before the words that matter (a new user's
+# try, nu46 finding 6), and its outcome (pastfix.fixes).
+SESSION_FAILURES_SQL = f"""
 select tr.tool_use_id, tr.timestamp, c.name as tool,
   coalesce(c.command, c.file_path, c.description) as target,
-  substr(tr.content, 1, 200) as error, error_key_line(tr.content) as key_line
+  substr(tr.content, 1, 200) as error, error_key_line(tr.content) as key_line,
+  nullif(trim(substr(tr.content, nullif(instr(tr.content, '{fixes.USER_SAID}'), 0)
+    + {len(fixes.USER_SAID)}, 400), ' ' || char(9, 10, 13)), '') as user_said,
+  fx.outcome
 from tool_results tr indexed by idx_tr_session_errors
 left join tool_calls c on c.tool_use_id = tr.tool_use_id
+left join fixes fx on fx.tool_use_id = tr.tool_use_id
 where tr.session_id = ? and tr.is_error = 1
 order by tr.timestamp, tr.id
 """

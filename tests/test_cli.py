@@ -736,7 +736,7 @@ def test_find_says_an_exit_status_alone_says_little(tmp_path, projects):
     ).stdout
     assert text.startswith(
         "'Exit code 1' names no error: these failures only ended the same way; their fixes"
-        " were for errors of their own, not yours.\n\n1. "
+        " were for errors of their own, not yours.\nHow these "
     )
     found = json.loads(done.stdout)
     assert found and {row["matched"] for row in found} == {"exit status"}
@@ -789,6 +789,50 @@ def test_find_says_a_rejection_names_no_error(tmp_path, projects):
     assert rows and {row["matched"] for row in rows} == {"stopped"}
 
 
+def test_find_of_a_rejection_says_how_all_its_failures_ended(tmp_path, projects):
+    """Of a pasted rejection's failures, the first 3 cards were all "what came next there
+    fixed it" while most of the rows the user had said no to (a new user's try, nu46
+    finding 6): stdout counts how they all ended, most common first, and the few cards shown
+    are of each way, the most common first. --json keeps the query's rows and order."""
+    pasted = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg."
+        " if it was a file edit, the new_string was NOT written to the file)."
+    )
+    at = "2026-01-0{}T10:00:0{}Z".format
+    for n in range(5):
+        sid = f"5555555{n}-5555-4555-8555-555555555555"
+        rm = {"command": f"rm -rf d{n}"}
+        lines = [
+            tool_use(f"u1{n}", sid, f"toolu_r1{n}", "Bash", rm, at(n + 1, 1)),
+            result(f"r1{n}", sid, f"toolu_r1{n}", pasted, at(n + 1, 2), True),
+        ]
+        if n < 2:  # run again and succeeded: what came next there "fixed" it
+            lines += [
+                tool_use(f"u2{n}", sid, f"toolu_r2{n}", "Bash", rm, at(n + 1, 3)),
+                result(f"r2{n}", sid, f"toolu_r2{n}", "", at(n + 1, 4), False),
+            ]
+        write_jsonl(projects / "-home-dev-app" / f"{sid}.jsonl", lines)
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    rows = json.loads(CliRunner().invoke(cli, ["find", pasted, str(db_path), "--json"]).stdout)
+    ended = [row["outcome"] for row in rows]
+    assert sorted(ended) == ["declined"] * 3 + ["fixed"] * 2
+    assert ended[0] == "fixed"  # the query's order, which a few first cards had followed
+    found = CliRunner().invoke(cli, ["find", pasted, str(db_path)])
+    assert found.exit_code == 0, found.output
+    assert found.stdout.splitlines()[1] == (
+        "How these 5 ended: 3 declined (the user said no), 2 fixed by what came next there."
+    )
+    assert found.stderr.rstrip().endswith(
+        " 3 of 5, the most common ways they ended first (-n 5 shows them all):"
+    )
+    cards_shown = found.stdout.split("\n\n")[1:]
+    assert [card.split(". ", 1)[0] for card in cards_shown] == ["1", "2", "3"]
+    assert "fixed:  nothing to fix, the user rejected that call" in cards_shown[0]
+    assert "outcome: what came next there fixed it" in cards_shown[1]
+    assert "fixed:  nothing to fix, the user rejected that call" in cards_shown[2]
+
+
 def test_find_of_an_exit_status_alone_shows_a_few_cards_unless_told(tmp_path, projects):
     """`pastfix find "Exit code 1"` printed 20 cards of unrelated errors under its notice (a
     new user's try, session 26): a few, and how to see all; -n and --json as asked."""
@@ -805,7 +849,7 @@ def test_find_of_an_exit_status_alone_shows_a_few_cards_unless_told(tmp_path, pr
     assert found >= 5
     result = CliRunner().invoke(cli, ["find", "Exit code 1", str(db_path)])
     assert result.exit_code == 0, result.output
-    said = f" The first 3 of {found} (-n {found} shows them all):"
+    said = f" 3 of {found}, the most common ways they ended first (-n {found} shows them all):"
     assert result.stderr.splitlines()[0].endswith(said)
     assert [line[:3] for line in result.stdout.splitlines() if line[:1].isdigit()] == [
         "1. ",
@@ -814,7 +858,7 @@ def test_find_of_an_exit_status_alone_shows_a_few_cards_unless_told(tmp_path, pr
     ]
     result = CliRunner().invoke(cli, ["find", "Exit code 1", str(db_path), "-n", "20"])
     assert sum(line[:1].isdigit() for line in result.stdout.splitlines()) > 3
-    assert "The first" not in result.stderr
+    assert " 3 of " not in result.stderr
     # only common words and a letter: the same (`pastfix find the`, a new user's try)
     result = CliRunner().invoke(cli, ["find", "a 1", str(db_path)])
     assert result.exit_code == 0, result.output

@@ -356,6 +356,8 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("resume_command", 3, agents.resume_command, deterministic=True)
     conn.create_function("agent_label", 1, agents.label, deterministic=True)
     conn.create_function("typed_title", 2, _typed_title, deterministic=True)
+    conn.create_function("short_reply", 1, agents.short_reply, deterministic=True)
+    conn.create_function("turn_asked", 3, agents.turn_asked, deterministic=True)
     conn.create_function("safe_fts", 1, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 2, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 3, safe_fts, deterministic=True)
@@ -2486,7 +2488,10 @@ def find_past_fix_sql() -> str:
     edit_tools = EDIT_TOOLS_SQL
     default_agent = agents.CLAUDE
     turn_prompt = agents.TURN_PROMPT_SQL.format(
-        agent=f"coalesce(s.agent, '{default_agent}')", session="f.session_id", at="f.called_at"
+        agent=f"coalesce(s.agent, '{default_agent}')",
+        session="f.session_id",
+        at="f.called_at",
+        title="s.title",
     )
     claims = ", ".join(f"'{outcome}'" for outcome in sorted(fixes.CLAIMS_FIX))
     nameless = ", ".join(f"'{kind}'" for kind in NAMELESS_KINDS)

@@ -1214,6 +1214,43 @@ def test_a_failure_of_a_later_prompt_says_what_that_prompt_asked(tmp_path):
     assert [r["turn_prompt"] for r in json.loads(run("find", mypy, db, "--json").stdout)] == [None]
 
 
+@pytest.mark.parametrize(
+    ("replies", "asked"),
+    [
+        # a bare reply, after the request it answered
+        (["Push the branch and open a PR", "1"], "1 (after: Push the branch and open a PR)"),
+        (
+            ["Push the branch and open a PR", "해봐", "ㄱㄱ"],
+            "ㄱㄱ (after: Push the branch and open a PR)",
+        ),
+        # a request, however short in characters, is what was asked
+        (["Push the branch", "fix the tests"], "fix the tests"),
+        (["Push the branch", "테스트 고쳐줘"], "테스트 고쳐줘"),
+        # a reply to the title's request: the session line says it
+        (["continue"], None),
+    ],
+)
+def test_a_bare_reply_is_asked_after_the_request_it_followed(tmp_path, projects, replies, asked):
+    """10 of a new user's 48 `asked:` lines were bare replies (`1`, `done`, `continue`,
+    `ㄱㄱ`, `해봐`), which said nothing of what the turn did (nu46 finding 10): a prompt of at
+    most 2 words and 12 characters (a CJK character counting 2) is shown after the last
+    request before it, and not at all when that request is the session's title."""
+    sid = "77777777-7777-4777-8777-777777777777"
+    at = "2026-01-01T10:00:{:02}Z".format
+    lines = [prompt("p0", sid, "Set up the deploy script", at(0))]
+    for n, text in enumerate(replies, 1):
+        lines.append(prompt(f"p{n}", sid, text, at(n)))
+    lines += [
+        tool_use("u1", sid, "t1", "Bash", {"command": "git push"}, at(20)),
+        result("r1", sid, "t1", "fatal: zzreply has no upstream branch", at(21), True),
+    ]
+    write_jsonl(projects / "-w" / f"{sid}.jsonl", lines)
+    db = str(tmp_path / "index.db")
+    run("build", db, "--source", str(projects), "-s")
+    [row] = json.loads(run("find", "fatal: zzreply has no upstream branch", db, "--json").stdout)
+    assert row["turn_prompt"] == asked
+
+
 def test_search_finds_what_the_sessions_said(tmp_path, projects):
     """`pastfix search WORDS...` runs search_messages, the query of the MCP tool and the
     Datasette page, with its fallback to some of the words and its notice; --project keeps

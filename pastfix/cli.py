@@ -749,17 +749,20 @@ def search(
         except queries.QueryError as e:
             raise click.ClickException(str(e)) from e
         unbuilt = None if rows else queries.unbuilt(conn, conn_path)
+        hint = queries.search_hint(q, rows, queries.tokenizer(conn))
     if unbuilt:
         raise click.ClickException(unbuilt)
     notices = [queries.search_said(q, rows)]
     if not rows:
         where = f" of the projects matching {project!r}" if project else ""
-        notices.append(f"No message{where} holds any of these words.")
+        notices += [f"No message{where} holds any of these words.", hint]
     elif len(rows) > limit:
         more = len(rows) >= queries.SEARCH_ROWS  # the query's most: there may be more
         all_ = f"-n {queries.SEARCH_ROWS} for more" if more else f"-n {len(rows)} shows them all"
         notices.append(f"The first {limit} of {len(rows)}{' or more' * more} ({all_}).")
         rows = rows[:limit]
+    if rows:
+        notices.append(hint)
     said = " ".join(n for n in notices if n)
     if said:
         echo(said + ("\n" * (bool(rows) and not json_)), err=True)

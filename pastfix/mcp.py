@@ -363,6 +363,7 @@ def create_server(db_path: Path) -> MCPServer:
                         )
                     params = {**params, "session_id": whole}
                 rows = queries.run(conn, name, **params)
+                tokenizer = queries.tokenizer(conn) if name == "search_messages" else ""
             finally:
                 conn.close()
         except (queries.NotAnIndex, queries.QueryError) as e:
@@ -374,7 +375,7 @@ def create_server(db_path: Path) -> MCPServer:
         said = None
         if name == "search_messages":
             # a raw: expression matched as words, or words not all held by the rows
-            said = queries.search_said(str(params["q"]), rows)
+            said = queries.search_said(str(params["q"]), rows, tokenizer)
         return result(name, rows, shown=shown, capped=QUERY_ROWS.get(name), said=said)
 
     def tool(fn: Any) -> Any:

@@ -3078,13 +3078,26 @@ _IN_PLACE = (
     " in place)"
 )
 
+# The instructions an agent gives its model, stored as system messages: Codex's developer
+# and system messages (its sandbox and permissions rules, collaboration mode, personality),
+# Copilot's system prompt. The agent's text, alike in every session but for a path or a
+# date, not what was said in one: `pastfix search pytest sandbox escalated` gave only 4
+# copies of Codex's sandbox rules, each its own text (a new user's try, nu46 finding 11).
+# search_messages leaves them out; the session page shows them.
+_INSTRUCTIONS = "{m}type = 'system' and {m}kind in ('developer', 'system')"
+_NOT_INSTRUCTIONS_FTS = (
+    "not (select " + _INSTRUCTIONS.format(m="i.") + " from messages i"
+    " where i.id = messages_fts.rowid)"
+)
+
 SEARCH_MESSAGES_SQL = f"""
 -- Prompts, replies, thinking and summaries containing every word, best first; then the text
 -- the agent injected as user lines (is_meta: hook output, reminders, command caveats,
 -- AGENTS.md), each text once, with how many of its copies matched (copies): the same
 -- reminder in every turn of every session would otherwise fill the page as "user prompt".
 -- When fewer than {SEARCH_FEW} messages hold every word, those holding any of them follow,
--- matched 'some words' (FTS5 OR; a raw: expression has no such fallback).
+-- matched 'some words' (FTS5 OR; a raw: expression has no such fallback). Not the agent's
+-- instructions to its model (_INSTRUCTIONS).
 -- Under trigram, words under three characters are checked by LIKE (see fts_query).
 -- In the sessions whose project path contains :project, when it is given (before the
 -- limits, so that another project's best matches do not fill them).
@@ -3102,7 +3115,7 @@ every as materialized (
       snippet_html(snippet(messages_fts, 0, {SNIPPET_MARKS_SQL}, '…', 24)) as snippet
     from messages_fts where messages_fts match (select fts from q)
       and {_short_words_in("messages_fts.text", "(select short from q)")}
-      and {_IN_PLACE}
+      and {_IN_PLACE} and {_NOT_INSTRUCTIONS_FTS}
     order by rank limit {SEARCH_ROWS})
   union all
   -- no word long enough for trigram: the newest messages holding the short ones
@@ -3110,7 +3123,7 @@ every as materialized (
     select id, 0 as rank, text_snippet(text, :q) as snippet from messages
     where (select fts from q) = '{MATCH_NOTHING}' and (select short from q) != '[]'
       and {_short_words_in("text", "(select short from q)")}
-      and (:project = '' or session_id in place)
+      and (:project = '' or session_id in place) and not ({_INSTRUCTIONS.format(m="")})
     order by id desc limit {SEARCH_ROWS})
 ),
 some as (
@@ -3119,7 +3132,7 @@ some as (
   from messages_fts
   where (select count(*) from every) < {SEARCH_FEW} and (select some from q) != '{MATCH_NOTHING}'
     and messages_fts match (select some from q) and rowid not in (select id from every)
-    and {_IN_PLACE}
+    and {_IN_PLACE} and {_NOT_INSTRUCTIONS_FTS}
   order by rank limit {SEARCH_ROWS}
 ),
 hit as (
@@ -3171,12 +3184,41 @@ def search_notice(rows: Iterable[dict[str, Any]]) -> str | None:
     )
 
 
-def search_said(q: str, rows: Iterable[dict[str, Any]]) -> str | None:
+def search_said(q: str, rows: list[dict[str, Any]], tokenizer: str | None = None) -> str | None:
     """What the MCP tool and `pastfix search` say beside search_messages' rows: a raw:
-    expression matched as words (raw_problem), and the words not all held by the rows
-    (search_notice); None when neither."""
-    notices = (raw_problem(q), search_notice(rows))
+    expression matched as words (raw_problem), the words not all held by the rows
+    (search_notice), and, when none holds them all, the tokenizer that finds a CJK word
+    inside a longer one (search_hint, of the index's `tokenizer`, when given); None when
+    none of these."""
+    hint = None if tokenizer is None else search_hint(q, rows, tokenizer)
+    notices = (raw_problem(q), search_notice(rows), hint)
     return " ".join(n for n in notices if n) or None
+
+
+def search_hint(q: str, rows: list[dict[str, Any]], tokenizer: str) -> str | None:
+    """cjk_hint, when no row of search_messages holds every word of `q`."""
+    return None if any(r.get("matched") == ALL_WORDS for r in rows) else cjk_hint(q, tokenizer)
+
+
+# Chinese, Japanese and Korean letters: Han, kana, Hangul (and their compatibility forms).
+_CJK = lazy(
+    "[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
+    "\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]"
+)
+
+
+def cjk_hint(q: str, tokenizer: str) -> str | None:
+    """A word of `q` in Chinese, Japanese or Korean under a tokenizer other than trigram:
+    a run of such letters without spaces is one word to it, so `터미널` finds nothing in
+    `터미널에서`, `数据库` nothing in `无法连接数据库` (README, Tokenizers), which a new user's
+    search met with no hint (nu46 finding 11). None otherwise."""
+    if is_trigram(tokenizer) or not _CJK.search(q):
+        return None
+    return (
+        f"Under the {tokenizer or 'unicode61'} tokenizer a Chinese, Japanese or Korean word is"
+        " found only whole, not inside a longer run of such letters: `pastfix build"
+        " --tokenizer trigram` finds it there (README, Tokenizers)."
+    )
 
 
 SEARCH_FAILURES_SQL = f"""

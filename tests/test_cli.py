@@ -1307,6 +1307,35 @@ def test_search_finds_what_the_sessions_said(tmp_path, projects):
     assert limit.type.max == queries.SEARCH_ROWS
 
 
+def test_search_of_a_cjk_word_no_message_holds_names_the_trigram_tokenizer(tmp_path, projects):
+    """Under the default tokenizer `터미널` finds nothing in `터미널에서`, one word to it, and
+    `pastfix search` said only that no message holds it (a new user's try, nu46 finding
+    11): it names `--tokenizer trigram`, which finds it, and says nothing of it there."""
+    sid = "88888888-8888-4888-8888-888888888888"
+    write_jsonl(
+        projects / "-home-dev-kr" / f"{sid}.jsonl",
+        [prompt(f"{sid}-p", sid, "터미널에서 직접 실행해 주세요", T0, cwd="/home/dev/kr")],
+    )
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    found = CliRunner().invoke(cli, ["search", "터미널", "--db", str(db_path)])
+    assert (found.exit_code, found.stdout) == (0, "")
+    assert found.stderr == (
+        "No message holds any of these words. Under the unicode61 tokenizer a Chinese,"
+        " Japanese or Korean word is found only whole, not inside a longer run of such"
+        " letters: `pastfix build --tokenizer trigram` finds it there (README, Tokenizers).\n"
+    )
+    # a word of another script finds nothing with no such hint; the whole word is found
+    assert CliRunner().invoke(cli, ["search", "zzyzx", "--db", str(db_path)]).stderr == (
+        "No message holds any of these words.\n"
+    )
+    assert CliRunner().invoke(cli, ["search", "터미널에서", "--db", str(db_path)]).stderr == ""
+    args = ["build", str(db_path), "--source", str(projects), "-s", "--tokenizer", "trigram"]
+    assert run(*args).exit_code == 0
+    found = CliRunner().invoke(cli, ["search", "터미널", "--db", str(db_path)])
+    assert (found.stderr, found.stdout.startswith("1. user prompt")) == ("", True)
+
+
 def test_find_of_words_that_name_no_error_points_to_search(tmp_path, projects):
     """Words that name no error are looked for as no failure's; `find` says which command
     searches what the sessions said of them (nu44 finding 7)."""

@@ -191,7 +191,8 @@ def progressbar(silent: bool, label: str, length: int) -> Iterator[Any]:
     "--missing-ok",
     is_flag=True,
     help="A source folder that is not there is skipped, not an error: with none there (an"
-    " agent that wrote no session yet) exit 0, silent, leaving the index as it was; without"
+    " agent that wrote no session yet) exit 0, leaving the index as it was, silent but for a"
+    " line at a terminal; without"
     " --source, no agent's folder reads no demo. The hooks' builds use it",
 )
 @click.option("-s", "--silent", is_flag=True, help="Don't show a progress bar")
@@ -254,7 +255,8 @@ def build(
             missing = ", ".join(looked[:-1]) + " or " + looked[-1] if len(looked) > 1 else looked[0]
             own = pbuild.own_sources(db_path, agent)
             if own is None and missing_ok:
-                return  # the demo stands in for a user to try pastfix, never in a hook's build
+                # the demo stands in for a user to try pastfix, never in a hook's build
+                return read_nothing(db_path, looked)
             if own is None:
                 echo(f"No {missing} here: indexing the bundled demo sessions", err=True)
             else:
@@ -263,7 +265,7 @@ def build(
                 sources = tuple(p for p in own if p.is_dir())
                 gone = [str(p) for p in own if not p.is_dir()]
                 if not sources and missing_ok:
-                    return
+                    return read_nothing(db_path, gone)
                 if not sources:
                     said = f": {_listed(gone)}" if gone else ""
                     raise click.ClickException(
@@ -280,9 +282,10 @@ def build(
         # A hook's build, run when a session ends, before the agent may have made its
         # folder (Codex's sessions, before its first session): it failed with `source
         # directory not found`, exit 1, hidden by its nohup (a new user's try, nu43).
-        sources = tuple(source for source in sources if source.exists())
-        if not sources:
-            return
+        there = tuple(source for source in sources if source.exists())
+        if not there:
+            return read_nothing(db_path, [str(source) for source in sources])
+        sources = there
     with ExitStack() as stack:
         bars: list[Any] = []
 
@@ -345,6 +348,22 @@ def build(
             err=True,
         )
     echo(summary_line(stats), err=True)
+
+
+def read_nothing(db_path: Path, missing: list[str]) -> None:
+    """`build --missing-ok` with no source there: exit 0, silent for the hooks' builds (no
+    terminal on stderr), and one line at a terminal, where a typed build said nothing and
+    made no index (a new user's try, nu46 finding 12)."""
+    if stderr_at_terminal():
+        made = "is as it was" if db_path.exists() else "was not made"
+        echo(
+            f"Nothing to read: no {_listed(missing)} here (--missing-ok); {db_path} {made}",
+            err=True,
+        )
+
+
+def stderr_at_terminal() -> bool:
+    return sys.stderr.isatty()
 
 
 def _listed(folders: list[str], shown: int = 3) -> str:

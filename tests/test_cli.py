@@ -149,6 +149,30 @@ def test_missing_ok_skips_a_source_not_there(tmp_path, projects):
     assert sqlite3.connect(db).execute("SELECT count(*) FROM sessions").fetchone()[0] > 0
 
 
+def test_missing_ok_with_no_source_says_one_line_at_a_terminal_only(tmp_path, monkeypatch):
+    """`build --missing-ok` with no source there exits 0 and says nothing for the hooks'
+    builds; typed at a terminal it said nothing either, and made no index (a new user's
+    try, nu46 finding 12): one line on stderr when stderr is a terminal."""
+    import pastfix.cli
+
+    db = tmp_path / "x.db"
+    nope = tmp_path / "nope"
+    result = run("build", str(db), "--source", str(nope), "--missing-ok")
+    assert (result.exit_code, result.output) == (0, "")
+    monkeypatch.setattr(pastfix.cli, "stderr_at_terminal", lambda: True)
+    result = run("build", str(db), "--source", str(nope), "--missing-ok")
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr == (f"Nothing to read: no {nope} here (--missing-ok); {db} was not made\n")
+    assert not db.exists()
+    # a hook's build has no terminal on stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "pastfix", "build", str(db), "--source", str(nope), "--missing-ok"],
+        capture_output=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
 def test_source_is_a_file(tmp_path, projects):
     target = next(projects.rglob("*.jsonl"))
     result = run("build", str(tmp_path / "x.db"), "--source", str(target))

@@ -259,6 +259,8 @@ def result(
             notices = [queries.not_seen_notice(error, rows)]
         elif little:
             notices.insert(0, queries.says_little_notice(error))
+        elif elsewhere_only := queries.seen_about_other_files(rows, error):
+            notices.insert(0, elsewhere_only)
     if notices:
         structured["notice"] = " ".join(notices)
         text = structured["notice"] + "\n" + text

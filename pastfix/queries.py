@@ -2149,6 +2149,42 @@ def not_seen_about(error: object) -> str:
     return f"Not seen about this {missing_kind(error)}"
 
 
+def seen_about_other_files(rows: list[dict[str, Any]], error: object) -> str | None:
+    """What `pastfix find` and MCP say of an error seen before only about other files: its
+    rows of the error itself (not other names, not of a paste that says_little) are each
+    `same error, another file`, where the error is not about its file, so their fixes are
+    the error's (an EISDIR's `read '<path>'`), and it is no diagnostic (in a file). The card
+    said it, stderr nothing, while of a `cat` of another file not there it said "Not seen
+    about this file" (a new user's try, nu46 finding 12). None otherwise."""
+    good = [r for r in rows if r["matched"] in ("signature", "all words")]
+    good = [r for r in good if not r.get("other_names") and not r.get("other_goal")]
+    if not good or not all(r.get("other_file") for r in good) or says_little(error):
+        return None
+    if signatures.diagnosed_file(paste_text(str(error))):
+        # a compiler's or linter's diagnostic: its file is where, not what, the error is
+        # (a TS6133 of another name in another file, its fix of the same kind)
+        return None
+    kind = missing_kind(error)
+    said = _had_about_others(good, kind)
+    if not any(row.get("fixed_at") for row in good):
+        return f"Seen only about other {kind}s: {said} nothing there was seen to get past it."
+    return (
+        f"Seen only about other {kind}s: {said} the error is not about which {kind} it"
+        " names, so what got past it there may get past yours."
+    )
+
+
+def _had_about_others(rows: list[dict[str, Any]], kind: str) -> str:
+    """`N past failures had the same error about other files;` (seen_about_other_files,
+    other_files_notice): counted as failures, each row standing for its `occurrences`."""
+    count = sum(row.get("occurrences") or 1 for row in rows)
+    one = count == 1
+    return (
+        f"{count} past failure{'s' * (not one)} had the same error about"
+        f" {f'another {kind}' if one else f'other {kind}s'};"
+    )
+
+
 def other_files_notice(rows: list[dict[str, Any]], error: object) -> str:
     """What `pastfix find`, MCP and the find pages say of find_past_fix rows (or cards) of an
     error whose file is its subject (its_file_is_the_error: not there, or a shell could not
@@ -2157,12 +2193,8 @@ def other_files_notice(rows: list[dict[str, Any]], error: object) -> str:
     failures, each row standing for its `occurrences` in its session; the pasted `error`'s
     path named as what it is (missing_kind: other folders of an `ls`)."""
     kind = missing_kind(error)
-    count = sum(row.get("occurrences") or 1 for row in rows)
-    one = count == 1
-    said = (
-        f"{count} past failure{'s' * (not one)} had the same error about"
-        f" {f'another {kind}' if one else f'other {kind}s'};"
-    )
+    said = _had_about_others(rows, kind)
+    one = sum(row.get("occurrences") or 1 for row in rows) == 1
     those = f"that {kind}" if one else f"those {kind}s"
     if not any(row.get("fixed_at") for row in rows):
         # none got past it (a `cat` that only looked): no fix to speak of

@@ -459,6 +459,8 @@ def not_seen(cards: list[dict[str, Any]], error: str) -> dict[str, Any]:
         "says_little": (
             queries.says_little_notice(error) if cards and queries.says_little(error) else None
         ),
+        # seen, but only about other files, the error not about which (an EISDIR's path)
+        "seen_elsewhere": queries.seen_about_other_files(cards, error),
         # a question or a sentence, not looked for by its words (queries.reads_as_prose),
         # or a program's output that reports no error (queries.no_error_notice)
         "prose": queries.no_error_notice(error),

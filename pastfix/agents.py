@@ -17,6 +17,7 @@ import json
 import os
 import re
 import shlex
+import unicodedata
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
@@ -370,6 +371,35 @@ def typed_title(agent: str | None, text: str | None) -> str | None:
     return prompt_title(agent, text)
 
 
+# A typed prompt this short only answers the agent (short_reply): at most this many words
+# and characters, a wide character (CJK) counting two.
+REPLY_WORDS, REPLY_WIDTH = 2, 12
+
+
+def short_reply(text: str | None) -> bool:
+    """Whether a typed prompt (its typed_title) only answers the agent: `1`, `done`,
+    `continue`, `oke lanjut`, `ㄱㄱ`, `해봐`, not a request that says what to do (`fix the
+    tests`, `테스트 고쳐줘`). 10 of a new user's 48 `asked:` lines were such replies,
+    which said nothing of what the turn was doing (nu46 finding 10)."""
+    if not text or len(text) > REPLY_WIDTH * 4:  # (a long prompt: no need to measure)
+        return False
+    width = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text.strip())
+    return width <= REPLY_WIDTH and len(text.split()) <= REPLY_WORDS
+
+
+def turn_asked(latest: str | None, sentence: str | None, title: str | None) -> str | None:
+    """What a failure's turn was asked (find_past_fix's `turn_prompt`) from the prompt typed
+    last before it (`latest`) and the last one before it that was no short_reply
+    (`sentence`): `latest`, or when it is a short reply, the reply after the request it
+    followed (`1 (after: Push the branch and open a PR)`); None when that request is the
+    session's title (the card says it) or there is none."""
+    if latest is None or not short_reply(latest):
+        return latest
+    if sentence is None or sentence == title:
+        return None
+    return f"{latest} (after: {sentence})"
+
+
 # A user message no person typed: the marker Claude Code writes after a call the user
 # rejected or stopped (`[Request interrupted by user for tool use]`). No session's title (3
 # sessions of 2 people in session 9's fourth held-out set, begun by a slash command, were
@@ -404,10 +434,18 @@ _PROMPTS_BEFORE = (
     f" AND {TYPED_OR_ASKED_SQL} AND {NOT_INTERRUPTED_SQL}"
     " ORDER BY timestamp DESC, line_no DESC"
 )
+# A short reply (`1`, `continue`) is shown after the last request before it (turn_asked:
+# the newest prompt that is no short_reply, `{title}` being the session's title), looked
+# for only when the latest is one (typed_title of a long prompt is not remembered:
+# queries._typed_title).
 TURN_PROMPT_SQL = (
     "(CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM (" + _PROMPTS_BEFORE + ")"
     " WHERE title IS NOT NULL LIMIT 2)) = 2"
-    " THEN (SELECT title FROM (" + _PROMPTS_BEFORE + ") WHERE title IS NOT NULL LIMIT 1) END)"
+    " THEN (SELECT turn_asked(latest.title, CASE WHEN short_reply(latest.title) THEN"
+    " (SELECT title FROM (" + _PROMPTS_BEFORE + ") WHERE title IS NOT NULL"
+    " AND NOT short_reply(title) LIMIT 1) END, {title})"
+    " FROM (SELECT title FROM (" + _PROMPTS_BEFORE + ") WHERE title IS NOT NULL LIMIT 1)"
+    " AS latest) END)"
 )
 
 

@@ -11,6 +11,7 @@ import difflib
 import html
 import os
 import shlex
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -200,6 +201,52 @@ NOTHING_TO_FIX = {
 }
 
 
+# How outcomes_line names the outcomes whose name alone is unclear.
+OUTCOME_GLOSS = {
+    "declined": "declined (the user said no)",
+    "approved": "approved (the user approved the plan)",
+}
+
+
+def outcome_said(row: dict[str, Any]) -> str:
+    """A row's outcome as outcomes_line counts it: its `outcome` (`not fixed` when it has
+    none), glossed (OUTCOME_GLOSS); a fix of a row that went_on is what came next."""
+    outcome = row.get("outcome") or "not fixed"
+    if went_on(row) and row.get("fixed_at"):
+        return f"{went_on_outcome(row).removesuffix(' it')} by what came next there"
+    return OUTCOME_GLOSS.get(outcome, outcome)
+
+
+def outcomes_line(rows: list[dict[str, Any]]) -> str:
+    """One line of how all the failures found ended, most common first (`pastfix find` of a
+    paste that names no error, whose few cards are of any error): the first 3 of a
+    rejection's 20 were each "what came next there fixed it", while 14 of them the user had
+    said no to and 1 was an approved plan (a new user's try, nu46 finding 6)."""
+    counts = Counter(outcome_said(row) for row in rows)
+    said = ", ".join(f"{n} {outcome}" for outcome, n in counts.most_common())
+    return f"How these {len(rows)} ended: {said}."
+
+
+def varied(rows: list[dict[str, Any]], shown: int) -> list[dict[str, Any]]:
+    """`shown` of `rows`, in proportion to how they ended (outcome_said): the best of each
+    way first, the most common way first, then the next of the way with the most left. Of a
+    paste that names no error the rows rank no fix above another, and the first few of a
+    rejection were all of a way 5 of its 20 ended, while 14 ended another."""
+    left: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        left.setdefault(outcome_said(row), []).append(row)
+    picked: list[dict[str, Any]] = []
+    taken: Counter[str] = Counter()
+    while len(picked) < shown and any(left.values()):
+        # (max keeps the first of equals: the way whose best row ranks higher)
+        way = max(
+            (way for way in left if left[way]), key=lambda way: (not taken[way], len(left[way]))
+        )
+        picked.append(left[way].pop(0))
+        taken[way] += 1
+    return picked
+
+
 def not_fixed_words(row: dict[str, Any]) -> dict[str, str]:
     """What a card says of a row that claims no fix: the terminal's `fixed:` word (`no`,
     or `nothing to fix` when there was nothing to: NOTHING_TO_FIX), the find page's
@@ -213,6 +260,17 @@ def not_fixed_words(row: dict[str, Any]) -> dict[str, str]:
             "why": why,
         }
     return {"fixed": "no", "heading": "Not fixed in this session", "why": why}
+
+
+def outcome_heading(outcome: str | None) -> str:
+    """A failure's outcome as a short heading (the session page's list of failures): `Fixed`,
+    `Worked around`, else not_fixed_words' heading (`Nothing to fix: the plan was approved`,
+    `Not fixed in this session`). The page marked an approved plan's ExitPlanMode `failed`
+    and `confirmed the fix` of the rejections before it, and said "Approved in this
+    session" only under its long input (a new user's try, nu46 finding 6)."""
+    if outcome in fixes.CLAIMS_FIX:
+        return str(outcome).capitalize()
+    return not_fixed_words({"outcome": outcome})["heading"]
 
 
 def left_unsolved(row: dict[str, Any]) -> str | None:

@@ -194,7 +194,8 @@ def progressbar(silent: bool, label: str, length: int) -> Iterator[Any]:
     "--missing-ok",
     is_flag=True,
     help="A source folder that is not there is skipped, not an error: with none there (an"
-    " agent that wrote no session yet) exit 0, silent, leaving the index as it was; without"
+    " agent that wrote no session yet) exit 0, leaving the index as it was, silent but for a"
+    " line at a terminal; without"
     " --source, no agent's folder reads no demo. The hooks' builds use it",
 )
 @click.option("-s", "--silent", is_flag=True, help="Don't show a progress bar")
@@ -262,7 +263,8 @@ def build(
             missing = ", ".join(looked[:-1]) + " or " + looked[-1] if len(looked) > 1 else looked[0]
             own = pbuild.own_sources(db_path, agent)
             if own is None and missing_ok:
-                return  # the demo stands in for a user to try pastfix, never in a hook's build
+                # the demo stands in for a user to try pastfix, never in a hook's build
+                return read_nothing(db_path, looked)
             if own is None:
                 echo(f"No {missing} here: indexing the bundled demo sessions", err=True)
             else:
@@ -271,7 +273,7 @@ def build(
                 sources = tuple(p for p in own if p.is_dir())
                 gone = [str(p) for p in own if not p.is_dir()]
                 if not sources and missing_ok:
-                    return
+                    return read_nothing(db_path, gone)
                 if not sources:
                     said = f": {_listed(gone)}" if gone else ""
                     raise click.ClickException(
@@ -288,9 +290,10 @@ def build(
         # A hook's build, run when a session ends, before the agent may have made its
         # folder (Codex's sessions, before its first session): it failed with `source
         # directory not found`, exit 1, hidden by its nohup (a new user's try, nu43).
-        sources = tuple(source for source in sources if source.exists())
-        if not sources:
-            return
+        there = tuple(source for source in sources if source.exists())
+        if not there:
+            return read_nothing(db_path, [str(source) for source in sources])
+        sources = there
     with ExitStack() as stack:
         bars: list[Any] = []
 
@@ -353,6 +356,22 @@ def build(
             err=True,
         )
     echo(summary_line(stats), err=True)
+
+
+def read_nothing(db_path: Path, missing: list[str]) -> None:
+    """`build --missing-ok` with no source there: exit 0, silent for the hooks' builds (no
+    terminal on stderr), and one line at a terminal, where a typed build said nothing and
+    made no index (a new user's try, nu46 finding 12)."""
+    if stderr_at_terminal():
+        made = "is as it was" if db_path.exists() else "was not made"
+        echo(
+            f"Nothing to read: no {_listed(missing)} here (--missing-ok); {db_path} {made}",
+            err=True,
+        )
+
+
+def stderr_at_terminal() -> bool:
+    return sys.stderr.isatty()
 
 
 def _listed(folders: list[str], shown: int = 3) -> str:
@@ -636,6 +655,9 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
         other = None if unbuilt or seen else queries.by_other_line(conn, error, limit)
         if other:
             other = (other[0], queries.with_goals(other[1], command))
+        counted = rows  # a paste naming no error: how all its failures ended (outcomes_line)
+        if seen and not json_ and queries.says_little(error) and len(rows) >= limit:
+            counted = queries.find_past_fix(conn, error, queries.FIND_MAX)
     if unbuilt:
         raise click.ClickException(unbuilt)
     if raw := queries.raw_problem(error):
@@ -659,16 +681,22 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
             words = shlex.quote(" ".join(error.split()))
             notice += f" To search what the sessions said of it: pastfix search {words}"
         echo(notice + ("\n" * (bool(rows) and not json_)), err=True)
+    elif elsewhere_only := queries.seen_about_other_files(rows, error):
+        echo(elsewhere_only + ("\n" * (not json_)), err=True)
     elif queries.says_little(error):
         notice = queries.says_little_notice(error)
         # stdout too, above the cards: one who reads or pipes stdout alone took the first
         # card's "fix: ... and that call succeeded" for the answer (nu45 finding 4)
-        head = queries.says_little_head(error)
+        head = f"{queries.says_little_head(error)}\n{cards.outcomes_line(counted)}"
         given = click.get_current_context().get_parameter_source("limit")
         if not json_ and given == click.core.ParameterSource.DEFAULT and len(rows) > FEW_CARDS:
-            # cards of any error: a few, not a screenful that buries the notice
-            notice += f" The first {FEW_CARDS} of {len(rows)} (-n {len(rows)} shows them all):"
-            rows = rows[:FEW_CARDS]
+            # cards of any error: a few, not a screenful that buries the notice, and of each
+            # way they ended, as the line above counts them
+            notice += (
+                f" {FEW_CARDS} of {len(counted)}, the most common ways they ended first"
+                f" (-n {len(counted)} shows them all):"
+            )
+            rows = cards.varied(counted, FEW_CARDS)
         echo(notice + ("\n" * (not json_)), err=True)
     if json_:
         echo(to_json(rows))
@@ -750,17 +778,20 @@ def search(
         except queries.QueryError as e:
             raise click.ClickException(str(e)) from e
         unbuilt = None if rows else queries.unbuilt(conn, conn_path)
+        hint = queries.search_hint(q, rows, queries.tokenizer(conn))
     if unbuilt:
         raise click.ClickException(unbuilt)
     notices = [queries.search_said(q, rows)]
     if not rows:
         where = f" of the projects matching {project!r}" if project else ""
-        notices.append(f"No message{where} holds any of these words.")
+        notices += [f"No message{where} holds any of these words.", hint]
     elif len(rows) > limit:
         more = len(rows) >= queries.SEARCH_ROWS  # the query's most: there may be more
         all_ = f"-n {queries.SEARCH_ROWS} for more" if more else f"-n {len(rows)} shows them all"
         notices.append(f"The first {limit} of {len(rows)}{' or more' * more} ({all_}).")
         rows = rows[:limit]
+    if rows:
+        notices.append(hint)
     said = " ".join(n for n in notices if n)
     if said:
         echo(said + ("\n" * (bool(rows) and not json_)), err=True)

@@ -8954,8 +8954,9 @@ def _between(times: Sequence[str], start: str, end: str) -> Sequence[str]:
 _EXIT_LINE = lazy(r"^(?:Exit code \d+|Process exited with code \d+|Output:)$")
 
 
-# What the user said on rejecting a call, as Claude Code returns it to the agent.
-_USER_SAID = "the user said:"
+# What the user said on rejecting a call, as Claude Code returns it to the agent (the
+# session page's list of failures shows the words after it: queries.SESSION_FAILURES_SQL).
+USER_SAID = "the user said:"
 _SAID_WORD = lazy(r"\w{2,}")
 
 
@@ -8967,10 +8968,10 @@ def _said_otherwise(text: str, later: str) -> bool:
     with its own edits). A second rejection that says more of the same change (`I dont use
     btop set that as super shift alt t instead`, then `super shift alt t should open btop`,
     the edit between having misread it) is the same obstacle, as one without words is."""
-    if _USER_SAID not in text or _USER_SAID not in later:
+    if USER_SAID not in text or USER_SAID not in later:
         return False
     said, said_later = (
-        {w.lower() for w in _SAID_WORD.findall(t.split(_USER_SAID, 1)[1])} for t in (text, later)
+        {w.lower() for w in _SAID_WORD.findall(t.split(USER_SAID, 1)[1])} for t in (text, later)
     )
     return bool(said and said_later) and len(said & said_later) * 2 < min(
         len(said), len(said_later)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import string
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -145,23 +146,23 @@ def select(
 # A Windows folder, as Codex and Copilot on Windows record a session's cwd: a drive's
 # (`C:\\Users\\me\\proj`, `c:/Users/me/proj`) or a share's (`\\\\server\\share`).
 _WINDOWS = lazy(r"[A-Za-z]:(?:[\\/]|\Z)|[\\/]{2}[^\\/]")
-# A stored project as a Windows folder is compared: backslashes, its drive's letter upper.
-_WINDOWS_PROJECT = (
-    "upper(substr(replace(project, '/', '\\'), 1, 1)) || substr(replace(project, '/', '\\'), 2)"
-)
+# A stored project as a Windows folder is compared: backslashes, in lower case (SQLite's
+# lower() folds ASCII letters only, and so does _ASCII_LOWER the folder given).
+_WINDOWS_PROJECT = "lower(replace(project, '/', '\\'))"
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
 
 def _project_clause(project: str) -> tuple[str, str, str]:
     """The SQL that picks the sessions of `project` and its subfolders (given the folder,
     its length + 1 and the folder with a separator after it), that folder and that
     separator. A Windows
-    folder matches with either slash and its drive's letter in either case (it matched
-    nothing: read as a POSIX path, it became `<cwd>/C:\\...`, a security test of session
-    33); `/` would be every project, and is refused (ForgetError): `--before`, `--missing`
-    say which sessions go of all of them."""
+    folder matches with either slash and in any case of its ASCII letters, as Windows
+    opens it (it matched nothing: read as a POSIX path, it became `<cwd>/C:\\...`, a
+    security test of session 33; `D:/claudeworkspace` did not match `d:\\ClaudeWorkspace`,
+    a new user's try, nu46 finding 12); `/` would be every project, and is refused
+    (ForgetError): `--before`, `--missing` say which sessions go of all of them."""
     if _WINDOWS.match(project):
-        folder = project.replace("/", "\\").rstrip("\\")
-        folder = folder[:1].upper() + folder[1:]
+        folder = project.replace("/", "\\").rstrip("\\").translate(_ASCII_LOWER)
         clause = f"({_WINDOWS_PROJECT} = ? OR substr({_WINDOWS_PROJECT}, 1, ?) = ?)"
         return clause, folder, "\\"
     # `~` as pastfix reads it everywhere (paths.home: an empty HOME is not `/`)

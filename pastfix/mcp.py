@@ -260,6 +260,8 @@ def result(
             notices = [queries.not_seen_notice(error, rows)]
         elif little:
             notices.insert(0, queries.says_little_notice(error))
+        elif elsewhere_only := queries.seen_about_other_files(rows, error):
+            notices.insert(0, elsewhere_only)
     if notices:
         structured["notice"] = " ".join(notices)
         text = structured["notice"] + "\n" + text
@@ -364,6 +366,7 @@ def create_server(db_path: Path) -> MCPServer:
                         )
                     params = {**params, "session_id": whole}
                 rows = queries.run(conn, name, **params)
+                tokenizer = queries.tokenizer(conn) if name == "search_messages" else ""
             finally:
                 conn.close()
         except (queries.NotAnIndex, queries.QueryError) as e:
@@ -375,7 +378,7 @@ def create_server(db_path: Path) -> MCPServer:
         said = None
         if name == "search_messages":
             # a raw: expression matched as words, or words not all held by the rows
-            said = queries.search_said(str(params["q"]), rows)
+            said = queries.search_said(str(params["q"]), rows, tokenizer)
         return result(name, rows, shown=shown, capped=QUERY_ROWS.get(name), said=said)
 
     def tool(fn: Any) -> Any:

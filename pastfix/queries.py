@@ -356,6 +356,8 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("resume_command", 3, agents.resume_command, deterministic=True)
     conn.create_function("agent_label", 1, agents.label, deterministic=True)
     conn.create_function("typed_title", 2, _typed_title, deterministic=True)
+    conn.create_function("short_reply", 1, agents.short_reply, deterministic=True)
+    conn.create_function("turn_asked", 3, agents.turn_asked, deterministic=True)
     conn.create_function("safe_fts", 1, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 2, safe_fts, deterministic=True)
     conn.create_function("safe_fts", 3, safe_fts, deterministic=True)
@@ -2189,6 +2191,42 @@ def not_seen_about(error: object) -> str:
     return f"Not seen about this {missing_kind(error)}"
 
 
+def seen_about_other_files(rows: list[dict[str, Any]], error: object) -> str | None:
+    """What `pastfix find` and MCP say of an error seen before only about other files: its
+    rows of the error itself (not other names, not of a paste that says_little) are each
+    `same error, another file`, where the error is not about its file, so their fixes are
+    the error's (an EISDIR's `read '<path>'`), and it is no diagnostic (in a file). The card
+    said it, stderr nothing, while of a `cat` of another file not there it said "Not seen
+    about this file" (a new user's try, nu46 finding 12). None otherwise."""
+    good = [r for r in rows if r["matched"] in ("signature", "all words")]
+    good = [r for r in good if not r.get("other_names") and not r.get("other_goal")]
+    if not good or not all(r.get("other_file") for r in good) or says_little(error):
+        return None
+    if signatures.diagnosed_file(paste_text(str(error))):
+        # a compiler's or linter's diagnostic: its file is where, not what, the error is
+        # (a TS6133 of another name in another file, its fix of the same kind)
+        return None
+    kind = missing_kind(error)
+    said = _had_about_others(good, kind)
+    if not any(row.get("fixed_at") for row in good):
+        return f"Seen only about other {kind}s: {said} nothing there was seen to get past it."
+    return (
+        f"Seen only about other {kind}s: {said} the error is not about which {kind} it"
+        " names, so what got past it there may get past yours."
+    )
+
+
+def _had_about_others(rows: list[dict[str, Any]], kind: str) -> str:
+    """`N past failures had the same error about other files;` (seen_about_other_files,
+    other_files_notice): counted as failures, each row standing for its `occurrences`."""
+    count = sum(row.get("occurrences") or 1 for row in rows)
+    one = count == 1
+    return (
+        f"{count} past failure{'s' * (not one)} had the same error about"
+        f" {f'another {kind}' if one else f'other {kind}s'};"
+    )
+
+
 def other_files_notice(rows: list[dict[str, Any]], error: object) -> str:
     """What `pastfix find`, MCP and the find pages say of find_past_fix rows (or cards) of an
     error whose file is its subject (its_file_is_the_error: not there, or a shell could not
@@ -2197,12 +2235,8 @@ def other_files_notice(rows: list[dict[str, Any]], error: object) -> str:
     failures, each row standing for its `occurrences` in its session; the pasted `error`'s
     path named as what it is (missing_kind: other folders of an `ls`)."""
     kind = missing_kind(error)
-    count = sum(row.get("occurrences") or 1 for row in rows)
-    one = count == 1
-    said = (
-        f"{count} past failure{'s' * (not one)} had the same error about"
-        f" {f'another {kind}' if one else f'other {kind}s'};"
-    )
+    said = _had_about_others(rows, kind)
+    one = sum(row.get("occurrences") or 1 for row in rows) == 1
     those = f"that {kind}" if one else f"those {kind}s"
     if not any(row.get("fixed_at") for row in rows):
         # none got past it (a `cat` that only looked): no fix to speak of
@@ -2531,7 +2565,10 @@ def find_past_fix_sql() -> str:
     edit_tools = EDIT_TOOLS_SQL
     default_agent = agents.CLAUDE
     turn_prompt = agents.TURN_PROMPT_SQL.format(
-        agent=f"coalesce(s.agent, '{default_agent}')", session="f.session_id", at="f.called_at"
+        agent=f"coalesce(s.agent, '{default_agent}')",
+        session="f.session_id",
+        at="f.called_at",
+        title="s.title",
     )
     claims = ", ".join(f"'{outcome}'" for outcome in sorted(fixes.CLAIMS_FIX))
     nameless = ", ".join(f"'{kind}'" for kind in NAMELESS_KINDS)
@@ -3126,13 +3163,26 @@ _IN_PLACE = (
     " in place)"
 )
 
+# The instructions an agent gives its model, stored as system messages: Codex's developer
+# and system messages (its sandbox and permissions rules, collaboration mode, personality),
+# Copilot's system prompt. The agent's text, alike in every session but for a path or a
+# date, not what was said in one: `pastfix search pytest sandbox escalated` gave only 4
+# copies of Codex's sandbox rules, each its own text (a new user's try, nu46 finding 11).
+# search_messages leaves them out; the session page shows them.
+_INSTRUCTIONS = "{m}type = 'system' and {m}kind in ('developer', 'system')"
+_NOT_INSTRUCTIONS_FTS = (
+    "not (select " + _INSTRUCTIONS.format(m="i.") + " from messages i"
+    " where i.id = messages_fts.rowid)"
+)
+
 SEARCH_MESSAGES_SQL = f"""
 -- Prompts, replies, thinking and summaries containing every word, best first; then the text
 -- the agent injected as user lines (is_meta: hook output, reminders, command caveats,
 -- AGENTS.md), each text once, with how many of its copies matched (copies): the same
 -- reminder in every turn of every session would otherwise fill the page as "user prompt".
 -- When fewer than {SEARCH_FEW} messages hold every word, those holding any of them follow,
--- matched 'some words' (FTS5 OR; a raw: expression has no such fallback).
+-- matched 'some words' (FTS5 OR; a raw: expression has no such fallback). Not the agent's
+-- instructions to its model (_INSTRUCTIONS).
 -- Under trigram, words under three characters are checked by LIKE (see fts_query).
 -- In the sessions whose project path contains :project, when it is given (before the
 -- limits, so that another project's best matches do not fill them).
@@ -3150,7 +3200,7 @@ every as materialized (
       snippet_html(snippet(messages_fts, 0, {SNIPPET_MARKS_SQL}, '…', 24)) as snippet
     from messages_fts where messages_fts match (select fts from q)
       and {_short_words_in("messages_fts.text", "(select short from q)")}
-      and {_IN_PLACE}
+      and {_IN_PLACE} and {_NOT_INSTRUCTIONS_FTS}
     order by rank limit {SEARCH_ROWS})
   union all
   -- no word long enough for trigram: the newest messages holding the short ones
@@ -3158,7 +3208,7 @@ every as materialized (
     select id, 0 as rank, text_snippet(text, :q) as snippet from messages
     where (select fts from q) = '{MATCH_NOTHING}' and (select short from q) != '[]'
       and {_short_words_in("text", "(select short from q)")}
-      and (:project = '' or session_id in place)
+      and (:project = '' or session_id in place) and not ({_INSTRUCTIONS.format(m="")})
     order by id desc limit {SEARCH_ROWS})
 ),
 some as (
@@ -3167,7 +3217,7 @@ some as (
   from messages_fts
   where (select count(*) from every) < {SEARCH_FEW} and (select some from q) != '{MATCH_NOTHING}'
     and messages_fts match (select some from q) and rowid not in (select id from every)
-    and {_IN_PLACE}
+    and {_IN_PLACE} and {_NOT_INSTRUCTIONS_FTS}
   order by rank limit {SEARCH_ROWS}
 ),
 hit as (
@@ -3219,12 +3269,41 @@ def search_notice(rows: Iterable[dict[str, Any]]) -> str | None:
     )
 
 
-def search_said(q: str, rows: Iterable[dict[str, Any]]) -> str | None:
+def search_said(q: str, rows: list[dict[str, Any]], tokenizer: str | None = None) -> str | None:
     """What the MCP tool and `pastfix search` say beside search_messages' rows: a raw:
-    expression matched as words (raw_problem), and the words not all held by the rows
-    (search_notice); None when neither."""
-    notices = (raw_problem(q), search_notice(rows))
+    expression matched as words (raw_problem), the words not all held by the rows
+    (search_notice), and, when none holds them all, the tokenizer that finds a CJK word
+    inside a longer one (search_hint, of the index's `tokenizer`, when given); None when
+    none of these."""
+    hint = None if tokenizer is None else search_hint(q, rows, tokenizer)
+    notices = (raw_problem(q), search_notice(rows), hint)
     return " ".join(n for n in notices if n) or None
+
+
+def search_hint(q: str, rows: list[dict[str, Any]], tokenizer: str) -> str | None:
+    """cjk_hint, when no row of search_messages holds every word of `q`."""
+    return None if any(r.get("matched") == ALL_WORDS for r in rows) else cjk_hint(q, tokenizer)
+
+
+# Chinese, Japanese and Korean letters: Han, kana, Hangul (and their compatibility forms).
+_CJK = lazy(
+    "[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
+    "\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]"
+)
+
+
+def cjk_hint(q: str, tokenizer: str) -> str | None:
+    """A word of `q` in Chinese, Japanese or Korean under a tokenizer other than trigram:
+    a run of such letters without spaces is one word to it, so `터미널` finds nothing in
+    `터미널에서`, `数据库` nothing in `无法连接数据库` (README, Tokenizers), which a new user's
+    search met with no hint (nu46 finding 11). None otherwise."""
+    if is_trigram(tokenizer) or not _CJK.search(q):
+        return None
+    return (
+        f"Under the {tokenizer or 'unicode61'} tokenizer a Chinese, Japanese or Korean word is"
+        " found only whole, not inside a longer run of such letters: `pastfix build"
+        " --tokenizer trigram` finds it there (README, Tokenizers)."
+    )
 
 
 SEARCH_FAILURES_SQL = f"""
@@ -3738,13 +3817,20 @@ order by timestamp, id
 """
 # A session's failures, each with its key line: the line the list on its page shows, as
 # a find card does (the first line is `Exit code N` for every shell failure, and nothing
-# for a Claude Code 1.0.21 result that starts with a progress line's carriage return).
-SESSION_FAILURES_SQL = """
+# for a Claude Code 1.0.21 result that starts with a progress line's carriage return);
+# with what the user said on rejecting it (`user_said`), which its key line, "... To tell
+# you how to proceed, the user said:", cut off before the words that matter (a new user's
+# try, nu46 finding 6), and its outcome (pastfix.fixes).
+SESSION_FAILURES_SQL = f"""
 select tr.tool_use_id, tr.timestamp, c.name as tool,
   coalesce(c.command, c.file_path, c.description) as target,
-  substr(tr.content, 1, 200) as error, error_key_line(tr.content) as key_line
+  substr(tr.content, 1, 200) as error, error_key_line(tr.content) as key_line,
+  nullif(trim(substr(tr.content, nullif(instr(tr.content, '{fixes.USER_SAID}'), 0)
+    + {len(fixes.USER_SAID)}, 400), ' ' || char(9, 10, 13)), '') as user_said,
+  fx.outcome
 from tool_results tr indexed by idx_tr_session_errors
 left join tool_calls c on c.tool_use_id = tr.tool_use_id
+left join fixes fx on fx.tool_use_id = tr.tool_use_id
 where tr.session_id = ? and tr.is_error = 1
 order by tr.timestamp, tr.id
 """

@@ -504,9 +504,18 @@ def test_forget_a_windows_project_with_either_slash_and_refuses_every_project(tm
     db_path = tmp_path / "index.db"
     build_index(db_path, projects)
     conn = pdb.connect(db_path)
-    for given in ("C:\\Users\\me\\proj", "c:\\Users\\me\\proj\\", "C:/Users/me/proj"):
+    # in any case of its letters, as Windows opens it (`D:/claudeworkspace` did not match
+    # `d:\\ClaudeWorkspace`: a new user's try, nu46 finding 12)
+    for given in (
+        "C:\\Users\\me\\proj",
+        "c:\\Users\\me\\proj\\",
+        "C:/Users/me/proj",
+        "c:/users/ME/Proj",
+    ):
         picked = {s["session_id"] for s in forget.select(conn, project=given)}
         assert picked == {"win-a", "win-b"}, given
+    # a POSIX folder's case is its name's
+    assert forget.select(conn, project="/home/dev/APP") == []
     assert {s["session_id"] for s in forget.select(conn, project="C:\\")} == {
         "win-a",
         "win-b",

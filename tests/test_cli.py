@@ -149,6 +149,30 @@ def test_missing_ok_skips_a_source_not_there(tmp_path, projects):
     assert sqlite3.connect(db).execute("SELECT count(*) FROM sessions").fetchone()[0] > 0
 
 
+def test_missing_ok_with_no_source_says_one_line_at_a_terminal_only(tmp_path, monkeypatch):
+    """`build --missing-ok` with no source there exits 0 and says nothing for the hooks'
+    builds; typed at a terminal it said nothing either, and made no index (a new user's
+    try, nu46 finding 12): one line on stderr when stderr is a terminal."""
+    import pastfix.cli
+
+    db = tmp_path / "x.db"
+    nope = tmp_path / "nope"
+    result = run("build", str(db), "--source", str(nope), "--missing-ok")
+    assert (result.exit_code, result.output) == (0, "")
+    monkeypatch.setattr(pastfix.cli, "stderr_at_terminal", lambda: True)
+    result = run("build", str(db), "--source", str(nope), "--missing-ok")
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr == (f"Nothing to read: no {nope} here (--missing-ok); {db} was not made\n")
+    assert not db.exists()
+    # a hook's build has no terminal on stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "pastfix", "build", str(db), "--source", str(nope), "--missing-ok"],
+        capture_output=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
 def test_source_is_a_file(tmp_path, projects):
     target = next(projects.rglob("*.jsonl"))
     result = run("build", str(tmp_path / "x.db"), "--source", str(target))
@@ -845,7 +869,7 @@ def test_find_says_an_exit_status_alone_says_little(tmp_path, projects):
     ).stdout
     assert text.startswith(
         "'Exit code 1' names no error: these failures only ended the same way; their fixes"
-        " were for errors of their own, not yours.\n\n1. "
+        " were for errors of their own, not yours.\nHow these "
     )
     found = json.loads(done.stdout)
     assert found and {row["matched"] for row in found} == {"exit status"}
@@ -898,6 +922,50 @@ def test_find_says_a_rejection_names_no_error(tmp_path, projects):
     assert rows and {row["matched"] for row in rows} == {"stopped"}
 
 
+def test_find_of_a_rejection_says_how_all_its_failures_ended(tmp_path, projects):
+    """Of a pasted rejection's failures, the first 3 cards were all "what came next there
+    fixed it" while most of the rows the user had said no to (a new user's try, nu46
+    finding 6): stdout counts how they all ended, most common first, and the few cards shown
+    are of each way, the most common first. --json keeps the query's rows and order."""
+    pasted = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg."
+        " if it was a file edit, the new_string was NOT written to the file)."
+    )
+    at = "2026-01-0{}T10:00:0{}Z".format
+    for n in range(5):
+        sid = f"5555555{n}-5555-4555-8555-555555555555"
+        rm = {"command": f"rm -rf d{n}"}
+        lines = [
+            tool_use(f"u1{n}", sid, f"toolu_r1{n}", "Bash", rm, at(n + 1, 1)),
+            result(f"r1{n}", sid, f"toolu_r1{n}", pasted, at(n + 1, 2), True),
+        ]
+        if n < 2:  # run again and succeeded: what came next there "fixed" it
+            lines += [
+                tool_use(f"u2{n}", sid, f"toolu_r2{n}", "Bash", rm, at(n + 1, 3)),
+                result(f"r2{n}", sid, f"toolu_r2{n}", "", at(n + 1, 4), False),
+            ]
+        write_jsonl(projects / "-home-dev-app" / f"{sid}.jsonl", lines)
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    rows = json.loads(CliRunner().invoke(cli, ["find", pasted, str(db_path), "--json"]).stdout)
+    ended = [row["outcome"] for row in rows]
+    assert sorted(ended) == ["declined"] * 3 + ["fixed"] * 2
+    assert ended[0] == "fixed"  # the query's order, which a few first cards had followed
+    found = CliRunner().invoke(cli, ["find", pasted, str(db_path)])
+    assert found.exit_code == 0, found.output
+    assert found.stdout.splitlines()[1] == (
+        "How these 5 ended: 3 declined (the user said no), 2 fixed by what came next there."
+    )
+    assert found.stderr.rstrip().endswith(
+        " 3 of 5, the most common ways they ended first (-n 5 shows them all):"
+    )
+    cards_shown = found.stdout.split("\n\n")[1:]
+    assert [card.split(". ", 1)[0] for card in cards_shown] == ["1", "2", "3"]
+    assert "fixed:  nothing to fix, the user rejected that call" in cards_shown[0]
+    assert "outcome: what came next there fixed it" in cards_shown[1]
+    assert "fixed:  nothing to fix, the user rejected that call" in cards_shown[2]
+
+
 def test_find_of_an_exit_status_alone_shows_a_few_cards_unless_told(tmp_path, projects):
     """`pastfix find "Exit code 1"` printed 20 cards of unrelated errors under its notice (a
     new user's try, session 26): a few, and how to see all; -n and --json as asked."""
@@ -914,7 +982,7 @@ def test_find_of_an_exit_status_alone_shows_a_few_cards_unless_told(tmp_path, pr
     assert found >= 5
     result = CliRunner().invoke(cli, ["find", "Exit code 1", str(db_path)])
     assert result.exit_code == 0, result.output
-    said = f" The first 3 of {found} (-n {found} shows them all):"
+    said = f" 3 of {found}, the most common ways they ended first (-n {found} shows them all):"
     assert result.stderr.splitlines()[0].endswith(said)
     assert [line[:3] for line in result.stdout.splitlines() if line[:1].isdigit()] == [
         "1. ",
@@ -923,7 +991,7 @@ def test_find_of_an_exit_status_alone_shows_a_few_cards_unless_told(tmp_path, pr
     ]
     result = CliRunner().invoke(cli, ["find", "Exit code 1", str(db_path), "-n", "20"])
     assert sum(line[:1].isdigit() for line in result.stdout.splitlines()) > 3
-    assert "The first" not in result.stderr
+    assert " 3 of " not in result.stderr
     # only common words and a letter: the same (`pastfix find the`, a new user's try)
     result = CliRunner().invoke(cli, ["find", "a 1", str(db_path)])
     assert result.exit_code == 0, result.output
@@ -1283,6 +1351,43 @@ def test_a_failure_of_a_later_prompt_says_what_that_prompt_asked(tmp_path):
     assert [r["turn_prompt"] for r in json.loads(run("find", mypy, db, "--json").stdout)] == [None]
 
 
+@pytest.mark.parametrize(
+    ("replies", "asked"),
+    [
+        # a bare reply, after the request it answered
+        (["Push the branch and open a PR", "1"], "1 (after: Push the branch and open a PR)"),
+        (
+            ["Push the branch and open a PR", "해봐", "ㄱㄱ"],
+            "ㄱㄱ (after: Push the branch and open a PR)",
+        ),
+        # a request, however short in characters, is what was asked
+        (["Push the branch", "fix the tests"], "fix the tests"),
+        (["Push the branch", "테스트 고쳐줘"], "테스트 고쳐줘"),
+        # a reply to the title's request: the session line says it
+        (["continue"], None),
+    ],
+)
+def test_a_bare_reply_is_asked_after_the_request_it_followed(tmp_path, projects, replies, asked):
+    """10 of a new user's 48 `asked:` lines were bare replies (`1`, `done`, `continue`,
+    `ㄱㄱ`, `해봐`), which said nothing of what the turn did (nu46 finding 10): a prompt of at
+    most 2 words and 12 characters (a CJK character counting 2) is shown after the last
+    request before it, and not at all when that request is the session's title."""
+    sid = "77777777-7777-4777-8777-777777777777"
+    at = "2026-01-01T10:00:{:02}Z".format
+    lines = [prompt("p0", sid, "Set up the deploy script", at(0))]
+    for n, text in enumerate(replies, 1):
+        lines.append(prompt(f"p{n}", sid, text, at(n)))
+    lines += [
+        tool_use("u1", sid, "t1", "Bash", {"command": "git push"}, at(20)),
+        result("r1", sid, "t1", "fatal: zzreply has no upstream branch", at(21), True),
+    ]
+    write_jsonl(projects / "-w" / f"{sid}.jsonl", lines)
+    db = str(tmp_path / "index.db")
+    run("build", db, "--source", str(projects), "-s")
+    [row] = json.loads(run("find", "fatal: zzreply has no upstream branch", db, "--json").stdout)
+    assert row["turn_prompt"] == asked
+
+
 def test_search_finds_what_the_sessions_said(tmp_path, projects):
     """`pastfix search WORDS...` runs search_messages, the query of the MCP tool and the
     Datasette page, with its fallback to some of the words and its notice; --project keeps
@@ -1337,6 +1442,35 @@ def test_search_finds_what_the_sessions_said(tmp_path, projects):
     # -n takes what the query can give
     [limit] = [p for p in cli.commands["search"].params if p.name == "limit"]
     assert limit.type.max == queries.SEARCH_ROWS
+
+
+def test_search_of_a_cjk_word_no_message_holds_names_the_trigram_tokenizer(tmp_path, projects):
+    """Under the default tokenizer `터미널` finds nothing in `터미널에서`, one word to it, and
+    `pastfix search` said only that no message holds it (a new user's try, nu46 finding
+    11): it names `--tokenizer trigram`, which finds it, and says nothing of it there."""
+    sid = "88888888-8888-4888-8888-888888888888"
+    write_jsonl(
+        projects / "-home-dev-kr" / f"{sid}.jsonl",
+        [prompt(f"{sid}-p", sid, "터미널에서 직접 실행해 주세요", T0, cwd="/home/dev/kr")],
+    )
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    found = CliRunner().invoke(cli, ["search", "터미널", "--db", str(db_path)])
+    assert (found.exit_code, found.stdout) == (0, "")
+    assert found.stderr == (
+        "No message holds any of these words. Under the unicode61 tokenizer a Chinese,"
+        " Japanese or Korean word is found only whole, not inside a longer run of such"
+        " letters: `pastfix build --tokenizer trigram` finds it there (README, Tokenizers).\n"
+    )
+    # a word of another script finds nothing with no such hint; the whole word is found
+    assert CliRunner().invoke(cli, ["search", "zzyzx", "--db", str(db_path)]).stderr == (
+        "No message holds any of these words.\n"
+    )
+    assert CliRunner().invoke(cli, ["search", "터미널에서", "--db", str(db_path)]).stderr == ""
+    args = ["build", str(db_path), "--source", str(projects), "-s", "--tokenizer", "trigram"]
+    assert run(*args).exit_code == 0
+    found = CliRunner().invoke(cli, ["search", "터미널", "--db", str(db_path)])
+    assert (found.stderr, found.stdout.startswith("1. user prompt")) == ("", True)
 
 
 def test_find_of_words_that_name_no_error_points_to_search(tmp_path, projects):

@@ -1275,3 +1275,29 @@ def test_a_rollout_appended_at_any_line_stores_what_a_fresh_build_does(tmp_path,
         got = built_rows(db_path)
         for table in BUILT_TABLES:
             assert got[table] == fresh[table], (cut, table)
+
+
+def test_search_leaves_out_the_instructions_codex_gives_its_model(tmp_path):
+    """Codex's developer messages (its sandbox and permissions rules, alike in every
+    session but for a path) are the agent's text, not what was said: `pastfix search pytest
+    sandbox escalated` gave only 4 copies of them (a new user's try, nu46 finding 11).
+    search_messages leaves them out; the environment context Codex wrote as a user line
+    (the project's) and what was said stay."""
+    db_path = tmp_path / "index.db"
+    pbuild.build(db_path, [SESSIONS])
+    conn = queries.connect(db_path)
+    try:
+        said = {
+            q: [(r["role"], r["kind"]) for r in queries.run(conn, "search_messages", q=q)]
+            for q in ("sandboxed", "permissions instructions", "misspelled", "shop")
+        }
+        kept = conn.execute("select count(*) from messages where kind = 'developer'").fetchone()
+    finally:
+        conn.close()
+    assert said == {
+        "sandboxed": [],
+        "permissions instructions": [],
+        "misspelled": [("assistant", "text")],
+        "shop": [("user", "prompt")],
+    }
+    assert kept == (1,)  # stored still: the session page shows it

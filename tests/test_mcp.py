@@ -1,5 +1,6 @@
 """pastfix mcp: every tool answers with the rows of its canned query, structured and as text."""
 
+import html
 import json
 import sys
 from importlib import metadata
@@ -778,6 +779,63 @@ def test_find_past_fix_says_a_missing_file_at_another_path_is_not_seen(tmp_path)
     same = anyio.run(ask, f"Read {LIB}/package.json: File does not exist.")
     assert same["seen_before"] is True and "notice" not in same
     assert [r["session_id"] for r in same["rows"]] == ["read"]
+
+
+def test_an_error_seen_only_about_other_files_says_so_as_a_file_not_there_does(tmp_path):
+    """`cat` of another file not there said "Not seen about this file" on stderr, an EISDIR
+    seen only about another path nothing, its card alone saying "same error, another file"
+    (a new user's try, nu46 finding 12): `pastfix find` and MCP say that one too, seen
+    before (the error is not about which path), and nothing of the path seen itself."""
+    from click.testing import CliRunner
+    from conftest import build_index
+    from corpus import LIB, Session
+
+    from pastfix.cli import cli
+
+    projects = tmp_path / "projects"
+    eisdir = "EISDIR: illegal operation on a directory, read '{}'"
+    (
+        Session("dir", LIB, 0)
+        .call("r1", "Read", file_path=f"{LIB}/std/lib")
+        .result("r1", eisdir.format(f"{LIB}/std/lib"), error=True)
+        .call("r2", "Bash", command=f"ls {LIB}/std/lib")
+        .result("r2", "core.obs")
+        .call("r3", "Read", file_path=f"{LIB}/std/lib/core.obs")
+        .result("r3", "fn main")
+        .write(projects / "-home-u-lib" / "dir.jsonl")
+    )
+    index = tmp_path / "index.db"
+    build_index(index, projects)
+
+    async def ask(error):
+        async with Client(server.create_server(index)) as client:
+            return (await client.call_tool("find_past_fix", {"error": error})).structured_content
+
+    other = eisdir.format("/home/jdoe/proj/std/cobject")
+    said = anyio.run(ask, other)
+    assert said["seen_before"] is True
+    assert [r["match"] for r in said["rows"]] == ["same error, another file"]
+    assert said["notice"].startswith(
+        "Seen only about other paths: 1 past failure had the same error about another path;"
+    )
+    found = CliRunner().invoke(cli, ["find", other, str(index)])
+    assert found.stderr == said["notice"] + "\n\n"
+    assert "same error, another file" in found.stdout
+
+    async def page(error):
+        from datasette.app import Datasette
+
+        got = await Datasette([str(index)]).client.get(
+            "/index/find_past_fix", params={"error": error}
+        )
+        return got.text
+
+    assert f"<p>{html.escape(said['notice'], quote=False)}</p>" in anyio.run(page, other)
+    own = eisdir.format(f"{LIB}/std/lib")
+    assert "Seen only about" not in anyio.run(page, own)
+    same = anyio.run(ask, own)
+    assert same["seen_before"] is True and "notice" not in same
+    assert CliRunner().invoke(cli, ["find", own, str(index)]).stderr == ""
 
 
 def test_find_past_fix_says_what_it_found_of_a_missing_folder_a_lint_and_a_log(tmp_path):

@@ -661,6 +661,50 @@ async def test_session_page_html(ds):
 
 
 @pytest.mark.asyncio
+async def test_session_page_says_what_a_rejection_said_and_came_to(tmp_path):
+    """A rejection's line in the list of failures was cut at "To tell you how to proceed,
+    the user said:", before the user's words; and nothing near its call said it needed no
+    fix: its note read "Declined in this session" (an approved plan's, "Approved ...", under
+    its long input, while its head said `failed`: a new user's try, nu46 finding 6). The
+    list shows the words and each failure's outcome, the call's head and note the find
+    card's words."""
+    import jsonl
+
+    sid = "66666666-6666-4666-8666-666666666666"
+    at = "2026-01-01T10:00:0{}Z".format
+    said = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg."
+        " if it was a file edit, the new_string was NOT written to the file). To tell you how"
+        " to proceed, the user said:\nuse port 8080 instead, the other one is taken"
+    )
+    jsonl.write_jsonl(
+        tmp_path / "projects" / "-w" / f"{sid}.jsonl",
+        [
+            jsonl.tool_use("a1", sid, "t1", "Bash", {"command": "npm run dev"}, at(0)),
+            jsonl.result("r1", sid, "t1", said, at(1), True),
+        ],
+    )
+    index = tmp_path / "index.db"
+    build_index(index, tmp_path / "projects")
+    page = (await Datasette([str(index)]).client.get(f"/index/-/session/{sid}")).text
+    start = page.index('<details class="pf-failures"')
+    failures = " ".join(page[start : page.index("</details>", start)].split())
+    assert (
+        ": the user rejected it, saying: use port 8080 instead, the other one is taken"
+        ' <span class="pf-muted">(Nothing to fix: the user said no)</span></li>'
+    ) in failures
+    call = " ".join(page[page.index('id="call-t1"') :].split())  # the session's last call
+    assert (
+        '<span class="pf-badge pf-badge-error">failed</span>'
+        ' <span class="pf-muted">Nothing to fix: the user said no</span>'
+    ) in call
+    assert (
+        "Nothing to fix: the user said no. The user rejected that call, so it never ran, and"
+        " nothing soon after made it again.</p>"
+    ) in call
+
+
+@pytest.mark.asyncio
 async def test_session_page_marks_sidechains(ds):
     page = (await ds.client.get("/anyname/-/session/s3")).text
     assert 'class="pf-msg pf-assistant pf-kind-tool_use pf-sidechain" id="msg-s3-a1-2"' in page

@@ -15,7 +15,7 @@ import markupsafe
 from datasette.utils import StartupError, tilde_decode, tilde_encode
 from datasette.utils.asgi import NotFound, Request, Response
 
-from pastfix import agents, cards, queries
+from pastfix import agents, cards, fixes, queries
 from pastfix.plugin.indexes import (
     is_datasette_1,
     is_index,
@@ -248,6 +248,11 @@ async def session_page(datasette: Datasette, request: Request) -> Response:
         "output_url": datasette.urls.query(db.name, "session_tool_output"),
         "call_url": lambda call: session_url(datasette, db.name, session_id, call=call),
         "diff_of": session_diff,
+        # what each failure came to, in the words of its find card (cards.not_fixed_words)
+        "not_fixed": lambda outcome: cards.not_fixed_words({"outcome": outcome}),
+        "outcome_heading": cards.outcome_heading,
+        "nothing_to_fix": cards.NOTHING_TO_FIX,
+        "claims_fix": fixes.CLAIMS_FIX,
         "diff_open": SESSION_DIFF_OPEN,
     }
     html = await datasette.render_template("pastfix_session.html", context, request=request)
@@ -454,6 +459,8 @@ def not_seen(cards: list[dict[str, Any]], error: str) -> dict[str, Any]:
         "says_little": (
             queries.says_little_notice(error) if cards and queries.says_little(error) else None
         ),
+        # seen, but only about other files, the error not about which (an EISDIR's path)
+        "seen_elsewhere": queries.seen_about_other_files(cards, error),
         # a question or a sentence, not looked for by its words (queries.reads_as_prose),
         # or a program's output that reports no error (queries.no_error_notice)
         "prose": queries.no_error_notice(error),

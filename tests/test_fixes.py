@@ -5003,6 +5003,92 @@ def test_a_skill_the_tool_did_not_know_followed_from_its_instructions():
     assert fix.outcome == fixes.NOT_FIXED
 
 
+def test_a_skill_stopped_at_its_own_command_done_by_hand():
+    """A skill whose `!`cmd`` line failed did none of its steps: the agent running that
+    command itself, or the step the skill is named after, worked it around (thirty-fifth
+    held-out set and the real corpus, both labelled so)."""
+    failed = call("Skill", input='{"skill": "fix-on-my-computer"}', failed=True)
+    error = (
+        'Bash command failed for pattern "!`bun run test`": (eval):1: command not found: bun\n'
+        "[stderr]\n(eval):1: command not found: bun"
+    )
+    probe = call(command='which bun 2>/dev/null || command -v bun 2>/dev/null || echo "no"')
+    install = call(command="curl -fsSL https://bun.sh/install | bash 2>&1 | tail -20")
+    tests = call(command='PATH="$HOME/.bun/bin:$PATH" ~/.bun/bin/bun run test 2>&1')
+    found = run([failed, probe, install, tests], {failed.tool_use_id: error})
+    fix = found[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, tests.tool_use_id)
+    # (`command -v bun` asks where bun is: no step, as `which bun` is none)
+    assert [s.tool_use_id for s in fix.remedy] == [tests.tool_use_id, install.tool_use_id]
+    lint = call(command='PATH="$HOME/.bun/bin:$PATH" ~/.bun/bin/bun run lint 2>&1')
+    fix = run([failed, install, lint], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+
+    commit = call("Skill", input='{"skill": "handgemacht:commit"}', failed=True)
+    error = (
+        'Bash command failed for pattern "!`git log --oneline main..HEAD`": [stderr]\n'
+        "fatal: ambiguous argument 'main..HEAD': unknown revision or path not in the working tree."
+    )
+    look = call(command='git diff --stat && echo "---" && git log --oneline -5')
+    by_hand = call(command='git add lib/a.ex && git commit -m "feat: a"')
+    fix = run([commit, look, by_hand], {commit.tool_use_id: error})[commit.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, by_hand.tool_use_id)
+    # a skill that ran and failed at one of its steps said something else: no way round it
+    ran = call("Skill", input='{"skill": "handgemacht:commit"}', failed=True)
+    fix = run([ran, by_hand], {ran.tool_use_id: "Error: commit hook failed"})[ran.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+
+
+def test_an_edit_refused_then_written_into_another_file_is_worked_around():
+    """An edit that could not apply (not read yet), never made in its file, whose lines the
+    agent then wrote into a new file: that file was its way round (the real corpus, 4
+    failures of one hook). An edit made in its file after is its fix, though the same lines
+    went into a sibling file first (thirtieth held-out set)."""
+    hook = "\n".join(
+        [
+            "export function useTodos(): UseTodosReturn {",
+            "  const [todos, setTodos] = useState<Todo[]>([]);",
+            "  const addTodo = useCallback((title: string) => {",
+            "    setTodos(prev => [...prev, newTodo]);",
+            "}",
+        ]
+    )
+    write = json.dumps({"file_path": "/p/src/hooks/useTodos.ts", "content": hook})
+    refused = call(
+        "Write", file_path="/p/src/hooks/useTodos.ts", failed=True, kind="not_read", input=write
+    )
+    error = (
+        "<tool_use_error>File has not been read yet."
+        " Read it first before writing to it.</tool_use_error>"
+    )
+    read = call("Read", file_path="/p/src/hooks/useTodos.ts")
+    other = call(
+        "Write",
+        file_path="/p/src/hooks/index.ts",
+        input=json.dumps({"file_path": "/p/src/hooks/index.ts", "content": "export * from './x';"}),
+    )
+    moved = call(
+        "Write",
+        file_path="/p/src/hooks/useSimpleTodos.ts",
+        input=json.dumps({"file_path": "/p/src/hooks/useSimpleTodos.ts", "content": hook}),
+    )
+    found = run([refused, read, other, moved], {refused.tool_use_id: error})
+    fix = found[refused.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, moved.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [moved.tool_use_id]
+    # made in its file after all: that edit is the fix, not the sibling's
+    again = call(
+        "Write",
+        file_path="/p/src/hooks/useTodos.ts",
+        input=json.dumps({"file_path": "/p/src/hooks/useTodos.ts", "content": hook}),
+    )
+    fix = run([refused, moved, read, again], {refused.tool_use_id: error})[refused.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+    # a file that writes a few of its lines (an index, a test) is no way round it
+    fix = run([refused, read, other], {refused.tool_use_id: error})[refused.tool_use_id]
+    assert fix.outcome == fixes.NOT_FIXED
+
+
 def test_rounds_of_a_build_stopped_at_its_time_limit_each_fixed_by_their_own_edit():
     """Codex 0.5x stopped each `npm run build` at its time limit after the build had
     printed its error: one type error a round, each fixed by the patch after it, and the

@@ -24,7 +24,13 @@ Korean, where the catalogue translates it:
 - git's fatal and error lines pasted most often: `The current branch X has no upstream
   branch.`, `not a git repository (or any of the parent directories): X` and `pathspec 'X'
   did not match any file(s) known to git` (`git add`'s: `... any files`), after git's
-  `fatal: ` or `error: ` in its words (`Schwerwiegend: `, `fatal : `, `致命错误：`).
+  `fatal: ` or `error: ` in its words (`Schwerwiegend: `, `fatal : `, `致命错误：`);
+- Windows cmd.exe's `'x' is not recognized as an internal or external command,` (the first
+  line of its message, `Der Befehl "x" ist entweder falsch geschrieben oder`), in German,
+  French, Spanish, Italian, Portuguese (Brazil), Russian, Japanese and Chinese (simplified):
+  Windows' own words, confirmed in real outputs and its catalogue (_CMD_NOT_RECOGNIZED).
+  Windows PowerShell's messages need no table: its error record's id and category stay
+  English, and make its English message (pastfix.signatures._record_in_english).
 
 What the corpora hold: of the 1,050 failed results of the real corpus and held-out sets
 30-40, none is one of these in another language, nor any other program's message in a
@@ -211,6 +217,32 @@ _GIT = {
 }
 
 
+# cmd.exe's `'%1' is not recognized as an internal or external command,` (its message 9009's
+# first line; the rest, `operable program or batch file.`, is on the next in most languages,
+# which cmd prints as its catalogue has it: `Der Befehl "python" ist entweder falsch
+# geschrieben oder` / `konnte nicht gefunden werden.`) in each language's words up to where
+# its line may break, `{}` the quoted name (each language quotes it its own way: `"python"`,
+# `'python'`). As Windows prints them, checked against real outputs pasted in public
+# repositories (German, Spanish, Italian, Portuguese of Brazil, Japanese, Chinese) and cmd.exe's
+# French catalogue (cmd.exe.mui); Russian's first words are a public page's. Korean and
+# traditional Chinese are left out: their exact words were not confirmed.
+_CMD_NOT_RECOGNIZED = (
+    "Der Befehl {} ist entweder falsch geschrieben oder",
+    "{} n'est pas reconnu en tant que commande interne",
+    "{} n’est pas reconnu en tant que commande interne",
+    "{} no se reconoce como un comando interno o externo",
+    "{} non è riconosciuto come comando interno o esterno",
+    "{} não é reconhecido como um comando interno",
+    "{} не является внутренней или внешней",
+    "{} は、内部コマンドまたは外部コマンド",
+    "{} 不是内部或外部命令",
+)
+_CMD_NOT_RECOGNIZED_EN = "'{}' is not recognized as an internal or external command,"
+# (what each starts with: a quote, or German's words, in either case as reports_no_error
+# reads a text lower-cased)
+_CMD_GERMAN = "der befehl "
+
+
 def _template(said: str, name: str = "name") -> str:
     """A translated template as a pattern: `{}` the name, any space where it has one (French
     puts a no-break space before a colon), its first letter of either case (`la branche
@@ -243,6 +275,28 @@ def _coreutils() -> tuple[tuple[re.Pattern[str], str], ...]:
     )
 
 
+@functools.cache
+def _cmd() -> re.Pattern[str]:
+    """One pattern of every translation of cmd.exe's message (_CMD_NOT_RECOGNIZED: one match
+    of a line, not one a translation), at a line's start, each its quoted name in `n<i>`, in
+    any case (German's words lower-cased, as reports_no_error reads them)."""
+    quote = f"[{_QUOTES}]"
+    return re.compile(
+        "|".join(
+            f"{quote}(?P<n{i}>[^{_QUOTES}\\s]+){quote}".join(map(re.escape, each.split("{}")))
+            for i, each in enumerate(_CMD_NOT_RECOGNIZED)
+        ),
+        re.IGNORECASE,
+    )
+
+
+def _cmd_in_english(line: str) -> str:
+    said = _cmd().match(line)
+    if not said:
+        return line
+    return _CMD_NOT_RECOGNIZED_EN.format(next(name for name in said.groups() if name))
+
+
 def in_english(line: str) -> str:
     """`line` in English words where it is one of the messages above in another language
     (`bash: Zeile 1: python: Kommando nicht gefunden.`: `bash: line 1: python: command not
@@ -252,6 +306,8 @@ def in_english(line: str) -> str:
     ascii = line.isascii()
     if line.startswith(_GIT_PREFIXES_ASCII if ascii else _GIT_PREFIXES):
         return _git_in_english(line)
+    if line[:1] in _QUOTES or line[:11].lower() == _CMD_GERMAN:
+        return _cmd_in_english(line)
     cut = line.rfind(": ") if ascii else max(line.rfind(": "), line.rfind("："))
     if cut < 0 or len(line) - cut > _LONGEST_END:
         return line

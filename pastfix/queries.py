@@ -2115,6 +2115,7 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     else:
         what = _quoted(one_line(error, 80))
     head = f"Not seen before: no past failure has the signature or every word of {what}."
+    no_error = False  # the paste names no error: its near matches are no error of it
     if names_nothing(error):
         # (`}`, `the`, `}</tool_use_error>`: not seen, but no error either, says_little)
         head = (
@@ -2125,7 +2126,7 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     elif said := no_error_notice(error):
         # a question, a sentence or a success log is no error (reads_as_prose: its words
         # were not looked for, "or every word" would not be so)
-        head = said
+        head, no_error = said, True
     if not rows:
         return head
     good = [r for r in rows if r["matched"] != "some words"]
@@ -2158,13 +2159,23 @@ def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
         # value it keeps: other_value)
         near = [r for r in rows if r["matched"] == "some words"]
         return f"{said} Then {_partial(near)}: a different error, maybe related." if near else said
+    if no_error:
+        # not "a different error": the paste was just said to name none, and a partial card
+        # said so of cards shown as near an error (`Der Befehl "python" ist entweder falsch
+        # geschrieben oder`, then three `shares python` cards: nu47 finding 3)
+        one = len(rows) == 1
+        return (
+            f"{head} {_partial(rows, 'below')}: {'a failure' if one else 'failures'} of"
+            f" {'its' if one else 'their'} own, not of an error it names."
+        )
     return f"{head} {_partial(rows)}: a different error, maybe related."
 
 
-def _partial(rows: list[dict[str, Any]]) -> str:
-    """`N partial matches, sharing only x, y` of near matches (not_seen_notice)."""
+def _partial(rows: list[dict[str, Any]], where: str = "") -> str:
+    """`N partial matches, sharing only x, y` of near matches (not_seen_notice); `where`
+    after the count (`below`)."""
     words = sorted({w for row in rows for w in row["shared_words"]})
-    count = f"{len(rows)} partial match{'es' * (len(rows) != 1)}"
+    count = f"{len(rows)} partial match{'es' * (len(rows) != 1)}{' ' * bool(where)}{where}"
     return f"{count}, sharing only {', '.join(words)}"
 
 

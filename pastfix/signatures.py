@@ -151,7 +151,12 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   three messages, as their own catalogues say them in ten languages: `bash: Zeile 1: python:
   Kommando nicht gefunden.` is `bash: line 1: python: command not found`, so `command not found:
   python` (nu46 finding 2). _score reads a line in English words too, so such a line is the key
-  line where the English one would be.
+  line where the English one would be. cmd.exe's `'x' is not recognized as an internal or
+  external command` is in that table too; a Windows PowerShell record's message in any
+  language is its English one when its `+ FullyQualifiedErrorId` is one of a message of one
+  form (`CommandNotFoundException`, `PathNotFound`, `InvokeMethodOnNull`), of the object its
+  `+ CategoryInfo` names: those two lines are English in every language (_record_in_english;
+  nu47 finding 3: `Die Benennung "python" wurde nicht als Name eines Cmdlet ... erkannt`).
 
 - A command the shell did not find is one error whatever the shell said it
   in: `command not found: NAME` for bash's `/bin/bash: line 1: NAME: command
@@ -1527,6 +1532,10 @@ def reports_no_error(text: str) -> bool:
         return False
     if "commit " in text:
         text = _COMMIT_RECORD.sub("", text)
+    # an error in the user's language says what its English says (pastfix.locales: cmd.exe's
+    # `Der Befehl "python" ist entweder falsch geschrieben oder`, which holds no word of an
+    # error in English, was said to report none)
+    text = "\n".join(map(in_english, text.split("\n")))
     low = _NONE_OF.sub(" ", text.lower())
     if _MEDIUM.search(low) or _TROUBLE.search(low) or _DENIES.search(low):
         return False
@@ -1555,6 +1564,11 @@ _POSIX_SHELL_WORDS = lazy(
 )
 
 
+# Where a line of cmd.exe's message in another language may start (pastfix.locales'
+# _CMD_NOT_RECOGNIZED: the quoted name, or German's `Der Befehl "x"`).
+_CMD_START = lazy(r"^(?:['\"«“„‘]|Der Befehl )", re.MULTILINE)
+
+
 def shell_family(text: str) -> str | None:
     """Which family of shells a failure's text (its first HEAD_CHARS) was written by, as its
     own words say: WINDOWS_SHELL, POSIX_SHELL, or None when it says neither. A way round
@@ -1567,6 +1581,14 @@ def shell_family(text: str) -> str | None:
         return WINDOWS_SHELL
     if _POSIX_SHELL_WORDS.search(head):
         return POSIX_SHELL
+    # cmd.exe's words in the user's language (pastfix.locales: `Der Befehl "awk" ist
+    # entweder falsch geschrieben oder`), read as its English: of the lines that start as its
+    # translations do (a quote, German's words), few
+    for start in _CMD_START.finditer(head):
+        end = head.find("\n", start.start())
+        line = head[start.start() : end if end >= 0 else len(head)]
+        if _WINDOWS_SHELL_WORDS.search(in_english(line.strip())):
+            return WINDOWS_SHELL
     return None
 
 
@@ -2410,12 +2432,83 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
     return line[:cap]
 
 
+# Windows PowerShell's messages in English of the errors its record names by an id that it
+# does not translate (`    + FullyQualifiedErrorId : CommandNotFoundException`, `PathNotFound,
+# Microsoft.PowerShell.Commands.GetContentCommand`), `{}` the object its category names (`+
+# CategoryInfo : ObjectNotFound: (python:String) [], CommandNotFoundException`): its words are
+# in the user's language (`Die Benennung "python" wurde nicht als Name eines Cmdlet ...
+# erkannt`, `Der Pfad "C:\x\config.json" kann nicht gefunden werden, da er nicht vorhanden
+# ist.`), these two lines in English in every one. The ids of messages of one form, of the
+# errors pasted most (a new user's German tries, nu47 finding 3); the corpora's records are
+# English.
+_RECORD_MESSAGES = {
+    "CommandNotFoundException": (
+        "The term '{}' is not recognized as the name of a cmdlet, function, script file, or"
+        " operable program."
+    ),
+    "PathNotFound": "Cannot find path '{}' because it does not exist.",
+    "InvokeMethodOnNull": "You cannot call a method on a null-valued expression.",
+}
+_RECORD_ID = lazy(r"\+ FullyQualifiedErrorId\s*:\s*(?P<id>[\w.]+)")
+_RECORD_TARGET = lazy(r"\+ CategoryInfo\s*:\s*\w+: \((?P<target>.*):[\w.`\[\]]*\) \[")
+# The place of an error in a record, in any language (`In Zeile:1 Zeichen:1`, `発生場所 行:1
+# 文字:1`): two numbers, each after a colon.
+_RECORD_PLACE = lazy(r"\S.*:\s?\d+\s.*:\s?\d+\s*$")
+# PowerShell's cut of a long name in its category (`C:\Users\jdoe...proj\config.json`:
+# the first and last 15 characters) and a name quoted in a message in any language.
+_ELLIPSIS = "..."
+_QUOTED_ANY = lazy(r"[\"'«“„‘]([^\"'«»“”„‘’\n]+)[\"'»“”’]")
+# What a record's message says before its error: the command (`python : `, `Get-Content : `).
+_RECORD_SOURCE = lazy(r"\S+ : ")
+
+
+def _record_in_english(text: str, key: str) -> str:
+    """`key` in English when it is the message of a Windows PowerShell error record in
+    another language whose id is one of _RECORD_MESSAGES: that message, of the object its
+    category names (`python : The term 'python' is not recognized ...`), so that its
+    signature is the English one's (`command not found: python`) in any language, with no
+    translation of PowerShell's words. An English message, and any other, is `key` itself.
+    The record is the lines right under the message: its place, the source line and its
+    carets (`+ python --version`, `+ ~~~~~~`), its category and its id."""
+    lines = [line.strip() for line in _window(text)]
+    if key not in lines:
+        return key
+    i = lines.index(key)
+    target = error_id = None
+    for line in lines[i + 1 : i + 8]:
+        if said := _RECORD_TARGET.match(line):
+            target = said.group("target")
+        elif said := _RECORD_ID.match(line):
+            error_id = said.group("id")
+            break
+        elif not (line.startswith("+") or _RECORD_PLACE.match(line)):
+            return key
+    english = _RECORD_MESSAGES.get(error_id or "")
+    if english is None or english.split("{}")[0] in key:
+        return key
+    if "{}" in english:
+        if target is None:
+            return key
+        if _ELLIPSIS in target:
+            # the message's own name, of which the category shows both ends
+            first, _, last = target.partition(_ELLIPSIS)
+            named = (m.group(1) for m in _QUOTED_ANY.finditer(key))
+            target = next((n for n in named if n.startswith(first) and n.endswith(last)), target)
+        english = english.format(target)
+    source = _RECORD_SOURCE.match(key)
+    return f"{source.group(0) if source else ''}{english}"
+
+
 def signature(text: str) -> str:
-    """The signature of a failure's output: its key line, normalised; a file a shell could
-    not write, by its exit status, in dash's words (_written)."""
+    """The signature of a failure's output: its key line, normalised (a Windows PowerShell
+    error's in English: _record_in_english); a file a shell could not write, by its exit
+    status, in dash's words (_written)."""
     if not text:
         return ""
-    found = normalise(key_line(text))
+    key = key_line(text)
+    if "FullyQualifiedErrorId" in text:
+        key = _record_in_english(text, key)
+    found = normalise(key)
     if found.startswith(_SHELL_REFUSED):
         return _written(found, exit_status(text))
     return found

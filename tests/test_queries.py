@@ -5432,6 +5432,20 @@ def test_a_success_log_or_a_statement_names_no_error(pasted):
     assert "pasted error" not in notice
 
 
+def test_the_near_matches_of_a_paste_that_names_no_error_are_said_to_be_no_error_of_it():
+    """Its notice said "names no error", then "3 partial matches ...: a different error, maybe
+    related", of cards shown as near an error it did not name (nu47 finding 3)."""
+    pasted = "added 214 packages, and audited 215 packages in 6s\n\nfound 0 vulnerabilities"
+    rows = [{"matched": "some words", "shared_words": ["audited"]}]
+    notice = queries.not_seen_notice(pasted, rows)
+    assert " names no error: " in notice
+    assert "different error" not in notice
+    assert notice.endswith(
+        " 1 partial match below, sharing only audited: a failure of its own, not of an error"
+        " it names."
+    )
+
+
 @pytest.mark.parametrize(
     "pasted",
     [

@@ -1392,6 +1392,104 @@ def test_a_command_not_found_is_one_error_in_every_shell(output):
     assert signature(output) == "command not found: python"
 
 
+# Windows PowerShell 5.1's error records in German, and the same as English prints them: the
+# category and the id stay English in every language (nu47 finding 3's pastes).
+_PS_RECORD = """{source} : {message}
+{place}
++ {command}
++ ~~~~~~
+    + CategoryInfo          : ObjectNotFound: ({target}:String) [{activity}], {reason}
+    + FullyQualifiedErrorId : {id}
+"""
+
+
+@pytest.mark.parametrize(
+    ("english", "localised"),
+    [
+        (
+            "The term 'python' is not recognized as the name of a cmdlet, function, script file,"
+            " or operable program. Check the spelling of the name, or if a path was included,"
+            " verify that the path is correct and try again.",
+            'Die Benennung "python" wurde nicht als Name eines Cmdlet, einer Funktion, einer'
+            " Skriptdatei oder eines ausführbaren Programms erkannt. Überprüfen Sie die"
+            " Schreibweise des Namens, oder ob der Pfad korrekt ist (sofern enthalten), und"
+            " wiederholen Sie den Vorgang.",
+        ),
+    ],
+)
+@pytest.mark.parametrize(
+    "place", ["At line:1 char:1", "In Zeile:1 Zeichen:1", "発生場所 行:1 文字:1"]
+)
+def test_a_powershell_record_in_another_language_is_its_english_error(english, localised, place):
+    """Its message in the user's words has the English one's signature, made from the
+    record's English id and the object its category names: no translation is needed."""
+    fields = {"source": "python", "command": "python --version", "target": "python"}
+    fields |= {"activity": "", "reason": "CommandNotFoundException"}
+    fields |= {"id": "CommandNotFoundException"}
+    ours = _PS_RECORD.format(message=english, place="At line:1 char:1", **fields)
+    theirs = _PS_RECORD.format(message=localised, place=place, **fields)
+    assert signature(ours) == signature(theirs) == "command not found: python"
+
+
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [
+        ("C:\\Users\\jdoe\\proj\\config.json", "C:\\Users\\jdoe\\proj\\config.json"),
+        # PowerShell's category cuts a long name to its ends: the message's is the name
+        ("C:\\Users\\jdoe...s\\config.json", "C:\\Users\\jdoe\\work\\projects\\config.json"),
+    ],
+)
+def test_a_powershell_path_not_found_in_german_is_the_english_one(target, said):
+    fields = {"source": "Get-Content", "command": "Get-Content config.json", "target": target}
+    fields |= {"activity": "Get-Content", "reason": "ItemNotFoundException"}
+    fields |= {"id": "PathNotFound,Microsoft.PowerShell.Commands.GetContentCommand"}
+    english = f"Cannot find path '{said}' because it does not exist."
+    german = f'Der Pfad "{said}" kann nicht gefunden werden, da er nicht vorhanden ist.'
+    ours = _PS_RECORD.format(message=english, place="At line:1 char:1", **fields)
+    theirs = _PS_RECORD.format(message=german, place="In Zeile:1 Zeichen:1", **fields)
+    assert signature(theirs) == signature(ours)
+    assert (
+        signature(theirs)
+        == "Get-Content: Cannot find path <path>/config.json because it does not exist."
+    )
+
+
+def test_a_powershell_record_of_another_id_keeps_its_own_words():
+    """Only the ids of _RECORD_MESSAGES are made English: another's message stays as said."""
+    fields = {"source": "x", "command": "x", "target": "x", "activity": "", "reason": "Foo"}
+    text = _PS_RECORD.format(
+        message="Etwas ging schief.", place="In Zeile:1 Zeichen:1", id="Foo", **fields
+    )
+    assert signature(text) == "x : Etwas ging schief."
+
+
+# cmd.exe's `'python' is not recognized as an internal or external command,` as Windows prints
+# it in other languages (its line break where it has one): one signature with the English.
+@pytest.mark.parametrize(
+    "output",
+    [
+        'Der Befehl "python" ist entweder falsch geschrieben oder\nkonnte nicht gefunden werden.',
+        "'python' n’est pas reconnu en tant que commande interne\nou externe, un programme"
+        " exécutable ou un fichier de commandes.",
+        '"python" no se reconoce como un comando interno o externo,\nprograma o archivo por'
+        " lotes ejecutable.",
+        '"python" non è riconosciuto come comando interno o esterno,\n un programma eseguibile o'
+        " un file batch.",
+        "'python' não é reconhecido como um comando interno\nou externo, um programa operável ou"
+        " um arquivo em lotes.",
+        '"python" не является внутренней или внешней\nкомандой, исполняемой программой или'
+        " пакетным файлом.",
+        "'python' は、内部コマンドまたは外部コマンド、\n操作可能なプログラムまたはバッチ"
+        " ファイルとして認識されていません。",
+        "'python' 不是内部或外部命令，也不是可运行的程序\n或批处理文件。",
+    ],
+)
+def test_cmd_exe_not_recognized_in_another_language_is_the_english_error(output):
+    assert signature(output) == "command not found: python"
+    assert sig.shell_family(output) == sig.WINDOWS_SHELL
+    assert not sig.reports_no_error(output)
+
+
 # Each error as bash 5.2, coreutils 9.1, glibc 2.36 and git 2.39 print it under LANGUAGE=xx
 # (Debian 12's catalogues), and its English: one signature in every language (pastfix.locales).
 LOCALISED = {

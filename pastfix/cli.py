@@ -652,9 +652,10 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
         substrings = queries.is_trigram(queries.tokenizer(conn))
         unbuilt = None if queries.seen_before(rows) else queries.unbuilt(conn, conn_path)
         seen = unbuilt is None and queries.seen_before(rows)
-        other = None if unbuilt or seen else queries.by_other_line(conn, error, limit)
-        if other:
-            other = (other[0], queries.with_goals(other[1], command))
+        # (which line of the paste the cards are of: another error line's, or a second one)
+        said = None
+        if not unbuilt:
+            rows, said = queries.by_which_line(conn, error, rows, limit, command)
         counted = rows  # a paste naming no error: how all its failures ended (outcomes_line)
         if seen and not json_ and queries.says_little(error) and len(rows) >= limit:
             counted = queries.find_past_fix(conn, error, queries.FIND_MAX)
@@ -666,9 +667,8 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
         # which index said "not seen", when none was named (an index given is known)
         echo(f"Searched {conn_path.absolute()}", err=True)
     head = None  # a line above the cards on stdout (says_little_head)
-    if other:
-        line, rows = other
-        echo(queries.other_line_notice(error, line) + ("\n" * (not json_)), err=True)
+    if said:
+        echo(said + ("\n" * (not json_)), err=True)
     elif not queries.seen_before(rows):
         notice = queries.not_seen_notice(error, rows)
         if (

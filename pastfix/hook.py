@@ -81,7 +81,6 @@ MAX_CONTEXT = 1500
 MIN_WORDS = 2
 _WORD = lazy(r"[^\W_]+")
 _PLACEHOLDERS = frozenset({"n", "str", "path", "tmp", "url", "uuid", "hex", "time", "ip"})
-_EXIT_CODE_ONLY = lazy(r"^Exit code -?\d+$")
 # How long the hook waits, in all, for a build that locks the index (a fresh or
 # forced one, while it commits), and how long its lookup may take (find_past_fix:
 # ~10-50 ms on 500 MB to 2.5 GB indexes, see docs/benchmarks.md). Together well
@@ -107,9 +106,9 @@ class HookInputError(Exception):
 
 def too_generic(key: str) -> bool:
     """Whether a key line says too little to find the same error (`Exit code 1`, `Error`)."""
-    sig = signatures.normalise(key)
-    if _EXIT_CODE_ONLY.match(sig):
+    if signatures.status_of(key) is not None:
         return True
+    sig = signatures.normalise(key)
     words = [w for w in _WORD.findall(sig) if w.lower() not in _PLACEHOLDERS]
     return len(words) < MIN_WORDS
 
@@ -139,6 +138,20 @@ def matches(
     key = signatures.key_line(error)
     if not key or too_generic(key):
         return []
+    found = _recalled(conn, event, error, key, before)
+    if found is None:
+        # Its key line was not seen before: another error line of it that was, as the find
+        # page, `pastfix find` and MCP find one (queries.by_which_line), looked for alone.
+        other = queries.by_other_line(conn, error, CANDIDATES)
+        found = _recalled(conn, event, other[0], other[0], before) if other else None
+    return found or []
+
+
+def _recalled(
+    conn: sqlite3.Connection, event: dict[str, Any], error: str, key: str, before: str | None
+) -> list[dict[str, Any]] | None:
+    """matches() of an event's `error` by its key line `key`; None when no failure had that
+    error (queries.seen_before), so that another line of it may be looked for."""
     own = own_sessions(conn, event)
     # with the file a linter names above it (`./app/page.tsx`, then `12:9  Error: ...`):
     # the same error about another file is not this one (queries.diagnosed_elsewhere)
@@ -150,7 +163,10 @@ def matches(
     # whether its signature was seen about another file that was not there (left out below)
     elsewhere = False
     tool, target = event.get("tool_name"), _target(event)
-    for row in queries.find_past_fix(conn, pasted, CANDIDATES):
+    found = queries.find_past_fix(conn, pasted, CANDIDATES)
+    if not queries.seen_before(found):
+        return None
+    for row in found:
         if row["matched"] not in GOOD_MATCHES or row["session_id"] in own:
             continue
         if row["kind"] in SILENT_KINDS:

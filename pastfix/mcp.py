@@ -260,7 +260,9 @@ def result(
             notices = [queries.not_seen_notice(error, rows)]
         elif little:
             notices.insert(0, queries.says_little_notice(error))
-        elif elsewhere_only := queries.seen_about_other_files(rows, error):
+        elif not said and (elsewhere_only := queries.seen_about_other_files(rows, error)):
+            # (said: which line of the paste the rows are of, queries.by_which_line, which
+            # `pastfix find` and the find page say alone too)
             notices.insert(0, elsewhere_only)
     if notices:
         structured["notice"] = " ".join(notices)
@@ -339,15 +341,9 @@ def create_server(db_path: Path) -> MCPServer:
                     unbuilt = None if queries.seen_before(rows) else queries.unbuilt(conn, db_path)
                     if unbuilt:  # not "not seen before": nothing is there yet
                         raise ToolError(unbuilt)
-                    seen = queries.seen_before(rows)
-                    other = None if seen else queries.by_other_line(conn, error, limit + 1)
-                    if other:
-                        notice = queries.other_line_notice(error, other[0])
-                        other_rows = queries.with_goals(other[1], command)
-                        return result(
-                            name, other_rows, error, shown=limit, capped=limit + 1, said=notice
-                        )
-                    return result(name, rows, error, shown=limit, capped=limit + 1)
+                    # (which line of the paste the rows are of, as `pastfix find` says)
+                    rows, said = queries.by_which_line(conn, error, rows, limit + 1, command)
+                    return result(name, rows, error, shown=limit, capped=limit + 1, said=said)
                 session = str(params.get("session_id", ""))
                 if "session_id" in params and not session.strip():
                     # (it was "no rows", as of a session without failures)

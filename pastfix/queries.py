@@ -2065,32 +2065,102 @@ def unbuilt(conn: sqlite3.Connection, path: str | Path) -> str | None:
 
 # How many of a pasted text's other error lines are looked up alone (by_other_line).
 OTHER_LINES = 3
+# Whether a signature is a past failure's (other_seen_lines).
+SIGNATURE_SEEN_SQL = (
+    "select 1 from tool_results indexed by idx_tr_signature"
+    " where is_error = 1 and signature = ? limit 1"
+)
+
+
+def other_seen_lines(conn: sqlite3.Connection, error: str) -> Iterator[str]:
+    """The lines of a pasted text other than its key line (signatures.other_lines) that were
+    the key line of past failures (their signature), in its order, as the index stores text
+    (pasted_error): the one home of which other line of a paste is an error seen before,
+    for the page, `pastfix find`, MCP and the hook alike (by_other_line, other_seen_line).
+    A shell prompt's line and a traceback's frames are no lines of the error (as_output); a
+    line that says little (an exit status, common words) names no error."""
+    text = paste_text(conn.execute("select pasted_error(?)", [pasted(error)]).fetchone()[0])
+    tried = {signatures.signature(text), ""}
+    for line in signatures.other_lines(text):
+        signature = signatures.signature(line)
+        if signature in tried or says_little(line) or not signatures.as_output(line).strip():
+            continue
+        tried.add(signature)
+        if conn.execute(SIGNATURE_SEEN_SQL, [signature]).fetchone():
+            yield line
 
 
 def by_other_line(
     conn: sqlite3.Connection, error: str, limit: int = FIND_LIMIT
 ) -> tuple[str, list[dict[str, Any]]] | None:
-    """Of a pasted text not seen before, the first other error line that was the key line
-    of past failures (their signature), and the find_past_fix rows of that line alone.
+    """Of a pasted text not seen before, the first other line of it that was the key line
+    of past failures (other_seen_lines), and the find_past_fix rows of that line alone.
 
     The text's key line names it, and its other error lines are not searched with it
     (see signatures.normalised_lines): a log line of the paste's own (`[10:22:03] ERROR:
     step 'build' failed`) above a `fatal: ...` that was fixed before said "not seen before"
     (a new user's try, session 33). Only failures with that line's signature count, not
     those that merely hold its words: a line met only inside other errors' output names
-    none of them. At most OTHER_LINES lines are tried. None when none was seen so."""
-    for line in signatures.other_error_lines(paste_text(error))[:OTHER_LINES]:
-        if says_little(line):
-            continue
+    none of them. At most OTHER_LINES lines are looked up. None when none was seen so."""
+    for line in itertools.islice(other_seen_lines(conn, error), OTHER_LINES):
         rows = [row for row in find_past_fix(conn, line, limit) if row["matched"] == "signature"]
         if rows:
             return line, rows
     return None
 
 
+def other_seen_line(conn: sqlite3.Connection, error: str, rows: list[dict[str, Any]]) -> str | None:
+    """Of a pasted text seen before by its key line (its find_past_fix `rows`), another line
+    of it that was the key line of past failures (other_seen_lines) and that none of those
+    rows holds: a second error pasted with the first, whose failures are not below
+    (`sudo: a password is required` with `bash: jq: command not found`: the cards were the
+    jq ones alone, in either order, and nothing said so, nu46 finding 7). A line the rows
+    hold too comes with their error (git's `error: failed to push some refs` under its
+    rejection), no second one. None when there is none."""
+    for line in other_seen_lines(conn, error):
+        signature = signatures.signature(line)
+        if not any(signature in _line_signatures(row.get("error") or "") for row in rows):
+            return line
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _line_signatures(text: str) -> frozenset[str]:
+    """The signatures of a failure's text and of each of its other lines alone (other_seen_line):
+    not normalised_lines, which leaves out the lines naming another error than its key line."""
+    lines = signatures.other_lines(text)
+    return frozenset([signatures.signature(text), *map(signatures.signature, lines)])
+
+
+def by_which_line(
+    conn: sqlite3.Connection,
+    error: str,
+    rows: list[dict[str, Any]],
+    limit: int = FIND_LIMIT,
+    command: str | None = None,
+) -> tuple[list[dict[str, Any]], str | None]:
+    """Which line of a pasted error its cards are of, and what to say of it: the one rule
+    of the find page, `pastfix find` and the MCP tool, given the find_past_fix `rows` of the
+    whole paste (with_goals of `command`). Not seen before by its key line: the rows of
+    another error line of it seen before (by_other_line), with other_line_notice. Seen
+    before: the same rows, with second_error_notice when another error line of it was seen
+    too and none of them holds it (other_seen_line). Else the rows, and None. (The hook,
+    given an event's error, looks for its key line alone, then by_other_line's.)"""
+    if seen_before(rows):
+        if says_little(error):
+            return rows, None
+        line = other_seen_line(conn, error, rows)
+        return rows, (second_error_notice(error, line) if line else None)
+    other = by_other_line(conn, error, limit)
+    if other is None:
+        return rows, None
+    line, found = other
+    return with_goals(found, command), other_line_notice(error, line)
+
+
 def other_line_notice(error: str, line: str) -> str:
-    """What `pastfix find` and the MCP tool say of a paste found by another error line of
-    it than its key line (by_other_line), both quoted redacted."""
+    """What `pastfix find`, MCP and the find page say of a paste found by another error line
+    of it than its key line (by_other_line), both quoted redacted."""
     from pastfix.redact import redact  # imported on first use: the hook starts faster
 
     key = signatures.key_line(paste_text(redact(error)[0]))
@@ -2098,6 +2168,19 @@ def other_line_notice(error: str, line: str) -> str:
         f"Its key line, {_quoted(one_line(key, 80))}, was not seen before; another error"
         f" line of it was, {_quoted(one_line(redact(line)[0], 80))}: the failures below are"
         " that line's (it may follow from the key line's error, not cause it)."
+    )
+
+
+def second_error_notice(error: str, line: str) -> str:
+    """What `pastfix find`, MCP and the find page say of a paste seen before by its key line
+    that holds another error seen before (other_seen_line), both quoted redacted."""
+    from pastfix.redact import redact  # imported on first use: the hook starts faster
+
+    key = signatures.key_line(paste_text(redact(error)[0]))
+    return (
+        f"The failures below are of its key line, {_quoted(one_line(key, 80))}; another error"
+        f" line of it was seen before too, {_quoted(one_line(redact(line)[0], 80))}: paste"
+        " that line alone to find its failures."
     )
 
 
@@ -2281,7 +2364,8 @@ def _bare_lines(error: object) -> list[re.Match[str]]:
         line = line.strip().rstrip(".")
         if not line or (signatures.is_key_echo(line) and not _echo_is_key(error)):
             continue  # (`^C` above `Process exited with code 130`: the key that stopped it)
-        m = _BARE_STATUS.fullmatch(line)
+        # (as Claude Code's terminal shows it, `⎿  Error: Exit code 1`: signatures.status_of)
+        m = _BARE_STATUS.fullmatch(signatures.status_of(line) or line)
         if not m:
             return []
         found.append(m)

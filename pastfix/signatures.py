@@ -100,7 +100,10 @@ searched for the first line that scores more than the window's best: make's `mak
   `warning: in the working copy of 'x', LF will be replaced by CRLF` before
   it) and no progress line ending in `...` (`Cloning into 'x'...`, before git's
   `Username for 'https://github.com':` it waited at), else the first other than `Exit code
-  N`; `Exit code N` is the key line only when it is all the output there is.
+  N`; `Exit code N` is the key line only when it is all the output there is. So is
+  `Error: Exit code N`, as Claude Code's terminal shows a failed call (under its `⎿`
+  glyph): an exit status, scored 0, never the key line of a paste that says more, and its
+  stored form `Exit code N` when it is all there is (status_of).
 - A pasted error is matched by its words too: those of a log's prefixes, a prompt's line
   (`$ mix ecto.migrate`) and a traceback's frames are not among them (as_output): they
   say where and when it ran, which the stored output does not hold.
@@ -481,7 +484,11 @@ _GRADLE_WRONG = "* What went wrong:"
 _GRADLE_CAUSE_LINES = 12
 
 _WRAPPED = lazy(r"^\s*<tool_use_error>(.*?)(?:</tool_use_error>\s*)?$", re.S)
-_EXIT_CODE = lazy(r"Exit code -?\d+\s*$")
+# An exit status line: `Exit code N`, as every agent's failed command is stored, and as
+# Claude Code's terminal shows a failed call, `Error: Exit code N` under the `⎿` that marks
+# a call's result (`  ⎿  Error: Exit code 128`, then the command's output). It says how the
+# command ended, never what went wrong: no key line while another line is there (status_of).
+_STATUS_LINE = lazy(r"(?:⎿\s*)?(?:Error: )?(Exit code -?\d+)\s*$")
 # The start of a failure's text that classify() and exit_status() read.
 HEAD_CHARS = 2000
 # How every agent's reader stores a failed command: `Exit code N` first (exit_status).
@@ -1477,7 +1484,7 @@ def _score(line: str) -> int:
     # a line in the user's language scores as its English does (pastfix.locales): German
     # bash's `Kommando nicht gefunden.` names no error in English words
     line = in_english(line)
-    if _NOISE.match(line):
+    if _NOISE.match(line) or status_of(line) is not None:
         return 0
     if _COMMAND_FAILED.match(line) or "non-zero exit" in line:
         return 1
@@ -1774,7 +1781,7 @@ def key_line(text: str) -> str:
         # "not seen before" where the failures that ended so were, nu43 finding 7); it is
         # the key line only of an output that says nothing else but `Exit code N` (then it
         # tells an interrupted command from others that ended so).
-        plain = [i for i, line in enumerate(lines) if line and not _EXIT_CODE.match(line)]
+        plain = [i for i, line in enumerate(lines) if line and status_of(line) is None]
         for i in plain:
             line = lines[i]
             if (
@@ -1785,7 +1792,23 @@ def key_line(text: str) -> str:
                 return _with_header(lines, i)
         for i in sorted(plain, key=lambda i: is_key_echo(lines[i])):
             return _with_header(lines, i)
+        # all of it is an exit status: as the failures that ended so store it
+        return status_of(lines[best]) or _with_header(lines, best)
     return _with_header(lines, best)
+
+
+def status_of(line: str) -> str | None:
+    """The exit status a line says and says alone, as a failure stores it (`Exit code 128` of
+    `⎿  Error: Exit code 128`: _STATUS_LINE), None for any other line: the one rule of what
+    is no key line while the output has another (key_line, _score; pastfix.queries.says_little
+    and pastfix.hook.too_generic read a paste of it alone as naming no error). A new user's
+    paste from Claude Code's terminal had `Error: Exit code 128` for key line, above git's
+    `fatal: The current branch feat/login has no upstream branch.`: the find page said "Not
+    seen before" of it, and the hook recalled unrelated fixes (nu46 finding 1)."""
+    if "Exit code" not in line:
+        return None
+    m = _STATUS_LINE.match(line.strip())
+    return m.group(1) if m else None
 
 
 def _path(m: re.Match[str]) -> str:
@@ -2636,6 +2659,22 @@ def other_error_lines(text: str) -> list[str]:
     return list(dict.fromkeys(line for line in lines if _score(line) == 3 and line not in key))
 
 
+def other_lines(text: str) -> list[str]:
+    """The lines of `text` that may name an error of their own beside its key line's, each
+    once, stripped: those that name another error outright (other_error_lines, searched
+    deep), then the other lines key_line() reads (its window), but for the key line and
+    what it joins (a header's next line) and exit status lines (status_of). Which of them
+    names an error is what past failures say, not their words: `sudo: a password is
+    required` names none in words (score 0) and was the key line of failures
+    (pastfix.queries.other_seen_lines)."""
+    key = key_line(text)
+    if not key:
+        return []
+    window = (line.strip() for line in _window(text))
+    rest = (line for line in window if line and line not in key and status_of(line) is None)
+    return list(dict.fromkeys([*other_error_lines(text), *rest]))
+
+
 # A shell's "command not found" inside a line: `bash: python: command not found`, zsh's
 # `command not found: gh`.
 _NOT_FOUND_IN = lazy(r"([\w.+-]+): command not found\b|command not found: ([\w.+-]+)")
@@ -2991,7 +3030,8 @@ def _head(text: str) -> tuple[str, re.Match[str] | None]:
     """The start of a failure's text as classify() reads it (no <tool_use_error> wrapper,
     no `Error: ` prefix), and its `Exit code N` line if it starts with one."""
     head, _ = _unwrap(text[:HEAD_CHARS])
-    head = head.lstrip()
+    # (a paste from Claude Code's terminal: `⎿  Error: Exit code 128`, see status_of)
+    head = head.lstrip().removeprefix("⎿").lstrip()
     if _ERROR_PREFIX.match(head):
         head = head[7:]
     return head, _EXIT_CODE_HEAD.match(head)

@@ -33,7 +33,7 @@ from corpus import (
 from jsonl import result, tool_use, write_jsonl
 
 from pastfix import build as pbuild
-from pastfix import cards, hook, install, queries
+from pastfix import cards, hook, install, queries, signatures
 from pastfix.cli import cli
 
 
@@ -74,6 +74,33 @@ def test_an_error_signature_about_other_names_is_not_recalled(index):
     shares = TS_ERROR.replace("'Order'", "'Cart'").format(file="lib/order.ts", line=7)
     text = context_of(hook.respond(json.dumps(event("Exit code 2\n" + shares)), index))
     assert text.startswith("pastfix: this error was seen before")
+
+
+def test_an_error_after_error_exit_code_is_recalled_by_its_own_line(index):
+    """An event's error as Claude Code's terminal shows it, `Error: Exit code 2` first: the
+    key line was that status, and the hook injected unrelated failures holding its words
+    (nu46 finding 1); it is the error under it (signatures.status_of), as `pastfix find`
+    and the find page read it. `Error: Exit code 1` alone says too little, as `Exit code 1`."""
+    error = "Error: Exit code 2\n> tsc\n" + TS_ERROR.format(file="lib/order.ts", line=7)
+    text = context_of(hook.respond(json.dumps(event(error)), index))
+    assert text.startswith("pastfix: this error was seen before, 2 times in 2 other sessions")
+    assert "fix: edited web/order.ts" in text
+    assert hook.respond(json.dumps(event("Error: Exit code 1")), index) == ""
+
+
+def test_an_error_whose_key_line_is_new_is_recalled_by_another_line_seen(index):
+    """A log line of its own above an error seen before: the hook looks for that other line
+    as `pastfix find`, MCP and the find page do (queries.by_other_line), not silent while
+    they find it."""
+    log = "[2026-04-01 10:22:03] ERROR: step 'build' failed in /home/me/zzzproj\n"
+    error = "Exit code 2\n" + log + TS_ERROR.format(file="lib/order.ts", line=7)
+    assert signatures.key_line(error).startswith("ERROR: step 'build' failed")
+    text = context_of(hook.respond(json.dumps(event(error)), index))
+    assert text.startswith("pastfix: this error was seen before, 2 times in 2 other sessions")
+    assert "fix: edited web/order.ts" in text
+    # made-up lines around a made-up error: silent still
+    unseen = "Exit code 2\n" + log + "fatal: zzz is not a thing\n"
+    assert hook.respond(json.dumps(event(unseen)), index) == ""
 
 
 def test_the_closing_line_names_the_index_the_hook_read(index, tmp_path):

@@ -8,7 +8,7 @@ from importlib import metadata
 import anyio
 import pytest
 from conftest import build_index
-from corpus import OTHER, PAST, SUDO, TS_ERROR, write_corpus, write_sudo_workaround
+from corpus import NOVEL, OTHER, PAST, SUDO, TS_ERROR, write_corpus, write_sudo_workaround
 from mcp import Client, StdioServerParameters
 
 from pastfix import cards, queries
@@ -182,6 +182,30 @@ def test_find_past_fix_finds_a_paste_by_another_error_line_that_was_seen(index):
         " 'total' does not exist on type…\": the failures below are that line's (it may"
         " follow from the key line's error, not cause it)."
     )
+
+
+def test_find_past_fix_names_a_second_error_of_the_paste(index):
+    """A paste of two errors, each seen before: the rows are its key line's, and the notice
+    names the other line, as `pastfix find` says on stderr (nu46 finding 7)."""
+
+    async def ask(error):
+        async with Client(server.create_server(index)) as client:
+            return await client.call_tool("find_past_fix", {"error": error})
+
+    ts = TS_ERROR.format(file="src/order.ts", line=12)
+    answer = anyio.run(ask, f"ModuleNotFoundError: No module named 'zebra_stripes'\n{ts}")
+    assert answer.structured_content["seen_before"] is True
+    assert {row["session_id"] for row in answer.structured_content["rows"]} == {NOVEL}
+    assert answer.structured_content["notice"] == (
+        'The failures below are of its key line, "ModuleNotFoundError: No module named'
+        " 'zebra_stripes'\"; another error line of it was seen before too, \"src/order.ts(12,5):"
+        " error TS2339: Property 'total' does not exist on type…\": paste that line alone to"
+        " find its failures."
+    )
+    # Claude Code's terminal's `Error: Exit code 2` above an error: no notice, its rows
+    plain = anyio.run(ask, f"  ⎿  Error: Exit code 2\n     {ts}")
+    assert "notice" not in plain.structured_content
+    assert {row["session_id"] for row in plain.structured_content["rows"]} == {PAST, OTHER}
 
 
 def test_find_past_fix_says_when_the_error_is_an_exit_status_alone(index):

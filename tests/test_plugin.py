@@ -510,6 +510,46 @@ async def test_find_past_fix_page_says_an_exit_status_alone_says_little(ds):
 
 
 @pytest.mark.asyncio
+async def test_find_past_fix_page_finds_a_paste_from_claude_codes_terminal(ds):
+    """A failed call copied from Claude Code's terminal, `⎿  Error: Exit code 1` above its
+    error: the page (and its JSON) said "Not seen before" while `pastfix find` found its
+    failures by the error under the status (nu46 finding 1): one key line for both."""
+    enoent = signatures.key_line(ENOENT)
+    paste = f"⏺ Bash(npm run build)\n  ⎿  Error: Exit code 1\n     {enoent}"
+    page = (await ds.client.get("/index/find_past_fix", params={"error": paste})).text
+    assert "Not seen before" not in page and "pf-unseen" not in page
+    assert "2 past failures\n  in 2 sessions" in page
+    found = await get_json(ds, "/index/find_past_fix.json", error=paste, _shape="array")
+    assert [(r["tool_use_id"], r["matched"]) for r in found] == [
+        ("u1", "signature"),
+        ("t1", "signature"),
+    ]
+
+
+@pytest.mark.asyncio
+async def test_find_past_fix_page_names_a_second_error_of_the_paste(ds):
+    """Two errors pasted, each seen before: the cards are the key line's, and the page names
+    the other line, as `pastfix find` and MCP do (queries.by_which_line, nu46 finding 7)."""
+    enoent = signatures.key_line(ENOENT)
+    paste = f"EISDIR: illegal operation on a directory, read\n{enoent}"
+    page = (await ds.client.get("/index/find_past_fix", params={"error": paste})).text
+    notice = " ".join(page.split('<div class="pf-notice pf-unseen">')[1].split("</p>")[0].split())
+    assert html.unescape(notice) == (
+        "<p>The failures below are of its key line, 'EISDIR: illegal operation on a"
+        " directory, read'; another error line of it was seen before too, \"Error: ENOENT: no"
+        " such file or directory, open '/home/u/app/dist/index.js'\": paste that line alone to"
+        " find its failures."
+    )
+    assert set(re.findall(r'<a href="/index/-/session/(\w+)\?call=', page)) == {"s1"}
+    # a paste found by another of its lines: the cards are that line's, and the page says so
+    log = f"[2026-04-01 10:22:03] ERROR: step 'build' failed in /home/me/zzzproj\n{enoent}"
+    page = (await ds.client.get("/index/find_past_fix", params={"error": log})).text
+    assert "was not seen before; another error line of it was" in " ".join(page.split())
+    assert "<strong>Not seen before.</strong>" not in page
+    assert set(re.findall(r'<a href="/index/-/session/(\w+)\?call=', page)) == {"s1", "s2"}
+
+
+@pytest.mark.asyncio
 async def test_find_past_fix_page_of_an_exit_status_alone_shows_the_failures_that_ended_so(
     status_index,
 ):

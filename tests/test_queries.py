@@ -23,7 +23,11 @@ from corpus import (
     FIND_COLUMNS,
     HOSTILE,
     LIB,
+    NOVEL,
+    OTHER,
+    PAST,
     READ_OUTPUT,
+    TS_ERROR,
     Session,
     session_page,
     ts,
@@ -2329,6 +2333,78 @@ def test_a_paste_whose_other_error_line_was_seen_finds_that_lines_failures(index
         line, rows = queries.by_other_line(conn, long_log) or ("", [])
         assert line == "Error: ENOENT: no such file or directory, open '/srv/x/dist/index.js'"
         assert sorted(r["session_id"] for r in rows) == ["s1", "s2"]
+    finally:
+        conn.close()
+
+
+def test_a_paste_from_claude_codes_terminal_is_found_by_the_error_under_its_status(index):
+    """`⎿  Error: Exit code 2` above the output, as Claude Code's terminal shows a failed
+    call: the key line is the error under it (signatures.status_of), the same for the find
+    page's query, `pastfix find` and MCP, and no notice calls the status the error and the
+    error a line that "may follow from" it (nu46 finding 1)."""
+    error = TS_ERROR.format(file="lib/order.ts", line=7)
+    for paste in (
+        f"⏺ Bash(npm run build)\n  ⎿  Error: Exit code 2\n     > tsc\n     {error}",
+        f"Error: Exit code 2\n> tsc\n{error}",
+    ):
+        result = CliRunner().invoke(cli, ["find", paste, str(index)])
+        assert result.exit_code == 0 and result.stderr == "", paste
+        assert result.stdout.startswith("1. Bash failed ")
+        conn = queries.connect(index)
+        try:
+            rows = queries.run(conn, "find_past_fix", error=paste)
+        finally:
+            conn.close()
+        assert {(r["session_id"], r["matched"]) for r in rows} == {
+            (PAST, "signature"),
+            (OTHER, "signature"),
+        }
+    # alone, it names no error: as `Exit code 2` does
+    assert queries.says_little("  ⎿  Error: Exit code 2")
+    assert queries.matched_text("Error: Exit code 2") == "Exit code 2"
+
+
+def test_a_paste_of_two_errors_says_the_other_one_was_seen_too(index):
+    """A paste holding two errors, each the key line of past failures, is answered for its
+    key line's: the other is named, not left out without a word (`sudo: a password is
+    required` with `bash: jq: command not found` gave the jq cards alone, nu46 finding 7)."""
+    ts = TS_ERROR.format(file="src/order.ts", line=12)
+    two = f"ModuleNotFoundError: No module named 'zebra_stripes'\n{ts}\n"
+    result = CliRunner().invoke(cli, ["find", two, str(index)])
+    assert result.exit_code == 0
+    assert result.stderr == (
+        'The failures below are of its key line, "ModuleNotFoundError: No module named'
+        " 'zebra_stripes'\"; another error line of it was seen before too, \"src/order.ts(12,5):"
+        " error TS2339: Property 'total' does not exist on type…\": paste that line alone to"
+        " find its failures.\n\n"
+    )
+    assert f"claude --resume {NOVEL}" in result.stdout and PAST not in result.stdout
+    # the other way round: the TS2339 cards, and the module named
+    result = CliRunner().invoke(cli, ["find", f"{ts}\n", str(index)])
+    assert result.stderr == ""
+
+
+def test_a_line_the_found_failures_hold_too_is_no_second_error(tmp_path):
+    """A line that comes with the key line's error (git's `error: failed to push some refs`
+    under a rule's refusal) was a past failure's key line too, alone; but the failures found
+    hold it: no second error (queries.other_seen_line)."""
+    refs = "error: failed to push some refs to 'github.com:me/zzz.git'"
+    rejected = "remote: error: GH013: Repository rule violations found for refs/heads/main."
+    first = Session("push1", APP, 0).prompt("push").call("a1", "Bash", command="git push")
+    first.result("a1", f"Exit code 1\nTo github.com:me/zzz.git\n{rejected}\n{refs}", error=True)
+    second = Session("push2", APP, 100).prompt("push").call("b1", "Bash", command="git push")
+    second.result("b1", f"Exit code 1\n{refs}", error=True)
+    first.write(tmp_path / "projects" / "-home-u-app" / "push1.jsonl")
+    second.write(tmp_path / "projects" / "-home-u-app" / "push2.jsonl")
+    build_index(tmp_path / "i.db", tmp_path / "projects")
+    conn = queries.connect(tmp_path / "i.db")
+    try:
+        paste = f"{rejected}\n{refs}"
+        assert signatures.key_line(paste) == rejected
+        rows = queries.find_past_fix(conn, paste)
+        assert queries.seen_before(rows)
+        assert list(queries.other_seen_lines(conn, paste)) == [refs]
+        assert queries.by_which_line(conn, paste, rows) == (rows, None)
     finally:
         conn.close()
 

@@ -3423,3 +3423,60 @@ def test_the_folder_claude_code_ran_in_is_no_path_the_line_names():
     # a folder with a space in its name is one path, as normalise() reads it
     line = "sed: can't read /home/me/my project/src/a.jsx: No such file or directory"
     assert sig.named_paths(line) == ["/home/me/my project/src/a.jsx"]
+
+
+# A failed call as Claude Code's terminal shows it: the call, its result under `⎿`, the
+# error's lines after `Error: ` (nu46 finding 1).
+TERMINAL_PASTE = (
+    "⏺ Bash(git push)\n"
+    "  ⎿  Error: Exit code 128\n"
+    "     fatal: The current branch feat/login has no upstream branch.\n"
+    "     To push the current branch and set the remote as upstream, use\n"
+    "\n"
+    "         git push --set-upstream origin feat/login"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        TERMINAL_PASTE,
+        "  ⎿  Error: Exit code 128\n     fatal: The current branch feat/login has no upstream"
+        " branch.",
+        "Error: Exit code 128\nfatal: The current branch feat/login has no upstream branch.",
+        "Exit code 128\nfatal: The current branch feat/login has no upstream branch.",
+    ],
+)
+def test_an_exit_status_as_claude_codes_terminal_shows_it_is_no_key_line(text):
+    """`Error: Exit code 128`, with or without the `⎿` glyph, is the exit status line that
+    `Exit code 128` is: the key line was it, scored as an `Error:` line names an error, and
+    the signature `Error: Exit code 128` found no past failure of git's error."""
+    assert sig.key_line(text) == "fatal: The current branch feat/login has no upstream branch."
+    assert sig.signature(text) == "fatal: The current branch <name> has no upstream branch."
+
+
+def test_status_of_reads_an_exit_status_line_alone():
+    assert sig.status_of("Exit code 1") == "Exit code 1"
+    assert sig.status_of("Error: Exit code 128") == "Exit code 128"
+    assert sig.status_of("  ⎿  Error: Exit code 2 ") == "Exit code 2"
+    assert sig.status_of("⎿  Exit code -1") == "Exit code -1"
+    for line in ("Error: Exit code 1 while building", "fatal: Exit code 1", "Exit code", "x"):
+        assert sig.status_of(line) is None, line
+    # all there is: the key line, as the failures that ended so store it
+    assert sig.key_line("  ⎿  Error: Exit code 1") == "Exit code 1"
+    assert sig.signature("Error: Exit code 1") == "Exit code 1"
+    assert sig.exit_status("  ⎿  Error: Exit code 128\n     fatal: x") == 128
+
+
+def test_other_lines_are_the_lines_beside_the_key_line():
+    """The lines a paste may name another error in (pastfix.queries.other_seen_lines): those
+    naming an error outright first, then the rest, without the key line or a status line."""
+    text = (
+        "Error: Exit code 1\n"
+        "sudo: a password is required\n"
+        "bash: jq: command not found\n"
+        "error: something else broke\n"
+    )
+    assert sig.key_line(text) == "bash: jq: command not found"
+    assert sig.other_lines(text) == ["error: something else broke", "sudo: a password is required"]
+    assert sig.other_lines("") == []

@@ -334,7 +334,17 @@ async def template_vars(
                 p: request.args.get(p, "") for p in queries.CANNED_QUERIES[FIND_QUERY]["params"]
             }
             rows = await run_query(datasette, database, FIND_QUERY, params)
+        error = request.args.get("error", "")
+        said = None
+        if error.strip():
+            # which line of the paste the cards are of, as `pastfix find` and MCP say
+            # (queries.by_which_line: another error line's, or a second error's)
+            found = [dict(row) for row in rows]
+            rows, said = await datasette.get_database(database).execute_fn(
+                lambda conn: queries.by_which_line(conn, error, found, _limit(request))
+            )
         page = find_page(rows, request, database, datasette)
+        page["key_line_notice"] = said
         page["file_history"] = await file_history(datasette, database, page["error"])
         if page["error"] and not page["seen_before"]:
             # not "Not seen before" of an index no build has finished (the first running)
@@ -343,6 +353,14 @@ async def template_vars(
         return page
 
     return {"pastfix_find": pastfix_find}
+
+
+def _limit(request: Request) -> int:
+    """The find page's `limit`, as find_past_fix reads it (its default when not a number)."""
+    given = request.args.get("limit", "").strip()
+    # (not str.isdigit(): `²` is a digit to it, and no number to int())
+    number = int(given) if given.isascii() and given.isdigit() else 0
+    return min(number, queries.FIND_MAX) if number else queries.FIND_LIMIT
 
 
 async def file_history(datasette: Datasette, database: str, error: str) -> dict[str, Any] | None:

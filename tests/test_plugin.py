@@ -739,8 +739,8 @@ async def test_session_page_says_what_a_rejection_said_and_came_to(tmp_path):
         ' <span class="pf-muted">Nothing to fix: the user said no</span>'
     ) in call
     assert (
-        "Nothing to fix: the user said no. The user rejected that call, so it never ran, and"
-        " nothing soon after made it again.</p>"
+        "Nothing to fix: the user said no. The user rejected that call, so it never ran (or"
+        " stopped or denied a look), and nothing soon after made it again.</p>"
     ) in call
 
 

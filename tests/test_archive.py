@@ -588,6 +588,34 @@ def test_forget_a_session_by_the_start_of_its_id(tmp_path, projects):
         conn.close()
 
 
+def test_forget_of_a_session_id_given_as_db_path_names_session(tmp_path, projects, monkeypatch):
+    """`pastfix forget <session id>` (a new user's first guess, nu47 finding 5) read the id
+    as the index: with --db it said `give DB_PATH or --db, not both`. Any agent's id, or
+    its start, that names no file says to give it with --session, in one line; a file of
+    that name is still the index."""
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    monkeypatch.chdir(tmp_path)
+    for given in (A, A[:8], A[:11], "ses_3f2e1d0c9ffeZyXwVuTsRqPoNm"):
+        for args in (["--db", str(db_path)], ["--dry-run"], []):
+            result = CliRunner().invoke(cli.cli, ["forget", given, *args])
+            assert (result.exit_code, result.stderr) == (
+                2,
+                f"Error: {given} is no index but reads as a session's id: to forget that"
+                f" session, `pastfix forget --session {given}`\n",
+            ), args
+    assert len(findable(db_path)[0]) == 3
+    # an index named so is read as one; neither a word nor a path reads as an id
+    (tmp_path / A[:8]).write_bytes(db_path.read_bytes())
+    result = CliRunner().invoke(cli.cli, ["forget", A[:8], "--session", A, "--yes"])
+    assert result.exit_code == 0, result.output
+    assert len(findable(tmp_path / A[:8])[0]) == 2
+    for other in ("cafe", "indexes/2026.db", A[:7]):
+        result = CliRunner().invoke(cli.cli, ["forget", other, "--missing"])
+        assert "reads as a session" not in result.stderr
+
+
 def test_forget_from_a_file_that_is_no_index_is_a_one_line_error(tmp_path):
     """It was a traceback (BuildError); and neither file is written. A file that is not
     SQLite was said as a build says it, `refusing to overwrite it`: forget never would."""

@@ -1401,6 +1401,8 @@ def status_(db_path: Path | None, json_: bool) -> None:
         echo(elsewhere, err=True)
     try:
         found = state.status(db_path)
+    except queries.NotAnIndex as e:
+        raise click.ClickException(str(e)) from e
     except pdb.sqlite3.DatabaseError as e:
         raise click.ClickException(queries.open_error(db_path, e)) from e
     except (OSError, pdb.sqlite3.Error) as e:

@@ -115,9 +115,9 @@ OLDER = "built by an older pastfix: run pastfix build to bring it up to date"
 
 
 def _read(found: dict[str, Any]) -> bool:
-    """Whether `found` counts what an index holds: not when the file is no index, or one
-    that cannot be opened (a FIFO beside it), whose zeros and default sources told of
-    another program's database as of an empty index."""
+    """Whether `found` counts what an index holds: not of an index that cannot be opened
+    (a FIFO beside it), whose zeros and default sources told of it as of an empty index
+    (a file that is no index is an error: _index)."""
     return found["exists"] and found.get("problem") in (None, OLDER)
 
 
@@ -167,7 +167,9 @@ def _index(db_path: Path, reading: list[dict[str, Any]]) -> dict[str, Any]:
     try:
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         if "sessions" not in names or "_build_state" not in names:
-            return {**_no_index(), **found, "problem": f"{db_path} is not a pastfix index"}
+            # Said alone, as find says it: its lines of an index's (the hook, MCP) and exit
+            # 0 then told of another program's database as of one (a new user, nu47 #9).
+            raise queries.NotAnIndex(queries.NOT_AN_INDEX.format(path=db_path))
         columns = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
         deleted = "transcript_deleted_at IS NOT NULL" if "transcript_deleted_at" in columns else "0"
         found["sessions"], found["messages"], found["sessions_without_transcript"] = conn.execute(

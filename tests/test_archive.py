@@ -1427,19 +1427,18 @@ def test_status_of_a_file_that_is_not_an_index(tmp_path, claude_home):
 def test_status_of_another_programs_database_says_only_that(tmp_path, claude_home):
     """Another program's SQLite database was shown as an empty index: `holds: 0 sessions`,
     the default folders as its sources, and advice to chmod 600 a file that "holds your
-    history", before the line that said it is not a pastfix index."""
+    history", before the line that said it is not a pastfix index; then (flt39) the
+    index's, the hook's and MCP's lines with that line last, exit 0 (a new user, nu47
+    finding 9). Now it is that line alone, exit 1, as find says it, in JSON too."""
     path = tmp_path / "notes.db"
     sqlite3.connect(path).execute("CREATE TABLE notes (text)").connection.close()
     path.chmod(0o644)
-    result = CliRunner().invoke(cli.cli, ["status", str(path)])
-    assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
-    assert lines[0] == f"index:      {path} (0.0 MB)"
-    assert not [line for line in lines if line.startswith(("holds:", "source:"))]
-    assert f"{path} is not a pastfix index" in lines
-    assert "chmod" not in result.stdout
-    # the JSON keeps its keys, as documented
-    assert status_json(path)["problem"] == f"{path} is not a pastfix index"
+    said = f"Error: {path} is not a pastfix index (see `pastfix build --help`)\n"
+    for json_ in ([], ["--json"]):
+        result = CliRunner().invoke(cli.cli, ["status", str(path), *json_])
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", said)
+    result = CliRunner().invoke(cli.cli, ["find", "--db", str(path), "ImportError: no x"])
+    assert (result.exit_code, result.stderr) == (1, said)
 
 
 def test_find_says_a_session_cannot_be_resumed_when_its_transcript_is_gone(tmp_path, projects):

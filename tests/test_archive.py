@@ -909,6 +909,7 @@ def test_status_of_nothing_says_what_to_do(tmp_path, claude_home, monkeypatch):
             "files_without_transcript",
             "files_with_rows_kept",
             "read_by_last_build",
+            "read_by_stopped_build",
         }
         for s in found["sources"]
     )
@@ -958,6 +959,7 @@ def test_status_of_an_index_with_everything_installed(tmp_path, projects, claude
             "files_without_transcript": 1,
             "files_with_rows_kept": 0,
             "read_by_last_build": True,
+            "read_by_stopped_build": False,
         }
     ]
     assert found["hook_installed"] and found["hook"]["events"] == [
@@ -985,7 +987,12 @@ def test_status_lists_every_source_the_index_holds(tmp_path, projects, claude_ho
     db_path = tmp_path / "index.db"
     build_index(db_path, projects, rollouts)
     build_index(db_path, rollouts)
-    here = {"exists": True, "files_without_transcript": 0, "files_with_rows_kept": 0}
+    here = {
+        "exists": True,
+        "files_without_transcript": 0,
+        "files_with_rows_kept": 0,
+        "read_by_stopped_build": False,
+    }
     codex = {"path": str(rollouts), "agent": "codex", **here, "files": 1}
     claude = {"path": str(projects), "agent": "claude", **here, "files": 3}
     assert status_json(db_path)["sources"] == [
@@ -1147,6 +1154,7 @@ def test_a_transcript_gone_from_a_project_folder_beside_another_store_is_found_g
         "files_without_transcript": 1,
         "files_with_rows_kept": 0,
         "read_by_last_build": True,
+        "read_by_stopped_build": False,
     }
     assert {"path": str(project), "agent": "claude"} in found["last_build"]["sources"]
     text = CliRunner().invoke(cli.cli, ["status", str(db_path)]).stdout
@@ -1338,6 +1346,61 @@ def test_status_and_find_during_a_first_build_say_it_is_running(tmp_path, claude
     assert after["build_running"] is False and "may still be running" in after["advice"][0]
 
 
+def test_status_after_a_stopped_build_lists_what_it_was_given(tmp_path, claude_home, monkeypatch):
+    """A first build stopped by Ctrl-C (a new user's, nu47 finding 6) left status listing
+    the default folders, which it was not given, as the index's sources: now those of its
+    --source, marked as its latest build's that did not finish. A later build stopped after
+    it stored some files had their sources "not read by the last build"."""
+    (claude_home / "projects").mkdir()  # a default folder, which no build here reads
+    backup = tmp_path / "backup"
+    for sid, folder in ((A, "one"), (B, "two"), (C, "two")):
+        write_jsonl(
+            backup / folder / "-home-dev-app" / f"{sid}.jsonl",
+            failing_session(sid, 3, "ENOENT x", "Create it"),
+        )
+    one, two = backup / "one", backup / "two"
+    db_path = tmp_path / "index.db"
+
+    def interrupted(_):  # Ctrl-C, as it lands in the build
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        pbuild.build(db_path, [one], progress=interrupted)
+    found = status_json(db_path)
+    assert (found["last_build"], found["build_running"]) == (None, False)
+    assert [(s["path"], s["read_by_stopped_build"]) for s in found["sources"]] == [(str(one), True)]
+    text = CliRunner().invoke(cli.cli, ["status", str(db_path)]).stdout
+    assert (
+        f"source:     {one} (claude, 0 files indexed, 0 of them deleted since, its latest" in text
+    )
+    assert str(claude_home / "projects") not in text
+    pbuild.build(db_path, [one])
+    found = status_json(db_path)
+    assert [(s["path"], s["read_by_stopped_build"]) for s in found["sources"]] == [
+        (str(one), False)
+    ]
+    stored = []
+
+    def after_one(_):  # after the first file is stored
+        stored.append(1)
+        if len(stored) > 1:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(pbuild, "GROUP_SECONDS", 0)  # each file its own transaction
+    with pytest.raises(KeyboardInterrupt):
+        pbuild.build(db_path, [one, two], progress=after_one)
+    assert len(findable(db_path)[0]) == 2  # it stored one of two's files
+    found = status_json(db_path)
+    assert found["last_build"]["sources"] == [{"path": str(one), "agent": "claude"}]
+    assert [(s["path"], s["read_by_stopped_build"]) for s in found["sources"]] == [
+        (str(one), True),
+        (str(two), True),
+    ]
+    text = CliRunner().invoke(cli.cli, ["status", str(db_path)]).stdout
+    assert "not read by the last build" not in text
+    assert text.count("its latest build did not finish") == 2
+
+
 def test_status_during_a_first_build_lists_the_sources_it_reads(tmp_path, claude_home):
     """A first build commits nothing before its end: status listed the default folders
     (~/.claude/projects, which this build does not read), not its --source and --codex."""
@@ -1439,6 +1502,12 @@ def test_status_of_another_programs_database_says_only_that(tmp_path, claude_hom
         assert (result.exit_code, result.stdout, result.stderr) == (1, "", said)
     result = CliRunner().invoke(cli.cli, ["find", "--db", str(path), "ImportError: no x"])
     assert (result.exit_code, result.stderr) == (1, said)
+    # a first build's file before it commits the schema: the build is said, not an error
+    with pbuild.build_lock(path, sources=[(tmp_path, "claude")]):
+        result = CliRunner().invoke(cli.cli, ["status", str(path)])
+    assert result.exit_code == 0, result.output
+    assert f"build:      running now, reading {tmp_path} (claude)" in result.stdout
+    assert queries.UNBUILT_RUNNING.format(path=path) in result.stdout
 
 
 def test_find_says_a_session_cannot_be_resumed_when_its_transcript_is_gone(tmp_path, projects):

@@ -1202,8 +1202,26 @@ def skill_install(dest: Path | None, agent: str) -> None:
     echo(installed(done, what, target, f"Installed {what} in {target}"), err=True)
 
 
+# A session's id, or its start, as the agents write them: a UUID (Claude Code, Codex, Gemini
+# CLI, Copilot), to its first 8 characters at least, or opencode's `ses_` and its letters.
+_SESSION_ID = lazy(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{0,4}){0,3}(?:-[0-9a-fA-F]{0,12})?|ses_\w+")
+
+
+def _not_a_session(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """Forget's DB_PATH, refused in one line when it is no file but a session's id (or its
+    start): `pastfix forget 4d5611e5` is a user's first guess, and the id read as the index
+    said `give DB_PATH or --db, not both` with --db, or to say what to forget without it (a
+    new user's try, nu47 finding 5). Checked as the argument is read, before either."""
+    if value is None or value.exists() or not _SESSION_ID.fullmatch(str(value)):
+        return value
+    raise _Misused(
+        f"{value} is no index but reads as a session's id: to forget that session,"
+        f" `pastfix forget --session {value}`"
+    )
+
+
 @cli.command(name="forget")
-@click.argument("db_path", required=False, type=click.Path(path_type=Path))
+@click.argument("db_path", required=False, type=click.Path(path_type=Path), callback=_not_a_session)
 @click.option(
     "session_ids",
     "--session",
@@ -1383,6 +1401,8 @@ def status_(db_path: Path | None, json_: bool) -> None:
         echo(elsewhere, err=True)
     try:
         found = state.status(db_path)
+    except queries.NotAnIndex as e:
+        raise click.ClickException(str(e)) from e
     except pdb.sqlite3.DatabaseError as e:
         raise click.ClickException(queries.open_error(db_path, e)) from e
     except (OSError, pdb.sqlite3.Error) as e:

@@ -8659,11 +8659,18 @@ def _change(failed: Call, confirm: Call, done: Sequence[Call] = ()) -> str | Non
         shell = [c.command for c in done if c.name in SHELL_TOOLS]
         change = command_change(failed.command, confirm.command, shell)
         moved = folder_change(failed, confirm)
+        escalated = confirm.escalated and not failed.escalated
+        if change is None and (moved or escalated):
+            # another program, run in another folder or outside the sandbox: said first (see
+            # program_change), not the folder or the sandbox alone
+            change = program_change(failed.command, confirm.command)
+            if change and moved:
+                change, moved = f"{change}; {moved}", None
         if moved:
             change = f"{moved}; {change}" if change else moved
         if change is None:
             change = _rewritten(failed.command, confirm.command)
-        if confirm.escalated and not failed.escalated:
+        if escalated:
             # the sandbox refused it (`Operation not permitted`), and the same command was run
             # outside it: the card said no more than the command (fourth held-out set)
             change = f"{ESCALATED}; {change}" if change else ESCALATED
@@ -8678,6 +8685,36 @@ def _change(failed: Call, confirm: Call, done: Sequence[Call] = ()) -> str | Non
         # allowed size`): the part asked for is the change
         change = f"read {confirm.part}" if confirm.part else "read whole"
     return change
+
+
+def program_change(failed: str | None, retry: str | None) -> str | None:
+    """`pytest → python3 -m unittest`: the program a shell retry ran in place of the failed
+    one's, when it runs none of the failed command's programs (what it does besides only
+    looking, the last of each), else None (command_change names the words it changed).
+
+    _change says it before the folder or the sandbox it also changed: a new user's card of
+    `pytest: command not found` read `fix: ... cd ~/p && python3 -m unittest discover ...
+    (changed: in ~/p)`, as if going into the folder had been the fix (nu47 finding 4, a
+    Codex session of set 32: the folder was the session's own). The folder alone is what
+    changed of a retry of the same program (`cd TP-Tutor && npm install`)."""
+    mine, theirs = (
+        [i for i in ran if i.program and not _looks(i)] or [i for i in ran if i.program]
+        for ran in (intents(failed), intents(retry))
+    )
+    if not mine or not theirs or {i.program for i in mine} & {i.program for i in theirs}:
+        return None
+    return f"{_program_named(mine[-1])} → {_program_named(theirs[-1])}"
+
+
+def _program_named(intent: Intent) -> str:
+    """An intent's program as its command names it, with what runs it and its subcommand:
+    `python3 -m unittest discover`, `npx prisma`, `git push`, `pytest`."""
+    words = list(intent.words)
+    at = next((n for n, word in enumerate(words) if _program_name(word) == intent.program), None)
+    if at is None:
+        return " ".join(w for w in (intent.program, intent.sub) if w)
+    end = at + 1 + (intent.sub is not None and words[at + 1 : at + 2] == [intent.sub])
+    return " ".join(words[:end])
 
 
 def _pattern_change(failed: str | None, retry: str | None) -> str | None:

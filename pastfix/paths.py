@@ -203,6 +203,22 @@ def running_build(db_path: str | Path) -> dict[str, Any] | None:
         os.close(fd)  # releases the shared lock
 
 
+def build_note(db_path: str | Path) -> dict[str, Any]:
+    """What the last build of `db_path` wrote into the lock file, whether or not it holds
+    the lock now: the note stays after it, and is cleared only by the next holder. Of an
+    index no build has finished, and none is running, it names the sources of the build
+    that was stopped (`pastfix status`). {} when there is none (forget's and the hook's
+    refresh write none), or no lock file that is a regular file."""
+    try:
+        fd = os.open(lock_path(db_path), os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError:
+        return {}
+    try:
+        return _said(fd) if stat.S_ISREG(os.fstat(fd).st_mode) else {}
+    finally:
+        os.close(fd)
+
+
 def _said(fd: int) -> dict[str, Any]:
     """The lock file's JSON object, {} when it holds none (a build still writing it, an
     older pastfix's build, forget)."""

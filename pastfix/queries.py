@@ -118,6 +118,11 @@ class NotAnIndex(Exception):
     """A database file that pastfix did not build: the message is meant for the user."""
 
 
+# What every reading command says of a SQLite database that holds no index (another
+# program's), and exits 1: `pastfix status` too.
+NOT_AN_INDEX = "{path} is not a pastfix index (see `pastfix build --help`)"
+
+
 class QueryError(Exception):
     """A query that cannot be answered as asked (too slow, a pattern too long): for the user."""
 
@@ -3979,7 +3984,7 @@ def connect(
         raise NotAnIndex(open_error(path, e)) from e
     if not index:
         conn.close()
-        raise NotAnIndex(f"{path} is not a pastfix index (see `pastfix build --help`)")
+        raise NotAnIndex(NOT_AN_INDEX.format(path=path))
     if not current:
         conn.close()
         raise NotAnIndex(

@@ -60,7 +60,9 @@ def status(db_path: Path, settings_path: Path | None = None) -> dict[str, Any]:
     running = paths.running_build(db_path)
     # What a build running now reads: a first build has recorded nothing in the index yet.
     reading = _sources(running.get("sources")) if running is not None else []
-    result.update(_index(db_path, reading) if result["exists"] else _no_index(reading))
+    result.update(
+        _index(db_path, reading, running is not None) if result["exists"] else _no_index(reading)
+    )
     result["build_running"] = running is not None
     result["build_sources"] = reading if running is not None and "sources" in running else None
     settings, problem = _settings(settings_path)
@@ -115,9 +117,9 @@ OLDER = "built by an older pastfix: run pastfix build to bring it up to date"
 
 
 def _read(found: dict[str, Any]) -> bool:
-    """Whether `found` counts what an index holds: not when the file is no index, or one
-    that cannot be opened (a FIFO beside it), whose zeros and default sources told of
-    another program's database as of an empty index."""
+    """Whether `found` counts what an index holds: not of an index that cannot be opened
+    (a FIFO beside it), whose zeros and default sources told of it as of an empty index
+    (a file that is no index is an error: _index)."""
     return found["exists"] and found.get("problem") in (None, OLDER)
 
 
@@ -141,6 +143,7 @@ def _no_index(reading: list[dict[str, Any]] | None = None) -> dict[str, Any]:
                 "files_without_transcript": 0,
                 "files_with_rows_kept": 0,
                 "read_by_last_build": False,
+                "read_by_stopped_build": False,
             }
             for s in reading or _defaults()
         ],
@@ -154,9 +157,16 @@ def _defaults() -> list[dict[str, Any]]:
     ]
 
 
-def _index(db_path: Path, reading: list[dict[str, Any]]) -> dict[str, Any]:
+def _index(db_path: Path, reading: list[dict[str, Any]], running: bool) -> dict[str, Any]:
     """What the index holds; `reading`: the sources of the build running now, listed as the
-    last build's until a build has ended (the first one writes every row at its end)."""
+    last build's until a build has ended (the first one writes every row at its end).
+
+    A build that was stopped (Ctrl-C) left no last build, if it was the first, or the
+    index `stale` (Builder._begin), and its lock file still names what it was given: its
+    sources are listed, `read_by_stopped_build`. The folders a build without --source would
+    read here are not: they told of the demo's folder as the source of an index whose
+    first build, of another folder, was stopped (a new user, nu47 finding 6); and the files
+    a stopped incremental build stored were of sources "not read by the last build"."""
     wal = Path(f"{db_path}-wal")
     found: dict[str, Any] = {
         "size_bytes": db_path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
@@ -167,7 +177,12 @@ def _index(db_path: Path, reading: list[dict[str, Any]]) -> dict[str, Any]:
     try:
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         if "sessions" not in names or "_build_state" not in names:
-            return {**_no_index(), **found, "problem": f"{db_path} is not a pastfix index"}
+            if running:  # a first build, before it commits the schema
+                unbuilt = queries.UNBUILT_RUNNING.format(path=db_path)
+                return {**_no_index(reading), **found, "problem": unbuilt}
+            # Said alone, as find says it: its lines of an index's (the hook, MCP) and exit
+            # 0 then told of another program's database as of one (a new user, nu47 #9).
+            raise queries.NotAnIndex(queries.NOT_AN_INDEX.format(path=db_path))
         columns = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
         deleted = "transcript_deleted_at IS NOT NULL" if "transcript_deleted_at" in columns else "0"
         found["sessions"], found["messages"], found["sessions_without_transcript"] = conn.execute(
@@ -189,6 +204,7 @@ def _index(db_path: Path, reading: list[dict[str, Any]]) -> dict[str, Any]:
         ]
         last_build = _state(conn, "last_build")
         found["last_build"] = last_build if isinstance(last_build, dict) else None
+        stopped = not running and (found["last_build"] is None or bool(_state(conn, "stale")))
         known = _sources(_state(conn, "sources"))
         columns = {r[1] for r in conn.execute("PRAGMA table_info(source_files)")}
         agent = "agent" if "agent" in columns else "'claude'"
@@ -205,7 +221,9 @@ def _index(db_path: Path, reading: list[dict[str, Any]]) -> dict[str, Any]:
         conn.close()
     files = [(p, gone) for p, gone, _ in rows]
     last = _sources((found["last_build"] or {}).get("sources")) or None
-    roots = _roots(last or reading or _defaults(), known, rows)
+    given = _sources(paths.build_note(db_path).get("sources")) if stopped else []
+    first = last or reading
+    roots = _roots([*first, *(s for s in given if s not in first)], known, rows)
     # The kept copy (`<file>#<session id>`) of the rows a file no longer holds (cut short,
     # rewritten) is part of that file, no file of its own: while the file is there it is
     # told apart, as the rows kept; once the file is gone, the file is the one deleted.
@@ -234,6 +252,7 @@ def _index(db_path: Path, reading: list[dict[str, Any]]) -> dict[str, Any]:
                 {p.rpartition("#")[0] for p in cut if source_of(p) == root["path"]}
             ),
             "read_by_last_build": last is not None and root in last,
+            "read_by_stopped_build": root in given,
         }
         for root in roots
     ]
@@ -429,6 +448,7 @@ def _grouped(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
             os.path.dirname(s["path"]),
             s.get("exists", True),
             s["read_by_last_build"],
+            s["read_by_stopped_build"],
             bool(s["files_with_rows_kept"]),
         )
         groups.setdefault(alike, []).append(s)
@@ -489,7 +509,9 @@ def format_text(found: dict[str, Any]) -> str:
         there = "" if s.get("exists", True) else ", folder missing"
         cut = s["files_with_rows_kept"]
         kept = f", {cut:,} with rows kept that they no longer hold" if cut else ""
-        if found["exists"] and found["last_build"] and not s["read_by_last_build"]:
+        if s.get("read_by_stopped_build"):
+            there += ", its latest build did not finish"
+        elif found["exists"] and found["last_build"] and not s["read_by_last_build"]:
             there += ", not read by the last build"
         folders = f"{s['folders']:,} folders, " if s.get("folders", 1) > 1 else ""
         lines.append(

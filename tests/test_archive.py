@@ -588,6 +588,34 @@ def test_forget_a_session_by_the_start_of_its_id(tmp_path, projects):
         conn.close()
 
 
+def test_forget_of_a_session_id_given_as_db_path_names_session(tmp_path, projects, monkeypatch):
+    """`pastfix forget <session id>` (a new user's first guess, nu47 finding 5) read the id
+    as the index: with --db it said `give DB_PATH or --db, not both`. Any agent's id, or
+    its start, that names no file says to give it with --session, in one line; a file of
+    that name is still the index."""
+    corpus(projects)
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    monkeypatch.chdir(tmp_path)
+    for given in (A, A[:8], A[:11], "ses_3f2e1d0c9ffeZyXwVuTsRqPoNm"):
+        for args in (["--db", str(db_path)], ["--dry-run"], []):
+            result = CliRunner().invoke(cli.cli, ["forget", given, *args])
+            assert (result.exit_code, result.stderr) == (
+                2,
+                f"Error: {given} is no index but reads as a session's id: to forget that"
+                f" session, `pastfix forget --session {given}`\n",
+            ), args
+    assert len(findable(db_path)[0]) == 3
+    # an index named so is read as one; neither a word nor a path reads as an id
+    (tmp_path / A[:8]).write_bytes(db_path.read_bytes())
+    result = CliRunner().invoke(cli.cli, ["forget", A[:8], "--session", A, "--yes"])
+    assert result.exit_code == 0, result.output
+    assert len(findable(tmp_path / A[:8])[0]) == 2
+    for other in ("cafe", "indexes/2026.db", A[:7]):
+        result = CliRunner().invoke(cli.cli, ["forget", other, "--missing"])
+        assert "reads as a session" not in result.stderr
+
+
 def test_forget_from_a_file_that_is_no_index_is_a_one_line_error(tmp_path):
     """It was a traceback (BuildError); and neither file is written. A file that is not
     SQLite was said as a build says it, `refusing to overwrite it`: forget never would."""
@@ -881,6 +909,7 @@ def test_status_of_nothing_says_what_to_do(tmp_path, claude_home, monkeypatch):
             "files_without_transcript",
             "files_with_rows_kept",
             "read_by_last_build",
+            "read_by_stopped_build",
         }
         for s in found["sources"]
     )
@@ -930,6 +959,7 @@ def test_status_of_an_index_with_everything_installed(tmp_path, projects, claude
             "files_without_transcript": 1,
             "files_with_rows_kept": 0,
             "read_by_last_build": True,
+            "read_by_stopped_build": False,
         }
     ]
     assert found["hook_installed"] and found["hook"]["events"] == [
@@ -957,7 +987,12 @@ def test_status_lists_every_source_the_index_holds(tmp_path, projects, claude_ho
     db_path = tmp_path / "index.db"
     build_index(db_path, projects, rollouts)
     build_index(db_path, rollouts)
-    here = {"exists": True, "files_without_transcript": 0, "files_with_rows_kept": 0}
+    here = {
+        "exists": True,
+        "files_without_transcript": 0,
+        "files_with_rows_kept": 0,
+        "read_by_stopped_build": False,
+    }
     codex = {"path": str(rollouts), "agent": "codex", **here, "files": 1}
     claude = {"path": str(projects), "agent": "claude", **here, "files": 3}
     assert status_json(db_path)["sources"] == [
@@ -1119,6 +1154,7 @@ def test_a_transcript_gone_from_a_project_folder_beside_another_store_is_found_g
         "files_without_transcript": 1,
         "files_with_rows_kept": 0,
         "read_by_last_build": True,
+        "read_by_stopped_build": False,
     }
     assert {"path": str(project), "agent": "claude"} in found["last_build"]["sources"]
     text = CliRunner().invoke(cli.cli, ["status", str(db_path)]).stdout
@@ -1310,6 +1346,61 @@ def test_status_and_find_during_a_first_build_say_it_is_running(tmp_path, claude
     assert after["build_running"] is False and "may still be running" in after["advice"][0]
 
 
+def test_status_after_a_stopped_build_lists_what_it_was_given(tmp_path, claude_home, monkeypatch):
+    """A first build stopped by Ctrl-C (a new user's, nu47 finding 6) left status listing
+    the default folders, which it was not given, as the index's sources: now those of its
+    --source, marked as its latest build's that did not finish. A later build stopped after
+    it stored some files had their sources "not read by the last build"."""
+    (claude_home / "projects").mkdir()  # a default folder, which no build here reads
+    backup = tmp_path / "backup"
+    for sid, folder in ((A, "one"), (B, "two"), (C, "two")):
+        write_jsonl(
+            backup / folder / "-home-dev-app" / f"{sid}.jsonl",
+            failing_session(sid, 3, "ENOENT x", "Create it"),
+        )
+    one, two = backup / "one", backup / "two"
+    db_path = tmp_path / "index.db"
+
+    def interrupted(_):  # Ctrl-C, as it lands in the build
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        pbuild.build(db_path, [one], progress=interrupted)
+    found = status_json(db_path)
+    assert (found["last_build"], found["build_running"]) == (None, False)
+    assert [(s["path"], s["read_by_stopped_build"]) for s in found["sources"]] == [(str(one), True)]
+    text = CliRunner().invoke(cli.cli, ["status", str(db_path)]).stdout
+    assert (
+        f"source:     {one} (claude, 0 files indexed, 0 of them deleted since, its latest" in text
+    )
+    assert str(claude_home / "projects") not in text
+    pbuild.build(db_path, [one])
+    found = status_json(db_path)
+    assert [(s["path"], s["read_by_stopped_build"]) for s in found["sources"]] == [
+        (str(one), False)
+    ]
+    stored = []
+
+    def after_one(_):  # after the first file is stored
+        stored.append(1)
+        if len(stored) > 1:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(pbuild, "GROUP_SECONDS", 0)  # each file its own transaction
+    with pytest.raises(KeyboardInterrupt):
+        pbuild.build(db_path, [one, two], progress=after_one)
+    assert len(findable(db_path)[0]) == 2  # it stored one of two's files
+    found = status_json(db_path)
+    assert found["last_build"]["sources"] == [{"path": str(one), "agent": "claude"}]
+    assert [(s["path"], s["read_by_stopped_build"]) for s in found["sources"]] == [
+        (str(one), True),
+        (str(two), True),
+    ]
+    text = CliRunner().invoke(cli.cli, ["status", str(db_path)]).stdout
+    assert "not read by the last build" not in text
+    assert text.count("its latest build did not finish") == 2
+
+
 def test_status_during_a_first_build_lists_the_sources_it_reads(tmp_path, claude_home):
     """A first build commits nothing before its end: status listed the default folders
     (~/.claude/projects, which this build does not read), not its --source and --codex."""
@@ -1399,19 +1490,24 @@ def test_status_of_a_file_that_is_not_an_index(tmp_path, claude_home):
 def test_status_of_another_programs_database_says_only_that(tmp_path, claude_home):
     """Another program's SQLite database was shown as an empty index: `holds: 0 sessions`,
     the default folders as its sources, and advice to chmod 600 a file that "holds your
-    history", before the line that said it is not a pastfix index."""
+    history", before the line that said it is not a pastfix index; then (flt39) the
+    index's, the hook's and MCP's lines with that line last, exit 0 (a new user, nu47
+    finding 9). Now it is that line alone, exit 1, as find says it, in JSON too."""
     path = tmp_path / "notes.db"
     sqlite3.connect(path).execute("CREATE TABLE notes (text)").connection.close()
     path.chmod(0o644)
-    result = CliRunner().invoke(cli.cli, ["status", str(path)])
+    said = f"Error: {path} is not a pastfix index (see `pastfix build --help`)\n"
+    for json_ in ([], ["--json"]):
+        result = CliRunner().invoke(cli.cli, ["status", str(path), *json_])
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", said)
+    result = CliRunner().invoke(cli.cli, ["find", "--db", str(path), "ImportError: no x"])
+    assert (result.exit_code, result.stderr) == (1, said)
+    # a first build's file before it commits the schema: the build is said, not an error
+    with pbuild.build_lock(path, sources=[(tmp_path, "claude")]):
+        result = CliRunner().invoke(cli.cli, ["status", str(path)])
     assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
-    assert lines[0] == f"index:      {path} (0.0 MB)"
-    assert not [line for line in lines if line.startswith(("holds:", "source:"))]
-    assert f"{path} is not a pastfix index" in lines
-    assert "chmod" not in result.stdout
-    # the JSON keeps its keys, as documented
-    assert status_json(path)["problem"] == f"{path} is not a pastfix index"
+    assert f"build:      running now, reading {tmp_path} (claude)" in result.stdout
+    assert queries.UNBUILT_RUNNING.format(path=path) in result.stdout
 
 
 def test_find_says_a_session_cannot_be_resumed_when_its_transcript_is_gone(tmp_path, projects):

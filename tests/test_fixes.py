@@ -1368,6 +1368,48 @@ def test_the_same_folder_is_no_change():
     assert fix.outcome == fixes.FIXED and steps(fix) == []
 
 
+@pytest.mark.parametrize(
+    "before, after, change",
+    [
+        # a Codex session of set 32 (nu47 finding 4): shown `(changed: in /p)`, as if going
+        # into the folder had got past `pytest: command not found`
+        (
+            {"command": "pytest --version"},
+            {"command": "cd /p && python3 -m unittest discover -s tests/unit"},
+            "pytest → python3 -m unittest discover; in /p",
+        ),
+        (
+            {"command": "pytest -q", "workdir": "/p"},
+            {"command": "python3 -m unittest", "workdir": "/p/lib"},
+            "pytest → python3 -m unittest; in /p/lib",
+        ),
+        # outside the sandbox too
+        (
+            {"command": "pytest -q"},
+            {"command": "python3 -m unittest", "escalated": True},
+            f"{fixes.ESCALATED}; pytest → python3 -m unittest",
+        ),
+        # the same program in another folder: the folder, then the words it changed (the
+        # folder alone: test_a_retry_in_another_folder_is_a_changed_retry)
+        (
+            {"command": "python app.py"},
+            {"command": "cd /p && python3 app.py"},
+            "in /p; -python +python3",
+        ),
+    ],
+)
+def test_a_retry_of_another_program_in_another_folder_names_the_program_first(
+    before, after, change
+):
+    failed = call("exec_command", failed=True, **before)
+    retry = call("exec_command", **after)
+    program = before["command"].split()[0]
+    error = f"Exit code 127\n/bin/bash: {program}: command not found"
+    fix = run([failed, retry], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.confirmed_by == retry.tool_use_id
+    assert steps(fix) == [(retry.tool_use_id, change)]
+
+
 def test_the_folder_argument_of_a_stored_shell_call_reaches_the_rules(tmp_path):
     """refresh_fixes reads dir_path (Gemini CLI) and workdir (Codex) from a call's input."""
     conn = db.connect(tmp_path / "index.db")

@@ -3383,7 +3383,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "high-entropy-token",
         (
-            r"(?P<keyword>(?i:" + _KEYWORD + r"|key))s?\b[^A-Za-z0-9\n\"\\]{1,4}(?:is\s{1,3})?"
+            r"(?P<keyword>(?i:" + _KEYWORD + r"|key))(?i:s?" + _NAME_SUFFIX + r")\b"
+            r"[^A-Za-z0-9\n\"\\]{1,4}(?:is\s{1,3})?"
             r"(?P<token>[A-Za-z0-9+/_=-]{16," + str(_TOKEN_MAX) + r"})"
         ),
         "token",

@@ -119,16 +119,20 @@ def _compiled(pattern: str | bytes, flags: int) -> re.Pattern[Any]:
     """re.compile(pattern, flags), from its entry in CACHE when there is one."""
     key = (pattern, int(flags))  # (a RegexFlag is no int to marshal)
     entry = _read().get(key)
+    if entry is not None:
+        try:
+            return _pattern(pattern, entry)
+        except Exception:  # noqa: BLE001 (damaged: made again below, and kept by save())
+            pass
     try:
-        if entry is None:
-            from re import _compiler, _parser  # type: ignore[attr-defined]
+        from re import _compiler, _parser  # type: ignore[attr-defined]
 
-            tree = _parser.parse(pattern, key[1])
-            code = [int(op) for op in _compiler._code(tree, key[1])]
-            made = (key[1] | tree.state.flags, code, tree.state.groups - 1, tree.state.groupdict)
-            entry = _made[key] = marshal.dumps(made)
+        tree = _parser.parse(pattern, key[1])
+        code = [int(op) for op in _compiler._code(tree, key[1])]
+        made = (key[1] | tree.state.flags, code, tree.state.groups - 1, tree.state.groupdict)
+        entry = _made[key] = marshal.dumps(made)
         return _pattern(pattern, entry)
-    except Exception:  # noqa: BLE001 (an entry of another kind, a Python whose re differs)
+    except Exception:  # noqa: BLE001 (a Python whose re is made otherwise)
         _made.pop(key, None)
         return re.compile(pattern, flags)
 
@@ -162,6 +166,7 @@ def save() -> None:
 def _write(path: str, entries: dict[tuple[str | bytes, int], bytes]) -> None:
     temporary = f"{path}.{os.getpid()}"
     try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)  # (as Python makes __pycache__)
         with open(temporary, "wb") as f:
             f.write(marshal.dumps(entries))
         os.replace(temporary, path)

@@ -148,3 +148,12 @@ def test_every_pattern_made_from_its_entry_is_the_compiled_one(cache):
     assert len(entries) > 400
     for (pattern, flags), entry in entries.items():
         assert patterns._pattern(pattern, entry) == re.compile(pattern, flags), pattern
+
+
+def test_a_damaged_entry_is_made_again_and_kept(cache):
+    from pastfix import patterns
+
+    cache.write_bytes(marshal.dumps({(r"\d+", 0): b"not an entry"}))
+    assert lazy(r"\d+").findall("a 12 b 3") == ["12", "3"]
+    patterns.save()
+    assert _in_new_process(cache, r"\d+", 0, "a 12 b 3") == (["12", "3"], False)

@@ -1641,12 +1641,16 @@ def measure_other_agents(work: Path, runs: int) -> list[Row]:
 
 # The bytecode of the pastfix that a Python imports, written where it is, and its
 # patterns' compiled form where there is that (pastfix.patterns.save_every).
-COMPILE_PASTFIX = (
-    "import compileall, os, pastfix;"
-    " compileall.compile_dir(os.path.dirname(pastfix.__file__), quiet=1);"
-    " from pastfix import patterns;"
-    " getattr(patterns, 'save_every', lambda: None)()"
-)
+COMPILE_PASTFIX = """
+import compileall, os, pastfix
+compileall.compile_dir(os.path.dirname(pastfix.__file__), quiet=1)
+try:
+    from pastfix.patterns import save_every
+except ImportError:  # (a tree older than the kept patterns)
+    pass
+else:
+    save_every()
+"""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,7 +12,7 @@ from typing import Any
 import click
 import msgspec
 
-from pastfix import agents, count, entry, paths, transcripts
+from pastfix import agents, count, entry, paths, patterns, transcripts
 from pastfix import build as pbuild
 from pastfix import db as pdb
 from pastfix.patterns import lazy
@@ -121,6 +121,7 @@ def main() -> None:
     elif not isinstance(code, int):
         echo(str(code), err=True)
         code = 1
+    patterns.save()  # (the patterns this process compiled, for the next: see pastfix.patterns)
     try:
         sys.stdout.flush()
         sys.stderr.flush()

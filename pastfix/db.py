@@ -380,6 +380,17 @@ def refresh_tool_errors_fts(conn: Connection) -> None:
     )
 
 
+def add_tool_errors_fts(conn: Connection, after: int) -> None:
+    """Index in tool_errors_fts the failed tool results of ids above `after`, which it
+    holds every other of (see pastfix.build's _watch_errors_fts)."""
+    conn.execute(
+        "INSERT INTO tool_errors_fts(rowid, content)"
+        " SELECT id, content FROM tool_results INDEXED BY idx_tr_errors"
+        " WHERE is_error = 1 AND id > ? ORDER BY id",
+        [after],
+    )
+
+
 def refresh_signatures(conn: Connection) -> None:
     """Recompute the signature and kind of every failed tool result.
 

@@ -82,6 +82,9 @@ def _main() -> None:
 
         code = hook.main(sys.argv[2:])
         if code is not None:
+            from pastfix import patterns
+
+            patterns.save()  # (see pastfix.patterns)
             try:
                 sys.stdout.flush()
                 sys.stderr.flush()

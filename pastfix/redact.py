@@ -773,12 +773,12 @@ class _Rests(NamedTuple):
 
 def _rests(rest_line: str) -> _Rests:
     return _Rests(
-        re.compile(_LINE_END + rest_line),
+        lazy(_LINE_END + rest_line),
         {
-            sep: re.compile(_LINE_END + r"[^\S\n]*(?P<n>\d{1,9})" + around + rest_line)
+            sep: lazy(_LINE_END + r"[^\S\n]*(?P<n>\d{1,9})" + around + rest_line)
             for sep, around in _NUMBERED_SEPARATORS
         },
-        re.compile(_LINE_END + r"(?P<file>[\w./~-]{1,200})[:-](?P<n>\d{1,9})[:-]" + rest_line),
+        lazy(_LINE_END + r"(?P<file>[\w./~-]{1,200})[:-](?P<n>\d{1,9})[:-]" + rest_line),
         rest_line,
     )
 
@@ -4721,11 +4721,15 @@ _CREDENTIAL_PATH = lazy(
 _FIRST_VIEW = len(_PRINTERS) - len(_CREDENTIAL_FILES)
 
 
+# A group's name in a row, where _rows_pattern numbers it.
+_GROUP_NAME = lazy(r"\(\?(P<|P=|\()(\w+)")
+
+
 def _rows_pattern(rows: range) -> re.Pattern[str]:
-    return re.compile(
+    return lazy(
         r"(?<![\w.$/-])(?:"
         + "|".join(
-            f"(?P<r{n}>" + re.sub(r"\(\?(P<|P=|\()(\w+)", rf"(?\g<1>\g<2>{n}", row) + ")"
+            f"(?P<r{n}>" + _GROUP_NAME.sub(rf"(?\g<1>\g<2>{n}", row) + ")"
             for n, (row, _) in zip(rows, _PRINTERS[rows.start : rows.stop], strict=True)
         )
         + ")"

@@ -1,5 +1,6 @@
 """pastfix.patterns: patterns compiled at their first use answer as compiled ones do."""
 
+import marshal
 import re
 import subprocess
 import sys
@@ -56,3 +57,103 @@ def test_importing_the_hooks_modules_compiles_no_pattern():
     made, compiled = map(int, out.stdout.split())
     assert made > 300
     assert compiled <= made // 10, out.stdout
+
+
+def test_importing_the_rule_modules_compiles_no_pattern():
+    """Redaction's patterns built from its tables (_PRINTER, _VIEWS, the rests of a wrapped
+    token) are lazy too: compiled at import, they cost every build ~9 ms (1 MB append,
+    session 39) whether a command printed a secret or not."""
+    code = (
+        "import base64, binascii, heapq, math, bisect, fnmatch, posixpath, urllib.parse, json\n"
+        "import dataclasses, pathlib, shlex\n"
+        "try:\n    import re2\nexcept ImportError:\n    pass\n"
+        "import re, re._compiler as c\n"
+        "made = []\nreal = c.compile\n"
+        "c.compile = lambda p, f=0: made.append(p) or real(p, f)\n"
+        "import pastfix.redact, pastfix.fixes, pastfix.signatures, pastfix.locales\n"
+        "print(len(made), [str(p)[:60] for p in made])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("0 "), out.stdout
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """pastfix.patterns as a new process finds it, its CACHE in tmp_path."""
+    from pastfix import patterns
+
+    path = tmp_path / "patterns.re"
+    monkeypatch.setattr(patterns, "CACHE", str(path))
+    monkeypatch.setattr(patterns, "_entries", None)
+    monkeypatch.setattr(patterns, "_made", {})
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    return path
+
+
+def _in_new_process(path, pattern, flags, text):
+    """What lazy(pattern, flags) finds in `text` in a new process reading CACHE at `path`,
+    and whether it parsed the pattern itself."""
+    code = (
+        "import sys, re._parser as parser, pastfix.patterns as p\n"
+        f"p.CACHE = {str(path)!r}\n"
+        "parsed = []\nreal = parser.parse\n"
+        "parser.parse = lambda *a: parsed.append(1) or real(*a)\n"
+        f"found = p.lazy({pattern!r}, {int(flags)}).findall({text!r})\n"
+        "print(repr((found, bool(parsed))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return eval(out.stdout)  # noqa: S307 (our own repr)
+
+
+def test_a_compiled_pattern_is_kept_for_the_next_process(cache):
+    from pastfix import patterns
+
+    pattern = r"(?i)no such (?P<what>file|directory)"
+    text = "bash: x: No Such File, no such directory"
+    assert _in_new_process(cache, pattern, 0, text) == (["File", "directory"], True)
+    assert lazy(pattern).findall(text) == ["File", "directory"]
+    patterns.save()
+    assert cache.exists()
+    # read from the file, not parsed again, and the same matches
+    assert _in_new_process(cache, pattern, 0, text) == (["File", "directory"], False)
+    # another pattern or other flags are compiled as before
+    assert _in_new_process(cache, pattern, re.MULTILINE, text)[1] is True
+
+
+def test_a_damaged_cache_is_compiled_anew_and_written_again(cache):
+    from pastfix import patterns
+
+    cache.write_bytes(b"\xff not marshal")
+    assert lazy(r"\d+").findall("a 12 b 3") == ["12", "3"]
+    patterns.save()
+    assert _in_new_process(cache, r"\d+", 0, "a 12 b 3") == (["12", "3"], False)
+
+
+def test_no_cache_is_written_where_python_writes_no_bytecode(cache, monkeypatch):
+    from pastfix import patterns
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    assert lazy(r"x+").findall("xx") == ["xx"]
+    patterns.save()
+    assert not cache.exists()
+
+
+def test_every_pattern_made_from_its_entry_is_the_compiled_one(cache):
+    """Each lazy pattern of pastfix, as save_every() keeps it and a process makes it from
+    that, equals re.compile()'s (a Pattern's == compares its flags and SRE code)."""
+    from pastfix import patterns
+
+    patterns.save_every()
+    entries = marshal.loads(cache.read_bytes())
+    assert len(entries) > 400
+    for (pattern, flags), entry in entries.items():
+        assert patterns._pattern(pattern, entry) == re.compile(pattern, flags), pattern
+
+
+def test_a_damaged_entry_is_made_again_and_kept(cache):
+    from pastfix import patterns
+
+    cache.write_bytes(marshal.dumps({(r"\d+", 0): b"not an entry"}))
+    assert lazy(r"\d+").findall("a 12 b 3") == ["12", "3"]
+    patterns.save()
+    assert _in_new_process(cache, r"\d+", 0, "a 12 b 3") == (["12", "3"], False)

@@ -121,7 +121,9 @@ Printing = dict[str, "Told"]
 # keyword opening an aside (`(secret V)`), a value after a shell's line continuation
 # (`API_TOKEN=\` then V), a `.env`'s secret of words (`DB_PASSWORD=purple-monkey-dishwasher`),
 # a sensitive Terraform output whose value is an object.
-REDACTION_VERSION = 32
+# 33: a number after the high-entropy rule's keyword, as the assignment rules read one
+# (`API_KEY2=`, `api_key_v2:`).
+REDACTION_VERSION = 33
 
 
 def prepare(

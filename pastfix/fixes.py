@@ -983,6 +983,9 @@ def _ungrouped(words: Sequence[str]) -> list[str]:
     while words:
         bare = words[0].lstrip("(")
         opened += len(words[0]) - len(bare)
+        if not bare and opened:
+            words = words[1:]  # `( cd x ; ls )`
+            continue
         words[0] = bare
         spaced = words[1:2] == ["="]
         if bare[:1] != "$" or not (spaced or _POWERSHELL_ASSIGNMENT.match(bare)):
@@ -1011,7 +1014,7 @@ def _ungrouped(words: Sequence[str]) -> list[str]:
             word = word[:-shut]
             if opened:  # the command's own group closed (`((gc x) -replace ...)`)
                 return [*kept, word] if word else kept
-        if word:
+        if word or not shut:  # (an empty word given, `-p ""`, is one)
             kept.append(word)
     return kept
 

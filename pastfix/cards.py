@@ -434,16 +434,44 @@ def same_fix_key(
     outcome: str,
     fixed_at: str | None,
     project: str | None,
-    steps: Iterable[tuple[str, str | None, str]],
+    steps: Iterable[tuple[str, str | None, str, str | None]],
 ) -> tuple[Any, ...] | None:
     """What two fixes of an error share when they are the same: its signature, the outcome,
-    and remedy steps (tool, the file an edit changed, else the target as shown) of the same
-    tools on the same targets, in the project. None for a failure without a fix."""
+    and remedy steps (tool, the file an edit changed, else the target as shown, and the
+    retry's change) of the same tools on the same targets, in the project; a shell retry
+    changed only by its words (`-python +python3`, `+--set-upstream +origin <project>`),
+    by that change, whatever else its command ran and whichever agent's shell ran it:
+    `python: command not found` fixed by python3 in 4 sessions of Claude Code and Codex,
+    each retry a command of its own, took the hook's two blocks (a new user's trial, nu47
+    finding 7). None for a failure without a fix."""
     name = (project or "").rstrip("/").rsplit("/", 1)[-1]
-    same = tuple((tool, path or _same_target(target, name)) for tool, path, target in steps)
+    same = tuple(
+        ("shell", "changed", _same_words(change, name))
+        if not path and tool in fixes.SHELL_TOOLS and change and _changed_words(change)
+        else (tool, path or _same_target(target, name))
+        for tool, path, target, change in steps
+    )
     if not fixed_at or not same:
         return None
     return (signature, outcome, same)
+
+
+# A part of a retry's change that is made of its words (fixes.command_change): words taken
+# out and put in (`-npx +./node_modules/.bin/prisma`, `without --force`), words quoted. A
+# part that names commands run besides (`first ...`, `then ...`), a change cut short (` …`)
+# or one told in other words (`its code rewritten`, `with escalated permissions`) is none.
+_CHANGED_WORDS = lazy(r"(?:[-+]\S+|without \S+)(?: (?:[-+]\S+|without \S+))*|quoted .+")
+
+
+def _changed_words(change: str) -> bool:
+    """Whether a retry's change is made only of its words (_CHANGED_WORDS)."""
+    return all(_CHANGED_WORDS.fullmatch(part) for part in change.split("; "))
+
+
+def _same_words(change: str, project: str) -> str:
+    """A retry's change as two sessions' same fixes share it: the project folder's name
+    (a worktree's, often its branch) made a placeholder, as _same_target does."""
+    return change.replace(project, "<project>") if len(project) >= 3 else change
 
 
 def row_fix_key(row: dict[str, Any]) -> tuple[Any, ...] | None:
@@ -456,6 +484,7 @@ def row_fix_key(row: dict[str, Any]) -> tuple[Any, ...] | None:
             step["tool"],
             in_project(step["path"], project) if step["path"] else None,
             one_line(in_project(step["target"], project), 300),
+            step.get("change"),
         )
         for step in remedy_steps(row)
     ]

@@ -1766,3 +1766,53 @@ def test_a_workaround_for_another_goal_is_not_recalled(tmp_path):
     # a pasted error says no goal: as before
     no_call = {k: v for k, v in event(SUDO).items() if k != "tool_input"}
     assert "npm install sql.js" in context_of(hook.respond(json.dumps(no_call), db))
+
+
+def test_the_same_change_of_other_commands_is_one_fix():
+    """`python: command not found`, fixed by python3 in a Claude Code session (`python3
+    x.py`) and a Codex one (`python3 - <<'PY' ...`): each retry's command is its own, its
+    change the same (`-python +python3`): one block naming the other session, as find's
+    cards (nu47 finding 7). A retry changed otherwise (`+-m`), or whose change names what
+    it ran besides (`then ...`), keeps its block."""
+
+    def row(session, day, tool, target, change):
+        return {
+            "session_id": session,
+            "project": f"/w/{session}",
+            "failed_at": f"2026-01-0{day}T00:00:00Z",
+            "tool": tool,
+            "target": "python x.py",
+            "matched": "signature",
+            "signature": "command not found: python",
+            "occurrences": 1,
+            "resume": f"claude --resume {session}",
+            "fixed_at": f"2026-01-0{day}T00:01:00Z",
+            "fix_target": target,
+            "fix_tool_use_id": f"{session}-2",
+            "outcome": "fixed",
+            "remedy": [
+                {"tool_use_id": f"{session}-2", "tool": tool, "target": target, "change": change}
+            ],
+            "fix_edits": [],
+            "next_text": None,
+        }
+
+    rows = [
+        row("s1", 4, "Bash", "python3 /workspace/number_generator.py", "-python +python3"),
+        row(
+            "s2",
+            3,
+            "shell",
+            "python3 - <<'PY'\nprint(len(open('a.log').read()))\nPY",
+            "-python +python3",
+        ),
+        row("s3", 2, "Bash", "python3 report.py && ls out", "-python +python3; then ls out"),
+        row("s4", 1, "Bash", "python -m report", "+-m"),
+    ]
+    text = hook.context(rows)
+    assert [line.split(", session ")[1] for line in text.splitlines() if ", session " in line][
+        :2
+    ] == ["s1 (claude --resume s1):", "s3 (claude --resume s3):"]
+    assert "  same fix in 2 sessions; also: s2 (2026-01-03)\n" in text
+    shown = [row["session_id"] for row, _ in cards.group_same_fixes(rows, cards.row_fix_key)]
+    assert shown == ["s1", "s3", "s4"]

@@ -494,7 +494,10 @@ def group_same_fixes(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _fix_key(card: dict[str, Any]) -> tuple[Any, ...] | None:
-    steps = [(step["tool"], step["path"], step["target_head"]) for step in card["remedy_steps"]]
+    steps = [
+        (step["tool"], step["path"], step["target_head"], step.get("change"))
+        for step in card["remedy_steps"]
+    ]
     return cards.same_fix_key(
         card["signature"], card["outcome"], card["fixed_at"], card["project"], steps
     )

@@ -256,6 +256,11 @@ class Rule(NamedTuple):
     # Substrings (case-sensitive) of which the text must hold one besides an anchor, found
     # in the same pass: a keyword rule that few texts with a keyword need.
     needs: tuple[str, ...] = ()
+    # Whether an `at_anchors` pattern starts with its one anchor as it is written (what
+    # stands before the anchor asked by a lookbehind after it): its matches are then found
+    # by searching for the pattern, in C, not by a scan for the anchor and a match tried
+    # at each place (see _searched_matches).
+    searched: bool = False
 
 
 # A rule's pattern, compiled once, when a text first holds one of its anchors.
@@ -3791,7 +3796,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         (
-            r"(?<![\w.-])export[^\S\n]+(?P<name>[A-Za-z_][A-Za-z0-9_]{0,100})=[\"']?"
+            r"export(?<![\w.-]export)[^\S\n]+(?P<name>[A-Za-z_][A-Za-z0-9_]{0,100})=[\"']?"
             r"(?P<value>[A-Za-z0-9+/_=-]{16,1000})(?=[\s;&|)\"'\\]|\Z)"
         ),
         "value",
@@ -3802,6 +3807,7 @@ RULES: tuple[Rule, ...] = (
         ),
         anchors=("export",),
         at_anchors=True,
+        searched=True,
     ),
     # REDACTION_VERSION 31: a secret named in a sentence by its kind (see _named_in_prose)
     Rule(
@@ -4429,6 +4435,8 @@ def _hits(
         if known is None or known[0] is not text:
             known = starts[anchors] = (text, _keyword_starts(text, anchors))
         matches: Any = _at_keywords(pattern, text, known[1], group, judged)
+    elif rule.searched:
+        matches = _searched_matches(pattern, text, group, judged)
     elif rule.at_anchors:
         at = _anchor_starts(text, present.intersection(rule.anchors), rule.anchors)
         matches = _at_keywords(pattern, text, at, group, judged)
@@ -4573,6 +4581,33 @@ def _at_keywords(
         m = match(text, at)
         if m is not None:
             heappush(waiting, (m.start(group), at, m))
+    while waiting:
+        yield heappop(waiting)[2]
+
+
+def _searched_matches(
+    pattern: re.Pattern[str], text: str, group: int | str, judged: list[int]
+) -> Iterator[re.Match[str]]:
+    """_at_keywords() of a `searched` rule: the same matches, in the same order, each
+    place where the pattern matches found by its search from the place after the last.
+
+    A pattern that starts with its anchor matches only where the anchor does, so these
+    are the places _at_keywords tries that match; the ones that do not cost no Python call.
+    `export` is in 8,066 texts of the 200 MB corpus, 53,536 times, a module's mostly (`export
+    default`): a scan of them for it and a match at each were 435M instructions, this
+    search 267M.
+    """
+    waiting: list[tuple[int, int, re.Match[str]]] = []
+    search = pattern.search
+    pos = 0
+    while (m := search(text, pos)) is not None:
+        at = pos = m.start()
+        pos += 1
+        while waiting and waiting[0][0] <= at:
+            yield heappop(waiting)[2]
+        if at < judged[0]:
+            continue
+        heappush(waiting, (m.start(group), at, m))
     while waiting:
         yield heappop(waiting)[2]
 

@@ -1164,6 +1164,51 @@ def test_keywords_are_tried_in_order_of_their_secret(pieces):
         assert [m.span() for m in new] == [m.span() for m in old]
 
 
+# -- a rule searched for, not tried at each of its anchors (session 39) -------------------
+
+_EXPORTED_PIECES = st.sampled_from(
+    ["export", " ", "\t", "\n", "SIGNING", "=", "'", '"', ";", "/", ".", "-", "x", "default"]
+    + ["8f3KqZx9Yw8Vu7Ts6Rq5Po4N", "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0Ed9", "export DEPLOY_HOOK="]
+)
+
+
+@given(st.lists(_EXPORTED_PIECES, max_size=16))
+def test_a_searched_rule_finds_what_a_match_at_each_anchor_found(pieces):
+    """A `searched` rule's pattern, its lookbehind written after its anchor, finds by a
+    search the spans its pattern as written before (the lookbehind first) found tried at
+    each of its anchors, in the same order, a long value judged no secret included."""
+    text = "".join(pieces)
+    for rule in redact_module.RULES:
+        if not rule.searched:
+            continue
+        (anchor,) = rule.anchors
+        head = re.match(rf"{anchor}\(\?<!(.*?){anchor}\)", rule.pattern)
+        assert head is not None
+        before = rule._replace(
+            pattern=f"(?<!{head[1]}){anchor}{rule.pattern[head.end() :]}", searched=False
+        )
+        found = redact_module._hits(rule, text, {anchor}, {})
+        assert list(found) == list(redact_module._hits(before, text, {anchor}, {}))
+
+
+def test_a_common_anchor_is_searched_for_not_tried_at_each_place(monkeypatch):
+    """`export` is mostly a module's (`export default`, 53,536 times in the 200 MB corpus's
+    texts): the exported literal's rule searches for its pattern, and no longer finds each
+    `export` to try its match there."""
+    scanned = []
+    anchor_starts = redact_module._anchor_starts
+
+    def recorded(text, anchors, among=()):
+        scanned.append(set(anchors))
+        return anchor_starts(text, anchors, among)
+
+    monkeypatch.setattr(redact_module, "_anchor_starts", recorded)
+    module = "export default App;\nexport const x = 1;\n" * 20
+    text = f"{module}export SIGNING={SECRET}; echo ok"
+    assert redact(text) == (f"{module}export SIGNING=[REDACTED:secret]; echo ok", {"secret": 1})
+    assert not any("export" in anchors for anchors in scanned)
+
+
 def test_a_value_cut_inside_a_marker_takes_the_marker_whole():
     """Hypothesis found a command's password, cut at its 200 characters, end inside the
     marker of a token an earlier rule replaced, and half that marker left behind."""

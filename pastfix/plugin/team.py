@@ -82,7 +82,11 @@ async def page(datasette: Datasette, request: Request) -> Response:
         "highlight": views.highlight,
         "find_url": lambda error: _url(datasette, "find", error=error),
         **(
-            {**_find_context(datasette, rows, params), "key_line_notice": said}
+            {
+                **_find_context(datasette, rows, params),
+                "key_line_notice": said,
+                "english_notice": _english_notice(rows, params),
+            }
             if name == "find"
             else {"search_url": _url(datasette, "search")}
         ),
@@ -421,6 +425,11 @@ def _find_context(
         "sessions": len({(c["database"], c["session_id"]) for c in cards}),
         "search_url": _url(datasette, "search", q=_first_line(params["error"])),
     }
+
+
+def _english_notice(rows: list[dict[str, Any]], params: dict[str, str]) -> str | None:
+    """What the find page says of a paste read as its English message (queries.english_notice)."""
+    return queries.english_notice(params["error"], rows) if params["error"].strip() else None
 
 
 def _first_line(text: str) -> str:

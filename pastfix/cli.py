@@ -667,6 +667,9 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
     if db_path is None and not elsewhere and not seen:
         # which index said "not seen", when none was named (an index given is known)
         echo(f"Searched {conn_path.absolute()}", err=True)
+    if english := queries.english_notice(error, rows):
+        # (cards of English errors for a paste in another language: what it was read as)
+        echo(english + ("\n" * (not json_)), err=True)
     head = None  # a line above the cards on stdout (says_little_head)
     if said:
         echo(said + ("\n" * (not json_)), err=True)

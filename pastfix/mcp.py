@@ -264,6 +264,9 @@ def result(
             # (said: which line of the paste the rows are of, queries.by_which_line, which
             # `pastfix find` and the find page say alone too)
             notices.insert(0, elsewhere_only)
+        if english := queries.english_notice(error, rows):
+            # (a paste in another language found English errors: what it was read as)
+            notices.append(english)
     if notices:
         structured["notice"] = " ".join(notices)
         text = structured["notice"] + "\n" + text

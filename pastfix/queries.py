@@ -2189,6 +2189,26 @@ def second_error_notice(error: str, line: str) -> str:
     )
 
 
+def english_notice(error: str, rows: list[dict[str, Any]]) -> str | None:
+    """What `pastfix find`, MCP and the find pages say of a paste whose key line was read as
+    its English message (locales.in_english: `bash: python: Kommando nicht gefunden.`) and
+    found failures by that message's signature: cards of English errors, and nothing said why
+    (session 39). The English line quoted, of the redacted paste. None when the key line is
+    English, or the rows are of another line (by_which_line) or only share its words."""
+    from pastfix.locales import in_english
+    from pastfix.redact import redact  # imported on first use: the hook starts faster
+
+    text = paste_text(redact(error)[0])
+    key = signatures.key_line(text).strip()
+    english = in_english(key)
+    if english == key:
+        return None
+    signature = signatures.signature(text)
+    if not any(r["matched"] == "signature" and r["signature"] == signature for r in rows):
+        return None
+    return f"Read as its English message: {_quoted(one_line(english, 80))}."
+
+
 def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:
     """What `pastfix find` and the MCP tool say of an error that was not seen before, its
     quote redacted: a token pasted with the error is not said back (to an agent, by MCP)."""

@@ -1035,6 +1035,26 @@ def test_find_of_an_exit_status_alone_shows_the_failures_that_ended_so(status_in
     assert result.stderr.startswith("Not seen before: ")
 
 
+def test_find_of_an_error_in_another_language_says_what_it_was_read_as(status_index):
+    """`bash: python: Kommando nicht gefunden.` finds the failure of the English `command not
+    found` (pastfix.locales): stderr says which English message it was read as, or the cards
+    of English errors are unexplained (session 39). An English paste says nothing so."""
+    german = "Exit code 127\n/bin/bash: Zeile 1: python: Kommando nicht gefunden."
+    result = CliRunner().invoke(cli, ["find", german, str(status_index)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (
+        "Read as its English message: '/bin/bash: line 1: python: command not found'.\n\n"
+    )
+    assert "python: command not found" in result.stdout
+    result = CliRunner().invoke(cli, ["find", german, str(status_index), "--json"])
+    assert result.stderr == (
+        "Read as its English message: '/bin/bash: line 1: python: command not found'.\n"
+    )
+    assert [row["session_id"] for row in json.loads(result.stdout)] == ["status127"]
+    english = "/bin/bash: line 1: python: command not found"
+    assert CliRunner().invoke(cli, ["find", english, str(status_index)]).stderr == ""
+
+
 def test_find_of_an_error_that_is_not_utf8(tmp_path, projects):
     """A byte of another encoding, in the argument or on stdin, is U+FFFD as in stored
     text: it was a traceback ("surrogates not allowed")."""

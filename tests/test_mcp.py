@@ -251,6 +251,23 @@ def test_find_past_fix_of_an_exit_status_alone_gives_the_failures_that_ended_so(
     )
 
 
+def test_find_past_fix_of_an_error_in_another_language_says_what_it_was_read_as(status_index):
+    """As `pastfix find`: a paste in another language that found English errors says which
+    English message it was read as, in the notice the model is given (session 39)."""
+
+    async def ask(error):
+        async with Client(server.create_server(status_index)) as client:
+            return await client.call_tool("find_past_fix", {"error": error})
+
+    german = anyio.run(ask, "bash: python: Kommando nicht gefunden.")
+    assert [r["session_id"] for r in german.structured_content["rows"]] == ["status127"]
+    said = "Read as its English message: 'bash: python: command not found'."
+    assert german.structured_content["notice"] == said
+    assert german.content[0].text.startswith(said + "\n")
+    english = anyio.run(ask, "bash: python: command not found")
+    assert "notice" not in english.structured_content
+
+
 def test_tools_in_process(index):
     names, answers = anyio.run(call_all, server.create_server(index))
     check(index, names, answers)

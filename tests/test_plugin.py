@@ -550,6 +550,23 @@ async def test_find_past_fix_page_names_a_second_error_of_the_paste(ds):
 
 
 @pytest.mark.asyncio
+async def test_find_pages_say_what_a_paste_in_another_language_was_read_as(status_index):
+    """`bash: python: Kommando nicht gefunden.` finds the English `command not found` failure:
+    the find page of the index and that over every index say which English message it was
+    read as, as `pastfix find` and MCP do (queries.english_notice, session 39)."""
+    ds = Datasette([str(status_index)])
+    said = "<p>Read as its English message: 'bash: python: command not found'.</p>"
+    for path in ("/index/find_past_fix", "/-/pastfix/find"):
+        for error, notice in (
+            ("bash: python: Kommando nicht gefunden.", True),
+            ("bash: python: command not found", False),
+        ):
+            page = (await ds.client.get(path, params={"error": error})).text
+            assert "/-/session/status127?call=" in page
+            assert (said in html.unescape(page)) is notice, (path, error)
+
+
+@pytest.mark.asyncio
 async def test_find_past_fix_page_of_an_exit_status_alone_shows_the_failures_that_ended_so(
     status_index,
 ):

@@ -1,17 +1,19 @@
 """The pages over every index (pastfix.plugin.team): /-/pastfix/find, search and recurring,
 with two indexes under other names than index, beside a database pastfix did not build."""
 
+import html
+import re
 import shutil
 import sqlite3
 from urllib.parse import urlencode
 
 import pytest
 from conftest import build_index
-from corpus import HOSTILE, write_corpus
+from corpus import ENOENT, HOSTILE, write_corpus
 from datasette.app import Datasette
 from datasette.database import QueryInterrupted
 
-from pastfix import LATEST_MIGRATION, queries
+from pastfix import LATEST_MIGRATION, queries, signatures
 
 PAGES = {
     "find": ["error", "limit"],
@@ -67,8 +69,8 @@ def expected_find(files, name, error, **params):
 @pytest.mark.asyncio
 async def test_find_merges_every_index(ds, files):
     data = await get_json(ds, "/-/pastfix/find.json", error="ENOENT dist/index.js")
-    assert list(data) == ["ok", "query", "params", "databases", "skipped", "rows"]
-    assert data["ok"] is True and data["query"] == "find_past_fix"
+    assert list(data) == ["ok", "query", "params", "databases", "skipped", "rows", "notice"]
+    assert data["ok"] is True and data["notice"] is None and data["query"] == "find_past_fix"
     assert data["params"] == {"error": "ENOENT dist/index.js", "limit": ""}
     # notes.db is not an index: left out without a word.
     assert data["databases"] == ["alice", "bob"] and data["skipped"] == []
@@ -207,6 +209,38 @@ async def test_find_page_labels_every_card_with_its_index(ds):
     none = (await ds.client.get("/-/pastfix/find", params={"error": "zzz nothing"})).text
     assert "<strong>Not seen before</strong> in any index." in none
     assert 'href="/-/pastfix/search?q=zzz+nothing"' in none
+
+
+@pytest.mark.asyncio
+async def test_find_page_says_which_line_of_the_paste_its_cards_are_of(ds):
+    """Two errors pasted, each seen before: the cards are the key line's, and the page over
+    every index names the other line, as the find page of one index, `pastfix find` and MCP
+    do (queries.by_which_line); a paste whose key line no index saw: the cards are those of
+    another error line of it, in every index that saw that line, and the page says so."""
+    enoent = signatures.key_line(ENOENT)
+    paste = f"EISDIR: illegal operation on a directory, read\n{enoent}"
+    page = (await ds.client.get("/-/pastfix/find", params={"error": paste})).text
+    notice = " ".join(page.split('<div class="pf-notice pf-unseen">')[1].split("</p>")[0].split())
+    assert html.unescape(notice) == (
+        "<p>The failures below are of its key line, 'EISDIR: illegal operation on a"
+        " directory, read'; another error line of it was seen before too, \"Error: ENOENT: no"
+        " such file or directory, open '/home/u/app/dist/index.js'\": paste that line alone to"
+        " find its failures."
+    )
+    assert set(re.findall(r'<a href="/(\w+)/-/session/(\w+)\?call=', page)) == {("alice", "s1")}
+    data = await get_json(ds, "/-/pastfix/find.json", error=paste)
+    assert data["notice"] == html.unescape(notice)[3:]
+    log = f"[2026-04-01 10:22:03] ERROR: step 'build' failed in /home/me/zzzproj\n{enoent}"
+    page = (await ds.client.get("/-/pastfix/find", params={"error": log})).text
+    assert "was not seen before; another error line of it was" in " ".join(page.split())
+    assert "<strong>Not seen before</strong>" not in page
+    sessions = set(re.findall(r'<a href="/(\w+)/-/session/(\w+)\?call=', page))
+    assert sessions == {("alice", "s1"), ("bob", "s2")}
+    data = await get_json(ds, "/-/pastfix/find.json", error=log)
+    assert {(r["database"], r["matched"]) for r in data["rows"]} == {
+        ("alice", "signature"),
+        ("bob", "signature"),
+    }
 
 
 @pytest.mark.asyncio

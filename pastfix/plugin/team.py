@@ -55,6 +55,9 @@ async def page(datasette: Datasette, request: Request) -> Response:
     params = {p: _arg(request, p) for p in queries.CANNED_QUERIES[query]["params"]}
     names, skipped = await served_indexes(datasette, request.actor)
     per_index = await _run_everywhere(datasette, names, query, params, skipped)
+    said = None
+    if name == "find":
+        per_index, said = await _by_which_line(datasette, per_index, params)
     rows = MERGES[name](datasette, per_index, params)
     data = {
         "ok": True,
@@ -63,6 +66,8 @@ async def page(datasette: Datasette, request: Request) -> Response:
         "databases": names,
         "skipped": skipped,
         "rows": rows,
+        # which line of the paste the rows are of (_by_which_line), as the find page says
+        **({"notice": said} if name == "find" else {}),
     }
     if request.url_vars.get("format") == "json":
         return Response.json(data)
@@ -77,7 +82,11 @@ async def page(datasette: Datasette, request: Request) -> Response:
         "highlight": views.highlight,
         "find_url": lambda error: _url(datasette, "find", error=error),
         **(
-            _find_context(datasette, rows, params)
+            {
+                **_find_context(datasette, rows, params),
+                "key_line_notice": said,
+                "english_notice": _english_notice(rows, params),
+            }
             if name == "find"
             else {"search_url": _url(datasette, "search")}
         ),
@@ -148,7 +157,7 @@ def _all_failures(
     search_messages' do; each row links to the find page for its own error."""
     rows = [
         row
-        for row in _merge_find(datasette, per_index, {"error": q, "limit": ""})
+        for row in _merge_find(datasette, _decoded(per_index), {"error": q, "limit": ""})
         if row["matched"] != "some words"
     ]
     shown = {(row["database"], row["session_id"], row["signature"]) for row in rows}
@@ -274,15 +283,61 @@ async def _run_everywhere(
 # -- merging ------------------------------------------------------------------------
 
 
+def _decoded(per_index: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """Each index's find_past_fix rows, their JSON columns decoded, as _merge_find takes them."""
+    return {name: queries.decode_json_columns(found) for name, found in per_index.items()}
+
+
+async def _by_which_line(
+    datasette: Datasette, per_index: dict[str, list[dict[str, Any]]], params: dict[str, str]
+) -> tuple[dict[str, list[dict[str, Any]]], str | None]:
+    """Each index's find_past_fix rows (decoded), and which line of the paste they are of, by
+    queries.by_which_line, as the find page of one index, `pastfix find` and MCP say it.
+
+    Seen before by its key line in some index: the rows of every index as they are, and a
+    second error line seen before in any index that none of the merged rows holds is named.
+    Else the rows of another error line of it seen before, in the first index that has one,
+    and in every index whose first such line is the same (the same notice); an index that
+    found no such line, or another one, gives none: the cards are of one line."""
+    per_index = _decoded(per_index)
+    error = params["error"]
+    if not error.strip() or not per_index:
+        return per_index, None
+    limit = queries.find_limit(params["limit"])
+    merged = _merge_find(datasette, per_index, params)
+    seen = queries.seen_before(merged)
+
+    def which(name: str) -> Any:
+        given = merged if seen else per_index[name]
+        return datasette.get_database(name).execute_fn(
+            lambda conn: queries.by_which_line(conn, error, given, limit)
+        )
+
+    outcomes = await asyncio.gather(*map(which, per_index), return_exceptions=True)
+    found: dict[str, tuple[list[dict[str, Any]], str]] = {}
+    for name, outcome in zip(per_index, outcomes, strict=True):
+        if isinstance(outcome, sqlite3.DatabaseError | QueryInterrupted):
+            continue  # (its rows were read: the notice of the others is said)
+        if isinstance(outcome, BaseException):
+            raise outcome
+        if outcome[1]:
+            found[name] = outcome
+    if not found:
+        return per_index, None
+    said = next(iter(found.values()))[1]
+    if seen:
+        return per_index, said
+    return {name: rows for name, (rows, line) in found.items() if line == said}, said
+
+
 def _merge_find(
     datasette: Datasette, per_index: dict[str, list[dict[str, Any]]], params: dict[str, str]
 ) -> list[dict[str, Any]]:
-    """Every index's rows merged by queries.merge_find_rows, cut to `limit`."""
+    """Every index's rows (_decoded) merged by queries.merge_find_rows, cut to `limit`."""
     lists = []
     for name, found in per_index.items():
         find_url = datasette.urls.query(name, "find_past_fix") + "?" + urlencode(params)
-        rows = queries.decode_json_columns(found)
-        lists.append([{"database": name, "find_url": find_url, **row} for row in rows])
+        lists.append([{"database": name, "find_url": find_url, **row} for row in found])
     return queries.merge_find_rows(lists)[: queries.find_limit(params["limit"])]
 
 
@@ -370,6 +425,11 @@ def _find_context(
         "sessions": len({(c["database"], c["session_id"]) for c in cards}),
         "search_url": _url(datasette, "search", q=_first_line(params["error"])),
     }
+
+
+def _english_notice(rows: list[dict[str, Any]], params: dict[str, str]) -> str | None:
+    """What the find page says of a paste read as its English message (queries.english_notice)."""
+    return queries.english_notice(params["error"], rows) if params["error"].strip() else None
 
 
 def _first_line(text: str) -> str:

@@ -345,6 +345,8 @@ async def template_vars(
             )
         page = find_page(rows, request, database, datasette)
         page["key_line_notice"] = said
+        # (a paste in another language read as its English message: queries.english_notice)
+        page["english_notice"] = queries.english_notice(error, rows) if error.strip() else None
         page["file_history"] = await file_history(datasette, database, page["error"])
         if page["error"] and not page["seen_before"]:
             # not "Not seen before" of an index no build has finished (the first running)

@@ -261,6 +261,10 @@ class Rule(NamedTuple):
     # by searching for the pattern, in C, not by a scan for the anchor and a match tried
     # at each place (see _searched_matches).
     searched: bool = False
+    # A regex of which every match of `pattern` holds a match: a text without one is not
+    # looked at further (a search in C for a rarer part of the secret than its anchors,
+    # when those are common and the scan for them is a rule's cost).
+    holds: str = ""
 
 
 # A rule's pattern, compiled once, when a text first holds one of its anchors.
@@ -1326,9 +1330,14 @@ _DISCORD_HEADS = tuple(
     for first in ("MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT")
     for third in "AEIMQUYcgk"
 )
+# (its time and its HMAC: what the rule looks for first, see Rule.holds)
+_DISCORD_TAIL = r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}"
 _DISCORD_TOKEN = (
-    r"[MNO][DTjz][AEIMQUYcgk]" + _alone(3) + r"(?P<id>[A-Za-z0-9]{20,24})"
-    r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])"
+    r"[MNO][DTjz][AEIMQUYcgk]"
+    + _alone(3)
+    + r"(?P<id>[A-Za-z0-9]{20,24})"
+    + _DISCORD_TAIL
+    + r"(?![A-Za-z0-9_-])"
 )
 
 
@@ -3127,6 +3136,9 @@ RULES: tuple[Rule, ...] = (
         check=_discord_token,
         anchors=_DISCORD_HEADS,
         at_anchors=True,
+        # (its heads are common: 713 texts of the 200 MB generated corpus and the real one
+        # hold one, 49 long ones 32 or more, and none of them a tail)
+        holds=_DISCORD_TAIL,
         extend=_wrapped_end,
     ),
     Rule(
@@ -4422,6 +4434,8 @@ def _hits(
     rule: Rule, text: str, present: set[str], starts: _Starts
 ) -> Iterator[tuple[int, int, str]]:
     """The spans `rule` replaces in `text`, and their kinds, by start (they may overlap)."""
+    if rule.holds and _compiled(rule.holds).search(text) is None:
+        return
     if rule.find is not None:
         for start, end in rule.find(text):
             yield start, end, rule.kind

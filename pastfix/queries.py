@@ -2206,7 +2206,9 @@ def english_notice(error: str, rows: list[dict[str, Any]]) -> str | None:
     signature = signatures.signature(text)
     if not any(r["matched"] == "signature" and r["signature"] == signature for r in rows):
         return None
-    return f"Read as its English message: {_quoted(one_line(english, 80))}."
+    said = _quoted(one_line(english, 80))
+    # (a sentence's own stop inside the quotes ends it: `... no upstream branch.'`, not `.'.`)
+    return f"Read as its English message: {said}" + ("" if said[-2] in ".!?" else ".")
 
 
 def not_seen_notice(error: str, rows: list[dict[str, Any]]) -> str:

@@ -5972,3 +5972,17 @@ def test_another_file_is_named_as_the_notice_above_names_the_pasted_path():
     assert cards.how_matched(tsc, "src/a.ts(4,10): error TS6133: 'x' is declared") == (
         "same error, another file"
     )
+
+
+def test_the_english_message_a_paste_was_read_as_is_said_once_stopped():
+    """A git line is a sentence with its own stop: the notice ends with it, not `.'.`."""
+    french = "fatal: la branche courante main n'a pas de branche amont."
+    rows = [{"matched": "signature", "signature": signatures.signature(french)}]
+    assert queries.english_notice(french, rows) == (
+        "Read as its English message: 'fatal: The current branch main has no upstream branch.'"
+    )
+    german = "bash: python: Kommando nicht gefunden."
+    rows = [{"matched": "signature", "signature": signatures.signature(german)}]
+    assert queries.english_notice(german, rows) == (
+        "Read as its English message: 'bash: python: command not found'."
+    )

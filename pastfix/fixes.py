@@ -7871,38 +7871,15 @@ def fix_of(
                 return _lists_name(step, part, output)
             return missing and way == WORKED_AROUND and _printed_path(step, found, output)
 
-        fix = _confirmed(
-            failed,
-            after[:n],
-            call,
-            way,
-            error,
-            window_end,
-            start,
-            stop,
-            listed,
-            output,
-            unparsed,
-            key_line,
-        )
+        # (the same call of _confirmed but for where its remedy may start)
+        head = (failed, after[:n], call, way, error, window_end)
+        tail = (stop, listed, output, unparsed, key_line)
+        fix = _confirmed(*head, start, *tail)
         earlier = _progress_from(start, retried, after, error, output) if start else start
         if not fix.remedy and earlier < start:
             # nothing after its last sighting did it, but the agent's steps before it took
             # away some of its errors (see _progress_from)
-            fix = _confirmed(
-                failed,
-                after[:n],
-                call,
-                way,
-                error,
-                window_end,
-                earlier,
-                stop,
-                listed,
-                output,
-                unparsed,
-                key_line,
-            )
+            fix = _confirmed(*head, earlier, *tail)
         if way == WORKED_AROUND and _path_corrected(failed, call):
             fix.outcome = FIXED
         if way == FIXED and failed.name in SHELL_TOOLS:

@@ -2163,29 +2163,33 @@ def by_which_line(
     return with_goals(found, command), other_line_notice(error, line)
 
 
-def other_line_notice(error: str, line: str) -> str:
-    """What `pastfix find`, MCP and the find page say of a paste found by another error line
-    of it than its key line (by_other_line), both quoted redacted."""
+def _key_and_line(error: str, line: str) -> tuple[str, str]:
+    """A paste's key line and another line of it, each redacted and quoted, as the notices
+    of other_line_notice and second_error_notice name them."""
     from pastfix.redact import redact  # imported on first use: the hook starts faster
 
     key = signatures.key_line(paste_text(redact(error)[0]))
+    return _quoted(one_line(key, 80)), _quoted(one_line(redact(line)[0], 80))
+
+
+def other_line_notice(error: str, line: str) -> str:
+    """What `pastfix find`, MCP and the find page say of a paste found by another error line
+    of it than its key line (by_other_line)."""
+    key, other = _key_and_line(error, line)
     return (
-        f"Its key line, {_quoted(one_line(key, 80))}, was not seen before; another error"
-        f" line of it was, {_quoted(one_line(redact(line)[0], 80))}: the failures below are"
-        " that line's (it may follow from the key line's error, not cause it)."
+        f"Its key line, {key}, was not seen before; another error line of it was, {other}:"
+        " the failures below are that line's (it may follow from the key line's error, not"
+        " cause it)."
     )
 
 
 def second_error_notice(error: str, line: str) -> str:
     """What `pastfix find`, MCP and the find page say of a paste seen before by its key line
-    that holds another error seen before (other_seen_line), both quoted redacted."""
-    from pastfix.redact import redact  # imported on first use: the hook starts faster
-
-    key = signatures.key_line(paste_text(redact(error)[0]))
+    that holds another error seen before (other_seen_line)."""
+    key, other = _key_and_line(error, line)
     return (
-        f"The failures below are of its key line, {_quoted(one_line(key, 80))}; another error"
-        f" line of it was seen before too, {_quoted(one_line(redact(line)[0], 80))}: paste"
-        " that line alone to find its failures."
+        f"The failures below are of its key line, {key}; another error line of it was seen"
+        f" before too, {other}: paste that line alone to find its failures."
     )
 
 

@@ -186,6 +186,9 @@ NOT_FIXED_WHY = {
     # user stopped or denied: fixes._declined)
     "declined": "the user rejected that call, so it never ran (or stopped or denied a look),"
     " and nothing soon after made it again",
+    # (a look Claude Code cancelled with a failed sibling: fixes._cancelled_look)
+    "cancelled": "a call sent beside it failed, so that look was cancelled before it ran,"
+    " and nothing soon after ran it again: the session went on without it",
 }
 
 # The outcomes that claim no fix because there was nothing to fix, as a card heads them:
@@ -198,6 +201,7 @@ NOTHING_TO_FIX = {
     "already so": "it was already so",
     "approved": "the plan was approved",
     "declined": "the user said no",
+    "cancelled": "it was cancelled as a call beside it failed",
 }
 
 
@@ -205,6 +209,7 @@ NOTHING_TO_FIX = {
 OUTCOME_GLOSS = {
     "declined": "declined (the user said no)",
     "approved": "approved (the user approved the plan)",
+    "cancelled": "cancelled (a call beside it failed)",
 }
 
 

@@ -345,8 +345,9 @@ that nothing fixed to bring about what already held, not redone nor undone: _alr
 an edit that could not apply whose text a look after it showed in the file: _shown_made),
 `approved` (a plan recorded as rejected that the user approved with "clear context", a
 session implementing it: approved_plan), `declined` (a call the user rejected, so that it
-never ran, or a look the user stopped or denied, that nothing made again: _declined) and `not fixed`
-(nothing in the window did). Only the first two claim a fix.
+never ran, or a look the user stopped or denied, that nothing made again: _declined),
+`cancelled` (a look cancelled because a call sent beside it failed, that nothing ran again:
+_cancelled_look) and `not fixed` (nothing in the window did). Only the first two claim a fix.
 """
 
 from __future__ import annotations
@@ -405,6 +406,9 @@ APPROVED = "approved"
 # A call the user rejected, so that it never ran, or a look they stopped or denied, that
 # nothing made again (_declined).
 DECLINED = "declined"
+# A look cancelled because a call sent beside it failed, that nothing ran again
+# (_cancelled_look).
+CANCELLED = "cancelled"
 CLAIMS_FIX = frozenset({FIXED, WORKED_AROUND})
 
 # What each tool does, from every agent's entry in pastfix.agents (one home per agent).
@@ -8089,6 +8093,8 @@ def _only_looks(intent: Intent, command: str) -> bool:
     looking = LOOK_SUBCOMMANDS.get(intent.program, LOOK_ANY)
     if first and first in looking:
         return True
+    if _reads_config(intent, command):
+        return True
     if intent.program in _GROUPED and first in _GROUPED[intent.program]:
         # a group's verb after it (`conda env list`, `docker compose ps`): a new user's card
         # showed `conda env list; ls models/` as the first step of a fix, session 35
@@ -8096,6 +8102,47 @@ def _only_looks(intent: Intent, command: str) -> bool:
         verb = _group_verb(rest)
         return verb in looking or verb in LOOK_ANY
     return bool(intent.flags & {"--help", "--version"})
+
+
+# git config's options that only read (`--get`, `--list`), that change what it names
+# (`--unset`, `--add`), and that take a value (`--file x`).
+_CONFIG_READS = frozenset(
+    "--get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool --list -l".split()
+)
+_CONFIG_CHANGES = frozenset(
+    "--unset --unset-all --add --replace-all --edit -e --remove-section --rename-section".split()
+)
+_CONFIG_VALUED = frozenset("-f --file --blob --type --default".split())
+
+
+def _reads_config(intent: Intent, command: str) -> bool:
+    """Whether a `git config` only reads a setting: asked with `--get` or `--list`, or given
+    a key and no value (`git config --global credential.helper`, which exits 1 saying
+    nothing when the key is not set: its answer, the probe told the agent no credential
+    helper was set; thirty-sixth held-out set, not a problem). Its words are read from the
+    command, a value with spaces too (`git config user.name "A B"` sets it), which an intent
+    leaves out (_is_message)."""
+    if intent.program != "git" or intent.sub != "config" or intent.flags & _CONFIG_CHANGES:
+        return False
+    if intent.flags & _CONFIG_READS:
+        return True
+    configs = [
+        args[args.index("config") + 1 :]
+        for words in segments(command)
+        for program, args in [_program(words)]
+        if program == "git" and "config" in args
+    ]
+    return bool(configs) and all(
+        len(
+            [
+                w
+                for n, w in enumerate(rest)
+                if not w.startswith("-") and not (n and rest[n - 1] in _CONFIG_VALUED)
+            ]
+        )
+        == 1
+        for rest in configs
+    )
 
 
 def _group_verb(rest: Sequence[str]) -> str | None:
@@ -9368,10 +9415,13 @@ def session_fixes(
             for call, _, _ in found
             if _declined(call, errors.get(call.tool_use_id, ""))
         }
+        cancelled = {call.tool_use_id for call, _, _ in found if _cancelled_look(call)}
         for fix in _install_given_up(_taken_over(found, errors, persists), found, missing):
             if fix.outcome == NOT_FIXED and fix.tool_use_id in rejected:
                 # (last: a later attempt's fix it took over was a fix, see _taken_over)
                 fix.outcome = DECLINED
+            elif fix.outcome == NOT_FIXED and fix.tool_use_id in cancelled:
+                fix.outcome = CANCELLED
             yield fix
 
 
@@ -9459,8 +9509,9 @@ def _answered(failed: Call, error: str, later: Sequence[Call] = ()) -> bool:
     """Whether a failed shell call that nothing fixed only looked, and its failure was its
     answer: a search that found nothing (_found_nothing: `rg "\\[[A-Z_]+\\]" constitution.md`
     exits 1, no placeholder left), a probe of a program not installed (_only_probed: `which
-    gh`), or a look at a path not there (_gone: `ls .specify/templates/commands`, `cat
-    README.md`). The session went on from that answer; "not fixed" read as a dead end to a
+    gh`), a look at a path not there (_gone: `ls .specify/templates/commands`, `cat
+    README.md`), or one that said no word of why (_looked_quietly: `lsof -i :3001`, exit 1
+    and nothing printed). The session went on from that answer; "not fixed" read as a dead end to a
     user (a new user's try, nu40 finding 6: a diagnostic whose last grep exited 1; over the
     held-out sets 30 to 39 and the real corpus, 117 of the 132 such failures are not a
     problem by their labels, 6 abandoned, 9 fixed or worked around, "unsure" most of them).
@@ -9510,6 +9561,21 @@ def _declined(failed: Call, error: str = "") -> bool:
         failed.kind == "permission_denied" and _USER_DENIED.search(error) is not None
     )
     return stopped and _only_looked(failed)
+
+
+def _cancelled_look(failed: Call) -> bool:
+    """Whether a failure is a look its agent's tool cancelled because a call sent beside it
+    failed (Claude Code's `Sibling tool call errored`, `Cancelled: parallel tool call
+    Bash(...) errored`: kind sibling_error), which never ran: its "error" is its sibling's,
+    and when nothing ran it again in its window (or it would be fixed) the session went on
+    without it. A look only (_only_looked: a Read, a search, a shell command that only
+    looks): a cancelled edit or command not made again may be work left undone. "Not fixed"
+    read as an error left open; over real + sets 30-40 the cancelled looks nothing ran
+    again are 4 not a problem (a Read of a second guessed template, of the memory index, a
+    `docker inspect` and a `pacman -Qs` beside a failed look, each not needed since) and 1
+    worked around (a `gh search repos` for a repository whose address the user then gave):
+    that none ran is what a card can say of each."""
+    return failed.kind == _CANCELLED and _only_looked(failed)
 
 
 # Claude Code's words when the user denied a subagent's call at its permission prompt: its
@@ -9581,16 +9647,20 @@ def _looked_for_optional(failed: Call, error: str, later: Sequence[Call] = ()) -
     )
 
 
-_NO_REPOSITORY = lazy(r"not a git repository")
+# git's words for a folder with no repository, or one with no commit yet (`git log` in a
+# repository made before the first commit: `your current branch 'main' does not have any
+# commits yet`, the agent going on to make it; thirty-second held-out set, not a problem).
+_NO_REPOSITORY = lazy(r"not a git repository|does not have any commits yet")
 
 
 def _no_repository(failed: Call, error: str, later: Sequence[Call]) -> bool:
-    """Whether a git look (`git status`, `git log`) found no repository where it ran: the
-    folder has none, its answer (an orientation `git status` at the start of a Codex
-    build, the agent going on without one: thirty-first held-out set, not a problem; nu42
-    finding 7). Not when a `git init` or `git clone` among the agent's `later` calls made
-    one, past the window too: the repository was needed (a commit skill's `git status` in
-    a home folder, the user's say, then `git init`: thirty-eighth held-out set, fixed)."""
+    """Whether a git look (`git status`, `git log`) found no repository where it ran, or
+    one with no commit yet (_NO_REPOSITORY): the folder has none, its answer (an orientation
+    `git status` at the start of a Codex build, the agent going on without one: thirty-first
+    held-out set, not a problem; nu42 finding 7). Not when a `git init` or `git clone` among
+    the agent's `later` calls made one, past the window too: the repository was needed (a
+    commit skill's `git status` in a home folder, the user's say, then `git init`:
+    thirty-eighth held-out set, fixed)."""
     command = failed.command or ""
     mine = intents(command)
     return (
@@ -9635,16 +9705,45 @@ def _provoked(failed: Call, error: str) -> bool:
 
 
 def _looked_quietly(failed: Call, error: str) -> bool:
-    """Whether a failed shell call only looked, its errors sent away, and printed nothing but
-    its status (`ls specs 2>/dev/null`, exit 1: no spec folder yet)."""
+    """Whether a failed shell call only looked and said no word of why: its status was its
+    answer. Either it printed nothing but its status, whether its errors were sent away
+    (`ls specs 2>/dev/null`, exit 1: no spec folder yet) or it wrote none (`lsof -i :3001`:
+    nothing holds the port; `Get-Process POWERPNT -ErrorAction SilentlyContinue`: not
+    running; `git config credential.helper`: not set), or, its errors sent away, it printed
+    what its other looks found and no line of an error (`ls lib/; ls consts/ 2>/dev/null`,
+    exit 1: no consts folder; PowerShell's `Get-ChildItem src/app/order 2>$null`). Inline
+    code that only reads (_reads_only) is such a look only with its errors sent away: a
+    probe that hides why it failed asked for its status alone (`python3 -c "from x import
+    y; print(y.z)" 2>/dev/null`). Over the held-out sets 32 to 40, 9 such looks were "not
+    fixed", each not a problem by its label ("a look whose non-zero exit is the answer"):
+    the session went on from it."""
     command = failed.command or ""
     mine = intents(command)
+    quiet = bool(_NOTHING_BUT_STATUS.match(error))
+    sent = bool(_ERRORS_DROPPED.search(command))
+    # (not a call that never ran or was stopped: a rejection's words are no error's either)
     return (
         bool(mine)
-        and bool(_NOTHING_BUT_STATUS.match(error))
-        and bool(_STDERR_SENT.search(command))
-        and all(_only_looks(i, command) for i in mine)
+        and failed.kind not in _UNFINISHED
+        and (
+            quiet
+            or (sent and bool(_RAN_TO_STATUS.match(error)) and not signatures.says_error(error))
+        )
+        and all(_only_looks(i, command) or (sent and _reads_only(i)) for i in mine)
     )
+
+
+# A failure's first line, when its command ran and exited so: not one its agent's tool did
+# not run (`ls in '/.dockerenv' was blocked`, a look Claude Code refused outside the working
+# folder, then done another way: thirty-seventh held-out set, worked around).
+_RAN_TO_STATUS = lazy(r"\s*Exit code \d+\n")
+# A command's errors thrown away, not shown with its output as `2>&1` does: `2>/dev/null`,
+# `&>/dev/null`, cmd's `2>nul`, PowerShell's `2>$null` and `-ErrorAction SilentlyContinue`.
+_ERRORS_DROPPED = lazy(
+    r"(?:^|[\s;|&(])[2&]>\s*(?:/dev/null|\$null|nul)\b"
+    r"|-(?:ErrorAction|ea)\s+(?:SilentlyContinue|Ignore|0)\b",
+    re.IGNORECASE,
+)
 
 
 def _maker(intent: Intent) -> bool:

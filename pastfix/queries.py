@@ -3129,7 +3129,8 @@ select
   -- first calls after it that succeeded and did more than look), where a way round it
   -- that no rule knows often shows; after a look that was its answer, what it went on to;
   -- after the user's "no", what they chose instead
-  case when coalesce(f.outcome not in ('not fixed', 'answered', 'already so', 'declined'), 1)
+  case when coalesce(
+    f.outcome not in ('not fixed', 'answered', 'already so', 'declined', 'cancelled'), 1)
     then '[]' else (
     select json_group_array(json(step)) from (
       select json_object('tool', k.name, 'target', substr({TARGET.format(c="k")}, 1, 300),
@@ -3617,8 +3618,8 @@ def find_past_fix_description(default_limit: str) -> str:
     return (
         "Paste an error (error): the failed tool calls whose output matches it, best first,"
         " each with what happened in that session: the outcome (fixed, worked around, papered"
-        " over, already done, stopped, answered, already so, approved, declined, not fixed), the"
-        " remedy (the"
+        " over, already done, stopped, answered, already so, approved, declined, cancelled, not"
+        " fixed), the remedy (the"
         " edits and commands that made the difference) and the call that confirmed it, the"
         " assistant's next reply and"
         " the command to resume the session. One row per session and error signature, with how"

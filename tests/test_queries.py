@@ -5369,6 +5369,11 @@ def test_a_look_that_was_its_answer_is_headed_nothing_to_fix():
     said = cards.not_fixed_words({"outcome": "declined"})
     assert said["heading"] == "Nothing to fix: the user said no"
     assert said["fixed"] == "nothing to fix" and "never ran" in said["why"]
+    # a look cancelled as a call sent beside it failed, not run again (fixes.CANCELLED)
+    said = cards.not_fixed_words({"outcome": "cancelled"})
+    assert said["heading"] == "Nothing to fix: it was cancelled as a call beside it failed"
+    assert said["fixed"] == "nothing to fix" and "before it ran" in said["why"]
+    assert cards.outcomes_line([{"outcome": "cancelled"}] * 2).count("cancelled (a call") == 1
 
 
 @pytest.fixture(scope="module")

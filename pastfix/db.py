@@ -59,7 +59,7 @@ BUSY_TIMEOUT = 60.0
 # pastfix.prepare.REDACTION_VERSION is for redaction. Raise one when its rules change:
 # the next build recomputes every stored signature and kind, or every fix.
 SIGNATURE_VERSION = 41
-FIX_VERSION = 89
+FIX_VERSION = 90
 
 
 # SQLite page cache for the build (negative = KiB).

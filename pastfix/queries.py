@@ -4428,7 +4428,8 @@ def said_about(
         for start, end in zip(starts, starts[1:] + [len(text)], strict=True):
             sentence = _MARKS.sub("", text[start:end])
             if _ERROR_TALK.search(sentence) or (named and named.search(sentence)):
-                return plain_text(text[start:]) or None
+                # (not a list item's mark: `- Attempted to run the Python script ...`)
+                return plain_text(text[start:]).lstrip("-*•· ") or None
     return None
 
 

@@ -4368,9 +4368,13 @@ _THINKING = lazy(r"<thinking>.*?(?:</thinking>|\Z)", re.S)
 # sentence of its replies in the window that names the failure: a word of its signature, a
 # program its command ran, the file it worked on, a word its fixing call put in, or a word
 # of error talk (_ERROR_TALK); else there is none. Over the 595 failures of held-out sets
-# 30-40 and the real corpus with a said-next line, 17 lost it (12 of them of other work)
-# and 6 start later (`Perfect! ...` gives `Attempted to run the Python script (failed
-# because python isn't available, but let me try with python3)`). Most first replies that
+# 30-40 and the real corpus with a said-next line, 20 lost it (14 of them of other work, 6
+# arguably of the failure: `Now let me make the edits line by line:` after `String to
+# replace not found`) and 6 start later (`Perfect! ...` gives `Attempted to run the Python
+# script (failed because python isn't available, but let me try with python3)`); of the
+# 566 left as they were, 59 read as other work, in words no rule tells (`I have identified
+# an inconsistency in your project configuration` after a tool not found, `已去掉卡片顶部的
+# ...` after rg's `Exit code 1`: nothing found, the task's summary next). Most first replies that
 # name nothing of the failure are about it in words of their own (`Let me find the correct
 # paths:` after `File does not exist.`, `服务器没在跑，先启动。` after curl's `000`), so
 # naming it is asked only of a reply of other work.
@@ -4445,7 +4449,9 @@ def _failure_words(
         words |= {i.program.lower() for i in fixes.intents(str(command)) if i.program}
     elif file_path:
         words.add(re.split(r"[/\\]", str(file_path))[-1].lower())
-    theirs = {t.lower() for t in _TOKEN.findall(str(fix_target or ""))}
+    # (of its first line: a heredoc's text, `cat > types/index.ts << 'EOF'` and the file it
+    # writes, holds the words of any summary of that work)
+    theirs = {t.lower() for t in _TOKEN.findall(str(fix_target or "").split("\n", 1)[0])}
     words |= {
         t
         for t in theirs - {t.lower() for t in _TOKEN.findall(mine)}

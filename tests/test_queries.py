@@ -4114,6 +4114,21 @@ def test_next_text_is_what_was_said_within_a_few_calls(tmp_path, calls_between, 
     assert row["next_text"] == ("The target is all, not al: make all." if said else None)
 
 
+def test_a_heredocs_text_is_no_word_of_the_fix_a_reply_names():
+    """The words a fixing call put in are its first line's: a heredoc's text holds the words of
+    any reply about that work (`Now let me create the basic folder structure for the TODO
+    app:` after `File has not been read yet`, fixed by `cat > types/index.ts << 'EOF'` whose
+    text said the same), which named nothing of the failure."""
+    reply = json.dumps(["Now let me create the basic folder structure for the TODO app:"])
+    fix = "cat > types/index.ts << 'EOF'\n// the basic folder structure of the TODO app\nEOF"
+    error = "File has not been read yet. Read it first before writing to it."
+    assert queries.said_about(reply, error, None, "/w/types/index.ts", fix) is None
+    named = json.dumps(["Now let me write it with cat instead:"])
+    assert queries.said_about(named, error, None, "/w/types/index.ts", fix) == (
+        "Now let me write it with cat instead:"
+    )
+
+
 @pytest.mark.parametrize(
     ("reply", "said"),
     [

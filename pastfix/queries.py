@@ -4412,6 +4412,11 @@ def said_about(
         replies = json.loads(texts) if isinstance(texts, str) else []
     except ValueError:
         return None
+    texts_of = [_THINKING.sub(" ", reply) for reply in replies if isinstance(reply, str)]
+    first = _MARKS.sub("", texts_of[0]) if texts_of else ""
+    if not _OTHER_WORK.match(first):
+        return plain_text(first) or None
+    # (only then: a hook's lookup asks it of up to 30 rows)
     words = _failure_words(str(signature or ""), command, file_path, fix_target)
     named = (
         re.compile(
@@ -4423,10 +4428,6 @@ def said_about(
         if words
         else None
     )
-    texts_of = [_THINKING.sub(" ", reply) for reply in replies if isinstance(reply, str)]
-    first = _MARKS.sub("", texts_of[0]) if texts_of else ""
-    if not _OTHER_WORK.match(first):
-        return plain_text(first) or None
     for text in texts_of:
         starts = [0] + [m.end() for m in _SENTENCE.finditer(text)]
         for start, end in zip(starts, starts[1:] + [len(text)], strict=True):

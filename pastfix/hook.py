@@ -25,9 +25,10 @@ Code's, which has a failure event of its own) gets no answer.
 A hook must never disturb the session: an interrupt, Claude Code's own noise
 (a rejected call, a cancelled sibling, a file not read first...), a key line too
 generic to mean anything (`Exit code 1`), no match, another file's fix of a file or folder
-that was not there, a way round met on the way to another goal (matches()), and every
-problem (no index, a locked one, bad input) give no output and exit status 0; problems are told on
-stderr. Every wait is bounded: a build locking the index gets WAIT_SECONDS in all,
+that was not there, and every problem (no index, a locked one, bad input) give no output
+and exit status 0; problems are told on stderr. An error met before only on the way to
+other goals, worked around there, gets one line saying so, never that way round as a fix
+(matches(), context()). Every wait is bounded: a build locking the index gets WAIT_SECONDS in all,
 the lookup TIME_LIMIT, and `--refresh` behind a running build answers from the
 index as it is. It runs on every failed call, so it imports little: no click, no
 sqlite-utils (pastfix.entry sends `pastfix hook` here before importing click).
@@ -46,7 +47,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pastfix import agents, cards, count, paths, queries, records, signatures
+from pastfix import agents, cards, count, fixes, paths, queries, records, signatures
 from pastfix.patterns import lazy
 
 EVENT = agents.hook_events(agents.CLAUDE)[0]
@@ -160,6 +161,8 @@ def _recalled(
     # (and the exit status that tells a file written from a file run)
     pasted = signatures.status_before(error, key) + pasted
     rows = []
+    # the same error met on the way to another goal, only worked around (left out below)
+    around = []
     # whether its signature was seen about another file that was not there (left out below)
     elsewhere = False
     tool, target = event.get("tool_name"), _target(event)
@@ -187,6 +190,8 @@ def _recalled(
             # the same error met on the way to another goal, only worked around there: its
             # way round (sql.js from npm for sqlite3) is no fix of this call's (`apt-get
             # install -y jq`), as about other names above (nu45 finding 2)
+            if row["matched"] == "signature":
+                around.append({**row, "other_goal": True})
             continue
         if missing and another_files(conn, event, row):
             # the same error about another file or folder that was not there, fixed there or
@@ -210,8 +215,10 @@ def _recalled(
     if not any(row["fixed_at"] for row in rows):
         # Seen before and got past nowhere: "not fixed there" and the assistant's next
         # words cost the model context and give it nothing to act on (a new user's
-        # find, session 31: three of seven events answered with only that).
-        return []
+        # find, session 31: three of seven events answered with only that). Met only on
+        # the way to other goals: that it was, in one line (context(): `brew` is not
+        # installed here, whatever brew was to install; nu47 finding 8).
+        return around
     return same_system_first(rows, event.get("cwd"))
 
 
@@ -418,6 +425,8 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
         sessions[row["session_id"]] = sessions.get(row["session_id"], 0) + row["occurrences"]
     times = sum(sessions.values())
     named = ", ".join(s[: queries.SESSION_PREFIX_CHARS] for s in list(sessions)[:6])
+    if rows and all(row.get("other_goal") for row in rows):
+        return _other_goals(rows, times, len(sessions), named)
     seen = "this error was seen before"
     if rows and all(row["matched"] == "all words" for row in rows):
         seen = "failures holding every word of this error were seen before"
@@ -463,6 +472,38 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
         blocks.pop()
         text = "\n".join([head, *blocks, tail])
     return text if len(text) <= MAX_CONTEXT else text[: MAX_CONTEXT - 1] + "…"
+
+
+def _other_goals(rows: list[dict[str, Any]], times: int, sessions: int, named: str) -> str:
+    """The one line for an error met before only on the way to other goals (_recalled):
+    that it was, and the programs its ways round ran, marked as no fix for this command.
+    The error is a fact of the machine (`brew` is not installed, sudo asks for a password),
+    which an agent may act on; the way round was for another goal (pip3's yt-dlp for an
+    ffmpeg), so it is named by its programs, never given as this call's fix (nu45 finding 2,
+    nu47 finding 8)."""
+    # (its remedy's commands, not its edits, then the call that got past it: `npm install
+    # sql.js`, then `node -e ...` that used it)
+    commands = [
+        command
+        for row in rows
+        for command in [
+            *(step["target"] for step in cards.remedy_steps(row) if not step["edits"]),
+            row.get("fix_target"),
+        ]
+        if isinstance(command, str)
+    ]
+    ran = dict.fromkeys(
+        intent.program
+        for command in commands
+        for intent in fixes.intents(command)
+        if intent.program
+    )
+    ways = f"; the way round there ran {', '.join(list(ran)[:3])}" if ran else ""
+    return (
+        f"pastfix: this error was seen before, {times} time{'s' * (times != 1)} in"
+        f" {sessions} other session{'s' * (sessions != 1)} ({named}), only worked around"
+        f" on the way to another goal ({queries.OTHER_GOAL}){ways}: no fix for this command."
+    )
 
 
 def output(additional_context: str, event_name: str = EVENT) -> str:

@@ -27,9 +27,13 @@ Korean, where the catalogue translates it:
   `fatal: ` or `error: ` in its words (`Schwerwiegend: `, `fatal : `, `致命错误：`);
 - Windows cmd.exe's `'x' is not recognized as an internal or external command,` (the first
   line of its message, `Der Befehl "x" ist entweder falsch geschrieben oder`), in German,
-  French, Spanish, Italian, Portuguese (Brazil), Russian, Japanese and Chinese (simplified):
-  Windows' own words, confirmed in real outputs and its catalogue (_CMD_NOT_RECOGNIZED).
-  Windows PowerShell's messages need no table: its error record's id and category stay
+  French, Spanish, Italian, Portuguese (Brazil), Russian, Japanese, Chinese (simplified and
+  traditional) and Korean: Windows' own words, confirmed in real outputs and its catalogue
+  (_CMD_NOT_RECOGNIZED).
+- PowerShell's `The term 'x' is not recognized as a name of a cmdlet, ...` in PowerShell 7's
+  thirteen languages, its own resource strings, and Windows PowerShell 5.1's German and
+  French (_POWERSHELL_NOT_RECOGNIZED): PowerShell 7 prints no error record under it. Windows
+  PowerShell's other messages need no table: its error record's id and category stay
   English, and make its English message (pastfix.signatures._record_in_english).
 
 What the corpora hold: of the 1,050 failed results of the real corpus and held-out sets
@@ -43,9 +47,13 @@ user whose shell speaks their language.
 
 Cost: a line costs a check that it is ASCII, one of its start against git's prefixes, one
 search of its end for `: ` (and `：`) and, when what follows is short enough, one dictionary
-look-up: under a microsecond. signature() asks it of about 5 lines a failure (_score of its
-window's lines, normalise of its key line): 4 ms over those 1,050 failures. Only a line found
-there is read further; a git error line is matched once against every translation of _GIT.
+look-up: under a microsecond; a line with a letter that is no ASCII (or German 5.1's `Die
+Benennung`) one search more, for PowerShell's message. signature() asks it of about 5 lines a
+failure (_score of its window's lines, normalise of its key line): 4 ms over those 1,050
+failures (signature() of them all, best of three, before PowerShell's table and after, in
+turn: 0.055 and 0.049 s, 0.106 and 0.100, 0.116 and 0.089 on a shared machine; the same
+signatures). Only a line found there is read further; a git error line is
+matched once against every translation of _GIT.
 """
 
 from __future__ import annotations
@@ -224,8 +232,12 @@ _GIT = {
 # its line may break, `{}` the quoted name (each language quotes it its own way: `"python"`,
 # `'python'`). As Windows prints them, checked against real outputs pasted in public
 # repositories (German, Spanish, Italian, Portuguese of Brazil, Japanese, Chinese) and cmd.exe's
-# French catalogue (cmd.exe.mui); Russian's first words are a public page's. Korean and
-# traditional Chinese are left out: their exact words were not confirmed.
+# French catalogue (cmd.exe.mui); Russian's first words are a public page's. Korean's and
+# traditional Chinese's, last, as real sessions pasted in public repositories print them
+# (`C:\project\maisy-python>virtualenv venv` then `'virtualenv'은(는) 내부 또는 외부 명령,
+# 실행할 수 있는 프로그램, 또는` / `배치 파일이 아닙니다.`, in several; `C:\Users\User\Desktop\
+# wp1141>install.bat` then `'install.bat' 不是內部或外部命令、可執行的程式或批次檔。`, as
+# Microsoft's zh-TW C++ docs quote cl's).
 _CMD_NOT_RECOGNIZED = (
     "Der Befehl {} ist entweder falsch geschrieben oder",
     "{} n'est pas reconnu en tant que commande interne",
@@ -236,11 +248,53 @@ _CMD_NOT_RECOGNIZED = (
     "{} не является внутренней или внешней",
     "{} は、内部コマンドまたは外部コマンド",
     "{} 不是内部或外部命令",
+    "{}은(는) 내부 또는 외부 명령",
+    "{} 不是內部或外部命令",
 )
 _CMD_NOT_RECOGNIZED_EN = "'{}' is not recognized as an internal or external command,"
 # (what each starts with: a quote, or German's words, in either case as reports_no_error
 # reads a text lower-cased)
 _CMD_GERMAN = "der befehl "
+
+
+# PowerShell's `The term '%s' is not recognized as a name of a cmdlet, function, script file,
+# or executable program.` (CommandNotFoundException) in each language's words up to where its
+# line may break, `{}` the name, with the quotes each language puts round it. PowerShell 7's
+# are its own resource strings, in PowerShell's public repository
+# (src/System.Management.Automation/resources/<lang>/DiscoveryExceptions.<lang>.resx, commit
+# 92990369 of 2026-08-20, the translations checked in by its localization build): PowerShell 7
+# prints no error record under its message (`python: Der Begriff „python“ wird nicht als Name
+# eines Cmdlets, ... erkannt.`), whose English id would say which error it is
+# (signatures._record_in_english). Windows PowerShell 5.1's German and French, last, are as
+# real outputs pasted in public repositories print them (with their records).
+_POWERSHELL_NOT_RECOGNIZED = (
+    "Der Begriff „{}“ wird nicht als Name eines Cmdlets",
+    'El término "{}" no se reconoce como nombre de un cmdlet',
+    "Le terme « {} » n’est pas reconnu comme nom d’applet de commande",
+    "Il termine '{}' non è riconosciuto come nome di un cmdlet",
+    "用語 '{}' は、コマンドレット、関数、スクリプト ファイル",
+    "'{}' 용어는 cmdlet, 함수, 스크립트 파일",
+    "Termin „{}” nie jest rozpoznawany jako nazwa polecenia cmdlet",
+    'O termo "{}" não é reconhecido como um nome de um cmdlet',
+    'Термин "{}" не распознается как имя',
+    "'{}' terimi bir cmdlet, işlev, betik dosyası",
+    "术语 '{}' 不会被识别为 cmdlet",
+    "無法將 '{}' 字詞辨識為 Cmdlet",
+    "Výraz {} nebyl rozpoznán jako název rutiny",
+    'Die Benennung "{}" wurde nicht als Name eines Cmdlet',
+    "Le terme «{}» n'est pas reconnu comme nom d'applet de commande",
+)
+# (the words before the name of those whose first line may be all ASCII, German 5.1's: the
+# others hold a letter that is no ASCII, so an ASCII line needs no search for them)
+_POWERSHELL_ASCII_HEADS = tuple(
+    each.split("{}")[0].strip(_QUOTES + " ")
+    for each in _POWERSHELL_NOT_RECOGNIZED
+    if each.isascii()
+)
+_POWERSHELL_NOT_RECOGNIZED_EN = (
+    "The term '{}' is not recognized as a name of a cmdlet, function, script file, or executable"
+    " program."
+)
 
 
 def _template(said: str, name: str = "name") -> str:
@@ -290,6 +344,40 @@ def _cmd() -> re.Pattern[str]:
     )
 
 
+@functools.cache
+def _powershell() -> re.Pattern[str]:
+    """One pattern of every translation of PowerShell's message (_POWERSHELL_NOT_RECOGNIZED),
+    searched for in a line (after its command's `python: `), each its name in `n<i>`: any
+    quote of one language for another's (`"`, `„`, `“`), any space for French's no-break
+    ones (`« python »`), either apostrophe (`n’est`, `n'est`)."""
+
+    def words(part: str) -> str:
+        said = ""
+        for char in part:
+            if char in _QUOTES:
+                said += f"[{_QUOTES}]"
+            elif char in " \xa0\u202f":
+                said += "[ \xa0\u202f]"
+            else:
+                said += re.escape(char)
+        return said
+
+    return re.compile(
+        "|".join(
+            f"(?P<n{i}>[^{_QUOTES}\\s]+)".join(map(words, each.split("{}")))
+            for i, each in enumerate(_POWERSHELL_NOT_RECOGNIZED)
+        )
+    )
+
+
+def _powershell_in_english(line: str) -> str:
+    said = _powershell().search(line)
+    if not said:
+        return line
+    name = next(name for name in said.groups() if name)
+    return line[: said.start()] + _POWERSHELL_NOT_RECOGNIZED_EN.format(name)
+
+
 def _cmd_in_english(line: str) -> str:
     said = _cmd().match(line)
     if not said:
@@ -308,6 +396,10 @@ def in_english(line: str) -> str:
         return _git_in_english(line)
     if line[:1] in _QUOTES or line[:11].lower() == _CMD_GERMAN:
         return _cmd_in_english(line)
+    if (not ascii or any(head in line for head in _POWERSHELL_ASCII_HEADS)) and (
+        powershell := _powershell_in_english(line)
+    ) != line:
+        return powershell
     cut = line.rfind(": ") if ascii else max(line.rfind(": "), line.rfind("："))
     if cut < 0 or len(line) - cut > _LONGEST_END:
         return line

@@ -1596,6 +1596,13 @@ def shell_family(text: str) -> str | None:
         line = head[start.start() : end if end >= 0 else len(head)]
         if _WINDOWS_SHELL_WORDS.search(in_english(line.strip())):
             return WINDOWS_SHELL
+    # and PowerShell 7's, whose message in another language has no English record under it
+    # (`python: Der Begriff „python“ wird nicht als Name eines Cmdlets ... erkannt.`): of the
+    # lines with a letter that is no ASCII, as every translation has
+    if not head.isascii():
+        for line in head.splitlines():
+            if not line.isascii() and _WINDOWS_SHELL_WORDS.search(in_english(line.strip())):
+                return WINDOWS_SHELL
     return None
 
 

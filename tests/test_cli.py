@@ -1055,6 +1055,20 @@ def test_find_of_an_error_in_another_language_says_what_it_was_read_as(status_in
     assert CliRunner().invoke(cli, ["find", english, str(status_index)]).stderr == ""
 
 
+def test_find_of_a_powershell_7_error_in_another_language(status_index):
+    """PowerShell 7 prints no error record under its message, whose English id would say
+    which error it is: its German `Der Begriff „python“ ...` finds bash's `python: command
+    not found` as its English does (pastfix.locales, PowerShell's own resource strings)."""
+    german = (
+        "python: Der Begriff „python“ wird nicht als Name eines Cmdlets, einer Funktion, einer"
+        " Skriptdatei oder eines ausführbaren Programms erkannt."
+    )
+    result = CliRunner().invoke(cli, ["find", german, str(status_index), "--json"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("Read as its English message: \"python: The term 'python'")
+    assert [row["session_id"] for row in json.loads(result.stdout)] == ["status127"]
+
+
 def test_find_of_an_error_that_is_not_utf8(tmp_path, projects):
     """A byte of another encoding, in the argument or on stdin, is U+FFFD as in stored
     text: it was a traceback ("surrogates not allowed")."""

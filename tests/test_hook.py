@@ -1741,12 +1741,14 @@ def test_an_install_the_user_did_outside_the_session_is_no_step(tmp_path):
     ) in cards.format_hit(1, row).splitlines()
 
 
-def test_a_workaround_for_another_goal_is_not_recalled(tmp_path):
+def test_a_workaround_for_another_goal_is_not_recalled_as_a_fix(tmp_path):
     """`sqlite3` not found, `sudo apt-get install -y sqlite3` refused (sudo asked for a
     password), both worked around by sql.js from npm: the hook gave that as the fix of a
     refused `sudo apt-get install -y jq` (nu45 finding 2). The sudo error names neither
-    package; a way round to a database is no way to jq (queries.another_goal). The same
-    install is, and so is the error without the call (as before)."""
+    package; a way round to a database is no way to jq (queries.another_goal): one line says
+    the error was met there (sudo asks for a password here), marked as another goal's, with
+    the programs its way round ran. The same install is recalled as before, and so is the
+    error without the call."""
     write_sudo_workaround(tmp_path / "projects")
     db = tmp_path / "index.db"
     build_index(db, tmp_path / "projects")
@@ -1760,8 +1762,14 @@ def test_a_workaround_for_another_goal_is_not_recalled(tmp_path):
     def answer(command):
         return hook.respond(json.dumps(event(SUDO, tool_input={"command": command})), db)
 
-    assert answer("sudo apt-get install -y jq") == ""
-    assert answer("bash -lc 'sudo apt install jq'") == ""
+    # one line: the error was met, only on the way to another goal; its way round's program,
+    # no fix of this call's (nu47 finding 8)
+    for command in ("sudo apt-get install -y jq", "bash -lc 'sudo apt install jq'"):
+        said = context_of(answer(command))
+        assert said.startswith("pastfix: this error was seen before"), said
+        assert "\n" not in said and "no fix for this command" in said, said
+        assert queries.OTHER_GOAL in said and "ran npm" in said, said
+        assert "sql.js" not in said and " fix:" not in said, said
     assert "npm install sql.js" in context_of(answer("sudo apt-get install sqlite3"))
     # a pasted error says no goal: as before
     no_call = {k: v for k, v in event(SUDO).items() if k != "tool_input"}

@@ -4105,13 +4105,74 @@ def test_next_text_is_what_was_said_within_a_few_calls(tmp_path, calls_between, 
     # Claude Code's own line in the agent's place is no reply (model `<synthetic>`)
     synthetic = say("s0", sid, "No response requested.", at(49))
     synthetic["message"]["model"] = "<synthetic>"
-    lines += [synthetic, say("s1", sid, "All done: the whole project builds.", at(50))]
+    lines += [synthetic, say("s1", sid, "The target is all, not al: make all.", at(50))]
     write_jsonl(tmp_path / "p" / "-w-app" / f"{sid}.jsonl", lines)
     build_index(tmp_path / "index.db", tmp_path / "p")
     conn = queries.connect(tmp_path / "index.db")
     [row] = queries.find_past_fix(conn, "No rule to make target")
     conn.close()
-    assert row["next_text"] == ("All done: the whole project builds." if said else None)
+    assert row["next_text"] == ("The target is all, not al: make all." if said else None)
+
+
+def test_a_heredocs_text_is_no_word_of_the_fix_a_reply_names():
+    """The words a fixing call put in are its first line's: a heredoc's text holds the words of
+    any reply about that work (`Now let me create the basic folder structure for the TODO
+    app:` after `File has not been read yet`, fixed by `cat > types/index.ts << 'EOF'` whose
+    text said the same), which named nothing of the failure."""
+    reply = json.dumps(["Now let me create the basic folder structure for the TODO app:"])
+    fix = "cat > types/index.ts << 'EOF'\n// the basic folder structure of the TODO app\nEOF"
+    error = "File has not been read yet. Read it first before writing to it."
+    assert queries.said_about(reply, error, None, "/w/types/index.ts", fix) is None
+    named = json.dumps(["Now let me write it with cat instead:"])
+    assert queries.said_about(named, error, None, "/w/types/index.ts", fix) == (
+        "Now let me write it with cat instead:"
+    )
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        # a closing pleasantry: from the sentence that names the failure (its program)
+        (
+            "Perfect! I showed three tools in one turn. 1. Write: made data.txt\n"
+            "2. Bash: make failed on the target's name, so I ran make all.",
+            "Bash: make failed on the target's name, so I ran make all.",
+        ),
+        # a summary of other work that names nothing of it: no line
+        ("Summary: I added the docs and a README for the app.", None),
+        # the next task: no line
+        ("Now let me create the basic folder structure for the app:", None),
+        # a reply about it in words of its own, as it was
+        ("Let me check the Makefile's targets:", "Let me check the Makefile's targets:"),
+    ],
+)
+def test_next_text_is_what_was_said_of_the_failure(tmp_path, reply, said):
+    """The hook's `the assistant said next:` quoted a closing pleasantry (`Perfect! I just
+    demonstrated multiple tools in one turn ...` after `python: command not found`, nu47
+    finding 7): a reply that opens as other work is quoted from its first sentence that
+    names the failure (its error, program, file or fix, or error talk), else not at all."""
+    from jsonl import prompt, result, say, tool_use, write_jsonl
+
+    sid = "4e47e471-0000-4000-8000-000000000002"
+    lines = [
+        prompt("u0", sid, "build it", "2026-01-01T00:00:00Z"),
+        tool_use("a1", sid, "t1", "Bash", {"command": "make al"}, "2026-01-01T00:00:01Z"),
+        result(
+            "r1",
+            sid,
+            "t1",
+            "Exit code 2\nmake: *** No rule to make target 'al'",
+            "2026-01-01T00:00:02Z",
+            True,
+        ),
+        say("s1", sid, reply, "2026-01-01T00:00:03Z"),
+    ]
+    write_jsonl(tmp_path / "p" / "-w-app" / f"{sid}.jsonl", lines)
+    build_index(tmp_path / "index.db", tmp_path / "p")
+    conn = queries.connect(tmp_path / "index.db")
+    [row] = queries.find_past_fix(conn, "No rule to make target")
+    conn.close()
+    assert row["next_text"] == said
 
 
 def test_a_call_made_several_times_in_a_row_is_one_before_line():

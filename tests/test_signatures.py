@@ -1482,12 +1482,63 @@ def test_a_powershell_record_of_another_id_keeps_its_own_words():
         "'python' は、内部コマンドまたは外部コマンド、\n操作可能なプログラムまたはバッチ"
         " ファイルとして認識されていません。",
         "'python' 不是内部或外部命令，也不是可运行的程序\n或批处理文件。",
+        "'python'은(는) 내부 또는 외부 명령, 실행할 수 있는 프로그램, 또는\n배치 파일이 아닙니다.",
+        "'python' 不是內部或外部命令、可執行的程式或批次檔。",
     ],
 )
 def test_cmd_exe_not_recognized_in_another_language_is_the_english_error(output):
     assert signature(output) == "command not found: python"
     assert sig.shell_family(output) == sig.WINDOWS_SHELL
     assert not sig.reports_no_error(output)
+
+
+# PowerShell 7's `python: The term 'python' is not recognized as a name of a cmdlet, ...` in
+# other languages, as its resource strings say it (DiscoveryExceptions.<lang>.resx of
+# PowerShell's repository; French's spaces are no-break ones), with no error record under it
+# whose English id would say which error it is (nu47 finding 3); and Windows PowerShell 5.1's
+# German first line alone, pasted without its record.
+@pytest.mark.parametrize(
+    "output",
+    [
+        "python: Der Begriff „python“ wird nicht als Name eines Cmdlets, einer Funktion, einer"
+        " Skriptdatei oder eines ausführbaren Programms erkannt.\nPrüfen Sie die Schreibweise"
+        " des Namens bzw. stellen Sie sicher, dass der Pfad korrekt angegeben wurde, und"
+        " versuchen Sie es erneut.",
+        "python: Le terme\xa0«\xa0python\xa0»\xa0n’est pas reconnu comme nom d’applet de"
+        " commande, d’une fonction, d’un fichier de script ou d’un programme exécutable.",
+        'python: El término "python" no se reconoce como nombre de un cmdlet, función, archivo'
+        " de script o programa ejecutable.",
+        "python: Il termine 'python' non è riconosciuto come nome di un cmdlet, di una funzione,"
+        " di un file di script o di un programma eseguibile.",
+        'python: O termo "python" não é reconhecido como um nome de um cmdlet, função, arquivo'
+        " de script ou programa executável.",
+        'python: Термин "python" не распознается как имя, которое является именем для'
+        " выполнения, функции, файла сценария или исполняемой программы.",
+        "python: 用語 'python' は、コマンドレット、関数、スクリプト ファイル、または実行可能"
+        "プログラムの名前として認識されません。",
+        "python: 'python' 용어는 cmdlet, 함수, 스크립트 파일 또는 실행 프로그램의 이름으로"
+        " 인식되지 않습니다.",
+        "python: 术语 'python' 不会被识别为 cmdlet、函数、脚本文件或可执行程序的名称。",
+        "python: 無法將 'python' 字詞辨識為 Cmdlet、函式、指令檔或可執行程式的名稱。",
+        "python: Termin „python” nie jest rozpoznawany jako nazwa polecenia cmdlet, funkcji,"
+        " pliku skryptu lub programu wykonywalnego.",
+        "python: 'python' terimi bir cmdlet, işlev, betik dosyası veya yürütülebilir program"
+        " adı olarak tanınmıyor.",
+        "python: Výraz python nebyl rozpoznán jako název rutiny, funkce, souboru skriptu ani"
+        " spustitelného programu.",
+        'python : Die Benennung "python" wurde nicht als Name eines Cmdlet, einer Funktion, einer'
+        " Skriptdatei oder eines ausführbaren",
+    ],
+)
+def test_powershell_not_recognized_in_another_language_is_the_english_error(output):
+    assert signature(output) == "command not found: python"
+    assert sig.shell_family(output) == sig.WINDOWS_SHELL
+    assert not sig.reports_no_error(output)
+
+
+def test_a_line_that_only_starts_as_powershells_german_keeps_its_words():
+    """German 5.1's first words are ASCII and common: only its whole message is one."""
+    assert signature("Die Benennung der Datei ist falsch") == "Die Benennung der Datei ist falsch"
 
 
 # Each error as bash 5.2, coreutils 9.1, glibc 2.36 and git 2.39 print it under LANGUAGE=xx

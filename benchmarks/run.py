@@ -795,9 +795,34 @@ def measure_instructions(corpus: Path, work: Path) -> list[Row]:
 class _Clock:
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {}
+        self.within: str | None = None  # the Python phase running: its SQL is its own
 
     def add(self, phase: str, secs: float) -> None:
         self.seconds[phase] = self.seconds.get(phase, 0.0) + secs
+
+    def timed(self, phase: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        """`function`, its calls' time added to `phase` (the SQL it runs with it)."""
+
+        def timed_function(*args: Any, **kwargs: Any) -> Any:
+            if self.within is not None:
+                return function(*args, **kwargs)
+            self.within = phase
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.within = None
+                self.add(phase, time.perf_counter() - started)
+
+        return timed_function
+
+
+# The Python phases of a build the split times, each a name the build module calls.
+_PYTHON_PHASES = {
+    "parse_lines": ("parse (transcripts.parse_lines)", pastfix.transcripts),
+    "prepare": ("redaction and signatures (prepare.prepare)", pastfix.build),
+    "refresh_fixes": ("fix rules (db.refresh_fixes, with their SQL)", pastfix.build),
+}
 
 
 def _sql_phase(sql: str) -> str:
@@ -814,11 +839,18 @@ def _sql_phase(sql: str) -> str:
 
 
 def measure_build_split(corpus: Path, work: Path) -> list[tuple[str, float]]:
-    """One in-process full build, its time split by phase (parse, inserts, FTS, commit...)."""
+    """One in-process full build, its time split by phase (parse, inserts, FTS, commit...).
+
+    One process (PARALLEL_MIN_BYTES raised): the helper of a build of two is a forked
+    process, whose phases this clock never saw, and the builder's wait for it fell in
+    "rest" with its redaction and fix rules (46% of session 39's table).
+    """
     clock = _Clock()
 
     class TimedConnection(sqlite3.Connection):
         def execute(self, sql, parameters=(), /):
+            if clock.within is not None:
+                return super().execute(sql, parameters)
             started = time.perf_counter()
             try:
                 return super().execute(sql, parameters)
@@ -826,6 +858,8 @@ def measure_build_split(corpus: Path, work: Path) -> list[tuple[str, float]]:
                 clock.add(_sql_phase(sql), time.perf_counter() - started)
 
         def executemany(self, sql, parameters, /):
+            if clock.within is not None:
+                return super().executemany(sql, parameters)
             started = time.perf_counter()
             try:
                 return super().executemany(sql, parameters)
@@ -834,26 +868,25 @@ def measure_build_split(corpus: Path, work: Path) -> list[tuple[str, float]]:
                 name = table.group(1) if table else "?"
                 clock.add(f"row inserts: {name} (executemany)", time.perf_counter() - started)
 
-    real_connect, real_parse = sqlite3.connect, pastfix.transcripts.parse_lines
-
-    def timed_parse(*args, **kwargs):
-        started = time.perf_counter()
-        try:
-            return real_parse(*args, **kwargs)
-        finally:
-            clock.add("parse (transcripts.parse_lines)", time.perf_counter() - started)
+    real_connect = sqlite3.connect
+    real = {name: getattr(module, name) for name, (_, module) in _PYTHON_PHASES.items()}
+    real_min_bytes = pastfix.build.PARALLEL_MIN_BYTES
 
     db = work / "split.db"
     remove_db(db)
     sqlite3.connect = lambda *a, **k: real_connect(*a, **{**k, "factory": TimedConnection})
-    pastfix.transcripts.parse_lines = timed_parse
+    for name, (phase, module) in _PYTHON_PHASES.items():
+        setattr(module, name, clock.timed(phase, real[name]))
+    pastfix.build.PARALLEL_MIN_BYTES = 1 << 62
     try:
         started = time.perf_counter()
         pastfix.build.build(db, [corpus])
         total = time.perf_counter() - started
     finally:
         sqlite3.connect = real_connect
-        pastfix.transcripts.parse_lines = real_parse
+        for name, (_, module) in _PYTHON_PHASES.items():
+            setattr(module, name, real[name])
+        pastfix.build.PARALLEL_MIN_BYTES = real_min_bytes
         remove_db(db)
     # Statements below 2% of the build are lumped together.
     small = {

@@ -33,6 +33,33 @@ def test_an_instruction_count_is_the_summary_of_callgrinds_output():
         run.callgrind_total("events: Ir\nfl=x.c\n1 7\n")  # cut short: no total to trust
 
 
+def test_the_build_split_is_of_one_process_and_names_its_python_phases(tmp_path, monkeypatch):
+    # A build of two forks a helper whose phases the split's clock never saw: its table put
+    # 46% of a build in "rest", the builder's redaction and fix rules and its wait for the
+    # helper among it.
+    run = harness()
+    import synthetic
+
+    import pastfix.build
+    import pastfix.shard
+
+    corpus = tmp_path / "corpus"
+    synthetic.generate_corpus(corpus, sessions=4)
+    monkeypatch.setattr(pastfix.build, "PARALLEL_MIN_BYTES", 0)  # two processes, unless raised
+
+    def no_helper(*args, **kwargs):
+        raise AssertionError("the split's build forked a helper")
+
+    monkeypatch.setattr(pastfix.shard.Shard, "start", no_helper)
+    phases = dict(run.measure_build_split(corpus, tmp_path))
+    assert phases["redaction and signatures (prepare.prepare)"] > 0
+    assert phases["fix rules (db.refresh_fixes, with their SQL)"] > 0
+    assert phases["parse (transcripts.parse_lines)"] > 0
+    assert pastfix.build.PARALLEL_MIN_BYTES == 0  # put back
+    parts = sum(v for k, v in phases.items() if not k.startswith("total"))
+    assert parts == pytest.approx(phases["total (in-process, no interpreter start)"])
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 def test_instructions_count_a_forked_process_once(tmp_path):

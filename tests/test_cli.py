@@ -286,6 +286,34 @@ def test_build_script_from_checkout(tmp_path, projects):
         assert (tmp_path / db).exists()
 
 
+def test_a_locale_not_utf8_reads_a_project_named_in_utf8(tmp_path):
+    """A C locale with UTF-8 mode and coercion off (as a Latin-1 locale): each transcript
+    of a project in `/home/dév/日本` was `file name is not UTF-8`, left unread."""
+    projects = tmp_path / "projects"
+    write_jsonl(
+        projects / "-home-dév-日本" / f"{SID}.jsonl",
+        failing_session(SID, 2, "ENOENT: no such file 日本", "Create it"),
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "LC_ALL": "C",
+        "PYTHONCOERCECLOCALE": "0",
+        "PYTHONUTF8": "0",
+    }
+    db = str(tmp_path / "index.db")
+    pastfix = [sys.executable, "-m", "pastfix"]
+    built = subprocess.run(
+        [*pastfix, "build", db, "--source", str(projects), "-s"], env=env, capture_output=True
+    )
+    assert built.returncode == 0, built.stderr
+    assert b"0 problems" in built.stderr, built.stderr
+    found = subprocess.run(
+        [*pastfix, "find", "ENOENT: no such file 日本", db, "--json"], env=env, capture_output=True
+    )
+    assert [row["session_id"] for row in json.loads(found.stdout)] == [SID, SID]
+
+
 def test_no_traceback_on_bad_input(tmp_path):
     projects = tmp_path / "projects"
     (projects / "-x").mkdir(parents=True)

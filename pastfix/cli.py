@@ -316,6 +316,11 @@ def build(
                 on_wait=lambda: echo(
                     f"waiting for another build of {db_path} to finish...", err=True
                 ),
+                on_locked=lambda: echo(
+                    f"waiting for another program's transaction on {db_path} to end"
+                    f" (a sqlite3 shell, a long query; up to {pbuild.BUSY_TIMEOUT:.0f} s)...",
+                    err=True,
+                ),
             )
         except pdb.BuildError as e:
             raise click.ClickException(str(e)) from e

@@ -348,19 +348,43 @@ def test_find_help_shows_the_default_limit():
 def test_locked_database_is_a_one_line_error(tmp_path, projects, monkeypatch):
     db_path = tmp_path / "index.db"
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
-    monkeypatch.setattr(pdb, "BUSY_TIMEOUT", 0.1)
+    # (the build's wait, which was a minute's whatever this said)
+    monkeypatch.setattr(pbuild, "BUSY_TIMEOUT", 1.5)
     blocker = sqlite3.connect(db_path, isolation_level=None)
     blocker.execute("BEGIN IMMEDIATE")
     write_jsonl(projects / "-home-dev-app" / f"{SID}.jsonl", failing_session(SID, 3, "ENOENT", "x"))
+    started = time.monotonic()
     result = run("build", str(db_path), "--source", str(projects), "-s")
     blocker.execute("ROLLBACK")
     blocker.close()
     assert result.exit_code == 1
+    assert 1.5 <= time.monotonic() - started < 10
+    # Said after a second, as the wait for another build is, not after the whole wait
     assert result.stderr == (
+        f"waiting for another program's transaction on {db_path} to end (a sqlite3 shell,"
+        " a long query; up to 2 s)...\n"
         f"Error: {db_path} is locked by another program's transaction on it (a sqlite3"
         " shell, a long query), not a pastfix build: end it and try again\n"
     )
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+
+
+def test_a_build_behind_another_programs_transaction_goes_on_when_it_ends(tmp_path, projects):
+    import threading
+
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    blocker = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    blocker.execute("BEGIN IMMEDIATE")
+    write_jsonl(projects / "-home-dev-app" / f"{SID}.jsonl", failing_session(SID, 3, "ENOENT", "x"))
+    threading.Timer(2.0, lambda: blocker.execute("ROLLBACK")).start()
+    result = run("build", str(db_path), "--source", str(projects), "-s", "--json")
+    blocker.close()
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith(
+        f"waiting for another program's transaction on {db_path} to end (a sqlite3 shell,"
+    )
+    assert json.loads(result.stdout)["failed_tool_results"] == 3
 
 
 def test_damaged_database_is_a_one_line_error(tmp_path, projects):

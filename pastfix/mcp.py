@@ -450,7 +450,7 @@ class _Input:
         if not line.strip():
             return
         try:
-            jsonrpc_message_adapter.validate_json(line, by_name=False)
+            message = jsonrpc_message_adapter.validate_json(line, by_name=False)
         except pydantic.ValidationError:
             try:
                 json.loads(line)
@@ -466,6 +466,28 @@ class _Input:
             _warn(f"pastfix mcp: line {self.lines} of standard input {reason}, ignored: {text}")
         else:
             self.messages += 1
+            if type(message).__name__ == "JSONRPCNotification" and b'"id"' in line:
+                self._check_id(line)
+
+    def _check_id(self, line: bytes) -> None:
+        """Say on stderr a request whose id is neither a string nor an integer (an object,
+        an array, true, 1.5, null): the SDK reads it as a notification, which has no id,
+        and answers nothing; a client waiting for its answer hung. JSON-RPC's answer would
+        be an Invalid Request error with a null id, but the SDK alone writes standard output
+        (a line of ours could land inside one of its messages), so it is said here."""
+        try:
+            request = json.loads(line)
+        except (ValueError, RecursionError):
+            return
+        if not isinstance(request, dict) or "id" not in request:
+            return
+        kind = {dict: "an object", list: "an array", bool: "true or false", float: "a fraction"}
+        what = kind.get(type(request["id"]), "null")
+        text = queries.one_line(line.decode("utf-8", "replace"), TEXT_VALUE_CHARS)
+        _warn(
+            f"pastfix mcp: line {self.lines} of standard input is a request whose id is {what},"
+            f" not a string or an integer: no answer can name it, ignored: {text}"
+        )
 
 
 def _warn(text: str) -> None:

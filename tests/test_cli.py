@@ -387,6 +387,42 @@ def test_a_build_behind_another_programs_transaction_goes_on_when_it_ends(tmp_pa
     assert json.loads(result.stdout)["failed_tool_results"] == 3
 
 
+def test_a_timestamp_that_is_no_time_is_shown_unknown_and_sorts_last(tmp_path):
+    """A transcript's `yesterday`, `2026-13-45T99:99:99Z` or `9999-12-31...` was shown as
+    written (`Bash failed yesterday in ...`), and a future one stood first for ever."""
+    from pastfix import cards
+
+    projects = tmp_path / "projects"
+    stamps = {
+        "11111111-1111-4111-8111-111111111111": "9999-12-31T00:00:00Z",
+        "22222222-2222-4222-8222-222222222222": "yesterday",
+        "33333333-3333-4333-8333-333333333333": "2026-13-45T99:99:99Z",
+        "44444444-4444-4444-8444-444444444444": None,  # the helper's own, January 2026
+    }
+    for sid, stamp in stamps.items():
+        lines = failing_session(sid, 1, "ENOENT: no such file", "Create it")
+        for line in lines:
+            line["timestamp"] = stamp or line["timestamp"]
+        write_jsonl(projects / "-home-dev-app" / f"{sid}.jsonl", lines)
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    conn = sqlite3.connect(db_path)
+    # the index keeps what the transcripts wrote
+    assert {r[0] for r in conn.execute("select timestamp from tool_results")} == {
+        stamp or "2026-01-01T10:01:00Z" for stamp in stamps.values()
+    }
+    found = run("find", "Exit code 1\nENOENT: no such file step0", str(db_path))
+    heads = [line for line in found.stdout.splitlines() if re.match(r"\d+\. ", line)]
+    assert len(heads) == 4
+    assert heads[0].startswith("1. Bash failed 2026-01-01 10:01 UTC in /home/dev/app")
+    assert all("failed at an unknown time in /home/dev/app" in line for line in heads[1:])
+    latest = (
+        queries.connect(db_path).execute(queries.RECENT_FAILURES_SQL, {"project": ""}).fetchall()
+    )
+    assert [row[0] for row in latest][0] == "44444444-4444-4444-8444-444444444444"
+    assert [cards.day(stamp) for stamp in stamps.values()][:3] == ["unknown date"] * 3
+
+
 def test_damaged_database_is_a_one_line_error(tmp_path, projects):
     db_path = tmp_path / "index.db"
     db_path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 5000)
@@ -1173,11 +1209,11 @@ def test_find_over_the_time_limit_is_a_one_line_error(tmp_path, projects, monkey
         ("2026-01-01T10:00:00.000Z", "2026-01-01 10:00 UTC"),
         # another offset: it said 10:00 UTC
         ("2026-01-01T10:00:00+05:30", "2026-01-01 04:30 UTC"),
-        # no date: it said 99999-01-0 T00:0 UTC
-        ("99999-01-01T00:00:00Z", "99999-01-01T00:00:00Z"),
+        # no date: it said 99999-01-0 T00:0 UTC, then the text as written
+        ("99999-01-01T00:00:00Z", "at an unknown time"),
     ],
 )
-def test_find_says_when_in_utc_or_as_written(tmp_path, timestamp, said):
+def test_find_says_when_in_utc_or_unknown(tmp_path, timestamp, said):
     projects = tmp_path / "projects"
     write_jsonl(
         projects / "-home-dev-app" / f"{SID}.jsonl",

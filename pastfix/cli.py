@@ -1,3 +1,4 @@
+import errno
 import functools
 import os
 import re
@@ -104,6 +105,10 @@ def cli() -> None:
     """
 
 
+# The errors of a write to standard output that are the output's place's, not pastfix's.
+_OUTPUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+
+
 def main() -> None:
     """The `pastfix` command: run the CLI, then exit without tearing the interpreter down.
 
@@ -116,6 +121,13 @@ def main() -> None:
         code: Any = 0
     except SystemExit as e:
         code = e.code
+    except OSError as e:
+        # Output written to a full disk (`find --json > out.json`) or a failing device: a
+        # traceback from click.echo. click says nothing of a closed pipe (EPIPE) itself.
+        if e.errno not in _OUTPUT_ERRORS or e.filename is not None:
+            raise
+        echo(f"Error: cannot write the output: {e.strerror}", err=True)
+        code = 1
     if code is None:
         code = 0
     elif not isinstance(code, int):

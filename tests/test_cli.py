@@ -314,6 +314,24 @@ def test_a_locale_not_utf8_reads_a_project_named_in_utf8(tmp_path):
     assert [row["session_id"] for row in json.loads(found.stdout)] == [SID, SID]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_output_to_a_full_disk_is_a_one_line_error(tmp_path, projects):
+    """`pastfix find ... --json > out.json` on a full disk was an OSError traceback."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    db = str(tmp_path / "index.db")
+    pastfix = [sys.executable, "-m", "pastfix"]
+    subprocess.run([*pastfix, "build", db, "--source", str(projects), "-s"], env=env, check=True)
+    for args in (["find", "ENOENT", db, "--json"], ["status", "--db", db], ["--help"]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(
+                [*pastfix, *args], env=env, stdout=full, stderr=subprocess.PIPE, text=True
+            )
+        assert (done.returncode, done.stderr) == (
+            1,
+            "Error: cannot write the output: No space left on device\n",
+        )
+
+
 def test_no_traceback_on_bad_input(tmp_path):
     projects = tmp_path / "projects"
     (projects / "-x").mkdir(parents=True)

@@ -124,9 +124,14 @@ def main() -> None:
     except OSError as e:
         # Output written to a full disk (`find --json > out.json`) or a failing device: a
         # traceback from click.echo. click says nothing of a closed pipe (EPIPE) itself.
-        if e.errno not in _OUTPUT_ERRORS or e.filename is not None:
+        # A path the system refuses before any command's own check can tell what it is (a
+        # name longer than it allows, `File name too long` from a stat()): a traceback too.
+        if e.filename is not None:
+            echo(f"Error: {e.filename}: {e.strerror}", err=True)
+        elif e.errno in _OUTPUT_ERRORS:
+            echo(f"Error: cannot write the output: {e.strerror}", err=True)
+        else:
             raise
-        echo(f"Error: cannot write the output: {e.strerror}", err=True)
         code = 1
     if code is None:
         code = 0

@@ -332,6 +332,29 @@ def test_output_to_a_full_disk_is_a_one_line_error(tmp_path, projects):
         )
 
 
+@pytest.mark.parametrize("command", ["build", "find", "status", "search", "forget"])
+def test_a_path_longer_than_the_system_allows_is_a_one_line_error(tmp_path, projects, command):
+    """ENAMETOOLONG from the first stat() of DB_PATH was a traceback."""
+    db = tmp_path / ("d" * 300) / "index.db"
+    args = {
+        "build": ["build", str(db), "--source", str(projects)],
+        "find": ["find", "ENOENT", "--db", str(db)],
+        "status": ["status", "--db", str(db)],
+        "search": ["search", "ENOENT", "--db", str(db)],
+        "forget": ["forget", str(db), "--project", "x"],
+    }[command]
+    done = subprocess.run(
+        [sys.executable, "-m", "pastfix", *args],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+    )
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith("Error: ") and "Traceback" not in done.stderr
+    assert done.stderr.endswith(": File name too long\n")
+    assert len(done.stderr.splitlines()) == 1
+
+
 def test_no_traceback_on_bad_input(tmp_path):
     projects = tmp_path / "projects"
     (projects / "-x").mkdir(parents=True)

@@ -498,14 +498,21 @@ def _warn(text: str) -> None:
 
 
 def serve(db_path: Path) -> None:
-    """Run the server on standard input and output until the client closes them.
+    """Run the server on standard input and output until the client closes either.
 
     NotJsonRpc when the input held lines but not one JSON-RPC message (`echo garbage |
     pastfix mcp`): the SDK read and dropped them, and the server ended as after a session.
     """
     seen = _repair_stdin()
-    create_server(db_path).run("stdio")
-    if seen.ended.is_set() and seen.other and not seen.messages:
+    gone = False
+    try:
+        create_server(db_path).run("stdio")
+    except* BrokenPipeError:
+        # The client closed its end of the answers (it quit, or was killed, mid-call): the
+        # session is over. The SDK's task group raised it as a 40-line traceback, exit 1,
+        # into the agent's MCP log.
+        gone = True
+    if not gone and seen.ended.is_set() and seen.other and not seen.messages:
         lines = "1 line that is" if seen.other == 1 else f"{seen.other:,} lines that are"
         raise NotJsonRpc(
             f"no JSON-RPC message on standard input, only {lines} not one (said above):"

@@ -3,6 +3,7 @@
 import html
 import json
 import sys
+import time
 from importlib import metadata
 
 import anyio
@@ -584,6 +585,26 @@ def test_a_request_whose_id_is_no_string_or_integer_is_said_on_stderr(index):
             (3, "a fraction", json.dumps(lines[2])),
         ]
     ]
+
+
+def test_a_client_that_closes_the_answers_mid_call_ends_the_server_quietly(index):
+    """A client killed mid-call (its end of the server's stdout closed) was a 40-line
+    BrokenPipeError traceback, exit 1, in the agent's MCP log."""
+    import subprocess
+
+    command = [sys.executable, "-m", "pastfix", "mcp", "--db", str(index)]
+    server = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    call = {"name": "find_past_fix", "arguments": {"error": "ENOENT"}}
+    line = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}
+    server.stdin.write(json.dumps(line).encode() + b"\n")
+    server.stdin.flush()
+    server.stdout.close()
+    time.sleep(1.5)  # (the answer is written, and fails, while input is still open)
+    server.stdin.close()
+    assert server.wait(timeout=60) == 0
+    assert server.stderr.read() == b""
 
 
 def test_the_columns_agents_get_are_the_canned_querys_own(index):

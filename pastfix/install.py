@@ -387,11 +387,21 @@ def install_skill(dest: Path) -> tuple[Path, str]:
     target = dest / SKILL_NAME
     try:
         with resources.as_file(skill_source()) as source:
+            if dest.exists() and not dest.is_dir():
+                # (mkdir's `File exists` named the skill's folder, which is not there)
+                raise InstallError(f"{dest} is a file, not a folder: move it away first")
             if target.is_symlink() or target.exists():
                 old = _skill_files(target)
                 if old is None:
+                    what = (
+                        "a link"
+                        if target.is_symlink()
+                        else "a folder of other files"
+                        if target.is_dir()
+                        else "a file"
+                    )
                     raise InstallError(
-                        f"{target} is not a copy of pastfix's skill (it holds other files):"
+                        f"{target} is {what}, not a copy of pastfix's skill:"
                         " move it away first, or give another --dest"
                     )
                 if old == _files(source):

@@ -22,6 +22,7 @@ from pathlib import Path
 from sqlite3 import Connection
 from stat import S_ISREG
 from typing import Any, BinaryIO, NamedTuple
+from urllib.parse import quote
 
 import msgspec
 
@@ -505,7 +506,8 @@ def build(
     tokenizer: str | None = None,
     wait: bool = True,
     on_wait: Callable[[], None] | None = None,
-    busy_timeout: float = BUSY_TIMEOUT,
+    on_locked: Callable[[], None] | None = None,
+    busy_timeout: float | None = None,
     budget: float | None = None,
 ) -> BuildStats:
     """Index the transcripts under `sources` into the database at `db_path`.
@@ -532,8 +534,10 @@ def build(
 
     Builds of one index take turns (build_lock): this one waits for one
     already running, calling `on_wait()` if that takes a while, or with
-    `wait=False` raises BuildBusy at once. `busy_timeout`: how long to wait for another
-    process's SQLite lock on the index (a reader's, a sqlite3 shell's).
+    `wait=False` raises BuildBusy at once. `busy_timeout` (None: BUSY_TIMEOUT): how long
+    to wait for another process's SQLite lock on the index (a reader's, a sqlite3
+    shell's); `on_locked()` is called once when another program's write transaction has
+    held the index for WAIT_NOTICE_SECONDS (_wait_for_writer).
 
     `budget` (seconds; the hook's --refresh): an incremental build reads no file after
     that much time, and those it leaves are read by the next build (their offsets were
@@ -558,7 +562,10 @@ def build(
         raise BuildError(str(e)) from e
     check_not_transcripts(Path(db_path))
     check_db_path(Path(db_path))
+    busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
     with build_lock(db_path, wait, on_wait, roots) as waited:
+        if on_locked is not None:
+            _wait_for_writer(Path(db_path), busy_timeout, on_locked)
         stats = _build(
             db_path,
             roots,
@@ -658,6 +665,41 @@ def _build(
             gc.enable()
         conn.close()
     return stats
+
+
+def _wait_for_writer(db_path: Path, busy_timeout: float, on_locked: Callable[[], None]) -> None:
+    """Wait for another program's write transaction on the index (a sqlite3 shell's BEGIN
+    IMMEDIATE, a long write), calling `on_locked()` once it has lasted WAIT_NOTICE_SECONDS,
+    for `busy_timeout` seconds in all.
+
+    SQLite's busy timeout waits in silence, and Python's sqlite3 has no busy handler to
+    speak from: a build behind such a transaction said nothing for a minute. So the write
+    lock is asked for here first, for WAIT_NOTICE_SECONDS, then for the rest of the time
+    once the wait is said. A transaction begun after this one ends is waited for in silence
+    as before (the build begins its own within milliseconds). A file that is not there,
+    or not an index, is left to connect() to say.
+    """
+    if not db_path.is_file():
+        return
+    # mode=rw: never create the file (a build that stops on check_db_path's errors later)
+    uri = "file:" + quote(os.fsencode(os.path.abspath(db_path))) + "?mode=rw"
+    notice = min(WAIT_NOTICE_SECONDS, busy_timeout)
+    for told, timeout in enumerate((notice, busy_timeout - notice)):
+        try:
+            conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("ROLLBACK")
+                return
+            finally:
+                conn.close()
+        except sqlite3.Error as e:
+            if "locked" not in str(e):
+                return
+            error = e
+        if not told:
+            on_locked()
+    raise BuildError(error_text(db_path, error))
 
 
 def _record_build(

@@ -30,6 +30,7 @@ from pastfix.queries import (
     SNIPPET_OPEN,
     STOPPED,
     its_file_is_the_error,
+    known_time,
     mark_words,
     missing_kind,
     one_line,
@@ -862,23 +863,21 @@ def patch_lines(patch: str | None) -> list[tuple[str, str]]:
     return shown
 
 
+# What a card or page says of a time it cannot take as one (known_time).
+UNKNOWN_TIME = "at an unknown time"
+
+
+def day(timestamp: str | None) -> str:
+    """A row's timestamp as its date (`2026-02-12`, UTC), `unknown date` when it is no time."""
+    moment = known_time(timestamp)
+    return moment.strftime("%Y-%m-%d") if moment else "unknown date"
+
+
 def _when(timestamp: str | None) -> str:
-    """An ISO timestamp as `2026-02-12 21:03 UTC`.
+    """A row's timestamp as `2026-02-12 21:03 UTC`, or UNKNOWN_TIME (known_time).
 
     Agents write UTC (`...Z`). One with another offset (`+05:30`) is said in UTC too,
-    where its clock time was shown as UTC; one that is no date (a transcript's own text,
-    `99999-01-01...`) is shown as written, not cut into `99999-01-0 T00:0 UTC`.
+    where its clock time was shown as UTC.
     """
-    if not timestamp or len(timestamp) < 16:
-        return timestamp or ""
-    if not (timestamp.endswith("Z") and timestamp[4] == "-" and timestamp[10] == "T"):
-        from datetime import UTC, datetime
-
-        try:
-            moment = datetime.fromisoformat(timestamp)
-        except ValueError:
-            return timestamp
-        if moment.tzinfo is not None:
-            moment = moment.astimezone(UTC)
-        return moment.strftime("%Y-%m-%d %H:%M UTC")
-    return f"{timestamp[:10]} {timestamp[11:16]} UTC"
+    moment = known_time(timestamp)
+    return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else UNKNOWN_TIME

@@ -1,3 +1,4 @@
+import errno
 import functools
 import os
 import re
@@ -104,6 +105,10 @@ def cli() -> None:
     """
 
 
+# The errors of a write to standard output that are the output's place's, not pastfix's.
+_OUTPUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+
+
 def main() -> None:
     """The `pastfix` command: run the CLI, then exit without tearing the interpreter down.
 
@@ -116,6 +121,18 @@ def main() -> None:
         code: Any = 0
     except SystemExit as e:
         code = e.code
+    except OSError as e:
+        # Output written to a full disk (`find --json > out.json`) or a failing device: a
+        # traceback from click.echo. click says nothing of a closed pipe (EPIPE) itself.
+        # A path the system refuses before any command's own check can tell what it is (a
+        # name longer than it allows, `File name too long` from a stat()): a traceback too.
+        if e.filename is not None:
+            echo(f"Error: {e.filename}: {e.strerror}", err=True)
+        elif e.errno in _OUTPUT_ERRORS:
+            echo(f"Error: cannot write the output: {e.strerror}", err=True)
+        else:
+            raise
+        code = 1
     if code is None:
         code = 0
     elif not isinstance(code, int):
@@ -315,6 +332,11 @@ def build(
                 tokenizer=tokenizer,
                 on_wait=lambda: echo(
                     f"waiting for another build of {db_path} to finish...", err=True
+                ),
+                on_locked=lambda: echo(
+                    f"waiting for another program's transaction on {db_path} to end"
+                    f" (a sqlite3 shell, a long query; up to {pbuild.BUSY_TIMEOUT:.0f} s)...",
+                    err=True,
                 ),
             )
         except pdb.BuildError as e:

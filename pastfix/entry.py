@@ -40,6 +40,7 @@ def _ctrl_c(signum: int, frame: Any) -> None:
 
 
 def main() -> None:
+    _utf8_mode()
     _open_closed_streams()
     # (not when SIGINT is ignored: a shell's background job keeps it so)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
@@ -52,6 +53,30 @@ def main() -> None:
         # command. Each build commits what it read in transactions: nothing is half-written.
         print(INTERRUPTED, file=sys.stderr)
         os._exit(INTERRUPTED_STATUS)
+
+
+def _utf8_mode() -> None:
+    """Run again in Python's UTF-8 mode when the locale's encoding is another (ASCII,
+    Latin-1, EUC-JP) and UTF-8 mode is off (`PYTHONUTF8=0`, or C-locale coercion turned
+    off with `PYTHONCOERCECLOCALE=0`).
+
+    The agents write UTF-8 (JSON is UTF-8) and name their folders after the project's path:
+    read through the locale's encoding, a project in `/home/dév` gave `file name is not
+    UTF-8` for each transcript of it (left unread), a `UnicodeEncodeError` traceback from
+    `os.stat` in the next build, and a paste in Japanese was searched for as surrogates.
+    UTF-8 mode is chosen at start-up, so the process is replaced by one with it, before
+    anything is read (the hook's event is still on standard input); a name of bytes that
+    are not UTF-8 still round-trips (surrogateescape). Output is UTF-8 then, as the rows
+    are. Windows' file system encoding is UTF-8 (PEP 529): it never gets here.
+    """
+    if sys.flags.utf8_mode or sys.getfilesystemencoding() == "utf-8":
+        return
+    try:
+        os.execve(
+            sys.executable, [sys.executable, *sys.orig_argv[1:]], {**os.environ, "PYTHONUTF8": "1"}
+        )
+    except OSError:  # (no interpreter to run again: go on in the locale's encoding)
+        pass
 
 
 def _open_closed_streams() -> None:

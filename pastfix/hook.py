@@ -396,7 +396,7 @@ def _same_fix(same: list[dict[str, Any]]) -> list[str]:
     if not same:
         return []
     others = ", ".join(
-        f"{other['session_id'][: queries.SESSION_PREFIX_CHARS]} ({(other['failed_at'] or '')[:10]})"
+        f"{other['session_id'][: queries.SESSION_PREFIX_CHARS]} ({cards.day(other['failed_at'])})"
         for other in same
     )
     return [f"  same fix in {len(same) + 1} sessions; also: {others}"]
@@ -455,7 +455,7 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
         blocks.append(
             "\n".join(
                 [
-                    f"- {(row['failed_at'] or '')[:10]}"
+                    f"- {cards.day(row['failed_at'])}"
                     f"{' in ' + row['project'] if row['project'] else ''} ({how}),"
                     f" session {row['session_id']}"
                     # (none for a session id that is no plain word, or a Gemini checkpoint)

@@ -387,11 +387,21 @@ def install_skill(dest: Path) -> tuple[Path, str]:
     target = dest / SKILL_NAME
     try:
         with resources.as_file(skill_source()) as source:
+            if dest.exists() and not dest.is_dir():
+                # (mkdir's `File exists` named the skill's folder, which is not there)
+                raise InstallError(f"{dest} is a file, not a folder: move it away first")
             if target.is_symlink() or target.exists():
                 old = _skill_files(target)
                 if old is None:
+                    what = (
+                        "a link"
+                        if target.is_symlink()
+                        else "a folder of other files"
+                        if target.is_dir()
+                        else "a file"
+                    )
                     raise InstallError(
-                        f"{target} is not a copy of pastfix's skill (it holds other files):"
+                        f"{target} is {what}, not a copy of pastfix's skill:"
                         " move it away first, or give another --dest"
                     )
                 if old == _files(source):
@@ -526,15 +536,23 @@ def _without_codex_server(text: str) -> str:
 
 
 def _read_toml(path: Path) -> tuple[str, dict[str, Any]]:
+    """A TOML file's text, as written, and its tables.
+
+    A byte order mark (Windows' Notepad writes one) is kept in the text and not read as
+    TOML: tomllib refused such a config.toml at its first character, though Codex reads it
+    (Rust's toml parser skips one). Windows' line ends (CRLF) are kept too: read as text,
+    they were written back as `\\n`."""
     _regular(path)
     try:
-        text = path.read_text()
+        with path.open(encoding="utf-8", newline="") as f:  # (CRLF lines kept as they are)
+            text = f.read()
     except FileNotFoundError:
         return "", {}
-    except OSError as e:
-        raise InstallError(f"cannot read {path}: {e.strerror}") from e
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) else f"not UTF-8 text ({e.reason})"
+        raise InstallError(f"cannot read {path}: {reason}") from e
     try:
-        return text, tomllib.loads(text)
+        return text, tomllib.loads(text.removeprefix(_BOM))
     except ValueError as e:  # TOMLDecodeError, or an integer of over 4,300 digits
         raise InstallError(f"{path} is not valid TOML ({e}): fix it first") from e
 
@@ -554,7 +572,7 @@ def install_codex_mcp(config_path: Path, db_path: Path) -> str:
     lines += [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in table.items()]
     new = kept.rstrip("\n") + ("\n\n" if kept.strip() else "") + "\n".join(lines) + "\n"
     try:
-        written = tomllib.loads(new).get("mcp_servers", {}).get(CODEX_SERVER)
+        written = tomllib.loads(new.removeprefix(_BOM)).get("mcp_servers", {}).get(CODEX_SERVER)
     except tomllib.TOMLDecodeError:
         written = None
     if written != table:
@@ -574,8 +592,8 @@ def codex_mcp_found(config_path: Path) -> list[tuple[str, str]]:
     else []."""
     try:
         # (only a regular file: a FIFO there blocked status for ever, a security test)
-        text = config_path.read_text() if config_path.is_file() else ""
-        servers = tomllib.loads(text).get("mcp_servers")
+        text = config_path.read_text(encoding="utf-8") if config_path.is_file() else ""
+        servers = tomllib.loads(text.removeprefix(_BOM)).get("mcp_servers")
     except (OSError, ValueError):
         servers = None
     index = pastfix_server_index(servers)

@@ -450,7 +450,7 @@ class _Input:
         if not line.strip():
             return
         try:
-            jsonrpc_message_adapter.validate_json(line, by_name=False)
+            message = jsonrpc_message_adapter.validate_json(line, by_name=False)
         except pydantic.ValidationError:
             try:
                 json.loads(line)
@@ -466,6 +466,28 @@ class _Input:
             _warn(f"pastfix mcp: line {self.lines} of standard input {reason}, ignored: {text}")
         else:
             self.messages += 1
+            if type(message).__name__ == "JSONRPCNotification" and b'"id"' in line:
+                self._check_id(line)
+
+    def _check_id(self, line: bytes) -> None:
+        """Say on stderr a request whose id is neither a string nor an integer (an object,
+        an array, true, 1.5, null): the SDK reads it as a notification, which has no id,
+        and answers nothing; a client waiting for its answer hung. JSON-RPC's answer would
+        be an Invalid Request error with a null id, but the SDK alone writes standard output
+        (a line of ours could land inside one of its messages), so it is said here."""
+        try:
+            request = json.loads(line)
+        except (ValueError, RecursionError):
+            return
+        if not isinstance(request, dict) or "id" not in request:
+            return
+        kind = {dict: "an object", list: "an array", bool: "true or false", float: "a fraction"}
+        what = kind.get(type(request["id"]), "null")
+        text = queries.one_line(line.decode("utf-8", "replace"), TEXT_VALUE_CHARS)
+        _warn(
+            f"pastfix mcp: line {self.lines} of standard input is a request whose id is {what},"
+            f" not a string or an integer: no answer can name it, ignored: {text}"
+        )
 
 
 def _warn(text: str) -> None:
@@ -476,14 +498,21 @@ def _warn(text: str) -> None:
 
 
 def serve(db_path: Path) -> None:
-    """Run the server on standard input and output until the client closes them.
+    """Run the server on standard input and output until the client closes either.
 
     NotJsonRpc when the input held lines but not one JSON-RPC message (`echo garbage |
     pastfix mcp`): the SDK read and dropped them, and the server ended as after a session.
     """
     seen = _repair_stdin()
-    create_server(db_path).run("stdio")
-    if seen.ended.is_set() and seen.other and not seen.messages:
+    gone = False
+    try:
+        create_server(db_path).run("stdio")
+    except* BrokenPipeError:
+        # The client closed its end of the answers (it quit, or was killed, mid-call): the
+        # session is over. The SDK's task group raised it as a 40-line traceback, exit 1,
+        # into the agent's MCP log.
+        gone = True
+    if not gone and seen.ended.is_set() and seen.other and not seen.messages:
         lines = "1 line that is" if seen.other == 1 else f"{seen.other:,} lines that are"
         raise NotJsonRpc(
             f"no JSON-RPC message on standard input, only {lines} not one (said above):"

@@ -35,6 +35,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -63,6 +64,42 @@ RAW_MAX_WORDS = 64
 _RAW_WORD = lazy(r"\w+")
 # An FTS5 query that parses and matches nothing (an empty phrase).
 MATCH_NOTHING = '"."'
+
+
+# How far past this machine's clock a time may be and still be taken as one (another
+# machine's clock ahead, a zone mislabelled).
+FUTURE_SLACK = timedelta(days=1)
+
+
+# Whether the timestamp `{t}` sorts after any time known_time takes: a future one, and text
+# that is none (`yesterday`; a letter sorts after a digit). SQL's sort key before the
+# timestamp's own, so that these come last, not first among the latest.
+LATER_THAN_KNOWN = f"({{t}} > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '+{FUTURE_SLACK.days} day'))"
+_NO_TIME = datetime.min.replace(tzinfo=UTC)
+
+
+def known_time(timestamp: str | None) -> datetime | None:
+    """A row's timestamp as a time in UTC, or None when it is none: not an ISO time
+    (`yesterday`, `2026-13-45T99:99:99Z`, empty) or later than FUTURE_SLACK from now
+    (`9999-12-31...`). The one rule for what a card, a page or the hook shows and sorts by.
+
+    The index keeps what the transcript wrote (a row's timestamp is its transcript's
+    text); shown as written, a card said `Bash failed yesterday in ...`, and a future
+    time stood first among the latest failures for ever. A time without a zone is UTC, as
+    agents write it.
+    """
+    if not timestamp:
+        return None
+    try:
+        moment = datetime.fromisoformat(timestamp)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    moment = moment.astimezone(UTC)
+    return moment if moment <= datetime.now(UTC) + FUTURE_SLACK else None
+
+
 FIND_LIMIT = 20
 # What a script may ask find_past_fix for with `limit`.
 FIND_MAX = 200
@@ -2679,7 +2716,8 @@ def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any
             group = find_class(row)
             keyed.append((group, seen.get(group, 0), row))
             seen[group] = seen.get(group, 0) + 1
-    keyed.sort(key=lambda item: item[2]["failed_at"] or "", reverse=True)
+    # (a time that is none, known_time's, sorts last: `9999-12-31` stood first for ever)
+    keyed.sort(key=lambda item: known_time(item[2]["failed_at"]) or _NO_TIME, reverse=True)
     keyed.sort(key=lambda item: (item[0], item[1]))
     merged = [row for _, _, row in keyed]
     if seen_before(merged):
@@ -2994,7 +3032,7 @@ hits as (
   select * from best
   order by same or words = 2 desc, files, exact desc, names, loose, same desc,
     kind = 'error' desc, shell, distance, folders, fixed desc, score is null, score,
-    timestamp desc, id
+    {LATER_THAN_KNOWN.format(t="timestamp")}, timestamp desc, id
   limit case when (select yes from unseen) then min({NEAR_LIMIT}, {limit}) else {limit} end
 ),
 -- Each failure with what followed it (the fixes table, see pastfix.fixes): whether
@@ -3189,7 +3227,7 @@ where not (f.words = 1 and not f.same
 order by f.same or f.words = 2 desc, f.files, f.exact desc, f.names, f.loose, f.same desc,
   f.kind = 'error' desc, f.shell,
   f.distance, f.folders, f.fixed_at is not null desc, {EVERY_MATCH_SQL}, f.score is null,
-  f.score, f.timestamp desc, f.id
+  f.score, {LATER_THAN_KNOWN.format(t="f.timestamp")}, f.timestamp desc, f.id
 """
 
 
@@ -3509,7 +3547,7 @@ with latest as (
     and (:project = '' or session_id in (
       select session_id from sessions
       where {_contains("project", ":project")}))
-  order by timestamp desc
+  order by {LATER_THAN_KNOWN.format(t="timestamp")}, timestamp desc
   limit 100
 )
 select
@@ -3523,7 +3561,7 @@ select
 from latest l
 left join tool_calls c on c.tool_use_id = l.tool_use_id
 left join sessions s on s.session_id = l.session_id
-order by l.timestamp desc
+order by {LATER_THAN_KNOWN.format(t="l.timestamp")}, l.timestamp desc
 """
 
 RECURRING_LIMIT = 200

@@ -286,6 +286,75 @@ def test_build_script_from_checkout(tmp_path, projects):
         assert (tmp_path / db).exists()
 
 
+def test_a_locale_not_utf8_reads_a_project_named_in_utf8(tmp_path):
+    """A C locale with UTF-8 mode and coercion off (as a Latin-1 locale): each transcript
+    of a project in `/home/dév/日本` was `file name is not UTF-8`, left unread."""
+    projects = tmp_path / "projects"
+    write_jsonl(
+        projects / "-home-dév-日本" / f"{SID}.jsonl",
+        failing_session(SID, 2, "ENOENT: no such file 日本", "Create it"),
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "LC_ALL": "C",
+        "PYTHONCOERCECLOCALE": "0",
+        "PYTHONUTF8": "0",
+    }
+    db = str(tmp_path / "index.db")
+    pastfix = [sys.executable, "-m", "pastfix"]
+    built = subprocess.run(
+        [*pastfix, "build", db, "--source", str(projects), "-s"], env=env, capture_output=True
+    )
+    assert built.returncode == 0, built.stderr
+    assert b"0 problems" in built.stderr, built.stderr
+    found = subprocess.run(
+        [*pastfix, "find", "ENOENT: no such file 日本", db, "--json"], env=env, capture_output=True
+    )
+    assert [row["session_id"] for row in json.loads(found.stdout)] == [SID, SID]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_output_to_a_full_disk_is_a_one_line_error(tmp_path, projects):
+    """`pastfix find ... --json > out.json` on a full disk was an OSError traceback."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    db = str(tmp_path / "index.db")
+    pastfix = [sys.executable, "-m", "pastfix"]
+    subprocess.run([*pastfix, "build", db, "--source", str(projects), "-s"], env=env, check=True)
+    for args in (["find", "ENOENT", db, "--json"], ["status", "--db", db], ["--help"]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(
+                [*pastfix, *args], env=env, stdout=full, stderr=subprocess.PIPE, text=True
+            )
+        assert (done.returncode, done.stderr) == (
+            1,
+            "Error: cannot write the output: No space left on device\n",
+        )
+
+
+@pytest.mark.parametrize("command", ["build", "find", "status", "search", "forget"])
+def test_a_path_longer_than_the_system_allows_is_a_one_line_error(tmp_path, projects, command):
+    """ENAMETOOLONG from the first stat() of DB_PATH was a traceback."""
+    db = tmp_path / ("d" * 300) / "index.db"
+    args = {
+        "build": ["build", str(db), "--source", str(projects)],
+        "find": ["find", "ENOENT", "--db", str(db)],
+        "status": ["status", "--db", str(db)],
+        "search": ["search", "ENOENT", "--db", str(db)],
+        "forget": ["forget", str(db), "--project", "x"],
+    }[command]
+    done = subprocess.run(
+        [sys.executable, "-m", "pastfix", *args],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+    )
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith("Error: ") and "Traceback" not in done.stderr
+    assert done.stderr.endswith(": File name too long\n")
+    assert len(done.stderr.splitlines()) == 1
+
+
 def test_no_traceback_on_bad_input(tmp_path):
     projects = tmp_path / "projects"
     (projects / "-x").mkdir(parents=True)
@@ -320,19 +389,79 @@ def test_find_help_shows_the_default_limit():
 def test_locked_database_is_a_one_line_error(tmp_path, projects, monkeypatch):
     db_path = tmp_path / "index.db"
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
-    monkeypatch.setattr(pdb, "BUSY_TIMEOUT", 0.1)
+    # (the build's wait, which was a minute's whatever this said)
+    monkeypatch.setattr(pbuild, "BUSY_TIMEOUT", 1.5)
     blocker = sqlite3.connect(db_path, isolation_level=None)
     blocker.execute("BEGIN IMMEDIATE")
     write_jsonl(projects / "-home-dev-app" / f"{SID}.jsonl", failing_session(SID, 3, "ENOENT", "x"))
+    started = time.monotonic()
     result = run("build", str(db_path), "--source", str(projects), "-s")
     blocker.execute("ROLLBACK")
     blocker.close()
     assert result.exit_code == 1
+    assert 1.5 <= time.monotonic() - started < 10
+    # Said after a second, as the wait for another build is, not after the whole wait
     assert result.stderr == (
+        f"waiting for another program's transaction on {db_path} to end (a sqlite3 shell,"
+        " a long query; up to 2 s)...\n"
         f"Error: {db_path} is locked by another program's transaction on it (a sqlite3"
         " shell, a long query), not a pastfix build: end it and try again\n"
     )
     assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+
+
+def test_a_build_behind_another_programs_transaction_goes_on_when_it_ends(tmp_path, projects):
+    import threading
+
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    blocker = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    blocker.execute("BEGIN IMMEDIATE")
+    write_jsonl(projects / "-home-dev-app" / f"{SID}.jsonl", failing_session(SID, 3, "ENOENT", "x"))
+    threading.Timer(2.0, lambda: blocker.execute("ROLLBACK")).start()
+    result = run("build", str(db_path), "--source", str(projects), "-s", "--json")
+    blocker.close()
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith(
+        f"waiting for another program's transaction on {db_path} to end (a sqlite3 shell,"
+    )
+    assert json.loads(result.stdout)["failed_tool_results"] == 3
+
+
+def test_a_timestamp_that_is_no_time_is_shown_unknown_and_sorts_last(tmp_path):
+    """A transcript's `yesterday`, `2026-13-45T99:99:99Z` or `9999-12-31...` was shown as
+    written (`Bash failed yesterday in ...`), and a future one stood first for ever."""
+    from pastfix import cards
+
+    projects = tmp_path / "projects"
+    stamps = {
+        "11111111-1111-4111-8111-111111111111": "9999-12-31T00:00:00Z",
+        "22222222-2222-4222-8222-222222222222": "yesterday",
+        "33333333-3333-4333-8333-333333333333": "2026-13-45T99:99:99Z",
+        "44444444-4444-4444-8444-444444444444": None,  # the helper's own, January 2026
+    }
+    for sid, stamp in stamps.items():
+        lines = failing_session(sid, 1, "ENOENT: no such file", "Create it")
+        for line in lines:
+            line["timestamp"] = stamp or line["timestamp"]
+        write_jsonl(projects / "-home-dev-app" / f"{sid}.jsonl", lines)
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    conn = sqlite3.connect(db_path)
+    # the index keeps what the transcripts wrote
+    assert {r[0] for r in conn.execute("select timestamp from tool_results")} == {
+        stamp or "2026-01-01T10:01:00Z" for stamp in stamps.values()
+    }
+    found = run("find", "Exit code 1\nENOENT: no such file step0", str(db_path))
+    heads = [line for line in found.stdout.splitlines() if re.match(r"\d+\. ", line)]
+    assert len(heads) == 4
+    assert heads[0].startswith("1. Bash failed 2026-01-01 10:01 UTC in /home/dev/app")
+    assert all("failed at an unknown time in /home/dev/app" in line for line in heads[1:])
+    latest = (
+        queries.connect(db_path).execute(queries.RECENT_FAILURES_SQL, {"project": ""}).fetchall()
+    )
+    assert [row[0] for row in latest][0] == "44444444-4444-4444-8444-444444444444"
+    assert [cards.day(stamp) for stamp in stamps.values()][:3] == ["unknown date"] * 3
 
 
 def test_damaged_database_is_a_one_line_error(tmp_path, projects):
@@ -1135,11 +1264,11 @@ def test_find_over_the_time_limit_is_a_one_line_error(tmp_path, projects, monkey
         ("2026-01-01T10:00:00.000Z", "2026-01-01 10:00 UTC"),
         # another offset: it said 10:00 UTC
         ("2026-01-01T10:00:00+05:30", "2026-01-01 04:30 UTC"),
-        # no date: it said 99999-01-0 T00:0 UTC
-        ("99999-01-01T00:00:00Z", "99999-01-01T00:00:00Z"),
+        # no date: it said 99999-01-0 T00:0 UTC, then the text as written
+        ("99999-01-01T00:00:00Z", "at an unknown time"),
     ],
 )
-def test_find_says_when_in_utc_or_as_written(tmp_path, timestamp, said):
+def test_find_says_when_in_utc_or_unknown(tmp_path, timestamp, said):
     projects = tmp_path / "projects"
     write_jsonl(
         projects / "-home-dev-app" / f"{SID}.jsonl",

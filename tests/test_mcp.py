@@ -3,6 +3,7 @@
 import html
 import json
 import sys
+import time
 from importlib import metadata
 
 import anyio
@@ -549,6 +550,61 @@ def test_input_that_is_no_json_rpc_is_said_on_stderr(index):
         " (char 0)), ignored: hello\n"
     )
     assert serve(b"").returncode == 0  # a client that closes at once said nothing wrong
+
+
+def test_a_request_whose_id_is_no_string_or_integer_is_said_on_stderr(index):
+    """The SDK reads it as a notification and answers nothing, without a word: a client
+    waiting for the answer hung."""
+    import subprocess
+
+    lines = [
+        {"jsonrpc": "2.0", "id": {"x": 1}, "method": "ping"},
+        {"jsonrpc": "2.0", "id": [1], "method": "ping"},
+        {"jsonrpc": "2.0", "id": 1.5, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}},
+        {"jsonrpc": "2.0", "id": 7, "method": "ping"},
+    ]
+    command = [sys.executable, "-m", "pastfix", "mcp", "--db", str(index)]
+    stdin = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    # (input is closed once the ping is answered: the SDK may end before answering
+    # what was read with the end of input)
+    server = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    server.stdin.write(stdin)
+    server.stdin.flush()
+    assert json.loads(server.stdout.readline()) == {"jsonrpc": "2.0", "id": 7, "result": {}}
+    server.stdin.close()
+    assert server.wait(timeout=60) == 0
+    said = "of standard input is a request whose id is {}, not a string or an integer: no"
+    assert server.stderr.read().decode().splitlines() == [
+        f"pastfix mcp: line {n} {said.format(what)} answer can name it, ignored: {text}"
+        for n, what, text in [
+            (1, "an object", json.dumps(lines[0])),
+            (2, "an array", json.dumps(lines[1])),
+            (3, "a fraction", json.dumps(lines[2])),
+        ]
+    ]
+
+
+def test_a_client_that_closes_the_answers_mid_call_ends_the_server_quietly(index):
+    """A client killed mid-call (its end of the server's stdout closed) was a 40-line
+    BrokenPipeError traceback, exit 1, in the agent's MCP log."""
+    import subprocess
+
+    command = [sys.executable, "-m", "pastfix", "mcp", "--db", str(index)]
+    server = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    call = {"name": "find_past_fix", "arguments": {"error": "ENOENT"}}
+    line = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}
+    server.stdin.write(json.dumps(line).encode() + b"\n")
+    server.stdin.flush()
+    server.stdout.close()
+    time.sleep(1.5)  # (the answer is written, and fails, while input is still open)
+    server.stdin.close()
+    assert server.wait(timeout=60) == 0
+    assert server.stderr.read() == b""
 
 
 def test_the_columns_agents_get_are_the_canned_querys_own(index):

@@ -135,6 +135,26 @@ def test_install_for_codex_writes_its_config_table(monkeypatch, tmp_path):
     assert "[mcp_servers.pastfix]" not in (codex_home / "config.toml").read_text()
 
 
+def test_install_for_codex_keeps_a_config_with_a_byte_order_mark(monkeypatch, tmp_path):
+    """Notepad's byte order mark: `is not valid TOML (Invalid statement (at line 1, column
+    1))`, though Codex reads the file."""
+    codex_home = tmp_path / "codex-home"
+    codex_home.mkdir()
+    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    config = codex_home / "config.toml"
+    config.write_bytes(b'\xef\xbb\xbfmodel = "o3"\r\n[mcp_servers.other]\r\ncommand = "x"\r\n')
+    db = tmp_path / "index.db"
+    result = invoke("install", "--agent", "codex", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    text = config.read_bytes()
+    assert text.startswith(b'\xef\xbb\xbfmodel = "o3"\r\n[mcp_servers.other]\r\ncommand = "x"\r\n')
+    assert install.codex_mcp_found(config) == [(str(config), str(db.absolute()))]
+    assert invoke("uninstall", "--agent", "codex").exit_code == 0
+    assert config.read_bytes() == (
+        b'\xef\xbb\xbfmodel = "o3"\r\n[mcp_servers.other]\r\ncommand = "x"\r\n'
+    )
+
+
 @pytest.mark.parametrize("installed", [False, True])
 @pytest.mark.parametrize("agent", ["claude", "codex", "copilot", "gemini", "opencode"])
 def test_install_where_it_cannot_write_is_a_one_line_error(

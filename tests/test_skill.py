@@ -159,7 +159,7 @@ def test_skill_install_never_removes_a_folder_that_is_not_the_skill(tmp_path):
     out = CliRunner().invoke(cli, ["skill", "install", "--dest", str(tmp_path / "code")])
     assert out.exit_code == 1
     assert out.stderr == (
-        f"Error: {clone} is not a copy of pastfix's skill (it holds other files): move it"
+        f"Error: {clone} is a folder of other files, not a copy of pastfix's skill: move it"
         " away first, or give another --dest\n"
     )
     assert sorted(str(p.relative_to(clone)) for p in clone.rglob("*")) == before
@@ -176,6 +176,28 @@ def test_skill_install_never_removes_a_folder_that_is_not_the_skill(tmp_path):
     (linked / "pastfix").symlink_to(clone)
     out = CliRunner().invoke(cli, ["skill", "install", "--dest", str(linked)])
     assert out.exit_code == 1 and (clone / "MY_NOTES.md").exists()
+
+
+def test_skill_install_over_a_file_says_it_is_a_file(tmp_path, fake_home):
+    """A file named pastfix was `not a copy of pastfix's skill (it holds other files)`, and
+    a file in the place of the skills folder `cannot install ...: File exists`."""
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "skills" / "pastfix").write_text("notes")
+    out = CliRunner().invoke(cli, ["skill", "install", "--dest", str(tmp_path / "skills")])
+    assert (out.exit_code, out.stderr) == (
+        1,
+        f"Error: {tmp_path / 'skills' / 'pastfix'} is a file, not a copy of pastfix's skill:"
+        " move it away first, or give another --dest\n",
+    )
+    skills = fake_home / ".claude" / "skills"
+    skills.parent.mkdir()
+    skills.write_text("notes")
+    out = CliRunner().invoke(cli, ["skill", "install"])
+    assert (out.exit_code, out.stderr) == (
+        1,
+        f"Error: {skills} is a file, not a folder: move it away first\n",
+    )
+    assert skills.read_text() == "notes"
 
 
 @pytest.mark.parametrize("code", [errno.EROFS, errno.EACCES])

@@ -620,18 +620,11 @@ def session_diff(edit: dict[str, str]) -> list[tuple[str, str]]:
     return cards.diff_lines(edit["old"], edit["new"], SESSION_DIFF_LINES)
 
 
-def _parse(timestamp: str | None) -> datetime | None:
-    try:
-        return datetime.fromisoformat((timestamp or "").replace("Z", "+00:00"))
-    except ValueError:
-        return None
-
-
 def _when(timestamp: str | None, now: datetime) -> dict[str, str]:
     """An ISO timestamp as a date a person reads, and how long ago it was."""
-    at = _parse(timestamp)
-    if at is None or at.tzinfo is None:
-        return {"absolute": timestamp or "", "relative": ""}
+    at = queries.known_time(timestamp)
+    if at is None:
+        return {"absolute": cards.UNKNOWN_TIME, "relative": ""}
     return {
         "absolute": at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "relative": _duration(now - at) + " ago" if now >= at else "",
@@ -641,8 +634,8 @@ def _when(timestamp: str | None, now: datetime) -> dict[str, str]:
 
 def _gap(start: str | None, end: str | None) -> str:
     """How long after `start` `end` came, in words ("2 min later")."""
-    a, b = _parse(start), _parse(end)
-    if a is None or b is None or a.tzinfo is None or b.tzinfo is None or b < a:
+    a, b = queries.known_time(start), queries.known_time(end)
+    if a is None or b is None or b < a:
         return ""
     return _duration(b - a) + " later"
 

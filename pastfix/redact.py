@@ -352,7 +352,29 @@ def _assignment(m: re.Match[str]) -> bool:
         return False  # `API_KEY: (required)`, `PASSWORD: [hidden]`
     if _assigned_secret(name, value, bool(quoted)):
         return True
+    if not quoted and _own_line_password(m, name, value):
+        return True
     return not quoted and _delimited_secret(m, name) is not None
+
+
+# REDACTION_VERSION 34: a password's name first on its line, a colon's or an `=`'s (without
+# spaces: a shell's, a `.properties`' line) and a password of letters alone to the line's end
+# (`db_password: sunshine` of YAML, `ansible_become_password: hunterqx`,
+# `spring.datasource.password=sunshine`), which _assigned_secret reads as a name in code; a
+# word said of a password, a type or a stand-in stays (see _chosen_letters).
+_PASSWORD_END = lazy(r"(?i)(?:passw(?:or)?d|passphrase)\Z")
+
+
+def _own_line_password(m: re.Match[str], name: str, value: str) -> bool:
+    sign = m.string[m.end("keyword") : m.start("value")]
+    if sign.strip() != ":" and sign != "=":
+        return False
+    if _PASSWORD_END.search(m.group("keyword")) is None or m.group("bold") or m.group("paren"):
+        return False
+    if not _chosen_letters(value, True) or _AT_LINE_END.match(m.string, m.end("value")) is None:
+        return False
+    start = m.start() - (len(name) - len(m.group("keyword")))
+    return _OWN_LINE_KEY.search(m.string, max(0, start - 75), start) is not None
 
 
 # What opens a name in brackets: `[` and a quote (`os.environ['X']`, `ENV[\"X\"]` in JSON).
@@ -3080,19 +3102,26 @@ _OWN_LINE_KEY = lazy(r"(?:^|(?<=\n))[^\S\n]*(?:[-*][^\S\n]+)?\Z")
 _VOWELS = frozenset("aeiouAEIOU")
 
 
-def _chosen_word(m: re.Match[str]) -> bool:
-    """A password of letters alone (see _SAID_OF_A_PASSWORD)."""
-    value, link = m.group("value"), m.group("link")
+def _chosen_letters(value: str, colon: bool) -> bool:
+    """Whether `value` is a password of letters alone as people choose them (see
+    _SAID_OF_A_PASSWORD); `colon` when a key's colon gives it (where mixed case is a type's:
+    `password: SecretStr`)."""
     if not (value.isascii() and value.isalpha() and 6 <= len(value) <= 15):
-        return False
-    if link in (" ", " to "):
         return False
     if value.islower() or (value[0].isupper() and value[1:].islower()):
         word = value.lower()
-        if word in _SAID_OF_A_PASSWORD or word in _STAND_IN_WORDS or word.endswith(_WORD_ENDINGS):
-            return False
-    elif link == ": " or sum(c in _VOWELS for c in value) >= 0.25 * len(value):
-        return False  # (after a colon, a type: `password: SecretStr`)
+        return not (
+            word in _SAID_OF_A_PASSWORD or word in _STAND_IN_WORDS or word.endswith(_WORD_ENDINGS)
+        )
+    return not colon and sum(c in _VOWELS for c in value) < 0.25 * len(value)
+
+
+def _chosen_word(m: re.Match[str]) -> bool:
+    """A password of letters alone in a sentence or after a key's colon (see
+    _SAID_OF_A_PASSWORD)."""
+    link = m.group("link")
+    if link in (" ", " to ") or not _chosen_letters(m.group("value"), link == ": "):
+        return False
     if link != ": ":
         return _CLAUSE_END.match(m.string, m.end()) is not None
     start = m.start()

@@ -4026,6 +4026,10 @@ _CHOSEN_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=6, max_si
             "password: {}",
             "database:\n  host: db\n  password: {}\n  port: 5432\n",
             "Guest network: corp-guest, its password: {} (rotated monthly).",
+            # a password's name first on its line (YAML's, a `.properties`')
+            "db:\n  db_password: {}\n",
+            "- ansible_become_password: {}",
+            "spring.datasource.password={}\n",
         ]
     ),
 )
@@ -4065,6 +4069,15 @@ def test_a_password_of_letters_alone_is_never_kept(word, capital, sentence):
         "Password: Optional[str] = None",
         "the password is sunshine-ish words",
         "See the password: section below",
+        # a name in code, a type, a word said of it, a comment after it
+        "db_password = sunshine",
+        "x = dict(db_password=sunshine)",
+        "db_password: string",
+        "  db_password: hashed\n",
+        "dbPassword: SecretStr",
+        "db_password: changeme",
+        "db_password: sunshine # rotated",
+        "new_password: newPassword",
     ],
 )
 def test_words_said_of_a_password_are_kept(text):

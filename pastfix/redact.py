@@ -695,9 +695,15 @@ def _pwd_password(m: re.Match[str]) -> bool:
 
 def _option_password(m: re.Match[str]) -> bool:
     """`--password PW`, where a word may be the next argument instead (`psql --password
-    mydb` asks for one): a value of lowercase letters only is kept."""
+    mydb` asks for one): a value of lowercase letters only is kept, unless an `=` gives it
+    and it is a password people choose (`--password=sunshine`, see _chosen_letters:
+    REDACTION_VERSION 34)."""
     password = m.group("password")
-    return _command_password(m) and not (password.isalpha() and password.islower())
+    if not _command_password(m):
+        return False
+    if not (password.isalpha() and password.islower()):
+        return True
+    return m.string[m.start("password") - 1] == "=" and _chosen_letters(password, False)
 
 
 # Where a word starts in text that may be JSON: after an escape such as the \n
@@ -2076,7 +2082,12 @@ _PASSWORD_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     ),
     (("zip",), r"-P[^\S\n]{1,10}"),
     (("7z", "7za", "7zz"), r"-p"),
-    (("openssl",), r"-k[^\S\n]{1,10}"),
+    # (REDACTION_VERSION 34: and the password OpenSSL hashes for /etc/shadow or htpasswd,
+    # `openssl passwd -6 PW`)
+    (
+        ("openssl",),
+        r"(?:-k|passwd(?:[^\S\n]{1,10}-(?:1|5|6|apr1|aixmd5|crypt))?)[^\S\n]{1,10}",
+    ),
     # REDACTION_VERSION 24: docker login's kin, and NuGet's feeds and keys
     (
         (
@@ -2094,6 +2105,8 @@ _PASSWORD_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("dotnet nuget push", "nuget push"), r"-k[^\S\n]{1,10}"),
     # REDACTION_VERSION 25: PyPI's upload (`-u __token__ -p pypi-...`, or a password)
     (("twine upload", "twine register"), r"-p[^\S\n]{1,10}"),
+    # REDACTION_VERSION 34: a Windows account's password (`net user bob PW /add`)
+    (("net user", "NET USER", "Net user"), r"[^\s/\"']{1,100}[^\S\n]{1,10}"),
 )
 # A password after what stands before it (a group of _PASSWORD_OPTIONS), quoted or not; not
 # an option (`-`, `/`).

@@ -4281,3 +4281,29 @@ def test_a_type_or_a_stand_in_after_a_passwords_colon_is_kept():
         "the webhook secret is [REDACTED:secret]",
         {"secret": 1},
     )
+
+
+def test_each_program_of_the_password_options_has_one_row():
+    # (_PROGRAM_OPTION is keyed by the program: a second row of one would replace the first,
+    # as a second `openssl` row did to `openssl enc -k`)
+    programs = [p for names, _ in redact_module._PASSWORD_OPTIONS for p in names]
+    assert len(programs) == len(set(programs))
+
+
+@settings(max_examples=100, deadline=None)
+@given(password=st.one_of(_CHOSEN, _RANDOM_SHORT).filter(lambda v: len(v) >= 6))
+def test_version_34s_command_line_passwords_are_never_kept(password):
+    """`net user bob PW /add` (Windows), `openssl passwd -6 PW` (a password hashed for
+    /etc/shadow), and `--password=word` of letters alone, which an `=` gives."""
+    for command in (
+        f"net user deploy {password} /add",
+        f"useradd -p $(openssl passwd -6 {password}) deploy",
+        f"openssl passwd -apr1 {password}",
+    ):
+        assert password not in redact(command)[0], command
+    assert redact("mysql -u root --password=sunshineqx app")[0] == (
+        "mysql -u root --password=[REDACTED:password] app"
+    )
+    for kept in ("psql --password mydb", "mysql --password=changeme", "net user deploy /delete"):
+        assert redact(kept) == (kept, {})
+    assert redact(f"openssl enc -k {password} -in x")[0] != f"openssl enc -k {password} -in x"

@@ -1540,6 +1540,7 @@ def _named_value(m: re.Match[str]) -> bool:
 # A constant of WordPress's that holds a secret by a name no keyword ends: its keys and salts
 # (`AUTH_KEY`, `NONCE_SALT`), 64 printable characters generated for each site.
 _SALT_NAME = lazy(r"(?i)(?:^|_)(?:key|salt)$")
+_TEMPLATE = lazy(r"\{\{|\$\{|<\?(?:php|=)")
 
 
 def _defined_secret(m: re.Match[str]) -> bool:
@@ -1548,7 +1549,9 @@ def _defined_secret(m: re.Match[str]) -> bool:
     kinds, as generated (`AUTH_KEY`, not `'put your unique phrase here'`)."""
     value = m.group("value")
     if _SALT_NAME.search(m.group("name")):
-        return len(value) >= 32 and not _PLACEHOLDER.match(value) and _entropy(value) >= 4.0
+        # (any character of the generator's may start one, `{` or `<` too: no placeholder's
+        # first character says it is none, but a template's braces do)
+        return len(value) >= 32 and _entropy(value) >= 4.0 and not _TEMPLATE.search(value)
     return _named_value(m)
 
 

@@ -1,6 +1,7 @@
 import base64
 import json
 import re
+import string
 
 import pytest
 from corpus import AWS_SECRET, PEM, SECRETS
@@ -4307,3 +4308,43 @@ def test_version_34s_command_line_passwords_are_never_kept(password):
     for kept in ("psql --password mydb", "mysql --password=changeme", "net user deploy /delete"):
         assert redact(kept) == (kept, {})
     assert redact(f"openssl enc -k {password} -in x")[0] != f"openssl enc -k {password} -in x"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    password=st.one_of(_CHOSEN, _RANDOM_SHORT, _CHOSEN_WORD),
+    salt=st.text(
+        alphabet=string.ascii_letters + string.digits + "!@#$%^&*()-_ []{}<>~`+=,.;:/?|",
+        min_size=64,
+        max_size=64,
+    ),
+    spaces=st.sampled_from(["", " ", "         "]),
+)
+def test_a_wp_configs_secrets_are_never_kept(password, salt, spaces):
+    """wp-config.php's `define( 'DB_PASSWORD', ... )` (any password of one) and its keys and
+    salts (64 characters of WordPress's generator), however aligned."""
+    assume(redact_module._entropy(salt) >= 4.0)
+    assume(not any(redact_module._TEMPLATE.search(s) for s in (salt, salt[::-1])))
+    text = (
+        f"define( 'DB_PASSWORD',{spaces} '{password}' );\n"
+        f"define( 'SECURE_AUTH_KEY',{spaces} '{salt}' );\n"
+        f"define( 'LOGGED_IN_SALT',{spaces} '{salt[::-1]}' );\n"
+    )
+    redacted = redact(text)[0]
+    assert password not in redacted and salt not in redacted and salt[::-1] not in redacted
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    password=st.one_of(_CHOSEN, _RANDOM_SHORT, _CHOSEN_WORD),
+    path=st.sampled_from(["~/.pypirc", "/home/dev/.my.cnf", "/etc/mysql/my.cnf", ".pypirc.bak"]),
+    how=st.sampled_from(["cat", "read"]),
+    spaces=st.sampled_from(["", " "]),
+)
+def test_an_option_files_password_is_never_kept(password, path, how, spaces):
+    """A `.pypirc` or a MySQL option file shown whole: its `password` of any shape."""
+    told = redact_module.printed_secret_kind(
+        f"cat {path}" if how == "cat" else None, path if how == "read" else None
+    )
+    content = f"[client]\nuser{spaces}={spaces}root\npassword{spaces}={spaces}{password}\n"
+    assert password not in redact_module.redact_printed(content, told)[0]

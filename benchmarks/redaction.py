@@ -537,6 +537,44 @@ ADVERSARIAL = (
         '"sensitive": true}',
         (45, 90, 180),
     ),
+    # REDACTION_VERSION 34: a password of letters alone, or holding `$`, PHP's `define(`, a
+    # Terraform Cloud token's `.atlasv1.`, Fly.io's `FlyV1 `
+    (
+        "`the password is ` and a word, repeated",
+        ("messages", "text"),
+        "the password is sunshine and ",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`password: ` and a word lines, repeated",
+        ("messages", "text"),
+        "password: hunterqx\n",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`password=ab$cd9ef ` repeated",
+        ("tool_calls", "command"),
+        "password=ab$cd9ef ",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`define( 'AUTH_KEY', '` repeated",
+        ("tool_results", "content"),
+        "define( 'AUTH_KEY', 'Zq(8L|mP2x!W k9Rt<V4nBc7Hs3}Jd6Fg1Ya5T ",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`x.atlasv1.` repeated",
+        ("tool_results", "content"),
+        "Xk9pLm2qRs8tUv.atlasv1.",
+        "",
+        (45, 90, 180),
+    ),
+    ("`FlyV1 fm2_` repeated", ("tool_results", "content"), "FlyV1 fm2_", "", (45, 90, 180)),
 )
 
 # A call's command, read for what its result is (pastfix.redact.printed_secret_kind: a secret

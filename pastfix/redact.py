@@ -220,8 +220,22 @@ def _assigned_secret(name: str, value: str, quoted: bool) -> bool:
     if quoted or _ENV_NAME.match(name):
         return True  # "password": "...", DB_PASSWORD=...
     # An unquoted value in code (`token: str`, `password = other`) is a
-    # name more often than a secret: only a random-looking one counts.
-    return _random_looking(value)
+    # name more often than a secret: only a random-looking one counts, or a password's
+    # letters and digits with a symbol between two of them (see _SYMBOLLED).
+    if _random_looking(value):
+        return True
+    return _PASSWORD_NAME.search(name) is not None and _symbolled(value)
+
+
+# REDACTION_VERSION 34: a password's symbol between its letters or digits (`ab$cd9ef`,
+# `admin@123`, `pa$$w0rd!x`), which no name in code holds (`$` starts a variable, a `.` joins
+# an email's or a host's parts); letters and digits alone, `hunter22`, stay a name's.
+_SYMBOLLED = lazy(r"[^.()\[\]{}=:/]*[A-Za-z0-9][$!@#%^*~][A-Za-z0-9$!@#%^*~][^.()\[\]{}=:/]*")
+_PASSWORD_NAME = lazy(r"(?i)pass|pw")
+
+
+def _symbolled(value: str) -> bool:
+    return _SYMBOLLED.fullmatch(value) is not None and _mixed(value)
 
 
 class Rule(NamedTuple):
@@ -338,7 +352,29 @@ def _assignment(m: re.Match[str]) -> bool:
         return False  # `API_KEY: (required)`, `PASSWORD: [hidden]`
     if _assigned_secret(name, value, bool(quoted)):
         return True
+    if not quoted and _own_line_password(m, name, value):
+        return True
     return not quoted and _delimited_secret(m, name) is not None
+
+
+# REDACTION_VERSION 34: a password's name first on its line, a colon's or an `=`'s (without
+# spaces: a shell's, a `.properties`' line) and a password of letters alone to the line's end
+# (`db_password: sunshine` of YAML, `ansible_become_password: hunterqx`,
+# `spring.datasource.password=sunshine`), which _assigned_secret reads as a name in code; a
+# word said of a password, a type or a stand-in stays (see _chosen_letters).
+_PASSWORD_END = lazy(r"(?i)(?:passw(?:or)?d|passphrase)\Z")
+
+
+def _own_line_password(m: re.Match[str], name: str, value: str) -> bool:
+    sign = m.string[m.end("keyword") : m.start("value")]
+    if sign.strip() != ":" and sign != "=":
+        return False
+    if _PASSWORD_END.search(m.group("keyword")) is None or m.group("bold") or m.group("paren"):
+        return False
+    if not _chosen_letters(value, True) or _AT_LINE_END.match(m.string, m.end("value")) is None:
+        return False
+    start = m.start() - (len(name) - len(m.group("keyword")))
+    return _OWN_LINE_KEY.search(m.string, max(0, start - 75), start) is not None
 
 
 # What opens a name in brackets: `[` and a quote (`os.environ['X']`, `ENV[\"X\"]` in JSON).
@@ -659,9 +695,15 @@ def _pwd_password(m: re.Match[str]) -> bool:
 
 def _option_password(m: re.Match[str]) -> bool:
     """`--password PW`, where a word may be the next argument instead (`psql --password
-    mydb` asks for one): a value of lowercase letters only is kept."""
+    mydb` asks for one): a value of lowercase letters only is kept, unless an `=` gives it
+    and it is a password people choose (`--password=sunshine`, see _chosen_letters:
+    REDACTION_VERSION 34)."""
     password = m.group("password")
-    return _command_password(m) and not (password.isalpha() and password.islower())
+    if not _command_password(m):
+        return False
+    if not (password.isalpha() and password.islower()):
+        return True
+    return m.string[m.start("password") - 1] == "=" and _chosen_letters(password, False)
 
 
 # Where a word starts in text that may be JSON: after an escape such as the \n
@@ -1317,6 +1359,9 @@ _PROVIDER_TOKENS: tuple[
     ),
     ("postman-key", "PMAK-", r"[a-fA-F0-9]{24}-[a-fA-F0-9]{34}(?![A-Za-z0-9])", None, ()),
     ("nuget-key", "oy2", r"[a-z0-9]{43,50}(?![A-Za-z0-9])", _mixed_match, ()),
+    # REDACTION_VERSION 34: Fly.io's tokens, as `fly auth token` and `fly tokens create` print
+    # them (`FlyV1 fm2_...`, macaroons joined by commas, base64)
+    ("fly-token", "FlyV1 ", r"f[a-z][0-9]_[A-Za-z0-9+/=_,-]{40,}", _mixed_match, ()),
 )
 
 
@@ -1490,6 +1535,24 @@ def _named_value(m: re.Match[str]) -> bool:
     if kind == "key":
         return _key_name_secret(name, value)
     return _assigned_secret(name, value, True)
+
+
+# A constant of WordPress's that holds a secret by a name no keyword ends: its keys and salts
+# (`AUTH_KEY`, `NONCE_SALT`), 64 printable characters generated for each site.
+_SALT_NAME = lazy(r"(?i)(?:^|_)(?:key|salt)$")
+_TEMPLATE = lazy(r"\{\{|\$\{|<\?(?:php|=)")
+
+
+def _defined_secret(m: re.Match[str]) -> bool:
+    """`define( 'NAME', 'value' )`: a keyword's name judged as a named value's
+    (`DB_PASSWORD`), a key's or a salt's when its value is 32 characters or more of many
+    kinds, as generated (`AUTH_KEY`, not `'put your unique phrase here'`)."""
+    value = m.group("value")
+    if _SALT_NAME.search(m.group("name")):
+        # (any character of the generator's may start one, `{` or `<` too: no placeholder's
+        # first character says it is none, but a template's braces do)
+        return len(value) >= 32 and _entropy(value) >= 4.0 and not _TEMPLATE.search(value)
+    return _named_value(m)
 
 
 def _named_value_kind(m: re.Match[str]) -> str:
@@ -2022,7 +2085,12 @@ _PASSWORD_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     ),
     (("zip",), r"-P[^\S\n]{1,10}"),
     (("7z", "7za", "7zz"), r"-p"),
-    (("openssl",), r"-k[^\S\n]{1,10}"),
+    # (REDACTION_VERSION 34: and the password OpenSSL hashes for /etc/shadow or htpasswd,
+    # `openssl passwd -6 PW`)
+    (
+        ("openssl",),
+        r"(?:-k|passwd(?:[^\S\n]{1,10}-(?:1|5|6|apr1|aixmd5|crypt))?)[^\S\n]{1,10}",
+    ),
     # REDACTION_VERSION 24: docker login's kin, and NuGet's feeds and keys
     (
         (
@@ -2040,6 +2108,8 @@ _PASSWORD_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("dotnet nuget push", "nuget push"), r"-k[^\S\n]{1,10}"),
     # REDACTION_VERSION 25: PyPI's upload (`-u __token__ -p pypi-...`, or a password)
     (("twine upload", "twine register"), r"-p[^\S\n]{1,10}"),
+    # REDACTION_VERSION 34: a Windows account's password (`net user bob PW /add`)
+    (("net user", "NET USER", "Net user"), r"[^\s/\"']{1,100}[^\S\n]{1,10}"),
 )
 # A password after what stands before it (a group of _PASSWORD_OPTIONS), quoted or not; not
 # an option (`-`, `/`).
@@ -2977,7 +3047,8 @@ def _named_in_prose(m: re.Match[str]) -> bool:
 _SHORT_PASSWORD = (
     r"(?<![\w.$/-])(?P<keyword>(?i:passw(?:or)?d|passphrase|secret))"
     r"(?P<link> (?:was set|is set|is now|is|was|set) to | is now | is | was | to |: | )"
-    r"(?P<value>[^\s\"'`\\()\[\]{}<>|;,$/]{5,14}[^\s\"'`\\()\[\]{}<>|;,$/.:])"
+    r"(?P<value>[^\s\"'`\\()\[\]{}<>|;,$/][^\s\"'`\\()\[\]{}<>|;,/]{4,13}"
+    r"[^\s\"'`\\()\[\]{}<>|;,/.:])"
     r"(?=[.,;:]?(?:\s|\Z|[)\"'`\]]))"
 )
 _TECHNICAL = lazy(
@@ -2991,17 +3062,92 @@ _LETTERS = lazy(r"[^A-Za-z]+")
 def _short_password(m: re.Match[str]) -> bool:
     """A password of fewer than 16 characters in a sentence (see _SHORT_PASSWORD)."""
     value = m.group("value")
-    if not _mixed(value) or _PLACEHOLDER.match(value) or value.startswith(_MARKED):
+    if _PLACEHOLDER.match(value) or value.startswith(_MARKED):
         return False
+    if not _mixed(value):
+        return _chosen_word(m)
     if _TECHNICAL.fullmatch(value) or _DOT_WORD.search(value) or _VERSION.fullmatch(value):
         return False
-    if _LETTERS.sub("", value).lower() in _STAND_IN_WORDS:
-        return False  # a test's stand-in: `password is secret12345` (thirty-ninth held-out set)
+    if _LETTERS.sub("", value).lower() in _STANDS_IN:
+        return False  # a test's stand-in: `password is test1234`, `example123`
     if m.group("link") in (" ", ": "):
         start = m.start()
         before = _WORD_BEFORE.search(m.string, max(0, start - 75), start)
         return before is not None
     return True
+
+
+# REDACTION_VERSION 34: a password of letters alone told in a sentence (`the db password is
+# sunshine`, `the root password was set to Hunterqx.`) or on a line of its own (`password:
+# hunterqx`, YAML's, a note's): the word people choose, which _short_password's letters and
+# digits miss. A word after `password is` is far more often what a sentence says of the
+# password (`required`, `incorrect`, `hashed`, `stored in`), or a type in code (`password:
+# string;`): only a linking verb's (` is `, ` was `, ` set to `, ` is now `; not ` to `, an
+# infinitive's, `the password to access`) or a colon's, one word of 6 to 15 letters that ends
+# its clause (a `.` or `,`, the line's end, `and`, `until`, `for`, `but`, an aside's `(`; after
+# a colon, a key first on its line, the line's end), in lower case or capitalized, no word of
+# _SAID_OF_A_PASSWORD nor one with the ending of an adjective, a participle or an adverb
+# (`-ed`, `-ing`, `-ible`, `-ive`, `-ly`, ...), and no stand-in's (_STAND_IN_WORDS). In mixed
+# case it is a name in camelCase (`password: hashedPw`, `password: SecretStr`), unless its
+# letters are random, with few vowels, after a linking verb (`the secret is ybjFwjePac`: words
+# hold about two in five vowels, random letters one in five).
+_SAID_OF_A_PASSWORD = frozenset(
+    (
+        "always never either neither whatever whichever something anything nothing everything"
+        " another already rather instead indeed correct incorrect invalid secure insecure strong"
+        " stronger weaker unique random hidden broken unknown plaintext cleartext blank static"
+        " public private simple complex common default enough absent present wrong pretty better"
+        " worse longer shorter within without inside outside before after because behind beyond"
+        " between through during against toward towards around across almost merely please"
+        " string number boolean object integer buffer option unicode verbatim itself yourself"
+        " unclear minimum maximum twelve sixteen eighteen twenty thirty length visible"
+        " obvious trivial normal proper hashed salted reused github gitlab google online"
+        " offline inline encoded there where elsewhere somewhere"
+    ).split()
+)
+_WORD_ENDINGS = (
+    *("ed", "ing", "able", "ible", "ive", "ous", "ful", "less", "ent", "ant", "al", "ic"),
+    *("ly", "ish", "ary", "ory", "ize", "ise", "ness", "tion", "sion", "ity", "est", "ward"),
+)
+_CLAUSE_END = lazy(
+    r"[.,;!?]?[^\S\n]*(?:\r?\n|\Z)|[.,!?)](?:\s|\Z)|[^\S\n]+(?:\(|(?:and|until|for|but|btw)\b)"
+)
+_AT_LINE_END = lazy(r"[^\S\n]*(?:\r?\n|\Z)")
+# (a key first on its line: YAML's, a list's item's)
+_OWN_LINE_KEY = lazy(r"(?:^|(?<=\n))[^\S\n]*(?:[-*][^\S\n]+)?\Z")
+_VOWELS = frozenset("aeiouAEIOU")
+
+
+def _chosen_letters(value: str, colon: bool) -> bool:
+    """Whether `value` is a password of letters alone as people choose them (see
+    _SAID_OF_A_PASSWORD); `colon` when a key's colon gives it (where mixed case is a type's:
+    `password: SecretStr`)."""
+    if not (value.isascii() and value.isalpha() and 6 <= len(value) <= 15):
+        return False
+    if value.islower() or (value[0].isupper() and value[1:].islower()):
+        word = value.lower()
+        return not (
+            word in _SAID_OF_A_PASSWORD or word in _STAND_IN_WORDS or word.endswith(_WORD_ENDINGS)
+        )
+    return not colon and sum(c in _VOWELS for c in value) < 0.25 * len(value)
+
+
+def _chosen_word(m: re.Match[str]) -> bool:
+    """A password of letters alone in a sentence or after a key's colon (see
+    _SAID_OF_A_PASSWORD)."""
+    link = m.group("link")
+    if link in (" ", " to ") or not _chosen_letters(m.group("value"), link == ": "):
+        return False
+    if link != ": ":
+        return _CLAUSE_END.match(m.string, m.end()) is not None
+    start = m.start()
+    lead = max(0, start - 75)
+    if _OWN_LINE_KEY.search(m.string, lead, start) is not None:
+        return _AT_LINE_END.match(m.string, m.end()) is not None
+    return (
+        _WORD_BEFORE.search(m.string, lead, start) is not None
+        and _CLAUSE_END.match(m.string, m.end()) is not None
+    )
 
 
 RULES: tuple[Rule, ...] = (
@@ -3119,6 +3265,14 @@ RULES: tuple[Rule, ...] = (
         # (a search for a case-insensitive word would try it at every position)
         at_anchors=True,
         extend=_wrapped_bearer_end,
+    ),
+    # REDACTION_VERSION 34: Terraform Cloud's API token (`<14>.atlasv1.<60 or more>`, a
+    # `.terraformrc`'s `token = "..."`, which the keyword rules take for a dotted name)
+    Rule(
+        "terraform-token",
+        r"(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}",
+        check=_mixed_match,
+        anchors=(".atlasv1.",),
     ),
     *(
         Rule(
@@ -3368,6 +3522,21 @@ RULES: tuple[Rule, ...] = (
         _quoted_password,
         ("PASSWORD '", "password '", "Password '", "IDENTIFIED BY '", "identified by '"),
         at_anchors=True,
+    ),
+    # REDACTION_VERSION 34: PHP's constants, `define( 'DB_PASSWORD', '...' )` (WordPress's
+    # wp-config.php: its database's password and its eight keys and salts), the name and its
+    # value two strings of one call (see _defined_secret)
+    Rule(
+        "secret",
+        (
+            r"define\(\s{0,3}(?P<q>\\{0,7}['\"])(?P<name>[A-Za-z0-9_.-]{1,80})(?P=q)\s{0,3},"
+            r"\s{0,40}(?P<open>\\{0,7}['\"])(?P<value>[^'\"\\\n]{1,500})(?P=open)"
+        ),
+        "value",
+        _defined_secret,
+        ("define(",),
+        at_anchors=True,
+        kind_of=_named_value_kind,
     ),
     # The password a password-hashing function is given as a literal: `bcrypt.hash('...',
     # 10)`, `bcrypt.compare('...', hash)`, Python's `bcrypt.hashpw(b'...', ...)`, PHP's
@@ -4681,6 +4850,10 @@ _PRINTERS: tuple[tuple[str, str | None], ...] = (
     (r"heroku\s+auth:token\b", "token"),
     (r"heroku\s+config:get\s+(?P<name>[\w.-]{1,100})", None),
     (r"gh\s+auth\s+token\b", "token"),
+    # REDACTION_VERSION 34: a registry's login password (Amazon ECR's, a token for 12 hours,
+    # printed when not piped to `docker login`) and 1Password's session token
+    (r"aws\s+ecr(?:-public)?\s+get-login-password\b", "token"),
+    (r"op\s+signin\b" + _OPTIONS_AHEAD + r"--raw)", "token"),
     (r"openssl\s+rand\b", "secret"),
     # (`echo $X`, `echo -n "${X}"`, `printf '%s\n' "$X"`: the variable is all it prints)
     (
@@ -4735,6 +4908,7 @@ _CREDENTIAL_FILES: tuple[tuple[str, str], ...] = (
     ("netrc", r"[._]netrc" + _BACKUP),
     ("env", r"\.env(?:\.[\w-]{1,40}){0,3}" + _BACKUP),
     ("rclone", r"\.?rclone\.conf" + _BACKUP),
+    ("ini", r"(?:\.pypirc|\.?my\.cnf)" + _BACKUP),
     (
         "secret",
         r"(?:[\w.-]{0,60}[_.-])?(?i:password|passwd|token|secret|api[_-]?key)(?:\.txt)?"
@@ -4793,6 +4967,8 @@ _FILE_NAMES = (
     "netrc",
     ".env",
     "rclone",
+    "pypirc",
+    "my.cnf",
     "assw",
     "oken",
     "OKEN",
@@ -5201,8 +5377,45 @@ def _env_secret(name: str, value: str) -> bool:
     leave (see _env_values)."""
     kind = _name_of_kind(name)
     if kind is None:
-        return _generated(value)
+        return _generated(value) or _unnamed_passphrase(name, value)
     return _env_words(name, kind, value)
+
+
+# REDACTION_VERSION 34: a `.env`'s value of words under a name that says nothing of what it
+# holds (`FOO=correct-horse-battery`, `UPSTREAM=purple_monkey_dishwasher`): a `.env` holds an
+# app's secrets and its settings, and a setting of three or more words joined is named for
+# what it is, a name, a place, a mode (`APP_NAME=my-cool-shop`, `S3_BUCKET=acme-prod-uploads`,
+# `QUEUE=jobs-high-priority`: the last part of its name in _SETTING_NAMES), or says it is
+# shown to anyone (`NEXT_PUBLIC_`, `PUBLIC_`: a browser's bundle holds it); under any other
+# name, words joined are judged as a secret's name says they are (see _env_words). Only a
+# file seen or written whole as a `.env`: the same line in code or prose says nothing.
+_SETTING_NAMES = frozenset(
+    (
+        "name names host hosts hostname url urls uri endpoint domain domains origin origins"
+        " region zone bucket queue topic table db database schema user username email env"
+        " environment mode level path dir file files port id ids project app service cluster"
+        " namespace branch tag tags version image channel prefix suffix format type profile"
+        " account org team theme locale lang language timezone tz title label stage role pool"
+        " index slug site model models provider providers scope scopes list features feature"
+        " flags flag plan tier group subject sender from to repo repository owner driver"
+        " engine backend store storage adapter strategy style layout route routes ui"
+        " description desc message text"
+    ).split()
+)
+
+
+def _unnamed_passphrase(name: str, value: str) -> bool:
+    """Words joined under a name that says nothing (see _SETTING_NAMES)."""
+    last = name.rpartition("_")[2].rpartition(".")[2].lower()
+    if (
+        last in _SETTING_NAMES
+        or "PUBLIC" in name.upper()
+        or not all(c.isalpha() or c in "-_." for c in value)
+    ):
+        return False
+    if len([w for w in _WORDS_OF.split(value) if w]) < 3:
+        return False
+    return _env_words(name, "secret", value)
 
 
 # REDACTION_VERSION 32: a `.env` file's secret written as words (`DB_PASSWORD=purple-monkey-
@@ -5218,8 +5431,16 @@ _STAND_IN_WORDS = frozenset(
         " change changeme replace your my me secret secrets password passwd pass pw token key"
         " api local localhost insecure unsafe not here default todo demo prod production"
         " staging override set generate generated random only none null empty value"
+        # (REDACTION_VERSION 34: a secret's word as a stand-in spells it, distutils' docs)
+        " sekrit secrit"
     ).split()
 )
+# REDACTION_VERSION 34: a password's word and digits (`password123`, `secret12345`) is no
+# stand-in: it says nothing of a test or an example, it is the weak password people choose
+# (the first of every list of breached ones), and the assignment rules take it already
+# (`DB_PASSWORD=password123`, `"password": "password123"`). A word that says it stands in
+# (`test1234`, `example123`, `changeme1`) stays.
+_STANDS_IN = _STAND_IN_WORDS - {"secret", "secrets", "password", "passwd", "pass", "pw", "token"}
 _WORDS_OF = lazy(r"[-_. ]+")
 
 
@@ -5250,6 +5471,23 @@ def _rclone_keys(text: str) -> Iterator[tuple[int, int]]:
     for line in _LINE.finditer(text):
         m = _RCLONE_KEY.fullmatch(text, line.start(), line.end())
         if m is not None and _stored(m["value"]):
+            yield m.span("value")
+
+
+# REDACTION_VERSION 34: the password of a `.pypirc` (twine's) or a MySQL option file (`.my.cnf`)
+# shown whole: `password = sunshine`, a word the rules read as a name in code; in a file of
+# credentials any value of its own (6 characters or more, no placeholder: `*****`) is one.
+_INI_PASSWORD = lazy(
+    _VIEW_PREFIX + r"(?i:password|passwd)[^\S\n]*=[^\S\n]*(?P<q>[\"']?)"
+    r"(?P<value>[^\s\"'`\\]{1,500})(?P=q)[^\S\n]*\r?"
+)
+
+
+def _ini_passwords(text: str) -> Iterator[tuple[int, int]]:
+    """The value of each `password = ...` line of an option file's text."""
+    for line in _LINE.finditer(text):
+        m = _INI_PASSWORD.fullmatch(text, line.start(), line.end())
+        if m is not None and _assigned_secret("password", m["value"], True):
             yield m.span("value")
 
 
@@ -5363,6 +5601,7 @@ _FILE_FORMATS: dict[str, tuple[str, Callable[[str], Iterable[tuple[int, int]]]]]
     "netrc": ("password", _netrc_passwords),
     "env": ("secret", _env_values),
     "rclone": ("secret", _rclone_keys),
+    "ini": ("password", _ini_passwords),
     "decrypted": ("secret", _decrypted_values),
 }
 

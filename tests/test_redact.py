@@ -1,6 +1,7 @@
 import base64
 import json
 import re
+import string
 
 import pytest
 from corpus import AWS_SECRET, PEM, SECRETS
@@ -3812,9 +3813,9 @@ def test_a_short_password_named_in_a_sentence_is_never_kept(password, sentence):
         "The password is $DB_PASSWORD",
         "the password is <your-password>",
         "the password is user.pw1",
-        # a test's stand-in (a Go test of a masking function, thirty-ninth held-out set)
-        'text := "password is secret12345"',
-        "the password is Password1!",
+        # a test's stand-in: its word says so
+        'text := "password is test12345"',
+        "the password is example123",
         # a keyword that starts its line, and one space: a table's row, a column's type
         "password hunter2x!",
         "  password VARCHAR(255),",
@@ -3997,3 +3998,353 @@ def test_a_command_start_is_looked_for_from_the_last_separator(parts):
     for at in range(len(command) + 1):
         lead = redact_module._PRINTER_LEAD.search(command, max(0, at - 400), at) is not None
         assert redact_module._at_command_start(command, at) == lead
+
+
+# -- REDACTION_VERSION 34: what version 33 left (session 40's security round) ---------------
+
+# A word people choose as a password, as a letter-only one is written: no adjective's,
+# participle's or adverb's ending, no word a sentence says of a password (see _chosen_word).
+_CHOSEN_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=6, max_size=15).filter(
+    lambda w: (
+        not w.endswith(redact_module._WORD_ENDINGS)
+        and w not in redact_module._SAID_OF_A_PASSWORD
+        and w not in redact_module._STAND_IN_WORDS
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    word=_CHOSEN_WORD,
+    capital=st.booleans(),
+    sentence=st.sampled_from(
+        [
+            "the db password is {}",
+            "The staging password is {} until Friday.",
+            "The root password was set to {}. Change it after the first login.",
+            "Connect to the guest wifi, the password is {}, then reboot it",
+            "the vpn passphrase is now {}",
+            "password: {}",
+            "database:\n  host: db\n  password: {}\n  port: 5432\n",
+            "Guest network: corp-guest, its password: {} (rotated monthly).",
+            # a password's name first on its line (YAML's, a `.properties`')
+            "db:\n  db_password: {}\n",
+            "- ansible_become_password: {}",
+            "spring.datasource.password={}\n",
+        ]
+    ),
+)
+def test_a_password_of_letters_alone_is_never_kept(word, capital, sentence):
+    """A password of letters alone after a linking verb or a key's colon (version 33 read one
+    of letters and digits only), as text and in a tool call's JSON."""
+    password = word.capitalize() if capital else word
+    text = sentence.format(password)
+    redacted, kinds = redact(text)
+    assert password not in redacted and kinds == {"password": 1}, redacted
+    todo = json.dumps({"todos": [{"content": text, "status": "pending"}]})
+    assert password not in redact_json(todo)[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what a sentence says of a password
+        "The password is required",
+        "the password is incorrect.",
+        "the password is hashed with bcrypt",
+        "the password is stored in the keychain",
+        "the password is visible in the logs",
+        "if the password is missing, ask",
+        "the password is optional",
+        "the password is probably wrong",
+        "the password is whatever you set",
+        "the password is different for staging",
+        # an infinitive, a word that goes on, a type, a name
+        "the password to access the admin panel",
+        "password: string;",
+        "  password: string",
+        "password: str = Field(...)",
+        "  password: hashedPassword\n",
+        "  password: userPwd,\n",
+        "const user = { email, password: hashed };",
+        "Password: Optional[str] = None",
+        "the password is sunshine-ish words",
+        "See the password: section below",
+        # a name in code, a type, a word said of it, a comment after it
+        "db_password = sunshine",
+        "x = dict(db_password=sunshine)",
+        "db_password: string",
+        "  db_password: hashed\n",
+        "dbPassword: SecretStr",
+        "db_password: changeme",
+        "db_password: sunshine # rotated",
+        "new_password: newPassword",
+    ],
+)
+def test_words_said_of_a_password_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    head=st.text(alphabet="abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ", min_size=2),
+    tail=st.text(alphabet="abcdefghjkmnpqrstuvwxyz23456789!", min_size=3, max_size=6),
+    sentence=st.sampled_from(
+        [
+            "the staging password is {} until Friday",
+            "PGPASSWORD='{}' psql -h db -U app",
+            'PGPASSWORD="{}" psql -h db -U app',
+            "PGPASSWORD={} psql -h db -U app",
+            "./connect.sh password={}",
+            "mysql -u root -p'{}' app",
+        ]
+    ),
+)
+def test_a_password_holding_a_dollar_is_never_kept(head, tail, sentence):
+    """`pa$$w0rd!x`: a `$` inside a password (not first, where it starts a variable) is part
+    of it, in a sentence too (version 33's short password stopped at it)."""
+    password = (head[:6] + "$" + tail)[:15]
+    assume(redact_module._mixed(password) and len(password) >= 6)
+    text = sentence.format(password)
+    redacted, _ = redact(text)
+    assert password not in redacted and "$" not in redacted.replace("[REDACTED:", ""), redacted
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    word=st.sampled_from(["password", "Password", "secret", "Secret", "passwd", "passphrase"]),
+    digits=st.text(alphabet="0123456789", min_size=2, max_size=5),
+    symbol=st.sampled_from(["", "!"]),
+)
+def test_a_passwords_word_and_digits_is_never_kept(word, digits, symbol):
+    """`password123`: the weak password people choose, no stand-in (a stand-in's word says it
+    is one: `test123`, `example1`); the assignment rules take it already."""
+    password = (word + digits + symbol)[:15]
+    for text in (f"the admin password is {password}", f"The vpn passphrase is {password}."):
+        assert password not in redact(text)[0]
+    assert password not in redact(f'"password": "{password}"')[0]
+
+
+def _cat_env(content: str) -> str:
+    return redact_module.redact_printed(content, redact_module.printed_secret_kind("cat .env"))[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    words=st.lists(st.sampled_from(_PASS_WORDS), min_size=3, max_size=5),
+    sep=st.sampled_from(["-", "_", "."]),
+    name=st.from_regex(r"[A-Z][A-Z0-9]{1,10}(?:_[A-Z][A-Z0-9]{1,10})?", fullmatch=True),
+    how=st.sampled_from(["write", "cat"]),
+)
+def test_a_dot_env_value_of_words_under_a_name_that_says_nothing_is_never_kept(
+    words, sep, name, how
+):
+    """`FOO=correct-horse-battery` in a `.env` seen or written whole: under a name that says
+    nothing of what it holds, words joined are a passphrase (version 33 read them only under a
+    secret's name)."""
+    last = name.rpartition("_")[2].lower()
+    assume(last not in redact_module._SETTING_NAMES and redact_module._name_of_kind(name) is None)
+    value = sep.join(words)
+    content = f"PORT=3000\nAPP_NAME=my-cool-app\n{name}={value}\nLOG_LEVEL=debug\n"
+    if how == "write":
+        body = json.dumps({"file_path": "/srv/app/.env", "content": content})
+        redacted = redact_json(body)[0]
+    else:
+        redacted = _cat_env(content)
+    assert value not in redacted and "my-cool-app" in redacted, redacted
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "APP_NAME=purple-monkey-dishwasher",
+        "S3_BUCKET=acme-prod-uploads",
+        "QUEUE=jobs-high-priority",
+        "NEXT_PUBLIC_GREETING=hello-big-world",
+        "LOG_FORMAT=json-pretty-print",
+        "REGION=eu-west-1",
+        "FOO=dev-only-value",
+        "UPSTREAM=a-b-c",
+    ],
+)
+def test_a_dot_env_setting_of_words_is_kept(line):
+    assert _cat_env(line + "\n") == line + "\n"
+
+
+def test_words_of_a_name_that_says_nothing_are_kept_out_of_a_dot_env():
+    # (the same line in code or a shell's command is no file of secrets)
+    for text in ("FOO=correct-horse-battery", "export UPSTREAM=purple_monkey_dishwasher"):
+        assert redact(text) == (text, {})
+
+
+_WP_KEY = "Zq(8L|mP2x!W k9Rt<V4nBc7Hs3}Jd6Fg1Ya5T@Zq8L+mP2x~Wk9RtV4nBc7Hs3Jd6"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "define( 'DB_PASSWORD', 'sunshineqx' );",
+            ("define( 'DB_PASSWORD', '[REDACTED:password]' );", {"password": 1}),
+        ),
+        (
+            f"define( 'AUTH_KEY',         '{_WP_KEY}' );",
+            ("define( 'AUTH_KEY',         '[REDACTED:api-key]' );", {"api-key": 1}),
+        ),
+        (
+            f"define('NONCE_SALT', '{_WP_KEY[::-1]}');",
+            ("define('NONCE_SALT', '[REDACTED:secret]');", {"secret": 1}),
+        ),
+        # wp-config-sample.php's placeholders, and the settings that are no secret
+        ("define( 'NONCE_SALT', 'put your unique phrase here' );", None),
+        ("define( 'DB_PASSWORD', 'password_here' );", None),
+        ("define( 'DB_USER', 'wordpress' );", None),
+        ("define( 'WP_DEBUG', false );", None),
+    ],
+)
+def test_a_php_constants_secret_is_redacted(text, expected):
+    """WordPress's wp-config.php: `define( 'NAME', 'value' )`, its database's password and
+    its keys and salts (version 33 kept them all)."""
+    assert redact(text) == (expected or (text, {}))
+    if expected:
+        assert json.loads(redact_json(json.dumps({"c": text}))[0])["c"] == expected[0]
+
+
+@pytest.mark.parametrize(
+    "command, path, output, expected",
+    [
+        (
+            "cat ~/.pypirc",
+            None,
+            "[corp]\nrepository = https://pypi.corp.io\nusername = deploy\npassword = sunshineqx\n",
+            "[corp]\nrepository = https://pypi.corp.io\nusername = deploy\n"
+            "password = [REDACTED:password]\n",
+        ),
+        (
+            None,
+            "/home/dev/.my.cnf",
+            "     1→[client]\n     2→user=root\n     3→password=sunshineqx\n",
+            "     1→[client]\n     2→user=root\n     3→password=[REDACTED:password]\n",
+        ),
+        (
+            "cat /etc/mysql/my.cnf",
+            None,
+            '[client]\nuser = "root"\npassword = *****\n',
+            '[client]\nuser = "root"\npassword = *****\n',
+        ),
+        (
+            "aws ecr get-login-password --region eu-west-1",
+            None,
+            "eyJwYXlsb2FkIjoiWnE4TG1QMnhXazlSdFY0bkJjN0hzM0pkNkZnMVlhNVQiLCJkYXRha2V5IjoiQVFF\n",
+            "[REDACTED:token]\n",
+        ),
+        ("op signin --raw", None, f"{SECRET}{SECRET}\n", "[REDACTED:token]\n"),
+    ],
+)
+def test_version_34s_printed_secrets_are_redacted(command, path, output, expected):
+    """An option file's password of any shape (`.pypirc`, `.my.cnf`), ECR's login password
+    and 1Password's session token, printed alone."""
+    told = redact_module.printed_secret_kind(command, path)
+    assert told is not None
+    assert redact_module.redact_printed(output, told)[0] == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    body=st.text(
+        alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+        min_size=60,
+        max_size=200,
+    ),
+    head=st.text(
+        alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+        min_size=14,
+        max_size=14,
+    ),
+)
+def test_fly_and_terraform_cloud_tokens_are_never_kept(body, head):
+    """`fly auth token`'s `FlyV1 fm2_...` and Terraform Cloud's `<14>.atlasv1.<rest>` (which
+    the keyword rules took for a dotted name)."""
+    assume(redact_module._mixed(body) and redact_module._mixed(head))
+    fly = f"FlyV1 fm2_{body},fm2_{body[:40]}"
+    assert redact(fly + "\n") == ("[REDACTED:fly-token]\n", {"fly-token": 1})
+    rest = body.replace("+", "-").replace("/", "_")
+    tfc = f'credentials "app.terraform.io" {{\n  token = "{head}.atlasv1.{rest}"\n}}'
+    assert f"{head}.atlasv1" not in redact(tfc)[0]
+
+
+def test_a_type_or_a_stand_in_after_a_passwords_colon_is_kept():
+    # (pydantic's `password: SecretStr`, distutils' .pypirc example `password: sekrit`: the
+    # standard library's and site-packages' docs, where version 34 first read them as passwords)
+    for text in ("class User(BaseModel):\n    password: SecretStr\n", "    password: sekrit\n"):
+        assert redact(text) == (text, {})
+    assert redact("the webhook secret is ybjFwjePac") == (
+        "the webhook secret is [REDACTED:secret]",
+        {"secret": 1},
+    )
+
+
+def test_each_program_of_the_password_options_has_one_row():
+    # (_PROGRAM_OPTION is keyed by the program: a second row of one would replace the first,
+    # as a second `openssl` row did to `openssl enc -k`)
+    programs = [p for names, _ in redact_module._PASSWORD_OPTIONS for p in names]
+    assert len(programs) == len(set(programs))
+
+
+@settings(max_examples=100, deadline=None)
+@given(password=st.one_of(_CHOSEN, _RANDOM_SHORT).filter(lambda v: len(v) >= 6))
+def test_version_34s_command_line_passwords_are_never_kept(password):
+    """`net user bob PW /add` (Windows), `openssl passwd -6 PW` (a password hashed for
+    /etc/shadow), and `--password=word` of letters alone, which an `=` gives."""
+    for command in (
+        f"net user deploy {password} /add",
+        f"useradd -p $(openssl passwd -6 {password}) deploy",
+        f"openssl passwd -apr1 {password}",
+    ):
+        assert password not in redact(command)[0], command
+    assert redact("mysql -u root --password=sunshineqx app")[0] == (
+        "mysql -u root --password=[REDACTED:password] app"
+    )
+    for kept in ("psql --password mydb", "mysql --password=changeme", "net user deploy /delete"):
+        assert redact(kept) == (kept, {})
+    assert redact(f"openssl enc -k {password} -in x")[0] != f"openssl enc -k {password} -in x"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    password=st.one_of(_CHOSEN, _RANDOM_SHORT, _CHOSEN_WORD),
+    salt=st.text(
+        alphabet=string.ascii_letters + string.digits + "!@#$%^&*()-_ []{}<>~`+=,.;:/?|",
+        min_size=64,
+        max_size=64,
+    ),
+    spaces=st.sampled_from(["", " ", "         "]),
+)
+def test_a_wp_configs_secrets_are_never_kept(password, salt, spaces):
+    """wp-config.php's `define( 'DB_PASSWORD', ... )` (any password of one) and its keys and
+    salts (64 characters of WordPress's generator), however aligned."""
+    assume(redact_module._entropy(salt) >= 4.0)
+    assume(not any(redact_module._TEMPLATE.search(s) for s in (salt, salt[::-1])))
+    text = (
+        f"define( 'DB_PASSWORD',{spaces} '{password}' );\n"
+        f"define( 'SECURE_AUTH_KEY',{spaces} '{salt}' );\n"
+        f"define( 'LOGGED_IN_SALT',{spaces} '{salt[::-1]}' );\n"
+    )
+    redacted = redact(text)[0]
+    assert password not in redacted and salt not in redacted and salt[::-1] not in redacted
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    password=st.one_of(_CHOSEN, _RANDOM_SHORT, _CHOSEN_WORD),
+    path=st.sampled_from(["~/.pypirc", "/home/dev/.my.cnf", "/etc/mysql/my.cnf", ".pypirc.bak"]),
+    how=st.sampled_from(["cat", "read"]),
+    spaces=st.sampled_from(["", " "]),
+)
+def test_an_option_files_password_is_never_kept(password, path, how, spaces):
+    """A `.pypirc` or a MySQL option file shown whole: its `password` of any shape."""
+    told = redact_module.printed_secret_kind(
+        f"cat {path}" if how == "cat" else None, path if how == "read" else None
+    )
+    content = f"[client]\nuser{spaces}={spaces}root\npassword{spaces}={spaces}{password}\n"
+    assert password not in redact_module.redact_printed(content, told)[0]

@@ -123,7 +123,14 @@ Printing = dict[str, "Told"]
 # a sensitive Terraform output whose value is an object.
 # 33: a number after the high-entropy rule's keyword, as the assignment rules read one
 # (`API_KEY2=`, `api_key_v2:`).
-REDACTION_VERSION = 33
+# 34: a password of letters alone told in a sentence or under a password's name first on its
+# line (`the db password is sunshine`, `db_password: hunterqx`, `--password=sunshine`), a `$`
+# or a symbol inside a short password (`pa$$w0rd!x`, `password=AA$222`), a password's word and
+# digits (`password123`: no stand-in), a .env's words under a name that says nothing, PHP's
+# define() (wp-config.php's password, keys and salts), .pypirc and my.cnf shown whole, `aws ecr
+# get-login-password`, `op signin --raw`, `net user NAME PW`, `openssl passwd PW`, Fly.io's
+# and Terraform Cloud's tokens.
+REDACTION_VERSION = 34
 
 
 def prepare(

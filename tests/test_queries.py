@@ -2487,7 +2487,7 @@ def test_cli_find_errors(tmp_path):
 def test_format_hit():
     row = {
         "tool": "Bash",
-        "failed_at": "T",
+        "failed_at": "2026-03-04T05:06:07.000Z",
         "project": "/p",
         "target": "npm  run\nbuild",
         "error_snippet": "a bb c",
@@ -2505,7 +2505,7 @@ def test_format_hit():
         "outcome": "not fixed",
     }
     assert cards.format_hit(3, row, ("*", "*"), "BB") == (
-        "3. Bash failed T in /p\n"
+        "3. Bash failed 2026-03-04 05:06 UTC in /p\n"
         "   ran:    npm run build\n"
         "   error:  a *bb* c\n"
         "   fixed:  no, nothing soon after it in that session was seen to get past it\n"
@@ -2539,7 +2539,7 @@ def test_format_hit():
         fix_calls=[{"tool": "Read", "target": "/p/x.js", "ok": False}],
     )
     assert cards.format_hit(1, row, ("*", "*"), "bb").splitlines() == [
-        "1. Bash failed (not read) T in /p, 4 times in this session",
+        "1. Bash failed (not read) 2026-03-04 05:06 UTC in /p, 4 times in this session",
         "   session: the title",
         "   ran:    npm run build",
         "   error:  a *bb* c",

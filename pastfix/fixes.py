@@ -843,7 +843,15 @@ def segments(command: str | None) -> list[list[str]]:
     `cd X &&` and output filters after a pipe (`| tail -20`, `| grep x`) are left
     out: they say where and how much, not what.
     """
-    return _segments_of(_words(command or ""))
+    # (lists of their own: a caller may change what it is given)
+    return [list(words) for words in _segments(command or "")]
+
+
+@functools.lru_cache(maxsize=4096)
+def _segments(command: str) -> tuple[tuple[str, ...], ...]:
+    """segments, cached: the rules ask for a command's for each failure whose window holds
+    it, several rules each (1,689 times at 200 MB, 1,128 of them again)."""
+    return tuple(tuple(words) for words in _segments_of(_words(command)))
 
 
 def _segments_of(words: list[str]) -> list[list[str]]:
@@ -973,6 +981,9 @@ def _program(words: Sequence[str]) -> tuple[str, list[str]]:
     return "", []
 
 
+_PARENTHESIS = lazy(r"[()]")
+
+
 def _ungrouped(words: Sequence[str]) -> list[str]:
     """Words without PowerShell's assignment of their output (`$lines = ...`, `$x=(...)`,
     `($c = ...)`) and without the parentheses of a group: the ones it opens first (`(cd`,
@@ -1005,15 +1016,23 @@ def _ungrouped(words: Sequence[str]) -> list[str]:
     depth = 0  # the parentheses opened within the command's words (`.Substring((0, 1), 6)`)
     for word in words:
         shut = 0  # those at the word's end that close a group opened before its words
-        for char in word:
-            if char == "(":
-                depth, shut = depth + 1, 0
-            elif char == ")" and depth:
-                depth, shut = depth - 1, 0
-            elif char == ")":
-                shut += 1
-            else:
+        # (only its parentheses are read: a word may be a script of thousands of
+        # characters, `python3 -c "..."`, and a loop over each cost more than the rest of
+        # the fix rules' reading of commands on ../shared/corpus/real)
+        last = -2  # where the parenthesis before was: another character between ends `shut`
+        for found in _PARENTHESIS.finditer(word):
+            at = found.start()
+            if at != last + 1:
                 shut = 0
+            last = at
+            if found.group() == "(":
+                depth, shut = depth + 1, 0
+            elif depth:
+                depth, shut = depth - 1, 0
+            else:
+                shut += 1
+        if last != len(word) - 1:
+            shut = 0  # (the word ends in another character)
         if shut:
             word = word[:-shut]
             if opened:  # the command's own group closed (`((gc x) -replace ...)`)
@@ -1241,7 +1260,7 @@ def _same_code(one: str, other: str) -> bool:
     not run again by one that only reads them: a `python -c` that was to add totals to a
     workbook and save it, then one that printed its rows and merged cells, both loading
     that workbook (twenty-seventh held-out set, abandoned)."""
-    if _WRITES_FILE.search(one) and not _WRITES_FILE.search(other):
+    if _writes_file(one) and not _writes_file(other):
         return False
     a, b = (set(_CODE_WORD.findall(code)) - _CODE_COMMON for code in (one, other))
     paths = [{_basename(w) for w in words if "/" in w or "." in w.strip(".")} for words in (a, b)]
@@ -2064,11 +2083,14 @@ def _talks_to_remote(intent: Intent) -> bool:
     return intent.program == "git" and intent.sub in _REMOTE_SUBCOMMANDS
 
 
+@functools.lru_cache(maxsize=1024)
 def _chain_failure(
     command: str | None, key_line: str
-) -> tuple[list[list[Intent]], set[int]] | None:
+) -> tuple[tuple[tuple[Intent, ...], ...], frozenset[int]] | None:
     """The simple commands of each part of a failed `a && b && c`, and the parts that
-    failed, when its key line tells them (see _not_failing); else None."""
+    failed, when its key line tells them (see _not_failing); else None. Cached: asked of
+    a failure for each retry of its window, by several rules (_not_failing,
+    _ran_before_failing, ...)."""
     if not command or "&&" not in command or not key_line:
         return None
     words = _words(command)
@@ -2083,15 +2105,15 @@ def _chain_failure(
     tokens = {word.strip(_AROUND_WORD) for word in said}
     tokens |= {_arg_key(token) for token in tokens if "/" in token}
     before_colon = {word[:-1] for word in said if word.endswith(":")}
-    chain = [_intents(command, _segments_of(part)) for part in parts]
+    chain = tuple(tuple(_intents(command, _segments_of(part))) for part in parts)
     missing = signatures.missing_program(key_line)
     if missing:
         # a program not found failed wherever it was to run
-        failing = {
+        failing = frozenset(
             n
             for n, part in enumerate(chain)
             if any(missing in {i.program, _spelt(i)} for i in part)
-        }
+        )
         if not failing:
             return None
     else:
@@ -2113,7 +2135,7 @@ def _chain_failure(
         )
         if not named or cd:
             return None
-        failing = {max(named)}
+        failing = frozenset({max(named)})
     return chain, failing
 
 
@@ -2239,22 +2261,39 @@ def _newly_quoted(failed: str, retry: str) -> list[str]:
     """The words with a glob character that a retry quoted and the failed command left
     bare: `sed -n 1p 'app/[id]/page.tsx'` after `sed -n 1p app/[id]/page.tsx` (the same
     words once the shell has read them, so command_change saw no change)."""
-    bare = [
+    bare = _bare_globs(failed)
+    if not bare:
+        return []
+    quoted = _quoted_forms(retry)
+    return list(dict.fromkeys(w for w in bare if w in quoted))
+
+
+@functools.lru_cache(maxsize=1024)
+def _bare_globs(command: str) -> tuple[str, ...]:
+    """_newly_quoted's words of a failed command with a glob character, left bare.
+    Cached, as _quoted_forms: a command is compared with each retry of its window, and each
+    retry with each failure whose window holds it."""
+    return tuple(
         m.group(4)
-        for m in _TOKEN.finditer(failed)
+        for m in _TOKEN.finditer(command)
         if m.group(4) and "\\" not in m.group(4) and _GLOB_CHARS.search(m.group(4))
-    ]
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _quoted_forms(command: str) -> frozenset[str]:
+    """_newly_quoted's words of a retry that it quoted, or escaped (without the escapes)."""
     quoted = {
         m.group(1) if m.group(1) is not None else m.group(2)
-        for m in _TOKEN.finditer(retry)
+        for m in _TOKEN.finditer(command)
         if m.group(1) is not None or m.group(2) is not None
     }
     escaped = {
         m.group(4).replace("\\", "")
-        for m in _TOKEN.finditer(retry)
+        for m in _TOKEN.finditer(command)
         if m.group(4) and "\\" in m.group(4)
     }
-    return list(dict.fromkeys(w for w in bare if w in quoted or w in escaped))
+    return frozenset(quoted | escaped)
 
 
 # -- what a call does ----------------------------------------------------------
@@ -2520,7 +2559,7 @@ def _changes_state(call: Call) -> bool:
             # a python run checks, but for code that writes a file (`python3 - <<EOF ...
             # Path(p).write_bytes(...)`, how Codex converts or edits files: 2 people's
             # rollouts of the third held-out set, a write-guard's way round in the second)
-            or (intent.program == "python" and not _WRITES_FILE.search(call.command))
+            or (intent.program == "python" and not _writes_file(call.command))
         ):
             continue
         if intent.program.startswith("python") and not intent.sub:
@@ -2632,10 +2671,21 @@ def _files_of(call: Call, written: bool = False) -> set[str]:
     `written`: only those a shell command writes to (`> x`, `tee x`, `cp a x`, `git mv a x`,
     `sed -i ... x`, `perl -pi -e ... x`).
     """
-    names = {_basename(call.file_path)} if call.file_path and not written else set()
-    if call.command:
-        names |= {_basename(a or b) for a, b in _WRITES_TO.findall(call.command)}
-        for intent in intents(call.command):
+    # (a set of its own: a caller may change what it is given)
+    return set(_files_named(call.file_path, call.command, call.pattern, written))
+
+
+@functools.lru_cache(maxsize=4096)
+def _files_named(
+    file_path: str | None, command: str | None, pattern: str | None, written: bool
+) -> frozenset[str]:
+    """_files_of, by what it reads of the call. Cached: _another_way asks it of each call
+    after a failure, for each failure whose window holds the call, and _WRITES_TO goes
+    through the whole command (a heredoc's script: 1.0 s of the real mix's fixes)."""
+    names = {_basename(file_path)} if file_path and not written else set()
+    if command:
+        names |= {_basename(a or b) for a, b in _WRITES_TO.findall(command)}
+        for intent in intents(command):
             if not written:
                 names |= {a for a in intent.args if "." in a.strip(".")}
             elif intent.program in _MAKERS or (intent.program, intent.sub) == ("git", "mv"):
@@ -2644,9 +2694,9 @@ def _files_of(call: Call, written: bool = False) -> set[str]:
                     names.add(_basename(made[-1]))  # what a copy or a move makes
             elif _in_place(intent):
                 names |= {a for a in intent.args if "." in a.strip(".")}
-    if call.pattern:
-        names.add(_basename(call.pattern.replace("**/", "")))
-    return {n for n in names if len(n) >= 3 and "*" not in n}
+    if pattern:
+        names.add(_basename(pattern.replace("**/", "")))
+    return frozenset(n for n in names if len(n) >= 3 and "*" not in n)
 
 
 def _in_place(intent: Intent) -> bool:
@@ -2814,7 +2864,7 @@ def _reads_only(intent: Intent) -> bool:
     "import json; print(json.load(open('x.json'))['a'])"`): a look, in its own language."""
     return (
         intent.code is not None
-        and not _WRITES_FILE.search(intent.code)
+        and not _writes_file(intent.code)
         and not _CODE_ACTS.search(intent.code)
     )
 
@@ -3097,7 +3147,7 @@ def _another_way(
         if (
             written
             and any(name in (failed.command or "") for name in written)
-            and (_WRITES_FILE.search(failed.command or ""))
+            and _writes_file(failed.command or "")
         ):
             # a script that was to write files failed, then the shell wrote one of them
             # (`node <<'JS' ... writeFileSync('ui/vite.config.ts', ...)`, then `cat >
@@ -4213,7 +4263,7 @@ def _script_writes(call: Call, path: str | None) -> bool:
     repository, `Io(Os { code: 2, kind: NotFound })`; an Edit a write-guard hook blocked)
     is then made by `python3 - <<EOF` or `node -e` (held out, session 9: 4 edits of 2
     people), where no `> file` says what is written."""
-    if not path or not call.command or not _WRITES_FILE.search(call.command):
+    if not path or not call.command or not _writes_file(call.command):
         return False
     tail = "/".join(PurePosixPath(_unix(path)).parts[-2:])
     if tail and tail in _unix(call.command):
@@ -4463,6 +4513,9 @@ def _required(items: Any) -> list[str] | None:
 
 
 _says_missing = _cached_search(_MISSING_FILE)
+# (asked of a command, not an output: of the failed one for each call of its window, and
+# `\b` leaves SRE no prefix to scan a heredoc's script for)
+_writes_file = _cached_search(_WRITES_FILE)
 
 
 def _searched_to_read(failed: Call, call: Call, later: Sequence[Call], error: str) -> bool:
@@ -5170,6 +5223,9 @@ def _tests_run_otherwise(call: Call, runner: str) -> bool:
 # A test run that found nothing to run: unittest's `Ran 0 tests` and `NO TESTS RAN`, pytest's
 # `no tests ran` (both exit 5).
 _NO_TESTS = lazy(r"\bno tests ran\b|\bran 0 tests\b", re.IGNORECASE)
+# (each failure's output is asked by fix_of and _confirmed: ~180 ns a character, as `\b`
+# and case leave SRE no prefix to scan for; the real mix's longest outputs cost 0.9 s)
+_says_no_tests = _cached_search(_NO_TESTS)
 # A runner's flags whose value is no folder of tests: a pattern, a name, a marker.
 _NOT_FOLDER_FLAGS = frozenset({"-p", "--pattern", "-k", "-m", "--testNamePattern", "-t"})
 # The files that say what a test run collects, wherever they are.
@@ -6474,7 +6530,7 @@ def _reworded(failed: Call, call: Call) -> bool:
     "C:\\x\\xlsx"`: twenty-seventh held-out set, abandoned)."""
     if call.name not in SHELL_TOOLS or call.failed:
         return False
-    if _WRITES_FILE.search(failed.command or "") and not _WRITES_FILE.search(call.command or ""):
+    if _writes_file(failed.command or "") and not _writes_file(call.command or ""):
         return False  # (a script that saves a workbook is not written again by a look at it)
     words = {w.strip(_QUOTES) for w in (failed.command or "").split()}
     words -= {w.strip(_QUOTES) for w in _folders(call)}
@@ -7365,6 +7421,14 @@ def _target(call: Call) -> str:
     return (found or "")[:300]
 
 
+@functools.lru_cache(maxsize=64)
+def _error_words(error: str) -> frozenset[str]:
+    """The words of a failure's output (_WORD), as _named compares them with a step's
+    programs. Cached: _named asks them for each step of the failure's remedy, and an output
+    may be a test log of thousands of lines."""
+    return frozenset(_WORD.findall(error))
+
+
 def _named(step: Call, error: str, failed: Call) -> bool:
     """Whether the error (or the failed call) names what a step works on."""
     text = f"{error}\n{failed.command or ''}"
@@ -7372,8 +7436,7 @@ def _named(step: Call, error: str, failed: Call) -> bool:
         return True
     if step.command:
         programs = {i.program for i in intents(step.command) if len(i.program) >= 2}
-        words = set(_WORD.findall(error))
-        if programs & words:
+        if programs & _error_words(error):
             return True
         # `Run 'mix format'`: the step's words together in the error
         flat = " ".join(" ".join(w) for w in segments(step.command))
@@ -7535,7 +7598,7 @@ def fix_of(
     in_file = bool(failed.workdir) and failed.name in SHELL_TOOLS and _says_not_a_file(error)
     left_out: set[str] = set()  # retries that left out what the error was about
     # a test run that found nothing to run (see _narrowed)
-    no_tests = failed.name in SHELL_TOOLS and bool(_NO_TESTS.search(error))
+    no_tests = failed.name in SHELL_TOOLS and _says_no_tests(error)
     # a merge, rebase or cherry-pick that stopped on conflicts (see _concludes)
     conflicted = _conflicted(failed, error)
     # A test runner not there (not installed, or its install failed), then the tests run by
@@ -8275,7 +8338,7 @@ def _confirmed(
     was_read = False  # (see below)
     # a test run that found nothing to run: edits of the code under test are none (see
     # _collects_elsewhere)
-    no_tests = failed.name in SHELL_TOOLS and bool(_NO_TESTS.search(error))
+    no_tests = failed.name in SHELL_TOOLS and _says_no_tests(error)
     # the files the output only warned about, when the failure is no warning: its key line
     # is neither one nor a warned file's report (_warned_only)
     warned = _warned_only(error) if failed.name in SHELL_TOOLS else set()
@@ -8622,6 +8685,10 @@ def _warned_only(error: str) -> set[str]:
     then is one, see _confirmed."""
     lines = error.splitlines()
     levels: dict[str, set[str]] = {}
+    # the lines that are neither a report's header nor a file's finding: a file they name
+    # is named otherwise too (each line's two matches made once here, not again for each
+    # file: 0.6 s of the real mix's fixes, its test logs of thousands of lines)
+    others: list[str] = []
     for i, line in enumerate(lines):
         header = _REPORTED_FILE.match(line)
         if header:
@@ -8637,15 +8704,12 @@ def _warned_only(error: str) -> set[str]:
         finding = _FILE_FINDING.match(line)
         if finding:
             levels.setdefault(finding.group(1), set()).add(finding.group(2).lower())
+        elif not header:
+            others.append(line)
     return {
         path
         for path, found in levels.items()
-        if found == {"warning"}
-        and sum(path in line for line in lines)
-        == sum(
-            bool(_REPORTED_FILE.match(line) or _FILE_FINDING.match(line)) and path in line
-            for line in lines
-        )
+        if found == {"warning"} and not any(path in line for line in others)
     }
 
 
@@ -9123,22 +9187,24 @@ def _not_let_through(
             steps.discard(call.tool_use_id)
         elif call.tool_use_id in steps:
             steps.discard(call.tool_use_id)
-            if refused and not call.failed and frozenset(_acting_parts(call.command)) in refused:
+            if refused and not call.failed and _acting_parts(call.command) in refused:
                 drop.add(call.tool_use_id)
         elif call.failed and same_error(call.tool_use_id):
-            refused.add(frozenset(_acting_parts(call.command)))
+            refused.add(_acting_parts(call.command))
     return [step for step in fix.remedy if step.tool_use_id not in drop]
 
 
-def _acting_parts(command: str | None) -> set[tuple[str, ...]]:
+@functools.lru_cache(maxsize=4096)
+def _acting_parts(command: str | None) -> frozenset[tuple[str, ...]]:
     """A command's simple commands that do more than look, each its words (all of them,
-    when each only looks)."""
-    parts = {tuple(part) for part in segments(command)}
-    acting = {
+    when each only looks). Cached: _run_again and _not_let_through ask it of each shell call
+    after a failure, for each failure whose window holds the call."""
+    parts = frozenset(_segments(command or ""))
+    acting = frozenset(
         part
         for part in parts
         if not all(_only_looks(i, command or "") for i in _intents(command, [list(part)]))
-    }
+    )
     return acting or parts
 
 

@@ -2032,9 +2032,12 @@ def _claude_code_wording(line: str) -> str:
     return _CANCELLED_SIBLING.sub(r"\1<str>\2", line)
 
 
+@functools.lru_cache(maxsize=1024)
 def missing_program(line: str) -> str | None:
     """The program a key line says the shell did not find, in any shell's words (`zsh:1:
-    command not found: gh`, `/bin/bash: line 1: gh: command not found`): `gh`."""
+    command not found: gh`, `/bin/bash: line 1: gh: command not found`): `gh`. Cached: the
+    fix rules ask it of a failure's key line and of its retries', for each failure whose
+    window holds them."""
     missing = _COMMAND_NOT_FOUND.search(line.strip())
     return next((name for name in missing.groups() if name), None) if missing else None
 

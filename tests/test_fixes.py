@@ -6808,6 +6808,174 @@ def test_how_a_retry_was_rewritten_is_read_once_per_pair():
     assert fixes._rewritten.cache_info().misses == len(pairs)
 
 
+def test_a_sessions_commands_are_split_and_read_once():
+    """The rules ask for a command's simple commands, the files it names and its acting parts
+    for each failure whose window holds it: each is read once a command, and each caller
+    gets what it would have alone (a list or set of its own to change)."""
+    for cached in (fixes._segments, fixes._files_named, fixes._acting_parts):
+        cached.cache_clear()
+    commands = [
+        "cd app && npm test -- --watch=false | tail -20",
+        "npm run build > build.log 2>&1",
+        "npm test -- --watch=false",
+        "cp dist/app.js public/app.js && ls public",
+    ]
+    calls = []
+    errors = {}
+    for n in range(4):  # four failures of the same commands, each window holding the rest
+        for command in commands:
+            made = call(command=command, failed=command != commands[-1])
+            calls.append(made)
+            if made.failed:
+                errors[made.tool_use_id] = f"Exit code 1\nError: step {n} failed"
+    run(calls, errors)
+    assert fixes._segments.cache_info().misses == len(commands)
+    assert fixes._segments.cache_info().hits > 0
+    assert fixes._files_named.cache_info().hits > 0
+    first = fixes.segments(commands[0])
+    assert first == [["npm", "test", "--", "--watch=false"]]
+    first[0].append("--changed")
+    first.append(["rm", "-rf", "/"])
+    assert fixes.segments(commands[0]) == [["npm", "test", "--", "--watch=false"]]
+    made = call(command=commands[-1])
+    written = fixes._files_of(made, written=True)
+    assert written == {"app.js"}
+    written.add("x.js")
+    assert fixes._files_of(made, written=True) == {"app.js"}
+    assert fixes._acting_parts(commands[-1]) == {("cp", "dist/app.js", "public/app.js")}
+
+
+def test_an_outputs_words_are_read_once_for_the_steps_it_names():
+    """_named compares each step's programs with the words of the failure's output: the
+    output is read once for all its steps, and each step is named as before."""
+    fixes._error_words.cache_clear()
+    error = "Exit code 1\n" + "\n".join(f"test {n} ok" for n in range(500)) + "\nRun 'mix format'"
+    failed = call(command="mix test", failed=True)
+    named = [call(command="mix format"), call(command="npm ci"), call(command="make")]
+    assert [fixes._named(step, error, failed) for step in named] == [True, False, False]
+    assert [fixes._named(step, error, failed) for step in named] == [True, False, False]
+    assert fixes._error_words.cache_info().misses == 1
+
+
+def test_a_chains_failure_is_read_once_per_command_and_key_line():
+    """_chain_failure is asked of a failed chain for each retry of its window, by several
+    rules: it reads the chain once, and answers each time as it did."""
+    fixes._chain_failure.cache_clear()
+    command = "npm run build && pm2 restart x"
+    key_line = "npm error Missing script: build"
+    for _ in range(3):
+        chain, failing = fixes._chain_failure(command, key_line)
+        assert [[i.program for i in part] for part in chain] == [["npm"], ["pm2"]]
+        assert set(failing) == {0}
+        assert [i.program for i in fixes._not_failing(command, key_line)] == ["pm2"]
+    assert fixes._chain_failure.cache_info().misses == 1
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "(cd",
+        "test)",
+        "f(x)",
+        "$(id -u)",
+        "x))",
+        "a)b)",
+        "((gc",
+        "main.js)",
+        ")",
+        "-p",
+        "",
+        'print(len(open("a.txt").read()))',
+        "x = (1, (2)); print(x))",
+    ],
+)
+def test_a_groups_parentheses_are_read_as_each_character_was(word):
+    """_ungrouped reads only a word's parentheses (a word may be a script of thousands of
+    characters): what it keeps is what a walk over each character keeps."""
+
+    def walked(words):
+        kept, depth, opened = [], 0, 0
+        bare = words[0].lstrip("(")
+        opened = len(words[0]) - len(bare)
+        words = [bare, *words[1:]] if bare or not opened else words[1:]
+        for w in words:
+            shut = 0
+            for char in w:
+                if char == "(":
+                    depth, shut = depth + 1, 0
+                elif char == ")" and depth:
+                    depth, shut = depth - 1, 0
+                elif char == ")":
+                    shut += 1
+                else:
+                    shut = 0
+            if shut:
+                w = w[:-shut]
+                if opened:
+                    return [*kept, w] if w else kept
+            if w or not shut:
+                kept.append(w)
+        return kept
+
+    for words in (["echo", word], ["(cd", "x", word], ["echo", word, "y)"], ["(echo", f"{word}z)"]):
+        assert fixes._ungrouped(words) == walked(words), words
+
+
+def test_warned_files_are_told_with_one_match_of_each_line():
+    """_warned_only matches each line of an output once, however many files it warns of (a
+    test log of thousands of lines and many files was matched again for each file), and
+    tells the same files: those named only by warnings, not those an error or another line
+    names too."""
+    log = ["src/a.ts", "  3:1  warning  unused x", "src/b.ts", "  4:2  warning  unused y"]
+    log += ["src/c.ts", "  5:1  error  missing z", "lib/d.py:3: warning: old", "see src/b.ts"]
+    log += [f"line {n} of the run" for n in range(200)]
+    counted = {"n": 0}
+
+    class Counting:
+        def __init__(self, pattern):
+            self.pattern = pattern
+
+        def match(self, line):
+            counted["n"] += 1
+            return self.pattern.match(line)
+
+    error = "\n".join(log)
+    expected = {"src/a.ts", "lib/d.py"}
+    assert fixes._warned_only(error) == expected
+    patched = pytest.MonkeyPatch()
+    with patched.context() as m:
+        m.setattr(fixes, "_REPORTED_FILE", Counting(fixes._REPORTED_FILE))
+        m.setattr(fixes, "_FILE_FINDING", Counting(fixes._FILE_FINDING))
+        assert fixes._warned_only(error) == expected
+    assert counted["n"] <= 2 * len(log)
+
+
+def test_a_cached_search_of_a_command_answers_as_its_pattern():
+    """Whether a command writes a file, or an output says no tests ran, is asked of the same
+    text for each call of a window: cached and searched only when a text holds one of the
+    pattern's needles, each answers as its pattern's search does."""
+    texts = [
+        "python3 - <<'EOF'\nopen('out.csv', 'w').write(x)\nEOF",
+        "node -e \"fs.writeFileSync('a.json', s)\"",
+        "python3 -c \"df.to_csv('x.csv')\"",
+        "python3 -c \"print(open('a').read())\"",
+        "ls -la " + "x" * 5000,
+        "Ran 0 tests in 0.000s\n\nNO TESTS RAN",
+        "collected 0 items\n\n==== no tests ran in 0.01s ====",
+        "ran 10 tests",
+        "Kelvin: \u212aran 0 tests",
+        "pytest: xno tests ran",
+    ]
+    fixes._writes_file.cache_clear()
+    for text in texts:
+        assert fixes._writes_file(text) is bool(fixes._WRITES_FILE.search(text)), text
+        assert fixes._says_no_tests(text) is bool(fixes._NO_TESTS.search(text)), text
+    assert fixes._writes_file.cache_info().hits == 0
+    for text in texts:
+        fixes._writes_file(text)
+    assert fixes._writes_file.cache_info().hits == len(texts)
+
+
 def test_a_retry_its_program_refused_got_past_nothing():
     """`devbox shell` timed out, then `timeout 30 devbox shell --command ...` refused (`unknown
     flag: --command`: it never ran), then `rm -rf .devbox` and `devbox shell`: the removal

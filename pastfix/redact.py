@@ -3917,6 +3917,9 @@ def _scanner() -> Any:
 
 
 _SCANNER = _scanner()
+# The set's own Match, past the wrapper's Python call (which only encodes a str and turns
+# [] into None): most texts hold no anchor, and for them the call is most of redact()'s work.
+_SCANNED: Any = None if _SCANNER is None else getattr(_SCANNER, "_set", _SCANNER).Match
 _UNANCHORED = None if re2 is None else re2._re2.RE2.Anchor.UNANCHORED
 # Texts shorter than this hold no secret any rule finds.
 _MIN_LENGTH = 12
@@ -3933,8 +3936,7 @@ def anchors_in(text: str) -> set[str]:
     if _SCANNER is None:
         return {anchor for anchor in ANCHORS if anchor in text}
     # Anchors are ASCII: the bytes of other characters (a lone surrogate too) are no part of one.
-    hits = _SCANNER.Match(text.encode("utf-8", "surrogatepass"))
-    return {ANCHORS[i] for i in hits} if hits else set()
+    return {ANCHORS[i] for i in _SCANNED(text.encode("utf-8", "surrogatepass"))}
 
 
 def redact_each(
@@ -3985,9 +3987,7 @@ def _holding_anchors(texts: Sequence[str | None]) -> list[tuple[int, str, set[st
             for i, text in enumerate(texts)
             if text and len(text) >= _MIN_LENGTH and (present := anchors_in(text))
         ]
-    # The set's own Match, past the wrapper's Python call (which only encodes a str and
-    # turns [] into None).
-    match = getattr(_SCANNER, "_set", _SCANNER).Match
+    match = _SCANNED
     short: list[int] = []
     found: list[tuple[int, str, set[str]]] = []
     for i, text in enumerate(texts):
@@ -4074,9 +4074,10 @@ def redact(text: str) -> tuple[str, dict[str, int]]:
 
     Returns `text` itself and an empty dict when there is nothing to redact.
     """
-    if len(text) < _MIN_LENGTH:
+    # (most texts hold no anchor: answered here, by the scan alone)
+    if len(text) < _MIN_LENGTH or not (present := anchors_in(text)):
         return text, {}
-    return _redact(text, anchors_in(text))
+    return _redact(text, present)
 
 
 def _redact(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
@@ -4298,9 +4299,9 @@ def redact_json(text: str) -> tuple[str, dict[str, int]]:
     is redacted, for what spans several strings. Text that is not JSON is
     redacted as text. Most texts hold no anchor and are not decoded.
     """
-    if len(text) < _MIN_LENGTH:
+    if len(text) < _MIN_LENGTH or not (present := anchors_in(text)):
         return text, {}
-    return _redact_json(text, anchors_in(text))
+    return _redact_json(text, present)
 
 
 def _redact_json(text: str, present: set[str]) -> tuple[str, dict[str, int]]:

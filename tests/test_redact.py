@@ -1,6 +1,7 @@
 import base64
 import json
 import re
+from types import SimpleNamespace
 
 import pytest
 from corpus import AWS_SECRET, PEM, SECRETS
@@ -1250,6 +1251,26 @@ def test_a_text_without_a_discord_tokens_tail_is_not_scanned_for_its_heads(monke
     assert not any(anchors & set(redact_module._DISCORD_HEADS) for anchors in scanned)
     text = f"{words} {DISCORD} ok"
     assert redact(text) == (f"{words} [REDACTED:discord-token] ok", {"discord-token": 1})
+
+
+# -- a text without an anchor (session 40) ---------------------------------------------
+
+
+def test_a_text_without_an_anchor_is_answered_by_the_scan_alone(monkeypatch):
+    """Most texts hold no anchor: redact() and redact_json() answer them from the set's
+    own scan, not through re2's wrapper of it nor the rules' entry."""
+
+    def unwanted(*args):
+        raise AssertionError(args)
+
+    if redact_module._SCANNER is not None:
+        monkeypatch.setattr(redact_module, "_SCANNER", SimpleNamespace(Match=unwanted))
+    monkeypatch.setattr(redact_module, "_redact", unwanted)
+    monkeypatch.setattr(redact_module, "_redact_json", unwanted)
+    text = "collected 12 items; all passed in 0.41s"
+    assert not anchors_in(text)
+    assert redact(text) == (text, {})
+    assert redact_json('{"command": "ls -la"}') == ('{"command": "ls -la"}', {})
 
 
 def test_a_value_cut_inside_a_marker_takes_the_marker_whole():

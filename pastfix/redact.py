@@ -559,28 +559,42 @@ _BEFORE_USER = " \t\n\"'`<>(,;={|"
 _USERINFO_MAX = 266
 
 
-# An `@` that a service's address follows (_BARE_HOST), found by one search of the text:
-# most `@`s are of emails, decorators and packages' scopes, which the search passes in C.
+# An `@` that a service's address follows (_BARE_HOST): most `@`s are of emails,
+# decorators and packages' scopes, which its match at each passes in C.
 _BARE_AT = lazy("@(?=" + _BARE_HOST.pattern + ")")
 
 
 def _bare_url_passwords(text: str) -> Iterator[tuple[int, int]]:
     """The password of each URL without a scheme the text holds (see _BARE_HOST), in order:
     each `@` that a service's address follows, read back to what stands before its user
-    (linear: 266 characters at most before each)."""
-    for found in _BARE_AT.finditer(text):
-        at = found.start()
-        lo = max(0, at - _USERINFO_MAX)
-        if text.find(":", lo, at) >= 0:
-            start = max(text.rfind(c, lo, at) for c in _BEFORE_USER) + 1
-            m = _BARE_USERINFO.fullmatch(text, max(start, lo), at)
-            if m is not None:
-                password = m["password"]
-                # (a scheme's `//`, `https://u:pw@`, or its password already taken, a
-                # marker's `]`: the url-password rule's)
-                if not password.startswith("/") and not password.endswith("]"):
-                    if _assigned_secret("password", password, True):
-                        yield m.span("password")
+    (linear: 266 characters at most before each).
+
+    Each `@` is found by str.find, then the address looked for after it: a search of the
+    text for _BARE_AT finds the same places, but re reads each character in a loop of its
+    own where str.find's memchr reads words (the 8,491 texts of a build with an `@`, 31
+    MB, 31,270 `@`s: 340M instructions by the search, 296M so).
+    """
+    find, follows = text.find, _BARE_AT.match
+    at = find("@")
+    while at >= 0:
+        if follows(text, at) is not None:
+            yield from _bare_url_password(text, at)
+        at = find("@", at + 1)
+
+
+def _bare_url_password(text: str, at: int) -> Iterator[tuple[int, int]]:
+    """The password before the `@` at `at` that a service's address follows, if any."""
+    lo = max(0, at - _USERINFO_MAX)
+    if text.find(":", lo, at) >= 0:
+        start = max(text.rfind(c, lo, at) for c in _BEFORE_USER) + 1
+        m = _BARE_USERINFO.fullmatch(text, max(start, lo), at)
+        if m is not None:
+            password = m["password"]
+            # (a scheme's `//`, `https://u:pw@`, or its password already taken, a
+            # marker's `]`: the url-password rule's)
+            if not password.startswith("/") and not password.endswith("]"):
+                if _assigned_secret("password", password, True):
+                    yield m.span("password")
 
 
 def _bearer(m: re.Match[str]) -> bool:

@@ -1253,6 +1253,27 @@ def test_a_text_without_a_discord_tokens_tail_is_not_scanned_for_its_heads(monke
     assert redact(text) == (f"{words} [REDACTED:discord-token] ok", {"discord-token": 1})
 
 
+# -- a URL's password without its scheme, at each `@` (session 40) ----------------------
+
+_AT_PIECES = st.sampled_from(
+    ["app", ":", "Xk9vQ2mL7pR4", "@", "@@", "db.internal", ":5432", "/app", " ", "tcp(", "DB="]
+    + ["bob@example.com", '"', "localhost", "/", "[REDACTED:password]", "\n", "node:20@sha"]
+)
+
+
+@given(st.lists(_AT_PIECES, max_size=14))
+def test_bare_url_passwords_are_read_at_each_at_a_search_finds(pieces):
+    """The `@`s that a service's address follows, found by str.find and a match at each,
+    are the places a search of the text for one finds, in order."""
+    text = "".join(pieces)
+    searched = [
+        span
+        for found in redact_module._BARE_AT.finditer(text)
+        for span in redact_module._bare_url_password(text, found.start())
+    ]
+    assert list(redact_module._bare_url_passwords(text)) == searched
+
+
 # -- a text without an anchor (session 40) ---------------------------------------------
 
 

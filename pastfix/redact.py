@@ -595,28 +595,42 @@ _BEFORE_USER = " \t\n\"'`<>(,;={|"
 _USERINFO_MAX = 266
 
 
-# An `@` that a service's address follows (_BARE_HOST), found by one search of the text:
-# most `@`s are of emails, decorators and packages' scopes, which the search passes in C.
+# An `@` that a service's address follows (_BARE_HOST): most `@`s are of emails,
+# decorators and packages' scopes, which its match at each passes in C.
 _BARE_AT = lazy("@(?=" + _BARE_HOST.pattern + ")")
 
 
 def _bare_url_passwords(text: str) -> Iterator[tuple[int, int]]:
     """The password of each URL without a scheme the text holds (see _BARE_HOST), in order:
     each `@` that a service's address follows, read back to what stands before its user
-    (linear: 266 characters at most before each)."""
-    for found in _BARE_AT.finditer(text):
-        at = found.start()
-        lo = max(0, at - _USERINFO_MAX)
-        if text.find(":", lo, at) >= 0:
-            start = max(text.rfind(c, lo, at) for c in _BEFORE_USER) + 1
-            m = _BARE_USERINFO.fullmatch(text, max(start, lo), at)
-            if m is not None:
-                password = m["password"]
-                # (a scheme's `//`, `https://u:pw@`, or its password already taken, a
-                # marker's `]`: the url-password rule's)
-                if not password.startswith("/") and not password.endswith("]"):
-                    if _assigned_secret("password", password, True):
-                        yield m.span("password")
+    (linear: 266 characters at most before each).
+
+    Each `@` is found by str.find, then the address looked for after it: a search of the
+    text for _BARE_AT finds the same places, but re reads each character in a loop of its
+    own where str.find's memchr reads words (the 8,491 texts of a build with an `@`, 31
+    MB, 31,270 `@`s: 340M instructions by the search, 296M so).
+    """
+    find, follows = text.find, _BARE_AT.match
+    at = find("@")
+    while at >= 0:
+        if follows(text, at) is not None:
+            yield from _bare_url_password(text, at)
+        at = find("@", at + 1)
+
+
+def _bare_url_password(text: str, at: int) -> Iterator[tuple[int, int]]:
+    """The password before the `@` at `at` that a service's address follows, if any."""
+    lo = max(0, at - _USERINFO_MAX)
+    if text.find(":", lo, at) >= 0:
+        start = max(text.rfind(c, lo, at) for c in _BEFORE_USER) + 1
+        m = _BARE_USERINFO.fullmatch(text, max(start, lo), at)
+        if m is not None:
+            password = m["password"]
+            # (a scheme's `//`, `https://u:pw@`, or its password already taken, a
+            # marker's `]`: the url-password rule's)
+            if not password.startswith("/") and not password.endswith("]"):
+                if _assigned_secret("password", password, True):
+                    yield m.span("password")
 
 
 def _bearer(m: re.Match[str]) -> bool:
@@ -4086,6 +4100,9 @@ def _scanner() -> Any:
 
 
 _SCANNER = _scanner()
+# The set's own Match, past the wrapper's Python call (which only encodes a str and turns
+# [] into None): most texts hold no anchor, and for them the call is most of redact()'s work.
+_SCANNED: Any = None if _SCANNER is None else getattr(_SCANNER, "_set", _SCANNER).Match
 _UNANCHORED = None if re2 is None else re2._re2.RE2.Anchor.UNANCHORED
 # Texts shorter than this hold no secret any rule finds.
 _MIN_LENGTH = 12
@@ -4102,8 +4119,7 @@ def anchors_in(text: str) -> set[str]:
     if _SCANNER is None:
         return {anchor for anchor in ANCHORS if anchor in text}
     # Anchors are ASCII: the bytes of other characters (a lone surrogate too) are no part of one.
-    hits = _SCANNER.Match(text.encode("utf-8", "surrogatepass"))
-    return {ANCHORS[i] for i in hits} if hits else set()
+    return {ANCHORS[i] for i in _SCANNED(text.encode("utf-8", "surrogatepass"))}
 
 
 def redact_each(
@@ -4154,9 +4170,7 @@ def _holding_anchors(texts: Sequence[str | None]) -> list[tuple[int, str, set[st
             for i, text in enumerate(texts)
             if text and len(text) >= _MIN_LENGTH and (present := anchors_in(text))
         ]
-    # The set's own Match, past the wrapper's Python call (which only encodes a str and
-    # turns [] into None).
-    match = getattr(_SCANNER, "_set", _SCANNER).Match
+    match = _SCANNED
     short: list[int] = []
     found: list[tuple[int, str, set[str]]] = []
     for i, text in enumerate(texts):
@@ -4243,9 +4257,10 @@ def redact(text: str) -> tuple[str, dict[str, int]]:
 
     Returns `text` itself and an empty dict when there is nothing to redact.
     """
-    if len(text) < _MIN_LENGTH:
+    # (most texts hold no anchor: answered here, by the scan alone)
+    if len(text) < _MIN_LENGTH or not (present := anchors_in(text)):
         return text, {}
-    return _redact(text, anchors_in(text))
+    return _redact(text, present)
 
 
 def _redact(text: str, present: set[str]) -> tuple[str, dict[str, int]]:
@@ -4467,9 +4482,9 @@ def redact_json(text: str) -> tuple[str, dict[str, int]]:
     is redacted, for what spans several strings. Text that is not JSON is
     redacted as text. Most texts hold no anchor and are not decoded.
     """
-    if len(text) < _MIN_LENGTH:
+    if len(text) < _MIN_LENGTH or not (present := anchors_in(text)):
         return text, {}
-    return _redact_json(text, anchors_in(text))
+    return _redact_json(text, present)
 
 
 def _redact_json(text: str, present: set[str]) -> tuple[str, dict[str, int]]:

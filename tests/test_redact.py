@@ -2,6 +2,7 @@ import base64
 import json
 import re
 import string
+from types import SimpleNamespace
 
 import pytest
 from corpus import AWS_SECRET, PEM, SECRETS
@@ -1251,6 +1252,47 @@ def test_a_text_without_a_discord_tokens_tail_is_not_scanned_for_its_heads(monke
     assert not any(anchors & set(redact_module._DISCORD_HEADS) for anchors in scanned)
     text = f"{words} {DISCORD} ok"
     assert redact(text) == (f"{words} [REDACTED:discord-token] ok", {"discord-token": 1})
+
+
+# -- a URL's password without its scheme, at each `@` (session 40) ----------------------
+
+_AT_PIECES = st.sampled_from(
+    ["app", ":", "Xk9vQ2mL7pR4", "@", "@@", "db.internal", ":5432", "/app", " ", "tcp(", "DB="]
+    + ["bob@example.com", '"', "localhost", "/", "[REDACTED:password]", "\n", "node:20@sha"]
+)
+
+
+@given(st.lists(_AT_PIECES, max_size=14))
+def test_bare_url_passwords_are_read_at_each_at_a_search_finds(pieces):
+    """The `@`s that a service's address follows, found by str.find and a match at each,
+    are the places a search of the text for one finds, in order."""
+    text = "".join(pieces)
+    searched = [
+        span
+        for found in redact_module._BARE_AT.finditer(text)
+        for span in redact_module._bare_url_password(text, found.start())
+    ]
+    assert list(redact_module._bare_url_passwords(text)) == searched
+
+
+# -- a text without an anchor (session 40) ---------------------------------------------
+
+
+def test_a_text_without_an_anchor_is_answered_by_the_scan_alone(monkeypatch):
+    """Most texts hold no anchor: redact() and redact_json() answer them from the set's
+    own scan, not through re2's wrapper of it nor the rules' entry."""
+
+    def unwanted(*args):
+        raise AssertionError(args)
+
+    if redact_module._SCANNER is not None:
+        monkeypatch.setattr(redact_module, "_SCANNER", SimpleNamespace(Match=unwanted))
+    monkeypatch.setattr(redact_module, "_redact", unwanted)
+    monkeypatch.setattr(redact_module, "_redact_json", unwanted)
+    text = "collected 12 items; all passed in 0.41s"
+    assert not anchors_in(text)
+    assert redact(text) == (text, {})
+    assert redact_json('{"command": "ls -la"}') == ('{"command": "ls -la"}', {})
 
 
 def test_a_value_cut_inside_a_marker_takes_the_marker_whole():

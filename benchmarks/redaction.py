@@ -575,6 +575,59 @@ ADVERSARIAL = (
         (45, 90, 180),
     ),
     ("`FlyV1 fm2_` repeated", ("tool_results", "content"), "FlyV1 fm2_", "", (45, 90, 180)),
+    # REDACTION_VERSION 35: a password for a user, `pass:` and a comment, libpq's string,
+    # Oracle's logon, `openssl passwd -salt`, a `$` in single quotes, a JWT above a label
+    (
+        "`the password for admin is ` and a word, repeated",
+        ("messages", "text"),
+        "the password for admin is sunshine and ",
+        "",
+        (45, 90, 180),
+    ),
+    ("`password for ` repeated", ("messages", "text"), "password for ", "", (45, 90, 180)),
+    (
+        "`pass: ` a word and a comment lines, repeated",
+        ("tool_results", "content"),
+        "pass: hunterqx # prod\n",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`user=app password=sunshine ` repeated",
+        ("tool_calls", "command"),
+        "user=app password=sunshine ",
+        "",
+        (45, 90, 180),
+    ),
+    ("`sqlplus a/b` repeated", ("tool_calls", "command"), "sqlplus a/b", "", (45, 90, 180)),
+    (
+        "`SQL> conn a/pw@x` lines, repeated",
+        ("tool_results", "content"),
+        "SQL> conn a/pwpw@x\n",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`openssl passwd -salt a ` repeated",
+        ("tool_calls", "command"),
+        "openssl passwd -salt a ",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`PGPASSWORD='$ecretPa55' ` repeated",
+        ("tool_calls", "command"),
+        "PGPASSWORD='$ecretPa55' -p'$x",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "a JWT and `S3 ` lines, repeated",
+        ("tool_results", "content"),
+        "k: eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYW5vbiJ9.c2lnbmF0dXJlMTIz\nS3 ",
+        "",
+        (45, 90, 180),
+    ),
 )
 
 # A call's command, read for what its result is (pastfix.redact.printed_secret_kind: a secret

@@ -352,9 +352,50 @@ def _assignment(m: re.Match[str]) -> bool:
         return False  # `API_KEY: (required)`, `PASSWORD: [hidden]`
     if _assigned_secret(name, value, bool(quoted)):
         return True
+    if m.group("open") and "'" in m.group("open") and _single_quoted_literal(value):
+        return _assigned_secret(name, value[1:], True)
     if not quoted and _own_line_password(m, name, value):
         return True
+    if not quoted and _conninfo_password(m, name, value):
+        return True
     return not quoted and _delimited_secret(m, name) is not None
+
+
+# REDACTION_VERSION 35: a `$` that starts a value in single quotes, where a shell (and PHP,
+# Perl) expands no variable: a password's (`DB_PASSWORD='$ecretPa55'`, `mysql
+# -p'$ecretPa55'`) when what follows it is no variable's name: a symbol in it, or letters
+# of both cases and digits with no `_` (`'$DB_PASSWORD'`, `'$db_pass'`, `'${X}'`, which
+# Compose and a Makefile expand, stay).
+_VARIABLE_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*|[{(].*")
+_LOWER = lazy(r"[a-z]")
+_UPPER = lazy(r"[A-Z]")
+
+
+def _single_quoted_literal(value: str) -> bool:
+    rest = value[1:]
+    if not value.startswith("$") or len(rest) < 5 or rest.startswith(("{", "(")):
+        return False
+    if _VARIABLE_NAME.fullmatch(rest) is None:
+        return True
+    return (
+        "_" not in rest
+        and _mixed(rest)
+        and _LOWER.search(rest) is not None
+        and _UPPER.search(rest) is not None
+    )
+
+
+def _stands_in(value: str, text: str, at: int) -> bool:
+    """Whether a command's password `value`, at `at` of `text`, is a placeholder or a
+    variable: not a `$` in single quotes (see _single_quoted_literal)."""
+    if _PLACEHOLDER.match(value) is None:
+        return False
+    if not at or text[at - 1] != "'":
+        return True
+    # (judged whole, to its closing quote: a command's value stops at `&` or `;`, which
+    # single quotes hold as they do `$`)
+    end = text.find("'", at, at + 201)
+    return not _single_quoted_literal(text[at:end] if end > 0 else value)
 
 
 # REDACTION_VERSION 34: a password's name first on its line, a colon's or an `=`'s (without
@@ -362,7 +403,9 @@ def _assignment(m: re.Match[str]) -> bool:
 # (`db_password: sunshine` of YAML, `ansible_become_password: hunterqx`,
 # `spring.datasource.password=sunshine`), which _assigned_secret reads as a name in code; a
 # word said of a password, a type or a stand-in stays (see _chosen_letters).
-_PASSWORD_END = lazy(r"(?i)(?:passw(?:or)?d|passphrase)\Z")
+# (REDACTION_VERSION 35: `pass:` alone too, a mail or a proxy setting's key: `smtp:` then
+# `pass: sunshine`; not `bypass:`, `PASS:` of a test runner's line)
+_PASSWORD_END = lazy(r"(?i)(?:passw(?:or)?d|passphrase)\Z|(?<![A-Za-z])pass\Z")
 
 
 def _own_line_password(m: re.Match[str], name: str, value: str) -> bool:
@@ -375,6 +418,31 @@ def _own_line_password(m: re.Match[str], name: str, value: str) -> bool:
         return False
     start = m.start() - (len(name) - len(m.group("keyword")))
     return _OWN_LINE_KEY.search(m.string, max(0, start - 75), start) is not None
+
+
+# REDACTION_VERSION 35: libpq's connection string, `host=db user=app password=sunshine
+# dbname=x` (psycopg2.connect's, psql's, pg_dump's), told by another of its keywords just
+# before or after `password=`, space apart: a password there of letters alone (as people
+# choose them, _chosen_letters) or of letters and digits (`tiger123`), which in code alone
+# would be a name.
+_CONNINFO_KEY = r"(?:host|hostaddr|port|user|dbname|sslmode|connect_timeout)="
+_CONNINFO_BEFORE = lazy(
+    r"(?:^|(?<=[\s\"'(]))" + _CONNINFO_KEY + r"[^\s\"'`\\=,;()]{1,100}[^\S\n]{1,4}\Z"
+)
+_CONNINFO_AFTER = lazy(r"[^\S\n]{1,4}" + _CONNINFO_KEY)
+_ALNUM = lazy(r"[A-Za-z0-9]{6,40}")
+
+
+def _conninfo_password(m: re.Match[str], name: str, value: str) -> bool:
+    if name.lower() != "password" or m.string[m.end("keyword") : m.start("value")] != "=":
+        return False
+    if not (_chosen_letters(value, True) or (_ALNUM.fullmatch(value) and _mixed(value))):
+        return False
+    text, start = m.string, m.start() - (len(name) - len(m.group("keyword")))
+    return (
+        _CONNINFO_AFTER.match(text, m.end("value")) is not None
+        or _CONNINFO_BEFORE.search(text, max(0, start - 110), start) is not None
+    )
 
 
 # What opens a name in brackets: `[` and a quote (`os.environ['X']`, `ENV[\"X\"]` in JSON).
@@ -697,7 +765,7 @@ def _command_password(m: re.Match[str]) -> bool:
     """A password given on a command line (`curl -u user:pw`, `mysql -pPW`,
     `sshpass -p PW`, `--password PW`): not a variable, a placeholder or a uid:gid."""
     password = m.group("password")
-    if password.startswith(_MARKED) or _PLACEHOLDER.match(password):
+    if password.startswith(_MARKED) or _stands_in(password, m.string, m.start("password")):
         return False
     return "user" not in m.re.groupindex or not password.isdigit()  # uid:gid
 
@@ -1066,6 +1134,10 @@ _GAP_LINE_END = lazy(r"[\r\n+]|\\[nr]")
 # The shortest signature an algorithm makes, HS256's 32 bytes in base64url: one shorter
 # has more to come.
 _SIGNED = 43
+# A piece on a line of its own after a line end (a signature indented under its JWT) ends
+# its line, or its string; the first word of a line that goes on (`S3` of `S3 Access Key:`
+# under `service_role key: eyJ...` in `supabase status`) is no part of a JWT before it.
+_PIECE_ENDS_LINE = lazy(r"[^\S\n]*(?:[\r\n\"'`\\,;)\]}]|\Z)")
 _QUOTES_AROUND = lazy(r"[\"'`\\].*[\"'`]\Z", re.DOTALL)
 
 
@@ -1124,6 +1196,8 @@ def _split_jwts(text: str) -> Iterator[tuple[int, int]]:
             first = "." + word if gap[0].endswith(".") else word
             if not word or (ends and (first[0] == "-" or _PLAIN_WORD.fullmatch(first))):
                 break
+            if not joined and gap["key"] is None and not _PIECE_ENDS_LINE.match(text, piece_end):
+                break  # (a label's word, `S3 Access Key:`: see _PIECE_ENDS_LINE)
             if gap["key"] is not None or _APART.search(gap[0]):
                 if read[0] == 2 and lengths[2] or (text[end - 1] == "." and "." in gap[0]):
                     break  # (its three parts are read, or two dots: what follows is another)
@@ -2103,7 +2177,9 @@ _PASSWORD_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     # `openssl passwd -6 PW`)
     (
         ("openssl",),
-        r"(?:-k|passwd(?:[^\S\n]{1,10}-(?:1|5|6|apr1|aixmd5|crypt))?)[^\S\n]{1,10}",
+        # (REDACTION_VERSION 35: a salt given before it, `openssl passwd -1 -salt S PW`)
+        r"(?:-k|passwd(?:[^\S\n]{1,10}(?:-(?:1|5|6|apr1|aixmd5|crypt)"
+        r"|-salt[^\S\n]{1,10}[^\s\"'`\\;|&<>()]{1,100})){0,3})[^\S\n]{1,10}",
     ),
     # REDACTION_VERSION 24: docker login's kin, and NuGet's feeds and keys
     (
@@ -2124,6 +2200,16 @@ _PASSWORD_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("twine upload", "twine register"), r"-p[^\S\n]{1,10}"),
     # REDACTION_VERSION 34: a Windows account's password (`net user bob PW /add`)
     (("net user", "NET USER", "Net user"), r"[^\s/\"']{1,100}[^\S\n]{1,10}"),
+    # REDACTION_VERSION 35: Oracle's logon, `sqlplus USER/PW@DB` (or without `@DB`), and
+    # the same at its prompt, `SQL> conn USER/PW@TNS`: the first argument, or the first after
+    # `-S`/`-L` (not a path or `and/or` in a sentence that names sqlplus); the password ends
+    # at the `@`, a connect identifier's (its own value group: see _PROGRAM_OPTION)
+    (
+        ("sqlplus", "SQL> conn", "SQL> connect", "SQL> CONN", "SQL> CONNECT"),
+        r"(?:(?<=sqlplus )|(?<=conn )|(?<=connect )|(?<=CONN )|(?<=CONNECT )|(?<=-[SLsl] )"
+        r"|(?<=-silent ))[A-Za-z_][\w$#]{0,127}/"
+        r"(?P<bare>[^\s\"'`\\;|&<>()@/-][^\s\"'`\\;|&<>()@]{2,199})(?=@|\s|\Z)",
+    ),
 )
 # A password after what stands before it (a group of _PASSWORD_OPTIONS), quoted or not; not
 # an option (`-`, `/`).
@@ -2137,7 +2223,8 @@ _VALUE_GROUPS = ("inside", "quoted", "bare")
 # (compiled where a text first holds the program's name: 35 patterns were ~20M instructions
 # of every build's start)
 _PROGRAM_OPTION = {
-    program: rf"(?<=\s)(?:{lead})" + (_OPENED_VALUE if "(?P<opened>" in lead else _OPTION_VALUE)
+    program: rf"(?<=\s)(?:{lead})"
+    + ("" if "(?P<bare>" in lead else _OPENED_VALUE if "(?P<opened>" in lead else _OPTION_VALUE)
     for programs, lead in _PASSWORD_OPTIONS
     for program in programs
 }
@@ -2180,7 +2267,7 @@ def _program_passwords(text: str) -> Iterator[tuple[int, int]]:
             for m in _compiled(pattern).finditer(text, at + len(program), stop):
                 group = next(g for g in _VALUE_GROUPS if m.re.groupindex.get(g) and m.group(g))
                 value = m.group(group)
-                if value.startswith(_MARKED) or _PLACEHOLDER.match(value):
+                if value.startswith(_MARKED) or _stands_in(value, text, m.start(group)):
                     continue
                 spans.append(m.span(group))
     yield from sorted(spans)
@@ -3060,6 +3147,9 @@ def _named_in_prose(m: re.Match[str]) -> bool:
 # _STAND_IN_WORDS).
 _SHORT_PASSWORD = (
     r"(?<![\w.$/-])(?P<keyword>(?i:passw(?:or)?d|passphrase|secret))"
+    # (REDACTION_VERSION 35: the account it is for, named between: `the password for admin
+    # is X`, `for the deploy user`; a linking verb's only, see _short_password)
+    r"(?P<whose> for (?:the )?[A-Za-z0-9_.@-]{1,32}(?: (?:user|account|login))?)?"
     r"(?P<link> (?:was set|is set|is now|is|was|set) to | is now | is | was | to |: | )"
     r"(?P<value>[^\s\"'`\\()\[\]{}<>|;,$/][^\s\"'`\\()\[\]{}<>|;,/]{4,13}"
     r"[^\s\"'`\\()\[\]{}<>|;,/.:])"
@@ -3078,6 +3168,8 @@ def _short_password(m: re.Match[str]) -> bool:
     value = m.group("value")
     if _PLACEHOLDER.match(value) or value.startswith(_MARKED):
         return False
+    if m.group("whose") and m.group("link") in (" ", ": ", " to "):
+        return False  # (a prompt, `[sudo] password for bob: `, and what follows it)
     if not _mixed(value):
         return _chosen_word(m)
     if _TECHNICAL.fullmatch(value) or _DOT_WORD.search(value) or _VERSION.fullmatch(value):
@@ -3126,7 +3218,9 @@ _WORD_ENDINGS = (
 _CLAUSE_END = lazy(
     r"[.,;!?]?[^\S\n]*(?:\r?\n|\Z)|[.,!?)](?:\s|\Z)|[^\S\n]+(?:\(|(?:and|until|for|but|btw)\b)"
 )
-_AT_LINE_END = lazy(r"[^\S\n]*(?:\r?\n|\Z)")
+# (or a comment after it, YAML's and a shell's: `db_password: sunshine # prod`,
+# REDACTION_VERSION 35)
+_AT_LINE_END = lazy(r"[^\S\n]*+(?:(?<=[^\S\n])#[^\n]*+)?(?:\r?\n|\Z)")
 # (a key first on its line: YAML's, a list's item's)
 _OWN_LINE_KEY = lazy(r"(?:^|(?<=\n))[^\S\n]*(?:[-*][^\S\n]+)?\Z")
 _VOWELS = frozenset("aeiouAEIOU")

@@ -130,7 +130,13 @@ Printing = dict[str, "Told"]
 # define() (wp-config.php's password, keys and salts), .pypirc and my.cnf shown whole, `aws ecr
 # get-login-password`, `op signin --raw`, `net user NAME PW`, `openssl passwd PW`, Fly.io's
 # and Terraform Cloud's tokens.
-REDACTION_VERSION = 34
+# 35: a password named with its user (`the password for admin is X`), `pass:` first on its
+# line, a comment after a key's password (`db_password: sunshine # prod`), libpq's
+# connection string (`host=db user=app password=sunshine`), Oracle's logon (`sqlplus
+# user/PW@db`, `SQL> conn user/PW@tns`), `openssl passwd -salt S PW`, a `$` that starts a
+# password in single quotes (`'$ecretPa55'`); a JWT's split rest no longer takes the first
+# word of a labelled line (`S3 Access Key:` of `supabase status`).
+REDACTION_VERSION = 35
 
 
 def prepare(

@@ -693,22 +693,15 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
         # (cards of English errors for a paste in another language: what it was read as)
         echo(english + ("\n" * (not json_)), err=True)
     head = None  # a line above the cards on stdout (says_little_head)
-    if said:
-        echo(said + ("\n" * (not json_)), err=True)
-    elif not queries.seen_before(rows):
-        notice = queries.not_seen_notice(error, rows)
-        if (
-            queries.no_error_notice(error)
-            and len(error.strip()) <= 80
-            and "\n" not in error.strip()
-        ):
-            # words of a question or a statement: what was said of them is in the messages
-            # (`find "sandbox escalated permissions"` searched nothing: a new user's try)
-            words = shlex.quote(" ".join(error.split()))
-            notice += f" To search what the sessions said of it: pastfix search {words}"
-        echo(notice + ("\n" * (bool(rows) and not json_)), err=True)
+    # which line of the paste the cards are of (by_which_line), first; what the cards are
+    # is said of them too: that notice alone hid "Seen only about other files" and the
+    # says_little notice of the same cards (as MCP's notice and the find page)
+    notices = [said] if said else []
+    if not queries.seen_before(rows):
+        if not said:  # (of another line's cards seen about other paths, `said` alone)
+            notices.append(_not_seen(error, rows))
     elif elsewhere_only := queries.seen_about_other_files(rows, error):
-        echo(elsewhere_only + ("\n" * (not json_)), err=True)
+        notices.append(elsewhere_only)
     elif queries.says_little(error):
         notice = queries.says_little_notice(error)
         # stdout too, above the cards: one who reads or pipes stdout alone took the first
@@ -723,7 +716,9 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
                 f" (-n {len(counted)} shows them all):"
             )
             rows = cards.varied(counted, FEW_CARDS)
-        echo(notice + ("\n" * (not json_)), err=True)
+        notices.append(notice)
+    if notices:
+        echo(" ".join(notices) + ("\n" * (bool(rows) and not json_)), err=True)
     if json_:
         echo(to_json(rows))
     elif rows:
@@ -740,6 +735,19 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
                 for i, (row, others) in enumerate(shown, 1)
             )
         )
+
+
+def _not_seen(error: str, rows: list[dict[str, Any]]) -> str:
+    """What `pastfix find` says of an error not seen before (queries.not_seen_notice)."""
+    from pastfix import queries  # (as find's: `build` starts faster without it)
+
+    notice = queries.not_seen_notice(error, rows)
+    if queries.no_error_notice(error) and len(error.strip()) <= 80 and "\n" not in error.strip():
+        # words of a question or a statement: what was said of them is in the messages
+        # (`find "sandbox escalated permissions"` searched nothing: a new user's try)
+        words = shlex.quote(" ".join(error.split()))
+        notice += f" To search what the sessions said of it: pastfix search {words}"
+    return notice
 
 
 # How many cards `find` shows of an exit status alone, unless -n says otherwise.

@@ -256,14 +256,14 @@ def result(
         # cards.how_matched).
         little = seen and queries.says_little(error)
         structured["seen_before"] = seen and not little
+        # after `said` (which line of the paste the rows are of, queries.by_which_line),
+        # what the rows are, as `pastfix find` and the find page say both
         if not seen:
             notices = [queries.not_seen_notice(error, rows)]
         elif little:
-            notices.insert(0, queries.says_little_notice(error))
-        elif not said and (elsewhere_only := queries.seen_about_other_files(rows, error)):
-            # (said: which line of the paste the rows are of, queries.by_which_line, which
-            # `pastfix find` and the find page say alone too)
-            notices.insert(0, elsewhere_only)
+            notices.insert(bool(said), queries.says_little_notice(error))
+        elif elsewhere_only := queries.seen_about_other_files(rows, error):
+            notices.insert(bool(said), elsewhere_only)
         if english := queries.english_notice(error, rows):
             # (a paste in another language found English errors: what it was read as)
             notices.append(english)

@@ -935,6 +935,67 @@ def test_an_error_seen_only_about_other_files_says_so_as_a_file_not_there_does(t
     assert CliRunner().invoke(cli, ["find", own, str(index)]).stderr == ""
 
 
+def test_a_second_error_line_and_seen_only_about_other_files_are_both_said(tmp_path):
+    """A paste of an EISDIR seen only about another path and a second error line seen
+    before: `pastfix find` said which line the cards are of (queries.by_which_line) instead
+    of "Seen only about other paths", and the find page too; MCP said the first alone. All
+    three say both, the line first."""
+    from click.testing import CliRunner
+    from conftest import build_index
+    from corpus import LIB, Session
+
+    from pastfix.cli import cli
+
+    projects = tmp_path / "projects"
+    eisdir = "EISDIR: illegal operation on a directory, read '{}'"
+    enoent = f"Error: ENOENT: no such file or directory, open '{LIB}/build/out.js'"
+    (
+        Session("dir", LIB, 0)
+        .call("r1", "Read", file_path=f"{LIB}/std/lib")
+        .result("r1", eisdir.format(f"{LIB}/std/lib"), error=True)
+        .call("r2", "Bash", command=f"ls {LIB}/std/lib")
+        .result("r2", "core.obs")
+        .call("r3", "Read", file_path=f"{LIB}/std/lib/core.obs")
+        .result("r3", "fn main")
+        .write(projects / "-home-u-lib" / "dir.jsonl")
+    )
+    (
+        Session("open", LIB, 10)
+        .call("b1", "Bash", command="node build/out.js")
+        .result("b1", f"Exit code 1\n{enoent}", error=True)
+        .write(projects / "-home-u-lib" / "open.jsonl")
+    )
+    index = tmp_path / "index.db"
+    build_index(index, projects)
+    paste = eisdir.format("/home/jdoe/proj/std/cobject") + "\n" + enoent
+
+    async def ask(error):
+        async with Client(server.create_server(index)) as client:
+            return (await client.call_tool("find_past_fix", {"error": error})).structured_content
+
+    said = anyio.run(ask, paste)
+    assert said["seen_before"] is True
+    assert [r["match"] for r in said["rows"]] == ["same error, another file"]
+    line = 'The failures below are of its key line, "EISDIR: illegal operation on a directory,'
+    elsewhere = "Seen only about other paths: 1 past failure had the same error about another"
+    assert said["notice"].startswith(line)
+    assert f"paste that line alone to find its failures. {elsewhere} path;" in said["notice"]
+    found = CliRunner().invoke(cli, ["find", paste, str(index)])
+    assert found.stderr == said["notice"] + "\n\n"
+
+    async def page(error):
+        from datasette.app import Datasette
+
+        got = await Datasette([str(index)]).client.get(
+            "/index/find_past_fix", params={"error": error}
+        )
+        return " ".join(html.unescape(got.text).split())
+
+    shown = anyio.run(page, paste)
+    assert line in shown and elsewhere in shown
+    assert shown.index(line) < shown.index(elsewhere)
+
+
 def test_find_past_fix_says_what_it_found_of_a_missing_folder_a_lint_and_a_log(tmp_path):
     """MCP's `seen_before` and notice as `pastfix find`'s (nu42 findings 8-10): an `ls` of a
     missing folder that matched only other folders is not seen about it (their fixes made

@@ -762,6 +762,45 @@ async def test_session_page_says_what_a_rejection_said_and_came_to(tmp_path):
 
 
 @pytest.mark.asyncio
+async def test_session_page_shows_a_timestamp_that_is_no_time_as_unknown_and_last(tmp_path):
+    """`yesterday`, `2026-13-45T99:99:99Z` and `9999-12-31...` stood on the session page as
+    written, as the session's span, the failures' and the messages' times, and sorted by
+    their text (`2026-13-45` among the real times): the cards, the hook and the find page
+    say they are unknown (queries.known_time), and the page now too, after the real ones."""
+    import jsonl
+
+    sid = "77777777-7777-4777-8777-777777777777"
+    stamps = ["9999-12-31T00:00:00Z", "2026-01-01T10:00:00Z", "yesterday"]
+    stamps += ["2026-13-45T99:99:99Z", "2026-01-01T09:00:00+05:00"]  # 04:00 UTC
+    lines = []
+    for n, stamp in enumerate(stamps):
+        command = {"command": f"step{n}"}
+        lines.append(jsonl.tool_use(f"a{n}", sid, f"t{n}", "Bash", command, stamp))
+        lines.append(jsonl.result(f"r{n}", sid, f"t{n}", f"Exit code 1\nfail{n}", stamp, True))
+    jsonl.write_jsonl(tmp_path / "projects" / "-w" / f"{sid}.jsonl", lines)
+    index = tmp_path / "index.db"
+    build_index(index, tmp_path / "projects")
+    page = (await Datasette([str(index)]).client.get(f"/index/-/session/{sid}")).text
+    unknown = {
+        stamp: f'<span class="pf-muted" title="{stamp}">unknown time</span>' for stamp in stamps
+    }
+    start = page.index('<details class="pf-failures"')
+    failures = page[start : page.index("</details>", start)]
+    # the known ones in time order, then the rest as the transcript wrote them
+    assert [int(n) for n in re.findall(r"fail(\d)", failures)] == [4, 1, 0, 2, 3]
+    for n in (0, 2, 3):
+        assert f'#call-t{n}">{unknown[stamps[n]]} Bash</a>' in failures
+    assert '#call-t1">2026-01-01T10:00:00Z Bash</a>' in failures
+    heads = re.findall(r'<a class="pf-anchor" href="#msg-(\w+)">(.*?)</a>', page)
+    assert [uuid for uuid, _ in heads] == ["a4", "a1", "a0", "a2", "a3"]  # results: no text
+    assert dict(heads)["a2"] == unknown["yesterday"]
+    assert dict(heads)["a3"] == unknown["2026-13-45T99:99:99Z"]
+    # no raw text stands as a time outside a title
+    text = re.sub(r'title="[^"]*"', "", page)
+    assert not any(stamp in text for stamp in ("yesterday", "2026-13-45", "9999-12-31"))
+
+
+@pytest.mark.asyncio
 async def test_session_page_marks_sidechains(ds):
     page = (await ds.client.get("/anyname/-/session/s3")).text
     assert 'class="pf-msg pf-assistant pf-kind-tool_use pf-sidechain" id="msg-s3-a1-2"' in page

@@ -1536,6 +1536,55 @@ def test_powershell_not_recognized_in_another_language_is_the_english_error(outp
     assert not sig.reports_no_error(output)
 
 
+# PowerShell 7's `Get-Content: Cannot find path 'X' because it does not exist.` (PathNotFound)
+# in other languages, as its resource strings say it (SessionStateStrings.<lang>.resx of
+# PowerShell's repository; French's spaces are no-break ones), with no record under it: of a
+# path with a space in it too, which is all up to its quote (or, unquoted, Czech's words).
+_PS_PATH_NOT_FOUND = [
+    "Cesta {} se nenašla, protože neexistuje.",
+    'Der Pfad "{}" wurde nicht gefunden, da er nicht vorhanden ist.',
+    "No se encuentra la ruta de acceso '{}' porque no existe.",
+    "Impossible de trouver le chemin d'accès «\xa0{}\xa0», car il n'existe pas.",
+    "Non è possibile trovare il percorso '{}' perché non esiste.",
+    "パス '{}' は存在しないため、見つかりません。",
+    "경로 '{}'이(가) 없으므로 찾을 수 없습니다.",
+    "Nie można odnaleźć ścieżki „{}”, ponieważ nie istnieje.",
+    "Não é possível localizar o caminho '{}' porque ele não existe.",
+    'не удается найти путь "{}", поскольку он не существует.',
+    "‘{}' yolu mevcut olmadığından bulunamıyor.",
+    "找不到路径“{}”，因为该路径不存在。",
+    "找不到路徑 '{}'，因為它不存在。",
+]
+
+
+@pytest.mark.parametrize("said", _PS_PATH_NOT_FOUND)
+@pytest.mark.parametrize(
+    ("command", "path"),
+    [
+        ("Get-Content", r"C:\Users\jdoe\proj\config.json"),
+        ("Set-Location", r"C:\Program Files\My App"),
+        ("Remove-Item", "dist"),
+    ],
+)
+def test_powershell_path_not_found_in_another_language_is_the_english_error(said, command, path):
+    english = f"{command}: Cannot find path '{path}' because it does not exist."
+    output = f"{command}: {said.format(path)}"
+    assert signature(output) == signature(english)
+    assert signature(f"Exit code 1\n{output}") == signature(f"Exit code 1\n{english}")
+    assert sig.shell_family(output) == sig.shell_family(english)
+    assert sig.reports_no_error(output) == sig.reports_no_error(english)
+    # another path is another file's error, in any language (the path kept, as English's)
+    assert signature(f"{command}: {said.format('C:/x/other.txt')}") != signature(output)
+
+
+def test_a_line_that_only_starts_as_powershells_path_not_found_keeps_its_words():
+    """German's and Spanish's first words are ASCII and common: only the whole message is one."""
+    from pastfix.locales import in_english
+
+    for line in ('Der Pfad "C:/x" ist zu lang', "No se encuentra la ruta de acceso al servidor"):
+        assert in_english(line) == line
+
+
 def test_a_line_that_only_starts_as_powershells_german_keeps_its_words():
     """German 5.1's first words are ASCII and common: only its whole message is one."""
     assert signature("Die Benennung der Datei ist falsch") == "Die Benennung der Datei ist falsch"

@@ -136,6 +136,27 @@ def readable_time(timestamp: str) -> markupsafe.Markup | None:
     ).format(timestamp, timestamp[:10], timestamp[11:19])
 
 
+# What the session page shows for a timestamp that is no time (queries.known_time); a
+# card's sentence says it as cards.UNKNOWN_TIME.
+UNKNOWN_TIME = "unknown time"
+
+
+def session_time(timestamp: str | None) -> markupsafe.Markup:
+    """A timestamp on the session page: as written when it is a time (queries.known_time),
+    else UNKNOWN_TIME with the text written as its title.
+
+    The page showed `yesterday` or `2026-13-45T99:99:99Z` as a time, where the cards, the
+    hook and the find page say it is unknown.
+    """
+    if queries.known_time(timestamp) is not None:
+        return markupsafe.Markup("{}").format(timestamp)
+    if not timestamp:
+        return markupsafe.Markup('<span class="pf-muted">{}</span>').format(UNKNOWN_TIME)
+    return markupsafe.Markup('<span class="pf-muted" title="{}">{}</span>').format(
+        timestamp, UNKNOWN_TIME
+    )
+
+
 def _row_get(row: Any, key: str) -> Any:
     try:
         return row[key]
@@ -248,6 +269,7 @@ async def session_page(datasette: Datasette, request: Request) -> Response:
         "output_url": datasette.urls.query(db.name, "session_tool_output"),
         "call_url": lambda call: session_url(datasette, db.name, session_id, call=call),
         "diff_of": session_diff,
+        "at": session_time,
         # what each failure came to, in the words of its find card (cards.not_fixed_words)
         "not_fixed": lambda outcome: cards.not_fixed_words({"outcome": outcome}),
         "outcome_heading": cards.outcome_heading,

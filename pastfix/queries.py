@@ -1196,20 +1196,42 @@ def _bounded(text: str) -> str:
 
 def _names_it(text: str, name: str, quoted: bool) -> bool:
     """Whether a failure's text holds a name of the pasted error as a name of its own (as
-    shared_words finds it), not only as a folder of a path, which a traceback's frames name
-    by the dozen (`.venv/lib/python3.13/site-packages`: 3 near matches of `E: Unable to
-    locate package python3.13-venv` shared nothing else, the rule of the paste's own
-    folders); a value the paste quotes (`quoted`) as written, its words joined as there:
-    `user.id` of a SELECT, which FTS5 matches as the phrase `user id`, is no `"user_id"`,
-    a column (a new user's tries, nu42 finding 5)."""
+    shared_words finds it), not only as a part of a path or a file's name (_in_a_path): a
+    folder of a path, which a traceback's frames name by the dozen
+    (`.venv/lib/python3.13/site-packages`: 3 near matches of `E: Unable to locate package
+    python3.13-venv` shared nothing else, the rule of the paste's own folders), or a file's
+    base name (PowerShell's `Cannot bind parameter 'Index'` had 3 near matches of zsh's `no
+    matches found: web/src/.../index.tsx`, nu48 finding 8); a value the paste quotes
+    (`quoted`) as written, its words joined as there: `user.id` of a SELECT, which FTS5
+    matches as the phrase `user id`, is no `"user_id"`, a column (a new user's tries, nu42
+    finding 5). A name that is itself a path (`'src/app'`) is found in paths too."""
     if quoted:
         phrase = re.escape(name)
     else:
         phrase = r"[\W_]+".join(re.escape(t) for t in _TOKEN.findall(name))
+    a_path = "/" in name or "\\" in name
     for m in re.finditer(rf"(?<![^\W_]){phrase}(?![^\W_])", text, re.IGNORECASE):
-        if text[m.end() : m.end() + 1] not in ("/", "\\"):
+        if a_path or not _in_a_path(text, m.start(), m.end()):
             return True
     return False
+
+
+# What bounds a word of a text that may be a path or a file's name (_in_a_path): spaces,
+# quotes and brackets, as outputs set paths apart.
+_PATH_EDGE = lazy(r"[\s'\"`()\[\]<>{},;]")
+# A file's name in a word (`index.tsx`, `index-universal.js`, `index.d.ts:12:3`).
+_HOLDS_FILE = lazy(r"\w\.(?:" + "|".join(signatures.FILE_EXTENSIONS) + r")(?![\w-])", re.I)
+
+
+def _in_a_path(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is only a part of a path or of a file's name there: the word
+    it is in (bounded by _PATH_EDGE) holds a path's separator or a file's name of a known
+    extension (signatures.FILE_EXTENSIONS): `index` of `web/.../index.tsx`, of an `lsd`
+    listing's `index-universal.js`, `python3` of `/usr/lib/python3/dist-packages`."""
+    before = _PATH_EDGE.split(text[max(0, start - 300) : start])[-1]
+    after = _PATH_EDGE.split(text[end : end + 300], maxsplit=1)[0]
+    word = before + text[start:end] + after
+    return "/" in word or "\\" in word or bool(_HOLDS_FILE.search(word))
 
 
 @functools.lru_cache(maxsize=64)

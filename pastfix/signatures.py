@@ -1539,6 +1539,11 @@ def reports_no_error(text: str) -> bool:
         return False
     if "commit " in text:
         text = _COMMIT_RECORD.sub("", text)
+    # git status's report of a clean tree is a state, not an error (what a `git commit` with
+    # nothing to commit says too, which the fix rules read as already so)
+    text = _CLEAN_TREE.sub("", text)
+    if any(status_of(line) not in (None, "0") for line in text.splitlines()):
+        return False  # (`Exit code 1` above `All tests passed`: the command failed)
     # an error in the user's language says what its English says (pastfix.locales: cmd.exe's
     # `Der Befehl "python" ist entweder falsch geschrieben oder`, which holds no word of an
     # error in English, was said to report none)
@@ -1546,7 +1551,10 @@ def reports_no_error(text: str) -> bool:
     low = _NONE_OF.sub(" ", text.lower())
     if _MEDIUM.search(low) or _TROUBLE.search(low) or _DENIES.search(low):
         return False
-    if _NAMED.search(_NONE_OF.sub(" ", text)) or _SAID_BY.search(text):
+    # (of a success log, a word in camel case names what it built, its sizes: Next.js's
+    # `92.1 kB`, nu48 finding 6; one in capitals may still be an error's, `EISDIR`)
+    named = (_CAPITALS if _SUCCEEDED.search(low) else _NAMED).search(_NONE_OF.sub(" ", text))
+    if named or _SAID_BY.search(text):
         return False
     return not any(_score(line) for line in low.splitlines())
 
@@ -1646,6 +1654,11 @@ _TROUBLE = lazy(
 # A word that may name an error: capitals (`EISDIR`, `SIGKILL`, `OOM`) or camel case
 # (`ImagePullBackOff`, `CrashLoopBackOff`).
 _NAMED = lazy(r"\b(?:[A-Z]{3,}\d*|[A-Z]?[a-z\d]+(?:[A-Z][a-z\d]*)+)\b")
+_CAPITALS = lazy(r"\b[A-Z]{3,}\d*\b")
+# Words of a success: what a build, a test run or a command says when all went well.
+_SUCCEEDED = lazy(r"\b(?:succeeded|successful(?:ly)?|passed|compiled|built)\b|[✓✔]")
+# git status's report of a clean working tree, a state (reports_no_error).
+_CLEAN_TREE = lazy(r"^nothing to commit,? \(?working (?:tree|directory) clean\)?$", re.M)
 # A program's or a kind's name, then what it says of it: an error's form (`x: y`).
 _SAID_BY = lazy(r"[^\s:]: ")
 # Words that deny, as an error says what is not so (`File does not exist.`, `Nothing to do`).

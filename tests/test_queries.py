@@ -988,6 +988,18 @@ def _near_match_index(tmp_path: Path) -> sqlite3.Connection:
             "mysqldump: Got error: 1045: Access denied for user 'root'@'localhost' (using"
             " password: NO) when trying to connect",
         ),
+        # a word of a file's name in a path, of a shell's glob, and the same word said by
+        # the error (nu48 finding 8)
+        (
+            "glob",
+            "git add web/src/pages/[id]/index.tsx",
+            "(eval):1: no matches found: web/src/pages/[id]/index.tsx",
+        ),
+        (
+            "ts",
+            "npx tsc",
+            "src/a.ts(3,5): error TS2536: Type 'k' cannot be used to index type 'T'.",
+        ),
     )
     for n, (sid, command, error) in enumerate(failures):
         (
@@ -1044,6 +1056,14 @@ def _near_match_index(tmp_path: Path) -> sqlite3.Connection:
         (
             "ERROR 1698 (28000): Access denied for user 'root'@'localhost' from sudo",
             [("dump", ["root", "localhost", "access", "user"])],
+        ),
+        # a name the failures hold only as a part of a file's name or a path is no word of
+        # their error (nu48 finding 8: zsh's `no matches found: .../index.tsx` for it); the
+        # error that says it is a near match
+        (
+            "Select-Object: Cannot bind parameter 'Index'. Cannot convert value \"130..260\" to"
+            ' type "System.Int32"',
+            [("ts", ["Index"])],
         ),
     ],
 )
@@ -5572,6 +5592,13 @@ def test_a_property_the_code_lacks_stays_other_names(lints):
         " Mon Dec 7 10:00:00 2026 +0000\n\n    fix typo in README\n\n    Closes: #12",
         "commit 3f2a1b9 (HEAD -> main)\nMerge: 1a2b3c4 5d6e7f8\nAuthor: Me <me@example.com>\n\n"
         "    Fix the crash on EISDIR\n\ncommit 1a2b3c4\nAuthor: You <you@example.com>\n\n    init",
+        # a success log names what it built, in capitals and units; git status's clean tree
+        # is a state (nu48 finding 6)
+        "Compiled successfully in 4.2s\n  ✓ Linting and checking validity of types\n  ✓"
+        " Generating static pages (12/12)\nRoute (app)      Size     First Load JS\n┌ ○ /    "
+        "  5.2 kB         92.1 kB",
+        "On branch main\nYour branch is up to date with 'origin/main'.\n\nnothing to commit,"
+        " working tree clean",
     ],
 )
 def test_a_success_log_or_a_statement_names_no_error(pasted):
@@ -5611,6 +5638,11 @@ def test_the_near_matches_of_a_paste_that_names_no_error_are_said_to_be_no_error
         "zzz\nyyy",
         # a commit's record holds no error, what follows it may
         "commit 3f2a1b9\nAuthor: Me <me@example.com>\n\n    bump\nerror: cannot lock ref",
+        # a failing exit status: the command failed, whatever else it printed (nu48 F6)
+        "Exit code 1\nAll tests passed",
+        "Exit code 1\nOn branch main\nnothing to commit, working tree clean",
+        # a success word does not hide an error's name
+        "Compiled successfully\nEISDIR",
     ],
 )
 def test_an_error_without_an_error_line_is_still_not_seen_before(pasted):

@@ -474,6 +474,9 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
     return text if len(text) <= MAX_CONTEXT else text[: MAX_CONTEXT - 1] + "…"
 
 
+_SHELL_TOOLS = agents.tools(agents.SHELL)
+
+
 def _other_goals(rows: list[dict[str, Any]], times: int, sessions: int, named: str) -> str:
     """The one line for an error met before only on the way to other goals (_recalled):
     that it was, and the programs its ways round ran, marked as no fix for this command.
@@ -482,22 +485,21 @@ def _other_goals(rows: list[dict[str, Any]], times: int, sessions: int, named: s
     ffmpeg), so it is named by its programs, never given as this call's fix (nu45 finding 2,
     nu47 finding 8)."""
     # (its remedy's commands, not its edits, then the call that got past it: `npm install
-    # sql.js`, then `node -e ...` that used it)
-    commands = [
-        command
-        for row in rows
-        for command in [
-            *(step["target"] for step in cards.remedy_steps(row) if not step["edits"]),
-            row.get("fix_target"),
-        ]
-        if isinstance(command, str)
-    ]
-    ran = dict.fromkeys(
-        intent.program
-        for command in commands
-        for intent in fixes.intents(command)
-        if intent.program
-    )
+    # sql.js`, then `node -e ...` that used it; another tool's step by the tool: a Grep of
+    # a JSON file instead of jq was named by its file, `ran heat_classification.json`)
+    ran: dict[str, None] = {}
+    for row in rows:
+        steps = [step for step in cards.remedy_steps(row) if not step["edits"]]
+        calls: list[tuple[str | None, object]] = [(s["tool"], s["target"]) for s in steps]
+        if row.get("fix_target") not in [step["target"] for step in steps]:
+            calls.append((None, row.get("fix_target")))  # (its tool is not in the row)
+        for tool, command in calls:
+            if tool is not None and tool not in _SHELL_TOOLS:
+                ran[tool] = None
+            elif isinstance(command, str):
+                ran.update(
+                    (intent.program, None) for intent in fixes.intents(command) if intent.program
+                )
     ways = f"; the way round there ran {', '.join(list(ran)[:3])}" if ran else ""
     return (
         f"pastfix: this error was seen before, {times} time{'s' * (times != 1)} in"

@@ -1970,10 +1970,11 @@ OTHER_GOAL = "same error, another goal"
 
 def another_goal(row: dict[str, Any], tool: str | None, target: str | None) -> bool:
     """Whether a find_past_fix row is the same error met on the way to another goal than the
-    call `tool` `target`'s (fixes.goal: the packages installed, the file run, the file): a
-    failure its session only worked around (outcome `worked around`), whose goals and the
-    call's share nothing. A workaround reached that session's own goal another way (sql.js
-    from npm instead of `apt-get install sqlite3`): for another goal it is no fix, and the
+    call `tool` `target`'s (fixes.goal: the packages installed, the file or script run, the
+    subcommand; not the program alone, fixes.same_goal): a failure its session only worked
+    around (outcome `worked around`), whose goal is not the call's. A workaround reached
+    that session's own goal another way (sql.js from npm instead of `apt-get install
+    sqlite3`): for another goal it is no fix, and the
     error (`sudo: a password is required`) does not name either. The hook gave it as the fix
     of a failed `sudo apt-get install -y jq` (nu45 finding 2). A row that was fixed changed
     the failed call, which may well carry over, and a call that says no goal (a pasted
@@ -1984,7 +1985,7 @@ def another_goal(row: dict[str, Any], tool: str | None, target: str | None) -> b
         return False
     mine = fixes.goal(tool, target)
     theirs = fixes.goal(row.get("tool"), row.get("target"))
-    return bool(mine and theirs) and not mine & theirs
+    return mine is not None and theirs is not None and not fixes.same_goal(mine, theirs)
 
 
 # The tool a command given alone (`pastfix find --command`, the MCP tool's `command`) is

@@ -709,6 +709,8 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
         echo(notice + ("\n" * (bool(rows) and not json_)), err=True)
     elif elsewhere_only := queries.seen_about_other_files(rows, error):
         echo(elsewhere_only + ("\n" * (not json_)), err=True)
+    elif around := cards.other_goal_notice(rows):
+        echo(around + ("\n" * (not json_)), err=True)
     elif queries.says_little(error):
         notice = queries.says_little_notice(error)
         # stdout too, above the cards: one who reads or pipes stdout alone took the first

@@ -47,7 +47,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pastfix import agents, cards, count, fixes, paths, queries, records, signatures
+from pastfix import agents, cards, count, paths, queries, records, signatures
 from pastfix.patterns import lazy
 
 EVENT = agents.hook_events(agents.CLAUDE)[0]
@@ -474,9 +474,6 @@ def context(rows: list[dict[str, Any]], db_path: Path | None = None) -> str:
     return text if len(text) <= MAX_CONTEXT else text[: MAX_CONTEXT - 1] + "…"
 
 
-_SHELL_TOOLS = agents.tools(agents.SHELL)
-
-
 def _other_goals(rows: list[dict[str, Any]], times: int, sessions: int, named: str) -> str:
     """The one line for an error met before only on the way to other goals (_recalled):
     that it was, and the programs its ways round ran, marked as no fix for this command.
@@ -484,22 +481,7 @@ def _other_goals(rows: list[dict[str, Any]], times: int, sessions: int, named: s
     which an agent may act on; the way round was for another goal (pip3's yt-dlp for an
     ffmpeg), so it is named by its programs, never given as this call's fix (nu45 finding 2,
     nu47 finding 8)."""
-    # (its remedy's commands, not its edits, then the call that got past it: `npm install
-    # sql.js`, then `node -e ...` that used it; another tool's step by the tool: a Grep of
-    # a JSON file instead of jq was named by its file, `ran heat_classification.json`)
-    ran: dict[str, None] = {}
-    for row in rows:
-        steps = [step for step in cards.remedy_steps(row) if not step["edits"]]
-        calls: list[tuple[str | None, object]] = [(s["tool"], s["target"]) for s in steps]
-        if row.get("fix_target") not in [step["target"] for step in steps]:
-            calls.append((None, row.get("fix_target")))  # (its tool is not in the row)
-        for tool, command in calls:
-            if tool is not None and tool not in _SHELL_TOOLS:
-                ran[tool] = None
-            elif isinstance(command, str):
-                ran.update(
-                    (intent.program, None) for intent in fixes.intents(command) if intent.program
-                )
+    ran = cards.ways_round(rows)
     ways = f"; the way round there ran {', '.join(list(ran)[:3])}" if ran else ""
     return (
         f"pastfix: this error was seen before, {times} time{'s' * (times != 1)} in"

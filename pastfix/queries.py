@@ -1996,11 +1996,14 @@ COMMAND_TOOL = "Bash"
 def with_goals(rows: list[dict[str, Any]], command: str | None) -> list[dict[str, Any]]:
     """find_past_fix rows for a caller that names the command that failed, as the hook's
     event does (`pastfix find --command`, the MCP tool's `command`): each marked
-    `other_goal` (another_goal), but near matches (`some words`: another error already).
-    Without a command, the rows as they are: a pasted error says no goal."""
+    `other_goal` (another_goal), but near matches (`some words`: another error already),
+    and put after the rows of this goal, as the hook leaves them out of its fixes: a card
+    met on the way to another goal came first, above a `sudo apt-get install -y gh` that
+    failed as the pasted `sudo apt-get install -y jq` (nu48 finding 3). Without a command,
+    the rows as they are: a pasted error says no goal."""
     if not command or not command.strip():
         return rows
-    return [
+    marked = [
         {
             **row,
             "other_goal": row["matched"] != "some words"
@@ -2008,6 +2011,7 @@ def with_goals(rows: list[dict[str, Any]], command: str | None) -> list[dict[str
         }
         for row in rows
     ]
+    return sorted(marked, key=lambda row: row["other_goal"])
 
 
 # Where a find_past_fix row stands before bm25 (find_class).

@@ -12,7 +12,7 @@ from importlib.metadata import version
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT, build_index, imported_by
-from corpus import SUDO, write_sudo_workaround
+from corpus import SUDO, write_sudo_unsolved, write_sudo_workaround
 from jsonl import failing_session, prompt, result, say, tool_use, write_jsonl
 
 from pastfix import build as pbuild
@@ -1681,6 +1681,29 @@ def test_find_with_the_command_that_failed_tells_a_workaround_for_another_goal(t
     plain = find()
     assert "another goal" not in plain.stdout and "Not seen" not in plain.stderr
     assert "other_goal" not in json.loads(find("--json").stdout)[0]
+
+
+def test_find_with_the_command_puts_another_goals_way_round_last_and_gives_no_fix(tmp_path):
+    """`sudo: a password is required` for `sudo apt-get install -y jq`, met before on the
+    way to a database (worked around by sql.js) and installing gh (not fixed): the first
+    card was the other goal's, tagged, its sql.js script printed as `fix:` lines, the gh
+    card after it (nu48 finding 3). The same goal's card first; the other goal's names its
+    way round's programs, as the hook's line does, and stderr says it is no fix."""
+    write_sudo_workaround(tmp_path / "projects")
+    write_sudo_unsolved(tmp_path / "projects")
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+    jq = CliRunner().invoke(cli, ["find", SUDO, str(db), "--command", "sudo apt-get install -y jq"])
+    assert jq.exit_code == 0, jq.output
+    cards = jq.stdout.split("\n\n")
+    assert "sudo apt-get install -y gh" in cards[0] and "another goal" not in cards[0]
+    assert "[same error, another goal]" in cards[1]
+    assert " fix:" not in jq.stdout and "sql.js" not in cards[1].split("next:")[0]
+    assert "its way round ran npm, node: no fix for this command" in cards[1]
+    assert "only worked around there, on the way to another goal" in jq.stderr
+    # without the command: as it was
+    plain = CliRunner().invoke(cli, ["find", SUDO, str(db)])
+    assert "fix:" in plain.stdout and "another goal" not in plain.output
 
 
 @pytest.mark.parametrize(

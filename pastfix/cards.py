@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from pastfix import agents, fixes
 from pastfix.patterns import lazy
 from pastfix.queries import (
+    COMMAND_TOOL,
     COMMON_WORDS,
     DIFF_SHOWN,
     EXIT_STATUS,
@@ -34,6 +35,7 @@ from pastfix.queries import (
     mark_words,
     missing_kind,
     one_line,
+    same_program,
     seen_before,
 )
 
@@ -229,9 +231,35 @@ def outcomes_line(rows: list[dict[str, Any]]) -> str:
     paste that names no error, whose few cards are of any error): the first 3 of a
     rejection's 20 were each "what came next there fixed it", while 14 of them the user had
     said no to and 1 was an approved plan (a new user's try, nu46 finding 6)."""
+    return f"How these {len(rows)} ended: {_outcomes_said(rows)}."
+
+
+def _outcomes_said(rows: list[dict[str, Any]]) -> str:
+    """How rows ended, counted (outcome_said), most common first: `66 fixed, 37 answered`."""
     counts = Counter(outcome_said(row) for row in rows)
-    said = ", ".join(f"{n} {outcome}" for outcome, n in counts.most_common())
-    return f"How these {len(rows)} ended: {said}."
+    return ", ".join(f"{n} {outcome}" for outcome, n in counts.most_common())
+
+
+def same_program_line(rows: list[dict[str, Any]], command: str | None) -> str | None:
+    """For a paste that names no error with the command that ended so (`Exit code 1` of
+    `lsof -i :3001`): how the failures of that command's program ended (queries.same_program),
+    and, when some only looked (`answered`), that the program's exit status said it found
+    nothing, which was no error (nu48 finding 4: its 127 cards were of any program)."""
+    if not command:
+        return None
+    same = [row for row in rows if same_program(row, command)]
+    if not same:
+        return None
+    program = fixes.goal(COMMAND_TOOL, command)
+    name = ", ".join(sorted(program.programs)) if program else "it"
+    looked = sum(row.get("outcome") == fixes.ANSWERED for row in same)
+    line = f"{len(same)} of them ran {name} too: {_outcomes_said(same)}."
+    if looked:
+        line += (
+            f" {looked} of those only looked: {name} ended so when it found nothing, which"
+            " was the answer, no error to fix."
+        )
+    return line
 
 
 def varied(rows: list[dict[str, Any]], shown: int) -> list[dict[str, Any]]:

@@ -1999,8 +1999,12 @@ def with_goals(rows: list[dict[str, Any]], command: str | None) -> list[dict[str
     `other_goal` (another_goal), but near matches (`some words`: another error already),
     and put after the rows of this goal, as the hook leaves them out of its fixes: a card
     met on the way to another goal came first, above a `sudo apt-get install -y gh` that
-    failed as the pasted `sudo apt-get install -y jq` (nu48 finding 3). Without a command,
-    the rows as they are: a pasted error says no goal."""
+    failed as the pasted `sudo apt-get install -y jq` (nu48 finding 3). Of a paste that
+    names no error (rows matched as it says_little: `Exit code 1`), those whose command ran
+    the command's program (same_program) first: how an exit status ended depends on what
+    exited so, and `lsof -i :3001`'s `Exit code 1` had a PowerShell `git config` card
+    first, the `answered` looks of rg and grep at rank 7 (nu48 finding 4). Without a
+    command, the rows as they are: a pasted error says no goal."""
     if not command or not command.strip():
         return rows
     marked = [
@@ -2011,7 +2015,21 @@ def with_goals(rows: list[dict[str, Any]], command: str | None) -> list[dict[str
         }
         for row in rows
     ]
-    return sorted(marked, key=lambda row: row["other_goal"])
+    return sorted(
+        marked,
+        key=lambda row: (
+            row["other_goal"],
+            row["matched"] in SAYS_LITTLE_MATCHES and not same_program(row, command),
+        ),
+    )
+
+
+def same_program(row: dict[str, Any], command: str) -> bool:
+    """Whether a find_past_fix row's failed call ran a program the shell command `command`
+    runs (fixes.goal's programs: `sudo lsof -i :3000` and `lsof -i :3001`)."""
+    mine = fixes.goal(COMMAND_TOOL, command)
+    theirs = fixes.goal(row.get("tool"), row.get("target"))
+    return mine is not None and theirs is not None and bool(mine.programs & theirs.programs)
 
 
 # Where a find_past_fix row stands before bm25 (find_class).
@@ -2687,6 +2705,8 @@ def says_little_head(error: str) -> str:
 # error`, while the notice and MCP's `seen_before` said the paste names no error (a new
 # user's try, nu38 finding 10).
 EXIT_STATUS, COMMON_WORDS, STOPPED = "exit status", "common words", "stopped"
+# (each, as with_goals tells the rows of a paste that names no error)
+SAYS_LITTLE_MATCHES = (EXIT_STATUS, COMMON_WORDS, STOPPED)
 
 
 def says_little_matched(error: object) -> str | None:

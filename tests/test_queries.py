@@ -5999,6 +5999,22 @@ def test_the_same_program_on_another_file_is_another_goal(theirs, mine, another)
     assert queries.another_goal(row, "Bash", mine) is another
 
 
+def test_with_the_command_a_paste_naming_no_error_has_its_programs_rows_first():
+    """`Exit code 1` with the command `lsof -i :3001`: the rows of that program first (a
+    `sudo lsof` among them), the rest as they were; rows of an error are not moved, and
+    without a command nothing is (nu48 finding 4)."""
+
+    def row(n, target, matched=queries.EXIT_STATUS):
+        return {"n": n, "matched": matched, "tool": "Bash", "target": target, "outcome": "fixed"}
+
+    rows = [row(1, "npm test"), row(2, "git config user.name"), row(3, "sudo lsof -i :3000")]
+    ordered = queries.with_goals(rows, "lsof -i :3001")
+    assert [r["n"] for r in ordered] == [3, 1, 2]
+    assert [r["n"] for r in queries.with_goals(rows, None)] == [1, 2, 3]
+    errors = [row(1, "npm test", "signature"), row(2, "lsof -i :1", "signature")]
+    assert [r["n"] for r in queries.with_goals(errors, "lsof -i :3001")] == [1, 2]
+
+
 def test_a_fix_that_replaced_every_match_comes_after_one_made_unique(tmp_path):
     """An Edit whose text the file held more than once (`Found 12 matches ... replace_all is
     false`), fixed in one session by replace_all and in an older one by a longer

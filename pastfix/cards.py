@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from pastfix import agents, fixes
 from pastfix.patterns import lazy
 from pastfix.queries import (
+    COMMAND_TOOL,
     COMMON_WORDS,
     DIFF_SHOWN,
     EXIT_STATUS,
@@ -34,6 +35,8 @@ from pastfix.queries import (
     mark_words,
     missing_kind,
     one_line,
+    same_program,
+    seen_before,
 )
 
 # A Windows project folder (Gemini CLI and Copilot CLI on Windows): `C:\Users\me\app`.
@@ -228,9 +231,35 @@ def outcomes_line(rows: list[dict[str, Any]]) -> str:
     paste that names no error, whose few cards are of any error): the first 3 of a
     rejection's 20 were each "what came next there fixed it", while 14 of them the user had
     said no to and 1 was an approved plan (a new user's try, nu46 finding 6)."""
+    return f"How these {len(rows)} ended: {_outcomes_said(rows)}."
+
+
+def _outcomes_said(rows: list[dict[str, Any]]) -> str:
+    """How rows ended, counted (outcome_said), most common first: `66 fixed, 37 answered`."""
     counts = Counter(outcome_said(row) for row in rows)
-    said = ", ".join(f"{n} {outcome}" for outcome, n in counts.most_common())
-    return f"How these {len(rows)} ended: {said}."
+    return ", ".join(f"{n} {outcome}" for outcome, n in counts.most_common())
+
+
+def same_program_line(rows: list[dict[str, Any]], command: str | None) -> str | None:
+    """For a paste that names no error with the command that ended so (`Exit code 1` of
+    `lsof -i :3001`): how the failures of that command's program ended (queries.same_program),
+    and, when some only looked (`answered`), that the program's exit status said it found
+    nothing, which was no error (nu48 finding 4: its 127 cards were of any program)."""
+    if not command:
+        return None
+    same = [row for row in rows if same_program(row, command)]
+    if not same:
+        return None
+    program = fixes.goal(COMMAND_TOOL, command)
+    name = ", ".join(sorted(program.programs)) if program else "it"
+    looked = sum(row.get("outcome") == fixes.ANSWERED for row in same)
+    line = f"{len(same)} of them ran {name} too: {_outcomes_said(same)}."
+    if looked:
+        line += (
+            f" {looked} of those only looked: {name} ended so when it found nothing, which"
+            " was the answer, no error to fix."
+        )
+    return line
 
 
 def varied(rows: list[dict[str, Any]], shown: int) -> list[dict[str, Any]]:
@@ -685,6 +714,53 @@ def resume_note(row: dict[str, Any]) -> str | None:
     return RESUMED_IN_FILE if named != session_id else None
 
 
+# A card's line for a row met on the way to another goal (format_hit), before its programs.
+OTHER_GOAL_WAY = "way:    only worked around there, on the way to another goal; its way round"
+
+
+def ways_round(rows: Iterable[dict[str, Any]]) -> list[str]:
+    """The programs the ways round of rows met on the way to another goal ran
+    (queries.another_goal), each once: the hook's one line and find's card name them
+    instead of their steps, which were that goal's, never this call's fix (nu45 finding 2,
+    nu48 finding 3). Its remedy's commands, not its edits, then the call that got past it
+    (`npm install sql.js`, then `node -e ...` that used it); another tool's step by the
+    tool (a Grep of a JSON file instead of jq was named by its file: nu48 finding 5)."""
+    ran: dict[str, None] = {}
+    for row in rows:
+        steps = [step for step in remedy_steps(row) if not step["edits"]]
+        calls: list[tuple[str | None, object]] = [(s["tool"], s["target"]) for s in steps]
+        if row.get("fix_target") not in [step["target"] for step in steps]:
+            calls.append((None, row.get("fix_target")))  # (its tool is not in the row)
+        for tool, command in calls:
+            if tool is not None and tool not in agents.tools(agents.SHELL):
+                ran[tool] = None
+            elif isinstance(command, str):
+                ran.update(
+                    (intent.program, None) for intent in fixes.intents(command) if intent.program
+                )
+    return list(ran)
+
+
+def other_goal_notice(rows: list[dict[str, Any]]) -> str | None:
+    """What `pastfix find --command`, the MCP tool and the find page say when the error was
+    seen before (queries.seen_before) and some of its rows were met on the way to another goal
+    (queries.with_goals): that those were only worked around there, and what their ways round ran
+    (ways_round), no fix for this command. MCP said `seen_before: true` of
+    `sudo: a password is required` for `apt-get install -y jq`, by two rows of it not fixed,
+    beside a way round to sqlite3 given as that row's remedy (nu48 finding 3)."""
+    around = [row for row in rows if row.get("other_goal") and row.get("fixed_at")]
+    if not around or not seen_before(rows):
+        return None
+    ran = ways_round(around)
+    one = len(around) == 1
+    return (
+        f"{'The failure' if one else f'The {len(around)} failures'} marked {OTHER_GOAL!r}"
+        f" {'was' if one else 'were'} only worked around there, on the way to another goal"
+        f"{' (its way round ran ' + ', '.join(ran[:3]) + ')' if ran else ''}:"
+        " no fix for this command."
+    )
+
+
 def format_hit(
     number: int,
     row: dict[str, Any],
@@ -736,7 +812,14 @@ def format_hit(
     if row["matched"] == "signature" and not row.get("same_text"):
         signature = signature_shown(row)
         lines.append(f"   {how}" + (f": {one_line(signature, 200)}" if signature else ""))
-    if row["fixed_at"]:
+    if row["fixed_at"] and row.get("other_goal"):
+        # its steps were that goal's: named by their programs, as the hook's one line
+        programs = ways_round([row])
+        lines.append(
+            f"   {OTHER_GOAL_WAY}{' ran ' + ', '.join(programs[:3]) if programs else ''}:"
+            " no fix for this command"
+        )
+    elif row["fixed_at"]:
         words = fix_words(row)
         for step in remedy_steps(row)[:FIX_STEPS_SHOWN]:
             if step["edits"]:

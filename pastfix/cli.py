@@ -681,7 +681,9 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
             rows, said = queries.by_which_line(conn, error, rows, limit, command)
         counted = rows  # a paste naming no error: how all its failures ended (outcomes_line)
         if seen and not json_ and queries.says_little(error) and len(rows) >= limit:
-            counted = queries.find_past_fix(conn, error, queries.FIND_MAX)
+            counted = queries.with_goals(
+                queries.find_past_fix(conn, error, queries.FIND_MAX), command
+            )
     if unbuilt:
         raise click.ClickException(unbuilt)
     if raw := queries.raw_problem(error):
@@ -702,11 +704,15 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
             notices.append(_not_seen(error, rows))
     elif elsewhere_only := queries.seen_about_other_files(rows, error):
         notices.append(elsewhere_only)
+    elif around := cards.other_goal_notice(rows):
+        notices.append(around)
     elif queries.says_little(error):
         notice = queries.says_little_notice(error)
         # stdout too, above the cards: one who reads or pipes stdout alone took the first
         # card's "fix: ... and that call succeeded" for the answer (nu45 finding 4)
         head = f"{queries.says_little_head(error)}\n{cards.outcomes_line(counted)}"
+        if same := cards.same_program_line(counted, command):
+            head += f"\n{same}"
         given = click.get_current_context().get_parameter_source("limit")
         if not json_ and given == click.core.ParameterSource.DEFAULT and len(rows) > FEW_CARDS:
             # cards of any error: a few, not a screenful that buries the notice, and of each
@@ -715,7 +721,15 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
                 f" {FEW_CARDS} of {len(counted)}, the most common ways they ended first"
                 f" (-n {len(counted)} shows them all):"
             )
-            rows = cards.varied(counted, FEW_CARDS)
+            # (with the command, its program's failures first: queries.with_goals)
+            mine = [r for r in counted if command and queries.same_program(r, command)]
+            mine = cards.varied(mine, FEW_CARDS)
+            rest = [r for r in counted if not any(r is m for m in mine)]
+            rows = mine + cards.varied(rest, FEW_CARDS - len(mine))
+        elif command:
+            # (the first `limit` of all, its program's first: the query's first `limit`
+            # were of any program)
+            rows = counted[: len(rows)]
         notices.append(notice)
     if notices:
         echo(" ".join(notices) + ("\n" * (bool(rows) and not json_)), err=True)

@@ -876,15 +876,22 @@ _INSTALLS = frozenset({"install", "add"})
 _SHELL_TOOLS = agents.tools(agents.SHELL)
 
 
-def goal(tool: str | None, target: str | None) -> frozenset[str]:
-    """What a shell call was to do, as words to compare with another call's
-    (queries.another_goal): its packages when it installs some (each
-    simple command's words after its `install` or `add`, flags aside: an `apt-get update`
-    before it only prepares), else its programs and the words they were given, flags aside
-    (the file run, a subcommand and its operands). A program is a goal of its own: `sed` of
-    another file missing on Windows was worked around by Get-Content, which a `sed` of this
-    file wants as well (nu45's hook event x2), while packages are installed by one program
-    for many goals. Empty for another tool: a file tool's errors that are about its file
+class Goal(NamedTuple):
+    """What a shell call was to do (goal): `acts_on`, the words compared, and `programs`,
+    the programs it ran."""
+
+    acts_on: frozenset[str]
+    programs: frozenset[str]
+
+
+def goal(tool: str | None, target: str | None) -> Goal | None:
+    """What a shell call was to do, to compare with another call's (same_goal,
+    queries.another_goal): what it acts on, as words, and the programs it ran. What it acts
+    on: its packages when it installs some (each simple command's words after its `install`
+    or `add`, flags aside: an `apt-get update` before it only prepares), else the words its
+    programs were given, flags aside (the file or script run, a subcommand and its
+    operands), else, of a program given none (`make`, `pytest`), the program. None for
+    another tool: a file tool's errors that are about its file
     (not there) are told by their path (hook.another_files), and the rest are of the tool's
     use, whose way round carries over to any file (a folder listed instead of Read, a file
     too long searched, an Edit of many matches rewritten: compared by their files, 17 of the
@@ -893,26 +900,45 @@ def goal(tool: str | None, target: str | None) -> frozenset[str]:
     `sudo apt-get install -y sqlite3` (sql.js from npm) is no way to install jq; the same
     sudo error says nothing of either goal (a new user's hook event, nu45 finding 2)."""
     if not target or tool not in _SHELL_TOOLS:
-        return frozenset()
+        return None
     installed: set[str] = set()
     ran: set[str] = set()
-    _goal_words(target, installed, ran)
-    return frozenset(installed or ran)
+    programs: set[str] = set()
+    _goal_words(target, installed, ran, programs)
+    acts_on = installed or ran or programs
+    return Goal(frozenset(acts_on), frozenset(programs)) if acts_on else None
 
 
-def _goal_words(command: str, installed: set[str], ran: set[str], depth: int = 0) -> None:
-    """goal()'s words of a command, into `installed` and `ran`: a shell's script
+def same_goal(one: Goal, other: Goal) -> bool:
+    """Whether two calls' goals (goal) are one: they act on a word alike (a package, a file,
+    a subcommand: `git push` and `git push -u origin main`), or one acts on a program the
+    other runs (`apt-get install sqlite3` and `sqlite3 app.db`; `pytest` and `pytest
+    tests/`). The program alone is no goal: `node -e "...require('yaml')..."`, worked
+    around by counting a YAML file's lines with rg, is no way to run `node
+    scripts/check-status.js` that needs yaml as well, nor a Grep of one JSON file a way
+    to `jq '.dependencies' package.json` (the hook gave both as the fix: a new user's
+    events, nu48 finding 5)."""
+    return bool(
+        one.acts_on & other.acts_on or one.acts_on & other.programs or other.acts_on & one.programs
+    )
+
+
+def _goal_words(
+    command: str, installed: set[str], ran: set[str], programs: set[str], depth: int = 0
+) -> None:
+    """goal()'s words of a command, into `installed`, `ran` and `programs`: a shell's script
     (`powershell.exe -Command 'sed ...'`, `bash -lc '...'`) as the commands it runs."""
     for words in segments(command):
         program, args = _program(words)
         script = _script_of(program, args) if depth < 2 else None
         operands = [a.lower() for a in args if not a.startswith("-")]
         if script is not None:
-            _goal_words(script[1], installed, ran, depth + 1)
+            _goal_words(script[1], installed, ran, programs, depth + 1)
         elif operands and operands[0] in _INSTALLS and len(operands) > 1:
             installed.update(operands[1:])
         elif program:
-            ran.update([program.lower(), *operands])
+            programs.add(program.lower())
+            ran.update(operands)
 
 
 _PYTHON = lazy(r"python[0-9.]*")

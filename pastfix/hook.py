@@ -47,7 +47,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pastfix import agents, cards, count, fixes, paths, queries, records, signatures
+from pastfix import agents, cards, count, paths, queries, records, signatures
 from pastfix.patterns import lazy
 
 EVENT = agents.hook_events(agents.CLAUDE)[0]
@@ -481,23 +481,7 @@ def _other_goals(rows: list[dict[str, Any]], times: int, sessions: int, named: s
     which an agent may act on; the way round was for another goal (pip3's yt-dlp for an
     ffmpeg), so it is named by its programs, never given as this call's fix (nu45 finding 2,
     nu47 finding 8)."""
-    # (its remedy's commands, not its edits, then the call that got past it: `npm install
-    # sql.js`, then `node -e ...` that used it)
-    commands = [
-        command
-        for row in rows
-        for command in [
-            *(step["target"] for step in cards.remedy_steps(row) if not step["edits"]),
-            row.get("fix_target"),
-        ]
-        if isinstance(command, str)
-    ]
-    ran = dict.fromkeys(
-        intent.program
-        for command in commands
-        for intent in fixes.intents(command)
-        if intent.program
-    )
+    ran = cards.ways_round(rows)
     ways = f"; the way round there ran {', '.join(list(ran)[:3])}" if ran else ""
     return (
         f"pastfix: this error was seen before, {times} time{'s' * (times != 1)} in"

@@ -168,6 +168,10 @@ def lean_row(name: str, row: dict[str, Any], error: str | None = None) -> dict[s
             "next_calls": [step["text"] for step in cards.next_steps(row)],
             "match": cards.how_matched(row, error),
         }
+        if row.get("other_goal"):
+            # its way round was another goal's: no remedy of this call (the notice names
+            # what it ran, cards.other_goal_notice)
+            row.update(remedy=[], fix_target=None)
         if went_on is not None:
             # what came next after a call stopped as the pasted one was: no remedy, nor a
             # call that confirmed one (see cards.went_on)
@@ -264,6 +268,8 @@ def result(
             notices.insert(bool(said), queries.says_little_notice(error))
         elif elsewhere_only := queries.seen_about_other_files(rows, error):
             notices.insert(bool(said), elsewhere_only)
+        elif around := cards.other_goal_notice(rows):
+            notices.insert(bool(said), around)
         if english := queries.english_notice(error, rows):
             # (a paste in another language found English errors: what it was read as)
             notices.append(english)

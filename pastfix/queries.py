@@ -2014,10 +2014,11 @@ OTHER_GOAL = "same error, another goal"
 
 def another_goal(row: dict[str, Any], tool: str | None, target: str | None) -> bool:
     """Whether a find_past_fix row is the same error met on the way to another goal than the
-    call `tool` `target`'s (fixes.goal: the packages installed, the file run, the file): a
-    failure its session only worked around (outcome `worked around`), whose goals and the
-    call's share nothing. A workaround reached that session's own goal another way (sql.js
-    from npm instead of `apt-get install sqlite3`): for another goal it is no fix, and the
+    call `tool` `target`'s (fixes.goal: the packages installed, the file or script run, the
+    subcommand; not the program alone, fixes.same_goal): a failure its session only worked
+    around (outcome `worked around`), whose goal is not the call's. A workaround reached
+    that session's own goal another way (sql.js from npm instead of `apt-get install
+    sqlite3`): for another goal it is no fix, and the
     error (`sudo: a password is required`) does not name either. The hook gave it as the fix
     of a failed `sudo apt-get install -y jq` (nu45 finding 2). A row that was fixed changed
     the failed call, which may well carry over, and a call that says no goal (a pasted
@@ -2028,7 +2029,7 @@ def another_goal(row: dict[str, Any], tool: str | None, target: str | None) -> b
         return False
     mine = fixes.goal(tool, target)
     theirs = fixes.goal(row.get("tool"), row.get("target"))
-    return bool(mine and theirs) and not mine & theirs
+    return mine is not None and theirs is not None and not fixes.same_goal(mine, theirs)
 
 
 # The tool a command given alone (`pastfix find --command`, the MCP tool's `command`) is
@@ -2039,11 +2040,18 @@ COMMAND_TOOL = "Bash"
 def with_goals(rows: list[dict[str, Any]], command: str | None) -> list[dict[str, Any]]:
     """find_past_fix rows for a caller that names the command that failed, as the hook's
     event does (`pastfix find --command`, the MCP tool's `command`): each marked
-    `other_goal` (another_goal), but near matches (`some words`: another error already).
-    Without a command, the rows as they are: a pasted error says no goal."""
+    `other_goal` (another_goal), but near matches (`some words`: another error already),
+    and put after the rows of this goal, as the hook leaves them out of its fixes: a card
+    met on the way to another goal came first, above a `sudo apt-get install -y gh` that
+    failed as the pasted `sudo apt-get install -y jq` (nu48 finding 3). Of a paste that
+    names no error (rows matched as it says_little: `Exit code 1`), those whose command ran
+    the command's program (same_program) first: how an exit status ended depends on what
+    exited so, and `lsof -i :3001`'s `Exit code 1` had a PowerShell `git config` card
+    first, the `answered` looks of rg and grep at rank 7 (nu48 finding 4). Without a
+    command, the rows as they are: a pasted error says no goal."""
     if not command or not command.strip():
         return rows
-    return [
+    marked = [
         {
             **row,
             "other_goal": row["matched"] != "some words"
@@ -2051,6 +2059,21 @@ def with_goals(rows: list[dict[str, Any]], command: str | None) -> list[dict[str
         }
         for row in rows
     ]
+    return sorted(
+        marked,
+        key=lambda row: (
+            row["other_goal"],
+            row["matched"] in SAYS_LITTLE_MATCHES and not same_program(row, command),
+        ),
+    )
+
+
+def same_program(row: dict[str, Any], command: str) -> bool:
+    """Whether a find_past_fix row's failed call ran a program the shell command `command`
+    runs (fixes.goal's programs: `sudo lsof -i :3000` and `lsof -i :3001`)."""
+    mine = fixes.goal(COMMAND_TOOL, command)
+    theirs = fixes.goal(row.get("tool"), row.get("target"))
+    return mine is not None and theirs is not None and bool(mine.programs & theirs.programs)
 
 
 # Where a find_past_fix row stands before bm25 (find_class).
@@ -2726,6 +2749,8 @@ def says_little_head(error: str) -> str:
 # error`, while the notice and MCP's `seen_before` said the paste names no error (a new
 # user's try, nu38 finding 10).
 EXIT_STATUS, COMMON_WORDS, STOPPED = "exit status", "common words", "stopped"
+# (each, as with_goals tells the rows of a paste that names no error)
+SAYS_LITTLE_MATCHES = (EXIT_STATUS, COMMON_WORDS, STOPPED)
 
 
 def says_little_matched(error: object) -> str | None:

@@ -458,6 +458,20 @@ SUDO = (
 )
 
 
+def write_sudo_unsolved(projects: Path) -> None:
+    """`sudo apt-get install -y gh` refused (SUDO), and nothing got past it (session gh):
+    the same error of the same kind of goal as installing jq, beside write_sudo_workaround's
+    way round to another goal."""
+    (
+        Session("gh", APP, 0)
+        .prompt("install the github cli")
+        .call("gh1", "Bash", command="sudo apt-get install -y gh")
+        .result("gh1", SUDO, error=True)
+        .say("sudo needs your password here: run `sudo apt-get install -y gh` yourself.")
+        .write(projects / "-home-u-app" / "gh.jsonl")
+    )
+
+
 def write_sudo_workaround(projects: Path) -> None:
     """`sqlite3` not found, `sudo apt-get install -y sqlite3` refused (SUDO), both worked
     around by sql.js from npm (session sq): the same sudo error met installing jq is that

@@ -12,7 +12,7 @@ from importlib.metadata import version
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT, build_index, imported_by
-from corpus import SUDO, write_sudo_workaround
+from corpus import APP, SUDO, Session, write_sudo_unsolved, write_sudo_workaround
 from jsonl import failing_session, prompt, result, say, tool_use, write_jsonl
 
 from pastfix import build as pbuild
@@ -1681,6 +1681,73 @@ def test_find_with_the_command_that_failed_tells_a_workaround_for_another_goal(t
     plain = find()
     assert "another goal" not in plain.stdout and "Not seen" not in plain.stderr
     assert "other_goal" not in json.loads(find("--json").stdout)[0]
+
+
+def test_find_with_the_command_puts_another_goals_way_round_last_and_gives_no_fix(tmp_path):
+    """`sudo: a password is required` for `sudo apt-get install -y jq`, met before on the
+    way to a database (worked around by sql.js) and installing gh (not fixed): the first
+    card was the other goal's, tagged, its sql.js script printed as `fix:` lines, the gh
+    card after it (nu48 finding 3). The same goal's card first; the other goal's names its
+    way round's programs, as the hook's line does, and stderr says it is no fix."""
+    write_sudo_workaround(tmp_path / "projects")
+    write_sudo_unsolved(tmp_path / "projects")
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+    jq = CliRunner().invoke(cli, ["find", SUDO, str(db), "--command", "sudo apt-get install -y jq"])
+    assert jq.exit_code == 0, jq.output
+    cards = jq.stdout.split("\n\n")
+    assert "sudo apt-get install -y gh" in cards[0] and "another goal" not in cards[0]
+    assert "[same error, another goal]" in cards[1]
+    assert " fix:" not in jq.stdout and "sql.js" not in cards[1].split("next:")[0]
+    assert "its way round ran npm, node: no fix for this command" in cards[1]
+    assert "only worked around there, on the way to another goal" in jq.stderr
+    # without the command: as it was
+    plain = CliRunner().invoke(cli, ["find", SUDO, str(db)])
+    assert "fix:" in plain.stdout and "another goal" not in plain.output
+
+
+def test_find_of_an_exit_status_with_the_command_shows_its_programs_failures_first(tmp_path):
+    """`Exit code 1` with `--command "rg -n useAuthToken src/"`: the cards were of any
+    program (a fixed `npm test` first), and the rg looks that found nothing, `answered`,
+    came late (nu48 finding 4). With the command, the failures of its program first, and a
+    line saying how they ended, and that its exit status was the answer when it only looked."""
+    projects = tmp_path / "projects" / "-home-u-app"
+    for n in range(3):
+        (
+            Session(f"npm{n}", APP, n)
+            .prompt("run the tests")
+            .call(f"t{n}", "Bash", command="npm test")
+            .result(f"t{n}", "Exit code 1", error=True)
+            .call(f"e{n}", "Edit", file_path=f"{APP}/src/a.js", old_string="a", new_string="b")
+            .result(f"e{n}", "The file has been updated.")
+            .call(f"t{n}b", "Bash", command="npm test")
+            .result(f"t{n}b", "all passed")
+            .write(projects / f"npm{n}.jsonl")
+        )
+    (
+        Session("rg", APP, 5)
+        .prompt("is the old hook still used?")
+        .call("r1", "Bash", command="rg -n useLegacyHook src/")
+        .result("r1", "Exit code 1", error=True)
+        .say("useLegacyHook is no longer used anywhere in src/.")
+        .write(projects / "rg.jsonl")
+    )
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+    found = CliRunner().invoke(
+        cli, ["find", "Exit code 1", str(db), "-n", "2", "--command", "rg -n useAuthToken src/"]
+    )
+    assert found.exit_code == 0, found.output
+    head, first = found.stdout.split("\n\n")[:2]
+    assert "ran:    rg -n useLegacyHook src/" in first, found.stdout
+    assert "1 of them ran rg too: 1 answered." in head, head
+    assert "rg ended so when it found nothing" in head, head
+    # (and of the few cards shown by default, of each way they ended)
+    few = CliRunner().invoke(cli, ["find", "Exit code 1", str(db), "--command", "rg -n x src"])
+    assert "ran:    rg -n useLegacyHook src/" in few.stdout.split("\n\n")[1], few.stdout
+    # without the command, as it was: no such line
+    plain = CliRunner().invoke(cli, ["find", "Exit code 1", str(db), "-n", "2"])
+    assert "of them ran" not in plain.stdout and "npm test" in plain.stdout.split("\n\n")[1]
 
 
 @pytest.mark.parametrize(

@@ -1776,6 +1776,26 @@ def test_a_workaround_for_another_goal_is_not_recalled_as_a_fix(tmp_path):
     assert "npm install sql.js" in context_of(hook.respond(json.dumps(no_call), db))
 
 
+def test_another_goals_way_round_by_another_tool_is_named_by_the_tool():
+    """`jq` not found, worked around by a Grep of the JSON file it read: for a `jq` of
+    another file its one line named the way round by the Grep's path (`ran
+    heat_classification.json`, a new user's hook event, nu48 finding 5); a step of a tool
+    that is no shell's is named by its tool."""
+    row = {
+        "session_id": "07a31d24",
+        "tool": "Bash",
+        "target": "jq -r '.results[]' data/heat.json",
+        "matched": "signature",
+        "occurrences": 1,
+        "outcome": "worked around",
+        "other_goal": True,
+        "fix_target": "/w/data/heat.json",
+        "remedy": [{"tool": "Grep", "target": "/w/data/heat.json", "tool_use_id": "g1"}],
+    }
+    said = hook.context([row])
+    assert said.endswith("the way round there ran Grep: no fix for this command."), said
+
+
 def test_the_same_change_of_other_commands_is_one_fix():
     """`python: command not found`, fixed by python3 in a Claude Code session (`python3
     x.py`) and a Codex one (`python3 - <<'PY' ...`): each retry's command is its own, its

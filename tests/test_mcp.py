@@ -9,7 +9,16 @@ from importlib import metadata
 import anyio
 import pytest
 from conftest import build_index
-from corpus import NOVEL, OTHER, PAST, SUDO, TS_ERROR, write_corpus, write_sudo_workaround
+from corpus import (
+    NOVEL,
+    OTHER,
+    PAST,
+    SUDO,
+    TS_ERROR,
+    write_corpus,
+    write_sudo_unsolved,
+    write_sudo_workaround,
+)
 from mcp import Client, StdioServerParameters
 
 from pastfix import cards, queries
@@ -1125,4 +1134,30 @@ def test_find_past_fix_with_the_command_that_failed(tmp_path):
     plain = anyio.run(ask)
     assert plain["seen_before"] is True and plain["rows"][0]["match"] == "same error"
     assert anyio.run(lambda: ask(command="sudo apt install sqlite3")) == plain
-    assert list(jq["rows"][0]) == list(plain["rows"][0])
+    # (its way round is no remedy of this call: cards.other_goal_notice names what it ran)
+    assert "remedy" not in jq["rows"][0] and "confirmed_by" not in jq["rows"][0]
+    assert "remedy" in plain["rows"][0]
+
+
+def test_find_past_fix_says_which_rows_were_for_another_goal(tmp_path):
+    """`sudo: a password is required` for `sudo apt-get install -y jq`: met before not fixed
+    installing gh, and worked around on the way to a database (sql.js). MCP said
+    `seen_before: true` with the way round first and its steps as the remedy (nu48 finding
+    3): now the same goal's row first, the other goal's without a remedy, and a notice
+    naming what its way round ran, no fix for this command."""
+    write_sudo_workaround(tmp_path / "projects")
+    write_sudo_unsolved(tmp_path / "projects")
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+
+    async def ask():
+        async with Client(server.create_server(db)) as client:
+            args = {"error": SUDO, "command": "sudo apt-get install -y jq"}
+            return (await client.call_tool("find_past_fix", args)).structured_content
+
+    jq = anyio.run(ask)
+    assert jq["seen_before"] is True
+    assert [row["match"] for row in jq["rows"]] == ["same error", queries.OTHER_GOAL]
+    assert "remedy" not in jq["rows"][1], jq["rows"][1]
+    assert "only worked around there, on the way to another goal" in jq["notice"]
+    assert "ran npm, node" in jq["notice"] and "no fix for this command" in jq["notice"]

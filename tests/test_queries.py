@@ -5978,7 +5978,7 @@ def test_a_name_for_what_has_no_name_is_no_name_shared(tmp_path):
         # the same package, or a command that says no goal of its own
         ("Bash", "sudo apt install sqlite3", False),
         (None, None, False),
-        # the same program run on another file: a way round a missing program carries over
+        # the program installed there run on a file: a way round a missing program carries over
         ("Bash", "sqlite3 other.db .schema", False),
         # a file tool's way round (a folder listed, a long file searched) is of the tool's
         # use, for any file
@@ -6003,6 +6003,48 @@ def test_a_workaround_of_another_goal_is_the_same_error_for_another_goal(tool, t
     marked = {**row, "other_goal": queries.another_goal(row, tool, target)}
     assert cards.how_matched(marked) == (queries.OTHER_GOAL if another else "same error")
     assert queries.seen_before([marked]) is not another
+
+
+@pytest.mark.parametrize(
+    ("theirs", "mine", "another"),
+    [
+        # the same program on another script or file: what it acts on tells the goal
+        (
+            "node -e \"const yaml=require('yaml'); yaml.parse(s)\"",
+            "node scripts/check-status.js",
+            True,
+        ),
+        ("jq -r '.results[]' data/heat.json 2>&1", "jq '.dependencies' package.json", True),
+        ("sed -n '1,20p' src/a.ts", "sed -n '5,9p' src/b.ts", True),
+        # the same file, subcommand or program given nothing: the same goal
+        ("node scripts/check-status.js --all", "node scripts/check-status.js", False),
+        ("git push", "git push -u origin main", False),
+        ("pytest", "pytest tests/test_a.py", False),
+    ],
+)
+def test_the_same_program_on_another_file_is_another_goal(theirs, mine, another):
+    """A failure worked around by `node -e` requiring yaml (counted with rg instead) was
+    recalled as the fix of `node scripts/check-status.js` missing yaml too, as the same
+    program made them the same goal (a new user's hook events, nu48 finding 5): what a call
+    acts on is its goal (fixes.same_goal), its program only when it is given nothing."""
+    row = {"matched": "signature", "outcome": "worked around", "tool": "Bash", "target": theirs}
+    assert queries.another_goal(row, "Bash", mine) is another
+
+
+def test_with_the_command_a_paste_naming_no_error_has_its_programs_rows_first():
+    """`Exit code 1` with the command `lsof -i :3001`: the rows of that program first (a
+    `sudo lsof` among them), the rest as they were; rows of an error are not moved, and
+    without a command nothing is (nu48 finding 4)."""
+
+    def row(n, target, matched=queries.EXIT_STATUS):
+        return {"n": n, "matched": matched, "tool": "Bash", "target": target, "outcome": "fixed"}
+
+    rows = [row(1, "npm test"), row(2, "git config user.name"), row(3, "sudo lsof -i :3000")]
+    ordered = queries.with_goals(rows, "lsof -i :3001")
+    assert [r["n"] for r in ordered] == [3, 1, 2]
+    assert [r["n"] for r in queries.with_goals(rows, None)] == [1, 2, 3]
+    errors = [row(1, "npm test", "signature"), row(2, "lsof -i :1", "signature")]
+    assert [r["n"] for r in queries.with_goals(errors, "lsof -i :3001")] == [1, 2]
 
 
 def test_a_fix_that_replaced_every_match_comes_after_one_made_unique(tmp_path):

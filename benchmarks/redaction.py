@@ -628,6 +628,38 @@ ADVERSARIAL = (
         "",
         (45, 90, 180),
     ),
+    # REDACTION_VERSION 36: a passphrase (run together, joined by `-`, apart in quotes or
+    # after `passphrase is`), a login's `user / password`, a URL's `@` with nothing after it
+    (
+        "`the password is ` and 26 letters, repeated",
+        ("messages", "text"),
+        "the password is abcdefghijklmnopqrstuvwxyz and ",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        "`password is ` and words joined by `-`, repeated",
+        ("messages", "text"),
+        "password is purple-monkey-lamp-dish-cart-harp-bell-ring-",
+        "",
+        (45, 90, 180),
+    ),
+    (
+        '`passphrase is "` and words apart, repeated',
+        ("messages", "text"),
+        'passphrase is "purple monkey lamp dish cart harp bell ring ',
+        "",
+        (45, 90, 180),
+    ),
+    ("`login is a / ` repeated", ("messages", "text"), "login is a / ", "", (45, 90, 180)),
+    (
+        "`password ` and an aside of 20 letters, repeated",
+        ("messages", "text"),
+        "password (abcdefghijklmnopqrst ",
+        "",
+        (45, 90, 180),
+    ),
+    ("`://a:b@` repeated", ("tool_calls", "input"), "://a:b@", "", (45, 90, 180)),
 )
 
 # A call's command, read for what its result is (pastfix.redact.printed_secret_kind: a secret

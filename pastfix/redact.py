@@ -127,6 +127,11 @@ _NAME_KEYWORD_ANCHORS = {
     **dict.fromkeys(("creds", "Creds", "CREDS"), (0,)),
     **dict.fromkeys(("redential", "REDENTIAL"), (1,)),
 }
+# (and where the login rule's keyword starts, see _LOGIN: a rule's anchors are among these)
+_KEYWORD_LEADS = {
+    **_NAME_KEYWORD_ANCHORS,
+    **dict.fromkeys(("ogin", "OGIN", "og-in", "OG-IN"), (1,)),
+}
 
 
 def _entropy(value: str) -> float:
@@ -3151,7 +3156,8 @@ _SHORT_PASSWORD = (
     # is X`, `for the deploy user`; a linking verb's only, see _short_password)
     r"(?P<whose> for (?:the )?[A-Za-z0-9_.@-]{1,32}(?: (?:user|account|login))?)?"
     r"(?P<link> (?:was set|is set|is now|is|was|set) to | is now | is | was | to |: | )"
-    r"(?P<value>[^\s\"'`\\()\[\]{}<>|;,$/][^\s\"'`\\()\[\]{}<>|;,/]{4,13}"
+    # (REDACTION_VERSION 36: up to 64 characters, a passphrase's, see _chosen_passphrase)
+    r"(?P<value>[^\s\"'`\\()\[\]{}<>|;,$/][^\s\"'`\\()\[\]{}<>|;,/]{4,62}"
     r"[^\s\"'`\\()\[\]{}<>|;,/.:])"
     r"(?=[.,;:]?(?:\s|\Z|[)\"'`\]]))"
 )
@@ -3172,6 +3178,8 @@ def _short_password(m: re.Match[str]) -> bool:
         return False  # (a prompt, `[sudo] password for bob: `, and what follows it)
     if not _mixed(value):
         return _chosen_word(m)
+    if len(value) > _SHORT:
+        return False  # (what looks generated is _named_in_prose's)
     if _TECHNICAL.fullmatch(value) or _DOT_WORD.search(value) or _VERSION.fullmatch(value):
         return False
     if _LETTERS.sub("", value).lower() in _STANDS_IN:
@@ -3230,7 +3238,9 @@ def _chosen_letters(value: str, colon: bool) -> bool:
     """Whether `value` is a password of letters alone as people choose them (see
     _SAID_OF_A_PASSWORD); `colon` when a key's colon gives it (where mixed case is a type's:
     `password: SecretStr`)."""
-    if not (value.isascii() and value.isalpha() and 6 <= len(value) <= 15):
+    if _chosen_passphrase(value):
+        return True
+    if not (value.isascii() and value.isalpha() and 6 <= len(value) <= _SHORT):
         return False
     if value.islower() or (value[0].isupper() and value[1:].islower()):
         word = value.lower()
@@ -3256,6 +3266,121 @@ def _chosen_word(m: re.Match[str]) -> bool:
         _WORD_BEFORE.search(m.string, lead, start) is not None
         and _CLAUSE_END.match(m.string, m.end()) is not None
     )
+
+
+# REDACTION_VERSION 36: a passphrase, the long password people choose (`the db password is
+# correcthorsebattery`, `password: correct-horse-battery-staple`), which _chosen_letters's 15
+# letters kept and _generated's 16 characters do not take (words are not random). The same
+# places as a password of letters alone (a linking verb's, a key's colon on its own line,
+# `--password=`), and one of: 16 to 64 letters in lower case or capitalized, without the
+# ending of an adjective, a participle or an adverb (the few words that long:
+# `indistinguishable`, `internationalization`); or three to eight words of 3 to 12 letters
+# joined by `-`, none a word of a sentence's (_PROSE_WORDS: `one-time-use`,
+# `not-for-production`, `end-to-end`) nor a participle (`-ed`, `-ing`), the last not said of a
+# password (_SAID_OF_A_PASSWORD) nor with such an ending (`auto-generated`). Words apart
+# (`correct horse battery staple`) are a sentence's unless the sentence says where they end:
+# in quotes after a linking verb (`the password is "correct horse battery staple"`; not after
+# a colon, a message's in code, `password: "Password must be..."`), or after `passphrase is`
+# up to the clause's end (see _PHRASE).
+_SHORT = 15
+_PROSE_WORDS = frozenset(
+    (
+        "the and for not nor are was were with from into onto your you has have had must should"
+        " will can may this that its per via use used only time case end auto self non multi all"
+        " any each every well long short low high lower upper mixed plain text base read write"
+        " user users account password passwords passphrase phrase key keys set get new old off"
+        " out who what when how why which than then also just more most less least very too"
+        " same other our their his her him them they she one two three four five six eight"
+        " ten first last next real full half never always ever anywhere nowhere everywhere still"
+        " yet again here there"
+    ).split()
+)
+_VERB_ENDINGS = ("ed", "ing")
+_PHRASE_WORD = lazy(r"[a-z]{3,12}|[A-Z][a-z]{2,11}")
+
+
+def _phrase_words(words: list[str]) -> bool:
+    """Whether `words` are a passphrase's (see _PROSE_WORDS)."""
+    if not 3 <= len(words) <= 8 or not all(_PHRASE_WORD.fullmatch(w) for w in words):
+        return False
+    lower = [w.lower() for w in words]
+    if any(w in _PROSE_WORDS or w in _STAND_IN_WORDS or w.endswith(_VERB_ENDINGS) for w in lower):
+        return False  # (`is never stored anywhere`, `is hashed using bcrypt`)
+    return not (lower[-1] in _SAID_OF_A_PASSWORD or lower[-1].endswith(_WORD_ENDINGS))
+
+
+def _chosen_passphrase(value: str) -> bool:
+    """Whether `value` is a passphrase of letters alone or of words joined by `-` (see
+    _PROSE_WORDS)."""
+    if "-" in value:
+        return len(value) <= 64 and _phrase_words(value.split("-"))
+    if not (value.isascii() and value.isalpha() and _SHORT < len(value) <= 64):
+        return False
+    if not (value.islower() or (value[0].isupper() and value[1:].islower())):
+        return False
+    return not value.lower().endswith(_WORD_ENDINGS)
+
+
+_PHRASE = (
+    r"(?<![\w.$/-])(?P<keyword>(?i:passw(?:or)?d|passphrase))"
+    r"(?P<link> (?:was set|is set|is now|is|was|set) to | is now | is | was )"
+    r"(?P<quote>[\"'`])?(?P<value>[A-Za-z]{3,12}(?: [A-Za-z]{3,12}){2,7})"
+    r"(?=[\"'`]|[.,;!?](?:\s|\Z)|[^\S\n]*(?:\r?\n|\Z))"
+)
+
+
+def _phrase(m: re.Match[str]) -> bool:
+    """Words apart as a passphrase, in quotes or after `passphrase is` (see _PROSE_WORDS)."""
+    quote, after = m.group("quote"), m.string[m.end() : m.end() + 1]
+    if quote is not None:
+        if after != quote:
+            return False
+    elif m.group("keyword").lower() != "passphrase" or (after and after in "\"'`"):
+        return False  # (a quote closed that no quote opened)
+    return _phrase_words(m.group("value").split(" "))
+
+
+# REDACTION_VERSION 36: a passphrase in an aside of the sentence that names a password (`the
+# right password is in wp-config (correcthorsebattery)`, an assistant's reply): the
+# parenthesis holds letters alone, 16 to 64 as _chosen_passphrase reads them, after
+# `password` or `passphrase` with at most 60 characters between and no sentence's end, line's
+# end or other parenthesis. A shorter word is an aside's (`(optional)`, `(see below)`), and a
+# name holding the keyword is the setting's (`(mysqlnativepassword)`). Neither the real
+# corpus, the held-out sets nor 7,041 files of code and docs hold one such aside.
+_ASIDE = (
+    r"(?<![\w.$/-])(?P<keyword>(?i:passw(?:or)?d|passphrase))(?![\w-])[^\n.()]{0,60}"
+    r"\((?P<value>[A-Za-z]{16,64})\)"
+)
+
+
+def _aside(m: re.Match[str]) -> bool:
+    """A passphrase in parentheses after a password's word (see _ASIDE)."""
+    value = m.group("value")
+    return "pass" not in value.lower() and _chosen_passphrase(value)
+
+
+# REDACTION_VERSION 36: a login and its password told as `user / password` (`my admin login
+# is jdoe / Winter2026!`, `credentials: deploy/Hunter2x`): after `login`, `credentials` or
+# `creds` and a linking verb or a colon, a user's name, a `/` (spaces around it or not) and a
+# password of 6 to 40 characters with letters and digits both, as a quoted password's (no
+# placeholder, stand-in or version). A path (`/api/login`), a pair of words (`login is
+# GET/POST`) or of letters (`root/toor`) is no password.
+_LOGIN = (
+    r"(?<![\w.$/-])(?P<keyword>(?i:log-?in|credentials|creds))(?: (?:is|are) |: )"
+    r"(?P<user>[A-Za-z0-9_.@+-]{1,40})(?: / |/)"
+    r"(?P<value>[^\s/\"'`\\()\[\]{}<>|;,]{5,39}[^\s/\"'`\\()\[\]{}<>|;,.:])"
+    r"(?=[.,;:)]?(?:\s|\Z))"
+)
+
+
+def _login(m: re.Match[str]) -> bool:
+    """A password after its user's name and a `/` (see _LOGIN)."""
+    value = m.group("value")
+    if _PLACEHOLDER.match(value) or value.startswith(_MARKED) or _VERSION.fullmatch(value):
+        return False
+    if _LETTERS.sub("", value).lower() in _STANDS_IN:
+        return False
+    return _mixed(value)
 
 
 RULES: tuple[Rule, ...] = (
@@ -3586,7 +3711,9 @@ RULES: tuple[Rule, ...] = (
             r":(?:/{1,3}|\\{2,16})"
             r"(?P<user>\[REDACTED:[a-z0-9-]{1,40}\]|[^\s:/?#@\"'`\\<>]{0,100})"
             r":(?P<password>[^\s\"'`\\<>]{1,200})"
-            r"@(?=[A-Za-z0-9\[])"
+            # (REDACTION_VERSION 36: or nothing after the `@`, the text's, its line's or a
+            # quoted string's end: an Edit's fragment, `old_string: postgres://app:PW@`)
+            r"@(?=[A-Za-z0-9\[]|[\"'`]|[^\S\n]*(?:\r?\n|\Z))"
         ),
         "password",
         _url_password,
@@ -3803,7 +3930,9 @@ RULES: tuple[Rule, ...] = (
         "url-token",
         (
             r":(?:/{1,3}|\\{2,16})(?P<user>[A-Za-z0-9_-]{20,200})(?::x-oauth-basic)?"
-            r"@(?=[A-Za-z0-9\[])"
+            # (REDACTION_VERSION 36: or nothing after the `@`, the text's, its line's or a
+            # quoted string's end: an Edit's fragment, `old_string: postgres://app:PW@`)
+            r"@(?=[A-Za-z0-9\[]|[\"'`]|[^\S\n]*(?:\r?\n|\Z))"
         ),
         "user",
         _url_user_token,
@@ -4117,6 +4246,18 @@ RULES: tuple[Rule, ...] = (
         ("assw", "ASSW", "ssphrase", "SSPHRASE", "ecret", "ECRET"),
         keyword=True,
         kind_of=_assigned_kind,
+    ),
+    # REDACTION_VERSION 36: a passphrase's words apart (see _chosen_passphrase) or in an aside
+    # (see _ASIDE), a login's `user / password` (see _LOGIN)
+    Rule("password", _PHRASE, "value", _phrase, ("assw", "ASSW", "ssphrase", "SSPHRASE"), True),
+    Rule("password", _ASIDE, "value", _aside, ("assw", "ASSW", "ssphrase", "SSPHRASE"), True),
+    Rule(
+        "password",
+        _LOGIN,
+        "value",
+        _login,
+        ("ogin", "OGIN", "og-in", "OG-IN", "creds", "Creds", "CREDS", "redential", "REDENTIAL"),
+        keyword=True,
     ),
 )
 
@@ -4776,7 +4917,7 @@ def _keyword_starts(text: str, anchors: frozenset[str]) -> list[int]:
     starts: set[int] = set()
     find = text.find
     for anchor in anchors:
-        leads = _NAME_KEYWORD_ANCHORS[anchor]
+        leads = _KEYWORD_LEADS[anchor]
         at = find(anchor)
         while at >= 0:
             if leads is _KEY_LEADS and (

@@ -4574,3 +4574,184 @@ def test_a_wrapped_jwts_rest_stops_at_a_labelled_line(signature, label, indent):
     text = f"service_role key: {jwt}\n{indent}{label}\n"
     redacted = redact(text)[0]
     assert jwt not in redacted and f"\n{indent}{label.split(':')[0]}:" in redacted, redacted
+
+
+# REDACTION_VERSION 36: a passphrase, a login's `user / password`, a URL's password with
+# nothing after its `@`.
+_PASSPHRASE_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=12).filter(
+    lambda w: (
+        w not in redact_module._PROSE_WORDS
+        and w not in redact_module._STAND_IN_WORDS
+        and not w.endswith(redact_module._VERB_ENDINGS)
+        # (the last word's test: a word said of a password ends no passphrase)
+        and not w.endswith(redact_module._WORD_ENDINGS)
+        and w not in redact_module._SAID_OF_A_PASSWORD
+    )
+)
+_PASSPHRASE_WORDS = st.lists(_PASSPHRASE_WORD, min_size=3, max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words=_PASSPHRASE_WORDS,
+    capital=st.booleans(),
+    where=st.sampled_from(
+        [
+            "The db password is {} and my login is jdoe.",
+            "the root password was set to {}.",
+            "Note: the vault password is now {}, rotate it",
+            "database:\n  password: {}\n",
+            "spring.datasource.password={}\n",
+            "./admin --password={} --yes",
+        ]
+    ),
+)
+def test_a_passphrase_of_letters_alone_is_never_kept(words, capital, where):
+    """Words run together (`correcthorsebattery`, 16 letters or more), where a password of
+    letters alone is read: version 35 took 6 to 15 letters only."""
+    password = "".join(words)
+    assume(16 <= len(password) <= 64)
+    password = password.capitalize() if capital else password
+    text = where.format(password)
+    assert password not in redact(text)[0], text
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words=_PASSPHRASE_WORDS,
+    how=st.sampled_from(
+        [
+            "my password is {}.",
+            "The password was set to {}, ok?",
+            "ansible_become_password: {}\n",
+            'The admin password is "{}" (without quotes).',
+            "The GPG passphrase is {}.",
+            "the passphrase is {}\nthen run it",
+            "The passphrase is {}",
+        ]
+    ),
+)
+def test_a_passphrase_of_words_is_never_kept(words, how):
+    """Words joined by `-` where a password of letters alone is read, and words apart in
+    quotes after a linking verb or after `passphrase is` up to the clause's end."""
+    sep = " " if '"' in how or "passphrase" in how else "-"
+    password = sep.join(words)
+    assume(len(password) <= 64)
+    text = how.format(password)
+    assert password not in redact(text)[0], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password is required and must be case-sensitive",
+        "the password is internationalization",
+        "the password is indistinguishable from noise",
+        "The password is case-sensitive.",
+        "the password is auto-generated-per-user.",
+        "the password is one-time-use.",
+        "the password is dev-only-secret-not-for-production.",
+        "the passphrase is used to encrypt the key.",
+        "the passphrase is never stored anywhere.",
+        "the password is stored in the keychain and rotated weekly.",
+        "The passphrase is hashed with argon two.",
+        "The password is correct horse battery staple, said the comic.",
+        "password: PasswordConfirmationField\n",
+        'the password is "required"',
+        "the password is incorrect.",
+    ],
+)
+def test_words_said_of_a_password_or_a_phrase_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    password=_RANDOM_SHORT,
+    symbol=st.sampled_from(["", "!", "#", "@"]),
+    user=st.sampled_from(["jdoe", "admin", "deploy", "ops.bot", "bob@corp.io"]),
+    how=st.sampled_from(
+        [
+            "my admin login is {} / {} if you need it.",
+            "The ftp login is {}/{}",
+            "credentials are {} / {}.",
+            "Creds: {}/{}\n",
+        ]
+    ),
+)
+def test_a_logins_user_slash_password_is_never_kept(password, symbol, user, how):
+    """`my admin login is jdoe / Winter2026!`: a user's name, a `/`, and a password of
+    letters and digits."""
+    password += symbol
+    text = how.format(user, password)
+    assert password not in redact(text)[0], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the login is GET/POST",
+        "credentials are root/toor",
+        "the login is /api/v2/login",
+        "login is admin/password",
+        "the login is app/v1.2.3.",
+        "login: user/changeme123",
+        "see login.html/page for the form",
+    ],
+)
+def test_a_login_without_a_password_after_its_slash_is_kept(text):
+    assert redact(text) == (text, {})
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    password=_RANDOM_SHORT,
+    scheme=st.sampled_from(["postgres", "mysql", "redis", "https", "amqp"]),
+    after=st.sampled_from(["", "\n", "\nhost=db", '"', "'", '", "x": 1', "`"]),
+)
+def test_a_urls_password_with_nothing_after_its_at_is_never_kept(password, scheme, after):
+    """An Edit's fragment, `old_string: postgres://app:PW@`: the `@` ends the text, its line
+    or a quoted string (version 35 wanted a host after it)."""
+    text = f"{scheme}://app:{password}@{after}"
+    assert password not in redact(text)[0], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["http://localhost:8080@\n", "see https://x:*****@\n", "C:/Users/me:x@"],
+)
+def test_a_port_or_a_placeholder_before_a_bare_at_is_kept(text):
+    assert redact(text) == (text, {})
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words=_PASSPHRASE_WORDS,
+    how=st.sampled_from(
+        [
+            "the right password is in wp-config ({}).",
+            "The passphrase for the key ({}) is in the vault.",
+            "Password, the db user's one: ({})",
+        ]
+    ),
+)
+def test_a_passphrase_in_an_aside_after_a_password_is_never_kept(words, how):
+    """An assistant's `the right password is in wp-config (correcthorsebattery)`."""
+    password = "".join(words)
+    assume(16 <= len(password) <= 64 and "pass" not in password)
+    text = how.format(password)
+    assert password not in redact(text)[0], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password field (optional) is shown",
+        "set the password (internationalization) first",
+        "the auth plugin for the password (mysqlnativepassword)",
+        "the password. Then run it (correcthorsebattery)",
+        "the password hasher (PasswordHasherFactory)",
+    ],
+)
+def test_an_aside_that_is_no_passphrase_is_kept(text):
+    assert redact(text) == (text, {})

@@ -136,7 +136,11 @@ Printing = dict[str, "Told"]
 # user/PW@db`, `SQL> conn user/PW@tns`), `openssl passwd -salt S PW`, a `$` that starts a
 # password in single quotes (`'$ecretPa55'`); a JWT's split rest no longer takes the first
 # word of a labelled line (`S3 Access Key:` of `supabase status`).
-REDACTION_VERSION = 35
+# 36: a passphrase (`the db password is correcthorsebattery`, 16 to 64 letters; words joined by
+# `-`; words apart in quotes or after `passphrase is`; in an aside after a password's word), a
+# login's `user / password` (`login is jdoe / Winter2026!`), a URL's password with nothing
+# after its `@` (an Edit's fragment, `postgres://app:PW@`).
+REDACTION_VERSION = 36
 
 
 def prepare(

@@ -30,6 +30,7 @@ from pastfix.prepare import REDACTION_VERSION
 from pastfix.records import (
     TABLES,
 )
+from pastfix.times import known_time
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -847,12 +848,10 @@ def _by_place(conn: Connection, session_id: str, failed_at: Iterable[str | None]
     """Whether a session's calls, results and prompts are put in order by where they were
     written (file and line: the transcript's own order), not by their times: when one of
     its calls or failures has no time (no timestamp, `""`, text that is none, the epoch of
-    a zero: queries.known_time). The rules' order and windows compare times, which such a
+    a zero: times.known_time). The rules' order and windows compare times, which such a
     row fails: a session written without timestamps lost every fix ("fixed: no", the same
     two calls fixed with them: a new user's try, nu48 finding 1). A session whose calls
     all have times is read by them, as it always was (every held-out set's)."""
-    from pastfix.queries import known_time
-
     first, last = conn.execute(_CALL_TIMES_SQL, [session_id]).fetchone()
     times = (first, last, *failed_at)
     return any(known_time(at) is None for at in times)

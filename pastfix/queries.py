@@ -35,7 +35,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -51,6 +51,9 @@ from pastfix.records import (
     valid_text,
     without_lone_surrogates,
 )
+from pastfix.times import EARLIEST_TIME as EARLIEST_TIME
+from pastfix.times import FUTURE_SLACK as FUTURE_SLACK
+from pastfix.times import known_time as known_time
 
 RAW_PREFIX = "raw:"
 # Words after this many are ignored: a pasted stack trace stays a fast query.
@@ -66,13 +69,6 @@ _RAW_WORD = lazy(r"\w+")
 MATCH_NOTHING = '"."'
 
 
-# How far past this machine's clock a time may be and still be taken as one (another
-# machine's clock ahead, a zone mislabelled).
-FUTURE_SLACK = timedelta(days=1)
-# The earliest time taken as one: before it, a zero written as a time (the epoch,
-# `1970-01-01T00:00:00Z`), which a card showed as "failed 1970-01-01 00:00 UTC" (a new
-# user's try, nu48 finding 1). No agent here wrote a transcript before 2000.
-EARLIEST_TIME = datetime(2000, 1, 1, tzinfo=UTC)
 # A claimed fix's fixed_at where the time of the call that confirmed it is not known (no
 # timestamp, or `""`: a session read by its lines, db._by_place). fixed_at says whether a
 # fix is claimed wherever it is read (a card, the hook, MCP, a page), and a NULL there made
@@ -92,30 +88,6 @@ LATER_THAN_KNOWN = (
     f" or {{t}} > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '+{FUTURE_SLACK.days} day'))"
 )
 _NO_TIME = datetime.min.replace(tzinfo=UTC)
-
-
-def known_time(timestamp: str | None) -> datetime | None:
-    """A row's timestamp as a time in UTC, or None when it is none: not an ISO time
-    (`yesterday`, `2026-13-45T99:99:99Z`, empty), before EARLIEST_TIME (the epoch) or
-    later than FUTURE_SLACK from now (`9999-12-31...`). The one rule for what a card, a
-    page or the hook shows and sorts by, and for which sessions the fix rules read by
-    their times (db._by_place).
-
-    The index keeps what the transcript wrote (a row's timestamp is its transcript's
-    text); shown as written, a card said `Bash failed yesterday in ...`, and a future
-    time stood first among the latest failures for ever. A time without a zone is UTC, as
-    agents write it.
-    """
-    if not timestamp:
-        return None
-    try:
-        moment = datetime.fromisoformat(timestamp)
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    moment = moment.astimezone(UTC)
-    return moment if EARLIEST_TIME <= moment <= datetime.now(UTC) + FUTURE_SLACK else None
 
 
 FIND_LIMIT = 20

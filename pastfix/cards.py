@@ -893,8 +893,7 @@ def format_hit(
     elif kept:
         lines.append(f"   {kept.strip(' ()')}")
     others = [
-        f"{one_line(other['session_title'] or other['session_id'], 60)}"
-        f" ({(other['failed_at'] or '')[:10]})"
+        f"{one_line(other['session_title'] or other['session_id'], 60)} ({day(other['failed_at'])})"
         for other in same
     ]
     if others:

@@ -30,6 +30,7 @@ from pastfix.prepare import REDACTION_VERSION
 from pastfix.records import (
     TABLES,
 )
+from pastfix.times import known_time
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -59,7 +60,7 @@ BUSY_TIMEOUT = 60.0
 # pastfix.prepare.REDACTION_VERSION is for redaction. Raise one when its rules change:
 # the next build recomputes every stored signature and kind, or every fix.
 SIGNATURE_VERSION = 43
-FIX_VERSION = 90
+FIX_VERSION = 91
 
 
 # SQLite page cache for the build (negative = KiB).
@@ -623,9 +624,10 @@ def _url(tool_input: object) -> str | None:
 
 # The calls of one session in order of time, with what their results said (see
 # pastfix.fixes); those of one time in order of file and line by FIX_CALLS_SQL, or by
-# _calls_in_order.
-FIX_CALLS_BY_TIME_SQL = f"""
-SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
+# _calls_in_order; a session not ordered by time (see _by_place), in the order of its lines
+# by FIX_CALLS_BY_PLACE_SQL.
+_FIX_CALLS_COLUMNS = f"""
+c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   CASE WHEN c.name IN ({_SEARCH_TOOLS_SQL}) AND json_valid(c.input)
        THEN json_extract(c.input, '$.pattern') END,
   c.agent_id,
@@ -658,9 +660,14 @@ SELECT c.tool_use_id, c.timestamp, c.name, c.command, c.file_path,
   -- and of Codex's write_stdin (the keys it sent)
   CASE WHEN (c.command IS NULL AND c.file_path IS NULL) OR c.name = 'write_stdin'
        THEN c.input END
-FROM tool_calls c INDEXED BY idx_tc_session
+"""
+FIX_CALLS_BY_TIME_SQL = f"""SELECT {_FIX_CALLS_COLUMNS} FROM tool_calls c INDEXED BY idx_tc_session
 WHERE c.session_id = ? AND c.timestamp >= ? ORDER BY c.timestamp"""
 FIX_CALLS_SQL = FIX_CALLS_BY_TIME_SQL + ", c.file_id, c.line_no"
+# (with each call's file and line after the columns the rules read)
+FIX_CALLS_BY_PLACE_SQL = f"""SELECT {_FIX_CALLS_COLUMNS}, c.file_id, c.line_no
+FROM tool_calls c INDEXED BY idx_tc_session
+WHERE c.session_id = ? ORDER BY c.file_id, c.line_no, c.rowid"""
 _CALL_PLACE_SQL = "SELECT file_id, line_no FROM tool_calls WHERE tool_use_id = ?"
 # (A failure's kind comes after its content in the row: reading it for every call of a
 # session would walk the overflow pages of every large output.)
@@ -669,8 +676,7 @@ FIX_ERRORS_SQL = (
     " INDEXED BY idx_tr_session_errors WHERE session_id = ? AND is_error = 1"
 )
 _PROMPTS_WHERE = (
-    "kind IN ('prompt', 'queued_prompt')"
-    " AND is_meta = 0 AND is_sidechain = 0 AND timestamp IS NOT NULL"
+    "kind IN ('prompt', 'queued_prompt') AND is_meta = 0 AND is_sidechain = 0"
     # a slash command and its output are not a prompt the user typed, nor the marker Claude
     # Code writes after a call the user rejected or stopped (`[Request interrupted by user
     # for tool use]`): counted, it and the `continue` after it closed the window before the
@@ -690,11 +696,17 @@ _AGREED = (
     "please proceed", "yes proceed", "go for it", "yes go for it", "sounds good", "lgtm",
     "pls do", "do that", "yes do that", "go on",
 )  # fmt: skip
-_FIX_PROMPTS_WHERE = (
+_TYPED_PROMPTS_WHERE = (
     f"{_PROMPTS_WHERE} AND lower(trim(text, ' .!' || char(10) || char(13)))"
     f" NOT IN ({', '.join(repr(w) for w in _AGREED)})"
 )
+_FIX_PROMPTS_WHERE = f"{_TYPED_PROMPTS_WHERE} AND timestamp IS NOT NULL"
 FIX_PROMPTS_SQL = f"SELECT timestamp FROM messages WHERE session_id = ? AND {_FIX_PROMPTS_WHERE}"
+# A session's prompts where its lines, not its times, are its order (_by_place): with a
+# time or without.
+_FIX_PROMPTS_BY_PLACE_SQL = f"""
+SELECT file_id, line_no, timestamp FROM messages
+WHERE session_id = ? AND {_TYPED_PROMPTS_WHERE}"""
 # Every session's, in one pass over the table (see refresh_fixes), with the text of each
 # that approved a plan (_approvals).
 _ALL_PROMPTS_SQL = f"""
@@ -818,6 +830,80 @@ def _calls_in_order(conn: Connection, session_id: str, since: str) -> list[Any]:
     return sorted(rows, key=lambda row: (row[1], *(place.get(row[0]) or (0, 0))))
 
 
+# The earliest and the latest time of a session's calls (through idx_tc_session, where a
+# call without one sorts first, and text that is no time after every time).
+_CALL_TIMES_SQL = """
+SELECT (SELECT timestamp FROM tool_calls INDEXED BY idx_tc_session WHERE session_id = ?1
+        ORDER BY timestamp LIMIT 1),
+       (SELECT timestamp FROM tool_calls INDEXED BY idx_tc_session WHERE session_id = ?1
+        ORDER BY timestamp DESC LIMIT 1)"""
+# Where each failure of a session was written, in the order of its lines (_by_place).
+_FAILED_PLACES_SQL = (
+    "SELECT tool_use_id, file_id, line_no FROM tool_results"
+    " INDEXED BY idx_tr_session_errors WHERE session_id = ? AND is_error = 1"
+)
+
+
+def _by_place(conn: Connection, session_id: str, failed_at: Iterable[str | None]) -> bool:
+    """Whether a session's calls, results and prompts are put in order by where they were
+    written (file and line: the transcript's own order), not by their times: when one of
+    its calls or failures has no time (no timestamp, `""`, text that is none, the epoch of
+    a zero: times.known_time). The rules' order and windows compare times, which such a
+    row fails: a session written without timestamps lost every fix ("fixed: no", the same
+    two calls fixed with them: a new user's try, nu48 finding 1). A session whose calls
+    all have times is read by them, as it always was (every held-out set's)."""
+    first, last = conn.execute(_CALL_TIMES_SQL, [session_id]).fetchone()
+    times = (first, last, *failed_at)
+    return any(known_time(at) is None for at in times)
+
+
+def _place(file_id: object, line_no: object, nth: int) -> str:
+    """A row's place in its session as text that sorts as the transcript's lines do: its
+    file, its line, and its `nth` among the rows of that line (a prompt first, a result
+    last: PLACE_LAST). Stands for its time where the rules read a session by place."""
+    file = file_id if type(file_id) is int else 0
+    line = line_no if type(line_no) is int else 0
+    return f"{file:012d}:{line:012d}:{nth:06d}"
+
+
+PLACE_LAST = 999_999  # (a result's nth: after the calls of its line)
+
+
+def _calls_by_place(
+    conn: Connection, session_id: str, failed: Iterable[str]
+) -> tuple[list[Any], dict[str, Any]]:
+    """FIX_CALLS_BY_PLACE_SQL's rows from the first failure on, as FIX_SINCE_SQL reads them
+    by time (a failed Codex poll: from the exec_command it polled), each with its place
+    (_place) for its time; and the time each place stands for."""
+    from pastfix import fixes
+
+    rows = conn.execute(FIX_CALLS_BY_PLACE_SQL, [session_id]).fetchall()
+    failures = set(failed)
+    start = len(rows)
+    for i, row in enumerate(rows):
+        if row[0] not in failures:
+            continue
+        begun = i
+        if row[2] in fixes._POLLS:
+            begun = next(
+                (j for j in range(i - 1, -1, -1) if rows[j][2] == "exec_command"
+                 and rows[j][3] == row[3]),
+                i,
+            )  # fmt: skip
+        start = min(start, begun)
+    placed = []
+    real: dict[str, Any] = {}
+    nth = 0
+    for i, row in enumerate(rows):
+        same_line = i > 0 and rows[i - 1][-2:] == row[-2:]
+        nth = nth + 1 if same_line else 1
+        at = _place(row[-2], row[-1], nth)
+        real[at] = row[1]
+        if i >= start:
+            placed.append((row[0], at, *row[2:-2]))
+    return placed, real
+
+
 def refresh_fixes(
     conn: Connection,
     session_ids: Iterable[str] | None = None,
@@ -893,10 +979,17 @@ def refresh_fixes(
             for tool_use_id, content, _, _ in failed
         }
         kinds = {tool_use_id: kind for tool_use_id, _, _, kind in failed}
-        # what follows the first failure (a call is made before its result is)
-        first = min((at for _, _, at, _ in failed if at), default="")
-        since = conn.execute(FIX_SINCE_SQL, [session_id]).fetchone()[0]
-        rows_of = _calls_in_order(conn, session_id, since or first)
+        # (what each place stands for, of a session read by place: its stored time)
+        real: dict[str, Any] = {}
+        by_place = _by_place(conn, session_id, [at for _, _, at, _ in failed])
+        since: str | None = None
+        if by_place:
+            rows_of, real = _calls_by_place(conn, session_id, errors)
+        else:
+            # what follows the first failure (a call is made before its result is)
+            first = min((at for _, _, at, _ in failed if at), default="")
+            since = conn.execute(FIX_SINCE_SQL, [session_id]).fetchone()[0] or first
+            rows_of = _calls_in_order(conn, session_id, since)
         thread = _sidechain_threads(conn, session_id, rows_of)
         # Made in C, each field in Call's order (its own __new__ is a Python function, and
         # 16,845 calls are made at 200 MB).
@@ -928,18 +1021,33 @@ def refresh_fixes(
         read = calls  # (their inputs as the rules ask for them: see _kept_by_append)
         tools = fixes.inputs_read(calls, errors)
         if tools:
-            calls = _with_inputs(conn, session_id, since or first, calls, tools)
-        prompts = (
-            prompts_of.get(session_id, [])
-            if prompts_of is not None
-            else [row[0] for row in conn.execute(FIX_PROMPTS_SQL, [session_id])]
-        )
-        results_at = {tool_use_id: at for tool_use_id, _, at, _ in failed if at}
+            calls = _with_inputs(conn, session_id, since, calls, tools)
+        if by_place:
+            prompts = []
+            for file_id, line_no, at in conn.execute(_FIX_PROMPTS_BY_PLACE_SQL, [session_id]):
+                prompts.append(_place(file_id, line_no, 0))
+                real[prompts[-1]] = at
+            results_at = {
+                tool_use_id: _place(file_id, line_no, PLACE_LAST)
+                for tool_use_id, file_id, line_no in conn.execute(_FAILED_PLACES_SQL, [session_id])
+            }
+        else:
+            prompts = (
+                prompts_of.get(session_id, [])
+                if prompts_of is not None
+                else [row[0] for row in conn.execute(FIX_PROMPTS_SQL, [session_id])]
+            )
+            results_at = {tool_use_id: at for tool_use_id, _, at, _ in failed if at}
         approved = _approvals(conn, calls, results_at, approving)
         kept: set[str] = set()
         if session_id in appended:
-            kept = _kept_by_append(
-                conn, session_id, appended[session_id], (read, calls), errors, thread, tools
+            # (by place, an append is read whole: _kept_by_append compares times)
+            kept = (
+                set()
+                if by_place
+                else _kept_by_append(
+                    conn, session_id, appended[session_id], (read, calls), errors, thread, tools
+                )
             )
             conn.execute(
                 "DELETE FROM fixes WHERE session_id = ?"
@@ -948,7 +1056,7 @@ def refresh_fixes(
             )
         while True:
             unfound = [t for t, k in kinds.items() if k == "string_not_found" and t not in kept]
-            done = _already_made(conn, session_id, unfound) if unfound else set()
+            done = _already_made(conn, session_id, unfound, by_place) if unfound else set()
             failed_rules: list[tuple[str, Exception]] = []
             try:
                 found = list(
@@ -996,6 +1104,10 @@ def refresh_fixes(
                 file=sys.stderr,
             )
         for fix in found:
+            if by_place:
+                # (stored as the transcript wrote them: a card says "an unknown time")
+                fix.confirmed_at = real.get(fix.confirmed_at) if fix.confirmed_at else None
+                fix.window_end = real.get(fix.window_end) if fix.window_end else None
             rows.append(
                 (
                     fix.tool_use_id,
@@ -1162,10 +1274,15 @@ _INPUTS_SQL = """
 SELECT tool_use_id, input FROM tool_calls INDEXED BY idx_tc_session
 WHERE session_id = ? AND timestamp >= ? AND name IN (SELECT value FROM json_each(?))
 """
+# (of a session read by place: all its calls of those tools)
+_ALL_INPUTS_SQL = """
+SELECT tool_use_id, input FROM tool_calls INDEXED BY idx_tc_session
+WHERE session_id = ? AND name IN (SELECT value FROM json_each(?))
+"""
 
 
 def _with_inputs(
-    conn: Connection, session_id: str, since: str, calls: list[Any], tools: set[str]
+    conn: Connection, session_id: str, since: str | None, calls: list[Any], tools: set[str]
 ) -> list[Any]:
     """`calls` with the inputs of those of `tools` (fixes.inputs_read): a later edit of the
     file of an edit the user rejected redoes it only when it writes the same
@@ -1174,7 +1291,11 @@ def _with_inputs(
     that could not run was to (fixes.written_code). Read only for a session with such a call: an
     edit's input is the largest part of most calls' rows."""
     names = json.dumps(sorted(tools))
-    inputs = dict(conn.execute(_INPUTS_SQL, [session_id, since, names]).fetchall())
+    inputs = dict(
+        conn.execute(_INPUTS_SQL, [session_id, since, names])
+        if since is not None
+        else conn.execute(_ALL_INPUTS_SQL, [session_id, names])
+    )
     return [
         c._replace(input=inputs[c.tool_use_id]) if c.tool_use_id in inputs else c for c in calls
     ]
@@ -1183,26 +1304,46 @@ def _with_inputs(
 _INPUT_SQL = "SELECT input FROM tool_calls WHERE tool_use_id = ?"
 
 # An edit's input, and those of the successful edits of its file before it, latest first.
-_EDIT_INPUT_SQL = "SELECT file_path, timestamp, input FROM tool_calls WHERE tool_use_id = ?"
+_EDIT_INPUT_SQL = (
+    "SELECT file_path, timestamp, input, file_id, line_no FROM tool_calls WHERE tool_use_id = ?"
+)
 _EARLIER_EDITS_SQL = f"""
 SELECT c.input FROM tool_calls c INDEXED BY idx_tc_session
 WHERE c.session_id = ? AND c.timestamp < ? AND c.file_path = ? AND c.name IN ({_EDIT_TOOLS_SQL})
   AND NOT EXISTS (SELECT 1 FROM tool_results r WHERE r.tool_use_id = c.tool_use_id AND r.is_error)
 ORDER BY c.timestamp DESC LIMIT 30
 """
+# (of a session read by place: the edits written on its lines before)
+_EARLIER_EDITS_BY_PLACE_SQL = f"""
+SELECT c.input FROM tool_calls c INDEXED BY idx_tc_session
+WHERE c.session_id = ? AND (c.file_id, c.line_no) < (?, ?) AND c.file_path = ?
+  AND c.name IN ({_EDIT_TOOLS_SQL})
+  AND NOT EXISTS (SELECT 1 FROM tool_results r WHERE r.tool_use_id = c.tool_use_id AND r.is_error)
+ORDER BY c.file_id DESC, c.line_no DESC LIMIT 30
+"""
 
 
-def _already_made(conn: Connection, session_id: str, unfound: list[str]) -> set[str]:
-    """Which of the edits whose text was not found had nothing left to do (fixes.already_made)."""
+def _already_made(
+    conn: Connection, session_id: str, unfound: list[str], by_place: bool = False
+) -> set[str]:
+    """Which of the edits whose text was not found had nothing left to do (fixes.already_made).
+    `by_place`: the edits before one are those of the lines before it (_by_place)."""
     from pastfix import fixes
 
     done = set()
     for tool_use_id in unfound:
         row = conn.execute(_EDIT_INPUT_SQL, [tool_use_id]).fetchone()
-        if row is None or not row[0] or not row[1]:
+        if row is None or not row[0] or not (row[1] or by_place):
             continue
-        path, at, edit_input = row
-        earlier = [r[0] for r in conn.execute(_EARLIER_EDITS_SQL, [session_id, at, path])]
+        path, at, edit_input, file_id, line_no = row
+        earlier = [
+            r[0]
+            for r in (
+                conn.execute(_EARLIER_EDITS_BY_PLACE_SQL, [session_id, file_id, line_no, path])
+                if by_place
+                else conn.execute(_EARLIER_EDITS_SQL, [session_id, at, path])
+            )
+        ]
         if earlier and fixes.already_made(edit_input, earlier):
             done.add(tool_use_id)
     return done

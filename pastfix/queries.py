@@ -35,7 +35,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -51,6 +51,9 @@ from pastfix.records import (
     valid_text,
     without_lone_surrogates,
 )
+from pastfix.times import EARLIEST_TIME as EARLIEST_TIME
+from pastfix.times import FUTURE_SLACK as FUTURE_SLACK
+from pastfix.times import known_time as known_time
 
 RAW_PREFIX = "raw:"
 # Words after this many are ignored: a pasted stack trace stays a fast query.
@@ -66,38 +69,25 @@ _RAW_WORD = lazy(r"\w+")
 MATCH_NOTHING = '"."'
 
 
-# How far past this machine's clock a time may be and still be taken as one (another
-# machine's clock ahead, a zone mislabelled).
-FUTURE_SLACK = timedelta(days=1)
+# A claimed fix's fixed_at where the time of the call that confirmed it is not known (no
+# timestamp, or `""`: a session read by its lines, db._by_place). fixed_at says whether a
+# fix is claimed wherever it is read (a card, the hook, MCP, a page), and a NULL there made
+# a fixed failure read "fixed: no" (a new user's try, nu48 finding 1); shown, it is no
+# time (known_time), so "at an unknown time".
+UNKNOWN_FIX_TIME = "unknown"
+_FIXED_AT_SQL = f"coalesce(nullif({{t}}, ''), '{UNKNOWN_FIX_TIME}')"
 
 
-# Whether the timestamp `{t}` sorts after any time known_time takes: a future one, and text
-# that is none (`yesterday`; a letter sorts after a digit). SQL's sort key before the
-# timestamp's own, so that these come last, not first among the latest.
-LATER_THAN_KNOWN = f"({{t}} > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '+{FUTURE_SLACK.days} day'))"
+# Whether the timestamp `{t}` is no time known_time takes: a future one, text that is none
+# (`yesterday`; a letter sorts after a digit), none at all or one before EARLIEST_TIME
+# (NULL, `""`, the epoch). SQL's sort key before the timestamp's own, so that these come
+# last, not first among the latest (a NULL's sort key, NULL, came first: the card of a
+# session without timestamps stood before the same fix's at a real time, nu48 finding 1).
+LATER_THAN_KNOWN = (
+    f"(coalesce({{t}} < '{EARLIEST_TIME:%Y-%m-%d}', 1)"
+    f" or {{t}} > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '+{FUTURE_SLACK.days} day'))"
+)
 _NO_TIME = datetime.min.replace(tzinfo=UTC)
-
-
-def known_time(timestamp: str | None) -> datetime | None:
-    """A row's timestamp as a time in UTC, or None when it is none: not an ISO time
-    (`yesterday`, `2026-13-45T99:99:99Z`, empty) or later than FUTURE_SLACK from now
-    (`9999-12-31...`). The one rule for what a card, a page or the hook shows and sorts by.
-
-    The index keeps what the transcript wrote (a row's timestamp is its transcript's
-    text); shown as written, a card said `Bash failed yesterday in ...`, and a future
-    time stood first among the latest failures for ever. A time without a zone is UTC, as
-    agents write it.
-    """
-    if not timestamp:
-        return None
-    try:
-        moment = datetime.fromisoformat(timestamp)
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    moment = moment.astimezone(UTC)
-    return moment if moment <= datetime.now(UTC) + FUTURE_SLACK else None
 
 
 def known_time_sql(timestamp: str | None) -> str:
@@ -2794,6 +2784,33 @@ def merge_find_rows(lists: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any
     return merged[:NEAR_LIMIT]
 
 
+def _said_next(after: str, between: str) -> str:
+    """find_past_fix's replies said after failure `f` (`after`: which messages `n` come
+    after it), before more than NEXT_TEXT_CALLS of its agent's calls `b` (`between`: which
+    come between it and `n`), each with its time and place to put them in order."""
+    return f"""select substr(n.text, 1, 2000) as t, n.timestamp, n.file_id, n.line_no
+   from messages n
+   where n.session_id = f.session_id and {after}
+     and n.type = 'assistant' and n.kind = 'text' and n.text not in ('', '(no content)')
+     and n.model is not '<synthetic>'
+     and n.is_sidechain = rm.is_sidechain and n.agent_id is rm.agent_id
+     and (select count(*) from tool_calls b
+          where b.session_id = f.session_id and {between}
+            and b.is_sidechain is rm.is_sidechain and b.agent_id is rm.agent_id)
+         <= {NEXT_TEXT_CALLS}"""
+
+
+def _edited_after(after: str) -> str:
+    """find_past_fix's files edited after failure `f` (`after`: which edits `e` come after
+    it, within its window) by edits that did not fail, each with its time and place."""
+    return f"""select e.file_path as path, e.timestamp as t, e.file_id, e.line_no
+     from tool_calls e
+     where e.session_id = f.session_id and {after}
+       and e.name in ({EDIT_TOOLS_SQL}) and e.file_path is not null
+       and not exists (select 1 from tool_results r
+                       where r.tool_use_id = e.tool_use_id and r.is_error = 1)"""
+
+
 def find_past_fix_sql() -> str:
     """The find_past_fix query: one row per (session, signature), `:limit` groups at most."""
     edit_tools = EDIT_TOOLS_SQL
@@ -2809,6 +2826,45 @@ def find_past_fix_sql() -> str:
     limit = find_limit_sql()
     matched = "matched_text(pasted_error(:error))"
     status = "bare_status(pasted_error(:error))"
+    # next_text and files_edited_after of a failure at a time, and of one without (by where
+    # each row was written, as the fix rules read its session: db._by_place); one arm or the
+    # other, the first through the index of times
+    said_timed = _said_next(
+        "f.timed and n.timestamp > f.timestamp"
+        " and n.timestamp <= coalesce(f.fixed_at, n.timestamp)",
+        "b.timestamp > f.timestamp and b.timestamp < n.timestamp",
+    )
+    said_placed = _said_next(
+        "not f.timed and (n.file_id, n.line_no) > (f.failed_file, f.failed_line)"
+        " and (f.fixed_line is null or (n.file_id, n.line_no) <= (f.fixed_file, f.fixed_line))",
+        "(b.file_id, b.line_no) > (f.failed_file, f.failed_line)"
+        " and (b.file_id, b.line_no) < (n.file_id, n.line_no)",
+    )
+    edited_timed = _edited_after(
+        "f.timed and e.timestamp > f.timestamp and e.timestamp < f.window_end"
+    )
+    edited_placed = _edited_after(
+        "not f.timed and (e.file_id, e.line_no) > (f.failed_file, f.failed_line)"
+        " and (f.fixed_line is null or (e.file_id, e.line_no) < (f.fixed_file, f.fixed_line))"
+        " and (f.fixed_line is not null or (e.file_id, e.line_no) < (select file_id, line_no"
+        " from (select a.file_id, a.line_no from tool_calls a where a.session_id = f.session_id"
+        " and (a.file_id, a.line_no) > (f.failed_file, f.failed_line)"
+        f" order by a.file_id, a.line_no limit {fixes.NEARBY_CALLS})"
+        " order by file_id desc, line_no desc limit 1))"
+    )
+    next_ok = """select c2.tool_use_id from tool_calls c2
+  where c2.session_id = f.session_id and {after}
+    and c2.name = f.tool and c2.agent_id is f.agent_id
+    and exists (select 1 from tool_results r2
+                where r2.tool_use_id = c2.tool_use_id and r2.is_error = 0)
+  order by {order} limit 1"""
+    next_ok_timed = next_ok.format(
+        after="f.timed and c2.timestamp > f.called_at", order="c2.timestamp"
+    )
+    next_ok_placed = next_ok.format(
+        after="not f.timed and (c2.file_id, c2.line_no) > (f.called_file, f.called_line)",
+        order="c2.file_id, c2.line_no",
+    )
     return f"""
 -- Failed tool results with the pasted error's signature or every one of its words (stop
 -- words aside), else those whose signature stands in the pasted text; only when there are
@@ -3113,17 +3169,25 @@ outcomes as (
   from hits h left join fixes fx on fx.tool_use_id = h.tool_use_id
 ),
 framed as materialized (
-  select o.*, c.name as tool, c.timestamp as called_at, c.agent_id, c.command, c.file_path,
+  select o.*, c.name as tool, c.timestamp as called_at, c.file_id as called_file,
+    c.line_no as called_line, c.agent_id, c.command, c.file_path,
     coalesce(case when c.name = 'apply_patch' then failed_patch_file(c.input,
       (select content from tool_results where id = o.id)) end,
       {TARGET.format(c="c")}) as target,
     case when claims then o.confirmed_by end as fix_tool_use_id,
-    case when claims then o.confirmed_at end as fixed_at,
+    case when claims then {_FIXED_AT_SQL.format(t="o.confirmed_at")} end as fixed_at,
     case when claims then {TARGET.format(c="ok")} end as fix_target,
     case when claims then ok.name is c.name and ok.input is c.input end as fix_as_was,
     case when claims then o.stored_remedy else '[]' end as remedy,
     (select content from tool_results where id = o.id) as content,
-    coalesce(case when claims then o.confirmed_at end, o.fx_window_end, '9999') as window_end
+    coalesce(case when claims then o.confirmed_at end, o.fx_window_end, '9999') as window_end,
+    -- (where the failure and its fix were written: the order of a session whose failure
+    -- has no time, as the fix rules read it, db._by_place)
+    not {LATER_THAN_KNOWN.format(t="o.timestamp")} as timed,
+    (select file_id from tool_results where id = o.id) as failed_file,
+    (select line_no from tool_results where id = o.id) as failed_line,
+    case when claims then ok.file_id end as fixed_file,
+    case when claims then ok.line_no end as fixed_line
   from outcomes o
   left join tool_calls c on c.tool_use_id = o.tool_use_id
   left join tool_calls ok on ok.tool_use_id = o.confirmed_by
@@ -3146,26 +3210,16 @@ select
   -- (said_about: the first reply, or when it is of other work, from the first sentence
   -- of those replies that names the failure)
   (select said_about(json_group_array(t), f.signature, f.command, f.file_path, f.fix_target)
-   from (select substr(n.text, 1, 2000) as t from messages n
-   where n.session_id = f.session_id and n.timestamp > f.timestamp
-     and n.timestamp <= coalesce(f.fixed_at, n.timestamp)
-     and n.type = 'assistant' and n.kind = 'text' and n.text not in ('', '(no content)')
-     and n.model is not '<synthetic>'
-     and n.is_sidechain = rm.is_sidechain and n.agent_id is rm.agent_id
-     and (select count(*) from tool_calls b
-          where b.session_id = f.session_id and b.timestamp > f.timestamp
-            and b.timestamp < n.timestamp
-            and b.is_sidechain is rm.is_sidechain and b.agent_id is rm.agent_id)
-         <= {NEXT_TEXT_CALLS}
-   order by n.timestamp)) as next_text,
+   from ({said_timed}
+   union all {said_placed}
+   order by 2, 3, 4)) as next_text,
   {TARGET.format(c="ok")} as next_ok_target,
-  (select json_group_array(path) from (
-     select e.file_path as path from tool_calls e
-     where e.session_id = f.session_id and e.timestamp > f.timestamp
-       and e.timestamp < f.window_end and e.name in ({edit_tools}) and e.file_path is not null
-       and not exists (select 1 from tool_results r
-                       where r.tool_use_id = e.tool_use_id and r.is_error = 1)
-     group by e.file_path order by min(e.timestamp) limit 10)) as files_edited_after,
+  (select json_group_array(path) from (select path from (
+     {edited_timed}
+     -- (by where each was written: before its fix, or before the last of its first
+     -- NEARBY_CALLS calls, as the fix rules' window_end is: a time that it has not)
+     union all {edited_placed})
+     group by path order by min(t), min(file_id), min(line_no) limit 10)) as files_edited_after,
   resume_command(s.agent, f.session_id, s.source_paths) as resume,
   f.tool_use_id,
   ok.tool_use_id as next_ok_tool_use_id,
@@ -3276,14 +3330,9 @@ select
 from framed f
 left join messages rm on rm.uuid = f.message_uuid
 left join sessions s on s.session_id = f.session_id
--- the next call of the same tool by the same agent that did not fail
-left join tool_calls ok on ok.tool_use_id = (
-  select c2.tool_use_id from tool_calls c2
-  where c2.session_id = f.session_id and c2.timestamp > f.called_at
-    and c2.name = f.tool and c2.agent_id is f.agent_id
-    and exists (select 1 from tool_results r2
-                where r2.tool_use_id = c2.tool_use_id and r2.is_error = 0)
-  order by c2.timestamp limit 1)
+-- the next call of the same tool by the same agent that did not fail (of a failure without
+-- a time, the next by where it was written)
+left join tool_calls ok on ok.tool_use_id = coalesce(({next_ok_timed}), ({next_ok_placed}))
 -- a near match whose text holds none of the rare words as a word (the full-text index
 -- matched a part of one): nothing to say it shares (`[partial: shares ]`, a new user)
 where not (f.words = 1 and not f.same
@@ -3596,7 +3645,7 @@ select
   tr.kind,
   coalesce(fx.outcome, 'not fixed') as outcome,
   case when fx.outcome in ({", ".join(f"'{o}'" for o in sorted(fixes.CLAIMS_FIX))})
-    then fx.confirmed_at end as fixed_at,
+    then {_FIXED_AT_SQL.format(t="fx.confirmed_at")} end as fixed_at,
   r.matched,
   s.title as session_title
 from ranked r

@@ -464,6 +464,92 @@ def test_a_timestamp_that_is_no_time_is_shown_unknown_and_sorts_last(tmp_path):
     assert [cards.day(stamp) for stamp in stamps.values()][:3] == ["unknown date"] * 3
 
 
+@pytest.mark.parametrize(
+    "stamp",
+    [None, "", "1970-01-01T00:00:00.000Z", "yesterday"],
+    ids=["missing", "empty", "epoch", "no-time"],
+)
+def test_a_session_without_timestamps_keeps_its_fix(tmp_path, stamp):
+    """`pytest -q` failing with `pytest: command not found`, then `python3 -m pytest -q`
+    passing: with timestamps, "fix: Bash python3 -m pytest -q"; the same session written
+    without them (no timestamp, `""`, the epoch, text that is no time) lost it, "fixed: no,
+    nothing soon after it in that session was seen to get past it", as the rules' order and
+    windows compared its times (a new user's try, nu48 finding 1). Read in the order of its
+    lines, it keeps the same fix; its card comes after the one at a real time, and says
+    the time is not known."""
+    projects = tmp_path / "projects"
+    untimed = "22222222-2222-4222-8222-222222222222"
+    said = "pytest is not on PATH here; I'll run it as a module."
+    for sid, times in ((SID, [f"2026-01-02T10:00:{n:02d}Z" for n in range(10)]), (untimed, None)):
+        at = iter(times or [stamp] * 10)
+        n = sid[0]
+        lines = [
+            prompt(f"{n}0", sid, "run the tests", next(at)),
+            tool_use(f"{n}1", sid, f"t{n}1", "Bash", {"command": "pytest -q"}, next(at)),
+            result(f"{n}2", sid, f"t{n}1", "Exit code 127\n/bin/bash: line 1: pytest: command"
+                   " not found", next(at), True),
+            say(f"{n}3", sid, said, next(at)),
+            tool_use(f"{n}4", sid, f"t{n}2", "Bash", {"command": "python3 -m pytest -q"}, next(at)),
+            result(f"{n}5", sid, f"t{n}2", "3 passed", next(at), False),
+            # a failure not fixed, and the file edited after it
+            tool_use(f"{n}6", sid, f"t{n}3", "Bash", {"command": "make build"}, next(at)),
+            result(f"{n}7", sid, f"t{n}3", "Exit code 2\nmake: *** No rule to make target"
+                   " 'build'.  Stop.", next(at), True),
+            tool_use(f"{n}8", sid, f"t{n}4", "Write", {"file_path": "/home/dev/app/Makefile",
+                     "content": "all:\n\techo ok\n"}, next(at)),
+        ]  # fmt: skip
+        lines.append(result(f"{n}9", sid, f"t{n}4", "File created", lines[-1]["timestamp"]))
+        lines.append(tool_use(f"{n}a", sid, f"t{n}5", "Bash", {"command": "ls"}, next(at)))
+        lines.append(result(f"{n}b", sid, f"t{n}5", "Makefile", lines[-1]["timestamp"]))
+        for line in lines:
+            if line["timestamp"] is None:
+                del line["timestamp"]
+        write_jsonl(projects / "-home-dev-app" / f"{sid}.jsonl", lines)
+    db_path = tmp_path / "index.db"
+    assert run("build", str(db_path), "--source", str(projects), "-s").exit_code == 0
+    conn = sqlite3.connect(db_path)
+    command = dict(conn.execute("SELECT tool_use_id, command FROM tool_calls"))
+    found = {
+        (session, command[failed]): (
+            outcome,
+            command.get(confirmed_by),
+            [(command[step["tool_use_id"]], step["change"]) for step in json.loads(remedy)],
+        )
+        for session, failed, outcome, confirmed_by, remedy in conn.execute(
+            "SELECT session_id, tool_use_id, outcome, confirmed_by, remedy FROM fixes"
+        )
+    }
+    assert found[SID, "pytest -q"] == (
+        "fixed",
+        "python3 -m pytest -q",
+        [("python3 -m pytest -q", "+python3 +-m")],
+    )
+    assert found[SID, "make build"][0] == "not fixed"
+    for (_, failed), fix in found.items():
+        assert fix == found[SID, failed]
+    rows = json.loads(run("find", "pytest: command not found", str(db_path), "--json").stdout)
+    assert [(row["session_id"], row["outcome"]) for row in rows] == [
+        (SID, "fixed"),
+        (untimed, "fixed"),
+    ]
+    assert rows[0]["fixed_at"] == "2026-01-02T10:00:04Z"
+    assert rows[1]["fixed_at"] == (stamp or queries.UNKNOWN_FIX_TIME)
+    card = run("find", "pytest: command not found", str(db_path)).stdout
+    assert "fix:    Bash python3 -m pytest -q" in card and "fixed:  no" not in card
+    assert "also: run the tests (unknown date)" in card
+    # what the agent said next, and the files edited after a failure not fixed: by place too
+    assert rows[0]["next_text"] == rows[1]["next_text"] == said
+    assert rows[0]["next_ok_target"] == rows[1]["next_ok_target"] == "python3 -m pytest -q"
+    rows = json.loads(run("find", "No rule to make target 'build'", str(db_path), "--json").stdout)
+    assert [(row["session_id"], row["outcome"]) for row in rows] == [
+        (SID, "not fixed"),
+        (untimed, "not fixed"),
+    ]
+    assert (
+        rows[0]["files_edited_after"] == rows[1]["files_edited_after"] == ["/home/dev/app/Makefile"]
+    )
+
+
 def test_damaged_database_is_a_one_line_error(tmp_path, projects):
     db_path = tmp_path / "index.db"
     db_path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 5000)
@@ -1266,6 +1352,8 @@ def test_find_over_the_time_limit_is_a_one_line_error(tmp_path, projects, monkey
         ("2026-01-01T10:00:00+05:30", "2026-01-01 04:30 UTC"),
         # no date: it said 99999-01-0 T00:0 UTC, then the text as written
         ("99999-01-01T00:00:00Z", "at an unknown time"),
+        # a zero written as a time: it said 1970-01-01 00:00 UTC (nu48 finding 1)
+        ("1970-01-01T00:00:00Z", "at an unknown time"),
     ],
 )
 def test_find_says_when_in_utc_or_unknown(tmp_path, timestamp, said):

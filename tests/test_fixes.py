@@ -1720,6 +1720,48 @@ def _fix_of_stored(tmp_path, name, input_, calls, prompts):
     ).fetchone()
 
 
+@pytest.mark.parametrize("prompts", [1, 2])
+@pytest.mark.parametrize("stamp", [None, "", "1970-01-01T00:00:00Z", "9:41 am"])
+def test_a_session_without_times_is_read_in_the_order_of_its_lines(tmp_path, prompts, stamp):
+    """A failure, the user's prompts, then a retry that passed, stored without times (no
+    timestamp, `""`, the epoch, text that is none): the calls were read from the first
+    failure's time on, which a NULL is not, and the rules' windows compared times, so such
+    a session lost every fix (a new user's try, nu48 finding 1). Read by the order of its
+    lines, its fix is the one its times give: fixed across one prompt, not across two
+    (PROMPTS_CROSSED), the prompts placed among the calls by their lines too."""
+    found = []
+    for timed in (True, False):
+        conn = db.connect(tmp_path / f"{timed}.db")
+        calls = [("c1", "npm test", "Exit code 1\nError: Cannot find module 'jest'", 1)]
+        calls += [("c2", "npm install -D jest", "added 1 package", 0)]
+        calls += [("c3", "npm test", "1 passed", 0)]
+        lines = [1, 4 + 2 * prompts, 6 + 2 * prompts]
+        for (tool_use_id, command, content, error), line in zip(calls, lines, strict=True):
+            at = f"2026-01-01T00:00:{line:02d}Z" if timed else stamp
+            for table, column in (("tool_calls", "name, command"), ("tool_results", "is_error")):
+                values = ["Bash", command] if table == "tool_calls" else [error]
+                conn.execute(
+                    f"INSERT INTO {table} (tool_use_id, session_id, file_id, line_no, timestamp,"
+                    f" {column}{', content' * (table == 'tool_results')}) VALUES"
+                    f" (?, 's', 1, ?, ?, ?{', ?' * (len(values) - 1)}"
+                    f"{', ?' * (table == 'tool_results')})",
+                    [tool_use_id, line + (table == "tool_results"), at, *values]
+                    + ([content] if table == "tool_results" else []),
+                )
+        for n in range(prompts):
+            at = f"2026-01-01T00:00:{4 + 2 * n:02d}Z" if timed else stamp
+            conn.execute(
+                "INSERT INTO messages (uuid, session_id, file_id, line_no, type, kind, timestamp,"
+                " text, is_meta, is_sidechain) VALUES (?, 's', 1, ?, 'user', 'prompt', ?, ?, 0, 0)",
+                [f"m{n}", 4 + 2 * n, at, f"try something else {n}"],
+            )
+        db.refresh_fixes(conn)
+        found.append(conn.execute("SELECT outcome, confirmed_by, remedy FROM fixes").fetchall())
+    outcome = {1: (fixes.FIXED, "c3"), 2: (fixes.NOT_FIXED, None)}[prompts]
+    assert [row[:2] for row in found[0]] == [outcome]
+    assert found[1] == found[0]
+
+
 def test_an_interruption_is_no_prompt_the_window_counts(tmp_path):
     """Claude Code writes `[Request interrupted by user for tool use]` as a user message
     after a rejected call: the user typed only the `continue` that follows. Counted as a

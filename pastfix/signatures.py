@@ -1542,7 +1542,7 @@ def reports_no_error(text: str) -> bool:
     # git status's report of a clean tree is a state, not an error (what a `git commit` with
     # nothing to commit says too, which the fix rules read as already so)
     text = _CLEAN_TREE.sub("", text)
-    if any(status_of(line) not in (None, "0") for line in text.splitlines()):
+    if any(status_of(line) not in (None, "Exit code 0") for line in text.splitlines()):
         return False  # (`Exit code 1` above `All tests passed`: the command failed)
     # an error in the user's language says what its English says (pastfix.locales: cmd.exe's
     # `Der Befehl "python" ist entweder falsch geschrieben oder`, which holds no word of an

@@ -5599,6 +5599,8 @@ def test_a_property_the_code_lacks_stays_other_names(lints):
         "  5.2 kB         92.1 kB",
         "On branch main\nYour branch is up to date with 'origin/main'.\n\nnothing to commit,"
         " working tree clean",
+        # an exit status of 0 above it: the command succeeded (`Exit code 1` above it does not)
+        "Exit code 0\nAll tests passed in 3.2s",
     ],
 )
 def test_a_success_log_or_a_statement_names_no_error(pasted):

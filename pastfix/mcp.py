@@ -232,6 +232,7 @@ def result(
     shown: int | None = None,
     capped: int | None = None,
     said: str | None = None,
+    same: str | None = None,
 ) -> CallToolResult:
     """A tool's answer: the lean rows as structured content and as compact text.
 
@@ -241,7 +242,9 @@ def result(
     (queries.says_little), as `pastfix find` says on stderr. Clients give the model the
     structured content, so the notice is there (and first in the text). `shown`:
     at most that many rows, and a notice saying how many there were (`capped`: the most
-    the query gives, when it had that many: "or more"). `said`: a notice of its own.
+    the query gives, when it had that many: "or more"). `said`: a notice of its own;
+    `same`: how the failures of the given command's program ended, said after the notice
+    that the paste names no error (cards.same_program_line).
     """
     notices = [said] if said else []
     if shown is not None and len(rows) > shown:
@@ -266,6 +269,8 @@ def result(
             notices = [queries.not_seen_notice(error, rows)]
         elif little:
             notices.insert(bool(said), queries.says_little_notice(error))
+            if same:
+                notices.insert(bool(said) + 1, same)
         elif elsewhere_only := queries.seen_about_other_files(rows, error):
             notices.insert(bool(said), elsewhere_only)
         elif around := cards.other_goal_notice(rows):
@@ -352,7 +357,21 @@ def create_server(db_path: Path) -> MCPServer:
                         raise ToolError(unbuilt)
                     # (which line of the paste the rows are of, as `pastfix find` says)
                     rows, said = queries.by_which_line(conn, error, rows, limit + 1, command)
-                    return result(name, rows, error, shown=limit, capped=limit + 1, said=said)
+                    same = None
+                    if command and not said and queries.says_little(error):
+                        # a paste naming no error, with its command: that program's failures
+                        # first of all that ended so, not of the first `limit` (as `pastfix
+                        # find --command`), and how they ended (cards.same_program_line)
+                        counted = rows
+                        if len(rows) > limit:
+                            counted = queries.with_goals(
+                                queries.find_past_fix(conn, error, queries.FIND_MAX), command
+                            )
+                            rows = counted[: limit + 1]
+                        same = cards.same_program_line(counted, command)
+                    return result(
+                        name, rows, error, shown=limit, capped=limit + 1, said=said, same=same
+                    )
                 session = str(params.get("session_id", ""))
                 if "session_id" in params and not session.strip():
                     # (it was "no rows", as of a session without failures)

@@ -1161,3 +1161,53 @@ def test_find_past_fix_says_which_rows_were_for_another_goal(tmp_path):
     assert "remedy" not in jq["rows"][1], jq["rows"][1]
     assert "only worked around there, on the way to another goal" in jq["notice"]
     assert "ran npm, node" in jq["notice"] and "no fix for this command" in jq["notice"]
+
+
+def test_find_past_fix_of_an_exit_status_with_the_command_gives_its_programs_failures(tmp_path):
+    """`Exit code 1` of `rg -n useAuthToken src/`: with a small limit the tool gave the
+    first rows of any program (fixed `npm test` runs) and never said how rg's own failures
+    ended, as `pastfix find --command` does (session 40's leftover): now that program's
+    failures first of all that ended so, and the notice says how they ended."""
+    from corpus import APP, Session
+
+    projects = tmp_path / "projects" / "-home-u-app"
+    for n in range(3):
+        (
+            Session(f"npm{n}", APP, n)
+            .prompt("run the tests")
+            .call(f"t{n}", "Bash", command="npm test")
+            .result(f"t{n}", "Exit code 1", error=True)
+            .call(f"e{n}", "Edit", file_path=f"{APP}/src/a.js", old_string="a", new_string="b")
+            .result(f"e{n}", "The file has been updated.")
+            .call(f"t{n}b", "Bash", command="npm test")
+            .result(f"t{n}b", "all passed")
+            .write(projects / f"npm{n}.jsonl")
+        )
+    (
+        Session("rg", APP, 5)
+        .prompt("is the old hook still used?")
+        .call("r1", "Bash", command="rg -n useLegacyHook src/")
+        .result("r1", "Exit code 1", error=True)
+        .say("useLegacyHook is no longer used anywhere in src/.")
+        .write(projects / "rg.jsonl")
+    )
+    db = tmp_path / "index.db"
+    build_index(db, tmp_path / "projects")
+
+    async def ask(**args):
+        async with Client(server.create_server(db)) as client:
+            found = await client.call_tool("find_past_fix", {"error": "Exit code 1", **args})
+            return found.structured_content
+
+    rg = anyio.run(lambda: ask(limit=2, command="rg -n useAuthToken src/"))
+    assert [row["session_id"] for row in rg["rows"]][0] == "rg", rg["rows"]
+    assert len(rg["rows"]) == 2
+    assert rg["notice"].startswith(queries.says_little_notice("Exit code 1")), rg["notice"]
+    assert "1 of them ran rg too: 1 answered." in rg["notice"], rg["notice"]
+    assert "rg ended so when it found nothing" in rg["notice"]
+    # (all fit: the same line)
+    assert "1 of them ran rg too" in anyio.run(lambda: ask(command="rg -n x src"))["notice"]
+    # without the command, as it was: no such line, and any program's failures
+    plain = anyio.run(lambda: ask(limit=2))
+    assert "of them ran" not in plain["notice"]
+    assert [row["session_id"] for row in plain["rows"]] != ["rg", "npm0"]

@@ -489,7 +489,11 @@ LOOK_SUBCOMMANDS = {
         "status log diff show branch remote rev-parse ls-files blame describe shortlog"
         " reflog grep config-get ls-remote".split()
     ),
-    "npm": frozenset("ls list view info outdated search why explain help config-get".split()),
+    # (`run` alone, no script named, lists the scripts: `yarn run | grep test`)
+    "npm": frozenset("ls list view info outdated search why explain help config-get run".split()),
+    "yarn": frozenset({"run"}),
+    "pnpm": frozenset({"run"}),
+    "bun": frozenset({"run"}),
     "pip": frozenset("show list freeze check search index".split()),
     "docker": frozenset("ps logs inspect images version info".split()),
     "kubectl": frozenset("get describe logs explain version".split()),
@@ -6337,9 +6341,28 @@ def _ran_another_script(failed: Call, call: Call) -> bool:
         and theirs.sub not in (None, sub)
         and not _changes_packages(theirs)
         and not theirs.flags & _ABOUT
+        # (nor a listing of the scripts, `yarn run | grep test`: the run of the one found
+        # after it is what got past; nu49's held-out set)
+        and not _looks(theirs)
         for program, sub in mine
         for theirs in intents(call.command)
     )
+
+
+def _listed_script(step: Call, found: Call, output: Callable[[str], str]) -> bool:
+    """Whether a shell call listed a package manager's scripts (`yarn run | grep test`, a
+    look) and printed the name of the one `found` ran: the step that found the script the
+    missing one was meant as (nu49's held-out set, labelled so)."""
+    if step.name not in SHELL_TOOLS or step.failed:
+        return False
+    listings = [i for i in intents(step.command) if i.program in PACKAGE_MANAGERS and _looks(i)]
+    names = {
+        i.sub
+        for i in intents(found.command)
+        if i.program in PACKAGE_MANAGERS and i.sub and not _looks(i)
+    }
+    printed = set(output(step.tool_use_id).split())
+    return bool(listings) and any(name in printed for name in names)
 
 
 def _ran_fixer(failed: Call, call: Call, later: Sequence[Call]) -> bool:
@@ -8026,6 +8049,8 @@ def fix_of(
             Read of a file not there, a search that printed the path then read."""
             if part:
                 return _lists_name(step, part, output)
+            if no_script:
+                return _listed_script(step, found, output)
             return missing and way == WORKED_AROUND and _printed_path(step, found, output)
 
         # (the same call of _confirmed but for where its remedy may start)

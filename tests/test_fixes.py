@@ -6331,6 +6331,26 @@ def test_a_script_the_package_manager_did_not_know_then_another_one(failed_comma
     assert run([failed, way], other_error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_listing_of_the_scripts_is_no_run_of_one_but_a_step_of_the_run_it_led_to():
+    """`yarn test:web`, no such script; `yarn run | grep test` lists the scripts (`yarn run`
+    names none), then `yarn test_web` runs the one it printed: that run got past the error,
+    the listing is its step, not its confirmation (nu49's held-out set). A listing that
+    printed another name is no step."""
+    failed = call(command='yarn test:web --grep "two-step sync"', failed=True)
+    listing = call(command="cd /p && yarn run | grep test")
+    ran = call(command="yarn test_web")
+    error = {
+        failed.tool_use_id: 'Exit code 1\nUsage Error: Couldn\'t find a script named "test:web".'
+    }
+    printed = {listing.tool_use_id: "   - test_web\n   - test_webdb"}
+    fix = run([failed, listing, ran], error, printed)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, ran.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [listing.tool_use_id]
+    printed = {listing.tool_use_id: "   - test_e2e"}
+    fix = run([failed, listing, ran], error, printed)[failed.tool_use_id]
+    assert (fix.confirmed_by, fix.remedy) == (ran.tool_use_id, [])
+
+
 def test_a_script_the_package_manager_did_not_know_then_another_one_that_failed_on_more():
     """`yarn test:web`, no such script at the root; then `cd ynab_web && yarn test`, which
     ran the tests, and they failed: it got past the missing script, and the edits after it

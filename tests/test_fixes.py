@@ -382,6 +382,27 @@ def test_a_search_of_a_path_not_there_redone_on_a_file_in_it():
         assert run([failed, later], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
 
 
+def test_a_search_of_a_folder_not_there_redone_above_it_or_without_its_path():
+    """A Glob of `**/*.styl` in app/styles/register, a folder not there, then the same
+    pattern in app/styles, or with no path: the search run where it could be (nu49's
+    held-out set, "fixed: no"). Another pattern there, or the same one in another folder
+    beside it, is another search."""
+    failed = call("Glob", pattern="**/*.styl", file_path="/w/app/styles/register", failed=True)
+    error = {
+        failed.tool_use_id: "<tool_use_error>Directory does not exist: /w/app/styles/register"
+        "</tool_use_error>"
+    }
+    for path in ("/w/app/styles", None):
+        retry = call("Glob", pattern="**/*.styl", file_path=path)
+        fix = run([failed, retry], error)[failed.tool_use_id]
+        assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
+    for other in (
+        call("Glob", pattern="**/register*.css", file_path="/w/app/styles"),
+        call("Glob", pattern="**/*.styl", file_path="/w/app/scripts"),
+    ):
+        assert run([failed, other], error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
 def test_a_call_cancelled_with_its_sibling_is_fixed_by_what_its_rerun_needed():
     """flake8 cancelled because its parallel pytest failed; a test edited; flake8 rerun
     alone failed (not installed); `uv pip install flake8 && uv run flake8` worked. The
@@ -2128,6 +2149,28 @@ def test_a_look_that_ends_in_a_grep_that_matched_nothing_found_nothing():
     assert run([bad, good], found)[bad.tool_use_id].outcome == fixes.FIXED
 
 
+def test_the_looks_a_chain_never_reached_past_a_grep_that_found_nothing_are_no_retry():
+    """`wc ... && echo "--- c ---" && grep -n '^#include' a.c && echo "--- h ---" && grep -n
+    '^#include' a.h`: the grep of a.c found nothing and `&&` stopped there, as its output,
+    ending at `--- c ---`, shows. The rest run next (`echo "--- h ---"; grep ... a.h`) is
+    the rest of the look, not a retry of the search that found nothing (nu49's held-out set,
+    "fixed" by it). The grep of a.c again is its retry."""
+    failed = call(
+        command='cd /p && wc -l a.c && echo "--- c ---" && grep -n "^#include" a.c'
+        ' && echo "--- h ---" && grep -n "^#include" a.h',
+        failed=True,
+    )
+    rest = call(command='cd /p && echo "--- h ---"; grep -n "^#include" a.h')
+    error = {failed.tool_use_id: "Exit code 1\n1805 a.c\n--- c ---\n"}
+    printed = {rest.tool_use_id: '--- h ---\n1:#include "b.h"'}
+    assert run([failed, rest], error, printed)[failed.tool_use_id].outcome == fixes.ANSWERED
+    edit = call("Edit", file_path="/p/a.c")
+    again = call(command='cd /p && grep -n "^#include" a.c')
+    printed[again.tool_use_id] = '1:#include "a.h"'
+    fix = run([failed, rest, edit, again], error, printed)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, again.tool_use_id)
+
+
 def test_a_look_of_a_path_not_there_is_worked_around_by_a_find_of_its_name():
     """`ls -d pkg/*syslog*` matched nothing (ls exits 2), then `find . -iname '*syslog*'`
     found where it is: the guessed path, then the search, as a Read of a missing file is
@@ -3116,6 +3159,37 @@ def test_a_shell_look_of_a_file_not_there_is_worked_around_by_a_look_of_it_elsew
     error = {failed.tool_use_id: f"Exit code 2\n{sed}"}
     fix = run([failed, other, there], error)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, there.tool_use_id)
+
+
+def test_a_shell_look_of_a_file_not_there_is_redone_from_the_folder_a_later_cd_went_into():
+    """Its path is read from the folder each call went into: `sed` of moxa/pkg/net/x.mk from
+    /b, then a grep of x/x.mk from /b/moxa/pkg/net, keeps its folder (nu49's held-out set:
+    "answered", the two paths taken as given from one folder). A grep of that name in
+    another folder of /b is another file."""
+    failed = call(command="cd /b; sed -n '1,60p' moxa/pkg/net/plugin_syslog.mk", failed=True)
+    elsewhere = call(command="cd /b; grep -n DEPS other/dir/plugin_syslog.mk")
+    there = call(command="cd /b/moxa/pkg/net; grep -n DEPS plugin_syslog/plugin_syslog.mk")
+    error = {
+        failed.tool_use_id: "Exit code 2\nsed: can't read moxa/pkg/net/plugin_syslog.mk: No"
+        " such file or directory"
+    }
+    fix = run([failed, elsewhere, there], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, there.tool_use_id)
+    assert run([failed, elsewhere], error)[failed.tool_use_id].outcome == fixes.ANSWERED
+
+
+def test_a_search_the_shell_could_not_parse_found_nothing_and_its_requoted_run_fixed_it():
+    """zsh exits 1 on a command it could not parse (`zsh:1: parse error near `)'`): an `rg`
+    whose quotes broke ran no search, so its status is no "no match" and the same search
+    with simpler quotes that ran is its fix (nu49's held-out set, a Codex session:
+    "answered"). A search that did run and found nothing is still answered."""
+    failed = call(command='rg -n "<\\.icon[^\\n]*name=\\"([^"]+)\\"" lib', failed=True)
+    simpler = call(command='rg -n "<\\.icon" lib')
+    error = {failed.tool_use_id: "Exit code 1\nzsh:1: parse error near `)'"}
+    assert not fixes.found_nothing(failed.command, error[failed.tool_use_id])
+    fix = run([failed, simpler], error)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, simpler.tool_use_id)
+    assert fixes.found_nothing('rg -n "<\\.icon" lib', "Exit code 1\n")
 
 
 def test_what_find_exec_runs_is_an_intent_of_its_own():
@@ -6255,6 +6329,26 @@ def test_a_script_the_package_manager_did_not_know_then_another_one(failed_comma
     # another error: the package manager's next run is no answer to it
     other_error = {failed.tool_use_id: "Exit code 1\nError: connect ECONNREFUSED 127.0.0.1:5432"}
     assert run([failed, way], other_error)[failed.tool_use_id].outcome == fixes.NOT_FIXED
+
+
+def test_a_listing_of_the_scripts_is_no_run_of_one_but_a_step_of_the_run_it_led_to():
+    """`yarn test:web`, no such script; `yarn run | grep test` lists the scripts (`yarn run`
+    names none), then `yarn test_web` runs the one it printed: that run got past the error,
+    the listing is its step, not its confirmation (nu49's held-out set). A listing that
+    printed another name is no step."""
+    failed = call(command='yarn test:web --grep "two-step sync"', failed=True)
+    listing = call(command="cd /p && yarn run | grep test")
+    ran = call(command="yarn test_web")
+    error = {
+        failed.tool_use_id: 'Exit code 1\nUsage Error: Couldn\'t find a script named "test:web".'
+    }
+    printed = {listing.tool_use_id: "   - test_web\n   - test_webdb"}
+    fix = run([failed, listing, ran], error, printed)[failed.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, ran.tool_use_id)
+    assert [s.tool_use_id for s in fix.remedy] == [listing.tool_use_id]
+    printed = {listing.tool_use_id: "   - test_e2e"}
+    fix = run([failed, listing, ran], error, printed)[failed.tool_use_id]
+    assert (fix.confirmed_by, fix.remedy) == (ran.tool_use_id, [])
 
 
 def test_a_script_the_package_manager_did_not_know_then_another_one_that_failed_on_more():

@@ -60,7 +60,7 @@ BUSY_TIMEOUT = 60.0
 # pastfix.prepare.REDACTION_VERSION is for redaction. Raise one when its rules change:
 # the next build recomputes every stored signature and kind, or every fix.
 SIGNATURE_VERSION = 43
-FIX_VERSION = 91
+FIX_VERSION = 92
 
 
 # SQLite page cache for the build (negative = KiB).

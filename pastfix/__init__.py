@@ -2,7 +2,7 @@
 
 # The newest migration in pastfix.migrations: an index without it was built by an
 # older pastfix, and its queries need `pastfix build` to bring it up to date.
-LATEST_MIGRATION = "m029_forgotten_by_no_name"
+LATEST_MIGRATION = "m030_claude_rejection_words"
 
 
 def count(n: int, thing: str) -> str:

@@ -603,6 +603,24 @@ def m029_forgotten_by_no_name(db: Database) -> None:
     db.execute(f"PRAGMA secure_delete={int(secure)}")
 
 
+@migrations()
+def m030_claude_rejection_words(db: Database) -> None:
+    # A new user's try (nu49 findings 1 and 9): Claude Code 2.0.x returned the words the user
+    # typed on rejecting a call alone, stored as the call's failure, and its warm-up
+    # subagents' calls refused with `Warmup` were stored as failures too. The reader stores
+    # the first as a rejection with what the user said, the second as no failure
+    # (pastfix.transcripts REJECTED_SAID, WARMUP): read again every Claude Code file that
+    # stored one so.
+    from pastfix import signatures
+
+    db.conn.create_function("user_words", 1, signatures.user_words, deterministic=True)
+    _read_again(
+        db,
+        "agent = 'claude' AND id IN (SELECT file_id FROM tool_results WHERE is_error = 1"
+        " AND (content = 'Warmup' OR (length(content) <= 600 AND user_words(content))))",
+    )
+
+
 def schema_script(applying: Migrations = migrations) -> str:
     """The SQL that gives an empty file what these migrations give it (pastfix/schema.sql).
 

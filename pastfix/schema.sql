@@ -199,3 +199,4 @@ INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('pastfi
 INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('pastfix', 'm027_codex_cell_refused', strftime('%Y-%m-%d %H:%M:%f+00:00', 'now'));
 INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('pastfix', 'm028_deleted_main_transcript', strftime('%Y-%m-%d %H:%M:%f+00:00', 'now'));
 INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('pastfix', 'm029_forgotten_by_no_name', strftime('%Y-%m-%d %H:%M:%f+00:00', 'now'));
+INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('pastfix', 'm030_claude_rejection_words', strftime('%Y-%m-%d %H:%M:%f+00:00', 'now'));

@@ -1559,6 +1559,69 @@ def reports_no_error(text: str) -> bool:
     return not any(_score(line) for line in low.splitlines())
 
 
+# The most a person's words given on rejecting a call hold (user_words): a few sentences.
+USER_WORDS_CHARS = 600
+_WORDS_LINES = 4
+# A word of a person speaking to the agent: of themselves (`I made db change`, `Should we
+# reuse X?`, `Let's revert`), a question put to it (`Can you just dry up code`), or an
+# instruction to it first (`Use command "yarn test_webdb ..." with correct grep`). A
+# program's words address its user in the second person (`Your branch is ahead`, `Hi dev!
+# You've successfully authenticated`, `Did you mean`, `please run: gh auth login`), never
+# as "I" or "we" (nor as `my` in a name: `Cloning into 'my-repo'`, `I/O`).
+_SPOKEN = lazy(
+    r"(?i:(?<![\w'’/.-])(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|we'll|let's|our)(?![\w'’/.-])"
+    r"|\b(?:can|could) you\b)"
+    r"|^(?:Use|Don't|Do not|Revert|Undo|Stop|Instead|Just|Rather)\b"
+)
+# A line in a program's form: a name, a place or a prompt before what it says (`ls: cannot
+# access`, `Browserslist: caniuse-lite is outdated`, `/src/a.ts:3:1`, `$ yarn run`, `> x`).
+_PROGRAM_LINE = lazy(r"^\s*(?:[^\s:]+:(?:\s|\d|$)|[$>#%*|+]\s|[\[({<]|\S*[/\\]\S*:)")
+# Claude Code's own sentences of a call it did not do, in plain words: a file too large to
+# read (`File content (21901 tokens) exceeds maximum allowed tokens (10000). Use offset and
+# limit parameters ...`), an edit that changes nothing or matches more than once, a page
+# that did not come.
+_HARNESS_SAYS = lazy(
+    r"File content \(|File does not exist|No changes to make|Found \d+ matches of the string"
+    r"|Request failed with status code"
+)
+# A word as a person writes it (letters, maybe a quote or a stop around it).
+_PLAIN_WORD = lazy(r"[\"'(]*[A-Za-z]+(?:['’][a-z]+)?[\"'.,;:!?)]*")
+
+
+def user_words(text: str) -> bool:
+    """Whether a failed call's whole text is what a person typed to the agent, not any
+    program's or tool's words: the reason the user gave on rejecting the call, which Claude
+    Code 2.0.x (and a host that asks leave for it, an IDE's or the SDK's) returns alone as
+    the call's error, without the rejection's own sentence that newer versions put before it
+    (`... To tell you how to proceed, the user said:`): `Use command "yarn test_webdb
+    --grep=..." with correct grep for test name`, `I made db change.  Try running test again
+    without making changes`, `No.  Can you just dry up code and check values on both
+    objects?` (nu49 finding 1: each was read as the command's failure, and the rejected
+    command as the fix of the failure before it).
+
+    A few sentences (at most _WORDS_LINES lines, USER_WORDS_CHARS characters, three words at
+    least), mostly plain words, that speak to the agent (_SPOKEN); no line in a program's
+    form (_PROGRAM_LINE) or naming an error, no escape sequence, no exit status, no wrapper,
+    nothing classify() knows (a rejection in its own words, Claude Code's messages)."""
+    text = text.strip()
+    if not text or len(text) > USER_WORDS_CHARS or "\x1b" in text or "<" in text[:1]:
+        return False
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > _WORDS_LINES or classify(text) != ERROR:
+        return False
+    if _ERROR_PREFIX.match(text) or _HARNESS_SAYS.match(text):
+        return False
+    if any(_PROGRAM_LINE.match(line) for line in lines):
+        return False
+    words = text.split()
+    plain = sum(1 for word in words if _PLAIN_WORD.fullmatch(word))
+    if len(words) < 3 or plain * 3 < len(words) * 2:
+        return False
+    if any(_score(line) for line in lines):
+        return False
+    return bool(_SPOKEN.search(text))
+
+
 # What a shell says in its own words, by the systems whose shells say so: Windows' (PowerShell's
 # `The term 'awk' is not recognized as the name of a cmdlet`, its error record's `+
 # CategoryInfo`, `CommandNotFoundException` and `At line:1 char:1`; cmd.exe's `'awk' is not

@@ -177,6 +177,28 @@ SERVER_TOOL_RESULTS = frozenset(
 # the code execution container (its id), the tools an MCP server listed.
 SILENT_BLOCKS = frozenset({"redacted_thinking", "container_upload", "mcp_tool_listing"})
 
+# What Claude Code answers every call of a subagent it only warms up: at start, 2.0.x and
+# 2.1.x send the built-in agents (Explore, Plan) the prompt `Warmup`, to fill the API's
+# cache, and refuse their calls with that word (`agent-<id>.jsonl`, `{"content": "Warmup",
+# "is_error": true}`, toolUseResult `Error: Warmup`). No call of the user's work was
+# refused: its result is kept, but not as a failure (nu49 finding 9: 2 "not fixed"
+# failures a session, counted by status).
+WARMUP = "Warmup"
+# How Claude Code (2.1.x) says a call the user rejected and told the agent what to do
+# instead; 2.0.x returned their words alone (signatures.user_words), which are stored after
+# it, as the newer versions have them, and so read as a rejection (signatures' `rejected`)
+# with what the user said (fixes.USER_SAID).
+REJECTED_SAID = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if"
+    " it was a file edit, the new_string was NOT written to the file). To tell you how to"
+    " proceed, the user said:\n"
+)
+# The longest text signatures.user_words takes for the user's words (its USER_WORDS_CHARS:
+# that module is compiled only once a batch needs it).
+USER_WORDS_CHARS = 600
+# The start of an MCP tool's name (`mcp__<server>__<tool>`).
+MCP_PREFIX = "mcp__"
+
 # Metadata lines that name a session: line type -> (key stored, field read).
 META_TYPES = {
     "ai-title": ("ai_title", "aiTitle"),
@@ -766,7 +788,7 @@ def _parse_message(
                     if isinstance(text, str):
                         texts.append(text)
                 elif btype == "tool_result":
-                    results.append(_tool_result(block, session_id, line_no, uuid, timestamp))
+                    results.append(_tool_result(block, session_id, line_no, uuid, timestamp, batch))
                 elif btype in SERVER_TOOL_RESULTS:
                     results.append(_server_tool_result(block, session_id, line_no, uuid, timestamp))
                 elif btype in ("tool_use", "server_tool_use", "mcp_tool_use"):
@@ -906,6 +928,7 @@ def _tool_result(
     line_no: int,
     uuid: str,
     timestamp: str | None,
+    batch: Batch,
 ) -> ToolResult:
     is_error = block.is_error
     if is_error is None:
@@ -913,7 +936,26 @@ def _tool_result(
     if not isinstance(is_error, bool):
         raise BadLine(f"tool_result is_error is {_a(type(is_error).__name__)}, not a boolean")
     text = flatten_content(block.content)
+    if is_error:
+        if text == WARMUP:
+            # (kept as the call's result, but no failure: see WARMUP)
+            is_error = False
+        elif len(text) <= USER_WORDS_CHARS and _user_words(text, block.tool_use_id, batch):
+            text = REJECTED_SAID + text
     return _result(block, session_id, line_no, uuid, timestamp, is_error, text)
+
+
+def _user_words(text: str, tool_use_id: Any, batch: Batch) -> bool:
+    """Whether a failed call's text is the user's words on rejecting it (REJECTED_SAID):
+    not an MCP tool's error, which is its server's words, whatever they are."""
+    from pastfix import signatures  # (compiled on first use: see prepare.prepare)
+
+    if not signatures.user_words(text):
+        return False
+    for call in reversed(batch.tool_calls):
+        if call.tool_use_id == tool_use_id:
+            return not call.name.startswith(MCP_PREFIX)
+    return True
 
 
 def _result(

@@ -3000,3 +3000,47 @@ def test_an_incremental_build_after_new_fix_rules_recomputes_every_session(tmp_p
     assert query(db_path, "SELECT value FROM _build_state WHERE name = 'fix_version'") == [
         (str(pdb.FIX_VERSION),)
     ]
+
+
+def test_a_call_rejected_with_the_users_words_is_no_fix_and_a_warmup_no_failure(tmp_path):
+    # Claude Code 2.0.x: a call the user rejected, telling the agent what to run instead, has
+    # their words alone as its error (nu49 finding 1); its subagents' warm-up calls are
+    # refused with `Warmup` (finding 9)
+    from pastfix import status
+
+    s, v = "rej", {"version": "2.0.2"}
+    script = 'Usage Error: Couldn\'t find a script named "test:unit".'
+    said = 'Use command "yarn test_unit --grep=Parser" with the right test name'
+    at = [f"2026-01-06T22:{n:02d}:00.000Z" for n in range(10)]
+    lines = [
+        prompt("p", s, "run the parser test", at[0], **v),
+        tool_use("u1", s, "t1", "Bash", {"command": "yarn test:unit --grep Parser"}, at[1], **v),
+        result("r1", s, "t1", script, at[1], True, **v),
+        tool_use("u2", s, "t2", "Bash", {"command": "yarn test Parser --grep x"}, at[2], **v),
+        result("r2", s, "t2", said, at[3], True, **v),
+        tool_use("u3", s, "t3", "Bash", {"command": "yarn test_unit --grep=Parser"}, at[4], **v),
+        result("r3", s, "t3", "1 passing", at[5], False, **v),
+    ]
+    warm = {"version": "2.1.1", "sidechain": True, "agentId": "a0e"}
+    warmup = [
+        prompt("wp", s, "Warmup", at[6], **warm),
+        tool_use("wu", s, "w1", "Bash", {"command": "ls -la"}, at[7], **warm),
+        result("wr", s, "w1", "Warmup", at[7], True, **warm),
+    ]
+    projects = tmp_path / "projects"
+    write_jsonl(projects / "-p" / f"{s}.jsonl", lines)
+    write_jsonl(projects / "-p" / "agent-a0e.jsonl", warmup)
+    build_index(tmp_path / "index.db", projects)
+    conn = sqlite3.connect(tmp_path / "index.db")
+    rows = conn.execute(
+        "SELECT r.tool_use_id, r.is_error, r.kind, f.outcome, f.confirmed_by FROM tool_results r"
+        " LEFT JOIN fixes f USING (tool_use_id) ORDER BY r.tool_use_id"
+    ).fetchall()
+    assert rows == [
+        # the command the user said, run, got past the missing script: not the rejected call
+        ("t1", 1, "error", "fixed", "t3"),
+        ("t2", 1, "rejected", "declined", None),
+        ("t3", 0, None, None, None),
+        ("w1", 0, None, None, None),
+    ]
+    assert status.status(tmp_path / "index.db")["failures"] == 2

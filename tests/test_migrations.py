@@ -787,3 +787,60 @@ def test_an_index_from_before_forgotten_keys_keeps_no_forgotten_transcript_s_nam
         0,
     )
     conn.close()
+
+
+def test_an_index_from_before_reads_again_the_users_words_and_warmups_it_stored_as_failures(
+    tmp_path,
+):
+    """m030: Claude Code 2.0.x's rejection with the user's words alone, and its warm-up
+    subagent's calls refused with `Warmup`, were stored as failures (nu49 findings 1, 9): an
+    older index reads those files again, and only those."""
+    sid, other = "33333333-3333-4333-8333-333333333333", "44444444-4444-4444-8444-444444444444"
+    said = "I made the db change.  Try running the test again"
+    v = {"version": "2.0.2"}
+    projects = tmp_path / "projects"
+    write_jsonl(
+        projects / "-w-app" / f"{sid}.jsonl",
+        [
+            prompt("p1", sid, "run the test", "2026-01-01T00:00:00Z", **v),
+            tool_use(
+                "u1", sid, "t1", "Bash", {"command": "yarn test"}, "2026-01-01T00:01:00Z", **v
+            ),
+            result("r1", sid, "t1", said, "2026-01-01T00:02:00Z", True, **v),
+            tool_use("u2", sid, "t2", "Glob", {"pattern": "*"}, "2026-01-01T00:03:00Z", **v),
+            result("r2", sid, "t2", "Warmup", "2026-01-01T00:03:00Z", True, **v),
+        ],
+    )
+    write_jsonl(
+        projects / "-w-app" / f"{other}.jsonl",
+        [
+            prompt("p2", other, "build", "2026-01-01T00:00:00Z"),
+            tool_use("u3", other, "t3", "Bash", {"command": "make"}, "2026-01-01T00:01:00Z"),
+            result(
+                "r3",
+                other,
+                "t3",
+                "Exit code 2\nmake: *** No targets.",
+                "2026-01-01T00:01:00Z",
+                True,
+            ),
+        ],
+    )
+    path = tmp_path / "index.db"
+    pbuild.build(path, [projects])
+    stored = "SELECT tool_use_id, is_error, kind, content FROM tool_results ORDER BY tool_use_id"
+    conn = sqlite3.connect(path)
+    now = conn.execute(stored).fetchall()
+    assert [row[:3] for row in now] == [("t1", 1, "rejected"), ("t2", 0, None), ("t3", 1, "error")]
+    # what an older build stored
+    conn.execute(
+        "UPDATE tool_results SET content = ?, kind = 'error' WHERE tool_use_id = 't1'", [said]
+    )
+    conn.execute("UPDATE tool_results SET is_error = 1, kind = 'error' WHERE tool_use_id = 't2'")
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name >= 'm030_claude_rejection_words'")
+    conn.commit()
+    conn.close()
+    assert pbuild.build(path, [projects]).files_read == 1
+    conn = sqlite3.connect(path)
+    assert conn.execute(stored).fetchall() == now
+    conn.close()

@@ -3580,3 +3580,51 @@ def test_other_lines_are_the_lines_beside_the_key_line():
     assert sig.key_line(text) == "bash: jq: command not found"
     assert sig.other_lines(text) == ["error: something else broke", "sudo: a password is required"]
     assert sig.other_lines("") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Use command "make test_unit --only=Parser" with the right test name',
+        "I moved the config myself.  Try the build again without changing it",
+        "No.  Can you keep the old helper and only rename the call?",
+        "Should we put this in the existing Settings type?  Maybe a map of them?",
+        "I don't want changes to the migrations. Let's undo those and keep it in the service.",
+        "Revert that, the tests were right",
+    ],
+)
+def test_a_persons_words_to_the_agent_are_the_users_words(text):
+    # (Claude Code 2.0.x returned the reason typed on rejecting a call alone: nu49 finding 1)
+    assert sig.user_words(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # programs that address their user, in the second person
+        "Your branch is ahead of 'origin/main' by 3 commits.",
+        "Hi dev! You've successfully authenticated, but GitHub does not provide shell access.",
+        "The following paths are ignored by one of your .gitignore files:\ndist",
+        "Please make sure you have the correct access rights\nand the repository exists.",
+        'Did you mean one of: "read_file", "glob"?',
+        "Cloning into 'my-repo'...",
+        "To get started with GitHub CLI, please run:  gh auth login",
+        # a program's form, an error named, an exit status, Claude Code's own words
+        "ls: cannot access 'types/': No such file or directory",
+        "I/O error while reading the disk we use",
+        "Exit code 1\nI made this fail on purpose, can you see it?",
+        "Error: can you see my file",
+        "<tool_use_error>Can you read it first</tool_use_error>",
+        "File content (21901 tokens) exceeds maximum allowed tokens (10000). Use offset and"
+        " limit parameters to read specific portions of the file.",
+        "File does not exist. Note: your current working directory is /home/u/app.",
+        '\x1b[31mUsage Error\x1b[39m: Couldn\'t find a script named "test:web".',
+        "The user doesn't want to proceed with this tool use. The tool use was rejected",
+        # too little, or too much to be a few sentences
+        "I did",
+        "Warmup",
+        "I made a change.\n" * 6,
+    ],
+)
+def test_a_programs_words_are_not_the_users_words(text):
+    assert not sig.user_words(text)

@@ -10,10 +10,11 @@ import base64
 import json
 from pathlib import Path
 
+import jsonl
 import pytest
 from conftest import REAL_CORPUS, REAL_PROJECTS, needs_real_corpus
 
-from pastfix import transcripts
+from pastfix import fixes, transcripts
 from pastfix.prepare import prepare
 from pastfix.transcripts import (
     MAX_TEXT,
@@ -1997,3 +1998,72 @@ def test_a_symlink_to_a_folder_above_or_to_the_kernels_is_not_followed(tmp_path)
     assert problems[str(root / "proj" / "slash")] == "symlink to a folder that holds this one: /"
     assert problems[str(root / "proj" / "kernel")].startswith("symlink to a system folder: /proc/")
     assert len(found) == 4
+
+
+def _session_lines(session, calls, version="2.0.2", **extra):
+    """A session of `calls` (tool_use_id, tool, input, result content, is_error) of one
+    Claude Code version, each call's result after it."""
+    lines = [jsonl.prompt(f"{session}-p", session, "run the parser tests", _T0, version=version)]
+    for n, (tool_id, tool, tool_input, content, failed) in enumerate(calls):
+        at = f"2026-01-06T22:{n + 1:02d}:00.000Z"
+        given = {"version": version, **extra}
+        lines.append(
+            jsonl.tool_use(f"{session}-u{n}", session, tool_id, tool, tool_input, at, **given)
+        )
+        lines.append(
+            jsonl.result(f"{session}-r{n}", session, tool_id, content, at, failed, **given)
+        )
+    return b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+
+
+_T0 = "2026-01-06T22:00:00.000Z"
+_SAID = 'Use command "make test_unit --only=Parser" with the right test name'
+
+
+def test_the_users_words_on_rejecting_a_call_are_stored_as_a_rejection():
+    # Claude Code 2.0.x returned the reason typed on rejecting a call alone, as its error
+    # (nu49 finding 1): stored after the rejection's sentence of newer versions, it is read
+    # as a rejection, with what the user said; a program's output and an MCP server's
+    # words stay as they were
+    data = _session_lines(
+        "s",
+        [
+            ("t1", "Bash", {"command": "make test"}, "make: *** No rule to make target", True),
+            ("t2", "Bash", {"command": "make test Parser"}, _SAID, True),
+            ("t3", "Edit", {"file_path": "/a.py"}, "I made the db change.  Try again.", True),
+            ("t4", "mcp__db__query", {"sql": "x"}, "I could not run your query", True),
+            ("t5", "Bash", {"command": "make test_unit"}, "I ran 3 tests", False),
+        ],
+    )
+    batch = parse_lines(data, first_line_no=1, default_session_id="s")
+    prepare(batch, redact_secrets=False)
+    said = transcripts.REJECTED_SAID
+    assert [(r.tool_use_id, r.is_error, r.content, r.kind) for r in batch.tool_results] == [
+        ("t1", 1, "make: *** No rule to make target", "error"),
+        ("t2", 1, said + _SAID, "rejected"),
+        ("t3", 1, said + "I made the db change.  Try again.", "rejected"),
+        ("t4", 1, "I could not run your query", "error"),
+        ("t5", 0, "I ran 3 tests", None),
+    ]
+    assert said.endswith(fixes.USER_SAID + "\n")
+
+
+def test_the_calls_of_a_subagent_claude_code_only_warms_up_are_no_failures():
+    # 2.0.x and 2.1.x send their built-in agents `Warmup` at start and refuse their calls
+    # with that word (nu49 finding 9): each result is kept, as no failure
+    data = _session_lines(
+        "s",
+        [
+            ("w1", "Bash", {"command": "ls -la"}, "Warmup", True),
+            ("w2", "Glob", {"pattern": "**/CLAUDE.md"}, "Warmup", True),
+        ],
+        version="2.1.1",
+        sidechain=True,
+        agentId="a0e",
+    )
+    batch = parse_lines(data, first_line_no=1, default_session_id="s")
+    prepare(batch, redact_secrets=False)
+    assert [(r.tool_use_id, r.is_error, r.content, r.kind) for r in batch.tool_results] == [
+        ("w1", 0, "Warmup", None),
+        ("w2", 0, "Warmup", None),
+    ]

@@ -4711,6 +4711,52 @@ def test_a_prompts_line_above_an_exit_status_names_no_error(look_alikes):
     assert all(signatures.exit_status(r["error"]) == 1 for r in found)
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "lsof -i :3001",
+        'rg "status" src/app/profiles/groups',
+        'grep -rn "TypeError" src',  # (its words name an error: it is still the command)
+        "diff expected.txt actual.txt",
+        "NODE_ENV=test test -f dist/index.js",
+        "Get-Process -Name node",
+        "● Bash(lsof -i :3001)",  # Claude Code's terminal: the call's title over `⎿  Error:`
+    ],
+)
+def test_a_command_pasted_above_its_exit_status_names_no_error(look_alikes, command):
+    """`lsof -i :3001` then `Exit code 1`, without a prompt: the command was the key line,
+    "not seen before" as `lsof -i :<n>`, where the exit status alone says that lsof, grep,
+    diff or test found nothing (a new user's try, ans41 finding 1). Every agent stores the
+    status first, so what stands above it is the command, never its output."""
+    pasted = f"{command}\nExit code 1"
+    assert signatures.key_line(pasted) == "Exit code 1"
+    assert queries.says_little(pasted)
+    assert queries.bare_status(pasted) == 1
+    found = queries.find_past_fix(look_alikes, pasted)
+    assert found[0]["tool_use_id"] == "a2"
+    assert all(signatures.exit_status(r["error"]) == 1 for r in found)
+    assert {r["matched"] for r in found} == {queries.EXIT_STATUS}
+
+
+@pytest.mark.parametrize(
+    ("pasted", "key"),
+    [
+        # an error above the status names it, wherever it stands
+        ("npm ERR! missing script: build\nExit code 1", "npm ERR! missing script: build"),
+        ("grep: x.txt: No such file or directory\nExit code 2", None),
+        # the output below the status is the output, the command above it no part of it
+        ("npm run build\nExit code 127\nsh: 1: vite: not found", "sh: 1: vite: not found"),
+        # a key pressed to stop it says it was stopped (test_a_key_pressed_...)
+        ("^C\nExit code 130", "^C"),
+        # no status: a line alone is what was pasted
+        ("lsof -i :3001", "lsof -i :3001"),
+    ],
+)
+def test_what_stands_above_an_exit_status_that_is_no_command(pasted, key):
+    assert signatures.key_line(pasted) == (key or pasted.split("\n")[0])
+    assert not queries.says_little(pasted)
+
+
 ZOD = "Type error: Property 'errors' does not exist on type 'ZodError<{ code: string; }>'."
 CHAIN = (
     "Type error: Type '{ active: boolean | undefined; }[]' is not assignable to type 'Row[]'.\n"

@@ -2775,6 +2775,15 @@ FILE_EXTENSIONS = (
     "c cc cfg conf cpp cs css csv ex exs go h heex hpp html ini java js json jsonl jsx kt lock"
     " log md mjs cjs php png py pyi rb rs scss sh sql svg swift toml ts tsx txt vue xml yaml yml"
     " zig"
+    # ES modules' and CommonJS's TypeScript (`index.d.mts`, `index.d.cts` of a package's
+    # types: a tree listing's `index.d.mts` was a partial match of an error about another,
+    # sharing only that name, ans41 finding 2), the web frameworks' components, and other
+    # files a project names; not an ending that is also an attribute's or a module's name
+    # (`.map`, `.env`, `.key`, `.sum`, `.mod`, `.d`, `.m`: `Array.prototype.map`,
+    # `process.env`, `sources.list.d`)
+    " mts cts svelte astro mdx jsonc json5 kts gradle dart scala lua ipynb graphql gql prisma"
+    " proto tf hcl nix ps1 psm1 bat zsh bash fish sass less ejs hbs pug erb lockb wasm pem"
+    " plist tsbuildinfo"
 ).split()
 _LOOSE = lazy(
     # a path's base name, which normalise() keeps

@@ -5771,6 +5771,32 @@ def test_a_file_name_alone_makes_no_partial_match(tmp_path):
         conn.close()
 
 
+@pytest.mark.parametrize("name", ["index.d.mts", "index.d.cts", "Button.svelte", "Hero.astro"])
+def test_a_modern_file_name_alone_makes_no_partial_match(tmp_path, name):
+    """A tree listing's `index.d.mts` was a partial match of an unseen error about another
+    package's `index.d.mts`, sharing that name only: `.mts` was no file's extension
+    (signatures.FILE_EXTENSIONS; ans41 finding 2), where `index.d.ts` makes none."""
+    projects = tmp_path / "projects"
+    listing = f"node_modules/zod/dist\n├── {name}\n└── index.js\ntree: error opening dir"
+    for sid, minutes, command, error in (
+        ("tree", 0, "tree node_modules/zod/dist", listing),
+        ("ls", 100, f"ls dist/esm/{name}", f"ls: cannot access 'dist/esm/{name}': No such file"),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command=command)
+            .result(f"{sid}1", f"Exit code 1\n{error}", error=True)
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        pasted = f"error TS6059: File '/x/packages/shared/dist/{name}' is not under 'rootDir'."
+        assert queries.find_past_fix(conn, pasted) == []
+    finally:
+        conn.close()
+
+
 def test_another_program_not_found_is_the_same_error_about_other_names(tmp_path):
     """PowerShell's `The term 'awk' is not recognized ...` had no row while the index held
     the same error for sed (nu43 finding 4), as `zsh: command not found: jq` had none beside

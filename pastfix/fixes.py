@@ -7987,6 +7987,8 @@ def fix_of(
             way = WORKED_AROUND
         if way is None:
             continue
+        if _another_scope(failed, call):
+            continue  # a look at another file of the same name: no retry, no way round
         if (_masks(failed, call, output(call.tool_use_id), error) and not unparsed) or (
             way == FIXED and _asks_less(failed, call)
         ):
@@ -8398,6 +8400,10 @@ def _confirmed(
     command (_not_parsed); `key_line`: the failure's."""
     steps: list[tuple[bool, int, Step]] = []
     others = []
+    # (what the failure is about, read only when a look between is to be told by it)
+    subjects = functools.cache(
+        lambda: _subjects(failed, key_line or signatures.key_line(error), error)
+    )
     not_read = failed.kind == "not_read" or "has not been read" in error
     # An edit whose text to replace was not in the file: it was read again for the text
     # that is there, and the edit that then applied is the fix (both are steps).
@@ -8495,6 +8501,8 @@ def _confirmed(
             and not (call.name in EDIT_TOOLS and _same_file(call.file_path, failed.file_path))
         ):
             pass
+        elif _another_scope(failed, call):
+            pass  # a look at another file of the same name, no step of its fix
         elif named is not None and not _names_any(call, named):
             pass
         elif no_tests and _collects_elsewhere(failed, call):
@@ -8603,7 +8611,14 @@ def _confirmed(
         ):
             step = Step(call.tool_use_id, call.name, _target(call))
         if step is None:
-            if call.name not in PLAN_TOOLS:  # (a todo list's update says nothing of the fix)
+            if call.name not in PLAN_TOOLS and (  # (a todo list's update says nothing of it)
+                # a look at what the failure is not about says nothing of it either; when it
+                # lost track of a path, any look may be the search for it
+                lost
+                or not _only_looked(call)
+                or _changes_state(call)  # (`cat > x <<EOF` writes)
+                or _about(call, subjects(), output)
+            ):
                 others.append(call.tool_use_id)
         else:
             steps.append((_named(call, error, failed), n, step))
@@ -9765,6 +9780,169 @@ def _cancelled_look(failed: Call) -> bool:
 _USER_DENIED = lazy(r"Permission for this tool use was denied\. The tool use was rejected")
 # The subagents of Claude Code that only read (its built-in Explore agent).
 _LOOKING_AGENTS = frozenset({"Explore"})
+
+
+# The home folder a path starts with (`~/`, `$HOME/`, `/home/me/`, `/Users/me/`, `/root/`,
+# `C:/Users/me/`), as _unix writes it.
+_HOME_START = lazy(
+    r"^(?:~|\$HOME|\$\{HOME\}|/home/[^/]+|/Users/[^/]+|/root"
+    r"|(?:[A-Za-z]:|/[a-z]|/mnt/[a-z])/Users/[^/]+)/"
+)
+
+
+def _looked_paths(call: Call) -> list[str]:
+    """The paths a look names: a read tool's file, a shell look's paths."""
+    if call.file_path:
+        return [call.file_path]
+    return [p for i in intents(call.command) for p in _paths_of(i)] if call.command else []
+
+
+def _another_scope(failed: Call, call: Call) -> bool:
+    """Whether a call only looks at another file of the same name than the one the failure
+    was about, in the home folder where that one was the project's, or the other way round:
+    `ls ~/.claude/settings.json` after `cat .claude/settings.json` found no such file is the
+    user's settings, not the project's (_user_copy; a new user's try, ans41 finding 4: the fix,
+    `-.claude/settings.json +~/.claude/settings.json`, and `worked around` by `ls -la` of
+    it). Both are there to be had, one for all projects, one for this one (`.npmrc`,
+    `.gitconfig`, `.env`, `.vscode/settings.json` alike), so the look at the one answers
+    nothing of the other: neither a retry nor a step. A file looked for in the wrong folder
+    of the project and read where it is (`src/x.ts`, then `lib/x.ts`) stays the fix."""
+    if not _only_looked(call) or (failed.file_path is None and failed.command is None):
+        return False
+    mine = [_unix(p) for p in _looked_paths(failed)]
+    theirs = [_unix(p) for p in _looked_paths(call)]
+    if not mine or not theirs:
+        return False
+    for one in mine:
+        for other in theirs:
+            name = _basename(one)
+            if not name or name != _basename(other) or _same_file(one, other):
+                continue
+            if _user_copy(one, other) or _user_copy(other, one):
+                return True
+    return False
+
+
+def _user_copy(home: str, elsewhere: str) -> bool:
+    """Whether `home` is the home folder's own settings file (a dot-file or a file in a
+    dot-folder right under it: `~/.claude/settings.json`, `~/.npmrc`) of the path that
+    `elsewhere` names in a project (`.claude/settings.json`, `/home/me/app/.npmrc`). A path
+    of the home folder written two ways (`~/x`, `/home/me/x`) is one; a project's file read
+    from the wrong root of it (`/home/me/packages/api/x.go`, then `/home/me/work/app/
+    packages/api/x.go`) is no settings file, and the same file meant."""
+    start = _HOME_START.match(home)
+    if not start or not home[start.end() :].startswith("."):
+        return False
+    tail = home[start.end() :]
+    if there := _HOME_START.match(elsewhere):
+        elsewhere = elsewhere[there.end() :]
+        return elsewhere != tail and elsewhere.endswith(f"/{tail}")
+    return elsewhere.removeprefix("./") == tail or elsewhere.endswith(f"/{tail}")
+
+
+# A name an error line quotes (`Cannot find module 'lodash'`, `open "config.yaml"`).
+_QUOTED_SUBJECT = lazy(r"[\"'`‘“]([^\"'`‘’“”\s][^\"'`‘’“”\n]{0,199})[\"'`’”]")
+# A file's name said bare (`cat: go.sum: No such file or directory`).
+_FILE_SUBJECT = lazy(
+    r"[\w.-]*\w\.(?:" + "|".join(signatures.FILE_EXTENSIONS) + r")(?![\w-])", re.IGNORECASE
+)
+# The files that say what a program runs with (its packages, scripts, settings): a look at
+# one is about a failure of that program (`cat package.json` of `npm test` failing).
+_RUNS_WITH: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        ("npm", "npx", "yarn", "pnpm", "bun", "node", "deno"),
+        ("package.json", "package-lock.json", "tsconfig.json"),
+    ),
+    **dict.fromkeys(
+        ("python", "pip", "pip3", "uv", "poetry", "pytest"),
+        ("pyproject.toml", "requirements.txt", "setup.py", "setup.cfg"),
+    ),
+    "cargo": ("Cargo.toml", "Cargo.lock"),
+    "go": ("go.mod", "go.sum"),
+    "mix": ("mix.exs", "mix.lock"),
+    "bundle": ("Gemfile", "Gemfile.lock"),
+    "composer": ("composer.json",),
+    "make": ("Makefile",),
+    "docker": ("Dockerfile", "docker-compose.yml", "compose.yaml"),
+}
+# Subjects too common to tell a look by (a folder named `.`, the home folder, a word of one
+# letter).
+_NO_SUBJECT = frozenset({".", "..", "~", "/", "*", "**"})
+
+
+def _subjects(failed: Call, key_line: str, error: str = "") -> frozenset[str]:
+    """What a failure is about, lower-cased: the failed call's file, the paths its command
+    names and the programs it runs (not one that only looks: `cat`, `rg`, whose other looks
+    are about their own files), the program a shell did not find, the paths and quoted names
+    of its error's key line (`'lodash'` of `Cannot find module 'lodash'`) and the files its
+    error names (a test's fixture in a failed run's log); each path whole and by its base
+    name."""
+    found: set[str] = set()
+
+    def add(path: str) -> None:
+        path = path.strip().strip("'\"").rstrip("/\\").lower()
+        for name in (path, _basename(path)):
+            if len(name) > 1 and name not in _NO_SUBJECT:
+                found.add(name)
+
+    if failed.file_path:
+        add(failed.file_path)
+    for intent in intents(failed.command) if failed.command else ():
+        if intent.program and intent.program not in LOOK and intent.program != "cd":
+            add(intent.program)
+            for manifest in _RUNS_WITH.get(_PYTHON.sub("python", intent.program), ()):
+                add(manifest)
+        for path in _paths_of(intent):
+            add(path)
+    if missing := signatures.missing_program(key_line):
+        add(missing)
+    for path in signatures.named_paths(key_line):
+        add(path)
+    for m in _QUOTED_SUBJECT.finditer(key_line):
+        add(m.group(1))
+    for m in _FILE_SUBJECT.finditer(f"{key_line}\n{error[:_ABOUT_CHARS]}"):
+        add(m.group(0))
+    return frozenset(found)
+
+
+def _about(
+    call: Call, subjects: frozenset[str], output: Callable[[str], str] | None = None
+) -> bool:
+    """Whether a look is about a failure: its command, path or pattern names one of the
+    failure's subjects (_subjects) as a word of its own (`npm ls lodash`, `git status` of a
+    `git add` refused, a Read of the file that failed), or, for a look at a file, what it
+    showed names its file or package (a Read of package.json that lists `lodash`). Codex
+    reads files with shell commands (`sed -n 1,200p src/x.ts`, `rg -n ...`): every one of
+    the ten calls before a fix was a `before:` line of its card, most of them the agent
+    finding its way in the project, not looking into the failure (a new user's try, ans41
+    finding 3); Claude Code's Reads and Greps alike."""
+    said = " ".join(
+        part for part in (call.command, call.file_path, call.pattern, call.url) if part
+    ).lower()
+    if any(_names_word(said, subject) for subject in subjects):
+        return True
+    if output is None or call.file_path is None:
+        return False
+    shown = output(call.tool_use_id)[:_ABOUT_CHARS].lower()
+    return any(_names_word(shown, subject) for subject in subjects if "/" not in subject)
+
+
+# How much of what a Read showed is read for a failure's subjects (_about).
+_ABOUT_CHARS = 20_000
+
+
+def _names_word(text: str, word: str) -> bool:
+    """Whether `word` stands in `text` as a word of its own, not inside a longer name (`npm`
+    in `pnpm`, `app.js` in `myapp.jsx`)."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        before = text[at - 1] if at else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 def _only_looked(call: Call) -> bool:

@@ -104,9 +104,16 @@ searched for the first line that scores more than the window's best: make's `mak
   `Error: Exit code N`, as Claude Code's terminal shows a failed call (under its `⎿`
   glyph): an exit status, scored 0, never the key line of a paste that says more, and its
   stored form `Exit code N` when it is all there is (status_of).
+- What stands above the first `Exit code N` line, a command (`lsof -i :3001`, then `Exit
+  code 1`) or an agent's title of the call (`● Bash(lsof -i :3001)`), is no line of the
+  output: every agent stores the status first and the output after it, so such a line is
+  the command a user pasted with its status (echoed_lines), never the key line, unless it
+  names an error outright. `Exit code 1` alone says that lsof, grep, diff or test found
+  nothing; the command's words as key line made a signature no failure has.
 - A pasted error is matched by its words too: those of a log's prefixes, a prompt's line
-  (`$ mix ecto.migrate`) and a traceback's frames are not among them (as_output): they
-  say where and when it ran, which the stored output does not hold.
+  (`$ mix ecto.migrate`), the command above its exit status and a traceback's frames are
+  not among them (as_output): they say where and when it ran, which the stored output does
+  not hold.
 - A short key line that ends with `:` (`Pre-commit validation failed:`,
   `InputValidationError: Task failed due to the following issue:`) is a header:
   the next non-empty line is appended to it. One that opens JSON on its next lines
@@ -1757,6 +1764,46 @@ def is_key_echo(line: str) -> bool:
     return bool(_KEY_ECHO.fullmatch(line.strip()))
 
 
+# An agent's title of a call, as its terminal shows it above the call's status: Claude
+# Code's `● Bash(lsof -i :3001)` (`⏺` in some fonts), a tool's name and its input.
+_CALL_TITLE = lazy(r"(?:[●⏺•]\s*)?[A-Z]\w*\(.*\)$")
+# A command as typed: variables set for it (`NODE_ENV=test `), then a program's name or path
+# (`lsof`, `./run.sh`, `~/bin/x`, `C:\\tools\\x.exe`) or a PowerShell cmdlet (`Get-Process`),
+# then a space or the line's end, not a colon: `grep: x: No such file or directory` is
+# grep's message, `error: ...` a program's.
+_TYPED_COMMAND = lazy(
+    r"(?:[A-Za-z_]\w*=\S*\s+)*"
+    r"(?:[a-z._~/][\w.~/+-]*|[A-Za-z]:\\[\w.\\-]*|[A-Z][a-z]+-[A-Z][A-Za-z]+)(?:\s|$)"
+)
+
+
+def echoed_lines(lines: list[str]) -> set[int]:
+    """Which of a text's lines (stripped) stand above its first exit status line (status_of)
+    as the command that ended so, not as its output: every agent's failure is stored with
+    its status first and the output after it (Claude Code's terminal shows the same, under
+    `● Bash(cmd)`), so a line above the status is the command a user pasted with it (`lsof
+    -i :3001`, then `Exit code 1`, or after a prompt, `$ lsof -i :3001`) or the agent's title
+    of the call (_CALL_TITLE). Read as
+    the key line, the command's words were the error's: an exit status that says only that
+    nothing was found (lsof, grep, diff and test end so) was "not seen before" as `lsof -i
+    :<n>`, not read as the exit status it is (a new user's try, ans41 finding 1). A line
+    that names an error outright (names_error: `npm ERR! missing script: build`) is the
+    error's wherever it stands, and a terminal's echo of a key (`^C`) no command."""
+    first = next((i for i, line in enumerate(lines) if line and status_of(line)), None)
+    if first is None:
+        return set()
+    return {
+        i
+        for i, line in enumerate(lines[:first])
+        if line
+        and (
+            _CALL_TITLE.match(line)
+            or _PROMPT.match(line)
+            or (_TYPED_COMMAND.match(line) is not None and not names_error(line))
+        )
+    }
+
+
 def _harness_start(text: str) -> bool:
     head = text.lstrip()[:400]
     if _ERROR_PREFIX.match(head):
@@ -1809,8 +1856,9 @@ def key_line(text: str) -> str:
     timed_out = False
     after_test = False  # the line before was a test that failed (`× suite > test 12ms`)
     numbered = False  # the line before was testem's failed test (`1) [Chrome 143.0] ...`)
+    echoed = echoed_lines(lines)  # the command above its exit status: no output of it
     for i, line in enumerate(lines):
-        if not line:
+        if not line or i in echoed:
             continue
         score = _score(line)
         if (after_test and line.startswith("→ ")) or numbered:
@@ -1864,7 +1912,11 @@ def key_line(text: str) -> str:
         # "not seen before" where the failures that ended so were, nu43 finding 7); it is
         # the key line only of an output that says nothing else but `Exit code N` (then it
         # tells an interrupted command from others that ended so).
-        plain = [i for i, line in enumerate(lines) if line and status_of(line) is None]
+        plain = [
+            i
+            for i, line in enumerate(lines)
+            if line and status_of(line) is None and i not in echoed
+        ]
         for i in plain:
             line = lines[i]
             if (
@@ -2716,7 +2768,9 @@ def as_output(text: str) -> str:
     `C:\\Users\\alice\\`): whose machine it is, as a signature's paths leave out. A shell's
     start-up noise pasted with one's own home (`/home/alice/miniconda3/etc/profile.d/conda.sh:
     line 48: syntax error ...`), a line of no failure's signature, found nothing, while the
-    same line from `/home/zeus` found its session by every word (nu44 finding 9)."""
+    same line from `/home/zeus` found its session by every word (nu44 finding 9). The
+    command pasted above its exit status is the call's too, as a prompt's line is
+    (echoed_lines: `lsof -i :3001` above `Exit code 1`)."""
     kept = []
     source = False  # the line before was a Python frame: an indented line is its source
     for line in text.split("\n"):
@@ -2732,6 +2786,10 @@ def as_output(text: str) -> str:
         source = False
         if not (_PROMPT.match(line) or _FRAME.match(line)):
             kept.append(line)
+    if "Exit code" in text:
+        # the command pasted above its exit status (`lsof -i :3001`, then `Exit code 1`)
+        echoed = echoed_lines([line.strip() for line in kept])
+        kept = [line for i, line in enumerate(kept) if i not in echoed]
     return "\n".join(kept)
 
 
@@ -2780,6 +2838,15 @@ FILE_EXTENSIONS = (
     "c cc cfg conf cpp cs css csv ex exs go h heex hpp html ini java js json jsonl jsx kt lock"
     " log md mjs cjs php png py pyi rb rs scss sh sql svg swift toml ts tsx txt vue xml yaml yml"
     " zig"
+    # ES modules' and CommonJS's TypeScript (`index.d.mts`, `index.d.cts` of a package's
+    # types: a tree listing's `index.d.mts` was a partial match of an error about another,
+    # sharing only that name, ans41 finding 2), the web frameworks' components, and other
+    # files a project names; not an ending that is also an attribute's or a module's name
+    # (`.map`, `.env`, `.key`, `.sum`, `.mod`, `.d`, `.m`: `Array.prototype.map`,
+    # `process.env`, `sources.list.d`)
+    " mts cts svelte astro mdx jsonc json5 kts gradle dart scala lua ipynb graphql gql prisma"
+    " proto tf hcl nix ps1 psm1 bat zsh bash fish sass less ejs hbs pug erb lockb wasm pem"
+    " plist tsbuildinfo"
 ).split()
 _LOOSE = lazy(
     # a path's base name, which normalise() keeps

@@ -1301,3 +1301,50 @@ def test_search_leaves_out_the_instructions_codex_gives_its_model(tmp_path):
         "shop": [("user", "prompt")],
     }
     assert kept == (1,)  # stored still: the session page shows it
+
+
+def test_a_card_shows_only_the_looks_about_the_failure(tmp_path):
+    """Codex reads a project with shell commands: the ten calls between `npm test` failing
+    on a missing module and `npm install` were each a `before:` line of its card, most of
+    them the agent finding its way (`sed -n` of another file, `rg TODO`, `ls docs`), none
+    about the failure (a new user's try, ans41 finding 3). Looks that name what it is about
+    (its program, its module, a file its error names) stay."""
+
+    def shell(n: int, command: str, output: str, code: int = 0) -> list[dict]:
+        call_id, at = f"c{n}", f"2026-03-18T19:20:{2 * n:02d}Z"
+        arguments = msgspec.json.encode({"command": ["bash", "-lc", command]}).decode()
+        result = msgspec.json.encode({"output": output, "metadata": {"exit_code": code}})
+        return [
+            {"timestamp": at, "type": "response_item", "payload": {"type": "function_call",
+             "name": "shell", "call_id": call_id, "arguments": arguments}},
+            {"timestamp": at, "type": "response_item", "payload": {
+             "type": "function_call_output", "call_id": call_id, "output": result.decode()}},
+        ]  # fmt: skip
+
+    commands = [
+        ("npm test", "Error: Cannot find module 'lodash'\nRequire stack:\n- /p/src/app.js", 1),
+        ("sed -n 1,80p src/other.js", "const a = 1;", 0),
+        ("rg -n TODO src", "src/x.js:3: // TODO", 0),
+        ("ls docs", "a.md", 0),
+        ("npm ls lodash", "p@1.0.0 /p\n└── (empty)", 0),
+        ("git status --short", " M x.js", 0),
+        ("cat node_modules/lodash/package.json", "cat: No such file or directory", 1),
+        ("sed -n 1,20p src/app.js", "require('lodash')", 0),
+        ("npm install lodash", "added 1 package", 0),
+        ("npm test", "ok", 0),
+    ]
+    rows = [
+        {"timestamp": "2026-03-18T19:20:00Z", "type": "session_meta",
+         "payload": {"id": SESSION, "timestamp": "2026-03-18T19:20:00Z", "cwd": "/p"}},
+    ]  # fmt: skip
+    for n, (command, output, code) in enumerate(commands):
+        rows += shell(n, command, output, code)
+    conn = queries.connect(index_rollout(tmp_path, SESSION, rows, "2026-03-18T19-20-00"))
+    [row] = queries.find_past_fix(conn, "Error: Cannot find module 'lodash'", 5)
+    assert row["outcome"] == "fixed"
+    assert [step["target"] for step in row["remedy"]] == ["npm install lodash"]
+    assert [call["target"] for call in row["fix_calls"]] == [
+        "npm ls lodash",
+        "cat node_modules/lodash/package.json",
+        "sed -n 1,20p src/app.js",
+    ]

@@ -9730,3 +9730,49 @@ def test_a_script_read_into_a_variable_and_run_then_encoded_shows_its_change():
     fix = run([failed, retry], {failed.tool_use_id: error}, outputs)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
     assert fix.remedy and fix.remedy[0].change
+
+
+@pytest.mark.parametrize(
+    ("failed", "error", "look"),
+    [
+        (
+            call(command="cat .claude/settings.json", failed=True),
+            "Exit code 1\ncat: .claude/settings.json: No such file or directory",
+            call(command="cat ~/.claude/settings.json"),
+        ),
+        (
+            call(command="cat .claude/settings.json", failed=True),
+            "Exit code 1\ncat: .claude/settings.json: No such file or directory",
+            call(command="ls -la ~/.claude/settings.json"),
+        ),
+        (
+            call("Read", file_path="/home/me/app/.npmrc", failed=True),
+            "<tool_use_error>File does not exist.</tool_use_error>",
+            call("Read", file_path="/home/me/.npmrc"),
+        ),
+        (
+            call(command="stat /Users/me/.config/app/settings.json", failed=True),
+            "Exit code 1\nstat: /Users/me/.config/app/settings.json: No such file or directory",
+            call(command="stat /Users/me/work/app/.config/app/settings.json"),
+        ),
+    ],
+)
+def test_a_look_at_another_file_of_the_same_name_is_no_fix(failed, error, look):
+    """`ls ~/.claude/settings.json` after `cat .claude/settings.json` found no such file
+    was its fix (`-.claude/settings.json +~/.claude/settings.json`), or its way round: the
+    user's settings are another file than the project's (a new user's try, ans41 finding
+    4). What the failed look found, that the file is not there, was its answer."""
+    fix = run([failed, look], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome not in fixes.CLAIMS_FIX
+    assert (fix.confirmed_by, fix.remedy) == (None, [])
+
+
+def test_a_file_read_where_it_is_in_the_project_is_still_the_fix():
+    """A file looked for in the wrong folder and read where it is: the same name in another
+    folder of the project, not the home folder's, is the file meant."""
+    failed = call("Read", file_path="/home/me/app/src/auth.ts", failed=True)
+    found = call("Read", file_path="/home/me/app/lib/auth.ts")
+    error = "<tool_use_error>File does not exist.</tool_use_error>"
+    fix = run([failed, found], {failed.tool_use_id: error})[failed.tool_use_id]
+    assert fix.outcome in fixes.CLAIMS_FIX
+    assert fix.confirmed_by == found.tool_use_id

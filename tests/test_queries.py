@@ -4711,6 +4711,52 @@ def test_a_prompts_line_above_an_exit_status_names_no_error(look_alikes):
     assert all(signatures.exit_status(r["error"]) == 1 for r in found)
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "lsof -i :3001",
+        'rg "status" src/app/profiles/groups',
+        'grep -rn "TypeError" src',  # (its words name an error: it is still the command)
+        "diff expected.txt actual.txt",
+        "NODE_ENV=test test -f dist/index.js",
+        "Get-Process -Name node",
+        "● Bash(lsof -i :3001)",  # Claude Code's terminal: the call's title over `⎿  Error:`
+    ],
+)
+def test_a_command_pasted_above_its_exit_status_names_no_error(look_alikes, command):
+    """`lsof -i :3001` then `Exit code 1`, without a prompt: the command was the key line,
+    "not seen before" as `lsof -i :<n>`, where the exit status alone says that lsof, grep,
+    diff or test found nothing (a new user's try, ans41 finding 1). Every agent stores the
+    status first, so what stands above it is the command, never its output."""
+    pasted = f"{command}\nExit code 1"
+    assert signatures.key_line(pasted) == "Exit code 1"
+    assert queries.says_little(pasted)
+    assert queries.bare_status(pasted) == 1
+    found = queries.find_past_fix(look_alikes, pasted)
+    assert found[0]["tool_use_id"] == "a2"
+    assert all(signatures.exit_status(r["error"]) == 1 for r in found)
+    assert {r["matched"] for r in found} == {queries.EXIT_STATUS}
+
+
+@pytest.mark.parametrize(
+    ("pasted", "key"),
+    [
+        # an error above the status names it, wherever it stands
+        ("npm ERR! missing script: build\nExit code 1", "npm ERR! missing script: build"),
+        ("grep: x.txt: No such file or directory\nExit code 2", None),
+        # the output below the status is the output, the command above it no part of it
+        ("npm run build\nExit code 127\nsh: 1: vite: not found", "sh: 1: vite: not found"),
+        # a key pressed to stop it says it was stopped (test_a_key_pressed_...)
+        ("^C\nExit code 130", "^C"),
+        # no status: a line alone is what was pasted
+        ("lsof -i :3001", "lsof -i :3001"),
+    ],
+)
+def test_what_stands_above_an_exit_status_that_is_no_command(pasted, key):
+    assert signatures.key_line(pasted) == (key or pasted.split("\n")[0])
+    assert not queries.says_little(pasted)
+
+
 ZOD = "Type error: Property 'errors' does not exist on type 'ZodError<{ code: string; }>'."
 CHAIN = (
     "Type error: Type '{ active: boolean | undefined; }[]' is not assignable to type 'Row[]'.\n"
@@ -5721,6 +5767,32 @@ def test_a_file_name_alone_makes_no_partial_match(tmp_path):
         assert queries.find_past_fix(conn, panic) == []
         found = queries.find_past_fix(conn, "error TS6307: '/x/src/index.ts' left out of project")
         assert [(r["session_id"], r["shared_words"]) for r in found] == [("tsc", ["TS6307"])]
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("name", ["index.d.mts", "index.d.cts", "Button.svelte", "Hero.astro"])
+def test_a_modern_file_name_alone_makes_no_partial_match(tmp_path, name):
+    """A tree listing's `index.d.mts` was a partial match of an unseen error about another
+    package's `index.d.mts`, sharing that name only: `.mts` was no file's extension
+    (signatures.FILE_EXTENSIONS; ans41 finding 2), where `index.d.ts` makes none."""
+    projects = tmp_path / "projects"
+    listing = f"node_modules/zod/dist\n├── {name}\n└── index.js\ntree: error opening dir"
+    for sid, minutes, command, error in (
+        ("tree", 0, "tree node_modules/zod/dist", listing),
+        ("ls", 100, f"ls dist/esm/{name}", f"ls: cannot access 'dist/esm/{name}': No such file"),
+    ):
+        (
+            Session(sid, APP, minutes)
+            .call(f"{sid}1", "Bash", command=command)
+            .result(f"{sid}1", f"Exit code 1\n{error}", error=True)
+            .write(projects / "-home-u-app" / f"{sid}.jsonl")
+        )
+    build_index(tmp_path / "index.db", projects)
+    conn = queries.connect(tmp_path / "index.db")
+    try:
+        pasted = f"error TS6059: File '/x/packages/shared/dist/{name}' is not under 'rootDir'."
+        assert queries.find_past_fix(conn, pasted) == []
     finally:
         conn.close()
 

@@ -2816,6 +2816,20 @@ def test_a_file_named_with_a_space_is_set_aside_whole(error, other):
     assert sig.loose(signature(error)) == sig.loose(signature(other))
 
 
+@pytest.mark.parametrize(
+    "extension",
+    ["mts", "cts", "d.mts", "d.cts", "mjs", "cjs", "tsx", "jsx", "vue", "svelte", "astro"],
+)
+def test_a_modern_file_name_is_a_file_to_loose(extension):
+    """A bare name with the extension of an ES module's or CommonJS's TypeScript (`.mts`,
+    `.cts`, a package's `index.d.mts`) or of a framework's component is a file's: the same
+    error about another such file is loose()'s, as it is about a `.ts` (ans41 finding 2)."""
+    a = signature(f"error: could not load index.{extension} while bundling")
+    b = signature(f"error: could not load main.{extension} while bundling")
+    assert a != b
+    assert sig.loose(a) == sig.loose(b) == "error: could not load <path> while bundling"
+
+
 def test_words_after_a_path_are_no_file_name_to_loose():
     """Only where an OS error ends it: words after a path stay words."""
     assert sig.loose("x: <path>/My Notes.txt is missing") == "x: <path> <path> is missing"

@@ -613,26 +613,37 @@ QUOTE_HINT = (
 def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str | None) -> None:
     """Find past failures matching ERROR and what happened next, in DB_PATH.
 
-    Runs the find_past_fix query of the Datasette plugin: failed tool calls with the
-    same error signature as ERROR (its key line with paths, numbers and ids left out) or
-    whose output contains every word of ERROR (stop words aside), best first, one per
-    session and signature, each with what fixed it: the edits and calls up to the first
-    successful retry. When there is none, ERROR was not seen before: that is said on
-    stderr, and at most 3 partial matches follow, failures that share a rare name of it.
+    A past failed tool call matches when it has ERROR's error signature (its key line
+    with paths, numbers and ids left out) or holds every word of ERROR (stop words
+    aside). Best first, one per session and signature, each card shows what fixed it
+    (the edits and calls up to the first retry that worked) and how to resume its
+    session.
+
+    A card of the same error about other names (another script, property or column)
+    says `same error, other names` when its fix was about those names, or nothing fixed
+    it: not yours.
+
+    When none matches, ERROR was not seen before: stderr says so, and at most 3 partial
+    matches follow, failures that share a rare name of it (another error).
+
     ERROR - reads the error from standard input, so a pasted error needs no quoting.
-    Start ERROR with raw: to write an FTS5 query, and put -- before an ERROR that starts
-    with -. Without DB_PATH: ./index.db, else $PASTFIX_DB, else
-    ~/.local/share/pastfix/index.db (the index of the hook and the MCP server); it
-    says on stderr which one it searched when ERROR was not seen, and when it read
-    ./index.db while that other index exists too.
-    It exits 0 whether or not ERROR was seen: with --json a script tells by the rows'
-    `matched` (`signature` or `all words`: seen; `some words`, or no row: not seen,
-    and a `some words` row is another error, whose `outcome` is that error's;
-    `exit status`, `common words` or `stopped`: ERROR names no error, only how a command
-    ended, only common words or an agent's word of a stopped call, and the rows ended so,
-    hold them or were stopped so). With --command, each row has `other_goal` (true: its
-    session only worked around the error, on the way to another goal than COMMAND's,
-    installing other packages or running other programs; not seen before for it).
+    Start ERROR with raw: to write an FTS5 query, and put -- before an ERROR that
+    starts with -.
+
+    Without DB_PATH: ./index.db, else $PASTFIX_DB, else ~/.local/share/pastfix/index.db
+    (the index of the hook and the MCP server). stderr names the one searched when
+    ERROR was not seen, and when ./index.db was read while that other index exists too.
+
+    It exits 0 whether or not ERROR was seen. With --json, a row's `matched` tells:
+    `signature` or `all words`, seen; `some words`, or no row at all, not seen (a `some
+    words` row is another error, whose `outcome` is that error's); `exit status`,
+    `common words` or `stopped`, ERROR names no error, only how a command ended, common
+    words or an agent's word of a stopped call, and the rows ended so, hold them or
+    were stopped so.
+
+    With --command, each row has `other_goal`: true when its session only worked around
+    the error on the way to another goal than COMMAND's (installing other packages,
+    running other programs), which is not this error seen before.
 
     \b
     Example:

@@ -455,6 +455,7 @@ def register_functions(conn: sqlite3.Connection, database_url: str = "/index") -
     conn.create_function("kept_set_aside", 1, _text_of(_kept_set_aside), deterministic=True)
     conn.create_function("diagnosed_elsewhere", 2, diagnosed_elsewhere, deterministic=True)
     conn.create_function("other_names", 3, other_names, deterministic=True)
+    conn.create_function("fix_names_other", 3, fix_names_other, deterministic=True)
     conn.create_function("signature_in_text", 2, signature_in_text, deterministic=True)
     conn.create_function("signature_after_prefix", 2, signature_after_prefix, deterministic=True)
     conn.create_function("signature_goes_on", 2, signature_goes_on, deterministic=True)
@@ -1392,6 +1393,43 @@ def other_names(key_line: object, text: object, error: object) -> int | None:
         return 0
     files = all(_names_a_file(form) for form, _ in (*paths, *pasted[5]))
     return FILE_OTHER if files else NAMES_OTHER
+
+
+def fix_names_other(key_line: object, error: object, fix_inputs: object) -> int:
+    """1 when the calls of a fix (`fix_inputs`: the inputs of its remedy steps and of the
+    call that confirmed it) name a name that the failure's key line quotes and the pasted
+    error does not (other_names), 0 when they name none of them: a fix about those names
+    (Zod's `.errors` to `.issues`, a script `"test:web"` added to package.json) is no fix
+    of yours, while one that names none of them carries over (`yarn run` to list the
+    scripts, then `yarn test` in place of `yarn test:web`, for a paste of `Couldn't find a
+    script named "test:e2e"`: its three cards were said to be "not yours", nu49 finding
+    4). Names are found as words, in any case (_names_it). 1 when there is no key line, it
+    quotes no name the fix could write (only `<n>`, `<time>`...), or there is no fix
+    (None: the failed call was not changed and got past it; a way round it, reached for
+    its own names, shows nothing of what carries over)."""
+    if not isinstance(key_line, str) or fix_inputs is None:
+        return 1
+    mine = _pasted_key("" if error is None else str(error))[4]
+    names = _quoted_names(key_line) - mine
+    # (a date, a number or an id, by its kind: no fix names it so, the row stays as it is)
+    words = [name for name in names if "<" not in name]
+    said = fix_inputs if isinstance(fix_inputs, str) else ""
+    return int(not words or any(_fix_names(said, name) for name in words))
+
+
+def _fix_names(said: str, name: str) -> bool:
+    """Whether a fix's calls (`said`) name a quoted name: one name whole (`test:web`, not the
+    `test` of `yarn test`), or any word of a type written out (`'{ active: boolean |
+    undefined; }[]'`, whose fix coerced `active`)."""
+    if _ONE_NAME.fullmatch(name):
+        return _names_it(said, name, quoted=True)
+    return any(_names_it(said, word, quoted=True) for word in _TYPE_WORD.findall(name))
+
+
+# A quoted name that is one name (`test:web`, `users_email_key`, `@scope/pkg`), and the words
+# of one that is not (a type written out).
+_ONE_NAME = lazy(r"[\w.:/@$-]+")
+_TYPE_WORD = lazy(r"[A-Za-z_$][\w$]+")
 
 
 # What other_names() says of a failure whose signature is the pasted one's: about other
@@ -3102,9 +3140,9 @@ ranked as (
       as loose,
     -- another file's, of a file run that was not there or a shell could not run or write:
     -- its fix made, reached or opened that file, not yours (its_file_is_the_error), as one
-    -- about other names
-    m.names = {NAMES_OTHER} or ((m.loose or m.moved or m.names = {FILE_OTHER})
-      and its_file_is_the_error(tr.signature)) as names, m.files, m.moved,
+    -- about other names (those, when its fix was about them: best)
+    m.names = {NAMES_OTHER} as named_other, (m.loose or m.moved or m.names = {FILE_OTHER})
+      and its_file_is_the_error(tr.signature) as file_named, m.files, m.moved,
     fx.tool_use_id is not null as fixed,
     row_number() over (
       partition by tr.session_id, coalesce(tr.signature, '')
@@ -3148,7 +3186,19 @@ best as (
     coalesce(json_extract(fixed_one, '$[1]'), tool_use_id) as tool_use_id, session_id,
     coalesce(json_extract(fixed_one, '$[2]'), message_uuid) as message_uuid,
     coalesce(json_extract(fixed_one, '$[3]'), timestamp) as timestamp, signature, kind,
-    score, same, words, exact, distance, folders, shell, loose, names, files,
+    score, same, words, exact, distance, folders, shell, loose, files,
+    -- about other names: not when the failed call was changed and got past it (`fixed`,
+    -- not worked around) by calls that name none of them, which then carry over
+    -- (fix_names_other)
+    file_named or case when not named_other then 0
+      when not (fixed or fixed_one is not null) then 1
+      else fix_names_other(error_key_line((select content from tool_results
+          where id = coalesce(json_extract(fixed_one, '$[0]'), stood.id))), {matched},
+        (select group_concat(k.input, char(10)) from fixes x, tool_calls k
+         where x.tool_use_id = coalesce(json_extract(fixed_one, '$[1]'), stood.tool_use_id)
+           and x.outcome = '{fixes.FIXED}' and (k.tool_use_id = x.confirmed_by or k.tool_use_id in (
+             select json_extract(value, '$.tool_use_id') from json_each(x.remedy))))) end
+      as names,
     fixed or fixed_one is not null as fixed
   from stood
 ),

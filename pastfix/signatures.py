@@ -90,6 +90,8 @@ searched for the first line that scores more than the window's best: make's `mak
   citation X not found` before quarto's `File x.bib not found in resource path`) and
   Kotlin's `w: ` warnings, a separator line (unittest's `-----` over `Ran 0 tests`: it
   was the key line of a discovery that found nothing, and every later run prints it too),
+  a request's id and a pointer to help (`remote: error: Trace: 6621385e...`, `remote: error:
+  See https://gh.io/lfs for more information.`: GitHub's, above what it refused),
   a notice that the program carries on without what it could not find or do (CMake's
   `SDL2 library not found.  Building without graphics support.`, `-- Google Test not
   found. Skipping test targets.`, `x failed: y, using fallback`), unless it starts as an
@@ -110,6 +112,10 @@ searched for the first line that scores more than the window's best: make's `mak
   the command a user pasted with its status (echoed_lines), never the key line, unless it
   names an error outright. `Exit code 1` alone says that lsof, grep, diff or test found
   nothing; the command's words as key line made a signature no failure has.
+- A git remote's message (`remote: ...` lines) that names its refusal by a code is keyed on
+  that line (`remote: error: GH001: Large files detected. ...`), not on the first of the
+  lines before it that say which file (`remote: error: File x/zfs.ko is 103.31 MB; this
+  exceeds GitHub's file size limit of 100.00 MB`): the same refusal of any file.
 - A pasted error is matched by its words too: those of a log's prefixes, a prompt's line
   (`$ mix ecto.migrate`), the command above its exit status and a traceback's frames are
   not among them (as_output): they say where and when it ran, which the stored output does
@@ -359,7 +365,10 @@ whitespace is collapsed and the first 1,200 characters kept. Then:
   ssh's and curl's `connect to [host] X port N`, `Could not resolve hostname X:`, `Could
   not resolve host: X`; one error whichever machine refused it, as whichever port: ssh's
   `connect to host 10.0.0.5 port 22: Connection refused` was not seen before beside
-  `... host localhost port 2227 ...`, nu43 finding 4), `<size>` (`806.5KB`, `12 bytes`), `<hex>`
+  `... host localhost port 2227 ...`, nu43 finding 4; a certificate's names and the name
+  not among them, Node's `Host: x. is not in the cert's altnames: DNS:y, DNS:z`, each list
+  of names one `<host>`; a name no server answers to, `getaddrinfo ENOTFOUND x`, Go's
+  `lookup x on ...`, `x: Name or service not known`), `<size>` (`806.5KB`, `12 bytes`), `<hex>`
   (0x... and free-standing runs of 6+ hex digits mixing digits and letters:
   git SHAs, ids), `<n>` (any other free-standing number: line and column
   numbers, PIDs, ports, counts, versions: `requires numpy>=<n>, you have <n>`).
@@ -728,9 +737,21 @@ _NOISE = lazy(
     # line of a discovery that found nothing, which every later run prints too: its
     # passing run was read as still failing, thirty-second held-out set)
     r"|[-=_~*\u2500\u2501\u2550]{3,}\s*$"
+    # a service's id of the request that failed, and its pointer to its help, which a git
+    # remote prints as errors (`remote: error: Trace: 6621385e...`, `remote: error: See
+    # https://gh.io/lfs for more information.`): the key line of GitHub's refusals of a push,
+    # whatever they said, and a paste without it was not seen before (nu49 finding 3)
+    r"|(?:remote:\s+)?(?:error:\s+)?(?:(?:x-)?request[ _-]?id|trace(?:[ _-]?id)?"
+    r"|correlation[ _-]?id)\s*[:=]\s*\S*\d\S*\s*$"
+    r"|(?:remote:\s+)?(?:error:\s+)?see https?://\S+ for more (?:information|details)\.?\s*$"
     r")",
     re.I,
 )
+# A git remote's line that names its refusal by a code (GitHub's `remote: error: GH001: Large
+# files detected.`), among the remote's lines that say about what (`remote: error: File
+# x/zfs.ko is 103.31 MB; this exceeds GitHub's file size limit of 100.00 MB`, first): the
+# same refusal of other files (_remote_code).
+_REMOTE_CODE = lazy(r"remote:\s+(?:error:\s+)?[A-Z]{2,}\d{2,}:\s")
 # A line that says only that a command failed, never why: the exception of a library that
 # ran it (jsh's bare `CommandError`, execa's `ExecaError: Command failed with exit code 1:
 # ...`, Node's `Error: Command failed: ...`, Python's `CalledProcessError: Command '...'
@@ -977,6 +998,9 @@ _ADDRESS = lazy(
 # (`[sudo] password for maria: sudo: a password is required`, `[sudo] senha para maria:`).
 _SUDO_USER = lazy(r"(\[sudo\] [^:\n]*?)[^\s:]+ ?:")
 _IP = lazy(r"\d(?<![\w.]\d)\d{0,2}(?:\.\d{1,3}){3}(?![\w.])")
+# A machine's name (`cdn.example.com`, a certificate's `*.example.com`, `localhost`).
+_DNS_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+_DNS_NAME = r"(?:\*\.)?" + _DNS_LABEL + r"(?:\." + _DNS_LABEL + r")*"
 # A machine a message names as one (see the module docstring's `<host>`): a name or an address
 # before ` port N`, after `connect to host ` or `connect to `, and where a name did not resolve.
 _HOST = lazy(
@@ -984,7 +1008,34 @@ _HOST = lazy(
     r"|(?<=\bconnect to )(?!host )[^\s'\"]+?(?=:? port \d)"
     r"|(?<=\bresolve hostname )[^\s'\":]+(?=:)"
     r"|(?<=\bresolve host: )[^\s'\"]+"
+    # a certificate's names and the name that is not among them (Node's `Hostname/IP does
+    # not match certificate's altnames: Host: download.example.com. is not in the cert's
+    # altnames: DNS:cdn.example.com`), a name no server answers to (`getaddrinfo ENOTFOUND
+    # registry.example.org`, Go's `lookup proxy.example.org on 127.0.0.53:53: no such host`,
+    # `ping: x.example: Name or service not known`): another machine, the same error (nu49
+    # finding 4: a certificate of another host was not seen before)
+    r"|(?<=\bHost: )"
+    + _DNS_NAME
+    + r"|(?<=\bDNS:)"
+    + _DNS_NAME
+    + r"|(?<=\bENOTFOUND )"
+    + _DNS_NAME
+    + r"|(?<=\bEAI_AGAIN )"
+    + _DNS_NAME
+    + r"|(?<=\blookup )"
+    + _DNS_NAME
+    + r"(?= on |: no such host)"
+    + r"|(?<=: )"
+    + _DNS_NAME
+    + r"(?=: (?:Name or service not known|Temporary failure in name"
+    r" resolution|No address associated with hostname|nodename nor servname provided))"
 )
+# What _HOST's words gate (normalise): a line without any has no host to set aside.
+_HOST_WORDS = (" port ", "resolve host", "Host: ", "DNS:", "ENOTFOUND ", "EAI_AGAIN ")
+_HOST_MORE = ("lookup ", "service not known", "name resolution", "with hostname", "servname")
+# A certificate's list of names, each `<host>` (`DNS:<host>, DNS:<host>, ...`): as many as
+# it has, one name (normalise).
+_HOST_LIST = lazy(r"(DNS:)?<host>(?:,\s*(?:DNS:)?<host>)+")
 # IPv6's any and loopback addresses before a port: Node's `address already in use :::3000`,
 # `[::1]:8080`.
 _IP6_PORT = lazy(r"(?<![\w:])(?:\[::1?\]|::1?)(?=:\d)")
@@ -1484,6 +1535,17 @@ def _with_header(lines: list[str], i: int) -> str:
     return line
 
 
+def _remote_code(lines: list[str], i: int) -> int:
+    """Of a key line i that a git remote said (`remote: ...`), its line in the remote's
+    message that names the refusal by a code, when one does (_REMOTE_CODE); else i."""
+    for j in range(i, len(lines)):
+        if not lines[j].startswith("remote:"):
+            break
+        if _REMOTE_CODE.match(lines[j]):
+            return j
+    return i
+
+
 def _score(line: str) -> int:
     # An error line names its error early; the rest of a long line is data
     # (a dependency list, minified code) that would only cost time.
@@ -1929,6 +1991,8 @@ def key_line(text: str) -> str:
             return _with_header(lines, i)
         # all of it is an exit status: as the failures that ended so store it
         return status_of(lines[best]) or _with_header(lines, best)
+    if best_score == 3 and lines[best].startswith("remote:"):
+        best = _remote_code(lines, best)
     return _with_header(lines, best)
 
 
@@ -2537,8 +2601,10 @@ def normalise(line: str, cap: int = MAX_SIGNATURE, names: list[str] | None = Non
         line = _STR_LIST.sub("<str>", line)
     if "://" in line:
         line = _URL.sub("<url>", line)
-    if " port " in line or "resolve host" in line:
+    if any(word in line for word in _HOST_WORDS) or any(word in line for word in _HOST_MORE):
         line = _HOST.sub("<host>", line)
+        if "<host>," in line:
+            line = _HOST_LIST.sub(r"\1<host>", line)
     if "@" in line:
         line = _ADDRESS.sub("<address>", line)
     if line.startswith("[sudo] "):

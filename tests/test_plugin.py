@@ -1292,16 +1292,25 @@ async def test_the_find_page_says_a_match_is_about_another_file(tmp_path):
 @pytest.mark.asyncio
 async def test_the_find_page_says_a_match_is_about_other_names(tmp_path):
     """`Couldn't find a script named "lint:fix"` finds the `"lint"` of another project, fixed
-    by another command: the page said "Same error as yours"; it is not seen before, and
-    the card says it is about other names (a new user's made-up errors, session 35)."""
+    by adding that script: the page said "Same error as yours"; it is not seen before, and
+    the card says it is about other names (a new user's made-up errors, session 35). (A fix
+    that names no script carries over: queries.fix_names_other.)"""
     from corpus import APP, Session
 
     (
         Session("yarn", APP, 0)
         .call("y1", "Bash", command="yarn lint")
         .result("y1", 'Exit code 1\nUsage Error: Couldn\'t find a script named "lint".', True)
-        .call("y2", "Bash", command="yarn eslint .")
-        .result("y2", "Done in 2.1s")
+        .call(
+            "y2",
+            "Edit",
+            file_path=f"{APP}/package.json",
+            old_string='"scripts": {',
+            new_string='"scripts": {\n    "lint": "eslint .",',
+        )
+        .result("y2", f"The file {APP}/package.json has been updated.")
+        .call("y3", "Bash", command="yarn lint")
+        .result("y3", "Done in 2.1s")
         .write(tmp_path / "projects" / "-home-u-app" / "yarn.jsonl")
     )
     build_index(tmp_path / "index.db", tmp_path / "projects")

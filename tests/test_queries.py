@@ -4859,14 +4859,13 @@ def named(tmp_path_factory):
         "Type error: Property 'email' does not exist on type 'User'.",
         "[2026-12-07 09:12:44] ERROR: Type error: Property 'status' does not exist on type 'Bar'.",
         "Type error: Type 'string' is not assignable to type 'number'.",
-        'Usage Error: Couldn\'t find a script named "lint:fix".',
     ],
 )
 def test_an_error_signature_about_other_names_is_not_the_error_seen_before(named, pasted):
-    """The names a signature says `<str>` for (a TypeScript property and type, a yarn script)
-    all other than a past failure's: the same error signature, but its fix edited those
-    names (Zod's `.errors`), which a new user was shown as "the same error" on every front
-    end (session 35). Matched as `same error, other names`, not seen before."""
+    """The names a signature says `<str>` for (a TypeScript property and type) all other
+    than a past failure's: the same error signature, but its fix edited those names (Zod's
+    `.errors`), which a new user was shown as "the same error" on every front end (session
+    35). Matched as `same error, other names`, not seen before."""
     from pastfix import cards
 
     found = queries.find_past_fix(named, pasted)
@@ -4879,6 +4878,62 @@ def test_an_error_signature_about_other_names_is_not_the_error_seen_before(named
     assert notice.startswith(f"Not seen before: past failures have its error signature, '{shown}'")
     assert f"but none names what {queries._quoted(queries.one_line(pasted, 80))} names" in notice
     assert "not yours" in notice
+
+
+def test_a_fix_that_names_none_of_the_other_names_carries_over(named):
+    """`Couldn't find a script named "lint"`, fixed by running `yarn eslint .` instead: a
+    fix that names no script, which carries over to a paste of another script's name. Its
+    card was "same error, other names: its fix is not yours" (nu49 finding 4)."""
+    found = queries.find_past_fix(named, 'Usage Error: Couldn\'t find a script named "lint:fix".')
+    assert [(r["session_id"], r["matched"], r["other_names"]) for r in found] == [
+        ("yarn", "signature", 0)
+    ]
+    assert queries.seen_before(found)
+
+
+def test_a_fix_about_the_other_name_is_not_yours(tmp_path):
+    """The same error's fix that names its own script (`"e2e"` added to package.json) is
+    about that name: `same error, other names` still, for a paste of another script's. The
+    one that ran another script instead carries over, and comes first."""
+    missing = 'Exit code 1\nUsage Error: Couldn\'t find a script named "{}".'
+    projects = tmp_path / "projects"
+    (
+        Session("added", APP, 0)
+        .call("a1", "Bash", command="yarn e2e")
+        .result("a1", missing.format("e2e"), error=True)
+        .call(
+            "a2",
+            "Edit",
+            file_path="/home/u/app/package.json",
+            old_string='"scripts": {',
+            new_string='"scripts": {\n    "e2e": "playwright test",',
+        )
+        .result("a2", "The file /home/u/app/package.json has been updated.")
+        .call("a3", "Bash", command="yarn e2e")
+        .result("a3", "Done in 2.1s")
+        .write(projects / "-home-u-app" / "added.jsonl")
+    )
+    (
+        Session("listed", LIB, 100)
+        .call("l1", "Bash", command="yarn test:unit")
+        .result("l1", missing.format("test:unit"), error=True)
+        .call("l2", "Bash", command="yarn test")
+        .result("l2", "Done in 3.0s")
+        .write(projects / "-home-u-lib" / "listed.jsonl")
+    )
+    build_index(tmp_path / "index.db", projects)
+    with queries.connect(tmp_path / "index.db") as conn:
+        found = queries.find_past_fix(conn, missing.format("test:e2e"))
+        assert {(r["session_id"], r["outcome"], r["other_names"]) for r in found} == {
+            ("added", "fixed", 1),
+            ("listed", "fixed", 0),
+        }
+        assert found[0]["session_id"] == "listed"
+        assert queries.seen_before(found)
+        assert [cards.how_matched(r) for r in found] == [
+            "same error signature",
+            "same error, other names",
+        ]
 
 
 @pytest.mark.parametrize("got", ["me@laptop.(none)", "me@laptop.example.org"])
@@ -6210,3 +6265,43 @@ def test_the_english_message_a_paste_was_read_as_is_said_once_stopped():
     assert queries.english_notice(german, rows) == (
         "Read as its English message: 'bash: python: command not found'."
     )
+
+
+def test_a_push_refused_for_a_large_file_is_found_without_its_trace(tmp_path):
+    """GitHub's refusal of a push for a file over its limit was keyed on the trace id it
+    prints first (`remote: error: Trace: <hex>`): a paste of its other lines, about another
+    file of another repository, was not seen before (nu49 finding 3)."""
+    limit = "this exceeds GitHub's file size limit of 100.00 MB"
+    code = (
+        "remote: error: GH001: Large files detected. You may want to try Git Large File"
+        " Storage - https://git-lfs.github.com."
+    )
+    refused = (
+        "Exit code 1\nremote: error: Trace: 6621385e83524cb08caf396928008f131e13eff1\n"
+        "remote: error: See https://gh.io/lfs for more information.\n"
+        f"remote: error: File mod/zfs.ko is 103.31 MB; {limit}\n{code}\n"
+        "To https://github.com/me/app\n ! [remote rejected] main -> main (pre-receive hook"
+        " declined)\nerror: failed to push some refs to 'https://github.com/me/app'"
+    )
+    (
+        Session("push", APP, 0)
+        .call("p1", "Bash", command="git push origin main")
+        .result("p1", refused, error=True)
+        .call("p2", "Bash", command="git rm --cached mod/zfs.ko && git commit --amend --no-edit")
+        .result("p2", "rm 'mod/zfs.ko'")
+        .call("p3", "Bash", command="git push origin main")
+        .result("p3", "main -> main")
+        .write(tmp_path / "projects" / "-home-u-app" / "push.jsonl")
+    )
+    build_index(tmp_path / "index.db", tmp_path / "projects")
+    pasted = (
+        f"remote: error: File data/model.bin is 240.00 MB; {limit}\n{code}\n"
+        " ! [remote rejected] main -> main (pre-receive hook declined)\n"
+        "error: failed to push some refs to 'https://github.com/you/other'"
+    )
+    with queries.connect(tmp_path / "index.db") as conn:
+        for paste in (pasted, f"remote: error: Trace: 0a1b2c3d4e5f6789\n{pasted}"):
+            found = queries.find_past_fix(conn, paste)
+            assert [(r["session_id"], r["matched"], r["outcome"]) for r in found] == [
+                ("push", "signature", "fixed")
+            ]

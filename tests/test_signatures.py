@@ -3642,3 +3642,100 @@ def test_a_persons_words_to_the_agent_are_the_users_words(text):
 )
 def test_a_programs_words_are_not_the_users_words(text):
     assert not sig.user_words(text)
+
+
+def _large_file_push(repo: str, trace: str | None, files: tuple[str, ...]) -> str:
+    """A push GitHub refused for files over its size limit, as git prints it."""
+    said = [f"remote: error: Trace: {trace}"] if trace else []
+    said.append("remote: error: See https://gh.io/lfs for more information.")
+    said += [
+        f"remote: error: File {file} is 103.31 MB; this exceeds GitHub's file size limit of"
+        " 100.00 MB"
+        for file in files
+    ]
+    said += [
+        "remote: error: GH001: Large files detected. You may want to try Git Large File"
+        " Storage - https://git-lfs.github.com.",
+        f"To https://github.com/{repo}",
+        " ! [remote rejected] main -> main (pre-receive hook declined)",
+        f"error: failed to push some refs to 'https://github.com/{repo}'",
+    ]
+    return "\n".join(said)
+
+
+GH001 = (
+    "remote: error: GH001: Large files detected. You may want to try Git Large File Storage - <url>"
+)
+
+
+def test_a_remotes_refusal_is_keyed_on_its_code_not_its_trace():
+    """GitHub's refusal of a push is keyed on its code's line (`GH001: Large files
+    detected`), not its request's trace id above it, nor the first file it names: the same
+    refusal of other files, with or without a trace (nu49 finding 3)."""
+    stored = _large_file_push("me/app", "6621385e83524cb0", ("a/zfs.ko", "a/zfs.o"))
+    assert sig.signature(stored) == GH001
+    for pasted in (
+        _large_file_push("you/other", None, ("models/big.bin",)),
+        _large_file_push("you/other", "987cfc62ea4764a0", ("x/zfs.o", "x/zfs.ko")),
+        # (no code: the first line that says what went wrong, not the trace)
+        _large_file_push("you/other", "abc123", ("data/big.bin",)).replace("GH001: ", ""),
+    ):
+        assert sig.signature(pasted) != "remote: error: Trace: <hex>"
+    assert sig.signature(_large_file_push("you/other", None, ("models/big.bin",))) == GH001
+    assert sig.signature(_large_file_push("you/other", "987cfc62", ("x/zfs.o",))) == GH001
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "remote: error: Trace: 6621385e83524cb08caf396928008f131e13eff185c7d243b2483129079c33b6",
+        "error: Request ID: 5F8A-11C2-9B3E",
+        "remote: error: x-request-id: req_011CUabc123",
+        "error: Correlation ID: 0e7c1d92-5b1a-4c55-9d6e-3a1e2f9b8c7d",
+        "remote: error: See https://gh.io/lfs for more information.",
+        "error: See https://docs.example.com/errors/E42 for more details.",
+    ],
+)
+def test_a_request_id_or_a_pointer_to_help_is_no_key_line(line):
+    assert sig.key_line(f"{line}\nfatal: could not read from remote repository") == (
+        "fatal: could not read from remote repository"
+    )
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (
+            "Hostname/IP does not match certificate's altnames: Host: download.proxmox.com. is"
+            " not in the cert's altnames: DNS:au.cdn.proxmox.com, DNS:de.cdn.proxmox.com,"
+            " DNS:*.proxmox.com",
+            "Hostname/IP does not match certificate's altnames: Host: download.example.com. is"
+            " not in the cert's altnames: DNS:cdn.example.com",
+        ),
+        (
+            "npm error network request to https://registry.npmjs.org/vite failed, reason:"
+            " getaddrinfo ENOTFOUND registry.npmjs.org",
+            "npm error network request to https://npm.corp.example/vite failed, reason:"
+            " getaddrinfo ENOTFOUND npm.corp.example",
+        ),
+        (
+            "getaddrinfo EAI_AGAIN db",
+            "getaddrinfo EAI_AGAIN postgres.internal",
+        ),
+        (
+            'go: downloading x: Get "https://proxy.golang.org/x": dial tcp: lookup'
+            " proxy.golang.org on 127.0.0.53:53: no such host",
+            'go: downloading x: Get "https://goproxy.example/x": dial tcp: lookup'
+            " goproxy.example on 10.0.0.2:53: no such host",
+        ),
+        (
+            "ping: google.com: Name or service not known",
+            "ping: build-01.lan: Name or service not known",
+        ),
+    ],
+)
+def test_the_machine_an_error_names_is_no_part_of_it(a, b):
+    """A certificate's names and a name no server answers to are `<host>`: the same error
+    of another machine (nu49 finding 4: another host's certificate was not seen before)."""
+    assert sig.signature(a) == sig.signature(b)
+    assert "<host>" in sig.signature(a)

@@ -130,7 +130,8 @@ _NAME_KEYWORD_ANCHORS = {
 # (and where the login rule's keyword starts, see _LOGIN: a rule's anchors are among these)
 _KEYWORD_LEADS = {
     **_NAME_KEYWORD_ANCHORS,
-    **dict.fromkeys(("ogin", "OGIN", "og-in", "OG-IN"), (1,)),
+    **dict.fromkeys(("ogin", "OGIN", "og-in", "OG-IN", "og in", "OG IN"), (1,)),
+    **dict.fromkeys(("ign in", "IGN IN", "ign-in", "IGN-IN"), (1,)),
 }
 
 
@@ -186,6 +187,25 @@ _WINDOWS_PATH = lazy(r"[A-Za-z]:[\\/]")
 # Code, not a value: `self.token`, `os.environ.get`, `config.api_key`.
 _DOTTED_NAME = lazy(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
 _ENV_NAME = lazy(r"^[A-Z0-9_]+$")
+_VOWEL_LETTERS = frozenset("aeiouAEIOU")
+
+
+def _dotted_name(value: str) -> bool:
+    """Whether `value` is a dotted name of code (see _DOTTED_NAME), not a token whose parts
+    a dot joins (REDACTION_VERSION 37: Mapbox's `sk.eyJ1Ijoi....<22>`, a bootstrap token's
+    `abcdef.0123456789abcdef` after `token: `, whose parts start with letters too): no part
+    of 12 characters or more is generated with few vowels (a name's words hold about two in
+    five, random letters one in five: `oauth2ProviderV2Config` stays a name)."""
+    if not _DOTTED_NAME.match(value):
+        return False
+    for part in value.split("."):
+        if len(part) >= 12 and _generated(part, 12):
+            letters = [c for c in part if c.isalpha()]
+            if sum(c in _VOWEL_LETTERS for c in letters) < 0.25 * len(letters):
+                return False
+    return True
+
+
 # A package version or range: `"jsonwebtoken": "^9.0.4"` in a package.json.
 _VERSION = lazy(r"[~^<>=v]{0,3}\d+(?:\.(?:\d+|[xX*]))+(?:-[0-9A-Za-z.]+)?")
 
@@ -208,7 +228,7 @@ def _assigned_secret(name: str, value: str, quoted: bool) -> bool:
         return False
     if value.isdigit() and not re.search(r"(?i)pass|pw", name):
         return False  # max_tokens=4096, token_ttl: 3600
-    if _DOTTED_NAME.match(value) or _wordy(value) or _VERSION.fullmatch(value):
+    if _dotted_name(value) or _wordy(value) or _VERSION.fullmatch(value):
         return False
     if _letters_of(value) == _letters_of(name.rpartition(".")[2]):
         return False  # a test's stand-in: `var transactionToken = "transactionToken"`
@@ -3156,8 +3176,9 @@ _SHORT_PASSWORD = (
     # is X`, `for the deploy user`; a linking verb's only, see _short_password)
     r"(?P<whose> for (?:the )?[A-Za-z0-9_.@-]{1,32}(?: (?:user|account|login))?)?"
     r"(?P<link> (?:was set|is set|is now|is|was|set) to | is now | is | was | to |: | )"
-    # (REDACTION_VERSION 36: up to 64 characters, a passphrase's, see _chosen_passphrase)
-    r"(?P<value>[^\s\"'`\\()\[\]{}<>|;,$/][^\s\"'`\\()\[\]{}<>|;,/]{4,62}"
+    # (REDACTION_VERSION 36: up to 64 characters, a passphrase's, see _chosen_passphrase;
+    # 37: up to 128)
+    r"(?P<value>[^\s\"'`\\()\[\]{}<>|;,$/][^\s\"'`\\()\[\]{}<>|;,/]{4,126}"
     r"[^\s\"'`\\()\[\]{}<>|;,/.:])"
     r"(?=[.,;:]?(?:\s|\Z|[)\"'`\]]))"
 )
@@ -3296,12 +3317,18 @@ _PROSE_WORDS = frozenset(
     ).split()
 )
 _VERB_ENDINGS = ("ed", "ing")
+# (REDACTION_VERSION 37: 128 letters and twelve words, where 36 read 64 and eight: a
+# passphrase of nine words, or of 72 letters, was kept)
+_PASSPHRASE_MAX = 128
+_PHRASE_WORDS_MAX = 12
 _PHRASE_WORD = lazy(r"[a-z]{3,12}|[A-Z][a-z]{2,11}")
 
 
 def _phrase_words(words: list[str]) -> bool:
     """Whether `words` are a passphrase's (see _PROSE_WORDS)."""
-    if not 3 <= len(words) <= 8 or not all(_PHRASE_WORD.fullmatch(w) for w in words):
+    if not 3 <= len(words) <= _PHRASE_WORDS_MAX or not all(
+        _PHRASE_WORD.fullmatch(w) for w in words
+    ):
         return False
     lower = [w.lower() for w in words]
     if any(w in _PROSE_WORDS or w in _STAND_IN_WORDS or w.endswith(_VERB_ENDINGS) for w in lower):
@@ -3313,8 +3340,8 @@ def _chosen_passphrase(value: str) -> bool:
     """Whether `value` is a passphrase of letters alone or of words joined by `-` (see
     _PROSE_WORDS)."""
     if "-" in value:
-        return len(value) <= 64 and _phrase_words(value.split("-"))
-    if not (value.isascii() and value.isalpha() and _SHORT < len(value) <= 64):
+        return len(value) <= _PASSPHRASE_MAX and _phrase_words(value.split("-"))
+    if not (value.isascii() and value.isalpha() and _SHORT < len(value) <= _PASSPHRASE_MAX):
         return False
     if not (value.islower() or (value[0].isupper() and value[1:].islower())):
         return False
@@ -3324,8 +3351,10 @@ def _chosen_passphrase(value: str) -> bool:
 _PHRASE = (
     r"(?<![\w.$/-])(?P<keyword>(?i:passw(?:or)?d|passphrase))"
     r"(?P<link> (?:was set|is set|is now|is|was|set) to | is now | is | was )"
-    r"(?P<quote>[\"'`])?(?P<value>[A-Za-z]{3,12}(?: [A-Za-z]{3,12}){2,7})"
-    r"(?=[\"'`]|[.,;!?](?:\s|\Z)|[^\S\n]*(?:\r?\n|\Z))"
+    r"(?P<quote>[\"'`])?(?P<value>[A-Za-z]{3,12}(?: (?!(?:and|but)\b)[A-Za-z]{3,12}){2,11})"
+    # (REDACTION_VERSION 37: or a clause that `and` or `but` starts, after `passphrase is`:
+    # `the passphrase is correct horse battery and the key is in ~/.ssh`)
+    r"(?=[\"'`]|[.,;!?](?:\s|\Z)|[^\S\n]*(?:\r?\n|\Z)|(?P<clause> (?:and|but) ))"
 )
 
 
@@ -3349,7 +3378,7 @@ def _phrase(m: re.Match[str]) -> bool:
 # corpus, the held-out sets nor 7,041 files of code and docs hold one such aside.
 _ASIDE = (
     r"(?<![\w.$/-])(?P<keyword>(?i:passw(?:or)?d|passphrase))(?![\w-])[^\n.()]{0,60}"
-    r"\((?P<value>[A-Za-z]{16,64})\)"
+    r"\((?P<value>[A-Za-z]{16,128})\)"
 )
 
 
@@ -3366,7 +3395,10 @@ def _aside(m: re.Match[str]) -> bool:
 # placeholder, stand-in or version). A path (`/api/login`), a pair of words (`login is
 # GET/POST`) or of letters (`root/toor`) is no password.
 _LOGIN = (
-    r"(?<![\w.$/-])(?P<keyword>(?i:log-?in|credentials|creds))(?: (?:is|are) |: )"
+    r"(?<![\w.$/-])(?:(?P<keyword>(?i:log-?in|credentials|creds))(?: (?:is|are) |: )"
+    # (REDACTION_VERSION 37: or told how to log in, `log in with admin / X`, `sign in as
+    # deploy/X`)
+    r"|(?i:(?:log|sign)[ -]?in) (?i:with|using|as) )"
     r"(?P<user>[A-Za-z0-9_.@+-]{1,40})(?: / |/)"
     r"(?P<value>[^\s/\"'`\\()\[\]{}<>|;,]{5,39}[^\s/\"'`\\()\[\]{}<>|;,.:])"
     r"(?=[.,;:)]?(?:\s|\Z))"
@@ -3381,6 +3413,53 @@ def _login(m: re.Match[str]) -> bool:
     if _LETTERS.sub("", value).lower() in _STANDS_IN:
         return False
     return _mixed(value)
+
+
+# REDACTION_VERSION 37: a password told in another language (`mon mot de passe est X`,
+# `mein Passwort ist X`, `mi contraseña es X`, `salasana on X`, `パスワードは X`, `密码是 X`,
+# `пароль: X`, `hasło to X`, `la password è X`), which the English rules above do not read:
+# the language's word for a password, its linking verb or a colon (or a particle, `は`, `是`),
+# and one word of 6 to 40 characters with letters and digits both, as _short_password judges
+# one (no placeholder, version, algorithm's name, file's name or stand-in). Letters alone are
+# as often the sentence's next word (`ist falsch`, `est requis`) and stay.
+_FOREIGN_WORDS = (
+    "mot de passe",
+    *("passwort", "kennwort", "contraseña", "contrasena", "senha", "salasana", "wachtwoord"),
+    *("hasło", "haslo", "пароль", "lösenord", "losenord", "passord", "adgangskode", "şifre"),
+    *("heslo", "jelszó", "parola", "password è"),
+)
+_FOREIGN_SCRIPT_WORDS = ("パスワード", "密码", "密碼", "비밀번호")
+_FOREIGN_PASSWORD = (
+    r"(?:(?<![\w.$/-])(?i:"
+    + "|".join(w.replace(" ", "[^\\S\\n]") for w in _FOREIGN_WORDS)
+    # (words of scripts without spaces: what stands before them is a word of the sentence)
+    + ")|"
+    + "|".join(_FOREIGN_SCRIPT_WORDS)
+    + r")(?P<link>[^\S\n]?[:：][^\S\n]?|(?<=[^\x00-\x7f])(?:は|是|为|為|는)[^\S\n]?"
+    r"|(?<!è)[^\S\n]+(?i:est|ist|lautet|war|es|era|é|e|era|on|oli|is|was|to|jest|je|är|var|er"
+    r"|olarak|este|—|–)[^\S\n]+|(?<=è)[^\S\n]+)"
+    r"(?P<value>[^\s\"'`\\()\[\]{}<>|;,/。、：][^\s\"'`\\()\[\]{}<>|;,/。、：]{4,38}"
+    r"[^\s\"'`\\()\[\]{}<>|;,/.:。、：])"
+    r"(?=[.,;:!?)]?(?:\s|\Z|[)\"'`\]])|[。、])"
+)
+_FOREIGN_ANCHORS = tuple(
+    dict.fromkeys(
+        case
+        for w in _FOREIGN_WORDS
+        for case in (w, w[0].upper() + w[1:], w.upper())
+        if case != "PASSWORD È"
+    )
+) + (*_FOREIGN_SCRIPT_WORDS, "PASSWORD È")
+
+
+def _foreign_password(m: re.Match[str]) -> bool:
+    """A password told in another language (see _FOREIGN_PASSWORD)."""
+    value = m.group("value")
+    if _PLACEHOLDER.match(value) or value.startswith(_MARKED) or not _mixed(value):
+        return False
+    if _TECHNICAL.fullmatch(value) or _DOT_WORD.search(value) or _VERSION.fullmatch(value):
+        return False
+    return _LETTERS.sub("", value).lower() not in _STANDS_IN
 
 
 RULES: tuple[Rule, ...] = (
@@ -4253,10 +4332,22 @@ RULES: tuple[Rule, ...] = (
     Rule("password", _ASIDE, "value", _aside, ("assw", "ASSW", "ssphrase", "SSPHRASE"), True),
     Rule(
         "password",
+        _FOREIGN_PASSWORD,
+        "value",
+        _foreign_password,
+        _FOREIGN_ANCHORS,
+        at_anchors=True,
+    ),
+    Rule(
+        "password",
         _LOGIN,
         "value",
         _login,
-        ("ogin", "OGIN", "og-in", "OG-IN", "creds", "Creds", "CREDS", "redential", "REDENTIAL"),
+        (
+            *("ogin", "OGIN", "og-in", "OG-IN", "og in", "OG IN"),
+            *("ign in", "IGN IN", "ign-in", "IGN-IN"),
+            *("creds", "Creds", "CREDS", "redential", "REDENTIAL"),
+        ),
         keyword=True,
     ),
 )

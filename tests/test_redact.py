@@ -4764,3 +4764,146 @@ def test_a_passphrase_in_an_aside_after_a_password_is_never_kept(words, how):
 )
 def test_an_aside_that_is_no_passphrase_is_kept(text):
     assert redact(text) == (text, {})
+
+
+# REDACTION_VERSION 37: longer passphrases, a passphrase's clause ended by `and`, a login told
+# how (`log in with user / password`), a password in another language, a dotted token.
+_LONG_PASSPHRASE_WORDS = st.lists(_PASSPHRASE_WORD, min_size=9, max_size=12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    words=_LONG_PASSPHRASE_WORDS,
+    how=st.sampled_from(
+        [
+            "my password is {}.",
+            "The password was set to {}, ok?",
+            "database:\n  password: {}\n",
+            "the passphrase is {}\nthen run it",
+        ]
+    ),
+    joined=st.booleans(),
+)
+def test_a_passphrase_longer_than_version_36_read_is_never_kept(words, how, joined):
+    """Nine to twelve words, or 65 to 128 letters: version 36 read eight words and 64."""
+    sep = " " if "passphrase" in how else "" if joined else "-"
+    password = sep.join(words)
+    assume(len(password) > 64 and len(password) <= 128)
+    assume(not redact_module._PLACEHOLDER.match(password))
+    text = how.format(password)
+    assert password not in redact(text)[0], text
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=_PASSPHRASE_WORDS, clause=st.sampled_from([" and the key is in ~/.ssh", " but ok"]))
+def test_a_passphrase_ended_by_and_or_but_is_never_kept(words, clause):
+    password = " ".join(words)
+    text = f"the passphrase is {password}{clause}"
+    assert password not in redact(text)[0], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the passphrase is used to encrypt the key and nothing else",
+        "the passphrase is never stored and is hashed",
+        "Passphrase is required and must match",
+    ],
+)
+def test_a_sentence_about_a_passphrase_before_and_is_kept(text):
+    assert redact(text) == (text, {})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "log in with admin / Copper123%vtt on the dashboard",
+        "you can sign in with deploy / Falcon560!hta",
+        "Log in as root/Winter2026x then",
+        "sign-in using ops / k9Xq2LmP4bZ",
+    ],
+)
+def test_a_login_told_how_is_redacted(text):
+    redacted, counts = redact(text)
+    assert counts == {"password": 1}, redacted
+    assert redacted.split("/")[-1].lstrip().startswith("[REDACTED:password]")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Log in as root/toor",
+        "sign in with GitHub / Google",
+        "log in with the form / v1.2.3",
+        "sign in using email/password",
+        "the blog in with a/b2c3d4e5",
+    ],
+)
+def test_a_login_told_how_without_a_password_is_kept(text):
+    assert redact(text) == (text, {})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mon mot de passe est Harbor481!jok pour le serveur",
+        "mein Passwort ist Winter163%vis für den Server",
+        "Kennwort: Zq8rT2mPx9",
+        "mi contraseña es Copper764!ohj para la base de datos",
+        "minha senha é Falcon692#ely no servidor",
+        "la mia password è Copper203%ana per il database",
+        "salasana on Harbor089#rfg tuotantopalvelimelle",
+        "mijn wachtwoord is Falcon079%xyu voor de server",
+        "パスワードは Tundra937!ksc です",
+        "数据库密码是 Falcon915!yqa",
+        "пароль: Tundra249!dkt",
+        "hasło to Harbor963!kdv do serwera",
+        "lösenord är Snow2026xq!",
+    ],
+)
+def test_a_password_told_in_another_language_is_redacted(text):
+    redacted, counts = redact(text)
+    assert counts == {"password": 1}, redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Das Passwort ist falsch",
+        "Le mot de passe est requis",
+        "Passwort: ${DB_PASS}",
+        "mot de passe : sha256 ok",
+        "senha e 12345678",
+        "la contraseña es test1234",
+        "пароль: config.yml",
+        "パスワードは8文字以上",
+    ],
+)
+def test_words_about_a_password_in_another_language_are_kept(text):
+    assert redact(text) == (text, {})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MAPBOX_SECRET=sk.eyJ1Ijoi4hjylZswhIIEYeIrK20dHFNS7Qroyp3SqiF3uspw9QSJqAbL9EuooBX8J.arGUcXhBShAdsNfrH0CqzA\n",
+        "users:\n- name: admin\n  user:\n    token: stbz6i.oq04q96xckhmw5v9\n",
+    ],
+)
+def test_a_token_whose_parts_a_dot_joins_is_redacted(text):
+    """Parts that start with letters read as a dotted name of code: version 36 kept them."""
+    redacted, counts = redact(text)
+    assert sum(counts.values()) == 1 and "[REDACTED:" in redacted, redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "token = self.oauth2ProviderV2Config.value",
+        "password: config.db.password2Secret",
+        "api_key = settings.OPENAI_API_KEY_V2",
+        "secret = app.config.signingKeyRotation2024",
+    ],
+)
+def test_a_dotted_name_of_code_is_kept(text):
+    assert redact(text) == (text, {})

@@ -140,7 +140,10 @@ Printing = dict[str, "Told"]
 # `-`; words apart in quotes or after `passphrase is`; in an aside after a password's word), a
 # login's `user / password` (`login is jdoe / Winter2026!`), a URL's password with nothing
 # after its `@` (an Edit's fragment, `postgres://app:PW@`).
-REDACTION_VERSION = 36
+# 37: a password told in another language (`mein Passwort ist X`, `パスワードは X`: letters and
+# digits both), passphrases of up to 128 letters or twelve words and one that `and` or `but`
+# ends, `log in with admin / X`, a token whose parts a dot joins (`sk.eyJ1...`).
+REDACTION_VERSION = 37
 
 
 def prepare(

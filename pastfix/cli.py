@@ -607,7 +607,8 @@ QUOTE_HINT = (
     "--command",
     metavar="COMMAND",
     help="The command that failed with ERROR: a past failure only worked around, on the way"
-    " to another goal, is then not this error seen before (`same error, another goal`)",
+    " to another goal, is then not this error seen before (`same error, another goal`)."
+    " Default: a command ERROR shows above its exit status (`lsof -i :3001`, then `Exit code 1`)",
 )
 @_db_alias
 def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str | None) -> None:
@@ -678,6 +679,8 @@ def find(error: str, db_path: Path | None, json_: bool, limit: int, command: str
     conn_path = index_path(db_path)
     if elsewhere := other_index(db_path, conn_path, "Searched"):
         echo(elsewhere, err=True)
+    # (a command pasted above its exit status is the command, as if given)
+    command = queries.command_of(error, command)
     with open_index(conn_path) as conn:
         try:
             rows = queries.with_goals(queries.find_past_fix(conn, error, limit), command)

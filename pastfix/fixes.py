@@ -58,7 +58,10 @@ failed call tried to do:
   user rejected and then said what to do instead is redone by the agent's next edit, on
   the file they named, only when it writes much of what the rejected one was to
   (_same_edit): another text answers the next task; a Read, only by a Read of that file,
-  another file being the next task's. An edit the user rejected
+  another file being the next task's. A call the user rejected with words that name what
+  to do instead (a command they quoted, a path or a name of code they gave, or to revert),
+  then done, is fixed by that command's run, worked around by the call that acted on that
+  name or put the rejected edit's file back (_follows_said). An edit the user rejected
   or stopped is redone by an edit of that file only when it writes the same (_same_edit),
   and the edits of it made beside that (what the user asked for too) are no steps; an edit
   whose text was not found, only by one that changes the same words (_same_change). A call
@@ -6776,7 +6779,8 @@ def inputs_read(calls: Sequence[Call], errors: Mapping[str, str]) -> set[str]:
       changed; a new user's try, session 38);
     - of an edit whose text to replace the file held more than once: its retry's says what
       made it match once (_anchor_change);
-    - every edit's, when the user rejected or stopped one (see _same_edit), or when a
+    - every edit's, when the user rejected or stopped one (see _same_edit), or rejected a
+      call with words, which may name what an edit then wrote (_follows_said), or when a
       script file written may have done the work of a command that could not run
       (written_code)."""
     with_file = {c.name for c in calls if c.file_path is not None}
@@ -6793,7 +6797,10 @@ def inputs_read(calls: Sequence[Call], errors: Mapping[str, str]) -> set[str]:
         )
         or (c.failed and c.name in EDIT_TOOLS and _says_several(errors.get(c.tool_use_id, "")))
     }
-    if any(stopped_edit(c) for c in calls) or written_code(calls, errors):
+    if any(
+        stopped_edit(c) or (c.kind == "rejected" and USER_SAID in errors.get(c.tool_use_id, ""))
+        for c in calls
+    ) or written_code(calls, errors):
         tools |= EDIT_TOOLS
     return tools
 
@@ -7676,6 +7683,8 @@ def fix_of(
             c.name == failed.name and _same_file(c.file_path, failed.file_path) for c in after
         )
     )
+    # what the user said to do instead on rejecting it (see _follows_said)
+    said = _said(failed, error)
     # a listing that printed the missing file's name found where it is (see _listed_at)
     listed_at = _listed_at(failed, after, output) if missing else None
     # an output filter's own error (`ss | awk '...'`: `awk: ... fatal`): what it was
@@ -7801,6 +7810,21 @@ def fix_of(
             and _ran_another_script(failed, call._replace(failed=False))
             and still_failing(call.outcome_of or call.tool_use_id) is False
         )
+        # (a run of what they said that failed on an error of its own got past the "no")
+        as_said = (
+            _follows_said(failed, call, said)
+            if said is not None
+            and n < ANOTHER_WAY_CALLS
+            and call.kind not in _UNFINISHED
+            and not (
+                call.failed
+                and (
+                    still_failing is None
+                    or still_failing(call.outcome_of or call.tool_use_id) is not False
+                )
+            )
+            else None
+        )
         if (
             failed.name == "wait"
             and call.name == "write_stdin"
@@ -7811,7 +7835,7 @@ def fix_of(
             # running or ended (settled marks such polls failed: they are no call of their
             # own of the command's), which is all the wait was for
             call = call._replace(failed=False, running=False)
-        if call.failed and not ran_other:
+        if call.failed and not (ran_other or as_said):
             if still_failing is None or not _retry(failed, call, not_failing):
                 continue
             seen = call.outcome_of or call.tool_use_id
@@ -7928,6 +7952,8 @@ def fix_of(
             way = FIXED
             if joined and not _runs_every_line(failed, call):
                 way = WORKED_AROUND
+        elif as_said is not None:
+            way = as_said
         elif otherwise or spelt:
             way = WORKED_AROUND
         elif runner and n < ANOTHER_WAY_CALLS and _tests_run_otherwise(call, runner):
@@ -9371,6 +9397,118 @@ def _said_otherwise(text: str, later: str) -> bool:
     )
 
 
+# What the user's words on rejecting a call quote (`Use command "yarn test_webdb --grep=x"`):
+# a command of two words or more, else a name. (An apostrophe in a word opens none: `don't`.)
+_SAID_QUOTE = lazy(r"`([^`\n]+)`|\"([^\"\n]+)\"|(?<!\w)'([^'\n]+)'(?!\w)")
+# A name in them: a path (`app/components/budget-table.ts`), a file's name (`config.fish`:
+# signatures.FILE_EXTENSIONS), a name of code in camel or snake case (`BudgetSyncType`,
+# `test_webdb`), none inside a longer word.
+_SAID_NAME = lazy(
+    r"(?<![\w./~-])(?:[~.]?/?[\w.-]+(?:/[\w.-]+)+"
+    r"|[\w.-]*\w\.(?:" + "|".join(signatures.FILE_EXTENSIONS) + r")"
+    r"|[A-Za-z][A-Za-z0-9]*[a-z0-9][A-Z]\w*|[A-Za-z]\w*?_\w*[A-Za-z0-9])(?![\w-])"
+)
+# A path among those names: one from the root or home, or with a file's name at its end,
+# or of three parts (not the `and/or` of a sentence).
+_SAID_PATH = lazy(
+    r"^(?:[~.]?/.*|.*\.(?:" + "|".join(signatures.FILE_EXTENSIONS) + r")|[^/]+/[^/]+/.+)$"
+)
+# Their asking for the changes made to be undone (`Let's revert changes to those files`).
+_SAID_UNDO = lazy(r"\b(?:revert|undo|roll ?back|restore|discard|put (?:it|them) back)\b", re.I)
+# The git commands that put back a file's committed text.
+_PUTS_BACK = frozenset({"checkout", "restore"})
+
+
+@dataclass(frozen=True)
+class _Said:
+    """What the user's words on rejecting a call named to do instead (_said): the commands
+    they quoted (each its program and first word), the other names they gave, and whether
+    they asked for the changes to be undone."""
+
+    commands: tuple[tuple[str, str | None], ...]
+    names: tuple[str, ...]
+    undo: bool
+
+
+def _said(failed: Call, error: str) -> _Said | None:
+    """What a call the user rejected with words (USER_SAID) was told to do instead: the
+    commands those words quote and the names they give that the rejected call did not hold
+    itself (a name it held is what was rejected, not what to do), and whether they say to
+    undo. None when they name nothing (`Try again`, `No. Can you just dry up code`), or of a
+    question (_QUESTIONS): Claude Code's words on one rejected to clarify quote it and give
+    its answers (`Answer: PostgreSQL + docker-compose`), which the plan written next used, a
+    talk with the user, not a fix (the real corpus, not a problem by its label)."""
+    if failed.kind != "rejected" or failed.name in _QUESTIONS or USER_SAID not in error:
+        return None
+    words = error.split(USER_SAID, 1)[1]
+    own = _said_text(failed)
+    commands: list[tuple[str, str | None]] = []
+    names: list[str] = []
+    for m in _SAID_QUOTE.finditer(words):
+        quoted = next(g for g in m.groups() if g is not None).strip()
+        if len(quoted.split()) < 2:
+            names.append(quoted)
+            continue
+        for intent in intents(quoted):
+            first = next((w for w in intent.words[1:] if not w.startswith("-")), None)
+            if intent.program != "cd" and not _runs_said(failed, (intent.program, first)):
+                commands.append((intent.program, first))
+    for m in _SAID_NAME.finditer(_SAID_QUOTE.sub(" ", words)):
+        name = m.group(0).rstrip(".")
+        if "/" not in name or _SAID_PATH.match(name):
+            names.append(name)
+    names = [n for n in names if len(n) >= 3 and not _names_word(own, n.lower())]
+    undo = bool(_SAID_UNDO.search(words)) and failed.name in EDIT_TOOLS
+    if not (commands or names or undo):
+        return None
+    return _Said(tuple(commands), tuple(dict.fromkeys(names)), undo)
+
+
+def _said_text(call: Call) -> str:
+    """What a call says of what it does, lower-cased: its command, path, pattern, address
+    and the texts an edit writes."""
+    written = [new for _, new in _edit_texts(call.input)] if call.name in EDIT_TOOLS else []
+    parts = (call.command, call.file_path, call.pattern, call.url, *written)
+    return "\n".join(part for part in parts if part).lower()
+
+
+def _runs_said(call: Call, command: tuple[str, str | None]) -> bool:
+    """Whether a shell call runs a command the user quoted: its program, with the first
+    word given it (`yarn test_webdb` of `yarn test_webdb --grep="My test name"`)."""
+    program, first = command
+    return call.name in SHELL_TOOLS and any(
+        i.program == program and (first is None or first in i.words[1:])
+        for i in intents(call.command)
+    )
+
+
+def _follows_said(failed: Call, call: Call, said: _Said) -> str | None:
+    """How a later call did what the user said on rejecting `failed` (_said), or None: it
+    ran the command they quoted (FIXED: the call they gave in its place), or acted on a
+    name they gave, or put back the rejected edit's file when they said to undo (WORKED
+    AROUND: another way, theirs). A look acts on nothing, but of a rejected look.
+
+    Claude Code returns the user's words on rejecting a call to the agent (2.1.x after
+    REJECTED_SAID, 2.0.x alone): `Use command "yarn test_webdb --grep=..."`, then that run;
+    `Should we reuse BudgetSyncType?`, then an edit of another file using it; `Let's revert
+    changes to those files ... read that from application service:
+    .../budget-table.ts`, then `git checkout` of them (a new user's held-out set, nu49: the
+    three stored "declined", labelled fixed, worked around and worked around)."""
+    if any(_runs_said(call, command) for command in said.commands):
+        return FIXED
+    if _only_looked(call) and not _only_looked(failed):
+        return None
+    if said.undo and call.name in SHELL_TOOLS and failed.file_path:
+        for intent in intents(call.command):
+            if intent.program == "git" and intent.sub in _PUTS_BACK and intent.flags <= {"--"}:
+                if any(_same_path(_unix(failed.file_path), p) for p in _paths_of(intent)):
+                    return WORKED_AROUND
+    text = _said_text(call)
+    if any(_names_word(text, name.lower()) for name in said.names):
+        return WORKED_AROUND
+    return None
+
+
 def _got_further(text: str, later: str, key: str) -> bool:
     """Whether a later failure with this key line got further before it: every line the
     failed run printed before its key line, the later run printed too, in order, then more.
@@ -10429,6 +10567,12 @@ def _taken_over(
                     )
                 )
             ):
+                if _said(call, errors[seen]) is not None:
+                    # (rejected with words that said what to do instead: what followed was
+                    # the user's say, not a way through this failure; an Edit of a file not
+                    # read, read, its redo rejected with "revert changes to those files",
+                    # then a git checkout: abandoned by nu49's label)
+                    break
                 if persists(failed.tool_use_id, seen) or folder_change(failed, call):
                     # (or in another folder, as far as its commands tell: `npm run build`
                     # of another package failing on its own missing module got past

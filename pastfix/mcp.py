@@ -59,7 +59,8 @@ _TYPES: dict[str, Any] = {"string": str, "integer": int, "array": list[Any]}
 COMMAND_SAID = (
     " Give the shell command that failed (command), when there is one: a past failure only"
     " worked around on the way to another goal (other packages, other programs) is then"
-    f" `{queries.OTHER_GOAL}`, not the error seen before."
+    f" `{queries.OTHER_GOAL}`, not the error seen before. Without it, a command the error"
+    " shows above its exit status is read as it."
 )
 
 INSTRUCTIONS = (
@@ -347,7 +348,8 @@ def create_server(db_path: Path) -> MCPServer:
             try:
                 if name == "find_past_fix":
                     error, limit = str(params["error"]), int(str(params["limit"]))
-                    command = str(params.get("command") or "")
+                    # (a command pasted above its exit status, as if given)
+                    command = queries.command_of(error, str(params.get("command") or "")) or ""
                     # one row more than asked: whether the limit left some out
                     rows = queries.with_goals(
                         queries.find_past_fix(conn, error, limit + 1), command

@@ -2065,6 +2065,17 @@ def another_goal(row: dict[str, Any], tool: str | None, target: str | None) -> b
 COMMAND_TOOL = "Bash"
 
 
+def command_of(error: str, command: str | None) -> str | None:
+    """The command that failed with a pasted error, as `pastfix find` and the MCP tool read
+    it: the one given (`--command`, the tool's `command`), else the one the paste shows
+    above its exit status (signatures.echoed_command: `lsof -i :3001`, then `Exit code 1`),
+    as if given: a paste of both had any program's failures first, and no line saying how
+    that program's ended (cards.same_program_line), where one with --command had both."""
+    if command and command.strip():
+        return command
+    return signatures.echoed_command(paste_text(error))
+
+
 def with_goals(rows: list[dict[str, Any]], command: str | None) -> list[dict[str, Any]]:
     """find_past_fix rows for a caller that names the command that failed, as the hook's
     event does (`pastfix find --command`, the MCP tool's `command`): each marked

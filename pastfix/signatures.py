@@ -505,6 +505,13 @@ _WRAPPED = lazy(r"^\s*<tool_use_error>(.*?)(?:</tool_use_error>\s*)?$", re.S)
 # a call's result (`  ⎿  Error: Exit code 128`, then the command's output). It says how the
 # command ended, never what went wrong: no key line while another line is there (status_of).
 _STATUS_LINE = lazy(r"(?:⎿\s*)?(?:Error: )?(Exit code -?\d+)\s*$")
+# The other agents' words for it, as their terminals and tool results show it: Codex's
+# `Exit code: 1` and `Process exited with code 1`, Gemini CLI's `Exit Code: 1`, Copilot
+# CLI's `<exited with exit code 1>` (pastfix.queries' _BARE_STATUS reads a paste of them).
+_AGENT_STATUS_LINE = lazy(
+    r"(?:Error: )?(?:exit code: |process exited with code |<exited with exit code )(-?\d+)>?\s*$",
+    re.IGNORECASE,
+)
 # The start of a failure's text that classify() and exit_status() read.
 HEAD_CHARS = 2000
 # How every agent's reader stores a failed command: `Exit code N` first (exit_status).
@@ -1848,10 +1855,12 @@ def echoed_lines(lines: list[str]) -> set[int]:
     of the call (_CALL_TITLE). Read as
     the key line, the command's words were the error's: an exit status that says only that
     nothing was found (lsof, grep, diff and test end so) was "not seen before" as `lsof -i
-    :<n>`, not read as the exit status it is (a new user's try, ans41 finding 1). A line
-    that names an error outright (names_error: `npm ERR! missing script: build`) is the
-    error's wherever it stands, and a terminal's echo of a key (`^C`) no command."""
-    first = next((i for i, line in enumerate(lines) if line and status_of(line)), None)
+    :<n>`, not read as the exit status it is (a new user's try, ans41 finding 1); above
+    Codex's `Process exited with code 1` or any other agent's words for it (ended_so) too,
+    which it still was. A line that names an error outright (names_error: `npm ERR! missing
+    script: build`) is the error's wherever it stands, and a terminal's echo of a key (`^C`)
+    no command."""
+    first = next((i for i, line in enumerate(lines) if line and ended_so(line)), None)
     if first is None:
         return set()
     return {
@@ -1864,6 +1873,24 @@ def echoed_lines(lines: list[str]) -> set[int]:
             or (_TYPED_COMMAND.match(line) is not None and not names_error(line))
         )
     }
+
+
+def echoed_command(text: str) -> str | None:
+    """The command a pasted text shows above its exit status (echoed_lines), the nearest
+    one, as typed: without its prompt (`$ `), out of the agent's title of the call (`●
+    Bash(lsof -i :3001)`). None when no line stands so. What `pastfix find` and the MCP
+    tool read as the command a paste gives no --command for (`lsof -i :3001`, then `Exit
+    code 1`: that program's failures first, pastfix.queries.with_goals)."""
+    lines = [line.strip() for line in text.splitlines()]
+    echoed = echoed_lines(lines)
+    if not echoed:
+        return None
+    line = lines[max(echoed)]
+    if prompt := _PROMPT.match(line):
+        line = line[prompt.end() :]
+    elif _CALL_TITLE.match(line):
+        line = line[line.index("(") + 1 : line.rindex(")")]
+    return line.strip() or None
 
 
 def _harness_start(text: str) -> bool:
@@ -2008,6 +2035,21 @@ def status_of(line: str) -> str | None:
         return None
     m = _STATUS_LINE.match(line.strip())
     return m.group(1) if m else None
+
+
+def ended_so(line: str) -> str | None:
+    """The exit status a line says alone in any agent's words (status_of's Claude Code
+    `Exit code 1`; _AGENT_STATUS_LINE: Codex's `Process exited with code 1`, ...), as a
+    failure stores it: what a command pasted above stands over (echoed_lines). A command
+    pasted above Codex's was its key line (`lsof -i :<n>`), where above Claude Code's it was
+    none. Only there: the key line of Codex's status pasted under `^C` is that status, of
+    Claude Code's the `^C` (key_line)."""
+    if status := status_of(line):
+        return status
+    if "xit" not in line:
+        return None
+    m = _AGENT_STATUS_LINE.match(line.strip())
+    return status_line(int(m.group(1))) if m else None
 
 
 def _path(m: re.Match[str]) -> str:
@@ -2852,8 +2894,9 @@ def as_output(text: str) -> str:
         source = False
         if not (_PROMPT.match(line) or _FRAME.match(line)):
             kept.append(line)
-    if "Exit code" in text:
-        # the command pasted above its exit status (`lsof -i :3001`, then `Exit code 1`)
+    if "xit" in text:
+        # the command pasted above its exit status (`lsof -i :3001`, then `Exit code 1`, or
+        # any agent's words for it: ended_so)
         echoed = echoed_lines([line.strip() for line in kept])
         kept = [line for i, line in enumerate(kept) if i not in echoed]
     return "\n".join(kept)

@@ -1836,6 +1836,13 @@ def test_find_of_an_exit_status_with_the_command_shows_its_programs_failures_fir
     # without the command, as it was: no such line
     plain = CliRunner().invoke(cli, ["find", "Exit code 1", str(db), "-n", "2"])
     assert "of them ran" not in plain.stdout and "npm test" in plain.stdout.split("\n\n")[1]
+    # the command pasted above its exit status (Codex's words for it too) is the command,
+    # as if --command gave it: it was any program's failures, and no such line
+    for pasted in ("rg -n useAuthToken src/\nExit code 1", "$ rg -n x src\nExit code: 1"):
+        echoed = CliRunner().invoke(cli, ["find", pasted, str(db), "-n", "2"])
+        head, first = echoed.stdout.split("\n\n")[:2]
+        assert "ran:    rg -n useLegacyHook src/" in first, echoed.stdout
+        assert "1 of them ran rg too: 1 answered." in head, head
 
 
 @pytest.mark.parametrize(

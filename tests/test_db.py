@@ -3039,7 +3039,8 @@ def test_a_call_rejected_with_the_users_words_is_no_fix_and_a_warmup_no_failure(
     assert rows == [
         # the command the user said, run, got past the missing script: not the rejected call
         ("t1", 1, "error", "fixed", "t3"),
-        ("t2", 1, "rejected", "declined", None),
+        # and it is what the user's words on rejecting it quoted: that rejection's fix too
+        ("t2", 1, "rejected", "fixed", "t3"),
         ("t3", 0, None, None, None),
         ("w1", 0, None, None, None),
     ]

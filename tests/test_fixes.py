@@ -9576,6 +9576,96 @@ def test_a_rejected_call_nothing_made_again_is_the_users_no():
     assert fix.outcome == fixes.NOT_FIXED
 
 
+def test_a_rejection_is_fixed_by_doing_what_the_users_words_named():
+    """A call the user rejected with words that name what to do instead: a command they
+    quoted, run (`Use command "yarn test_webdb --grep=..."`, then that run, failing on the
+    test it ran: it got past the "no"), is fixed; a name they gave, acted on (`Should we
+    reuse BudgetSyncType?`, then an edit using it), or the rejected edit's file put back
+    when they said to revert, is worked around (nu49's held-out set: 3 stored declined,
+    labelled fixed, worked around, worked around). Words that name nothing, a look at what
+    they named, a name the rejected call held itself, stay declined, as does an earlier
+    failure whose retry they rejected."""
+    from pastfix import transcripts
+
+    def said(words):
+        return transcripts.REJECTED_SAID + words
+
+    test = call(
+        command="cd /w/lib && yarn test Parser --grep 'clears'", failed=True, kind="rejected"
+    )
+    webdb = call(command="cd /w/lib && yarn test_webdb --grep='clears goal'", failed=True)
+    errors = {
+        test.tool_use_id: said('Use command "yarn test_webdb --grep="My test"" with its name'),
+        webdb.tool_use_id: "Exit code 1\n  1 failing\n  AssertionError: expected 0 to equal 1",
+    }
+    fix = run([test, webdb], errors)[test.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, webdb.tool_use_id)
+    # words that name nothing: the next run is no redo of the rejected one
+    errors[test.tool_use_id] = said("I made db change.  Try running test again")
+    assert run([test, webdb], errors)[test.tool_use_id].outcome == fixes.DECLINED
+
+    edit = call(
+        "Edit", file_path="/w/lib/app/viewModels/MonthViewModel.ts", failed=True, kind="rejected"
+    )
+    diff = call(command="git diff lib/app/viewModels/MonthViewModel.ts")
+    back = call(command="git checkout lib/app/viewModels/MonthViewModel.ts")
+    words = "I don't want changes to the ViewModel files.  Let's revert changes to those files."
+    found = run([edit, diff, back], {edit.tool_use_id: said(words)})
+    fix = found[edit.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, back.tool_use_id)
+    # a failure before it whose retry the user rejected so: theirs, not its way through
+    unread = call(
+        "Edit", file_path="/w/lib/app/viewModels/MonthViewModel.ts", failed=True, kind="not_read"
+    )
+    read = call("Read", file_path="/w/lib/app/viewModels/MonthViewModel.ts")
+    errors = {
+        unread.tool_use_id: "<tool_use_error>File has not been read yet.</tool_use_error>",
+        edit.tool_use_id: said(words),
+    }
+    found = run([unread, read, edit, diff, back], errors)
+    assert found[unread.tool_use_id].outcome == fixes.NOT_FIXED
+
+    write = call(
+        "Write",
+        file_path="/w/lib/constants/BackfillState.ts",
+        failed=True,
+        kind="rejected",
+        input=json.dumps({"content": "export enum BackfillState {}"}),
+    )
+    enum = call(
+        "Write",
+        file_path="/w/lib/constants/InitialLoadState.ts",
+        input=json.dumps({"content": "export enum InitialLoadState {}"}),
+    )
+    uses = call(
+        "Edit",
+        file_path="/w/lib/managers/SyncManager.ts",
+        input=json.dumps({"old_string": "x", "new_string": "BudgetSyncType.Bootstrap"}),
+    )
+    errors = {write.tool_use_id: said("Should we reuse BudgetSyncType?  Maybe a map of them?")}
+    fix = run([write, enum, uses], errors)[write.tool_use_id]
+    assert (fix.outcome, fix.confirmed_by) == (fixes.WORKED_AROUND, uses.tool_use_id)
+    assert steps(fix)[0] == (enum.tool_use_id, None)
+    # a name the rejected call held is what was rejected; a look at a name acts on nothing
+    errors = {write.tool_use_id: said("Why BackfillState? Read /w/lib/managers/SyncManager.ts")}
+    look = call("Read", file_path="/w/lib/managers/SyncManager.ts")
+    other = call(
+        "Edit",
+        file_path="/w/lib/managers/Other.ts",
+        input=json.dumps({"old_string": "x", "new_string": "BackfillState.Done"}),
+    )
+    assert run([write, look, other], errors)[write.tool_use_id].outcome == fixes.DECLINED
+    # a question rejected to clarify: Claude Code's words quote it with the answers given,
+    # which the plan then used, a talk with the user, no fix
+    ask = call("AskUserQuestion", failed=True, kind="rejected", input='{"questions": []}')
+    plan = call("Write", file_path="/p/plan.md", input='{"content": "PostgreSQL + docker"}')
+    clarify = (
+        'The user wants to clarify these questions.\n- "Which database?"\n  Answer: PostgreSQL'
+    )
+    errors = {ask.tool_use_id: said(clarify)}
+    assert run([ask, plan], errors)[ask.tool_use_id].outcome == fixes.DECLINED
+
+
 def test_a_look_cancelled_beside_a_failed_call_and_not_run_again_is_cancelled():
     """A look Claude Code cancelled because a call sent beside it failed never ran: nothing
     running it again, it is 'cancelled', not 'not fixed' (real + sets 30-40: 4 such, not a

@@ -1211,3 +1211,8 @@ def test_find_past_fix_of_an_exit_status_with_the_command_gives_its_programs_fai
     plain = anyio.run(lambda: ask(limit=2))
     assert "of them ran" not in plain["notice"]
     assert [row["session_id"] for row in plain["rows"]] != ["rg", "npm0"]
+    # the command pasted above its exit status is the command, as if given
+    pasted = "rg -n useAuthToken src/\nProcess exited with code 1"
+    echoed = anyio.run(lambda: ask(limit=2, error=pasted))
+    assert [row["session_id"] for row in echoed["rows"]][0] == "rg", echoed["rows"]
+    assert "1 of them ran rg too: 1 answered." in echoed["notice"], echoed["notice"]

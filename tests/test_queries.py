@@ -4739,6 +4739,29 @@ def test_a_command_pasted_above_its_exit_status_names_no_error(look_alikes, comm
 
 
 @pytest.mark.parametrize(
+    "status",
+    ["Process exited with code 1", "Exit code: 1", "Exit Code: 1", "<exited with exit code 1>"],
+)
+def test_a_command_pasted_above_any_agents_exit_status_names_no_error(look_alikes, status):
+    """Codex's `Process exited with code 1` (and `Exit code: 1`), Gemini CLI's `Exit Code:
+    1`, Copilot CLI's `<exited with exit code 1>`: each is the exit status Claude Code's
+    `Exit code 1` is, and the command pasted above it was still the key line, `lsof -i
+    :<n>` (signatures.echoed_lines read Claude Code's alone)."""
+    pasted = f"lsof -i :3001\n{status}"
+    assert signatures.ended_so(status) == "Exit code 1"
+    assert signatures.key_line(pasted) == status
+    assert signatures.echoed_command(pasted) == "lsof -i :3001"
+    assert queries.says_little(pasted)
+    assert queries.bare_status(pasted) == 1
+    found = queries.find_past_fix(look_alikes, pasted)
+    assert found[0]["tool_use_id"] == "a2"
+    assert {r["matched"] for r in found} == {queries.EXIT_STATUS}
+    # a line that says more than the status is none (Go's own `exit status 1` is output)
+    for line in (f"{status} after 3s", "exit status 1", f"echo {status}"):
+        assert signatures.ended_so(line) is None, line
+
+
+@pytest.mark.parametrize(
     ("pasted", "key"),
     [
         # an error above the status names it, wherever it stands

@@ -59,8 +59,8 @@ BUSY_TIMEOUT = 60.0
 # rules (~130M instructions, ~20 ms) to compare them with the index's, as
 # pastfix.prepare.REDACTION_VERSION is for redaction. Raise one when its rules change:
 # the next build recomputes every stored signature and kind, or every fix.
-SIGNATURE_VERSION = 45
-FIX_VERSION = 93
+SIGNATURE_VERSION = 46
+FIX_VERSION = 94
 
 
 # SQLite page cache for the build (negative = KiB).

@@ -1686,6 +1686,8 @@ def _element(m: re.Match[str]) -> bool:
 # `│ NAME │ VALUE │`), which tells a table from a line of two words as its rule of dashes
 # does (see RULES).
 _TABLE_HEADS = tuple(gap + word for gap in ("  ", "\t", "│ ", "| ") for word in ("Value", "VALUE"))
+# (REDACTION_VERSION 38: a Markdown table's `| name | value |`, its header in lower case)
+_BOXED_HEADS = tuple(gap + "value" for gap in ("│ ", "| "))
 
 
 def _table_secret(m: re.Match[str]) -> bool:
@@ -1710,6 +1712,8 @@ def _table_secret(m: re.Match[str]) -> bool:
     if gap == " " and not _below_a_column(text, line, m.start("value") - line):
         return False
     value = m.group("value")
+    if boxed and _mixed(value) and _assigned_secret(name, value, True):
+        return True  # (a cell's password, `| DB_PASSWORD | Marble637#rib |`: REDACTION_VERSION 38)
     return _generated(value, 8) and _assigned_secret(name, value, False)
 
 
@@ -2029,6 +2033,8 @@ _READS_PASSWORD = (
     "sudo ",
     "passwd --stdin",
     "chpasswd",
+    # (REDACTION_VERSION 38: cryptsetup, which reads a passphrase from a pipe)
+    "cryptsetup ",
 )
 _ECHO_MAX = 400
 _HERE_MAX = 300
@@ -3462,6 +3468,261 @@ def _foreign_password(m: re.Match[str]) -> bool:
     return _LETTERS.sub("", value).lower() not in _STANDS_IN
 
 
+# REDACTION_VERSION 38 (sec44: of 202 shapes planted in 618 places, the kept ones).
+
+# A password given to a call that takes a user and a password, in that order: requests'
+# and httpx's `auth=('u', 'PW')`, `HTTPBasicAuth('u', 'PW')`, aiohttp's `BasicAuth(...)`,
+# .NET's `new NetworkCredential("u", "PW")`, Java's `new PasswordAuthentication("u",
+# "PW".toCharArray())`, Apache's `UsernamePasswordCredentials(...)`, Mongo's
+# `db.changeUserPassword("u", "PW")`, smtplib's and ftplib's `.login("u", "PW")`, and JDBC's
+# `DriverManager.getConnection(url, "u", "PW")` (its URL first). The user a string or a
+# name; the password a string of no spaces, judged as a quoted value given to `password`.
+_CALL_USER = r"(?:\"[^\"\\\n]{0,200}\"|'[^'\\\n]{0,200}'|[A-Za-z_][\w.]{0,100})"
+_CREDENTIAL_CALL_NAMES = (
+    *("HTTPBasicAuth(", "HTTPDigestAuth(", "HTTPProxyAuth(", "BasicAuth(", "DigestAuth("),
+    *("NetworkCredential(", "PasswordAuthentication(", "UsernamePasswordCredentials("),
+    *("changeUserPassword(", ".login("),
+)
+_CREDENTIAL_CALL = (
+    r"(?:(?<![\w.])auth[^\S\n]?=[^\S\n]?[(\[]"
+    r"|getConnection\(\s{0,10}(?:\"[^\"\\\n]{0,300}\"|[A-Za-z_][\w.]{0,100})\s{0,10},"
+    r"|(?:" + "|".join(re.escape(name) for name in _CREDENTIAL_CALL_NAMES) + r"))"
+    r"\s{0,10}" + _CALL_USER + r"\s{0,10},\s{0,10}"
+    r"(?P<q>[\"'])(?P<value>[^\s\"'\\]{1,200})(?P=q)(?=\s{0,10}[,)\].])"
+)
+_CREDENTIAL_CALL_ANCHORS = (
+    "auth=(",
+    "auth = (",
+    "auth=[",
+    "getConnection(",
+    *_CREDENTIAL_CALL_NAMES,
+)
+
+
+def _called_password(m: re.Match[str]) -> bool:
+    """A password given to a call (see _CREDENTIAL_CALL): not a variable's `$`, nor what a
+    quoted value given to `password` would not be (a placeholder, a stand-in, a name)."""
+    value = m.group("value")
+    return not value.startswith("$") and _assigned_secret("password", value, True)
+
+
+# PowerShell's `ConvertTo-SecureString 'PW' -AsPlainText -Force` (or `-String 'PW'`, its
+# options in any order): the string, when `-AsPlainText` stands in the same command.
+_SECURE_STRING = (
+    r"(?i:ConvertTo-SecureString)(?:[^\S\n]{1,10}-(?i:AsPlainText|Force)){0,4}"
+    r"[^\S\n]{1,10}(?:-(?i:String)[^\S\n]{1,10})?"
+    r"(?P<q>[\"'])(?P<value>[^\"'`\n]{1,200})(?P=q)"
+)
+_AS_PLAIN_TEXT = lazy(r"(?i)-AsPlainText")
+_PS_COMMAND_END = 200
+
+
+def _plain_secure_string(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    if m.group("q") == '"' and "$" in value:
+        return False  # (a variable, expanded in double quotes)
+    if not _assigned_secret("password", value, True):
+        return False
+    text = m.string
+    head = text[m.start() : m.start("value")]
+    stop = _command_end(text, m.end(), min(len(text), m.end() + _PS_COMMAND_END))
+    return _AS_PLAIN_TEXT.search(head) is not None or (
+        _AS_PLAIN_TEXT.search(text, m.end(), stop) is not None
+    )
+
+
+# A password given as a DSL's argument, a name that ends in `password` then a space and a
+# quoted string: Gradle's signing config, `storePassword "PW"` / `keyPassword 'PW'`, Chef's
+# and Puppet's `password "PW"`; first on its line or after a `{` or `;`.
+_DSL_PASSWORD = (
+    r"(?i:assw(?:or)?d)[^\S\n](?P<q>[\"'])(?P<value>[^\s\"'\\]{1,200})(?P=q)"
+    r"(?=[^\S\n]*(?:[;,})]|//|#|\r?\n|\Z))"
+)
+_DSL_LEAD = lazy(r"(?:\A|\n|[{;])[^\S\n]*\Z")
+
+
+def _dsl_password(m: re.Match[str]) -> bool:
+    text, start = m.string, m.start()
+    keyword = text[start : m.start("q") - 1]
+    name = _name_before(text, start) + keyword
+    opened = start - (len(name) - len(keyword))
+    if not name[:1].isalpha() or "." in name:
+        return False
+    if _DSL_LEAD.search(text, max(0, opened - 200), opened) is None:
+        return False
+    return _called_password(m)
+
+
+# MongoDB's `db.createUser({user: "app", pwd: "PW", ...})`: `pwd` as an object's key, its
+# value quoted (`PWD=` is the shell's working directory, and `"pwd": "/home/x"` a path).
+_MONGO_PWD = (
+    r"pwd(?P<kq>[\"']?)[^\S\n]{0,3}:[^\S\n]{0,3}(?P<q>[\"'])(?P<value>[^\s\"'\\]{1,200})(?P=q)"
+)
+
+
+def _mongo_pwd(m: re.Match[str]) -> bool:
+    text, start = m.string, m.start()
+    if m.group("kq"):
+        start -= 1
+        if start < 0 or text[start] != m.group("kq"):
+            return False
+    if start and (text[start - 1].isalnum() or text[start - 1] in "_.$-"):
+        return False
+    value = m.group("value")
+    if value.startswith(("/", "~", ".", "$")) or _WINDOWS_PATH.match(value):
+        return False
+    return _called_password(m)
+
+
+# A Wi-Fi pre-shared key: wpa_supplicant's `psk="PW"` (or the 64 hex digits it is hashed to,
+# which join the network as well), NetworkManager's `psk=PW`, hostapd's `wpa_psk=`.
+_PSK = (
+    r"(?:(?<![\w.-])|(?<=wpa_))(?i:psk)[^\S\n]{0,3}=[^\S\n]{0,3}"
+    r"(?P<open>\")?(?P<value>(?(open)[^\"\\\n]{8,63}|[^\s\"'`\\]{8,64}))(?(open)\"|(?=\s|\Z))"
+)
+
+
+def _psk(m: re.Match[str]) -> bool:
+    value = m.group("value")
+    if value.startswith(_MARKED) or _PLACEHOLDER.match(value) or value.startswith("$"):
+        return False
+    return _assigned_secret("password", value, True)
+
+
+# A password printed by what made it, alone on the line after the one that introduces it
+# (Jenkins' `Please use the following password to proceed to installation:`, then a blank
+# line and the password; Elasticsearch's `Password for the elastic user (reset with ...):`)
+# or after `is :` on that line (`The generated password for the elastic built-in superuser is
+# : PW`): one word that looks generated, the line's last.
+_PRINTED_PASSWORD = (
+    r"(?i:assw(?:or)?d)[^\n:]{0,100}"
+    r"(?:[^\S\n]is[^\S\n]?:[^\S\n]{1,3}|:[^\S\n]*\r?\n(?:[^\S\n]*\r?\n)?[^\S\n]*)"
+    r"(?P<value>[^\s\"'`\\]{12,200})[^\S\n]*(?=\r?\n|\Z)"
+)
+
+
+def _printed_password(m: re.Match[str]) -> bool:
+    """One word that looks generated, or of a generated password's letters of both cases,
+    digits and symbols (Elasticsearch's `Vy*xIW5LWnzML_EjURi0`), not of code's."""
+    value = m.group("value")
+    if _generated(value, 12):
+        return True
+    return (
+        _PASSWORD_CHARS.fullmatch(value) is not None
+        and _LOWER.search(value) is not None
+        and _UPPER.search(value) is not None
+        and _random_looking(value)
+        and _assigned_secret("password", value, True)
+    )
+
+
+_PASSWORD_CHARS = lazy(r"[A-Za-z0-9!#$%&*+=?@^_~-]+")
+
+
+# An expect script's answer to a password prompt: `expect "password:"` (or `"*assword*"`,
+# `{Passphrase}`), then `send "PW\r"` on its line or the next.
+_EXPECT_SEND = (
+    r"expect(?:[^\S\n]{1,10}-[a-z]{1,10}){0,4}[^\S\n]{1,10}[\"{][^\"{}\n]{0,60}"
+    r"(?i:assw|assphrase)[^\"{}\n]{0,60}[\"}][^\S\n]{0,10}(?:\{[^\S\n]{0,10}|\r?\n[^\S\n]{0,40})"
+    r"send(?:[^\S\n]{1,10}--)?[^\S\n]{1,10}\"(?P<value>[^\s\"\\$\[]{1,200})(?:\\[rn]){0,2}\""
+)
+
+
+def _sent_password(m: re.Match[str]) -> bool:
+    return _assigned_secret("password", m.group("value"), True)
+
+
+# `pwd for the router is PW`: the words people shorten `password` to, before the account
+# it is for and a linking verb (as _SHORT_PASSWORD reads `password for X is PW`).
+_ABBREVIATED_PASSWORD = (
+    r"(?<![\w.$/-])(?P<keyword>(?i:pwd|pw|pass))"
+    r"(?P<whose> for (?:the )?[A-Za-z0-9_.@-]{1,32}(?: (?:user|account|login))?)"
+    r"(?P<link> (?:was set|is set|is now|is|was|set) to | is now | is | was )"
+    r"(?P<value>[^\s\"'`\\()\[\]{}<>|;,$/][^\s\"'`\\()\[\]{}<>|;,/]{4,62}"
+    r"[^\s\"'`\\()\[\]{}<>|;,/.:])"
+    r"(?=[.,;:]?(?:\s|\Z|[)\"'`\]]))"
+)
+_ABBREVIATED_ANCHORS = tuple(
+    case + " for " for word in ("pwd", "pw", "pass") for case in (word, word.title(), word.upper())
+)
+
+# A Google app password, four groups of four lower-case letters (`abcd efgh ijkl mnop`), after
+# `app password` (or `app-specific password`) and a colon or `is`; no group a word of a
+# sentence's or a stand-in's.
+_APP_PASSWORD = (
+    r"(?i:app(?:[- ]specific)?[ -]passwords?)[^\n:]{0,30}?(?::|[^\S\n]is)[^\S\n]{0,3}"
+    r"(?P<q>[\"'`])?(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4})(?![\w-])"
+)
+_APP_PASSWORD_ANCHORS = tuple(
+    lead + rest
+    for lead in ("app", "App", "APP")
+    for rest in (" password", " Password", " PASSWORD", "-specific password", "-Specific Password")
+)
+
+
+def _app_password(m: re.Match[str]) -> bool:
+    groups = m.group("value").split()
+    if len(set(groups)) < 3:
+        return False  # `xxxx xxxx xxxx xxxx`
+    return not any(g in _PROSE_WORDS or g in _STAND_IN_WORDS or g in _ENGLISH_FOURS for g in groups)
+
+
+# Common four-letter words, of which an app password's random letters hold none: `this
+# will work fine` after `app password is` is a sentence.
+_ENGLISH_FOURS = frozenset(
+    (
+        "this that with will work fine from your have been what when them they then than"
+        " also only just like make need does done here there were into more most some such"
+        " each over very much many must back down both good well long same case used"
+        " text code file line time note step test pass fail able sure once next last less"
+        " mail sign auth gmail"
+    ).split()
+)
+
+# A wallet's seed phrase (BIP39's 12, 15, 18, 21 or 24 words of 3 to 8 letters) after
+# `seed phrase`, `mnemonic` or `recovery phrase` and `is`, a colon or `=`: the longest such
+# count of words up to where the sentence goes on (a word of _PROSE_WORDS after them), a
+# third of them at most words of a sentence's.
+_SEED_PHRASE = lazy(
+    r"(?i:seed[ -]phrase|seed words|mnemonic(?: phrase)?|recovery phrase)"
+    r"(?:[^\S\n]{1,3}(?:is|was)[^\S\n]{1,3}|[^\S\n]{0,3}[:=][^\S\n]{0,3})"
+    r"(?P<q>[\"'`])?(?P<value>[a-z]{3,8}(?: [a-z]{3,8}){11,40})"
+)
+# (each word's letters after its first, in the cases people write it: the phrase is matched
+# from the letter before)
+_SEED_ANCHORS = (
+    *("eed phrase", "eed Phrase", "EED PHRASE", "eed-phrase", "eed words", "eed Words"),
+    *("nemonic", "NEMONIC", "ecovery phrase", "ecovery Phrase", "ECOVERY PHRASE"),
+)
+_SEED_COUNTS = (24, 21, 18, 15, 12)
+
+
+def _seed_phrases(text: str) -> Iterator[tuple[int, int]]:
+    done = 0
+    for at in _anchor_starts(text, _SEED_ANCHORS):
+        at -= 1
+        if at < done or at < 0 or (at and text[at - 1].isalnum()):
+            continue
+        m = _SEED_PHRASE.match(text, at)
+        if m is None:
+            continue
+        words = m.group("value").split(" ")
+        rest = m.end()
+        for k in _SEED_COUNTS:
+            if k > len(words):
+                continue
+            if k == len(words):
+                ends = rest == len(text) or not text[rest].isalnum()
+            else:
+                ends = words[k] in _PROSE_WORDS
+            if ends and sum(w in _PROSE_WORDS for w in words[:k]) * 3 <= k:
+                start = m.start("value")
+                end = start + len(" ".join(words[:k]))
+                done = end
+                yield start, end
+                break
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "private-key",
@@ -3813,7 +4074,8 @@ RULES: tuple[Rule, ...] = (
             # up to 40 spaces or tabs, 3 with a line break)
             r"(?:(?P<bold>\*\*?)?"
             + _GAP
-            + r"(?:=>|[:=])(?(bold)|(?P<bolder>\*\*?)?)"
+            # (REDACTION_VERSION 38: a Makefile's `:=`, `::=` and `?=`, Go's `:=`)
+            + r"(?:=>|::?=|\?=|[:=])(?(bold)|(?P<bolder>\*\*?)?)"
             + _VALUE_GAP
             + r"|(?P<prose>[^\S\n]{1,3}(?:(?:is|was)[^\S\n]{1,3})?\(?(?=`)))"
             # (a value in brackets, as a YAML plain scalar may be: `PASSWORD: (1HVo%Jcuz3)`)
@@ -4002,7 +4264,7 @@ RULES: tuple[Rule, ...] = (
         _table_secret,
         tuple(_NAME_KEYWORD_ANCHORS),
         keyword=True,
-        needs=("  -----", "\t-----", *_TABLE_HEADS),
+        needs=("  -----", "\t-----", *_TABLE_HEADS, *_BOXED_HEADS),
         kind_of=_assigned_kind,
     ),
     Rule(
@@ -4350,6 +4612,77 @@ RULES: tuple[Rule, ...] = (
         ),
         keyword=True,
     ),
+    # REDACTION_VERSION 38: a password given to a call (see _CREDENTIAL_CALL), to PowerShell's
+    # ConvertTo-SecureString, to a DSL's `storePassword "PW"`, to Mongo's `pwd:`; a Wi-Fi key;
+    # a password printed after the line that introduces it, sent by an expect script, told
+    # after `pwd for X is`; a Google app password, a wallet's seed phrase
+    Rule(
+        "password",
+        _CREDENTIAL_CALL,
+        "value",
+        _called_password,
+        _CREDENTIAL_CALL_ANCHORS,
+        at_anchors=True,
+    ),
+    Rule(
+        "password",
+        _SECURE_STRING,
+        "value",
+        _plain_secure_string,
+        ("ConvertTo-SecureString", "convertto-securestring", "ConvertTo-Securestring"),
+        at_anchors=True,
+    ),
+    Rule(
+        "password",
+        _DSL_PASSWORD,
+        "value",
+        _dsl_password,
+        tuple(w + " " + q for w in ("assword", "ASSWORD", "asswd", "ASSWD") for q in "\"'"),
+        at_anchors=True,
+    ),
+    Rule(
+        "password",
+        _MONGO_PWD,
+        "value",
+        _mongo_pwd,
+        # (and as JSON text writes the key, `pwd\":`: the text is decoded where one is)
+        ("pwd:", "pwd :", 'pwd":', "pwd':", 'pwd\\":'),
+        at_anchors=True,
+    ),
+    Rule(
+        "password",
+        _PSK,
+        "value",
+        _psk,
+        ("psk=", "psk =", "PSK=", "PSK =", "Psk="),
+        at_anchors=True,
+    ),
+    Rule(
+        "password",
+        _PRINTED_PASSWORD,
+        "value",
+        _printed_password,
+        ("assw", "ASSW"),
+        at_anchors=True,
+    ),
+    Rule(
+        "password",
+        _EXPECT_SEND,
+        "value",
+        _sent_password,
+        ('expect "', "expect {", "expect -"),
+        at_anchors=True,
+    ),
+    Rule(
+        "password",
+        _ABBREVIATED_PASSWORD,
+        "value",
+        _short_password,
+        _ABBREVIATED_ANCHORS,
+        at_anchors=True,
+    ),
+    Rule("password", _APP_PASSWORD, "value", _app_password, _APP_PASSWORD_ANCHORS, at_anchors=True),
+    Rule("secret", "seed phrase", anchors=_SEED_ANCHORS, find=_seed_phrases),
 )
 
 # An escape that hides from the rules the character it stands for: JSON's `\u0061` and

@@ -4907,3 +4907,175 @@ def test_a_token_whose_parts_a_dot_joins_is_redacted(text):
 )
 def test_a_dotted_name_of_code_is_kept(text):
     assert redact(text) == (text, {})
+
+
+# REDACTION_VERSION 38: a password given to a call, to PowerShell's ConvertTo-SecureString, to
+# a DSL, to Mongo's `pwd:`; a Wi-Fi key; a password printed after the line that introduces
+# it, sent by an expect script, told after `pwd for X is`; a Makefile's `:=`, a password fed
+# to cryptsetup, a Markdown table's lower-case `value`; a Google app password, a seed phrase.
+_GIVEN = st.one_of(_CHOSEN, _RANDOM_SHORT).filter(lambda v: len(v) >= 8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    password=_GIVEN,
+    how=st.sampled_from(
+        [
+            "r = requests.get(url, auth=('admin', '{}'))\n",
+            "resp = httpx.post(u, auth = ('svc', \"{}\"), json=body)",
+            "s.auth = HTTPBasicAuth(user, '{}')",
+            'Connection c = DriverManager.getConnection(url, "app", "{}");\n',
+            'conn = DriverManager.getConnection("jdbc:mysql://db:3306/app", user,\n    "{}");',
+            'var cred = new NetworkCredential("svc", "{}", "CORP");\n',
+            'new PasswordAuthentication("bob", "{}".toCharArray())',
+            "server.login('me@example.com', '{}')\n",
+            'db.changeUserPassword("app", "{}")',
+            "$pw = ConvertTo-SecureString '{}' -AsPlainText -Force",
+            '$s = ConvertTo-SecureString -String "{}" -AsPlainText -Force',
+            "release {{\n    storePassword \"{}\"\n    keyPassword '{}'\n}}\n",
+            'mongosh --eval \'db.createUser({{user: "app", pwd: "{}", roles: []}})\'',
+            '{{"user": "app", "pwd": "{}"}}',
+            'network={{\n  ssid="home"\n  psk="{}"\n}}\n',
+            "[wifi-security]\nkey-mgmt=wpa-psk\npsk={}\n",
+            'spawn ssh root@host\nexpect "password:"\nsend "{}\\r"\ninteract\n',
+            'expect "*assword*" {{ send "{}\\r" }}',
+            "pwd for the router is {}",
+            "the pw for admin was set to {}.",
+            "DEPLOY_PASSWORD := {}\ndeploy:\n\t./deploy.sh\n",
+            "DB_PASSWORD ?= {}\n",
+            "echo -n '{}' | cryptsetup luksOpen /dev/sdb1 vault -",
+            "| name | value |\n|---|---|\n| DB_PASSWORD | {} |\n",
+        ]
+    ),
+)
+def test_a_password_given_where_version_37_kept_it_is_never_kept(password, how):
+    text = how.format(password, password)
+    assert password not in redact(text)[0], text
+    assert password not in redact_json(json.dumps({"content": text}))[0], text
+
+
+def _made(value):
+    """A password a program made: random-looking, of both cases when not all hex (and not
+    starting as a mask does, `*`)."""
+    if not redact_module._random_looking(value) or redact_module._PLACEHOLDER.match(value):
+        return False
+    return set(value) <= set("0123456789abcdef") or (
+        re.search("[a-z]", value) is not None and re.search("[A-Z]", value) is not None
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    password=st.one_of(
+        st.text(alphabet="0123456789abcdef", min_size=32, max_size=32),
+        st.text(alphabet=string.ascii_letters + string.digits + "*_=+-", min_size=20, max_size=20),
+    ).filter(_made),
+    how=st.sampled_from(
+        [
+            "Please use the following password to proceed to installation:\n\n{}\n\n"
+            "This may also be found at: /var/jenkins_home/secrets/initialAdminPassword\n",
+            "The generated password for the elastic built-in superuser is : {}\n",
+            "Password for the elastic user (reset with `bin/elasticsearch-reset-password -u"
+            " elastic`):\n  {}\n",
+        ]
+    ),
+)
+def test_a_password_printed_below_or_after_what_introduces_it_is_never_kept(password, how):
+    text = how.format(password)
+    assert password not in redact(text)[0], text
+
+
+_SEED_WORD = _PASSPHRASE_WORD.filter(lambda w: len(w) <= 8)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    words=st.sampled_from([12, 15, 18, 24]).flatmap(
+        lambda n: st.lists(_SEED_WORD, min_size=n, max_size=n)
+    ),
+    how=st.sampled_from(
+        [
+            "my wallet seed phrase is {}",
+            "Mnemonic: {}\n",
+            'MNEMONIC="{}"',
+            "the recovery phrase was {} and I lost the paper",
+        ]
+    ),
+)
+def test_a_seed_phrase_is_never_kept(words, how):
+    text = how.format(" ".join(words))
+    redacted = redact(text)[0]
+    assert not any(" ".join(words[i : i + 3]) in redacted for i in range(len(words) - 2)), text
+
+
+_APP_GROUP = st.text(alphabet=string.ascii_lowercase, min_size=4, max_size=4).filter(
+    lambda g: (
+        g not in redact_module._PROSE_WORDS
+        and g not in redact_module._STAND_IN_WORDS
+        and g not in redact_module._ENGLISH_FOURS
+    )
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    groups=st.lists(_APP_GROUP, min_size=4, max_size=4, unique=True),
+    how=st.sampled_from(
+        [
+            "use this Gmail app password: {}",
+            "The App Password is {}.",
+            "app-specific password: `{}`",
+        ]
+    ),
+)
+def test_a_google_app_password_is_never_kept(groups, how):
+    password = " ".join(groups)
+    text = how.format(password)
+    assert password not in redact(text)[0], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # calls given no password, or a name, a placeholder, a variable
+        "r = requests.get(url, auth=(user, password))",
+        "auth=('admin', 'password')",
+        "auth=('admin', os.environ['PW'])",
+        "HTTPBasicAuth('user', 'changeme')",
+        'new NetworkCredential("svc", pwd)',
+        'DriverManager.getConnection(url, "sa", "")',
+        "server.login(user, self.password)",
+        "page.login('admin', 'admin')",
+        "$pw = ConvertTo-SecureString $plain -AsPlainText -Force",
+        '$pw = ConvertTo-SecureString "$env:PW" -AsPlainText -Force',
+        "ConvertTo-SecureString 'Winter2026!x'",
+        # a DSL's word, a prompt's text, a path
+        'storePassword System.getenv("STORE_PW")',
+        'print("Wrong password "+x)',
+        'label "Password" do',
+        'raise "wrong password" unless ok',
+        '"pwd": "/home/dev/project"',
+        "cwd: '/srv/app', pwd: '/srv/app'",
+        "key_mgmt=WPA-PSK",
+        "psk=$WIFI_PSK",
+        # a prompt and what follows it
+        "Enter password:\n\nLogin Succeeded\n",
+        "[sudo] password for dev:\nSorry, try again.\n",
+        "password:\n  required: true\n",
+        'expect "password:"\nsend "$password\\r"\n',
+        "the pass for the test is flaky",
+        "pwd for the repo is /home/dev/repo",
+        # Go's and a Makefile's assignments of code and names
+        'token := os.Getenv("TOKEN")',
+        'password := r.FormValue("password")',
+        "TOKEN_FILE ?= ~/.config/token",
+        # app passwords and seed phrases that are sentences
+        "App password: this will work fine",
+        "app password: xxxx xxxx xxxx xxxx",
+        "the mnemonic is stored in the keystore and never leaves the device at all",
+        "seed phrase: write down the twelve words your wallet shows you and keep them safe offline",
+        "| name | value |\n|---|---|\n| DB_PASSWORD | required |\n",
+    ],
+)
+def test_what_version_38_reads_is_kept_where_it_holds_no_secret(text):
+    assert redact(text) == (text, {})

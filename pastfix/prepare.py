@@ -143,7 +143,11 @@ Printing = dict[str, "Told"]
 # 37: a password told in another language (`mein Passwort ist X`, `パスワードは X`: letters and
 # digits both), passphrases of up to 128 letters or twelve words and one that `and` or `but`
 # ends, `log in with admin / X`, a token whose parts a dot joins (`sk.eyJ1...`).
-REDACTION_VERSION = 37
+# 38: credentials given to a call (`auth=('u', 'p')`, `NetworkCredential`, JDBC's
+# `getConnection`), `ConvertTo-SecureString -AsPlainText`, Gradle's `storePassword "p"`,
+# Mongo's `pwd:`, `psk=`, a password printed on its own line (Jenkins, Elastic), expect's
+# `send`, Makefile's `:=`, `| cryptsetup`, a `value` column, app passwords, seed phrases.
+REDACTION_VERSION = 38
 
 
 def prepare(

@@ -9636,3 +9636,17 @@ def test_a_script_read_into_a_variable_and_run_then_encoded_shows_its_change():
     fix = run([failed, retry], {failed.tool_use_id: error}, outputs)[failed.tool_use_id]
     assert (fix.outcome, fix.confirmed_by) == (fixes.FIXED, retry.tool_use_id)
     assert fix.remedy and fix.remedy[0].change
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(alphabet="~/ab.\t\n\u00a0'\"x", max_size=30),
+    st.text(alphabet="~/ab.x", min_size=1, max_size=6),
+)
+def test_a_word_alone_is_what_its_pattern_finds(text: str, word: str) -> None:
+    """_alone (whether `ls` was given a folder, `~/.claude`, as a word of its own) answers
+    as the pattern compiled for each folder did: at the text's start or after a space (a
+    no-break one too), at its end or before a space or a quote, maybe with a `/` between."""
+    pattern = rf"(?<!\S){re.escape(word)}/?(?![^\s'\"])"
+    for at in (text, word + text, text + word, f"{text} {word}/ {text}", f"{text}{word}/x"):
+        assert fixes._alone(at, word) == (re.search(pattern, at) is not None), at

@@ -125,21 +125,67 @@ SLASH_TITLE_SQL = (
 )
 
 
-def title_sql(session: str) -> str:
+# The summaries that name a message of a session (Claude Code's, by its leafUuid), each with
+# that message's session and time: from every message of the sessions of `_touched`, or
+# (SUMMARIES_FIRST) from every summary. refresh_sessions fills _touched_summaries with them.
+_SUMMARIES_SQL = (
+    "SELECT m.session_id, m.timestamp, sm.value FROM _touched t CROSS JOIN messages m"
+    " ON m.session_id = t.session_id JOIN session_meta sm ON sm.leaf_uuid = m.uuid"
+    " WHERE sm.key = 'summary'"
+)
+# (through idx_meta_leaf, whose entries with a leaf are the summaries; each message named
+# found by its uuid)
+_SUMMARIES_FIRST_SQL = (
+    "SELECT m.session_id, m.timestamp, sm.value FROM session_meta sm INDEXED BY idx_meta_leaf"
+    " CROSS JOIN messages m ON m.uuid = sm.leaf_uuid"
+    " WHERE sm.leaf_uuid IS NOT NULL AND sm.key = 'summary'"
+    " AND m.session_id IN (SELECT session_id FROM _touched)"
+)
+# Summaries read from their side when the index holds at most this many a session refreshed:
+# a session's messages are each looked up for their uuid, and a session has hundreds (a
+# fresh build of the 200 MB benchmark corpus: 52,619 messages, 6 summaries).
+SUMMARIES_FIRST_PER_SESSION = 16
+
+
+def _summary_title_sql(session: str, summaries: str | None) -> str:
+    """The summary naming a session's latest message that has one (the latest summary of
+    that message), from the table `summaries` of (session_id, timestamp, value) rows, or
+    None: from the messages and the summaries themselves."""
+    if summaries is not None:
+        return (
+            f"(SELECT value FROM {summaries} WHERE session_id = {session}"
+            " ORDER BY timestamp DESC, value LIMIT 1)"
+        )
+    return f"""(SELECT sm.value FROM messages m JOIN session_meta sm ON sm.leaf_uuid = m.uuid
+         WHERE m.session_id = {session} AND sm.key = 'summary'
+         ORDER BY m.timestamp DESC, sm.value LIMIT 1)"""
+
+
+def _files_sql(session: str, files: str | None) -> str:
+    """The files holding a session's messages or metadata, as a subquery of their ids: from
+    the table `files` of (session_id, file_id) rows, or None: from the rows themselves."""
+    if files is not None:
+        return f"SELECT file_id FROM {files} WHERE session_id = {session}"
+    return (
+        f"SELECT file_id FROM messages WHERE session_id = {session}"
+        f" UNION SELECT file_id FROM session_meta WHERE session_id = {session}"
+    )
+
+
+def title_sql(session: str, summaries: str | None = None) -> str:
     """A session's title, as an SQL expression of its id's column `session`: the title its
     agent gave it (a custom title, an AI title, Claude Code's summary), else what its user
     typed first (agents.prompt_title) in its main thread, then a slash command there, then
     in any thread (Claude Code 1.0.x kept subagents' turns in the session's file), else
-    its first prompt as it is, else its first command."""
+    its first prompt as it is, else its first command. `summaries`: see
+    _summary_title_sql."""
     main = "AND is_sidechain = 0"
     return f"""coalesce(
         (SELECT value FROM session_meta WHERE session_id = {session} AND key = 'custom_title'
          ORDER BY line_no DESC, value LIMIT 1),
         (SELECT value FROM session_meta WHERE session_id = {session} AND key = 'ai_title'
          ORDER BY line_no DESC, value LIMIT 1),
-        (SELECT sm.value FROM messages m JOIN session_meta sm ON sm.leaf_uuid = m.uuid
-         WHERE m.session_id = {session} AND sm.key = 'summary'
-         ORDER BY m.timestamp DESC, sm.value LIMIT 1),
+        {_summary_title_sql(session, summaries)},
         {FIRST_PROMPT_TITLE_SQL.format(session=session, sidechain=main)},
         {SLASH_TITLE_SQL.format(session=session, sidechain=main)},
         {FIRST_PROMPT_TITLE_SQL.format(session=session, sidechain="")},
@@ -151,27 +197,34 @@ def title_sql(session: str) -> str:
         {SLASH_TITLE_SQL.format(session=session, sidechain="")})"""
 
 
-def deleted_sql(session: str) -> str:
+def deleted_sql(session: str, files: str | None = None) -> str:
     """When a session's transcript was found deleted, as an SQL expression of its id's column
     `session` (NULL while it is on disk): when none of the files of its own messages is
     left, its main thread's; a subagent's file beside it (Claude Code 2.0's `agent-*.jsonl`,
     2.1's `<session>/subagents/`) is none that `--resume` opens, and with the transcript
     deleted while those stayed the session was not said to be (a new user's try, nu36).
     A session no file holds a message of its own in (a subagent's lines alone, metadata)
-    is deleted when none of its files is left."""
+    is deleted when none of its files is left. `files`: see _files_sql.
+
+    NULL at once when none of its files is gone (every session of a fresh build): the files
+    of its own messages are among them, and finding those reads every message's row (a
+    third of the sessions' refresh of a fresh build, 171M instructions at 200 MB)."""
     own = (
         f"SELECT file_id FROM messages WHERE session_id = {session}"
         " AND NOT coalesce(is_sidechain, 0)"
     )
-    return f"""(SELECT CASE WHEN count(*) = count(f.missing_since) THEN max(f.missing_since) END
-     FROM source_files f
-     WHERE f.id IN ({own})
-        OR (NOT EXISTS ({own})
-            AND f.id IN (SELECT file_id FROM messages WHERE session_id = {session}
-                         UNION SELECT file_id FROM session_meta WHERE session_id = {session})))"""
+    every = _files_sql(session, files)
+    return f"""CASE WHEN EXISTS (SELECT 1 FROM source_files g WHERE g.id IN ({every})
+                             AND g.missing_since IS NOT NULL)
+     THEN (SELECT CASE WHEN count(*) = count(f.missing_since) THEN max(f.missing_since) END
+           FROM source_files f
+           WHERE f.id IN ({own}) OR (NOT EXISTS ({own}) AND f.id IN ({every}))) END"""
 
 
-# One row per session, recomputed from the rows of the sessions in _touched.
+# One row per session, recomputed from the rows of the sessions in _touched, with the files
+# and summaries of those sessions that refresh_sessions gathers first (_touched_files,
+# _touched_summaries): each gathered once, where three subqueries of each session read its
+# messages' files and one looked up every message for a summary naming it.
 REFRESH_SESSIONS_SQL = f"""
 INSERT OR REPLACE INTO sessions (session_id, project, title, first_ts, last_ts, git_branch,
     version, message_count, tool_call_count, tool_error_count, source_paths, agent,
@@ -185,11 +238,10 @@ SELECT t.session_id,
         (SELECT value FROM session_meta WHERE session_id = t.session_id AND key = 'cwd'
          ORDER BY line_no LIMIT 1),
         (SELECT project_of_dir(f.agent, f.project_dir) FROM source_files f
-         WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
-                        UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id)
+         WHERE f.id IN ({_files_sql("t.session_id", "_touched_files")})
          ORDER BY f.path LIMIT 1)),
     -- its title (title_sql)
-    {title_sql("t.session_id")},
+    {title_sql("t.session_id", "_touched_summaries")},
     (SELECT min(timestamp) FROM messages WHERE session_id = t.session_id),
     (SELECT max(timestamp) FROM messages WHERE session_id = t.session_id),
     coalesce(
@@ -208,17 +260,15 @@ SELECT t.session_id,
      WHERE session_id = t.session_id AND is_error = 1),
     (SELECT json_group_array(path) FROM (
         SELECT f.path FROM source_files f
-        WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
-                       UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id)
+        WHERE f.id IN ({_files_sql("t.session_id", "_touched_files")})
         ORDER BY f.path)),
     coalesce(
         (SELECT f.agent FROM source_files f
-         WHERE f.id IN (SELECT file_id FROM messages WHERE session_id = t.session_id
-                        UNION SELECT file_id FROM session_meta WHERE session_id = t.session_id)
+         WHERE f.id IN ({_files_sql("t.session_id", "_touched_files")})
          ORDER BY f.path LIMIT 1),
         'claude'),
     -- kept in the index after its transcript was deleted (deleted_sql)
-    {deleted_sql("t.session_id")}
+    {deleted_sql("t.session_id", "_touched_files")}
 FROM _touched t
 WHERE EXISTS (SELECT 1 FROM messages WHERE session_id = t.session_id)
    OR EXISTS (SELECT 1 FROM session_meta WHERE session_id = t.session_id)
@@ -1411,6 +1461,33 @@ def refresh_sessions(conn: Connection, session_ids: Iterable[str]) -> None:
     conn.execute("DELETE FROM _touched")
     conn.executemany("INSERT INTO _touched VALUES (?)", [(sid,) for sid in session_ids])
     conn.execute("DELETE FROM sessions WHERE session_id IN (SELECT session_id FROM _touched)")
+    conn.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS _touched_files (session_id, file_id,"
+        " PRIMARY KEY (session_id, file_id)) WITHOUT ROWID"
+    )
+    conn.execute("DELETE FROM _touched_files")
+    # (a NULL file_id is left out: it is no file's, and matches none in the subqueries)
+    for table in ("messages", "session_meta"):
+        conn.execute(
+            "INSERT OR IGNORE INTO _touched_files SELECT x.session_id, x.file_id"
+            f" FROM _touched t CROSS JOIN {table} x ON x.session_id = t.session_id"
+        )
+    conn.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS _touched_summaries (session_id, timestamp, value)"
+    )
+    conn.execute(
+        "CREATE INDEX IF NOT EXISTS temp._touched_summaries_session"
+        " ON _touched_summaries (session_id, timestamp, value)"
+    )
+    conn.execute("DELETE FROM _touched_summaries")
+    (summaries,) = conn.execute(
+        "SELECT count(*) FROM session_meta WHERE leaf_uuid IS NOT NULL"
+    ).fetchone()
+    (touched,) = conn.execute("SELECT count(*) FROM _touched").fetchone()
+    first = summaries <= SUMMARIES_FIRST_PER_SESSION * touched
+    conn.execute(
+        f"INSERT INTO _touched_summaries {_SUMMARIES_FIRST_SQL if first else _SUMMARIES_SQL}"
+    )
     conn.execute(REFRESH_SESSIONS_SQL)
 
 

@@ -5898,13 +5898,27 @@ def _searches(call: Call, folder: str) -> bool:
         return False
     tail = "/".join(_unix(folder).strip("/").split("/")[-2:])
     home = _from_home(folder)
-    return bool(tail) and (
-        tail in _unix(where)
-        or (
-            home is not None
-            and re.search(rf"(?<!\S){re.escape(home)}/?(?![^\s'\"])", where) is not None
-        )
-    )
+    return bool(tail) and (tail in _unix(where) or (home is not None and _alone(where, home)))
+
+
+def _alone(text: str, word: str) -> bool:
+    """Whether `word` is in `text` as a word of its own: at its start or after a space, and
+    at its end or before a space or a quote, maybe with a `/` after it. The search of
+    `(?<!\\S)<word>/?(?![^\\s'"])`, without a pattern compiled for each word (a folder's
+    path from home: 50 for the 159 asked in a fresh build of the 200 MB benchmark corpus)."""
+
+    def ends(at: int) -> bool:
+        return at >= len(text) or text[at].isspace() or text[at] in "'\""
+
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if (start == 0 or text[start - 1].isspace()) and (
+            ends(end) or (text[end : end + 1] == "/" and ends(end + 1))
+        ):
+            return True
+        start = text.find(word, start + 1)
+    return False
 
 
 # A home folder: macOS's `/Users/me`, Linux's `/home/me` and `/root`, Windows' `C:/Users/me`.

@@ -188,7 +188,10 @@ def save_every() -> None:
     import pastfix
 
     for module in pkgutil.iter_modules(pastfix.__path__):
-        importlib.import_module(f"pastfix.{module.name}")
+        found = importlib.import_module(f"pastfix.{module.name}")
+        # (and those a module makes from its tables at their first use: pastfix.locales)
+        for build in getattr(found, "BUILT_PATTERNS", ()):
+            build()
     entries = _read()
     for found in gc.get_objects():
         if type(found) is _Lazy and (found.pattern, int(found._flags)) not in entries:

@@ -999,6 +999,41 @@ def test_summary_titles_its_leaf_session(db_path, tmp_path, processes):
     )
 
 
+@pytest.mark.parametrize("per_session", [0, 1000], ids=["by-messages", "by-summaries"])
+def test_sessions_gather_files_and_summaries_as_each_session_would(
+    tmp_path, monkeypatch, per_session
+):
+    """refresh_sessions gathers the touched sessions' files and the summaries naming their
+    messages once (_touched_files, _touched_summaries; the summaries from every message of
+    those sessions, or from every summary), where each session's row read them itself (a
+    third of a fresh build's sessions refresh, twice more for the files): the title and the
+    time its transcript was found deleted are what each session's own subqueries say,
+    title_sql and deleted_sql as a migration runs them."""
+    monkeypatch.setattr(pdb, "SUMMARIES_FIRST_PER_SESSION", per_session)
+    projects = tmp_path / "projects"
+    shutil.copytree(FIXTURES / "projects" / "-home-dev-todo", projects / "-home-dev-todo")
+    init, later = sorted((projects / "-home-dev-todo").glob("*.jsonl"))
+    summary = json.loads(later.read_text().splitlines()[0])["summary"]
+    db_path = tmp_path / "index.db"
+    build_index(db_path, projects)
+    init.unlink()  # its rows kept, its session's transcript found deleted
+    build_index(db_path, projects)
+    conn = sqlite3.connect(db_path)
+    conn.create_function("typed_title", 2, pdb.agents.typed_title)
+    conn.create_function("prompt_title", 2, pdb.agents.prompt_title)
+    own = conn.execute(
+        f"SELECT session_id, {pdb.title_sql('s.session_id')},"
+        f" {pdb.deleted_sql('s.session_id')} FROM sessions s ORDER BY 1"
+    ).fetchall()
+    stored = conn.execute(
+        "SELECT session_id, title, transcript_deleted_at FROM sessions ORDER BY 1"
+    ).fetchall()
+    assert stored == own
+    rows = {sid: (title, gone) for sid, title, gone in stored}
+    assert rows[init.stem][0] == summary and rows[init.stem][1] is not None
+    assert rows[later.stem][0] != summary and rows[later.stem][1] is None
+
+
 def test_duplicate_repair_is_limited_to_the_linked_files(tmp_path, projects, processes):
     """A change elsewhere does not re-read the files that share ids."""
     original = failing_session(SID, 3, "TypeError: x is undefined", "Guard x")

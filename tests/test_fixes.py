@@ -9866,3 +9866,17 @@ def test_a_file_read_where_it_is_in_the_project_is_still_the_fix():
     fix = run([failed, found], {failed.tool_use_id: error})[failed.tool_use_id]
     assert fix.outcome in fixes.CLAIMS_FIX
     assert fix.confirmed_by == found.tool_use_id
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(alphabet="~/ab.\t\n\u00a0'\"x", max_size=30),
+    st.text(alphabet="~/ab.x", min_size=1, max_size=6),
+)
+def test_a_word_alone_is_what_its_pattern_finds(text: str, word: str) -> None:
+    """_alone (whether `ls` was given a folder, `~/.claude`, as a word of its own) answers
+    as the pattern compiled for each folder did: at the text's start or after a space (a
+    no-break one too), at its end or before a space or a quote, maybe with a `/` between."""
+    pattern = rf"(?<!\S){re.escape(word)}/?(?![^\s'\"])"
+    for at in (text, word + text, text + word, f"{text} {word}/ {text}", f"{text}{word}/x"):
+        assert fixes._alone(at, word) == (re.search(pattern, at) is not None), at

@@ -707,9 +707,12 @@ _USERINFO_MAX = 266
 # An `@` that a service's address follows (_BARE_HOST): most `@`s are of emails,
 # decorators and packages' scopes, which its match at each passes in C.
 _BARE_AT = lazy("@(?=" + _BARE_HOST.pattern + ")")
-# The gate of the rule (see Rule.gate): a `:` and a password before the `@`, and the start of
-# a service's address after it.
-_BARE_GATE = r":[^\t\n\v\f\r \"'`\\<>]+@(?:tcp\(|unix\(|localhost|\[|[A-Za-z0-9-]+[.:])"
+# The gate of the rule (see Rule.gate): a `:` and a password before the `@` (not starting with
+# a `/`: a scheme's `://` is the other rule's), and the start of a service's address after it.
+_BARE_GATE = (
+    r":[^\t\n\v\f\r \"'`\\<>/][^\t\n\v\f\r \"'`\\<>]*@"
+    r"(?:tcp\(|unix\(|localhost|\[|[A-Za-z0-9-]+[.:])"
+)
 
 
 def _bare_url_passwords(text: str) -> Iterator[tuple[int, int]]:

@@ -106,6 +106,16 @@ _NAME_KEYWORD = (
     r"(?:(?:" + _KEYWORD + r"|" + _PARTS + r"(?:[_-]?(?:key|base))*)" + _NAME_SUFFIX + r")"
 )
 _KEYWORD_ONLY = lazy(r"(?i:" + _KEYWORD + r")")
+# The letters that Python's re takes for an `i` where case is ignored, of which RE2 takes
+# only two (`İ` and the dotless `ı` too): written out in a gate (see Rule.gate).
+_I = "[iIİı]"
+# How a name's keyword (_NAME_KEYWORD) ends, with its number, for a rule's gate: each of its
+# words' last, and a class holding `\d`'s digits (any digit of Unicode: any character past
+# ASCII).
+_KEYWORD_END = (
+    r"(?i:passw(?:or)?d|passphrase|secret|token|key|base|pass|creds|credent" + _I + r"als?"
+    r"|pwd|pw)(?i:[_-]?v?[^\x00-\x2f\x3a-\x7f]{1,2})?"
+)
 # Substrings (case-sensitive) without which no keyword rule can match, and how
 # many characters before each a keyword may start (`private_key`: 8).
 _KEY_LEADS = (0, 3, 4, 5, 6, 7, 8)
@@ -304,6 +314,12 @@ class Rule(NamedTuple):
     # looked at further (a search in C for a rarer part of the secret than its anchors,
     # when those are common and the scan for them is a rule's cost).
     holds: str = ""
+    # A regex that every match of `pattern` (or every span `find` gives) holds a match of,
+    # found in the pass that finds the anchors (GATES): a rule whose anchor is common and
+    # seldom leads to a secret (`export default`, an email's `@`) is not tried on a text
+    # without one. Written for RE2 and Python's re alike (no lookaround, no `\s` or `\d`,
+    # whose classes differ: a class wider than the pattern's instead).
+    gate: str = ""
 
 
 # A rule's pattern, compiled once, when a text first holds one of its anchors.
@@ -691,6 +707,12 @@ _USERINFO_MAX = 266
 # An `@` that a service's address follows (_BARE_HOST): most `@`s are of emails,
 # decorators and packages' scopes, which its match at each passes in C.
 _BARE_AT = lazy("@(?=" + _BARE_HOST.pattern + ")")
+# The gate of the rule (see Rule.gate): a `:` and a password before the `@` (not starting with
+# a `/`: a scheme's `://` is the other rule's), and the start of a service's address after it.
+_BARE_GATE = (
+    r":[^\t\n\v\f\r \"'`\\<>/][^\t\n\v\f\r \"'`\\<>]*@"
+    r"(?:tcp\(|unix\(|localhost|\[|[A-Za-z0-9-]+[.:])"
+)
 
 
 def _bare_url_passwords(text: str) -> Iterator[tuple[int, int]]:
@@ -857,6 +879,17 @@ _QUOTES = r"(?:" + _QUOTE + r"){1,2}"
 # The characters of a value: no quote, backslash, space or delimiter, so that a
 # replacement never breaks the JSON or the line around it.
 _VALUE = r"[^\s\"'`\\,;()\[\]{}<>|&]"
+# The assignment rule's gate (see Rule.gate): the keyword's end; what may stand before its
+# sign (an `s`, quotes, a bracket, bold, spaces: no letter or digit); the sign, then its
+# gap's characters (spaces of any script, a backslash's line break) and what starts a value
+# (a quote, a backtick, a bracket, or a character of _VALUE); or in prose the backtick after
+# the word. JSX's `key={...}` has a brace after its sign, which starts no value: of the 3,037
+# texts of the 200 MB corpus and ../shared/corpus/real with a keyword's end, an assignment's
+# sign and no letter between, 135 hold a gate.
+_ASSIGNMENT_GATE = (
+    _KEYWORD_END + r"s?[^A-Za-z0-9]*(?:[:=]>?\**(?:[\t\n\v\f\r \x1c-\x1f\\]|[^\x00-\x7f])*"
+    r"[^\t\n\v\f\r \x1c-\x1f,;)\]{}<>|&]|`|(?:is|was)[^A-Za-z0-9]*`)"
+)
 
 # The head of a token the high-entropy rule judges (a longer one goes whole if it passes).
 _TOKEN_MAX = 1024
@@ -3129,6 +3162,9 @@ _PROSE_KEYWORD = (
     r"(?P<keyword>(?i:key|token|secret|passw(?:or)?d|passphrase))(?: is |: | )"
     r"(?P<token>[A-Za-z0-9+/_=-]{16,1024})"
 )
+# (its gate: the keyword and the value's first 16 characters; 4,425 of the 4,429 texts with a
+# keyword's anchor that the 200 MB corpus and ../shared/corpus/real gave the rule hold none)
+_PROSE_GATE = r"(?i:key|token|secret|passw(?:or)?d|passphrase)(?: is |: | )[A-Za-z0-9+/_=-]{16}"
 _PROSE_ENDS = frozenset(".,;:!?)]\"'`")
 _DATA_KEYS = frozenset(
     (
@@ -3408,6 +3444,12 @@ _LOGIN = (
     r"(?P<user>[A-Za-z0-9_.@+-]{1,40})(?: / |/)"
     r"(?P<value>[^\s/\"'`\\()\[\]{}<>|;,]{5,39}[^\s/\"'`\\()\[\]{}<>|;,.:])"
     r"(?=[.,;:)]?(?:\s|\Z))"
+)
+# (its gate: the word, a user, a `/` and six characters of a password; the rule was tried on
+# 2,830 texts of the 200 MB corpus and ../shared/corpus/real, `login` of code, and found none)
+_LOGIN_GATE = (
+    r"(?i:log-?" + _I + r"n|credent" + _I + r"als|creds)(?: (?:is|are) |: )"
+    r"[A-Za-z0-9_.@+-]+(?: / |/)[^\t\n\v\f\r /\"'`\\()\[\]{}<>|;,]{6}"
 )
 
 
@@ -4060,7 +4102,7 @@ RULES: tuple[Rule, ...] = (
         anchors=(":/", ":\\\\"),
         extend=_url_password_end,
     ),
-    Rule("url-password", "@", anchors=("@",), find=_bare_url_passwords),
+    Rule("url-password", "@", anchors=("@",), find=_bare_url_passwords, gate=_BARE_GATE),
     Rule(
         "secret-assignment",
         (
@@ -4088,6 +4130,7 @@ RULES: tuple[Rule, ...] = (
         keyword=True,
         kind_of=_assigned_kind,
         extend=_assignment_end,
+        gate=_ASSIGNMENT_GATE,
     ),
     # SQL's password of a user or role: `CREATE USER app WITH PASSWORD '...'`, `ALTER ROLE
     # app PASSWORD '...'`, MySQL's `IDENTIFIED BY '...'`.
@@ -4141,6 +4184,7 @@ RULES: tuple[Rule, ...] = (
         needs=("env", "ENV", "Env"),
         kind_of=_assigned_kind,
         extend=lambda m: _rest_of_value(m, _QUOTED_REST),
+        gate=_KEYWORD_END + r"[^A-Za-z0-9]*(?:\|\||\?\?|,|or)[^A-Za-z0-9]*[\"'][^\"'\\\n]",
     ),
     Rule(
         "high-entropy-token",
@@ -4156,6 +4200,13 @@ RULES: tuple[Rule, ...] = (
         tuple(_NAME_KEYWORD_ANCHORS),
         keyword=True,
         extend=lambda m: _rest_of_value(m, _TOKEN_REST),
+        # (the pattern without its `\b`, a class for `\d` and `\s` that holds theirs, and the
+        # token's first 16 characters)
+        gate=(
+            r"(?i:passw(?:or)?d|passphrase|secret|token|key|base)"
+            r"(?i:s?(?:[_-]?v?[^\x00-\x2f\x3a-\x7f]{1,2})?)"
+            r"[^A-Za-z0-9\n\"\\]{1,4}(?:is[^A-Za-z0-9+/_=-]{1,3})?[A-Za-z0-9+/_=-]{16}"
+        ),
     ),
     # REDACTION_VERSION 13 (session 28)
     Rule(
@@ -4191,6 +4242,7 @@ RULES: tuple[Rule, ...] = (
         _named_key,
         anchors=("_KEY", "_key", "-KEY", "-key", "Key"),
         at_anchors=True,
+        gate=r"(?:KEY|[Kk]ey)[^A-Za-z0-9]*[:=][^A-Za-z0-9]*(?:base64:)?[A-Za-z0-9+/_=-]{16}",
     ),
     Rule(
         "secret",
@@ -4242,6 +4294,7 @@ RULES: tuple[Rule, ...] = (
         keyword=True,
         needs=("</",),
         kind_of=_assigned_kind,
+        gate=_KEYWORD_END + r">[^<>\n\"'\\]+</",
     ),
     # A table of names and values, one a line, as `vault kv get` and `vault read` print
     # them (`password    A1a-ckirty...`: spaces between, no `=` or `:`; REDACTION_VERSION
@@ -4567,6 +4620,9 @@ RULES: tuple[Rule, ...] = (
         anchors=("export",),
         at_anchors=True,
         searched=True,
+        # (`export`, then a name given a value of 16 characters: `export` is in 9,161 texts of
+        # the 200 MB corpus and ../shared/corpus/real, a module's `export default` mostly)
+        gate=r"export[^A-Za-z0-9_\n]+[A-Za-z_][A-Za-z0-9_]*=[\"']?[A-Za-z0-9+/_=-]{16}",
     ),
     # REDACTION_VERSION 31: a secret named in a sentence by its kind (see _named_in_prose)
     Rule(
@@ -4577,6 +4633,7 @@ RULES: tuple[Rule, ...] = (
         tuple(_NAME_KEYWORD_ANCHORS),
         keyword=True,
         kind_of=_assigned_kind,
+        gate=_PROSE_GATE,
     ),
     # REDACTION_VERSION 32: a short password named in a sentence (see _SHORT_PASSWORD)
     Rule(
@@ -4611,6 +4668,7 @@ RULES: tuple[Rule, ...] = (
             *("creds", "Creds", "CREDS", "redential", "REDENTIAL"),
         ),
         keyword=True,
+        gate=_LOGIN_GATE,
     ),
     # REDACTION_VERSION 38: a password given to a call (see _CREDENTIAL_CALL), to PowerShell's
     # ConvertTo-SecureString, to a DSL's `storePassword "PW"`, to Mongo's `pwd:`; a Wi-Fi key;
@@ -4729,6 +4787,15 @@ ANCHORS = tuple(
         [*(a for rule in RULES for a in (*rule.anchors, *rule.needs)), *sorted(ESCAPE_ANCHORS)]
     )
 )
+# The rules' gates (Rule.gate), found in the same pass: a text's anchors (anchors_in) hold
+# each gate it has a match of, by its pattern, when they hold an anchor of a rule. A gate
+# alone, or with escapes alone, is dropped: the texts that hold an anchor, and what is done
+# with them, are those that the anchors alone gave.
+GATES = tuple(dict.fromkeys(rule.gate for rule in RULES if rule.gate))
+# What the set finds, by its number: the anchors, then the gates.
+_FOUND = ANCHORS + GATES
+# The anchors that gate no rule, and the gates: a text that holds none but these holds no gate.
+_NO_RULE = ESCAPE_ANCHORS.union(GATES)
 
 
 # The rules each anchor gates, by their place in RULES (which is the order they run in):
@@ -4737,7 +4804,7 @@ ANCHORS = tuple(
 def _rules_of() -> dict[str, tuple[int, ...]]:
     # (each rule's anchors walked once: asking each rule of each anchor was 3.6 ms of every
     # import, the hook's too)
-    rules_of: dict[str, tuple[int, ...]] = dict.fromkeys(ANCHORS, ())
+    rules_of: dict[str, tuple[int, ...]] = dict.fromkeys(_FOUND, ())
     for i, rule in enumerate(RULES):
         for anchor in dict.fromkeys(rule.anchors):
             rules_of[anchor] += (i,)
@@ -4754,6 +4821,8 @@ def _scanner() -> Any:
     scanner = re2.Set.SearchSet()
     for anchor in ANCHORS:
         scanner.Add(re2.escape(anchor))
+    for gate in GATES:
+        scanner.Add(gate)
     scanner.Compile()
     return scanner
 
@@ -4776,9 +4845,21 @@ def anchors_in(text: str) -> set[str]:
     anchor finds the same, about three times slower.
     """
     if _SCANNER is None:
-        return {anchor for anchor in ANCHORS if anchor in text}
+        present = {anchor for anchor in ANCHORS if anchor in text}
+        if present and not present <= ESCAPE_ANCHORS:
+            present.update(gate for gate in GATES if _compiled(gate).search(text))
+        return present
     # Anchors are ASCII: the bytes of other characters (a lone surrogate too) are no part of one.
-    return {ANCHORS[i] for i in _SCANNED(text.encode("utf-8", "surrogatepass"))}
+    return _present(_SCANNED(text.encode("utf-8", "surrogatepass")))
+
+
+def _present(found: list[int]) -> set[str]:
+    """The anchors and gates the set found (by their numbers in _FOUND), a gate only with an
+    anchor of a rule (see GATES)."""
+    present = {_FOUND[i] for i in found}
+    if present <= _NO_RULE and not present.isdisjoint(GATES):
+        return present.difference(GATES)
+    return present
 
 
 def redact_each(
@@ -4815,13 +4896,12 @@ def _holding_anchors(texts: Sequence[str | None]) -> list[tuple[int, str, set[st
     Short ASCII texts (~80% of the texts, ~13% of the bytes) are scanned joined, by a
     search for the first anchor of what is left: a call to RE2 costs ~2,000
     instructions besides its bytes, as many as ~120 bytes of scan, and most texts hold
-    no anchor. The text where one starts is scanned by the set from there to its end,
-    for all it holds (none starts before), and the search goes on from the next text:
-    each byte is read once. Longer ones are scanned one by one, without the copy into
-    the joined buffer. The search's own DFA costs ~10M instructions to build in each
-    process, so the joined scan pays on large builds only (fresh builds, both
-    processes: 200 MB generated -144M instructions of 14.1G, 50 MB -22M of 4.56G,
-    ../shared/corpus/real +22M of 5.10G).
+    no anchor. The text where one starts is scanned by the set whole, for all it holds
+    (its gates too), and the search goes on from the next text. Longer ones are scanned
+    one by one, without the copy into the joined buffer. The search's own DFA costs ~10M
+    instructions to build in each process, so the joined scan pays on large builds only
+    (fresh builds, both processes: 200 MB generated -144M instructions of 14.1G, 50 MB
+    -22M of 4.56G, ../shared/corpus/real +22M of 5.10G).
     """
     if _SCANNER is None:
         return [
@@ -4841,8 +4921,8 @@ def _holding_anchors(texts: Sequence[str | None]) -> list[tuple[int, str, set[st
                 hits = match(text.encode())
             else:
                 hits = _match_utf8(match, text)
-            if hits:
-                found.append((i, text, {ANCHORS[k] for k in hits}))
+            if hits and (present := _present(hits)):
+                found.append((i, text, present))
     if short:
         found += _joined_hits(match, [texts[i] for i in short], short)  # type: ignore[misc]
         found.sort(key=itemgetter(0))
@@ -4868,7 +4948,9 @@ def _joined_hits(
             break
         k = bisect_right(ends, start)
         stop = ends[k]
-        yield at[k], texts[k], {ANCHORS[i] for i in match(view[start:stop])}
+        # (from the text's start: a gate's match may start before the first anchor,
+        # `password` before its `assw`)
+        yield at[k], texts[k], _present(match(view[stop - len(texts[k]) : stop]))
         pos = stop + 1
 
 
@@ -4981,6 +5063,8 @@ def _run_rules(
         rule = RULES[i]
         if rule.needs and present.isdisjoint(rule.needs):
             continue
+        if rule.gate and rule.gate not in present:
+            continue
         if replaced is None:
             text = _apply(rule, text, found, present, starts)
             continue
@@ -5071,6 +5155,9 @@ def _anchors_near(view: str, at: list[int]) -> set[str]:
             windows.append([max(0, p - _BEFORE_ESCAPE), p + _AFTER_ESCAPE])
     for start, end in windows:
         present |= anchors_in(view[start:end])
+    if not present <= ESCAPE_ANCHORS:
+        # (a gate's match may reach past a window: here no rule waits for its gate)
+        present.update(GATES)
     return present
 
 

@@ -3448,7 +3448,8 @@ _LOGIN = (
 # (its gate: the word, a user, a `/` and six characters of a password; the rule was tried on
 # 2,830 texts of the 200 MB corpus and ../shared/corpus/real, `login` of code, and found none)
 _LOGIN_GATE = (
-    r"(?i:log-?" + _I + r"n|credent" + _I + r"als|creds)(?: (?:is|are) |: )"
+    r"(?:(?i:log-?" + _I + r"n|credent" + _I + r"als|creds)(?: (?:is|are) |: )"
+    r"|(?i:(?:log|s" + _I + r"gn)[ -]?" + _I + r"n) (?i:w" + _I + r"th|us" + _I + r"ng|as) )"
     r"[A-Za-z0-9_.@+-]+(?: / |/)[^\t\n\v\f\r /\"'`\\()\[\]{}<>|;,]{6}"
 )
 

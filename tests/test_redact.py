@@ -1319,7 +1319,12 @@ def test_a_gate_holds_every_match_of_its_rule(rule, data):
     script a `\\d`, a space of any script a `\\s`)."""
     pattern = _BARE_URL if rule.find else rule.pattern
     text = data.draw(st.from_regex(pattern))
-    assume(re.search(pattern, text))
+    # (a bare URL's password that starts with a `/` is the scheme's, never the rule's)
+    assume(
+        any(not m.group("password").startswith("/") for m in re.finditer(pattern, text))
+        if rule.find
+        else re.search(pattern, text)
+    )
     assert re.search(rule.gate, text)
     assert _scanned_gate(rule.gate, text)
 
@@ -1329,6 +1334,7 @@ def test_a_gate_holds_every_match_of_its_rule(rule, data):
     [
         "the credentıals: deploy/Hunter2xQ9",
         "LOGİN is jdoe / Winter2026!",
+        "then sıgn in as deploy/Hunter2xQ9",
         "api_\u212aey = 'Zq8vN2kL5mR7xY3w'",
         "password\u0663 = Zq8vN2kL5mR7",
         "export\u00a0SIGNING=8f3KqZx9Yw8Vu7Ts6Rq5",

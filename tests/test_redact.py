@@ -2359,6 +2359,8 @@ def _typed_passwords(more: str = "") -> st.SearchStrategy[str]:
             and p[0].isalnum()
             and p[-1] != " "
             and "..." not in p
+            # (a placeholder's mark, `xxxx`, is a value masked by design)
+            and not redact_module._PLACEHOLDER.match(p)
         )
     )
 
@@ -3934,6 +3936,7 @@ _RANDOM_SHORT = st.text(
         and not redact_module._TECHNICAL.fullmatch(v)
         # (nor a stand-in's word and digits, `pw2345`: see test_words_after_a_password_...)
         and re.sub("[^a-z]", "", v.lower()) not in redact_module._STAND_IN_WORDS
+        and not redact_module._PLACEHOLDER.match(v)  # (`xxxx`: masked by design)
     )
 )
 
@@ -4182,6 +4185,8 @@ _CHOSEN_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=6, max_si
         and not w.endswith(redact_module._WORD_ENDINGS)
         and w not in redact_module._SAID_OF_A_PASSWORD
         and w not in redact_module._STAND_IN_WORDS
+        # (a placeholder's mark, `aaxxxx`, is a value masked by design)
+        and not redact_module._PLACEHOLDER.match(w)
     )
 )
 
@@ -4718,6 +4723,7 @@ _PASSPHRASE_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, ma
         # (the last word's test: a word said of a password ends no passphrase)
         and not w.endswith(redact_module._WORD_ENDINGS)
         and w not in redact_module._SAID_OF_A_PASSWORD
+        and not redact_module._PLACEHOLDER.match(w)  # (`xxxx`: masked by design)
     )
 )
 _PASSPHRASE_WORDS = st.lists(_PASSPHRASE_WORD, min_size=3, max_size=6)
